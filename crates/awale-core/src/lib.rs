@@ -1,0 +1,31 @@
+//! The rules of Awalé (Oware, Awari), exactly as the project's `RULES.md`
+//! reads the source texts: positions, moves, games and their notation.
+//!
+//! No dependencies, no allocation in move generation or in playing a move:
+//! fast enough for deep search and endgame databases.
+//!
+//! ```
+//! use awale_core::{Game, Move, Rules, Side};
+//!
+//! let mut game = Game::new(Rules::AWALE);
+//! let captured = game.play(Move::from_letter('F').unwrap()).unwrap();
+//! assert_eq!(captured, 0);
+//! assert_eq!(game.position().to_move(), Side::North);
+//! assert_eq!(game.position().to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+//! assert!(game.end().is_none());
+//! ```
+#![deny(missing_docs)]
+
+mod game;
+mod notation;
+mod position;
+mod record;
+mod rules;
+
+pub use game::{Game, GameError, Outcome, Ply};
+pub use notation::{parse_moves, NotationError};
+pub use position::{
+    perft, EndReason, Move, MoveError, Moves, Position, PositionError, Side, HOLES, TOTAL_SEEDS,
+};
+pub use record::{parse_records, Record, RecordError, RecordMove};
+pub use rules::{Direction, FirstPlayer, GrandSlam, Preset, Repetition, Rules, RulesError};

@@ -1,0 +1,609 @@
+//! Game records in the PGN-like notation of Oware programs ("OGN"):
+//!
+//! ```text
+//! [Event "Club evening"]
+//! [South "Awa"]
+//! [North "Kofi"]
+//! [Result "1-0"]
+//! [Variant "awale"]
+//!
+//! 1. F f 2. A a+2 {a first capture} 3. B ... 1-0
+//! ```
+//!
+//! `FEN` holds a start diagram when the game does not start from the start
+//! position. `1-0` means South won, `0-1` North, `1/2-1/2` a draw, `*` an
+//! unfinished game.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Game, GameError, Move, NotationError, Position, Rules, RulesError, Side};
+
+/// One move of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The move.
+    pub mv: Move,
+    /// The capture written after it (`a+2`), if any was written.
+    pub captured: Option<u8>,
+    /// A comment written after the move.
+    pub comment: Option<String>,
+}
+
+/// A game record: tags, moves and result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Tags in the order written, e.g. `("South", "Awa")`.
+    pub tags: Vec<(String, String)>,
+    /// A comment before the first move.
+    pub intro: Option<String>,
+    /// The moves.
+    pub moves: Vec<RecordMove>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+/// A record that could not be read or does not make a legal game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The text is not in the record notation here.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// The `Variant` tag names no rules.
+    Variant(RulesError),
+    /// The `FEN` tag is not a diagram.
+    Fen(NotationError),
+    /// Move number `ply` (1-based) cannot be played.
+    Illegal {
+        /// 1-based ply.
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// Why it cannot be played.
+        error: GameError,
+    },
+    /// The capture written after a move is not what the move captures.
+    WrongCapture {
+        /// 1-based ply.
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// What the record says.
+        written: u8,
+        /// What the move captures.
+        actual: u8,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Syntax {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line}, column {column}: {message}"),
+            RecordError::Variant(e) => write!(f, "Variant tag: {e}"),
+            RecordError::Fen(e) => write!(f, "FEN tag: {e}"),
+            RecordError::Illegal { ply, mv, error } => write!(f, "ply {ply} ({mv}): {error}"),
+            RecordError::WrongCapture {
+                ply,
+                mv,
+                written,
+                actual,
+            } => write!(
+                f,
+                "ply {ply}: the record says {mv}+{written}, but {mv} captures {actual}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// The value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, keeping its place if it was there already.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some(tag) => tag.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The rules named by the `Variant` tag (`awale` when there is none).
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::Variant`] when the tag names no rules.
+    pub fn rules(&self) -> Result<Rules, RecordError> {
+        match self.tag("Variant") {
+            None => Ok(Rules::AWALE),
+            Some(v) => v.parse().map_err(RecordError::Variant),
+        }
+    }
+
+    /// The start position: the `FEN` tag, or the start position with the
+    /// side of the first move to move.
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::Fen`] when the tag is not a diagram.
+    pub fn start(&self) -> Result<Position, RecordError> {
+        match self.tag("FEN") {
+            Some(fen) => fen.parse().map_err(RecordError::Fen),
+            None => {
+                let first = self.moves.first().map_or(Side::South, |m| m.mv.side());
+                Ok(Position::start(first))
+            }
+        }
+    }
+
+    /// Replays the record as a game, checking every move and every capture
+    /// written. A `Termination` tag of `resignation` makes the side to move
+    /// at the end resign, so that the game ends as the record says.
+    ///
+    /// # Errors
+    ///
+    /// The first tag, move or capture that is wrong.
+    pub fn to_game(&self) -> Result<Game, RecordError> {
+        let mut game = Game::from_position(self.rules()?, self.start()?);
+        for (i, rm) in self.moves.iter().enumerate() {
+            let captured = game.play(rm.mv).map_err(|error| RecordError::Illegal {
+                ply: i + 1,
+                mv: rm.mv,
+                error,
+            })?;
+            if let Some(written) = rm.captured {
+                if written != captured {
+                    return Err(RecordError::WrongCapture {
+                        ply: i + 1,
+                        mv: rm.mv,
+                        written,
+                        actual: captured,
+                    });
+                }
+            }
+        }
+        if game.end().is_none() && self.tag("Termination") == Some("resignation") {
+            let loser = match self.result.as_str() {
+                "1-0" => Some(Side::North),
+                "0-1" => Some(Side::South),
+                _ => None,
+            };
+            let _ = game.resign(loser.unwrap_or(game.position().to_move()));
+        }
+        Ok(game)
+    }
+
+    /// The record of a game, with the `Variant`, `FEN` (when not the start
+    /// position), `Result` and `Termination` tags filled in, after `tags`.
+    pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> Record {
+        let mut record = Record {
+            tags: tags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Record::default()
+        };
+        let outcome = game.outcome();
+        record.result = outcome.map_or("*", |o| o.result_text()).to_string();
+        record.set_tag("Result", record.result.clone());
+        record.set_tag("Variant", game.rules().to_string());
+        let start = game.start();
+        if start != Position::start(start.to_move()) {
+            record.set_tag("FEN", start.to_string());
+        } else if game.plies().is_empty() && start.to_move() == Side::North {
+            // With no move to show who starts, the diagram says it.
+            record.set_tag("FEN", start.to_string());
+        }
+        if let Some(o) = outcome {
+            record.set_tag("Termination", o.reason.name());
+        }
+        record.moves = game
+            .plies()
+            .iter()
+            .map(|p| RecordMove {
+                mv: p.mv,
+                captured: (p.captured > 0).then_some(p.captured),
+                comment: None,
+            })
+            .collect();
+        record
+    }
+}
+
+fn write_tag_value(f: &mut fmt::Formatter<'_>, value: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in value.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' | '\r' => f.write_str(" ")?,
+            c => write!(f, "{c}")?,
+        }
+    }
+    f.write_str("\"")
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, v) in &self.tags {
+            write!(f, "[{k} ")?;
+            write_tag_value(f, v)?;
+            writeln!(f, "]")?;
+        }
+        if !self.tags.is_empty() {
+            writeln!(f)?;
+        }
+        let mut tokens: Vec<String> = Vec::new();
+        if let Some(c) = &self.intro {
+            tokens.push(format!("{{{}}}", clean_comment(c)));
+        }
+        let mut number = 1;
+        let mut after_comment = false;
+        for (i, rm) in self.moves.iter().enumerate() {
+            if rm.mv.side() == Side::South {
+                if i > 0 {
+                    number += 1;
+                }
+                tokens.push(format!("{number}."));
+            } else if i == 0 || after_comment {
+                tokens.push(format!("{number}..."));
+            }
+            match rm.captured {
+                Some(c) => tokens.push(format!("{}+{c}", rm.mv)),
+                None => tokens.push(rm.mv.to_string()),
+            }
+            after_comment = false;
+            if let Some(c) = &rm.comment {
+                tokens.push(format!("{{{}}}", clean_comment(c)));
+                after_comment = true;
+            }
+        }
+        tokens.push(if self.result.is_empty() {
+            "*".to_string()
+        } else {
+            self.result.clone()
+        });
+        let mut width = 0;
+        for (i, t) in tokens.iter().enumerate() {
+            if i > 0 {
+                if width + 1 + t.len() > 79 {
+                    writeln!(f)?;
+                    width = 0;
+                } else {
+                    f.write_str(" ")?;
+                    width += 1;
+                }
+            }
+            f.write_str(t)?;
+            width += t.len();
+        }
+        writeln!(f)
+    }
+}
+
+/// A comment cannot hold `}`: it would end it.
+fn clean_comment(c: &str) -> String {
+    c.replace('}', ")")
+}
+
+impl FromStr for Record {
+    type Err = RecordError;
+
+    /// Reads exactly one record.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut records = parse_records(s)?;
+        match records.len() {
+            1 => Ok(records.remove(0)),
+            n => Err(RecordError::Syntax {
+                line: 1,
+                column: 1,
+                message: format!("expected one game record, found {n}"),
+            }),
+        }
+    }
+}
+
+/// Reads every record in `text`: games follow each other, each starting with
+/// its tags or ending with its result.
+///
+/// # Errors
+///
+/// [`RecordError::Syntax`] with the line and column of the first problem.
+///
+/// ```
+/// use awale_core::parse_records;
+/// let games = parse_records("[Result \"*\"]\n1. F f 2. A a *\n\n1. B b *").unwrap();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].moves.len(), 4);
+/// ```
+pub fn parse_records(text: &str) -> Result<Vec<Record>, RecordError> {
+    Parser::new(text).records()
+}
+
+struct Parser<'a> {
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    text: &'a str,
+    line: usize,
+    line_start: usize,
+}
+
+/// Longest tag name, tag value or comment accepted: records come from files
+/// and the network.
+const MAX_FIELD: usize = 10_000;
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser {
+            chars: text.char_indices().peekable(),
+            text,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    fn error(&self, at: usize, message: impl Into<String>) -> RecordError {
+        RecordError::Syntax {
+            line: self.line,
+            column: self.text[self.line_start..at].chars().count() + 1,
+            message: message.into(),
+        }
+    }
+
+    fn peek(&mut self) -> Option<(usize, char)> {
+        self.chars.peek().copied()
+    }
+
+    fn bump(&mut self) -> Option<(usize, char)> {
+        let next = self.chars.next();
+        if let Some((i, '\n')) = next {
+            self.line += 1;
+            self.line_start = i + 1;
+        }
+        next
+    }
+
+    fn skip_space(&mut self) {
+        while let Some((_, c)) = self.peek() {
+            if c == ';' {
+                while let Some((_, c)) = self.peek() {
+                    if c == '\n' {
+                        break;
+                    }
+                    self.bump();
+                }
+            } else if c.is_whitespace() || c == '\u{feff}' {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn records(mut self) -> Result<Vec<Record>, RecordError> {
+        let mut records = Vec::new();
+        loop {
+            self.skip_space();
+            if self.peek().is_none() {
+                return Ok(records);
+            }
+            records.push(self.record()?);
+        }
+    }
+
+    fn record(&mut self) -> Result<Record, RecordError> {
+        let mut record = Record::default();
+        loop {
+            self.skip_space();
+            match self.peek() {
+                Some((_, '[')) => {
+                    let (k, v) = self.tag()?;
+                    record.tags.push((k, v));
+                }
+                _ => break,
+            }
+        }
+        let mut tag_result = record.tag("Result").map(str::to_string);
+        loop {
+            self.skip_space();
+            let Some((at, c)) = self.peek() else {
+                break;
+            };
+            match c {
+                '[' => break,
+                '{' => {
+                    let comment = self.comment()?;
+                    match record.moves.last_mut() {
+                        Some(m) => m.comment = Some(comment),
+                        None => record.intro = Some(comment),
+                    }
+                }
+                '*' => {
+                    self.bump();
+                    record.result = "*".to_string();
+                    break;
+                }
+                '0'..='9' => {
+                    let word = self.word();
+                    match word.as_str() {
+                        "1-0" | "0-1" | "1/2-1/2" => {
+                            record.result = word;
+                            break;
+                        }
+                        _ => {
+                            let digits = word.trim_end_matches('.');
+                            if digits.is_empty()
+                                || digits == word
+                                || !digits.chars().all(|c| c.is_ascii_digit())
+                            {
+                                return Err(self.error(
+                                    at,
+                                    format!("`{word}` is neither a move number nor a result"),
+                                ));
+                            }
+                        }
+                    }
+                }
+                'A'..='F' | 'a'..='f' => {
+                    self.bump();
+                    let mv = Move::from_letter(c).expect("matched a move letter");
+                    let mut captured = None;
+                    if let Some((plus_at, '+')) = self.peek() {
+                        self.bump();
+                        let digits = self.word();
+                        match digits.parse::<u8>() {
+                            Ok(n) if n <= 48 && !digits.is_empty() => captured = Some(n),
+                            _ => {
+                                return Err(self.error(
+                                    plus_at,
+                                    format!(
+                                        "`+{digits}` after {mv} is not a number of seeds captured"
+                                    ),
+                                ))
+                            }
+                        }
+                    }
+                    if let Some((next_at, next)) = self.peek() {
+                        if next.is_alphanumeric() {
+                            return Err(self.error(
+                                next_at,
+                                format!("`{next}` after move {mv}: moves are separated by spaces"),
+                            ));
+                        }
+                    }
+                    record.moves.push(RecordMove {
+                        mv,
+                        captured,
+                        comment: None,
+                    });
+                }
+                other => {
+                    return Err(self.error(
+                        at,
+                        format!("unexpected `{other}` (moves are A-F for South, a-f for North)"),
+                    ))
+                }
+            }
+        }
+        if record.result.is_empty() {
+            record.result = tag_result.take().unwrap_or_else(|| "*".to_string());
+        }
+        Ok(record)
+    }
+
+    /// A run of characters that can make a move number, a result or a count.
+    fn word(&mut self) -> String {
+        let mut word = String::new();
+        while let Some((_, c)) = self.peek() {
+            if c.is_ascii_digit() || matches!(c, '.' | '-' | '/') {
+                word.push(c);
+                self.bump();
+                if word.len() > 20 {
+                    break;
+                }
+            } else {
+                break;
+            }
+        }
+        word
+    }
+
+    fn comment(&mut self) -> Result<String, RecordError> {
+        let (start, _) = self.bump().expect("peeked an opening brace");
+        let mut comment = String::new();
+        loop {
+            match self.bump() {
+                Some((_, '}')) => return Ok(comment.trim().to_string()),
+                Some((_, c)) => {
+                    if comment.len() >= MAX_FIELD {
+                        return Err(self.error(start, "comment too long"));
+                    }
+                    comment.push(c);
+                }
+                None => return Err(self.error(start, "comment `{` is never closed by `}`")),
+            }
+        }
+    }
+
+    fn tag(&mut self) -> Result<(String, String), RecordError> {
+        let (start, _) = self.bump().expect("peeked an opening bracket");
+        let mut name = String::new();
+        while let Some((_, c)) = self.peek() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                name.push(c);
+                self.bump();
+                if name.len() > 100 {
+                    return Err(self.error(start, "tag name too long"));
+                }
+            } else {
+                break;
+            }
+        }
+        if name.is_empty() {
+            return Err(self.error(start, "a tag starts with its name: [Name \"value\"]"));
+        }
+        while let Some((_, ' ' | '\t')) = self.peek() {
+            self.bump();
+        }
+        match self.bump() {
+            Some((_, '"')) => {}
+            Some((at, _)) => {
+                return Err(self.error(
+                    at,
+                    format!("the value of tag {name} must be in double quotes"),
+                ))
+            }
+            None => return Err(self.error(start, format!("tag {name} is not finished"))),
+        }
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                Some((_, '"')) => break,
+                Some((_, '\\')) => match self.bump() {
+                    Some((_, c)) => value.push(c),
+                    None => return Err(self.error(start, format!("tag {name} is not finished"))),
+                },
+                Some((at, '\n')) => {
+                    return Err(
+                        self.error(at, format!("the value of tag {name} has no closing quote"))
+                    )
+                }
+                Some((_, c)) => {
+                    if value.len() >= MAX_FIELD {
+                        return Err(
+                            self.error(start, format!("the value of tag {name} is too long"))
+                        );
+                    }
+                    value.push(c);
+                }
+                None => return Err(self.error(start, format!("tag {name} is not finished"))),
+            }
+        }
+        while let Some((_, ' ' | '\t')) = self.peek() {
+            self.bump();
+        }
+        match self.bump() {
+            Some((_, ']')) => Ok((name, value)),
+            Some((at, c)) => {
+                Err(self.error(at, format!("expected `]` to close tag {name}, found `{c}`")))
+            }
+            None => Err(self.error(start, format!("tag {name} is not closed by `]`"))),
+        }
+    }
+}

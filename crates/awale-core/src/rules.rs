@@ -1,0 +1,403 @@
+//! The rule options of RULES.md and the two presets, `awale` and `abapa`.
+//!
+//! A [`Rules`] value is small and `Copy`: it travels with every position query
+//! that depends on the rules (legal moves, the end of the game).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::Side;
+
+/// What happens to a move whose capture would take every seed in the
+/// opponent's row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GrandSlam {
+    /// Such a move is illegal, unless every move the player has is one: then
+    /// they are all legal and capture nothing.
+    Forbidden,
+    /// The move is legal and captures nothing.
+    NoCapture,
+}
+
+/// Who gets the seeds left on the board when a position repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Repetition {
+    /// Nobody: the seeds on the board are not counted.
+    Nobody,
+    /// Each player takes the seeds in their own row.
+    OwnRow,
+}
+
+/// Which way the seeds travel, seen from above. A mirror: it changes how the
+/// board is drawn and which physical hole a letter names, never the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Counter-clockwise (seeds 000 and 003): South's `A` is on the left.
+    CounterClockwise,
+    /// Clockwise (seed 001): South's `A` is on the right.
+    Clockwise,
+}
+
+/// Who moves first in a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstPlayer {
+    /// This side.
+    Side(Side),
+    /// Drawn at random when the game starts (seed 003: "tiré au hasard").
+    Random,
+}
+
+/// The two named rule sets of RULES.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The seeds' "Awalé commun": grand slams forbidden, a repetition gives
+    /// the seeds left to nobody, no target.
+    Awale,
+    /// Tournament Oware: grand slams capture nothing, a repetition gives each
+    /// player their own row, the game ends at 25 seeds or at 24-24.
+    Abapa,
+}
+
+impl Preset {
+    /// Every preset, in the order they are listed to users.
+    pub const ALL: [Preset; 2] = [Preset::Awale, Preset::Abapa];
+
+    /// The preset's name, as written on the command line and in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Awale => "awale",
+            Preset::Abapa => "abapa",
+        }
+    }
+
+    /// The rules of this preset.
+    pub fn rules(self) -> Rules {
+        match self {
+            Preset::Awale => Rules::AWALE,
+            Preset::Abapa => Rules::ABAPA,
+        }
+    }
+}
+
+impl FromStr for Preset {
+    type Err = RulesError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "awale" | "awalé" => Ok(Preset::Awale),
+            "abapa" | "oware" => Ok(Preset::Abapa),
+            _ => Err(RulesError::UnknownPreset(s.to_string())),
+        }
+    }
+}
+
+/// A complete rule set: the options of RULES.md.
+///
+/// ```
+/// use awale_core::{GrandSlam, Rules};
+/// let rules: Rules = "abapa".parse().unwrap();
+/// assert_eq!(rules.grand_slam, GrandSlam::NoCapture);
+/// assert_eq!(rules.target, Some(25));
+/// let custom: Rules = "awale,target=20".parse().unwrap();
+/// assert_eq!(custom.to_string(), "awale,target=20");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Whether a grand slam is legal.
+    pub grand_slam: GrandSlam,
+    /// Who gets the seeds on the board after a repetition.
+    pub repetition: Repetition,
+    /// When set, the game ends as soon as a store holds this many seeds, or
+    /// when both stores hold 24 (neither can then get more than the other).
+    pub target: Option<u8>,
+    /// Display only: which way the seeds go round.
+    pub direction: Direction,
+    /// Who moves first in a new game.
+    pub first: FirstPlayer,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::AWALE
+    }
+}
+
+impl Rules {
+    /// The default rules: the seeds' "Awalé commun".
+    pub const AWALE: Rules = Rules {
+        grand_slam: GrandSlam::Forbidden,
+        repetition: Repetition::Nobody,
+        target: None,
+        direction: Direction::CounterClockwise,
+        first: FirstPlayer::Side(Side::South),
+    };
+
+    /// Tournament Oware (Abapa).
+    pub const ABAPA: Rules = Rules {
+        grand_slam: GrandSlam::NoCapture,
+        repetition: Repetition::OwnRow,
+        target: Some(25),
+        direction: Direction::CounterClockwise,
+        first: FirstPlayer::Side(Side::South),
+    };
+
+    /// Whether a game with these stores is over by the target rule.
+    #[inline]
+    pub fn target_reached(&self, stores: [u8; 2]) -> bool {
+        match self.target {
+            None => false,
+            Some(t) => stores[0] >= t || stores[1] >= t || (stores[0] == 24 && stores[1] == 24),
+        }
+    }
+
+    /// The preset these rules start from when written down: the one that
+    /// differs in the fewest options.
+    fn closest_preset(&self) -> Preset {
+        let differences = |p: Preset| {
+            let r = p.rules();
+            usize::from(r.grand_slam != self.grand_slam)
+                + usize::from(r.repetition != self.repetition)
+                + usize::from(r.target != self.target)
+        };
+        if differences(Preset::Abapa) < differences(Preset::Awale) {
+            Preset::Abapa
+        } else {
+            Preset::Awale
+        }
+    }
+
+    /// Sets one option from its name and value, as on the command line
+    /// (`grand_slam=no_capture`, `target=25`, `target=off`, ...).
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError`] names the unknown option or the bad value.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
+        let bad = || RulesError::BadValue {
+            option: name.to_string(),
+            value: value.to_string(),
+        };
+        let v = value.trim().to_ascii_lowercase().replace('-', "_");
+        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "grand_slam" => {
+                self.grand_slam = match v.as_str() {
+                    "forbidden" => GrandSlam::Forbidden,
+                    "no_capture" => GrandSlam::NoCapture,
+                    _ => return Err(bad()),
+                }
+            }
+            "repetition" => {
+                self.repetition = match v.as_str() {
+                    "nobody" => Repetition::Nobody,
+                    "own_row" => Repetition::OwnRow,
+                    _ => return Err(bad()),
+                }
+            }
+            "target" => {
+                self.target = match v.as_str() {
+                    "off" | "none" | "0" => None,
+                    n => match n.parse::<u8>() {
+                        Ok(t) if (1..=48).contains(&t) => Some(t),
+                        _ => return Err(bad()),
+                    },
+                }
+            }
+            "direction" => {
+                self.direction = match v.as_str() {
+                    "counter_clockwise" | "ccw" | "anticlockwise" => Direction::CounterClockwise,
+                    "clockwise" | "cw" => Direction::Clockwise,
+                    _ => return Err(bad()),
+                }
+            }
+            "first" => {
+                self.first = match v.as_str() {
+                    "south" | "s" => FirstPlayer::Side(Side::South),
+                    "north" | "n" => FirstPlayer::Side(Side::North),
+                    "random" => FirstPlayer::Random,
+                    _ => return Err(bad()),
+                }
+            }
+            _ => return Err(RulesError::UnknownOption(name.to_string())),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The preset name, then every option that differs from it:
+    /// `abapa`, `awale,target=20,direction=clockwise`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let preset = self.closest_preset();
+        let base = preset.rules();
+        f.write_str(preset.name())?;
+        if self.grand_slam != base.grand_slam {
+            let v = match self.grand_slam {
+                GrandSlam::Forbidden => "forbidden",
+                GrandSlam::NoCapture => "no_capture",
+            };
+            write!(f, ",grand_slam={v}")?;
+        }
+        if self.repetition != base.repetition {
+            let v = match self.repetition {
+                Repetition::Nobody => "nobody",
+                Repetition::OwnRow => "own_row",
+            };
+            write!(f, ",repetition={v}")?;
+        }
+        if self.target != base.target {
+            match self.target {
+                None => write!(f, ",target=off")?,
+                Some(t) => write!(f, ",target={t}")?,
+            }
+        }
+        if self.direction != base.direction {
+            write!(f, ",direction=clockwise")?;
+        }
+        if self.first != base.first {
+            let v = match self.first {
+                FirstPlayer::Side(Side::South) => "south",
+                FirstPlayer::Side(Side::North) => "north",
+                FirstPlayer::Random => "random",
+            };
+            write!(f, ",first={v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RulesError;
+
+    /// A preset name optionally followed by `,option=value` pairs. A string
+    /// that starts with an option uses the `awale` preset as its base.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut parts = s.split(',').map(str::trim).filter(|p| !p.is_empty());
+        let mut rules = Rules::AWALE;
+        let mut first_part = parts.next();
+        if let Some(p) = first_part {
+            if !p.contains('=') {
+                rules = p.parse::<Preset>()?.rules();
+                first_part = None;
+            }
+        }
+        for part in first_part.into_iter().chain(parts) {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| RulesError::UnknownOption(part.to_string()))?;
+            rules.set(name, value)?;
+        }
+        Ok(rules)
+    }
+}
+
+/// A rule set or option that could not be understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    /// Not `awale` or `abapa`.
+    UnknownPreset(String),
+    /// Not one of `grand_slam`, `repetition`, `target`, `direction`, `first`.
+    UnknownOption(String),
+    /// The option exists but this value is not one of its values.
+    BadValue {
+        /// The option's name.
+        option: String,
+        /// The rejected value.
+        value: String,
+    },
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::UnknownPreset(p) => {
+                write!(f, "unknown rules preset `{p}` (expected `awale` or `abapa`)")
+            }
+            RulesError::UnknownOption(o) => write!(
+                f,
+                "unknown rule option `{o}` (expected grand_slam, repetition, target, direction or first)"
+            ),
+            RulesError::BadValue { option, value } => {
+                let expected = match option.as_str() {
+                    "grand_slam" => "forbidden or no_capture",
+                    "repetition" => "nobody or own_row",
+                    "target" => "off or a number from 1 to 48",
+                    "direction" => "counter_clockwise or clockwise",
+                    "first" => "south, north or random",
+                    _ => "another value",
+                };
+                write!(f, "bad value `{value}` for rule option {option} (expected {expected})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_match_the_table_of_rules_md() {
+        assert_eq!(Rules::default(), Rules::AWALE);
+        assert_eq!(Rules::AWALE.grand_slam, GrandSlam::Forbidden);
+        assert_eq!(Rules::AWALE.repetition, Repetition::Nobody);
+        assert_eq!(Rules::AWALE.target, None);
+        assert_eq!(Rules::ABAPA.grand_slam, GrandSlam::NoCapture);
+        assert_eq!(Rules::ABAPA.repetition, Repetition::OwnRow);
+        assert_eq!(Rules::ABAPA.target, Some(25));
+    }
+
+    #[test]
+    fn abapa_ends_at_25_and_at_24_all() {
+        assert!(Rules::ABAPA.target_reached([25, 0]));
+        assert!(Rules::ABAPA.target_reached([3, 25]));
+        assert!(Rules::ABAPA.target_reached([24, 24]));
+        assert!(!Rules::ABAPA.target_reached([24, 23]));
+        assert!(!Rules::AWALE.target_reached([40, 0]));
+    }
+
+    #[test]
+    fn parse_of_print_is_identity() {
+        let mut all = Vec::new();
+        for preset in Preset::ALL {
+            for gs in [GrandSlam::Forbidden, GrandSlam::NoCapture] {
+                for rep in [Repetition::Nobody, Repetition::OwnRow] {
+                    for target in [None, Some(20), Some(25)] {
+                        for direction in [Direction::CounterClockwise, Direction::Clockwise] {
+                            for first in [
+                                FirstPlayer::Side(Side::South),
+                                FirstPlayer::Side(Side::North),
+                                FirstPlayer::Random,
+                            ] {
+                                let mut r = preset.rules();
+                                r.grand_slam = gs;
+                                r.repetition = rep;
+                                r.target = target;
+                                r.direction = direction;
+                                r.first = first;
+                                all.push(r);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for r in all {
+            let text = r.to_string();
+            assert_eq!(text.parse::<Rules>(), Ok(r), "{text}");
+        }
+        assert_eq!(Rules::ABAPA.to_string(), "abapa");
+        assert_eq!(Rules::AWALE.to_string(), "awale");
+    }
+
+    #[test]
+    fn bad_options_are_named() {
+        let e = "awale,target=99".parse::<Rules>().unwrap_err();
+        assert!(e.to_string().contains("target"), "{e}");
+        let e = "chess".parse::<Rules>().unwrap_err();
+        assert!(e.to_string().contains("chess"), "{e}");
+        let e = "awale,colour=red".parse::<Rules>().unwrap_err();
+        assert!(e.to_string().contains("colour"), "{e}");
+    }
+}
