@@ -196,7 +196,8 @@ impl Iterator for Moves {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.len(), Some(self.len()))
+        let n = self.bits.count_ones() as usize;
+        (n, Some(n))
     }
 }
 

@@ -38,6 +38,29 @@ pub enum Direction {
     Clockwise,
 }
 
+impl Direction {
+    /// The board indices of `side`'s row as drawn from left to right, South's
+    /// row at the bottom and North's at the top, seen by a South player.
+    ///
+    /// ```
+    /// use awale_core::{Direction, Side};
+    /// assert_eq!(Direction::CounterClockwise.columns(Side::South), [0, 1, 2, 3, 4, 5]);
+    /// assert_eq!(Direction::CounterClockwise.columns(Side::North), [11, 10, 9, 8, 7, 6]);
+    /// assert_eq!(Direction::Clockwise.columns(Side::South), [5, 4, 3, 2, 1, 0]);
+    /// ```
+    pub fn columns(self, side: Side) -> [usize; 6] {
+        let first = 6 * side.index();
+        let mut columns = [0; 6];
+        for (i, c) in columns.iter_mut().enumerate() {
+            // Counter-clockwise, South's row runs left to right and North's
+            // right to left; clockwise is its mirror image.
+            let left_to_right = (side == Side::South) == (self == Direction::CounterClockwise);
+            *c = first + if left_to_right { i } else { 5 - i };
+        }
+        columns
+    }
+}
+
 /// Who moves first in a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FirstPlayer {

@@ -1,1 +1,64 @@
-fn main() {}
+//! `awale`: the one binary. Parses the command line and hands each
+//! subcommand to its module; the game itself lives in the library crates.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod board_text;
+mod perft;
+mod play;
+mod replay;
+mod rules_args;
+mod show;
+
+#[derive(Parser)]
+#[command(
+    name = "awale",
+    version,
+    about = "Awalé (Oware, Awari): play, analyse and study"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play in the terminal, against the computer or another person.
+    Play(play::Args),
+    /// Count the leaves of the move tree (perft).
+    Perft(perft::Args),
+    /// Draw a position diagram.
+    Show(show::Args),
+    /// Replay games read from standard input and print every ply.
+    Replay(replay::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // Help and version are not errors; a bad flag exits with 2.
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Replay(args) => replay::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("awale: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

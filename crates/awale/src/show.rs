@@ -1,0 +1,39 @@
+//! `awale show DIAGRAM`: draws a position.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use awale_core::Position;
+
+use crate::board_text;
+use crate::rules_args::RulesArgs;
+
+/// Arguments of `awale show`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The position, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.
+    diagram: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let position: Position = args.diagram.parse().context("bad diagram")?;
+    print!("{}", board_text::draw(&position, rules.direction, None));
+    match position.end(&rules) {
+        Some(reason) => println!("Game over: {reason}."),
+        None => {
+            let moves: Vec<String> = position
+                .legal_moves(&rules)
+                .map(|m| m.to_string())
+                .collect();
+            println!(
+                "{} to move; legal moves: {}",
+                position.to_move(),
+                moves.join(" ")
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
