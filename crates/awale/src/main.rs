@@ -10,6 +10,7 @@ mod perft;
 mod play;
 mod replay;
 mod rules_args;
+mod serve;
 mod show;
 
 #[derive(Parser)]
@@ -19,12 +20,15 @@ mod show;
     about = "Awalé (Oware, Awari): play, analyse and study"
 )]
 struct Cli {
+    /// What to do; without one, `serve`: the browser game.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play in the browser: serve the game and print its address (the default).
+    Serve(serve::Args),
     /// Play in the terminal, against the computer or another person.
     Play(play::Args),
     /// Count the leaves of the move tree (perft).
@@ -48,7 +52,8 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command {
+    let result = match cli.command.unwrap_or(Command::Serve(serve::Args::default())) {
+        Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
