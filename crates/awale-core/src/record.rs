@@ -340,8 +340,6 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, RecordError> {
 struct Parser<'a> {
     chars: std::iter::Peekable<std::str::CharIndices<'a>>,
     text: &'a str,
-    line: usize,
-    line_start: usize,
 }
 
 /// Longest tag name, tag value or comment accepted: records come from files
@@ -353,15 +351,17 @@ impl<'a> Parser<'a> {
         Parser {
             chars: text.char_indices().peekable(),
             text,
-            line: 1,
-            line_start: 0,
         }
     }
 
     fn error(&self, at: usize, message: impl Into<String>) -> RecordError {
+        // `at` may lie on a line before the one the parser has reached (an
+        // unclosed tag seen only at the next line): count from the text.
+        let before = self.text.get(..at).unwrap_or(self.text);
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         RecordError::Syntax {
-            line: self.line,
-            column: self.text[self.line_start..at].chars().count() + 1,
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
             message: message.into(),
         }
     }
@@ -371,12 +371,7 @@ impl<'a> Parser<'a> {
     }
 
     fn bump(&mut self) -> Option<(usize, char)> {
-        let next = self.chars.next();
-        if let Some((i, '\n')) = next {
-            self.line += 1;
-            self.line_start = i + 1;
-        }
-        next
+        self.chars.next()
     }
 
     fn skip_space(&mut self) {
@@ -604,6 +599,31 @@ impl<'a> Parser<'a> {
                 Err(self.error(at, format!("expected `]` to close tag {name}, found `{c}`")))
             }
             None => Err(self.error(start, format!("tag {name} is not closed by `]`"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod hostile_input_tests {
+    use super::*;
+
+    #[test]
+    fn an_unclosed_tag_is_an_error_naming_its_line() {
+        let e = parse_records("[Event \"x\"\n1. F").unwrap_err();
+        assert!(matches!(e, RecordError::Syntax { line: 1 | 2, .. }), "{e}");
+    }
+
+    #[test]
+    fn no_prefix_or_byte_change_of_a_record_panics() {
+        let text = "[Event \"Club\"]\n[FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]\n\n1. F f {a comment}\n2. A a+2 ; rest\n*\n";
+        let cuts = text.char_indices().map(|(i, _)| i).chain([text.len()]);
+        for cut in cuts {
+            let _ = parse_records(&text[..cut]);
+            for replacement in ["", "\n", "[", "]", "\"", "{", "}", "é", "+", "9"] {
+                let mut changed = text.to_string();
+                changed.insert_str(cut, replacement);
+                let _ = parse_records(&changed);
+            }
         }
     }
 }

@@ -68,7 +68,9 @@ fn game_id(text: &str) -> Result<i64, ApiError> {
 fn load(state: &AppState, id: &str) -> Result<WebGame, ApiError> {
     let id_number = game_id(id)?;
     let mut store = state.store();
-    let mut game = store.load(id_number)?.ok_or_else(|| ApiError::no_game(id))?;
+    let mut game = store
+        .load(id_number)?
+        .ok_or_else(|| ApiError::no_game(id))?;
     if game.check_flag(now_ms()) {
         let plies = game.game.plies().len();
         store.save(&game, plies)?;
@@ -106,7 +108,9 @@ fn change(
     let id_number = game_id(id)?;
     let now = now_ms();
     let mut store = state.store();
-    let mut game = store.load(id_number)?.ok_or_else(|| ApiError::no_game(id))?;
+    let mut game = store
+        .load(id_number)?
+        .ok_or_else(|| ApiError::no_game(id))?;
     let before = game.game.plies().len();
     let flag_fell = game.check_flag(now);
     let result = if flag_fell { Ok(()) } else { change(&mut game) };
@@ -435,7 +439,10 @@ pub async fn computer_move(
             if g.game.plies().len() != plies || !g.computer_to_move() {
                 // Undone or changed meanwhile: the move is for a position
                 // that is gone.
-                return Err(ApiError::conflict("stale", "the game changed during the search"));
+                return Err(ApiError::conflict(
+                    "stale",
+                    "the game changed during the search",
+                ));
             }
             g.play(mv, now_ms()).map(|_| ())
         });
@@ -687,7 +694,10 @@ pub async fn record(
     let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.id);
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         record_text(&game),
@@ -736,9 +746,9 @@ pub async fn import(
     }
     let mut games = Vec::with_capacity(records.len());
     for (i, record) in records.iter().enumerate() {
-        let game = record.to_game().map_err(|e| {
-            ApiError::unprocessable("bad_record", format!("game {}: {e}", i + 1))
-        })?;
+        let game = record
+            .to_game()
+            .map_err(|e| ApiError::unprocessable("bad_record", format!("game {}: {e}", i + 1)))?;
         games.push(game);
     }
     let mode = match req.mode.as_deref().unwrap_or("humans") {

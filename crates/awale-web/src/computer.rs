@@ -196,7 +196,8 @@ impl Computer {
             let mut next = Vec::with_capacity(moves.len());
             for &m in &moves {
                 let after = position.play(m, &rules);
-                let gained = after.store(position.to_move()) as i32 - position.store(position.to_move()) as i32;
+                let gained = after.store(position.to_move()) as i32
+                    - position.store(position.to_move()) as i32;
                 match search.negamax(&after, depth - 1, -1000, 1000) {
                     Some(v) => next.push(MoveScore {
                         mv: m,
@@ -232,7 +233,8 @@ struct Search<'a> {
 impl Search<'_> {
     fn out_of_time(&mut self) -> bool {
         self.nodes += 1;
-        self.nodes % 1024 == 0 && (Instant::now() >= self.deadline || self.stop.load(Ordering::Relaxed))
+        self.nodes % 1024 == 0
+            && (Instant::now() >= self.deadline || self.stop.load(Ordering::Relaxed))
             || self.stop.load(Ordering::Relaxed)
     }
 
@@ -241,7 +243,8 @@ impl Search<'_> {
         let mut alpha = -1000;
         for m in position.legal_moves(&self.rules) {
             let after = position.play(m, &self.rules);
-            let gained = i32::from(after.store(position.to_move())) - i32::from(position.store(position.to_move()));
+            let gained = i32::from(after.store(position.to_move()))
+                - i32::from(position.store(position.to_move()));
             let v = gained - self.negamax(&after, depth - 1, -1000, -alpha + gained)?;
             if best.as_ref().is_none_or(|b| v > b.1) {
                 best = Some((m, v, m.letter().to_string()));
@@ -253,7 +256,13 @@ impl Search<'_> {
 
     /// The store difference the side to move can still make, or None when
     /// time is up.
-    fn negamax(&mut self, position: &Position, depth: u32, mut alpha: i32, beta: i32) -> Option<i32> {
+    fn negamax(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         if self.out_of_time() {
             return None;
         }
@@ -271,7 +280,8 @@ impl Search<'_> {
         let mut best = -1000;
         for m in position.legal_moves(&self.rules) {
             let after = position.play(m, &self.rules);
-            let gained = i32::from(after.store(position.to_move())) - i32::from(position.store(position.to_move()));
+            let gained = i32::from(after.store(position.to_move()))
+                - i32::from(position.store(position.to_move()));
             let v = gained - self.negamax(&after, depth - 1, -beta + gained, -alpha + gained)?;
             best = best.max(v);
             alpha = alpha.max(v);

@@ -192,16 +192,17 @@ impl WebGame {
             Mode::Humans => None,
         };
         if self.game.plies().is_empty() {
-            return Err(ApiError::conflict("nothing_to_undo", "no move to take back"));
+            return Err(ApiError::conflict(
+                "nothing_to_undo",
+                "no move to take back",
+            ));
         }
         // Against the computer, take back the computer's answer and the
         // person's move, back to a position where the person moves.
         let before = self.game.plies().len();
-        loop {
-            let Some(mv) = self.game.undo() else { break };
+        while let Some(mv) = self.game.undo() {
             self.redo.push(mv);
-            let back_to_person = human.is_none_or(|h| self.game.position().to_move() == h);
-            if back_to_person {
+            if human.is_none_or(|h| self.game.position().to_move() == h) {
                 break;
             }
         }
@@ -215,7 +216,10 @@ impl WebGame {
                         break;
                     }
                 }
-                return Err(ApiError::conflict("nothing_to_undo", "no move of yours to take back"));
+                return Err(ApiError::conflict(
+                    "nothing_to_undo",
+                    "no move of yours to take back",
+                ));
             }
         }
         Ok(())
@@ -234,7 +238,10 @@ impl WebGame {
             Mode::Humans => None,
         };
         if self.redo.is_empty() {
-            return Err(ApiError::conflict("nothing_to_redo", "no move to play again"));
+            return Err(ApiError::conflict(
+                "nothing_to_redo",
+                "no move to play again",
+            ));
         }
         while let Some(&mv) = self.redo.last() {
             self.game

@@ -243,11 +243,15 @@ impl Store {
             (m, _, _) => return Err(corrupt(format!("mode `{m}`"))),
         };
         let mut game = Game::from_position(rules, start);
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )?;
         let moves = stmt.query_map([id], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
         })?;
         for (expected, m) in moves.enumerate() {
             let (ply, letter, captured) = m?;
@@ -263,7 +267,9 @@ impl Store {
                 .play(mv)
                 .map_err(|e| corrupt(format!("ply {ply} ({mv}): {e}")))?;
             if i64::from(got) != captured {
-                return Err(corrupt(format!("ply {ply} ({mv}) captures {got}, stored {captured}")));
+                return Err(corrupt(format!(
+                    "ply {ply} ({mv}) captures {got}, stored {captured}"
+                )));
             }
         }
         if let Some(side) = row.resigned.as_deref() {
@@ -358,7 +364,11 @@ fn mode_columns(mode: Mode) -> (&'static str, Option<&'static str>, Option<u8>) 
     }
 }
 
-fn write_state(tx: &rusqlite::Transaction<'_>, game: &WebGame, from: usize) -> Result<(), StoreError> {
+fn write_state(
+    tx: &rusqlite::Transaction<'_>,
+    game: &WebGame,
+    from: usize,
+) -> Result<(), StoreError> {
     tx.execute(
         "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
         params![game.id, from as i64],

@@ -52,7 +52,10 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command.unwrap_or(Command::Serve(serve::Args::default())) {
+    let result = match cli
+        .command
+        .unwrap_or(Command::Serve(serve::Args::default()))
+    {
         Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Perft(args) => perft::run(args),

@@ -30,7 +30,11 @@ impl Default for Args {
 
 /// The user's data directory for this program, by the platform's custom.
 fn default_data_dir() -> anyhow::Result<PathBuf> {
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let base = if cfg!(windows) {
         env("APPDATA")
     } else if cfg!(target_os = "macos") {
