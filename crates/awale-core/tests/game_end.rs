@@ -140,7 +140,12 @@ fn starvation_in_play_after_the_last_feeding_chance() {
     // Then South must feed North, which is impossible from A with 1 seed.
     let mut g = game("0-0-0-0-0-0-0-0-0-0-0-1-20-20-N", Rules::AWALE);
     play_all(&mut g, "f");
-    assert_eq!(g.position(), "1-0-0-0-0-0-0-0-0-0-0-0-20-20-S".parse::<Position>().unwrap());
+    assert_eq!(
+        g.position(),
+        "1-0-0-0-0-0-0-0-0-0-0-0-20-20-S"
+            .parse::<Position>()
+            .unwrap()
+    );
     assert_eq!(g.end(), Some(EndReason::Starvation));
     assert_eq!(g.outcome().unwrap().stores, [21, 20]);
 }
@@ -170,6 +175,8 @@ fn undo_and_redo_walk_the_history() {
 #[test]
 fn random_first_player_draws_both_sides() {
     let rules: Rules = "awale,first=random".parse().unwrap();
-    let sides: std::collections::HashSet<Side> = (0..64).map(|_| Game::new(rules).position().to_move()).collect();
+    let sides: std::collections::HashSet<Side> = (0..64)
+        .map(|_| Game::new(rules).position().to_move())
+        .collect();
     assert_eq!(sides.len(), 2);
 }

@@ -127,5 +127,9 @@ fn sowing_goes_from_f_to_a_and_from_f_to_a_round_the_board() {
     let q: Position = "1-0-0-0-0-0-0-0-0-0-0-2-0-0-N".parse().unwrap();
     let after = q.play(Move::from_letter('f').unwrap(), &Rules::AWALE);
     assert_eq!(after.holes(), [2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    assert_eq!(after.store(Side::North), 0, "the last seed fell in B: 1 seed, no capture");
+    assert_eq!(
+        after.store(Side::North),
+        0,
+        "the last seed fell in B: 1 seed, no capture"
+    );
 }
