@@ -355,9 +355,8 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&self, at: usize, message: impl Into<String>) -> RecordError {
-        // `at` may lie on a line before the one the parser has reached (an
-        // unclosed tag seen only at the next line): count from the text.
-        let before = self.text.get(..at).unwrap_or(self.text);
+        // Errors are rare: count lines and columns from the start.
+        let before = &self.text[..at];
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         RecordError::Syntax {
             line: before.matches('\n').count() + 1,
