@@ -373,9 +373,9 @@ function drawBoard(svg, shown, columns, flipped, marks) {
     }
     const outer = p.row === "bottom" ? p.y + HOLE_R + 30 : p.y - HOLE_R - 14;
     const letter = String.fromCharCode(hole < 6 ? 65 + hole : 97 + hole - 6);
-    const lt = el("text", { x: p.x - 24, y: outer, "text-anchor": "middle", class: "letter" }, svg);
+    const lt = el("text", { x: p.x - 28, y: outer, "text-anchor": "middle", class: "letter" }, svg);
     lt.textContent = letter;
-    const ct = el("text", { x: p.x + 8, y: outer, "text-anchor": "middle", class: "count", "data-count": letter }, svg);
+    const ct = el("text", { x: p.x + 10, y: outer, "text-anchor": "middle", class: "count", "data-count": letter }, svg);
     ct.textContent = n;
     if (marks.krou && n >= 12) {
       const kt = el("text", { x: p.x + 46, y: outer - 2, "text-anchor": "middle", class: "krou-tag" }, svg);

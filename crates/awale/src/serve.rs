@@ -1,6 +1,7 @@
 //! `awale serve` (and `awale` alone): the browser game. Opens the game
 //! store, binds the address and prints it, then serves until stopped.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -71,8 +72,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr().context("no local address")?;
-        println!("Awalé: http://{addr}/");
-        println!("(games stored in {})", path.display());
+        // Whoever started us may stop reading: never fail on that.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "Awalé: http://{addr}/");
+        let _ = writeln!(out, "(games stored in {})", path.display());
+        let _ = out.flush();
         awale_web::serve(listener, AppState::new(store, Config::default()))
             .await
             .context("server failed")
