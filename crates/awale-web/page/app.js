@@ -348,8 +348,9 @@ function drawBoard(svg, shown, columns, flipped, marks) {
     const x = L.stores[side];
     el("ellipse", { cx: x, cy: STORE.y, rx: STORE.rx, ry: STORE.ry, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2 }, svg);
     const g = el("g", { class: "store-seeds" }, svg);
-    drawSeeds(g, x, STORE.y, shown.stores[side === "S" ? 0 : 1], side === "S" ? 101 : 202, STORE.rx - 4, STORE.ry - 10);
-    const cy = (side === L.bottomSide) ? STORE.y + STORE.ry - 24 : STORE.y - STORE.ry + 44;
+    drawSeeds(g, x, STORE.y, shown.stores[side === "S" ? 0 : 1], side === "S" ? 101 : 202, STORE.rx - 4, STORE.ry - 42);
+    const cy = (side === L.bottomSide) ? STORE.y + STORE.ry - 6 : STORE.y - STORE.ry + 26;
+    el("rect", { x: x - 30, y: cy - 30, width: 60, height: 40, rx: 20, fill: "#2a1708", opacity: 0.85 }, svg);
     const label = el("text", { x, y: cy, "text-anchor": "middle", class: "store-count", "data-store": side }, svg);
     label.textContent = shown.stores[side === "S" ? 0 : 1];
     const title = el("title", {}, svg);
@@ -727,7 +728,7 @@ function showGame(g, animate) {
       $("#review").hidden = true;
       state.flipped = g.mode === "computer" && g.human === "N";
       connectEvents(g.id);
-      history.replaceState(null, "", `#game=${g.id}`);
+      if (location.hash !== "#rules") history.replaceState(null, "", `#game=${g.id}`);
     }
     const from = sameGame ? old.plies.length : g.plies.length;
     const fresh = animate && sameGame && g.plies.length > from && g.plies.length - from <= 2 && g.start === old.start;
@@ -1205,6 +1206,7 @@ async function main() {
   applyLanguage();
   try { state.info = await api("GET", "/api/info"); } catch (e) { showError(e); }
   applyLanguage();
+  if (location.hash === "#rules") showView("rules");
   const m = /#game=(\d+)/.exec(location.hash);
   try {
     let g = null;

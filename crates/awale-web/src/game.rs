@@ -427,3 +427,94 @@ pub fn parse_position(text: &str) -> Result<Position, ApiError> {
     text.parse::<Position>()
         .map_err(|e| ApiError::unprocessable("bad_position", e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awale_core::Rules;
+
+    fn clocked(now: i64) -> WebGame {
+        WebGame {
+            id: 1,
+            created_ms: now,
+            mode: Mode::Humans,
+            seed: 0,
+            clock: Some(Clock {
+                initial_ms: 60_000,
+                increment_ms: 2_000,
+                remaining_ms: [60_000; 2],
+                turn_started_ms: now,
+            }),
+            flagged: None,
+            redo: Vec::new(),
+            game: Game::new(Rules::AWALE),
+        }
+    }
+
+    fn letter(c: char) -> Move {
+        Move::from_letter(c).unwrap()
+    }
+
+    #[test]
+    fn a_move_charges_the_movers_clock_and_adds_the_increment() {
+        let mut g = clocked(1_000);
+        g.play(letter('F'), 11_000).unwrap();
+        let clock = g.clock.unwrap();
+        assert_eq!(clock.remaining_ms, [60_000 - 10_000 + 2_000, 60_000]);
+        assert_eq!(clock.turn_started_ms, 11_000);
+        assert_eq!(g.time_left(16_000), Some([52_000, 55_000]));
+    }
+
+    #[test]
+    fn the_flag_falls_for_the_side_to_move_only() {
+        let mut g = clocked(0);
+        assert!(!g.check_flag(59_999));
+        assert!(g.check_flag(60_000));
+        assert_eq!(g.flagged, Some(Side::South));
+        let end = g.end().unwrap();
+        assert_eq!((end.reason, end.winner), ("time", Some(Side::North)));
+        assert!(g.play(letter('F'), 60_001).is_err());
+        assert!(!g.check_flag(1_000_000), "an ended game does not end twice");
+    }
+
+    #[test]
+    fn takebacks_are_refused_in_clock_games() {
+        let mut g = clocked(0);
+        g.play(letter('F'), 10).unwrap();
+        assert_eq!(g.undo().unwrap_err().code, "clock_game");
+    }
+
+    #[test]
+    fn between_two_people_undo_and_redo_go_one_move() {
+        let mut g = clocked(0);
+        g.clock = None;
+        for c in ['F', 'f', 'A'] {
+            g.play(letter(c), 0).unwrap();
+        }
+        g.undo().unwrap();
+        assert_eq!(g.game.plies().len(), 2);
+        g.redo().unwrap();
+        assert_eq!(notation(&g.game), "1. F f 2. A");
+        assert!(g.redo.is_empty());
+    }
+
+    #[test]
+    fn a_different_move_after_undo_clears_the_redo_list() {
+        let mut g = clocked(0);
+        g.clock = None;
+        g.play(letter('F'), 0).unwrap();
+        g.undo().unwrap();
+        g.play(letter('E'), 0).unwrap();
+        assert!(g.redo.is_empty());
+        assert_eq!(g.redo().unwrap_err().code, "nothing_to_redo");
+    }
+
+    #[test]
+    fn notation_numbers_from_souths_moves() {
+        let mut north_first = Game::from_position(Rules::AWALE, Position::start(Side::North));
+        for c in ['f', 'F', 'a'] {
+            north_first.play(letter(c)).unwrap();
+        }
+        assert_eq!(notation(&north_first), "1. ... f 2. F a");
+    }
+}

@@ -25,12 +25,18 @@ fn serial() -> Option<MutexGuard<'static, ()>> {
         browser_installed(),
         "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, which installs them"
     );
-    Some(SERIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    Some(
+        SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
 }
 
 fn screenshot_path(name: &str) -> PathBuf {
     if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs").join(name)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs")
+            .join(name)
     } else {
         temp_dir("shots").join(name)
     }
@@ -52,7 +58,12 @@ fn moves(b: &Browser) -> Vec<String> {
         json!([]),
     );
     v.as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -95,7 +106,11 @@ fn a_game_against_the_computer_played_by_clicking() {
     open(&b, &url);
 
     // No stored game yet: the new game dialog opens by itself.
-    b.wait_for("the new game dialog", "return document.querySelector('#dlg-new').open", 15);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
     assert_eq!(b.text("#dlg-new h2"), "New game");
     b.click("#sel-level option[value='2']");
     b.screenshot(&screenshot_path("screenshot-new-game.png"));
@@ -108,7 +123,10 @@ fn a_game_against_the_computer_played_by_clicking() {
     wait_for_person(&b);
     let played = moves(&b);
     assert_eq!(played[0], "C");
-    assert!(played[1].chars().all(|c| c.is_ascii_lowercase()), "{played:?}");
+    assert!(
+        played[1].chars().all(|c| c.is_ascii_lowercase()),
+        "{played:?}"
+    );
     assert_eq!(b.text("#status"), "Your move");
 
     // The keyboard plays too: the letter of a legal hole.
@@ -132,7 +150,11 @@ fn a_game_against_the_computer_played_by_clicking() {
     assert_eq!(moves(&b), played);
     assert_eq!(b.text("#btn-new"), "Nouvelle partie");
     b.click("#btn-lang");
-    b.wait_for("English", "return document.documentElement.lang === 'en'", 5);
+    b.wait_for(
+        "English",
+        "return document.documentElement.lang === 'en'",
+        5,
+    );
 
     // A few more moves, then the board and the review.
     for _ in 0..5 {
@@ -159,8 +181,13 @@ fn a_game_against_the_computer_played_by_clicking() {
         &format!("return document.querySelectorAll('#plot .plot-dot').length === {total}"),
         60,
     );
-    assert!(b.text("#review-status").contains(&format!("{total} moves reviewed")));
-    b.exec("document.querySelector('#review').scrollIntoView({block: 'start'})", json!([]));
+    assert!(b
+        .text("#review-status")
+        .contains(&format!("{total} moves reviewed")));
+    b.exec(
+        "document.querySelector('#review').scrollIntoView({block: 'start'})",
+        json!([]),
+    );
     b.screenshot(&screenshot_path("screenshot-review.png"));
 }
 
@@ -171,7 +198,11 @@ fn french_by_default_for_a_french_browser_and_two_people_on_a_phone() {
     let (_server, url) = start_server(&data);
     let b = Browser::start("phone", "fr-FR,fr", 400, 860);
     open(&b, &url);
-    b.wait_for("the new game dialog", "return document.querySelector('#dlg-new').open", 15);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
     assert_eq!(b.text("#btn-start"), "Commencer");
     b.click("input[name=mode][value=humans] + span");
     b.click("#btn-start");
@@ -206,32 +237,53 @@ fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
     let (_server, url) = start_server(&data);
     let b = Browser::start("finish", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for("the new game dialog", "return document.querySelector('#dlg-new').open", 15);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
     b.click("#dlg-new button[value=cancel]");
     b.click("#btn-games");
 
     // A bad file gets a clear error.
     b.click("#view-games summary");
-    b.exec("document.querySelector('#import-text').value = arguments[0]", json!(["1. F f 2. F"]));
+    b.exec(
+        "document.querySelector('#import-text').value = arguments[0]",
+        json!(["1. F f 2. F"]),
+    );
     b.click("#import-go");
-    b.wait_for("the import error", "return !document.querySelector('#import-error').hidden", 10);
+    b.wait_for(
+        "the import error",
+        "return !document.querySelector('#import-error').hidden",
+        10,
+    );
     let error = b.text("#import-error");
     assert!(error.contains("ply 3"), "{error}");
 
     // South's last seed feeds North, who cannot feed back: the game ends.
     let record = "[Event \"Endgame\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*\n";
-    b.exec("document.querySelector('#import-text').value = arguments[0]", json!([record]));
+    b.exec(
+        "document.querySelector('#import-text').value = arguments[0]",
+        json!([record]),
+    );
     b.click("#import-go");
     wait_for_person(&b);
     assert_eq!(count(&b, 'F'), "1");
     b.click(".hole-hit.legal[data-letter='F']");
-    b.wait_for("the result", "return !!document.querySelector('#result')", 20);
+    b.wait_for(
+        "the result",
+        "return !!document.querySelector('#result')",
+        20,
+    );
     assert_eq!(b.text("#result"), "North wins!");
     let status = b.text("#status");
     assert!(status.contains("20 – 28"), "{status}");
     assert!(status.contains("survivor"), "{status}");
     assert_eq!(
-        b.exec("return document.querySelectorAll('.hole-hit.legal').length", json!([])),
+        b.exec(
+            "return document.querySelectorAll('.hole-hit.legal').length",
+            json!([])
+        ),
         json!(0)
     );
 }
@@ -243,7 +295,11 @@ fn a_stored_game_is_replayed_move_by_move() {
     let (_server, url) = start_server(&data);
     let b = Browser::start("replay", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for("the new game dialog", "return document.querySelector('#dlg-new').open", 15);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
     b.click("#dlg-new button[value=cancel]");
     b.click("#btn-games");
     b.click("#view-games summary");
@@ -257,7 +313,11 @@ fn a_stored_game_is_replayed_move_by_move() {
     // From the list of games, replay it.
     b.click("#btn-games");
     b.click("#games-table tbody tr .watch");
-    b.wait_for("the replay bar", "return !document.querySelector('#replay-bar').hidden", 10);
+    b.wait_for(
+        "the replay bar",
+        "return !document.querySelector('#replay-bar').hidden",
+        10,
+    );
     assert_eq!(b.text("#replay-label"), "start position");
     assert_eq!(count(&b, 'F'), "4");
     b.click("#rp-next");
@@ -275,7 +335,10 @@ fn a_stored_game_is_replayed_move_by_move() {
 
     // No move can be played while replaying.
     assert_eq!(
-        b.exec("return document.querySelectorAll('.hole-hit.legal').length", json!([])),
+        b.exec(
+            "return document.querySelectorAll('.hole-hit.legal').length",
+            json!([])
+        ),
         json!(0)
     );
     b.click("#rp-exit");
@@ -290,7 +353,11 @@ fn a_killed_server_restarts_and_the_game_goes_on_with_every_move() {
     let (server, url) = start_server(&data);
     let b = Browser::start("restart", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for("the new game dialog", "return document.querySelector('#dlg-new').open", 15);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
     b.click("#sel-level option[value='1']");
     b.click("#btn-start");
     wait_for_person(&b);
@@ -298,7 +365,12 @@ fn a_killed_server_restarts_and_the_game_goes_on_with_every_move() {
         let before = moves(&b).len();
         wait_for_person(&b);
         let target = if b
-            .exec(&format!("return !!document.querySelector(\".hole-hit.legal[data-letter='{letter}']\")"), json!([]))
+            .exec(
+                &format!(
+                    "return !!document.querySelector(\".hole-hit.legal[data-letter='{letter}']\")"
+                ),
+                json!([]),
+            )
             .as_bool()
             == Some(true)
         {

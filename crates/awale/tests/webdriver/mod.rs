@@ -12,7 +12,12 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 /// One HTTP/1.1 request; returns the status and the body.
-pub fn http(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Vec<u8>), String> {
+pub fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(u16, Vec<u8>), String> {
     let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
     stream
         .set_read_timeout(Some(Duration::from_secs(90)))
@@ -203,7 +208,10 @@ impl Browser {
             "--disable-sync".to_string(),
             "--disable-dev-shm-usage".to_string(),
             "--hide-scrollbars".to_string(),
-            format!("--lang={}", accept_languages.split(',').next().unwrap_or("en-US")),
+            format!(
+                "--lang={}",
+                accept_languages.split(',').next().unwrap_or("en-US")
+            ),
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ];
@@ -252,7 +260,11 @@ impl Browser {
 
     /// Runs `script` (a function body) with `args`; returns its value.
     pub fn exec(&self, script: &str, args: Value) -> Value {
-        self.session_command("POST", "/execute/sync", Some(&json!({ "script": script, "args": args })))
+        self.session_command(
+            "POST",
+            "/execute/sync",
+            Some(&json!({ "script": script, "args": args })),
+        )
     }
 
     /// Waits until `script` returns something truthy; panics with `what`
@@ -271,7 +283,10 @@ impl Browser {
             if truthy {
                 return v;
             }
-            assert!(Instant::now() < deadline, "timed out waiting for {what} (last: {v})");
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what} (last: {v})"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -347,7 +362,12 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
-            let _ = http(&self.addr, "DELETE", &format!("/session/{}", self.session), None);
+            let _ = http(
+                &self.addr,
+                "DELETE",
+                &format!("/session/{}", self.session),
+                None,
+            );
         }
         let _ = &self.driver;
     }
