@@ -53,6 +53,7 @@ const TEXT = {
     err_clock_game: "Pas d'annulation dans une partie à la pendule.",
     err_bad_record: "Fichier de partie incorrect : {0}", err_network: "Le serveur ne répond pas.",
     err_other: "Erreur : {0}",
+    win_in: "gagne en {0} coups", loss_in: "perd en {0} coups", proven: "{0} (certain)",
     game_n: "Partie n° {0}", rules_label: "Règles : {0}",
     store_of: "grenier de {0}",
     short_starvation: "famine", short_repetition: "répétition", short_target: "but atteint",
@@ -105,6 +106,7 @@ const TEXT = {
     err_clock_game: "No takebacks in a game with a clock.",
     err_bad_record: "Bad game file: {0}", err_network: "The server does not answer.",
     err_other: "Error: {0}",
+    win_in: "wins in {0} moves", loss_in: "loses in {0} moves", proven: "{0} (proven)",
     game_n: "Game #{0}", rules_label: "Rules: {0}",
     store_of: "{0}'s store",
     short_starvation: "starvation", short_repetition: "repetition", short_target: "target",
@@ -174,6 +176,17 @@ let lang = localStorage.getItem("awale.lang") ||
 function t(key, ...args) {
   const s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
   return s.replace(/\{(\d)\}/g, (_, i) => (args[+i] !== undefined ? args[+i] : ""));
+}
+
+// A score from the engine ({cp, decided, plies_to_end}) in words.
+function fmtScore(sc) {
+  if (!sc) return "";
+  if (sc.plies_to_end !== null && sc.plies_to_end !== undefined) {
+    const n = Math.abs(sc.plies_to_end);
+    return sc.plies_to_end >= 0 ? t("win_in", n) : t("loss_in", n);
+  }
+  const v = (sc.cp >= 0 ? "+" : "−") + (Math.abs(sc.cp) / 100).toFixed(2);
+  return sc.decided ? t("proven", v) : v;
 }
 
 function sideName(s) { return s === "S" ? t("south") : t("north"); }
@@ -646,13 +659,13 @@ function renderControls() {
   if (state.thinking && g && g.computer_to_move) {
     th.hidden = false;
     const x = state.thinking;
-    th.textContent = t("thinking_info", x.depth, x.score.text, x.pv);
+    th.textContent = t("thinking_info", x.depth, fmtScore(x.score), x.pv);
   } else th.hidden = true;
   const hb = $("#hint-box");
   if (state.hint && g && state.hint.ply === g.plies.length && !g.end) {
     hb.hidden = false;
     const b = state.hint.best;
-    hb.innerHTML = b ? t("hint_best", b.mv, escapeHtml(b.score.text)) : "";
+    hb.innerHTML = b ? t("hint_best", b.mv, escapeHtml(fmtScore(b.score))) : "";
     if (state.hint.oracle) {
       const o = state.hint.oracle;
       hb.innerHTML += " " + t("hint_oracle", o.lower === o.upper ? String(o.lower) : `${o.lower}…${o.upper}`);
@@ -984,7 +997,7 @@ function drawReview() {
   r.plies.forEach((p, i) => {
     const dot = el("circle", { cx: x(i), cy: y(p.eval_south ?? 0), r: p.mistake ? 6 : 3, fill: p.mistake ? "#e0553f" : "#f0b64a", class: "plot-dot", style: "cursor:pointer" }, svg);
     const tt = el("title", {}, dot);
-    tt.textContent = `${i + 1}. ${p.move} ${p.played ? p.played.text : ""}`;
+    tt.textContent = `${i + 1}. ${p.move} ${fmtScore(p.played)}`;
     dot.addEventListener("click", () => { enterReplay(i); window.scrollTo({ top: 0, behavior: "smooth" }); });
   });
   const table = $("#mistakes");
@@ -1005,8 +1018,8 @@ function drawReview() {
     const tr = body.insertRow();
     tr.className = "clickable";
     tr.insertCell().textContent = `${p.ply + 1} (${sideName(p.side)})`;
-    tr.insertCell().textContent = `${p.move}  ${p.played ? p.played.text : ""}`;
-    tr.insertCell().textContent = p.best ? `${p.best.move}  ${p.best.score.text}` : "";
+    tr.insertCell().textContent = `${p.move}  ${fmtScore(p.played)}`;
+    tr.insertCell().textContent = p.best ? `${p.best.move}  ${fmtScore(p.best.score)}` : "";
     tr.insertCell().textContent = (p.loss / 100).toFixed(1);
     tr.onclick = () => { enterReplay(p.ply); window.scrollTo({ top: 0, behavior: "smooth" }); };
   }

@@ -558,7 +558,7 @@ pub async fn hint(
     let (scores, oracle) = with_search(&state, move |s| {
         let stop = AtomicBool::new(false);
         let scores = s.shared.computer.analyze(&core, budget, &stop);
-        let oracle = s.shared.computer.oracle_value(&core.position());
+        let oracle = s.shared.computer.oracle_value(&core, &core.position());
         (scores, oracle)
     })
     .await?;
@@ -610,7 +610,7 @@ pub async fn review(
                 "eval_south": best.as_ref().map(|b| south_view(b.score.cp)),
                 "loss": loss,
                 "mistake": loss >= 200,
-                "oracle": s.shared.computer.oracle_value(&replay.position()),
+                "oracle": s.shared.computer.oracle_value(&replay, &replay.position()),
             }));
             if replay.play(mv).is_err() {
                 break;

@@ -1,14 +1,15 @@
-//! The computer player, hints and game review, seen from the web server.
-//!
-//! PLACEHOLDER until `awale-engine` lands on main: a plain alpha-beta on the
-//! store difference with made-up level names. Everything else in the crate
-//! calls only this module's functions, so switching to the real engine and
-//! its levels changes this file alone.
+//! The computer player, hints and game review, seen from the web server: a
+//! thin layer over `awale-engine` (its levels, search and analysis) and the
+//! endgame oracle when one is loaded. Engines are kept in a small pool so
+//! their transposition tables are reused; how many searches run at once is
+//! bounded by the caller (a semaphore in the server state).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use awale_core::{Game, Move, Position, Rules};
+use awale_core::{Game, Move, Position};
+use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
 
 /// A level offered to players.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -16,24 +17,25 @@ pub struct LevelInfo {
     /// Its number, 1 the weakest.
     pub number: u8,
     /// Its name in French.
-    pub name_fr: String,
+    pub name_fr: &'static str,
     /// Its name in English.
-    pub name_en: String,
-    /// One line on how it plays, in French.
-    pub description_fr: String,
-    /// One line on how it plays, in English.
-    pub description_en: String,
+    pub name_en: &'static str,
+    /// Who it is for, in French.
+    pub description_fr: &'static str,
+    /// Who it is for, in English.
+    pub description_en: &'static str,
 }
 
-/// The levels, weakest first.
+/// The engine's levels, weakest first.
 pub fn levels() -> Vec<LevelInfo> {
-    (1..=6)
-        .map(|n| LevelInfo {
-            number: n,
-            name_fr: format!("Niveau {n}"),
-            name_en: format!("Level {n}"),
-            description_fr: format!("Calcule {} coups (provisoire)", depth_of(n)),
-            description_en: format!("Looks {} moves ahead (placeholder)", depth_of(n)),
+    Level::ALL
+        .iter()
+        .map(|&l| LevelInfo {
+            number: l.number(),
+            name_fr: l.name(Lang::Fr),
+            name_en: l.name(Lang::En),
+            description_fr: l.description(Lang::Fr),
+            description_en: l.description(Lang::En),
         })
         .collect()
 }
@@ -43,31 +45,41 @@ pub const DEFAULT_LEVEL: u8 = 3;
 
 /// Whether `level` names a level.
 pub fn is_level(level: u8) -> bool {
-    (1..=6).contains(&level)
+    Level::from_number(level).is_some()
 }
 
-fn depth_of(level: u8) -> u32 {
-    u32::from(level) * 2
-}
-
-/// A score from the side to move's view, in hundredths of a seed, with how
-/// people read it.
+/// A score from the side to move's view, as the page shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Score {
-    /// Hundredths of a seed, side to move's view; decided games are large.
+    /// Hundredths of a seed, side to move's view; a decided game counts as
+    /// its final margin (or ±50 seeds when only the distance is known), so
+    /// plots and differences stay readable.
     pub cp: i32,
-    /// Whether the game's result is known (a forced win or loss).
+    /// Whether the result is known (a forced win or loss, or an oracle's).
     pub decided: bool,
-    /// As written for people: "+1.00", "win in 7".
+    /// For a forced result: plies to the end, positive when the side to
+    /// move wins.
+    pub plies_to_end: Option<i32>,
+    /// The engine's own wording, e.g. "+1.50 seeds" or "win in 7".
     pub text: String,
 }
 
-impl Score {
-    fn from_seeds(seeds: i32) -> Score {
+impl From<awale_engine::Score> for Score {
+    fn from(s: awale_engine::Score) -> Score {
+        let cp = if let Some(m) = s.proven_margin() {
+            m * 100
+        } else if s.is_win() {
+            5_000
+        } else if s.is_loss() {
+            -5_000
+        } else {
+            s.cp_value()
+        };
         Score {
-            cp: seeds * 100,
-            decided: false,
-            text: format!("{:+.2}", f64::from(seeds)),
+            cp,
+            decided: s.is_decided(),
+            plies_to_end: s.plies_to_end(),
+            text: s.to_string(),
         }
     }
 }
@@ -99,44 +111,88 @@ fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_char(m.letter())
 }
 
-/// What is known of a position from the endgame databases, when present.
+/// What the endgame databases know of a position (side to move's view:
+/// seeds it will still capture minus the opponent's, from a fresh start).
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct OracleValue {
-    /// Lowest value (seeds the side to move still wins minus the opponent's).
+    /// Lowest value.
     pub lower: i8,
     /// Highest value.
     pub upper: i8,
 }
 
-/// The computer: owns the engine.
+/// Hash table size of each engine of the pool.
+const HASH_MB: usize = 32;
+
+/// The computer: a pool of engines and the oracle.
 pub struct Computer {
-    _private: (),
+    engines: Mutex<Vec<Engine>>,
+    oracle: Option<Arc<dyn Oracle>>,
 }
 
 impl Default for Computer {
     fn default() -> Self {
-        Computer::new()
+        Computer::new(None)
     }
 }
 
 impl Computer {
-    /// A computer player.
-    pub fn new() -> Computer {
-        Computer { _private: () }
+    /// A computer player, with endgame knowledge when `oracle` is given.
+    pub fn new(oracle: Option<Arc<dyn Oracle>>) -> Computer {
+        Computer {
+            engines: Mutex::new(Vec::new()),
+            oracle,
+        }
+    }
+
+    fn with_engine<R>(&self, work: impl FnOnce(&mut Engine) -> R) -> R {
+        let pooled = self
+            .engines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        let mut engine = pooled.unwrap_or_else(|| {
+            let mut e = Engine::new(EngineOptions {
+                hash_mb: HASH_MB,
+                threads: 1,
+            });
+            e.set_oracle(self.oracle.clone());
+            e
+        });
+        let result = work(&mut engine);
+        self.engines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(engine);
+        result
     }
 
     /// Whether an endgame oracle is loaded.
     pub fn has_oracle(&self) -> bool {
-        false
+        self.oracle.is_some()
     }
 
-    /// The oracle's value for `position`, if it covers it.
-    pub fn oracle_value(&self, _position: &Position) -> Option<OracleValue> {
-        None
+    /// The oracle's value for `position` under `game`'s rules, if it covers
+    /// it.
+    pub fn oracle_value(&self, game: &Game, position: &Position) -> Option<OracleValue> {
+        let oracle = self.oracle.as_ref()?;
+        let built = oracle.rules();
+        let rules = game.rules();
+        let same = built.grand_slam == rules.grand_slam
+            && built.repetition == rules.repetition
+            && built.target == rules.target;
+        if !same || position.seeds_on_board() > oracle.max_seeds() {
+            return None;
+        }
+        oracle.probe(position).map(|b| OracleValue {
+            lower: b.lower,
+            upper: b.upper,
+        })
     }
 
-    /// Chooses a move for the side to move at `level` within `budget`,
-    /// reporting progress through `on_info`. None only when the game is over.
+    /// Chooses a move for the side to move at `level`, thinking at most
+    /// `budget` (weak levels answer at once), reporting progress through
+    /// `on_info`. None only when the game is over or the level unknown.
     pub fn choose_move(
         &self,
         game: &Game,
@@ -146,149 +202,83 @@ impl Computer {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Thinking),
     ) -> Option<Move> {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            return None;
+        let level = Level::from_number(level)?;
+        let mut limits = level.limits();
+        if limits.movetime.is_none() && limits.depth.is_some_and(|d| d <= 8) {
+            // A weak level: it scores the moves at a small depth and picks
+            // one like a person would.
+            return self.with_engine(|e| awale_engine::choose_move(e, game, level, seed, stop));
         }
-        let deadline = Instant::now() + budget;
-        let mut search = Search {
-            rules: *game.rules(),
-            deadline,
-            stop,
-            nodes: 0,
-        };
-        let mut best = moves[(seed as usize) % moves.len()];
-        for depth in 1..=depth_of(level) {
-            let Some((m, seeds, pv)) = search.root(&game.position(), depth) else {
-                break;
-            };
-            best = m;
-            on_info(&Thinking {
-                depth,
-                score: Score::from_seeds(seeds),
-                pv,
-                nodes: search.nodes,
-            });
-        }
-        Some(best)
-    }
-
-    /// Scores every legal move of `game`'s position within `budget`.
-    pub fn analyze(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Vec<MoveScore> {
-        let position = game.position();
-        let rules = *game.rules();
-        let moves = game.legal_moves();
-        let deadline = Instant::now() + budget;
-        let mut search = Search {
-            rules,
-            deadline,
-            stop,
-            nodes: 0,
-        };
-        let mut scores: Vec<MoveScore> = moves
-            .iter()
-            .map(|&m| MoveScore {
-                mv: m,
-                score: Score::from_seeds(i32::from(position.captures_with(m, &rules))),
+        limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
+        self.with_engine(|e| {
+            e.search(game, &limits, stop, &mut |info| {
+                on_info(&Thinking {
+                    depth: info.depth,
+                    score: info.score.into(),
+                    pv: info.pv.iter().map(|m| m.letter()).collect(),
+                    nodes: info.nodes,
+                })
             })
-            .collect();
-        for depth in 1..=8 {
-            let mut next = Vec::with_capacity(moves.len());
-            for &m in &moves {
-                let after = position.play(m, &rules);
-                let gained = after.store(position.to_move()) as i32
-                    - position.store(position.to_move()) as i32;
-                match search.negamax(&after, depth - 1, -1000, 1000) {
-                    Some(v) => next.push(MoveScore {
-                        mv: m,
-                        score: Score::from_seeds(gained - v),
-                    }),
-                    None => return scores,
-                }
-            }
-            scores = next;
-        }
-        scores
+            .best
+        })
+    }
+
+    /// Scores every legal move of `game`'s position within `budget`, best
+    /// first.
+    pub fn analyze(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Vec<MoveScore> {
+        let limits = Limits::movetime(budget);
+        self.with_engine(|e| e.analyze(game, &limits, stop))
+            .into_iter()
+            .map(|a| MoveScore {
+                mv: a.mv,
+                score: a.score.into(),
+            })
+            .collect()
     }
 }
 
-trait CapturesWith {
-    fn captures_with(&self, m: Move, rules: &Rules) -> u8;
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awale_core::Rules;
 
-impl CapturesWith for Position {
-    fn captures_with(&self, m: Move, rules: &Rules) -> u8 {
-        let after = self.play(m, rules);
-        after.store(self.to_move()) - self.store(self.to_move())
-    }
-}
-
-struct Search<'a> {
-    rules: Rules,
-    deadline: Instant,
-    stop: &'a AtomicBool,
-    nodes: u64,
-}
-
-impl Search<'_> {
-    fn out_of_time(&mut self) -> bool {
-        self.nodes += 1;
-        self.nodes % 1024 == 0
-            && (Instant::now() >= self.deadline || self.stop.load(Ordering::Relaxed))
-            || self.stop.load(Ordering::Relaxed)
+    #[test]
+    fn every_level_has_a_name_in_both_languages() {
+        let levels = levels();
+        assert!(levels.len() >= 5);
+        for (i, l) in levels.iter().enumerate() {
+            assert_eq!(usize::from(l.number), i + 1);
+            assert!(!l.name_fr.is_empty() && !l.name_en.is_empty());
+            assert!(!l.description_fr.is_empty() && !l.description_en.is_empty());
+        }
+        assert!(is_level(DEFAULT_LEVEL));
+        assert!(!is_level(0));
     }
 
-    fn root(&mut self, position: &Position, depth: u32) -> Option<(Move, i32, String)> {
-        let mut best: Option<(Move, i32, String)> = None;
-        let mut alpha = -1000;
-        for m in position.legal_moves(&self.rules) {
-            let after = position.play(m, &self.rules);
-            let gained = i32::from(after.store(position.to_move()))
-                - i32::from(position.store(position.to_move()));
-            let v = gained - self.negamax(&after, depth - 1, -1000, -alpha + gained)?;
-            if best.as_ref().is_none_or(|b| v > b.1) {
-                best = Some((m, v, m.letter().to_string()));
-                alpha = alpha.max(v);
-            }
-        }
-        best
+    #[test]
+    fn the_computer_takes_a_free_capture() {
+        // South's F (2 seeds) ends in b, which then holds 3, and a holds
+        // 2: +5 at once (f keeps a seed: no grand slam); D captures nothing.
+        let position: Position = "0-0-0-1-0-2-1-2-0-0-0-1-20-21-S".parse().unwrap();
+        let game = Game::from_position(Rules::AWALE, position);
+        let stop = AtomicBool::new(false);
+        let computer = Computer::default();
+        let mv = computer.choose_move(&game, 6, 1, Duration::from_millis(200), &stop, &mut |_| {});
+        assert_eq!(mv, Move::from_letter('F'));
+        let scores = computer.analyze(&game, Duration::from_millis(200), &stop);
+        assert_eq!(scores[0].mv, Move::from_letter('F').unwrap());
     }
 
-    /// The store difference the side to move can still make, or None when
-    /// time is up.
-    fn negamax(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        if self.out_of_time() {
-            return None;
-        }
-        if let Some(reason) = position.end(&self.rules) {
-            let stores = position.final_stores(reason, &self.rules);
-            let me = position.to_move().index();
-            let now = position.stores();
-            let final_lead = i32::from(stores[me]) - i32::from(stores[1 - me]);
-            let lead = i32::from(now[me]) - i32::from(now[1 - me]);
-            return Some(final_lead - lead);
-        }
-        if depth == 0 {
-            return Some(0);
-        }
-        let mut best = -1000;
-        for m in position.legal_moves(&self.rules) {
-            let after = position.play(m, &self.rules);
-            let gained = i32::from(after.store(position.to_move()))
-                - i32::from(position.store(position.to_move()));
-            let v = gained - self.negamax(&after, depth - 1, -beta + gained, -alpha + gained)?;
-            best = best.max(v);
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        Some(best)
+    #[test]
+    fn decided_scores_stay_readable_in_seeds() {
+        let s: Score = awale_engine::Score::win_in(5).into();
+        assert_eq!((s.cp, s.decided, s.plies_to_end), (5_000, true, Some(5)));
+        let s: Score = awale_engine::Score::proven(-3).into();
+        assert_eq!((s.cp, s.decided), (-300, true));
+        let s: Score = awale_engine::Score::cp(150).into();
+        assert_eq!(
+            (s.cp, s.decided, s.text.as_str()),
+            (150, false, "+1.50 seeds")
+        );
     }
 }

@@ -82,10 +82,19 @@ struct Shared {
 impl AppState {
     /// The state of a server storing its games in `store`.
     pub fn new(store: Store, config: Config) -> AppState {
+        AppState::with_oracle(store, config, None)
+    }
+
+    /// The same, with endgame knowledge for the computer, hints and review.
+    pub fn with_oracle(
+        store: Store,
+        config: Config,
+        oracle: Option<Arc<dyn awale_engine::Oracle>>,
+    ) -> AppState {
         AppState {
             shared: Arc::new(Shared {
                 store: Mutex::new(store),
-                computer: computer::Computer::new(),
+                computer: computer::Computer::new(oracle),
                 searches: Semaphore::new(config.max_searches.max(1)),
                 thinking: Mutex::new(HashSet::new()),
                 hub: live::Hub::default(),
