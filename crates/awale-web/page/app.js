@@ -984,21 +984,22 @@ function drawReview() {
     const lb = el("text", { x: 4, y: y(v) + 4, fill: "#8a7660", "font-size": 11 }, svg);
     lb.textContent = (v > 0 ? "+" : "") + v / 100;
   }
-  const pts = r.plies.map((p, i) => [x(i), y(p.eval_south ?? 0)]);
-  if (r.end) {
-    const d = r.end.stores[0] - r.end.stores[1];
-    pts.push([x(n), y(d * 100)]);
-  }
+  // The evaluation before the first move, then after each move (South's
+  // view): a mistake shows as a drop for the side that made it.
+  const south = (sc, side) => (sc ? (side === "S" ? sc.cp : -sc.cp) : 0);
+  const pts = [[x(0), y(r.plies.length ? r.plies[0].eval_south ?? 0 : 0)]];
+  r.plies.forEach((p, i) => pts.push([x(i + 1), y(south(p.played, p.side))]));
   if (pts.length) {
     const area = `M${pts[0][0]} ${PH / 2} ` + pts.map((p) => `L${p[0]} ${p[1]}`).join(" ") + ` L${pts[pts.length - 1][0]} ${PH / 2} Z`;
     el("path", { d: area, fill: "#f0b64a", opacity: 0.18 }, svg);
     el("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#f0b64a", "stroke-width": 2.5, "stroke-linejoin": "round" }, svg);
   }
   r.plies.forEach((p, i) => {
-    const dot = el("circle", { cx: x(i), cy: y(p.eval_south ?? 0), r: p.mistake ? 6 : 3, fill: p.mistake ? "#e0553f" : "#f0b64a", class: "plot-dot", style: "cursor:pointer" }, svg);
+    const [px, py] = pts[i + 1];
+    const dot = el("circle", { cx: px, cy: py, r: p.mistake ? 6 : 3, fill: p.mistake ? "#e0553f" : "#f0b64a", class: "plot-dot", style: "cursor:pointer" }, svg);
     const tt = el("title", {}, dot);
     tt.textContent = `${i + 1}. ${p.move} ${fmtScore(p.played)}`;
-    dot.addEventListener("click", () => { enterReplay(i); window.scrollTo({ top: 0, behavior: "smooth" }); });
+    dot.addEventListener("click", () => { enterReplay(i + 1); window.scrollTo({ top: 0, behavior: "smooth" }); });
   });
   const table = $("#mistakes");
   table.textContent = "";
@@ -1017,11 +1018,11 @@ function drawReview() {
   for (const p of mistakes) {
     const tr = body.insertRow();
     tr.className = "clickable";
-    tr.insertCell().textContent = `${p.ply + 1} (${sideName(p.side)})`;
+    tr.insertCell().textContent = `${p.ply + 1}. ${sideName(p.side)}`;
     tr.insertCell().textContent = `${p.move}  ${fmtScore(p.played)}`;
     tr.insertCell().textContent = p.best ? `${p.best.move}  ${fmtScore(p.best.score)}` : "";
     tr.insertCell().textContent = (p.loss / 100).toFixed(1);
-    tr.onclick = () => { enterReplay(p.ply); window.scrollTo({ top: 0, behavior: "smooth" }); };
+    tr.onclick = () => { enterReplay(p.ply + 1); window.scrollTo({ top: 0, behavior: "smooth" }); };
   }
 }
 

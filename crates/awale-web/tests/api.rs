@@ -677,3 +677,37 @@ async fn live_events_start_with_the_game_state() {
     let (status, _) = call(&app, "GET", "/api/games/42/events", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
+    let app = memory_app();
+    let game = new_game(
+        &app,
+        json!({"mode": "humans", "clock": {"minutes": 5, "increment_seconds": 3}}),
+    )
+    .await;
+    let id = game["id"].as_i64().unwrap();
+    assert_eq!(game["clock"]["initial_ms"], 300_000);
+    assert_eq!(game["clock"]["increment_ms"], 3_000);
+    assert_eq!(game["clock"]["running"], "S");
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "F"})),
+    )
+    .await;
+    assert_eq!(game["clock"]["running"], "N");
+    let left = game["clock"]["left_ms"].as_array().unwrap();
+    // South used a moment and got 3 s back.
+    assert!(
+        left[0].as_i64().unwrap() > 300_000 && left[0].as_i64().unwrap() <= 303_000,
+        "{left:?}"
+    );
+    assert_eq!(game["can_undo"], false);
+    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("clock_game"))
+    );
+}

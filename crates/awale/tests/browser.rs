@@ -102,7 +102,7 @@ fn a_game_against_the_computer_played_by_clicking() {
     let Some(_serial) = serial() else { return };
     let data = temp_dir("play");
     let (_server, url) = start_server(&data);
-    let b = Browser::start("play", "en-US,en", 1280, 1300);
+    let b = Browser::start("play", "en-US,en", 1280, 1500);
     open(&b, &url);
 
     // No stored game yet: the new game dialog opens by itself.
@@ -139,6 +139,26 @@ fn a_game_against_the_computer_played_by_clicking() {
     b.click("#btn-undo");
     wait_moves(&b, 2);
     assert_eq!(moves(&b), played);
+
+    // A hint names a legal move.
+    b.click("#btn-hint");
+    b.wait_for(
+        "the hint",
+        "return !document.querySelector('#hint-box').hidden",
+        20,
+    );
+    let hint = b.text("#hint-box");
+    let legal = b.exec(
+        "return [...document.querySelectorAll('.hole-hit.legal')].map(h => h.dataset.letter).join('')",
+        json!([]),
+    );
+    let named = hint
+        .strip_prefix("Hint: play ")
+        .and_then(|h| h.chars().next());
+    assert!(
+        named.is_some_and(|c| legal.as_str().unwrap_or("").contains(c)),
+        "{hint} / {legal}"
+    );
 
     // The language switch, kept across a reload, which finds the game.
     b.click("#btn-lang");
