@@ -712,19 +712,47 @@ async function animatePly(g, ply) {
     }
     const caps = capturedHoles(p.before, hole, p.captured);
     const done = new Set();
+    const L = layout(g.rules.columns, state.flipped);
     for (const c of caps) {
-      stores[mover] += board[c];
+      const n = board[c];
       board[c] = 0;
       done.add(c);
       state.shown = { board: board.slice(), stores: stores.slice(), to_move: p.side };
       render({ last: hole, captured: new Set(done), legal: new Set() });
       sound("capture");
-      await sleep(delay * 2);
+      await fly($("#board"), L.pos[c], { x: L.stores[p.side], y: STORE.y }, n, delay * 3);
+      stores[mover] += n;
+      state.shown = { board: board.slice(), stores: stores.slice(), to_move: p.side };
+      render({ last: hole, captured: new Set(done), legal: new Set() });
     }
   } else if (p.captured) {
     sound("capture");
   }
   state.shown = null;
+}
+
+// Seeds flying in an arc from one place of the board to another (a
+// capture going to the store). Resolves when they land, even if the page
+// is hidden and animation frames stop.
+function fly(svg, from, to, n, ms) {
+  const g = el("g", { "pointer-events": "none" }, svg);
+  drawSeeds(g, 0, 0, n, 7, HOLE_R - 3, HOLE_R - 3);
+  const start = performance.now();
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = () => { if (!done) { done = true; g.remove(); resolve(); } };
+    const step = (now) => {
+      if (done) return;
+      const k = Math.min(1, (now - start) / ms);
+      const e = k < 0.5 ? 2 * k * k : 1 - Math.pow(-2 * k + 2, 2) / 2;
+      const x = from.x + (to.x - from.x) * e;
+      const y = from.y + (to.y - from.y) * e - Math.sin(Math.PI * k) * 70;
+      g.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${1 - 0.3 * k})`);
+      if (k < 1) requestAnimationFrame(step); else finish();
+    };
+    requestAnimationFrame(step);
+    setTimeout(finish, ms + 100);
+  });
 }
 
 // Shows the game `g` from the server, animating the moves that are new

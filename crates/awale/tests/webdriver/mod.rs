@@ -318,10 +318,26 @@ impl Browser {
     }
 
     /// Clicks the element matching `css`, as a person would (the browser
-    /// checks that it is visible and on top).
+    /// checks that it is visible and on top). The page redraws its board
+    /// often: an element replaced between finding and clicking is found
+    /// again.
     pub fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.session_command("POST", &format!("/element/{id}/click"), Some(&json!({})));
+        for _ in 0..5 {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            let (status, out) =
+                http(&self.addr, "POST", &path, Some(&json!({}))).unwrap_or_else(|e| panic!("{e}"));
+            if status < 300 {
+                return;
+            }
+            let text = String::from_utf8_lossy(&out);
+            assert!(
+                text.contains("stale element"),
+                "click on `{css}`: {status} {text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("`{css}` kept being replaced");
     }
 
     /// Types `text` into the page (keyboard events to the focused element).
@@ -338,13 +354,19 @@ impl Browser {
         );
     }
 
-    /// The visible text of the element matching `css`.
+    /// The text of the element matching `css` (waits for it), read in the
+    /// page itself so that a redraw cannot make it stale.
     pub fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        self.session_command("GET", &format!("/element/{id}/text"), None)
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
+        let script = "const e = document.querySelector(arguments[0]); \
+                      return e ? (e.innerText ?? e.textContent).trim() : null";
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Some(text) = self.exec(script, json!([css])).as_str() {
+                return text.to_string();
+            }
+            assert!(Instant::now() < deadline, "no element `{css}`");
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     /// Saves a PNG screenshot of the page to `path`.
