@@ -4,11 +4,12 @@
 //! their transposition tables are reused; how many searches run at once is
 //! bounded by the caller (a semaphore in the server state).
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use awale_core::{Game, Move, Position};
+use awale_core::{Game, GrandSlam, Move, Position, Repetition, Rules};
 use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
 
 /// A level offered to players.
@@ -124,10 +125,18 @@ pub struct OracleValue {
 /// Hash table size of each engine of the pool.
 const HASH_MB: usize = 32;
 
-/// The computer: a pool of engines and the oracle.
+/// Finds the endgame oracle for a rule set (endgame databases are built per
+/// rule variant), or None when there is none.
+pub type OracleSource = Box<dyn Fn(&Rules) -> Option<Arc<dyn Oracle>> + Send + Sync>;
+
+/// The rule options an oracle depends on.
+type Variant = (GrandSlam, Repetition, Option<u8>);
+
+/// The computer: a pool of engines and the oracles found so far.
 pub struct Computer {
     engines: Mutex<Vec<Engine>>,
-    oracle: Option<Arc<dyn Oracle>>,
+    source: Option<OracleSource>,
+    oracles: Mutex<HashMap<Variant, Option<Arc<dyn Oracle>>>>,
 }
 
 impl Default for Computer {
@@ -137,28 +146,39 @@ impl Default for Computer {
 }
 
 impl Computer {
-    /// A computer player, with endgame knowledge when `oracle` is given.
-    pub fn new(oracle: Option<Arc<dyn Oracle>>) -> Computer {
+    /// A computer player, with endgame knowledge from `source` when given.
+    pub fn new(source: Option<OracleSource>) -> Computer {
         Computer {
             engines: Mutex::new(Vec::new()),
-            oracle,
+            source,
+            oracles: Mutex::new(HashMap::new()),
         }
     }
 
-    fn with_engine<R>(&self, work: impl FnOnce(&mut Engine) -> R) -> R {
+    /// The oracle for `rules`, asked of the source once per variant.
+    fn oracle_for(&self, rules: &Rules) -> Option<Arc<dyn Oracle>> {
+        let source = self.source.as_ref()?;
+        let key = (rules.grand_slam, rules.repetition, rules.target);
+        let mut oracles = self
+            .oracles
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        oracles.entry(key).or_insert_with(|| source(rules)).clone()
+    }
+
+    fn with_engine<R>(&self, rules: &Rules, work: impl FnOnce(&mut Engine) -> R) -> R {
         let pooled = self
             .engines
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .pop();
         let mut engine = pooled.unwrap_or_else(|| {
-            let mut e = Engine::new(EngineOptions {
+            Engine::new(EngineOptions {
                 hash_mb: HASH_MB,
                 threads: 1,
-            });
-            e.set_oracle(self.oracle.clone());
-            e
+            })
         });
+        engine.set_oracle(self.oracle_for(rules));
         let result = work(&mut engine);
         self.engines
             .lock()
@@ -167,15 +187,15 @@ impl Computer {
         result
     }
 
-    /// Whether an endgame oracle is loaded.
+    /// Whether endgame databases are looked for.
     pub fn has_oracle(&self) -> bool {
-        self.oracle.is_some()
+        self.source.is_some()
     }
 
     /// The oracle's value for `position` under `game`'s rules, if it covers
     /// it.
     pub fn oracle_value(&self, game: &Game, position: &Position) -> Option<OracleValue> {
-        let oracle = self.oracle.as_ref()?;
+        let oracle = self.oracle_for(game.rules())?;
         let built = oracle.rules();
         let rules = game.rules();
         let same = built.grand_slam == rules.grand_slam
@@ -207,10 +227,12 @@ impl Computer {
         if limits.movetime.is_none() && limits.depth.is_some_and(|d| d <= 8) {
             // A weak level: it scores the moves at a small depth and picks
             // one like a person would.
-            return self.with_engine(|e| awale_engine::choose_move(e, game, level, seed, stop));
+            return self.with_engine(game.rules(), |e| {
+                awale_engine::choose_move(e, game, level, seed, stop)
+            });
         }
         limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
-        self.with_engine(|e| {
+        self.with_engine(game.rules(), |e| {
             e.search(game, &limits, stop, &mut |info| {
                 on_info(&Thinking {
                     depth: info.depth,
@@ -227,7 +249,7 @@ impl Computer {
     /// first.
     pub fn analyze(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Vec<MoveScore> {
         let limits = Limits::movetime(budget);
-        self.with_engine(|e| e.analyze(game, &limits, stop))
+        self.with_engine(game.rules(), |e| e.analyze(game, &limits, stop))
             .into_iter()
             .map(|a| MoveScore {
                 mv: a.mv,

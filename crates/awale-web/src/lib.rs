@@ -85,16 +85,18 @@ impl AppState {
         AppState::with_oracle(store, config, None)
     }
 
-    /// The same, with endgame knowledge for the computer, hints and review.
+    /// The same, with endgame knowledge for the computer, hints and review:
+    /// `oracles` finds the database for a game's rules (None when there is
+    /// none).
     pub fn with_oracle(
         store: Store,
         config: Config,
-        oracle: Option<Arc<dyn awale_engine::Oracle>>,
+        oracles: Option<computer::OracleSource>,
     ) -> AppState {
         AppState {
             shared: Arc::new(Shared {
                 store: Mutex::new(store),
-                computer: computer::Computer::new(oracle),
+                computer: computer::Computer::new(oracles),
                 searches: Semaphore::new(config.max_searches.max(1)),
                 thinking: Mutex::new(HashSet::new()),
                 hub: live::Hub::default(),

@@ -711,3 +711,74 @@ async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
         (StatusCode::CONFLICT, Some("clock_game"))
     );
 }
+
+/// An oracle that knows only what is always true: a value lies between -48
+/// and 48. Enough to check that hints carry the oracle's answer for the
+/// positions it covers, and only under the rules it was built for.
+struct WideBounds;
+
+impl awale_engine::Oracle for WideBounds {
+    fn probe(&self, position: &awale_core::Position) -> Option<awale_engine::Bounds> {
+        (position.seeds_on_board() <= 3).then_some(awale_engine::Bounds {
+            lower: -48,
+            upper: 48,
+        })
+    }
+    fn max_seeds(&self) -> u8 {
+        3
+    }
+    fn rules(&self) -> awale_core::Rules {
+        awale_core::Rules::AWALE
+    }
+}
+
+#[tokio::test]
+async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
+    let source: awale_web::computer::OracleSource = Box::new(|rules| {
+        (rules.grand_slam == awale_core::Rules::AWALE.grand_slam)
+            .then(|| std::sync::Arc::new(WideBounds) as std::sync::Arc<dyn awale_engine::Oracle>)
+    });
+    let app = app(AppState::with_oracle(
+        Store::in_memory().unwrap(),
+        quick_config(),
+        Some(source),
+    ));
+    let (_, info) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(info["oracle"], true);
+    let few = new_game(
+        &app,
+        json!({"mode": "humans", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
+    )
+    .await;
+    let (status, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", few["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["oracle"], json!({"lower": -48, "upper": 48}));
+    let many = new_game(&app, json!({"mode": "humans"})).await;
+    let (_, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", many["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(hint["oracle"], Value::Null, "48 seeds: not covered");
+    let abapa = new_game(
+        &app,
+        json!({"mode": "humans", "rules": "abapa", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
+    )
+    .await;
+    let (_, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", abapa["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(hint["oracle"], Value::Null, "other rules: no oracle");
+}
