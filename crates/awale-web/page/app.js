@@ -30,7 +30,7 @@ const TEXT = {
     thinking_info: "L'ordinateur réfléchit… profondeur {0}, {1}, {2}",
     won_you: "Vous avez gagné !", lost_you: "Vous avez perdu.", draw: "Partie nulle.",
     won_side: "{0} gagne !", score: "{0} à {1}",
-    reason_starvation: "Un joueur ne pouvait plus jouer ni être nourri : le survivant prend les graines restantes.",
+    reason_starvation: "Plus aucun coup possible (une rangée vide qu'on ne peut pas nourrir) : chacun prend les graines de sa rangée.",
     reason_repetition: "La même situation s'est reproduite.",
     reason_target: "Le but est atteint.",
     reason_resignation: "Abandon.",
@@ -83,7 +83,7 @@ const TEXT = {
     thinking_info: "The computer is thinking… depth {0}, {1}, {2}",
     won_you: "You won!", lost_you: "You lost.", draw: "Draw.",
     won_side: "{0} wins!", score: "{0} to {1}",
-    reason_starvation: "A player could neither move nor be fed: the survivor takes the seeds left.",
+    reason_starvation: "No move was left (an empty row that could not be fed): each player takes the seeds in their own row.",
     reason_repetition: "The same position came back.",
     reason_target: "The target was reached.",
     reason_resignation: "Resignation.",
@@ -1082,8 +1082,9 @@ async function showGames() {
     tr.insertCell().textContent = s.rules;
     tr.insertCell().textContent = s.plies;
     tr.insertCell().textContent = s.result === "*" ? t("in_progress") : `${s.result}${s.reason ? " · " + t("short_" + s.reason) : ""}`;
-    const actions = tr.insertCell();
+    const actions = document.createElement("div");
     actions.className = "actions";
+    tr.insertCell().append(actions);
     const open = document.createElement("button");
     open.textContent = s.result === "*" ? t("continue_game") : t("open");
     open.className = "open";

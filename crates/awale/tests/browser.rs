@@ -298,7 +298,7 @@ fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
     assert_eq!(b.text("#result"), "North wins!");
     let status = b.text("#status");
     assert!(status.contains("20 – 28"), "{status}");
-    assert!(status.contains("survivor"), "{status}");
+    assert!(status.contains("could not be fed"), "{status}");
     assert_eq!(
         b.exec(
             "return document.querySelectorAll('.hole-hit.legal').length",
