@@ -940,9 +940,30 @@ function updateNewForm() {
   f.increment.disabled = !f.clock.checked;
 }
 
+const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment"];
+
+// The dialog opens with the choices of the last game started.
+function restoreNewGameForm() {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem("awale.newgame") || "null"); } catch (e) { saved = null; }
+  if (!saved) return;
+  const f = $("#form-new");
+  for (const k of FORM_FIELDS) if (saved[k] !== undefined && f[k]) f[k].value = saved[k];
+  f.clock.checked = !!saved.clock;
+}
+
+function saveNewGameForm() {
+  const f = $("#form-new");
+  const saved = { clock: f.clock.checked };
+  for (const k of FORM_FIELDS) saved[k] = f[k].value;
+  localStorage.setItem("awale.newgame", JSON.stringify(saved));
+}
+
 function openNewGame() {
   $("#new-error").hidden = true;
   fillLevels();
+  restoreNewGameForm();
+  describeLevel();
   updateNewForm();
   const dlg = $("#dlg-new");
   if (!dlg.open) dlg.showModal();
@@ -961,6 +982,7 @@ async function startNewGame() {
   if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
   try {
     const g = await api("POST", "/api/games", body);
+    saveNewGameForm();
     $("#dlg-new").close();
     showView("play");
     await showGame(g, false);
