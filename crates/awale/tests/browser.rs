@@ -424,7 +424,11 @@ fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
     let (_server, url) = start_server(&data);
     let b = Browser::start("mirror", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for("the new game dialog", "return document.querySelector('#dlg-new').open", 15);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
     b.click("input[name=mode][value=humans] + span");
     b.click("#form-new details summary");
     b.click("select[name=direction] option[value=clockwise]");
@@ -436,12 +440,18 @@ fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
              return [+c.getAttribute('cx'), +c.getAttribute('cy')]",
             json!([letter.to_string()]),
         );
-        (v[0].as_f64().unwrap_or(f64::NAN), v[1].as_f64().unwrap_or(f64::NAN))
+        (
+            v[0].as_f64().unwrap_or(f64::NAN),
+            v[1].as_f64().unwrap_or(f64::NAN),
+        )
     };
     // Clockwise: South's A on the right, North's a on its left, above.
     let (a_south, f_south, a_north) = (centre('A'), centre('F'), centre('a'));
     assert!(a_south.0 > f_south.0, "{a_south:?} {f_south:?}");
-    assert!(a_north.1 < a_south.1 && a_north.0 < a_south.0, "{a_north:?} {a_south:?}");
+    assert!(
+        a_north.1 < a_south.1 && a_north.0 < a_south.0,
+        "{a_north:?} {a_south:?}"
+    );
     // Sowing from F goes on into a: F's seeds land on the left then up.
     b.click(".hole-hit.legal[data-letter='F']");
     wait_moves(&b, 1);
