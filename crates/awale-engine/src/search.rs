@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, Move, Position, Rules};
 
-use crate::eval::evaluate;
+use crate::eval::{evaluate_with, Weights};
 use crate::limits::Limits;
 use crate::oracle::{same_game, Oracle};
 use crate::score::{Score, MAX_HEURISTIC};
@@ -97,6 +97,7 @@ pub struct Engine {
     options: EngineOptions,
     table: Table,
     oracle: Option<Arc<dyn Oracle>>,
+    weights: Weights,
 }
 
 impl Engine {
@@ -106,6 +107,7 @@ impl Engine {
             options,
             table: Table::new(options.hash_mb),
             oracle: None,
+            weights: Weights::TUNED,
         }
     }
 
@@ -131,6 +133,13 @@ impl Engine {
     /// Whether an oracle is set.
     pub fn has_oracle(&self) -> bool {
         self.oracle.is_some()
+    }
+
+    /// Plays with other evaluation weights (for tuning and for matches
+    /// between evaluations).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+        self.table.clear();
     }
 
     /// Forgets what earlier searches learnt (call between games).
@@ -178,6 +187,7 @@ impl Engine {
             history: history_keys(game),
             limits,
             start: Instant::now(),
+            weights: self.weights,
         };
         let threads = self.options.threads.max(1);
         std::thread::scope(|scope| {
@@ -224,7 +234,7 @@ impl Engine {
             let (score, pv) = if child.end().is_some() {
                 (-game_over_score(&child), vec![m])
             } else if child_limits.depth == Some(0) {
-                (-Score::cp(evaluate(&child.position())), vec![m])
+                (-Score::cp(evaluate_with(&child.position(), &self.weights)), vec![m])
             } else {
                 let result = self.search(&child, &child_limits, stop, &mut |_| {});
                 let mut pv = vec![m];
@@ -284,6 +294,7 @@ struct Shared<'a> {
     history: Vec<(u128, u8)>,
     limits: &'a Limits,
     start: Instant,
+    weights: Weights,
 }
 
 /// A move at the root with what the last iteration found.
@@ -300,6 +311,7 @@ struct Worker<'a, 'b> {
     id: usize,
     root: Position,
     rules: Rules,
+    weights: Weights,
     nodes: u64,
     flushed: u64,
     stopped: bool,
@@ -342,6 +354,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             id,
             root,
             rules: shared.rules,
+            weights: shared.weights,
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -705,7 +718,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos);
+            return evaluate_with(pos, &self.weights);
         }
 
         let pv_node = beta - alpha > 1;
