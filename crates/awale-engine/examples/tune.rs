@@ -15,7 +15,10 @@ use awale_engine::eval::{features, store_difference, Weights, FEATURES, FEATURE_
 use awale_engine::{choose_move, Engine, EngineOptions, Level, Limits};
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let games = args.first().copied().unwrap_or(300);
     let label_depth = args.get(1).copied().unwrap_or(10) as u32;
     let match_depth = args.get(2).copied().unwrap_or(8) as u32;
@@ -28,7 +31,11 @@ fn main() {
     // 1. Positions from self-play at a level that varies its moves.
     let mut positions: Vec<(Position, Rules)> = Vec::new();
     for g in 0..games {
-        let rules = if g % 2 == 0 { Rules::AWALE } else { Rules::ABAPA };
+        let rules = if g % 2 == 0 {
+            Rules::AWALE
+        } else {
+            Rules::ABAPA
+        };
         let mut game = Game::new(rules);
         let mut seed = g * 1_000_003 + 17;
         while game.end().is_none() && game.plies().len() < 200 {
@@ -76,11 +83,11 @@ fn main() {
     let n = FEATURES;
     let mut a = vec![vec![0f64; n + 1]; n];
     for (f, y) in &rows {
-        for i in 0..n {
-            for j in 0..n {
-                a[i][j] += f[i] * f[j];
+        for (row, fi) in a.iter_mut().zip(f) {
+            for (x, fj) in row.iter_mut().zip(f) {
+                *x += fi * fj;
             }
-            a[i][n] += f[i] * y;
+            row[n] += fi * y;
         }
     }
     for (i, row) in a.iter_mut().enumerate() {
@@ -97,11 +104,21 @@ fn main() {
             / rows.len().max(1) as f64
     };
     let old: Vec<f64> = Weights::TUNED.0.iter().map(|&x| f64::from(x)).collect();
-    println!("mean squared error: zero weights {:.0}, current {:.0}, fitted {:.0}", sse(&vec![0.0; n]), sse(&old), sse(&w));
+    println!(
+        "mean squared error: zero weights {:.0}, current {:.0}, fitted {:.0}",
+        sse(&vec![0.0; n]),
+        sse(&old),
+        sse(&w)
+    );
     let mut fitted = [0i32; FEATURES];
     for k in 0..n {
         fitted[k] = w[k].round() as i32;
-        println!("{:>32}: {:>5}  (was {})", FEATURE_NAMES[k], fitted[k], Weights::TUNED.0[k]);
+        println!(
+            "{:>32}: {:>5}  (was {})",
+            FEATURE_NAMES[k],
+            fitted[k],
+            Weights::TUNED.0[k]
+        );
     }
     println!("Weights({fitted:?})");
 
@@ -121,11 +138,15 @@ fn solve(mut a: Vec<Vec<f64>>) -> Vec<f64> {
             .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
             .unwrap_or(col);
         a.swap(col, pivot);
-        for row in 0..n {
-            if row != col && a[col][col] != 0.0 {
-                let factor = a[row][col] / a[col][col];
-                for k in col..=n {
-                    a[row][k] -= factor * a[col][k];
+        let pivot_row = a[col].clone();
+        if pivot_row[col] == 0.0 {
+            continue;
+        }
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let factor = row[col] / pivot_row[col];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= factor * p;
                 }
             }
         }
@@ -139,8 +160,14 @@ fn solve(mut a: Vec<Vec<f64>>) -> Vec<f64> {
 fn weights_match(a: Weights, b: Weights, depth: u32) -> (u32, u32, u32) {
     let stop = AtomicBool::new(false);
     let mut engines = [
-        Engine::new(EngineOptions { hash_mb: 16, threads: 1 }),
-        Engine::new(EngineOptions { hash_mb: 16, threads: 1 }),
+        Engine::new(EngineOptions {
+            hash_mb: 16,
+            threads: 1,
+        }),
+        Engine::new(EngineOptions {
+            hash_mb: 16,
+            threads: 1,
+        }),
     ];
     engines[0].set_weights(a);
     engines[1].set_weights(b);
@@ -151,7 +178,8 @@ fn weights_match(a: Weights, b: Weights, depth: u32) -> (u32, u32, u32) {
                 for a_is_south in [true, false] {
                     let mut game = Game::new(rules);
                     for hole in [first, second] {
-                        game.play(Move::from_hole(hole).expect("hole")).expect("opening");
+                        game.play(Move::from_hole(hole).expect("hole"))
+                            .expect("opening");
                     }
                     for e in &mut engines {
                         e.new_game();
@@ -159,11 +187,16 @@ fn weights_match(a: Weights, b: Weights, depth: u32) -> (u32, u32, u32) {
                     while game.end().is_none() && game.plies().len() < 300 {
                         let south_to_move = game.position().to_move() == awale_core::Side::South;
                         let which = usize::from(south_to_move != a_is_south);
-                        let r = engines[which].search(&game, &Limits::depth(depth), &stop, &mut |_| {});
+                        let r =
+                            engines[which].search(&game, &Limits::depth(depth), &stop, &mut |_| {});
                         let Some(m) = r.best else { break };
                         game.play(m).expect("legal");
                     }
-                    let a_side = if a_is_south { awale_core::Side::South } else { awale_core::Side::North };
+                    let a_side = if a_is_south {
+                        awale_core::Side::South
+                    } else {
+                        awale_core::Side::North
+                    };
                     match game.outcome().and_then(|o| o.winner) {
                         Some(w) if w == a_side => wins += 1,
                         Some(_) => losses += 1,

@@ -40,28 +40,32 @@ impl Default for Weights {
     }
 }
 
-/// The best capture the player owning holes 0-5 of `h` has at hand (grand
-/// slams and krou laps not looked at: an estimate).
+/// The best capture the owner of `row` has at hand against `other` (grand
+/// slams and krou laps not looked at: an estimate). `other_weak` has the
+/// high bit set in the lanes of `other` holding 1 or 2 seeds.
 #[inline(always)]
-fn capture_at_hand(h: &[u8; 12]) -> i32 {
+fn capture_at_hand(row: u64, other: u64, other_weak: u64) -> i32 {
+    if other_weak == 0 {
+        return 0;
+    }
     let mut best = 0;
     for i in 0..6 {
-        let s = h[i] as usize;
-        if s == 0 || s >= 12 {
-            continue;
-        }
+        let s = (row >> (8 * i) & 0xFF) as usize;
         let last = i + s;
-        if !(6..12).contains(&last) {
+        if s == 0 || !(6..12).contains(&last) {
             continue;
         }
-        let mut j = last;
+        // Holes 6..=last of the other row each got one seed.
+        let mut j = last - 6;
         let mut sum = 0;
-        while j >= 6 {
-            let v = h[j] + 1;
-            if v != 2 && v != 3 {
+        loop {
+            if other_weak >> (8 * j + 7) & 1 == 0 {
                 break;
             }
-            sum += i32::from(v);
+            sum += (other >> (8 * j) & 0xFF) as i32 + 1;
+            if j == 0 {
+                break;
+            }
             j -= 1;
         }
         best = best.max(sum);
@@ -92,6 +96,12 @@ fn row_seeds(row: u64) -> i32 {
     (row.wrapping_mul(LANES) >> 40 & 0xFF) as i32
 }
 
+/// Lanes of a row holding at least `k` seeds, as high bits.
+#[inline(always)]
+fn at_least_mask(row: u64, k: u64) -> u64 {
+    (row + (128 - k) * LANES) & HIGH
+}
+
 /// The features of `position`, side to move minus opponent where it has
 /// two sides.
 #[inline(always)]
@@ -102,19 +112,17 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
     let mine = u64::from_le_bytes(bytes);
     bytes[..6].copy_from_slice(&h[6..]);
     let theirs = u64::from_le_bytes(bytes);
-    let nonempty = [at_least(mine, 1), at_least(theirs, 1)];
-    let ge3 = [at_least(mine, 3), at_least(theirs, 3)];
-    let mut swapped = [0u8; 12];
-    swapped[..6].copy_from_slice(&h[6..]);
-    swapped[6..].copy_from_slice(&h[..6]);
+    let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
+    let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
+    let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
     [
         row_seeds(mine) - row_seeds(theirs),
-        nonempty[1] - nonempty[0],
-        (nonempty[0] - ge3[0]) - (nonempty[1] - ge3[1]),
+        nonempty[1].count_ones() as i32 - nonempty[0].count_ones() as i32,
+        weak[0].count_ones() as i32 - weak[1].count_ones() as i32,
         at_least(mine, 12) - at_least(theirs, 12),
         reaching(mine) - reaching(theirs),
-        capture_at_hand(&h),
-        capture_at_hand(&swapped),
+        capture_at_hand(mine, theirs, weak[1]),
+        capture_at_hand(theirs, mine, weak[0]),
     ]
 }
 
@@ -131,8 +139,8 @@ pub fn store_difference(position: &Position) -> i32 {
 pub fn evaluate_with(position: &Position, weights: &Weights) -> i32 {
     let f = features(position);
     let mut score = store_difference(position);
-    for k in 0..FEATURES {
-        score += weights.0[k] * f[k];
+    for (w, x) in weights.0.iter().zip(f) {
+        score += w * x;
     }
     score
 }
@@ -161,7 +169,12 @@ mod tests {
             (0..6).filter(|&i| f(i, h[6 * side + i])).count() as i32
         };
         let diff = |f: &dyn Fn(usize, u8) -> bool| count(0, f) - count(1, f);
-        let seeds = |side: usize| h[6 * side..6 * side + 6].iter().map(|&s| i32::from(s)).sum::<i32>();
+        let seeds = |side: usize| {
+            h[6 * side..6 * side + 6]
+                .iter()
+                .map(|&s| i32::from(s))
+                .sum::<i32>()
+        };
         let f = features(p);
         [
             seeds(0) - seeds(1),
@@ -198,6 +211,11 @@ mod tests {
         // RULES.md: hole 5 with 2 seeds captures 5 (1 2 4 0 0 0 opposite).
         let p = Position::new([0, 0, 0, 0, 0, 2, 1, 2, 4, 0, 0, 0], [0, 0], Side::South).unwrap();
         assert_eq!(features(&p)[5], 5);
+        // RULES.md: hole 5 with 6 seeds captures 7 (1 1 5 1 2 1 opposite),
+        // and the opponent, to move, would capture nothing.
+        let p = Position::new([0, 0, 0, 0, 1, 6, 1, 1, 5, 1, 2, 1], [0, 0], Side::South).unwrap();
+        assert_eq!(features(&p)[5], 7);
+        assert_eq!(features(&p)[6], 0);
     }
 
     #[test]

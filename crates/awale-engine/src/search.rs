@@ -234,7 +234,10 @@ impl Engine {
             let (score, pv) = if child.end().is_some() {
                 (-game_over_score(&child), vec![m])
             } else if child_limits.depth == Some(0) {
-                (-Score::cp(evaluate_with(&child.position(), &self.weights)), vec![m])
+                (
+                    -Score::cp(evaluate_with(&child.position(), &self.weights)),
+                    vec![m],
+                )
             } else {
                 let result = self.search(&child, &child_limits, stop, &mut |_| {});
                 let mut pv = vec![m];
@@ -722,8 +725,15 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
 
         let pv_node = beta - alpha > 1;
-        let hash = pos.hash();
-        let entry = self.shared.table.probe(hash);
+        // Nodes just above the leaves are too many and too cheap to be
+        // worth a memory access each.
+        let use_table = depth >= 2;
+        let hash = if use_table { pos.hash() } else { 0 };
+        let entry = if use_table {
+            self.shared.table.probe(hash)
+        } else {
+            None
+        };
         let mut tt_move = NO_MOVE;
         if let Some(e) = entry {
             tt_move = e.best.unwrap_or(NO_MOVE);
@@ -746,37 +756,45 @@ impl<'a, 'b> Worker<'a, 'b> {
         let mut n = 0;
         let side = me.index();
         let killers = self.killers[ply];
-        let mut bits = legal.bits();
-        while bits != 0 {
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let child = pos.play_unchecked(Move::new(me, i as usize));
-            let captured = i32::from(child.store(me)) - mine;
-            let order = if i == tt_move {
-                1 << 30
-            } else if captured > 0 {
-                (1 << 24) + captured
-            } else if i == killers[0] {
-                1 << 23
-            } else if i == killers[1] {
-                1 << 22
-            } else {
-                self.history[side][i as usize]
-            };
-            // Insertion sort, descending.
-            let mut k = n;
-            while k > 0 && list[k - 1].2 < order {
-                list[k] = list[k - 1];
-                k -= 1;
-            }
-            list[k] = (i, child, order);
-            n += 1;
+        // The table's move first, alone: when it cuts off, the other
+        // children are never made.
+        let mut generated = false;
+        if tt_move != NO_MOVE && legal.bits() & (1 << tt_move) != 0 {
+            list[0] = (
+                tt_move,
+                pos.play_unchecked(Move::new(me, tt_move as usize)),
+                1 << 30,
+            );
+            n = 1;
+        } else {
+            order_moves(
+                pos,
+                legal.bits(),
+                killers,
+                &self.history[side],
+                &mut list,
+                &mut n,
+            );
+            generated = true;
         }
 
         let alpha_start = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        for (k, &(i, child, order)) in list[..n].iter().enumerate() {
+        let mut k = 0;
+        loop {
+            if k == n {
+                if generated {
+                    break;
+                }
+                let rest = legal.bits() & !(1 << tt_move);
+                order_moves(pos, rest, killers, &self.history[side], &mut list, &mut n);
+                generated = true;
+                if k == n {
+                    break;
+                }
+            }
+            let (i, child, order) = list[k];
             let quiet = order < 1 << 22;
             let score = if k == 0 {
                 -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
@@ -823,6 +841,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     }
                 }
             }
+            k += 1;
         }
 
         let bound = if best >= beta {
@@ -835,6 +854,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         // A score that rests on a repetition of a position above this node
         // holds only on this path: keep just the move.
         let path_dependent = self.rep_floor < idx;
+        if !use_table {
+            return best;
+        }
         self.shared.table.store(
             hash,
             Entry {
@@ -845,6 +867,45 @@ impl<'a, 'b> Worker<'a, 'b> {
             },
         );
         best
+    }
+}
+
+/// Adds the moves of `bits` with their children to `list[*n..]`, best
+/// looking first: captures (biggest first), killers, then by history.
+#[inline(always)]
+fn order_moves(
+    pos: &Position,
+    mut bits: u8,
+    killers: [u8; 2],
+    history: &[i32; 6],
+    list: &mut [(u8, Position, i32); 6],
+    n: &mut usize,
+) {
+    let me = pos.to_move();
+    let mine = pos.store(me);
+    let first = *n;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        let child = pos.play_unchecked(Move::new(me, i as usize));
+        let captured = i32::from(child.store(me) - mine);
+        let order = if captured > 0 {
+            (1 << 24) + captured
+        } else if i == killers[0] {
+            1 << 23
+        } else if i == killers[1] {
+            1 << 22
+        } else {
+            history[i as usize]
+        };
+        // Insertion sort, descending.
+        let mut k = *n;
+        while k > first && list[k - 1].2 < order {
+            list[k] = list[k - 1];
+            k -= 1;
+        }
+        list[k] = (i, child, order);
+        *n += 1;
     }
 }
 
