@@ -23,7 +23,7 @@ pub mod score;
 pub mod search;
 mod tt;
 
-pub use level::{choose_move, Lang, Level};
+pub use level::{choose_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;
