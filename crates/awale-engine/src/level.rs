@@ -246,6 +246,23 @@ pub fn choose_move(
     if game.legal_moves().is_empty() {
         return None;
     }
+    // Only the strongest level knows the endgame tables.
+    if level != Level::Perfect {
+        let oracle = engine.take_oracle();
+        let m = choose_with(engine, game, level, seed, stop);
+        engine.set_oracle(oracle);
+        return m;
+    }
+    choose_with(engine, game, level, seed, stop)
+}
+
+fn choose_with(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Option<Move> {
     match level.style() {
         Style::Soft { depth, temperature } => {
             let analyses = engine.analyze(game, &Limits::depth(depth), stop);

@@ -27,4 +27,6 @@ pub use level::{choose_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;
+#[doc(hidden)]
+pub use search::SearchParams;
 pub use search::{Engine, EngineOptions, MoveAnalysis, SearchInfo, SearchResult};

@@ -26,6 +26,28 @@ const MAX_PLY: usize = MAX_DEPTH as usize + 8;
 const WIN: i32 = 30_000;
 const INF: i32 = WIN + 1;
 
+/// Knobs of the search itself, for experiments (matches between variants).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Quiet moves from this index in the move order on are reduced.
+    pub lmr_first: usize,
+    /// Reduce more at high depth and late moves.
+    pub lmr_deep: bool,
+    /// Futility margin at frontier nodes (0: off).
+    pub futility: i32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            lmr_first: 2,
+            lmr_deep: false,
+            futility: 0,
+        }
+    }
+}
+
 /// Settings of an [`Engine`] that last between searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
@@ -98,6 +120,7 @@ pub struct Engine {
     table: Table,
     oracle: Option<Arc<dyn Oracle>>,
     weights: Weights,
+    params: SearchParams,
 }
 
 impl Engine {
@@ -108,6 +131,7 @@ impl Engine {
             table: Table::new(options.hash_mb),
             oracle: None,
             weights: Weights::TUNED,
+            params: SearchParams::default(),
         }
     }
 
@@ -130,6 +154,11 @@ impl Engine {
         self.oracle = oracle;
     }
 
+    /// Removes the oracle and returns it.
+    pub(crate) fn take_oracle(&mut self) -> Option<Arc<dyn Oracle>> {
+        self.oracle.take()
+    }
+
     /// Whether an oracle is set.
     pub fn has_oracle(&self) -> bool {
         self.oracle.is_some()
@@ -139,6 +168,13 @@ impl Engine {
     /// between evaluations).
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
+        self.table.clear();
+    }
+
+    /// Changes the search's knobs (for experiments).
+    #[doc(hidden)]
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
         self.table.clear();
     }
 
@@ -188,6 +224,7 @@ impl Engine {
             limits,
             start: Instant::now(),
             weights: self.weights,
+            params: self.params,
         };
         let threads = self.options.threads.max(1);
         std::thread::scope(|scope| {
@@ -234,10 +271,7 @@ impl Engine {
             let (score, pv) = if child.end().is_some() {
                 (-game_over_score(&child), vec![m])
             } else if child_limits.depth == Some(0) {
-                (
-                    -Score::cp(evaluate_with(&child.position(), &self.weights)),
-                    vec![m],
-                )
+                (-static_score(&child.position(), &self.weights), vec![m])
             } else {
                 let result = self.search(&child, &child_limits, stop, &mut |_| {});
                 let mut pv = vec![m];
@@ -248,6 +282,22 @@ impl Engine {
         }
         analyses.sort_by_key(|a| std::cmp::Reverse(a.score));
         analyses
+    }
+}
+
+/// The static score of a position: won or lost when a side holds more than
+/// half the seeds, else the evaluation.
+fn static_score(pos: &Position, weights: &Weights) -> Score {
+    let me = pos.to_move();
+    let mine = i32::from(pos.store(me));
+    let theirs = i32::from(pos.store(me.opponent()));
+    let total = mine + theirs + i32::from(pos.seeds_on_board());
+    if 2 * mine > total {
+        Score::win_in(0)
+    } else if 2 * theirs > total {
+        Score::loss_in(0)
+    } else {
+        Score::cp(evaluate_with(pos, weights))
     }
 }
 
@@ -298,6 +348,7 @@ struct Shared<'a> {
     limits: &'a Limits,
     start: Instant,
     weights: Weights,
+    params: SearchParams,
 }
 
 /// A move at the root with what the last iteration found.
@@ -315,6 +366,7 @@ struct Worker<'a, 'b> {
     root: Position,
     rules: Rules,
     weights: Weights,
+    params: SearchParams,
     nodes: u64,
     flushed: u64,
     stopped: bool,
@@ -358,6 +410,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             root,
             rules: shared.rules,
             weights: shared.weights,
+            params: shared.params,
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -778,6 +831,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             generated = true;
         }
 
+        // At the frontier, a quiet move cannot lift a position far below
+        // alpha: only captures are searched.
+        let futile = self.params.futility > 0
+            && depth == 1
+            && !pv_node
+            && alpha.abs() < MAX_HEURISTIC
+            && evaluate_with(pos, &self.weights) + self.params.futility <= alpha;
         let alpha_start = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -796,11 +856,20 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             let (i, child, order) = list[k];
             let quiet = order < 1 << 22;
+            if futile && quiet && k > 0 {
+                k += 1;
+                continue;
+            }
             let score = if k == 0 {
                 -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let reduction = if depth >= 3 && quiet && k >= 2 {
-                    1 + i32::from(k >= 4 && depth >= 6)
+                let p = self.params;
+                let reduction = if depth >= 3 && quiet && k >= p.lmr_first {
+                    let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
+                    if p.lmr_deep {
+                        r += i32::from(depth >= 10 && k >= p.lmr_first + 1);
+                    }
+                    r.min(depth - 2)
                 } else {
                     0
                 };
