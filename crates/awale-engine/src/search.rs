@@ -867,7 +867,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 let reduction = if depth >= 3 && quiet && k >= p.lmr_first {
                     let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
                     if p.lmr_deep {
-                        r += i32::from(depth >= 10 && k >= p.lmr_first + 1);
+                        r += i32::from(depth >= 10 && k > p.lmr_first);
                     }
                     r.min(depth - 2)
                 } else {
