@@ -457,6 +457,16 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
     }
 
+    /// Whether the search runs until stopped: infinite, or pondering.
+    fn until_stopped(&self) -> bool {
+        let limits = self.shared.limits;
+        limits.infinite
+            || limits
+                .ponderhit
+                .as_ref()
+                .is_some_and(|f| !f.load(Ordering::Relaxed))
+    }
+
     /// Whether the nodes or the time are used up (`hard`) or too far gone to
     /// start a new iteration (`!hard`).
     fn limit_reached(&mut self, hard: bool) -> bool {
@@ -591,11 +601,18 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             // A win or loss found within the horizon stays what it is.
             if let Some(n) = Score(score).plies_to_end() {
-                if (n.unsigned_abs()) < depth && !self.shared.limits.infinite {
+                if (n.unsigned_abs()) < depth && !self.until_stopped() {
                     break;
                 }
             }
             depth += 1;
+        }
+        // An infinite or pondering search answers only when told to, even
+        // when there is nothing left to search.
+        if self.id == 0 && !self.stopped {
+            while self.until_stopped() && !self.shared.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         self.shared
             .nodes
@@ -890,7 +907,9 @@ impl<'a, 'b> Worker<'a, 'b> {
                 best_move = i;
                 if score > alpha {
                     alpha = score;
-                    self.set_pv(ply, i);
+                    if pv_node {
+                        self.set_pv(ply, i);
+                    }
                     if score >= beta {
                         if quiet {
                             if killers[0] != i {
