@@ -354,6 +354,8 @@ struct Running {
     /// Lets out a `bestmove` held back by `go infinite` or `go ponder`.
     release: mpsc::Sender<()>,
     thread: JoinHandle<Engine>,
+    /// Set once the `bestmove` is out: a new `go` may come.
+    answered: Arc<AtomicBool>,
     /// While pondering: the flag `ponderhit` sets.
     ponderhit: Option<Arc<AtomicBool>>,
 }
@@ -553,14 +555,21 @@ impl Protocol {
         Ok(())
     }
 
-    /// The engine back from a finished search, if the search is over.
+    /// Whether a search is running that has not yet given its `bestmove`.
+    fn busy(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.answered.load(Ordering::SeqCst))
+    }
+
+    /// The engine back from a search that has given its `bestmove` (its
+    /// thread is then about to end, so the wait is short).
     fn reclaim_engine(&mut self) -> Option<&mut Engine> {
         if self.engine.is_none() {
-            let running = self.running.take()?;
-            if !running.thread.is_finished() {
-                self.running = Some(running);
+            if self.busy() {
                 return None;
             }
+            let running = self.running.take()?;
             self.engine = running.thread.join().ok();
             if self.engine.is_none() {
                 // The search thread panicked: start afresh rather than stop
@@ -573,7 +582,7 @@ impl Protocol {
     }
 
     fn go(&mut self, go: Go) {
-        if self.running.as_ref().is_some_and(|r| !r.thread.is_finished()) {
+        if self.busy() {
             self.info_string("already searching: send `stop` first");
             return;
         }
@@ -619,6 +628,8 @@ impl Protocol {
         let output = Arc::clone(&self.output);
         let thread_stop = Arc::clone(&stop);
         let thread_ponderhit = ponderhit.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let thread = std::thread::spawn(move || {
             let (best, ponder) = match level {
                 Some(level) => (
@@ -645,6 +656,9 @@ impl Protocol {
             }
             // A search always has a move while the game goes on.
             let best = best.or_else(|| game.legal_moves().first().copied());
+            // Set before the line goes out: whoever reads `bestmove` and
+            // sends `go` at once finds the search answered.
+            thread_answered.store(true, Ordering::SeqCst);
             output(&bestmove_line(best, ponder));
             engine
         });
@@ -652,6 +666,7 @@ impl Protocol {
             stop,
             release,
             thread,
+            answered,
             ponderhit,
         });
     }
@@ -696,7 +711,7 @@ impl Protocol {
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.thread.is_finished())
+        self.busy()
     }
 }
 
@@ -1067,6 +1082,25 @@ mod tests {
         }
         h.send("stop");
         assert_eq!(h.send("quit"), Flow::Quit);
+    }
+
+    #[test]
+    fn go_right_after_bestmove_is_searched() {
+        // A match program sends the next `go` the moment it reads
+        // `bestmove`, before the search thread has quite ended.
+        let mut h = Harness::new();
+        for i in 0..50 {
+            h.send("position startpos");
+            h.send("go depth 1");
+            h.wait_for("bestmove");
+            h.send("position startpos moves F");
+            h.send("go depth 1");
+            let lines = h.wait_for("bestmove");
+            assert!(
+                !lines.iter().any(|l| l.contains("already searching")),
+                "round {i}: {lines:?}"
+            );
+        }
     }
 
     #[test]

@@ -205,15 +205,18 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 against H0 given `tally`, in the normal
-    /// approximation: `n (s1 - s0) (2 s - s0 - s1) / (2 var)`. A result
-    /// never seen counts as 0.001 game (as fishtest does), so that a match
-    /// won or lost throughout is decided too. Zero before any game.
+    /// approximation: `n (s1 - s0) (2 s - s0 - s1) / (2 var)`, where `s` and
+    /// `var` are the mean and variance of one game's score. The counts get
+    /// a prior of one game (a quarter win, half a draw, a quarter loss), so
+    /// that a short or one-sided tally has a sensible variance: one loss
+    /// decides nothing, twenty wins in a row do. Zero before any game.
     pub fn llr(&self, tally: &Tally) -> f64 {
         if tally.games() == 0 {
             return 0.0;
         }
-        let count = |c: u32| if c == 0 { 1e-3 } else { f64::from(c) };
-        let (w, d, l) = (count(tally.wins), count(tally.draws), count(tally.losses));
+        let w = f64::from(tally.wins) + 0.25;
+        let d = f64::from(tally.draws) + 0.5;
+        let l = f64::from(tally.losses) + 0.25;
         let n = w + d + l;
         let s = (w + d / 2.0) / n;
         let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n;
@@ -335,9 +338,11 @@ mod tests {
 
     #[test]
     fn sprt_llr_of_a_known_tally() {
-        // s = 70 / 120 = 7/12, var = (60 (5/12)^2 + 20 (1/12)^2 + 40 (7/12)^2)
-        // / 120 = 29/144; s0 = 0.5, s1 = score_from_elo(10) = 0.5143872;
-        // llr = 120 (s1 - s0) (2 s - s0 - s1) / (2 var).
+        // Without the prior: s = 70 / 120 = 7/12, var = (60 (5/12)^2 +
+        // 20 (1/12)^2 + 40 (7/12)^2) / 120 = 29/144; s0 = 0.5,
+        // s1 = score_from_elo(10) = 0.5143872; llr = 120 (s1 - s0)
+        // (2 s - s0 - s1) / (2 var) = 0.652729. The prior of one game moves
+        // it by less than 1%.
         let tally = Tally {
             wins: 60,
             draws: 20,
@@ -346,10 +351,29 @@ mod tests {
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
         let s1 = score_from_elo(10.0);
         assert!(close(s1, 0.514_387_184_166, 1e-9));
-        let expected = 120.0 * (s1 - 0.5) * (14.0 / 12.0 - 0.5 - s1) / (2.0 * 29.0 / 144.0);
-        assert!(close(sprt.llr(&tally), expected, 1e-9));
-        assert!(close(sprt.llr(&tally), 0.652_729_047, 1e-6));
+        let raw = 120.0 * (s1 - 0.5) * (14.0 / 12.0 - 0.5 - s1) / (2.0 * 29.0 / 144.0);
+        assert!(close(raw, 0.652_729_047, 1e-6));
+        assert!(close(sprt.llr(&tally), raw, 0.01 * raw), "{}", sprt.llr(&tally));
+        // With it: 60.25 wins, 20.5 draws, 40.25 losses.
+        let (w, d, l) = (60.25, 20.5, 40.25);
+        let n = w + d + l;
+        let s = (w + d / 2.0) / n;
+        let var = (w * (1.0f64 - s).powi(2) + d * (0.5f64 - s).powi(2) + l * s * s) / n;
+        let expected = n * (s1 - 0.5) * (2.0 * s - 0.5 - s1) / (2.0 * var);
+        assert!(close(sprt.llr(&tally), expected, 1e-12));
         assert_eq!(sprt.decision(&tally), None);
+    }
+
+    #[test]
+    fn one_game_decides_nothing() {
+        let sprt = Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap();
+        for tally in [
+            Tally { wins: 1, draws: 0, losses: 0 },
+            Tally { wins: 0, draws: 1, losses: 0 },
+            Tally { wins: 0, draws: 0, losses: 1 },
+        ] {
+            assert_eq!(sprt.decision(&tally), None, "{tally:?}");
+        }
     }
 
     #[test]
