@@ -465,7 +465,9 @@ impl Protocol {
     fn identify(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));
-        let defaults = EngineOptions::default();
+        // The defaults are the settings in force: `awale uci --hash` changes
+        // them.
+        let defaults = self.options;
         let levels = Level::ALL.len();
         for line in [
             format!(
