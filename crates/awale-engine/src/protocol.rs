@@ -494,7 +494,10 @@ impl Protocol {
 
     fn set_option<'a>(&mut self, words: impl Iterator<Item = &'a str>) {
         let words: Vec<&str> = words.collect();
-        if !words.first().is_some_and(|w| w.eq_ignore_ascii_case("name")) {
+        if !words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("name"))
+        {
             self.info_string("`setoption` expects `setoption name NAME [value VALUE]`");
             return;
         }
@@ -518,7 +521,10 @@ impl Protocol {
                 )),
             }
         };
-        let key = name.trim().to_ascii_lowercase().replace([' ', '_', '-'], "");
+        let key = name
+            .trim()
+            .to_ascii_lowercase()
+            .replace([' ', '_', '-'], "");
         match key.as_str() {
             "hash" => {
                 self.options.hash_mb = number(1, MAX_HASH_MB)?;
@@ -807,7 +813,15 @@ mod tests {
         let lines = h.take();
         assert!(lines[0].starts_with("id name Awale"));
         assert!(lines[1].starts_with("id author"));
-        for option in ["Hash", "Threads", "Level", "Rules", "GrandSlam", "Repetition", "Target"] {
+        for option in [
+            "Hash",
+            "Threads",
+            "Level",
+            "Rules",
+            "GrandSlam",
+            "Repetition",
+            "Target",
+        ] {
             assert!(
                 lines
                     .iter()
@@ -835,7 +849,14 @@ mod tests {
             .iter()
             .find(|l| l.starts_with("info depth 3 "))
             .expect("an info line for depth 3");
-        for word in [" seldepth ", " score cp ", " nodes ", " nps ", " time ", " pv "] {
+        for word in [
+            " seldepth ",
+            " score cp ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " pv ",
+        ] {
             assert!(info.contains(word), "{info}");
         }
         let best = lines.last().unwrap();
@@ -1016,7 +1037,10 @@ mod tests {
         h.send("go movetime 100");
         let lines = h.wait_for("bestmove");
         let letter = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-        assert!(letter.chars().all(|c| ('a'..='f').contains(&c)), "{lines:?}");
+        assert!(
+            letter.chars().all(|c| ('a'..='f').contains(&c)),
+            "{lines:?}"
+        );
         h.send("setoption name Level value 0");
         assert!(h.protocol.level.is_none());
     }
@@ -1059,7 +1083,13 @@ mod tests {
         let mut h = Harness::new();
         h.send("go depth x movetime 30 frobnicate searchmoves F");
         let lines = h.wait_for("bestmove");
-        assert!(lines.iter().filter(|l| l.starts_with("info string")).count() >= 3);
+        assert!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("info string"))
+                .count()
+                >= 3
+        );
     }
 
     #[test]
@@ -1067,9 +1097,31 @@ mod tests {
         let mut h = Harness::new();
         let mut seed = 0x1234_5678_9abc_def0u64;
         let words = [
-            "go", "position", "setoption", "name", "value", "moves", "fen", "startpos", "depth",
-            "movetime", "1", "-5", "F", "a", "FfAa", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "stop",
-            "isready", "ponderhit", "ucinewgame", "Hash", "Level", "\u{0}", "é", "999999999999",
+            "go",
+            "position",
+            "setoption",
+            "name",
+            "value",
+            "moves",
+            "fen",
+            "startpos",
+            "depth",
+            "movetime",
+            "1",
+            "-5",
+            "F",
+            "a",
+            "FfAa",
+            "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+            "stop",
+            "isready",
+            "ponderhit",
+            "ucinewgame",
+            "Hash",
+            "Level",
+            "\u{0}",
+            "é",
+            "999999999999",
         ];
         for _ in 0..2000 {
             seed ^= seed << 13;

@@ -47,7 +47,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut game = Game::from_position(rules, start);
     if let Some(text) = &args.moves {
-        for (i, m) in parse_moves(text).context("--moves")?.into_iter().enumerate() {
+        for (i, m) in parse_moves(text)
+            .context("--moves")?
+            .into_iter()
+            .enumerate()
+        {
             game.play(m)
                 .with_context(|| format!("--moves: move {} ({m})", i + 1))?;
         }
@@ -56,10 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--threads and --hash must be at least 1");
     }
     let position = game.position();
-    println!(
-        "{position}  {} to move  ({rules})",
-        position.to_move()
-    );
+    println!("{position}  {} to move  ({rules})", position.to_move());
     if let Some(reason) = game.end() {
         println!("the game is over ({reason}): no move to analyse");
         return Ok(ExitCode::SUCCESS);
@@ -76,7 +77,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("{:<5} {:<14} line", "move", "score");
     for a in analyses {
         let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
-        println!("{:<5} {:<14} {}", a.mv.to_string(), a.score.to_string(), line.join(" "));
+        println!(
+            "{:<5} {:<14} {}",
+            a.mv.to_string(),
+            a.score.to_string(),
+            line.join(" ")
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -88,7 +88,7 @@ fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
         [e0, e1, a, b] => (e0, e1, a, b),
         _ => bail!("--sprt `{text}`: give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA"),
     };
-    Ok(Sprt::new(elo0, elo1, alpha, beta).context("--sprt")?)
+    Sprt::new(elo0, elo1, alpha, beta).context("--sprt")
 }
 
 /// `+1 =0 -2` for a tally.
@@ -154,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut write_error = None;
     let mut on_game = |report: &GameReport, tally: &Tally| {
         if write_error.is_none() {
-            if let Err(e) = write!(records, "{}\n", report.record).and_then(|()| records.flush()) {
+            if let Err(e) = writeln!(records, "{}", report.record).and_then(|()| records.flush()) {
                 write_error = Some(e);
             }
         }
@@ -173,7 +173,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let summary = run_match(&config, &a, &b, &mut on_game);
-    drop(on_game);
     records.flush().ok();
     if let Some(e) = write_error {
         eprintln!("awale: writing {}: {e}", args.records);

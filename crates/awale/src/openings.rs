@@ -85,7 +85,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         command.push_str(&format!(" --time {t}"));
     }
     println!("#   {command}");
-    println!("# {} of the positions after {} plies scored within {} cp of 0;", found.len(), args.plies, args.max_score);
+    println!(
+        "# {} of the positions after {} plies scored within {} cp of 0;",
+        found.len(),
+        args.plies,
+        args.max_score
+    );
     println!("# the score is the side to move's (South's after an even number of plies).");
     for (opening, score) in found.iter().take(args.count) {
         println!("{}  # {score}", opening.letters());

@@ -110,8 +110,12 @@ fn a_scripted_session_through_a_pipe() {
     uci.send("uci");
     let hello = uci.until("uciok");
     assert!(hello[0].starts_with("id name "), "{hello:?}");
-    assert!(hello.iter().any(|l| l.starts_with("option name Hash type spin")));
-    assert!(hello.iter().any(|l| l.starts_with("option name Level type spin")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Level type spin")));
     uci.send("isready");
     assert_eq!(uci.until("readyok"), ["readyok"]);
 
@@ -146,7 +150,10 @@ fn a_scripted_session_through_a_pipe() {
     uci.send("go infinite");
     uci.send("isready");
     let lines = uci.until("readyok");
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
     std::thread::sleep(Duration::from_millis(200));
     uci.send("stop");
     let lines = uci.until("bestmove");
@@ -183,10 +190,18 @@ fn malformed_input_is_answered_and_never_crashes() {
     uci.send("");
     uci.send("isready");
     let lines = uci.until("readyok");
-    assert!(lines.iter().all(|l| l.starts_with("info string") || l == "readyok"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info string") || l == "readyok"),
+        "{lines:?}"
+    );
     uci.send("go depth 3");
     let reply = uci.until("bestmove");
-    assert!(bestmove(&reply).starts_with(|c: char| ('a'..='f').contains(&c)), "{reply:?}");
+    assert!(
+        bestmove(&reply).starts_with(|c: char| ('a'..='f').contains(&c)),
+        "{reply:?}"
+    );
     assert!(uci.drain(Duration::from_millis(50)).is_empty());
     uci.quit();
 }
@@ -205,7 +220,10 @@ fn end_of_input_ends_the_session() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains("readyok") && text.contains("bestmove "), "{text}");
+    assert!(
+        text.contains("readyok") && text.contains("bestmove "),
+        "{text}"
+    );
 }
 
 fn temp_file(name: &str) -> PathBuf {
@@ -236,7 +254,10 @@ fn check_records(path: &PathBuf, games: usize) {
     assert_eq!(records.len(), games);
     for r in &records {
         r.to_game().unwrap();
-        assert!(["1-0", "0-1", "1/2-1/2"].contains(&r.result.as_str()), "{r}");
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&r.result.as_str()),
+            "{r}"
+        );
     }
     let _ = std::fs::remove_file(path);
 }
@@ -280,13 +301,22 @@ fn a_match_against_an_external_engine_runs_to_the_end() {
 fn a_broken_external_engine_is_a_clear_error() {
     let records = temp_file("broken.ogn");
     let output = Command::new(AWALE)
-        .args(["match", "depth=2", "depth=2,cmd=/nonexistent/engine", "--games", "2"])
+        .args([
+            "match",
+            "depth=2",
+            "depth=2,cmd=/nonexistent/engine",
+            "--games",
+            "2",
+        ])
         .arg("--records")
         .arg(&records)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot start engine `/nonexistent/engine`"), "{stderr}");
+    assert!(
+        stderr.contains("cannot start engine `/nonexistent/engine`"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_file(records);
 }

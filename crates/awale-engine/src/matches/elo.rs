@@ -128,7 +128,8 @@ fn erf(x: f64) -> f64 {
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let poly = t
         * (0.254_829_592
-            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     sign * (1.0 - poly * (-x * x).exp())
 }
 
@@ -353,7 +354,11 @@ mod tests {
         assert!(close(s1, 0.514_387_184_166, 1e-9));
         let raw = 120.0 * (s1 - 0.5) * (14.0 / 12.0 - 0.5 - s1) / (2.0 * 29.0 / 144.0);
         assert!(close(raw, 0.652_729_047, 1e-6));
-        assert!(close(sprt.llr(&tally), raw, 0.01 * raw), "{}", sprt.llr(&tally));
+        assert!(
+            close(sprt.llr(&tally), raw, 0.01 * raw),
+            "{}",
+            sprt.llr(&tally)
+        );
         // With it: 60.25 wins, 20.5 draws, 40.25 losses.
         let (w, d, l) = (60.25, 20.5, 40.25);
         let n = w + d + l;
@@ -368,9 +373,21 @@ mod tests {
     fn one_game_decides_nothing() {
         let sprt = Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap();
         for tally in [
-            Tally { wins: 1, draws: 0, losses: 0 },
-            Tally { wins: 0, draws: 1, losses: 0 },
-            Tally { wins: 0, draws: 0, losses: 1 },
+            Tally {
+                wins: 1,
+                draws: 0,
+                losses: 0,
+            },
+            Tally {
+                wins: 0,
+                draws: 1,
+                losses: 0,
+            },
+            Tally {
+                wins: 0,
+                draws: 0,
+                losses: 1,
+            },
         ] {
             assert_eq!(sprt.decision(&tally), None, "{tally:?}");
         }

@@ -338,7 +338,11 @@ impl ExternalEngine {
     }
 
     /// The next line, waiting until `deadline`.
-    fn receive(&mut self, deadline: Instant, awaited: &'static str) -> Result<String, ExternalError> {
+    fn receive(
+        &mut self,
+        deadline: Instant,
+        awaited: &'static str,
+    ) -> Result<String, ExternalError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),
@@ -445,9 +449,13 @@ mod tests {
 
     #[test]
     fn an_engine_that_exits_at_once_is_reported_with_its_stderr() {
-        let e = ExternalEngine::start(&shell("echo 'out of memory' >&2; exit 3"), &[], HANDSHAKE_TIMEOUT)
-            .err()
-            .expect("it exits");
+        let e = ExternalEngine::start(
+            &shell("echo 'out of memory' >&2; exit 3"),
+            &[],
+            HANDSHAKE_TIMEOUT,
+        )
+        .err()
+        .expect("it exits");
         let text = e.to_string();
         assert!(text.contains("exit status: 3"), "{text}");
         assert!(text.contains("out of memory"), "{text}");
@@ -460,7 +468,16 @@ mod tests {
         let e = ExternalEngine::start(&shell("exec sleep 30"), &[], Duration::from_millis(300))
             .err()
             .expect("times out");
-        assert!(matches!(e, ExternalError::Timeout { awaited: "uciok", .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                ExternalError::Timeout {
+                    awaited: "uciok",
+                    ..
+                }
+            ),
+            "{e}"
+        );
         // Dropping the engine killed the child, without waiting 30 s.
         assert!(started.elapsed() < Duration::from_secs(5));
     }
@@ -512,7 +529,16 @@ mod tests {
                 Duration::from_millis(100),
             )
             .unwrap_err();
-        assert!(matches!(e, ExternalError::Timeout { awaited: "bestmove", .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                ExternalError::Timeout {
+                    awaited: "bestmove",
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -206,7 +206,11 @@ impl FromStr for PlayerSpec {
                         "an external engine needs depth=, nodes=, movetime= or tc=".into(),
                     ));
                 }
-                let program = command[0].rsplit('/').next().unwrap_or("engine").to_string();
+                let program = command[0]
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or("engine")
+                    .to_string();
                 name.get_or_insert(program);
                 PlayerKind::External {
                     command,
@@ -384,13 +388,9 @@ impl Player {
                 level: *level,
                 seed,
             },
-            PlayerKind::External { command, options } => {
-                Player::External(Box::new(ExternalEngine::start(
-                    command,
-                    options,
-                    external::HANDSHAKE_TIMEOUT,
-                )?))
-            }
+            PlayerKind::External { command, options } => Player::External(Box::new(
+                ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)?,
+            )),
         })
     }
 
@@ -406,7 +406,12 @@ impl Player {
 
     /// The player's move, or `None` when it claims there is none. Our
     /// engine is stopped at `timeout`.
-    fn choose(&mut self, game: &Game, go: &Go, timeout: Duration) -> Result<Option<Move>, ExternalError> {
+    fn choose(
+        &mut self,
+        game: &Game,
+        go: &Go,
+        timeout: Duration,
+    ) -> Result<Option<Move>, ExternalError> {
         match self {
             Player::External(engine) => Ok(engine.go(game, go, timeout)?.best),
             Player::Ours {
@@ -489,10 +494,7 @@ fn play_game(
                 .into_iter()
                 .find(|s| stores[s.index()] > awale_core::TOTAL_SEEDS / 2)
             {
-                adjudicated = Some((
-                    Some(side),
-                    format!("{side} has more than half the seeds"),
-                ));
+                adjudicated = Some((Some(side), format!("{side} has more than half the seeds")));
                 break;
             }
         }
@@ -545,7 +547,10 @@ fn play_game(
                 break;
             }
             Ok(None) => {
-                forfeit = Some((side, format!("{} answered no move (bestmove 0000)", names[me])));
+                forfeit = Some((
+                    side,
+                    format!("{} answered no move (bestmove 0000)", names[me]),
+                ));
                 break;
             }
             Ok(Some(m)) => m,
@@ -577,7 +582,10 @@ fn play_game(
             break;
         }
         if let Err(e) = game.play(m) {
-            forfeit = Some((side, format!("{} played the illegal move {m}: {e}", names[me])));
+            forfeit = Some((
+                side,
+                format!("{} played the illegal move {m}: {e}", names[me]),
+            ));
             break;
         }
     }
@@ -694,9 +702,19 @@ pub fn run_match(
                     let opening = &config.openings[(job / 2) % config.openings.len()];
                     let a_is_south = job % 2 == 0;
                     let (south, north, names, limits) = if a_is_south {
-                        (pa, pb, [a.name.as_str(), b.name.as_str()], [a.limits, b.limits])
+                        (
+                            pa,
+                            pb,
+                            [a.name.as_str(), b.name.as_str()],
+                            [a.limits, b.limits],
+                        )
                     } else {
-                        (pb, pa, [b.name.as_str(), a.name.as_str()], [b.limits, a.limits])
+                        (
+                            pb,
+                            pa,
+                            [b.name.as_str(), a.name.as_str()],
+                            [b.limits, a.limits],
+                        )
                     };
                     let report = play_game(
                         config,
@@ -840,7 +858,11 @@ mod tests {
         let b: PlayerSpec = "depth=1".parse().unwrap();
         let mut seen = Vec::new();
         let summary = run_match(&config(4), &a, &b, &mut |r, _| {
-            seen.push((r.round, r.a_is_south, r.record.tag("Opening").map(String::from)));
+            seen.push((
+                r.round,
+                r.a_is_south,
+                r.record.tag("Opening").map(String::from),
+            ));
             // Every record replays to the result it states.
             if r.record.tag("Termination") != Some("adjudication") {
                 let game = r.record.to_game().unwrap();
@@ -898,7 +920,9 @@ mod tests {
         })
         .unwrap();
         assert_eq!(summary.tally.wins, 2, "{terminations:?}");
-        assert!(terminations.iter().all(|t| t.contains("crasher") && t.contains("exit")));
+        assert!(terminations
+            .iter()
+            .all(|t| t.contains("crasher") && t.contains("exit")));
     }
 
     #[test]

@@ -46,9 +46,8 @@ impl Opening {
             ..rules
         });
         for (i, &m) in self.moves.iter().enumerate() {
-            game.play(m).map_err(|e| {
-                format!("opening {}: move {} ({m}): {e}", self.letters(), i + 1)
-            })?;
+            game.play(m)
+                .map_err(|e| format!("opening {}: move {} ({m}): {e}", self.letters(), i + 1))?;
         }
         if let Some(reason) = game.end() {
             return Err(format!(
@@ -249,6 +248,8 @@ mod tests {
             assert_eq!(opening.moves.len(), 2);
             assert!(score.cp_value().abs() <= 100);
         }
-        assert!(found.windows(2).all(|w| w[0].1.cp_value().abs() <= w[1].1.cp_value().abs()));
+        assert!(found
+            .windows(2)
+            .all(|w| w[0].1.cp_value().abs() <= w[1].1.cp_value().abs()));
     }
 }
