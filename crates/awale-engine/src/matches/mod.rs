@@ -926,6 +926,64 @@ mod tests {
     }
 
     #[test]
+    fn games_past_the_ply_limit_are_adjudicated() {
+        let a: PlayerSpec = "depth=1".parse().unwrap();
+        let b: PlayerSpec = "depth=1".parse().unwrap();
+        let config = MatchConfig {
+            max_plies: 10,
+            ..config(2)
+        };
+        let mut terminations = Vec::new();
+        run_match(&config, &a, &b, &mut |r, _| {
+            assert_eq!(r.record.tag("Termination"), Some("adjudication"));
+            assert_eq!(r.record.moves.len(), 10);
+            terminations.push(r.termination.clone());
+        })
+        .unwrap();
+        assert!(
+            terminations.iter().all(|t| t.contains("10 plies")),
+            "{terminations:?}"
+        );
+    }
+
+    #[test]
+    fn an_engine_overrunning_its_clock_loses_on_time() {
+        // Thinks 0.6 s a move with a 0.3 s clock.
+        let script = "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) sleep 0.6; echo bestmove a;; esac; done";
+        let slow = PlayerSpec {
+            name: "slow".into(),
+            kind: PlayerKind::External {
+                command: vec!["sh".into(), "-c".into(), script.into()],
+                options: Vec::new(),
+            },
+            limits: MoveLimits {
+                clock: Some(TimeControl {
+                    base: Duration::from_millis(300),
+                    increment: Duration::ZERO,
+                }),
+                ..MoveLimits::default()
+            },
+        };
+        let ours: PlayerSpec = "depth=1".parse().unwrap();
+        // One opening, F: the slow engine is North and must answer.
+        let config = MatchConfig {
+            openings: openings::parse_openings("F\n", Rules::AWALE).unwrap(),
+            ..config(2)
+        };
+        let mut terminations = Vec::new();
+        let summary = run_match(&config, &ours, &slow, &mut |r, _| {
+            terminations.push(r.termination.clone());
+            assert!(r.record.tag("Forfeit").is_some());
+        })
+        .unwrap();
+        assert_eq!(summary.tally.wins, 2, "{terminations:?}");
+        assert!(
+            terminations.iter().all(|t| t.contains("lost on time")),
+            "{terminations:?}"
+        );
+    }
+
+    #[test]
     fn sprt_stops_a_lopsided_match_early() {
         let strong: PlayerSpec = "depth=4".parse().unwrap();
         let weak = PlayerSpec {
