@@ -123,7 +123,9 @@ pub fn builtin(rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
 /// Finds balanced openings: every sequence of `plies` moves from the start
 /// (one per position reached), searched within `limits`, kept when the
 /// score lies within `max_cp` of 0 (from the side to move's view), most
-/// balanced first. `progress` is told how many positions are done and how
+/// balanced first; equal scores in an order scrambled by the position's
+/// hash, so that the first openings of the list are varied rather than all
+/// starting with `A`. `progress` is told how many positions are done and how
 /// many there are.
 pub fn generate(
     engine: &mut Engine,
@@ -152,11 +154,11 @@ pub fn generate(
                 moves: game.moves().collect(),
                 comment: String::new(),
             };
-            found.push((opening, result.score));
+            found.push((opening, result.score, game.position().hash()));
         }
     }
-    found.sort_by_key(|(o, s)| (s.cp_value().abs(), o.letters()));
-    found
+    found.sort_by_key(|(_, s, hash)| (s.cp_value().abs(), *hash));
+    found.into_iter().map(|(o, s, _)| (o, s)).collect()
 }
 
 /// Every game `plies` moves on from `game` that is still going on, one per
