@@ -198,14 +198,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             t.games(),
             100.0 * score
         );
+        let margin = if elo.margin().is_finite() {
+            format!(" ± {:.1}", elo.margin())
+        } else {
+            String::new()
+        };
         println!(
-            "Elo difference: {} ± {} (95% interval {} .. {})",
+            "Elo difference: {}{margin} (95% interval {} .. {})",
             signed(elo.elo),
-            if elo.margin().is_finite() {
-                format!("{:.1}", elo.margin())
-            } else {
-                "inf".to_string()
-            },
             signed(elo.lower),
             signed(elo.upper)
         );

@@ -96,15 +96,27 @@ impl Tally {
     }
 
     /// The Elo difference with its 95% interval, `None` before any game.
-    /// When every game went one way the difference is infinite.
+    /// The interval comes from the normal approximation of the mean score;
+    /// when every game had the same result (no variance to measure), from
+    /// the Wilson score interval instead, so that a match won throughout
+    /// still gets a finite lower bound (20 wins out of 20: above +286).
     pub fn elo(&self) -> Option<EloEstimate> {
         let s = self.score()?;
         let n = f64::from(self.games());
-        let deviation = (self.variance()? / n).sqrt();
+        let variance = self.variance()?;
+        let (lower, upper) = if variance > 0.0 {
+            let deviation = (variance / n).sqrt();
+            (s - Z95 * deviation, s + Z95 * deviation)
+        } else {
+            let z2 = Z95 * Z95;
+            let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+            let half = Z95 * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+            (centre - half, centre + half)
+        };
         Some(EloEstimate {
             elo: elo_from_score(s),
-            lower: elo_from_score(s - Z95 * deviation),
-            upper: elo_from_score(s + Z95 * deviation),
+            lower: elo_from_score(lower),
+            upper: elo_from_score(upper),
         })
     }
 
@@ -297,6 +309,41 @@ mod tests {
         assert_eq!(decisive.elo().unwrap().elo, 0.0);
         assert_eq!(drawn.elo().unwrap().elo, 0.0);
         assert!(drawn.elo().unwrap().margin() < decisive.elo().unwrap().margin());
+    }
+
+    #[test]
+    fn a_match_won_throughout_has_a_finite_lower_bound() {
+        // Wilson: 20 / (20 + z^2) = 0.83887, worth +286.6 Elo.
+        let all_wins = Tally {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        let e = all_wins.elo().unwrap();
+        assert_eq!(e.elo, f64::INFINITY);
+        assert_eq!(e.upper, f64::INFINITY);
+        assert!(close(
+            e.lower,
+            elo_from_score(20.0 / (20.0 + Z95 * Z95)),
+            1e-9
+        ));
+        assert!(close(e.lower, 286.6, 0.1), "{e:?}");
+        let all_losses = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 20,
+        };
+        let e = all_losses.elo().unwrap();
+        assert!(close(e.upper, -286.6, 0.1), "{e:?}");
+        // All draws: 0, with an interval, not 0 ± 0.
+        let all_draws = Tally {
+            wins: 0,
+            draws: 10,
+            losses: 0,
+        };
+        let e = all_draws.elo().unwrap();
+        assert_eq!(e.elo, 0.0);
+        assert!(e.lower < -100.0 && e.upper > 100.0, "{e:?}");
     }
 
     #[test]
