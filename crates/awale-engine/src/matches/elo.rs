@@ -111,7 +111,11 @@ impl Tally {
             let z2 = Z95 * Z95;
             let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
             let half = Z95 * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-            (centre - half, centre + half)
+            // Exactly 1 (or 0) at a perfect score, where rounding would
+            // leave a huge finite Elo.
+            let upper = if s >= 1.0 { 1.0 } else { centre + half };
+            let lower = if s <= 0.0 { 0.0 } else { centre - half };
+            (lower, upper)
         };
         Some(EloEstimate {
             elo: elo_from_score(s),
@@ -314,6 +318,17 @@ mod tests {
     #[test]
     fn a_match_won_throughout_has_a_finite_lower_bound() {
         // Wilson: 20 / (20 + z^2) = 0.83887, worth +286.6 Elo.
+        for n in [1, 10, 20, 1000] {
+            let e = Tally {
+                wins: n,
+                draws: 0,
+                losses: 0,
+            }
+            .elo()
+            .unwrap();
+            assert_eq!(e.upper, f64::INFINITY, "{n}: {e:?}");
+            assert!(e.lower.is_finite(), "{n}: {e:?}");
+        }
         let all_wins = Tally {
             wins: 20,
             draws: 0,
