@@ -321,7 +321,9 @@ pub fn score_words(score: Score) -> String {
 /// The info line of one finished depth.
 pub fn info_line(info: &SearchInfo) -> String {
     let millis = info.time.as_millis();
-    let nps = u128::from(info.nodes) * 1000 / millis.max(1);
+    // From microseconds: a depth done in under a millisecond still gets a
+    // true rate.
+    let nps = u128::from(info.nodes) * 1_000_000 / info.time.as_micros().max(1);
     let mut line = format!(
         "info depth {} seldepth {} score {} nodes {} nps {nps} time {millis}",
         info.depth,
