@@ -218,6 +218,12 @@ impl Database {
     /// game is over.
     pub fn move_entries(&self, position: &Position) -> Option<Vec<MoveEntry>> {
         self.probe(position)?;
+        self.move_entries_ignoring_target(position)
+    }
+
+    /// As [`Database::move_entries`], without the target rule: the seeds
+    /// still to capture, for display (`awale db probe`).
+    pub fn move_entries_ignoring_target(&self, position: &Position) -> Option<Vec<MoveEntry>> {
         let moves = position.legal_moves(&self.rules);
         if moves.is_empty() {
             return None;
@@ -254,10 +260,16 @@ impl Database {
     /// the farthest). Played from a fresh start it never repeats a position
     /// and wins the value. `None` when not covered or not exact.
     pub fn best_move(&self, position: &Position) -> Option<Move> {
+        self.probe(position)?;
+        self.best_move_ignoring_target(position)
+    }
+
+    /// As [`Database::best_move`], without the target rule.
+    pub fn best_move_ignoring_target(&self, position: &Position) -> Option<Move> {
         if !self.is_exact() {
             return None;
         }
-        let entries = self.move_entries(position)?;
+        let entries = self.move_entries_ignoring_target(position)?;
         let best = entries.iter().map(|e| e.lower).max()?;
         let keeping = entries.iter().filter(|e| e.lower == best);
         let chosen = if best > 0 {

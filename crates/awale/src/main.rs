@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod board_text;
+mod db;
 mod perft;
 mod play;
 mod replay;
@@ -33,6 +34,8 @@ enum Command {
     Show(show::Args),
     /// Replay games read from standard input and print every ply.
     Replay(replay::Args),
+    /// Endgame databases: build, probe, info.
+    Db(db::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Db(args) => db::run(args),
     };
     match result {
         Ok(code) => code,
