@@ -35,13 +35,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicU8, Ordering};
 
-use awale_core::{Position, Rules, Side};
+use awale_core::{Move, Position, Rules, Side};
 
 use crate::index::{level_size, next_board, rank, unrank};
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
 pub const NO_DISTANCE: u8 = u8::MAX;
+
 
 /// No capture move: the best exit value is "minus infinity".
 const NO_EXIT: i8 = i8::MIN;
@@ -152,6 +153,22 @@ fn for_each_edge(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(E
     true
 }
 
+/// The ranks of the children of `board` reached by moves that capture
+/// nothing, or `None` when the game is over there. Computed before any is
+/// read, so that the reads (random, the costly part) overlap.
+#[inline]
+fn stays(board: &[u8; 12], seeds: u8, rules: &Rules) -> Option<([u64; 6], usize)> {
+    let mut ranks = [0u64; 6];
+    let mut len = 0;
+    let has_moves = for_each_edge(board, seeds, rules, |edge| {
+        if let Edge::Stay(r) = edge {
+            ranks[len] = r;
+            len += 1;
+        }
+    });
+    has_moves.then_some((ranks, len))
+}
+
 /// The value when the game ends on `board` with the side to move having no
 /// move: each player takes the seeds in their own row (starvation), or the
 /// board is empty.
@@ -162,13 +179,13 @@ fn final_value(board: &[u8; 12]) -> i8 {
     (own - other) as i8
 }
 
-/// Runs `work(first_rank, board_at_first_rank, count)` over the level in
-/// chunks on `threads` threads.
+/// Runs `work(first_rank, count)` over the level in chunks on `threads`
+/// threads. Chunks start at multiples of 64 (one word of a [`Marks`]).
 fn parallel_chunks(
     seeds: u8,
     threads: usize,
     progress: &dyn Progress,
-    work: &(dyn Fn(u64, [u8; 12], u64) + Sync),
+    work: &(dyn Fn(u64, u64) + Sync),
 ) {
     let size = level_size(seeds);
     let next = AtomicU64::new(0);
@@ -180,11 +197,140 @@ fn parallel_chunks(
                     break;
                 }
                 let count = CHUNK.min(size - start);
-                work(start, unrank(start, seeds), count);
+                work(start, count);
                 progress.advance(count);
             });
         }
     });
+}
+
+/// One bit per board of a level: the boards to look at again in the next
+/// pass, because a move of theirs leads to a board that changed.
+struct Marks {
+    words: Vec<AtomicU64>,
+}
+
+impl Marks {
+    fn new(size: u64) -> Marks {
+        Marks {
+            words: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn set(&self, i: u64) {
+        let bit = 1u64 << (i % 64);
+        let word = &self.words[(i / 64) as usize];
+        // Most boards are marked once: test first, write only if needed.
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+}
+
+/// Calls `f(rank, board)` for the boards of `start..start + count` marked in
+/// `marks` (every one when `marks` is `None`), in order.
+#[inline]
+fn visit(seeds: u8, start: u64, count: u64, marks: Option<&Marks>, mut f: impl FnMut(usize, &[u8; 12])) {
+    let end = start + count;
+    let Some(marks) = marks else {
+        let mut board = unrank(start, seeds);
+        for i in start..end {
+            f(i as usize, &board);
+            next_board(&mut board);
+        }
+        return;
+    };
+    // The board of rank `at`, kept in step: a short gap is walked, a long
+    // one unranked.
+    let mut at = u64::MAX;
+    let mut board = [0u8; 12];
+    let mut word_start = start;
+    while word_start < end {
+        let mut bits = marks.words[(word_start / 64) as usize].load(Ordering::Relaxed);
+        while bits != 0 {
+            let i = word_start + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            if i >= end {
+                break;
+            }
+            if at <= i && i - at <= 8 {
+                while at < i {
+                    next_board(&mut board);
+                    at += 1;
+                }
+            } else {
+                board = unrank(i, seeds);
+                at = i;
+            }
+            f(i as usize, &board);
+        }
+        word_start += 64;
+    }
+}
+
+/// Sowing vectors: `SOWN[i][s]` is what sowing `s` seeds from hole `i` of
+/// the mover's row adds to each hole (the origin skipped).
+const SOWN: [[[u8; 12]; 49]; 6] = {
+    let mut t = [[[0u8; 12]; 49]; 6];
+    let mut origin = 0;
+    while origin < 6 {
+        let mut s = 1;
+        while s <= 48 {
+            let mut hole = origin;
+            let mut left = s;
+            while left > 0 {
+                hole = (hole + 1) % 12;
+                if hole != origin {
+                    t[origin][s][hole] += 1;
+                    left -= 1;
+                }
+            }
+            s += 1;
+        }
+        origin += 1;
+    }
+    t
+};
+
+/// Calls `f(rank)` for every board of the level that has a move to
+/// `board` capturing nothing (its predecessors inside the level): un-sows
+/// every possible move, then checks it by playing it forward with the rules.
+#[inline]
+fn for_each_predecessor(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(u64)) {
+    // The board before the move, from its mover's view: that mover's row is
+    // the second row of `board`.
+    let mut before = [0u8; 12];
+    before[..6].copy_from_slice(&board[6..]);
+    before[6..].copy_from_slice(&board[..6]);
+    for origin in 0..6 {
+        if before[origin] != 0 {
+            continue;
+        }
+        'sizes: for s in 1..=usize::from(seeds) {
+            let add = &SOWN[origin][s];
+            let mut candidate = before;
+            for (h, &a) in candidate.iter_mut().zip(add) {
+                if *h < a {
+                    // More seeds add at least as much everywhere.
+                    break 'sizes;
+                }
+                *h -= a;
+            }
+            candidate[origin] = s as u8;
+            let position = position_of(&candidate);
+            let m = Move::new(Side::South, origin);
+            if position.legal_moves(rules).contains(m)
+                && position.play_unchecked(m).seeds_on_board() == seeds
+            {
+                f(rank(&candidate, seeds));
+            }
+        }
+    }
 }
 
 #[inline]
@@ -269,52 +415,53 @@ fn solve_exact(
     progress: &dyn Progress,
 ) -> SolvedLevel {
     let size = level_size(seeds);
-    // The best capture of each board (`NO_EXIT` if none), computed once in
-    // the first pass: the lower levels are read only then. The same bytes
-    // then hold the distances.
+    // The best capture of each board (`NO_EXIT` if none), computed in the
+    // first pass: the lower levels are read only then. The same bytes then
+    // hold the distances.
     let exits = atomics_u8(size, NO_EXIT as u8);
     let values = atomics_i8(size, 0);
-    let changed = AtomicBool::new(true);
+    let mut marks: Option<Marks> = None;
     let mut passes = 0;
-    while changed.swap(false, Ordering::Relaxed) {
+    loop {
         passes += 1;
         progress.pass(seeds, Phase::Values, passes, size);
         let first = passes == 1;
-        parallel_chunks(seeds, threads, progress, &|start, mut board, count| {
-            let mut any = false;
-            for i in start..start + count {
-                let p = i as usize;
+        let next = Marks::new(size);
+        parallel_chunks(seeds, threads, progress, &|start, count| {
+            visit(seeds, start, count, marks.as_ref(), |p, board| {
                 if first {
-                    let (exit, _, has_moves) = best_exits(&board, seeds, rules, lower);
+                    let (exit, _, has_moves) = best_exits(board, seeds, rules, lower);
                     exits[p].store(exit as u8, Ordering::Relaxed);
                     if !has_moves {
                         // The game is over: `exit` is the final value.
                         values[p].store(exit, Ordering::Relaxed);
-                        any |= exit != 0;
-                        next_board(&mut board);
-                        continue;
+                        if exit != 0 {
+                            for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                        }
+                        return;
                     }
                 }
+                let Some((children, len)) = stays(board, seeds, rules) else {
+                    return;
+                };
                 let mut best = exits[p].load(Ordering::Relaxed) as i8;
-                let has_moves = for_each_edge(&board, seeds, rules, |edge| {
-                    if let Edge::Stay(r) = edge {
-                        best = best.max(-values[r as usize].load(Ordering::Relaxed));
-                    }
-                });
-                if has_moves && best != values[p].load(Ordering::Relaxed) {
-                    values[p].store(best, Ordering::Relaxed);
-                    any = true;
+                for &r in &children[..len] {
+                    best = best.max(-values[r as usize].load(Ordering::Relaxed));
                 }
-                next_board(&mut board);
-            }
-            if any {
-                changed.store(true, Ordering::Relaxed);
-            }
+                if best != values[p].load(Ordering::Relaxed) {
+                    values[p].store(best, Ordering::Relaxed);
+                    for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                }
+            });
         });
+        if next.is_empty() {
+            break;
+        }
+        marks = Some(next);
     }
     let distance_passes = distances(rules, seeds, threads, progress, &exits, &values);
     SolvedLevel {
-        lower: values.into_iter().map(|a| a.into_inner() as u8).collect(),
+        lower: into_bytes_i8(values),
         upper: Vec::new(),
         distance: exits.into_iter().map(AtomicU8::into_inner).collect(),
         passes: (passes, distance_passes),
@@ -338,18 +485,16 @@ fn distances(
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
     let size = level_size(seeds);
     let overflow = AtomicBool::new(false);
-    let changed = AtomicBool::new(true);
     // First the best captures become the first marks: 0 where the game is
     // over, 1 where a capture wins the value, EXIT_PENDING where a capture
     // keeps a losing value.
-    parallel_chunks(seeds, threads, &Silent, &|start, mut board, count| {
-        for i in start..start + count {
-            let p = i as usize;
+    parallel_chunks(seeds, threads, &Silent, &|start, count| {
+        visit(seeds, start, count, None, |p, board| {
             let v = values[p].load(Ordering::Relaxed);
             let exit_keeps = exits[p].load(Ordering::Relaxed) as i8 == v;
             let mark = if v == 0 {
                 NO_DISTANCE
-            } else if position_of(&board).legal_moves(rules).is_empty() {
+            } else if position_of(board).legal_moves(rules).is_empty() {
                 0
             } else if exit_keeps && v > 0 {
                 1
@@ -359,46 +504,50 @@ fn distances(
                 NO_DISTANCE
             };
             exits[p].store(mark, Ordering::Relaxed);
-            next_board(&mut board);
-        }
+        });
     });
+    let mut marks: Option<Marks> = None;
     let mut passes = 0;
-    while changed.swap(false, Ordering::Relaxed) {
+    loop {
         passes += 1;
         progress.pass(seeds, Phase::Distances, passes, size);
-        parallel_chunks(seeds, threads, progress, &|start, mut board, count| {
-            let mut any = false;
-            for i in start..start + count {
-                let p = i as usize;
+        let first = passes == 1;
+        let next = Marks::new(size);
+        parallel_chunks(seeds, threads, progress, &|start, count| {
+            visit(seeds, start, count, marks.as_ref(), |p, board| {
                 let v = values[p].load(Ordering::Relaxed);
                 let known = exits[p].load(Ordering::Relaxed);
-                if v == 0 || known < EXIT_PENDING {
-                    next_board(&mut board);
-                    continue;
+                if v == 0 {
+                    return;
+                }
+                if known < EXIT_PENDING {
+                    // Known from the first marks: tell the boards before.
+                    if first {
+                        for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                    }
+                    return;
                 }
                 // Winner: the nearest known value-keeping move. Loser: the
                 // farthest, once all of them are known.
                 let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
                 let mut unknown = false;
-                let has_moves = for_each_edge(&board, seeds, rules, |edge| {
-                    if let Edge::Stay(r) = edge {
-                        let q = r as usize;
-                        if -values[q].load(Ordering::Relaxed) != v {
-                            return;
-                        }
-                        let d = exits[q].load(Ordering::Relaxed);
-                        if d >= EXIT_PENDING {
-                            unknown = true;
-                        } else {
-                            found = Some(match found {
-                                None => d,
-                                Some(f) if v > 0 => f.min(d),
-                                Some(f) => f.max(d),
-                            });
-                        }
+                let (children, len) = stays(board, seeds, rules).unwrap_or(([0; 6], 0));
+                for &r in &children[..len] {
+                    let q = r as usize;
+                    if -values[q].load(Ordering::Relaxed) != v {
+                        continue;
                     }
-                });
-                debug_assert!(has_moves, "boards without moves were marked 0");
+                    let d = exits[q].load(Ordering::Relaxed);
+                    if d >= EXIT_PENDING {
+                        unknown = true;
+                    } else {
+                        found = Some(match found {
+                            None => d,
+                            Some(f) if v > 0 => f.min(d),
+                            Some(f) => f.max(d),
+                        });
+                    }
+                }
                 let settled = if v > 0 {
                     found.map(|d| d + 1)
                 } else {
@@ -409,15 +558,15 @@ fn distances(
                         overflow.store(true, Ordering::Relaxed);
                     } else {
                         exits[p].store(d, Ordering::Relaxed);
-                        any = true;
+                        for_each_predecessor(board, seeds, rules, |r| next.set(r));
                     }
                 }
-                next_board(&mut board);
-            }
-            if any {
-                changed.store(true, Ordering::Relaxed);
-            }
+            });
         });
+        if next.is_empty() {
+            break;
+        }
+        marks = Some(next);
     }
     assert!(
         !overflow.load(Ordering::Relaxed),
@@ -442,55 +591,54 @@ fn solve_bounds(
     // bound) for the side to move: the bottom of each iteration.
     let lo = atomics_i8(size, -n);
     let hi = atomics_i8(size, n);
-    let changed = AtomicBool::new(true);
+    let mut marks: Option<Marks> = None;
     let mut passes = 0;
-    while changed.swap(false, Ordering::Relaxed) {
+    loop {
         passes += 1;
         progress.pass(seeds, Phase::Values, passes, size);
         let first = passes == 1;
-        parallel_chunks(seeds, threads, progress, &|start, mut board, count| {
-            let mut any = false;
-            for i in start..start + count {
-                let p = i as usize;
+        let next = Marks::new(size);
+        parallel_chunks(seeds, threads, progress, &|start, count| {
+            visit(seeds, start, count, marks.as_ref(), |p, board| {
                 if first {
-                    let (l, h, has_moves) = best_exits(&board, seeds, rules, lower);
+                    let (l, h, has_moves) = best_exits(board, seeds, rules, lower);
                     exits_lo[p].store(l, Ordering::Relaxed);
                     exits_hi[p].store(h, Ordering::Relaxed);
                     if !has_moves {
                         lo[p].store(l, Ordering::Relaxed);
                         hi[p].store(h, Ordering::Relaxed);
-                        any = true;
-                        next_board(&mut board);
-                        continue;
+                        for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                        return;
                     }
                 }
                 let mut best_lo = exits_lo[p].load(Ordering::Relaxed);
                 let mut best_hi = exits_hi[p].load(Ordering::Relaxed);
-                let has_moves = for_each_edge(&board, seeds, rules, |edge| {
-                    if let Edge::Stay(r) = edge {
-                        let q = r as usize;
-                        best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
-                        best_hi = best_hi.max(-lo[q].load(Ordering::Relaxed));
-                    }
-                });
-                if !has_moves {
-                    next_board(&mut board);
-                    continue;
+                let Some((children, len)) = stays(board, seeds, rules) else {
+                    return;
+                };
+                for &r in &children[..len] {
+                    let q = r as usize;
+                    best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
+                    best_hi = best_hi.max(-lo[q].load(Ordering::Relaxed));
                 }
+                let mut changed = false;
                 if best_lo != lo[p].load(Ordering::Relaxed) {
                     lo[p].store(best_lo, Ordering::Relaxed);
-                    any = true;
+                    changed = true;
                 }
                 if best_hi != hi[p].load(Ordering::Relaxed) {
                     hi[p].store(best_hi, Ordering::Relaxed);
-                    any = true;
+                    changed = true;
                 }
-                next_board(&mut board);
-            }
-            if any {
-                changed.store(true, Ordering::Relaxed);
-            }
+                if changed {
+                    for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                }
+            });
         });
+        if next.is_empty() {
+            break;
+        }
+        marks = Some(next);
     }
     SolvedLevel {
         lower: into_bytes_i8(lo),
