@@ -188,29 +188,54 @@ impl Database {
         })
     }
 
-    /// Whether the target rule can end the game from `position` before the
-    /// board is empty: then the seeds still to capture (what the database
-    /// holds) do not decide the result, and nothing is claimed.
-    fn target_matters(&self, position: &Position) -> bool {
-        match self.rules.target {
-            None => false,
-            Some(t) => {
-                let n = position.seeds_on_board();
-                let [a, b] = position.stores();
-                a.saturating_add(n) >= t || b.saturating_add(n) >= t
-            }
-        }
-    }
-
     /// What is known of `position` under the rules of [`Database::open`],
-    /// from a fresh start; `None` when it has too many seeds, when the game
-    /// is already over, or when the target rule could end the game early
-    /// (see `docs/DATABASES.md`).
+    /// from a fresh start; `None` when it has too many seeds or the game is
+    /// already over.
+    ///
+    /// With a target (`abapa`: 25), the database does not see the stores:
+    /// when no store can reach the target any more, its values stand; when
+    /// one can, the game may end early and only the result carries over
+    /// (when the target is more than half the seeds in play, reaching it
+    /// wins with or without the target rule), so the bounds become those the
+    /// result implies (see `docs/DATABASES.md`); otherwise `None`.
     pub fn probe(&self, position: &Position) -> Option<Entry> {
-        if self.target_matters(position) || self.rules.target_reached(position.stores()) {
+        if self.rules.target_reached(position.stores()) {
             return None;
         }
-        self.probe_board(&position.relative_holes(), position.seeds_on_board())
+        let seeds = position.seeds_on_board();
+        let raw = self.probe_board(&position.relative_holes(), seeds)?;
+        let Some(target) = self.rules.target else {
+            return Some(raw);
+        };
+        let mover = position.to_move();
+        let a = i32::from(position.store(mover));
+        let b = i32::from(position.store(mover.opponent()));
+        let (n, t) = (i32::from(seeds), i32::from(target));
+        if a + n < t && b + n < t {
+            return Some(raw);
+        }
+        if 2 * t <= a + b + n {
+            return None;
+        }
+        // The result from the stores' difference d and the value v: a win
+        // when d + v > 0. Under the target the final margin is unknown, but
+        // its sign is the same.
+        let d = a - b;
+        let lower = match d + i32::from(raw.lower) {
+            x if x > 0 => 1 - d,
+            0 => -d,
+            _ => -n,
+        };
+        let upper = match d + i32::from(raw.upper) {
+            x if x < 0 => -1 - d,
+            0 => -d,
+            _ => n,
+        };
+        Some(Entry {
+            lower: lower.clamp(-n, n) as i8,
+            upper: upper.clamp(-n, n) as i8,
+            distance: None,
+        })
     }
 
     /// Every legal move of `position` with what is known after it, or `None`
