@@ -73,7 +73,7 @@ pub struct Ply {
 /// game.undo();
 /// assert_eq!(game.plies().len(), 3);
 /// game.redo();
-/// assert_eq!(game.position().to_string(), "5-5-5-5-4-0-0-6-6-6-5-5-0-0-S");
+/// assert_eq!(game.position().to_string(), "0-6-6-6-5-1-0-6-6-6-5-1-0-0-S");
 /// ```
 #[derive(Clone, Debug)]
 pub struct Game {

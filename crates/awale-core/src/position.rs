@@ -647,10 +647,10 @@ impl Position {
     /// Why the game is over in this position, if it is, looking at the
     /// position alone (a repetition needs the history: see [`crate::Game`]).
     pub fn end(&self, rules: &Rules) -> Option<EndReason> {
-        if self.board == 0 {
-            Some(EndReason::EmptyBoard)
-        } else if rules.target_reached(self.stores) {
+        if rules.target_reached(self.stores) {
             Some(EndReason::Target)
+        } else if self.board == 0 {
+            Some(EndReason::EmptyBoard)
         } else if self.legal_bits(rules.grand_slam) == 0 {
             Some(EndReason::Starvation)
         } else {

@@ -340,8 +340,6 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, RecordError> {
 struct Parser<'a> {
     chars: std::iter::Peekable<std::str::CharIndices<'a>>,
     text: &'a str,
-    line: usize,
-    line_start: usize,
 }
 
 /// Longest tag name, tag value or comment accepted: records come from files
@@ -353,15 +351,16 @@ impl<'a> Parser<'a> {
         Parser {
             chars: text.char_indices().peekable(),
             text,
-            line: 1,
-            line_start: 0,
         }
     }
 
     fn error(&self, at: usize, message: impl Into<String>) -> RecordError {
+        // Errors are rare: count lines and columns from the start.
+        let before = &self.text[..at];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         RecordError::Syntax {
-            line: self.line,
-            column: self.text[self.line_start..at].chars().count() + 1,
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
             message: message.into(),
         }
     }
@@ -371,12 +370,7 @@ impl<'a> Parser<'a> {
     }
 
     fn bump(&mut self) -> Option<(usize, char)> {
-        let next = self.chars.next();
-        if let Some((i, '\n')) = next {
-            self.line += 1;
-            self.line_start = i + 1;
-        }
-        next
+        self.chars.next()
     }
 
     fn skip_space(&mut self) {

@@ -62,8 +62,8 @@ mod tests {
                 .unwrap()
                 .split('│')
                 .skip(1)
+                .take(6)
                 .map(|c| c.trim().to_string())
-                .filter(|c| !c.is_empty())
                 .collect()
         };
         for line in [2, 4] {

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod board_text;
 mod db;
 mod perft;
@@ -28,6 +29,8 @@ struct Cli {
 enum Command {
     /// Play in the terminal, against the computer or another person.
     Play(play::Args),
+    /// Search fixed positions to a fixed depth: node signature and speed.
+    Bench(bench::Args),
     /// Count the leaves of the move tree (perft).
     Perft(perft::Args),
     /// Draw a position diagram.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Play(args) => play::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
         Command::Replay(args) => replay::run(args),

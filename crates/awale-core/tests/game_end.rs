@@ -1,0 +1,182 @@
+//! How games end, for every reason of RULES.md under each preset, and undo
+//! and redo around the end.
+
+use awale_core::{parse_moves, EndReason, Game, GameError, Position, Rules, Side};
+
+fn game(diagram: &str, rules: Rules) -> Game {
+    Game::from_position(rules, diagram.parse().unwrap())
+}
+
+fn play_all(game: &mut Game, moves: &str) {
+    for m in parse_moves(moves).unwrap() {
+        game.play(m).unwrap();
+    }
+}
+
+/// Two single seeds chasing each other round the board come back to where
+/// they started after twelve moves.
+const CIRCLING: (&str, &str) = ("0-0-0-0-0-1-0-0-0-0-0-1-10-5-S", "FfAaBbCcDdEe");
+
+#[test]
+fn repetition_gives_the_seeds_left_to_nobody_under_awale() {
+    let mut g = game(CIRCLING.0, Rules::AWALE);
+    play_all(&mut g, CIRCLING.1);
+    assert_eq!(g.end(), Some(EndReason::Repetition));
+    let o = g.outcome().unwrap();
+    assert_eq!(o.stores, [10, 5]);
+    assert_eq!(o.winner, Some(Side::South));
+}
+
+#[test]
+fn repetition_gives_each_player_their_own_row_under_abapa() {
+    let mut g = game(CIRCLING.0, Rules::ABAPA);
+    play_all(&mut g, CIRCLING.1);
+    assert_eq!(g.end(), Some(EndReason::Repetition));
+    assert_eq!(g.outcome().unwrap().stores, [11, 6]);
+}
+
+#[test]
+fn a_position_only_repeats_with_the_same_side_to_move() {
+    let mut g = game(CIRCLING.0, Rules::AWALE);
+    play_all(&mut g, &CIRCLING.1[..11]);
+    assert_eq!(g.end(), None, "one move short of the repetition");
+}
+
+#[test]
+fn no_move_after_the_end_and_undo_reopens_the_game() {
+    let mut g = game(CIRCLING.0, Rules::AWALE);
+    play_all(&mut g, CIRCLING.1);
+    let next = g.position().legal_moves(g.rules()).next().unwrap();
+    assert_eq!(g.play(next), Err(GameError::Over(EndReason::Repetition)));
+    assert!(g.legal_moves().is_empty());
+    assert_eq!(g.undo().map(|m| m.letter()), Some('e'));
+    assert_eq!(g.end(), None);
+    assert_eq!(g.redo().map(|m| m.letter()), Some('e'));
+    assert_eq!(g.end(), Some(EndReason::Repetition));
+}
+
+#[test]
+fn abapa_ends_when_a_store_reaches_25() {
+    // South has 24 and captures 2 with F.
+    let mut g = game("0-0-0-0-0-1-1-3-0-0-0-0-24-19-S", Rules::ABAPA);
+    assert_eq!(g.play("F".parse().unwrap()), Ok(2));
+    assert_eq!(g.end(), Some(EndReason::Target));
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winner, Some(Side::South));
+    assert_eq!(o.stores, [26, 19]);
+    // The same move under awale does not end the game.
+    let mut g = game("1-0-0-0-0-1-1-3-0-0-0-0-24-18-S", Rules::AWALE);
+    g.play("F".parse().unwrap()).unwrap();
+    assert_eq!(g.position().stores(), [26, 18]);
+    assert_eq!(g.end(), None);
+}
+
+#[test]
+fn abapa_ends_at_24_all() {
+    // With 48 seeds, 24-24 leaves none on the board: the target rule names
+    // the end under abapa, the empty board under awale.
+    let g = game("0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", Rules::ABAPA);
+    assert_eq!(g.end(), Some(EndReason::Target));
+    assert_eq!(g.outcome().unwrap().winner, None);
+    let g = game("0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", Rules::AWALE);
+    assert_eq!(g.end(), Some(EndReason::EmptyBoard));
+    let mut g = game("1-0-0-0-0-1-2-0-0-0-0-4-21-19-S", Rules::ABAPA);
+    g.play("F".parse().unwrap()).unwrap();
+    assert_eq!(g.position().stores(), [24, 19]);
+    assert_eq!(g.end(), None);
+    let g = game("0-0-0-0-0-1-0-0-0-0-0-0-24-23-S", Rules::ABAPA);
+    assert_eq!(g.end(), None);
+}
+
+#[test]
+fn a_target_can_be_set_on_its_own() {
+    let rules: Rules = "awale,target=20".parse().unwrap();
+    let g = game("4-4-4-4-0-0-0-0-0-0-0-0-20-8-N", rules);
+    assert_eq!(g.end(), Some(EndReason::Target));
+    assert_eq!(g.outcome().unwrap().winner, Some(Side::South));
+}
+
+#[test]
+fn resignation_gives_the_seeds_left_to_the_opponent() {
+    for rules in [Rules::AWALE, Rules::ABAPA] {
+        let mut g = Game::new(rules);
+        play_all(&mut g, "Ff");
+        g.resign(Side::North).unwrap();
+        assert_eq!(g.end(), Some(EndReason::Resignation));
+        let o = g.outcome().unwrap();
+        assert_eq!(o.stores, [48, 0]);
+        assert_eq!(o.winner, Some(Side::South));
+        // Undo takes back the resignation only.
+        assert_eq!(g.undo(), None);
+        assert_eq!(g.end(), None);
+        assert_eq!(g.plies().len(), 2);
+        // The side not to move may resign too.
+        g.resign(Side::South).unwrap();
+        assert_eq!(g.outcome().unwrap().stores, [0, 48]);
+    }
+}
+
+#[test]
+fn an_empty_board_ends_the_game() {
+    for rules in [Rules::AWALE, Rules::ABAPA] {
+        let g = game("0-0-0-0-0-0-0-0-0-0-0-0-20-16-N", rules);
+        assert_eq!(g.end(), Some(EndReason::EmptyBoard));
+        assert_eq!(g.outcome().unwrap().winner, Some(Side::South));
+    }
+}
+
+#[test]
+fn a_side_with_an_empty_row_to_move_is_starved_and_the_other_takes_its_row() {
+    for rules in [Rules::AWALE, Rules::ABAPA] {
+        let g = game("0-0-0-0-0-0-0-3-0-0-0-0-20-20-S", rules);
+        assert_eq!(g.end(), Some(EndReason::Starvation));
+        assert_eq!(g.outcome().unwrap().stores, [20, 23]);
+    }
+}
+
+#[test]
+fn starvation_in_play_after_the_last_feeding_chance() {
+    // North has one seed in f and plays it; South, empty before, is fed.
+    // Then South must feed North, which is impossible from A with 1 seed.
+    let mut g = game("0-0-0-0-0-0-0-0-0-0-0-1-20-20-N", Rules::AWALE);
+    play_all(&mut g, "f");
+    assert_eq!(
+        g.position(),
+        "1-0-0-0-0-0-0-0-0-0-0-0-20-20-S"
+            .parse::<Position>()
+            .unwrap()
+    );
+    assert_eq!(g.end(), Some(EndReason::Starvation));
+    assert_eq!(g.outcome().unwrap().stores, [21, 20]);
+}
+
+#[test]
+fn undo_and_redo_walk_the_history() {
+    let mut g = Game::new(Rules::AWALE);
+    play_all(&mut g, "FfAaBb");
+    let after = g.position();
+    for _ in 0..6 {
+        g.undo().unwrap();
+    }
+    assert_eq!(g.position(), Position::START);
+    assert_eq!(g.undo(), None);
+    for _ in 0..6 {
+        g.redo().unwrap();
+    }
+    assert_eq!(g.position(), after);
+    assert!(!g.can_redo());
+    // A new move after undo forgets the moves taken back.
+    g.undo();
+    g.undo();
+    play_all(&mut g, "C");
+    assert!(!g.can_redo());
+}
+
+#[test]
+fn random_first_player_draws_both_sides() {
+    let rules: Rules = "awale,first=random".parse().unwrap();
+    let sides: std::collections::HashSet<Side> = (0..64)
+        .map(|_| Game::new(rules).position().to_move())
+        .collect();
+    assert_eq!(sides.len(), 2);
+}

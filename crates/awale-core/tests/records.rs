@@ -1,0 +1,163 @@
+//! Game records: the forms other programs write, and clear errors for broken
+//! ones.
+
+use awale_core::{parse_records, EndReason, Record, RecordError, Side};
+
+const RECORD: &str = r#"[Event "Club evening"]
+[Site "Abidjan"]
+[Date "2026.11.29"]
+[South "Awa"]
+[North "Kofi \"the wise\""]
+[Result "*"]
+[Variant "awale"]
+
+{An opening} 1. F f 2. A {quiet} 2... a 3.B b 4. C c 5. D *
+"#;
+
+#[test]
+fn a_record_reads_with_tags_comments_and_numbers() {
+    let r: Record = RECORD.parse().unwrap();
+    assert_eq!(r.tag("North"), Some("Kofi \"the wise\""));
+    assert_eq!(r.intro.as_deref(), Some("An opening"));
+    assert_eq!(r.moves.len(), 9);
+    assert_eq!(r.moves[2].comment.as_deref(), Some("quiet"));
+    assert_eq!(r.result, "*");
+    let game = r.to_game().unwrap();
+    assert_eq!(game.plies().len(), 9);
+}
+
+#[test]
+fn printing_numbers_moves_and_restates_after_a_comment() {
+    let r: Record = RECORD.parse().unwrap();
+    let text = r.to_string();
+    assert!(
+        text.contains("{An opening} 1. F f 2. A {quiet} 2... a 3. B b 4. C c 5. D *"),
+        "{text}"
+    );
+    assert_eq!(text.parse::<Record>().unwrap(), r);
+}
+
+#[test]
+fn captures_are_written_and_checked() {
+    let r: Record = "[FEN \"0-0-0-0-0-2-1-2-4-0-0-0-0-0-S\"]\n1. F+5 *"
+        .parse()
+        .unwrap();
+    let game = r.to_game().unwrap();
+    assert_eq!(game.position().store(Side::South), 5);
+    let wrong: Record = "[FEN \"0-0-0-0-0-2-1-2-4-0-0-0-0-0-S\"]\n1. F+3 *"
+        .parse()
+        .unwrap();
+    let e = wrong.to_game().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RecordError::WrongCapture {
+                ply: 1,
+                written: 3,
+                actual: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("captures 5"), "{e}");
+}
+
+#[test]
+fn a_game_starting_with_north_is_numbered_with_an_ellipsis() {
+    let r: Record = "1... f 2. F a *".parse().unwrap();
+    let game = r.to_game().unwrap();
+    assert_eq!(game.start().to_move(), Side::North);
+    assert!(Record::from_game(&game, &[])
+        .to_string()
+        .contains("1... f 2. F a *"));
+}
+
+#[test]
+fn several_games_follow_each_other() {
+    let text = format!("{RECORD}\n[Event \"Second\"]\n1. A a 1-0\n1. B b 0-1 1. C *");
+    let games = parse_records(&text).unwrap();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[1].tag("Event"), Some("Second"));
+    assert_eq!(games[1].result, "1-0");
+    assert_eq!(games[2].result, "0-1");
+    assert_eq!(games[3].moves.len(), 1);
+}
+
+#[test]
+fn a_finished_game_keeps_its_result_and_termination() {
+    let mut game = awale_core::Game::new(awale_core::Rules::ABAPA);
+    game.play("F".parse().unwrap()).unwrap();
+    game.resign(Side::North).unwrap();
+    let record = Record::from_game(&game, &[("Event", "x")]);
+    assert_eq!(record.result, "1-0");
+    assert_eq!(record.tag("Termination"), Some("resignation"));
+    assert_eq!(record.tag("Variant"), Some("abapa"));
+    let again = record
+        .to_string()
+        .parse::<Record>()
+        .unwrap()
+        .to_game()
+        .unwrap();
+    assert_eq!(again.end(), Some(EndReason::Resignation));
+    assert_eq!(again.outcome(), game.outcome());
+}
+
+#[test]
+fn broken_records_say_where() {
+    let cases: &[(&str, &str)] = &[
+        ("[Event \"x\"\n1. F *", "line 1, column 11: expected `]`"),
+        ("[Event x]\n1. F *", "double quotes"),
+        ("1. F f {never closed", "never closed"),
+        ("1. F f\n2. Z *", "line 2, column 4"),
+        ("1. Ff *", "separated by spaces"),
+        ("1. F+ *", "not a number"),
+        ("1. F+99 *", "not a number"),
+        ("12x. F *", "`12` is neither"),
+        ("[Event \"unterminated\n1. F *", "no closing quote"),
+    ];
+    for (text, expected) in cases {
+        let e = parse_records(text).unwrap_err().to_string();
+        assert!(e.contains(expected), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn records_that_are_not_legal_games_are_refused() {
+    let e = "1. F F *".parse::<Record>().unwrap().to_game().unwrap_err();
+    assert!(e.to_string().contains("ply 2"), "{e}");
+    let e = "[Variant \"chess\"]\n1. F *"
+        .parse::<Record>()
+        .unwrap()
+        .to_game()
+        .unwrap_err();
+    assert!(e.to_string().contains("Variant"), "{e}");
+    let e = "[FEN \"4-4\"]\n1. F *"
+        .parse::<Record>()
+        .unwrap()
+        .to_game()
+        .unwrap_err();
+    assert!(e.to_string().contains("FEN"), "{e}");
+}
+
+#[test]
+fn hostile_records_do_not_panic() {
+    for text in [
+        "[",
+        "[A",
+        "[A \"",
+        "[A \"\\",
+        "{",
+        "1.",
+        "1...",
+        "1-",
+        "+",
+        "A+",
+        "\u{feff}1. F *",
+        "[A \"b\"] junk",
+    ] {
+        let _ = parse_records(text);
+    }
+    let long = format!("{{{}}}", "x".repeat(100_000));
+    assert!(parse_records(&long).is_err());
+}

@@ -1,0 +1,30 @@
+//! The Awalé engine: alpha-beta search over the rules of `awale-core`, an
+//! evaluation tuned on self-play data, time management, and strength levels
+//! for people.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use awale_core::{Game, Rules};
+//! use awale_engine::{Engine, EngineOptions, Limits};
+//!
+//! let mut engine = Engine::new(EngineOptions::default());
+//! let game = Game::new(Rules::AWALE);
+//! let stop = AtomicBool::new(false);
+//! let result = engine.search(&game, &Limits::depth(6), &stop, &mut |_| {});
+//! assert!(game.position().is_legal(result.best.unwrap(), game.rules()));
+//! ```
+#![deny(missing_docs)]
+
+pub mod eval;
+pub mod level;
+pub mod limits;
+pub mod oracle;
+pub mod score;
+pub mod search;
+mod tt;
+
+pub use level::{choose_move, Lang, Level};
+pub use limits::{Clock, Limits};
+pub use oracle::{Bounds, Oracle};
+pub use score::Score;
+pub use search::{Engine, EngineOptions, MoveAnalysis, SearchInfo, SearchResult};

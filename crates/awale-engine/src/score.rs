@@ -1,0 +1,165 @@
+//! Search scores: a heuristic estimate in hundredths of a seed, or a decided
+//! game (won or lost in a known number of plies, or proven by an endgame
+//! oracle with its final margin).
+
+use std::fmt;
+
+/// The score of a won game at the root: a win in `n` plies is `WIN - n`.
+const WIN: i32 = 30_000;
+/// Decided games are reported with their distance up to this many plies.
+pub(crate) const MAX_PLY: i32 = 1_000;
+/// A game proven won by an oracle (distance unknown) with a final margin of
+/// `m` seeds scores `PROVEN + m`: below every win with a known distance.
+const PROVEN: i32 = 28_000;
+/// Heuristic scores are kept inside this bound.
+pub(crate) const MAX_HEURISTIC: i32 = 20_000;
+
+/// A search score from the side to move's view, in seeds × 100 ("cp"), or a
+/// decided game: [`Score::win_in`], [`Score::loss_in`], or an oracle's
+/// proven result with [`Score::proven`].
+///
+/// Scores are ordered: any win beats any heuristic score, a shorter win beats
+/// a longer one, and a loss comes as late as possible.
+///
+/// ```
+/// use awale_engine::Score;
+/// assert!(Score::win_in(3) > Score::win_in(5));
+/// assert!(Score::win_in(99) > Score::cp(4_000));
+/// assert_eq!(Score::cp(150).to_string(), "+1.50 seeds");
+/// assert_eq!(Score::win_in(7).to_string(), "win in 7");
+/// assert_eq!(-Score::win_in(7), Score::loss_in(7));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Score(pub(crate) i32);
+
+impl Score {
+    /// A drawn game, or an even position.
+    pub const DRAW: Score = Score(0);
+
+    /// A heuristic score of `cp` hundredths of a seed, clamped to the
+    /// heuristic range.
+    pub fn cp(cp: i32) -> Score {
+        Score(cp.clamp(-MAX_HEURISTIC, MAX_HEURISTIC))
+    }
+
+    /// The side to move wins in `plies` plies (0: it has already won).
+    pub fn win_in(plies: u32) -> Score {
+        Score(WIN - (plies as i32).min(MAX_PLY))
+    }
+
+    /// The side to move loses in `plies` plies (0: it has already lost).
+    pub fn loss_in(plies: u32) -> Score {
+        -Score::win_in(plies)
+    }
+
+    /// The game's result as proven by an oracle, whose final store
+    /// difference (side to move's seeds minus the opponent's) is `margin`,
+    /// in an unknown number of plies. A margin of 0 is a draw.
+    pub fn proven(margin: i32) -> Score {
+        match margin.signum() {
+            1 => Score(PROVEN + margin.min(48)),
+            -1 => Score(-PROVEN + margin.max(-48)),
+            _ => Score::DRAW,
+        }
+    }
+
+    /// Whether the score says who wins (a known distance or an oracle's
+    /// proof). A decided draw is not told apart from an even position.
+    pub fn is_decided(self) -> bool {
+        self.0.abs() > PROVEN
+    }
+
+    /// Whether the side to move wins.
+    pub fn is_win(self) -> bool {
+        self.0 > PROVEN
+    }
+
+    /// Whether the side to move loses.
+    pub fn is_loss(self) -> bool {
+        self.0 < -PROVEN
+    }
+
+    /// For a win or loss with a known distance: the plies to the end,
+    /// positive when the side to move wins, negative when it loses.
+    pub fn plies_to_end(self) -> Option<i32> {
+        if self.0 >= WIN - MAX_PLY {
+            Some(WIN - self.0)
+        } else if self.0 <= -(WIN - MAX_PLY) {
+            Some(-(WIN + self.0))
+        } else {
+            None
+        }
+    }
+
+    /// For an oracle's proof: the final store difference.
+    pub fn proven_margin(self) -> Option<i32> {
+        if self.0 > PROVEN && self.0 <= PROVEN + 48 {
+            Some(self.0 - PROVEN)
+        } else if self.0 < -PROVEN && self.0 >= -PROVEN - 48 {
+            Some(self.0 + PROVEN)
+        } else {
+            None
+        }
+    }
+
+    /// The raw value in hundredths of a seed. For decided scores it is a
+    /// large number (above 28,000 in absolute value) that still orders
+    /// correctly; a protocol should report [`Score::plies_to_end`] instead.
+    pub fn cp_value(self) -> i32 {
+        self.0
+    }
+
+    /// A decided score found `ply` plies below the root, made relative to
+    /// the node it is stored for (transposition table).
+    pub(crate) fn to_tt(self, ply: u32) -> i16 {
+        let v = if self.0 >= WIN - MAX_PLY {
+            self.0 + ply as i32
+        } else if self.0 <= -(WIN - MAX_PLY) {
+            self.0 - ply as i32
+        } else {
+            self.0
+        };
+        v.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16
+    }
+
+    /// The inverse of [`Score::to_tt`].
+    pub(crate) fn from_tt(v: i16, ply: u32) -> Score {
+        let v = i32::from(v);
+        Score(if v >= WIN - MAX_PLY {
+            v - ply as i32
+        } else if v <= -(WIN - MAX_PLY) {
+            v + ply as i32
+        } else {
+            v
+        })
+    }
+}
+
+impl std::ops::Neg for Score {
+    type Output = Score;
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(n) = self.plies_to_end() {
+            if n >= 0 {
+                write!(f, "win in {n}")
+            } else {
+                write!(f, "loss in {}", -n)
+            }
+        } else if let Some(m) = self.proven_margin() {
+            if m > 0 {
+                write!(f, "win by {m}")
+            } else {
+                write!(f, "loss by {}", -m)
+            }
+        } else {
+            let sign = if self.0 < 0 { '-' } else { '+' };
+            let a = self.0.abs();
+            write!(f, "{sign}{}.{:02} seeds", a / 100, a % 100)
+        }
+    }
+}

@@ -1,0 +1,861 @@
+//! The search: negamax alpha-beta with principal-variation search, late move
+//! reductions, iterative deepening with aspiration windows, a shared
+//! transposition table and lazy SMP over several threads.
+//!
+//! Every end rule is scored exactly as `awale-core` defines it: starvation,
+//! the target (and 24-24), an empty board, and repetition of a position of
+//! the game or of the search path. A side holding more than half the seeds
+//! has won. Scores of decided games carry their distance in plies.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use awale_core::{EndReason, Game, Move, Position, Rules};
+
+use crate::eval::evaluate;
+use crate::limits::Limits;
+use crate::oracle::{same_game, Oracle};
+use crate::score::{Score, MAX_HEURISTIC};
+use crate::tt::{Bound, Entry, Table};
+
+/// Deepest iteration the search runs.
+pub const MAX_DEPTH: u32 = 100;
+/// Plies of search path kept (iterations plus a margin).
+const MAX_PLY: usize = MAX_DEPTH as usize + 8;
+const WIN: i32 = 30_000;
+const INF: i32 = WIN + 1;
+
+/// Settings of an [`Engine`] that last between searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Size of the transposition table in MiB.
+    pub hash_mb: usize,
+    /// Search threads (lazy SMP); 1 searches on the calling thread only.
+    pub threads: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+        }
+    }
+}
+
+/// What the search reports after each completed depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth just completed.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score of the best move.
+    pub score: Score,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, the best move first.
+    pub pv: Vec<Move>,
+    /// Permille of the transposition table filled in this search.
+    pub hashfull: u32,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the game is over.
+    pub best: Option<Move>,
+    /// The reply expected (to ponder on).
+    pub ponder: Option<Move>,
+    /// The score of `best`.
+    pub score: Score,
+    /// The last depth completed.
+    pub depth: u32,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The score and best line of one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveAnalysis {
+    /// The move.
+    pub mv: Move,
+    /// Its score, from the view of the side that plays it.
+    pub score: Score,
+    /// The line expected, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// The engine: a transposition table kept between searches, the thread
+/// count and an optional endgame oracle.
+pub struct Engine {
+    options: EngineOptions,
+    table: Table,
+    oracle: Option<Arc<dyn Oracle>>,
+}
+
+impl Engine {
+    /// An engine with these options.
+    pub fn new(options: EngineOptions) -> Engine {
+        Engine {
+            options,
+            table: Table::new(options.hash_mb),
+            oracle: None,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Changes the options; a new hash size clears the table.
+    pub fn set_options(&mut self, options: EngineOptions) {
+        if options.hash_mb != self.options.hash_mb {
+            self.table = Table::new(options.hash_mb);
+        }
+        self.options = options;
+    }
+
+    /// Sets (or removes) the endgame oracle. It is probed only in games
+    /// under the rules it was built for.
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
+        self.oracle = oracle;
+    }
+
+    /// Whether an oracle is set.
+    pub fn has_oracle(&self) -> bool {
+        self.oracle.is_some()
+    }
+
+    /// Forgets what earlier searches learnt (call between games).
+    pub fn new_game(&mut self) {
+        self.table.clear();
+    }
+
+    /// Searches the current position of `game` (its rules and its history,
+    /// for repetitions) within `limits`. Returns when the limits are reached
+    /// or `stop` becomes true, always with the best move found so far
+    /// (`None` only when the game is over). `on_info` is called after each
+    /// depth.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let root = game.position();
+        if game.end().is_some() || root.legal_moves(game.rules()).is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: game_over_score(game),
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        self.table.new_search();
+        let rules = *game.rules();
+        let oracle = self
+            .oracle
+            .as_deref()
+            .filter(|o| same_game(&o.rules(), &rules));
+        let shared = Shared {
+            table: &self.table,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            rules,
+            oracle,
+            oracle_seeds: oracle.map_or(0, |o| o.max_seeds()),
+            history: history_keys(game),
+            limits,
+            start: Instant::now(),
+        };
+        let threads = self.options.threads.max(1);
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, id, root);
+                    worker.iterate(&mut |_| {});
+                });
+            }
+            let mut worker = Worker::new(&shared, 0, root);
+            let result = worker.iterate(on_info);
+            shared.abort.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+
+    /// Scores every legal move (for hints, `awale analyze`, game review),
+    /// best first. The limits are shared out among the moves: a depth
+    /// applies to each (counted from the root), times and nodes are divided.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<MoveAnalysis> {
+        let moves = game.legal_moves();
+        let n = moves.len().max(1) as u32;
+        let budget = limits.time_budget().map(|(soft, _)| soft / n);
+        let child_limits = Limits {
+            depth: limits.depth.map(|d| d.saturating_sub(1)),
+            nodes: limits.nodes.map(|x| (x / u64::from(n)).max(1)),
+            movetime: budget,
+            clock: None,
+            infinite: limits.infinite,
+            ponderhit: None,
+        };
+        let mut analyses = Vec::with_capacity(moves.len());
+        for m in moves {
+            let mut child = game.clone();
+            if child.play(m).is_err() {
+                continue;
+            }
+            let (score, pv) = if child.end().is_some() {
+                (-game_over_score(&child), vec![m])
+            } else if child_limits.depth == Some(0) {
+                (-Score::cp(evaluate(&child.position())), vec![m])
+            } else {
+                let result = self.search(&child, &child_limits, stop, &mut |_| {});
+                let mut pv = vec![m];
+                pv.extend(result.pv);
+                (-result.score, pv)
+            };
+            analyses.push(MoveAnalysis { mv: m, score, pv });
+        }
+        analyses.sort_by_key(|a| std::cmp::Reverse(a.score));
+        analyses
+    }
+}
+
+/// The score of a finished game for the side to move.
+fn game_over_score(game: &Game) -> Score {
+    match game.outcome() {
+        Some(outcome) => {
+            let me = game.position().to_move();
+            match outcome.winner {
+                Some(w) if w == me => Score::win_in(0),
+                Some(_) => Score::loss_in(0),
+                None => Score::DRAW,
+            }
+        }
+        None => Score::DRAW,
+    }
+}
+
+/// Repetition keys and board seeds of the game's positions since the last
+/// capture, oldest first, the current position last.
+fn history_keys(game: &Game) -> Vec<(u128, u8)> {
+    let root = game.position();
+    let seeds = root.seeds_on_board();
+    let mut keys: Vec<(u128, u8)> = game
+        .plies()
+        .iter()
+        .rev()
+        .map(|p| p.before)
+        .take_while(|p| p.seeds_on_board() == seeds)
+        .map(|p| (p.repetition_key(), seeds))
+        .collect();
+    keys.reverse();
+    keys.push((root.repetition_key(), seeds));
+    keys
+}
+
+/// What all threads of one search share.
+struct Shared<'a> {
+    table: &'a Table,
+    stop: &'a AtomicBool,
+    /// Set when the main thread is done or a limit is reached.
+    abort: AtomicBool,
+    nodes: AtomicU64,
+    rules: Rules,
+    oracle: Option<&'a dyn Oracle>,
+    oracle_seeds: u8,
+    history: Vec<(u128, u8)>,
+    limits: &'a Limits,
+    start: Instant,
+}
+
+/// A move at the root with what the last iteration found.
+#[derive(Clone, Copy)]
+struct RootMove {
+    index: u8,
+    child: Position,
+    score: i32,
+}
+
+/// One search thread.
+struct Worker<'a, 'b> {
+    shared: &'b Shared<'a>,
+    id: usize,
+    root: Position,
+    rules: Rules,
+    nodes: u64,
+    flushed: u64,
+    stopped: bool,
+    /// Whether this thread may stop (depth 1 always completes).
+    may_stop: bool,
+    /// Repetition keys: the game history, then the search path.
+    keys: Vec<u128>,
+    seeds: Vec<u8>,
+    /// Index in `keys` of the root.
+    base: usize,
+    /// Lowest index in `keys` of a position whose repetition decided a
+    /// score in the current subtree.
+    rep_floor: usize,
+    killers: [[u8; 2]; MAX_PLY + 1],
+    history: [[i32; 6]; 2],
+    pv: Vec<[u8; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    seldepth: usize,
+    /// Main thread: when the clock started (None while pondering).
+    clock_start: Option<Instant>,
+    budget: Option<(Duration, Duration)>,
+}
+
+const NO_MOVE: u8 = 255;
+
+impl<'a, 'b> Worker<'a, 'b> {
+    fn new(shared: &'b Shared<'a>, id: usize, root: Position) -> Worker<'a, 'b> {
+        let mut keys: Vec<u128> = shared.history.iter().map(|k| k.0).collect();
+        let mut seeds: Vec<u8> = shared.history.iter().map(|k| k.1).collect();
+        let base = keys.len() - 1;
+        keys.resize(base + MAX_PLY + 2, 0);
+        seeds.resize(base + MAX_PLY + 2, 0);
+        let pondering = shared
+            .limits
+            .ponderhit
+            .as_ref()
+            .is_some_and(|f| !f.load(Ordering::Relaxed));
+        Worker {
+            shared,
+            id,
+            root,
+            rules: shared.rules,
+            nodes: 0,
+            flushed: 0,
+            stopped: false,
+            may_stop: false,
+            keys,
+            seeds,
+            base,
+            rep_floor: usize::MAX,
+            killers: [[NO_MOVE; 2]; MAX_PLY + 1],
+            history: [[0; 6]; 2],
+            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            seldepth: 0,
+            clock_start: if pondering { None } else { Some(shared.start) },
+            budget: if shared.limits.infinite {
+                None
+            } else {
+                shared.limits.time_budget()
+            },
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
+    }
+
+    /// Called every 1024 nodes: flushes the node count, looks at the stop
+    /// flags and, on the main thread, at the limits.
+    fn checkup(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+        if !self.may_stop {
+            return;
+        }
+        if self.shared.abort.load(Ordering::Relaxed) || self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id == 0 && self.limit_reached(true) {
+            self.shared.abort.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+    }
+
+    /// Whether the nodes or the time are used up (`hard`) or too far gone to
+    /// start a new iteration (`!hard`).
+    fn limit_reached(&mut self, hard: bool) -> bool {
+        let limits = self.shared.limits;
+        if limits.infinite {
+            return false;
+        }
+        if self.clock_start.is_none() {
+            match &limits.ponderhit {
+                Some(flag) if flag.load(Ordering::Relaxed) => {
+                    self.clock_start = Some(Instant::now());
+                }
+                _ => return false,
+            }
+        }
+        if let Some(max) = limits.nodes {
+            if self.shared.nodes.load(Ordering::Relaxed) >= max {
+                return true;
+            }
+        }
+        if let (Some((soft, hard_time)), Some(start)) = (self.budget, self.clock_start) {
+            let elapsed = start.elapsed();
+            if hard {
+                return elapsed >= hard_time;
+            }
+            // An iteration takes about as long as all before it together.
+            return elapsed >= soft / 2;
+        }
+        false
+    }
+
+    /// Iterative deepening; returns the result of the last iteration.
+    fn iterate(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let side = self.root.to_move();
+        let mut root_moves: Vec<RootMove> = self
+            .root
+            .legal_moves(&self.rules)
+            .map(|m| RootMove {
+                index: m.index_in_row() as u8,
+                child: self.root.play_unchecked(m),
+                score: -INF,
+            })
+            .collect();
+        // Captures first until the first iteration has scored the moves.
+        root_moves.sort_by_key(|r| std::cmp::Reverse(r.child.store(side)));
+        let max_depth = if self.shared.limits.infinite {
+            MAX_DEPTH
+        } else {
+            self.shared
+                .limits
+                .depth
+                .unwrap_or(MAX_DEPTH)
+                .clamp(1, MAX_DEPTH)
+        };
+        let mut best = root_moves[0].index;
+        let mut best_score: i32 = 0;
+        let mut best_pv = vec![best];
+        let mut completed = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helpers spread over depths so that the threads do not all
+            // search the same tree in lockstep.
+            if self.id > 0 && depth > 1 && depth < max_depth && (self.id + depth as usize) % 3 == 0
+            {
+                depth += 1;
+            }
+            let mut delta = 40;
+            let (mut alpha, mut beta) = if depth >= 5 && best_score.abs() < MAX_HEURISTIC {
+                (best_score - delta, best_score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                self.seldepth = 0;
+                let s = self.root_search(&mut root_moves, depth as i32, alpha, beta);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            // A move fully searched in an unfinished iteration is still
+            // better than the last iteration's best.
+            if self.stopped {
+                let top = root_moves[0];
+                if top.score > -INF && top.index != best && top.score > best_score {
+                    best = top.index;
+                    best_score = top.score;
+                    best_pv = self.pv[0][..self.pv_len[0]].to_vec();
+                }
+                break;
+            }
+            completed = depth;
+            best = root_moves[0].index;
+            best_score = score;
+            best_pv = self.pv[0][..self.pv_len[0]].to_vec();
+            self.may_stop = true;
+            if self.id == 0 {
+                let info = SearchInfo {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: Score(score),
+                    nodes: self.total_nodes(),
+                    time: self.shared.start.elapsed(),
+                    pv: self.moves_of(&best_pv),
+                    hashfull: self.shared.table.hashfull(),
+                };
+                on_info(&info);
+                if self.limit_reached(false) {
+                    break;
+                }
+                if root_moves.len() == 1 && self.budget.is_some() {
+                    break;
+                }
+                if self.shared.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            if self.shared.abort.load(Ordering::Relaxed) {
+                break;
+            }
+            // A win or loss found within the horizon stays what it is.
+            if let Some(n) = Score(score).plies_to_end() {
+                if (n.unsigned_abs()) < depth && !self.shared.limits.infinite {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+        let pv = self.moves_of(&best_pv);
+        SearchResult {
+            best: Some(Move::new(side, best as usize)),
+            ponder: pv.get(1).copied(),
+            score: Score(best_score),
+            depth: completed,
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+            pv,
+        }
+    }
+
+    /// Turns move indices of a line from the root into moves.
+    fn moves_of(&self, line: &[u8]) -> Vec<Move> {
+        let mut side = self.root.to_move();
+        line.iter()
+            .map(|&i| {
+                let m = Move::new(side, i as usize);
+                side = side.opponent();
+                m
+            })
+            .collect()
+    }
+
+    /// Searches the root moves; keeps them sorted best first.
+    fn root_search(
+        &mut self,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -INF;
+        self.pv_len[0] = 0;
+        for r in root_moves.iter_mut() {
+            r.score = -INF;
+        }
+        for k in 0..root_moves.len() {
+            let child = root_moves[k].child;
+            let score = if k == 0 {
+                -self.node(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut s = -self.node(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.node(&child, depth - 1, -beta, -alpha, 1);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                root_moves[k].score = score;
+                self.set_pv(0, root_moves[k].index);
+                // Move it to the front, keeping the others in order.
+                root_moves[..=k].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn set_pv(&mut self, ply: usize, m: u8) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        self.pv[ply][0] = m;
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// A node below the root: keeps track of the repetitions its score
+    /// depends on.
+    fn node(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let outer = self.rep_floor;
+        self.rep_floor = usize::MAX;
+        let score = self.search(pos, depth, alpha, beta, ply);
+        self.rep_floor = self.rep_floor.min(outer);
+        score
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.checkup();
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.pv_len[ply] = 0;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let rules = self.rules;
+        let me = pos.to_move();
+        let stores = pos.stores();
+        let mine = i32::from(stores[me.index()]);
+        let theirs = i32::from(stores[me.opponent().index()]);
+        let legal = pos.legal_moves(&rules);
+        let on_board = pos.seeds_on_board();
+
+        // The end rules of awale-core, in its order.
+        if on_board == 0 {
+            return end_score(pos, EndReason::EmptyBoard, &rules, ply);
+        }
+        if rules.target_reached(stores) {
+            return end_score(pos, EndReason::Target, &rules, ply);
+        }
+        if legal.is_empty() {
+            return end_score(pos, EndReason::Starvation, &rules, ply);
+        }
+        let idx = self.base + ply;
+        let key = pos.repetition_key();
+        self.keys[idx] = key;
+        self.seeds[idx] = on_board;
+        let mut j = idx;
+        while j >= 2 {
+            j -= 2;
+            if self.seeds[j] != on_board {
+                break;
+            }
+            if self.keys[j] == key {
+                self.rep_floor = self.rep_floor.min(j);
+                return end_score(pos, EndReason::Repetition, &rules, ply);
+            }
+        }
+        // More than half the seeds: the game is decided.
+        let total = mine + theirs + i32::from(on_board);
+        if 2 * mine > total {
+            return WIN - ply as i32;
+        }
+        if 2 * theirs > total {
+            return -WIN + ply as i32;
+        }
+        // No line from here can do better than winning at the next ply.
+        alpha = alpha.max(-WIN + ply as i32);
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(oracle) = self.shared.oracle {
+            if on_board <= self.shared.oracle_seeds {
+                if let Some(b) = oracle.probe(pos) {
+                    let diff = mine - theirs;
+                    let (lo, hi) = (diff + i32::from(b.lower), diff + i32::from(b.upper));
+                    if lo == hi {
+                        return Score::proven(lo).0;
+                    }
+                    if lo >= 0 && Score::proven(lo).0 >= beta {
+                        return Score::proven(lo).0;
+                    }
+                    if hi <= 0 && Score::proven(hi).0 <= alpha {
+                        return Score::proven(hi).0;
+                    }
+                }
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let hash = pos.hash();
+        let entry = self.shared.table.probe(hash);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = entry {
+            tt_move = e.best.unwrap_or(NO_MOVE);
+            if !pv_node && i32::from(e.depth) >= depth {
+                let s = Score::from_tt(e.score, ply as u32).0;
+                let cut = match e.bound {
+                    Some(Bound::Exact) => true,
+                    Some(Bound::Lower) => s >= beta,
+                    Some(Bound::Upper) => s <= alpha,
+                    None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        // Moves with their children, best-looking first.
+        let mut list = [(0u8, Position::START, 0i32); 6];
+        let mut n = 0;
+        let side = me.index();
+        let killers = self.killers[ply];
+        let mut bits = legal.bits();
+        while bits != 0 {
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let child = pos.play_unchecked(Move::new(me, i as usize));
+            let captured = i32::from(child.store(me)) - mine;
+            let order = if i == tt_move {
+                1 << 30
+            } else if captured > 0 {
+                (1 << 24) + captured
+            } else if i == killers[0] {
+                1 << 23
+            } else if i == killers[1] {
+                1 << 22
+            } else {
+                self.history[side][i as usize]
+            };
+            // Insertion sort, descending.
+            let mut k = n;
+            while k > 0 && list[k - 1].2 < order {
+                list[k] = list[k - 1];
+                k -= 1;
+            }
+            list[k] = (i, child, order);
+            n += 1;
+        }
+
+        let alpha_start = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (k, &(i, child, order)) in list[..n].iter().enumerate() {
+            let quiet = order < 1 << 22;
+            let score = if k == 0 {
+                -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let reduction = if depth >= 3 && quiet && k >= 2 {
+                    1 + i32::from(k >= 4 && depth >= 6)
+                } else {
+                    0
+                };
+                let mut s = -self.node(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && reduction > 0 && !self.stopped {
+                    s = -self.node(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.node(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = i;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, i);
+                    if score >= beta {
+                        if quiet {
+                            if killers[0] != i {
+                                self.killers[ply] = [i, killers[0]];
+                            }
+                            let h = &mut self.history[side][i as usize];
+                            *h += depth * depth;
+                            if *h > 1 << 20 {
+                                for row in &mut self.history {
+                                    for v in row {
+                                        *v /= 2;
+                                    }
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A score that rests on a repetition of a position above this node
+        // holds only on this path: keep just the move.
+        let path_dependent = self.rep_floor < idx;
+        self.shared.table.store(
+            hash,
+            Entry {
+                score: Score(best).to_tt(ply as u32),
+                depth: depth.clamp(0, 255) as u8,
+                bound: (!path_dependent).then_some(bound),
+                best: (best_move != NO_MOVE).then_some(best_move),
+            },
+        );
+        best
+    }
+}
+
+/// The score of a game that ended for `reason` in `pos`, `ply` plies from
+/// the root, for the side to move: won, lost or drawn on the final stores.
+fn end_score(pos: &Position, reason: EndReason, rules: &Rules, ply: usize) -> i32 {
+    let stores = pos.final_stores(reason, rules);
+    let me = pos.to_move();
+    let mine = stores[me.index()];
+    let theirs = stores[me.opponent().index()];
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => WIN - ply as i32,
+        std::cmp::Ordering::Less => -WIN + ply as i32,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_can_move_to_another_thread() {
+        fn is_send<T: Send>() {}
+        is_send::<Engine>();
+    }
+}

@@ -1,0 +1,210 @@
+//! The transposition table: what earlier searches learnt about positions,
+//! shared by all search threads without locks.
+//!
+//! Each entry is two atomic words: the data, and the position's hash XORed
+//! with the data. A reader accepts an entry only when the two XOR back to
+//! its hash, so a torn write by another thread reads as a miss, never as
+//! another position's data.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a stored score relates to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The true value is at most the score (fail low).
+    Upper = 1,
+    /// The true value is at least the score (fail high).
+    Lower = 2,
+    /// The score is the value.
+    Exact = 3,
+}
+
+/// One entry, unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// Score, relative to the node (see `Score::to_tt`).
+    pub score: i16,
+    /// Depth searched.
+    pub depth: u8,
+    /// How the score bounds the value; `None` when only a move is stored.
+    pub bound: Option<Bound>,
+    /// Best move, as an index in the mover's row.
+    pub best: Option<u8>,
+}
+
+impl Entry {
+    fn pack(self, generation: u8) -> u64 {
+        let bound = self.bound.map_or(0, |b| b as u64);
+        let best = self.best.map_or(0, |m| u64::from(m) + 1);
+        u64::from(self.score as u16)
+            | u64::from(self.depth) << 16
+            | bound << 24
+            | best << 26
+            | u64::from(generation) << 32
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8,
+            bound: match (data >> 24) & 3 {
+                1 => Some(Bound::Upper),
+                2 => Some(Bound::Lower),
+                3 => Some(Bound::Exact),
+                _ => None,
+            },
+            best: match (data >> 26) & 7 {
+                0 => None,
+                m => Some(m as u8 - 1),
+            },
+        }
+    }
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 32) as u8
+}
+
+const WAYS: usize = 2;
+
+/// The table: buckets of two entries, one preferring depth.
+pub(crate) struct Table {
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of about `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Table {
+        let bytes = mib.max(1) * (1 << 20);
+        let buckets = (bytes / (16 * WAYS)).max(1);
+        let words = (0..buckets * 2 * WAYS).map(|_| AtomicU64::new(0)).collect();
+        Table {
+            words,
+            buckets,
+            generation: 0,
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        for w in &mut self.words {
+            *w.get_mut() = 0;
+        }
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search: older entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    #[inline]
+    fn bucket(&self, hash: u64) -> usize {
+        ((u128::from(hash) * self.buckets as u128) >> 64) as usize * 2 * WAYS
+    }
+
+    /// The entry stored for `hash`, if any.
+    #[inline]
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let b = self.bucket(hash);
+        for way in 0..WAYS {
+            let key = self.words[b + 2 * way].load(Ordering::Relaxed);
+            let data = self.words[b + 2 * way + 1].load(Ordering::Relaxed);
+            if key ^ data == hash && data != 0 {
+                return Some(Entry::unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores `entry` for `hash`. Keeps the old best move when the new entry
+    /// has none.
+    #[inline]
+    pub fn store(&self, hash: u64, mut entry: Entry) {
+        let b = self.bucket(hash);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for way in 0..WAYS {
+            let key = self.words[b + 2 * way].load(Ordering::Relaxed);
+            let data = self.words[b + 2 * way + 1].load(Ordering::Relaxed);
+            if key ^ data == hash && data != 0 {
+                let old = Entry::unpack(data);
+                if entry.best.is_none() {
+                    entry.best = old.best;
+                }
+                // Keep a deeper exact result of this search.
+                if old.bound == Some(Bound::Exact)
+                    && entry.bound != Some(Bound::Exact)
+                    && old.depth > entry.depth.saturating_add(2)
+                    && generation_of(data) == self.generation
+                {
+                    return;
+                }
+                victim = way;
+                break;
+            }
+            let age = self.generation.wrapping_sub(generation_of(data)) as i32;
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                (data >> 16 & 0xFF) as i32 - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = way;
+            }
+        }
+        let data = entry.pack(self.generation);
+        self.words[b + 2 * victim].store(hash ^ data, Ordering::Relaxed);
+        self.words[b + 2 * victim + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand entries used in this search.
+    pub fn hashfull(&self) -> u32 {
+        let n = (self.words.len() / 2).min(1000);
+        let used = (0..n)
+            .filter(|&i| {
+                let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+                data != 0 && generation_of(data) == self.generation
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_reads_back_as_stored() {
+        let table = Table::new(1);
+        let e = Entry {
+            score: -29_990,
+            depth: 17,
+            bound: Some(Bound::Lower),
+            best: Some(5),
+        };
+        table.store(0xDEAD_BEEF, e);
+        assert_eq!(table.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(table.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let table = Table::new(1);
+        let e = Entry {
+            score: 100,
+            depth: 3,
+            bound: Some(Bound::Exact),
+            best: Some(1),
+        };
+        table.store(42, e);
+        let b = table.bucket(42);
+        // Another thread's half-finished write: new data, old key word.
+        table.words[b + 1].store(e.pack(7) ^ 1 << 40, Ordering::Relaxed);
+        assert_eq!(table.probe(42), None);
+    }
+}

@@ -1,0 +1,460 @@
+//! Properties of the search: legal moves, forced captures, decided games,
+//! repetitions, stopping, threads and the endgame oracle.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use awale_core::{Game, Move, Position, Rules, Side};
+use awale_engine::{Bounds, Engine, EngineOptions, Limits, Oracle, Score};
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 4,
+        threads: 1,
+    })
+}
+
+fn search(engine: &mut Engine, game: &Game, limits: &Limits) -> awale_engine::SearchResult {
+    let stop = AtomicBool::new(false);
+    engine.search(game, limits, &stop, &mut |_| {})
+}
+
+/// A game from `holes`/`stores` with `side` to move.
+fn game_at(holes: [u8; 12], stores: [u8; 2], side: Side, rules: Rules) -> Game {
+    Game::from_position(rules, Position::new(holes, stores, side).unwrap())
+}
+
+/// Games of pseudo-random moves, reproducible.
+fn random_games(count: usize, rules: Rules) -> Vec<Game> {
+    let mut seed = 0x0123_4567_89AB_CDEF_u64;
+    let mut games = Vec::new();
+    for g in 0..count {
+        let mut game = Game::new(rules);
+        let plies = 5 + g * 7 % 60;
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            game.play(moves[(seed % moves.len() as u64) as usize])
+                .unwrap();
+        }
+        games.push(game);
+    }
+    games
+}
+
+#[test]
+fn search_never_returns_an_illegal_move() {
+    for rules in [Rules::AWALE, Rules::ABAPA] {
+        let mut engine = engine();
+        for game in random_games(40, rules) {
+            let result = search(&mut engine, &game, &Limits::depth(7));
+            match result.best {
+                Some(m) => assert!(
+                    game.legal_moves().contains(&m),
+                    "{m} in {}",
+                    game.position()
+                ),
+                None => assert!(game.end().is_some()),
+            }
+            // The principal variation is a line of legal moves.
+            let mut line = game.clone();
+            for m in &result.pv {
+                line.play(*m).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn search_of_a_finished_game_returns_no_move() {
+    // South has no seeds and North cannot feed: starvation.
+    let game = game_at(
+        [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        [20, 27],
+        Side::South,
+        Rules::AWALE,
+    );
+    assert!(game.end().is_some());
+    let result = search(&mut engine(), &game, &Limits::depth(5));
+    assert_eq!(result.best, None);
+    assert!(result.score.is_loss());
+}
+
+#[test]
+fn search_finds_a_forced_capture() {
+    // RULES.md: hole 5 captures 7 (mover's row 0 0 0 0 0 6, opponent 1 1 5 1 2 1).
+    let game = game_at(
+        [0, 0, 0, 0, 0, 6, 1, 1, 5, 1, 2, 1],
+        [10, 10],
+        Side::South,
+        Rules::AWALE,
+    );
+    for depth in [1, 2, 5, 9] {
+        let result = search(&mut engine(), &game, &Limits::depth(depth));
+        assert_eq!(result.best, Move::from_letter('F'), "depth {depth}");
+    }
+}
+
+#[test]
+fn a_side_with_more_than_half_the_seeds_has_won() {
+    // South already holds 25: whatever happens, South wins.
+    let game = game_at(
+        [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3],
+        [25, 9],
+        Side::South,
+        Rules::AWALE,
+    );
+    let result = search(&mut engine(), &game, &Limits::depth(6));
+    assert!(result.score.is_win(), "{}", result.score);
+    // North to move in the same position has lost.
+    let game = game_at(
+        [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3],
+        [25, 9],
+        Side::North,
+        Rules::AWALE,
+    );
+    let result = search(&mut engine(), &game, &Limits::depth(6));
+    assert!(result.score.is_loss(), "{}", result.score);
+}
+
+#[test]
+fn a_capture_that_wins_the_game_scores_a_win_in_one() {
+    // South has 22; capturing 3 reaches 25 of 48.
+    let game = game_at(
+        [0, 0, 0, 0, 0, 1, 2, 4, 4, 4, 4, 1],
+        [22, 6],
+        Side::South,
+        Rules::AWALE,
+    );
+    let result = search(&mut engine(), &game, &Limits::depth(8));
+    assert_eq!(result.best, Move::from_letter('F'));
+    assert_eq!(result.score, Score::win_in(1));
+}
+
+#[test]
+fn search_respects_stop() {
+    let game = Game::new(Rules::AWALE);
+    let mut engine = engine();
+    // Stopped before it starts: still a legal move, at once.
+    let stop = AtomicBool::new(true);
+    let started = Instant::now();
+    let result = engine.search(&game, &Limits::infinite(), &stop, &mut |_| {});
+    assert!(game.legal_moves().contains(&result.best.unwrap()));
+    assert!(started.elapsed() < Duration::from_secs(2));
+    // Stopped from another thread while searching without limits.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = engine.search(&game, &Limits::infinite(), &stop, &mut |_| {});
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(result.depth >= 1);
+    assert!(game.legal_moves().contains(&result.best.unwrap()));
+}
+
+#[test]
+fn a_node_limit_is_respected() {
+    let game = Game::new(Rules::AWALE);
+    let result = search(&mut engine(), &game, &Limits::nodes(20_000));
+    assert!(result.nodes < 40_000, "{} nodes", result.nodes);
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn threads_two_gives_a_legal_move() {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        threads: 2,
+    });
+    for game in random_games(10, Rules::ABAPA) {
+        let result = search(&mut engine, &game, &Limits::depth(10));
+        match result.best {
+            Some(m) => assert!(game.legal_moves().contains(&m)),
+            None => assert!(game.end().is_some()),
+        }
+    }
+}
+
+/// The value of a position under `awale` rules with no history by brute
+/// force: the seeds the mover will still capture minus the opponent's, the
+/// search path checked for repetitions (which end the game, nothing more
+/// captured). Exponential: for a handful of seeds only.
+fn brute_force(pos: &Position, rules: &Rules, path: &mut Vec<u128>) -> i32 {
+    let me = pos.to_move();
+    let stores = pos.stores();
+    if let Some(reason) = pos.end(rules) {
+        let f = pos.final_stores(reason, rules);
+        return i32::from(f[me.index()])
+            - i32::from(stores[me.index()])
+            - (i32::from(f[me.opponent().index()]) - i32::from(stores[me.opponent().index()]));
+    }
+    if path.contains(&pos.repetition_key()) {
+        return 0;
+    }
+    path.push(pos.repetition_key());
+    let mut best = i32::MIN;
+    for m in pos.legal_moves(rules) {
+        let child = pos.play_unchecked(m);
+        let captured = i32::from(child.store(me)) - i32::from(stores[me.index()]);
+        let v = if captured > 0 {
+            captured - brute_force(&child, rules, &mut Vec::new())
+        } else {
+            -brute_force(&child, rules, path)
+        };
+        best = best.max(v);
+    }
+    path.pop();
+    best
+}
+
+/// An oracle that solves positions of up to `max` seeds by brute force.
+struct BruteForce {
+    max: u8,
+    /// Answer only bounds one seed wide around the value.
+    loose: bool,
+    cache: Mutex<HashMap<u128, i8>>,
+}
+
+impl BruteForce {
+    fn new(max: u8, loose: bool) -> BruteForce {
+        BruteForce {
+            max,
+            loose,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl Oracle for BruteForce {
+    fn probe(&self, position: &Position) -> Option<Bounds> {
+        if position.seeds_on_board() > self.max {
+            return None;
+        }
+        let key = position.repetition_key();
+        let cached = self.cache.lock().unwrap().get(&key).copied();
+        let v = cached.unwrap_or_else(|| {
+            let v = brute_force(position, &Rules::AWALE, &mut Vec::new()) as i8;
+            self.cache.lock().unwrap().insert(key, v);
+            v
+        });
+        Some(if self.loose {
+            Bounds {
+                lower: v - 1,
+                upper: v + 1,
+            }
+        } else {
+            Bounds::exact(v)
+        })
+    }
+    fn max_seeds(&self) -> u8 {
+        self.max
+    }
+    fn rules(&self) -> Rules {
+        Rules::AWALE
+    }
+}
+
+/// Small positions at 22-22 in the stores: whoever captures more wins.
+fn close_endgames() -> Vec<Game> {
+    let boards: [[u8; 12]; 5] = [
+        [1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0],
+        [0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0],
+        [2, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0],
+        [0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0],
+    ];
+    boards
+        .iter()
+        .flat_map(|&holes| {
+            Side::BOTH.map(|side| {
+                Game::from_position(Rules::AWALE, Position::new(holes, [22, 22], side).unwrap())
+            })
+        })
+        .filter(|g| g.end().is_none())
+        .collect()
+}
+
+/// Won, drawn or lost as 1, 0, -1, from the side to move's view.
+fn outcome_of(score: Score) -> i32 {
+    i32::from(score.is_win()) - i32::from(score.is_loss())
+}
+
+#[test]
+fn an_exact_oracle_gives_the_final_result() {
+    for game in close_endgames() {
+        let plain = search(&mut engine(), &game, &Limits::depth(40)).score;
+        let mut with_oracle = engine();
+        with_oracle.set_oracle(Some(Arc::new(BruteForce::new(2, false))));
+        let result = search(&mut with_oracle, &game, &Limits::depth(40));
+        assert_eq!(
+            outcome_of(result.score),
+            outcome_of(plain),
+            "{} vs {plain} in {}",
+            result.score,
+            game.position()
+        );
+        assert!(game.legal_moves().contains(&result.best.unwrap()));
+        if game.position().seeds_on_board() <= 2 {
+            let value = brute_force(&game.position(), &Rules::AWALE, &mut Vec::new());
+            let shallow = search(&mut with_oracle, &game, &Limits::depth(1)).score;
+            assert_eq!(outcome_of(shallow), value.signum());
+        }
+    }
+}
+
+#[test]
+fn oracle_bounds_are_never_taken_as_exact() {
+    // With bounds only, the search must still be right about who wins.
+    for game in close_endgames() {
+        let plain = search(&mut engine(), &game, &Limits::depth(40)).score;
+        let mut loose = engine();
+        loose.set_oracle(Some(Arc::new(BruteForce::new(2, true))));
+        let result = search(&mut loose, &game, &Limits::depth(40));
+        assert_eq!(
+            outcome_of(result.score),
+            outcome_of(plain),
+            "{} vs {plain} in {}",
+            result.score,
+            game.position()
+        );
+    }
+}
+
+#[test]
+fn an_oracle_for_other_rules_is_not_used() {
+    // A lying oracle built for other rules must not change the result.
+    struct Liar;
+    impl Oracle for Liar {
+        fn probe(&self, _: &Position) -> Option<Bounds> {
+            Some(Bounds::exact(-40))
+        }
+        fn max_seeds(&self) -> u8 {
+            48
+        }
+        fn rules(&self) -> Rules {
+            Rules::ABAPA
+        }
+    }
+    let game = Game::new(Rules::AWALE);
+    let mut liar = engine();
+    liar.set_oracle(Some(Arc::new(Liar)));
+    let result = search(&mut liar, &game, &Limits::depth(6));
+    assert!(!result.score.is_decided());
+}
+
+/// Games from small positions, up to 26 plies without capture, after
+/// which the side to move has a move back into a position of the game.
+fn games_with_a_repetition_at_hand() -> Vec<Game> {
+    let rules = Rules::AWALE;
+    let mut found = Vec::new();
+    let mut seed = 99u64;
+    for case in 0..200 {
+        let mut holes = [0u8; 12];
+        for _ in 0..2 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            holes[(seed % 12) as usize] += 1;
+        }
+        let stores = [[23, 22], [22, 23], [22, 22]][case % 3];
+        let Ok(start) = Position::new(holes, stores, Side::South) else {
+            continue;
+        };
+        let mut stack = vec![Game::from_position(rules, start)];
+        while let Some(game) = stack.pop() {
+            if game.end().is_some() || found.len() >= 12 {
+                continue;
+            }
+            let pos = game.position();
+            let repeats = game.plies().len() >= 2
+                && pos.legal_moves(&rules).any(|m| {
+                    let mut g = game.clone();
+                    g.play(m).is_ok() && g.end() == Some(awale_core::EndReason::Repetition)
+                });
+            if repeats {
+                found.push(game);
+                continue;
+            }
+            if game.plies().len() < 26 {
+                for m in game.legal_moves() {
+                    let mut g = game.clone();
+                    if g.play(m) == Ok(0) {
+                        stack.push(g);
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn tt_does_not_break_repetition_handling() {
+    // The same positions are first searched as fresh games (filling the
+    // table), then inside games where a repetition is at hand: the result
+    // must match a brute force that knows the history, and a fresh engine.
+    let games = games_with_a_repetition_at_hand();
+    assert!(games.len() >= 5, "only {} cases", games.len());
+    for game in &games {
+        let pos = game.position();
+        let mut reused = engine();
+        let _ = search(
+            &mut reused,
+            &Game::from_position(*game.rules(), pos),
+            &Limits::depth(24),
+        );
+        let with_history = search(&mut reused, game, &Limits::depth(24)).score;
+        let fresh = search(&mut engine(), game, &Limits::depth(24)).score;
+        let seeds = pos.seeds_on_board();
+        let mut path: Vec<u128> = game
+            .plies()
+            .iter()
+            .map(|p| p.before)
+            .filter(|p| p.seeds_on_board() == seeds)
+            .map(|p| p.repetition_key())
+            .collect();
+        let value = brute_force(&pos, game.rules(), &mut path);
+        let me = pos.to_move();
+        let margin = value + i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+        for score in [with_history, fresh] {
+            assert_eq!(score.is_win(), margin > 0, "{score} vs {margin} in {pos}");
+            assert_eq!(score.is_loss(), margin < 0, "{score} vs {margin} in {pos}");
+        }
+    }
+}
+
+#[test]
+fn info_is_reported_after_each_depth() {
+    let game = Game::new(Rules::AWALE);
+    let mut depths = Vec::new();
+    let stop = AtomicBool::new(false);
+    let result = engine().search(&game, &Limits::depth(8), &stop, &mut |info| {
+        depths.push(info.depth);
+        assert_eq!(info.pv.first(), info.pv.first());
+    });
+    assert_eq!(depths, (1..=8).collect::<Vec<_>>());
+    assert_eq!(result.depth, 8);
+}
+
+#[test]
+fn analyze_scores_every_legal_move_best_first() {
+    let game = Game::new(Rules::ABAPA);
+    let stop = AtomicBool::new(false);
+    let analyses = engine().analyze(&game, &Limits::depth(6), &stop);
+    assert_eq!(analyses.len(), 6);
+    assert!(analyses.windows(2).all(|w| w[0].score >= w[1].score));
+    for a in &analyses {
+        assert_eq!(a.pv.first(), Some(&a.mv));
+    }
+}

@@ -1,0 +1,176 @@
+//! The command line as a user runs it: real processes, real pipes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn awale(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the awale binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_the_leaf_count_under_each_preset() {
+    for preset in ["awale", "abapa"] {
+        let o = awale(&["perft", "6", "--rules", preset], "");
+        assert!(o.status.success());
+        assert_eq!(stdout(&o).trim(), "27332");
+        assert!(stderr(&o).contains("leaves/s"));
+    }
+}
+
+#[test]
+fn perft_divide_lists_every_move() {
+    let o = awale(&["perft", "3", "--divide"], "");
+    let out = stdout(&o);
+    assert!(out.starts_with("A: "), "{out}");
+    assert_eq!(out.lines().count(), 7);
+    assert_eq!(out.lines().last(), Some("190"));
+}
+
+#[test]
+fn show_draws_the_board_with_both_stores() {
+    let o = awale(&["show", "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"], "");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("20") && out.contains("25"), "{out}");
+    assert!(out.contains("legal moves: E"), "{out}");
+}
+
+#[test]
+fn bad_input_exits_with_2_and_names_the_problem() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["show", "4-4-4"], "15 fields"),
+        (&["show", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-Q"], "`Q`"),
+        (&["show", "4-4-4-4-4-4-4-4-4-4-4-4-5-0-S"], "53 seeds"),
+        (&["show", "4-4-4-4-4-4-4-4-4-4-4--4-0-0-S"], "found 16"),
+        (&["perft", "3", "--rules", "chess"], "chess"),
+        (&["perft", "3", "--target", "99"], "target"),
+        (&["perft", "3", "--grand-slam", "maybe"], "maybe"),
+        (&["perft", "x"], "x"),
+        (&["perft", "3", "--bogus"], "--bogus"),
+        (&["play", "--side", "east"], "east"),
+    ];
+    for (args, expected) in cases {
+        let o = awale(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn replay_json_prints_every_ply_and_the_end() {
+    let o = awale(&["replay", "--json"], "FfAa\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(
+        lines[0],
+        r#"{"game":0,"ply":0,"to_move":"S","board":[4,4,4,4,4,4,4,4,4,4,4,4],"stores":[0,0],"legal":["A","B","C","D","E","F"],"move":"F"}"#
+    );
+    assert_eq!(
+        lines[2],
+        r#"{"game":0,"ply":2,"to_move":"S","board":[5,5,5,5,4,0,5,5,5,5,4,0],"stores":[0,0],"legal":["A","B","C","D","E"],"move":"A"}"#
+    );
+    assert_eq!(
+        lines[4],
+        r#"{"game":0,"end":null,"board":[0,6,6,6,5,1,0,6,6,6,5,1],"stores":[0,0],"winner":null}"#
+    );
+}
+
+#[test]
+fn replay_json_reports_an_illegal_move_and_goes_on() {
+    let o = awale(&["replay", "--json"], "F F A\nF f\nFx\n");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].starts_with(r#"{"game":0,"ply":1,"error":"#),
+        "{out}"
+    );
+    assert!(lines[2].starts_with(r#"{"game":1,"ply":0,"#), "{out}");
+    assert!(lines[4].starts_with(r#"{"game":1,"end":null"#), "{out}");
+    assert!(
+        lines[5].starts_with(r#"{"game":2,"ply":0,"error":"#),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 6);
+}
+
+#[test]
+fn replay_reads_game_records_and_reports_the_winner() {
+    let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-0-0-0-0-0-0-1-20-20-N\"]\n\n1... f *\n";
+    let o = awale(&["replay", "--json"], record);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap();
+    assert_eq!(
+        last,
+        r#"{"game":0,"end":"starvation","board":[1,0,0,0,0,0,0,0,0,0,0,0],"stores":[20,20],"winner":"S"}"#
+    );
+}
+
+#[test]
+fn replay_as_text_shows_plies_and_result() {
+    let o = awale(&["replay", "--rules", "abapa"], "F f\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("South plays F"), "{out}");
+    assert!(out.contains("not finished, South to move"), "{out}");
+}
+
+#[test]
+fn a_broken_record_is_an_error_not_a_panic() {
+    let o = awale(&["replay", "--json"], "[Event \"x\n1. F *");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("bad game record: line 1"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn terminal_play_takes_moves_and_rejects_bad_ones() {
+    let o = awale(
+        &["play", "--opponent", "human", "--lang", "en"],
+        "F\nF\nz\nf\nundo\nquit\n",
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("that hole belongs to South"), "{out}");
+    assert!(out.contains("not a move"), "{out}");
+    assert!(out.contains("North (a b c d e f) >"), "{out}");
+}
+
+#[test]
+fn terminal_play_against_the_computer_reaches_the_end() {
+    // Feed a long list of all letters: the illegal ones are refused, the
+    // legal ones played, until the game ends.
+    let moves = "A\nB\nC\nD\nE\nF\n".repeat(200);
+    let o = awale(&["play", "--lang", "fr"], &moves);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Fin de la partie"), "{}", stdout(&o));
+}
