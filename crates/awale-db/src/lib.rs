@@ -25,9 +25,11 @@
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use awale_core::{Game, Move, Position, Rules};
+use awale_engine::oracle::{Bounds, Oracle};
 
 pub mod index;
 pub mod solve;
@@ -329,6 +331,47 @@ impl Database {
             (!repeats(e), progress, e.captures)
         };
         keeping.max_by_key(key).map(|e| e.mv)
+    }
+}
+
+impl Oracle for Database {
+    fn probe(&self, position: &Position) -> Option<Bounds> {
+        Database::probe(self, position).map(|e| Bounds {
+            lower: e.lower,
+            upper: e.upper,
+        })
+    }
+
+    fn max_seeds(&self) -> u8 {
+        Database::max_seeds(self)
+    }
+
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+}
+
+/// The default database folder: `awale/db` in the user's data folder
+/// (`~/.local/share/awale/db` on Linux), where `awale db build` writes.
+pub fn default_dir() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("awale").join("db"))
+}
+
+/// The database for `rules` in `dir` (or the default folder) as an engine
+/// oracle, if one is built there and sound; `None` otherwise (a damaged
+/// file is never used: the error is returned for the caller to report).
+///
+/// # Errors
+///
+/// A damaged or unreadable level file.
+pub fn oracle_for(rules: &Rules, dir: Option<&Path>) -> Result<Option<Arc<dyn Oracle>>, DbError> {
+    let Some(root) = dir.map(Path::to_path_buf).or_else(default_dir) else {
+        return Ok(None);
+    };
+    match Database::open(&root, rules) {
+        Ok(db) => Ok(Some(Arc::new(db))),
+        Err(DbError::Missing(_)) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -66,15 +66,10 @@ struct ProbeArgs {
     rules: RulesArgs,
 }
 
-/// The database folder: `--dir`, or `awale/db` in the user's data folder.
-pub fn default_dir() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join("awale").join("db"))
-}
-
 fn resolve_dir(args: &DirArgs) -> anyhow::Result<PathBuf> {
     match &args.dir {
         Some(d) => Ok(d.clone()),
-        None => default_dir().context("no data folder known for this user: give --dir"),
+        None => awale_db::default_dir().context("no data folder known for this user: give --dir"),
     }
 }
 
