@@ -168,7 +168,10 @@ mod tests {
             board[11] = seeds;
             let mut count = 0u64;
             loop {
-                assert_eq!(board.iter().map(|&h| u32::from(h)).sum::<u32>(), u32::from(seeds));
+                assert_eq!(
+                    board.iter().map(|&h| u32::from(h)).sum::<u32>(),
+                    u32::from(seeds)
+                );
                 assert_eq!(rank(&board, seeds), count);
                 assert_eq!(rank_by_holes(&board, seeds), count);
                 assert_eq!(unrank(count, seeds), board);

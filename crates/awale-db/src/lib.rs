@@ -492,7 +492,8 @@ pub fn build(
     for seeds in 0..=max_seeds {
         let summary = match store::open_level(&dir, variant, seeds) {
             Ok(level) => {
-                let stats = LevelStats::count(seeds, variant.is_exact(), level.plane(0), level.plane(1));
+                let stats =
+                    LevelStats::count(seeds, variant.is_exact(), level.plane(0), level.plane(1));
                 let summary = LevelSummary {
                     stats,
                     built: false,

@@ -43,7 +43,6 @@ use crate::index::{level_size, next_board, rank, unrank};
 /// make progress).
 pub const NO_DISTANCE: u8 = u8::MAX;
 
-
 /// No capture move: the best exit value is "minus infinity".
 const NO_EXIT: i8 = i8::MIN;
 
@@ -118,11 +117,7 @@ pub(crate) fn position_of(board: &[u8; 12]) -> Position {
 #[derive(Clone, Copy)]
 enum Edge {
     /// A capture: the seeds captured, and the child's level and rank.
-    Exit {
-        captured: u8,
-        seeds: u8,
-        rank: u64,
-    },
+    Exit { captured: u8, seeds: u8, rank: u64 },
     /// A move that captures nothing: the child's rank in this level.
     Stay(u64),
 }
@@ -235,7 +230,13 @@ impl Marks {
 /// Calls `f(rank, board)` for the boards of `start..start + count` marked in
 /// `marks` (every one when `marks` is `None`), in order.
 #[inline]
-fn visit(seeds: u8, start: u64, count: u64, marks: Option<&Marks>, mut f: impl FnMut(usize, &[u8; 12])) {
+fn visit(
+    seeds: u8,
+    start: u64,
+    count: u64,
+    marks: Option<&Marks>,
+    mut f: impl FnMut(usize, &[u8; 12]),
+) {
     let end = start + count;
     let Some(marks) = marks else {
         let mut board = unrank(start, seeds);
@@ -311,8 +312,8 @@ fn for_each_predecessor(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl 
         if before[origin] != 0 {
             continue;
         }
-        'sizes: for s in 1..=usize::from(seeds) {
-            let add = &SOWN[origin][s];
+        let sizes = SOWN[origin].iter().enumerate().take(usize::from(seeds) + 1);
+        'sizes: for (s, add) in sizes.skip(1) {
             let mut candidate = before;
             for (h, &a) in candidate.iter_mut().zip(add) {
                 if *h < a {

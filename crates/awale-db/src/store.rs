@@ -155,7 +155,12 @@ fn header(variant: Variant, seeds: u8, planes: &[&[u8]]) -> [u8; HEADER_LEN] {
 /// # Errors
 ///
 /// Any I/O error, with the path.
-pub fn write_level(dir: &Path, variant: Variant, seeds: u8, planes: &[&[u8]]) -> Result<(), DbError> {
+pub fn write_level(
+    dir: &Path,
+    variant: Variant,
+    seeds: u8,
+    planes: &[&[u8]],
+) -> Result<(), DbError> {
     let path = level_path(dir, seeds);
     let tmp = path.with_extension("tmp");
     let io = |e: io::Error, p: &Path| DbError::Io(p.to_path_buf(), e);
@@ -225,11 +230,16 @@ pub fn open_level(dir: &Path, variant: Variant, seeds: u8) -> Result<LevelFile, 
     let map = map_file(&file).map_err(|e| DbError::Io(path.clone(), e))?;
     let damaged = |why: String| DbError::Damaged(path.clone(), why);
     if map.len() < HEADER_LEN {
-        return Err(damaged(format!("only {} bytes, shorter than a header", map.len())));
+        return Err(damaged(format!(
+            "only {} bytes, shorter than a header",
+            map.len()
+        )));
     }
     let h = &map[..HEADER_LEN];
     if &h[0..8] != MAGIC {
-        return Err(damaged("not an Awalé database file (wrong magic bytes)".into()));
+        return Err(damaged(
+            "not an Awalé database file (wrong magic bytes)".into(),
+        ));
     }
     let stored_head = u64::from_le_bytes(h[56..64].try_into().unwrap_or_default());
     if checksum(&h[..56]) != stored_head {
@@ -278,7 +288,9 @@ pub fn open_level(dir: &Path, variant: Variant, seeds: u8) -> Result<LevelFile, 
         sum = sum.rotate_left(17) ^ checksum(level.plane(i));
     }
     if sum != stored {
-        return Err(damaged("the values' checksum is wrong: the file is damaged".into()));
+        return Err(damaged(
+            "the values' checksum is wrong: the file is damaged".into(),
+        ));
     }
     Ok(level)
 }

@@ -57,7 +57,11 @@ type Known = Vec<HashMap<[u8; 12], (i8, i8)>>;
 /// One level solved by attractors. Nodes 0..n are the boards with the
 /// maximising player ("Max") to move, n..2n the same boards with "Min" to
 /// move; exits carry values from Max's view.
-fn solve_level_by_attractors(rules: &Rules, seeds: u8, known: &Known) -> HashMap<[u8; 12], (i8, i8)> {
+fn solve_level_by_attractors(
+    rules: &Rules,
+    seeds: u8,
+    known: &Known,
+) -> HashMap<[u8; 12], (i8, i8)> {
     let all = boards(seeds);
     let n = all.len();
     let index: HashMap<[u8; 12], usize> = all.iter().enumerate().map(|(i, b)| (*b, i)).collect();
@@ -277,7 +281,13 @@ fn compare_with_real_games(rules: &Rules, max: u8, name: &str) {
     let (db, dir) = database(rules, max, name);
     for seeds in 0..=max {
         for board in boards(seeds) {
-            let mut game = Game::from_position(Rules { target: None, ..*rules }, position(&board));
+            let mut game = Game::from_position(
+                Rules {
+                    target: None,
+                    ..*rules
+                },
+                position(&board),
+            );
             let v = real_value(&mut game, Side::South) as i8;
             let e = db.probe_board(&board, seeds).unwrap();
             assert!(

@@ -55,7 +55,9 @@ fn best_moves_on_both_sides_capture_exactly_the_value_from_a_fresh_start() {
         let mut game = Game::from_position(Rules::AWALE, start);
         let mut plies = 0;
         while game.end().is_none() {
-            let m = db.best_move_in_game(&game).expect("a covered position has a best move");
+            let m = db
+                .best_move_in_game(&game)
+                .expect("a covered position has a best move");
             game.play(m).unwrap();
             plies += 1;
             assert!(plies < 2_000, "{start}: the best moves wander");
@@ -64,7 +66,11 @@ fn best_moves_on_both_sides_capture_exactly_the_value_from_a_fresh_start() {
         let stores = game.position().final_stores(end, &Rules::AWALE);
         let gained = (i32::from(stores[0]) - i32::from(start.stores()[0]))
             - (i32::from(stores[1]) - i32::from(start.stores()[1]));
-        assert_eq!(gained, i32::from(value), "{start}: ended by {end} after {plies} plies");
+        assert_eq!(
+            gained,
+            i32::from(value),
+            "{start}: ended by {end} after {plies} plies"
+        );
     }
     std::fs::remove_dir_all(dir).unwrap();
 }

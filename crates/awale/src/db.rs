@@ -118,7 +118,11 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         "Building levels 0 to {} for {} ({}) in {} on {threads} thread(s).",
         args.max_seeds,
         rules_name(variant),
-        if variant.is_exact() { "exact values" } else { "bounds" },
+        if variant.is_exact() {
+            "exact values"
+        } else {
+            "bounds"
+        },
         dir.display()
     );
     let bar = ProgressBar::new(0);
@@ -143,7 +147,9 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         threads,
         &progress,
         &mut |summary| {
-            progress.0.suspend(|| print_row(summary, variant.is_exact(), &manifest, true));
+            progress
+                .0
+                .suspend(|| print_row(summary, variant.is_exact(), &manifest, true));
             record(&mut manifest, summary);
             // Written after each level: a killed build keeps the record of
             // the levels it finished.
@@ -232,9 +238,9 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
         )
     };
     let time = seconds.map_or("kept".to_string(), seconds_text);
-    let rate = seconds
-        .filter(|&t| t > 0.0)
-        .map_or("-".to_string(), |t| format!("{:.0}", st.positions as f64 / t));
+    let rate = seconds.filter(|&t| t > 0.0).map_or("-".to_string(), |t| {
+        format!("{:.0}", st.positions as f64 / t)
+    });
     let passes = passes.map_or("-".to_string(), |(v, d)| format!("{v}+{d}"));
     println!(
         "{:>5} {:>13} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>10} {:>12} {:>7}{}",
@@ -251,7 +257,11 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
         time,
         rate,
         passes,
-        if building && !s.built { " (already built)" } else { "" }
+        if building && !s.built {
+            " (already built)"
+        } else {
+            ""
+        }
     );
 }
 
@@ -321,7 +331,11 @@ fn write_manifest(dir: &Path, rules: &Rules, manifest: &Value) -> anyhow::Result
     let mut m = manifest.clone();
     m["format_version"] = json!(awale_db::store::FORMAT_VERSION);
     m["rules"] = json!(variant.dir_name());
-    m["values"] = json!(if variant.is_exact() { "exact" } else { "bounds" });
+    m["values"] = json!(if variant.is_exact() {
+        "exact"
+    } else {
+        "bounds"
+    });
     let text = serde_json::to_string_pretty(&m)?;
     let path = dir.join("manifest.json");
     let tmp = dir.join("manifest.json.tmp");
@@ -422,12 +436,20 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
         match Database::open(&root, &rules) {
             Ok(db) => {
                 let bytes: u64 = db.levels().iter().map(|l| l.bytes()).sum();
-                let positions: u64 = db.levels().iter().map(|l| awale_db::level_size(l.seeds())).sum();
+                let positions: u64 = db
+                    .levels()
+                    .iter()
+                    .map(|l| awale_db::level_size(l.seeds()))
+                    .sum();
                 println!(
                     "{} ({}, {}): levels 0 to {}, {positions} positions, {:.1} MiB, all checked",
                     rules_name(variant),
                     variant.dir_name(),
-                    if db.is_exact() { "exact values" } else { "bounds" },
+                    if db.is_exact() {
+                        "exact values"
+                    } else {
+                        "bounds"
+                    },
                     db.max_seeds(),
                     bytes as f64 / (1 << 20) as f64
                 );
