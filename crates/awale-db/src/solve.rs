@@ -302,7 +302,7 @@ const SOWN: [[[u8; 12]; 49]; 6] = {
 /// `board` capturing nothing (its predecessors inside the level): un-sows
 /// every possible move, then checks it by playing it forward with the rules.
 #[inline]
-fn for_each_predecessor(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(u64)) {
+fn for_each_predecessor(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(u64, &[u8; 12])) {
     // The board before the move, from its mover's view: that mover's row is
     // the second row of `board`.
     let mut before = [0u8; 12];
@@ -328,7 +328,7 @@ fn for_each_predecessor(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl 
             if position.legal_moves(rules).contains(m)
                 && position.play_unchecked(m).seeds_on_board() == seeds
             {
-                f(rank(&candidate, seeds));
+                f(rank(&candidate, seeds), &candidate);
             }
         }
     }
@@ -428,6 +428,22 @@ fn solve_exact(
         progress.pass(seeds, Phase::Values, passes, size);
         let first = passes == 1;
         let next = Marks::new(size);
+        // The value of `board` became `v`. If it is lost (v < 0), every board
+        // before it is worth at least -v at once (a value is a maximum over
+        // the moves): raise them here, and only the boards before *those*
+        // need a look. If it is won, the boards before may now be lost, which
+        // needs all their moves: look at them in the next pass.
+        let changed = |board: &[u8; 12], v: i8| {
+            if v < 0 {
+                for_each_predecessor(board, seeds, rules, |r, before| {
+                    if values[r as usize].fetch_max(-v, Ordering::Relaxed) < -v {
+                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                    }
+                });
+            } else {
+                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+            }
+        };
         parallel_chunks(seeds, threads, progress, &|start, count| {
             visit(seeds, start, count, marks.as_ref(), |p, board| {
                 if first {
@@ -437,7 +453,7 @@ fn solve_exact(
                         // The game is over: `exit` is the final value.
                         values[p].store(exit, Ordering::Relaxed);
                         if exit != 0 {
-                            for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                            changed(board, exit);
                         }
                         return;
                     }
@@ -449,9 +465,17 @@ fn solve_exact(
                 for &r in &children[..len] {
                     best = best.max(-values[r as usize].load(Ordering::Relaxed));
                 }
-                if best != values[p].load(Ordering::Relaxed) {
+                // Values only move away from 0 (see the module comment), so
+                // a smaller gain, computed from values read before another
+                // thread raised this one, is dropped. Only this visit makes
+                // a value negative: other threads only raise won boards.
+                if best > 0 {
+                    if values[p].fetch_max(best, Ordering::Relaxed) < best {
+                        changed(board, best);
+                    }
+                } else if best < values[p].load(Ordering::Relaxed) {
                     values[p].store(best, Ordering::Relaxed);
-                    for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                    changed(board, best);
                 }
             });
         });
@@ -514,6 +538,30 @@ fn distances(
         progress.pass(seeds, Phase::Distances, passes, size);
         let first = passes == 1;
         let next = Marks::new(size);
+        // The distance of `board` (value `v`) became `d`. If it is lost, the
+        // winners before it that keep their value by moving here and have no
+        // distance yet take d + 1 at once; losers before it need all their
+        // moves: look at them in the next pass.
+        let settled = |board: &[u8; 12], v: i8, d: u8| {
+            if v < 0 {
+                for_each_predecessor(board, seeds, rules, |r, before| {
+                    let q = r as usize;
+                    if values[q].load(Ordering::Relaxed) != -v {
+                        return;
+                    }
+                    if d + 1 >= EXIT_PENDING {
+                        overflow.store(true, Ordering::Relaxed);
+                    } else if exits[q]
+                        .compare_exchange(NO_DISTANCE, d + 1, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                    }
+                });
+            } else {
+                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+            }
+        };
         parallel_chunks(seeds, threads, progress, &|start, count| {
             visit(seeds, start, count, marks.as_ref(), |p, board| {
                 let v = values[p].load(Ordering::Relaxed);
@@ -524,7 +572,7 @@ fn distances(
                 if known < EXIT_PENDING {
                     // Known from the first marks: tell the boards before.
                     if first {
-                        for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                        settled(board, v, known);
                     }
                     return;
                 }
@@ -549,17 +597,24 @@ fn distances(
                         });
                     }
                 }
-                let settled = if v > 0 {
+                let distance = if v > 0 {
                     found.map(|d| d + 1)
                 } else {
                     found.filter(|_| !unknown).map(|d| d + 1)
                 };
-                if let Some(d) = settled {
+                if let Some(d) = distance {
                     if d >= EXIT_PENDING {
                         overflow.store(true, Ordering::Relaxed);
-                    } else {
+                    } else if v < 0 {
+                        // Only this visit sets a loser's distance.
                         exits[p].store(d, Ordering::Relaxed);
-                        for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                        settled(board, v, d);
+                    } else if exits[p]
+                        .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        // Set once: another thread may have set it first.
+                        settled(board, v, d);
                     }
                 }
             });
@@ -608,7 +663,7 @@ fn solve_bounds(
                     if !has_moves {
                         lo[p].store(l, Ordering::Relaxed);
                         hi[p].store(h, Ordering::Relaxed);
-                        for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                        for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
                         return;
                     }
                 }
@@ -632,7 +687,7 @@ fn solve_bounds(
                     changed = true;
                 }
                 if changed {
-                    for_each_predecessor(board, seeds, rules, |r| next.set(r));
+                    for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
                 }
             });
         });
