@@ -302,7 +302,12 @@ const SOWN: [[[u8; 12]; 49]; 6] = {
 /// `board` capturing nothing (its predecessors inside the level): un-sows
 /// every possible move, then checks it by playing it forward with the rules.
 #[inline]
-fn for_each_predecessor(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(u64, &[u8; 12])) {
+fn for_each_predecessor(
+    board: &[u8; 12],
+    seeds: u8,
+    rules: &Rules,
+    mut f: impl FnMut(u64, &[u8; 12]),
+) {
     // The board before the move, from its mover's view: that mover's row is
     // the second row of `board`.
     let mut before = [0u8; 12];
