@@ -312,10 +312,12 @@ impl Database {
     /// As [`Database::best_move`], inside a game: among the moves that keep
     /// the best value, those that repeat no position of the game since the
     /// last capture come first (a repetition ends the game and would throw
-    /// the value away).
+    /// the value away). `None` when the game's rules are not the database's.
     pub fn best_move_in_game(&self, game: &Game) -> Option<Move> {
         let position = game.position();
-        if !self.is_exact() || game.end().is_some() {
+        let same_rules =
+            Variant::of(game.rules()) == self.variant && game.rules().target == self.rules.target;
+        if !self.is_exact() || !same_rules || game.end().is_some() {
             return None;
         }
         let entries = self.move_entries(&position)?;
