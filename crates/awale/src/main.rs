@@ -10,6 +10,7 @@ mod bench;
 mod board_text;
 mod match_cmd;
 mod openings;
+mod db;
 mod perft;
 mod play;
 mod replay;
@@ -49,6 +50,8 @@ enum Command {
     Match(match_cmd::Args),
     /// Find balanced openings for matches.
     Openings(openings::Args),
+    /// Endgame databases: build, probe, info.
+    Db(db::Args),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Openings(args) => openings::run(args),
+        Command::Db(args) => db::run(args),
     };
     match result {
         Ok(code) => code,
