@@ -15,6 +15,7 @@ mod perft;
 mod play;
 mod replay;
 mod rules_args;
+mod serve;
 mod show;
 mod uci;
 
@@ -25,12 +26,15 @@ mod uci;
     about = "Awalé (Oware, Awari): play, analyse and study"
 )]
 struct Cli {
+    /// What to do; without one, `serve`: the browser game.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play in the browser: serve the game and print its address (the default).
+    Serve(serve::Args),
     /// Play in the terminal, against the computer or another person.
     Play(play::Args),
     /// Search fixed positions to a fixed depth: node signature and speed.
@@ -67,7 +71,11 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command {
+    let result = match cli
+        .command
+        .unwrap_or(Command::Serve(serve::Args::default()))
+    {
+        Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
