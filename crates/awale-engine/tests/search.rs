@@ -458,3 +458,48 @@ fn analyze_scores_every_legal_move_best_first() {
         assert_eq!(a.pv.first(), Some(&a.mv));
     }
 }
+
+#[test]
+fn an_infinite_search_answers_only_when_stopped() {
+    // Two seeds: every depth is searched in no time, yet the search waits.
+    let game = game_at(
+        [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+        [23, 23],
+        Side::South,
+        Rules::AWALE,
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = engine().search(&game, &Limits::infinite(), &stop, &mut |_| {});
+    stopper.join().unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(250));
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn a_pondering_search_turns_into_a_timed_one_at_ponderhit() {
+    let game = Game::new(Rules::AWALE);
+    let hit = Arc::new(AtomicBool::new(false));
+    let flag = hit.clone();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(100)),
+        ponderhit: Some(hit),
+        ..Limits::default()
+    };
+    let hitter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = search(&mut engine(), &game, &limits);
+    hitter.join().unwrap();
+    // Not before the ponderhit, and not much after its time ran out.
+    assert!(started.elapsed() >= Duration::from_millis(280));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(result.best.is_some());
+}

@@ -5,14 +5,19 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze;
 mod bench;
 mod board_text;
+mod match_cmd;
+mod openings;
+mod db;
 mod perft;
 mod play;
 mod replay;
 mod rules_args;
 mod serve;
 mod show;
+mod uci;
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +45,17 @@ enum Command {
     Show(show::Args),
     /// Replay games read from standard input and print every ply.
     Replay(replay::Args),
+    /// Speak the engine protocol (the UCI dialect of Oware engines) on
+    /// standard input and output.
+    Uci(uci::Args),
+    /// Score every legal move of a position, with its best line.
+    Analyze(analyze::Args),
+    /// Play a match between two engines and print the score and Elo.
+    Match(match_cmd::Args),
+    /// Find balanced openings for matches.
+    Openings(openings::Args),
+    /// Endgame databases: build, probe, info.
+    Db(db::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +81,11 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Uci(args) => uci::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Openings(args) => openings::run(args),
+        Command::Db(args) => db::run(args),
     };
     match result {
         Ok(code) => code,
