@@ -61,7 +61,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 /// that is not even text names no game either).
 pub struct GameId(String);
 
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for GameId {
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
     type Rejection = ApiError;
 
     async fn from_request_parts(
