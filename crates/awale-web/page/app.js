@@ -470,6 +470,11 @@ function render(marksExtra) {
     return;
   }
   let shown = state.shown || { board: g.board, stores: g.stores, to_move: g.to_move };
+  if (!state.shown && g.end && (g.end.stores[0] !== g.stores[0] || g.end.stores[1] !== g.stores[1])) {
+    // The seeds left were given out at the end (starvation, resignation,
+    // repetition under own_row): show them in the stores.
+    shown = { board: new Array(12).fill(0), stores: g.end.stores, to_move: g.to_move };
+  }
   let marks = { krou: true, over: !!g.end };
   if (state.replayAt !== null) {
     const k = state.replayAt;
