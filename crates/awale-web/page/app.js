@@ -45,7 +45,8 @@ const TEXT = {
     col_result: "Résultat", open: "Ouvrir", continue_game: "Continuer", watch: "Revoir",
     no_games: "Aucune partie enregistrée.", two_people: "À deux",
     vs_level: "Contre l'ordinateur ({0})", in_progress: "en cours",
-    imported: "{0} partie(s) importée(s).", bad_file: "Fichier illisible : {0}",
+    imported: "{0} partie(s) importée(s).", import_as: "Continuer les parties importées",
+    vs_computer_level: "contre l'ordinateur (au niveau de la dernière partie)", bad_file: "Fichier illisible : {0}",
     confirm_resign: "Abandonner la partie ?", seeds: "graines", krou: "krou",
     err_illegal_move: "Ce coup n'est pas permis : {0}", err_not_your_turn: "Ce n'est pas votre tour.",
     err_game_over: "La partie est terminée.", err_stale: "La partie a changé ; elle est rechargée.",
@@ -98,7 +99,8 @@ const TEXT = {
     col_result: "Result", open: "Open", continue_game: "Continue", watch: "Replay",
     no_games: "No stored game.", two_people: "Two people",
     vs_level: "Against the computer ({0})", in_progress: "in progress",
-    imported: "{0} game(s) imported.", bad_file: "Cannot read the file: {0}",
+    imported: "{0} game(s) imported.", import_as: "Go on with imported games",
+    vs_computer_level: "against the computer (at the last game's level)", bad_file: "Cannot read the file: {0}",
     confirm_resign: "Resign the game?", seeds: "seeds", krou: "krou",
     err_illegal_move: "That move is not allowed: {0}", err_not_your_turn: "It is not your turn.",
     err_game_over: "The game is over.", err_stale: "The game changed; reloaded.",
@@ -1143,7 +1145,13 @@ async function importText(text) {
   const err = $("#import-error");
   err.hidden = true;
   try {
-    const r = await api("POST", "/api/import", { record: text });
+    const body = { record: text, mode: $("#import-mode").value };
+    if (body.mode === "computer") {
+      let saved = null;
+      try { saved = JSON.parse(localStorage.getItem("awale.newgame") || "null"); } catch (e) { saved = null; }
+      body.level = +((saved && saved.level) || (state.info ? state.info.default_level : 3));
+    }
+    const r = await api("POST", "/api/import", body);
     showView("play");
     await showGame(r.game, false);
   } catch (e) {
