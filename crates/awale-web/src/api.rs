@@ -869,7 +869,7 @@ pub async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-/// Any other path: a JSON 404 for the API, the page's 404 otherwise.
+/// Any other path: a JSON 404.
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
