@@ -381,6 +381,9 @@ function drawBoard(svg, shown, columns, flipped, marks) {
       el("path", { d: `M${p.x - 18} ${p.y - 18} L${p.x + 18} ${p.y + 18} M${p.x + 18} ${p.y - 18} L${p.x - 18} ${p.y + 18}`, stroke: "#ff6a4d", "stroke-width": 6, "stroke-linecap": "round", opacity: 0.85 }, g);
       el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 5, fill: "none", stroke: "#ff6a4d", "stroke-width": 4, opacity: 0.9 }, g);
     }
+    if (marks.hint === hole) {
+      el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 11, fill: "none", stroke: "#7fe08a", "stroke-width": 5, "stroke-dasharray": "14 8", class: "hint-ring" }, g);
+    }
     if (marks.last === hole) {
       el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 5, fill: "none", stroke: "#5fb4ff", "stroke-width": 5 }, g);
     }
@@ -501,6 +504,9 @@ function render(marksExtra) {
       marks.captured = new Set(capturedHoles(prev.before, hole, prev.captured));
     }
     if (isHumanTurn(g) && !state.busy) marks.legal = new Set(g.legal.map(letterHole));
+    if (state.hint && state.hint.ply === g.plies.length && state.hint.best && !g.end) {
+      marks.hint = letterHole(state.hint.best.mv);
+    }
   }
   Object.assign(marks, marksExtra || {});
   drawBoard(svg, shown, g.rules.columns, state.flipped, marks);
@@ -706,20 +712,27 @@ async function animatePly(g, ply) {
     state.shown = { board: board.slice(), stores: stores.slice(), to_move: p.side };
     render({ last: hole, hand: { hole, n: hand }, legal: new Set() });
     await sleep(delay);
+    const L = layout(g.rules.columns, state.flipped);
     let i = hole;
+    let from = hole;
     while (hand > 0) {
       i = (i + 1) % 12;
       if (i === hole) continue;
+      if (delay >= 60) {
+        // One seed travels from the hand to the next hole.
+        await fly($("#board"), L.pos[from], L.pos[i], 1, delay * 0.8, 18);
+      }
+      from = i;
       board[i]++;
       hand--;
       state.shown = { board: board.slice(), stores: stores.slice(), to_move: p.side };
       render({ last: hole, hand: { hole: i, n: hand }, legal: new Set() });
       sound("seed");
-      await sleep(delay);
+      if (delay < 60) await sleep(delay);
     }
+    await sleep(delay);
     const caps = capturedHoles(p.before, hole, p.captured);
     const done = new Set();
-    const L = layout(g.rules.columns, state.flipped);
     for (const c of caps) {
       const n = board[c];
       board[c] = 0;
@@ -741,7 +754,7 @@ async function animatePly(g, ply) {
 // Seeds flying in an arc from one place of the board to another (a
 // capture going to the store). Resolves when they land, even if the page
 // is hidden and animation frames stop.
-function fly(svg, from, to, n, ms) {
+function fly(svg, from, to, n, ms, arc = 70) {
   const g = el("g", { "pointer-events": "none" }, svg);
   drawSeeds(g, 0, 0, n, 7, HOLE_R - 3, HOLE_R - 3);
   const start = performance.now();
@@ -753,8 +766,9 @@ function fly(svg, from, to, n, ms) {
       const k = Math.min(1, (now - start) / ms);
       const e = k < 0.5 ? 2 * k * k : 1 - Math.pow(-2 * k + 2, 2) / 2;
       const x = from.x + (to.x - from.x) * e;
-      const y = from.y + (to.y - from.y) * e - Math.sin(Math.PI * k) * 70;
-      g.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${1 - 0.3 * k})`);
+      const y = from.y + (to.y - from.y) * e - Math.sin(Math.PI * k) * arc;
+      const scale = n === 1 ? 1.15 : 1 - 0.3 * k;
+      g.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale})`);
       if (k < 1) requestAnimationFrame(step); else finish();
     };
     requestAnimationFrame(step);
