@@ -798,7 +798,8 @@ function showGame(g, animate) {
     setClockFrom(g);
     if (fresh && state.replayAt === null) {
       for (let k = from; k < g.plies.length; k++) {
-        renderStatus();
+        // The result is told once the last seeds have landed.
+        if (!g.end) renderStatus();
         renderControls();
         await animatePly(g, k);
       }

@@ -300,7 +300,11 @@ fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
     assert!(status.contains("20 – 28"), "{status}");
     assert!(status.contains("could not be fed"), "{status}");
     // The seed left went to North's store, as the rules give it.
-    assert_eq!(b.text("[data-store='N']"), "28");
+    b.wait_for(
+        "North's store to hold 28",
+        "return document.querySelector(\"[data-store='N']\").textContent === '28'",
+        10,
+    );
     assert_eq!(count(&b, 'a'), "0");
     assert_eq!(
         b.exec(
