@@ -113,6 +113,7 @@ fn a_game_against_the_computer_played_by_clicking() {
     );
     assert_eq!(b.text("#dlg-new h2"), "New game");
     b.click("#sel-level option[value='2']");
+    b.resize(1280, 800);
     b.screenshot(&screenshot_path("screenshot-new-game.png"));
     b.click("#btn-start");
     wait_for_person(&b);
@@ -192,8 +193,10 @@ fn a_game_against_the_computer_played_by_clicking() {
         );
     }
     wait_for_person(&b);
-    b.exec("window.scrollTo(0, 0)", json!([]));
+    b.resize(1280, 760);
+    b.exec("window.scrollTo(0, 0); document.activeElement.blur()", json!([]));
     b.screenshot(&screenshot_path("screenshot-board.png"));
+    b.resize(1280, 1500);
     let total = moves(&b).len();
     b.click("#btn-review");
     b.wait_for(

@@ -377,6 +377,15 @@ impl Browser {
         }
     }
 
+    /// Resizes the browser window.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.session_command(
+            "POST",
+            "/window/rect",
+            Some(&json!({"width": width, "height": height})),
+        );
+    }
+
     /// Saves a PNG screenshot of the page to `path`.
     pub fn screenshot(&self, path: &Path) {
         let data = self.session_command("GET", "/screenshot", None);
