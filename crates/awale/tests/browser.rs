@@ -194,7 +194,10 @@ fn a_game_against_the_computer_played_by_clicking() {
     }
     wait_for_person(&b);
     b.resize(1280, 760);
-    b.exec("window.scrollTo(0, 0); document.activeElement.blur()", json!([]));
+    b.exec(
+        "window.scrollTo(0, 0); document.activeElement.blur()",
+        json!([]),
+    );
     b.screenshot(&screenshot_path("screenshot-board.png"));
     b.resize(1280, 1500);
     let total = moves(&b).len();
