@@ -166,10 +166,7 @@ async fn change_off_thread(
     id: String,
     work: impl FnOnce(&mut WebGame) -> Result<(), ApiError> + Send + 'static,
 ) -> Result<Json<Value>, ApiError> {
-    let state = state.clone();
-    tokio::task::spawn_blocking(move || change(&state, &id, work))
-        .await
-        .map_err(|e| ApiError::internal(format!("storing failed: {e}")))?
+    off_thread(state, move |s| change(s, &id, work)).await
 }
 
 /// GET /api/info: the levels, the presets, whether an oracle is loaded.
