@@ -495,8 +495,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if hard {
                 return elapsed >= hard_time;
             }
-            // An iteration takes about as long as all before it together.
-            return elapsed >= soft / 2;
+            return elapsed >= soft;
         }
         false
     }
