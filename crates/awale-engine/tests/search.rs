@@ -535,3 +535,25 @@ fn a_pondering_search_turns_into_a_timed_one_at_ponderhit() {
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(result.best.is_some());
 }
+
+#[test]
+fn two_threads_stop_when_told() {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        threads: 2,
+    });
+    let game = Game::new(Rules::AWALE);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(150));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = engine.search(&game, &Limits::infinite(), &stop, &mut |_| {});
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(game.legal_moves().contains(&result.best.unwrap()));
+    // Both threads' nodes are counted.
+    assert!(result.nodes > 0);
+}
