@@ -18,7 +18,9 @@
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod matches;
 pub mod oracle;
+pub mod protocol;
 pub mod score;
 pub mod search;
 mod tt;

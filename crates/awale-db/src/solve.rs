@@ -1,0 +1,710 @@
+//! Solving one level (every board with `n` seeds) from the levels below it.
+//!
+//! A move either captures, and leads to a lower level whose values are
+//! known (an *exit*), or does not, and stays in the level. So a level is a
+//! game on a finite graph whose exits have known values and whose cycles are
+//! worth what the repetition rule gives. See `docs/DATABASES.md` for the
+//! proofs sketched in the comments here.
+//!
+//! **Exact values** (`repetition = nobody`, a cycle is worth 0) come from
+//! value iteration started at 0 everywhere, `x(p) <- max over moves of
+//! (exit value, or -x(child))`, repeated until a whole pass changes nothing.
+//! Writing `x = a - b` with `a = max(x, 0)` and `b = max(-x, 0)`, this is at
+//! the same time the least-fixed-point iteration of the attractor sets "the
+//! side to move can force at least t" (`a >= t`) and "the side to move is
+//! held to at most -t" (`b >= t`) for every t >= 1: reachability games,
+//! where endless play (worth 0) fails the player who needs t >= 1. Those
+//! iterations only ever grow `a` and `b`, so `|x|` only grows, at most `n`
+//! times per board: the loop ends, and it ends on the least fixed point,
+//! which is the value of the game (Knaster-Tarski/Kleene on a finite
+//! lattice). Updating in place, from several threads, keeps this true: every
+//! value read is between the start and the least fixed point.
+//!
+//! **Bounds** (`repetition = own_row`: what a repetition gives depends on
+//! which position repeats, so there is no single value) come from the same
+//! iteration on two games: the lower bound counts endless play as the worst
+//! possible for the side to move (-n), the upper bound as the best (+n).
+//! The real game gives a cycle some value in between, so the truth lies
+//! between the two.
+//!
+//! **Distances** (exact databases): plies until the game leaves the level
+//! (a capture or the end) when the winner hurries and the loser delays,
+//! counting only moves that keep the value. A winner who always plays a
+//! value-keeping move to a smaller distance reaches the capture and never
+//! repeats a position: the progress that values alone do not give.
+
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicU8, Ordering};
+
+use awale_core::{Move, Position, Rules, Side};
+
+use crate::index::{level_size, next_board, rank, unrank};
+
+/// A distance not known, or not needed (the value is 0: no one needs to
+/// make progress).
+pub const NO_DISTANCE: u8 = u8::MAX;
+
+/// No capture move: the best exit value is "minus infinity".
+const NO_EXIT: i8 = i8::MIN;
+
+/// Boards per unit of work handed to a thread.
+const CHUNK: u64 = 1 << 14;
+
+/// The values of one lower level, as stored: one plane of `i8` per bound
+/// (the same plane twice for exact databases).
+#[derive(Clone, Copy)]
+pub struct LowerLevel<'a> {
+    /// Lower bounds (or exact values), by rank.
+    pub lower: &'a [u8],
+    /// Upper bounds (or exact values), by rank.
+    pub upper: &'a [u8],
+}
+
+/// Told about the progress of a build, from the worker threads.
+pub trait Progress: Sync {
+    /// A new pass over the level starts (`phase` says which kind).
+    fn pass(&self, seeds: u8, phase: Phase, pass: u32, positions: u64);
+    /// `positions` more boards of the current pass are done.
+    fn advance(&self, positions: u64);
+}
+
+/// What a pass over a level computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Values or bounds.
+    Values,
+    /// Distances to the next capture.
+    Distances,
+}
+
+/// A progress that says nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn pass(&self, _: u8, _: Phase, _: u32, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+/// A solved level, its planes in rank order.
+pub struct SolvedLevel {
+    /// Lower bounds (exact values for exact databases), as `i8`.
+    pub lower: Vec<u8>,
+    /// Upper bounds; empty for exact databases.
+    pub upper: Vec<u8>,
+    /// Distances to the next capture (exact databases); empty for bounds.
+    pub distance: Vec<u8>,
+    /// Passes over the level until values settled, then distances.
+    pub passes: (u32, u32),
+}
+
+/// Whether databases for `rules` hold exact values (a repetition gives
+/// nothing to anyone) or only bounds.
+pub fn is_exact(rules: &Rules) -> bool {
+    rules.repetition == awale_core::Repetition::Nobody
+}
+
+/// The board as a position with the side to move at the bottom.
+#[inline]
+pub(crate) fn position_of(board: &[u8; 12]) -> Position {
+    // Every level has at most 48 seeds, so `new` cannot fail; the stores
+    // play no part in the moves.
+    match Position::new(*board, [0, 0], Side::South) {
+        Ok(p) => p,
+        Err(_) => unreachable!("a level never holds more than 48 seeds"),
+    }
+}
+
+/// One move of a board, seen by the solver.
+#[derive(Clone, Copy)]
+enum Edge {
+    /// A capture: the seeds captured, and the child's level and rank.
+    Exit { captured: u8, seeds: u8, rank: u64 },
+    /// A move that captures nothing: the child's rank in this level.
+    Stay(u64),
+}
+
+/// The moves of `board` (or `None` when the game is over there: starvation
+/// or an empty board), fed to `f`.
+#[inline]
+fn for_each_edge(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(Edge)) -> bool {
+    let position = position_of(board);
+    let moves = position.legal_moves(rules);
+    if moves.is_empty() {
+        return false;
+    }
+    for m in moves {
+        let child = position.play_unchecked(m);
+        let left = child.seeds_on_board();
+        let r = rank(&child.relative_holes(), left);
+        if left == seeds {
+            f(Edge::Stay(r));
+        } else {
+            f(Edge::Exit {
+                captured: seeds - left,
+                seeds: left,
+                rank: r,
+            });
+        }
+    }
+    true
+}
+
+/// The ranks of the children of `board` reached by moves that capture
+/// nothing, or `None` when the game is over there. Computed before any is
+/// read, so that the reads (random, the costly part) overlap.
+#[inline]
+fn stays(board: &[u8; 12], seeds: u8, rules: &Rules) -> Option<([u64; 6], usize)> {
+    let mut ranks = [0u64; 6];
+    let mut len = 0;
+    let has_moves = for_each_edge(board, seeds, rules, |edge| {
+        if let Edge::Stay(r) = edge {
+            ranks[len] = r;
+            len += 1;
+        }
+    });
+    has_moves.then_some((ranks, len))
+}
+
+/// The value when the game ends on `board` with the side to move having no
+/// move: each player takes the seeds in their own row (starvation), or the
+/// board is empty.
+#[inline]
+fn final_value(board: &[u8; 12]) -> i8 {
+    let own: i32 = board[..6].iter().map(|&h| i32::from(h)).sum();
+    let other: i32 = board[6..].iter().map(|&h| i32::from(h)).sum();
+    (own - other) as i8
+}
+
+/// Runs `work(first_rank, count)` over the level in chunks on `threads`
+/// threads. Chunks start at multiples of 64 (one word of a [`Marks`]).
+fn parallel_chunks(
+    seeds: u8,
+    threads: usize,
+    progress: &dyn Progress,
+    work: &(dyn Fn(u64, u64) + Sync),
+) {
+    let size = level_size(seeds);
+    let next = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                if start >= size {
+                    break;
+                }
+                let count = CHUNK.min(size - start);
+                work(start, count);
+                progress.advance(count);
+            });
+        }
+    });
+}
+
+/// One bit per board of a level: the boards to look at again in the next
+/// pass, because a move of theirs leads to a board that changed.
+struct Marks {
+    words: Vec<AtomicU64>,
+}
+
+impl Marks {
+    fn new(size: u64) -> Marks {
+        Marks {
+            words: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn set(&self, i: u64) {
+        let bit = 1u64 << (i % 64);
+        let word = &self.words[(i / 64) as usize];
+        // Most boards are marked once: test first, write only if needed.
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+}
+
+/// Calls `f(rank, board)` for the boards of `start..start + count` marked in
+/// `marks` (every one when `marks` is `None`), in order.
+#[inline]
+fn visit(
+    seeds: u8,
+    start: u64,
+    count: u64,
+    marks: Option<&Marks>,
+    mut f: impl FnMut(usize, &[u8; 12]),
+) {
+    let end = start + count;
+    let Some(marks) = marks else {
+        let mut board = unrank(start, seeds);
+        for i in start..end {
+            f(i as usize, &board);
+            next_board(&mut board);
+        }
+        return;
+    };
+    // The board of rank `at`, kept in step: a short gap is walked, a long
+    // one unranked.
+    let mut at = u64::MAX;
+    let mut board = [0u8; 12];
+    let mut word_start = start;
+    while word_start < end {
+        let mut bits = marks.words[(word_start / 64) as usize].load(Ordering::Relaxed);
+        while bits != 0 {
+            let i = word_start + u64::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            if i >= end {
+                break;
+            }
+            if at <= i && i - at <= 8 {
+                while at < i {
+                    next_board(&mut board);
+                    at += 1;
+                }
+            } else {
+                board = unrank(i, seeds);
+                at = i;
+            }
+            f(i as usize, &board);
+        }
+        word_start += 64;
+    }
+}
+
+/// Sowing vectors: `SOWN[i][s]` is what sowing `s` seeds from hole `i` of
+/// the mover's row adds to each hole (the origin skipped).
+const SOWN: [[[u8; 12]; 49]; 6] = {
+    let mut t = [[[0u8; 12]; 49]; 6];
+    let mut origin = 0;
+    while origin < 6 {
+        let mut s = 1;
+        while s <= 48 {
+            let mut hole = origin;
+            let mut left = s;
+            while left > 0 {
+                hole = (hole + 1) % 12;
+                if hole != origin {
+                    t[origin][s][hole] += 1;
+                    left -= 1;
+                }
+            }
+            s += 1;
+        }
+        origin += 1;
+    }
+    t
+};
+
+/// Calls `f(rank)` for every board of the level that has a move to
+/// `board` capturing nothing (its predecessors inside the level): un-sows
+/// every possible move, then checks it by playing it forward with the rules.
+#[inline]
+fn for_each_predecessor(
+    board: &[u8; 12],
+    seeds: u8,
+    rules: &Rules,
+    mut f: impl FnMut(u64, &[u8; 12]),
+) {
+    // The board before the move, from its mover's view: that mover's row is
+    // the second row of `board`.
+    let mut before = [0u8; 12];
+    before[..6].copy_from_slice(&board[6..]);
+    before[6..].copy_from_slice(&board[..6]);
+    for origin in 0..6 {
+        if before[origin] != 0 {
+            continue;
+        }
+        let sizes = SOWN[origin].iter().enumerate().take(usize::from(seeds) + 1);
+        'sizes: for (s, add) in sizes.skip(1) {
+            let mut candidate = before;
+            for (h, &a) in candidate.iter_mut().zip(add) {
+                if *h < a {
+                    // More seeds add at least as much everywhere.
+                    break 'sizes;
+                }
+                *h -= a;
+            }
+            candidate[origin] = s as u8;
+            let position = position_of(&candidate);
+            let m = Move::new(Side::South, origin);
+            if position.legal_moves(rules).contains(m)
+                && position.play_unchecked(m).seeds_on_board() == seeds
+            {
+                f(rank(&candidate, seeds), &candidate);
+            }
+        }
+    }
+}
+
+#[inline]
+fn load(plane: &[u8], r: u64) -> i8 {
+    plane[r as usize] as i8
+}
+
+/// Solves the level of `seeds` seeds for `rules`, the levels below being
+/// `lower[0..seeds]`.
+///
+/// # Panics
+///
+/// If `lower` has fewer than `seeds` levels or one of them has the wrong
+/// size: the caller opens them.
+pub fn solve_level(
+    rules: &Rules,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    threads: usize,
+    progress: &dyn Progress,
+) -> SolvedLevel {
+    assert!(lower.len() >= usize::from(seeds), "lower levels missing");
+    for (n, level) in lower.iter().enumerate().take(usize::from(seeds)) {
+        assert_eq!(level.lower.len() as u64, level_size(n as u8));
+        assert_eq!(level.upper.len() as u64, level_size(n as u8));
+    }
+    if is_exact(rules) {
+        solve_exact(rules, seeds, lower, threads, progress)
+    } else {
+        solve_bounds(rules, seeds, lower, threads, progress)
+    }
+}
+
+/// The best exit of `board` for the lower bound and the upper bound, or
+/// `NO_EXIT`; whether the game is over there; whether a move stays.
+#[inline]
+fn best_exits(
+    board: &[u8; 12],
+    seeds: u8,
+    rules: &Rules,
+    lower: &[LowerLevel<'_>],
+) -> (i8, i8, bool) {
+    let (mut lo, mut hi) = (NO_EXIT, NO_EXIT);
+    let has_moves = for_each_edge(board, seeds, rules, |edge| {
+        if let Edge::Exit {
+            captured,
+            seeds: left,
+            rank: r,
+        } = edge
+        {
+            let level = &lower[usize::from(left)];
+            let c = captured as i8;
+            lo = lo.max(c - load(level.upper, r));
+            hi = hi.max(c - load(level.lower, r));
+        }
+    });
+    if !has_moves {
+        let v = final_value(board);
+        return (v, v, false);
+    }
+    (lo, hi, true)
+}
+
+fn atomics_i8(size: u64, value: i8) -> Vec<AtomicI8> {
+    (0..size).map(|_| AtomicI8::new(value)).collect()
+}
+
+fn atomics_u8(size: u64, value: u8) -> Vec<AtomicU8> {
+    (0..size).map(|_| AtomicU8::new(value)).collect()
+}
+
+fn into_bytes_i8(v: Vec<AtomicI8>) -> Vec<u8> {
+    // Same layout: the allocation is reused.
+    v.into_iter().map(|a| a.into_inner() as u8).collect()
+}
+
+fn solve_exact(
+    rules: &Rules,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    threads: usize,
+    progress: &dyn Progress,
+) -> SolvedLevel {
+    let size = level_size(seeds);
+    // The best capture of each board (`NO_EXIT` if none), computed in the
+    // first pass: the lower levels are read only then. The same bytes then
+    // hold the distances.
+    let exits = atomics_u8(size, NO_EXIT as u8);
+    let values = atomics_i8(size, 0);
+    let mut marks: Option<Marks> = None;
+    let mut passes = 0;
+    loop {
+        passes += 1;
+        progress.pass(seeds, Phase::Values, passes, size);
+        let first = passes == 1;
+        let next = Marks::new(size);
+        // The value of `board` became `v`. If it is lost (v < 0), every board
+        // before it is worth at least -v at once (a value is a maximum over
+        // the moves): raise them here, and only the boards before *those*
+        // need a look. If it is won, the boards before may now be lost, which
+        // needs all their moves: look at them in the next pass.
+        let changed = |board: &[u8; 12], v: i8| {
+            if v < 0 {
+                for_each_predecessor(board, seeds, rules, |r, before| {
+                    if values[r as usize].fetch_max(-v, Ordering::Relaxed) < -v {
+                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                    }
+                });
+            } else {
+                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+            }
+        };
+        parallel_chunks(seeds, threads, progress, &|start, count| {
+            visit(seeds, start, count, marks.as_ref(), |p, board| {
+                if first {
+                    let (exit, _, has_moves) = best_exits(board, seeds, rules, lower);
+                    exits[p].store(exit as u8, Ordering::Relaxed);
+                    if !has_moves {
+                        // The game is over: `exit` is the final value.
+                        values[p].store(exit, Ordering::Relaxed);
+                        if exit != 0 {
+                            changed(board, exit);
+                        }
+                        return;
+                    }
+                }
+                let Some((children, len)) = stays(board, seeds, rules) else {
+                    return;
+                };
+                let mut best = exits[p].load(Ordering::Relaxed) as i8;
+                for &r in &children[..len] {
+                    best = best.max(-values[r as usize].load(Ordering::Relaxed));
+                }
+                // Values only move away from 0 (see the module comment), so
+                // a smaller gain, computed from values read before another
+                // thread raised this one, is dropped. Only this visit makes
+                // a value negative: other threads only raise won boards.
+                if best > 0 {
+                    if values[p].fetch_max(best, Ordering::Relaxed) < best {
+                        changed(board, best);
+                    }
+                } else if best < values[p].load(Ordering::Relaxed) {
+                    values[p].store(best, Ordering::Relaxed);
+                    changed(board, best);
+                }
+            });
+        });
+        if next.is_empty() {
+            break;
+        }
+        marks = Some(next);
+    }
+    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values);
+    SolvedLevel {
+        lower: into_bytes_i8(values),
+        upper: Vec::new(),
+        distance: exits.into_iter().map(AtomicU8::into_inner).collect(),
+        passes: (passes, distance_passes),
+    }
+}
+
+/// Distances to the next capture for a solved exact level (see the module
+/// documentation), written over `exits`. Each is set once, when the moves
+/// that keep the board's value are known well enough, so that the winner's
+/// value-keeping move to the smallest distance, and every value-keeping move
+/// of the loser, goes to a strictly smaller distance.
+fn distances(
+    rules: &Rules,
+    seeds: u8,
+    threads: usize,
+    progress: &dyn Progress,
+    exits: &[AtomicU8],
+    values: &[AtomicI8],
+) -> u32 {
+    // Not yet known, and a capture keeps the value (a loser's board).
+    const EXIT_PENDING: u8 = NO_DISTANCE - 1;
+    let size = level_size(seeds);
+    let overflow = AtomicBool::new(false);
+    // First the best captures become the first marks: 0 where the game is
+    // over, 1 where a capture wins the value, EXIT_PENDING where a capture
+    // keeps a losing value.
+    parallel_chunks(seeds, threads, &Silent, &|start, count| {
+        visit(seeds, start, count, None, |p, board| {
+            let v = values[p].load(Ordering::Relaxed);
+            let exit_keeps = exits[p].load(Ordering::Relaxed) as i8 == v;
+            let mark = if v == 0 {
+                NO_DISTANCE
+            } else if position_of(board).legal_moves(rules).is_empty() {
+                0
+            } else if exit_keeps && v > 0 {
+                1
+            } else if exit_keeps {
+                EXIT_PENDING
+            } else {
+                NO_DISTANCE
+            };
+            exits[p].store(mark, Ordering::Relaxed);
+        });
+    });
+    let mut marks: Option<Marks> = None;
+    let mut passes = 0;
+    loop {
+        passes += 1;
+        progress.pass(seeds, Phase::Distances, passes, size);
+        let first = passes == 1;
+        let next = Marks::new(size);
+        // The distance of `board` (value `v`) became `d`. If it is lost, the
+        // winners before it that keep their value by moving here and have no
+        // distance yet take d + 1 at once; losers before it need all their
+        // moves: look at them in the next pass.
+        let settled = |board: &[u8; 12], v: i8, d: u8| {
+            if v < 0 {
+                for_each_predecessor(board, seeds, rules, |r, before| {
+                    let q = r as usize;
+                    if values[q].load(Ordering::Relaxed) != -v {
+                        return;
+                    }
+                    if d + 1 >= EXIT_PENDING {
+                        overflow.store(true, Ordering::Relaxed);
+                    } else if exits[q]
+                        .compare_exchange(NO_DISTANCE, d + 1, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                    }
+                });
+            } else {
+                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+            }
+        };
+        parallel_chunks(seeds, threads, progress, &|start, count| {
+            visit(seeds, start, count, marks.as_ref(), |p, board| {
+                let v = values[p].load(Ordering::Relaxed);
+                let known = exits[p].load(Ordering::Relaxed);
+                if v == 0 {
+                    return;
+                }
+                if known < EXIT_PENDING {
+                    // Known from the first marks: tell the boards before.
+                    if first {
+                        settled(board, v, known);
+                    }
+                    return;
+                }
+                // Winner: the nearest known value-keeping move. Loser: the
+                // farthest, once all of them are known.
+                let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
+                let mut unknown = false;
+                let (children, len) = stays(board, seeds, rules).unwrap_or(([0; 6], 0));
+                for &r in &children[..len] {
+                    let q = r as usize;
+                    if -values[q].load(Ordering::Relaxed) != v {
+                        continue;
+                    }
+                    let d = exits[q].load(Ordering::Relaxed);
+                    if d >= EXIT_PENDING {
+                        unknown = true;
+                    } else {
+                        found = Some(match found {
+                            None => d,
+                            Some(f) if v > 0 => f.min(d),
+                            Some(f) => f.max(d),
+                        });
+                    }
+                }
+                let distance = if v > 0 {
+                    found.map(|d| d + 1)
+                } else {
+                    found.filter(|_| !unknown).map(|d| d + 1)
+                };
+                if let Some(d) = distance {
+                    if d >= EXIT_PENDING {
+                        overflow.store(true, Ordering::Relaxed);
+                    } else if v < 0 {
+                        // Only this visit sets a loser's distance.
+                        exits[p].store(d, Ordering::Relaxed);
+                        settled(board, v, d);
+                    } else if exits[p]
+                        .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        // Set once: another thread may have set it first.
+                        settled(board, v, d);
+                    }
+                }
+            });
+        });
+        if next.is_empty() {
+            break;
+        }
+        marks = Some(next);
+    }
+    assert!(
+        !overflow.load(Ordering::Relaxed),
+        "a distance to capture above {} plies at {seeds} seeds: the format needs wider distances",
+        EXIT_PENDING - 1
+    );
+    passes
+}
+
+fn solve_bounds(
+    rules: &Rules,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    threads: usize,
+    progress: &dyn Progress,
+) -> SolvedLevel {
+    let size = level_size(seeds);
+    let n = seeds as i8;
+    let exits_lo = atomics_i8(size, NO_EXIT);
+    let exits_hi = atomics_i8(size, NO_EXIT);
+    // Endless play counted as the worst (lower bound) or the best (upper
+    // bound) for the side to move: the bottom of each iteration.
+    let lo = atomics_i8(size, -n);
+    let hi = atomics_i8(size, n);
+    let mut marks: Option<Marks> = None;
+    let mut passes = 0;
+    loop {
+        passes += 1;
+        progress.pass(seeds, Phase::Values, passes, size);
+        let first = passes == 1;
+        let next = Marks::new(size);
+        parallel_chunks(seeds, threads, progress, &|start, count| {
+            visit(seeds, start, count, marks.as_ref(), |p, board| {
+                if first {
+                    let (l, h, has_moves) = best_exits(board, seeds, rules, lower);
+                    exits_lo[p].store(l, Ordering::Relaxed);
+                    exits_hi[p].store(h, Ordering::Relaxed);
+                    if !has_moves {
+                        lo[p].store(l, Ordering::Relaxed);
+                        hi[p].store(h, Ordering::Relaxed);
+                        for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+                        return;
+                    }
+                }
+                let mut best_lo = exits_lo[p].load(Ordering::Relaxed);
+                let mut best_hi = exits_hi[p].load(Ordering::Relaxed);
+                let Some((children, len)) = stays(board, seeds, rules) else {
+                    return;
+                };
+                for &r in &children[..len] {
+                    let q = r as usize;
+                    best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
+                    best_hi = best_hi.max(-lo[q].load(Ordering::Relaxed));
+                }
+                let mut changed = false;
+                if best_lo != lo[p].load(Ordering::Relaxed) {
+                    lo[p].store(best_lo, Ordering::Relaxed);
+                    changed = true;
+                }
+                if best_hi != hi[p].load(Ordering::Relaxed) {
+                    hi[p].store(best_hi, Ordering::Relaxed);
+                    changed = true;
+                }
+                if changed {
+                    for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+                }
+            });
+        });
+        if next.is_empty() {
+            break;
+        }
+        marks = Some(next);
+    }
+    SolvedLevel {
+        lower: into_bytes_i8(lo),
+        upper: into_bytes_i8(hi),
+        distance: Vec::new(),
+        passes: (passes, 0),
+    }
+}

@@ -1,0 +1,511 @@
+//! `awale db`: endgame databases. `build` solves every board with at most N
+//! seeds level by level (resuming after a kill), `probe` prints what they
+//! know of a position and of each move, `info` lists what is built.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use awale_core::{Position, Rules};
+use awale_db::{Database, LevelStats, LevelSummary, Phase, Progress, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+
+use crate::rules_args::RulesArgs;
+
+/// Arguments of `awale db`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: DbCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum DbCommand {
+    /// Build the levels 0..=N (kept levels are checked and skipped: a
+    /// killed build resumes where it stopped).
+    Build(BuildArgs),
+    /// Print the database value of a position and of each of its moves.
+    Probe(ProbeArgs),
+    /// List the levels built, per rule variant.
+    Info(DirArgs),
+}
+
+#[derive(clap::Args)]
+struct DirArgs {
+    /// Database folder (default: `awale/db` in the user's data folder).
+    #[arg(long, value_name = "PATH")]
+    dir: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// Build every level up to this many seeds on the board.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_seeds: u8,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// No progress bar (the summary is still printed).
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    dir: DirArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(clap::Args)]
+struct ProbeArgs {
+    /// The position, e.g. 0-0-0-0-1-2-1-0-0-0-0-0-20-24-S.
+    diagram: String,
+    #[command(flatten)]
+    dir: DirArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// The endgame database for `rules` in the default folder, for the engine's
+/// `Perfect` level: `None` when none is built (or, with a warning on
+/// standard error, when a file is damaged: it is never used).
+///
+/// To be called where the binary makes an engine for `Level::Perfect`:
+/// `engine.set_oracle(crate::db::perfect_oracle(&rules).map(|db| db as _))`,
+/// and, before searching, `crate::db::perfect_move(&db, &game)` gives the
+/// database's move when it covers the position.
+#[allow(dead_code)] // Called by terminal play once the engine's play lands.
+pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<Database>> {
+    let root = awale_db::default_dir()?;
+    match Database::open(&root, rules) {
+        Ok(db) => Some(std::sync::Arc::new(db)),
+        Err(awale_db::DbError::Missing(_)) => None,
+        Err(e) => {
+            eprintln!("awale: endgame database not used: {e}");
+            None
+        }
+    }
+}
+
+/// The database's move in `game`, when it covers the position with exact
+/// values: one that keeps the value and makes progress (see
+/// `docs/DATABASES.md`); `None` otherwise (then search).
+#[allow(dead_code)] // Called by terminal play once the engine's play lands.
+pub fn perfect_move(db: &Database, game: &awale_core::Game) -> Option<awale_core::Move> {
+    db.best_move_in_game(game)
+}
+
+fn resolve_dir(args: &DirArgs) -> anyhow::Result<PathBuf> {
+    match &args.dir {
+        Some(d) => Ok(d.clone()),
+        None => awale_db::default_dir().context("no data folder known for this user: give --dir"),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        DbCommand::Build(a) => build(a),
+        DbCommand::Probe(a) => probe(a),
+        DbCommand::Info(a) => info(a),
+    }
+}
+
+/// A progress bar on standard error, one pass of one level at a time.
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn pass(&self, seeds: u8, phase: Phase, pass: u32, positions: u64) {
+        let what = match phase {
+            Phase::Values => "values",
+            Phase::Distances => "distances",
+        };
+        self.0.reset();
+        self.0.set_length(positions);
+        self.0
+            .set_message(format!("level {seeds:2}: {what}, pass {pass:3}"));
+    }
+
+    fn advance(&self, positions: u64) {
+        self.0.inc(positions);
+    }
+}
+
+fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let root = resolve_dir(&args.dir)?;
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let variant = Variant::of(&rules);
+    let dir = root.join(variant.dir_name());
+    println!(
+        "Building levels 0 to {} for {} ({}) in {} on {threads} thread(s).",
+        args.max_seeds,
+        rules_name(variant),
+        if variant.is_exact() {
+            "exact values"
+        } else {
+            "bounds"
+        },
+        dir.display()
+    );
+    let bar = ProgressBar::new(0);
+    if args.quiet {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta} (this pass)",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let progress = Bar(bar);
+    let mut manifest = read_manifest(&dir);
+    print_header(variant.is_exact());
+    let result = awale_db::build(
+        &root,
+        &rules,
+        args.max_seeds,
+        threads,
+        &progress,
+        &mut |summary| {
+            progress
+                .0
+                .suspend(|| print_row(summary, variant.is_exact(), &manifest, true));
+            record(&mut manifest, summary);
+            // Written after each level: a killed build keeps the record of
+            // the levels it finished.
+            if let Err(e) = write_manifest(&dir, &rules, &manifest) {
+                progress
+                    .0
+                    .suspend(|| eprintln!("awale: could not write the manifest: {e:#}"));
+            }
+        },
+    );
+    progress.0.finish_and_clear();
+    let summaries = result?;
+    let total: f64 = summaries.iter().map(|s| s.seconds).sum();
+    let positions: u64 = summaries
+        .iter()
+        .filter(|s| s.built)
+        .map(|s| s.stats.positions)
+        .sum();
+    println!(
+        "Built {} level(s), {positions} positions, in {}; manifest: {}",
+        summaries.iter().filter(|s| s.built).count(),
+        seconds_text(total),
+        dir.join("manifest.json").display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rules_name(variant: Variant) -> &'static str {
+    let awale = Variant::of(&Rules::AWALE);
+    let abapa = Variant::of(&Rules::ABAPA);
+    if variant == awale {
+        "awale"
+    } else if variant == abapa {
+        "abapa"
+    } else {
+        "custom rules"
+    }
+}
+
+fn seconds_text(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{}:{:04.1} min", (s / 60.0) as u64, s % 60.0)
+    }
+}
+
+fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+fn print_header(exact: bool) {
+    println!(
+        "{:>5} {:>13} {:>7} {:>7} {:>7} {:>8} {:>10} {:>12} {:>7}",
+        "seeds",
+        "positions",
+        "won%",
+        "drawn%",
+        "lost%",
+        if exact { "sum" } else { "unknown%" },
+        "time",
+        "positions/s",
+        "passes"
+    );
+}
+
+fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
+    let st = &s.stats;
+    let (seconds, passes) = if s.built {
+        (Some(s.seconds), Some(s.passes))
+    } else {
+        // Kept from an earlier build: its time is in the manifest.
+        let old = manifest_level(manifest, st.seeds);
+        (
+            old.and_then(|l| l["seconds"].as_f64()),
+            old.map(|l| {
+                (
+                    l["passes_values"].as_u64().unwrap_or(0) as u32,
+                    l["passes_distances"].as_u64().unwrap_or(0) as u32,
+                )
+            }),
+        )
+    };
+    let time = seconds.map_or("kept".to_string(), seconds_text);
+    let rate = seconds.filter(|&t| t > 0.0).map_or("-".to_string(), |t| {
+        format!("{:.0}", st.positions as f64 / t)
+    });
+    let passes = passes.map_or("-".to_string(), |(v, d)| format!("{v}+{d}"));
+    println!(
+        "{:>5} {:>13} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>10} {:>12} {:>7}{}",
+        st.seeds,
+        st.positions,
+        share(st.won, st.playable),
+        share(st.drawn, st.playable),
+        share(st.lost, st.playable),
+        if exact {
+            st.sum_values.to_string()
+        } else {
+            format!("{:.2}", share(st.unknown, st.playable))
+        },
+        time,
+        rate,
+        passes,
+        if building && !s.built {
+            " (already built)"
+        } else {
+            ""
+        }
+    );
+}
+
+fn read_manifest(dir: &Path) -> Value {
+    std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .filter(|v: &Value| v["levels"].is_array())
+        .unwrap_or_else(|| json!({ "levels": [] }))
+}
+
+fn manifest_level(manifest: &Value, seeds: u8) -> Option<&Value> {
+    manifest["levels"]
+        .as_array()?
+        .iter()
+        .find(|l| l["seeds"].as_u64() == Some(u64::from(seeds)))
+}
+
+fn stats_json(st: &LevelStats) -> Value {
+    json!({
+        "seeds": st.seeds,
+        "positions": st.positions,
+        "playable": st.playable,
+        "won": st.won,
+        "drawn": st.drawn,
+        "lost": st.lost,
+        "unknown": st.unknown,
+        "exact": st.exact,
+        "sum_values": st.sum_values,
+        "won_share": share(st.won, st.playable) / 100.0,
+        "drawn_share": share(st.drawn, st.playable) / 100.0,
+        "lost_share": share(st.lost, st.playable) / 100.0,
+    })
+}
+
+/// Puts the level of `s` in the manifest: new figures when it was built
+/// now, the counts (and the old timing, if any) when it was kept.
+fn record(manifest: &mut Value, s: &LevelSummary) {
+    let mut entry = stats_json(&s.stats);
+    let old = manifest_level(manifest, s.stats.seeds).cloned();
+    if s.built {
+        entry["seconds"] = json!(s.seconds);
+        entry["positions_per_second"] = json!(s.stats.positions as f64 / s.seconds.max(1e-9));
+        entry["passes_values"] = json!(s.passes.0);
+        entry["passes_distances"] = json!(s.passes.1);
+    } else if let Some(old) = old {
+        for key in [
+            "seconds",
+            "positions_per_second",
+            "passes_values",
+            "passes_distances",
+        ] {
+            entry[key] = old[key].clone();
+        }
+    }
+    entry["file_bytes"] = json!(s.file_bytes);
+    let Some(levels) = manifest["levels"].as_array_mut() else {
+        return;
+    };
+    levels.retain(|l| l["seeds"].as_u64() != Some(u64::from(s.stats.seeds)));
+    levels.push(entry);
+    levels.sort_by_key(|l| l["seeds"].as_u64());
+}
+
+fn write_manifest(dir: &Path, rules: &Rules, manifest: &Value) -> anyhow::Result<()> {
+    let variant = Variant::of(rules);
+    let mut m = manifest.clone();
+    m["format_version"] = json!(awale_db::store::FORMAT_VERSION);
+    m["rules"] = json!(variant.dir_name());
+    m["values"] = json!(if variant.is_exact() {
+        "exact"
+    } else {
+        "bounds"
+    });
+    let text = serde_json::to_string_pretty(&m)?;
+    let path = dir.join("manifest.json");
+    let tmp = dir.join("manifest.json.tmp");
+    std::fs::write(&tmp, text + "\n").with_context(|| tmp.display().to_string())?;
+    std::fs::rename(&tmp, &path).with_context(|| path.display().to_string())?;
+    Ok(())
+}
+
+fn value_text(lower: i8, upper: i8) -> String {
+    if lower == upper {
+        format!("{lower:+}")
+    } else {
+        format!("between {lower:+} and {upper:+}")
+    }
+}
+
+fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let root = resolve_dir(&args.dir)?;
+    let position: Position = args.diagram.parse().context("bad diagram")?;
+    let db = Database::open(&root, &rules).with_context(|| {
+        format!(
+            "no database for these rules in {} (run `awale db build`)",
+            root.display()
+        )
+    })?;
+    let seeds = position.seeds_on_board();
+    if seeds > db.max_seeds() {
+        bail!(
+            "{seeds} seeds on the board: the database covers up to {}",
+            db.max_seeds()
+        );
+    }
+    if let Some(reason) = position.end(&rules) {
+        println!("The game is over ({reason}).");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let raw = db.probe_board(&position.relative_holes(), seeds);
+    let entry = match (db.probe(&position), raw) {
+        (Some(e), _) => e,
+        (None, Some(e)) => {
+            println!(
+                "Note: the target rule could end this game early; the values below \
+                 are the seeds still to capture without a target."
+            );
+            e
+        }
+        (None, None) => bail!("the position is not covered"),
+    };
+    let exactness = if db.is_exact() {
+        "exact"
+    } else {
+        "bounds: a repetition gives each player their own row, so the value depends on the history"
+    };
+    println!(
+        "{} to move, {seeds} seeds on the board: value {} ({exactness}; seeds the side to move \
+         will still capture minus the opponent's, from a fresh start)",
+        position.to_move(),
+        value_text(entry.lower, entry.upper)
+    );
+    if let Some(d) = entry.distance {
+        println!("Next capture (or end) in {d} plies under best play.");
+    }
+    let Some(moves) = db.move_entries_ignoring_target(&position) else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let best = db.best_move_ignoring_target(&position);
+    for m in moves {
+        let distance = m
+            .distance
+            .map_or(String::new(), |d| format!(", capture in {d}"));
+        let captures = if m.captures > 0 {
+            format!(", captures {}", m.captures)
+        } else {
+            String::new()
+        };
+        println!(
+            "  {}: {}{captures}{distance}{}",
+            m.mv,
+            value_text(m.lower, m.upper),
+            if Some(m.mv) == best { "  <- best" } else { "" }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
+    let root = resolve_dir(&args)?;
+    println!("Database folder: {}", root.display());
+    let mut any = false;
+    for rules in [Rules::AWALE, Rules::ABAPA] {
+        let variant = Variant::of(&rules);
+        let dir = root.join(variant.dir_name());
+        if !dir.exists() {
+            continue;
+        }
+        any = true;
+        match Database::open(&root, &rules) {
+            Ok(db) => {
+                let bytes: u64 = db.levels().iter().map(|l| l.bytes()).sum();
+                let positions: u64 = db
+                    .levels()
+                    .iter()
+                    .map(|l| awale_db::level_size(l.seeds()))
+                    .sum();
+                println!(
+                    "{} ({}, {}): levels 0 to {}, {positions} positions, {:.1} MiB, all checked",
+                    rules_name(variant),
+                    variant.dir_name(),
+                    if db.is_exact() {
+                        "exact values"
+                    } else {
+                        "bounds"
+                    },
+                    db.max_seeds(),
+                    bytes as f64 / (1 << 20) as f64
+                );
+                let manifest = read_manifest(&dir);
+                print_header(db.is_exact());
+                for level in db.levels() {
+                    let stats = LevelStats::count(
+                        level.seeds(),
+                        db.is_exact(),
+                        level.plane(0),
+                        level.plane(1),
+                    );
+                    let summary = LevelSummary {
+                        stats,
+                        built: false,
+                        seconds: 0.0,
+                        passes: (0, 0),
+                        file_bytes: level.bytes(),
+                    };
+                    print_row(&summary, db.is_exact(), &manifest, false);
+                }
+            }
+            Err(e) => println!("{}: {e}", rules_name(variant)),
+        }
+    }
+    if !any {
+        println!("Nothing built yet: run `awale db build --max-seeds 16`.");
+    }
+    Ok(ExitCode::SUCCESS)
+}

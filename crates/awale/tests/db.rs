@@ -1,0 +1,123 @@
+//! `awale db` as a user runs it: real processes, a real folder, a real kill.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn awale(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the awale binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("awale-cli-db-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn level(dir: &Path, seeds: u8) -> PathBuf {
+    dir.join("forbidden-nobody")
+        .join(format!("level-{seeds:02}.awdb"))
+}
+
+#[test]
+fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
+    let dir = folder("build");
+    let d = dir.to_str().unwrap();
+    let out = awale(&["db", "build", "--max-seeds", "8", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(t.contains("positions/s"), "{t}");
+    // Level 8 of RULES.md: its sum of values is 72,463.
+    assert!(t.contains("72463"), "{t}");
+    let manifest = std::fs::read_to_string(dir.join("forbidden-nobody/manifest.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(json["levels"].as_array().unwrap().len(), 9);
+    assert_eq!(json["levels"][8]["won"], 37_755);
+
+    // South to move with 1 seed against 1: sowing it captures nothing, and
+    // North then takes... the database knows.
+    let out = awale(&["db", "probe", "0-0-0-0-0-1-0-0-0-0-0-1-20-26-S", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(t.contains("value"), "{t}");
+    assert!(t.contains("F:"), "{t}");
+    assert!(t.contains("<- best"), "{t}");
+
+    let out = awale(&["db", "info", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("levels 0 to 8"), "{}", text(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_build_resumes_at_the_level_it_was_building() {
+    let dir = folder("kill");
+    let d = dir.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args(["db", "build", "--max-seeds", "14", "--dir", d, "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !level(&dir, 11).exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "level 11 never came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !level(&dir, 14).exists(),
+        "the build was not killed before the end"
+    );
+    let out = awale(&["db", "build", "--max-seeds", "12", "--dir", d, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    // Levels 0-11 were kept (checked, not rebuilt).
+    let kept = t.lines().filter(|l| l.contains("(already built)")).count();
+    assert!(kept >= 12, "{t}");
+    assert!(level(&dir, 12).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_level_file_is_refused_with_a_clear_message() {
+    let dir = folder("damaged");
+    let d = dir.to_str().unwrap();
+    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let path = level(&dir, 5);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    for args in [
+        vec!["db", "probe", "0-0-0-0-1-1-0-1-1-1-0-0-20-23-S", "--dir", d],
+        vec!["db", "build", "--max-seeds", "6", "--dir", d],
+    ] {
+        let out = awale(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let t = text(&out);
+        assert!(t.contains("level-05.awdb") && t.contains("checksum"), "{t}");
+    }
+    // A file of another level in its place: refused too.
+    std::fs::copy(level(&dir, 4), &path).unwrap();
+    let out = awale(&["db", "info", "--dir", d]);
+    assert!(text(&out).contains("refused"), "{}", text(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
