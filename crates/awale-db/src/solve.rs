@@ -38,6 +38,7 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicU8, Ordering};
 use awale_core::{Move, Position, Rules, Side};
 
 use crate::index::{level_size, next_board, rank, unrank};
+use crate::DbError;
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
@@ -347,6 +348,11 @@ fn load(plane: &[u8], r: u64) -> i8 {
 /// Solves the level of `seeds` seeds for `rules`, the levels below being
 /// `lower[0..seeds]`.
 ///
+/// # Errors
+///
+/// [`DbError::DistanceTooLong`] when a distance to capture does not fit the
+/// format's byte (none up to 20 seeds).
+///
 /// # Panics
 ///
 /// If `lower` has fewer than `seeds` levels or one of them has the wrong
@@ -357,7 +363,7 @@ pub fn solve_level(
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
-) -> SolvedLevel {
+) -> Result<SolvedLevel, DbError> {
     assert!(lower.len() >= usize::from(seeds), "lower levels missing");
     for (n, level) in lower.iter().enumerate().take(usize::from(seeds)) {
         assert_eq!(level.lower.len() as u64, level_size(n as u8));
@@ -366,7 +372,7 @@ pub fn solve_level(
     if is_exact(rules) {
         solve_exact(rules, seeds, lower, threads, progress)
     } else {
-        solve_bounds(rules, seeds, lower, threads, progress)
+        Ok(solve_bounds(rules, seeds, lower, threads, progress))
     }
 }
 
@@ -419,7 +425,7 @@ fn solve_exact(
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
-) -> SolvedLevel {
+) -> Result<SolvedLevel, DbError> {
     let size = level_size(seeds);
     // The best capture of each board (`NO_EXIT` if none), computed in the
     // first pass: the lower levels are read only then. The same bytes then
@@ -489,13 +495,13 @@ fn solve_exact(
         }
         marks = Some(next);
     }
-    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values);
-    SolvedLevel {
+    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values)?;
+    Ok(SolvedLevel {
         lower: into_bytes_i8(values),
         upper: Vec::new(),
         distance: exits.into_iter().map(AtomicU8::into_inner).collect(),
         passes: (passes, distance_passes),
-    }
+    })
 }
 
 /// Distances to the next capture for a solved exact level (see the module
@@ -510,7 +516,7 @@ fn distances(
     progress: &dyn Progress,
     exits: &[AtomicU8],
     values: &[AtomicI8],
-) -> u32 {
+) -> Result<u32, DbError> {
     // Not yet known, and a capture keeps the value (a loser's board).
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
     let size = level_size(seeds);
@@ -629,12 +635,10 @@ fn distances(
         }
         marks = Some(next);
     }
-    assert!(
-        !overflow.load(Ordering::Relaxed),
-        "a distance to capture above {} plies at {seeds} seeds: the format needs wider distances",
-        EXIT_PENDING - 1
-    );
-    passes
+    if overflow.load(Ordering::Relaxed) {
+        return Err(DbError::DistanceTooLong(seeds));
+    }
+    Ok(passes)
 }
 
 fn solve_bounds(
