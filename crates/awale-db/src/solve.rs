@@ -587,6 +587,11 @@ fn distances(
                     }
                     return;
                 }
+                if first && known == NO_DISTANCE {
+                    // Nothing below it is known yet: it will be looked at
+                    // (or set) when one of its moves' boards is.
+                    return;
+                }
                 // Winner: the nearest known value-keeping move. Loser: the
                 // farthest, once all of them are known.
                 let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
