@@ -329,11 +329,28 @@ fn for_each_predecessor(
                 *h -= a;
             }
             candidate[origin] = s as u8;
-            let position = position_of(&candidate);
+            // The hole of the last seed (the origin is skipped). Unless it
+            // ends in the opponent's row on 2 or 3, the move captures
+            // nothing and is legal when it feeds an empty row: no need for
+            // the rules crate. Otherwise (a capture, or a grand slam that
+            // captures nothing) the rules crate decides.
+            let last = (origin + (s - 1) % 11 + 1) % 12;
+            let may_capture = last >= 6 && (before[last] == 2 || before[last] == 3);
             let m = Move::new(Side::South, origin);
-            if position.legal_moves(rules).contains(m)
-                && position.play_unchecked(m).seeds_on_board() == seeds
-            {
+            let stays = if may_capture {
+                let position = position_of(&candidate);
+                position.legal_moves(rules).contains(m)
+                    && position.play_unchecked(m).seeds_on_board() == seeds
+            } else {
+                let opponent_empty = candidate[6..].iter().all(|&h| h == 0);
+                !opponent_empty || origin + s >= 6
+            };
+            debug_assert_eq!(stays, {
+                let position = position_of(&candidate);
+                position.legal_moves(rules).contains(m)
+                    && position.play_unchecked(m).seeds_on_board() == seeds
+            });
+            if stays {
                 f(rank(&candidate, seeds), &candidate);
             }
         }
