@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use awale_core::{parse_records, FirstPlayer, Game, Move, Rules, Side};
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -54,6 +54,24 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 ApiError::bad_request("bad_json", format!("malformed JSON: {e}"))
             }
         })
+    }
+}
+
+/// The `{id}` of a game's path, read with the API's own error (a path
+/// that is not even text names no game either).
+pub struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| GameId(id))
+            .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, "no_such_game", e.body_text()))
     }
 }
 
@@ -295,7 +313,7 @@ pub async fn current(State(state): State<AppState>) -> Result<Json<Value>, ApiEr
 /// GET /api/games/{id}.
 pub async fn show(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<Value>, ApiError> {
     Ok(Json(load(&state, &id)?.view(now_ms())))
 }
@@ -315,7 +333,7 @@ pub struct MoveRequest {
 /// POST /api/games/{id}/moves: a person plays.
 pub async fn play(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let mv = parse_move(&req.mv)?;
@@ -362,7 +380,7 @@ impl Drop for ThinkingGuard {
 /// the game as it is.
 pub async fn computer_move(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let game = load(&state, &id)?;
@@ -456,7 +474,7 @@ pub async fn computer_move(
 /// POST /api/games/{id}/undo.
 pub async fn undo(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
     change(&state, &id, |game| {
@@ -468,7 +486,7 @@ pub async fn undo(
 /// POST /api/games/{id}/redo.
 pub async fn redo(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
     change(&state, &id, |game| {
@@ -490,7 +508,7 @@ pub struct ResignRequest {
 /// POST /api/games/{id}/resign.
 pub async fn resign(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let side = match req.side.as_deref() {
@@ -544,7 +562,7 @@ fn best_of(scores: &[MoveScore]) -> Option<&MoveScore> {
 /// every move's score, and the database's value where it has one.
 pub async fn hint(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<Value>, ApiError> {
     let game = load(&state, &id)?;
     if let Some(end) = game.end() {
@@ -575,7 +593,7 @@ pub async fn hint(
 /// evaluation after each (South's view), mistakes with the better move.
 pub async fn review(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<Value>, ApiError> {
     let game = load(&state, &id)?;
     let plies: Vec<Move> = game.game.moves().collect();
@@ -688,7 +706,7 @@ fn date_text(ms: i64) -> String {
 /// GET /api/games/{id}/record: the game record, to save as a file.
 pub async fn record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     let game = load(&state, &id)?;
     let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.id);
@@ -804,7 +822,7 @@ pub async fn import(
 /// every second while a clock runs.
 pub async fn events(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let game = load(&state, &id)?;
     let id = game.id;
@@ -851,7 +869,7 @@ pub async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-/// Any other path: a JSON 404 for the API, the page's 404 otherwise.
+/// Any other path: a JSON 404.
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,

@@ -92,7 +92,7 @@ pub struct Thinking {
     pub depth: u32,
     /// Best score so far.
     pub score: Score,
-    /// Best line so far, as move letters.
+    /// Best line so far, its first moves as letters separated by spaces.
     pub pv: String,
     /// Positions searched.
     pub nodes: u64,
@@ -187,9 +187,9 @@ impl Computer {
         result
     }
 
-    /// Whether endgame databases are looked for.
+    /// Whether an endgame oracle is there for either preset's rules.
     pub fn has_oracle(&self) -> bool {
-        self.source.is_some()
+        self.oracle_for(&Rules::AWALE).is_some() || self.oracle_for(&Rules::ABAPA).is_some()
     }
 
     /// The oracle's value for `position` under `game`'s rules, if it covers
@@ -237,7 +237,13 @@ impl Computer {
                 on_info(&Thinking {
                     depth: info.depth,
                     score: info.score.into(),
-                    pv: info.pv.iter().map(|m| m.letter()).collect(),
+                    pv: info
+                        .pv
+                        .iter()
+                        .take(12)
+                        .map(|m| m.letter().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
                     nodes: info.nodes,
                 })
             })

@@ -782,3 +782,108 @@ async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
     .await;
     assert_eq!(hint["oracle"], Value::Null, "other rules: no oracle");
 }
+
+/// Reads server-sent events from `body` until one named `name` arrives
+/// (or panics after `seconds`); returns its data.
+async fn next_event(body: &mut Body, name: &str, seconds: u64) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(seconds);
+    let mut text = String::new();
+    loop {
+        let frame = tokio::time::timeout_at(deadline, body.frame())
+            .await
+            .unwrap_or_else(|_| panic!("no `{name}` event; got: {text}"))
+            .expect("the stream ended")
+            .expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            text.push_str(&String::from_utf8_lossy(&data));
+        }
+        for event in text.split("\n\n") {
+            if event.starts_with(&format!("event: {name}\n")) {
+                let data: String = event
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data: "))
+                    .collect();
+                return serde_json::from_str(&data).expect("JSON data");
+            }
+        }
+    }
+}
+
+async fn events(app: &Router, id: i64) -> Body {
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/games/{id}/events"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.into_body()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computers_thinking_and_move_are_sent_live() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "computer", "level": 6, "human": "N"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let mut stream = events(&app, id).await;
+    let first = next_event(&mut stream, "state", 5).await;
+    assert_eq!(first["id"], id);
+    let searching = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/computer"),
+                Some(json!({"ply": 0})),
+            )
+            .await
+        })
+    };
+    let thinking = next_event(&mut stream, "thinking", 10).await;
+    assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
+    assert!(
+        thinking["pv"].as_str().is_some_and(|pv| !pv.is_empty()),
+        "{thinking}"
+    );
+    let moved = next_event(&mut stream, "state", 10).await;
+    assert_eq!(plies(&moved), 1, "{moved}");
+    let (status, answer) = searching.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["plies"], moved["plies"]);
+}
+
+#[tokio::test]
+async fn the_clock_ticks_live_while_a_side_thinks() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans", "clock": {"minutes": 1}})).await;
+    let id = game["id"].as_i64().unwrap();
+    let mut stream = events(&app, id).await;
+    let clock = next_event(&mut stream, "clock", 5).await;
+    assert_eq!(clock["running"], "S");
+    let left = clock["left_ms"].as_array().unwrap();
+    assert!(
+        left[0].as_i64().unwrap() <= 60_000 && left[1] == 60_000,
+        "{clock}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clicks_at_once_play_one_move() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let url = format!("/api/games/{id}/moves");
+    let (a, b) = tokio::join!(
+        call(&app, "POST", &url, Some(json!({"move": "A", "ply": 0}))),
+        call(&app, "POST", &url, Some(json!({"move": "B", "ply": 0}))),
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    let (_, stored) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(plies(&stored), 1);
+}
