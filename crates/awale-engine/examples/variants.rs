@@ -15,23 +15,23 @@ fn main() {
     let base = SearchParams::default();
     let variants = [
         (
-            "lmr_deep",
+            "qsearch",
             SearchParams {
-                lmr_deep: true,
+                qsearch: true,
                 ..base
             },
         ),
         (
-            "lmr_first1",
+            "no_lmr_deep",
             SearchParams {
-                lmr_first: 1,
+                lmr_deep: false,
                 ..base
             },
         ),
         (
-            "futility150",
+            "futility60",
             SearchParams {
-                futility: 150,
+                futility: 60,
                 ..base
             },
         ),

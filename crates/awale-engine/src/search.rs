@@ -36,14 +36,17 @@ pub struct SearchParams {
     pub lmr_deep: bool,
     /// Futility margin at frontier nodes (0: off).
     pub futility: i32,
+    /// Search captures below the horizon.
+    pub qsearch: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
             lmr_first: 2,
-            lmr_deep: false,
+            lmr_deep: true,
             futility: 0,
+            qsearch: false,
         }
     }
 }
@@ -492,8 +495,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if hard {
                 return elapsed >= hard_time;
             }
-            // An iteration takes about as long as all before it together.
-            return elapsed >= soft / 2;
+            return elapsed >= soft;
         }
         false
     }
@@ -791,7 +793,33 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate_with(pos, &self.weights);
+            let stand = evaluate_with(pos, &self.weights);
+            if !self.params.qsearch || ply >= MAX_PLY || stand >= beta {
+                return stand;
+            }
+            // Quiescence: captures only, until the position is quiet.
+            let mut best = stand;
+            alpha = alpha.max(stand);
+            for m in legal {
+                let child = pos.play_unchecked(m);
+                if i32::from(child.store(me)) == mine {
+                    continue;
+                }
+                let s = -self.node(&child, 0, -beta, -alpha, ply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
         }
 
         let pv_node = beta - alpha > 1;

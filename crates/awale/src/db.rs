@@ -160,9 +160,15 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     bar.set_style(
         ProgressStyle::with_template(
-            "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta} (this pass)",
+            "{msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta} (this pass)",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
+            },
+        )
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
