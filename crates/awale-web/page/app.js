@@ -172,8 +172,16 @@ const RULES_FIGS = {
   "fig-capture": { fr: "Sud a joué les 4 graines de E. La dernière tombe en c, qui en compte alors 2 ; b en compte 3 et a 2 : Sud prend les 7 graines (croix rouges).", en: "South played the 4 seeds of E. The last lands in c, which then holds 2; b holds 3 and a 2: South captures all 7 (red crosses)." },
 };
 
-let lang = localStorage.getItem("awale.lang") ||
-  ((navigator.languages || [navigator.language || "en"]).some((l) => /^fr/i.test(l)) ? "fr" : "en");
+// The language chosen in the page, or the first of French and English in
+// the browser's preferences, or English.
+function preferredLang() {
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    if (/^fr/i.test(l)) return "fr";
+    if (/^en/i.test(l)) return "en";
+  }
+  return "en";
+}
+let lang = localStorage.getItem("awale.lang") || preferredLang();
 
 function t(key, ...args) {
   const s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
