@@ -124,7 +124,7 @@ fn record_input(record: &Record) -> Input {
         game,
         moves: record.moves.iter().map(|m| m.mv).collect(),
         written: record.moves.iter().map(|m| m.captured).collect(),
-        resigns: (record.tag("Termination") == Some("resignation")).then(|| {
+        resigns: (record.tag("Termination") == Some("resignation")).then_some({
             match record.result.as_str() {
                 "1-0" => Some(Side::North),
                 "0-1" => Some(Side::South),
