@@ -1103,12 +1103,20 @@ function drawReview() {
   for (const p of mistakes) {
     const tr = body.insertRow();
     tr.className = "clickable";
-    tr.insertCell().textContent = `${p.ply + 1}. ${sideName(p.side)}`;
+    tr.insertCell().textContent = `${moveNumber(r.plies, p.ply)}. ${sideName(p.side)}`;
     tr.insertCell().textContent = `${p.move}  ${fmtScore(p.played)}`;
     tr.insertCell().textContent = p.best ? `${p.best.move}  ${fmtScore(p.best.score)}` : "";
     tr.insertCell().textContent = (p.loss / 100).toFixed(1);
     tr.onclick = () => { enterReplay(p.ply + 1); window.scrollTo({ top: 0, behavior: "smooth" }); };
   }
+}
+
+// The number of ply `ply` in the notation, as the move list shows it: it
+// goes up with each South move after the first ply (`1. C a 2. A`).
+function moveNumber(plies, ply) {
+  let n = 1;
+  for (const p of plies) if (p.ply < ply && p.side === "N") n++;
+  return n;
 }
 
 // ----------------------------------------------------------------- games --

@@ -210,6 +210,19 @@ fn a_game_against_the_computer_played_by_clicking() {
     assert!(b
         .text("#review-status")
         .contains(&format!("{total} moves reviewed")));
+    // The mistakes are listed with the move numbers of the move list.
+    let numbers = b.exec(
+        "const rows = [...document.querySelectorAll('#mistakes tr.clickable')]
+           .map((r) => r.cells[0].textContent.split('.')[0]);
+         const marked = [...document.querySelectorAll('#move-list .mv.mistake')]
+           .map((m) => m.closest('li').querySelector('.num').textContent.split('.')[0]);
+         return [rows, marked];",
+        json!([]),
+    );
+    assert_eq!(
+        numbers[0], numbers[1],
+        "review table vs move list: {numbers}"
+    );
     b.exec(
         "document.querySelector('#review').scrollIntoView({block: 'start'})",
         json!([]),
