@@ -5,4 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The browser tests drive a real headless Chromium through chromedriver
+# (Debian's packages). Installed only when missing.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    echo "scripts/test.sh: installing chromium and chromedriver for the browser tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
 cargo test --workspace --profile fast "$@"

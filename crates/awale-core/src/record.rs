@@ -601,3 +601,28 @@ impl<'a> Parser<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod hostile_input_tests {
+    use super::*;
+
+    #[test]
+    fn an_unclosed_tag_is_an_error_naming_its_line() {
+        let e = parse_records("[Event \"x\"\n1. F").unwrap_err();
+        assert!(matches!(e, RecordError::Syntax { line: 1 | 2, .. }), "{e}");
+    }
+
+    #[test]
+    fn no_prefix_or_byte_change_of_a_record_panics() {
+        let text = "[Event \"Club\"]\n[FEN \"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\"]\n\n1. F f {a comment}\n2. A a+2 ; rest\n*\n";
+        let cuts = text.char_indices().map(|(i, _)| i).chain([text.len()]);
+        for cut in cuts {
+            let _ = parse_records(&text[..cut]);
+            for replacement in ["", "\n", "[", "]", "\"", "{", "}", "é", "+", "9"] {
+                let mut changed = text.to_string();
+                changed.insert_str(cut, replacement);
+                let _ = parse_records(&changed);
+            }
+        }
+    }
+}

@@ -1,13 +1,233 @@
 //! The static evaluation: the store difference plus what a player of Awalé
-//! looks at on the board. Scores are from the side to move's view, in
-//! hundredths of a seed.
+//! looks at on the board (seeds on each side, empty and vulnerable holes,
+//! krous, holes that reach the other row, captures at hand). Scores are from
+//! the side to move's view, in hundredths of a seed.
+//!
+//! The weights were fitted by least squares to deeper searches' scores of
+//! positions from self-play (`cargo run --release -p awale-engine --example
+//! tune`; see docs/ENGINE.md).
 
 use awale_core::Position;
 
-/// The evaluation of `position` for the side to move.
-#[inline]
-pub fn evaluate(position: &Position) -> i32 {
+/// Number of board features.
+pub const FEATURES: usize = 7;
+
+/// Names of the features, for the tuner's report.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "row seeds",
+    "empty holes",
+    "holes with 1-2 seeds",
+    "krous (12+ seeds)",
+    "holes reaching the other row",
+    "capture at hand (mover)",
+    "capture at hand (opponent)",
+];
+
+/// Weights of the features, in hundredths of a seed per unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights(pub [i32; FEATURES]);
+
+impl Weights {
+    /// The tuned weights the engine plays with.
+    pub const TUNED: Weights = Weights([-8, -188, -48, 162, -36, 78, -23]);
+    /// All zero: the store difference alone.
+    pub const STORES_ONLY: Weights = Weights([0; FEATURES]);
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::TUNED
+    }
+}
+
+/// The best capture the owner of `row` has at hand against `other` (grand
+/// slams and krou laps not looked at: an estimate). `other_weak` has the
+/// high bit set in the lanes of `other` holding 1 or 2 seeds.
+#[inline(always)]
+fn capture_at_hand(row: u64, other: u64, other_weak: u64) -> i32 {
+    if other_weak == 0 {
+        return 0;
+    }
+    let mut best = 0;
+    for i in 0..6 {
+        let s = (row >> (8 * i) & 0xFF) as usize;
+        let last = i + s;
+        if s == 0 || !(6..12).contains(&last) {
+            continue;
+        }
+        // Holes 6..=last of the other row each got one seed.
+        let mut j = last - 6;
+        let mut sum = 0;
+        loop {
+            if other_weak >> (8 * j + 7) & 1 == 0 {
+                break;
+            }
+            sum += (other >> (8 * j) & 0xFF) as i32 + 1;
+            if j == 0 {
+                break;
+            }
+            j -= 1;
+        }
+        best = best.max(sum);
+    }
+    best
+}
+
+const LANES: u64 = 0x0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080;
+
+/// Lanes (bytes) of a row holding at least `k` seeds, as a count. Holes
+/// hold at most 48 seeds, so adding `128 - k` never carries between lanes.
+#[inline(always)]
+fn at_least(row: u64, k: u64) -> i32 {
+    ((row + (128 - k) * LANES) & HIGH).count_ones() as i32
+}
+
+/// Holes whose seeds reach the other row: hole `i` needs `6 - i` seeds.
+#[inline(always)]
+fn reaching(row: u64) -> i32 {
+    // Lane i gets 128 - (6 - i) = 122 + i.
+    const REACH: u64 = 0x7F7E_7D7C_7B7A;
+    ((row + REACH) & HIGH).count_ones() as i32
+}
+
+#[inline(always)]
+fn row_seeds(row: u64) -> i32 {
+    (row.wrapping_mul(LANES) >> 40 & 0xFF) as i32
+}
+
+/// Lanes of a row holding at least `k` seeds, as high bits.
+#[inline(always)]
+fn at_least_mask(row: u64, k: u64) -> u64 {
+    (row + (128 - k) * LANES) & HIGH
+}
+
+/// The features of `position`, side to move minus opponent where it has
+/// two sides.
+#[inline(always)]
+pub fn features(position: &Position) -> [i32; FEATURES] {
+    let h = position.relative_holes();
+    let mut bytes = [0u8; 8];
+    bytes[..6].copy_from_slice(&h[..6]);
+    let mine = u64::from_le_bytes(bytes);
+    bytes[..6].copy_from_slice(&h[6..]);
+    let theirs = u64::from_le_bytes(bytes);
+    let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
+    let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
+    let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
+    [
+        row_seeds(mine) - row_seeds(theirs),
+        nonempty[1].count_ones() as i32 - nonempty[0].count_ones() as i32,
+        weak[0].count_ones() as i32 - weak[1].count_ones() as i32,
+        at_least(mine, 12) - at_least(theirs, 12),
+        reaching(mine) - reaching(theirs),
+        capture_at_hand(mine, theirs, weak[1]),
+        capture_at_hand(theirs, mine, weak[0]),
+    ]
+}
+
+/// 100 × the store difference, side to move first.
+#[inline(always)]
+pub fn store_difference(position: &Position) -> i32 {
     let stores = position.stores();
     let me = position.to_move().index();
     100 * (i32::from(stores[me]) - i32::from(stores[1 - me]))
+}
+
+/// The evaluation of `position` for the side to move with `weights`.
+#[inline]
+pub fn evaluate_with(position: &Position, weights: &Weights) -> i32 {
+    let f = features(position);
+    let mut score = store_difference(position);
+    for (w, x) in weights.0.iter().zip(f) {
+        score += w * x;
+    }
+    score
+}
+
+/// The evaluation of `position` for the side to move with the tuned weights.
+#[inline]
+pub fn evaluate(position: &Position) -> i32 {
+    evaluate_with(position, &Weights::TUNED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awale_core::Side;
+
+    #[test]
+    fn the_start_position_is_even() {
+        assert_eq!(evaluate(&Position::START), 0);
+        assert_eq!(features(&Position::START)[..5], [0, 0, 0, 0, 0]);
+    }
+
+    /// The features computed hole by hole, the plain way.
+    fn features_by_hand(p: &Position) -> [i32; FEATURES] {
+        let h = p.relative_holes();
+        let count = |side: usize, f: &dyn Fn(usize, u8) -> bool| {
+            (0..6).filter(|&i| f(i, h[6 * side + i])).count() as i32
+        };
+        let diff = |f: &dyn Fn(usize, u8) -> bool| count(0, f) - count(1, f);
+        let seeds = |side: usize| {
+            h[6 * side..6 * side + 6]
+                .iter()
+                .map(|&s| i32::from(s))
+                .sum::<i32>()
+        };
+        let f = features(p);
+        [
+            seeds(0) - seeds(1),
+            diff(&|_, s| s == 0),
+            diff(&|_, s| s == 1 || s == 2),
+            diff(&|_, s| s >= 12),
+            diff(&|i, s| usize::from(s) + i >= 6),
+            f[5],
+            f[6],
+        ]
+    }
+
+    #[test]
+    fn features_match_a_hole_by_hole_count() {
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut holes = [0u8; 12];
+            for _ in 0..(seed % 48) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                holes[(seed % 12) as usize] += 1;
+            }
+            seed = seed.wrapping_add(1);
+            for side in Side::BOTH {
+                let p = Position::new(holes, [0, 0], side).unwrap();
+                assert_eq!(features(&p), features_by_hand(&p), "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_capture_at_hand_is_seen() {
+        // RULES.md: hole 5 with 2 seeds captures 5 (1 2 4 0 0 0 opposite).
+        let p = Position::new([0, 0, 0, 0, 0, 2, 1, 2, 4, 0, 0, 0], [0, 0], Side::South).unwrap();
+        assert_eq!(features(&p)[5], 5);
+        // RULES.md: hole 5 with 6 seeds captures 7 (1 1 5 1 2 1 opposite),
+        // and the opponent, to move, would capture nothing.
+        let p = Position::new([0, 0, 0, 0, 1, 6, 1, 1, 5, 1, 2, 1], [0, 0], Side::South).unwrap();
+        assert_eq!(features(&p)[5], 7);
+        assert_eq!(features(&p)[6], 0);
+    }
+
+    #[test]
+    fn the_evaluation_is_symmetric() {
+        // The same board seen from the other side scores the opposite.
+        let p = Position::new([3, 0, 5, 1, 2, 0, 0, 7, 1, 2, 0, 4], [10, 13], Side::South).unwrap();
+        let mut mirror_holes = [0; 12];
+        mirror_holes[..6].copy_from_slice(&p.holes()[6..]);
+        mirror_holes[6..].copy_from_slice(&p.holes()[..6]);
+        let mirror = Position::new(mirror_holes, [13, 10], Side::North).unwrap();
+        assert_eq!(evaluate(&p), evaluate(&mirror));
+        let w = Weights([3, -5, 7, 11, -13, 17, -19]);
+        assert_eq!(evaluate_with(&p, &w), evaluate_with(&mirror, &w));
+    }
 }

@@ -149,8 +149,8 @@ impl Level {
                 temperature: 25.0,
             },
             Level::Expert => Style::Search {
-                depth: Some(14),
-                time: Some(Duration::from_millis(300)),
+                depth: Some(12),
+                time: Some(Duration::from_millis(500)),
             },
             Level::Master => Style::Search {
                 depth: None,
@@ -173,6 +173,45 @@ impl Level {
                 ..Limits::default()
             },
         }
+    }
+}
+
+/// A level name or number that is not one of the levels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLevel(pub String);
+
+impl std::fmt::Display for UnknownLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown level `{}` (expected 1 to {} or a level's name)",
+            self.0,
+            Level::ALL.len()
+        )
+    }
+}
+
+impl std::error::Error for UnknownLevel {}
+
+impl std::str::FromStr for Level {
+    type Err = UnknownLevel;
+
+    /// A level from its number (`1`..) or its name in either language,
+    /// in any case (`graine`, `Seed`, `maitre` or `maître`).
+    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
+        let wanted = s.trim().to_lowercase().replace('î', "i");
+        if let Ok(n) = wanted.parse::<u8>() {
+            return Level::from_number(n).ok_or_else(|| UnknownLevel(s.to_string()));
+        }
+        Level::ALL
+            .iter()
+            .copied()
+            .find(|level| {
+                [Lang::Fr, Lang::En]
+                    .iter()
+                    .any(|&lang| level.name(lang).to_lowercase().replace('î', "i") == wanted)
+            })
+            .ok_or_else(|| UnknownLevel(s.to_string()))
     }
 }
 
@@ -207,6 +246,23 @@ pub fn choose_move(
     if game.legal_moves().is_empty() {
         return None;
     }
+    // Only the strongest level knows the endgame tables.
+    if level != Level::Perfect {
+        let oracle = engine.take_oracle();
+        let m = choose_with(engine, game, level, seed, stop);
+        engine.set_oracle(oracle);
+        return m;
+    }
+    choose_with(engine, game, level, seed, stop)
+}
+
+fn choose_with(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Option<Move> {
     match level.style() {
         Style::Soft { depth, temperature } => {
             let analyses = engine.analyze(game, &Limits::depth(depth), stop);
@@ -270,5 +326,15 @@ mod tests {
             }
         }
         assert_eq!(Level::Seed.name(Lang::Fr), "Graine");
+    }
+
+    #[test]
+    fn levels_parse_from_numbers_and_names_in_both_languages() {
+        assert_eq!("1".parse(), Ok(Level::Seed));
+        assert_eq!("maitre".parse(), Ok(Level::Master));
+        assert_eq!("Maître".parse(), Ok(Level::Master));
+        assert_eq!("perfect".parse(), Ok(Level::Perfect));
+        assert!("0".parse::<Level>().is_err());
+        assert!("grandmaster".parse::<Level>().is_err());
     }
 }

@@ -18,13 +18,17 @@
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod matches;
 pub mod oracle;
+pub mod protocol;
 pub mod score;
 pub mod search;
 mod tt;
 
-pub use level::{choose_move, Lang, Level};
+pub use level::{choose_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;
+#[doc(hidden)]
+pub use search::SearchParams;
 pub use search::{Engine, EngineOptions, MoveAnalysis, SearchInfo, SearchResult};

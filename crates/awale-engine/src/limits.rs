@@ -80,8 +80,12 @@ impl Limits {
         }
     }
 
-    /// The time budget: `(soft, hard)`. No new iteration starts after
-    /// `soft`; the search stops at `hard`. `None` when time does not limit.
+    /// The time budget: `(start_limit, hard)`. No new iteration starts
+    /// after `start_limit`; the search stops at `hard`. `None` when time
+    /// does not limit. A fixed move time is used to the end (an unfinished
+    /// iteration still gives its best move); a clock's share is not: an
+    /// iteration takes about as long as all before it together, so none
+    /// starts after half the share.
     pub(crate) fn time_budget(&self) -> Option<(Duration, Duration)> {
         let mut budget: Option<(Duration, Duration)> = None;
         if let Some(t) = self.movetime {
@@ -100,6 +104,7 @@ impl Limits {
             };
             let soft = share.min(hard_cap);
             let hard = (share * 4).min(hard_cap).max(soft);
+            let soft = soft / 2;
             budget = Some(match budget {
                 Some((s, h)) => (s.min(soft), h.min(hard)),
                 None => (soft, hard),

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, Move, Position, Rules};
 
-use crate::eval::evaluate;
+use crate::eval::{evaluate_with, Weights};
 use crate::limits::Limits;
 use crate::oracle::{same_game, Oracle};
 use crate::score::{Score, MAX_HEURISTIC};
@@ -25,6 +25,31 @@ pub const MAX_DEPTH: u32 = 100;
 const MAX_PLY: usize = MAX_DEPTH as usize + 8;
 const WIN: i32 = 30_000;
 const INF: i32 = WIN + 1;
+
+/// Knobs of the search itself, for experiments (matches between variants).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Quiet moves from this index in the move order on are reduced.
+    pub lmr_first: usize,
+    /// Reduce more at high depth and late moves.
+    pub lmr_deep: bool,
+    /// Futility margin at frontier nodes (0: off).
+    pub futility: i32,
+    /// Search captures below the horizon.
+    pub qsearch: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            lmr_first: 2,
+            lmr_deep: true,
+            futility: 0,
+            qsearch: false,
+        }
+    }
+}
 
 /// Settings of an [`Engine`] that last between searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +122,8 @@ pub struct Engine {
     options: EngineOptions,
     table: Table,
     oracle: Option<Arc<dyn Oracle>>,
+    weights: Weights,
+    params: SearchParams,
 }
 
 impl Engine {
@@ -106,6 +133,8 @@ impl Engine {
             options,
             table: Table::new(options.hash_mb),
             oracle: None,
+            weights: Weights::TUNED,
+            params: SearchParams::default(),
         }
     }
 
@@ -128,9 +157,28 @@ impl Engine {
         self.oracle = oracle;
     }
 
+    /// Removes the oracle and returns it.
+    pub(crate) fn take_oracle(&mut self) -> Option<Arc<dyn Oracle>> {
+        self.oracle.take()
+    }
+
     /// Whether an oracle is set.
     pub fn has_oracle(&self) -> bool {
         self.oracle.is_some()
+    }
+
+    /// Plays with other evaluation weights (for tuning and for matches
+    /// between evaluations).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+        self.table.clear();
+    }
+
+    /// Changes the search's knobs (for experiments).
+    #[doc(hidden)]
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        self.table.clear();
     }
 
     /// Forgets what earlier searches learnt (call between games).
@@ -178,6 +226,8 @@ impl Engine {
             history: history_keys(game),
             limits,
             start: Instant::now(),
+            weights: self.weights,
+            params: self.params,
         };
         let threads = self.options.threads.max(1);
         std::thread::scope(|scope| {
@@ -224,7 +274,7 @@ impl Engine {
             let (score, pv) = if child.end().is_some() {
                 (-game_over_score(&child), vec![m])
             } else if child_limits.depth == Some(0) {
-                (-Score::cp(evaluate(&child.position())), vec![m])
+                (-static_score(&child.position(), &self.weights), vec![m])
             } else {
                 let result = self.search(&child, &child_limits, stop, &mut |_| {});
                 let mut pv = vec![m];
@@ -235,6 +285,22 @@ impl Engine {
         }
         analyses.sort_by_key(|a| std::cmp::Reverse(a.score));
         analyses
+    }
+}
+
+/// The static score of a position: won or lost when a side holds more than
+/// half the seeds, else the evaluation.
+fn static_score(pos: &Position, weights: &Weights) -> Score {
+    let me = pos.to_move();
+    let mine = i32::from(pos.store(me));
+    let theirs = i32::from(pos.store(me.opponent()));
+    let total = mine + theirs + i32::from(pos.seeds_on_board());
+    if 2 * mine > total {
+        Score::win_in(0)
+    } else if 2 * theirs > total {
+        Score::loss_in(0)
+    } else {
+        Score::cp(evaluate_with(pos, weights))
     }
 }
 
@@ -284,6 +350,8 @@ struct Shared<'a> {
     history: Vec<(u128, u8)>,
     limits: &'a Limits,
     start: Instant,
+    weights: Weights,
+    params: SearchParams,
 }
 
 /// A move at the root with what the last iteration found.
@@ -300,6 +368,8 @@ struct Worker<'a, 'b> {
     id: usize,
     root: Position,
     rules: Rules,
+    weights: Weights,
+    params: SearchParams,
     nodes: u64,
     flushed: u64,
     stopped: bool,
@@ -342,6 +412,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             id,
             root,
             rules: shared.rules,
+            weights: shared.weights,
+            params: shared.params,
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -388,6 +460,16 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
     }
 
+    /// Whether the search runs until stopped: infinite, or pondering.
+    fn until_stopped(&self) -> bool {
+        let limits = self.shared.limits;
+        limits.infinite
+            || limits
+                .ponderhit
+                .as_ref()
+                .is_some_and(|f| !f.load(Ordering::Relaxed))
+    }
+
     /// Whether the nodes or the time are used up (`hard`) or too far gone to
     /// start a new iteration (`!hard`).
     fn limit_reached(&mut self, hard: bool) -> bool {
@@ -413,8 +495,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if hard {
                 return elapsed >= hard_time;
             }
-            // An iteration takes about as long as all before it together.
-            return elapsed >= soft / 2;
+            return elapsed >= soft;
         }
         false
     }
@@ -522,11 +603,18 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             // A win or loss found within the horizon stays what it is.
             if let Some(n) = Score(score).plies_to_end() {
-                if (n.unsigned_abs()) < depth && !self.shared.limits.infinite {
+                if (n.unsigned_abs()) < depth && !self.until_stopped() {
                     break;
                 }
             }
             depth += 1;
+        }
+        // An infinite or pondering search answers only when told to, even
+        // when there is nothing left to search.
+        if self.id == 0 && !self.stopped {
+            while self.until_stopped() && !self.shared.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         self.shared
             .nodes
@@ -705,12 +793,45 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos);
+            let stand = evaluate_with(pos, &self.weights);
+            if !self.params.qsearch || ply >= MAX_PLY || stand >= beta {
+                return stand;
+            }
+            // Quiescence: captures only, until the position is quiet.
+            let mut best = stand;
+            alpha = alpha.max(stand);
+            for m in legal {
+                let child = pos.play_unchecked(m);
+                if i32::from(child.store(me)) == mine {
+                    continue;
+                }
+                let s = -self.node(&child, 0, -beta, -alpha, ply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
         }
 
         let pv_node = beta - alpha > 1;
-        let hash = pos.hash();
-        let entry = self.shared.table.probe(hash);
+        // Nodes just above the leaves are too many and too cheap to be
+        // worth a memory access each.
+        let use_table = depth >= 2;
+        let hash = if use_table { pos.hash() } else { 0 };
+        let entry = if use_table {
+            self.shared.table.probe(hash)
+        } else {
+            None
+        };
         let mut tt_move = NO_MOVE;
         if let Some(e) = entry {
             tt_move = e.best.unwrap_or(NO_MOVE);
@@ -733,43 +854,67 @@ impl<'a, 'b> Worker<'a, 'b> {
         let mut n = 0;
         let side = me.index();
         let killers = self.killers[ply];
-        let mut bits = legal.bits();
-        while bits != 0 {
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let child = pos.play_unchecked(Move::new(me, i as usize));
-            let captured = i32::from(child.store(me)) - mine;
-            let order = if i == tt_move {
-                1 << 30
-            } else if captured > 0 {
-                (1 << 24) + captured
-            } else if i == killers[0] {
-                1 << 23
-            } else if i == killers[1] {
-                1 << 22
-            } else {
-                self.history[side][i as usize]
-            };
-            // Insertion sort, descending.
-            let mut k = n;
-            while k > 0 && list[k - 1].2 < order {
-                list[k] = list[k - 1];
-                k -= 1;
-            }
-            list[k] = (i, child, order);
-            n += 1;
+        // The table's move first, alone: when it cuts off, the other
+        // children are never made.
+        let mut generated = false;
+        if tt_move != NO_MOVE && legal.bits() & (1 << tt_move) != 0 {
+            list[0] = (
+                tt_move,
+                pos.play_unchecked(Move::new(me, tt_move as usize)),
+                1 << 30,
+            );
+            n = 1;
+        } else {
+            order_moves(
+                pos,
+                legal.bits(),
+                killers,
+                &self.history[side],
+                &mut list,
+                &mut n,
+            );
+            generated = true;
         }
 
+        // At the frontier, a quiet move cannot lift a position far below
+        // alpha: only captures are searched.
+        let futile = self.params.futility > 0
+            && depth == 1
+            && !pv_node
+            && alpha.abs() < MAX_HEURISTIC
+            && evaluate_with(pos, &self.weights) + self.params.futility <= alpha;
         let alpha_start = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        for (k, &(i, child, order)) in list[..n].iter().enumerate() {
+        let mut k = 0;
+        loop {
+            if k == n {
+                if generated {
+                    break;
+                }
+                let rest = legal.bits() & !(1 << tt_move);
+                order_moves(pos, rest, killers, &self.history[side], &mut list, &mut n);
+                generated = true;
+                if k == n {
+                    break;
+                }
+            }
+            let (i, child, order) = list[k];
             let quiet = order < 1 << 22;
+            if futile && quiet && k > 0 {
+                k += 1;
+                continue;
+            }
             let score = if k == 0 {
                 -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let reduction = if depth >= 3 && quiet && k >= 2 {
-                    1 + i32::from(k >= 4 && depth >= 6)
+                let p = self.params;
+                let reduction = if depth >= 3 && quiet && k >= p.lmr_first {
+                    let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
+                    if p.lmr_deep {
+                        r += i32::from(depth >= 10 && k > p.lmr_first);
+                    }
+                    r.min(depth - 2)
                 } else {
                     0
                 };
@@ -790,7 +935,9 @@ impl<'a, 'b> Worker<'a, 'b> {
                 best_move = i;
                 if score > alpha {
                     alpha = score;
-                    self.set_pv(ply, i);
+                    if pv_node {
+                        self.set_pv(ply, i);
+                    }
                     if score >= beta {
                         if quiet {
                             if killers[0] != i {
@@ -810,6 +957,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     }
                 }
             }
+            k += 1;
         }
 
         let bound = if best >= beta {
@@ -822,6 +970,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         // A score that rests on a repetition of a position above this node
         // holds only on this path: keep just the move.
         let path_dependent = self.rep_floor < idx;
+        if !use_table {
+            return best;
+        }
         self.shared.table.store(
             hash,
             Entry {
@@ -832,6 +983,45 @@ impl<'a, 'b> Worker<'a, 'b> {
             },
         );
         best
+    }
+}
+
+/// Adds the moves of `bits` with their children to `list[*n..]`, best
+/// looking first: captures (biggest first), killers, then by history.
+#[inline(always)]
+fn order_moves(
+    pos: &Position,
+    mut bits: u8,
+    killers: [u8; 2],
+    history: &[i32; 6],
+    list: &mut [(u8, Position, i32); 6],
+    n: &mut usize,
+) {
+    let me = pos.to_move();
+    let mine = pos.store(me);
+    let first = *n;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        let child = pos.play_unchecked(Move::new(me, i as usize));
+        let captured = i32::from(child.store(me) - mine);
+        let order = if captured > 0 {
+            (1 << 24) + captured
+        } else if i == killers[0] {
+            1 << 23
+        } else if i == killers[1] {
+            1 << 22
+        } else {
+            history[i as usize]
+        };
+        // Insertion sort, descending.
+        let mut k = *n;
+        while k > first && list[k - 1].2 < order {
+            list[k] = list[k - 1];
+            k -= 1;
+        }
+        list[k] = (i, child, order);
+        *n += 1;
     }
 }
 

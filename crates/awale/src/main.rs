@@ -5,14 +5,19 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze;
 mod bench;
 mod board_text;
 mod db;
+mod match_cmd;
+mod openings;
 mod perft;
 mod play;
 mod replay;
 mod rules_args;
+mod serve;
 mod show;
+mod uci;
 
 #[derive(Parser)]
 #[command(
@@ -21,12 +26,15 @@ mod show;
     about = "Awalé (Oware, Awari): play, analyse and study"
 )]
 struct Cli {
+    /// What to do; without one, `serve`: the browser game.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play in the browser: serve the game and print its address (the default).
+    Serve(serve::Args),
     /// Play in the terminal, against the computer or another person.
     Play(play::Args),
     /// Search fixed positions to a fixed depth: node signature and speed.
@@ -37,6 +45,15 @@ enum Command {
     Show(show::Args),
     /// Replay games read from standard input and print every ply.
     Replay(replay::Args),
+    /// Speak the engine protocol (the UCI dialect of Oware engines) on
+    /// standard input and output.
+    Uci(uci::Args),
+    /// Score every legal move of a position, with its best line.
+    Analyze(analyze::Args),
+    /// Play a match between two engines and print the score and Elo.
+    Match(match_cmd::Args),
+    /// Find balanced openings for matches.
+    Openings(openings::Args),
     /// Endgame databases: build, probe, info.
     Db(db::Args),
 }
@@ -54,12 +71,20 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command {
+    let result = match cli
+        .command
+        .unwrap_or(Command::Serve(serve::Args::default()))
+    {
+        Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Uci(args) => uci::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
     };
     match result {

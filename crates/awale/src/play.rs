@@ -5,7 +5,11 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
 use awale_core::{Game, Move, Position, Side};
+use awale_engine::{choose_move, Engine, EngineOptions, Lang as EngineLang, Level, Limits};
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;
@@ -16,9 +20,14 @@ pub struct Args {
     /// Who plays against you: `computer` or `human` (two people, one keyboard).
     #[arg(long, default_value = "computer", value_name = "computer|human")]
     opponent: String,
-    /// How the computer chooses: `random` or `greedy` (takes the biggest capture).
-    #[arg(long, default_value = "greedy", value_name = "random|greedy")]
+    /// How the computer chooses: `engine` (searches, at `--level`), `random`
+    /// or `greedy` (takes the biggest capture).
+    #[arg(long, default_value = "engine", value_name = "engine|random|greedy")]
     computer: String,
+    /// The engine's strength: 1 (Graine/Seed, a child's first game) to 7
+    /// (Parfait/Perfect), or the level's name.
+    #[arg(long, default_value = "4", value_name = "1-7|NAME")]
+    level: String,
     /// Your side against the computer: `south` or `north`.
     #[arg(long, default_value = "south", value_name = "south|north")]
     side: String,
@@ -55,12 +64,13 @@ fn side_name(lang: Lang, side: Side) -> &'static str {
 
 #[derive(Clone, Copy)]
 enum Computer {
+    Engine(Level),
     Random,
     Greedy,
 }
 
 impl Computer {
-    fn choose(self, game: &Game, seed: &mut u64) -> Option<Move> {
+    fn choose(self, game: &Game, seed: &mut u64, engine: &mut Engine) -> Option<Move> {
         let moves = game.legal_moves();
         if moves.is_empty() {
             return None;
@@ -71,6 +81,9 @@ impl Computer {
         *seed ^= *seed << 17;
         let pick = (*seed % moves.len() as u64) as usize;
         match self {
+            Computer::Engine(level) => {
+                choose_move(engine, game, level, *seed, &AtomicBool::new(false))
+            }
             Computer::Random => Some(moves[pick]),
             Computer::Greedy => {
                 let position = game.position();
@@ -111,10 +124,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let computer = match (args.opponent.as_str(), args.computer.as_str()) {
         ("human", _) => None,
+        ("computer", "engine") => Some(Computer::Engine(
+            args.level
+                .parse::<Level>()
+                .map_err(|e| anyhow::anyhow!("--level: {e}"))?,
+        )),
         ("computer", "random") => Some(Computer::Random),
         ("computer", "greedy") => Some(Computer::Greedy),
         ("computer", other) => {
-            anyhow::bail!("--computer: unknown player `{other}` (expected random or greedy)")
+            anyhow::bail!(
+                "--computer: unknown player `{other}` (expected engine, random or greedy)"
+            )
         }
         (other, _) => {
             anyhow::bail!("--opponent: unknown opponent `{other}` (expected computer or human)")
@@ -128,6 +148,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0x2545_F491_4F6C_DD1D, |d| d.as_nanos() as u64)
         | 1;
+    let mut engine = Engine::new(EngineOptions::default());
+    if let Some(Computer::Engine(level)) = computer {
+        let name = level.name(match lang {
+            Lang::Fr => EngineLang::Fr,
+            Lang::En => EngineLang::En,
+        });
+        println!(
+            "{} {} ({name}).",
+            t(lang, "Niveau de l'ordinateur :", "Computer level:"),
+            level.number()
+        );
+    }
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut last: Option<usize> = None;
@@ -176,7 +208,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let to_move = position.to_move();
         if let Some(c) = computer.filter(|_| to_move != human_side) {
-            let m = c.choose(&game, &mut seed).context("no legal move")?;
+            let m = c
+                .choose(&game, &mut seed, &mut engine)
+                .context("no legal move")?;
             let captured = game.play(m)?;
             last = Some(m.hole());
             print!("{} {m}", t(lang, "L'ordinateur joue", "The computer plays"));
@@ -231,8 +265,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
             "hint" | "indice" => {
-                if let Some(m) = Computer::Greedy.choose(&game, &mut seed) {
-                    println!("{} {m}", t(lang, "Essayez", "Try"));
+                // Half a second of search: a good move, quickly.
+                let limits = Limits::movetime(Duration::from_millis(500));
+                let result = engine.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+                if let Some(m) = result.best {
+                    println!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score);
                 }
                 continue;
             }

@@ -1,0 +1,1012 @@
+//! Matches between two engines: ours with chosen settings, or any program
+//! that speaks the protocol. Each opening of a list is played twice, once
+//! with each engine as South; one or two games run at a time; the result is
+//! a tally, an Elo difference with its 95% interval, optionally an SPRT
+//! decision, and every game as a record.
+//!
+//! `awale match` is the command-line face of this module.
+
+pub mod elo;
+pub mod external;
+pub mod openings;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use awale_core::{Game, Move, Record, Rules, Side};
+
+use crate::level::{choose_move, Level};
+use crate::protocol::Go;
+use crate::search::{Engine, EngineOptions};
+use elo::{Sprt, SprtDecision, Tally};
+use external::{ExternalEngine, ExternalError};
+use openings::Opening;
+
+/// How long a player may think per move: any of these, together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveLimits {
+    /// Plies to search.
+    pub depth: Option<u32>,
+    /// Nodes to search.
+    pub nodes: Option<u64>,
+    /// Time per move.
+    pub movetime: Option<Duration>,
+    /// A clock: time for the whole game, and an increment per move.
+    pub clock: Option<TimeControl>,
+}
+
+/// A game clock: `base` for the game, plus `increment` after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time at the start of the game.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl MoveLimits {
+    fn is_empty(&self) -> bool {
+        *self == MoveLimits::default()
+    }
+}
+
+/// Which engine a player is.
+#[derive(Clone, Debug)]
+pub enum PlayerKind {
+    /// Our engine, in this process.
+    Ours {
+        /// Play at this level (its own way of choosing) instead of searching
+        /// within the limits.
+        level: Option<Level>,
+        /// Hash and threads.
+        options: EngineOptions,
+    },
+    /// A program speaking the protocol.
+    External {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// `setoption` pairs sent after the handshake.
+        options: Vec<(String, String)>,
+    },
+}
+
+/// One side of a match, as written on the command line:
+/// `level=3`, `depth=8,threads=1`, `tc=10+0.1,hash=64`,
+/// `movetime=100,name=old,cmd=./old-awale uci`.
+#[derive(Clone, Debug)]
+pub struct PlayerSpec {
+    /// The name in results and records.
+    pub name: String,
+    /// Which engine.
+    pub kind: PlayerKind,
+    /// How long it thinks.
+    pub limits: MoveLimits,
+}
+
+/// A player specification that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Reads `10`, `0.5`, `10+0.1` (seconds) as a time control.
+fn parse_time_control(text: &str) -> Option<TimeControl> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+            .map(Duration::from_secs_f64)
+    };
+    Some(TimeControl {
+        base: seconds(base).filter(|b| !b.is_zero())?,
+        increment: seconds(increment)?,
+    })
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    /// Comma-separated `key=value` pairs. Keys: `level`, `depth`, `nodes`,
+    /// `movetime` (ms), `tc` (seconds, `base+increment`), `threads`,
+    /// `hash` (MiB), `name`, `option.NAME` (external engines), and `cmd`,
+    /// which must come last and takes the rest of the text: the command,
+    /// split at spaces.
+    fn from_str(s: &str) -> Result<PlayerSpec, SpecError> {
+        let bad = |m: String| SpecError(format!("player `{s}`: {m}"));
+        let (pairs, command) = match s.find("cmd=") {
+            Some(at) if at == 0 || s[..at].ends_with(',') => {
+                let words: Vec<String> = s[at + 4..].split_whitespace().map(String::from).collect();
+                if words.is_empty() {
+                    return Err(bad("`cmd=` needs a command".into()));
+                }
+                (s[..at].trim_end_matches(','), Some(words))
+            }
+            _ => (s, None),
+        };
+        let mut name = None;
+        let mut level = None;
+        let mut limits = MoveLimits::default();
+        let mut options = EngineOptions::default();
+        let mut engine_options = Vec::new();
+        let mut ours_only = Vec::new();
+        for pair in pairs.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| bad(format!("`{pair}` is not key=value")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let number = |max: u64| -> Result<u64, SpecError> {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=max).contains(n))
+                    .ok_or_else(|| bad(format!("{key}: `{value}` is not a number from 1 to {max}")))
+            };
+            match key {
+                "name" => name = Some(value.to_string()),
+                "level" => {
+                    let n = number(u64::from(u8::MAX))?;
+                    level = Some(Level::from_number(n as u8).ok_or_else(|| {
+                        bad(format!(
+                            "there is no level {n} (levels go from 1 to {})",
+                            Level::ALL.len()
+                        ))
+                    })?);
+                    ours_only.push(key);
+                }
+                "depth" => limits.depth = Some(number(1000)? as u32),
+                "nodes" => limits.nodes = Some(number(u64::MAX)?),
+                "movetime" => limits.movetime = Some(Duration::from_millis(number(1 << 40)?)),
+                "tc" => {
+                    limits.clock = Some(parse_time_control(value).ok_or_else(|| {
+                        bad(format!("tc: `{value}` is not seconds or seconds+increment"))
+                    })?)
+                }
+                "threads" => {
+                    options.threads = number(crate::protocol::MAX_THREADS as u64)? as usize;
+                    engine_options.push(("Threads".to_string(), value.to_string()));
+                }
+                "hash" => {
+                    options.hash_mb = number(crate::protocol::MAX_HASH_MB as u64)? as usize;
+                    engine_options.push(("Hash".to_string(), value.to_string()));
+                }
+                _ => match key.strip_prefix("option.") {
+                    Some(option) if !option.is_empty() => {
+                        engine_options.push((option.to_string(), value.to_string()));
+                        ours_only.retain(|k| *k != "option");
+                        if command.is_none() {
+                            return Err(bad(format!(
+                                "`{key}` is for external engines (with cmd=)"
+                            )));
+                        }
+                    }
+                    _ => return Err(bad(format!("unknown key `{key}`"))),
+                },
+            }
+        }
+        let kind = match command {
+            Some(command) => {
+                if let Some(key) = ours_only.first() {
+                    return Err(bad(format!(
+                        "`{key}` is for our engine; for an external one use option.NAME=VALUE"
+                    )));
+                }
+                if limits.is_empty() {
+                    return Err(bad(
+                        "an external engine needs depth=, nodes=, movetime= or tc=".into(),
+                    ));
+                }
+                let program = command[0]
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or("engine")
+                    .to_string();
+                name.get_or_insert(program);
+                PlayerKind::External {
+                    command,
+                    options: engine_options,
+                }
+            }
+            None => {
+                if level.is_some() && (limits.depth.is_some() || limits.nodes.is_some()) {
+                    return Err(bad(
+                        "a level chooses its own depth: give level= or depth=/nodes=, not both"
+                            .into(),
+                    ));
+                }
+                if level.is_none() && limits.is_empty() {
+                    return Err(bad(
+                        "give level=, depth=, nodes=, movetime= or tc= for our engine".into(),
+                    ));
+                }
+                name.get_or_insert_with(|| match level {
+                    Some(l) => format!("level {}", l.number()),
+                    None => describe_limits(&limits),
+                });
+                PlayerKind::Ours { level, options }
+            }
+        };
+        Ok(PlayerSpec {
+            name: name.unwrap_or_default(),
+            kind,
+            limits,
+        })
+    }
+}
+
+/// `depth 8`, `movetime 100 ms`, `tc 10+0.1`, for default names.
+fn describe_limits(limits: &MoveLimits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    if let Some(t) = limits.movetime {
+        parts.push(format!("movetime {} ms", t.as_millis()));
+    }
+    if let Some(c) = limits.clock {
+        parts.push(format!(
+            "tc {}+{}",
+            c.base.as_secs_f64(),
+            c.increment.as_secs_f64()
+        ));
+    }
+    parts.join(" ")
+}
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The openings, each played with both colours, in order, again from
+    /// the first when the games outnumber them.
+    pub openings: Vec<Opening>,
+    /// Games to play (rounded up to pairs).
+    pub games: usize,
+    /// Games played at a time: 1 or 2.
+    pub concurrency: usize,
+    /// A game still going after this many plies is adjudicated.
+    pub max_plies: usize,
+    /// End a game as soon as one store holds more than half the seeds (the
+    /// result cannot change any more).
+    pub adjudicate_decided: bool,
+    /// Longest wait for a move when no clock or move time bounds it.
+    pub move_timeout: Duration,
+    /// How far past its clock a player may go before losing on time.
+    pub time_margin: Duration,
+    /// Stop early once this test decides.
+    pub sprt: Option<Sprt>,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        MatchConfig {
+            rules: Rules::AWALE,
+            openings: Vec::new(),
+            games: 0,
+            concurrency: 1,
+            max_plies: 400,
+            adjudicate_decided: true,
+            move_timeout: Duration::from_secs(60),
+            time_margin: Duration::from_millis(200),
+            sprt: None,
+        }
+    }
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// 1-based game number, in the order games were started.
+    pub round: usize,
+    /// Whether the first player (A) was South.
+    pub a_is_south: bool,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// How it ended: `starvation`, `repetition`, `adjudication`,
+    /// `forfeit: ...`.
+    pub termination: String,
+    /// The game as a record, with the players' names.
+    pub record: Record,
+}
+
+impl GameReport {
+    /// The first player's half-points: 2 for a win, 1 for a draw, 0.
+    pub fn a_half_points(&self) -> u8 {
+        let a_side = if self.a_is_south {
+            Side::South
+        } else {
+            Side::North
+        };
+        match self.winner {
+            None => 1,
+            Some(side) if side == a_side => 2,
+            Some(_) => 0,
+        }
+    }
+}
+
+/// How a match ended.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    /// The first player's wins, draws and losses.
+    pub tally: Tally,
+    /// The SPRT's decision, if it stopped the match.
+    pub sprt: Option<SprtDecision>,
+    /// The names of the two players.
+    pub names: [String; 2],
+}
+
+/// Why a match could not go on.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The configuration cannot be played.
+    Config(String),
+    /// An external engine cannot be started (or restarted).
+    Engine(ExternalError),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(m) => f.write_str(m),
+            MatchError::Engine(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// A player ready to play: our engine, or an external one running.
+enum Player {
+    Ours {
+        engine: Box<Engine>,
+        level: Option<Level>,
+        seed: u64,
+    },
+    External(Box<ExternalEngine>),
+}
+
+impl Player {
+    fn start(spec: &PlayerSpec, seed: u64) -> Result<Player, ExternalError> {
+        Ok(match &spec.kind {
+            PlayerKind::Ours { level, options } => Player::Ours {
+                engine: Box::new(Engine::new(*options)),
+                level: *level,
+                seed,
+            },
+            PlayerKind::External { command, options } => Player::External(Box::new(
+                ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)?,
+            )),
+        })
+    }
+
+    fn new_game(&mut self, rules: &Rules) -> Result<(), ExternalError> {
+        match self {
+            Player::Ours { engine, .. } => {
+                engine.new_game();
+                Ok(())
+            }
+            Player::External(engine) => engine.new_game(rules),
+        }
+    }
+
+    /// The player's move, or `None` when it claims there is none. Our
+    /// engine is stopped at `timeout`.
+    fn choose(
+        &mut self,
+        game: &Game,
+        go: &Go,
+        timeout: Duration,
+    ) -> Result<Option<Move>, ExternalError> {
+        match self {
+            Player::External(engine) => Ok(engine.go(game, go, timeout)?.best),
+            Player::Ours {
+                engine,
+                level,
+                seed,
+            } => {
+                let stop = AtomicBool::new(false);
+                let (done, finished) = mpsc::channel::<()>();
+                std::thread::scope(|scope| {
+                    // A watchdog: sets `stop` at the time-out unless the
+                    // search ends first (dropping `done` wakes it).
+                    let watched = &stop;
+                    scope.spawn(move || {
+                        if finished.recv_timeout(timeout) == Err(mpsc::RecvTimeoutError::Timeout) {
+                            watched.store(true, Ordering::Relaxed);
+                        }
+                    });
+                    let best = match level {
+                        Some(level) => {
+                            *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                            choose_move(engine, game, *level, *seed, &stop)
+                        }
+                        None => {
+                            let limits = go.limits(game.position().to_move());
+                            engine.search(game, &limits, &stop, &mut |_| {}).best
+                        }
+                    };
+                    drop(done);
+                    Ok(best)
+                })
+            }
+        }
+    }
+}
+
+/// Today's date as records write it, `2026.11.29` (UTC).
+fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Plays one game between `players` (South first) from `opening`.
+fn play_game(
+    config: &MatchConfig,
+    players: [&mut Player; 2],
+    names: [&str; 2],
+    limits: [MoveLimits; 2],
+    opening: &Opening,
+    round: usize,
+    a_is_south: bool,
+) -> Result<GameReport, MatchError> {
+    let mut game = opening.game(config.rules).map_err(MatchError::Config)?;
+    let mut clocks = limits.map(|l| l.clock.map(|c| c.base));
+    let mut adjudicated: Option<(Option<Side>, String)> = None;
+    let mut forfeit: Option<(Side, String)> = None;
+    let mut players = players;
+    for (i, player) in players.iter_mut().enumerate() {
+        if let Err(e) = player.new_game(&config.rules) {
+            forfeit = Some((Side::BOTH[i], format!("{}: {e}", names[i])));
+            break;
+        }
+    }
+    while forfeit.is_none() && game.end().is_none() {
+        let stores = game.position().stores();
+        if config.adjudicate_decided {
+            if let Some(side) = Side::BOTH
+                .into_iter()
+                .find(|s| stores[s.index()] > awale_core::TOTAL_SEEDS / 2)
+            {
+                adjudicated = Some((Some(side), format!("{side} has more than half the seeds")));
+                break;
+            }
+        }
+        if game.plies().len() >= config.max_plies {
+            let winner = match stores[0].cmp(&stores[1]) {
+                std::cmp::Ordering::Greater => Some(Side::South),
+                std::cmp::Ordering::Less => Some(Side::North),
+                std::cmp::Ordering::Equal => None,
+            };
+            adjudicated = Some((
+                winner,
+                format!("{} plies played; scored by the stores", config.max_plies),
+            ));
+            break;
+        }
+        let side = game.position().to_move();
+        let me = side.index();
+        let mine = limits[me];
+        let mut go = Go {
+            depth: mine.depth,
+            nodes: mine.nodes,
+            movetime: mine.movetime,
+            ..Go::default()
+        };
+        if let Some(tc) = mine.clock {
+            // Both clocks, as a GUI sends them; an opponent without a clock
+            // is shown a full one.
+            let theirs = clocks[1 - me].unwrap_or(tc.base);
+            let (south, north) = if me == 0 {
+                (clocks[0], Some(theirs))
+            } else {
+                (Some(theirs), clocks[1])
+            };
+            go.wtime = south;
+            go.btime = north;
+            go.winc = Some(tc.increment);
+            go.binc = Some(tc.increment);
+        }
+        let timeout = match (clocks[me], mine.movetime) {
+            (Some(left), _) => left + config.time_margin,
+            (None, Some(t)) => t * 2 + Duration::from_secs(1),
+            (None, None) => config.move_timeout,
+        };
+        let started = Instant::now();
+        let chosen = players[me].choose(&game, &go, timeout);
+        let spent = started.elapsed();
+        let m = match chosen {
+            Err(e) => {
+                forfeit = Some((side, format!("{}: {e}", names[me])));
+                break;
+            }
+            Ok(None) => {
+                forfeit = Some((
+                    side,
+                    format!("{} answered no move (bestmove 0000)", names[me]),
+                ));
+                break;
+            }
+            Ok(Some(m)) => m,
+        };
+        if let (Some(left), Some(tc)) = (clocks[me], mine.clock) {
+            if spent > left + config.time_margin {
+                forfeit = Some((
+                    side,
+                    format!(
+                        "{} lost on time ({} ms used, {} ms left)",
+                        names[me],
+                        spent.as_millis(),
+                        left.as_millis()
+                    ),
+                ));
+                break;
+            }
+            clocks[me] = Some(left.saturating_sub(spent) + tc.increment);
+        } else if spent > timeout {
+            forfeit = Some((
+                side,
+                format!(
+                    "{} took {} ms, more than the {} ms allowed",
+                    names[me],
+                    spent.as_millis(),
+                    timeout.as_millis()
+                ),
+            ));
+            break;
+        }
+        if let Err(e) = game.play(m) {
+            forfeit = Some((
+                side,
+                format!("{} played the illegal move {m}: {e}", names[me]),
+            ));
+            break;
+        }
+    }
+    if let Some((side, _)) = &forfeit {
+        // The side at fault resigns: the game then ends as the rules say.
+        let _ = game.resign(*side);
+    }
+    let round_text = round.to_string();
+    let date = today();
+    let opening_text = opening.letters();
+    let mut record = Record::from_game(
+        &game,
+        &[
+            ("Event", "awale match"),
+            ("Date", &date),
+            ("Round", &round_text),
+            ("South", names[0]),
+            ("North", names[1]),
+            ("Opening", &opening_text),
+        ],
+    );
+    let (winner, termination) = if let Some((side, reason)) = forfeit {
+        record.set_tag("Forfeit", format!("{side}: {reason}"));
+        (Some(side.opponent()), format!("forfeit: {reason}"))
+    } else if let Some((winner, reason)) = adjudicated {
+        let result = match winner {
+            Some(Side::South) => "1-0",
+            Some(Side::North) => "0-1",
+            None => "1/2-1/2",
+        };
+        record.result = result.to_string();
+        record.set_tag("Result", result);
+        record.set_tag("Termination", "adjudication");
+        record.set_tag("Adjudication", reason.clone());
+        (winner, format!("adjudication: {reason}"))
+    } else {
+        let outcome = game
+            .outcome()
+            .ok_or_else(|| MatchError::Config("a game stopped before its end".into()))?;
+        (outcome.winner, outcome.reason.name().to_string())
+    };
+    Ok(GameReport {
+        round,
+        a_is_south,
+        winner,
+        termination,
+        record,
+    })
+}
+
+/// Plays a match between `a` and `b`. `on_game` sees each game as it ends,
+/// with the tally so far; games run on `config.concurrency` threads.
+///
+/// # Errors
+///
+/// [`MatchError::Config`] for a configuration that cannot be played,
+/// [`MatchError::Engine`] when an external engine cannot be started, or
+/// restarted after it failed. Games finished before are reported.
+pub fn run_match(
+    config: &MatchConfig,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    on_game: &mut dyn FnMut(&GameReport, &Tally),
+) -> Result<MatchSummary, MatchError> {
+    if config.openings.is_empty() {
+        return Err(MatchError::Config("no openings to play".into()));
+    }
+    if !(1..=2).contains(&config.concurrency) {
+        return Err(MatchError::Config(format!(
+            "concurrency must be 1 or 2, not {}",
+            config.concurrency
+        )));
+    }
+    for opening in &config.openings {
+        opening.game(config.rules).map_err(MatchError::Config)?;
+    }
+    let total = config.games.div_ceil(2) * 2;
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    let (sender, results) = mpsc::channel::<Result<GameReport, MatchError>>();
+    let mut tally = Tally::default();
+    let mut decision = None;
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for worker in 0..config.concurrency.min(total) {
+            let sender = sender.clone();
+            let (next, halt) = (&next, &halt);
+            scope.spawn(move || {
+                let seed = 0x5EED_u64 + worker as u64;
+                let mut players: [Option<Player>; 2] = [None, None];
+                loop {
+                    if halt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let job = next.fetch_add(1, Ordering::Relaxed);
+                    if job >= total {
+                        break;
+                    }
+                    // (Re)start a player that is not running.
+                    for (i, spec) in [a, b].into_iter().enumerate() {
+                        if players[i].is_none() {
+                            match Player::start(spec, seed.wrapping_add(i as u64 * 7919)) {
+                                Ok(p) => players[i] = Some(p),
+                                Err(e) => {
+                                    let _ = sender.send(Err(MatchError::Engine(e)));
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                    let [Some(pa), Some(pb)] = &mut players else {
+                        return;
+                    };
+                    let opening = &config.openings[(job / 2) % config.openings.len()];
+                    let a_is_south = job % 2 == 0;
+                    let (south, north, names, limits) = if a_is_south {
+                        (
+                            pa,
+                            pb,
+                            [a.name.as_str(), b.name.as_str()],
+                            [a.limits, b.limits],
+                        )
+                    } else {
+                        (
+                            pb,
+                            pa,
+                            [b.name.as_str(), a.name.as_str()],
+                            [b.limits, a.limits],
+                        )
+                    };
+                    let report = play_game(
+                        config,
+                        [south, north],
+                        names,
+                        limits,
+                        opening,
+                        job + 1,
+                        a_is_south,
+                    );
+                    // An external engine that forfeited may be broken: start
+                    // it afresh for the next game.
+                    if let Ok(r) = &report {
+                        if r.termination.starts_with("forfeit") {
+                            for (i, spec) in [a, b].into_iter().enumerate() {
+                                if matches!(spec.kind, PlayerKind::External { .. }) {
+                                    players[i] = None;
+                                }
+                            }
+                        }
+                    }
+                    if sender.send(report).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for report in results {
+            match report {
+                Ok(report) => {
+                    tally.add_half_points(report.a_half_points());
+                    on_game(&report, &tally);
+                    if let Some(sprt) = &config.sprt {
+                        if decision.is_none() {
+                            decision = sprt.decision(&tally);
+                            if decision.is_some() {
+                                halt.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    halt.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(MatchSummary {
+        tally,
+        sprt: decision,
+        names: [a.name.clone(), b.name.clone()],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_specs_read() {
+        let p: PlayerSpec = "level=2".parse().unwrap();
+        assert_eq!(p.name, "level 2");
+        assert!(matches!(p.kind, PlayerKind::Ours { level: Some(_), .. }));
+        let p: PlayerSpec = "depth=6,threads=2,hash=32,name=deep".parse().unwrap();
+        assert_eq!(p.name, "deep");
+        assert_eq!(p.limits.depth, Some(6));
+        match p.kind {
+            PlayerKind::Ours { options, level } => {
+                assert_eq!(options.threads, 2);
+                assert_eq!(options.hash_mb, 32);
+                assert_eq!(level, None);
+            }
+            other => panic!("{other:?}"),
+        }
+        let p: PlayerSpec = "tc=2+0.05,option.Hash=8,cmd=/usr/bin/awale uci --flag"
+            .parse()
+            .unwrap();
+        assert_eq!(p.name, "awale");
+        assert_eq!(
+            p.limits.clock,
+            Some(TimeControl {
+                base: Duration::from_secs(2),
+                increment: Duration::from_millis(50)
+            })
+        );
+        match p.kind {
+            PlayerKind::External { command, options } => {
+                assert_eq!(command, ["/usr/bin/awale", "uci", "--flag"]);
+                assert_eq!(options, [("Hash".to_string(), "8".to_string())]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_player_specs_say_why() {
+        for (spec, expected) in [
+            ("", "give level="),
+            ("level=0", "level"),
+            ("level=99", "no level 99"),
+            ("depth=x", "depth"),
+            ("speed=3", "unknown key"),
+            ("depth", "not key=value"),
+            ("level=2,depth=4", "not both"),
+            ("cmd=", "needs a command"),
+            ("cmd=./engine", "needs depth="),
+            ("level=2,movetime=5,cmd=./engine", "for our engine"),
+            ("option.Hash=4,depth=2", "external engines"),
+            ("tc=fast", "tc"),
+            ("tc=0", "tc"),
+        ] {
+            let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
+            assert!(e.contains(expected), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn today_is_a_date() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"), "{d}");
+        assert_eq!(&d[4..5], ".");
+    }
+
+    fn config(games: usize) -> MatchConfig {
+        MatchConfig {
+            openings: openings::parse_openings("FfAa\nBbCc\n", Rules::AWALE).unwrap(),
+            games,
+            ..MatchConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_match_plays_every_opening_with_both_colours() {
+        let a: PlayerSpec = "depth=2".parse().unwrap();
+        let b: PlayerSpec = "depth=1".parse().unwrap();
+        let mut seen = Vec::new();
+        let summary = run_match(&config(4), &a, &b, &mut |r, _| {
+            seen.push((
+                r.round,
+                r.a_is_south,
+                r.record.tag("Opening").map(String::from),
+            ));
+            // Every record replays to the result it states.
+            if r.record.tag("Termination") != Some("adjudication") {
+                let game = r.record.to_game().unwrap();
+                assert_eq!(game.outcome().unwrap().result_text(), r.record.result);
+            }
+        })
+        .unwrap();
+        assert_eq!(summary.tally.games(), 4);
+        seen.sort();
+        assert_eq!(
+            seen,
+            [
+                (1, true, Some("FfAa".to_string())),
+                (2, false, Some("FfAa".to_string())),
+                (3, true, Some("BbCc".to_string())),
+                (4, false, Some("BbCc".to_string())),
+            ]
+        );
+    }
+
+    #[test]
+    fn two_games_at_a_time_give_every_game() {
+        let a: PlayerSpec = "depth=1".parse().unwrap();
+        let b: PlayerSpec = "depth=1".parse().unwrap();
+        let mut rounds = Vec::new();
+        let config = MatchConfig {
+            concurrency: 2,
+            ..config(6)
+        };
+        let summary = run_match(&config, &a, &b, &mut |r, _| rounds.push(r.round)).unwrap();
+        rounds.sort();
+        assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(summary.tally.games(), 6);
+    }
+
+    #[test]
+    fn a_crashing_external_engine_forfeits_and_is_restarted() {
+        // Answers the handshake, then dies when asked for a move.
+        let script = "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) exit 7;; esac; done";
+        let crasher = PlayerSpec {
+            name: "crasher".into(),
+            kind: PlayerKind::External {
+                command: vec!["sh".into(), "-c".into(), script.into()],
+                options: Vec::new(),
+            },
+            limits: MoveLimits {
+                depth: Some(1),
+                ..MoveLimits::default()
+            },
+        };
+        let ours: PlayerSpec = "depth=1".parse().unwrap();
+        let mut terminations = Vec::new();
+        let summary = run_match(&config(2), &ours, &crasher, &mut |r, _| {
+            terminations.push(r.termination.clone())
+        })
+        .unwrap();
+        assert_eq!(summary.tally.wins, 2, "{terminations:?}");
+        assert!(terminations
+            .iter()
+            .all(|t| t.contains("crasher") && t.contains("exit")));
+    }
+
+    #[test]
+    fn games_past_the_ply_limit_are_adjudicated() {
+        let a: PlayerSpec = "depth=1".parse().unwrap();
+        let b: PlayerSpec = "depth=1".parse().unwrap();
+        let config = MatchConfig {
+            max_plies: 10,
+            ..config(2)
+        };
+        let mut terminations = Vec::new();
+        run_match(&config, &a, &b, &mut |r, _| {
+            assert_eq!(r.record.tag("Termination"), Some("adjudication"));
+            assert_eq!(r.record.moves.len(), 10);
+            terminations.push(r.termination.clone());
+        })
+        .unwrap();
+        assert!(
+            terminations.iter().all(|t| t.contains("10 plies")),
+            "{terminations:?}"
+        );
+    }
+
+    #[test]
+    fn an_engine_overrunning_its_clock_loses_on_time() {
+        // Thinks 0.6 s a move with a 0.3 s clock.
+        let script = "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) sleep 0.6; echo bestmove a;; esac; done";
+        let slow = PlayerSpec {
+            name: "slow".into(),
+            kind: PlayerKind::External {
+                command: vec!["sh".into(), "-c".into(), script.into()],
+                options: Vec::new(),
+            },
+            limits: MoveLimits {
+                clock: Some(TimeControl {
+                    base: Duration::from_millis(300),
+                    increment: Duration::ZERO,
+                }),
+                ..MoveLimits::default()
+            },
+        };
+        let ours: PlayerSpec = "depth=1".parse().unwrap();
+        // One opening, F: the slow engine is North and must answer.
+        let config = MatchConfig {
+            openings: openings::parse_openings("F\n", Rules::AWALE).unwrap(),
+            ..config(2)
+        };
+        let mut terminations = Vec::new();
+        let summary = run_match(&config, &ours, &slow, &mut |r, _| {
+            terminations.push(r.termination.clone());
+            assert!(r.record.tag("Forfeit").is_some());
+        })
+        .unwrap();
+        assert_eq!(summary.tally.wins, 2, "{terminations:?}");
+        assert!(
+            terminations.iter().all(|t| t.contains("lost on time")),
+            "{terminations:?}"
+        );
+    }
+
+    #[test]
+    fn sprt_stops_a_lopsided_match_early() {
+        let strong: PlayerSpec = "depth=4".parse().unwrap();
+        let weak = PlayerSpec {
+            name: "resigner".into(),
+            kind: PlayerKind::External {
+                // Claims every game is over: it forfeits every game.
+                command: vec![
+                    "sh".into(),
+                    "-c".into(),
+                    "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) echo bestmove 0000;; esac; done".into(),
+                ],
+                options: Vec::new(),
+            },
+            limits: MoveLimits {
+                depth: Some(1),
+                ..MoveLimits::default()
+            },
+        };
+        let config = MatchConfig {
+            sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
+            ..config(1000)
+        };
+        let summary = run_match(&config, &strong, &weak, &mut |_, _| {}).unwrap();
+        assert!(summary.tally.games() < 1000);
+    }
+}

@@ -1,0 +1,889 @@
+//! The JSON API, called on the router itself (no socket): games played,
+//! stored and reloaded, and every kind of bad input answered with a JSON
+//! error and the right status, leaving the stored game as it was.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use awale_core::parse_records;
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn quick_config() -> Config {
+    Config {
+        move_time: Duration::from_millis(200),
+        hint_time: Duration::from_millis(200),
+        review_time: Duration::from_secs(2),
+        ..Config::default()
+    }
+}
+
+fn memory_app() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), quick_config()))
+}
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "awale-web-api-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, bytes.to_vec())
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let bytes = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
+    let (status, out) = call_raw(app, method, uri, bytes).await;
+    let value = serde_json::from_slice(&out).unwrap_or_else(|e| {
+        panic!(
+            "{method} {uri}: answer is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out)
+        )
+    });
+    (status, value)
+}
+
+async fn new_game(app: &Router, body: Value) -> Value {
+    let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    game
+}
+
+fn plies(game: &Value) -> usize {
+    game["plies"].as_array().unwrap().len()
+}
+
+#[tokio::test]
+async fn a_new_game_starts_from_the_start_position() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    assert_eq!(game["position"], "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
+    assert_eq!(game["legal"], json!(["A", "B", "C", "D", "E", "F"]));
+    assert_eq!(game["end"], Value::Null);
+    let id = game["id"].as_i64().unwrap();
+    let (status, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["position"], game["position"]);
+}
+
+#[tokio::test]
+async fn new_game_options_reach_the_rules() {
+    let app = memory_app();
+    let game = new_game(
+        &app,
+        json!({"mode": "humans", "rules": "abapa,direction=clockwise,first=north"}),
+    )
+    .await;
+    assert_eq!(game["rules"]["grand_slam"], "no_capture");
+    assert_eq!(game["rules"]["target"], 25);
+    assert_eq!(game["rules"]["direction"], "clockwise");
+    assert_eq!(game["rules"]["columns"]["S"], json!([5, 4, 3, 2, 1, 0]));
+    assert_eq!(game["to_move"], "N");
+}
+
+#[tokio::test]
+async fn moves_are_played_and_stored() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let (status, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "F", "ply": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["position"], "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "f", "ply": 1})),
+    )
+    .await;
+    assert_eq!(game["notation"], "1. F f");
+    let (_, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(again["notation"], "1. F f");
+}
+
+#[tokio::test]
+async fn bad_moves_are_refused_and_change_nothing() {
+    let app = memory_app();
+    let game = new_game(
+        &app,
+        json!({"mode": "humans", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
+    )
+    .await;
+    let id = game["id"].as_i64().unwrap();
+    let url = format!("/api/games/{id}/moves");
+    let cases = [
+        (
+            json!({"move": "A"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ), // empty hole
+        (
+            json!({"move": "F"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ), // grand slam, forbidden
+        (json!({"move": "a"}), StatusCode::CONFLICT, "not_your_turn"),
+        (json!({"move": "Z"}), StatusCode::BAD_REQUEST, "bad_move"),
+        (json!({"move": "EE"}), StatusCode::BAD_REQUEST, "bad_move"),
+        (json!({"move": ""}), StatusCode::BAD_REQUEST, "bad_move"),
+        (
+            json!({"move": "E", "ply": 3}),
+            StatusCode::CONFLICT,
+            "stale",
+        ),
+        (
+            json!({"move": 5}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_field",
+        ),
+        (
+            json!({"hole": "E"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_field",
+        ),
+        (
+            json!({"move": "E", "extra": 1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_field",
+        ),
+        (json!([1, 2]), StatusCode::UNPROCESSABLE_ENTITY, "bad_field"),
+    ];
+    for (body, status, code) in cases {
+        let (got, answer) = call(&app, "POST", &url, Some(body.clone())).await;
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(code)),
+            "{body}: {answer}"
+        );
+        assert!(answer["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    let (_, after) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(after["position"], game["position"]);
+    assert_eq!(plies(&after), 0);
+}
+
+#[tokio::test]
+async fn malformed_and_oversized_bodies_get_json_errors() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let url = format!("/api/games/{id}/moves");
+    for body in [
+        &b"{\"move\": "[..],
+        b"not json",
+        b"{\"move\": \"F\"}}",
+        b"\xff\xfe",
+    ] {
+        let (status, out) = call_raw(&app, "POST", &url, body.to_vec()).await;
+        let answer: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert_eq!(answer["error"], "bad_json");
+    }
+    let huge = format!("{{\"move\": \"F\", \"pad\": \"{}\"}}", "x".repeat(100_000));
+    let (status, out) = call_raw(&app, "POST", &url, huge.into_bytes()).await;
+    let answer: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{answer}");
+    assert_eq!(answer["error"], "too_large");
+    let (_, after) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(plies(&after), 0);
+}
+
+#[tokio::test]
+async fn unknown_games_paths_and_methods_are_json_errors() {
+    let app = memory_app();
+    for uri in [
+        "/api/games/999",
+        "/api/games/abc",
+        "/api/games/-1",
+        "/api/games/99999999999999999999",
+    ] {
+        let (status, answer) = call(&app, "GET", uri, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert_eq!(answer["error"], "no_such_game", "{uri}");
+    }
+    let (status, answer) = call(
+        &app,
+        "POST",
+        "/api/games/7/moves",
+        Some(json!({"move": "F"})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_game"))
+    );
+    let (status, answer) = call(&app, "GET", "/api/nothing", None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
+    let (status, answer) = call(&app, "DELETE", "/api/games", None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::METHOD_NOT_ALLOWED, Some("method_not_allowed"))
+    );
+}
+
+#[tokio::test]
+async fn bad_new_game_requests_are_named() {
+    let app = memory_app();
+    let cases = [
+        (json!({"rules": "chess"}), "bad_rules"),
+        (json!({"rules": "awale,target=99"}), "bad_rules"),
+        (json!({"mode": "robots"}), "bad_mode"),
+        (json!({"level": 0}), "bad_level"),
+        (json!({"level": 99}), "bad_level"),
+        (json!({"human": "east"}), "bad_side"),
+        (json!({"clock": {"minutes": -5}}), "bad_clock"),
+        (
+            json!({"clock": {"minutes": 5, "increment_seconds": 1e9}}),
+            "bad_clock",
+        ),
+        (json!({"position": "4-4-4"}), "bad_position"),
+        (json!({"level": 300}), "bad_field"),
+        (json!({"colour": "red"}), "bad_field"),
+    ];
+    for (body, code) in cases {
+        let (status, answer) = call(&app, "POST", "/api/games", Some(body.clone())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {answer}");
+        assert_eq!(answer["error"], code, "{body}: {answer}");
+    }
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_only_once() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
+    let id = game["id"].as_i64().unwrap();
+    assert_eq!(game["computer_to_move"], false);
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/computer"),
+        Some(json!({"ply": 0})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_computer_turn"))
+    );
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "C", "ply": 0})),
+    )
+    .await;
+    assert_eq!(game["computer_to_move"], true);
+    // The person cannot play for the computer.
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "a", "ply": 1})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_your_turn"))
+    );
+    let (status, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/computer"),
+        Some(json!({"ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(plies(&game), 2);
+    assert_eq!(game["plies"][1]["side"], "N");
+    // Asking again for the same move gives the game as it is.
+    let (status, again) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/computer"),
+        Some(json!({"ply": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plies(&again), 2);
+}
+
+#[tokio::test]
+async fn the_computer_moves_first_when_the_person_plays_north() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "computer", "level": 1, "human": "N"})).await;
+    assert_eq!(game["computer_to_move"], true);
+    let id = game["id"].as_i64().unwrap();
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/computer"),
+        Some(json!({"ply": 0})),
+    )
+    .await;
+    assert_eq!(plies(&game), 1);
+    assert_eq!(game["to_move"], "N");
+    // Nothing of the person's to take back yet.
+    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("nothing_to_undo"))
+    );
+    let (_, game) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(plies(&game), 1);
+}
+
+#[tokio::test]
+async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+    let id = game["id"].as_i64().unwrap();
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "A", "ply": 0})),
+    )
+    .await;
+    let (_, played) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/computer"),
+        Some(json!({"ply": 1})),
+    )
+    .await;
+    assert_eq!(plies(&played), 2);
+    let (status, undone) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(json!({"ply": 2})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{undone}");
+    assert_eq!(plies(&undone), 0);
+    assert_eq!(undone["can_redo"], true);
+    let (_, stored) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(plies(&stored), 0);
+    let (status, redone) = call(&app, "POST", &format!("/api/games/{id}/redo"), None).await;
+    assert_eq!(status, StatusCode::OK, "{redone}");
+    assert_eq!(redone["notation"], played["notation"]);
+    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/redo"), None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("nothing_to_redo"))
+    );
+}
+
+#[tokio::test]
+async fn a_resigned_game_is_over_for_the_resigner() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "computer", "level": 1, "human": "S"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(json!({"side": "N"})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_your_side"))
+    );
+    let (status, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["end"]["reason"], "resignation");
+    assert_eq!(game["end"]["winner"], "N");
+    assert_eq!(game["end"]["stores"], json!([0, 48]));
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "A"})),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("game_over"))
+    );
+    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list["games"][0]["result"], "0-1");
+    assert_eq!(list["games"][0]["reason"], "resignation");
+}
+
+#[tokio::test]
+async fn the_last_move_ends_the_game_with_its_reason() {
+    let app = memory_app();
+    // South feeds North with its last seed; North has nothing left to give
+    // back after that: starvation.
+    let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*";
+    let (status, imported) =
+        call(&app, "POST", "/api/import", Some(json!({"record": record}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let id = imported["ids"][0].as_i64().unwrap();
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "F"})),
+    )
+    .await;
+    assert_eq!(game["end"]["reason"], "starvation", "{game}");
+    assert_eq!(game["end"]["stores"], json!([20, 28]));
+    assert_eq!(game["end"]["winner"], "N");
+    assert_eq!(game["legal"], json!([]));
+}
+
+#[tokio::test]
+async fn exported_records_read_back_as_the_same_game() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    for (i, m) in ["F", "f", "A", "a", "C"].iter().enumerate() {
+        call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(json!({"move": m, "ply": i})),
+        )
+        .await;
+    }
+    let (status, text) =
+        call_raw(&app, "GET", &format!("/api/games/{id}/record"), Vec::new()).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = String::from_utf8(text).unwrap();
+    let records = parse_records(&text).unwrap();
+    assert_eq!(records.len(), 1);
+    let replayed = records[0].to_game().unwrap();
+    let letters: String = replayed.moves().map(|m| m.letter()).collect();
+    assert_eq!(letters, "FfAaC");
+    let (status, imported) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(imported["game"]["notation"], "1. F f 2. A a 3. C");
+}
+
+#[tokio::test]
+async fn bad_records_are_refused_with_where_and_why() {
+    let app = memory_app();
+    let cases = [
+        ("1. F f 2. F", "ply 3"),
+        ("[Variant \"chess\"]\n1. F *", "chess"),
+        ("[FEN \"9-9-9\"]\n*", "FEN"),
+        ("1. F f+3 *", "captures"),
+        ("", "no game"),
+        ("[Event \"x\"\n1. F", "line"),
+    ];
+    for (text, needle) in cases {
+        let (status, answer) =
+            call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}: {answer}");
+        assert_eq!(answer["error"], "bad_record");
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{text}: {message}");
+    }
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 0, "nothing stored");
+}
+
+#[tokio::test]
+async fn a_large_record_file_is_accepted_up_to_its_own_limit() {
+    let app = memory_app();
+    let one = format!("[Event \"{}\"]\n\n1. F f 2. A a *\n\n", "x".repeat(100));
+    let text = one.repeat(150);
+    assert!(text.len() > 16 * 1024);
+    let (status, answer) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    assert_eq!(answer["ids"].as_array().unwrap().len(), 150);
+    let too_big = "x".repeat(2 * 1024 * 1024);
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/import",
+        Some(json!({"record": too_big})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn hint_and_review_score_the_moves() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    for (i, m) in ["F", "f", "A", "a"].iter().enumerate() {
+        call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(json!({"move": m, "ply": i})),
+        )
+        .await;
+    }
+    let (status, hint) = call(&app, "POST", &format!("/api/games/{id}/hint"), None).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    let best = hint["best"]["mv"].as_str().unwrap();
+    assert!(["A", "B", "C", "D", "E", "F"].contains(&best), "{hint}");
+    assert_eq!(
+        hint["moves"].as_array().unwrap().len(),
+        5,
+        "F is empty: {hint}"
+    );
+    let (status, review) = call(&app, "POST", &format!("/api/games/{id}/review"), None).await;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    let rows = review["plies"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["ply"], i);
+        assert!(row["eval_south"].is_i64(), "{row}");
+        assert!(row["best"]["move"].is_string(), "{row}");
+        assert!(row["loss"].as_i64().unwrap() >= 0, "{row}");
+    }
+}
+
+#[tokio::test]
+async fn the_current_game_is_the_one_changed_last_and_unfinished() {
+    let app = memory_app();
+    let (_, none) = call(&app, "GET", "/api/games/current", None).await;
+    assert_eq!(none["game"], Value::Null);
+    let a = new_game(&app, json!({"mode": "humans"})).await;
+    let b = new_game(&app, json!({"mode": "humans"})).await;
+    let (_, current) = call(&app, "GET", "/api/games/current", None).await;
+    assert_eq!(current["game"]["id"], b["id"]);
+    let bid = b["id"].as_i64().unwrap();
+    call(&app, "POST", &format!("/api/games/{bid}/resign"), None).await;
+    let (_, current) = call(&app, "GET", "/api/games/current", None).await;
+    assert_eq!(current["game"]["id"], a["id"]);
+}
+
+#[tokio::test]
+async fn games_survive_a_restart_of_the_server() {
+    let dir = temp_dir();
+    let path = dir.join("games.sqlite");
+    let id = {
+        let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()));
+        let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+        let id = game["id"].as_i64().unwrap();
+        call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(json!({"move": "B", "ply": 0})),
+        )
+        .await;
+        call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/computer"),
+            Some(json!({"ply": 1})),
+        )
+        .await;
+        id
+    };
+    let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()));
+    let (status, game) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plies(&game), 2);
+    assert_eq!(game["plies"][0]["move"], "B");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let app = memory_app();
+    for (uri, kind, needle) in [
+        ("/", "text/html", "<svg id=\"board\""),
+        ("/app.js", "text/javascript", "function drawBoard"),
+        ("/style.css", "text/css", ".board-wrap"),
+        ("/favicon.svg", "image/svg+xml", "<svg"),
+    ] {
+        let response = app
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        let ctype = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(ctype.starts_with(kind), "{uri}: {ctype}");
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        assert!(String::from_utf8_lossy(&body).contains(needle), "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn live_events_start_with_the_game_state() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/games/{id}/events"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let mut body = response.into_body();
+    let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+    assert!(text.starts_with("event: state"), "{text}");
+    assert!(text.contains("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"), "{text}");
+    let (status, _) = call(&app, "GET", "/api/games/42/events", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
+    let app = memory_app();
+    let game = new_game(
+        &app,
+        json!({"mode": "humans", "clock": {"minutes": 5, "increment_seconds": 3}}),
+    )
+    .await;
+    let id = game["id"].as_i64().unwrap();
+    assert_eq!(game["clock"]["initial_ms"], 300_000);
+    assert_eq!(game["clock"]["increment_ms"], 3_000);
+    assert_eq!(game["clock"]["running"], "S");
+    let (_, game) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": "F"})),
+    )
+    .await;
+    assert_eq!(game["clock"]["running"], "N");
+    let left = game["clock"]["left_ms"].as_array().unwrap();
+    // South used a moment and got 3 s back.
+    assert!(
+        left[0].as_i64().unwrap() > 300_000 && left[0].as_i64().unwrap() <= 303_000,
+        "{left:?}"
+    );
+    assert_eq!(game["can_undo"], false);
+    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/undo"), None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::CONFLICT, Some("clock_game"))
+    );
+}
+
+/// An oracle that knows only what is always true: a value lies between -48
+/// and 48. Enough to check that hints carry the oracle's answer for the
+/// positions it covers, and only under the rules it was built for.
+struct WideBounds;
+
+impl awale_engine::Oracle for WideBounds {
+    fn probe(&self, position: &awale_core::Position) -> Option<awale_engine::Bounds> {
+        (position.seeds_on_board() <= 3).then_some(awale_engine::Bounds {
+            lower: -48,
+            upper: 48,
+        })
+    }
+    fn max_seeds(&self) -> u8 {
+        3
+    }
+    fn rules(&self) -> awale_core::Rules {
+        awale_core::Rules::AWALE
+    }
+}
+
+#[tokio::test]
+async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
+    let source: awale_web::computer::OracleSource = Box::new(|rules| {
+        (rules.grand_slam == awale_core::Rules::AWALE.grand_slam)
+            .then(|| std::sync::Arc::new(WideBounds) as std::sync::Arc<dyn awale_engine::Oracle>)
+    });
+    let app = app(AppState::with_oracle(
+        Store::in_memory().unwrap(),
+        quick_config(),
+        Some(source),
+    ));
+    let (_, info) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(info["oracle"], true);
+    let few = new_game(
+        &app,
+        json!({"mode": "humans", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
+    )
+    .await;
+    let (status, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", few["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["oracle"], json!({"lower": -48, "upper": 48}));
+    let many = new_game(&app, json!({"mode": "humans"})).await;
+    let (_, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", many["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(hint["oracle"], Value::Null, "48 seeds: not covered");
+    let abapa = new_game(
+        &app,
+        json!({"mode": "humans", "rules": "abapa", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
+    )
+    .await;
+    let (_, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", abapa["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(hint["oracle"], Value::Null, "other rules: no oracle");
+}
+
+/// Reads server-sent events from `body` until one named `name` arrives
+/// (or panics after `seconds`); returns its data.
+async fn next_event(body: &mut Body, name: &str, seconds: u64) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(seconds);
+    let mut text = String::new();
+    loop {
+        let frame = tokio::time::timeout_at(deadline, body.frame())
+            .await
+            .unwrap_or_else(|_| panic!("no `{name}` event; got: {text}"))
+            .expect("the stream ended")
+            .expect("a frame");
+        if let Ok(data) = frame.into_data() {
+            text.push_str(&String::from_utf8_lossy(&data));
+        }
+        for event in text.split("\n\n") {
+            if event.starts_with(&format!("event: {name}\n")) {
+                let data: String = event
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data: "))
+                    .collect();
+                return serde_json::from_str(&data).expect("JSON data");
+            }
+        }
+    }
+}
+
+async fn events(app: &Router, id: i64) -> Body {
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/games/{id}/events"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.into_body()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computers_thinking_and_move_are_sent_live() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "computer", "level": 6, "human": "N"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let mut stream = events(&app, id).await;
+    let first = next_event(&mut stream, "state", 5).await;
+    assert_eq!(first["id"], id);
+    let searching = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/computer"),
+                Some(json!({"ply": 0})),
+            )
+            .await
+        })
+    };
+    let thinking = next_event(&mut stream, "thinking", 10).await;
+    assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
+    assert!(
+        thinking["pv"].as_str().is_some_and(|pv| !pv.is_empty()),
+        "{thinking}"
+    );
+    let moved = next_event(&mut stream, "state", 10).await;
+    assert_eq!(plies(&moved), 1, "{moved}");
+    let (status, answer) = searching.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["plies"], moved["plies"]);
+}
+
+#[tokio::test]
+async fn the_clock_ticks_live_while_a_side_thinks() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans", "clock": {"minutes": 1}})).await;
+    let id = game["id"].as_i64().unwrap();
+    let mut stream = events(&app, id).await;
+    let clock = next_event(&mut stream, "clock", 5).await;
+    assert_eq!(clock["running"], "S");
+    let left = clock["left_ms"].as_array().unwrap();
+    assert!(
+        left[0].as_i64().unwrap() <= 60_000 && left[1] == 60_000,
+        "{clock}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clicks_at_once_play_one_move() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let url = format!("/api/games/{id}/moves");
+    let (a, b) = tokio::join!(
+        call(&app, "POST", &url, Some(json!({"move": "A", "ply": 0}))),
+        call(&app, "POST", &url, Some(json!({"move": "B", "ply": 0}))),
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    let (_, stored) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(plies(&stored), 1);
+}

@@ -1,0 +1,88 @@
+//! `awale analyze`: the score and best line of every legal move of a
+//! position, from a deep search of each.
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use awale_core::{parse_moves, Game, Position};
+use awale_engine::{Engine, EngineOptions, Limits};
+
+use crate::rules_args::RulesArgs;
+
+/// Arguments of `awale analyze`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The position, as a diagram such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S
+    /// (default: the start position).
+    #[arg(value_name = "DIAGRAM")]
+    diagram: Option<String>,
+    /// Moves played from the position first, e.g. `FfAa`.
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+    /// Thinking time for all the moves together, in milliseconds (default
+    /// 2000 when no depth is given).
+    #[arg(long, value_name = "MS", conflicts_with = "depth")]
+    time: Option<u64>,
+    /// Search each move to this depth (plies from the position).
+    #[arg(long, value_name = "PLIES")]
+    depth: Option<u32>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    hash: usize,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Prints one line per legal move, best first.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let start = match &args.diagram {
+        Some(d) => d.parse::<Position>().context("the diagram")?,
+        None => Position::START,
+    };
+    let mut game = Game::from_position(rules, start);
+    if let Some(text) = &args.moves {
+        for (i, m) in parse_moves(text)
+            .context("--moves")?
+            .into_iter()
+            .enumerate()
+        {
+            game.play(m)
+                .with_context(|| format!("--moves: move {} ({m})", i + 1))?;
+        }
+    }
+    if args.threads == 0 || args.hash == 0 {
+        bail!("--threads and --hash must be at least 1");
+    }
+    let position = game.position();
+    println!("{position}  {} to move  ({rules})", position.to_move());
+    if let Some(reason) = game.end() {
+        println!("the game is over ({reason}): no move to analyse");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let limits = match args.depth {
+        Some(depth) => Limits::depth(depth),
+        None => Limits::movetime(Duration::from_millis(args.time.unwrap_or(2000))),
+    };
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: args.hash,
+        threads: args.threads,
+    });
+    let analyses = engine.analyze(&game, &limits, &AtomicBool::new(false));
+    println!("{:<5} {:<14} line", "move", "score");
+    for a in analyses {
+        let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{:<5} {:<14} {}",
+            a.mv.to_string(),
+            a.score.to_string(),
+            line.join(" ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,54 @@
+//! `awale uci`: the engine behind the text protocol of Oware GUIs and match
+//! programs (a dialect of UCI), on standard input and output. The protocol
+//! itself is `awale_engine::protocol`; this module only wires the pipes.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use awale_engine::protocol::{Flow, Output, Protocol};
+use awale_engine::{Engine, EngineOptions};
+
+/// Arguments of `awale uci`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Transposition table size in MiB (the `Hash` option can change it).
+    #[arg(long, value_name = "MIB")]
+    hash: Option<usize>,
+    /// Search threads (the `Threads` option can change it).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+/// Reads commands until `quit` or the end of the input.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let defaults = EngineOptions::default();
+    let options = EngineOptions {
+        hash_mb: args.hash.unwrap_or(defaults.hash_mb).max(1),
+        threads: args.threads.unwrap_or(defaults.threads).max(1),
+    };
+    let output: Output = Arc::new(|line: &str| {
+        // One lock per line: lines from the search thread never interleave.
+        let mut out = std::io::stdout().lock();
+        // A closed pipe means the GUI is gone; `quit` or the end of the
+        // input follows, so the error is not fatal here.
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    });
+    let mut protocol = Protocol::with_engine(Engine::new(options), options, output);
+    let mut input = std::io::stdin().lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        // Bytes, not `lines()`: a line that is not UTF-8 must not end the
+        // session.
+        if input.read_until(b'\n', &mut buffer)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buffer);
+        if protocol.handle_line(&line) == Flow::Quit {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    protocol.shutdown();
+    Ok(ExitCode::SUCCESS)
+}

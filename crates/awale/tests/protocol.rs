@@ -1,0 +1,322 @@
+//! The binary as other programs see it: `awale uci` driven through pipes as
+//! a real child process, and `awale match` run to its end, between two of
+//! our levels and between our engine and an external one (our own binary
+//! behind `awale uci`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+const AWALE: &str = env!("CARGO_BIN_EXE_awale");
+
+/// `awale uci` running, with its output lines arriving on a channel.
+struct Uci {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Uci {
+    fn start() -> Uci {
+        let mut child = Command::new(AWALE)
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("awale uci starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Uci {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Every line up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.starts_with(prefix);
+                    seen.push(line);
+                    if found {
+                        return seen;
+                    }
+                }
+                Err(e) => panic!("no `{prefix}` ({e}); got {seen:?}"),
+            }
+        }
+    }
+
+    /// Lines that arrive within `wait`.
+    fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let mut seen = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(wait) {
+            seen.push(line);
+        }
+        seen
+    }
+
+    /// Sends `quit` and checks the process ends cleanly.
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "{status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "awale uci did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:?}"))
+}
+
+#[test]
+fn a_scripted_session_through_a_pipe() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let hello = uci.until("uciok");
+    assert!(hello[0].starts_with("id name "), "{hello:?}");
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Level type spin")));
+    uci.send("isready");
+    assert_eq!(uci.until("readyok"), ["readyok"]);
+
+    uci.send("setoption name Hash value 8");
+    uci.send("ucinewgame");
+    uci.send("position startpos moves FfAa");
+    uci.send("go depth 6");
+    let lines = uci.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 6 seldepth ")
+            && l.contains(" score ")
+            && l.contains(" nodes ")
+            && l.contains(" nps ")
+            && l.contains(" time ")
+            && l.contains(" pv ")),
+        "{lines:?}"
+    );
+    // After F f A a it is South's turn again: a South hole.
+    let reply = bestmove(&lines);
+    let first = reply.chars().next().unwrap();
+    assert!(('A'..='F').contains(&first), "{reply}");
+
+    // The same position with the moves spaced, then a clock search.
+    uci.send("position startpos moves F f A a");
+    uci.send("go wtime 500 btime 500 winc 10 binc 10");
+    let lines = uci.until("bestmove");
+    assert!(bestmove(&lines).starts_with(|c: char| ('A'..='F').contains(&c)));
+
+    // While an infinite search runs, isready is answered and no bestmove
+    // comes until stop.
+    uci.send("position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
+    uci.send("go infinite");
+    uci.send("isready");
+    let lines = uci.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    uci.send("stop");
+    let lines = uci.until("bestmove");
+    assert!(bestmove(&lines).starts_with(|c: char| ('A'..='F').contains(&c)));
+
+    // A finished game: South cannot feed North.
+    uci.send("position fen 1-0-0-0-0-0-0-0-0-0-0-0-23-24-S");
+    uci.send("go depth 4");
+    assert_eq!(uci.until("bestmove").last().unwrap(), "bestmove 0000");
+    uci.quit();
+}
+
+#[test]
+fn malformed_input_is_answered_and_never_crashes() {
+    let mut uci = Uci::start();
+    for line in [
+        "xyzzy",
+        "position fen 9-9-9",
+        "position startpos moves FQ",
+        "setoption name Hash value many",
+        "setoption name Level value -3",
+        "go depth banana",
+    ] {
+        uci.send(line);
+        let lines = uci.until("info string");
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+    }
+    // The malformed go searches without a limit, as a bare `go` does,
+    // until stop.
+    uci.send("stop");
+    uci.until("bestmove");
+    uci.send_bytes(b"\xff\xfe garbage \x00\n\n   \n");
+    uci.send_bytes(b"position startpos moves F");
+    uci.send("");
+    uci.send("isready");
+    let lines = uci.until("readyok");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info string") || l == "readyok"),
+        "{lines:?}"
+    );
+    uci.send("go depth 3");
+    let reply = uci.until("bestmove");
+    assert!(
+        bestmove(&reply).starts_with(|c: char| ('a'..='f').contains(&c)),
+        "{reply:?}"
+    );
+    assert!(uci.drain(Duration::from_millis(50)).is_empty());
+    uci.quit();
+}
+
+#[test]
+fn end_of_input_ends_the_session() {
+    let mut child = Command::new(AWALE)
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"isready\ngo depth 4\n").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("readyok") && text.contains("bestmove "),
+        "{text}"
+    );
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("awale-test-{}-{name}", std::process::id()))
+}
+
+fn run_match(args: &[&str], records: &PathBuf) -> String {
+    let output = Command::new(AWALE)
+        .arg("match")
+        .args(args)
+        .arg("--records")
+        .arg(records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The records file holds `games` records that replay.
+fn check_records(path: &PathBuf, games: usize) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let records = awale_core::parse_records(&text).unwrap();
+    assert_eq!(records.len(), games);
+    for r in &records {
+        r.to_game().unwrap();
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&r.result.as_str()),
+            "{r}"
+        );
+    }
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn a_match_between_two_levels_prints_statistics() {
+    let records = temp_file("levels.ogn");
+    let out = run_match(&["level=1", "level=2", "--games", "4"], &records);
+    assert!(out.contains("level 1 vs level 2: "), "{out}");
+    assert!(out.contains("in 4 games"), "{out}");
+    assert!(out.contains("Elo difference: "), "{out}");
+    assert!(out.contains("95% interval"), "{out}");
+    check_records(&records, 4);
+}
+
+#[test]
+fn a_match_against_an_external_engine_runs_to_the_end() {
+    let records = temp_file("external.ogn");
+    let external = format!("depth=3,name=piped,cmd={AWALE} uci --hash 4");
+    let out = run_match(
+        &[
+            "depth=3,hash=4",
+            &external,
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0,10",
+        ],
+        &records,
+    );
+    assert!(out.contains("vs piped: "), "{out}");
+    assert!(out.contains("in 4 games"), "{out}");
+    assert!(out.contains("SPRT elo0 0 elo1 10"), "{out}");
+    assert!(!out.contains("forfeit"), "{out}");
+    check_records(&records, 4);
+}
+
+#[test]
+fn a_broken_external_engine_is_a_clear_error() {
+    let records = temp_file("broken.ogn");
+    let output = Command::new(AWALE)
+        .args([
+            "match",
+            "depth=2",
+            "depth=2,cmd=/nonexistent/engine",
+            "--games",
+            "2",
+        ])
+        .arg("--records")
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot start engine `/nonexistent/engine`"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(records);
+}

@@ -1,0 +1,438 @@
+//! Just enough of the W3C WebDriver protocol to drive headless Chromium
+//! through chromedriver, over plain HTTP/1.1 on the loopback (no TLS, no
+//! extra crates): sessions, navigation, clicks, keys, scripts, screenshots.
+//! Also starts and stops the processes the browser tests need. Shared by
+//! several test binaries, each using part of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// One HTTP/1.1 request; returns the status and the body.
+pub fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(u16, Vec<u8>), String> {
+    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(90)))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|e| format!("write {addr}: {e}"))?;
+    // Read the header, then exactly the body: servers may keep the
+    // connection open whatever we asked.
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 16384];
+    let split = loop {
+        if let Some(p) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p;
+        }
+        let n = stream
+            .read(&mut buf)
+            .map_err(|e| format!("read {addr}{path}: {e}"))?;
+        if n == 0 {
+            return Err(format!("no HTTP header from {addr}{path}"));
+        }
+        raw.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    let mut body = raw[split + 4..].to_vec();
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("bad status line: {head}"))?;
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let complete = match length {
+            Some(n) => body.len() >= n,
+            None if chunked => body.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if complete {
+            break;
+        }
+        let n = stream
+            .read(&mut buf)
+            .map_err(|e| format!("read {addr}{path}: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&buf[..n]);
+    }
+    if chunked {
+        body = dechunk(&body)?;
+    }
+    Ok((status, body))
+}
+
+fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = data
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or("bad chunk")?;
+        let size_text = String::from_utf8_lossy(&data[..line_end]).to_string();
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|e| format!("bad chunk size {size_text}: {e}"))?;
+        data = &data[line_end + 2..];
+        if size == 0 {
+            return Ok(out);
+        }
+        out.extend_from_slice(data.get(..size).ok_or("short chunk")?);
+        data = data.get(size + 2..).unwrap_or(&[]);
+    }
+}
+
+/// A free port on the loopback.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("no free port")
+}
+
+/// A child process killed when dropped.
+pub struct Process(pub Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A fresh, empty directory under the system's temporary directory.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("awale-browser-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("cannot create a temporary directory");
+    dir
+}
+
+/// Starts `awale serve` on a free port with its store in `data`; returns the
+/// process and the address it printed.
+pub fn start_server(data: &Path) -> (Process, String) {
+    start_server_with(data, &[])
+}
+
+/// The same with more arguments for `awale serve`.
+pub fn start_server_with(data: &Path, more: &[&str]) -> (Process, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .args(more)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("cannot start awale serve");
+    let stdout = child.stdout.take().expect("no stdout");
+    let mut reader = BufReader::new(stdout);
+    let mut line = String::new();
+    reader
+        .read_line(&mut line)
+        .expect("awale serve printed nothing");
+    // Keep reading what it prints, so that its writes never fail.
+    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in `{line}`"))
+        .trim_end_matches('/')
+        .to_string();
+    (Process(child), url)
+}
+
+/// Whether the browser tests can run here (chromium and chromedriver are
+/// installed by scripts/test.sh).
+pub fn browser_installed() -> bool {
+    Path::new(CHROMIUM).exists() && which("chromedriver").is_some()
+}
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// A browser session: chromedriver, headless Chromium, and the session id.
+pub struct Browser {
+    driver: Process,
+    addr: String,
+    session: String,
+    _profile: PathBuf,
+}
+
+impl Browser {
+    /// Starts chromedriver and a headless Chromium with a fresh profile,
+    /// preferring the languages `accept_languages` (e.g. "en-US,en").
+    pub fn start(name: &str, accept_languages: &str, width: u32, height: u32) -> Browser {
+        let port = free_port();
+        let driver = Process(
+            Command::new("chromedriver")
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("cannot start chromedriver"),
+        );
+        let addr = format!("127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while http(&addr, "GET", "/status", None).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let profile = temp_dir(&format!("profile-{name}"));
+        let args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".to_string(),
+            "--disable-gpu".to_string(),
+            "--disable-quic".to_string(),
+            "--no-first-run".to_string(),
+            "--disable-background-networking".to_string(),
+            "--disable-component-update".to_string(),
+            "--disable-sync".to_string(),
+            "--disable-dev-shm-usage".to_string(),
+            "--hide-scrollbars".to_string(),
+            format!(
+                "--lang={}",
+                accept_languages.split(',').next().unwrap_or("en-US")
+            ),
+            format!("--window-size={width},{height}"),
+            format!("--user-data-dir={}", profile.display()),
+        ];
+        let caps = json!({
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {
+                        "binary": CHROMIUM,
+                        "args": args,
+                        "prefs": { "intl.accept_languages": accept_languages },
+                    }
+                }
+            }
+        });
+        let mut browser = Browser {
+            driver,
+            addr,
+            session: String::new(),
+            _profile: profile,
+        };
+        let value = browser.command("POST", "/session", Some(&caps));
+        browser.session = value["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {value}"))
+            .to_string();
+        browser
+    }
+
+    fn command(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        let (status, out) = http(&self.addr, method, path, body).unwrap_or_else(|e| panic!("{e}"));
+        let value: Value = serde_json::from_slice(&out)
+            .unwrap_or_else(|e| panic!("webdriver {path}: {e}: {}", String::from_utf8_lossy(&out)));
+        assert!(status < 300, "webdriver {method} {path}: {status} {value}");
+        value["value"].clone()
+    }
+
+    fn session_command(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        self.command(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    /// Opens `url`.
+    pub fn goto(&self, url: &str) {
+        self.session_command("POST", "/url", Some(&json!({ "url": url })));
+    }
+
+    /// Runs `script` (a function body) with `args`; returns its value.
+    pub fn exec(&self, script: &str, args: Value) -> Value {
+        self.session_command(
+            "POST",
+            "/execute/sync",
+            Some(&json!({ "script": script, "args": args })),
+        )
+    }
+
+    /// Waits until `script` returns something truthy; panics with `what`
+    /// after `seconds`.
+    pub fn wait_for(&self, what: &str, script: &str, seconds: u64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        loop {
+            let v = self.exec(script, json!([]));
+            let truthy = match &v {
+                Value::Null => false,
+                Value::Bool(b) => *b,
+                Value::Number(n) => n.as_f64() != Some(0.0),
+                Value::String(s) => !s.is_empty(),
+                _ => true,
+            };
+            if truthy {
+                return v;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what} (last: {v})"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The element matching `css` (waits for it).
+    pub fn find(&self, css: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let (status, out) = http(
+                &self.addr,
+                "POST",
+                &format!("/session/{}/element", self.session),
+                Some(&json!({ "using": "css selector", "value": css })),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            if status < 300 {
+                let value: Value = serde_json::from_slice(&out).unwrap_or(Value::Null);
+                if let Some(id) = value["value"]
+                    .as_object()
+                    .and_then(|o| o.values().next())
+                    .and_then(Value::as_str)
+                {
+                    return id.to_string();
+                }
+            }
+            assert!(Instant::now() < deadline, "no element `{css}`");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Clicks the element matching `css`, as a person would (the browser
+    /// checks that it is visible and on top). The page redraws its board
+    /// often: an element replaced between finding and clicking is found
+    /// again.
+    pub fn click(&self, css: &str) {
+        for _ in 0..5 {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            let (status, out) =
+                http(&self.addr, "POST", &path, Some(&json!({}))).unwrap_or_else(|e| panic!("{e}"));
+            if status < 300 {
+                return;
+            }
+            let text = String::from_utf8_lossy(&out);
+            assert!(
+                text.contains("stale element"),
+                "click on `{css}`: {status} {text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("`{css}` kept being replaced");
+    }
+
+    /// Types `text` into the page (keyboard events to the focused element).
+    pub fn keys(&self, text: &str) {
+        let mut actions = Vec::new();
+        for c in text.chars() {
+            actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+            actions.push(json!({"type": "keyUp", "value": c.to_string()}));
+        }
+        self.session_command(
+            "POST",
+            "/actions",
+            Some(&json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+        );
+    }
+
+    /// The text of the element matching `css` (waits for it), read in the
+    /// page itself so that a redraw cannot make it stale.
+    pub fn text(&self, css: &str) -> String {
+        let script = "const e = document.querySelector(arguments[0]); \
+                      return e ? (e.innerText ?? e.textContent).trim() : null";
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Some(text) = self.exec(script, json!([css])).as_str() {
+                return text.to_string();
+            }
+            assert!(Instant::now() < deadline, "no element `{css}`");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Resizes the browser window.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.session_command(
+            "POST",
+            "/window/rect",
+            Some(&json!({"width": width, "height": height})),
+        );
+    }
+
+    /// Saves a PNG screenshot of the page to `path`.
+    pub fn screenshot(&self, path: &Path) {
+        let data = self.session_command("GET", "/screenshot", None);
+        let png = base64_decode(data.as_str().expect("no screenshot"));
+        assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("cannot create the screenshot directory");
+        }
+        std::fs::write(path, png).expect("cannot write the screenshot");
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = http(
+                &self.addr,
+                "DELETE",
+                &format!("/session/{}", self.session),
+                None,
+            );
+        }
+        let _ = &self.driver;
+    }
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    out
+}
