@@ -74,7 +74,6 @@ struct ProbeArgs {
 /// `engine.set_oracle(crate::db::perfect_oracle(&rules).map(|db| db as _))`,
 /// and, before searching, `crate::db::perfect_move(&db, &game)` gives the
 /// database's move when it covers the position.
-#[allow(dead_code)] // Called by terminal play once the engine's play lands.
 pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<Database>> {
     let root = awale_db::default_dir()?;
     match Database::open(&root, rules) {
@@ -90,7 +89,6 @@ pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<Database>> {
 /// The database's move in `game`, when it covers the position with exact
 /// values: one that keeps the value and makes progress (see
 /// `docs/DATABASES.md`); `None` otherwise (then search).
-#[allow(dead_code)] // Called by terminal play once the engine's play lands.
 pub fn perfect_move(db: &Database, game: &awale_core::Game) -> Option<awale_core::Move> {
     db.best_move_in_game(game)
 }
