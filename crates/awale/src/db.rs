@@ -74,31 +74,17 @@ struct ProbeArgs {
     rules: RulesArgs,
 }
 
-/// The endgame database for `rules` in the default folder, for the engine's
-/// `Perfect` level: `None` when none is built (or, with a warning on
-/// standard error, when a file is damaged: it is never used).
-///
-/// To be called where the binary makes an engine for `Level::Perfect`:
-/// `engine.set_oracle(crate::db::perfect_oracle(&rules).map(|db| db as _))`,
-/// and, before searching, `crate::db::perfect_move(&db, &game)` gives the
-/// database's move when it covers the position.
-pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<Database>> {
-    let root = awale_db::default_dir()?;
-    match Database::open(&root, rules) {
-        Ok(db) => Some(std::sync::Arc::new(db)),
-        Err(awale_db::DbError::Missing(_)) => None,
+/// The endgame database for `rules` in the default folder, as the engine's
+/// oracle for the `Perfect` level: `None` when none is built (or, with a
+/// warning on standard error, when a file is damaged: it is never used).
+pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<dyn awale_engine::Oracle>> {
+    match awale_db::oracle_for(rules, None) {
+        Ok(oracle) => oracle,
         Err(e) => {
             eprintln!("awale: endgame database not used: {e}");
             None
         }
     }
-}
-
-/// The database's move in `game`, when it covers the position with exact
-/// values: one that keeps the value and makes progress (see
-/// `docs/DATABASES.md`); `None` otherwise (then search).
-pub fn perfect_move(db: &Database, game: &awale_core::Game) -> Option<awale_core::Move> {
-    db.best_move_in_game(game)
 }
 
 fn resolve_dir(args: &DirArgs) -> anyhow::Result<PathBuf> {

@@ -70,13 +70,7 @@ enum Computer {
 }
 
 impl Computer {
-    fn choose(
-        self,
-        game: &Game,
-        seed: &mut u64,
-        engine: &mut Engine,
-        endgame: Option<&awale_db::Database>,
-    ) -> Option<Move> {
+    fn choose(self, game: &Game, seed: &mut u64, engine: &mut Engine) -> Option<Move> {
         let moves = game.legal_moves();
         if moves.is_empty() {
             return None;
@@ -88,12 +82,7 @@ impl Computer {
         let pick = (*seed % moves.len() as u64) as usize;
         match self {
             Computer::Engine(level) => {
-                // Perfect play: in a position the endgame database covers,
-                // its move keeps the value and makes progress.
-                let perfect = endgame
-                    .filter(|_| level == Level::Perfect)
-                    .and_then(|db| crate::db::perfect_move(db, game));
-                perfect.or_else(|| choose_move(engine, game, level, *seed, &AtomicBool::new(false)))
+                choose_move(engine, game, level, *seed, &AtomicBool::new(false))
             }
             Computer::Random => Some(moves[pick]),
             Computer::Greedy => {
@@ -161,14 +150,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         | 1;
     let mut engine = Engine::new(EngineOptions::default());
     // The Perfect level uses the endgame database of `awale db build`, when
-    // there is one for these rules.
-    let endgame = match computer {
-        Some(Computer::Engine(Level::Perfect)) => crate::db::perfect_oracle(&rules),
-        _ => None,
-    };
-    if let Some(db) = &endgame {
-        let oracle: std::sync::Arc<dyn awale_engine::Oracle> = db.clone();
-        engine.set_oracle(Some(oracle));
+    // there is one for these rules (its moves at the root, its values in the
+    // search).
+    if let Some(Computer::Engine(Level::Perfect)) = computer {
+        engine.set_oracle(crate::db::perfect_oracle(&rules));
     }
     if let Some(Computer::Engine(level)) = computer {
         let name = level.name(match lang {
@@ -230,7 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let to_move = position.to_move();
         if let Some(c) = computer.filter(|_| to_move != human_side) {
             let m = c
-                .choose(&game, &mut seed, &mut engine, endgame.as_deref())
+                .choose(&game, &mut seed, &mut engine)
                 .context("no legal move")?;
             let captured = game.play(m)?;
             last = Some(m.hole());
