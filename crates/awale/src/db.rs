@@ -449,7 +449,10 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
         value_text(entry.lower, entry.upper)
     );
     if let Some(d) = entry.distance {
-        say!("Next capture (or end) in {d} plies under best play.");
+        say!(
+            "Distance to the next capture (or the end): {d} plies along value-keeping play \
+             (the winner hurrying, the loser delaying; not always the shortest)."
+        );
     }
     let Some(moves) = db.move_entries_ignoring_target(&position) else {
         return Ok(ExitCode::SUCCESS);
@@ -458,7 +461,7 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     for m in moves {
         let distance = m
             .distance
-            .map_or(String::new(), |d| format!(", capture in {d}"));
+            .map_or(String::new(), |d| format!(", distance {d}"));
         let captures = if m.captures > 0 {
             format!(", captures {}", m.captures)
         } else {
