@@ -824,13 +824,14 @@ pub async fn import(
     let now = now_ms();
     let mut webs: Vec<WebGame> = games
         .into_iter()
-        .map(|game| WebGame {
+        .zip(&records)
+        .map(|(game, record)| WebGame {
             id: 0,
             created_ms: now,
             mode,
             seed: random_bits(),
             clock: None,
-            flagged: None,
+            flagged: lost_on_time(record, &game),
             redo: Vec::new(),
             game,
         })
@@ -845,6 +846,20 @@ pub async fn import(
         StatusCode::CREATED,
         Json(json!({ "ids": ids, "game": webs[0].view(now) })),
     ))
+}
+
+/// The side that lost on time in an imported record: the loser of a
+/// decided result with `[Termination "time forfeit"]` (as exports write it),
+/// when the moves alone do not end the game.
+fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
+    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
+        return None;
+    }
+    match record.result.as_str() {
+        "1-0" => Some(Side::North),
+        "0-1" => Some(Side::South),
+        _ => None,
+    }
 }
 
 /// GET /api/games/{id}/events: server-sent events for one game: `state`

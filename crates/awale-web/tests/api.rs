@@ -497,6 +497,24 @@ async fn exported_records_read_back_as_the_same_game() {
 }
 
 #[tokio::test]
+async fn a_game_lost_on_time_imports_as_lost_on_time() {
+    // What an export writes for a game whose flag fell: moves that do not
+    // end the game, a decided result and the termination.
+    let app = memory_app();
+    let text = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. F f 0-1\n";
+    let (status, imported) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_eq!(imported["game"]["end"]["reason"], "time", "{imported}");
+    assert_eq!(imported["game"]["end"]["winner"], "N", "{imported}");
+    assert_eq!(imported["game"]["legal"], json!([]), "{imported}");
+    let id = imported["ids"][0].as_i64().unwrap();
+    let (_, text) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), Vec::new()).await;
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+}
+
+#[tokio::test]
 async fn bad_records_are_refused_with_where_and_why() {
     let app = memory_app();
     let cases = [
