@@ -359,6 +359,10 @@ impl Oracle for Database {
     fn rules(&self) -> Rules {
         self.rules
     }
+
+    fn root_move(&self, game: &Game) -> Option<Move> {
+        self.best_move_in_game(game)
+    }
 }
 
 /// The default database folder: `awale/db` in the user's data folder
