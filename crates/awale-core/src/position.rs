@@ -602,8 +602,13 @@ impl Position {
         Err(MoveError::GrandSlam(m))
     }
 
-    /// The seeds that `m` captures (0 for a grand slam).
+    /// The seeds that `m` captures (0 for a grand slam, and 0 for a move
+    /// of the side not to move or from an empty hole, which capture nothing
+    /// because they cannot be played).
     pub fn captures(&self, m: Move) -> u8 {
+        if m.side() != self.to_move || byte(self.board, m.index_in_row()) == 0 {
+            return 0;
+        }
         sow_and_capture(self.board, m.index_in_row()).1
     }
 

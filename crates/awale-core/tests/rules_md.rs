@@ -133,3 +133,14 @@ fn sowing_goes_from_f_to_a_and_from_f_to_a_round_the_board() {
         "the last seed fell in B: 1 seed, no capture"
     );
 }
+
+#[test]
+fn a_move_that_cannot_be_played_captures_nothing() {
+    let p = board([0, 0, 0, 0, 0, 2], [1, 2, 4, 0, 0, 0]);
+    assert_eq!(
+        p.captures(Move::from_letter('b').unwrap()),
+        0,
+        "North's hole, South to move"
+    );
+    assert_eq!(p.captures(hole(0)), 0, "an empty hole");
+}

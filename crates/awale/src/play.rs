@@ -199,14 +199,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let [s, n] = outcome.stores;
             match outcome.winner {
                 Some(side) => println!(
-                    "{} ({reason}) : {} {} {s}-{n}.",
+                    "{} ({reason}){} {} {} {s}-{n}.",
                     t(lang, "Fin de la partie", "Game over"),
+                    t(lang, " :", ":"),
                     side_name(lang, side),
                     t(lang, "gagne", "wins"),
                 ),
                 None => println!(
-                    "{} ({reason}) : {} {s}-{n}.",
+                    "{} ({reason}){} {} {s}-{n}.",
                     t(lang, "Fin de la partie", "Game over"),
+                    t(lang, " :", ":"),
                     t(lang, "égalité", "draw")
                 ),
             }

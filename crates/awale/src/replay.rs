@@ -55,9 +55,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut text = String::new();
     std::io::stdin()
-        .take(MAX_INPUT)
+        .take(MAX_INPUT + 1)
         .read_to_string(&mut text)
         .context("standard input is not UTF-8 text")?;
+    if text.len() as u64 > MAX_INPUT {
+        anyhow::bail!(
+            "standard input is larger than {} MiB: split it",
+            MAX_INPUT >> 20
+        );
+    }
     let inputs: Vec<Input> = if looks_like_records(&text) {
         match parse_records(&text) {
             Ok(records) => records.iter().map(record_input).collect(),

@@ -213,3 +213,22 @@ fn terminal_play_against_the_computer_reaches_the_end() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("Fin de la partie"), "{}", stdout(&o));
 }
+
+#[test]
+fn terminal_play_words_the_end_in_english_with_english_punctuation() {
+    let o = awale(&["play", "--opponent", "human", "--lang", "en"], "resign\n");
+    let out = stdout(&o);
+    assert!(
+        out.contains("Game over (resignation): North wins 0-48."),
+        "{out}"
+    );
+    let o = awale(
+        &["play", "--opponent", "human", "--lang", "fr"],
+        "abandon\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("Fin de la partie (abandon) : Nord gagne 0-48."),
+        "{out}"
+    );
+}
