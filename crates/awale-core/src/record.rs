@@ -414,6 +414,10 @@ impl<'a> Parser<'a> {
             }
         }
         let mut tag_result = record.tag("Result").map(str::to_string);
+        // Move numbers go up: a `1.` after `1.` or `2.` starts the next
+        // game, and the result that should end this one is missing. Only
+        // `N...` (North's move, after a comment) may restate a number.
+        let mut last_number = 0u64;
         loop {
             self.skip_space();
             let Some((at, c)) = self.peek() else {
@@ -451,6 +455,19 @@ impl<'a> Parser<'a> {
                                     format!("`{word}` is neither a move number nor a result"),
                                 ));
                             }
+                            // At most 20 digits: u64 holds them, or says so.
+                            let number = digits.parse::<u64>().unwrap_or(u64::MAX);
+                            let restated = word.ends_with("...");
+                            if number < last_number || (number == last_number && !restated) {
+                                return Err(self.error(
+                                    at,
+                                    format!(
+                                        "move number {number} after {last_number}: end each game \
+                                         with its result (1-0, 0-1, 1/2-1/2 or *)"
+                                    ),
+                                ));
+                            }
+                            last_number = number;
                         }
                     }
                 }

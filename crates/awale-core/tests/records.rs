@@ -115,6 +115,14 @@ fn broken_records_say_where() {
         ("1. F+99 *", "not a number"),
         ("12x. F *", "`12` is neither"),
         ("[Event \"unterminated\n1. F *", "no closing quote"),
+        (
+            "1. F f 2. A a\n\n1. B b *",
+            "line 3, column 1: move number 1 after 2",
+        ),
+        (
+            "1. F f\n1. B b *",
+            "line 2, column 1: move number 1 after 1",
+        ),
     ];
     for (text, expected) in cases {
         let e = parse_records(text).unwrap_err().to_string();

@@ -167,6 +167,13 @@ impl Engine {
         self.oracle.is_some()
     }
 
+    /// The oracle, if one is set and answers for games under `rules`.
+    pub fn oracle_for(&self, rules: &Rules) -> Option<&dyn Oracle> {
+        self.oracle
+            .as_deref()
+            .filter(|o| same_game(&o.rules(), rules))
+    }
+
     /// Plays with other evaluation weights (for tuning and for matches
     /// between evaluations).
     pub fn set_weights(&mut self, weights: Weights) {
