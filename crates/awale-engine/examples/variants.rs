@@ -36,9 +36,9 @@ fn main() {
             },
         ),
         (
-            "futility60",
+            "no_futility",
             SearchParams {
-                futility: 60,
+                futility: 0,
                 ..base
             },
         ),

@@ -45,7 +45,7 @@ impl Default for SearchParams {
         SearchParams {
             lmr_first: 2,
             lmr_deep: true,
-            futility: 0,
+            futility: 60,
             qsearch: false,
         }
     }
@@ -917,11 +917,11 @@ impl<'a, 'b> Worker<'a, 'b> {
 
         // At the frontier, a quiet move cannot lift a position far below
         // alpha: only captures are searched.
-        let futile = self.params.futility > 0
-            && depth == 1
-            && !pv_node
-            && alpha.abs() < MAX_HEURISTIC
-            && evaluate_with(pos, &self.weights) + self.params.futility <= alpha;
+        // Worked out only when a second move is reached (most nodes that
+        // cut off do it with the first).
+        let may_be_futile =
+            self.params.futility > 0 && depth == 1 && !pv_node && alpha.abs() < MAX_HEURISTIC;
+        let mut futile: Option<bool> = None;
         let alpha_start = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -940,7 +940,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             let (i, child, order) = list[k];
             let quiet = order < 1 << 22;
-            if futile && quiet && k > 0 {
+            // A move that leaves the opponent no seeds may end the game:
+            // never pruned.
+            if may_be_futile && quiet && k > 0 && child.seeds_in_row(child.to_move()) > 0 && {
+                *futile.get_or_insert_with(|| {
+                    evaluate_with(pos, &self.weights) + self.params.futility <= alpha_start
+                })
+            } {
                 k += 1;
                 continue;
             }
