@@ -27,5 +27,5 @@ pub use notation::{parse_moves, NotationError};
 pub use position::{
     perft, EndReason, Move, MoveError, Moves, Position, PositionError, Side, HOLES, TOTAL_SEEDS,
 };
-pub use record::{parse_records, Record, RecordError, RecordMove};
+pub use record::{parse_records, record_date, Record, RecordError, RecordMove};
 pub use rules::{Direction, FirstPlayer, GrandSlam, Preset, Repetition, Rules, RulesError};

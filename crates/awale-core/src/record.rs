@@ -227,6 +227,27 @@ impl Record {
     }
 }
 
+/// The `Date` tag of a record for a time given in seconds since 1970-01-01
+/// (UTC): `2026.11.29`.
+///
+/// ```
+/// assert_eq!(awale_core::record_date(0), "1970.01.01");
+/// assert_eq!(awale_core::record_date(1_796_083_200), "2026.12.01");
+/// ```
+pub fn record_date(unix_seconds: i64) -> String {
+    // Days to the civil date (Howard Hinnant's algorithm).
+    let z = unix_seconds.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
 fn write_tag_value(f: &mut fmt::Formatter<'_>, value: &str) -> fmt::Result {
     f.write_str("\"")?;
     for c in value.chars() {

@@ -691,7 +691,7 @@ fn record_text(game: &WebGame) -> String {
         }
         Mode::Humans => ("South".to_string(), "North".to_string()),
     };
-    let date = date_text(game.created_ms);
+    let date = awale_core::record_date(game.created_ms.div_euclid(1000));
     let id = game.id.to_string();
     let mut record = awale_core::Record::from_game(
         &game.game,
@@ -717,21 +717,6 @@ fn record_text(game: &WebGame) -> String {
         }
     }
     record.to_string()
-}
-
-/// `YYYY.MM.DD` of a time in milliseconds since 1970 (UTC).
-fn date_text(ms: i64) -> String {
-    // Days to civil date (Howard Hinnant's algorithm).
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// GET /api/games/{id}/record: the game record, to save as a file.
