@@ -41,8 +41,9 @@ pub fn level_size(seeds: u8) -> u64 {
 
 /// `DROP[i][r]`: what a board whose holes after `i` hold `r` seeds takes
 /// off the rank (see [`rank`]).
-const DROP: [[u64; MAX_SEEDS + 2]; HOLES - 1] = {
-    let mut t = [[0u64; MAX_SEEDS + 2]; HOLES - 1];
+/// 64 wide so that an index masked with 63 needs no bounds check.
+const DROP: [[u64; 64]; HOLES - 1] = {
+    let mut t = [[0u64; 64]; HOLES - 1];
     let mut i = 0;
     while i < HOLES - 1 {
         let mut r = 0;
@@ -65,7 +66,7 @@ const DROP: [[u64; MAX_SEEDS + 2]; HOLES - 1] = {
 /// with the same number of seeds, `seeds` being that number.
 ///
 /// Boards with fewer seeds in hole 0 come first, then by hole 1, and so on.
-#[inline]
+#[inline(always)]
 pub fn rank(board: &[u8; 12], seeds: u8) -> u64 {
     // The sum below telescopes (see `rank_by_holes`) into one lookup per
     // hole, indexed by the seeds after it: C(seeds+11, 11) minus the boards
@@ -77,7 +78,8 @@ pub fn rank(board: &[u8; 12], seeds: u8) -> u64 {
     let prefix = prefix.to_le_bytes();
     let mut index = WAYS[HOLES - 1][usize::from(seeds)];
     for (i, row) in DROP.iter().enumerate() {
-        index -= row[usize::from(seeds - prefix[i])];
+        // `seeds - prefix[i]` is at most 48: the mask only spares the check.
+        index -= row[usize::from(seeds.wrapping_sub(prefix[i])) & 63];
     }
     index
 }

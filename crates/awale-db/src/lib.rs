@@ -50,6 +50,9 @@ pub enum DbError {
     Damaged(PathBuf, String),
     /// More seeds than a game has, or than the format can hold.
     TooManySeeds(u8),
+    /// A distance to capture at this level is longer than a level file can
+    /// hold (253 plies).
+    DistanceTooLong(u8),
 }
 
 impl fmt::Display for DbError {
@@ -63,6 +66,11 @@ impl fmt::Display for DbError {
                 p.display()
             ),
             DbError::TooManySeeds(n) => write!(f, "{n} seeds: a database level holds at most 48"),
+            DbError::DistanceTooLong(n) => write!(
+                f,
+                "level {n}: a distance to capture is longer than 253 plies, more than the \
+                 file format holds (the format needs wider distances)"
+            ),
         }
     }
 }
@@ -351,6 +359,10 @@ impl Oracle for Database {
     fn rules(&self) -> Rules {
         self.rules
     }
+
+    fn root_move(&self, game: &Game) -> Option<Move> {
+        self.best_move_in_game(game)
+    }
 }
 
 /// The default database folder: `awale/db` in the user's data folder
@@ -524,7 +536,7 @@ pub fn build(
                         }
                     })
                     .collect();
-                let solved = solve::solve_level(&solve_rules, seeds, &lower, threads, progress);
+                let solved = solve::solve_level(&solve_rules, seeds, &lower, threads, progress)?;
                 let second = if variant.is_exact() {
                     &solved.distance
                 } else {

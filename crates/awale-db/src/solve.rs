@@ -38,6 +38,7 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicU8, Ordering};
 use awale_core::{Move, Position, Rules, Side};
 
 use crate::index::{level_size, next_board, rank, unrank};
+use crate::DbError;
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
@@ -328,11 +329,28 @@ fn for_each_predecessor(
                 *h -= a;
             }
             candidate[origin] = s as u8;
-            let position = position_of(&candidate);
+            // The hole of the last seed (the origin is skipped). Unless it
+            // ends in the opponent's row on 2 or 3, the move captures
+            // nothing and is legal when it feeds an empty row: no need for
+            // the rules crate. Otherwise (a capture, or a grand slam that
+            // captures nothing) the rules crate decides.
+            let last = (origin + (s - 1) % 11 + 1) % 12;
+            let may_capture = last >= 6 && (before[last] == 2 || before[last] == 3);
             let m = Move::new(Side::South, origin);
-            if position.legal_moves(rules).contains(m)
-                && position.play_unchecked(m).seeds_on_board() == seeds
-            {
+            let stays = if may_capture {
+                let position = position_of(&candidate);
+                position.legal_moves(rules).contains(m)
+                    && position.play_unchecked(m).seeds_on_board() == seeds
+            } else {
+                let opponent_empty = candidate[6..].iter().all(|&h| h == 0);
+                !opponent_empty || origin + s >= 6
+            };
+            debug_assert_eq!(stays, {
+                let position = position_of(&candidate);
+                position.legal_moves(rules).contains(m)
+                    && position.play_unchecked(m).seeds_on_board() == seeds
+            });
+            if stays {
                 f(rank(&candidate, seeds), &candidate);
             }
         }
@@ -347,6 +365,11 @@ fn load(plane: &[u8], r: u64) -> i8 {
 /// Solves the level of `seeds` seeds for `rules`, the levels below being
 /// `lower[0..seeds]`.
 ///
+/// # Errors
+///
+/// [`DbError::DistanceTooLong`] when a distance to capture does not fit the
+/// format's byte (none up to 20 seeds).
+///
 /// # Panics
 ///
 /// If `lower` has fewer than `seeds` levels or one of them has the wrong
@@ -357,7 +380,7 @@ pub fn solve_level(
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
-) -> SolvedLevel {
+) -> Result<SolvedLevel, DbError> {
     assert!(lower.len() >= usize::from(seeds), "lower levels missing");
     for (n, level) in lower.iter().enumerate().take(usize::from(seeds)) {
         assert_eq!(level.lower.len() as u64, level_size(n as u8));
@@ -366,7 +389,7 @@ pub fn solve_level(
     if is_exact(rules) {
         solve_exact(rules, seeds, lower, threads, progress)
     } else {
-        solve_bounds(rules, seeds, lower, threads, progress)
+        Ok(solve_bounds(rules, seeds, lower, threads, progress))
     }
 }
 
@@ -419,7 +442,7 @@ fn solve_exact(
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
-) -> SolvedLevel {
+) -> Result<SolvedLevel, DbError> {
     let size = level_size(seeds);
     // The best capture of each board (`NO_EXIT` if none), computed in the
     // first pass: the lower levels are read only then. The same bytes then
@@ -489,13 +512,13 @@ fn solve_exact(
         }
         marks = Some(next);
     }
-    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values);
-    SolvedLevel {
+    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values)?;
+    Ok(SolvedLevel {
         lower: into_bytes_i8(values),
         upper: Vec::new(),
         distance: exits.into_iter().map(AtomicU8::into_inner).collect(),
         passes: (passes, distance_passes),
-    }
+    })
 }
 
 /// Distances to the next capture for a solved exact level (see the module
@@ -510,7 +533,7 @@ fn distances(
     progress: &dyn Progress,
     exits: &[AtomicU8],
     values: &[AtomicI8],
-) -> u32 {
+) -> Result<u32, DbError> {
     // Not yet known, and a capture keeps the value (a loser's board).
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
     let size = level_size(seeds);
@@ -581,6 +604,11 @@ fn distances(
                     }
                     return;
                 }
+                if first && known == NO_DISTANCE {
+                    // Nothing below it is known yet: it will be looked at
+                    // (or set) when one of its moves' boards is.
+                    return;
+                }
                 // Winner: the nearest known value-keeping move. Loser: the
                 // farthest, once all of them are known.
                 let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
@@ -629,12 +657,10 @@ fn distances(
         }
         marks = Some(next);
     }
-    assert!(
-        !overflow.load(Ordering::Relaxed),
-        "a distance to capture above {} plies at {seeds} seeds: the format needs wider distances",
-        EXIT_PENDING - 1
-    );
-    passes
+    if overflow.load(Ordering::Relaxed) {
+        return Err(DbError::DistanceTooLong(seeds));
+    }
+    Ok(passes)
 }
 
 fn solve_bounds(

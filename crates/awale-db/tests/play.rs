@@ -120,3 +120,41 @@ fn the_engine_with_the_database_never_makes_a_losing_move() {
     eprintln!("{kept} of {} moves kept the exact value", positions.len());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_perfect_level_with_the_database_captures_exactly_the_value() {
+    let (db, dir) = database("perfect");
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        threads: 1,
+    });
+    let oracle: Arc<dyn Oracle> = Arc::new(db);
+    engine.set_oracle(Some(oracle.clone()));
+    let stop = AtomicBool::new(false);
+    for start in sample(100, 0x0BAD_5EED_0000_0001) {
+        let value = oracle.probe(&start).unwrap().lower;
+        let mut game = Game::from_position(Rules::AWALE, start);
+        while game.end().is_none() {
+            let m = awale_engine::choose_move(
+                &mut engine,
+                &game,
+                awale_engine::Level::Perfect,
+                1,
+                &stop,
+            )
+            .expect("the game is not over");
+            game.play(m).unwrap();
+            assert!(
+                game.plies().len() < 2_000,
+                "{start}: the Perfect level wanders"
+            );
+        }
+        let stores = game
+            .position()
+            .final_stores(game.end().unwrap(), &Rules::AWALE);
+        let gained = (i32::from(stores[0]) - i32::from(start.stores()[0]))
+            - (i32::from(stores[1]) - i32::from(start.stores()[1]));
+        assert_eq!(gained, i32::from(value), "{start}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

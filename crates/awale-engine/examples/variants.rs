@@ -15,9 +15,16 @@ fn main() {
     let base = SearchParams::default();
     let variants = [
         (
-            "lmr_deep",
+            "qsearch",
             SearchParams {
-                lmr_deep: true,
+                qsearch: true,
+                ..base
+            },
+        ),
+        (
+            "no_lmr_deep",
+            SearchParams {
+                lmr_deep: false,
                 ..base
             },
         ),
@@ -29,9 +36,9 @@ fn main() {
             },
         ),
         (
-            "futility150",
+            "futility60",
             SearchParams {
-                futility: 150,
+                futility: 60,
                 ..base
             },
         ),

@@ -297,6 +297,16 @@ fn choose_with(
             analyses.last().map(|a| a.mv)
         }
         Style::Search { .. } => {
+            // Perfect play: where the endgame oracle covers the position, its
+            // move keeps the value and makes progress.
+            if level == Level::Perfect {
+                let advice = engine
+                    .oracle_for(game.rules())
+                    .and_then(|o| o.root_move(game));
+                if advice.is_some() {
+                    return advice;
+                }
+            }
             let result = engine.search(game, &level.limits(), stop, &mut |_| {});
             result.best
         }

@@ -80,8 +80,12 @@ impl Limits {
         }
     }
 
-    /// The time budget: `(soft, hard)`. No new iteration starts after
-    /// `soft`; the search stops at `hard`. `None` when time does not limit.
+    /// The time budget: `(start_limit, hard)`. No new iteration starts
+    /// after `start_limit`; the search stops at `hard`. `None` when time
+    /// does not limit. A fixed move time is used to the end (an unfinished
+    /// iteration still gives its best move); a clock's share is not: an
+    /// iteration takes about as long as all before it together, so none
+    /// starts after half the share.
     pub(crate) fn time_budget(&self) -> Option<(Duration, Duration)> {
         let mut budget: Option<(Duration, Duration)> = None;
         if let Some(t) = self.movetime {
@@ -100,11 +104,68 @@ impl Limits {
             };
             let soft = share.min(hard_cap);
             let hard = (share * 4).min(hard_cap).max(soft);
+            let soft = soft / 2;
             budget = Some(match budget {
                 Some((s, h)) => (s.min(soft), h.min(hard)),
                 None => (soft, hard),
             });
         }
         budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(remaining_ms: u64, increment_ms: u64, moves_to_go: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(remaining_ms),
+                increment: Duration::from_millis(increment_ms),
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_never_spends_more_than_a_third_of_what_is_left() {
+        for (remaining, increment, togo) in [
+            (60_000, 0, None),
+            (1_000, 5_000, None),
+            (100, 0, Some(5)),
+            (10, 0, None),
+            (0, 0, None),
+        ] {
+            let (start, hard) = clock(remaining, increment, togo).time_budget().unwrap();
+            assert!(
+                hard <= Duration::from_millis(remaining) / 3,
+                "{remaining} {increment}"
+            );
+            assert!(start <= hard);
+        }
+    }
+
+    #[test]
+    fn the_last_move_before_the_control_may_use_most_of_the_time() {
+        let (_, hard) = clock(10_000, 0, Some(1)).time_budget().unwrap();
+        assert!(hard > Duration::from_secs(5));
+        assert!(hard < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_move_time_is_used_to_the_end() {
+        let t = Duration::from_millis(250);
+        assert_eq!(Limits::movetime(t).time_budget(), Some((t, t)));
+        assert_eq!(Limits::depth(5).time_budget(), None);
+    }
+
+    #[test]
+    fn move_time_and_clock_together_take_the_smaller() {
+        let mut limits = clock(60_000, 0, None);
+        limits.movetime = Some(Duration::from_millis(10));
+        let (start, hard) = limits.time_budget().unwrap();
+        assert!(start <= Duration::from_millis(10) && hard <= Duration::from_millis(10));
     }
 }

@@ -2,7 +2,7 @@
 //! databases (crate `awale-db`) implement, probed by the search at nodes with
 //! few enough seeds on the board.
 
-use awale_core::{Position, Rules};
+use awale_core::{Game, Move, Position, Rules};
 
 /// What is known of a position's value: the seeds the side to move will
 /// still capture minus those the opponent will, under perfect play, from a
@@ -39,6 +39,15 @@ pub trait Oracle: Send + Sync {
     fn max_seeds(&self) -> u8;
     /// The rules it was built for (only grand_slam/repetition/target matter).
     fn rules(&self) -> Rules;
+    /// At the root, for perfect play: a move that keeps the best value the
+    /// oracle knows *and makes progress* towards it (values alone do not:
+    /// RULES.md, "Facts for endgame databases"), given the game's history
+    /// for repetitions; `None` when it has no such advice (not covered,
+    /// only bounds, game over). `choose_move` plays it at `Level::Perfect`.
+    fn root_move(&self, game: &Game) -> Option<Move> {
+        let _ = game;
+        None
+    }
 }
 
 /// Whether an oracle built for `built_for` answers for games under `rules`.

@@ -36,14 +36,17 @@ pub struct SearchParams {
     pub lmr_deep: bool,
     /// Futility margin at frontier nodes (0: off).
     pub futility: i32,
+    /// Search captures below the horizon.
+    pub qsearch: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
             lmr_first: 2,
-            lmr_deep: false,
+            lmr_deep: true,
             futility: 0,
+            qsearch: false,
         }
     }
 }
@@ -164,6 +167,13 @@ impl Engine {
         self.oracle.is_some()
     }
 
+    /// The oracle, if one is set and answers for games under `rules`.
+    pub fn oracle_for(&self, rules: &Rules) -> Option<&dyn Oracle> {
+        self.oracle
+            .as_deref()
+            .filter(|o| same_game(&o.rules(), rules))
+    }
+
     /// Plays with other evaluation weights (for tuning and for matches
     /// between evaluations).
     pub fn set_weights(&mut self, weights: Weights) {
@@ -245,6 +255,8 @@ impl Engine {
     /// Scores every legal move (for hints, `awale analyze`, game review),
     /// best first. The limits are shared out among the moves: a depth
     /// applies to each (counted from the root), times and nodes are divided.
+    /// An infinite analysis deepens all the moves together, one depth at a
+    /// time, until `stop`, and returns the last depth every move completed.
     pub fn analyze(
         &mut self,
         game: &Game,
@@ -252,18 +264,48 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Vec<MoveAnalysis> {
         let moves = game.legal_moves();
+        if limits.infinite {
+            let mut last = Vec::new();
+            for depth in 1..=MAX_DEPTH {
+                let analyses = self.analyze_each(game, &moves, &Limits::depth(depth), stop);
+                if stop.load(Ordering::Relaxed) && !last.is_empty() {
+                    break;
+                }
+                last = analyses;
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            return last;
+        }
         let n = moves.len().max(1) as u32;
-        let budget = limits.time_budget().map(|(soft, _)| soft / n);
+        let budget = limits.time_budget().map(|(start, _)| start / n);
         let child_limits = Limits {
-            depth: limits.depth.map(|d| d.saturating_sub(1)),
+            depth: limits.depth,
             nodes: limits.nodes.map(|x| (x / u64::from(n)).max(1)),
             movetime: budget,
             clock: None,
-            infinite: limits.infinite,
+            infinite: false,
             ponderhit: None,
         };
+        self.analyze_each(game, &moves, &child_limits, stop)
+    }
+
+    /// Searches each of `moves` within `limits` (a depth counted from the
+    /// root), best first.
+    fn analyze_each(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<MoveAnalysis> {
+        let child_limits = Limits {
+            depth: limits.depth.map(|d| d.saturating_sub(1)),
+            ..limits.clone()
+        };
         let mut analyses = Vec::with_capacity(moves.len());
-        for m in moves {
+        for &m in moves {
             let mut child = game.clone();
             if child.play(m).is_err() {
                 continue;
@@ -492,8 +534,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if hard {
                 return elapsed >= hard_time;
             }
-            // An iteration takes about as long as all before it together.
-            return elapsed >= soft / 2;
+            return elapsed >= soft;
         }
         false
     }
@@ -791,7 +832,33 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate_with(pos, &self.weights);
+            let stand = evaluate_with(pos, &self.weights);
+            if !self.params.qsearch || ply >= MAX_PLY || stand >= beta {
+                return stand;
+            }
+            // Quiescence: captures only, until the position is quiet.
+            let mut best = stand;
+            alpha = alpha.max(stand);
+            for m in legal {
+                let child = pos.play_unchecked(m);
+                if i32::from(child.store(me)) == mine {
+                    continue;
+                }
+                let s = -self.node(&child, 0, -beta, -alpha, ply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
         }
 
         let pv_node = beta - alpha > 1;

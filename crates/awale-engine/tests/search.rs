@@ -186,10 +186,10 @@ fn threads_two_gives_a_legal_move() {
     }
 }
 
-/// The value of a position under `awale` rules with no history by brute
+/// The value of a position with no history by brute
 /// force: the seeds the mover will still capture minus the opponent's, the
-/// search path checked for repetitions (which end the game, nothing more
-/// captured). Exponential: for a handful of seeds only.
+/// search path checked for repetitions (which end the game, the seeds left
+/// given out as the rules say). Exponential: for a handful of seeds only.
 fn brute_force(pos: &Position, rules: &Rules, path: &mut Vec<u128>) -> i32 {
     let me = pos.to_move();
     let stores = pos.stores();
@@ -200,7 +200,11 @@ fn brute_force(pos: &Position, rules: &Rules, path: &mut Vec<u128>) -> i32 {
             - (i32::from(f[me.opponent().index()]) - i32::from(stores[me.opponent().index()]));
     }
     if path.contains(&pos.repetition_key()) {
-        return 0;
+        // The rules say who takes the seeds left: nobody, or each their row.
+        let f = pos.final_stores(awale_core::EndReason::Repetition, rules);
+        return i32::from(f[me.index()])
+            - i32::from(stores[me.index()])
+            - (i32::from(f[me.opponent().index()]) - i32::from(stores[me.opponent().index()]));
     }
     path.push(pos.repetition_key());
     let mut best = i32::MIN;
@@ -355,8 +359,7 @@ fn an_oracle_for_other_rules_is_not_used() {
 
 /// Games from small positions, up to 26 plies without capture, after
 /// which the side to move has a move back into a position of the game.
-fn games_with_a_repetition_at_hand() -> Vec<Game> {
-    let rules = Rules::AWALE;
+fn games_with_a_repetition_at_hand(rules: Rules) -> Vec<Game> {
     let mut found = Vec::new();
     let mut seed = 99u64;
     for case in 0..200 {
@@ -373,7 +376,7 @@ fn games_with_a_repetition_at_hand() -> Vec<Game> {
         };
         let mut stack = vec![Game::from_position(rules, start)];
         while let Some(game) = stack.pop() {
-            if game.end().is_some() || found.len() >= 12 {
+            if game.end().is_some() || found.len() >= 24 {
                 continue;
             }
             let pos = game.position();
@@ -383,6 +386,14 @@ fn games_with_a_repetition_at_hand() -> Vec<Game> {
                     g.play(m).is_ok() && g.end() == Some(awale_core::EndReason::Repetition)
                 });
             if repeats {
+                // Also two plies earlier: the repetition is then deeper in
+                // the tree, below nodes whose scores could be stored.
+                let mut earlier = game.clone();
+                earlier.undo();
+                earlier.undo();
+                if !earlier.plies().is_empty() {
+                    found.push(earlier);
+                }
                 found.push(game);
                 continue;
             }
@@ -401,37 +412,58 @@ fn games_with_a_repetition_at_hand() -> Vec<Game> {
 
 #[test]
 fn tt_does_not_break_repetition_handling() {
-    // The same positions are first searched as fresh games (filling the
-    // table), then inside games where a repetition is at hand: the result
-    // must match a brute force that knows the history, and a fresh engine.
-    let games = games_with_a_repetition_at_hand();
-    assert!(games.len() >= 5, "only {} cases", games.len());
-    for game in &games {
+    // Each position is searched inside a game where a repetition is at hand
+    // and as a fresh game (no history), in both orders on one engine (so
+    // the table holds what the other search learnt): every result must
+    // match a brute force that knows the history, or has none.
+    let games: Vec<Game> = [Rules::AWALE, Rules::ABAPA]
+        .into_iter()
+        .flat_map(games_with_a_repetition_at_hand)
+        .collect();
+    assert!(games.len() >= 10, "only {} cases", games.len());
+    let outcome = |game: &Game, history: bool| {
         let pos = game.position();
-        let mut reused = engine();
-        let _ = search(
-            &mut reused,
-            &Game::from_position(*game.rules(), pos),
-            &Limits::depth(24),
-        );
-        let with_history = search(&mut reused, game, &Limits::depth(24)).score;
-        let fresh = search(&mut engine(), game, &Limits::depth(24)).score;
         let seeds = pos.seeds_on_board();
         let mut path: Vec<u128> = game
             .plies()
             .iter()
             .map(|p| p.before)
-            .filter(|p| p.seeds_on_board() == seeds)
+            .filter(|p| history && p.seeds_on_board() == seeds)
             .map(|p| p.repetition_key())
             .collect();
         let value = brute_force(&pos, game.rules(), &mut path);
         let me = pos.to_move();
-        let margin = value + i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
-        for score in [with_history, fresh] {
-            assert_eq!(score.is_win(), margin > 0, "{score} vs {margin} in {pos}");
-            assert_eq!(score.is_loss(), margin < 0, "{score} vs {margin} in {pos}");
+        (value + i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))).signum()
+    };
+    let mut differ = 0;
+    for game in &games {
+        let pos = game.position();
+        let fresh_game = Game::from_position(*game.rules(), pos);
+        let (with_history, without) = (outcome(game, true), outcome(&fresh_game, false));
+        differ += usize::from(with_history != without);
+        for history_first in [true, false] {
+            let mut reused = engine();
+            let order = if history_first {
+                [(game, with_history), (&fresh_game, without)]
+            } else {
+                [(&fresh_game, without), (game, with_history)]
+            };
+            for (g, expected) in order {
+                let score = search(&mut reused, g, &Limits::depth(24)).score;
+                assert_eq!(
+                    outcome_of(score),
+                    expected,
+                    "{score} in {pos}, history first: {history_first}"
+                );
+            }
         }
     }
+    // The history must matter in some of them for the test to mean much.
+    assert!(
+        differ >= 1,
+        "history changes the result in {differ} of {} cases",
+        games.len()
+    );
 }
 
 #[test]
@@ -502,4 +534,44 @@ fn a_pondering_search_turns_into_a_timed_one_at_ponderhit() {
     assert!(started.elapsed() >= Duration::from_millis(280));
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(result.best.is_some());
+}
+
+#[test]
+fn two_threads_stop_when_told() {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 8,
+        threads: 2,
+    });
+    let game = Game::new(Rules::AWALE);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(150));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = engine.search(&game, &Limits::infinite(), &stop, &mut |_| {});
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(game.legal_moves().contains(&result.best.unwrap()));
+    // Both threads' nodes are counted.
+    assert!(result.nodes > 0);
+}
+
+#[test]
+fn an_infinite_analysis_scores_every_move_when_stopped() {
+    let game = Game::new(Rules::AWALE);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let analyses = engine().analyze(&game, &Limits::infinite(), &stop);
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(analyses.len(), 6);
+    // All from one depth: every line is at least that long.
+    assert!(analyses.iter().all(|a| a.pv.len() >= 2), "{analyses:?}");
 }

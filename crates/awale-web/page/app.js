@@ -30,7 +30,7 @@ const TEXT = {
     thinking_info: "L'ordinateur réfléchit… profondeur {0}, {1}, {2}",
     won_you: "Vous avez gagné !", lost_you: "Vous avez perdu.", draw: "Partie nulle.",
     won_side: "{0} gagne !", score: "{0} à {1}",
-    reason_starvation: "Un joueur ne pouvait plus jouer ni être nourri : le survivant prend les graines restantes.",
+    reason_starvation: "Plus aucun coup possible (une rangée vide qu'on ne peut pas nourrir) : chacun prend les graines de sa rangée.",
     reason_repetition: "La même situation s'est reproduite.",
     reason_target: "Le but est atteint.",
     reason_resignation: "Abandon.",
@@ -45,7 +45,8 @@ const TEXT = {
     col_result: "Résultat", open: "Ouvrir", continue_game: "Continuer", watch: "Revoir",
     no_games: "Aucune partie enregistrée.", two_people: "À deux",
     vs_level: "Contre l'ordinateur ({0})", in_progress: "en cours",
-    imported: "{0} partie(s) importée(s).", bad_file: "Fichier illisible : {0}",
+    imported: "{0} partie(s) importée(s).", import_as: "Continuer les parties importées",
+    vs_computer_level: "contre l'ordinateur (au niveau de la dernière partie)", bad_file: "Fichier illisible : {0}",
     confirm_resign: "Abandonner la partie ?", seeds: "graines", krou: "krou",
     err_illegal_move: "Ce coup n'est pas permis : {0}", err_not_your_turn: "Ce n'est pas votre tour.",
     err_game_over: "La partie est terminée.", err_stale: "La partie a changé ; elle est rechargée.",
@@ -83,7 +84,7 @@ const TEXT = {
     thinking_info: "The computer is thinking… depth {0}, {1}, {2}",
     won_you: "You won!", lost_you: "You lost.", draw: "Draw.",
     won_side: "{0} wins!", score: "{0} to {1}",
-    reason_starvation: "A player could neither move nor be fed: the survivor takes the seeds left.",
+    reason_starvation: "No move was left (an empty row that could not be fed): each player takes the seeds in their own row.",
     reason_repetition: "The same position came back.",
     reason_target: "The target was reached.",
     reason_resignation: "Resignation.",
@@ -98,7 +99,8 @@ const TEXT = {
     col_result: "Result", open: "Open", continue_game: "Continue", watch: "Replay",
     no_games: "No stored game.", two_people: "Two people",
     vs_level: "Against the computer ({0})", in_progress: "in progress",
-    imported: "{0} game(s) imported.", bad_file: "Cannot read the file: {0}",
+    imported: "{0} game(s) imported.", import_as: "Go on with imported games",
+    vs_computer_level: "against the computer (at the last game's level)", bad_file: "Cannot read the file: {0}",
     confirm_resign: "Resign the game?", seeds: "seeds", krou: "krou",
     err_illegal_move: "That move is not allowed: {0}", err_not_your_turn: "It is not your turn.",
     err_game_over: "The game is over.", err_stale: "The game changed; reloaded.",
@@ -125,6 +127,7 @@ Au départ, 48 graines : 4 dans chaque trou. Les trous de Sud s'appellent A à F
 dans le sens inverse des aiguilles d'une montre. Un trou de 12 graines ou plus, le <b>krou</b>, fait le tour du plateau :
 on saute alors le trou de départ.</p>
 <figure id="fig-sow"></figure>
+<figure id="fig-krou"></figure>
 <h3>Prendre</h3>
 <p>Si la dernière graine tombe <b>chez l'adversaire</b> dans un trou qui compte alors <b>2 ou 3</b> graines, on les prend.
 On prend aussi celles du trou d'avant s'il en compte 2 ou 3, et ainsi de suite, tant qu'on reste chez l'adversaire.</p>
@@ -148,6 +151,7 @@ At the start, 48 seeds: 4 in each hole. South's holes are named A to F, North's 
 <p>On their turn, a player takes <b>all</b> the seeds of one hole of their row and sows them one by one into the following holes,
 counter-clockwise. A hole of 12 seeds or more, a <b>krou</b>, goes all the way round: the hole it came from is skipped.</p>
 <figure id="fig-sow"></figure>
+<figure id="fig-krou"></figure>
 <h3>Capturing</h3>
 <p>If the last seed lands <b>in the opponent's row</b> in a hole that now holds <b>2 or 3</b> seeds, they are captured.
 So are those of the hole before it if it holds 2 or 3, and so on, as long as it stays in the opponent's row.</p>
@@ -167,11 +171,20 @@ the blue ring the last move, red crosses its captures.</p>`,
 const RULES_FIGS = {
   "fig-start": { fr: "La position de départ.", en: "The start position." },
   "fig-sow": { fr: "Sud a semé les 4 graines de D : une dans E, F, a et b (cercle bleu : le trou joué).", en: "South sowed the 4 seeds of D: one each into E, F, a and b (blue ring: the hole played)." },
+  "fig-krou": { fr: "Un krou : 14 graines en B (cercle pointillé rouge). Semées, elles font le tour du plateau ; B est sauté, C, D et E en reçoivent deux.", en: "A krou: 14 seeds in B (red dashed circle). Sown, they go all the way round; B is skipped, and C, D and E get two each." },
   "fig-capture": { fr: "Sud a joué les 4 graines de E. La dernière tombe en c, qui en compte alors 2 ; b en compte 3 et a 2 : Sud prend les 7 graines (croix rouges).", en: "South played the 4 seeds of E. The last lands in c, which then holds 2; b holds 3 and a 2: South captures all 7 (red crosses)." },
 };
 
-let lang = localStorage.getItem("awale.lang") ||
-  ((navigator.languages || [navigator.language || "en"]).some((l) => /^fr/i.test(l)) ? "fr" : "en");
+// The language chosen in the page, or the first of French and English in
+// the browser's preferences, or English.
+function preferredLang() {
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    if (/^fr/i.test(l)) return "fr";
+    if (/^en/i.test(l)) return "en";
+  }
+  return "en";
+}
+let lang = localStorage.getItem("awale.lang") || preferredLang();
 
 function t(key, ...args) {
   const s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
@@ -379,6 +392,9 @@ function drawBoard(svg, shown, columns, flipped, marks) {
       el("path", { d: `M${p.x - 18} ${p.y - 18} L${p.x + 18} ${p.y + 18} M${p.x + 18} ${p.y - 18} L${p.x - 18} ${p.y + 18}`, stroke: "#ff6a4d", "stroke-width": 6, "stroke-linecap": "round", opacity: 0.85 }, g);
       el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 5, fill: "none", stroke: "#ff6a4d", "stroke-width": 4, opacity: 0.9 }, g);
     }
+    if (marks.hint === hole) {
+      el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 11, fill: "none", stroke: "#7fe08a", "stroke-width": 5, "stroke-dasharray": "14 8", class: "hint-ring" }, g);
+    }
     if (marks.last === hole) {
       el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 5, fill: "none", stroke: "#5fb4ff", "stroke-width": 5 }, g);
     }
@@ -392,7 +408,9 @@ function drawBoard(svg, shown, columns, flipped, marks) {
     const ct = el("text", { x: p.x + 10, y: outer, "text-anchor": "middle", class: "count", "data-count": letter }, svg);
     ct.textContent = n;
     if (marks.krou && n >= 12) {
-      const kt = el("text", { x: p.x + 46, y: outer - 2, "text-anchor": "middle", class: "krou-tag" }, svg);
+      // Between the rows, so it never hides a count.
+      const ky = p.row === "bottom" ? p.y - HOLE_R - 8 : p.y + HOLE_R + 18;
+      const kt = el("text", { x: p.x, y: ky, "text-anchor": "middle", class: "krou-tag" }, svg);
       kt.textContent = t("krou");
     }
     if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0) {
@@ -470,6 +488,11 @@ function render(marksExtra) {
     return;
   }
   let shown = state.shown || { board: g.board, stores: g.stores, to_move: g.to_move };
+  if (!state.shown && g.end && (g.end.stores[0] !== g.stores[0] || g.end.stores[1] !== g.stores[1])) {
+    // The seeds left were given out at the end (starvation, resignation,
+    // repetition under own_row): show them in the stores.
+    shown = { board: new Array(12).fill(0), stores: g.end.stores, to_move: g.to_move };
+  }
   let marks = { krou: true, over: !!g.end };
   if (state.replayAt !== null) {
     const k = state.replayAt;
@@ -494,6 +517,9 @@ function render(marksExtra) {
       marks.captured = new Set(capturedHoles(prev.before, hole, prev.captured));
     }
     if (isHumanTurn(g) && !state.busy) marks.legal = new Set(g.legal.map(letterHole));
+    if (state.hint && state.hint.ply === g.plies.length && state.hint.best && !g.end) {
+      marks.hint = letterHole(state.hint.best.mv);
+    }
   }
   Object.assign(marks, marksExtra || {});
   drawBoard(svg, shown, g.rules.columns, state.flipped, marks);
@@ -699,20 +725,27 @@ async function animatePly(g, ply) {
     state.shown = { board: board.slice(), stores: stores.slice(), to_move: p.side };
     render({ last: hole, hand: { hole, n: hand }, legal: new Set() });
     await sleep(delay);
+    const L = layout(g.rules.columns, state.flipped);
     let i = hole;
+    let from = hole;
     while (hand > 0) {
       i = (i + 1) % 12;
       if (i === hole) continue;
+      if (delay >= 60) {
+        // One seed travels from the hand to the next hole.
+        await fly($("#board"), L.pos[from], L.pos[i], 1, delay * 0.8, 18);
+      }
+      from = i;
       board[i]++;
       hand--;
       state.shown = { board: board.slice(), stores: stores.slice(), to_move: p.side };
       render({ last: hole, hand: { hole: i, n: hand }, legal: new Set() });
       sound("seed");
-      await sleep(delay);
+      if (delay < 60) await sleep(delay);
     }
+    await sleep(delay);
     const caps = capturedHoles(p.before, hole, p.captured);
     const done = new Set();
-    const L = layout(g.rules.columns, state.flipped);
     for (const c of caps) {
       const n = board[c];
       board[c] = 0;
@@ -734,7 +767,7 @@ async function animatePly(g, ply) {
 // Seeds flying in an arc from one place of the board to another (a
 // capture going to the store). Resolves when they land, even if the page
 // is hidden and animation frames stop.
-function fly(svg, from, to, n, ms) {
+function fly(svg, from, to, n, ms, arc = 70) {
   const g = el("g", { "pointer-events": "none" }, svg);
   drawSeeds(g, 0, 0, n, 7, HOLE_R - 3, HOLE_R - 3);
   const start = performance.now();
@@ -746,8 +779,9 @@ function fly(svg, from, to, n, ms) {
       const k = Math.min(1, (now - start) / ms);
       const e = k < 0.5 ? 2 * k * k : 1 - Math.pow(-2 * k + 2, 2) / 2;
       const x = from.x + (to.x - from.x) * e;
-      const y = from.y + (to.y - from.y) * e - Math.sin(Math.PI * k) * 70;
-      g.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${1 - 0.3 * k})`);
+      const y = from.y + (to.y - from.y) * e - Math.sin(Math.PI * k) * arc;
+      const scale = n === 1 ? 1.15 : 1 - 0.3 * k;
+      g.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale})`);
       if (k < 1) requestAnimationFrame(step); else finish();
     };
     requestAnimationFrame(step);
@@ -777,7 +811,8 @@ function showGame(g, animate) {
     setClockFrom(g);
     if (fresh && state.replayAt === null) {
       for (let k = from; k < g.plies.length; k++) {
-        renderStatus();
+        // The result is told once the last seeds have landed.
+        if (!g.end) renderStatus();
         renderControls();
         await animatePly(g, k);
       }
@@ -940,9 +975,30 @@ function updateNewForm() {
   f.increment.disabled = !f.clock.checked;
 }
 
+const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment"];
+
+// The dialog opens with the choices of the last game started.
+function restoreNewGameForm() {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem("awale.newgame") || "null"); } catch (e) { saved = null; }
+  if (!saved) return;
+  const f = $("#form-new");
+  for (const k of FORM_FIELDS) if (saved[k] !== undefined && f[k]) f[k].value = saved[k];
+  f.clock.checked = !!saved.clock;
+}
+
+function saveNewGameForm() {
+  const f = $("#form-new");
+  const saved = { clock: f.clock.checked };
+  for (const k of FORM_FIELDS) saved[k] = f[k].value;
+  localStorage.setItem("awale.newgame", JSON.stringify(saved));
+}
+
 function openNewGame() {
   $("#new-error").hidden = true;
   fillLevels();
+  restoreNewGameForm();
+  describeLevel();
   updateNewForm();
   const dlg = $("#dlg-new");
   if (!dlg.open) dlg.showModal();
@@ -961,6 +1017,7 @@ async function startNewGame() {
   if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
   try {
     const g = await api("POST", "/api/games", body);
+    saveNewGameForm();
     $("#dlg-new").close();
     showView("play");
     await showGame(g, false);
@@ -1082,8 +1139,9 @@ async function showGames() {
     tr.insertCell().textContent = s.rules;
     tr.insertCell().textContent = s.plies;
     tr.insertCell().textContent = s.result === "*" ? t("in_progress") : `${s.result}${s.reason ? " · " + t("short_" + s.reason) : ""}`;
-    const actions = tr.insertCell();
+    const actions = document.createElement("div");
     actions.className = "actions";
+    tr.insertCell().append(actions);
     const open = document.createElement("button");
     open.textContent = s.result === "*" ? t("continue_game") : t("open");
     open.className = "open";
@@ -1115,7 +1173,13 @@ async function importText(text) {
   const err = $("#import-error");
   err.hidden = true;
   try {
-    const r = await api("POST", "/api/import", { record: text });
+    const body = { record: text, mode: $("#import-mode").value };
+    if (body.mode === "computer") {
+      let saved = null;
+      try { saved = JSON.parse(localStorage.getItem("awale.newgame") || "null"); } catch (e) { saved = null; }
+      body.level = +((saved && saved.level) || (state.info ? state.info.default_level : 3));
+    }
+    const r = await api("POST", "/api/import", body);
     showView("play");
     await showGame(r.game, false);
   } catch (e) {
@@ -1133,6 +1197,7 @@ function renderRules() {
   const figs = {
     "fig-start": { board: new Array(12).fill(4), stores: [0, 0], to_move: "S", marks: {} },
     "fig-sow": { board: [4, 4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4], stores: [0, 0], to_move: "N", marks: { last: 3 } },
+    "fig-krou": { board: [1, 14, 2, 3, 0, 2, 1, 3, 2, 0, 4, 1], stores: [7, 8], to_move: "S", marks: {} },
     "fig-capture": { board: [2, 1, 3, 0, 0, 5, 0, 0, 0, 4, 6, 1], stores: [16, 10], to_move: "N", marks: { last: 4, captured: new Set([6, 7, 8]) } },
   };
   for (const [id, f] of Object.entries(figs)) {

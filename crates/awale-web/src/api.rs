@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use awale_core::{parse_records, FirstPlayer, Game, Move, Rules, Side};
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -54,6 +54,24 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 ApiError::bad_request("bad_json", format!("malformed JSON: {e}"))
             }
         })
+    }
+}
+
+/// The `{id}` of a game's path, read with the API's own error (a path
+/// that is not even text names no game either).
+pub struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| GameId(id))
+            .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, "no_such_game", e.body_text()))
     }
 }
 
@@ -127,6 +145,28 @@ fn change(
         return Err(ApiError::conflict("game_over", "the game is over (time)"));
     }
     Ok(Json(game.view(now)))
+}
+
+/// Runs `work` on a blocking thread: storing waits for the disk, which the
+/// async threads must not do.
+async fn off_thread<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || work(&state))
+        .await
+        .map_err(|e| ApiError::internal(format!("storing failed: {e}")))?
+}
+
+/// [`change`] on a blocking thread: storing waits for the disk, which the
+/// async threads must not do.
+async fn change_off_thread(
+    state: &AppState,
+    id: String,
+    work: impl FnOnce(&mut WebGame) -> Result<(), ApiError> + Send + 'static,
+) -> Result<Json<Value>, ApiError> {
+    off_thread(state, move |s| change(s, &id, work)).await
 }
 
 /// GET /api/info: the levels, the presets, whether an oracle is loaded.
@@ -270,7 +310,11 @@ pub async fn create(
         redo: Vec::new(),
         game,
     };
-    state.store().create(&mut web)?;
+    let web = off_thread(&state, move |s| {
+        s.store().create(&mut web)?;
+        Ok(web)
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(web.view(now))))
 }
 
@@ -295,7 +339,7 @@ pub async fn current(State(state): State<AppState>) -> Result<Json<Value>, ApiEr
 /// GET /api/games/{id}.
 pub async fn show(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<Value>, ApiError> {
     Ok(Json(load(&state, &id)?.view(now_ms())))
 }
@@ -315,11 +359,11 @@ pub struct MoveRequest {
 /// POST /api/games/{id}/moves: a person plays.
 pub async fn play(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let mv = parse_move(&req.mv)?;
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         check_ply(game, req.ply)?;
         if game.computer_to_move() {
             return Err(ApiError::conflict(
@@ -329,6 +373,7 @@ pub async fn play(
         }
         game.play(mv, now_ms()).map(|_| ())
     })
+    .await
 }
 
 /// The body of requests that name the position they act on.
@@ -362,7 +407,7 @@ impl Drop for ThinkingGuard {
 /// the game as it is.
 pub async fn computer_move(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let game = load(&state, &id)?;
@@ -435,7 +480,7 @@ pub async fn computer_move(
         .map_err(|e| ApiError::internal(format!("search failed: {e}")))?;
         drop(permit);
         let mv = chosen.ok_or_else(|| ApiError::internal("no move found"))?;
-        let result = change(&state, &id.to_string(), |g| {
+        let result = change_off_thread(&state, id.to_string(), move |g| {
             if g.game.plies().len() != plies || !g.computer_to_move() {
                 // Undone or changed meanwhile: the move is for a position
                 // that is gone.
@@ -445,7 +490,8 @@ pub async fn computer_move(
                 ));
             }
             g.play(mv, now_ms()).map(|_| ())
-        });
+        })
+        .await;
         drop(guard);
         result
     });
@@ -456,25 +502,27 @@ pub async fn computer_move(
 /// POST /api/games/{id}/undo.
 pub async fn undo(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         check_ply(game, req.ply)?;
         game.undo()
     })
+    .await
 }
 
 /// POST /api/games/{id}/redo.
 pub async fn redo(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         check_ply(game, req.ply)?;
         game.redo()
     })
+    .await
 }
 
 /// The body of POST /api/games/{id}/resign.
@@ -490,7 +538,7 @@ pub struct ResignRequest {
 /// POST /api/games/{id}/resign.
 pub async fn resign(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let side = match req.side.as_deref() {
@@ -504,7 +552,7 @@ pub async fn resign(
             ))
         }
     };
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         let side = match (game.mode, side) {
             (Mode::Computer { human, .. }, None) => human,
             (Mode::Computer { human, .. }, Some(s)) if s != human => {
@@ -518,6 +566,7 @@ pub async fn resign(
         };
         game.resign(side)
     })
+    .await
 }
 
 async fn with_search<T: Send + 'static>(
@@ -544,7 +593,7 @@ fn best_of(scores: &[MoveScore]) -> Option<&MoveScore> {
 /// every move's score, and the database's value where it has one.
 pub async fn hint(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<Value>, ApiError> {
     let game = load(&state, &id)?;
     if let Some(end) = game.end() {
@@ -575,7 +624,7 @@ pub async fn hint(
 /// evaluation after each (South's view), mistakes with the better move.
 pub async fn review(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<Value>, ApiError> {
     let game = load(&state, &id)?;
     let plies: Vec<Move> = game.game.moves().collect();
@@ -688,7 +737,7 @@ fn date_text(ms: i64) -> String {
 /// GET /api/games/{id}/record: the game record, to save as a file.
 pub async fn record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     let game = load(&state, &id)?;
     let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.id);
@@ -722,7 +771,7 @@ pub struct ImportRequest {
 const MAX_IMPORTED_GAMES: usize = 200;
 
 /// POST /api/import: stores the games of a record file. Either every game
-/// is stored or, with a clear error, none.
+/// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
     JsonBody(req): JsonBody<ImportRequest>,
@@ -773,30 +822,44 @@ pub async fn import(
         }
     };
     let now = now_ms();
-    let mut ids = Vec::with_capacity(games.len());
-    let mut first_view = Value::Null;
-    let mut store = state.store();
-    for game in games {
-        let mut web = WebGame {
+    let mut webs: Vec<WebGame> = games
+        .into_iter()
+        .zip(&records)
+        .map(|(game, record)| WebGame {
             id: 0,
             created_ms: now,
             mode,
             seed: random_bits(),
             clock: None,
-            flagged: None,
+            flagged: lost_on_time(record, &game),
             redo: Vec::new(),
             game,
-        };
-        store.create(&mut web)?;
-        if first_view.is_null() {
-            first_view = web.view(now);
-        }
-        ids.push(web.id);
-    }
+        })
+        .collect();
+    let webs = off_thread(&state, move |s| {
+        s.store().create_all(&mut webs)?;
+        Ok(webs)
+    })
+    .await?;
+    let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "ids": ids, "game": first_view })),
+        Json(json!({ "ids": ids, "game": webs[0].view(now) })),
     ))
+}
+
+/// The side that lost on time in an imported record: the loser of a
+/// decided result with `[Termination "time forfeit"]` (as exports write it),
+/// when the moves alone do not end the game.
+fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
+    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
+        return None;
+    }
+    match record.result.as_str() {
+        "1-0" => Some(Side::North),
+        "0-1" => Some(Side::South),
+        _ => None,
+    }
 }
 
 /// GET /api/games/{id}/events: server-sent events for one game: `state`
@@ -804,7 +867,7 @@ pub async fn import(
 /// every second while a clock runs.
 pub async fn events(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let game = load(&state, &id)?;
     let id = game.id;
@@ -851,7 +914,7 @@ pub async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-/// Any other path: a JSON 404 for the API, the page's 404 otherwise.
+/// Any other path: a JSON 404.
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,

@@ -3,6 +3,7 @@
 //! The node total is a signature: it changes only when the search's
 //! behaviour changes.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -56,6 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         threads: 1,
     });
     let stop = AtomicBool::new(false);
+    // Written through a handle so that a closed pipe is an error, not a panic.
+    let mut out = std::io::stdout().lock();
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
     for (rules, diagram) in POSITIONS {
@@ -69,20 +72,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         nodes += result.nodes;
         if args.verbose {
             let best = result.best.map_or("-".to_string(), |m| m.to_string());
-            println!(
+            writeln!(
+                out,
                 "{rules:<6} {diagram:<34} {best} {:>14} {:>10} nodes",
                 result.score.to_string(),
                 result.nodes
-            );
+            )?;
         }
     }
     let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
-    println!("depth {}: {nodes} nodes", args.depth);
-    println!(
+    writeln!(out, "depth {}: {nodes} nodes", args.depth)?;
+    writeln!(
+        out,
         "time {:.3} s, {:.2} M nodes/s",
         time.as_secs_f64(),
         nps / 1e6
-    );
+    )?;
     if let Some(ms) = args.start_time {
         engine.new_game();
         let game = Game::new(Rules::AWALE);
@@ -92,13 +97,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &stop,
             &mut |_| {},
         );
-        println!(
+        writeln!(
+            out,
             "start position: depth {} in {ms} ms ({} nodes, best {}, {})",
             result.depth,
             result.nodes,
             result.best.map_or("-".to_string(), |m| m.to_string()),
             result.score
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

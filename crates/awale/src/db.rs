@@ -14,6 +14,14 @@ use serde_json::{json, Value};
 
 use crate::rules_args::RulesArgs;
 
+/// `println!` that does not panic when standard output is closed (`| head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Arguments of `awale db`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -66,33 +74,17 @@ struct ProbeArgs {
     rules: RulesArgs,
 }
 
-/// The endgame database for `rules` in the default folder, for the engine's
-/// `Perfect` level: `None` when none is built (or, with a warning on
-/// standard error, when a file is damaged: it is never used).
-///
-/// To be called where the binary makes an engine for `Level::Perfect`:
-/// `engine.set_oracle(crate::db::perfect_oracle(&rules).map(|db| db as _))`,
-/// and, before searching, `crate::db::perfect_move(&db, &game)` gives the
-/// database's move when it covers the position.
-#[allow(dead_code)] // Called by terminal play once the engine's play lands.
-pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<Database>> {
-    let root = awale_db::default_dir()?;
-    match Database::open(&root, rules) {
-        Ok(db) => Some(std::sync::Arc::new(db)),
-        Err(awale_db::DbError::Missing(_)) => None,
+/// The endgame database for `rules` in the default folder, as the engine's
+/// oracle for the `Perfect` level: `None` when none is built (or, with a
+/// warning on standard error, when a file is damaged: it is never used).
+pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<dyn awale_engine::Oracle>> {
+    match awale_db::oracle_for(rules, None) {
+        Ok(oracle) => oracle,
         Err(e) => {
             eprintln!("awale: endgame database not used: {e}");
             None
         }
     }
-}
-
-/// The database's move in `game`, when it covers the position with exact
-/// values: one that keeps the value and makes progress (see
-/// `docs/DATABASES.md`); `None` otherwise (then search).
-#[allow(dead_code)] // Called by terminal play once the engine's play lands.
-pub fn perfect_move(db: &Database, game: &awale_core::Game) -> Option<awale_core::Move> {
-    db.best_move_in_game(game)
 }
 
 fn resolve_dir(args: &DirArgs) -> anyhow::Result<PathBuf> {
@@ -141,9 +133,12 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     if threads == 0 {
         bail!("--threads must be at least 1");
     }
+    if args.max_seeds > awale_core::TOTAL_SEEDS {
+        bail!("--max-seeds {}: a game has only 48 seeds", args.max_seeds);
+    }
     let variant = Variant::of(&rules);
     let dir = root.join(variant.dir_name());
-    println!(
+    say!(
         "Building levels 0 to {} for {} ({}) in {} on {threads} thread(s).",
         args.max_seeds,
         rules_name(variant),
@@ -160,14 +155,32 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     bar.set_style(
         ProgressStyle::with_template(
-            "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta} (this pass)",
+            "{msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta} (this pass)",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
+            },
+        )
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     let progress = Bar(bar);
     let mut manifest = read_manifest(&dir);
+    // What the biggest level needs while it is built (see docs/DATABASES.md),
+    // and the files of all levels.
+    let biggest = awale_db::level_size(args.max_seeds) as f64;
+    let all: f64 = (0..=args.max_seeds)
+        .map(|n| awale_db::level_size(n) as f64)
+        .sum();
+    let per_board = if variant.is_exact() { 2.25 } else { 4.25 };
+    say!(
+        "Memory for the last level: about {}; files: {}.",
+        bytes_text(biggest * per_board),
+        bytes_text(2.0 * all)
+    );
     print_header(variant.is_exact());
     let result = awale_db::build(
         &root,
@@ -197,7 +210,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         .filter(|s| s.built)
         .map(|s| s.stats.positions)
         .sum();
-    println!(
+    say!(
         "Built {} level(s), {positions} positions, in {}; manifest: {}",
         summaries.iter().filter(|s| s.built).count(),
         seconds_text(total),
@@ -218,6 +231,16 @@ fn rules_name(variant: Variant) -> &'static str {
     }
 }
 
+fn bytes_text(b: f64) -> String {
+    if b < 1e6 {
+        format!("{:.0} kB", b / 1e3)
+    } else if b < 1e9 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.1} GB", b / 1e9)
+    }
+}
+
 fn seconds_text(s: f64) -> String {
     if s < 60.0 {
         format!("{s:.1} s")
@@ -235,7 +258,7 @@ fn share(part: u64, whole: u64) -> f64 {
 }
 
 fn print_header(exact: bool) {
-    println!(
+    say!(
         "{:>5} {:>13} {:>7} {:>7} {:>7} {:>8} {:>10} {:>12} {:>7}",
         "seeds",
         "positions",
@@ -271,7 +294,7 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
         format!("{:.0}", st.positions as f64 / t)
     });
     let passes = passes.map_or("-".to_string(), |(v, d)| format!("{v}+{d}"));
-    println!(
+    say!(
         "{:>5} {:>13} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>10} {:>12} {:>7}{}",
         st.seeds,
         st.positions,
@@ -399,14 +422,14 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(reason) = position.end(&rules) {
-        println!("The game is over ({reason}).");
+        say!("The game is over ({reason}).");
         return Ok(ExitCode::SUCCESS);
     }
     let raw = db.probe_board(&position.relative_holes(), seeds);
     let entry = match (db.probe(&position), raw) {
         (Some(e), _) => e,
         (None, Some(e)) => {
-            println!(
+            say!(
                 "Note: the target rule could end this game early; the values below \
                  are the seeds still to capture without a target."
             );
@@ -419,14 +442,17 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     } else {
         "bounds: a repetition gives each player their own row, so the value depends on the history"
     };
-    println!(
+    say!(
         "{} to move, {seeds} seeds on the board: value {} ({exactness}; seeds the side to move \
          will still capture minus the opponent's, from a fresh start)",
         position.to_move(),
         value_text(entry.lower, entry.upper)
     );
     if let Some(d) = entry.distance {
-        println!("Next capture (or end) in {d} plies under best play.");
+        say!(
+            "Distance to the next capture (or the end): {d} plies along value-keeping play \
+             (the winner hurrying, the loser delaying; not always the shortest)."
+        );
     }
     let Some(moves) = db.move_entries_ignoring_target(&position) else {
         return Ok(ExitCode::SUCCESS);
@@ -435,13 +461,13 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     for m in moves {
         let distance = m
             .distance
-            .map_or(String::new(), |d| format!(", capture in {d}"));
+            .map_or(String::new(), |d| format!(", distance {d}"));
         let captures = if m.captures > 0 {
             format!(", captures {}", m.captures)
         } else {
             String::new()
         };
-        println!(
+        say!(
             "  {}: {}{captures}{distance}{}",
             m.mv,
             value_text(m.lower, m.upper),
@@ -453,7 +479,7 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
 
 fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
     let root = resolve_dir(&args)?;
-    println!("Database folder: {}", root.display());
+    say!("Database folder: {}", root.display());
     let mut any = false;
     for rules in [Rules::AWALE, Rules::ABAPA] {
         let variant = Variant::of(&rules);
@@ -470,7 +496,7 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
                     .iter()
                     .map(|l| awale_db::level_size(l.seeds()))
                     .sum();
-                println!(
+                say!(
                     "{} ({}, {}): levels 0 to {}, {positions} positions, {:.1} MiB, all checked",
                     rules_name(variant),
                     variant.dir_name(),
@@ -501,11 +527,11 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
                     print_row(&summary, db.is_exact(), &manifest, false);
                 }
             }
-            Err(e) => println!("{}: {e}", rules_name(variant)),
+            Err(e) => say!("{}: {e}", rules_name(variant)),
         }
     }
     if !any {
-        println!("Nothing built yet: run `awale db build --max-seeds 16`.");
+        say!("Nothing built yet: run `awale db build --max-seeds 16`.");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -149,6 +149,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_or(0x2545_F491_4F6C_DD1D, |d| d.as_nanos() as u64)
         | 1;
     let mut engine = Engine::new(EngineOptions::default());
+    // The Perfect level uses the endgame database of `awale db build`, when
+    // there is one for these rules (its moves at the root, its values in the
+    // search).
+    if let Some(Computer::Engine(Level::Perfect)) = computer {
+        engine.set_oracle(crate::db::perfect_oracle(&rules));
+    }
     if let Some(Computer::Engine(level)) = computer {
         let name = level.name(match lang {
             Lang::Fr => EngineLang::Fr,

@@ -18,6 +18,10 @@ pub struct Args {
     /// in (default: the user's data directory).
     #[arg(long, value_name = "PATH")]
     data: Option<PathBuf>,
+    /// Endgame databases folder, as built by `awale db build` (default:
+    /// `awale/db` in the user's data directory; used when present).
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
 }
 
 impl Default for Args {
@@ -25,6 +29,7 @@ impl Default for Args {
         Args {
             addr: "127.0.0.1:8080".to_string(),
             data: None,
+            db: None,
         }
     }
 }
@@ -77,7 +82,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let _ = writeln!(out, "Awalé: http://{addr}/");
         let _ = writeln!(out, "(games stored in {})", path.display());
         let _ = out.flush();
-        awale_web::serve(listener, AppState::new(store, Config::default()))
+        // Endgame databases built with `awale db build`, found per rule
+        // variant when a game needs one: the Perfect level, hints and
+        // reviews use them.
+        let db = args.db.clone();
+        let oracles: awale_web::computer::OracleSource = Box::new(move |rules| {
+            match awale_db::oracle_for(rules, db.as_deref()) {
+                Ok(oracle) => oracle,
+                Err(e) => {
+                    // A damaged file is never used; the game goes on without.
+                    eprintln!("awale: endgame database not used: {e}");
+                    None
+                }
+            }
+        });
+        let state = AppState::with_oracle(store, Config::default(), Some(oracles));
+        awale_web::serve(listener, state)
             .await
             .context("server failed")
     })?;

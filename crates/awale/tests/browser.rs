@@ -113,6 +113,7 @@ fn a_game_against_the_computer_played_by_clicking() {
     );
     assert_eq!(b.text("#dlg-new h2"), "New game");
     b.click("#sel-level option[value='2']");
+    b.resize(1280, 800);
     b.screenshot(&screenshot_path("screenshot-new-game.png"));
     b.click("#btn-start");
     wait_for_person(&b);
@@ -192,8 +193,13 @@ fn a_game_against_the_computer_played_by_clicking() {
         );
     }
     wait_for_person(&b);
-    b.exec("window.scrollTo(0, 0)", json!([]));
+    b.resize(1280, 760);
+    b.exec(
+        "window.scrollTo(0, 0); document.activeElement.blur()",
+        json!([]),
+    );
     b.screenshot(&screenshot_path("screenshot-board.png"));
+    b.resize(1280, 1500);
     let total = moves(&b).len();
     b.click("#btn-review");
     b.wait_for(
@@ -248,6 +254,16 @@ fn french_by_default_for_a_french_browser_and_two_people_on_a_phone() {
     b.click(".hole-hit.legal[data-letter='b']");
     wait_moves(&b, 2);
     b.screenshot(&screenshot_path("screenshot-phone.png"));
+    // The rules page, in French, with its pictures.
+    b.click("#btn-rules");
+    assert_eq!(b.text("#rules-text h2"), "Les règles de l'awalé");
+    let figures = b.exec(
+        "return document.querySelectorAll('#rules-text figure svg').length",
+        json!([]),
+    );
+    assert_eq!(figures, json!(4));
+    b.click("#btn-lang");
+    assert_eq!(b.text("#rules-text h2"), "The rules of Awalé");
 }
 
 #[test]
@@ -298,7 +314,14 @@ fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
     assert_eq!(b.text("#result"), "North wins!");
     let status = b.text("#status");
     assert!(status.contains("20 – 28"), "{status}");
-    assert!(status.contains("survivor"), "{status}");
+    assert!(status.contains("could not be fed"), "{status}");
+    // The seed left went to North's store, as the rules give it.
+    b.wait_for(
+        "North's store to hold 28",
+        "return document.querySelector(\"[data-store='N']\").textContent === '28'",
+        10,
+    );
+    assert_eq!(count(&b, 'a'), "0");
     assert_eq!(
         b.exec(
             "return document.querySelectorAll('.hole-hit.legal').length",
@@ -415,4 +438,51 @@ fn a_killed_server_restarts_and_the_game_goes_on_with_every_move() {
     let letter = first_legal(&b).expect("a legal hole");
     b.click(&format!(".hole-hit.legal[data-letter='{letter}']"));
     wait_moves(&b, 6);
+}
+
+#[test]
+fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
+    let Some(_serial) = serial() else { return };
+    let data = temp_dir("mirror");
+    let (_server, url) = start_server(&data);
+    let b = Browser::start("mirror", "en-US,en", 1280, 900);
+    open(&b, &url);
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    b.click("input[name=mode][value=humans] + span");
+    b.click("#form-new details summary");
+    b.click("select[name=direction] option[value=clockwise]");
+    b.click("#btn-start");
+    wait_for_person(&b);
+    let centre = |letter: char| -> (f64, f64) {
+        let v = b.exec(
+            "const c = document.querySelector(`.hole-hit[data-letter='${arguments[0]}']`); \
+             return [+c.getAttribute('cx'), +c.getAttribute('cy')]",
+            json!([letter.to_string()]),
+        );
+        (
+            v[0].as_f64().unwrap_or(f64::NAN),
+            v[1].as_f64().unwrap_or(f64::NAN),
+        )
+    };
+    // Clockwise: South's A on the right, North's a on its left, above.
+    let (a_south, f_south, a_north) = (centre('A'), centre('F'), centre('a'));
+    assert!(a_south.0 > f_south.0, "{a_south:?} {f_south:?}");
+    assert!(
+        a_north.1 < a_south.1 && a_north.0 < a_south.0,
+        "{a_north:?} {a_south:?}"
+    );
+    // Sowing from F goes on into a: F's seeds land on the left then up.
+    b.click(".hole-hit.legal[data-letter='F']");
+    wait_moves(&b, 1);
+    assert_eq!(count(&b, 'a'), "5");
+    // Turned half a turn: North at the bottom, South's A on the left.
+    b.click("#btn-flip");
+    let (a_south, a_north) = (centre('A'), centre('a'));
+    assert!(a_south.1 < a_north.1, "{a_south:?} {a_north:?}");
+    assert!(a_south.0 < centre('F').0);
+    assert_eq!(b.text("#player-bottom .who"), "North");
 }

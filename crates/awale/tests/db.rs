@@ -121,3 +121,43 @@ fn a_damaged_level_file_is_refused_with_a_clear_message() {
     assert!(text(&out).contains("refused"), "{}", text(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
+    // The default folder is under the user's data folder: XDG_DATA_HOME.
+    let data = folder("perfect");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(args)
+            .env("XDG_DATA_HOME", &data)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["db", "build", "--max-seeds", "9", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(data
+        .join("awale/db/forbidden-nobody/level-09.awdb")
+        .exists());
+    // North wins 9 by b or d; b reaches the capture sooner.
+    let diagram = "0-0-3-0-2-1-0-1-1-1-0-0-20-19-N";
+    let out = run(&["db", "probe", diagram]);
+    let t = text(&out);
+    let best = t
+        .lines()
+        .find(|l| l.contains("<- best"))
+        .and_then(|l| l.trim().chars().next())
+        .unwrap_or_else(|| panic!("no best move in {t}"));
+    let out = run(&[
+        "play",
+        "--level",
+        "7",
+        "--position",
+        diagram,
+        "--lang",
+        "en",
+    ]);
+    let t = text(&out);
+    assert!(t.contains(&format!("The computer plays {best}.")), "{t}");
+    std::fs::remove_dir_all(&data).unwrap();
+}

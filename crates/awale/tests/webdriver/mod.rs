@@ -1,7 +1,9 @@
 //! Just enough of the W3C WebDriver protocol to drive headless Chromium
 //! through chromedriver, over plain HTTP/1.1 on the loopback (no TLS, no
 //! extra crates): sessions, navigation, clicks, keys, scripts, screenshots.
-//! Also starts and stops the processes the browser tests need.
+//! Also starts and stops the processes the browser tests need. Shared by
+//! several test binaries, each using part of it.
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -129,9 +131,15 @@ pub fn temp_dir(name: &str) -> PathBuf {
 /// Starts `awale serve` on a free port with its store in `data`; returns the
 /// process and the address it printed.
 pub fn start_server(data: &Path) -> (Process, String) {
+    start_server_with(data, &[])
+}
+
+/// The same with more arguments for `awale serve`.
+pub fn start_server_with(data: &Path, more: &[&str]) -> (Process, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
         .args(["serve", "--addr", "127.0.0.1:0", "--data"])
         .arg(data)
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -367,6 +375,15 @@ impl Browser {
             assert!(Instant::now() < deadline, "no element `{css}`");
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// Resizes the browser window.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.session_command(
+            "POST",
+            "/window/rect",
+            Some(&json!({"width": width, "height": height})),
+        );
     }
 
     /// Saves a PNG screenshot of the page to `path`.
