@@ -17,12 +17,17 @@ use awale_core::{parse_moves, Game, Move, Position, Preset, Rules, Side};
 
 use crate::level::{choose_move, Level};
 use crate::limits::{Clock, Limits};
+use crate::oracle::Oracle;
 use crate::score::Score;
 use crate::search::{Engine, EngineOptions, SearchInfo};
 
 /// Where the protocol writes its lines (without the newline). Called from
 /// the protocol's thread and from the search thread.
 pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Gives the endgame oracle for a rule set, if there is one (e.g. from the
+/// endgame databases on disk). Called again whenever the rules change.
+pub type OracleSource = Box<dyn FnMut(&Rules) -> Option<Arc<dyn Oracle>> + Send>;
 
 /// The name the engine gives in `id name`.
 pub const ENGINE_NAME: &str = concat!("Awale ", env!("CARGO_PKG_VERSION"));
@@ -380,6 +385,9 @@ pub struct Protocol {
     /// Counts searches, so that levels vary their choices between games.
     searches: u64,
     output: Output,
+    oracle_source: Option<OracleSource>,
+    /// The rules the engine's oracle was last chosen for.
+    oracle_rules: Option<Rules>,
 }
 
 impl Protocol {
@@ -407,7 +415,16 @@ impl Protocol {
             running: None,
             searches: 0,
             output,
+            oracle_source: None,
+            oracle_rules: None,
         }
+    }
+
+    /// Where the engine's endgame oracle comes from: asked before the first
+    /// search and whenever the rules have changed since.
+    pub fn set_oracle_source(&mut self, source: OracleSource) {
+        self.oracle_source = Some(source);
+        self.oracle_rules = None;
     }
 
     fn say(&self, line: &str) {
@@ -626,6 +643,12 @@ impl Protocol {
         let Some(mut engine) = self.engine.take() else {
             return;
         };
+        if let Some(source) = &mut self.oracle_source {
+            if self.oracle_rules != Some(self.rules) {
+                engine.set_oracle(source(&self.rules));
+                self.oracle_rules = Some(self.rules);
+            }
+        }
         self.searches += 1;
         let seed = game.position().hash() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut limits = go.limits(game.position().to_move());
@@ -1157,6 +1180,29 @@ mod tests {
                 "round {i}: {lines:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_oracle_is_chosen_again_when_the_rules_change() {
+        let mut h = Harness::new();
+        let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = Arc::clone(&asked);
+        h.protocol.set_oracle_source(Box::new(move |rules: &Rules| {
+            log.lock().unwrap().push(*rules);
+            None
+        }));
+        for line in [
+            "go depth 1",
+            "go depth 1",
+            "setoption name Rules value abapa",
+            "go depth 1",
+        ] {
+            h.send(line);
+            if line.starts_with("go") {
+                h.wait_for("bestmove");
+            }
+        }
+        assert_eq!(*asked.lock().unwrap(), [Rules::AWALE, Rules::ABAPA]);
     }
 
     #[test]

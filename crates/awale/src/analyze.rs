@@ -34,6 +34,10 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     hash: usize,
+    /// Endgame databases folder (default: where `awale db build` writes),
+    /// or `none` to search without them.
+    #[arg(long, value_name = "DIR|none")]
+    db: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -73,6 +77,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         hash_mb: args.hash,
         threads: args.threads,
     });
+    if args.db.as_deref() != Some("none") {
+        let dir = args.db.as_deref().map(std::path::Path::new);
+        let oracle = awale_db::oracle_for(&rules, dir).context("the endgame databases")?;
+        if let Some(o) = &oracle {
+            println!("endgame databases: up to {} seeds", o.max_seeds());
+        }
+        engine.set_oracle(oracle);
+    }
     let analyses = engine.analyze(&game, &limits, &AtomicBool::new(false));
     println!("{:<5} {:<14} line", "move", "score");
     for a in analyses {

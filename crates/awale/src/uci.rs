@@ -3,8 +3,11 @@
 //! itself is `awale_engine::protocol`; this module only wires the pipes.
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+
+use awale_core::Rules;
 
 use awale_engine::protocol::{Flow, Output, Protocol};
 use awale_engine::{Engine, EngineOptions};
@@ -18,6 +21,10 @@ pub struct Args {
     /// Search threads (the `Threads` option can change it).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Endgame databases folder (default: where `awale db build` writes),
+    /// or `none` to search without them. Used when built for the rules set.
+    #[arg(long, value_name = "DIR|none")]
+    db: Option<String>,
 }
 
 /// Reads commands until `quit` or the end of the input.
@@ -34,7 +41,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // input follows, so the error is not fatal here.
         let _ = writeln!(out, "{line}").and_then(|()| out.flush());
     });
-    let mut protocol = Protocol::with_engine(Engine::new(options), options, output);
+    let mut protocol = Protocol::with_engine(Engine::new(options), options, Arc::clone(&output));
+    if args.db.as_deref() != Some("none") {
+        let dir = args.db.map(PathBuf::from);
+        protocol.set_oracle_source(Box::new(move |rules: &Rules| {
+            match awale_db::oracle_for(rules, dir.as_deref()) {
+                Ok(oracle) => oracle,
+                Err(e) => {
+                    output(&format!("info string endgame databases not used: {e}"));
+                    None
+                }
+            }
+        }));
+    }
     let mut input = std::io::stdin().lock();
     let mut buffer = Vec::new();
     loop {
