@@ -13,6 +13,9 @@ use crate::{Move, Position, Side, TOTAL_SEEDS};
 pub enum NotationError {
     /// The diagram does not have 15 fields separated by `-`.
     FieldCount(usize),
+    /// Field `index` (1-based) is empty: two `-` in a row, as a negative
+    /// number of seeds gives.
+    EmptyField(usize),
     /// Field `index` (1-based) is not a number of seeds.
     NotANumber {
         /// 1-based field number.
@@ -39,6 +42,10 @@ impl fmt::Display for NotationError {
             NotationError::FieldCount(n) => write!(
                 f,
                 "a diagram has 15 fields separated by '-' (12 holes, 2 stores, side to move), found {n}"
+            ),
+            NotationError::EmptyField(index) => write!(
+                f,
+                "field {index} is empty: two '-' in a row (a number of seeds cannot be negative)"
             ),
             NotationError::NotANumber { index, text } => {
                 let name = field_name(*index);
@@ -76,6 +83,13 @@ impl FromStr for Position {
     /// Reads a diagram such as `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let fields: Vec<&str> = s.trim().split('-').collect();
+        if fields.len() > 15 {
+            // A negative number adds a field: say where it is.
+            let inner = &fields[..fields.len() - 1];
+            if let Some(i) = inner.iter().position(|f| f.trim().is_empty()) {
+                return Err(NotationError::EmptyField(i + 1));
+            }
+        }
         if fields.len() != 15 {
             return Err(NotationError::FieldCount(fields.len()));
         }
@@ -175,7 +189,10 @@ mod tests {
             ("4-4-4", "found 3"),
             ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", "`X`"),
             ("4-4-x-4-4-4-4-4-4-4-4-4-0-0-S", "hole C"),
-            ("4-4-4-4-4-4-4-4-4-4-4-4-0--1-S", "found 16"),
+            ("4-4-4-4-4-4-4-4-4-4-4-4-0--1-S", "field 14 is empty"),
+            ("4-4-4-4-4-4-4-4-4-4-4--4-0-0-S", "negative"),
+            ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-1", "found 16"),
+            ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-", "found 16"),
             ("4-4-4-4-4-4-4-4-4-4-4-4-0-99-S", "North's store"),
             ("4-4-4-4-4-4-4-4-4-4-4-4-1-0-S", "49 seeds"),
             ("4-4-4-4-4-4-4-4-4-4-4-+4-0-0-S", "hole f"),

@@ -29,6 +29,13 @@ fn main() {
             },
         ),
         (
+            "lmr_first1",
+            SearchParams {
+                lmr_first: 1,
+                ..base
+            },
+        ),
+        (
             "futility60",
             SearchParams {
                 futility: 60,

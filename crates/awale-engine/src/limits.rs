@@ -113,3 +113,59 @@ impl Limits {
         budget
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(remaining_ms: u64, increment_ms: u64, moves_to_go: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(remaining_ms),
+                increment: Duration::from_millis(increment_ms),
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_never_spends_more_than_a_third_of_what_is_left() {
+        for (remaining, increment, togo) in [
+            (60_000, 0, None),
+            (1_000, 5_000, None),
+            (100, 0, Some(5)),
+            (10, 0, None),
+            (0, 0, None),
+        ] {
+            let (start, hard) = clock(remaining, increment, togo).time_budget().unwrap();
+            assert!(
+                hard <= Duration::from_millis(remaining) / 3,
+                "{remaining} {increment}"
+            );
+            assert!(start <= hard);
+        }
+    }
+
+    #[test]
+    fn the_last_move_before_the_control_may_use_most_of_the_time() {
+        let (_, hard) = clock(10_000, 0, Some(1)).time_budget().unwrap();
+        assert!(hard > Duration::from_secs(5));
+        assert!(hard < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_move_time_is_used_to_the_end() {
+        let t = Duration::from_millis(250);
+        assert_eq!(Limits::movetime(t).time_budget(), Some((t, t)));
+        assert_eq!(Limits::depth(5).time_budget(), None);
+    }
+
+    #[test]
+    fn move_time_and_clock_together_take_the_smaller() {
+        let mut limits = clock(60_000, 0, None);
+        limits.movetime = Some(Duration::from_millis(10));
+        let (start, hard) = limits.time_budget().unwrap();
+        assert!(start <= Duration::from_millis(10) && hard <= Duration::from_millis(10));
+    }
+}

@@ -255,6 +255,8 @@ impl Engine {
     /// Scores every legal move (for hints, `awale analyze`, game review),
     /// best first. The limits are shared out among the moves: a depth
     /// applies to each (counted from the root), times and nodes are divided.
+    /// An infinite analysis deepens all the moves together, one depth at a
+    /// time, until `stop`, and returns the last depth every move completed.
     pub fn analyze(
         &mut self,
         game: &Game,
@@ -262,18 +264,48 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Vec<MoveAnalysis> {
         let moves = game.legal_moves();
+        if limits.infinite {
+            let mut last = Vec::new();
+            for depth in 1..=MAX_DEPTH {
+                let analyses = self.analyze_each(game, &moves, &Limits::depth(depth), stop);
+                if stop.load(Ordering::Relaxed) && !last.is_empty() {
+                    break;
+                }
+                last = analyses;
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            return last;
+        }
         let n = moves.len().max(1) as u32;
-        let budget = limits.time_budget().map(|(soft, _)| soft / n);
+        let budget = limits.time_budget().map(|(start, _)| start / n);
         let child_limits = Limits {
-            depth: limits.depth.map(|d| d.saturating_sub(1)),
+            depth: limits.depth,
             nodes: limits.nodes.map(|x| (x / u64::from(n)).max(1)),
             movetime: budget,
             clock: None,
-            infinite: limits.infinite,
+            infinite: false,
             ponderhit: None,
         };
+        self.analyze_each(game, &moves, &child_limits, stop)
+    }
+
+    /// Searches each of `moves` within `limits` (a depth counted from the
+    /// root), best first.
+    fn analyze_each(
+        &mut self,
+        game: &Game,
+        moves: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<MoveAnalysis> {
+        let child_limits = Limits {
+            depth: limits.depth.map(|d| d.saturating_sub(1)),
+            ..limits.clone()
+        };
         let mut analyses = Vec::with_capacity(moves.len());
-        for m in moves {
+        for &m in moves {
             let mut child = game.clone();
             if child.play(m).is_err() {
                 continue;

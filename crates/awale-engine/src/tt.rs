@@ -134,6 +134,14 @@ impl Table {
                 if entry.best.is_none() {
                     entry.best = old.best;
                 }
+                // A move alone (its score held only on one path) keeps what
+                // was known of the score.
+                if entry.bound.is_none() {
+                    entry = Entry {
+                        best: entry.best,
+                        ..old
+                    };
+                }
                 // Keep a deeper exact result of this search.
                 if old.bound == Some(Bound::Exact)
                     && entry.bound != Some(Bound::Exact)
@@ -190,6 +198,32 @@ mod tests {
         table.store(0xDEAD_BEEF, e);
         assert_eq!(table.probe(0xDEAD_BEEF), Some(e));
         assert_eq!(table.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn a_move_alone_keeps_the_stored_score() {
+        let table = Table::new(1);
+        let scored = Entry {
+            score: 250,
+            depth: 9,
+            bound: Some(Bound::Exact),
+            best: Some(2),
+        };
+        table.store(7, scored);
+        let move_only = Entry {
+            score: -30_000,
+            depth: 12,
+            bound: None,
+            best: Some(4),
+        };
+        table.store(7, move_only);
+        assert_eq!(
+            table.probe(7),
+            Some(Entry {
+                best: Some(4),
+                ..scored
+            })
+        );
     }
 
     #[test]

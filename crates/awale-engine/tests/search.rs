@@ -557,3 +557,21 @@ fn two_threads_stop_when_told() {
     // Both threads' nodes are counted.
     assert!(result.nodes > 0);
 }
+
+#[test]
+fn an_infinite_analysis_scores_every_move_when_stopped() {
+    let game = Game::new(Rules::AWALE);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let analyses = engine().analyze(&game, &Limits::infinite(), &stop);
+    stopper.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(analyses.len(), 6);
+    // All from one depth: every line is at least that long.
+    assert!(analyses.iter().all(|a| a.pv.len() >= 2), "{analyses:?}");
+}

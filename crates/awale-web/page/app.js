@@ -127,6 +127,7 @@ Au départ, 48 graines : 4 dans chaque trou. Les trous de Sud s'appellent A à F
 dans le sens inverse des aiguilles d'une montre. Un trou de 12 graines ou plus, le <b>krou</b>, fait le tour du plateau :
 on saute alors le trou de départ.</p>
 <figure id="fig-sow"></figure>
+<figure id="fig-krou"></figure>
 <h3>Prendre</h3>
 <p>Si la dernière graine tombe <b>chez l'adversaire</b> dans un trou qui compte alors <b>2 ou 3</b> graines, on les prend.
 On prend aussi celles du trou d'avant s'il en compte 2 ou 3, et ainsi de suite, tant qu'on reste chez l'adversaire.</p>
@@ -150,6 +151,7 @@ At the start, 48 seeds: 4 in each hole. South's holes are named A to F, North's 
 <p>On their turn, a player takes <b>all</b> the seeds of one hole of their row and sows them one by one into the following holes,
 counter-clockwise. A hole of 12 seeds or more, a <b>krou</b>, goes all the way round: the hole it came from is skipped.</p>
 <figure id="fig-sow"></figure>
+<figure id="fig-krou"></figure>
 <h3>Capturing</h3>
 <p>If the last seed lands <b>in the opponent's row</b> in a hole that now holds <b>2 or 3</b> seeds, they are captured.
 So are those of the hole before it if it holds 2 or 3, and so on, as long as it stays in the opponent's row.</p>
@@ -169,11 +171,20 @@ the blue ring the last move, red crosses its captures.</p>`,
 const RULES_FIGS = {
   "fig-start": { fr: "La position de départ.", en: "The start position." },
   "fig-sow": { fr: "Sud a semé les 4 graines de D : une dans E, F, a et b (cercle bleu : le trou joué).", en: "South sowed the 4 seeds of D: one each into E, F, a and b (blue ring: the hole played)." },
+  "fig-krou": { fr: "Un krou : 14 graines en B (cercle pointillé rouge). Semées, elles font le tour du plateau ; B est sauté, C, D et E en reçoivent deux.", en: "A krou: 14 seeds in B (red dashed circle). Sown, they go all the way round; B is skipped, and C, D and E get two each." },
   "fig-capture": { fr: "Sud a joué les 4 graines de E. La dernière tombe en c, qui en compte alors 2 ; b en compte 3 et a 2 : Sud prend les 7 graines (croix rouges).", en: "South played the 4 seeds of E. The last lands in c, which then holds 2; b holds 3 and a 2: South captures all 7 (red crosses)." },
 };
 
-let lang = localStorage.getItem("awale.lang") ||
-  ((navigator.languages || [navigator.language || "en"]).some((l) => /^fr/i.test(l)) ? "fr" : "en");
+// The language chosen in the page, or the first of French and English in
+// the browser's preferences, or English.
+function preferredLang() {
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    if (/^fr/i.test(l)) return "fr";
+    if (/^en/i.test(l)) return "en";
+  }
+  return "en";
+}
+let lang = localStorage.getItem("awale.lang") || preferredLang();
 
 function t(key, ...args) {
   const s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
@@ -397,7 +408,9 @@ function drawBoard(svg, shown, columns, flipped, marks) {
     const ct = el("text", { x: p.x + 10, y: outer, "text-anchor": "middle", class: "count", "data-count": letter }, svg);
     ct.textContent = n;
     if (marks.krou && n >= 12) {
-      const kt = el("text", { x: p.x + 46, y: outer - 2, "text-anchor": "middle", class: "krou-tag" }, svg);
+      // Between the rows, so it never hides a count.
+      const ky = p.row === "bottom" ? p.y - HOLE_R - 8 : p.y + HOLE_R + 18;
+      const kt = el("text", { x: p.x, y: ky, "text-anchor": "middle", class: "krou-tag" }, svg);
       kt.textContent = t("krou");
     }
     if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0) {
@@ -1184,6 +1197,7 @@ function renderRules() {
   const figs = {
     "fig-start": { board: new Array(12).fill(4), stores: [0, 0], to_move: "S", marks: {} },
     "fig-sow": { board: [4, 4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4], stores: [0, 0], to_move: "N", marks: { last: 3 } },
+    "fig-krou": { board: [1, 14, 2, 3, 0, 2, 1, 3, 2, 0, 4, 1], stores: [7, 8], to_move: "S", marks: {} },
     "fig-capture": { board: [2, 1, 3, 0, 0, 5, 0, 0, 0, 4, 6, 1], stores: [16, 10], to_move: "N", marks: { last: 4, captured: new Set([6, 7, 8]) } },
   };
   for (const [id, f] of Object.entries(figs)) {

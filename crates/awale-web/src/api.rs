@@ -147,6 +147,28 @@ fn change(
     Ok(Json(game.view(now)))
 }
 
+/// Runs `work` on a blocking thread: storing waits for the disk, which the
+/// async threads must not do.
+async fn off_thread<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || work(&state))
+        .await
+        .map_err(|e| ApiError::internal(format!("storing failed: {e}")))?
+}
+
+/// [`change`] on a blocking thread: storing waits for the disk, which the
+/// async threads must not do.
+async fn change_off_thread(
+    state: &AppState,
+    id: String,
+    work: impl FnOnce(&mut WebGame) -> Result<(), ApiError> + Send + 'static,
+) -> Result<Json<Value>, ApiError> {
+    off_thread(state, move |s| change(s, &id, work)).await
+}
+
 /// GET /api/info: the levels, the presets, whether an oracle is loaded.
 pub async fn info(State(state): State<AppState>) -> Json<Value> {
     Json(json!({
@@ -288,7 +310,11 @@ pub async fn create(
         redo: Vec::new(),
         game,
     };
-    state.store().create(&mut web)?;
+    let web = off_thread(&state, move |s| {
+        s.store().create(&mut web)?;
+        Ok(web)
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(web.view(now))))
 }
 
@@ -337,7 +363,7 @@ pub async fn play(
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let mv = parse_move(&req.mv)?;
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         check_ply(game, req.ply)?;
         if game.computer_to_move() {
             return Err(ApiError::conflict(
@@ -347,6 +373,7 @@ pub async fn play(
         }
         game.play(mv, now_ms()).map(|_| ())
     })
+    .await
 }
 
 /// The body of requests that name the position they act on.
@@ -453,7 +480,7 @@ pub async fn computer_move(
         .map_err(|e| ApiError::internal(format!("search failed: {e}")))?;
         drop(permit);
         let mv = chosen.ok_or_else(|| ApiError::internal("no move found"))?;
-        let result = change(&state, &id.to_string(), |g| {
+        let result = change_off_thread(&state, id.to_string(), move |g| {
             if g.game.plies().len() != plies || !g.computer_to_move() {
                 // Undone or changed meanwhile: the move is for a position
                 // that is gone.
@@ -463,7 +490,8 @@ pub async fn computer_move(
                 ));
             }
             g.play(mv, now_ms()).map(|_| ())
-        });
+        })
+        .await;
         drop(guard);
         result
     });
@@ -477,10 +505,11 @@ pub async fn undo(
     GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         check_ply(game, req.ply)?;
         game.undo()
     })
+    .await
 }
 
 /// POST /api/games/{id}/redo.
@@ -489,10 +518,11 @@ pub async fn redo(
     GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         check_ply(game, req.ply)?;
         game.redo()
     })
+    .await
 }
 
 /// The body of POST /api/games/{id}/resign.
@@ -522,7 +552,7 @@ pub async fn resign(
             ))
         }
     };
-    change(&state, &id, |game| {
+    change_off_thread(&state, id, move |game| {
         let side = match (game.mode, side) {
             (Mode::Computer { human, .. }, None) => human,
             (Mode::Computer { human, .. }, Some(s)) if s != human => {
@@ -536,6 +566,7 @@ pub async fn resign(
         };
         game.resign(side)
     })
+    .await
 }
 
 async fn with_search<T: Send + 'static>(
@@ -740,7 +771,7 @@ pub struct ImportRequest {
 const MAX_IMPORTED_GAMES: usize = 200;
 
 /// POST /api/import: stores the games of a record file. Either every game
-/// is stored or, with a clear error, none.
+/// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
     JsonBody(req): JsonBody<ImportRequest>,
@@ -791,30 +822,44 @@ pub async fn import(
         }
     };
     let now = now_ms();
-    let mut ids = Vec::with_capacity(games.len());
-    let mut first_view = Value::Null;
-    let mut store = state.store();
-    for game in games {
-        let mut web = WebGame {
+    let mut webs: Vec<WebGame> = games
+        .into_iter()
+        .zip(&records)
+        .map(|(game, record)| WebGame {
             id: 0,
             created_ms: now,
             mode,
             seed: random_bits(),
             clock: None,
-            flagged: None,
+            flagged: lost_on_time(record, &game),
             redo: Vec::new(),
             game,
-        };
-        store.create(&mut web)?;
-        if first_view.is_null() {
-            first_view = web.view(now);
-        }
-        ids.push(web.id);
-    }
+        })
+        .collect();
+    let webs = off_thread(&state, move |s| {
+        s.store().create_all(&mut webs)?;
+        Ok(webs)
+    })
+    .await?;
+    let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "ids": ids, "game": first_view })),
+        Json(json!({ "ids": ids, "game": webs[0].view(now) })),
     ))
+}
+
+/// The side that lost on time in an imported record: the loser of a
+/// decided result with `[Termination "time forfeit"]` (as exports write it),
+/// when the moves alone do not end the game.
+fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
+    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
+        return None;
+    }
+    match record.result.as_str() {
+        "1-0" => Some(Side::North),
+        "0-1" => Some(Side::South),
+        _ => None,
+    }
 }
 
 /// GET /api/games/{id}/events: server-sent events for one game: `state`

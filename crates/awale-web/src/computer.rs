@@ -166,7 +166,14 @@ impl Computer {
         oracles.entry(key).or_insert_with(|| source(rules)).clone()
     }
 
-    fn with_engine<R>(&self, rules: &Rules, work: impl FnOnce(&mut Engine) -> R) -> R {
+    /// Runs `work` with an engine of the pool, which has the oracle for
+    /// `rules` when `oracle` is true.
+    fn with_engine<R>(
+        &self,
+        rules: &Rules,
+        oracle: bool,
+        work: impl FnOnce(&mut Engine) -> R,
+    ) -> R {
         let pooled = self
             .engines
             .lock()
@@ -178,7 +185,7 @@ impl Computer {
                 threads: 1,
             })
         });
-        engine.set_oracle(self.oracle_for(rules));
+        engine.set_oracle(if oracle { self.oracle_for(rules) } else { None });
         let result = work(&mut engine);
         self.engines
             .lock()
@@ -223,16 +230,19 @@ impl Computer {
         on_info: &mut dyn FnMut(&Thinking),
     ) -> Option<Move> {
         let level = Level::from_number(level)?;
+        // Only the strongest level knows the endgame databases: the others
+        // should lose endgames the way people do.
+        let oracle = level == Level::Perfect;
         let mut limits = level.limits();
         if limits.movetime.is_none() && limits.depth.is_some_and(|d| d <= 8) {
             // A weak level: it scores the moves at a small depth and picks
             // one like a person would.
-            return self.with_engine(game.rules(), |e| {
+            return self.with_engine(game.rules(), oracle, |e| {
                 awale_engine::choose_move(e, game, level, seed, stop)
             });
         }
         limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
-        self.with_engine(game.rules(), |e| {
+        self.with_engine(game.rules(), oracle, |e| {
             e.search(game, &limits, stop, &mut |info| {
                 on_info(&Thinking {
                     depth: info.depth,
@@ -255,7 +265,7 @@ impl Computer {
     /// first.
     pub fn analyze(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Vec<MoveScore> {
         let limits = Limits::movetime(budget);
-        self.with_engine(game.rules(), |e| e.analyze(game, &limits, stop))
+        self.with_engine(game.rules(), true, |e| e.analyze(game, &limits, stop))
             .into_iter()
             .map(|a| MoveScore {
                 mv: a.mv,

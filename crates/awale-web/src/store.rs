@@ -154,23 +154,34 @@ impl Store {
     ///
     /// When the write fails; nothing is stored then.
     pub fn create(&mut self, game: &mut WebGame) -> Result<(), StoreError> {
+        self.create_all(std::slice::from_mut(game))
+    }
+
+    /// Stores new games, all or none, and sets their ids.
+    ///
+    /// # Errors
+    ///
+    /// When a write fails; nothing is stored then.
+    pub fn create_all(&mut self, games: &mut [WebGame]) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
-        let (mode, human, level) = mode_columns(game.mode);
-        tx.execute(
-            "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed)
-             VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                game.created_ms,
-                game.game.rules().to_string(),
-                game.game.start().to_string(),
-                mode,
-                human,
-                level,
-                game.seed as i64,
-            ],
-        )?;
-        game.id = tx.last_insert_rowid();
-        write_state(&tx, game, 0)?;
+        for game in games.iter_mut() {
+            let (mode, human, level) = mode_columns(game.mode);
+            tx.execute(
+                "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed)
+                 VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    game.created_ms,
+                    game.game.rules().to_string(),
+                    game.game.start().to_string(),
+                    mode,
+                    human,
+                    level,
+                    game.seed as i64,
+                ],
+            )?;
+            game.id = tx.last_insert_rowid();
+            write_state(&tx, game, 0)?;
+        }
         tx.commit()?;
         Ok(())
     }

@@ -497,6 +497,24 @@ async fn exported_records_read_back_as_the_same_game() {
 }
 
 #[tokio::test]
+async fn a_game_lost_on_time_imports_as_lost_on_time() {
+    // What an export writes for a game whose flag fell: moves that do not
+    // end the game, a decided result and the termination.
+    let app = memory_app();
+    let text = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. F f 0-1\n";
+    let (status, imported) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_eq!(imported["game"]["end"]["reason"], "time", "{imported}");
+    assert_eq!(imported["game"]["end"]["winner"], "N", "{imported}");
+    assert_eq!(imported["game"]["legal"], json!([]), "{imported}");
+    let id = imported["ids"][0].as_i64().unwrap();
+    let (_, text) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), Vec::new()).await;
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+}
+
+#[tokio::test]
 async fn bad_records_are_refused_with_where_and_why() {
     let app = memory_app();
     let cases = [
@@ -886,4 +904,117 @@ async fn two_clicks_at_once_play_one_move() {
     assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
     let (_, stored) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(plies(&stored), 1);
+}
+
+/// A small reproducible generator (xorshift) for the hostile-input sweep.
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn value(&mut self, depth: u32) -> Value {
+        match self.next() % if depth > 2 { 5 } else { 7 } {
+            0 => Value::Null,
+            1 => json!(self.next() % 2 == 0),
+            2 => json!((self.next() % 2000) as i64 - 1000),
+            3 => {
+                let words = [
+                    "A",
+                    "f",
+                    "Z",
+                    "",
+                    "S",
+                    "N",
+                    "humans",
+                    "computer",
+                    "abapa",
+                    "awale,target=0",
+                    "é",
+                    "ply",
+                ];
+                json!(words[(self.next() % words.len() as u64) as usize])
+            }
+            4 => json!(f64::from((self.next() % 1000) as u32) / 7.0),
+            5 => Value::Array(
+                (0..self.next() % 3)
+                    .map(|_| self.value(depth + 1))
+                    .collect(),
+            ),
+            _ => {
+                let keys = [
+                    "move", "ply", "mode", "level", "human", "rules", "clock", "position",
+                    "record", "side", "minutes", "x",
+                ];
+                let mut map = serde_json::Map::new();
+                for _ in 0..self.next() % 4 {
+                    let k = keys[(self.next() % keys.len() as u64) as usize];
+                    map.insert(k.to_string(), self.value(depth + 1));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let id = game["id"].as_i64().unwrap();
+    let paths = [
+        "/api/games".to_string(),
+        format!("/api/games/{id}/moves"),
+        format!("/api/games/{id}/undo"),
+        format!("/api/games/{id}/redo"),
+        "/api/import".to_string(),
+        "/api/games/0/moves".to_string(),
+    ];
+    let mut noise = Noise(0x05EE_D0FA_3A1E);
+    for round in 0..600 {
+        let path = &paths[round % paths.len()];
+        let kind = noise.next() % 10;
+        let body = if kind < 2 {
+            (0..noise.next() % 40)
+                .map(|_| (noise.next() % 256) as u8)
+                .collect()
+        } else if kind < 6 {
+            // Nearly right: real letters, plausible or stale plies.
+            let letters = [
+                "A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f", "G", "AA",
+            ];
+            let mv = letters[(noise.next() % letters.len() as u64) as usize];
+            let body = if noise.next() % 2 == 0 {
+                json!({"move": mv})
+            } else {
+                json!({"move": mv, "ply": noise.next() % 6})
+            };
+            body.to_string().into_bytes()
+        } else {
+            noise.value(0).to_string().into_bytes()
+        };
+        let (status, out) = call_raw(&app, "POST", path, body.clone()).await;
+        assert!(
+            !status.is_server_error(),
+            "{path} {}: {status} {}",
+            String::from_utf8_lossy(&body),
+            String::from_utf8_lossy(&out)
+        );
+        let answer: Value = serde_json::from_slice(&out).unwrap_or_else(|e| {
+            panic!("{path} {}: not JSON ({e})", String::from_utf8_lossy(&body))
+        });
+        if !status.is_success() {
+            assert!(
+                answer["error"].is_string() && answer["message"].is_string(),
+                "{answer}"
+            );
+        }
+    }
+    // Whatever happened, the stored game still replays as a game.
+    let (status, after) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
 }

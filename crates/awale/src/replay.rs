@@ -40,6 +40,11 @@ const MAX_INPUT: u64 = 256 << 20;
 struct Input {
     game: Result<Game, String>,
     moves: Vec<Move>,
+    /// The captures a record writes after its moves (`a+2`), to check.
+    written: Vec<Option<u8>>,
+    /// A record's `Termination "resignation"`: who resigned once the moves
+    /// are played (`None`: the side to move then, as for a drawn result).
+    resigns: Option<Option<Side>>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -59,6 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => vec![Input {
                 game: Err(format!("bad game record: {e}")),
                 moves: Vec::new(),
+                written: Vec::new(),
+                resigns: None,
             }],
         }
     } else {
@@ -71,10 +78,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         None => Game::new(rules),
                     }),
                     moves,
+                    written: Vec::new(),
+                    resigns: None,
                 },
                 Err(e) => Input {
                     game: Err(e.to_string()),
                     moves: Vec::new(),
+                    written: Vec::new(),
+                    resigns: None,
                 },
             })
             .collect()
@@ -94,9 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Records start with a tag, a comment or a move number; letter lines never
-/// hold brackets, braces or digits.
+/// hold brackets, braces or digits (outside their `#` comment lines).
 fn looks_like_records(text: &str) -> bool {
-    text.chars()
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::chars)
         .any(|c| matches!(c, '[' | '{' | '0'..='9' | '*'))
 }
 
@@ -110,6 +123,14 @@ fn record_input(record: &Record) -> Input {
     Input {
         game,
         moves: record.moves.iter().map(|m| m.mv).collect(),
+        written: record.moves.iter().map(|m| m.captured).collect(),
+        resigns: (record.tag("Termination") == Some("resignation")).then_some({
+            match record.result.as_str() {
+                "1-0" => Some(Side::North),
+                "0-1" => Some(Side::South),
+                _ => None,
+            }
+        }),
     }
 }
 
@@ -139,7 +160,16 @@ fn replay(index: usize, input: Input, json: bool, out: &mut impl Write) -> anyho
     for (ply, &m) in input.moves.iter().enumerate() {
         let position = game.position();
         let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
-        match game.play(m) {
+        let played = game
+            .play(m)
+            .map_err(|e| e.to_string())
+            .and_then(|captured| match input.written.get(ply).copied().flatten() {
+                Some(written) if written != captured => Err(format!(
+                    "the record says {m}+{written}, but {m} captures {captured}"
+                )),
+                _ => Ok(captured),
+            });
+        match played {
             Ok(captured) => {
                 if json {
                     let line = json!({
@@ -169,17 +199,17 @@ fn replay(index: usize, input: Input, json: bool, out: &mut impl Write) -> anyho
             }
             Err(e) => {
                 if json {
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"game": index, "ply": ply, "error": e.to_string()})
-                    )?;
+                    writeln!(out, "{}", json!({"game": index, "ply": ply, "error": e}))?;
                 } else {
                     writeln!(out, "{:>4}. error: {e}", ply + 1)?;
                 }
                 return Ok(false);
             }
         }
+    }
+    if let (Some(loser), None) = (input.resigns, game.end()) {
+        let loser = loser.unwrap_or(game.position().to_move());
+        game.resign(loser).context("resigning as the record says")?;
     }
     let position = game.position();
     let outcome = game.outcome();

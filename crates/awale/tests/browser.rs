@@ -254,6 +254,16 @@ fn french_by_default_for_a_french_browser_and_two_people_on_a_phone() {
     b.click(".hole-hit.legal[data-letter='b']");
     wait_moves(&b, 2);
     b.screenshot(&screenshot_path("screenshot-phone.png"));
+    // The rules page, in French, with its pictures.
+    b.click("#btn-rules");
+    assert_eq!(b.text("#rules-text h2"), "Les règles de l'awalé");
+    let figures = b.exec(
+        "return document.querySelectorAll('#rules-text figure svg').length",
+        json!([]),
+    );
+    assert_eq!(figures, json!(4));
+    b.click("#btn-lang");
+    assert_eq!(b.text("#rules-text h2"), "The rules of Awalé");
 }
 
 #[test]

@@ -62,7 +62,11 @@ fn bad_input_exits_with_2_and_names_the_problem() {
         (&["show", "4-4-4"], "15 fields"),
         (&["show", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-Q"], "`Q`"),
         (&["show", "4-4-4-4-4-4-4-4-4-4-4-4-5-0-S"], "53 seeds"),
-        (&["show", "4-4-4-4-4-4-4-4-4-4-4--4-0-0-S"], "found 16"),
+        (
+            &["show", "4-4-4-4-4-4-4-4-4-4-4--4-0-0-S"],
+            "field 12 is empty",
+        ),
+        (&["show", "4-4-4-4-4-4-4-4-4-4-4--4-0-0-S"], "negative"),
         (&["perft", "3", "--rules", "chess"], "chess"),
         (&["perft", "3", "--target", "99"], "target"),
         (&["perft", "3", "--grand-slam", "maybe"], "maybe"),
@@ -139,6 +143,41 @@ fn replay_as_text_shows_plies_and_result() {
     let out = stdout(&o);
     assert!(out.contains("South plays F"), "{out}");
     assert!(out.contains("not finished, South to move"), "{out}");
+}
+
+#[test]
+fn replay_checks_the_captures_a_record_writes() {
+    // `f` captures nothing here: the record's `f+3` is wrong.
+    let o = awale(&["replay", "--json"], "1. F f+3 2. A *\n");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[1].starts_with(r#"{"game":0,"ply":1,"error":"the record says f+3, but f captures 0"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn replay_ends_a_record_that_says_a_player_resigned() {
+    let record = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. F f 1-0\n";
+    let o = awale(&["replay", "--json"], record);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with(r#"{"game":0,"end":"resignation","#) && last.ends_with(r#""winner":"S"}"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn replay_letter_lines_may_have_comments_with_digits() {
+    let o = awale(&["replay", "--json"], "# game 1\nFfAa\n# game 2\nAa\n");
+    assert!(o.status.success(), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains(r#"{"game":1,"end":null"#), "{out}");
 }
 
 #[test]
