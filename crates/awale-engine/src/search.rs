@@ -763,6 +763,15 @@ impl<'a, 'b> Worker<'a, 'b> {
         if self.stopped {
             return 0;
         }
+        // Nodes just above the leaves are too many and too cheap to be
+        // worth a memory access each. The others start loading their
+        // table bucket now: the end-of-game and repetition checks run
+        // while it comes from memory.
+        let use_table = depth >= 2;
+        let hash = if use_table { pos.hash() } else { 0 };
+        if use_table {
+            self.shared.table.prefetch(hash);
+        }
         self.pv_len[ply] = 0;
         if ply > self.seldepth {
             self.seldepth = ply;
@@ -862,10 +871,6 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
 
         let pv_node = beta - alpha > 1;
-        // Nodes just above the leaves are too many and too cheap to be
-        // worth a memory access each.
-        let use_table = depth >= 2;
-        let hash = if use_table { pos.hash() } else { 0 };
         let entry = if use_table {
             self.shared.table.probe(hash)
         } else {
