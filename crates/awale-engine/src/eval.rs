@@ -53,21 +53,24 @@ fn capture_at_hand(row: u64, other: u64, other_weak: u64) -> i32 {
     if other_weak == 0 {
         return 0;
     }
-    // Byte `6 + j`: the capture of a sowing ending in hole `j` of the other
-    // row (at most 6 × 3 seeds, so a byte holds it); bytes 0-5 stay zero.
-    let mut landing = 0u128;
-    let mut run = 0u128;
+    // Byte `j`: the capture of a sowing ending in hole `j` of the other row
+    // (at most 6 × 3 seeds, so a byte holds it).
+    let mut landing = 0u64;
+    let mut run = 0u64;
     for j in 0..6 {
         let weak = other_weak >> (8 * j + 7) & 1;
-        let take = (other >> (8 * j) & 0xFF) as u128 + 1;
+        let take = (other >> (8 * j) & 0xFF) + 1;
         run = if weak != 0 { run + take } else { 0 };
-        landing |= run << (8 * (6 + j));
+        landing |= run << (8 * j);
     }
+    // Lane `i`: `i` + the seeds of hole `i`, where its last seed lands
+    // counting from this row's hole 0 (at most 53: no carry).
+    let last = row + 0x0504_0302_0100;
     let mut best = 0;
     for i in 0..6 {
-        let last = i + (row >> (8 * i) & 0xFF) as u32;
-        if last < 12 {
-            best = best.max((landing >> (8 * last)) as u8);
+        let j = (last >> (8 * i) & 0xFF).wrapping_sub(6);
+        if j < 6 {
+            best = best.max((landing >> (8 * j)) as u8);
         }
     }
     i32::from(best)
@@ -106,12 +109,11 @@ fn at_least_mask(row: u64, k: u64) -> u64 {
 /// two sides.
 #[inline(always)]
 pub fn features(position: &Position) -> [i32; FEATURES] {
-    let h = position.relative_holes();
-    let mut bytes = [0u8; 8];
-    bytes[..6].copy_from_slice(&h[..6]);
-    let mine = u64::from_le_bytes(bytes);
-    bytes[..6].copy_from_slice(&h[6..]);
-    let theirs = u64::from_le_bytes(bytes);
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(&position.relative_holes());
+    let board = u128::from_le_bytes(bytes);
+    let mine = board as u64 & 0xFFFF_FFFF_FFFF;
+    let theirs = (board >> 48) as u64;
     let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
     let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
     let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
