@@ -43,34 +43,37 @@ impl Default for Weights {
 /// The best capture the owner of `row` has at hand against `other` (grand
 /// slams and krou laps not looked at: an estimate). `other_weak` has the
 /// high bit set in the lanes of `other` holding 1 or 2 seeds.
+///
+/// First the seeds a sowing would capture when its last seed lands in each
+/// hole of the other row (the run of weak holes ending there, each with one
+/// seed more), then, for each hole of `row`, where its last seed lands: two
+/// passes of six holes.
 #[inline(always)]
 fn capture_at_hand(row: u64, other: u64, other_weak: u64) -> i32 {
     if other_weak == 0 {
         return 0;
     }
+    // Byte `j`: the capture of a sowing ending in hole `j` of the other row
+    // (at most 6 × 3 seeds, so a byte holds it).
+    let mut landing = 0u64;
+    let mut run = 0u64;
+    for j in 0..6 {
+        let weak = other_weak >> (8 * j + 7) & 1;
+        let take = (other >> (8 * j) & 0xFF) + 1;
+        run = if weak != 0 { run + take } else { 0 };
+        landing |= run << (8 * j);
+    }
+    // Lane `i`: `i` + the seeds of hole `i`, where its last seed lands
+    // counting from this row's hole 0 (at most 53: no carry).
+    let last = row + 0x0504_0302_0100;
     let mut best = 0;
     for i in 0..6 {
-        let s = (row >> (8 * i) & 0xFF) as usize;
-        let last = i + s;
-        if s == 0 || !(6..12).contains(&last) {
-            continue;
+        let j = (last >> (8 * i) & 0xFF).wrapping_sub(6);
+        if j < 6 {
+            best = best.max((landing >> (8 * j)) as u8);
         }
-        // Holes 6..=last of the other row each got one seed.
-        let mut j = last - 6;
-        let mut sum = 0;
-        loop {
-            if other_weak >> (8 * j + 7) & 1 == 0 {
-                break;
-            }
-            sum += (other >> (8 * j) & 0xFF) as i32 + 1;
-            if j == 0 {
-                break;
-            }
-            j -= 1;
-        }
-        best = best.max(sum);
     }
-    best
+    i32::from(best)
 }
 
 const LANES: u64 = 0x0101_0101_0101;
@@ -106,12 +109,11 @@ fn at_least_mask(row: u64, k: u64) -> u64 {
 /// two sides.
 #[inline(always)]
 pub fn features(position: &Position) -> [i32; FEATURES] {
-    let h = position.relative_holes();
-    let mut bytes = [0u8; 8];
-    bytes[..6].copy_from_slice(&h[..6]);
-    let mine = u64::from_le_bytes(bytes);
-    bytes[..6].copy_from_slice(&h[6..]);
-    let theirs = u64::from_le_bytes(bytes);
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(&position.relative_holes());
+    let board = u128::from_le_bytes(bytes);
+    let mine = board as u64 & 0xFFFF_FFFF_FFFF;
+    let theirs = (board >> 48) as u64;
     let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
     let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
     let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
@@ -203,6 +205,56 @@ mod tests {
                 let p = Position::new(holes, [0, 0], side).unwrap();
                 assert_eq!(features(&p), features_by_hand(&p), "{p}");
             }
+        }
+    }
+
+    /// The best capture at hand, sowing by sowing, the plain way.
+    fn capture_at_hand_by_hand(h: &[u8; 12], mover: usize) -> i32 {
+        let (row, other) = if mover == 0 {
+            (&h[..6], &h[6..])
+        } else {
+            (&h[6..], &h[..6])
+        };
+        let mut best = 0;
+        for (i, &s) in row.iter().enumerate() {
+            let last = i + usize::from(s);
+            if s == 0 || !(6..12).contains(&last) {
+                continue;
+            }
+            let mut sum = 0;
+            for j in (0..=last - 6).rev() {
+                let after = other[j] + 1;
+                if after != 2 && after != 3 {
+                    break;
+                }
+                sum += i32::from(after);
+            }
+            best = best.max(sum);
+        }
+        best
+    }
+
+    #[test]
+    fn captures_at_hand_match_a_sowing_by_sowing_count() {
+        let mut seed = 11u64;
+        for _ in 0..5000 {
+            let mut holes = [0u8; 12];
+            for _ in 0..(seed % 48) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Small holes more often: that is where captures are.
+                let h = (seed % 12) as usize;
+                if holes[h] < 2 || seed % 5 == 0 {
+                    holes[h] += 1;
+                }
+            }
+            seed = seed.wrapping_add(1);
+            let p = Position::new(holes, [0, 0], Side::South).unwrap();
+            let h = p.relative_holes();
+            let f = features(&p);
+            assert_eq!(f[5], capture_at_hand_by_hand(&h, 0), "{p}");
+            assert_eq!(f[6], capture_at_hand_by_hand(&h, 1), "{p}");
         }
     }
 

@@ -738,6 +738,18 @@ impl<'a, 'b> Worker<'a, 'b> {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// Starts loading the table buckets of the children that will probe
+    /// the table, all at once: the memory accesses overlap, and each child
+    /// finds its bucket in the cache.
+    #[inline]
+    fn prefetch_children(&self, children: &[(u8, Position, i32)], depth: i32) {
+        if depth > 2 {
+            for (_, child, _) in children {
+                self.shared.table.prefetch(child.hash());
+            }
+        }
+    }
+
     /// A node below the root: keeps track of the repetitions its score
     /// depends on.
     fn node(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -762,6 +774,15 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
         if self.stopped {
             return 0;
+        }
+        // Nodes just above the leaves are too many and too cheap to be
+        // worth a memory access each. The others start loading their
+        // table bucket now: the end-of-game and repetition checks run
+        // while it comes from memory.
+        let use_table = depth >= 2;
+        let hash = if use_table { pos.hash() } else { 0 };
+        if use_table {
+            self.shared.table.prefetch(hash);
         }
         self.pv_len[ply] = 0;
         if ply > self.seldepth {
@@ -862,10 +883,6 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
 
         let pv_node = beta - alpha > 1;
-        // Nodes just above the leaves are too many and too cheap to be
-        // worth a memory access each.
-        let use_table = depth >= 2;
-        let hash = if use_table { pos.hash() } else { 0 };
         let entry = if use_table {
             self.shared.table.probe(hash)
         } else {
@@ -912,6 +929,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 &mut list,
                 &mut n,
             );
+            self.prefetch_children(&list[..n], depth);
             generated = true;
         }
 
@@ -932,7 +950,9 @@ impl<'a, 'b> Worker<'a, 'b> {
                     break;
                 }
                 let rest = legal.bits() & !(1 << tt_move);
+                let first = n;
                 order_moves(pos, rest, killers, &self.history[side], &mut list, &mut n);
+                self.prefetch_children(&list[first..n], depth);
                 generated = true;
                 if k == n {
                     break;

@@ -67,10 +67,20 @@ fn generation_of(data: u64) -> u8 {
 
 const WAYS: usize = 2;
 
+/// One bucket: `WAYS` entries of two words (key XOR data, data), aligned to
+/// its size so that a probe touches a single cache line.
+#[repr(align(32))]
+struct Bucket([AtomicU64; 2 * WAYS]);
+
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
+
 /// The table: buckets of two entries, one preferring depth.
 pub(crate) struct Table {
-    words: Vec<AtomicU64>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     generation: u8,
 }
 
@@ -78,19 +88,19 @@ impl Table {
     /// A table of about `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Table {
         let bytes = mib.max(1) * (1 << 20);
-        let buckets = (bytes / (16 * WAYS)).max(1);
-        let words = (0..buckets * 2 * WAYS).map(|_| AtomicU64::new(0)).collect();
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         Table {
-            words,
-            buckets,
+            buckets: (0..buckets).map(|_| Bucket::empty()).collect(),
             generation: 0,
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for w in &mut self.words {
-            *w.get_mut() = 0;
+        for bucket in &mut self.buckets {
+            for w in &mut bucket.0 {
+                *w.get_mut() = 0;
+            }
         }
         self.generation = 0;
     }
@@ -101,8 +111,17 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, hash: u64) -> usize {
-        ((u128::from(hash) * self.buckets as u128) >> 64) as usize * 2 * WAYS
+    fn bucket(&self, hash: u64) -> &[AtomicU64; 2 * WAYS] {
+        let i = ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i].0
+    }
+
+    /// Starts loading the bucket of `hash` into the cache, so that a probe
+    /// a little later does not wait for memory. (A plain load whose value
+    /// is dropped: the processor goes on while it is outstanding.)
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        std::hint::black_box(self.bucket(hash)[1].load(Ordering::Relaxed));
     }
 
     /// The entry stored for `hash`, if any.
@@ -110,8 +129,8 @@ impl Table {
     pub fn probe(&self, hash: u64) -> Option<Entry> {
         let b = self.bucket(hash);
         for way in 0..WAYS {
-            let key = self.words[b + 2 * way].load(Ordering::Relaxed);
-            let data = self.words[b + 2 * way + 1].load(Ordering::Relaxed);
+            let key = b[2 * way].load(Ordering::Relaxed);
+            let data = b[2 * way + 1].load(Ordering::Relaxed);
             if key ^ data == hash && data != 0 {
                 return Some(Entry::unpack(data));
             }
@@ -127,8 +146,8 @@ impl Table {
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for way in 0..WAYS {
-            let key = self.words[b + 2 * way].load(Ordering::Relaxed);
-            let data = self.words[b + 2 * way + 1].load(Ordering::Relaxed);
+            let key = b[2 * way].load(Ordering::Relaxed);
+            let data = b[2 * way + 1].load(Ordering::Relaxed);
             if key ^ data == hash && data != 0 {
                 let old = Entry::unpack(data);
                 if entry.best.is_none() {
@@ -165,16 +184,16 @@ impl Table {
             }
         }
         let data = entry.pack(self.generation);
-        self.words[b + 2 * victim].store(hash ^ data, Ordering::Relaxed);
-        self.words[b + 2 * victim + 1].store(data, Ordering::Relaxed);
+        b[2 * victim].store(hash ^ data, Ordering::Relaxed);
+        b[2 * victim + 1].store(data, Ordering::Relaxed);
     }
 
     /// Permille of the first thousand entries used in this search.
     pub fn hashfull(&self) -> u32 {
-        let n = (self.words.len() / 2).min(1000);
+        let n = (self.buckets.len() * WAYS).min(1000);
         let used = (0..n)
             .filter(|&i| {
-                let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+                let data = self.buckets[i / WAYS].0[2 * (i % WAYS) + 1].load(Ordering::Relaxed);
                 data != 0 && generation_of(data) == self.generation
             })
             .count();
@@ -238,7 +257,7 @@ mod tests {
         table.store(42, e);
         let b = table.bucket(42);
         // Another thread's half-finished write: new data, old key word.
-        table.words[b + 1].store(e.pack(7) ^ 1 << 40, Ordering::Relaxed);
+        b[1].store(e.pack(7) ^ 1 << 40, Ordering::Relaxed);
         assert_eq!(table.probe(42), None);
     }
 }
