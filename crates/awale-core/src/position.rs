@@ -348,6 +348,28 @@ fn byte(board: u128, hole: usize) -> u8 {
     (board >> (8 * hole)) as u8
 }
 
+/// Gathers bit 0 of each of six bytes into a 6-bit set. Each bit of the
+/// product lands in its own place (no carries), bits 40-45 being the set.
+#[inline(always)]
+fn gather_bytes(lsbs: u64) -> u8 {
+    (lsbs.wrapping_mul(0x0102_0408_1020) >> 40) as u8 & 0x3F
+}
+
+/// The bit set of the holes of a row (six bytes of at most 48) that are not
+/// empty: adding 127 sets bit 7 of a byte exactly when it is not 0.
+#[inline(always)]
+fn non_empty_holes(row: u64) -> u8 {
+    gather_bytes(((row + 0x7F7F_7F7F_7F7F) & 0x8080_8080_8080) >> 7)
+}
+
+/// The bit set of the holes of a row whose seeds reach the opponent's row:
+/// hole i needs 6 - i seeds or more; adding 58 + i to its byte sets bit 6
+/// exactly then (the sum stays below 128).
+#[inline(always)]
+fn feeding_holes(row: u64) -> u8 {
+    gather_bytes(((row + 0x3F3E_3D3C_3B3A) & 0x4040_4040_4040) >> 6)
+}
+
 #[inline(always)]
 fn swap_rows(board: u128) -> u128 {
     ((board >> 48) | (board << 48)) & BOARD_MASK
@@ -509,8 +531,15 @@ impl Position {
     }
 
     /// The seeds in `side`'s row.
+    #[inline]
     pub fn seeds_in_row(&self, side: Side) -> u8 {
-        side.row().map(|h| self.hole(h)).sum()
+        let row = if side == self.to_move {
+            self.board as u64
+        } else {
+            (self.board >> 48) as u64
+        };
+        // Six bytes of at most 48 each, summed into the sixth by one product.
+        ((row & 0xFFFF_FFFF_FFFF).wrapping_mul(0x0101_0101_0101) >> 40) as u8
     }
 
     /// The legal moves under `rules`. Empty when the game is over by
@@ -527,16 +556,13 @@ impl Position {
     #[inline]
     fn legal_bits(&self, grand_slam: GrandSlam) -> u8 {
         let board = self.board;
-        let mut bits = 0u8;
-        let opponent_empty = board >> 48 == 0;
-        for i in 0..6 {
-            let s = byte(board, i);
-            // From hole i, seeds reach the opponent's row when s >= 6 - i.
-            let feeds = s as usize + i >= 6;
-            if s != 0 && (!opponent_empty || feeds) {
-                bits |= 1 << i;
-            }
-        }
+        let row = board as u64 & 0xFFFF_FFFF_FFFF;
+        // When the opponent is empty, only moves that reach its row.
+        let mut bits = if board >> 48 == 0 {
+            feeding_holes(row)
+        } else {
+            non_empty_holes(row)
+        };
         if grand_slam == GrandSlam::Forbidden && bits != 0 && self.grand_slam_possible() {
             let mut slams = 0u8;
             let mut rest = bits;
@@ -791,4 +817,44 @@ fn perft_inner<const TARGET: bool>(position: &Position, depth: u32, rules: &Rule
         total += perft_inner::<TARGET>(&child, depth - 1, rules);
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_sets_of_a_row_match_hole_by_hole_tests() {
+        // Every count in every hole, the other holes empty or full.
+        for other in [0u64, 8] {
+            for hole in 0..6 {
+                for seeds in 0..=40u64 {
+                    let mut row = 0u64;
+                    for h in 0..6 {
+                        row |= if h == hole { seeds } else { other } << (8 * h);
+                    }
+                    let mut non_empty = 0u8;
+                    let mut feeding = 0u8;
+                    for h in 0..6 {
+                        let s = (row >> (8 * h)) & 0xFF;
+                        if s > 0 {
+                            non_empty |= 1 << h;
+                        }
+                        if s as usize + h >= 6 {
+                            feeding |= 1 << h;
+                        }
+                    }
+                    assert_eq!(non_empty_holes(row), non_empty, "{row:x}");
+                    assert_eq!(feeding_holes(row), feeding, "{row:x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seeds_in_row_counts_each_side() {
+        let p = Position::new([1, 2, 3, 4, 5, 6, 0, 0, 7, 0, 0, 8], [0, 0], Side::North).unwrap();
+        assert_eq!(p.seeds_in_row(Side::South), 21);
+        assert_eq!(p.seeds_in_row(Side::North), 15);
+    }
 }
