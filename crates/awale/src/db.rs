@@ -175,7 +175,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let all: f64 = (0..=args.max_seeds)
         .map(|n| awale_db::level_size(n) as f64)
         .sum();
-    let per_board = if variant.is_exact() { 2.25 } else { 4.25 };
+    let per_board = if variant.is_exact() { 1.25 } else { 4.25 };
     say!(
         "Memory for the last level: about {}; files: {}.",
         bytes_text(biggest * per_board),

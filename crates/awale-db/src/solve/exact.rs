@@ -1,29 +1,33 @@
 //! Exact values and distances to capture (`repetition = nobody`).
+//!
+//! Two phases, each holding one byte per board plus two bit sets, so that a
+//! build needs about 1.25 bytes per board of the level being built: first
+//! the values ([`solve_values`]); then, with the values read-only (the
+//! builder writes them to disk and maps them, like the lower levels), the
+//! distances ([`solve_distances`]). The best capture of a board is read from
+//! the lower levels again when it is needed rather than kept.
 
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, atomics_u8, best_exits, for_each_predecessor, into_bytes_i8, parallel_chunks,
-    position_of, stays, visit, LowerLevel, Marks, Phase, Progress, Silent, SolvedLevel,
-    NO_DISTANCE, NO_EXIT,
+    atomics_i8, atomics_u8, final_value, for_each_predecessor, into_bytes_i8, parallel_chunks,
+    visit, Edges, LowerLevel, Marks, Phase, Progress, NO_DISTANCE,
 };
 use crate::index::level_size;
 use crate::DbError;
 
-pub(super) fn solve_exact(
+/// The exact values of the level of `seeds` seeds (one `i8` per board, as
+/// bytes, in rank order) and the number of passes it took.
+pub fn solve_values(
     rules: &Rules,
     seeds: u8,
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
-) -> Result<SolvedLevel, DbError> {
+) -> (Vec<u8>, u32) {
     let size = level_size(seeds);
-    // The best capture of each board (`NO_EXIT` if none), computed in the
-    // first pass: the lower levels are read only then. The same bytes then
-    // hold the distances.
-    let exits = atomics_u8(size, NO_EXIT as u8);
     let values = atomics_i8(size, 0);
     let mut marks: Option<Marks> = None;
     let mut passes = 0;
@@ -50,24 +54,34 @@ pub(super) fn solve_exact(
         };
         parallel_chunks(seeds, threads, progress, &|start, count| {
             visit(seeds, start, count, marks.as_ref(), |p, board| {
-                if first {
-                    let (exit, _, has_moves) = best_exits(board, seeds, rules, lower);
-                    exits[p].store(exit as u8, Ordering::Relaxed);
-                    if !has_moves {
-                        // The game is over: `exit` is the final value.
-                        values[p].store(exit, Ordering::Relaxed);
-                        if exit != 0 {
-                            changed(board, exit);
-                        }
-                        return;
+                let Some(edges) = Edges::of(board, seeds, rules) else {
+                    // The game is over (only the first pass looks at such a
+                    // board: it has no moves, so no changed board marks it).
+                    let v = final_value(board);
+                    values[p].store(v, Ordering::Relaxed);
+                    if v != 0 {
+                        changed(board, v);
                     }
-                }
-                let Some((children, len)) = stays(board, seeds, rules) else {
                     return;
                 };
-                let mut best = exits[p].load(Ordering::Relaxed) as i8;
-                for &r in &children[..len] {
+                let mut best = i8::MIN;
+                for &r in edges.stays() {
                     best = best.max(-values[r as usize].load(Ordering::Relaxed));
+                }
+                // After its first visit a board's value is at least its best
+                // capture, and a won value is kept up by that capture or by a
+                // lost board it moves to (values only move away from 0): it
+                // cannot drop. So the capture is read again only when the
+                // other moves give less than a value of 0 or below, which may
+                // then lose more: at most `seeds` times per board.
+                let old = values[p].load(Ordering::Relaxed);
+                if first {
+                    best = best.max(edges.best_exit(lower, true));
+                } else if best < old {
+                    if old > 0 {
+                        return;
+                    }
+                    best = best.max(edges.best_exit(lower, true));
                 }
                 // Values only move away from 0 (see the module comment), so
                 // a smaller gain, computed from values read before another
@@ -88,53 +102,36 @@ pub(super) fn solve_exact(
         }
         marks = Some(next);
     }
-    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values)?;
-    Ok(SolvedLevel {
-        lower: into_bytes_i8(values),
-        upper: Vec::new(),
-        distance: exits.into_iter().map(AtomicU8::into_inner).collect(),
-        passes: (passes, distance_passes),
-    })
+    (into_bytes_i8(values), passes)
 }
 
-/// Distances to the next capture for a solved exact level (see the module
-/// documentation), written over `exits`. Each is set once, when the moves
-/// that keep the board's value are known well enough, so that the winner's
-/// value-keeping move to the smallest distance, and every value-keeping move
-/// of the loser, goes to a strictly smaller distance.
-fn distances(
+/// Distances to the next capture for a level whose exact values are
+/// `values` (see the module documentation of [`super`]), and the number of
+/// passes it took. Each is set once, when the moves that keep the board's
+/// value are known well enough, so that the winner's value-keeping move to
+/// the smallest distance, and every value-keeping move of the loser, goes to
+/// a strictly smaller distance.
+///
+/// # Errors
+///
+/// [`DbError::DistanceTooLong`] when a distance does not fit the format's
+/// byte (none up to 24 seeds).
+pub fn solve_distances(
     rules: &Rules,
     seeds: u8,
+    lower: &[LowerLevel<'_>],
+    values: &[u8],
     threads: usize,
     progress: &dyn Progress,
-    exits: &[AtomicU8],
-    values: &[AtomicI8],
-) -> Result<u32, DbError> {
-    // Not yet known, and a capture keeps the value (a loser's board).
+) -> Result<(Vec<u8>, u32), DbError> {
+    // A loser not yet known whose best capture keeps its value: it counts
+    // as a move of distance 0 when the others are known.
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
     let size = level_size(seeds);
+    assert_eq!(values.len() as u64, size, "values of another level");
+    let value = |r: usize| values[r] as i8;
+    let distance = atomics_u8(size, NO_DISTANCE);
     let overflow = AtomicBool::new(false);
-    // First the best captures become the first marks: 0 where the game is
-    // over, 1 where a capture wins the value, EXIT_PENDING where a capture
-    // keeps a losing value.
-    parallel_chunks(seeds, threads, &Silent, &|start, count| {
-        visit(seeds, start, count, None, |p, board| {
-            let v = values[p].load(Ordering::Relaxed);
-            let exit_keeps = exits[p].load(Ordering::Relaxed) as i8 == v;
-            let mark = if v == 0 {
-                NO_DISTANCE
-            } else if position_of(board).legal_moves(rules).is_empty() {
-                0
-            } else if exit_keeps && v > 0 {
-                1
-            } else if exit_keeps {
-                EXIT_PENDING
-            } else {
-                NO_DISTANCE
-            };
-            exits[p].store(mark, Ordering::Relaxed);
-        });
-    });
     let mut marks: Option<Marks> = None;
     let mut passes = 0;
     loop {
@@ -150,12 +147,12 @@ fn distances(
             if v < 0 {
                 for_each_predecessor(board, seeds, rules, |r, before| {
                     let q = r as usize;
-                    if values[q].load(Ordering::Relaxed) != -v {
+                    if value(q) != -v {
                         return;
                     }
                     if d + 1 >= EXIT_PENDING {
                         overflow.store(true, Ordering::Relaxed);
-                    } else if exits[q]
+                    } else if distance[q]
                         .compare_exchange(NO_DISTANCE, d + 1, Ordering::Relaxed, Ordering::Relaxed)
                         .is_ok()
                     {
@@ -168,34 +165,53 @@ fn distances(
         };
         parallel_chunks(seeds, threads, progress, &|start, count| {
             visit(seeds, start, count, marks.as_ref(), |p, board| {
-                let v = values[p].load(Ordering::Relaxed);
-                let known = exits[p].load(Ordering::Relaxed);
+                let v = value(p);
                 if v == 0 {
                     return;
                 }
-                if known < EXIT_PENDING {
-                    // Known from the first marks: tell the boards before.
-                    if first {
-                        settled(board, v, known);
-                    }
+                let Some(edges) = Edges::of(board, seeds, rules) else {
+                    // The game is over: distance 0 (first pass only: such a
+                    // board is never marked).
+                    distance[p].store(0, Ordering::Relaxed);
+                    settled(board, v, 0);
                     return;
-                }
-                if first && known == NO_DISTANCE {
-                    // Nothing below it is known yet: it will be looked at
-                    // (or set) when one of its moves' boards is.
+                };
+                let mut known = distance[p].load(Ordering::Relaxed);
+                if first {
+                    let exit_keeps = edges.best_exit(lower, true) == v;
+                    if v > 0 {
+                        if exit_keeps {
+                            // The smallest distance a board with moves can
+                            // have. Lowering a distance another thread set
+                            // keeps every step going down.
+                            distance[p].store(1, Ordering::Relaxed);
+                            settled(board, v, 1);
+                        }
+                        // Otherwise it is set (and tells the boards before)
+                        // when a board it moves to is settled.
+                        return;
+                    }
+                    if !exit_keeps {
+                        // A loser is looked at once a board it moves to is
+                        // settled.
+                        return;
+                    }
+                    // Only this visit writes a loser's distance.
+                    known = EXIT_PENDING;
+                    distance[p].store(known, Ordering::Relaxed);
+                } else if known < EXIT_PENDING {
                     return;
                 }
                 // Winner: the nearest known value-keeping move. Loser: the
                 // farthest, once all of them are known.
                 let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
                 let mut unknown = false;
-                let (children, len) = stays(board, seeds, rules).unwrap_or(([0; 6], 0));
-                for &r in &children[..len] {
+                for &r in edges.stays() {
                     let q = r as usize;
-                    if -values[q].load(Ordering::Relaxed) != v {
+                    if -value(q) != v {
                         continue;
                     }
-                    let d = exits[q].load(Ordering::Relaxed);
+                    let d = distance[q].load(Ordering::Relaxed);
                     if d >= EXIT_PENDING {
                         unknown = true;
                     } else {
@@ -206,19 +222,18 @@ fn distances(
                         });
                     }
                 }
-                let distance = if v > 0 {
+                let d = if v > 0 {
                     found.map(|d| d + 1)
                 } else {
                     found.filter(|_| !unknown).map(|d| d + 1)
                 };
-                if let Some(d) = distance {
+                if let Some(d) = d {
                     if d >= EXIT_PENDING {
                         overflow.store(true, Ordering::Relaxed);
                     } else if v < 0 {
-                        // Only this visit sets a loser's distance.
-                        exits[p].store(d, Ordering::Relaxed);
+                        distance[p].store(d, Ordering::Relaxed);
                         settled(board, v, d);
-                    } else if exits[p]
+                    } else if distance[p]
                         .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
                         .is_ok()
                     {
@@ -236,5 +251,8 @@ fn distances(
     if overflow.load(Ordering::Relaxed) {
         return Err(DbError::DistanceTooLong(seeds));
     }
-    Ok(passes)
+    Ok((
+        distance.into_iter().map(AtomicU8::into_inner).collect(),
+        passes,
+    ))
 }

@@ -43,7 +43,7 @@ use awale_core::{Move, Position, Rules, Side};
 use crate::index::{level_size, next_board, rank, unrank};
 use crate::DbError;
 use bounds::solve_bounds;
-use exact::solve_exact;
+pub use exact::{solve_distances, solve_values};
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
@@ -152,6 +152,67 @@ fn for_each_edge(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(E
         }
     }
     true
+}
+
+/// The moves of a board as the solver sees them, from one generation: the
+/// boards reached by moves that capture nothing (in this level), and the
+/// captures (into lower levels).
+pub(crate) struct Edges {
+    stays: [u64; 6],
+    stay_count: usize,
+    /// Seeds captured, seeds left on the board, rank of the board reached.
+    exits: [(u8, u8, u64); 6],
+    exit_count: usize,
+}
+
+impl Edges {
+    /// The moves of `board`, or `None` when the game is over there
+    /// (starvation or an empty board). All ranks are computed before any
+    /// value is read, so that the reads (random, the costly part) overlap.
+    #[inline]
+    pub(crate) fn of(board: &[u8; 12], seeds: u8, rules: &Rules) -> Option<Edges> {
+        let mut edges = Edges {
+            stays: [0; 6],
+            stay_count: 0,
+            exits: [(0, 0, 0); 6],
+            exit_count: 0,
+        };
+        let has_moves = for_each_edge(board, seeds, rules, |edge| match edge {
+            Edge::Stay(r) => {
+                edges.stays[edges.stay_count] = r;
+                edges.stay_count += 1;
+            }
+            Edge::Exit {
+                captured,
+                seeds: left,
+                rank: r,
+            } => {
+                edges.exits[edges.exit_count] = (captured, left, r);
+                edges.exit_count += 1;
+            }
+        });
+        has_moves.then_some(edges)
+    }
+
+    /// The ranks of the boards reached by moves that capture nothing.
+    #[inline]
+    pub(crate) fn stays(&self) -> &[u64] {
+        &self.stays[..self.stay_count]
+    }
+
+    /// The best value of a capture, `captured - value of the board reached`,
+    /// with the lower levels' lower bounds (`optimistic`: the best case for
+    /// the side to move) or upper bounds; `NO_EXIT` when nothing captures.
+    #[inline]
+    pub(crate) fn best_exit(&self, lower: &[LowerLevel<'_>], optimistic: bool) -> i8 {
+        let mut best = NO_EXIT;
+        for &(captured, left, r) in &self.exits[..self.exit_count] {
+            let level = &lower[usize::from(left)];
+            let plane = if optimistic { level.lower } else { level.upper };
+            best = best.max(captured as i8 - load(plane, r));
+        }
+        best
+    }
 }
 
 /// The ranks of the children of `board` reached by moves that capture
@@ -392,7 +453,15 @@ pub fn solve_level(
         assert_eq!(level.upper.len() as u64, level_size(n as u8));
     }
     if is_exact(rules) {
-        solve_exact(rules, seeds, lower, threads, progress)
+        let (values, value_passes) = solve_values(rules, seeds, lower, threads, progress);
+        let (distance, distance_passes) =
+            solve_distances(rules, seeds, lower, &values, threads, progress)?;
+        Ok(SolvedLevel {
+            lower: values,
+            upper: Vec::new(),
+            distance,
+            passes: (value_passes, distance_passes),
+        })
     } else {
         Ok(solve_bounds(rules, seeds, lower, threads, progress))
     }
