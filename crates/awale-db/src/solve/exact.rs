@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, atomics_u8, final_value, for_each_predecessor, into_bytes_i8, parallel_chunks,
-    visit, Edges, LowerLevel, Marks, Phase, Progress, NO_DISTANCE,
+    atomics_i8, atomics_u8, final_value, for_each_predecessor_ahead, into_bytes_i8,
+    parallel_chunks, prefetch, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, NO_DISTANCE,
 };
 use crate::index::level_size;
 use crate::DbError;
@@ -41,61 +41,88 @@ pub fn solve_values(
         // the moves): raise them here, and only the boards before *those*
         // need a look. If it is won, the boards before may now be lost, which
         // needs all their moves: look at them in the next pass.
+        let mark_before = |board: &[u8; 12]| {
+            let touch = |r| next.prefetch(r);
+            for_each_predecessor_ahead(board, seeds, rules, touch, |r, _| next.set(r));
+        };
         let changed = |board: &[u8; 12], v: i8| {
             if v < 0 {
-                for_each_predecessor(board, seeds, rules, |r, before| {
-                    if values[r as usize].fetch_max(-v, Ordering::Relaxed) < -v {
-                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                let touch = |r| prefetch(&values, r);
+                for_each_predecessor_ahead(board, seeds, rules, touch, |r, before| {
+                    // A plain read first: most are high enough already,
+                    // and a read-modify-write waits for its cache line.
+                    let q = r as usize;
+                    if values[q].load(Ordering::Relaxed) < -v
+                        && values[q].fetch_max(-v, Ordering::Relaxed) < -v
+                    {
+                        mark_before(before);
                     }
                 });
             } else {
-                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+                mark_before(board);
             }
         };
         parallel_chunks(seeds, threads, progress, &|start, count| {
-            visit(seeds, start, count, marks.as_ref(), |p, board| {
-                let Some(edges) = Edges::of(board, seeds, rules) else {
-                    // The game is over (only the first pass looks at such a
-                    // board: it has no moves, so no changed board marks it).
-                    let v = final_value(board);
-                    values[p].store(v, Ordering::Relaxed);
-                    if v != 0 {
-                        changed(board, v);
+            let prepare = |_, board: &[u8; 12]| {
+                let edges = Edges::of(board, seeds, rules);
+                if let Some(edges) = &edges {
+                    edges.prefetch_stays(&values);
+                    if first {
+                        edges.prefetch_exits(seeds, lower);
                     }
-                    return;
-                };
-                let mut best = i8::MIN;
-                for &r in edges.stays() {
-                    best = best.max(-values[r as usize].load(Ordering::Relaxed));
                 }
-                // After its first visit a board's value is at least its best
-                // capture, and a won value is kept up by that capture or by a
-                // lost board it moves to (values only move away from 0): it
-                // cannot drop. So the capture is read again only when the
-                // other moves give less than a value of 0 or below, which may
-                // then lose more: at most `seeds` times per board.
-                let old = values[p].load(Ordering::Relaxed);
-                if first {
-                    best = best.max(edges.best_exit(lower, true));
-                } else if best < old {
-                    if old > 0 {
+                edges
+            };
+            visit_ahead(
+                seeds,
+                start,
+                count,
+                marks.as_ref(),
+                prepare,
+                |p, board, edges| {
+                    let Some(edges) = edges else {
+                        // The game is over (only the first pass looks at such a
+                        // board: it has no moves, so no changed board marks it).
+                        let v = final_value(board);
+                        values[p].store(v, Ordering::Relaxed);
+                        if v != 0 {
+                            changed(board, v);
+                        }
                         return;
+                    };
+                    let mut best = i8::MIN;
+                    for &r in edges.stays() {
+                        best = best.max(-values[r as usize].load(Ordering::Relaxed));
                     }
-                    best = best.max(edges.best_exit(lower, true));
-                }
-                // Values only move away from 0 (see the module comment), so
-                // a smaller gain, computed from values read before another
-                // thread raised this one, is dropped. Only this visit makes
-                // a value negative: other threads only raise won boards.
-                if best > 0 {
-                    if values[p].fetch_max(best, Ordering::Relaxed) < best {
+                    // After its first visit a board's value is at least its best
+                    // capture, and a won value is kept up by that capture or by a
+                    // lost board it moves to (values only move away from 0): it
+                    // cannot drop. So the capture is read again only when the
+                    // other moves give less than a value of 0 or below, which may
+                    // then lose more: at most `seeds` times per board.
+                    let old = values[p].load(Ordering::Relaxed);
+                    if first {
+                        best = best.max(edges.best_exit(seeds, lower, true));
+                    } else if best < old {
+                        if old > 0 {
+                            return;
+                        }
+                        best = best.max(edges.best_exit(seeds, lower, true));
+                    }
+                    // Values only move away from 0 (see the module comment), so
+                    // a smaller gain, computed from values read before another
+                    // thread raised this one, is dropped. Only this visit makes
+                    // a value negative: other threads only raise won boards.
+                    if best > 0 {
+                        if values[p].fetch_max(best, Ordering::Relaxed) < best {
+                            changed(board, best);
+                        }
+                    } else if best < values[p].load(Ordering::Relaxed) {
+                        values[p].store(best, Ordering::Relaxed);
                         changed(board, best);
                     }
-                } else if best < values[p].load(Ordering::Relaxed) {
-                    values[p].store(best, Ordering::Relaxed);
-                    changed(board, best);
-                }
-            });
+                },
+            );
         });
         if next.is_empty() {
             break;
@@ -143,105 +170,140 @@ pub fn solve_distances(
         // winners before it that keep their value by moving here and have no
         // distance yet take d + 1 at once; losers before it need all their
         // moves: look at them in the next pass.
+        let mark_before = |board: &[u8; 12]| {
+            let touch = |r| next.prefetch(r);
+            for_each_predecessor_ahead(board, seeds, rules, touch, |r, _| next.set(r));
+        };
         let settled = |board: &[u8; 12], v: i8, d: u8| {
             if v < 0 {
-                for_each_predecessor(board, seeds, rules, |r, before| {
+                let touch = |r| {
+                    prefetch(values, r);
+                    prefetch(&distance, r);
+                };
+                for_each_predecessor_ahead(board, seeds, rules, touch, |r, before| {
                     let q = r as usize;
                     if value(q) != -v {
                         return;
                     }
                     if d + 1 >= EXIT_PENDING {
                         overflow.store(true, Ordering::Relaxed);
-                    } else if distance[q]
-                        .compare_exchange(NO_DISTANCE, d + 1, Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok()
+                    } else if distance[q].load(Ordering::Relaxed) == NO_DISTANCE
+                        && distance[q]
+                            .compare_exchange(
+                                NO_DISTANCE,
+                                d + 1,
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            )
+                            .is_ok()
                     {
-                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                        mark_before(before);
                     }
                 });
             } else {
-                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+                mark_before(board);
             }
         };
         parallel_chunks(seeds, threads, progress, &|start, count| {
-            visit(seeds, start, count, marks.as_ref(), |p, board| {
-                let v = value(p);
-                if v == 0 {
-                    return;
+            let prepare = |p, board: &[u8; 12]| {
+                if value(p) == 0 {
+                    return None;
                 }
-                let Some(edges) = Edges::of(board, seeds, rules) else {
-                    // The game is over: distance 0 (first pass only: such a
-                    // board is never marked).
-                    distance[p].store(0, Ordering::Relaxed);
-                    settled(board, v, 0);
-                    return;
-                };
-                let mut known = distance[p].load(Ordering::Relaxed);
-                if first {
-                    let exit_keeps = edges.best_exit(lower, true) == v;
-                    if v > 0 {
-                        if exit_keeps {
-                            // The smallest distance a board with moves can
-                            // have. Lowering a distance another thread set
-                            // keeps every step going down.
-                            distance[p].store(1, Ordering::Relaxed);
-                            settled(board, v, 1);
+                let edges = Edges::of(board, seeds, rules);
+                if let Some(edges) = &edges {
+                    edges.prefetch_stays(values);
+                    edges.prefetch_stays(&distance);
+                    if first {
+                        edges.prefetch_exits(seeds, lower);
+                    }
+                }
+                Some(edges)
+            };
+            visit_ahead(
+                seeds,
+                start,
+                count,
+                marks.as_ref(),
+                prepare,
+                |p, board, edges| {
+                    let Some(edges) = edges else {
+                        return;
+                    };
+                    let v = value(p);
+                    let Some(edges) = edges else {
+                        // The game is over: distance 0 (first pass only: such a
+                        // board is never marked).
+                        distance[p].store(0, Ordering::Relaxed);
+                        settled(board, v, 0);
+                        return;
+                    };
+                    let mut known = distance[p].load(Ordering::Relaxed);
+                    if first {
+                        let exit_keeps = edges.best_exit(seeds, lower, true) == v;
+                        if v > 0 {
+                            if exit_keeps {
+                                // The smallest distance a board with moves can
+                                // have. Lowering a distance another thread set
+                                // keeps every step going down.
+                                distance[p].store(1, Ordering::Relaxed);
+                                settled(board, v, 1);
+                            }
+                            // Otherwise it is set (and tells the boards before)
+                            // when a board it moves to is settled.
+                            return;
                         }
-                        // Otherwise it is set (and tells the boards before)
-                        // when a board it moves to is settled.
+                        if !exit_keeps {
+                            // A loser is looked at once a board it moves to is
+                            // settled.
+                            return;
+                        }
+                        // Only this visit writes a loser's distance.
+                        known = EXIT_PENDING;
+                        distance[p].store(known, Ordering::Relaxed);
+                    } else if known < EXIT_PENDING {
                         return;
                     }
-                    if !exit_keeps {
-                        // A loser is looked at once a board it moves to is
-                        // settled.
-                        return;
+                    // Winner: the nearest known value-keeping move. Loser: the
+                    // farthest, once all of them are known.
+                    let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
+                    let mut unknown = false;
+                    for &r in edges.stays() {
+                        let q = r as usize;
+                        if -value(q) != v {
+                            continue;
+                        }
+                        let d = distance[q].load(Ordering::Relaxed);
+                        if d >= EXIT_PENDING {
+                            unknown = true;
+                        } else {
+                            found = Some(match found {
+                                None => d,
+                                Some(f) if v > 0 => f.min(d),
+                                Some(f) => f.max(d),
+                            });
+                        }
                     }
-                    // Only this visit writes a loser's distance.
-                    known = EXIT_PENDING;
-                    distance[p].store(known, Ordering::Relaxed);
-                } else if known < EXIT_PENDING {
-                    return;
-                }
-                // Winner: the nearest known value-keeping move. Loser: the
-                // farthest, once all of them are known.
-                let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
-                let mut unknown = false;
-                for &r in edges.stays() {
-                    let q = r as usize;
-                    if -value(q) != v {
-                        continue;
-                    }
-                    let d = distance[q].load(Ordering::Relaxed);
-                    if d >= EXIT_PENDING {
-                        unknown = true;
+                    let d = if v > 0 {
+                        found.map(|d| d + 1)
                     } else {
-                        found = Some(match found {
-                            None => d,
-                            Some(f) if v > 0 => f.min(d),
-                            Some(f) => f.max(d),
-                        });
+                        found.filter(|_| !unknown).map(|d| d + 1)
+                    };
+                    if let Some(d) = d {
+                        if d >= EXIT_PENDING {
+                            overflow.store(true, Ordering::Relaxed);
+                        } else if v < 0 {
+                            distance[p].store(d, Ordering::Relaxed);
+                            settled(board, v, d);
+                        } else if distance[p]
+                            .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                        {
+                            // Set once: another thread may have set it first.
+                            settled(board, v, d);
+                        }
                     }
-                }
-                let d = if v > 0 {
-                    found.map(|d| d + 1)
-                } else {
-                    found.filter(|_| !unknown).map(|d| d + 1)
-                };
-                if let Some(d) = d {
-                    if d >= EXIT_PENDING {
-                        overflow.store(true, Ordering::Relaxed);
-                    } else if v < 0 {
-                        distance[p].store(d, Ordering::Relaxed);
-                        settled(board, v, d);
-                    } else if distance[p]
-                        .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok()
-                    {
-                        // Set once: another thread may have set it first.
-                        settled(board, v, d);
-                    }
-                }
-            });
+                },
+            );
         });
         if next.is_empty() {
             break;
