@@ -420,6 +420,9 @@ pub struct LevelStats {
     pub sum_values: i64,
     /// Bounds only: boards whose bounds are equal (value known).
     pub exact: u64,
+    /// Exact only: the longest distance to capture, in plies (the file
+    /// format holds up to 253).
+    pub longest: u8,
 }
 
 impl LevelStats {
@@ -449,6 +452,9 @@ impl LevelStats {
                 if lo == hi {
                     s.exact += 1;
                     s.sum_values += i64::from(lo);
+                }
+                if exact && second[i] != NO_DISTANCE {
+                    s.longest = s.longest.max(second[i]);
                 }
             }
             index::next_board(&mut board);
