@@ -7,13 +7,14 @@
 //! distances ([`solve_distances`]). The best capture of a board is read from
 //! the lower levels again when it is needed rather than kept.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 
 use awale_core::Rules;
 
 use super::{
     atomics_i8, atomics_u8, final_value, for_each_predecessor_ahead, into_bytes_i8,
-    parallel_chunks, prefetch, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, NO_DISTANCE,
+    parallel_chunks, position_of, prefetch, visit, visit_ahead, Edges, LowerLevel, Marks, Phase,
+    Progress, Silent, NO_DISTANCE,
 };
 use crate::index::level_size;
 use crate::DbError;
@@ -133,16 +134,20 @@ pub fn solve_values(
 }
 
 /// Distances to the next capture for a level whose exact values are
-/// `values` (see the module documentation of [`super`]), and the number of
-/// passes it took. Each is set once, when the moves that keep the board's
-/// value are known well enough, so that the winner's value-keeping move to
-/// the smallest distance, and every value-keeping move of the loser, goes to
-/// a strictly smaller distance.
+/// `values`, and the number of passes it took: plies until a capture or the
+/// end of the game when both sides keep the value, the winner hurrying and
+/// the loser delaying (a capture that keeps the value counts 0 more plies).
+///
+/// Pass d sets the boards of distance d, from those set before: a winner
+/// with a value-keeping move to a board of distance d - 1 (none shorter, or
+/// it would have been set earlier), a loser whose value-keeping moves all
+/// lead to known distances, the longest being d - 1. Pass 1 looks at every
+/// board; pass d + 1 only at the boards before those set in pass d.
 ///
 /// # Errors
 ///
 /// [`DbError::DistanceTooLong`] when a distance does not fit the format's
-/// byte (none up to 24 seeds).
+/// byte (253 plies).
 pub fn solve_distances(
     rules: &Rules,
     seeds: u8,
@@ -151,71 +156,46 @@ pub fn solve_distances(
     threads: usize,
     progress: &dyn Progress,
 ) -> Result<(Vec<u8>, u32), DbError> {
-    // A loser not yet known whose best capture keeps its value: it counts
-    // as a move of distance 0 when the others are known.
+    // A loser not yet known whose best capture keeps its value (a move of
+    // distance 0): known from pass 1 on without reading the lower levels.
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
     let size = level_size(seeds);
     assert_eq!(values.len() as u64, size, "values of another level");
     let value = |r: usize| values[r] as i8;
     let distance = atomics_u8(size, NO_DISTANCE);
-    let overflow = AtomicBool::new(false);
-    let mut marks: Option<Marks> = None;
-    let mut passes = 0;
-    loop {
-        passes += 1;
-        progress.pass(seeds, Phase::Distances, passes, size);
-        let first = passes == 1;
-        let next = Marks::new(size);
-        // The distance of `board` (value `v`) became `d`. If it is lost, the
-        // winners before it that keep their value by moving here and have no
-        // distance yet take d + 1 at once; losers before it need all their
-        // moves: look at them in the next pass.
-        let mark_before = |board: &[u8; 12]| {
-            let touch = |r| next.prefetch(r);
-            for_each_predecessor_ahead(board, seeds, rules, touch, |r, _| next.set(r));
-        };
-        let settled = |board: &[u8; 12], v: i8, d: u8| {
-            if v < 0 {
-                let touch = |r| {
-                    prefetch(values, r);
-                    prefetch(&distance, r);
-                };
-                for_each_predecessor_ahead(board, seeds, rules, touch, |r, before| {
-                    let q = r as usize;
-                    if value(q) != -v {
-                        return;
-                    }
-                    if d + 1 >= EXIT_PENDING {
-                        overflow.store(true, Ordering::Relaxed);
-                    } else if distance[q].load(Ordering::Relaxed) == NO_DISTANCE
-                        && distance[q]
-                            .compare_exchange(
-                                NO_DISTANCE,
-                                d + 1,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            )
-                            .is_ok()
-                    {
-                        mark_before(before);
-                    }
-                });
-            } else {
-                mark_before(board);
+    // Distance 0: the game is over (the side to move has no move).
+    parallel_chunks(seeds, threads, &Silent, &|start, count| {
+        visit(seeds, start, count, None, |p, board| {
+            if value(p) != 0 && position_of(board).legal_moves(rules).is_empty() {
+                distance[p].store(0, Ordering::Relaxed);
             }
+        });
+    });
+    let mut marks: Option<Marks> = None;
+    let mut pass: u32 = 0;
+    loop {
+        pass += 1;
+        progress.pass(seeds, Phase::Distances, pass, size);
+        // Distances set in this pass.
+        let Ok(d) = u8::try_from(pass).map(|d| d.min(EXIT_PENDING)) else {
+            unreachable!("passes stop at EXIT_PENDING")
         };
+        if d == EXIT_PENDING {
+            return Err(DbError::DistanceTooLong(seeds));
+        }
+        let first = pass == 1;
+        let next = Marks::new(size);
         parallel_chunks(seeds, threads, progress, &|start, count| {
-            let prepare = |p, board: &[u8; 12]| {
-                if value(p) == 0 {
+            let prepare = |p: usize, board: &[u8; 12]| {
+                let known = distance[p].load(Ordering::Relaxed);
+                if value(p) == 0 || known < EXIT_PENDING {
                     return None;
                 }
-                let edges = Edges::of(board, seeds, rules);
-                if let Some(edges) = &edges {
-                    edges.prefetch_stays(values);
-                    edges.prefetch_stays(&distance);
-                    if first {
-                        edges.prefetch_exits(seeds, lower);
-                    }
+                let edges = Edges::of(board, seeds, rules)?;
+                edges.prefetch_stays(values);
+                edges.prefetch_stays(&distance);
+                if first {
+                    edges.prefetch_exits(seeds, lower);
                 }
                 Some(edges)
             };
@@ -230,77 +210,44 @@ pub fn solve_distances(
                         return;
                     };
                     let v = value(p);
-                    let Some(edges) = edges else {
-                        // The game is over: distance 0 (first pass only: such a
-                        // board is never marked).
-                        distance[p].store(0, Ordering::Relaxed);
-                        settled(board, v, 0);
-                        return;
-                    };
-                    let mut known = distance[p].load(Ordering::Relaxed);
+                    let mut exit_keeps = distance[p].load(Ordering::Relaxed) == EXIT_PENDING;
                     if first {
-                        let exit_keeps = edges.best_exit(seeds, lower, true) == v;
-                        if v > 0 {
-                            if exit_keeps {
-                                // The smallest distance a board with moves can
-                                // have. Lowering a distance another thread set
-                                // keeps every step going down.
-                                distance[p].store(1, Ordering::Relaxed);
-                                settled(board, v, 1);
-                            }
-                            // Otherwise it is set (and tells the boards before)
-                            // when a board it moves to is settled.
-                            return;
-                        }
-                        if !exit_keeps {
-                            // A loser is looked at once a board it moves to is
-                            // settled.
-                            return;
-                        }
-                        // Only this visit writes a loser's distance.
-                        known = EXIT_PENDING;
-                        distance[p].store(known, Ordering::Relaxed);
-                    } else if known < EXIT_PENDING {
-                        return;
+                        exit_keeps = edges.best_exit(seeds, lower, true) == v;
                     }
-                    // Winner: the nearest known value-keeping move. Loser: the
-                    // farthest, once all of them are known.
-                    let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
+                    // Only distances set in earlier passes count: a board set in
+                    // this pass is d, not yet below it.
+                    let mut shortest = exit_keeps.then_some(0);
+                    let mut longest = exit_keeps.then_some(0);
                     let mut unknown = false;
                     for &r in edges.stays() {
                         let q = r as usize;
                         if -value(q) != v {
                             continue;
                         }
-                        let d = distance[q].load(Ordering::Relaxed);
-                        if d >= EXIT_PENDING {
-                            unknown = true;
+                        let e = distance[q].load(Ordering::Relaxed);
+                        if e < d {
+                            shortest = Some(shortest.map_or(e, |s: u8| s.min(e)));
+                            longest = Some(longest.map_or(e, |l: u8| l.max(e)));
                         } else {
-                            found = Some(match found {
-                                None => d,
-                                Some(f) if v > 0 => f.min(d),
-                                Some(f) => f.max(d),
-                            });
+                            unknown = true;
                         }
                     }
-                    let d = if v > 0 {
-                        found.map(|d| d + 1)
+                    let set = if v > 0 {
+                        shortest.is_some()
                     } else {
-                        found.filter(|_| !unknown).map(|d| d + 1)
+                        longest.is_some() && !unknown
                     };
-                    if let Some(d) = d {
-                        if d >= EXIT_PENDING {
-                            overflow.store(true, Ordering::Relaxed);
-                        } else if v < 0 {
-                            distance[p].store(d, Ordering::Relaxed);
-                            settled(board, v, d);
-                        } else if distance[p]
-                            .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                        {
-                            // Set once: another thread may have set it first.
-                            settled(board, v, d);
-                        }
+                    if set {
+                        distance[p].store(d, Ordering::Relaxed);
+                        for_each_predecessor_ahead(
+                            board,
+                            seeds,
+                            rules,
+                            |r| next.prefetch(r),
+                            |r, _| next.set(r),
+                        );
+                    } else if first && exit_keeps && v < 0 {
+                        distance[p].store(EXIT_PENDING, Ordering::Relaxed);
                     }
                 },
             );
@@ -310,11 +257,12 @@ pub fn solve_distances(
         }
         marks = Some(next);
     }
-    if overflow.load(Ordering::Relaxed) {
-        return Err(DbError::DistanceTooLong(seeds));
-    }
-    Ok((
-        distance.into_iter().map(AtomicU8::into_inner).collect(),
-        passes,
-    ))
+    let distance: Vec<u8> = distance
+        .into_iter()
+        .map(|d| match d.into_inner() {
+            EXIT_PENDING => NO_DISTANCE,
+            d => d,
+        })
+        .collect();
+    Ok((distance, pass))
 }
