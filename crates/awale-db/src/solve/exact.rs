@@ -163,10 +163,14 @@ pub fn solve_distances(
     assert_eq!(values.len() as u64, size, "values of another level");
     let value = |r: usize| values[r] as i8;
     let distance = atomics_u8(size, NO_DISTANCE);
-    // Distance 0: the game is over (the side to move has no move).
+    // Distance 0: the game is over (the side to move has no move). A player
+    // with seeds always has a move when the other has seeds too (RULES.md),
+    // so only boards with an empty row need the rules crate.
     parallel_chunks(seeds, threads, &Silent, &|start, count| {
         visit(seeds, start, count, None, |p, board| {
-            if value(p) != 0 && position_of(board).legal_moves(rules).is_empty() {
+            let row_empty =
+                board[..6].iter().all(|&h| h == 0) || board[6..].iter().all(|&h| h == 0);
+            if row_empty && value(p) != 0 && position_of(board).legal_moves(rules).is_empty() {
                 distance[p].store(0, Ordering::Relaxed);
             }
         });
