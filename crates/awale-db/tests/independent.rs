@@ -186,12 +186,17 @@ fn solve_level_by_attractors(
             }
         }
     } else {
-        // Endless play is the worst for Max: -seeds.
+        // A repetition pays each player their own row. Max can force at
+        // least t when it wins the co-Büchi game of t: from some point on,
+        // every position is one where Max's row minus Min's is at least t,
+        // or play leaves the level with at least t for Max. At most -n
+        // everywhere (t = -n is always won).
         for v in max_value.iter_mut() {
             *v = -s;
         }
         for t in (-s + 1)..=s {
-            for (node, w) in attractor(true, &|v| v >= t).into_iter().enumerate() {
+            let wins = co_buchi_of_threshold(t, &all, &children, &exits, &over);
+            for (node, w) in wins.into_iter().take(2 * n).enumerate() {
                 if w {
                     max_value[node] = t;
                 }
@@ -207,6 +212,122 @@ fn solve_level_by_attractors(
             (*b, (lower, if exact { lower } else { upper }))
         })
         .collect()
+}
+
+/// The nodes (Max's boards 0..n, then Min's n..2n) from which Max wins the
+/// game "at least `t`" of an `own_row` level: Max wins a play that leaves
+/// the level (or ends) with at least `t` for it, by the pessimistic bounds
+/// below, or that goes on forever and from some point on only visits
+/// positions where Max's row minus Min's row is at least `t`.
+fn co_buchi_of_threshold(
+    t: i8,
+    all: &[[u8; 12]],
+    children: &[Vec<usize>],
+    exits: &[Vec<(i8, i8)>],
+    over: &[Option<i8>],
+) -> Vec<bool> {
+    let n = all.len();
+    // Two sinks: Max has won, Max has lost.
+    let (won, lost) = (2 * n, 2 * n + 1);
+    let mut successors = vec![Vec::new(); 2 * n + 2];
+    let mut good = vec![false; 2 * n + 2];
+    let mut max_moves = vec![false; 2 * n + 2];
+    let sink = |v: i8| if v >= t { won } else { lost };
+    for (b, board) in all.iter().enumerate() {
+        let own: i32 = board[..6].iter().map(|&h| i32::from(h)).sum();
+        let other: i32 = board[6..].iter().map(|&h| i32::from(h)).sum();
+        let split = (own - other) as i8;
+        // Max to move at b, then Min to move at b.
+        good[b] = split >= t;
+        good[n + b] = -split >= t;
+        max_moves[b] = true;
+        if let Some(v) = over[b] {
+            successors[b].push(sink(v));
+            successors[n + b].push(sink(-v));
+            continue;
+        }
+        for &c in &children[b] {
+            successors[b].push(n + c);
+            successors[n + b].push(c);
+        }
+        for &(pessimistic, optimistic) in &exits[b] {
+            successors[b].push(sink(pessimistic));
+            successors[n + b].push(sink(-optimistic));
+        }
+    }
+    successors[won].push(won);
+    successors[lost].push(lost);
+    good[won] = true;
+    co_buchi(&successors, &max_moves, &good)
+}
+
+/// The nodes from which the player who moves at the nodes of `max_moves`
+/// can make every infinite play stay in `good` from some point on: the
+/// classic algorithm, by complements. In the game left, the nodes from
+/// which the opponent cannot force a visit to a bad node are won (Max stays
+/// in good nodes there forever), and so is their attractor for Max; remove
+/// those and repeat, until the opponent can force a bad node from
+/// everywhere left (then it does so forever: Max has lost there).
+fn co_buchi(successors: &[Vec<usize>], max_moves: &[bool], good: &[bool]) -> Vec<bool> {
+    let size = successors.len();
+    let mut predecessors = vec![Vec::new(); size];
+    for (u, vs) in successors.iter().enumerate() {
+        for &v in vs {
+            predecessors[v].push(u);
+        }
+    }
+    let mut left = vec![true; size];
+    let mut win = vec![false; size];
+    // The nodes of `left` from which `for_max` (or its opponent) can force
+    // reaching `target`, moving only inside `left` (one count per move).
+    let attractor = |left: &[bool], target: &[bool], for_max: bool| -> Vec<bool> {
+        let mut inside = vec![false; size];
+        let mut counter = vec![0usize; size];
+        let mut queue = Vec::new();
+        for u in 0..size {
+            if !left[u] {
+                continue;
+            }
+            counter[u] = successors[u].iter().filter(|&&v| left[v]).count();
+            if target[u] {
+                inside[u] = true;
+                queue.push(u);
+            }
+        }
+        while let Some(v) = queue.pop() {
+            for &u in &predecessors[v] {
+                if !left[u] || inside[u] {
+                    continue;
+                }
+                if max_moves[u] == for_max {
+                    inside[u] = true;
+                    queue.push(u);
+                } else {
+                    counter[u] -= 1;
+                    if counter[u] == 0 {
+                        inside[u] = true;
+                        queue.push(u);
+                    }
+                }
+            }
+        }
+        inside
+    };
+    loop {
+        let bad: Vec<bool> = (0..size).map(|u| left[u] && !good[u]).collect();
+        let forced = attractor(&left, &bad, false);
+        let safe: Vec<bool> = (0..size).map(|u| left[u] && !forced[u]).collect();
+        if !safe.contains(&true) {
+            return win;
+        }
+        let taken = attractor(&left, &safe, true);
+        for u in 0..size {
+            if taken[u] {
+                win[u] = true;
+                left[u] = false;
+            }
+        }
+    }
 }
 
 fn solve_by_attractors(rules: &Rules, max: u8) -> Known {

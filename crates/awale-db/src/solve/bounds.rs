@@ -1,12 +1,23 @@
 //! Lower and upper bounds (`repetition = own_row`).
+//!
+//! Two steps. First the coarse bounds: value iteration in which endless
+//! play is worth -n (lower bound) or +n (upper bound) to the side to move.
+//! Then, threshold by threshold, the bounds the repetition rule really
+//! gives: a repetition pays each player the seeds of their own row, so a
+//! player who can keep every position it cannot avoid seeing again at a
+//! row split of at least t, or leave the level with at least t, gets at
+//! least t. That is a co-Büchi game per threshold (see `docs/DATABASES.md`
+//! for the game and the proof that it is sound); its winning regions are
+//! computed from the coarse bounds upwards, with one bit per board and role
+//! besides the two planes.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
 
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, best_exits, for_each_predecessor, into_bytes_i8, parallel_chunks, stays, visit,
-    LowerLevel, Marks, Phase, Progress, SolvedLevel, NO_EXIT,
+    atomics_i8, best_exits, final_value, for_each_edge, for_each_predecessor, into_bytes_i8,
+    parallel_chunks, stays, visit, Edge, LowerLevel, Marks, Phase, Progress, SolvedLevel, NO_EXIT,
 };
 use crate::index::level_size;
 
@@ -19,38 +30,132 @@ pub(super) fn solve_bounds(
 ) -> SolvedLevel {
     let size = level_size(seeds);
     let n = seeds as i8;
-    let exits_lo = atomics_i8(size, NO_EXIT);
-    let exits_hi = atomics_i8(size, NO_EXIT);
     // Endless play counted as the worst (lower bound) or the best (upper
     // bound) for the side to move: the bottom of each iteration.
     let lo = atomics_i8(size, -n);
     let hi = atomics_i8(size, n);
-    let mut marks: Option<Marks> = None;
-    let mut passes = 0;
-    loop {
-        passes += 1;
-        progress.pass(seeds, Phase::Values, passes, size);
-        let first = passes == 1;
+    let level = Level {
+        rules,
+        seeds,
+        lower,
+        threads,
+        progress,
+        lo: &lo,
+        hi: &hi,
+    };
+    let mut passes = level.coarse_bounds();
+    for t in (1 - n)..=n {
+        passes = level.threshold(t, passes);
+    }
+    SolvedLevel {
+        lower: into_bytes_i8(lo),
+        upper: into_bytes_i8(hi),
+        distance: Vec::new(),
+        passes: (passes, 0),
+    }
+}
+
+/// The best exits of a board for the lower and the upper bound (`NO_EXIT`
+/// when none) and its children in the level.
+struct BoardMoves {
+    exit_lo: i8,
+    exit_hi: i8,
+    stays: [u64; 6],
+    len: usize,
+}
+
+/// The moves of `board`, or `None` when the game is over there.
+#[inline]
+fn board_moves(
+    board: &[u8; 12],
+    seeds: u8,
+    rules: &Rules,
+    lower: &[LowerLevel<'_>],
+) -> Option<BoardMoves> {
+    let mut m = BoardMoves {
+        exit_lo: NO_EXIT,
+        exit_hi: NO_EXIT,
+        stays: [0; 6],
+        len: 0,
+    };
+    let has_moves = for_each_edge(board, seeds, rules, |edge| match edge {
+        Edge::Stay(r) => {
+            m.stays[m.len] = r;
+            m.len += 1;
+        }
+        Edge::Exit {
+            captured,
+            seeds: left,
+            rank: r,
+        } => {
+            let level = &lower[usize::from(left)];
+            let c = captured as i8;
+            m.exit_lo = m.exit_lo.max(c - level.upper[r as usize] as i8);
+            m.exit_hi = m.exit_hi.max(c - level.lower[r as usize] as i8);
+        }
+    });
+    has_moves.then_some(m)
+}
+
+/// A level being solved: its rules, the levels below, its two planes.
+struct Level<'a> {
+    rules: &'a Rules,
+    seeds: u8,
+    lower: &'a [LowerLevel<'a>],
+    threads: usize,
+    progress: &'a dyn Progress,
+    lo: &'a [AtomicI8],
+    hi: &'a [AtomicI8],
+}
+
+impl Level<'_> {
+    /// Runs `f` on the boards of `marks` (all when `None`), on every thread,
+    /// as one pass; returns the marks `f` set for the next pass (`None` when
+    /// it set none).
+    fn pass(
+        &self,
+        passes: &mut u32,
+        marks: Option<&Marks>,
+        f: &(dyn Fn(usize, &[u8; 12], &Marks) + Sync),
+    ) -> Option<Marks> {
+        *passes += 1;
+        let size = level_size(self.seeds);
+        self.progress.pass(self.seeds, Phase::Values, *passes, size);
         let next = Marks::new(size);
-        parallel_chunks(seeds, threads, progress, &|start, count| {
-            visit(seeds, start, count, marks.as_ref(), |p, board| {
-                if first {
-                    let (l, h, has_moves) = best_exits(board, seeds, rules, lower);
-                    exits_lo[p].store(l, Ordering::Relaxed);
-                    exits_hi[p].store(h, Ordering::Relaxed);
-                    if !has_moves {
-                        lo[p].store(l, Ordering::Relaxed);
-                        hi[p].store(h, Ordering::Relaxed);
-                        for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
-                        return;
+        parallel_chunks(self.seeds, self.threads, self.progress, &|start, count| {
+            visit(self.seeds, start, count, marks, |p, board| {
+                f(p, board, &next)
+            });
+        });
+        (!next.is_empty()).then_some(next)
+    }
+
+    /// Marks the boards with a move to `board` in `next`.
+    #[inline]
+    fn mark_before(&self, board: &[u8; 12], next: &Marks) {
+        for_each_predecessor(board, self.seeds, self.rules, |r, _| next.set(r));
+    }
+
+    /// The coarse bounds (endless play worth -n or +n), by value iteration
+    /// to the fixed point; returns the passes made.
+    fn coarse_bounds(&self) -> u32 {
+        let (lo, hi) = (self.lo, self.hi);
+        let mut passes = 0;
+        let mut marks: Option<Marks> = None;
+        loop {
+            let first = marks.is_none();
+            marks = self.pass(&mut passes, marks.as_ref(), &|p, board, next| {
+                let Some(m) = board_moves(board, self.seeds, self.rules, self.lower) else {
+                    if first {
+                        let v = final_value(board);
+                        lo[p].store(v, Ordering::Relaxed);
+                        hi[p].store(v, Ordering::Relaxed);
+                        self.mark_before(board, next);
                     }
-                }
-                let mut best_lo = exits_lo[p].load(Ordering::Relaxed);
-                let mut best_hi = exits_hi[p].load(Ordering::Relaxed);
-                let Some((children, len)) = stays(board, seeds, rules) else {
                     return;
                 };
-                for &r in &children[..len] {
+                let (mut best_lo, mut best_hi) = (m.exit_lo, m.exit_hi);
+                for &r in &m.stays[..m.len] {
                     let q = r as usize;
                     best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
                     best_hi = best_hi.max(-lo[q].load(Ordering::Relaxed));
@@ -65,19 +170,163 @@ pub(super) fn solve_bounds(
                     changed = true;
                 }
                 if changed {
-                    for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+                    self.mark_before(board, next);
                 }
             });
-        });
-        if next.is_empty() {
-            break;
+            if marks.is_none() {
+                return passes;
+            }
         }
-        marks = Some(next);
     }
-    SolvedLevel {
-        lower: into_bytes_i8(lo),
-        upper: into_bytes_i8(hi),
-        distance: Vec::new(),
-        passes: (passes, 0),
+
+    /// Threshold `t`, all thresholds below it being done: raises the lower
+    /// bound to `t` where the side to move wins the co-Büchi game "at least
+    /// `t`", and lowers the upper bound to `-t` where the other side does.
+    ///
+    /// Invariant, before and after: for every threshold `u` done, the lower
+    /// bound is at least `u` exactly where the mover wins the game of `u`
+    /// (`W_u`), and the upper bound at most `-u` exactly where the other
+    /// side does (`Z_u`). So at `t` only boards with lower bound `t - 1`
+    /// (in `W_(t-1)`) may join `W_t`, and only if `t` is not above the
+    /// upper bound (the lower bound never passes the upper one: both hold
+    /// the real value); likewise for `Z_t`. The other boards are known
+    /// winners or losers of this game.
+    ///
+    /// The game is solved by rounds: the attractor of the known winners
+    /// (lower bound raised, upper bound lowered at once), then the boards
+    /// from which the winner can stay forever on positions whose row split
+    /// is at least `t` for it, or reach a winner (a greatest fixed point,
+    /// in the bit sets `good_w` and `good_z`); those win too, and the next
+    /// round starts. When a round adds nothing, the rest is lost: from
+    /// there the other side can always force a bad position, and it never
+    /// has to let play reach a winner.
+    fn threshold(&self, t: i8, mut passes: u32) -> u32 {
+        let (lo, hi) = (self.lo, self.hi);
+        let size = level_size(self.seeds);
+        // Candidates: the mover may win (`w`), the other side may win (`z`).
+        let w =
+            |p: usize| lo[p].load(Ordering::Relaxed) == t - 1 && hi[p].load(Ordering::Relaxed) >= t;
+        let z = |p: usize| {
+            hi[p].load(Ordering::Relaxed) == 1 - t && lo[p].load(Ordering::Relaxed) <= -t
+        };
+        // The other side wins the game at board `r` (the mover's row
+        // split there is at most -t for good), or the mover does.
+        let z_won = |r: u64| hi[r as usize].load(Ordering::Relaxed) <= -t;
+        let w_won = |r: u64| lo[r as usize].load(Ordering::Relaxed) >= t;
+        // Every capture of `board` leaves the other side at least t (by
+        // the pessimistic bounds below).
+        let exits_good =
+            |board: &[u8; 12]| best_exits(board, self.seeds, self.rules, self.lower).1 <= -t;
+        let good_w = Marks::new(size);
+        let good_z = Marks::new(size);
+        let mut marks: Option<Marks> = None;
+        let any = AtomicBool::new(false);
+        loop {
+            // The attractor of the winners (the first time from every board).
+            loop {
+                marks = self.pass(&mut passes, marks.as_ref(), &|p, board, next| {
+                    let (cw, cz) = (w(p), z(p));
+                    if !cw && !cz {
+                        return;
+                    }
+                    any.store(true, Ordering::Relaxed);
+                    let Some((children, len)) = stays(board, self.seeds, self.rules) else {
+                        return;
+                    };
+                    let children = &children[..len];
+                    let mut won = false;
+                    if cw && children.iter().any(|&c| z_won(c)) {
+                        lo[p].store(t, Ordering::Relaxed);
+                        won = true;
+                    }
+                    if cz && children.iter().all(|&c| w_won(c)) && exits_good(board) {
+                        hi[p].store(-t, Ordering::Relaxed);
+                        won = true;
+                    }
+                    if won {
+                        self.mark_before(board, next);
+                    }
+                });
+                if marks.is_none() {
+                    break;
+                }
+            }
+            if !any.load(Ordering::Relaxed) {
+                // No candidate at all: nothing to do at this threshold.
+                return passes;
+            }
+            any.store(true, Ordering::Relaxed);
+            // The candidates left on a good position for the winner.
+            let first = Marks::new(size);
+            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                visit(self.seeds, start, count, None, |p, board| {
+                    let r = final_value(board);
+                    if r >= t && w(p) {
+                        good_w.set(p as u64);
+                        first.set(p as u64);
+                    }
+                    if -r >= t && z(p) {
+                        good_z.set(p as u64);
+                        first.set(p as u64);
+                    }
+                });
+            });
+            if first.is_empty() {
+                return passes;
+            }
+            // Those from which the winner cannot stay on them (or reach a
+            // winner) leave the sets, until none does.
+            marks = Some(first);
+            let mut first_pass = true;
+            loop {
+                let checks_exits = first_pass;
+                marks = self.pass(&mut passes, marks.as_ref(), &|p, board, next| {
+                    let i = p as u64;
+                    let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
+                    if !in_w && !in_z {
+                        return;
+                    }
+                    let Some((children, len)) = stays(board, self.seeds, self.rules) else {
+                        return;
+                    };
+                    let children = &children[..len];
+                    let mut left = false;
+                    if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
+                        good_w.clear(i);
+                        left = true;
+                    }
+                    if in_z
+                        && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
+                            && (!checks_exits || exits_good(board)))
+                    {
+                        good_z.clear(i);
+                        left = true;
+                    }
+                    if left {
+                        self.mark_before(board, next);
+                    }
+                });
+                first_pass = false;
+                if marks.is_none() {
+                    break;
+                }
+            }
+            // What is left wins; the boards before those are looked at in
+            // the next round's attractor.
+            let next = Marks::new(size);
+            for (set, plane, value) in [(&good_w, lo, t), (&good_z, hi, -t)] {
+                parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                    visit(self.seeds, start, count, Some(set), |p, board| {
+                        plane[p].store(value, Ordering::Relaxed);
+                        set.clear(p as u64);
+                        self.mark_before(board, &next);
+                    });
+                });
+            }
+            if next.is_empty() {
+                return passes;
+            }
+            marks = Some(next);
+        }
     }
 }

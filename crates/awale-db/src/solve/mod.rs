@@ -231,6 +231,18 @@ impl Marks {
     fn is_empty(&self) -> bool {
         self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
     }
+
+    /// Whether board `i` is in the set.
+    #[inline]
+    fn contains(&self, i: u64) -> bool {
+        self.words[(i / 64) as usize].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
+    }
+
+    /// Takes board `i` out of the set.
+    #[inline]
+    fn clear(&self, i: u64) {
+        self.words[(i / 64) as usize].fetch_and(!(1u64 << (i % 64)), Ordering::Relaxed);
+    }
 }
 
 /// Calls `f(rank, board)` for the boards of `start..start + count` marked in
