@@ -44,7 +44,11 @@ pub(super) fn solve_bounds(
         hi: &hi,
     };
     let mut passes = level.coarse_bounds();
-    for t in (1 - n)..=n {
+    // Every bound has the parity of n (a row split, or captures plus a
+    // bound of the level below, has it), so the game of an odd-from-n
+    // threshold t has the same winners as that of t + 1: only those
+    // thresholds are solved, and their winners get t + 1.
+    for t in ((1 - n)..=n).step_by(2) {
         passes = level.threshold(t, passes);
     }
     SolvedLevel {
@@ -112,11 +116,11 @@ impl Level<'_> {
     /// Runs `f` on the boards of `marks` (all when `None`), on every thread,
     /// as one pass; returns the marks `f` set for the next pass (`None` when
     /// it set none).
-    fn pass(
+    fn pass<F: Fn(usize, &[u8; 12], &Marks) + Sync>(
         &self,
         passes: &mut u32,
         marks: Option<&Marks>,
-        f: &(dyn Fn(usize, &[u8; 12], &Marks) + Sync),
+        f: F,
     ) -> Option<Marks> {
         *passes += 1;
         let size = level_size(self.seeds);
@@ -138,36 +142,64 @@ impl Level<'_> {
 
     /// The coarse bounds (endless play worth -n or +n), by value iteration
     /// to the fixed point; returns the passes made.
+    ///
+    /// Started from the bottom of each game, the lower bound only rises and
+    /// the upper bound only falls. So after the first pass, which reads the
+    /// captures, the lower bound is at least the best capture's value for
+    /// good and need not see it again; the upper bound needs it only when
+    /// the moves that stay would take it lower, and reads it again then
+    /// (the lower levels are not cached: that would be two more bytes a
+    /// board). Once the best capture holds the upper bound up, the upper
+    /// bound is final: one bit a board (`settled`) says so, so that the
+    /// capture is not read again.
     fn coarse_bounds(&self) -> u32 {
         let (lo, hi) = (self.lo, self.hi);
+        let settled = Marks::new(level_size(self.seeds));
         let mut passes = 0;
         let mut marks: Option<Marks> = None;
         loop {
             let first = marks.is_none();
-            marks = self.pass(&mut passes, marks.as_ref(), &|p, board, next| {
-                let Some(m) = board_moves(board, self.seeds, self.rules, self.lower) else {
-                    if first {
+            marks = self.pass(&mut passes, marks.as_ref(), |p, board, next| {
+                let (mut best_lo, mut stay_hi, children, len) = if first {
+                    let Some(m) = board_moves(board, self.seeds, self.rules, self.lower) else {
                         let v = final_value(board);
                         lo[p].store(v, Ordering::Relaxed);
                         hi[p].store(v, Ordering::Relaxed);
                         self.mark_before(board, next);
-                    }
-                    return;
+                        return;
+                    };
+                    (m.exit_lo, m.exit_hi, m.stays, m.len)
+                } else {
+                    let Some((children, len)) = stays(board, self.seeds, self.rules) else {
+                        return;
+                    };
+                    (lo[p].load(Ordering::Relaxed), NO_EXIT, children, len)
                 };
-                let (mut best_lo, mut best_hi) = (m.exit_lo, m.exit_hi);
-                for &r in &m.stays[..m.len] {
+                for &r in &children[..len] {
                     let q = r as usize;
                     best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
-                    best_hi = best_hi.max(-lo[q].load(Ordering::Relaxed));
+                    stay_hi = stay_hi.max(-lo[q].load(Ordering::Relaxed));
                 }
                 let mut changed = false;
-                if best_lo != lo[p].load(Ordering::Relaxed) {
+                if best_lo > lo[p].load(Ordering::Relaxed) {
                     lo[p].store(best_lo, Ordering::Relaxed);
                     changed = true;
                 }
-                if best_hi != hi[p].load(Ordering::Relaxed) {
-                    hi[p].store(best_hi, Ordering::Relaxed);
-                    changed = true;
+                let old_hi = hi[p].load(Ordering::Relaxed);
+                if stay_hi < old_hi && !settled.contains(p as u64) {
+                    let best_hi = if first {
+                        stay_hi
+                    } else {
+                        let exit = best_exits(board, self.seeds, self.rules, self.lower).1;
+                        if exit >= stay_hi {
+                            settled.set(p as u64);
+                        }
+                        stay_hi.max(exit)
+                    };
+                    if best_hi < old_hi {
+                        hi[p].store(best_hi, Ordering::Relaxed);
+                        changed = true;
+                    }
                 }
                 if changed {
                     self.mark_before(board, next);
@@ -179,18 +211,22 @@ impl Level<'_> {
         }
     }
 
-    /// Threshold `t`, all thresholds below it being done: raises the lower
-    /// bound to `t` where the side to move wins the co-Büchi game "at least
-    /// `t`", and lowers the upper bound to `-t` where the other side does.
+    /// Threshold `t` (of the other parity than n), the thresholds below it
+    /// being done: raises the lower bound to `t + 1` where the side to move
+    /// wins the co-Büchi game "at least `t`" (`W_t`, the same as `W_(t+1)`),
+    /// and lowers the upper bound to `-t - 1` where the other side does
+    /// (`Z_t`).
     ///
     /// Invariant, before and after: for every threshold `u` done, the lower
-    /// bound is at least `u` exactly where the mover wins the game of `u`
-    /// (`W_u`), and the upper bound at most `-u` exactly where the other
-    /// side does (`Z_u`). So at `t` only boards with lower bound `t - 1`
-    /// (in `W_(t-1)`) may join `W_t`, and only if `t` is not above the
-    /// upper bound (the lower bound never passes the upper one: both hold
-    /// the real value); likewise for `Z_t`. The other boards are known
-    /// winners or losers of this game.
+    /// bound is at least `u` exactly where the mover wins the game of `u`,
+    /// and the upper bound at most `-u` exactly where the other side does.
+    /// So at `t` only boards with lower bound `t - 1` (in `W_(t-2)`) may
+    /// join `W_t`, and only if `t` is not above the upper bound (the lower
+    /// bound never passes the upper one: both hold the real value); likewise
+    /// for `Z_t`. The other boards are known winners or losers of this game.
+    /// A candidate for `W_t` has no capture worth `t` (the lower bound is at
+    /// least the best capture since the coarse bounds); the captures of a
+    /// candidate for `Z_t` are read when it is about to win.
     ///
     /// The game is solved by rounds: the attractor of the known winners
     /// (lower bound raised, upper bound lowered at once), then the boards
@@ -224,7 +260,7 @@ impl Level<'_> {
         loop {
             // The attractor of the winners (the first time from every board).
             loop {
-                marks = self.pass(&mut passes, marks.as_ref(), &|p, board, next| {
+                marks = self.pass(&mut passes, marks.as_ref(), |p, board, next| {
                     let (cw, cz) = (w(p), z(p));
                     if !cw && !cz {
                         return;
@@ -236,11 +272,11 @@ impl Level<'_> {
                     let children = &children[..len];
                     let mut won = false;
                     if cw && children.iter().any(|&c| z_won(c)) {
-                        lo[p].store(t, Ordering::Relaxed);
+                        lo[p].store(t + 1, Ordering::Relaxed);
                         won = true;
                     }
                     if cz && children.iter().all(|&c| w_won(c)) && exits_good(board) {
-                        hi[p].store(-t, Ordering::Relaxed);
+                        hi[p].store(-t - 1, Ordering::Relaxed);
                         won = true;
                     }
                     if won {
@@ -280,7 +316,7 @@ impl Level<'_> {
             let mut first_pass = true;
             loop {
                 let checks_exits = first_pass;
-                marks = self.pass(&mut passes, marks.as_ref(), &|p, board, next| {
+                marks = self.pass(&mut passes, marks.as_ref(), |p, board, next| {
                     let i = p as u64;
                     let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
                     if !in_w && !in_z {
@@ -314,7 +350,7 @@ impl Level<'_> {
             // What is left wins; the boards before those are looked at in
             // the next round's attractor.
             let next = Marks::new(size);
-            for (set, plane, value) in [(&good_w, lo, t), (&good_z, hi, -t)] {
+            for (set, plane, value) in [(&good_w, lo, t + 1), (&good_z, hi, -t - 1)] {
                 parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
                     visit(self.seeds, start, count, Some(set), |p, board| {
                         plane[p].store(value, Ordering::Relaxed);
