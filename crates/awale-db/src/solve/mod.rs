@@ -21,11 +21,14 @@
 //! value read is between the start and the least fixed point.
 //!
 //! **Bounds** (`repetition = own_row`: what a repetition gives depends on
-//! which position repeats, so there is no single value) come from the same
+//! which position repeats, so there is no single value) start from the same
 //! iteration on two games: the lower bound counts endless play as the worst
 //! possible for the side to move (-n), the upper bound as the best (+n).
-//! The real game gives a cycle some value in between, so the truth lies
-//! between the two.
+//! Then they are tightened threshold by threshold: a player who can make
+//! every position it cannot avoid seeing again worth at least t to it (its
+//! row minus the other's), or leave the level with at least t, gets at least
+//! t, since the first repetition pays the repeated position's row split (a
+//! co-Büchi game per threshold; see `bounds.rs`).
 //!
 //! **Distances** (exact databases): plies until the game leaves the level
 //! (a capture or the end) when the winner hurries and the loser delays,
