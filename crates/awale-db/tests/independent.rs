@@ -662,6 +662,10 @@ struct RealCheck {
     checked: u64,
     /// Of those, boards whose bounds are equal.
     exact: u64,
+    /// Boards whose real value was computed (up to 3 seeds): equal to the
+    /// lower bound, to the upper bound (both when exact).
+    at_lower: u64,
+    at_upper: u64,
     /// Boards the search gave up on (too many positions).
     given_up: u64,
 }
@@ -697,6 +701,15 @@ fn abapa_bounds_hold_the_real_game(max: u8, budget: u64) -> Vec<RealCheck> {
             );
             level.checked += 1;
             level.exact += u64::from(lo == hi);
+            if seeds <= 3 {
+                // The real value: the largest t the mover can get.
+                let mut v = lo;
+                while v < hi && real.fresh_at_least(&board, v + 1) == Some(true) {
+                    v += 1;
+                }
+                level.at_lower += u64::from(v == lo);
+                level.at_upper += u64::from(v == hi);
+            }
         }
         eprintln!("{seeds} seeds: {level:?}");
         levels.push(level);
