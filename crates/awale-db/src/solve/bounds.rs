@@ -253,6 +253,29 @@ impl Level<'_> {
         // the pessimistic bounds below).
         let exits_good =
             |board: &[u8; 12]| best_exits(board, self.seeds, self.rules, self.lower).1 <= -t;
+        // The mover at `board` (rank `p`) wins: the boards before it, where
+        // the other side moves, need all their moves looked at.
+        let w_wins = |p: usize, board: &[u8; 12], next: &Marks| {
+            lo[p].store(t + 1, Ordering::Relaxed);
+            self.mark_before(board, next);
+        };
+        // The other side wins: the boards before it where the mover has
+        // not won yet win at once (a move here is enough); only the boards
+        // before those need a look.
+        let z_wins = |p: usize, board: &[u8; 12], next: &Marks| {
+            hi[p].store(-t - 1, Ordering::Relaxed);
+            for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                let raised = lo[q as usize].compare_exchange(
+                    t - 1,
+                    t + 1,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+                if raised.is_ok() {
+                    self.mark_before(before, next);
+                }
+            });
+        };
         let good_w = Marks::new(size);
         let good_z = Marks::new(size);
         let mut marks: Option<Marks> = None;
@@ -270,17 +293,11 @@ impl Level<'_> {
                         return;
                     };
                     let children = &children[..len];
-                    let mut won = false;
                     if cw && children.iter().any(|&c| z_won(c)) {
-                        lo[p].store(t + 1, Ordering::Relaxed);
-                        won = true;
+                        w_wins(p, board, next);
                     }
                     if cz && children.iter().all(|&c| w_won(c)) && exits_good(board) {
-                        hi[p].store(-t - 1, Ordering::Relaxed);
-                        won = true;
-                    }
-                    if won {
-                        self.mark_before(board, next);
+                        z_wins(p, board, next);
                     }
                 });
                 if marks.is_none() {
@@ -326,19 +343,23 @@ impl Level<'_> {
                         return;
                     };
                     let children = &children[..len];
-                    let mut left = false;
                     if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
+                        // The boards before it where the other side moves
+                        // can now go somewhere neither safe nor won: they
+                        // leave at once, and the boards before them need a
+                        // look.
                         good_w.clear(i);
-                        left = true;
+                        for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                            if good_z.clear(q) {
+                                self.mark_before(before, next);
+                            }
+                        });
                     }
                     if in_z
                         && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
                             && (!checks_exits || exits_good(board)))
                     {
                         good_z.clear(i);
-                        left = true;
-                    }
-                    if left {
                         self.mark_before(board, next);
                     }
                 });
@@ -350,15 +371,18 @@ impl Level<'_> {
             // What is left wins; the boards before those are looked at in
             // the next round's attractor.
             let next = Marks::new(size);
-            for (set, plane, value) in [(&good_w, lo, t + 1), (&good_z, hi, -t - 1)] {
-                parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
-                    visit(self.seeds, start, count, Some(set), |p, board| {
-                        plane[p].store(value, Ordering::Relaxed);
-                        set.clear(p as u64);
-                        self.mark_before(board, &next);
-                    });
+            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                visit(self.seeds, start, count, Some(&good_w), |p, board| {
+                    good_w.clear(p as u64);
+                    w_wins(p, board, &next);
                 });
-            }
+            });
+            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                visit(self.seeds, start, count, Some(&good_z), |p, board| {
+                    good_z.clear(p as u64);
+                    z_wins(p, board, &next);
+                });
+            });
             if next.is_empty() {
                 return passes;
             }

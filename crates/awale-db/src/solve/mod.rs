@@ -241,10 +241,11 @@ impl Marks {
         self.words[(i / 64) as usize].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
     }
 
-    /// Takes board `i` out of the set.
+    /// Takes board `i` out of the set; whether it was in.
     #[inline]
-    fn clear(&self, i: u64) {
-        self.words[(i / 64) as usize].fetch_and(!(1u64 << (i % 64)), Ordering::Relaxed);
+    fn clear(&self, i: u64) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.words[(i / 64) as usize].fetch_and(!bit, Ordering::Relaxed) & bit != 0
     }
 }
 
