@@ -45,8 +45,8 @@ pub(super) fn solve_bounds(
     };
     let mut passes = level.coarse_bounds();
     // Every bound has the parity of n (a row split, or captures plus a
-    // bound of the level below, has it), so the game of an odd-from-n
-    // threshold t has the same winners as that of t + 1: only those
+    // bound of the level below, has it), so the game of a threshold t of
+    // the other parity has the same winners as that of t + 1: only those
     // thresholds are solved, and their winners get t + 1.
     for t in ((1 - n)..=n).step_by(2) {
         passes = level.threshold(t, passes);
