@@ -75,14 +75,9 @@ impl fmt::Display for DbError {
     }
 }
 
-impl std::error::Error for DbError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DbError::Io(_, e) => Some(e),
-            _ => None,
-        }
-    }
-}
+// The message of an I/O error is part of the display, so it is not also
+// given as the source (it would be printed twice).
+impl std::error::Error for DbError {}
 
 /// What a database knows of a position, from the side to move's view: the
 /// seeds it will still capture minus the opponent's, from a fresh start.
@@ -425,6 +420,9 @@ pub struct LevelStats {
     pub sum_values: i64,
     /// Bounds only: boards whose bounds are equal (value known).
     pub exact: u64,
+    /// Exact only: the longest distance to capture, in plies (the file
+    /// format holds up to 253).
+    pub longest: u8,
 }
 
 impl LevelStats {
@@ -454,6 +452,9 @@ impl LevelStats {
                 if lo == hi {
                     s.exact += 1;
                     s.sum_values += i64::from(lo);
+                }
+                if exact && second[i] != NO_DISTANCE {
+                    s.longest = s.longest.max(second[i]);
                 }
             }
             index::next_board(&mut board);
@@ -500,7 +501,6 @@ pub fn build(
     let variant = Variant::of(rules);
     let dir = root.join(variant.dir_name());
     std::fs::create_dir_all(&dir).map_err(|e| DbError::Io(dir.clone(), e))?;
-    let solve_rules = variant.rules();
     let mut levels: Vec<LevelFile> = Vec::new();
     let mut summaries = Vec::new();
     for seeds in 0..=max_seeds {
@@ -536,17 +536,8 @@ pub fn build(
                         }
                     })
                     .collect();
-                let solved = solve::solve_level(&solve_rules, seeds, &lower, threads, progress)?;
-                let second = if variant.is_exact() {
-                    &solved.distance
-                } else {
-                    &solved.upper
-                };
-                store::write_level(&dir, variant, seeds, &[&solved.lower, second])?;
+                let (stats, passes) = build_level(&dir, variant, seeds, &lower, threads, progress)?;
                 let seconds = start.elapsed().as_secs_f64();
-                let stats = LevelStats::count(seeds, variant.is_exact(), &solved.lower, second);
-                let passes = solved.passes;
-                drop(solved);
                 let level = store::open_level(&dir, variant, seeds)?;
                 let summary = LevelSummary {
                     stats,
@@ -564,4 +555,35 @@ pub fn build(
         summaries.push(summary);
     }
     Ok(summaries)
+}
+
+/// Solves level `seeds` of `variant` from the `lower` levels and writes its
+/// file in `dir`: its counts and passes. For exact values, the values are
+/// written to disk and mapped while the distances are computed, so that only
+/// one plane is in memory at a time.
+fn build_level(
+    dir: &Path,
+    variant: Variant,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    threads: usize,
+    progress: &dyn Progress,
+) -> Result<(LevelStats, (u32, u32)), DbError> {
+    let rules = variant.rules();
+    if variant.is_exact() {
+        let (values, value_passes) = solve::solve_values(&rules, seeds, lower, threads, progress);
+        let spill = store::Spill::write(dir, seeds, &values)?;
+        drop(values);
+        let values = spill;
+        let (distance, distance_passes) =
+            solve::solve_distances(&rules, seeds, lower, values.bytes(), threads, progress)?;
+        store::write_level(dir, variant, seeds, &[values.bytes(), &distance])?;
+        let stats = LevelStats::count(seeds, true, values.bytes(), &distance);
+        Ok((stats, (value_passes, distance_passes)))
+    } else {
+        let solved = solve::solve_level(&rules, seeds, lower, threads, progress)?;
+        store::write_level(dir, variant, seeds, &[&solved.lower, &solved.upper])?;
+        let stats = LevelStats::count(seeds, false, &solved.lower, &solved.upper);
+        Ok((stats, solved.passes))
+    }
 }

@@ -175,7 +175,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let all: f64 = (0..=args.max_seeds)
         .map(|n| awale_db::level_size(n) as f64)
         .sum();
-    let per_board = if variant.is_exact() { 2.25 } else { 4.25 };
+    let per_board = if variant.is_exact() { 1.25 } else { 4.25 };
     say!(
         "Memory for the last level: about {}; files: {}.",
         bytes_text(biggest * per_board),
@@ -259,13 +259,14 @@ fn share(part: u64, whole: u64) -> f64 {
 
 fn print_header(exact: bool) {
     say!(
-        "{:>5} {:>13} {:>7} {:>7} {:>7} {:>8} {:>10} {:>12} {:>7}",
+        "{:>5} {:>13} {:>7} {:>7} {:>7} {:>8} {:>7} {:>10} {:>12} {:>7}",
         "seeds",
         "positions",
         "won%",
         "drawn%",
         "lost%",
         if exact { "sum" } else { "unknown%" },
+        "longest",
         "time",
         "positions/s",
         "passes"
@@ -295,7 +296,7 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
     });
     let passes = passes.map_or("-".to_string(), |(v, d)| format!("{v}+{d}"));
     say!(
-        "{:>5} {:>13} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>10} {:>12} {:>7}{}",
+        "{:>5} {:>13} {:>7.2} {:>7.2} {:>7.2} {:>8} {:>7} {:>10} {:>12} {:>7}{}",
         st.seeds,
         st.positions,
         share(st.won, st.playable),
@@ -305,6 +306,11 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
             st.sum_values.to_string()
         } else {
             format!("{:.2}", share(st.unknown, st.playable))
+        },
+        if exact {
+            st.longest.to_string()
+        } else {
+            "-".to_string()
         },
         time,
         rate,
@@ -343,6 +349,7 @@ fn stats_json(st: &LevelStats) -> Value {
         "unknown": st.unknown,
         "exact": st.exact,
         "sum_values": st.sum_values,
+        "longest_distance": st.longest,
         "won_share": share(st.won, st.playable) / 100.0,
         "drawn_share": share(st.drawn, st.playable) / 100.0,
         "lost_share": share(st.lost, st.playable) / 100.0,

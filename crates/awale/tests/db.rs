@@ -45,6 +45,15 @@ fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
     let json: serde_json::Value = serde_json::from_str(&manifest).unwrap();
     assert_eq!(json["levels"].as_array().unwrap().len(), 9);
     assert_eq!(json["levels"][8]["won"], 37_755);
+    // Nothing temporary is left: the level files and the manifest.
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("forbidden-nobody"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = (0..=8).map(|n| format!("level-{n:02}.awdb")).collect();
+    expected.push("manifest.json".into());
+    assert_eq!(names, expected);
 
     // South to move with 1 seed against 1: sowing it captures nothing, and
     // North then takes... the database knows.
@@ -160,4 +169,24 @@ fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
     let t = text(&out);
     assert!(t.contains(&format!("The computer plays {best}.")), "{t}");
     std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
+fn a_folder_that_cannot_be_made_is_named_once_in_the_error() {
+    let dir = folder("not-a-folder");
+    std::fs::write(&dir, "a file where the folder should be").unwrap();
+    let out = awale(&[
+        "db",
+        "build",
+        "--max-seeds",
+        "2",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let t = text(&out);
+    assert!(t.contains(dir.to_str().unwrap()), "{t}");
+    // The system's message once, not repeated as the error's source.
+    assert_eq!(t.matches("os error").count(), 1, "{t}");
+    std::fs::remove_file(&dir).unwrap();
 }

@@ -1,29 +1,34 @@
 //! Exact values and distances to capture (`repetition = nobody`).
+//!
+//! Two phases, each holding one byte per board plus two bit sets, so that a
+//! build needs about 1.25 bytes per board of the level being built: first
+//! the values ([`solve_values`]); then, with the values read-only (the
+//! builder writes them to disk and maps them, like the lower levels), the
+//! distances ([`solve_distances`]). The best capture of a board is read from
+//! the lower levels again when it is needed rather than kept.
 
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, atomics_u8, best_exits, for_each_predecessor, into_bytes_i8, parallel_chunks,
-    position_of, stays, visit, LowerLevel, Marks, Phase, Progress, Silent, SolvedLevel,
-    NO_DISTANCE, NO_EXIT,
+    atomics_i8, atomics_u8, final_value, for_each_predecessor_ahead, into_bytes_i8,
+    parallel_chunks, position_of, prefetch, visit, visit_ahead, Edges, LowerLevel, Marks, Phase,
+    Progress, Silent, NO_DISTANCE,
 };
 use crate::index::level_size;
 use crate::DbError;
 
-pub(super) fn solve_exact(
+/// The exact values of the level of `seeds` seeds (one `i8` per board, as
+/// bytes, in rank order) and the number of passes it took.
+pub fn solve_values(
     rules: &Rules,
     seeds: u8,
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
-) -> Result<SolvedLevel, DbError> {
+) -> (Vec<u8>, u32) {
     let size = level_size(seeds);
-    // The best capture of each board (`NO_EXIT` if none), computed in the
-    // first pass: the lower levels are read only then. The same bytes then
-    // hold the distances.
-    let exits = atomics_u8(size, NO_EXIT as u8);
     let values = atomics_i8(size, 0);
     let mut marks: Option<Marks> = None;
     let mut passes = 0;
@@ -37,204 +42,231 @@ pub(super) fn solve_exact(
         // the moves): raise them here, and only the boards before *those*
         // need a look. If it is won, the boards before may now be lost, which
         // needs all their moves: look at them in the next pass.
+        let mark_before = |board: &[u8; 12]| {
+            let touch = |r| next.prefetch(r);
+            for_each_predecessor_ahead(board, seeds, rules, touch, |r, _| next.set(r));
+        };
         let changed = |board: &[u8; 12], v: i8| {
             if v < 0 {
-                for_each_predecessor(board, seeds, rules, |r, before| {
-                    if values[r as usize].fetch_max(-v, Ordering::Relaxed) < -v {
-                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
+                let touch = |r| prefetch(&values, r);
+                for_each_predecessor_ahead(board, seeds, rules, touch, |r, before| {
+                    // A plain read first: most are high enough already,
+                    // and a read-modify-write waits for its cache line.
+                    let q = r as usize;
+                    if values[q].load(Ordering::Relaxed) < -v
+                        && values[q].fetch_max(-v, Ordering::Relaxed) < -v
+                    {
+                        mark_before(before);
                     }
                 });
             } else {
-                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
+                mark_before(board);
             }
         };
         parallel_chunks(seeds, threads, progress, &|start, count| {
-            visit(seeds, start, count, marks.as_ref(), |p, board| {
-                if first {
-                    let (exit, _, has_moves) = best_exits(board, seeds, rules, lower);
-                    exits[p].store(exit as u8, Ordering::Relaxed);
-                    if !has_moves {
-                        // The game is over: `exit` is the final value.
-                        values[p].store(exit, Ordering::Relaxed);
-                        if exit != 0 {
-                            changed(board, exit);
+            let prepare = |_, board: &[u8; 12]| {
+                let edges = Edges::of(board, seeds, rules);
+                if let Some(edges) = &edges {
+                    edges.prefetch_stays(&values);
+                    if first {
+                        edges.prefetch_exits(seeds, lower);
+                    }
+                }
+                edges
+            };
+            visit_ahead(
+                seeds,
+                start,
+                count,
+                marks.as_ref(),
+                prepare,
+                |p, board, edges| {
+                    let Some(edges) = edges else {
+                        // The game is over (only the first pass looks at such a
+                        // board: it has no moves, so no changed board marks it).
+                        let v = final_value(board);
+                        values[p].store(v, Ordering::Relaxed);
+                        if v != 0 {
+                            changed(board, v);
                         }
                         return;
+                    };
+                    let mut best = i8::MIN;
+                    for &r in edges.stays() {
+                        best = best.max(-values[r as usize].load(Ordering::Relaxed));
                     }
-                }
-                let Some((children, len)) = stays(board, seeds, rules) else {
-                    return;
-                };
-                let mut best = exits[p].load(Ordering::Relaxed) as i8;
-                for &r in &children[..len] {
-                    best = best.max(-values[r as usize].load(Ordering::Relaxed));
-                }
-                // Values only move away from 0 (see the module comment), so
-                // a smaller gain, computed from values read before another
-                // thread raised this one, is dropped. Only this visit makes
-                // a value negative: other threads only raise won boards.
-                if best > 0 {
-                    if values[p].fetch_max(best, Ordering::Relaxed) < best {
+                    // After its first visit a board's value is at least its best
+                    // capture, and a won value is kept up by that capture or by a
+                    // lost board it moves to (values only move away from 0): it
+                    // cannot drop. So the capture is read again only when the
+                    // other moves give less than a value of 0 or below, which may
+                    // then lose more: at most `seeds` times per board.
+                    let old = values[p].load(Ordering::Relaxed);
+                    if first {
+                        best = best.max(edges.best_exit(seeds, lower, true));
+                    } else if best < old {
+                        if old > 0 {
+                            return;
+                        }
+                        best = best.max(edges.best_exit(seeds, lower, true));
+                    }
+                    // Values only move away from 0 (see the module comment), so
+                    // a smaller gain, computed from values read before another
+                    // thread raised this one, is dropped. Only this visit makes
+                    // a value negative: other threads only raise won boards.
+                    if best > 0 {
+                        if values[p].fetch_max(best, Ordering::Relaxed) < best {
+                            changed(board, best);
+                        }
+                    } else if best < values[p].load(Ordering::Relaxed) {
+                        values[p].store(best, Ordering::Relaxed);
                         changed(board, best);
                     }
-                } else if best < values[p].load(Ordering::Relaxed) {
-                    values[p].store(best, Ordering::Relaxed);
-                    changed(board, best);
-                }
-            });
+                },
+            );
         });
         if next.is_empty() {
             break;
         }
         marks = Some(next);
     }
-    let distance_passes = distances(rules, seeds, threads, progress, &exits, &values)?;
-    Ok(SolvedLevel {
-        lower: into_bytes_i8(values),
-        upper: Vec::new(),
-        distance: exits.into_iter().map(AtomicU8::into_inner).collect(),
-        passes: (passes, distance_passes),
-    })
+    (into_bytes_i8(values), passes)
 }
 
-/// Distances to the next capture for a solved exact level (see the module
-/// documentation), written over `exits`. Each is set once, when the moves
-/// that keep the board's value are known well enough, so that the winner's
-/// value-keeping move to the smallest distance, and every value-keeping move
-/// of the loser, goes to a strictly smaller distance.
-fn distances(
+/// Distances to the next capture for a level whose exact values are
+/// `values`, and the number of passes it took: plies until a capture or the
+/// end of the game when both sides keep the value, the winner hurrying and
+/// the loser delaying (a capture that keeps the value counts 0 more plies).
+///
+/// Pass d sets the boards of distance d, from those set before: a winner
+/// with a value-keeping move to a board of distance d - 1 (none shorter, or
+/// it would have been set earlier), a loser whose value-keeping moves all
+/// lead to known distances, the longest being d - 1. Pass 1 looks at every
+/// board; pass d + 1 only at the boards before those set in pass d.
+///
+/// # Errors
+///
+/// [`DbError::DistanceTooLong`] when a distance does not fit the format's
+/// byte (253 plies).
+pub fn solve_distances(
     rules: &Rules,
     seeds: u8,
+    lower: &[LowerLevel<'_>],
+    values: &[u8],
     threads: usize,
     progress: &dyn Progress,
-    exits: &[AtomicU8],
-    values: &[AtomicI8],
-) -> Result<u32, DbError> {
-    // Not yet known, and a capture keeps the value (a loser's board).
+) -> Result<(Vec<u8>, u32), DbError> {
+    // A loser not yet known whose best capture keeps its value (a move of
+    // distance 0): known from pass 1 on without reading the lower levels.
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
     let size = level_size(seeds);
-    let overflow = AtomicBool::new(false);
-    // First the best captures become the first marks: 0 where the game is
-    // over, 1 where a capture wins the value, EXIT_PENDING where a capture
-    // keeps a losing value.
+    assert_eq!(values.len() as u64, size, "values of another level");
+    let value = |r: usize| values[r] as i8;
+    let distance = atomics_u8(size, NO_DISTANCE);
+    // Distance 0: the game is over (the side to move has no move). A player
+    // with seeds always has a move when the other has seeds too (RULES.md),
+    // so only boards with an empty row need the rules crate.
     parallel_chunks(seeds, threads, &Silent, &|start, count| {
         visit(seeds, start, count, None, |p, board| {
-            let v = values[p].load(Ordering::Relaxed);
-            let exit_keeps = exits[p].load(Ordering::Relaxed) as i8 == v;
-            let mark = if v == 0 {
-                NO_DISTANCE
-            } else if position_of(board).legal_moves(rules).is_empty() {
-                0
-            } else if exit_keeps && v > 0 {
-                1
-            } else if exit_keeps {
-                EXIT_PENDING
-            } else {
-                NO_DISTANCE
-            };
-            exits[p].store(mark, Ordering::Relaxed);
+            let row_empty =
+                board[..6].iter().all(|&h| h == 0) || board[6..].iter().all(|&h| h == 0);
+            if row_empty && value(p) != 0 && position_of(board).legal_moves(rules).is_empty() {
+                distance[p].store(0, Ordering::Relaxed);
+            }
         });
     });
     let mut marks: Option<Marks> = None;
-    let mut passes = 0;
+    let mut pass: u32 = 0;
     loop {
-        passes += 1;
-        progress.pass(seeds, Phase::Distances, passes, size);
-        let first = passes == 1;
-        let next = Marks::new(size);
-        // The distance of `board` (value `v`) became `d`. If it is lost, the
-        // winners before it that keep their value by moving here and have no
-        // distance yet take d + 1 at once; losers before it need all their
-        // moves: look at them in the next pass.
-        let settled = |board: &[u8; 12], v: i8, d: u8| {
-            if v < 0 {
-                for_each_predecessor(board, seeds, rules, |r, before| {
-                    let q = r as usize;
-                    if values[q].load(Ordering::Relaxed) != -v {
-                        return;
-                    }
-                    if d + 1 >= EXIT_PENDING {
-                        overflow.store(true, Ordering::Relaxed);
-                    } else if exits[q]
-                        .compare_exchange(NO_DISTANCE, d + 1, Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok()
-                    {
-                        for_each_predecessor(before, seeds, rules, |r, _| next.set(r));
-                    }
-                });
-            } else {
-                for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
-            }
+        pass += 1;
+        progress.pass(seeds, Phase::Distances, pass, size);
+        // Distances set in this pass.
+        let Ok(d) = u8::try_from(pass).map(|d| d.min(EXIT_PENDING)) else {
+            unreachable!("passes stop at EXIT_PENDING")
         };
+        if d == EXIT_PENDING {
+            return Err(DbError::DistanceTooLong(seeds));
+        }
+        let first = pass == 1;
+        let next = Marks::new(size);
         parallel_chunks(seeds, threads, progress, &|start, count| {
-            visit(seeds, start, count, marks.as_ref(), |p, board| {
-                let v = values[p].load(Ordering::Relaxed);
-                let known = exits[p].load(Ordering::Relaxed);
-                if v == 0 {
-                    return;
+            let prepare = |p: usize, board: &[u8; 12]| {
+                let known = distance[p].load(Ordering::Relaxed);
+                if value(p) == 0 || known < EXIT_PENDING {
+                    return None;
                 }
-                if known < EXIT_PENDING {
-                    // Known from the first marks: tell the boards before.
+                let edges = Edges::of(board, seeds, rules)?;
+                edges.prefetch_stays(values);
+                edges.prefetch_stays(&distance);
+                if first {
+                    edges.prefetch_exits(seeds, lower);
+                }
+                Some(edges)
+            };
+            visit_ahead(
+                seeds,
+                start,
+                count,
+                marks.as_ref(),
+                prepare,
+                |p, board, edges| {
+                    let Some(edges) = edges else {
+                        return;
+                    };
+                    let v = value(p);
+                    let mut exit_keeps = distance[p].load(Ordering::Relaxed) == EXIT_PENDING;
                     if first {
-                        settled(board, v, known);
+                        exit_keeps = edges.best_exit(seeds, lower, true) == v;
                     }
-                    return;
-                }
-                if first && known == NO_DISTANCE {
-                    // Nothing below it is known yet: it will be looked at
-                    // (or set) when one of its moves' boards is.
-                    return;
-                }
-                // Winner: the nearest known value-keeping move. Loser: the
-                // farthest, once all of them are known.
-                let mut found: Option<u8> = (known == EXIT_PENDING).then_some(0);
-                let mut unknown = false;
-                let (children, len) = stays(board, seeds, rules).unwrap_or(([0; 6], 0));
-                for &r in &children[..len] {
-                    let q = r as usize;
-                    if -values[q].load(Ordering::Relaxed) != v {
-                        continue;
+                    // Only distances set in earlier passes count: a board set in
+                    // this pass is d, not yet below it.
+                    let mut shortest = exit_keeps.then_some(0);
+                    let mut longest = exit_keeps.then_some(0);
+                    let mut unknown = false;
+                    for &r in edges.stays() {
+                        let q = r as usize;
+                        if -value(q) != v {
+                            continue;
+                        }
+                        let e = distance[q].load(Ordering::Relaxed);
+                        if e < d {
+                            shortest = Some(shortest.map_or(e, |s: u8| s.min(e)));
+                            longest = Some(longest.map_or(e, |l: u8| l.max(e)));
+                        } else {
+                            unknown = true;
+                        }
                     }
-                    let d = exits[q].load(Ordering::Relaxed);
-                    if d >= EXIT_PENDING {
-                        unknown = true;
+                    let set = if v > 0 {
+                        shortest.is_some()
                     } else {
-                        found = Some(match found {
-                            None => d,
-                            Some(f) if v > 0 => f.min(d),
-                            Some(f) => f.max(d),
-                        });
+                        longest.is_some() && !unknown
+                    };
+                    if set {
+                        distance[p].store(d, Ordering::Relaxed);
+                        for_each_predecessor_ahead(
+                            board,
+                            seeds,
+                            rules,
+                            |r| next.prefetch(r),
+                            |r, _| next.set(r),
+                        );
+                    } else if first && exit_keeps && v < 0 {
+                        distance[p].store(EXIT_PENDING, Ordering::Relaxed);
                     }
-                }
-                let distance = if v > 0 {
-                    found.map(|d| d + 1)
-                } else {
-                    found.filter(|_| !unknown).map(|d| d + 1)
-                };
-                if let Some(d) = distance {
-                    if d >= EXIT_PENDING {
-                        overflow.store(true, Ordering::Relaxed);
-                    } else if v < 0 {
-                        // Only this visit sets a loser's distance.
-                        exits[p].store(d, Ordering::Relaxed);
-                        settled(board, v, d);
-                    } else if exits[p]
-                        .compare_exchange(known, d, Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok()
-                    {
-                        // Set once: another thread may have set it first.
-                        settled(board, v, d);
-                    }
-                }
-            });
+                },
+            );
         });
         if next.is_empty() {
             break;
         }
         marks = Some(next);
     }
-    if overflow.load(Ordering::Relaxed) {
-        return Err(DbError::DistanceTooLong(seeds));
-    }
-    Ok(passes)
+    let distance: Vec<u8> = distance
+        .into_iter()
+        .map(|d| match d.into_inner() {
+            EXIT_PENDING => NO_DISTANCE,
+            d => d,
+        })
+        .collect();
+    Ok((distance, pass))
 }

@@ -39,6 +39,7 @@
 mod bounds;
 mod exact;
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 
 use awale_core::{Move, Position, Rules, Side};
@@ -46,7 +47,7 @@ use awale_core::{Move, Position, Rules, Side};
 use crate::index::{level_size, next_board, rank, unrank};
 use crate::DbError;
 use bounds::solve_bounds;
-use exact::solve_exact;
+pub use exact::{solve_distances, solve_values};
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
@@ -157,6 +158,98 @@ fn for_each_edge(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(E
     true
 }
 
+/// The moves of a board as the solver sees them, from one generation: the
+/// boards reached by moves that capture nothing (in this level), and the
+/// captures (into lower levels). Small (56 bytes): the solver keeps a few
+/// boards' moves while their values are fetched.
+pub(crate) struct Edges {
+    /// Ranks of the boards reached: those that stay in this level first,
+    /// those of the captures last.
+    ranks: [u64; 6],
+    /// Seeds taken by the capture of `ranks[i]` (only the last `exits`).
+    captured: [u8; 6],
+    stays: u8,
+    exits: u8,
+}
+
+impl Edges {
+    /// The moves of `board`, or `None` when the game is over there
+    /// (starvation or an empty board). All ranks are computed before any
+    /// value is read, so that the reads (random, the costly part) overlap.
+    #[inline]
+    pub(crate) fn of(board: &[u8; 12], seeds: u8, rules: &Rules) -> Option<Edges> {
+        let mut edges = Edges {
+            ranks: [0; 6],
+            captured: [0; 6],
+            stays: 0,
+            exits: 0,
+        };
+        let has_moves = for_each_edge(board, seeds, rules, |edge| match edge {
+            Edge::Stay(r) => {
+                edges.ranks[usize::from(edges.stays)] = r;
+                edges.stays += 1;
+            }
+            Edge::Exit { captured, rank, .. } => {
+                edges.exits += 1;
+                let i = 6 - usize::from(edges.exits);
+                edges.ranks[i] = rank;
+                edges.captured[i] = captured;
+            }
+        });
+        has_moves.then_some(edges)
+    }
+
+    /// The captures: seeds taken and rank of the board reached, whose level
+    /// has `seeds` minus the seeds taken.
+    #[inline]
+    fn captures(&self) -> impl Iterator<Item = (u8, u64)> + '_ {
+        let first = 6 - usize::from(self.exits);
+        self.captured[first..]
+            .iter()
+            .copied()
+            .zip(self.ranks[first..].iter().copied())
+    }
+
+    /// The ranks of the boards reached by moves that capture nothing.
+    #[inline]
+    pub(crate) fn stays(&self) -> &[u64] {
+        &self.ranks[..usize::from(self.stays)]
+    }
+
+    /// Prefetches the entries of `plane` (of this level) that the moves
+    /// capturing nothing lead to.
+    #[inline]
+    pub(crate) fn prefetch_stays<T>(&self, plane: &[T]) {
+        for &r in self.stays() {
+            prefetch(plane, r);
+        }
+    }
+
+    /// Prefetches the values of the boards the captures of a board of
+    /// `seeds` seeds lead to.
+    #[inline]
+    pub(crate) fn prefetch_exits(&self, seeds: u8, lower: &[LowerLevel<'_>]) {
+        for (captured, r) in self.captures() {
+            prefetch(lower[usize::from(seeds - captured)].lower, r);
+        }
+    }
+
+    /// The best value of a capture of a board of `seeds` seeds, `captured -
+    /// value of the board reached`, with the lower levels' lower bounds
+    /// (`optimistic`: the best case for the side to move) or upper bounds;
+    /// `NO_EXIT` when nothing captures.
+    #[inline]
+    pub(crate) fn best_exit(&self, seeds: u8, lower: &[LowerLevel<'_>], optimistic: bool) -> i8 {
+        let mut best = NO_EXIT;
+        for (captured, r) in self.captures() {
+            let level = &lower[usize::from(seeds - captured)];
+            let plane = if optimistic { level.lower } else { level.upper };
+            best = best.max(captured as i8 - load(plane, r));
+        }
+        best
+    }
+}
+
 /// The ranks of the children of `board` reached by moves that capture
 /// nothing, or `None` when the game is over there. Computed before any is
 /// read, so that the reads (random, the costly part) overlap.
@@ -231,6 +324,12 @@ impl Marks {
         }
     }
 
+    /// Prefetches the word of bit `i`.
+    #[inline]
+    fn prefetch(&self, i: u64) {
+        prefetch(&self.words, i / 64);
+    }
+
     fn is_empty(&self) -> bool {
         self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
     }
@@ -294,6 +393,58 @@ fn visit(
         }
         word_start += 64;
     }
+}
+
+/// Boards prepared ahead of the one being finished in [`visit_ahead`]: enough
+/// for the reads of the first to arrive while the others are generated.
+const AHEAD: usize = 8;
+
+/// Like [`visit`], in two steps [`AHEAD`] boards apart: `prepare(rank,
+/// board)` (generate the moves, prefetch what finishing will read), then
+/// `finish(rank, board, prepared)`.
+#[inline]
+fn visit_ahead<T>(
+    seeds: u8,
+    start: u64,
+    count: u64,
+    marks: Option<&Marks>,
+    mut prepare: impl FnMut(usize, &[u8; 12]) -> T,
+    mut finish: impl FnMut(usize, &[u8; 12], T),
+) {
+    let mut queue: VecDeque<(usize, [u8; 12], T)> = VecDeque::with_capacity(AHEAD + 1);
+    visit(seeds, start, count, marks, |p, board| {
+        let prepared = prepare(p, board);
+        queue.push_back((p, *board, prepared));
+        if queue.len() > AHEAD {
+            if let Some((p, board, prepared)) = queue.pop_front() {
+                finish(p, &board, prepared);
+            }
+        }
+    });
+    for (p, board, prepared) in queue {
+        finish(p, &board, prepared);
+    }
+}
+
+/// Asks the processor to bring the cache line of `plane[i]` in, without
+/// waiting for it: the solver's reads are random, and starting them early
+/// lets them overlap.
+#[inline(always)]
+fn prefetch<T>(plane: &[T], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x) = plane.get(i as usize) {
+        #[allow(unsafe_code)]
+        // SAFETY: a prefetch is a hint to the cache: it changes nothing the
+        // program can see and never faults (here the address is even that of
+        // a live element). `unsafe` only because it is a target-specific
+        // instruction; SSE, which it needs, is part of every x86-64.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (plane, i);
 }
 
 /// Sowing vectors: `SOWN[i][s]` is what sowing `s` seeds from hole `i` of
@@ -378,6 +529,36 @@ fn for_each_predecessor(
     }
 }
 
+/// [`for_each_predecessor`] in batches: the ranks of up to 16 boards before
+/// `board` are found and `touch(rank)` is called on each (a prefetch of what
+/// `f` will read), then `f` on each, so that their random reads overlap.
+#[inline]
+fn for_each_predecessor_ahead(
+    board: &[u8; 12],
+    seeds: u8,
+    rules: &Rules,
+    touch: impl Fn(u64),
+    mut f: impl FnMut(u64, &[u8; 12]),
+) {
+    const BATCH: usize = 16;
+    let mut batch = [(0u64, [0u8; 12]); BATCH];
+    let mut len = 0;
+    for_each_predecessor(board, seeds, rules, |r, before| {
+        touch(r);
+        batch[len] = (r, *before);
+        len += 1;
+        if len == BATCH {
+            for (r, before) in &batch {
+                f(*r, before);
+            }
+            len = 0;
+        }
+    });
+    for (r, before) in &batch[..len] {
+        f(*r, before);
+    }
+}
+
 #[inline]
 fn load(plane: &[u8], r: u64) -> i8 {
     plane[r as usize] as i8
@@ -408,7 +589,15 @@ pub fn solve_level(
         assert_eq!(level.upper.len() as u64, level_size(n as u8));
     }
     if is_exact(rules) {
-        solve_exact(rules, seeds, lower, threads, progress)
+        let (values, value_passes) = solve_values(rules, seeds, lower, threads, progress);
+        let (distance, distance_passes) =
+            solve_distances(rules, seeds, lower, &values, threads, progress)?;
+        Ok(SolvedLevel {
+            lower: values,
+            upper: Vec::new(),
+            distance,
+            passes: (value_passes, distance_passes),
+        })
     } else {
         Ok(solve_bounds(rules, seeds, lower, threads, progress))
     }
