@@ -16,8 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, best_exits, final_value, for_each_edge, for_each_predecessor, into_bytes_i8,
-    parallel_chunks, stays, visit, Edge, LowerLevel, Marks, Phase, Progress, SolvedLevel, NO_EXIT,
+    atomics_i8, final_value, for_each_predecessor, for_each_predecessor_ahead, into_bytes_i8,
+    parallel_chunks, visit, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, SolvedLevel,
+    NO_EXIT,
 };
 use crate::index::level_size;
 
@@ -59,48 +60,6 @@ pub(super) fn solve_bounds(
     }
 }
 
-/// The best exits of a board for the lower and the upper bound (`NO_EXIT`
-/// when none) and its children in the level.
-struct BoardMoves {
-    exit_lo: i8,
-    exit_hi: i8,
-    stays: [u64; 6],
-    len: usize,
-}
-
-/// The moves of `board`, or `None` when the game is over there.
-#[inline]
-fn board_moves(
-    board: &[u8; 12],
-    seeds: u8,
-    rules: &Rules,
-    lower: &[LowerLevel<'_>],
-) -> Option<BoardMoves> {
-    let mut m = BoardMoves {
-        exit_lo: NO_EXIT,
-        exit_hi: NO_EXIT,
-        stays: [0; 6],
-        len: 0,
-    };
-    let has_moves = for_each_edge(board, seeds, rules, |edge| match edge {
-        Edge::Stay(r) => {
-            m.stays[m.len] = r;
-            m.len += 1;
-        }
-        Edge::Exit {
-            captured,
-            seeds: left,
-            rank: r,
-        } => {
-            let level = &lower[usize::from(left)];
-            let c = captured as i8;
-            m.exit_lo = m.exit_lo.max(c - level.upper[r as usize] as i8);
-            m.exit_hi = m.exit_hi.max(c - level.lower[r as usize] as i8);
-        }
-    });
-    has_moves.then_some(m)
-}
-
 /// A level being solved: its rules, the levels below, its two planes.
 struct Level<'a> {
     rules: &'a Rules,
@@ -113,23 +72,49 @@ struct Level<'a> {
 }
 
 impl Level<'_> {
-    /// Runs `f` on the boards of `marks` (all when `None`), on every thread,
-    /// as one pass; returns the marks `f` set for the next pass (`None` when
-    /// it set none).
-    fn pass<F: Fn(usize, &[u8; 12], &Marks) + Sync>(
+    /// Runs `f` on the boards of `marks` (all when `None`) that are
+    /// `wanted`, on every thread, as one pass, with their moves (`None`
+    /// when the game is over there); returns the marks `f` set for the next
+    /// pass (`None` when it set none). The moves are generated a few boards
+    /// ahead and the bounds they lead to (and, with `exits`, the lower
+    /// levels' values of the captures) prefetched, so that the random reads
+    /// overlap.
+    fn pass<F>(
         &self,
         passes: &mut u32,
         marks: Option<&Marks>,
+        exits: bool,
+        wanted: impl Fn(usize) -> bool + Sync,
         f: F,
-    ) -> Option<Marks> {
+    ) -> Option<Marks>
+    where
+        F: Fn(usize, &[u8; 12], Option<&Edges>, &Marks) + Sync,
+    {
         *passes += 1;
-        let size = level_size(self.seeds);
-        self.progress.pass(self.seeds, Phase::Values, *passes, size);
+        let (seeds, size) = (self.seeds, level_size(self.seeds));
+        self.progress.pass(seeds, Phase::Values, *passes, size);
         let next = Marks::new(size);
-        parallel_chunks(self.seeds, self.threads, self.progress, &|start, count| {
-            visit(self.seeds, start, count, marks, |p, board| {
-                f(p, board, &next)
-            });
+        parallel_chunks(seeds, self.threads, self.progress, &|start, count| {
+            let prepare = |p, board: &[u8; 12]| {
+                if !wanted(p) {
+                    return None;
+                }
+                let edges = Edges::of(board, seeds, self.rules);
+                if let Some(edges) = &edges {
+                    edges.prefetch_stays(self.lo);
+                    edges.prefetch_stays(self.hi);
+                    if exits {
+                        edges.prefetch_exits(seeds, self.lower);
+                    }
+                }
+                Some(edges)
+            };
+            let finish = |p, board: &[u8; 12], prepared: Option<Option<Edges>>| {
+                if let Some(edges) = prepared {
+                    f(p, board, edges.as_ref(), &next);
+                }
+            };
+            visit_ahead(seeds, start, count, marks, prepare, finish);
         });
         (!next.is_empty()).then_some(next)
     }
@@ -137,7 +122,8 @@ impl Level<'_> {
     /// Marks the boards with a move to `board` in `next`.
     #[inline]
     fn mark_before(&self, board: &[u8; 12], next: &Marks) {
-        for_each_predecessor(board, self.seeds, self.rules, |r, _| next.set(r));
+        let touch = |r| next.prefetch(r);
+        for_each_predecessor_ahead(board, self.seeds, self.rules, touch, |r, _| next.set(r));
     }
 
     /// The coarse bounds (endless play worth -n or +n), by value iteration
@@ -159,52 +145,60 @@ impl Level<'_> {
         let mut marks: Option<Marks> = None;
         loop {
             let first = marks.is_none();
-            marks = self.pass(&mut passes, marks.as_ref(), |p, board, next| {
-                let (mut best_lo, mut stay_hi, children, len) = if first {
-                    let Some(m) = board_moves(board, self.seeds, self.rules, self.lower) else {
+            marks = self.pass(
+                &mut passes,
+                marks.as_ref(),
+                first,
+                |_| true,
+                |p, board, edges, next| {
+                    let Some(edges) = edges else {
+                        // The game is over (only the first pass looks at such
+                        // a board: no changed board marks it).
                         let v = final_value(board);
                         lo[p].store(v, Ordering::Relaxed);
                         hi[p].store(v, Ordering::Relaxed);
                         self.mark_before(board, next);
                         return;
                     };
-                    (m.exit_lo, m.exit_hi, m.stays, m.len)
-                } else {
-                    let Some((children, len)) = stays(board, self.seeds, self.rules) else {
-                        return;
-                    };
-                    (lo[p].load(Ordering::Relaxed), NO_EXIT, children, len)
-                };
-                for &r in &children[..len] {
-                    let q = r as usize;
-                    best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
-                    stay_hi = stay_hi.max(-lo[q].load(Ordering::Relaxed));
-                }
-                let mut changed = false;
-                if best_lo > lo[p].load(Ordering::Relaxed) {
-                    lo[p].store(best_lo, Ordering::Relaxed);
-                    changed = true;
-                }
-                let old_hi = hi[p].load(Ordering::Relaxed);
-                if stay_hi < old_hi && !settled.contains(p as u64) {
-                    let best_hi = if first {
-                        stay_hi
+                    let (mut best_lo, mut stay_hi) = if first {
+                        (
+                            edges.best_exit(self.seeds, self.lower, false),
+                            edges.best_exit(self.seeds, self.lower, true),
+                        )
                     } else {
-                        let exit = best_exits(board, self.seeds, self.rules, self.lower).1;
-                        if exit >= stay_hi {
-                            settled.set(p as u64);
-                        }
-                        stay_hi.max(exit)
+                        (lo[p].load(Ordering::Relaxed), NO_EXIT)
                     };
-                    if best_hi < old_hi {
-                        hi[p].store(best_hi, Ordering::Relaxed);
+                    for &r in edges.stays() {
+                        let q = r as usize;
+                        best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
+                        stay_hi = stay_hi.max(-lo[q].load(Ordering::Relaxed));
+                    }
+                    let mut changed = false;
+                    if best_lo > lo[p].load(Ordering::Relaxed) {
+                        lo[p].store(best_lo, Ordering::Relaxed);
                         changed = true;
                     }
-                }
-                if changed {
-                    self.mark_before(board, next);
-                }
-            });
+                    let old_hi = hi[p].load(Ordering::Relaxed);
+                    if stay_hi < old_hi && !settled.contains(p as u64) {
+                        let best_hi = if first {
+                            stay_hi
+                        } else {
+                            let exit = edges.best_exit(self.seeds, self.lower, true);
+                            if exit >= stay_hi {
+                                settled.set(p as u64);
+                            }
+                            stay_hi.max(exit)
+                        };
+                        if best_hi < old_hi {
+                            hi[p].store(best_hi, Ordering::Relaxed);
+                            changed = true;
+                        }
+                    }
+                    if changed {
+                        self.mark_before(board, next);
+                    }
+                },
+            );
             if marks.is_none() {
                 return passes;
             }
@@ -251,8 +245,7 @@ impl Level<'_> {
         let w_won = |r: u64| lo[r as usize].load(Ordering::Relaxed) >= t;
         // Every capture of `board` leaves the other side at least t (by
         // the pessimistic bounds below).
-        let exits_good =
-            |board: &[u8; 12]| best_exits(board, self.seeds, self.rules, self.lower).1 <= -t;
+        let exits_good = |edges: &Edges| edges.best_exit(self.seeds, self.lower, true) <= -t;
         // The mover at `board` (rank `p`) wins: the boards before it, where
         // the other side moves, need all their moves looked at.
         let w_wins = |p: usize, board: &[u8; 12], next: &Marks| {
@@ -283,23 +276,30 @@ impl Level<'_> {
         loop {
             // The attractor of the winners (the first time from every board).
             loop {
-                marks = self.pass(&mut passes, marks.as_ref(), |p, board, next| {
-                    let (cw, cz) = (w(p), z(p));
-                    if !cw && !cz {
-                        return;
-                    }
-                    any.store(true, Ordering::Relaxed);
-                    let Some((children, len)) = stays(board, self.seeds, self.rules) else {
-                        return;
-                    };
-                    let children = &children[..len];
-                    if cw && children.iter().any(|&c| z_won(c)) {
-                        w_wins(p, board, next);
-                    }
-                    if cz && children.iter().all(|&c| w_won(c)) && exits_good(board) {
-                        z_wins(p, board, next);
-                    }
-                });
+                let wanted = |p| w(p) || z(p);
+                marks = self.pass(
+                    &mut passes,
+                    marks.as_ref(),
+                    false,
+                    wanted,
+                    |p, board, edges, next| {
+                        let (cw, cz) = (w(p), z(p));
+                        if !cw && !cz {
+                            return;
+                        }
+                        any.store(true, Ordering::Relaxed);
+                        let Some(edges) = edges else {
+                            return;
+                        };
+                        let children = edges.stays();
+                        if cw && children.iter().any(|&c| z_won(c)) {
+                            w_wins(p, board, next);
+                        }
+                        if cz && children.iter().all(|&c| w_won(c)) && exits_good(edges) {
+                            z_wins(p, board, next);
+                        }
+                    },
+                );
                 if marks.is_none() {
                     break;
                 }
@@ -333,36 +333,43 @@ impl Level<'_> {
             let mut first_pass = true;
             loop {
                 let checks_exits = first_pass;
-                marks = self.pass(&mut passes, marks.as_ref(), |p, board, next| {
-                    let i = p as u64;
-                    let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
-                    if !in_w && !in_z {
-                        return;
-                    }
-                    let Some((children, len)) = stays(board, self.seeds, self.rules) else {
-                        return;
-                    };
-                    let children = &children[..len];
-                    if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
-                        // The boards before it where the other side moves
-                        // can now go somewhere neither safe nor won: they
-                        // leave at once, and the boards before them need a
-                        // look.
-                        good_w.clear(i);
-                        for_each_predecessor(board, self.seeds, self.rules, |q, before| {
-                            if good_z.clear(q) {
-                                self.mark_before(before, next);
-                            }
-                        });
-                    }
-                    if in_z
-                        && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
-                            && (!checks_exits || exits_good(board)))
-                    {
-                        good_z.clear(i);
-                        self.mark_before(board, next);
-                    }
-                });
+                let wanted = |p| good_w.contains(p as u64) || good_z.contains(p as u64);
+                marks = self.pass(
+                    &mut passes,
+                    marks.as_ref(),
+                    false,
+                    wanted,
+                    |p, board, edges, next| {
+                        let i = p as u64;
+                        let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
+                        if !in_w && !in_z {
+                            return;
+                        }
+                        let Some(edges) = edges else {
+                            return;
+                        };
+                        let children = edges.stays();
+                        if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
+                            // The boards before it where the other side moves
+                            // can now go somewhere neither safe nor won: they
+                            // leave at once, and the boards before them need a
+                            // look.
+                            good_w.clear(i);
+                            for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                                if good_z.clear(q) {
+                                    self.mark_before(before, next);
+                                }
+                            });
+                        }
+                        if in_z
+                            && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
+                                && (!checks_exits || exits_good(edges)))
+                        {
+                            good_z.clear(i);
+                            self.mark_before(board, next);
+                        }
+                    },
+                );
                 first_pass = false;
                 if marks.is_none() {
                     break;

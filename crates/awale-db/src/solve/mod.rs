@@ -126,8 +126,9 @@ pub(crate) fn position_of(board: &[u8; 12]) -> Position {
 /// One move of a board, seen by the solver.
 #[derive(Clone, Copy)]
 enum Edge {
-    /// A capture: the seeds captured, and the child's level and rank.
-    Exit { captured: u8, seeds: u8, rank: u64 },
+    /// A capture: the seeds captured, and the child's rank in its level
+    /// (this level's seeds minus those captured).
+    Exit { captured: u8, rank: u64 },
     /// A move that captures nothing: the child's rank in this level.
     Stay(u64),
 }
@@ -150,7 +151,6 @@ fn for_each_edge(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(E
         } else {
             f(Edge::Exit {
                 captured: seeds - left,
-                seeds: left,
                 rank: r,
             });
         }
@@ -248,22 +248,6 @@ impl Edges {
         }
         best
     }
-}
-
-/// The ranks of the children of `board` reached by moves that capture
-/// nothing, or `None` when the game is over there. Computed before any is
-/// read, so that the reads (random, the costly part) overlap.
-#[inline]
-fn stays(board: &[u8; 12], seeds: u8, rules: &Rules) -> Option<([u64; 6], usize)> {
-    let mut ranks = [0u64; 6];
-    let mut len = 0;
-    let has_moves = for_each_edge(board, seeds, rules, |edge| {
-        if let Edge::Stay(r) = edge {
-            ranks[len] = r;
-            len += 1;
-        }
-    });
-    has_moves.then_some((ranks, len))
 }
 
 /// The value when the game ends on `board` with the side to move having no
@@ -601,36 +585,6 @@ pub fn solve_level(
     } else {
         Ok(solve_bounds(rules, seeds, lower, threads, progress))
     }
-}
-
-/// The best exit of `board` for the lower bound and the upper bound, or
-/// `NO_EXIT`; whether the game is over there; whether a move stays.
-#[inline]
-fn best_exits(
-    board: &[u8; 12],
-    seeds: u8,
-    rules: &Rules,
-    lower: &[LowerLevel<'_>],
-) -> (i8, i8, bool) {
-    let (mut lo, mut hi) = (NO_EXIT, NO_EXIT);
-    let has_moves = for_each_edge(board, seeds, rules, |edge| {
-        if let Edge::Exit {
-            captured,
-            seeds: left,
-            rank: r,
-        } = edge
-        {
-            let level = &lower[usize::from(left)];
-            let c = captured as i8;
-            lo = lo.max(c - load(level.upper, r));
-            hi = hi.max(c - load(level.lower, r));
-        }
-    });
-    if !has_moves {
-        let v = final_value(board);
-        return (v, v, false);
-    }
-    (lo, hi, true)
 }
 
 fn atomics_i8(size: u64, value: i8) -> Vec<AtomicI8> {
