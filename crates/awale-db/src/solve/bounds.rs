@@ -11,7 +11,7 @@
 //! computed from the coarse bounds upwards, with one bit per board and role
 //! besides the two planes.
 
-use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
+use std::sync::atomic::{AtomicI8, Ordering};
 
 use awale_core::Rules;
 
@@ -271,10 +271,23 @@ impl Level<'_> {
         };
         let good_w = Marks::new(size);
         let good_z = Marks::new(size);
-        let mut marks: Option<Marks> = None;
-        let any = AtomicBool::new(false);
+        // The candidates, looked at first (a cheap scan: most boards of a
+        // level are not candidates at a given threshold).
+        let candidates = Marks::new(size);
+        parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+            for p in start..start + count {
+                if w(p as usize) || z(p as usize) {
+                    candidates.set(p);
+                }
+            }
+        });
+        if candidates.is_empty() {
+            return passes;
+        }
+        let mut marks = Some(candidates);
         loop {
-            // The attractor of the winners (the first time from every board).
+            // The attractor of the winners (the first time from every
+            // candidate).
             loop {
                 let wanted = |p| w(p) || z(p);
                 marks = self.pass(
@@ -287,7 +300,6 @@ impl Level<'_> {
                         if !cw && !cz {
                             return;
                         }
-                        any.store(true, Ordering::Relaxed);
                         let Some(edges) = edges else {
                             return;
                         };
@@ -304,11 +316,6 @@ impl Level<'_> {
                     break;
                 }
             }
-            if !any.load(Ordering::Relaxed) {
-                // No candidate at all: nothing to do at this threshold.
-                return passes;
-            }
-            any.store(true, Ordering::Relaxed);
             // The candidates left on a good position for the winner.
             let first = Marks::new(size);
             parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
