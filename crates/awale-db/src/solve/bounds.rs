@@ -1,12 +1,24 @@
 //! Lower and upper bounds (`repetition = own_row`).
+//!
+//! Two steps. First the coarse bounds: value iteration in which endless
+//! play is worth -n (lower bound) or +n (upper bound) to the side to move.
+//! Then, threshold by threshold, the bounds the repetition rule really
+//! gives: a repetition pays each player the seeds of their own row, so a
+//! player who can keep every position it cannot avoid seeing again at a
+//! row split of at least t, or leave the level with at least t, gets at
+//! least t. That is a co-Büchi game per threshold (see `docs/DATABASES.md`
+//! for the game and the proof that it is sound); its winning regions are
+//! computed from the coarse bounds upwards, with one bit per board and role
+//! besides the two planes.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI8, Ordering};
 
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, best_exits, for_each_predecessor, into_bytes_i8, parallel_chunks, stays, visit,
-    LowerLevel, Marks, Phase, Progress, SolvedLevel, NO_EXIT,
+    atomics_i8, final_value, for_each_predecessor, for_each_predecessor_ahead, into_bytes_i8,
+    parallel_chunks, visit, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, SolvedLevel,
+    NO_EXIT,
 };
 use crate::index::level_size;
 
@@ -19,65 +31,376 @@ pub(super) fn solve_bounds(
 ) -> SolvedLevel {
     let size = level_size(seeds);
     let n = seeds as i8;
-    let exits_lo = atomics_i8(size, NO_EXIT);
-    let exits_hi = atomics_i8(size, NO_EXIT);
     // Endless play counted as the worst (lower bound) or the best (upper
     // bound) for the side to move: the bottom of each iteration.
     let lo = atomics_i8(size, -n);
     let hi = atomics_i8(size, n);
-    let mut marks: Option<Marks> = None;
-    let mut passes = 0;
-    loop {
-        passes += 1;
-        progress.pass(seeds, Phase::Values, passes, size);
-        let first = passes == 1;
-        let next = Marks::new(size);
-        parallel_chunks(seeds, threads, progress, &|start, count| {
-            visit(seeds, start, count, marks.as_ref(), |p, board| {
-                if first {
-                    let (l, h, has_moves) = best_exits(board, seeds, rules, lower);
-                    exits_lo[p].store(l, Ordering::Relaxed);
-                    exits_hi[p].store(h, Ordering::Relaxed);
-                    if !has_moves {
-                        lo[p].store(l, Ordering::Relaxed);
-                        hi[p].store(h, Ordering::Relaxed);
-                        for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
-                        return;
-                    }
-                }
-                let mut best_lo = exits_lo[p].load(Ordering::Relaxed);
-                let mut best_hi = exits_hi[p].load(Ordering::Relaxed);
-                let Some((children, len)) = stays(board, seeds, rules) else {
-                    return;
-                };
-                for &r in &children[..len] {
-                    let q = r as usize;
-                    best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
-                    best_hi = best_hi.max(-lo[q].load(Ordering::Relaxed));
-                }
-                let mut changed = false;
-                if best_lo != lo[p].load(Ordering::Relaxed) {
-                    lo[p].store(best_lo, Ordering::Relaxed);
-                    changed = true;
-                }
-                if best_hi != hi[p].load(Ordering::Relaxed) {
-                    hi[p].store(best_hi, Ordering::Relaxed);
-                    changed = true;
-                }
-                if changed {
-                    for_each_predecessor(board, seeds, rules, |r, _| next.set(r));
-                }
-            });
-        });
-        if next.is_empty() {
-            break;
-        }
-        marks = Some(next);
+    let level = Level {
+        rules,
+        seeds,
+        lower,
+        threads,
+        progress,
+        lo: &lo,
+        hi: &hi,
+    };
+    let mut passes = level.coarse_bounds();
+    // Every bound has the parity of n (a row split, or captures plus a
+    // bound of the level below, has it), so the game of a threshold t of
+    // the other parity has the same winners as that of t + 1: only those
+    // thresholds are solved, and their winners get t + 1.
+    for t in ((1 - n)..=n).step_by(2) {
+        passes = level.threshold(t, passes);
     }
     SolvedLevel {
         lower: into_bytes_i8(lo),
         upper: into_bytes_i8(hi),
         distance: Vec::new(),
         passes: (passes, 0),
+    }
+}
+
+/// A level being solved: its rules, the levels below, its two planes.
+struct Level<'a> {
+    rules: &'a Rules,
+    seeds: u8,
+    lower: &'a [LowerLevel<'a>],
+    threads: usize,
+    progress: &'a dyn Progress,
+    lo: &'a [AtomicI8],
+    hi: &'a [AtomicI8],
+}
+
+impl Level<'_> {
+    /// Runs `f` on the boards of `marks` (all when `None`) that are
+    /// `wanted`, on every thread, as one pass, with their moves (`None`
+    /// when the game is over there); returns the marks `f` set for the next
+    /// pass (`None` when it set none). The moves are generated a few boards
+    /// ahead and the bounds they lead to (and, with `exits`, the lower
+    /// levels' values of the captures) prefetched, so that the random reads
+    /// overlap.
+    fn pass<F>(
+        &self,
+        passes: &mut u32,
+        marks: Option<&Marks>,
+        exits: bool,
+        wanted: impl Fn(usize) -> bool + Sync,
+        f: F,
+    ) -> Option<Marks>
+    where
+        F: Fn(usize, &[u8; 12], Option<&Edges>, &Marks) + Sync,
+    {
+        *passes += 1;
+        let (seeds, size) = (self.seeds, level_size(self.seeds));
+        self.progress.pass(seeds, Phase::Values, *passes, size);
+        let next = Marks::new(size);
+        parallel_chunks(seeds, self.threads, self.progress, &|start, count| {
+            let prepare = |p, board: &[u8; 12]| {
+                if !wanted(p) {
+                    return None;
+                }
+                let edges = Edges::of(board, seeds, self.rules);
+                if let Some(edges) = &edges {
+                    edges.prefetch_stays(self.lo);
+                    edges.prefetch_stays(self.hi);
+                    if exits {
+                        edges.prefetch_exits(seeds, self.lower);
+                    }
+                }
+                Some(edges)
+            };
+            let finish = |p, board: &[u8; 12], prepared: Option<Option<Edges>>| {
+                if let Some(edges) = prepared {
+                    f(p, board, edges.as_ref(), &next);
+                }
+            };
+            visit_ahead(seeds, start, count, marks, prepare, finish);
+        });
+        (!next.is_empty()).then_some(next)
+    }
+
+    /// Marks the boards with a move to `board` in `next`.
+    #[inline]
+    fn mark_before(&self, board: &[u8; 12], next: &Marks) {
+        let touch = |r| next.prefetch(r);
+        for_each_predecessor_ahead(board, self.seeds, self.rules, touch, |r, _| next.set(r));
+    }
+
+    /// The coarse bounds (endless play worth -n or +n), by value iteration
+    /// to the fixed point; returns the passes made.
+    ///
+    /// Started from the bottom of each game, the lower bound only rises and
+    /// the upper bound only falls. So after the first pass, which reads the
+    /// captures, the lower bound is at least the best capture's value for
+    /// good and need not see it again; the upper bound needs it only when
+    /// the moves that stay would take it lower, and reads it again then
+    /// (the lower levels are not cached: that would be two more bytes a
+    /// board). Once the best capture holds the upper bound up, the upper
+    /// bound is final: one bit a board (`settled`) says so, so that the
+    /// capture is not read again.
+    fn coarse_bounds(&self) -> u32 {
+        let (lo, hi) = (self.lo, self.hi);
+        let settled = Marks::new(level_size(self.seeds));
+        let mut passes = 0;
+        let mut marks: Option<Marks> = None;
+        loop {
+            let first = marks.is_none();
+            marks = self.pass(
+                &mut passes,
+                marks.as_ref(),
+                first,
+                |_| true,
+                |p, board, edges, next| {
+                    let Some(edges) = edges else {
+                        // The game is over (only the first pass looks at such
+                        // a board: no changed board marks it).
+                        let v = final_value(board);
+                        lo[p].store(v, Ordering::Relaxed);
+                        hi[p].store(v, Ordering::Relaxed);
+                        self.mark_before(board, next);
+                        return;
+                    };
+                    let (mut best_lo, mut stay_hi) = if first {
+                        (
+                            edges.best_exit(self.seeds, self.lower, false),
+                            edges.best_exit(self.seeds, self.lower, true),
+                        )
+                    } else {
+                        (lo[p].load(Ordering::Relaxed), NO_EXIT)
+                    };
+                    for &r in edges.stays() {
+                        let q = r as usize;
+                        best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
+                        stay_hi = stay_hi.max(-lo[q].load(Ordering::Relaxed));
+                    }
+                    let mut changed = false;
+                    if best_lo > lo[p].load(Ordering::Relaxed) {
+                        lo[p].store(best_lo, Ordering::Relaxed);
+                        changed = true;
+                    }
+                    let old_hi = hi[p].load(Ordering::Relaxed);
+                    if stay_hi < old_hi && !settled.contains(p as u64) {
+                        let best_hi = if first {
+                            stay_hi
+                        } else {
+                            let exit = edges.best_exit(self.seeds, self.lower, true);
+                            if exit >= stay_hi {
+                                settled.set(p as u64);
+                            }
+                            stay_hi.max(exit)
+                        };
+                        if best_hi < old_hi {
+                            hi[p].store(best_hi, Ordering::Relaxed);
+                            changed = true;
+                        }
+                    }
+                    if changed {
+                        self.mark_before(board, next);
+                    }
+                },
+            );
+            if marks.is_none() {
+                return passes;
+            }
+        }
+    }
+
+    /// Threshold `t` (of the other parity than n), the thresholds below it
+    /// being done: raises the lower bound to `t + 1` where the side to move
+    /// wins the co-Büchi game "at least `t`" (`W_t`, the same as `W_(t+1)`),
+    /// and lowers the upper bound to `-t - 1` where the other side does
+    /// (`Z_t`).
+    ///
+    /// Invariant, before and after: for every threshold `u` done, the lower
+    /// bound is at least `u` exactly where the mover wins the game of `u`,
+    /// and the upper bound at most `-u` exactly where the other side does.
+    /// So at `t` only boards with lower bound `t - 1` (in `W_(t-2)`) may
+    /// join `W_t`, and only if `t` is not above the upper bound (the lower
+    /// bound never passes the upper one: both hold the real value); likewise
+    /// for `Z_t`. The other boards are known winners or losers of this game.
+    /// A candidate for `W_t` has no capture worth `t` (the lower bound is at
+    /// least the best capture since the coarse bounds); the captures of a
+    /// candidate for `Z_t` are read when it is about to win.
+    ///
+    /// The game is solved by rounds: the attractor of the known winners
+    /// (lower bound raised, upper bound lowered at once), then the boards
+    /// from which the winner can stay forever on positions whose row split
+    /// is at least `t` for it, or reach a winner (a greatest fixed point,
+    /// in the bit sets `good_w` and `good_z`); those win too, and the next
+    /// round starts. When a round adds nothing, the rest is lost: from
+    /// there the other side can always force a bad position, and it never
+    /// has to let play reach a winner.
+    fn threshold(&self, t: i8, mut passes: u32) -> u32 {
+        let (lo, hi) = (self.lo, self.hi);
+        let size = level_size(self.seeds);
+        // Candidates: the mover may win (`w`), the other side may win (`z`).
+        let w =
+            |p: usize| lo[p].load(Ordering::Relaxed) == t - 1 && hi[p].load(Ordering::Relaxed) >= t;
+        let z = |p: usize| {
+            hi[p].load(Ordering::Relaxed) == 1 - t && lo[p].load(Ordering::Relaxed) <= -t
+        };
+        // The other side wins the game at board `r` (the mover's row
+        // split there is at most -t for good), or the mover does.
+        let z_won = |r: u64| hi[r as usize].load(Ordering::Relaxed) <= -t;
+        let w_won = |r: u64| lo[r as usize].load(Ordering::Relaxed) >= t;
+        // Every capture of `board` leaves the other side at least t (by
+        // the pessimistic bounds below).
+        let exits_good = |edges: &Edges| edges.best_exit(self.seeds, self.lower, true) <= -t;
+        // The mover at `board` (rank `p`) wins: the boards before it, where
+        // the other side moves, need all their moves looked at.
+        let w_wins = |p: usize, board: &[u8; 12], next: &Marks| {
+            lo[p].store(t + 1, Ordering::Relaxed);
+            self.mark_before(board, next);
+        };
+        // The other side wins: the boards before it where the mover has
+        // not won yet win at once (a move here is enough); only the boards
+        // before those need a look.
+        let z_wins = |p: usize, board: &[u8; 12], next: &Marks| {
+            hi[p].store(-t - 1, Ordering::Relaxed);
+            for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                let raised = lo[q as usize].compare_exchange(
+                    t - 1,
+                    t + 1,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+                if raised.is_ok() {
+                    self.mark_before(before, next);
+                }
+            });
+        };
+        let good_w = Marks::new(size);
+        let good_z = Marks::new(size);
+        // The candidates, looked at first (a cheap scan: most boards of a
+        // level are not candidates at a given threshold).
+        let candidates = Marks::new(size);
+        parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+            for p in start..start + count {
+                if w(p as usize) || z(p as usize) {
+                    candidates.set(p);
+                }
+            }
+        });
+        if candidates.is_empty() {
+            return passes;
+        }
+        let mut marks = Some(candidates);
+        loop {
+            // The attractor of the winners (the first time from every
+            // candidate).
+            loop {
+                let wanted = |p| w(p) || z(p);
+                marks = self.pass(
+                    &mut passes,
+                    marks.as_ref(),
+                    false,
+                    wanted,
+                    |p, board, edges, next| {
+                        let (cw, cz) = (w(p), z(p));
+                        if !cw && !cz {
+                            return;
+                        }
+                        let Some(edges) = edges else {
+                            return;
+                        };
+                        let children = edges.stays();
+                        if cw && children.iter().any(|&c| z_won(c)) {
+                            w_wins(p, board, next);
+                        }
+                        if cz && children.iter().all(|&c| w_won(c)) && exits_good(edges) {
+                            z_wins(p, board, next);
+                        }
+                    },
+                );
+                if marks.is_none() {
+                    break;
+                }
+            }
+            // The candidates left on a good position for the winner.
+            let first = Marks::new(size);
+            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                visit(self.seeds, start, count, None, |p, board| {
+                    let r = final_value(board);
+                    if r >= t && w(p) {
+                        good_w.set(p as u64);
+                        first.set(p as u64);
+                    }
+                    if -r >= t && z(p) {
+                        good_z.set(p as u64);
+                        first.set(p as u64);
+                    }
+                });
+            });
+            if first.is_empty() {
+                return passes;
+            }
+            // Those from which the winner cannot stay on them (or reach a
+            // winner) leave the sets, until none does.
+            marks = Some(first);
+            let mut first_pass = true;
+            loop {
+                let checks_exits = first_pass;
+                let wanted = |p| good_w.contains(p as u64) || good_z.contains(p as u64);
+                marks = self.pass(
+                    &mut passes,
+                    marks.as_ref(),
+                    false,
+                    wanted,
+                    |p, board, edges, next| {
+                        let i = p as u64;
+                        let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
+                        if !in_w && !in_z {
+                            return;
+                        }
+                        let Some(edges) = edges else {
+                            return;
+                        };
+                        let children = edges.stays();
+                        if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
+                            // The boards before it where the other side moves
+                            // can now go somewhere neither safe nor won: they
+                            // leave at once, and the boards before them need a
+                            // look.
+                            good_w.clear(i);
+                            for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                                if good_z.clear(q) {
+                                    self.mark_before(before, next);
+                                }
+                            });
+                        }
+                        if in_z
+                            && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
+                                && (!checks_exits || exits_good(edges)))
+                        {
+                            good_z.clear(i);
+                            self.mark_before(board, next);
+                        }
+                    },
+                );
+                first_pass = false;
+                if marks.is_none() {
+                    break;
+                }
+            }
+            // What is left wins; the boards before those are looked at in
+            // the next round's attractor.
+            let next = Marks::new(size);
+            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                visit(self.seeds, start, count, Some(&good_w), |p, board| {
+                    good_w.clear(p as u64);
+                    w_wins(p, board, &next);
+                });
+            });
+            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+                visit(self.seeds, start, count, Some(&good_z), |p, board| {
+                    good_z.clear(p as u64);
+                    z_wins(p, board, &next);
+                });
+            });
+            if next.is_empty() {
+                return passes;
+            }
+            marks = Some(next);
+        }
     }
 }

@@ -21,11 +21,14 @@
 //! value read is between the start and the least fixed point.
 //!
 //! **Bounds** (`repetition = own_row`: what a repetition gives depends on
-//! which position repeats, so there is no single value) come from the same
+//! which position repeats, so there is no single value) start from the same
 //! iteration on two games: the lower bound counts endless play as the worst
 //! possible for the side to move (-n), the upper bound as the best (+n).
-//! The real game gives a cycle some value in between, so the truth lies
-//! between the two.
+//! Then they are tightened threshold by threshold: a player who can make
+//! every position it cannot avoid seeing again worth at least t to it (its
+//! row minus the other's), or leave the level with at least t, gets at least
+//! t, since the first repetition pays the repeated position's row split (a
+//! co-Büchi game per threshold; see `bounds.rs`).
 //!
 //! **Distances** (exact databases): plies until the game leaves the level
 //! (a capture or the end) when the winner hurries and the loser delays,
@@ -123,8 +126,9 @@ pub(crate) fn position_of(board: &[u8; 12]) -> Position {
 /// One move of a board, seen by the solver.
 #[derive(Clone, Copy)]
 enum Edge {
-    /// A capture: the seeds captured, and the child's level and rank.
-    Exit { captured: u8, seeds: u8, rank: u64 },
+    /// A capture: the seeds captured, and the child's rank in its level
+    /// (this level's seeds minus those captured).
+    Exit { captured: u8, rank: u64 },
     /// A move that captures nothing: the child's rank in this level.
     Stay(u64),
 }
@@ -147,7 +151,6 @@ fn for_each_edge(board: &[u8; 12], seeds: u8, rules: &Rules, mut f: impl FnMut(E
         } else {
             f(Edge::Exit {
                 captured: seeds - left,
-                seeds: left,
                 rank: r,
             });
         }
@@ -247,22 +250,6 @@ impl Edges {
     }
 }
 
-/// The ranks of the children of `board` reached by moves that capture
-/// nothing, or `None` when the game is over there. Computed before any is
-/// read, so that the reads (random, the costly part) overlap.
-#[inline]
-fn stays(board: &[u8; 12], seeds: u8, rules: &Rules) -> Option<([u64; 6], usize)> {
-    let mut ranks = [0u64; 6];
-    let mut len = 0;
-    let has_moves = for_each_edge(board, seeds, rules, |edge| {
-        if let Edge::Stay(r) = edge {
-            ranks[len] = r;
-            len += 1;
-        }
-    });
-    has_moves.then_some((ranks, len))
-}
-
 /// The value when the game ends on `board` with the side to move having no
 /// move: each player takes the seeds in their own row (starvation), or the
 /// board is empty.
@@ -329,6 +316,19 @@ impl Marks {
 
     fn is_empty(&self) -> bool {
         self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+
+    /// Whether board `i` is in the set.
+    #[inline]
+    fn contains(&self, i: u64) -> bool {
+        self.words[(i / 64) as usize].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
+    }
+
+    /// Takes board `i` out of the set; whether it was in.
+    #[inline]
+    fn clear(&self, i: u64) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.words[(i / 64) as usize].fetch_and(!bit, Ordering::Relaxed) & bit != 0
     }
 }
 
@@ -585,36 +585,6 @@ pub fn solve_level(
     } else {
         Ok(solve_bounds(rules, seeds, lower, threads, progress))
     }
-}
-
-/// The best exit of `board` for the lower bound and the upper bound, or
-/// `NO_EXIT`; whether the game is over there; whether a move stays.
-#[inline]
-fn best_exits(
-    board: &[u8; 12],
-    seeds: u8,
-    rules: &Rules,
-    lower: &[LowerLevel<'_>],
-) -> (i8, i8, bool) {
-    let (mut lo, mut hi) = (NO_EXIT, NO_EXIT);
-    let has_moves = for_each_edge(board, seeds, rules, |edge| {
-        if let Edge::Exit {
-            captured,
-            seeds: left,
-            rank: r,
-        } = edge
-        {
-            let level = &lower[usize::from(left)];
-            let c = captured as i8;
-            lo = lo.max(c - load(level.upper, r));
-            hi = hi.max(c - load(level.lower, r));
-        }
-    });
-    if !has_moves {
-        let v = final_value(board);
-        return (v, v, false);
-    }
-    (lo, hi, true)
 }
 
 fn atomics_i8(size: u64, value: i8) -> Vec<AtomicI8> {
