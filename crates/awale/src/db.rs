@@ -175,7 +175,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let all: f64 = (0..=args.max_seeds)
         .map(|n| awale_db::level_size(n) as f64)
         .sum();
-    let per_board = if variant.is_exact() { 1.25 } else { 4.25 };
+    let per_board = if variant.is_exact() { 1.25 } else { 2.5 };
     say!(
         "Memory for the last level: about {}; files: {}.",
         bytes_text(biggest * per_board),
@@ -458,7 +458,7 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     if let Some(d) = entry.distance {
         say!(
             "Distance to the next capture (or the end): {d} plies along value-keeping play \
-             (the winner hurrying, the loser delaying; not always the shortest)."
+             (the winner hurrying, the loser delaying)."
         );
     }
     let Some(moves) = db.move_entries_ignoring_target(&position) else {
