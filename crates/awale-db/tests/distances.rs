@@ -14,23 +14,8 @@ use std::collections::HashMap;
 use awale_core::{Position, Rules, Side};
 use awale_db::{build, Database, Silent};
 
-/// Every board with `seeds` seeds, by recursion.
-fn boards(seeds: u8) -> Vec<[u8; 12]> {
-    fn fill(hole: usize, left: u8, board: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if hole == 11 {
-            board[11] = left;
-            out.push(*board);
-            return;
-        }
-        for v in 0..=left {
-            board[hole] = v;
-            fill(hole + 1, left - v, board, out);
-        }
-    }
-    let mut out = Vec::new();
-    fill(0, seeds, &mut [0; 12], &mut out);
-    out
-}
+mod common;
+use common::boards;
 
 /// What a board's distance depends on: its value, whether it has no move,
 /// whether a capture keeps its value, and the boards of its value-keeping
