@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 use std::fmt;
+use std::fs::{File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,6 +54,8 @@ pub enum DbError {
     /// A distance to capture at this level is longer than a level file can
     /// hold (253 plies).
     DistanceTooLong(u8),
+    /// Another build is writing to this folder.
+    Busy(PathBuf),
 }
 
 impl fmt::Display for DbError {
@@ -70,6 +73,11 @@ impl fmt::Display for DbError {
                 f,
                 "level {n}: a distance to capture is longer than 253 plies, more than the \
                  file format holds (the format needs wider distances)"
+            ),
+            DbError::Busy(p) => write!(
+                f,
+                "{}: another `awale db build` is writing here; wait for it to finish",
+                p.display()
             ),
         }
     }
@@ -501,6 +509,15 @@ pub fn build(
     let variant = Variant::of(rules);
     let dir = root.join(variant.dir_name());
     std::fs::create_dir_all(&dir).map_err(|e| DbError::Io(dir.clone(), e))?;
+    // One build at a time per folder: two would write the same files. The
+    // lock goes with the process, even when it is killed.
+    let lock_path = dir.join("build.lock");
+    let lock = File::create(&lock_path).map_err(|e| DbError::Io(lock_path.clone(), e))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => return Err(DbError::Busy(dir)),
+        Err(TryLockError::Error(e)) => return Err(DbError::Io(lock_path, e)),
+    }
     let mut levels: Vec<LevelFile> = Vec::new();
     let mut summaries = Vec::new();
     for seeds in 0..=max_seeds {
@@ -572,7 +589,7 @@ fn build_level(
     let rules = variant.rules();
     if variant.is_exact() {
         let (values, value_passes) = solve::solve_values(&rules, seeds, lower, threads, progress);
-        let spill = store::Spill::write(dir, seeds, &values)?;
+        let spill = store::Spill::write(dir, &values)?;
         drop(values);
         let values = spill;
         let (distance, distance_passes) =

@@ -177,48 +177,32 @@ pub fn write_level(
     Ok(())
 }
 
-/// One plane of the level being built, written to `level-NN.plane.tmp` and
-/// mapped: the system can drop its pages and read them again, as it does
-/// for the lower levels. The file is deleted when this is dropped (a killed
-/// build leaves it, and the next build overwrites it).
+/// One plane of the level being built, written to a file without a name
+/// in the database folder and mapped: the system can drop its pages and
+/// read them again, as it does for the lower levels. Nothing is left on
+/// disk when it is dropped or the build is killed, and no other process can
+/// open the file.
 pub struct Spill {
     map: Mmap,
-    path: PathBuf,
 }
 
 impl Spill {
-    /// Writes `bytes` for level `seeds` in `dir` and maps them.
+    /// Writes `bytes` in a file without a name in `dir` and maps them.
     ///
     /// # Errors
     ///
-    /// Any I/O error, with the path.
-    pub fn write(dir: &Path, seeds: u8, bytes: &[u8]) -> Result<Spill, DbError> {
-        let path = level_path(dir, seeds).with_extension("plane.tmp");
-        let io = |e: io::Error| DbError::Io(path.clone(), e);
-        // Read as well as written: the map needs to read it.
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .map_err(io)?;
+    /// Any I/O error, with the folder.
+    pub fn write(dir: &Path, bytes: &[u8]) -> Result<Spill, DbError> {
+        let io = |e: io::Error| DbError::Io(dir.to_path_buf(), e);
+        let mut file = tempfile::tempfile_in(dir).map_err(io)?;
         file.write_all(bytes).map_err(io)?;
         let map = map_file(&file).map_err(io)?;
-        Ok(Spill { map, path })
+        Ok(Spill { map })
     }
 
     /// The bytes written.
     pub fn bytes(&self) -> &[u8] {
         &self.map
-    }
-}
-
-impl Drop for Spill {
-    fn drop(&mut self) {
-        // Only a temporary file: if it cannot be removed, the next build
-        // of this level overwrites it.
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -251,8 +235,8 @@ impl LevelFile {
 /// `unsafe` because another process could change the file under the map.
 /// Level files are written once, under another name, then renamed: no one
 /// writes to a level file in place, and the checksum is checked after
-/// mapping, before any value is used. A [`Spill`] is mapped by the build
-/// that wrote it, once written, and no one else writes to it.
+/// mapping, before any value is used. A [`Spill`] has no name: only the
+/// build that wrote it can reach it, and it maps it once written.
 #[allow(unsafe_code)]
 fn map_file(file: &File) -> io::Result<Mmap> {
     // SAFETY: see above; the map is only ever read.

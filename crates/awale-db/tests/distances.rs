@@ -28,8 +28,10 @@ struct Node {
 }
 
 /// The distances of every board of `seeds` seeds by the definition, layer
-/// by layer: layer k holds the boards of distance k.
-fn distances_by_definition(db: &Database, seeds: u8) -> HashMap<[u8; 12], u8> {
+/// by layer: layer k holds the boards of distance k; and how many losers
+/// have a capture and other moves that keep their value (the case a solver
+/// may get wrong).
+fn distances_by_definition(db: &Database, seeds: u8) -> (HashMap<[u8; 12], u8>, usize) {
     let rules = Rules::AWALE;
     let value_of = |board: &[u8; 12], n: u8| db.probe_board(board, n).unwrap().lower;
     let mut nodes = HashMap::new();
@@ -90,7 +92,11 @@ fn distances_by_definition(db: &Database, seeds: u8) -> HashMap<[u8; 12], u8> {
             known.insert(board, k);
         }
     }
-    known
+    let tricky = nodes
+        .values()
+        .filter(|n| n.value < 0 && n.capture_keeps && !n.keeping.is_empty())
+        .count();
+    (known, tricky)
 }
 
 #[test]
@@ -99,10 +105,18 @@ fn distances_are_those_of_their_definition_up_to_9_seeds() {
     let _ = std::fs::remove_dir_all(&dir);
     build(&dir, &Rules::AWALE, 9, 2, &Silent, &mut |_| {}).unwrap();
     let db = Database::open(&dir, &Rules::AWALE).unwrap();
+    let mut tricky = 0;
     for seeds in 1..=9 {
-        let expected = distances_by_definition(&db, seeds);
+        let (expected, losers) = distances_by_definition(&db, seeds);
+        tricky += losers;
         for board in boards(seeds) {
             let entry = db.probe_board(&board, seeds).unwrap();
+            // Every board with something to win or lose has a distance.
+            assert!(
+                entry.lower == 0 || entry.distance.is_some(),
+                "{seeds} seeds, board {board:?}: value {} but no distance",
+                entry.lower
+            );
             assert_eq!(
                 entry.distance,
                 expected.get(&board).copied(),
@@ -111,5 +125,9 @@ fn distances_are_those_of_their_definition_up_to_9_seeds() {
             );
         }
     }
+    assert!(
+        tricky > 0,
+        "no loser with a capture and other moves keeping its value"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

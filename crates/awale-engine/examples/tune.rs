@@ -40,7 +40,7 @@ fn main() {
         let mut seed = g * 1_000_003 + 17;
         while game.end().is_none() && game.plies().len() < 200 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            let level = if game.plies().len() % 3 == 0 {
+            let level = if game.plies().len().is_multiple_of(3) {
                 Level::Sprout
             } else {
                 Level::Apprentice

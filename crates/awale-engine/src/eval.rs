@@ -245,7 +245,7 @@ mod tests {
                 seed ^= seed << 17;
                 // Small holes more often: that is where captures are.
                 let h = (seed % 12) as usize;
-                if holes[h] < 2 || seed % 5 == 0 {
+                if holes[h] < 2 || seed.is_multiple_of(5) {
                     holes[h] += 1;
                 }
             }

@@ -570,7 +570,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         while depth <= max_depth {
             // Helpers spread over depths so that the threads do not all
             // search the same tree in lockstep.
-            if self.id > 0 && depth > 1 && depth < max_depth && (self.id + depth as usize) % 3 == 0
+            if self.id > 0
+                && depth > 1
+                && depth < max_depth
+                && (self.id + depth as usize).is_multiple_of(3)
             {
                 depth += 1;
             }

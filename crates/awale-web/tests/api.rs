@@ -920,7 +920,7 @@ impl Noise {
     fn value(&mut self, depth: u32) -> Value {
         match self.next() % if depth > 2 { 5 } else { 7 } {
             0 => Value::Null,
-            1 => json!(self.next() % 2 == 0),
+            1 => json!(self.next().is_multiple_of(2)),
             2 => json!((self.next() % 2000) as i64 - 1000),
             3 => {
                 let words = [
@@ -988,7 +988,7 @@ async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not(
                 "A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f", "G", "AA",
             ];
             let mv = letters[(noise.next() % letters.len() as u64) as usize];
-            let body = if noise.next() % 2 == 0 {
+            let body = if noise.next().is_multiple_of(2) {
                 json!({"move": mv})
             } else {
                 json!({"move": mv, "ply": noise.next() % 6})

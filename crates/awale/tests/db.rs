@@ -45,13 +45,15 @@ fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
     let json: serde_json::Value = serde_json::from_str(&manifest).unwrap();
     assert_eq!(json["levels"].as_array().unwrap().len(), 9);
     assert_eq!(json["levels"][8]["won"], 37_755);
-    // Nothing temporary is left: the level files and the manifest.
+    // Nothing temporary is left: the level files, the manifest and the
+    // lock that keeps a second build out.
     let mut names: Vec<String> = std::fs::read_dir(dir.join("forbidden-nobody"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut expected: Vec<String> = (0..=8).map(|n| format!("level-{n:02}.awdb")).collect();
+    let mut expected = vec!["build.lock".to_string()];
+    expected.extend((0..=8).map(|n| format!("level-{n:02}.awdb")));
     expected.push("manifest.json".into());
     assert_eq!(names, expected);
 
@@ -189,4 +191,40 @@ fn a_folder_that_cannot_be_made_is_named_once_in_the_error() {
     // The system's message once, not repeated as the error's source.
     assert_eq!(t.matches("os error").count(), 1, "{t}");
     std::fs::remove_file(&dir).unwrap();
+}
+
+#[test]
+fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
+    let dir = folder("busy");
+    let variant = dir.join("forbidden-nobody");
+    std::fs::create_dir_all(&variant).unwrap();
+    // This test process plays the first build: it holds the folder's lock.
+    let lock = std::fs::File::create(variant.join("build.lock")).unwrap();
+    lock.lock().unwrap();
+    let out = awale(&[
+        "db",
+        "build",
+        "--max-seeds",
+        "2",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("another `awale db build` is writing here"),
+        "{}",
+        text(&out)
+    );
+    assert!(!level(&dir, 0).exists());
+    drop(lock);
+    let out = awale(&[
+        "db",
+        "build",
+        "--max-seeds",
+        "2",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,12 +7,12 @@
 //! distances ([`solve_distances`]). The best capture of a board is read from
 //! the lower levels again when it is needed rather than kept.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
 
 use awale_core::Rules;
 
 use super::{
-    atomics_i8, atomics_u8, final_value, for_each_predecessor_ahead, into_bytes_i8,
+    atomics_i8, atomics_u8, check_lower, final_value, for_each_predecessor_ahead, into_bytes_i8,
     parallel_chunks, position_of, prefetch, visit, visit_ahead, Edges, LowerLevel, Marks, Phase,
     Progress, Silent, NO_DISTANCE,
 };
@@ -21,6 +21,10 @@ use crate::DbError;
 
 /// The exact values of the level of `seeds` seeds (one `i8` per board, as
 /// bytes, in rank order) and the number of passes it took.
+///
+/// # Panics
+///
+/// If `lower` does not hold the `seeds` levels below, each of its size.
 pub fn solve_values(
     rules: &Rules,
     seeds: u8,
@@ -28,6 +32,7 @@ pub fn solve_values(
     threads: usize,
     progress: &dyn Progress,
 ) -> (Vec<u8>, u32) {
+    check_lower(seeds, lower);
     let size = level_size(seeds);
     let values = atomics_i8(size, 0);
     let mut marks: Option<Marks> = None;
@@ -110,16 +115,7 @@ pub fn solve_values(
                         }
                         best = best.max(edges.best_exit(seeds, lower, true));
                     }
-                    // Values only move away from 0 (see the module comment), so
-                    // a smaller gain, computed from values read before another
-                    // thread raised this one, is dropped. Only this visit makes
-                    // a value negative: other threads only raise won boards.
-                    if best > 0 {
-                        if values[p].fetch_max(best, Ordering::Relaxed) < best {
-                            changed(board, best);
-                        }
-                    } else if best < values[p].load(Ordering::Relaxed) {
-                        values[p].store(best, Ordering::Relaxed);
+                    if update(&values[p], best) {
                         changed(board, best);
                     }
                 },
@@ -131,6 +127,25 @@ pub fn solve_values(
         marks = Some(next);
     }
     (into_bytes_i8(values), passes)
+}
+
+/// Puts `best`, a board's value computed from what its moves were worth a
+/// moment ago, in `value`, unless that would move it back towards 0:
+/// values only move away from 0 (see the documentation of [`super`]), and
+/// another thread may have raised this one since (a board it moves to was
+/// found lost). Only the board's own visit makes a value negative, and
+/// never a won one. Whether the value changed.
+#[inline]
+fn update(value: &AtomicI8, best: i8) -> bool {
+    if best > 0 {
+        value.fetch_max(best, Ordering::Relaxed) < best
+    } else {
+        value
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |now| {
+                (now <= 0 && best < now).then_some(best)
+            })
+            .is_ok()
+    }
 }
 
 /// Distances to the next capture for a level whose exact values are
@@ -148,6 +163,11 @@ pub fn solve_values(
 ///
 /// [`DbError::DistanceTooLong`] when a distance does not fit the format's
 /// byte (253 plies).
+///
+/// # Panics
+///
+/// If `lower` does not hold the `seeds` levels below, each of its size, or
+/// `values` is not of this level's size.
 pub fn solve_distances(
     rules: &Rules,
     seeds: u8,
@@ -159,6 +179,7 @@ pub fn solve_distances(
     // A loser not yet known whose best capture keeps its value (a move of
     // distance 0): known from pass 1 on without reading the lower levels.
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
+    check_lower(seeds, lower);
     let size = level_size(seeds);
     assert_eq!(values.len() as u64, size, "values of another level");
     let value = |r: usize| values[r] as i8;
@@ -180,13 +201,10 @@ pub fn solve_distances(
     loop {
         pass += 1;
         progress.pass(seeds, Phase::Distances, pass, size);
-        // Distances set in this pass.
-        let Ok(d) = u8::try_from(pass).map(|d| d.min(EXIT_PENDING)) else {
-            unreachable!("passes stop at EXIT_PENDING")
-        };
-        if d == EXIT_PENDING {
-            return Err(DbError::DistanceTooLong(seeds));
-        }
+        // Distances set in this pass. One more than the format holds only
+        // tells whether a board needs it.
+        let d = u8::try_from(pass).unwrap_or(u8::MAX).min(EXIT_PENDING);
+        let too_long = AtomicBool::new(false);
         let first = pass == 1;
         let next = Marks::new(size);
         parallel_chunks(seeds, threads, progress, &|start, count| {
@@ -241,7 +259,9 @@ pub fn solve_distances(
                     } else {
                         longest.is_some() && !unknown
                     };
-                    if set {
+                    if set && d == EXIT_PENDING {
+                        too_long.store(true, Ordering::Relaxed);
+                    } else if set {
                         distance[p].store(d, Ordering::Relaxed);
                         for_each_predecessor_ahead(
                             board,
@@ -256,6 +276,9 @@ pub fn solve_distances(
                 },
             );
         });
+        if too_long.load(Ordering::Relaxed) {
+            return Err(DbError::DistanceTooLong(seeds));
+        }
         if next.is_empty() {
             break;
         }
@@ -269,4 +292,31 @@ pub fn solve_distances(
         })
         .collect();
     Ok((distance, pass))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_won_value_is_never_lowered_by_a_stale_computation() {
+        // A board read one of its moves' boards before it was found lost
+        // (best 0); meanwhile another thread raised it to 3.
+        let value = AtomicI8::new(3);
+        assert!(!update(&value, 0));
+        assert!(!update(&value, -2));
+        assert_eq!(value.load(Ordering::Relaxed), 3);
+        assert!(update(&value, 5));
+        assert_eq!(value.load(Ordering::Relaxed), 5);
+    }
+
+    #[test]
+    fn a_value_of_0_or_below_only_goes_down() {
+        let value = AtomicI8::new(0);
+        assert!(!update(&value, 0));
+        assert!(update(&value, -2));
+        assert!(!update(&value, -1));
+        assert!(update(&value, -4));
+        assert_eq!(value.load(Ordering::Relaxed), -4);
+    }
 }

@@ -244,7 +244,9 @@ impl Edges {
         for (captured, r) in self.captures() {
             let level = &lower[usize::from(seeds - captured)];
             let plane = if optimistic { level.lower } else { level.upper };
-            best = best.max(captured as i8 - load(plane, r));
+            // Saturating: a level file is checked by its checksums, not
+            // its ranges, and a forged one must not overflow.
+            best = best.max((captured as i8).saturating_sub(load(plane, r)));
         }
         best
     }
@@ -548,6 +550,16 @@ fn load(plane: &[u8], r: u64) -> i8 {
     plane[r as usize] as i8
 }
 
+/// Panics unless `lower` holds the `seeds` levels below, each of its size:
+/// the callers open them, so a mismatch is a bug, not bad input.
+fn check_lower(seeds: u8, lower: &[LowerLevel<'_>]) {
+    assert!(lower.len() >= usize::from(seeds), "lower levels missing");
+    for (n, level) in lower.iter().enumerate().take(usize::from(seeds)) {
+        assert_eq!(level.lower.len() as u64, level_size(n as u8));
+        assert_eq!(level.upper.len() as u64, level_size(n as u8));
+    }
+}
+
 /// Solves the level of `seeds` seeds for `rules`, the levels below being
 /// `lower[0..seeds]`.
 ///
@@ -567,11 +579,7 @@ pub fn solve_level(
     threads: usize,
     progress: &dyn Progress,
 ) -> Result<SolvedLevel, DbError> {
-    assert!(lower.len() >= usize::from(seeds), "lower levels missing");
-    for (n, level) in lower.iter().enumerate().take(usize::from(seeds)) {
-        assert_eq!(level.lower.len() as u64, level_size(n as u8));
-        assert_eq!(level.upper.len() as u64, level_size(n as u8));
-    }
+    check_lower(seeds, lower);
     if is_exact(rules) {
         let (values, value_passes) = solve_values(rules, seeds, lower, threads, progress);
         let (distance, distance_passes) =
