@@ -38,6 +38,10 @@ enum DbCommand {
     Probe(ProbeArgs),
     /// List the levels built, per rule variant.
     Info(DirArgs),
+    /// Check every board of the built levels against its moves: each value
+    /// (or bound) the best over the moves, each distance one more than the
+    /// right move's. Exit code 1 if a board is wrong.
+    Verify(VerifyArgs),
 }
 
 #[derive(clap::Args)]
@@ -62,6 +66,17 @@ struct BuildArgs {
     dir: DirArgs,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    dir: DirArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -99,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         DbCommand::Build(a) => build(a),
         DbCommand::Probe(a) => probe(a),
         DbCommand::Info(a) => info(a),
+        DbCommand::Verify(a) => verify(a),
     }
 }
 
@@ -242,10 +258,13 @@ fn bytes_text(b: f64) -> String {
 }
 
 fn seconds_text(s: f64) -> String {
-    if s < 60.0 {
-        format!("{s:.1} s")
+    // Rounded once, to tenths, so that 59.96 s is 1:00.0, not 0:60.0.
+    let tenths = (s * 10.0).round() as u64;
+    if tenths < 600 {
+        format!("{}.{} s", tenths / 10, tenths % 10)
     } else {
-        format!("{}:{:04.1} min", (s / 60.0) as u64, s % 60.0)
+        let (minutes, rest) = (tenths / 600, tenths % 600);
+        format!("{minutes}:{:02}.{} min", rest / 10, rest % 10)
     }
 }
 
@@ -541,4 +560,67 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
         say!("Nothing built yet: run `awale db build --max-seeds 16`.");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let root = resolve_dir(&args.dir)?;
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let db = Database::open(&root, &rules)?;
+    let variant = Variant::of(&rules);
+    say!(
+        "Checking levels 0 to {} for {} in {}.",
+        db.max_seeds(),
+        rules_name(variant),
+        root.join(variant.dir_name()).display()
+    );
+    let mut all_right = true;
+    for seeds in 0..=db.max_seeds() {
+        let start = std::time::Instant::now();
+        let Some(check) = awale_db::check_level(&db, seeds, threads) else {
+            break;
+        };
+        let verdict = if check.wrong_values == 0 && check.wrong_distances == 0 {
+            "right".to_string()
+        } else {
+            all_right = false;
+            format!(
+                "WRONG: {} values, {} distances (e.g. board {:?}, side to move first)",
+                check.wrong_values,
+                check.wrong_distances,
+                check.example.unwrap_or_default()
+            )
+        };
+        say!(
+            "level {seeds:2}: {} boards, {verdict} ({})",
+            check.boards,
+            seconds_text(start.elapsed().as_secs_f64())
+        );
+    }
+    Ok(if all_right {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds_text;
+
+    #[test]
+    fn times_round_to_tenths_before_splitting_minutes() {
+        assert_eq!(seconds_text(0.04), "0.0 s");
+        assert_eq!(seconds_text(59.94), "59.9 s");
+        assert_eq!(seconds_text(59.96), "1:00.0 min");
+        assert_eq!(seconds_text(1139.98), "19:00.0 min");
+        assert_eq!(seconds_text(1170.0), "19:30.0 min");
+    }
 }

@@ -228,3 +228,39 @@ fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
     assert!(out.status.success(), "{}", text(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn verify_finds_a_built_database_right_and_a_forged_value_wrong() {
+    let dir = folder("verify");
+    let d = dir.to_str().unwrap();
+    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = awale(&["db", "verify", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(text(&out).matches(", right (").count(), 7, "{}", text(&out));
+
+    // Change one value of level 6 and make its checksums right again, as a
+    // build that went wrong would have written it: only `verify` sees it.
+    let path = level(&dir, 6);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let positions = (bytes.len() - 64) / 2;
+    let value = 64 + positions / 2;
+    bytes[value] = (bytes[value] as i8 + 2) as u8;
+    let planes = [&bytes[64..64 + positions], &bytes[64 + positions..]];
+    let mut sum = 0u64;
+    for plane in planes {
+        sum = sum.rotate_left(17) ^ awale_db::store::checksum(plane);
+    }
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    let head = awale_db::store::checksum(&bytes[..56]);
+    bytes[56..64].copy_from_slice(&head.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let out = awale(&["db", "verify", "--dir", d]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("level  6: 12376 boards, WRONG: "),
+        "{}",
+        text(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

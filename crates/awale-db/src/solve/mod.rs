@@ -37,6 +37,7 @@
 //! repeats a position: the progress that values alone do not give.
 
 mod bounds;
+pub mod check;
 mod exact;
 
 use std::collections::VecDeque;
