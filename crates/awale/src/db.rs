@@ -138,10 +138,9 @@ impl Progress for Bar {
     }
 }
 
-fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
-    let rules = args.rules.rules()?;
-    let root = resolve_dir(&args.dir)?;
-    let threads = args.threads.unwrap_or_else(|| {
+/// The worker threads asked for (`--threads`), or one per core.
+fn threads(asked: Option<usize>) -> anyhow::Result<usize> {
+    let threads = asked.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
@@ -149,6 +148,13 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     if threads == 0 {
         bail!("--threads must be at least 1");
     }
+    Ok(threads)
+}
+
+fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let root = resolve_dir(&args.dir)?;
+    let threads = threads(args.threads)?;
     if args.max_seeds > awale_core::TOTAL_SEEDS {
         bail!("--max-seeds {}: a game has only 48 seeds", args.max_seeds);
     }
@@ -565,14 +571,7 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
 fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     let root = resolve_dir(&args.dir)?;
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let threads = threads(args.threads)?;
     let db = Database::open(&root, &rules)?;
     let variant = Variant::of(&rules);
     say!(
