@@ -31,6 +31,18 @@ fn level(dir: &Path, seeds: u8) -> PathBuf {
         .join(format!("level-{seeds:02}.awdb"))
 }
 
+/// `awale db build --max-seeds 2 --dir DIR`.
+fn build_up_to_2(dir: &Path) -> Output {
+    awale(&[
+        "db",
+        "build",
+        "--max-seeds",
+        "2",
+        "--dir",
+        dir.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
     let dir = folder("build");
@@ -177,14 +189,7 @@ fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
 fn a_folder_that_cannot_be_made_is_named_once_in_the_error() {
     let dir = folder("not-a-folder");
     std::fs::write(&dir, "a file where the folder should be").unwrap();
-    let out = awale(&[
-        "db",
-        "build",
-        "--max-seeds",
-        "2",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = build_up_to_2(&dir);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let t = text(&out);
     assert!(t.contains(dir.to_str().unwrap()), "{t}");
@@ -201,14 +206,7 @@ fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
     // This test process plays the first build: it holds the folder's lock.
     let lock = std::fs::File::create(variant.join("build.lock")).unwrap();
     lock.lock().unwrap();
-    let out = awale(&[
-        "db",
-        "build",
-        "--max-seeds",
-        "2",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = build_up_to_2(&dir);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         text(&out).contains("another `awale db build` is writing here"),
@@ -217,14 +215,7 @@ fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
     );
     assert!(!level(&dir, 0).exists());
     drop(lock);
-    let out = awale(&[
-        "db",
-        "build",
-        "--max-seeds",
-        "2",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = build_up_to_2(&dir);
     assert!(out.status.success(), "{}", text(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
