@@ -143,7 +143,7 @@ impl Database {
     /// [`store::open_level`] for a damaged file (it is never read as values).
     pub fn open(root: &Path, rules: &Rules) -> Result<Database, DbError> {
         let variant = Variant::of(rules);
-        let dir = root.join(variant.dir_name());
+        let dir = root.join(variant.name());
         let mut levels = Vec::new();
         for seeds in 0..=awale_core::TOTAL_SEEDS {
             match store::open_level(&dir, variant, seeds) {
@@ -327,14 +327,13 @@ impl Database {
     /// the value away). `None` when the game's rules are not the database's.
     pub fn best_move_in_game(&self, game: &Game) -> Option<Move> {
         let position = game.position();
-        let same_rules =
-            Variant::of(game.rules()) == self.variant && game.rules().target == self.rules.target;
+        let same_rules = game.rules().same_values(&self.rules);
         if !self.is_exact() || !same_rules || game.end().is_some() {
             return None;
         }
         let entries = self.move_entries(&position)?;
         let best = entries.iter().map(|e| e.lower).max()?;
-        let seen = positions_since_capture(game);
+        let seen: Vec<u128> = game.since_capture().map(|p| p.repetition_key()).collect();
         let repeats = |e: &MoveEntry| {
             e.captures == 0 && seen.contains(&position.play_unchecked(e.mv).repetition_key())
         };
@@ -391,19 +390,6 @@ pub fn oracle_for(rules: &Rules, dir: Option<&Path>) -> Result<Option<Arc<dyn Or
         Err(DbError::Missing(_)) => Ok(None),
         Err(e) => Err(e),
     }
-}
-
-/// The repetition keys of the positions of `game` since its last capture,
-/// the current one included.
-pub fn positions_since_capture(game: &Game) -> Vec<u128> {
-    let mut keys = vec![game.position().repetition_key()];
-    for ply in game.plies().iter().rev() {
-        if ply.captured > 0 {
-            break;
-        }
-        keys.push(ply.before.repetition_key());
-    }
-    keys
 }
 
 /// Counts for one level: how the boards split for the side to move.
@@ -508,7 +494,7 @@ pub fn build(
         return Err(DbError::TooManySeeds(max_seeds));
     }
     let variant = Variant::of(rules);
-    let dir = root.join(variant.dir_name());
+    let dir = root.join(variant.name());
     std::fs::create_dir_all(&dir).map_err(|e| DbError::Io(dir.clone(), e))?;
     // One build at a time per folder: two would write the same files. The
     // lock goes with the process, even when it is killed.

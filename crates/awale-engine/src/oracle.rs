@@ -49,10 +49,3 @@ pub trait Oracle: Send + Sync {
         None
     }
 }
-
-/// Whether an oracle built for `built_for` answers for games under `rules`.
-pub(crate) fn same_game(built_for: &Rules, rules: &Rules) -> bool {
-    built_for.grand_slam == rules.grand_slam
-        && built_for.repetition == rules.repetition
-        && built_for.target == rules.target
-}

@@ -159,7 +159,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         bail!("--max-seeds {}: a game has only 48 seeds", args.max_seeds);
     }
     let variant = Variant::of(&rules);
-    let dir = root.join(variant.dir_name());
+    let dir = root.join(variant.name());
     say!(
         "Building levels 0 to {} for {} ({}) in {} on {threads} thread(s).",
         args.max_seeds,
@@ -242,15 +242,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn rules_name(variant: Variant) -> &'static str {
-    let awale = Variant::of(&Rules::AWALE);
-    let abapa = Variant::of(&Rules::ABAPA);
-    if variant == awale {
-        "awale"
-    } else if variant == abapa {
-        "abapa"
-    } else {
-        "custom rules"
-    }
+    variant.preset().map_or("custom rules", |p| p.name())
 }
 
 fn bytes_text(b: f64) -> String {
@@ -414,7 +406,7 @@ fn write_manifest(dir: &Path, rules: &Rules, manifest: &Value) -> anyhow::Result
     let variant = Variant::of(rules);
     let mut m = manifest.clone();
     m["format_version"] = json!(awale_db::store::FORMAT_VERSION);
-    m["rules"] = json!(variant.dir_name());
+    m["rules"] = json!(variant.name());
     m["values"] = json!(if variant.is_exact() {
         "exact"
     } else {
@@ -515,7 +507,7 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
     let mut any = false;
     for rules in [Rules::AWALE, Rules::ABAPA] {
         let variant = Variant::of(&rules);
-        let dir = root.join(variant.dir_name());
+        let dir = root.join(variant.name());
         if !dir.exists() {
             continue;
         }
@@ -531,7 +523,7 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
                 say!(
                     "{} ({}, {}): levels 0 to {}, {positions} positions, {:.1} MiB, all checked",
                     rules_name(variant),
-                    variant.dir_name(),
+                    variant.name(),
                     if db.is_exact() {
                         "exact values"
                     } else {
@@ -578,7 +570,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         "Checking levels 0 to {} for {} in {}.",
         db.max_seeds(),
         rules_name(variant),
-        root.join(variant.dir_name()).display()
+        root.join(variant.name()).display()
     );
     let mut all_right = true;
     for seeds in 0..=db.max_seeds() {

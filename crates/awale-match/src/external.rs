@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use awale_core::{Game, Move, Rules};
 
-use crate::protocol::{Go, PositionCommand};
+use awale_engine::protocol::{Go, PositionCommand};
 
 /// How long an engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -239,20 +239,24 @@ impl ExternalEngine {
     }
 
     /// Starts a new game under `rules`: sets its `Rules` option when it has
-    /// one, sends `ucinewgame` and waits for `readyok`.
+    /// one, sends `ucinewgame` and waits for `readyok`. An engine without
+    /// the option is taken to play tournament Oware (`abapa`), as such
+    /// engines do.
     ///
     /// # Errors
     ///
-    /// [`ExternalError::Protocol`] when the rules are not the default
-    /// `awale` and the engine has no `Rules` option to be told; otherwise
-    /// as [`ExternalEngine::start`].
+    /// [`ExternalError::Protocol`] when the engine has no `Rules` option
+    /// and the rules are not `abapa`; otherwise as
+    /// [`ExternalEngine::start`].
     pub fn new_game(&mut self, rules: &Rules) -> Result<(), ExternalError> {
         if self.has_option("Rules") {
             self.send(&format!("setoption name Rules value {rules}"))?;
-        } else if *rules != Rules::AWALE {
+        } else if !crate::plays_without_rules_option(rules) {
             return Err(ExternalError::Protocol {
                 name: self.name.clone(),
-                message: format!("it has no `Rules` option, so it cannot be told to play {rules}"),
+                message: format!(
+                    "it has no `Rules` option: it plays abapa and cannot be told to play {rules}"
+                ),
             });
         }
         self.send("ucinewgame")?;
@@ -497,10 +501,12 @@ mod tests {
         let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
         assert_eq!(engine.name(), "Scripted");
         assert!(engine.has_option("hash"));
-        engine.new_game(&Rules::AWALE).unwrap();
+        // It has no Rules option: it plays abapa, and cannot be told awale.
+        assert!(engine.new_game(&Rules::AWALE).is_err());
+        engine.new_game(&Rules::ABAPA).unwrap();
         let answer = engine
             .go(
-                &Game::new(Rules::AWALE),
+                &Game::new(Rules::ABAPA),
                 &"go depth 3".parse().unwrap(),
                 Duration::from_secs(5),
             )
@@ -508,8 +514,6 @@ mod tests {
         assert_eq!(answer.best, Move::from_letter('F'));
         assert_eq!(answer.score.as_deref(), Some("cp -20"));
         assert_eq!(answer.depth, Some(3));
-        // It has no Rules option: it cannot be asked to play abapa.
-        assert!(engine.new_game(&Rules::ABAPA).is_err());
     }
 
     #[test]
