@@ -18,6 +18,7 @@ use serde_json::json;
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;
+use awale_engine::Lang;
 
 /// Arguments of `awale replay`.
 #[derive(clap::Args)]
@@ -236,7 +237,7 @@ fn replay(index: usize, input: Input, json: bool, out: &mut impl Write) -> anyho
         write!(
             out,
             "{}",
-            board_text::draw(&position, game.rules().direction, None)
+            board_text::draw(&position, game.rules().direction, None, Lang::En)
         )?;
         match outcome {
             Some(o) => {

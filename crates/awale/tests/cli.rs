@@ -227,8 +227,32 @@ fn terminal_play_words_the_end_in_english_with_english_punctuation() {
         "abandon\n",
     );
     let out = stdout(&o);
+    // French typography: a no-break space before the colon.
     assert!(
-        out.contains("Fin de la partie (abandon) : Nord gagne 0-48."),
+        out.contains("Fin de la partie (abandon)\u{a0}: Nord gagne 0-48."),
         "{out}"
     );
+}
+
+#[test]
+fn the_french_terminal_speaks_french_with_the_pages_words() {
+    let o = awale(
+        &["play", "--opponent", "human", "--lang", "fr"],
+        "F\nF\nz\nannuler\nrétablir\naide\nquitter\n",
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    // The board's rows, the refusals and the prompt are in French.
+    assert!(out.contains("Nord ") && out.contains("│  Sud"), "{out}");
+    assert!(!out.contains("North") && !out.contains("South"), "{out}");
+    assert!(out.contains("Coup F interdit\u{a0}: ce trou est à Sud."), "{out}");
+    assert!(out.contains("Ce n'est pas un coup"), "{out}");
+    assert!(!out.contains("illegal") && !out.contains("not a move"), "{out}");
+    // Rétablir plays again the move taken back: North is to move again.
+    assert!(!out.contains("Rien à rétablir"), "{out}");
+    assert!(
+        out.contains("annuler, rétablir, conseil, abandonner"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Nord (a b c d e f) >").count(), 5, "{out}");
 }
