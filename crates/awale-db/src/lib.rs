@@ -33,10 +33,12 @@ use awale_core::{Game, Move, Position, Rules};
 use awale_engine::oracle::{Bounds, Oracle};
 
 pub mod index;
+pub mod manifest;
 pub mod solve;
 pub mod store;
 
 pub use index::{level_size, rank, unrank};
+pub use manifest::{Manifest, ManifestLevel};
 pub use solve::check::{check_level, LevelCheck};
 pub use solve::{LowerLevel, Phase, Progress, Silent, NO_DISTANCE};
 pub use store::{LevelFile, Variant};
@@ -473,6 +475,19 @@ pub struct LevelSummary {
     pub file_bytes: u64,
 }
 
+impl LevelSummary {
+    /// The summary of a level found built: its counts, no build figures.
+    pub fn found(level: &LevelFile, exact: bool) -> LevelSummary {
+        LevelSummary {
+            stats: LevelStats::count(level.seeds(), exact, level.plane(0), level.plane(1)),
+            built: false,
+            seconds: 0.0,
+            passes: (0, 0),
+            file_bytes: level.bytes(),
+        }
+    }
+}
+
 /// Builds the levels 0..=`max_seeds` for `rules` in the database folder
 /// `root` (in its subfolder for the rule variant), on `threads` threads.
 /// Levels already there and sound are kept: a killed build resumes at the
@@ -510,15 +525,7 @@ pub fn build(
     for seeds in 0..=max_seeds {
         let summary = match store::open_level(&dir, variant, seeds) {
             Ok(level) => {
-                let stats =
-                    LevelStats::count(seeds, variant.is_exact(), level.plane(0), level.plane(1));
-                let summary = LevelSummary {
-                    stats,
-                    built: false,
-                    seconds: 0.0,
-                    passes: (0, 0),
-                    file_bytes: level.bytes(),
-                };
+                let summary = LevelSummary::found(&level, variant.is_exact());
                 levels.push(level);
                 summary
             }

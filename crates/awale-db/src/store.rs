@@ -206,6 +206,13 @@ pub fn open_level(dir: &Path, variant: Variant, seeds: u8) -> Result<LevelFile, 
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(DbError::Missing(path)),
         Err(e) => return Err(DbError::Io(path, e)),
     };
+    // A folder opens like a file, but cannot be mapped ("No such device").
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(DbError::Damaged(
+            path,
+            "a folder stands where the level file should be".into(),
+        ));
+    }
     let map = map_file(&file).map_err(|e| DbError::Io(path.clone(), e))?;
     let damaged = |why: String| DbError::Damaged(path.clone(), why);
     if map.len() < HEADER_LEN {

@@ -245,9 +245,15 @@ fn the_french_terminal_speaks_french_with_the_pages_words() {
     // The board's rows, the refusals and the prompt are in French.
     assert!(out.contains("Nord ") && out.contains("│  Sud"), "{out}");
     assert!(!out.contains("North") && !out.contains("South"), "{out}");
-    assert!(out.contains("Coup F interdit\u{a0}: ce trou est à Sud."), "{out}");
+    assert!(
+        out.contains("Coup F interdit\u{a0}: ce trou est à Sud."),
+        "{out}"
+    );
     assert!(out.contains("Ce n'est pas un coup"), "{out}");
-    assert!(!out.contains("illegal") && !out.contains("not a move"), "{out}");
+    assert!(
+        !out.contains("illegal") && !out.contains("not a move"),
+        "{out}"
+    );
     // Rétablir plays again the move taken back: North is to move again.
     assert!(!out.contains("Rien à rétablir"), "{out}");
     assert!(
