@@ -562,6 +562,14 @@ pub fn build(
             }
             Err(e) => return Err(e),
         };
+        tracing::info!(
+            seeds,
+            built = summary.built,
+            positions = summary.stats.positions,
+            seconds = summary.seconds,
+            passes = ?summary.passes,
+            "level done"
+        );
         on_level(&summary);
         summaries.push(summary);
     }

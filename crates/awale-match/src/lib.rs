@@ -851,12 +851,14 @@ impl<'a> Match<'a> {
                     // An external engine that forfeited may be broken: start
                     // it afresh for the next game.
                     if let Ok(GameReport {
-                        termination: Termination::Forfeit(_),
+                        termination: Termination::Forfeit(why),
                         ..
                     }) = &report
                     {
+                        tracing::warn!(round = job + 1, "forfeit: {why}");
                         for (i, spec) in [a, b].into_iter().enumerate() {
                             if matches!(spec.kind, PlayerKind::External { .. }) {
+                                tracing::info!(engine = %spec.name, "restarting");
                                 players[i] = None;
                             }
                         }
@@ -871,6 +873,13 @@ impl<'a> Match<'a> {
                 match report {
                     Ok(report) => {
                         tally.add_half_points(report.a_half_points());
+                        tracing::debug!(
+                            round = report.round,
+                            result = %report.record.result,
+                            termination = %report.termination,
+                            plies = report.record.moves.len(),
+                            "game over"
+                        );
                         on_game(&report, &tally);
                         if let Some(sprt) = &config.sprt {
                             if decision.is_none() {

@@ -58,7 +58,20 @@ enum Command {
     Db(db::Args),
 }
 
+/// Log lines for operators on standard error: warnings by default, more
+/// with `RUST_LOG` (e.g. `RUST_LOG=info awale db build` for each level,
+/// `RUST_LOG=awale_match=debug` for every game of a match).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 fn main() -> ExitCode {
+    init_logging();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

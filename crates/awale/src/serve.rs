@@ -34,22 +34,12 @@ impl Default for Args {
     }
 }
 
-/// The user's data directory for this program, by the platform's custom.
+/// The user's data directory for this program, by the platform's custom
+/// (`~/.local/share/awale` on Linux), as the databases' default folder is.
 fn default_data_dir() -> anyhow::Result<PathBuf> {
-    let env = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let base = if cfg!(windows) {
-        env("APPDATA")
-    } else if cfg!(target_os = "macos") {
-        env("HOME").map(|h| h.join("Library").join("Application Support"))
-    } else {
-        env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local").join("share")))
-    };
-    let base = base.context("no data directory (HOME is not set): give one with --data")?;
-    Ok(base.join("awale"))
+    dirs::data_dir()
+        .map(|d| d.join("awale"))
+        .context("no data directory (HOME is not set): give one with --data")
 }
 
 fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
