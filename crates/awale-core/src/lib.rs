@@ -1,4 +1,4 @@
-//! The rules of Awalé (Oware, Awari), exactly as the project's `RULES.md`
+//! The rules of Awalé (Oware, Awari), exactly as `docs/RULES.md`
 //! reads the source texts: positions, moves, games and their notation.
 //!
 //! No allocation in move generation or in playing a move: fast enough for

@@ -1,4 +1,4 @@
-//! The rule options of RULES.md and the two presets, `awale` and `abapa`.
+//! The rule options of docs/RULES.md and the two presets, `awale` and `abapa`.
 //!
 //! A [`Rules`] value is small and `Copy`: it travels with every position query
 //! that depends on the rules (legal moves, the end of the game).
@@ -274,7 +274,7 @@ impl FromStr for FirstPlayer {
     }
 }
 
-/// The two named rule sets of RULES.md.
+/// The two named rule sets of docs/RULES.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// The seeds' "Awalé commun": grand slams forbidden, a repetition gives
@@ -318,7 +318,7 @@ impl FromStr for Preset {
     }
 }
 
-/// A complete rule set: the options of RULES.md.
+/// A complete rule set: the options of docs/RULES.md.
 ///
 /// ```
 /// use awale_core::{GrandSlam, Rules};

@@ -1,4 +1,4 @@
-//! How games end, for every reason of RULES.md under each preset, and undo
+//! How games end, for every reason of docs/RULES.md under each preset, and undo
 //! and redo around the end.
 
 use awale_core::{parse_moves, EndReason, Game, GameError, Position, Rules, Side};

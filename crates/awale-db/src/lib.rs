@@ -402,7 +402,7 @@ pub struct LevelStats {
     /// Boards in the level, C(seeds + 11, 11).
     pub positions: u64,
     /// Boards where the side to move has a seed (the others are never
-    /// reached in play: RULES.md's counts leave them out). The counts below
+    /// reached in play: docs/RULES.md's counts leave them out). The counts below
     /// are over these.
     pub playable: u64,
     /// Won by the side to move (value, or lower bound, above 0).

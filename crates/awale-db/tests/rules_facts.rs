@@ -1,4 +1,4 @@
-//! The database against the facts of RULES.md ("Facts for endgame
+//! The database against the facts of docs/RULES.md ("Facts for endgame
 //! databases"): counts of won, drawn and lost boards and the sum of values.
 
 use awale_core::Rules;

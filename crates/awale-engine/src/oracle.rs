@@ -41,7 +41,7 @@ pub trait Oracle: Send + Sync {
     fn rules(&self) -> Rules;
     /// At the root, for perfect play: a move that keeps the best value the
     /// oracle knows *and makes progress* towards it (values alone do not:
-    /// RULES.md, "Facts for endgame databases"), given the game's history
+    /// docs/RULES.md, "Facts for endgame databases"), given the game's history
     /// for repetitions; `None` when it has no such advice (not covered,
     /// only bounds, game over). `choose_move` plays it at `Level::Perfect`.
     fn root_move(&self, game: &Game) -> Option<Move> {

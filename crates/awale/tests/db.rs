@@ -51,7 +51,7 @@ fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
     assert!(out.status.success(), "{}", text(&out));
     let t = text(&out);
     assert!(t.contains("positions/s"), "{t}");
-    // Level 8 of RULES.md: its sum of values is 72,463.
+    // Level 8 of docs/RULES.md: its sum of values is 72,463.
     assert!(t.contains("72463"), "{t}");
     let manifest = std::fs::read_to_string(dir.join("forbidden-nobody/manifest.json")).unwrap();
     let json: serde_json::Value = serde_json::from_str(&manifest).unwrap();
