@@ -36,6 +36,22 @@ pub fn result_text(winner: Option<Side>) -> &'static str {
     }
 }
 
+/// The winner a result text names: `Some(Some(side))` for `1-0` or `0-1`,
+/// `Some(None)` for a draw, `None` for `*` or anything else.
+///
+/// ```
+/// use awale_core::{result_text, result_winner, Side};
+/// for winner in [Some(Side::South), Some(Side::North), None] {
+///     assert_eq!(result_winner(result_text(winner)), Some(winner));
+/// }
+/// assert_eq!(result_winner("*"), None);
+/// ```
+pub fn result_winner(text: &str) -> Option<Option<Side>> {
+    [Some(Side::South), Some(Side::North), None]
+        .into_iter()
+        .find(|&w| result_text(w) == text.trim())
+}
+
 /// The side with more seeds in `stores` (South's, North's), or `None` when
 /// they hold as many.
 pub fn leader(stores: [u8; 2]) -> Option<Side> {

@@ -24,7 +24,7 @@ mod record;
 mod rules;
 mod sowing;
 
-pub use game::{leader, result_text, Game, GameError, Outcome, Ply};
+pub use game::{leader, result_text, result_winner, Game, GameError, Outcome, Ply};
 pub use notation::{parse_moves, NotationError};
 pub use position::{
     perft, EndReason, Move, MoveError, Moves, Position, PositionError, Side, SideError, HOLES,

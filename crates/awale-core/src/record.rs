@@ -18,7 +18,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::{
-    result_text, EndReason, Game, GameError, Move, NotationError, Position, Rules, RulesError, Side,
+    result_winner, EndReason, Game, GameError, Move, NotationError, Position, Rules, RulesError,
+    Side,
 };
 
 /// One move of a record.
@@ -188,9 +189,7 @@ impl Record {
             }
         }
         if game.end().is_none() && self.termination() == Some(EndReason::Resignation) {
-            let loser = Side::BOTH
-                .into_iter()
-                .find(|s| result_text(Some(s.opponent())) == self.result);
+            let loser = result_winner(&self.result).flatten().map(Side::opponent);
             let _ = game.resign(loser.unwrap_or(game.position().to_move()));
         }
         Ok(game)
