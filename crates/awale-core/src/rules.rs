@@ -72,6 +72,34 @@ impl FromStr for RuleOption {
     }
 }
 
+/// The values of a rule option from one list: `ALL` (the `awale` preset's
+/// value first), `name()` as rule strings write it, and `FromStr` (any
+/// case, `-` for `_`, and the other spellings given last).
+macro_rules! option_values {
+    ($ty:ident, $option:ident, [$($value:ident = $name:literal),+] $(, [$($alias:literal = $other:ident),*])?) => {
+        impl $ty {
+            /// Every value, the `awale` preset's first.
+            pub const ALL: [$ty; 0 $(+ { let _ = $name; 1 })+] = [$($ty::$value),+];
+
+            /// The value's name, as rule strings write it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$value => $name),+
+                }
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = RulesError;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                let aliases: &[(&str, $ty)] = &[$($(($alias, $ty::$other)),*)?];
+                parse_value(RuleOption::$option, s, &$ty::ALL, $ty::name, aliases)
+            }
+        }
+    };
+}
+
 /// Reads an option value in any case, with `-` or `_`, as one of
 /// `values` (by `name`) or one of the other spellings in `aliases`.
 fn parse_value<T: Copy>(
@@ -104,32 +132,11 @@ pub enum GrandSlam {
     NoCapture,
 }
 
-impl GrandSlam {
-    /// Both values, the `awale` preset's first.
-    pub const ALL: [GrandSlam; 2] = [GrandSlam::Forbidden, GrandSlam::NoCapture];
-
-    /// `forbidden` or `no_capture`.
-    pub fn name(self) -> &'static str {
-        match self {
-            GrandSlam::Forbidden => "forbidden",
-            GrandSlam::NoCapture => "no_capture",
-        }
-    }
-}
-
-impl FromStr for GrandSlam {
-    type Err = RulesError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_value(
-            RuleOption::GrandSlam,
-            s,
-            &GrandSlam::ALL,
-            GrandSlam::name,
-            &[],
-        )
-    }
-}
+option_values!(
+    GrandSlam,
+    GrandSlam,
+    [Forbidden = "forbidden", NoCapture = "no_capture"]
+);
 
 /// Who gets the seeds left on the board when a position repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,32 +147,11 @@ pub enum Repetition {
     OwnRow,
 }
 
-impl Repetition {
-    /// Both values, the `awale` preset's first.
-    pub const ALL: [Repetition; 2] = [Repetition::Nobody, Repetition::OwnRow];
-
-    /// `nobody` or `own_row`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Repetition::Nobody => "nobody",
-            Repetition::OwnRow => "own_row",
-        }
-    }
-}
-
-impl FromStr for Repetition {
-    type Err = RulesError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_value(
-            RuleOption::Repetition,
-            s,
-            &Repetition::ALL,
-            Repetition::name,
-            &[],
-        )
-    }
-}
+option_values!(
+    Repetition,
+    Repetition,
+    [Nobody = "nobody", OwnRow = "own_row"]
+);
 
 /// Which way the seeds travel, seen from above. A mirror: it changes how the
 /// board is drawn and which physical hole a letter names, never the game.
@@ -177,18 +163,21 @@ pub enum Direction {
     Clockwise,
 }
 
+option_values!(
+    Direction,
+    Direction,
+    [
+        CounterClockwise = "counter_clockwise",
+        Clockwise = "clockwise"
+    ],
+    [
+        "ccw" = CounterClockwise,
+        "anticlockwise" = CounterClockwise,
+        "cw" = Clockwise
+    ]
+);
+
 impl Direction {
-    /// Both values, the presets' first.
-    pub const ALL: [Direction; 2] = [Direction::CounterClockwise, Direction::Clockwise];
-
-    /// `counter_clockwise` or `clockwise`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::CounterClockwise => "counter_clockwise",
-            Direction::Clockwise => "clockwise",
-        }
-    }
-
     /// The board indices of `side`'s row as drawn from left to right, South's
     /// row at the bottom and North's at the top, seen by a South player.
     ///
@@ -208,25 +197,6 @@ impl Direction {
             *c = first + if left_to_right { i } else { 5 - i };
         }
         columns
-    }
-}
-
-impl FromStr for Direction {
-    type Err = RulesError;
-
-    /// Also `ccw`, `anticlockwise` and `cw`.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_value(
-            RuleOption::Direction,
-            s,
-            &Direction::ALL,
-            Direction::name,
-            &[
-                ("ccw", Direction::CounterClockwise),
-                ("anticlockwise", Direction::CounterClockwise),
-                ("cw", Direction::Clockwise),
-            ],
-        )
     }
 }
 

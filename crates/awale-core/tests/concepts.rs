@@ -1,9 +1,10 @@
 //! The game's vocabulary, owned here for every crate: sides, rule options,
-//! results, the redo list and the positions since the last capture.
+//! the rules that share values, results. (The redo list and the positions
+//! since the last capture are in `game_end.rs`, with undo and redo.)
 
 use awale_core::{
-    leader, result_text, Direction, FirstPlayer, Game, GrandSlam, Move, Preset, Repetition,
-    RuleOption, Rules, Side, Variant,
+    leader, result_text, Direction, FirstPlayer, GrandSlam, Preset, Repetition, RuleOption, Rules,
+    Side, Variant,
 };
 
 #[test]
@@ -87,49 +88,4 @@ fn results_are_written_from_the_winner() {
     assert_eq!(result_text(leader([25, 10])), "1-0");
     assert_eq!(result_text(leader([10, 25])), "0-1");
     assert_eq!(result_text(leader([24, 24])), "1/2-1/2");
-}
-
-fn play(game: &mut Game, letters: &str) {
-    for c in letters.chars() {
-        game.play(Move::from_letter(c).unwrap()).unwrap();
-    }
-}
-
-#[test]
-fn a_saved_redo_list_restores_what_redo_plays() {
-    let mut game = Game::new(Rules::AWALE);
-    play(&mut game, "FfAaBb");
-    let end = game.position();
-    for _ in 0..3 {
-        game.undo();
-    }
-    let saved = game.redo_list().to_vec();
-    assert_eq!(saved.len(), 3);
-    // A game rebuilt from its moves, with the saved list, redoes the same.
-    let mut restored = Game::new(Rules::AWALE);
-    play(&mut restored, "FfA");
-    restored.set_redo_list(saved.clone()).unwrap();
-    while restored.redo().is_some() {}
-    assert_eq!(restored.position(), end);
-    // A list that does not fit the position is refused and changes nothing.
-    let mut other = Game::new(Rules::AWALE);
-    assert!(other.set_redo_list(saved).is_err());
-    assert!(!other.can_redo());
-}
-
-#[test]
-fn positions_since_capture_stop_at_the_last_capture() {
-    let mut game = Game::new(Rules::AWALE);
-    assert_eq!(game.since_capture().count(), 1);
-    play(&mut game, "FfAa");
-    assert_eq!(game.since_capture().count(), 5);
-    // Play on until a capture: then only the position it left counts.
-    while game.end().is_none() {
-        let m = game.legal_moves()[0];
-        if game.play(m).unwrap() > 0 {
-            break;
-        }
-    }
-    assert_eq!(game.plies().last().map(|p| p.captured > 0), Some(true));
-    assert_eq!(game.since_capture().collect::<Vec<_>>(), [game.position()]);
 }

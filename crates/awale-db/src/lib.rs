@@ -394,8 +394,9 @@ pub fn oracle_for(rules: &Rules, dir: Option<&Path>) -> Result<Option<Arc<dyn Or
     }
 }
 
-/// Counts for one level: how the boards split for the side to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counts for one level: how the boards split for the side to move. As
+/// written in `manifest.json` ([`Manifest`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LevelStats {
     /// Seeds on the board.
     pub seeds: u8,
@@ -419,6 +420,7 @@ pub struct LevelStats {
     pub exact: u64,
     /// Exact only: the longest distance to capture, in plies (the file
     /// format holds up to 253).
+    #[serde(rename = "longest_distance")]
     pub longest: u8,
 }
 

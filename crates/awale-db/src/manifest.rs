@@ -30,34 +30,18 @@ pub struct Manifest {
     pub levels: Vec<ManifestLevel>,
 }
 
-/// One level of a [`Manifest`].
+/// One level of a [`Manifest`]: its counts, their shares, and how its
+/// build went.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ManifestLevel {
-    /// Seeds on the board.
-    pub seeds: u8,
-    /// Boards in the level.
-    pub positions: u64,
-    /// Boards where the side to move has a seed.
-    pub playable: u64,
-    /// Won for the side to move.
-    pub won: u64,
-    /// Drawn.
-    pub drawn: u64,
-    /// Lost.
-    pub lost: u64,
-    /// Known only within bounds that straddle 0.
-    pub unknown: u64,
-    /// Known exactly.
-    pub exact: u64,
-    /// The sum of the values (exact databases).
-    pub sum_values: i64,
-    /// The longest distance to the next capture.
-    pub longest_distance: u8,
-    /// `won` over `playable`.
+    /// The counts.
+    #[serde(flatten)]
+    pub stats: LevelStats,
+    /// Won boards over the playable ones.
     pub won_share: f64,
-    /// `drawn` over `playable`.
+    /// Drawn boards over the playable ones.
     pub drawn_share: f64,
-    /// `lost` over `playable`.
+    /// Lost boards over the playable ones.
     pub lost_share: f64,
     /// Seconds its build took, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -87,21 +71,12 @@ fn share(part: u64, whole: u64) -> f64 {
 
 impl ManifestLevel {
     /// The counts of `stats`, with nothing known of a build.
-    pub fn of_stats(st: &LevelStats) -> ManifestLevel {
+    pub fn of_stats(stats: &LevelStats) -> ManifestLevel {
         ManifestLevel {
-            seeds: st.seeds,
-            positions: st.positions,
-            playable: st.playable,
-            won: st.won,
-            drawn: st.drawn,
-            lost: st.lost,
-            unknown: st.unknown,
-            exact: st.exact,
-            sum_values: st.sum_values,
-            longest_distance: st.longest,
-            won_share: share(st.won, st.playable),
-            drawn_share: share(st.drawn, st.playable),
-            lost_share: share(st.lost, st.playable),
+            stats: *stats,
+            won_share: share(stats.won, stats.playable),
+            drawn_share: share(stats.drawn, stats.playable),
+            lost_share: share(stats.lost, stats.playable),
             ..ManifestLevel::default()
         }
     }
@@ -161,7 +136,7 @@ impl Manifest {
 
     /// The level of `seeds`, if recorded.
     pub fn level(&self, seeds: u8) -> Option<&ManifestLevel> {
-        self.levels.iter().find(|l| l.seeds == seeds)
+        self.levels.iter().find(|l| l.stats.seeds == seeds)
     }
 
     /// Records a level: its counts, and its build's figures when it was
@@ -181,9 +156,9 @@ impl Manifest {
             entry.passes_distances = old.passes_distances;
         }
         entry.file_bytes = s.file_bytes;
-        self.levels.retain(|l| l.seeds != s.stats.seeds);
+        self.levels.retain(|l| l.stats.seeds != s.stats.seeds);
         self.levels.push(entry);
-        self.levels.sort_by_key(|l| l.seeds);
+        self.levels.sort_by_key(|l| l.stats.seeds);
     }
 
     /// Writes the manifest into the variant folder `dir`, whole or not at
@@ -238,7 +213,10 @@ mod tests {
         let read = Manifest::read(dir.path(), variant);
         assert_eq!(read, m);
         assert_eq!(
-            read.levels.iter().map(|l| l.seeds).collect::<Vec<_>>(),
+            read.levels
+                .iter()
+                .map(|l| l.stats.seeds)
+                .collect::<Vec<_>>(),
             [0, 1]
         );
         assert_eq!(read.level(1).unwrap().won_share, 0.5);

@@ -998,6 +998,28 @@ mod tests {
         assert_eq!(&d[4..5], ".");
     }
 
+    /// An engine in shell that answers the handshake (listing a `Rules`
+    /// option when `rules_option`), and does `on_go` when asked to move.
+    fn scripted(name: &str, on_go: &str, limits: Limits, rules_option: bool) -> PlayerSpec {
+        let option = if rules_option {
+            "echo option name Rules type string default awale; "
+        } else {
+            "echo id name plain; "
+        };
+        let script = format!(
+            "while read l; do case \"$l\" in uci) {option}echo uciok;; \
+             isready) echo readyok;; go*) {on_go};; esac; done"
+        );
+        PlayerSpec {
+            name: name.into(),
+            kind: PlayerKind::External {
+                command: vec!["sh".into(), "-c".into(), script],
+                options: Vec::new(),
+            },
+            limits,
+        }
+    }
+
     fn config(games: usize) -> MatchConfig {
         MatchConfig {
             openings: openings::parse_openings("FfAa\nBbCc\n", Rules::AWALE).unwrap(),
@@ -1055,15 +1077,7 @@ mod tests {
     #[test]
     fn a_crashing_external_engine_forfeits_and_is_restarted() {
         // Answers the handshake, then dies when asked for a move.
-        let script = "while read l; do case \"$l\" in uci) echo option name Rules type string default awale; echo uciok;; isready) echo readyok;; go*) exit 7;; esac; done";
-        let crasher = PlayerSpec {
-            name: "crasher".into(),
-            kind: PlayerKind::External {
-                command: vec!["sh".into(), "-c".into(), script.into()],
-                options: Vec::new(),
-            },
-            limits: Limits::depth(1),
-        };
+        let crasher = scripted("crasher", "exit 7", Limits::depth(1), true);
         let ours: PlayerSpec = "depth=1".parse().unwrap();
         let mut terminations = Vec::new();
         let summary = run_match(&config(2), &ours, &crasher, &mut |r, _| {
@@ -1100,22 +1114,15 @@ mod tests {
     #[test]
     fn an_engine_overrunning_its_clock_loses_on_time() {
         // Thinks 0.6 s a move with a 0.3 s clock.
-        let script = "while read l; do case \"$l\" in uci) echo option name Rules type string default awale; echo uciok;; isready) echo readyok;; go*) sleep 0.6; echo bestmove a;; esac; done";
-        let slow = PlayerSpec {
-            name: "slow".into(),
-            kind: PlayerKind::External {
-                command: vec!["sh".into(), "-c".into(), script.into()],
-                options: Vec::new(),
-            },
-            limits: Limits {
-                clock: Some(Clock {
-                    remaining: Duration::from_millis(300),
-                    increment: Duration::ZERO,
-                    moves_to_go: None,
-                }),
-                ..Limits::default()
-            },
+        let clock = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(300),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
         };
+        let slow = scripted("slow", "sleep 0.6; echo bestmove a", clock, true);
         let ours: PlayerSpec = "depth=1".parse().unwrap();
         // One opening, F: the slow engine is North and must answer.
         let config = MatchConfig {
@@ -1138,19 +1145,8 @@ mod tests {
     #[test]
     fn sprt_stops_a_lopsided_match_early() {
         let strong: PlayerSpec = "depth=4".parse().unwrap();
-        let weak = PlayerSpec {
-            name: "resigner".into(),
-            kind: PlayerKind::External {
-                // Claims every game is over: it forfeits every game.
-                command: vec![
-                    "sh".into(),
-                    "-c".into(),
-                    "while read l; do case \"$l\" in uci) echo option name Rules type string default awale; echo uciok;; isready) echo readyok;; go*) echo bestmove 0000;; esac; done".into(),
-                ],
-                options: Vec::new(),
-            },
-            limits: Limits::depth(1),
-        };
+        // Claims every game is over: it forfeits every game.
+        let weak = scripted("resigner", "echo bestmove 0000", Limits::depth(1), true);
         let config = MatchConfig {
             sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
             ..config(1000)
@@ -1159,18 +1155,9 @@ mod tests {
         assert!(summary.tally.games() < 1000);
     }
 
-    /// An engine that answers the handshake without a `Rules` option, and
-    /// plays its first legal hole from `a` to `f` (it only ever plays North).
+    /// An engine without a `Rules` option that always answers `f`.
     fn optionless_engine() -> PlayerSpec {
-        let script = "while read l; do case \"$l\" in uci) echo id name plain; echo uciok;; isready) echo readyok;; go*) echo bestmove f;; esac; done";
-        PlayerSpec {
-            name: "plain".into(),
-            kind: PlayerKind::External {
-                command: vec!["sh".into(), "-c".into(), script.into()],
-                options: Vec::new(),
-            },
-            limits: Limits::depth(1),
-        }
+        scripted("plain", "echo bestmove f", Limits::depth(1), false)
     }
 
     #[test]

@@ -82,20 +82,10 @@ mod tests {
 
     #[test]
     fn rows_are_named_in_the_players_language() {
-        let fr = draw(
-            &Position::START,
-            Direction::CounterClockwise,
-            None,
-            Lang::Fr,
-        );
+        let [fr, en] = [Lang::Fr, Lang::En]
+            .map(|lang| draw(&Position::START, Direction::CounterClockwise, None, lang));
         assert!(fr.contains("Nord") && fr.contains("Sud"), "{fr}");
         assert!(!fr.contains("North") && !fr.contains("South"), "{fr}");
-        let en = draw(
-            &Position::START,
-            Direction::CounterClockwise,
-            None,
-            Lang::En,
-        );
         assert!(en.contains("North") && en.contains("South"), "{en}");
         // The rows line up in both languages.
         let widths = |s: &str| s.lines().map(|l| l.chars().count()).collect::<Vec<_>>();
