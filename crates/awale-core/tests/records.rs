@@ -132,20 +132,14 @@ fn broken_records_say_where() {
 
 #[test]
 fn records_that_are_not_legal_games_are_refused() {
-    let e = "1. F F *".parse::<Record>().unwrap().to_game().unwrap_err();
-    assert!(e.to_string().contains("ply 2"), "{e}");
-    let e = "[Variant \"chess\"]\n1. F *"
-        .parse::<Record>()
-        .unwrap()
-        .to_game()
-        .unwrap_err();
-    assert!(e.to_string().contains("Variant"), "{e}");
-    let e = "[FEN \"4-4\"]\n1. F *"
-        .parse::<Record>()
-        .unwrap()
-        .to_game()
-        .unwrap_err();
-    assert!(e.to_string().contains("FEN"), "{e}");
+    for (text, expected) in [
+        ("1. F F *", "ply 2"),
+        ("[Variant \"chess\"]\n1. F *", "Variant"),
+        ("[FEN \"4-4\"]\n1. F *", "FEN"),
+    ] {
+        let e = text.parse::<Record>().unwrap().to_game().unwrap_err();
+        assert!(e.to_string().contains(expected), "{text}: {e}");
+    }
 }
 
 #[test]

@@ -516,23 +516,20 @@ mod tests {
         assert_eq!(answer.depth, Some(3));
     }
 
+    /// Starts an engine in shell that answers the handshake and does
+    /// `on_go` when asked to move, then asks it `go` for the start position.
+    fn go_with(on_go: &str, go: &str, timeout: Duration) -> Result<Answer, ExternalError> {
+        let script = format!(
+            "while read line; do case \"$line\" in uci) echo uciok;; \
+             isready) echo readyok;; go*) {on_go};; esac; done"
+        );
+        let mut engine = ExternalEngine::start(&shell(&script), &[], HANDSHAKE_TIMEOUT)?;
+        engine.go(&Game::new(Rules::AWALE), &go.parse().unwrap(), timeout)
+    }
+
     #[test]
     fn an_engine_that_ignores_stop_times_out_after_the_grace() {
-        let script = r#"
-            while read line; do
-              case "$line" in
-                uci) echo uciok;;
-                isready) echo readyok;;
-              esac
-            done"#;
-        let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
-        let e = engine
-            .go(
-                &Game::new(Rules::AWALE),
-                &"go movetime 10".parse().unwrap(),
-                Duration::from_millis(100),
-            )
-            .unwrap_err();
+        let e = go_with(":", "go movetime 10", Duration::from_millis(100)).unwrap_err();
         assert!(
             matches!(
                 e,
@@ -547,43 +544,14 @@ mod tests {
 
     #[test]
     fn a_garbled_bestmove_is_a_protocol_error() {
-        let script = r#"
-            while read line; do
-              case "$line" in
-                uci) echo uciok;;
-                isready) echo readyok;;
-                go*) echo "bestmove e2e4";;
-              esac
-            done"#;
-        let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
-        let e = engine
-            .go(
-                &Game::new(Rules::AWALE),
-                &"go depth 1".parse().unwrap(),
-                Duration::from_secs(5),
-            )
-            .unwrap_err();
+        let e = go_with("echo bestmove e2e4", "go depth 1", Duration::from_secs(5)).unwrap_err();
         assert!(e.to_string().contains("e2e4"), "{e}");
     }
 
     #[test]
     fn an_engine_crashing_mid_search_is_reported() {
-        let script = r#"
-            while read line; do
-              case "$line" in
-                uci) echo uciok;;
-                isready) echo readyok;;
-                go*) echo "segfault" >&2; exit 139;;
-              esac
-            done"#;
-        let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
-        let e = engine
-            .go(
-                &Game::new(Rules::AWALE),
-                &"go depth 1".parse().unwrap(),
-                Duration::from_secs(5),
-            )
-            .unwrap_err();
+        let on_go = "echo segfault >&2; exit 139";
+        let e = go_with(on_go, "go depth 1", Duration::from_secs(5)).unwrap_err();
         let text = e.to_string();
         assert!(text.contains("139") && text.contains("segfault"), "{text}");
     }

@@ -123,15 +123,19 @@ fn replay_json_reports_an_illegal_move_and_goes_on() {
     assert_eq!(lines.len(), 6);
 }
 
+/// The last line of `awale replay --json` for `input`: the end of its
+/// last game.
+fn replay_json_end(input: &str) -> String {
+    let o = awale(&["replay", "--json"], input);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    stdout(&o).lines().last().unwrap_or_default().to_string()
+}
+
 #[test]
 fn replay_reads_game_records_and_reports_the_winner() {
     let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-0-0-0-0-0-0-1-20-20-N\"]\n\n1... f *\n";
-    let o = awale(&["replay", "--json"], record);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
-    let last = out.lines().last().unwrap();
     assert_eq!(
-        last,
+        replay_json_end(record),
         r#"{"game":0,"end":"starvation","board":[1,0,0,0,0,0,0,0,0,0,0,0],"stores":[20,20],"winner":"S"}"#
     );
 }
@@ -162,13 +166,10 @@ fn replay_checks_the_captures_a_record_writes() {
 #[test]
 fn replay_ends_a_record_that_says_a_player_resigned() {
     let record = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. F f 1-0\n";
-    let o = awale(&["replay", "--json"], record);
-    assert!(o.status.success(), "{}", stdout(&o));
-    let out = stdout(&o);
-    let last = out.lines().last().unwrap();
+    let last = replay_json_end(record);
     assert!(
         last.starts_with(r#"{"game":0,"end":"resignation","#) && last.ends_with(r#""winner":"S"}"#),
-        "{out}"
+        "{last}"
     );
 }
 

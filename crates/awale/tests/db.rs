@@ -30,6 +30,16 @@ fn level(dir: &Path, seeds: u8) -> PathBuf {
         .join(format!("level-{seeds:02}.awdb"))
 }
 
+/// A temporary folder with the `awale` databases up to 6 seeds.
+fn built_up_to_6() -> (tempfile::TempDir, PathBuf) {
+    let guard = folder();
+    let dir = guard.path().to_path_buf();
+    let d = dir.to_str().unwrap();
+    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    (guard, dir)
+}
+
 /// `awale db build --max-seeds 2 --dir DIR`.
 fn build_up_to_2(dir: &Path) -> Output {
     awale(&[
@@ -119,11 +129,8 @@ fn a_killed_build_resumes_at_the_level_it_was_building() {
 
 #[test]
 fn a_damaged_level_file_is_refused_with_a_clear_message() {
-    let dir_guard = folder();
-    let dir = dir_guard.path().to_path_buf();
+    let (_guard, dir) = built_up_to_6();
     let d = dir.to_str().unwrap();
-    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
-    assert!(out.status.success(), "{}", text(&out));
     let path = level(&dir, 5);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
@@ -235,11 +242,8 @@ fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
 
 #[test]
 fn verify_finds_a_built_database_right_and_a_forged_value_wrong() {
-    let dir_guard = folder();
-    let dir = dir_guard.path().to_path_buf();
+    let (_guard, dir) = built_up_to_6();
     let d = dir.to_str().unwrap();
-    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
-    assert!(out.status.success(), "{}", text(&out));
     let out = awale(&["db", "verify", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(text(&out).matches(", right (").count(), 7, "{}", text(&out));
