@@ -192,14 +192,16 @@ fn a_broken_record_is_an_error_not_a_panic() {
     );
 }
 
+/// What `awale play` between two people in `lang` prints for `input`.
+fn two_people(lang: &str, input: &str) -> String {
+    let o = awale(&["play", "--opponent", "human", "--lang", lang], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
 #[test]
 fn terminal_play_takes_moves_and_rejects_bad_ones() {
-    let o = awale(
-        &["play", "--opponent", "human", "--lang", "en"],
-        "F\nF\nz\nf\nundo\nquit\n",
-    );
-    assert!(o.status.success());
-    let out = stdout(&o);
+    let out = two_people("en", "F\nF\nz\nf\nundo\nquit\n");
     assert!(out.contains("that hole belongs to South"), "{out}");
     assert!(out.contains("not a move"), "{out}");
     assert!(out.contains("North (a b c d e f) >"), "{out}");
@@ -217,17 +219,12 @@ fn terminal_play_against_the_computer_reaches_the_end() {
 
 #[test]
 fn terminal_play_words_the_end_in_english_with_english_punctuation() {
-    let o = awale(&["play", "--opponent", "human", "--lang", "en"], "resign\n");
-    let out = stdout(&o);
+    let out = two_people("en", "resign\n");
     assert!(
         out.contains("Game over (resignation): North wins 0-48."),
         "{out}"
     );
-    let o = awale(
-        &["play", "--opponent", "human", "--lang", "fr"],
-        "abandon\n",
-    );
-    let out = stdout(&o);
+    let out = two_people("fr", "abandon\n");
     // French typography: a no-break space before the colon.
     assert!(
         out.contains("Fin de la partie (abandon)\u{a0}: Nord gagne 0-48."),
@@ -237,12 +234,7 @@ fn terminal_play_words_the_end_in_english_with_english_punctuation() {
 
 #[test]
 fn the_french_terminal_speaks_french_with_the_pages_words() {
-    let o = awale(
-        &["play", "--opponent", "human", "--lang", "fr"],
-        "F\nF\nz\nannuler\nrétablir\naide\nquitter\n",
-    );
-    assert!(o.status.success());
-    let out = stdout(&o);
+    let out = two_people("fr", "F\nF\nz\nannuler\nrétablir\naide\nquitter\n");
     // The board's rows, the refusals and the prompt are in French.
     assert!(out.contains("Nord ") && out.contains("│  Sud"), "{out}");
     assert!(!out.contains("North") && !out.contains("South"), "{out}");
