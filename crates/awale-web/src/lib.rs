@@ -120,10 +120,10 @@ pub fn app(state: AppState) -> Router {
     let max_body = state.shared.config.max_body_bytes;
     let max_record = state.shared.config.max_record_bytes;
     Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .route("/favicon.svg", get(assets::favicon))
+        .route("/", get(assets::serve))
+        .route("/sw.js", get(assets::serve))
+        .route("/favicon.svg", get(assets::serve))
+        .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(api::info))
         .route("/api/games", get(api::list).post(api::create))
         .route("/api/games/current", get(api::current))

@@ -386,6 +386,21 @@ impl Browser {
         );
     }
 
+    /// Emulates a network (Chromium's throttling): `latency_ms` added to
+    /// each round trip, throughputs in bytes per second.
+    pub fn set_network(&self, _name: &str, latency_ms: u64, down: u64, up: u64) {
+        self.session_command(
+            "POST",
+            "/chromium/network_conditions",
+            Some(&json!({"network_conditions": {
+                "offline": false,
+                "latency": latency_ms,
+                "download_throughput": down,
+                "upload_throughput": up,
+            }})),
+        );
+    }
+
     /// Saves a PNG screenshot of the page to `path`.
     pub fn screenshot(&self, path: &Path) {
         let data = self.session_command("GET", "/screenshot", None);
