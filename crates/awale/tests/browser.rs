@@ -371,6 +371,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     }
     let b = Browser::start("phone", "fr-FR,fr", 390, 844);
     open(&b, &url);
+    assert_eq!(b.exec("return window.innerWidth", json!([])), json!(390));
     // The games imported are there: a new visit shows the last one changed.
     b.wait_for(
         "a game",

@@ -338,9 +338,15 @@ function renderControls() {
   if (has) {
     const head = document.createElement("div");
     head.textContent = t("game_n", g.id) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
-    const rules = document.createElement("div");
+    // The rules in short (the preset, or what differs from it), every
+    // option on demand.
+    const rules = document.createElement("details");
     rules.className = "rules-words";
-    rules.textContent = t("rules_label", rulesWords(g.rules, true));
+    const summary = document.createElement("summary");
+    summary.textContent = t("rules_label", rulesWords(g.rules));
+    const all = document.createElement("p");
+    all.textContent = rulesWords(g.rules, true);
+    rules.append(summary, all);
     info.append(head, rules);
   }
   const th = $("#thinking");

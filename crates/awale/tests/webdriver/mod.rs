@@ -169,6 +169,9 @@ pub fn browser_installed() -> bool {
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
+/// Below this width, `Browser::start` emulates a phone's screen.
+const PHONE_WIDTH: u32 = 500;
+
 fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
@@ -223,15 +226,23 @@ impl Browser {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ];
+        let mut options = json!({
+            "binary": CHROMIUM,
+            "args": args,
+            "prefs": { "intl.accept_languages": accept_languages },
+        });
+        if width < PHONE_WIDTH {
+            // Windows are never narrower than 500 pixels: a phone's screen
+            // is emulated (touch, twice the pixels, as phones have).
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2.0, "touch": true },
+            });
+        }
         let caps = json!({
             "capabilities": {
                 "alwaysMatch": {
                     "browserName": "chrome",
-                    "goog:chromeOptions": {
-                        "binary": CHROMIUM,
-                        "args": args,
-                        "prefs": { "intl.accept_languages": accept_languages },
-                    }
+                    "goog:chromeOptions": options,
                 }
             }
         });
