@@ -286,6 +286,16 @@ impl Browser {
         )
     }
 
+    /// Runs `script` (a function body that calls its last argument when
+    /// done); returns what it passed.
+    pub fn exec_async(&self, script: &str) -> Value {
+        self.session_command(
+            "POST",
+            "/execute/async",
+            Some(&json!({ "script": script, "args": [] })),
+        )
+    }
+
     /// Waits until `script` returns something truthy; panics with `what`
     /// after `seconds`.
     pub fn wait_for(&self, what: &str, script: &str, seconds: u64) -> Value {
