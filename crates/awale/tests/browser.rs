@@ -238,6 +238,8 @@ fn a_game_against_the_computer_played_by_clicking() {
         );
     }
     wait_for_person(&b);
+    let contrast = lowest_contrast(&b);
+    assert!(contrast >= 4.5, "text contrast {contrast:.2}:1");
     b.resize(1280, 760);
     b.exec(
         "window.scrollTo(0, 0); document.activeElement.blur()",
@@ -300,6 +302,33 @@ fn a_game_against_the_computer_played_by_clicking() {
         json!([]),
     );
     b.screenshot(&screenshot_path("screenshot-review.png"));
+}
+
+/// The lowest contrast (WCAG ratio) of the board's labels on their chips
+/// (over the lightest wood) and of the move list's capture counts.
+fn lowest_contrast(b: &Browser) -> f64 {
+    let v = b.exec(
+        "const rgb = (s) => s.startsWith('#') ? [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16))
+                                              : s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+         const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+         const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+         const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+         const wood = rgb('#b9793b');
+         let low = 99;
+         for (const t of document.querySelectorAll('#board text.letter, #board text.count, #board text.krou-tag, #board text.store-count')) {
+           let chip = t.previousElementSibling;
+           while (chip && chip.tagName !== 'rect') chip = chip.previousElementSibling;
+           const a = +chip.getAttribute('opacity');
+           const back = rgb(chip.getAttribute('fill')).map((c, i) => a * c + (1 - a) * wood[i]);
+           low = Math.min(low, ratio(rgb(getComputedStyle(t).fill), back));
+         }
+         for (const c of document.querySelectorAll('#move-list .cap')) {
+           low = Math.min(low, ratio(rgb(getComputedStyle(c).color), rgb(getComputedStyle(c.parentElement).backgroundColor.includes('0)') ? '#2c241b' : getComputedStyle(c.parentElement).backgroundColor)));
+         }
+         return low;",
+        json!([]),
+    );
+    v.as_f64().unwrap_or(0.0)
 }
 
 /// Widths that overflow the phone's screen, and text too small to read.

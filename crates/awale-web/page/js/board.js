@@ -133,6 +133,9 @@ function drawHole(svg, L, hole, n, marks, size) {
     el("circle", { cx: p.x, cy: p.y, r: HOLE_R - 1, fill: "none", stroke: "#ff7a5c", "stroke-width": 3, "stroke-dasharray": "8 6" }, g);
     // Between the rows, so it never hides a count.
     const ky = p.row === "bottom" ? p.y - HOLE_R - 8 : p.y + HOLE_R + size.krou * 0.9;
+    const kw = size.krou * 2.6;
+    const kh = size.krou * 1.15;
+    el("rect", { x: p.x - kw / 2, y: ky - size.krou * 0.88, width: kw, height: kh, rx: kh / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true" }, svg);
     const kt = el("text", { x: p.x, y: ky, "text-anchor": "middle", class: "krou-tag", "font-size": size.krou, "aria-hidden": "true" }, svg);
     kt.textContent = t("krou");
   }

@@ -23,7 +23,7 @@ export const session = {
 };
 
 // What the play view provides: redraw, animate a ply, show an error.
-const hooks = { render() {}, animate: async () => {}, error() {}, changed() {} };
+const hooks = { render() {}, animate: async () => {}, error() {} };
 
 export function setHooks(h) {
   Object.assign(hooks, h);
@@ -101,7 +101,6 @@ export function apply(view, animate) {
     session.game = view;
     saveJson("awale.last", view);
     hooks.render();
-    hooks.changed();
   }).catch((e) => hooks.error(e));
   return session.queue.then(() => current(epoch));
 }

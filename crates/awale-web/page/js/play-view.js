@@ -426,12 +426,7 @@ function onKey(e) {
 }
 
 export function wire() {
-  setHooks({
-    render,
-    animate,
-    error: showError,
-    changed: () => {},
-  });
+  setHooks({ render, animate, error: showError });
   $("#board").addEventListener("click", onBoardClick);
   $("#move-list").addEventListener("click", (e) => {
     const b = e.target.closest(".mv");

@@ -190,6 +190,11 @@ export default {
   record_at: "line {0}, column {1}: {2}",
   record_ply: "ply {0} ({1}): {2}",
   record_capture: "ply {0}: the record says {1}+{2}, but {1} captures {3}",
+  record_fen: "FEN tag: {0}",
+  syntax_unexpected: "unexpected `{0}` (moves are A-F for South, a-f for North)",
+  syntax_not_number: "`{0}` is neither a move number nor a result",
+  syntax_spaces: "`{0}` after move {1}: moves are separated by spaces",
+  syntax_tag_open: "tag {0} is not closed",
   record_empty: "the file holds no game record",
 
   // Rules in words

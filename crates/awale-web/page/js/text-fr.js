@@ -191,6 +191,11 @@ export default {
   record_at: "ligne {0}, colonne {1} : {2}",
   record_ply: "demi-coup {0} ({1}) : {2}",
   record_capture: "demi-coup {0} : la partie écrit {1}+{2}, mais {1} prend {3}",
+  record_fen: "étiquette FEN : {0}",
+  syntax_unexpected: "« {0} » inattendu (les coups sont A-F pour Sud, a-f pour Nord)",
+  syntax_not_number: "« {0} » n'est ni un numéro de coup ni un résultat",
+  syntax_spaces: "« {0} » après le coup {1} : les coups sont séparés par des espaces",
+  syntax_tag_open: "l'étiquette {0} n'est pas fermée",
   record_empty: "le fichier ne contient aucune partie",
 
   // Règles en mots

@@ -196,13 +196,32 @@ export function explainRecordError(message) {
   const game = m[1] ? t("record_game", Number(m[1])) : "";
   let rest = m[2];
   if ((m = /^line (\d+), column (\d+): (.*)$/s.exec(rest))) {
-    rest = t("record_at", Number(m[1]), Number(m[2]), m[3]);
+    rest = t("record_at", Number(m[1]), Number(m[2]), syntaxWords(m[3]));
   } else if ((m = /^ply (\d+) \((\w)\): (.*)$/s.exec(rest))) {
     rest = t("record_ply", Number(m[1]), m[2], explainRefusal(m[3]));
   } else if ((m = /^ply (\d+): the record says (\w)\+(\d+), but \w captures (\d+)$/.exec(rest))) {
     rest = t("record_capture", Number(m[1]), m[2], Number(m[3]), Number(m[4]));
   } else if (/holds no game record/.test(rest)) {
     rest = t("record_empty");
+  } else if ((m = /^FEN tag: (.*)$/s.exec(rest))) {
+    rest = t("record_fen", m[1]);
   }
   return game + rest;
+}
+
+// The commonest mistakes of syntax in a record; others stay as the server
+// wrote them.
+const SYNTAX = [
+  [/^unexpected `(.+)` \(moves are A-F for South, a-f for North\)$/s, "syntax_unexpected"],
+  [/^`(.+)` is neither a move number nor a result$/s, "syntax_not_number"],
+  [/^`(.+)` after move (\w): moves are separated by spaces$/s, "syntax_spaces"],
+  [/^tag (\w+) is not (?:finished|closed by `\]`)$/s, "syntax_tag_open"],
+];
+
+function syntaxWords(message) {
+  for (const [re, key] of SYNTAX) {
+    const m = re.exec(message);
+    if (m) return t(key, m[1], m[2]);
+  }
+  return message;
 }
