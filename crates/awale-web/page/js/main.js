@@ -50,6 +50,7 @@ async function route(r) {
     } else {
       // Nothing going on: the welcome, and the new game dialog once.
       game.select(null);
+      play.setWelcome(true);
       if (firstLoad) dialogs.openNewGame();
     }
     firstLoad = false;

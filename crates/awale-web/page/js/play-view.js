@@ -21,10 +21,17 @@ const view = {
   flippedFor: null, // the game `flipped` was chosen for
   shown: null, // the position on the board during a sowing
   actions: {}, // what the result's buttons do: {review, newGame}
+  welcome: false, // no game to show
 };
 
 export function setInfo(info) {
   view.info = info;
+}
+
+// Whether the page has found no game to show (the welcome is shown then).
+export function setWelcome(on) {
+  view.welcome = on;
+  render();
 }
 
 export function setActions(actions) {
@@ -380,7 +387,7 @@ export function render() {
     view.flippedFor = session.game.id;
     view.flipped = session.game.mode === "computer" && session.game.human === "N";
   }
-  $("#welcome").hidden = !!session.id;
+  $("#welcome").hidden = !!session.id || !view.welcome;
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
   renderBoard();
   renderStatus();
