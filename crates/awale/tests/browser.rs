@@ -159,10 +159,28 @@ fn a_game_against_the_computer_played_by_clicking() {
     );
     assert_eq!(names, json!(["C: 4 seeds, play", "Settings", "Sounds"]));
 
-    // A click on hole C plays it, and the computer answers.
+    // A click on hole C plays it, and the computer answers. With the
+    // sowing slowed down (in the settings), what is said goes in step with
+    // the seeds on the board.
+    b.click("#btn-settings");
+    b.click("#sel-speed option[value='320']");
+    b.click("#dlg-settings .primary");
     b.click(".hole-hit.legal[data-letter='C']");
+    b.wait_for(
+        "the person's sowing",
+        "return document.querySelector('#status').textContent === 'You sow C…'",
+        10,
+    );
+    b.wait_for(
+        "the computer's sowing",
+        "return document.querySelector('#status').textContent.startsWith('The computer sows')",
+        20,
+    );
     wait_moves(&b, 2);
     wait_for_person(&b);
+    b.click("#btn-settings");
+    b.click("#sel-speed option[value='70']");
+    b.click("#dlg-settings .primary");
     let played = moves(&b);
     assert_eq!(played[0], "C");
     assert!(
