@@ -303,7 +303,15 @@ export function showPly(ply) {
   const g = session.game;
   if (!g) return;
   const k = Math.max(0, Math.min(ply, g.plies.length));
-  nav.go({ view: "play", game: g.id, ply: k }, session.replayAt !== null);
+  // The review stays open while its positions are looked at.
+  const review = nav.parse(location.hash).review;
+  nav.go({ view: "play", game: g.id, ply: k, review }, session.replayAt !== null);
+}
+
+// Back to the game as it is (the review stays open if it was).
+export function leaveReplay() {
+  const g = session.game;
+  if (g) nav.go({ view: "play", game: g.id, review: nav.parse(location.hash).review });
 }
 
 // ---------------------------------------------------------- controls --
@@ -418,7 +426,7 @@ function onKey(e) {
   if (session.replayAt !== null) {
     if (k === "ArrowLeft") showPly(session.replayAt - 1);
     else if (k === "ArrowRight") showPly(session.replayAt + 1);
-    else if (k === "Escape") nav.go({ view: "play", game: g.id });
+    else if (k === "Escape") leaveReplay();
     else return;
     e.preventDefault();
     return;
@@ -450,7 +458,7 @@ export function wire() {
   $("#rp-prev").onclick = () => showPly(session.replayAt - 1);
   $("#rp-next").onclick = () => showPly(session.replayAt + 1);
   $("#rp-last").onclick = () => session.game && showPly(session.game.plies.length);
-  $("#rp-exit").onclick = () => session.game && nav.go({ view: "play", game: session.game.id });
+  $("#rp-exit").onclick = leaveReplay;
   // Redrawn at the new size: text sizes on the board follow its width.
   let width = 0;
   new ResizeObserver(() => {
