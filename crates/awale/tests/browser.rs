@@ -434,6 +434,11 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     assert!(problems.is_empty(), "new game dialog: {problems:?}");
     b.click("input[name=mode][value=humans] + span");
     b.click("#btn-start");
+    b.wait_for(
+        "the new game",
+        "return document.querySelector('#game-info').textContent.startsWith('Partie n° 3')",
+        10,
+    );
     wait_for_person(&b);
     assert_eq!(b.text("#status"), "Au tour de Sud");
     b.click(".hole-hit.legal[data-letter='F']");
