@@ -31,14 +31,23 @@ fn serial() -> MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Where the screenshots of the README go: `docs/` with
+/// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.
 fn screenshot_path(name: &str) -> PathBuf {
     if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../docs")
             .join(name)
     } else {
-        temp_dir("shots").join(name)
+        shot_path(name)
     }
+}
+
+/// A screenshot to look at by eye (never in `docs/`): all of one run in
+/// one temporary directory.
+fn shot_path(name: &str) -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| temp_dir("shots")).join(name)
 }
 
 /// Opens the page with quick animations and no sound.
@@ -362,13 +371,16 @@ const PHONE_CHECK: &str = "
       const r = e.getBoundingClientRect();
       if (r.height && r.height < 11) bad.push('small text ' + e.textContent + ' ' + r.height.toFixed(1));
     }
-    // A select is wide enough for the option it shows.
+    // A select is wide enough for each of its options (the arrow aside).
     const ctx = document.createElement('canvas').getContext('2d');
     for (const s of document.querySelectorAll('dialog[open] select')) {
       if (!s.offsetParent) continue;
-      ctx.font = getComputedStyle(s).font;
-      const text = s.options[s.selectedIndex].textContent;
-      if (ctx.measureText(text).width > s.clientWidth - 24) bad.push('select ' + s.name + ': ' + text);
+      const style = getComputedStyle(s);
+      ctx.font = style.font;
+      const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      for (const o of s.options) {
+        if (ctx.measureText(o.textContent).width > room) bad.push('select ' + s.name + ': ' + o.textContent);
+      }
     }
     return bad;";
 
@@ -432,6 +444,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     b.click("select[name=direction] option[value=counter_clockwise]");
     let problems = phone_problems(&b);
     assert!(problems.is_empty(), "new game dialog: {problems:?}");
+    b.screenshot(&shot_path("phone-new-game.png"));
     b.click("input[name=mode][value=humans] + span");
     b.click("#btn-start");
     b.wait_for(
@@ -473,6 +486,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     );
     let problems = phone_problems(&b);
     assert!(problems.is_empty(), "games: {problems:?}");
+    b.screenshot(&shot_path("phone-games.png"));
 
     // The rules page, in French, with its pictures.
     b.click("#btn-rules");
@@ -484,6 +498,8 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     assert_eq!(figures, json!(4));
     let problems = phone_problems(&b);
     assert!(problems.is_empty(), "rules: {problems:?}");
+    b.exec("document.querySelector('figure[data-fig=krou]').scrollIntoView()", json!([]));
+    b.screenshot(&shot_path("phone-rules.png"));
     let spaces = plain_spaces_before_punctuation(&b);
     assert!(spaces.is_empty(), "French typography: {spaces:?}");
     b.click("#btn-lang");

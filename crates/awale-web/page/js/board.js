@@ -143,9 +143,10 @@ function drawHole(svg, L, hole, n, marks, size) {
   const [cw, ch] = size.chip;
   const cy = p.row === "bottom" ? p.y + HOLE_R + 6 + ch / 2 : p.y - HOLE_R - 6 - ch / 2;
   el("rect", { x: p.x - cw / 2, y: cy - ch / 2, width: cw, height: ch, rx: ch / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true" }, svg);
-  const lt = el("text", { x: p.x - cw / 4 + 2, y: cy + size.letter * 0.36, "text-anchor": "middle", class: "letter", "font-size": size.letter, "aria-hidden": "true" }, svg);
+  const pad = ch * 0.36;
+  const lt = el("text", { x: p.x - cw / 2 + pad, y: cy + size.letter * 0.36, "text-anchor": "start", class: "letter", "font-size": size.letter, "aria-hidden": "true" }, svg);
   lt.textContent = letter;
-  const ct = el("text", { x: p.x + cw / 6 + 2, y: cy + size.count * 0.36, "text-anchor": "middle", class: "count", "font-size": size.count, "data-count": letter, "aria-hidden": "true" }, svg);
+  const ct = el("text", { x: p.x + cw / 2 - pad, y: cy + size.count * 0.36, "text-anchor": "end", class: "count", "font-size": size.count, "data-count": letter, "aria-hidden": "true" }, svg);
   ct.textContent = n;
   if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0) {
     const r = size.hand * 0.95;
