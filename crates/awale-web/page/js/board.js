@@ -23,7 +23,7 @@ export const CCW_COLUMNS = { S: [0, 1, 2, 3, 4, 5], N: [11, 10, 9, 8, 7, 6] };
 // phone), so that letters and counts stay readable.
 const SIZES = {
   wide: { letter: 22, count: 30, store: 28, krou: 14, hand: 22, chip: [86, 36] },
-  small: { letter: 32, count: 38, store: 40, krou: 30, hand: 34, chip: [104, 46] },
+  small: { letter: 32, count: 36, store: 40, krou: 30, hand: 34, chip: [112, 46] },
 };
 
 export function el(name, attrs, parent) {
@@ -143,7 +143,7 @@ function drawHole(svg, L, hole, n, marks, size) {
   const [cw, ch] = size.chip;
   const cy = p.row === "bottom" ? p.y + HOLE_R + 6 + ch / 2 : p.y - HOLE_R - 6 - ch / 2;
   el("rect", { x: p.x - cw / 2, y: cy - ch / 2, width: cw, height: ch, rx: ch / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true" }, svg);
-  const pad = ch * 0.36;
+  const pad = ch * 0.26;
   const lt = el("text", { x: p.x - cw / 2 + pad, y: cy + size.letter * 0.36, "text-anchor": "start", class: "letter", "font-size": size.letter, "aria-hidden": "true" }, svg);
   lt.textContent = letter;
   const ct = el("text", { x: p.x + cw / 2 - pad, y: cy + size.count * 0.36, "text-anchor": "end", class: "count", "font-size": size.count, "data-count": letter, "aria-hidden": "true" }, svg);
