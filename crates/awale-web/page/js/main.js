@@ -69,6 +69,7 @@ async function route(r) {
         localStorage.removeItem("awale.last");
         return route({ view: "play" });
       }
+      play.setWelcome(true);
       showError(e);
       return;
     }
