@@ -153,6 +153,12 @@ fn a_game_against_the_computer_played_by_clicking() {
     // No stored game yet: the new game dialog opens by itself.
     wait_dialog(&b);
     assert_eq!(b.text("#dlg-new h2"), "New game");
+    // The clock's fields follow its box.
+    let fields = "return document.querySelector('#clock-fields').disabled";
+    assert_eq!(b.exec(fields, json!([])), json!(true));
+    b.click("input[name=clock]");
+    assert_eq!(b.exec(fields, json!([])), json!(false));
+    b.click("input[name=clock]");
     b.click("#sel-level option[value='2']");
     b.resize(1280, 800);
     b.screenshot(&screenshot_path("screenshot-new-game.png"));
@@ -498,7 +504,10 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     assert_eq!(figures, json!(4));
     let problems = phone_problems(&b);
     assert!(problems.is_empty(), "rules: {problems:?}");
-    b.exec("document.querySelector('figure[data-fig=krou]').scrollIntoView()", json!([]));
+    b.exec(
+        "document.querySelector('figure[data-fig=krou]').scrollIntoView()",
+        json!([]),
+    );
     b.screenshot(&shot_path("phone-rules.png"));
     let spaces = plain_spaces_before_punctuation(&b);
     assert!(spaces.is_empty(), "French typography: {spaces:?}");
