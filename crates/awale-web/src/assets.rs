@@ -55,7 +55,7 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
             }
         }
     }
-    crate::api::not_found(uri).await.into_response()
+    crate::http::not_found(uri).await.into_response()
 }
 
 fn respond(asset: &Asset, cache: &'static str, headers: &HeaderMap) -> Response {
@@ -135,7 +135,8 @@ mod tests {
         let router = app(AppState::new(
             Store::in_memory().expect("an in-memory store"),
             Config::default(),
-        ));
+        )
+        .expect("a server state"));
         router
             .oneshot(request.body(Body::empty()).expect("a request"))
             .await

@@ -56,6 +56,8 @@ enum Command {
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
     Db(db::Args),
+    /// Copy the games file safely, even while the server runs.
+    Backup(serve::BackupArgs),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
+        Command::Backup(args) => serve::backup(args),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { session, resign } from "./game.js";
 import { getLang, t, has } from "./i18n.js";
 import * as nav from "./nav.js";
+import { mySides } from "./play-view.js";
 import { settings, setSpeed, setSound, loadJson, saveJson } from "./settings.js";
 import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
 
@@ -146,16 +147,17 @@ function openSettings() {
 
 // ------------------------------------------------------------- resign --
 
-// Against the computer, the person resigns; between two people on one
-// screen, either may: the dialog asks who.
+// Against the computer (or online) the person resigns for their side;
+// between two people on one screen, either may: the dialog asks who.
 function openResign() {
   const g = session.game;
-  if (!g || g.end) return;
-  const two = g.mode === "humans";
-  $("#resign-text").textContent = two ? t("resign_who") : t("confirm_resign");
+  const sides = mySides(g);
+  if (!g || g.end || !sides.length) return;
+  const two = sides.length === 2;
+  $("#resign-text").textContent = two ? t("resign_who") : g.mode === "computer" ? t("confirm_resign") : t("confirm_resign_online");
   for (const side of ["S", "N"]) {
     const b = $(`#resign-${side}`);
-    b.hidden = two ? false : side !== g.human;
+    b.hidden = !sides.includes(side);
     b.textContent = two ? t("side_resigns", sideName(side)) : t("resign");
   }
   $("#dlg-resign").returnValue = "";

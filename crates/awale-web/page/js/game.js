@@ -11,6 +11,7 @@ import { saveJson } from "./settings.js";
 export const session = {
   id: null, // the game shown
   game: null, // the server's view of it, as drawn once animations are done
+  latest: null, // the last view received (drawn, or waiting for its sowing)
   epoch: 0, // changes with the game shown: work of an older epoch is dropped
   busy: false, // a request of this page about this game is under way
   animating: null, // {view, ply} while a move is being sown on the board
@@ -41,13 +42,14 @@ export function select(id) {
   session.epoch++;
   if (session.live) session.live.close();
   Object.assign(session, {
-    id, game: null, busy: false, animating: null, thinking: null, hint: null,
+    id, game: null, latest: null, busy: false, animating: null, thinking: null, hint: null,
     replayAt: null, clock: null, queue: Promise.resolve(), live: null,
   });
   if (id !== null) {
     const epoch = session.epoch;
     session.live = listen(id, {
       state: (view) => onLiveState(view, epoch),
+      move: (event) => onLiveMove(event, epoch),
       thinking: (info) => {
         if (!current(epoch)) return;
         // Only how deep it looks: never its line or its score, which would
@@ -55,16 +57,14 @@ export function select(id) {
         session.thinking = { depth: info.depth };
         hooks.render();
       },
-      clock: (c) => {
-        if (current(epoch)) setClock(c);
-      },
     });
   }
   hooks.render();
 }
 
+// The clock as the server sent it: the page counts down from there.
 function setClock(c) {
-  session.clock = c ? { left_ms: c.left_ms.slice(), running: c.running, at: Date.now() } : null;
+  session.clock = c && c.left_ms ? { left_ms: c.left_ms.slice(), running: c.running, at: Date.now() } : null;
 }
 
 // Whether two views of the same game show the same thing.
@@ -80,8 +80,10 @@ function same(a, b) {
 export function apply(view, animate) {
   if (!view || view.id !== session.id) return Promise.resolve(false);
   const epoch = session.epoch;
-  if (view.clock) setClock(view.clock);
-  else session.clock = null;
+  // Views sent to every viewer do not say which sides this one plays.
+  if (view.you === undefined && session.latest) view.you = session.latest.you;
+  session.latest = view;
+  setClock(view.clock);
   session.queue = session.queue.then(async () => {
     if (!current(epoch)) return;
     const old = session.game;
@@ -109,13 +111,29 @@ function onLiveState(view, epoch) {
   if (!current(epoch) || view.id !== session.id) return;
   // The page's own requests show their answers; this brings the rest:
   // another tab, a search that went on after a reload, a fall of the flag.
-  const shown = session.animating ? session.animating.view : session.game;
-  if (same(shown, view)) {
-    if (view.clock) setClock(view.clock);
+  if (same(session.latest, view)) {
+    setClock(view.clock);
     return;
   }
   session.thinking = null;
   apply(view, true).then((still) => {
+    if (still) computerIfDue();
+  });
+}
+
+// One more move: added to the last view when it follows it, else the
+// whole game is asked for.
+function onLiveMove(event, epoch) {
+  if (!current(epoch) || event.id !== session.id) return;
+  const base = session.latest;
+  const { index, ply, ...head } = event;
+  if (base && index < base.plies.length) return; // already here
+  session.thinking = null;
+  if (!base || index > base.plies.length) {
+    reload(epoch);
+    return;
+  }
+  apply({ ...base, ...head, plies: base.plies.concat([ply]) }, true).then((still) => {
     if (still) computerIfDue();
   });
 }
@@ -166,9 +184,9 @@ export async function act(request, animate = true) {
 async function reload(epoch) {
   try {
     const view = await api("GET", `/api/games/${session.id}`);
-    if (current(epoch)) await apply(view, false);
+    if (current(epoch)) await apply(view, true);
   } catch (e) {
-    // Shown by the caller's error.
+    // Shown by the caller's error, or the next event brings the game.
   }
 }
 
@@ -230,31 +248,20 @@ export function hint() {
   });
 }
 
-// The time left of each side now, by the last clock the server sent; the
-// side that lost on time shows 0.
+// The time left of each side now, counted down from the last clock the
+// server sent; the side that lost on time shows 0.
 export function timeLeft() {
   const g = session.game;
   const c = session.clock;
   if (!g || !g.clock || !c) return null;
   const left = c.left_ms.slice();
-  if (c.running) {
+  if (c.running && !g.end) {
     const i = c.running === "S" ? 0 : 1;
     left[i] = Math.max(0, left[i] - (Date.now() - c.at));
   }
-  if (g.end && g.end.reason === "time" && g.end.winner) left[g.end.winner === "S" ? 1 : 0] = 0;
+  if (g.end && g.end.reason === "time") {
+    const loser = g.end.loser_by || (g.end.winner === "S" ? "N" : "S");
+    left[loser === "S" ? 0 : 1] = 0;
+  }
   return left;
-}
-
-// When the running clock reaches 0 here, the server is asked for the game:
-// it ends it on time (the flag falls there) and says so.
-let flagAsked = null;
-export function checkFlag() {
-  const g = session.game;
-  const left = timeLeft();
-  if (!g || g.end || !left || !session.clock.running) return;
-  const i = session.clock.running === "S" ? 0 : 1;
-  const key = `${g.id}/${g.plies.length}`;
-  if (left[i] > 0 || flagAsked === key) return;
-  flagAsked = key;
-  reload(session.epoch);
 }

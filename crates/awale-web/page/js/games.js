@@ -44,7 +44,9 @@ export async function render() {
     const head = document.createElement("div");
     head.className = "head";
     const title = document.createElement("b");
-    title.textContent = s.mode === "computer" ? t("vs_level", levelName(info, s.level)) : t("two_people");
+    if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
+    else if (s.mode === "online") title.textContent = t("online_names", s.names[0] || "?", s.names[1] || "?");
+    else title.textContent = t("two_people");
     const when = document.createElement("span");
     when.className = "muted";
     when.textContent = `${t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;

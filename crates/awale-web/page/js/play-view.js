@@ -3,7 +3,7 @@
 // the hint. Draws the session of game.js; the person's clicks go back to it.
 
 import { drawBoard, CCW_COLUMNS } from "./board.js";
-import { session, setHooks, play, undo, redo, hint, timeLeft, checkFlag, computerIfDue } from "./game.js";
+import { session, setHooks, play, undo, redo, hint, timeLeft, computerIfDue } from "./game.js";
 import { t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import * as nav from "./nav.js";
@@ -38,15 +38,32 @@ export function setActions(actions) {
   Object.assign(view.actions, actions);
 }
 
-export function isHumanTurn(g) {
-  if (!g || g.end) return false;
-  return g.mode === "humans" || g.to_move === g.human;
+// The sides this page may play: the server says (`you`); a spectator
+// plays none.
+export function mySides(g) {
+  if (!g) return [];
+  if (Array.isArray(g.you)) return g.you;
+  if (g.mode === "computer") return [g.human];
+  return g.mode === "humans" ? ["S", "N"] : [];
 }
 
-// Fair play: hints only in a game without a clock, on the person's turn;
-// the review once the game is over (it names the best moves).
+// The one side the person here plays (against the computer, or in an
+// online seat), to speak to them as "you"; null otherwise.
+export function personSide(g) {
+  const sides = mySides(g);
+  return sides.length === 1 && g.mode !== "humans" ? sides[0] : null;
+}
+
+export function isHumanTurn(g) {
+  if (!g || g.end || g.waiting || g.computer_to_move) return false;
+  return mySides(g).includes(g.to_move);
+}
+
+// Fair play: hints only in a game without a clock, on the person's turn,
+// never online; the review once the game is over (it names the best
+// moves).
 export function canHint(g) {
-  return !!g && !g.end && !g.clock && isHumanTurn(g);
+  return !!g && !g.end && !g.clock && g.mode !== "online" && isHumanTurn(g);
 }
 
 export function canReview(g) {
@@ -122,10 +139,12 @@ function onBoardClick(e) {
 
 function playerLabel(g, side) {
   if (g.mode === "computer") {
-    if (side === g.human) return t("player_you", sideName(side));
+    if (side === g.human) return personSide(g) === side ? t("player_you", sideName(side)) : t("player_person", sideName(side));
     return t("player_computer", sideName(side), levelName(view.info, g.level));
   }
-  return sideName(side);
+  const seat = g.seats && g.seats[side === "S" ? 0 : 1];
+  const name = seat ? `${sideName(side)} · ${seat.name}` : sideName(side);
+  return personSide(g) === side ? t("player_you", name) : name;
 }
 
 function renderPlayers(shown) {
@@ -170,10 +189,7 @@ function renderClocks() {
   }
 }
 
-setInterval(() => {
-  renderClocks();
-  checkFlag();
-}, 200);
+setInterval(renderClocks, 200);
 
 // ------------------------------------------------------------ status --
 
@@ -186,7 +202,8 @@ function renderStatus() {
   if (a) {
     const p = a.view.plies[a.ply];
     let text;
-    if (g.mode === "computer") text = p.side === g.human ? t("you_sow", p.move) : t("computer_sows", p.move);
+    if (personSide(g) === p.side) text = t("you_sow", p.move);
+    else if (g.mode === "computer" && p.side !== g.human) text = t("computer_sows", p.move);
     else text = t("side_sows", sideName(p.side), p.move);
     box.textContent = text;
     return;
@@ -201,10 +218,10 @@ function renderStatus() {
     const res = document.createElement("div");
     res.className = "result";
     res.id = "result";
-    res.textContent = resultWords(g, g.end);
+    res.textContent = resultWords(g, g.end, personSide(g));
     const why = document.createElement("span");
     why.className = "reason";
-    why.textContent = `${reasonWords(g, g.end)} ${storesWords(g.end.stores)}.`;
+    why.textContent = `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
     box.append(res, why);
     if (k === null) {
       const actions = document.createElement("div");
@@ -222,7 +239,8 @@ function renderStatus() {
     return;
   }
   if (g.computer_to_move) box.textContent = t("thinking");
-  else if (g.mode === "computer") box.textContent = t("your_turn");
+  else if (g.waiting) box.textContent = t("waiting_opponent");
+  else if (personSide(g) === g.to_move) box.textContent = t("your_turn");
   else box.textContent = t("turn_of", sideName(g.to_move));
 }
 
@@ -324,7 +342,7 @@ function renderControls() {
   $("#btn-undo").disabled = !has || !g.can_undo || !idle || replay;
   $("#btn-redo").disabled = !has || !g.can_redo || !idle || replay;
   $("#btn-hint").disabled = !canHint(g) || !idle || replay;
-  $("#btn-resign").disabled = !has || !!g.end || !idle || replay;
+  $("#btn-resign").disabled = !has || !!g.end || !idle || replay || !mySides(g).length;
   $("#btn-flip").disabled = !has;
   $("#btn-replay").disabled = !has || !g.plies.length;
   $("#btn-review").disabled = !canReview(g);

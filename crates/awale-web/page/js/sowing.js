@@ -14,32 +14,7 @@ function sleep(ms) {
 
 // The holes a ply sowed into and captured, from the server's view.
 export function plyHoles(p) {
-  const origin = letterHole(p.move);
-  if (p.sown) return { origin, sown: p.sown, captures: p.captures || [] };
-  return { origin, ...oldServerSowing(p, origin) };
-}
-
-// TEMPORARY, until the server sends `sown` and `captures` (then removed).
-function oldServerSowing(p, origin) {
-  const b = p.before.slice();
-  let n = b[origin];
-  b[origin] = 0;
-  const sown = [];
-  for (let i = origin; n > 0; ) {
-    i = (i + 1) % 12;
-    if (i === origin) continue;
-    b[i]++;
-    n--;
-    sown.push(i);
-  }
-  const captures = [];
-  const mover = origin < 6 ? 0 : 1;
-  let i = sown[sown.length - 1];
-  while (p.captured && Math.floor(i / 6) !== mover && (b[i] === 2 || b[i] === 3)) {
-    captures.push(i);
-    i = (i + 11) % 12;
-  }
-  return { sown, captures };
+  return { origin: letterHole(p.move), sown: p.sown, captures: p.captures };
 }
 
 // Animates ply `p` of a game played under `columns`. `draw(shown, marks)`

@@ -141,33 +141,35 @@ export function storesWords(stores) {
 
 // Who won, seen by the person (against the computer) or by side.
 // `end`: {winner, reason}; `game`: {mode, human}.
-export function resultWords(game, end) {
+export function resultWords(game, end, you = null) {
   const w = end.winner;
+  if (end.reason === "aborted") return t("aborted");
   if (!w) return t("draw");
-  if (game.mode === "computer") return w === game.human ? t("won_you") : t("lost_you");
+  if (you) return w === you ? t("won_you") : t("lost_you");
   return t("won_side", sideName(w));
 }
 
 // Why the game ended, in a sentence naming who when it matters.
-export function reasonWords(game, end) {
-  const loser = end.winner ? other(end.winner) : null;
-  const you = game.mode === "computer" && loser === game.human;
+export function reasonWords(game, end, me = null) {
+  const loser = end.loser_by || (end.winner ? other(end.winner) : null);
+  const you = !!me && loser === me;
   const computer = game.mode === "computer" && loser && loser !== game.human;
-  if (end.reason === "time" && loser) {
-    return you ? t("reason_time_you") : computer ? t("reason_time_computer") : t("reason_time_side", sideName(loser));
-  }
-  if (end.reason === "resignation" && loser) {
-    return you ? t("reason_resigned_you") : computer ? t("reason_resigned_computer") : t("reason_resigned_side", sideName(loser));
+  for (const reason of ["time", "resignation", "abandoned"]) {
+    if (end.reason !== reason || !loser) continue;
+    if (you) return t(`reason_${reason}_you`);
+    if (computer) return t(`reason_${reason}_computer`);
+    return t(`reason_${reason}_side`, sideName(loser));
   }
   return has("reason_" + end.reason) ? t("reason_" + end.reason) : end.reason;
 }
 
 // A stored game's result, short, in words: "You won (time ran out)".
 export function shortResult(summary) {
-  if (summary.result === "*") return t("in_progress");
+  if (summary.result === "*" && summary.reason !== "aborted") return t("in_progress");
   const winner = summary.result === "1-0" ? "S" : summary.result === "0-1" ? "N" : null;
   let head;
-  if (!winner) head = t("short_draw");
+  if (summary.reason === "aborted") head = t("short_aborted");
+  else if (!winner) head = t("short_draw");
   else if (summary.mode === "computer") head = winner === summary.human ? t("short_won_you") : t("short_lost_you");
   else head = t("short_won_side", sideName(winner));
   const why = summary.reason && has("short_" + summary.reason) ? ` (${t("short_" + summary.reason)})` : "";
