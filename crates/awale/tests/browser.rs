@@ -914,6 +914,10 @@ fn back_and_forward_walk_through_views_games_and_replays() {
         })),
     );
     let lost = lost["game"]["id"].as_i64().expect("the lost game");
+    // Fifty more games: the list shows them a page at a time.
+    let many = "1. F *\n\n".repeat(50);
+    let (status, _) = call(&url, "POST", "/api/import", Some(json!({ "record": many })));
+    assert_eq!(status, 201);
     let b = Browser::start("nav", "en-US,en", 1280, 900);
     open(&b, &format!("{url}/#game={a}"));
     wait_moves(&b, 2);
@@ -921,6 +925,10 @@ fn back_and_forward_walk_through_views_games_and_replays() {
     assert_eq!(hash(&b), "#rules");
     b.click("#btn-games");
     assert_eq!(hash(&b), "#games");
+    let cards = "return document.querySelectorAll('.game-card').length";
+    b.wait_for("a page of games", &format!("{cards} === 50"), 10);
+    b.click(".games .more button");
+    b.wait_for("every game", &format!("{cards} === 52"), 10);
     b.exec("history.back()", json!([]));
     b.wait_for(
         "the rules",

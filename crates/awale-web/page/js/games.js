@@ -16,9 +16,11 @@ export function setInfo(i) {
   info = i;
 }
 
-// Lists the games (again: the words follow the language).
+// Lists the games (again: the words follow the language), newest first,
+// a page at a time.
 export async function render() {
   const ticket = ++loading;
+  const list = $("#games-list");
   let data;
   try {
     data = await api("GET", "/api/games");
@@ -27,7 +29,6 @@ export async function render() {
     return;
   }
   if (ticket !== loading) return;
-  const list = $("#games-list");
   list.textContent = "";
   if (!data.games.length) {
     const li = document.createElement("li");
@@ -36,46 +37,71 @@ export async function render() {
     list.append(li);
     return;
   }
+  append(list, data, ticket);
+}
+
+function append(list, data, ticket) {
   const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
-  for (const s of data.games) {
-    const li = document.createElement("li");
-    li.className = "game-card";
-    li.dataset.id = s.id;
-    const head = document.createElement("div");
-    head.className = "head";
-    const title = document.createElement("b");
-    if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
-    else if (s.mode === "online") title.textContent = t("online_names", s.names[0] || "?", s.names[1] || "?");
-    else title.textContent = t("two_people");
-    const when = document.createElement("span");
-    when.className = "muted";
-    when.textContent = `${t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;
-    head.append(title, when);
-    const rules = document.createElement("div");
-    rules.className = "muted small";
-    rules.textContent = rulesWords(parseRulesName(s.rules));
-    const result = document.createElement("div");
-    result.className = "result-line";
-    result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}`;
-    const actions = document.createElement("div");
-    actions.className = "actions";
-    const open = document.createElement("button");
-    open.className = "open";
-    open.textContent = s.result === "*" ? t("continue_game") : t("open");
-    open.onclick = () => nav.go({ view: "play", game: s.id });
-    const watch = document.createElement("button");
-    watch.className = "watch";
-    watch.textContent = t("replay");
-    watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
-    const exp = document.createElement("a");
-    exp.className = "button";
-    exp.textContent = t("export");
-    exp.href = `/api/games/${s.id}/record`;
-    exp.setAttribute("download", `awale-${s.id}.ogn`);
-    actions.append(open, watch, exp);
-    li.append(head, rules, result, actions);
-    list.append(li);
-  }
+  for (const s of data.games) list.append(card(s, date));
+  if (!data.next) return;
+  const li = document.createElement("li");
+  li.className = "more";
+  const more = document.createElement("button");
+  more.textContent = t("more_games");
+  more.onclick = async () => {
+    more.disabled = true;
+    try {
+      const next = await api("GET", `/api/games?before=${encodeURIComponent(data.next)}`);
+      if (ticket !== loading) return;
+      li.remove();
+      append(list, next, ticket);
+    } catch (e) {
+      more.disabled = false;
+      showError(e);
+    }
+  };
+  li.append(more);
+  list.append(li);
+}
+
+function card(s, date) {
+  const li = document.createElement("li");
+  li.className = "game-card";
+  li.dataset.id = s.id;
+  const head = document.createElement("div");
+  head.className = "head";
+  const title = document.createElement("b");
+  if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
+  else if (s.mode === "online") title.textContent = t("online_names", s.names[0] || "?", s.names[1] || "?");
+  else title.textContent = t("two_people");
+  const when = document.createElement("span");
+  when.className = "muted";
+  when.textContent = `${t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;
+  head.append(title, when);
+  const rules = document.createElement("div");
+  rules.className = "muted small";
+  rules.textContent = rulesWords(parseRulesName(s.rules));
+  const result = document.createElement("div");
+  result.className = "result-line";
+  result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}`;
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const open = document.createElement("button");
+  open.className = "open";
+  open.textContent = s.result === "*" ? t("continue_game") : t("open");
+  open.onclick = () => nav.go({ view: "play", game: s.id });
+  const watch = document.createElement("button");
+  watch.className = "watch";
+  watch.textContent = t("replay");
+  watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
+  const exp = document.createElement("a");
+  exp.className = "button";
+  exp.textContent = t("export");
+  exp.href = `/api/games/${s.id}/record`;
+  exp.setAttribute("download", `awale-${s.id}.ogn`);
+  actions.append(open, watch, exp);
+  li.append(head, rules, result, actions);
+  return li;
 }
 
 function importError(text) {

@@ -173,6 +173,7 @@ export default {
 
   // My games
   no_games: "No stored game. Start one with “New game”.",
+  more_games: "Older games",
   two_people: "Two people",
   vs_level: "Against the computer ({0})",
   game_n: "Game {0}",

@@ -174,6 +174,7 @@ export default {
 
   // Mes parties
   no_games: "Aucune partie enregistrée. Commencez-en une avec « Nouvelle partie ».",
+  more_games: "Parties plus anciennes",
   two_people: "À deux",
   vs_level: "Contre l'ordinateur ({0})",
   game_n: "Partie n° {0}",
