@@ -159,6 +159,15 @@ fn a_game_against_the_computer_played_by_clicking() {
     b.click("input[name=clock]");
     assert_eq!(b.exec(fields, json!([])), json!(false));
     b.click("input[name=clock]");
+    // A usual clock, one tap: 3 minutes and 2 seconds a move.
+    b.click("#clock-presets button:nth-child(2)");
+    assert_eq!(b.exec(fields, json!([])), json!(false));
+    let chosen = b.exec(
+        "const f = document.querySelector('#form-new'); return [f.minutes.value, f.increment.value]",
+        json!([]),
+    );
+    assert_eq!(chosen, json!(["3", "2"]));
+    b.click("input[name=clock]");
     b.click("#sel-level option[value='2']");
     b.resize(1280, 800);
     b.screenshot(&screenshot_path("screenshot-new-game.png"));

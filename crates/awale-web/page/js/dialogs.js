@@ -15,6 +15,27 @@ let info = null;
 export function setInfo(i) {
   info = i;
   fillLevels();
+  fillClockPresets();
+}
+
+// The server's usual clocks (minutes, seconds added), one tap each.
+function fillClockPresets() {
+  const box = $("#clock-presets");
+  box.textContent = "";
+  for (const [minutes, seconds] of (info && info.clock_presets) || []) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `${minutes} + ${seconds}`;
+    b.setAttribute("aria-label", t("clock_words", minutes, seconds));
+    b.onclick = () => {
+      const f = form();
+      f.clock.checked = true;
+      f.minutes.value = String(minutes);
+      f.increment.value = String(seconds);
+      updateForm();
+    };
+    box.append(b);
+  }
 }
 
 // ----------------------------------------------------------- new game --
@@ -37,6 +58,7 @@ export function fillLevels() {
   }
   sel.value = keep;
   fillTargets();
+  fillClockPresets();
   describeLevel();
 }
 

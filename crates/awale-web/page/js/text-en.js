@@ -64,6 +64,7 @@ export default {
   clock: "Clock",
   minutes: "min",
   seconds: "s per move",
+  clock_presets: "Usual clocks",
   clock_note: "With a clock there are no hints and no takebacks: the game is played for real.",
   cancel: "Cancel",
   start: "Start",

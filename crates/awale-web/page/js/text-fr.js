@@ -65,6 +65,7 @@ export default {
   clock: "Pendule",
   minutes: "min",
   seconds: "s par coup",
+  clock_presets: "Pendules habituelles",
   clock_note: "Avec la pendule, pas de conseil ni d'annulation : la partie se joue pour de bon.",
   cancel: "Annuler",
   start: "Commencer",
