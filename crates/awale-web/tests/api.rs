@@ -584,7 +584,7 @@ async fn hint_and_review_score_the_moves() {
     let (status, refused) = call(&app, "POST", &review_url, None).await;
     assert_eq!(
         (status, refused["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_fair"))
+        (StatusCode::FORBIDDEN, Some("game_not_over"))
     );
     let (status, _) = call(&app, "GET", &review_url, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -1084,4 +1084,68 @@ async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not(
     // Whatever happened, the stored game still replays as a game.
     let (status, after) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::OK, "{after}");
+}
+
+#[tokio::test]
+async fn a_refused_move_says_which_rule_it_breaks() {
+    let app = memory_app();
+    let game = new_game(
+        &app,
+        json!({"mode": "humans", "position": "0-0-0-0-1-2-1-2-0-0-0-0-20-20-S"}),
+    )
+    .await;
+    let url = format!("/api/games/{}/moves", game["id"]);
+    for (mv, reason) in [
+        ("F", "grand_slam"),
+        ("A", "empty_hole"),
+        ("a", "not_your_hole"),
+    ] {
+        let (status, answer) = call(&app, "POST", &url, Some(json!({"move": mv}))).await;
+        assert!(status.is_client_error(), "{mv}: {answer}");
+        assert_eq!(answer["reason"], reason, "{mv}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn no_hints_against_the_clock_and_no_review_before_the_end() {
+    let app = memory_app();
+    let timed = new_game(
+        &app,
+        json!({"mode": "computer", "level": 1, "clock": {"minutes": 5}}),
+    )
+    .await;
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", timed["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("no_hint"))
+    );
+    let free = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", free["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/review", free["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("game_not_over"))
+    );
+    let (_, info) = call(&app, "GET", "/api/info", None).await;
+    let strongest = info["levels"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(strongest["uses_databases"], true);
 }
