@@ -56,22 +56,24 @@ enum Command {
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
     Db(db::Args),
+    /// Copy the games file safely, even while the server runs.
+    Backup(serve::BackupArgs),
 }
 
-/// Log lines for operators on standard error: warnings by default, more
-/// with `RUST_LOG` (e.g. `RUST_LOG=info awale db build` for each level,
-/// `RUST_LOG=awale_match=debug` for every game of a match).
-fn init_logging() {
+/// Log lines for operators on standard error, at `default` unless
+/// `RUST_LOG` says otherwise (e.g. `RUST_LOG=info awale db build` for each
+/// level, `RUST_LOG=awale_match=debug` for every game of a match).
+fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_target(false)
         .try_init();
 }
 
 fn main() -> ExitCode {
-    init_logging();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -84,10 +86,16 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli
+    let command = cli
         .command
-        .unwrap_or(Command::Serve(serve::Args::default()))
-    {
+        .unwrap_or(Command::Serve(serve::Args::default()));
+    // The server tells its operator what it does; the other commands print
+    // their results, and log only warnings.
+    init_logging(match command {
+        Command::Serve(_) => "info",
+        _ => "warn",
+    });
+    let result = match command {
         Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
@@ -99,6 +107,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
+        Command::Backup(args) => serve::backup(args),
     };
     match result {
         Ok(code) => code,
