@@ -60,6 +60,8 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// Largest imported record file, in bytes.
     pub max_record_bytes: usize,
+    /// Longest time a client may take to send a request's body.
+    pub body_timeout: Duration,
     /// Who the server answers to and how its cookies are set.
     pub policy: Policy,
     /// The address players reach the server at (`https://awale.example.org`),
@@ -82,6 +84,7 @@ impl Default for Config {
             max_queued_searches: 32,
             max_body_bytes: 16 * 1024,
             max_record_bytes: 1024 * 1024,
+            body_timeout: Duration::from_secs(20),
             policy: Policy::default(),
             public_url: None,
             create_rate: Rate {

@@ -142,8 +142,10 @@ type Job = Box<dyn FnOnce(Option<&Connection>) -> Finish + Send>;
 
 /// Most writes committed together.
 const MAX_BATCH: usize = 512;
+/// Reads running at once, each on its own connection.
+const MAX_READERS: usize = 8;
 /// Read connections kept open between reads.
-const MAX_IDLE_READERS: usize = 4;
+const MAX_IDLE_READERS: usize = MAX_READERS;
 
 /// The program's mark in the file header (`PRAGMA application_id`):
 /// "Awal".
@@ -162,6 +164,8 @@ struct Inner {
     writer: Mutex<Option<mpsc::Sender<Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
     readers: Mutex<Vec<Connection>>,
+    /// Reads at once (each holds a connection and its files).
+    reading: tokio::sync::Semaphore,
     /// The folder of a scratch store, removed with it.
     _scratch: Option<tempfile::TempDir>,
 }
@@ -223,6 +227,7 @@ impl Store {
                 writer: Mutex::new(Some(tx)),
                 thread: Mutex::new(Some(thread)),
                 readers: Mutex::new(Vec::new()),
+                reading: tokio::sync::Semaphore::new(MAX_READERS),
                 _scratch: scratch,
             }),
         })
@@ -310,6 +315,12 @@ impl Store {
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        let _turn = self
+            .inner
+            .reading
+            .acquire()
+            .await
+            .map_err(|_| StoreError::Closed)?;
         let store = self.clone();
         tokio::task::spawn_blocking(move || store.read_blocking(work))
             .await

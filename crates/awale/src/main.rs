@@ -9,6 +9,7 @@ mod analyze;
 mod bench;
 mod board_text;
 mod db;
+mod loadtest;
 mod match_cmd;
 mod openings;
 mod perft;
@@ -58,18 +59,21 @@ enum Command {
     Db(db::Args),
     /// Copy the games file safely, even while the server runs.
     Backup(serve::BackupArgs),
+    /// Load a server with simulated online games and spectators; print
+    /// moves per second and delivery times as JSON.
+    Loadtest(loadtest::Args),
 }
 
-/// Log lines for operators on standard error, at `default` unless
-/// `RUST_LOG` says otherwise (e.g. `RUST_LOG=info awale db build` for each
-/// level, `RUST_LOG=awale_match=debug` for every game of a match).
+/// Log lines for operators on standard error: warnings by default (the
+/// server: its start, stop and refusals too), more with `RUST_LOG` (e.g.
+/// `RUST_LOG=info awale db build` for each level,
+/// `RUST_LOG=awale_match=debug` for every game of a match).
 fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .with_target(false)
         .try_init();
 }
 
@@ -89,8 +93,6 @@ fn main() -> ExitCode {
     let command = cli
         .command
         .unwrap_or(Command::Serve(serve::Args::default()));
-    // The server tells its operator what it does; the other commands print
-    // their results, and log only warnings.
     init_logging(match command {
         Command::Serve(_) => "info",
         _ => "warn",
@@ -108,6 +110,7 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
         Command::Backup(args) => serve::backup(args),
+        Command::Loadtest(args) => loadtest::run(args),
     };
     match result {
         Ok(code) => code,

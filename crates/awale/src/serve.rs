@@ -49,6 +49,10 @@ pub struct Args {
     /// reverse proxy, whose connections all come from one address).
     #[arg(long, default_value_t = 64, value_name = "N")]
     max_connections_per_ip: usize,
+    /// Seconds a client may take to send a request's headers or body (and
+    /// stay idle between requests).
+    #[arg(long, default_value_t = 20, value_name = "SECONDS", hide = true)]
+    timeout: u64,
 }
 
 impl Default for Args {
@@ -62,6 +66,7 @@ impl Default for Args {
             trust_proxy: false,
             max_connections: 4096,
             max_connections_per_ip: 64,
+            timeout: 20,
         }
     }
 }
@@ -77,7 +82,8 @@ pub struct BackupArgs {
     data: Option<PathBuf>,
 }
 
-/// The user's data directory for this program, by the platform's custom.
+/// The user's data directory for this program, by the platform's custom
+/// (`~/.local/share/awale` on Linux), as the databases' default folder is.
 fn default_data_dir() -> anyhow::Result<PathBuf> {
     dirs::data_dir()
         .map(|d| d.join("awale"))
@@ -128,8 +134,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(url) if url.starts_with("http://") || url.starts_with("https://") => Some(url),
         Some(url) => anyhow::bail!("--public-url `{url}` must start with http:// or https://"),
     };
+    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let config = Config {
         public_url,
+        body_timeout: timeout,
         policy: Policy {
             allowed_hosts: args
                 .allow_host
@@ -144,6 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limits = Limits {
         max_connections: args.max_connections,
         max_per_client: args.max_connections_per_ip,
+        header_timeout: timeout,
         ..Limits::default()
     };
     runtime.block_on(async {

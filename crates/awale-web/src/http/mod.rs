@@ -2,8 +2,6 @@
 //! through, the extractors, the handlers and the one mapping of errors to
 //! statuses. The model underneath knows nothing of HTTP.
 
-use std::time::Duration;
-
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
@@ -18,18 +16,16 @@ pub mod games;
 pub mod guard;
 pub mod online;
 
-/// How long a client may take to send a request's body.
-const BODY_TIMEOUT: Duration = Duration::from_secs(15);
-
 /// The whole application: the page, its files and the API.
 pub fn app(state: AppState) -> Router {
     let max_body = state.shared.config.max_body_bytes;
     let max_record = state.shared.config.max_record_bytes;
+    let body_timeout = state.shared.config.body_timeout;
     Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .route("/favicon.svg", get(assets::favicon))
+        .route("/", get(assets::serve))
+        .route("/sw.js", get(assets::serve))
+        .route("/favicon.svg", get(assets::serve))
+        .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(games::info))
         .route("/api/me", get(online::me).post(online::rename))
         .route("/api/lobby", get(online::lobby))
@@ -70,7 +66,7 @@ pub fn app(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
-        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
+        .layer(RequestBodyTimeoutLayer::new(body_timeout))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,
@@ -79,7 +75,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// Any other path: a JSON 404.
-async fn not_found(uri: axum::http::Uri) -> error::ApiError {
+pub(crate) async fn not_found(uri: axum::http::Uri) -> error::ApiError {
     error::ApiError::new(
         axum::http::StatusCode::NOT_FOUND,
         "not_found",
