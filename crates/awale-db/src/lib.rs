@@ -38,7 +38,7 @@ pub mod solve;
 pub mod store;
 
 pub use index::{level_size, rank, unrank};
-pub use manifest::{Manifest, ManifestLevel};
+pub use manifest::{BuildFigures, Manifest, ManifestLevel};
 pub use solve::check::{check_level, LevelCheck};
 pub use solve::{LowerLevel, Phase, Progress, Silent, NO_DISTANCE};
 pub use store::{LevelFile, Variant};
