@@ -417,11 +417,13 @@ impl fmt::Display for MatchError {
     }
 }
 
+// `Engine` shows its engine error as its own message, so its source is
+// that error's source (it would be printed twice otherwise).
 impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             MatchError::Config(_) => None,
-            MatchError::Engine(e) => Some(e),
+            MatchError::Engine(e) => e.source(),
         }
     }
 }
