@@ -4,8 +4,25 @@
 //! a tally, an Elo difference with its 95% interval, optionally an SPRT
 //! decision, and every game as a record.
 //!
-//! `awale match` is the command-line face of this crate; the engine's
-//! examples (`examples/`) use it for quick in-process matches.
+//! `awale match` is the command-line face of this crate; the examples
+//! (`examples/`: `ladder`, `tune`, `variants`) use it for quick in-process
+//! matches.
+//!
+//! ```
+//! use awale_core::Rules;
+//! use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
+//!
+//! let config = MatchConfig {
+//!     openings: openings::parse_openings("FfAa\n", Rules::AWALE).unwrap(),
+//!     games: 2,
+//!     ..MatchConfig::default()
+//! };
+//! let deeper: PlayerSpec = "depth=3".parse().unwrap();
+//! let shallow: PlayerSpec = "depth=1".parse().unwrap();
+//! let summary = run_match(&config, &deeper, &shallow, &mut |_, _| {}).unwrap();
+//! assert_eq!(summary.tally.games(), 2);
+//! ```
+#![deny(missing_docs)]
 
 pub mod elo;
 pub mod external;
