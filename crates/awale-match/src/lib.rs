@@ -39,6 +39,7 @@ use awale_engine::eval::Weights;
 use awale_engine::protocol::{Go, MAX_HASH_MB, MAX_THREADS};
 use awale_engine::{choose_move, Clock, Engine, EngineOptions, Level, Limits, SearchParams};
 use elo::{Sprt, SprtDecision, Tally};
+pub use external::plays_without_rules_option;
 use external::{ExternalEngine, ExternalError};
 use openings::Opening;
 use rand::rngs::StdRng;
@@ -698,16 +699,6 @@ fn play_game(
         termination,
         record,
     })
-}
-
-/// Whether an engine without a `Rules` option can play `rules`: such an
-/// engine is taken to play tournament Oware, `abapa` (who moves first does
-/// not matter: a match's openings start with South).
-pub fn plays_without_rules_option(rules: &Rules) -> bool {
-    Rules {
-        first: Rules::ABAPA.first,
-        ..*rules
-    } == Rules::ABAPA
 }
 
 /// A match ready to play: its players checked, external engines started.

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use awale_core::{Position, Rules};
-use awale_db::{Database, LevelSummary, Manifest, Phase, Progress, Variant};
+use awale_db::manifest::{Manifest, MANIFEST_FILE};
+use awale_db::{Database, LevelSummary, Phase, Progress, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::rules_args::RulesArgs;
@@ -233,7 +234,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         "Built {} level(s), {positions} positions, in {}; manifest: {}",
         summaries.iter().filter(|s| s.built).count(),
         seconds_text(total),
-        dir.join(awale_db::manifest::MANIFEST_FILE).display()
+        dir.join(MANIFEST_FILE).display()
     );
     Ok(ExitCode::SUCCESS)
 }
