@@ -856,9 +856,8 @@ fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
     if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
         return None;
     }
-    match record.result.as_str() {
-        "1-0" => Some(Side::North),
-        "0-1" => Some(Side::South),
-        _ => None,
-    }
+    // The loser is the side that did not win a decided result.
+    awale_core::result_winner(&record.result)
+        .flatten()
+        .map(Side::opponent)
 }
