@@ -32,3 +32,4 @@ pub use score::Score;
 #[doc(hidden)]
 pub use search::SearchParams;
 pub use search::{Engine, EngineOptions, MoveAnalysis, SearchInfo, SearchResult};
+pub use tt::TableTooBig;

@@ -17,7 +17,7 @@ use crate::eval::{evaluate_with, Weights};
 use crate::limits::Limits;
 use crate::oracle::{same_game, Oracle};
 use crate::score::{Score, MAX_HEURISTIC};
-use crate::tt::{Bound, Entry, Table};
+use crate::tt::{Bound, Entry, Table, TableTooBig};
 
 /// Deepest iteration the search runs.
 pub const MAX_DEPTH: u32 = 100;
@@ -128,14 +128,28 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with these options.
+    ///
+    /// # Panics
+    ///
+    /// When the memory for the table cannot be had: use
+    /// [`Engine::try_new`] for a size given by a user.
     pub fn new(options: EngineOptions) -> Engine {
-        Engine {
+        match Engine::try_new(options) {
+            Ok(engine) => engine,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// An engine with these options, or an error when the system has not
+    /// the memory for the table.
+    pub fn try_new(options: EngineOptions) -> Result<Engine, TableTooBig> {
+        Ok(Engine {
             options,
-            table: Table::new(options.hash_mb),
+            table: Table::try_new(options.hash_mb)?,
             oracle: None,
             weights: Weights::TUNED,
             params: SearchParams::default(),
-        }
+        })
     }
 
     /// The options in force.
@@ -144,11 +158,24 @@ impl Engine {
     }
 
     /// Changes the options; a new hash size clears the table.
-    pub fn set_options(&mut self, options: EngineOptions) {
+    ///
+    /// # Errors
+    ///
+    /// When the memory for a new table cannot be had: the engine then keeps
+    /// its old table and options.
+    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), TableTooBig> {
         if options.hash_mb != self.options.hash_mb {
-            self.table = Table::new(options.hash_mb);
+            self.table = Table::try_new(options.hash_mb)?;
         }
         self.options = options;
+        Ok(())
+    }
+
+    /// Puts in a table already made (by the protocol, while this engine
+    /// was searching) of `hash_mb` MiB.
+    pub(crate) fn install_table(&mut self, table: Table, hash_mb: usize) {
+        self.table = table;
+        self.options.hash_mb = hash_mb;
     }
 
     /// Sets (or removes) the endgame oracle. It is probed only in games
