@@ -65,10 +65,8 @@ fn main() {
         for (ph, data) in rows[g].iter().enumerate() {
             // One position in five is held out, to see whether the fit
             // holds on positions it has not seen.
-            let (fit_rows, held): (Vec<_>, Vec<_>) = data
-                .iter()
-                .enumerate()
-                .partition(|(k, _)| k % 5 != 0);
+            let (fit_rows, held): (Vec<_>, Vec<_>) =
+                data.iter().enumerate().partition(|(k, _)| k % 5 != 0);
             let fit_rows: Vec<(Position, f64)> = fit_rows.into_iter().map(|(_, r)| *r).collect();
             let held: Vec<(Position, f64)> = held.into_iter().map(|(_, r)| *r).collect();
             let (_, _, delta_check) = fit_phase(old, &fit_rows);

@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod eval;
+pub mod explain;
 pub mod level;
 pub mod limits;
 pub mod matches;
@@ -25,6 +26,7 @@ pub mod score;
 pub mod search;
 mod tt;
 
+pub use explain::{explain, Reason};
 pub use level::{choose_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
