@@ -100,9 +100,10 @@ fn self_play(engine: &mut Engine, rules: Rules, g: u64, stop: &AtomicBool) -> Ve
         // Mostly good play, some weaker, so that both balanced and lopsided
         // positions are seen.
         let level = match (seed >> 33) % 8 {
-            0 => Level::Sprout,
-            1 | 2 => Level::Apprentice,
-            _ => Level::Player,
+            0 => Level::Player,
+            1 | 2 => Level::Skilled,
+            3..=5 => Level::Strong,
+            _ => Level::Expert,
         };
         let Some(m) = choose_move(engine, &game, level, seed, stop) else {
             break;

@@ -8,7 +8,8 @@
 //! are played with both colours under `awale` and `abapa` (144 games a
 //! round), two games at a time, until an SPRT of H0 = 0 Elo against H1 = 10
 //! Elo (alpha = beta = 0.05) decides or `MAX_GAMES` (default 1440) are
-//! played. Fixed nodes or depth make the result independent of the load of
+//! played. `VARIANTS_BASE=FILE` gives the default other tables to play
+//! with. Fixed nodes or depth make the result independent of the load of
 //! the machine, but ignore speed: a variant that is slower per node must
 //! also win at fixed time.
 
@@ -75,7 +76,11 @@ fn main() {
         eprintln!("unknown variant {name}");
         std::process::exit(2);
     };
-    let b = variant("default").expect("default");
+    // The opponent: the default, or the tables of VARIANTS_BASE.
+    let b = match std::env::var("VARIANTS_BASE") {
+        Ok(file) => variant(&format!("tables={file}")).expect("VARIANTS_BASE tables"),
+        Err(_) => variant("default").expect("default"),
+    };
     let limits = match limit.split_once('=') {
         Some(("nodes", n)) => Limits {
             nodes: n.parse().ok(),
@@ -218,6 +223,9 @@ fn llr(w: u32, d: u32, l: u32, elo0: f64, elo1: f64) -> f64 {
         + f64::from(d) * (0.5 - s).powi(2)
         + f64::from(l) * s.powi(2))
         / n;
+    if var <= 0.0 {
+        return 0.0;
+    }
     let (s0, s1) = (expected(elo0), expected(elo1));
     n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
 }

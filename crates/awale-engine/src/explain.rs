@@ -199,7 +199,7 @@ fn holes_captured(position: &Position, mv: Move) -> u8 {
 }
 
 /// Seeds `mv` drops into board hole `h` (skipping its own hole).
-fn sown_into(position: &Position, mv: Move, h: usize) -> u8 {
+pub(crate) fn sown_into(position: &Position, mv: Move, h: usize) -> u8 {
     let n = usize::from(position.hole(mv.hole()));
     let start = mv.hole();
     // Holes after the origin, counter-clockwise, origin skipped: 11 a lap.

@@ -27,7 +27,7 @@ pub mod search;
 mod tt;
 
 pub use explain::{explain, Reason};
-pub use level::{choose_move, Lang, Level, UnknownLevel};
+pub use level::{choose_move, greedy_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;

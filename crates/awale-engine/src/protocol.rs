@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use awale_core::{parse_moves, Game, GrandSlam, Move, Position, Preset, Repetition, Rules, Side};
 
-use crate::level::{choose_move, Level};
+use crate::level::{choose_move, greedy_move, Level};
 use crate::limits::{Clock, Limits};
 use crate::oracle::Oracle;
 use crate::score::Score;
@@ -457,6 +457,9 @@ pub struct Protocol {
     pending_table: Option<Table>,
     /// `OwnBook`: play from the opening book where it has the position.
     own_book: bool,
+    /// `Greedy`: play the biggest capture now, as the yardstick of the
+    /// weakest levels.
+    greedy: bool,
     running: Option<Running>,
     /// Counts searches, so that levels vary their choices between games.
     searches: u64,
@@ -490,6 +493,7 @@ impl Protocol {
             }),
             pending_table: None,
             own_book: true,
+            greedy: false,
             running: None,
             searches: 0,
             output,
@@ -602,6 +606,7 @@ impl Protocol {
             "option name Ponder type check default false".to_string(),
             format!("option name OwnBook type check default {}", self.own_book),
             format!("option name Level type spin default 0 min 0 max {levels}"),
+            "option name Greedy type check default false".to_string(),
             rules_combo,
             format!(
                 "option name GrandSlam type combo default {} var forbidden var no_capture",
@@ -650,6 +655,11 @@ impl Protocol {
                 )),
             }
         };
+        let check = |value: &str| match value.trim().to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("option {name}: `{value}` is not true or false")),
+        };
         let key = name
             .trim()
             .to_ascii_lowercase()
@@ -662,13 +672,8 @@ impl Protocol {
             }
             "clearhash" => self.clear_pending = true,
             "ponder" => {}
-            "ownbook" => {
-                self.own_book = match value.trim().to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("option {name}: `{value}` is not true or false")),
-                }
-            }
+            "ownbook" => self.own_book = check(value)?,
+            "greedy" => self.greedy = check(value)?,
             "level" => {
                 let n = number(0, Level::ALL.len())?;
                 self.level = u8::try_from(n).ok().and_then(Level::from_number);
@@ -814,6 +819,7 @@ impl Protocol {
         limits.ponderhit = ponderhit.clone();
         let infinite = limits.infinite;
         let level = self.level;
+        let greedy = self.greedy;
         let stop = Arc::new(AtomicBool::new(false));
         let (release, released) = mpsc::channel();
         let output = Arc::clone(&self.output);
@@ -823,6 +829,7 @@ impl Protocol {
         let thread_answered = Arc::clone(&answered);
         let thread = std::thread::spawn(move || {
             let (best, ponder) = match level {
+                _ if greedy => (greedy_move(&game, seed), None),
                 Some(level) => (
                     choose_move(&mut engine, &game, level, seed, &thread_stop),
                     None,

@@ -9,7 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Position, Side};
-use awale_engine::{choose_move, Engine, EngineOptions, Lang as EngineLang, Level, Limits};
+use awale_engine::{
+    choose_move, greedy_move, Engine, EngineOptions, Lang as EngineLang, Level, Limits,
+};
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;
@@ -24,10 +26,11 @@ pub struct Args {
     /// or `greedy` (takes the biggest capture).
     #[arg(long, default_value = "engine", value_name = "engine|random|greedy")]
     computer: String,
-    /// The engine's strength: 1 (Graine/Seed, a child's first game) to 7
-    /// (Parfait/Perfect), or the level's name.
-    #[arg(long, default_value = "4", value_name = "1-7|NAME")]
-    level: String,
+    /// The engine's strength: 1 (Graine/Seed, a child's first day) to 10
+    /// (Parfait/Perfect), or the level's name (default: the engine's
+    /// default level, as on the page).
+    #[arg(long, value_name = "1-10|NAME")]
+    level: Option<String>,
     /// Your side against the computer: `south` or `north`.
     #[arg(long, default_value = "south", value_name = "south|north")]
     side: String,
@@ -85,19 +88,7 @@ impl Computer {
                 choose_move(engine, game, level, *seed, &AtomicBool::new(false))
             }
             Computer::Random => Some(moves[pick]),
-            Computer::Greedy => {
-                let position = game.position();
-                let best = moves
-                    .iter()
-                    .map(|&m| position.captures(m))
-                    .max()
-                    .unwrap_or(0);
-                let best_moves: Vec<Move> = moves
-                    .into_iter()
-                    .filter(|&m| position.captures(m) == best)
-                    .collect();
-                Some(best_moves[pick % best_moves.len()])
-            }
+            Computer::Greedy => greedy_move(game, *seed),
         }
     }
 }
@@ -124,11 +115,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let computer = match (args.opponent.as_str(), args.computer.as_str()) {
         ("human", _) => None,
-        ("computer", "engine") => Some(Computer::Engine(
-            args.level
+        ("computer", "engine") => Some(Computer::Engine(match &args.level {
+            Some(level) => level
                 .parse::<Level>()
                 .map_err(|e| anyhow::anyhow!("--level: {e}"))?,
-        )),
+            None => Level::DEFAULT,
+        })),
         ("computer", "random") => Some(Computer::Random),
         ("computer", "greedy") => Some(Computer::Greedy),
         ("computer", other) => {
