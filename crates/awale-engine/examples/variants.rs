@@ -45,6 +45,40 @@ fn variant(name: &str) -> Option<(SearchParams, Arc<Evaluations>)> {
             static_margin: 150,
             ..base
         },
+        "lmr200" => SearchParams {
+            lmr_divisor: 200,
+            ..base
+        },
+        "lmr150" => SearchParams {
+            lmr_divisor: 150,
+            ..base
+        },
+        "lmr150f1" => SearchParams {
+            lmr_divisor: 150,
+            lmr_first: 1,
+            ..base
+        },
+        "lmr100" => SearchParams {
+            lmr_divisor: 100,
+            ..base
+        },
+        "lmr80" => SearchParams {
+            lmr_divisor: 80,
+            ..base
+        },
+        "lmr100f1" => SearchParams {
+            lmr_divisor: 100,
+            lmr_first: 1,
+            ..base
+        },
+        "futility2" => SearchParams {
+            futility_depth: 2,
+            ..base
+        },
+        "lmr250" => SearchParams {
+            lmr_divisor: 250,
+            ..base
+        },
         "malus" => SearchParams {
             history_malus: true,
             ..base
@@ -81,6 +115,22 @@ fn main() {
         Ok(file) => variant(&format!("tables={file}")).expect("VARIANTS_BASE tables"),
         Err(_) => variant("default").expect("default"),
     };
+    if let Some(depth) = limit.strip_prefix("startdepth=") {
+        // Nodes to complete a depth from the start, under both presets.
+        let depth: u32 = depth.parse().expect("depth");
+        for rules in [Rules::AWALE, Rules::ABAPA] {
+            let mut e = Engine::new(EngineOptions {
+                hash_mb: 64,
+                threads: 1,
+            });
+            e.set_params(a.0);
+            e.set_evaluations(Arc::clone(&a.1));
+            let stop = AtomicBool::new(false);
+            let r = e.search(&Game::new(rules), &Limits::depth(depth), &stop, &mut |_| {});
+            println!("{name} {rules} depth {depth}: {} nodes", r.nodes);
+        }
+        return;
+    }
     let limits = match limit.split_once('=') {
         Some(("nodes", n)) => Limits {
             nodes: n.parse().ok(),

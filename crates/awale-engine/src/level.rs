@@ -369,6 +369,10 @@ fn choose_with(
             softmax_pick(&values, temperature, &mut SplitMix(seed))
         }
         Style::Search { .. } => {
+            // The strong levels know the opening book.
+            if let Some(mv) = crate::book::Book::builtin().probe(game) {
+                return Some(mv);
+            }
             // Perfect play: where the endgame oracle covers the position, its
             // move keeps the value and makes progress.
             if level == Level::Perfect {

@@ -15,6 +15,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod eval;
 pub mod explain;
 pub mod level;
@@ -26,6 +27,7 @@ pub mod score;
 pub mod search;
 mod tt;
 
+pub use book::Book;
 pub use explain::{explain, Reason};
 pub use level::{choose_move, greedy_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};

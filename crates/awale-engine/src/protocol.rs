@@ -820,6 +820,10 @@ impl Protocol {
         let infinite = limits.infinite;
         let level = self.level;
         let greedy = self.greedy;
+        // Full strength with `OwnBook`: the book's move where it has one.
+        let book_move = (self.own_book && level.is_none() && !greedy)
+            .then(|| crate::book::Book::builtin().probe(&game))
+            .flatten();
         let stop = Arc::new(AtomicBool::new(false));
         let (release, released) = mpsc::channel();
         let output = Arc::clone(&self.output);
@@ -829,6 +833,10 @@ impl Protocol {
         let thread_answered = Arc::clone(&answered);
         let thread = std::thread::spawn(move || {
             let (best, ponder) = match level {
+                _ if book_move.is_some() => {
+                    output("info string book move");
+                    (book_move, None)
+                }
                 _ if greedy => (greedy_move(&game, seed), None),
                 Some(level) => (
                     choose_move(&mut engine, &game, level, seed, &thread_stop),

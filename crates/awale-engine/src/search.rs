@@ -34,8 +34,10 @@ pub struct SearchParams {
     pub lmr_first: usize,
     /// Reduce more at high depth and late moves.
     pub lmr_deep: bool,
-    /// Futility margin at frontier nodes (0: off).
+    /// Futility margin at frontier nodes (0: off), per ply of depth.
     pub futility: i32,
+    /// Deepest node where futility pruning applies.
+    pub futility_depth: i32,
     /// Search captures below the horizon.
     pub qsearch: bool,
     /// Static pruning near the leaves (non-PV nodes of depth up to
@@ -49,6 +51,9 @@ pub struct SearchParams {
     pub history_malus: bool,
     /// Half-width of the first aspiration window, in hundredths of a seed.
     pub aspiration: i32,
+    /// Late move reductions from a table, `ln(depth) × ln(move index) ×
+    /// 100 / lmr_divisor` plies, instead of the steps above (0: the steps).
+    pub lmr_divisor: i32,
 }
 
 impl Default for SearchParams {
@@ -57,11 +62,13 @@ impl Default for SearchParams {
             lmr_first: 2,
             lmr_deep: true,
             futility: 60,
+            futility_depth: 1,
             qsearch: false,
             static_margin: 0,
             static_depth: 3,
             history_malus: false,
             aspiration: 40,
+            lmr_divisor: 0,
         }
     }
 }
@@ -1056,8 +1063,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         // alpha: only captures are searched.
         // Worked out only when a second move is reached (most nodes that
         // cut off do it with the first).
-        let may_be_futile =
-            self.params.futility > 0 && depth == 1 && !pv_node && alpha.abs() < MAX_HEURISTIC;
+        let may_be_futile = self.params.futility > 0
+            && depth <= self.params.futility_depth
+            && !pv_node
+            && alpha.abs() < MAX_HEURISTIC;
         let mut futile: Option<bool> = None;
         let alpha_start = alpha;
         let mut best = -INF;
@@ -1083,7 +1092,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             // never pruned.
             if may_be_futile && quiet && k > 0 && child.seeds_in_row(child.to_move()) > 0 && {
                 *futile.get_or_insert_with(|| {
-                    self.eval.evaluate(pos) + self.params.futility <= alpha_start
+                    self.eval.evaluate(pos) + self.params.futility * depth <= alpha_start
                 })
             } {
                 k += 1;
@@ -1132,6 +1141,14 @@ impl<'a, 'b> Worker<'a, 'b> {
     #[inline(always)]
     fn reduction(&self, depth: i32, k: usize, quiet: bool) -> i32 {
         let p = self.params;
+        if p.lmr_divisor > 0 {
+            if depth < 3 || !quiet || k < p.lmr_first {
+                return 0;
+            }
+            let r = (f64::from(depth).ln() * (k as f64).ln() * 100.0 / f64::from(p.lmr_divisor)
+                + 0.5) as i32;
+            return r.clamp(1, depth - 2);
+        }
         if depth >= 3 && quiet && k >= p.lmr_first {
             let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
             if p.lmr_deep {
