@@ -7,26 +7,16 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use awale_core::{Game, Move, Position, Rules};
+use awale_core::{Game, Move, Position, Rules, Variant};
 
-use crate::oracle::same_game;
+
+/// The rules that change a position's value, as the book keys them.
+type RulesKey = (Variant, Option<u8>);
 
 /// The book: positions of a rule set and their moves.
 #[derive(Clone, Debug, Default)]
 pub struct Book {
-    entries: HashMap<(String, Position), Move>,
-}
-
-/// The rules a book line is for: only the options that change the game
-/// (as for endgame databases).
-fn rules_key(rules: &Rules) -> String {
-    let key = Rules {
-        direction: Rules::AWALE.direction,
-        first: Rules::AWALE.first,
-        ..*rules
-    };
-    debug_assert!(same_game(&key, rules));
-    key.to_string()
+    entries: HashMap<(RulesKey, Position), Move>,
 }
 
 impl Book {
@@ -65,14 +55,14 @@ impl Book {
             if !position.legal_moves(&rules).into_iter().any(|m| m == mv) {
                 return Err(bad("the move is not legal there"));
             }
-            entries.insert((rules_key(&rules), position), mv);
+            entries.insert((rules.value_key(), position), mv);
         }
         Ok(Book { entries })
     }
 
     /// Adds a position's move (for building a book).
     pub fn insert(&mut self, rules: &Rules, position: Position, mv: Move) {
-        self.entries.insert((rules_key(rules), position), mv);
+        self.entries.insert((rules.value_key(), position), mv);
     }
 
     /// How many positions the book knows.
@@ -93,7 +83,7 @@ impl Book {
         }
         let mv = *self
             .entries
-            .get(&(rules_key(game.rules()), game.position()))?;
+            .get(&(game.rules().value_key(), game.position()))?;
         game.legal_moves().contains(&mv).then_some(mv)
     }
 }

@@ -6,7 +6,7 @@
 use awale_core::{Game, Move, Position, Side};
 
 use crate::level::Lang;
-use crate::oracle::{same_game, Oracle};
+use crate::oracle::Oracle;
 use crate::score::Score;
 
 /// A hole holding this many seeds or more is a krou: its sowing goes round
@@ -235,7 +235,7 @@ pub fn explain(
             plies: plies as u32,
         });
     }
-    if let Some(oracle) = oracle.filter(|o| same_game(&o.rules(), game.rules())) {
+    if let Some(oracle) = oracle.filter(|o| o.rules().same_values(game.rules())) {
         if after.seeds_on_board() <= oracle.max_seeds() && after.end(game.rules()).is_none() {
             if let Some(b) = oracle.probe(&after).filter(|b| b.is_exact()) {
                 // The value is the opponent's (to move after): negate it.

@@ -10,6 +10,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Position};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 use crate::limits::Limits;
 use crate::search::Engine;
@@ -204,8 +206,8 @@ impl Level {
             },
             Level::Apprentice => Style::Beginner {
                 chain: 1.0,
-                reply: 0.85,
-                temperature: 55.0,
+                reply: 0.65,
+                temperature: 60.0,
             },
             Level::Player => Style::Soft {
                 depth: 2,
@@ -291,24 +293,6 @@ impl std::str::FromStr for Level {
     }
 }
 
-/// A small reproducible random number generator (SplitMix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Chooses a move for `game` at `level`: weak levels pick among good-to-bad
 /// moves with a temperature (plausibly human), strong ones search. `seed`
 /// makes it reproducible. Fast at low levels. `None` when the game is over.
@@ -345,7 +329,7 @@ fn choose_with(
             reply,
             temperature,
         } => {
-            let mut rng = SplitMix(seed);
+            let mut rng = StdRng::seed_from_u64(seed);
             let values = beginner_values(game, chain, reply, &mut rng);
             softmax_pick(&values, temperature, &mut rng)
         }
@@ -366,7 +350,7 @@ fn choose_with(
                     (a.mv, v)
                 })
                 .collect();
-            softmax_pick(&values, temperature, &mut SplitMix(seed))
+            softmax_pick(&values, temperature, &mut StdRng::seed_from_u64(seed))
         }
         Style::Search { .. } => {
             // The strong levels know the opening book.
@@ -391,14 +375,14 @@ fn choose_with(
 
 /// Picks a move with probability proportional to `exp((value - best) /
 /// temperature)`.
-fn softmax_pick(values: &[(Move, f64)], temperature: f64, rng: &mut SplitMix) -> Option<Move> {
+fn softmax_pick(values: &[(Move, f64)], temperature: f64, rng: &mut StdRng) -> Option<Move> {
     let top = values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
     let weights: Vec<f64> = values
         .iter()
         .map(|(_, v)| ((v - top) / temperature).exp())
         .collect();
     let sum: f64 = weights.iter().sum();
-    let mut pick = rng.unit() * sum;
+    let mut pick = rng.random::<f64>() * sum;
     for ((m, _), w) in values.iter().zip(&weights) {
         if pick < *w {
             return Some(*m);
@@ -429,18 +413,18 @@ fn last_hole(position: &Position, m: Move) -> usize {
 /// How a beginner values each move, in hundredths of a seed: what it sees
 /// the move capture (a capture that wins the game above all), less, when
 /// it thinks of the answer, the biggest capture it sees the opponent get.
-fn beginner_values(game: &Game, chain: f64, reply: f64, rng: &mut SplitMix) -> Vec<(Move, f64)> {
+fn beginner_values(game: &Game, chain: f64, reply: f64, rng: &mut StdRng) -> Vec<(Move, f64)> {
     let position = game.position();
     let rules = game.rules();
     let me = position.to_move();
     let total = u32::from(position.seeds_on_board())
         + u32::from(position.store(me))
         + u32::from(position.store(me.opponent()));
-    let thinks_of_reply = rng.unit() < reply;
+    let thinks_of_reply = rng.random::<f64>() < reply;
     game.legal_moves()
         .into_iter()
         .map(|m| {
-            let seen = seen_capture(&position, m, rng.unit() < chain);
+            let seen = seen_capture(&position, m, rng.random::<f64>() < chain);
             let mut value = 100.0 * f64::from(seen);
             if 2 * (u32::from(position.store(me)) + u32::from(position.captures(m))) > total {
                 value += 5_000.0;
@@ -450,7 +434,7 @@ fn beginner_values(game: &Game, chain: f64, reply: f64, rng: &mut SplitMix) -> V
                 let answer = after
                     .legal_moves(rules)
                     .into_iter()
-                    .map(|r| seen_capture(&after, r, rng.unit() < chain))
+                    .map(|r| seen_capture(&after, r, rng.random::<f64>() < chain))
                     .max()
                     .unwrap_or(0);
                 value -= 100.0 * f64::from(answer);
@@ -471,7 +455,7 @@ pub fn greedy_move(game: &Game, seed: u64) -> Option<Move> {
         .into_iter()
         .filter(|&m| position.captures(m) == best)
         .collect();
-    let pick = SplitMix(seed).next() as usize % best_moves.len();
+    let pick = StdRng::seed_from_u64(seed).random::<u64>() as usize % best_moves.len();
     Some(best_moves[pick])
 }
 

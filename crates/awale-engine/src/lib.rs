@@ -20,7 +20,6 @@ pub mod eval;
 pub mod explain;
 pub mod level;
 pub mod limits;
-pub mod matches;
 pub mod oracle;
 pub mod protocol;
 pub mod score;
