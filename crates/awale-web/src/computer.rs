@@ -52,8 +52,8 @@ pub fn levels() -> Vec<LevelInfo> {
         .collect()
 }
 
-/// The level a game starts with when none is asked for.
-pub const DEFAULT_LEVEL: u8 = 3;
+/// The level a game starts with when none is asked for (the engine's).
+pub const DEFAULT_LEVEL: u8 = Level::DEFAULT as u8 + 1;
 
 /// Whether `level` names a level.
 pub fn is_level(level: u8) -> bool {
