@@ -39,6 +39,7 @@
 mod bounds;
 pub mod check;
 mod exact;
+mod share;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
@@ -48,7 +49,10 @@ use awale_core::{Move, Position, Rules, Side};
 use crate::index::{level_size, next_board, rank, unrank};
 use crate::DbError;
 use bounds::solve_bounds;
+pub(crate) use bounds::solve_bounds_shared;
+pub(crate) use exact::{distances_shared, values_shared};
 pub use exact::{solve_distances, solve_values};
+pub(crate) use share::Share;
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
@@ -76,6 +80,12 @@ pub trait Progress: Sync {
     fn pass(&self, seeds: u8, phase: Phase, pass: u32, positions: u64);
     /// `positions` more boards of the current pass are done.
     fn advance(&self, positions: u64);
+    /// Several processes build the level: at the end of a pass they
+    /// exchanged `bytes` in all, telling each other of `changed` boards
+    /// (told on process 0 only).
+    fn exchanged(&self, changed: u64, bytes: u64) {
+        let _ = (changed, bytes);
+    }
 }
 
 /// What a pass over a level computes.
@@ -271,16 +281,27 @@ fn parallel_chunks(
     progress: &dyn Progress,
     work: &(dyn Fn(u64, u64) + Sync),
 ) {
-    let size = level_size(seeds);
-    let next = AtomicU64::new(0);
+    parallel_range(0, level_size(seeds), threads, progress, work);
+}
+
+/// [`parallel_chunks`] over the ranks `first..end` (`first` a multiple of
+/// 64).
+fn parallel_range(
+    first: u64,
+    end: u64,
+    threads: usize,
+    progress: &dyn Progress,
+    work: &(dyn Fn(u64, u64) + Sync),
+) {
+    let next = AtomicU64::new(first);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| loop {
                 let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                if start >= size {
+                if start >= end {
                     break;
                 }
-                let count = CHUNK.min(size - start);
+                let count = CHUNK.min(end - start);
                 work(start, count);
                 progress.advance(count);
             });
