@@ -665,7 +665,14 @@ fn build_level(
     let writes = share.writes_files();
     if variant.is_exact() {
         let (values, value_passes) = solve::values_shared(&rules, seeds, lower, share);
-        let spill = store::Spill::write(dir, &values)?;
+        // Several processes each spill the whole level: on the machine's
+        // own disk (the temporary folder), not the shared folder.
+        let scratch = if share.is_shared() {
+            std::env::temp_dir()
+        } else {
+            dir.to_path_buf()
+        };
+        let spill = store::Spill::write(&scratch, &values)?;
         drop(values);
         let values = spill;
         let (distance, distance_passes) =

@@ -159,6 +159,11 @@ impl<'a> Share<'a> {
         self.cluster.rank() == 0
     }
 
+    /// Whether several processes build the level.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.cluster.size() > 1
+    }
+
     /// Bytes this process sent to the others so far.
     pub(crate) fn bytes_sent(&self) -> u64 {
         self.sent.load(Ordering::Relaxed)
@@ -203,9 +208,10 @@ impl<'a> Share<'a> {
                 from += 64;
             }
             sent += out.len() as u64 * (self.cluster.size() as u64 - 1);
-            self.cluster.all_gather(&out, &mut |_, bytes| {
-                apply_entries(bytes, planes);
-            });
+            let mut received = Vec::new();
+            self.cluster
+                .all_gather(&out, &mut |_, bytes| received.push(bytes.to_vec()));
+            self.in_parallel(&received, &|bytes| apply_entries(bytes, planes));
             if !self.any(from < end) {
                 break;
             }
@@ -221,6 +227,25 @@ impl<'a> Share<'a> {
             self.part.progress.exchanged(changed, sent);
         }
         self.any(marked)
+    }
+
+    /// Runs `f` on each of `messages` (one from each other process), on
+    /// this process's threads: with many processes, taking in what the
+    /// others sent would otherwise be one thread's work for the whole
+    /// level.
+    fn in_parallel(&self, messages: &[Vec<u8>], f: &(dyn Fn(&[u8]) + Sync)) {
+        let next = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..self.part.threads.clamp(1, messages.len().max(1)) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(message) = messages.get(i) else {
+                        break;
+                    };
+                    f(message);
+                });
+            }
+        });
     }
 
     /// Sends the marks of `next` on other processes' boards to their
@@ -253,7 +278,10 @@ impl<'a> Share<'a> {
                 }
                 *sent += buffer.len() as u64;
             }
-            self.cluster.all_to_all(&out, &mut |_, bytes| {
+            let mut received = Vec::new();
+            self.cluster
+                .all_to_all(&out, &mut |_, bytes| received.push(bytes.to_vec()));
+            self.in_parallel(&received, &|bytes| {
                 let mut at = 0;
                 let mut r = 0u64;
                 while let Some(gap) = get_varint(bytes, &mut at) {
