@@ -193,8 +193,11 @@ impl<'a> Share<'a> {
             let mut out = Vec::new();
             let mut last = 0u64;
             while from < end && out.len() < limit {
-                let word = (from / 64) as usize;
-                let mut bits = written.words[word].swap(0, Ordering::Relaxed);
+                let word = &written.words[(from / 64) as usize];
+                let mut bits = match word.load(Ordering::Relaxed) {
+                    0 => 0,
+                    _ => word.swap(0, Ordering::Relaxed),
+                };
                 while bits != 0 {
                     let r = from + u64::from(bits.trailing_zeros());
                     bits &= bits - 1;
@@ -266,8 +269,12 @@ impl<'a> Share<'a> {
                 let q_end = self.cuts[q + 1];
                 let mut last = 0u64;
                 while cursors[q] < q_end && buffer.len() < limit {
-                    let word = (cursors[q] / 64) as usize;
-                    let mut bits = next.words[word].swap(0, Ordering::Relaxed);
+                    let word = &next.words[(cursors[q] / 64) as usize];
+                    // Most words are empty: read before writing.
+                    let mut bits = match word.load(Ordering::Relaxed) {
+                        0 => 0,
+                        _ => word.swap(0, Ordering::Relaxed),
+                    };
                     while bits != 0 {
                         let r = cursors[q] + u64::from(bits.trailing_zeros());
                         bits &= bits - 1;
