@@ -28,8 +28,9 @@ pub trait Cluster {
     fn all_to_all(&self, out: &[Vec<u8>], receive: &mut dyn FnMut(usize, &[u8]));
     /// The sum of `mine` over the processes.
     fn sum(&self, mine: u64) -> u64;
-    /// Most bytes one process sends another in one call: bigger messages
-    /// go in rounds, so that no buffer outgrows memory or MPI's counts.
+    /// About the most bytes one process sends another in one call (at most
+    /// 3 times this): bigger messages go in rounds, so that no buffer
+    /// outgrows memory or MPI's counts.
     fn round_bytes(&self) -> usize {
         ((1usize << 30) / self.size().max(1)).max(1 << 20)
     }

@@ -5,10 +5,59 @@
 //! `crates/awale/tests/mpi.rs`).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use awale_core::Rules;
 use awale_db::{build, build_on, Cluster, Silent, Variant};
+
+/// A barrier that fails, instead of waiting forever, once a process has
+/// panicked (as `mpirun` ends a job whose process died).
+struct Barrier {
+    processes: usize,
+    state: Mutex<(usize, u64, bool)>,
+    turn: Condvar,
+}
+
+impl Barrier {
+    fn new(processes: usize) -> Barrier {
+        Barrier {
+            processes,
+            state: Mutex::new((0, 0, false)),
+            turn: Condvar::new(),
+        }
+    }
+
+    fn wait(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = state.1;
+        state.0 += 1;
+        if state.0 == self.processes {
+            state.0 = 0;
+            state.1 += 1;
+            self.turn.notify_all();
+        }
+        while state.1 == generation && !state.2 {
+            state = self.turn.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        assert!(!state.2, "another process failed");
+    }
+
+    fn fail(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).2 = true;
+        self.turn.notify_all();
+    }
+}
+
+/// Fails the barrier when its process panics.
+struct FailOnPanic<'a>(&'a Barrier);
+
+impl Drop for FailOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.fail();
+        }
+    }
+}
 
 /// What the simulated processes share: one mailbox per (to, from).
 struct Hub {
@@ -59,12 +108,11 @@ impl Cluster for Member {
         self.hub.processes
     }
     fn all_gather(&self, mine: &[u8], receive: &mut dyn FnMut(usize, &[u8])) {
-        // A round stops after the 64-board word that passes the limit.
-        assert!(mine.len() <= self.round_bytes + 64 * 16, "a round too big");
+        assert!(mine.len() <= 3 * self.round_bytes, "a round too big");
         self.post(&|_| mine.to_vec(), receive);
     }
     fn all_to_all(&self, out: &[Vec<u8>], receive: &mut dyn FnMut(usize, &[u8])) {
-        assert!(out.iter().all(|b| b.len() <= self.round_bytes + 64 * 16));
+        assert!(out.iter().all(|b| b.len() <= 3 * self.round_bytes));
         self.post(&|q| out[q].clone(), receive);
     }
     fn sum(&self, mine: u64) -> u64 {
@@ -102,6 +150,7 @@ fn build_shared(dir: &Path, rules: &Rules, max: u8, processes: usize, round_byte
                 round_bytes,
             };
             scope.spawn(move || {
+                let _fail = FailOnPanic(&member.hub.barrier);
                 let summaries =
                     build_on(&member, dir, rules, max, 1, &Silent, &mut |_| {}).unwrap();
                 assert_eq!(summaries.len(), usize::from(max) + 1);
@@ -130,7 +179,7 @@ fn three_processes_write_the_files_of_one_byte_for_byte() {
         build(&alone, &rules, max, 2, &Silent, &mut |_| {}).unwrap();
         // Small rounds: every exchange of the bigger levels takes several.
         let shared = tempdir("three");
-        build_shared(&shared, &rules, max, 3, 4096);
+        build_shared(&shared, &rules, max, 3, 16_384);
         assert_same_files(&alone, &shared, &rules, max);
         // Resumed with another number of processes: the levels kept, one
         // more built.

@@ -188,34 +188,21 @@ impl<'a> Share<'a> {
         // from the one before), then a byte per plane.
         let mut changed = 0u64;
         let mut sent = 0u64;
-        let mut from = start;
+        let (first_word, end_word) = ((start / 64) as usize, end.div_ceil(64) as usize);
+        let mut from = first_word;
         loop {
-            let mut out = Vec::new();
-            let mut last = 0u64;
-            while from < end && out.len() < limit {
-                let word = &written.words[(from / 64) as usize];
-                let mut bits = match word.load(Ordering::Relaxed) {
-                    0 => 0,
-                    _ => word.swap(0, Ordering::Relaxed),
-                };
-                while bits != 0 {
-                    let r = from + u64::from(bits.trailing_zeros());
-                    bits &= bits - 1;
-                    put_varint(&mut out, r - last);
-                    last = r;
-                    for plane in planes {
-                        out.push(plane.get(r as usize));
-                    }
-                    changed += 1;
+            let (out, count) = encode(written, &mut from, end_word, limit, &|r, out| {
+                for plane in planes {
+                    out.push(plane.get(r as usize));
                 }
-                from += 64;
-            }
+            });
+            changed += count;
             sent += out.len() as u64 * (self.cluster.size() as u64 - 1);
             let mut received = Vec::new();
             self.cluster
                 .all_gather(&out, &mut |_, bytes| received.push(bytes.to_vec()));
             self.in_parallel(&received, &|bytes| apply_entries(bytes, planes));
-            if !self.any(from < end) {
+            if !self.any(from < end_word) {
                 break;
             }
         }
@@ -258,31 +245,17 @@ impl<'a> Share<'a> {
         let (start, end) = (self.part.start, self.part.end);
         let limit = self.cluster.round_bytes();
         let processes = self.cluster.size();
-        let mut cursors: Vec<u64> = self.cuts[..processes].to_vec();
+        let word = |r: u64| r.div_ceil(64) as usize;
+        let mut cursors: Vec<usize> = self.cuts[..processes].iter().map(|&r| word(r)).collect();
         loop {
             let mut out = vec![Vec::new(); processes];
             for (q, buffer) in out.iter_mut().enumerate() {
+                let q_end = word(self.cuts[q + 1]);
                 if q == self.cluster.rank() {
-                    cursors[q] = end;
+                    cursors[q] = q_end;
                     continue;
                 }
-                let q_end = self.cuts[q + 1];
-                let mut last = 0u64;
-                while cursors[q] < q_end && buffer.len() < limit {
-                    let word = &next.words[(cursors[q] / 64) as usize];
-                    // Most words are empty: read before writing.
-                    let mut bits = match word.load(Ordering::Relaxed) {
-                        0 => 0,
-                        _ => word.swap(0, Ordering::Relaxed),
-                    };
-                    while bits != 0 {
-                        let r = cursors[q] + u64::from(bits.trailing_zeros());
-                        bits &= bits - 1;
-                        put_varint(buffer, r - last);
-                        last = r;
-                    }
-                    cursors[q] += 64;
-                }
+                (*buffer, _) = encode(next, &mut cursors[q], q_end, limit, &|_, _| {});
                 *sent += buffer.len() as u64;
             }
             let mut received = Vec::new();
@@ -296,17 +269,102 @@ impl<'a> Share<'a> {
                     next.set(r);
                 }
             });
-            let more = (0..processes).any(|q| cursors[q] < self.cuts[q + 1]);
+            let more = (0..processes).any(|q| cursors[q] < word(self.cuts[q + 1]));
             if !self.any(more) {
                 break;
             }
         }
-        let first = (start / 64) as usize;
-        let last = end.div_ceil(64) as usize;
-        next.words[first..last]
-            .iter()
-            .any(|w| w.load(Ordering::Relaxed) != 0)
+        !next.range_is_empty((start / 64) as usize, end.div_ceil(64) as usize)
     }
+}
+
+/// Words of a piece of a bit set encoded by one thread in [`encode`], at
+/// most.
+const PIECE: usize = 1 << 14;
+
+/// Takes the boards of `bits` out of it, from word `*cursor` on (and before
+/// `end`), and writes them as gaps from the one before (the first from 0),
+/// each followed by what `extra` writes; stops after `limit` bytes or a
+/// little more (each thread finishes its piece: at most 3 times `limit`),
+/// moving `*cursor` past the words done. The words are done in pieces on
+/// every core, then put end to end. Also returns how many boards.
+fn encode(
+    bits: &Marks,
+    cursor: &mut usize,
+    end: usize,
+    limit: usize,
+    extra: &(dyn Fn(u64, &mut Vec<u8>) + Sync),
+) -> (Vec<u8>, u64) {
+    // Pieces small enough that the threads cannot pass the limit by much:
+    // a word gives at most 64 boards of 10 bytes and a few planes.
+    let piece = (limit / 1024).clamp(1, PIECE);
+    let pieces = (end.saturating_sub(*cursor)).div_ceil(piece);
+    let base = *cursor;
+    let next = AtomicU64::new(0);
+    let bytes = AtomicU64::new(0);
+    // (piece, its bytes, the rank of its last board, its boards)
+    let done = std::sync::Mutex::new(Vec::new());
+    let work = || loop {
+        if bytes.load(Ordering::Relaxed) >= limit as u64 {
+            break;
+        }
+        let k = next.fetch_add(1, Ordering::Relaxed) as usize;
+        if k >= pieces {
+            break;
+        }
+        let mut out = Vec::new();
+        let (mut last, mut count) = (0u64, 0u64);
+        for w in base + k * piece..end.min(base + (k + 1) * piece) {
+            let word = bits.word(w);
+            // Most words are empty: read before writing.
+            let mut set = match word.load(Ordering::Relaxed) {
+                0 => 0,
+                _ => word.swap(0, Ordering::Relaxed),
+            };
+            while set != 0 {
+                let r = 64 * w as u64 + u64::from(set.trailing_zeros());
+                set &= set - 1;
+                put_varint(&mut out, r - last);
+                extra(r, &mut out);
+                last = r;
+                count += 1;
+            }
+        }
+        bytes.fetch_add(out.len() as u64, Ordering::Relaxed);
+        if let Ok(mut done) = done.lock() {
+            done.push((k, out, last, count));
+        }
+    };
+    let threads = super::cores().min(pieces / 4);
+    if threads <= 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_unstable_by_key(|d| d.0);
+    // Every piece below the last one taken was taken and done.
+    let taken = done.len();
+    *cursor = end.min(base + taken * piece);
+    let mut out = Vec::with_capacity(done.iter().map(|d| d.1.len()).sum());
+    let (mut last, mut count) = (0u64, 0u64);
+    for (_, piece, piece_last, piece_count) in done {
+        if piece_count == 0 {
+            continue;
+        }
+        // Its first gap is from 0: make it from the last board before.
+        let mut at = 0;
+        let first = get_varint(&piece, &mut at).unwrap_or(0);
+        put_varint(&mut out, first - last);
+        out.extend_from_slice(&piece[at..]);
+        last = piece_last;
+        count += piece_count;
+    }
+    (out, count)
 }
 
 /// Puts the entries of `bytes` (as [`Share::exchange`] writes them) in
