@@ -11,13 +11,14 @@ from math import comb
 # Measured here (docs/BENCHMARKS.md).
 CORE_US_27 = 1.9  # µs of one core per board, level 27 (idle machine, 2 threads)
 GROWTH = 1.03  # per level above 27 (level 24: 1.23 µs, 27: 1.9 µs; slowing)
-MPI_FACTOR = 1.3  # CPU of the MPI build over the threaded one (extra passes, exchanges)
-SENT_PER_BOARD = 19.0  # bytes sent by all processes per board of a level, 4 processes
+MPI_FACTOR = 1.5  # CPU of the MPI build over the threaded one (extra passes, exchanges)
+ENTRIES = 4.6  # bytes of changed entries per board of a level, all processes together
+MARKS = 3.1  # bytes of marks on others' boards per board, 2 processes (x 2(P-1)/P)
 PASSES = 270  # passes per level at the top (values ~1.7x 50, distances ~120)
 # The machines of the plan.
 CORES = 64
 NET = 12.5e9  # bytes/s per node (100 Gb/s)
-SWEEP = 10e9  # bytes/s of one thread sweeping a bit set
+SWEEP = 50e9  # bytes/s of a node's cores sweeping a bit set together
 FS = 100e9  # bytes/s of the shared file system, all nodes together
 TOP = 28  # levels 0..TOP are built on one machine (2 hours, docs/BENCHMARKS.md)
 
@@ -29,11 +30,12 @@ def level(n):
 def seconds(n, nodes):
     size = level(n)
     cpu = size * CORE_US_27 * 1e-6 * GROWTH ** (n - 27) * MPI_FACTOR / (nodes * CORES)
-    # Each node takes in what the others changed: the sends of all, shared
-    # out, scaled from 4 processes (each entry goes to P - 1 others).
-    received = SENT_PER_BOARD * size / 4 * 3 / 3  # bytes per node (entries of 3 others)
+    # Each node takes in what the others changed, and the marks they set on
+    # its boards (measured with 2 and 4 processes, docs/BENCHMARKS.md).
+    received = size * (ENTRIES * (nodes - 1) / nodes + 2 * MARKS * (nodes - 1) / nodes**2)
     net = received / NET
-    # Two sweeps of a bit set of the whole level a pass, on one thread.
+    # Two sweeps of a bit set of the whole level a pass (made, then read for
+    # the marks to send), on every core.
     sweeps = PASSES * 2 * size / 8 / SWEEP
     # First pass of each phase: each node reads the levels two and three
     # below (most captures take 2 or 3 seeds), at worst from the shared
@@ -45,21 +47,24 @@ def seconds(n, nodes):
 
 def main():
     print("seeds | boards | memory/node GB (values, +spill) | files GB | cpu/net/sweeps/io s on 16 | on 64 | on 256")
-    total = {16: 0.0, 64: 0.0, 256: 0.0}
+    total = {16: [0.0] * 4, 64: [0.0] * 4, 256: [0.0] * 4}
     for n in range(TOP + 1, 49):
         size = level(n)
         row = []
         for nodes in (16, 64, 256):
             cpu, net, sweeps, io = seconds(n, nodes)
-            t = cpu + net + sweeps + io
-            total[nodes] += t
+            for i, t in enumerate((cpu, net, sweeps, io)):
+                total[nodes][i] += t
             row.append(f"{cpu:.0f}/{net:.0f}/{sweeps:.0f}/{io:.0f}")
         if n % 4 == 0 or n >= 44:
             print(f"{n} | {size:.3e} | {1.375 * size / 1e9:.0f} (+{size / 1e9:.0f}) | {2 * size / 1e9:.0f} | " + " | ".join(row))
     all_boards = sum(level(n) for n in range(49))
     print(f"all levels: {all_boards:.4e} boards, {2 * all_boards / 1e12:.2f} TB of files")
     for nodes, t in total.items():
-        print(f"levels {TOP + 1}-48 on {nodes} nodes: {t / 3600:.1f} h")
+        parts = ", ".join(f"{x / 3600:.1f}" for x in t)
+        print(f"levels {TOP + 1}-48 on {nodes} nodes: {sum(t) / 3600:.1f} h "
+              f"(compute, network, sweeps, lower levels: {parts} h); "
+              f"level 48: {sum(seconds(48, nodes)) / 60:.0f} min")
 
 
 if __name__ == "__main__":
