@@ -224,9 +224,14 @@ impl<'a> Share<'a> {
     /// others sent would otherwise be one thread's work for the whole
     /// level.
     fn in_parallel(&self, messages: &[Vec<u8>], f: &(dyn Fn(&[u8]) + Sync)) {
+        let threads = self.part.threads.min(messages.len());
+        if threads <= 1 {
+            messages.iter().for_each(|m| f(m));
+            return;
+        }
         let next = AtomicU64::new(0);
         std::thread::scope(|scope| {
-            for _ in 0..self.part.threads.clamp(1, messages.len().max(1)) {
+            for _ in 0..threads {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(message) = messages.get(i) else {
