@@ -34,11 +34,13 @@ use awale_engine::oracle::{Bounds, Oracle};
 
 pub mod cluster;
 pub mod index;
+pub mod manifest;
 pub mod solve;
 pub mod store;
 
 pub use cluster::{Alone, Cluster};
 pub use index::{level_size, rank, unrank};
+pub use manifest::{Manifest, ManifestLevel};
 pub use solve::check::{check_level, LevelCheck};
 pub use solve::{LowerLevel, Phase, Progress, Silent, NO_DISTANCE};
 pub use store::{LevelFile, Variant};
@@ -154,7 +156,7 @@ impl Database {
     /// [`store::open_level`] for a damaged file (it is never read as values).
     pub fn open(root: &Path, rules: &Rules) -> Result<Database, DbError> {
         let variant = Variant::of(rules);
-        let dir = root.join(variant.dir_name());
+        let dir = root.join(variant.name());
         let mut levels = Vec::new();
         for seeds in 0..=awale_core::TOTAL_SEEDS {
             match store::open_level(&dir, variant, seeds) {
@@ -338,14 +340,13 @@ impl Database {
     /// the value away). `None` when the game's rules are not the database's.
     pub fn best_move_in_game(&self, game: &Game) -> Option<Move> {
         let position = game.position();
-        let same_rules =
-            Variant::of(game.rules()) == self.variant && game.rules().target == self.rules.target;
+        let same_rules = game.rules().same_values(&self.rules);
         if !self.is_exact() || !same_rules || game.end().is_some() {
             return None;
         }
         let entries = self.move_entries(&position)?;
         let best = entries.iter().map(|e| e.lower).max()?;
-        let seen = positions_since_capture(game);
+        let seen: Vec<u128> = game.since_capture().map(|p| p.repetition_key()).collect();
         let repeats = |e: &MoveEntry| {
             e.captures == 0 && seen.contains(&position.play_unchecked(e.mv).repetition_key())
         };
@@ -404,28 +405,16 @@ pub fn oracle_for(rules: &Rules, dir: Option<&Path>) -> Result<Option<Arc<dyn Or
     }
 }
 
-/// The repetition keys of the positions of `game` since its last capture,
-/// the current one included.
-pub fn positions_since_capture(game: &Game) -> Vec<u128> {
-    let mut keys = vec![game.position().repetition_key()];
-    for ply in game.plies().iter().rev() {
-        if ply.captured > 0 {
-            break;
-        }
-        keys.push(ply.before.repetition_key());
-    }
-    keys
-}
-
-/// Counts for one level: how the boards split for the side to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counts for one level: how the boards split for the side to move. As
+/// written in `manifest.json` ([`Manifest`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LevelStats {
     /// Seeds on the board.
     pub seeds: u8,
     /// Boards in the level, C(seeds + 11, 11).
     pub positions: u64,
     /// Boards where the side to move has a seed (the others are never
-    /// reached in play: RULES.md's counts leave them out). The counts below
+    /// reached in play: docs/RULES.md's counts leave them out). The counts below
     /// are over these.
     pub playable: u64,
     /// Won by the side to move (value, or lower bound, above 0).
@@ -442,6 +431,7 @@ pub struct LevelStats {
     pub exact: u64,
     /// Exact only: the longest distance to capture, in plies (the file
     /// format holds up to 253).
+    #[serde(rename = "longest_distance")]
     pub longest: u8,
 }
 
@@ -496,8 +486,25 @@ pub struct LevelSummary {
     pub passes: (u32, u32),
     /// Size of the file in bytes.
     pub file_bytes: u64,
+    /// Processes that built it (1 alone, or when found built).
+    pub processes: usize,
     /// Bytes the processes sent each other while building it (0 alone).
     pub bytes_sent: u64,
+}
+
+impl LevelSummary {
+    /// The summary of a level found built: its counts, no build figures.
+    pub fn found(level: &LevelFile, exact: bool) -> LevelSummary {
+        LevelSummary {
+            stats: LevelStats::count(level.seeds(), exact, level.plane(0), level.plane(1)),
+            built: false,
+            seconds: 0.0,
+            passes: (0, 0),
+            file_bytes: level.bytes(),
+            processes: 1,
+            bytes_sent: 0,
+        }
+    }
 }
 
 /// Builds the levels 0..=`max_seeds` for `rules` in the database folder
@@ -547,7 +554,7 @@ pub fn build_on(
         return Err(DbError::TooManySeeds(max_seeds));
     }
     let variant = Variant::of(rules);
-    let dir = root.join(variant.dir_name());
+    let dir = root.join(variant.name());
     std::fs::create_dir_all(&dir).map_err(|e| DbError::Io(dir.clone(), e))?;
     let first = cluster.rank() == 0;
     // One build at a time per folder: two would write the same files. The
@@ -589,16 +596,7 @@ pub fn build_on(
         };
         let summary = match opened {
             Ok(level) => {
-                let stats =
-                    LevelStats::count(seeds, variant.is_exact(), level.plane(0), level.plane(1));
-                let summary = LevelSummary {
-                    stats,
-                    built: false,
-                    seconds: 0.0,
-                    passes: (0, 0),
-                    file_bytes: level.bytes(),
-                    bytes_sent: 0,
-                };
+                let summary = LevelSummary::found(&level, variant.is_exact());
                 levels.push(level);
                 summary
             }
@@ -636,6 +634,7 @@ pub fn build_on(
                     seconds,
                     passes,
                     file_bytes: level.bytes(),
+                    processes: cluster.size(),
                     bytes_sent,
                 };
                 levels.push(level);
@@ -643,6 +642,14 @@ pub fn build_on(
             }
             Err(e) => return Err(e),
         };
+        tracing::info!(
+            seeds,
+            built = summary.built,
+            positions = summary.stats.positions,
+            seconds = summary.seconds,
+            passes = ?summary.passes,
+            "level done"
+        );
         on_level(&summary);
         summaries.push(summary);
     }

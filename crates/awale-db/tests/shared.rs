@@ -163,7 +163,7 @@ fn build_shared(dir: &Path, rules: &Rules, max: u8, processes: usize, round_byte
 }
 
 fn assert_same_files(a: &Path, b: &Path, rules: &Rules, max: u8) {
-    let variant = Variant::of(rules).dir_name();
+    let variant = Variant::of(rules).name();
     for seeds in 0..=max {
         let name = format!("level-{seeds:02}.awdb");
         let x = std::fs::read(a.join(&variant).join(&name)).unwrap();

@@ -9,6 +9,7 @@ mod analyze;
 mod bench;
 mod board_text;
 mod db;
+mod loadtest;
 mod match_cmd;
 mod openings;
 mod perft;
@@ -56,6 +57,24 @@ enum Command {
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
     Db(db::Args),
+    /// Copy the games file safely, even while the server runs.
+    Backup(serve::BackupArgs),
+    /// Load a server with simulated online games and spectators; print
+    /// moves per second and delivery times as JSON.
+    Loadtest(loadtest::Args),
+}
+
+/// Log lines for operators on standard error: warnings by default (the
+/// server: its start, stop and refusals too), more with `RUST_LOG` (e.g.
+/// `RUST_LOG=info awale db build` for each level,
+/// `RUST_LOG=awale_match=debug` for every game of a match).
+fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 fn main() -> ExitCode {
@@ -71,10 +90,14 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli
+    let command = cli
         .command
-        .unwrap_or(Command::Serve(serve::Args::default()))
-    {
+        .unwrap_or(Command::Serve(serve::Args::default()));
+    init_logging(match command {
+        Command::Serve(_) => "info",
+        _ => "warn",
+    });
+    let result = match command {
         Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
@@ -86,6 +109,8 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
+        Command::Backup(args) => serve::backup(args),
+        Command::Loadtest(args) => loadtest::run(args),
     };
     match result {
         Ok(code) => code,

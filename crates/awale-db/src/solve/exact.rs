@@ -226,9 +226,10 @@ pub(crate) fn distances_shared(
     let value = |r: usize| values[r] as i8;
     let distance = atomics_u8(size, NO_DISTANCE);
     // Distance 0: the game is over (the side to move has no move). A player
-    // with seeds always has a move when the other has seeds too (RULES.md),
-    // so only boards with an empty row need the rules crate. Every process
-    // finds them all (few need a look): nothing to exchange.
+    // with seeds always has a move when the other has seeds too
+    // (docs/RULES.md), so only boards with an empty row need the rules
+    // crate. Every process finds them all (few need a look): nothing to
+    // exchange.
     parallel_chunks(seeds, part.threads, &Silent, &|start, count| {
         visit(seeds, start, count, None, |p, board| {
             let row_empty =
