@@ -155,14 +155,36 @@ fn mpi_builds_write_the_files_of_one_process_byte_for_byte_up_to_20_seeds() {
     same_files_with_2_3_and_4_processes("awale", "forbidden-nobody", 20);
 }
 
-/// The processes `mpirun` started: its children running awale.
+/// The processes `mpirun` started running awale: its descendants (its
+/// children with Open MPI 4, those of its daemon with later versions) whose
+/// program is awale.
 fn ranks_of(mpirun: &Child) -> Vec<u32> {
-    let children = format!("/proc/{}/task/{}/children", mpirun.id(), mpirun.id());
-    std::fs::read_to_string(children)
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|p| p.parse().ok())
-        .collect()
+    let children = |pid: u32| -> Vec<u32> {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .into_iter()
+            .flatten();
+        tasks
+            .flatten()
+            .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+            .flat_map(|c| {
+                c.split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .collect::<Vec<u32>>()
+            })
+            .collect()
+    };
+    let mut ranks = Vec::new();
+    let mut todo = children(mpirun.id());
+    while let Some(pid) = todo.pop() {
+        let program = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        if program.trim() == "awale" {
+            ranks.push(pid);
+        } else {
+            todo.extend(children(pid));
+        }
+    }
+    ranks.sort_unstable();
+    ranks
 }
 
 #[test]
