@@ -23,9 +23,7 @@ fn main() {
         threads: 1,
     });
     println!("# The opening book (crates/awale-engine/src/book.rs): RULES DIAGRAM MOVE # score.");
-    println!(
-        "# Made by: cargo run --release -p awale-engine --example book -- {plies} {depth}"
-    );
+    println!("# Made by: cargo run --release -p awale-engine --example book -- {plies} {depth}");
     println!("# Every position of the first {plies} plies, searched to depth {depth}.");
     for (name, rules) in [("awale", Rules::AWALE), ("abapa", Rules::ABAPA)] {
         let mut seen = HashSet::new();

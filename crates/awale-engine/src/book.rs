@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 
 use awale_core::{Game, Move, Position, Rules, Variant};
 
-
 /// The rules that change a position's value, as the book keys them.
 type RulesKey = (Variant, Option<u8>);
 
@@ -105,7 +104,10 @@ mod tests {
     #[test]
     fn a_bad_line_is_named() {
         let err = Book::parse("awale 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S a").unwrap_err();
-        assert!(err.starts_with("line 1: the move is not legal there"), "{err}");
+        assert!(
+            err.starts_with("line 1: the move is not legal there"),
+            "{err}"
+        );
         assert!(Book::parse("chess 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S A").is_err());
         assert!(Book::parse("awale nonsense A").is_err());
         assert!(Book::parse("awale").is_err());
@@ -113,10 +115,8 @@ mod tests {
 
     #[test]
     fn a_position_is_found_only_under_its_rules() {
-        let book = Book::parse(
-            "# a comment\nabapa 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S C  # +0.10\n",
-        )
-        .unwrap();
+        let book =
+            Book::parse("# a comment\nabapa 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S C  # +0.10\n").unwrap();
         assert_eq!(book.len(), 1);
         assert_eq!(
             book.probe(&Game::new(Rules::ABAPA)),

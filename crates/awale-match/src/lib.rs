@@ -31,8 +31,8 @@ pub mod openings;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use awale_core::{leader, result_text, EndReason, Game, Move, Record, Rules, Side};

@@ -546,6 +546,11 @@ async fn hint_and_review_score_the_moves() {
         5,
         "F is empty: {hint}"
     );
+    // The reasons, in both languages, as a list (possibly empty when
+    // nothing simple explains the move).
+    for why in hint["why"].as_array().unwrap() {
+        assert!(why["fr"].is_string() && why["en"].is_string(), "{why}");
+    }
     // Between two people, the review waits for the end.
     let review_url = format!("/api/games/{id}/review");
     refused(
