@@ -195,7 +195,7 @@ fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
     let out = run(&[
         "play",
         "--level",
-        "7",
+        "perfect",
         "--position",
         diagram,
         "--lang",

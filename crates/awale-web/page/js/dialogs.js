@@ -100,6 +100,7 @@ function describeLevel() {
 function applyPreset() {
   const f = form();
   const p = PRESETS[f.preset.value] || PRESETS.awale;
+  if (!p) return; // before the server said what the presets are
   f.grand_slam.value = p.grand_slam;
   f.repetition.value = p.repetition;
   f.target.value = p.target ? String(p.target) : "off";

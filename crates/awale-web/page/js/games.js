@@ -6,7 +6,7 @@ import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
 import { showError } from "./toast.js";
-import { explainRecordError, levelName, parseRulesName, rulesWords, shortResult } from "./words.js";
+import { explainRecordError, levelName, rulesWords, shortResult } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let info = null;
@@ -80,7 +80,7 @@ function card(s, date) {
   head.append(title, when);
   const rules = document.createElement("div");
   rules.className = "muted small";
-  rules.textContent = rulesWords(parseRulesName(s.rules));
+  rules.textContent = s.rules_view ? rulesWords(s.rules_view) : s.rules;
   const result = document.createElement("div");
   result.className = "result-line";
   result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}`;

@@ -15,6 +15,7 @@ import * as rules from "./rules.js";
 import { loadJson, saveJson, settings, setSound } from "./settings.js";
 import { sound } from "./sound.js";
 import { showError } from "./toast.js";
+import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const VIEWS = ["play", "games", "rules"];
@@ -104,6 +105,7 @@ function applyLanguage() {
 }
 
 function setInfo(info) {
+  setPresets(info && info.preset_rules);
   play.setInfo(info);
   games.setInfo(info);
   dialogs.setInfo(info);

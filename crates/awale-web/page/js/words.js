@@ -74,24 +74,13 @@ export function oracleWords(o, side) {
   return t("oracle_range", sideName(side), o.lower, o.upper);
 }
 
-// The presets' options, as the server's rules view writes them.
-export const PRESETS = {
-  awale: { grand_slam: "forbidden", repetition: "nobody", target: null, direction: "counter_clockwise", first: "south" },
-  abapa: { grand_slam: "no_capture", repetition: "own_row", target: 25, direction: "counter_clockwise", first: "south" },
-};
+// The presets' options, as the server says them (/api/info's
+// `preset_rules`, in the game view's `rules` shape): the rules live in the
+// server only.
+export const PRESETS = {};
 
-// Rules written as the server names them (`abapa,target=20`) read into
-// options, as in the game view's `rules` object.
-export function parseRulesName(name) {
-  const parts = String(name || "awale").split(",").map((p) => p.trim()).filter(Boolean);
-  const preset = PRESETS[parts[0]] ? parts.shift() : "awale";
-  const rules = { ...PRESETS[preset], name };
-  for (const p of parts) {
-    const [k, v] = p.split("=");
-    if (k === "target") rules.target = v === "off" ? null : Number(v);
-    else if (k in rules) rules[k] = v;
-  }
-  return rules;
+export function setPresets(presets) {
+  Object.assign(PRESETS, presets || {});
 }
 
 // The preset these rules are, if they are one exactly.

@@ -32,6 +32,10 @@ pub async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
         "levels": computer::levels(),
         "default_level": computer::DEFAULT_LEVEL,
         "presets": ["awale", "abapa"],
+        "preset_rules": {
+            "awale": crate::view::RulesView::of(&Rules::AWALE),
+            "abapa": crate::view::RulesView::of(&Rules::ABAPA),
+        },
         "oracle": state.shared.computer.has_oracle(),
         "clock_presets": CLOCK_PRESETS,
         "public_url": state.shared.config.public_url,

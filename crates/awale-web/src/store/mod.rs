@@ -88,6 +88,8 @@ pub struct Summary {
     pub level: Option<u8>,
     /// The rules, as `awale,target=20`.
     pub rules: String,
+    /// The same, option by option (None if the stored text is unreadable).
+    pub rules_view: Option<crate::view::RulesView>,
     /// Moves played.
     pub plies: i64,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on (or aborted).
@@ -96,6 +98,13 @@ pub struct Summary {
     pub reason: Option<String>,
     /// The nicknames of an online game's players (South, North).
     pub names: [Option<String>; 2],
+}
+
+/// The options of rules stored as text.
+fn rules_view(text: &str) -> Option<crate::view::RulesView> {
+    text.parse::<awale_core::Rules>()
+        .ok()
+        .map(|r| crate::view::RulesView::of(&r))
 }
 
 /// A page of the list of games, newest first.
@@ -114,6 +123,8 @@ pub struct LobbyGame {
     pub id: i64,
     /// The rules, as `awale,target=20`.
     pub rules: String,
+    /// The same, option by option.
+    pub rules_view: Option<crate::view::RulesView>,
     /// Initial time and increment, when the game has a clock.
     pub clock: Option<[i64; 2]>,
     /// The nicknames (South, North); None for a free seat.
@@ -472,6 +483,7 @@ impl Store {
                 Ok((
                     LobbyGame {
                         id: r.get(0)?,
+                        rules_view: rules_view(&r.get::<_, String>(1)?),
                         rules: r.get(1)?,
                         clock,
                         names: [r.get(4)?, r.get(5)?],
