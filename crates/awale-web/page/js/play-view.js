@@ -38,6 +38,14 @@ export function setActions(actions) {
   Object.assign(view.actions, actions);
 }
 
+// What other modules draw with the game (online play, chat): called
+// after each redraw.
+const renderers = [];
+
+export function onRender(f) {
+  renderers.push(f);
+}
+
 // The sides this page may play: the server says (`you`); a spectator
 // plays none.
 export function mySides(g) {
@@ -241,7 +249,13 @@ function renderStatus() {
   if (g.computer_to_move) box.textContent = t("thinking");
   else if (g.waiting) box.textContent = t("waiting_opponent");
   else if (personSide(g) === g.to_move) box.textContent = t("your_turn");
-  else box.textContent = t("turn_of", sideName(g.to_move));
+  else box.textContent = t("turn_of", sideLabel(g, g.to_move));
+}
+
+// A side, with its player's nickname online.
+function sideLabel(g, side) {
+  const seat = g.mode === "online" && g.seats && g.seats[side === "S" ? 0 : 1];
+  return seat ? `${sideName(side)} (${seat.name})` : sideName(side);
 }
 
 // --------------------------------------------------------- move list --
@@ -339,6 +353,11 @@ function renderControls() {
   const has = !!g;
   const replay = session.replayAt !== null;
   const idle = !session.busy && !session.animating;
+  // Online, moves are taken back by asking the other player (online.js);
+  // spectators have nothing to resign.
+  const online = has && g.mode === "online";
+  $("#btn-undo").hidden = $("#btn-redo").hidden = $("#btn-hint").hidden = online;
+  $("#btn-resign").hidden = online && !mySides(g).length;
   $("#btn-undo").disabled = !has || !g.can_undo || !idle || replay;
   $("#btn-redo").disabled = !has || !g.can_redo || !idle || replay;
   $("#btn-hint").disabled = !canHint(g) || !idle || replay;
@@ -358,7 +377,7 @@ function renderControls() {
   }
   const fair = $("#fair-play");
   fair.hidden = !has || !!g.end;
-  if (has && !g.end) fair.textContent = g.clock ? t("fair_clock") : t("fair_review");
+  if (has && !g.end) fair.textContent = g.mode === "online" ? t("fair_online") : g.clock ? t("fair_clock") : t("fair_review");
   $("#replay-bar").hidden = !replay;
   if (replay) {
     const k = session.replayAt;
@@ -410,8 +429,11 @@ function renderControls() {
 
 export function render() {
   if (session.game && view.flippedFor !== session.game.id) {
-    view.flippedFor = session.game.id;
-    view.flipped = session.game.mode === "computer" && session.game.human === "N";
+    // The person's side at the bottom: North's, against the computer or
+    // online, is turned.
+    const g = session.game;
+    view.flippedFor = g.id;
+    view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
@@ -420,6 +442,7 @@ export function render() {
   renderMoves();
   renderControls();
   if (!session.animating) renderPlayers(view.shown);
+  for (const f of renderers) f();
 }
 
 export function flip() {
