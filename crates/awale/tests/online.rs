@@ -445,7 +445,8 @@ fn screenshot_to(name: &str) -> PathBuf {
 /// seen by all, a spectator stepping back on their own, the two chat
 /// rooms, a reaction seen and heard by all three, a takeback, a server
 /// restart in the middle, a resignation and a rematch with the colours
-/// swapped; then a short game from a study position played to its end;
+/// swapped; then a short game from a study position played to its end,
+/// a seat moved to another device on the way;
 /// a challenge in the lobby withdrawn, another accepted in one click, and
 /// the flag of a player whose browser is closed falling on the server.
 #[test]
@@ -759,17 +760,43 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     cleo.goto(&invite);
     wait_text(&cleo, "#presence", "You are watching");
     // D a E a F: North is left without seeds, South cannot feed them, and
-    // North takes the seeds left: 26 to 22.
-    for (ply, letter) in ["D", "a", "E", "a", "F"].iter().enumerate() {
-        let mover = if ply % 2 == 0 { &awa } else { &bob };
-        play(mover, letter);
+    // North takes the seeds left: 26 to 22. After D, Bob moves his seat
+    // to another device (here Cleo's browser) with a private link; his
+    // own page then watches.
+    play(&awa, "D");
+    for b in [&awa, &bob, &cleo] {
+        wait_moves(b, 1);
+    }
+    tap(&bob, "#btn-handoff");
+    let link = bob
+        .wait_for(
+            "the private link",
+            "const d = document.querySelector('#dlg-link'); \
+             return d.open && !!d.querySelector('#link-qr path') && d.querySelector('#link-value').value",
+            20,
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(link.starts_with(&format!("{url}/?continue=")), "{link}");
+    tap(&bob, "#dlg-link .primary");
+    cleo.goto(&link);
+    wait_text(&cleo, "#player-bottom .who", "North · Bob · you");
+    wait_text(&bob, "#presence", "You are watching");
+    assert!(!cleo
+        .exec("return location.search", json!([]))
+        .as_str()
+        .unwrap_or("?")
+        .contains("continue"));
+    for (ply, letter) in [(1, "a"), (2, "E"), (3, "a"), (4, "F")] {
+        play(if ply % 2 == 0 { &awa } else { &cleo }, letter);
         for b in [&awa, &bob, &cleo] {
             wait_moves(b, ply + 1);
         }
     }
     wait_text(&awa, "#result", "Vous avez perdu");
-    wait_text(&bob, "#result", "You won!");
-    wait_text(&cleo, "#result", "Bob (North) wins!");
+    wait_text(&cleo, "#result", "You won!");
+    wait_text(&bob, "#result", "Bob (North) wins!");
     let (_, ended) = call(&url, "GET", &format!("/api/games/{third}"), None);
     assert_eq!(ended["end"]["reason"], "starvation", "{ended}");
 

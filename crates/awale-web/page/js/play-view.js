@@ -18,7 +18,7 @@ const $ = (sel) => document.querySelector(sel);
 const view = {
   info: null, // /api/info
   flipped: false, // North drawn at the bottom
-  flippedFor: null, // the game `flipped` was chosen for
+  flippedFor: null, // the game and person `flipped` was chosen for
   shown: null, // the position on the board during a sowing
   actions: {}, // what the result's buttons do: {review, newGame}
   welcome: false, // no game to show
@@ -428,11 +428,11 @@ function renderControls() {
 // -------------------------------------------------------------- all --
 
 export function render() {
-  if (session.game && view.flippedFor !== session.game.id) {
-    // The person's side at the bottom: North's, against the computer or
-    // online, is turned.
-    const g = session.game;
-    view.flippedFor = g.id;
+  const g = session.game;
+  // The person's side at the bottom: North's, against the computer or
+  // online, is turned (again when a seat comes to this page).
+  if (g && view.flippedFor !== `${g.id}:${personSide(g)}`) {
+    view.flippedFor = `${g.id}:${personSide(g)}`;
     view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
