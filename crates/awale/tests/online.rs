@@ -557,7 +557,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     wait_text(&cleo, "#presence", "You are watching");
     assert!(!shown(&cleo, "#btn-resign") && !shown(&cleo, "#chat-rooms"));
     wait_text(&awa, "#presence", "1 spectateur");
-    wait_text(&bob, "#presence", "1 watching");
+    wait_text(&bob, "#presence", "1 spectator");
 
     // Moves reach everyone; only the side to move's player has holes to play.
     play_first(&awa);
@@ -712,9 +712,16 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         wait_moves(&awa, 1);
         say(&awa, Some("public"), "Revanche !");
         wait_text(&cleo, "#chat-lines", "Revanche");
+        for b in [&awa, &bob, &cleo] {
+            b.exec("window.scrollTo(0, 0)", json!([]));
+        }
         awa.screenshot(&screenshot_to("screenshot-online-fr.png"));
         bob.screenshot(&screenshot_to("screenshot-online-en.png"));
         cleo.screenshot(&screenshot_to("screenshot-online-phone-en.png"));
+        tap(&cleo, "#btn-lang");
+        cleo.exec("window.scrollTo(0, 0)", json!([]));
+        cleo.screenshot(&screenshot_to("screenshot-online-phone-fr.png"));
+        tap(&cleo, "#btn-lang");
     }
     let overflow = cleo.exec(
         "return document.documentElement.scrollWidth - window.innerWidth",
@@ -853,6 +860,9 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         ),
         20,
     );
+    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        bob.screenshot(&screenshot_to("screenshot-online-lobby.png"));
+    }
     tap(
         &bob,
         &format!("#lobby-challenges [data-id='{flagged}'] .accept"),

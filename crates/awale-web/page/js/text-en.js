@@ -304,7 +304,7 @@ export default {
   presence_gone: "{0} is away",
   opponent_here: "{0} is here",
   opponent_gone: "{0} has left",
-  spectators_n: { one: "{0} watching", other: "{0} watching" },
+  spectators_n: { one: "{0} spectator", other: "{0} spectators" },
   ask_takeback: "Ask to take back",
   takeback_waiting: "You asked to take back your last move: waiting for the answer.",
   takeback_asked_you: "{0} asks to take back their last move.",
