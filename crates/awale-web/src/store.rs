@@ -127,7 +127,7 @@ pub struct ChatLine {
     /// When it was sent.
     pub at_ms: i64,
     /// The sender's side, for a player; None for a spectator.
-    pub side: Option<&'static str>,
+    pub side: Option<char>,
     /// The sender's nickname.
     pub name: String,
     /// The text, as typed (shown as text, never as HTML).
@@ -589,7 +589,14 @@ impl Store {
             conn.execute(
                 "INSERT INTO chat (game_id, room, at_ms, side, name, text)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![game, line.room, line.at_ms, line.side, line.name, line.text],
+                params![
+                    game,
+                    line.room,
+                    line.at_ms,
+                    line.side.map(String::from),
+                    line.name,
+                    line.text
+                ],
             )?;
             line.id = conn.last_insert_rowid();
             Ok(line)
@@ -619,7 +626,7 @@ impl Store {
                         "public"
                     },
                     at_ms: r.get(2)?,
-                    side: side.and_then(|s| side_from_text(&s)).map(side_to_text),
+                    side: side.and_then(|s| side_from_text(&s)).map(Side::letter),
                     name: r.get(4)?,
                     text: r.get(5)?,
                 })
@@ -992,14 +999,15 @@ fn is_v1(conn: &Connection, tables: &[String]) -> Result<bool, StoreError> {
 
 // ------------------------------------------------------ rows and columns --
 
-fn side_to_text(side: Side) -> &'static str {
-    crate::view::side_letter(side)
+/// A side as the store writes it: its letter.
+fn side_to_text(side: Side) -> String {
+    side.letter().to_string()
 }
 
 fn side_from_text(text: &str) -> Option<Side> {
-    match text {
-        "S" => Some(Side::South),
-        "N" => Some(Side::North),
+    let mut letters = text.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Side::from_letter(letter),
         _ => None,
     }
 }
@@ -1062,7 +1070,7 @@ fn write_state(conn: &Connection, game: &WebGame, from: usize) -> Result<(), Sto
         }
     }
     let end = game.end();
-    let redo: String = game.redo.iter().map(|m| m.letter()).collect();
+    let redo: String = game.game.redo_list().iter().map(|m| m.letter()).collect();
     let (human, level) = match game.mode {
         Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
         Mode::Humans | Mode::Online => (None, None),
@@ -1206,6 +1214,8 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> 
         .chars()
         .map(|c| Move::from_letter(c).ok_or_else(|| corrupt(format!("redo move `{c}`"))))
         .collect::<Result<Vec<_>, _>>()?;
+    game.set_redo_list(redo)
+        .map_err(|e| corrupt(format!("redo list: {e}")))?;
     let seats = row.seats.map(|(player, name)| {
         player.map(|p| Seat {
             player: PlayerId(p),
@@ -1228,7 +1238,6 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> 
             rematch: optional_side(row.rematch)?,
             rematch_id: row.rematch_id,
         },
-        redo,
         game,
     }))
 }

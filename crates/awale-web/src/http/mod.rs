@@ -5,7 +5,9 @@
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::{assets, AppState};
 
@@ -67,11 +69,37 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(CatchPanicLayer::custom(panicked))
+        // Each request and its answer at debug level (RUST_LOG=debug).
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::DEBUG))
+                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+        )
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,
         ))
         .with_state(state)
+}
+
+/// A handler that panicked: logged once with its message, answered 500;
+/// the server goes on (every write is one transaction, so nothing is left
+/// half done).
+fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    tracing::error!(panic = message, "a request handler panicked");
+    error::ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "the server failed on this request",
+    )
+    .into_response()
 }
 
 /// Any other path: a JSON 404.
