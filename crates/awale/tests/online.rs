@@ -595,6 +595,26 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     }
     tap(&cleo, "#rp-exit");
     wait_moves(&cleo, 4);
+    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        // The lobby as a visitor sees it: Dédé's open challenge, this game.
+        let dede = Browser::start("dede", "en-US,en", 1280, 800);
+        open(&dede, &format!("{url}/#lobby"));
+        let body = json!({"mode": "online", "human": "random", "name": "Dédé", "public": true,
+                          "clock": {"minutes": 5, "increment_seconds": 3}});
+        let challenge = fetch(&dede, "POST", "/api/games", body)["id"].clone();
+        tap(&bob, "#btn-lobby");
+        wait_text(&bob, "#lobby-challenges", "Challenge from Dédé");
+        wait_text(&bob, "#lobby-live", "Awa – Bob");
+        bob.screenshot(&screenshot_to("screenshot-online-lobby.png"));
+        fetch(
+            &dede,
+            "POST",
+            &format!("/api/games/{challenge}/abort"),
+            json!({}),
+        );
+        tap(&bob, "#btn-play");
+        wait_moves(&bob, 4);
+    }
 
     // The players' room reaches the players only; the public's everyone;
     // what is written is shown as text, never read as HTML.
@@ -860,9 +880,6 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         ),
         20,
     );
-    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
-        bob.screenshot(&screenshot_to("screenshot-online-lobby.png"));
-    }
     tap(
         &bob,
         &format!("#lobby-challenges [data-id='{flagged}'] .accept"),

@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { onLive, session } from "./game.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { nickname } from "./online.js";
 import { personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
@@ -102,7 +102,7 @@ export function render() {
 function renderLines(g, player) {
   const muted = player && chat.room === "public" && prefs.mutePublic;
   const shown = [...chat.lines.values()].filter((l) => l.room === chat.room);
-  const key = `${chat.room}:${chat.lines.size}:${muted}`;
+  const key = `${chat.room}:${chat.lines.size}:${muted}:${getLang()}`;
   if (chat.drawn === key) return;
   const fresh = !chat.drawn || !chat.drawn.startsWith(`${chat.room}:`);
   chat.drawn = key;

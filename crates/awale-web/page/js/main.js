@@ -159,6 +159,8 @@ async function main() {
   // fresh answers replace it as they come.
   const cachedInfo = loadJson("awale.info");
   if (cachedInfo) setInfo(cachedInfo);
+  // Who this browser is online (its nickname), for later.
+  online.loadMe();
   // An invite, watch or "continue here" link first (online.js), then
   // written as the game's address.
   const linked = await online.fromAddress();

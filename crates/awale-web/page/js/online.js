@@ -26,13 +26,18 @@ const CLAIM_AFTER_MS = 120_000;
 // Who this browser is: {name, guest} from the server (GET /api/me).
 export const me = { name: null, guest: null };
 
-export async function loadMe() {
-  try {
-    Object.assign(me, await api("GET", "/api/me"));
-  } catch (e) {
-    // Offline for now: a nickname is asked for again when needed.
-  }
-  return me;
+// One request at a time: a browser without a cookie yet gets one from the
+// first answer, and every later request sends it.
+let asking = null;
+
+export function loadMe() {
+  asking = asking || api("GET", "/api/me").then((answer) => Object.assign(me, answer), () => {
+    // Offline for now: the nickname is asked for again when needed.
+  }).then(() => {
+    asking = null;
+    return me;
+  });
+  return asking;
 }
 
 // The nickname to show and to send: the chosen one, else "Invité 4821".
@@ -112,6 +117,7 @@ export async function fromAddress() {
   if (!params.has("join") && !params.has("game") && !token) return null;
   history.replaceState(null, "", location.pathname + location.hash);
   if (token) {
+    await loadMe(); // the player's cookie, on a device that has none yet
     try {
       const view = await api("POST", "/api/handoff", { token });
       toast(t("continued_here"));

@@ -361,7 +361,7 @@ function renderControls() {
   $("#btn-undo").disabled = !has || !g.can_undo || !idle || replay;
   $("#btn-redo").disabled = !has || !g.can_redo || !idle || replay;
   $("#btn-hint").disabled = !canHint(g) || !idle || replay;
-  $("#btn-resign").disabled = !has || !!g.end || !idle || replay || !mySides(g).length;
+  $("#btn-resign").disabled = !has || !!g.end || !!g.waiting || !idle || replay || !mySides(g).length;
   $("#btn-flip").disabled = !has;
   $("#btn-replay").disabled = !has || !g.plies.length;
   $("#btn-review").disabled = !canReview(g);
