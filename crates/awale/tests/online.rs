@@ -447,7 +447,8 @@ fn screenshot_to(name: &str) -> PathBuf {
 /// restart in the middle, a resignation and a rematch with the colours
 /// swapped; then a short game from a study position played to its end,
 /// a seat moved to another device on the way;
-/// a challenge in the lobby withdrawn, another accepted in one click, and
+/// a challenge in the lobby (the home page then) withdrawn, another
+/// accepted in one click, and
 /// the flag of a player whose browser is closed falling on the server.
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
@@ -834,7 +835,6 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
             json!([id]),
         ) == json!(true)
     };
-    open(&cleo, &format!("{url}/#lobby"));
     let withdrawn = fetch(
         &awa,
         "POST",
@@ -844,6 +844,15 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         .as_i64()
         .expect("a game");
     awa.goto(&format!("{url}/#game={withdrawn}"));
+    // Someone arriving at the home page with nothing going on sees the
+    // lobby, since a challenge waits there.
+    cleo.exec("localStorage.removeItem('awale.last')", json!([]));
+    cleo.goto(&format!("{url}/"));
+    cleo.wait_for(
+        "the lobby",
+        "return !document.querySelector('#view-lobby').hidden",
+        20,
+    );
     cleo.wait_for(
         "the challenge listed",
         &format!("return !!document.querySelector(\"#lobby-challenges [data-id='{withdrawn}']\")"),

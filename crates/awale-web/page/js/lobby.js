@@ -16,6 +16,17 @@ const lobby = {
   last: null, // the last lobby received
 };
 
+// Whether anyone plays or waits online now (the home page shows the
+// lobby then).
+export async function busy() {
+  try {
+    const now = await api("GET", "/api/lobby");
+    return now.challenges.length + now.live.length > 0;
+  } catch (e) {
+    return false;
+  }
+}
+
 // Shows the lobby and keeps it live; `stop` ends that.
 export function open() {
   fillNickname();

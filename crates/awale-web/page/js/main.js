@@ -53,6 +53,11 @@ async function route(r) {
     if (g) {
       nav.note({ view: "play", game: g.id });
       await game.show(g);
+    } else if (firstLoad && (await lobby.busy())) {
+      // Arriving with nothing going on here while others play or wait
+      // online: the lobby.
+      game.select(null);
+      nav.go({ view: "lobby" }, true);
     } else {
       // Nothing going on: the welcome, and the new game dialog once.
       game.select(null);
