@@ -163,6 +163,9 @@ struct Inner {
     path: PathBuf,
     writer: Mutex<Option<mpsc::Sender<Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
+    /// The thread that folds the log into the file, beside the writer.
+    checkpoints: Mutex<Option<JoinHandle<()>>>,
+    checkpoints_stop: Arc<std::sync::atomic::AtomicBool>,
     readers: Mutex<Vec<Connection>>,
     /// Reads at once (each holds a connection and its files).
     reading: tokio::sync::Semaphore,
@@ -172,14 +175,22 @@ struct Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        close(&self.writer, &self.thread);
+        self.close();
     }
 }
 
-fn close(writer: &Mutex<Option<mpsc::Sender<Job>>>, thread: &Mutex<Option<JoinHandle<()>>>) {
-    drop(lock(writer).take());
-    if let Some(handle) = lock(thread).take() {
-        let _ = handle.join();
+impl Inner {
+    /// Stops the checkpoints, then the writer (which folds the log in).
+    fn close(&self) {
+        self.checkpoints_stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(handle) = lock(&self.checkpoints).take() {
+            let _ = handle.join();
+        }
+        drop(lock(&self.writer).take());
+        if let Some(handle) = lock(&self.thread).take() {
+            let _ = handle.join();
+        }
     }
 }
 
@@ -221,11 +232,22 @@ impl Store {
             .name("awale-store".into())
             .spawn(move || write_loop(conn, rx))
             .map_err(|e| StoreError::Refused(format!("cannot start the store's thread: {e}")))?;
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let checkpoints = {
+            let path = path.to_path_buf();
+            let stop = Arc::clone(&stop);
+            std::thread::Builder::new()
+                .name("awale-checkpoint".into())
+                .spawn(move || checkpoint_loop(&path, &stop))
+                .map_err(|e| StoreError::Refused(format!("cannot start the store's thread: {e}")))?
+        };
         Ok(Store {
             inner: Arc::new(Inner {
                 path: path.to_path_buf(),
                 writer: Mutex::new(Some(tx)),
                 thread: Mutex::new(Some(thread)),
+                checkpoints: Mutex::new(Some(checkpoints)),
+                checkpoints_stop: stop,
                 readers: Mutex::new(Vec::new()),
                 reading: tokio::sync::Semaphore::new(MAX_READERS),
                 _scratch: scratch,
@@ -242,7 +264,7 @@ impl Store {
     /// the file and stops writing: a copy of the file alone is then whole.
     /// Later writes fail with [`StoreError::Closed`].
     pub fn close(&self) {
-        close(&self.inner.writer, &self.inner.thread);
+        self.inner.close();
     }
 
     /// Runs `work` in the writer's next transaction and answers once it is
@@ -735,6 +757,29 @@ fn in_savepoint<T>(
     }
 }
 
+/// How often the log is folded into the file.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Folds the write-ahead log into the file now and then, on a connection
+/// of its own, so the writer never stops for it (the writer's own
+/// automatic checkpoints are off).
+fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
+    let conn = match Connection::open(path) {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(error = %e, "no checkpoints: the log will grow until the server stops");
+            return;
+        }
+    };
+    let _ = conn.busy_timeout(std::time::Duration::from_secs(1));
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        std::thread::sleep(CHECKPOINT_EVERY);
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::debug!(error = %e, "checkpoint skipped");
+        }
+    }
+}
+
 /// The writer: takes every write waiting (up to [`MAX_BATCH`]), runs them
 /// in one transaction, commits (one disk sync), then answers each. When
 /// the store closes, folds the write-ahead log into the file.
@@ -927,6 +972,8 @@ fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         .map_err(|e| writable(path, e))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Checkpoints run on their own thread (see `checkpoint_loop`).
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     // Every open writes (the migration or the heartbeat): a file that
     // cannot be written is refused now, not at the first move.
     let migrate = || -> Result<(), rusqlite::Error> {
