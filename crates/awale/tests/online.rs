@@ -916,3 +916,49 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         assert_eq!(b.text(clock), "0:00");
     }
 }
+
+/// Without a clock, a player whose opponent has been gone for 2 minutes on
+/// their move claims the win. Slow (the 2 minutes are the server's): run by
+/// hand with `cargo test --profile fast -p awale --test online -- --ignored`.
+#[test]
+#[ignore = "slow: waits the 2 minutes of the rule; run by hand"]
+fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
+    let _serial = serial();
+    let data = temp_dir("claim");
+    let (_server, url) = serve_at(&data, free_port());
+    let awa = Browser::start("claim-awa", "en-US,en", 1280, 1000);
+    let bob = Browser::start("claim-bob", "en-US,en", 1280, 1000);
+    open(&awa, &format!("{url}/#lobby"));
+    let id = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa"}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={id}"));
+    open(&bob, &format!("{url}/?join={id}"));
+    wait_text(&bob, "#player-bottom .who", "North · ");
+    play_first(&awa);
+    wait_moves(&bob, 1);
+    drop(bob);
+    wait_text(&awa, "#presence", "has left");
+    wait_text(&awa, "#claim-note", "you may claim the win in");
+    assert!(shown(&awa, "#btn-claim"));
+    assert_eq!(
+        awa.exec(
+            "return document.querySelector('#btn-claim').disabled",
+            json!([])
+        ),
+        json!(true)
+    );
+    awa.wait_for(
+        "the claim allowed",
+        "return !document.querySelector('#btn-claim').disabled",
+        150,
+    );
+    tap(&awa, "#btn-claim");
+    wait_text(&awa, "#result", "You won!");
+    wait_text(&awa, "#status", "left the game.");
+}

@@ -144,13 +144,11 @@ export function openNewGame(mode = null) {
   if (!dlg.open) dlg.showModal();
 }
 
-// The nickname field of a game with a friend: the one chosen, or the
-// default shown as a placeholder.
+// The nickname field of a game with a friend: the one chosen (unless
+// something is typed there already), the default as a placeholder.
 function fillNickname() {
   const input = $("#new-nickname");
-  if (document.activeElement === input) return;
-  if (!input.value || input.dataset.filled !== "yes") input.value = me.name || "";
-  input.dataset.filled = me.name ? "yes" : "";
+  if (!input.value && document.activeElement !== input) input.value = me.name || "";
   input.placeholder = nickname();
 }
 

@@ -88,9 +88,9 @@ function showLink(input, svg, link) {
   svg.dataset.link = link;
   try {
     drawQr(svg, encode(link, { level: "M" }));
-    svg.hidden = false;
+    svg.removeAttribute("hidden");
   } catch (e) {
-    svg.hidden = true; // too long for a QR code: the link alone
+    svg.setAttribute("hidden", ""); // too long for a QR code: the link alone
   }
 }
 
