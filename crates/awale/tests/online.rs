@@ -428,14 +428,11 @@ fn game_id(b: &Browser) -> i64 {
         .unwrap_or_else(|| panic!("no game in the address: {hash}"))
 }
 
+/// Where the README's screenshots go (taken with `AWALE_SCREENSHOTS=1`).
 fn screenshot_to(name: &str) -> PathBuf {
-    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../docs")
-            .join(name)
-    } else {
-        temp_dir("online-shots").join(name)
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs")
+        .join(name)
 }
 
 // --------------------------------------------------------------- tests --

@@ -1,7 +1,6 @@
-// The chat of an online game, as lichess has it: the players' room (the
-// two players only) and the public's (everybody watching). Text only
-// (never read as HTML), 280 characters a message; a player may mute the
-// public's room on their own screen, anybody may hide the chat.
+// The chat of an online game, as lichess has it: the players' room and the
+// public's. Text only (never read as HTML); a player may mute the public's
+// room on their own screen, anybody may hide the chat.
 
 import { api } from "./api.js";
 import { onLive, session } from "./game.js";

@@ -1,7 +1,6 @@
-// The public's noise (the rules texts: "le public peut faire du bruit,
-// chanter, discuter les coups"): applause, "oh!", a drum, a song, sent by
-// anyone at an online game, seen over the board and heard by every viewer.
-// The sounds are made here (Web Audio), never fetched.
+// The public's noise ("le public peut faire du bruit, chanter"): applause,
+// "oh!", a drum, a song, sent by anyone at an online game, seen over the
+// board and heard by every viewer, the sounds made here (Web Audio).
 
 import { api } from "./api.js";
 import { onLive, session } from "./game.js";

@@ -1,8 +1,7 @@
-// Online play on the page: the player's nickname, the links of a game
-// (invite, watch, continue on another device) with their QR codes, the
-// addresses that open them (?join=, ?game=, ?continue=), who is connected,
-// and what the two players ask of each other: takeback, abort, claim,
-// rematch. The server decides; this module asks and shows.
+// Online play: the nickname, a game's links (invite, watch, continue on
+// another device) with their QR codes and the addresses that open them, who
+// is connected, and what the players ask of each other (takeback, abort,
+// claim, rematch).
 
 import { api } from "./api.js";
 import { apply, onLive, session } from "./game.js";
