@@ -1,10 +1,12 @@
-// The page's dialogs: a new game (opponent, level, side, rules and their
-// options, clock), the settings, and resigning.
+// The page's dialogs: a new game (opponent: the computer, two on this
+// screen or a friend online; level, side, rules and their options, clock),
+// the settings, and resigning.
 
 import { api } from "./api.js";
 import { session, resign } from "./game.js";
 import { getLang, t, has } from "./i18n.js";
 import * as nav from "./nav.js";
+import { loadMe, me, nickname } from "./online.js";
 import { mySides } from "./play-view.js";
 import { settings, setSpeed, setSound, loadJson, saveJson } from "./settings.js";
 import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
@@ -40,7 +42,7 @@ function fillClockPresets() {
 
 // ----------------------------------------------------------- new game --
 
-const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment"];
+const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment", "listed"];
 
 function form() {
   return $("#form-new");
@@ -109,6 +111,9 @@ function applyPreset() {
 function updateForm() {
   const f = form();
   document.querySelector(".computer-only").hidden = f.mode.value !== "computer";
+  document.querySelector(".online-only").hidden = f.mode.value !== "online";
+  document.querySelector(".side-choice").hidden = f.mode.value === "humans";
+  $("#clock-note").hidden = f.mode.value === "online";
   $("#clock-fields").disabled = !f.clock.checked;
 }
 
@@ -127,14 +132,25 @@ function saveForm() {
   saveJson("awale.newgame", saved);
 }
 
-export function openNewGame() {
+export function openNewGame(mode = null) {
   $("#new-error").hidden = true;
   fillLevels();
   restoreForm();
+  if (typeof mode === "string") form().mode.value = mode;
+  fillNickname();
+  loadMe().then(fillNickname);
   describeLevel();
   updateForm();
   const dlg = $("#dlg-new");
   if (!dlg.open) dlg.showModal();
+}
+
+// The nickname field of a game with a friend: the one chosen (unless
+// something is typed there already), the default as a placeholder.
+function fillNickname() {
+  const input = $("#new-nickname");
+  if (!input.value && document.activeElement !== input) input.value = me.name || "";
+  input.placeholder = nickname();
 }
 
 async function startNewGame() {
@@ -146,11 +162,16 @@ async function startNewGame() {
   if (f.mode.value === "computer") {
     body.level = +f.level.value;
     body.human = f.human.value;
+  } else if (f.mode.value === "online") {
+    body.human = f.human.value;
+    body.public = f.listed.value === "lobby";
+    body.name = f.nickname.value.trim() || nickname();
   }
   if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
   const err = $("#new-error");
   try {
     const g = await api("POST", "/api/games", body);
+    if (body.name) me.name = body.name;
     saveForm();
     $("#dlg-new").close();
     nav.go({ view: "play", game: g.id, created: g });

@@ -26,6 +26,19 @@ export const session = {
 // What the play view provides: redraw, animate a ply, show an error.
 const hooks = { render() {}, animate: async () => {}, error() {} };
 
+// Other modules' listeners of the game shown's live events: `chat`,
+// `reaction`, `presence` (online games), `state` (each whole view) and
+// `stream` (the first view of each connection, with `you`).
+const listeners = { chat: [], reaction: [], presence: [], state: [], stream: [] };
+
+export function onLive(name, f) {
+  listeners[name].push(f);
+}
+
+function tell(name, data) {
+  for (const f of listeners[name]) f(data);
+}
+
 export function setHooks(h) {
   Object.assign(hooks, h);
 }
@@ -47,8 +60,16 @@ export function select(id) {
   });
   if (id !== null) {
     const epoch = session.epoch;
+    const told = (name) => (data) => current(epoch) && tell(name, data);
     session.live = listen(id, {
-      state: (view) => onLiveState(view, epoch),
+      state: (view) => {
+        if (current(epoch) && view.you !== undefined) tell("stream", view);
+        onLiveState(view, epoch);
+        if (current(epoch)) tell("state", view);
+      },
+      chat: told("chat"),
+      reaction: told("reaction"),
+      presence: told("presence"),
       move: (event) => onLiveMove(event, epoch),
       thinking: (info) => {
         if (!current(epoch)) return;
@@ -67,11 +88,15 @@ function setClock(c) {
   session.clock = c && c.left_ms ? { left_ms: c.left_ms.slice(), running: c.running, at: Date.now() } : null;
 }
 
-// Whether two views of the same game show the same thing.
+// Whether two views of the same game show the same thing (online: the
+// same seats, offers and sides played too).
 function same(a, b) {
+  const json = (x) => JSON.stringify(x);
   return !!a && !!b && a.plies.length === b.plies.length && a.position === b.position &&
-    a.start === b.start && JSON.stringify(a.end) === JSON.stringify(b.end) &&
-    a.can_undo === b.can_undo && a.can_redo === b.can_redo;
+    a.start === b.start && json(a.end) === json(b.end) &&
+    a.can_undo === b.can_undo && a.can_redo === b.can_redo && a.waiting === b.waiting &&
+    json(a.offers) === json(b.offers) && json(a.seats) === json(b.seats) &&
+    (b.you === undefined || json(a.you) === json(b.you));
 }
 
 // Shows `view`, a view of the game shown (any other is dropped), sowing

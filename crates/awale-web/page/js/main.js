@@ -1,14 +1,18 @@
 // Awalé in the browser: starts the page, routes its addresses to views and
 // wires the menu. Modules: i18n (words), api/live (the server), game (the
 // game shown), board/sowing (drawing), play-view, review, games, rules,
-// dialogs, nav (addresses).
+// dialogs, nav (addresses); online play: online, lobby, chat, crowd, qr.
 
 import { api } from "./api.js";
+import * as chat from "./chat.js";
+import * as crowd from "./crowd.js";
 import * as dialogs from "./dialogs.js";
 import * as game from "./game.js";
 import * as games from "./games.js";
 import { getLang, onLangChange, setLang, translatePage } from "./i18n.js";
+import * as lobby from "./lobby.js";
 import * as nav from "./nav.js";
+import * as online from "./online.js";
 import * as play from "./play-view.js";
 import * as review from "./review.js";
 import * as rules from "./rules.js";
@@ -18,18 +22,20 @@ import { showError } from "./toast.js";
 import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
-const VIEWS = ["play", "games", "rules"];
+const VIEWS = ["play", "lobby", "games", "rules"];
 let firstLoad = true;
 
 function showView(name) {
   for (const v of VIEWS) $("#view-" + v).hidden = v !== name;
-  for (const [v, id] of [["play", "#btn-play"], ["games", "#btn-games"], ["rules", "#btn-rules"]]) {
+  for (const [v, id] of [["play", "#btn-play"], ["lobby", "#btn-lobby"], ["games", "#btn-games"], ["rules", "#btn-rules"]]) {
     const b = $(id);
     if (v === name) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");
   }
   if (name === "rules") rules.render();
   if (name === "games") games.render();
+  if (name === "lobby") lobby.open();
+  else lobby.stop();
 }
 
 // Shows what an address names (see nav.js). Called on every change of
@@ -48,6 +54,11 @@ async function route(r) {
     if (g) {
       nav.note({ view: "play", game: g.id });
       await game.show(g);
+    } else if (firstLoad && (await lobby.busy())) {
+      // Arriving with nothing going on here while others play or wait
+      // online: the lobby.
+      game.select(null);
+      nav.go({ view: "lobby" }, true);
     } else {
       // Nothing going on: the welcome, and the new game dialog once.
       game.select(null);
@@ -100,6 +111,7 @@ function applyLanguage() {
   dialogs.fillLevels();
   play.render();
   review.redraw();
+  if (!$("#view-lobby").hidden) lobby.render();
   if (!$("#view-rules").hidden) rules.render();
   if (!$("#view-games").hidden) games.render();
 }
@@ -114,6 +126,13 @@ function setInfo(info) {
 function wire() {
   play.wire();
   games.wire();
+  online.wire();
+  chat.wire();
+  crowd.wire();
+  lobby.wire(() => dialogs.openNewGame("online"));
+  play.onRender(online.render);
+  play.onRender(chat.render);
+  play.onRender(crowd.render);
   dialogs.wire(applySound);
   play.setActions({
     review: () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true }),
@@ -122,6 +141,8 @@ function wire() {
   $("#btn-new").onclick = dialogs.openNewGame;
   $("#welcome-new").onclick = dialogs.openNewGame;
   $("#welcome-rules").onclick = () => nav.go({ view: "rules" });
+  $("#welcome-online").onclick = () => nav.go({ view: "lobby" });
+  $("#btn-lobby").onclick = () => nav.go({ view: "lobby" });
   $("#btn-play").onclick = () => nav.go(game.session.id ? { view: "play", game: game.session.id } : { view: "play" });
   $("#btn-games").onclick = () => nav.go({ view: "games" });
   $("#btn-rules").onclick = () => nav.go({ view: "rules" });
@@ -145,9 +166,15 @@ async function main() {
   // fresh answers replace it as they come.
   const cachedInfo = loadJson("awale.info");
   if (cachedInfo) setInfo(cachedInfo);
+  // Who this browser is online (its nickname), for later.
+  online.loadMe();
+  // An invite, watch or "continue here" link first (online.js), then
+  // written as the game's address.
+  const linked = await online.fromAddress();
+  if (linked) nav.note(linked);
   // With no game in the address, the game shown last; drawn at once from
   // what the page kept of it, then brought up to date.
-  const start = nav.parse(location.hash);
+  const start = linked || nav.parse(location.hash);
   const last = loadJson("awale.last");
   let r = start;
   if (start.view === "play" && !start.game && last && last.id) r = { view: "play", game: last.id, fallback: true };

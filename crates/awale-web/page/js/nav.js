@@ -4,6 +4,7 @@
 //   #game=12&ply=5    game 12 replayed after 5 plies (0: the start)
 //   #game=12&review   game 12 with its review
 //   #games, #rules    the list of games, the rules
+//   #lobby            online play: challenges and games to watch
 // The router (main.js) turns an address into what the page shows.
 
 let router = () => {};
@@ -27,12 +28,12 @@ export function parse(hash) {
       return route;
     }
   }
-  if (text === "games" || text === "rules") return { view: text };
+  if (text === "games" || text === "rules" || text === "lobby") return { view: text };
   return { view: "play" };
 }
 
 export function format(route) {
-  if (route.view === "games" || route.view === "rules") return "#" + route.view;
+  if (route.view === "games" || route.view === "rules" || route.view === "lobby") return "#" + route.view;
   if (!route.game) return "#";
   let h = `#game=${route.game}`;
   if (route.ply !== undefined && route.ply !== null) h += `&ply=${route.ply}`;

@@ -18,7 +18,7 @@ const $ = (sel) => document.querySelector(sel);
 const view = {
   info: null, // /api/info
   flipped: false, // North drawn at the bottom
-  flippedFor: null, // the game `flipped` was chosen for
+  flippedFor: null, // the game and person `flipped` was chosen for
   shown: null, // the position on the board during a sowing
   actions: {}, // what the result's buttons do: {review, newGame}
   welcome: false, // no game to show
@@ -36,6 +36,14 @@ export function setWelcome(on) {
 
 export function setActions(actions) {
   Object.assign(view.actions, actions);
+}
+
+// What other modules draw with the game (online play, chat): called
+// after each redraw.
+const renderers = [];
+
+export function onRender(f) {
+  renderers.push(f);
 }
 
 // The sides this page may play: the server says (`you`); a spectator
@@ -241,7 +249,13 @@ function renderStatus() {
   if (g.computer_to_move) box.textContent = t("thinking");
   else if (g.waiting) box.textContent = t("waiting_opponent");
   else if (personSide(g) === g.to_move) box.textContent = t("your_turn");
-  else box.textContent = t("turn_of", sideName(g.to_move));
+  else box.textContent = t("turn_of", sideLabel(g, g.to_move));
+}
+
+// A side, with its player's nickname online.
+function sideLabel(g, side) {
+  const seat = g.mode === "online" && g.seats && g.seats[side === "S" ? 0 : 1];
+  return seat ? `${sideName(side)} (${seat.name})` : sideName(side);
 }
 
 // --------------------------------------------------------- move list --
@@ -339,10 +353,15 @@ function renderControls() {
   const has = !!g;
   const replay = session.replayAt !== null;
   const idle = !session.busy && !session.animating;
+  // Online, moves are taken back by asking the other player (online.js);
+  // spectators have nothing to resign.
+  const online = has && g.mode === "online";
+  $("#btn-undo").hidden = $("#btn-redo").hidden = $("#btn-hint").hidden = online;
+  $("#btn-resign").hidden = online && !mySides(g).length;
   $("#btn-undo").disabled = !has || !g.can_undo || !idle || replay;
   $("#btn-redo").disabled = !has || !g.can_redo || !idle || replay;
   $("#btn-hint").disabled = !canHint(g) || !idle || replay;
-  $("#btn-resign").disabled = !has || !!g.end || !idle || replay || !mySides(g).length;
+  $("#btn-resign").disabled = !has || !!g.end || !!g.waiting || !idle || replay || !mySides(g).length;
   $("#btn-flip").disabled = !has;
   $("#btn-replay").disabled = !has || !g.plies.length;
   $("#btn-review").disabled = !canReview(g);
@@ -358,7 +377,7 @@ function renderControls() {
   }
   const fair = $("#fair-play");
   fair.hidden = !has || !!g.end;
-  if (has && !g.end) fair.textContent = g.clock ? t("fair_clock") : t("fair_review");
+  if (has && !g.end) fair.textContent = g.mode === "online" ? t("fair_online") : g.clock ? t("fair_clock") : t("fair_review");
   $("#replay-bar").hidden = !replay;
   if (replay) {
     const k = session.replayAt;
@@ -420,9 +439,12 @@ function renderControls() {
 // -------------------------------------------------------------- all --
 
 export function render() {
-  if (session.game && view.flippedFor !== session.game.id) {
-    view.flippedFor = session.game.id;
-    view.flipped = session.game.mode === "computer" && session.game.human === "N";
+  const g = session.game;
+  // The person's side at the bottom: North's, against the computer or
+  // online, is turned (again when a seat comes to this page).
+  if (g && view.flippedFor !== `${g.id}:${personSide(g)}`) {
+    view.flippedFor = `${g.id}:${personSide(g)}`;
+    view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
@@ -431,6 +453,7 @@ export function render() {
   renderMoves();
   renderControls();
   if (!session.animating) renderPlayers(view.shown);
+  for (const f of renderers) f();
 }
 
 export function flip() {

@@ -135,7 +135,14 @@ export function resultWords(game, end, you = null) {
   if (end.reason === "aborted") return t("aborted");
   if (!w) return t("draw");
   if (you) return w === you ? t("won_you") : t("lost_you");
-  return t("won_side", sideName(w));
+  const name = seatName(game, w);
+  return name ? t("won_player", sideName(w), name) : t("won_side", sideName(w));
+}
+
+// The nickname of `side`'s player in an online game, else null.
+export function seatName(game, side) {
+  const seat = game && game.mode === "online" && game.seats && game.seats[side === "S" ? 0 : 1];
+  return seat ? seat.name : null;
 }
 
 // Why the game ended, in a sentence naming who when it matters.
@@ -147,6 +154,8 @@ export function reasonWords(game, end, me = null) {
     if (end.reason !== reason || !loser) continue;
     if (you) return t(`reason_${reason}_you`);
     if (computer) return t(`reason_${reason}_computer`);
+    const name = seatName(game, loser);
+    if (name) return t(`reason_${reason}_player`, sideName(loser), name);
     return t(`reason_${reason}_side`, sideName(loser));
   }
   return has("reason_" + end.reason) ? t("reason_" + end.reason) : end.reason;

@@ -1,0 +1,202 @@
+// The chat of an online game, as lichess has it: the players' room and the
+// public's. Text only (never read as HTML); a player may mute the public's
+// room on their own screen, anybody may hide the chat.
+
+import { api } from "./api.js";
+import { onLive, session } from "./game.js";
+import { getLang, t } from "./i18n.js";
+import { nickname } from "./online.js";
+import { personSide } from "./play-view.js";
+import { loadJson, saveJson } from "./settings.js";
+import { errorText } from "./toast.js";
+import { sideName } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+// Messages kept on the page, as the server shows them.
+const KEPT = 200;
+
+const chat = {
+  id: null, // the game the lines are of
+  lines: new Map(), // id -> ChatLine
+  room: null, // the room shown
+  unread: { players: 0, public: 0 },
+  drawn: null, // what the list shows ("room:count:muted")
+};
+
+// This browser's choices: the chat hidden, the public's room muted.
+const prefs = loadJson("awale.chat", { hidden: false, mutePublic: false });
+
+function savePrefs() {
+  saveJson("awale.chat", prefs);
+}
+
+function reset(id) {
+  Object.assign(chat, { id, lines: new Map(), room: null, unread: { players: 0, public: 0 }, drawn: null });
+}
+
+function mine(g) {
+  return g && g.mode === "online" ? personSide(g) : null;
+}
+
+function add(line) {
+  if (chat.lines.has(line.id)) return false;
+  chat.lines.set(line.id, line);
+  if (chat.lines.size > KEPT) chat.lines.delete(chat.lines.keys().next().value);
+  return true;
+}
+
+// The messages of the game so far (again after a reconnection: those
+// said meanwhile).
+async function load(id) {
+  try {
+    const lines = await api("GET", `/api/games/${id}/chat`);
+    if (chat.id !== id) return;
+    for (const line of lines) add(line);
+    chat.drawn = null;
+    render();
+  } catch (e) {
+    // The events bring the next ones.
+  }
+}
+
+function onLine(line) {
+  const g = session.game;
+  if (!g || chat.id !== g.id || !add(line)) return;
+  const muted = line.room === "public" && prefs.mutePublic && mine(g);
+  if (line.room !== chat.room && !muted) chat.unread[line.room]++;
+  render();
+}
+
+// ------------------------------------------------------------ drawing --
+
+export function render() {
+  const g = session.game;
+  const online = !!g && g.mode === "online";
+  $("#chat").hidden = !online || prefs.hidden;
+  $("#btn-show-chat").hidden = !online || !prefs.hidden;
+  if (!online) return;
+  if (chat.id !== g.id) {
+    reset(g.id);
+    load(g.id);
+  }
+  const player = !!mine(g);
+  if (!player) chat.room = "public";
+  else if (!chat.room) chat.room = "players";
+  chat.unread[chat.room] = 0;
+  $("#chat-rooms").hidden = !player;
+  $("#mute-row").hidden = !player;
+  $("#chk-mute-public").checked = prefs.mutePublic;
+  for (const tab of document.querySelectorAll("#chat-rooms [role=tab]")) {
+    const room = tab.dataset.room;
+    tab.setAttribute("aria-selected", String(room === chat.room));
+    const badge = tab.querySelector(".unread");
+    badge.hidden = !chat.unread[room];
+    badge.textContent = String(chat.unread[room]);
+  }
+  $("#chat-text").placeholder = t(chat.room === "players" ? "write_players" : "write_public");
+  renderLines(g, player);
+}
+
+function renderLines(g, player) {
+  const muted = player && chat.room === "public" && prefs.mutePublic;
+  const shown = [...chat.lines.values()].filter((l) => l.room === chat.room);
+  const key = `${chat.room}:${chat.lines.size}:${muted}:${getLang()}`;
+  if (chat.drawn === key) return;
+  const fresh = !chat.drawn || !chat.drawn.startsWith(`${chat.room}:`);
+  chat.drawn = key;
+  const list = $("#chat-lines");
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+  list.textContent = "";
+  if (muted || !shown.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = t(muted ? "public_muted" : chat.room === "players" ? "no_messages_players" : "no_messages_public");
+    list.append(li);
+    return;
+  }
+  const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  for (const line of shown) {
+    const li = document.createElement("li");
+    li.className = "line" + (line.side ? " player-line" : "");
+    const name = document.createElement("b");
+    name.className = "name";
+    name.textContent = line.name;
+    if (line.side) name.title = sideName(line.side);
+    const text = document.createElement("span");
+    text.className = "text";
+    // Text only: whatever it says, it is never read as HTML.
+    text.textContent = line.text;
+    li.title = time.format(new Date(line.at_ms));
+    li.append(name, " ", text);
+    list.append(li);
+  }
+  // Kept where the reader is, unless they were at the latest.
+  if (atEnd || fresh) list.scrollTop = list.scrollHeight;
+}
+
+// ------------------------------------------------------------ writing --
+
+function showError(text) {
+  const box = $("#chat-error");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+// A refusal in words; too many messages: how long to wait.
+function refusal(e) {
+  if (e.status === 429) {
+    const m = /wait (\d+)/.exec(e.message || "");
+    return m ? t("chat_wait_s", Number(m[1])) : t("chat_wait");
+  }
+  return errorText(e);
+}
+
+async function send(e) {
+  e.preventDefault();
+  const g = session.game;
+  const input = $("#chat-text");
+  const text = input.value.trim();
+  if (!g || !text) return;
+  showError("");
+  const room = chat.room;
+  try {
+    const line = await api("POST", `/api/games/${g.id}/chat`, { room, text, name: nickname() });
+    input.value = "";
+    if (chat.id === g.id && add(line)) render();
+  } catch (err) {
+    showError(refusal(err));
+  }
+}
+
+export function wire() {
+  onLive("chat", onLine);
+  // A new connection (a reload, the server back): what was said meanwhile.
+  onLive("stream", (view) => {
+    if (chat.id === view.id) load(view.id);
+  });
+  $("#chat-form").addEventListener("submit", send);
+  for (const tab of document.querySelectorAll("#chat-rooms [role=tab]")) {
+    tab.onclick = () => {
+      chat.room = tab.dataset.room;
+      showError("");
+      render();
+    };
+  }
+  $("#chk-mute-public").onchange = (e) => {
+    prefs.mutePublic = e.target.checked;
+    chat.unread.public = 0;
+    savePrefs();
+    render();
+  };
+  $("#btn-hide-chat").onclick = () => {
+    prefs.hidden = true;
+    savePrefs();
+    render();
+  };
+  $("#btn-show-chat").onclick = () => {
+    prefs.hidden = false;
+    savePrefs();
+    render();
+  };
+}

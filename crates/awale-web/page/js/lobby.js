@@ -1,0 +1,145 @@
+// The lobby: the player's nickname, the open challenges anyone may accept
+// in one click, and the games being played, to watch, with how many
+// watch them. Live while shown (GET /api/lobby/events).
+
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+import * as nav from "./nav.js";
+import { loadMe, me, nickname, onRename, rename } from "./online.js";
+import { errorText, showError, toast } from "./toast.js";
+import { parseRulesName, rulesWords, sideName } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+const lobby = {
+  source: null, // the live stream while the lobby is shown
+  last: null, // the last lobby received
+};
+
+// Whether anyone plays or waits online now (the home page shows the
+// lobby then).
+export async function busy() {
+  try {
+    const now = await api("GET", "/api/lobby");
+    return now.challenges.length + now.live.length > 0;
+  } catch (e) {
+    return false;
+  }
+}
+
+// Shows the lobby and keeps it live; `stop` ends that.
+export function open() {
+  fillNickname();
+  loadMe().then(fillNickname);
+  if (lobby.source) return;
+  const source = new EventSource("/api/lobby/events");
+  source.addEventListener("lobby", (ev) => {
+    try {
+      lobby.last = JSON.parse(ev.data);
+    } catch (e) {
+      return;
+    }
+    render();
+  });
+  lobby.source = source;
+}
+
+export function stop() {
+  if (lobby.source) lobby.source.close();
+  lobby.source = null;
+}
+
+function fillNickname() {
+  const input = $("#me-name");
+  if (document.activeElement !== input) input.value = me.name || "";
+  input.placeholder = nickname();
+}
+
+function clockWords(clock) {
+  if (!clock) return t("no_clock");
+  return t("clock_short", clock[0] / 60000, clock[1] / 1000);
+}
+
+function item(game, challenge) {
+  const li = document.createElement("li");
+  li.className = "lobby-item";
+  li.dataset.id = game.id;
+  const who = document.createElement("b");
+  const what = document.createElement("span");
+  what.className = "muted small";
+  const parts = [rulesWords(parseRulesName(game.rules)), clockWords(game.clock)];
+  const b = document.createElement("button");
+  if (challenge) {
+    const maker = game.names[0] ? "S" : "N";
+    who.textContent = t("challenge_by", game.names[maker === "S" ? 0 : 1]);
+    parts.push(t("you_would_play", sideName(maker === "S" ? "N" : "S")));
+    b.className = "primary accept";
+    b.textContent = t("accept");
+    b.onclick = () => accept(game.id, b);
+  } else {
+    who.textContent = t("names_vs", game.names[0] || "?", game.names[1] || "?");
+    parts.push(t("plies_n", game.plies), t("spectators_n", game.spectators || 0));
+    b.className = "watch";
+    b.textContent = t("watch");
+    b.onclick = () => nav.go({ view: "play", game: game.id });
+  }
+  what.textContent = parts.join(" · ");
+  const text = document.createElement("div");
+  text.className = "lobby-text";
+  text.append(who, what);
+  li.append(text, b);
+  return li;
+}
+
+// Takes the free seat of a challenge; one already taken is watched.
+async function accept(id, b) {
+  b.disabled = true;
+  try {
+    if (me.guest === null) await loadMe();
+    const view = await api("POST", `/api/games/${id}/join`, { name: nickname() });
+    nav.go({ view: "play", game: id, created: view });
+  } catch (e) {
+    b.disabled = false;
+    if (e.code === "seat_taken") toast(t("seat_taken_watch"));
+    else if (e.code !== "already_seated") return showError(e);
+    nav.go({ view: "play", game: id });
+  }
+}
+
+export function render() {
+  const data = lobby.last;
+  for (const [sel, games, challenge, empty] of [
+    ["#lobby-challenges", data ? data.challenges : [], true, "no_challenges"],
+    ["#lobby-live", data ? data.live : [], false, "no_live_games"],
+  ]) {
+    const list = $(sel);
+    list.textContent = "";
+    for (const g of games) list.append(item(g, challenge));
+    if (!games.length) {
+      const li = document.createElement("li");
+      li.className = "empty muted";
+      li.textContent = data ? t(empty) : t("loading");
+      list.append(li);
+    }
+  }
+  fillNickname();
+}
+
+async function saveNickname(e) {
+  e.preventDefault();
+  const err = $("#me-error");
+  err.hidden = true;
+  try {
+    await rename($("#me-name").value);
+    toast(t("nickname_saved", me.name));
+  } catch (ex) {
+    err.textContent = errorText(ex);
+    err.hidden = false;
+  }
+}
+
+export function wire(openFriendGame) {
+  $("#me-form").addEventListener("submit", saveNickname);
+  $("#lobby-new").onclick = openFriendGame;
+  onRename(fillNickname);
+}

@@ -1,0 +1,430 @@
+// Online play: the nickname, a game's links (invite, watch, continue on
+// another device) with their QR codes and the addresses that open them, who
+// is connected, and what the players ask of each other (takeback, abort,
+// claim, rematch).
+
+import { api } from "./api.js";
+import { apply, onLive, session } from "./game.js";
+import { t } from "./i18n.js";
+import * as nav from "./nav.js";
+import { mySides, personSide } from "./play-view.js";
+import { drawQr, encode } from "./qr.js";
+import { showError, toast } from "./toast.js";
+import { other, sideName } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+// How long a side may wait before its first move before the game can be
+// called off, and how long a player must be gone on their move (no clock)
+// before the other may claim the win: the server's rules, shown here.
+const ABORT_AFTER_MS = 30_000;
+const CLAIM_AFTER_MS = 120_000;
+
+// ------------------------------------------------------------ nickname --
+
+// Who this browser is: {name, guest} from the server (GET /api/me).
+export const me = { name: null, guest: null };
+
+// One request at a time: a browser without a cookie yet gets one from the
+// first answer, and every later request sends it.
+let asking = null;
+
+export function loadMe() {
+  asking = asking || api("GET", "/api/me").then((answer) => Object.assign(me, answer), () => {
+    // Offline for now: the nickname is asked for again when needed.
+  }).then(() => {
+    asking = null;
+    return me;
+  });
+  return asking;
+}
+
+// The nickname to show and to send: the chosen one, else "Invité 4821".
+export function nickname() {
+  if (me.name) return me.name;
+  return me.guest ? t("guest_name", me.guest) : t("guest_name", "");
+}
+
+// Sets the nickname (1 to 24 characters); the server's refusal is thrown.
+export async function rename(name) {
+  Object.assign(me, await api("POST", "/api/me", { name }));
+  for (const f of renamed) f();
+}
+
+const renamed = [];
+
+export function onRename(f) {
+  renamed.push(f);
+}
+
+// --------------------------------------------------------------- links --
+
+// Copies the text of `input` (a read-only field), and says so on `button`.
+async function copy(input, button) {
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    done = true;
+  } catch (e) {
+    // No clipboard API here (a page not served over HTTPS): the old way.
+    input.focus();
+    input.select();
+    try {
+      done = document.execCommand("copy");
+    } catch (e2) {
+      done = false;
+    }
+  }
+  button.textContent = done ? t("copied") : t("copy_by_hand");
+  clearTimeout(button.timer);
+  button.timer = setTimeout(() => { button.textContent = t("copy"); }, 2500);
+}
+
+// Shows `link` in the field `input` and as a QR code in `svg`.
+function showLink(input, svg, link) {
+  if (input.value === link && svg.dataset.link === link) return;
+  input.value = link;
+  svg.dataset.link = link;
+  try {
+    drawQr(svg, encode(link, { level: "M" }));
+    svg.removeAttribute("hidden");
+  } catch (e) {
+    svg.setAttribute("hidden", ""); // too long for a QR code: the link alone
+  }
+}
+
+// The dialog of one link: to watch the game, or to continue elsewhere.
+function openLinkDialog(title, text, link) {
+  $("#dlg-link-title").textContent = title;
+  $("#link-text").textContent = text;
+  showLink($("#link-value"), $("#link-qr"), link);
+  $("#link-copy").textContent = t("copy");
+  const dlg = $("#dlg-link");
+  if (!dlg.open) dlg.showModal();
+}
+
+// ------------------------------------------------- the game's addresses --
+
+// What an address's query asks (the links the server gives): join a game
+// (`?join=ID`), watch one (`?game=ID`), or take a seat from another device
+// (`?continue=TOKEN`). Returns the route to show, or null; the query is
+// then removed from the address, so that a reload does not ask again.
+export async function fromAddress() {
+  const params = new URLSearchParams(location.search);
+  const id = Number(params.get("join") || params.get("game"));
+  const token = params.get("continue");
+  if (!params.has("join") && !params.has("game") && !token) return null;
+  history.replaceState(null, "", location.pathname + location.hash);
+  if (token) {
+    await loadMe(); // the player's cookie, on a device that has none yet
+    try {
+      const view = await api("POST", "/api/handoff", { token });
+      toast(t("continued_here"));
+      return { view: "play", game: view.id, created: view };
+    } catch (e) {
+      showError(e);
+      return null;
+    }
+  }
+  if (!Number.isInteger(id) || id <= 0) return null;
+  if (params.has("join")) {
+    await loadMe();
+    try {
+      const view = await api("POST", `/api/games/${id}/join`, { name: nickname() });
+      return { view: "play", game: id, created: view };
+    } catch (e) {
+      // Taken, over, or already ours: the game is shown all the same
+      // (to watch, or to play on); only a missing game is an error.
+      if (e.status === 404) {
+        showError(e);
+        return null;
+      }
+      if (e.code === "seat_taken") toast(t("seat_taken_watch"));
+    }
+  }
+  return { view: "play", game: id };
+}
+
+// ------------------------------------------------- the game on the page --
+
+const notes = {
+  id: null, // the game these notes are about
+  presence: null, // {connected: [S, N], spectators}
+  goneAt: [null, null], // when each player was seen leaving (page's clock)
+  turn: null, // the turn the page saw begin ("plies:side")
+  turnAt: 0, // and when
+  links: null, // {invite, watch}
+  asking: false, // the links are on their way
+  handoff: false, // this page gave a link to continue elsewhere
+  openRematch: false, // a view of this game without a rematch was shown
+};
+// Games whose rematch this page already followed.
+const followed = new Set();
+
+function reset(id) {
+  Object.assign(notes, {
+    id, presence: null, goneAt: [null, null], turn: null, turnAt: 0, links: null, asking: false,
+    handoff: false, openRematch: false,
+  });
+}
+
+// The side this page plays in an online game, or null (a spectator).
+function mySide(g) {
+  return g && g.mode === "online" ? personSide(g) : null;
+}
+
+function seatName(g, side) {
+  const seat = g.seats && g.seats[side === "S" ? 0 : 1];
+  return seat ? seat.name : sideName(side);
+}
+
+function moved(g, side) {
+  return g.plies.some((p) => p.side === side);
+}
+
+function goingOn(g) {
+  return !g.end && !g.waiting;
+}
+
+function onPresence(p) {
+  const now = Date.now();
+  const before = notes.presence;
+  for (const i of [0, 1]) {
+    if (!p.connected[i] && (!before || before.connected[i])) notes.goneAt[i] = now;
+    if (p.connected[i]) notes.goneAt[i] = null;
+  }
+  notes.presence = p;
+  render();
+}
+
+// A fresh stream (the first state of a connection): who is here is sent
+// again right after; the links and `you` may have changed meanwhile.
+function onStream() {
+  notes.presence = null;
+}
+
+// After this page gave its seat away, every change may be the other
+// device taking it: the game is asked again, with the sides it plays now.
+async function onState(view) {
+  if (!notes.handoff || view.id !== session.id || !mySides(session.latest).length) return;
+  try {
+    const fresh = await api("GET", `/api/games/${view.id}`);
+    await apply(fresh, false);
+  } catch (e) {
+    // The next event tries again.
+  }
+}
+
+// Runs an online request about the game shown; its answer is shown.
+async function request(path, body = {}) {
+  const g = session.game;
+  if (!g) return null;
+  try {
+    const view = await api("POST", `/api/games/${g.id}/${path}`, body);
+    if (view && view.id === session.id) await apply(view, false);
+    return view;
+  } catch (e) {
+    showError(e);
+    return null;
+  }
+}
+
+function button(text, cls, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (cls) b.className = cls;
+  b.onclick = onclick;
+  return b;
+}
+
+// ------------------------------------------------------------ drawing --
+
+export function render() {
+  const g = session.game;
+  const online = !!g && g.mode === "online";
+  $("#online").hidden = !online;
+  for (const box of document.querySelectorAll(".player .presence")) box.hidden = !online;
+  if (!online) return;
+  if (notes.id !== g.id) reset(g.id);
+  const turn = `${g.plies.length}:${g.to_move}:${g.waiting}`;
+  if (notes.turn !== turn) {
+    notes.turn = turn;
+    notes.turnAt = Date.now();
+  }
+  if (!g.offers.rematch_id) notes.openRematch = true;
+  const side = mySide(g);
+  renderInvite(g, side);
+  renderPresence(g, side);
+  renderOffer(g, side);
+  renderActions(g, side);
+  followRematch(g, side);
+}
+
+function renderInvite(g, side) {
+  const waiting = g.waiting && !g.end;
+  $("#invite").hidden = !waiting || !side;
+  if (!waiting || !side) return;
+  $("#invite-text").textContent = t("invite_text");
+  if (notes.links) {
+    showLink($("#invite-link"), $("#invite-qr"), notes.links.invite);
+  } else if (!notes.asking) {
+    notes.asking = true;
+    const id = g.id;
+    api("GET", `/api/games/${id}/links`).then((links) => {
+      if (notes.id !== id) return;
+      notes.links = links;
+      render();
+    }, (e) => {
+      notes.asking = false;
+      showError(e);
+    });
+  }
+}
+
+function renderPresence(g, side) {
+  const p = notes.presence;
+  for (const box of document.querySelectorAll(".player")) {
+    const dot = box.querySelector(".presence");
+    const s = box.dataset.side;
+    const seated = !!(g.seats && g.seats[s === "S" ? 0 : 1]);
+    const here = !!p && p.connected[s === "S" ? 0 : 1];
+    dot.hidden = !seated || !p;
+    dot.className = "presence " + (here ? "here" : "gone");
+    const label = t(here ? "presence_here" : "presence_gone", seatName(g, s));
+    dot.title = label;
+    dot.setAttribute("aria-label", label);
+    dot.setAttribute("role", "img");
+  }
+  const line = $("#presence");
+  const parts = [];
+  if (!side) parts.push(t("you_watch"));
+  else if (!g.waiting && p) {
+    const them = other(side);
+    parts.push(t(p.connected[them === "S" ? 0 : 1] ? "opponent_here" : "opponent_gone", seatName(g, them)));
+  }
+  if (p) parts.push(t("spectators_n", p.spectators));
+  line.textContent = parts.join(" · ");
+}
+
+function renderOffer(g, side) {
+  const box = $("#offer");
+  box.textContent = "";
+  const o = g.offers;
+  const text = document.createElement("p");
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  if (o.takeback && goingOn(g)) {
+    if (!side) text.textContent = t("takeback_asked_by", seatName(g, o.takeback));
+    else if (o.takeback === side) text.textContent = t("takeback_waiting");
+    else {
+      text.textContent = t("takeback_asked_you", seatName(g, o.takeback));
+      actions.append(
+        button(t("accept"), "primary", () => request("takeback", { accept: true })),
+        button(t("decline"), "", () => request("takeback", { accept: false })),
+      );
+    }
+  } else if (o.rematch && !o.rematch_id && g.end) {
+    if (!side) text.textContent = t("rematch_offered_by", seatName(g, o.rematch));
+    else if (o.rematch === side) text.textContent = t("rematch_waiting", seatName(g, other(side)));
+    else {
+      text.textContent = t("rematch_offered_you", seatName(g, o.rematch));
+      actions.append(button(t("accept"), "primary", () => request("rematch")));
+    }
+  }
+  box.hidden = !text.textContent;
+  if (!box.hidden) box.append(text, actions);
+}
+
+function renderActions(g, side) {
+  const o = g.offers;
+  const player = !!side;
+  const now = Date.now();
+  const both = moved(g, "S") && moved(g, "N");
+  const abortable = player && goingOn(g) && !both &&
+    (!moved(g, side) || (g.to_move !== side && now - notes.turnAt >= ABORT_AFTER_MS));
+  const show = {
+    "#btn-takeback": player && goingOn(g) && !o.takeback && moved(g, side),
+    "#btn-abort": abortable,
+    "#btn-withdraw": player && g.waiting && !g.end,
+    "#btn-rematch": player && !!g.end && !o.rematch_id && o.rematch !== side && o.rematch !== other(side),
+    "#btn-follow": !player && !!o.rematch_id,
+    "#btn-handoff": player && !g.end,
+    "#btn-share": !g.waiting || !player,
+  };
+  for (const [sel, on] of Object.entries(show)) $(sel).hidden = !on;
+  // The win may be claimed when the opponent, to move, has been gone for
+  // two minutes (games without a clock).
+  const note = $("#claim-note");
+  const claim = $("#btn-claim");
+  const them = side && other(side);
+  const gone = !!(player && goingOn(g) && !g.clock && g.to_move === them && notes.presence &&
+    !notes.presence.connected[them === "S" ? 0 : 1]);
+  claim.hidden = !gone;
+  note.hidden = !gone;
+  if (gone) {
+    const since = Math.max(notes.goneAt[them === "S" ? 0 : 1] ?? notes.turnAt, notes.turnAt);
+    const wait = Math.ceil((since + CLAIM_AFTER_MS - now) / 1000);
+    claim.disabled = wait > 0;
+    note.textContent = wait > 0 ? t("claim_in", wait) : t("claim_now");
+  }
+}
+
+// Both players go to the rematch once it is made; spectators get a button.
+function followRematch(g, side) {
+  const next = g.offers.rematch_id;
+  if (!next || !side || !notes.openRematch || followed.has(g.id)) return;
+  followed.add(g.id);
+  nav.go({ view: "play", game: next });
+}
+
+// The countdowns (abort, claim) move with time, not only with events.
+setInterval(() => {
+  const g = session.game;
+  if (g && g.mode === "online" && goingOn(g) && mySide(g)) renderActions(g, mySide(g));
+}, 1000);
+
+// ------------------------------------------------------------- wiring --
+
+async function handoff() {
+  const g = session.game;
+  if (!g) return;
+  try {
+    const { link } = await api("POST", `/api/games/${g.id}/handoff`);
+    notes.handoff = true;
+    openLinkDialog(t("handoff_title"), t("handoff_text"), link);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function share() {
+  const g = session.game;
+  if (!g) return;
+  try {
+    const links = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
+    if (notes.id === g.id) notes.links = links;
+    // While a seat is free the invite takes it; afterwards both watch.
+    openLinkDialog(t("share_title"), t(g.waiting ? "invite_text" : "share_text"), g.waiting ? links.invite : links.watch);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+export function wire() {
+  onLive("presence", onPresence);
+  onLive("stream", onStream);
+  onLive("state", onState);
+  $("#invite-copy").onclick = () => copy($("#invite-link"), $("#invite-copy"));
+  $("#link-copy").onclick = () => copy($("#link-value"), $("#link-copy"));
+  for (const input of [$("#invite-link"), $("#link-value")]) input.onfocus = () => input.select();
+  $("#btn-withdraw").onclick = () => request("abort");
+  $("#btn-abort").onclick = () => request("abort");
+  $("#btn-claim").onclick = () => request("claim");
+  $("#btn-takeback").onclick = () => request("takeback");
+  $("#btn-rematch").onclick = () => request("rematch");
+  $("#btn-follow").onclick = () => session.game && session.game.offers.rematch_id &&
+    nav.go({ view: "play", game: session.game.offers.rematch_id });
+  $("#btn-handoff").onclick = handoff;
+  $("#btn-share").onclick = share;
+}

@@ -1,0 +1,961 @@
+//! Online play in the browser, end to end: the real `awale serve`, three
+//! headless Chromium with their own profiles (two players and a
+//! spectator), driven through chromedriver as people would. Also the
+//! page's QR codes, read back by an independent decoder (rqrr).
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
+//! as those of `browser.rs`.
+
+mod webdriver;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use webdriver::{browser_installed, free_port, http, temp_dir, Browser, Process};
+
+/// One test at a time: the machine has two cores.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    assert!(
+        browser_installed(),
+        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, \
+         which installs them, or build the tests with AWALE_SKIP_BROWSER=1 to skip them"
+    );
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A QR code as the page's encoder made it.
+struct Qr {
+    size: usize,
+    version: usize,
+    level: String,
+    mask: u16,
+    modules: Vec<bool>,
+}
+
+impl Qr {
+    fn from_json(v: &Value) -> Qr {
+        Qr {
+            size: v["size"].as_u64().expect("size") as usize,
+            version: v["version"].as_u64().expect("version") as usize,
+            level: v["level"].as_str().expect("level").to_string(),
+            mask: v["mask"].as_u64().expect("mask") as u16,
+            modules: v["modules"]
+                .as_array()
+                .expect("modules")
+                .iter()
+                .map(|m| m.as_u64() == Some(1))
+                .collect(),
+        }
+    }
+
+    fn dark(&self, x: usize, y: usize) -> bool {
+        self.modules[y * self.size + x]
+    }
+
+    /// Decodes the modules with rqrr, `flip` naming modules to turn over
+    /// first (damage).
+    fn decode(&self, flip: &[(usize, usize)]) -> Result<(rqrr::MetaData, String), String> {
+        let grid = rqrr::SimpleGrid::from_func(self.size, |x, y| {
+            self.dark(x, y) != flip.contains(&(x, y))
+        });
+        rqrr::Grid::new(grid).decode().map_err(|e| format!("{e:?}"))
+    }
+}
+
+/// The 15 format bits of `level` and `mask`: 5 bits, BCH(15,5) with the
+/// generator x^10+x^8+x^5+x^4+x^2+x+1, XOR 101010000010010.
+fn format_bits(level: &str, mask: u16) -> u32 {
+    let level_bits = match level {
+        "L" => 1,
+        "M" => 0,
+        "Q" => 3,
+        _ => 2,
+    };
+    let data = (level_bits << 3) | u32::from(mask);
+    (with_bch(data, 10, 0b101_0011_0111)) ^ 0b101_0100_0001_0010
+}
+
+/// The 18 version bits: 6 bits, BCH(18,6) with the generator
+/// x^12+x^11+x^10+x^9+x^8+x^5+x^2+1.
+fn version_bits(version: usize) -> u32 {
+    with_bch(version as u32, 12, 0b1_1111_0010_0101)
+}
+
+/// `data` followed by the remainder of data·x^`degree` divided by
+/// `generator` (polynomials over GF(2) as bits).
+fn with_bch(data: u32, degree: u32, generator: u32) -> u32 {
+    let mut rem = data << degree;
+    for bit in (degree..32).rev() {
+        if rem >> bit & 1 == 1 {
+            rem ^= generator << (bit - degree);
+        }
+    }
+    data << degree | rem
+}
+
+/// What another decoder reads in `qr`, both copies of its format (and
+/// version) information against the standard's, and a damaged patch
+/// corrected.
+fn check_qr(qr: &Qr, text: &str) {
+    let what = format!("version {} {} `{text}`", qr.version, qr.level);
+    assert_eq!(qr.size, 17 + 4 * qr.version, "{what}");
+    let (meta, decoded) = qr.decode(&[]).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(decoded, text, "{what}");
+    assert_eq!(meta.version.0, qr.version, "{what}");
+    // The format's two bits of level: M 0, L 1, H 2, Q 3.
+    let level = ["M", "L", "H", "Q"][meta.ecc_level as usize];
+    assert_eq!(level, qr.level, "{what}");
+    assert_eq!(meta.mask, qr.mask, "{what}");
+    // Both copies of the format information, and from version 7 both of
+    // the version information, as the standard computes them.
+    let format = format_bits(&qr.level, qr.mask);
+    let n = qr.size;
+    let first: Vec<(usize, usize)> = (0..6)
+        .map(|y| (8, y))
+        .chain([(8, 7), (8, 8), (7, 8)])
+        .chain((9..15).map(|i| (14 - i, 8)))
+        .collect();
+    let second: Vec<(usize, usize)> = (0..8)
+        .map(|i| (n - 1 - i, 8))
+        .chain((8..15).map(|i| (8, n - 15 + i)))
+        .collect();
+    for copy in [first, second] {
+        for (i, &(x, y)) in copy.iter().enumerate() {
+            assert_eq!(
+                qr.dark(x, y),
+                format >> i & 1 == 1,
+                "{what}: format bit {i}"
+            );
+        }
+    }
+    assert!(qr.dark(8, n - 8), "{what}: the dark module");
+    if qr.version >= 7 {
+        let bits = version_bits(qr.version);
+        for i in 0..18 {
+            let (a, b) = (n - 11 + i % 3, i / 3);
+            assert_eq!(qr.dark(a, b), bits >> i & 1 == 1, "{what}: version bit {i}");
+            assert_eq!(qr.dark(b, a), bits >> i & 1 == 1, "{what}: version bit {i}");
+        }
+    }
+    // A patch of 3 x 3 modules spoilt near the bottom right corner (data
+    // and error correction there) is corrected.
+    let patch: Vec<(usize, usize)> = (n - 4..n - 1)
+        .flat_map(|x| (n - 4..n - 1).map(move |y| (x, y)))
+        .collect();
+    let (_, repaired) = qr
+        .decode(&patch)
+        .unwrap_or_else(|e| panic!("{what}, damaged: {e}"));
+    assert_eq!(repaired, text, "{what}");
+}
+
+/// Finds and decodes the QR codes in a PNG screenshot.
+fn qr_in_picture(png_path: &Path) -> Vec<String> {
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(png_path).expect("the screenshot"),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let channels = info.color_type.samples();
+    let (w, h) = (info.width as usize, info.height as usize);
+    let mut img = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| {
+        let p = (y * w + x) * channels;
+        let sum: u32 = buf[p..p + channels.min(3)]
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum();
+        (sum / channels.min(3) as u32) as u8
+    });
+    img.detect_grids()
+        .iter()
+        .filter_map(|g| g.decode().ok().map(|(_, text)| text))
+        .collect()
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_pages_qr_codes_are_read_back_by_another_decoder_at_every_version_and_level() {
+    let _serial = serial();
+    let data = temp_dir("qr");
+    let (_server, url) = webdriver::start_server(&data);
+    let b = Browser::start("qr", "en-US,en", 900, 900);
+    b.goto(&url);
+    // Texts of every length class: each level's smallest and largest
+    // versions, both character count sizes, UTF-8.
+    let mut texts: Vec<String> = vec![
+        format!("{url}/?join=1"),
+        "Awalé: à toi de jouer ! 🌱".to_string(),
+        String::new(),
+    ];
+    for n in [1, 14, 17, 60, 151, 152, 300, 700, 1200, 1900, 2300] {
+        texts.push((0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect());
+    }
+    let cases: Vec<Value> = texts
+        .iter()
+        .flat_map(|t| ["L", "M", "Q", "H"].map(|l| json!([t, l])))
+        .collect();
+    let answer = b.exec_async(&format!(
+        "const done = arguments[arguments.length - 1];
+         const src = document.querySelector('script[type=module]').src.replace('main.js', 'qr.js');
+         import(src).then((qr) => done({{ ok: {cases}.map(([text, level]) => {{
+             try {{ return qr.encode(text, {{ level }}); }} catch (e) {{ return {{ error: String(e) }}; }}
+         }}) }}), (e) => done({{ error: String(e) }}));",
+        cases = Value::Array(cases.clone())
+    ));
+    let made = answer["ok"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"));
+    let mut versions = std::collections::BTreeSet::new();
+    for (case, qr) in cases.iter().zip(made) {
+        let text = case[0].as_str().expect("text");
+        let asked = case[1].as_str().expect("level");
+        if qr.get("error").is_some() {
+            // Only what no version holds at that level is refused.
+            assert!(text.len() > 1200, "{text:.40}… at {asked}: {qr}");
+            continue;
+        }
+        let qr = Qr::from_json(qr);
+        // The level asked, or a stronger one that fits the same version.
+        let order = ["L", "M", "Q", "H"];
+        let rank = |l: &str| order.iter().position(|x| *x == l).expect("a level");
+        assert!(rank(&qr.level) >= rank(asked), "{text:.40}… at {asked}");
+        versions.insert(qr.version);
+        check_qr(&qr, text);
+    }
+    assert!(
+        versions.contains(&1) && versions.contains(&40) && versions.len() > 15,
+        "{versions:?}"
+    );
+}
+
+// ------------------------------------------------------------ helpers --
+
+/// Starts `awale serve` on `port` of the loopback (the same port again
+/// after a restart, so that the pages reconnect by themselves).
+fn serve_at(data: &Path, port: u16) -> (Process, String) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--data"])
+            .arg(data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start awale serve");
+        let mut reader = BufReader::new(child.stdout.take().expect("no stdout"));
+        let mut line = String::new();
+        let _ = reader.read_line(&mut line);
+        if line.contains("http://") {
+            std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+            return (Process(child), format!("http://127.0.0.1:{port}"));
+        }
+        // The port may still be held for a moment after a kill.
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            Instant::now() < deadline,
+            "awale serve did not start: {line}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// A request to the server's API (no cookie: nobody's seat).
+fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let addr = url.trim_start_matches("http://");
+    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A request made by the page itself (with its browser's cookie).
+fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
+    let v = b.exec_async(&format!(
+        "const done = arguments[arguments.length - 1];
+         fetch({path}, {{ method: {method}, headers: {{ 'Content-Type': 'application/json' }},
+                          body: {body} }})
+           .then(async (r) => done({{ status: r.status, body: await r.json().catch(() => null) }}),
+                 (e) => done({{ status: 0, body: String(e) }}));",
+        path = json!(path),
+        method = json!(method),
+        body = if body.is_null() {
+            "undefined".to_string()
+        } else {
+            json!(body.to_string()).to_string()
+        },
+    ));
+    assert!(
+        v["status"].as_u64().is_some_and(|s| s < 300),
+        "{method} {path}: {v}"
+    );
+    v["body"].clone()
+}
+
+/// Opens the page with quick animations.
+fn open(b: &Browser, url: &str) {
+    b.goto(url);
+    b.exec("localStorage.setItem('awale.speed', '40')", json!([]));
+    b.goto(url);
+}
+
+fn wait_moves(b: &Browser, n: usize) {
+    b.wait_for(
+        &format!("{n} moves in the list"),
+        &format!("return document.querySelectorAll('#move-list .mv').length === {n}"),
+        30,
+    );
+}
+
+/// Plays `letter` on `b`'s board once it is legal there.
+fn play(b: &Browser, letter: &str) {
+    let css = format!(".hole-hit.legal[data-letter='{letter}']");
+    b.wait_for(
+        &format!("{letter} to play"),
+        &format!("return !!document.querySelector({})", json!(css)),
+        30,
+    );
+    tap(b, &css);
+}
+
+/// Plays the first legal hole on `b`'s board (waits for one).
+fn play_first(b: &Browser) -> String {
+    let letter = b
+        .wait_for(
+            "a legal hole",
+            "const h = document.querySelector('.hole-hit.legal'); return h ? h.dataset.letter : null",
+            30,
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    tap(b, &format!(".hole-hit.legal[data-letter='{letter}']"));
+    letter
+}
+
+/// Clicks `css` once scrolled to the middle of the screen (the menu bar
+/// stays on top of the page and would take clicks near the top).
+fn tap(b: &Browser, css: &str) {
+    b.find(css);
+    b.exec(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+        json!([css]),
+    );
+    b.click(css);
+}
+
+fn wait_text(b: &Browser, css: &str, part: &str) {
+    b.wait_for(
+        &format!("`{part}` in {css}"),
+        &format!(
+            "const e = document.querySelector({}); return !!e && e.offsetParent !== null && e.innerText.includes({})",
+            json!(css),
+            json!(part)
+        ),
+        30,
+    );
+}
+
+fn shown(b: &Browser, css: &str) -> bool {
+    b.exec(
+        "const e = document.querySelector(arguments[0]); return !!e && e.offsetParent !== null",
+        json!([css]),
+    ) == json!(true)
+}
+
+/// Types `text` into the field `css`.
+fn type_in(b: &Browser, css: &str, text: &str) {
+    b.click(css);
+    b.exec(
+        "document.querySelector(arguments[0]).value = ''",
+        json!([css]),
+    );
+    b.keys(text);
+}
+
+fn say(b: &Browser, room: Option<&str>, text: &str) {
+    if let Some(room) = room {
+        tap(b, &format!("#room-{room}"));
+    }
+    type_in(b, "#chat-text", text);
+    tap(b, "#chat-send");
+}
+
+fn chat_lines(b: &Browser) -> Vec<String> {
+    b.exec(
+        "return [...document.querySelectorAll('#chat-lines li.line')].map(l => l.innerText)",
+        json!([]),
+    )
+    .as_array()
+    .map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Counts the sound sources the page makes from now on (the page's
+/// AudioContext is made at its first sound).
+fn listen_for_sounds(b: &Browser) {
+    b.exec(
+        "window.sounds = 0;
+         const Real = window.AudioContext;
+         window.AudioContext = class extends Real {
+           createOscillator() { window.sounds++; return super.createOscillator(); }
+           createBufferSource() { window.sounds++; return super.createBufferSource(); }
+         };",
+        json!([]),
+    );
+}
+
+fn game_id(b: &Browser) -> i64 {
+    let hash = b.exec("return location.hash", json!([]));
+    hash.as_str()
+        .and_then(|h| h.strip_prefix("#game="))
+        .and_then(|h| h.split('&').next())
+        .and_then(|h| h.parse().ok())
+        .unwrap_or_else(|| panic!("no game in the address: {hash}"))
+}
+
+/// Where the README's screenshots go (taken with `AWALE_SCREENSHOTS=1`).
+fn screenshot_to(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs")
+        .join(name)
+}
+
+// --------------------------------------------------------------- tests --
+
+/// Two players and a spectator, each in their own browser: a game by
+/// invite link (its QR code read from the screen), seats, presence, moves
+/// seen by all, a spectator stepping back on their own, the two chat
+/// rooms, a reaction seen and heard by all three, a takeback, a server
+/// restart in the middle, a resignation and a rematch with the colours
+/// swapped; then a short game from a study position played to its end,
+/// a seat moved to another device on the way;
+/// a challenge in the lobby (the home page then) withdrawn, another
+/// accepted in one click, and
+/// the flag of a player whose browser is closed falling on the server.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn two_players_and_a_spectator_play_talk_and_cheer_online() {
+    let _serial = serial();
+    let data = temp_dir("online");
+    let port = free_port();
+    let (server, url) = serve_at(&data, port);
+    let awa = Browser::start("awa", "fr-FR,fr", 1280, 1000);
+    let bob = Browser::start("bob", "en-US,en", 1280, 1000);
+    let cleo = Browser::start("cleo", "en-US,en", 390, 844);
+
+    // Awa, on her first visit, plays a friend: 3 + 2, South, by invitation.
+    open(&awa, &url);
+    awa.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(&awa, "#form-new input[name=mode][value=online] + span");
+    assert!(shown(&awa, "#new-nickname"));
+    let placeholder = awa.exec(
+        "return document.querySelector('#new-nickname').placeholder",
+        json!([]),
+    );
+    assert!(
+        placeholder
+            .as_str()
+            .is_some_and(|p| p.starts_with("Invité ")),
+        "{placeholder}"
+    );
+    type_in(&awa, "#new-nickname", "Awa");
+    tap(&awa, "#clock-presets button:nth-child(2)");
+    tap(&awa, "#form-new input[name=human][value=S] + span");
+    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        awa.screenshot(&screenshot_to("screenshot-online-new-fr.png"));
+    }
+    tap(&awa, "#btn-start");
+
+    // The invite: a link, its copy button, its QR code drawn on the page.
+    awa.wait_for(
+        "the invite link",
+        "return document.querySelector('#invite-link').value.includes('?join=') && !!document.querySelector('#invite-qr path')",
+        20,
+    );
+    let first = game_id(&awa);
+    let invite = awa
+        .exec(
+            "return document.querySelector('#invite-link').value",
+            json!([]),
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(invite, format!("{url}/?join={first}"));
+    let (_, links) = call(&url, "GET", &format!("/api/games/{first}/links"), None);
+    assert_eq!(links["invite"], invite.as_str());
+    wait_text(&awa, "#status", "En attente de l'adversaire");
+    awa.exec(
+        "document.querySelector('#invite-qr').scrollIntoView({block: 'center'})",
+        json!([]),
+    );
+    let shot = temp_dir("online-qr").join("invite.png");
+    awa.screenshot(&shot);
+    assert_eq!(
+        qr_in_picture(&shot),
+        vec![invite.clone()],
+        "the QR code on the screen"
+    );
+    tap(&awa, "#invite-copy");
+    awa.wait_for(
+        "the copy button's answer",
+        "return ['Copié\u{202f}!', 'Sélectionnez le lien et copiez-le'].includes(document.querySelector('#invite-copy').textContent)",
+        10,
+    );
+
+    // Bob chooses his nickname in the lobby, then opens the link: he takes
+    // the free seat (North, at the bottom of his board).
+    open(&bob, &format!("{url}/#lobby"));
+    type_in(&bob, "#me-name", "Bob");
+    tap(&bob, "#me-save");
+    bob.wait_for(
+        "the nickname saved",
+        "return document.querySelector('#toast').textContent.includes('Bob')",
+        10,
+    );
+    bob.goto(&invite);
+    wait_text(&bob, "#player-bottom .who", "North · Bob · you");
+    wait_text(&bob, "#player-top .who", "South · Awa");
+    wait_text(&bob, "#status", "South (Awa) to move");
+    assert!(!bob
+        .exec("return location.search", json!([]))
+        .as_str()
+        .unwrap_or("?")
+        .contains("join"));
+    wait_text(&awa, "#player-top .who", "Nord · Bob");
+    wait_text(&awa, "#status", "À vous de jouer");
+    assert!(!shown(&awa, "#invite"));
+    awa.wait_for(
+        "Bob connected",
+        "return !!document.querySelector('#player-top .presence.here')",
+        10,
+    );
+
+    // Cleo opens the same link later: both seats are taken, she watches.
+    open(&cleo, &invite);
+    wait_text(&cleo, "#presence", "You are watching");
+    assert!(!shown(&cleo, "#btn-resign") && !shown(&cleo, "#chat-rooms"));
+    wait_text(&awa, "#presence", "1 spectateur");
+    wait_text(&bob, "#presence", "1 spectator");
+
+    // Moves reach everyone; only the side to move's player has holes to play.
+    play_first(&awa);
+    for b in [&awa, &bob, &cleo] {
+        wait_moves(b, 1);
+    }
+    assert_eq!(
+        cleo.exec(
+            "return document.querySelectorAll('.hole-hit.legal').length",
+            json!([])
+        ),
+        json!(0)
+    );
+    let (status, refused) = call(
+        &url,
+        "POST",
+        &format!("/api/games/{first}/moves"),
+        Some(json!({"move": "a", "ply": 1})),
+    );
+    assert_eq!(status, 403, "{refused}");
+    play_first(&bob);
+    for b in [&awa, &bob, &cleo] {
+        wait_moves(b, 2);
+    }
+    play_first(&awa);
+    // Cleo steps back on her own screen while the game goes on.
+    wait_moves(&cleo, 3);
+    tap(&cleo, "#move-list .mv[data-ply='0']");
+    wait_text(&cleo, "#replay-label", "ply 1 of 3");
+    play_first(&bob);
+    wait_text(&cleo, "#replay-label", "ply 1 of 4");
+    for b in [&awa, &bob] {
+        wait_moves(b, 4);
+        assert!(!shown(b, "#replay-bar"));
+    }
+    tap(&cleo, "#rp-exit");
+    wait_moves(&cleo, 4);
+    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        // The lobby as a visitor sees it: Dédé's open challenge, this game.
+        let dede = Browser::start("dede", "en-US,en", 1280, 800);
+        open(&dede, &format!("{url}/#lobby"));
+        let body = json!({"mode": "online", "human": "random", "name": "Dédé", "public": true,
+                          "clock": {"minutes": 5, "increment_seconds": 3}});
+        let challenge = fetch(&dede, "POST", "/api/games", body)["id"].clone();
+        tap(&bob, "#btn-lobby");
+        wait_text(&bob, "#lobby-challenges", "Challenge from Dédé");
+        wait_text(&bob, "#lobby-live", "Awa – Bob");
+        bob.screenshot(&screenshot_to("screenshot-online-lobby.png"));
+        fetch(
+            &dede,
+            "POST",
+            &format!("/api/games/{challenge}/abort"),
+            json!({}),
+        );
+        tap(&bob, "#btn-play");
+        wait_moves(&bob, 4);
+    }
+
+    // The players' room reaches the players only; the public's everyone;
+    // what is written is shown as text, never read as HTML.
+    say(&awa, Some("players"), "Bonne chance !");
+    wait_text(&bob, "#chat-lines", "Bonne chance");
+    let attack = "<img src=x onerror=alert(1)>";
+    say(&cleo, None, attack);
+    for b in [&awa, &bob] {
+        tap(b, "#room-public");
+        wait_text(b, "#chat-lines", attack);
+        assert_eq!(
+            b.exec(
+                "return document.querySelectorAll('#chat-lines img').length",
+                json!([])
+            ),
+            json!(0)
+        );
+    }
+    assert!(!chat_lines(&cleo).iter().any(|l| l.contains("Bonne chance")));
+    let (_, lines) = call(&url, "GET", &format!("/api/games/{first}/chat"), None);
+    assert!(!lines.to_string().contains("Bonne chance"), "{lines}");
+    // A player may mute the public's room on their screen; anyone hides the chat.
+    tap(&awa, "#chk-mute-public");
+    wait_text(&awa, "#chat-lines", "Vous avez coupé le salon du public");
+    tap(&awa, "#chk-mute-public");
+    wait_text(&awa, "#chat-lines", attack);
+    tap(&cleo, "#btn-hide-chat");
+    assert!(!shown(&cleo, "#chat") && shown(&cleo, "#btn-show-chat"));
+    tap(&cleo, "#btn-show-chat");
+    // Too many messages: the refusal says to wait.
+    for i in 0..12 {
+        say(&cleo, None, &format!("allez {i}"));
+        if shown(&cleo, "#chat-error") {
+            break;
+        }
+    }
+    wait_text(&cleo, "#chat-error", "You are writing too fast: wait");
+
+    // A reaction is seen and heard by all three.
+    for b in [&awa, &bob, &cleo] {
+        listen_for_sounds(b);
+    }
+    tap(&cleo, "#reactions [data-reaction='applause']");
+    wait_text(&awa, "#reaction-pops", "Bravo · le public");
+    for b in [&bob, &cleo] {
+        wait_text(b, "#reaction-pops", "Applause · the public");
+    }
+    for b in [&awa, &bob, &cleo] {
+        b.wait_for("the applause heard", "return window.sounds > 10", 10);
+    }
+
+    // Bob asks to take his move back; Awa accepts.
+    tap(&bob, "#btn-takeback");
+    wait_text(&awa, "#offer", "Bob demande à reprendre son dernier coup");
+    wait_text(&bob, "#offer", "waiting for the answer");
+    tap(&awa, "#offer button.primary");
+    for b in [&awa, &bob, &cleo] {
+        wait_moves(b, 3);
+    }
+
+    // The server is killed and started again: all three go on.
+    drop(server);
+    let (server, _) = serve_at(&data, port);
+    let _keep = server;
+    for b in [&awa, &bob] {
+        b.wait_for(
+            "the other player back",
+            "return document.querySelectorAll('.player .presence.here').length === 2",
+            30,
+        );
+    }
+    wait_text(&awa, "#presence", "1 spectateur");
+    play_first(&bob);
+    for b in [&awa, &bob, &cleo] {
+        wait_moves(b, 4);
+    }
+    say(&bob, Some("public"), "Still here");
+    wait_text(&cleo, "#chat-lines", "Still here");
+
+    // Bob resigns; everyone reads who won and why.
+    tap(&bob, "#btn-resign");
+    tap(&bob, "#resign-N");
+    wait_text(&awa, "#result", "Vous avez gagné");
+    wait_text(&bob, "#result", "You lost");
+    wait_text(&cleo, "#result", "Awa (South) wins!");
+    wait_text(&cleo, "#status", "Bob (North) resigned.");
+
+    // A rematch, colours swapped: both players are taken to it; the
+    // spectator follows with a click.
+    tap(&awa, "#btn-rematch");
+    wait_text(&bob, "#offer", "Awa offers a rematch");
+    wait_text(&awa, "#offer", "en attente de Bob");
+    tap(&bob, "#offer button.primary");
+    bob.wait_for(
+        "the rematch",
+        &format!("return location.hash !== '#game={first}'"),
+        20,
+    );
+    let second = game_id(&bob);
+    awa.wait_for(
+        "the rematch",
+        &format!("return location.hash === '#game={second}'"),
+        20,
+    );
+    wait_text(&awa, "#player-bottom .who", "Nord · Awa · vous");
+    wait_text(&bob, "#player-bottom .who", "South · Bob · you");
+    tap(&cleo, "#btn-follow");
+    cleo.wait_for(
+        "the rematch",
+        &format!("return location.hash === '#game={second}'"),
+        20,
+    );
+    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        play_first(&bob);
+        wait_moves(&awa, 1);
+        say(&awa, Some("public"), "Revanche !");
+        wait_text(&cleo, "#chat-lines", "Revanche");
+        for b in [&awa, &bob, &cleo] {
+            b.exec("window.scrollTo(0, 0)", json!([]));
+        }
+        awa.screenshot(&screenshot_to("screenshot-online-fr.png"));
+        bob.screenshot(&screenshot_to("screenshot-online-en.png"));
+        cleo.screenshot(&screenshot_to("screenshot-online-phone-en.png"));
+        tap(&cleo, "#btn-lang");
+        cleo.exec("window.scrollTo(0, 0)", json!([]));
+        cleo.screenshot(&screenshot_to("screenshot-online-phone-fr.png"));
+        tap(&cleo, "#btn-lang");
+    }
+    let overflow = cleo.exec(
+        "return document.documentElement.scrollWidth - window.innerWidth",
+        json!([]),
+    );
+    assert_eq!(
+        overflow,
+        json!(0),
+        "the phone's page is wider than its screen"
+    );
+    // Awa has not moved yet: she may call the game off.
+    tap(&awa, "#btn-abort");
+    for b in [&awa, &bob, &cleo] {
+        wait_text(
+            b,
+            "#result",
+            if std::ptr::eq(b, &awa) {
+                "Partie annulée"
+            } else {
+                "Game called off"
+            },
+        );
+    }
+
+    // A short game from a study position, by its invite link, to the end.
+    let third = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa", "position": "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={third}"));
+    awa.wait_for(
+        "the invite",
+        "return document.querySelector('#invite-link').value.includes('?join=')",
+        20,
+    );
+    let invite = format!("{url}/?join={third}");
+    bob.goto(&invite);
+    wait_text(&bob, "#player-bottom .who", "North · Bob · you");
+    cleo.goto(&invite);
+    wait_text(&cleo, "#presence", "You are watching");
+    // D a E a F: North is left without seeds, South cannot feed them, and
+    // North takes the seeds left: 26 to 22. After D, Bob moves his seat
+    // to another device (here Cleo's browser) with a private link; his
+    // own page then watches.
+    play(&awa, "D");
+    for b in [&awa, &bob, &cleo] {
+        wait_moves(b, 1);
+    }
+    tap(&bob, "#btn-handoff");
+    let link = bob
+        .wait_for(
+            "the private link",
+            "const d = document.querySelector('#dlg-link'); \
+             return d.open && !!d.querySelector('#link-qr path') && d.querySelector('#link-value').value",
+            20,
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(link.starts_with(&format!("{url}/?continue=")), "{link}");
+    tap(&bob, "#dlg-link .primary");
+    cleo.goto(&link);
+    wait_text(&cleo, "#player-bottom .who", "North · Bob · you");
+    wait_text(&bob, "#presence", "You are watching");
+    assert!(!cleo
+        .exec("return location.search", json!([]))
+        .as_str()
+        .unwrap_or("?")
+        .contains("continue"));
+    for (ply, letter) in [(1, "a"), (2, "E"), (3, "a"), (4, "F")] {
+        play(if ply % 2 == 0 { &awa } else { &cleo }, letter);
+        for b in [&awa, &bob, &cleo] {
+            wait_moves(b, ply + 1);
+        }
+    }
+    wait_text(&awa, "#result", "Vous avez perdu");
+    wait_text(&cleo, "#result", "You won!");
+    wait_text(&bob, "#result", "Bob (North) wins!");
+    let (_, ended) = call(&url, "GET", &format!("/api/games/{third}"), None);
+    assert_eq!(ended["end"]["reason"], "starvation", "{ended}");
+
+    // A challenge in the lobby goes when its maker withdraws it.
+    let listed = |b: &Browser, id: i64| {
+        b.exec(
+            "return !!document.querySelector(`#lobby-challenges [data-id='${arguments[0]}']`)",
+            json!([id]),
+        ) == json!(true)
+    };
+    let withdrawn = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "N", "name": "Awa", "public": true}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={withdrawn}"));
+    // Someone arriving at the home page with nothing going on sees the
+    // lobby, since a challenge waits there.
+    cleo.exec("localStorage.removeItem('awale.last')", json!([]));
+    cleo.goto(&format!("{url}/"));
+    cleo.wait_for(
+        "the lobby",
+        "return !document.querySelector('#view-lobby').hidden",
+        20,
+    );
+    cleo.wait_for(
+        "the challenge listed",
+        &format!("return !!document.querySelector(\"#lobby-challenges [data-id='{withdrawn}']\")"),
+        20,
+    );
+    assert!(cleo
+        .text("#lobby-challenges")
+        .contains("Challenge from Awa"));
+    tap(&awa, "#btn-withdraw");
+    cleo.wait_for(
+        "the challenge gone",
+        &format!("return !document.querySelector(\"#lobby-challenges [data-id='{withdrawn}']\")"),
+        20,
+    );
+    assert!(!listed(&cleo, withdrawn));
+
+    // Another, with a clock of 6 s: Bob accepts it in one click and is
+    // South, to move; his browser closes; his flag falls on the server.
+    let flagged = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "N", "name": "Awa", "public": true,
+               "clock": {"minutes": 0.1, "increment_seconds": 0}}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={flagged}"));
+    open(&bob, &format!("{url}/#lobby"));
+    bob.wait_for(
+        "the challenge",
+        &format!(
+            "return !!document.querySelector(\"#lobby-challenges [data-id='{flagged}'] .accept\")"
+        ),
+        20,
+    );
+    tap(
+        &bob,
+        &format!("#lobby-challenges [data-id='{flagged}'] .accept"),
+    );
+    wait_text(&bob, "#player-bottom .who", "South · Bob · you");
+    drop(bob);
+    cleo.wait_for(
+        "the live game",
+        &format!("return !!document.querySelector(\"#lobby-live [data-id='{flagged}'] .watch\")"),
+        20,
+    );
+    tap(&cleo, &format!("#lobby-live [data-id='{flagged}'] .watch"));
+    for b in [&awa, &cleo] {
+        b.wait_for("the flag", "return !!document.querySelector('#result')", 30);
+    }
+    wait_text(&awa, "#status", "Bob (Sud) n'a plus de temps.");
+    wait_text(&cleo, "#status", "Bob (South) ran out of time.");
+    for b in [&awa, &cleo] {
+        // South, Bob's side, at the top of Awa's board and the bottom of Cleo's.
+        let clock = if std::ptr::eq(b, &awa) {
+            "#player-top .clock"
+        } else {
+            "#player-bottom .clock"
+        };
+        assert_eq!(b.text(clock), "0:00");
+    }
+}
+
+/// Without a clock, a player whose opponent has been gone for 2 minutes on
+/// their move claims the win. Slow (the 2 minutes are the server's): run by
+/// hand with `cargo test --profile fast -p awale --test online -- --ignored`.
+#[test]
+#[ignore = "slow: waits the 2 minutes of the rule; run by hand"]
+fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
+    let _serial = serial();
+    let data = temp_dir("claim");
+    let (_server, url) = serve_at(&data, free_port());
+    let awa = Browser::start("claim-awa", "en-US,en", 1280, 1000);
+    let bob = Browser::start("claim-bob", "en-US,en", 1280, 1000);
+    open(&awa, &format!("{url}/#lobby"));
+    let id = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa"}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={id}"));
+    open(&bob, &format!("{url}/?join={id}"));
+    wait_text(&bob, "#player-bottom .who", "North · ");
+    play_first(&awa);
+    wait_moves(&bob, 1);
+    drop(bob);
+    wait_text(&awa, "#presence", "has left");
+    wait_text(&awa, "#claim-note", "you may claim the win in");
+    assert!(shown(&awa, "#btn-claim"));
+    assert_eq!(
+        awa.exec(
+            "return document.querySelector('#btn-claim').disabled",
+            json!([])
+        ),
+        json!(true)
+    );
+    awa.wait_for(
+        "the claim allowed",
+        "return !document.querySelector('#btn-claim').disabled",
+        150,
+    );
+    tap(&awa, "#btn-claim");
+    wait_text(&awa, "#result", "You won!");
+    wait_text(&awa, "#status", "left the game.");
+}
