@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadMe, me, nickname, onRename, rename } from "./online.js";
 import { errorText, showError, toast } from "./toast.js";
-import { parseRulesName, rulesWords, sideName } from "./words.js";
+import { rulesWords, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -67,7 +67,7 @@ function item(game, challenge) {
   const who = document.createElement("b");
   const what = document.createElement("span");
   what.className = "muted small";
-  const parts = [rulesWords(parseRulesName(game.rules)), clockWords(game.clock)];
+  const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock)];
   const b = document.createElement("button");
   if (challenge) {
     const maker = game.names[0] ? "S" : "N";

@@ -270,23 +270,31 @@ pub async fn rematch(
 ) -> ApiResult<Json<GameView>> {
     let games = std::sync::Arc::clone(&state.shared.games);
     let me = player(&viewer)?;
-    // The new game is made under the old one's lock, so two acceptances
-    // cannot make two games.
-    let (game, ()) = games
-        .change(id, |g| {
-            let side = online_seat(g, Some(&me)).ok_or_else(|| {
-                Error::forbidden("not_your_seat", "only the players can ask for a rematch")
-            })?;
-            if g.offer_rematch(side)? {
-                g.offers.rematch = None;
-                g.offers.rematch_id = Some(0);
-            }
-            Ok(())
+    let seat = |g: &WebGame| {
+        online_seat(g, Some(&me)).ok_or_else(|| {
+            Error::forbidden("not_your_seat", "only the players can ask for a rematch")
         })
-        .await?;
-    if game.offers.rematch_id != Some(0) {
+    };
+    let game = games.load(id).await?;
+    let side = seat(&game)?;
+    let accepting = game.offers.rematch == Some(side.opponent());
+    if !accepting {
+        let (game, ()) = games
+            .change(id, |g| {
+                if g.offer_rematch(seat(g)?)? {
+                    // The other's offer came meanwhile: accept it again.
+                    return Err(Error::conflict(
+                        "stale",
+                        "the other player has just offered",
+                    ));
+                }
+                Ok(())
+            })
+            .await?;
         return Ok(Json(game.view(now_ms(), Some(viewer.player()))));
     }
+    // The new game is made first, then linked: a failure in between leaves
+    // the offer open (accepting again makes another), never a game stuck.
     let mut next = WebGame::new(
         Mode::Online,
         awale_core::Game::new(*game.game.rules()),
@@ -299,13 +307,32 @@ pub async fn rematch(
         c
     });
     let next = games.create(vec![next]).await?.remove(0);
-    let (game, ()) = games
+    let linked = games
         .change(id, |g| {
+            if !g.offer_rematch(seat(g)?)? {
+                return Err(Error::conflict(
+                    "no_rematch",
+                    "the rematch offer was withdrawn",
+                ));
+            }
+            g.offers.rematch = None;
             g.offers.rematch_id = Some(next.id);
             Ok(())
         })
-        .await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+        .await;
+    match linked {
+        Ok((game, ())) => Ok(Json(game.view(now_ms(), Some(viewer.player())))),
+        Err(e) => {
+            // Another acceptance won: this game is not needed.
+            let _ = games
+                .change(next.id, |g| {
+                    g.stop = Some(crate::game::Stop::Aborted);
+                    Ok(())
+                })
+                .await;
+            Err(e.into())
+        }
+    }
 }
 
 /// A private link that moves the viewer's seat to another device.
