@@ -13,6 +13,7 @@ mod match_cmd;
 mod openings;
 mod perft;
 mod play;
+mod puzzles;
 mod replay;
 mod rules_args;
 mod serve;
@@ -56,6 +57,8 @@ enum Command {
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
     Db(db::Args),
+    /// Puzzles from the endgame databases: one move alone keeps the value.
+    Puzzles(puzzles::Args),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
     };
     match result {
         Ok(code) => code,

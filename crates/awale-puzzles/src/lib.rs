@@ -1,0 +1,551 @@
+//! Puzzles found in the exact endgame databases (rules `awale`): positions
+//! where exactly one move keeps the database value, every other move giving
+//! strictly less, with a goal the stores make real (the only move that wins,
+//! or the only one that saves a draw), a theme and a difficulty.
+//!
+//! A puzzle is always judged from a fresh start (no position played since
+//! the last capture), as the database values are: see `docs/DATABASES.md`.
+//!
+//! ```no_run
+//! use awale_core::Rules;
+//! use awale_db::Database;
+//!
+//! let db = Database::open(std::path::Path::new("/tmp/awale-db"), &Rules::AWALE).unwrap();
+//! for puzzle in awale_puzzles::generator(&db, 7).unwrap().take(3) {
+//!     println!("{} {} {}", puzzle.position, puzzle.answer, puzzle.theme.name());
+//! }
+//! ```
+#![deny(missing_docs)]
+
+use std::fmt;
+
+use awale_core::{EndReason, Move, Position, Side, TOTAL_SEEDS};
+use awale_db::{level_size, unrank, Database, MoveEntry};
+use serde::ser::{SerializeStruct, Serializer};
+use serde::Serialize;
+
+/// Longest line (plies, the answer included) that a puzzle may need to win
+/// its value: longer ones are not shown to a learner.
+pub const MAX_LINE: usize = 24;
+
+/// Fewest seeds on the board of a generated puzzle (when the database goes
+/// that far): below this, positions are too bare to teach much.
+pub const MIN_SEEDS: u8 = 5;
+
+/// Most seeds on the board of a generated puzzle: the levels above are
+/// large and their lines long.
+pub const MAX_SEEDS: u8 = 24;
+
+/// How many boards [`Generator`] looks at, in a row without finding a
+/// puzzle, before it gives up (each look is a few probes).
+pub const MAX_ATTEMPTS: u32 = 20_000;
+
+/// Why puzzles cannot be made from a database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PuzzleError {
+    /// The database holds bounds, not values (`repetition = own_row`).
+    NotExact,
+    /// The rules have a target: then the value depends on the stores.
+    Target(u8),
+    /// The database has too few levels to hold a puzzle.
+    TooSmall(u8),
+}
+
+impl fmt::Display for PuzzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PuzzleError::NotExact => write!(
+                f,
+                "puzzles need exact values: use the `awale` rules (under `repetition = own_row` \
+                 the database holds only bounds)"
+            ),
+            PuzzleError::Target(t) => write!(
+                f,
+                "puzzles need rules without a target (here {t}): the value would depend on \
+                 the stores"
+            ),
+            PuzzleError::TooSmall(n) => write!(
+                f,
+                "the database goes up to {n} seeds: puzzles need at least 4 \
+                 (`awale db build --max-seeds 16`)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PuzzleError {}
+
+/// What the solver plays for: the stores make the one right move the only
+/// one that wins the game, or the only one that does not lose it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// The answer wins the game; every other move draws or loses.
+    Win,
+    /// The answer draws the game; every other move loses.
+    Draw,
+}
+
+impl Goal {
+    /// The stable name: `win` or `draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Goal::Win => "win",
+            Goal::Draw => "draw",
+        }
+    }
+}
+
+/// What a puzzle is about, the first that applies in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Theme {
+    /// The answer captures from two holes or more, and another move
+    /// captures too: the only capture chain that works.
+    CaptureChain,
+    /// Along the database's line the game ends by starvation: the opponent
+    /// has no seeds, nobody can feed them, and the solver takes the rest.
+    Starvation,
+    /// The answer sows a krou (12 seeds or more, round the board).
+    Krou,
+    /// Another move captures at once, the answer captures nothing: the
+    /// capture is the trap.
+    QuietMove,
+    /// The goal is a draw: every other move loses the game.
+    SaveDraw,
+    /// The goal is a win: seeds to win with the only move that wins.
+    WinSeeds,
+}
+
+impl Theme {
+    /// Every theme, in the order they are tried.
+    pub const ALL: [Theme; 6] = [
+        Theme::CaptureChain,
+        Theme::Starvation,
+        Theme::Krou,
+        Theme::QuietMove,
+        Theme::SaveDraw,
+        Theme::WinSeeds,
+    ];
+
+    /// The stable name, e.g. `capture_chain`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::CaptureChain => "capture_chain",
+            Theme::Starvation => "starvation",
+            Theme::Krou => "krou",
+            Theme::QuietMove => "quiet_move",
+            Theme::SaveDraw => "save_draw",
+            Theme::WinSeeds => "win_seeds",
+        }
+    }
+
+    /// The theme named `name` (see [`Theme::name`]).
+    pub fn from_name(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// A title in English, for the terminal.
+    pub fn title(self) -> &'static str {
+        match self {
+            Theme::CaptureChain => "the only capture chain that works",
+            Theme::Starvation => "starve them out",
+            Theme::Krou => "the krou",
+            Theme::QuietMove => "don't take the bait",
+            Theme::SaveDraw => "save a draw",
+            Theme::WinSeeds => "win seeds",
+        }
+    }
+}
+
+/// A puzzle: a position (stores included) where one move alone keeps the
+/// database value, and what the database says of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The position, the solver to move.
+    pub position: Position,
+    /// The one move that keeps the value.
+    pub answer: Move,
+    /// The database value of the position: seeds the solver will still
+    /// capture minus the opponent's, from a fresh start.
+    pub value: i8,
+    /// The best value of any other move (strictly less than `value`).
+    pub second: i8,
+    /// What the answer achieves with these stores.
+    pub goal: Goal,
+    /// What the puzzle is about.
+    pub theme: Theme,
+    /// 1 (a first puzzle) to 5 (hard): see [`difficulty()`].
+    pub difficulty: u8,
+    /// The database's line, the answer first, until the value is won (or
+    /// the game ends): both sides keep the value, the winner hurrying.
+    pub line: Vec<Move>,
+}
+
+impl Puzzle {
+    /// The position as a puzzle, if it is one: covered by `db` (exact, no
+    /// target), at least two legal moves, one alone keeping the value, a
+    /// value that is not 0, a line of at most [`MAX_LINE`] plies, and stores
+    /// that make the answer the only move that wins (others draw or lose)
+    /// or the only one that draws (others lose).
+    pub fn from_position(db: &Database, position: Position) -> Option<Puzzle> {
+        let solved = Solved::of(db, &position)?;
+        if solved.value == 0 {
+            return None;
+        }
+        let d = store_difference(&position);
+        let goal = if d + solved.value > 0 && d + solved.second <= 0 {
+            Goal::Win
+        } else if d + solved.value == 0 {
+            Goal::Draw
+        } else {
+            return None;
+        };
+        let line = db_line(db, &position, MAX_LINE)?;
+        let theme = theme(&position, &solved, goal, &line);
+        let difficulty = difficulty(&position, solved.answer, line.len());
+        Some(Puzzle {
+            position,
+            answer: solved.answer,
+            value: solved.value,
+            second: solved.second,
+            goal,
+            theme,
+            difficulty,
+            line,
+        })
+    }
+
+    /// Seeds on the board.
+    pub fn seeds(&self) -> u8 {
+        self.position.seeds_on_board()
+    }
+}
+
+impl Serialize for Puzzle {
+    /// `{"position": DIAGRAM, "answer": LETTER, "theme", "difficulty",
+    /// "goal", "value", "second", "seeds", "line": [LETTERS]}`.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut o = s.serialize_struct("Puzzle", 9)?;
+        o.serialize_field("position", &self.position.to_string())?;
+        o.serialize_field("answer", &self.answer.to_string())?;
+        o.serialize_field("theme", self.theme.name())?;
+        o.serialize_field("difficulty", &self.difficulty)?;
+        o.serialize_field("goal", self.goal.name())?;
+        o.serialize_field("value", &self.value)?;
+        o.serialize_field("second", &self.second)?;
+        o.serialize_field("seeds", &self.seeds())?;
+        let line: Vec<String> = self.line.iter().map(Move::to_string).collect();
+        o.serialize_field("line", &line)?;
+        o.end()
+    }
+}
+
+/// The database's verdict on a position with one best move.
+struct Solved {
+    value: i8,
+    second: i8,
+    answer: Move,
+    entries: Vec<MoveEntry>,
+}
+
+impl Solved {
+    /// The values of the moves of `position`, when they are exact and one
+    /// move alone keeps the position's value.
+    fn of(db: &Database, position: &Position) -> Option<Solved> {
+        if !db.is_exact() || db.rules().target.is_some() || position.end(&db.rules()).is_some() {
+            return None;
+        }
+        let value = db.probe(position).filter(|e| e.is_exact())?.lower;
+        let entries = db.move_entries(position)?;
+        if entries.len() < 2 || entries.iter().any(|e| e.lower != e.upper) {
+            return None;
+        }
+        let mut keeping = entries.iter().filter(|e| e.lower == value);
+        let answer = keeping.next()?.mv;
+        if keeping.next().is_some() {
+            return None;
+        }
+        let second = entries
+            .iter()
+            .filter(|e| e.mv != answer)
+            .map(|e| e.lower)
+            .max()?;
+        Some(Solved {
+            value,
+            second,
+            answer,
+            entries,
+        })
+    }
+}
+
+/// The mover's store minus the opponent's.
+fn store_difference(position: &Position) -> i8 {
+    let mover = position.to_move();
+    position.store(mover) as i8 - position.store(mover.opponent()) as i8
+}
+
+/// The database's line from `position`: each side plays
+/// [`Database::best_move`] (the value kept, the winner hurrying to its
+/// captures, the loser delaying them) until the value is won (a position
+/// worth 0 is reached) or the game ends. `None` when the position is not
+/// covered, or when the line is longer than `max_plies`.
+pub fn db_line(db: &Database, position: &Position, max_plies: usize) -> Option<Vec<Move>> {
+    let rules = db.rules();
+    let mut line = Vec::new();
+    let mut p = *position;
+    loop {
+        if p.end(&rules).is_some() || (!line.is_empty() && db.probe(&p)?.lower == 0) {
+            return Some(line);
+        }
+        if line.len() == max_plies {
+            return None;
+        }
+        let mv = db.best_move(&p)?;
+        line.push(mv);
+        p = p.play_unchecked(mv);
+    }
+}
+
+/// How many of the opponent's holes `mv` empties by its capture.
+pub fn holes_captured(position: &Position, mv: Move) -> u8 {
+    if position.captures(mv) == 0 {
+        return 0;
+    }
+    let before = position.holes();
+    let after = position.play_unchecked(mv).holes();
+    let mut reached = [false; 12];
+    let (origin, mut left, mut hole) = (mv.hole(), before[mv.hole()], mv.hole());
+    while left > 0 {
+        hole = (hole + 1) % 12;
+        if hole != origin {
+            reached[hole] = true;
+            left -= 1;
+        }
+    }
+    position
+        .to_move()
+        .opponent()
+        .row()
+        .filter(|&h| (before[h] > 0 || reached[h]) && after[h] == 0)
+        .count() as u8
+}
+
+fn theme(position: &Position, solved: &Solved, goal: Goal, line: &[Move]) -> Theme {
+    let answer = solved.answer;
+    let others_capture = solved
+        .entries
+        .iter()
+        .any(|e| e.mv != answer && e.captures > 0);
+    if holes_captured(position, answer) >= 2 && others_capture {
+        return Theme::CaptureChain;
+    }
+    if starves_the_opponent(position, line) {
+        return Theme::Starvation;
+    }
+    if position.hole(answer.hole()) >= 12 {
+        return Theme::Krou;
+    }
+    if position.captures(answer) == 0 && others_capture {
+        return Theme::QuietMove;
+    }
+    match goal {
+        Goal::Draw => Theme::SaveDraw,
+        Goal::Win => Theme::WinSeeds,
+    }
+}
+
+/// Whether the line ends the game by starvation with seeds left for the
+/// solver (the survivor takes the seeds of its row, all there are).
+pub fn starves_the_opponent(position: &Position, line: &[Move]) -> bool {
+    let solver = position.to_move();
+    let end = line.iter().fold(*position, |p, &m| p.play_unchecked(m));
+    let rules = awale_core::Rules::AWALE;
+    end.end(&rules) == Some(EndReason::Starvation) && end.seeds_in_row(solver) > 0
+}
+
+/// 1 to 5: one more than the points for how long the line is (plies until
+/// the value is won: 1 ply 0 points, 2-4 plies 1, 5-11 2, 12 or more 3) and
+/// for how tempting the wrong moves are (one captures more seeds than the
+/// answer: 2; one captures as many, not none: 1), at most 5.
+pub fn difficulty(position: &Position, answer: Move, line_len: usize) -> u8 {
+    let length = match line_len {
+        0..=1 => 0,
+        2..=4 => 1,
+        5..=11 => 2,
+        _ => 3,
+    };
+    let rules = awale_core::Rules::AWALE;
+    let answer_captures = position.captures(answer);
+    let wrong = position.legal_moves(&rules).filter(|&m| m != answer);
+    let best_wrong = wrong.map(|m| position.captures(m)).max().unwrap_or(0);
+    let bait = if best_wrong > answer_captures {
+        2
+    } else if best_wrong > 0 && best_wrong == answer_captures {
+        1
+    } else {
+        0
+    };
+    (1 + length + bait).min(5)
+}
+
+/// A small random number generator (SplitMix64): the same seed gives the
+/// same puzzles on every machine.
+#[derive(Clone, Debug)]
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Puzzles drawn from a database, for ever (see [`generator`]).
+pub struct Generator<'a> {
+    db: &'a Database,
+    rng: Rng,
+    min_seeds: u8,
+    max_seeds: u8,
+}
+
+/// Puzzles from `db`, in an order fixed by `seed`: boards drawn at random
+/// (a number of seeds between [`MIN_SEEDS`] and [`MAX_SEEDS`] as far as the
+/// database goes, then a board of that level), a side to move, and stores
+/// adding up to 48 that give the puzzle its goal. The iterator ends only if
+/// [`MAX_ATTEMPTS`] boards in a row are not puzzles.
+///
+/// # Errors
+///
+/// The database holds bounds, the rules have a target, or it goes up to
+/// fewer than 4 seeds.
+pub fn generator(db: &Database, seed: u64) -> Result<Generator<'_>, PuzzleError> {
+    if !db.is_exact() {
+        return Err(PuzzleError::NotExact);
+    }
+    if let Some(t) = db.rules().target {
+        return Err(PuzzleError::Target(t));
+    }
+    if db.max_seeds() < 4 {
+        return Err(PuzzleError::TooSmall(db.max_seeds()));
+    }
+    let max_seeds = db.max_seeds().min(MAX_SEEDS);
+    Ok(Generator {
+        db,
+        rng: Rng(seed),
+        min_seeds: MIN_SEEDS.min(max_seeds),
+        max_seeds,
+    })
+}
+
+impl Generator<'_> {
+    /// One board drawn at random, made a puzzle if it can be.
+    fn attempt(&mut self) -> Option<Puzzle> {
+        let span = u64::from(self.max_seeds - self.min_seeds) + 1;
+        let seeds = self.min_seeds + self.rng.below(span) as u8;
+        let board = unrank(self.rng.below(level_size(seeds)), seeds);
+        let side = if self.rng.next() & 1 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        // `board` is from the side to move's view: its row first.
+        let mut holes = [0u8; 12];
+        for i in 0..6 {
+            holes[side.row().start + i] = board[i];
+            holes[side.opponent().row().start + i] = board[6 + i];
+        }
+        let bare = Position::new(holes, [0, TOTAL_SEEDS - seeds], side).ok()?;
+        let solved = Solved::of(self.db, &bare)?;
+        if solved.value == 0 {
+            return None;
+        }
+        let d = self.stores_difference(seeds, &solved)?;
+        let rest = i16::from(TOTAL_SEEDS - seeds);
+        let mover = ((rest + i16::from(d)) / 2) as u8;
+        let mut stores = [0u8; 2];
+        stores[side.index()] = mover;
+        stores[side.opponent().index()] = TOTAL_SEEDS - seeds - mover;
+        let position = Position::new(holes, stores, side).ok()?;
+        Puzzle::from_position(self.db, position)
+    }
+
+    /// A difference of stores (mover's minus opponent's) that gives the
+    /// puzzle a goal: two times in three the only move that wins (when the
+    /// value is won seeds), else the only move that draws. Both stores stay
+    /// at most 24 (nobody has won already) and add up to the seeds off the
+    /// board.
+    fn stores_difference(&mut self, seeds: u8, solved: &Solved) -> Option<i8> {
+        let rest = i16::from(TOTAL_SEEDS - seeds);
+        let fits = |d: i16| (rest + d) % 2 == 0 && (rest + d.abs()) / 2 <= 24;
+        let (v, second) = (i16::from(solved.value), i16::from(solved.second));
+        let wins: Vec<i16> = (1 - v..=-second).filter(|&d| fits(d)).collect();
+        let draw = Some(-v).filter(|&d| fits(d));
+        let pick_win = v > 0 && !wins.is_empty() && (self.rng.below(3) != 0 || draw.is_none());
+        let d = if pick_win {
+            wins[self.rng.below(wins.len() as u64) as usize]
+        } else {
+            draw?
+        };
+        Some(d as i8)
+    }
+}
+
+impl Iterator for Generator<'_> {
+    type Item = Puzzle;
+
+    fn next(&mut self) -> Option<Puzzle> {
+        (0..MAX_ATTEMPTS).find_map(|_| self.attempt())
+    }
+}
+
+/// The seed of the puzzle of the day `day` (days since 1970-01-01, UTC):
+/// the same puzzle for everyone with the same database that day.
+pub fn daily_seed(day: u64) -> u64 {
+    day.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x0A3A_1E00_0000_0000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chain_of_two_holes_is_counted_as_two() {
+        // The small cases of RULES.md: 2 + 3 from b and a; then 2 + 3 + 2
+        // from f, e and d (c, with 6, stops the chain).
+        let p: Position = "0-0-0-0-0-2-1-2-4-0-0-0-0-0-S".parse().unwrap();
+        let f = Move::from_letter('F').unwrap();
+        assert_eq!(p.captures(f), 5);
+        assert_eq!(holes_captured(&p, f), 2);
+        let p: Position = "0-0-0-0-0-6-1-1-5-1-2-1-0-0-S".parse().unwrap();
+        assert_eq!(p.captures(f), 7);
+        assert_eq!(holes_captured(&p, f), 3);
+    }
+
+    #[test]
+    fn a_move_that_captures_nothing_empties_no_hole() {
+        let p = Position::START;
+        for m in p.legal_moves(&awale_core::Rules::AWALE) {
+            assert_eq!(holes_captured(&p, m), 0);
+        }
+    }
+
+    #[test]
+    fn theme_names_read_back() {
+        for t in Theme::ALL {
+            assert_eq!(Theme::from_name(t.name()), Some(t));
+        }
+        assert_eq!(Theme::from_name("nothing"), None);
+    }
+
+    #[test]
+    fn daily_seeds_differ_from_day_to_day() {
+        assert_ne!(daily_seed(20_000), daily_seed(20_001));
+    }
+}
