@@ -1,7 +1,10 @@
-//! `awale puzzles` as a user runs it: a real database built by `awale db
-//! build` in a temporary folder, each JSON puzzle checked against it.
+//! The study commands as a user runs them: `awale puzzles` on a real
+//! database built by `awale db build` in a temporary folder (each JSON puzzle
+//! checked against it), and `awale play` without counting and with a clock.
 
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use awale_core::{Move, Position, Rules};
 use awale_db::Database;
@@ -89,4 +92,64 @@ fn without_a_database_puzzles_say_how_to_build_one() {
     let out = awale(&["puzzles", "--db", d, "--difficulty", "9"]);
     assert!(text(&out).contains("--difficulty 9"), "{}", text(&out));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `awale play ARGS` with `input` written to it after `delay`.
+fn play(args: &[&str], input: &str, delay: Duration) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the awale binary runs");
+    std::thread::sleep(delay);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn without_counting_no_number_shows_until_the_result_screen() {
+    let args = ["--opponent", "human", "--no-count", "--lang", "en"];
+    // Three moves, a hint, and North resigns.
+    let out = play(&args, "F\nf\nA\nhint\nresign\n", Duration::ZERO);
+    // The result screen is the last board and what follows it.
+    let last_board = out.rfind("\n\n").expect("boards");
+    let (during, end) = out.split_at(last_board);
+    assert!(end.contains("Game over"), "{end}");
+    assert!(!during.chars().any(|c| c.is_ascii_digit()), "{during}");
+    assert!(during.contains('⠛'), "four seeds are four dots: {during}");
+    assert!(during.contains("Try "), "{during}");
+    // The result screen counts.
+    assert!(end.contains("South wins 48-0"), "{end}");
+    assert!(end.contains("│ 6 │"), "{end}");
+}
+
+#[test]
+fn fast_play_has_a_short_clock_and_the_slow_side_loses_on_time() {
+    let out = play(
+        &["--opponent", "human", "--fast", "--lang", "en"],
+        "F\nundo\nresign\n",
+        Duration::ZERO,
+    );
+    assert!(out.contains("Clock: South 2:00 · North 2:00"), "{out}");
+    assert!(out.contains("moves cannot be taken back"), "{out}");
+    // A clock of 0.6 s: South's move comes too late.
+    let out = play(
+        &["--opponent", "human", "--clock", "0.01+0", "--lang", "fr"],
+        "F\n",
+        Duration::from_millis(1500),
+    );
+    assert!(
+        out.contains("Fin de la partie (temps écoulé) : Nord gagne 0-0."),
+        "{out}"
+    );
+    let out = awale(&["play", "--clock", "5+x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--clock `5+x`"), "{}", text(&out));
 }
