@@ -21,6 +21,7 @@ mod notation;
 mod position;
 mod record;
 mod rules;
+mod sowing;
 
 pub use game::{Game, GameError, Outcome, Ply};
 pub use notation::{parse_moves, NotationError};
@@ -29,3 +30,4 @@ pub use position::{
 };
 pub use record::{parse_records, record_date, Record, RecordError, RecordMove};
 pub use rules::{Direction, FirstPlayer, GrandSlam, Preset, Repetition, Rules, RulesError};
+pub use sowing::Sowing;

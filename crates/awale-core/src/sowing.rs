@@ -1,0 +1,121 @@
+//! The path of one move, seed by seed: which holes the seeds fall into, in
+//! order, and which holes the capture empties. For showing a move (the
+//! page's sowing animation, lessons); play itself goes through the
+//! table-driven [`Position::play`], and a test checks both agree.
+
+use crate::{Move, Position, HOLES};
+
+/// What a move does to the board, hole by hole. Holes are board indices
+/// (`A..F` = 0..5, `a..f` = 6..11).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sowing {
+    /// Where each seed falls, in order: one entry per seed, so a krou (12
+    /// seeds or more) names holes twice; the origin hole is never named.
+    pub sown: Vec<u8>,
+    /// The holes the capture empties, from the last seed's hole backwards;
+    /// empty when nothing is captured, grand slams under `abapa` included.
+    pub captures: Vec<u8>,
+}
+
+impl Position {
+    /// The path of `m` from this position: its seeds one by one, then the
+    /// holes it captures. A move that cannot be played (an empty hole, the
+    /// other side's hole) sows nothing.
+    ///
+    /// ```
+    /// use awale_core::{Move, Position};
+    /// // F with 2 seeds: the last falls in b (now 3) after a (now 2): +5.
+    /// let p: Position = "0-0-0-1-0-2-1-2-0-0-0-1-20-21-S".parse().unwrap();
+    /// let s = p.sowing(Move::from_letter('F').unwrap());
+    /// assert_eq!(s.sown, vec![6, 7]);
+    /// assert_eq!(s.captures, vec![7, 6]);
+    /// ```
+    pub fn sowing(&self, m: Move) -> Sowing {
+        let origin = m.hole();
+        if m.side() != self.to_move() || self.hole(origin) == 0 {
+            return Sowing::default();
+        }
+        let mut holes = self.holes();
+        let mut sown = Vec::with_capacity(usize::from(holes[origin]));
+        let mut hole = origin;
+        for _ in 0..holes[origin] {
+            hole = (hole + 1) % HOLES;
+            if hole == origin {
+                hole = (hole + 1) % HOLES;
+            }
+            holes[hole] += 1;
+            sown.push(hole as u8);
+        }
+        holes[origin] = 0;
+        if self.captures(m) == 0 {
+            return Sowing {
+                sown,
+                captures: Vec::new(),
+            };
+        }
+        let theirs = self.to_move().opponent().row();
+        let mut captures = Vec::new();
+        while theirs.contains(&hole) && matches!(holes[hole], 2 | 3) {
+            captures.push(hole as u8);
+            if hole == theirs.start {
+                break;
+            }
+            hole -= 1;
+        }
+        Sowing { sown, captures }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+
+    #[test]
+    fn a_krou_goes_round_and_skips_its_hole() {
+        let p: Position = "12-4-4-4-4-0-4-4-4-4-4-0-0-0-S".parse().unwrap();
+        let s = p.sowing(Move::from_letter('A').unwrap());
+        assert_eq!(s.sown.len(), 12);
+        assert!(!s.sown.contains(&0));
+        assert_eq!(s.sown[10..], [11, 1]);
+    }
+
+    #[test]
+    fn an_empty_or_foreign_hole_sows_nothing() {
+        let p = Position::START;
+        assert_eq!(p.sowing(Move::from_letter('a').unwrap()), Sowing::default());
+        let q: Position = "0-4-4-4-4-4-4-4-4-4-4-4-0-4-S".parse().unwrap();
+        assert_eq!(q.sowing(Move::from_letter('A').unwrap()), Sowing::default());
+    }
+
+    proptest::proptest! {
+        /// Along any game, the path leaves the holes the played position
+        /// has, and its captures add up to the seeds captured.
+        #[test]
+        fn the_path_agrees_with_play(choices in proptest::collection::vec(0usize..6, 0..200)) {
+            let mut p = Position::START;
+            for choice in choices {
+                let moves: Vec<Move> = p.legal_moves(&Rules::ABAPA).collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[choice % moves.len()];
+                let s = p.sowing(m);
+                let mut holes = p.holes();
+                holes[m.hole()] = 0;
+                for &h in &s.sown {
+                    holes[usize::from(h)] += 1;
+                }
+                let mut captured = 0;
+                for &h in &s.captures {
+                    captured += holes[usize::from(h)];
+                    holes[usize::from(h)] = 0;
+                }
+                let next = p.play(m, &Rules::ABAPA);
+                proptest::prop_assert_eq!(holes, next.holes(), "{} then {}", p, m);
+                proptest::prop_assert_eq!(captured, p.captures(m), "{} then {}", p, m);
+                p = next;
+            }
+        }
+    }
+}
