@@ -306,37 +306,13 @@ pub fn db_line(db: &Database, position: &Position, max_plies: usize) -> Option<V
     }
 }
 
-/// How many of the opponent's holes `mv` empties by its capture.
-pub fn holes_captured(position: &Position, mv: Move) -> u8 {
-    if position.captures(mv) == 0 {
-        return 0;
-    }
-    let before = position.holes();
-    let after = position.play_unchecked(mv).holes();
-    let mut reached = [false; 12];
-    let (origin, mut left, mut hole) = (mv.hole(), before[mv.hole()], mv.hole());
-    while left > 0 {
-        hole = (hole + 1) % 12;
-        if hole != origin {
-            reached[hole] = true;
-            left -= 1;
-        }
-    }
-    position
-        .to_move()
-        .opponent()
-        .row()
-        .filter(|&h| (before[h] > 0 || reached[h]) && after[h] == 0)
-        .count() as u8
-}
-
 fn theme(position: &Position, solved: &Solved, goal: Goal, line: &[Move]) -> Theme {
     let answer = solved.answer;
     let others_capture = solved
         .entries
         .iter()
         .any(|e| e.mv != answer && e.captures > 0);
-    if holes_captured(position, answer) >= 2 && others_capture {
+    if position.sowing(answer).captures.len() >= 2 && others_capture {
         return Theme::CaptureChain;
     }
     if starves_the_opponent(position, line) {
@@ -514,27 +490,6 @@ pub fn daily_seed(day: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_chain_of_two_holes_is_counted_as_two() {
-        // The small cases of RULES.md: 2 + 3 from b and a; then 2 + 3 + 2
-        // from f, e and d (c, with 6, stops the chain).
-        let p: Position = "0-0-0-0-0-2-1-2-4-0-0-0-0-0-S".parse().unwrap();
-        let f = Move::from_letter('F').unwrap();
-        assert_eq!(p.captures(f), 5);
-        assert_eq!(holes_captured(&p, f), 2);
-        let p: Position = "0-0-0-0-0-6-1-1-5-1-2-1-0-0-S".parse().unwrap();
-        assert_eq!(p.captures(f), 7);
-        assert_eq!(holes_captured(&p, f), 3);
-    }
-
-    #[test]
-    fn a_move_that_captures_nothing_empties_no_hole() {
-        let p = Position::START;
-        for m in p.legal_moves(&awale_core::Rules::AWALE) {
-            assert_eq!(holes_captured(&p, m), 0);
-        }
-    }
 
     #[test]
     fn theme_names_read_back() {
