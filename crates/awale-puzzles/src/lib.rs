@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use awale_core::{EndReason, Move, Position, Side, TOTAL_SEEDS};
+use awale_core::{EndReason, Move, MoveError, Position, Side, TOTAL_SEEDS};
 use awale_db::{level_size, unrank, Database, MoveEntry};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
@@ -49,6 +49,10 @@ pub enum PuzzleError {
     Target(u8),
     /// The database has too few levels to hold a puzzle.
     TooSmall(u8),
+    /// More seeds on the board (first) than the database covers (second).
+    NotCovered(u8, u8),
+    /// The move cannot be played here (the game being over included).
+    Illegal(MoveError),
 }
 
 impl fmt::Display for PuzzleError {
@@ -69,6 +73,11 @@ impl fmt::Display for PuzzleError {
                 "the database goes up to {n} seeds: puzzles need at least 4 \
                  (`awale db build --max-seeds 16`)"
             ),
+            PuzzleError::NotCovered(seeds, max) => write!(
+                f,
+                "{seeds} seeds on the board: the database covers up to {max}"
+            ),
+            PuzzleError::Illegal(e) => write!(f, "{e}"),
         }
     }
 }
@@ -199,7 +208,7 @@ impl Puzzle {
         } else {
             return None;
         };
-        let line = db_line(db, &position, MAX_LINE)?;
+        let line = db_line(db, &position, MAX_LINE + 1).filter(|l| l.len() <= MAX_LINE)?;
         let theme = theme(&position, &solved, goal, &line);
         let difficulty = difficulty(&position, solved.answer, line.len());
         Some(Puzzle {
@@ -287,18 +296,18 @@ fn store_difference(position: &Position) -> i8 {
 /// The database's line from `position`: each side plays
 /// [`Database::best_move`] (the value kept, the winner hurrying to its
 /// captures, the loser delaying them) until the value is won (a position
-/// worth 0 is reached) or the game ends. `None` when the position is not
-/// covered, or when the line is longer than `max_plies`.
+/// worth 0 is reached), the game ends, or `max_plies` are played. `None`
+/// when the position is not covered.
 pub fn db_line(db: &Database, position: &Position, max_plies: usize) -> Option<Vec<Move>> {
     let rules = db.rules();
     let mut line = Vec::new();
     let mut p = *position;
     loop {
-        if p.end(&rules).is_some() || (!line.is_empty() && db.probe(&p)?.lower == 0) {
+        if p.end(&rules).is_some()
+            || (!line.is_empty() && db.probe(&p)?.lower == 0)
+            || line.len() == max_plies
+        {
             return Some(line);
-        }
-        if line.len() == max_plies {
-            return None;
         }
         let mv = db.best_move(&p)?;
         line.push(mv);
@@ -362,6 +371,142 @@ pub fn difficulty(position: &Position, answer: Move, line_len: usize) -> u8 {
         0
     };
     (1 + length + bait).min(5)
+}
+
+/// The database's verdict on a move: whether it keeps the value, and the
+/// lines that show why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// The position judged.
+    pub position: Position,
+    /// The move played.
+    pub played: Move,
+    /// Whether it keeps the position's value.
+    pub correct: bool,
+    /// The position's value (side to move's view).
+    pub value: i8,
+    /// The moves that keep it (one, in a puzzle).
+    pub best: Vec<Move>,
+    /// Every legal move with its value, capture and distance.
+    pub moves: Vec<MoveEntry>,
+    /// The database's line from the position (see [`db_line`]).
+    pub line: Vec<Move>,
+    /// When the move is wrong: the move, then the database's line after it,
+    /// which shows what it loses. Empty when it is right.
+    pub refutation: Vec<Move>,
+}
+
+/// Judges `played` in `position` with the exact database `db`, from a
+/// fresh start. Lines are at most [`MAX_LINE`] plies.
+///
+/// # Errors
+///
+/// The database holds bounds or the rules have a target; the position has
+/// more seeds than the database covers; the move cannot be played.
+pub fn judge(db: &Database, position: &Position, played: Move) -> Result<Judgement, PuzzleError> {
+    if !db.is_exact() {
+        return Err(PuzzleError::NotExact);
+    }
+    if let Some(t) = db.rules().target {
+        return Err(PuzzleError::Target(t));
+    }
+    position
+        .check(played, &db.rules())
+        .map_err(PuzzleError::Illegal)?;
+    let seeds = position.seeds_on_board();
+    let not_covered = PuzzleError::NotCovered(seeds, db.max_seeds());
+    let value = db.probe(position).ok_or(not_covered.clone())?.lower;
+    let moves = db.move_entries(position).ok_or(not_covered.clone())?;
+    let best: Vec<Move> = moves
+        .iter()
+        .filter(|e| e.lower == value)
+        .map(|e| e.mv)
+        .collect();
+    let correct = best.contains(&played);
+    let line = db_line(db, position, MAX_LINE).ok_or(not_covered.clone())?;
+    let refutation = if correct {
+        Vec::new()
+    } else {
+        let after = position.play_unchecked(played);
+        let mut line = vec![played];
+        line.extend(db_line(db, &after, MAX_LINE - 1).ok_or(not_covered)?);
+        line
+    };
+    Ok(Judgement {
+        position: *position,
+        played,
+        correct,
+        value,
+        best,
+        moves,
+        line,
+        refutation,
+    })
+}
+
+impl Serialize for Judgement {
+    /// `{"position", "move", "correct", "value", "best": [LETTERS],
+    /// "moves": [{"move", "value", "captures", "distance"}], "line",
+    /// "refutation"}`; `distance` (plies to the next capture along the
+    /// database's play) is null for a value of 0.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Entry<'a>(&'a MoveEntry);
+        impl Serialize for Entry<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut o = s.serialize_struct("Move", 4)?;
+                o.serialize_field("move", &self.0.mv.to_string())?;
+                o.serialize_field("value", &self.0.lower)?;
+                o.serialize_field("captures", &self.0.captures)?;
+                o.serialize_field("distance", &self.0.distance)?;
+                o.end()
+            }
+        }
+        let letters =
+            |moves: &[Move]| -> Vec<String> { moves.iter().map(Move::to_string).collect() };
+        let mut o = s.serialize_struct("Judgement", 8)?;
+        o.serialize_field("position", &self.position.to_string())?;
+        o.serialize_field("move", &self.played.to_string())?;
+        o.serialize_field("correct", &self.correct)?;
+        o.serialize_field("value", &self.value)?;
+        o.serialize_field("best", &letters(&self.best))?;
+        let moves: Vec<Entry<'_>> = self.moves.iter().map(Entry).collect();
+        o.serialize_field("moves", &moves)?;
+        o.serialize_field("line", &letters(&self.line))?;
+        o.serialize_field("refutation", &letters(&self.refutation))?;
+        o.end()
+    }
+}
+
+/// The first puzzle from `seed` (see [`generator`]) of this difficulty and
+/// theme, looking at `max_puzzles` puzzles at most: bounded work for a
+/// server. `Ok(None)` when none of them fits.
+///
+/// # Errors
+///
+/// As [`generator`].
+pub fn find(
+    db: &Database,
+    seed: u64,
+    difficulty: Option<u8>,
+    theme: Option<Theme>,
+    max_puzzles: usize,
+) -> Result<Option<Puzzle>, PuzzleError> {
+    Ok(generator(db, seed)?.take(max_puzzles).find(|p| {
+        difficulty.is_none_or(|d| p.difficulty == d) && theme.is_none_or(|t| p.theme == t)
+    }))
+}
+
+/// The puzzle of the day `day` (days since 1970-01-01, UTC): the same for
+/// everyone with the same database that day, neither a first puzzle nor
+/// the hardest (difficulty 2 to 4).
+///
+/// # Errors
+///
+/// As [`generator`].
+pub fn daily(db: &Database, day: u64) -> Result<Option<Puzzle>, PuzzleError> {
+    Ok(generator(db, daily_seed(day))?
+        .take(200)
+        .find(|p| (2..=4).contains(&p.difficulty)))
 }
 
 /// A small random number generator (SplitMix64): the same seed gives the
@@ -481,9 +626,8 @@ impl Iterator for Generator<'_> {
     }
 }
 
-/// The seed of the puzzle of the day `day` (days since 1970-01-01, UTC):
-/// the same puzzle for everyone with the same database that day.
-pub fn daily_seed(day: u64) -> u64 {
+/// The seed of the puzzle of the day `day` (days since 1970-01-01, UTC).
+fn daily_seed(day: u64) -> u64 {
     day.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x0A3A_1E00_0000_0000
 }
 

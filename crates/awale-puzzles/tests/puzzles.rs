@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use awale_core::{EndReason, Game, Move, Position, Rules};
 use awale_db::{build, Database, Silent};
-use awale_puzzles::{generator, Goal, Puzzle, PuzzleError, Theme};
+use awale_puzzles::{daily, find, generator, judge, Goal, Puzzle, PuzzleError, Theme};
 
 /// Levels up to this many seeds: about a second to build, and enough for
 /// every theme but the krou (12 seeds in one hole).
@@ -167,6 +167,89 @@ fn every_puzzle_has_one_answer_that_the_database_confirms() {
     assert!(puzzles
         .iter()
         .any(|p| p.position.to_move() == awale_core::Side::North));
+}
+
+/// The seeds the mover wins (its captures minus the opponent's, the seeds
+/// given out at the end included) along `line` from `start`, and whether
+/// the line is over (game ended, or a position worth 0 reached).
+fn won_along(db: &Database, start: &Position, line: &[Move]) -> (i8, bool) {
+    let mover = start.to_move();
+    let mut game = Game::from_position(Rules::AWALE, *start);
+    for &m in line {
+        game.play(m).unwrap();
+    }
+    let stores = match game.outcome() {
+        Some(o) => o.stores,
+        None => game.position().stores(),
+    };
+    let gain = |side: awale_core::Side| stores[side.index()] as i8 - start.store(side) as i8;
+    let over = game.end().is_some() || db.probe(&game.position()).unwrap().lower == 0;
+    (gain(mover) - gain(mover.opponent()), over)
+}
+
+#[test]
+fn the_answer_is_judged_right_and_every_other_move_wrong_with_its_refutation() {
+    let db = database();
+    for p in generator(db, 11).unwrap().take(40) {
+        let right = judge(db, &p.position, p.answer).unwrap();
+        assert!(right.correct && right.refutation.is_empty());
+        assert_eq!(right.best, vec![p.answer]);
+        assert_eq!(right.line, p.line);
+        for m in p.position.legal_moves(&Rules::AWALE) {
+            if m == p.answer {
+                continue;
+            }
+            let wrong = judge(db, &p.position, m).unwrap();
+            assert!(!wrong.correct);
+            assert_eq!(wrong.refutation[0], m);
+            let value = wrong.moves.iter().find(|e| e.mv == m).unwrap().lower;
+            assert!(value < p.value);
+            // The refutation shows what the move is worth, when it is
+            // short enough to end.
+            let (won, over) = won_along(db, &p.position, &wrong.refutation);
+            if over {
+                assert_eq!(won, value, "{}: {m}", p.position);
+            } else {
+                assert_eq!(wrong.refutation.len(), awale_puzzles::MAX_LINE);
+            }
+        }
+    }
+}
+
+#[test]
+fn judging_refuses_illegal_moves_and_uncovered_positions() {
+    let db = database();
+    let p: Position = "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S".parse().unwrap();
+    let a = Move::from_letter('A').unwrap();
+    assert!(matches!(judge(db, &p, a), Err(PuzzleError::Illegal(_))));
+    let f = Move::from_letter('f').unwrap();
+    assert!(matches!(judge(db, &p, f), Err(PuzzleError::Illegal(_))));
+    let start = Position::START;
+    assert_eq!(
+        judge(db, &start, Move::from_letter('F').unwrap()),
+        Err(PuzzleError::NotCovered(48, MAX))
+    );
+}
+
+#[test]
+fn the_puzzle_of_the_day_and_the_next_by_difficulty_are_fixed_by_their_seeds() {
+    let db = database();
+    let today = daily(db, 20_422).unwrap().unwrap();
+    assert_eq!(daily(db, 20_422).unwrap(), Some(today.clone()));
+    assert_ne!(daily(db, 20_423).unwrap(), Some(today.clone()));
+    assert!((2..=4).contains(&today.difficulty));
+    for d in 1..=4 {
+        let p = find(db, 9, Some(d), None, 2_000).unwrap().unwrap();
+        assert_eq!(p.difficulty, d);
+        check(db, &p);
+    }
+    let chain = find(db, 9, None, Some(Theme::CaptureChain), 2_000)
+        .unwrap()
+        .unwrap();
+    assert_eq!(chain.theme, Theme::CaptureChain);
+    // Krous need 12 seeds in a hole: none below that, and the search
+    // gives up within its bound.
+    assert_eq!(find(db, 9, None, Some(Theme::Krou), 300).unwrap(), None);
 }
 
 #[test]
