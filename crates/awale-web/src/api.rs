@@ -212,7 +212,7 @@ struct ClockRequest {
     increment_seconds: f64,
 }
 
-fn random_bits() -> u64 {
+pub(crate) fn random_bits() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_i64(now_ms());
@@ -569,7 +569,7 @@ pub async fn resign(
     .await
 }
 
-async fn with_search<T: Send + 'static>(
+pub(crate) async fn with_search<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce(&AppState) -> T + Send + 'static,
 ) -> Result<T, ApiError> {

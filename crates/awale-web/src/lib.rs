@@ -29,6 +29,7 @@ pub mod error;
 pub mod game;
 pub mod live;
 pub mod store;
+pub mod study;
 
 pub use error::ApiError;
 pub use store::{Store, StoreError};
@@ -77,6 +78,7 @@ struct Shared {
     thinking: Mutex<HashSet<i64>>,
     hub: live::Hub,
     config: Config,
+    study: study::Study,
 }
 
 impl AppState {
@@ -101,8 +103,15 @@ impl AppState {
                 thinking: Mutex::new(HashSet::new()),
                 hub: live::Hub::default(),
                 config,
+                study: study::Study::default(),
             }),
         }
+    }
+
+    /// Gives the study pages the exact endgame database of the `awale`
+    /// rules, which puzzles come from (None: no puzzles).
+    pub fn set_puzzle_database(&self, db: Option<Arc<awale_db::Database>>) {
+        self.shared.study.set_database(db);
     }
 
     fn store(&self) -> MutexGuard<'_, Store> {
@@ -137,6 +146,12 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/review", post(api::review))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/events", get(api::events))
+        .route("/api/study", get(study::info))
+        .route("/api/study/puzzles/daily", get(study::daily))
+        .route("/api/study/puzzles/next", get(study::next))
+        .route("/api/study/puzzles/check", post(study::check))
+        .route("/api/study/position", get(study::position))
+        .route("/api/study/analysis", post(study::analysis))
         .route(
             "/api/import",
             post(api::import).layer(DefaultBodyLimit::max(max_record)),

@@ -65,6 +65,21 @@ fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
+/// The database of the `awale` rules in `dir` (or the default folder), for
+/// the study pages' puzzles; None when none is built (or, with a warning,
+/// when a file is damaged).
+fn puzzle_database(dir: Option<&std::path::Path>) -> Option<std::sync::Arc<awale_db::Database>> {
+    let root = dir.map(PathBuf::from).or_else(awale_db::default_dir)?;
+    match awale_db::Database::open(&root, &awale_core::Rules::AWALE) {
+        Ok(db) => Some(std::sync::Arc::new(db)),
+        Err(awale_db::DbError::Missing(_)) => None,
+        Err(e) => {
+            eprintln!("awale: no puzzles: {e}");
+            None
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
@@ -97,6 +112,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         });
         let state = AppState::with_oracle(store, Config::default(), Some(oracles));
+        // Puzzles come from the exact database of the awale rules.
+        state.set_puzzle_database(puzzle_database(args.db.as_deref()));
         awale_web::serve(listener, state)
             .await
             .context("server failed")
