@@ -538,7 +538,8 @@ pub struct Generator<'a> {
 
 /// Puzzles from `db`, in an order fixed by `seed`: boards drawn at random
 /// (a number of seeds between [`MIN_SEEDS`] and [`MAX_SEEDS`] as far as the
-/// database goes, then a board of that level), a side to move, and stores
+/// database goes, then a board of that level; now and then one with a
+/// krou), a side to move, and stores
 /// adding up to 48 that give the puzzle its goal. The iterator ends only if
 /// [`MAX_ATTEMPTS`] boards in a row are not puzzles.
 ///
@@ -566,11 +567,28 @@ pub fn generator(db: &Database, seed: u64) -> Result<Generator<'_>, PuzzleError>
 }
 
 impl Generator<'_> {
-    /// One board drawn at random, made a puzzle if it can be.
-    fn attempt(&mut self) -> Option<Puzzle> {
+    /// A board drawn at random (side to move's row first) and its seeds:
+    /// once in eight, when the database goes to 12 seeds or more, one with
+    /// a krou in the mover's row (boards drawn evenly almost never have
+    /// one).
+    fn board(&mut self) -> ([u8; 12], u8) {
+        if self.max_seeds >= 12 && self.rng.below(8) == 0 {
+            let low = self.min_seeds.max(12);
+            let seeds = low + self.rng.below(u64::from(self.max_seeds - low) + 1) as u8;
+            let krou = 12 + self.rng.below(u64::from(seeds - 12) + 1) as u8;
+            let rest = seeds - krou;
+            let mut board = unrank(self.rng.below(level_size(rest)), rest);
+            board[self.rng.below(6) as usize] += krou;
+            return (board, seeds);
+        }
         let span = u64::from(self.max_seeds - self.min_seeds) + 1;
         let seeds = self.min_seeds + self.rng.below(span) as u8;
-        let board = unrank(self.rng.below(level_size(seeds)), seeds);
+        (unrank(self.rng.below(level_size(seeds)), seeds), seeds)
+    }
+
+    /// One board drawn at random, made a puzzle if it can be.
+    fn attempt(&mut self) -> Option<Puzzle> {
+        let (board, seeds) = self.board();
         let side = if self.rng.next() & 1 == 0 {
             Side::South
         } else {
