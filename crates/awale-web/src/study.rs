@@ -290,12 +290,21 @@ pub async fn position(
     Ok(Json(position_view(&position, &rules)))
 }
 
+/// Most moves of the history an analysis replays.
+pub const MAX_HISTORY: usize = 2_000;
+
 /// The body of POST /api/study/analysis.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisRequest {
-    /// The position, a diagram.
+    /// The position, a diagram; with `moves`, the start they are played
+    /// from.
     position: String,
+    /// Moves played from `position` (letters, e.g. `FfAa`): the position
+    /// analysed is the one after them, and the engine knows the positions
+    /// since the last capture (a repetition ends the game).
+    #[serde(default)]
+    moves: Option<String>,
     /// The rules (default `awale`).
     #[serde(default)]
     rules: Option<String>,
@@ -315,18 +324,43 @@ fn move_value(captured: u8, after: Option<OracleValue>) -> Option<OracleValue> {
     })
 }
 
-/// POST /api/study/analysis `{"position", "rules", "lines"}`: the engine's
-/// best lines (`lines`: move, score, the line as letters), every legal
-/// move with its score, its capture and the database's value where the
-/// database covers it (`db`: lower and upper bounds, equal when exact), and
-/// the position's own database value. From a fresh start, within the
-/// server's hint time.
+/// The game of `start` and the `moves` played from it.
+fn replay(start: Position, rules: Rules, moves: Option<&str>) -> Result<Game, ApiError> {
+    let mut game = Game::from_position(rules, start);
+    let Some(text) = moves else {
+        return Ok(game);
+    };
+    let moves = awale_core::parse_moves(text)
+        .map_err(|e| ApiError::bad_request("bad_moves", e.to_string()))?;
+    if moves.len() > MAX_HISTORY {
+        return Err(ApiError::unprocessable(
+            "bad_moves",
+            format!("{} moves: at most {MAX_HISTORY}", moves.len()),
+        ));
+    }
+    for (ply, m) in moves.into_iter().enumerate() {
+        game.play(m).map_err(|e| {
+            ApiError::unprocessable("illegal_move", format!("move {} ({m}): {e}", ply + 1))
+        })?;
+    }
+    Ok(game)
+}
+
+/// POST /api/study/analysis `{"position", "moves", "rules", "lines"}`: the
+/// engine's best lines (`lines`: move, score, the line as letters), every
+/// legal move with its score, its capture and the database's value where
+/// the database covers it (`db`: lower and upper bounds, equal when exact;
+/// the database's values hold from a fresh start), and the position's own
+/// database value; with the position's view (see [`position_view`]).
+/// Within the server's hint time.
 pub async fn analysis(
     State(state): State<AppState>,
     JsonBody(req): JsonBody<AnalysisRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let position = parse_position(&req.position)?;
+    let start = parse_position(&req.position)?;
     let rules = parse_rules(req.rules.as_deref())?;
+    let game = replay(start, rules, req.moves.as_deref())?;
+    let position = game.position();
     let lines = req.lines.unwrap_or(3);
     if !(1..=MAX_LINES).contains(&lines) {
         return Err(ApiError::unprocessable(
@@ -335,13 +369,19 @@ pub async fn analysis(
         ));
     }
     let mut view = position_view(&position, &rules);
-    if position.end(&rules).is_some() {
+    if let Some(outcome) = game.outcome() {
+        // A repetition is seen only with the history.
+        view["end"] = json!({
+            "reason": outcome.reason.name(),
+            "stores": outcome.stores,
+            "winner": outcome.winner.map(side_letter),
+        });
         view["lines"] = json!([]);
+        view["scores"] = json!([]);
         view["db"] = Value::Null;
         return Ok(Json(view));
     }
     let budget = state.shared.config.hint_time;
-    let game = Game::from_position(rules, position);
     let (analyses, db, db_moves) = with_search(&state, move |s| {
         let stop = AtomicBool::new(false);
         let computer = &s.shared.computer;

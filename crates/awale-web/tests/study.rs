@@ -510,3 +510,33 @@ async fn the_analysis_gives_engine_lines_and_database_values_per_move() {
     assert_eq!(over["lines"], json!([]));
     assert_eq!(over["end"]["reason"], "starvation");
 }
+
+#[tokio::test]
+async fn an_analysis_from_a_game_knows_its_history() {
+    let app = bare_app();
+    let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+    let body = json!({"position": start, "moves": "FfAa", "lines": 1});
+    let (s, a) = post(&app, "/api/study/analysis", body).await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    assert_eq!(a["position"], "0-6-6-6-5-1-0-6-6-6-5-1-0-0-S");
+    // One seed each, chasing round the board: after twelve moves the first
+    // position is back, and the game ends there.
+    let chase = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S";
+    let (_, fresh) = post(&app, "/api/study/analysis", json!({"position": chase})).await;
+    assert!(fresh["end"].is_null(), "{fresh}");
+    let body = json!({"position": chase, "moves": "FfAaBbCcDdEe"});
+    let (_, again) = post(&app, "/api/study/analysis", body).await;
+    assert_eq!(again["end"]["reason"], "repetition", "{again}");
+    assert_eq!(again["lines"], json!([]));
+    for (moves, status, code) in [
+        ("FF", StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
+        ("Fx", StatusCode::BAD_REQUEST, "bad_moves"),
+    ] {
+        let body = json!({"position": start, "moves": moves});
+        let (s, v) = post(&app, "/api/study/analysis", body).await;
+        error_code(s, &v, (status, code));
+    }
+    let body = json!({"position": chase, "moves": "Ff".repeat(1_001)});
+    let (s, v) = post(&app, "/api/study/analysis", body).await;
+    error_code(s, &v, (StatusCode::UNPROCESSABLE_ENTITY, "bad_moves"));
+}
