@@ -23,11 +23,12 @@ fn stored_moves(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let store = Store::open(&dir.join("games.sqlite")).expect("store");
-    let app = app(AppState::new(store, Config::default()));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
+    let app =
+        runtime.block_on(async { app(AppState::new(store, Config::default()).expect("state")) });
     runtime.block_on(async {
         assert_eq!(
             post(&app, "/api/games", r#"{"mode":"humans"}"#).await,

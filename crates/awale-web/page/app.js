@@ -27,7 +27,7 @@ const TEXT = {
     anim_slow: "lente", anim_normal: "normale", anim_fast: "rapide", close: "Fermer",
     you: "Vous", computer: "Ordinateur", level_n: "niveau {0}",
     your_turn: "À vous de jouer", turn_of: "Au tour de {0}", thinking: "L'ordinateur réfléchit…",
-    thinking_info: "L'ordinateur réfléchit… profondeur {0}, {1}, {2}",
+    thinking_depth: "L'ordinateur réfléchit… profondeur {0}",
     won_you: "Vous avez gagné !", lost_you: "Vous avez perdu.", draw: "Partie nulle.",
     won_side: "{0} gagne !", score: "{0} à {1}",
     reason_starvation: "Plus aucun coup possible (une rangée vide qu'on ne peut pas nourrir) : chacun prend les graines de sa rangée.",
@@ -81,7 +81,7 @@ const TEXT = {
     anim_slow: "slow", anim_normal: "normal", anim_fast: "fast", close: "Close",
     you: "You", computer: "Computer", level_n: "level {0}",
     your_turn: "Your move", turn_of: "{0} to move", thinking: "The computer is thinking…",
-    thinking_info: "The computer is thinking… depth {0}, {1}, {2}",
+    thinking_depth: "The computer is thinking… depth {0}",
     won_you: "You won!", lost_you: "You lost.", draw: "Draw.",
     won_side: "{0} wins!", score: "{0} to {1}",
     reason_starvation: "No move was left (an empty row that could not be fed): each player takes the seeds in their own row.",
@@ -685,7 +685,7 @@ function renderControls() {
   if (state.thinking && g && g.computer_to_move) {
     th.hidden = false;
     const x = state.thinking;
-    th.textContent = t("thinking_info", x.depth, fmtScore(x.score), x.pv);
+    th.textContent = t("thinking_depth", x.depth);
   } else th.hidden = true;
   const hb = $("#hint-box");
   if (state.hint && g && state.hint.ply === g.plies.length && !g.end) {
@@ -925,6 +925,20 @@ function connectEvents(id) {
     } else {
       setClockFrom(g);
     }
+  });
+  // One more move: the whole game is fetched again (the page applies
+  // the full state the same way).
+  es.addEventListener("move", (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch (e) { return; }
+    if (!m || !state.game || m.id !== state.game.id) return;
+    if (state.busy && !state.game.computer_to_move) return;
+    if (m.index < state.game.plies.length) return;
+    api("GET", `/api/games/${m.id}`).then((g) => {
+      if (!state.game || g.id !== state.game.id) return;
+      state.thinking = null;
+      showGame(g, true).then(() => computerIfDue());
+    }).catch(() => {});
   });
   es.addEventListener("thinking", (ev) => {
     try { state.thinking = JSON.parse(ev.data); } catch (e) { return; }

@@ -1,19 +1,28 @@
 //! The computer player, hints and game review, seen from the web server: a
 //! thin layer over `awale-engine` (its levels, search and analysis) and the
-//! endgame oracle when one is loaded. Engines are kept in a small pool so
-//! their transposition tables are reused; how many searches run at once is
-//! bounded by the caller (a semaphore in the server state).
+//! endgame oracle when one is loaded.
+//!
+//! Searches run on blocking threads, at most `max_searches` at once: a
+//! search holds its permit until it really ends, and a search whose asker
+//! went away is told to stop ([`StopOnDrop`]), so abandoned requests cost
+//! nothing. Engines are pooled (one per permit at most), so memory stays
+//! bounded by the number of permits.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use awale_core::{Game, GrandSlam, Move, Position, Repetition, Rules};
+use awale_core::{Game, GrandSlam, Move, Position, Repetition, Rules, Side};
 use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
+use serde::Serialize;
+use tokio::sync::Semaphore;
+
+use crate::error::{Error, Kind};
+use crate::view::side_letter;
 
 /// A level offered to players.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct LevelInfo {
     /// Its number, 1 the weakest.
     pub number: u8,
@@ -50,7 +59,7 @@ pub fn is_level(level: u8) -> bool {
 }
 
 /// A score from the side to move's view, as the page shows it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Score {
     /// Hundredths of a seed, side to move's view; a decided game counts as
     /// its final margin (or ±50 seeds when only the distance is known), so
@@ -85,24 +94,23 @@ impl From<awale_engine::Score> for Score {
     }
 }
 
-/// What the computer is thinking, sent to the page while it searches.
-#[derive(Clone, Debug, serde::Serialize)]
+/// What the computer is thinking, sent to the page while it searches. Its
+/// line is not sent: in a game, it would be a free hint.
+#[derive(Clone, Debug, Serialize)]
 pub struct Thinking {
+    /// The game.
+    pub game: i64,
     /// Depth reached.
     pub depth: u32,
-    /// Best score so far.
-    pub score: Score,
-    /// Best line so far, its first moves as letters separated by spaces.
-    pub pv: String,
     /// Positions searched.
     pub nodes: u64,
 }
 
 /// One legal move with its score.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct MoveScore {
     /// The move's letter.
-    #[serde(serialize_with = "ser_move")]
+    #[serde(rename = "mv", serialize_with = "ser_move")]
     pub mv: Move,
     /// Its score from the mover's view.
     pub score: Score,
@@ -114,12 +122,68 @@ fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
 
 /// What the endgame databases know of a position (side to move's view:
 /// seeds it will still capture minus the opponent's, from a fresh start).
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct OracleValue {
     /// Lowest value.
     pub lower: i8,
     /// Highest value.
     pub upper: i8,
+}
+
+/// A hint: the best move for the side to move, every move's score, and
+/// the database's value where it has one.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hint {
+    /// The number of moves played when it was given.
+    pub ply: usize,
+    /// The best move.
+    pub best: Option<MoveScore>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveScore>,
+    /// The database's value of the position.
+    pub oracle: Option<OracleValue>,
+}
+
+/// A move that loses this much (hundredths of a seed) against the best
+/// one is a mistake.
+pub const MISTAKE_LOSS: i32 = 200;
+
+/// Nodes searched for each move of a review: a fixed budget, so the same
+/// game gets the same review on any machine (with the same databases).
+pub const REVIEW_NODES_PER_MOVE: u64 = 300_000;
+
+/// One reviewed move.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewRow {
+    /// Its index in the game.
+    pub ply: usize,
+    /// Who played it.
+    pub side: &'static str,
+    /// The move played.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its score (mover's view).
+    pub played: Option<Score>,
+    /// The best move and its score.
+    pub best: Option<BestMove>,
+    /// The best score from South's view, for the plot.
+    pub eval_south: Option<i32>,
+    /// What the move played lost against the best (hundredths of a seed).
+    pub loss: i32,
+    /// Whether the loss makes it a mistake ([`MISTAKE_LOSS`]).
+    pub mistake: bool,
+    /// The database's value before the move.
+    pub oracle: Option<OracleValue>,
+}
+
+/// The best move of a position.
+#[derive(Clone, Debug, Serialize)]
+pub struct BestMove {
+    /// Its letter.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its score (mover's view).
+    pub score: Score,
 }
 
 /// Hash table size of each engine of the pool.
@@ -132,37 +196,97 @@ pub type OracleSource = Box<dyn Fn(&Rules) -> Option<Arc<dyn Oracle>> + Send + S
 /// The rule options an oracle depends on.
 type Variant = (GrandSlam, Repetition, Option<u8>);
 
-/// The computer: a pool of engines and the oracles found so far.
+/// Tells a search to stop when dropped: held by whoever waits for the
+/// search, so a request that goes away stops its search.
+pub struct StopOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The computer: a pool of engines, the permits to search, and the oracles
+/// found so far.
 pub struct Computer {
     engines: Mutex<Vec<Engine>>,
     source: Option<OracleSource>,
     oracles: Mutex<HashMap<Variant, Option<Arc<dyn Oracle>>>>,
+    permits: Arc<Semaphore>,
+    queued: AtomicUsize,
+    max_queued: usize,
+    running: AtomicUsize,
 }
 
-impl Default for Computer {
-    fn default() -> Self {
-        Computer::new(None)
-    }
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Computer {
-    /// A computer player, with endgame knowledge from `source` when given.
-    pub fn new(source: Option<OracleSource>) -> Computer {
+    /// A computer running at most `max_searches` searches at once, with at
+    /// most `max_queued` more waiting, with endgame knowledge from
+    /// `source` when given.
+    pub fn new(source: Option<OracleSource>, max_searches: usize, max_queued: usize) -> Computer {
         Computer {
             engines: Mutex::new(Vec::new()),
             source,
             oracles: Mutex::new(HashMap::new()),
+            permits: Arc::new(Semaphore::new(max_searches.max(1))),
+            queued: AtomicUsize::new(0),
+            max_queued,
+            running: AtomicUsize::new(0),
         }
+    }
+
+    /// How many searches run now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::Relaxed)
+    }
+
+    /// How many engines the pool holds (each with its hash table).
+    pub fn engines(&self) -> usize {
+        lock(&self.engines).len()
+    }
+
+    /// Runs `work` on a blocking thread once a permit is free, holding the
+    /// permit until `work` ends (even if the caller stops waiting).
+    ///
+    /// # Errors
+    ///
+    /// `busy` when too many searches wait already; `internal` when the
+    /// search panicked.
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Computer) -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        if self.queued.fetch_add(1, Ordering::SeqCst) >= self.max_queued {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            return Err(Error::new(
+                Kind::Busy,
+                "busy",
+                "the computer is busy with other searches: try again in a moment",
+            ));
+        }
+        let permit = Arc::clone(&self.permits).acquire_owned().await;
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        let permit = permit.map_err(|_| Error::internal("the server is stopping"))?;
+        let me = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            me.running.fetch_add(1, Ordering::Relaxed);
+            let result = work(&me);
+            me.running.fetch_sub(1, Ordering::Relaxed);
+            drop(permit);
+            result
+        })
+        .await
+        .map_err(|e| Error::internal(format!("search failed: {e}")))
     }
 
     /// The oracle for `rules`, asked of the source once per variant.
     fn oracle_for(&self, rules: &Rules) -> Option<Arc<dyn Oracle>> {
         let source = self.source.as_ref()?;
         let key = (rules.grand_slam, rules.repetition, rules.target);
-        let mut oracles = self
-            .oracles
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut oracles = lock(&self.oracles);
         oracles.entry(key).or_insert_with(|| source(rules)).clone()
     }
 
@@ -174,11 +298,7 @@ impl Computer {
         oracle: bool,
         work: impl FnOnce(&mut Engine) -> R,
     ) -> R {
-        let pooled = self
-            .engines
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop();
+        let pooled = lock(&self.engines).pop();
         let mut engine = pooled.unwrap_or_else(|| {
             Engine::new(EngineOptions {
                 hash_mb: HASH_MB,
@@ -187,10 +307,7 @@ impl Computer {
         });
         engine.set_oracle(if oracle { self.oracle_for(rules) } else { None });
         let result = work(&mut engine);
-        self.engines
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(engine);
+        lock(&self.engines).push(engine);
         result
     }
 
@@ -218,7 +335,7 @@ impl Computer {
     }
 
     /// Chooses a move for the side to move at `level`, thinking at most
-    /// `budget` (weak levels answer at once), reporting progress through
+    /// `budget` (weak levels answer at once), reporting its depth through
     /// `on_info`. None only when the game is over or the level unknown.
     pub fn choose_move(
         &self,
@@ -227,7 +344,7 @@ impl Computer {
         seed: u64,
         budget: Duration,
         stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&Thinking),
+        on_info: &mut dyn FnMut(u32, u64),
     ) -> Option<Move> {
         let level = Level::from_number(level)?;
         // Only the strongest level knows the endgame databases: the others
@@ -244,18 +361,7 @@ impl Computer {
         limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
         self.with_engine(game.rules(), oracle, |e| {
             e.search(game, &limits, stop, &mut |info| {
-                on_info(&Thinking {
-                    depth: info.depth,
-                    score: info.score.into(),
-                    pv: info
-                        .pv
-                        .iter()
-                        .take(12)
-                        .map(|m| m.letter().to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    nodes: info.nodes,
-                })
+                on_info(info.depth, info.nodes)
             })
             .best
         })
@@ -273,18 +379,85 @@ impl Computer {
         self.with_engine(game.rules(), true, |e| e.analyze(game, &limits, stop))
     }
 
-    /// Scores every legal move of `game`'s position within `budget`, best
-    /// first.
-    pub fn analyze(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Vec<MoveScore> {
-        let limits = Limits::movetime(budget);
-        self.with_engine(game.rules(), true, |e| e.analyze(game, &limits, stop))
-            .into_iter()
-            .map(|a| MoveScore {
-                mv: a.mv,
-                score: a.score.into(),
-            })
-            .collect()
+    /// Scores every legal move of `game`'s position within `limits`, best
+    /// first. With `fresh`, the engine forgets earlier searches first, so
+    /// a node budget gives the same answer every time.
+    pub fn analyze(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        fresh: bool,
+        stop: &AtomicBool,
+    ) -> Vec<MoveScore> {
+        self.with_engine(game.rules(), true, |e| {
+            if fresh {
+                e.new_game();
+            }
+            e.analyze(game, limits, stop)
+        })
+        .into_iter()
+        .map(|a| MoveScore {
+            mv: a.mv,
+            score: a.score.into(),
+        })
+        .collect()
     }
+
+    /// A hint for the side to move of `game`, within `budget`.
+    pub fn hint(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Hint {
+        let moves = self.analyze(game, &Limits::movetime(budget), false, stop);
+        Hint {
+            ply: game.plies().len(),
+            best: best_of(&moves).cloned(),
+            oracle: self.oracle_value(game, &game.position()),
+            moves,
+        }
+    }
+
+    /// Reviews every move of `game` with a fixed number of nodes each: its
+    /// score, the best move, what it lost, whether that makes a mistake.
+    /// Stops early (returning the moves reviewed so far) once `stop` is set.
+    pub fn review(&self, game: &Game, stop: &AtomicBool) -> Vec<ReviewRow> {
+        let mut replay = Game::from_position(*game.rules(), game.start());
+        let mut rows = Vec::with_capacity(game.plies().len());
+        let limits = Limits::nodes(REVIEW_NODES_PER_MOVE);
+        for (i, mv) in game.moves().enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let mover = replay.position().to_move();
+            let scores = self.analyze(&replay, &limits, true, stop);
+            let best = best_of(&scores).cloned();
+            let played = scores.iter().find(|m| m.mv == mv).cloned();
+            let loss = match (&best, &played) {
+                (Some(b), Some(p)) => b.score.cp - p.score.cp,
+                _ => 0,
+            };
+            let south_view = |cp: i32| if mover == Side::South { cp } else { -cp };
+            rows.push(ReviewRow {
+                ply: i,
+                side: side_letter(mover),
+                mv: mv.letter().to_string(),
+                played: played.map(|p| p.score),
+                eval_south: best.as_ref().map(|b| south_view(b.score.cp)),
+                best: best.map(|b| BestMove {
+                    mv: b.mv.letter().to_string(),
+                    score: b.score,
+                }),
+                loss,
+                mistake: loss >= MISTAKE_LOSS,
+                oracle: self.oracle_value(&replay, &replay.position()),
+            });
+            if replay.play(mv).is_err() {
+                break;
+            }
+        }
+        rows
+    }
+}
+
+fn best_of(scores: &[MoveScore]) -> Option<&MoveScore> {
+    scores.iter().max_by_key(|s| s.score.cp)
 }
 
 #[cfg(test)]
@@ -312,11 +485,33 @@ mod tests {
         let position: Position = "0-0-0-1-0-2-1-2-0-0-0-1-20-21-S".parse().unwrap();
         let game = Game::from_position(Rules::AWALE, position);
         let stop = AtomicBool::new(false);
-        let computer = Computer::default();
-        let mv = computer.choose_move(&game, 6, 1, Duration::from_millis(200), &stop, &mut |_| {});
+        let computer = Computer::new(None, 1, 1);
+        let mv = computer.choose_move(
+            &game,
+            6,
+            1,
+            Duration::from_millis(200),
+            &stop,
+            &mut |_, _| {},
+        );
         assert_eq!(mv, Move::from_letter('F'));
-        let scores = computer.analyze(&game, Duration::from_millis(200), &stop);
-        assert_eq!(scores[0].mv, Move::from_letter('F').unwrap());
+        let hint = computer.hint(&game, Duration::from_millis(200), &stop);
+        assert_eq!(hint.best.unwrap().mv, Move::from_letter('F').unwrap());
+    }
+
+    #[test]
+    fn a_review_is_the_same_every_time() {
+        let mut game = Game::new(Rules::AWALE);
+        for c in "FfAaBbCc".chars() {
+            game.play(Move::from_letter(c).unwrap()).unwrap();
+        }
+        let computer = Computer::new(None, 1, 1);
+        let stop = AtomicBool::new(false);
+        let first = serde_json::to_string(&computer.review(&game, &stop)).unwrap();
+        // Other searches in between must not change it.
+        let _ = computer.hint(&game, Duration::from_millis(50), &stop);
+        let second = serde_json::to_string(&computer.review(&game, &stop)).unwrap();
+        assert_eq!(first, second);
     }
 
     #[test]
@@ -330,5 +525,32 @@ mod tests {
             (s.cp, s.decided, s.text.as_str()),
             (150, false, "+1.50 seeds")
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn searches_beyond_the_queue_are_refused_as_busy() {
+        let computer = Arc::new(Computer::new(None, 1, 1));
+        let gate = Arc::new(std::sync::Barrier::new(2));
+        let g = Arc::clone(&gate);
+        let first = {
+            let c = Arc::clone(&computer);
+            tokio::spawn(async move { c.run(move |_| g.wait()).await })
+        };
+        while computer.running() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // One waits for the permit; a third is refused.
+        let second = {
+            let c = Arc::clone(&computer);
+            tokio::spawn(async move { c.run(|_| ()).await })
+        };
+        while computer.queued.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let third = computer.run(|_| ()).await;
+        assert_eq!(third.unwrap_err().kind, Kind::Busy);
+        gate.wait();
+        first.await.unwrap().unwrap();
+        second.await.unwrap().unwrap();
     }
 }

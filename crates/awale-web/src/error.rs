@@ -1,82 +1,106 @@
-//! The one error type of the API: every failure becomes a JSON body
-//! `{"error": CODE, "message": TEXT}` with the right status, never a panic.
-//! The page translates the stable `error` codes; `message` is for people
-//! and logs, in English.
+//! The game server's own error: what kind of failure (not found, invalid,
+//! conflict, forbidden, too many, busy, internal), a stable code the page
+//! translates, and a message for people and logs, in English. It knows
+//! nothing of HTTP: `http::error` maps each kind to a status, once.
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use std::fmt;
 
-/// A failed API request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
+use crate::store::StoreError;
+
+/// What kind of failure an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// No such game, player or link.
+    NotFound,
+    /// A value that cannot even be read (a move that is not a hole letter).
+    Malformed,
+    /// The request is understood but breaks the rules or names a bad value.
+    Invalid,
+    /// Well formed but not possible now (out of turn, game over, stale).
+    Conflict,
+    /// Not this player's to do (a seat held by someone else).
+    Forbidden,
+    /// Too many requests of this kind from this player: wait.
+    TooMany,
+    /// The server is too busy now: try again later.
+    Busy,
+    /// The server failed (storage).
+    Internal,
+}
+
+/// A failed operation on a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// Its kind.
+    pub kind: Kind,
     /// A stable machine-readable code such as `illegal_move`.
     pub code: &'static str,
     /// What went wrong, naming the rejected input.
     pub message: String,
 }
 
-impl ApiError {
-    /// An error with this status, code and message.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
+impl Error {
+    /// An error of this kind, code and message.
+    pub fn new(kind: Kind, code: &'static str, message: impl Into<String>) -> Error {
+        Error {
+            kind,
             code,
             message: message.into(),
         }
     }
 
-    /// 400: the request cannot be read (malformed JSON, bad field value).
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    /// A bad value or a move the rules refuse.
+    pub fn invalid(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(Kind::Invalid, code, message)
     }
 
-    /// 404: no game with this id.
-    pub fn no_game(id: &str) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
+    /// Not possible now.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(Kind::Conflict, code, message)
+    }
+
+    /// Not this player's to do.
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(Kind::Forbidden, code, message)
+    }
+
+    /// Too many requests.
+    pub fn too_many(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(Kind::TooMany, code, message)
+    }
+
+    /// The server failed.
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(Kind::Internal, "internal", message)
+    }
+
+    /// No game with this id.
+    pub fn no_game(id: i64) -> Error {
+        Error::new(
+            Kind::NotFound,
             "no_such_game",
             format!("no game with id `{id}`"),
         )
     }
 
-    /// 409: the request is well formed but not possible now (out of turn,
-    /// game over, stale view).
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, code, message)
-    }
-
-    /// 422: the request is understood but breaks the rules (illegal move,
-    /// bad game record).
-    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
-    }
-
-    /// 500: the server failed (storage), with the cause.
-    pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    /// The game is over.
+    pub fn game_over(reason: &str) -> Error {
+        Error::conflict("game_over", format!("the game is over ({reason})"))
     }
 }
 
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}): {}", self.status, self.code, self.message)
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
     }
 }
 
-impl std::error::Error for ApiError {}
+impl std::error::Error for Error {}
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.code, "message": self.message });
-        (self.status, Json(body)).into_response()
-    }
-}
-
-impl From<crate::store::StoreError> for ApiError {
-    fn from(e: crate::store::StoreError) -> ApiError {
-        ApiError::internal(e.to_string())
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Error {
+        // The cause is logged once here; the player gets a short message.
+        tracing::error!(error = %e, "game store failed");
+        Error::internal(format!("storing failed: {e}"))
     }
 }

@@ -1,11 +1,11 @@
 //! A game as the server keeps it: the rules' [`Game`] plus what the browser
-//! game adds (who plays, the computer's level, the clock, the redo list, a
-//! fall of the flag), the operations on it, and its JSON view for the page.
+//! game adds (who sits where, the computer's level, the clock, the redo
+//! list, an end the rules do not know: time, abandon, abort) and the
+//! operations on it, each checking who asks. Nothing here knows HTTP.
 
 use awale_core::{Game, Move, Position, Side};
-use serde_json::{json, Value};
 
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// Who plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,33 @@ pub enum Mode {
     },
     /// Two people on one screen.
     Humans,
+    /// Two people on two devices, each in their own seat.
+    Online,
+}
+
+impl Mode {
+    /// `computer`, `humans` or `online`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Computer { .. } => "computer",
+            Mode::Humans => "humans",
+            Mode::Online => "online",
+        }
+    }
+}
+
+/// A player: the hash of the secret their browser keeps in a cookie (the
+/// secret itself is never stored).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerId(pub String);
+
+/// Who sits on a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// The player holding the seat.
+    pub player: PlayerId,
+    /// Their nickname.
+    pub name: String,
 }
 
 /// A game clock: each side's time left, counting down on its turn.
@@ -28,23 +55,82 @@ pub struct Clock {
     pub initial_ms: i64,
     /// Time added after each move.
     pub increment_ms: i64,
-    /// Time left for South and North when their current turn began.
+    /// Time left for South and North when the current turn began.
     pub remaining_ms: [i64; 2],
-    /// When the side to move's turn began (milliseconds since 1970).
-    pub turn_started_ms: i64,
 }
 
-/// The end of a game, including a fall of the flag (which the rules crate
-/// does not know about).
+/// An end the rules crate does not know about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// This side's time ran out.
+    Time(Side),
+    /// This side left the game; the other claimed the win.
+    Abandoned(Side),
+    /// Stopped before it really began: no result.
+    Aborted,
+}
+
+/// Why a game ended, in one word, as the API and the store name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// An end by the rules (starvation, repetition, target, resignation,
+    /// empty board).
+    Rules(awale_core::EndReason),
+    /// A flag fell.
+    Time,
+    /// A player left and the other claimed the win.
+    Abandoned,
+    /// Aborted before it began.
+    Aborted,
+}
+
+impl EndReason {
+    /// `starvation`, ..., `time`, `abandoned`, `aborted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Rules(r) => r.name(),
+            EndReason::Time => "time",
+            EndReason::Abandoned => "abandoned",
+            EndReason::Aborted => "aborted",
+        }
+    }
+}
+
+/// The end of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct End {
-    /// `starvation`, `repetition`, `target`, `resignation`, `empty_board`
-    /// or `time`.
-    pub reason: &'static str,
+    /// Why it ended.
+    pub reason: EndReason,
     /// Final stores, with the seeds left given out as the rules say.
     pub stores: [u8; 2],
-    /// The winner, None for a draw.
+    /// The winner, None for a draw or an aborted game.
     pub winner: Option<Side>,
+    /// The side that ran out of time or left, for `time` and `abandoned`.
+    pub loser_by: Option<Side>,
+}
+
+impl End {
+    /// The result as records write it: `1-0`, `0-1`, `1/2-1/2`, or `*` for
+    /// an aborted game.
+    pub fn result_text(&self) -> &'static str {
+        match (self.reason, self.winner) {
+            (EndReason::Aborted, _) => "*",
+            (_, Some(Side::South)) => "1-0",
+            (_, Some(Side::North)) => "0-1",
+            (_, None) => "1/2-1/2",
+        }
+    }
+}
+
+/// What the two players of an online game have asked of each other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offers {
+    /// A takeback asked by this side, waiting for the other's answer.
+    pub takeback: Option<Side>,
+    /// A rematch offered by this side (after the end).
+    pub rematch: Option<Side>,
+    /// The rematch game, once accepted.
+    pub rematch_id: Option<i64>,
 }
 
 /// One stored browser game.
@@ -56,12 +142,24 @@ pub struct WebGame {
     pub created_ms: i64,
     /// Who plays.
     pub mode: Mode,
+    /// Who sits on each side (South, North). Against the computer and on
+    /// one screen, the person's seats belong to the browser that made the
+    /// game; a game made without a browser identity (a script) has no
+    /// seats and anyone may play it. Online, an empty seat is free.
+    pub seats: [Option<Seat>; 2],
+    /// Listed in the lobby while a seat is free (online games).
+    pub public: bool,
     /// Seed of the computer's choices, so a game can be reproduced.
     pub seed: u64,
     /// The clock, if the game is played with one.
     pub clock: Option<Clock>,
-    /// The side whose time ran out.
-    pub flagged: Option<Side>,
+    /// When the side to move's turn began (milliseconds since 1970); for an
+    /// online game waiting for its second player, when it was offered.
+    pub turn_started_ms: i64,
+    /// An end the rules do not know.
+    pub stop: Option<Stop>,
+    /// Offers between the players.
+    pub offers: Offers,
     /// Moves taken back, the next one to redo last.
     pub redo: Vec<Move>,
     /// The game itself: rules, start, moves, resignation.
@@ -75,29 +173,70 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// A side as one letter in JSON.
-pub fn side_letter(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
+/// How long a side may wait before its first move before the game can be
+/// aborted.
+pub const ABORT_AFTER_MS: i64 = 30_000;
+/// How long a player must be gone on their move (no clock) before the
+/// other may claim the win.
+pub const CLAIM_AFTER_MS: i64 = 120_000;
 
 impl WebGame {
-    /// The end of the game, if it is over, by the rules or by the clock.
+    /// A new game, not yet stored.
+    pub fn new(mode: Mode, game: Game, now: i64, seed: u64) -> WebGame {
+        WebGame {
+            id: 0,
+            created_ms: now,
+            mode,
+            seats: [None, None],
+            public: false,
+            seed,
+            clock: None,
+            turn_started_ms: now,
+            stop: None,
+            offers: Offers::default(),
+            redo: Vec::new(),
+            game,
+        }
+    }
+
+    /// The end of the game, if it is over, by the rules, the clock or the
+    /// players.
     pub fn end(&self) -> Option<End> {
-        if let Some(side) = self.flagged {
-            return Some(End {
-                reason: "time",
-                stores: self.game.position().stores(),
-                winner: Some(side.opponent()),
-            });
+        let position = self.game.position();
+        match self.stop {
+            Some(Stop::Time(side)) | Some(Stop::Abandoned(side)) => {
+                let reason = match self.stop {
+                    Some(Stop::Time(_)) => EndReason::Time,
+                    _ => EndReason::Abandoned,
+                };
+                return Some(End {
+                    reason,
+                    stores: position.stores(),
+                    winner: Some(side.opponent()),
+                    loser_by: Some(side),
+                });
+            }
+            Some(Stop::Aborted) => {
+                return Some(End {
+                    reason: EndReason::Aborted,
+                    stores: position.stores(),
+                    winner: None,
+                    loser_by: None,
+                })
+            }
+            None => {}
         }
         self.game.outcome().map(|o| End {
-            reason: o.reason.name(),
+            reason: EndReason::Rules(o.reason),
             stores: o.stores,
             winner: o.winner,
+            loser_by: None,
         })
+    }
+
+    /// Whether the game waits for its second player (online).
+    pub fn waiting(&self) -> bool {
+        self.mode == Mode::Online && self.seats.iter().any(Option::is_none)
     }
 
     /// Whether the computer plays the side to move now.
@@ -106,57 +245,138 @@ impl WebGame {
             Mode::Computer { human, .. } => {
                 self.end().is_none() && self.game.position().to_move() != human
             }
-            Mode::Humans => false,
+            Mode::Humans | Mode::Online => false,
+        }
+    }
+
+    /// The sides `player` may act for: both on one screen, the person's
+    /// against the computer, their seat online. A game without seats (made
+    /// by a script) lets anyone act, except online.
+    pub fn sides_of(&self, player: Option<&PlayerId>) -> Vec<Side> {
+        let holds = |side: Side| match (&self.seats[side.index()], player) {
+            (Some(seat), Some(p)) => seat.player == *p,
+            _ => false,
+        };
+        let unowned = self.seats.iter().all(Option::is_none);
+        let candidates: Vec<Side> = match self.mode {
+            Mode::Computer { human, .. } => vec![human],
+            Mode::Humans => Side::BOTH.to_vec(),
+            Mode::Online => return Side::BOTH.into_iter().filter(|&s| holds(s)).collect(),
+        };
+        candidates
+            .into_iter()
+            .filter(|&s| unowned || holds(s))
+            .collect()
+    }
+
+    /// Checks that `player` may act for `side`.
+    ///
+    /// # Errors
+    ///
+    /// `not_your_seat` (forbidden) naming the side.
+    pub fn check_side(&self, player: Option<&PlayerId>, side: Side) -> Result<(), Error> {
+        if self.sides_of(player).contains(&side) {
+            return Ok(());
+        }
+        let whose = match self.mode {
+            Mode::Computer { .. } if self.computer_to_move() => "the computer's",
+            _ if player.is_none() => {
+                "another player's (this browser has no player cookie: open the page first)"
+            }
+            _ => "another player's",
+        };
+        Err(Error::forbidden(
+            "not_your_seat",
+            format!("{side} is {whose} seat in this game: you can watch, not play"),
+        ))
+    }
+
+    /// The side `player` acts for in a request that names none: their only
+    /// side, or the side to move when they hold both.
+    ///
+    /// # Errors
+    ///
+    /// `not_your_seat` when they hold no seat.
+    pub fn side_for(&self, player: Option<&PlayerId>) -> Result<Side, Error> {
+        let sides = self.sides_of(player);
+        match sides.as_slice() {
+            [side] => Ok(*side),
+            [] => Err(Error::forbidden(
+                "not_your_seat",
+                "you hold no seat in this game: you can watch, not play",
+            )),
+            _ => Ok(self.game.position().to_move()),
         }
     }
 
     /// Ends the game on time if the side to move's clock has run out at
     /// `now`. Returns whether it did.
     pub fn check_flag(&mut self, now: i64) -> bool {
-        if self.end().is_some() {
+        if self.end().is_some() || self.waiting() {
             return false;
         }
         let Some(clock) = self.clock else {
             return false;
         };
         let mover = self.game.position().to_move();
-        if clock.remaining_ms[mover.index()] - (now - clock.turn_started_ms) <= 0 {
-            self.flagged = Some(mover);
+        if clock.remaining_ms[mover.index()] - (now - self.turn_started_ms) <= 0 {
+            self.stop = Some(Stop::Time(mover));
             true
         } else {
             false
         }
     }
 
-    /// Time left for each side at `now`.
+    /// When the side to move's flag falls if nobody moves (ms since 1970),
+    /// for a clock game going on.
+    pub fn flag_deadline(&self) -> Option<i64> {
+        let clock = self.clock?;
+        if self.end().is_some() || self.waiting() {
+            return None;
+        }
+        let mover = self.game.position().to_move();
+        Some(self.turn_started_ms + clock.remaining_ms[mover.index()].max(0))
+    }
+
+    /// Time left for each side at `now`: the side that ran out shows 0.
     pub fn time_left(&self, now: i64) -> Option<[i64; 2]> {
         let clock = self.clock?;
         let mut left = clock.remaining_ms;
-        if self.end().is_none() {
+        if let Some(Stop::Time(side)) = self.stop {
+            left[side.index()] = 0;
+        } else if self.end().is_none() && !self.waiting() {
             let mover = self.game.position().to_move().index();
-            left[mover] = (left[mover] - (now - clock.turn_started_ms)).max(0);
+            left[mover] = (left[mover] - (now - self.turn_started_ms)).max(0);
         }
         Some(left)
+    }
+
+    fn check_going_on(&self) -> Result<(), Error> {
+        if let Some(end) = self.end() {
+            return Err(Error::game_over(end.reason.name()));
+        }
+        if self.waiting() {
+            return Err(Error::conflict(
+                "waiting_for_opponent",
+                "the game has not begun: it waits for its second player",
+            ));
+        }
+        Ok(())
     }
 
     /// Plays `mv` for the side to move at time `now`, after checking that
     /// the game goes on, that it is that side's hole and that it is legal.
     /// The clock is charged and the redo list kept when `mv` is its next.
+    /// Returns the seeds captured.
     ///
     /// # Errors
     ///
-    /// 409 when the game is over or the hole is the other side's, 422 when
-    /// the move breaks the rules.
-    pub fn play(&mut self, mv: Move, now: i64) -> Result<u8, ApiError> {
-        if let Some(end) = self.end() {
-            return Err(ApiError::conflict(
-                "game_over",
-                format!("the game is over ({})", end.reason),
-            ));
-        }
+    /// `game_over`, `not_your_turn` (conflict) or `illegal_move` (invalid).
+    pub fn play(&mut self, mv: Move, now: i64) -> Result<u8, Error> {
+        self.check_going_on()?;
         let mover = self.game.position().to_move();
         if mv.side() != mover {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_your_turn",
                 format!("{mv} is a hole of {} but {mover} is to move", mv.side()),
             ));
@@ -164,38 +384,35 @@ impl WebGame {
         let captured = self
             .game
             .play(mv)
-            .map_err(|e| ApiError::unprocessable("illegal_move", e.to_string()))?;
+            .map_err(|e| Error::invalid("illegal_move", e.to_string()))?;
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
         } else {
             self.redo.clear();
         }
         if let Some(clock) = &mut self.clock {
-            let used = now - clock.turn_started_ms;
+            let used = now - self.turn_started_ms;
             clock.remaining_ms[mover.index()] += clock.increment_ms - used;
-            clock.turn_started_ms = now;
         }
+        self.turn_started_ms = now;
+        self.offers.takeback = None;
         Ok(captured)
     }
 
     /// Takes back moves: against the computer, back to the person's
-    /// previous turn; between two people, one move.
+    /// previous turn; otherwise one move.
     ///
     /// # Errors
     ///
-    /// 409 when there is nothing to take back, or the game is played with a
-    /// clock, or it ended by resignation or time.
-    pub fn undo(&mut self) -> Result<(), ApiError> {
+    /// `nothing_to_undo`, `clock_game` or `game_over` (conflict).
+    pub fn undo(&mut self, now: i64) -> Result<(), Error> {
         self.check_takeback()?;
         let human = match self.mode {
             Mode::Computer { human, .. } => Some(human),
-            Mode::Humans => None,
+            Mode::Humans | Mode::Online => None,
         };
         if self.game.plies().is_empty() {
-            return Err(ApiError::conflict(
-                "nothing_to_undo",
-                "no move to take back",
-            ));
+            return Err(Error::conflict("nothing_to_undo", "no move to take back"));
         }
         // Against the computer, take back the computer's answer and the
         // person's move, back to a position where the person moves.
@@ -216,12 +433,13 @@ impl WebGame {
                         break;
                     }
                 }
-                return Err(ApiError::conflict(
+                return Err(Error::conflict(
                     "nothing_to_undo",
                     "no move of yours to take back",
                 ));
             }
         }
+        self.turn_started_ms = now;
         Ok(())
     }
 
@@ -230,188 +448,280 @@ impl WebGame {
     ///
     /// # Errors
     ///
-    /// 409 when there is nothing to redo or the game has a clock.
-    pub fn redo(&mut self) -> Result<(), ApiError> {
+    /// `nothing_to_redo`, `clock_game` or `game_over` (conflict).
+    pub fn redo(&mut self, now: i64) -> Result<(), Error> {
         self.check_takeback()?;
+        if self.mode == Mode::Online {
+            return Err(Error::conflict(
+                "online_game",
+                "an online game has no redo: ask for a takeback instead",
+            ));
+        }
         let human = match self.mode {
             Mode::Computer { human, .. } => Some(human),
-            Mode::Humans => None,
+            Mode::Humans | Mode::Online => None,
         };
         if self.redo.is_empty() {
-            return Err(ApiError::conflict(
-                "nothing_to_redo",
-                "no move to play again",
-            ));
+            return Err(Error::conflict("nothing_to_redo", "no move to play again"));
         }
         while let Some(&mv) = self.redo.last() {
             self.game
                 .play(mv)
-                .map_err(|e| ApiError::internal(format!("redo of {mv}: {e}")))?;
+                .map_err(|e| Error::internal(format!("redo of {mv}: {e}")))?;
             self.redo.pop();
             let at_person = human.is_none_or(|h| self.game.position().to_move() == h);
             if at_person || self.game.end().is_some() {
                 break;
             }
         }
+        self.turn_started_ms = now;
         Ok(())
     }
 
-    fn check_takeback(&self) -> Result<(), ApiError> {
-        if self.clock.is_some() {
-            return Err(ApiError::conflict(
+    /// Whether moves may be taken back now (not in clock games, not after
+    /// a resignation or an end by time; online only through an accepted
+    /// request).
+    fn check_takeback(&self) -> Result<(), Error> {
+        if self.clock.is_some() && self.mode != Mode::Online {
+            return Err(Error::conflict(
                 "clock_game",
                 "moves cannot be taken back in a game with a clock",
             ));
         }
-        if self.flagged.is_some() || self.game.resigned().is_some() {
-            return Err(ApiError::conflict(
+        if self.stop.is_some() || self.game.resigned().is_some() {
+            return Err(Error::conflict(
                 "game_over",
-                "the game ended by resignation or time",
+                "the game ended by resignation, time or abandon",
             ));
         }
         Ok(())
     }
 
-    /// `side` resigns (against the computer, only the person can).
+    /// Whether an undo is possible now (for the page's button).
+    pub fn can_undo(&self) -> bool {
+        self.mode != Mode::Online && self.check_takeback().is_ok() && !self.game.plies().is_empty()
+    }
+
+    /// Whether a redo is possible now.
+    pub fn can_redo(&self) -> bool {
+        self.mode != Mode::Online && self.check_takeback().is_ok() && !self.redo.is_empty()
+    }
+
+    /// `side` resigns.
     ///
     /// # Errors
     ///
-    /// 409 when the game is already over.
-    pub fn resign(&mut self, side: Side) -> Result<(), ApiError> {
-        if let Some(end) = self.end() {
-            return Err(ApiError::conflict(
-                "game_over",
-                format!("the game is over ({})", end.reason),
-            ));
-        }
+    /// `game_over` when the game is already over.
+    pub fn resign(&mut self, side: Side) -> Result<(), Error> {
+        self.check_going_on()?;
         self.game
             .resign(side)
-            .map_err(|e| ApiError::conflict("game_over", e.to_string()))
+            .map_err(|e| Error::conflict("game_over", e.to_string()))
     }
 
-    /// The game as the page draws it.
-    pub fn view(&self, now: i64) -> Value {
-        let position = self.game.position();
-        let end = self.end();
-        let legal: Vec<String> = if end.is_none() {
-            self.game
-                .legal_moves()
-                .iter()
-                .map(|m| m.letter().to_string())
-                .collect()
-        } else {
-            Vec::new()
+    // ------------------------------------------------------------ online --
+
+    /// `seat` takes the free side of an online game that waits for its
+    /// second player; the game (and its clock) begins at `now`. Returns the
+    /// side taken.
+    ///
+    /// # Errors
+    ///
+    /// `seat_taken` when no seat is free; `already_seated` when the player
+    /// holds the other seat.
+    pub fn sit(&mut self, seat: Seat, now: i64) -> Result<Side, Error> {
+        if self.mode != Mode::Online || self.end().is_some() {
+            return Err(Error::conflict(
+                "seat_taken",
+                "this game has no free seat: you can watch it",
+            ));
+        }
+        if self.seats.iter().flatten().any(|s| s.player == seat.player) {
+            return Err(Error::conflict(
+                "already_seated",
+                "you already play in this game",
+            ));
+        }
+        let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|s| self.seats[s.index()].is_none())
+        else {
+            return Err(Error::conflict(
+                "seat_taken",
+                "both seats are taken: you can watch the game",
+            ));
         };
-        let rules = self.game.rules();
-        let plies: Vec<Value> = self
-            .game
-            .plies()
-            .iter()
-            .map(|p| {
-                json!({
-                    "move": p.mv.letter().to_string(),
-                    "captured": p.captured,
-                    "side": side_letter(p.before.to_move()),
-                    "before": p.before.holes(),
-                    "stores_before": p.before.stores(),
-                })
+        self.seats[side.index()] = Some(seat);
+        self.turn_started_ms = now;
+        Ok(side)
+    }
+
+    /// Moves `player`'s seat to `to` (another device).
+    ///
+    /// # Errors
+    ///
+    /// `not_your_seat` when `player` holds no seat here.
+    pub fn hand_over(&mut self, player: &PlayerId, to: PlayerId) -> Result<Side, Error> {
+        let side = Side::BOTH
+            .into_iter()
+            .find(|s| {
+                self.seats[s.index()]
+                    .as_ref()
+                    .is_some_and(|seat| seat.player == *player)
             })
-            .collect();
-        let (mode, human, level) = match self.mode {
-            Mode::Computer { human, level } => ("computer", Some(side_letter(human)), Some(level)),
-            Mode::Humans => ("humans", None, None),
+            .ok_or_else(|| {
+                Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
+            })?;
+        if let Some(seat) = &mut self.seats[side.index()] {
+            seat.player = to;
+        }
+        Ok(side)
+    }
+
+    /// `side` asks to take back the last move (online).
+    ///
+    /// # Errors
+    ///
+    /// `nothing_to_undo`, `game_over`, or `takeback_pending` when one is
+    /// already asked.
+    pub fn ask_takeback(&mut self, side: Side) -> Result<(), Error> {
+        self.check_going_on()?;
+        self.check_takeback()?;
+        if !self.game.plies().iter().any(|p| p.before.to_move() == side) {
+            return Err(Error::conflict(
+                "nothing_to_undo",
+                "you have no move to take back",
+            ));
+        }
+        if self.offers.takeback.is_some() {
+            return Err(Error::conflict(
+                "takeback_pending",
+                "a takeback is already asked",
+            ));
+        }
+        self.offers.takeback = Some(side);
+        Ok(())
+    }
+
+    /// `side` answers the other's takeback request: on yes, the moves back
+    /// to the asker's last move are taken back, and the asker moves again.
+    ///
+    /// # Errors
+    ///
+    /// `no_takeback` when the other side asked nothing.
+    pub fn answer_takeback(&mut self, side: Side, accept: bool, now: i64) -> Result<(), Error> {
+        let Some(asker) = self.offers.takeback.filter(|&a| a != side) else {
+            return Err(Error::conflict(
+                "no_takeback",
+                "your opponent has not asked for a takeback",
+            ));
         };
-        json!({
-            "id": self.id,
-            "created_ms": self.created_ms,
-            "mode": mode,
-            "human": human,
-            "level": level,
-            "rules": rules_view(rules),
-            "start": self.game.start().to_string(),
-            "position": position.to_string(),
-            "board": position.holes(),
-            "stores": position.stores(),
-            "to_move": side_letter(position.to_move()),
-            "legal": legal,
-            "plies": plies,
-            "notation": notation(&self.game),
-            "can_undo": self.check_takeback().is_ok() && !self.game.plies().is_empty(),
-            "can_redo": self.check_takeback().is_ok() && !self.redo.is_empty(),
-            "computer_to_move": self.computer_to_move(),
-            "end": end.map(|e| json!({
-                "reason": e.reason,
-                "stores": e.stores,
-                "winner": e.winner.map(side_letter),
-            })),
-            "clock": self.clock.map(|c| json!({
-                "initial_ms": c.initial_ms,
-                "increment_ms": c.increment_ms,
-                "left_ms": self.time_left(now),
-                "running": if end.is_none() { Some(side_letter(position.to_move())) } else { None },
-            })),
-        })
+        self.offers.takeback = None;
+        if !accept {
+            return Ok(());
+        }
+        while let Some(mv) = self.game.undo() {
+            let _ = mv;
+            if self.game.position().to_move() == asker {
+                break;
+            }
+        }
+        self.redo.clear();
+        self.turn_started_ms = now;
+        Ok(())
+    }
+
+    /// The side to move's opponent aborts the game before both have moved,
+    /// when the side to move has waited [`ABORT_AFTER_MS`] (or either
+    /// player before any move of their own).
+    ///
+    /// # Errors
+    ///
+    /// `cannot_abort` when the game has really begun.
+    pub fn abort(&mut self, side: Side, now: i64) -> Result<(), Error> {
+        self.check_going_on()?;
+        let moved = |s: Side| self.game.plies().iter().any(|p| p.before.to_move() == s);
+        let mover = self.game.position().to_move();
+        let allowed = if moved(Side::South) && moved(Side::North) {
+            false
+        } else if !moved(side) {
+            true
+        } else {
+            mover != side && now - self.turn_started_ms >= ABORT_AFTER_MS
+        };
+        if !allowed {
+            return Err(Error::conflict(
+                "cannot_abort",
+                "the game can be aborted only before both players have moved, or when the \
+                 other has not made a first move within 30 seconds",
+            ));
+        }
+        self.stop = Some(Stop::Aborted);
+        Ok(())
+    }
+
+    /// `side` claims the win because the other, to move, has been gone for
+    /// [`CLAIM_AFTER_MS`] (`gone_since`: when they were last connected).
+    ///
+    /// # Errors
+    ///
+    /// `cannot_claim` when the other is to move but not gone long enough,
+    /// or the game has a clock (the flag decides then).
+    pub fn claim(&mut self, side: Side, gone_since: Option<i64>, now: i64) -> Result<(), Error> {
+        self.check_going_on()?;
+        let mover = self.game.position().to_move();
+        let gone = gone_since.is_some_and(|t| now - t.max(self.turn_started_ms) >= CLAIM_AFTER_MS);
+        if self.clock.is_some() || mover == side || !gone {
+            return Err(Error::conflict(
+                "cannot_claim",
+                "the win can be claimed only when your opponent, to move, has been gone for \
+                 2 minutes (in a game without a clock)",
+            ));
+        }
+        self.stop = Some(Stop::Abandoned(mover));
+        Ok(())
+    }
+
+    /// `side` offers or accepts a rematch. Returns true when both now want
+    /// it (the caller makes the game, colours swapped).
+    ///
+    /// # Errors
+    ///
+    /// `not_over` while the game goes on; `rematch_made` once it exists.
+    pub fn offer_rematch(&mut self, side: Side) -> Result<bool, Error> {
+        if self.end().is_none() {
+            return Err(Error::conflict("not_over", "the game is not over yet"));
+        }
+        if self.offers.rematch_id.is_some() {
+            return Err(Error::conflict(
+                "rematch_made",
+                "the rematch has already begun",
+            ));
+        }
+        match self.offers.rematch {
+            Some(other) if other != side => Ok(true),
+            _ => {
+                self.offers.rematch = Some(side);
+                Ok(false)
+            }
+        }
     }
 }
 
-/// The rule options as JSON, with the preset-based name.
-pub fn rules_view(rules: &awale_core::Rules) -> Value {
-    use awale_core::{Direction, FirstPlayer, GrandSlam, Repetition};
-    json!({
-        "name": rules.to_string(),
-        "grand_slam": match rules.grand_slam { GrandSlam::Forbidden => "forbidden", GrandSlam::NoCapture => "no_capture" },
-        "repetition": match rules.repetition { Repetition::Nobody => "nobody", Repetition::OwnRow => "own_row" },
-        "target": rules.target,
-        "direction": match rules.direction { Direction::CounterClockwise => "counter_clockwise", Direction::Clockwise => "clockwise" },
-        "first": match rules.first { FirstPlayer::Side(Side::South) => "south", FirstPlayer::Side(Side::North) => "north", FirstPlayer::Random => "random" },
-        "columns": {
-            "S": rules.direction.columns(Side::South),
-            "N": rules.direction.columns(Side::North),
-        },
-    })
-}
-
-/// The moves in record notation, `1. F f 2. A a+2`, numbered from South's
-/// moves (a game North starts begins `1. ... f`).
-pub fn notation(game: &Game) -> String {
-    let mut out = String::new();
-    let mut number = 1;
-    for (i, p) in game.plies().iter().enumerate() {
-        let side = p.before.to_move();
-        if side == Side::South || i == 0 {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(&format!("{number}."));
-            if side == Side::North {
-                out.push_str(" ...");
-            }
-        }
-        out.push(' ');
-        out.push(p.mv.letter());
-        if p.captured > 0 {
-            out.push_str(&format!("+{}", p.captured));
-        }
-        if side == Side::North {
-            number += 1;
-        }
-    }
-    out
-}
-
-/// Reads a move letter from the API.
+/// Reads a move letter.
 ///
 /// # Errors
 ///
-/// 400 naming the text when it is not one letter `A`-`F` or `a`-`f`.
-pub fn parse_move(text: &str) -> Result<Move, ApiError> {
+/// `bad_move` naming the text when it is not one letter `A`-`F` or `a`-`f`.
+pub fn parse_move(text: &str) -> Result<Move, Error> {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Move::from_letter(c),
         _ => None,
     }
     .ok_or_else(|| {
-        ApiError::bad_request(
+        Error::new(
+            crate::error::Kind::Malformed,
             "bad_move",
             format!("`{text}` is not a move (holes are A-F for South, a-f for North)"),
         )
@@ -422,10 +732,10 @@ pub fn parse_move(text: &str) -> Result<Move, ApiError> {
 ///
 /// # Errors
 ///
-/// 422 naming what is wrong in the diagram.
-pub fn parse_position(text: &str) -> Result<Position, ApiError> {
+/// `bad_position` naming what is wrong in the diagram.
+pub fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>()
-        .map_err(|e| ApiError::unprocessable("bad_position", e.to_string()))
+        .map_err(|e| Error::invalid("bad_position", e.to_string()))
 }
 
 #[cfg(test)]
@@ -434,25 +744,24 @@ mod tests {
     use awale_core::Rules;
 
     fn clocked(now: i64) -> WebGame {
-        WebGame {
-            id: 1,
-            created_ms: now,
-            mode: Mode::Humans,
-            seed: 0,
-            clock: Some(Clock {
-                initial_ms: 60_000,
-                increment_ms: 2_000,
-                remaining_ms: [60_000; 2],
-                turn_started_ms: now,
-            }),
-            flagged: None,
-            redo: Vec::new(),
-            game: Game::new(Rules::AWALE),
-        }
+        let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), now, 0);
+        g.clock = Some(Clock {
+            initial_ms: 60_000,
+            increment_ms: 2_000,
+            remaining_ms: [60_000; 2],
+        });
+        g
     }
 
     fn letter(c: char) -> Move {
         Move::from_letter(c).unwrap()
+    }
+
+    fn player(name: &str) -> Seat {
+        Seat {
+            player: PlayerId(name.to_string()),
+            name: name.to_string(),
+        }
     }
 
     #[test]
@@ -461,18 +770,23 @@ mod tests {
         g.play(letter('F'), 11_000).unwrap();
         let clock = g.clock.unwrap();
         assert_eq!(clock.remaining_ms, [60_000 - 10_000 + 2_000, 60_000]);
-        assert_eq!(clock.turn_started_ms, 11_000);
+        assert_eq!(g.turn_started_ms, 11_000);
         assert_eq!(g.time_left(16_000), Some([52_000, 55_000]));
     }
 
     #[test]
-    fn the_flag_falls_for_the_side_to_move_only() {
+    fn the_flag_falls_for_the_side_to_move_only_and_shows_zero() {
         let mut g = clocked(0);
+        assert_eq!(g.flag_deadline(), Some(60_000));
         assert!(!g.check_flag(59_999));
         assert!(g.check_flag(60_000));
-        assert_eq!(g.flagged, Some(Side::South));
+        assert_eq!(g.stop, Some(Stop::Time(Side::South)));
         let end = g.end().unwrap();
-        assert_eq!((end.reason, end.winner), ("time", Some(Side::North)));
+        assert_eq!(
+            (end.reason, end.winner, end.loser_by),
+            (EndReason::Time, Some(Side::North), Some(Side::South))
+        );
+        assert_eq!(g.time_left(99_999), Some([0, 60_000]));
         assert!(g.play(letter('F'), 60_001).is_err());
         assert!(!g.check_flag(1_000_000), "an ended game does not end twice");
     }
@@ -481,7 +795,7 @@ mod tests {
     fn takebacks_are_refused_in_clock_games() {
         let mut g = clocked(0);
         g.play(letter('F'), 10).unwrap();
-        assert_eq!(g.undo().unwrap_err().code, "clock_game");
+        assert_eq!(g.undo(10).unwrap_err().code, "clock_game");
     }
 
     #[test]
@@ -491,10 +805,10 @@ mod tests {
         for c in ['F', 'f', 'A'] {
             g.play(letter(c), 0).unwrap();
         }
-        g.undo().unwrap();
+        g.undo(0).unwrap();
         assert_eq!(g.game.plies().len(), 2);
-        g.redo().unwrap();
-        assert_eq!(notation(&g.game), "1. F f 2. A");
+        g.redo(0).unwrap();
+        assert_eq!(g.game.plies().len(), 3);
         assert!(g.redo.is_empty());
     }
 
@@ -503,18 +817,106 @@ mod tests {
         let mut g = clocked(0);
         g.clock = None;
         g.play(letter('F'), 0).unwrap();
-        g.undo().unwrap();
+        g.undo(0).unwrap();
         g.play(letter('E'), 0).unwrap();
         assert!(g.redo.is_empty());
-        assert_eq!(g.redo().unwrap_err().code, "nothing_to_redo");
+        assert_eq!(g.redo(0).unwrap_err().code, "nothing_to_redo");
     }
 
     #[test]
-    fn notation_numbers_from_souths_moves() {
-        let mut north_first = Game::from_position(Rules::AWALE, Position::start(Side::North));
-        for c in ['f', 'F', 'a'] {
-            north_first.play(letter(c)).unwrap();
-        }
-        assert_eq!(notation(&north_first), "1. ... f 2. F a");
+    fn online_seats_let_each_player_act_for_their_side_only() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats[0] = Some(player("ama"));
+        assert!(g.waiting());
+        assert_eq!(
+            g.play(letter('F'), 0).unwrap_err().code,
+            "waiting_for_opponent"
+        );
+        assert_eq!(g.sit(player("ama"), 5).unwrap_err().code, "already_seated");
+        assert_eq!(g.sit(player("kofi"), 5).unwrap(), Side::North);
+        assert_eq!(g.sit(player("yaw"), 6).unwrap_err().code, "seat_taken");
+        let ama = PlayerId("ama".into());
+        let kofi = PlayerId("kofi".into());
+        assert_eq!(g.sides_of(Some(&ama)), vec![Side::South]);
+        assert_eq!(g.sides_of(Some(&kofi)), vec![Side::North]);
+        assert!(g.sides_of(None).is_empty());
+        assert!(g.sides_of(Some(&PlayerId("yaw".into()))).is_empty());
+        assert_eq!(
+            g.check_side(Some(&kofi), Side::South).unwrap_err().kind,
+            crate::error::Kind::Forbidden
+        );
+    }
+
+    #[test]
+    fn a_game_made_by_a_script_lets_anyone_play_except_online() {
+        let g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 0, 0);
+        assert_eq!(g.sides_of(None), vec![Side::South, Side::North]);
+        let mut mine = g.clone();
+        mine.seats = [Some(player("ama")), Some(player("ama"))];
+        assert!(mine.sides_of(None).is_empty());
+        assert!(mine.sides_of(Some(&PlayerId("kofi".into()))).is_empty());
+    }
+
+    #[test]
+    fn an_accepted_takeback_returns_to_the_askers_turn() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        g.play(letter('F'), 1).unwrap();
+        g.play(letter('f'), 2).unwrap();
+        g.ask_takeback(Side::South).unwrap();
+        assert_eq!(
+            g.ask_takeback(Side::North).unwrap_err().code,
+            "takeback_pending"
+        );
+        assert_eq!(
+            g.answer_takeback(Side::South, true, 3).unwrap_err().code,
+            "no_takeback"
+        );
+        g.answer_takeback(Side::North, true, 3).unwrap();
+        assert!(g.game.plies().is_empty());
+        assert_eq!(g.game.position().to_move(), Side::South);
+    }
+
+    #[test]
+    fn abort_only_before_both_have_moved() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        g.play(letter('F'), 1_000).unwrap();
+        // South moved; North has 30 s to answer before South may abort.
+        assert_eq!(
+            g.abort(Side::South, 20_000).unwrap_err().code,
+            "cannot_abort"
+        );
+        let mut early = g.clone();
+        early.abort(Side::North, 2_000).unwrap();
+        g.abort(Side::South, 31_000).unwrap();
+        assert_eq!(g.end().unwrap().result_text(), "*");
+        let mut begun = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        begun.seats = [Some(player("ama")), Some(player("kofi"))];
+        begun.play(letter('F'), 1).unwrap();
+        begun.play(letter('f'), 2).unwrap();
+        assert_eq!(
+            begun.abort(Side::North, 99_000).unwrap_err().code,
+            "cannot_abort"
+        );
+    }
+
+    #[test]
+    fn a_win_is_claimed_only_after_two_minutes_gone_on_their_move() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        g.play(letter('F'), 0).unwrap();
+        assert!(g.claim(Side::South, Some(0), 60_000).is_err());
+        assert!(
+            g.claim(Side::South, None, 999_000).is_err(),
+            "still connected"
+        );
+        assert!(g.claim(Side::North, Some(0), 999_000).is_err(), "own move");
+        g.claim(Side::South, Some(0), 120_000).unwrap();
+        let end = g.end().unwrap();
+        assert_eq!(
+            (end.reason, end.winner),
+            (EndReason::Abandoned, Some(Side::South))
+        );
     }
 }

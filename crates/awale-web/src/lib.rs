@@ -1,38 +1,49 @@
 //! Awalé in the browser: an HTTP server (axum) with a JSON API, live
-//! updates as server-sent events, stored games in SQLite, and the page
-//! itself (HTML, CSS, JavaScript and the SVG board), embedded in the binary.
+//! updates as server-sent events, stored games in SQLite, online play
+//! between browsers (seats, lobby, chat, clocks kept by the server), and
+//! the page itself, embedded in the binary.
 //!
-//! [`app`] builds the router from an [`AppState`]; the binary binds it to a
-//! socket with [`serve`]. Tests call the router directly (`oneshot`).
+//! The layers, from the inside out: [`game`] (a game and who may do what
+//! to it), [`view`] (what the page sees), [`store`] (SQLite), [`games`]
+//! (the games in use, their locks, clocks and watchers), [`computer`]
+//! (searches), then `http` (routes, guard, handlers) and [`server`]
+//! (sockets, limits, shutdown). [`app`] builds the router from an
+//! [`AppState`]; tests call it directly (`oneshot`).
 //!
 //! ```
 //! use awale_web::{app, AppState, Config, Store};
-//! let state = AppState::new(Store::in_memory().unwrap(), Config::default());
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let state = AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap();
 //! let router = app(state);
 //! # let _ = router;
+//! # });
 //! ```
 #![deny(missing_docs)]
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
-use axum::Router;
-use tokio::sync::Semaphore;
-
-mod api;
 mod assets;
 pub mod computer;
 pub mod error;
 pub mod game;
+pub mod games;
+mod http;
+pub mod limiter;
 pub mod live;
+pub mod server;
 pub mod store;
 pub mod study;
+pub mod view;
 
-pub use error::ApiError;
+pub use error::{Error, Kind};
+pub use http::app;
+pub use http::error::ApiError;
+pub use http::guard::Policy;
 pub use store::{Store, StoreError};
+
+use limiter::{Limiter, Rate};
 
 /// Limits of the server.
 #[derive(Clone, Debug)]
@@ -41,15 +52,28 @@ pub struct Config {
     pub move_time: Duration,
     /// Longest time for a hint.
     pub hint_time: Duration,
-    /// Longest time for the review of a whole game.
-    pub review_time: Duration,
-    /// How many searches may run at once (the others wait their turn).
+    /// How many searches may run at once.
     pub max_searches: usize,
+    /// How many more may wait for their turn (beyond: 503).
+    pub max_queued_searches: usize,
     /// Largest request body, in bytes (game records may be larger: see
     /// `max_record_bytes`).
     pub max_body_bytes: usize,
     /// Largest imported record file, in bytes.
     pub max_record_bytes: usize,
+    /// Longest time a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// Who the server answers to and how its cookies are set.
+    pub policy: Policy,
+    /// The address players reach the server at (`https://awale.example.org`),
+    /// for invite links; None: the address the browser used.
+    pub public_url: Option<String>,
+    /// Rate limits per client: new games and imports.
+    pub create_rate: Rate,
+    /// Rate limits per player: chat messages.
+    pub chat_rate: Rate,
+    /// Rate limits per player: reactions.
+    pub reaction_rate: Rate,
 }
 
 impl Default for Config {
@@ -57,55 +81,106 @@ impl Default for Config {
         Config {
             move_time: Duration::from_secs(3),
             hint_time: Duration::from_millis(1500),
-            review_time: Duration::from_secs(12),
             max_searches: 2,
+            max_queued_searches: 32,
             max_body_bytes: 16 * 1024,
             max_record_bytes: 1024 * 1024,
+            body_timeout: Duration::from_secs(20),
+            policy: Policy::default(),
+            public_url: None,
+            create_rate: Rate {
+                burst: 60,
+                every_ms: 1_000,
+            },
+            chat_rate: Rate {
+                burst: 5,
+                every_ms: 2_000,
+            },
+            reaction_rate: Rate {
+                burst: 8,
+                every_ms: 1_000,
+            },
         }
     }
 }
 
-/// What every request handler shares: the store, the computer, the limits.
+/// What every request handler shares: the games, the computer, the limits.
 #[derive(Clone)]
 pub struct AppState {
     shared: Arc<Shared>,
 }
 
 struct Shared {
-    store: Mutex<Store>,
-    computer: computer::Computer,
-    searches: Semaphore,
+    games: Arc<games::Games>,
+    computer: Arc<computer::Computer>,
     thinking: Mutex<HashSet<i64>>,
-    hub: live::Hub,
     config: Config,
+    policy: Policy,
+    creations: Limiter<Option<std::net::IpAddr>>,
+    chats: Limiter<game::PlayerId>,
+    reactions: Limiter<game::PlayerId>,
+    handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
+    /// Set when the server stops: live streams end.
+    stopping: tokio::sync::watch::Sender<bool>,
+    /// The study pages' puzzles' database.
     study: study::Study,
 }
 
 impl AppState {
-    /// The state of a server storing its games in `store`.
-    pub fn new(store: Store, config: Config) -> AppState {
+    /// The state of a server storing its games in `store`. Starts the
+    /// clocks' keeper, so it needs a Tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub fn new(store: Store, config: Config) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
     }
 
     /// The same, with endgame knowledge for the computer, hints and review:
     /// `oracles` finds the database for a game's rules (None when there is
     /// none).
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
     pub fn with_oracle(
         store: Store,
         config: Config,
         oracles: Option<computer::OracleSource>,
-    ) -> AppState {
-        AppState {
+    ) -> Result<AppState, Error> {
+        let games = Arc::new(games::Games::new(store, Arc::new(live::Hub::default())));
+        games.start()?;
+        let mut policy = config.policy.clone();
+        if let Some(url) = &config.public_url {
+            let origin = url.trim_end_matches('/').to_ascii_lowercase();
+            if let Some((scheme, rest)) = origin.split_once("://") {
+                let host = rest.split('/').next().unwrap_or("");
+                let name = host.rsplit_once(':').map_or(host, |(h, _)| h).to_string();
+                policy.allowed_hosts.push(name);
+                policy.secure_cookies |= scheme == "https";
+                policy.public_origin = Some(format!("{scheme}://{host}"));
+            }
+        }
+        Ok(AppState {
             shared: Arc::new(Shared {
-                store: Mutex::new(store),
-                computer: computer::Computer::new(oracles),
-                searches: Semaphore::new(config.max_searches.max(1)),
+                computer: Arc::new(computer::Computer::new(
+                    oracles,
+                    config.max_searches,
+                    config.max_queued_searches,
+                )),
+                games,
                 thinking: Mutex::new(HashSet::new()),
-                hub: live::Hub::default(),
+                creations: Limiter::new("new games", config.create_rate),
+                chats: Limiter::new("chat messages", config.chat_rate),
+                reactions: Limiter::new("reactions", config.reaction_rate),
+                handoffs: Mutex::new(std::collections::HashMap::new()),
+                stopping: tokio::sync::watch::channel(false).0,
+                policy,
                 config,
                 study: study::Study::default(),
             }),
-        }
+        })
     }
 
     /// Gives the study pages the exact endgame database of the `awale`
@@ -114,59 +189,18 @@ impl AppState {
         self.shared.study.set_database(db);
     }
 
-    fn store(&self) -> MutexGuard<'_, Store> {
-        // A panic while holding the lock cannot leave a half-written game:
-        // every write is one SQLite transaction.
-        self.shared
-            .store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// The games in use.
+    pub fn games(&self) -> &Arc<games::Games> {
+        &self.shared.games
     }
-}
 
-/// The whole application: the page, its files and the API.
-pub fn app(state: AppState) -> Router {
-    let max_body = state.shared.config.max_body_bytes;
-    let max_record = state.shared.config.max_record_bytes;
-    Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .route("/favicon.svg", get(assets::favicon))
-        .route("/api/info", get(api::info))
-        .route("/api/games", get(api::list).post(api::create))
-        .route("/api/games/current", get(api::current))
-        .route("/api/games/{id}", get(api::show))
-        .route("/api/games/{id}/moves", post(api::play))
-        .route("/api/games/{id}/computer", post(api::computer_move))
-        .route("/api/games/{id}/undo", post(api::undo))
-        .route("/api/games/{id}/redo", post(api::redo))
-        .route("/api/games/{id}/resign", post(api::resign))
-        .route("/api/games/{id}/hint", post(api::hint))
-        .route("/api/games/{id}/review", post(api::review))
-        .route("/api/games/{id}/record", get(api::record))
-        .route("/api/games/{id}/events", get(api::events))
-        .route("/api/study", get(study::info))
-        .route("/api/study/puzzles/daily", get(study::daily))
-        .route("/api/study/puzzles/next", get(study::next))
-        .route("/api/study/puzzles/check", post(study::check))
-        .route("/api/study/position", get(study::position))
-        .route("/api/study/analysis", post(study::analysis))
-        .route(
-            "/api/import",
-            post(api::import).layer(DefaultBodyLimit::max(max_record)),
-        )
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
-        .layer(DefaultBodyLimit::max(max_body))
-        .with_state(state)
-}
+    /// The computer.
+    pub fn computer(&self) -> &Arc<computer::Computer> {
+        &self.shared.computer
+    }
 
-/// Serves `app(state)` on `listener` until the process ends.
-///
-/// # Errors
-///
-/// When the socket fails.
-pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
-    axum::serve(listener, app(state)).await
+    /// Ends the live streams (the server is stopping).
+    pub fn stop(&self) {
+        let _ = self.shared.stopping.send(true);
+    }
 }

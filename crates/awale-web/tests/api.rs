@@ -19,13 +19,12 @@ fn quick_config() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_millis(200),
-        review_time: Duration::from_secs(2),
         ..Config::default()
     }
 }
 
 fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), quick_config()))
+    app(AppState::new(Store::in_memory().unwrap(), quick_config()).unwrap())
 }
 
 fn temp_dir() -> PathBuf {
@@ -420,7 +419,7 @@ async fn a_resigned_game_is_over_for_the_resigner() {
     .await;
     assert_eq!(
         (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("not_your_side"))
+        (StatusCode::FORBIDDEN, Some("not_your_seat"))
     );
     let (status, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
     assert_eq!(status, StatusCode::OK);
@@ -580,7 +579,23 @@ async fn hint_and_review_score_the_moves() {
         5,
         "F is empty: {hint}"
     );
-    let (status, review) = call(&app, "POST", &format!("/api/games/{id}/review"), None).await;
+    // Between two people, the review waits for the end.
+    let review_url = format!("/api/games/{id}/review");
+    let (status, refused) = call(&app, "POST", &review_url, None).await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_fair"))
+    );
+    let (status, _) = call(&app, "GET", &review_url, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(json!({"side": "N"})),
+    )
+    .await;
+    let (status, review) = call(&app, "POST", &review_url, None).await;
     assert_eq!(status, StatusCode::OK, "{review}");
     let rows = review["plies"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
@@ -590,6 +605,12 @@ async fn hint_and_review_score_the_moves() {
         assert!(row["best"]["move"].is_string(), "{row}");
         assert!(row["loss"].as_i64().unwrap() >= 0, "{row}");
     }
+    assert_eq!(review["end"]["reason"], "resignation");
+    // Stored with the game: asked again, the same review at once.
+    let (status, stored) = call(&app, "GET", &review_url, None).await;
+    assert_eq!((status, &stored), (StatusCode::OK, &review));
+    let (_, again) = call(&app, "POST", &review_url, None).await;
+    assert_eq!(again, review);
 }
 
 #[tokio::test]
@@ -612,7 +633,7 @@ async fn games_survive_a_restart_of_the_server() {
     let dir = temp_dir();
     let path = dir.join("games.sqlite");
     let id = {
-        let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()));
+        let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
         let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
         let id = game["id"].as_i64().unwrap();
         call(
@@ -631,7 +652,7 @@ async fn games_survive_a_restart_of_the_server() {
         .await;
         id
     };
-    let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()));
+    let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
     let (status, game) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(plies(&game), 2);
@@ -756,11 +777,9 @@ async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
         (rules.grand_slam == awale_core::Rules::AWALE.grand_slam)
             .then(|| std::sync::Arc::new(WideBounds) as std::sync::Arc<dyn awale_engine::Oracle>)
     });
-    let app = app(AppState::with_oracle(
-        Store::in_memory().unwrap(),
-        quick_config(),
-        Some(source),
-    ));
+    let app = app(
+        AppState::with_oracle(Store::in_memory().unwrap(), quick_config(), Some(source)).unwrap(),
+    );
     let (_, info) = call(&app, "GET", "/api/info", None).await;
     assert_eq!(info["oracle"], true);
     let few = new_game(
@@ -863,29 +882,61 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     };
     let thinking = next_event(&mut stream, "thinking", 10).await;
     assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
-    assert!(
-        thinking["pv"].as_str().is_some_and(|pv| !pv.is_empty()),
-        "{thinking}"
+    assert_eq!(thinking["game"], id);
+    // Its line would be a free hint to the player.
+    assert!(thinking.get("pv").is_none(), "{thinking}");
+    let moved = next_event(&mut stream, "move", 10).await;
+    assert_eq!(
+        (moved["id"].as_i64(), moved["index"].as_u64()),
+        (Some(id), Some(0))
     );
-    let moved = next_event(&mut stream, "state", 10).await;
-    assert_eq!(plies(&moved), 1, "{moved}");
     let (status, answer) = searching.await.unwrap();
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(answer["plies"], moved["plies"]);
+    assert_eq!(answer["plies"][0], moved["ply"]);
+    assert_eq!(answer["position"], moved["position"]);
 }
 
-#[tokio::test]
-async fn the_clock_ticks_live_while_a_side_thinks() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans", "clock": {"minutes": 1}})).await;
-    let id = game["id"].as_i64().unwrap();
+    let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
+    let watched = new_game(&app, clock.clone()).await;
+    let alone = new_game(&app, clock).await;
+    let id = watched["id"].as_i64().unwrap();
     let mut stream = events(&app, id).await;
-    let clock = next_event(&mut stream, "clock", 5).await;
-    assert_eq!(clock["running"], "S");
-    let left = clock["left_ms"].as_array().unwrap();
-    assert!(
-        left[0].as_i64().unwrap() <= 60_000 && left[1] == 60_000,
-        "{clock}"
+    let first = next_event(&mut stream, "state", 5).await;
+    assert_eq!(first["clock"]["running"], "S");
+    // Six seconds later the server ends the game and says so.
+    let ended = next_event(&mut stream, "state", 10).await;
+    assert_eq!(ended["end"]["reason"], "time", "{ended}");
+    assert_eq!(ended["end"]["loser_by"], "S");
+    assert_eq!(ended["end"]["winner"], "N");
+    assert_eq!(
+        ended["clock"]["left_ms"],
+        json!([0, 6000]),
+        "the loser shows 0:00"
+    );
+    assert_eq!(ended["clock"]["running"], Value::Null);
+    // The other game ends too (it began a moment later), though nobody
+    // asks for it: the list reads the store as it is.
+    let mut row = Value::Null;
+    for _ in 0..40 {
+        let (_, list) = call(&app, "GET", "/api/games", None).await;
+        row = list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == alone["id"])
+            .unwrap()
+            .clone();
+        if row["result"] != "*" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        (row["result"].as_str(), row["reason"].as_str()),
+        (Some("0-1"), Some("time"))
     );
 }
 

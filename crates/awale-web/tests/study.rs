@@ -41,14 +41,15 @@ fn study_app() -> Router {
     let dir = db_dir().clone();
     let oracles: awale_web::computer::OracleSource =
         Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
-    let state = AppState::with_oracle(Store::in_memory().unwrap(), config(), Some(oracles));
+    let state =
+        AppState::with_oracle(Store::in_memory().unwrap(), config(), Some(oracles)).unwrap();
     let db = Database::open(db_dir(), &Rules::AWALE).unwrap();
     state.set_puzzle_database(Some(Arc::new(db)));
     app(state)
 }
 
 fn bare_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), config()))
+    app(AppState::new(Store::in_memory().unwrap(), config()).unwrap())
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
@@ -350,7 +351,7 @@ async fn without_a_database_puzzles_say_how_to_build_one() {
     assert_eq!(info["puzzles"], false);
     for uri in ["/api/study/puzzles/daily", "/api/study/puzzles/next?seed=1"] {
         let (s, v) = get(&app, uri).await;
-        error_code(s, &v, (StatusCode::SERVICE_UNAVAILABLE, "no_database"));
+        error_code(s, &v, (StatusCode::NOT_FOUND, "no_database"));
         assert!(
             v["message"].as_str().unwrap().contains("awale db build"),
             "{v}"
@@ -358,7 +359,7 @@ async fn without_a_database_puzzles_say_how_to_build_one() {
     }
     let body = json!({"position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S", "move": "E"});
     let (s, v) = post(&app, "/api/study/puzzles/check", body).await;
-    error_code(s, &v, (StatusCode::SERVICE_UNAVAILABLE, "no_database"));
+    error_code(s, &v, (StatusCode::NOT_FOUND, "no_database"));
     // The moves of a position and the engine's analysis need no database.
     let (s, _) = get(
         &app,
@@ -539,4 +540,32 @@ async fn an_analysis_from_a_game_knows_its_history() {
     let body = json!({"position": chase, "moves": "Ff".repeat(1_001)});
     let (s, v) = post(&app, "/api/study/analysis", body).await;
     error_code(s, &v, (StatusCode::UNPROCESSABLE_ENTITY, "bad_moves"));
+}
+
+#[tokio::test]
+async fn analyses_share_the_search_pool_and_beyond_its_queue_are_refused() {
+    // One search at a time, one waiting: of four analyses asked at once,
+    // the fourth at least is refused as busy, and none is lost.
+    let config = Config {
+        max_searches: 1,
+        max_queued_searches: 1,
+        hint_time: Duration::from_millis(400),
+        ..Config::default()
+    };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let body = json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "lines": 1});
+    let ask = || post(&app, "/api/study/analysis", body.clone());
+    let (a, b, c, d) = tokio::join!(ask(), ask(), ask(), ask());
+    let statuses: Vec<StatusCode> = [&a, &b, &c, &d].iter().map(|r| r.0).collect();
+    assert!(statuses.contains(&StatusCode::OK), "{statuses:?}");
+    for (status, v) in [a, b, c, d] {
+        match status {
+            StatusCode::OK => assert_eq!(v["lines"].as_array().unwrap().len(), 1),
+            _ => error_code(status, &v, (StatusCode::SERVICE_UNAVAILABLE, "busy")),
+        }
+    }
+    assert!(
+        statuses.contains(&StatusCode::SERVICE_UNAVAILABLE),
+        "{statuses:?}"
+    );
 }

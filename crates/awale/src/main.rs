@@ -9,6 +9,7 @@ mod analyze;
 mod bench;
 mod board_text;
 mod db;
+mod loadtest;
 mod match_cmd;
 mod openings;
 mod perft;
@@ -59,6 +60,11 @@ enum Command {
     Db(db::Args),
     /// Puzzles from the endgame databases: one move alone keeps the value.
     Puzzles(puzzles::Args),
+    /// Copy the games file safely, even while the server runs.
+    Backup(serve::BackupArgs),
+    /// Load a server with simulated online games and spectators; print
+    /// moves per second and delivery times as JSON.
+    Loadtest(loadtest::Args),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +96,8 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
         Command::Puzzles(args) => puzzles::run(args),
+        Command::Backup(args) => serve::backup(args),
+        Command::Loadtest(args) => loadtest::run(args),
     };
     match result {
         Ok(code) => code,

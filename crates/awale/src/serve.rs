@@ -1,17 +1,23 @@
 //! `awale serve` (and `awale` alone): the browser game. Opens the game
-//! store, binds the address and prints it, then serves until stopped.
+//! store, binds the address and prints it, then serves until Ctrl-C or
+//! SIGTERM, when it finishes the requests in flight, folds the store's log
+//! into the file and exits 0. Also `awale backup`: a consistent copy of the
+//! games file, safe while the server runs.
 
 use std::io::Write;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use awale_web::{AppState, Config, Store};
+use awale_web::server::Limits;
+use awale_web::{AppState, Config, Policy, Store};
 
 /// Arguments of `awale serve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Address to listen on (port 0 picks a free port).
+    /// Address to listen on (port 0 picks a free port). `0.0.0.0:8080`
+    /// serves other machines too.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
     addr: String,
     /// The game store: a SQLite file, or a directory to keep `games.sqlite`
@@ -22,6 +28,31 @@ pub struct Args {
     /// `awale/db` in the user's data directory; used when present).
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
+    /// The address players reach the server at, e.g.
+    /// `https://awale.example.org` (behind a reverse proxy): invite links
+    /// use it, the server answers to its name, and cookies are sent over
+    /// HTTPS only when it is `https`.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// Another host name to answer to (besides IP addresses, `localhost`
+    /// and the public URL's); may be repeated.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
+    /// Behind a reverse proxy on this machine: take each client's address
+    /// from `X-Forwarded-For` (for the limits per client).
+    #[arg(long)]
+    trust_proxy: bool,
+    /// Connections open at once, in all.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    max_connections: usize,
+    /// Connections open at once from one address (0: no limit; behind a
+    /// reverse proxy, whose connections all come from one address).
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    max_connections_per_ip: usize,
+    /// Seconds a client may take to send a request's headers or body (and
+    /// stay idle between requests).
+    #[arg(long, default_value_t = 20, value_name = "SECONDS", hide = true)]
+    timeout: u64,
 }
 
 impl Default for Args {
@@ -30,26 +61,32 @@ impl Default for Args {
             addr: "127.0.0.1:8080".to_string(),
             data: None,
             db: None,
+            public_url: None,
+            allow_host: Vec::new(),
+            trust_proxy: false,
+            max_connections: 4096,
+            max_connections_per_ip: 64,
+            timeout: 20,
         }
     }
 }
 
+/// Arguments of `awale backup`.
+#[derive(clap::Args)]
+pub struct BackupArgs {
+    /// The copy to write (a new file).
+    #[arg(value_name = "FILE")]
+    dest: PathBuf,
+    /// The game store, as for `awale serve`.
+    #[arg(long, value_name = "PATH")]
+    data: Option<PathBuf>,
+}
+
 /// The user's data directory for this program, by the platform's custom.
 fn default_data_dir() -> anyhow::Result<PathBuf> {
-    let env = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let base = if cfg!(windows) {
-        env("APPDATA")
-    } else if cfg!(target_os = "macos") {
-        env("HOME").map(|h| h.join("Library").join("Application Support"))
-    } else {
-        env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local").join("share")))
-    };
-    let base = base.context("no data directory (HOME is not set): give one with --data")?;
-    Ok(base.join("awale"))
+    dirs::data_dir()
+        .map(|d| d.join("awale"))
+        .context("no data directory (HOME is not set): give one with --data")
 }
 
 fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
@@ -74,19 +111,76 @@ fn puzzle_database(dir: Option<&std::path::Path>) -> Option<std::sync::Arc<awale
         Ok(db) => Some(std::sync::Arc::new(db)),
         Err(awale_db::DbError::Missing(_)) => None,
         Err(e) => {
-            eprintln!("awale: no puzzles: {e}");
+            tracing::warn!(error = %e, "no puzzles: the endgame database is not used");
             None
         }
     }
 }
 
+/// Logs to standard error: `info` by default, `RUST_LOG` to change it.
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+/// What an address serves to, said at start.
+fn exposure(addr: &SocketAddr) -> Option<String> {
+    let ip = addr.ip();
+    if ip.is_loopback() {
+        return None;
+    }
+    let whom = if ip.is_unspecified() {
+        "every network this machine is on"
+    } else {
+        "the network of this address"
+    };
+    Some(format!(
+        "serving to {whom}: anyone who reaches {addr} can see the lobby, watch online games, \
+         play and chat (games against the computer stay their maker's). Put it behind a \
+         reverse proxy with TLS to serve strangers (docs/DEPLOY.md)"
+    ))
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    init_logs();
     let path = store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
+    let db = args.db.clone();
+    let public_url = match args.public_url {
+        None => None,
+        Some(url) if url.starts_with("http://") || url.starts_with("https://") => Some(url),
+        Some(url) => anyhow::bail!("--public-url `{url}` must start with http:// or https://"),
+    };
+    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let config = Config {
+        public_url,
+        body_timeout: timeout,
+        policy: Policy {
+            allowed_hosts: args
+                .allow_host
+                .iter()
+                .map(|h| h.trim().to_ascii_lowercase())
+                .collect(),
+            trust_proxy: args.trust_proxy,
+            ..Policy::default()
+        },
+        ..Config::default()
+    };
+    let limits = Limits {
+        max_connections: args.max_connections,
+        max_per_client: args.max_connections_per_ip,
+        header_timeout: timeout,
+        ..Limits::default()
+    };
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
@@ -97,26 +191,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let _ = writeln!(out, "Awalé: http://{addr}/");
         let _ = writeln!(out, "(games stored in {})", path.display());
         let _ = out.flush();
+        tracing::info!(%addr, store = %path.display(), "serving");
+        if let Some(warning) = exposure(&addr) {
+            tracing::warn!("{warning}");
+        }
         // Endgame databases built with `awale db build`, found per rule
         // variant when a game needs one: the Perfect level, hints and
         // reviews use them.
-        let db = args.db.clone();
         let oracles: awale_web::computer::OracleSource = Box::new(move |rules| {
             match awale_db::oracle_for(rules, db.as_deref()) {
                 Ok(oracle) => oracle,
                 Err(e) => {
                     // A damaged file is never used; the game goes on without.
-                    eprintln!("awale: endgame database not used: {e}");
+                    tracing::warn!("endgame database not used: {e}");
                     None
                 }
             }
         });
-        let state = AppState::with_oracle(store, Config::default(), Some(oracles));
+        let state = AppState::with_oracle(store.clone(), config, Some(oracles))
+            .context("cannot start the server")?;
         // Puzzles come from the exact database of the awale rules.
         state.set_puzzle_database(puzzle_database(args.db.as_deref()));
-        awale_web::serve(listener, state)
-            .await
-            .context("server failed")
+        awale_web::server::serve(listener, state, limits, awale_web::server::signal()).await;
+        anyhow::Ok(())
     })?;
+    // Everything acknowledged is in the file now; the copy alone is whole.
+    store.close();
+    tracing::info!("stopped; the games file is complete");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `awale backup FILE`.
+pub fn backup(args: BackupArgs) -> anyhow::Result<ExitCode> {
+    let path = store_path(args.data)?;
+    let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
+    store
+        .backup_blocking(&args.dest)
+        .with_context(|| format!("backup of {}", path.display()))?;
+    store.close();
+    println!("{} copied to {}", path.display(), args.dest.display());
     Ok(ExitCode::SUCCESS)
 }

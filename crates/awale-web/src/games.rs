@@ -1,0 +1,407 @@
+//! The games being played: each is kept in memory while in use, behind its
+//! own lock, so changes to one game never wait for another's. A change is
+//! made on a copy, stored (durably, group-committed with the others), and
+//! only then becomes the game and is sent to its watchers. Clocks are kept
+//! here: a flag falls on the server when a side's time runs out, whether
+//! or not anyone is connected.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::task::AbortHandle;
+
+use crate::error::Error;
+use crate::game::{now_ms, WebGame};
+use crate::live::Hub;
+use crate::store::{LobbyGame, Store};
+
+/// How often the server notes that it is alive (for clocks across a
+/// restart).
+const HEARTBEAT: Duration = Duration::from_secs(5);
+/// A game nobody used for this long leaves memory (it stays stored).
+const IDLE_MS: i64 = 10 * 60 * 1000;
+/// How often the lobby is sent again when it changed.
+const LOBBY_EVERY: Duration = Duration::from_millis(300);
+
+struct Entry {
+    game: tokio::sync::Mutex<Option<WebGame>>,
+    touched_ms: AtomicI64,
+    timer: Mutex<Option<AbortHandle>>,
+}
+
+/// The games in use, the store behind them and their watchers.
+pub struct Games {
+    store: Store,
+    hub: Arc<Hub>,
+    entries: Mutex<HashMap<i64, Arc<Entry>>>,
+    lobby_changed: AtomicBool,
+}
+
+/// What a change did, for the watchers.
+enum Change {
+    /// One move was added.
+    Move,
+    /// Anything else.
+    State,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The lobby: open challenges and games being played.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lobby {
+    /// Games waiting for a second player.
+    pub challenges: Vec<LobbyGame>,
+    /// Games being played, with how many watch.
+    pub live: Vec<LiveGame>,
+}
+
+/// A game being played, in the lobby.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveGame {
+    /// The game.
+    #[serde(flatten)]
+    pub game: LobbyGame,
+    /// How many watch it.
+    pub spectators: usize,
+}
+
+impl Games {
+    /// The games of `store`, watched through `hub`.
+    pub fn new(store: Store, hub: Arc<Hub>) -> Games {
+        Games {
+            store,
+            hub,
+            entries: Mutex::new(HashMap::new()),
+            lobby_changed: AtomicBool::new(true),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The watchers' hub.
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    /// Starts the clocks' keeper: gives back to running clocks the time the
+    /// server was down, arms their flags, and notes every few seconds that
+    /// the server is alive; and the housekeeping (idle games leave memory,
+    /// the lobby is sent when it changed). Needs a Tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read or written.
+    pub fn start(self: &Arc<Self>) -> Result<(), Error> {
+        let now = now_ms();
+        let down = self.store.resume_clocks_blocking(now)?;
+        if down > 0 {
+            tracing::info!(
+                seconds = down / 1000,
+                "clocks resumed: the server was down, nobody's time ran meanwhile"
+            );
+        }
+        for id in self.store.timed_games_blocking()? {
+            let me = Arc::clone(self);
+            tokio::spawn(async move {
+                // Loading arms the game's flag.
+                if let Err(e) = me.load(id).await {
+                    tracing::warn!(game = id, error = %e, "a timed game could not be loaded");
+                }
+            });
+        }
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut beat = tokio::time::interval(HEARTBEAT);
+            let mut lobby = tokio::time::interval(LOBBY_EVERY);
+            let mut sweep = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tokio::select! {
+                    _ = beat.tick() => {
+                        let Some(games) = me.upgrade() else { return };
+                        if let Err(e) = games.store.alive(now_ms()).await {
+                            tracing::warn!(error = %e, "heartbeat not stored");
+                        }
+                    }
+                    _ = lobby.tick() => {
+                        let Some(games) = me.upgrade() else { return };
+                        games.send_lobby().await;
+                    }
+                    _ = sweep.tick() => {
+                        let Some(games) = me.upgrade() else { return };
+                        games.sweep(now_ms());
+                    }
+                }
+            }
+        });
+        Ok(())
+    }
+
+    fn entry(&self, id: i64) -> Arc<Entry> {
+        let mut entries = lock(&self.entries);
+        Arc::clone(entries.entry(id).or_insert_with(|| {
+            Arc::new(Entry {
+                game: tokio::sync::Mutex::new(None),
+                touched_ms: AtomicI64::new(now_ms()),
+                timer: Mutex::new(None),
+            })
+        }))
+    }
+
+    /// Removes from memory the games nobody used lately, watches or times.
+    fn sweep(&self, now: i64) {
+        let mut entries = lock(&self.entries);
+        let before = entries.len();
+        entries.retain(|id, e| {
+            now - e.touched_ms.load(Ordering::Relaxed) < IDLE_MS
+                || self.hub.has_listeners(*id)
+                || lock(&e.timer).is_some()
+                || Arc::strong_count(e) > 1
+        });
+        let gone = before - entries.len();
+        if gone > 0 {
+            tracing::debug!(games = gone, "idle games left memory");
+        }
+    }
+
+    /// Game `id` as it is now; its flag falls first if its time ran out.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_game`, or a storage failure.
+    pub async fn load(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
+        self.apply(id, |_| Ok(((), false)))
+            .await
+            .map(|(game, ())| game)
+    }
+
+    /// Applies `change` to game `id` (after its flag falls, if its time ran
+    /// out), stores the result and tells the watchers, all under the game's
+    /// lock. An error leaves the game as it was. Returns the game after the
+    /// change and what `change` returned.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_game`, `game_over` when the flag fell, `change`'s error, or
+    /// a storage failure (the game is then unchanged).
+    pub async fn change<T>(
+        self: &Arc<Self>,
+        id: i64,
+        change: impl FnOnce(&mut WebGame) -> Result<T, Error>,
+    ) -> Result<(WebGame, T), Error> {
+        self.apply(id, |g| change(g).map(|t| (t, true))).await
+    }
+
+    /// Plays `mv` in game `id` for a request that saw `ply` moves, after
+    /// `check` (who may play). The same move sent again for the same ply
+    /// (a double click, a resent request) is played once: the second time
+    /// the answer is the game as it is.
+    ///
+    /// # Errors
+    ///
+    /// `stale` when the game has moved on otherwise; `check`'s error; the
+    /// move's (`not_your_turn`, `illegal_move`, `game_over`).
+    pub async fn apply_move(
+        self: &Arc<Self>,
+        id: i64,
+        ply: Option<usize>,
+        mv: awale_core::Move,
+        check: impl FnOnce(&WebGame) -> Result<(), Error>,
+    ) -> Result<(WebGame, ()), Error> {
+        self.apply(id, |game| {
+            let plies = game.game.plies();
+            match ply {
+                Some(p) if p < plies.len() && plies[p].mv == mv => return Ok(((), false)),
+                Some(p) if p != plies.len() => {
+                    return Err(Error::conflict(
+                        "stale",
+                        format!(
+                            "the game has {} moves, the request expected {p}: reload the game",
+                            plies.len()
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+            check(game)?;
+            game.play(mv, now_ms())?;
+            Ok(((), true))
+        })
+        .await
+    }
+
+    /// [`Games::change`], where `change` also says whether it changed
+    /// anything (nothing is stored or sent otherwise).
+    async fn apply<T>(
+        self: &Arc<Self>,
+        id: i64,
+        change: impl FnOnce(&mut WebGame) -> Result<(T, bool), Error>,
+    ) -> Result<(WebGame, T), Error> {
+        if id <= 0 {
+            return Err(Error::no_game(id));
+        }
+        let entry = self.entry(id);
+        entry.touched_ms.store(now_ms(), Ordering::Relaxed);
+        let mut slot = entry.game.lock().await;
+        if slot.is_none() {
+            match self.store.load(id).await? {
+                Some(game) => {
+                    self.arm_flag(&entry, &game);
+                    *slot = Some(game);
+                }
+                None => {
+                    drop(slot);
+                    lock(&self.entries).remove(&id);
+                    return Err(Error::no_game(id));
+                }
+            }
+        }
+        let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
+        let mut game = current.clone();
+        let plies_before = game.game.plies().len();
+        let flag_fell = game.check_flag(now_ms());
+        let outcome = if flag_fell {
+            Err(Error::game_over("time"))
+        } else {
+            change(&mut game)
+        };
+        let changed = match &outcome {
+            Ok((_, changed)) => *changed,
+            Err(_) => flag_fell,
+        };
+        if changed {
+            let kept = game.game.plies().len().min(plies_before);
+            self.store.save(game.clone(), kept).await?;
+            let kind = if game.game.plies().len() == plies_before + 1 && kept == plies_before {
+                Change::Move
+            } else {
+                Change::State
+            };
+            self.arm_flag(&entry, &game);
+            self.publish(&game, kind);
+            if game.mode == crate::game::Mode::Online {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+            }
+            *slot = Some(game.clone());
+        }
+        drop(slot);
+        match outcome {
+            Ok((t, _)) => Ok((game, t)),
+            // A flag that fell on a request's way is news to everyone but
+            // the request: its answer is the game as it now is.
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Stores new games and makes them live.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure; nothing is stored then.
+    pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+        let games = self.store.create(games).await?;
+        for game in &games {
+            if game.clock.is_some() || game.mode == crate::game::Mode::Online {
+                let entry = self.entry(game.id);
+                let mut slot = entry.game.lock().await;
+                self.arm_flag(&entry, game);
+                *slot = Some(game.clone());
+            }
+            if game.mode == crate::game::Mode::Online {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(games)
+    }
+
+    /// Tells game `game`'s watchers what changed.
+    fn publish(&self, game: &WebGame, kind: Change) {
+        let now = now_ms();
+        match kind {
+            Change::Move => {
+                if let Some(event) = game.move_event(now) {
+                    self.hub.publish(game.id, "move", event);
+                }
+            }
+            Change::State => self.hub.publish(game.id, "state", game.view(now, None)),
+        }
+    }
+
+    /// Sets (or clears) the timer that drops the flag of the side to move
+    /// when its time runs out.
+    fn arm_flag(self: &Arc<Self>, entry: &Entry, game: &WebGame) {
+        let mut timer = lock(&entry.timer);
+        if let Some(old) = timer.take() {
+            old.abort();
+        }
+        let Some(deadline) = game.flag_deadline() else {
+            return;
+        };
+        let id = game.id;
+        let me = Arc::downgrade(self);
+        let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64 + 1);
+        let task = tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let Some(games) = me.upgrade() else { return };
+            // Loading drops the flag if the time is out (and arms the
+            // timer again when a move came meanwhile).
+            if let Some(entry) = lock(&games.entries).get(&id) {
+                lock(&entry.timer).take();
+            }
+            if let Err(e) = games.load(id).await {
+                tracing::warn!(game = id, error = %e, "clock check failed");
+            }
+        });
+        *timer = Some(task.abort_handle());
+    }
+
+    /// The lobby now: open public challenges and games being played.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub async fn lobby(&self) -> Result<Lobby, Error> {
+        let games = self.store.lobby(200).await?;
+        let mut lobby = Lobby {
+            challenges: Vec::new(),
+            live: Vec::new(),
+        };
+        for game in games {
+            if game.names.iter().any(Option::is_none) {
+                lobby.challenges.push(game);
+            } else {
+                let spectators = self.hub.presence(game.id).spectators;
+                lobby.live.push(LiveGame { game, spectators });
+            }
+        }
+        lobby.live.sort_by(|a, b| {
+            b.spectators
+                .cmp(&a.spectators)
+                .then(b.game.id.cmp(&a.game.id))
+        });
+        Ok(lobby)
+    }
+
+    /// Marks the lobby as changed (it is sent to its watchers soon).
+    pub fn lobby_changed(&self) {
+        self.lobby_changed.store(true, Ordering::Relaxed);
+    }
+
+    async fn send_lobby(&self) {
+        if self.hub.lobby_listeners() == 0 || !self.lobby_changed.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        match self.lobby().await {
+            Ok(lobby) => self.hub.publish_lobby("lobby", lobby),
+            Err(e) => tracing::warn!(error = %e, "lobby not sent"),
+        }
+    }
+}

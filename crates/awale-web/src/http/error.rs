@@ -1,0 +1,92 @@
+//! Failures as HTTP answers: every error becomes a JSON body `{"error":
+//! CODE, "message": TEXT}` with its status, never a panic. The one place
+//! where a game error's kind becomes a status code.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use crate::error::{Error, Kind};
+
+/// A failed request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// A stable machine-readable code such as `illegal_move`.
+    pub code: &'static str,
+    /// What went wrong, naming the rejected input.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with this status, code and message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// 400: the request cannot be read.
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    /// 403: refused (another site's request, a seat of someone else).
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, code, message)
+    }
+}
+
+/// The status of each kind of game error.
+pub fn status_of(kind: Kind) -> StatusCode {
+    match kind {
+        Kind::NotFound => StatusCode::NOT_FOUND,
+        Kind::Malformed => StatusCode::BAD_REQUEST,
+        Kind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+        Kind::Conflict => StatusCode::CONFLICT,
+        Kind::Forbidden => StatusCode::FORBIDDEN,
+        Kind::TooMany => StatusCode::TOO_MANY_REQUESTS,
+        Kind::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        ApiError::new(status_of(e.kind), e.code, e.message)
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        Error::from(e).into()
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.status, self.code, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let retry = matches!(
+            self.status,
+            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+        );
+        let body = serde_json::json!({ "error": self.code, "message": self.message });
+        let mut response = (self.status, Json(body)).into_response();
+        if retry {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+        }
+        response
+    }
+}

@@ -1,0 +1,184 @@
+//! Live events as server-sent events: one stream per game, one for the
+//! lobby. Why SSE and not WebSocket: the page only listens on these
+//! streams (its actions are plain POSTs, which get the same checks, status
+//! codes and rate limits as any request); SSE goes through reverse proxies
+//! and HTTP/2 unchanged, reconnects by itself, and costs one task per
+//! listener here. Docs: docs/DEPLOY.md.
+//!
+//! A game's stream starts with the whole game as its viewer sees it, then
+//! sends `move` (one more move and what changed), `state` (anything else),
+//! `thinking`, `chat`, `reaction` and `presence`. A listener that falls
+//! behind gets the whole game again. The players' chat room reaches the
+//! players only.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures_util::stream::Stream;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::error::ApiError;
+use super::extract::{GameId, Viewer};
+use crate::game::{now_ms, Mode, PlayerId, WebGame};
+use crate::live::{Event, Watch};
+use crate::AppState;
+
+/// How long the maker of an open challenge may be gone (a reload, a
+/// network change) before the challenge is withdrawn.
+const CHALLENGE_GRACE: Duration = Duration::from_secs(20);
+
+/// The side `player` holds in online game `game`, if any.
+pub fn online_seat(game: &WebGame, player: Option<&PlayerId>) -> Option<awale_core::Side> {
+    if game.mode != Mode::Online {
+        return None;
+    }
+    let player = player?;
+    awale_core::Side::BOTH.into_iter().find(|s| {
+        game.seats[s.index()]
+            .as_ref()
+            .is_some_and(|seat| seat.player == *player)
+    })
+}
+
+struct Listener {
+    id: i64,
+    rx: tokio::sync::broadcast::Receiver<Event>,
+    state: AppState,
+    viewer: Viewer,
+    seated: bool,
+    first: Option<String>,
+    stopping: tokio::sync::watch::Receiver<bool>,
+    _watch: Watch,
+}
+
+/// GET /api/games/{id}/events.
+pub async fn game_events(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let game = state.shared.games.load(id).await?;
+    let seat = online_seat(&game, viewer.player());
+    let hub = Arc::clone(state.shared.games.hub());
+    let (rx, _, mut watch) = hub.watch(id, seat, now_ms());
+    if let Some(side) = seat {
+        let leave_state = state.clone();
+        watch.on_leave(move |presence| {
+            if !presence.connected[side.index()] {
+                withdraw_later(leave_state, id, side);
+            }
+        });
+    }
+    let first = serde_json::to_string(&game.view(now_ms(), Some(viewer.player())))
+        .map_err(|e| crate::Error::internal(format!("view not written: {e}")))?;
+    let listener = Listener {
+        id,
+        rx,
+        stopping: state.shared.stopping.subscribe(),
+        state,
+        seated: seat.is_some(),
+        viewer,
+        first: Some(first),
+        _watch: watch,
+    };
+    let stream = futures_util::stream::unfold(listener, |mut l| async move {
+        if let Some(first) = l.first.take() {
+            return Some((Ok(SseEvent::default().event("state").data(first)), l));
+        }
+        loop {
+            let received = tokio::select! {
+                r = l.rx.recv() => r,
+                _ = async { l.stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
+            };
+            match received {
+                Ok(event) if event.name == "chat_players" && !l.seated => continue,
+                Ok(event) => {
+                    let name = if event.name == "chat_players" {
+                        "chat"
+                    } else {
+                        event.name
+                    };
+                    let sse = SseEvent::default().event(name).data(&*event.data);
+                    return Some((Ok(sse), l));
+                }
+                Err(RecvError::Lagged(_)) => {
+                    // Fell behind: the whole game again.
+                    let Ok(game) = l.state.shared.games.load(l.id).await else {
+                        return None;
+                    };
+                    let view = game.view(now_ms(), Some(l.viewer.player()));
+                    let data = serde_json::to_string(&view).unwrap_or_default();
+                    return Some((Ok(SseEvent::default().event("state").data(data)), l));
+                }
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// After [`CHALLENGE_GRACE`], withdraws online game `id` if it still waits
+/// for its second player and its maker (on `side`) is still gone.
+fn withdraw_later(state: AppState, id: i64, side: awale_core::Side) {
+    tokio::spawn(async move {
+        tokio::time::sleep(CHALLENGE_GRACE).await;
+        let hub = state.shared.games.hub();
+        if hub.gone_since(id, side, 0).is_none() {
+            return;
+        }
+        let result = state
+            .shared
+            .games
+            .change(id, |g| {
+                if g.waiting() && g.end().is_none() {
+                    g.stop = Some(crate::game::Stop::Aborted);
+                    Ok(())
+                } else {
+                    Err(crate::Error::conflict("not_waiting", "the game has begun"))
+                }
+            })
+            .await;
+        if result.is_ok() {
+            tracing::debug!(game = id, "challenge withdrawn: its maker left");
+        }
+    });
+}
+
+/// GET /api/lobby/events: the lobby now, then each time it changes.
+pub async fn lobby_events(
+    State(state): State<AppState>,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let lobby = state.shared.games.lobby().await?;
+    let first = serde_json::to_string(&lobby)
+        .map_err(|e| crate::Error::internal(format!("lobby not written: {e}")))?;
+    let rx = state.shared.games.hub().watch_lobby();
+    let stopping = state.shared.stopping.subscribe();
+    let stream = futures_util::stream::unfold(
+        (rx, Some(first), stopping),
+        |(mut rx, first, mut stopping)| async move {
+            if let Some(first) = first {
+                let sse = SseEvent::default().event("lobby").data(first);
+                return Some((Ok(sse), (rx, None, stopping)));
+            }
+            loop {
+                let received = tokio::select! {
+                    r = rx.recv() => r,
+                    _ = async { stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
+                };
+                match received {
+                    Ok(event) => {
+                        let sse = SseEvent::default().event(event.name).data(&*event.data);
+                        return Some((Ok(sse), (rx, None, stopping)));
+                    }
+                    // The next lobby event carries the whole lobby.
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}

@@ -1,0 +1,147 @@
+//! What handlers take from a request, read with the API's own errors: a
+//! JSON body (only as `application/json`), a game id (an integer from the
+//! path on), the viewer (the player their cookie names, if any) and the
+//! client's address.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+use crate::game::PlayerId;
+
+/// A JSON request body: 415 when it is not sent as `application/json`
+/// (so another site's form or `text/plain` request cannot pass for the
+/// page), 413 when too large, 400 when not JSON, 422 when a field has the
+/// wrong type. An empty body reads as `{}`.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            let status = e.status();
+            let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "too_large"
+            } else {
+                "bad_body"
+            };
+            ApiError::new(status, code, e.body_text())
+        })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return serde_json::from_slice(b"{}").map(JsonBody).map_err(|e| {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_field", e.to_string())
+            });
+        }
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "not_json",
+                "the body must be sent as application/json",
+            ));
+        }
+        serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+            if e.is_data() {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_field", e.to_string())
+            } else {
+                ApiError::bad_request("bad_json", format!("malformed JSON: {e}"))
+            }
+        })
+    }
+}
+
+/// The `{id}` of a game's path: a positive integer, or 404 naming it.
+pub struct GameId(pub i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(text) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, "no_such_game", e.body_text()))?;
+        text.parse::<i64>()
+            .ok()
+            .filter(|&id| id > 0)
+            .map(GameId)
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "no_such_game",
+                    format!("no game with id `{text}`"),
+                )
+            })
+    }
+}
+
+/// The player the request's cookie names, if it has a well-formed one
+/// (set by the guard, see `guard::identify`).
+#[derive(Clone, Debug, Default)]
+pub struct Viewer(pub Option<PlayerId>);
+
+impl Viewer {
+    /// The player, if any.
+    pub fn player(&self) -> Option<&PlayerId> {
+        self.0.as_ref()
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Viewer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Viewer>()
+            .cloned()
+            .unwrap_or_default())
+    }
+}
+
+/// The client's address, for limits per client: the socket's peer, or,
+/// behind a trusted reverse proxy, the last address it put in
+/// `X-Forwarded-For`. None in tests that call the router directly.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp(pub Option<IpAddr>);
+
+/// Whether the client's address is taken from `X-Forwarded-For` (set once
+/// at start from the configuration, in the request's extensions).
+#[derive(Clone, Copy, Debug)]
+pub struct TrustProxy(pub bool);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let trust = parts.extensions.get::<TrustProxy>().is_some_and(|t| t.0);
+        if trust && peer.is_some_and(|p| p.is_loopback()) {
+            let forwarded = parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+                .next_back();
+            if forwarded.is_some() {
+                return Ok(ClientIp(forwarded));
+            }
+        }
+        Ok(ClientIp(peer))
+    }
+}

@@ -1,0 +1,856 @@
+//! The handlers of games against the computer and on one screen (and what
+//! every game shares: showing, moves, resigning, hints, review, records,
+//! import). Each reads its input, asks the model ([`crate::game`]) through
+//! the games in use ([`crate::games`]), and answers with a typed view;
+//! every change is stored before the answer.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_core::{parse_records, Game, Rules, Side};
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::{ClientIp, GameId, JsonBody, Viewer};
+use crate::computer::{self, Hint, ReviewRow, StopOnDrop, Thinking};
+use crate::error::Error;
+use crate::game::{now_ms, parse_move, parse_position, Clock, Mode, Seat, Stop, WebGame};
+use crate::store::{parse_cursor, Page};
+use crate::view::{EndView, GameView};
+use crate::AppState;
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// GET /api/info: the levels, the presets, whether an oracle is loaded.
+pub async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "levels": computer::levels(),
+        "default_level": computer::DEFAULT_LEVEL,
+        "presets": ["awale", "abapa"],
+        "oracle": state.shared.computer.has_oracle(),
+        "clock_presets": CLOCK_PRESETS,
+        "public_url": state.shared.config.public_url,
+        "version": env!("CARGO_PKG_VERSION"),
+    }))
+}
+
+/// The clock presets offered (minutes, seconds added per move).
+pub const CLOCK_PRESETS: [[u32; 2]; 5] = [[1, 1], [3, 2], [5, 3], [10, 5], [15, 10]];
+
+/// The body of POST /api/games.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `computer` (default), `humans` or `online`.
+    #[serde(default)]
+    mode: Option<String>,
+    /// The computer's level.
+    #[serde(default)]
+    level: Option<u8>,
+    /// The person's side against the computer, or the maker's side online:
+    /// `S`, `N` or `random`.
+    #[serde(default)]
+    human: Option<String>,
+    /// The rules, as `awale`, `abapa,first=north`, `awale,target=20`.
+    #[serde(default)]
+    rules: Option<String>,
+    /// The clock: minutes each and seconds added per move.
+    #[serde(default)]
+    clock: Option<ClockRequest>,
+    /// A start diagram, for studies; its side to move moves first.
+    #[serde(default)]
+    position: Option<String>,
+    /// Online: listed in the lobby (an open challenge) rather than by
+    /// invitation only.
+    #[serde(default)]
+    public: bool,
+    /// Online: the maker's nickname.
+    #[serde(default)]
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockRequest {
+    minutes: f64,
+    #[serde(default)]
+    increment_seconds: f64,
+}
+
+/// A seed for the computer's choices and random sides.
+fn random_seed() -> u64 {
+    getrandom::u64().unwrap_or_else(|_| now_ms() as u64)
+}
+
+fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
+    match text.unwrap_or("S") {
+        "S" | "south" => Ok(Side::South),
+        "N" | "north" => Ok(Side::North),
+        "random" => Ok(if seed & 2 == 0 {
+            Side::South
+        } else {
+            Side::North
+        }),
+        other => Err(Error::invalid(
+            "bad_side",
+            format!("`{other}` is not a side (S, N or random)"),
+        )),
+    }
+}
+
+fn parse_level(level: Option<u8>) -> Result<u8, Error> {
+    let level = level.unwrap_or(computer::DEFAULT_LEVEL);
+    if computer::is_level(level) {
+        Ok(level)
+    } else {
+        Err(Error::invalid(
+            "bad_level",
+            format!("there is no level {level}"),
+        ))
+    }
+}
+
+fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
+    let Some(c) = clock else { return Ok(None) };
+    let ok = c.minutes.is_finite()
+        && c.increment_seconds.is_finite()
+        && (0.1..=180.0).contains(&c.minutes)
+        && (0.0..=60.0).contains(&c.increment_seconds);
+    if !ok {
+        return Err(Error::invalid(
+            "bad_clock",
+            "the clock takes 0.1 to 180 minutes and 0 to 60 seconds per move",
+        ));
+    }
+    let initial_ms = (c.minutes * 60_000.0) as i64;
+    Ok(Some(Clock {
+        initial_ms,
+        increment_ms: (c.increment_seconds * 1000.0) as i64,
+        remaining_ms: [initial_ms; 2],
+    }))
+}
+
+/// A nickname, checked: 1 to 24 characters of text, no control characters.
+pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
+    let name = name.unwrap_or("").trim();
+    let length = name.chars().count();
+    if length == 0 || length > 24 || name.chars().any(char::is_control) {
+        return Err(Error::invalid(
+            "bad_name",
+            "a nickname takes 1 to 24 characters",
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// POST /api/games: starts a game.
+pub async fn create(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<NewGame>,
+) -> ApiResult<(StatusCode, Json<GameView>)> {
+    state.shared.creations.take(&ip, 1, now_ms())?;
+    let rules: Rules = match &req.rules {
+        None => Rules::AWALE,
+        Some(text) => text
+            .parse()
+            .map_err(|e| Error::invalid("bad_rules", format!("{e}")))?,
+    };
+    let seed = random_seed();
+    let mode = match req.mode.as_deref().unwrap_or("computer") {
+        "computer" => Mode::Computer {
+            human: parse_side(req.human.as_deref(), seed)?,
+            level: parse_level(req.level)?,
+        },
+        "humans" => Mode::Humans,
+        "online" => Mode::Online,
+        other => {
+            return Err(Error::invalid(
+                "bad_mode",
+                format!("`{other}` is not a mode (computer, humans or online)"),
+            )
+            .into())
+        }
+    };
+    let game = match &req.position {
+        None => Game::new(rules),
+        // A study position is played from its diagram, side to move
+        // included, whatever the preset says of who starts.
+        Some(diagram) => Game::from_position(rules, parse_position(diagram)?),
+    };
+    let now = now_ms();
+    let mut web = WebGame::new(mode, game, now, seed);
+    web.clock = parse_clock(req.clock)?;
+    match mode {
+        Mode::Online => {
+            let player = viewer.player().cloned().ok_or_else(|| {
+                Error::forbidden(
+                    "no_player",
+                    "an online game needs a player cookie: open the page first",
+                )
+            })?;
+            let name = parse_name(req.name.as_deref())?;
+            let side = parse_side(req.human.as_deref(), seed)?;
+            web.seats[side.index()] = Some(Seat {
+                player: player.clone(),
+                name: name.clone(),
+            });
+            web.public = req.public;
+            state
+                .shared
+                .games
+                .store()
+                .set_player_name(player, name, now)
+                .await?;
+        }
+        Mode::Computer { human, .. } => {
+            if let Some(player) = viewer.player() {
+                web.seats[human.index()] = Some(Seat {
+                    player: player.clone(),
+                    name: String::new(),
+                });
+            }
+        }
+        Mode::Humans => {
+            if let Some(player) = viewer.player() {
+                let seat = Seat {
+                    player: player.clone(),
+                    name: String::new(),
+                };
+                web.seats = [Some(seat.clone()), Some(seat)];
+            }
+        }
+    }
+    let web = state.shared.games.create(vec![web]).await?.remove(0);
+    Ok((
+        StatusCode::CREATED,
+        Json(web.view(now, Some(viewer.player()))),
+    ))
+}
+
+/// The query of GET /api/games.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Where to go on from (a page's `next`).
+    #[serde(default)]
+    before: Option<String>,
+    /// How many (at most 100; 50 by default).
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+/// GET /api/games: the viewer's games, newest first, a page at a time.
+pub async fn list(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Json<Page>> {
+    let before = match q.before.as_deref() {
+        None | Some("") => None,
+        Some(text) => Some(parse_cursor(text).ok_or_else(|| {
+            Error::invalid("bad_cursor", format!("`{text}` is not a page's `next`"))
+        })?),
+    };
+    let limit = q.limit.unwrap_or(50).clamp(1, 100);
+    let page = state
+        .shared
+        .games
+        .store()
+        .list(viewer.0, before, limit)
+        .await?;
+    Ok(Json(page))
+}
+
+/// GET /api/games/current: the viewer's game changed last that is still
+/// going on.
+pub async fn current(
+    State(state): State<AppState>,
+    viewer: Viewer,
+) -> ApiResult<Json<serde_json::Value>> {
+    let id = state.shared.games.store().current(viewer.0.clone()).await?;
+    let game = match id {
+        None => None,
+        Some(id) => Some(state.shared.games.load(id).await?),
+    };
+    let view = game.map(|g| g.view(now_ms(), Some(viewer.player())));
+    Ok(Json(serde_json::json!({ "game": view })))
+}
+
+/// GET /api/games/{id}.
+pub async fn show(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Json<GameView>> {
+    let game = state.shared.games.load(id).await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// Checks that `expected` (the number of moves the page has seen) matches
+/// the game, so a double click or a stale page cannot play twice.
+fn check_ply(game: &WebGame, expected: Option<usize>) -> Result<(), Error> {
+    let plies = game.game.plies().len();
+    match expected {
+        Some(e) if e != plies => Err(Error::conflict(
+            "stale",
+            format!("the game has {plies} moves, the request expected {e}: reload the game"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Applies `change` to game `id` and answers with the game as `viewer`
+/// sees it.
+async fn change(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    change: impl FnOnce(&mut WebGame) -> Result<(), Error>,
+) -> ApiResult<Json<GameView>> {
+    let (game, ()) = state.shared.games.change(id, change).await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// The body of POST /api/games/{id}/moves.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The hole letter.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The number of moves the page has seen.
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+/// POST /api/games/{id}/moves: a person plays. The same move sent twice
+/// for the same ply is played once: the second answer is the game as it is.
+pub async fn play(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> ApiResult<Json<GameView>> {
+    let mv = parse_move(&req.mv)?;
+    let player = viewer.0.clone();
+    let (game, ()) = state
+        .shared
+        .games
+        .apply_move(id, req.ply, mv, move |game| {
+            if game.computer_to_move() {
+                return Err(Error::conflict(
+                    "not_your_turn",
+                    "it is the computer's turn",
+                ));
+            }
+            game.check_side(player.as_ref(), mv.side())?;
+            Ok(())
+        })
+        .await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// The body of requests that name the position they act on.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PlyRequest {
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+/// Removes a game from the set of games the computer is thinking about,
+/// however the search ends.
+struct ThinkingGuard {
+    state: AppState,
+    id: i64,
+}
+
+impl Drop for ThinkingGuard {
+    fn drop(&mut self) {
+        self.state
+            .shared
+            .thinking
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.id);
+    }
+}
+
+/// POST /api/games/{id}/computer: the computer plays its move. When the
+/// game already has more moves than `ply`, the move was made: the answer is
+/// the game as it is.
+pub async fn computer_move(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<PlyRequest>,
+) -> ApiResult<Json<GameView>> {
+    let game = state.shared.games.load(id).await?;
+    let plies = game.game.plies().len();
+    let view = |g: &WebGame| Json(g.view(now_ms(), Some(viewer.player())));
+    if req.ply.is_some_and(|p| p < plies) {
+        return Ok(view(&game));
+    }
+    check_ply(&game, req.ply)?;
+    if !game.computer_to_move() {
+        return Err(Error::conflict("not_computer_turn", "the computer does not move now").into());
+    }
+    let Mode::Computer { human, level } = game.mode else {
+        return Err(Error::internal("not a game against the computer").into());
+    };
+    game.check_side(viewer.player(), human)?;
+    let newly = state
+        .shared
+        .thinking
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(id);
+    if !newly {
+        return Err(Error::conflict(
+            "computer_thinking",
+            "the computer is already thinking about this game",
+        )
+        .into());
+    }
+    let guard = ThinkingGuard {
+        state: state.clone(),
+        id,
+    };
+    let mut budget = state.shared.config.move_time;
+    if let (Some(clock), Some(left)) = (game.clock, game.time_left(now_ms())) {
+        let mine = left[game.game.position().to_move().index()];
+        let share = mine / 25 + clock.increment_ms / 2;
+        budget = budget.min(Duration::from_millis(share.max(50) as u64));
+    }
+    // The search and the storing of its move run in their own task, so a
+    // page that goes away mid-search does not lose the computer's move.
+    let task = tokio::spawn(async move {
+        let state = guard.state.clone();
+        let games = Arc::clone(&state.shared.games);
+        let hub = Arc::clone(games.hub());
+        let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let search = game.game.clone();
+        let chosen = state
+            .shared
+            .computer
+            .run(move |computer| {
+                let stop = AtomicBool::new(false);
+                computer.choose_move(&search, level, seed, budget, &stop, &mut |depth, nodes| {
+                    hub.publish(
+                        id,
+                        "thinking",
+                        Thinking {
+                            game: id,
+                            depth,
+                            nodes,
+                        },
+                    );
+                })
+            })
+            .await?;
+        let mv = chosen.ok_or_else(|| Error::internal("no move found"))?;
+        let result = games
+            .apply_move(id, Some(plies), mv, |g| {
+                if !g.computer_to_move() {
+                    return Err(Error::conflict(
+                        "stale",
+                        "the game changed during the search",
+                    ));
+                }
+                Ok(())
+            })
+            .await;
+        drop(guard);
+        result.map(|(g, ())| g)
+    });
+    let game = task
+        .await
+        .map_err(|e| Error::internal(format!("search task failed: {e}")))??;
+    Ok(view(&game))
+}
+
+/// POST /api/games/{id}/undo.
+pub async fn undo(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<PlyRequest>,
+) -> ApiResult<Json<GameView>> {
+    let player = viewer.0.clone();
+    change(&state, &viewer, id, move |game| {
+        check_ply(game, req.ply)?;
+        game.side_for(player.as_ref())?;
+        game.undo(now_ms())
+    })
+    .await
+}
+
+/// POST /api/games/{id}/redo.
+pub async fn redo(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<PlyRequest>,
+) -> ApiResult<Json<GameView>> {
+    let player = viewer.0.clone();
+    change(&state, &viewer, id, move |game| {
+        check_ply(game, req.ply)?;
+        game.side_for(player.as_ref())?;
+        game.redo(now_ms())
+    })
+    .await
+}
+
+/// The body of POST /api/games/{id}/resign.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// Who resigns: `S` or `N`; by default the viewer's side (the side to
+    /// move on one screen).
+    #[serde(default)]
+    side: Option<String>,
+}
+
+/// POST /api/games/{id}/resign.
+pub async fn resign(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<ResignRequest>,
+) -> ApiResult<Json<GameView>> {
+    let side = match req.side.as_deref() {
+        None => None,
+        Some("S") => Some(Side::South),
+        Some("N") => Some(Side::North),
+        Some(other) => {
+            return Err(
+                Error::invalid("bad_side", format!("`{other}` is not a side (S or N)")).into(),
+            )
+        }
+    };
+    let player = viewer.0.clone();
+    change(&state, &viewer, id, move |game| {
+        let side = match side {
+            Some(s) => {
+                game.check_side(player.as_ref(), s)?;
+                s
+            }
+            None => game.side_for(player.as_ref())?,
+        };
+        game.resign(side)
+    })
+    .await
+}
+
+/// Whether hints and reviews are fair in `game` now. Against the computer
+/// they are learning aids, always there (the computer does not mind). A
+/// game between people is reviewed once it is over; during it, hints are
+/// given on one screen without a clock only (both players see them), never
+/// online or against the clock. Spectators get none while it goes on.
+fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error> {
+    if game.end().is_some() {
+        return Ok(());
+    }
+    let refuse = |why: &str| Err(Error::forbidden("not_fair", why.to_string()));
+    if game.sides_of(viewer.player()).is_empty() {
+        return refuse("only the players may ask for help during the game");
+    }
+    match game.mode {
+        Mode::Computer { .. } => Ok(()),
+        Mode::Online => refuse("no help from the computer while an online game goes on"),
+        Mode::Humans if game.clock.is_some() => {
+            refuse("no help from the computer in a timed game between two people")
+        }
+        Mode::Humans if review => refuse("a game between two people is reviewed once it is over"),
+        Mode::Humans => Ok(()),
+    }
+}
+
+/// POST /api/games/{id}/hint: the engine's best move for the side to move,
+/// every move's score, and the database's value where it has one. Stops
+/// when the asker goes away.
+pub async fn hint(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Json<Hint>> {
+    let game = state.shared.games.load(id).await?;
+    if let Some(end) = game.end() {
+        return Err(Error::game_over(end.reason.name()).into());
+    }
+    check_fair(&game, &viewer, false)?;
+    let budget = state.shared.config.hint_time;
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&stop.0);
+    let hint = state
+        .shared
+        .computer
+        .run(move |c| c.hint(&game.game, budget, &flag))
+        .await?;
+    drop(stop);
+    Ok(Json(hint))
+}
+
+/// A game's review.
+#[derive(Serialize)]
+pub struct Review {
+    /// The game.
+    pub id: i64,
+    /// Each move, reviewed.
+    pub plies: Vec<ReviewRow>,
+    /// How the game ended.
+    pub end: Option<EndView>,
+}
+
+/// GET /api/games/{id}/review: the stored review, if the game has one of
+/// all its moves.
+pub async fn stored_review(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Response> {
+    let game = state.shared.games.load(id).await?;
+    match state.shared.games.store().review(id).await? {
+        Some((plies, body)) if plies == game.game.plies().len() => {
+            Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+        }
+        _ => Err(Error::new(
+            crate::error::Kind::NotFound,
+            "no_review",
+            "this game has not been reviewed yet (POST to review it)",
+        )
+        .into()),
+    }
+}
+
+/// POST /api/games/{id}/review: every move of the game scored with the
+/// same search budget (the same game always gets the same review), the
+/// evaluation after each (South's view), mistakes with the better move.
+/// The review is stored with the game and given again at once.
+pub async fn review(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Response> {
+    let game = state.shared.games.load(id).await?;
+    check_fair(&game, &viewer, true)?;
+    let plies = game.game.plies().len();
+    if let Some((stored, body)) = state.shared.games.store().review(id).await? {
+        if stored == plies {
+            return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
+        }
+    }
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&stop.0);
+    let core = game.game.clone();
+    let rows = state
+        .shared
+        .computer
+        .run(move |c| c.review(&core, &flag))
+        .await?;
+    if rows.len() < plies {
+        return Err(Error::internal("the review was stopped").into());
+    }
+    drop(stop);
+    let end = game.head(now_ms()).end;
+    let body = serde_json::to_string(&Review {
+        id,
+        plies: rows,
+        end,
+    })
+    .map_err(|e| Error::internal(format!("review not written: {e}")))?;
+    state
+        .shared
+        .games
+        .store()
+        .save_review(id, plies, body.clone())
+        .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// The record of a game with its tags, as exported.
+fn record_text(game: &WebGame) -> String {
+    let name = |side: Side| -> String {
+        match game.mode {
+            Mode::Computer { human, level } if human != side => {
+                format!("Computer (level {level})")
+            }
+            Mode::Computer { .. } => "Player".to_string(),
+            Mode::Humans => side.to_string(),
+            Mode::Online => game.seats[side.index()]
+                .as_ref()
+                .map_or_else(|| side.to_string(), |s| s.name.clone()),
+        }
+    };
+    let (south, north) = (name(Side::South), name(Side::North));
+    let date = awale_core::record_date(game.created_ms.div_euclid(1000));
+    let id = game.id.to_string();
+    let mut record = awale_core::Record::from_game(
+        &game.game,
+        &[
+            ("Event", "Awalé"),
+            ("Site", "awale serve"),
+            ("Date", &date),
+            ("Round", &id),
+            ("South", &south),
+            ("North", &north),
+        ],
+    );
+    if let (Some(stop), Some(end)) = (game.stop, game.end()) {
+        let result = end.result_text();
+        record.result = result.to_string();
+        record.set_tag("Result", result);
+        let termination = match stop {
+            Stop::Time(_) => "time forfeit",
+            Stop::Abandoned(_) => "abandoned",
+            Stop::Aborted => "aborted",
+        };
+        record.set_tag("Termination", termination);
+    }
+    record.to_string()
+}
+
+/// GET /api/games/{id}/record: the game record, to save as a file.
+pub async fn record(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Response> {
+    let game = state.shared.games.load(id).await?;
+    let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.id);
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        record_text(&game),
+    )
+        .into_response())
+}
+
+/// The body of POST /api/import.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// The text of a record file (one or more games).
+    record: String,
+    /// `humans` (default) or `computer`, for going on with the games.
+    #[serde(default)]
+    mode: Option<String>,
+    /// The computer's level.
+    #[serde(default)]
+    level: Option<u8>,
+}
+
+/// Games one import may hold.
+const MAX_IMPORTED_GAMES: usize = 200;
+/// What one imported game costs of the client's allowance of new games
+/// (an import of 200 games costs 20: a client imports at most a few
+/// thousand games an hour).
+const GAMES_PER_CREATION: usize = 10;
+
+/// The answer of POST /api/import.
+#[derive(Serialize)]
+pub struct Imported {
+    /// The new games' ids.
+    pub ids: Vec<i64>,
+    /// The first game.
+    pub game: GameView,
+}
+
+/// POST /api/import: stores the games of a record file. Either every game
+/// is stored (in one transaction) or, with a clear error, none.
+pub async fn import(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<ImportRequest>,
+) -> ApiResult<(StatusCode, Json<Imported>)> {
+    let records =
+        parse_records(&req.record).map_err(|e| Error::invalid("bad_record", e.to_string()))?;
+    if records.is_empty() {
+        return Err(Error::invalid("bad_record", "the file holds no game record").into());
+    }
+    if records.len() > MAX_IMPORTED_GAMES {
+        return Err(Error::invalid(
+            "bad_record",
+            format!(
+                "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
+                records.len()
+            ),
+        )
+        .into());
+    }
+    let cost = records.len().div_ceil(GAMES_PER_CREATION) as u32;
+    state.shared.creations.take(&ip, cost, now_ms())?;
+    let mut games = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        let game = record
+            .to_game()
+            .map_err(|e| Error::invalid("bad_record", format!("game {}: {e}", i + 1)))?;
+        games.push(game);
+    }
+    let mode = match req.mode.as_deref().unwrap_or("humans") {
+        "humans" => Mode::Humans,
+        // The person takes the side to move of the first game.
+        "computer" => Mode::Computer {
+            human: games[0].position().to_move(),
+            level: parse_level(req.level)?,
+        },
+        other => {
+            return Err(Error::invalid(
+                "bad_mode",
+                format!("`{other}` is not a mode (computer or humans)"),
+            )
+            .into())
+        }
+    };
+    let now = now_ms();
+    let webs: Vec<WebGame> = games
+        .into_iter()
+        .zip(&records)
+        .map(|(game, record)| {
+            let mut web = WebGame::new(mode, game, now, random_seed());
+            web.stop = lost_on_time(record, &web.game).map(Stop::Time);
+            if let Some(player) = viewer.player() {
+                let seat = Some(crate::game::Seat {
+                    player: player.clone(),
+                    name: String::new(),
+                });
+                match mode {
+                    Mode::Computer { human, .. } => web.seats[human.index()] = seat,
+                    _ => web.seats = [seat.clone(), seat],
+                }
+            }
+            web
+        })
+        .collect();
+    let webs = state.shared.games.create(webs).await?;
+    let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
+    Ok((
+        StatusCode::CREATED,
+        Json(Imported {
+            ids,
+            game: webs[0].view(now, Some(viewer.player())),
+        }),
+    ))
+}
+
+/// The side that lost on time in an imported record: the loser of a
+/// decided result with `[Termination "time forfeit"]` (as exports write it),
+/// when the moves alone do not end the game.
+fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
+    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
+        return None;
+    }
+    match record.result.as_str() {
+        "1-0" => Some(Side::North),
+        "0-1" => Some(Side::South),
+        _ => None,
+    }
+}

@@ -1,0 +1,331 @@
+//! What every request goes through before its handler:
+//! - the `Host` check: a name the server does not answer to is refused, so
+//!   a page of another site cannot reach a server on 127.0.0.1 through DNS
+//!   rebinding (IP literals and `localhost` always pass, other names only
+//!   when configured: the public URL's and `--allow-host`'s);
+//! - the cross-site check: a request that changes something and comes from
+//!   another site's page (`Sec-Fetch-Site`, else `Origin`) is refused;
+//! - the player's identity: the secret in the `awale_player` cookie
+//!   (HttpOnly, SameSite=Lax), made on the first visit of the page; the
+//!   server keeps only its SHA-256;
+//! - security headers on every answer (a strict Content-Security-Policy,
+//!   no sniffing, no framing, no referrer).
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+use super::error::ApiError;
+use super::extract::{TrustProxy, Viewer};
+use crate::game::PlayerId;
+use crate::AppState;
+
+/// The cookie that holds a browser's player secret.
+pub const COOKIE: &str = "awale_player";
+
+/// How long the player cookie lasts (one year).
+const COOKIE_SECONDS: u64 = 365 * 24 * 3600;
+
+/// Who the server answers to, and how its cookies are set.
+#[derive(Clone, Debug, Default)]
+pub struct Policy {
+    /// Host names (lower case, no port) answered besides IP literals and
+    /// `localhost`.
+    pub allowed_hosts: Vec<String>,
+    /// The public origin (`https://awale.example.org`), if any.
+    pub public_origin: Option<String>,
+    /// Cookies only over HTTPS (when the public URL is `https`).
+    pub secure_cookies: bool,
+    /// Take the client's address from `X-Forwarded-For` when the peer is
+    /// a reverse proxy on this machine.
+    pub trust_proxy: bool,
+}
+
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob:; media-src 'self' data: blob:; connect-src 'self'; font-src 'self'; \
+object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The guard: see the module's documentation.
+pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let policy = &state.shared.policy;
+    if let Err(e) = check_host(policy, req.headers()) {
+        return with_security_headers(e.into_response());
+    }
+    if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        if let Err(e) = check_same_site(policy, req.headers()) {
+            return with_security_headers(e.into_response());
+        }
+    }
+    let mut issued = None;
+    let mut player = player_of(req.headers());
+    let page_load = req.method() == Method::GET
+        && (!req.uri().path().starts_with("/api/") || req.uri().path() == "/api/me");
+    if player.is_none() && page_load {
+        match new_secret() {
+            Ok(secret) => {
+                player = Some(player_id(&secret));
+                issued = Some(secret);
+            }
+            Err(e) => tracing::error!(error = %e, "no random bytes for a player secret"),
+        }
+    }
+    req.extensions_mut().insert(Viewer(player));
+    req.extensions_mut().insert(TrustProxy(policy.trust_proxy));
+    let mut response = next.run(req).await;
+    if let Some(secret) = issued {
+        let secure = if policy.secure_cookies {
+            "; Secure"
+        } else {
+            ""
+        };
+        let cookie = format!(
+            "{COOKIE}={secret}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{secure}"
+        );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    with_security_headers(response)
+}
+
+fn with_security_headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        "permissions-policy",
+        HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+    );
+    response
+}
+
+/// The host name of a `Host` value, lower case, without its port.
+fn host_name(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    if let Some(rest) = host.strip_prefix('[') {
+        // [::1]:8080
+        return rest.split(']').next().unwrap_or("").to_string();
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name.to_string(),
+        _ => host,
+    }
+}
+
+fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(host) = headers.get(header::HOST) else {
+        // Browsers always send one: a request without is not a page's.
+        return Ok(());
+    };
+    let Ok(text) = host.to_str() else {
+        return Err(ApiError::bad_request(
+            "bad_host",
+            "the Host header is not text",
+        ));
+    };
+    let name = host_name(text);
+    let ok = name.parse::<std::net::IpAddr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || policy.allowed_hosts.contains(&name);
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            "bad_host",
+            format!(
+                "this server does not answer to the name `{name}` (start it with \
+                 --public-url or --allow-host {name} to serve it under that name)"
+            ),
+        ))
+    }
+}
+
+fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
+    let refuse = |what: &str| {
+        Err(ApiError::forbidden(
+            "cross_site",
+            format!("refused: this request comes from another site ({what})"),
+        ))
+    };
+    if let Some(site) = headers.get("sec-fetch-site") {
+        return match site.to_str() {
+            Ok("same-origin") | Ok("none") => Ok(()),
+            Ok(other) => refuse(&format!("Sec-Fetch-Site: {other}")),
+            Err(_) => refuse("Sec-Fetch-Site"),
+        };
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        // Not a browser's request (browsers send Origin with every POST):
+        // a script of the server's user, not another site.
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("null").to_ascii_lowercase();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_ascii_lowercase);
+    let same_host =
+        host.is_some_and(|h| origin.split_once("://").is_some_and(|(_, rest)| rest == h));
+    let public = policy
+        .public_origin
+        .as_deref()
+        .is_some_and(|p| p.eq_ignore_ascii_case(&origin));
+    if same_host || public {
+        Ok(())
+    } else {
+        refuse(&format!("Origin: {origin}"))
+    }
+}
+
+/// The player a request's cookie names, when the cookie is well formed.
+fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value)
+        .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(player_id)
+}
+
+/// A new player secret: 256 random bits from the operating system.
+///
+/// # Errors
+///
+/// When the system gives no random bytes.
+pub fn new_secret() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    Ok(hex(&bytes))
+}
+
+/// The player a secret stands for: its SHA-256, in hex.
+pub fn player_id(secret: &str) -> PlayerId {
+    PlayerId(hex(&Sha256::digest(secret.as_bytes())))
+}
+
+/// Bytes as lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn host_names_lose_their_port_and_case() {
+        assert_eq!(host_name("LocalHost:8080"), "localhost");
+        assert_eq!(host_name("[::1]:8080"), "::1");
+        assert_eq!(host_name("awale.example.org"), "awale.example.org");
+    }
+
+    #[test]
+    fn only_known_names_and_addresses_are_answered() {
+        let policy = Policy {
+            allowed_hosts: vec!["awale.example.org".into()],
+            ..Policy::default()
+        };
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost",
+            "[::1]:80",
+            "awale.example.org:443",
+            "10.0.0.5",
+        ] {
+            assert!(
+                check_host(&policy, &headers(&[("host", ok)])).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "attacker.example",
+            "127.0.0.1.nip.io",
+            "awale.example.org.evil",
+        ] {
+            assert!(
+                check_host(&policy, &headers(&[("host", bad)])).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn changes_from_another_site_are_refused() {
+        let policy = Policy::default();
+        let ok = [
+            headers(&[("sec-fetch-site", "same-origin")]),
+            headers(&[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://127.0.0.1:8080"),
+            ]),
+            headers(&[]),
+        ];
+        for h in &ok {
+            assert!(check_same_site(&policy, h).is_ok(), "{h:?}");
+        }
+        let bad = [
+            headers(&[("sec-fetch-site", "cross-site")]),
+            headers(&[("sec-fetch-site", "same-site")]),
+            headers(&[
+                ("host", "127.0.0.1:8080"),
+                ("origin", "http://evil.example"),
+            ]),
+            headers(&[("host", "127.0.0.1:8080"), ("origin", "null")]),
+        ];
+        for h in &bad {
+            assert!(check_same_site(&policy, h).is_err(), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn a_cookie_names_a_player_only_when_well_formed() {
+        let secret = new_secret().unwrap();
+        let good = headers(&[("cookie", &format!("x=1; {COOKIE}={secret}"))]);
+        assert_eq!(player_of(&good), Some(player_id(&secret)));
+        assert_ne!(player_id(&secret).0, secret, "the secret is never the id");
+        for bad in ["abc", "<script>", &"g".repeat(64)] {
+            let h = headers(&[("cookie", &format!("{COOKIE}={bad}"))]);
+            assert_eq!(player_of(&h), None, "{bad}");
+        }
+    }
+}

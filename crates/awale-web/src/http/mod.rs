@@ -1,0 +1,100 @@
+//! The HTTP face of the server: the routes, the guard every request goes
+//! through, the extractors, the handlers and the one mapping of errors to
+//! statuses. The model underneath knows nothing of HTTP.
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::timeout::RequestBodyTimeoutLayer;
+
+use crate::{assets, AppState};
+
+pub mod error;
+pub mod events;
+pub mod extract;
+pub mod games;
+pub mod guard;
+pub mod online;
+pub mod study;
+
+/// The whole application: the page, its files and the API.
+pub fn app(state: AppState) -> Router {
+    let max_body = state.shared.config.max_body_bytes;
+    let max_record = state.shared.config.max_record_bytes;
+    let body_timeout = state.shared.config.body_timeout;
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/favicon.svg", get(assets::favicon))
+        .route("/api/info", get(games::info))
+        .route("/api/me", get(online::me).post(online::rename))
+        .route("/api/lobby", get(online::lobby))
+        .route("/api/lobby/events", get(events::lobby_events))
+        .route("/api/handoff", post(online::take_handoff))
+        .route("/api/games", get(games::list).post(games::create))
+        .route("/api/games/current", get(games::current))
+        .route("/api/games/{id}", get(games::show))
+        .route("/api/games/{id}/moves", post(games::play))
+        .route("/api/games/{id}/computer", post(games::computer_move))
+        .route("/api/games/{id}/undo", post(games::undo))
+        .route("/api/games/{id}/redo", post(games::redo))
+        .route("/api/games/{id}/resign", post(games::resign))
+        .route("/api/games/{id}/hint", post(games::hint))
+        .route(
+            "/api/games/{id}/review",
+            get(games::stored_review).post(games::review),
+        )
+        .route("/api/games/{id}/record", get(games::record))
+        .route("/api/games/{id}/events", get(events::game_events))
+        .route("/api/study", get(study::info))
+        .route("/api/study/puzzles/daily", get(study::daily))
+        .route("/api/study/puzzles/next", get(study::next))
+        .route("/api/study/puzzles/check", post(study::check))
+        .route("/api/study/position", get(study::position))
+        .route("/api/study/analysis", post(study::analysis))
+        .route("/api/games/{id}/links", get(online::links))
+        .route("/api/games/{id}/join", post(online::join))
+        .route("/api/games/{id}/takeback", post(online::takeback))
+        .route("/api/games/{id}/abort", post(online::abort))
+        .route("/api/games/{id}/claim", post(online::claim))
+        .route("/api/games/{id}/rematch", post(online::rematch))
+        .route("/api/games/{id}/handoff", post(online::handoff))
+        .route(
+            "/api/games/{id}/chat",
+            get(online::chat_lines).post(online::chat),
+        )
+        .route("/api/games/{id}/react", post(online::react))
+        .route("/api/games/{id}/presence", get(online::presence))
+        .route(
+            "/api/import",
+            post(games::import).layer(DefaultBodyLimit::max(max_record)),
+        )
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body))
+        .layer(RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
+        .with_state(state)
+}
+
+/// Any other path: a JSON 404.
+async fn not_found(uri: axum::http::Uri) -> error::ApiError {
+    error::ApiError::new(
+        axum::http::StatusCode::NOT_FOUND,
+        "not_found",
+        format!("nothing at `{}`", uri.path()),
+    )
+}
+
+/// A known path with the wrong method.
+async fn method_not_allowed() -> error::ApiError {
+    error::ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this path does not take this method",
+    )
+}

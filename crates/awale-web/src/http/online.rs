@@ -1,0 +1,550 @@
+//! The handlers of online play: the player's nickname, joining a game by
+//! its invite link, the lobby, takebacks, abort, claims, rematches, moving
+//! a seat to another device, chat and the public's reactions. Who may do
+//! what is the model's ([`crate::game`]); here requests are read, limited
+//! and answered.
+
+use awale_core::Side;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::error::ApiError;
+use super::events::online_seat;
+use super::extract::{GameId, JsonBody, Viewer};
+use super::games::parse_name;
+use super::guard::{hex, new_secret};
+use crate::error::{Error, Kind};
+use crate::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use crate::games::Lobby;
+use crate::store::ChatLine;
+use crate::view::{side_letter, GameView};
+use crate::AppState;
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// Longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 280;
+/// Chat messages a game keeps showing.
+const CHAT_SHOWN: usize = 200;
+/// How long a "continue on another device" link works.
+const HANDOFF_MS: i64 = 10 * 60 * 1000;
+
+/// A seat waiting to move to another device.
+pub struct Handoff {
+    game: i64,
+    player: PlayerId,
+    expires_ms: i64,
+}
+
+fn player(viewer: &Viewer) -> Result<PlayerId, Error> {
+    viewer.0.clone().ok_or_else(|| {
+        Error::forbidden(
+            "no_player",
+            "this browser has no player cookie: open the page first",
+        )
+    })
+}
+
+/// Who the viewer is.
+#[derive(Serialize)]
+pub struct Me {
+    /// Their nickname, if they chose one.
+    pub name: Option<String>,
+    /// A number for a default nickname ("Guest 4821", "Invité 4821").
+    pub guest: u32,
+}
+
+/// A number from 1000 to 9999 for a player's default nickname.
+fn guest_number(player: &PlayerId) -> u32 {
+    let n = u32::from_str_radix(player.0.get(..8).unwrap_or("0"), 16).unwrap_or(0);
+    1000 + n % 9000
+}
+
+/// GET /api/me.
+pub async fn me(State(state): State<AppState>, viewer: Viewer) -> ApiResult<Json<Me>> {
+    let player = player(&viewer)?;
+    let name = state
+        .shared
+        .games
+        .store()
+        .player_name(player.clone())
+        .await?;
+    Ok(Json(Me {
+        name,
+        guest: guest_number(&player),
+    }))
+}
+
+/// The body of POST /api/me.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRequest {
+    name: Option<String>,
+}
+
+/// POST /api/me: sets the viewer's nickname (and in their games going on).
+pub async fn rename(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    JsonBody(req): JsonBody<NameRequest>,
+) -> ApiResult<Json<Me>> {
+    let player = player(&viewer)?;
+    let name = parse_name(req.name.as_deref())?;
+    state
+        .shared
+        .games
+        .store()
+        .set_player_name(player.clone(), name.clone(), now_ms())
+        .await?;
+    Ok(Json(Me {
+        name: Some(name),
+        guest: guest_number(&player),
+    }))
+}
+
+/// GET /api/lobby: open challenges and games being played.
+pub async fn lobby(State(state): State<AppState>) -> ApiResult<Json<Lobby>> {
+    Ok(Json(state.shared.games.lobby().await?))
+}
+
+/// The base of the links the server gives: the public URL, or the address
+/// the browser used.
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(url) = &state.shared.config.public_url {
+        return url.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1");
+    format!("http://{host}")
+}
+
+/// The links of an online game.
+#[derive(Serialize)]
+pub struct Links {
+    /// Whoever opens it first takes the free seat; later visitors watch.
+    pub invite: String,
+    /// To watch.
+    pub watch: String,
+}
+
+/// GET /api/games/{id}/links.
+pub async fn links(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    GameId(id): GameId,
+) -> ApiResult<Json<Links>> {
+    let game = state.shared.games.load(id).await?;
+    if game.mode != Mode::Online {
+        return Err(Error::conflict("not_online", "this game is not played online").into());
+    }
+    let base = base_url(&state, &headers);
+    Ok(Json(Links {
+        invite: format!("{base}/?join={id}"),
+        watch: format!("{base}/?game={id}"),
+    }))
+}
+
+async fn online_change(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    change: impl FnOnce(&mut WebGame, Side) -> Result<(), Error>,
+) -> ApiResult<Json<GameView>> {
+    let me = player(viewer)?;
+    let (game, ()) = state
+        .shared
+        .games
+        .change(id, |g| {
+            if g.mode != Mode::Online {
+                return Err(Error::conflict(
+                    "not_online",
+                    "this game is not played online",
+                ));
+            }
+            let side = online_seat(g, Some(&me)).ok_or_else(|| {
+                Error::forbidden(
+                    "not_your_seat",
+                    "you hold no seat in this game: you can watch, not play",
+                )
+            })?;
+            change(g, side)
+        })
+        .await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// POST /api/games/{id}/join: takes the free seat of an online game.
+pub async fn join(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<NameRequest>,
+) -> ApiResult<Json<GameView>> {
+    let me = player(&viewer)?;
+    let name = parse_name(req.name.as_deref())?;
+    let seat = Seat {
+        player: me.clone(),
+        name: name.clone(),
+    };
+    let (game, _) = state
+        .shared
+        .games
+        .change(id, |g| g.sit(seat, now_ms()))
+        .await?;
+    state
+        .shared
+        .games
+        .store()
+        .set_player_name(me, name, now_ms())
+        .await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// The body of POST /api/games/{id}/takeback.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct TakebackRequest {
+    /// Absent: ask; true or false: answer the other's request.
+    #[serde(default)]
+    accept: Option<bool>,
+}
+
+/// POST /api/games/{id}/takeback: asks for a takeback, or answers one.
+pub async fn takeback(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<TakebackRequest>,
+) -> ApiResult<Json<GameView>> {
+    online_change(&state, &viewer, id, |g, side| match req.accept {
+        None => g.ask_takeback(side),
+        Some(yes) => g.answer_takeback(side, yes, now_ms()),
+    })
+    .await
+}
+
+/// POST /api/games/{id}/abort: aborts a game that has not really begun,
+/// or withdraws a challenge nobody took.
+pub async fn abort(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Json<GameView>> {
+    online_change(&state, &viewer, id, |g, side| {
+        if g.waiting() && g.end().is_none() {
+            g.stop = Some(crate::game::Stop::Aborted);
+            return Ok(());
+        }
+        g.abort(side, now_ms())
+    })
+    .await
+}
+
+/// POST /api/games/{id}/claim: claims the win when the other player, to
+/// move, has been gone for two minutes (games without a clock).
+pub async fn claim(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Json<GameView>> {
+    let hub = std::sync::Arc::clone(state.shared.games.hub());
+    online_change(&state, &viewer, id, move |g, side| {
+        let gone = hub.gone_since(id, side.opponent(), g.turn_started_ms);
+        g.claim(side, gone, now_ms())
+    })
+    .await
+}
+
+/// POST /api/games/{id}/rematch: offers a rematch, or accepts the other's:
+/// then a new game starts with the colours swapped, and both are sent to it
+/// (`offers.rematch_id`).
+pub async fn rematch(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Json<GameView>> {
+    let games = std::sync::Arc::clone(&state.shared.games);
+    let me = player(&viewer)?;
+    // The new game is made under the old one's lock, so two acceptances
+    // cannot make two games.
+    let (game, ()) = games
+        .change(id, |g| {
+            let side = online_seat(g, Some(&me)).ok_or_else(|| {
+                Error::forbidden("not_your_seat", "only the players can ask for a rematch")
+            })?;
+            if g.offer_rematch(side)? {
+                g.offers.rematch = None;
+                g.offers.rematch_id = Some(0);
+            }
+            Ok(())
+        })
+        .await?;
+    if game.offers.rematch_id != Some(0) {
+        return Ok(Json(game.view(now_ms(), Some(viewer.player()))));
+    }
+    let mut next = WebGame::new(
+        Mode::Online,
+        awale_core::Game::new(*game.game.rules()),
+        now_ms(),
+        game.seed.wrapping_add(1),
+    );
+    next.seats = [game.seats[1].clone(), game.seats[0].clone()];
+    next.clock = game.clock.map(|mut c| {
+        c.remaining_ms = [c.initial_ms; 2];
+        c
+    });
+    let next = games.create(vec![next]).await?.remove(0);
+    let (game, ()) = games
+        .change(id, |g| {
+            g.offers.rematch_id = Some(next.id);
+            Ok(())
+        })
+        .await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// A private link that moves the viewer's seat to another device.
+#[derive(Serialize)]
+pub struct HandoffLink {
+    /// Open it on the other device (within ten minutes, once).
+    pub link: String,
+}
+
+/// POST /api/games/{id}/handoff: a link to continue on another device.
+pub async fn handoff(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    GameId(id): GameId,
+) -> ApiResult<Json<HandoffLink>> {
+    let me = player(&viewer)?;
+    let game = state.shared.games.load(id).await?;
+    if online_seat(&game, Some(&me)).is_none() {
+        return Err(Error::forbidden("not_your_seat", "you hold no seat in this game").into());
+    }
+    let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
+    let now = now_ms();
+    {
+        let mut handoffs = state
+            .shared
+            .handoffs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        handoffs.retain(|_, h| h.expires_ms > now);
+        if handoffs.len() > 10_000 {
+            return Err(Error::new(Kind::Busy, "busy", "too many links waiting: try later").into());
+        }
+        handoffs.insert(
+            hex(&Sha256::digest(token.as_bytes())),
+            Handoff {
+                game: id,
+                player: me,
+                expires_ms: now + HANDOFF_MS,
+            },
+        );
+    }
+    let base = base_url(&state, &headers);
+    Ok(Json(HandoffLink {
+        link: format!("{base}/?continue={token}"),
+    }))
+}
+
+/// The body of POST /api/handoff.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandoffRequest {
+    token: String,
+}
+
+/// POST /api/handoff: this browser takes the seat the link was made for.
+pub async fn take_handoff(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    JsonBody(req): JsonBody<HandoffRequest>,
+) -> ApiResult<Json<GameView>> {
+    let me = player(&viewer)?;
+    let key = hex(&Sha256::digest(req.token.as_bytes()));
+    let handoff = state
+        .shared
+        .handoffs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .remove(&key)
+        .filter(|h| h.expires_ms > now_ms())
+        .ok_or_else(|| {
+            Error::new(
+                Kind::NotFound,
+                "no_such_link",
+                "this link is unknown, used or expired: make a new one on the other device",
+            )
+        })?;
+    let (game, _) = state
+        .shared
+        .games
+        .change(handoff.game, |g| g.hand_over(&handoff.player, me))
+        .await?;
+    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+}
+
+/// The body of POST /api/games/{id}/chat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// `players` or `public`.
+    room: String,
+    /// The message: text, 1 to 280 characters.
+    text: String,
+    /// The sender's nickname, for a spectator without one yet.
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// POST /api/games/{id}/chat: says something in a room of the game.
+pub async fn chat(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<ChatRequest>,
+) -> ApiResult<(StatusCode, Json<ChatLine>)> {
+    let me = player(&viewer)?;
+    let text = req.text.trim();
+    let length = text.chars().count();
+    if length == 0 || length > MAX_CHAT_CHARS {
+        return Err(Error::invalid(
+            "bad_message",
+            format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
+        )
+        .into());
+    }
+    let room = match req.room.as_str() {
+        "players" => "players",
+        "public" => "public",
+        other => {
+            return Err(Error::invalid(
+                "bad_room",
+                format!("`{other}` is not a room (players or public)"),
+            )
+            .into())
+        }
+    };
+    state.shared.chats.take(&me, 1, now_ms())?;
+    let game = state.shared.games.load(id).await?;
+    if game.mode != Mode::Online {
+        return Err(Error::conflict("not_online", "chat is for online games").into());
+    }
+    let seat = online_seat(&game, Some(&me));
+    if room == "players" && seat.is_none() {
+        return Err(Error::forbidden(
+            "not_your_seat",
+            "the players' room is for the two players: write in the public's room",
+        )
+        .into());
+    }
+    let name = match seat {
+        Some(side) => game.seats[side.index()]
+            .as_ref()
+            .map_or_else(String::new, |s| s.name.clone()),
+        None => match req.name.as_deref() {
+            Some(n) => parse_name(Some(n))?,
+            None => state
+                .shared
+                .games
+                .store()
+                .player_name(me.clone())
+                .await?
+                .unwrap_or_else(|| format!("#{}", guest_number(&me))),
+        },
+    };
+    let line = ChatLine {
+        id: 0,
+        room,
+        at_ms: now_ms(),
+        side: seat.map(side_letter),
+        name,
+        text: text.to_string(),
+    };
+    let line = state.shared.games.store().add_chat(id, line).await?;
+    let event = if room == "players" {
+        "chat_players"
+    } else {
+        "chat"
+    };
+    state.shared.games.hub().publish(id, event, &line);
+    Ok((StatusCode::CREATED, Json(line)))
+}
+
+/// GET /api/games/{id}/chat: the last messages the viewer may read.
+pub async fn chat_lines(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+) -> ApiResult<Json<Vec<ChatLine>>> {
+    let game = state.shared.games.load(id).await?;
+    let seated = online_seat(&game, viewer.player()).is_some();
+    let mut lines = state.shared.games.store().chat(id, CHAT_SHOWN).await?;
+    lines.retain(|l| l.room == "public" || seated);
+    Ok(Json(lines))
+}
+
+/// The reactions the public can send.
+pub const REACTIONS: [&str; 4] = ["applause", "oh", "drum", "song"];
+
+/// The body of POST /api/games/{id}/react.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReactRequest {
+    kind: String,
+}
+
+/// A reaction as every viewer sees and hears it.
+#[derive(Clone, Serialize)]
+pub struct Reaction {
+    /// `applause`, `oh`, `drum` or `song`.
+    pub kind: &'static str,
+    /// The sender's side, when a player sent it.
+    pub side: Option<&'static str>,
+}
+
+/// POST /api/games/{id}/react: applause, "oh!", a drum or a song, seen
+/// and heard by every viewer (not stored).
+pub async fn react(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    GameId(id): GameId,
+    JsonBody(req): JsonBody<ReactRequest>,
+) -> ApiResult<StatusCode> {
+    let me = player(&viewer)?;
+    let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
+        return Err(Error::invalid(
+            "bad_reaction",
+            format!(
+                "`{}` is not a reaction ({})",
+                req.kind,
+                REACTIONS.join(", ")
+            ),
+        )
+        .into());
+    };
+    state.shared.reactions.take(&me, 1, now_ms())?;
+    let game = state.shared.games.load(id).await?;
+    let side = online_seat(&game, Some(&me)).map(side_letter);
+    state
+        .shared
+        .games
+        .hub()
+        .publish(id, "reaction", Reaction { kind, side });
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The presence of a game, for the page at load.
+pub async fn presence(
+    State(state): State<AppState>,
+    GameId(id): GameId,
+) -> ApiResult<Json<crate::live::Presence>> {
+    Ok(Json(state.shared.games.hub().presence(id)))
+}

@@ -1,0 +1,95 @@
+//! Rate limits: a bucket of tokens per key (a player, a client address),
+//! refilled at a steady rate; an action takes a token or is refused with
+//! how long to wait. Buckets left full are forgotten, so memory stays small.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+
+use crate::error::Error;
+
+/// One kind of limit: `burst` actions at once, then one every `every_ms`.
+#[derive(Clone, Copy, Debug)]
+pub struct Rate {
+    /// Actions allowed at once.
+    pub burst: u32,
+    /// Milliseconds to earn one more.
+    pub every_ms: u32,
+}
+
+/// Buckets of one kind of action.
+pub struct Limiter<K> {
+    rate: Rate,
+    /// What the action is, for the refusal's message ("chat messages").
+    what: &'static str,
+    buckets: Mutex<HashMap<K, (f64, i64)>>,
+}
+
+/// Buckets kept at most; beyond, full ones are forgotten first.
+const MAX_BUCKETS: usize = 100_000;
+
+impl<K: Hash + Eq + Clone> Limiter<K> {
+    /// A limiter of `what` at `rate`.
+    pub fn new(what: &'static str, rate: Rate) -> Limiter<K> {
+        Limiter {
+            rate,
+            what,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes `cost` tokens of `key`'s bucket at time `now` (ms).
+    ///
+    /// # Errors
+    ///
+    /// `too_many` (429), saying how long to wait, when the bucket is short.
+    pub fn take(&self, key: &K, cost: u32, now: i64) -> Result<(), Error> {
+        let burst = f64::from(self.rate.burst);
+        let per_ms = 1.0 / f64::from(self.rate.every_ms.max(1));
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if buckets.len() >= MAX_BUCKETS {
+            buckets.retain(|_, (tokens, at)| *tokens + (now - *at) as f64 * per_ms < burst);
+        }
+        let (tokens, at) = buckets.entry(key.clone()).or_insert((burst, now));
+        *tokens = (*tokens + (now - *at).max(0) as f64 * per_ms).min(burst);
+        *at = now;
+        let cost = f64::from(cost);
+        if *tokens >= cost {
+            *tokens -= cost;
+            return Ok(());
+        }
+        let wait_s = ((cost - *tokens) / per_ms / 1000.0).ceil().max(1.0);
+        Err(Error::too_many(
+            "too_many",
+            format!("too many {} for now: wait {wait_s} s", self.what),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_passes_then_the_rate_holds() {
+        let l = Limiter::new(
+            "messages",
+            Rate {
+                burst: 3,
+                every_ms: 1000,
+            },
+        );
+        for _ in 0..3 {
+            l.take(&1, 1, 0).unwrap();
+        }
+        let e = l.take(&1, 1, 10).unwrap_err();
+        assert_eq!(e.kind, crate::error::Kind::TooMany);
+        assert!(e.message.contains("messages"), "{}", e.message);
+        l.take(&2, 1, 10).unwrap();
+        l.take(&1, 1, 1_100).unwrap();
+        assert!(l.take(&1, 1, 1_200).is_err());
+    }
+}

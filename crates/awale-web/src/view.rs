@@ -1,0 +1,363 @@
+//! What the page sees: typed, serialisable views of a game, built in one
+//! place for the answers and the live events alike. A view depends on who
+//! looks (`you`: the sides the viewer may play), never on HTTP.
+
+use awale_core::{Direction, FirstPlayer, GrandSlam, Repetition, Rules, Side};
+use serde::Serialize;
+
+use crate::game::{Mode, PlayerId, WebGame};
+
+/// A side as one letter, `S` or `N`.
+pub fn side_letter(side: Side) -> &'static str {
+    match side {
+        Side::South => "S",
+        Side::North => "N",
+    }
+}
+
+/// The rule options, with the preset-based name.
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesView {
+    /// As `awale`, `abapa,target=20`.
+    pub name: String,
+    /// `forbidden` or `no_capture`.
+    pub grand_slam: &'static str,
+    /// `nobody` or `own_row`.
+    pub repetition: &'static str,
+    /// Seeds that end the game, if any.
+    pub target: Option<u8>,
+    /// `counter_clockwise` or `clockwise`.
+    pub direction: &'static str,
+    /// `south`, `north` or `random`.
+    pub first: &'static str,
+    /// The screen columns of each side's holes, left to right.
+    pub columns: Columns,
+}
+
+/// Screen columns of the holes of each row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Columns {
+    /// South's.
+    #[serde(rename = "S")]
+    pub south: [usize; 6],
+    /// North's.
+    #[serde(rename = "N")]
+    pub north: [usize; 6],
+}
+
+impl RulesView {
+    /// The view of `rules`.
+    pub fn of(rules: &Rules) -> RulesView {
+        RulesView {
+            name: rules.to_string(),
+            grand_slam: match rules.grand_slam {
+                GrandSlam::Forbidden => "forbidden",
+                GrandSlam::NoCapture => "no_capture",
+            },
+            repetition: match rules.repetition {
+                Repetition::Nobody => "nobody",
+                Repetition::OwnRow => "own_row",
+            },
+            target: rules.target,
+            direction: match rules.direction {
+                Direction::CounterClockwise => "counter_clockwise",
+                Direction::Clockwise => "clockwise",
+            },
+            first: match rules.first {
+                FirstPlayer::Side(Side::South) => "south",
+                FirstPlayer::Side(Side::North) => "north",
+                FirstPlayer::Random => "random",
+            },
+            columns: Columns {
+                south: rules.direction.columns(Side::South),
+                north: rules.direction.columns(Side::North),
+            },
+        }
+    }
+}
+
+/// One move of the game.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyView {
+    /// The hole letter.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Seeds captured.
+    pub captured: u8,
+    /// Who played it.
+    pub side: &'static str,
+    /// The holes before it (`A..F`, `a..f`).
+    pub before: [u8; 12],
+    /// The stores before it.
+    pub stores_before: [u8; 2],
+    /// Where its seeds fell, one hole index per seed, in order.
+    pub sown: Vec<u8>,
+    /// The holes its capture emptied.
+    pub captures: Vec<u8>,
+}
+
+impl PlyView {
+    fn of(p: &awale_core::Ply) -> PlyView {
+        let path = p.before.sowing(p.mv);
+        PlyView {
+            mv: p.mv.letter().to_string(),
+            captured: p.captured,
+            side: side_letter(p.before.to_move()),
+            before: p.before.holes(),
+            stores_before: p.before.stores(),
+            sown: path.sown,
+            captures: path.captures,
+        }
+    }
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct EndView {
+    /// `starvation`, `repetition`, `target`, `resignation`, `empty_board`,
+    /// `time`, `abandoned` or `aborted`.
+    pub reason: &'static str,
+    /// Final stores.
+    pub stores: [u8; 2],
+    /// `S`, `N`, or null for a draw or an aborted game.
+    pub winner: Option<&'static str>,
+    /// The side that ran out of time, resigned or left.
+    pub loser_by: Option<&'static str>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: &'static str,
+}
+
+/// The clock.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    /// Time each side started with.
+    pub initial_ms: i64,
+    /// Time added per move.
+    pub increment_ms: i64,
+    /// Time left for South and North when the view was made.
+    pub left_ms: Option<[i64; 2]>,
+    /// The side whose time runs, if any.
+    pub running: Option<&'static str>,
+}
+
+/// A seat of an online game, as anyone may see it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// The nickname.
+    pub name: String,
+}
+
+/// What changes with each move: everything but the list of moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct Head {
+    /// The game's id.
+    pub id: i64,
+    /// The position's diagram.
+    pub position: String,
+    /// Holes `A..F`, `a..f`.
+    pub board: [u8; 12],
+    /// Stores of South and North.
+    pub stores: [u8; 2],
+    /// `S` or `N`.
+    pub to_move: &'static str,
+    /// Legal moves now.
+    pub legal: Vec<String>,
+    /// The moves in record notation.
+    pub notation: String,
+    /// Whether a move may be taken back now (by a player of the game).
+    pub can_undo: bool,
+    /// Whether a redo is possible now.
+    pub can_redo: bool,
+    /// Whether the computer is to move.
+    pub computer_to_move: bool,
+    /// The end, if the game is over.
+    pub end: Option<EndView>,
+    /// The clock, if any.
+    pub clock: Option<ClockView>,
+    /// Whether the game waits for its second player (online).
+    pub waiting: bool,
+    /// Offers between the players: `takeback` and `rematch` name the side
+    /// that asked; `rematch_id` is the rematch once accepted.
+    pub offers: OffersView,
+}
+
+/// Offers between the two players.
+#[derive(Clone, Debug, Serialize)]
+pub struct OffersView {
+    /// The side asking for a takeback.
+    pub takeback: Option<&'static str>,
+    /// The side offering a rematch.
+    pub rematch: Option<&'static str>,
+    /// The rematch game.
+    pub rematch_id: Option<i64>,
+}
+
+/// A whole game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// What changes with each move.
+    #[serde(flatten)]
+    pub head: Head,
+    /// When it was created.
+    pub created_ms: i64,
+    /// `computer`, `humans` or `online`.
+    pub mode: &'static str,
+    /// The person's side against the computer.
+    pub human: Option<&'static str>,
+    /// The computer's level.
+    pub level: Option<u8>,
+    /// The rules.
+    pub rules: RulesView,
+    /// The start position's diagram.
+    pub start: String,
+    /// Every move so far.
+    pub plies: Vec<PlyView>,
+    /// Who sits South and North (online games).
+    pub seats: [Option<SeatView>; 2],
+    /// Listed in the lobby while it waits.
+    pub public: bool,
+    /// The sides the viewer may play (`S`, `N`): empty for a spectator;
+    /// absent from the events sent to every viewer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<Vec<&'static str>>,
+}
+
+/// A move as the live events send it: the new ply and what changed.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveEvent {
+    /// The ply's index (the number of moves before it).
+    pub index: usize,
+    /// The move.
+    pub ply: PlyView,
+    /// What changed.
+    #[serde(flatten)]
+    pub head: Head,
+}
+
+impl WebGame {
+    /// What changes with each move, at time `now`.
+    pub fn head(&self, now: i64) -> Head {
+        let position = self.game.position();
+        let end = self.end();
+        let legal = if end.is_none() && !self.waiting() {
+            self.game
+                .legal_moves()
+                .iter()
+                .map(|m| m.letter().to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let running = end.is_none() && !self.waiting();
+        Head {
+            id: self.id,
+            position: position.to_string(),
+            board: position.holes(),
+            stores: position.stores(),
+            to_move: side_letter(position.to_move()),
+            legal,
+            notation: notation(&self.game),
+            can_undo: self.can_undo(),
+            can_redo: self.can_redo(),
+            computer_to_move: self.computer_to_move(),
+            end: end.map(|e| EndView {
+                reason: e.reason.name(),
+                stores: e.stores,
+                winner: e.winner.map(side_letter),
+                loser_by: e.loser_by.or(self.game.resigned()).map(side_letter),
+                result: e.result_text(),
+            }),
+            clock: self.clock.map(|c| ClockView {
+                initial_ms: c.initial_ms,
+                increment_ms: c.increment_ms,
+                left_ms: self.time_left(now),
+                running: running.then(|| side_letter(position.to_move())),
+            }),
+            waiting: self.waiting(),
+            offers: OffersView {
+                takeback: self.offers.takeback.map(side_letter),
+                rematch: self.offers.rematch.map(side_letter),
+                rematch_id: self.offers.rematch_id,
+            },
+        }
+    }
+
+    /// The whole game at time `now`, for `viewer` (None: for every
+    /// viewer, without `you`).
+    pub fn view(&self, now: i64, viewer: Option<Option<&PlayerId>>) -> GameView {
+        let (human, level) = match self.mode {
+            Mode::Computer { human, level } => (Some(side_letter(human)), Some(level)),
+            Mode::Humans | Mode::Online => (None, None),
+        };
+        GameView {
+            head: self.head(now),
+            created_ms: self.created_ms,
+            mode: self.mode.name(),
+            human,
+            level,
+            rules: RulesView::of(self.game.rules()),
+            start: self.game.start().to_string(),
+            plies: self.game.plies().iter().map(PlyView::of).collect(),
+            seats: self.seats.clone().map(|s| {
+                s.filter(|_| self.mode == Mode::Online)
+                    .map(|seat| SeatView { name: seat.name })
+            }),
+            public: self.public,
+            you: viewer.map(|v| self.sides_of(v).into_iter().map(side_letter).collect()),
+        }
+    }
+
+    /// The last move as a live event.
+    pub fn move_event(&self, now: i64) -> Option<MoveEvent> {
+        let plies = self.game.plies();
+        let last = plies.last()?;
+        Some(MoveEvent {
+            index: plies.len() - 1,
+            ply: PlyView::of(last),
+            head: self.head(now),
+        })
+    }
+}
+
+/// The moves in record notation, `1. F f 2. A a+2`, numbered from South's
+/// moves (a game North starts begins `1. ... f`).
+pub fn notation(game: &awale_core::Game) -> String {
+    let mut out = String::new();
+    let mut number = 1;
+    for (i, p) in game.plies().iter().enumerate() {
+        let side = p.before.to_move();
+        if side == Side::South || i == 0 {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&format!("{number}."));
+            if side == Side::North {
+                out.push_str(" ...");
+            }
+        }
+        out.push(' ');
+        out.push(p.mv.letter());
+        if p.captured > 0 {
+            out.push_str(&format!("+{}", p.captured));
+        }
+        if side == Side::North {
+            number += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awale_core::{Game, Move, Position, Rules};
+
+    #[test]
+    fn notation_numbers_from_souths_moves() {
+        let mut north_first = Game::from_position(Rules::AWALE, Position::start(Side::North));
+        for c in ['f', 'F', 'a'] {
+            north_first.play(Move::from_letter(c).unwrap()).unwrap();
+        }
+        assert_eq!(notation(&north_first), "1. ... f 2. F a");
+    }
+}

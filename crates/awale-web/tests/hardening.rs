@@ -1,0 +1,479 @@
+//! The server against strangers, called on the router itself: another
+//! site's requests, unknown host names, forged cookies, abandoned searches,
+//! floods of new games, and games files that are damaged, foreign or old.
+//! Each test is one finding of the attack test (issue 10) that main at
+//! 4712cf4 failed.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use awale_web::limiter::Rate;
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn quick() -> Config {
+    Config {
+        move_time: Duration::from_millis(200),
+        hint_time: Duration::from_secs(20),
+        ..Config::default()
+    }
+}
+
+fn state(config: Config) -> AppState {
+    AppState::new(Store::in_memory().unwrap(), config).unwrap()
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Value,
+}
+
+async fn send(app: &Router, req: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(req).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn post(uri: &str, headers: &[(&str, &str)], body: &str) -> Request<Body> {
+    let mut req = Request::post(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    req.body(Body::from(body.to_string())).unwrap()
+}
+
+fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut req = Request::get(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    req.body(Body::empty()).unwrap()
+}
+
+const JSON: (&str, &str) = ("content-type", "application/json");
+const HOST: (&str, &str) = ("host", "127.0.0.1:8080");
+
+/// The cookie a first visit of the page sets, as `name=value`.
+async fn visit(app: &Router) -> String {
+    let a = send(app, get("/", &[HOST])).await;
+    let cookie = a.headers["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    cookie.split(';').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn requests_from_another_site_change_nothing() {
+    let app = app(state(quick()));
+    let ok = send(
+        &app,
+        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::CREATED);
+    let id = ok.body["id"].as_i64().unwrap();
+    let moves = format!("/api/games/{id}/moves");
+    let resign = format!("/api/games/{id}/resign");
+    // What a hostile page sends: its own Origin, no preflight
+    // (text/plain or no body), or the browser's Sec-Fetch-Site.
+    let attacks = [
+        post(
+            &moves,
+            &[
+                ("content-type", "text/plain"),
+                HOST,
+                ("origin", "http://evil.example"),
+            ],
+            r#"{"move":"F"}"#,
+        ),
+        post(&resign, &[HOST, ("origin", "http://evil.example")], ""),
+        post(&resign, &[HOST, ("sec-fetch-site", "cross-site")], ""),
+        post(
+            "/api/import",
+            &[JSON, HOST, ("origin", "null")],
+            r#"{"record":"1. F f"}"#,
+        ),
+    ];
+    for attack in attacks {
+        let a = send(&app, attack).await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+        assert_eq!(a.body["error"], "cross_site");
+    }
+    // A body that is not sent as JSON is refused even from the same site.
+    let a = send(
+        &app,
+        post(
+            &moves,
+            &[("content-type", "text/plain"), HOST],
+            r#"{"move":"F"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST])).await;
+    assert_eq!(game.body["plies"], json!([]));
+    assert_eq!(game.body["end"], Value::Null);
+    // The page itself gets through.
+    let a = send(
+        &app,
+        post(
+            &moves,
+            &[
+                JSON,
+                HOST,
+                ("origin", "http://127.0.0.1:8080"),
+                ("sec-fetch-site", "same-origin"),
+            ],
+            r#"{"move":"F"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+}
+
+#[tokio::test]
+async fn only_the_servers_own_names_are_answered() {
+    let app = app(state(Config {
+        public_url: Some("https://awale.example.org".into()),
+        ..quick()
+    }));
+    let a = send(&app, get("/api/games", &[("host", "attacker.example")])).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    assert_eq!(a.body["error"], "bad_host");
+    assert!(a.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("attacker.example"));
+    for host in [
+        "127.0.0.1:8080",
+        "localhost:8080",
+        "awale.example.org",
+        "[::1]:8080",
+    ] {
+        let a = send(&app, get("/api/games", &[("host", host)])).await;
+        assert_eq!(a.status, StatusCode::OK, "{host}");
+    }
+    // Public over https: the cookie is for https only.
+    let a = send(&app, get("/", &[("host", "awale.example.org")])).await;
+    assert!(a.headers["set-cookie"].to_str().unwrap().contains("Secure"));
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let app = app(state(quick()));
+    for uri in ["/", "/app.js", "/api/info", "/nowhere"] {
+        let a = send(&app, get(uri, &[HOST])).await;
+        let csp = a.headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"),
+            "{uri}: {csp}"
+        );
+        assert_eq!(a.headers["x-content-type-options"], "nosniff", "{uri}");
+        assert_eq!(a.headers["x-frame-options"], "DENY", "{uri}");
+        assert_eq!(a.headers["referrer-policy"], "no-referrer", "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn a_browsers_game_is_played_by_that_browser_only() {
+    let app = app(state(quick()));
+    let mine = visit(&app).await;
+    let theirs = visit(&app).await;
+    assert_ne!(mine, theirs);
+    let made = send(
+        &app,
+        post(
+            "/api/games",
+            &[JSON, HOST, ("cookie", &mine)],
+            r#"{"mode":"humans"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(made.body["you"], json!(["S", "N"]));
+    let id = made.body["id"].as_i64().unwrap();
+    let moves = format!("/api/games/{id}/moves");
+    let forged = format!("awale_player={}", "ab".repeat(32));
+    for cookie in [
+        theirs.as_str(),
+        forged.as_str(),
+        "awale_player=<script>",
+        "",
+    ] {
+        let a = send(
+            &app,
+            post(&moves, &[JSON, HOST, ("cookie", cookie)], r#"{"move":"F"}"#),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{cookie}: {}", a.body);
+        assert_eq!(a.body["error"], "not_your_seat");
+        let watched = send(
+            &app,
+            get(&format!("/api/games/{id}"), &[HOST, ("cookie", cookie)]),
+        )
+        .await;
+        assert_eq!(watched.body["you"], json!([]), "a spectator plays nothing");
+    }
+    let a = send(
+        &app,
+        post(&moves, &[JSON, HOST, ("cookie", &mine)], r#"{"move":"F"}"#),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    // Their list does not show my game.
+    let list = send(&app, get("/api/games", &[HOST, ("cookie", &theirs)])).await;
+    assert_eq!(list.body["games"], json!([]));
+}
+
+#[tokio::test]
+async fn a_study_position_keeps_its_side_to_move() {
+    let app = app(state(quick()));
+    let a = send(
+        &app,
+        post(
+            "/api/games",
+            &[JSON, HOST],
+            r#"{"mode":"humans","position":"0-0-0-0-1-2-1-0-0-0-0-0-20-24-N"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED);
+    assert_eq!(a.body["to_move"], "N");
+    assert_eq!(a.body["legal"], json!(["a"]));
+}
+
+#[tokio::test]
+async fn new_games_and_imports_are_limited_per_client() {
+    let app = app(state(Config {
+        create_rate: Rate {
+            burst: 3,
+            every_ms: 60_000,
+        },
+        ..quick()
+    }));
+    for _ in 0..3 {
+        let a = send(
+            &app,
+            post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::CREATED);
+    }
+    let a = send(
+        &app,
+        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(a.headers.contains_key("retry-after"));
+    assert!(
+        a.body["message"].as_str().unwrap().contains("wait"),
+        "{}",
+        a.body
+    );
+    let record = json!({"record": "1. F f"}).to_string();
+    let a = send(&app, post("/api/import", &[JSON, HOST], &record)).await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn the_list_of_games_comes_a_page_at_a_time() {
+    let app = app(state(quick()));
+    let record: String = (0..30)
+        .map(|i| format!("[Round \"{i}\"]\n1. F f *\n\n"))
+        .collect();
+    let a = send(
+        &app,
+        post(
+            "/api/import",
+            &[JSON, HOST],
+            &json!({"record": record}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    let mut seen = 0;
+    let mut uri = "/api/games?limit=12".to_string();
+    loop {
+        let page = send(&app, get(&uri, &[HOST])).await;
+        assert_eq!(page.status, StatusCode::OK);
+        seen += page.body["games"].as_array().unwrap().len();
+        match page.body["next"].as_str() {
+            Some(next) => uri = format!("/api/games?limit=12&before={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, 30);
+    let bad = send(&app, get("/api/games?before=yesterday", &[HOST])).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_hint_stops_its_search() {
+    let state = state(quick());
+    let app = app(state.clone());
+    let a = send(
+        &app,
+        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+    )
+    .await;
+    let id = a.body["id"].as_i64().unwrap();
+    let hint = format!("/api/games/{id}/hint");
+    // Fifty asks, each given up after 20 ms (the hint time is 20 s).
+    for _ in 0..50 {
+        let call = app.clone().oneshot(post(&hint, &[JSON, HOST], ""));
+        let _ = tokio::time::timeout(Duration::from_millis(20), call).await;
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while state.computer().running() > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "searches go on with nobody waiting"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // At most one engine (hash table) per permit was ever made.
+    assert!(
+        state.computer().engines() <= 2,
+        "{} engines",
+        state.computer().engines()
+    );
+}
+
+// ----------------------------------------------------------- games files --
+
+fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!(
+        "{name}-{}.sqlite",
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    (dir, path)
+}
+
+fn refusal(path: &std::path::Path) -> String {
+    match Store::open(path) {
+        Ok(_) => panic!("{} was accepted", path.display()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_damaged_games_file_is_refused_at_start() {
+    let (_dir, path) = temp_file("damaged");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE t (x); CREATE INDEX tx ON t (x); BEGIN;")
+            .unwrap();
+        for i in 0..2000 {
+            conn.execute("INSERT INTO t VALUES (?1)", [format!("row {i:05}")])
+                .unwrap();
+        }
+        conn.execute_batch("COMMIT").unwrap();
+    }
+    // Scribble over the middle of the file, past its header.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 4096] {
+        *b = 0x5A;
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let why = refusal(&path);
+    assert!(why.contains("damaged") && why.contains("backup"), "{why}");
+}
+
+#[test]
+fn another_programs_database_is_left_alone() {
+    let (_dir, path) = temp_file("foreign");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE games (name TEXT, score INTEGER);")
+            .unwrap();
+    }
+    let why = refusal(&path);
+    assert!(why.contains("another program"), "{why}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 = conn
+        .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tables, 1, "nothing was added to it");
+    std::fs::write(&path, b"not a database at all, not even close").unwrap();
+    assert!(refusal(&path).contains("not a games file"));
+}
+
+#[test]
+fn a_newer_games_file_is_refused() {
+    let (_dir, path) = temp_file("newer");
+    drop(Store::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    assert!(refusal(&path).contains("newer version"));
+}
+
+#[test]
+fn a_read_only_games_file_is_refused_at_start() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, path) = temp_file("read-only");
+    drop(Store::open(&path).unwrap());
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    let writable = std::fs::OpenOptions::new().write(true).open(&path).is_ok();
+    let result = Store::open(&path);
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    if writable {
+        // Root writes read-only files: nothing to check here.
+        eprintln!("skipped: this user can write read-only files (root)");
+        return;
+    }
+    let why = result
+        .err()
+        .expect("a read-only file was accepted")
+        .to_string();
+    assert!(why.contains("cannot be written"), "{why}");
+}
+
+#[tokio::test]
+async fn a_games_file_of_the_first_version_is_migrated() {
+    let (_dir, path) = temp_file("v1");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("data/games-v1.sql"))
+            .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let state = AppState::new(store, quick()).unwrap();
+    let app = app(state);
+    let a = send(&app, get("/api/games/1", &[HOST])).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(a.body["notation"], "1. F f 2. A");
+    let b = send(&app, get("/api/games/2", &[HOST])).await;
+    assert_eq!(
+        b.body["end"]["reason"], "time",
+        "a flag fallen before stays fallen"
+    );
+    let list = send(&app, get("/api/games", &[HOST])).await;
+    assert_eq!(list.body["games"][0]["plies"], 3);
+    // An old game belongs to nobody: anyone on this server may go on.
+    let a = send(
+        &app,
+        post("/api/games/1/moves", &[JSON, HOST], r#"{"move":"a"}"#),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+}

@@ -1,0 +1,551 @@
+//! `awale loadtest`: online games between simulated players, through the
+//! same public API the page uses (cookies, POSTed moves, server-sent
+//! events), with spectators spread over the games. Each pair of players
+//! plays game after game until the time is up; every move is timed from
+//! its sending to its arrival at the opponent and at each spectator; at the
+//! end, every acknowledged move is looked for in the store. Without
+//! `--addr`, it starts its own server on a free loopback port with a
+//! scratch games file. Its last line is one JSON object.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::{Request, StatusCode};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Arguments of `awale loadtest`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A running server to load (default: one started here, on a scratch
+    /// games file).
+    #[arg(long, value_name = "HOST:PORT")]
+    addr: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    games: usize,
+    /// Spectators, spread over the games.
+    #[arg(long, default_value_t = 0, value_name = "M")]
+    spectators: usize,
+    /// How long to play.
+    #[arg(long, default_value_t = 10, value_name = "S")]
+    seconds: u64,
+    /// Each player's thinking time before a move, in milliseconds (0: as
+    /// fast as the server goes).
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    think_ms: u64,
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// What all the simulated clients share.
+struct Run {
+    client: Http,
+    addr: String,
+    deadline: Instant,
+    stop: AtomicBool,
+    moves: AtomicU64,
+    errors: AtomicU64,
+    first_error: Mutex<Option<String>>,
+    /// When each move was sent: (game, ply).
+    sent: Mutex<HashMap<(i64, usize), Instant>>,
+    opponent_ms: Mutex<Vec<f64>>,
+    spectator_ms: Mutex<Vec<f64>>,
+    /// Acknowledged moves: (game, ply, letter).
+    acked: Mutex<Vec<(i64, usize, char)>>,
+    think: Duration,
+}
+
+impl Run {
+    fn error(&self, what: String) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let mut first = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
+        if first.is_none() {
+            *first = Some(what);
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(format!("http://{}{path}", self.addr))
+            .header("host", &self.addr);
+        if let Some(c) = cookie {
+            req = req.header("cookie", c);
+        }
+        let body = match body {
+            Some(v) => {
+                req = req.header("content-type", "application/json");
+                Bytes::from(v.to_string())
+            }
+            None => Bytes::new(),
+        };
+        let res = self.client.request(req.body(Full::new(body))?).await?;
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await?.to_bytes();
+        Ok((status, headers, bytes))
+    }
+
+    /// A new player: the cookie the server sets on a first visit.
+    async fn player(&self) -> anyhow::Result<String> {
+        let (_, headers, _) = self.request("GET", "/api/me", None, None).await?;
+        let cookie = headers
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .context("no player cookie from /api/me")?;
+        Ok(cookie.to_string())
+    }
+}
+
+/// What a player reads from the events.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default)]
+    plies: Option<Vec<Value>>,
+    to_move: String,
+    legal: Vec<String>,
+    end: Option<Value>,
+    #[serde(default)]
+    waiting: bool,
+}
+
+/// Reads server-sent events: calls `on_event(name, data)` until it
+/// returns false or the stream ends.
+async fn read_events(
+    run: &Run,
+    path: &str,
+    cookie: Option<&str>,
+    mut on_event: impl FnMut(&str, &str) -> bool,
+) -> anyhow::Result<()> {
+    let mut req = Request::get(format!("http://{}{path}", run.addr)).header("host", &run.addr);
+    if let Some(c) = cookie {
+        req = req.header("cookie", c);
+    }
+    let res = run
+        .client
+        .request(req.body(Full::new(Bytes::new()))?)
+        .await?;
+    anyhow::ensure!(res.status() == StatusCode::OK, "{path}: {}", res.status());
+    let mut body = res.into_body();
+    let mut text = String::new();
+    loop {
+        let frame = tokio::select! {
+            f = body.frame() => f,
+            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(()),
+        };
+        let Some(frame) = frame else { return Ok(()) };
+        let Ok(data) = frame?.into_data() else {
+            continue;
+        };
+        text.push_str(&String::from_utf8_lossy(&data));
+        while let Some(end) = text.find("\n\n") {
+            let event: String = text.drain(..end + 2).collect();
+            let mut name = "message";
+            let mut data = String::new();
+            for line in event.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = n;
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            if !on_event(name, &data) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The `"index":N` of a move event, read without parsing the rest.
+fn move_index(data: &str) -> Option<usize> {
+    let at = data.find("\"index\":")? + 8;
+    let digits: String = data[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn note_arrival(run: &Run, game: i64, ply: usize, into: &Mutex<Vec<f64>>) {
+    let sent = run
+        .sent
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&(game, ply))
+        .copied();
+    if let Some(t) = sent {
+        into.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+}
+
+/// One player of one game: moves when it is their turn, until the end.
+async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: u64) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
+    let listener = {
+        let run = Arc::clone(&run);
+        let cookie = cookie.clone();
+        tokio::spawn(async move {
+            let path = format!("/api/games/{game}/events");
+            let result = read_events(&run, &path, Some(&cookie), |name, data| {
+                if name == "move" {
+                    if let Some(i) = move_index(data) {
+                        // The opponent's move reaching me.
+                        let mine = data.contains(&format!("\"side\":\"{me}\""));
+                        if !mine {
+                            note_arrival(&run, game, i, &run.opponent_ms);
+                        }
+                    }
+                }
+                if name == "move" || name == "state" {
+                    match serde_json::from_str::<Head>(data) {
+                        Ok(head) => {
+                            let over = head.end.is_some();
+                            let _ = tx.send(head);
+                            return !over;
+                        }
+                        Err(e) => run.error(format!("event: {e}")),
+                    }
+                }
+                true
+            })
+            .await;
+            if let Err(e) = result {
+                if !run.over() {
+                    run.error(format!("events: {e:#}"));
+                }
+            }
+        })
+    };
+    let mut plies = 0usize;
+    let mut noise = seed;
+    while let Some(head) = rx.recv().await {
+        plies = match (head.index, &head.plies) {
+            (Some(i), _) => i + 1,
+            (None, Some(p)) => p.len(),
+            (None, None) => plies,
+        };
+        if head.end.is_some() || run.over() {
+            break;
+        }
+        if head.waiting || head.to_move != me || head.legal.is_empty() {
+            continue;
+        }
+        if !run.think.is_zero() {
+            tokio::time::sleep(run.think).await;
+        }
+        noise ^= noise << 13;
+        noise ^= noise >> 7;
+        noise ^= noise << 17;
+        let mv = head.legal[(noise % head.legal.len() as u64) as usize].clone();
+        run.sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((game, plies), Instant::now());
+        let path = format!("/api/games/{game}/moves");
+        match run
+            .request(
+                "POST",
+                &path,
+                Some(&cookie),
+                Some(json!({"move": mv, "ply": plies})),
+            )
+            .await
+        {
+            Ok((StatusCode::OK, _, _)) => {
+                run.moves.fetch_add(1, Ordering::Relaxed);
+                let letter = mv.chars().next().unwrap_or('?');
+                run.acked
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((game, plies, letter));
+            }
+            Ok((status, _, body)) => {
+                if !run.over() {
+                    run.error(format!("move: {status} {}", String::from_utf8_lossy(&body)));
+                }
+            }
+            Err(e) => {
+                if !run.over() {
+                    run.error(format!("move: {e:#}"));
+                }
+            }
+        }
+    }
+    listener.abort();
+}
+
+/// A spectator of one game: times each move's arrival.
+async fn watch(run: Arc<Run>, game: i64) {
+    let path = format!("/api/games/{game}/events");
+    let result = read_events(&run, &path, None, |name, data| {
+        if name == "move" {
+            if let Some(i) = move_index(data) {
+                note_arrival(&run, game, i, &run.spectator_ms);
+            }
+            if data.contains("\"end\":{") {
+                return false;
+            }
+        }
+        !(name == "state" && data.contains("\"end\":{"))
+    })
+    .await;
+    if let Err(e) = result {
+        if !run.over() {
+            run.error(format!("spectator: {e:#}"));
+        }
+    }
+}
+
+/// One pair of players, game after game, with `spectators` watching each.
+async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<i64>>>) {
+    let (south, north) = match tokio::try_join!(run.player(), run.player()) {
+        Ok(p) => p,
+        Err(e) => return run.error(format!("players: {e:#}")),
+    };
+    let mut round = 0u64;
+    while !run.over() {
+        round += 1;
+        let made = run
+            .request(
+                "POST",
+                "/api/games",
+                Some(&south),
+                Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
+            )
+            .await;
+        let game = match made {
+            Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|v| v["id"].as_i64()),
+            Ok((status, _, body)) => {
+                run.error(format!(
+                    "new game: {status} {}",
+                    String::from_utf8_lossy(&body)
+                ));
+                None
+            }
+            Err(e) => {
+                run.error(format!("new game: {e:#}"));
+                None
+            }
+        };
+        let Some(game) = game else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        games.lock().unwrap_or_else(|p| p.into_inner()).push(game);
+        let path = format!("/api/games/{game}/join");
+        match run
+            .request(
+                "POST",
+                &path,
+                Some(&north),
+                Some(json!({"name": format!("North {slot}")})),
+            )
+            .await
+        {
+            Ok((StatusCode::OK, _, _)) => {}
+            Ok((status, _, body)) => {
+                run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
+                continue;
+            }
+            Err(e) => {
+                run.error(format!("join: {e:#}"));
+                continue;
+            }
+        }
+        let mut tasks = Vec::new();
+        for _ in 0..spectators {
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game)));
+        }
+        let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
+        tasks.push(tokio::spawn(play(
+            Arc::clone(&run),
+            game,
+            south.clone(),
+            "S",
+            seed | 1,
+        )));
+        tasks.push(tokio::spawn(play(
+            Arc::clone(&run),
+            game,
+            north.clone(),
+            "N",
+            seed.rotate_left(17) | 1,
+        )));
+        for t in tasks {
+            let _ = t.await;
+        }
+    }
+}
+
+fn percentile(values: &mut [f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * values.len() as f64).ceil() as usize;
+    values[rank.clamp(1, values.len()) - 1]
+}
+
+/// Moves acknowledged but not in the store, looked up game by game.
+async fn lost_moves(run: &Run, games: &[i64]) -> anyhow::Result<u64> {
+    let mut by_game: HashMap<i64, Vec<(usize, char)>> = HashMap::new();
+    for &(g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        by_game.entry(g).or_default().push((ply, letter));
+    }
+    let mut lost = 0;
+    for &game in games {
+        let Some(acked) = by_game.get(&game) else {
+            continue;
+        };
+        let (status, _, body) = run
+            .request("GET", &format!("/api/games/{game}"), None, None)
+            .await?;
+        anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
+        let view: Value = serde_json::from_slice(&body)?;
+        let stored = view["plies"].as_array().cloned().unwrap_or_default();
+        for &(ply, letter) in acked {
+            let found = stored
+                .get(ply)
+                .and_then(|p| p["move"].as_str())
+                .is_some_and(|m| m.starts_with(letter));
+            if !found {
+                lost += 1;
+            }
+        }
+    }
+    Ok(lost)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    runtime.block_on(async move {
+        let (addr, server) = match &args.addr {
+            Some(addr) => (addr.clone(), None),
+            None => {
+                let (addr, server) = start_server().await?;
+                (addr, Some(server))
+            }
+        };
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        let client = Client::builder(TokioExecutor::new())
+            .pool_max_idle_per_host(usize::MAX)
+            .build(connector);
+        let run = Arc::new(Run {
+            client,
+            addr,
+            deadline: Instant::now() + Duration::from_secs(args.seconds),
+            stop: AtomicBool::new(false),
+            moves: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            first_error: Mutex::new(None),
+            sent: Mutex::new(HashMap::new()),
+            opponent_ms: Mutex::new(Vec::new()),
+            spectator_ms: Mutex::new(Vec::new()),
+            acked: Mutex::new(Vec::new()),
+            think: Duration::from_millis(args.think_ms),
+        });
+        let games = Arc::new(Mutex::new(Vec::new()));
+        let started = Instant::now();
+        let mut pairs = Vec::new();
+        for slot in 0..args.games {
+            // Spectators spread evenly: the first games get one more.
+            let watching = args.spectators / args.games + usize::from(slot < args.spectators % args.games);
+            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, watching, Arc::clone(&games))));
+        }
+        for p in pairs {
+            let _ = p.await;
+        }
+        run.stop.store(true, Ordering::Relaxed);
+        let elapsed = started.elapsed().as_secs_f64();
+        let games: Vec<i64> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let lost = lost_moves(&run, &games).await?;
+        let moves = run.moves.load(Ordering::Relaxed);
+        let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut spectator = run.spectator_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(e) = run.first_error.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            eprintln!("awale loadtest: first error: {e}");
+        }
+        eprintln!(
+            "awale loadtest: {} games played, {moves} moves in {elapsed:.1} s",
+            games.len()
+        );
+        let round = |x: f64| (x * 100.0).round() / 100.0;
+        let report = json!({
+            "games": args.games,
+            "spectators": args.spectators,
+            "moves": moves,
+            "moves_per_s": round(moves as f64 / elapsed.max(1e-9)),
+            "opponent_ms": {"p50": round(percentile(&mut opponent, 50.0)), "p99": round(percentile(&mut opponent, 99.0))},
+            "spectator_ms": {"p50": round(percentile(&mut spectator, 50.0)), "p99": round(percentile(&mut spectator, 99.0))},
+            "errors": run.errors.load(Ordering::Relaxed),
+            "lost": lost,
+        });
+        println!("{report}");
+        if let Some((state, store)) = server {
+            state.stop();
+            store.close();
+        }
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A server on a free loopback port with a scratch games file and no
+/// limits per client (every simulated client comes from one address).
+async fn start_server() -> anyhow::Result<(String, (awale_web::AppState, awale_web::Store))> {
+    use awale_web::limiter::Rate;
+    let store = awale_web::Store::in_memory().context("scratch games file")?;
+    let unlimited = Rate {
+        burst: u32::MAX,
+        every_ms: 1,
+    };
+    let config = awale_web::Config {
+        create_rate: unlimited,
+        ..awale_web::Config::default()
+    };
+    let state = awale_web::AppState::new(store.clone(), config).context("server")?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?.to_string();
+    let limits = awale_web::server::Limits {
+        max_connections: 100_000,
+        max_per_client: 0,
+        ..awale_web::server::Limits::default()
+    };
+    let serving = state.clone();
+    tokio::spawn(async move {
+        awale_web::server::serve(listener, serving, limits, std::future::pending()).await;
+    });
+    Ok((addr, (state, store)))
+}
