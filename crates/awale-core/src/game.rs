@@ -22,11 +22,43 @@ impl Outcome {
     /// The result as written in records: `1-0` (South wins), `0-1` (North
     /// wins) or `1/2-1/2`.
     pub fn result_text(&self) -> &'static str {
-        match self.winner {
-            Some(Side::South) => "1-0",
-            Some(Side::North) => "0-1",
-            None => "1/2-1/2",
-        }
+        result_text(self.winner)
+    }
+}
+
+/// A result as written in records: `1-0` when South wins, `0-1` when North
+/// wins, `1/2-1/2` for a draw (`winner` is `None`).
+pub fn result_text(winner: Option<Side>) -> &'static str {
+    match winner {
+        Some(Side::South) => "1-0",
+        Some(Side::North) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// The winner a result text names: `Some(Some(side))` for `1-0` or `0-1`,
+/// `Some(None)` for a draw, `None` for `*` or anything else.
+///
+/// ```
+/// use awale_core::{result_text, result_winner, Side};
+/// for winner in [Some(Side::South), Some(Side::North), None] {
+///     assert_eq!(result_winner(result_text(winner)), Some(winner));
+/// }
+/// assert_eq!(result_winner("*"), None);
+/// ```
+pub fn result_winner(text: &str) -> Option<Option<Side>> {
+    [Some(Side::South), Some(Side::North), None]
+        .into_iter()
+        .find(|&w| result_text(w) == text.trim())
+}
+
+/// The side with more seeds in `stores` (South's, North's), or `None` when
+/// they hold as many.
+pub fn leader(stores: [u8; 2]) -> Option<Side> {
+    match stores[0].cmp(&stores[1]) {
+        std::cmp::Ordering::Greater => Some(Side::South),
+        std::cmp::Ordering::Less => Some(Side::North),
+        std::cmp::Ordering::Equal => None,
     }
 }
 
@@ -166,15 +198,10 @@ impl Game {
                 .final_stores(reason, &self.rules),
             None => self.position.final_stores(reason, &self.rules),
         };
-        let winner = match stores[0].cmp(&stores[1]) {
-            std::cmp::Ordering::Greater => Some(Side::South),
-            std::cmp::Ordering::Less => Some(Side::North),
-            std::cmp::Ordering::Equal => None,
-        };
         Some(Outcome {
             reason,
             stores,
-            winner,
+            winner: leader(stores),
         })
     }
 
@@ -219,13 +246,30 @@ impl Game {
     /// the last capture can match: a capture lowers the seeds on the board.
     fn occurred_before(&self, position: &Position) -> bool {
         let key = position.repetition_key();
-        let seeds = position.seeds_on_board();
-        self.plies
-            .iter()
-            .rev()
-            .map(|p| p.before)
-            .take_while(|p| p.seeds_on_board() == seeds)
+        self.since_capture()
+            .skip(1)
             .any(|p| p.repetition_key() == key)
+    }
+
+    /// The positions since the last capture (or the start), newest first:
+    /// the current one, then those before it back to the one the capture
+    /// left. Only these can repeat: a capture lowers the seeds on the board.
+    ///
+    /// ```
+    /// use awale_core::{Game, Move, Rules};
+    /// let mut game = Game::new(Rules::AWALE);
+    /// game.play(Move::from_letter('F').unwrap()).unwrap();
+    /// assert_eq!(game.since_capture().count(), 2);
+    /// assert_eq!(game.since_capture().next(), Some(game.position()));
+    /// ```
+    pub fn since_capture(&self) -> impl Iterator<Item = Position> + '_ {
+        std::iter::once(self.position).chain(
+            self.plies
+                .iter()
+                .rev()
+                .take_while(|p| p.captured == 0)
+                .map(|p| p.before),
+        )
     }
 
     /// Takes back the last move (or a resignation), and returns the move.
@@ -254,6 +298,28 @@ impl Game {
         !self.undone.is_empty()
     }
 
+    /// The moves taken back by `undo` that `redo` would play again, the
+    /// next one last: what to save with the game.
+    pub fn redo_list(&self) -> &[Move] {
+        &self.undone
+    }
+
+    /// Restores a saved [`Game::redo_list`].
+    ///
+    /// # Errors
+    ///
+    /// [`GameError`] when the moves, next one first, cannot all be played
+    /// from the current position; the list is then left unchanged.
+    pub fn set_redo_list(&mut self, moves: Vec<Move>) -> Result<(), GameError> {
+        let mut check = self.clone();
+        check.undone.clear();
+        for &m in moves.iter().rev() {
+            check.play(m)?;
+        }
+        self.undone = moves;
+        Ok(())
+    }
+
     /// `side` resigns: the opponent takes the seeds left.
     ///
     /// # Errors
@@ -268,13 +334,9 @@ impl Game {
     }
 }
 
-/// A fair coin from the standard library's per-process random hash keys.
+/// A fair coin.
 fn random_side() -> Side {
-    use std::hash::{BuildHasher, Hasher};
-    let bits = std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish();
-    if bits & 1 == 0 {
+    if rand::random::<bool>() {
         Side::South
     } else {
         Side::North

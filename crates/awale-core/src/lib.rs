@@ -1,8 +1,9 @@
-//! The rules of Awalé (Oware, Awari), exactly as the project's `RULES.md`
+//! The rules of Awalé (Oware, Awari), exactly as `docs/RULES.md`
 //! reads the source texts: positions, moves, games and their notation.
 //!
-//! No dependencies, no allocation in move generation or in playing a move:
-//! fast enough for deep search and endgame databases.
+//! No allocation in move generation or in playing a move: fast enough for
+//! deep search and endgame databases. One dependency, `rand`, draws the
+//! first player when the rules say so.
 //!
 //! ```
 //! use awale_core::{Game, Move, Rules, Side};
@@ -23,11 +24,14 @@ mod record;
 mod rules;
 mod sowing;
 
-pub use game::{Game, GameError, Outcome, Ply};
+pub use game::{leader, result_text, result_winner, Game, GameError, Outcome, Ply};
 pub use notation::{parse_moves, NotationError};
 pub use position::{
-    perft, EndReason, Move, MoveError, Moves, Position, PositionError, Side, HOLES, TOTAL_SEEDS,
+    perft, EndReason, Move, MoveError, Moves, Position, PositionError, Side, SideError, HOLES,
+    TOTAL_SEEDS,
 };
 pub use record::{parse_records, record_date, Record, RecordError, RecordMove};
-pub use rules::{Direction, FirstPlayer, GrandSlam, Preset, Repetition, Rules, RulesError};
+pub use rules::{
+    Direction, FirstPlayer, GrandSlam, Preset, Repetition, RuleOption, Rules, RulesError, Variant,
+};
 pub use sowing::Sowing;

@@ -106,10 +106,10 @@ impl FromStr for Position {
                 }
             };
         }
-        let side = match fields[14].trim() {
-            "S" | "s" => Side::South,
-            "N" | "n" => Side::North,
-            other => return Err(NotationError::UnknownSide(other.to_string())),
+        let letter = fields[14].trim();
+        let side = match letter.parse::<Side>() {
+            Ok(side) if letter.len() == 1 => side,
+            _ => return Err(NotationError::UnknownSide(letter.to_string())),
         };
         let total: u32 = numbers.iter().map(|&n| u32::from(n)).sum();
         if total > u32::from(TOTAL_SEEDS) {

@@ -17,7 +17,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Game, GameError, Move, NotationError, Position, Rules, RulesError, Side};
+use crate::{
+    result_winner, EndReason, Game, GameError, Move, NotationError, Position, Rules, RulesError,
+    Side,
+};
 
 /// One move of a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,6 +156,12 @@ impl Record {
         }
     }
 
+    /// Why the game ended, as its `Termination` tag says, when that names
+    /// one of the rules' reasons ([`EndReason::name`]).
+    pub fn termination(&self) -> Option<EndReason> {
+        self.tag("Termination").and_then(EndReason::from_name)
+    }
+
     /// Replays the record as a game, checking every move and every capture
     /// written. A `Termination` tag of `resignation` makes the side to move
     /// at the end resign, so that the game ends as the record says.
@@ -179,12 +188,8 @@ impl Record {
                 }
             }
         }
-        if game.end().is_none() && self.tag("Termination") == Some("resignation") {
-            let loser = match self.result.as_str() {
-                "1-0" => Some(Side::North),
-                "0-1" => Some(Side::South),
-                _ => None,
-            };
+        if game.end().is_none() && self.termination() == Some(EndReason::Resignation) {
+            let loser = result_winner(&self.result).flatten().map(Side::opponent);
             let _ = game.resign(loser.unwrap_or(game.position().to_move()));
         }
         Ok(game)
@@ -278,18 +283,22 @@ impl fmt::Display for Record {
         let mut number = 1;
         let mut after_comment = false;
         for (i, rm) in self.moves.iter().enumerate() {
+            // A move number and its move are one token: a line never
+            // breaks between them.
+            let mut token = String::new();
             if rm.mv.side() == Side::South {
                 if i > 0 {
                     number += 1;
                 }
-                tokens.push(format!("{number}."));
+                token = format!("{number}. ");
             } else if i == 0 || after_comment {
-                tokens.push(format!("{number}..."));
+                token = format!("{number}... ");
             }
-            match rm.captured {
-                Some(c) => tokens.push(format!("{}+{c}", rm.mv)),
-                None => tokens.push(rm.mv.to_string()),
+            token.push_str(&rm.mv.to_string());
+            if let Some(c) = rm.captured {
+                token.push_str(&format!("+{c}"));
             }
+            tokens.push(token);
             after_comment = false;
             if let Some(c) = &rm.comment {
                 tokens.push(format!("{{{}}}", clean_comment(c)));

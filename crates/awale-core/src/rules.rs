@@ -1,4 +1,4 @@
-//! The rule options of RULES.md and the two presets, `awale` and `abapa`.
+//! The rule options of docs/RULES.md and the two presets, `awale` and `abapa`.
 //!
 //! A [`Rules`] value is small and `Copy`: it travels with every position query
 //! that depends on the rules (legal moves, the end of the game).
@@ -7,6 +7,119 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::Side;
+
+/// The rule options, in the order they are listed: their names on the
+/// command line (with `-` for `_`), in records' `Variant` tag, in the JSON
+/// API and in `docs/RULES.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleOption {
+    /// `grand_slam`: [`GrandSlam`].
+    GrandSlam,
+    /// `repetition`: [`Repetition`].
+    Repetition,
+    /// `target`: a number of seeds, or `off`.
+    Target,
+    /// `direction`: [`Direction`].
+    Direction,
+    /// `first`: [`FirstPlayer`].
+    First,
+}
+
+impl RuleOption {
+    /// Every option, in the order they are listed.
+    pub const ALL: [RuleOption; 5] = [
+        RuleOption::GrandSlam,
+        RuleOption::Repetition,
+        RuleOption::Target,
+        RuleOption::Direction,
+        RuleOption::First,
+    ];
+
+    /// The option's name: `grand_slam`, `repetition`, `target`,
+    /// `direction`, `first`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleOption::GrandSlam => "grand_slam",
+            RuleOption::Repetition => "repetition",
+            RuleOption::Target => "target",
+            RuleOption::Direction => "direction",
+            RuleOption::First => "first",
+        }
+    }
+
+    /// The values it takes, as help text: `forbidden|no_capture`.
+    pub fn values(self) -> &'static str {
+        match self {
+            RuleOption::GrandSlam => "forbidden|no_capture",
+            RuleOption::Repetition => "nobody|own_row",
+            RuleOption::Target => "N|off",
+            RuleOption::Direction => "counter_clockwise|clockwise",
+            RuleOption::First => "south|north|random",
+        }
+    }
+}
+
+impl FromStr for RuleOption {
+    type Err = RulesError;
+
+    /// An option's name, in any case, with `-` or `_`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim().to_ascii_lowercase().replace('-', "_");
+        RuleOption::ALL
+            .into_iter()
+            .find(|o| o.name() == wanted)
+            .ok_or_else(|| RulesError::UnknownOption(s.to_string()))
+    }
+}
+
+/// The values of a rule option from one list: `ALL` (the `awale` preset's
+/// value first), `name()` as rule strings write it, and `FromStr` (any
+/// case, `-` for `_`, and the other spellings given last).
+macro_rules! option_values {
+    ($ty:ident, $option:ident, [$($value:ident = $name:literal),+] $(, [$($alias:literal = $other:ident),*])?) => {
+        impl $ty {
+            /// Every value, the `awale` preset's first.
+            pub const ALL: [$ty; 0 $(+ { let _ = $name; 1 })+] = [$($ty::$value),+];
+
+            /// The value's name, as rule strings write it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$value => $name),+
+                }
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = RulesError;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                let aliases: &[(&str, $ty)] = &[$($(($alias, $ty::$other)),*)?];
+                parse_value(RuleOption::$option, s, &$ty::ALL, $ty::name, aliases)
+            }
+        }
+    };
+}
+
+/// Reads an option value in any case, with `-` or `_`, as one of
+/// `values` (by `name`) or one of the other spellings in `aliases`.
+fn parse_value<T: Copy>(
+    option: RuleOption,
+    text: &str,
+    values: &[T],
+    name: impl Fn(T) -> &'static str,
+    aliases: &[(&str, T)],
+) -> Result<T, RulesError> {
+    let wanted = text.trim().to_ascii_lowercase().replace('-', "_");
+    values
+        .iter()
+        .copied()
+        .find(|&v| name(v) == wanted)
+        .or_else(|| aliases.iter().find(|(a, _)| *a == wanted).map(|&(_, v)| v))
+        .ok_or_else(|| RulesError::BadValue {
+            option: option.name().to_string(),
+            value: text.to_string(),
+        })
+}
 
 /// What happens to a move whose capture would take every seed in the
 /// opponent's row.
@@ -19,6 +132,12 @@ pub enum GrandSlam {
     NoCapture,
 }
 
+option_values!(
+    GrandSlam,
+    GrandSlam,
+    [Forbidden = "forbidden", NoCapture = "no_capture"]
+);
+
 /// Who gets the seeds left on the board when a position repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Repetition {
@@ -27,6 +146,12 @@ pub enum Repetition {
     /// Each player takes the seeds in their own row.
     OwnRow,
 }
+
+option_values!(
+    Repetition,
+    Repetition,
+    [Nobody = "nobody", OwnRow = "own_row"]
+);
 
 /// Which way the seeds travel, seen from above. A mirror: it changes how the
 /// board is drawn and which physical hole a letter names, never the game.
@@ -37,6 +162,20 @@ pub enum Direction {
     /// Clockwise (seed 001): South's `A` is on the right.
     Clockwise,
 }
+
+option_values!(
+    Direction,
+    Direction,
+    [
+        CounterClockwise = "counter_clockwise",
+        Clockwise = "clockwise"
+    ],
+    [
+        "ccw" = CounterClockwise,
+        "anticlockwise" = CounterClockwise,
+        "cw" = Clockwise
+    ]
+);
 
 impl Direction {
     /// The board indices of `side`'s row as drawn from left to right, South's
@@ -70,7 +209,42 @@ pub enum FirstPlayer {
     Random,
 }
 
-/// The two named rule sets of RULES.md.
+impl FirstPlayer {
+    /// Every value: South, North, random.
+    pub const ALL: [FirstPlayer; 3] = [
+        FirstPlayer::Side(Side::South),
+        FirstPlayer::Side(Side::North),
+        FirstPlayer::Random,
+    ];
+
+    /// `south`, `north` or `random`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FirstPlayer::Side(side) => side.name(),
+            FirstPlayer::Random => "random",
+        }
+    }
+}
+
+impl FromStr for FirstPlayer {
+    type Err = RulesError;
+
+    /// Also a side's other spellings (`S`, `sud`, ...).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.parse::<Side>() {
+            Ok(side) => Ok(FirstPlayer::Side(side)),
+            Err(_) => parse_value(
+                RuleOption::First,
+                s,
+                &FirstPlayer::ALL,
+                FirstPlayer::name,
+                &[],
+            ),
+        }
+    }
+}
+
+/// The two named rule sets of docs/RULES.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// The seeds' "Awalé commun": grand slams forbidden, a repetition gives
@@ -114,7 +288,7 @@ impl FromStr for Preset {
     }
 }
 
-/// A complete rule set: the options of RULES.md.
+/// A complete rule set: the options of docs/RULES.md.
 ///
 /// ```
 /// use awale_core::{GrandSlam, Rules};
@@ -196,53 +370,113 @@ impl Rules {
     ///
     /// [`RulesError`] names the unknown option or the bad value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
-        let bad = || RulesError::BadValue {
-            option: name.to_string(),
-            value: value.to_string(),
-        };
-        let v = value.trim().to_ascii_lowercase().replace('-', "_");
-        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
-            "grand_slam" => {
-                self.grand_slam = match v.as_str() {
-                    "forbidden" => GrandSlam::Forbidden,
-                    "no_capture" => GrandSlam::NoCapture,
-                    _ => return Err(bad()),
-                }
-            }
-            "repetition" => {
-                self.repetition = match v.as_str() {
-                    "nobody" => Repetition::Nobody,
-                    "own_row" => Repetition::OwnRow,
-                    _ => return Err(bad()),
-                }
-            }
-            "target" => {
-                self.target = match v.as_str() {
-                    "off" | "none" | "0" => None,
-                    n => match n.parse::<u8>() {
-                        Ok(t) if (1..=48).contains(&t) => Some(t),
-                        _ => return Err(bad()),
-                    },
-                }
-            }
-            "direction" => {
-                self.direction = match v.as_str() {
-                    "counter_clockwise" | "ccw" | "anticlockwise" => Direction::CounterClockwise,
-                    "clockwise" | "cw" => Direction::Clockwise,
-                    _ => return Err(bad()),
-                }
-            }
-            "first" => {
-                self.first = match v.as_str() {
-                    "south" | "s" => FirstPlayer::Side(Side::South),
-                    "north" | "n" => FirstPlayer::Side(Side::North),
-                    "random" => FirstPlayer::Random,
-                    _ => return Err(bad()),
-                }
-            }
-            _ => return Err(RulesError::UnknownOption(name.to_string())),
+        match name.parse::<RuleOption>()? {
+            RuleOption::GrandSlam => self.grand_slam = value.parse()?,
+            RuleOption::Repetition => self.repetition = value.parse()?,
+            RuleOption::Target => self.target = parse_target(value)?,
+            RuleOption::Direction => self.direction = value.parse()?,
+            RuleOption::First => self.first = value.parse()?,
         }
         Ok(())
+    }
+
+    /// The value of `option` as text, as [`Rules::set`] reads it:
+    /// `no_capture`, `25`, `off`, `clockwise`, `random`.
+    pub fn value(&self, option: RuleOption) -> String {
+        match option {
+            RuleOption::GrandSlam => self.grand_slam.name().to_string(),
+            RuleOption::Repetition => self.repetition.name().to_string(),
+            RuleOption::Target => match self.target {
+                Some(t) => t.to_string(),
+                None => "off".to_string(),
+            },
+            RuleOption::Direction => self.direction.name().to_string(),
+            RuleOption::First => self.first.name().to_string(),
+        }
+    }
+
+    /// The rule options a board's value depends on, apart from the target.
+    pub fn variant(&self) -> Variant {
+        Variant::of(self)
+    }
+
+    /// Whether every position has the same value under `self` and `other`
+    /// (same grand slam, repetition and target rules; the direction is a
+    /// mirror and the first player only picks the start): an endgame
+    /// database or a search result for one serves the other.
+    pub fn same_values(&self, other: &Rules) -> bool {
+        self.value_key() == other.value_key()
+    }
+
+    /// A key equal for rules with the [same values](Rules::same_values),
+    /// for caches of databases or results per rule set.
+    pub fn value_key(&self) -> (Variant, Option<u8>) {
+        (self.variant(), self.target)
+    }
+}
+
+/// `off` (or `none`, `0`) or a number of seeds from 1 to 48.
+fn parse_target(value: &str) -> Result<Option<u8>, RulesError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "off" | "none" | "0" => Ok(None),
+        n => match n.parse::<u8>() {
+            Ok(t) if (1..=48).contains(&t) => Ok(Some(t)),
+            _ => Err(RulesError::BadValue {
+                option: RuleOption::Target.name().to_string(),
+                value: value.to_string(),
+            }),
+        },
+    }
+}
+
+/// The rule options a board's value depends on, apart from the target
+/// (which needs the stores): the grand slam and repetition rules. Endgame
+/// databases are built once per variant, and probed under any target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Whether a grand slam is legal.
+    pub grand_slam: GrandSlam,
+    /// Who takes the seeds left after a repetition.
+    pub repetition: Repetition,
+}
+
+impl Variant {
+    /// The options of `rules` that a board's value depends on.
+    pub fn of(rules: &Rules) -> Variant {
+        Variant {
+            grand_slam: rules.grand_slam,
+            repetition: rules.repetition,
+        }
+    }
+
+    /// Rules with these options and no target.
+    pub fn rules(self) -> Rules {
+        Rules {
+            grand_slam: self.grand_slam,
+            repetition: self.repetition,
+            target: None,
+            ..Rules::AWALE
+        }
+    }
+
+    /// Whether a board's value is exact (a repetition gives nothing to
+    /// anyone) rather than known within bounds (each player's own row
+    /// counts, and depends on when the repetition comes).
+    pub fn is_exact(self) -> bool {
+        self.repetition == Repetition::Nobody
+    }
+
+    /// `forbidden-nobody` (the `awale` preset), `no_capture-own_row`
+    /// (`abapa`): the name of a database folder.
+    pub fn name(self) -> String {
+        format!("{}-{}", self.grand_slam.name(), self.repetition.name())
+    }
+
+    /// The preset of this variant, if one has it.
+    pub fn preset(self) -> Option<Preset> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| Variant::of(&p.rules()) == self)
     }
 }
 
@@ -253,36 +487,11 @@ impl fmt::Display for Rules {
         let preset = self.closest_preset();
         let base = preset.rules();
         f.write_str(preset.name())?;
-        if self.grand_slam != base.grand_slam {
-            let v = match self.grand_slam {
-                GrandSlam::Forbidden => "forbidden",
-                GrandSlam::NoCapture => "no_capture",
-            };
-            write!(f, ",grand_slam={v}")?;
-        }
-        if self.repetition != base.repetition {
-            let v = match self.repetition {
-                Repetition::Nobody => "nobody",
-                Repetition::OwnRow => "own_row",
-            };
-            write!(f, ",repetition={v}")?;
-        }
-        if self.target != base.target {
-            match self.target {
-                None => write!(f, ",target=off")?,
-                Some(t) => write!(f, ",target={t}")?,
+        for option in RuleOption::ALL {
+            let value = self.value(option);
+            if value != base.value(option) {
+                write!(f, ",{}={value}", option.name())?;
             }
-        }
-        if self.direction != base.direction {
-            write!(f, ",direction=clockwise")?;
-        }
-        if self.first != base.first {
-            let v = match self.first {
-                FirstPlayer::Side(Side::South) => "south",
-                FirstPlayer::Side(Side::North) => "north",
-                FirstPlayer::Random => "random",
-            };
-            write!(f, ",first={v}")?;
         }
         Ok(())
     }
@@ -318,7 +527,7 @@ impl FromStr for Rules {
 pub enum RulesError {
     /// Not `awale` or `abapa`.
     UnknownPreset(String),
-    /// Not one of `grand_slam`, `repetition`, `target`, `direction`, `first`.
+    /// Not one of the [`RuleOption`]s.
     UnknownOption(String),
     /// The option exists but this value is not one of its values.
     BadValue {
@@ -333,22 +542,29 @@ impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RulesError::UnknownPreset(p) => {
-                write!(f, "unknown rules preset `{p}` (expected `awale` or `abapa`)")
+                write!(
+                    f,
+                    "unknown rules preset `{p}` (expected `awale` or `abapa`)"
+                )
             }
-            RulesError::UnknownOption(o) => write!(
-                f,
-                "unknown rule option `{o}` (expected grand_slam, repetition, target, direction or first)"
-            ),
+            RulesError::UnknownOption(o) => {
+                let names: Vec<&str> = RuleOption::ALL.iter().map(|o| o.name()).collect();
+                write!(
+                    f,
+                    "unknown rule option `{o}` (expected one of {})",
+                    names.join(", ")
+                )
+            }
             RulesError::BadValue { option, value } => {
-                let expected = match option.as_str() {
-                    "grand_slam" => "forbidden or no_capture",
-                    "repetition" => "nobody or own_row",
-                    "target" => "off or a number from 1 to 48",
-                    "direction" => "counter_clockwise or clockwise",
-                    "first" => "south, north or random",
-                    _ => "another value",
+                let expected = match option.parse::<RuleOption>() {
+                    Ok(RuleOption::Target) => "off or a number from 1 to 48".to_string(),
+                    Ok(o) => o.values().replace('|', ", "),
+                    Err(_) => "another value".to_string(),
                 };
-                write!(f, "bad value `{value}` for rule option {option} (expected {expected})")
+                write!(
+                    f,
+                    "bad value `{value}` for rule option {option} (expected {expected})"
+                )
             }
         }
     }

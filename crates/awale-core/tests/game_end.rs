@@ -1,4 +1,4 @@
-//! How games end, for every reason of RULES.md under each preset, and undo
+//! How games end, for every reason of docs/RULES.md under each preset, and undo
 //! and redo around the end.
 
 use awale_core::{parse_moves, EndReason, Game, GameError, Position, Rules, Side};
@@ -170,6 +170,45 @@ fn undo_and_redo_walk_the_history() {
     g.undo();
     play_all(&mut g, "C");
     assert!(!g.can_redo());
+}
+
+#[test]
+fn a_saved_redo_list_restores_what_redo_plays() {
+    let mut game = Game::new(Rules::AWALE);
+    play_all(&mut game, "FfAaBb");
+    let end = game.position();
+    for _ in 0..3 {
+        game.undo();
+    }
+    let saved = game.redo_list().to_vec();
+    assert_eq!(saved.len(), 3);
+    // A game rebuilt from its moves, with the saved list, redoes the same.
+    let mut restored = Game::new(Rules::AWALE);
+    play_all(&mut restored, "FfA");
+    restored.set_redo_list(saved.clone()).unwrap();
+    while restored.redo().is_some() {}
+    assert_eq!(restored.position(), end);
+    // A list that does not fit the position is refused and changes nothing.
+    let mut other = Game::new(Rules::AWALE);
+    assert!(other.set_redo_list(saved).is_err());
+    assert!(!other.can_redo());
+}
+
+#[test]
+fn positions_since_capture_stop_at_the_last_capture() {
+    let mut game = Game::new(Rules::AWALE);
+    assert_eq!(game.since_capture().count(), 1);
+    play_all(&mut game, "FfAa");
+    assert_eq!(game.since_capture().count(), 5);
+    // Play on until a capture: then only the position it left counts.
+    while game.end().is_none() {
+        let m = game.legal_moves()[0];
+        if game.play(m).unwrap() > 0 {
+            break;
+        }
+    }
+    assert_eq!(game.plies().last().map(|p| p.captured > 0), Some(true));
+    assert_eq!(game.since_capture().collect::<Vec<_>>(), [game.position()]);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Perft counts from `perft.txt` (RULES.md's table), and a check that the
+//! Perft counts from `perft.txt` (docs/RULES.md's table), and a check that the
 //! bulk-counting perft agrees with plain play through `Game`.
 
 use awale_core::{perft, Game, Position, Rules};

@@ -1,7 +1,7 @@
 //! Game records: the forms other programs write, and clear errors for broken
 //! ones.
 
-use awale_core::{parse_records, EndReason, Record, RecordError, Side};
+use awale_core::{parse_records, EndReason, Game, Record, RecordError, Rules, Side};
 
 const RECORD: &str = r#"[Event "Club evening"]
 [Site "Abidjan"]
@@ -132,20 +132,14 @@ fn broken_records_say_where() {
 
 #[test]
 fn records_that_are_not_legal_games_are_refused() {
-    let e = "1. F F *".parse::<Record>().unwrap().to_game().unwrap_err();
-    assert!(e.to_string().contains("ply 2"), "{e}");
-    let e = "[Variant \"chess\"]\n1. F *"
-        .parse::<Record>()
-        .unwrap()
-        .to_game()
-        .unwrap_err();
-    assert!(e.to_string().contains("Variant"), "{e}");
-    let e = "[FEN \"4-4\"]\n1. F *"
-        .parse::<Record>()
-        .unwrap()
-        .to_game()
-        .unwrap_err();
-    assert!(e.to_string().contains("FEN"), "{e}");
+    for (text, expected) in [
+        ("1. F F *", "ply 2"),
+        ("[Variant \"chess\"]\n1. F *", "Variant"),
+        ("[FEN \"4-4\"]\n1. F *", "FEN"),
+    ] {
+        let e = text.parse::<Record>().unwrap().to_game().unwrap_err();
+        assert!(e.to_string().contains(expected), "{text}: {e}");
+    }
 }
 
 #[test]
@@ -168,4 +162,33 @@ fn hostile_records_do_not_panic() {
     }
     let long = format!("{{{}}}", "x".repeat(100_000));
     assert!(parse_records(&long).is_err());
+}
+
+#[test]
+fn printed_lines_never_break_between_a_move_number_and_its_move() {
+    // A long game, with comments and captures, as exports write it.
+    let mut game = Game::new(Rules::AWALE);
+    while game.end().is_none() && game.plies().len() < 160 {
+        let moves = game.legal_moves();
+        let m = moves[game.plies().len() * 7 % moves.len()];
+        game.play(m).unwrap();
+    }
+    let mut record = Record::from_game(&game, &[("Event", "test")]);
+    for (i, rm) in record.moves.iter_mut().enumerate() {
+        if i % 11 == 5 {
+            rm.comment = Some("a comment of some length to shift the lines".into());
+        }
+    }
+    let text = record.to_string();
+    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('[')).collect();
+    assert!(body.len() > 3, "{text}");
+    for line in body {
+        assert!(line.len() <= 79, "{line}");
+        let last = line.split(' ').next_back().unwrap_or("");
+        assert!(
+            !last.ends_with('.'),
+            "a line ends with the move number `{last}`:\n{text}"
+        );
+    }
+    assert_eq!(text.parse::<Record>().unwrap(), record);
 }

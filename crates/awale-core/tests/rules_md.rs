@@ -1,9 +1,9 @@
-//! The small cases of RULES.md ("Facts to test against"), one test each, and
+//! The small cases of docs/RULES.md ("Facts the tests check"), one test each, and
 //! the rules each one illustrates.
 
 use awale_core::{EndReason, Game, GrandSlam, Move, Position, Rules, Side};
 
-/// A board written as RULES.md writes it: the mover's holes 0-5, then the
+/// A board written as docs/RULES.md writes it: the mover's holes 0-5, then the
 /// opponent's 0-5; South is the mover.
 fn board(mover: [u8; 6], opponent: [u8; 6]) -> Position {
     let mut holes = [0; 12];

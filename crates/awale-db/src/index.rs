@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(level_size(0), 1);
         assert_eq!(level_size(1), 12);
         assert_eq!(level_size(2), 78);
-        // C(n+12, 12) boards with at most n seeds (RULES.md).
+        // C(n+12, 12) boards with at most n seeds (docs/RULES.md).
         let total: u64 = (0..=25).map(level_size).sum();
         assert_eq!(total, 1_852_482_996);
     }

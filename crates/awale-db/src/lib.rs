@@ -33,10 +33,12 @@ use awale_core::{Game, Move, Position, Rules};
 use awale_engine::oracle::{Bounds, Oracle};
 
 pub mod index;
+pub mod manifest;
 pub mod solve;
 pub mod store;
 
 pub use index::{level_size, rank, unrank};
+pub use manifest::{Manifest, ManifestLevel};
 pub use solve::check::{check_level, LevelCheck};
 pub use solve::{LowerLevel, Phase, Progress, Silent, NO_DISTANCE};
 pub use store::{LevelFile, Variant};
@@ -143,7 +145,7 @@ impl Database {
     /// [`store::open_level`] for a damaged file (it is never read as values).
     pub fn open(root: &Path, rules: &Rules) -> Result<Database, DbError> {
         let variant = Variant::of(rules);
-        let dir = root.join(variant.dir_name());
+        let dir = root.join(variant.name());
         let mut levels = Vec::new();
         for seeds in 0..=awale_core::TOTAL_SEEDS {
             match store::open_level(&dir, variant, seeds) {
@@ -327,14 +329,13 @@ impl Database {
     /// the value away). `None` when the game's rules are not the database's.
     pub fn best_move_in_game(&self, game: &Game) -> Option<Move> {
         let position = game.position();
-        let same_rules =
-            Variant::of(game.rules()) == self.variant && game.rules().target == self.rules.target;
+        let same_rules = game.rules().same_values(&self.rules);
         if !self.is_exact() || !same_rules || game.end().is_some() {
             return None;
         }
         let entries = self.move_entries(&position)?;
         let best = entries.iter().map(|e| e.lower).max()?;
-        let seen = positions_since_capture(game);
+        let seen: Vec<u128> = game.since_capture().map(|p| p.repetition_key()).collect();
         let repeats = |e: &MoveEntry| {
             e.captures == 0 && seen.contains(&position.play_unchecked(e.mv).repetition_key())
         };
@@ -393,28 +394,16 @@ pub fn oracle_for(rules: &Rules, dir: Option<&Path>) -> Result<Option<Arc<dyn Or
     }
 }
 
-/// The repetition keys of the positions of `game` since its last capture,
-/// the current one included.
-pub fn positions_since_capture(game: &Game) -> Vec<u128> {
-    let mut keys = vec![game.position().repetition_key()];
-    for ply in game.plies().iter().rev() {
-        if ply.captured > 0 {
-            break;
-        }
-        keys.push(ply.before.repetition_key());
-    }
-    keys
-}
-
-/// Counts for one level: how the boards split for the side to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counts for one level: how the boards split for the side to move. As
+/// written in `manifest.json` ([`Manifest`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LevelStats {
     /// Seeds on the board.
     pub seeds: u8,
     /// Boards in the level, C(seeds + 11, 11).
     pub positions: u64,
     /// Boards where the side to move has a seed (the others are never
-    /// reached in play: RULES.md's counts leave them out). The counts below
+    /// reached in play: docs/RULES.md's counts leave them out). The counts below
     /// are over these.
     pub playable: u64,
     /// Won by the side to move (value, or lower bound, above 0).
@@ -431,6 +420,7 @@ pub struct LevelStats {
     pub exact: u64,
     /// Exact only: the longest distance to capture, in plies (the file
     /// format holds up to 253).
+    #[serde(rename = "longest_distance")]
     pub longest: u8,
 }
 
@@ -487,6 +477,19 @@ pub struct LevelSummary {
     pub file_bytes: u64,
 }
 
+impl LevelSummary {
+    /// The summary of a level found built: its counts, no build figures.
+    pub fn found(level: &LevelFile, exact: bool) -> LevelSummary {
+        LevelSummary {
+            stats: LevelStats::count(level.seeds(), exact, level.plane(0), level.plane(1)),
+            built: false,
+            seconds: 0.0,
+            passes: (0, 0),
+            file_bytes: level.bytes(),
+        }
+    }
+}
+
 /// Builds the levels 0..=`max_seeds` for `rules` in the database folder
 /// `root` (in its subfolder for the rule variant), on `threads` threads.
 /// Levels already there and sound are kept: a killed build resumes at the
@@ -508,7 +511,7 @@ pub fn build(
         return Err(DbError::TooManySeeds(max_seeds));
     }
     let variant = Variant::of(rules);
-    let dir = root.join(variant.dir_name());
+    let dir = root.join(variant.name());
     std::fs::create_dir_all(&dir).map_err(|e| DbError::Io(dir.clone(), e))?;
     // One build at a time per folder: two would write the same files. The
     // lock goes with the process, even when it is killed.
@@ -524,15 +527,7 @@ pub fn build(
     for seeds in 0..=max_seeds {
         let summary = match store::open_level(&dir, variant, seeds) {
             Ok(level) => {
-                let stats =
-                    LevelStats::count(seeds, variant.is_exact(), level.plane(0), level.plane(1));
-                let summary = LevelSummary {
-                    stats,
-                    built: false,
-                    seconds: 0.0,
-                    passes: (0, 0),
-                    file_bytes: level.bytes(),
-                };
+                let summary = LevelSummary::found(&level, variant.is_exact());
                 levels.push(level);
                 summary
             }
@@ -569,6 +564,14 @@ pub fn build(
             }
             Err(e) => return Err(e),
         };
+        tracing::info!(
+            seeds,
+            built = summary.built,
+            positions = summary.stats.positions,
+            seconds = summary.seconds,
+            passes = ?summary.passes,
+            "level done"
+        );
         on_level(&summary);
         summaries.push(summary);
     }

@@ -22,7 +22,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use awale_core::{GrandSlam, Repetition, Rules};
+pub use awale_core::Variant;
+use awale_core::{GrandSlam, Repetition};
 use memmap2::Mmap;
 
 use crate::index::level_size;
@@ -34,64 +35,12 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the planes.
 pub const HEADER_LEN: usize = 64;
 
-/// The rule options a database depends on: the grand slam and repetition
-/// rules (the target depends on the stores, which the database does not
-/// see: it is applied when probing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variant {
-    /// Whether a grand slam is legal.
-    pub grand_slam: GrandSlam,
-    /// Who takes the seeds left after a repetition.
-    pub repetition: Repetition,
-}
-
-impl Variant {
-    /// The options of `rules` that a database depends on.
-    pub fn of(rules: &Rules) -> Variant {
-        Variant {
-            grand_slam: rules.grand_slam,
-            repetition: rules.repetition,
-        }
-    }
-
-    /// Rules with these options and no target (what the levels are built
-    /// with).
-    pub fn rules(self) -> Rules {
-        Rules {
-            grand_slam: self.grand_slam,
-            repetition: self.repetition,
-            target: None,
-            ..Rules::AWALE
-        }
-    }
-
-    /// Whether databases of this variant hold exact values (a repetition
-    /// gives nothing to anyone) rather than bounds.
-    pub fn is_exact(self) -> bool {
-        self.repetition == Repetition::Nobody
-    }
-
-    /// The folder name of this variant inside a database folder, e.g.
-    /// `forbidden-nobody` (the `awale` preset) or `no_capture-own_row`
-    /// (`abapa`).
-    pub fn dir_name(self) -> String {
-        let gs = match self.grand_slam {
-            GrandSlam::Forbidden => "forbidden",
-            GrandSlam::NoCapture => "no_capture",
-        };
-        let rep = match self.repetition {
-            Repetition::Nobody => "nobody",
-            Repetition::OwnRow => "own_row",
-        };
-        format!("{gs}-{rep}")
-    }
-
-    fn codes(self) -> [u8; 2] {
-        [
-            u8::from(self.grand_slam == GrandSlam::NoCapture),
-            u8::from(self.repetition == Repetition::OwnRow),
-        ]
-    }
+/// The header's codes of a variant's options.
+fn variant_codes(variant: Variant) -> [u8; 2] {
+    [
+        u8::from(variant.grand_slam == GrandSlam::NoCapture),
+        u8::from(variant.repetition == Repetition::OwnRow),
+    ]
 }
 
 /// The file of level `seeds` in the variant folder `dir`.
@@ -136,7 +85,7 @@ fn header(variant: Variant, seeds: u8, planes: &[&[u8]]) -> [u8; HEADER_LEN] {
     h[0..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     h[12] = seeds;
-    h[13..15].copy_from_slice(&variant.codes());
+    h[13..15].copy_from_slice(&variant_codes(variant));
     h[15] = planes.len() as u8;
     h[16..24].copy_from_slice(&level_size(seeds).to_le_bytes());
     let mut sum = 0u64;
@@ -257,6 +206,13 @@ pub fn open_level(dir: &Path, variant: Variant, seeds: u8) -> Result<LevelFile, 
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(DbError::Missing(path)),
         Err(e) => return Err(DbError::Io(path, e)),
     };
+    // A folder opens like a file, but cannot be mapped ("No such device").
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(DbError::Damaged(
+            path,
+            "a folder stands where the level file should be".into(),
+        ));
+    }
     let map = map_file(&file).map_err(|e| DbError::Io(path.clone(), e))?;
     let damaged = |why: String| DbError::Damaged(path.clone(), why);
     if map.len() < HEADER_LEN {
@@ -284,12 +240,12 @@ pub fn open_level(dir: &Path, variant: Variant, seeds: u8) -> Result<LevelFile, 
     if h[12] != seeds {
         return Err(damaged(format!("holds level {} instead of {seeds}", h[12])));
     }
-    if h[13..15] != variant.codes() {
+    if h[13..15] != variant_codes(variant) {
         return Err(damaged(format!(
             "built for other rules (codes {:?}, expected {:?} for {})",
             &h[13..15],
-            variant.codes(),
-            variant.dir_name()
+            variant_codes(variant),
+            variant.name()
         )));
     }
     let size = level_size(seeds);

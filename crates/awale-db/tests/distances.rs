@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use awale_core::{Position, Rules, Side};
-use awale_db::{build, Database, Silent};
+use awale_db::Database;
 
 mod common;
 use common::boards;
@@ -101,10 +101,7 @@ fn distances_by_definition(db: &Database, seeds: u8) -> (HashMap<[u8; 12], u8>, 
 
 #[test]
 fn distances_are_those_of_their_definition_up_to_9_seeds() {
-    let dir = std::env::temp_dir().join(format!("awale-db-distances-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    build(&dir, &Rules::AWALE, 9, 2, &Silent, &mut |_| {}).unwrap();
-    let db = Database::open(&dir, &Rules::AWALE).unwrap();
+    let (db, _dir) = common::database(&Rules::AWALE, 9);
     let mut tricky = 0;
     for seeds in 1..=9 {
         let (expected, losers) = distances_by_definition(&db, seeds);
@@ -129,5 +126,4 @@ fn distances_are_those_of_their_definition_up_to_9_seeds() {
         tricky > 0,
         "no loser with a capture and other moves keeping its value"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

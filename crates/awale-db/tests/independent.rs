@@ -20,22 +20,13 @@
 //! `cargo test -p awale-db --profile fast -- --ignored`.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use awale_core::{Game, Position, Repetition, Rules, Side};
-use awale_db::{build, Database, Silent, Variant};
+use awale_db::Variant;
+use rand::RngExt;
 
 mod common;
 use common::boards;
-
-/// Builds (once per test binary and rules) the levels up to `max` in a
-/// temporary folder.
-fn database(rules: &Rules, max: u8, name: &str) -> (Database, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("awale-db-indep-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    build(&dir, rules, max, 2, &Silent, &mut |_| {}).unwrap();
-    (Database::open(&dir, rules).unwrap(), dir)
-}
 
 fn position(board: &[u8; 12]) -> Position {
     Position::new(*board, [0, 0], Side::South).unwrap()
@@ -336,8 +327,8 @@ fn solve_by_attractors(rules: &Rules, max: u8, coarse: bool) -> Known {
     known
 }
 
-fn compare_with_attractors(rules: &Rules, max: u8, name: &str) {
-    let (db, dir) = database(rules, max, name);
+fn compare_with_attractors(rules: &Rules, max: u8) {
+    let (db, _dir) = common::database(rules, max);
     let known = solve_by_attractors(rules, max, false);
     for (seeds, level) in known.iter().enumerate() {
         for (board, &(lo, hi)) in level {
@@ -349,7 +340,6 @@ fn compare_with_attractors(rules: &Rules, max: u8, name: &str) {
             );
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The bounds from the repetition's row split are never wider than those
@@ -376,24 +366,24 @@ fn abapa_bounds_are_within_the_coarse_bounds_up_to_8_seeds() {
 
 #[test]
 fn awale_values_match_the_attractor_solver_up_to_8_seeds() {
-    compare_with_attractors(&Rules::AWALE, 8, "awale8");
+    compare_with_attractors(&Rules::AWALE, 8);
 }
 
 #[test]
 fn abapa_bounds_match_the_attractor_solver_up_to_8_seeds() {
-    compare_with_attractors(&Rules::ABAPA, 8, "abapa8");
+    compare_with_attractors(&Rules::ABAPA, 8);
 }
 
 #[test]
 #[ignore = "minutes: the whole of levels 9 to 12 in a hash map"]
 fn awale_values_match_the_attractor_solver_up_to_12_seeds() {
-    compare_with_attractors(&Rules::AWALE, 12, "awale12");
+    compare_with_attractors(&Rules::AWALE, 12);
 }
 
 #[test]
 #[ignore = "minutes: the whole of levels 9 to 12 in a hash map"]
 fn abapa_bounds_match_the_attractor_solver_up_to_12_seeds() {
-    compare_with_attractors(&Rules::ABAPA, 12, "abapa12");
+    compare_with_attractors(&Rules::ABAPA, 12);
 }
 
 /// The real game from `game`'s position to its end, both sides playing for
@@ -417,8 +407,8 @@ fn real_value(game: &mut Game, root: Side) -> i32 {
     best
 }
 
-fn compare_with_real_games(rules: &Rules, max: u8, name: &str) {
-    let (db, dir) = database(rules, max, name);
+fn compare_with_real_games(rules: &Rules, max: u8) {
+    let (db, _dir) = common::database(rules, max);
     for seeds in 0..=max {
         for board in boards(seeds) {
             let mut game = Game::from_position(
@@ -466,17 +456,16 @@ fn compare_with_real_games(rules: &Rules, max: u8, name: &str) {
             }
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn awale_values_are_those_of_the_real_game_up_to_2_seeds() {
-    compare_with_real_games(&Rules::AWALE, 2, "real-awale");
+    compare_with_real_games(&Rules::AWALE, 2);
 }
 
 #[test]
 fn abapa_bounds_hold_the_value_of_the_real_game_up_to_2_seeds_with_and_without_the_target() {
-    compare_with_real_games(&Rules::ABAPA, 2, "real-abapa");
+    compare_with_real_games(&Rules::ABAPA, 2);
 }
 
 /// The real game under `own_row` with no target, by a search of its own:
@@ -687,7 +676,7 @@ struct RealCheck {
 /// start lies within the bounds, where a search of at most `budget`
 /// positions per board finds it.
 fn abapa_bounds_hold_the_real_game(max: u8, budget: u64) -> Vec<RealCheck> {
-    let (db, dir) = database(&Rules::ABAPA, max, &format!("real-abapa-{max}"));
+    let (db, _dir) = common::database(&Rules::ABAPA, max);
     let mut real = RealGame::new();
     let mut levels = Vec::new();
     for seeds in 0..=max {
@@ -727,7 +716,6 @@ fn abapa_bounds_hold_the_real_game(max: u8, budget: u64) -> Vec<RealCheck> {
         eprintln!("{seeds} seeds: {level:?}");
         levels.push(level);
     }
-    std::fs::remove_dir_all(dir).unwrap();
     levels
 }
 
@@ -743,25 +731,13 @@ fn abapa_bounds_hold_the_value_of_the_real_game_up_to_3_seeds_and_on_4_where_sea
     assert!(levels[4].checked >= 400, "{:?}", levels[4]);
 }
 
-/// A small reproducible generator (xorshift), for the sample.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn check_sample(rules: &Rules, name: &str) {
-    let (db, dir) = database(rules, 12, name);
-    let mut rng = Rng(0x5EED_CAFE_F00D_1234);
+fn check_sample(rules: &Rules) {
+    let (db, _dir) = common::database(rules, 12);
+    let mut rng = common::rng(0x5EED_CAFE_F00D_1234);
     for seeds in 9..=12u8 {
         let size = awale_db::level_size(seeds);
         for _ in 0..2_000 {
-            let board = awale_db::unrank(rng.next() % size, seeds);
+            let board = awale_db::unrank(rng.random_range(0..size), seeds);
             let p = position(&board);
             let e = db.probe_board(&board, seeds).unwrap();
             let Some(moves) = db.move_entries_ignoring_target(&p) else {
@@ -791,15 +767,14 @@ fn check_sample(rules: &Rules, name: &str) {
             }
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn awale_sample_of_9_to_12_seeds_is_consistent_with_its_moves() {
-    check_sample(&Rules::AWALE, "sample-awale");
+    check_sample(&Rules::AWALE);
 }
 
 #[test]
 fn abapa_sample_of_9_to_12_seeds_is_consistent_with_its_moves() {
-    check_sample(&Rules::ABAPA, "sample-abapa");
+    check_sample(&Rules::ABAPA);
 }

@@ -6,39 +6,24 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use awale_core::{Game, Position, Rules, Side};
-use awale_db::{build, level_size, unrank, Database, Silent};
+use awale_db::{level_size, unrank};
 use awale_engine::{Engine, EngineOptions, Limits, Oracle};
+use rand::RngExt;
+
+mod common;
 
 const MAX: u8 = 10;
-
-fn database(name: &str) -> (Database, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("awale-db-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    build(&dir, &Rules::AWALE, MAX, 2, &Silent, &mut |_| {}).unwrap();
-    (Database::open(&dir, &Rules::AWALE).unwrap(), dir)
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// Random positions with 2..=MAX seeds, the side to move having a move, and
 /// stores that add up to 48.
 fn sample(count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = common::rng(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let seeds = 2 + (rng.next() % u64::from(MAX - 1)) as u8;
-        let board = unrank(rng.next() % level_size(seeds), seeds);
+        let seeds = rng.random_range(2..=MAX);
+        let board = unrank(rng.random_range(0..level_size(seeds)), seeds);
         let rest = 48 - seeds;
-        let south = (rng.next() % u64::from(rest + 1)) as u8;
+        let south = rng.random_range(0..=rest);
         let p = Position::new(board, [south, rest - south], Side::South).unwrap();
         if p.end(&Rules::AWALE).is_none() {
             out.push(p);
@@ -49,7 +34,7 @@ fn sample(count: usize, seed: u64) -> Vec<Position> {
 
 #[test]
 fn best_moves_on_both_sides_capture_exactly_the_value_from_a_fresh_start() {
-    let (db, dir) = database("best");
+    let (db, _dir) = common::database(&Rules::AWALE, MAX);
     for start in sample(400, 0x1234_5678_9ABC_DEF1) {
         let value = db.probe(&start).unwrap().lower;
         let mut game = Game::from_position(Rules::AWALE, start);
@@ -72,7 +57,6 @@ fn best_moves_on_both_sides_capture_exactly_the_value_from_a_fresh_start() {
             "{start}: ended by {end} after {plies} plies"
         );
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The result for the side to move: +1 won, 0 drawn, -1 lost, from the
@@ -85,7 +69,7 @@ fn result(position: &Position, value: i8) -> i32 {
 
 #[test]
 fn the_engine_with_the_database_never_makes_a_losing_move() {
-    let (db, dir) = database("engine");
+    let (db, _dir) = common::database(&Rules::AWALE, MAX);
     let db = Arc::new(db);
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
@@ -118,12 +102,11 @@ fn the_engine_with_the_database_never_makes_a_losing_move() {
     // The engine plays for the result: among winning moves it need not keep
     // the largest margin.
     eprintln!("{kept} of {} moves kept the exact value", positions.len());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn the_perfect_level_with_the_database_captures_exactly_the_value() {
-    let (db, dir) = database("perfect");
+    let (db, _dir) = common::database(&Rules::AWALE, MAX);
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
         threads: 1,
@@ -156,5 +139,4 @@ fn the_perfect_level_with_the_database_captures_exactly_the_value() {
             - (i32::from(stores[1]) - i32::from(start.stores()[1]));
         assert_eq!(gained, i32::from(value), "{start}");
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }

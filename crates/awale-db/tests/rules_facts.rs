@@ -1,4 +1,4 @@
-//! The database against the facts of RULES.md ("Facts for endgame
+//! The database against the facts of docs/RULES.md ("Facts for endgame
 //! databases"): counts of won, drawn and lost boards and the sum of values.
 
 use awale_core::Rules;
@@ -6,8 +6,8 @@ use awale_db::{build, Database, LevelStats, Silent};
 
 #[test]
 fn awale_levels_match_the_counts_of_rules_md() {
-    let dir = tempdir("facts");
-    let summaries = build(&dir, &Rules::AWALE, 10, 2, &Silent, &mut |_| {}).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summaries = build(dir.path(), &Rules::AWALE, 10, 2, &Silent, &mut |_| {}).unwrap();
     // seeds, positions, won, drawn, lost, sum of values
     let facts: [(u8, u64, u64, u64, u64, i64); 4] = [
         (4, 1_239, 577, 143, 519, 122),
@@ -23,13 +23,6 @@ fn awale_levels_match_the_counts_of_rules_md() {
             "level {seeds}"
         );
     }
-    let db = Database::open(&dir, &Rules::AWALE).unwrap();
+    let db = Database::open(dir.path(), &Rules::AWALE).unwrap();
     assert_eq!(db.max_seeds(), 10);
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("awale-db-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }

@@ -4,7 +4,7 @@
 //! the side to move's view, in hundredths of a seed.
 //!
 //! The weights were fitted by least squares to deeper searches' scores of
-//! positions from self-play (`cargo run --release -p awale-engine --example
+//! positions from self-play (`cargo run --release -p awale-match --example
 //! tune`; see docs/ENGINE.md).
 
 use awale_core::Position;
@@ -260,10 +260,10 @@ mod tests {
 
     #[test]
     fn a_capture_at_hand_is_seen() {
-        // RULES.md: hole 5 with 2 seeds captures 5 (1 2 4 0 0 0 opposite).
+        // docs/RULES.md: hole 5 with 2 seeds captures 5 (1 2 4 0 0 0 opposite).
         let p = Position::new([0, 0, 0, 0, 0, 2, 1, 2, 4, 0, 0, 0], [0, 0], Side::South).unwrap();
         assert_eq!(features(&p)[5], 5);
-        // RULES.md: hole 5 with 6 seeds captures 7 (1 1 5 1 2 1 opposite),
+        // docs/RULES.md: hole 5 with 6 seeds captures 7 (1 1 5 1 2 1 opposite),
         // and the opponent, to move, would capture nothing.
         let p = Position::new([0, 0, 0, 0, 1, 6, 1, 1, 5, 1, 2, 1], [0, 0], Side::South).unwrap();
         assert_eq!(features(&p)[5], 7);

@@ -8,6 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use awale_core::{Game, Move};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 use crate::limits::Limits;
 use crate::search::Engine;
@@ -215,24 +217,6 @@ impl std::str::FromStr for Level {
     }
 }
 
-/// A small reproducible random number generator (SplitMix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Chooses a move for `game` at `level`: weak levels pick among good-to-bad
 /// moves with a temperature (plausibly human), strong ones search. `seed`
 /// makes it reproducible. Fast at low levels. `None` when the game is over.
@@ -286,8 +270,7 @@ fn choose_with(
                 .map(|v| ((v - top) / temperature).exp())
                 .collect();
             let sum: f64 = weights.iter().sum();
-            let mut rng = SplitMix(seed);
-            let mut pick = rng.unit() * sum;
+            let mut pick = StdRng::seed_from_u64(seed).random::<f64>() * sum;
             for (a, w) in analyses.iter().zip(&weights) {
                 if pick < *w {
                     return Some(a.mv);

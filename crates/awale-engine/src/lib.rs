@@ -18,7 +18,6 @@
 pub mod eval;
 pub mod level;
 pub mod limits;
-pub mod matches;
 pub mod oracle;
 pub mod protocol;
 pub mod score;

@@ -41,18 +41,11 @@ pub trait Oracle: Send + Sync {
     fn rules(&self) -> Rules;
     /// At the root, for perfect play: a move that keeps the best value the
     /// oracle knows *and makes progress* towards it (values alone do not:
-    /// RULES.md, "Facts for endgame databases"), given the game's history
+    /// docs/RULES.md, "Facts for endgame databases"), given the game's history
     /// for repetitions; `None` when it has no such advice (not covered,
     /// only bounds, game over). `choose_move` plays it at `Level::Perfect`.
     fn root_move(&self, game: &Game) -> Option<Move> {
         let _ = game;
         None
     }
-}
-
-/// Whether an oracle built for `built_for` answers for games under `rules`.
-pub(crate) fn same_game(built_for: &Rules, rules: &Rules) -> bool {
-    built_for.grand_slam == rules.grand_slam
-        && built_for.repetition == rules.repetition
-        && built_for.target == rules.target
 }

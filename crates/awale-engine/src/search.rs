@@ -15,7 +15,7 @@ use awale_core::{EndReason, Game, Move, Position, Rules};
 
 use crate::eval::{evaluate_with, Weights};
 use crate::limits::Limits;
-use crate::oracle::{same_game, Oracle};
+use crate::oracle::Oracle;
 use crate::score::{Score, MAX_HEURISTIC};
 use crate::tt::{Bound, Entry, Table};
 
@@ -171,7 +171,7 @@ impl Engine {
     pub fn oracle_for(&self, rules: &Rules) -> Option<&dyn Oracle> {
         self.oracle
             .as_deref()
-            .filter(|o| same_game(&o.rules(), rules))
+            .filter(|o| o.rules().same_values(rules))
     }
 
     /// Plays with other evaluation weights (for tuning and for matches
@@ -221,7 +221,7 @@ impl Engine {
         let oracle = self
             .oracle
             .as_deref()
-            .filter(|o| same_game(&o.rules(), &rules));
+            .filter(|o| o.rules().same_values(&rules));
         let shared = Shared {
             table: &self.table,
             stop,
@@ -361,18 +361,12 @@ fn game_over_score(game: &Game) -> Score {
 /// Repetition keys and board seeds of the game's positions since the last
 /// capture, oldest first, the current position last.
 fn history_keys(game: &Game) -> Vec<(u128, u8)> {
-    let root = game.position();
-    let seeds = root.seeds_on_board();
+    let seeds = game.position().seeds_on_board();
     let mut keys: Vec<(u128, u8)> = game
-        .plies()
-        .iter()
-        .rev()
-        .map(|p| p.before)
-        .take_while(|p| p.seeds_on_board() == seeds)
+        .since_capture()
         .map(|p| (p.repetition_key(), seeds))
         .collect();
     keys.reverse();
-    keys.push((root.repetition_key(), seeds));
     keys
 }
 

@@ -89,7 +89,7 @@ fn search_of_a_finished_game_returns_no_move() {
 
 #[test]
 fn search_finds_a_forced_capture() {
-    // RULES.md: hole 5 captures 7 (mover's row 0 0 0 0 0 6, opponent 1 1 5 1 2 1).
+    // docs/RULES.md: hole 5 captures 7 (mover's row 0 0 0 0 0 6, opponent 1 1 5 1 2 1).
     let game = game_at(
         [0, 0, 0, 0, 0, 6, 1, 1, 5, 1, 2, 1],
         [10, 10],

@@ -477,3 +477,88 @@ async fn a_games_file_of_the_first_version_is_migrated() {
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
+
+/// Random bodies to every endpoint that takes one: never a server error.
+/// A longer run: `PROPTEST_CASES=5000 cargo test -p awale-web --test hardening`.
+#[test]
+fn no_body_gets_a_server_error() {
+    use proptest::prelude::*;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let app = runtime.block_on(async { app(state(quick())) });
+    let game = runtime.block_on(async {
+        let online = send(
+            &app,
+            post(
+                "/api/games",
+                &[
+                    JSON,
+                    HOST,
+                    ("cookie", &format!("awale_player={}", "c".repeat(64))),
+                ],
+                r#"{"mode":"online","name":"Ama"}"#,
+            ),
+        )
+        .await;
+        online.body["id"].as_i64().unwrap()
+    });
+    let paths: Vec<String> = ["/api/games", "/api/import", "/api/me", "/api/handoff"]
+        .iter()
+        .map(|p| p.to_string())
+        .chain(
+            [
+                "moves", "undo", "redo", "resign", "join", "takeback", "abort", "claim", "rematch",
+                "chat", "react", "handoff",
+            ]
+            .iter()
+            .map(|a| format!("/api/games/{game}/{a}")),
+        )
+        .collect();
+    let json_value = proptest::arbitrary::any::<u32>().prop_map(|n| match n % 7 {
+        0 => json!(null),
+        1 => json!({"move": "F", "ply": n % 5}),
+        2 => {
+            let mode = ["online", "humans", "computer", "x"][(n % 4) as usize];
+            json!({"mode": mode, "clock": {"minutes": (n % 400) as f64 / 3.0}})
+        }
+        3 => {
+            let room = ["players", "public", "<b>"][(n % 3) as usize];
+            json!({"room": room, "text": "x".repeat((n % 400) as usize)})
+        }
+        4 => json!({"name": "\u{0}".repeat((n % 3) as usize), "kind": "drum"}),
+        5 => json!({"record": "1. F f".repeat((n % 50) as usize), "accept": n % 2 == 0}),
+        _ => json!({"token": "z".repeat((n % 100) as usize)}),
+    });
+    let body = prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..64)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        json_value.prop_map(|v| v.to_string()),
+    ];
+    let cookie = prop_oneof![
+        Just(String::new()),
+        Just(format!("awale_player={}", "c".repeat(64))),
+        Just(format!("awale_player={}", "d".repeat(64))),
+        "\\PC{0,20}".prop_map(|c| format!("awale_player={c}")),
+    ];
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 300,
+        ..Default::default()
+    });
+    runner
+        .run(
+            &(proptest::sample::select(paths), body, cookie),
+            |(path, body, cookie)| {
+                let status = runtime.block_on(async {
+                    send(&app, post(&path, &[JSON, HOST, ("cookie", &cookie)], &body))
+                        .await
+                        .status
+                });
+                prop_assert!(!status.is_server_error(), "{path} {body}: {status}");
+                Ok(())
+            },
+        )
+        .unwrap();
+}

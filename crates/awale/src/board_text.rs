@@ -4,6 +4,7 @@
 //! counting).
 
 use awale_core::{Direction, Position, Side};
+use awale_engine::Lang;
 
 /// How the seeds of holes and stores are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,10 +16,10 @@ pub enum Seeds {
     Uncounted,
 }
 
-/// Draws `position` as seen by South, laid out for `direction`. `last` is a
-/// hole to mark as the one just sown.
-pub fn draw(position: &Position, direction: Direction, last: Option<usize>) -> String {
-    draw_seeds(position, direction, last, Seeds::Counted)
+/// Draws `position` as seen by South, laid out for `direction`, the rows
+/// named in `lang`. `last` is a hole to mark as the one just sown.
+pub fn draw(position: &Position, direction: Direction, last: Option<usize>, lang: Lang) -> String {
+    draw_seeds(position, direction, last, lang, Seeds::Counted)
 }
 
 /// `n` seeds as braille dots, eight a character, the last one partly
@@ -43,8 +44,13 @@ pub fn draw_seeds(
     position: &Position,
     direction: Direction,
     last: Option<usize>,
+    lang: Lang,
     seeds: Seeds,
 ) -> String {
+    let (north_label, south_label) = match lang {
+        Lang::Fr => ("Nord ", "Sud"),
+        Lang::En => ("North", "South"),
+    };
     let holes = position.holes();
     let counted = seeds == Seeds::Counted;
     // Inside width of a cell: 2 digits or 3 braille characters, and the
@@ -89,9 +95,9 @@ pub fn draw_seeds(
     let mut out = String::new();
     out.push_str(&format!("         {}\n", letters(&top)));
     out.push_str(&format!("         {}\n", rule('┌', '┬', '┐')));
-    out.push_str(&format!("  North  {}│\n", cells(&top)));
+    out.push_str(&format!("  {north_label}  {}│\n", cells(&top)));
     out.push_str(&format!(" {north}  {}  {south}\n", rule('├', '┼', '┤')));
-    out.push_str(&format!("         {}│  South\n", cells(&bottom)));
+    out.push_str(&format!("         {}│  {south_label}\n", cells(&bottom)));
     out.push_str(&format!("         {}\n", rule('└', '┴', '┘')));
     out.push_str(&format!("         {}\n", letters(&bottom)));
     out
@@ -104,8 +110,8 @@ mod tests {
     #[test]
     fn clockwise_drawing_is_the_mirror_image() {
         let p: Position = "1-2-3-4-5-6-7-8-9-0-1-2-0-0-S".parse().unwrap();
-        let ccw = draw(&p, Direction::CounterClockwise, None);
-        let cw = draw(&p, Direction::Clockwise, None);
+        let ccw = draw(&p, Direction::CounterClockwise, None, Lang::En);
+        let cw = draw(&p, Direction::Clockwise, None, Lang::En);
         // The rows of numbers read backwards.
         let numbers = |s: &str, line: usize| -> Vec<String> {
             s.lines()
@@ -127,9 +133,27 @@ mod tests {
     }
 
     #[test]
+    fn rows_are_named_in_the_players_language() {
+        let [fr, en] = [Lang::Fr, Lang::En]
+            .map(|lang| draw(&Position::START, Direction::CounterClockwise, None, lang));
+        assert!(fr.contains("Nord") && fr.contains("Sud"), "{fr}");
+        assert!(!fr.contains("North") && !fr.contains("South"), "{fr}");
+        assert!(en.contains("North") && en.contains("South"), "{en}");
+        // The rows line up in both languages.
+        let widths = |s: &str| s.lines().map(|l| l.chars().count()).collect::<Vec<_>>();
+        assert_eq!(widths(&fr)[..4], widths(&en)[..4]);
+    }
+
+    #[test]
     fn uncounted_seeds_show_no_number_and_as_many_dots_as_seeds() {
         let p: Position = "0-1-2-0-0-25-12-0-0-0-0-0-3-5-N".parse().unwrap();
-        let text = draw_seeds(&p, Direction::CounterClockwise, Some(3), Seeds::Uncounted);
+        let text = draw_seeds(
+            &p,
+            Direction::CounterClockwise,
+            Some(3),
+            Lang::En,
+            Seeds::Uncounted,
+        );
         assert!(!text.chars().any(|c| c.is_ascii_digit()), "{text}");
         // Braille dots: one bit a dot above U+2800.
         let count = |s: &str| -> u32 {
@@ -143,7 +167,7 @@ mod tests {
         assert_eq!(count(&text), 1 + 2 + 16 + 12 + 3 + 5);
         assert!(text.contains("⣿⣿+"), "{text}");
         // The same lines, one cell wider, as the counted board.
-        let counted = draw(&p, Direction::CounterClockwise, Some(3));
+        let counted = draw(&p, Direction::CounterClockwise, Some(3), Lang::En);
         assert_eq!(text.lines().count(), counted.lines().count());
         for line in text.lines() {
             assert!(line.chars().count() <= 9 + 6 * 5 + 1 + 8, "{line}");
@@ -153,6 +177,6 @@ mod tests {
     #[test]
     fn krou_holes_are_marked() {
         let p: Position = "12-0-0-0-0-0-0-0-0-0-0-1-0-0-S".parse().unwrap();
-        assert!(draw(&p, Direction::CounterClockwise, None).contains("12*"));
+        assert!(draw(&p, Direction::CounterClockwise, None, Lang::En).contains("12*"));
     }
 }

@@ -2,15 +2,14 @@
 //! seeds level by level (resuming after a kill), `probe` prints what they
 //! know of a position and of each move, `info` lists what is built.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 use awale_core::{Position, Rules};
-use awale_db::{Database, LevelStats, LevelSummary, Phase, Progress, Variant};
+use awale_db::{Database, LevelSummary, Manifest, Phase, Progress, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{json, Value};
 
 use crate::rules_args::RulesArgs;
 
@@ -82,7 +81,8 @@ struct VerifyArgs {
 #[derive(clap::Args)]
 struct ProbeArgs {
     /// The position, e.g. 0-0-0-0-1-2-1-0-0-0-0-0-20-24-S.
-    diagram: String,
+    #[arg(value_name = "DIAGRAM")]
+    position: Position,
     #[command(flatten)]
     dir: DirArgs,
     #[command(flatten)]
@@ -159,7 +159,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         bail!("--max-seeds {}: a game has only 48 seeds", args.max_seeds);
     }
     let variant = Variant::of(&rules);
-    let dir = root.join(variant.dir_name());
+    let dir = root.join(variant.name());
     say!(
         "Building levels 0 to {} for {} ({}) in {} on {threads} thread(s).",
         args.max_seeds,
@@ -190,7 +190,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     let progress = Bar(bar);
-    let mut manifest = read_manifest(&dir);
+    let mut manifest = Manifest::read(&dir, variant);
     // What the biggest level needs while it is built (see docs/DATABASES.md),
     // and the files of all levels.
     let biggest = awale_db::level_size(args.max_seeds) as f64;
@@ -214,13 +214,12 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
             progress
                 .0
                 .suspend(|| print_row(summary, variant.is_exact(), &manifest, true));
-            record(&mut manifest, summary);
+            manifest.record(summary);
             // Written after each level: a killed build keeps the record of
             // the levels it finished.
-            if let Err(e) = write_manifest(&dir, &rules, &manifest) {
-                progress
-                    .0
-                    .suspend(|| eprintln!("awale: could not write the manifest: {e:#}"));
+            if let Err(e) = manifest.write(&dir) {
+                let e = anyhow::Error::new(e);
+                progress.0.suspend(|| eprintln!("awale: {e:#}"));
             }
         },
     );
@@ -236,21 +235,13 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         "Built {} level(s), {positions} positions, in {}; manifest: {}",
         summaries.iter().filter(|s| s.built).count(),
         seconds_text(total),
-        dir.join("manifest.json").display()
+        dir.join(awale_db::manifest::MANIFEST_FILE).display()
     );
     Ok(ExitCode::SUCCESS)
 }
 
 fn rules_name(variant: Variant) -> &'static str {
-    let awale = Variant::of(&Rules::AWALE);
-    let abapa = Variant::of(&Rules::ABAPA);
-    if variant == awale {
-        "awale"
-    } else if variant == abapa {
-        "abapa"
-    } else {
-        "custom rules"
-    }
+    variant.preset().map_or("custom rules", |p| p.name())
 }
 
 fn bytes_text(b: f64) -> String {
@@ -298,19 +289,19 @@ fn print_header(exact: bool) {
     );
 }
 
-fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
+fn print_row(s: &LevelSummary, exact: bool, manifest: &Manifest, building: bool) {
     let st = &s.stats;
     let (seconds, passes) = if s.built {
         (Some(s.seconds), Some(s.passes))
     } else {
         // Kept from an earlier build: its time is in the manifest.
-        let old = manifest_level(manifest, st.seeds);
+        let old = manifest.level(st.seeds);
         (
-            old.and_then(|l| l["seconds"].as_f64()),
+            old.and_then(|l| l.seconds),
             old.map(|l| {
                 (
-                    l["passes_values"].as_u64().unwrap_or(0) as u32,
-                    l["passes_distances"].as_u64().unwrap_or(0) as u32,
+                    l.passes_values.unwrap_or(0),
+                    l.passes_distances.unwrap_or(0),
                 )
             }),
         )
@@ -348,86 +339,6 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Value, building: bool) {
     );
 }
 
-fn read_manifest(dir: &Path) -> Value {
-    std::fs::read_to_string(dir.join("manifest.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .filter(|v: &Value| v["levels"].is_array())
-        .unwrap_or_else(|| json!({ "levels": [] }))
-}
-
-fn manifest_level(manifest: &Value, seeds: u8) -> Option<&Value> {
-    manifest["levels"]
-        .as_array()?
-        .iter()
-        .find(|l| l["seeds"].as_u64() == Some(u64::from(seeds)))
-}
-
-fn stats_json(st: &LevelStats) -> Value {
-    json!({
-        "seeds": st.seeds,
-        "positions": st.positions,
-        "playable": st.playable,
-        "won": st.won,
-        "drawn": st.drawn,
-        "lost": st.lost,
-        "unknown": st.unknown,
-        "exact": st.exact,
-        "sum_values": st.sum_values,
-        "longest_distance": st.longest,
-        "won_share": share(st.won, st.playable) / 100.0,
-        "drawn_share": share(st.drawn, st.playable) / 100.0,
-        "lost_share": share(st.lost, st.playable) / 100.0,
-    })
-}
-
-/// Puts the level of `s` in the manifest: new figures when it was built
-/// now, the counts (and the old timing, if any) when it was kept.
-fn record(manifest: &mut Value, s: &LevelSummary) {
-    let mut entry = stats_json(&s.stats);
-    let old = manifest_level(manifest, s.stats.seeds).cloned();
-    if s.built {
-        entry["seconds"] = json!(s.seconds);
-        entry["positions_per_second"] = json!(s.stats.positions as f64 / s.seconds.max(1e-9));
-        entry["passes_values"] = json!(s.passes.0);
-        entry["passes_distances"] = json!(s.passes.1);
-    } else if let Some(old) = old {
-        for key in [
-            "seconds",
-            "positions_per_second",
-            "passes_values",
-            "passes_distances",
-        ] {
-            entry[key] = old[key].clone();
-        }
-    }
-    entry["file_bytes"] = json!(s.file_bytes);
-    let Some(levels) = manifest["levels"].as_array_mut() else {
-        return;
-    };
-    levels.retain(|l| l["seeds"].as_u64() != Some(u64::from(s.stats.seeds)));
-    levels.push(entry);
-    levels.sort_by_key(|l| l["seeds"].as_u64());
-}
-
-fn write_manifest(dir: &Path, rules: &Rules, manifest: &Value) -> anyhow::Result<()> {
-    let variant = Variant::of(rules);
-    let mut m = manifest.clone();
-    m["format_version"] = json!(awale_db::store::FORMAT_VERSION);
-    m["rules"] = json!(variant.dir_name());
-    m["values"] = json!(if variant.is_exact() {
-        "exact"
-    } else {
-        "bounds"
-    });
-    let text = serde_json::to_string_pretty(&m)?;
-    let path = dir.join("manifest.json");
-    let tmp = dir.join("manifest.json.tmp");
-    std::fs::write(&tmp, text + "\n").with_context(|| tmp.display().to_string())?;
-    std::fs::rename(&tmp, &path).with_context(|| path.display().to_string())?;
-    Ok(())
-}
-
 fn value_text(lower: i8, upper: i8) -> String {
     if lower == upper {
         format!("{lower:+}")
@@ -439,7 +350,7 @@ fn value_text(lower: i8, upper: i8) -> String {
 fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     let root = resolve_dir(&args.dir)?;
-    let position: Position = args.diagram.parse().context("bad diagram")?;
+    let position = args.position;
     let db = Database::open(&root, &rules).with_context(|| {
         format!(
             "no database for these rules in {} (run `awale db build`)",
@@ -513,9 +424,10 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
     let root = resolve_dir(&args)?;
     say!("Database folder: {}", root.display());
     let mut any = false;
+    let mut damaged = false;
     for rules in [Rules::AWALE, Rules::ABAPA] {
         let variant = Variant::of(&rules);
-        let dir = root.join(variant.dir_name());
+        let dir = root.join(variant.name());
         if !dir.exists() {
             continue;
         }
@@ -531,7 +443,7 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
                 say!(
                     "{} ({}, {}): levels 0 to {}, {positions} positions, {:.1} MiB, all checked",
                     rules_name(variant),
-                    variant.dir_name(),
+                    variant.name(),
                     if db.is_exact() {
                         "exact values"
                     } else {
@@ -540,32 +452,28 @@ fn info(args: DirArgs) -> anyhow::Result<ExitCode> {
                     db.max_seeds(),
                     bytes as f64 / (1 << 20) as f64
                 );
-                let manifest = read_manifest(&dir);
+                let manifest = Manifest::read(&dir, variant);
                 print_header(db.is_exact());
                 for level in db.levels() {
-                    let stats = LevelStats::count(
-                        level.seeds(),
-                        db.is_exact(),
-                        level.plane(0),
-                        level.plane(1),
-                    );
-                    let summary = LevelSummary {
-                        stats,
-                        built: false,
-                        seconds: 0.0,
-                        passes: (0, 0),
-                        file_bytes: level.bytes(),
-                    };
+                    let summary = LevelSummary::found(level, db.is_exact());
                     print_row(&summary, db.is_exact(), &manifest, false);
                 }
             }
-            Err(e) => say!("{}: {e}", rules_name(variant)),
+            Err(e) => {
+                damaged = true;
+                say!("{}: {e}", rules_name(variant));
+            }
         }
     }
     if !any {
         say!("Nothing built yet: run `awale db build --max-seeds 16`.");
     }
-    Ok(ExitCode::SUCCESS)
+    // A damaged file is a failure a script must see.
+    Ok(if damaged {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
@@ -578,7 +486,7 @@ fn verify(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         "Checking levels 0 to {} for {} in {}.",
         db.max_seeds(),
         rules_name(variant),
-        root.join(variant.dir_name()).display()
+        root.join(variant.name()).display()
     );
     let mut all_right = true;
     for seeds in 0..=db.max_seeds() {

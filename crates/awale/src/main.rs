@@ -67,6 +67,19 @@ enum Command {
     Loadtest(loadtest::Args),
 }
 
+/// Log lines for operators on standard error: warnings by default (the
+/// server: its start, stop and refusals too), more with `RUST_LOG` (e.g.
+/// `RUST_LOG=info awale db build` for each level,
+/// `RUST_LOG=awale_match=debug` for every game of a match).
+fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -80,10 +93,14 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli
+    let command = cli
         .command
-        .unwrap_or(Command::Serve(serve::Args::default()))
-    {
+        .unwrap_or(Command::Serve(serve::Args::default()));
+    init_logging(match command {
+        Command::Serve(_) => "info",
+        _ => "warn",
+    });
+    let result = match command {
         Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),

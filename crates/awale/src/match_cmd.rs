@@ -1,8 +1,8 @@
 //! `awale match`: two engines play each other from balanced openings, each
 //! opening once with each engine as South; prints every game and then the
 //! score, the Elo difference with its 95% interval and, when asked, the SPRT
-//! decision; writes every game to a records file. The match itself is
-//! `awale_engine::matches`.
+//! decision; writes every game to a records file. The match itself is the
+//! crate `awale-match`.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -10,9 +10,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use awale_engine::matches::elo::{Sprt, SprtDecision, Tally};
-use awale_engine::matches::openings::{self, parse_openings};
-use awale_engine::matches::{run_match, GameReport, MatchConfig, PlayerSpec};
+use awale_match::elo::{Sprt, SprtDecision, Tally};
+use awale_match::openings::{self, parse_openings};
+use awale_match::{GameReport, Match, MatchConfig, PlayerSpec};
 
 use crate::rules_args::RulesArgs;
 
@@ -139,6 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         time_margin: Duration::from_millis(args.time_margin),
         sprt,
     };
+    let prepared = Match::new(&config, &a, &b)?;
     let mut records = BufWriter::new(
         File::create(&args.records).with_context(|| format!("creating {}", args.records))?,
     );
@@ -150,6 +151,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.openings.len(),
         config.concurrency
     );
+    for note in prepared.notes() {
+        println!("Note: {note}");
+    }
     let started = Instant::now();
     let mut write_error = None;
     let mut on_game = |report: &GameReport, tally: &Tally| {
@@ -172,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     };
-    let summary = run_match(&config, &a, &b, &mut on_game);
+    let summary = prepared.run(&mut on_game);
     records.flush().ok();
     if let Some(e) = write_error {
         eprintln!("awale: writing {}: {e}", args.records);

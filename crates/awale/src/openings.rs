@@ -1,7 +1,7 @@
 //! `awale openings`: finds balanced openings for matches (every move
 //! sequence of a few plies whose position a deep search scores near 0) and
 //! prints them in the openings file format, most balanced first. The
-//! built-in list, `crates/awale-engine/data/openings.txt`, was made with it.
+//! built-in list, `crates/awale-match/data/openings.txt`, was made with it.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::bail;
-use awale_engine::matches::openings::generate;
 use awale_engine::{Engine, EngineOptions, Limits};
+use awale_match::openings::generate;
 
 use crate::rules_args::RulesArgs;
 

@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use awale_core::{perft, Position};
 
 use crate::rules_args::RulesArgs;
@@ -17,7 +16,7 @@ pub struct Args {
     depth: u32,
     /// Start from this diagram instead of the start position.
     #[arg(long, value_name = "DIAGRAM")]
-    position: Option<String>,
+    position: Option<Position>,
     /// Print the count under each legal move first.
     #[arg(long)]
     divide: bool,
@@ -27,10 +26,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let position = match &args.position {
-        Some(d) => d.parse::<Position>().context("--position")?,
-        None => Position::START,
-    };
+    let position = args.position.unwrap_or(Position::START);
     let started = Instant::now();
     let leaves = if args.divide && args.depth > 0 {
         let mut total = 0;

@@ -1,7 +1,8 @@
 //! `awale play`: a game in the terminal, two people or against the computer,
-//! with the board redrawn after every move. Messages in French or English.
-//! Optionally without counting (seeds as dots, no number until the end) and
-//! with a clock (`--fast`: a short one).
+//! with the board redrawn after every move. Everything a player reads is in
+//! French or English, with the page's words for the commands. Optionally
+//! without counting (seeds as dots, no number until the end) and on a
+//! clock (`--fast`: a short one).
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -9,122 +10,80 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-
-use awale_core::{Game, Move, Position, Side};
-use awale_engine::{choose_move, Engine, EngineOptions, Lang as EngineLang, Level, Limits};
+use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position, Side};
+use awale_engine::{choose_move, Engine, EngineOptions, Lang, Level, Limits};
+use rand::seq::IndexedRandom;
+use rand::RngExt;
 
 use crate::board_text::{self, Seeds};
 use crate::rules_args::RulesArgs;
 
-/// The clock of fast play (`--fast`): minutes each, seconds added a move.
-const FAST_CLOCK: &str = "2+2";
+/// The clock of fast play (`--fast`): minutes each, seconds added a move
+/// (one of the web server's usual clocks).
+const FAST_CLOCK: &str = "3+2";
+
+/// Who plays against the person at the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Opponent {
+    /// The computer.
+    Computer,
+    /// Another person, at the same keyboard.
+    Human,
+}
+
+/// How the computer chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ComputerKind {
+    /// Searches, at `--level`.
+    Engine,
+    /// Any legal move.
+    Random,
+    /// Takes the biggest capture now.
+    Greedy,
+}
 
 /// Arguments of `awale play`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Who plays against you: `computer` or `human` (two people, one keyboard).
-    #[arg(long, default_value = "computer", value_name = "computer|human")]
-    opponent: String,
-    /// How the computer chooses: `engine` (searches, at `--level`), `random`
-    /// or `greedy` (takes the biggest capture).
-    #[arg(long, default_value = "engine", value_name = "engine|random|greedy")]
-    computer: String,
+    /// Who plays against you: the computer, or a human (two people, one
+    /// keyboard).
+    #[arg(long, value_enum, default_value_t = Opponent::Computer)]
+    opponent: Opponent,
+    /// How the computer chooses: engine (searches, at `--level`), random
+    /// or greedy (takes the biggest capture).
+    #[arg(long, value_enum, default_value_t = ComputerKind::Engine)]
+    computer: ComputerKind,
     /// The engine's strength: 1 (Graine/Seed, a child's first game) to 7
     /// (Parfait/Perfect), or the level's name.
     #[arg(long, default_value = "4", value_name = "1-7|NAME")]
-    level: String,
-    /// Your side against the computer: `south` or `north`.
+    level: Level,
+    /// Your side against the computer: south or north (sud, nord).
     #[arg(long, default_value = "south", value_name = "south|north")]
-    side: String,
+    side: Side,
     /// Start from this diagram.
     #[arg(long, value_name = "DIAGRAM")]
-    position: Option<String>,
-    /// Language: `fr` or `en` (default: from LANG, French if it starts with fr).
-    #[arg(long, value_name = "fr|en")]
-    lang: Option<String>,
+    position: Option<Position>,
+    /// Language: fr or en (default: from LANG, French if it starts with fr).
+    #[arg(long, value_name = "fr|en", value_parser = parse_lang)]
+    lang: Option<Lang>,
     /// Play without counting: the seeds are drawn as dots and no number is
     /// shown, on the board or in the messages, until the game is over.
     #[arg(long)]
     no_count: bool,
-    /// Fast play: a short clock for each side (2 minutes and 2 seconds a
+    /// Fast play: a short clock for each side (3 minutes and 2 seconds a
     /// move, unless --clock says otherwise).
     #[arg(long)]
     fast: bool,
     /// A clock for each side: minutes, then seconds added after each move,
     /// e.g. `5+3`. Whoever runs out of time loses; no taking back.
-    #[arg(long, value_name = "MIN+SEC")]
-    clock: Option<String>,
+    #[arg(long, value_name = "MIN+SEC", value_parser = Clock::parse)]
+    clock: Option<Clock>,
     #[command(flatten)]
     rules: RulesArgs,
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Lang {
-    Fr,
-    En,
-}
-
-/// One message in both languages.
-fn t(lang: Lang, fr: &'static str, en: &'static str) -> &'static str {
-    match lang {
-        Lang::Fr => fr,
-        Lang::En => en,
-    }
-}
-
-fn side_name(lang: Lang, side: Side) -> &'static str {
-    match side {
-        Side::South => t(lang, "Sud", "South"),
-        Side::North => t(lang, "Nord", "North"),
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Computer {
-    Engine(Level),
-    Random,
-    Greedy,
-}
-
-impl Computer {
-    fn choose(
-        self,
-        game: &Game,
-        seed: &mut u64,
-        engine: &mut Engine,
-        stop: &AtomicBool,
-    ) -> Option<Move> {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        // xorshift: enough to vary the computer's choices between games.
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        let pick = (*seed % moves.len() as u64) as usize;
-        match self {
-            Computer::Engine(level) => choose_move(engine, game, level, *seed, stop),
-            Computer::Random => Some(moves[pick]),
-            Computer::Greedy => {
-                let position = game.position();
-                let best = moves
-                    .iter()
-                    .map(|&m| position.captures(m))
-                    .max()
-                    .unwrap_or(0);
-                let best_moves: Vec<Move> = moves
-                    .into_iter()
-                    .filter(|&m| position.captures(m) == best)
-                    .collect();
-                Some(best_moves[pick % best_moves.len()])
-            }
-        }
-    }
-}
-
 /// Each side's time left and what a move adds.
+#[derive(Clone, Debug)]
 struct Clock {
     left: [Duration; 2],
     increment: Duration,
@@ -132,20 +91,26 @@ struct Clock {
 
 impl Clock {
     /// A clock from `MIN+SEC`, e.g. `5+3` (or `5`: no increment).
-    fn parse(text: &str) -> anyhow::Result<Clock> {
+    fn parse(text: &str) -> Result<Clock, String> {
         let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
-        let minutes: f64 = minutes.trim().parse().ok().filter(|m: &f64| *m > 0.0 && *m <= 600.0).with_context(|| {
-            format!("--clock `{text}`: minutes from more than 0 to 600, then + seconds a move, e.g. 5+3")
-        })?;
+        let minutes: f64 = minutes
+            .trim()
+            .parse()
+            .ok()
+            .filter(|m: &f64| *m > 0.0 && *m <= 600.0)
+            .ok_or_else(|| {
+                format!(
+                    "`{text}`: minutes from more than 0 to 600, then + seconds a move, e.g. 5+3"
+                )
+            })?;
         let seconds: u64 = seconds
             .trim()
             .parse()
             .ok()
             .filter(|s| *s <= 600)
-            .with_context(|| format!("--clock `{text}`: seconds a move from 0 to 600, e.g. 5+3"))?;
-        let start = Duration::from_secs_f64(minutes * 60.0);
+            .ok_or_else(|| format!("`{text}`: seconds a move from 0 to 600, e.g. 5+3"))?;
         Ok(Clock {
-            left: [start; 2],
+            left: [Duration::from_secs_f64(minutes * 60.0); 2],
             increment: Duration::from_secs(seconds),
         })
     }
@@ -173,8 +138,9 @@ impl Clock {
             format!("{}:{:02}", s / 60, s % 60)
         };
         format!(
-            "{} {} {} · {} {}",
-            t(lang, "Pendule :", "Clock:"),
+            "{}{} {} {} · {} {}",
+            t(lang, "Pendule", "Clock"),
+            colon(lang),
             side_name(lang, Side::South),
             show(self.left[0]),
             side_name(lang, Side::North),
@@ -183,330 +149,514 @@ impl Clock {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let rules = args.rules.rules()?;
-    let mut clock = match (&args.clock, args.fast) {
-        (Some(text), _) => Some(Clock::parse(text)?),
-        (None, true) => Some(Clock::parse(FAST_CLOCK)?),
-        (None, false) => None,
-    };
-    let seeds = if args.no_count {
-        Seeds::Uncounted
+/// `fr` or `en` (also `français`, `english`).
+fn parse_lang(text: &str) -> Result<Lang, String> {
+    match text.trim().to_lowercase().as_str() {
+        "fr" | "français" | "francais" | "french" => Ok(Lang::Fr),
+        "en" | "english" | "anglais" => Ok(Lang::En),
+        _ => Err(format!("unknown language `{text}` (expected fr or en)")),
+    }
+}
+
+/// The language of the environment: French when `LANG` starts with `fr`.
+fn lang_from_env() -> Lang {
+    let env = std::env::var("LANG").unwrap_or_default();
+    if env.starts_with("fr") {
+        Lang::Fr
     } else {
-        Seeds::Counted
-    };
-    let lang = match args.lang.as_deref() {
-        Some("fr") => Lang::Fr,
-        Some("en") => Lang::En,
-        Some(other) => anyhow::bail!("--lang: unknown language `{other}` (expected fr or en)"),
-        None => {
-            let env = std::env::var("LANG").unwrap_or_default();
-            if env.starts_with("fr") {
-                Lang::Fr
-            } else {
-                Lang::En
-            }
-        }
-    };
-    let human_side = match args.side.as_str() {
-        "south" | "sud" | "S" => Side::South,
-        "north" | "nord" | "N" => Side::North,
-        other => anyhow::bail!("--side: unknown side `{other}` (expected south or north)"),
-    };
-    let computer = match (args.opponent.as_str(), args.computer.as_str()) {
-        ("human", _) => None,
-        ("computer", "engine") => Some(Computer::Engine(
-            args.level
-                .parse::<Level>()
-                .map_err(|e| anyhow::anyhow!("--level: {e}"))?,
-        )),
-        ("computer", "random") => Some(Computer::Random),
-        ("computer", "greedy") => Some(Computer::Greedy),
-        ("computer", other) => {
-            anyhow::bail!(
-                "--computer: unknown player `{other}` (expected engine, random or greedy)"
-            )
-        }
-        (other, _) => {
-            anyhow::bail!("--opponent: unknown opponent `{other}` (expected computer or human)")
-        }
-    };
-    let mut game = match &args.position {
-        Some(d) => Game::from_position(rules, d.parse::<Position>().context("--position")?),
-        None => Game::new(rules),
-    };
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0x2545_F491_4F6C_DD1D, |d| d.as_nanos() as u64)
-        | 1;
-    let mut engine = Engine::new(EngineOptions::default());
-    // The Perfect level uses the endgame database of `awale db build`, when
-    // there is one for these rules (its moves at the root, its values in the
-    // search).
-    if let Some(Computer::Engine(Level::Perfect)) = computer {
-        engine.set_oracle(crate::db::perfect_oracle(&rules));
+        Lang::En
     }
-    if let Some(Computer::Engine(level)) = computer {
-        let name = level.name(match lang {
-            Lang::Fr => EngineLang::Fr,
-            Lang::En => EngineLang::En,
-        });
-        println!(
-            "{} {} ({name}).",
-            t(lang, "Niveau de l'ordinateur :", "Computer level:"),
-            level.number()
-        );
+}
+
+/// One message in both languages.
+fn t(lang: Lang, fr: &'static str, en: &'static str) -> &'static str {
+    match lang {
+        Lang::Fr => fr,
+        Lang::En => en,
     }
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut last: Option<usize> = None;
-    println!(
-        "{}",
-        t(
+}
+
+/// French puts a no-break space before `:` `;` `!` `?`, English nothing.
+fn colon(lang: Lang) -> &'static str {
+    t(lang, "\u{a0}:", ":")
+}
+
+fn side_name(lang: Lang, side: Side) -> &'static str {
+    match side {
+        Side::South => t(lang, "Sud", "South"),
+        Side::North => t(lang, "Nord", "North"),
+    }
+}
+
+fn end_reason_text(lang: Lang, reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Starvation => t(lang, "un joueur ne peut plus jouer", "a player cannot move"),
+        EndReason::Repetition => t(
             lang,
-            "Awalé : tapez la lettre d'un trou (A-F pour Sud, a-f pour Nord), ou « aide ».",
-            "Awalé: type a hole's letter (A-F for South, a-f for North), or \"help\"."
-        )
-    );
-    if seeds == Seeds::Uncounted {
-        println!(
-            "{}",
-            t(
-                lang,
-                "Sans compter : les graines sont des points, aucun nombre avant la fin. Estimez et jouez vite !",
-                "Without counting: seeds are dots, no number until the end. Estimate and play fast!"
-            )
-        );
+            "la même situation s'est reproduite",
+            "the position repeated",
+        ),
+        EndReason::Target => t(lang, "l'objectif est atteint", "the target was reached"),
+        EndReason::Resignation => t(lang, "abandon", "resignation"),
+        EndReason::EmptyBoard => t(
+            lang,
+            "plus de graines sur le plateau",
+            "no seeds left on the board",
+        ),
     }
-    let mut turn_started = Instant::now();
-    loop {
-        let position = game.position();
-        // The result screen shows the numbers, even without counting.
-        let shown = if game.end().is_some() {
-            Seeds::Counted
-        } else {
-            seeds
+}
+
+/// `Fin de la partie (abandon) : Nord gagne 0-48.`
+fn outcome_text(lang: Lang, outcome: &Outcome) -> String {
+    let reason = end_reason_text(lang, outcome.reason);
+    let [s, n] = outcome.stores;
+    let result = match outcome.winner {
+        Some(side) => format!("{} {}", side_name(lang, side), t(lang, "gagne", "wins")),
+        None => t(lang, "égalité", "draw").to_string(),
+    };
+    format!(
+        "{} ({reason}){} {result} {s}-{n}.",
+        t(lang, "Fin de la partie", "Game over"),
+        colon(lang)
+    )
+}
+
+/// `Fin de la partie (temps écoulé) : Nord gagne 0-0.`: `side` ran out of
+/// time and the other side wins, whatever the stores.
+fn lost_on_time_text(lang: Lang, side: Side, stores: [u8; 2]) -> String {
+    let [s, n] = stores;
+    format!(
+        "{} ({}){} {} {} {s}-{n}.",
+        t(lang, "Fin de la partie", "Game over"),
+        t(lang, "temps écoulé", "out of time"),
+        colon(lang),
+        side_name(lang, side.opponent()),
+        t(lang, "gagne", "wins"),
+    )
+}
+
+/// Why a move was refused, in the player's language.
+fn refusal_text(lang: Lang, error: &GameError) -> String {
+    let illegal = |m: &Move, why_fr: &str, why_en: &str| match lang {
+        Lang::Fr => format!("Coup {m} interdit\u{a0}: {why_fr}."),
+        Lang::En => format!("Illegal move {m}: {why_en}."),
+    };
+    match error {
+        GameError::Over(_) | GameError::Illegal(MoveError::GameOver) => {
+            t(lang, "La partie est finie.", "The game is over.").to_string()
+        }
+        GameError::Illegal(MoveError::NotYourHole(m)) => {
+            let owner = side_name(lang, m.side());
+            illegal(
+                m,
+                &format!("ce trou est à {owner}"),
+                &format!("that hole belongs to {owner}"),
+            )
+        }
+        GameError::Illegal(MoveError::EmptyHole(m)) => {
+            illegal(m, "le trou est vide", "the hole is empty")
+        }
+        GameError::Illegal(MoveError::DoesNotFeed(m)) => illegal(
+            m,
+            "l'adversaire n'a plus de graines et ce coup ne le nourrit pas",
+            "the opponent has no seeds and this move does not feed them",
+        ),
+        GameError::Illegal(MoveError::GrandSlam(m)) => illegal(
+            m,
+            "il prendrait toutes les graines de l'adversaire (grand chelem)",
+            "it would capture all the opponent's seeds (grand slam)",
+        ),
+    }
+}
+
+/// What a line typed at the prompt asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Nothing,
+    Quit,
+    Help,
+    Undo,
+    Redo,
+    Hint,
+    Resign,
+    Moves,
+    Play(Move),
+    Unknown,
+}
+
+/// Reads a line: a hole letter, or a command in either language. The
+/// French words are the page's (Annuler, Rétablir, Conseil, Abandonner);
+/// the older terminal words still work.
+fn read_command(line: &str) -> Command {
+    let word = line.trim();
+    if let Ok(m) = word.parse::<Move>() {
+        return Command::Play(m);
+    }
+    match word.to_lowercase().as_str() {
+        "" => Command::Nothing,
+        "quit" | "quitter" | "q" => Command::Quit,
+        "help" | "aide" | "?" => Command::Help,
+        "undo" | "annuler" => Command::Undo,
+        "redo" | "rétablir" | "retablir" | "refaire" => Command::Redo,
+        "hint" | "conseil" | "indice" => Command::Hint,
+        "resign" | "abandonner" | "abandon" => Command::Resign,
+        "moves" | "coups" => Command::Moves,
+        _ => Command::Unknown,
+    }
+}
+
+/// How the computer chooses its moves, once the flags are read.
+#[derive(Clone, Copy)]
+enum Computer {
+    Engine(Level),
+    Random,
+    Greedy,
+}
+
+impl Computer {
+    fn choose(self, game: &Game, engine: &mut Engine, stop: &AtomicBool) -> Option<Move> {
+        let moves = game.legal_moves();
+        let mut rng = rand::rng();
+        match self {
+            Computer::Engine(level) => choose_move(engine, game, level, rng.random(), stop),
+            Computer::Random => moves.choose(&mut rng).copied(),
+            Computer::Greedy => {
+                let position = game.position();
+                let best = moves.iter().map(|&m| position.captures(m)).max()?;
+                let best_moves: Vec<Move> = moves
+                    .into_iter()
+                    .filter(|&m| position.captures(m) == best)
+                    .collect();
+                best_moves.choose(&mut rng).copied()
+            }
+        }
+    }
+}
+
+/// A game in the terminal: who plays, in which language, and the board.
+struct Session {
+    lang: Lang,
+    game: Game,
+    /// The computer and the person's side, against the computer.
+    computer: Option<(Computer, Side)>,
+    engine: Engine,
+    /// The hole just sown, marked on the board.
+    last: Option<usize>,
+    /// Numbers on the board, or seeds only (until the end).
+    seeds: Seeds,
+    /// The clock, if the game has one.
+    clock: Option<Clock>,
+    /// When the side to move began its turn.
+    turn_started: Instant,
+    /// The side whose time ran out.
+    flagged: Option<Side>,
+}
+
+impl Session {
+    fn new(args: Args) -> anyhow::Result<Session> {
+        let rules = args.rules.rules()?;
+        let lang = args.lang.unwrap_or_else(lang_from_env);
+        let computer = match (args.opponent, args.computer) {
+            (Opponent::Human, _) => None,
+            (Opponent::Computer, ComputerKind::Engine) => Some(Computer::Engine(args.level)),
+            (Opponent::Computer, ComputerKind::Random) => Some(Computer::Random),
+            (Opponent::Computer, ComputerKind::Greedy) => Some(Computer::Greedy),
         };
-        print!(
-            "\n{}",
-            board_text::draw_seeds(&position, rules.direction, last, shown)
+        let game = match args.position {
+            Some(p) => Game::from_position(rules, p),
+            None => Game::new(rules),
+        };
+        let mut engine = Engine::new(EngineOptions::default());
+        // The Perfect level uses the endgame database of `awale db build`,
+        // when there is one for these rules (its moves at the root, its
+        // values in the search).
+        if let Some(Computer::Engine(Level::Perfect)) = computer {
+            engine.set_oracle(crate::db::perfect_oracle(&rules));
+        }
+        let clock = match (args.clock, args.fast) {
+            (Some(clock), _) => Some(clock),
+            (None, true) => Some(Clock::parse(FAST_CLOCK).map_err(anyhow::Error::msg)?),
+            (None, false) => None,
+        };
+        Ok(Session {
+            lang,
+            game,
+            computer: computer.map(|c| (c, args.side)),
+            engine,
+            last: None,
+            seeds: if args.no_count {
+                Seeds::Uncounted
+            } else {
+                Seeds::Counted
+            },
+            clock,
+            turn_started: Instant::now(),
+            flagged: None,
+        })
+    }
+
+    fn say(&self, fr: &'static str, en: &'static str) {
+        println!("{}", t(self.lang, fr, en));
+    }
+
+    fn greet(&self) {
+        let lang = self.lang;
+        if let Some((Computer::Engine(level), _)) = self.computer {
+            println!(
+                "{}{} {} ({}).",
+                t(lang, "Niveau de l'ordinateur", "Computer level"),
+                colon(lang),
+                level.number(),
+                level.name(lang)
+            );
+        }
+        self.say(
+            "Awalé\u{a0}: tapez la lettre d'un trou (A-F pour Sud, a-f pour Nord), ou «\u{a0}aide\u{a0}».",
+            "Awalé: type a hole's letter (A-F for South, a-f for North), or \"help\".",
         );
-        if let Some(c) = clock.as_ref().filter(|_| game.end().is_none()) {
-            println!("{}", c.text(lang));
+        if self.seeds == Seeds::Uncounted {
+            self.say(
+                "Sans compter\u{a0}: les graines sont des points, aucun nombre avant la fin. Estimez et jouez vite\u{a0}!",
+                "Without counting: seeds are dots, no number until the end. Estimate and play fast!",
+            );
         }
-        if let Some(outcome) = game.outcome() {
-            let reason = match outcome.reason.name() {
-                "starvation" => t(lang, "un joueur ne peut plus jouer", "a player cannot move"),
-                "repetition" => t(
-                    lang,
-                    "la même situation s'est reproduite",
-                    "the position repeated",
-                ),
-                "target" => t(lang, "l'objectif est atteint", "the target was reached"),
-                "resignation" => t(lang, "abandon", "resignation"),
-                _ => t(
-                    lang,
-                    "plus de graines sur le plateau",
-                    "no seeds left on the board",
-                ),
-            };
-            let [s, n] = outcome.stores;
-            match outcome.winner {
-                Some(side) => println!(
-                    "{} ({reason}){} {} {} {s}-{n}.",
-                    t(lang, "Fin de la partie", "Game over"),
-                    t(lang, " :", ":"),
-                    side_name(lang, side),
-                    t(lang, "gagne", "wins"),
-                ),
-                None => println!(
-                    "{} ({reason}){} {} {s}-{n}.",
-                    t(lang, "Fin de la partie", "Game over"),
-                    t(lang, " :", ":"),
-                    t(lang, "égalité", "draw")
-                ),
-            }
-            return Ok(ExitCode::SUCCESS);
+    }
+
+    /// Charges the side to move for its turn; false when its time ran out
+    /// (the game is then over).
+    fn charge_clock(&mut self) -> bool {
+        let side = self.game.position().to_move();
+        let used = self.turn_started.elapsed();
+        let in_time = self.clock.as_mut().is_none_or(|c| c.charge(side, used));
+        if !in_time {
+            self.flagged = Some(side);
         }
-        let to_move = position.to_move();
-        if let Some(c) = computer.filter(|_| to_move != human_side) {
-            let stop = AtomicBool::new(false);
-            let limit = clock.as_ref().map(|c| c.thinking(to_move));
-            let m = std::thread::scope(|s| {
-                let (done, wait) = mpsc::channel::<()>();
-                if let Some(limit) = limit {
-                    let stop = &stop;
-                    s.spawn(move || {
-                        if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    });
-                }
-                let m = c.choose(&game, &mut seed, &mut engine, &stop);
-                drop(done);
-                m
-            });
-            let m = m
-                .or_else(|| game.legal_moves().first().copied())
-                .context("no legal move")?;
-            if let Some(clock) = &mut clock {
-                if !clock.charge(to_move, turn_started.elapsed()) {
-                    return lost_on_time(&game, to_move, lang, rules.direction);
-                }
-            }
-            let captured = game.play(m)?;
-            turn_started = Instant::now();
-            last = Some(m.hole());
-            print!("{} {m}", t(lang, "L'ordinateur joue", "The computer plays"));
-            if captured > 0 {
-                match seeds {
-                    Seeds::Counted => print!(" {} {captured}", t(lang, "et prend", "and captures")),
-                    Seeds::Uncounted => {
-                        print!(" {}", t(lang, "et prend des graines", "and captures seeds"))
+        in_time
+    }
+
+    /// A move made: the capture in words (none without counting).
+    fn captured_text(&self, captured: u8, fr: &'static str, en: &'static str) -> String {
+        match self.seeds {
+            Seeds::Counted => format!("{} {captured}", t(self.lang, fr, en)),
+            Seeds::Uncounted => t(self.lang, "des graines", "seeds").to_string(),
+        }
+    }
+
+    /// Whether the computer is to move now.
+    fn computer_to_move(&self) -> Option<Computer> {
+        let (computer, human) = self.computer?;
+        (self.game.position().to_move() != human).then_some(computer)
+    }
+
+    fn computer_turn(&mut self, computer: Computer) -> anyhow::Result<()> {
+        let side = self.game.position().to_move();
+        // On a clock, the computer stops thinking in time.
+        let limit = self.clock.as_ref().map(|c| c.thinking(side));
+        let stop = AtomicBool::new(false);
+        let (game, engine) = (&self.game, &mut self.engine);
+        let m = std::thread::scope(|s| {
+            let (done, wait) = mpsc::channel::<()>();
+            if let Some(limit) = limit {
+                let stop = &stop;
+                s.spawn(move || {
+                    if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                        stop.store(true, Ordering::Relaxed);
                     }
-                }
+                });
             }
-            println!(".");
-            continue;
+            let m = computer.choose(game, engine, &stop);
+            drop(done);
+            m
+        });
+        let m = m
+            .or_else(|| self.game.legal_moves().first().copied())
+            .ok_or_else(|| anyhow::anyhow!("no legal move"))?;
+        if !self.charge_clock() {
+            return Ok(());
         }
-        let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
-        print!("{} ({}) > ", side_name(lang, to_move), legal.join(" "));
-        std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
-            println!();
-            return Ok(ExitCode::SUCCESS);
-        };
-        let line = line?;
-        let input = line.trim();
-        match input.to_lowercase().as_str() {
-            "" => continue,
-            "quit" | "quitter" | "q" => return Ok(ExitCode::SUCCESS),
-            "help" | "aide" | "?" => {
-                println!(
-                    "{}",
-                    t(
-                        lang,
-                        "Commandes : une lettre de trou, annuler, refaire, indice, abandon, coups, quitter.",
-                        "Commands: a hole letter, undo, redo, hint, resign, moves, quit."
-                    )
-                );
-                continue;
-            }
-            "undo" | "annuler" | "redo" | "refaire" if clock.is_some() => {
-                println!(
-                    "{}",
-                    t(
-                        lang,
-                        "Avec une pendule, on ne reprend pas les coups.",
-                        "With a clock, moves cannot be taken back."
-                    )
-                );
-                continue;
-            }
-            "undo" | "annuler" => {
+        let captured = self.game.play(m)?;
+        self.turn_started = Instant::now();
+        self.last = Some(m.hole());
+        print!(
+            "{} {m}",
+            t(self.lang, "L'ordinateur joue", "The computer plays")
+        );
+        if captured > 0 {
+            print!(
+                " {}",
+                self.captured_text(captured, "et prend", "and captures")
+            );
+        }
+        println!(".");
+        Ok(())
+    }
+
+    /// Carries out one command of the person to move; `false` to stop.
+    fn command(&mut self, command: Command) -> anyhow::Result<bool> {
+        let lang = self.lang;
+        match command {
+            Command::Nothing => {}
+            Command::Quit => return Ok(false),
+            Command::Help => self.say(
+                "Commandes\u{a0}: une lettre de trou, annuler, rétablir, conseil, abandonner, coups, quitter.",
+                "Commands: a hole letter, undo, redo, hint, resign, moves, quit.",
+            ),
+            Command::Undo | Command::Redo if self.clock.is_some() => self.say(
+                "Avec une pendule, on ne reprend pas les coups.",
+                "With a clock, moves cannot be taken back.",
+            ),
+            Command::Undo => {
                 // Against the computer, take back its answer and your move.
-                let mut undone = game.undo().is_some();
-                if computer.is_some() && game.position().to_move() != human_side {
-                    undone |= game.undo().is_some();
+                let mut undone = self.game.undo().is_some();
+                if self.computer_to_move().is_some() {
+                    undone |= self.game.undo().is_some();
                 }
                 if !undone {
-                    println!("{}", t(lang, "Rien à annuler.", "Nothing to undo."));
+                    self.say("Rien à annuler.", "Nothing to undo.");
                 }
-                last = None;
-                continue;
+                self.last = None;
             }
-            "redo" | "refaire" => {
-                if game.redo().is_none() {
-                    println!("{}", t(lang, "Rien à refaire.", "Nothing to redo."));
-                } else if computer.is_some() && game.position().to_move() != human_side {
-                    game.redo();
+            Command::Redo => {
+                if self.game.redo().is_none() {
+                    self.say("Rien à rétablir.", "Nothing to redo.");
+                } else if self.computer_to_move().is_some() {
+                    self.game.redo();
                 }
-                last = None;
-                continue;
+                self.last = None;
             }
-            "hint" | "indice" => {
+            Command::Hint => {
                 // Half a second of search: a good move, quickly.
                 let limits = Limits::movetime(Duration::from_millis(500));
-                let result = engine.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
-                match (result.best, seeds) {
+                let stop = AtomicBool::new(false);
+                let result = self.engine.search(&self.game, &limits, &stop, &mut |_| {});
+                match (result.best, self.seeds) {
                     (Some(m), Seeds::Counted) => {
                         println!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score)
                     }
                     (Some(m), Seeds::Uncounted) => println!("{} {m}.", t(lang, "Essayez", "Try")),
                     (None, _) => {}
                 }
-                continue;
             }
-            "resign" | "abandon" => {
-                game.resign(to_move)?;
-                continue;
+            Command::Resign => {
+                let side = self.game.position().to_move();
+                self.game.resign(side)?;
             }
-            "moves" | "coups" => {
-                let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+            Command::Moves => {
+                let moves: Vec<String> = self.game.moves().map(|m| m.to_string()).collect();
                 println!("{}", moves.join(" "));
-                continue;
             }
-            _ => {}
-        }
-        let m = match input.parse::<Move>() {
-            Ok(m) => m,
-            Err(e) => {
-                println!("{e}");
-                continue;
-            }
-        };
-        if let Err(e) = game.position().check(m, &rules) {
-            println!("{e}");
-            continue;
-        }
-        if let Some(clock) = &mut clock {
-            // The time since the turn began: thinking, asking for a hint
-            // and mistyping included.
-            if !clock.charge(to_move, turn_started.elapsed()) {
-                return lost_on_time(&game, to_move, lang, rules.direction);
-            }
-        }
-        match game.play(m) {
-            Ok(captured) => {
-                turn_started = Instant::now();
-                last = Some(m.hole());
-                if captured > 0 {
-                    match seeds {
-                        Seeds::Counted => {
-                            println!("{} {captured}.", t(lang, "Vous prenez", "You capture"))
-                        }
-                        Seeds::Uncounted => {
-                            println!(
-                                "{}",
-                                t(lang, "Vous prenez des graines !", "You capture seeds!")
-                            )
+            Command::Play(m) => {
+                if let Err(e) = self.game.position().check(m, self.game.rules()) {
+                    println!("{}", refusal_text(lang, &GameError::Illegal(e)));
+                    return Ok(true);
+                }
+                // The time since the turn began: thinking, asking for a
+                // hint and mistyping included.
+                if !self.charge_clock() {
+                    return Ok(true);
+                }
+                match self.game.play(m) {
+                    Ok(captured) => {
+                        self.turn_started = Instant::now();
+                        self.last = Some(m.hole());
+                        if captured > 0 {
+                            let text = self.captured_text(captured, "Vous prenez", "You capture");
+                            println!("{text}.");
                         }
                     }
+                    Err(e) => println!("{}", refusal_text(lang, &e)),
                 }
             }
-            Err(e) => println!("{e}"),
+            Command::Unknown => self.say(
+                "Ce n'est pas un coup\u{a0}: tapez une lettre de A à F ou de a à f, ou «\u{a0}aide\u{a0}».",
+                "That is not a move: type a letter from A to F or a to f, or \"help\".",
+            ),
+        }
+        Ok(true)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut session = Session::new(args)?;
+    session.greet();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        let position = session.game.position();
+        let direction = session.game.rules().direction;
+        let over = session.game.end().is_some() || session.flagged.is_some();
+        // The result screen shows the numbers, even without counting.
+        let seeds = if over { Seeds::Counted } else { session.seeds };
+        print!(
+            "\n{}",
+            board_text::draw_seeds(&position, direction, session.last, session.lang, seeds)
+        );
+        if let Some(side) = session.flagged {
+            println!(
+                "{}",
+                lost_on_time_text(session.lang, side, position.stores())
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        if let Some(outcome) = session.game.outcome() {
+            println!("{}", outcome_text(session.lang, &outcome));
+            return Ok(ExitCode::SUCCESS);
+        }
+        if let Some(clock) = &session.clock {
+            println!("{}", clock.text(session.lang));
+        }
+        if let Some(computer) = session.computer_to_move() {
+            session.computer_turn(computer)?;
+            continue;
+        }
+        let legal: Vec<String> = session
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        print!(
+            "{} ({}) > ",
+            side_name(session.lang, position.to_move()),
+            legal.join(" ")
+        );
+        std::io::stdout().flush()?;
+        let Some(line) = lines.next() else {
+            println!();
+            return Ok(ExitCode::SUCCESS);
+        };
+        if !session.command(read_command(&line?))? {
+            return Ok(ExitCode::SUCCESS);
         }
     }
 }
 
-/// The result screen when `side`'s time ran out: the board with its
-/// numbers, and the other side wins.
-fn lost_on_time(
-    game: &Game,
-    side: Side,
-    lang: Lang,
-    direction: awale_core::Direction,
-) -> anyhow::Result<ExitCode> {
-    let position = game.position();
-    print!("\n{}", board_text::draw(&position, direction, None));
-    let [s, n] = position.stores();
-    println!(
-        "{} ({}){} {} {} {s}-{n}.",
-        t(lang, "Fin de la partie", "Game over"),
-        t(lang, "temps écoulé", "out of time"),
-        t(lang, " :", ":"),
-        side_name(lang, side.opponent()),
-        t(lang, "gagne", "wins"),
-    );
-    Ok(ExitCode::SUCCESS)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_words_and_the_old_ones_are_commands() {
+        assert_eq!(read_command("Rétablir"), Command::Redo);
+        assert_eq!(read_command("retablir"), Command::Redo);
+        assert_eq!(read_command("refaire"), Command::Redo);
+        assert_eq!(read_command("Conseil"), Command::Hint);
+        assert_eq!(read_command("Abandonner"), Command::Resign);
+        assert_eq!(
+            read_command(" F "),
+            Command::Play(Move::from_letter('F').unwrap())
+        );
+        assert_eq!(read_command("zz"), Command::Unknown);
+    }
+
+    #[test]
+    fn french_messages_put_a_no_break_space_before_colons() {
+        let error = GameError::Illegal(MoveError::EmptyHole(Move::from_letter('a').unwrap()));
+        let text = refusal_text(Lang::Fr, &error);
+        assert!(text.contains("interdit\u{a0}: le trou est vide"), "{text}");
+        let text = refusal_text(Lang::En, &error);
+        assert_eq!(text, "Illegal move a: the hole is empty.");
+        let error = GameError::Illegal(MoveError::NotYourHole(Move::from_letter('a').unwrap()));
+        assert!(refusal_text(Lang::Fr, &error).contains("ce trou est à Nord"));
+    }
 }

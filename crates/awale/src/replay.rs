@@ -13,11 +13,14 @@ use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use awale_core::{parse_moves, parse_records, Game, Move, Position, Record, Side};
+use awale_core::{
+    parse_moves, parse_records, result_winner, EndReason, Game, Move, Position, Record, Side,
+};
 use serde_json::json;
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;
+use awale_engine::Lang;
 
 /// Arguments of `awale replay`.
 #[derive(clap::Args)]
@@ -130,13 +133,8 @@ fn record_input(record: &Record) -> Input {
         game,
         moves: record.moves.iter().map(|m| m.mv).collect(),
         written: record.moves.iter().map(|m| m.captured).collect(),
-        resigns: (record.tag("Termination") == Some("resignation")).then_some({
-            match record.result.as_str() {
-                "1-0" => Some(Side::North),
-                "0-1" => Some(Side::South),
-                _ => None,
-            }
-        }),
+        resigns: (record.termination() == Some(EndReason::Resignation))
+            .then_some(result_winner(&record.result).flatten().map(Side::opponent)),
     }
 }
 
@@ -236,7 +234,7 @@ fn replay(index: usize, input: Input, json: bool, out: &mut impl Write) -> anyho
         write!(
             out,
             "{}",
-            board_text::draw(&position, game.rules().direction, None)
+            board_text::draw(&position, game.rules().direction, None, Lang::En)
         )?;
         match outcome {
             Some(o) => {

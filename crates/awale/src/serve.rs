@@ -82,7 +82,8 @@ pub struct BackupArgs {
     data: Option<PathBuf>,
 }
 
-/// The user's data directory for this program, by the platform's custom.
+/// The user's data directory for this program, by the platform's custom
+/// (`~/.local/share/awale` on Linux), as the databases' default folder is.
 fn default_data_dir() -> anyhow::Result<PathBuf> {
     dirs::data_dir()
         .map(|d| d.join("awale"))
@@ -117,17 +118,6 @@ fn puzzle_database(dir: Option<&std::path::Path>) -> Option<std::sync::Arc<awale
     }
 }
 
-/// Logs to standard error: `info` by default, `RUST_LOG` to change it.
-fn init_logs() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .try_init();
-}
-
 /// What an address serves to, said at start.
 fn exposure(addr: &SocketAddr) -> Option<String> {
     let ip = addr.ip();
@@ -147,7 +137,6 @@ fn exposure(addr: &SocketAddr) -> Option<String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    init_logs();
     let path = store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
 use awale_core::Position;
+use awale_engine::Lang;
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;
@@ -12,15 +12,19 @@ use crate::rules_args::RulesArgs;
 #[derive(clap::Args)]
 pub struct Args {
     /// The position, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.
-    diagram: String,
+    #[arg(value_name = "DIAGRAM")]
+    position: Position,
     #[command(flatten)]
     rules: RulesArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let position: Position = args.diagram.parse().context("bad diagram")?;
-    print!("{}", board_text::draw(&position, rules.direction, None));
+    let position = args.position;
+    print!(
+        "{}",
+        board_text::draw(&position, rules.direction, None, Lang::En)
+    );
     match position.end(&rules) {
         Some(reason) => println!("Game over: {reason}."),
         None => {

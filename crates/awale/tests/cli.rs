@@ -123,15 +123,19 @@ fn replay_json_reports_an_illegal_move_and_goes_on() {
     assert_eq!(lines.len(), 6);
 }
 
+/// The last line of `awale replay --json` for `input`: the end of its
+/// last game.
+fn replay_json_end(input: &str) -> String {
+    let o = awale(&["replay", "--json"], input);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    stdout(&o).lines().last().unwrap_or_default().to_string()
+}
+
 #[test]
 fn replay_reads_game_records_and_reports_the_winner() {
     let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-0-0-0-0-0-0-1-20-20-N\"]\n\n1... f *\n";
-    let o = awale(&["replay", "--json"], record);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
-    let last = out.lines().last().unwrap();
     assert_eq!(
-        last,
+        replay_json_end(record),
         r#"{"game":0,"end":"starvation","board":[1,0,0,0,0,0,0,0,0,0,0,0],"stores":[20,20],"winner":"S"}"#
     );
 }
@@ -162,13 +166,10 @@ fn replay_checks_the_captures_a_record_writes() {
 #[test]
 fn replay_ends_a_record_that_says_a_player_resigned() {
     let record = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. F f 1-0\n";
-    let o = awale(&["replay", "--json"], record);
-    assert!(o.status.success(), "{}", stdout(&o));
-    let out = stdout(&o);
-    let last = out.lines().last().unwrap();
+    let last = replay_json_end(record);
     assert!(
         last.starts_with(r#"{"game":0,"end":"resignation","#) && last.ends_with(r#""winner":"S"}"#),
-        "{out}"
+        "{last}"
     );
 }
 
@@ -191,14 +192,16 @@ fn a_broken_record_is_an_error_not_a_panic() {
     );
 }
 
+/// What `awale play` between two people in `lang` prints for `input`.
+fn two_people(lang: &str, input: &str) -> String {
+    let o = awale(&["play", "--opponent", "human", "--lang", lang], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
 #[test]
 fn terminal_play_takes_moves_and_rejects_bad_ones() {
-    let o = awale(
-        &["play", "--opponent", "human", "--lang", "en"],
-        "F\nF\nz\nf\nundo\nquit\n",
-    );
-    assert!(o.status.success());
-    let out = stdout(&o);
+    let out = two_people("en", "F\nF\nz\nf\nundo\nquit\n");
     assert!(out.contains("that hole belongs to South"), "{out}");
     assert!(out.contains("not a move"), "{out}");
     assert!(out.contains("North (a b c d e f) >"), "{out}");
@@ -216,19 +219,39 @@ fn terminal_play_against_the_computer_reaches_the_end() {
 
 #[test]
 fn terminal_play_words_the_end_in_english_with_english_punctuation() {
-    let o = awale(&["play", "--opponent", "human", "--lang", "en"], "resign\n");
-    let out = stdout(&o);
+    let out = two_people("en", "resign\n");
     assert!(
         out.contains("Game over (resignation): North wins 0-48."),
         "{out}"
     );
-    let o = awale(
-        &["play", "--opponent", "human", "--lang", "fr"],
-        "abandon\n",
-    );
-    let out = stdout(&o);
+    let out = two_people("fr", "abandon\n");
+    // French typography: a no-break space before the colon.
     assert!(
-        out.contains("Fin de la partie (abandon) : Nord gagne 0-48."),
+        out.contains("Fin de la partie (abandon)\u{a0}: Nord gagne 0-48."),
         "{out}"
     );
+}
+
+#[test]
+fn the_french_terminal_speaks_french_with_the_pages_words() {
+    let out = two_people("fr", "F\nF\nz\nannuler\nrétablir\naide\nquitter\n");
+    // The board's rows, the refusals and the prompt are in French.
+    assert!(out.contains("Nord ") && out.contains("│  Sud"), "{out}");
+    assert!(!out.contains("North") && !out.contains("South"), "{out}");
+    assert!(
+        out.contains("Coup F interdit\u{a0}: ce trou est à Sud."),
+        "{out}"
+    );
+    assert!(out.contains("Ce n'est pas un coup"), "{out}");
+    assert!(
+        !out.contains("illegal") && !out.contains("not a move"),
+        "{out}"
+    );
+    // Rétablir plays again the move taken back: North is to move again.
+    assert!(!out.contains("Rien à rétablir"), "{out}");
+    assert!(
+        out.contains("annuler, rétablir, conseil, abandonner"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Nord (a b c d e f) >").count(), 5, "{out}");
 }

@@ -20,15 +20,24 @@ fn text(o: &Output) -> String {
     )
 }
 
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("awale-cli-db-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A temporary folder, removed when the guard goes.
+fn folder() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary folder")
 }
 
 fn level(dir: &Path, seeds: u8) -> PathBuf {
     dir.join("forbidden-nobody")
         .join(format!("level-{seeds:02}.awdb"))
+}
+
+/// A temporary folder with the `awale` databases up to 6 seeds.
+fn built_up_to_6() -> (tempfile::TempDir, PathBuf) {
+    let guard = folder();
+    let dir = guard.path().to_path_buf();
+    let d = dir.to_str().unwrap();
+    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    (guard, dir)
 }
 
 /// `awale db build --max-seeds 2 --dir DIR`.
@@ -45,13 +54,14 @@ fn build_up_to_2(dir: &Path) -> Output {
 
 #[test]
 fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
-    let dir = folder("build");
+    let dir_guard = folder();
+    let dir = dir_guard.path().to_path_buf();
     let d = dir.to_str().unwrap();
     let out = awale(&["db", "build", "--max-seeds", "8", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out));
     let t = text(&out);
     assert!(t.contains("positions/s"), "{t}");
-    // Level 8 of RULES.md: its sum of values is 72,463.
+    // Level 8 of docs/RULES.md: its sum of values is 72,463.
     assert!(t.contains("72463"), "{t}");
     let manifest = std::fs::read_to_string(dir.join("forbidden-nobody/manifest.json")).unwrap();
     let json: serde_json::Value = serde_json::from_str(&manifest).unwrap();
@@ -81,12 +91,12 @@ fn build_prints_a_summary_writes_a_manifest_and_probe_reads_it() {
     let out = awale(&["db", "info", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("levels 0 to 8"), "{}", text(&out));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_killed_build_resumes_at_the_level_it_was_building() {
-    let dir = folder("kill");
+    let dir_guard = folder();
+    let dir = dir_guard.path().to_path_buf();
     let d = dir.to_str().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
         .args(["db", "build", "--max-seeds", "14", "--dir", d, "--quiet"])
@@ -115,15 +125,12 @@ fn a_killed_build_resumes_at_the_level_it_was_building() {
     let kept = t.lines().filter(|l| l.contains("(already built)")).count();
     assert!(kept >= 12, "{t}");
     assert!(level(&dir, 12).exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_damaged_level_file_is_refused_with_a_clear_message() {
-    let dir = folder("damaged");
+    let (_guard, dir) = built_up_to_6();
     let d = dir.to_str().unwrap();
-    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
-    assert!(out.status.success(), "{}", text(&out));
     let path = level(&dir, 5);
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
@@ -138,17 +145,31 @@ fn a_damaged_level_file_is_refused_with_a_clear_message() {
         let t = text(&out);
         assert!(t.contains("level-05.awdb") && t.contains("checksum"), "{t}");
     }
-    // A file of another level in its place: refused too.
+    // A file of another level in its place: refused too, and `info` fails.
     std::fs::copy(level(&dir, 4), &path).unwrap();
     let out = awale(&["db", "info", "--dir", d]);
     assert!(text(&out).contains("refused"), "{}", text(&out));
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // A folder in its place: named as such, not "No such device".
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    for args in [
+        vec!["db", "info", "--dir", d],
+        vec!["db", "probe", "0-0-0-0-1-1-0-1-1-1-0-0-20-23-S", "--dir", d],
+    ] {
+        let out = awale(&args);
+        assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+        let t = text(&out);
+        assert!(t.contains("level-05.awdb") && t.contains("a folder"), "{t}");
+        assert!(!t.contains("No such device"), "{t}");
+    }
 }
 
 #[test]
 fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
     // The default folder is under the user's data folder: XDG_DATA_HOME.
-    let data = folder("perfect");
+    let data_guard = folder();
+    let data = data_guard.path().to_path_buf();
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_awale"))
             .args(args)
@@ -182,12 +203,12 @@ fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
     ]);
     let t = text(&out);
     assert!(t.contains(&format!("The computer plays {best}.")), "{t}");
-    std::fs::remove_dir_all(&data).unwrap();
 }
 
 #[test]
 fn a_folder_that_cannot_be_made_is_named_once_in_the_error() {
-    let dir = folder("not-a-folder");
+    let dir_guard = folder();
+    let dir = dir_guard.path().join("db");
     std::fs::write(&dir, "a file where the folder should be").unwrap();
     let out = build_up_to_2(&dir);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -195,12 +216,12 @@ fn a_folder_that_cannot_be_made_is_named_once_in_the_error() {
     assert!(t.contains(dir.to_str().unwrap()), "{t}");
     // The system's message once, not repeated as the error's source.
     assert_eq!(t.matches("os error").count(), 1, "{t}");
-    std::fs::remove_file(&dir).unwrap();
 }
 
 #[test]
 fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
-    let dir = folder("busy");
+    let dir_guard = folder();
+    let dir = dir_guard.path().to_path_buf();
     let variant = dir.join("forbidden-nobody");
     std::fs::create_dir_all(&variant).unwrap();
     // This test process plays the first build: it holds the folder's lock.
@@ -217,15 +238,12 @@ fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
     drop(lock);
     let out = build_up_to_2(&dir);
     assert!(out.status.success(), "{}", text(&out));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn verify_finds_a_built_database_right_and_a_forged_value_wrong() {
-    let dir = folder("verify");
+    let (_guard, dir) = built_up_to_6();
     let d = dir.to_str().unwrap();
-    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
-    assert!(out.status.success(), "{}", text(&out));
     let out = awale(&["db", "verify", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(text(&out).matches(", right (").count(), 7, "{}", text(&out));
@@ -253,5 +271,4 @@ fn verify_finds_a_built_database_right_and_a_forged_value_wrong() {
         "{}",
         text(&out)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

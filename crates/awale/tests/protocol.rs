@@ -226,8 +226,11 @@ fn end_of_input_ends_the_session() {
     );
 }
 
-fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("awale-test-{}-{name}", std::process::id()))
+/// A file `name` in a temporary folder, removed with the guard.
+fn temp_file(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 fn run_match(args: &[&str], records: &PathBuf) -> String {
@@ -259,12 +262,11 @@ fn check_records(path: &PathBuf, games: usize) {
             "{r}"
         );
     }
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
 fn a_match_between_two_levels_prints_statistics() {
-    let records = temp_file("levels.ogn");
+    let (_dir, records) = temp_file("levels.ogn");
     let out = run_match(&["level=1", "level=2", "--games", "4"], &records);
     assert!(out.contains("level 1 vs level 2: "), "{out}");
     assert!(out.contains("in 4 games"), "{out}");
@@ -275,7 +277,7 @@ fn a_match_between_two_levels_prints_statistics() {
 
 #[test]
 fn a_match_against_an_external_engine_runs_to_the_end() {
-    let records = temp_file("external.ogn");
+    let (_dir, records) = temp_file("external.ogn");
     let external = format!("depth=3,name=piped,cmd={AWALE} uci --hash 4");
     let out = run_match(
         &[
@@ -299,7 +301,7 @@ fn a_match_against_an_external_engine_runs_to_the_end() {
 
 #[test]
 fn a_broken_external_engine_is_a_clear_error() {
-    let records = temp_file("broken.ogn");
+    let (_dir, records) = temp_file("broken.ogn");
     let output = Command::new(AWALE)
         .args([
             "match",
@@ -318,5 +320,60 @@ fn a_broken_external_engine_is_a_clear_error() {
         stderr.contains("cannot start engine `/nonexistent/engine`"),
         "{stderr}"
     );
-    let _ = std::fs::remove_file(records);
+}
+
+/// An engine without a `Rules` option, as tournament Oware engines are:
+/// `awale uci` with that option taken out of its answer to `uci`.
+fn optionless_engine(dir: &std::path::Path) -> String {
+    let script = dir.join("plain-engine");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\n{AWALE} uci --hash 4 | grep --line-buffered -v 'option name Rules'\n"),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&script, permissions).unwrap();
+    format!("depth=2,name=plain,cmd={}", script.display())
+}
+
+#[test]
+fn an_engine_without_a_rules_option_plays_abapa_and_says_so() {
+    let (dir, records) = temp_file("plain.ogn");
+    let plain = optionless_engine(dir.path());
+    let out = run_match(
+        &["depth=2,hash=4", &plain, "--games", "2", "--rules", "abapa"],
+        &records,
+    );
+    assert!(
+        out.contains("has no `Rules` option: taken to play abapa"),
+        "{out}"
+    );
+    assert!(out.contains("in 2 games"), "{out}");
+    assert!(!out.contains("forfeit") && !out.contains("inf"), "{out}");
+    check_records(&records, 2);
+}
+
+#[test]
+fn an_engine_without_a_rules_option_is_refused_at_start_under_awale() {
+    let (dir, records) = temp_file("refused.ogn");
+    let plain = optionless_engine(dir.path());
+    let output = Command::new(AWALE)
+        .args(["match", "depth=2,hash=4", &plain, "--games", "2"])
+        .arg("--records")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("no `Rules` option") && stderr.contains("--rules abapa"),
+        "{stderr}"
+    );
+    // No game was played: no result that reads like one.
+    assert!(
+        !stdout.contains("game ") && !stdout.contains("Elo"),
+        "{stdout}"
+    );
 }

@@ -185,7 +185,7 @@ pub fn solve_distances(
     let value = |r: usize| values[r] as i8;
     let distance = atomics_u8(size, NO_DISTANCE);
     // Distance 0: the game is over (the side to move has no move). A player
-    // with seeds always has a move when the other has seeds too (RULES.md),
+    // with seeds always has a move when the other has seeds too (docs/RULES.md),
     // so only boards with an empty row need the rules crate.
     parallel_chunks(seeds, threads, &Silent, &|start, count| {
         visit(seeds, start, count, None, |p, board| {

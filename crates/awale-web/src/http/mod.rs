@@ -5,6 +5,7 @@
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::{assets, AppState};
@@ -23,10 +24,10 @@ pub fn app(state: AppState) -> Router {
     let max_record = state.shared.config.max_record_bytes;
     let body_timeout = state.shared.config.body_timeout;
     Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .route("/favicon.svg", get(assets::favicon))
+        .route("/", get(assets::serve))
+        .route("/sw.js", get(assets::serve))
+        .route("/favicon.svg", get(assets::serve))
+        .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(games::info))
         .route("/api/me", get(online::me).post(online::rename))
         .route("/api/lobby", get(online::lobby))
@@ -74,6 +75,7 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(CatchPanicLayer::custom(panicked))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,
@@ -81,8 +83,27 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// A handler that panicked: logged once with its message, answered 500;
+/// the server goes on (every write is one transaction, so nothing is left
+/// half done).
+fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    tracing::error!(panic = message, "a request handler panicked");
+    error::ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "the server failed on this request",
+    )
+    .into_response()
+}
+
 /// Any other path: a JSON 404.
-async fn not_found(uri: axum::http::Uri) -> error::ApiError {
+pub(crate) async fn not_found(uri: axum::http::Uri) -> error::ApiError {
     error::ApiError::new(
         axum::http::StatusCode::NOT_FOUND,
         "not_found",

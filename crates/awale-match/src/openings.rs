@@ -2,7 +2,7 @@
 //! positions a deep search scores near 0, so that neither side starts ahead.
 //! Each is played twice in a match, once with each engine as South.
 //!
-//! The built-in list is `crates/awale-engine/data/openings.txt`, made by
+//! The built-in list is `crates/awale-match/data/openings.txt`, made by
 //! [`generate`] (`awale openings`). The file format is one opening a line,
 //! its moves as letters (`FfAa`), then optionally `#` and a comment; blank
 //! lines and lines starting with `#` are skipped.
@@ -13,12 +13,12 @@ use std::sync::atomic::AtomicBool;
 
 use awale_core::{parse_moves, Game, Move, Rules};
 
-use crate::limits::Limits;
-use crate::score::Score;
-use crate::search::Engine;
+use awale_engine::Engine;
+use awale_engine::Limits;
+use awale_engine::Score;
 
 /// The built-in openings file.
-pub const BUILTIN: &str = include_str!("../../data/openings.txt");
+pub const BUILTIN: &str = include_str!("../data/openings.txt");
 
 /// One opening: the moves played before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,13 +136,7 @@ pub fn generate(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<(Opening, Score)> {
-    let mut games = Vec::new();
-    let mut seen = HashSet::new();
-    let start = Game::new(Rules {
-        first: awale_core::FirstPlayer::Side(awale_core::Side::South),
-        ..rules
-    });
-    collect(&start, plies, &mut seen, &mut games);
+    let games = every_game(rules, plies);
     let total = games.len();
     let mut found = Vec::new();
     for (i, game) in games.into_iter().enumerate() {
@@ -150,15 +144,37 @@ pub fn generate(
         let result = engine.search(&game, limits, stop, &mut |_| {});
         progress(i + 1, total);
         if !result.score.is_decided() && result.score.cp_value().abs() <= max_cp {
-            let opening = Opening {
-                moves: game.moves().collect(),
-                comment: String::new(),
-            };
-            found.push((opening, result.score, game.position().hash()));
+            found.push((opening_of(&game), result.score, game.position().hash()));
         }
     }
     found.sort_by_key(|(_, s, hash)| (s.cp_value().abs(), *hash));
     found.into_iter().map(|(o, s, _)| (o, s)).collect()
+}
+
+/// Every opening of `plies` moves from the start under `rules` (South
+/// first) that leaves the game going on, one per position: the 36 two-ply
+/// openings for `plies` 2.
+pub fn every(rules: Rules, plies: usize) -> Vec<Opening> {
+    every_game(rules, plies).iter().map(opening_of).collect()
+}
+
+/// The games of [`every`].
+fn every_game(rules: Rules, plies: usize) -> Vec<Game> {
+    let mut games = Vec::new();
+    let start = Game::new(Rules {
+        first: awale_core::FirstPlayer::Side(awale_core::Side::South),
+        ..rules
+    });
+    collect(&start, plies, &mut HashSet::new(), &mut games);
+    games
+}
+
+/// The moves of `game` as an opening.
+fn opening_of(game: &Game) -> Opening {
+    Opening {
+        moves: game.moves().collect(),
+        comment: String::new(),
+    }
 }
 
 /// Every game `plies` moves on from `game` that is still going on, one per
@@ -226,7 +242,7 @@ mod tests {
 
     #[test]
     fn generate_finds_balanced_two_ply_openings() {
-        let mut engine = Engine::new(crate::search::EngineOptions::default());
+        let mut engine = Engine::new(awale_engine::EngineOptions::default());
         let limits = Limits {
             depth: Some(4),
             ..Limits::default()

@@ -2,7 +2,7 @@
 //! with a deeper search, fits the weights by least squares, and checks the
 //! new weights against the old ones in a match at fixed depth.
 //!
-//! `cargo run --release -p awale-engine --example tune -- [GAMES] [LABEL_DEPTH] [MATCH_DEPTH]`
+//! `cargo run --release -p awale-match --example tune -- [GAMES] [LABEL_DEPTH] [MATCH_DEPTH]`
 //!
 //! The target of the fit is what the deeper search expects to be captured
 //! from here on: its score minus the store difference. Each feature's
@@ -10,9 +10,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use awale_core::{Game, Move, Position, Rules};
+use awale_core::{Game, Position, Rules};
 use awale_engine::eval::{features, store_difference, Weights, FEATURES, FEATURE_NAMES};
 use awale_engine::{choose_move, Engine, EngineOptions, Level, Limits};
+use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -37,15 +40,14 @@ fn main() {
             Rules::ABAPA
         };
         let mut game = Game::new(rules);
-        let mut seed = g * 1_000_003 + 17;
+        let mut rng = StdRng::seed_from_u64(g);
         while game.end().is_none() && game.plies().len() < 200 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
             let level = if game.plies().len().is_multiple_of(3) {
                 Level::Sprout
             } else {
                 Level::Apprentice
             };
-            let Some(m) = choose_move(&mut engine, &game, level, seed, &stop) else {
+            let Some(m) = choose_move(&mut engine, &game, level, rng.random(), &stop) else {
                 break;
             };
             if game.plies().len() >= 4 && game.plies().len() % 3 == (g % 3) as usize {
@@ -154,56 +156,28 @@ fn solve(mut a: Vec<Vec<f64>>) -> Vec<f64> {
     (0..n).map(|i| a[i][n] / a[i][i]).collect()
 }
 
-/// Plays both colours of a set of openings (all 2-ply starts under both
-/// presets), `a` against `b` at a fixed depth; returns a's wins, draws,
-/// losses.
+/// Plays both colours of every 2-ply opening under both presets, `a`
+/// against `b` at a fixed depth; returns a's wins, draws, losses.
 fn weights_match(a: Weights, b: Weights, depth: u32) -> (u32, u32, u32) {
-    let stop = AtomicBool::new(false);
-    let mut engines = [
-        Engine::new(EngineOptions {
-            hash_mb: 16,
-            threads: 1,
-        }),
-        Engine::new(EngineOptions {
-            hash_mb: 16,
-            threads: 1,
-        }),
-    ];
-    engines[0].set_weights(a);
-    engines[1].set_weights(b);
+    let fitted = PlayerSpec::ours("fitted", Limits::depth(depth)).with_weights(a);
+    let current = PlayerSpec::ours("current", Limits::depth(depth)).with_weights(b);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for rules in [Rules::AWALE, Rules::ABAPA] {
-        for first in 0..6 {
-            for second in 6..12 {
-                for a_is_south in [true, false] {
-                    let mut game = Game::new(rules);
-                    for hole in [first, second] {
-                        game.play(Move::from_hole(hole).expect("hole"))
-                            .expect("opening");
-                    }
-                    for e in &mut engines {
-                        e.new_game();
-                    }
-                    while game.end().is_none() && game.plies().len() < 300 {
-                        let south_to_move = game.position().to_move() == awale_core::Side::South;
-                        let which = usize::from(south_to_move != a_is_south);
-                        let r =
-                            engines[which].search(&game, &Limits::depth(depth), &stop, &mut |_| {});
-                        let Some(m) = r.best else { break };
-                        game.play(m).expect("legal");
-                    }
-                    let a_side = if a_is_south {
-                        awale_core::Side::South
-                    } else {
-                        awale_core::Side::North
-                    };
-                    match game.outcome().and_then(|o| o.winner) {
-                        Some(w) if w == a_side => wins += 1,
-                        Some(_) => losses += 1,
-                        None => draws += 1,
-                    }
-                }
+        let openings = openings::every(rules, 2);
+        let config = MatchConfig {
+            rules,
+            games: openings.len() * 2,
+            openings,
+            max_plies: 300,
+            ..MatchConfig::default()
+        };
+        match run_match(&config, &fitted, &current, &mut |_, _| {}) {
+            Ok(summary) => {
+                wins += summary.tally.wins;
+                draws += summary.tally.draws;
+                losses += summary.tally.losses;
             }
+            Err(e) => eprintln!("match under {rules}: {e}"),
         }
     }
     (wins, draws, losses)

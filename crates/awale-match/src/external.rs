@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use awale_core::{Game, Move, Rules};
 
-use crate::protocol::{Go, PositionCommand};
+use awale_engine::protocol::{Go, PositionCommand};
 
 /// How long an engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -239,20 +239,24 @@ impl ExternalEngine {
     }
 
     /// Starts a new game under `rules`: sets its `Rules` option when it has
-    /// one, sends `ucinewgame` and waits for `readyok`.
+    /// one, sends `ucinewgame` and waits for `readyok`. An engine without
+    /// the option is taken to play tournament Oware (`abapa`), as such
+    /// engines do.
     ///
     /// # Errors
     ///
-    /// [`ExternalError::Protocol`] when the rules are not the default
-    /// `awale` and the engine has no `Rules` option to be told; otherwise
-    /// as [`ExternalEngine::start`].
+    /// [`ExternalError::Protocol`] when the engine has no `Rules` option
+    /// and the rules are not `abapa`; otherwise as
+    /// [`ExternalEngine::start`].
     pub fn new_game(&mut self, rules: &Rules) -> Result<(), ExternalError> {
         if self.has_option("Rules") {
             self.send(&format!("setoption name Rules value {rules}"))?;
-        } else if *rules != Rules::AWALE {
+        } else if !crate::plays_without_rules_option(rules) {
             return Err(ExternalError::Protocol {
                 name: self.name.clone(),
-                message: format!("it has no `Rules` option, so it cannot be told to play {rules}"),
+                message: format!(
+                    "it has no `Rules` option: it plays abapa and cannot be told to play {rules}"
+                ),
             });
         }
         self.send("ucinewgame")?;
@@ -497,10 +501,12 @@ mod tests {
         let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
         assert_eq!(engine.name(), "Scripted");
         assert!(engine.has_option("hash"));
-        engine.new_game(&Rules::AWALE).unwrap();
+        // It has no Rules option: it plays abapa, and cannot be told awale.
+        assert!(engine.new_game(&Rules::AWALE).is_err());
+        engine.new_game(&Rules::ABAPA).unwrap();
         let answer = engine
             .go(
-                &Game::new(Rules::AWALE),
+                &Game::new(Rules::ABAPA),
                 &"go depth 3".parse().unwrap(),
                 Duration::from_secs(5),
             )
@@ -508,27 +514,22 @@ mod tests {
         assert_eq!(answer.best, Move::from_letter('F'));
         assert_eq!(answer.score.as_deref(), Some("cp -20"));
         assert_eq!(answer.depth, Some(3));
-        // It has no Rules option: it cannot be asked to play abapa.
-        assert!(engine.new_game(&Rules::ABAPA).is_err());
+    }
+
+    /// Starts an engine in shell that answers the handshake and does
+    /// `on_go` when asked to move, then asks it `go` for the start position.
+    fn go_with(on_go: &str, go: &str, timeout: Duration) -> Result<Answer, ExternalError> {
+        let script = format!(
+            "while read line; do case \"$line\" in uci) echo uciok;; \
+             isready) echo readyok;; go*) {on_go};; esac; done"
+        );
+        let mut engine = ExternalEngine::start(&shell(&script), &[], HANDSHAKE_TIMEOUT)?;
+        engine.go(&Game::new(Rules::AWALE), &go.parse().unwrap(), timeout)
     }
 
     #[test]
     fn an_engine_that_ignores_stop_times_out_after_the_grace() {
-        let script = r#"
-            while read line; do
-              case "$line" in
-                uci) echo uciok;;
-                isready) echo readyok;;
-              esac
-            done"#;
-        let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
-        let e = engine
-            .go(
-                &Game::new(Rules::AWALE),
-                &"go movetime 10".parse().unwrap(),
-                Duration::from_millis(100),
-            )
-            .unwrap_err();
+        let e = go_with(":", "go movetime 10", Duration::from_millis(100)).unwrap_err();
         assert!(
             matches!(
                 e,
@@ -543,43 +544,14 @@ mod tests {
 
     #[test]
     fn a_garbled_bestmove_is_a_protocol_error() {
-        let script = r#"
-            while read line; do
-              case "$line" in
-                uci) echo uciok;;
-                isready) echo readyok;;
-                go*) echo "bestmove e2e4";;
-              esac
-            done"#;
-        let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
-        let e = engine
-            .go(
-                &Game::new(Rules::AWALE),
-                &"go depth 1".parse().unwrap(),
-                Duration::from_secs(5),
-            )
-            .unwrap_err();
+        let e = go_with("echo bestmove e2e4", "go depth 1", Duration::from_secs(5)).unwrap_err();
         assert!(e.to_string().contains("e2e4"), "{e}");
     }
 
     #[test]
     fn an_engine_crashing_mid_search_is_reported() {
-        let script = r#"
-            while read line; do
-              case "$line" in
-                uci) echo uciok;;
-                isready) echo readyok;;
-                go*) echo "segfault" >&2; exit 139;;
-              esac
-            done"#;
-        let mut engine = ExternalEngine::start(&shell(script), &[], HANDSHAKE_TIMEOUT).unwrap();
-        let e = engine
-            .go(
-                &Game::new(Rules::AWALE),
-                &"go depth 1".parse().unwrap(),
-                Duration::from_secs(5),
-            )
-            .unwrap_err();
+        let on_go = "echo segfault >&2; exit 139";
+        let e = go_with(on_go, "go depth 1", Duration::from_secs(5)).unwrap_err();
         let text = e.to_string();
         assert!(text.contains("139") && text.contains("segfault"), "{text}");
     }

@@ -57,6 +57,15 @@ pub fn score_from_elo(elo: f64) -> f64 {
 }
 
 impl Tally {
+    /// A tally of `wins`, `draws` and `losses`.
+    pub const fn new(wins: u32, draws: u32, losses: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
     /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
@@ -286,11 +295,7 @@ mod tests {
     fn interval_of_sixty_wins_forty_losses() {
         // s = 0.6, per-game variance 0.24, standard error sqrt(0.24 / 100);
         // the bounds computed by hand: elo(0.6 ± 1.95996 * 0.0489898).
-        let tally = Tally {
-            wins: 60,
-            draws: 0,
-            losses: 40,
-        };
+        let tally = Tally::new(60, 0, 40);
         let e = tally.elo().unwrap();
         assert!(close(e.elo, 70.436_503_622, 1e-6), "{e:?}");
         assert!(close(e.lower, 2.766_873, 1e-5), "{e:?}");
@@ -300,16 +305,8 @@ mod tests {
 
     #[test]
     fn draws_narrow_the_interval() {
-        let decisive = Tally {
-            wins: 30,
-            draws: 0,
-            losses: 30,
-        };
-        let drawn = Tally {
-            wins: 10,
-            draws: 40,
-            losses: 10,
-        };
+        let decisive = Tally::new(30, 0, 30);
+        let drawn = Tally::new(10, 40, 10);
         assert_eq!(decisive.elo().unwrap().elo, 0.0);
         assert_eq!(drawn.elo().unwrap().elo, 0.0);
         assert!(drawn.elo().unwrap().margin() < decisive.elo().unwrap().margin());
@@ -329,11 +326,7 @@ mod tests {
             assert_eq!(e.upper, f64::INFINITY, "{n}: {e:?}");
             assert!(e.lower.is_finite(), "{n}: {e:?}");
         }
-        let all_wins = Tally {
-            wins: 20,
-            draws: 0,
-            losses: 0,
-        };
+        let all_wins = Tally::new(20, 0, 0);
         let e = all_wins.elo().unwrap();
         assert_eq!(e.elo, f64::INFINITY);
         assert_eq!(e.upper, f64::INFINITY);
@@ -343,19 +336,11 @@ mod tests {
             1e-9
         ));
         assert!(close(e.lower, 286.6, 0.1), "{e:?}");
-        let all_losses = Tally {
-            wins: 0,
-            draws: 0,
-            losses: 20,
-        };
+        let all_losses = Tally::new(0, 0, 20);
         let e = all_losses.elo().unwrap();
         assert!(close(e.upper, -286.6, 0.1), "{e:?}");
         // All draws: 0, with an interval, not 0 ± 0.
-        let all_draws = Tally {
-            wins: 0,
-            draws: 10,
-            losses: 0,
-        };
+        let all_draws = Tally::new(0, 10, 0);
         let e = all_draws.elo().unwrap();
         assert_eq!(e.elo, 0.0);
         assert!(e.lower < -100.0 && e.upper > 100.0, "{e:?}");
@@ -369,19 +354,11 @@ mod tests {
 
     #[test]
     fn likelihood_of_superiority_of_known_tallies() {
-        let even = Tally {
-            wins: 7,
-            draws: 3,
-            losses: 7,
-        };
+        let even = Tally::new(7, 3, 7);
         assert!(close(even.likelihood_of_superiority().unwrap(), 0.5, 1e-7));
         // wins - losses = 20 over 200 decisive games: z = 20 / sqrt(400) = 1,
         // and LOS = (1 + erf(1)) / 2 = 0.92135039647.
-        let ahead = Tally {
-            wins: 110,
-            draws: 0,
-            losses: 90,
-        };
+        let ahead = Tally::new(110, 0, 90);
         let z_is_one = (20.0f64) / (2.0 * 200.0f64).sqrt();
         assert!(close(z_is_one, 1.0, 1e-12));
         assert!(close(
@@ -406,11 +383,7 @@ mod tests {
         // s1 = score_from_elo(10) = 0.5143872; llr = 120 (s1 - s0)
         // (2 s - s0 - s1) / (2 var) = 0.652729. The prior of one game moves
         // it by less than 1%.
-        let tally = Tally {
-            wins: 60,
-            draws: 20,
-            losses: 40,
-        };
+        let tally = Tally::new(60, 20, 40);
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
         let s1 = score_from_elo(10.0);
         assert!(close(s1, 0.514_387_184_166, 1e-9));
@@ -435,21 +408,9 @@ mod tests {
     fn one_game_decides_nothing() {
         let sprt = Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap();
         for tally in [
-            Tally {
-                wins: 1,
-                draws: 0,
-                losses: 0,
-            },
-            Tally {
-                wins: 0,
-                draws: 1,
-                losses: 0,
-            },
-            Tally {
-                wins: 0,
-                draws: 0,
-                losses: 1,
-            },
+            Tally::new(1, 0, 0),
+            Tally::new(0, 1, 0),
+            Tally::new(0, 0, 1),
         ] {
             assert_eq!(sprt.decision(&tally), None, "{tally:?}");
         }
@@ -458,28 +419,16 @@ mod tests {
     #[test]
     fn sprt_decides_a_lopsided_match() {
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
-        let strong = Tally {
-            wins: 300,
-            draws: 100,
-            losses: 100,
-        };
+        let strong = Tally::new(300, 100, 100);
         assert_eq!(sprt.decision(&strong), Some(SprtDecision::AcceptH1));
-        let weak = Tally {
-            wins: 100,
-            draws: 100,
-            losses: 300,
-        };
+        let weak = Tally::new(100, 100, 300);
         assert_eq!(sprt.decision(&weak), Some(SprtDecision::AcceptH0));
     }
 
     #[test]
     fn sprt_decides_a_match_won_throughout() {
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
-        let all_wins = Tally {
-            wins: 20,
-            draws: 0,
-            losses: 0,
-        };
+        let all_wins = Tally::new(20, 0, 0);
         assert_eq!(sprt.decision(&all_wins), Some(SprtDecision::AcceptH1));
         assert_eq!(sprt.decision(&Tally::default()), None);
     }

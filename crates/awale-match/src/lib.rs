@@ -4,7 +4,8 @@
 //! a tally, an Elo difference with its 95% interval, optionally an SPRT
 //! decision, and every game as a record.
 //!
-//! `awale match` is the command-line face of this module.
+//! `awale match` is the command-line face of this crate; the engine's
+//! examples (`examples/`) use it for quick in-process matches.
 
 pub mod elo;
 pub mod external;
@@ -16,41 +17,22 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use awale_core::{Game, Move, Record, Rules, Side};
-
-use crate::level::{choose_move, Level};
-use crate::protocol::Go;
-use crate::search::{Engine, EngineOptions};
+use awale_core::{leader, result_text, EndReason, Game, Move, Record, Rules, Side};
+use awale_engine::eval::Weights;
+use awale_engine::protocol::{Go, MAX_HASH_MB, MAX_THREADS};
+use awale_engine::{choose_move, Clock, Engine, EngineOptions, Level, Limits, SearchParams};
 use elo::{Sprt, SprtDecision, Tally};
 use external::{ExternalEngine, ExternalError};
 use openings::Opening;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
-/// How long a player may think per move: any of these, together.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveLimits {
-    /// Plies to search.
-    pub depth: Option<u32>,
-    /// Nodes to search.
-    pub nodes: Option<u64>,
-    /// Time per move.
-    pub movetime: Option<Duration>,
-    /// A clock: time for the whole game, and an increment per move.
-    pub clock: Option<TimeControl>,
-}
-
-/// A game clock: `base` for the game, plus `increment` after each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Time at the start of the game.
-    pub base: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-impl MoveLimits {
-    fn is_empty(&self) -> bool {
-        *self == MoveLimits::default()
-    }
+/// Whether `limits` sets none of depth, nodes, move time and clock.
+fn unlimited(limits: &Limits) -> bool {
+    limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.clock.is_none()
 }
 
 /// Which engine a player is.
@@ -63,6 +45,10 @@ pub enum PlayerKind {
         level: Option<Level>,
         /// Hash and threads.
         options: EngineOptions,
+        /// Evaluation weights other than the built-in ones (for tuning).
+        weights: Option<Weights>,
+        /// Search settings other than the defaults (for experiments).
+        params: Option<SearchParams>,
     },
     /// A program speaking the protocol.
     External {
@@ -82,8 +68,43 @@ pub struct PlayerSpec {
     pub name: String,
     /// Which engine.
     pub kind: PlayerKind,
-    /// How long it thinks.
-    pub limits: MoveLimits,
+    /// How long it thinks per move: any of depth, nodes and move time, and
+    /// a clock (its time for the whole game, and its increment).
+    pub limits: Limits,
+}
+
+impl PlayerSpec {
+    /// Our engine, named `name`, searching within `limits` with default
+    /// settings.
+    pub fn ours(name: impl Into<String>, limits: Limits) -> PlayerSpec {
+        PlayerSpec {
+            name: name.into(),
+            kind: PlayerKind::Ours {
+                level: None,
+                options: EngineOptions::default(),
+                weights: None,
+                params: None,
+            },
+            limits,
+        }
+    }
+
+    /// The same player with other evaluation weights (our engine only: an
+    /// external engine is left as it is).
+    pub fn with_weights(mut self, new: Weights) -> PlayerSpec {
+        if let PlayerKind::Ours { weights, .. } = &mut self.kind {
+            *weights = Some(new);
+        }
+        self
+    }
+
+    /// The same player with other search settings (our engine only).
+    pub fn with_params(mut self, new: SearchParams) -> PlayerSpec {
+        if let PlayerKind::Ours { params, .. } = &mut self.kind {
+            *params = Some(new);
+        }
+        self
+    }
 }
 
 /// A player specification that could not be read.
@@ -98,8 +119,8 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// Reads `10`, `0.5`, `10+0.1` (seconds) as a time control.
-fn parse_time_control(text: &str) -> Option<TimeControl> {
+/// Reads `10`, `0.5`, `10+0.1` (seconds) as a game clock.
+fn parse_clock(text: &str) -> Option<Clock> {
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
     let seconds = |t: &str| {
         t.trim()
@@ -108,9 +129,10 @@ fn parse_time_control(text: &str) -> Option<TimeControl> {
             .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
             .map(Duration::from_secs_f64)
     };
-    Some(TimeControl {
-        base: seconds(base).filter(|b| !b.is_zero())?,
+    Some(Clock {
+        remaining: seconds(base).filter(|b| !b.is_zero())?,
         increment: seconds(increment)?,
+        moves_to_go: None,
     })
 }
 
@@ -136,7 +158,7 @@ impl FromStr for PlayerSpec {
         };
         let mut name = None;
         let mut level = None;
-        let mut limits = MoveLimits::default();
+        let mut limits = Limits::default();
         let mut options = EngineOptions::default();
         let mut engine_options = Vec::new();
         let mut ours_only = Vec::new();
@@ -168,16 +190,16 @@ impl FromStr for PlayerSpec {
                 "nodes" => limits.nodes = Some(number(u64::MAX)?),
                 "movetime" => limits.movetime = Some(Duration::from_millis(number(1 << 40)?)),
                 "tc" => {
-                    limits.clock = Some(parse_time_control(value).ok_or_else(|| {
+                    limits.clock = Some(parse_clock(value).ok_or_else(|| {
                         bad(format!("tc: `{value}` is not seconds or seconds+increment"))
                     })?)
                 }
                 "threads" => {
-                    options.threads = number(crate::protocol::MAX_THREADS as u64)? as usize;
+                    options.threads = number(MAX_THREADS as u64)? as usize;
                     engine_options.push(("Threads".to_string(), value.to_string()));
                 }
                 "hash" => {
-                    options.hash_mb = number(crate::protocol::MAX_HASH_MB as u64)? as usize;
+                    options.hash_mb = number(MAX_HASH_MB as u64)? as usize;
                     engine_options.push(("Hash".to_string(), value.to_string()));
                 }
                 _ => match key.strip_prefix("option.") {
@@ -201,7 +223,7 @@ impl FromStr for PlayerSpec {
                         "`{key}` is for our engine; for an external one use option.NAME=VALUE"
                     )));
                 }
-                if limits.is_empty() {
+                if unlimited(&limits) {
                     return Err(bad(
                         "an external engine needs depth=, nodes=, movetime= or tc=".into(),
                     ));
@@ -224,7 +246,7 @@ impl FromStr for PlayerSpec {
                             .into(),
                     ));
                 }
-                if level.is_none() && limits.is_empty() {
+                if level.is_none() && unlimited(&limits) {
                     return Err(bad(
                         "give level=, depth=, nodes=, movetime= or tc= for our engine".into(),
                     ));
@@ -233,7 +255,12 @@ impl FromStr for PlayerSpec {
                     Some(l) => format!("level {}", l.number()),
                     None => describe_limits(&limits),
                 });
-                PlayerKind::Ours { level, options }
+                PlayerKind::Ours {
+                    level,
+                    options,
+                    weights: None,
+                    params: None,
+                }
             }
         };
         Ok(PlayerSpec {
@@ -245,7 +272,7 @@ impl FromStr for PlayerSpec {
 }
 
 /// `depth 8`, `movetime 100 ms`, `tc 10+0.1`, for default names.
-fn describe_limits(limits: &MoveLimits) -> String {
+fn describe_limits(limits: &Limits) -> String {
     let mut parts = Vec::new();
     if let Some(d) = limits.depth {
         parts.push(format!("depth {d}"));
@@ -259,7 +286,7 @@ fn describe_limits(limits: &MoveLimits) -> String {
     if let Some(c) = limits.clock {
         parts.push(format!(
             "tc {}+{}",
-            c.base.as_secs_f64(),
+            c.remaining.as_secs_f64(),
             c.increment.as_secs_f64()
         ));
     }
@@ -307,6 +334,29 @@ impl Default for MatchConfig {
     }
 }
 
+/// How a game of a match ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules (starvation, repetition, target, ...).
+    Rules(EndReason),
+    /// Stopped and scored by the match: a store holds more than half the
+    /// seeds, or the ply limit was reached. The text says which.
+    Adjudication(String),
+    /// A player failed (crashed, overran its time, played an illegal move,
+    /// answered no move); the text says who and how. It loses the game.
+    Forfeit(String),
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Rules(reason) => f.write_str(reason.name()),
+            Termination::Adjudication(why) => write!(f, "adjudication: {why}"),
+            Termination::Forfeit(why) => write!(f, "forfeit: {why}"),
+        }
+    }
+}
+
 /// One finished game of a match.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -316,9 +366,8 @@ pub struct GameReport {
     pub a_is_south: bool,
     /// The winner, `None` for a draw.
     pub winner: Option<Side>,
-    /// How it ended: `starvation`, `repetition`, `adjudication`,
-    /// `forfeit: ...`.
-    pub termination: String,
+    /// How it ended.
+    pub termination: Termination,
     /// The game as a record, with the players' names.
     pub record: Record,
 }
@@ -368,14 +417,22 @@ impl fmt::Display for MatchError {
     }
 }
 
-impl std::error::Error for MatchError {}
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MatchError::Config(_) => None,
+            MatchError::Engine(e) => Some(e),
+        }
+    }
+}
 
 /// A player ready to play: our engine, or an external one running.
 enum Player {
     Ours {
         engine: Box<Engine>,
         level: Option<Level>,
-        seed: u64,
+        /// Draws the seeds of a level's choices, reproducibly.
+        rng: Box<StdRng>,
     },
     External(Box<ExternalEngine>),
 }
@@ -383,11 +440,25 @@ enum Player {
 impl Player {
     fn start(spec: &PlayerSpec, seed: u64) -> Result<Player, ExternalError> {
         Ok(match &spec.kind {
-            PlayerKind::Ours { level, options } => Player::Ours {
-                engine: Box::new(Engine::new(*options)),
-                level: *level,
-                seed,
-            },
+            PlayerKind::Ours {
+                level,
+                options,
+                weights,
+                params,
+            } => {
+                let mut engine = Box::new(Engine::new(*options));
+                if let Some(weights) = weights {
+                    engine.set_weights(*weights);
+                }
+                if let Some(params) = params {
+                    engine.set_params(*params);
+                }
+                Player::Ours {
+                    engine,
+                    level: *level,
+                    rng: Box::new(StdRng::seed_from_u64(seed)),
+                }
+            }
             PlayerKind::External { command, options } => Player::External(Box::new(
                 ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)?,
             )),
@@ -414,11 +485,7 @@ impl Player {
     ) -> Result<Option<Move>, ExternalError> {
         match self {
             Player::External(engine) => Ok(engine.go(game, go, timeout)?.best),
-            Player::Ours {
-                engine,
-                level,
-                seed,
-            } => {
+            Player::Ours { engine, level, rng } => {
                 let stop = AtomicBool::new(false);
                 let (done, finished) = mpsc::channel::<()>();
                 std::thread::scope(|scope| {
@@ -431,10 +498,7 @@ impl Player {
                         }
                     });
                     let best = match level {
-                        Some(level) => {
-                            *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                            choose_move(engine, game, *level, *seed, &stop)
-                        }
+                        Some(level) => choose_move(engine, game, *level, rng.random(), &stop),
                         None => {
                             let limits = go.limits(game.position().to_move());
                             engine.search(game, &limits, &stop, &mut |_| {}).best
@@ -461,13 +525,13 @@ fn play_game(
     config: &MatchConfig,
     players: [&mut Player; 2],
     names: [&str; 2],
-    limits: [MoveLimits; 2],
+    limits: [&Limits; 2],
     opening: &Opening,
     round: usize,
     a_is_south: bool,
 ) -> Result<GameReport, MatchError> {
     let mut game = opening.game(config.rules).map_err(MatchError::Config)?;
-    let mut clocks = limits.map(|l| l.clock.map(|c| c.base));
+    let mut clocks = limits.map(|l| l.clock.map(|c| c.remaining));
     let mut adjudicated: Option<(Option<Side>, String)> = None;
     let mut forfeit: Option<(Side, String)> = None;
     let mut players = players;
@@ -489,13 +553,8 @@ fn play_game(
             }
         }
         if game.plies().len() >= config.max_plies {
-            let winner = match stores[0].cmp(&stores[1]) {
-                std::cmp::Ordering::Greater => Some(Side::South),
-                std::cmp::Ordering::Less => Some(Side::North),
-                std::cmp::Ordering::Equal => None,
-            };
             adjudicated = Some((
-                winner,
+                leader(stores),
                 format!("{} plies played; scored by the stores", config.max_plies),
             ));
             break;
@@ -509,10 +568,10 @@ fn play_game(
             movetime: mine.movetime,
             ..Go::default()
         };
-        if let Some(tc) = mine.clock {
+        if let Some(clock) = mine.clock {
             // Both clocks, as a GUI sends them; an opponent without a clock
             // is shown a full one.
-            let theirs = clocks[1 - me].unwrap_or(tc.base);
+            let theirs = clocks[1 - me].unwrap_or(clock.remaining);
             let (south, north) = if me == 0 {
                 (clocks[0], Some(theirs))
             } else {
@@ -520,8 +579,8 @@ fn play_game(
             };
             go.wtime = south;
             go.btime = north;
-            go.winc = Some(tc.increment);
-            go.binc = Some(tc.increment);
+            go.winc = Some(clock.increment);
+            go.binc = Some(clock.increment);
         }
         let timeout = match (clocks[me], mine.movetime) {
             (Some(left), _) => left + config.time_margin,
@@ -545,7 +604,7 @@ fn play_game(
             }
             Ok(Some(m)) => m,
         };
-        if let (Some(left), Some(tc)) = (clocks[me], mine.clock) {
+        if let (Some(left), Some(clock)) = (clocks[me], mine.clock) {
             if spent > left + config.time_margin {
                 forfeit = Some((
                     side,
@@ -558,7 +617,7 @@ fn play_game(
                 ));
                 break;
             }
-            clocks[me] = Some(left.saturating_sub(spent) + tc.increment);
+            clocks[me] = Some(left.saturating_sub(spent) + clock.increment);
         } else if spent > timeout {
             forfeit = Some((
                 side,
@@ -599,23 +658,19 @@ fn play_game(
     );
     let (winner, termination) = if let Some((side, reason)) = forfeit {
         record.set_tag("Forfeit", format!("{side}: {reason}"));
-        (Some(side.opponent()), format!("forfeit: {reason}"))
+        (Some(side.opponent()), Termination::Forfeit(reason))
     } else if let Some((winner, reason)) = adjudicated {
-        let result = match winner {
-            Some(Side::South) => "1-0",
-            Some(Side::North) => "0-1",
-            None => "1/2-1/2",
-        };
+        let result = result_text(winner);
         record.result = result.to_string();
         record.set_tag("Result", result);
         record.set_tag("Termination", "adjudication");
         record.set_tag("Adjudication", reason.clone());
-        (winner, format!("adjudication: {reason}"))
+        (winner, Termination::Adjudication(reason))
     } else {
         let outcome = game
             .outcome()
             .ok_or_else(|| MatchError::Config("a game stopped before its end".into()))?;
-        (outcome.winner, outcome.reason.name().to_string())
+        (outcome.winner, Termination::Rules(outcome.reason))
     };
     Ok(GameReport {
         round,
@@ -626,47 +681,125 @@ fn play_game(
     })
 }
 
-/// Plays a match between `a` and `b`. `on_game` sees each game as it ends,
-/// with the tally so far; games run on `config.concurrency` threads.
-///
-/// # Errors
-///
-/// [`MatchError::Config`] for a configuration that cannot be played,
-/// [`MatchError::Engine`] when an external engine cannot be started, or
-/// restarted after it failed. Games finished before are reported.
-pub fn run_match(
-    config: &MatchConfig,
-    a: &PlayerSpec,
-    b: &PlayerSpec,
-    on_game: &mut dyn FnMut(&GameReport, &Tally),
-) -> Result<MatchSummary, MatchError> {
-    if config.openings.is_empty() {
-        return Err(MatchError::Config("no openings to play".into()));
+/// Whether an engine without a `Rules` option can play `rules`: such an
+/// engine is taken to play tournament Oware, `abapa` (who moves first does
+/// not matter: a match's openings start with South).
+pub fn plays_without_rules_option(rules: &Rules) -> bool {
+    Rules {
+        first: Rules::ABAPA.first,
+        ..*rules
+    } == Rules::ABAPA
+}
+
+/// A match ready to play: its players checked, external engines started.
+pub struct Match<'a> {
+    config: &'a MatchConfig,
+    specs: [&'a PlayerSpec; 2],
+    /// The players started by the checks, handed to the first worker.
+    started: [Option<Player>; 2],
+    notes: Vec<String>,
+}
+
+impl<'a> Match<'a> {
+    /// Checks the configuration and starts the players once, so that what
+    /// cannot be played fails here, before any game: an external engine
+    /// that cannot start, or that cannot be told the rules.
+    ///
+    /// # Errors
+    ///
+    /// [`MatchError::Config`] for a configuration that cannot be played
+    /// (no openings, a bad concurrency, an opening the rules refuse, an
+    /// external engine without a `Rules` option under rules other than
+    /// `abapa`), [`MatchError::Engine`] when an external engine cannot be
+    /// started.
+    pub fn new(
+        config: &'a MatchConfig,
+        a: &'a PlayerSpec,
+        b: &'a PlayerSpec,
+    ) -> Result<Match<'a>, MatchError> {
+        if config.openings.is_empty() {
+            return Err(MatchError::Config("no openings to play".into()));
+        }
+        if !(1..=2).contains(&config.concurrency) {
+            return Err(MatchError::Config(format!(
+                "concurrency must be 1 or 2, not {}",
+                config.concurrency
+            )));
+        }
+        for opening in &config.openings {
+            opening.game(config.rules).map_err(MatchError::Config)?;
+        }
+        let mut notes = Vec::new();
+        let mut started = [None, None];
+        for (i, spec) in [a, b].into_iter().enumerate() {
+            let player = Player::start(spec, player_seed(0, i)).map_err(MatchError::Engine)?;
+            if let Player::External(engine) = &player {
+                if !engine.has_option("Rules") {
+                    if !plays_without_rules_option(&config.rules) {
+                        return Err(MatchError::Config(format!(
+                            "{} ({}) has no `Rules` option: it plays tournament Oware \
+                             (abapa) and cannot be told to play {}; \
+                             play it with --rules abapa",
+                            spec.name,
+                            engine.name(),
+                            config.rules
+                        )));
+                    }
+                    notes.push(format!(
+                        "{} ({}) has no `Rules` option: taken to play abapa, \
+                         as engines of tournament Oware do",
+                        spec.name,
+                        engine.name()
+                    ));
+                }
+            }
+            started[i] = Some(player);
+        }
+        Ok(Match {
+            config,
+            specs: [a, b],
+            started,
+            notes,
+        })
     }
-    if !(1..=2).contains(&config.concurrency) {
-        return Err(MatchError::Config(format!(
-            "concurrency must be 1 or 2, not {}",
-            config.concurrency
-        )));
+
+    /// What the checks found worth saying before the games (an engine taken
+    /// to play `abapa` without being told).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
-    for opening in &config.openings {
-        opening.game(config.rules).map_err(MatchError::Config)?;
-    }
-    let total = config.games.div_ceil(2) * 2;
-    let next = AtomicUsize::new(0);
-    let halt = AtomicBool::new(false);
-    let (sender, results) = mpsc::channel::<Result<GameReport, MatchError>>();
-    let mut tally = Tally::default();
-    let mut decision = None;
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        for worker in 0..config.concurrency.min(total) {
-            let sender = sender.clone();
-            let (next, halt) = (&next, &halt);
-            scope.spawn(move || {
-                let seed = 0x5EED_u64 + worker as u64;
-                let mut players: [Option<Player>; 2] = [None, None];
-                loop {
+
+    /// Plays the match. `on_game` sees each game as it ends, with the tally
+    /// so far; games run on `config.concurrency` threads.
+    ///
+    /// # Errors
+    ///
+    /// [`MatchError::Engine`] when an external engine cannot be restarted
+    /// after it failed. Games finished before are reported.
+    pub fn run(
+        self,
+        on_game: &mut dyn FnMut(&GameReport, &Tally),
+    ) -> Result<MatchSummary, MatchError> {
+        let Match {
+            config,
+            specs: [a, b],
+            started,
+            ..
+        } = self;
+        let total = config.games.div_ceil(2) * 2;
+        let next = AtomicUsize::new(0);
+        let halt = AtomicBool::new(false);
+        let (sender, results) = mpsc::channel::<Result<GameReport, MatchError>>();
+        let mut tally = Tally::default();
+        let mut decision = None;
+        let mut failure = None;
+        let mut started = Some(started);
+        std::thread::scope(|scope| {
+            for worker in 0..config.concurrency.min(total) {
+                let sender = sender.clone();
+                let (next, halt) = (&next, &halt);
+                let mut players: [Option<Player>; 2] = started.take().unwrap_or_default();
+                scope.spawn(move || loop {
                     if halt.load(Ordering::Relaxed) {
                         break;
                     }
@@ -677,7 +810,7 @@ pub fn run_match(
                     // (Re)start a player that is not running.
                     for (i, spec) in [a, b].into_iter().enumerate() {
                         if players[i].is_none() {
-                            match Player::start(spec, seed.wrapping_add(i as u64 * 7919)) {
+                            match Player::start(spec, player_seed(worker, i)) {
                                 Ok(p) => players[i] = Some(p),
                                 Err(e) => {
                                     let _ = sender.send(Err(MatchError::Engine(e)));
@@ -696,14 +829,14 @@ pub fn run_match(
                             pa,
                             pb,
                             [a.name.as_str(), b.name.as_str()],
-                            [a.limits, b.limits],
+                            [&a.limits, &b.limits],
                         )
                     } else {
                         (
                             pb,
                             pa,
                             [b.name.as_str(), a.name.as_str()],
-                            [b.limits, a.limits],
+                            [&b.limits, &a.limits],
                         )
                     };
                     let report = play_game(
@@ -717,51 +850,81 @@ pub fn run_match(
                     );
                     // An external engine that forfeited may be broken: start
                     // it afresh for the next game.
-                    if let Ok(r) = &report {
-                        if r.termination.starts_with("forfeit") {
-                            for (i, spec) in [a, b].into_iter().enumerate() {
-                                if matches!(spec.kind, PlayerKind::External { .. }) {
-                                    players[i] = None;
-                                }
+                    if let Ok(GameReport {
+                        termination: Termination::Forfeit(why),
+                        ..
+                    }) = &report
+                    {
+                        tracing::warn!(round = job + 1, "forfeit: {why}");
+                        for (i, spec) in [a, b].into_iter().enumerate() {
+                            if matches!(spec.kind, PlayerKind::External { .. }) {
+                                tracing::info!(engine = %spec.name, "restarting");
+                                players[i] = None;
                             }
                         }
                     }
                     if sender.send(report).is_err() {
                         break;
                     }
-                }
-            });
-        }
-        drop(sender);
-        for report in results {
-            match report {
-                Ok(report) => {
-                    tally.add_half_points(report.a_half_points());
-                    on_game(&report, &tally);
-                    if let Some(sprt) = &config.sprt {
-                        if decision.is_none() {
-                            decision = sprt.decision(&tally);
-                            if decision.is_some() {
-                                halt.store(true, Ordering::Relaxed);
+                });
+            }
+            drop(sender);
+            for report in results {
+                match report {
+                    Ok(report) => {
+                        tally.add_half_points(report.a_half_points());
+                        tracing::debug!(
+                            round = report.round,
+                            result = %report.record.result,
+                            termination = %report.termination,
+                            plies = report.record.moves.len(),
+                            "game over"
+                        );
+                        on_game(&report, &tally);
+                        if let Some(sprt) = &config.sprt {
+                            if decision.is_none() {
+                                decision = sprt.decision(&tally);
+                                if decision.is_some() {
+                                    halt.store(true, Ordering::Relaxed);
+                                }
                             }
                         }
                     }
-                }
-                Err(e) => {
-                    halt.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e);
+                    Err(e) => {
+                        halt.store(true, Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                    }
                 }
             }
+        });
+        if let Some(e) = failure {
+            return Err(e);
         }
-    });
-    if let Some(e) = failure {
-        return Err(e);
+        Ok(MatchSummary {
+            tally,
+            sprt: decision,
+            names: [a.name.clone(), b.name.clone()],
+        })
     }
-    Ok(MatchSummary {
-        tally,
-        sprt: decision,
-        names: [a.name.clone(), b.name.clone()],
-    })
+}
+
+/// The seed of player `i`'s generator on `worker`.
+fn player_seed(worker: usize, i: usize) -> u64 {
+    0x5EED_u64 + worker as u64 + i as u64 * 7919
+}
+
+/// Plays a match between `a` and `b`: [`Match::new`], then [`Match::run`].
+///
+/// # Errors
+///
+/// As [`Match::new`] and [`Match::run`].
+pub fn run_match(
+    config: &MatchConfig,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    on_game: &mut dyn FnMut(&GameReport, &Tally),
+) -> Result<MatchSummary, MatchError> {
+    Match::new(config, a, b)?.run(on_game)
 }
 
 #[cfg(test)]
@@ -777,7 +940,7 @@ mod tests {
         assert_eq!(p.name, "deep");
         assert_eq!(p.limits.depth, Some(6));
         match p.kind {
-            PlayerKind::Ours { options, level } => {
+            PlayerKind::Ours { options, level, .. } => {
                 assert_eq!(options.threads, 2);
                 assert_eq!(options.hash_mb, 32);
                 assert_eq!(level, None);
@@ -790,9 +953,10 @@ mod tests {
         assert_eq!(p.name, "awale");
         assert_eq!(
             p.limits.clock,
-            Some(TimeControl {
-                base: Duration::from_secs(2),
-                increment: Duration::from_millis(50)
+            Some(Clock {
+                remaining: Duration::from_secs(2),
+                increment: Duration::from_millis(50),
+                moves_to_go: None,
             })
         );
         match p.kind {
@@ -832,6 +996,28 @@ mod tests {
         assert_eq!(d.len(), 10);
         assert!(d.starts_with("20"), "{d}");
         assert_eq!(&d[4..5], ".");
+    }
+
+    /// An engine in shell that answers the handshake (listing a `Rules`
+    /// option when `rules_option`), and does `on_go` when asked to move.
+    fn scripted(name: &str, on_go: &str, limits: Limits, rules_option: bool) -> PlayerSpec {
+        let option = if rules_option {
+            "echo option name Rules type string default awale; "
+        } else {
+            "echo id name plain; "
+        };
+        let script = format!(
+            "while read l; do case \"$l\" in uci) {option}echo uciok;; \
+             isready) echo readyok;; go*) {on_go};; esac; done"
+        );
+        PlayerSpec {
+            name: name.into(),
+            kind: PlayerKind::External {
+                command: vec!["sh".into(), "-c".into(), script],
+                options: Vec::new(),
+            },
+            limits,
+        }
     }
 
     fn config(games: usize) -> MatchConfig {
@@ -891,22 +1077,11 @@ mod tests {
     #[test]
     fn a_crashing_external_engine_forfeits_and_is_restarted() {
         // Answers the handshake, then dies when asked for a move.
-        let script = "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) exit 7;; esac; done";
-        let crasher = PlayerSpec {
-            name: "crasher".into(),
-            kind: PlayerKind::External {
-                command: vec!["sh".into(), "-c".into(), script.into()],
-                options: Vec::new(),
-            },
-            limits: MoveLimits {
-                depth: Some(1),
-                ..MoveLimits::default()
-            },
-        };
+        let crasher = scripted("crasher", "exit 7", Limits::depth(1), true);
         let ours: PlayerSpec = "depth=1".parse().unwrap();
         let mut terminations = Vec::new();
         let summary = run_match(&config(2), &ours, &crasher, &mut |r, _| {
-            terminations.push(r.termination.clone())
+            terminations.push(r.termination.to_string())
         })
         .unwrap();
         assert_eq!(summary.tally.wins, 2, "{terminations:?}");
@@ -927,7 +1102,7 @@ mod tests {
         run_match(&config, &a, &b, &mut |r, _| {
             assert_eq!(r.record.tag("Termination"), Some("adjudication"));
             assert_eq!(r.record.moves.len(), 10);
-            terminations.push(r.termination.clone());
+            terminations.push(r.termination.to_string());
         })
         .unwrap();
         assert!(
@@ -939,21 +1114,15 @@ mod tests {
     #[test]
     fn an_engine_overrunning_its_clock_loses_on_time() {
         // Thinks 0.6 s a move with a 0.3 s clock.
-        let script = "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) sleep 0.6; echo bestmove a;; esac; done";
-        let slow = PlayerSpec {
-            name: "slow".into(),
-            kind: PlayerKind::External {
-                command: vec!["sh".into(), "-c".into(), script.into()],
-                options: Vec::new(),
-            },
-            limits: MoveLimits {
-                clock: Some(TimeControl {
-                    base: Duration::from_millis(300),
-                    increment: Duration::ZERO,
-                }),
-                ..MoveLimits::default()
-            },
+        let clock = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(300),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
         };
+        let slow = scripted("slow", "sleep 0.6; echo bestmove a", clock, true);
         let ours: PlayerSpec = "depth=1".parse().unwrap();
         // One opening, F: the slow engine is North and must answer.
         let config = MatchConfig {
@@ -962,7 +1131,7 @@ mod tests {
         };
         let mut terminations = Vec::new();
         let summary = run_match(&config, &ours, &slow, &mut |r, _| {
-            terminations.push(r.termination.clone());
+            terminations.push(r.termination.to_string());
             assert!(r.record.tag("Forfeit").is_some());
         })
         .unwrap();
@@ -976,27 +1145,64 @@ mod tests {
     #[test]
     fn sprt_stops_a_lopsided_match_early() {
         let strong: PlayerSpec = "depth=4".parse().unwrap();
-        let weak = PlayerSpec {
-            name: "resigner".into(),
-            kind: PlayerKind::External {
-                // Claims every game is over: it forfeits every game.
-                command: vec![
-                    "sh".into(),
-                    "-c".into(),
-                    "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) echo bestmove 0000;; esac; done".into(),
-                ],
-                options: Vec::new(),
-            },
-            limits: MoveLimits {
-                depth: Some(1),
-                ..MoveLimits::default()
-            },
-        };
+        // Claims every game is over: it forfeits every game.
+        let weak = scripted("resigner", "echo bestmove 0000", Limits::depth(1), true);
         let config = MatchConfig {
             sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
             ..config(1000)
         };
         let summary = run_match(&config, &strong, &weak, &mut |_, _| {}).unwrap();
         assert!(summary.tally.games() < 1000);
+    }
+
+    /// An engine without a `Rules` option that always answers `f`.
+    fn optionless_engine() -> PlayerSpec {
+        scripted("plain", "echo bestmove f", Limits::depth(1), false)
+    }
+
+    #[test]
+    fn an_engine_without_a_rules_option_is_refused_at_start_under_awale() {
+        let ours: PlayerSpec = "depth=1".parse().unwrap();
+        let mut games = 0;
+        let e = run_match(&config(2), &ours, &optionless_engine(), &mut |_, _| {
+            games += 1
+        })
+        .unwrap_err();
+        assert_eq!(games, 0);
+        let text = e.to_string();
+        assert!(matches!(e, MatchError::Config(_)), "{text}");
+        assert!(
+            text.contains("no `Rules` option") && text.contains("--rules abapa"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_engine_without_a_rules_option_plays_abapa_with_a_note() {
+        let ours: PlayerSpec = "depth=1".parse().unwrap();
+        let plain = optionless_engine();
+        let config = MatchConfig {
+            rules: Rules::ABAPA,
+            openings: openings::parse_openings("F\n", Rules::ABAPA).unwrap(),
+            games: 2,
+            ..MatchConfig::default()
+        };
+        let prepared = Match::new(&config, &ours, &plain).unwrap();
+        assert_eq!(prepared.notes().len(), 1);
+        assert!(prepared.notes()[0].contains("taken to play abapa"));
+        let mut terminations = Vec::new();
+        prepared
+            .run(&mut |r, _| terminations.push(r.termination.clone()))
+            .unwrap();
+        assert_eq!(terminations.len(), 2);
+        // The games are played: none is lost for want of the option (this
+        // engine always answers `f`, and loses by its moves; the CLI tests
+        // play a real engine without the option).
+        assert!(
+            terminations
+                .iter()
+                .all(|t| !t.to_string().contains("Rules")),
+            "{terminations:?}"
+        );
     }
 }
