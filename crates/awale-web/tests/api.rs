@@ -663,10 +663,26 @@ async fn games_survive_a_restart_of_the_server() {
 #[tokio::test]
 async fn the_page_and_its_files_are_served() {
     let app = memory_app();
+    // The page names its files under a versioned path (/v/VERSION/...).
+    let page = app
+        .clone()
+        .oneshot(Request::get("/").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let page = page.into_body().collect().await.unwrap().to_bytes();
+    let page = String::from_utf8_lossy(&page);
+    let versioned = |file: &str| {
+        let end = page
+            .find(file)
+            .unwrap_or_else(|| panic!("{file} in the page"));
+        let start = page[..end].rfind('"').unwrap() + 1;
+        page[start..end + file.len()].to_string()
+    };
+    let (board, style) = (versioned("/js/board.js"), versioned("/style.css"));
     for (uri, kind, needle) in [
         ("/", "text/html", "<svg id=\"board\""),
-        ("/app.js", "text/javascript", "function drawBoard"),
-        ("/style.css", "text/css", ".board-wrap"),
+        (board.as_str(), "text/javascript", "function drawBoard"),
+        (style.as_str(), "text/css", ".board-wrap"),
         ("/favicon.svg", "image/svg+xml", "<svg"),
     ] {
         let response = app

@@ -2,44 +2,52 @@
 //! headless Chromium driven through chromedriver, a person's clicks and
 //! keys. Chromium and chromedriver are installed by `scripts/test.sh`.
 //!
-//! With `AWALE_SCREENSHOTS=1` the screenshots go to `docs/` (those shown in
-//! the README); otherwise to a temporary directory.
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored:
+//! the run says so and counts them. With `AWALE_SCREENSHOTS=1` the
+//! screenshots go to `docs/` (those shown in the README); otherwise to a
+//! temporary directory. `repeat_visit_on_slow_3g` is a measurement, run by
+//! hand (see docs/BENCHMARKS.md).
 
 mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{browser_installed, start_server, temp_dir, Browser};
+use webdriver::{browser_installed, http, start_server, start_server_with, temp_dir, Browser};
 
 /// One browser at a time: the machine has two cores.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-fn serial() -> Option<MutexGuard<'static, ()>> {
-    if std::env::var_os("AWALE_SKIP_BROWSER").is_some() {
-        eprintln!("AWALE_SKIP_BROWSER is set: browser test skipped");
-        return None;
-    }
+fn serial() -> MutexGuard<'static, ()> {
     assert!(
         browser_installed(),
-        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, which installs them"
+        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, \
+         which installs them, or build the tests with AWALE_SKIP_BROWSER=1 to skip them"
     );
-    Some(
-        SERIAL
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    )
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Where the screenshots of the README go: `docs/` with
+/// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.
 fn screenshot_path(name: &str) -> PathBuf {
     if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../docs")
             .join(name)
     } else {
-        temp_dir("shots").join(name)
+        shot_path(name)
     }
+}
+
+/// A screenshot to look at by eye (never in `docs/`): all of one run in
+/// one temporary directory.
+fn shot_path(name: &str) -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| temp_dir("shots")).join(name)
 }
 
 /// Opens the page with quick animations and no sound.
@@ -50,6 +58,16 @@ fn open(b: &Browser, url: &str) {
         json!([]),
     );
     b.goto(url);
+}
+
+/// A request to the server's API; the status and the JSON answer.
+fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let addr = url.trim_start_matches("http://");
+    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 fn moves(b: &Browser) -> Vec<String> {
@@ -84,6 +102,14 @@ fn wait_for_person(b: &Browser) {
     );
 }
 
+fn wait_dialog(b: &Browser) {
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+}
+
 fn first_legal(b: &Browser) -> Option<String> {
     b.exec(
         "const h = document.querySelector('.hole-hit.legal'); return h ? h.dataset.letter : null",
@@ -97,31 +123,88 @@ fn count(b: &Browser, letter: char) -> String {
     b.text(&format!("[data-count='{letter}']"))
 }
 
+fn hash(b: &Browser) -> String {
+    b.exec("return location.hash", json!([]))
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Pastes `record` into the import box and imports it.
+fn import(b: &Browser, record: &str) {
+    b.click("#btn-games");
+    b.exec(
+        "document.querySelector('#view-games details').open = true; \
+         document.querySelector('#import-text').value = arguments[0]",
+        json!([record]),
+    );
+    b.click("#import-go");
+}
+
 #[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_game_against_the_computer_played_by_clicking() {
-    let Some(_serial) = serial() else { return };
+    let _serial = serial();
     let data = temp_dir("play");
     let (_server, url) = start_server(&data);
     let b = Browser::start("play", "en-US,en", 1280, 1500);
     open(&b, &url);
 
     // No stored game yet: the new game dialog opens by itself.
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    wait_dialog(&b);
     assert_eq!(b.text("#dlg-new h2"), "New game");
+    // The clock's fields follow its box.
+    let fields = "return document.querySelector('#clock-fields').disabled";
+    assert_eq!(b.exec(fields, json!([])), json!(true));
+    b.click("input[name=clock]");
+    assert_eq!(b.exec(fields, json!([])), json!(false));
+    b.click("input[name=clock]");
+    // A usual clock, one tap: 3 minutes and 2 seconds a move.
+    b.click("#clock-presets button:nth-child(2)");
+    assert_eq!(b.exec(fields, json!([])), json!(false));
+    let chosen = b.exec(
+        "const f = document.querySelector('#form-new'); return [f.minutes.value, f.increment.value]",
+        json!([]),
+    );
+    assert_eq!(chosen, json!(["3", "2"]));
+    b.click("input[name=clock]");
     b.click("#sel-level option[value='2']");
     b.resize(1280, 800);
     b.screenshot(&screenshot_path("screenshot-new-game.png"));
     b.click("#btn-start");
     wait_for_person(&b);
 
-    // A click on hole C plays it, and the computer answers.
+    // Named for screen readers: the holes with their seeds, the icons.
+    let names = b.exec(
+        "return [document.querySelector(\".hole-hit[data-letter='C']\").getAttribute('aria-label'),
+                 document.querySelector('#btn-settings').getAttribute('aria-label'),
+                 document.querySelector('#btn-sound').getAttribute('aria-label')]",
+        json!([]),
+    );
+    assert_eq!(names, json!(["C: 4 seeds, play", "Settings", "Sounds"]));
+
+    // A click on hole C plays it, and the computer answers. With the
+    // sowing slowed down (in the settings), what is said goes in step with
+    // the seeds on the board.
+    b.click("#btn-settings");
+    b.click("#sel-speed option[value='320']");
+    b.click("#dlg-settings .primary");
     b.click(".hole-hit.legal[data-letter='C']");
+    b.wait_for(
+        "the person's sowing",
+        "return document.querySelector('#status').textContent === 'You sow C…'",
+        10,
+    );
+    b.wait_for(
+        "the computer's sowing",
+        "return document.querySelector('#status').textContent.startsWith('The computer sows')",
+        20,
+    );
     wait_moves(&b, 2);
     wait_for_person(&b);
+    b.click("#btn-settings");
+    b.click("#sel-speed option[value='70']");
+    b.click("#dlg-settings .primary");
     let played = moves(&b);
     assert_eq!(played[0], "C");
     assert!(
@@ -141,7 +224,7 @@ fn a_game_against_the_computer_played_by_clicking() {
     wait_moves(&b, 2);
     assert_eq!(moves(&b), played);
 
-    // A hint names a legal move.
+    // A hint names a legal move, and who leads by how many seeds.
     b.click("#btn-hint");
     b.wait_for(
         "the hint",
@@ -160,6 +243,10 @@ fn a_game_against_the_computer_played_by_clicking() {
         named.is_some_and(|c| legal.as_str().unwrap_or("").contains(c)),
         "{hint} / {legal}"
     );
+    assert!(
+        hint.contains(" seed") || hint.contains("even") || hint.contains("wins in"),
+        "{hint}"
+    );
 
     // The language switch, kept across a reload, which finds the game.
     b.click("#btn-lang");
@@ -177,7 +264,7 @@ fn a_game_against_the_computer_played_by_clicking() {
         5,
     );
 
-    // A few more moves, then the board and the review.
+    // A few more moves, then the board, in English and in French.
     for _ in 0..5 {
         wait_for_person(&b);
         let Some(letter) = first_legal(&b) else { break };
@@ -193,23 +280,52 @@ fn a_game_against_the_computer_played_by_clicking() {
         );
     }
     wait_for_person(&b);
+    let contrast = lowest_contrast(&b);
+    assert!(contrast >= 4.5, "text contrast {contrast:.2}:1");
     b.resize(1280, 760);
     b.exec(
         "window.scrollTo(0, 0); document.activeElement.blur()",
         json!([]),
     );
     b.screenshot(&screenshot_path("screenshot-board.png"));
+    b.click("#btn-lang");
+    b.wait_for("French", "return document.documentElement.lang === 'fr'", 5);
+    b.exec("document.activeElement.blur()", json!([]));
+    b.screenshot(&screenshot_path("screenshot-board-fr.png"));
+    b.click("#btn-lang");
     b.resize(1280, 1500);
+
+    // Fair play: no review while the game goes on. The person resigns.
+    assert_eq!(
+        b.exec(
+            "return document.querySelector('#btn-review').disabled",
+            json!([])
+        ),
+        json!(true)
+    );
     let total = moves(&b).len();
+    b.click("#btn-resign");
+    b.click("#resign-S");
+    b.wait_for(
+        "the result",
+        "return !!document.querySelector('#result')",
+        10,
+    );
+    assert_eq!(b.text("#result"), "You lost.");
+    assert!(b.text("#status").contains("You resigned."));
+
     b.click("#btn-review");
+    assert!(hash(&b).ends_with("&review"), "{}", hash(&b));
     b.wait_for(
         "the evaluation plot",
         &format!("return document.querySelectorAll('#plot .plot-dot').length === {total}"),
         60,
     );
-    assert!(b
-        .text("#review-status")
-        .contains(&format!("{total} moves reviewed")));
+    let status = b.text("#review-status");
+    assert!(
+        status.contains(&format!("{total} plies reviewed")),
+        "{status}"
+    );
     // The mistakes are listed with the move numbers of the move list.
     let numbers = b.exec(
         "const rows = [...document.querySelectorAll('#mistakes tr.clickable')]
@@ -230,30 +346,129 @@ fn a_game_against_the_computer_played_by_clicking() {
     b.screenshot(&screenshot_path("screenshot-review.png"));
 }
 
-#[test]
-fn french_by_default_for_a_french_browser_and_two_people_on_a_phone() {
-    let Some(_serial) = serial() else { return };
-    let data = temp_dir("phone");
-    let (_server, url) = start_server(&data);
-    let b = Browser::start("phone", "fr-FR,fr", 400, 860);
-    open(&b, &url);
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
-    assert_eq!(b.text("#btn-start"), "Commencer");
-    b.click("input[name=mode][value=humans] + span");
-    b.click("#btn-start");
-    wait_for_person(&b);
-    assert_eq!(b.text("#status"), "Au tour de Sud");
-    // The board fits the phone's width: nothing to scroll sideways.
-    let fits = b.exec(
-        "return [document.querySelector('#board').getBoundingClientRect().right, window.innerWidth, document.documentElement.scrollWidth]",
+/// The lowest contrast (WCAG ratio) of the board's labels on their chips
+/// (over the lightest wood) and of the move list's capture counts.
+fn lowest_contrast(b: &Browser) -> f64 {
+    let v = b.exec(
+        "const rgb = (s) => s.startsWith('#') ? [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16))
+                                              : s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+         const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+         const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+         const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+         const wood = rgb('#b9793b');
+         let low = 99;
+         for (const t of document.querySelectorAll('#board text.letter, #board text.count, #board text.krou-tag, #board text.store-count')) {
+           let chip = t.previousElementSibling;
+           while (chip && chip.tagName !== 'rect') chip = chip.previousElementSibling;
+           const a = +chip.getAttribute('opacity');
+           const back = rgb(chip.getAttribute('fill')).map((c, i) => a * c + (1 - a) * wood[i]);
+           low = Math.min(low, ratio(rgb(getComputedStyle(t).fill), back));
+         }
+         for (const c of document.querySelectorAll('#move-list .cap')) {
+           low = Math.min(low, ratio(rgb(getComputedStyle(c).color), rgb(getComputedStyle(c.parentElement).backgroundColor.includes('0)') ? '#2c241b' : getComputedStyle(c.parentElement).backgroundColor)));
+         }
+         return low;",
         json!([]),
     );
-    let [right, inner, scroll] = [0, 1, 2].map(|i| fits[i].as_f64().unwrap_or(f64::MAX));
-    assert!(right <= inner && scroll <= inner, "{fits}");
+    v.as_f64().unwrap_or(0.0)
+}
+
+/// Widths that overflow the phone's screen, and text too small to read.
+const PHONE_CHECK: &str = "
+    const w = window.innerWidth;
+    const bad = [];
+    if (document.documentElement.scrollWidth > w) bad.push('page ' + document.documentElement.scrollWidth);
+    for (const e of document.querySelectorAll('main *, dialog[open] *')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && e.offsetParent !== null && r.right > w + 1) bad.push((e.id || e.className.baseVal || e.className || e.tagName) + ' ' + Math.round(r.right));
+    }
+    for (const e of document.querySelectorAll('svg text')) {
+      const r = e.getBoundingClientRect();
+      if (r.height && r.height < 11) bad.push('small text ' + e.textContent + ' ' + r.height.toFixed(1));
+    }
+    // A select is wide enough for each of its options (the arrow aside).
+    const ctx = document.createElement('canvas').getContext('2d');
+    for (const s of document.querySelectorAll('dialog[open] select')) {
+      if (!s.offsetParent) continue;
+      const style = getComputedStyle(s);
+      ctx.font = style.font;
+      const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      for (const o of s.options) {
+        if (ctx.measureText(o.textContent).width > room) bad.push('select ' + s.name + ': ' + o.textContent);
+      }
+    }
+    return bad;";
+
+fn phone_problems(b: &Browser) -> Vec<String> {
+    b.exec(PHONE_CHECK, json!([]))
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// French typography: no plain space before `: ; ! ?` in the text shown.
+fn plain_spaces_before_punctuation(b: &Browser) -> Vec<String> {
+    b.exec(
+        "const text = document.body.innerText;
+         return [...text.matchAll(/.{0,20} [:;!?].{0,10}/g)].map(m => m[0]);",
+        json!([]),
+    )
+    .as_array()
+    .map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
+    let _serial = serial();
+    let data = temp_dir("phone");
+    let (_server, url) = start_server(&data);
+    // Games in the list, so that its width is tested.
+    for record in ["1. F f 2. A a *", "1. C *"] {
+        call(
+            &url,
+            "POST",
+            "/api/import",
+            Some(json!({ "record": record })),
+        );
+    }
+    let b = Browser::start("phone", "fr-FR,fr", 390, 844);
+    open(&b, &url);
+    assert_eq!(b.exec("return window.innerWidth", json!([])), json!(390));
+    // The games imported are there: a new visit shows the last one changed.
+    b.wait_for(
+        "a game",
+        "return !!document.querySelector('#game-info div')",
+        15,
+    );
+    b.click("#btn-new");
+    wait_dialog(&b);
+    assert_eq!(b.text("#btn-start"), "Commencer");
+    b.click("#form-new details summary");
+    b.click("select[name=direction] option[value=counter_clockwise]");
+    let problems = phone_problems(&b);
+    assert!(problems.is_empty(), "new game dialog: {problems:?}");
+    b.screenshot(&shot_path("phone-new-game.png"));
+    b.click("input[name=mode][value=humans] + span");
+    b.click("#btn-start");
+    b.wait_for(
+        "the new game",
+        "return document.querySelector('#game-info').textContent.startsWith('Partie n° 3')",
+        10,
+    );
+    wait_for_person(&b);
+    assert_eq!(b.text("#status"), "Au tour de Sud");
     b.click(".hole-hit.legal[data-letter='F']");
     wait_moves(&b, 1);
     wait_for_person(&b);
@@ -266,7 +481,28 @@ fn french_by_default_for_a_french_browser_and_two_people_on_a_phone() {
     assert_eq!(lit, "abcdef");
     b.click(".hole-hit.legal[data-letter='b']");
     wait_moves(&b, 2);
+    wait_for_person(&b);
+    let problems = phone_problems(&b);
+    assert!(problems.is_empty(), "board: {problems:?}");
+    let spaces = plain_spaces_before_punctuation(&b);
+    assert!(spaces.is_empty(), "French typography: {spaces:?}");
+    b.exec(
+        "window.scrollTo(0, 0); document.activeElement.blur()",
+        json!([]),
+    );
     b.screenshot(&screenshot_path("screenshot-phone.png"));
+
+    // The list of games: every game and its buttons on the screen.
+    b.click("#btn-games");
+    b.wait_for(
+        "the games",
+        "return document.querySelectorAll('.game-card .watch').length === 3",
+        10,
+    );
+    let problems = phone_problems(&b);
+    assert!(problems.is_empty(), "games: {problems:?}");
+    b.screenshot(&shot_path("phone-games.png"));
+
     // The rules page, in French, with its pictures.
     b.click("#btn-rules");
     assert_eq!(b.text("#rules-text h2"), "Les règles de l'awalé");
@@ -275,47 +511,57 @@ fn french_by_default_for_a_french_browser_and_two_people_on_a_phone() {
         json!([]),
     );
     assert_eq!(figures, json!(4));
+    let problems = phone_problems(&b);
+    assert!(problems.is_empty(), "rules: {problems:?}");
+    b.exec(
+        "document.querySelector('figure[data-fig=krou]').scrollIntoView()",
+        json!([]),
+    );
+    b.screenshot(&shot_path("phone-rules.png"));
+    let spaces = plain_spaces_before_punctuation(&b);
+    assert!(spaces.is_empty(), "French typography: {spaces:?}");
     b.click("#btn-lang");
     assert_eq!(b.text("#rules-text h2"), "The rules of Awalé");
+
+    // The board in English.
+    b.click("#btn-play");
+    wait_for_person(&b);
+    assert_eq!(b.text("#status"), "South to move");
+    b.exec(
+        "window.scrollTo(0, 0); document.activeElement.blur()",
+        json!([]),
+    );
+    b.screenshot(&screenshot_path("screenshot-phone-en.png"));
 }
 
 #[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
-    let Some(_serial) = serial() else { return };
+    let _serial = serial();
     let data = temp_dir("finish");
     let (_server, url) = start_server(&data);
     let b = Browser::start("finish", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    wait_dialog(&b);
     b.click("#dlg-new button[value=cancel]");
-    b.click("#btn-games");
+    // Nothing yet: the page says what to do.
+    assert!(b.text("#welcome").contains("New game"));
 
     // A bad file gets a clear error.
-    b.click("#view-games summary");
-    b.exec(
-        "document.querySelector('#import-text').value = arguments[0]",
-        json!(["1. F f 2. F"]),
-    );
-    b.click("#import-go");
+    import(&b, "1. F f 2. F");
     b.wait_for(
         "the import error",
         "return !document.querySelector('#import-error').hidden",
         10,
     );
     let error = b.text("#import-error");
-    assert!(error.contains("ply 3"), "{error}");
+    assert!(error.contains("ply 3 (F): This hole is empty."), "{error}");
 
     // South's last seed feeds North, who cannot feed back: the game ends.
-    let record = "[Event \"Endgame\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*\n";
-    b.exec(
-        "document.querySelector('#import-text').value = arguments[0]",
-        json!([record]),
+    import(
+        &b,
+        "[Event \"Endgame\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*\n",
     );
-    b.click("#import-go");
     wait_for_person(&b);
     assert_eq!(count(&b, 'F'), "1");
     b.click(".hole-hit.legal[data-letter='F']");
@@ -326,7 +572,10 @@ fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
     );
     assert_eq!(b.text("#result"), "North wins!");
     let status = b.text("#status");
-    assert!(status.contains("20 – 28"), "{status}");
+    assert!(
+        status.contains("South 20 seeds – North 28 seeds"),
+        "{status}"
+    );
     assert!(status.contains("could not be fed"), "{status}");
     // The seed left went to North's store, as the rules give it.
     b.wait_for(
@@ -342,49 +591,44 @@ fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
         ),
         json!(0)
     );
+    // In the list, the result in words.
+    b.click("#btn-games");
+    let result = b.text(".game-card .result-line");
+    assert_eq!(result, "1 ply · North won (no move left)");
 }
 
 #[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_stored_game_is_replayed_move_by_move() {
-    let Some(_serial) = serial() else { return };
+    let _serial = serial();
     let data = temp_dir("replay");
     let (_server, url) = start_server(&data);
     let b = Browser::start("replay", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    wait_dialog(&b);
     b.click("#dlg-new button[value=cancel]");
-    b.click("#btn-games");
-    b.click("#view-games summary");
-    b.exec(
-        "document.querySelector('#import-text').value = arguments[0]",
-        json!(["[Event \"Replay\"]\n\n1. F f 2. A a 3. C *\n"]),
-    );
-    b.click("#import-go");
+    import(&b, "[Event \"Replay\"]\n\n1. F f 2. A a 3. C *\n");
     wait_moves(&b, 5);
 
     // From the list of games, replay it.
     b.click("#btn-games");
-    b.click("#games-table tbody tr .watch");
+    b.click(".game-card .watch");
     b.wait_for(
         "the replay bar",
         "return !document.querySelector('#replay-bar').hidden",
         10,
     );
-    assert_eq!(b.text("#replay-label"), "start position");
+    assert_eq!(b.text("#replay-label"), "Start position");
     assert_eq!(count(&b, 'F'), "4");
     b.click("#rp-next");
-    assert_eq!(b.text("#replay-label"), "Replay: move 1 of 5");
+    assert_eq!(b.text("#replay-label"), "Replay: 1. F · ply 1 of 5");
     assert_eq!(count(&b, 'F'), "0");
     assert_eq!(count(&b, 'a'), "5");
     b.click("#rp-next");
     assert_eq!(count(&b, 'f'), "0");
     assert_eq!(count(&b, 'A'), "5");
     b.click("#rp-last");
-    assert_eq!(b.text("#replay-label"), "Replay: move 5 of 5");
+    assert_eq!(b.text("#replay-label"), "Replay: 3. C · ply 5 of 5");
     assert_eq!(count(&b, 'C'), "0");
     b.click("#rp-prev");
     assert_eq!(count(&b, 'C'), "6"); // 4, +1 from f, +1 from A
@@ -397,23 +641,31 @@ fn a_stored_game_is_replayed_move_by_move() {
         ),
         json!(0)
     );
+    // The move list is reached by keyboard: arrows step through it.
+    b.exec(
+        "document.querySelector('#move-list .mv.current').focus()",
+        json!([]),
+    );
+    b.keys("\u{E012}"); // ArrowLeft
+    assert_eq!(b.text("#replay-label"), "Replay: 2. A · ply 3 of 5");
+    assert_eq!(
+        b.exec("return document.activeElement.dataset.ply", json!([])),
+        json!("2")
+    );
     b.click("#rp-exit");
     wait_for_person(&b);
     assert_eq!(count(&b, 'C'), "0");
 }
 
 #[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_killed_server_restarts_and_the_game_goes_on_with_every_move() {
-    let Some(_serial) = serial() else { return };
+    let _serial = serial();
     let data = temp_dir("restart");
     let (server, url) = start_server(&data);
     let b = Browser::start("restart", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    wait_dialog(&b);
     b.click("#sel-level option[value='1']");
     b.click("#btn-start");
     wait_for_person(&b);
@@ -454,17 +706,14 @@ fn a_killed_server_restarts_and_the_game_goes_on_with_every_move() {
 }
 
 #[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
-    let Some(_serial) = serial() else { return };
+    let _serial = serial();
     let data = temp_dir("mirror");
     let (_server, url) = start_server(&data);
     let b = Browser::start("mirror", "en-US,en", 1280, 900);
     open(&b, &url);
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    wait_dialog(&b);
     b.click("input[name=mode][value=humans] + span");
     b.click("#form-new details summary");
     b.click("select[name=direction] option[value=clockwise]");
@@ -488,6 +737,10 @@ fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
         a_north.1 < a_south.1 && a_north.0 < a_south.0,
         "{a_north:?} {a_south:?}"
     );
+    // The rules in words, not as the server names them.
+    let info = b.text("#game-info");
+    assert!(info.contains("sowing clockwise"), "{info}");
+    assert!(!info.contains("direction="), "{info}");
     // Sowing from F goes on into a: F's seeds land on the left then up.
     b.click(".hole-hit.legal[data-letter='F']");
     wait_moves(&b, 1);
@@ -498,4 +751,369 @@ fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
     assert!(a_south.1 < a_north.1, "{a_south:?} {a_north:?}");
     assert!(a_south.0 < centre('F').0);
     assert_eq!(b.text("#player-bottom .who"), "North");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
+    let _serial = serial();
+    let data = temp_dir("stale");
+    let (_server, url) = start_server(&data);
+    let b = Browser::start("stale", "en-US,en", 1280, 900);
+    open(&b, &url);
+    wait_dialog(&b);
+    // The strongest level, the person North: the computer thinks at once.
+    b.wait_for(
+        "the levels",
+        "return document.querySelectorAll('#sel-level option').length >= 7",
+        10,
+    );
+    b.exec(
+        "document.querySelector('#sel-level').value = '7'",
+        json!([]),
+    );
+    b.click("input[name=human][value=N] + span");
+    b.click("#btn-start");
+    b.wait_for(
+        "the computer to think",
+        "return document.querySelector('#status').textContent.includes('thinking')",
+        10,
+    );
+    let old = b.exec(
+        "return +new URLSearchParams(location.hash.slice(1)).get('game')",
+        json!([]),
+    );
+    let old = old.as_i64().expect("the first game's id");
+    // While it thinks, what it foresees is not shown.
+    let thinking = b.text("#thinking");
+    assert!(
+        thinking.is_empty() || thinking.starts_with("The computer is thinking…"),
+        "{thinking}"
+    );
+    assert!(
+        !thinking.contains('+') && !thinking.contains("seed"),
+        "{thinking}"
+    );
+
+    // A new game at level 1, the person South.
+    b.click("#btn-new");
+    wait_dialog(&b);
+    b.exec(
+        "document.querySelector('#sel-level').value = '1'",
+        json!([]),
+    );
+    b.click("input[name=human][value=S] + span");
+    b.click("#btn-start");
+    wait_for_person(&b);
+    let new = b.exec(
+        "return +new URLSearchParams(location.hash.slice(1)).get('game')",
+        json!([]),
+    );
+    let new = new.as_i64().expect("the new game's id");
+    assert_ne!(old, new);
+
+    // The first game's search ends and its move is stored...
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, g) = call(&url, "GET", &format!("/api/games/{old}"), None);
+        if g["plies"].as_array().is_some_and(|p| p.len() == 1) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the first game's move: {g}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_millis(600));
+    // ...but the page stays on the new game.
+    assert_eq!(hash(&b), format!("#game={new}"));
+    assert!(b.text("#game-info").starts_with(&format!("Game {new}")));
+    assert_eq!(moves(&b).len(), 0);
+    assert_eq!(b.text("#status"), "Your move");
+
+    // A move played at once after opening a game goes to that game.
+    b.goto(&format!("{url}/#game={old}"));
+    b.wait_for(
+        "the first game",
+        &format!(
+            "return document.querySelector('#game-info').textContent.startsWith('Game {old}')"
+        ),
+        10,
+    );
+    wait_for_person(&b);
+    let letter = first_legal(&b).expect("a legal hole");
+    b.click(&format!(".hole-hit.legal[data-letter='{letter}']"));
+    wait_moves(&b, 2);
+    let (_, g) = call(&url, "GET", &format!("/api/games/{old}"), None);
+    assert_eq!(g["plies"][1]["move"], letter.as_str(), "{g}");
+    let (_, g) = call(&url, "GET", &format!("/api/games/{new}"), None);
+    assert_eq!(g["plies"].as_array().map(Vec::len), Some(0), "{g}");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_loss_on_time_shows_the_losers_clock_at_zero_and_says_who() {
+    let _serial = serial();
+    let data = temp_dir("flag");
+    let (_server, url) = start_server(&data);
+    // Six seconds each, nothing added: South, to move, runs out.
+    let (status, g) = call(
+        &url,
+        "POST",
+        "/api/games",
+        Some(json!({"mode": "humans", "clock": {"minutes": 0.1, "increment_seconds": 0}})),
+    );
+    assert_eq!(status, 201, "{g}");
+    let b = Browser::start("flag", "en-US,en", 1280, 900);
+    open(&b, &format!("{url}/#game={}", g["id"]));
+    // Fair play: no hint in a game with a clock.
+    b.wait_for(
+        "the clock",
+        "return document.querySelector('#player-bottom .clock').textContent !== ''",
+        10,
+    );
+    assert_eq!(
+        b.exec(
+            "return document.querySelector('#btn-hint').disabled",
+            json!([])
+        ),
+        json!(true)
+    );
+    b.wait_for(
+        "the fall of the flag",
+        "return !!document.querySelector('#result')",
+        20,
+    );
+    assert_eq!(b.text("#result"), "North wins!");
+    assert!(
+        b.text("#status").contains("South's time ran out."),
+        "{}",
+        b.text("#status")
+    );
+    assert_eq!(b.text("#player-bottom .clock"), "0:00");
+    let flagged = b.exec(
+        "return document.querySelector('#player-bottom .clock').classList.contains('flagged')",
+        json!([]),
+    );
+    assert_eq!(flagged, json!(true));
+    assert_ne!(b.text("#player-top .clock"), "0:00");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn back_and_forward_walk_through_views_games_and_replays() {
+    let _serial = serial();
+    let data = temp_dir("nav");
+    let (_server, url) = start_server(&data);
+    let (_, a) = call(
+        &url,
+        "POST",
+        "/api/import",
+        Some(json!({"record": "1. F f *"})),
+    );
+    let a = a["game"]["id"].as_i64().expect("game a");
+    // A game lost to the computer, for the replay of a finished game (the
+    // person takes the side to move at its end: North).
+    let (_, lost) = call(
+        &url,
+        "POST",
+        "/api/import",
+        Some(json!({
+            "record": "[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-27-20-S\"]\n\n1. F *\n",
+            "mode": "computer",
+            "level": 1,
+        })),
+    );
+    let lost = lost["game"]["id"].as_i64().expect("the lost game");
+    // Fifty more games: the list shows them a page at a time.
+    let many = "1. F *\n\n".repeat(50);
+    let (status, _) = call(&url, "POST", "/api/import", Some(json!({ "record": many })));
+    assert_eq!(status, 201);
+    let b = Browser::start("nav", "en-US,en", 1280, 900);
+    open(&b, &format!("{url}/#game={a}"));
+    wait_moves(&b, 2);
+    b.click("#btn-rules");
+    assert_eq!(hash(&b), "#rules");
+    b.click("#btn-games");
+    assert_eq!(hash(&b), "#games");
+    let cards = "return document.querySelectorAll('.game-card').length";
+    b.wait_for("a page of games", &format!("{cards} === 50"), 10);
+    b.click(".games .more button");
+    b.wait_for("every game", &format!("{cards} === 52"), 10);
+    b.exec("history.back()", json!([]));
+    b.wait_for(
+        "the rules",
+        "return !document.querySelector('#view-rules').hidden",
+        5,
+    );
+    b.exec("history.back()", json!([]));
+    b.wait_for(
+        "the board",
+        "return !document.querySelector('#view-play').hidden",
+        5,
+    );
+    assert_eq!(hash(&b), format!("#game={a}"));
+
+    // A move of the list: its own address, and Back leaves the replay.
+    b.click("#move-list .mv[data-ply='0']");
+    assert_eq!(hash(&b), format!("#game={a}&ply=1"));
+    assert!(!b.text("#replay-label").is_empty());
+    b.exec("history.back()", json!([]));
+    b.wait_for(
+        "the end of the replay",
+        "return document.querySelector('#replay-bar').hidden",
+        5,
+    );
+    b.exec("history.forward()", json!([]));
+    b.wait_for(
+        "the replay again",
+        "return !document.querySelector('#replay-bar').hidden",
+        5,
+    );
+
+    // An address typed in (a change of hash) is followed.
+    b.exec(&format!("location.hash = '#game={lost}'"), json!([]));
+    b.wait_for(
+        "the other game",
+        &format!(
+            "return document.querySelector('#game-info').textContent.startsWith('Game {lost}')"
+        ),
+        10,
+    );
+    b.wait_for(
+        "the result",
+        "return !!document.querySelector('#result')",
+        10,
+    );
+    assert_eq!(b.text("#result"), "You lost.");
+
+    // Reloaded at the start of its replay: the start, not the result.
+    b.goto(&format!("{url}/#game={lost}&ply=0"));
+    b.wait_for(
+        "the replay",
+        "return !document.querySelector('#replay-bar').hidden",
+        10,
+    );
+    assert_eq!(b.text("#replay-label"), "Start position");
+    assert_eq!(b.text("#status"), "Replay: South to move");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_refused_grand_slam_is_explained_in_words() {
+    let _serial = serial();
+    let data = temp_dir("slam");
+    // No endgame databases: the page says how to build them.
+    let (_server, url) = start_server_with(&data, &["--db", "/nonexistent-awale-db"]);
+    // F would take a and b, all of North's seeds: forbidden (A is legal).
+    let (_, g) = call(
+        &url,
+        "POST",
+        "/api/import",
+        Some(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"})),
+    );
+    let id = g["game"]["id"].as_i64().expect("the game");
+    let b = Browser::start("slam", "en-US,en", 1280, 900);
+    open(&b, &format!("{url}/#game={id}"));
+    wait_for_person(&b);
+    let legal = b.exec(
+        "return [...document.querySelectorAll('.hole-hit.legal')].map(h => h.dataset.letter).join('')",
+        json!([]),
+    );
+    assert_eq!(legal, "A");
+    b.click(".hole-hit[data-letter='F']");
+    b.wait_for(
+        "the explanation",
+        "return !document.querySelector('#toast').hidden",
+        10,
+    );
+    let said = b.text("#toast");
+    assert!(
+        said.contains("grand slam") && said.contains("forbid"),
+        "{said}"
+    );
+    assert_eq!(moves(&b).len(), 0);
+
+    b.click("#btn-new");
+    wait_dialog(&b);
+    b.exec(
+        "const s = document.querySelector('#sel-level'); s.value = '7'; s.dispatchEvent(new Event('change'))",
+        json!([]),
+    );
+    let note = b.text("#level-oracle");
+    assert!(note.contains("awale db build"), "{note}");
+}
+
+/// A repeat visit on Chrome's "Slow 3G" profile (2 s round trips, 50 kB/s
+/// each way): how soon the page is usable (the board of the game drawn and
+/// the menu answering), and the first visit for comparison. A measurement,
+/// run by hand: `cargo test --profile fast -p awale --test browser --
+/// --ignored repeat_visit_on_slow_3g --nocapture`.
+#[test]
+#[ignore = "a measurement: run by hand (docs/BENCHMARKS.md)"]
+fn repeat_visit_on_slow_3g() {
+    let _serial = serial();
+    let data = temp_dir("slow3g");
+    let (_server, url) = start_server(&data);
+    let (_, g) = call(
+        &url,
+        "POST",
+        "/api/import",
+        Some(json!({"record": "1. F f 2. A a *"})),
+    );
+    let id = &g["game"]["id"];
+    // A new query string each time: a whole new load, not a move within
+    // the page.
+    let page = |visit: usize| format!("{url}/?visit={visit}#game={id}");
+    let b = Browser::start("slow3g", "en-US,en", 1280, 900);
+    let usable =
+        "const m = performance.getEntriesByName('awale-usable')[0]; return m ? m.startTime : null";
+    let bytes = "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))
+                   .reduce((s, e) => s + (e.transferSize || 0), 0)";
+    b.set_network("Slow 3G", 2000, 50_000, 50_000);
+    b.goto(&page(0));
+    let first = b.wait_for("the page", usable, 120);
+    b.wait_for(
+        "the moves",
+        "return document.querySelectorAll('#move-list .mv').length === 4",
+        120,
+    );
+    let first_bytes = b.exec(bytes, json!([]));
+    b.wait_for(
+        "the service worker",
+        "return !!navigator.serviceWorker.controller",
+        120,
+    );
+    let mut repeat = Vec::new();
+    for visit in 1..=5 {
+        b.goto(&page(visit));
+        repeat.push(b.wait_for("the page", usable, 120));
+        b.wait_for(
+            "the moves",
+            "return document.querySelectorAll('#move-list .mv').length === 4",
+            120,
+        );
+    }
+    let repeat_bytes = b.exec(bytes, json!([]));
+    // For comparison: without the service worker, the browser's cache
+    // alone (the page is checked, a 304; the versioned files are kept).
+    let mut http_cache = Vec::new();
+    for visit in 6..=8 {
+        b.exec_async(
+            "const done = arguments[arguments.length - 1];
+             navigator.serviceWorker.getRegistrations()
+               .then((rs) => Promise.all(rs.map((r) => r.unregister()))).then(() => done(true));",
+        );
+        b.goto(&page(visit));
+        http_cache.push(b.wait_for("the page", usable, 120));
+        b.wait_for(
+            "the moves",
+            "return document.querySelectorAll('#move-list .mv').length === 4",
+            120,
+        );
+    }
+    println!(
+        "{}",
+        json!({"profile": "Slow 3G (2000 ms, 50 kB/s)", "first_visit_ms": first, "first_visit_bytes": first_bytes,
+               "repeat_visit_ms": repeat, "repeat_visit_bytes": repeat_bytes,
+               "repeat_visit_without_service_worker_ms": http_cache})
+    );
 }

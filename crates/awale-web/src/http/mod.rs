@@ -23,10 +23,10 @@ pub fn app(state: AppState) -> Router {
     let max_record = state.shared.config.max_record_bytes;
     let body_timeout = state.shared.config.body_timeout;
     Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .route("/favicon.svg", get(assets::favicon))
+        .route("/", get(assets::serve))
+        .route("/sw.js", get(assets::serve))
+        .route("/favicon.svg", get(assets::serve))
+        .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(games::info))
         .route("/api/me", get(online::me).post(online::rename))
         .route("/api/lobby", get(online::lobby))
@@ -82,7 +82,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// Any other path: a JSON 404.
-async fn not_found(uri: axum::http::Uri) -> error::ApiError {
+pub(crate) async fn not_found(uri: axum::http::Uri) -> error::ApiError {
     error::ApiError::new(
         axum::http::StatusCode::NOT_FOUND,
         "not_found",

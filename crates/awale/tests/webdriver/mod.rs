@@ -169,6 +169,9 @@ pub fn browser_installed() -> bool {
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
+/// Below this width, `Browser::start` emulates a phone's screen.
+const PHONE_WIDTH: u32 = 500;
+
 fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
@@ -223,15 +226,23 @@ impl Browser {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ];
+        let mut options = json!({
+            "binary": CHROMIUM,
+            "args": args,
+            "prefs": { "intl.accept_languages": accept_languages },
+        });
+        if width < PHONE_WIDTH {
+            // Windows are never narrower than 500 pixels: a phone's screen
+            // is emulated (touch, twice the pixels, as phones have).
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2.0, "touch": true },
+            });
+        }
         let caps = json!({
             "capabilities": {
                 "alwaysMatch": {
                     "browserName": "chrome",
-                    "goog:chromeOptions": {
-                        "binary": CHROMIUM,
-                        "args": args,
-                        "prefs": { "intl.accept_languages": accept_languages },
-                    }
+                    "goog:chromeOptions": options,
                 }
             }
         });
@@ -272,6 +283,16 @@ impl Browser {
             "POST",
             "/execute/sync",
             Some(&json!({ "script": script, "args": args })),
+        )
+    }
+
+    /// Runs `script` (a function body that calls its last argument when
+    /// done); returns what it passed.
+    pub fn exec_async(&self, script: &str) -> Value {
+        self.session_command(
+            "POST",
+            "/execute/async",
+            Some(&json!({ "script": script, "args": [] })),
         )
     }
 
@@ -383,6 +404,21 @@ impl Browser {
             "POST",
             "/window/rect",
             Some(&json!({"width": width, "height": height})),
+        );
+    }
+
+    /// Emulates a network (Chromium's throttling): `latency_ms` added to
+    /// each round trip, throughputs in bytes per second.
+    pub fn set_network(&self, _name: &str, latency_ms: u64, down: u64, up: u64) {
+        self.session_command(
+            "POST",
+            "/chromium/network_conditions",
+            Some(&json!({"network_conditions": {
+                "offline": false,
+                "latency": latency_ms,
+                "download_throughput": down,
+                "upload_throughput": up,
+            }})),
         );
     }
 

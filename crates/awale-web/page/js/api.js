@@ -1,0 +1,33 @@
+// The server's JSON API: one function for every request, failures as
+// ApiError with the server's stable code (translated by the page).
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body !== undefined ? { "Content-Type": "application/json" } : {},
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", String(e));
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.error) || "other", (data && data.message) || res.statusText);
+  }
+  return data;
+}

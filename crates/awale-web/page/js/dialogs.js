@@ -1,0 +1,211 @@
+// The page's dialogs: a new game (opponent, level, side, rules and their
+// options, clock), the settings, and resigning.
+
+import { api } from "./api.js";
+import { session, resign } from "./game.js";
+import { getLang, t, has } from "./i18n.js";
+import * as nav from "./nav.js";
+import { mySides } from "./play-view.js";
+import { settings, setSpeed, setSound, loadJson, saveJson } from "./settings.js";
+import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+let info = null;
+
+export function setInfo(i) {
+  info = i;
+  fillLevels();
+  fillClockPresets();
+}
+
+// The server's usual clocks (minutes, seconds added), one tap each.
+function fillClockPresets() {
+  const box = $("#clock-presets");
+  box.textContent = "";
+  for (const [minutes, seconds] of (info && info.clock_presets) || []) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `${minutes} + ${seconds}`;
+    b.setAttribute("aria-label", t("clock_words", minutes, seconds));
+    b.onclick = () => {
+      const f = form();
+      f.clock.checked = true;
+      f.minutes.value = String(minutes);
+      f.increment.value = String(seconds);
+      updateForm();
+    };
+    box.append(b);
+  }
+}
+
+// ----------------------------------------------------------- new game --
+
+const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment"];
+
+function form() {
+  return $("#form-new");
+}
+
+export function fillLevels() {
+  const sel = $("#sel-level");
+  const keep = sel.value || String(info ? info.default_level : 3);
+  sel.textContent = "";
+  for (const l of info ? info.levels : []) {
+    const o = document.createElement("option");
+    o.value = l.number;
+    o.textContent = `${l.number}. ${getLang() === "fr" ? l.name_fr : l.name_en}`;
+    sel.append(o);
+  }
+  sel.value = keep;
+  fillTargets();
+  fillClockPresets();
+  describeLevel();
+}
+
+function fillTargets() {
+  const sel = $("#sel-target");
+  const keep = sel.value || "off";
+  sel.textContent = "";
+  const off = document.createElement("option");
+  off.value = "off";
+  off.textContent = t("target_off");
+  sel.append(off);
+  for (let n = 1; n <= 48; n++) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = t("seeds_n", n);
+    sel.append(o);
+  }
+  sel.value = keep;
+}
+
+function describeLevel() {
+  const n = +$("#sel-level").value;
+  const l = info && info.levels.find((x) => x.number === n);
+  $("#level-desc").textContent = l ? levelDescription(l) : "";
+  // The strongest level plays with the endgame databases: say when they
+  // are not there, and how to build them.
+  const note = $("#level-oracle");
+  const missing = !!info && info.oracle === false && levelUsesDatabases(info, n);
+  note.hidden = !missing;
+  if (missing) {
+    note.textContent = "";
+    note.append(t("oracle_missing"), " ");
+    const code = document.createElement("code");
+    code.textContent = "awale db build --max-seeds 20";
+    note.append(code, " ", t("oracle_missing_then"));
+  }
+}
+
+function applyPreset() {
+  const f = form();
+  const p = PRESETS[f.preset.value] || PRESETS.awale;
+  f.grand_slam.value = p.grand_slam;
+  f.repetition.value = p.repetition;
+  f.target.value = p.target ? String(p.target) : "off";
+}
+
+function updateForm() {
+  const f = form();
+  document.querySelector(".computer-only").hidden = f.mode.value !== "computer";
+  $("#clock-fields").disabled = !f.clock.checked;
+}
+
+function restoreForm() {
+  const saved = loadJson("awale.newgame");
+  if (!saved) return;
+  const f = form();
+  for (const k of FORM_FIELDS) if (saved[k] !== undefined && f[k]) f[k].value = saved[k];
+  f.clock.checked = !!saved.clock;
+}
+
+function saveForm() {
+  const f = form();
+  const saved = { clock: f.clock.checked };
+  for (const k of FORM_FIELDS) saved[k] = f[k].value;
+  saveJson("awale.newgame", saved);
+}
+
+export function openNewGame() {
+  $("#new-error").hidden = true;
+  fillLevels();
+  restoreForm();
+  describeLevel();
+  updateForm();
+  const dlg = $("#dlg-new");
+  if (!dlg.open) dlg.showModal();
+}
+
+async function startNewGame() {
+  const f = form();
+  if (!f.reportValidity()) return;
+  let rules = f.preset.value;
+  for (const k of ["grand_slam", "repetition", "target", "direction", "first"]) rules += `,${k}=${f[k].value}`;
+  const body = { mode: f.mode.value, rules };
+  if (f.mode.value === "computer") {
+    body.level = +f.level.value;
+    body.human = f.human.value;
+  }
+  if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
+  const err = $("#new-error");
+  try {
+    const g = await api("POST", "/api/games", body);
+    saveForm();
+    $("#dlg-new").close();
+    nav.go({ view: "play", game: g.id, created: g });
+  } catch (e) {
+    err.textContent = has("err_" + e.code) ? t("err_" + e.code) : t("err_other", e.message || e.code);
+    err.hidden = false;
+  }
+}
+
+// ----------------------------------------------------------- settings --
+
+function openSettings() {
+  $("#sel-speed").value = String(settings.speed);
+  $("#chk-sound").checked = settings.sound;
+  $("#dlg-settings").showModal();
+}
+
+// ------------------------------------------------------------- resign --
+
+// Against the computer (or online) the person resigns for their side;
+// between two people on one screen, either may: the dialog asks who.
+function openResign() {
+  const g = session.game;
+  const sides = mySides(g);
+  if (!g || g.end || !sides.length) return;
+  const two = sides.length === 2;
+  $("#resign-text").textContent = two ? t("resign_who") : g.mode === "computer" ? t("confirm_resign") : t("confirm_resign_online");
+  for (const side of ["S", "N"]) {
+    const b = $(`#resign-${side}`);
+    b.hidden = !sides.includes(side);
+    b.textContent = two ? t("side_resigns", sideName(side)) : t("resign");
+  }
+  $("#dlg-resign").returnValue = "";
+  $("#dlg-resign").showModal();
+}
+
+// ---------------------------------------------------------------- all --
+
+export function wire(onSoundChange) {
+  const f = form();
+  f.preset.onchange = applyPreset;
+  for (const r of f.querySelectorAll("input[name=mode], input[name=clock]")) r.onchange = updateForm;
+  $("#sel-level").onchange = describeLevel;
+  $("#btn-start").onclick = (e) => {
+    e.preventDefault();
+    startNewGame();
+  };
+  $("#btn-settings").onclick = openSettings;
+  $("#sel-speed").onchange = (e) => setSpeed(+e.target.value);
+  $("#chk-sound").onchange = (e) => {
+    setSound(e.target.checked);
+    onSoundChange();
+  };
+  $("#btn-resign").onclick = openResign;
+  $("#dlg-resign").addEventListener("close", () => {
+    const v = $("#dlg-resign").returnValue;
+    if (v === "S" || v === "N") resign(v);
+  });
+}

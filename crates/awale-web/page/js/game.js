@@ -1,0 +1,267 @@
+// The game on the board and what the person does to it. The page shows
+// one game at a time; every request, answer and live event belongs to the
+// game it was made for, and is dropped when the page has moved on to
+// another (a new game started while the computer thinks, a game opened
+// from the list). The server holds the truth: this module asks and shows.
+
+import { api } from "./api.js";
+import { listen } from "./live.js";
+import { saveJson } from "./settings.js";
+
+export const session = {
+  id: null, // the game shown
+  game: null, // the server's view of it, as drawn once animations are done
+  latest: null, // the last view received (drawn, or waiting for its sowing)
+  epoch: 0, // changes with the game shown: work of an older epoch is dropped
+  busy: false, // a request of this page about this game is under way
+  animating: null, // {view, ply} while a move is being sown on the board
+  thinking: null, // the computer's search ({depth}) while it thinks
+  hint: null, // the last hint, for the position it was asked in
+  replayAt: null, // the ply shown when stepping through the game
+  clock: null, // {left_ms, running, at}: the server's clock when received
+  queue: Promise.resolve(), // animations, one after the other
+  live: null,
+};
+
+// What the play view provides: redraw, animate a ply, show an error.
+const hooks = { render() {}, animate: async () => {}, error() {} };
+
+export function setHooks(h) {
+  Object.assign(hooks, h);
+}
+
+// Whether work started in `epoch` still concerns the game shown.
+export function current(epoch) {
+  return epoch === session.epoch;
+}
+
+// Shows game `id` (its view comes later, from `apply`): drops everything
+// about the game shown before, and listens to the new one's live events.
+export function select(id) {
+  if (session.id === id && session.live) return;
+  session.epoch++;
+  if (session.live) session.live.close();
+  Object.assign(session, {
+    id, game: null, latest: null, busy: false, animating: null, thinking: null, hint: null,
+    replayAt: null, clock: null, queue: Promise.resolve(), live: null,
+  });
+  if (id !== null) {
+    const epoch = session.epoch;
+    session.live = listen(id, {
+      state: (view) => onLiveState(view, epoch),
+      move: (event) => onLiveMove(event, epoch),
+      thinking: (info) => {
+        if (!current(epoch)) return;
+        // Only how deep it looks: never its line or its score, which would
+        // be free hints in the middle of a game.
+        session.thinking = { depth: info.depth };
+        hooks.render();
+      },
+    });
+  }
+  hooks.render();
+}
+
+// The clock as the server sent it: the page counts down from there.
+function setClock(c) {
+  session.clock = c && c.left_ms ? { left_ms: c.left_ms.slice(), running: c.running, at: Date.now() } : null;
+}
+
+// Whether two views of the same game show the same thing.
+function same(a, b) {
+  return !!a && !!b && a.plies.length === b.plies.length && a.position === b.position &&
+    a.start === b.start && JSON.stringify(a.end) === JSON.stringify(b.end) &&
+    a.can_undo === b.can_undo && a.can_redo === b.can_redo;
+}
+
+// Shows `view`, a view of the game shown (any other is dropped), sowing
+// the moves that are new since the one shown when `animate` and there are
+// one or two. Resolves once it is on the board.
+export function apply(view, animate) {
+  if (!view || view.id !== session.id) return Promise.resolve(false);
+  const epoch = session.epoch;
+  // Views sent to every viewer do not say which sides this one plays.
+  if (view.you === undefined && session.latest) view.you = session.latest.you;
+  session.latest = view;
+  setClock(view.clock);
+  session.queue = session.queue.then(async () => {
+    if (!current(epoch)) return;
+    const old = session.game;
+    if (old && view.plies.length < old.plies.length) session.hint = null;
+    const added = old ? view.plies.length - old.plies.length : 0;
+    const fresh = animate && old && old.start === view.start && added > 0 && added <= 2 &&
+      view.plies[old.plies.length - 1]?.move === old.plies[old.plies.length - 1]?.move;
+    if (fresh && session.replayAt === null) {
+      for (let k = old.plies.length; k < view.plies.length; k++) {
+        session.animating = { view, ply: k };
+        hooks.render();
+        await hooks.animate(view, k, () => current(epoch));
+        if (!current(epoch)) return;
+      }
+    }
+    session.animating = null;
+    session.game = view;
+    saveJson("awale.last", view);
+    hooks.render();
+  }).catch((e) => hooks.error(e));
+  return session.queue.then(() => current(epoch));
+}
+
+function onLiveState(view, epoch) {
+  if (!current(epoch) || view.id !== session.id) return;
+  // The page's own requests show their answers; this brings the rest:
+  // another tab, a search that went on after a reload, a fall of the flag.
+  if (same(session.latest, view)) {
+    setClock(view.clock);
+    return;
+  }
+  session.thinking = null;
+  apply(view, true).then((still) => {
+    if (still) computerIfDue();
+  });
+}
+
+// One more move: added to the last view when it follows it, else the
+// whole game is asked for.
+function onLiveMove(event, epoch) {
+  if (!current(epoch) || event.id !== session.id) return;
+  const base = session.latest;
+  const { index, ply, ...head } = event;
+  if (base && index < base.plies.length) return; // already here
+  session.thinking = null;
+  if (!base || index > base.plies.length) {
+    reload(epoch);
+    return;
+  }
+  apply({ ...base, ...head, plies: base.plies.concat([ply]) }, true).then((still) => {
+    if (still) computerIfDue();
+  });
+}
+
+// Opens game `id` from the server.
+export async function open(id) {
+  select(id);
+  const epoch = session.epoch;
+  const view = await api("GET", `/api/games/${id}`);
+  if (!current(epoch)) return false;
+  await apply(view, false);
+  if (current(epoch)) computerIfDue();
+  return current(epoch);
+}
+
+// Shows a game whose view the page already has (just created, imported).
+export async function show(view) {
+  select(view.id);
+  await apply(view, false);
+  computerIfDue();
+}
+
+// Runs `request` (which gets the game and returns its new view) for the
+// game shown, one at a time; the answer is shown if the page still shows
+// that game. A stale game (changed elsewhere) is loaded again.
+export async function act(request, animate = true) {
+  const g = session.game;
+  if (!g || session.busy || session.animating) return;
+  const epoch = session.epoch;
+  session.busy = true;
+  hooks.render();
+  try {
+    const view = await request(g);
+    if (current(epoch) && view) await apply(view, animate);
+  } catch (e) {
+    if (!current(epoch)) return;
+    if (e.code === "stale") await reload(epoch);
+    hooks.error(e);
+  } finally {
+    if (current(epoch)) {
+      session.busy = false;
+      hooks.render();
+      computerIfDue();
+    }
+  }
+}
+
+async function reload(epoch) {
+  try {
+    const view = await api("GET", `/api/games/${session.id}`);
+    if (current(epoch)) await apply(view, true);
+  } catch (e) {
+    // Shown by the caller's error, or the next event brings the game.
+  }
+}
+
+// Asks the server for the computer's move when it is its turn.
+export async function computerIfDue() {
+  const g = session.game;
+  if (!g || !g.computer_to_move || session.busy || session.animating || session.replayAt !== null) return;
+  const epoch = session.epoch;
+  session.busy = true;
+  session.thinking = session.thinking || { depth: 0 };
+  hooks.render();
+  let waiting = false;
+  try {
+    const view = await api("POST", `/api/games/${g.id}/computer`, { ply: g.plies.length });
+    if (!current(epoch)) return;
+    session.thinking = null;
+    await apply(view, true);
+  } catch (e) {
+    if (!current(epoch)) return;
+    // Another page, or a request from before a reload, is already
+    // searching: its move comes as a live event.
+    waiting = e.code === "computer_thinking";
+    if (!waiting) {
+      session.thinking = null;
+      if (e.code === "stale") await reload(epoch);
+      hooks.error(e);
+    }
+  } finally {
+    if (current(epoch)) {
+      session.busy = false;
+      if (!waiting) session.thinking = null;
+      hooks.render();
+    }
+  }
+}
+
+// Plays `letter` for the person.
+export function play(letter) {
+  return act((g) => api("POST", `/api/games/${g.id}/moves`, { move: letter, ply: g.plies.length }));
+}
+
+export function undo() {
+  return act((g) => api("POST", `/api/games/${g.id}/undo`, { ply: g.plies.length }), false);
+}
+
+export function redo() {
+  return act((g) => api("POST", `/api/games/${g.id}/redo`, { ply: g.plies.length }));
+}
+
+export function resign(side) {
+  return act((g) => api("POST", `/api/games/${g.id}/resign`, side ? { side } : {}), false);
+}
+
+export function hint() {
+  return act(async (g) => {
+    const h = await api("POST", `/api/games/${g.id}/hint`);
+    if (session.game === g) session.hint = h;
+    return null;
+  });
+}
+
+// The time left of each side now, counted down from the last clock the
+// server sent; the side that lost on time shows 0.
+export function timeLeft() {
+  const g = session.game;
+  const c = session.clock;
+  if (!g || !g.clock || !c) return null;
+  const left = c.left_ms.slice();
+  if (c.running && !g.end) {
+    const i = c.running === "S" ? 0 : 1;
+    left[i] = Math.max(0, left[i] - (Date.now() - c.at));
+  }
+  if (g.end && g.end.reason === "time") {
+    const loser = g.end.loser_by || (g.end.winner === "S" ? "N" : "S");
+    left[loser === "S" ? 0 : 1] = 0;
+  }
+  return left;
+}

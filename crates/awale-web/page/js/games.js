@@ -1,0 +1,142 @@
+// The stored games: a list to continue, replay or export each one, and the
+// import of game records (a file, or pasted text).
+
+import { api } from "./api.js";
+import { getLang, t } from "./i18n.js";
+import * as nav from "./nav.js";
+import { loadJson } from "./settings.js";
+import { showError } from "./toast.js";
+import { explainRecordError, levelName, parseRulesName, rulesWords, shortResult } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+let info = null;
+let loading = 0;
+
+export function setInfo(i) {
+  info = i;
+}
+
+// Lists the games (again: the words follow the language), newest first,
+// a page at a time.
+export async function render() {
+  const ticket = ++loading;
+  const list = $("#games-list");
+  let data;
+  try {
+    data = await api("GET", "/api/games");
+  } catch (e) {
+    showError(e);
+    return;
+  }
+  if (ticket !== loading) return;
+  list.textContent = "";
+  if (!data.games.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = t("no_games");
+    list.append(li);
+    return;
+  }
+  append(list, data, ticket);
+}
+
+function append(list, data, ticket) {
+  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  for (const s of data.games) list.append(card(s, date));
+  if (!data.next) return;
+  const li = document.createElement("li");
+  li.className = "more";
+  const more = document.createElement("button");
+  more.textContent = t("more_games");
+  more.onclick = async () => {
+    more.disabled = true;
+    try {
+      const next = await api("GET", `/api/games?before=${encodeURIComponent(data.next)}`);
+      if (ticket !== loading) return;
+      li.remove();
+      append(list, next, ticket);
+    } catch (e) {
+      more.disabled = false;
+      showError(e);
+    }
+  };
+  li.append(more);
+  list.append(li);
+}
+
+function card(s, date) {
+  const li = document.createElement("li");
+  li.className = "game-card";
+  li.dataset.id = s.id;
+  const head = document.createElement("div");
+  head.className = "head";
+  const title = document.createElement("b");
+  if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
+  else if (s.mode === "online") title.textContent = t("online_names", s.names[0] || "?", s.names[1] || "?");
+  else title.textContent = t("two_people");
+  const when = document.createElement("span");
+  when.className = "muted";
+  when.textContent = `${t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;
+  head.append(title, when);
+  const rules = document.createElement("div");
+  rules.className = "muted small";
+  rules.textContent = rulesWords(parseRulesName(s.rules));
+  const result = document.createElement("div");
+  result.className = "result-line";
+  result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}`;
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const open = document.createElement("button");
+  open.className = "open";
+  open.textContent = s.result === "*" ? t("continue_game") : t("open");
+  open.onclick = () => nav.go({ view: "play", game: s.id });
+  const watch = document.createElement("button");
+  watch.className = "watch";
+  watch.textContent = t("replay");
+  watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
+  const exp = document.createElement("a");
+  exp.className = "button";
+  exp.textContent = t("export");
+  exp.href = `/api/games/${s.id}/record`;
+  exp.setAttribute("download", `awale-${s.id}.ogn`);
+  actions.append(open, watch, exp);
+  li.append(head, rules, result, actions);
+  return li;
+}
+
+function importError(text) {
+  const err = $("#import-error");
+  err.textContent = text;
+  err.hidden = !text;
+}
+
+async function importText(text) {
+  importError("");
+  const body = { record: text, mode: $("#import-mode").value };
+  if (body.mode === "computer") {
+    const saved = loadJson("awale.newgame");
+    body.level = +((saved && saved.level) || (info ? info.default_level : 3));
+  }
+  try {
+    const r = await api("POST", "/api/import", body);
+    nav.go({ view: "play", game: r.game.id });
+  } catch (e) {
+    if (e.code === "bad_record") importError(t("err_bad_record", explainRecordError(e.message)));
+    else if (e.code === "too_large") importError(t("err_too_large_file"));
+    else importError(t("bad_file", e.message || e.code));
+  }
+}
+
+export function wire() {
+  $("#import-file").onchange = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    e.target.value = "";
+    if (file.size > 1024 * 1024) {
+      importError(t("err_too_large_file"));
+      return;
+    }
+    importText(await file.text());
+  };
+  $("#import-go").onclick = () => importText($("#import-text").value);
+}

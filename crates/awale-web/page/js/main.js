@@ -1,0 +1,173 @@
+// Awalé in the browser: starts the page, routes its addresses to views and
+// wires the menu. Modules: i18n (words), api/live (the server), game (the
+// game shown), board/sowing (drawing), play-view, review, games, rules,
+// dialogs, nav (addresses).
+
+import { api } from "./api.js";
+import * as dialogs from "./dialogs.js";
+import * as game from "./game.js";
+import * as games from "./games.js";
+import { getLang, onLangChange, setLang, translatePage } from "./i18n.js";
+import * as nav from "./nav.js";
+import * as play from "./play-view.js";
+import * as review from "./review.js";
+import * as rules from "./rules.js";
+import { loadJson, saveJson, settings, setSound } from "./settings.js";
+import { sound } from "./sound.js";
+import { showError } from "./toast.js";
+
+const $ = (sel) => document.querySelector(sel);
+const VIEWS = ["play", "games", "rules"];
+let firstLoad = true;
+
+function showView(name) {
+  for (const v of VIEWS) $("#view-" + v).hidden = v !== name;
+  for (const [v, id] of [["play", "#btn-play"], ["games", "#btn-games"], ["rules", "#btn-rules"]]) {
+    const b = $(id);
+    if (v === name) b.setAttribute("aria-current", "page");
+    else b.removeAttribute("aria-current");
+  }
+  if (name === "rules") rules.render();
+  if (name === "games") games.render();
+}
+
+// Shows what an address names (see nav.js). Called on every change of
+// address, from a click or from Back and Forward.
+async function route(r) {
+  showView(r.view);
+  if (r.view !== "play") return;
+  if (!r.game) {
+    // No game named: the game going on, else the welcome.
+    let g = null;
+    try {
+      g = (await api("GET", "/api/games/current")).game;
+    } catch (e) {
+      showError(e);
+    }
+    if (g) {
+      nav.note({ view: "play", game: g.id });
+      await game.show(g);
+    } else {
+      // Nothing going on: the welcome, and the new game dialog once.
+      game.select(null);
+      play.setWelcome(true);
+      if (firstLoad) dialogs.openNewGame();
+    }
+    firstLoad = false;
+    return;
+  }
+  firstLoad = false;
+  if (game.session.id !== r.game || r.refresh) {
+    review.hide();
+    try {
+      if (r.created) await game.show(r.created);
+      else if (!(await game.open(r.game))) return;
+    } catch (e) {
+      game.select(null);
+      if (r.fallback) {
+        // The game shown last is not on this server (any more).
+        localStorage.removeItem("awale.last");
+        return route({ view: "play" });
+      }
+      play.setWelcome(true);
+      showError(e);
+      return;
+    }
+    if (r.fallback) nav.note({ view: "play", game: r.game });
+  } else if (!game.session.game) {
+    await game.session.queue;
+  }
+  if (game.session.id !== r.game) return;
+  play.setReplay(r.ply ?? null);
+  if (r.review) review.open();
+  else review.hide();
+}
+
+function applySound() {
+  const b = $("#btn-sound");
+  b.querySelector("use").setAttribute("href", settings.sound ? "#i-sound" : "#i-muted");
+  b.setAttribute("aria-pressed", String(settings.sound));
+}
+
+function applyLanguage() {
+  const other = getLang() === "fr" ? "en" : "fr";
+  const b = $("#btn-lang");
+  b.textContent = other.toUpperCase();
+  b.lang = other;
+  b.setAttribute("aria-label", other === "en" ? "English" : "Français");
+  b.title = b.getAttribute("aria-label");
+  dialogs.fillLevels();
+  play.render();
+  review.redraw();
+  if (!$("#view-rules").hidden) rules.render();
+  if (!$("#view-games").hidden) games.render();
+}
+
+function setInfo(info) {
+  play.setInfo(info);
+  games.setInfo(info);
+  dialogs.setInfo(info);
+}
+
+function wire() {
+  play.wire();
+  games.wire();
+  dialogs.wire(applySound);
+  play.setActions({
+    review: () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true }),
+    newGame: dialogs.openNewGame,
+  });
+  $("#btn-new").onclick = dialogs.openNewGame;
+  $("#welcome-new").onclick = dialogs.openNewGame;
+  $("#welcome-rules").onclick = () => nav.go({ view: "rules" });
+  $("#btn-play").onclick = () => nav.go(game.session.id ? { view: "play", game: game.session.id } : { view: "play" });
+  $("#btn-games").onclick = () => nav.go({ view: "games" });
+  $("#btn-rules").onclick = () => nav.go({ view: "rules" });
+  $("#btn-review").onclick = () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true });
+  $("#btn-lang").onclick = () => setLang(getLang() === "fr" ? "en" : "fr");
+  $("#btn-sound").onclick = () => {
+    setSound(!settings.sound);
+    if (settings.sound) sound("seed");
+    applySound();
+  };
+  onLangChange(applyLanguage);
+  nav.onRoute(route);
+}
+
+async function main() {
+  translatePage();
+  wire();
+  applySound();
+  applyLanguage();
+  // What the server said last time, so a repeat visit draws at once; the
+  // fresh answers replace it as they come.
+  const cachedInfo = loadJson("awale.info");
+  if (cachedInfo) setInfo(cachedInfo);
+  // With no game in the address, the game shown last; drawn at once from
+  // what the page kept of it, then brought up to date.
+  const start = nav.parse(location.hash);
+  const last = loadJson("awale.last");
+  let r = start;
+  if (start.view === "play" && !start.game && last && last.id) r = { view: "play", game: last.id, fallback: true };
+  if (r.view === "play" && r.game && last && last.id === r.game) {
+    showView("play");
+    game.select(last.id);
+    await game.apply(last, false);
+    r.refresh = true;
+  }
+  performance.mark("awale-usable");
+  const infoRequest = api("GET", "/api/info").then((info) => {
+    saveJson("awale.info", info);
+    setInfo(info);
+    applyLanguage();
+  }, showError);
+  await route(r);
+  await infoRequest;
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {
+      // Without it the page works as well; repeat visits are slower.
+    });
+  }
+}
+
+main();

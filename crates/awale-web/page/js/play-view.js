@@ -1,0 +1,488 @@
+// The play view: the board, the players and their clocks, what is going on
+// (in step with the sowing on the board), the move list, the buttons and
+// the hint. Draws the session of game.js; the person's clicks go back to it.
+
+import { drawBoard, CCW_COLUMNS } from "./board.js";
+import { session, setHooks, play, undo, redo, hint, timeLeft, computerIfDue } from "./game.js";
+import { t, getLang } from "./i18n.js";
+import { animatePly, plyHoles } from "./sowing.js";
+import * as nav from "./nav.js";
+import { showError } from "./toast.js";
+import {
+  sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
+  storesWords, resultWords, reasonWords,
+} from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+const view = {
+  info: null, // /api/info
+  flipped: false, // North drawn at the bottom
+  flippedFor: null, // the game `flipped` was chosen for
+  shown: null, // the position on the board during a sowing
+  actions: {}, // what the result's buttons do: {review, newGame}
+  welcome: false, // no game to show
+};
+
+export function setInfo(info) {
+  view.info = info;
+}
+
+// Whether the page has found no game to show (the welcome is shown then).
+export function setWelcome(on) {
+  view.welcome = on;
+  render();
+}
+
+export function setActions(actions) {
+  Object.assign(view.actions, actions);
+}
+
+// The sides this page may play: the server says (`you`); a spectator
+// plays none.
+export function mySides(g) {
+  if (!g) return [];
+  if (Array.isArray(g.you)) return g.you;
+  if (g.mode === "computer") return [g.human];
+  return g.mode === "humans" ? ["S", "N"] : [];
+}
+
+// The one side the person here plays (against the computer, or in an
+// online seat), to speak to them as "you"; null otherwise.
+export function personSide(g) {
+  const sides = mySides(g);
+  return sides.length === 1 && g.mode !== "humans" ? sides[0] : null;
+}
+
+export function isHumanTurn(g) {
+  if (!g || g.end || g.waiting || g.computer_to_move) return false;
+  return mySides(g).includes(g.to_move);
+}
+
+// Fair play: hints only in a game without a clock, on the person's turn,
+// never online; the review once the game is over (it names the best
+// moves).
+export function canHint(g) {
+  return !!g && !g.end && !g.clock && g.mode !== "online" && isHumanTurn(g);
+}
+
+export function canReview(g) {
+  return !!g && !!g.end;
+}
+
+function columns() {
+  return session.game ? session.game.rules.columns : CCW_COLUMNS;
+}
+
+// ------------------------------------------------------------- board --
+
+function drawShown(shown, marks) {
+  view.shown = shown;
+  drawBoard($("#board"), shown, columns(), view.flipped, { krou: true, ...marks });
+  renderPlayers(shown);
+}
+
+function renderBoard() {
+  const g = session.game;
+  if (session.animating) return; // the sowing draws
+  if (!g) {
+    drawShown({ board: new Array(12).fill(4), stores: [0, 0], to_move: null }, { over: true });
+    return;
+  }
+  let shown = { board: g.board, stores: g.stores, to_move: g.to_move };
+  const marks = { over: !!g.end };
+  const k = session.replayAt;
+  const upTo = k === null ? g.plies.length : k;
+  if (k !== null && k < g.plies.length) {
+    const p = g.plies[k];
+    shown = { board: p.before, stores: p.stores_before, to_move: p.side };
+    marks.over = false;
+  } else if (g.end && (g.end.stores[0] !== g.stores[0] || g.end.stores[1] !== g.stores[1])) {
+    // The seeds left were given out at the end (starvation, resignation,
+    // repetition under own_row): they are in the stores.
+    shown = { board: new Array(12).fill(0), stores: g.end.stores, to_move: g.to_move };
+  }
+  if (upTo > 0) {
+    const { origin, captures } = plyHoles(g.plies[upTo - 1]);
+    marks.last = origin;
+    marks.captured = new Set(captures);
+  }
+  if (k === null) {
+    if (isHumanTurn(g) && !session.busy) {
+      marks.legal = new Set(g.legal.map(letterHole));
+      const row = g.to_move === "S" ? [0, 1, 2, 3, 4, 5] : [6, 7, 8, 9, 10, 11];
+      marks.mine = new Set(row.filter((h) => !marks.legal.has(h)));
+    }
+    if (session.hint && session.hint.ply === g.plies.length && session.hint.best && !g.end) {
+      marks.hint = letterHole(session.hint.best.mv);
+    }
+  }
+  drawShown(shown, marks);
+}
+
+export async function animate(g, ply, alive) {
+  const p = g.plies[ply];
+  renderStatus();
+  renderControls();
+  await animatePly($("#board"), p, g.rules.columns, view.flipped, drawShown, alive);
+}
+
+// A click (or Enter) on a hole: a legal one is played; another of the
+// mover's row is sent too, and the server's refusal says why it cannot be.
+function onBoardClick(e) {
+  const hit = e.target.closest(".hole-hit.tappable");
+  if (!hit || session.replayAt !== null) return;
+  play(hit.dataset.letter);
+}
+
+// ----------------------------------------------------------- players --
+
+function playerLabel(g, side) {
+  if (g.mode === "computer") {
+    if (side === g.human) return personSide(g) === side ? t("player_you", sideName(side)) : t("player_person", sideName(side));
+    return t("player_computer", sideName(side), levelName(view.info, g.level));
+  }
+  const seat = g.seats && g.seats[side === "S" ? 0 : 1];
+  const name = seat ? `${sideName(side)} · ${seat.name}` : sideName(side);
+  return personSide(g) === side ? t("player_you", name) : name;
+}
+
+function renderPlayers(shown) {
+  const g = session.game;
+  const bottom = view.flipped ? "N" : "S";
+  for (const [id, side] of [["#player-top", bottom === "S" ? "N" : "S"], ["#player-bottom", bottom]]) {
+    const box = $(id);
+    box.querySelector(".who").textContent = g ? playerLabel(g, side) : sideName(side);
+    box.dataset.side = side;
+    const active = !!(g && !g.end && session.replayAt === null && shown && shown.to_move === side);
+    box.classList.toggle("active", active);
+  }
+  renderClocks();
+}
+
+export function fmtClock(ms) {
+  if (ms <= 0) return "0:00";
+  const s = Math.ceil(ms / 1000);
+  const m = Math.floor(s / 60);
+  if (ms < 10000) return `0:0${Math.floor(ms / 1000)}${getLang() === "fr" ? "," : "."}${Math.floor((ms % 1000) / 100)}`;
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function renderClocks() {
+  const g = session.game;
+  const left = timeLeft();
+  for (const id of ["#player-top", "#player-bottom"]) {
+    const box = $(id);
+    const c = box.querySelector(".clock");
+    if (!left) {
+      c.textContent = "";
+      c.className = "clock";
+      continue;
+    }
+    const side = box.dataset.side;
+    const ms = left[side === "S" ? 0 : 1];
+    const running = !g.end && session.clock && session.clock.running === side;
+    const flagged = !!(g.end && g.end.reason === "time" && g.end.winner && g.end.winner !== side);
+    c.textContent = fmtClock(ms);
+    c.className = "clock" + (running && ms < 20000 ? " low" : "") + (flagged ? " flagged" : "");
+    c.setAttribute("aria-label", flagged ? t("clock_flagged", sideName(side)) : t("clock_label", sideName(side), fmtClock(ms)));
+  }
+}
+
+setInterval(renderClocks, 200);
+
+// ------------------------------------------------------------ status --
+
+function renderStatus() {
+  const g = session.game;
+  const box = $("#status");
+  box.textContent = "";
+  if (!g) return;
+  const a = session.animating;
+  if (a) {
+    const p = a.view.plies[a.ply];
+    let text;
+    if (personSide(g) === p.side) text = t("you_sow", p.move);
+    else if (g.mode === "computer" && p.side !== g.human) text = t("computer_sows", p.move);
+    else text = t("side_sows", sideName(p.side), p.move);
+    box.textContent = text;
+    return;
+  }
+  const k = session.replayAt;
+  if (k !== null && (k < g.plies.length || !g.end)) {
+    const side = k < g.plies.length ? g.plies[k].side : g.to_move;
+    box.textContent = t("replay_to_move", sideName(side));
+    return;
+  }
+  if (g.end) {
+    const res = document.createElement("div");
+    res.className = "result";
+    res.id = "result";
+    res.textContent = resultWords(g, g.end, personSide(g));
+    const why = document.createElement("span");
+    why.className = "reason";
+    why.textContent = `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
+    box.append(res, why);
+    if (k === null) {
+      const actions = document.createElement("div");
+      actions.className = "actions";
+      const review = document.createElement("button");
+      review.textContent = t("review");
+      review.onclick = () => view.actions.review && view.actions.review();
+      const again = document.createElement("button");
+      again.className = "primary";
+      again.textContent = t("new_game");
+      again.onclick = () => view.actions.newGame && view.actions.newGame();
+      actions.append(review, again);
+      box.append(actions);
+    }
+    return;
+  }
+  if (g.computer_to_move) box.textContent = t("thinking");
+  else if (g.waiting) box.textContent = t("waiting_opponent");
+  else if (personSide(g) === g.to_move) box.textContent = t("your_turn");
+  else box.textContent = t("turn_of", sideName(g.to_move));
+}
+
+// --------------------------------------------------------- move list --
+
+// The number of a ply in the list (moves are numbered in pairs from
+// South's: `1. C a 2. A`).
+export function moveNumber(plies, ply) {
+  let n = 1;
+  for (let i = 0; i < ply; i++) if (plies[i].side === "N") n++;
+  return n;
+}
+
+function renderMoves() {
+  const g = session.game;
+  const list = $("#move-list");
+  list.textContent = "";
+  if (!g) return;
+  const mistakes = view.mistakes && view.mistakes.id === g.id ? view.mistakes.plies : new Set();
+  const currentPly = session.replayAt === null ? g.plies.length : session.replayAt;
+  let li = null;
+  g.plies.forEach((p, i) => {
+    const num = moveNumber(g.plies, i);
+    if (p.side === "S" || i === 0) {
+      li = document.createElement("li");
+      const n = document.createElement("span");
+      n.className = "num";
+      n.textContent = num + ".";
+      li.append(n);
+      if (p.side === "N") li.append(document.createElement("span"));
+      list.append(li);
+    }
+    const m = document.createElement("button");
+    m.type = "button";
+    m.className = "mv" + (i + 1 === currentPly ? " current" : "") + (mistakes.has(i) ? " mistake" : "");
+    m.dataset.ply = i;
+    m.textContent = p.move;
+    if (p.captured) {
+      const c = document.createElement("span");
+      c.className = "cap";
+      c.textContent = "+" + p.captured;
+      m.append(c);
+    }
+    m.setAttribute("aria-label", t(p.captured ? "move_label_capture" : "move_label", num, sideName(p.side), p.move, p.captured) +
+      (mistakes.has(i) ? ` (${t("mistake")})` : ""));
+    // One stop for the Tab key: the current move; arrows go from move to move.
+    m.tabIndex = i + 1 === Math.max(currentPly, 1) ? 0 : -1;
+    li.append(m);
+  });
+  const cur = list.querySelector(".mv.current");
+  if (cur && session.replayAt !== null) cur.scrollIntoView({ block: "nearest" });
+  else if (session.replayAt === null) list.scrollTop = list.scrollHeight;
+}
+
+export function setMistakes(id, plies) {
+  view.mistakes = { id, plies: new Set(plies) };
+  renderMoves();
+}
+
+function onMoveListKey(e) {
+  const b = e.target.closest(".mv");
+  const g = session.game;
+  if (!b || !g) return;
+  const i = +b.dataset.ply;
+  const to = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: g.plies.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const j = Math.max(0, Math.min(g.plies.length - 1, to));
+  showPly(j + 1);
+  const next = $(`#move-list .mv[data-ply="${j}"]`);
+  if (next) next.focus();
+}
+
+// Replays the game at `ply` (the position after that many plies), with
+// its own address (so Back comes back here).
+export function showPly(ply) {
+  const g = session.game;
+  if (!g) return;
+  const k = Math.max(0, Math.min(ply, g.plies.length));
+  // The review stays open while its positions are looked at.
+  const review = nav.parse(location.hash).review;
+  nav.go({ view: "play", game: g.id, ply: k, review }, session.replayAt !== null);
+}
+
+// Back to the game as it is (the review stays open if it was).
+export function leaveReplay() {
+  const g = session.game;
+  if (g) nav.go({ view: "play", game: g.id, review: nav.parse(location.hash).review });
+}
+
+// ---------------------------------------------------------- controls --
+
+function renderControls() {
+  const g = session.game;
+  const has = !!g;
+  const replay = session.replayAt !== null;
+  const idle = !session.busy && !session.animating;
+  $("#btn-undo").disabled = !has || !g.can_undo || !idle || replay;
+  $("#btn-redo").disabled = !has || !g.can_redo || !idle || replay;
+  $("#btn-hint").disabled = !canHint(g) || !idle || replay;
+  $("#btn-resign").disabled = !has || !!g.end || !idle || replay || !mySides(g).length;
+  $("#btn-flip").disabled = !has;
+  $("#btn-replay").disabled = !has || !g.plies.length;
+  $("#btn-review").disabled = !canReview(g);
+  const exp = $("#btn-export");
+  if (has) {
+    exp.href = `/api/games/${g.id}/record`;
+    exp.classList.remove("disabled");
+    exp.removeAttribute("aria-disabled");
+  } else {
+    exp.removeAttribute("href");
+    exp.classList.add("disabled");
+    exp.setAttribute("aria-disabled", "true");
+  }
+  const fair = $("#fair-play");
+  fair.hidden = !has || !!g.end;
+  if (has && !g.end) fair.textContent = g.clock ? t("fair_clock") : t("fair_review");
+  $("#replay-bar").hidden = !replay;
+  if (replay) {
+    const k = session.replayAt;
+    $("#replay-label").textContent = k === 0 ? t("start_pos") : t("replaying", moveNumber(g.plies, k - 1), g.plies[k - 1].move, k, g.plies.length);
+    $("#rp-first").disabled = $("#rp-prev").disabled = k === 0;
+    $("#rp-next").disabled = $("#rp-last").disabled = k === g.plies.length;
+  }
+  const info = $("#game-info");
+  info.textContent = "";
+  if (has) {
+    const head = document.createElement("div");
+    head.textContent = t("game_n", g.id) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
+    // The rules in short (the preset, or what differs from it), every
+    // option on demand.
+    const rules = document.createElement("details");
+    rules.className = "rules-words";
+    const summary = document.createElement("summary");
+    summary.textContent = t("rules_label", rulesWords(g.rules));
+    const all = document.createElement("p");
+    all.textContent = rulesWords(g.rules, true);
+    rules.append(summary, all);
+    info.append(head, rules);
+  }
+  const th = $("#thinking");
+  if (session.thinking && g && g.computer_to_move && !session.animating) {
+    th.hidden = false;
+    th.textContent = session.thinking.depth ? t("thinking_depth", session.thinking.depth) : t("thinking");
+  } else {
+    th.hidden = true;
+  }
+  const hb = $("#hint-box");
+  const h = session.hint;
+  if (h && g && h.ply === g.plies.length && !g.end && !replay) {
+    hb.hidden = false;
+    hb.textContent = "";
+    if (h.best) {
+      hb.append(t("hint_play"), " ");
+      const b = document.createElement("b");
+      b.textContent = h.best.mv;
+      hb.append(b, ` — ${scoreWords(h.best.score, g.to_move)}.`);
+    }
+    if (h.oracle) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move)));
+  } else {
+    hb.hidden = true;
+  }
+}
+
+// -------------------------------------------------------------- all --
+
+export function render() {
+  if (session.game && view.flippedFor !== session.game.id) {
+    view.flippedFor = session.game.id;
+    view.flipped = session.game.mode === "computer" && session.game.human === "N";
+  }
+  $("#welcome").hidden = !!session.id || !view.welcome;
+  $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
+  renderBoard();
+  renderStatus();
+  renderMoves();
+  renderControls();
+  if (!session.animating) renderPlayers(view.shown);
+}
+
+export function flip() {
+  view.flipped = !view.flipped;
+  render();
+}
+
+// Replay: the position after `k` plies, or null for the game as it is.
+export function setReplay(k) {
+  const g = session.game;
+  session.replayAt = k === null || !g ? null : Math.max(0, Math.min(k, g.plies.length));
+  render();
+  if (session.replayAt === null) computerIfDue();
+}
+
+function onKey(e) {
+  if (e.target.closest && e.target.closest("input, textarea, select, dialog[open], #move-list")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey || $("#view-play").hidden) return;
+  const g = session.game;
+  if (!g) return;
+  const k = e.key;
+  if (session.replayAt !== null) {
+    if (k === "ArrowLeft") showPly(session.replayAt - 1);
+    else if (k === "ArrowRight") showPly(session.replayAt + 1);
+    else if (k === "Escape") leaveReplay();
+    else return;
+    e.preventDefault();
+    return;
+  }
+  if (/^[a-fA-F]$/.test(k) && isHumanTurn(g)) {
+    const idx = k.toUpperCase().charCodeAt(0) - 65;
+    play(holeLetter(g.to_move === "S" ? idx : idx + 6));
+  } else if ((k === "Enter" || k === " ") && e.target.dataset && e.target.dataset.letter) {
+    e.preventDefault();
+    play(e.target.dataset.letter);
+  }
+}
+
+export function wire() {
+  setHooks({ render, animate, error: showError });
+  $("#board").addEventListener("click", onBoardClick);
+  $("#move-list").addEventListener("click", (e) => {
+    const b = e.target.closest(".mv");
+    if (b) showPly(+b.dataset.ply + 1);
+  });
+  $("#move-list").addEventListener("keydown", onMoveListKey);
+  document.addEventListener("keydown", onKey);
+  $("#btn-undo").onclick = undo;
+  $("#btn-redo").onclick = redo;
+  $("#btn-hint").onclick = hint;
+  $("#btn-flip").onclick = flip;
+  $("#btn-replay").onclick = () => showPly(0);
+  $("#rp-first").onclick = () => showPly(0);
+  $("#rp-prev").onclick = () => showPly(session.replayAt - 1);
+  $("#rp-next").onclick = () => showPly(session.replayAt + 1);
+  $("#rp-last").onclick = () => session.game && showPly(session.game.plies.length);
+  $("#rp-exit").onclick = leaveReplay;
+  // Redrawn at the new size: text sizes on the board follow its width.
+  let width = 0;
+  new ResizeObserver(() => {
+    const w = $("#board").clientWidth;
+    if ((w < 640) !== (width < 640) && !session.animating) render();
+    width = w;
+  }).observe($("#board"));
+}
+

@@ -1,0 +1,145 @@
+// The review of a finished game: every move scored by the engine, the
+// lead in seeds drawn over the game (South's view), and the mistakes with
+// the better move. The server keeps a review once made: asking again shows
+// it at once.
+
+import { api } from "./api.js";
+import { el } from "./board.js";
+import { current, session } from "./game.js";
+import { t, number } from "./i18n.js";
+import { canReview, moveNumber, setMistakes, showPly } from "./play-view.js";
+import { showError } from "./toast.js";
+import { sideName, scoreWords } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+let shown = null; // the review on screen
+
+export function hide() {
+  $("#review").hidden = true;
+}
+
+// Shows the review of the game on the board: the stored one, or a new one.
+export async function open() {
+  const g = session.game;
+  if (!g) return;
+  const box = $("#review");
+  box.hidden = false;
+  $("#plot").textContent = "";
+  $("#mistakes").textContent = "";
+  if (!canReview(g)) {
+    $("#review-status").textContent = t("review_after_end");
+    return;
+  }
+  if (shown && shown.id === g.id) {
+    draw();
+    return;
+  }
+  $("#review-status").textContent = t("review_running");
+  box.scrollIntoView({ behavior: "smooth", block: "start" });
+  const epoch = session.epoch;
+  let r;
+  try {
+    try {
+      r = await api("GET", `/api/games/${g.id}/review`);
+    } catch (e) {
+      if (e.code === "network") throw e;
+      r = await api("POST", `/api/games/${g.id}/review`);
+    }
+  } catch (e) {
+    if (!current(epoch)) return;
+    $("#review-status").textContent = "";
+    showError(e);
+    return;
+  }
+  if (!current(epoch) || r.id !== g.id) return;
+  shown = r;
+  setMistakes(r.id, r.plies.filter((p) => p.mistake).map((p) => p.ply));
+  draw();
+}
+
+// Drawn again in the language chosen.
+export function redraw() {
+  if (shown && !$("#review").hidden && session.game && shown.id === session.game.id) draw();
+}
+
+function draw() {
+  const r = shown;
+  const plies = session.game.plies;
+  const mistakes = r.plies.filter((p) => p.mistake);
+  const moves = r.plies.length ? moveNumber(plies, r.plies.length - 1) : 0;
+  $("#review-status").textContent = `${t("plies_reviewed", r.plies.length, moves)}, ${t("mistakes_n", mistakes.length)}.`;
+  drawPlot(r);
+  const table = $("#mistakes");
+  table.textContent = "";
+  if (!mistakes.length) {
+    table.insertRow().insertCell().textContent = t("no_mistake");
+    return;
+  }
+  const head = table.createTHead().insertRow();
+  for (const k of ["col_move", "col_played", "col_better", "col_cost"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t(k);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const p of mistakes) {
+    const tr = body.insertRow();
+    tr.className = "clickable";
+    const go = document.createElement("button");
+    go.type = "button";
+    go.className = "link";
+    go.textContent = `${moveNumber(plies, p.ply)}. ${sideName(p.side)}`;
+    go.setAttribute("aria-label", t("show_mistake", moveNumber(plies, p.ply), sideName(p.side), p.move));
+    tr.insertCell().append(go);
+    tr.insertCell().textContent = `${p.move} — ${scoreWords(p.played, p.side)}`;
+    tr.insertCell().textContent = p.best ? `${p.best.move} — ${scoreWords(p.best.score, p.side)}` : "";
+    tr.insertCell().textContent = t("cost_seeds", Math.round(p.loss / 10) / 10);
+    tr.onclick = () => {
+      showPly(p.ply + 1);
+      window.scrollTo({ top: 0, behavior: "smooth" });
+    };
+  }
+}
+
+function drawPlot(r) {
+  const svg = $("#plot");
+  svg.textContent = "";
+  const PW = 800;
+  const PH = 240;
+  const left = 44;
+  const right = 12;
+  const n = Math.max(r.plies.length, 1);
+  const clamp = (cp) => Math.max(-12, Math.min(12, cp / 100));
+  const x = (i) => left + (i * (PW - left - right)) / n;
+  const y = (cp) => PH / 2 - (clamp(cp) * (PH / 2 - 18)) / 12;
+  for (const v of [-10, -5, 0, 5, 10]) {
+    el("line", { x1: left, x2: PW - right, y1: y(v * 100), y2: y(v * 100), stroke: v === 0 ? "#8a7660" : "#3a2f24", "stroke-width": v === 0 ? 1.5 : 1 }, svg);
+    const lb = el("text", { x: left - 6, y: y(v * 100) + 5, "text-anchor": "end", class: "plot-label" }, svg);
+    lb.textContent = (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
+  }
+  const top = el("text", { x: left + 6, y: 16, class: "plot-side" }, svg);
+  top.textContent = t("plot_south_ahead");
+  const bottom = el("text", { x: left + 6, y: PH - 6, class: "plot-side" }, svg);
+  bottom.textContent = t("plot_north_ahead");
+  // Before the first move, then after each move (South's view): a mistake
+  // shows as a drop for the side that made it.
+  const south = (sc, side) => (sc ? (side === "S" ? sc.cp : -sc.cp) : 0);
+  const pts = [[x(0), y(r.plies.length ? r.plies[0].eval_south ?? 0 : 0)]];
+  r.plies.forEach((p, i) => pts.push([x(i + 1), y(south(p.played, p.side))]));
+  const area = `M${pts[0][0]} ${PH / 2} ` + pts.map((p) => `L${p[0]} ${p[1]}`).join(" ") + ` L${pts[pts.length - 1][0]} ${PH / 2} Z`;
+  el("path", { d: area, fill: "#f0b64a", opacity: 0.18 }, svg);
+  el("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#f0b64a", "stroke-width": 2.5, "stroke-linejoin": "round" }, svg);
+  const plies = session.game.plies;
+  r.plies.forEach((p, i) => {
+    const [px, py] = pts[i + 1];
+    const dot = el("circle", { cx: px, cy: py, r: p.mistake ? 6 : 3, fill: p.mistake ? "#e0553f" : "#f0b64a", class: "plot-dot" }, svg);
+    el("title", {}, dot).textContent = `${moveNumber(plies, i)}. ${p.move}: ${scoreWords(p.played, p.side)}`;
+    dot.addEventListener("click", () => {
+      showPly(i + 1);
+      window.scrollTo({ top: 0, behavior: "smooth" });
+    });
+  });
+  const last = r.plies.length ? south(r.plies[r.plies.length - 1].played, r.plies[r.plies.length - 1].side) : 0;
+  svg.setAttribute("aria-label", t("plot_label", number(Math.round(last / 10) / 10)));
+}
