@@ -53,7 +53,8 @@ fn screenshot(b: &Browser, name: &str) {
             .join("../../docs")
             .join(name)
     } else {
-        temp_dir("learn-shots").join(name)
+        static DIR: OnceLock<PathBuf> = OnceLock::new();
+        DIR.get_or_init(|| temp_dir("learn-shots")).join(name)
     };
     b.screenshot(&path);
 }
@@ -120,9 +121,17 @@ fn wait_text(b: &Browser, css: &str, needle: &str) -> String {
     }
 }
 
-/// Waits until `script` is true, the script getting `args`.
+/// Waits until `script` returns true.
 fn wait(b: &Browser, what: &str, script: &str) {
-    b.wait_for(what, script, 20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while b.exec(script, json!([])) != json!(true) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what} (at {})",
+            b.exec("return location.hash + ' ' + document.querySelector('main').innerText.slice(0, 600)", json!([]))
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 #[test]
@@ -287,4 +296,281 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
     b.click("#btn-lang");
     wait_text(&b, "#puzzle-title", "Problème du jour");
     wait_text(&b, "#puzzle-goal", "joue et");
+}
+
+/// The digits on the board: hole counts, store counts, what screen readers
+/// are told of holes and stores.
+fn board_digits(b: &Browser) -> String {
+    b.exec(
+        "const svg = document.querySelector('#board'); \
+         const texts = [...svg.querySelectorAll('text')].map(e => e.textContent); \
+         const labels = [...svg.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')); \
+         return [...texts, ...labels].join(' ').replace(/[^0-9]/g, '')",
+        json!([]),
+    )
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
+    let _serial = serial();
+    let (_server, url) = server("nocount");
+    let b = Browser::start("nocount", "fr-FR,fr", 1200, 900);
+    open(&b, &format!("{url}/"), "");
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    // Fast play: a short clock; without counting.
+    b.click("#btn-fast");
+    let clock = b.exec(
+        "const f = document.querySelector('#form-new'); return [f.clock.checked, f.minutes.value, f.increment.value]",
+        json!([]),
+    );
+    assert_eq!(clock, json!([true, "2", "2"]));
+    b.click("input[name=mode][value=humans] + span");
+    b.click("#chk-nocount-new");
+    b.click("#btn-start");
+    wait(
+        &b,
+        "the game",
+        "return document.querySelectorAll('#board .hole-hit.legal').length === 6",
+    );
+    assert_eq!(text(&b, "#player-bottom .clock"), "2:00");
+    assert_eq!(board_digits(&b), "", "numbers on the board");
+    // Seeds are still drawn: 4 in each hole.
+    let seeds = b.exec(
+        "return document.querySelectorAll('#board .hole ellipse[rx=\"12\"][stroke]').length",
+        json!([]),
+    );
+    assert_eq!(seeds, 48);
+    tap(&b, "#board", "F");
+    wait(&b, "North's turn", "return document.querySelectorAll(\"#board .hole-hit.legal[data-letter='a']\").length === 1");
+    assert_eq!(board_digits(&b), "", "numbers on the board");
+    screenshot(&b, "screenshot-no-count.png");
+    tap(&b, "#board", "f");
+    wait(&b, "South's turn", "return document.querySelectorAll(\"#board .hole-hit.legal[data-letter='A']\").length === 1");
+    assert_eq!(board_digits(&b), "");
+    // The result screen counts.
+    b.click("#btn-resign");
+    b.click("#resign-N");
+    wait(
+        &b,
+        "the result",
+        "return !!document.querySelector('#result')",
+    );
+    assert!(
+        text(&b, "#status").contains("48"),
+        "{}",
+        text(&b, "#status")
+    );
+    assert_ne!(board_digits(&b), "");
+    // The setting stays for the next game; the settings dialog shows it.
+    b.click("#btn-settings");
+    assert_eq!(
+        b.exec(
+            "return document.querySelector('#chk-nocount').checked",
+            json!([])
+        ),
+        true
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
+    let _serial = serial();
+    let (_server, url) = server("analysis");
+    // A finished game: North plays its last seed, nobody can feed it.
+    let record = "[Event \"Study\"]\n[FEN \"2-1-0-0-0-0-0-0-0-0-0-1-21-23-S\"]\n\n1. A f 1-0";
+    let (status, imported) = call(
+        &url,
+        "POST",
+        "/api/import",
+        Some(json!({ "record": record })),
+    );
+    assert_eq!(status, 201, "{imported}");
+    let id = imported["ids"][0].as_i64().expect("an id");
+    let b = Browser::start("analysis", "en-US,en", 1200, 900);
+    open(&b, &format!("{url}/#game={id}&ply=0"), "");
+    wait(
+        &b,
+        "the replay",
+        "return !document.querySelector('#replay-bar').hidden",
+    );
+    b.click("#btn-study");
+    wait_text(&b, "#an-tree", "Start");
+    assert!(b
+        .exec("return location.hash", json!([]))
+        .as_str()
+        .unwrap()
+        .contains(&format!("game={id}")));
+    // The game's moves are the main line; the board is at its start.
+    let tree = b.exec(
+        "return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)",
+        json!([]),
+    );
+    assert_eq!(tree, json!(["Start", "A", "f"]));
+    assert_eq!(text(&b, "#an-tree .mv.current"), "Start");
+    // Engine lines and the database's value of every move (4 seeds: in it).
+    wait(
+        &b,
+        "the analysis",
+        "return document.querySelectorAll('#an-lines li').length > 0",
+    );
+    let db = b.exec("return [...document.querySelectorAll('#an-moves tr td:last-child')].map(e => e.textContent)", json!([]));
+    let db = db.as_array().unwrap();
+    assert!(!db.is_empty());
+    assert!(
+        db.iter()
+            .all(|v| v.as_str().is_some_and(|s| s != "—" && !s.is_empty())),
+        "{db:?}"
+    );
+    assert!(
+        text(&b, "#an-status").starts_with("Endgame database:"),
+        "{}",
+        text(&b, "#an-status")
+    );
+    // A variation: another move than the game's.
+    let other = b
+        .exec(
+            "return [...document.querySelectorAll('#analysis-board .hole-hit.legal')].map(h => h.dataset.letter).find(l => l !== 'A')",
+            json!([]),
+        )
+        .as_str()
+        .expect("another move")
+        .to_string();
+    tap(&b, "#analysis-board", &other);
+    wait(
+        &b,
+        "the variation",
+        "return !!document.querySelector('#an-tree .variation .mv.current')",
+    );
+    let hash = b
+        .exec("return location.hash", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(hash.contains(&format!("moves={other}")), "{hash}");
+    screenshot(&b, "screenshot-analysis.png");
+    // Shared: the address opens the same position in another browser.
+    b.click("#an-share");
+    let link = b
+        .exec("return document.querySelector('#an-link').value", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(link.ends_with(&hash), "{link} {hash}");
+    let c = Browser::start("analysis-shared", "fr-FR,fr", 1200, 900);
+    open(&c, &link, "");
+    wait(
+        &c,
+        "the shared position",
+        "return !!document.querySelector('#an-tree .mv.current')",
+    );
+    assert_eq!(text(&c, "#an-tree .mv.current"), other);
+    assert_eq!(
+        c.exec("return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)", json!([])),
+        json!(["Début", other])
+    );
+    // The editor: a position of one's own, its seed total shown.
+    c.click("#an-edit");
+    c.click("#an-empty");
+    c.exec(
+        "const f = document.querySelector('#an-editor'); f.A.value = 1; f.f.value = 2; f.store_S.value = 20; \
+         f.store_N.value = 26; f.to_move.value = 'S'; f.dispatchEvent(new Event('input'))",
+        json!([]),
+    );
+    wait_text(&c, "#an-total", "1 de trop");
+    assert_eq!(
+        c.exec(
+            "return document.querySelector('#an-apply').disabled",
+            json!([])
+        ),
+        true
+    );
+    c.exec("const f = document.querySelector('#an-editor'); f.store_N.value = 25; f.dispatchEvent(new Event('input'))", json!([]));
+    wait_text(&c, "#an-total", "48 graines en tout");
+    c.click("#an-apply");
+    wait(
+        &c,
+        "the new position",
+        "return location.hash.includes('position=1-0-0-0-0-0-0-0-0-0-0-2-20-25-S')",
+    );
+    wait_text(&c, "#an-status", "Base de finales");
+}
+
+/// What overflows a phone's screen, and text too small to read.
+fn phone_problems(b: &Browser) -> Vec<String> {
+    let v = b.exec(
+        "const w = window.innerWidth;
+         const bad = [];
+         if (document.documentElement.scrollWidth > w) bad.push('page ' + document.documentElement.scrollWidth);
+         for (const e of document.querySelectorAll('main *')) {
+           const r = e.getBoundingClientRect();
+           if (r.width && e.offsetParent !== null && r.right > w + 1 && !e.closest('.edit-rows'))
+             bad.push((e.id || e.className.baseVal || e.className || e.tagName) + ' ' + Math.round(r.right));
+         }
+         for (const e of document.querySelectorAll('main svg text')) {
+           const r = e.getBoundingClientRect();
+           if (r.height && r.height < 11) bad.push('small text ' + e.textContent + ' ' + r.height.toFixed(1));
+         }
+         const text = document.querySelector('main').innerText;
+         for (const m of text.matchAll(/.{0,20} [:;!?].{0,10}/g)) bad.push('plain space: ' + m[0]);
+         return bad;",
+        json!([]),
+    );
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_learn_pages_fit_a_phone_in_french() {
+    let _serial = serial();
+    let (_server, url) = server("learn-phone");
+    let b = Browser::start("learn-phone", "fr-FR,fr", 390, 844);
+    open(&b, &format!("{url}/#learn"), "");
+    b.find(".lesson-card[data-lesson='sow']");
+    assert_eq!(
+        phone_problems(&b),
+        Vec::<String>::new(),
+        "the list of lessons"
+    );
+    b.click(".lesson-card[data-lesson='sow']");
+    wait_text(&b, "#lesson-task", "Tu joues en bas");
+    // A wrong try: the last seed stays at home.
+    b.goto(&format!("{url}/#lesson=sow&step=2"));
+    wait_text(&b, "#lesson-task", "dernière graine");
+    tap(&b, "#lesson-board", "A");
+    let said = wait_text(&b, "#lesson-feedback", "Essaie encore");
+    assert!(said.contains("chez toi, en E"), "{said}");
+    assert_eq!(phone_problems(&b), Vec::<String>::new(), "a lesson");
+    screenshot(&b, "screenshot-lesson-phone.png");
+    b.click("#tab-puzzles");
+    wait_text(&b, "#puzzle-goal", "joue et");
+    assert_eq!(phone_problems(&b), Vec::<String>::new(), "a puzzle");
+    b.click("#tab-analysis");
+    wait(
+        &b,
+        "the analysis",
+        "return document.querySelectorAll('#an-lines li').length > 0",
+    );
+    assert_eq!(
+        phone_problems(&b),
+        Vec::<String>::new(),
+        "the analysis board"
+    );
+    b.click("#an-edit");
+    assert_eq!(phone_problems(&b), Vec::<String>::new(), "the editor");
 }

@@ -309,10 +309,19 @@ function renderAnalysis() {
     const eng = document.createElement("td");
     eng.textContent = m.score ? scoreWords(m.score, side) : "";
     const db = document.createElement("td");
-    db.textContent = m.db ? oracleWords(m.db, side) : "—";
+    db.textContent = m.db ? dbShort(m.db, side) : "—";
+    if (m.db) db.title = oracleWords(m.db, side);
     tr.append(mv, eng, db);
     table.append(tr);
   }
+}
+
+// A database value in short, for the table: who takes how many more.
+function dbShort(o, side) {
+  const other = side === "S" ? "N" : "S";
+  if (o.lower !== o.upper) return t("an_db_range", o.lower, o.upper);
+  if (o.lower === 0) return t("an_db_even");
+  return t("an_db_plus", sideName(o.lower > 0 ? side : other), Math.abs(o.lower));
 }
 
 // -------------------------------------------------------------- editor --
