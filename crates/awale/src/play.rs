@@ -17,8 +17,9 @@ use awale_engine::{choose_move, Engine, EngineOptions, Lang as EngineLang, Level
 use crate::board_text::{self, Seeds};
 use crate::rules_args::RulesArgs;
 
-/// The clock of fast play (`--fast`): minutes each, seconds added a move.
-const FAST_CLOCK: &str = "2+2";
+/// The clock of fast play (`--fast`): minutes each, seconds added a move
+/// (one of the web server's usual clocks).
+const FAST_CLOCK: &str = "3+2";
 
 /// Arguments of `awale play`.
 #[derive(clap::Args)]
@@ -47,7 +48,7 @@ pub struct Args {
     /// shown, on the board or in the messages, until the game is over.
     #[arg(long)]
     no_count: bool,
-    /// Fast play: a short clock for each side (2 minutes and 2 seconds a
+    /// Fast play: a short clock for each side (3 minutes and 2 seconds a
     /// move, unless --clock says otherwise).
     #[arg(long)]
     fast: bool,

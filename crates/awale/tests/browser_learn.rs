@@ -325,13 +325,17 @@ fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
         "return document.querySelector('#dlg-new').open",
         15,
     );
-    // Fast play: a short clock; without counting.
-    b.click("#btn-fast");
+    // Fast play: a short clock, one tap; without counting.
+    b.exec(
+        "[...document.querySelectorAll('#clock-presets button')].find(b => b.textContent === '3 + 2').id = 'fast'",
+        json!([]),
+    );
+    b.click("#fast");
     let clock = b.exec(
         "const f = document.querySelector('#form-new'); return [f.clock.checked, f.minutes.value, f.increment.value]",
         json!([]),
     );
-    assert_eq!(clock, json!([true, "2", "2"]));
+    assert_eq!(clock, json!([true, "3", "2"]));
     b.click("input[name=mode][value=humans] + span");
     b.click("#chk-nocount-new");
     b.click("#btn-start");
@@ -340,7 +344,7 @@ fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
         "the game",
         "return document.querySelectorAll('#board .hole-hit.legal').length === 6",
     );
-    assert_eq!(text(&b, "#player-bottom .clock"), "2:00");
+    assert_eq!(text(&b, "#player-bottom .clock"), "3:00");
     assert_eq!(board_digits(&b), "", "numbers on the board");
     // Seeds are still drawn: 4 in each hole.
     let seeds = b.exec(

@@ -137,7 +137,7 @@ fn fast_play_has_a_short_clock_and_the_slow_side_loses_on_time() {
         "F\nundo\nresign\n",
         Duration::ZERO,
     );
-    assert!(out.contains("Clock: South 2:00 · North 2:00"), "{out}");
+    assert!(out.contains("Clock: South 3:00 · North 3:00"), "{out}");
     assert!(out.contains("moves cannot be taken back"), "{out}");
     // A clock of 0.6 s: South's move comes too late.
     let out = play(
