@@ -67,10 +67,16 @@ export class StudyBoard {
     this.paint(view, marks);
   }
 
-  // Draws `view` (a position view, or {board, stores, to_move}).
+  // Draws `view` (a position view, or {board, stores, to_move}). A game
+  // over is drawn with the seeds left given out (in the stores), as the
+  // rules say, once `marks.over`.
   paint(view, marks = {}) {
     if (view.rules) this.columns = view.rules.columns;
-    drawBoard(this.svg, view.moves ? shownOf(view) : view, this.columns, this.flipped, { krou: true, ...marks });
+    let shown = view.moves ? shownOf(view) : view;
+    if (view.moves && view.end && marks.over) {
+      shown = { board: new Array(12).fill(0), stores: view.end.stores, to_move: view.to_move };
+    }
+    drawBoard(this.svg, shown, this.columns, this.flipped, { krou: true, ...marks });
   }
 
   // Sows `letter` of `view` seed by seed (as fast as the settings say).
