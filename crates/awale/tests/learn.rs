@@ -151,5 +151,9 @@ fn fast_play_has_a_short_clock_and_the_slow_side_loses_on_time() {
     );
     let out = awale(&["play", "--clock", "5+x"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("seconds a move from 0 to 600"), "{}", text(&out));
+    assert!(
+        text(&out).contains("seconds a move from 0 to 600"),
+        "{}",
+        text(&out)
+    );
 }

@@ -6,7 +6,7 @@ import { session, resign } from "./game.js";
 import { getLang, t, has } from "./i18n.js";
 import * as nav from "./nav.js";
 import { mySides } from "./play-view.js";
-import { settings, setSpeed, setSound, loadJson, saveJson } from "./settings.js";
+import { settings, setSpeed, setSound, setNoCount, loadJson, saveJson } from "./settings.js";
 import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -128,6 +128,7 @@ function saveForm() {
 
 export function openNewGame() {
   $("#new-error").hidden = true;
+  $("#chk-nocount-new").checked = settings.noCount;
   fillLevels();
   restoreForm();
   describeLevel();
@@ -164,6 +165,7 @@ async function startNewGame() {
 function openSettings() {
   $("#sel-speed").value = String(settings.speed);
   $("#chk-sound").checked = settings.sound;
+  $("#chk-nocount").checked = settings.noCount;
   $("#dlg-settings").showModal();
 }
 
@@ -188,7 +190,7 @@ function openResign() {
 
 // ---------------------------------------------------------------- all --
 
-export function wire(onSoundChange) {
+export function wire(onSoundChange, onNoCountChange) {
   const f = form();
   f.preset.onchange = applyPreset;
   for (const r of f.querySelectorAll("input[name=mode], input[name=clock]")) r.onchange = updateForm;
@@ -204,6 +206,12 @@ export function wire(onSoundChange) {
     onSoundChange();
   };
   $("#btn-resign").onclick = openResign;
+  for (const box of [$("#chk-nocount"), $("#chk-nocount-new")]) {
+    box.onchange = (e) => {
+      setNoCount(e.target.checked);
+      onNoCountChange();
+    };
+  }
   $("#dlg-resign").addEventListener("close", () => {
     const v = $("#dlg-resign").returnValue;
     if (v === "S" || v === "N") resign(v);

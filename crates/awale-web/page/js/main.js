@@ -1,12 +1,13 @@
 // Awalé in the browser: starts the page, routes its addresses to views and
 // wires the menu. Modules: i18n (words), api/live (the server), game (the
 // game shown), board/sowing (drawing), play-view, review, games, rules,
-// dialogs, nav (addresses).
+// dialogs, nav (addresses), learn (lessons, puzzles, analysis board).
 
 import { api } from "./api.js";
 import * as dialogs from "./dialogs.js";
 import * as game from "./game.js";
 import * as games from "./games.js";
+import * as learn from "./learn.js";
 import { getLang, onLangChange, setLang, translatePage } from "./i18n.js";
 import * as nav from "./nav.js";
 import * as play from "./play-view.js";
@@ -17,12 +18,12 @@ import { sound } from "./sound.js";
 import { showError } from "./toast.js";
 
 const $ = (sel) => document.querySelector(sel);
-const VIEWS = ["play", "games", "rules"];
+const VIEWS = ["play", "games", "rules", "learn"];
 let firstLoad = true;
 
 function showView(name) {
   for (const v of VIEWS) $("#view-" + v).hidden = v !== name;
-  for (const [v, id] of [["play", "#btn-play"], ["games", "#btn-games"], ["rules", "#btn-rules"]]) {
+  for (const [v, id] of [["play", "#btn-play"], ["games", "#btn-games"], ["rules", "#btn-rules"], ["learn", "#btn-learn"]]) {
     const b = $(id);
     if (v === name) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");
@@ -35,6 +36,7 @@ function showView(name) {
 // address, from a click or from Back and Forward.
 async function route(r) {
   showView(r.view);
+  if (r.view === "learn") await learn.route(r);
   if (r.view !== "play") return;
   if (!r.game) {
     // No game named: the game going on, else the welcome.
@@ -101,6 +103,7 @@ function applyLanguage() {
   review.redraw();
   if (!$("#view-rules").hidden) rules.render();
   if (!$("#view-games").hidden) games.render();
+  learn.render();
 }
 
 function setInfo(info) {
@@ -112,7 +115,8 @@ function setInfo(info) {
 function wire() {
   play.wire();
   games.wire();
-  dialogs.wire(applySound);
+  learn.wire();
+  dialogs.wire(applySound, () => play.render());
   play.setActions({
     review: () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true }),
     newGame: dialogs.openNewGame,
@@ -123,6 +127,7 @@ function wire() {
   $("#btn-play").onclick = () => nav.go(game.session.id ? { view: "play", game: game.session.id } : { view: "play" });
   $("#btn-games").onclick = () => nav.go({ view: "games" });
   $("#btn-rules").onclick = () => nav.go({ view: "rules" });
+  $("#btn-learn").onclick = () => nav.go({ view: "learn", tab: "lessons" });
   $("#btn-review").onclick = () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true });
   $("#btn-lang").onclick = () => setLang(getLang() === "fr" ? "en" : "fr");
   $("#btn-sound").onclick = () => {
