@@ -569,3 +569,118 @@ async fn analyses_share_the_search_pool_and_beyond_its_queue_are_refused() {
         "{statuses:?}"
     );
 }
+
+/// Random bodies and queries to every study endpoint: never a server error,
+/// always a JSON answer. A longer run: `PROPTEST_CASES=5000 cargo test -p
+/// awale-web --test study`.
+#[test]
+fn no_study_request_gets_a_server_error() {
+    use proptest::prelude::*;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let app = runtime.block_on(async {
+        let dir = db_dir().clone();
+        let oracles: awale_web::computer::OracleSource =
+            Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
+        let config = Config {
+            hint_time: Duration::from_millis(5),
+            ..Config::default()
+        };
+        let state =
+            AppState::with_oracle(Store::in_memory().unwrap(), config, Some(oracles)).unwrap();
+        state.set_puzzle_database(Some(Arc::new(
+            Database::open(db_dir(), &Rules::AWALE).unwrap(),
+        )));
+        app(state)
+    });
+    // Diagrams: some real, most not (wrong counts, huge numbers, junk).
+    let diagram = prop_oneof![
+        proptest::collection::vec(0u16..70, 0..16).prop_map(|v| {
+            let mut parts: Vec<String> = v.iter().map(u16::to_string).collect();
+            parts.push(["S", "N", "x", ""][v.len() % 4].to_string());
+            parts.join("-")
+        }),
+        "\\PC{0,40}",
+    ];
+    let text = "\\PC{0,12}";
+    let request = prop_oneof![
+        (diagram.clone(), text).prop_map(|(p, m)| (
+            "POST",
+            "/api/study/puzzles/check".to_string(),
+            json!({"position": p, "move": m}).to_string()
+        )),
+        (diagram.clone(), text, 0usize..9, text).prop_map(|(p, m, l, r)| (
+            "POST",
+            "/api/study/analysis".to_string(),
+            json!({"position": p, "moves": m, "lines": l, "rules": r}).to_string()
+        )),
+        proptest::collection::vec(any::<u8>(), 0..64).prop_map(|b| (
+            "POST",
+            "/api/study/analysis".to_string(),
+            String::from_utf8_lossy(&b).into_owned()
+        )),
+        (diagram, text).prop_map(|(p, r)| {
+            let q = format!("position={}&rules={}", urlish(&p), urlish(&r));
+            ("GET", format!("/api/study/position?{q}"), String::new())
+        }),
+        (text, text, text).prop_map(|(s, d, t)| {
+            let q = format!(
+                "seed={}&difficulty={}&theme={}",
+                urlish(&s),
+                urlish(&d),
+                urlish(&t)
+            );
+            ("GET", format!("/api/study/puzzles/next?{q}"), String::new())
+        }),
+        text.prop_map(|d| (
+            "GET",
+            format!("/api/study/puzzles/daily?day={}", urlish(&d)),
+            String::new()
+        )),
+    ];
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases,
+        ..Default::default()
+    });
+    runner
+        .run(&request, |(method, uri, body)| {
+            let (status, bytes) = runtime.block_on(async {
+                let request = Request::builder()
+                    .method(method)
+                    .uri(&uri)
+                    .header("content-type", "application/json")
+                    .body(Body::from(body.clone()))
+                    .unwrap();
+                let response = app.clone().oneshot(request).await.unwrap();
+                let status = response.status();
+                (
+                    status,
+                    response.into_body().collect().await.unwrap().to_bytes(),
+                )
+            });
+            prop_assert!(!status.is_server_error(), "{method} {uri} {body}: {status}");
+            prop_assert!(
+                serde_json::from_slice::<Value>(&bytes).is_ok(),
+                "{uri}: not JSON"
+            );
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Text as it may come in a query: percent-encoded but for what is safe.
+fn urlish(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b',' | b'=' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
