@@ -290,6 +290,19 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
         "return /seed=\\d+/.test(location.hash) && !location.hash.includes('seed=3&')",
     );
     wait_text(&b, "#puzzle-goal", "to play and");
+    // Puzzles of one theme.
+    b.exec(
+        "const s = document.querySelector('#puzzle-theme-choice'); s.value = 'save_draw'; \
+         s.dispatchEvent(new Event('change'))",
+        json!([]),
+    );
+    wait(
+        &b,
+        "a theme in the address",
+        "return location.hash.includes('theme=save_draw')",
+    );
+    wait_text(&b, "#puzzle-theme", "Save a draw");
+    wait_text(&b, "#puzzle-goal", "to play and save a draw");
     // The puzzle of the day, in French.
     b.click("#puzzle-daily");
     wait_text(&b, "#puzzle-title", "Puzzle of the day");

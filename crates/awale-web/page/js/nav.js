@@ -47,7 +47,10 @@ function parseLearn(text, params) {
     return { view: "learn", tab: "lessons", lesson: params.get("lesson"), step: number("step") };
   }
   if (params.has("puzzles")) {
-    return { view: "learn", tab: "puzzles", seed: number("seed"), difficulty: number("difficulty") };
+    const theme = params.get("theme");
+    const r = { view: "learn", tab: "puzzles", seed: number("seed"), difficulty: number("difficulty") };
+    if (theme && /^[a-z_]{1,20}$/.test(theme)) r.theme = theme;
+    return r;
   }
   if (params.has("analysis")) {
     const r = { view: "learn", tab: "analysis" };
@@ -66,6 +69,7 @@ function formatLearn(route) {
   if (route.tab === "puzzles") {
     if (route.seed !== undefined) q.set("seed", route.seed);
     if (route.difficulty) q.set("difficulty", route.difficulty);
+    if (route.theme) q.set("theme", route.theme);
     return "#puzzles" + (q.size ? "&" + q : "");
   }
   if (route.tab === "analysis") {

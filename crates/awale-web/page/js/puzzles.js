@@ -49,13 +49,14 @@ function newSeed() {
 
 // Shows the puzzle the address names: of the day, or from a seed.
 export async function show(route) {
-  const key = route.seed !== undefined ? `seed:${route.seed}:${route.difficulty || ""}` : "daily";
+  const key = route.seed !== undefined ? `seed:${route.seed}:${route.difficulty || ""}:${route.theme || ""}` : "daily";
   if (key === state.key && (state.puzzle || state.missing)) {
     render();
     return;
   }
   Object.assign(state, { key, puzzle: null, day: null, view: null, busy: false, tries: 0, solved: false, revealed: false, feedback: null, missing: null });
   $("#puzzle-difficulty").value = route.difficulty ? String(route.difficulty) : "";
+  $("#puzzle-theme-choice").value = route.theme || "";
   render();
   try {
     let answer;
@@ -64,6 +65,7 @@ export async function show(route) {
     } else {
       const q = new URLSearchParams({ seed: route.seed });
       if (route.difficulty) q.set("difficulty", route.difficulty);
+      if (route.theme) q.set("theme", route.theme);
       answer = await api("GET", `/api/study/puzzles/next?${q}`);
     }
     if (state.key !== key) return;
@@ -224,7 +226,8 @@ async function solution() {
 
 function next() {
   const d = $("#puzzle-difficulty").value;
-  nav.go({ view: "learn", tab: "puzzles", seed: newSeed(), difficulty: d ? Number(d) : undefined });
+  const theme = $("#puzzle-theme-choice").value || undefined;
+  nav.go({ view: "learn", tab: "puzzles", seed: newSeed(), difficulty: d ? Number(d) : undefined, theme });
 }
 
 function onBoardClick(e) {
@@ -253,6 +256,7 @@ export function wire() {
   $("#puzzle-daily").onclick = () => nav.go({ view: "learn", tab: "puzzles" });
   $("#puzzle-solution").onclick = solution;
   $("#puzzle-difficulty").onchange = next;
+  $("#puzzle-theme-choice").onchange = next;
 }
 
 // The position on the board is redrawn in the page's language.

@@ -37,6 +37,8 @@ export default {
   puzzle_show_solution: "Show the solution",
   puzzle_difficulty_label: "Difficulty",
   puzzle_any: "any",
+  puzzle_theme_label: "Theme",
+  puzzle_any_theme: "any",
   puzzle_difficulty: "Difficulty {0} of 5",
   puzzle_goal_win: "{0} to play and win: only one move wins the game.",
   puzzle_goal_draw: "{0} to play and save a draw: only one move avoids losing.",

@@ -38,6 +38,8 @@ export default {
   puzzle_show_solution: "Voir la solution",
   puzzle_difficulty_label: "Difficulté",
   puzzle_any: "toutes",
+  puzzle_theme_label: "Thème",
+  puzzle_any_theme: "tous",
   puzzle_difficulty: "Difficulté {0} sur 5",
   puzzle_goal_win: "{0} joue et gagne : un seul coup gagne la partie.",
   puzzle_goal_draw: "{0} joue et sauve la nulle : un seul coup évite de perdre.",
