@@ -22,16 +22,17 @@ mod notation;
 mod position;
 mod record;
 mod rules;
+mod side;
 mod sowing;
 
 pub use game::{leader, result_text, result_winner, Game, GameError, Outcome, Ply};
 pub use notation::{parse_moves, NotationError};
 pub use position::{
-    perft, EndReason, Move, MoveError, Moves, Position, PositionError, Side, SideError, HOLES,
-    TOTAL_SEEDS,
+    perft, EndReason, Move, MoveError, Moves, Position, PositionError, HOLES, TOTAL_SEEDS,
 };
 pub use record::{parse_records, record_date, Record, RecordError, RecordMove};
 pub use rules::{
     Direction, FirstPlayer, GrandSlam, Preset, Repetition, RuleOption, Rules, RulesError, Variant,
 };
+pub use side::{Side, SideError};
 pub use sowing::Sowing;

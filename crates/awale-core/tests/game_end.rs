@@ -1,10 +1,18 @@
 //! How games end, for every reason of docs/RULES.md under each preset, and undo
 //! and redo around the end.
 
-use awale_core::{parse_moves, EndReason, Game, GameError, Position, Rules, Side};
+use awale_core::{parse_moves, EndReason, Game, GameError, Outcome, Position, Rules, Side};
 
 fn game(diagram: &str, rules: Rules) -> Game {
     Game::from_position(rules, diagram.parse().unwrap())
+}
+
+/// The outcome of the game at `diagram`, which the rules have ended for
+/// `reason`.
+fn ended(diagram: &str, rules: Rules, reason: EndReason) -> Outcome {
+    let g = game(diagram, rules);
+    assert_eq!(g.end(), Some(reason), "{diagram} under {rules}");
+    g.outcome().unwrap()
 }
 
 fn play_all(game: &mut Game, moves: &str) {
@@ -91,9 +99,8 @@ fn abapa_ends_at_24_all() {
 #[test]
 fn a_target_can_be_set_on_its_own() {
     let rules: Rules = "awale,target=20".parse().unwrap();
-    let g = game("4-4-4-4-0-0-0-0-0-0-0-0-20-8-N", rules);
-    assert_eq!(g.end(), Some(EndReason::Target));
-    assert_eq!(g.outcome().unwrap().winner, Some(Side::South));
+    let o = ended("4-4-4-4-0-0-0-0-0-0-0-0-20-8-N", rules, EndReason::Target);
+    assert_eq!(o.winner, Some(Side::South));
 }
 
 #[test]
@@ -119,18 +126,24 @@ fn resignation_gives_the_seeds_left_to_the_opponent() {
 #[test]
 fn an_empty_board_ends_the_game() {
     for rules in [Rules::AWALE, Rules::ABAPA] {
-        let g = game("0-0-0-0-0-0-0-0-0-0-0-0-20-16-N", rules);
-        assert_eq!(g.end(), Some(EndReason::EmptyBoard));
-        assert_eq!(g.outcome().unwrap().winner, Some(Side::South));
+        let o = ended(
+            "0-0-0-0-0-0-0-0-0-0-0-0-20-16-N",
+            rules,
+            EndReason::EmptyBoard,
+        );
+        assert_eq!(o.winner, Some(Side::South));
     }
 }
 
 #[test]
 fn a_side_with_an_empty_row_to_move_is_starved_and_the_other_takes_its_row() {
     for rules in [Rules::AWALE, Rules::ABAPA] {
-        let g = game("0-0-0-0-0-0-0-3-0-0-0-0-20-20-S", rules);
-        assert_eq!(g.end(), Some(EndReason::Starvation));
-        assert_eq!(g.outcome().unwrap().stores, [20, 23]);
+        let o = ended(
+            "0-0-0-0-0-0-0-3-0-0-0-0-20-20-S",
+            rules,
+            EndReason::Starvation,
+        );
+        assert_eq!(o.stores, [20, 23]);
     }
 }
 

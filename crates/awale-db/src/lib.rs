@@ -38,7 +38,6 @@ pub mod solve;
 pub mod store;
 
 pub use index::{level_size, rank, unrank};
-pub use manifest::{Manifest, ManifestLevel};
 pub use solve::check::{check_level, LevelCheck};
 pub use solve::{LowerLevel, Phase, Progress, Silent, NO_DISTANCE};
 pub use store::{LevelFile, Variant};
@@ -395,7 +394,7 @@ pub fn oracle_for(rules: &Rules, dir: Option<&Path>) -> Result<Option<Arc<dyn Or
 }
 
 /// Counts for one level: how the boards split for the side to move. As
-/// written in `manifest.json` ([`Manifest`]).
+/// written in `manifest.json` ([`manifest::Manifest`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LevelStats {
     /// Seeds on the board.

@@ -43,21 +43,26 @@ pub struct ManifestLevel {
     pub drawn_share: f64,
     /// Lost boards over the playable ones.
     pub lost_share: f64,
-    /// Seconds its build took, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seconds: Option<f64>,
-    /// Boards per second of its build, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub positions_per_second: Option<f64>,
-    /// Passes of its build over the values (or bounds).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub passes_values: Option<u32>,
-    /// Passes of its build over the distances.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub passes_distances: Option<u32>,
+    /// How its build went, when known (not for a level found built by an
+    /// older program).
+    #[serde(flatten)]
+    pub build: Option<BuildFigures>,
     /// Size of its file in bytes.
     #[serde(default)]
     pub file_bytes: u64,
+}
+
+/// How the build of a level went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BuildFigures {
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Boards per second.
+    pub positions_per_second: f64,
+    /// Passes over the values (or bounds).
+    pub passes_values: u32,
+    /// Passes over the distances.
+    pub passes_distances: u32,
 }
 
 /// A share of `whole`, 0 when it is empty.
@@ -144,17 +149,16 @@ impl Manifest {
     /// built).
     pub fn record(&mut self, s: &LevelSummary) {
         let mut entry = ManifestLevel::of_stats(&s.stats);
-        if s.built {
-            entry.seconds = Some(s.seconds);
-            entry.positions_per_second = Some(s.stats.positions as f64 / s.seconds.max(1e-9));
-            entry.passes_values = Some(s.passes.0);
-            entry.passes_distances = Some(s.passes.1);
-        } else if let Some(old) = self.level(s.stats.seeds) {
-            entry.seconds = old.seconds;
-            entry.positions_per_second = old.positions_per_second;
-            entry.passes_values = old.passes_values;
-            entry.passes_distances = old.passes_distances;
-        }
+        entry.build = if s.built {
+            Some(BuildFigures {
+                seconds: s.seconds,
+                positions_per_second: s.stats.positions as f64 / s.seconds.max(1e-9),
+                passes_values: s.passes.0,
+                passes_distances: s.passes.1,
+            })
+        } else {
+            self.level(s.stats.seeds).and_then(|old| old.build)
+        };
         entry.file_bytes = s.file_bytes;
         self.levels.retain(|l| l.stats.seeds != s.stats.seeds);
         self.levels.push(entry);
@@ -220,7 +224,7 @@ mod tests {
             [0, 1]
         );
         assert_eq!(read.level(1).unwrap().won_share, 0.5);
-        assert_eq!(read.level(0).unwrap().seconds, None);
+        assert_eq!(read.level(0).unwrap().build, None);
         assert_eq!(read.rules, "forbidden-nobody");
         assert_eq!(read.values, "exact");
     }
@@ -230,9 +234,9 @@ mod tests {
         let mut m = Manifest::new(Rules::ABAPA.variant());
         m.record(&summary(3, true));
         m.record(&summary(3, false));
-        let level = m.level(3).unwrap();
-        assert_eq!(level.seconds, Some(2.0));
-        assert_eq!(level.passes_distances, Some(4));
+        let build = m.level(3).unwrap().build.unwrap();
+        assert_eq!(build.seconds, 2.0);
+        assert_eq!(build.passes_distances, 4);
         assert_eq!(m.levels.len(), 1);
     }
 

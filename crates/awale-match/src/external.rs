@@ -97,6 +97,16 @@ impl fmt::Display for ExternalError {
 
 impl std::error::Error for ExternalError {}
 
+/// Whether an engine without a `Rules` option can play `rules`: such an
+/// engine is taken to play tournament Oware, `abapa` (who moves first does
+/// not matter: a match's openings start with South).
+pub fn plays_without_rules_option(rules: &Rules) -> bool {
+    Rules {
+        first: Rules::ABAPA.first,
+        ..*rules
+    } == Rules::ABAPA
+}
+
 /// An engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -251,7 +261,7 @@ impl ExternalEngine {
     pub fn new_game(&mut self, rules: &Rules) -> Result<(), ExternalError> {
         if self.has_option("Rules") {
             self.send(&format!("setoption name Rules value {rules}"))?;
-        } else if !crate::plays_without_rules_option(rules) {
+        } else if !plays_without_rules_option(rules) {
             return Err(ExternalError::Protocol {
                 name: self.name.clone(),
                 message: format!(

@@ -4,8 +4,25 @@
 //! a tally, an Elo difference with its 95% interval, optionally an SPRT
 //! decision, and every game as a record.
 //!
-//! `awale match` is the command-line face of this crate; the engine's
-//! examples (`examples/`) use it for quick in-process matches.
+//! `awale match` is the command-line face of this crate; the examples
+//! (`examples/`: `ladder`, `tune`, `variants`) use it for quick in-process
+//! matches.
+//!
+//! ```
+//! use awale_core::Rules;
+//! use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
+//!
+//! let config = MatchConfig {
+//!     openings: openings::parse_openings("FfAa\n", Rules::AWALE).unwrap(),
+//!     games: 2,
+//!     ..MatchConfig::default()
+//! };
+//! let deeper: PlayerSpec = "depth=3".parse().unwrap();
+//! let shallow: PlayerSpec = "depth=1".parse().unwrap();
+//! let summary = run_match(&config, &deeper, &shallow, &mut |_, _| {}).unwrap();
+//! assert_eq!(summary.tally.games(), 2);
+//! ```
+#![deny(missing_docs)]
 
 pub mod elo;
 pub mod external;
@@ -22,6 +39,7 @@ use awale_engine::eval::Weights;
 use awale_engine::protocol::{Go, MAX_HASH_MB, MAX_THREADS};
 use awale_engine::{choose_move, Clock, Engine, EngineOptions, Level, Limits, SearchParams};
 use elo::{Sprt, SprtDecision, Tally};
+pub use external::plays_without_rules_option;
 use external::{ExternalEngine, ExternalError};
 use openings::Opening;
 use rand::rngs::StdRng;
@@ -417,11 +435,13 @@ impl fmt::Display for MatchError {
     }
 }
 
+// `Engine` shows its engine error as its own message, so its source is
+// that error's source (it would be printed twice otherwise).
 impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             MatchError::Config(_) => None,
-            MatchError::Engine(e) => Some(e),
+            MatchError::Engine(e) => e.source(),
         }
     }
 }
@@ -679,16 +699,6 @@ fn play_game(
         termination,
         record,
     })
-}
-
-/// Whether an engine without a `Rules` option can play `rules`: such an
-/// engine is taken to play tournament Oware, `abapa` (who moves first does
-/// not matter: a match's openings start with South).
-pub fn plays_without_rules_option(rules: &Rules) -> bool {
-    Rules {
-        first: Rules::ABAPA.first,
-        ..*rules
-    } == Rules::ABAPA
 }
 
 /// A match ready to play: its players checked, external engines started.

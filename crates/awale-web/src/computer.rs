@@ -13,13 +13,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use awale_core::{Game, GrandSlam, Move, Position, Repetition, Rules, Side};
+use awale_core::{Game, Move, Position, Rules, Side, Variant};
 use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use crate::error::{Error, Kind};
-use crate::view::side_letter;
 
 /// A level offered to players.
 #[derive(Clone, Debug, Serialize)]
@@ -34,6 +33,8 @@ pub struct LevelInfo {
     pub description_fr: &'static str,
     /// Who it is for, in English.
     pub description_en: &'static str,
+    /// Whether it plays with the endgame databases (when they are built).
+    pub uses_databases: bool,
 }
 
 /// The engine's levels, weakest first.
@@ -46,6 +47,7 @@ pub fn levels() -> Vec<LevelInfo> {
             name_en: l.name(Lang::En),
             description_fr: l.description(Lang::Fr),
             description_en: l.description(Lang::En),
+            uses_databases: l == Level::Perfect,
         })
         .collect()
 }
@@ -158,7 +160,7 @@ pub struct ReviewRow {
     /// Its index in the game.
     pub ply: usize,
     /// Who played it.
-    pub side: &'static str,
+    pub side: char,
     /// The move played.
     #[serde(rename = "move")]
     pub mv: String,
@@ -193,8 +195,8 @@ const HASH_MB: usize = 32;
 /// rule variant), or None when there is none.
 pub type OracleSource = Box<dyn Fn(&Rules) -> Option<Arc<dyn Oracle>> + Send + Sync>;
 
-/// The rule options an oracle depends on.
-type Variant = (GrandSlam, Repetition, Option<u8>);
+/// Rules with the same values share their databases.
+type ValueKey = (Variant, Option<u8>);
 
 /// Tells a search to stop when dropped: held by whoever waits for the
 /// search, so a request that goes away stops its search.
@@ -211,7 +213,8 @@ impl Drop for StopOnDrop {
 pub struct Computer {
     engines: Mutex<Vec<Engine>>,
     source: Option<OracleSource>,
-    oracles: Mutex<HashMap<Variant, Option<Arc<dyn Oracle>>>>,
+    /// The oracle of each set of rules with the same values.
+    oracles: Mutex<HashMap<ValueKey, Option<Arc<dyn Oracle>>>>,
     permits: Arc<Semaphore>,
     queued: AtomicUsize,
     max_queued: usize,
@@ -285,9 +288,11 @@ impl Computer {
     /// The oracle for `rules`, asked of the source once per variant.
     fn oracle_for(&self, rules: &Rules) -> Option<Arc<dyn Oracle>> {
         let source = self.source.as_ref()?;
-        let key = (rules.grand_slam, rules.repetition, rules.target);
         let mut oracles = lock(&self.oracles);
-        oracles.entry(key).or_insert_with(|| source(rules)).clone()
+        oracles
+            .entry(rules.value_key())
+            .or_insert_with(|| source(rules))
+            .clone()
     }
 
     /// Runs `work` with an engine of the pool, which has the oracle for
@@ -320,12 +325,9 @@ impl Computer {
     /// it.
     pub fn oracle_value(&self, game: &Game, position: &Position) -> Option<OracleValue> {
         let oracle = self.oracle_for(game.rules())?;
-        let built = oracle.rules();
-        let rules = game.rules();
-        let same = built.grand_slam == rules.grand_slam
-            && built.repetition == rules.repetition
-            && built.target == rules.target;
-        if !same || position.seeds_on_board() > oracle.max_seeds() {
+        if !oracle.rules().same_values(game.rules())
+            || position.seeds_on_board() > oracle.max_seeds()
+        {
             return None;
         }
         oracle.probe(position).map(|b| OracleValue {
@@ -436,7 +438,7 @@ impl Computer {
             let south_view = |cp: i32| if mover == Side::South { cp } else { -cp };
             rows.push(ReviewRow {
                 ply: i,
-                side: side_letter(mover),
+                side: mover.letter(),
                 mv: mv.letter().to_string(),
                 played: played.map(|p| p.score),
                 eval_south: best.as_ref().map(|b| south_view(b.score.cp)),

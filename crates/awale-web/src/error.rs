@@ -37,6 +37,10 @@ pub struct Error {
     pub code: &'static str,
     /// What went wrong, naming the rejected input.
     pub message: String,
+    /// Why, more precisely, as a stable code (for an illegal move: the
+    /// rule it breaks, `grand_slam`, `does_not_feed`, `empty_hole`,
+    /// `not_your_hole`).
+    pub reason: Option<&'static str>,
 }
 
 impl Error {
@@ -46,7 +50,14 @@ impl Error {
             kind,
             code,
             message: message.into(),
+            reason: None,
         }
+    }
+
+    /// The same error, with a more precise reason.
+    pub fn because(mut self, reason: &'static str) -> Error {
+        self.reason = Some(reason);
+        self
     }
 
     /// A bad value or a move the rules refuse.

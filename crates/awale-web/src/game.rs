@@ -113,11 +113,9 @@ impl End {
     /// The result as records write it: `1-0`, `0-1`, `1/2-1/2`, or `*` for
     /// an aborted game.
     pub fn result_text(&self) -> &'static str {
-        match (self.reason, self.winner) {
-            (EndReason::Aborted, _) => "*",
-            (_, Some(Side::South)) => "1-0",
-            (_, Some(Side::North)) => "0-1",
-            (_, None) => "1/2-1/2",
+        match self.reason {
+            EndReason::Aborted => "*",
+            _ => awale_core::result_text(self.winner),
         }
     }
 }
@@ -160,8 +158,6 @@ pub struct WebGame {
     pub stop: Option<Stop>,
     /// Offers between the players.
     pub offers: Offers,
-    /// Moves taken back, the next one to redo last.
-    pub redo: Vec<Move>,
     /// The game itself: rules, start, moves, resignation.
     pub game: Game,
 }
@@ -194,7 +190,6 @@ impl WebGame {
             turn_started_ms: now,
             stop: None,
             offers: Offers::default(),
-            redo: Vec::new(),
             game,
         }
     }
@@ -379,17 +374,20 @@ impl WebGame {
             return Err(Error::conflict(
                 "not_your_turn",
                 format!("{mv} is a hole of {} but {mover} is to move", mv.side()),
-            ));
+            )
+            .because("not_your_hole"));
         }
-        let captured = self
-            .game
-            .play(mv)
-            .map_err(|e| Error::invalid("illegal_move", e.to_string()))?;
-        if self.redo.last() == Some(&mv) {
-            self.redo.pop();
-        } else {
-            self.redo.clear();
-        }
+        let captured = self.game.play(mv).map_err(|e| {
+            use awale_core::{GameError, MoveError};
+            let reason = match e {
+                GameError::Illegal(MoveError::NotYourHole(_)) => "not_your_hole",
+                GameError::Illegal(MoveError::EmptyHole(_)) => "empty_hole",
+                GameError::Illegal(MoveError::DoesNotFeed(_)) => "does_not_feed",
+                GameError::Illegal(MoveError::GrandSlam(_)) => "grand_slam",
+                GameError::Illegal(MoveError::GameOver) | GameError::Over(_) => "game_over",
+            };
+            Error::invalid("illegal_move", e.to_string()).because(reason)
+        })?;
         if let Some(clock) = &mut self.clock {
             let used = now - self.turn_started_ms;
             clock.remaining_ms[mover.index()] += clock.increment_ms - used;
@@ -417,8 +415,7 @@ impl WebGame {
         // Against the computer, take back the computer's answer and the
         // person's move, back to a position where the person moves.
         let before = self.game.plies().len();
-        while let Some(mv) = self.game.undo() {
-            self.redo.push(mv);
+        while self.game.undo().is_some() {
             if human.is_none_or(|h| self.game.position().to_move() == h) {
                 break;
             }
@@ -427,12 +424,7 @@ impl WebGame {
             if self.game.position().to_move() != h {
                 // The computer moved first and nothing of the person's is
                 // left to take back: put the moves back.
-                while self.game.plies().len() < before {
-                    let Some(mv) = self.redo.pop() else { break };
-                    if self.game.play(mv).is_err() {
-                        break;
-                    }
-                }
+                while self.game.plies().len() < before && self.game.redo().is_some() {}
                 return Err(Error::conflict(
                     "nothing_to_undo",
                     "no move of yours to take back",
@@ -461,14 +453,14 @@ impl WebGame {
             Mode::Computer { human, .. } => Some(human),
             Mode::Humans | Mode::Online => None,
         };
-        if self.redo.is_empty() {
+        if !self.game.can_redo() {
             return Err(Error::conflict("nothing_to_redo", "no move to play again"));
         }
-        while let Some(&mv) = self.redo.last() {
-            self.game
-                .play(mv)
-                .map_err(|e| Error::internal(format!("redo of {mv}: {e}")))?;
-            self.redo.pop();
+        while self.game.can_redo() {
+            let played = self.game.redo();
+            if played.is_none() {
+                return Err(Error::internal("a move to redo cannot be played"));
+            }
             let at_person = human.is_none_or(|h| self.game.position().to_move() == h);
             if at_person || self.game.end().is_some() {
                 break;
@@ -504,7 +496,7 @@ impl WebGame {
 
     /// Whether a redo is possible now.
     pub fn can_redo(&self) -> bool {
-        self.mode != Mode::Online && self.check_takeback().is_ok() && !self.redo.is_empty()
+        self.mode != Mode::Online && self.check_takeback().is_ok() && self.game.can_redo()
     }
 
     /// `side` resigns.
@@ -620,13 +612,13 @@ impl WebGame {
         if !accept {
             return Ok(());
         }
-        while let Some(mv) = self.game.undo() {
-            let _ = mv;
+        while self.game.undo().is_some() {
             if self.game.position().to_move() == asker {
                 break;
             }
         }
-        self.redo.clear();
+        // Nothing to redo online: the moves taken back are gone.
+        let _ = self.game.set_redo_list(Vec::new());
         self.turn_started_ms = now;
         Ok(())
     }
@@ -809,7 +801,7 @@ mod tests {
         assert_eq!(g.game.plies().len(), 2);
         g.redo(0).unwrap();
         assert_eq!(g.game.plies().len(), 3);
-        assert!(g.redo.is_empty());
+        assert!(!g.game.can_redo());
     }
 
     #[test]
@@ -819,7 +811,7 @@ mod tests {
         g.play(letter('F'), 0).unwrap();
         g.undo(0).unwrap();
         g.play(letter('E'), 0).unwrap();
-        assert!(g.redo.is_empty());
+        assert!(!g.game.can_redo());
         assert_eq!(g.redo(0).unwrap_err().code, "nothing_to_redo");
     }
 

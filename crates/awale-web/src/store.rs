@@ -127,7 +127,7 @@ pub struct ChatLine {
     /// When it was sent.
     pub at_ms: i64,
     /// The sender's side, for a player; None for a spectator.
-    pub side: Option<&'static str>,
+    pub side: Option<char>,
     /// The sender's nickname.
     pub name: String,
     /// The text, as typed (shown as text, never as HTML).
@@ -163,6 +163,9 @@ struct Inner {
     path: PathBuf,
     writer: Mutex<Option<mpsc::Sender<Job>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
+    /// The thread that folds the log into the file, beside the writer.
+    checkpoints: Mutex<Option<JoinHandle<()>>>,
+    checkpoints_stop: Arc<std::sync::atomic::AtomicBool>,
     readers: Mutex<Vec<Connection>>,
     /// Reads at once (each holds a connection and its files).
     reading: tokio::sync::Semaphore,
@@ -172,14 +175,22 @@ struct Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        close(&self.writer, &self.thread);
+        self.close();
     }
 }
 
-fn close(writer: &Mutex<Option<mpsc::Sender<Job>>>, thread: &Mutex<Option<JoinHandle<()>>>) {
-    drop(lock(writer).take());
-    if let Some(handle) = lock(thread).take() {
-        let _ = handle.join();
+impl Inner {
+    /// Stops the checkpoints, then the writer (which folds the log in).
+    fn close(&self) {
+        self.checkpoints_stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(handle) = lock(&self.checkpoints).take() {
+            let _ = handle.join();
+        }
+        drop(lock(&self.writer).take());
+        if let Some(handle) = lock(&self.thread).take() {
+            let _ = handle.join();
+        }
     }
 }
 
@@ -221,11 +232,22 @@ impl Store {
             .name("awale-store".into())
             .spawn(move || write_loop(conn, rx))
             .map_err(|e| StoreError::Refused(format!("cannot start the store's thread: {e}")))?;
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let checkpoints = {
+            let path = path.to_path_buf();
+            let stop = Arc::clone(&stop);
+            std::thread::Builder::new()
+                .name("awale-checkpoint".into())
+                .spawn(move || checkpoint_loop(&path, &stop))
+                .map_err(|e| StoreError::Refused(format!("cannot start the store's thread: {e}")))?
+        };
         Ok(Store {
             inner: Arc::new(Inner {
                 path: path.to_path_buf(),
                 writer: Mutex::new(Some(tx)),
                 thread: Mutex::new(Some(thread)),
+                checkpoints: Mutex::new(Some(checkpoints)),
+                checkpoints_stop: stop,
                 readers: Mutex::new(Vec::new()),
                 reading: tokio::sync::Semaphore::new(MAX_READERS),
                 _scratch: scratch,
@@ -242,7 +264,7 @@ impl Store {
     /// the file and stops writing: a copy of the file alone is then whole.
     /// Later writes fail with [`StoreError::Closed`].
     pub fn close(&self) {
-        close(&self.inner.writer, &self.inner.thread);
+        self.inner.close();
     }
 
     /// Runs `work` in the writer's next transaction and answers once it is
@@ -589,7 +611,14 @@ impl Store {
             conn.execute(
                 "INSERT INTO chat (game_id, room, at_ms, side, name, text)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![game, line.room, line.at_ms, line.side, line.name, line.text],
+                params![
+                    game,
+                    line.room,
+                    line.at_ms,
+                    line.side.map(String::from),
+                    line.name,
+                    line.text
+                ],
             )?;
             line.id = conn.last_insert_rowid();
             Ok(line)
@@ -619,7 +648,7 @@ impl Store {
                         "public"
                     },
                     at_ms: r.get(2)?,
-                    side: side.and_then(|s| side_from_text(&s)).map(side_to_text),
+                    side: side.and_then(|s| side_from_text(&s)).map(Side::letter),
                     name: r.get(4)?,
                     text: r.get(5)?,
                 })
@@ -724,6 +753,29 @@ fn in_savepoint<T>(
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
             Err(e)
+        }
+    }
+}
+
+/// How often the log is folded into the file.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Folds the write-ahead log into the file now and then, on a connection
+/// of its own, so the writer never stops for it (the writer's own
+/// automatic checkpoints are off).
+fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
+    let conn = match Connection::open(path) {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(error = %e, "no checkpoints: the log will grow until the server stops");
+            return;
+        }
+    };
+    let _ = conn.busy_timeout(std::time::Duration::from_secs(1));
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        std::thread::sleep(CHECKPOINT_EVERY);
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::debug!(error = %e, "checkpoint skipped");
         }
     }
 }
@@ -920,6 +972,8 @@ fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         .map_err(|e| writable(path, e))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Checkpoints run on their own thread (see `checkpoint_loop`).
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     // Every open writes (the migration or the heartbeat): a file that
     // cannot be written is refused now, not at the first move.
     let migrate = || -> Result<(), rusqlite::Error> {
@@ -992,14 +1046,15 @@ fn is_v1(conn: &Connection, tables: &[String]) -> Result<bool, StoreError> {
 
 // ------------------------------------------------------ rows and columns --
 
-fn side_to_text(side: Side) -> &'static str {
-    crate::view::side_letter(side)
+/// A side as the store writes it: its letter.
+fn side_to_text(side: Side) -> String {
+    side.letter().to_string()
 }
 
 fn side_from_text(text: &str) -> Option<Side> {
-    match text {
-        "S" => Some(Side::South),
-        "N" => Some(Side::North),
+    let mut letters = text.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Side::from_letter(letter),
         _ => None,
     }
 }
@@ -1062,7 +1117,7 @@ fn write_state(conn: &Connection, game: &WebGame, from: usize) -> Result<(), Sto
         }
     }
     let end = game.end();
-    let redo: String = game.redo.iter().map(|m| m.letter()).collect();
+    let redo: String = game.game.redo_list().iter().map(|m| m.letter()).collect();
     let (human, level) = match game.mode {
         Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
         Mode::Humans | Mode::Online => (None, None),
@@ -1206,6 +1261,8 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> 
         .chars()
         .map(|c| Move::from_letter(c).ok_or_else(|| corrupt(format!("redo move `{c}`"))))
         .collect::<Result<Vec<_>, _>>()?;
+    game.set_redo_list(redo)
+        .map_err(|e| corrupt(format!("redo list: {e}")))?;
     let seats = row.seats.map(|(player, name)| {
         player.map(|p| Seat {
             player: PlayerId(p),
@@ -1228,7 +1285,6 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> 
             rematch: optional_side(row.rematch)?,
             rematch_id: row.rematch_id,
         },
-        redo,
         game,
     }))
 }

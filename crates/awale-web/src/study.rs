@@ -9,14 +9,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use awale_core::{Game, Move, MoveError, Position, Rules};
+use awale_core::{Game, Move, MoveError, Position, Rules, Side};
 use awale_db::Database;
 use awale_puzzles::PuzzleError;
 use serde::Serialize;
 
 use crate::computer::{Computer, OracleValue, Score};
 use crate::error::{Error, Kind};
-use crate::view::{side_letter, RulesView};
+use crate::view::RulesView;
 
 /// Puzzles a request for a difficulty or a theme looks at, at most (each
 /// is a few database probes: a fraction of a millisecond).
@@ -144,7 +144,7 @@ pub struct StudyEnd {
     /// The stores once the seeds left are given out.
     pub stores: [u8; 2],
     /// `S`, `N`, or null for a draw.
-    pub winner: Option<&'static str>,
+    pub winner: Option<char>,
 }
 
 /// What one hole of the mover's row does.
@@ -193,7 +193,7 @@ pub struct PositionView {
     /// South's and North's stores.
     pub stores: [u8; 2],
     /// `S` or `N`.
-    pub to_move: &'static str,
+    pub to_move: char,
     /// Seeds in all, holes and stores (48 in a game, fewer in a study).
     pub seeds: u8,
     /// How the game ended, if it did here.
@@ -204,8 +204,8 @@ pub struct PositionView {
 
 fn study_end(reason: awale_core::EndReason, stores: [u8; 2]) -> StudyEnd {
     let winner = match stores[0].cmp(&stores[1]) {
-        std::cmp::Ordering::Greater => Some("S"),
-        std::cmp::Ordering::Less => Some("N"),
+        std::cmp::Ordering::Greater => Some(Side::South.letter()),
+        std::cmp::Ordering::Less => Some(Side::North.letter()),
         std::cmp::Ordering::Equal => None,
     };
     StudyEnd {
@@ -259,7 +259,7 @@ impl PositionView {
             rules: RulesView::of(rules),
             board: position.holes(),
             stores: position.stores(),
-            to_move: side_letter(mover),
+            to_move: mover.letter(),
             seeds: position.seeds_on_board() + position.stores().iter().sum::<u8>(),
             end,
             moves,

@@ -2,18 +2,10 @@
 //! place for the answers and the live events alike. A view depends on who
 //! looks (`you`: the sides the viewer may play), never on HTTP.
 
-use awale_core::{Direction, FirstPlayer, GrandSlam, Repetition, Rules, Side};
+use awale_core::{Rules, Side};
 use serde::Serialize;
 
 use crate::game::{Mode, PlayerId, WebGame};
-
-/// A side as one letter, `S` or `N`.
-pub fn side_letter(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
 
 /// The rule options, with the preset-based name.
 #[derive(Clone, Debug, Serialize)]
@@ -50,24 +42,11 @@ impl RulesView {
     pub fn of(rules: &Rules) -> RulesView {
         RulesView {
             name: rules.to_string(),
-            grand_slam: match rules.grand_slam {
-                GrandSlam::Forbidden => "forbidden",
-                GrandSlam::NoCapture => "no_capture",
-            },
-            repetition: match rules.repetition {
-                Repetition::Nobody => "nobody",
-                Repetition::OwnRow => "own_row",
-            },
+            grand_slam: rules.grand_slam.name(),
+            repetition: rules.repetition.name(),
             target: rules.target,
-            direction: match rules.direction {
-                Direction::CounterClockwise => "counter_clockwise",
-                Direction::Clockwise => "clockwise",
-            },
-            first: match rules.first {
-                FirstPlayer::Side(Side::South) => "south",
-                FirstPlayer::Side(Side::North) => "north",
-                FirstPlayer::Random => "random",
-            },
+            direction: rules.direction.name(),
+            first: rules.first.name(),
             columns: Columns {
                 south: rules.direction.columns(Side::South),
                 north: rules.direction.columns(Side::North),
@@ -85,7 +64,7 @@ pub struct PlyView {
     /// Seeds captured.
     pub captured: u8,
     /// Who played it.
-    pub side: &'static str,
+    pub side: char,
     /// The holes before it (`A..F`, `a..f`).
     pub before: [u8; 12],
     /// The stores before it.
@@ -102,7 +81,7 @@ impl PlyView {
         PlyView {
             mv: p.mv.letter().to_string(),
             captured: p.captured,
-            side: side_letter(p.before.to_move()),
+            side: Side::letter(p.before.to_move()),
             before: p.before.holes(),
             stores_before: p.before.stores(),
             sown: path.sown,
@@ -120,9 +99,9 @@ pub struct EndView {
     /// Final stores.
     pub stores: [u8; 2],
     /// `S`, `N`, or null for a draw or an aborted game.
-    pub winner: Option<&'static str>,
+    pub winner: Option<char>,
     /// The side that ran out of time, resigned or left.
-    pub loser_by: Option<&'static str>,
+    pub loser_by: Option<char>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: &'static str,
 }
@@ -137,7 +116,7 @@ pub struct ClockView {
     /// Time left for South and North when the view was made.
     pub left_ms: Option<[i64; 2]>,
     /// The side whose time runs, if any.
-    pub running: Option<&'static str>,
+    pub running: Option<char>,
 }
 
 /// A seat of an online game, as anyone may see it.
@@ -159,7 +138,7 @@ pub struct Head {
     /// Stores of South and North.
     pub stores: [u8; 2],
     /// `S` or `N`.
-    pub to_move: &'static str,
+    pub to_move: char,
     /// Legal moves now.
     pub legal: Vec<String>,
     /// The moves in record notation.
@@ -185,9 +164,9 @@ pub struct Head {
 #[derive(Clone, Debug, Serialize)]
 pub struct OffersView {
     /// The side asking for a takeback.
-    pub takeback: Option<&'static str>,
+    pub takeback: Option<char>,
     /// The side offering a rematch.
-    pub rematch: Option<&'static str>,
+    pub rematch: Option<char>,
     /// The rematch game.
     pub rematch_id: Option<i64>,
 }
@@ -203,7 +182,7 @@ pub struct GameView {
     /// `computer`, `humans` or `online`.
     pub mode: &'static str,
     /// The person's side against the computer.
-    pub human: Option<&'static str>,
+    pub human: Option<char>,
     /// The computer's level.
     pub level: Option<u8>,
     /// The rules.
@@ -219,7 +198,7 @@ pub struct GameView {
     /// The sides the viewer may play (`S`, `N`): empty for a spectator;
     /// absent from the events sent to every viewer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub you: Option<Vec<&'static str>>,
+    pub you: Option<Vec<char>>,
 }
 
 /// A move as the live events send it: the new ply and what changed.
@@ -254,7 +233,7 @@ impl WebGame {
             position: position.to_string(),
             board: position.holes(),
             stores: position.stores(),
-            to_move: side_letter(position.to_move()),
+            to_move: Side::letter(position.to_move()),
             legal,
             notation: notation(&self.game),
             can_undo: self.can_undo(),
@@ -263,20 +242,20 @@ impl WebGame {
             end: end.map(|e| EndView {
                 reason: e.reason.name(),
                 stores: e.stores,
-                winner: e.winner.map(side_letter),
-                loser_by: e.loser_by.or(self.game.resigned()).map(side_letter),
+                winner: e.winner.map(Side::letter),
+                loser_by: e.loser_by.or(self.game.resigned()).map(Side::letter),
                 result: e.result_text(),
             }),
             clock: self.clock.map(|c| ClockView {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
                 left_ms: self.time_left(now),
-                running: running.then(|| side_letter(position.to_move())),
+                running: running.then(|| Side::letter(position.to_move())),
             }),
             waiting: self.waiting(),
             offers: OffersView {
-                takeback: self.offers.takeback.map(side_letter),
-                rematch: self.offers.rematch.map(side_letter),
+                takeback: self.offers.takeback.map(Side::letter),
+                rematch: self.offers.rematch.map(Side::letter),
                 rematch_id: self.offers.rematch_id,
             },
         }
@@ -286,7 +265,7 @@ impl WebGame {
     /// viewer, without `you`).
     pub fn view(&self, now: i64, viewer: Option<Option<&PlayerId>>) -> GameView {
         let (human, level) = match self.mode {
-            Mode::Computer { human, level } => (Some(side_letter(human)), Some(level)),
+            Mode::Computer { human, level } => (Some(Side::letter(human)), Some(level)),
             Mode::Humans | Mode::Online => (None, None),
         };
         GameView {
@@ -303,7 +282,7 @@ impl WebGame {
                     .map(|seat| SeatView { name: seat.name })
             }),
             public: self.public,
-            you: viewer.map(|v| self.sides_of(v).into_iter().map(side_letter).collect()),
+            you: viewer.map(|v| self.sides_of(v).into_iter().map(Side::letter).collect()),
         }
     }
 

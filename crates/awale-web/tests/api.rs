@@ -2,8 +2,6 @@
 //! stored and reloaded, and every kind of bad input answered with a JSON
 //! error and the right status, leaving the stored game as it was.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use awale_core::parse_records;
@@ -12,6 +10,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
@@ -25,18 +25,6 @@ fn quick_config() -> Config {
 
 fn memory_app() -> Router {
     app(AppState::new(Store::in_memory().unwrap(), quick_config()).unwrap())
-}
-
-fn temp_dir() -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "awale-web-api-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
@@ -584,7 +572,7 @@ async fn hint_and_review_score_the_moves() {
     let (status, refused) = call(&app, "POST", &review_url, None).await;
     assert_eq!(
         (status, refused["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_fair"))
+        (StatusCode::FORBIDDEN, Some("game_not_over"))
     );
     let (status, _) = call(&app, "GET", &review_url, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -630,8 +618,8 @@ async fn the_current_game_is_the_one_changed_last_and_unfinished() {
 
 #[tokio::test]
 async fn games_survive_a_restart_of_the_server() {
-    let dir = temp_dir();
-    let path = dir.join("games.sqlite");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
     let id = {
         let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
         let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
@@ -657,7 +645,6 @@ async fn games_survive_a_restart_of_the_server() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(plies(&game), 2);
     assert_eq!(game["plies"][0]["move"], "B");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[tokio::test]
@@ -973,15 +960,12 @@ async fn two_clicks_at_once_play_one_move() {
     assert_eq!(plies(&stored), 1);
 }
 
-/// A small reproducible generator (xorshift) for the hostile-input sweep.
-struct Noise(u64);
+/// Reproducible noise for the hostile-input sweep.
+struct Noise(StdRng);
 
 impl Noise {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.random()
     }
 
     fn value(&mut self, depth: u32) -> Value {
@@ -1041,7 +1025,7 @@ async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not(
         "/api/import".to_string(),
         "/api/games/0/moves".to_string(),
     ];
-    let mut noise = Noise(0x05EE_D0FA_3A1E);
+    let mut noise = Noise(StdRng::seed_from_u64(0x05EE_D0FA_3A1E));
     for round in 0..600 {
         let path = &paths[round % paths.len()];
         let kind = noise.next() % 10;
@@ -1084,4 +1068,68 @@ async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not(
     // Whatever happened, the stored game still replays as a game.
     let (status, after) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::OK, "{after}");
+}
+
+#[tokio::test]
+async fn a_refused_move_says_which_rule_it_breaks() {
+    let app = memory_app();
+    let game = new_game(
+        &app,
+        json!({"mode": "humans", "position": "0-0-0-0-1-2-1-2-0-0-0-0-20-20-S"}),
+    )
+    .await;
+    let url = format!("/api/games/{}/moves", game["id"]);
+    for (mv, reason) in [
+        ("F", "grand_slam"),
+        ("A", "empty_hole"),
+        ("a", "not_your_hole"),
+    ] {
+        let (status, answer) = call(&app, "POST", &url, Some(json!({"move": mv}))).await;
+        assert!(status.is_client_error(), "{mv}: {answer}");
+        assert_eq!(answer["reason"], reason, "{mv}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn no_hints_against_the_clock_and_no_review_before_the_end() {
+    let app = memory_app();
+    let timed = new_game(
+        &app,
+        json!({"mode": "computer", "level": 1, "clock": {"minutes": 5}}),
+    )
+    .await;
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", timed["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("no_hint"))
+    );
+    let free = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/hint", free["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, answer) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/review", free["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("game_not_over"))
+    );
+    let (_, info) = call(&app, "GET", "/api/info", None).await;
+    let strongest = info["levels"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(strongest["uses_databases"], true);
 }

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use awale_core::{Position, Rules};
-use awale_db::{Database, LevelSummary, Manifest, Phase, Progress, Variant};
+use awale_db::manifest::{Manifest, MANIFEST_FILE};
+use awale_db::{Database, LevelSummary, Phase, Progress, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::rules_args::RulesArgs;
@@ -53,7 +54,8 @@ struct DirArgs {
 #[derive(clap::Args)]
 struct BuildArgs {
     /// Build every level up to this many seeds on the board.
-    #[arg(long, value_name = "N", default_value_t = 16)]
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u8).range(0..=48))]
     max_seeds: u8,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "T")]
@@ -155,9 +157,6 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     let root = resolve_dir(&args.dir)?;
     let threads = threads(args.threads)?;
-    if args.max_seeds > awale_core::TOTAL_SEEDS {
-        bail!("--max-seeds {}: a game has only 48 seeds", args.max_seeds);
-    }
     let variant = Variant::of(&rules);
     let dir = root.join(variant.name());
     say!(
@@ -235,7 +234,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         "Built {} level(s), {positions} positions, in {}; manifest: {}",
         summaries.iter().filter(|s| s.built).count(),
         seconds_text(total),
-        dir.join(awale_db::manifest::MANIFEST_FILE).display()
+        dir.join(MANIFEST_FILE).display()
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -295,15 +294,10 @@ fn print_row(s: &LevelSummary, exact: bool, manifest: &Manifest, building: bool)
         (Some(s.seconds), Some(s.passes))
     } else {
         // Kept from an earlier build: its time is in the manifest.
-        let old = manifest.level(st.seeds);
+        let old = manifest.level(st.seeds).and_then(|l| l.build);
         (
-            old.and_then(|l| l.seconds),
-            old.map(|l| {
-                (
-                    l.passes_values.unwrap_or(0),
-                    l.passes_distances.unwrap_or(0),
-                )
-            }),
+            old.map(|b| b.seconds),
+            old.map(|b| (b.passes_values, b.passes_distances)),
         )
     };
     let time = seconds.map_or("kept".to_string(), seconds_text);

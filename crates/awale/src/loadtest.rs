@@ -20,6 +20,8 @@ use hyper::{Request, StatusCode};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -242,7 +244,7 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
         })
     };
     let mut plies = 0usize;
-    let mut noise = seed;
+    let mut rng = StdRng::seed_from_u64(seed);
     while let Some(head) = rx.recv().await {
         plies = match (head.index, &head.plies) {
             (Some(i), _) => i + 1,
@@ -258,10 +260,7 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
         if !run.think.is_zero() {
             tokio::time::sleep(run.think).await;
         }
-        noise ^= noise << 13;
-        noise ^= noise >> 7;
-        noise ^= noise << 17;
-        let mv = head.legal[(noise % head.legal.len() as u64) as usize].clone();
+        let mv = head.legal[rng.random_range(0..head.legal.len())].clone();
         run.sent
             .lock()
             .unwrap_or_else(|p| p.into_inner())

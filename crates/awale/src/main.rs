@@ -53,7 +53,7 @@ enum Command {
     /// Score every legal move of a position, with its best line.
     Analyze(analyze::Args),
     /// Play a match between two engines and print the score and Elo.
-    Match(match_cmd::Args),
+    Match(Box<match_cmd::Args>),
     /// Find balanced openings for matches.
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
@@ -109,7 +109,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Uci(args) => uci::run(args),
         Command::Analyze(args) => analyze::run(args),
-        Command::Match(args) => match_cmd::run(args),
+        Command::Match(args) => match_cmd::run(*args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
         Command::Puzzles(args) => puzzles::run(args),

@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,7 @@ use anyhow::{bail, Context};
 use awale_match::elo::{Sprt, SprtDecision, Tally};
 use awale_match::openings::{self, parse_openings};
 use awale_match::{GameReport, Match, MatchConfig, PlayerSpec};
+use clap::builder::RangedU64ValueParser;
 
 use crate::rules_args::RulesArgs;
 
@@ -33,28 +35,29 @@ Examples:\n  \
 pub struct Args {
     /// The first player (results are given from its side).
     #[arg(value_name = "PLAYER")]
-    a: String,
+    a: PlayerSpec,
     /// The second player.
     #[arg(value_name = "PLAYER")]
-    b: String,
+    b: PlayerSpec,
     /// Games to play, rounded up to an even number (default: each opening
     /// twice).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     games: Option<usize>,
     /// Openings file: one opening a line, as moves (`FfAa`), `#` comments
     /// (default: the built-in balanced openings).
     #[arg(long, value_name = "FILE")]
-    openings: Option<String>,
+    openings: Option<PathBuf>,
     /// Games played at a time: 1 or 2.
-    #[arg(long, default_value_t = 1, value_name = "1|2")]
+    #[arg(long, default_value_t = 1, value_name = "1|2",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=2))]
     concurrency: usize,
     /// Stop early by a sequential probability ratio test:
     /// `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
-    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
-    sprt: Option<String>,
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
     /// Where to write the games as records.
     #[arg(long, default_value = "awale-match.ogn", value_name = "FILE")]
-    records: String,
+    records: PathBuf,
     /// Adjudicate a game still going after this many plies (by the stores).
     #[arg(long, default_value_t = 400, value_name = "PLIES")]
     max_plies: usize,
@@ -82,13 +85,13 @@ fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
         .split(',')
         .map(|t| t.trim().parse::<f64>())
         .collect::<Result<_, _>>()
-        .with_context(|| format!("--sprt `{text}`: expected numbers such as 0,10,0.05,0.05"))?;
+        .with_context(|| format!("`{text}`: expected numbers such as 0,10,0.05,0.05"))?;
     let (elo0, elo1, alpha, beta) = match numbers[..] {
         [e0, e1] => (e0, e1, 0.05, 0.05),
         [e0, e1, a, b] => (e0, e1, a, b),
-        _ => bail!("--sprt `{text}`: give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA"),
+        _ => bail!("`{text}`: give ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA"),
     };
-    Sprt::new(elo0, elo1, alpha, beta).context("--sprt")
+    Ok(Sprt::new(elo0, elo1, alpha, beta)?)
 }
 
 /// `+1 =0 -2` for a tally.
@@ -108,26 +111,22 @@ fn signed(x: f64) -> String {
 /// Plays the match and prints its statistics.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let a: PlayerSpec = args.a.parse()?;
-    let mut b: PlayerSpec = args.b.parse()?;
+    let a = args.a;
+    let mut b = args.b;
     if a.name == b.name {
         b.name.push_str(" (2)");
     }
     let openings = match &args.openings {
         None => openings::builtin(rules).context("the built-in openings")?,
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-            parse_openings(&text, rules).with_context(|| format!("openings file {path}"))?
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            parse_openings(&text, rules)
+                .with_context(|| format!("openings file {}", path.display()))?
         }
     };
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    if !(1..=2).contains(&args.concurrency) {
-        bail!("--concurrency must be 1 or 2");
-    }
+    let sprt = args.sprt;
     let games = args.games.unwrap_or(openings.len() * 2);
-    if games == 0 {
-        bail!("--games must be at least 1");
-    }
     let config = MatchConfig {
         rules,
         openings,
@@ -141,7 +140,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let prepared = Match::new(&config, &a, &b)?;
     let mut records = BufWriter::new(
-        File::create(&args.records).with_context(|| format!("creating {}", args.records))?,
+        File::create(&args.records)
+            .with_context(|| format!("creating {}", args.records.display()))?,
     );
     let total = games.div_ceil(2) * 2;
     println!(
@@ -179,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let summary = prepared.run(&mut on_game);
     records.flush().ok();
     if let Some(e) = write_error {
-        eprintln!("awale: writing {}: {e}", args.records);
+        eprintln!("awale: writing {}: {e}", args.records.display());
     }
     let summary = summary?;
     let t = summary.tally;
@@ -235,6 +235,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             upper
         );
     }
-    println!("Games written to {}", args.records);
+    println!("Games written to {}", args.records.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -104,11 +104,17 @@ fn replay_json_prints_every_ply_and_the_end() {
     );
 }
 
+/// What `awale replay --json` prints for `input`, which holds a game it
+/// must report as wrong (exit code 1).
+fn replay_json_failing(input: &str) -> String {
+    let o = awale(&["replay", "--json"], input);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    stdout(&o)
+}
+
 #[test]
 fn replay_json_reports_an_illegal_move_and_goes_on() {
-    let o = awale(&["replay", "--json"], "F F A\nF f\nFx\n");
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let out = replay_json_failing("F F A\nF f\nFx\n");
     let lines: Vec<&str> = out.lines().collect();
     assert!(
         lines[1].starts_with(r#"{"game":0,"ply":1,"error":"#),
@@ -152,9 +158,7 @@ fn replay_as_text_shows_plies_and_result() {
 #[test]
 fn replay_checks_the_captures_a_record_writes() {
     // `f` captures nothing here: the record's `f+3` is wrong.
-    let o = awale(&["replay", "--json"], "1. F f+3 2. A *\n");
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let out = replay_json_failing("1. F f+3 2. A *\n");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(

@@ -17,6 +17,8 @@ pub struct ApiError {
     pub code: &'static str,
     /// What went wrong, naming the rejected input.
     pub message: String,
+    /// A more precise stable code, when there is one.
+    pub reason: Option<&'static str>,
 }
 
 impl ApiError {
@@ -26,6 +28,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            reason: None,
         }
     }
 
@@ -56,7 +59,10 @@ pub fn status_of(kind: Kind) -> StatusCode {
 
 impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
-        ApiError::new(status_of(e.kind), e.code, e.message)
+        ApiError {
+            reason: e.reason,
+            ..ApiError::new(status_of(e.kind), e.code, e.message)
+        }
     }
 }
 
@@ -80,7 +86,10 @@ impl IntoResponse for ApiError {
             self.status,
             StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
         );
-        let body = serde_json::json!({ "error": self.code, "message": self.message });
+        let mut body = serde_json::json!({ "error": self.code, "message": self.message });
+        if let Some(reason) = self.reason {
+            body["reason"] = reason.into();
+        }
         let mut response = (self.status, Json(body)).into_response();
         if retry {
             response

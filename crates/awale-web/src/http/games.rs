@@ -89,17 +89,13 @@ fn random_seed() -> u64 {
 
 fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
     match text.unwrap_or("S") {
-        "S" | "south" => Ok(Side::South),
-        "N" | "north" => Ok(Side::North),
-        "random" => Ok(if seed & 2 == 0 {
-            Side::South
-        } else {
-            Side::North
+        "random" => Ok(Side::BOTH[usize::from(seed & 2 != 0)]),
+        other => other.parse().map_err(|_| {
+            Error::invalid(
+                "bad_side",
+                format!("`{other}` is not a side (S, N or random)"),
+            )
         }),
-        other => Err(Error::invalid(
-            "bad_side",
-            format!("`{other}` is not a side (S, N or random)"),
-        )),
     }
 }
 
@@ -549,28 +545,40 @@ pub async fn resign(
     .await
 }
 
-/// Whether hints and reviews are fair in `game` now. Against the computer
-/// they are learning aids, always there (the computer does not mind). A
-/// game between people is reviewed once it is over; during it, hints are
-/// given on one screen without a clock only (both players see them), never
-/// online or against the clock. Spectators get none while it goes on.
+/// Whether hints and reviews are fair in `game` now (the page follows the
+/// same rule). A review comes once the game is over, whoever played it. A
+/// hint is for a player of the game, on a game without a clock, never
+/// online, and not while the computer is to move. Codes: `game_not_over`,
+/// `no_hint`, `not_fair` (a spectator).
 fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error> {
-    if game.end().is_some() {
-        return Ok(());
+    let over = game.end().is_some();
+    if review {
+        return if over {
+            Ok(())
+        } else {
+            Err(Error::forbidden(
+                "game_not_over",
+                "the review comes once the game is over",
+            ))
+        };
     }
-    let refuse = |why: &str| Err(Error::forbidden("not_fair", why.to_string()));
     if game.sides_of(viewer.player()).is_empty() {
-        return refuse("only the players may ask for help during the game");
+        return Err(Error::forbidden(
+            "not_fair",
+            "only the players may ask for a hint",
+        ));
     }
-    match game.mode {
-        Mode::Computer { .. } => Ok(()),
-        Mode::Online => refuse("no help from the computer while an online game goes on"),
-        Mode::Humans if game.clock.is_some() => {
-            refuse("no help from the computer in a timed game between two people")
-        }
-        Mode::Humans if review => refuse("a game between two people is reviewed once it is over"),
-        Mode::Humans => Ok(()),
+    let no_hint = |why: &str| Err(Error::forbidden("no_hint", why.to_string()));
+    if game.mode == Mode::Online {
+        return no_hint("no help from the computer in an online game");
     }
+    if game.clock.is_some() {
+        return no_hint("no hints in a game with a clock");
+    }
+    if game.computer_to_move() {
+        return no_hint("it is the computer's turn");
+    }
+    Ok(())
 }
 
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
@@ -848,9 +856,8 @@ fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
     if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
         return None;
     }
-    match record.result.as_str() {
-        "1-0" => Some(Side::North),
-        "0-1" => Some(Side::South),
-        _ => None,
-    }
+    // The loser is the side that did not win a decided result.
+    awale_core::result_winner(&record.result)
+        .flatten()
+        .map(Side::opponent)
 }

@@ -7,6 +7,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::{assets, AppState};
 
@@ -76,6 +77,12 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
         .layer(CatchPanicLayer::custom(panicked))
+        // Each request and its answer at debug level (RUST_LOG=debug).
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::DEBUG))
+                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+        )
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,

@@ -20,7 +20,7 @@ use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use crate::games::Lobby;
 use crate::store::ChatLine;
-use crate::view::{side_letter, GameView};
+use crate::view::GameView;
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -464,7 +464,7 @@ pub async fn chat(
         id: 0,
         room,
         at_ms: now_ms(),
-        side: seat.map(side_letter),
+        side: seat.map(Side::letter),
         name,
         text: text.to_string(),
     };
@@ -507,7 +507,7 @@ pub struct Reaction {
     /// `applause`, `oh`, `drum` or `song`.
     pub kind: &'static str,
     /// The sender's side, when a player sent it.
-    pub side: Option<&'static str>,
+    pub side: Option<char>,
 }
 
 /// POST /api/games/{id}/react: applause, "oh!", a drum or a song, seen
@@ -532,7 +532,7 @@ pub async fn react(
     };
     state.shared.reactions.take(&me, 1, now_ms())?;
     let game = state.shared.games.load(id).await?;
-    let side = online_seat(&game, Some(&me)).map(side_letter);
+    let side = online_seat(&game, Some(&me)).map(Side::letter);
     state
         .shared
         .games
