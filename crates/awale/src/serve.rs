@@ -109,8 +109,14 @@ fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 fn puzzle_database(dir: Option<&std::path::Path>) -> Option<std::sync::Arc<awale_db::Database>> {
     let root = dir.map(PathBuf::from).or_else(awale_db::default_dir)?;
     match awale_db::Database::open(&root, &awale_core::Rules::AWALE) {
-        Ok(db) => Some(std::sync::Arc::new(db)),
-        Err(awale_db::DbError::Missing(_)) => None,
+        Ok(db) => {
+            tracing::info!(max_seeds = db.max_seeds(), "puzzles from the endgame database");
+            Some(std::sync::Arc::new(db))
+        }
+        Err(awale_db::DbError::Missing(_)) => {
+            tracing::info!("no puzzles: no endgame database for the awale rules");
+            None
+        }
         Err(e) => {
             tracing::warn!(error = %e, "no puzzles: the endgame database is not used");
             None
