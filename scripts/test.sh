@@ -15,4 +15,19 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# The build on several processes (`awale db build --mpi`) is tested under a
+# real mpirun: Open MPI, and libclang for the bindings of the `mpi` crate
+# (Debian's packages). Installed only when missing.
+if ! dpkg -s openmpi-bin libopenmpi-dev libclang-dev clang >/dev/null 2>&1; then
+    echo "scripts/test.sh: installing Open MPI and libclang for the MPI tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+        openmpi-bin libopenmpi-dev libclang-dev clang >/dev/null
+fi
+
 cargo test --workspace --profile fast "$@"
+# The same binary with the `mpi` feature, against mpirun (the tests allow
+# Open MPI to run as root, as CI does).
+cargo test -p awale --profile fast --features mpi --test mpi "$@"

@@ -32,11 +32,13 @@ use std::time::Instant;
 use awale_core::{Game, Move, Position, Rules};
 use awale_engine::oracle::{Bounds, Oracle};
 
+pub mod cluster;
 pub mod index;
 pub mod manifest;
 pub mod solve;
 pub mod store;
 
+pub use cluster::{Alone, Cluster};
 pub use index::{level_size, rank, unrank};
 pub use solve::check::{check_level, LevelCheck};
 pub use solve::{LowerLevel, Phase, Progress, Silent, NO_DISTANCE};
@@ -58,6 +60,9 @@ pub enum DbError {
     DistanceTooLong(u8),
     /// Another build is writing to this folder.
     Busy(PathBuf),
+    /// A level file that process 0 of a build on several processes wrote
+    /// (or found) is not there for another process.
+    NotShared(PathBuf),
 }
 
 impl fmt::Display for DbError {
@@ -79,6 +84,12 @@ impl fmt::Display for DbError {
             DbError::Busy(p) => write!(
                 f,
                 "{}: another `awale db build` is writing here; wait for it to finish",
+                p.display()
+            ),
+            DbError::NotShared(p) => write!(
+                f,
+                "{}: process 0 has this level file and this process does not see it: \
+                 every process must see the same database folder (a shared file system)",
                 p.display()
             ),
         }
@@ -474,6 +485,10 @@ pub struct LevelSummary {
     pub passes: (u32, u32),
     /// Size of the file in bytes.
     pub file_bytes: u64,
+    /// Processes that built it (1 alone, or when found built).
+    pub processes: usize,
+    /// Bytes the processes sent each other while building it (0 alone).
+    pub bytes_sent: u64,
 }
 
 impl LevelSummary {
@@ -485,6 +500,8 @@ impl LevelSummary {
             seconds: 0.0,
             passes: (0, 0),
             file_bytes: level.bytes(),
+            processes: 1,
+            bytes_sent: 0,
         }
     }
 }
@@ -506,25 +523,77 @@ pub fn build(
     progress: &dyn Progress,
     on_level: &mut dyn FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, DbError> {
+    build_on(&Alone, root, rules, max_seeds, threads, progress, on_level)
+}
+
+/// [`build`] by the processes of `cluster` together (this one being
+/// `cluster.rank()`), each with `threads` threads: every process builds its
+/// share of each level's boards, and process 0 writes the level files, so
+/// `root` must be a folder that every process sees (a shared file system):
+/// they all read the lower levels from it. The files are those of
+/// [`build`], byte for byte. Every process calls it with the same
+/// arguments; `progress` hears of the whole build on process 0.
+///
+/// # Errors
+///
+/// As [`build`], on the process that met the problem (the others then wait
+/// in the next exchange: the caller must end the whole job, e.g. with
+/// `MPI_Abort`); [`DbError::NotShared`] when a process does not see a
+/// level file that process 0 has.
+pub fn build_on(
+    cluster: &dyn Cluster,
+    root: &Path,
+    rules: &Rules,
+    max_seeds: u8,
+    threads: usize,
+    progress: &dyn Progress,
+    on_level: &mut dyn FnMut(&LevelSummary),
+) -> Result<Vec<LevelSummary>, DbError> {
     if max_seeds > awale_core::TOTAL_SEEDS {
         return Err(DbError::TooManySeeds(max_seeds));
     }
     let variant = Variant::of(rules);
     let dir = root.join(variant.name());
     std::fs::create_dir_all(&dir).map_err(|e| DbError::Io(dir.clone(), e))?;
+    let first = cluster.rank() == 0;
     // One build at a time per folder: two would write the same files. The
-    // lock goes with the process, even when it is killed.
+    // lock goes with the process, even when it is killed. Process 0 writes
+    // the files, so it holds the lock for the others.
     let lock_path = dir.join("build.lock");
-    let lock = File::create(&lock_path).map_err(|e| DbError::Io(lock_path.clone(), e))?;
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => return Err(DbError::Busy(dir)),
-        Err(TryLockError::Error(e)) => return Err(DbError::Io(lock_path, e)),
-    }
+    let _lock = if first {
+        let lock = File::create(&lock_path).map_err(|e| DbError::Io(lock_path.clone(), e))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Err(DbError::Busy(dir)),
+            Err(TryLockError::Error(e)) => return Err(DbError::Io(lock_path, e)),
+        }
+        Some(lock)
+    } else {
+        None
+    };
     let mut levels: Vec<LevelFile> = Vec::new();
     let mut summaries = Vec::new();
     for seeds in 0..=max_seeds {
-        let summary = match store::open_level(&dir, variant, seeds) {
+        // Process 0 decides whether a level is there; the others must see
+        // the same file.
+        let opened = if first {
+            store::open_level(&dir, variant, seeds)
+        } else {
+            Err(DbError::Missing(store::level_path(&dir, seeds)))
+        };
+        let found = match &opened {
+            Ok(_) => 1,
+            Err(DbError::Missing(_)) => 0,
+            Err(_) => 2,
+        };
+        let opened = match cluster.sum(if first { found } else { 0 }) {
+            1 if !first => match store::open_level(&dir, variant, seeds) {
+                Err(DbError::Missing(path)) => Err(DbError::NotShared(path)),
+                other => other,
+            },
+            _ => opened,
+        };
+        let summary = match opened {
             Ok(level) => {
                 let summary = LevelSummary::found(&level, variant.is_exact());
                 levels.push(level);
@@ -548,15 +617,24 @@ pub fn build(
                         }
                     })
                     .collect();
-                let (stats, passes) = build_level(&dir, variant, seeds, &lower, threads, progress)?;
+                let share = solve::Share::new(cluster, seeds, threads, progress);
+                let (stats, passes) = build_level(&dir, variant, seeds, &lower, &share)?;
+                let bytes_sent = cluster.sum(share.bytes_sent());
+                // Process 0 wrote the file: the others open it when it has.
+                cluster.sum(0);
                 let seconds = start.elapsed().as_secs_f64();
-                let level = store::open_level(&dir, variant, seeds)?;
+                let level = match store::open_level(&dir, variant, seeds) {
+                    Err(DbError::Missing(path)) if !first => Err(DbError::NotShared(path)),
+                    other => other,
+                }?;
                 let summary = LevelSummary {
                     stats,
                     built: true,
                     seconds,
                     passes,
                     file_bytes: level.bytes(),
+                    processes: cluster.size(),
+                    bytes_sent,
                 };
                 levels.push(level);
                 summary
@@ -577,32 +655,44 @@ pub fn build(
     Ok(summaries)
 }
 
-/// Solves level `seeds` of `variant` from the `lower` levels and writes its
-/// file in `dir`: its counts and passes. For exact values, the values are
-/// written to disk and mapped while the distances are computed, so that only
-/// one plane is in memory at a time.
+/// Solves this process's share of level `seeds` of `variant` from the
+/// `lower` levels (every process ends with the whole level) and, on
+/// process 0, writes its file in `dir`: its counts and passes. For exact
+/// values, the values are written to disk and mapped while the distances
+/// are computed, so that only one plane is in memory at a time.
 fn build_level(
     dir: &Path,
     variant: Variant,
     seeds: u8,
     lower: &[LowerLevel<'_>],
-    threads: usize,
-    progress: &dyn Progress,
+    share: &solve::Share<'_>,
 ) -> Result<(LevelStats, (u32, u32)), DbError> {
     let rules = variant.rules();
+    let writes = share.writes_files();
     if variant.is_exact() {
-        let (values, value_passes) = solve::solve_values(&rules, seeds, lower, threads, progress);
-        let spill = store::Spill::write(dir, &values)?;
+        let (values, value_passes) = solve::values_shared(&rules, seeds, lower, share);
+        // Several processes each spill the whole level: on the machine's
+        // own disk (the temporary folder), not the shared folder.
+        let scratch = if share.is_shared() {
+            std::env::temp_dir()
+        } else {
+            dir.to_path_buf()
+        };
+        let spill = store::Spill::write(&scratch, &values)?;
         drop(values);
         let values = spill;
         let (distance, distance_passes) =
-            solve::solve_distances(&rules, seeds, lower, values.bytes(), threads, progress)?;
-        store::write_level(dir, variant, seeds, &[values.bytes(), &distance])?;
+            solve::distances_shared(&rules, seeds, lower, values.bytes(), share)?;
+        if writes {
+            store::write_level(dir, variant, seeds, &[values.bytes(), &distance])?;
+        }
         let stats = LevelStats::count(seeds, true, values.bytes(), &distance);
         Ok((stats, (value_passes, distance_passes)))
     } else {
-        let solved = solve::solve_level(&rules, seeds, lower, threads, progress)?;
-        store::write_level(dir, variant, seeds, &[&solved.lower, &solved.upper])?;
+        let solved = solve::solve_bounds_shared(&rules, seeds, lower, share);
+        if writes {
+            store::write_level(dir, variant, seeds, &[&solved.lower, &solved.upper])?;
+        }
         let stats = LevelStats::count(seeds, false, &solved.lower, &solved.upper);
         Ok((stats, solved.passes))
     }

@@ -63,6 +63,13 @@ pub struct BuildFigures {
     pub passes_values: u32,
     /// Passes over the distances.
     pub passes_distances: u32,
+    /// Processes that built it together (`awale db build --mpi`), when
+    /// more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processes: Option<u32>,
+    /// Bytes those processes sent each other while building it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_sent: Option<u64>,
 }
 
 /// A share of `whole`, 0 when it is empty.
@@ -155,6 +162,8 @@ impl Manifest {
                 positions_per_second: s.stats.positions as f64 / s.seconds.max(1e-9),
                 passes_values: s.passes.0,
                 passes_distances: s.passes.1,
+                processes: (s.processes > 1).then_some(s.processes as u32),
+                bytes_sent: (s.processes > 1).then_some(s.bytes_sent),
             })
         } else {
             self.level(s.stats.seeds).and_then(|old| old.build)
@@ -203,6 +212,8 @@ mod tests {
             seconds: 2.0,
             passes: (3, 4),
             file_bytes: 88,
+            processes: 1,
+            bytes_sent: 0,
         }
     }
 

@@ -136,6 +136,250 @@ pub fn store_difference(position: &Position) -> i32 {
     100 * (i32::from(stores[me]) - i32::from(stores[1 - me]))
 }
 
+/// Phases of the game by the seeds on the board: up to 12, 13-24, 25-36,
+/// 37-48. Seeds leave the board only by captures, so the phase changes only
+/// at a capture.
+pub const PHASES: usize = 4;
+
+/// The phase of a position with `seeds` on the board.
+#[inline(always)]
+pub fn phase(seeds: u8) -> usize {
+    (usize::from(seeds.max(1)) - 1) / 12
+}
+
+/// One phase of an [`Evaluation`]: a value for every hole and seed count,
+/// and the weights of the captures at hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseTable {
+    /// `holes[h][s]`: what `s` seeds in hole `h` are worth, the holes seen
+    /// from the side to move (0-5 its row from its left, 6-11 the
+    /// opponent's), in hundredths of a seed.
+    pub holes: [[i16; 49]; 12],
+    /// Worth of a seed of the best capture at hand for the side to move,
+    /// and for the opponent were it to move.
+    pub capture: [i16; 2],
+}
+
+/// A static evaluation as tables: the store difference plus a value for
+/// each hole's seed count, plus the captures at hand, by phase. The linear
+/// [`Weights`] are one such table ([`Evaluation::from_weights`]); fitted
+/// tables know more (which holes matter, how that changes as seeds leave).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The tables of each phase (see [`phase`]).
+    pub phases: [PhaseTable; PHASES],
+}
+
+impl Evaluation {
+    /// The linear evaluation of `weights`, the same in every phase.
+    pub fn from_weights(weights: &Weights) -> Evaluation {
+        let [row, empty, weak, krou, reach, capture_mover, capture_opponent] = weights.0;
+        let mut holes = [[0i16; 49]; 12];
+        for (h, values) in holes.iter_mut().enumerate() {
+            // Features are the side to move's minus the opponent's.
+            let sign = if h < 6 { 1 } else { -1 };
+            let i = h % 6;
+            for (seeds, v) in values.iter_mut().enumerate() {
+                let mut x = row * seeds as i32;
+                if seeds == 0 {
+                    x += empty;
+                }
+                if seeds == 1 || seeds == 2 {
+                    x += weak;
+                }
+                if seeds >= 12 {
+                    x += krou;
+                }
+                if seeds + i >= 6 {
+                    x += reach;
+                }
+                *v = (sign * x) as i16;
+            }
+        }
+        let table = PhaseTable {
+            holes,
+            capture: [capture_mover as i16, capture_opponent as i16],
+        };
+        Evaluation {
+            phases: std::array::from_fn(|_| table.clone()),
+        }
+    }
+
+    /// The evaluation of `position` for the side to move, in hundredths of
+    /// a seed.
+    #[inline]
+    pub fn evaluate(&self, position: &Position) -> i32 {
+        let holes = position.relative_holes();
+        let seeds: u32 = holes.iter().map(|&s| u32::from(s)).sum();
+        let table = &self.phases[phase(seeds as u8)];
+        let mut score = store_difference(position);
+        for (values, &s) in table.holes.iter().zip(&holes) {
+            score += i32::from(values[usize::from(s).min(48)]);
+        }
+        let [mover, opponent] = captures_at_hand(&holes);
+        score + i32::from(table.capture[0]) * mover + i32::from(table.capture[1]) * opponent
+    }
+}
+
+/// The evaluations the engine plays with, one for each repetition rule:
+/// under `own_row` the seeds left in a row go to its owner when a position
+/// repeats, which changes what a row is worth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluations {
+    /// For games where nobody takes the seeds left after a repetition.
+    pub nobody: Evaluation,
+    /// For games where each side takes its row after a repetition.
+    pub own_row: Evaluation,
+}
+
+impl Evaluations {
+    /// The same linear weights under both rules.
+    pub fn from_weights(weights: &Weights) -> Evaluations {
+        let e = Evaluation::from_weights(weights);
+        Evaluations {
+            nobody: e.clone(),
+            own_row: e,
+        }
+    }
+
+    /// The evaluation for games under `rules`.
+    #[inline]
+    pub fn for_rules(&self, rules: &awale_core::Rules) -> &Evaluation {
+        match rules.repetition {
+            awale_core::Repetition::Nobody => &self.nobody,
+            awale_core::Repetition::OwnRow => &self.own_row,
+        }
+    }
+}
+
+/// The tables the engine plays with, `crates/awale-engine/data/eval.txt`
+/// (fitted by `examples/fit.rs`), read once.
+pub fn trained() -> &'static Evaluations {
+    static TRAINED: std::sync::OnceLock<Evaluations> = std::sync::OnceLock::new();
+    TRAINED.get_or_init(|| match parse_tables(include_str!("../data/eval.txt")) {
+        Ok(e) => e,
+        // The file is part of the source, checked by a test.
+        Err(e) => panic!("data/eval.txt: {e}"),
+    })
+}
+
+/// The tables as text: for each rule (`nobody`, `own_row`) and phase, a
+/// line `RULE PHASE capture MOVER OPPONENT`, then one line per hole
+/// `RULE PHASE hole H V0 V1 ... V48`.
+pub fn tables_text(evaluations: &Evaluations) -> String {
+    let mut text = String::from(
+        "# Evaluation tables (crates/awale-engine/src/eval.rs), fitted by\n\
+         # examples/fit.rs: RULE PHASE capture MOVER OPPONENT, then\n\
+         # RULE PHASE hole H and the worth of 0..=48 seeds in hole H\n\
+         # (0-5 the side to move's row, 6-11 the opponent's).\n",
+    );
+    for (name, e) in [
+        ("nobody", &evaluations.nobody),
+        ("own_row", &evaluations.own_row),
+    ] {
+        for (ph, table) in e.phases.iter().enumerate() {
+            let [a, b] = table.capture;
+            text.push_str(&format!("{name} {ph} capture {a} {b}\n"));
+            for (h, values) in table.holes.iter().enumerate() {
+                text.push_str(&format!("{name} {ph} hole {h}"));
+                for v in values {
+                    text.push_str(&format!(" {v}"));
+                }
+                text.push('\n');
+            }
+        }
+    }
+    text
+}
+
+/// Reads tables written by [`tables_text`]; every table must be given.
+///
+/// # Errors
+///
+/// A message naming the line that is wrong or the table missing.
+pub fn parse_tables(text: &str) -> Result<Evaluations, String> {
+    let empty = PhaseTable {
+        holes: [[0; 49]; 12],
+        capture: [0; 2],
+    };
+    let mut e = Evaluations {
+        nobody: Evaluation {
+            phases: std::array::from_fn(|_| empty.clone()),
+        },
+        own_row: Evaluation {
+            phases: std::array::from_fn(|_| empty.clone()),
+        },
+    };
+    let mut seen = [[0u32; PHASES]; 2];
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || format!("line {}: `{line}`", n + 1);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let g = match words.first() {
+            Some(&"nobody") => 0,
+            Some(&"own_row") => 1,
+            _ => return Err(bad()),
+        };
+        let ph: usize = words.get(1).and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        if ph >= PHASES {
+            return Err(bad());
+        }
+        let numbers = |from: usize| -> Result<Vec<i16>, String> {
+            words[from..]
+                .iter()
+                .map(|w| w.parse().map_err(|_| bad()))
+                .collect()
+        };
+        let table = &mut if g == 0 {
+            &mut e.nobody
+        } else {
+            &mut e.own_row
+        }
+        .phases[ph];
+        match words.get(2) {
+            Some(&"capture") => {
+                let v = numbers(3)?;
+                table.capture = v.try_into().map_err(|_| bad())?;
+                seen[g][ph] |= 1 << 12;
+            }
+            Some(&"hole") => {
+                let h: usize = words.get(3).and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+                if h >= 12 {
+                    return Err(bad());
+                }
+                table.holes[h] = numbers(4)?.try_into().map_err(|_| bad())?;
+                seen[g][ph] |= 1 << h;
+            }
+            _ => return Err(bad()),
+        }
+    }
+    if seen.iter().flatten().any(|&s| s != (1 << 13) - 1) {
+        return Err("a table is missing".into());
+    }
+    Ok(e)
+}
+
+/// The best capture at hand for the side to move, and for the opponent
+/// were it to move, in seeds (estimates: see [`features`]).
+#[inline(always)]
+pub fn captures_at_hand(relative_holes: &[u8; 12]) -> [i32; 2] {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(relative_holes);
+    let board = u128::from_le_bytes(bytes);
+    let mine = board as u64 & 0xFFFF_FFFF_FFFF;
+    let theirs = (board >> 48) as u64;
+    let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
+    let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
+    let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
+    [
+        capture_at_hand(mine, theirs, weak[1]),
+        capture_at_hand(theirs, mine, weak[0]),
+    ]
+}
+
 /// The evaluation of `position` for the side to move with `weights`.
 #[inline]
 pub fn evaluate_with(position: &Position, weights: &Weights) -> i32 {
@@ -281,5 +525,53 @@ mod tests {
         assert_eq!(evaluate(&p), evaluate(&mirror));
         let w = Weights([3, -5, 7, 11, -13, 17, -19]);
         assert_eq!(evaluate_with(&p, &w), evaluate_with(&mirror, &w));
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+    use awale_core::Side;
+
+    #[test]
+    fn the_table_of_weights_evaluates_as_the_weights() {
+        let w = Weights([3, -5, 7, 11, -13, 17, -19]);
+        let table = Evaluation::from_weights(&w);
+        let tuned = Evaluation::from_weights(&Weights::TUNED);
+        let mut seed = 5u64;
+        for _ in 0..3000 {
+            let mut holes = [0u8; 12];
+            for _ in 0..(seed % 49) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                holes[(seed % 12) as usize] += 1;
+            }
+            seed = seed.wrapping_add(3);
+            let on_board: u8 = holes.iter().sum();
+            let stores = [(48 - on_board) / 2, 48 - on_board - (48 - on_board) / 2];
+            for side in Side::BOTH {
+                let p = Position::new(holes, stores, side).unwrap();
+                assert_eq!(table.evaluate(&p), evaluate_with(&p, &w), "{p}");
+                assert_eq!(tuned.evaluate(&p), evaluate(&p), "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_tables_in_force_read_and_print_back() {
+        let text = tables_text(trained());
+        assert_eq!(parse_tables(&text).as_ref(), Ok(trained()));
+        assert!(parse_tables(&text.replace("own_row 3 hole 11", "# gone")).is_err());
+        assert!(parse_tables("nobody 9 capture 1 2").is_err());
+    }
+
+    #[test]
+    fn phases_change_every_twelve_seeds() {
+        assert_eq!(phase(0), 0);
+        assert_eq!(phase(12), 0);
+        assert_eq!(phase(13), 1);
+        assert_eq!(phase(36), 2);
+        assert_eq!(phase(48), 3);
     }
 }

@@ -1,13 +1,15 @@
-//! Strength levels for people, from a child's first game to the strongest
-//! setting. Weak levels score every move with a shallow search and pick one
-//! at random, better moves more often (a softmax with a temperature), so
-//! they lose the way a beginner does: by overlooking, not by throwing
-//! seeds away. Strong levels search deeper and longer.
+//! Strength levels for people, from a child's first day to perfect play,
+//! each about 200 Elo above the one below. The two weakest see captures as
+//! a beginner does (often not the chain behind the first hole, seldom the
+//! opponent's answer); the next score every move with a shallow search and
+//! pick one at random, better moves more often (a softmax with a
+//! temperature): they lose by overlooking, not by throwing seeds away.
+//! Strong levels search deeper and longer.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use awale_core::{Game, Move};
+use awale_core::{Game, Move, Position};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -26,24 +28,42 @@ pub enum Lang {
 /// Strength levels for people, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
-    /// Level 1: a child's first games.
+    /// Level 1: a child's first day.
     Seed,
-    /// Level 2: knows the captures, misses much.
+    /// Level 2: takes what it sees, rarely thinks of the answer.
     Sprout,
-    /// Level 3: a casual player.
+    /// Level 3: looks at the answer to each move.
     Apprentice,
-    /// Level 4: a club player.
+    /// Level 4: a casual player.
     Player,
-    /// Level 5: a strong player.
+    /// Level 5: a regular player.
+    Skilled,
+    /// Level 6: a strong club player.
+    Strong,
+    /// Level 7: reads far ahead.
     Expert,
-    /// Level 6: the full search, a second a move.
+    /// Level 8: a deep search.
     Master,
-    /// Level 7: the strongest search, with the endgame oracle when one is set.
+    /// Level 9: a long search.
+    Grandmaster,
+    /// Level 10: the strongest search, with the endgame oracle when one is
+    /// set.
     Perfect,
 }
 
 /// How a level chooses its move.
 enum Style {
+    /// A beginner's way: every capture is seen, but often only the seeds of
+    /// the hole where the last seed lands, not the chain behind it (each
+    /// move seen whole with probability `chain`, the opponent's answers
+    /// too); the opponent's best capture in answer is looked at with
+    /// probability `reply`. Moves are picked with a softmax at
+    /// `temperature`.
+    Beginner {
+        chain: f64,
+        reply: f64,
+        temperature: f64,
+    },
     /// Scores every move at this depth, then a softmax with this
     /// temperature (in hundredths of a seed).
     Soft { depth: u32, temperature: f64 },
@@ -61,10 +81,17 @@ impl Level {
         Level::Sprout,
         Level::Apprentice,
         Level::Player,
+        Level::Skilled,
+        Level::Strong,
         Level::Expert,
         Level::Master,
+        Level::Grandmaster,
         Level::Perfect,
     ];
+
+    /// The level a new game starts with, on the page and in the terminal,
+    /// when none is asked for: a player who has learnt the rules.
+    pub const DEFAULT: Level = Level::Apprentice;
 
     /// The level's number, 1 for the weakest: for the UI and `setoption
     /// name Level`.
@@ -84,8 +111,11 @@ impl Level {
             Level::Sprout => ("Pousse", "Sprout"),
             Level::Apprentice => ("Apprenti", "Apprentice"),
             Level::Player => ("Joueur", "Player"),
+            Level::Skilled => ("Habile", "Skilled"),
+            Level::Strong => ("Fort", "Strong"),
             Level::Expert => ("Expert", "Expert"),
             Level::Master => ("Maître", "Master"),
+            Level::Grandmaster => ("Grand maître", "Grandmaster"),
             Level::Perfect => ("Parfait", "Perfect"),
         };
         match lang {
@@ -98,32 +128,44 @@ impl Level {
     pub fn description(self, lang: Lang) -> &'static str {
         let (fr, en) = match self {
             Level::Seed => (
-                "Pour une première partie : joue vite et se trompe souvent.",
-                "For a first game: plays fast and often goes wrong.",
+                "Premier jour : prend ce qu'il voit, oublie souvent la suite d'une prise.",
+                "First day: takes what it sees, often misses the rest of a chain.",
             ),
             Level::Sprout => (
-                "Voit les prises simples, oublie souvent de se protéger.",
-                "Sees simple captures, often forgets to defend.",
+                "Voit les prises, pense rarement à la réponse de l'adversaire.",
+                "Sees the captures, seldom thinks of the opponent's answer.",
             ),
             Level::Apprentice => (
+                "Regarde la réponse à chaque coup, mais pas plus loin.",
+                "Looks at the answer to each move, but no further.",
+            ),
+            Level::Player => (
                 "Un joueur du dimanche : des coups sensés, quelques oublis.",
                 "A casual player: sensible moves, a few slips.",
             ),
-            Level::Player => (
-                "Un bon joueur de club, qui calcule quelques coups à l'avance.",
-                "A good club player who reads a few moves ahead.",
+            Level::Skilled => (
+                "Un joueur régulier, qui calcule quelques coups à l'avance.",
+                "A regular player who reads a few moves ahead.",
+            ),
+            Level::Strong => (
+                "Un bon joueur de club : se trompe rarement.",
+                "A good club player: seldom goes wrong.",
             ),
             Level::Expert => (
-                "Calcule loin et se trompe rarement.",
-                "Reads far ahead and seldom goes wrong.",
+                "Calcule loin, joue les fins de partie avec soin.",
+                "Reads far ahead, plays endgames with care.",
             ),
             Level::Master => (
+                "Une recherche profonde : peu d'humains le battent.",
+                "A deep search: few people beat it.",
+            ),
+            Level::Grandmaster => (
                 "La recherche complète, une seconde par coup.",
                 "The full search, one second a move.",
             ),
             Level::Perfect => (
-                "Le plus fort : recherche longue et tables de finales.",
-                "The strongest: a long search and endgame tables.",
+                "Le plus fort : recherche longue, bibliothèque d'ouvertures et tables de finales.",
+                "The strongest: a long search, the opening book and endgame tables.",
             ),
         };
         match lang {
@@ -132,31 +174,64 @@ impl Level {
         }
     }
 
+    /// The level's strength in Elo points, measured with `awale match`
+    /// between adjacent levels (docs/BENCHMARKS.md), the greedy player
+    /// ([`greedy_move`]) set at 1000.
+    pub fn elo(self) -> u32 {
+        match self {
+            Level::Seed => 850,
+            Level::Sprout => 1050,
+            Level::Apprentice => 1250,
+            Level::Player => 1450,
+            Level::Skilled => 1650,
+            Level::Strong => 1850,
+            Level::Expert => 2050,
+            Level::Master => 2250,
+            Level::Grandmaster => 2450,
+            Level::Perfect => 2600,
+        }
+    }
+
     fn style(self) -> Style {
         match self {
-            Level::Seed => Style::Soft {
-                depth: 1,
-                temperature: 250.0,
+            Level::Seed => Style::Beginner {
+                chain: 0.3,
+                reply: 0.15,
+                temperature: 150.0,
             },
-            Level::Sprout => Style::Soft {
-                depth: 2,
-                temperature: 120.0,
+            Level::Sprout => Style::Beginner {
+                chain: 0.8,
+                reply: 0.4,
+                temperature: 70.0,
             },
-            Level::Apprentice => Style::Soft {
-                depth: 4,
+            Level::Apprentice => Style::Beginner {
+                chain: 1.0,
+                reply: 0.65,
                 temperature: 60.0,
             },
             Level::Player => Style::Soft {
+                depth: 2,
+                temperature: 130.0,
+            },
+            Level::Skilled => Style::Soft {
+                depth: 3,
+                temperature: 90.0,
+            },
+            Level::Strong => Style::Soft {
+                depth: 4,
+                temperature: 90.0,
+            },
+            Level::Expert => Style::Soft {
+                depth: 5,
+                temperature: 50.0,
+            },
+            Level::Master => Style::Soft {
                 depth: 7,
-                temperature: 25.0,
+                temperature: 20.0,
             },
-            Level::Expert => Style::Search {
+            Level::Grandmaster => Style::Search {
                 depth: Some(12),
-                time: Some(Duration::from_millis(500)),
-            },
-            Level::Master => Style::Search {
-                depth: None,
-                time: Some(Duration::from_secs(1)),
+                time: None,
             },
             Level::Perfect => Style::Search {
                 depth: None,
@@ -168,6 +243,7 @@ impl Level {
     /// The limits of a search at this level (for protocol and matches).
     pub fn limits(self) -> Limits {
         match self.style() {
+            Style::Beginner { .. } => Limits::depth(1),
             Style::Soft { depth, .. } => Limits::depth(depth),
             Style::Search { depth, time } => Limits {
                 depth,
@@ -248,38 +324,39 @@ fn choose_with(
     stop: &AtomicBool,
 ) -> Option<Move> {
     match level.style() {
+        Style::Beginner {
+            chain,
+            reply,
+            temperature,
+        } => {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let values = beginner_values(game, chain, reply, &mut rng);
+            softmax_pick(&values, temperature, &mut rng)
+        }
         Style::Soft { depth, temperature } => {
             let analyses = engine.analyze(game, &Limits::depth(depth), stop);
             // Decided scores count as a large but finite heuristic score, so
             // that a win is taken nearly always and a loss avoided.
-            let values: Vec<f64> = analyses
+            let values: Vec<(Move, f64)> = analyses
                 .iter()
                 .map(|a| {
-                    if a.score.is_win() {
+                    let v = if a.score.is_win() {
                         5_000.0
                     } else if a.score.is_loss() {
                         -5_000.0
                     } else {
                         f64::from(a.score.cp_value())
-                    }
+                    };
+                    (a.mv, v)
                 })
                 .collect();
-            let top = values.iter().cloned().fold(f64::MIN, f64::max);
-            let weights: Vec<f64> = values
-                .iter()
-                .map(|v| ((v - top) / temperature).exp())
-                .collect();
-            let sum: f64 = weights.iter().sum();
-            let mut pick = StdRng::seed_from_u64(seed).random::<f64>() * sum;
-            for (a, w) in analyses.iter().zip(&weights) {
-                if pick < *w {
-                    return Some(a.mv);
-                }
-                pick -= w;
-            }
-            analyses.last().map(|a| a.mv)
+            softmax_pick(&values, temperature, &mut StdRng::seed_from_u64(seed))
         }
         Style::Search { .. } => {
+            // The strong levels know the opening book.
+            if let Some(mv) = crate::book::Book::builtin().probe(game) {
+                return Some(mv);
+            }
             // Perfect play: where the endgame oracle covers the position, its
             // move keeps the value and makes progress.
             if level == Level::Perfect {
@@ -294,6 +371,92 @@ fn choose_with(
             result.best
         }
     }
+}
+
+/// Picks a move with probability proportional to `exp((value - best) /
+/// temperature)`.
+fn softmax_pick(values: &[(Move, f64)], temperature: f64, rng: &mut StdRng) -> Option<Move> {
+    let top = values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|(_, v)| ((v - top) / temperature).exp())
+        .collect();
+    let sum: f64 = weights.iter().sum();
+    let mut pick = rng.random::<f64>() * sum;
+    for ((m, _), w) in values.iter().zip(&weights) {
+        if pick < *w {
+            return Some(*m);
+        }
+        pick -= w;
+    }
+    values.last().map(|v| v.0)
+}
+
+/// The seeds a beginner sees a move capture: all of them when it sees the
+/// chain, else only those of the hole where the last seed lands.
+fn seen_capture(position: &Position, m: Move, whole_chain: bool) -> u8 {
+    let all = position.captures(m);
+    if all == 0 || whole_chain {
+        return all;
+    }
+    let landing = last_hole(position, m);
+    position.hole(landing) + crate::explain::sown_into(position, m, landing)
+}
+
+/// The board hole where the last seed of `m` lands (the origin skipped on
+/// each lap).
+fn last_hole(position: &Position, m: Move) -> usize {
+    let n = usize::from(position.hole(m.hole()));
+    (m.hole() + n + (n.max(1) - 1) / 11) % 12
+}
+
+/// How a beginner values each move, in hundredths of a seed: what it sees
+/// the move capture (a capture that wins the game above all), less, when
+/// it thinks of the answer, the biggest capture it sees the opponent get.
+fn beginner_values(game: &Game, chain: f64, reply: f64, rng: &mut StdRng) -> Vec<(Move, f64)> {
+    let position = game.position();
+    let rules = game.rules();
+    let me = position.to_move();
+    let total = u32::from(position.seeds_on_board())
+        + u32::from(position.store(me))
+        + u32::from(position.store(me.opponent()));
+    let thinks_of_reply = rng.random::<f64>() < reply;
+    game.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let seen = seen_capture(&position, m, rng.random::<f64>() < chain);
+            let mut value = 100.0 * f64::from(seen);
+            if 2 * (u32::from(position.store(me)) + u32::from(position.captures(m))) > total {
+                value += 5_000.0;
+            }
+            if thinks_of_reply {
+                let after = position.play_unchecked(m);
+                let answer = after
+                    .legal_moves(rules)
+                    .into_iter()
+                    .map(|r| seen_capture(&after, r, rng.random::<f64>() < chain))
+                    .max()
+                    .unwrap_or(0);
+                value -= 100.0 * f64::from(answer);
+            }
+            (m, value)
+        })
+        .collect()
+}
+
+/// The greedy player, a yardstick for the weakest levels: the move that
+/// captures the most seeds now, ties broken at random by `seed`. `None`
+/// when the game is over.
+pub fn greedy_move(game: &Game, seed: u64) -> Option<Move> {
+    let position = game.position();
+    let moves = game.legal_moves();
+    let best = moves.iter().map(|&m| position.captures(m)).max()?;
+    let best_moves: Vec<Move> = moves
+        .into_iter()
+        .filter(|&m| position.captures(m) == best)
+        .collect();
+    let pick = StdRng::seed_from_u64(seed).random::<u64>() as usize % best_moves.len();
+    Some(best_moves[pick])
 }
 
 #[cfg(test)]
@@ -328,6 +491,9 @@ mod tests {
         assert_eq!("Maître".parse(), Ok(Level::Master));
         assert_eq!("perfect".parse(), Ok(Level::Perfect));
         assert!("0".parse::<Level>().is_err());
-        assert!("grandmaster".parse::<Level>().is_err());
+        assert_eq!("grand maitre".parse(), Ok(Level::Grandmaster));
+        assert_eq!("10".parse(), Ok(Level::Perfect));
+        assert!("11".parse::<Level>().is_err());
+        assert!("champion".parse::<Level>().is_err());
     }
 }

@@ -15,7 +15,9 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod eval;
+pub mod explain;
 pub mod level;
 pub mod limits;
 pub mod oracle;
@@ -24,10 +26,13 @@ pub mod score;
 pub mod search;
 mod tt;
 
-pub use level::{choose_move, Lang, Level, UnknownLevel};
+pub use book::Book;
+pub use explain::{explain, Reason};
+pub use level::{choose_move, greedy_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;
 #[doc(hidden)]
 pub use search::SearchParams;
 pub use search::{Engine, EngineOptions, MoveAnalysis, SearchInfo, SearchResult};
+pub use tt::TableTooBig;

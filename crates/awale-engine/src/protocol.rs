@@ -7,19 +7,21 @@
 //! answered while it thinks. `docs/PROTOCOL.md` describes every command.
 
 use std::fmt;
+use std::io::{self, BufRead};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use awale_core::{parse_moves, Game, Move, Position, Preset, Rules, Side};
+use awale_core::{parse_moves, Game, GrandSlam, Move, Position, Preset, Repetition, Rules, Side};
 
-use crate::level::{choose_move, Level};
+use crate::level::{choose_move, greedy_move, Level};
 use crate::limits::{Clock, Limits};
 use crate::oracle::Oracle;
 use crate::score::Score;
 use crate::search::{Engine, EngineOptions, SearchInfo};
+use crate::tt::Table;
 
 /// Where the protocol writes its lines (without the newline). Called from
 /// the protocol's thread and from the search thread.
@@ -38,6 +40,67 @@ pub const ENGINE_AUTHOR: &str = "the Awale project";
 pub const MAX_HASH_MB: usize = 65_536;
 /// Most search threads accepted by `setoption name Threads`.
 pub const MAX_THREADS: usize = 256;
+/// Longest line read, in bytes: a `position` with thousands of moves fits
+/// many times over; a longer line is skipped without being kept in memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What [`read_line`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line (without its newline) is in the buffer.
+    Line,
+    /// A line longer than [`MAX_LINE_BYTES`] was skipped: this many bytes.
+    TooLong(usize),
+    /// The input has ended.
+    End,
+}
+
+/// Reads one line from `input` into `buffer` (cleared first), keeping at
+/// most [`MAX_LINE_BYTES`] of it in memory: a longer line is read to its
+/// end and dropped. Bytes, not text: a line that is not UTF-8 is still a
+/// line.
+///
+/// # Errors
+///
+/// The input's own read errors.
+pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<LineRead> {
+    buffer.clear();
+    let mut length = 0usize;
+    let mut any = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, newline) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], true),
+            None => (available, false),
+        };
+        length = length.saturating_add(part.len());
+        if length <= MAX_LINE_BYTES {
+            buffer.extend_from_slice(part);
+        } else {
+            buffer.clear();
+        }
+        let used = part.len() + usize::from(newline);
+        input.consume(used);
+        if newline {
+            break;
+        }
+    }
+    Ok(if !any {
+        LineRead::End
+    } else if length > MAX_LINE_BYTES {
+        LineRead::TooLong(length)
+    } else {
+        LineRead::Line
+    })
+}
 
 /// Whether the protocol goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,22 +368,29 @@ impl fmt::Display for PositionCommand {
     }
 }
 
-/// The `score ...` part of an info line, from the side to move's view:
-/// `mate N` for a game decided in a known number of plies (N moves of the
-/// winner, negative when the side to move loses), `cp X` otherwise; for a
-/// result proven by an endgame oracle, X is the final margin × 100.
+/// A game won in a known number of plies is reported as `cp` this value
+/// minus the plies (lost: its opposite): beyond any lead in seeds (at most
+/// 48.00), so a GUI that reads only `cp` shows it as decided.
+pub const DECIDED_CP: i32 = 10_000;
+
+/// The `score cp X` part of an info line, from the side to move's view, in
+/// hundredths of a seed. The GUIs of the dialect read only `cp`: a game
+/// decided in `n` plies is `cp ±(10000 - n)` ([`DECIDED_CP`]); a result
+/// proven by an endgame oracle is the final margin × 100.
 pub fn score_words(score: Score) -> String {
-    if let Some(plies) = score.plies_to_end() {
+    let cp = if let Some(plies) = score.plies_to_end() {
+        // Positive plies: the side to move wins; negative: it loses.
         if plies >= 0 {
-            format!("mate {}", (plies + 1) / 2)
+            DECIDED_CP - plies
         } else {
-            format!("mate -{}", (-plies + 1) / 2)
+            -(DECIDED_CP + plies)
         }
     } else if let Some(margin) = score.proven_margin() {
-        format!("cp {}", margin * 100)
+        margin * 100
     } else {
-        format!("cp {}", score.cp_value())
-    }
+        score.cp_value()
+    };
+    format!("cp {cp}")
 }
 
 /// The info line of one finished depth.
@@ -336,12 +406,10 @@ pub fn info_line(info: &SearchInfo) -> String {
         score_words(info.score),
         info.nodes,
     );
+    // One word, as the dialect's GUIs read it: `pv eFcAbA`.
     if !info.pv.is_empty() {
-        line.push_str(" pv");
-        for m in &info.pv {
-            line.push(' ');
-            line.push(m.letter());
-        }
+        line.push_str(" pv ");
+        line.extend(info.pv.iter().map(|m| m.letter()));
     }
     line
 }
@@ -380,7 +448,18 @@ pub struct Protocol {
     clear_pending: bool,
     rules: Rules,
     level: Option<Level>,
-    position: PositionCommand,
+    /// The position to search, or why the last `position` was refused:
+    /// then `go` answers `bestmove 0000` rather than a move of another
+    /// position.
+    position: Result<PositionCommand, String>,
+    /// A table made for a `Hash` set while the engine was searching,
+    /// given to it before the next search.
+    pending_table: Option<Table>,
+    /// `OwnBook`: play from the opening book where it has the position.
+    own_book: bool,
+    /// `Greedy`: play the biggest capture now, as the yardstick of the
+    /// weakest levels.
+    greedy: bool,
     running: Option<Running>,
     /// Counts searches, so that levels vary their choices between games.
     searches: u64,
@@ -407,17 +486,27 @@ impl Protocol {
             clear_pending: false,
             rules: Rules::AWALE,
             level: None,
-            position: PositionCommand {
+            position: Ok(PositionCommand {
                 start: Position::START,
                 startpos: true,
                 moves: Vec::new(),
-            },
+            }),
+            pending_table: None,
+            own_book: true,
+            greedy: false,
             running: None,
             searches: 0,
             output,
             oracle_source: None,
             oracle_rules: None,
         }
+    }
+
+    /// Sets the rules in force, as `setoption name Rules` does (`awale uci
+    /// --rules abapa`, for GUIs that do not know the `Rules` option). The
+    /// `uci` answer gives them as the options' defaults.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
     }
 
     /// Where the engine's endgame oracle comes from: asked before the first
@@ -453,13 +542,14 @@ impl Protocol {
             "debug" | "register" => {}
             "setoption" => self.set_option(words),
             "ucinewgame" => self.clear_pending = true,
-            "position" => match PositionCommand::parse(words) {
-                Ok(p) => match p.game(self.rules) {
-                    Ok(_) => self.position = p,
-                    Err(e) => self.info_string(&format!("position not set: {e}")),
-                },
-                Err(e) => self.info_string(&format!("position not set: {e}")),
-            },
+            "position" => {
+                self.position = PositionCommand::parse(words)
+                    .and_then(|p| p.game(self.rules).map(|_| p))
+                    .map_err(|e| {
+                        self.info_string(&format!("position not set: {e}"));
+                        e
+                    });
+            }
             "go" => {
                 let (go, problems) = Go::parse(words);
                 for p in problems {
@@ -488,6 +578,21 @@ impl Protocol {
         // them.
         let defaults = self.options;
         let levels = Level::ALL.len();
+        // The rules in force (`awale uci --rules`) are the defaults too.
+        let rules = self.rules.to_string();
+        let rules_combo = if Preset::ALL.iter().any(|p| p.name() == rules) {
+            format!("option name Rules type combo default {rules} var awale var abapa")
+        } else {
+            format!("option name Rules type combo default {rules} var awale var abapa var {rules}")
+        };
+        let grand_slam = match self.rules.grand_slam {
+            GrandSlam::Forbidden => "forbidden",
+            GrandSlam::NoCapture => "no_capture",
+        };
+        let repetition = match self.rules.repetition {
+            Repetition::Nobody => "nobody",
+            Repetition::OwnRow => "own_row",
+        };
         for line in [
             format!(
                 "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
@@ -499,12 +604,22 @@ impl Protocol {
             ),
             "option name Clear Hash type button".to_string(),
             "option name Ponder type check default false".to_string(),
+            format!("option name OwnBook type check default {}", self.own_book),
             format!("option name Level type spin default 0 min 0 max {levels}"),
-            "option name Rules type combo default awale var awale var abapa".to_string(),
-            "option name GrandSlam type combo default forbidden var forbidden var no_capture"
-                .to_string(),
-            "option name Repetition type combo default nobody var nobody var own_row".to_string(),
-            "option name Target type spin default 0 min 0 max 48".to_string(),
+            "option name Greedy type check default false".to_string(),
+            rules_combo,
+            format!(
+                "option name GrandSlam type combo default {} var forbidden var no_capture",
+                grand_slam
+            ),
+            format!(
+                "option name Repetition type combo default {} var nobody var own_row",
+                repetition
+            ),
+            format!(
+                "option name Target type spin default {} min 0 max 48",
+                self.rules.target.unwrap_or(0)
+            ),
         ] {
             self.say(&line);
         }
@@ -540,21 +655,25 @@ impl Protocol {
                 )),
             }
         };
+        let check = |value: &str| match value.trim().to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("option {name}: `{value}` is not true or false")),
+        };
         let key = name
             .trim()
             .to_ascii_lowercase()
             .replace([' ', '_', '-'], "");
         match key.as_str() {
-            "hash" => {
-                self.options.hash_mb = number(1, MAX_HASH_MB)?;
-                self.options_changed = true;
-            }
+            "hash" => self.set_hash(number(1, MAX_HASH_MB)?)?,
             "threads" => {
                 self.options.threads = number(1, MAX_THREADS)?;
                 self.options_changed = true;
             }
             "clearhash" => self.clear_pending = true,
             "ponder" => {}
+            "ownbook" => self.own_book = check(value)?,
+            "greedy" => self.greedy = check(value)?,
             "level" => {
                 let n = number(0, Level::ALL.len())?;
                 self.level = u8::try_from(n).ok().and_then(Level::from_number);
@@ -579,6 +698,35 @@ impl Protocol {
             }
             _ => return Err(format!("unknown option `{name}`")),
         }
+        Ok(())
+    }
+
+    /// A new table of `mib` MiB, made now so that a size the memory cannot
+    /// hold is refused at once, the old table kept. While a search runs,
+    /// the new table waits for the next search.
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        let old = self.options.hash_mb;
+        let refused =
+            |e: crate::tt::TableTooBig| format!("option Hash: {e}; the table stays at {old} MiB");
+        let wanted = EngineOptions {
+            hash_mb: mib,
+            ..self.options
+        };
+        match self.reclaim_engine() {
+            Some(engine) => engine
+                .set_options(EngineOptions {
+                    threads: engine.options().threads,
+                    ..wanted
+                })
+                .map(|()| self.pending_table = None),
+            None => {
+                // Drop a table waiting from before first.
+                self.pending_table = None;
+                Table::try_new(mib).map(|table| self.pending_table = Some(table))
+            }
+        }
+        .map_err(refused)?;
+        self.options.hash_mb = mib;
         Ok(())
     }
 
@@ -613,10 +761,18 @@ impl Protocol {
             self.info_string("already searching: send `stop` first");
             return;
         }
-        let game = match self.position.game(self.rules) {
+        let game = match &self.position {
+            Ok(p) => p.game(self.rules),
+            Err(e) => Err(format!(
+                "no position to search: the last `position` was refused ({e})"
+            )),
+        };
+        let game = match game {
             Ok(game) => game,
             Err(e) => {
-                // Rules changed since `position`: say why, and answer.
+                // A refused position, or rules changed since `position`:
+                // say why, and answer for no position rather than for
+                // another one.
                 self.info_string(&e);
                 self.say(&bestmove_line(None, None));
                 return;
@@ -629,10 +785,17 @@ impl Protocol {
             return;
         };
         if options_changed {
-            engine.set_options(options);
+            // The hash size is already in force (see `set_hash`): only the
+            // threads change here, which cannot fail.
+            let _ = engine.set_options(options);
         }
         if clear {
             engine.new_game();
+        }
+        if let Some(table) = self.pending_table.take() {
+            if let Some(engine) = self.engine.as_mut() {
+                engine.install_table(table, options.hash_mb);
+            }
         }
         self.options_changed = false;
         self.clear_pending = false;
@@ -656,6 +819,11 @@ impl Protocol {
         limits.ponderhit = ponderhit.clone();
         let infinite = limits.infinite;
         let level = self.level;
+        let greedy = self.greedy;
+        // Full strength with `OwnBook`: the book's move where it has one.
+        let book_move = (self.own_book && level.is_none() && !greedy)
+            .then(|| crate::book::Book::builtin().probe(&game))
+            .flatten();
         let stop = Arc::new(AtomicBool::new(false));
         let (release, released) = mpsc::channel();
         let output = Arc::clone(&self.output);
@@ -665,6 +833,11 @@ impl Protocol {
         let thread_answered = Arc::clone(&answered);
         let thread = std::thread::spawn(move || {
             let (best, ponder) = match level {
+                _ if book_move.is_some() => {
+                    output("info string book move");
+                    (book_move, None)
+                }
+                _ if greedy => (greedy_move(&game, seed), None),
                 Some(level) => (
                     choose_move(&mut engine, &game, level, seed, &thread_stop),
                     None,
@@ -1098,9 +1271,116 @@ mod tests {
                 "{line}: {lines:?}"
             );
         }
-        // The position is still the start after all the refused ones.
-        assert_eq!(h.protocol.position.start, Position::START);
-        assert!(h.protocol.position.moves.is_empty());
+        // The last `position` was refused: no move is given for another
+        // position.
+        assert!(h.protocol.position.is_err());
+        h.send("go depth 3");
+        let lines = h.wait_for("bestmove");
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
+        assert!(lines[0].starts_with("info string no position"), "{lines:?}");
+    }
+
+    #[test]
+    fn a_refused_position_is_never_answered_with_a_move_of_the_one_before() {
+        // Aualé's sequence after a grand slam, the GUI not having set the
+        // rules: under `awale` the slam is illegal, so the position is
+        // refused and `go` must not answer a South move of the position
+        // before (North is to move after the slam).
+        let mut h = Harness::new();
+        h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S");
+        h.send("go depth 4");
+        h.wait_for("bestmove");
+        h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
+        assert!(h.take()[0].starts_with("info string position not set"));
+        h.send("go depth 4");
+        assert_eq!(
+            h.wait_for("bestmove").last().map(String::as_str),
+            Some("bestmove 0000")
+        );
+        // Under the rules the GUI plays, the same position is set, and North
+        // answers.
+        h.send("setoption name Rules value abapa");
+        h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
+        h.send("go depth 4");
+        let best = h.wait_for("bestmove");
+        let letter = best.last().unwrap().split_whitespace().nth(1).unwrap();
+        assert!(('a'..='f').any(|c| letter.starts_with(c)), "{best:?}");
+    }
+
+    #[test]
+    fn set_rules_are_the_defaults_uci_lists() {
+        let mut h = Harness::new();
+        h.protocol.set_rules(Rules::ABAPA);
+        h.send("uci");
+        let lines = h.take();
+        for expected in [
+            "option name Rules type combo default abapa var awale var abapa",
+            "option name GrandSlam type combo default no_capture var forbidden var no_capture",
+            "option name Repetition type combo default own_row var nobody var own_row",
+            "option name Target type spin default 25 min 0 max 48",
+            "option name OwnBook type check default true",
+        ] {
+            assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn own_book_takes_true_or_false() {
+        let mut h = Harness::new();
+        h.send("setoption name OwnBook value false");
+        assert!(!h.protocol.own_book);
+        h.send("setoption name OwnBook value true");
+        assert!(h.protocol.own_book);
+        assert!(h.take().is_empty());
+        h.send("setoption name OwnBook value maybe");
+        assert!(h.take()[0].starts_with("info string"));
+    }
+
+    #[test]
+    fn the_pv_is_one_word_and_decided_scores_are_cp() {
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 5,
+            score: Score::win_in(7),
+            nodes: 100,
+            time: Duration::from_millis(2),
+            pv: vec![
+                "e".parse().unwrap(),
+                "F".parse().unwrap(),
+                "c".parse().unwrap(),
+            ],
+            hashfull: 0,
+        };
+        let line = info_line(&info);
+        assert!(line.ends_with(" pv eFc"), "{line}");
+        assert!(line.contains(" score cp 9993 "), "{line}");
+        assert_eq!(score_words(Score::loss_in(4)), "cp -9996");
+        assert_eq!(score_words(Score::proven(-3)), "cp -300");
+        assert_eq!(score_words(Score::cp(-45)), "cp -45");
+    }
+
+    #[test]
+    fn a_line_too_long_is_skipped_without_being_kept() {
+        let long = vec![b'x'; 3 * MAX_LINE_BYTES];
+        let mut input = Vec::new();
+        input.extend_from_slice(b"isready\n");
+        input.extend_from_slice(&long);
+        input.extend_from_slice(b"\nuci\nlast");
+        let mut reader = io::BufReader::with_capacity(4096, &input[..]);
+        let mut buffer = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut buffer).unwrap(), LineRead::Line);
+        assert_eq!(buffer, b"isready");
+        assert_eq!(
+            read_line(&mut reader, &mut buffer).unwrap(),
+            LineRead::TooLong(3 * MAX_LINE_BYTES)
+        );
+        // What a vector that doubles may hold: not the line.
+        assert!(buffer.capacity() <= 2 * MAX_LINE_BYTES);
+        assert_eq!(read_line(&mut reader, &mut buffer).unwrap(), LineRead::Line);
+        assert_eq!(buffer, b"uci");
+        assert_eq!(read_line(&mut reader, &mut buffer).unwrap(), LineRead::Line);
+        assert_eq!(buffer, b"last");
+        assert_eq!(read_line(&mut reader, &mut buffer).unwrap(), LineRead::End);
     }
 
     #[test]

@@ -11,13 +11,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use awale_core::{EndReason, Game, Move, Position, Rules};
+use awale_core::{EndReason, Game, Move, Moves, Position, Rules};
 
-use crate::eval::{evaluate_with, Weights};
+use crate::eval::{Evaluation, Evaluations, Weights};
 use crate::limits::Limits;
 use crate::oracle::Oracle;
 use crate::score::{Score, MAX_HEURISTIC};
-use crate::tt::{Bound, Entry, Table};
+use crate::tt::{Bound, Entry, Table, TableTooBig};
 
 /// Deepest iteration the search runs.
 pub const MAX_DEPTH: u32 = 100;
@@ -34,10 +34,26 @@ pub struct SearchParams {
     pub lmr_first: usize,
     /// Reduce more at high depth and late moves.
     pub lmr_deep: bool,
-    /// Futility margin at frontier nodes (0: off).
+    /// Futility margin at frontier nodes (0: off), per ply of depth.
     pub futility: i32,
+    /// Deepest node where futility pruning applies.
+    pub futility_depth: i32,
     /// Search captures below the horizon.
     pub qsearch: bool,
+    /// Static pruning near the leaves (non-PV nodes of depth up to
+    /// `static_depth`): a node whose evaluation is `static_margin` × depth
+    /// or more above beta returns it without searching (0: off).
+    pub static_margin: i32,
+    /// Deepest node where static pruning applies.
+    pub static_depth: i32,
+    /// When a quiet move cuts off, the quiet moves tried before it lose
+    /// from their history what it gains.
+    pub history_malus: bool,
+    /// Half-width of the first aspiration window, in hundredths of a seed.
+    pub aspiration: i32,
+    /// Late move reductions from a table, `ln(depth) × ln(move index) ×
+    /// 100 / lmr_divisor` plies, instead of the steps above (0: the steps).
+    pub lmr_divisor: i32,
 }
 
 impl Default for SearchParams {
@@ -46,7 +62,13 @@ impl Default for SearchParams {
             lmr_first: 2,
             lmr_deep: true,
             futility: 60,
+            futility_depth: 1,
             qsearch: false,
+            static_margin: 0,
+            static_depth: 3,
+            history_malus: false,
+            aspiration: 40,
+            lmr_divisor: 0,
         }
     }
 }
@@ -122,20 +144,34 @@ pub struct Engine {
     options: EngineOptions,
     table: Table,
     oracle: Option<Arc<dyn Oracle>>,
-    weights: Weights,
+    evaluations: Arc<Evaluations>,
     params: SearchParams,
 }
 
 impl Engine {
     /// An engine with these options.
+    ///
+    /// # Panics
+    ///
+    /// When the memory for the table cannot be had: use
+    /// [`Engine::try_new`] for a size given by a user.
     pub fn new(options: EngineOptions) -> Engine {
-        Engine {
-            options,
-            table: Table::new(options.hash_mb),
-            oracle: None,
-            weights: Weights::TUNED,
-            params: SearchParams::default(),
+        match Engine::try_new(options) {
+            Ok(engine) => engine,
+            Err(e) => panic!("{e}"),
         }
+    }
+
+    /// An engine with these options, or an error when the system has not
+    /// the memory for the table.
+    pub fn try_new(options: EngineOptions) -> Result<Engine, TableTooBig> {
+        Ok(Engine {
+            options,
+            table: Table::try_new(options.hash_mb)?,
+            oracle: None,
+            evaluations: Arc::new(crate::eval::trained().clone()),
+            params: SearchParams::default(),
+        })
     }
 
     /// The options in force.
@@ -144,11 +180,24 @@ impl Engine {
     }
 
     /// Changes the options; a new hash size clears the table.
-    pub fn set_options(&mut self, options: EngineOptions) {
+    ///
+    /// # Errors
+    ///
+    /// When the memory for a new table cannot be had: the engine then keeps
+    /// its old table and options.
+    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), TableTooBig> {
         if options.hash_mb != self.options.hash_mb {
-            self.table = Table::new(options.hash_mb);
+            self.table = Table::try_new(options.hash_mb)?;
         }
         self.options = options;
+        Ok(())
+    }
+
+    /// Puts in a table already made (by the protocol, while this engine
+    /// was searching) of `hash_mb` MiB.
+    pub(crate) fn install_table(&mut self, table: Table, hash_mb: usize) {
+        self.table = table;
+        self.options.hash_mb = hash_mb;
     }
 
     /// Sets (or removes) the endgame oracle. It is probed only in games
@@ -177,8 +226,19 @@ impl Engine {
     /// Plays with other evaluation weights (for tuning and for matches
     /// between evaluations).
     pub fn set_weights(&mut self, weights: Weights) {
-        self.weights = weights;
+        self.set_evaluations(Arc::new(Evaluations::from_weights(&weights)));
+    }
+
+    /// Plays with other evaluation tables (for tuning and for matches
+    /// between evaluations).
+    pub fn set_evaluations(&mut self, evaluations: Arc<Evaluations>) {
+        self.evaluations = evaluations;
         self.table.clear();
+    }
+
+    /// The evaluation used in games under `rules`.
+    pub fn evaluation(&self, rules: &Rules) -> &Evaluation {
+        self.evaluations.for_rules(rules)
     }
 
     /// Changes the search's knobs (for experiments).
@@ -233,7 +293,7 @@ impl Engine {
             history: history_keys(game),
             limits,
             start: Instant::now(),
-            weights: self.weights,
+            eval: self.evaluations.for_rules(&rules),
             params: self.params,
         };
         let threads = self.options.threads.max(1);
@@ -313,7 +373,10 @@ impl Engine {
             let (score, pv) = if child.end().is_some() {
                 (-game_over_score(&child), vec![m])
             } else if child_limits.depth == Some(0) {
-                (-static_score(&child.position(), &self.weights), vec![m])
+                (
+                    -static_score(&child.position(), self.evaluation(game.rules())),
+                    vec![m],
+                )
             } else {
                 let result = self.search(&child, &child_limits, stop, &mut |_| {});
                 let mut pv = vec![m];
@@ -329,7 +392,7 @@ impl Engine {
 
 /// The static score of a position: won or lost when a side holds more than
 /// half the seeds, else the evaluation.
-fn static_score(pos: &Position, weights: &Weights) -> Score {
+fn static_score(pos: &Position, eval: &Evaluation) -> Score {
     let me = pos.to_move();
     let mine = i32::from(pos.store(me));
     let theirs = i32::from(pos.store(me.opponent()));
@@ -339,7 +402,7 @@ fn static_score(pos: &Position, weights: &Weights) -> Score {
     } else if 2 * theirs > total {
         Score::loss_in(0)
     } else {
-        Score::cp(evaluate_with(pos, weights))
+        Score::cp(eval.evaluate(pos))
     }
 }
 
@@ -383,7 +446,7 @@ struct Shared<'a> {
     history: Vec<(u128, u8)>,
     limits: &'a Limits,
     start: Instant,
-    weights: Weights,
+    eval: &'a Evaluation,
     params: SearchParams,
 }
 
@@ -401,7 +464,7 @@ struct Worker<'a, 'b> {
     id: usize,
     root: Position,
     rules: Rules,
-    weights: Weights,
+    eval: &'a Evaluation,
     params: SearchParams,
     nodes: u64,
     flushed: u64,
@@ -445,7 +508,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             id,
             root,
             rules: shared.rules,
-            weights: shared.weights,
+            eval: shared.eval,
             params: shared.params,
             nodes: 0,
             flushed: 0,
@@ -571,7 +634,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             {
                 depth += 1;
             }
-            let mut delta = 40;
+            let mut delta = self.params.aspiration;
             let (mut alpha, mut beta) = if depth >= 5 && best_score.abs() < MAX_HEURISTIC {
                 (best_score - delta, best_score + delta)
             } else {
@@ -757,6 +820,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         score
     }
 
+    /// The alpha-beta search of a node below the root.
     fn search(
         &mut self,
         pos: &Position,
@@ -785,23 +849,67 @@ impl<'a, 'b> Worker<'a, 'b> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let rules = self.rules;
-        let me = pos.to_move();
-        let stores = pos.stores();
-        let mine = i32::from(stores[me.index()]);
-        let theirs = i32::from(stores[me.opponent().index()]);
-        let legal = pos.legal_moves(&rules);
-        let on_board = pos.seeds_on_board();
+        let legal = pos.legal_moves(&self.rules);
+        if let Some(score) = self.game_over(pos, legal.is_empty(), ply) {
+            return score;
+        }
+        // No line from here can do better than winning at the next ply.
+        alpha = alpha.max(-WIN + ply as i32);
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(score) = self.probe_oracle(pos, alpha, beta) {
+            return score;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.leaf(pos, legal, alpha, beta, ply);
+        }
 
+        let pv_node = beta - alpha > 1;
+        let entry = if use_table {
+            self.shared.table.probe(hash)
+        } else {
+            None
+        };
+        let tt_move = entry.and_then(|e| e.best).unwrap_or(NO_MOVE);
+        if let Some(e) = entry.filter(|e| !pv_node && i32::from(e.depth) >= depth) {
+            if let Some(score) = cutoff(e, alpha, beta, ply) {
+                return score;
+            }
+        }
+        if !pv_node && self.statically_pruned(pos, depth, beta) {
+            return self.eval.evaluate(pos);
+        }
+        let (best, best_move) = self.search_moves(pos, legal, tt_move, depth, alpha, beta, ply);
+        if self.stopped {
+            return 0;
+        }
+        if use_table {
+            self.store(hash, best, best_move, depth, alpha, beta, ply);
+        }
+        best
+    }
+
+    /// The score of `pos` when the game is over there (no seed on the
+    /// board, the target, no legal move, a repetition), or decided (a side
+    /// holds more than half the seeds). Also records the position on the
+    /// path for the repetition checks below it.
+    #[inline(always)]
+    fn game_over(&mut self, pos: &Position, no_move: bool, ply: usize) -> Option<i32> {
+        let rules = self.rules;
+        let stores = pos.stores();
+        let me = pos.to_move();
+        let on_board = pos.seeds_on_board();
         // The end rules of awale-core, in its order.
         if on_board == 0 {
-            return end_score(pos, EndReason::EmptyBoard, &rules, ply);
+            return Some(end_score(pos, EndReason::EmptyBoard, &rules, ply));
         }
         if rules.target_reached(stores) {
-            return end_score(pos, EndReason::Target, &rules, ply);
+            return Some(end_score(pos, EndReason::Target, &rules, ply));
         }
-        if legal.is_empty() {
-            return end_score(pos, EndReason::Starvation, &rules, ply);
+        if no_move {
+            return Some(end_score(pos, EndReason::Starvation, &rules, ply));
         }
         let idx = self.base + ply;
         let key = pos.repetition_key();
@@ -815,93 +923,108 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             if self.keys[j] == key {
                 self.rep_floor = self.rep_floor.min(j);
-                return end_score(pos, EndReason::Repetition, &rules, ply);
+                return Some(end_score(pos, EndReason::Repetition, &rules, ply));
             }
         }
         // More than half the seeds: the game is decided.
+        let mine = i32::from(stores[me.index()]);
+        let theirs = i32::from(stores[me.opponent().index()]);
         let total = mine + theirs + i32::from(on_board);
         if 2 * mine > total {
-            return WIN - ply as i32;
+            return Some(WIN - ply as i32);
         }
         if 2 * theirs > total {
-            return -WIN + ply as i32;
+            return Some(-WIN + ply as i32);
         }
-        // No line from here can do better than winning at the next ply.
-        alpha = alpha.max(-WIN + ply as i32);
-        beta = beta.min(WIN - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        if let Some(oracle) = self.shared.oracle {
-            if on_board <= self.shared.oracle_seeds {
-                if let Some(b) = oracle.probe(pos) {
-                    let diff = mine - theirs;
-                    let (lo, hi) = (diff + i32::from(b.lower), diff + i32::from(b.upper));
-                    if lo == hi {
-                        return Score::proven(lo).0;
-                    }
-                    if lo >= 0 && Score::proven(lo).0 >= beta {
-                        return Score::proven(lo).0;
-                    }
-                    if hi <= 0 && Score::proven(hi).0 <= alpha {
-                        return Score::proven(hi).0;
-                    }
-                }
-            }
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            let stand = evaluate_with(pos, &self.weights);
-            if !self.params.qsearch || ply >= MAX_PLY || stand >= beta {
-                return stand;
-            }
-            // Quiescence: captures only, until the position is quiet.
-            let mut best = stand;
-            alpha = alpha.max(stand);
-            for m in legal {
-                let child = pos.play_unchecked(m);
-                if i32::from(child.store(me)) == mine {
-                    continue;
-                }
-                let s = -self.node(&child, 0, -beta, -alpha, ply + 1);
-                if self.stopped {
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            return best;
-        }
+        None
+    }
 
+    /// What the endgame oracle settles: an exact result, or a bound beyond
+    /// the window.
+    #[inline(always)]
+    fn probe_oracle(&self, pos: &Position, alpha: i32, beta: i32) -> Option<i32> {
+        let oracle = self.shared.oracle?;
+        if pos.seeds_on_board() > self.shared.oracle_seeds {
+            return None;
+        }
+        let b = oracle.probe(pos)?;
+        let me = pos.to_move();
+        let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+        let (lo, hi) = (diff + i32::from(b.lower), diff + i32::from(b.upper));
+        if lo == hi {
+            return Some(Score::proven(lo).0);
+        }
+        if lo >= 0 && Score::proven(lo).0 >= beta {
+            return Some(Score::proven(lo).0);
+        }
+        if hi <= 0 && Score::proven(hi).0 <= alpha {
+            return Some(Score::proven(hi).0);
+        }
+        None
+    }
+
+    /// A node at the horizon: the evaluation, or (when asked for) a search
+    /// of the captures until the position is quiet.
+    fn leaf(&mut self, pos: &Position, legal: Moves, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let stand = self.eval.evaluate(pos);
+        if !self.params.qsearch || ply >= MAX_PLY || stand >= beta {
+            return stand;
+        }
+        let me = pos.to_move();
+        let mine = pos.store(me);
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for m in legal {
+            let child = pos.play_unchecked(m);
+            if child.store(me) == mine {
+                continue;
+            }
+            let s = -self.node(&child, 0, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether a node near the leaves stands so far above beta that the
+    /// opponent will not allow it (off unless `static_margin` is set).
+    /// Never when the side to move's row is empty: its next move may end
+    /// the game by starvation.
+    #[inline(always)]
+    fn statically_pruned(&self, pos: &Position, depth: i32, beta: i32) -> bool {
+        let p = self.params;
+        p.static_margin > 0
+            && depth <= p.static_depth
+            && beta.abs() < MAX_HEURISTIC
+            && pos.seeds_in_row(pos.to_move()) > 0
+            && self.eval.evaluate(pos) - p.static_margin * depth >= beta
+    }
+
+    /// Searches the moves of a node, best-looking first; returns the best
+    /// score and move (`NO_MOVE` when every move was pruned).
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        legal: Moves,
+        tt_move: u8,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> (i32, u8) {
         let pv_node = beta - alpha > 1;
-        let entry = if use_table {
-            self.shared.table.probe(hash)
-        } else {
-            None
-        };
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = entry {
-            tt_move = e.best.unwrap_or(NO_MOVE);
-            if !pv_node && i32::from(e.depth) >= depth {
-                let s = Score::from_tt(e.score, ply as u32).0;
-                let cut = match e.bound {
-                    Some(Bound::Exact) => true,
-                    Some(Bound::Lower) => s >= beta,
-                    Some(Bound::Upper) => s <= alpha,
-                    None => false,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
-
+        let me = pos.to_move();
         // Moves with their children, best-looking first.
         let mut list = [(0u8, Position::START, 0i32); 6];
         let mut n = 0;
@@ -934,8 +1057,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         // alpha: only captures are searched.
         // Worked out only when a second move is reached (most nodes that
         // cut off do it with the first).
-        let may_be_futile =
-            self.params.futility > 0 && depth == 1 && !pv_node && alpha.abs() < MAX_HEURISTIC;
+        let may_be_futile = self.params.futility > 0
+            && depth <= self.params.futility_depth
+            && !pv_node
+            && alpha.abs() < MAX_HEURISTIC;
         let mut futile: Option<bool> = None;
         let alpha_start = alpha;
         let mut best = -INF;
@@ -961,7 +1086,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             // never pruned.
             if may_be_futile && quiet && k > 0 && child.seeds_in_row(child.to_move()) > 0 && {
                 *futile.get_or_insert_with(|| {
-                    evaluate_with(pos, &self.weights) + self.params.futility <= alpha_start
+                    self.eval.evaluate(pos) + self.params.futility * depth <= alpha_start
                 })
             } {
                 k += 1;
@@ -970,16 +1095,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             let score = if k == 0 {
                 -self.node(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let p = self.params;
-                let reduction = if depth >= 3 && quiet && k >= p.lmr_first {
-                    let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
-                    if p.lmr_deep {
-                        r += i32::from(depth >= 10 && k > p.lmr_first);
-                    }
-                    r.min(depth - 2)
-                } else {
-                    0
-                };
+                let reduction = self.reduction(depth, k, quiet);
                 let mut s = -self.node(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && reduction > 0 && !self.stopped {
                     s = -self.node(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -990,7 +1106,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 s
             };
             if self.stopped {
-                return 0;
+                return (0, NO_MOVE);
             }
             if score > best {
                 best = score;
@@ -1002,18 +1118,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                     }
                     if score >= beta {
                         if quiet {
-                            if killers[0] != i {
-                                self.killers[ply] = [i, killers[0]];
-                            }
-                            let h = &mut self.history[side][i as usize];
-                            *h += depth * depth;
-                            if *h > 1 << 20 {
-                                for row in &mut self.history {
-                                    for v in row {
-                                        *v /= 2;
-                                    }
-                                }
-                            }
+                            self.quiet_cutoff(ply, side, i, &list[..k], depth);
                         }
                         break;
                     }
@@ -1021,20 +1126,91 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             k += 1;
         }
+        (best, best_move)
+    }
 
+    /// Late move reductions: the plies a quiet move late in the order is
+    /// searched short of the full depth (searched again in full when it
+    /// beats alpha).
+    #[inline(always)]
+    fn reduction(&self, depth: i32, k: usize, quiet: bool) -> i32 {
+        let p = self.params;
+        if p.lmr_divisor > 0 {
+            if depth < 3 || !quiet || k < p.lmr_first {
+                return 0;
+            }
+            let r = (f64::from(depth).ln() * (k as f64).ln() * 100.0 / f64::from(p.lmr_divisor)
+                + 0.5) as i32;
+            return r.clamp(1, depth - 2);
+        }
+        if depth >= 3 && quiet && k >= p.lmr_first {
+            let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
+            if p.lmr_deep {
+                r += i32::from(depth >= 10 && k > p.lmr_first);
+            }
+            r.min(depth - 2)
+        } else {
+            0
+        }
+    }
+
+    /// A quiet move `i` cut off at `ply`: it becomes a killer and gains
+    /// history (and the quiet moves tried before it lose some, with
+    /// `history_malus`).
+    fn quiet_cutoff(
+        &mut self,
+        ply: usize,
+        side: usize,
+        i: u8,
+        tried: &[(u8, Position, i32)],
+        depth: i32,
+    ) {
+        let killers = self.killers[ply];
+        if killers[0] != i {
+            self.killers[ply] = [i, killers[0]];
+        }
+        if self.params.history_malus {
+            for &(j, _, order) in tried {
+                if order < 1 << 22 {
+                    let h = &mut self.history[side][j as usize];
+                    *h = (*h - depth * depth).max(-(1 << 20));
+                }
+            }
+        }
+        let h = &mut self.history[side][i as usize];
+        *h += depth * depth;
+        if *h > 1 << 20 {
+            for row in &mut self.history {
+                for v in row {
+                    *v /= 2;
+                }
+            }
+        }
+    }
+
+    /// Stores a node's result in the table. A score that rests on a
+    /// repetition of a position above the node holds only on this path:
+    /// then only the move is kept.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn store(
+        &self,
+        hash: u64,
+        best: i32,
+        best_move: u8,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > alpha_start {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        // A score that rests on a repetition of a position above this node
-        // holds only on this path: keep just the move.
-        let path_dependent = self.rep_floor < idx;
-        if !use_table {
-            return best;
-        }
+        let path_dependent = self.rep_floor < self.base + ply;
         self.shared.table.store(
             hash,
             Entry {
@@ -1044,8 +1220,20 @@ impl<'a, 'b> Worker<'a, 'b> {
                 best: (best_move != NO_MOVE).then_some(best_move),
             },
         );
-        best
     }
+}
+
+/// The score a table entry settles for a window, if it does.
+#[inline(always)]
+fn cutoff(e: Entry, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let s = Score::from_tt(e.score, ply as u32).0;
+    let cut = match e.bound {
+        Some(Bound::Exact) => true,
+        Some(Bound::Lower) => s >= beta,
+        Some(Bound::Upper) => s <= alpha,
+        None => false,
+    };
+    cut.then_some(s)
 }
 
 /// Adds the moves of `bits` with their children to `list[*n..]`, best

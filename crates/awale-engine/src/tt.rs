@@ -84,15 +84,59 @@ pub(crate) struct Table {
     generation: u8,
 }
 
-impl Table {
-    /// A table of about `mib` MiB (at least one bucket).
-    pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1) * (1 << 20);
-        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        Table {
-            buckets: (0..buckets).map(|_| Bucket::empty()).collect(),
-            generation: 0,
+/// A table that could not be made: the memory is not there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableTooBig {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+    /// The memory the system said was available, in MiB, when known.
+    pub available_mib: Option<u64>,
+}
+
+impl std::fmt::Display for TableTooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a table of {} MiB does not fit in memory", self.mib)?;
+        if let Some(a) = self.available_mib {
+            write!(f, " ({a} MiB available)")?;
         }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TableTooBig {}
+
+/// The memory the system can give without swapping, in MiB (Linux:
+/// `MemAvailable` of `/proc/meminfo`); `None` elsewhere.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+impl Table {
+    /// A table of about `mib` MiB (at least one bucket), or an error when
+    /// the system has not that much memory available: the allocation is
+    /// asked for before any of it is touched, and a size beyond the
+    /// available memory is refused, so that the process is not killed for
+    /// lack of memory while filling it.
+    pub fn try_new(mib: usize) -> Result<Table, TableTooBig> {
+        let too_big = |available_mib| TableTooBig { mib, available_mib };
+        let available = available_mib();
+        if available.is_some_and(|a| mib as u64 > a) {
+            return Err(too_big(available));
+        }
+        let bytes = mib.max(1).checked_mul(1 << 20).ok_or(too_big(available))?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| too_big(available))?;
+        buckets.extend((0..count).map(|_| Bucket::empty()));
+        Ok(Table {
+            buckets,
+            generation: 0,
+        })
     }
 
     /// Forgets everything.
@@ -207,7 +251,7 @@ mod tests {
 
     #[test]
     fn an_entry_reads_back_as_stored() {
-        let table = Table::new(1);
+        let table = Table::try_new(1).unwrap();
         let e = Entry {
             score: -29_990,
             depth: 17,
@@ -221,7 +265,7 @@ mod tests {
 
     #[test]
     fn a_move_alone_keeps_the_stored_score() {
-        let table = Table::new(1);
+        let table = Table::try_new(1).unwrap();
         let scored = Entry {
             score: 250,
             depth: 9,
@@ -247,7 +291,7 @@ mod tests {
 
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
-        let table = Table::new(1);
+        let table = Table::try_new(1).unwrap();
         let e = Entry {
             score: 100,
             depth: 3,

@@ -32,10 +32,11 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use awale_core::{leader, result_text, EndReason, Game, Move, Record, Rules, Side};
-use awale_engine::eval::Weights;
+use awale_engine::eval::Evaluations;
 use awale_engine::protocol::{Go, MAX_HASH_MB, MAX_THREADS};
 use awale_engine::{choose_move, Clock, Engine, EngineOptions, Level, Limits, SearchParams};
 use elo::{Sprt, SprtDecision, Tally};
@@ -63,8 +64,8 @@ pub enum PlayerKind {
         level: Option<Level>,
         /// Hash and threads.
         options: EngineOptions,
-        /// Evaluation weights other than the built-in ones (for tuning).
-        weights: Option<Weights>,
+        /// Evaluation tables other than the built-in ones (for tuning).
+        evaluations: Option<Arc<Evaluations>>,
         /// Search settings other than the defaults (for experiments).
         params: Option<SearchParams>,
     },
@@ -100,18 +101,18 @@ impl PlayerSpec {
             kind: PlayerKind::Ours {
                 level: None,
                 options: EngineOptions::default(),
-                weights: None,
+                evaluations: None,
                 params: None,
             },
             limits,
         }
     }
 
-    /// The same player with other evaluation weights (our engine only: an
+    /// The same player with other evaluation tables (our engine only: an
     /// external engine is left as it is).
-    pub fn with_weights(mut self, new: Weights) -> PlayerSpec {
-        if let PlayerKind::Ours { weights, .. } = &mut self.kind {
-            *weights = Some(new);
+    pub fn with_evaluations(mut self, new: Arc<Evaluations>) -> PlayerSpec {
+        if let PlayerKind::Ours { evaluations, .. } = &mut self.kind {
+            *evaluations = Some(new);
         }
         self
     }
@@ -276,7 +277,7 @@ impl FromStr for PlayerSpec {
                 PlayerKind::Ours {
                     level,
                     options,
-                    weights: None,
+                    evaluations: None,
                     params: None,
                 }
             }
@@ -463,12 +464,12 @@ impl Player {
             PlayerKind::Ours {
                 level,
                 options,
-                weights,
+                evaluations,
                 params,
             } => {
                 let mut engine = Box::new(Engine::new(*options));
-                if let Some(weights) = weights {
-                    engine.set_weights(*weights);
+                if let Some(evaluations) = evaluations {
+                    engine.set_evaluations(Arc::clone(evaluations));
                 }
                 if let Some(params) = params {
                     engine.set_params(*params);

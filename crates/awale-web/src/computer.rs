@@ -52,8 +52,8 @@ pub fn levels() -> Vec<LevelInfo> {
         .collect()
 }
 
-/// The level a game starts with when none is asked for.
-pub const DEFAULT_LEVEL: u8 = 3;
+/// The level a game starts with when none is asked for (the engine's).
+pub const DEFAULT_LEVEL: u8 = Level::DEFAULT as u8 + 1;
 
 /// Whether `level` names a level.
 pub fn is_level(level: u8) -> bool {
@@ -144,6 +144,17 @@ pub struct Hint {
     pub moves: Vec<MoveScore>,
     /// The database's value of the position.
     pub oracle: Option<OracleValue>,
+    /// Why the best move is good, in words, most telling first.
+    pub why: Vec<Why>,
+}
+
+/// One reason a move is good, in both languages.
+#[derive(Clone, Debug, Serialize)]
+pub struct Why {
+    /// In French.
+    pub fr: String,
+    /// In English.
+    pub en: String,
 }
 
 /// A move that loses this much (hundredths of a seed) against the best
@@ -405,14 +416,36 @@ impl Computer {
         .collect()
     }
 
-    /// A hint for the side to move of `game`, within `budget`.
+    /// A hint for the side to move of `game`, within `budget`: the best
+    /// move, every move's score, and why the best move is good.
     pub fn hint(&self, game: &Game, budget: Duration, stop: &AtomicBool) -> Hint {
-        let moves = self.analyze(game, &Limits::movetime(budget), false, stop);
+        let analyses = self.with_engine(game.rules(), true, |e| {
+            e.analyze(game, &Limits::movetime(budget), stop)
+        });
+        let oracle = self.oracle_for(game.rules());
+        let best = analyses.iter().max_by_key(|a| Score::from(a.score).cp);
+        let why = best
+            .map(|b| awale_engine::explain(game, b.mv, Some(b.score), oracle.as_deref()))
+            .unwrap_or_default()
+            .iter()
+            .map(|r| Why {
+                fr: r.text(Lang::Fr),
+                en: r.text(Lang::En),
+            })
+            .collect();
+        let moves: Vec<MoveScore> = analyses
+            .into_iter()
+            .map(|a| MoveScore {
+                mv: a.mv,
+                score: a.score.into(),
+            })
+            .collect();
         Hint {
             ply: game.plies().len(),
             best: best_of(&moves).cloned(),
             oracle: self.oracle_value(game, &game.position()),
             moves,
+            why,
         }
     }
 
@@ -499,6 +532,14 @@ mod tests {
         assert_eq!(mv, Move::from_letter('F'));
         let hint = computer.hint(&game, Duration::from_millis(200), &stop);
         assert_eq!(hint.best.unwrap().mv, Move::from_letter('F').unwrap());
+        // And says why, in both languages.
+        assert!(
+            hint.why
+                .iter()
+                .any(|w| w.en.contains("aptur") && w.fr.contains("rend")),
+            "{:?}",
+            hint.why
+        );
     }
 
     #[test]

@@ -52,6 +52,20 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (St
     (status, value)
 }
 
+/// Checks that an answer is the refusal `code` with `status`.
+fn refused(answer: (StatusCode, Value), status: StatusCode, code: &str) {
+    assert_eq!(
+        (answer.0, answer.1["error"].as_str()),
+        (status, Some(code)),
+        "{}",
+        answer.1
+    );
+}
+
+async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Some(body)).await
+}
+
 async fn new_game(app: &Router, body: Value) -> Value {
     let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{game}");
@@ -95,20 +109,18 @@ async fn moves_are_played_and_stored() {
     let app = memory_app();
     let game = new_game(&app, json!({"mode": "humans"})).await;
     let id = game["id"].as_i64().unwrap();
-    let (status, game) = call(
+    let (status, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "F", "ply": 0})),
+        json!({"move": "F", "ply": 0}),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{game}");
     assert_eq!(game["position"], "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
-    let (_, game) = call(
+    let (_, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "f", "ply": 1})),
+        json!({"move": "f", "ply": 1}),
     )
     .await;
     assert_eq!(game["notation"], "1. F f");
@@ -216,26 +228,20 @@ async fn unknown_games_paths_and_methods_are_json_errors() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
         assert_eq!(answer["error"], "no_such_game", "{uri}");
     }
-    let (status, answer) = call(
-        &app,
-        "POST",
-        "/api/games/7/moves",
-        Some(json!({"move": "F"})),
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_game"))
+    refused(
+        post(&app, "/api/games/7/moves", json!({"move": "F"})).await,
+        StatusCode::NOT_FOUND,
+        "no_such_game",
     );
-    let (status, answer) = call(&app, "GET", "/api/nothing", None).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("not_found"))
+    refused(
+        call(&app, "GET", "/api/nothing", None).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
     );
-    let (status, answer) = call(&app, "DELETE", "/api/games", None).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::METHOD_NOT_ALLOWED, Some("method_not_allowed"))
+    refused(
+        call(&app, "DELETE", "/api/games", None).await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
     );
 }
 
@@ -273,53 +279,48 @@ async fn the_computer_answers_and_only_once() {
     let game = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
     let id = game["id"].as_i64().unwrap();
     assert_eq!(game["computer_to_move"], false);
-    let (status, answer) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/computer"),
-        Some(json!({"ply": 0})),
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("not_computer_turn"))
+    refused(
+        post(
+            &app,
+            &format!("/api/games/{id}/computer"),
+            json!({"ply": 0}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_computer_turn",
     );
-    let (_, game) = call(
+    let (_, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "C", "ply": 0})),
+        json!({"move": "C", "ply": 0}),
     )
     .await;
     assert_eq!(game["computer_to_move"], true);
     // The person cannot play for the computer.
-    let (status, answer) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "a", "ply": 1})),
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("not_your_turn"))
+    refused(
+        post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "a", "ply": 1}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
     );
-    let (status, game) = call(
+    let (status, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/computer"),
-        Some(json!({"ply": 1})),
+        json!({"ply": 1}),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{game}");
     assert_eq!(plies(&game), 2);
     assert_eq!(game["plies"][1]["side"], "N");
     // Asking again for the same move gives the game as it is.
-    let (status, again) = call(
+    let (status, again) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/computer"),
-        Some(json!({"ply": 1})),
+        json!({"ply": 1}),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -332,20 +333,19 @@ async fn the_computer_moves_first_when_the_person_plays_north() {
     let game = new_game(&app, json!({"mode": "computer", "level": 1, "human": "N"})).await;
     assert_eq!(game["computer_to_move"], true);
     let id = game["id"].as_i64().unwrap();
-    let (_, game) = call(
+    let (_, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/computer"),
-        Some(json!({"ply": 0})),
+        json!({"ply": 0}),
     )
     .await;
     assert_eq!(plies(&game), 1);
     assert_eq!(game["to_move"], "N");
     // Nothing of the person's to take back yet.
-    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/undo"), None).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("nothing_to_undo"))
+    refused(
+        call(&app, "POST", &format!("/api/games/{id}/undo"), None).await,
+        StatusCode::CONFLICT,
+        "nothing_to_undo",
     );
     let (_, game) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(plies(&game), 1);
@@ -356,28 +356,20 @@ async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
     let app = memory_app();
     let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
     let id = game["id"].as_i64().unwrap();
-    call(
+    post(
         &app,
-        "POST",
         &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "A", "ply": 0})),
+        json!({"move": "A", "ply": 0}),
     )
     .await;
-    let (_, played) = call(
+    let (_, played) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/computer"),
-        Some(json!({"ply": 1})),
+        json!({"ply": 1}),
     )
     .await;
     assert_eq!(plies(&played), 2);
-    let (status, undone) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/undo"),
-        Some(json!({"ply": 2})),
-    )
-    .await;
+    let (status, undone) = post(&app, &format!("/api/games/{id}/undo"), json!({"ply": 2})).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(plies(&undone), 0);
     assert_eq!(undone["can_redo"], true);
@@ -386,10 +378,10 @@ async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
     let (status, redone) = call(&app, "POST", &format!("/api/games/{id}/redo"), None).await;
     assert_eq!(status, StatusCode::OK, "{redone}");
     assert_eq!(redone["notation"], played["notation"]);
-    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/redo"), None).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("nothing_to_redo"))
+    refused(
+        call(&app, "POST", &format!("/api/games/{id}/redo"), None).await,
+        StatusCode::CONFLICT,
+        "nothing_to_redo",
     );
 }
 
@@ -398,32 +390,30 @@ async fn a_resigned_game_is_over_for_the_resigner() {
     let app = memory_app();
     let game = new_game(&app, json!({"mode": "computer", "level": 1, "human": "S"})).await;
     let id = game["id"].as_i64().unwrap();
-    let (status, answer) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/resign"),
-        Some(json!({"side": "N"})),
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_your_seat"))
+    refused(
+        post(
+            &app,
+            &format!("/api/games/{id}/resign"),
+            json!({"side": "N"}),
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "not_your_seat",
     );
     let (status, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(game["end"]["reason"], "resignation");
     assert_eq!(game["end"]["winner"], "N");
     assert_eq!(game["end"]["stores"], json!([0, 48]));
-    let (status, answer) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "A"})),
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("game_over"))
+    refused(
+        post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "A"}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "game_over",
     );
     let (status, _) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
     assert_eq!(status, StatusCode::CONFLICT);
@@ -438,15 +428,13 @@ async fn the_last_move_ends_the_game_with_its_reason() {
     // South feeds North with its last seed; North has nothing left to give
     // back after that: starvation.
     let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*";
-    let (status, imported) =
-        call(&app, "POST", "/api/import", Some(json!({"record": record}))).await;
+    let (status, imported) = post(&app, "/api/import", json!({"record": record})).await;
     assert_eq!(status, StatusCode::CREATED, "{imported}");
     let id = imported["ids"][0].as_i64().unwrap();
-    let (_, game) = call(
+    let (_, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "F"})),
+        json!({"move": "F"}),
     )
     .await;
     assert_eq!(game["end"]["reason"], "starvation", "{game}");
@@ -461,11 +449,10 @@ async fn exported_records_read_back_as_the_same_game() {
     let game = new_game(&app, json!({"mode": "humans"})).await;
     let id = game["id"].as_i64().unwrap();
     for (i, m) in ["F", "f", "A", "a", "C"].iter().enumerate() {
-        call(
+        post(
             &app,
-            "POST",
             &format!("/api/games/{id}/moves"),
-            Some(json!({"move": m, "ply": i})),
+            json!({"move": m, "ply": i}),
         )
         .await;
     }
@@ -478,7 +465,7 @@ async fn exported_records_read_back_as_the_same_game() {
     let replayed = records[0].to_game().unwrap();
     let letters: String = replayed.moves().map(|m| m.letter()).collect();
     assert_eq!(letters, "FfAaC");
-    let (status, imported) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    let (status, imported) = post(&app, "/api/import", json!({"record": text})).await;
     assert_eq!(status, StatusCode::CREATED);
     assert_eq!(imported["game"]["notation"], "1. F f 2. A a 3. C");
 }
@@ -489,7 +476,7 @@ async fn a_game_lost_on_time_imports_as_lost_on_time() {
     // end the game, a decided result and the termination.
     let app = memory_app();
     let text = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. F f 0-1\n";
-    let (status, imported) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    let (status, imported) = post(&app, "/api/import", json!({"record": text})).await;
     assert_eq!(status, StatusCode::CREATED, "{imported}");
     assert_eq!(imported["game"]["end"]["reason"], "time", "{imported}");
     assert_eq!(imported["game"]["end"]["winner"], "N", "{imported}");
@@ -513,8 +500,7 @@ async fn bad_records_are_refused_with_where_and_why() {
         ("[Event \"x\"\n1. F", "line"),
     ];
     for (text, needle) in cases {
-        let (status, answer) =
-            call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+        let (status, answer) = post(&app, "/api/import", json!({"record": text})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}: {answer}");
         assert_eq!(answer["error"], "bad_record");
         let message = answer["message"].as_str().unwrap();
@@ -530,17 +516,11 @@ async fn a_large_record_file_is_accepted_up_to_its_own_limit() {
     let one = format!("[Event \"{}\"]\n\n1. F f 2. A a *\n\n", "x".repeat(100));
     let text = one.repeat(150);
     assert!(text.len() > 16 * 1024);
-    let (status, answer) = call(&app, "POST", "/api/import", Some(json!({"record": text}))).await;
+    let (status, answer) = post(&app, "/api/import", json!({"record": text})).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
     assert_eq!(answer["ids"].as_array().unwrap().len(), 150);
     let too_big = "x".repeat(2 * 1024 * 1024);
-    let (status, _) = call(
-        &app,
-        "POST",
-        "/api/import",
-        Some(json!({"record": too_big})),
-    )
-    .await;
+    let (status, _) = post(&app, "/api/import", json!({"record": too_big})).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
 }
 
@@ -550,11 +530,10 @@ async fn hint_and_review_score_the_moves() {
     let game = new_game(&app, json!({"mode": "humans"})).await;
     let id = game["id"].as_i64().unwrap();
     for (i, m) in ["F", "f", "A", "a"].iter().enumerate() {
-        call(
+        post(
             &app,
-            "POST",
             &format!("/api/games/{id}/moves"),
-            Some(json!({"move": m, "ply": i})),
+            json!({"move": m, "ply": i}),
         )
         .await;
     }
@@ -567,20 +546,24 @@ async fn hint_and_review_score_the_moves() {
         5,
         "F is empty: {hint}"
     );
+    // The reasons, in both languages, as a list (possibly empty when
+    // nothing simple explains the move).
+    for why in hint["why"].as_array().unwrap() {
+        assert!(why["fr"].is_string() && why["en"].is_string(), "{why}");
+    }
     // Between two people, the review waits for the end.
     let review_url = format!("/api/games/{id}/review");
-    let (status, refused) = call(&app, "POST", &review_url, None).await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("game_not_over"))
+    refused(
+        call(&app, "POST", &review_url, None).await,
+        StatusCode::FORBIDDEN,
+        "game_not_over",
     );
     let (status, _) = call(&app, "GET", &review_url, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    call(
+    post(
         &app,
-        "POST",
         &format!("/api/games/{id}/resign"),
-        Some(json!({"side": "N"})),
+        json!({"side": "N"}),
     )
     .await;
     let (status, review) = call(&app, "POST", &review_url, None).await;
@@ -624,18 +607,16 @@ async fn games_survive_a_restart_of_the_server() {
         let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
         let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
         let id = game["id"].as_i64().unwrap();
-        call(
+        post(
             &app,
-            "POST",
             &format!("/api/games/{id}/moves"),
-            Some(json!({"move": "B", "ply": 0})),
+            json!({"move": "B", "ply": 0}),
         )
         .await;
-        call(
+        post(
             &app,
-            "POST",
             &format!("/api/games/{id}/computer"),
-            Some(json!({"ply": 1})),
+            json!({"ply": 1}),
         )
         .await;
         id
@@ -732,11 +713,10 @@ async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
     assert_eq!(game["clock"]["initial_ms"], 300_000);
     assert_eq!(game["clock"]["increment_ms"], 3_000);
     assert_eq!(game["clock"]["running"], "S");
-    let (_, game) = call(
+    let (_, game) = post(
         &app,
-        "POST",
         &format!("/api/games/{id}/moves"),
-        Some(json!({"move": "F"})),
+        json!({"move": "F"}),
     )
     .await;
     assert_eq!(game["clock"]["running"], "N");
@@ -747,10 +727,10 @@ async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
         "{left:?}"
     );
     assert_eq!(game["can_undo"], false);
-    let (status, answer) = call(&app, "POST", &format!("/api/games/{id}/undo"), None).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::CONFLICT, Some("clock_game"))
+    refused(
+        call(&app, "POST", &format!("/api/games/{id}/undo"), None).await,
+        StatusCode::CONFLICT,
+        "clock_game",
     );
 }
 
@@ -866,7 +846,7 @@ async fn events(app: &Router, id: i64) -> Body {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computers_thinking_and_move_are_sent_live() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "computer", "level": 6, "human": "N"})).await;
+    let game = new_game(&app, json!({"mode": "computer", "level": 9, "human": "N"})).await;
     let id = game["id"].as_i64().unwrap();
     let mut stream = events(&app, id).await;
     let first = next_event(&mut stream, "state", 5).await;
@@ -874,11 +854,10 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     let searching = {
         let app = app.clone();
         tokio::spawn(async move {
-            call(
+            post(
                 &app,
-                "POST",
                 &format!("/api/games/{id}/computer"),
-                Some(json!({"ply": 0})),
+                json!({"ply": 0}),
             )
             .await
         })
@@ -1098,16 +1077,16 @@ async fn no_hints_against_the_clock_and_no_review_before_the_end() {
         json!({"mode": "computer", "level": 1, "clock": {"minutes": 5}}),
     )
     .await;
-    let (status, answer) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/hint", timed["id"]),
-        None,
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("no_hint"))
+    refused(
+        call(
+            &app,
+            "POST",
+            &format!("/api/games/{}/hint", timed["id"]),
+            None,
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "no_hint",
     );
     let free = new_game(&app, json!({"mode": "computer", "level": 1})).await;
     let (status, _) = call(
@@ -1118,16 +1097,16 @@ async fn no_hints_against_the_clock_and_no_review_before_the_end() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, answer) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/review", free["id"]),
-        None,
-    )
-    .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("game_not_over"))
+    refused(
+        call(
+            &app,
+            "POST",
+            &format!("/api/games/{}/review", free["id"]),
+            None,
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "game_not_over",
     );
     let (_, info) = call(&app, "GET", "/api/info", None).await;
     let strongest = info["levels"].as_array().unwrap().last().unwrap().clone();

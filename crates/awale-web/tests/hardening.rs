@@ -453,6 +453,8 @@ async fn a_games_file_of_the_first_version_is_migrated() {
     let (_dir, path) = temp_file("v1");
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("../src/store/v1.sql"))
+            .unwrap();
         conn.execute_batch(include_str!("data/games-v1.sql"))
             .unwrap();
     }

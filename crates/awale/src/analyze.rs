@@ -1,5 +1,6 @@
 //! `awale analyze`: the score and best line of every legal move of a
-//! position, from a deep search of each.
+//! position, from a deep search of each, and in words why each is good
+//! (`awale_engine::explain`).
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use awale_core::{parse_moves, Game, Position};
-use awale_engine::{Engine, EngineOptions, Limits};
+use awale_engine::{explain, Engine, EngineOptions, Lang, Limits};
 
 use crate::rules_args::RulesArgs;
 
@@ -38,6 +39,10 @@ pub struct Args {
     /// or `none` to search without them.
     #[arg(long, value_name = "DIR|none")]
     db: Option<String>,
+    /// Language of the explanations: `fr` or `en` (default: from LANG,
+    /// French if it starts with fr).
+    #[arg(long, value_name = "fr|en")]
+    lang: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -45,6 +50,13 @@ pub struct Args {
 /// Prints one line per legal move, best first.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
+    let lang = match args.lang.as_deref() {
+        Some("fr") => Lang::Fr,
+        Some("en") => Lang::En,
+        Some(other) => bail!("--lang: unknown language `{other}` (expected fr or en)"),
+        None if std::env::var("LANG").unwrap_or_default().starts_with("fr") => Lang::Fr,
+        None => Lang::En,
+    };
     let start = match &args.diagram {
         Some(d) => d.parse::<Position>().context("the diagram")?,
         None => Position::START,
@@ -85,6 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         engine.set_oracle(oracle);
     }
+    let oracle = engine.oracle_for(&rules).is_some();
     let analyses = engine.analyze(&game, &limits, &AtomicBool::new(false));
     println!("{:<5} {:<14} line", "move", "score");
     for a in analyses {
@@ -95,6 +108,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             a.score.to_string(),
             line.join(" ")
         );
+        let oracle = if oracle {
+            engine.oracle_for(&rules)
+        } else {
+            None
+        };
+        for reason in explain(&game, a.mv, Some(a.score), oracle) {
+            println!("      - {}", reason.text(lang));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -63,6 +63,12 @@ struct BuildArgs {
     /// No progress bar (the summary is still printed).
     #[arg(long)]
     quiet: bool,
+    /// Build together with the other processes of an MPI job (`mpirun -np
+    /// N awale db build --mpi ...`; needs `--features mpi` and a folder
+    /// every process sees). Threads default to the cores of the machine
+    /// shared among its processes.
+    #[arg(long)]
+    mpi: bool,
     #[command(flatten)]
     dir: DirArgs,
     #[command(flatten)]
@@ -120,8 +126,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A progress bar on standard error, one pass of one level at a time.
-struct Bar(ProgressBar);
+/// A progress bar on standard error, one pass of one level at a time
+/// (with several processes: for all of them, on process 0).
+struct Bar(ProgressBar, std::sync::Mutex<String>);
 
 impl Progress for Bar {
     fn pass(&self, seeds: u8, phase: Phase, pass: u32, positions: u64) {
@@ -131,12 +138,22 @@ impl Progress for Bar {
         };
         self.0.reset();
         self.0.set_length(positions);
+        let exchanged = self.1.lock().map(|n| n.clone()).unwrap_or_default();
         self.0
-            .set_message(format!("level {seeds:2}: {what}, pass {pass:3}"));
+            .set_message(format!("level {seeds:2}: {what}, pass {pass:3}{exchanged}"));
     }
 
     fn advance(&self, positions: u64) {
         self.0.inc(positions);
+    }
+
+    fn exchanged(&self, changed: u64, bytes: u64) {
+        if let Ok(mut note) = self.1.lock() {
+            *note = format!(
+                " (pass before: {changed} boards changed, {} sent)",
+                bytes_text(bytes as f64)
+            );
+        }
     }
 }
 
@@ -154,13 +171,75 @@ fn threads(asked: Option<usize>) -> anyhow::Result<usize> {
 }
 
 fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
+    if args.mpi {
+        return build_mpi(args);
+    }
+    build_on(args, &awale_db::Alone)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn build_mpi(_: BuildArgs) -> anyhow::Result<ExitCode> {
+    bail!("--mpi: this awale was built without MPI (build it with `cargo build --release --features mpi`)")
+}
+
+/// `awale db build --mpi`: this process's part of a build on several. A
+/// process that meets an error says so and ends the whole job (the others
+/// would wait for it forever).
+#[cfg(feature = "mpi")]
+fn build_mpi(mut args: BuildArgs) -> anyhow::Result<ExitCode> {
+    use awale_db::Cluster as _;
+    let mpi = awale_db::cluster::Mpi::start().context("MPI could not be started")?;
+    if args.threads.is_none() {
+        // Open MPI says how many of the job's processes share this machine.
+        let here = std::env::var("OMPI_COMM_WORLD_LOCAL_SIZE")
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(1)
+            .max(1);
+        args.threads = Some((threads(None)? / here).max(1));
+    }
+    if mpi.rank() != 0 {
+        args.quiet = true;
+    }
+    match build_on(args, &mpi) {
+        Ok(code) => Ok(code),
+        Err(e) => {
+            eprintln!(
+                "awale db build: process {} of {} (on {}): {e:#}; stopping the whole job, \
+                 the levels finished so far are kept",
+                mpi.rank(),
+                mpi.size(),
+                mpi.host()
+            );
+            mpi.abort(1)
+        }
+    }
+}
+
+/// `awale db build` as process `cluster.rank()` of `cluster.size()` (alone:
+/// 0 of 1). Only process 0 prints and writes the manifest.
+fn build_on(args: BuildArgs, cluster: &dyn awale_db::Cluster) -> anyhow::Result<ExitCode> {
+    let first = cluster.rank() == 0;
+    macro_rules! say {
+        ($($arg:tt)*) => {{
+            if first {
+                use std::io::Write as _;
+                let _ = writeln!(std::io::stdout(), $($arg)*);
+            }
+        }};
+    }
     let rules = args.rules.rules()?;
     let root = resolve_dir(&args.dir)?;
     let threads = threads(args.threads)?;
     let variant = Variant::of(&rules);
     let dir = root.join(variant.name());
+    let processes = if cluster.size() > 1 {
+        format!("{} processes of ", cluster.size())
+    } else {
+        String::new()
+    };
     say!(
-        "Building levels 0 to {} for {} ({}) in {} on {threads} thread(s).",
+        "Building levels 0 to {} for {} ({}) in {} on {processes}{threads} thread(s).",
         args.max_seeds,
         rules_name(variant),
         if variant.is_exact() {
@@ -188,7 +267,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    let progress = Bar(bar);
+    let progress = Bar(bar, Default::default());
     let mut manifest = Manifest::read(&dir, variant);
     // What the biggest level needs while it is built (see docs/DATABASES.md),
     // and the files of all levels.
@@ -198,21 +277,41 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         .sum();
     let per_board = if variant.is_exact() { 1.25 } else { 2.5 };
     say!(
-        "Memory for the last level: about {}; files: {}.",
+        "Memory for the last level: about {}{}; files: {}.",
         bytes_text(biggest * per_board),
+        if cluster.size() > 1 {
+            " in each process"
+        } else {
+            ""
+        },
         bytes_text(2.0 * all)
     );
-    print_header(variant.is_exact());
-    let result = awale_db::build(
+    if first {
+        print_header(variant.is_exact());
+    }
+    let result = awale_db::build_on(
+        cluster,
         &root,
         &rules,
         args.max_seeds,
         threads,
         &progress,
         &mut |summary| {
-            progress
-                .0
-                .suspend(|| print_row(summary, variant.is_exact(), &manifest, true));
+            if !first {
+                return;
+            }
+            progress.0.suspend(|| {
+                print_row(summary, variant.is_exact(), &manifest, true);
+                if summary.built && cluster.size() > 1 {
+                    let passes = (summary.passes.0 + summary.passes.1).max(1);
+                    say!(
+                        "      {} sent between the {} processes, {} a pass",
+                        bytes_text(summary.bytes_sent as f64),
+                        cluster.size(),
+                        bytes_text(summary.bytes_sent as f64 / f64::from(passes))
+                    );
+                }
+            });
             manifest.record(summary);
             // Written after each level: a killed build keeps the record of
             // the levels it finished.
@@ -224,6 +323,9 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     );
     progress.0.finish_and_clear();
     let summaries = result?;
+    if !first {
+        return Ok(ExitCode::SUCCESS);
+    }
     let total: f64 = summaries.iter().map(|s| s.seconds).sum();
     let positions: u64 = summaries
         .iter()

@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position, Side};
-use awale_engine::{choose_move, Engine, EngineOptions, Lang, Level, Limits};
+use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Lang, Level, Limits};
 use rand::seq::IndexedRandom;
 use rand::RngExt;
 
@@ -53,10 +53,11 @@ pub struct Args {
     /// or greedy (takes the biggest capture).
     #[arg(long, value_enum, default_value_t = ComputerKind::Engine)]
     computer: ComputerKind,
-    /// The engine's strength: 1 (Graine/Seed, a child's first game) to 7
-    /// (Parfait/Perfect), or the level's name.
-    #[arg(long, default_value = "4", value_name = "1-7|NAME")]
-    level: Level,
+    /// The engine's strength: 1 (Graine/Seed, a child's first day) to 10
+    /// (Parfait/Perfect), or the level's name (default: the engine's
+    /// default level, as on the page).
+    #[arg(long, value_name = "1-10|NAME")]
+    level: Option<Level>,
     /// Your side against the computer: south or north (sud, nord).
     #[arg(long, default_value = "south", value_name = "south|north")]
     side: Side,
@@ -320,15 +321,7 @@ impl Computer {
         match self {
             Computer::Engine(level) => choose_move(engine, game, level, rng.random(), stop),
             Computer::Random => moves.choose(&mut rng).copied(),
-            Computer::Greedy => {
-                let position = game.position();
-                let best = moves.iter().map(|&m| position.captures(m)).max()?;
-                let best_moves: Vec<Move> = moves
-                    .into_iter()
-                    .filter(|&m| position.captures(m) == best)
-                    .collect();
-                best_moves.choose(&mut rng).copied()
-            }
+            Computer::Greedy => greedy_move(game, rng.random()),
         }
     }
 }
@@ -358,7 +351,9 @@ impl Session {
         let lang = args.lang.unwrap_or_else(lang_from_env);
         let computer = match (args.opponent, args.computer) {
             (Opponent::Human, _) => None,
-            (Opponent::Computer, ComputerKind::Engine) => Some(Computer::Engine(args.level)),
+            (Opponent::Computer, ComputerKind::Engine) => {
+                Some(Computer::Engine(args.level.unwrap_or(Level::DEFAULT)))
+            }
             (Opponent::Computer, ComputerKind::Random) => Some(Computer::Random),
             (Opponent::Computer, ComputerKind::Greedy) => Some(Computer::Greedy),
         };

@@ -110,7 +110,10 @@ fn puzzle_database(dir: Option<&std::path::Path>) -> Option<std::sync::Arc<awale
     let root = dir.map(PathBuf::from).or_else(awale_db::default_dir)?;
     match awale_db::Database::open(&root, &awale_core::Rules::AWALE) {
         Ok(db) => {
-            tracing::info!(max_seeds = db.max_seeds(), "puzzles from the endgame database");
+            tracing::info!(
+                max_seeds = db.max_seeds(),
+                "puzzles from the endgame database"
+            );
             Some(std::sync::Arc::new(db))
         }
         Err(awale_db::DbError::Missing(_)) => {

@@ -2,15 +2,18 @@
 //! programs (a dialect of UCI), on standard input and output. The protocol
 //! itself is `awale_engine::protocol`; this module only wires the pipes.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use awale_core::Rules;
 
-use awale_engine::protocol::{Flow, Output, Protocol};
+use anyhow::Context;
+use awale_engine::protocol::{read_line, Flow, LineRead, Output, Protocol, MAX_LINE_BYTES};
 use awale_engine::{Engine, EngineOptions};
+
+use crate::rules_args::RulesArgs;
 
 /// Arguments of `awale uci`.
 #[derive(clap::Args)]
@@ -25,10 +28,16 @@ pub struct Args {
     /// or `none` to search without them. Used when built for the rules set.
     #[arg(long, value_name = "DIR|none")]
     db: Option<String>,
+    /// The rules to play until told otherwise (`setoption name Rules`):
+    /// for GUIs that never set them, e.g. `--rules abapa` for tournament
+    /// Oware GUIs.
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 /// Reads commands until `quit` or the end of the input.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
     let defaults = EngineOptions::default();
     let options = EngineOptions {
         hash_mb: args.hash.unwrap_or(defaults.hash_mb).max(1),
@@ -41,9 +50,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // input follows, so the error is not fatal here.
         let _ = writeln!(out, "{line}").and_then(|()| out.flush());
     });
-    let mut protocol = Protocol::with_engine(Engine::new(options), options, Arc::clone(&output));
+    let engine = Engine::try_new(options).context("--hash")?;
+    let mut protocol = Protocol::with_engine(engine, options, Arc::clone(&output));
+    protocol.set_rules(rules);
     if args.db.as_deref() != Some("none") {
         let dir = args.db.map(PathBuf::from);
+        let output = Arc::clone(&output);
         protocol.set_oracle_source(Box::new(move |rules: &Rules| {
             match awale_db::oracle_for(rules, dir.as_deref()) {
                 Ok(oracle) => oracle,
@@ -57,11 +69,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut input = std::io::stdin().lock();
     let mut buffer = Vec::new();
     loop {
-        buffer.clear();
         // Bytes, not `lines()`: a line that is not UTF-8 must not end the
-        // session.
-        if input.read_until(b'\n', &mut buffer)? == 0 {
-            break;
+        // session; and at most MAX_LINE_BYTES of a line are kept.
+        match read_line(&mut input, &mut buffer)? {
+            LineRead::End => break,
+            LineRead::TooLong(bytes) => {
+                output(&format!(
+                    "info string line of {bytes} bytes ignored: the longest read is {MAX_LINE_BYTES}"
+                ));
+                continue;
+            }
+            LineRead::Line => {}
         }
         let line = String::from_utf8_lossy(&buffer);
         if protocol.handle_line(&line) == Flow::Quit {

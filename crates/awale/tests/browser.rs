@@ -769,7 +769,7 @@ fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
         10,
     );
     b.exec(
-        "document.querySelector('#sel-level').value = '7'",
+        "const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value",
         json!([]),
     );
     b.click("input[name=human][value=N] + span");
@@ -1035,7 +1035,7 @@ fn a_refused_grand_slam_is_explained_in_words() {
     b.click("#btn-new");
     wait_dialog(&b);
     b.exec(
-        "const s = document.querySelector('#sel-level'); s.value = '7'; s.dispatchEvent(new Event('change'))",
+        "const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value; s.dispatchEvent(new Event('change'))",
         json!([]),
     );
     let note = b.text("#level-oracle");

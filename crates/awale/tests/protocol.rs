@@ -20,8 +20,14 @@ struct Uci {
 
 impl Uci {
     fn start() -> Uci {
+        Uci::start_with(&[])
+    }
+
+    /// `awale uci ARGS...`.
+    fn start_with(args: &[&str]) -> Uci {
         let mut child = Command::new(AWALE)
             .arg("uci")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -95,6 +101,13 @@ impl Uci {
             std::thread::sleep(Duration::from_millis(10));
         }
     }
+}
+
+/// The highest resident memory of a running process, in KiB (Linux).
+fn peak_resident_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn bestmove(lines: &[String]) -> &str {
@@ -376,4 +389,140 @@ fn an_engine_without_a_rules_option_is_refused_at_start_under_awale() {
         !stdout.contains("game ") && !stdout.contains("Elo"),
         "{stdout}"
     );
+}
+
+/// The sequence of the Aualé GUI (tournament Oware), told its rules by the
+/// command line since it never sets `Rules`: handshake with `OwnBook`, a
+/// game from the start, a position from a diagram, pondering ended by
+/// `stop`, a grand slam (legal under `abapa`, capturing nothing), `quit`.
+#[test]
+fn the_auale_sequence_runs_grand_slam_included() {
+    let mut uci = Uci::start_with(&["--rules", "abapa", "--db", "none"]);
+    uci.send("uci");
+    let hello = uci.until("uciok");
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name OwnBook type check")));
+    uci.send("setoption name OwnBook value true");
+    uci.send("ucinewgame");
+    uci.send("isready");
+    assert_eq!(uci.until("readyok"), ["readyok"], "OwnBook must be known");
+
+    uci.send("position startpos moves CbDaFaB");
+    uci.send("go depth 16 movetime 2400");
+    let lines = uci.until("bestmove");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    // The principal variation is one word, the score `cp`.
+    let pv = info.split(" pv ").nth(1).expect("a pv");
+    assert!(!pv.contains(' ') && !pv.is_empty(), "{info}");
+    assert!(info.contains(" score cp "), "{info}");
+    let reply = bestmove(&lines)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(('a'..='f').any(|c| reply.starts_with(c)), "{lines:?}");
+
+    // Its hard levels ponder on the expected reply, then stop.
+    uci.send(&format!("position startpos moves CbDaFaB{reply}C"));
+    uci.send("go ponder");
+    std::thread::sleep(Duration::from_millis(100));
+    uci.send("stop");
+    let lines = uci.until("bestmove");
+    assert!(
+        ('a'..='f').any(|c| bestmove(&lines).starts_with(c)),
+        "{lines:?}"
+    );
+
+    // A position from the board at the last capture.
+    uci.send("position fen 3-4-2-1-5-4-4-4-0-2-3-4-5-7-S moves C");
+    uci.send("go depth 16 movetime 2400");
+    let lines = uci.until("bestmove");
+    assert!(
+        ('a'..='f').any(|c| bestmove(&lines).starts_with(c)),
+        "{lines:?}"
+    );
+
+    // The human plays a grand slam: F takes North's last seeds, which
+    // abapa allows (capturing nothing). North answers.
+    uci.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
+    uci.send("go depth 16 movetime 2400");
+    let lines = uci.until("bestmove");
+    assert!(
+        !lines.iter().any(|l| l.contains("position not set")),
+        "{lines:?}"
+    );
+    let answer = bestmove(&lines);
+    assert!(('a'..='f').any(|c| answer.starts_with(c)), "{lines:?}");
+    uci.quit();
+}
+
+/// Without `--rules`, the engine plays `awale`, where the slam above is
+/// illegal: the position is refused, and `go` answers no move rather than
+/// a move of the position before (a South move with North to play, which
+/// left the GUI waiting for good).
+#[test]
+fn a_refused_grand_slam_is_answered_without_a_move_of_another_position() {
+    let mut uci = Uci::start_with(&["--db", "none"]);
+    uci.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S");
+    uci.send("go depth 6");
+    uci.until("bestmove");
+    uci.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
+    uci.send("go depth 6");
+    let lines = uci.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string position not set")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(&lines), "0000");
+    uci.quit();
+}
+
+/// The advertised maximum `Hash` is refused when the memory is not there
+/// (this machine has far less than 64 GiB free), the old table kept: the
+/// process goes on answering and searching.
+#[test]
+fn a_hash_beyond_the_memory_is_refused_and_the_engine_goes_on() {
+    let mut uci = Uci::start_with(&["--hash", "4", "--db", "none"]);
+    uci.send("setoption name Hash value 65536");
+    uci.send("isready");
+    let lines = uci.until("readyok");
+    assert!(
+        lines[0].starts_with("info string option Hash:") && lines[0].contains("stays at 4 MiB"),
+        "{lines:?}"
+    );
+    uci.send("position startpos");
+    uci.send("go depth 8");
+    let lines = uci.until("bestmove");
+    assert!(bestmove(&lines).starts_with(|c: char| ('A'..='F').contains(&c)));
+    uci.quit();
+}
+
+/// A line far beyond the longest read (64 times it here; 500 MB took 582 MB
+/// before the cap) is skipped without being kept: the memory stays small
+/// and the next line is answered.
+#[test]
+fn a_huge_line_is_skipped_without_being_kept_in_memory() {
+    let mut uci = Uci::start_with(&["--hash", "1", "--db", "none"]);
+    let pid = uci.child.id();
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..64 {
+        uci.send_bytes(&chunk);
+    }
+    uci.send("");
+    uci.send("isready");
+    let lines = uci.until("readyok");
+    assert!(
+        lines[0].starts_with("info string line of 67108864 bytes ignored"),
+        "{lines:?}"
+    );
+    let peak = peak_resident_kib(pid).expect("VmHWM");
+    assert!(peak < 32 * 1024, "peak resident memory {peak} KiB");
+    uci.quit();
 }

@@ -15,11 +15,12 @@ use std::sync::atomic::{AtomicI8, Ordering};
 
 use awale_core::Rules;
 
+use super::share::{Part, Synced};
 use super::{
     atomics_i8, final_value, for_each_predecessor, for_each_predecessor_ahead, into_bytes_i8,
-    parallel_chunks, visit, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, SolvedLevel,
-    NO_EXIT,
+    visit, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, Share, SolvedLevel, NO_EXIT,
 };
+use crate::cluster::Alone;
 use crate::index::level_size;
 
 pub(super) fn solve_bounds(
@@ -28,6 +29,22 @@ pub(super) fn solve_bounds(
     lower: &[LowerLevel<'_>],
     threads: usize,
     progress: &dyn Progress,
+) -> SolvedLevel {
+    solve_bounds_shared(
+        rules,
+        seeds,
+        lower,
+        &Share::new(&Alone, seeds, threads, progress),
+    )
+}
+
+/// [`solve_bounds`] for the boards of `share`; the bounds of every board
+/// of the level come back, the others' from their owners.
+pub(crate) fn solve_bounds_shared(
+    rules: &Rules,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    share: &Share<'_>,
 ) -> SolvedLevel {
     let size = level_size(seeds);
     let n = seeds as i8;
@@ -39,18 +56,17 @@ pub(super) fn solve_bounds(
         rules,
         seeds,
         lower,
-        threads,
-        progress,
+        part: &share.part,
         lo: &lo,
         hi: &hi,
     };
-    let mut passes = level.coarse_bounds();
+    let mut passes = level.coarse_bounds(share);
     // Every bound has the parity of n (a row split, or captures plus a
     // bound of the level below, has it), so the game of a threshold t of
     // the other parity has the same winners as that of t + 1: only those
     // thresholds are solved, and their winners get t + 1.
     for t in ((1 - n)..=n).step_by(2) {
-        passes = level.threshold(t, passes);
+        passes = level.threshold(share, t, passes);
     }
     SolvedLevel {
         lower: into_bytes_i8(lo),
@@ -65,8 +81,7 @@ struct Level<'a> {
     rules: &'a Rules,
     seeds: u8,
     lower: &'a [LowerLevel<'a>],
-    threads: usize,
-    progress: &'a dyn Progress,
+    part: &'a Part<'a>,
     lo: &'a [AtomicI8],
     hi: &'a [AtomicI8],
 }
@@ -75,12 +90,16 @@ impl Level<'_> {
     /// Runs `f` on the boards of `marks` (all when `None`) that are
     /// `wanted`, on every thread, as one pass, with their moves (`None`
     /// when the game is over there); returns the marks `f` set for the next
-    /// pass (`None` when it set none). The moves are generated a few boards
+    /// pass (`None` when it set none) after the processes exchanged them
+    /// and the entries of `planes` of the boards written. The moves are generated a few boards
     /// ahead and the bounds they lead to (and, with `exits`, the lower
     /// levels' values of the captures) prefetched, so that the random reads
     /// overlap.
+    #[allow(clippy::too_many_arguments)]
     fn pass<F>(
         &self,
+        share: &Share<'_>,
+        planes: &[&dyn Synced],
         passes: &mut u32,
         marks: Option<&Marks>,
         exits: bool,
@@ -92,9 +111,9 @@ impl Level<'_> {
     {
         *passes += 1;
         let (seeds, size) = (self.seeds, level_size(self.seeds));
-        self.progress.pass(seeds, Phase::Values, *passes, size);
+        self.part.progress.pass(seeds, Phase::Values, *passes, size);
         let next = Marks::new(size);
-        parallel_chunks(seeds, self.threads, self.progress, &|start, count| {
+        self.part.chunks(&|start, count| {
             let prepare = |p, board: &[u8; 12]| {
                 if !wanted(p) {
                     return None;
@@ -116,7 +135,19 @@ impl Level<'_> {
             };
             visit_ahead(seeds, start, count, marks, prepare, finish);
         });
-        (!next.is_empty()).then_some(next)
+        share.exchange(planes, Some(&next)).then_some(next)
+    }
+
+    /// Runs `work` over this process's boards, in chunks, on its threads,
+    /// without telling the progress.
+    fn quietly(&self, work: &(dyn Fn(u64, u64) + Sync)) {
+        super::parallel_range(
+            self.part.start,
+            self.part.end,
+            self.part.threads,
+            &super::Silent,
+            work,
+        );
     }
 
     /// Marks the boards with a move to `board` in `next`.
@@ -138,14 +169,17 @@ impl Level<'_> {
     /// board). Once the best capture holds the upper bound up, the upper
     /// bound is final: one bit a board (`settled`) says so, so that the
     /// capture is not read again.
-    fn coarse_bounds(&self) -> u32 {
+    fn coarse_bounds(&self, share: &Share<'_>) -> u32 {
         let (lo, hi) = (self.lo, self.hi);
+        let part = self.part;
         let settled = Marks::new(level_size(self.seeds));
         let mut passes = 0;
         let mut marks: Option<Marks> = None;
         loop {
             let first = marks.is_none();
             marks = self.pass(
+                share,
+                &[&lo, &hi],
                 &mut passes,
                 marks.as_ref(),
                 first,
@@ -157,6 +191,7 @@ impl Level<'_> {
                         let v = final_value(board);
                         lo[p].store(v, Ordering::Relaxed);
                         hi[p].store(v, Ordering::Relaxed);
+                        part.wrote(p as u64);
                         self.mark_before(board, next);
                         return;
                     };
@@ -195,6 +230,7 @@ impl Level<'_> {
                         }
                     }
                     if changed {
+                        part.wrote(p as u64);
                         self.mark_before(board, next);
                     }
                 },
@@ -230,8 +266,9 @@ impl Level<'_> {
     /// round starts. When a round adds nothing, the rest is lost: from
     /// there the other side can always force a bad position, and it never
     /// has to let play reach a winner.
-    fn threshold(&self, t: i8, mut passes: u32) -> u32 {
+    fn threshold(&self, share: &Share<'_>, t: i8, mut passes: u32) -> u32 {
         let (lo, hi) = (self.lo, self.hi);
+        let part = self.part;
         let size = level_size(self.seeds);
         // Candidates: the mover may win (`w`), the other side may win (`z`).
         let w =
@@ -250,14 +287,21 @@ impl Level<'_> {
         // the other side moves, need all their moves looked at.
         let w_wins = |p: usize, board: &[u8; 12], next: &Marks| {
             lo[p].store(t + 1, Ordering::Relaxed);
+            part.wrote(p as u64);
             self.mark_before(board, next);
         };
         // The other side wins: the boards before it where the mover has
         // not won yet win at once (a move here is enough); only the boards
-        // before those need a look.
+        // before those need a look. Another process's board is only marked:
+        // its owner finds the same when it looks.
         let z_wins = |p: usize, board: &[u8; 12], next: &Marks| {
             hi[p].store(-t - 1, Ordering::Relaxed);
+            part.wrote(p as u64);
             for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                if !part.owns(q) {
+                    next.set(q);
+                    return;
+                }
                 let raised = lo[q as usize].compare_exchange(
                     t - 1,
                     t + 1,
@@ -265,23 +309,25 @@ impl Level<'_> {
                     Ordering::Relaxed,
                 );
                 if raised.is_ok() {
+                    part.wrote(q);
                     self.mark_before(before, next);
                 }
             });
         };
         let good_w = Marks::new(size);
         let good_z = Marks::new(size);
+        let planes: [&dyn Synced; 4] = [&lo, &hi, &good_w, &good_z];
         // The candidates, looked at first (a cheap scan: most boards of a
         // level are not candidates at a given threshold).
         let candidates = Marks::new(size);
-        parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+        self.quietly(&|start, count| {
             for p in start..start + count {
                 if w(p as usize) || z(p as usize) {
                     candidates.set(p);
                 }
             }
         });
-        if candidates.is_empty() {
+        if !share.any(!candidates.is_empty()) {
             return passes;
         }
         let mut marks = Some(candidates);
@@ -291,6 +337,8 @@ impl Level<'_> {
             loop {
                 let wanted = |p| w(p) || z(p);
                 marks = self.pass(
+                    share,
+                    &planes,
                     &mut passes,
                     marks.as_ref(),
                     false,
@@ -318,7 +366,7 @@ impl Level<'_> {
             }
             // The candidates left on a good position for the winner.
             let first = Marks::new(size);
-            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+            self.quietly(&|start, count| {
                 visit(self.seeds, start, count, None, |p, board| {
                     let r = final_value(board);
                     if r >= t && w(p) {
@@ -329,9 +377,12 @@ impl Level<'_> {
                         good_z.set(p as u64);
                         first.set(p as u64);
                     }
+                    if first.contains(p as u64) {
+                        part.wrote(p as u64);
+                    }
                 });
             });
-            if first.is_empty() {
+            if !share.exchange(&planes, Some(&first)) {
                 return passes;
             }
             // Those from which the winner cannot stay on them (or reach a
@@ -342,6 +393,8 @@ impl Level<'_> {
                 let checks_exits = first_pass;
                 let wanted = |p| good_w.contains(p as u64) || good_z.contains(p as u64);
                 marks = self.pass(
+                    share,
+                    &planes,
                     &mut passes,
                     marks.as_ref(),
                     false,
@@ -362,8 +415,12 @@ impl Level<'_> {
                             // leave at once, and the boards before them need a
                             // look.
                             good_w.clear(i);
+                            part.wrote(i);
                             for_each_predecessor(board, self.seeds, self.rules, |q, before| {
-                                if good_z.clear(q) {
+                                if !part.owns(q) {
+                                    next.set(q);
+                                } else if good_z.clear(q) {
+                                    part.wrote(q);
                                     self.mark_before(before, next);
                                 }
                             });
@@ -373,6 +430,7 @@ impl Level<'_> {
                                 && (!checks_exits || exits_good(edges)))
                         {
                             good_z.clear(i);
+                            part.wrote(i);
                             self.mark_before(board, next);
                         }
                     },
@@ -385,19 +443,19 @@ impl Level<'_> {
             // What is left wins; the boards before those are looked at in
             // the next round's attractor.
             let next = Marks::new(size);
-            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+            self.quietly(&|start, count| {
                 visit(self.seeds, start, count, Some(&good_w), |p, board| {
                     good_w.clear(p as u64);
                     w_wins(p, board, &next);
                 });
             });
-            parallel_chunks(self.seeds, self.threads, &super::Silent, &|start, count| {
+            self.quietly(&|start, count| {
                 visit(self.seeds, start, count, Some(&good_z), |p, board| {
                     good_z.clear(p as u64);
                     z_wins(p, board, &next);
                 });
             });
-            if next.is_empty() {
+            if !share.exchange(&planes, Some(&next)) {
                 return passes;
             }
             marks = Some(next);

@@ -14,8 +14,9 @@ use awale_core::Rules;
 use super::{
     atomics_i8, atomics_u8, check_lower, final_value, for_each_predecessor_ahead, into_bytes_i8,
     parallel_chunks, position_of, prefetch, visit, visit_ahead, Edges, LowerLevel, Marks, Phase,
-    Progress, Silent, NO_DISTANCE,
+    Progress, Share, Silent, NO_DISTANCE,
 };
+use crate::cluster::Alone;
 use crate::index::level_size;
 use crate::DbError;
 
@@ -32,14 +33,31 @@ pub fn solve_values(
     threads: usize,
     progress: &dyn Progress,
 ) -> (Vec<u8>, u32) {
+    values_shared(
+        rules,
+        seeds,
+        lower,
+        &Share::new(&Alone, seeds, threads, progress),
+    )
+}
+
+/// [`solve_values`] for the boards of `share`; the values of every board
+/// of the level come back, the others' from their owners.
+pub(crate) fn values_shared(
+    rules: &Rules,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    share: &Share<'_>,
+) -> (Vec<u8>, u32) {
     check_lower(seeds, lower);
+    let part = &share.part;
     let size = level_size(seeds);
     let values = atomics_i8(size, 0);
     let mut marks: Option<Marks> = None;
     let mut passes = 0;
     loop {
         passes += 1;
-        progress.pass(seeds, Phase::Values, passes, size);
+        part.progress.pass(seeds, Phase::Values, passes, size);
         let first = passes == 1;
         let next = Marks::new(size);
         // The value of `board` became `v`. If it is lost (v < 0), every board
@@ -55,12 +73,19 @@ pub fn solve_values(
             if v < 0 {
                 let touch = |r| prefetch(&values, r);
                 for_each_predecessor_ahead(board, seeds, rules, touch, |r, before| {
+                    // Another process's board: its owner looks at it in
+                    // the next pass and finds the same.
+                    if !part.owns(r) {
+                        next.set(r);
+                        return;
+                    }
                     // A plain read first: most are high enough already,
                     // and a read-modify-write waits for its cache line.
                     let q = r as usize;
                     if values[q].load(Ordering::Relaxed) < -v
                         && values[q].fetch_max(-v, Ordering::Relaxed) < -v
                     {
+                        part.wrote(r);
                         mark_before(before);
                     }
                 });
@@ -68,7 +93,7 @@ pub fn solve_values(
                 mark_before(board);
             }
         };
-        parallel_chunks(seeds, threads, progress, &|start, count| {
+        part.chunks(&|start, count| {
             let prepare = |_, board: &[u8; 12]| {
                 let edges = Edges::of(board, seeds, rules);
                 if let Some(edges) = &edges {
@@ -92,6 +117,7 @@ pub fn solve_values(
                         let v = final_value(board);
                         values[p].store(v, Ordering::Relaxed);
                         if v != 0 {
+                            part.wrote(p as u64);
                             changed(board, v);
                         }
                         return;
@@ -116,12 +142,13 @@ pub fn solve_values(
                         best = best.max(edges.best_exit(seeds, lower, true));
                     }
                     if update(&values[p], best) {
+                        part.wrote(p as u64);
                         changed(board, best);
                     }
                 },
             );
         });
-        if next.is_empty() {
+        if !share.exchange(&[&values.as_slice()], Some(&next)) {
             break;
         }
         marks = Some(next);
@@ -176,6 +203,20 @@ pub fn solve_distances(
     threads: usize,
     progress: &dyn Progress,
 ) -> Result<(Vec<u8>, u32), DbError> {
+    let share = Share::new(&Alone, seeds, threads, progress);
+    distances_shared(rules, seeds, lower, values, &share)
+}
+
+/// [`solve_distances`] for the boards of `share`; the distances of every
+/// board of the level come back, the others' from their owners.
+pub(crate) fn distances_shared(
+    rules: &Rules,
+    seeds: u8,
+    lower: &[LowerLevel<'_>],
+    values: &[u8],
+    share: &Share<'_>,
+) -> Result<(Vec<u8>, u32), DbError> {
+    let part = &share.part;
     // A loser not yet known whose best capture keeps its value (a move of
     // distance 0): known from pass 1 on without reading the lower levels.
     const EXIT_PENDING: u8 = NO_DISTANCE - 1;
@@ -185,9 +226,11 @@ pub fn solve_distances(
     let value = |r: usize| values[r] as i8;
     let distance = atomics_u8(size, NO_DISTANCE);
     // Distance 0: the game is over (the side to move has no move). A player
-    // with seeds always has a move when the other has seeds too (docs/RULES.md),
-    // so only boards with an empty row need the rules crate.
-    parallel_chunks(seeds, threads, &Silent, &|start, count| {
+    // with seeds always has a move when the other has seeds too
+    // (docs/RULES.md), so only boards with an empty row need the rules
+    // crate. Every process finds them all (few need a look): nothing to
+    // exchange.
+    parallel_chunks(seeds, part.threads, &Silent, &|start, count| {
         visit(seeds, start, count, None, |p, board| {
             let row_empty =
                 board[..6].iter().all(|&h| h == 0) || board[6..].iter().all(|&h| h == 0);
@@ -200,14 +243,14 @@ pub fn solve_distances(
     let mut pass: u32 = 0;
     loop {
         pass += 1;
-        progress.pass(seeds, Phase::Distances, pass, size);
+        part.progress.pass(seeds, Phase::Distances, pass, size);
         // Distances set in this pass. One more than the format holds only
         // tells whether a board needs it.
         let d = u8::try_from(pass).unwrap_or(u8::MAX).min(EXIT_PENDING);
         let too_long = AtomicBool::new(false);
         let first = pass == 1;
         let next = Marks::new(size);
-        parallel_chunks(seeds, threads, progress, &|start, count| {
+        part.chunks(&|start, count| {
             let prepare = |p: usize, board: &[u8; 12]| {
                 let known = distance[p].load(Ordering::Relaxed);
                 if value(p) == 0 || known < EXIT_PENDING {
@@ -263,6 +306,7 @@ pub fn solve_distances(
                         too_long.store(true, Ordering::Relaxed);
                     } else if set {
                         distance[p].store(d, Ordering::Relaxed);
+                        part.wrote(p as u64);
                         for_each_predecessor_ahead(
                             board,
                             seeds,
@@ -276,10 +320,10 @@ pub fn solve_distances(
                 },
             );
         });
-        if too_long.load(Ordering::Relaxed) {
+        if share.any(too_long.load(Ordering::Relaxed)) {
             return Err(DbError::DistanceTooLong(seeds));
         }
-        if next.is_empty() {
+        if !share.exchange(&[&distance.as_slice()], Some(&next)) {
             break;
         }
         marks = Some(next);

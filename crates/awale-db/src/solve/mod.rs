@@ -39,6 +39,7 @@
 mod bounds;
 pub mod check;
 mod exact;
+mod share;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
@@ -48,7 +49,10 @@ use awale_core::{Move, Position, Rules, Side};
 use crate::index::{level_size, next_board, rank, unrank};
 use crate::DbError;
 use bounds::solve_bounds;
+pub(crate) use bounds::solve_bounds_shared;
+pub(crate) use exact::{distances_shared, values_shared};
 pub use exact::{solve_distances, solve_values};
+pub(crate) use share::Share;
 
 /// A distance not known, or not needed (the value is 0: no one needs to
 /// make progress).
@@ -76,6 +80,12 @@ pub trait Progress: Sync {
     fn pass(&self, seeds: u8, phase: Phase, pass: u32, positions: u64);
     /// `positions` more boards of the current pass are done.
     fn advance(&self, positions: u64);
+    /// Several processes build the level: at the end of a pass they
+    /// exchanged `bytes` in all, telling each other of `changed` boards
+    /// (told on process 0 only).
+    fn exchanged(&self, changed: u64, bytes: u64) {
+        let _ = (changed, bytes);
+    }
 }
 
 /// What a pass over a level computes.
@@ -271,16 +281,27 @@ fn parallel_chunks(
     progress: &dyn Progress,
     work: &(dyn Fn(u64, u64) + Sync),
 ) {
-    let size = level_size(seeds);
-    let next = AtomicU64::new(0);
+    parallel_range(0, level_size(seeds), threads, progress, work);
+}
+
+/// [`parallel_chunks`] over the ranks `first..end` (`first` a multiple of
+/// 64).
+fn parallel_range(
+    first: u64,
+    end: u64,
+    threads: usize,
+    progress: &dyn Progress,
+    work: &(dyn Fn(u64, u64) + Sync),
+) {
+    let next = AtomicU64::new(first);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| loop {
                 let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                if start >= size {
+                if start >= end {
                     break;
                 }
-                let count = CHUNK.min(size - start);
+                let count = CHUNK.min(end - start);
                 work(start, count);
                 progress.advance(count);
             });
@@ -290,21 +311,77 @@ fn parallel_chunks(
 
 /// One bit per board of a level: the boards to look at again in the next
 /// pass, because a move of theirs leads to a board that changed.
+///
+/// In segments made and swept by several threads: a set is made (and the
+/// bigger ones swept) once or more a pass, and on one thread that would be
+/// seconds a pass for the biggest levels, whatever the number of machines.
 struct Marks {
-    words: Vec<AtomicU64>,
+    segments: Vec<Box<[AtomicU64]>>,
+    words: usize,
+}
+
+/// Words of a segment of [`Marks`] (512 KiB).
+const SEGMENT: usize = 1 << 16;
+
+/// The cores of this machine.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs `f(i)` for `i` in `0..count` on up to one thread per core (one
+/// thread for small counts).
+fn on_all_cores(count: usize, f: &(dyn Fn(usize) + Sync)) {
+    let threads = cores().min(count / 16).max(1);
+    if threads == 1 {
+        (0..count).for_each(f);
+        return;
+    }
+    let next = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                if i >= count {
+                    break;
+                }
+                f(i);
+            });
+        }
+    });
 }
 
 impl Marks {
     fn new(size: u64) -> Marks {
-        Marks {
-            words: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-        }
+        let words = size.div_ceil(64) as usize;
+        let count = words.div_ceil(SEGMENT);
+        let segment = |i: usize| -> Box<[AtomicU64]> {
+            let len = SEGMENT.min(words - i * SEGMENT);
+            (0..len).map(|_| AtomicU64::new(0)).collect()
+        };
+        let made = std::sync::Mutex::new(Vec::with_capacity(count));
+        on_all_cores(count, &|i| {
+            let s = segment(i);
+            if let Ok(mut made) = made.lock() {
+                made.push((i, s));
+            }
+        });
+        let mut made = made.into_inner().unwrap_or_default();
+        made.sort_unstable_by_key(|(i, _)| *i);
+        let segments: Vec<Box<[AtomicU64]>> = made.into_iter().map(|(_, s)| s).collect();
+        assert_eq!(segments.len(), count, "a segment of a bit set was lost");
+        Marks { segments, words }
+    }
+
+    /// The word of bits `64 w .. 64 w + 63`.
+    #[inline(always)]
+    fn word(&self, w: usize) -> &AtomicU64 {
+        &self.segments[w / SEGMENT][w % SEGMENT]
     }
 
     #[inline]
     fn set(&self, i: u64) {
         let bit = 1u64 << (i % 64);
-        let word = &self.words[(i / 64) as usize];
+        let word = self.word((i / 64) as usize);
         // Most boards are marked once: test first, write only if needed.
         if word.load(Ordering::Relaxed) & bit == 0 {
             word.fetch_or(bit, Ordering::Relaxed);
@@ -314,24 +391,49 @@ impl Marks {
     /// Prefetches the word of bit `i`.
     #[inline]
     fn prefetch(&self, i: u64) {
-        prefetch(&self.words, i / 64);
+        let w = (i / 64) as usize;
+        if let Some(segment) = self.segments.get(w / SEGMENT) {
+            prefetch(segment, (w % SEGMENT) as u64);
+        }
     }
 
     fn is_empty(&self) -> bool {
-        self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+        self.range_is_empty(0, self.words)
+    }
+
+    /// Whether the words `first..end` are all 0.
+    fn range_is_empty(&self, first: usize, end: usize) -> bool {
+        let found = std::sync::atomic::AtomicBool::new(false);
+        let segments = (first / SEGMENT)..end.div_ceil(SEGMENT);
+        let (base, count) = (segments.start, segments.len());
+        on_all_cores(count, &|k| {
+            let s = base + k;
+            let from = first.max(s * SEGMENT) - s * SEGMENT;
+            let to = end.min((s + 1) * SEGMENT) - s * SEGMENT;
+            if self.segments[s][from..to]
+                .iter()
+                .any(|w| w.load(Ordering::Relaxed) != 0)
+            {
+                found.store(true, Ordering::Relaxed);
+            }
+        });
+        !found.into_inner()
     }
 
     /// Whether board `i` is in the set.
     #[inline]
     fn contains(&self, i: u64) -> bool {
-        self.words[(i / 64) as usize].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
+        self.word((i / 64) as usize).load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
     }
 
     /// Takes board `i` out of the set; whether it was in.
     #[inline]
     fn clear(&self, i: u64) -> bool {
         let bit = 1u64 << (i % 64);
-        self.words[(i / 64) as usize].fetch_and(!bit, Ordering::Relaxed) & bit != 0
+        self.word((i / 64) as usize)
+            .fetch_and(!bit, Ordering::Relaxed)
+            & bit
+            != 0
     }
 }
 
@@ -360,7 +462,9 @@ fn visit(
     let mut board = [0u8; 12];
     let mut word_start = start;
     while word_start < end {
-        let mut bits = marks.words[(word_start / 64) as usize].load(Ordering::Relaxed);
+        let mut bits = marks
+            .word((word_start / 64) as usize)
+            .load(Ordering::Relaxed);
         while bits != 0 {
             let i = word_start + u64::from(bits.trailing_zeros());
             bits &= bits - 1;

@@ -410,6 +410,18 @@ function renderControls() {
       hb.append(b, hideCounts() ? "." : ` — ${scoreWords(h.best.score, g.to_move)}.`);
     }
     if (h.oracle && !hideCounts()) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move)));
+    // Why the move is good, in words (the server says it in both languages);
+    // not without counting, where its numbers would count for the player.
+    if (h.why && h.why.length && !hideCounts()) {
+      const ul = document.createElement("ul");
+      ul.className = "hint-why";
+      for (const w of h.why.slice(0, 3)) {
+        const li = document.createElement("li");
+        li.textContent = getLang() === "fr" ? w.fr : w.en;
+        ul.append(li);
+      }
+      hb.append(ul);
+    }
   } else {
     hb.hidden = true;
   }

@@ -479,13 +479,7 @@ pub async fn undo(
     GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let player = viewer.0.clone();
-    change(&state, &viewer, id, move |game| {
-        check_ply(game, req.ply)?;
-        game.side_for(player.as_ref())?;
-        game.undo(now_ms())
-    })
-    .await
+    take_back(&state, viewer, id, req.ply, WebGame::undo).await
 }
 
 /// POST /api/games/{id}/redo.
@@ -495,11 +489,22 @@ pub async fn redo(
     GameId(id): GameId,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> ApiResult<Json<GameView>> {
+    take_back(&state, viewer, id, req.ply, WebGame::redo).await
+}
+
+/// Undo or redo (`step`) for a player of the game who saw `ply` moves.
+async fn take_back(
+    state: &AppState,
+    viewer: Viewer,
+    id: i64,
+    ply: Option<usize>,
+    step: fn(&mut WebGame, i64) -> Result<(), Error>,
+) -> ApiResult<Json<GameView>> {
     let player = viewer.0.clone();
-    change(&state, &viewer, id, move |game| {
-        check_ply(game, req.ply)?;
+    change(state, &viewer, id, move |game| {
+        check_ply(game, ply)?;
         game.side_for(player.as_ref())?;
-        game.redo(now_ms())
+        step(game, now_ms())
     })
     .await
 }

@@ -1,0 +1,385 @@
+//! Why a move is good, in words a player understands (French and English):
+//! what it captures, what it threatens, the chain it does not give, the krou
+//! it builds, what the search or the endgame databases prove. For hints and
+//! `awale analyze`; cheap (no search of its own).
+
+use awale_core::{Game, Move, Position, Side};
+
+use crate::level::Lang;
+use crate::oracle::Oracle;
+use crate::score::Score;
+
+/// A hole holding this many seeds or more is a krou: its sowing goes round
+/// the board.
+pub const KROU: u8 = 12;
+
+/// One reason a move is good.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The search proves a win in this many plies.
+    WinsByForce {
+        /// Plies to the end of the game.
+        plies: u32,
+    },
+    /// The endgame databases know the result of the game after the move
+    /// (exactly, with perfect play on both sides).
+    DatabaseResult {
+        /// The final difference of the stores, the mover's minus the
+        /// opponent's: above 0 a win, 0 a draw.
+        margin: i32,
+    },
+    /// It captures seeds now.
+    Captures {
+        /// Seeds captured.
+        seeds: u8,
+        /// Holes captured (more than one: a chain).
+        holes: u8,
+    },
+    /// It threatens a capture on the next move, bigger than any at hand
+    /// before.
+    ThreatensCapture {
+        /// Seeds the best capture would take.
+        seeds: u8,
+    },
+    /// Another move would let the opponent capture a chain (or many
+    /// seeds) at once; this one does not.
+    AvoidsGivingChain {
+        /// What the opponent could take after the worst other move.
+        seeds: u8,
+        /// The other move that would give it.
+        instead: Move,
+    },
+    /// It takes the seeds out of a hole the opponent could capture now.
+    SavesSeeds {
+        /// Seeds the opponent would capture were the move not played.
+        seeds: u8,
+    },
+    /// One of the mover's holes reaches a krou (12 seeds or more).
+    BuildsKrou {
+        /// The hole.
+        hole: Move,
+        /// Its seeds after the move.
+        seeds: u8,
+    },
+    /// The opponent's row is empty: the move gives it seeds, as the rules
+    /// require.
+    FeedsOpponent,
+    /// It is the only legal move.
+    OnlyMove,
+}
+
+impl Reason {
+    /// The reason as a sentence for a player.
+    pub fn text(&self, lang: Lang) -> String {
+        let fr = lang == Lang::Fr;
+        let plural = |n: u32, fr_word: &str, en_word: &str| {
+            let word = if fr { fr_word } else { en_word };
+            if n > 1 {
+                format!("{n} {word}s")
+            } else {
+                format!("{n} {word}")
+            }
+        };
+        let seeds = |n: u8| plural(u32::from(n), "graine", "seed");
+        match *self {
+            Reason::WinsByForce { plies } => {
+                let moves = plies.div_ceil(2);
+                if fr {
+                    format!("Gagne à coup sûr, en {}.", plural(moves, "coup", "move"))
+                } else {
+                    format!("Wins by force, in {}.", plural(moves, "coup", "move"))
+                }
+            }
+            Reason::DatabaseResult { margin } => match (margin.signum(), fr) {
+                (1, true) => format!(
+                    "Les tables de finales disent que ce coup gagne, de {}.",
+                    seeds(margin.unsigned_abs() as u8)
+                ),
+                (1, false) => format!(
+                    "The endgame databases say this move wins, by {}.",
+                    seeds(margin.unsigned_abs() as u8)
+                ),
+                (0, true) => "Les tables de finales disent que ce coup tient la nulle.".into(),
+                (0, false) => "The endgame databases say this move holds the draw.".into(),
+                (_, true) => format!(
+                    "Les tables de finales disent que ce coup perd de {} : c'est le moins mauvais.",
+                    seeds(margin.unsigned_abs() as u8)
+                ),
+                (_, false) => format!(
+                    "The endgame databases say this move loses by {}: the least bad.",
+                    seeds(margin.unsigned_abs() as u8)
+                ),
+            },
+            Reason::Captures { seeds: n, holes } => match (holes > 1, fr) {
+                (true, true) => format!("Prend {} dans {holes} trous à la suite.", seeds(n)),
+                (true, false) => format!("Captures {} from {holes} holes in a row.", seeds(n)),
+                (false, true) => format!("Prend {}.", seeds(n)),
+                (false, false) => format!("Captures {}.", seeds(n)),
+            },
+            Reason::ThreatensCapture { seeds: n } => {
+                if fr {
+                    format!("Menace de prendre {} au coup suivant.", seeds(n))
+                } else {
+                    format!("Threatens to capture {} next move.", seeds(n))
+                }
+            }
+            Reason::AvoidsGivingChain { seeds: n, instead } => {
+                if fr {
+                    format!(
+                        "Ne donne pas de prise : après {instead}, l'adversaire pourrait prendre {}.",
+                        seeds(n)
+                    )
+                } else {
+                    format!(
+                        "Gives nothing away: after {instead}, the opponent could capture {}.",
+                        seeds(n)
+                    )
+                }
+            }
+            Reason::SavesSeeds { seeds: n } => {
+                if fr {
+                    format!(
+                        "Met à l'abri {} que l'adversaire pouvait prendre.",
+                        seeds(n)
+                    )
+                } else {
+                    format!("Saves {} the opponent could capture.", seeds(n))
+                }
+            }
+            Reason::BuildsKrou { hole, seeds: n } => {
+                if fr {
+                    format!(
+                        "Construit un krou en {hole} ({}) : de quoi faire le tour du plateau.",
+                        seeds(n)
+                    )
+                } else {
+                    format!(
+                        "Builds a krou in {hole} ({}): enough to go round the board.",
+                        seeds(n)
+                    )
+                }
+            }
+            Reason::FeedsOpponent => if fr {
+                "L'adversaire n'a plus de graines : il faut le nourrir."
+            } else {
+                "The opponent has no seeds left: it must be fed."
+            }
+            .into(),
+            Reason::OnlyMove => if fr {
+                "C'est le seul coup possible."
+            } else {
+                "It is the only legal move."
+            }
+            .into(),
+        }
+    }
+}
+
+/// The best capture of `side`'s moves, were it to move in `position`,
+/// and its move.
+fn best_capture(position: &Position, side: Side) -> (u8, Option<Move>) {
+    let as_mover = position.with_side_to_move(side);
+    (0..6)
+        .map(|i| Move::new(side, i))
+        .filter(|&m| as_mover.hole(m.hole()) > 0)
+        .map(|m| (as_mover.captures(m), Some(m)))
+        .max_by_key(|&(seeds, _)| seeds)
+        .unwrap_or((0, None))
+}
+
+/// The holes of the opponent's row that `mv` captures (more than one: a
+/// chain). Sowing never empties a hole of the other row, so a hole empty
+/// after the move that held seeds, or was sown into, was captured.
+fn holes_captured(position: &Position, mv: Move) -> u8 {
+    let after = position.play_unchecked(mv);
+    (0..6)
+        .map(|i| Move::new(mv.side().opponent(), i).hole())
+        .filter(|&h| after.hole(h) == 0 && position.hole(h) + sown_into(position, mv, h) > 0)
+        .count() as u8
+}
+
+/// Seeds `mv` drops into board hole `h` (skipping its own hole).
+pub(crate) fn sown_into(position: &Position, mv: Move, h: usize) -> u8 {
+    let n = usize::from(position.hole(mv.hole()));
+    let start = mv.hole();
+    // Holes after the origin, counter-clockwise, origin skipped: 11 a lap.
+    let distance = (h + 12 - start) % 12;
+    if distance == 0 {
+        return 0;
+    }
+    let laps = n / 11;
+    let rest = n % 11;
+    (laps + usize::from(distance <= rest)) as u8
+}
+
+/// The reasons `mv` is good in `game`, most telling first (empty when
+/// nothing simple explains it). `score` is the search's score of the move,
+/// from the mover's view, when known; `oracle` the endgame databases.
+pub fn explain(
+    game: &Game,
+    mv: Move,
+    score: Option<Score>,
+    oracle: Option<&dyn Oracle>,
+) -> Vec<Reason> {
+    let position = game.position();
+    let legal = game.legal_moves();
+    let mut reasons = Vec::new();
+    if !legal.contains(&mv) {
+        return reasons;
+    }
+    let me = position.to_move();
+    let opponent = me.opponent();
+    let after = position.play_unchecked(mv);
+    if let Some(plies) = score.and_then(Score::plies_to_end).filter(|&p| p > 0) {
+        reasons.push(Reason::WinsByForce {
+            plies: plies as u32,
+        });
+    }
+    if let Some(oracle) = oracle.filter(|o| o.rules().same_values(game.rules())) {
+        if after.seeds_on_board() <= oracle.max_seeds() && after.end(game.rules()).is_none() {
+            if let Some(b) = oracle.probe(&after).filter(|b| b.is_exact()) {
+                // The value is the opponent's (to move after): negate it.
+                let stores = i32::from(after.store(me)) - i32::from(after.store(opponent));
+                reasons.push(Reason::DatabaseResult {
+                    margin: stores - i32::from(b.lower),
+                });
+            }
+        }
+    }
+    let captured = position.captures(mv);
+    if captured > 0 {
+        reasons.push(Reason::Captures {
+            seeds: captured,
+            holes: holes_captured(&position, mv).max(1),
+        });
+    }
+    // What the opponent could take now, were it to move, and after the
+    // move (its answer).
+    let (threat_before, _) = best_capture(&position, opponent);
+    let (threat_after, _) = best_capture(&after, opponent);
+    // The worst other move: the biggest capture it would give.
+    let worst_other = legal
+        .iter()
+        .filter(|&&m| m != mv)
+        .map(|&m| (best_capture(&position.play_unchecked(m), opponent).0, m))
+        .max_by_key(|&(seeds, _)| seeds);
+    if let Some((given, instead)) = worst_other {
+        if given >= 4 && threat_after + 2 <= given {
+            reasons.push(Reason::AvoidsGivingChain {
+                seeds: given,
+                instead,
+            });
+        }
+    }
+    if threat_before >= 2 && threat_after < threat_before && captured < threat_before {
+        reasons.push(Reason::SavesSeeds {
+            seeds: threat_before,
+        });
+    }
+    let (mine_before, _) = best_capture(&position, me);
+    let (mine_after, _) = best_capture(&after, me);
+    if mine_after >= 2 && mine_after > mine_before {
+        reasons.push(Reason::ThreatensCapture { seeds: mine_after });
+    }
+    // A krou of the mover's that the move made (not the hole it sowed
+    // from, now empty).
+    for i in 0..6 {
+        let hole = Move::new(me, i);
+        let (was, now) = (position.hole(hole.hole()), after.hole(hole.hole()));
+        if now >= KROU && was < KROU {
+            reasons.push(Reason::BuildsKrou { hole, seeds: now });
+        }
+    }
+    if position.seeds_in_row(opponent) == 0 {
+        reasons.push(Reason::FeedsOpponent);
+    }
+    if legal.len() == 1 {
+        reasons.push(Reason::OnlyMove);
+    }
+    reasons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awale_core::Rules;
+
+    fn game(diagram: &str) -> Game {
+        Game::from_position(Rules::AWALE, diagram.parse().unwrap())
+    }
+
+    fn m(letter: &str) -> Move {
+        letter.parse().unwrap()
+    }
+
+    #[test]
+    fn a_chain_capture_is_named_with_its_holes() {
+        // RULES.md: hole F with 2 seeds captures 5 (1 2 4 0 0 0 opposite):
+        // a and b, 2 + 3.
+        let g = game("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S");
+        let reasons = explain(&g, m("F"), None, None);
+        assert!(
+            reasons.contains(&Reason::Captures { seeds: 5, holes: 2 }),
+            "{reasons:?}"
+        );
+        assert_eq!(
+            reasons[0].text(Lang::Fr),
+            "Prend 5 graines dans 2 trous à la suite."
+        );
+        assert_eq!(
+            reasons[0].text(Lang::En),
+            "Captures 5 seeds from 2 holes in a row."
+        );
+    }
+
+    #[test]
+    fn a_threat_is_seen() {
+        // E sows one seed into F, which then holds 2: F would reach a (1
+        // seed) and b (1 seed), taking 2 + 2.
+        let g = game("0-0-0-0-1-1-1-1-5-5-5-5-12-11-S");
+        let reasons = explain(&g, m("E"), None, None);
+        assert!(
+            reasons
+                .iter()
+                .any(|r| matches!(r, Reason::ThreatensCapture { seeds } if *seeds >= 2)),
+            "{reasons:?}"
+        );
+    }
+
+    #[test]
+    fn a_krou_being_built_is_named() {
+        // F holds 11: E sows one more into it.
+        let g = game("2-2-2-2-1-11-2-2-2-2-2-2-8-8-S");
+        let reasons = explain(&g, m("E"), None, None);
+        assert!(
+            reasons.contains(&Reason::BuildsKrou {
+                hole: m("F"),
+                seeds: 12
+            }),
+            "{reasons:?}"
+        );
+    }
+
+    #[test]
+    fn the_only_move_and_feeding_are_said() {
+        // North's row is empty; only F reaches it.
+        let g = game("0-0-0-0-0-3-0-0-0-0-0-0-22-23-S");
+        let reasons = explain(&g, m("F"), None, None);
+        assert!(reasons.contains(&Reason::OnlyMove), "{reasons:?}");
+        assert!(reasons.contains(&Reason::FeedsOpponent), "{reasons:?}");
+    }
+
+    #[test]
+    fn a_forced_win_comes_first() {
+        let g = game("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S");
+        let reasons = explain(&g, m("F"), Some(Score::win_in(3)), None);
+        assert_eq!(reasons[0], Reason::WinsByForce { plies: 3 });
+        assert_eq!(reasons[0].text(Lang::En), "Wins by force, in 2 moves.");
+    }
+
+    #[test]
+    fn an_illegal_move_has_no_reason() {
+        let g = Game::new(Rules::AWALE);
+        assert!(explain(&g, m("a"), None, None).is_empty());
+    }
+}

@@ -1,0 +1,341 @@
+//! A game as rows: the `games` row (who plays, rules, start, clock, seats,
+//! offers, end) and its `moves`; reading a game back replays and checks
+//! every move. Lists of games read the indexes a page at a time.
+
+use awale_core::{Game, Move, Position, Rules, Side};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{Page, StoreError, Summary};
+use crate::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
+
+/// A side as the store writes it: its letter.
+pub(super) fn side_to_text(side: Side) -> String {
+    side.letter().to_string()
+}
+
+pub(super) fn side_from_text(text: &str) -> Option<Side> {
+    let mut letters = text.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Side::from_letter(letter),
+        _ => None,
+    }
+}
+
+fn stop_to_text(stop: Stop) -> String {
+    match stop {
+        Stop::Time(side) => format!("time {}", side_to_text(side)),
+        Stop::Abandoned(side) => format!("abandoned {}", side_to_text(side)),
+        Stop::Aborted => "aborted".to_string(),
+    }
+}
+
+fn stop_from_text(text: &str) -> Option<Stop> {
+    match text.split_once(' ') {
+        Some(("time", s)) => side_from_text(s).map(Stop::Time),
+        Some(("abandoned", s)) => side_from_text(s).map(Stop::Abandoned),
+        None if text == "aborted" => Some(Stop::Aborted),
+        _ => None,
+    }
+}
+
+pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), StoreError> {
+    let (human, level) = match game.mode {
+        Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
+        Mode::Humans | Mode::Online => (None, None),
+    };
+    conn.execute(
+        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            game.created_ms,
+            game.game.rules().to_string(),
+            game.game.start().to_string(),
+            game.mode.name(),
+            human,
+            level,
+            game.seed as i64,
+        ],
+    )?;
+    game.id = conn.last_insert_rowid();
+    write_state(conn, game, 0)
+}
+
+pub(super) fn write_state(
+    conn: &Connection,
+    game: &WebGame,
+    from: usize,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+        params![game.id, from as i64],
+    )?;
+    {
+        let mut insert = conn.prepare_cached(
+            "INSERT INTO moves (game_id, ply, letter, captured) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (ply, p) in game.game.plies().iter().enumerate().skip(from) {
+            insert.execute(params![
+                game.id,
+                ply as i64,
+                p.mv.letter().to_string(),
+                i64::from(p.captured)
+            ])?;
+        }
+    }
+    let end = game.end();
+    let redo: String = game.game.redo_list().iter().map(|m| m.letter()).collect();
+    let (human, level) = match game.mode {
+        Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
+        Mode::Humans | Mode::Online => (None, None),
+    };
+    let c = game.clock;
+    let [south, north] = &game.seats;
+    let changed = conn
+        .prepare_cached(
+            "UPDATE games SET updated_ms = ?2, clock_initial_ms = ?3, clock_increment_ms = ?4,
+                south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
+                redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
+                public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,
+                north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            game.id,
+            crate::game::now_ms(),
+            c.map(|c| c.initial_ms),
+            c.map(|c| c.increment_ms),
+            c.map(|c| c.remaining_ms[0]),
+            c.map(|c| c.remaining_ms[1]),
+            game.turn_started_ms,
+            game.game.resigned().map(side_to_text),
+            game.stop.map(stop_to_text),
+            redo,
+            end.map_or("*", |e| e.result_text()),
+            end.map(|e| e.reason.name()),
+            level,
+            human,
+            game.public,
+            south.as_ref().map(|s| &s.player.0),
+            south.as_ref().map(|s| &s.name),
+            north.as_ref().map(|s| &s.player.0),
+            north.as_ref().map(|s| &s.name),
+            game.offers.takeback.map(side_to_text),
+            game.offers.rematch.map(side_to_text),
+            game.offers.rematch_id,
+            game.game.plies().len() as i64,
+        ])?;
+    if changed != 1 {
+        return Err(StoreError::Corrupt {
+            id: game.id,
+            message: "no such game to update".into(),
+        });
+    }
+    Ok(())
+}
+
+const GAME_COLUMNS: &str = "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
+    clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
+    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id";
+
+pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let row = stmt
+        .query_row([id], |r| {
+            Ok(Row {
+                created_ms: r.get(0)?,
+                rules: r.get(1)?,
+                start: r.get(2)?,
+                mode: r.get(3)?,
+                human: r.get(4)?,
+                level: r.get(5)?,
+                seed: r.get(6)?,
+                clock: match (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?) {
+                    (Some(initial_ms), Some(increment_ms), Some(s), Some(n)) => Some(Clock {
+                        initial_ms,
+                        increment_ms,
+                        remaining_ms: [s, n],
+                    }),
+                    _ => None,
+                },
+                turn_started_ms: r.get(11)?,
+                resigned: r.get(12)?,
+                stop: r.get(13)?,
+                redo: r.get(14)?,
+                public: r.get(15)?,
+                seats: [(r.get(16)?, r.get(17)?), (r.get(18)?, r.get(19)?)],
+                takeback: r.get(20)?,
+                rematch: r.get(21)?,
+                rematch_id: r.get(22)?,
+            })
+        })
+        .optional()?;
+    let Some(row) = row else { return Ok(None) };
+    let corrupt = |message: String| StoreError::Corrupt { id, message };
+    let side = |text: &str| side_from_text(text).ok_or_else(|| corrupt(format!("side `{text}`")));
+    let rules: Rules = row.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
+    let start: Position = row.start.parse().map_err(|e| corrupt(format!("{e}")))?;
+    let mode = match (row.mode.as_str(), row.human.as_deref(), row.level) {
+        ("humans", _, _) => Mode::Humans,
+        ("online", _, _) => Mode::Online,
+        ("computer", Some(h), Some(level)) => Mode::Computer {
+            human: side(h)?,
+            level,
+        },
+        (m, _, _) => return Err(corrupt(format!("mode `{m}`"))),
+    };
+    let mut game = Game::from_position(rules, start);
+    let mut moves = conn.prepare_cached(
+        "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
+    )?;
+    let moves = moves.query_map([id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    for (expected, m) in moves.enumerate() {
+        let (ply, letter, captured) = m?;
+        let mv = letter
+            .chars()
+            .next()
+            .and_then(Move::from_letter)
+            .ok_or_else(|| corrupt(format!("move `{letter}` at ply {ply}")))?;
+        if ply != expected as i64 {
+            return Err(corrupt(format!("ply {ply} where {expected} was expected")));
+        }
+        let got = game
+            .play(mv)
+            .map_err(|e| corrupt(format!("ply {ply} ({mv}): {e}")))?;
+        if i64::from(got) != captured {
+            return Err(corrupt(format!(
+                "ply {ply} ({mv}) captures {got}, stored {captured}"
+            )));
+        }
+    }
+    if let Some(s) = row.resigned.as_deref() {
+        game.resign(side(s)?)
+            .map_err(|e| corrupt(format!("resignation: {e}")))?;
+    }
+    let stop = match row.stop.as_deref() {
+        None => None,
+        Some(s) => Some(stop_from_text(s).ok_or_else(|| corrupt(format!("end `{s}`")))?),
+    };
+    let redo = row
+        .redo
+        .chars()
+        .map(|c| Move::from_letter(c).ok_or_else(|| corrupt(format!("redo move `{c}`"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    game.set_redo_list(redo)
+        .map_err(|e| corrupt(format!("redo list: {e}")))?;
+    let seats = row.seats.map(|(player, name)| {
+        player.map(|p| Seat {
+            player: PlayerId(p),
+            name: name.unwrap_or_default(),
+        })
+    });
+    let optional_side = |t: Option<String>| t.as_deref().map(side).transpose();
+    Ok(Some(WebGame {
+        id,
+        created_ms: row.created_ms,
+        mode,
+        seats,
+        public: row.public,
+        seed: row.seed as u64,
+        clock: row.clock,
+        turn_started_ms: row.turn_started_ms.unwrap_or(row.created_ms),
+        stop,
+        offers: Offers {
+            takeback: optional_side(row.takeback)?,
+            rematch: optional_side(row.rematch)?,
+            rematch_id: row.rematch_id,
+        },
+        game,
+    }))
+}
+
+struct Row {
+    created_ms: i64,
+    rules: String,
+    start: String,
+    mode: String,
+    human: Option<String>,
+    level: Option<u8>,
+    seed: i64,
+    clock: Option<Clock>,
+    turn_started_ms: Option<i64>,
+    resigned: Option<String>,
+    stop: Option<String>,
+    redo: String,
+    public: bool,
+    seats: [(Option<String>, Option<String>); 2],
+    takeback: Option<String>,
+    rematch: Option<String>,
+    rematch_id: Option<i64>,
+}
+
+const SUMMARY_COLUMNS: &str = "id, created_ms, updated_ms, mode, human, level, rules, plies,
+    result, reason, south_name, north_name";
+
+/// The games of `player` (by their seats) and those made without a
+/// player, newest first: three index scans merged, so a long list of
+/// other players' games costs nothing.
+pub(super) fn list_games(
+    conn: &Connection,
+    player: Option<&PlayerId>,
+    before: Option<(i64, i64)>,
+    limit: usize,
+    unfinished: bool,
+) -> Result<Page, StoreError> {
+    let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+    let page = "(updated_ms < ?2 OR (updated_ms = ?2 AND id < ?3))";
+    let open = if unfinished {
+        "AND result = '*' AND stop IS NULL AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))"
+    } else {
+        ""
+    };
+    let branch = |filter: &str| {
+        format!(
+            "SELECT * FROM (SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} AND {page} {open}
+             ORDER BY updated_ms DESC, id DESC LIMIT ?4)"
+        )
+    };
+    let sql = format!(
+        "SELECT * FROM ({} UNION {} UNION {}) ORDER BY updated_ms DESC, id DESC LIMIT ?4",
+        branch("south_player = ?1"),
+        branch("north_player = ?1"),
+        branch("south_player IS NULL AND north_player IS NULL AND mode != 'online'"),
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let who = player.map_or("", |p| p.0.as_str());
+    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], |r| {
+        Ok(Summary {
+            id: r.get(0)?,
+            created_ms: r.get(1)?,
+            updated_ms: r.get(2)?,
+            mode: r.get(3)?,
+            human: r.get(4)?,
+            level: r.get(5)?,
+            rules: r.get(6)?,
+            plies: r.get(7)?,
+            result: r.get(8)?,
+            reason: r.get(9)?,
+            names: [r.get(10)?, r.get(11)?],
+        })
+    })?;
+    let mut games = rows.collect::<Result<Vec<_>, _>>()?;
+    let next = if games.len() > limit {
+        games.truncate(limit);
+        games.last().map(|g| format!("{}.{}", g.updated_ms, g.id))
+    } else {
+        None
+    };
+    Ok(Page { games, next })
+}
+
+/// Reads a [`Page::next`] back.
+pub fn parse_cursor(text: &str) -> Option<(i64, i64)> {
+    let (t, i) = text.split_once('.')?;
+    Some((t.parse().ok()?, i.parse().ok()?))
+}
