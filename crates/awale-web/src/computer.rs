@@ -380,6 +380,18 @@ impl Computer {
         })
     }
 
+    /// Every legal move of `game`'s position with its score and the line
+    /// expected, best first, within `budget` (for the analysis board).
+    pub fn analyze_lines(
+        &self,
+        game: &Game,
+        budget: Duration,
+        stop: &AtomicBool,
+    ) -> Vec<awale_engine::MoveAnalysis> {
+        let limits = Limits::movetime(budget);
+        self.with_engine(game.rules(), true, |e| e.analyze(game, &limits, stop))
+    }
+
     /// Scores every legal move of `game`'s position within `limits`, best
     /// first. With `fresh`, the engine forgets earlier searches first, so
     /// a node budget gives the same answer every time.

@@ -34,6 +34,7 @@ pub mod limiter;
 pub mod live;
 pub mod server;
 pub mod store;
+pub mod study;
 pub mod view;
 
 pub use error::{Error, Kind};
@@ -121,6 +122,8 @@ struct Shared {
     handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
+    /// The study pages' puzzles' database.
+    study: study::Study,
 }
 
 impl AppState {
@@ -175,8 +178,15 @@ impl AppState {
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,
+                study: study::Study::default(),
             }),
         })
+    }
+
+    /// Gives the study pages the exact endgame database of the `awale`
+    /// rules, which puzzles come from (None: no puzzles).
+    pub fn set_puzzle_database(&self, db: Option<Arc<awale_db::Database>>) {
+        self.shared.study.set_database(db);
     }
 
     /// The games in use.

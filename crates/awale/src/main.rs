@@ -14,6 +14,7 @@ mod match_cmd;
 mod openings;
 mod perft;
 mod play;
+mod puzzles;
 mod replay;
 mod rules_args;
 mod serve;
@@ -57,6 +58,8 @@ enum Command {
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
     Db(db::Args),
+    /// Puzzles from the endgame databases: one move alone keeps the value.
+    Puzzles(puzzles::Args),
     /// Copy the games file safely, even while the server runs.
     Backup(serve::BackupArgs),
     /// Load a server with simulated online games and spectators; print
@@ -109,6 +112,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(*args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
         Command::Backup(args) => serve::backup(args),
         Command::Loadtest(args) => loadtest::run(args),
     };

@@ -1,19 +1,26 @@
 //! `awale play`: a game in the terminal, two people or against the computer,
 //! with the board redrawn after every move. Everything a player reads is in
-//! French or English, with the page's words for the commands.
+//! French or English, with the page's words for the commands. Optionally
+//! without counting (seeds as dots, no number until the end) and on a
+//! clock (`--fast`: a short one).
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position, Side};
 use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Lang, Level, Limits};
 use rand::seq::IndexedRandom;
 use rand::RngExt;
 
-use crate::board_text;
+use crate::board_text::{self, Seeds};
 use crate::rules_args::RulesArgs;
+
+/// The clock of fast play (`--fast`): minutes each, seconds added a move
+/// (one of the web server's usual clocks).
+const FAST_CLOCK: &str = "3+2";
 
 /// Who plays against the person at the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -60,8 +67,87 @@ pub struct Args {
     /// Language: fr or en (default: from LANG, French if it starts with fr).
     #[arg(long, value_name = "fr|en", value_parser = parse_lang)]
     lang: Option<Lang>,
+    /// Play without counting: the seeds are drawn as dots and no number is
+    /// shown, on the board or in the messages, until the game is over.
+    #[arg(long)]
+    no_count: bool,
+    /// Fast play: a short clock for each side (3 minutes and 2 seconds a
+    /// move, unless --clock says otherwise).
+    #[arg(long)]
+    fast: bool,
+    /// A clock for each side: minutes, then seconds added after each move,
+    /// e.g. `5+3`. Whoever runs out of time loses; no taking back.
+    #[arg(long, value_name = "MIN+SEC", value_parser = Clock::parse)]
+    clock: Option<Clock>,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// Each side's time left and what a move adds.
+#[derive(Clone, Debug)]
+struct Clock {
+    left: [Duration; 2],
+    increment: Duration,
+}
+
+impl Clock {
+    /// A clock from `MIN+SEC`, e.g. `5+3` (or `5`: no increment).
+    fn parse(text: &str) -> Result<Clock, String> {
+        let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
+        let minutes: f64 = minutes
+            .trim()
+            .parse()
+            .ok()
+            .filter(|m: &f64| *m > 0.0 && *m <= 600.0)
+            .ok_or_else(|| {
+                format!(
+                    "`{text}`: minutes from more than 0 to 600, then + seconds a move, e.g. 5+3"
+                )
+            })?;
+        let seconds: u64 = seconds
+            .trim()
+            .parse()
+            .ok()
+            .filter(|s| *s <= 600)
+            .ok_or_else(|| format!("`{text}`: seconds a move from 0 to 600, e.g. 5+3"))?;
+        Ok(Clock {
+            left: [Duration::from_secs_f64(minutes * 60.0); 2],
+            increment: Duration::from_secs(seconds),
+        })
+    }
+
+    /// Charges `side` for `used`; false when its time ran out.
+    fn charge(&mut self, side: Side, used: Duration) -> bool {
+        let left = &mut self.left[side.index()];
+        if used > *left {
+            *left = Duration::ZERO;
+            return false;
+        }
+        *left = *left - used + self.increment;
+        true
+    }
+
+    /// How long the computer may think on this move: a tenth of its time
+    /// and half its increment, so that it never loses on time.
+    fn thinking(&self, side: Side) -> Duration {
+        self.left[side.index()] / 10 + self.increment / 2
+    }
+
+    fn text(&self, lang: Lang) -> String {
+        let show = |d: Duration| {
+            let s = d.as_secs();
+            format!("{}:{:02}", s / 60, s % 60)
+        };
+        format!(
+            "{}{} {} {} · {} {}",
+            t(lang, "Pendule", "Clock"),
+            colon(lang),
+            side_name(lang, Side::South),
+            show(self.left[0]),
+            side_name(lang, Side::North),
+            show(self.left[1])
+        )
+    }
 }
 
 /// `fr` or `en` (also `français`, `english`).
@@ -133,6 +219,20 @@ fn outcome_text(lang: Lang, outcome: &Outcome) -> String {
         "{} ({reason}){} {result} {s}-{n}.",
         t(lang, "Fin de la partie", "Game over"),
         colon(lang)
+    )
+}
+
+/// `Fin de la partie (temps écoulé) : Nord gagne 0-0.`: `side` ran out of
+/// time and the other side wins, whatever the stores.
+fn lost_on_time_text(lang: Lang, side: Side, stores: [u8; 2]) -> String {
+    let [s, n] = stores;
+    format!(
+        "{} ({}){} {} {} {s}-{n}.",
+        t(lang, "Fin de la partie", "Game over"),
+        t(lang, "temps écoulé", "out of time"),
+        colon(lang),
+        side_name(lang, side.opponent()),
+        t(lang, "gagne", "wins"),
     )
 }
 
@@ -215,13 +315,11 @@ enum Computer {
 }
 
 impl Computer {
-    fn choose(self, game: &Game, engine: &mut Engine) -> Option<Move> {
+    fn choose(self, game: &Game, engine: &mut Engine, stop: &AtomicBool) -> Option<Move> {
         let moves = game.legal_moves();
         let mut rng = rand::rng();
         match self {
-            Computer::Engine(level) => {
-                choose_move(engine, game, level, rng.random(), &AtomicBool::new(false))
-            }
+            Computer::Engine(level) => choose_move(engine, game, level, rng.random(), stop),
             Computer::Random => moves.choose(&mut rng).copied(),
             Computer::Greedy => greedy_move(game, rng.random()),
         }
@@ -237,6 +335,14 @@ struct Session {
     engine: Engine,
     /// The hole just sown, marked on the board.
     last: Option<usize>,
+    /// Numbers on the board, or seeds only (until the end).
+    seeds: Seeds,
+    /// The clock, if the game has one.
+    clock: Option<Clock>,
+    /// When the side to move began its turn.
+    turn_started: Instant,
+    /// The side whose time ran out.
+    flagged: Option<Side>,
 }
 
 impl Session {
@@ -262,12 +368,25 @@ impl Session {
         if let Some(Computer::Engine(Level::Perfect)) = computer {
             engine.set_oracle(crate::db::perfect_oracle(&rules));
         }
+        let clock = match (args.clock, args.fast) {
+            (Some(clock), _) => Some(clock),
+            (None, true) => Some(Clock::parse(FAST_CLOCK).map_err(anyhow::Error::msg)?),
+            (None, false) => None,
+        };
         Ok(Session {
             lang,
             game,
             computer: computer.map(|c| (c, args.side)),
             engine,
             last: None,
+            seeds: if args.no_count {
+                Seeds::Uncounted
+            } else {
+                Seeds::Counted
+            },
+            clock,
+            turn_started: Instant::now(),
+            flagged: None,
         })
     }
 
@@ -290,6 +409,32 @@ impl Session {
             "Awalé\u{a0}: tapez la lettre d'un trou (A-F pour Sud, a-f pour Nord), ou «\u{a0}aide\u{a0}».",
             "Awalé: type a hole's letter (A-F for South, a-f for North), or \"help\".",
         );
+        if self.seeds == Seeds::Uncounted {
+            self.say(
+                "Sans compter\u{a0}: les graines sont des points, aucun nombre avant la fin. Estimez et jouez vite\u{a0}!",
+                "Without counting: seeds are dots, no number until the end. Estimate and play fast!",
+            );
+        }
+    }
+
+    /// Charges the side to move for its turn; false when its time ran out
+    /// (the game is then over).
+    fn charge_clock(&mut self) -> bool {
+        let side = self.game.position().to_move();
+        let used = self.turn_started.elapsed();
+        let in_time = self.clock.as_mut().is_none_or(|c| c.charge(side, used));
+        if !in_time {
+            self.flagged = Some(side);
+        }
+        in_time
+    }
+
+    /// A move made: the capture in words (none without counting).
+    fn captured_text(&self, captured: u8, fr: &'static str, en: &'static str) -> String {
+        match self.seeds {
+            Seeds::Counted => format!("{} {captured}", t(self.lang, fr, en)),
+            Seeds::Uncounted => t(self.lang, "des graines", "seeds").to_string(),
+        }
     }
 
     /// Whether the computer is to move now.
@@ -299,17 +444,43 @@ impl Session {
     }
 
     fn computer_turn(&mut self, computer: Computer) -> anyhow::Result<()> {
-        let m = computer
-            .choose(&self.game, &mut self.engine)
+        let side = self.game.position().to_move();
+        // On a clock, the computer stops thinking in time.
+        let limit = self.clock.as_ref().map(|c| c.thinking(side));
+        let stop = AtomicBool::new(false);
+        let (game, engine) = (&self.game, &mut self.engine);
+        let m = std::thread::scope(|s| {
+            let (done, wait) = mpsc::channel::<()>();
+            if let Some(limit) = limit {
+                let stop = &stop;
+                s.spawn(move || {
+                    if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+            let m = computer.choose(game, engine, &stop);
+            drop(done);
+            m
+        });
+        let m = m
+            .or_else(|| self.game.legal_moves().first().copied())
             .ok_or_else(|| anyhow::anyhow!("no legal move"))?;
+        if !self.charge_clock() {
+            return Ok(());
+        }
         let captured = self.game.play(m)?;
+        self.turn_started = Instant::now();
         self.last = Some(m.hole());
         print!(
             "{} {m}",
             t(self.lang, "L'ordinateur joue", "The computer plays")
         );
         if captured > 0 {
-            print!(" {} {captured}", t(self.lang, "et prend", "and captures"));
+            print!(
+                " {}",
+                self.captured_text(captured, "et prend", "and captures")
+            );
         }
         println!(".");
         Ok(())
@@ -324,6 +495,10 @@ impl Session {
             Command::Help => self.say(
                 "Commandes\u{a0}: une lettre de trou, annuler, rétablir, conseil, abandonner, coups, quitter.",
                 "Commands: a hole letter, undo, redo, hint, resign, moves, quit.",
+            ),
+            Command::Undo | Command::Redo if self.clock.is_some() => self.say(
+                "Avec une pendule, on ne reprend pas les coups.",
+                "With a clock, moves cannot be taken back.",
             ),
             Command::Undo => {
                 // Against the computer, take back its answer and your move.
@@ -349,8 +524,12 @@ impl Session {
                 let limits = Limits::movetime(Duration::from_millis(500));
                 let stop = AtomicBool::new(false);
                 let result = self.engine.search(&self.game, &limits, &stop, &mut |_| {});
-                if let Some(m) = result.best {
-                    println!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score);
+                match (result.best, self.seeds) {
+                    (Some(m), Seeds::Counted) => {
+                        println!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score)
+                    }
+                    (Some(m), Seeds::Uncounted) => println!("{} {m}.", t(lang, "Essayez", "Try")),
+                    (None, _) => {}
                 }
             }
             Command::Resign => {
@@ -361,15 +540,28 @@ impl Session {
                 let moves: Vec<String> = self.game.moves().map(|m| m.to_string()).collect();
                 println!("{}", moves.join(" "));
             }
-            Command::Play(m) => match self.game.play(m) {
-                Ok(captured) => {
-                    self.last = Some(m.hole());
-                    if captured > 0 {
-                        println!("{} {captured}.", t(lang, "Vous prenez", "You capture"));
-                    }
+            Command::Play(m) => {
+                if let Err(e) = self.game.position().check(m, self.game.rules()) {
+                    println!("{}", refusal_text(lang, &GameError::Illegal(e)));
+                    return Ok(true);
                 }
-                Err(e) => println!("{}", refusal_text(lang, &e)),
-            },
+                // The time since the turn began: thinking, asking for a
+                // hint and mistyping included.
+                if !self.charge_clock() {
+                    return Ok(true);
+                }
+                match self.game.play(m) {
+                    Ok(captured) => {
+                        self.turn_started = Instant::now();
+                        self.last = Some(m.hole());
+                        if captured > 0 {
+                            let text = self.captured_text(captured, "Vous prenez", "You capture");
+                            println!("{text}.");
+                        }
+                    }
+                    Err(e) => println!("{}", refusal_text(lang, &e)),
+                }
+            }
             Command::Unknown => self.say(
                 "Ce n'est pas un coup\u{a0}: tapez une lettre de A à F ou de a à f, ou «\u{a0}aide\u{a0}».",
                 "That is not a move: type a letter from A to F or a to f, or \"help\".",
@@ -387,13 +579,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     loop {
         let position = session.game.position();
         let direction = session.game.rules().direction;
+        let over = session.game.end().is_some() || session.flagged.is_some();
+        // The result screen shows the numbers, even without counting.
+        let seeds = if over { Seeds::Counted } else { session.seeds };
         print!(
             "\n{}",
-            board_text::draw(&position, direction, session.last, session.lang)
+            board_text::draw_seeds(&position, direction, session.last, session.lang, seeds)
         );
+        if let Some(side) = session.flagged {
+            println!(
+                "{}",
+                lost_on_time_text(session.lang, side, position.stores())
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
         if let Some(outcome) = session.game.outcome() {
             println!("{}", outcome_text(session.lang, &outcome));
             return Ok(ExitCode::SUCCESS);
+        }
+        if let Some(clock) = &session.clock {
+            println!("{}", clock.text(session.lang));
         }
         if let Some(computer) = session.computer_to_move() {
             session.computer_turn(computer)?;

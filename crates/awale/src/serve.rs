@@ -103,6 +103,30 @@ fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
+/// The database of the `awale` rules in `dir` (or the default folder), for
+/// the study pages' puzzles; None when none is built (or, with a warning,
+/// when a file is damaged).
+fn puzzle_database(dir: Option<&std::path::Path>) -> Option<std::sync::Arc<awale_db::Database>> {
+    let root = dir.map(PathBuf::from).or_else(awale_db::default_dir)?;
+    match awale_db::Database::open(&root, &awale_core::Rules::AWALE) {
+        Ok(db) => {
+            tracing::info!(
+                max_seeds = db.max_seeds(),
+                "puzzles from the endgame database"
+            );
+            Some(std::sync::Arc::new(db))
+        }
+        Err(awale_db::DbError::Missing(_)) => {
+            tracing::info!("no puzzles: no endgame database for the awale rules");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "no puzzles: the endgame database is not used");
+            None
+        }
+    }
+}
+
 /// What an address serves to, said at start.
 fn exposure(addr: &SocketAddr) -> Option<String> {
     let ip = addr.ip();
@@ -184,6 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
         let state = AppState::with_oracle(store.clone(), config, Some(oracles))
             .context("cannot start the server")?;
+        // Puzzles come from the exact database of the awale rules.
+        state.set_puzzle_database(puzzle_database(args.db.as_deref()));
         awale_web::server::serve(listener, state, limits, awale_web::server::signal()).await;
         anyhow::Ok(())
     })?;

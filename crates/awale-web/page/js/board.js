@@ -75,8 +75,9 @@ export function drawSeeds(g, cx, cy, n, salt, rx, ry) {
 // of holes that can be played), mine (Set of holes of the side to move,
 // which can be tapped to learn why they cannot be played), last (hole),
 // captured (Set), hint (hole), hand ({hole, n}: seeds still to sow),
-// krou (mark holes of 12+), over (the game is over). Keeps the keyboard
-// focus on the hole that had it.
+// krou (mark holes of 12+), over (the game is over), noCount (seeds
+// only: no number anywhere). Keeps the keyboard focus on the hole that had
+// it.
 export function drawBoard(svg, shown, columns, flipped, marks) {
   const focused = svg.contains(document.activeElement) ? document.activeElement.dataset.letter : null;
   const size = svg.clientWidth && svg.clientWidth < 640 ? SIZES.small : SIZES.wide;
@@ -90,7 +91,7 @@ export function drawBoard(svg, shown, columns, flipped, marks) {
     const row = shown.to_move === L.bottomSide ? "bottom" : "top";
     el("rect", { x: 145, y: ROW_Y[row] - 70, width: 710, height: 140, rx: 60, fill: "#fff3d6", opacity: 0.09 }, svg);
   }
-  for (const side of ["S", "N"]) drawStore(svg, L, side, shown.stores[side === "S" ? 0 : 1], size);
+  for (const side of ["S", "N"]) drawStore(svg, L, side, shown.stores[side === "S" ? 0 : 1], size, !!marks.noCount);
   for (let hole = 0; hole < 12; hole++) drawHole(svg, L, hole, shown.board[hole], marks, size);
   if (focused) {
     const again = svg.querySelector(`.hole-hit[data-letter="${focused}"]`);
@@ -99,13 +100,14 @@ export function drawBoard(svg, shown, columns, flipped, marks) {
   return L;
 }
 
-function drawStore(svg, L, side, n, size) {
+function drawStore(svg, L, side, n, size, noCount) {
   const x = L.stores[side];
-  const g = el("g", { role: "img", "aria-label": t("store_label", sideName(side), n) }, svg);
+  const g = el("g", { role: "img", "aria-label": noCount ? t("store_label_nocount", sideName(side)) : t("store_label", sideName(side), n) }, svg);
   el("ellipse", { cx: x, cy: STORE.y, rx: STORE.rx, ry: STORE.ry, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2 }, g);
   drawSeeds(el("g", { class: "store-seeds" }, g), x, STORE.y, n, side === "S" ? 101 : 202, STORE.rx - 4, STORE.ry - 42);
   const [w, h] = [size.store * 2.2, size.store * 1.45];
   const cy = side === L.bottomSide ? STORE.y + STORE.ry - h / 2 + 4 : STORE.y - STORE.ry + h / 2 - 4;
+  if (noCount) return;
   el("rect", { x: x - w / 2, y: cy - h / 2, width: w, height: h, rx: h / 2, fill: "#1e1005", opacity: 0.9 }, g);
   const label = el("text", { x, y: cy + size.store * 0.36, "text-anchor": "middle", class: "store-count", "font-size": size.store, "data-store": side, "aria-hidden": "true" }, g);
   label.textContent = n;
@@ -147,8 +149,8 @@ function drawHole(svg, L, hole, n, marks, size) {
   const lt = el("text", { x: p.x - cw / 2 + pad, y: cy + size.letter * 0.36, "text-anchor": "start", class: "letter", "font-size": size.letter, "aria-hidden": "true" }, svg);
   lt.textContent = letter;
   const ct = el("text", { x: p.x + cw / 2 - pad, y: cy + size.count * 0.36, "text-anchor": "end", class: "count", "font-size": size.count, "data-count": letter, "aria-hidden": "true" }, svg);
-  ct.textContent = n;
-  if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0) {
+  ct.textContent = marks.noCount ? "" : n;
+  if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0 && !marks.noCount) {
     const r = size.hand * 0.95;
     el("circle", { cx: p.x, cy: p.y, r, fill: "#f0b64a", stroke: "#2a1a08", "stroke-width": 2 }, svg);
     const ht = el("text", { x: p.x, y: p.y + size.hand * 0.36, "text-anchor": "middle", class: "hand", "font-size": size.hand }, svg);
@@ -161,7 +163,7 @@ function drawHole(svg, L, hole, n, marks, size) {
     class: "hole-hit" + (legal ? " legal" : "") + (tappable ? " tappable" : ""),
     "data-letter": letter,
     role: legal ? "button" : "img",
-    "aria-label": t(legal ? "hole_label_play" : "hole_label", letter, n) + (krou ? ` (${t("krou")})` : ""),
+    "aria-label": (marks.noCount ? t(legal ? "hole_label_play_nocount" : "hole_label_nocount", letter) : t(legal ? "hole_label_play" : "hole_label", letter, n)) + (krou ? ` (${t("krou")})` : ""),
   }, svg);
   if (legal) {
     hit.setAttribute("tabindex", "0");

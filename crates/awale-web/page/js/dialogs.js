@@ -8,7 +8,7 @@ import { getLang, t, has } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadMe, me, nickname } from "./online.js";
 import { mySides } from "./play-view.js";
-import { settings, setSpeed, setSound, loadJson, saveJson } from "./settings.js";
+import { settings, setSpeed, setSound, setNoCount, loadJson, saveJson } from "./settings.js";
 import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -134,6 +134,7 @@ function saveForm() {
 
 export function openNewGame(mode = null) {
   $("#new-error").hidden = true;
+  $("#chk-nocount-new").checked = settings.noCount;
   fillLevels();
   restoreForm();
   if (typeof mode === "string") form().mode.value = mode;
@@ -186,6 +187,7 @@ async function startNewGame() {
 function openSettings() {
   $("#sel-speed").value = String(settings.speed);
   $("#chk-sound").checked = settings.sound;
+  $("#chk-nocount").checked = settings.noCount;
   $("#dlg-settings").showModal();
 }
 
@@ -210,7 +212,7 @@ function openResign() {
 
 // ---------------------------------------------------------------- all --
 
-export function wire(onSoundChange) {
+export function wire(onSoundChange, onNoCountChange) {
   const f = form();
   f.preset.onchange = applyPreset;
   for (const r of f.querySelectorAll("input[name=mode], input[name=clock]")) r.onchange = updateForm;
@@ -226,6 +228,12 @@ export function wire(onSoundChange) {
     onSoundChange();
   };
   $("#btn-resign").onclick = openResign;
+  for (const box of [$("#chk-nocount"), $("#chk-nocount-new")]) {
+    box.onchange = (e) => {
+      setNoCount(e.target.checked);
+      onNoCountChange();
+    };
+  }
   $("#dlg-resign").addEventListener("close", () => {
     const v = $("#dlg-resign").returnValue;
     if (v === "S" || v === "N") resign(v);

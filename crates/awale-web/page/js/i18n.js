@@ -2,9 +2,13 @@
 // tables of text-fr.js and text-en.js, by key, through t(). Plurals follow
 // each language's rules; French gets its non-breaking spaces here, once.
 
-import FR from "./text-fr.js";
-import EN from "./text-en.js";
+import GAME_FR from "./text-fr.js";
+import GAME_EN from "./text-en.js";
+import STUDY_FR from "./text-study-fr.js";
+import STUDY_EN from "./text-study-en.js";
 
+const FR = { ...GAME_FR, ...STUDY_FR };
+const EN = { ...GAME_EN, ...STUDY_EN };
 const TABLES = { fr: FR, en: EN };
 const changes = [];
 let lang = chooseLang();

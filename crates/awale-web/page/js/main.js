@@ -1,7 +1,8 @@
 // Awalé in the browser: starts the page, routes its addresses to views and
 // wires the menu. Modules: i18n (words), api/live (the server), game (the
 // game shown), board/sowing (drawing), play-view, review, games, rules,
-// dialogs, nav (addresses); online play: online, lobby, chat, crowd, qr.
+// dialogs, nav (addresses), learn (lessons, puzzles, analysis board);
+// online play: online, lobby, chat, crowd, qr.
 
 import { api } from "./api.js";
 import * as chat from "./chat.js";
@@ -9,6 +10,7 @@ import * as crowd from "./crowd.js";
 import * as dialogs from "./dialogs.js";
 import * as game from "./game.js";
 import * as games from "./games.js";
+import * as learn from "./learn.js";
 import { getLang, onLangChange, setLang, translatePage } from "./i18n.js";
 import * as lobby from "./lobby.js";
 import * as nav from "./nav.js";
@@ -22,12 +24,12 @@ import { showError } from "./toast.js";
 import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
-const VIEWS = ["play", "lobby", "games", "rules"];
+const VIEWS = ["play", "lobby", "games", "rules", "learn"];
 let firstLoad = true;
 
 function showView(name) {
   for (const v of VIEWS) $("#view-" + v).hidden = v !== name;
-  for (const [v, id] of [["play", "#btn-play"], ["lobby", "#btn-lobby"], ["games", "#btn-games"], ["rules", "#btn-rules"]]) {
+  for (const [v, id] of [["play", "#btn-play"], ["lobby", "#btn-lobby"], ["games", "#btn-games"], ["rules", "#btn-rules"], ["learn", "#btn-learn"]]) {
     const b = $(id);
     if (v === name) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");
@@ -42,6 +44,7 @@ function showView(name) {
 // address, from a click or from Back and Forward.
 async function route(r) {
   showView(r.view);
+  if (r.view === "learn") await learn.route(r);
   if (r.view !== "play") return;
   if (!r.game) {
     // No game named: the game going on, else the welcome.
@@ -114,6 +117,7 @@ function applyLanguage() {
   if (!$("#view-lobby").hidden) lobby.render();
   if (!$("#view-rules").hidden) rules.render();
   if (!$("#view-games").hidden) games.render();
+  learn.render();
 }
 
 function setInfo(info) {
@@ -133,7 +137,8 @@ function wire() {
   play.onRender(online.render);
   play.onRender(chat.render);
   play.onRender(crowd.render);
-  dialogs.wire(applySound);
+  learn.wire();
+  dialogs.wire(applySound, () => play.render());
   play.setActions({
     review: () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true }),
     newGame: dialogs.openNewGame,
@@ -146,6 +151,7 @@ function wire() {
   $("#btn-play").onclick = () => nav.go(game.session.id ? { view: "play", game: game.session.id } : { view: "play" });
   $("#btn-games").onclick = () => nav.go({ view: "games" });
   $("#btn-rules").onclick = () => nav.go({ view: "rules" });
+  $("#btn-learn").onclick = () => nav.go({ view: "learn", tab: "lessons" });
   $("#btn-review").onclick = () => game.session.game && nav.go({ view: "play", game: game.session.game.id, review: true });
   $("#btn-lang").onclick = () => setLang(getLang() === "fr" ? "en" : "fr");
   $("#btn-sound").onclick = () => {

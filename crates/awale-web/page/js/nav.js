@@ -5,6 +5,9 @@
 //   #game=12&review   game 12 with its review
 //   #games, #rules    the list of games, the rules
 //   #lobby            online play: challenges and games to watch
+//   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
+//   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=12&ply=5
+//                     the Learn view's tabs (learn.js)
 // The router (main.js) turns an address into what the page shows.
 
 let router = () => {};
@@ -18,6 +21,8 @@ export function onRoute(f) {
 export function parse(hash) {
   const text = String(hash || "").replace(/^#/, "");
   const params = new URLSearchParams(text);
+  const learn = parseLearn(text, params);
+  if (learn) return learn;
   if (params.has("game")) {
     const id = Number(params.get("game"));
     if (Number.isInteger(id) && id > 0) {
@@ -32,8 +37,63 @@ export function parse(hash) {
   return { view: "play" };
 }
 
+// The Learn view's addresses (see the top of this file).
+function parseLearn(text, params) {
+  const number = (key) => {
+    const v = params.get(key);
+    return v !== null && /^\d{1,10}$/.test(v) ? Number(v) : undefined;
+  };
+  if (text === "learn") return { view: "learn", tab: "lessons" };
+  if (params.has("lesson")) {
+    return { view: "learn", tab: "lessons", lesson: params.get("lesson"), step: number("step") };
+  }
+  if (params.has("puzzles")) {
+    const theme = params.get("theme");
+    const r = { view: "learn", tab: "puzzles", seed: number("seed"), difficulty: number("difficulty") };
+    if (theme && /^[a-z_]{1,20}$/.test(theme)) r.theme = theme;
+    return r;
+  }
+  if (params.has("analysis")) {
+    const r = { view: "learn", tab: "analysis" };
+    for (const key of ["position", "rules", "moves"]) if (params.get(key)) r[key] = params.get(key);
+    if (number("game")) {
+      r.game = number("game");
+      r.ply = number("ply");
+    }
+    return r;
+  }
+  return null;
+}
+
+function formatLearn(route) {
+  const q = new URLSearchParams();
+  if (route.tab === "puzzles") {
+    if (route.seed !== undefined) q.set("seed", route.seed);
+    if (route.difficulty) q.set("difficulty", route.difficulty);
+    if (route.theme) q.set("theme", route.theme);
+    return "#puzzles" + (q.size ? "&" + q : "");
+  }
+  if (route.tab === "analysis") {
+    if (route.game) {
+      q.set("game", route.game);
+      if (route.ply !== undefined) q.set("ply", route.ply);
+    } else {
+      for (const key of ["position", "rules", "moves"]) if (route[key]) q.set(key, route[key]);
+    }
+    return "#analysis" + (q.size ? "&" + q : "");
+  }
+  if (route.lesson) {
+    q.set("lesson", route.lesson);
+    if (route.step) q.set("step", route.step);
+    return "#" + q;
+  }
+  return "#learn";
+}
+
 export function format(route) {
   if (route.view === "games" || route.view === "rules" || route.view === "lobby") return "#" + route.view;
+  if (route.view === "games" || route.view === "rules") return "#" + route.view;
+  if (route.view === "learn") return formatLearn(route);
   if (!route.game) return "#";
   let h = `#game=${route.game}`;
   if (route.ply !== undefined && route.ply !== null) h += `&ply=${route.ply}`;

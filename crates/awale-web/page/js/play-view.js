@@ -6,6 +6,7 @@ import { drawBoard, CCW_COLUMNS } from "./board.js";
 import { session, setHooks, play, undo, redo, hint, timeLeft, computerIfDue } from "./game.js";
 import { t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
+import { settings } from "./settings.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 import {
@@ -84,9 +85,15 @@ function columns() {
 
 // ------------------------------------------------------------- board --
 
+// Without counting, no number shows until the game is over.
+function hideCounts() {
+  const g = session.game;
+  return settings.noCount && !!g && !g.end;
+}
+
 function drawShown(shown, marks) {
   view.shown = shown;
-  drawBoard($("#board"), shown, columns(), view.flipped, { krou: true, ...marks });
+  drawBoard($("#board"), shown, columns(), view.flipped, { krou: true, noCount: hideCounts(), ...marks });
   renderPlayers(shown);
 }
 
@@ -292,7 +299,7 @@ function renderMoves() {
     m.className = "mv" + (i + 1 === currentPly ? " current" : "") + (mistakes.has(i) ? " mistake" : "");
     m.dataset.ply = i;
     m.textContent = p.move;
-    if (p.captured) {
+    if (p.captured && !hideCounts()) {
       const c = document.createElement("span");
       c.className = "cap";
       c.textContent = "+" + p.captured;
@@ -365,6 +372,8 @@ function renderControls() {
   $("#btn-flip").disabled = !has;
   $("#btn-replay").disabled = !has || !g.plies.length;
   $("#btn-review").disabled = !canReview(g);
+  // The analysis board, like the review, once the game is over.
+  $("#btn-study").disabled = !canReview(g);
   const exp = $("#btn-export");
   if (has) {
     exp.href = `/api/games/${g.id}/record`;
@@ -417,11 +426,12 @@ function renderControls() {
       hb.append(t("hint_play"), " ");
       const b = document.createElement("b");
       b.textContent = h.best.mv;
-      hb.append(b, ` — ${scoreWords(h.best.score, g.to_move)}.`);
+      hb.append(b, hideCounts() ? "." : ` — ${scoreWords(h.best.score, g.to_move)}.`);
     }
-    if (h.oracle) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move)));
-    // Why the move is good, in words (the server says it in both languages).
-    if (h.why && h.why.length) {
+    if (h.oracle && !hideCounts()) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move)));
+    // Why the move is good, in words (the server says it in both languages);
+    // not without counting, where its numbers would count for the player.
+    if (h.why && h.why.length && !hideCounts()) {
       const ul = document.createElement("ul");
       ul.className = "hint-why";
       for (const w of h.why.slice(0, 3)) {
@@ -506,6 +516,10 @@ export function wire() {
   $("#btn-hint").onclick = hint;
   $("#btn-flip").onclick = flip;
   $("#btn-replay").onclick = () => showPly(0);
+  $("#btn-study").onclick = () => {
+    const g = session.game;
+    if (g) nav.go({ view: "learn", tab: "analysis", game: g.id, ply: session.replayAt ?? g.plies.length });
+  };
   $("#rp-first").onclick = () => showPly(0);
   $("#rp-prev").onclick = () => showPly(session.replayAt - 1);
   $("#rp-next").onclick = () => showPly(session.replayAt + 1);

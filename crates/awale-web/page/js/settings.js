@@ -1,10 +1,19 @@
 // What the player chose for this browser, kept in localStorage: the
-// sowing's speed and the sounds (the language is i18n.js's).
+// sowing's speed, the sounds and playing without counting (the language
+// is i18n.js's).
 
 export const settings = {
   speed: readNumber("awale.speed", 170),
   sound: localStorage.getItem("awale.sound") !== "off",
+  // No number on the board during a game, only seeds: estimate, don't
+  // count (the result shows them).
+  noCount: localStorage.getItem("awale.nocount") === "on",
 };
+
+export function setNoCount(on) {
+  settings.noCount = on;
+  localStorage.setItem("awale.nocount", on ? "on" : "off");
+}
 
 function readNumber(key, fallback) {
   const v = Number(localStorage.getItem(key));

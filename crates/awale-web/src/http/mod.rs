@@ -17,6 +17,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod online;
+pub mod study;
 
 /// The whole application: the page, its files and the API.
 pub fn app(state: AppState) -> Router {
@@ -48,6 +49,12 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/games/{id}/record", get(games::record))
         .route("/api/games/{id}/events", get(events::game_events))
+        .route("/api/study", get(study::info))
+        .route("/api/study/puzzles/daily", get(study::daily))
+        .route("/api/study/puzzles/next", get(study::next))
+        .route("/api/study/puzzles/check", post(study::check))
+        .route("/api/study/position", get(study::position))
+        .route("/api/study/analysis", post(study::analysis))
         .route("/api/games/{id}/links", get(online::links))
         .route("/api/games/{id}/join", post(online::join))
         .route("/api/games/{id}/takeback", post(online::takeback))

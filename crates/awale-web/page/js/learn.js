@@ -1,0 +1,42 @@
+// The Learn view (Apprendre): three tabs, the lessons, the puzzles from
+// the endgame databases and the analysis board, each with its addresses
+// (see nav.js): #learn, #lesson=ID&step=N, #puzzles[&seed=S&difficulty=D],
+// #analysis[&position=P&rules=R&moves=M | &game=ID&ply=N].
+
+import * as analysis from "./analysis.js";
+import * as lessons from "./lessons.js";
+import * as nav from "./nav.js";
+import * as puzzles from "./puzzles.js";
+
+const $ = (sel) => document.querySelector(sel);
+const TABS = ["lessons", "puzzles", "analysis"];
+
+// Shows the tab and what `route` names in it.
+export async function route(r) {
+  const tab = TABS.includes(r.tab) ? r.tab : "lessons";
+  for (const name of TABS) {
+    $(`#learn-${name}`).hidden = name !== tab;
+    const b = $(`#tab-${name}`);
+    if (name === tab) b.setAttribute("aria-current", "page");
+    else b.removeAttribute("aria-current");
+  }
+  if (tab === "lessons") await lessons.show(r);
+  else if (tab === "puzzles") await puzzles.show(r);
+  else await analysis.show(r);
+}
+
+// Again in the page's language.
+export function render() {
+  lessons.render();
+  puzzles.redraw();
+  analysis.redraw();
+}
+
+export function wire() {
+  lessons.wire();
+  puzzles.wire();
+  analysis.wire();
+  $("#tab-lessons").onclick = () => nav.go({ view: "learn", tab: "lessons" });
+  $("#tab-puzzles").onclick = () => nav.go({ view: "learn", tab: "puzzles" });
+  $("#tab-analysis").onclick = () => nav.go({ view: "learn", tab: "analysis" });
+}

@@ -1,0 +1,267 @@
+// Puzzles (Problèmes) from the endgame databases: the puzzle of the day,
+// then one after another at a chosen difficulty. The server checks the
+// answer; then the database's line is played out on the board. A wrong
+// move is refuted on the board, and the puzzle comes back for another try.
+// What was solved is kept in this browser.
+
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+import * as nav from "./nav.js";
+import { loadJson, saveJson } from "./settings.js";
+import { errorText } from "./toast.js";
+import { holeLetter, sideName } from "./words.js";
+import { StudyBoard, moveOf, playMarks, positionView, whyNot } from "./study-board.js";
+
+const $ = (sel) => document.querySelector(sel);
+const STATS = "awale.puzzles";
+// Plies of a wrong move's refutation played on the board.
+const REFUTATION_PLIES = 6;
+
+let board = null;
+const state = {
+  key: null, // what was asked: "daily" or "seed:S:D"
+  puzzle: null, // the server's puzzle
+  day: null, // its day, for the puzzle of the day
+  view: null, // its position, as the server sees it
+  busy: false,
+  tries: 0, // wrong tries
+  solved: false,
+  revealed: false, // the solution was shown
+  feedback: null, // {kind, parts}
+  missing: null, // why there are no puzzles (no database)
+};
+
+function stats() {
+  const s = loadJson(STATS, {});
+  return { solved: 0, streak: 0, best: 0, days: {}, ...(s && typeof s === "object" ? s : {}) };
+}
+
+function saveStats(s) {
+  saveJson(STATS, s);
+}
+
+// A new seed for "next puzzle".
+function newSeed() {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return a[0];
+}
+
+// Shows the puzzle the address names: of the day, or from a seed.
+export async function show(route) {
+  const key = route.seed !== undefined ? `seed:${route.seed}:${route.difficulty || ""}:${route.theme || ""}` : "daily";
+  if (key === state.key && (state.puzzle || state.missing)) {
+    render();
+    return;
+  }
+  Object.assign(state, { key, puzzle: null, day: null, view: null, busy: false, tries: 0, solved: false, revealed: false, feedback: null, missing: null });
+  $("#puzzle-difficulty").value = route.difficulty ? String(route.difficulty) : "";
+  $("#puzzle-theme-choice").value = route.theme || "";
+  render();
+  try {
+    let answer;
+    if (key === "daily") {
+      answer = await api("GET", "/api/study/puzzles/daily");
+    } else {
+      const q = new URLSearchParams({ seed: route.seed });
+      if (route.difficulty) q.set("difficulty", route.difficulty);
+      if (route.theme) q.set("theme", route.theme);
+      answer = await api("GET", `/api/study/puzzles/next?${q}`);
+    }
+    if (state.key !== key) return;
+    state.puzzle = answer.puzzle;
+    state.day = answer.day ?? null;
+    state.view = await positionView(state.puzzle.position);
+    if (state.key !== key) return;
+    board.flipped = state.view.to_move === "N";
+  } catch (e) {
+    if (state.key !== key) return;
+    state.missing = e;
+  }
+  render();
+  drawPuzzle();
+}
+
+function drawPuzzle() {
+  if (!state.view) return;
+  const marks = state.solved || state.revealed ? { over: true } : playMarks(state.view);
+  board.draw(state.view, marks);
+}
+
+function goalWords(p) {
+  const side = sideName(p.position.endsWith("N") ? "N" : "S");
+  return t(p.goal === "draw" ? "puzzle_goal_draw" : "puzzle_goal_win", side);
+}
+
+// What the solver (to move in the puzzle) wins from here, `value` seeds
+// more than the opponent (fewer when negative), in words.
+function valueWords(value) {
+  const solver = state.puzzle && state.puzzle.position.endsWith("N") ? "N" : "S";
+  const me = sideName(solver);
+  const them = sideName(solver === "S" ? "N" : "S");
+  if (value > 0) return t("puzzle_value", value, me, them);
+  if (value < 0) return t("puzzle_value", -value, them, me);
+  return t("puzzle_value_even", me, them);
+}
+
+export function render() {
+  const p = state.puzzle;
+  const missing = $("#puzzle-missing");
+  missing.hidden = !state.missing;
+  if (state.missing) {
+    missing.textContent = "";
+    if (state.missing.code === "no_database") {
+      missing.append(t("puzzle_no_database"), " ");
+      const code = document.createElement("code");
+      code.textContent = "awale db build --max-seeds 16";
+      missing.append(code, " ", t("oracle_missing_then"));
+    } else {
+      missing.textContent = errorText(state.missing);
+    }
+  }
+  $("#puzzle-main").hidden = !p;
+  const s = stats();
+  $("#puzzle-stats").textContent = t("puzzle_stats", s.solved, s.streak, s.best);
+  if (!p) return;
+  $("#puzzle-title").textContent = state.day !== null ? t("puzzle_daily") : t("puzzle_title");
+  $("#puzzle-theme").textContent = t("theme_" + p.theme);
+  const stars = "★".repeat(p.difficulty) + "☆".repeat(5 - p.difficulty);
+  const diff = $("#puzzle-level");
+  diff.textContent = stars;
+  diff.setAttribute("aria-label", t("puzzle_difficulty", p.difficulty));
+  diff.title = t("puzzle_difficulty", p.difficulty);
+  $("#puzzle-goal").textContent = goalWords(p);
+  const box = $("#puzzle-feedback");
+  const f = state.feedback;
+  box.className = "feedback" + (f ? ` ${f.kind}` : "");
+  box.textContent = f ? f.parts().filter(Boolean).join(" ") : "";
+  $("#puzzle-solution").hidden = state.solved || state.revealed || state.tries === 0;
+  $("#puzzle-next").classList.toggle("primary", state.solved || state.revealed);
+}
+
+function feedback(kind, parts) {
+  state.feedback = { kind, parts };
+  render();
+}
+
+async function play(letter) {
+  const p = state.puzzle;
+  if (!p || state.busy || state.solved || state.revealed || !state.view) return;
+  const m = moveOf(state.view, letter);
+  if (!m) return;
+  if (!m.legal) {
+    feedback("bad", () => [whyNot(m)]);
+    return;
+  }
+  const key = state.key;
+  const here = () => state.key === key;
+  state.busy = true;
+  feedback("", () => [t("study_sowing", letter)]);
+  try {
+    const judged = await api("POST", "/api/study/puzzles/check", { position: p.position, move: letter });
+    if (!here()) return;
+    const mine = judged.moves.find((x) => x.move === letter);
+    if (judged.correct) {
+      state.solved = true;
+      const s = stats();
+      s.solved++;
+      if (state.tries === 0) s.streak++;
+      s.best = Math.max(s.best, s.streak);
+      if (state.day !== null) s.days[state.day] = true;
+      saveStats(s);
+      feedback("good", () => [t(p.goal === "draw" ? "puzzle_right_draw" : "puzzle_right_win", letter), t("puzzle_line_follows")]);
+      const end = await board.sowLine(p.position, "awale", judged.line);
+      if (!end || !here()) return;
+      board.paint(end, { over: true });
+      feedback("good", () => [
+        t(p.goal === "draw" ? "puzzle_right_draw" : "puzzle_right_win", letter),
+        t("puzzle_line_done", judged.line.join(" "), valueWords(judged.value)),
+      ]);
+    } else {
+      state.tries++;
+      const s = stats();
+      s.streak = 0;
+      saveStats(s);
+      feedback("bad", () => [t("puzzle_wrong", letter), valueWords(mine ? mine.value : 0), t("puzzle_watch")]);
+      // The start of the refutation: enough to see what the move allows.
+      const end = await board.sowLine(p.position, "awale", judged.refutation.slice(0, REFUTATION_PLIES));
+      if (!end || !here()) return;
+      await new Promise((r) => setTimeout(r, 900));
+      if (!here()) return;
+      feedback("bad", () => [t("puzzle_wrong", letter), valueWords(mine ? mine.value : 0), t("puzzle_try_again")]);
+      drawPuzzle();
+    }
+  } catch (e) {
+    if (here()) feedback("bad", () => [errorText(e)]);
+  } finally {
+    if (here()) {
+      state.busy = false;
+      render();
+    }
+  }
+}
+
+async function solution() {
+  const p = state.puzzle;
+  if (!p || state.busy) return;
+  const key = state.key;
+  state.revealed = true;
+  state.busy = true;
+  feedback("", () => [t("puzzle_solution", p.answer)]);
+  try {
+    const end = await board.sowLine(p.position, "awale", p.line);
+    if (end && state.key === key) {
+      board.paint(end, { over: true });
+      feedback("", () => [t("puzzle_solution", p.answer), t("puzzle_line_done", p.line.join(" "), valueWords(p.value))]);
+    }
+  } catch (e) {
+    feedback("bad", () => [errorText(e)]);
+  } finally {
+    if (state.key === key) {
+      state.busy = false;
+      render();
+    }
+  }
+}
+
+function next() {
+  const d = $("#puzzle-difficulty").value;
+  const theme = $("#puzzle-theme-choice").value || undefined;
+  nav.go({ view: "learn", tab: "puzzles", seed: newSeed(), difficulty: d ? Number(d) : undefined, theme });
+}
+
+function onBoardClick(e) {
+  const hit = e.target.closest(".hole-hit.tappable");
+  if (hit) play(hit.dataset.letter);
+}
+
+function onKey(e) {
+  if ($("#learn-puzzles").hidden || $("#view-learn").hidden || !state.view) return;
+  if (e.target.closest && e.target.closest("input, textarea, select, dialog[open]")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (/^[a-fA-F]$/.test(e.key)) {
+    const i = e.key.toUpperCase().charCodeAt(0) - 65;
+    play(holeLetter(state.view.to_move === "S" ? i : i + 6));
+  } else if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.letter) {
+    e.preventDefault();
+    play(e.target.dataset.letter);
+  }
+}
+
+export function wire() {
+  board = new StudyBoard($("#puzzle-board"));
+  $("#puzzle-board").addEventListener("click", onBoardClick);
+  document.addEventListener("keydown", onKey);
+  $("#puzzle-next").onclick = next;
+  $("#puzzle-daily").onclick = () => nav.go({ view: "learn", tab: "puzzles" });
+  $("#puzzle-solution").onclick = solution;
+  $("#puzzle-difficulty").onchange = next;
+  $("#puzzle-theme-choice").onchange = next;
+}
+
+// The position on the board is redrawn in the page's language.
+export function redraw() {
+  render();
+  if (!state.busy) drawPuzzle();
+}
+

@@ -1,0 +1,142 @@
+// What the study pages (lessons, puzzles, analysis) share: a position's
+// moves as the server works them out (GET /api/study/position, kept for
+// the page's life), drawing such a position, and sowing one of its moves
+// on a board. The page never works out the rules itself.
+
+import { api } from "./api.js";
+import { drawBoard } from "./board.js";
+import { settings } from "./settings.js";
+import { animatePly } from "./sowing.js";
+import { t } from "./i18n.js";
+import { letterHole } from "./words.js";
+
+const views = new Map();
+
+// The server's view of `diagram` under `rules`: board, stores, to_move,
+// end, rules (with columns) and, for each of the mover's six holes, what
+// it does (`sown`, `captures`, `captured`, `after`) or why it cannot be
+// played (`reason`).
+export async function positionView(diagram, rules = "awale") {
+  const key = `${rules}|${diagram}`;
+  if (views.has(key)) return views.get(key);
+  const query = new URLSearchParams({ position: diagram, rules });
+  const v = await api("GET", `/api/study/position?${query}`);
+  if (views.size > 2000) views.clear();
+  views.set(key, v);
+  return v;
+}
+
+export function moveOf(view, letter) {
+  return view.moves.find((m) => m.move === letter) || null;
+}
+
+// The ply of `letter` from `view`, as sowing.js animates a game's ply.
+export function plyOf(view, letter) {
+  const m = moveOf(view, letter);
+  return {
+    move: letter, side: view.to_move, before: view.board, stores_before: view.stores,
+    sown: m.sown, captures: m.captures, captured: m.captured,
+  };
+}
+
+export function shownOf(view) {
+  return { board: view.board, stores: view.stores, to_move: view.to_move };
+}
+
+// The marks of a position the person may play in: its legal holes lit,
+// the others of the mover's row tappable (to hear why not).
+export function playMarks(view) {
+  const legal = new Set(view.moves.filter((m) => m.legal).map((m) => letterHole(m.move)));
+  const mine = new Set(view.moves.filter((m) => !m.legal).map((m) => letterHole(m.move)));
+  return { legal, mine };
+}
+
+// A board of the study pages: an SVG, the way it is turned, and a run
+// number that stops a sowing when the board is drawn anew.
+export class StudyBoard {
+  constructor(svg) {
+    this.svg = svg;
+    this.flipped = false;
+    this.run = 0;
+    this.columns = { S: [0, 1, 2, 3, 4, 5], N: [11, 10, 9, 8, 7, 6] };
+  }
+
+  // Draws `view` with `marks`, stopping any sowing going on.
+  draw(view, marks = {}) {
+    this.run++;
+    this.paint(view, marks);
+  }
+
+  // Draws `view` (a position view, or {board, stores, to_move}). A game
+  // over is drawn with the seeds left given out (in the stores), as the
+  // rules say, once `marks.over`.
+  paint(view, marks = {}) {
+    if (view.rules) this.columns = view.rules.columns;
+    let shown = view.moves ? shownOf(view) : view;
+    if (view.moves && view.end && marks.over) {
+      shown = { board: new Array(12).fill(0), stores: view.end.stores, to_move: view.to_move };
+    }
+    drawBoard(this.svg, shown, this.columns, this.flipped, { krou: true, ...marks });
+  }
+
+  // Sows `letter` of `view` seed by seed (as fast as the settings say).
+  // Resolves false when the board was drawn anew meanwhile.
+  async sow(view, letter) {
+    const run = this.run;
+    if (view.rules) this.columns = view.rules.columns;
+    const alive = () => run === this.run;
+    await animatePly(this.svg, plyOf(view, letter), this.columns, this.flipped,
+      (shown, marks) => alive() && this.paint(shown, marks), alive);
+    return alive();
+  }
+
+  // Sows `letters` one after the other from `diagram`, with a pause
+  // between moves, and leaves the position reached on the board. Resolves
+  // to its view, or null when the board was drawn anew meanwhile.
+  async sowLine(diagram, rules, letters) {
+    const pause = Math.max(150, settings.speed * 2);
+    const run = ++this.run;
+    let view = await positionView(diagram, rules);
+    for (const letter of letters) {
+      const m = moveOf(view, letter);
+      if (!m || !m.legal || run !== this.run) break;
+      if (!(await this.sow(view, letter))) return null;
+      view = await positionView(m.after, rules);
+      if (run !== this.run) return null;
+      this.paint(view, { last: letterHole(letter), captured: new Set(m.captures) });
+      await new Promise((r) => setTimeout(r, pause));
+    }
+    return run === this.run ? view : null;
+  }
+}
+
+// What a legal move did, in words: what it captured, or where its last
+// seed fell and what that hole holds now.
+export function whatHappened(view, letter) {
+  const m = moveOf(view, letter);
+  if (!m || !m.legal) return "";
+  if (m.captured > 0) return t("study_took", m.captured);
+  if (m.grand_slam) return t("study_grand_slam_nothing");
+  const last = m.sown[m.sown.length - 1];
+  const mover = view.to_move === "S" ? [0, 5] : [6, 11];
+  const count = view.board[last] + m.sown.filter((h) => h === last).length;
+  const name = String.fromCharCode(last < 6 ? 65 + last : 97 + last - 6);
+  if (last >= mover[0] && last <= mover[1]) return t("study_last_own", name);
+  return t("study_last_count", count, name);
+}
+
+// Why a hole of the mover's row cannot be played, in words; `familiar`:
+// as the lessons say it (to a child).
+export function whyNot(m, familiar = false) {
+  const prefix = familiar ? "lesson_why_" : "why_";
+  switch (m.reason) {
+    case "empty_hole":
+      return t(prefix + "empty");
+    case "does_not_feed":
+      return t(prefix + "does_not_feed");
+    case "grand_slam":
+      return t(prefix + "grand_slam");
+    default:
+      return t("err_game_over");
+  }
+}

@@ -1,0 +1,215 @@
+//! The handlers of the study pages (see [`crate::study`]): puzzles of the
+//! day and the next, an answer checked, a position's moves, an analysis.
+//! Puzzle hunts and analyses wait for the computer's pool, and an analysis
+//! stops when the asker goes away.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use awale_puzzles::Theme;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::error::ApiError;
+use super::extract::JsonBody;
+use crate::computer::StopOnDrop;
+use crate::error::Error;
+use crate::game::{now_ms, parse_move, parse_position};
+use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
+use crate::AppState;
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn bad_query(e: QueryRejection) -> ApiError {
+    ApiError::bad_request("bad_query", e.body_text())
+}
+
+/// GET /api/study: whether puzzles can be had, and their themes.
+pub async fn info(State(state): State<AppState>) -> Json<Value> {
+    let db = state.shared.study.database().ok();
+    Json(json!({
+        "puzzles": db.is_some(),
+        "max_seeds": db.map(|d| d.max_seeds()),
+        "themes": Theme::ALL.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        "difficulties": [1, 2, 3, 4, 5],
+        "build": "awale db build --max-seeds 16",
+    }))
+}
+
+/// The query of GET /api/study/puzzles/daily.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DailyQuery {
+    /// Days since 1970-01-01 (UTC); today when absent.
+    day: Option<u32>,
+}
+
+/// GET /api/study/puzzles/daily[?day=N]: the puzzle of the day,
+/// `{"day": N, "puzzle": PUZZLE}`.
+pub async fn daily(
+    State(state): State<AppState>,
+    query: Result<Query<DailyQuery>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = query.map_err(bad_query)?;
+    let db = state.shared.study.database()?;
+    let day = q.day.map_or(now_ms().max(0) / 86_400_000, i64::from);
+    let found = state
+        .shared
+        .computer
+        .run(move |_| awale_puzzles::daily(&db, day as u64))
+        .await?
+        .map_err(study::puzzle_error)?;
+    let puzzle = found.ok_or_else(study::no_puzzle)?;
+    Ok(Json(json!({ "day": day, "puzzle": puzzle })))
+}
+
+/// The query of GET /api/study/puzzles/next.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NextQuery {
+    /// The same seed gives the same puzzle; random when absent.
+    seed: Option<u64>,
+    /// 1 to 5.
+    difficulty: Option<u8>,
+    /// A theme's name.
+    theme: Option<String>,
+}
+
+/// GET /api/study/puzzles/next?seed=S&difficulty=D&theme=T: the first
+/// puzzle from seed S of this difficulty and theme, `{"seed": S, "puzzle":
+/// PUZZLE}`; `no_puzzle` when none is found within [`MAX_PUZZLES`].
+pub async fn next(
+    State(state): State<AppState>,
+    query: Result<Query<NextQuery>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = query.map_err(bad_query)?;
+    if let Some(d) = q.difficulty.filter(|d| !(1..=5).contains(d)) {
+        return Err(
+            Error::invalid("bad_difficulty", format!("difficulty {d}: from 1 to 5")).into(),
+        );
+    }
+    let theme = match &q.theme {
+        None => None,
+        Some(name) => Some(
+            Theme::from_name(name)
+                .ok_or_else(|| Error::invalid("bad_theme", format!("`{name}` is not a theme")))?,
+        ),
+    };
+    let db = state.shared.study.database()?;
+    let seed = q
+        .seed
+        .unwrap_or_else(|| getrandom::u64().unwrap_or_else(|_| now_ms() as u64));
+    let difficulty = q.difficulty;
+    let found = state
+        .shared
+        .computer
+        .run(move |_| awale_puzzles::find(&db, seed, difficulty, theme, MAX_PUZZLES))
+        .await?
+        .map_err(study::puzzle_error)?;
+    let puzzle = found.ok_or_else(study::no_puzzle)?;
+    Ok(Json(json!({ "seed": seed, "puzzle": puzzle })))
+}
+
+/// The body of POST /api/study/puzzles/check.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The position, a diagram.
+    position: String,
+    /// The move tried, a letter.
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// POST /api/study/puzzles/check `{"position", "move"}`: whether the move
+/// keeps the database value, with every move's value, the database's line
+/// and, for a wrong move, its refutation (`awale_puzzles::Judgement`).
+pub async fn check(
+    State(state): State<AppState>,
+    JsonBody(req): JsonBody<CheckRequest>,
+) -> ApiResult<Json<Value>> {
+    let position = parse_position(&req.position)?;
+    let mv = parse_move(&req.mv)?;
+    let db = state.shared.study.database()?;
+    let judged = state
+        .shared
+        .computer
+        .run(move |_| awale_puzzles::judge(&db, &position, mv))
+        .await?
+        .map_err(study::puzzle_error)?;
+    Ok(Json(json!(judged)))
+}
+
+/// The query of GET /api/study/position.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionQuery {
+    /// The position, a diagram.
+    position: String,
+    /// The rules (default `awale`).
+    rules: Option<String>,
+}
+
+/// GET /api/study/position?position=DIAGRAM&rules=R: the position and what
+/// each of the mover's six holes would do, or why it cannot be played
+/// ([`PositionView`]).
+pub async fn position(
+    query: Result<Query<PositionQuery>, QueryRejection>,
+) -> ApiResult<Json<PositionView>> {
+    let Query(q) = query.map_err(bad_query)?;
+    let position = parse_position(&q.position)?;
+    let rules = study::parse_rules(q.rules.as_deref())?;
+    Ok(Json(PositionView::of(&position, &rules)))
+}
+
+/// The body of POST /api/study/analysis.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// The position, a diagram; with `moves`, the start they are played
+    /// from.
+    position: String,
+    /// Moves played from `position` (letters, e.g. `FfAa`): the position
+    /// analysed is the one after them, and the positions since the last
+    /// capture count for repetitions.
+    #[serde(default)]
+    moves: Option<String>,
+    /// The rules (default `awale`).
+    #[serde(default)]
+    rules: Option<String>,
+    /// How many of the engine's best lines (1 to [`MAX_LINES`], default 3).
+    #[serde(default)]
+    lines: Option<usize>,
+}
+
+/// POST /api/study/analysis `{"position", "moves", "rules", "lines"}`: the
+/// position reached ([`PositionView`]) with the engine's best lines, every
+/// legal move's score and database value, and the position's own database
+/// value ([`Analysis`]), within the server's hint time.
+pub async fn analysis(
+    State(state): State<AppState>,
+    JsonBody(req): JsonBody<AnalysisRequest>,
+) -> ApiResult<Json<Analysis>> {
+    let start = parse_position(&req.position)?;
+    let rules = study::parse_rules(req.rules.as_deref())?;
+    let game = study::replay(start, rules, req.moves.as_deref())?;
+    let lines = req.lines.unwrap_or(3);
+    if !(1..=MAX_LINES).contains(&lines) {
+        return Err(
+            Error::invalid("bad_lines", format!("lines {lines}: from 1 to {MAX_LINES}")).into(),
+        );
+    }
+    let budget = state.shared.config.hint_time;
+    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+    let flag = Arc::clone(&stop.0);
+    let analysis = state
+        .shared
+        .computer
+        .run(move |c| study::analyse(c, &game, lines, budget, &flag))
+        .await?;
+    drop(stop);
+    Ok(Json(analysis))
+}

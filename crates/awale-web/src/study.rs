@@ -1,0 +1,375 @@
+//! The study pages' model: puzzles from the exact endgame database of the
+//! `awale` rules (crate `awale-puzzles`), a position's moves as the page
+//! draws them (what each hole does, or why it cannot be played), and the
+//! analysis of a position (the engine's lines, the database's value of
+//! each move). Nothing is stored: every answer comes from its request.
+//! `http::study` serves it; the work waits for the computer's pool.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use awale_core::{Game, Move, MoveError, Position, Rules, Side};
+use awale_db::Database;
+use awale_puzzles::PuzzleError;
+use serde::Serialize;
+
+use crate::computer::{Computer, OracleValue, Score};
+use crate::error::{Error, Kind};
+use crate::view::RulesView;
+
+/// Puzzles a request for a difficulty or a theme looks at, at most (each
+/// is a few database probes: a fraction of a millisecond).
+pub const MAX_PUZZLES: usize = 1_000;
+
+/// Most engine lines an analysis gives.
+pub const MAX_LINES: usize = 6;
+
+/// Most moves of the history an analysis replays.
+pub const MAX_HISTORY: usize = 2_000;
+
+/// What the study pages need that the games do not: the exact database of
+/// the `awale` rules, for puzzles.
+#[derive(Default)]
+pub struct Study {
+    puzzles: RwLock<Option<Arc<Database>>>,
+}
+
+impl Study {
+    /// The database puzzles come from.
+    ///
+    /// # Errors
+    ///
+    /// `no_database` (not found) when the server has none, saying how to
+    /// build it.
+    pub fn database(&self) -> Result<Arc<Database>, Error> {
+        self.puzzles
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| {
+                Error::new(
+                    Kind::NotFound,
+                    "no_database",
+                    "puzzles come from the endgame database, and this server has none for the \
+                     awale rules: build it with `awale db build --max-seeds 16`, then restart \
+                     the server",
+                )
+            })
+    }
+
+    /// Sets (or takes away) the puzzles' database.
+    pub fn set_database(&self, db: Option<Arc<Database>>) {
+        *self
+            .puzzles
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = db;
+    }
+}
+
+/// A puzzle library error as the server's.
+pub fn puzzle_error(e: PuzzleError) -> Error {
+    match e {
+        PuzzleError::Illegal(e) => Error::invalid("illegal_move", e.to_string()),
+        PuzzleError::NotCovered(..) => Error::invalid("not_covered", e.to_string()),
+        other => Error::internal(other.to_string()),
+    }
+}
+
+/// No puzzle of the kind asked for was found.
+pub fn no_puzzle() -> Error {
+    Error::new(
+        Kind::NotFound,
+        "no_puzzle",
+        "no puzzle of this kind near this seed: try another seed (a bigger database has more)",
+    )
+}
+
+/// Rules from their name (`awale` when absent).
+///
+/// # Errors
+///
+/// `bad_rules` naming what is wrong.
+pub fn parse_rules(text: Option<&str>) -> Result<Rules, Error> {
+    match text {
+        None => Ok(Rules::AWALE),
+        Some(t) => t
+            .parse()
+            .map_err(|e| Error::invalid("bad_rules", format!("{e}"))),
+    }
+}
+
+/// The game of `start` with the `moves` (letters) played from it.
+///
+/// # Errors
+///
+/// `bad_moves` for text that is not moves or too many of them,
+/// `illegal_move` naming the first move that cannot be played.
+pub fn replay(start: Position, rules: Rules, moves: Option<&str>) -> Result<Game, Error> {
+    let mut game = Game::from_position(rules, start);
+    let Some(text) = moves else {
+        return Ok(game);
+    };
+    let moves = awale_core::parse_moves(text)
+        .map_err(|e| Error::new(Kind::Malformed, "bad_moves", e.to_string()))?;
+    if moves.len() > MAX_HISTORY {
+        return Err(Error::invalid(
+            "bad_moves",
+            format!("{} moves: at most {MAX_HISTORY}", moves.len()),
+        ));
+    }
+    for (ply, m) in moves.into_iter().enumerate() {
+        game.play(m)
+            .map_err(|e| Error::invalid("illegal_move", format!("move {} ({m}): {e}", ply + 1)))?;
+    }
+    Ok(game)
+}
+
+/// The stable code of why a move cannot be played.
+fn illegal_code(e: MoveError) -> &'static str {
+    match e {
+        MoveError::NotYourHole(_) => "not_your_hole",
+        MoveError::EmptyHole(_) => "empty_hole",
+        MoveError::DoesNotFeed(_) => "does_not_feed",
+        MoveError::GrandSlam(_) => "grand_slam",
+        MoveError::GameOver => "game_over",
+    }
+}
+
+/// How a game ended, in a study (no clock, no resignation).
+#[derive(Clone, Debug, Serialize)]
+pub struct StudyEnd {
+    /// `starvation`, `repetition`, `target` or `empty_board`.
+    pub reason: &'static str,
+    /// The stores once the seeds left are given out.
+    pub stores: [u8; 2],
+    /// `S`, `N`, or null for a draw.
+    pub winner: Option<char>,
+}
+
+/// What one hole of the mover's row does.
+#[derive(Clone, Debug, Serialize)]
+pub struct HoleMove {
+    /// Its letter.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Whether it can be played.
+    pub legal: bool,
+    /// Where its seeds fall, in order (board indices); legal moves only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sown: Option<Vec<u8>>,
+    /// The holes its capture empties; legal moves only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captures: Option<Vec<u8>>,
+    /// Seeds captured; legal moves only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured: Option<u8>,
+    /// Whether it takes every seed of the opponent (capturing nothing);
+    /// legal moves only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grand_slam: Option<bool>,
+    /// The position after it; legal moves only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// Why it cannot be played: `empty_hole`, `does_not_feed`,
+    /// `grand_slam` or `game_over`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// The same in English words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// A position and what each hole of the mover's row does, as the page
+/// draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionView {
+    /// Its diagram.
+    pub position: String,
+    /// The rules.
+    pub rules: RulesView,
+    /// Seeds in `A..F a..f`.
+    pub board: [u8; 12],
+    /// South's and North's stores.
+    pub stores: [u8; 2],
+    /// `S` or `N`.
+    pub to_move: char,
+    /// Seeds in all, holes and stores (48 in a game, fewer in a study).
+    pub seeds: u8,
+    /// How the game ended, if it did here.
+    pub end: Option<StudyEnd>,
+    /// The mover's six holes, `A`-`F` or `a`-`f`.
+    pub moves: Vec<HoleMove>,
+}
+
+fn study_end(reason: awale_core::EndReason, stores: [u8; 2]) -> StudyEnd {
+    let winner = match stores[0].cmp(&stores[1]) {
+        std::cmp::Ordering::Greater => Some(Side::South.letter()),
+        std::cmp::Ordering::Less => Some(Side::North.letter()),
+        std::cmp::Ordering::Equal => None,
+    };
+    StudyEnd {
+        reason: reason.name(),
+        stores,
+        winner,
+    }
+}
+
+impl PositionView {
+    /// The view of `position` under `rules`, from a fresh start (no
+    /// history: a repetition cannot be seen).
+    pub fn of(position: &Position, rules: &Rules) -> PositionView {
+        let end = position
+            .end(rules)
+            .map(|reason| study_end(reason, position.final_stores(reason, rules)));
+        let mover = position.to_move();
+        let moves = mover
+            .row()
+            .filter_map(Move::from_hole)
+            .map(|m| match position.check(m, rules) {
+                Ok(()) => {
+                    let sowing = position.sowing(m);
+                    HoleMove {
+                        mv: m.to_string(),
+                        legal: true,
+                        sown: Some(sowing.sown),
+                        captures: Some(sowing.captures),
+                        captured: Some(position.captures(m)),
+                        grand_slam: Some(position.is_grand_slam(m)),
+                        after: Some(position.play_unchecked(m).to_string()),
+                        reason: None,
+                        message: None,
+                    }
+                }
+                Err(e) => HoleMove {
+                    mv: m.to_string(),
+                    legal: false,
+                    sown: None,
+                    captures: None,
+                    captured: None,
+                    grand_slam: None,
+                    after: None,
+                    reason: Some(illegal_code(e)),
+                    message: Some(e.to_string()),
+                },
+            })
+            .collect();
+        PositionView {
+            position: position.to_string(),
+            rules: RulesView::of(rules),
+            board: position.holes(),
+            stores: position.stores(),
+            to_move: mover.letter(),
+            seeds: position.seeds_on_board() + position.stores().iter().sum::<u8>(),
+            end,
+            moves,
+        }
+    }
+}
+
+/// One of the engine's best lines.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineLine {
+    /// Its first move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its score, the mover's view.
+    pub score: Score,
+    /// The line, as letters.
+    pub pv: Vec<String>,
+}
+
+/// A legal move: the engine's score, its capture, the database's value.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveValue {
+    /// Its letter.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The engine's score, the mover's view.
+    pub score: Option<Score>,
+    /// Seeds it captures.
+    pub captured: u8,
+    /// The database's bounds on its value (captures included), the
+    /// mover's view; equal when exact; null when not covered.
+    pub db: Option<OracleValue>,
+}
+
+/// A position analysed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The position and its moves.
+    #[serde(flatten)]
+    pub position: PositionView,
+    /// The engine's best lines, best first.
+    pub lines: Vec<EngineLine>,
+    /// Every legal move.
+    pub scores: Vec<MoveValue>,
+    /// The database's value of the position, when it covers it.
+    pub db: Option<OracleValue>,
+}
+
+/// The database's bounds on a move's value, from the mover's view: its
+/// capture minus what the position after it is worth to the other side.
+fn move_value(captured: u8, after: Option<OracleValue>) -> Option<OracleValue> {
+    let after = after?;
+    let c = captured as i8;
+    Some(OracleValue {
+        lower: c - after.upper,
+        upper: c - after.lower,
+    })
+}
+
+/// Analyses the position of `game` (its history counts for repetitions):
+/// `lines` of the engine's best lines within `budget`, every move's score
+/// and database value.
+pub fn analyse(
+    computer: &Computer,
+    game: &Game,
+    lines: usize,
+    budget: Duration,
+    stop: &AtomicBool,
+) -> Analysis {
+    let position = game.position();
+    let mut view = PositionView::of(&position, game.rules());
+    if let Some(outcome) = game.outcome() {
+        view.end = Some(study_end(outcome.reason, outcome.stores));
+        return Analysis {
+            position: view,
+            lines: Vec::new(),
+            scores: Vec::new(),
+            db: None,
+        };
+    }
+    let analyses = computer.analyze_lines(game, budget, stop);
+    let letters = |pv: &[Move]| -> Vec<String> { pv.iter().map(Move::to_string).collect() };
+    let scores = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let after = computer.oracle_value(game, &position.play_unchecked(m));
+            MoveValue {
+                mv: m.to_string(),
+                score: analyses
+                    .iter()
+                    .find(|a| a.mv == m)
+                    .map(|a| Score::from(a.score)),
+                captured: position.captures(m),
+                db: move_value(position.captures(m), after),
+            }
+        })
+        .collect();
+    Analysis {
+        lines: analyses
+            .iter()
+            .take(lines)
+            .map(|a| EngineLine {
+                mv: a.mv.to_string(),
+                score: a.score.into(),
+                pv: letters(&a.pv),
+            })
+            .collect(),
+        scores,
+        db: computer.oracle_value(game, &position),
+        position: view,
+    }
+}

@@ -1,0 +1,686 @@
+//! The study API, called on the router itself (no socket), with a real
+//! endgame database built here: puzzles (of the day, the next, an answer
+//! checked), a position's moves, the analysis of a position; and every kind
+//! of bad input answered with a JSON error.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use awale_core::{Position, Rules};
+use awale_db::{build, Database, Silent};
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+const MAX: u8 = 10;
+
+fn db_dir() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("awale-web-study-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build(&dir, &Rules::AWALE, MAX, 2, &Silent, &mut |_| {}).unwrap();
+        dir
+    })
+}
+
+fn config() -> Config {
+    Config {
+        hint_time: Duration::from_millis(300),
+        ..Config::default()
+    }
+}
+
+/// A server with the database, for puzzles and as the engine's oracle.
+fn study_app() -> Router {
+    let dir = db_dir().clone();
+    let oracles: awale_web::computer::OracleSource =
+        Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
+    let state =
+        AppState::with_oracle(Store::in_memory().unwrap(), config(), Some(oracles)).unwrap();
+    let db = Database::open(db_dir(), &Rules::AWALE).unwrap();
+    state.set_puzzle_database(Some(Arc::new(db)));
+    app(state)
+}
+
+fn bare_app() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), config()).unwrap())
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+        panic!(
+            "{method} {uri}: not JSON ({e}): {}",
+            String::from_utf8_lossy(&bytes)
+        )
+    });
+    (status, value)
+}
+
+async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
+    call(app, "GET", uri, None).await
+}
+
+async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Some(&body.to_string())).await
+}
+
+fn error_code(status: StatusCode, body: &Value, expected: (StatusCode, &str)) {
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (expected.0, Some(expected.1)),
+        "{body}"
+    );
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn twenty_puzzles_in_a_row_each_with_one_answer_the_database_confirms() {
+    let app = study_app();
+    let (status, info) = get(&app, "/api/study").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        (info["puzzles"].clone(), info["max_seeds"].clone()),
+        (json!(true), json!(MAX))
+    );
+    let db = Database::open(db_dir(), &Rules::AWALE).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for seed in 1..=20 {
+        let (status, next) = get(&app, &format!("/api/study/puzzles/next?seed={seed}")).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        assert_eq!(next["seed"], seed);
+        let p = &next["puzzle"];
+        let diagram = p["position"].as_str().unwrap();
+        seen.insert(diagram.to_string());
+        let position: Position = diagram.parse().unwrap();
+        let answer = p["answer"].as_str().unwrap();
+        // The answer is right, with the puzzle's line.
+        let (status, right) = post(
+            &app,
+            "/api/study/puzzles/check",
+            json!({"position": diagram, "move": answer}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{right}");
+        assert_eq!(right["correct"], true);
+        assert_eq!(right["best"], json!([answer]));
+        assert_eq!(right["line"], p["line"]);
+        assert_eq!(right["refutation"], json!([]));
+        // Every other move is wrong, and the database agrees.
+        let value = db.probe(&position).unwrap().lower;
+        assert_eq!(p["value"], value);
+        for m in db.move_entries(&position).unwrap() {
+            let letter = m.mv.to_string();
+            if letter == answer {
+                assert_eq!(m.lower, value);
+                continue;
+            }
+            assert!(m.lower < value);
+            let (_, wrong) = post(
+                &app,
+                "/api/study/puzzles/check",
+                json!({"position": diagram, "move": letter}),
+            )
+            .await;
+            assert_eq!(wrong["correct"], false, "{wrong}");
+            assert_eq!(wrong["refutation"][0], letter.as_str());
+        }
+    }
+    assert_eq!(seen.len(), 20, "twenty different puzzles");
+}
+
+#[tokio::test]
+async fn the_puzzle_of_the_day_is_the_same_all_day_and_next_follows_its_filters() {
+    let app = study_app();
+    let (status, a) = get(&app, "/api/study/puzzles/daily?day=20422").await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    let (_, b) = get(&app, "/api/study/puzzles/daily?day=20422").await;
+    assert_eq!(a, b);
+    let (_, c) = get(&app, "/api/study/puzzles/daily?day=20423").await;
+    assert_ne!(a["puzzle"], c["puzzle"]);
+    let (status, today) = get(&app, "/api/study/puzzles/daily").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(today["day"].as_i64().unwrap() > 20_000);
+    for d in 1..=4 {
+        let (status, p) = get(
+            &app,
+            &format!("/api/study/puzzles/next?seed=3&difficulty={d}"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        assert_eq!(p["puzzle"]["difficulty"], d);
+    }
+    let (_, p) = get(&app, "/api/study/puzzles/next?seed=3&theme=save_draw").await;
+    assert_eq!(p["puzzle"]["theme"], "save_draw");
+    assert_eq!(p["puzzle"]["goal"], "draw");
+    // Without a seed, a random one, given back.
+    let (_, p) = get(&app, "/api/study/puzzles/next").await;
+    assert!(p["seed"].is_u64());
+    // A krou needs 12 seeds in a hole: none under 10, and the hunt stops.
+    let (status, none) = get(&app, "/api/study/puzzles/next?seed=1&theme=krou").await;
+    error_code(status, &none, (StatusCode::NOT_FOUND, "no_puzzle"));
+}
+
+#[tokio::test]
+async fn bad_study_requests_get_json_errors_naming_the_problem() {
+    let app = study_app();
+    let cases: Vec<(&str, &str, Option<&str>, StatusCode, &str)> = vec![
+        (
+            "GET",
+            "/api/study/puzzles/next?difficulty=9",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_difficulty",
+        ),
+        (
+            "GET",
+            "/api/study/puzzles/next?theme=nope",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_theme",
+        ),
+        (
+            "GET",
+            "/api/study/puzzles/next?seed=abc",
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad_query",
+        ),
+        (
+            "GET",
+            "/api/study/puzzles/next?seed=-1",
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad_query",
+        ),
+        (
+            "GET",
+            "/api/study/puzzles/next?what=1",
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad_query",
+        ),
+        (
+            "GET",
+            "/api/study/puzzles/daily?day=99999999999",
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad_query",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some("{"),
+            StatusCode::BAD_REQUEST,
+            "bad_json",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some(r#"{"position":"x","move":"F"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_position",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some(r#"{"position":"0-0-0-0-1-1-1-0-0-0-0-0-20-25-S","move":"FF"}"#),
+            StatusCode::BAD_REQUEST,
+            "bad_move",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some(r#"{"position":"0-0-0-0-1-1-1-0-0-0-0-0-20-25-S","move":"A"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","move":"F"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not_covered",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some(r#"{"position":"0-0-0-0-0-0-0-0-0-0-0-0-24-24-S","move":"F"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            "POST",
+            "/api/study/puzzles/check",
+            Some(r#"{"position":"99-0-0-0-0-0-0-0-0-0-0-0-0-0-S","move":"A"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_position",
+        ),
+        (
+            "GET",
+            "/api/study/position",
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad_query",
+        ),
+        (
+            "GET",
+            "/api/study/position?position=4-4",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_position",
+        ),
+        (
+            "GET",
+            "/api/study/position?position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S&rules=chess",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_rules",
+        ),
+        (
+            "POST",
+            "/api/study/analysis",
+            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","lines":0}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_lines",
+        ),
+        (
+            "POST",
+            "/api/study/analysis",
+            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","lines":7}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_lines",
+        ),
+        (
+            "POST",
+            "/api/study/analysis",
+            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","depth":7}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_field",
+        ),
+        (
+            "POST",
+            "/api/study/analysis",
+            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","rules":"awale,target=99"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_rules",
+        ),
+        (
+            "GET",
+            "/api/study/analysis",
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+        ),
+    ];
+    for (method, uri, body, status, code) in cases {
+        let (s, v) = call(&app, method, uri, body).await;
+        assert_eq!(
+            (s, v["error"].as_str()),
+            (status, Some(code)),
+            "{method} {uri} {body:?}: {v}"
+        );
+    }
+    // A long hostile query is refused as such, not a panic.
+    let long = format!("/api/study/position?position={}", "9-".repeat(5_000));
+    let (s, v) = get(&app, &long).await;
+    error_code(s, &v, (StatusCode::UNPROCESSABLE_ENTITY, "bad_position"));
+}
+
+#[tokio::test]
+async fn without_a_database_puzzles_say_how_to_build_one() {
+    let app = bare_app();
+    let (_, info) = get(&app, "/api/study").await;
+    assert_eq!(info["puzzles"], false);
+    for uri in ["/api/study/puzzles/daily", "/api/study/puzzles/next?seed=1"] {
+        let (s, v) = get(&app, uri).await;
+        error_code(s, &v, (StatusCode::NOT_FOUND, "no_database"));
+        assert!(
+            v["message"].as_str().unwrap().contains("awale db build"),
+            "{v}"
+        );
+    }
+    let body = json!({"position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S", "move": "E"});
+    let (s, v) = post(&app, "/api/study/puzzles/check", body).await;
+    error_code(s, &v, (StatusCode::NOT_FOUND, "no_database"));
+    // The moves of a position and the engine's analysis need no database.
+    let (s, _) = get(
+        &app,
+        "/api/study/position?position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, a) = post(
+        &app,
+        "/api/study/analysis",
+        json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "lines": 2}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    assert_eq!(a["lines"].as_array().unwrap().len(), 2);
+    assert!(a["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["db"].is_null()));
+}
+
+#[tokio::test]
+async fn a_position_tells_what_each_hole_does_or_why_it_cannot_be_played() {
+    let app = bare_app();
+    let (_, start) = get(
+        &app,
+        "/api/study/position?position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+    )
+    .await;
+    assert_eq!(start["to_move"], "S");
+    assert_eq!(start["seeds"], 48);
+    assert_eq!(start["rules"]["name"], "awale");
+    let f = &start["moves"][5];
+    assert_eq!(f["move"], "F");
+    assert_eq!(f["legal"], true);
+    assert_eq!(f["sown"], json!([6, 7, 8, 9]));
+    assert_eq!(f["after"], "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+    // North starving: only feeding moves; a grand slam refused.
+    let (_, feed) = get(
+        &app,
+        "/api/study/position?position=2-0-4-0-1-0-0-0-0-0-0-0-21-20-S",
+    )
+    .await;
+    let reasons: Vec<&str> = feed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["reason"].as_str().unwrap_or("legal"))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "does_not_feed",
+            "empty_hole",
+            "legal",
+            "empty_hole",
+            "does_not_feed",
+            "empty_hole"
+        ]
+    );
+    let (_, slam) = get(
+        &app,
+        "/api/study/position?position=3-0-0-0-1-2-1-2-0-0-0-0-20-19-S",
+    )
+    .await;
+    assert_eq!(slam["moves"][5]["reason"], "grand_slam");
+    let (_, chain) = get(
+        &app,
+        "/api/study/position?position=1-0-0-2-3-1-1-2-4-0-2-1-15-16-S",
+    )
+    .await;
+    assert_eq!(chain["moves"][4]["captures"], json!([7, 6]));
+    assert_eq!(chain["moves"][4]["captured"], 5);
+    // Under abapa the same grand slam is legal and captures nothing.
+    let (_, abapa) = get(
+        &app,
+        "/api/study/position?position=3-0-0-0-1-2-1-2-0-0-0-0-20-19-S&rules=abapa",
+    )
+    .await;
+    assert_eq!(abapa["moves"][5]["legal"], true);
+    assert_eq!(abapa["moves"][5]["grand_slam"], true);
+    assert_eq!(abapa["moves"][5]["captured"], 0);
+    // The end: North cannot be fed, South takes the rest.
+    let (_, end) = get(
+        &app,
+        "/api/study/position?position=1-2-1-0-0-0-0-0-0-0-0-0-21-23-S",
+    )
+    .await;
+    assert_eq!(
+        end["end"],
+        json!({"reason": "starvation", "stores": [25, 23], "winner": "S"})
+    );
+    // Fewer than 48 seeds: a study position, its total shown.
+    let (_, few) = get(
+        &app,
+        "/api/study/position?position=1-0-0-0-0-0-0-0-0-0-0-1-0-0-N",
+    )
+    .await;
+    assert_eq!(few["seeds"], 2);
+    assert_eq!(few["to_move"], "N");
+    assert_eq!(few["moves"][5]["move"], "f");
+}
+
+#[tokio::test]
+async fn the_analysis_gives_engine_lines_and_database_values_per_move() {
+    let app = study_app();
+    // F takes 5 at once (b and a); the database knows every move.
+    let diagram = "0-0-0-1-0-2-1-2-0-0-0-1-20-21-S";
+    let (status, a) = post(
+        &app,
+        "/api/study/analysis",
+        json!({"position": diagram, "lines": 2}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    let lines = a["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["move"], "F");
+    assert_eq!(lines[0]["pv"][0], "F");
+    assert!(lines[0]["score"]["text"].is_string());
+    let db = Database::open(db_dir(), &Rules::AWALE).unwrap();
+    let position: Position = diagram.parse().unwrap();
+    assert_eq!(a["db"]["lower"], db.probe(&position).unwrap().lower);
+    let entries = db.move_entries(&position).unwrap();
+    let scores = a["scores"].as_array().unwrap();
+    assert_eq!(scores.len(), entries.len());
+    for (m, e) in scores.iter().zip(&entries) {
+        assert_eq!(m["move"], e.mv.to_string().as_str());
+        assert_eq!(m["db"], json!({"lower": e.lower, "upper": e.upper}), "{m}");
+        assert_eq!(m["captured"], e.captures);
+    }
+    // Over 10 seeds: no database value, the engine's lines still.
+    let (_, start) = post(
+        &app,
+        "/api/study/analysis",
+        json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"}),
+    )
+    .await;
+    assert_eq!(start["lines"].as_array().unwrap().len(), 3);
+    assert!(start["db"].is_null());
+    // A finished game has no lines.
+    let (_, over) = post(
+        &app,
+        "/api/study/analysis",
+        json!({"position": "1-2-1-0-0-0-0-0-0-0-0-0-21-23-S"}),
+    )
+    .await;
+    assert_eq!(over["lines"], json!([]));
+    assert_eq!(over["end"]["reason"], "starvation");
+}
+
+#[tokio::test]
+async fn an_analysis_from_a_game_knows_its_history() {
+    let app = bare_app();
+    let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+    let body = json!({"position": start, "moves": "FfAa", "lines": 1});
+    let (s, a) = post(&app, "/api/study/analysis", body).await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    assert_eq!(a["position"], "0-6-6-6-5-1-0-6-6-6-5-1-0-0-S");
+    // One seed each, chasing round the board: after twelve moves the first
+    // position is back, and the game ends there.
+    let chase = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S";
+    let (_, fresh) = post(&app, "/api/study/analysis", json!({"position": chase})).await;
+    assert!(fresh["end"].is_null(), "{fresh}");
+    let body = json!({"position": chase, "moves": "FfAaBbCcDdEe"});
+    let (_, again) = post(&app, "/api/study/analysis", body).await;
+    assert_eq!(again["end"]["reason"], "repetition", "{again}");
+    assert_eq!(again["lines"], json!([]));
+    for (moves, status, code) in [
+        ("FF", StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
+        ("Fx", StatusCode::BAD_REQUEST, "bad_moves"),
+    ] {
+        let body = json!({"position": start, "moves": moves});
+        let (s, v) = post(&app, "/api/study/analysis", body).await;
+        error_code(s, &v, (status, code));
+    }
+    let body = json!({"position": chase, "moves": "Ff".repeat(1_001)});
+    let (s, v) = post(&app, "/api/study/analysis", body).await;
+    error_code(s, &v, (StatusCode::UNPROCESSABLE_ENTITY, "bad_moves"));
+}
+
+#[tokio::test]
+async fn analyses_share_the_search_pool_and_beyond_its_queue_are_refused() {
+    // One search at a time, one waiting: of four analyses asked at once,
+    // the fourth at least is refused as busy, and none is lost.
+    let config = Config {
+        max_searches: 1,
+        max_queued_searches: 1,
+        hint_time: Duration::from_millis(400),
+        ..Config::default()
+    };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let body = json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "lines": 1});
+    let ask = || post(&app, "/api/study/analysis", body.clone());
+    let (a, b, c, d) = tokio::join!(ask(), ask(), ask(), ask());
+    let statuses: Vec<StatusCode> = [&a, &b, &c, &d].iter().map(|r| r.0).collect();
+    assert!(statuses.contains(&StatusCode::OK), "{statuses:?}");
+    for (status, v) in [a, b, c, d] {
+        match status {
+            StatusCode::OK => assert_eq!(v["lines"].as_array().unwrap().len(), 1),
+            _ => error_code(status, &v, (StatusCode::SERVICE_UNAVAILABLE, "busy")),
+        }
+    }
+    assert!(
+        statuses.contains(&StatusCode::SERVICE_UNAVAILABLE),
+        "{statuses:?}"
+    );
+}
+
+/// Random bodies and queries to every study endpoint: never a server error,
+/// always a JSON answer. A longer run: `PROPTEST_CASES=5000 cargo test -p
+/// awale-web --test study`.
+#[test]
+fn no_study_request_gets_a_server_error() {
+    use proptest::prelude::*;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let app = runtime.block_on(async {
+        let dir = db_dir().clone();
+        let oracles: awale_web::computer::OracleSource =
+            Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
+        let config = Config {
+            hint_time: Duration::from_millis(5),
+            ..Config::default()
+        };
+        let state =
+            AppState::with_oracle(Store::in_memory().unwrap(), config, Some(oracles)).unwrap();
+        state.set_puzzle_database(Some(Arc::new(
+            Database::open(db_dir(), &Rules::AWALE).unwrap(),
+        )));
+        app(state)
+    });
+    // Diagrams: some real, most not (wrong counts, huge numbers, junk).
+    let diagram = prop_oneof![
+        proptest::collection::vec(0u16..70, 0..16).prop_map(|v| {
+            let mut parts: Vec<String> = v.iter().map(u16::to_string).collect();
+            parts.push(["S", "N", "x", ""][v.len() % 4].to_string());
+            parts.join("-")
+        }),
+        "\\PC{0,40}",
+    ];
+    let text = "\\PC{0,12}";
+    let request = prop_oneof![
+        (diagram.clone(), text).prop_map(|(p, m)| (
+            "POST",
+            "/api/study/puzzles/check".to_string(),
+            json!({"position": p, "move": m}).to_string()
+        )),
+        (diagram.clone(), text, 0usize..9, text).prop_map(|(p, m, l, r)| (
+            "POST",
+            "/api/study/analysis".to_string(),
+            json!({"position": p, "moves": m, "lines": l, "rules": r}).to_string()
+        )),
+        proptest::collection::vec(any::<u8>(), 0..64).prop_map(|b| (
+            "POST",
+            "/api/study/analysis".to_string(),
+            String::from_utf8_lossy(&b).into_owned()
+        )),
+        (diagram, text).prop_map(|(p, r)| {
+            let q = format!("position={}&rules={}", urlish(&p), urlish(&r));
+            ("GET", format!("/api/study/position?{q}"), String::new())
+        }),
+        (text, text, text).prop_map(|(s, d, t)| {
+            let q = format!(
+                "seed={}&difficulty={}&theme={}",
+                urlish(&s),
+                urlish(&d),
+                urlish(&t)
+            );
+            ("GET", format!("/api/study/puzzles/next?{q}"), String::new())
+        }),
+        text.prop_map(|d| (
+            "GET",
+            format!("/api/study/puzzles/daily?day={}", urlish(&d)),
+            String::new()
+        )),
+    ];
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases,
+        ..Default::default()
+    });
+    runner
+        .run(&request, |(method, uri, body)| {
+            let (status, bytes) = runtime.block_on(async {
+                let request = Request::builder()
+                    .method(method)
+                    .uri(&uri)
+                    .header("content-type", "application/json")
+                    .body(Body::from(body.clone()))
+                    .unwrap();
+                let response = app.clone().oneshot(request).await.unwrap();
+                let status = response.status();
+                (
+                    status,
+                    response.into_body().collect().await.unwrap().to_bytes(),
+                )
+            });
+            prop_assert!(!status.is_server_error(), "{method} {uri} {body}: {status}");
+            prop_assert!(
+                serde_json::from_slice::<Value>(&bytes).is_ok(),
+                "{uri}: not JSON"
+            );
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Text as it may come in a query: percent-encoded but for what is safe.
+fn urlish(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b',' | b'=' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

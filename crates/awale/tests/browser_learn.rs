@@ -1,0 +1,593 @@
+//! The Learn pages end to end, as browser.rs tests the game: the real `awale
+//! serve` with an endgame database built here by `awale db build`, a real
+//! headless Chromium driven through chromedriver. A lesson done wrong then
+//! right, a puzzle failed then solved, a game played without counting, the
+//! analysis board opened from a stored game and shared as an address.
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as
+//! ignored. With `AWALE_SCREENSHOTS=1` their screenshots go to `docs/`
+//! (those of the README).
+
+mod webdriver;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use serde_json::{json, Value};
+use webdriver::{browser_installed, http, start_server_with, temp_dir, Browser};
+
+/// One browser at a time: the machine has two cores.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    assert!(
+        browser_installed(),
+        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, \
+         which installs them, or build the tests with AWALE_SKIP_BROWSER=1 to skip them"
+    );
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// An endgame database up to 8 seeds, built once by `awale db build`.
+fn database() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir("learn-db");
+        let status = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(["db", "build", "--max-seeds", "8", "--quiet", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .status()
+            .expect("awale db build runs");
+        assert!(status.success());
+        dir
+    })
+}
+
+fn screenshot(b: &Browser, name: &str) {
+    let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs")
+            .join(name)
+    } else {
+        static DIR: OnceLock<PathBuf> = OnceLock::new();
+        DIR.get_or_init(|| temp_dir("learn-shots")).join(name)
+    };
+    b.screenshot(&path);
+}
+
+/// A server with the database; its address.
+fn server(name: &str) -> (webdriver::Process, String) {
+    let data = temp_dir(name);
+    let db = database().to_str().unwrap().to_string();
+    start_server_with(&data, &["--db", &db])
+}
+
+/// Opens `url` with quick animations, no sound, and the page's stored
+/// choices as `storage` says.
+fn open(b: &Browser, url: &str, storage: &str) {
+    b.goto(url);
+    b.exec(
+        &format!(
+            "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
+             localStorage.setItem('awale.sound', 'off'); {storage}"
+        ),
+        json!([]),
+    );
+    b.goto(url);
+}
+
+fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let addr = url.trim_start_matches("http://");
+    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// Clicks hole `letter` of the board `svg`.
+fn tap(b: &Browser, svg: &str, letter: &str) {
+    b.click(&format!("{svg} .hole-hit[data-letter='{letter}']"));
+}
+
+fn text(b: &Browser, css: &str) -> String {
+    b.exec(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : ''",
+        json!([css]),
+    )
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+/// Waits until the text of `css` holds `needle`; returns the text.
+fn wait_text(b: &Browser, css: &str, needle: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let t = text(b, css);
+        if t.contains(needle) {
+            return t;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for `{needle}` in {css} (last: `{t}`; at {})",
+            b.exec("return location.hash", json!([]))
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Waits until `script` returns true.
+fn wait(b: &Browser, what: &str, script: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while b.exec(script, json!([])) != json!(true) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what} (at {})",
+            b.exec("return location.hash + ' ' + document.querySelector('main').innerText.slice(0, 600)", json!([]))
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_done_wrong_then_right_is_kept_as_done() {
+    let _serial = serial();
+    let (_server, url) = server("lesson");
+    let b = Browser::start("lesson", "en-US,en", 1200, 900);
+    open(&b, &format!("{url}/#learn"), "");
+    b.find(".lesson-card[data-lesson='capture']");
+    assert_eq!(
+        b.exec(
+            "return document.querySelectorAll('.lesson-card').length",
+            json!([])
+        ),
+        9
+    );
+    b.click(".lesson-card[data-lesson='capture']");
+    wait_text(&b, "#lesson-step", "Step 1 of 2");
+    b.click("#lesson-board .hole-hit.legal");
+    // Step 2: take 3, where F makes 4 (no capture).
+    b.goto(&format!("{url}/#lesson=capture&step=2"));
+    wait_text(&b, "#lesson-task", "Now take 3 seeds");
+    b.find("#lesson-board .hole-hit.legal[data-letter='F']");
+    tap(&b, "#lesson-board", "F");
+    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    assert!(said.contains("made 4 in c"), "{said}");
+    // A hint after a wrong try; the position comes back.
+    wait(
+        &b,
+        "the hint",
+        "return !document.querySelector('#lesson-hint-text').hidden",
+    );
+    assert!(text(&b, "#lesson-hint-text").contains("Hole a has 2 seeds"));
+    wait(
+        &b,
+        "the board back",
+        "return !!document.querySelector(\"#lesson-board .hole-hit.legal[data-letter='E']\")",
+    );
+    screenshot(&b, "screenshot-lesson.png");
+    tap(&b, "#lesson-board", "E");
+    let said = wait_text(&b, "#lesson-feedback", "Well done!");
+    assert!(
+        said.contains("You take 3 seeds!") || said.contains("You took 3 seeds"),
+        "{said}"
+    );
+    wait(
+        &b,
+        "the next button",
+        "return !document.querySelector('#lesson-next').hidden",
+    );
+    assert_eq!(text(&b, "#lesson-next"), "Next lesson");
+    let progress = b.exec(
+        "return JSON.parse(localStorage.getItem('awale.lessons'))",
+        json!([]),
+    );
+    assert_eq!(progress["capture"], 2);
+    // An illegal try is explained: North starving, A does not feed.
+    b.goto(&format!("{url}/#lesson=feed"));
+    wait_text(&b, "#lesson-task", "no seeds at all");
+    tap(&b, "#lesson-board", "A");
+    let said = wait_text(&b, "#lesson-feedback", "not allowed");
+    assert!(said.contains("The seeds of A stay on your side"), "{said}");
+    // The list shows the lesson done, in French too.
+    b.click("#lesson-back");
+    wait(
+        &b,
+        "the list",
+        "return !document.querySelector('#lesson-list').hidden",
+    );
+    assert!(text(&b, ".lesson-card[data-lesson='capture'] .state").contains("Done"));
+    b.click("#btn-lang");
+    wait_text(&b, ".lesson-card[data-lesson='capture'] .state", "Finie");
+    assert_eq!(text(&b, ".lesson-card[data-lesson='sow'] .title"), "Semer");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_puzzle_failed_then_solved_plays_the_database_line() {
+    let _serial = serial();
+    let (_server, url) = server("puzzle");
+    // The puzzle the page will show, asked of the server: its answer.
+    let (status, next) = call(
+        &url,
+        "GET",
+        "/api/study/puzzles/next?seed=3&difficulty=3",
+        None,
+    );
+    assert_eq!(status, 200, "{next}");
+    let p = &next["puzzle"];
+    let answer = p["answer"].as_str().unwrap().to_string();
+    let b = Browser::start("puzzle", "en-US,en", 1200, 900);
+    open(&b, &format!("{url}/#puzzles&seed=3&difficulty=3"), "");
+    wait_text(&b, "#puzzle-goal", "to play and");
+    let goal = text(&b, "#puzzle-goal");
+    let side = if p["position"].as_str().unwrap().ends_with('S') {
+        "South"
+    } else {
+        "North"
+    };
+    assert!(goal.starts_with(side), "{goal}");
+    // The solver plays from the bottom of the board.
+    let bottom = b.exec(
+        "const a = document.querySelector(\"#puzzle-board .hole-hit[data-letter='A']\"); \
+         const f = document.querySelector(\"#puzzle-board .hole-hit[data-letter='f']\"); \
+         return +a.getAttribute('cy') > +f.getAttribute('cy') ? 'South' : 'North'",
+        json!([]),
+    );
+    assert_eq!(bottom, side);
+    let wrong = b
+        .exec(
+            "return [...document.querySelectorAll('#puzzle-board .hole-hit.legal')] \
+             .map(h => h.dataset.letter).find(l => l !== arguments[0])",
+            json!([answer]),
+        )
+        .as_str()
+        .expect("a wrong move to try")
+        .to_string();
+    tap(&b, "#puzzle-board", &wrong);
+    let said = wait_text(&b, "#puzzle-feedback", "Try another move.");
+    assert!(said.starts_with(&format!("Not {wrong}:")), "{said}");
+    wait(
+        &b,
+        "the puzzle back",
+        "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 1",
+    );
+    assert!(
+        b.exec(
+            "return !document.querySelector('#puzzle-solution').hidden",
+            json!([])
+        ) == true
+    );
+    tap(&b, "#puzzle-board", &answer);
+    let said = wait_text(&b, "#puzzle-feedback", "The perfect line:");
+    assert!(
+        said.starts_with(&format!("Well done! {answer} is the only move")),
+        "{said}"
+    );
+    let line: Vec<&str> = p["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(said.contains(&line.join(" ")), "{said}");
+    screenshot(&b, "screenshot-puzzle.png");
+    // Failed once: solved, but not in a row.
+    assert_eq!(
+        text(&b, "#puzzle-stats"),
+        "Solved: 1 · in a row: 0 · best: 0"
+    );
+    b.click("#puzzle-next");
+    wait(
+        &b,
+        "a new seed",
+        "return /seed=\\d+/.test(location.hash) && !location.hash.includes('seed=3&')",
+    );
+    wait_text(&b, "#puzzle-goal", "to play and");
+    // Puzzles of one theme.
+    b.exec(
+        "const s = document.querySelector('#puzzle-theme-choice'); s.value = 'save_draw'; \
+         s.dispatchEvent(new Event('change'))",
+        json!([]),
+    );
+    wait(
+        &b,
+        "a theme in the address",
+        "return location.hash.includes('theme=save_draw')",
+    );
+    wait_text(&b, "#puzzle-theme", "Save a draw");
+    wait_text(&b, "#puzzle-goal", "to play and save a draw");
+    // The puzzle of the day, in French.
+    b.click("#puzzle-daily");
+    wait_text(&b, "#puzzle-title", "Puzzle of the day");
+    b.click("#btn-lang");
+    wait_text(&b, "#puzzle-title", "Problème du jour");
+    wait_text(&b, "#puzzle-goal", "joue et");
+}
+
+/// The digits on the board: hole counts, store counts, what screen readers
+/// are told of holes and stores.
+fn board_digits(b: &Browser) -> String {
+    b.exec(
+        "const svg = document.querySelector('#board'); \
+         const texts = [...svg.querySelectorAll('text')].map(e => e.textContent); \
+         const labels = [...svg.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')); \
+         return [...texts, ...labels].join(' ').replace(/[^0-9]/g, '')",
+        json!([]),
+    )
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
+    let _serial = serial();
+    let (_server, url) = server("nocount");
+    let b = Browser::start("nocount", "fr-FR,fr", 1200, 900);
+    open(&b, &format!("{url}/"), "");
+    b.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    // Fast play: a short clock, one tap; without counting.
+    b.exec(
+        "[...document.querySelectorAll('#clock-presets button')].find(b => b.textContent === '3 + 2').id = 'fast'",
+        json!([]),
+    );
+    b.click("#fast");
+    let clock = b.exec(
+        "const f = document.querySelector('#form-new'); return [f.clock.checked, f.minutes.value, f.increment.value]",
+        json!([]),
+    );
+    assert_eq!(clock, json!([true, "3", "2"]));
+    b.click("input[name=mode][value=humans] + span");
+    b.click("#chk-nocount-new");
+    b.click("#btn-start");
+    wait(
+        &b,
+        "the game",
+        "return document.querySelectorAll('#board .hole-hit.legal').length === 6",
+    );
+    assert_eq!(text(&b, "#player-bottom .clock"), "3:00");
+    assert_eq!(board_digits(&b), "", "numbers on the board");
+    // Seeds are still drawn: 4 in each hole.
+    let seeds = b.exec(
+        "return document.querySelectorAll('#board .hole ellipse[rx=\"12\"][stroke]').length",
+        json!([]),
+    );
+    assert_eq!(seeds, 48);
+    tap(&b, "#board", "F");
+    wait(&b, "North's turn", "return document.querySelectorAll(\"#board .hole-hit.legal[data-letter='a']\").length === 1");
+    assert_eq!(board_digits(&b), "", "numbers on the board");
+    screenshot(&b, "screenshot-no-count.png");
+    tap(&b, "#board", "f");
+    wait(&b, "South's turn", "return document.querySelectorAll(\"#board .hole-hit.legal[data-letter='A']\").length === 1");
+    assert_eq!(board_digits(&b), "");
+    // The result screen counts.
+    b.click("#btn-resign");
+    b.click("#resign-N");
+    wait(
+        &b,
+        "the result",
+        "return !!document.querySelector('#result')",
+    );
+    assert!(
+        text(&b, "#status").contains("48"),
+        "{}",
+        text(&b, "#status")
+    );
+    assert_ne!(board_digits(&b), "");
+    // The setting stays for the next game; the settings dialog shows it.
+    b.click("#btn-settings");
+    assert_eq!(
+        b.exec(
+            "return document.querySelector('#chk-nocount').checked",
+            json!([])
+        ),
+        true
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
+    let _serial = serial();
+    let (_server, url) = server("analysis");
+    // A finished game: North plays its last seed, nobody can feed it.
+    let record = "[Event \"Study\"]\n[FEN \"2-1-0-0-0-0-0-0-0-0-0-1-21-23-S\"]\n\n1. A f 1-0";
+    let (status, imported) = call(
+        &url,
+        "POST",
+        "/api/import",
+        Some(json!({ "record": record })),
+    );
+    assert_eq!(status, 201, "{imported}");
+    let id = imported["ids"][0].as_i64().expect("an id");
+    let b = Browser::start("analysis", "en-US,en", 1200, 900);
+    open(&b, &format!("{url}/#game={id}&ply=0"), "");
+    wait(
+        &b,
+        "the replay",
+        "return !document.querySelector('#replay-bar').hidden",
+    );
+    b.click("#btn-study");
+    wait_text(&b, "#an-tree", "Start");
+    assert!(b
+        .exec("return location.hash", json!([]))
+        .as_str()
+        .unwrap()
+        .contains(&format!("game={id}")));
+    // The game's moves are the main line; the board is at its start.
+    let tree = b.exec(
+        "return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)",
+        json!([]),
+    );
+    assert_eq!(tree, json!(["Start", "A", "f"]));
+    assert_eq!(text(&b, "#an-tree .mv.current"), "Start");
+    // Engine lines and the database's value of every move (4 seeds: in it).
+    wait(
+        &b,
+        "the analysis",
+        "return document.querySelectorAll('#an-lines li').length > 0",
+    );
+    let db = b.exec("return [...document.querySelectorAll('#an-moves tr td:last-child')].map(e => e.textContent)", json!([]));
+    let db = db.as_array().unwrap();
+    assert!(!db.is_empty());
+    assert!(
+        db.iter()
+            .all(|v| v.as_str().is_some_and(|s| s != "—" && !s.is_empty())),
+        "{db:?}"
+    );
+    assert!(
+        text(&b, "#an-status").starts_with("Endgame database:"),
+        "{}",
+        text(&b, "#an-status")
+    );
+    // A variation: another move than the game's.
+    let other = b
+        .exec(
+            "return [...document.querySelectorAll('#analysis-board .hole-hit.legal')].map(h => h.dataset.letter).find(l => l !== 'A')",
+            json!([]),
+        )
+        .as_str()
+        .expect("another move")
+        .to_string();
+    tap(&b, "#analysis-board", &other);
+    wait(
+        &b,
+        "the variation",
+        "return !!document.querySelector('#an-tree .variation .mv.current')",
+    );
+    let hash = b
+        .exec("return location.hash", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(hash.contains(&format!("moves={other}")), "{hash}");
+    screenshot(&b, "screenshot-analysis.png");
+    // Shared: the address opens the same position in another browser.
+    b.click("#an-share");
+    let link = b
+        .exec("return document.querySelector('#an-link').value", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(link.ends_with(&hash), "{link} {hash}");
+    let c = Browser::start("analysis-shared", "fr-FR,fr", 1200, 900);
+    open(&c, &link, "");
+    wait(
+        &c,
+        "the shared position",
+        "return !!document.querySelector('#an-tree .mv.current')",
+    );
+    assert_eq!(text(&c, "#an-tree .mv.current"), other);
+    assert_eq!(
+        c.exec("return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)", json!([])),
+        json!(["Début", other])
+    );
+    // The editor: a position of one's own, its seed total shown.
+    c.click("#an-edit");
+    c.click("#an-empty");
+    c.exec(
+        "const f = document.querySelector('#an-editor'); f.A.value = 1; f.f.value = 2; f.store_S.value = 20; \
+         f.store_N.value = 26; f.to_move.value = 'S'; f.dispatchEvent(new Event('input'))",
+        json!([]),
+    );
+    wait_text(&c, "#an-total", "1 de trop");
+    assert_eq!(
+        c.exec(
+            "return document.querySelector('#an-apply').disabled",
+            json!([])
+        ),
+        true
+    );
+    c.exec("const f = document.querySelector('#an-editor'); f.store_N.value = 25; f.dispatchEvent(new Event('input'))", json!([]));
+    wait_text(&c, "#an-total", "48 graines en tout");
+    c.click("#an-apply");
+    wait(
+        &c,
+        "the new position",
+        "return location.hash.includes('position=1-0-0-0-0-0-0-0-0-0-0-2-20-25-S')",
+    );
+    wait_text(&c, "#an-status", "Base de finales");
+}
+
+/// What overflows a phone's screen, and text too small to read.
+fn phone_problems(b: &Browser) -> Vec<String> {
+    let v = b.exec(
+        "const w = window.innerWidth;
+         const bad = [];
+         if (document.documentElement.scrollWidth > w) bad.push('page ' + document.documentElement.scrollWidth);
+         for (const e of document.querySelectorAll('main *')) {
+           const r = e.getBoundingClientRect();
+           if (r.width && e.offsetParent !== null && r.right > w + 1 && !e.closest('.edit-rows'))
+             bad.push((e.id || e.className.baseVal || e.className || e.tagName) + ' ' + Math.round(r.right));
+         }
+         for (const e of document.querySelectorAll('main svg text')) {
+           const r = e.getBoundingClientRect();
+           if (r.height && r.height < 11) bad.push('small text ' + e.textContent + ' ' + r.height.toFixed(1));
+         }
+         const text = document.querySelector('main').innerText;
+         for (const m of text.matchAll(/.{0,20} [:;!?].{0,10}/g)) bad.push('plain space: ' + m[0]);
+         return bad;",
+        json!([]),
+    );
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_learn_pages_fit_a_phone_in_french() {
+    let _serial = serial();
+    let (_server, url) = server("learn-phone");
+    let b = Browser::start("learn-phone", "fr-FR,fr", 390, 844);
+    open(&b, &format!("{url}/#learn"), "");
+    b.find(".lesson-card[data-lesson='sow']");
+    assert_eq!(
+        phone_problems(&b),
+        Vec::<String>::new(),
+        "the list of lessons"
+    );
+    b.click(".lesson-card[data-lesson='sow']");
+    wait_text(&b, "#lesson-task", "Tu joues en bas");
+    // A wrong try: the last seed stays at home.
+    b.goto(&format!("{url}/#lesson=sow&step=2"));
+    wait_text(&b, "#lesson-task", "dernière graine");
+    tap(&b, "#lesson-board", "A");
+    let said = wait_text(&b, "#lesson-feedback", "Essaie encore");
+    assert!(said.contains("chez toi, en E"), "{said}");
+    assert_eq!(phone_problems(&b), Vec::<String>::new(), "a lesson");
+    screenshot(&b, "screenshot-lesson-phone.png");
+    b.click("#tab-puzzles");
+    wait_text(&b, "#puzzle-goal", "joue et");
+    assert_eq!(phone_problems(&b), Vec::<String>::new(), "a puzzle");
+    b.click("#tab-analysis");
+    wait(
+        &b,
+        "the analysis",
+        "return document.querySelectorAll('#an-lines li').length > 0",
+    );
+    assert_eq!(
+        phone_problems(&b),
+        Vec::<String>::new(),
+        "the analysis board"
+    );
+    b.click("#an-edit");
+    assert_eq!(phone_problems(&b), Vec::<String>::new(), "the editor");
+}
