@@ -155,6 +155,9 @@ pub struct Head {
     pub clock: Option<ClockView>,
     /// Whether the game waits for its second player (online).
     pub waiting: bool,
+    /// How long the side to move has been thinking (for the countdowns
+    /// of abort and claim online).
+    pub turn_elapsed_ms: i64,
     /// Offers between the players: `takeback` and `rematch` name the side
     /// that asked; `rematch_id` is the rematch once accepted.
     pub offers: OffersView,
@@ -253,6 +256,7 @@ impl WebGame {
                 running: running.then(|| Side::letter(position.to_move())),
             }),
             waiting: self.waiting(),
+            turn_elapsed_ms: (now - self.turn_started_ms).max(0),
             offers: OffersView {
                 takeback: self.offers.takeback.map(Side::letter),
                 rematch: self.offers.rematch.map(Side::letter),
