@@ -141,8 +141,6 @@ pub struct Head {
     pub to_move: char,
     /// Legal moves now.
     pub legal: Vec<String>,
-    /// The moves in record notation.
-    pub notation: String,
     /// Whether a move may be taken back now (by a player of the game).
     pub can_undo: bool,
     /// Whether a redo is possible now.
@@ -194,6 +192,8 @@ pub struct GameView {
     pub start: String,
     /// Every move so far.
     pub plies: Vec<PlyView>,
+    /// The moves in record notation.
+    pub notation: String,
     /// Who sits South and North (online games).
     pub seats: [Option<SeatView>; 2],
     /// Listed in the lobby while it waits.
@@ -204,7 +204,8 @@ pub struct GameView {
     pub you: Option<Vec<char>>,
 }
 
-/// A move as the live events send it: the new ply and what changed.
+/// A move as the live events send it (and as a move's answer, asked
+/// with `?answer=move`): the new ply and what changed.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveEvent {
     /// The ply's index (the number of moves before it).
@@ -214,6 +215,9 @@ pub struct MoveEvent {
     /// What changed.
     #[serde(flatten)]
     pub head: Head,
+    /// The sides the viewer may play, in an answer (not in events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<Vec<char>>,
 }
 
 impl WebGame {
@@ -238,7 +242,6 @@ impl WebGame {
             stores: position.stores(),
             to_move: Side::letter(position.to_move()),
             legal,
-            notation: notation(&self.game),
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
             computer_to_move: self.computer_to_move(),
@@ -281,6 +284,7 @@ impl WebGame {
             rules: RulesView::of(self.game.rules()),
             start: self.game.start().to_string(),
             plies: self.game.plies().iter().map(PlyView::of).collect(),
+            notation: notation(&self.game),
             seats: self.seats.clone().map(|s| {
                 s.filter(|_| self.mode == Mode::Online)
                     .map(|seat| SeatView { name: seat.name })
@@ -298,6 +302,7 @@ impl WebGame {
             index: plies.len() - 1,
             ply: PlyView::of(last),
             head: self.head(now),
+            you: None,
         })
     }
 }

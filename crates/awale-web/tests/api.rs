@@ -1112,3 +1112,30 @@ async fn no_hints_against_the_clock_and_no_review_before_the_end() {
     let strongest = info["levels"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(strongest["uses_databases"], true);
 }
+
+#[tokio::test]
+async fn a_move_can_answer_with_itself_only() {
+    let app = memory_app();
+    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let url = format!("/api/games/{}/moves?answer=move", game["id"]);
+    let (status, answer) = post(&app, &url, json!({"move": "F", "ply": 0})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["index"], 0);
+    assert_eq!(answer["ply"]["move"], "F");
+    assert_eq!(answer["ply"]["sown"], json!([6, 7, 8, 9]));
+    assert_eq!(answer["to_move"], "N");
+    assert_eq!(answer["you"], json!(["S", "N"]));
+    assert!(
+        answer.get("plies").is_none(),
+        "not the whole game: {answer}"
+    );
+    // Sent again for the same ply: played once, the same answer.
+    let (status, again) = post(&app, &url, json!({"move": "F", "ply": 0})).await;
+    assert_eq!((status, again["index"].as_u64()), (StatusCode::OK, Some(0)));
+    let bad = format!("/api/games/{}/moves?answer=everything", game["id"]);
+    refused(
+        post(&app, &bad, json!({"move": "f"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_query",
+    );
+}

@@ -265,7 +265,7 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert((game, plies), Instant::now());
-        let path = format!("/api/games/{game}/moves");
+        let path = format!("/api/games/{game}/moves?answer=move");
         match run
             .request(
                 "POST",

@@ -250,7 +250,14 @@ export async function computerIfDue() {
 
 // Plays `letter` for the person.
 export function play(letter) {
-  return act((g) => api("POST", `/api/games/${g.id}/moves`, { move: letter, ply: g.plies.length }));
+  return act(async (g) => {
+    // The answer is the move and what it changed; the page has the rest.
+    const answer = await api("POST", `/api/games/${g.id}/moves?answer=move`, { move: letter, ply: g.plies.length });
+    const { index, ply, ...head } = answer;
+    if (index === g.plies.length) return { ...g, ...head, plies: g.plies.concat([ply]) };
+    // Played already (sent twice) or the game moved on: the whole game.
+    return api("GET", `/api/games/${g.id}`);
+  });
 }
 
 export function undo() {

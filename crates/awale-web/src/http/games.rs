@@ -330,14 +330,38 @@ pub struct MoveRequest {
     ply: Option<usize>,
 }
 
+/// The query of POST /api/games/{id}/moves.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MoveQuery {
+    /// `move`: answer with the move and what changed (as the `move`
+    /// event), not the whole game.
+    #[serde(default)]
+    answer: Option<String>,
+}
+
 /// POST /api/games/{id}/moves: a person plays. The same move sent twice
 /// for the same ply is played once: the second answer is the game as it is.
+/// With `?answer=move`, the answer is the move and what it changed (as
+/// the `move` event, plus `you`): what a page that has the game needs.
 pub async fn play(
     State(state): State<AppState>,
     viewer: Viewer,
     GameId(id): GameId,
+    Query(query): Query<MoveQuery>,
     JsonBody(req): JsonBody<MoveRequest>,
-) -> ApiResult<Json<GameView>> {
+) -> ApiResult<Response> {
+    let short = match query.answer.as_deref() {
+        None | Some("game") => false,
+        Some("move") => true,
+        Some(other) => {
+            return Err(Error::invalid(
+                "bad_query",
+                format!("`{other}` is not an answer (game or move)"),
+            )
+            .into())
+        }
+    };
     let mv = parse_move(&req.mv)?;
     let player = viewer.0.clone();
     let (game, ()) = state
@@ -354,7 +378,19 @@ pub async fn play(
             Ok(())
         })
         .await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+    let now = now_ms();
+    if short {
+        if let Some(mut event) = game.move_event(now) {
+            event.you = Some(
+                game.sides_of(viewer.player())
+                    .into_iter()
+                    .map(Side::letter)
+                    .collect(),
+            );
+            return Ok(Json(event).into_response());
+        }
+    }
+    Ok(Json(game.view(now, Some(viewer.player()))).into_response())
 }
 
 /// The body of requests that name the position they act on.
