@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use awale_core::{EndReason, Game, Move, Moves, Position, Rules};
+use awale_core::{EndReason, Game, Move, Moves, Position, Repetition, Rules};
 
 use crate::eval::{Evaluation, Evaluations, Weights};
 use crate::limits::Limits;
@@ -859,7 +859,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         if alpha >= beta {
             return alpha;
         }
-        if let Some(score) = self.probe_oracle(pos, alpha, beta) {
+        if let Some(score) = self.probe_oracle(pos, ply, alpha, beta) {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY {
@@ -941,16 +941,34 @@ impl<'a, 'b> Worker<'a, 'b> {
 
     /// What the endgame oracle settles: an exact result, or a bound beyond
     /// the window.
+    ///
+    /// The oracle's values are those of a position reached by a capture.
+    /// With positions since the last capture (in the game or on the
+    /// path), a repetition can end the game sooner: under `nobody` it
+    /// splits nothing more, so the true value lies between 0 and the
+    /// oracle's, and only that wider bound is used; under `own_row` each
+    /// side keeps its row, which the oracle does not bound, so it is not
+    /// used at all (docs/RULES.md, repetition).
     #[inline(always)]
-    fn probe_oracle(&self, pos: &Position, alpha: i32, beta: i32) -> Option<i32> {
+    fn probe_oracle(&self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         let oracle = self.shared.oracle?;
-        if pos.seeds_on_board() > self.shared.oracle_seeds {
+        let on_board = pos.seeds_on_board();
+        if on_board > self.shared.oracle_seeds {
+            return None;
+        }
+        let idx = self.base + ply;
+        let since_capture = idx >= 1 && self.seeds[idx - 1] == on_board;
+        if since_capture && self.rules.repetition == Repetition::OwnRow {
             return None;
         }
         let b = oracle.probe(pos)?;
+        let (mut lower, mut upper) = (i32::from(b.lower), i32::from(b.upper));
+        if since_capture {
+            (lower, upper) = (lower.min(0), upper.max(0));
+        }
         let me = pos.to_move();
         let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
-        let (lo, hi) = (diff + i32::from(b.lower), diff + i32::from(b.upper));
+        let (lo, hi) = (diff + lower, diff + upper);
         if lo == hi {
             return Some(Score::proven(lo).0);
         }
