@@ -18,6 +18,27 @@ pub struct Sowing {
 }
 
 impl Position {
+    /// How many seeds `m` drops into board hole `h` (0 for its own hole,
+    /// which a krou skips), without making the path: for evaluations that
+    /// ask it of every hole.
+    ///
+    /// ```
+    /// use awale_core::{Move, Position};
+    /// // A krou of 12 from A: one lap of 11, then B again.
+    /// let p: Position = "12-4-4-4-4-0-4-4-4-4-4-0-0-0-S".parse().unwrap();
+    /// let a = Move::from_letter('A').unwrap();
+    /// assert_eq!((p.sown_into(a, 0), p.sown_into(a, 1), p.sown_into(a, 2)), (0, 2, 1));
+    /// ```
+    pub fn sown_into(&self, m: Move, h: usize) -> u8 {
+        let n = usize::from(self.hole(m.hole()));
+        // Holes after the origin, the origin skipped: 11 a lap.
+        let distance = (h + HOLES - m.hole()) % HOLES;
+        if distance == 0 {
+            return 0;
+        }
+        (n / 11 + usize::from(distance <= n % 11)) as u8
+    }
+
     /// The path of `m` from this position: its seeds one by one, then the
     /// holes it captures. A move that cannot be played (an empty hole, the
     /// other side's hole) sows nothing.
@@ -101,6 +122,10 @@ mod tests {
                 }
                 let m = moves[choice % moves.len()];
                 let s = p.sowing(m);
+                for h in 0..HOLES {
+                    let times = s.sown.iter().filter(|&&x| usize::from(x) == h).count();
+                    proptest::prop_assert_eq!(usize::from(p.sown_into(m, h)), times);
+                }
                 let mut holes = p.holes();
                 holes[m.hole()] = 0;
                 for &h in &s.sown {

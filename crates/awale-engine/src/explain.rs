@@ -194,22 +194,8 @@ fn holes_captured(position: &Position, mv: Move) -> u8 {
     let after = position.play_unchecked(mv);
     (0..6)
         .map(|i| Move::new(mv.side().opponent(), i).hole())
-        .filter(|&h| after.hole(h) == 0 && position.hole(h) + sown_into(position, mv, h) > 0)
+        .filter(|&h| after.hole(h) == 0 && position.hole(h) + position.sown_into(mv, h) > 0)
         .count() as u8
-}
-
-/// Seeds `mv` drops into board hole `h` (skipping its own hole).
-pub(crate) fn sown_into(position: &Position, mv: Move, h: usize) -> u8 {
-    let n = usize::from(position.hole(mv.hole()));
-    let start = mv.hole();
-    // Holes after the origin, counter-clockwise, origin skipped: 11 a lap.
-    let distance = (h + 12 - start) % 12;
-    if distance == 0 {
-        return 0;
-    }
-    let laps = n / 11;
-    let rest = n % 11;
-    (laps + usize::from(distance <= rest)) as u8
 }
 
 /// The reasons `mv` is good in `game`, most telling first (empty when

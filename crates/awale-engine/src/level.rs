@@ -400,7 +400,7 @@ fn seen_capture(position: &Position, m: Move, whole_chain: bool) -> u8 {
         return all;
     }
     let landing = last_hole(position, m);
-    position.hole(landing) + crate::explain::sown_into(position, m, landing)
+    position.hole(landing) + position.sown_into(m, landing)
 }
 
 /// The board hole where the last seed of `m` lands (the origin skipped on

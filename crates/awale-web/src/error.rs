@@ -5,8 +5,6 @@
 
 use std::fmt;
 
-use crate::store::StoreError;
-
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -107,11 +105,3 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-impl From<StoreError> for Error {
-    fn from(e: StoreError) -> Error {
-        // The cause is logged once here; the player gets a short message.
-        tracing::error!(error = %e, "game store failed");
-        Error::internal(format!("storing failed: {e}"))
-    }
-}

@@ -24,7 +24,6 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-mod assets;
 pub mod computer;
 pub mod error;
 pub mod game;

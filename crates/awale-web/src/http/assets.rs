@@ -55,7 +55,7 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
             }
         }
     }
-    crate::http::not_found(uri).await.into_response()
+    super::error::not_found(uri).await.into_response()
 }
 
 fn respond(asset: &Asset, cache: &'static str, headers: &HeaderMap) -> Response {

@@ -99,3 +99,12 @@ impl IntoResponse for ApiError {
         response
     }
 }
+
+/// Any other path: a JSON 404.
+pub(crate) async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!("nothing at `{}`", uri.path()),
+    )
+}

@@ -9,8 +9,9 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
-use crate::{assets, AppState};
+use crate::AppState;
 
+mod assets;
 pub mod error;
 pub mod events;
 pub mod extract;
@@ -72,7 +73,7 @@ pub fn app(state: AppState) -> Router {
             "/api/import",
             post(games::import).layer(DefaultBodyLimit::max(max_record)),
         )
-        .fallback(not_found)
+        .fallback(error::not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
@@ -107,15 +108,6 @@ fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response:
         "the server failed on this request",
     )
     .into_response()
-}
-
-/// Any other path: a JSON 404.
-pub(crate) async fn not_found(uri: axum::http::Uri) -> error::ApiError {
-    error::ApiError::new(
-        axum::http::StatusCode::NOT_FOUND,
-        "not_found",
-        format!("nothing at `{}`", uri.path()),
-    )
 }
 
 /// A known path with the wrong method.

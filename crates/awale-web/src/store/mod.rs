@@ -18,6 +18,7 @@ use awale_core::Side;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::game::{PlayerId, WebGame};
 
 mod rows;
@@ -62,6 +63,14 @@ impl std::error::Error for StoreError {
             StoreError::Sqlite(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Error {
+        // The cause is logged once here; the player gets a short message.
+        tracing::error!(error = %e, "game store failed");
+        Error::internal(format!("storing failed: {e}"))
     }
 }
 
