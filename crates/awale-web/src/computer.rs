@@ -35,6 +35,8 @@ pub struct LevelInfo {
     pub description_en: &'static str,
     /// Whether it plays with the endgame databases (when they are built).
     pub uses_databases: bool,
+    /// Its strength in Elo points (measured between levels).
+    pub elo: u32,
 }
 
 /// The engine's levels, weakest first.
@@ -48,6 +50,7 @@ pub fn levels() -> Vec<LevelInfo> {
             description_fr: l.description(Lang::Fr),
             description_en: l.description(Lang::En),
             uses_databases: l == Level::Perfect,
+            elo: l.elo(),
         })
         .collect()
 }
@@ -364,12 +367,16 @@ impl Computer {
         // should lose endgames the way people do.
         let oracle = level == Level::Perfect;
         let mut limits = level.limits();
-        if limits.movetime.is_none() && limits.depth.is_some_and(|d| d <= 8) {
+        if !level.searches() {
             // A weak level: it scores the moves at a small depth and picks
             // one like a person would.
             return self.with_engine(game.rules(), oracle, |e| {
                 awale_engine::choose_move(e, game, level, seed, stop)
             });
+        }
+        // The searching levels know the opening book.
+        if let Some(mv) = awale_engine::Book::builtin().probe(game) {
+            return Some(mv);
         }
         limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
         self.with_engine(game.rules(), oracle, |e| {

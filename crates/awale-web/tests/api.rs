@@ -846,7 +846,13 @@ async fn events(app: &Router, id: i64) -> Body {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computers_thinking_and_move_are_sent_live() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "computer", "level": 9, "human": "N"})).await;
+    // A searching level, from a position out of the opening book (which
+    // would answer at once).
+    let game = new_game(
+        &app,
+        json!({"mode": "computer", "level": 12, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
+    )
+    .await;
     let id = game["id"].as_i64().unwrap();
     let mut stream = events(&app, id).await;
     let first = next_event(&mut stream, "state", 5).await;

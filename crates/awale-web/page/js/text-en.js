@@ -91,6 +91,7 @@ export default {
   player_you: "{0} · you",
   player_computer: "{0} · computer ({1})",
   level_n: "level {0}",
+  level_elo: "about {0} Elo",
   clock_label: "{0}'s clock: {1}",
   clock_flagged: "{0}'s clock: time ran out",
   clock_words: "clock {0} min + {1} s per move",

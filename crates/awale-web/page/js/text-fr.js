@@ -92,6 +92,7 @@ export default {
   player_you: "{0} · vous",
   player_computer: "{0} · ordinateur ({1})",
   level_n: "niveau {0}",
+  level_elo: "environ {0} Elo",
   clock_label: "Pendule de {0} : {1}",
   clock_flagged: "Pendule de {0} : temps écoulé",
   clock_words: "pendule {0} min + {1} s par coup",

@@ -31,7 +31,8 @@ export function levelName(info, n) {
 }
 
 export function levelDescription(l) {
-  return typography(getLang() === "fr" ? l.description_fr : l.description_en);
+  const text = getLang() === "fr" ? l.description_fr : l.description_en;
+  return typography(l.elo ? `${text} (${t("level_elo", l.elo)})` : text);
 }
 
 // Whether a level plays with the endgame databases (the server says so;
