@@ -50,8 +50,19 @@ fn line() -> impl Strategy<Value = String> {
     ]
 }
 
+/// 64 cases, or PROPTEST_CASES for a longer run (see above).
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    ProptestConfig {
+        cases: cases.unwrap_or(64),
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(config())]
     #[test]
     fn protocol_lines_never_panic(lines in proptest::collection::vec(line(), 1..12)) {
         let said = Arc::new(Mutex::new(Vec::<String>::new()));

@@ -546,7 +546,11 @@ fn no_body_gets_a_server_error() {
         "\\PC{0,20}".prop_map(|c| format!("awale_player={c}")),
     ];
     let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
-        cases: 300,
+        // PROPTEST_CASES makes the run longer (see above).
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(300),
         ..Default::default()
     });
     runner
