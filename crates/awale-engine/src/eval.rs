@@ -401,6 +401,8 @@ pub fn evaluate(position: &Position) -> i32 {
 mod tests {
     use super::*;
     use awale_core::Side;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
 
     #[test]
     fn the_start_position_is_even() {
@@ -435,16 +437,12 @@ mod tests {
 
     #[test]
     fn features_match_a_hole_by_hole_count() {
-        let mut seed = 7u64;
+        let mut rng = StdRng::seed_from_u64(7);
         for _ in 0..2000 {
             let mut holes = [0u8; 12];
-            for _ in 0..(seed % 48) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                holes[(seed % 12) as usize] += 1;
+            for _ in 0..rng.random_range(0..48) {
+                holes[rng.random_range(0..12)] += 1;
             }
-            seed = seed.wrapping_add(1);
             for side in Side::BOTH {
                 let p = Position::new(holes, [0, 0], side).unwrap();
                 assert_eq!(features(&p), features_by_hand(&p), "{p}");
@@ -480,20 +478,16 @@ mod tests {
 
     #[test]
     fn captures_at_hand_match_a_sowing_by_sowing_count() {
-        let mut seed = 11u64;
+        let mut rng = StdRng::seed_from_u64(11);
         for _ in 0..5000 {
             let mut holes = [0u8; 12];
-            for _ in 0..(seed % 48) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+            for _ in 0..rng.random_range(0..48) {
                 // Small holes more often: that is where captures are.
-                let h = (seed % 12) as usize;
-                if holes[h] < 2 || seed.is_multiple_of(5) {
+                let h = rng.random_range(0..12);
+                if holes[h] < 2 || rng.random_range(0..5) == 0 {
                     holes[h] += 1;
                 }
             }
-            seed = seed.wrapping_add(1);
             let p = Position::new(holes, [0, 0], Side::South).unwrap();
             let h = p.relative_holes();
             let f = features(&p);
@@ -532,22 +526,20 @@ mod tests {
 mod table_tests {
     use super::*;
     use awale_core::Side;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
 
     #[test]
     fn the_table_of_weights_evaluates_as_the_weights() {
         let w = Weights([3, -5, 7, 11, -13, 17, -19]);
         let table = Evaluation::from_weights(&w);
         let tuned = Evaluation::from_weights(&Weights::TUNED);
-        let mut seed = 5u64;
+        let mut rng = StdRng::seed_from_u64(5);
         for _ in 0..3000 {
             let mut holes = [0u8; 12];
-            for _ in 0..(seed % 49) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                holes[(seed % 12) as usize] += 1;
+            for _ in 0..rng.random_range(0..49) {
+                holes[rng.random_range(0..12)] += 1;
             }
-            seed = seed.wrapping_add(3);
             let on_board: u8 = holes.iter().sum();
             let stores = [(48 - on_board) / 2, 48 - on_board - (48 - on_board) / 2];
             for side in Side::BOTH {

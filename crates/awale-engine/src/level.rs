@@ -215,28 +215,18 @@ impl Level {
     }
 
     fn style(self) -> Style {
+        // (chance to see a chain, chance to think of the answer, temperature)
+        let beginner = |chain, reply, temperature| Style::Beginner {
+            chain,
+            reply,
+            temperature,
+        };
         let soft = |depth, temperature| Style::Soft { depth, temperature };
         match self {
-            Level::Seed => Style::Beginner {
-                chain: 0.3,
-                reply: 0.15,
-                temperature: 150.0,
-            },
-            Level::Sprout => Style::Beginner {
-                chain: 0.7,
-                reply: 0.35,
-                temperature: 75.0,
-            },
-            Level::Apprentice => Style::Beginner {
-                chain: 1.0,
-                reply: 0.65,
-                temperature: 60.0,
-            },
-            Level::Pupil => Style::Beginner {
-                chain: 1.0,
-                reply: 0.9,
-                temperature: 55.0,
-            },
+            Level::Seed => beginner(0.3, 0.15, 150.0),
+            Level::Sprout => beginner(0.7, 0.35, 75.0),
+            Level::Apprentice => beginner(1.0, 0.65, 60.0),
+            Level::Pupil => beginner(1.0, 0.9, 55.0),
             Level::Player => soft(2, 130.0),
             Level::Skilled => soft(3, 110.0),
             Level::Strong => soft(4, 100.0),

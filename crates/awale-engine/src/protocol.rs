@@ -949,6 +949,8 @@ impl FromStr for Go {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
     use std::sync::Mutex;
     use std::time::Instant;
 
@@ -1400,7 +1402,7 @@ mod tests {
     #[test]
     fn garbage_never_panics() {
         let mut h = Harness::new();
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rng = StdRng::seed_from_u64(0x1234_5678_9abc_def0);
         let words = [
             "go",
             "position",
@@ -1429,12 +1431,9 @@ mod tests {
             "999999999999",
         ];
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let n = (seed % 6) as usize;
+            let n = rng.random_range(0..6);
             let line: Vec<&str> = (0..n)
-                .map(|i| words[((seed >> (8 * i)) % words.len() as u64) as usize])
+                .map(|_| words[rng.random_range(0..words.len())])
                 .collect();
             let line = line.join(" ").replace("go", "go depth 2");
             h.send(&line);

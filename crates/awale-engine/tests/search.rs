@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use awale_core::{Game, Move, Position, Rules, Side};
 use awale_engine::{Bounds, Engine, EngineOptions, Limits, Oracle, Score};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 fn engine() -> Engine {
     Engine::new(EngineOptions {
@@ -28,7 +30,7 @@ fn game_at(holes: [u8; 12], stores: [u8; 2], side: Side, rules: Rules) -> Game {
 
 /// Games of pseudo-random moves, reproducible.
 fn random_games(count: usize, rules: Rules) -> Vec<Game> {
-    let mut seed = 0x0123_4567_89AB_CDEF_u64;
+    let mut rng = StdRng::seed_from_u64(0x0123_4567_89AB_CDEF);
     let mut games = Vec::new();
     for g in 0..count {
         let mut game = Game::new(rules);
@@ -38,11 +40,7 @@ fn random_games(count: usize, rules: Rules) -> Vec<Game> {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            game.play(moves[(seed % moves.len() as u64) as usize])
-                .unwrap();
+            game.play(moves[rng.random_range(0..moves.len())]).unwrap();
         }
         games.push(game);
     }
@@ -410,14 +408,11 @@ fn an_oracle_for_other_rules_is_not_used() {
 /// which the side to move has a move back into a position of the game.
 fn games_with_a_repetition_at_hand(rules: Rules) -> Vec<Game> {
     let mut found = Vec::new();
-    let mut seed = 99u64;
+    let mut rng = StdRng::seed_from_u64(99);
     for case in 0..200 {
         let mut holes = [0u8; 12];
         for _ in 0..2 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            holes[(seed % 12) as usize] += 1;
+            holes[rng.random_range(0..12)] += 1;
         }
         let stores = [[23, 22], [22, 23], [22, 22]][case % 3];
         let Ok(start) = Position::new(holes, stores, Side::South) else {

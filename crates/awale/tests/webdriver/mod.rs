@@ -185,7 +185,7 @@ pub struct Browser {
     driver: Process,
     addr: String,
     session: String,
-    _profile: PathBuf,
+    profile: PathBuf,
 }
 
 impl Browser {
@@ -250,7 +250,7 @@ impl Browser {
             driver,
             addr,
             session: String::new(),
-            _profile: profile,
+            profile,
         };
         let value = browser.command("POST", "/session", Some(&caps));
         browser.session = value["sessionId"]
@@ -444,6 +444,9 @@ impl Drop for Browser {
                 None,
             );
         }
+        // The browser's profile folder goes with it (the session's end
+        // closed the browser).
+        let _ = std::fs::remove_dir_all(&self.profile);
         let _ = &self.driver;
     }
 }
