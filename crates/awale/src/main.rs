@@ -21,6 +21,12 @@ mod serve;
 mod show;
 mod uci;
 
+/// The allocator: the server's many threads allocate small buffers for
+/// every request and event, which glibc's arenas serialise under load
+/// (docs/BENCHMARKS.md, online play under load).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "awale",
