@@ -762,14 +762,17 @@ fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
     let b = Browser::start("stale", "en-US,en", 1280, 900);
     open(&b, &url);
     wait_dialog(&b);
-    // The strongest level, the person North: the computer thinks at once.
+    // The strongest level, the person North: the computer thinks at once
+    // (a target of 40 seeds keeps the game out of the opening book, which
+    // would answer at once).
     b.wait_for(
         "the levels",
         "return document.querySelectorAll('#sel-level option').length >= 7",
         10,
     );
     b.exec(
-        "const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value",
+        "const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value;\
+         document.querySelector('#sel-target').value = '40'",
         json!([]),
     );
     b.click("input[name=human][value=N] + span");
@@ -799,7 +802,7 @@ fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
     b.click("#btn-new");
     wait_dialog(&b);
     b.exec(
-        "document.querySelector('#sel-level').value = '1'",
+        "document.querySelector('#sel-level').value = '1'; document.querySelector('#sel-target').value = 'off'",
         json!([]),
     );
     b.click("input[name=human][value=S] + span");
