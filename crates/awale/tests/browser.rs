@@ -11,25 +11,10 @@
 mod webdriver;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{browser_installed, http, start_server, start_server_with, temp_dir, Browser};
-
-/// One browser at a time: the machine has two cores.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> MutexGuard<'static, ()> {
-    assert!(
-        browser_installed(),
-        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, \
-         which installs them, or build the tests with AWALE_SKIP_BROWSER=1 to skip them"
-    );
-    SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+use webdriver::{http, serial, start_server, start_server_with, temp_dir, Browser};
 
 /// Where the screenshots of the README go: `docs/` with
 /// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.

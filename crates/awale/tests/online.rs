@@ -11,25 +11,10 @@ mod webdriver;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{browser_installed, free_port, http, temp_dir, Browser, Process};
-
-/// One test at a time: the machine has two cores.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> MutexGuard<'static, ()> {
-    assert!(
-        browser_installed(),
-        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, \
-         which installs them, or build the tests with AWALE_SKIP_BROWSER=1 to skip them"
-    );
-    SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+use webdriver::{free_port, http, serial, temp_dir, Browser, Process};
 
 /// A QR code as the page's encoder made it.
 struct Qr {

@@ -7,8 +7,8 @@ import { getLang, t, typography } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson, saveJson } from "./settings.js";
 import { showError } from "./toast.js";
-import { holeLetter, letterHole } from "./words.js";
-import { StudyBoard, moveOf, playMarks, positionView, whatHappened, whyNot } from "./study-board.js";
+import { letterHole } from "./words.js";
+import { StudyBoard, listenForMoves, moveOf, playMarks, positionView, whatHappened, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PROGRESS = "awale.lessons";
@@ -246,28 +246,9 @@ export function render() {
   }
 }
 
-function onBoardClick(e) {
-  const hit = e.target.closest(".hole-hit.tappable");
-  if (hit) play(hit.dataset.letter);
-}
-
-function onKey(e) {
-  if ($("#lesson").hidden || $("#view-learn").hidden || !state.view) return;
-  if (e.target.closest && e.target.closest("input, textarea, select, dialog[open]")) return;
-  if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (/^[a-fA-F]$/.test(e.key)) {
-    const i = e.key.toUpperCase().charCodeAt(0) - 65;
-    play(holeLetter(state.view.to_move === "S" ? i : i + 6));
-  } else if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.letter) {
-    e.preventDefault();
-    play(e.target.dataset.letter);
-  }
-}
-
 export function wire() {
   board = new StudyBoard($("#lesson-board"));
-  $("#lesson-board").addEventListener("click", onBoardClick);
-  document.addEventListener("keydown", onKey);
+  listenForMoves($("#lesson-board"), () => !$("#lesson").hidden && !$("#view-learn").hidden, () => state.view, play);
   $("#lesson-again").onclick = again;
   $("#lesson-next").onclick = next;
   $("#lesson-back").onclick = () => nav.go({ view: "learn", tab: "lessons" });

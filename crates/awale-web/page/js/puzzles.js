@@ -9,8 +9,8 @@ import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson, saveJson } from "./settings.js";
 import { errorText } from "./toast.js";
-import { holeLetter, sideName } from "./words.js";
-import { StudyBoard, moveOf, playMarks, positionView, whyNot } from "./study-board.js";
+import { sideName } from "./words.js";
+import { StudyBoard, listenForMoves, moveOf, playMarks, positionView, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const STATS = "awale.puzzles";
@@ -230,28 +230,9 @@ function next() {
   nav.go({ view: "learn", tab: "puzzles", seed: newSeed(), difficulty: d ? Number(d) : undefined, theme });
 }
 
-function onBoardClick(e) {
-  const hit = e.target.closest(".hole-hit.tappable");
-  if (hit) play(hit.dataset.letter);
-}
-
-function onKey(e) {
-  if ($("#learn-puzzles").hidden || $("#view-learn").hidden || !state.view) return;
-  if (e.target.closest && e.target.closest("input, textarea, select, dialog[open]")) return;
-  if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (/^[a-fA-F]$/.test(e.key)) {
-    const i = e.key.toUpperCase().charCodeAt(0) - 65;
-    play(holeLetter(state.view.to_move === "S" ? i : i + 6));
-  } else if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.letter) {
-    e.preventDefault();
-    play(e.target.dataset.letter);
-  }
-}
-
 export function wire() {
   board = new StudyBoard($("#puzzle-board"));
-  $("#puzzle-board").addEventListener("click", onBoardClick);
-  document.addEventListener("keydown", onKey);
+  listenForMoves($("#puzzle-board"), () => !$("#learn-puzzles").hidden && !$("#view-learn").hidden, () => state.view, play);
   $("#puzzle-next").onclick = next;
   $("#puzzle-daily").onclick = () => nav.go({ view: "learn", tab: "puzzles" });
   $("#puzzle-solution").onclick = solution;

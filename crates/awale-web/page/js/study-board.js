@@ -8,7 +8,7 @@ import { drawBoard } from "./board.js";
 import { settings } from "./settings.js";
 import { animatePly } from "./sowing.js";
 import { t } from "./i18n.js";
-import { letterHole } from "./words.js";
+import { holeLetter, letterHole } from "./words.js";
 
 const views = new Map();
 
@@ -28,6 +28,28 @@ export async function positionView(diagram, rules = "awale") {
 
 export function moveOf(view, letter) {
   return view.moves.find((m) => m.move === letter) || null;
+}
+
+// Moves asked on a study board: a tap on a hole that can be played, or
+// a key while `active()` (A-F for the side to move's holes; Enter or
+// space on a focused hole). `view()` is the position shown.
+export function listenForMoves(element, active, view, play) {
+  element.addEventListener("click", (e) => {
+    const hit = e.target.closest(".hole-hit.tappable");
+    if (hit) play(hit.dataset.letter);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (!active() || !view()) return;
+    if (e.target.closest && e.target.closest("input, textarea, select, dialog[open]")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (/^[a-fA-F]$/.test(e.key)) {
+      const i = e.key.toUpperCase().charCodeAt(0) - 65;
+      play(holeLetter(view().to_move === "S" ? i : i + 6));
+    } else if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.letter) {
+      e.preventDefault();
+      play(e.target.dataset.letter);
+    }
+  });
 }
 
 // The ply of `letter` from `view`, as sowing.js animates a game's ply.

@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -474,4 +475,18 @@ fn base64_decode(text: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// One browser test at a time: the machine has two cores. Also checks
+/// that the browser is there, with what to do when it is not.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    assert!(
+        browser_installed(),
+        "the browser tests need /usr/bin/chromium and chromedriver: run `bash scripts/test.sh`, \
+         which installs them, or build the tests with AWALE_SKIP_BROWSER=1 to skip them"
+    );
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
