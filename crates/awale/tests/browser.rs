@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{http, serial, start_server, start_server_with, temp_dir, Browser};
+use webdriver::{call, serial, start_server, start_server_with, temp_dir, Browser};
 
 /// Where the screenshots of the README go: `docs/` with
 /// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.
@@ -43,16 +43,6 @@ fn open(b: &Browser, url: &str) {
         json!([]),
     );
     b.goto(url);
-}
-
-/// A request to the server's API; the status and the JSON answer.
-fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let addr = url.trim_start_matches("http://");
-    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 fn moves(b: &Browser) -> Vec<String> {

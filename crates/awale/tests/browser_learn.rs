@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{http, serial, start_server_with, temp_dir, Browser};
+use webdriver::{call, serial, start_server_with, temp_dir, Browser};
 
 /// An endgame database up to 8 seeds, built once by `awale db build`.
 fn database() -> &'static Path {
@@ -64,15 +64,6 @@ fn open(b: &Browser, url: &str, storage: &str) {
         json!([]),
     );
     b.goto(url);
-}
-
-fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let addr = url.trim_start_matches("http://");
-    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 /// Clicks hole `letter` of the board `svg`.

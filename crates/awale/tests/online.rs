@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{free_port, http, serial, temp_dir, Browser, Process};
+use webdriver::{call, free_port, serial, temp_dir, Browser, Process};
 
 /// A QR code as the page's encoder made it.
 struct Qr {
@@ -251,16 +251,6 @@ fn serve_at(data: &Path, port: u16) -> (Process, String) {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
-}
-
-/// A request to the server's API (no cookie: nobody's seat).
-fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let addr = url.trim_start_matches("http://");
-    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 /// A request made by the page itself (with its browser's cookie).

@@ -490,3 +490,14 @@ pub fn serial() -> MutexGuard<'static, ()> {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
+
+/// A request to the server at `url` (`http://HOST:PORT`): the status and
+/// the JSON answer (null when the body is not JSON).
+pub fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let addr = url.trim_start_matches("http://");
+    let (status, bytes) = http(addr, method, path, body.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
