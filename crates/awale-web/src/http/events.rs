@@ -21,7 +21,7 @@ use futures_util::stream::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{GameId, Viewer};
+use super::extract::{OnGame, Viewer};
 use crate::game::{now_ms, Mode, PlayerId, WebGame};
 use crate::live::{Event, Watch};
 use crate::AppState;
@@ -56,11 +56,10 @@ struct Listener {
 
 /// GET /api/games/{id}/events.
 pub async fn game_events(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
+    on: OnGame,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
-    let game = state.shared.games.load(id).await?;
+    let game = on.load().await?;
+    let OnGame { state, id, viewer } = on;
     let seat = online_seat(&game, viewer.player());
     let hub = Arc::clone(state.shared.games.hub());
     let (rx, _, mut watch) = hub.watch(id, seat, now_ms());

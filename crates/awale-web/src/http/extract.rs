@@ -1,7 +1,7 @@
 //! What handlers take from a request, read with the API's own errors: a
-//! JSON body (only as `application/json`), a game id (an integer from the
-//! path on), the viewer (the player their cookie names, if any) and the
-//! client's address.
+//! JSON body (only as `application/json`), a query, a game id (an integer
+//! from the path on), the viewer (the player their cookie names, if any),
+//! the request about one game that bundles them, and the client's address.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -9,10 +9,14 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
+use axum::Json;
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
-use crate::game::PlayerId;
+use crate::error::Error;
+use crate::game::{now_ms, PlayerId, WebGame};
+use crate::view::GameView;
+use crate::AppState;
 
 /// A JSON request body: 415 when it is not sent as `application/json`
 /// (so another site's form or `text/plain` request cannot pass for the
@@ -106,6 +110,61 @@ impl<S: Send + Sync> FromRequestParts<S> for Viewer {
             .get::<Viewer>()
             .cloned()
             .unwrap_or_default())
+    }
+}
+
+/// A request about one game: the server's state, the game's id (from the
+/// path, 404 naming it when it is not a game's) and who asks.
+pub struct OnGame {
+    /// The server's state.
+    pub state: AppState,
+    /// The game's id.
+    pub id: i64,
+    /// Who asks.
+    pub viewer: Viewer,
+}
+
+impl FromRequestParts<AppState> for OnGame {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let GameId(id) = GameId::from_request_parts(parts, state).await?;
+        let Ok(viewer) = Viewer::from_request_parts(parts, state).await;
+        Ok(OnGame {
+            state: state.clone(),
+            id,
+            viewer,
+        })
+    }
+}
+
+impl OnGame {
+    /// The game as stored now.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_game`, or when the store fails.
+    pub async fn load(&self) -> Result<WebGame, Error> {
+        self.state.shared.games.load(self.id).await
+    }
+
+    /// `game` as the viewer sees it now.
+    pub fn view(&self, game: &WebGame) -> Json<GameView> {
+        Json(game.view(now_ms(), Some(self.viewer.player())))
+    }
+
+    /// Applies `change` to the game, stores it, and answers with the game
+    /// as the viewer sees it.
+    ///
+    /// # Errors
+    ///
+    /// What `change` refuses, `no_such_game`, or when the store fails.
+    pub async fn change<T>(
+        &self,
+        change: impl FnOnce(&mut WebGame) -> Result<T, Error>,
+    ) -> Result<Json<GameView>, ApiError> {
+        let (game, _) = self.state.shared.games.change(self.id, change).await?;
+        Ok(self.view(&game))
     }
 }
 

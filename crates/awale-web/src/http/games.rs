@@ -16,7 +16,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, GameId, JsonBody, Viewer};
+use super::extract::{ClientIp, JsonBody, OnGame, Viewer};
 use crate::computer::{self, Hint, ReviewRow, StopOnDrop, Thinking};
 use crate::error::Error;
 use crate::game::{now_ms, parse_move, parse_position, Clock, Mode, Seat, Stop, WebGame};
@@ -284,13 +284,8 @@ pub async fn current(
 }
 
 /// GET /api/games/{id}.
-pub async fn show(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Json<GameView>> {
-    let game = state.shared.games.load(id).await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+pub async fn show(on: OnGame) -> ApiResult<Json<GameView>> {
+    Ok(on.view(&on.load().await?))
 }
 
 /// Checks that `expected` (the number of moves the page has seen) matches
@@ -304,18 +299,6 @@ fn check_ply(game: &WebGame, expected: Option<usize>) -> Result<(), Error> {
         )),
         _ => Ok(()),
     }
-}
-
-/// Applies `change` to game `id` and answers with the game as `viewer`
-/// sees it.
-async fn change(
-    state: &AppState,
-    viewer: &Viewer,
-    id: i64,
-    change: impl FnOnce(&mut WebGame) -> Result<(), Error>,
-) -> ApiResult<Json<GameView>> {
-    let (game, ()) = state.shared.games.change(id, change).await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
 }
 
 /// The body of POST /api/games/{id}/moves.
@@ -345,9 +328,7 @@ pub struct MoveQuery {
 /// With `?answer=move`, the answer is the move and what it changed (as
 /// the `move` event, plus `you`): what a page that has the game needs.
 pub async fn play(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
+    on: OnGame,
     Query(query): Query<MoveQuery>,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<Response> {
@@ -363,11 +344,12 @@ pub async fn play(
         }
     };
     let mv = parse_move(&req.mv)?;
-    let player = viewer.0.clone();
-    let (game, ()) = state
+    let player = on.viewer.0.clone();
+    let (game, ()) = on
+        .state
         .shared
         .games
-        .apply_move(id, req.ply, mv, move |game| {
+        .apply_move(on.id, req.ply, mv, move |game| {
             if game.computer_to_move() {
                 return Err(Error::conflict(
                     "not_your_turn",
@@ -378,11 +360,10 @@ pub async fn play(
             Ok(())
         })
         .await?;
-    let now = now_ms();
     if short {
-        if let Some(mut event) = game.move_event(now) {
+        if let Some(mut event) = game.move_event(now_ms()) {
             event.you = Some(
-                game.sides_of(viewer.player())
+                game.sides_of(on.viewer.player())
                     .into_iter()
                     .map(Side::letter)
                     .collect(),
@@ -390,7 +371,7 @@ pub async fn play(
             return Ok(Json(event).into_response());
         }
     }
-    Ok(Json(game.view(now, Some(viewer.player()))).into_response())
+    Ok(on.view(&game).into_response())
 }
 
 /// The body of requests that name the position they act on.
@@ -423,16 +404,13 @@ impl Drop for ThinkingGuard {
 /// game already has more moves than `ply`, the move was made: the answer is
 /// the game as it is.
 pub async fn computer_move(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
+    on: OnGame,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let game = state.shared.games.load(id).await?;
+    let game = on.load().await?;
     let plies = game.game.plies().len();
-    let view = |g: &WebGame| Json(g.view(now_ms(), Some(viewer.player())));
     if req.ply.is_some_and(|p| p < plies) {
-        return Ok(view(&game));
+        return Ok(on.view(&game));
     }
     check_ply(&game, req.ply)?;
     if !game.computer_to_move() {
@@ -441,7 +419,8 @@ pub async fn computer_move(
     let Mode::Computer { human, level } = game.mode else {
         return Err(Error::internal("not a game against the computer").into());
     };
-    game.check_side(viewer.player(), human)?;
+    game.check_side(on.viewer.player(), human)?;
+    let (state, id) = (on.state.clone(), on.id);
     let newly = state
         .shared
         .thinking
@@ -509,41 +488,28 @@ pub async fn computer_move(
     let game = task
         .await
         .map_err(|e| Error::internal(format!("search task failed: {e}")))??;
-    Ok(view(&game))
+    Ok(on.view(&game))
 }
 
 /// POST /api/games/{id}/undo.
-pub async fn undo(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-    JsonBody(req): JsonBody<PlyRequest>,
-) -> ApiResult<Json<GameView>> {
-    take_back(&state, viewer, id, req.ply, WebGame::undo).await
+pub async fn undo(on: OnGame, JsonBody(req): JsonBody<PlyRequest>) -> ApiResult<Json<GameView>> {
+    take_back(&on, req.ply, WebGame::undo).await
 }
 
 /// POST /api/games/{id}/redo.
-pub async fn redo(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-    JsonBody(req): JsonBody<PlyRequest>,
-) -> ApiResult<Json<GameView>> {
-    take_back(&state, viewer, id, req.ply, WebGame::redo).await
+pub async fn redo(on: OnGame, JsonBody(req): JsonBody<PlyRequest>) -> ApiResult<Json<GameView>> {
+    take_back(&on, req.ply, WebGame::redo).await
 }
 
 /// Undo or redo (`step`) for a player of the game who saw `ply` moves.
 async fn take_back(
-    state: &AppState,
-    viewer: Viewer,
-    id: i64,
+    on: &OnGame,
     ply: Option<usize>,
     step: fn(&mut WebGame, i64) -> Result<(), Error>,
 ) -> ApiResult<Json<GameView>> {
-    let player = viewer.0.clone();
-    change(state, &viewer, id, move |game| {
+    on.change(|game| {
         check_ply(game, ply)?;
-        game.side_for(player.as_ref())?;
+        game.side_for(on.viewer.player())?;
         step(game, now_ms())
     })
     .await
@@ -561,9 +527,7 @@ pub struct ResignRequest {
 
 /// POST /api/games/{id}/resign.
 pub async fn resign(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
+    on: OnGame,
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> ApiResult<Json<GameView>> {
     let side = match req.side.as_deref() {
@@ -576,14 +540,14 @@ pub async fn resign(
             )
         }
     };
-    let player = viewer.0.clone();
-    change(&state, &viewer, id, move |game| {
+    let player = on.viewer.player();
+    on.change(|game| {
         let side = match side {
             Some(s) => {
-                game.check_side(player.as_ref(), s)?;
+                game.check_side(player, s)?;
                 s
             }
-            None => game.side_for(player.as_ref())?,
+            None => game.side_for(player)?,
         };
         game.resign(side)
     })
@@ -629,16 +593,13 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
 /// every move's score, and the database's value where it has one. Stops
 /// when the asker goes away.
-pub async fn hint(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Json<Hint>> {
-    let game = state.shared.games.load(id).await?;
+pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
+    let game = on.load().await?;
     if let Some(end) = game.end() {
         return Err(Error::game_over(end.reason.name()).into());
     }
-    check_fair(&game, &viewer, false)?;
+    check_fair(&game, &on.viewer, false)?;
+    let state = &on.state;
     let budget = state.shared.config.hint_time;
     let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
     let flag = Arc::clone(&stop.0);
@@ -664,12 +625,9 @@ pub struct Review {
 
 /// GET /api/games/{id}/review: the stored review, if the game has one of
 /// all its moves.
-pub async fn stored_review(
-    State(state): State<AppState>,
-    GameId(id): GameId,
-) -> ApiResult<Response> {
-    let game = state.shared.games.load(id).await?;
-    match state.shared.games.store().review(id).await? {
+pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
+    let game = on.load().await?;
+    match on.state.shared.games.store().review(on.id).await? {
         Some((plies, body)) if plies == game.game.plies().len() => {
             Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
         }
@@ -686,13 +644,10 @@ pub async fn stored_review(
 /// same search budget (the same game always gets the same review), the
 /// evaluation after each (South's view), mistakes with the better move.
 /// The review is stored with the game and given again at once.
-pub async fn review(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Response> {
-    let game = state.shared.games.load(id).await?;
-    check_fair(&game, &viewer, true)?;
+pub async fn review(on: OnGame) -> ApiResult<Response> {
+    let game = on.load().await?;
+    check_fair(&game, &on.viewer, true)?;
+    let (state, id) = (&on.state, on.id);
     let plies = game.game.plies().len();
     if let Some((stored, body)) = state.shared.games.store().review(id).await? {
         if stored == plies {
@@ -770,8 +725,8 @@ fn record_text(game: &WebGame) -> String {
 }
 
 /// GET /api/games/{id}/record: the game record, to save as a file.
-pub async fn record(State(state): State<AppState>, GameId(id): GameId) -> ApiResult<Response> {
-    let game = state.shared.games.load(id).await?;
+pub async fn record(on: OnGame) -> ApiResult<Response> {
+    let game = on.load().await?;
     let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.id);
     Ok((
         [

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
 use super::events::online_seat;
-use super::extract::{GameId, JsonBody, Viewer};
+use super::extract::{JsonBody, OnGame, Viewer};
 use super::games::parse_name;
 use super::guard::{hex, new_secret};
 use crate::error::{Error, Kind};
@@ -133,76 +133,56 @@ pub struct Links {
 }
 
 /// GET /api/games/{id}/links.
-pub async fn links(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    GameId(id): GameId,
-) -> ApiResult<Json<Links>> {
-    let game = state.shared.games.load(id).await?;
+pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
+    let game = on.load().await?;
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "this game is not played online").into());
     }
-    let base = base_url(&state, &headers);
+    let base = base_url(&on.state, &headers);
+    let id = on.id;
     Ok(Json(Links {
         invite: format!("{base}/?join={id}"),
         watch: format!("{base}/?game={id}"),
     }))
 }
 
+/// Applies `change` to an online game for the player of one of its seats
+/// (`change` is given their side).
 async fn online_change(
-    state: &AppState,
-    viewer: &Viewer,
-    id: i64,
+    on: &OnGame,
     change: impl FnOnce(&mut WebGame, Side) -> Result<(), Error>,
 ) -> ApiResult<Json<GameView>> {
-    let me = player(viewer)?;
-    let (game, ()) = state
-        .shared
-        .games
-        .change(id, |g| {
-            if g.mode != Mode::Online {
-                return Err(Error::conflict(
-                    "not_online",
-                    "this game is not played online",
-                ));
-            }
-            let side = online_seat(g, Some(&me)).ok_or_else(|| {
-                Error::forbidden(
-                    "not_your_seat",
-                    "you hold no seat in this game: you can watch, not play",
-                )
-            })?;
-            change(g, side)
-        })
-        .await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+    let me = player(&on.viewer)?;
+    on.change(|g| {
+        if g.mode != Mode::Online {
+            return Err(Error::conflict(
+                "not_online",
+                "this game is not played online",
+            ));
+        }
+        let side = online_seat(g, Some(&me)).ok_or_else(|| {
+            Error::forbidden(
+                "not_your_seat",
+                "you hold no seat in this game: you can watch, not play",
+            )
+        })?;
+        change(g, side)
+    })
+    .await
 }
 
 /// POST /api/games/{id}/join: takes the free seat of an online game.
-pub async fn join(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-    JsonBody(req): JsonBody<NameRequest>,
-) -> ApiResult<Json<GameView>> {
-    let me = player(&viewer)?;
+pub async fn join(on: OnGame, JsonBody(req): JsonBody<NameRequest>) -> ApiResult<Json<GameView>> {
+    let me = player(&on.viewer)?;
     let name = parse_name(req.name.as_deref())?;
     let seat = Seat {
         player: me.clone(),
         name: name.clone(),
     };
-    let (game, _) = state
-        .shared
-        .games
-        .change(id, |g| g.sit(seat, now_ms()))
-        .await?;
-    state
-        .shared
-        .games
-        .store()
-        .set_player_name(me, name, now_ms())
-        .await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+    let view = on.change(|g| g.sit(seat, now_ms())).await?;
+    let store = on.state.shared.games.store();
+    store.set_player_name(me, name, now_ms()).await?;
+    Ok(view)
 }
 
 /// The body of POST /api/games/{id}/takeback.
@@ -216,12 +196,10 @@ pub struct TakebackRequest {
 
 /// POST /api/games/{id}/takeback: asks for a takeback, or answers one.
 pub async fn takeback(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
+    on: OnGame,
     JsonBody(req): JsonBody<TakebackRequest>,
 ) -> ApiResult<Json<GameView>> {
-    online_change(&state, &viewer, id, |g, side| match req.accept {
+    online_change(&on, |g, side| match req.accept {
         None => g.ask_takeback(side),
         Some(yes) => g.answer_takeback(side, yes, now_ms()),
     })
@@ -230,12 +208,8 @@ pub async fn takeback(
 
 /// POST /api/games/{id}/abort: aborts a game that has not really begun,
 /// or withdraws a challenge nobody took.
-pub async fn abort(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Json<GameView>> {
-    online_change(&state, &viewer, id, |g, side| {
+pub async fn abort(on: OnGame) -> ApiResult<Json<GameView>> {
+    online_change(&on, |g, side| {
         if g.waiting() && g.end().is_none() {
             g.stop = Some(crate::game::Stop::Aborted);
             return Ok(());
@@ -247,14 +221,10 @@ pub async fn abort(
 
 /// POST /api/games/{id}/claim: claims the win when the other player, to
 /// move, has been gone for two minutes (games without a clock).
-pub async fn claim(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Json<GameView>> {
-    let hub = std::sync::Arc::clone(state.shared.games.hub());
-    online_change(&state, &viewer, id, move |g, side| {
-        let gone = hub.gone_since(id, side.opponent(), g.turn_started_ms);
+pub async fn claim(on: OnGame) -> ApiResult<Json<GameView>> {
+    let hub = on.state.shared.games.hub();
+    online_change(&on, |g, side| {
+        let gone = hub.gone_since(on.id, side.opponent(), g.turn_started_ms);
         g.claim(side, gone, now_ms())
     })
     .await
@@ -263,13 +233,9 @@ pub async fn claim(
 /// POST /api/games/{id}/rematch: offers a rematch, or accepts the other's:
 /// then a new game starts with the colours swapped, and both are sent to it
 /// (`offers.rematch_id`).
-pub async fn rematch(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Json<GameView>> {
-    let games = std::sync::Arc::clone(&state.shared.games);
-    let me = player(&viewer)?;
+pub async fn rematch(on: OnGame) -> ApiResult<Json<GameView>> {
+    let (games, id) = (&on.state.shared.games, on.id);
+    let me = player(&on.viewer)?;
     let seat = |g: &WebGame| {
         online_seat(g, Some(&me)).ok_or_else(|| {
             Error::forbidden("not_your_seat", "only the players can ask for a rematch")
@@ -279,8 +245,8 @@ pub async fn rematch(
     let side = seat(&game)?;
     let accepting = game.offers.rematch == Some(side.opponent());
     if !accepting {
-        let (game, ()) = games
-            .change(id, |g| {
+        return on
+            .change(|g| {
                 if g.offer_rematch(seat(g)?)? {
                     // The other's offer came meanwhile: accept it again.
                     return Err(Error::conflict(
@@ -290,8 +256,7 @@ pub async fn rematch(
                 }
                 Ok(())
             })
-            .await?;
-        return Ok(Json(game.view(now_ms(), Some(viewer.player()))));
+            .await;
     }
     // The new game is made first, then linked: a failure in between leaves
     // the offer open (accepting again makes another), never a game stuck.
@@ -307,8 +272,8 @@ pub async fn rematch(
         c
     });
     let next = games.create(vec![next]).await?.remove(0);
-    let linked = games
-        .change(id, |g| {
+    let linked = on
+        .change(|g| {
             if !g.offer_rematch(seat(g)?)? {
                 return Err(Error::conflict(
                     "no_rematch",
@@ -321,7 +286,7 @@ pub async fn rematch(
         })
         .await;
     match linked {
-        Ok((game, ())) => Ok(Json(game.view(now_ms(), Some(viewer.player())))),
+        Ok(view) => Ok(view),
         Err(e) => {
             // Another acceptance won: this game is not needed.
             let _ = games
@@ -330,7 +295,7 @@ pub async fn rematch(
                     Ok(())
                 })
                 .await;
-            Err(e.into())
+            Err(e)
         }
     }
 }
@@ -343,14 +308,10 @@ pub struct HandoffLink {
 }
 
 /// POST /api/games/{id}/handoff: a link to continue on another device.
-pub async fn handoff(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    GameId(id): GameId,
-) -> ApiResult<Json<HandoffLink>> {
-    let me = player(&viewer)?;
-    let game = state.shared.games.load(id).await?;
+pub async fn handoff(on: OnGame, headers: HeaderMap) -> ApiResult<Json<HandoffLink>> {
+    let me = player(&on.viewer)?;
+    let game = on.load().await?;
+    let (state, id) = (&on.state, on.id);
     if online_seat(&game, Some(&me)).is_none() {
         return Err(Error::forbidden("not_your_seat", "you hold no seat in this game").into());
     }
@@ -375,7 +336,7 @@ pub async fn handoff(
             },
         );
     }
-    let base = base_url(&state, &headers);
+    let base = base_url(state, &headers);
     Ok(Json(HandoffLink {
         link: format!("{base}/?continue={token}"),
     }))
@@ -433,12 +394,10 @@ pub struct ChatRequest {
 
 /// POST /api/games/{id}/chat: says something in a room of the game.
 pub async fn chat(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
+    on: OnGame,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let me = player(&viewer)?;
+    let me = player(&on.viewer)?;
     let text = req.text.trim();
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
@@ -459,8 +418,9 @@ pub async fn chat(
             .into())
         }
     };
+    let (state, id) = (&on.state, on.id);
     state.shared.chats.take(&me, 1, now_ms())?;
-    let game = state.shared.games.load(id).await?;
+    let game = on.load().await?;
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "chat is for online games").into());
     }
@@ -506,14 +466,11 @@ pub async fn chat(
 }
 
 /// GET /api/games/{id}/chat: the last messages the viewer may read.
-pub async fn chat_lines(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-) -> ApiResult<Json<Vec<ChatLine>>> {
-    let game = state.shared.games.load(id).await?;
-    let seated = online_seat(&game, viewer.player()).is_some();
-    let mut lines = state.shared.games.store().chat(id, CHAT_SHOWN).await?;
+pub async fn chat_lines(on: OnGame) -> ApiResult<Json<Vec<ChatLine>>> {
+    let game = on.load().await?;
+    let seated = online_seat(&game, on.viewer.player()).is_some();
+    let store = on.state.shared.games.store();
+    let mut lines = store.chat(on.id, CHAT_SHOWN).await?;
     lines.retain(|l| l.room == "public" || seated);
     Ok(Json(lines))
 }
@@ -539,13 +496,8 @@ pub struct Reaction {
 
 /// POST /api/games/{id}/react: applause, "oh!", a drum or a song, seen
 /// and heard by every viewer (not stored).
-pub async fn react(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    GameId(id): GameId,
-    JsonBody(req): JsonBody<ReactRequest>,
-) -> ApiResult<StatusCode> {
-    let me = player(&viewer)?;
+pub async fn react(on: OnGame, JsonBody(req): JsonBody<ReactRequest>) -> ApiResult<StatusCode> {
+    let me = player(&on.viewer)?;
     let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
         return Err(Error::invalid(
             "bad_reaction",
@@ -557,21 +509,15 @@ pub async fn react(
         )
         .into());
     };
-    state.shared.reactions.take(&me, 1, now_ms())?;
-    let game = state.shared.games.load(id).await?;
+    on.state.shared.reactions.take(&me, 1, now_ms())?;
+    let game = on.load().await?;
     let side = online_seat(&game, Some(&me)).map(Side::letter);
-    state
-        .shared
-        .games
-        .hub()
-        .publish(id, "reaction", Reaction { kind, side });
+    let hub = on.state.shared.games.hub();
+    hub.publish(on.id, "reaction", Reaction { kind, side });
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// The presence of a game, for the page at load.
-pub async fn presence(
-    State(state): State<AppState>,
-    GameId(id): GameId,
-) -> ApiResult<Json<crate::live::Presence>> {
-    Ok(Json(state.shared.games.hub().presence(id)))
+pub async fn presence(on: OnGame) -> Json<crate::live::Presence> {
+    Json(on.state.shared.games.hub().presence(on.id))
 }
