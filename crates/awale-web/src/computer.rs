@@ -4,8 +4,8 @@
 //!
 //! Searches run on blocking threads, at most `max_searches` at once: a
 //! search holds its permit until it really ends, and a search whose asker
-//! went away is told to stop ([`StopOnDrop`]), so abandoned requests cost
-//! nothing. Engines are pooled (one per permit at most), so memory stays
+//! went away is told to stop ([`Computer::run_stoppable`]), so abandoned
+//! requests cost nothing. Engines are pooled (one per permit at most), so memory stays
 //! bounded by the number of permits.
 
 use std::collections::HashMap;
@@ -214,7 +214,7 @@ type ValueKey = (Variant, Option<u8>);
 
 /// Tells a search to stop when dropped: held by whoever waits for the
 /// search, so a request that goes away stops its search.
-pub struct StopOnDrop(pub Arc<AtomicBool>);
+struct StopOnDrop(Arc<AtomicBool>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
@@ -297,6 +297,24 @@ impl Computer {
         })
         .await
         .map_err(|e| Error::internal(format!("search failed: {e}")))
+    }
+
+    /// Runs `work` as [`Computer::run`] does, with a flag raised when the
+    /// caller stops waiting (a request that goes away), so that its search
+    /// stops.
+    ///
+    /// # Errors
+    ///
+    /// As [`Computer::run`].
+    pub async fn run_stoppable<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Computer, &AtomicBool) -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let flag = Arc::clone(&stop.0);
+        let result = self.run(move |c| work(c, &flag)).await;
+        drop(stop);
+        result
     }
 
     /// The oracle for `rules`, asked of the source once per variant.

@@ -8,6 +8,8 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
+use super::extract::header_items;
+
 /// One file of the page as served.
 pub struct Asset {
     /// Where it is served.
@@ -90,31 +92,22 @@ fn respond(asset: &Asset, cache: &'static str, headers: &HeaderMap) -> Response 
 
 /// Whether the request takes gzip (`Accept-Encoding: gzip`, not `;q=0`).
 fn accepts_gzip(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or("");
-            let refused = parts.any(|p| {
-                p.strip_prefix("q=")
-                    .and_then(|q| q.parse::<f32>().ok())
-                    .is_some_and(|q| q == 0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
+    header_items(headers, header::ACCEPT_ENCODING, ',').any(|coding| {
+        let mut parts = coding.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let refused = parts.any(|p| {
+            p.strip_prefix("q=")
+                .and_then(|q| q.parse::<f32>().ok())
+                .is_some_and(|q| q == 0.0)
+        });
+        (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+    })
 }
 
 /// Whether `If-None-Match` names `etag` (weak comparison, as for GET).
 fn none_match(headers: &HeaderMap, etag: &str) -> bool {
-    headers
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|tag| tag.trim().trim_start_matches("W/"))
+    header_items(headers, header::IF_NONE_MATCH, ',')
+        .map(|tag| tag.trim_start_matches("W/"))
         .any(|tag| tag == "*" || tag == etag)
 }
 

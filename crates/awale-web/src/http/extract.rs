@@ -7,8 +7,9 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
+use axum::http::header::AsHeaderName;
 use axum::http::request::Parts;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::Json;
 use serde::de::DeserializeOwned;
 
@@ -189,13 +190,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
             .map(|c| c.0.ip());
         let trust = parts.extensions.get::<TrustProxy>().is_some_and(|t| t.0);
         if trust && peer.is_some_and(|p| p.is_loopback()) {
-            let forwarded = parts
-                .headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(','))
-                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            let forwarded = header_items(&parts.headers, "x-forwarded-for", ',')
+                .filter_map(|a| a.parse::<IpAddr>().ok())
                 .next_back();
             if forwarded.is_some() {
                 return Ok(ClientIp(forwarded));
@@ -203,4 +199,20 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
         }
         Ok(ClientIp(peer))
     }
+}
+
+/// The items of a header that lists them (`a, b` or `a; b`, split at
+/// `separator`), over all its lines, trimmed; a line that is not text is
+/// passed over.
+pub fn header_items<'a>(
+    headers: &'a HeaderMap,
+    name: impl AsHeaderName,
+    separator: char,
+) -> impl DoubleEndedIterator<Item = &'a str> + 'a {
+    headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(move |v| v.split(separator))
+        .map(str::trim)
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Viewer};
-use crate::computer::{self, Hint, ReviewRow, StopOnDrop, Thinking};
+use crate::computer::{self, Hint, ReviewRow, Thinking};
 use crate::error::Error;
 use crate::game::{now_ms, parse_move, parse_position, Clock, Mode, Seat, Stop, WebGame};
 use crate::store::{parse_cursor, Page};
@@ -601,14 +601,11 @@ pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
     check_fair(&game, &on.viewer, false)?;
     let state = &on.state;
     let budget = state.shared.config.hint_time;
-    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
     let hint = state
         .shared
         .computer
-        .run(move |c| c.hint(&game.game, budget, &flag))
+        .run_stoppable(move |c, stop| c.hint(&game.game, budget, stop))
         .await?;
-    drop(stop);
     Ok(Json(hint))
 }
 
@@ -654,18 +651,15 @@ pub async fn review(on: OnGame) -> ApiResult<Response> {
             return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
         }
     }
-    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
     let core = game.game.clone();
     let rows = state
         .shared
         .computer
-        .run(move |c| c.review(&core, &flag))
+        .run_stoppable(move |c, stop| c.review(&core, stop))
         .await?;
     if rows.len() < plies {
         return Err(Error::internal("the review was stopped").into());
     }
-    drop(stop);
     let end = game.head(now_ms()).end;
     let body = serde_json::to_string(&Review {
         id,

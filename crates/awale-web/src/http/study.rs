@@ -3,9 +3,6 @@
 //! Puzzle hunts and analyses wait for the computer's pool, and an analysis
 //! stops when the asker goes away.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 use awale_puzzles::Theme;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -15,7 +12,6 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use super::extract::JsonBody;
-use crate::computer::StopOnDrop;
 use crate::error::Error;
 use crate::game::{now_ms, parse_move, parse_position};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
@@ -203,13 +199,10 @@ pub async fn analysis(
         );
     }
     let budget = state.shared.config.hint_time;
-    let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
-    let flag = Arc::clone(&stop.0);
     let analysis = state
         .shared
         .computer
-        .run(move |c| study::analyse(c, &game, lines, budget, &flag))
+        .run_stoppable(move |c, stop| study::analyse(c, &game, lines, budget, stop))
         .await?;
-    drop(stop);
     Ok(Json(analysis))
 }
