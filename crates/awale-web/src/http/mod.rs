@@ -37,38 +37,13 @@ pub fn app(state: AppState) -> Router {
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
-        .route("/api/games/{id}", get(games::show))
-        .route("/api/games/{id}/moves", post(games::play))
-        .route("/api/games/{id}/computer", post(games::computer_move))
-        .route("/api/games/{id}/undo", post(games::undo))
-        .route("/api/games/{id}/redo", post(games::redo))
-        .route("/api/games/{id}/resign", post(games::resign))
-        .route("/api/games/{id}/hint", post(games::hint))
-        .route(
-            "/api/games/{id}/review",
-            get(games::stored_review).post(games::review),
-        )
-        .route("/api/games/{id}/record", get(games::record))
-        .route("/api/games/{id}/events", get(events::game_events))
+        .nest("/api/games/{id}", game_routes())
         .route("/api/study", get(study::info))
         .route("/api/study/puzzles/daily", get(study::daily))
         .route("/api/study/puzzles/next", get(study::next))
         .route("/api/study/puzzles/check", post(study::check))
         .route("/api/study/position", get(study::position))
         .route("/api/study/analysis", post(study::analysis))
-        .route("/api/games/{id}/links", get(online::links))
-        .route("/api/games/{id}/join", post(online::join))
-        .route("/api/games/{id}/takeback", post(online::takeback))
-        .route("/api/games/{id}/abort", post(online::abort))
-        .route("/api/games/{id}/claim", post(online::claim))
-        .route("/api/games/{id}/rematch", post(online::rematch))
-        .route("/api/games/{id}/handoff", post(online::handoff))
-        .route(
-            "/api/games/{id}/chat",
-            get(online::chat_lines).post(online::chat),
-        )
-        .route("/api/games/{id}/react", post(online::react))
-        .route("/api/games/{id}/presence", get(online::presence))
         .route(
             "/api/import",
             post(games::import).layer(DefaultBodyLimit::max(max_record)),
@@ -89,6 +64,31 @@ pub fn app(state: AppState) -> Router {
             guard::guard,
         ))
         .with_state(state)
+}
+
+/// The routes of one game, under `/api/games/{id}`.
+fn game_routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(games::show))
+        .route("/moves", post(games::play))
+        .route("/computer", post(games::computer_move))
+        .route("/undo", post(games::undo))
+        .route("/redo", post(games::redo))
+        .route("/resign", post(games::resign))
+        .route("/hint", post(games::hint))
+        .route("/review", get(games::stored_review).post(games::review))
+        .route("/record", get(games::record))
+        .route("/events", get(events::game_events))
+        .route("/links", get(online::links))
+        .route("/join", post(online::join))
+        .route("/takeback", post(online::takeback))
+        .route("/abort", post(online::abort))
+        .route("/claim", post(online::claim))
+        .route("/rematch", post(online::rematch))
+        .route("/handoff", post(online::handoff))
+        .route("/chat", get(online::chat_lines).post(online::chat))
+        .route("/react", post(online::react))
+        .route("/presence", get(online::presence))
 }
 
 /// A handler that panicked: logged once with its message, answered 500;
