@@ -169,6 +169,12 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// A seed for the computer's choices, random sides and puzzles: random,
+/// or the time when the system gives no random bytes.
+pub fn random_seed() -> u64 {
+    getrandom::u64().unwrap_or_else(|_| now_ms() as u64)
+}
+
 /// How long a side may wait before its first move before the game can be
 /// aborted.
 pub const ABORT_AFTER_MS: i64 = 30_000;

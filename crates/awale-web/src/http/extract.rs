@@ -6,7 +6,7 @@
 use std::net::{IpAddr, SocketAddr};
 
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::header::AsHeaderName;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -63,6 +63,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 ApiError::bad_request("bad_json", format!("malformed JSON: {e}"))
             }
         })
+    }
+}
+
+/// A URL's query: 400 `bad_query` naming the problem (an unknown field, a
+/// value of the wrong type) when it cannot be read.
+pub struct UrlQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for UrlQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Query::try_from_uri(&parts.uri)
+            .map(|Query(q)| UrlQuery(q))
+            .map_err(|e| ApiError::bad_request("bad_query", e.body_text()))
     }
 }
 

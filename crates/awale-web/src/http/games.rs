@@ -9,17 +9,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{parse_records, Game, Rules, Side};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, Viewer};
+use super::extract::{ClientIp, JsonBody, OnGame, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow, Thinking};
 use crate::error::Error;
-use crate::game::{now_ms, parse_move, parse_position, Clock, Mode, Seat, Stop, WebGame};
+use crate::game::{
+    now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
+};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
 use crate::AppState;
@@ -84,11 +86,6 @@ struct ClockRequest {
     minutes: f64,
     #[serde(default)]
     increment_seconds: f64,
-}
-
-/// A seed for the computer's choices and random sides.
-fn random_seed() -> u64 {
-    getrandom::u64().unwrap_or_else(|_| now_ms() as u64)
 }
 
 fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
@@ -250,7 +247,7 @@ pub struct ListQuery {
 pub async fn list(
     State(state): State<AppState>,
     viewer: Viewer,
-    Query(q): Query<ListQuery>,
+    UrlQuery(q): UrlQuery<ListQuery>,
 ) -> ApiResult<Json<Page>> {
     let before = match q.before.as_deref() {
         None | Some("") => None,
@@ -329,7 +326,7 @@ pub struct MoveQuery {
 /// the `move` event, plus `you`): what a page that has the game needs.
 pub async fn play(
     on: OnGame,
-    Query(query): Query<MoveQuery>,
+    UrlQuery(query): UrlQuery<MoveQuery>,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> ApiResult<Response> {
     let short = match query.answer.as_deref() {

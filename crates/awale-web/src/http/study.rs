@@ -3,24 +3,34 @@
 //! Puzzle hunts and analyses wait for the computer's pool, and an analysis
 //! stops when the asker goes away.
 
-use awale_puzzles::Theme;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use awale_db::Database;
+use awale_puzzles::{PuzzleError, Theme};
+use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
-use super::extract::JsonBody;
+use super::extract::{JsonBody, UrlQuery};
 use crate::error::Error;
-use crate::game::{now_ms, parse_move, parse_position};
+use crate::game::{now_ms, parse_move, parse_position, random_seed};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
 
-fn bad_query(e: QueryRejection) -> ApiError {
-    ApiError::bad_request("bad_query", e.body_text())
+/// Runs `work` on the puzzles' database in the computer's pool (a hunt
+/// for a puzzle may take a while), with the database's errors as the API's.
+async fn on_puzzles<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&Database) -> Result<T, PuzzleError> + Send + 'static,
+) -> Result<T, Error> {
+    let db = state.shared.study.database()?;
+    let computer = &state.shared.computer;
+    computer
+        .run(move |_| work(&db))
+        .await?
+        .map_err(study::puzzle_error)
 }
 
 /// GET /api/study: whether puzzles can be had, and their themes.
@@ -47,17 +57,10 @@ pub struct DailyQuery {
 /// `{"day": N, "puzzle": PUZZLE}`.
 pub async fn daily(
     State(state): State<AppState>,
-    query: Result<Query<DailyQuery>, QueryRejection>,
+    UrlQuery(q): UrlQuery<DailyQuery>,
 ) -> ApiResult<Json<Value>> {
-    let Query(q) = query.map_err(bad_query)?;
-    let db = state.shared.study.database()?;
     let day = q.day.map_or(now_ms().max(0) / 86_400_000, i64::from);
-    let found = state
-        .shared
-        .computer
-        .run(move |_| awale_puzzles::daily(&db, day as u64))
-        .await?
-        .map_err(study::puzzle_error)?;
+    let found = on_puzzles(&state, move |db| awale_puzzles::daily(db, day as u64)).await?;
     let puzzle = found.ok_or_else(study::no_puzzle)?;
     Ok(Json(json!({ "day": day, "puzzle": puzzle })))
 }
@@ -79,9 +82,8 @@ pub struct NextQuery {
 /// PUZZLE}`; `no_puzzle` when none is found within [`MAX_PUZZLES`].
 pub async fn next(
     State(state): State<AppState>,
-    query: Result<Query<NextQuery>, QueryRejection>,
+    UrlQuery(q): UrlQuery<NextQuery>,
 ) -> ApiResult<Json<Value>> {
-    let Query(q) = query.map_err(bad_query)?;
     if let Some(d) = q.difficulty.filter(|d| !(1..=5).contains(d)) {
         return Err(
             Error::invalid("bad_difficulty", format!("difficulty {d}: from 1 to 5")).into(),
@@ -94,17 +96,12 @@ pub async fn next(
                 .ok_or_else(|| Error::invalid("bad_theme", format!("`{name}` is not a theme")))?,
         ),
     };
-    let db = state.shared.study.database()?;
-    let seed = q
-        .seed
-        .unwrap_or_else(|| getrandom::u64().unwrap_or_else(|_| now_ms() as u64));
+    let seed = q.seed.unwrap_or_else(random_seed);
     let difficulty = q.difficulty;
-    let found = state
-        .shared
-        .computer
-        .run(move |_| awale_puzzles::find(&db, seed, difficulty, theme, MAX_PUZZLES))
-        .await?
-        .map_err(study::puzzle_error)?;
+    let found = on_puzzles(&state, move |db| {
+        awale_puzzles::find(db, seed, difficulty, theme, MAX_PUZZLES)
+    })
+    .await?;
     let puzzle = found.ok_or_else(study::no_puzzle)?;
     Ok(Json(json!({ "seed": seed, "puzzle": puzzle })))
 }
@@ -129,13 +126,7 @@ pub async fn check(
 ) -> ApiResult<Json<Value>> {
     let position = parse_position(&req.position)?;
     let mv = parse_move(&req.mv)?;
-    let db = state.shared.study.database()?;
-    let judged = state
-        .shared
-        .computer
-        .run(move |_| awale_puzzles::judge(&db, &position, mv))
-        .await?
-        .map_err(study::puzzle_error)?;
+    let judged = on_puzzles(&state, move |db| awale_puzzles::judge(db, &position, mv)).await?;
     Ok(Json(json!(judged)))
 }
 
@@ -152,10 +143,7 @@ pub struct PositionQuery {
 /// GET /api/study/position?position=DIAGRAM&rules=R: the position and what
 /// each of the mover's six holes would do, or why it cannot be played
 /// ([`PositionView`]).
-pub async fn position(
-    query: Result<Query<PositionQuery>, QueryRejection>,
-) -> ApiResult<Json<PositionView>> {
-    let Query(q) = query.map_err(bad_query)?;
+pub async fn position(UrlQuery(q): UrlQuery<PositionQuery>) -> ApiResult<Json<PositionView>> {
     let position = parse_position(&q.position)?;
     let rules = study::parse_rules(q.rules.as_deref())?;
     Ok(Json(PositionView::of(&position, &rules)))
