@@ -8,27 +8,31 @@ use axum::Json;
 
 use crate::error::{Error, Kind};
 
-/// A failed request.
+/// A failed request: refused by the model (its error's kind gives the
+/// status), or by the HTTP layer before the model (a body, a path, a
+/// method, a host), with its own status.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
-    /// A stable machine-readable code such as `illegal_move`.
-    pub code: &'static str,
-    /// What went wrong, naming the rejected input.
-    pub message: String,
-    /// A more precise stable code, when there is one.
-    pub reason: Option<&'static str>,
+pub enum ApiError {
+    /// The model's error.
+    Game(Error),
+    /// The HTTP layer's.
+    Http {
+        /// The HTTP status.
+        status: StatusCode,
+        /// A stable machine-readable code such as `not_json`.
+        code: &'static str,
+        /// What went wrong, naming the rejected input.
+        message: String,
+    },
 }
 
 impl ApiError {
-    /// An error with this status, code and message.
+    /// An error of the HTTP layer with this status, code and message.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError {
+        ApiError::Http {
             status,
             code,
             message: message.into(),
-            reason: None,
         }
     }
 
@@ -40,6 +44,19 @@ impl ApiError {
     /// 403: refused (another site's request, a seat of someone else).
     pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, code, message)
+    }
+
+    /// Its status, code, message and reason (a more precise code, for some
+    /// of the model's errors).
+    fn parts(&self) -> (StatusCode, &'static str, &str, Option<&'static str>) {
+        match self {
+            ApiError::Game(e) => (status_of(e.kind), e.code, &e.message, e.reason),
+            ApiError::Http {
+                status,
+                code,
+                message,
+            } => (*status, code, message, None),
+        }
     }
 }
 
@@ -59,10 +76,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
 
 impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
-        ApiError {
-            reason: e.reason,
-            ..ApiError::new(status_of(e.kind), e.code, e.message)
-        }
+        ApiError::Game(e)
     }
 }
 
@@ -74,7 +88,8 @@ impl From<crate::store::StoreError> for ApiError {
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}): {}", self.status, self.code, self.message)
+        let (status, code, message, _) = self.parts();
+        write!(f, "{status} ({code}): {message}")
     }
 }
 
@@ -82,15 +97,16 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let (status, code, message, reason) = self.parts();
         let retry = matches!(
-            self.status,
+            status,
             StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
         );
-        let mut body = serde_json::json!({ "error": self.code, "message": self.message });
-        if let Some(reason) = self.reason {
+        let mut body = serde_json::json!({ "error": code, "message": message });
+        if let Some(reason) = reason {
             body["reason"] = reason.into();
         }
-        let mut response = (self.status, Json(body)).into_response();
+        let mut response = (status, Json(body)).into_response();
         if retry {
             response
                 .headers_mut()
