@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::computer::{Computer, OracleValue, Score};
 use crate::error::{Error, Kind};
-use crate::view::RulesView;
+use crate::view::{BoardView, RulesView};
 
 /// Puzzles a request for a difficulty or a theme looks at, at most (each
 /// is a few database probes: a fraction of a millisecond).
@@ -184,16 +184,11 @@ pub struct HoleMove {
 /// draws it.
 #[derive(Clone, Debug, Serialize)]
 pub struct PositionView {
-    /// Its diagram.
-    pub position: String,
+    /// The position.
+    #[serde(flatten)]
+    pub position: BoardView,
     /// The rules.
     pub rules: RulesView,
-    /// Seeds in `A..F a..f`.
-    pub board: [u8; 12],
-    /// South's and North's stores.
-    pub stores: [u8; 2],
-    /// `S` or `N`.
-    pub to_move: char,
     /// Seeds in all, holes and stores (48 in a game, fewer in a study).
     pub seeds: u8,
     /// How the game ended, if it did here.
@@ -255,11 +250,8 @@ impl PositionView {
             })
             .collect();
         PositionView {
-            position: position.to_string(),
+            position: BoardView::of(position),
             rules: RulesView::of(rules),
-            board: position.holes(),
-            stores: position.stores(),
-            to_move: mover.letter(),
             seeds: position.seeds_on_board() + position.stores().iter().sum::<u8>(),
             end,
             moves,

@@ -2,7 +2,7 @@
 //! place for the answers and the live events alike. A view depends on who
 //! looks (`you`: the sides the viewer may play), never on HTTP.
 
-use awale_core::{Rules, Side};
+use awale_core::{Position, Rules, Side};
 use serde::Serialize;
 
 use crate::game::{Mode, PlayerId, WebGame};
@@ -119,6 +119,33 @@ pub struct ClockView {
     pub running: Option<char>,
 }
 
+/// A position as the page draws it: its diagram, the seeds in each hole
+/// and store, and who moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardView {
+    /// The position's diagram.
+    #[serde(rename = "position")]
+    pub diagram: String,
+    /// Seeds in holes `A..F`, `a..f`.
+    pub board: [u8; 12],
+    /// Stores of South and North.
+    pub stores: [u8; 2],
+    /// `S` or `N`.
+    pub to_move: char,
+}
+
+impl BoardView {
+    /// The view of `position`.
+    pub fn of(position: &Position) -> BoardView {
+        BoardView {
+            diagram: position.to_string(),
+            board: position.holes(),
+            stores: position.stores(),
+            to_move: position.to_move().letter(),
+        }
+    }
+}
+
 /// A seat of an online game, as anyone may see it.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeatView {
@@ -131,14 +158,9 @@ pub struct SeatView {
 pub struct Head {
     /// The game's id.
     pub id: i64,
-    /// The position's diagram.
-    pub position: String,
-    /// Holes `A..F`, `a..f`.
-    pub board: [u8; 12],
-    /// Stores of South and North.
-    pub stores: [u8; 2],
-    /// `S` or `N`.
-    pub to_move: char,
+    /// The position.
+    #[serde(flatten)]
+    pub position: BoardView,
     /// Legal moves now.
     pub legal: Vec<String>,
     /// Whether a move may be taken back now (by a player of the game).
@@ -237,10 +259,7 @@ impl WebGame {
         let running = end.is_none() && !self.waiting();
         Head {
             id: self.id,
-            position: position.to_string(),
-            board: position.holes(),
-            stores: position.stores(),
-            to_move: Side::letter(position.to_move()),
+            position: BoardView::of(&position),
             legal,
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
