@@ -216,6 +216,20 @@ pub enum MoveError {
     GameOver,
 }
 
+impl MoveError {
+    /// The rule the move breaks, as named in JSON: `not_your_hole`,
+    /// `empty_hole`, `does_not_feed`, `grand_slam`, `game_over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveError::NotYourHole(_) => "not_your_hole",
+            MoveError::EmptyHole(_) => "empty_hole",
+            MoveError::DoesNotFeed(_) => "does_not_feed",
+            MoveError::GrandSlam(_) => "grand_slam",
+            MoveError::GameOver => "game_over",
+        }
+    }
+}
+
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -384,13 +384,9 @@ impl WebGame {
             .because("not_your_hole"));
         }
         let captured = self.game.play(mv).map_err(|e| {
-            use awale_core::{GameError, MoveError};
             let reason = match e {
-                GameError::Illegal(MoveError::NotYourHole(_)) => "not_your_hole",
-                GameError::Illegal(MoveError::EmptyHole(_)) => "empty_hole",
-                GameError::Illegal(MoveError::DoesNotFeed(_)) => "does_not_feed",
-                GameError::Illegal(MoveError::GrandSlam(_)) => "grand_slam",
-                GameError::Illegal(MoveError::GameOver) | GameError::Over(_) => "game_over",
+                awale_core::GameError::Illegal(illegal) => illegal.name(),
+                awale_core::GameError::Over(_) => "game_over",
             };
             Error::invalid("illegal_move", e.to_string()).because(reason)
         })?;

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use awale_core::{Game, Move, MoveError, Position, Rules, Side};
+use awale_core::{Game, Move, Position, Rules, Side};
 use awale_db::Database;
 use awale_puzzles::PuzzleError;
 use serde::Serialize;
@@ -125,17 +125,6 @@ pub fn replay(start: Position, rules: Rules, moves: Option<&str>) -> Result<Game
     Ok(game)
 }
 
-/// The stable code of why a move cannot be played.
-fn illegal_code(e: MoveError) -> &'static str {
-    match e {
-        MoveError::NotYourHole(_) => "not_your_hole",
-        MoveError::EmptyHole(_) => "empty_hole",
-        MoveError::DoesNotFeed(_) => "does_not_feed",
-        MoveError::GrandSlam(_) => "grand_slam",
-        MoveError::GameOver => "game_over",
-    }
-}
-
 /// How a game ended, in a study (no clock, no resignation).
 #[derive(Clone, Debug, Serialize)]
 pub struct StudyEnd {
@@ -244,7 +233,7 @@ impl PositionView {
                     captured: None,
                     grand_slam: None,
                     after: None,
-                    reason: Some(illegal_code(e)),
+                    reason: Some(e.name()),
                     message: Some(e.to_string()),
                 },
             })

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use awale_core::{Game, Move, MoveError, Position, Rules, Side};
+use awale_core::{Game, Move, Position, Rules, Side};
 use awale_db::{build, Database, Silent};
 use serde_json::Value;
 
@@ -29,16 +29,6 @@ fn words(v: &Value, what: &str) {
 
 fn letter(v: &Value) -> Move {
     v.as_str().unwrap().parse().unwrap()
-}
-
-fn reason(e: MoveError) -> &'static str {
-    match e {
-        MoveError::NotYourHole(_) => "not_your_hole",
-        MoveError::EmptyHole(_) => "empty_hole",
-        MoveError::DoesNotFeed(_) => "does_not_feed",
-        MoveError::GrandSlam(_) => "grand_slam",
-        MoveError::GameOver => "game_over",
-    }
 }
 
 #[test]
@@ -152,7 +142,7 @@ fn every_lesson_step_is_true_to_the_rules() {
                 let e = position
                     .check(m, &rules)
                     .expect_err(&format!("{at}: {m} is legal"));
-                assert_eq!(reason(e), why.as_str().unwrap(), "{at}: {m}");
+                assert_eq!(e.name(), why.as_str().unwrap(), "{at}: {m}");
                 assert!(!accept.contains(&m));
             }
             if check["best"] == true {
