@@ -95,10 +95,9 @@ pub struct Summary {
     pub human: Option<String>,
     /// The computer's level.
     pub level: Option<u8>,
-    /// The rules, as `awale,target=20`.
-    pub rules: String,
-    /// The same, option by option (None if the stored text is unreadable).
-    pub rules_view: Option<crate::view::RulesView>,
+    /// The rules.
+    #[serde(flatten)]
+    pub rules: StoredRules,
     /// Moves played.
     pub plies: i64,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on (or aborted).
@@ -109,11 +108,24 @@ pub struct Summary {
     pub names: [Option<String>; 2],
 }
 
-/// The options of rules stored as text.
-fn rules_view(text: &str) -> Option<crate::view::RulesView> {
-    text.parse::<awale_core::Rules>()
-        .ok()
-        .map(|r| crate::view::RulesView::of(&r))
+/// Rules as stored, with their options (read once from their column).
+#[derive(Clone, Debug, Serialize)]
+pub struct StoredRules {
+    /// The rules, as `awale,target=20`.
+    pub rules: String,
+    /// The same, option by option (None if the stored text is unreadable).
+    pub rules_view: Option<crate::view::RulesView>,
+}
+
+impl rusqlite::types::FromSql for StoredRules {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let rules = String::column_result(value)?;
+        let rules_view = rules
+            .parse::<awale_core::Rules>()
+            .ok()
+            .map(|r| crate::view::RulesView::of(&r));
+        Ok(StoredRules { rules, rules_view })
+    }
 }
 
 /// A page of the list of games, newest first.
@@ -130,10 +142,9 @@ pub struct Page {
 pub struct LobbyGame {
     /// The game's id.
     pub id: i64,
-    /// The rules, as `awale,target=20`.
-    pub rules: String,
-    /// The same, option by option.
-    pub rules_view: Option<crate::view::RulesView>,
+    /// The rules.
+    #[serde(flatten)]
+    pub rules: StoredRules,
     /// Initial time and increment, when the game has a clock.
     pub clock: Option<[i64; 2]>,
     /// The nicknames (South, North); None for a free seat.
@@ -492,7 +503,6 @@ impl Store {
                 Ok((
                     LobbyGame {
                         id: r.get(0)?,
-                        rules_view: rules_view(&r.get::<_, String>(1)?),
                         rules: r.get(1)?,
                         clock,
                         names: [r.get(4)?, r.get(5)?],
@@ -913,6 +923,21 @@ mod tests {
             let mut ids: Vec<i64> = made.iter().map(|g| g.id).collect();
             ids.reverse();
             assert_eq!(seen, ids);
+        });
+    }
+
+    #[test]
+    fn a_listed_game_has_its_rules_as_text_and_option_by_option() {
+        runtime().block_on(async {
+            let store = Store::in_memory().unwrap();
+            let rules: Rules = "abapa,target=20".parse().unwrap();
+            let made = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+            store.create(vec![made]).await.unwrap();
+            let page = store.list(None, None, 10).await.unwrap();
+            let line = serde_json::to_value(&page.games[0]).unwrap();
+            assert_eq!(line["rules"], "abapa,target=20");
+            assert_eq!(line["rules_view"]["target"], 20);
+            assert_eq!(line["rules_view"]["grand_slam"], "no_capture");
         });
     }
 }

@@ -317,7 +317,6 @@ pub(super) fn list_games(
             mode: r.get(3)?,
             human: r.get(4)?,
             level: r.get(5)?,
-            rules_view: super::rules_view(&r.get::<_, String>(6)?),
             rules: r.get(6)?,
             plies: r.get(7)?,
             result: r.get(8)?,
