@@ -513,6 +513,21 @@ impl WebGame {
             .map_err(|e| Error::conflict("game_over", e.to_string()))
     }
 
+    /// Gives `player`, who made this game against the computer or on one
+    /// screen, its seats: the person's side, or both. (An online game's
+    /// seats are taken with a nickname: see [`WebGame::sit`].)
+    pub fn seat_maker(&mut self, player: &PlayerId) {
+        let seat = Some(Seat {
+            player: player.clone(),
+            name: String::new(),
+        });
+        match self.mode {
+            Mode::Computer { human, .. } => self.seats[human.index()] = seat,
+            Mode::Humans => self.seats = [seat.clone(), seat],
+            Mode::Online => {}
+        }
+    }
+
     // ------------------------------------------------------------ online --
 
     /// `seat` takes the free side of an online game that waits for its

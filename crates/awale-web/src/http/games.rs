@@ -184,45 +184,28 @@ pub async fn create(
     let now = now_ms();
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
-    match mode {
-        Mode::Online => {
-            let player = viewer.player().cloned().ok_or_else(|| {
-                Error::forbidden(
-                    "no_player",
-                    "an online game needs a player cookie: open the page first",
-                )
-            })?;
-            let name = parse_name(req.name.as_deref())?;
-            let side = parse_side(req.human.as_deref(), seed)?;
-            web.seats[side.index()] = Some(Seat {
-                player: player.clone(),
-                name: name.clone(),
-            });
-            web.public = req.public;
-            state
-                .shared
-                .games
-                .store()
-                .set_player_name(player, name, now)
-                .await?;
-        }
-        Mode::Computer { human, .. } => {
-            if let Some(player) = viewer.player() {
-                web.seats[human.index()] = Some(Seat {
-                    player: player.clone(),
-                    name: String::new(),
-                });
-            }
-        }
-        Mode::Humans => {
-            if let Some(player) = viewer.player() {
-                let seat = Seat {
-                    player: player.clone(),
-                    name: String::new(),
-                };
-                web.seats = [Some(seat.clone()), Some(seat)];
-            }
-        }
+    if mode == Mode::Online {
+        let player = viewer.player().cloned().ok_or_else(|| {
+            Error::forbidden(
+                "no_player",
+                "an online game needs a player cookie: open the page first",
+            )
+        })?;
+        let name = parse_name(req.name.as_deref())?;
+        let side = parse_side(req.human.as_deref(), seed)?;
+        web.seats[side.index()] = Some(Seat {
+            player: player.clone(),
+            name: name.clone(),
+        });
+        web.public = req.public;
+        state
+            .shared
+            .games
+            .store()
+            .set_player_name(player, name, now)
+            .await?;
+    } else if let Some(player) = viewer.player() {
+        web.seat_maker(player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
     Ok((
@@ -817,14 +800,7 @@ pub async fn import(
             let mut web = WebGame::new(mode, game, now, random_seed());
             web.stop = lost_on_time(record, &web.game).map(Stop::Time);
             if let Some(player) = viewer.player() {
-                let seat = Some(crate::game::Seat {
-                    player: player.clone(),
-                    name: String::new(),
-                });
-                match mode {
-                    Mode::Computer { human, .. } => web.seats[human.index()] = seat,
-                    _ => web.seats = [seat.clone(), seat],
-                }
+                web.seat_maker(player);
             }
             web
         })
