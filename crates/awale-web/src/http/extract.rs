@@ -128,6 +128,25 @@ impl<S: Send + Sync> FromRequestParts<S> for Viewer {
     }
 }
 
+/// The viewer's player, for what only a player may do: 403 `no_player`
+/// when the request has no player cookie.
+pub struct Player(pub PlayerId);
+
+impl<S: Send + Sync> FromRequestParts<S> for Player {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Ok(Viewer(player)) = Viewer::from_request_parts(parts, state).await;
+        let player = player.ok_or_else(|| {
+            Error::forbidden(
+                "no_player",
+                "this browser has no player cookie: open the page first",
+            )
+        })?;
+        Ok(Player(player))
+    }
+}
+
 /// A request about one game: the server's state, the game's id (from the
 /// path, 404 naming it when it is not a game's) and who asks.
 pub struct OnGame {

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
 use super::events::online_seat;
-use super::extract::{JsonBody, OnGame, Viewer};
+use super::extract::{JsonBody, OnGame, Player};
 use super::games::parse_name;
 use super::guard::{hex, new_secret};
 use crate::error::{Error, Kind};
@@ -39,15 +39,6 @@ pub struct Handoff {
     expires_ms: i64,
 }
 
-fn player(viewer: &Viewer) -> Result<PlayerId, Error> {
-    viewer.0.clone().ok_or_else(|| {
-        Error::forbidden(
-            "no_player",
-            "this browser has no player cookie: open the page first",
-        )
-    })
-}
-
 /// Who the viewer is.
 #[derive(Serialize)]
 pub struct Me {
@@ -64,8 +55,7 @@ fn guest_number(player: &PlayerId) -> u32 {
 }
 
 /// GET /api/me.
-pub async fn me(State(state): State<AppState>, viewer: Viewer) -> ApiResult<Json<Me>> {
-    let player = player(&viewer)?;
+pub async fn me(State(state): State<AppState>, Player(player): Player) -> ApiResult<Json<Me>> {
     let name = state
         .shared
         .games
@@ -88,10 +78,9 @@ pub struct NameRequest {
 /// POST /api/me: sets the viewer's nickname (and in their games going on).
 pub async fn rename(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
-    let player = player(&viewer)?;
     let name = parse_name(req.name.as_deref())?;
     state
         .shared
@@ -150,9 +139,9 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
 /// (`change` is given their side).
 async fn online_change(
     on: &OnGame,
+    me: &PlayerId,
     change: impl FnOnce(&mut WebGame, Side) -> Result<(), Error>,
 ) -> ApiResult<Json<GameView>> {
-    let me = player(&on.viewer)?;
     on.change(|g| {
         if g.mode != Mode::Online {
             return Err(Error::conflict(
@@ -160,7 +149,7 @@ async fn online_change(
                 "this game is not played online",
             ));
         }
-        let side = online_seat(g, Some(&me)).ok_or_else(|| {
+        let side = online_seat(g, Some(me)).ok_or_else(|| {
             Error::forbidden(
                 "not_your_seat",
                 "you hold no seat in this game: you can watch, not play",
@@ -172,8 +161,11 @@ async fn online_change(
 }
 
 /// POST /api/games/{id}/join: takes the free seat of an online game.
-pub async fn join(on: OnGame, JsonBody(req): JsonBody<NameRequest>) -> ApiResult<Json<GameView>> {
-    let me = player(&on.viewer)?;
+pub async fn join(
+    on: OnGame,
+    Player(me): Player,
+    JsonBody(req): JsonBody<NameRequest>,
+) -> ApiResult<Json<GameView>> {
     let name = parse_name(req.name.as_deref())?;
     let seat = Seat {
         player: me.clone(),
@@ -197,9 +189,10 @@ pub struct TakebackRequest {
 /// POST /api/games/{id}/takeback: asks for a takeback, or answers one.
 pub async fn takeback(
     on: OnGame,
+    Player(me): Player,
     JsonBody(req): JsonBody<TakebackRequest>,
 ) -> ApiResult<Json<GameView>> {
-    online_change(&on, |g, side| match req.accept {
+    online_change(&on, &me, |g, side| match req.accept {
         None => g.ask_takeback(side),
         Some(yes) => g.answer_takeback(side, yes, now_ms()),
     })
@@ -208,8 +201,8 @@ pub async fn takeback(
 
 /// POST /api/games/{id}/abort: aborts a game that has not really begun,
 /// or withdraws a challenge nobody took.
-pub async fn abort(on: OnGame) -> ApiResult<Json<GameView>> {
-    online_change(&on, |g, side| {
+pub async fn abort(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
+    online_change(&on, &me, |g, side| {
         if g.waiting() && g.end().is_none() {
             g.stop = Some(crate::game::Stop::Aborted);
             return Ok(());
@@ -221,9 +214,9 @@ pub async fn abort(on: OnGame) -> ApiResult<Json<GameView>> {
 
 /// POST /api/games/{id}/claim: claims the win when the other player, to
 /// move, has been gone for two minutes (games without a clock).
-pub async fn claim(on: OnGame) -> ApiResult<Json<GameView>> {
+pub async fn claim(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
     let hub = on.state.shared.games.hub();
-    online_change(&on, |g, side| {
+    online_change(&on, &me, |g, side| {
         let gone = hub.gone_since(on.id, side.opponent(), g.turn_started_ms);
         g.claim(side, gone, now_ms())
     })
@@ -233,9 +226,8 @@ pub async fn claim(on: OnGame) -> ApiResult<Json<GameView>> {
 /// POST /api/games/{id}/rematch: offers a rematch, or accepts the other's:
 /// then a new game starts with the colours swapped, and both are sent to it
 /// (`offers.rematch_id`).
-pub async fn rematch(on: OnGame) -> ApiResult<Json<GameView>> {
+pub async fn rematch(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
     let (games, id) = (&on.state.shared.games, on.id);
-    let me = player(&on.viewer)?;
     let seat = |g: &WebGame| {
         online_seat(g, Some(&me)).ok_or_else(|| {
             Error::forbidden("not_your_seat", "only the players can ask for a rematch")
@@ -308,8 +300,11 @@ pub struct HandoffLink {
 }
 
 /// POST /api/games/{id}/handoff: a link to continue on another device.
-pub async fn handoff(on: OnGame, headers: HeaderMap) -> ApiResult<Json<HandoffLink>> {
-    let me = player(&on.viewer)?;
+pub async fn handoff(
+    on: OnGame,
+    Player(me): Player,
+    headers: HeaderMap,
+) -> ApiResult<Json<HandoffLink>> {
     let game = on.load().await?;
     let (state, id) = (&on.state, on.id);
     if online_seat(&game, Some(&me)).is_none() {
@@ -352,10 +347,9 @@ pub struct HandoffRequest {
 /// POST /api/handoff: this browser takes the seat the link was made for.
 pub async fn take_handoff(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(me): Player,
     JsonBody(req): JsonBody<HandoffRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let me = player(&viewer)?;
     let key = hex(&Sha256::digest(req.token.as_bytes()));
     let handoff = state
         .shared
@@ -374,9 +368,9 @@ pub async fn take_handoff(
     let (game, _) = state
         .shared
         .games
-        .change(handoff.game, |g| g.hand_over(&handoff.player, me))
+        .change(handoff.game, |g| g.hand_over(&handoff.player, me.clone()))
         .await?;
-    Ok(Json(game.view(now_ms(), Some(viewer.player()))))
+    Ok(Json(game.view(now_ms(), Some(Some(&me)))))
 }
 
 /// The body of POST /api/games/{id}/chat.
@@ -395,9 +389,9 @@ pub struct ChatRequest {
 /// POST /api/games/{id}/chat: says something in a room of the game.
 pub async fn chat(
     on: OnGame,
+    Player(me): Player,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let me = player(&on.viewer)?;
     let text = req.text.trim();
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
@@ -496,8 +490,11 @@ pub struct Reaction {
 
 /// POST /api/games/{id}/react: applause, "oh!", a drum or a song, seen
 /// and heard by every viewer (not stored).
-pub async fn react(on: OnGame, JsonBody(req): JsonBody<ReactRequest>) -> ApiResult<StatusCode> {
-    let me = player(&on.viewer)?;
+pub async fn react(
+    on: OnGame,
+    Player(me): Player,
+    JsonBody(req): JsonBody<ReactRequest>,
+) -> ApiResult<StatusCode> {
     let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
         return Err(Error::invalid(
             "bad_reaction",
