@@ -201,21 +201,13 @@ fn a_scripted_session_through_a_pipe() {
 
 #[test]
 fn malformed_input_is_answered_and_never_crashes() {
+    // Each malformed command is answered by one `info string` (the
+    // protocol's own tests go through many); a malformed `go` searches
+    // without a limit, as a bare `go` does, until stop.
     let mut uci = Uci::start();
-    for line in [
-        "xyzzy",
-        "position fen 9-9-9",
-        "position startpos moves FQ",
-        "setoption name Hash value many",
-        "setoption name Level value -3",
-        "go depth banana",
-    ] {
-        uci.send(line);
-        let lines = uci.until("info string");
-        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
-    }
-    // The malformed go searches without a limit, as a bare `go` does,
-    // until stop.
+    uci.send("go depth banana");
+    let lines = uci.until("info string");
+    assert_eq!(lines.len(), 1, "{lines:?}");
     uci.send("stop");
     uci.until("bestmove");
     uci.send_bytes(b"\xff\xfe garbage \x00\n\n   \n");
