@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use awale_core::{Game, Move, MoveError, Position, Rules, Side};
-use awale_db::{build, Database, Silent};
+use awale_db::{build, Database};
 use serde_json::Value;
 
 fn lessons() -> Value {
@@ -169,7 +169,7 @@ fn every_lesson_step_is_true_to_the_rules() {
         .max()
         .unwrap_or(0);
     let dir = tempfile_dir();
-    build(&dir, &Rules::AWALE, most, 2, &Silent, &mut |_| {}).unwrap();
+    build(&dir, &Rules::AWALE, most, 2).unwrap();
     let db = Database::open(&dir, &Rules::AWALE).unwrap();
     for (at, position, answer, then) in best_steps {
         let judged = awale_puzzles::judge(&db, &position, answer).unwrap();

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use awale_core::{Position, Rules};
-use awale_db::{build, Database, Silent};
+use awale_db::{build, Database};
 use awale_web::{app, AppState, Config, Store};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -24,7 +24,7 @@ fn db_dir() -> &'static PathBuf {
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("awale-web-study-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        build(&dir, &Rules::AWALE, MAX, 2, &Silent, &mut |_| {}).unwrap();
+        build(&dir, &Rules::AWALE, MAX, 2).unwrap();
         dir
     })
 }

@@ -3,10 +3,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{awale, folder, text, AWALE};
+use common::{awale, command, folder, text};
 
 fn level(dir: &Path, seeds: u8) -> PathBuf {
     dir.join("forbidden-nobody")
@@ -81,8 +81,7 @@ fn a_killed_build_resumes_at_the_level_it_was_building() {
     let dir_guard = folder();
     let dir = dir_guard.path().to_path_buf();
     let d = dir.to_str().unwrap();
-    let mut child = Command::new(AWALE)
-        .args(["db", "build", "--max-seeds", "14", "--dir", d, "--quiet"])
+    let mut child = command(&["db", "build", "--max-seeds", "14", "--dir", d, "--quiet"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -153,14 +152,7 @@ fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
     // The default folder is under the user's data folder: XDG_DATA_HOME.
     let data_guard = folder();
     let data = data_guard.path().to_path_buf();
-    let run = |args: &[&str]| {
-        Command::new(AWALE)
-            .args(args)
-            .env("XDG_DATA_HOME", &data)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| command(args).env("XDG_DATA_HOME", &data).output().unwrap();
     let out = run(&["db", "build", "--max-seeds", "9", "--quiet"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(data

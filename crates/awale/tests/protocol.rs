@@ -7,12 +7,12 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use awale_core::Side;
-use common::{awale, awale_reading, stderr, stdout, AWALE};
+use common::{awale, awale_reading, command, stderr, stdout, AWALE};
 
 /// `awale uci` running, with its output lines arriving on a channel.
 struct Uci {
@@ -28,9 +28,7 @@ impl Uci {
 
     /// `awale uci ARGS...`.
     fn start_with(args: &[&str]) -> Uci {
-        let mut child = Command::new(AWALE)
-            .arg("uci")
-            .args(args)
+        let mut child = command(&[&["uci"], args].concat())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

@@ -9,13 +9,17 @@ use std::time::Duration;
 /// The binary under test.
 pub const AWALE: &str = env!("CARGO_BIN_EXE_awale");
 
+/// `awale ARGS` as a command to run, with nothing to read unless told
+/// otherwise.
+pub fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(AWALE);
+    command.args(args).stdin(Stdio::null());
+    command
+}
+
 /// `awale ARGS`, with nothing to read, run to its end.
 pub fn awale(args: &[&str]) -> Output {
-    Command::new(AWALE)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the awale binary runs")
+    command(args).output().expect("the awale binary runs")
 }
 
 /// `awale ARGS` reading `input`, run to its end.
@@ -25,8 +29,7 @@ pub fn awale_reading(args: &[&str], input: &str) -> Output {
 
 /// `awale ARGS` with `input` written to it after `delay`, run to its end.
 pub fn awale_reading_after(args: &[&str], input: &str, delay: Duration) -> Output {
-    let mut child = Command::new(AWALE)
-        .args(args)
+    let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
