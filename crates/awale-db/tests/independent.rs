@@ -777,7 +777,9 @@ fn abapa_bounds_widened_by_the_positions_since_the_capture_hold_inside_a_game_up
     let mut widened = 0;
     for (game, seen, set) in &games {
         let p = game.position();
-        let e = db.probe_board(&p.relative_holes(), p.seeds_on_board()).unwrap();
+        let e = db
+            .probe_board(&p.relative_holes(), p.seeds_on_board())
+            .unwrap();
         let fresh = Bounds {
             lower: e.lower,
             upper: e.upper,
@@ -806,7 +808,10 @@ fn abapa_bounds_widened_by_the_positions_since_the_capture_hold_inside_a_game_up
         );
         widened += u32::from(b != fresh);
     }
-    eprintln!("{} positions inside games, {widened} with wider bounds", games.len());
+    eprintln!(
+        "{} positions inside games, {widened} with wider bounds",
+        games.len()
+    );
     assert!(widened > 0, "no line tried the widening");
 }
 
@@ -841,7 +846,11 @@ fn the_engine_with_the_abapa_database_calls_results_of_the_real_game_inside_a_ga
         let wins = real.at_least(&game.position(), &mut seen.clone(), *set, 1);
         let loses = real.at_least(&game.position(), &mut seen.clone(), *set, 0) == Some(false);
         assert!(
-            if score.is_win() { wins == Some(true) } else { loses },
+            if score.is_win() {
+                wins == Some(true)
+            } else {
+                loses
+            },
             "{}: the engine says {score}, the real game does not",
             game.position()
         );
