@@ -367,13 +367,11 @@ async fn a_resigned_game_is_over_for_the_resigner() {
     assert_eq!(game["end"]["reason"], "resignation");
     assert_eq!(game["end"]["winner"], "N");
     assert_eq!(game["end"]["stores"], json!([0, 48]));
-    refused(
-        on_game(&app, id, "moves", Some(json!({"move": "A"}))).await,
-        StatusCode::CONFLICT,
-        "game_over",
-    );
-    let (status, _) = on_game(&app, id, "resign", None).await;
-    assert_eq!(status, StatusCode::CONFLICT);
+    // Once over, nothing more: no move, no second resignation.
+    for (action, body) in [("moves", Some(json!({"move": "A"}))), ("resign", None)] {
+        let answer = on_game(&app, id, action, body).await;
+        refused(answer, StatusCode::CONFLICT, "game_over");
+    }
     let (_, list) = call(&app, "GET", "/api/games", None).await;
     assert_eq!(list["games"][0]["result"], "0-1");
     assert_eq!(list["games"][0]["reason"], "resignation");
