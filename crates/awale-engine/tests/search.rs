@@ -495,14 +495,22 @@ fn tt_does_not_break_repetition_handling() {
 #[test]
 fn info_is_reported_after_each_depth() {
     let game = Game::new(Rules::AWALE);
+    let legal: Vec<Move> = game.legal_moves().into_iter().collect();
     let mut depths = Vec::new();
+    let mut firsts = Vec::new();
     let stop = AtomicBool::new(false);
     let result = engine().search(&game, &Limits::depth(8), &stop, &mut |info| {
         depths.push(info.depth);
-        assert_eq!(info.pv.first(), info.pv.first());
+        firsts.push(info.pv.first().copied());
     });
     assert_eq!(depths, (1..=8).collect::<Vec<_>>());
     assert_eq!(result.depth, 8);
+    // Each report's line starts with a legal move; the last one's is the move chosen.
+    assert!(
+        firsts.iter().all(|m| m.is_some_and(|m| legal.contains(&m))),
+        "{firsts:?}"
+    );
+    assert_eq!(firsts.last().copied().flatten(), result.best);
 }
 
 #[test]
