@@ -348,9 +348,9 @@ impl Oracle for Boaster {
 #[test]
 fn an_oracle_is_not_taken_as_exact_after_moves_without_capture() {
     // The oracle's values are those of a position reached by a capture.
-    // After moves without one, a repetition can end the game first: under
-    // `nobody` the value lies between 0 and the oracle's, under `own_row`
-    // the oracle says nothing (docs/RULES.md, repetition).
+    // After moves without one, a repetition can end the game first: the
+    // value lies between the oracle's and what such a repetition pays (0
+    // under `nobody`, the rows under `own_row`: docs/DATABASES.md).
     for rules in [Rules::AWALE, Rules::ABAPA] {
         let mut game = game_at(
             [1, 0, 2, 0, 1, 0, 0, 1, 0, 2, 0, 1],
