@@ -356,8 +356,11 @@ impl Games {
             if let Some(entry) = lock(&games.entries).get(&id) {
                 lock(&entry.timer).take();
             }
-            if let Err(e) = games.load(id).await {
-                tracing::warn!(game = id, error = %e, "clock check failed");
+            match games.load(id).await {
+                // The flag fell: the load ended the game, as it should.
+                Err(e) if e.code == "game_over" => {}
+                Err(e) => tracing::warn!(game = id, error = %e, "clock check failed"),
+                Ok(_) => {}
             }
         });
         *timer = Some(task.abort_handle());
