@@ -78,7 +78,7 @@ impl Default for SearchParams {
             static_depth: 3,
             history_malus: false,
             aspiration: 40,
-            lmr_divisor: 0,
+            lmr_divisor: 80,
             iir_depth: 0,
             null_reduction: 0,
             null_seeds: 0,
