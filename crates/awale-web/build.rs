@@ -6,7 +6,7 @@
 //! Files are served under `/v/{VERSION}/` (VERSION: a hash of them all),
 //! except `index.html` (at `/`), `sw.js` (at `/sw.js`) and `favicon.svg`.
 //! In those two templates `{{V}}` becomes the versioned prefix, `{{VERSION}}`
-//! the version, `{{PRELOAD}}` a `modulepreload` link per script and
+//! the version, `{{PRELOAD}}` a `modulepreload` link per module and
 //! `{{FILES}}` the JSON list of paths the service worker keeps.
 
 use std::fmt::Write as _;
@@ -49,10 +49,19 @@ fn main() {
         };
         served.push((path, name.clone(), bytes.clone()));
     }
+    // Every file under js/ is a module: a script, or a JSON one (the
+    // catalogs of words), which the browser must be told.
     let preload: String = served
         .iter()
-        .filter(|(_, name, _)| name.ends_with(".js"))
-        .map(|(path, _, _)| format!("<link rel=\"modulepreload\" href=\"{path}\">\n"))
+        .filter(|(_, name, _)| name.starts_with("js/"))
+        .map(|(path, name, _)| {
+            let json = if name.ends_with(".json") {
+                " as=\"json\""
+            } else {
+                ""
+            };
+            format!("<link rel=\"modulepreload\"{json} href=\"{path}\">\n")
+        })
         .collect();
     let mut kept: Vec<String> = vec!["/".to_string()];
     kept.extend(served.iter().map(|(path, _, _)| path.clone()));

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::{GrandSlam, Rules, Side};
+use crate::{GrandSlam, Repetition, Rules, Side};
 
 /// Seeds in a full game.
 pub const TOTAL_SEEDS: u8 = 48;
@@ -685,6 +685,31 @@ impl Position {
         self.board | (self.to_move as u128) << 127
     }
 
+    /// What a repetition of the position whose [`Position::repetition_key`]
+    /// is `key` pays `side` beyond the stores under `repetition`: nothing
+    /// under `nobody`; under `own_row`, the seeds of `side`'s row minus
+    /// those of the other row (docs/RULES.md, repetition).
+    pub fn repetition_payoff(key: u128, side: Side, repetition: Repetition) -> i32 {
+        if repetition == Repetition::Nobody {
+            return 0;
+        }
+        let row = |bits: u128| {
+            let row = (bits as u64) & 0xFFFF_FFFF_FFFF;
+            i32::from((row.wrapping_mul(0x0101_0101_0101) >> 40) as u8)
+        };
+        let mover_minus_other = row(key) - row(key >> 48);
+        let mover = if key >> 127 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        if side == mover {
+            mover_minus_other
+        } else {
+            -mover_minus_other
+        }
+    }
+
     /// The same position with the other side to move: for studies and for
     /// setting up positions, not a move.
     pub fn with_side_to_move(&self, side: Side) -> Position {
@@ -794,6 +819,26 @@ mod tests {
                     assert_eq!(non_empty_holes(row), non_empty, "{row:x}");
                     assert_eq!(feeding_holes(row), feeding, "{row:x}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_repetition_pays_each_side_its_row_under_own_row_and_nothing_under_nobody() {
+        let p = Position::new([1, 2, 3, 4, 5, 6, 0, 0, 7, 0, 0, 8], [3, 4], Side::North).unwrap();
+        for q in [p, p.with_side_to_move(Side::South)] {
+            let key = q.repetition_key();
+            for side in [Side::South, Side::North] {
+                let own = i32::from(q.seeds_in_row(side));
+                let other = i32::from(q.seeds_in_row(side.opponent()));
+                assert_eq!(
+                    Position::repetition_payoff(key, side, Repetition::OwnRow),
+                    own - other
+                );
+                assert_eq!(
+                    Position::repetition_payoff(key, side, Repetition::Nobody),
+                    0
+                );
             }
         }
     }

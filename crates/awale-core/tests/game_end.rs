@@ -15,32 +15,47 @@ fn ended(diagram: &str, rules: Rules, reason: EndReason) -> Outcome {
     g.outcome().unwrap()
 }
 
+/// The outcomes under each preset of the game at `diagram`, which the rules
+/// end for `reason`.
+fn ended_under_each_preset(diagram: &str, reason: EndReason) -> [Outcome; 2] {
+    [Rules::AWALE, Rules::ABAPA].map(|rules| ended(diagram, rules, reason))
+}
+
 fn play_all(game: &mut Game, moves: &str) {
     for m in parse_moves(moves).unwrap() {
         game.play(m).unwrap();
     }
 }
 
+/// A game of awale from the start, after `moves`.
+fn played(moves: &str) -> Game {
+    let mut game = Game::new(Rules::AWALE);
+    play_all(&mut game, moves);
+    game
+}
+
 /// Two single seeds chasing each other round the board come back to where
 /// they started after twelve moves.
 const CIRCLING: (&str, &str) = ("0-0-0-0-0-1-0-0-0-0-0-1-10-5-S", "FfAaBbCcDdEe");
 
-#[test]
-fn repetition_gives_the_seeds_left_to_nobody_under_awale() {
-    let mut g = game(CIRCLING.0, Rules::AWALE);
+/// The game of [`CIRCLING`] under `rules`, ended by the repetition.
+fn circled(rules: Rules) -> Game {
+    let mut g = game(CIRCLING.0, rules);
     play_all(&mut g, CIRCLING.1);
     assert_eq!(g.end(), Some(EndReason::Repetition));
-    let o = g.outcome().unwrap();
+    g
+}
+
+#[test]
+fn repetition_gives_the_seeds_left_to_nobody_under_awale() {
+    let o = circled(Rules::AWALE).outcome().unwrap();
     assert_eq!(o.stores, [10, 5]);
     assert_eq!(o.winner, Some(Side::South));
 }
 
 #[test]
 fn repetition_gives_each_player_their_own_row_under_abapa() {
-    let mut g = game(CIRCLING.0, Rules::ABAPA);
-    play_all(&mut g, CIRCLING.1);
-    assert_eq!(g.end(), Some(EndReason::Repetition));
-    assert_eq!(g.outcome().unwrap().stores, [11, 6]);
+    assert_eq!(circled(Rules::ABAPA).outcome().unwrap().stores, [11, 6]);
 }
 
 #[test]
@@ -52,8 +67,7 @@ fn a_position_only_repeats_with_the_same_side_to_move() {
 
 #[test]
 fn no_move_after_the_end_and_undo_reopens_the_game() {
-    let mut g = game(CIRCLING.0, Rules::AWALE);
-    play_all(&mut g, CIRCLING.1);
+    let mut g = circled(Rules::AWALE);
     let next = g.position().legal_moves(g.rules()).next().unwrap();
     assert_eq!(g.play(next), Err(GameError::Over(EndReason::Repetition)));
     assert!(g.legal_moves().is_empty());
@@ -125,24 +139,16 @@ fn resignation_gives_the_seeds_left_to_the_opponent() {
 
 #[test]
 fn an_empty_board_ends_the_game() {
-    for rules in [Rules::AWALE, Rules::ABAPA] {
-        let o = ended(
-            "0-0-0-0-0-0-0-0-0-0-0-0-20-16-N",
-            rules,
-            EndReason::EmptyBoard,
-        );
+    let diagram = "0-0-0-0-0-0-0-0-0-0-0-0-20-16-N";
+    for o in ended_under_each_preset(diagram, EndReason::EmptyBoard) {
         assert_eq!(o.winner, Some(Side::South));
     }
 }
 
 #[test]
 fn a_side_with_an_empty_row_to_move_is_starved_and_the_other_takes_its_row() {
-    for rules in [Rules::AWALE, Rules::ABAPA] {
-        let o = ended(
-            "0-0-0-0-0-0-0-3-0-0-0-0-20-20-S",
-            rules,
-            EndReason::Starvation,
-        );
+    let diagram = "0-0-0-0-0-0-0-3-0-0-0-0-20-20-S";
+    for o in ended_under_each_preset(diagram, EndReason::Starvation) {
         assert_eq!(o.stores, [20, 23]);
     }
 }
@@ -165,8 +171,7 @@ fn starvation_in_play_after_the_last_feeding_chance() {
 
 #[test]
 fn undo_and_redo_walk_the_history() {
-    let mut g = Game::new(Rules::AWALE);
-    play_all(&mut g, "FfAaBb");
+    let mut g = played("FfAaBb");
     let after = g.position();
     for _ in 0..6 {
         g.undo().unwrap();
@@ -187,8 +192,7 @@ fn undo_and_redo_walk_the_history() {
 
 #[test]
 fn a_saved_redo_list_restores_what_redo_plays() {
-    let mut game = Game::new(Rules::AWALE);
-    play_all(&mut game, "FfAaBb");
+    let mut game = played("FfAaBb");
     let end = game.position();
     for _ in 0..3 {
         game.undo();
@@ -196,8 +200,7 @@ fn a_saved_redo_list_restores_what_redo_plays() {
     let saved = game.redo_list().to_vec();
     assert_eq!(saved.len(), 3);
     // A game rebuilt from its moves, with the saved list, redoes the same.
-    let mut restored = Game::new(Rules::AWALE);
-    play_all(&mut restored, "FfA");
+    let mut restored = played("FfA");
     restored.set_redo_list(saved.clone()).unwrap();
     while restored.redo().is_some() {}
     assert_eq!(restored.position(), end);

@@ -11,10 +11,10 @@
 //!
 //! ```no_run
 //! use awale_core::{Position, Rules};
-//! use awale_db::{build, Database, Silent};
+//! use awale_db::{build, Database};
 //!
 //! let dir = std::path::Path::new("/tmp/awale-db");
-//! build(dir, &Rules::AWALE, 8, 2, &Silent, &mut |_| {}).unwrap();
+//! build(dir, &Rules::AWALE, 8, 2).unwrap();
 //! let db = Database::open(dir, &Rules::AWALE).unwrap();
 //! let p: Position = "0-0-0-0-1-2-1-0-0-0-0-0-20-24-S".parse().unwrap();
 //! let entry = db.probe(&p).unwrap();
@@ -507,39 +507,50 @@ impl LevelSummary {
 }
 
 /// Builds the levels 0..=`max_seeds` for `rules` in the database folder
-/// `root` (in its subfolder for the rule variant), on `threads` threads.
-/// Levels already there and sound are kept: a killed build resumes at the
-/// level it was building. `on_level` hears about each level when done.
+/// `root` (in its subfolder for the rule variant), on `threads` threads of
+/// this process, quietly: [`build_on`] with [`Alone`], telling no one.
 ///
 /// # Errors
 ///
-/// [`DbError::TooManySeeds`] above 48; I/O errors; a damaged level file
-/// (refused: the caller says to delete it).
+/// As [`build_on`].
 pub fn build(
     root: &Path,
     rules: &Rules,
     max_seeds: u8,
     threads: usize,
-    progress: &dyn Progress,
-    on_level: &mut dyn FnMut(&LevelSummary),
 ) -> Result<Vec<LevelSummary>, DbError> {
-    build_on(&Alone, root, rules, max_seeds, threads, progress, on_level)
+    build_on(
+        &Alone,
+        root,
+        rules,
+        max_seeds,
+        threads,
+        &Silent,
+        &mut |_| {},
+    )
 }
 
-/// [`build`] by the processes of `cluster` together (this one being
-/// `cluster.rank()`), each with `threads` threads: every process builds its
-/// share of each level's boards, and process 0 writes the level files, so
-/// `root` must be a folder that every process sees (a shared file system):
-/// they all read the lower levels from it. The files are those of
-/// [`build`], byte for byte. Every process calls it with the same
-/// arguments; `progress` hears of the whole build on process 0.
+/// Builds the levels 0..=`max_seeds` for `rules` in the database folder
+/// `root` (in its subfolder for the rule variant), by the processes of
+/// `cluster` together (this one being `cluster.rank()`, [`Alone`] for a
+/// single process), each with `threads` threads. Levels already there and
+/// sound are kept: a killed build resumes at the level it was building.
+/// `progress` hears of the whole build on process 0, and `on_level` about
+/// each level when done.
+///
+/// With several processes, every process builds its share of each level's
+/// boards and process 0 writes the level files, so `root` must be a folder
+/// that every process sees (a shared file system): they all read the lower
+/// levels from it. The files are those of a single process, byte for byte.
+/// Every process calls it with the same arguments.
 ///
 /// # Errors
 ///
-/// As [`build`], on the process that met the problem (the others then wait
-/// in the next exchange: the caller must end the whole job, e.g. with
-/// `MPI_Abort`); [`DbError::NotShared`] when a process does not see a
-/// level file that process 0 has.
+/// [`DbError::TooManySeeds`] above 48; I/O errors; a damaged level file
+/// (refused: the caller says to delete it); on the process that met the
+/// problem (the others then wait in the next exchange: the caller must end
+/// the whole job, e.g. with `MPI_Abort`); [`DbError::NotShared`] when a
+/// process does not see a level file that process 0 has.
 pub fn build_on(
     cluster: &dyn Cluster,
     root: &Path,
@@ -670,7 +681,7 @@ fn build_level(
     let rules = variant.rules();
     let writes = share.writes_files();
     if variant.is_exact() {
-        let (values, value_passes) = solve::values_shared(&rules, seeds, lower, share);
+        let (values, value_passes) = solve::solve_values(&rules, seeds, lower, share);
         // Several processes each spill the whole level: on the machine's
         // own disk (the temporary folder), not the shared folder.
         let scratch = if share.is_shared() {
@@ -682,14 +693,14 @@ fn build_level(
         drop(values);
         let values = spill;
         let (distance, distance_passes) =
-            solve::distances_shared(&rules, seeds, lower, values.bytes(), share)?;
+            solve::solve_distances(&rules, seeds, lower, values.bytes(), share)?;
         if writes {
             store::write_level(dir, variant, seeds, &[values.bytes(), &distance])?;
         }
         let stats = LevelStats::count(seeds, true, values.bytes(), &distance);
         Ok((stats, (value_passes, distance_passes)))
     } else {
-        let solved = solve::solve_bounds_shared(&rules, seeds, lower, share);
+        let solved = solve::solve_bounds(&rules, seeds, lower, share);
         if writes {
             store::write_level(dir, variant, seeds, &[&solved.lower, &solved.upper])?;
         }

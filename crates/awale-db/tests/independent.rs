@@ -20,9 +20,13 @@
 //! `cargo test -p awale-db --profile fast -- --ignored`.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use awale_core::{Game, Position, Repetition, Rules, Side};
 use awale_db::Variant;
+use awale_engine::oracle::Bounds;
+use awale_engine::{Engine, EngineOptions, Limits};
 use rand::RngExt;
 
 mod common;
@@ -459,13 +463,11 @@ fn compare_with_real_games(rules: &Rules, max: u8) {
 }
 
 #[test]
-fn awale_values_are_those_of_the_real_game_up_to_2_seeds() {
-    compare_with_real_games(&Rules::AWALE, 2);
-}
-
-#[test]
-fn abapa_bounds_hold_the_value_of_the_real_game_up_to_2_seeds_with_and_without_the_target() {
-    compare_with_real_games(&Rules::ABAPA, 2);
+fn databases_hold_the_value_of_the_real_game_up_to_2_seeds_with_and_without_the_target() {
+    // The awale values are the real game's; the abapa bounds hold it.
+    for rules in [Rules::AWALE, Rules::ABAPA] {
+        compare_with_real_games(&rules, 2);
+    }
 }
 
 /// The real game under `own_row` with no target, by a search of its own:
@@ -729,6 +731,131 @@ fn abapa_bounds_hold_the_value_of_the_real_game_up_to_3_seeds_and_on_4_where_sea
         assert_eq!(level.given_up, 0, "{level:?}");
     }
     assert!(levels[4].checked >= 400, "{:?}", levels[4]);
+}
+
+/// Games from every board of up to 3 seeds (`abapa`), after every line of
+/// up to 4 moves that capture nothing (none back to a position of the game),
+/// with the repetition keys since the start and their set's hash.
+fn abapa_games_without_capture() -> Vec<(Game, Vec<u128>, u128)> {
+    let mut games = Vec::new();
+    for seeds in 0..=3 {
+        for board in boards(seeds) {
+            let start = Game::from_position(Rules::ABAPA, position(&board));
+            let key = start.position().repetition_key();
+            let mut lines = vec![(start, vec![key], mix(key))];
+            while let Some((game, seen, set)) = lines.pop() {
+                if seen.len() <= 4 {
+                    for m in game.legal_moves() {
+                        let mut next = game.clone();
+                        next.play(m).unwrap();
+                        let key = next.position().repetition_key();
+                        if next.position().seeds_on_board() == seeds && !seen.contains(&key) {
+                            let mut keys = seen.clone();
+                            keys.push(key);
+                            lines.push((next, keys, set ^ mix(key)));
+                        }
+                    }
+                }
+                games.push((game, seen, set));
+            }
+        }
+    }
+    games
+}
+
+/// Inside a game, after moves that capture nothing, the real game's value
+/// (a move back to any position since the capture ends it, each side taking
+/// its row) lies within the fresh bounds widened by what repeating each of
+/// those positions pays (`Bounds::in_game`, what the engine's search uses).
+#[test]
+fn abapa_bounds_widened_by_the_positions_since_the_capture_hold_inside_a_game_up_to_3_seeds() {
+    let (db, _dir) = common::database(&Rules::ABAPA, 3);
+    let mut real = RealGame::new();
+    let games = abapa_games_without_capture();
+    let mut widened = 0;
+    for (game, seen, set) in &games {
+        let p = game.position();
+        let e = db
+            .probe_board(&p.relative_holes(), p.seeds_on_board())
+            .unwrap();
+        let fresh = Bounds {
+            lower: e.lower,
+            upper: e.upper,
+        };
+        let before = &seen[..seen.len() - 1];
+        let b = fresh.in_game(
+            before
+                .iter()
+                .map(|&k| Position::repetition_payoff(k, p.to_move(), Repetition::OwnRow)),
+        );
+        real.budget = 1_000_000;
+        real.inside.clear();
+        let (lo, hi) = (i32::from(b.lower), i32::from(b.upper));
+        let mut history = seen.clone();
+        assert_eq!(
+            real.at_least(&p, &mut history, *set, lo),
+            Some(true),
+            "{p} after {} moves: the real game is below {lo}",
+            before.len()
+        );
+        assert_eq!(
+            real.at_least(&p, &mut history, *set, hi + 1),
+            Some(false),
+            "{p} after {} moves: the real game is above {hi}",
+            before.len()
+        );
+        widened += u32::from(b != fresh);
+    }
+    eprintln!(
+        "{} positions inside games, {widened} with wider bounds",
+        games.len()
+    );
+    assert!(widened > 0, "no line tried the widening");
+}
+
+/// The engine's search with the database, inside those games: every result
+/// it calls won or lost is the real game's (the search widens the bounds
+/// as above, and finds the repetitions itself).
+#[test]
+fn the_engine_with_the_abapa_database_calls_results_of_the_real_game_inside_a_game() {
+    let (db, _dir) = common::database(&Rules::ABAPA, 3);
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 1,
+        threads: 1,
+    });
+    engine.set_oracle(Some(Arc::new(db)));
+    let stop = AtomicBool::new(false);
+    let mut real = RealGame::new();
+    let mut decided = 0;
+    for (game, seen, set) in &abapa_games_without_capture() {
+        if game.end().is_some() {
+            continue;
+        }
+        engine.new_game();
+        let score = engine
+            .search(game, &Limits::depth(16), &stop, &mut |_| {})
+            .score;
+        if !score.is_win() && !score.is_loss() {
+            continue;
+        }
+        real.budget = 1_000_000;
+        real.inside.clear();
+        // The stores are empty: the side to move wins when it gets at least 1.
+        let wins = real.at_least(&game.position(), &mut seen.clone(), *set, 1);
+        let loses = real.at_least(&game.position(), &mut seen.clone(), *set, 0) == Some(false);
+        assert!(
+            if score.is_win() {
+                wins == Some(true)
+            } else {
+                loses
+            },
+            "{}: the engine says {score}, the real game does not",
+            game.position()
+        );
+        decided += 1;
+    }
+    eprintln!("{decided} results called by the engine, all right");
+    assert!(decided > 0);
 }
 
 fn check_sample(rules: &Rules) {

@@ -2,12 +2,12 @@
 //! databases"): counts of won, drawn and lost boards and the sum of values.
 
 use awale_core::Rules;
-use awale_db::{build, Database, LevelStats, Silent};
+use awale_db::{build, Database, LevelStats};
 
 #[test]
 fn awale_levels_match_the_counts_of_rules_md() {
     let dir = tempfile::tempdir().unwrap();
-    let summaries = build(dir.path(), &Rules::AWALE, 10, 2, &Silent, &mut |_| {}).unwrap();
+    let summaries = build(dir.path(), &Rules::AWALE, 10, 2).unwrap();
     // seeds, positions, won, drawn, lost, sum of values
     let facts: [(u8, u64, u64, u64, u64, i64); 4] = [
         (4, 1_239, 577, 143, 519, 122),

@@ -176,7 +176,7 @@ fn assert_same_files(a: &Path, b: &Path, rules: &Rules, max: u8) {
 fn three_processes_write_the_files_of_one_byte_for_byte() {
     for (rules, max) in [(Rules::AWALE, 10), (Rules::ABAPA, 8)] {
         let alone = tempdir("alone");
-        build(&alone, &rules, max, 2, &Silent, &mut |_| {}).unwrap();
+        build(&alone, &rules, max, 2).unwrap();
         // Small rounds: every exchange of the bigger levels takes several.
         let shared = tempdir("three");
         build_shared(&shared, &rules, max, 3, 16_384);
@@ -184,7 +184,7 @@ fn three_processes_write_the_files_of_one_byte_for_byte() {
         // Resumed with another number of processes: the levels kept, one
         // more built.
         build_shared(&shared, &rules, max + 1, 2, 1 << 20);
-        build(&alone, &rules, max + 1, 2, &Silent, &mut |_| {}).unwrap();
+        build(&alone, &rules, max + 1, 2).unwrap();
         assert_same_files(&alone, &shared, &rules, max + 1);
         std::fs::remove_dir_all(&alone).unwrap();
         std::fs::remove_dir_all(&shared).unwrap();

@@ -298,12 +298,17 @@ mod tests {
         letter.parse().unwrap()
     }
 
+    /// The reasons for the move `letter` in the position `diagram`, with
+    /// nothing known of the search.
+    fn reasons_for(diagram: &str, letter: &str) -> Vec<Reason> {
+        explain(&game(diagram), m(letter), None, None)
+    }
+
     #[test]
     fn a_chain_capture_is_named_with_its_holes() {
         // RULES.md: hole F with 2 seeds captures 5 (1 2 4 0 0 0 opposite):
         // a and b, 2 + 3.
-        let g = game("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S");
-        let reasons = explain(&g, m("F"), None, None);
+        let reasons = reasons_for("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S", "F");
         assert!(
             reasons.contains(&Reason::Captures { seeds: 5, holes: 2 }),
             "{reasons:?}"
@@ -322,8 +327,7 @@ mod tests {
     fn a_threat_is_seen() {
         // E sows one seed into F, which then holds 2: F would reach a (1
         // seed) and b (1 seed), taking 2 + 2.
-        let g = game("0-0-0-0-1-1-1-1-5-5-5-5-12-11-S");
-        let reasons = explain(&g, m("E"), None, None);
+        let reasons = reasons_for("0-0-0-0-1-1-1-1-5-5-5-5-12-11-S", "E");
         assert!(
             reasons
                 .iter()
@@ -335,8 +339,7 @@ mod tests {
     #[test]
     fn a_krou_being_built_is_named() {
         // F holds 11: E sows one more into it.
-        let g = game("2-2-2-2-1-11-2-2-2-2-2-2-8-8-S");
-        let reasons = explain(&g, m("E"), None, None);
+        let reasons = reasons_for("2-2-2-2-1-11-2-2-2-2-2-2-8-8-S", "E");
         assert!(
             reasons.contains(&Reason::BuildsKrou {
                 hole: m("F"),
@@ -349,8 +352,7 @@ mod tests {
     #[test]
     fn the_only_move_and_feeding_are_said() {
         // North's row is empty; only F reaches it.
-        let g = game("0-0-0-0-0-3-0-0-0-0-0-0-22-23-S");
-        let reasons = explain(&g, m("F"), None, None);
+        let reasons = reasons_for("0-0-0-0-0-3-0-0-0-0-0-0-22-23-S", "F");
         assert!(reasons.contains(&Reason::OnlyMove), "{reasons:?}");
         assert!(reasons.contains(&Reason::FeedsOpponent), "{reasons:?}");
     }

@@ -322,24 +322,10 @@ pub fn choose_move(
     if game.legal_moves().is_empty() {
         return None;
     }
-    // Only the strongest level knows the endgame tables.
-    if level != Level::Perfect {
-        let oracle = engine.take_oracle();
-        let m = choose_with(engine, game, level, seed, stop);
-        engine.set_oracle(oracle);
-        return m;
-    }
-    choose_with(engine, game, level, seed, stop)
-}
-
-fn choose_with(
-    engine: &mut Engine,
-    game: &Game,
-    level: Level,
-    seed: u64,
-    stop: &AtomicBool,
-) -> Option<Move> {
-    match level.style() {
+    // Only the strongest level knows the endgame tables: the others play
+    // with the oracle set aside.
+    let set_aside = (level != Level::Perfect).then(|| engine.take_oracle());
+    let chosen = match level.style() {
         Style::Beginner {
             chain,
             reply,
@@ -368,25 +354,18 @@ fn choose_with(
                 .collect();
             softmax_pick(&values, temperature, &mut StdRng::seed_from_u64(seed))
         }
-        Style::Search { .. } => {
-            // The strong levels know the opening book.
-            if let Some(mv) = crate::book::Book::builtin().probe(game) {
-                return Some(mv);
-            }
-            // Perfect play: where the endgame oracle covers the position, its
-            // move keeps the value and makes progress.
-            if level == Level::Perfect {
-                let advice = engine
-                    .oracle_for(game.rules())
-                    .and_then(|o| o.root_move(game));
-                if advice.is_some() {
-                    return advice;
-                }
-            }
-            let result = engine.search(game, &level.limits(), stop, &mut |_| {});
-            result.best
-        }
+        // The strong levels know the opening book. Perfect play: where the
+        // endgame oracle covers the position, its move keeps the value and
+        // makes progress.
+        Style::Search { .. } => crate::book::Book::builtin()
+            .probe(game)
+            .or_else(|| engine.oracle_for(game.rules())?.root_move(game))
+            .or_else(|| engine.search(game, &level.limits(), stop, &mut |_| {}).best),
+    };
+    if let Some(oracle) = set_aside {
+        engine.set_oracle(oracle);
     }
+    chosen
 }
 
 /// Picks a move with probability proportional to `exp((value - best) /

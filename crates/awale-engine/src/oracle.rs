@@ -28,6 +28,29 @@ impl Bounds {
     pub fn is_exact(self) -> bool {
         self.lower == self.upper
     }
+
+    /// The bounds inside a game, where positions were played since the
+    /// last capture: a move back to one of them ends the game and pays what
+    /// the repetition rule gives the side to move (`payoffs`, one for each
+    /// of them, as [`Position::repetition_payoff`] counts). The value then
+    /// lies between the fresh bounds widened by those payoffs: let the side
+    /// play the fixed strategy behind its bound; the game either leaves the
+    /// level as the bound says, or closes a cycle of that strategy (worth
+    /// the bound), or repeats one of those positions first (worth its
+    /// payoff). The same for the opponent and the upper bound
+    /// (docs/DATABASES.md, "What a program may rely on").
+    pub fn in_game(self, payoffs: impl IntoIterator<Item = i32>) -> Bounds {
+        let (mut lower, mut upper) = (i32::from(self.lower), i32::from(self.upper));
+        for pay in payoffs {
+            lower = lower.min(pay);
+            upper = upper.max(pay);
+        }
+        // Payoffs are seed counts of one level: at most 48 either way.
+        Bounds {
+            lower: lower as i8,
+            upper: upper as i8,
+        }
+    }
 }
 
 /// Endgame knowledge: exact values or bounds for positions with few seeds.

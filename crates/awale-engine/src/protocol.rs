@@ -979,6 +979,27 @@ mod tests {
             self.protocol.handle_line(line)
         }
 
+        /// Sends `position` and `go`, and returns every line up to
+        /// `bestmove`.
+        fn search(&mut self, position: &str, go: &str) -> Vec<String> {
+            self.send(position);
+            self.send(go);
+            self.wait_for("bestmove")
+        }
+
+        /// Sends `position` and `go`, and checks that no `bestmove` comes
+        /// within `wait`.
+        fn search_holds(&mut self, position: &str, go: &str, wait: Duration) {
+            self.send(position);
+            self.send(go);
+            std::thread::sleep(wait);
+            let lines = self.take();
+            assert!(
+                !lines.iter().any(|l| l.starts_with("bestmove")),
+                "{lines:?}"
+            );
+        }
+
         /// Lines written since the last call.
         fn take(&mut self) -> Vec<String> {
             let lines = self.lines.lock().unwrap();
@@ -1042,9 +1063,7 @@ mod tests {
     #[test]
     fn go_depth_reports_info_then_a_legal_bestmove() {
         let mut h = Harness::new();
-        h.send("position startpos moves FfAa");
-        h.send("go depth 3");
-        let lines = h.wait_for("bestmove");
+        let lines = h.search("position startpos moves FfAa", "go depth 3");
         let info = lines
             .iter()
             .find(|l| l.starts_with("info depth 3 "))
@@ -1133,17 +1152,18 @@ mod tests {
     fn game_over_answers_bestmove_0000() {
         let mut h = Harness::new();
         // North's row is empty and no South move can feed it.
-        h.send("position fen 1-0-0-0-0-0-0-0-0-0-0-0-23-24-S");
-        h.send("go depth 5");
-        assert_eq!(h.wait_for("bestmove"), ["bestmove 0000"]);
+        let lines = h.search("position fen 1-0-0-0-0-0-0-0-0-0-0-0-23-24-S", "go depth 5");
+        assert_eq!(lines, ["bestmove 0000"]);
     }
 
     #[test]
     fn stop_ends_an_infinite_search_with_a_bestmove() {
         let mut h = Harness::new();
-        h.send("position startpos");
-        h.send("go infinite");
-        std::thread::sleep(Duration::from_millis(50));
+        h.search_holds(
+            "position startpos",
+            "go infinite",
+            Duration::from_millis(50),
+        );
         h.send("isready");
         let before = h.take();
         assert!(before.contains(&"readyok".to_string()), "{before:?}");
@@ -1162,10 +1182,8 @@ mod tests {
     fn infinite_search_holds_bestmove_until_stop_even_when_decided() {
         let mut h = Harness::new();
         // One legal move: the search ends at once, yet must wait for `stop`.
-        h.send("position fen 0-0-0-0-0-1-0-0-0-0-0-0-23-24-S");
-        h.send("go infinite");
-        std::thread::sleep(Duration::from_millis(100));
-        assert!(!h.take().iter().any(|l| l.starts_with("bestmove")));
+        let position = "position fen 0-0-0-0-0-1-0-0-0-0-0-0-23-24-S";
+        h.search_holds(position, "go infinite", Duration::from_millis(100));
         h.send("stop");
         assert_eq!(h.take().last().map(String::as_str), Some("bestmove F"));
     }
@@ -1173,17 +1191,10 @@ mod tests {
     #[test]
     fn ponderhit_turns_pondering_into_a_timed_search() {
         let mut h = Harness::new();
-        h.send("position startpos moves Ff");
-        h.send("go ponder movetime 50");
-        std::thread::sleep(Duration::from_millis(100));
-        assert!(!h.take().iter().any(|l| l.starts_with("bestmove")));
+        let wait = Duration::from_millis(100);
+        h.search_holds("position startpos moves Ff", "go ponder movetime 50", wait);
         h.send("ponderhit");
-        let lines = h.wait_for("bestmove");
-        assert_eq!(
-            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
-            1,
-            "{lines:?}"
-        );
+        assert_one_bestmove(&h.wait_for("bestmove"));
     }
 
     #[test]
@@ -1192,12 +1203,12 @@ mod tests {
         h.send("position startpos moves F");
         h.send("go ponder wtime 1000 btime 1000");
         h.send("stop");
-        let lines = h.take();
-        assert_eq!(
-            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
-            1,
-            "{lines:?}"
-        );
+        assert_one_bestmove(&h.take());
+    }
+
+    fn assert_one_bestmove(lines: &[String]) {
+        let count = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(count, 1, "{lines:?}");
     }
 
     #[test]
@@ -1233,9 +1244,7 @@ mod tests {
         let mut h = Harness::new();
         h.send("setoption name Level value 1");
         assert!(h.protocol.level.is_some());
-        h.send("position startpos moves F");
-        h.send("go movetime 100");
-        let lines = h.wait_for("bestmove");
+        let lines = h.search("position startpos moves F", "go movetime 100");
         let letter = lines.last().unwrap().split_whitespace().nth(1).unwrap();
         assert!(
             letter.chars().all(|c| ('a'..='f').contains(&c)),
@@ -1253,7 +1262,9 @@ mod tests {
             "position",
             "position fen",
             "position fen 4-4-4",
+            "position fen 9-9-9",
             "position startpos moves FxA",
+            "position startpos moves FQ",
             "position startpos moves FF",
             "position startpos FfAa",
             "setoption",
@@ -1261,6 +1272,7 @@ mod tests {
             "setoption name Hash value 0",
             "setoption name Threads value 100000",
             "setoption name Level value 99",
+            "setoption name Level value -3",
             "setoption name Rules value chess",
             "setoption name Target value 49",
             "setoption name Nonsense value 1",
@@ -1289,9 +1301,7 @@ mod tests {
         // refused and `go` must not answer a South move of the position
         // before (North is to move after the slam).
         let mut h = Harness::new();
-        h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S");
-        h.send("go depth 4");
-        h.wait_for("bestmove");
+        h.search("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S", "go depth 4");
         h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
         assert!(h.take()[0].starts_with("info string position not set"));
         h.send("go depth 4");
@@ -1302,9 +1312,10 @@ mod tests {
         // Under the rules the GUI plays, the same position is set, and North
         // answers.
         h.send("setoption name Rules value abapa");
-        h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
-        h.send("go depth 4");
-        let best = h.wait_for("bestmove");
+        let best = h.search(
+            "position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F",
+            "go depth 4",
+        );
         let letter = best.last().unwrap().split_whitespace().nth(1).unwrap();
         assert!(('a'..='f').any(|c| letter.starts_with(c)), "{best:?}");
     }
@@ -1448,12 +1459,8 @@ mod tests {
         // `bestmove`, before the search thread has quite ended.
         let mut h = Harness::new();
         for i in 0..50 {
-            h.send("position startpos");
-            h.send("go depth 1");
-            h.wait_for("bestmove");
-            h.send("position startpos moves F");
-            h.send("go depth 1");
-            let lines = h.wait_for("bestmove");
+            h.search("position startpos", "go depth 1");
+            let lines = h.search("position startpos moves F", "go depth 1");
             assert!(
                 !lines.iter().any(|l| l.contains("already searching")),
                 "round {i}: {lines:?}"

@@ -490,7 +490,7 @@ struct Worker<'a, 'b> {
     /// Index in `keys` of the root.
     base: usize,
     /// Lowest index in `keys` of a position whose repetition decided a
-    /// score in the current subtree.
+    /// score in the current subtree (or bounded the oracle's).
     rep_floor: usize,
     killers: [[u8; 2]; MAX_PLY + 1],
     history: [[i32; 6]; 2],
@@ -969,43 +969,48 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// What the endgame oracle settles: an exact result, or a bound beyond
     /// the window.
     ///
-    /// The oracle's values are those of a position reached by a capture.
+    /// The oracle's bounds are those of a position reached by a capture.
     /// With positions since the last capture (in the game or on the
-    /// path), a repetition can end the game sooner: under `nobody` it
-    /// splits nothing more, so the true value lies between 0 and the
-    /// oracle's, and only that wider bound is used; under `own_row` each
-    /// side keeps its row, which the oracle does not bound, so it is not
-    /// used at all (docs/RULES.md, repetition).
+    /// path), a move back to one of them ends the game and pays what the
+    /// repetition rule gives: the bounds are widened by those payoffs
+    /// ([`crate::oracle::Bounds::in_game`]), and a score that depends on
+    /// one of them is not stored in the table below it (docs/DATABASES.md).
     #[inline(always)]
-    fn probe_oracle(&self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         let oracle = self.shared.oracle?;
         let on_board = pos.seeds_on_board();
         if on_board > self.shared.oracle_seeds {
             return None;
         }
-        let idx = self.base + ply;
-        let since_capture = idx >= 1 && self.seeds[idx - 1] == on_board;
-        if since_capture && self.rules.repetition == Repetition::OwnRow {
-            return None;
-        }
-        let b = oracle.probe(pos)?;
-        let (mut lower, mut upper) = (i32::from(b.lower), i32::from(b.upper));
-        if since_capture {
-            (lower, upper) = (lower.min(0), upper.max(0));
-        }
+        let mut b = oracle.probe(pos)?;
         let me = pos.to_move();
+        let repetition = self.rules.repetition;
+        let mut depends = usize::MAX;
+        let mut j = self.base + ply;
+        while j >= 1 && self.seeds[j - 1] == on_board {
+            j -= 1;
+            let wider = b.in_game([Position::repetition_payoff(self.keys[j], me, repetition)]);
+            if wider != b {
+                b = wider;
+                depends = j;
+            }
+            if repetition == Repetition::Nobody {
+                // Every repetition pays the same: nothing.
+                break;
+            }
+        }
+        let (lower, upper) = (i32::from(b.lower), i32::from(b.upper));
         let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
         let (lo, hi) = (diff + lower, diff + upper);
-        if lo == hi {
-            return Some(Score::proven(lo).0);
-        }
-        if lo >= 0 && Score::proven(lo).0 >= beta {
-            return Some(Score::proven(lo).0);
-        }
-        if hi <= 0 && Score::proven(hi).0 <= alpha {
-            return Some(Score::proven(hi).0);
-        }
-        None
+        let settled = if lo == hi || (lo >= 0 && Score::proven(lo).0 >= beta) {
+            Score::proven(lo).0
+        } else if hi <= 0 && Score::proven(hi).0 <= alpha {
+            Score::proven(hi).0
+        } else {
+            return None;
+        };
+        self.rep_floor = self.rep_floor.min(depends);
+        Some(settled)
     }
 
     /// A node at the horizon: the evaluation, or (when asked for) a search

@@ -249,15 +249,21 @@ impl Table {
 mod tests {
     use super::*;
 
+    /// An entry with a score bounding the value as `bound` says, and a
+    /// best move.
+    fn scored(score: i16, depth: u8, bound: Bound, best: u8) -> Entry {
+        Entry {
+            score,
+            depth,
+            bound: Some(bound),
+            best: Some(best),
+        }
+    }
+
     #[test]
     fn an_entry_reads_back_as_stored() {
         let table = Table::try_new(1).unwrap();
-        let e = Entry {
-            score: -29_990,
-            depth: 17,
-            bound: Some(Bound::Lower),
-            best: Some(5),
-        };
+        let e = scored(-29_990, 17, Bound::Lower, 5);
         table.store(0xDEAD_BEEF, e);
         assert_eq!(table.probe(0xDEAD_BEEF), Some(e));
         assert_eq!(table.probe(0xDEAD_BEEE), None);
@@ -266,13 +272,8 @@ mod tests {
     #[test]
     fn a_move_alone_keeps_the_stored_score() {
         let table = Table::try_new(1).unwrap();
-        let scored = Entry {
-            score: 250,
-            depth: 9,
-            bound: Some(Bound::Exact),
-            best: Some(2),
-        };
-        table.store(7, scored);
+        let with_score = scored(250, 9, Bound::Exact, 2);
+        table.store(7, with_score);
         let move_only = Entry {
             score: -30_000,
             depth: 12,
@@ -284,7 +285,7 @@ mod tests {
             table.probe(7),
             Some(Entry {
                 best: Some(4),
-                ..scored
+                ..with_score
             })
         );
     }
@@ -292,12 +293,7 @@ mod tests {
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let table = Table::try_new(1).unwrap();
-        let e = Entry {
-            score: 100,
-            depth: 3,
-            bound: Some(Bound::Exact),
-            best: Some(1),
-        };
+        let e = scored(100, 3, Bound::Exact, 1);
         table.store(42, e);
         let b = table.bucket(42);
         // Another thread's half-finished write: new data, old key word.

@@ -13,21 +13,25 @@ fn engine() -> Engine {
     })
 }
 
+/// The stop flag for `level`: the slow levels are stopped at once (they
+/// still answer), the others run to their own limits.
+fn stop_for(level: Level) -> &'static AtomicBool {
+    static STOPPED: AtomicBool = AtomicBool::new(true);
+    static RUNNING: AtomicBool = AtomicBool::new(false);
+    if level >= Level::Master {
+        &STOPPED
+    } else {
+        &RUNNING
+    }
+}
+
 #[test]
 fn every_level_plays_legal_moves() {
     let mut engine = engine();
-    // The slow levels are stopped at once: they still answer.
-    let stopped = AtomicBool::new(true);
-    let running = AtomicBool::new(false);
     for &level in Level::ALL {
-        let stop = if level >= Level::Master {
-            &stopped
-        } else {
-            &running
-        };
         let mut game = Game::new(Rules::ABAPA);
         for ply in 0..12u64 {
-            let m = choose_move(&mut engine, &game, level, ply, stop).expect("a move");
+            let m = choose_move(&mut engine, &game, level, ply, stop_for(level)).expect("a move");
             assert!(game.legal_moves().contains(&m), "{level:?} played {m}");
             game.play(m).unwrap();
         }
@@ -65,16 +69,9 @@ fn every_level_takes_a_capture_that_wins_the_game() {
     let position =
         Position::new([0, 0, 3, 0, 0, 1, 2, 4, 4, 4, 4, 1], [22, 3], Side::South).unwrap();
     let game = Game::from_position(Rules::AWALE, position);
-    let stop = AtomicBool::new(false);
-    let stopped = AtomicBool::new(true);
     for &level in Level::ALL {
-        let stop = if level >= Level::Master {
-            &stopped
-        } else {
-            &stop
-        };
         for seed in 0..5 {
-            let m = choose_move(&mut engine(), &game, level, seed, stop);
+            let m = choose_move(&mut engine(), &game, level, seed, stop_for(level));
             assert_eq!(m, Move::from_letter('F'), "{level:?} seed {seed}");
         }
     }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use awale_core::{Game, Move, Position, Rules, Side};
@@ -12,10 +13,18 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 fn engine() -> Engine {
-    Engine::new(EngineOptions {
-        hash_mb: 4,
-        threads: 1,
-    })
+    engine_of(4, 1)
+}
+
+fn engine_of(hash_mb: usize, threads: usize) -> Engine {
+    Engine::new(EngineOptions { hash_mb, threads })
+}
+
+/// An engine that asks `oracle` at the leaves.
+fn engine_with(oracle: impl Oracle + 'static) -> Engine {
+    let mut engine = engine();
+    engine.set_oracle(Some(Arc::new(oracle)));
+    engine
 }
 
 fn search(engine: &mut Engine, game: &Game, limits: &Limits) -> awale_engine::SearchResult {
@@ -23,9 +32,35 @@ fn search(engine: &mut Engine, game: &Game, limits: &Limits) -> awale_engine::Se
     engine.search(game, limits, &stop, &mut |_| {})
 }
 
-/// A game from `holes`/`stores` with `side` to move.
-fn game_at(holes: [u8; 12], stores: [u8; 2], side: Side, rules: Rules) -> Game {
-    Game::from_position(rules, Position::new(holes, stores, side).unwrap())
+/// A game from a diagram such as `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`.
+fn game_at(diagram: &str, rules: Rules) -> Game {
+    Game::from_position(rules, diagram.parse().unwrap())
+}
+
+/// A flag that another thread sets after `delay`; join it when the search
+/// is back.
+fn flag_set_after(delay: Duration) -> (Arc<AtomicBool>, JoinHandle<()>) {
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    (flag, setter)
+}
+
+/// The search's move is legal, or there is none because the game is over.
+fn assert_legal_or_over(game: &Game, best: Option<Move>) {
+    match best {
+        Some(m) => assert!(
+            game.legal_moves().contains(&m),
+            "{m} in {}",
+            game.position()
+        ),
+        None => assert!(game.end().is_some(), "no move in {}", game.position()),
+    }
 }
 
 /// Games of pseudo-random moves, reproducible.
@@ -53,14 +88,7 @@ fn search_never_returns_an_illegal_move() {
         let mut engine = engine();
         for game in random_games(40, rules) {
             let result = search(&mut engine, &game, &Limits::depth(7));
-            match result.best {
-                Some(m) => assert!(
-                    game.legal_moves().contains(&m),
-                    "{m} in {}",
-                    game.position()
-                ),
-                None => assert!(game.end().is_some()),
-            }
+            assert_legal_or_over(&game, result.best);
             // The principal variation is a line of legal moves.
             let mut line = game.clone();
             for m in &result.pv {
@@ -73,12 +101,7 @@ fn search_never_returns_an_illegal_move() {
 #[test]
 fn search_of_a_finished_game_returns_no_move() {
     // South has no seeds and North cannot feed: starvation.
-    let game = game_at(
-        [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
-        [20, 27],
-        Side::South,
-        Rules::AWALE,
-    );
+    let game = game_at("0-0-0-0-0-0-1-0-0-0-0-0-20-27-S", Rules::AWALE);
     assert!(game.end().is_some());
     let result = search(&mut engine(), &game, &Limits::depth(5));
     assert_eq!(result.best, None);
@@ -88,12 +111,7 @@ fn search_of_a_finished_game_returns_no_move() {
 #[test]
 fn search_finds_a_forced_capture() {
     // docs/RULES.md: hole 5 captures 7 (mover's row 0 0 0 0 0 6, opponent 1 1 5 1 2 1).
-    let game = game_at(
-        [0, 0, 0, 0, 0, 6, 1, 1, 5, 1, 2, 1],
-        [10, 10],
-        Side::South,
-        Rules::AWALE,
-    );
+    let game = game_at("0-0-0-0-0-6-1-1-5-1-2-1-10-10-S", Rules::AWALE);
     for depth in [1, 2, 5, 9] {
         let result = search(&mut engine(), &game, &Limits::depth(depth));
         assert_eq!(result.best, Move::from_letter('F'), "depth {depth}");
@@ -102,35 +120,27 @@ fn search_finds_a_forced_capture() {
 
 #[test]
 fn a_side_with_more_than_half_the_seeds_has_won() {
-    // South already holds 25: whatever happens, South wins.
-    let game = game_at(
-        [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3],
-        [25, 9],
-        Side::South,
-        Rules::AWALE,
-    );
-    let result = search(&mut engine(), &game, &Limits::depth(6));
-    assert!(result.score.is_win(), "{}", result.score);
-    // North to move in the same position has lost.
-    let game = game_at(
-        [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3],
-        [25, 9],
-        Side::North,
-        Rules::AWALE,
-    );
-    let result = search(&mut engine(), &game, &Limits::depth(6));
-    assert!(result.score.is_loss(), "{}", result.score);
+    // South already holds 25: whatever happens, South wins, with either
+    // side to move.
+    for (diagram, mover_wins) in [
+        ("1-1-1-1-1-1-1-1-1-1-1-3-25-9-S", true),
+        ("1-1-1-1-1-1-1-1-1-1-1-3-25-9-N", false),
+    ] {
+        let game = game_at(diagram, Rules::AWALE);
+        let score = search(&mut engine(), &game, &Limits::depth(6)).score;
+        let decided = if mover_wins {
+            score.is_win()
+        } else {
+            score.is_loss()
+        };
+        assert!(decided, "{score} in {diagram}");
+    }
 }
 
 #[test]
 fn a_capture_that_wins_the_game_scores_a_win_in_one() {
     // South has 22; capturing 3 reaches 25 of 48.
-    let game = game_at(
-        [0, 0, 0, 0, 0, 1, 2, 4, 4, 4, 4, 1],
-        [22, 6],
-        Side::South,
-        Rules::AWALE,
-    );
+    let game = game_at("0-0-0-0-0-1-2-4-4-4-4-1-22-6-S", Rules::AWALE);
     let result = search(&mut engine(), &game, &Limits::depth(8));
     assert_eq!(result.best, Move::from_letter('F'));
     assert_eq!(result.score, Score::win_in(1));
@@ -147,12 +157,7 @@ fn search_respects_stop() {
     assert!(game.legal_moves().contains(&result.best.unwrap()));
     assert!(started.elapsed() < Duration::from_secs(2));
     // Stopped from another thread while searching without limits.
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(200));
-        flag.store(true, Ordering::Relaxed);
-    });
+    let (stop, stopper) = flag_set_after(Duration::from_millis(200));
     let started = Instant::now();
     let result = engine.search(&game, &Limits::infinite(), &stop, &mut |_| {});
     stopper.join().unwrap();
@@ -171,16 +176,10 @@ fn a_node_limit_is_respected() {
 
 #[test]
 fn threads_two_gives_a_legal_move() {
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: 8,
-        threads: 2,
-    });
+    let mut engine = engine_of(8, 2);
     for game in random_games(10, Rules::ABAPA) {
         let result = search(&mut engine, &game, &Limits::depth(10));
-        match result.best {
-            Some(m) => assert!(game.legal_moves().contains(&m)),
-            None => assert!(game.end().is_some()),
-        }
+        assert_legal_or_over(&game, result.best);
     }
 }
 
@@ -296,8 +295,7 @@ fn outcome_of(score: Score) -> i32 {
 fn an_exact_oracle_gives_the_final_result() {
     for game in close_endgames() {
         let plain = search(&mut engine(), &game, &Limits::depth(40));
-        let mut with_oracle = engine();
-        with_oracle.set_oracle(Some(Arc::new(BruteForce::new(2, false))));
+        let mut with_oracle = engine_with(BruteForce::new(2, false));
         let result = search(&mut with_oracle, &game, &Limits::depth(40));
         assert_eq!(
             outcome_of(result.score),
@@ -316,8 +314,7 @@ fn oracle_bounds_are_never_taken_as_exact() {
     // With bounds only, the search must still be right about who wins.
     for game in close_endgames() {
         let plain = search(&mut engine(), &game, &Limits::depth(40)).score;
-        let mut loose = engine();
-        loose.set_oracle(Some(Arc::new(BruteForce::new(2, true))));
+        let mut loose = engine_with(BruteForce::new(2, true));
         let result = search(&mut loose, &game, &Limits::depth(40));
         assert_eq!(
             outcome_of(result.score),
@@ -329,54 +326,49 @@ fn oracle_bounds_are_never_taken_as_exact() {
     }
 }
 
-/// An oracle that says the side to move wins every position by 40: what a
-/// value is worth when the search takes it as exact.
-struct Boaster(Rules);
+/// An oracle for `rules` that gives every position the same exact value:
+/// what such a value is worth when the search takes it as exact.
+struct Constant {
+    value: i8,
+    rules: Rules,
+}
 
-impl Oracle for Boaster {
+impl Oracle for Constant {
     fn probe(&self, _: &Position) -> Option<Bounds> {
-        Some(Bounds::exact(40))
+        Some(Bounds::exact(self.value))
     }
     fn max_seeds(&self) -> u8 {
         48
     }
     fn rules(&self) -> Rules {
-        self.0
+        self.rules
     }
+}
+
+/// An oracle that says the side to move wins every position by 40.
+fn boaster(rules: Rules) -> Constant {
+    Constant { value: 40, rules }
 }
 
 #[test]
 fn an_oracle_is_not_taken_as_exact_after_moves_without_capture() {
     // The oracle's values are those of a position reached by a capture.
-    // After moves without one, a repetition can end the game first: under
-    // `nobody` the value lies between 0 and the oracle's, under `own_row`
-    // the oracle says nothing (docs/RULES.md, repetition).
+    // After moves without one, a repetition can end the game first: the
+    // value lies between the oracle's and what such a repetition pays (0
+    // under `nobody`, the rows under `own_row`: docs/DATABASES.md).
     for rules in [Rules::AWALE, Rules::ABAPA] {
-        let mut game = game_at(
-            [1, 0, 2, 0, 1, 0, 0, 1, 0, 2, 0, 1],
-            [18, 22],
-            Side::South,
-            rules,
-        );
+        let mut game = game_at("1-0-2-0-1-0-0-1-0-2-0-1-18-22-S", rules);
         game.play(Move::from_letter('A').unwrap()).unwrap();
         // No move of North's captures: South answers each with a history.
         let pos = game.position();
         assert!(game.legal_moves().into_iter().all(|m| pos.captures(m) == 0));
-        let mut boaster = engine();
-        boaster.set_oracle(Some(Arc::new(Boaster(rules))));
-        let result = search(&mut boaster, &game, &Limits::depth(1));
+        let result = search(&mut engine_with(boaster(rules)), &game, &Limits::depth(1));
         assert!(!result.score.is_decided(), "{rules}: {}", result.score);
     }
     // Straight after a capture, the oracle is believed: North's only move
     // captures, and South then "wins by 40".
-    let game = game_at(
-        [1, 1, 4, 4, 4, 4, 0, 0, 0, 0, 0, 1],
-        [14, 15],
-        Side::North,
-        Rules::AWALE,
-    );
-    let mut boaster = engine();
-    boaster.set_oracle(Some(Arc::new(Boaster(Rules::AWALE))));
+    let game = game_at("1-1-4-4-4-4-0-0-0-0-0-1-14-15-N", Rules::AWALE);
+    let mut boaster = engine_with(boaster(Rules::AWALE));
     assert!(search(&mut boaster, &game, &Limits::depth(1))
         .score
         .is_loss());
@@ -385,21 +377,11 @@ fn an_oracle_is_not_taken_as_exact_after_moves_without_capture() {
 #[test]
 fn an_oracle_for_other_rules_is_not_used() {
     // A lying oracle built for other rules must not change the result.
-    struct Liar;
-    impl Oracle for Liar {
-        fn probe(&self, _: &Position) -> Option<Bounds> {
-            Some(Bounds::exact(-40))
-        }
-        fn max_seeds(&self) -> u8 {
-            48
-        }
-        fn rules(&self) -> Rules {
-            Rules::ABAPA
-        }
-    }
+    let mut liar = engine_with(Constant {
+        value: -40,
+        rules: Rules::ABAPA,
+    });
     let game = Game::new(Rules::AWALE);
-    let mut liar = engine();
-    liar.set_oracle(Some(Arc::new(Liar)));
     let result = search(&mut liar, &game, &Limits::depth(6));
     assert!(!result.score.is_decided());
 }
@@ -513,14 +495,22 @@ fn tt_does_not_break_repetition_handling() {
 #[test]
 fn info_is_reported_after_each_depth() {
     let game = Game::new(Rules::AWALE);
+    let legal: Vec<Move> = game.legal_moves().into_iter().collect();
     let mut depths = Vec::new();
+    let mut firsts = Vec::new();
     let stop = AtomicBool::new(false);
     let result = engine().search(&game, &Limits::depth(8), &stop, &mut |info| {
         depths.push(info.depth);
-        assert_eq!(info.pv.first(), info.pv.first());
+        firsts.push(info.pv.first().copied());
     });
     assert_eq!(depths, (1..=8).collect::<Vec<_>>());
     assert_eq!(result.depth, 8);
+    // Each report's line starts with a legal move; the last one's is the move chosen.
+    assert!(
+        firsts.iter().all(|m| m.is_some_and(|m| legal.contains(&m))),
+        "{firsts:?}"
+    );
+    assert_eq!(firsts.last().copied().flatten(), result.best);
 }
 
 #[test]
@@ -538,18 +528,8 @@ fn analyze_scores_every_legal_move_best_first() {
 #[test]
 fn an_infinite_search_answers_only_when_stopped() {
     // Two seeds: every depth is searched in no time, yet the search waits.
-    let game = game_at(
-        [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
-        [23, 23],
-        Side::South,
-        Rules::AWALE,
-    );
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        flag.store(true, Ordering::Relaxed);
-    });
+    let game = game_at("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", Rules::AWALE);
+    let (stop, stopper) = flag_set_after(Duration::from_millis(300));
     let started = Instant::now();
     let result = engine().search(&game, &Limits::infinite(), &stop, &mut |_| {});
     stopper.join().unwrap();
@@ -560,17 +540,12 @@ fn an_infinite_search_answers_only_when_stopped() {
 #[test]
 fn a_pondering_search_turns_into_a_timed_one_at_ponderhit() {
     let game = Game::new(Rules::AWALE);
-    let hit = Arc::new(AtomicBool::new(false));
-    let flag = hit.clone();
+    let (hit, hitter) = flag_set_after(Duration::from_millis(300));
     let limits = Limits {
         movetime: Some(Duration::from_millis(100)),
         ponderhit: Some(hit),
         ..Limits::default()
     };
-    let hitter = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
-        flag.store(true, Ordering::Relaxed);
-    });
     let started = Instant::now();
     let result = search(&mut engine(), &game, &limits);
     hitter.join().unwrap();
@@ -582,17 +557,9 @@ fn a_pondering_search_turns_into_a_timed_one_at_ponderhit() {
 
 #[test]
 fn two_threads_stop_when_told() {
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: 8,
-        threads: 2,
-    });
+    let mut engine = engine_of(8, 2);
     let game = Game::new(Rules::AWALE);
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(150));
-        flag.store(true, Ordering::Relaxed);
-    });
+    let (stop, stopper) = flag_set_after(Duration::from_millis(150));
     let started = Instant::now();
     let result = engine.search(&game, &Limits::infinite(), &stop, &mut |_| {});
     stopper.join().unwrap();
@@ -605,12 +572,7 @@ fn two_threads_stop_when_told() {
 #[test]
 fn an_infinite_analysis_scores_every_move_when_stopped() {
     let game = Game::new(Rules::AWALE);
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(200));
-        flag.store(true, Ordering::Relaxed);
-    });
+    let (stop, stopper) = flag_set_after(Duration::from_millis(200));
     let started = Instant::now();
     let analyses = engine().analyze(&game, &Limits::infinite(), &stop);
     stopper.join().unwrap();

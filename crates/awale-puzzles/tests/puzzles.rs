@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use awale_core::{EndReason, Game, Move, Position, Rules};
-use awale_db::{build, Database, Silent};
+use awale_db::{build, Database};
 use awale_puzzles::{daily, find, generator, judge, Goal, Puzzle, PuzzleError, Theme};
 
 /// Levels up to this many seeds: about a second to build, and enough for
@@ -19,7 +19,7 @@ fn database() -> &'static Database {
     static DB: OnceLock<(Database, PathBuf)> = OnceLock::new();
     &DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
-        build(&dir, &Rules::AWALE, MAX, 2, &Silent, &mut |_| {}).unwrap();
+        build(&dir, &Rules::AWALE, MAX, 2).unwrap();
         (Database::open(&dir, &Rules::AWALE).unwrap(), dir)
     })
     .0
@@ -321,19 +321,19 @@ fn the_stores_decide_the_goal_or_rule_the_puzzle_out() {
 #[test]
 fn bounds_and_targets_make_no_puzzles() {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), &Rules::ABAPA, 4, 1, &Silent, &mut |_| {}).unwrap();
+    build(dir.path(), &Rules::ABAPA, 4, 1).unwrap();
     let abapa = Database::open(dir.path(), &Rules::ABAPA).unwrap();
     assert_eq!(generator(&abapa, 1).err(), Some(PuzzleError::NotExact));
     let mut target = Rules::AWALE;
     target.target = Some(20);
-    build(dir.path(), &Rules::AWALE, 4, 1, &Silent, &mut |_| {}).unwrap();
+    build(dir.path(), &Rules::AWALE, 4, 1).unwrap();
     let with_target = Database::open(dir.path(), &target).unwrap();
     assert_eq!(
         generator(&with_target, 1).err(),
         Some(PuzzleError::Target(20))
     );
     let small = tempfile::tempdir().unwrap();
-    build(small.path(), &Rules::AWALE, 3, 1, &Silent, &mut |_| {}).unwrap();
+    build(small.path(), &Rules::AWALE, 3, 1).unwrap();
     let small = Database::open(small.path(), &Rules::AWALE).unwrap();
     assert_eq!(generator(&small, 1).err(), Some(PuzzleError::TooSmall(3)));
 }

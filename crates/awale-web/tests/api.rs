@@ -40,6 +40,12 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
     (status, bytes.to_vec())
 }
 
+/// GETs `uri`: the whole response.
+async fn get(app: &Router, uri: &str) -> axum::response::Response {
+    let request = Request::get(uri).body(Body::empty()).unwrap();
+    app.clone().oneshot(request).await.unwrap()
+}
+
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
     let bytes = body.map(|b| b.to_string().into_bytes()).unwrap_or_default();
     let (status, out) = call_raw(app, method, uri, bytes).await;
@@ -66,10 +72,33 @@ async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
     call(app, "POST", uri, Some(body)).await
 }
 
-async fn new_game(app: &Router, body: Value) -> Value {
+/// POSTs `body` to the game's `action` (`moves`, `computer`, `undo`...).
+async fn on_game(
+    app: &Router,
+    id: impl std::fmt::Display,
+    action: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/games/{id}/{action}"), body).await
+}
+
+/// Makes a game; its id and the game.
+async fn new_game(app: &Router, body: Value) -> (i64, Value) {
     let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{game}");
-    game
+    (game["id"].as_i64().unwrap(), game)
+}
+
+/// A game between two people from `position`; its id and the game.
+async fn humans_from(app: &Router, position: &str) -> (i64, Value) {
+    new_game(app, json!({"mode": "humans", "position": position})).await
+}
+
+/// Imports `record`; the answer (the games' ids, the first game).
+async fn import(app: &Router, record: &str) -> Value {
+    let (status, imported) = post(app, "/api/import", json!({"record": record})).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    imported
 }
 
 fn plies(game: &Value) -> usize {
@@ -79,11 +108,10 @@ fn plies(game: &Value) -> usize {
 #[tokio::test]
 async fn a_new_game_starts_from_the_start_position() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
+    let (id, game) = new_game(&app, json!({"mode": "humans"})).await;
     assert_eq!(game["position"], "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
     assert_eq!(game["legal"], json!(["A", "B", "C", "D", "E", "F"]));
     assert_eq!(game["end"], Value::Null);
-    let id = game["id"].as_i64().unwrap();
     let (status, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(again["position"], game["position"]);
@@ -92,7 +120,7 @@ async fn a_new_game_starts_from_the_start_position() {
 #[tokio::test]
 async fn new_game_options_reach_the_rules() {
     let app = memory_app();
-    let game = new_game(
+    let (_, game) = new_game(
         &app,
         json!({"mode": "humans", "rules": "abapa,direction=clockwise,first=north"}),
     )
@@ -107,22 +135,11 @@ async fn new_game_options_reach_the_rules() {
 #[tokio::test]
 async fn moves_are_played_and_stored() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
-    let (status, game) = post(
-        &app,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "F", "ply": 0}),
-    )
-    .await;
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let (status, game) = on_game(&app, id, "moves", Some(json!({"move": "F", "ply": 0}))).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     assert_eq!(game["position"], "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
-    let (_, game) = post(
-        &app,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "f", "ply": 1}),
-    )
-    .await;
+    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "f", "ply": 1}))).await;
     assert_eq!(game["notation"], "1. F f");
     let (_, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(again["notation"], "1. F f");
@@ -131,12 +148,7 @@ async fn moves_are_played_and_stored() {
 #[tokio::test]
 async fn bad_moves_are_refused_and_change_nothing() {
     let app = memory_app();
-    let game = new_game(
-        &app,
-        json!({"mode": "humans", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
-    )
-    .await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, game) = humans_from(&app, "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S").await;
     let url = format!("/api/games/{id}/moves");
     let cases = [
         (
@@ -192,8 +204,7 @@ async fn bad_moves_are_refused_and_change_nothing() {
 #[tokio::test]
 async fn malformed_and_oversized_bodies_get_json_errors() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     let url = format!("/api/games/{id}/moves");
     for body in [
         &b"{\"move\": "[..],
@@ -276,53 +287,27 @@ async fn bad_new_game_requests_are_named() {
 #[tokio::test]
 async fn the_computer_answers_and_only_once() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, game) = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
     assert_eq!(game["computer_to_move"], false);
     refused(
-        post(
-            &app,
-            &format!("/api/games/{id}/computer"),
-            json!({"ply": 0}),
-        )
-        .await,
+        on_game(&app, id, "computer", Some(json!({"ply": 0}))).await,
         StatusCode::CONFLICT,
         "not_computer_turn",
     );
-    let (_, game) = post(
-        &app,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "C", "ply": 0}),
-    )
-    .await;
+    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "C", "ply": 0}))).await;
     assert_eq!(game["computer_to_move"], true);
     // The person cannot play for the computer.
     refused(
-        post(
-            &app,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": "a", "ply": 1}),
-        )
-        .await,
+        on_game(&app, id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
         StatusCode::CONFLICT,
         "not_your_turn",
     );
-    let (status, game) = post(
-        &app,
-        &format!("/api/games/{id}/computer"),
-        json!({"ply": 1}),
-    )
-    .await;
+    let (status, game) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     assert_eq!(plies(&game), 2);
     assert_eq!(game["plies"][1]["side"], "N");
     // Asking again for the same move gives the game as it is.
-    let (status, again) = post(
-        &app,
-        &format!("/api/games/{id}/computer"),
-        json!({"ply": 1}),
-    )
-    .await;
+    let (status, again) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(plies(&again), 2);
 }
@@ -330,20 +315,14 @@ async fn the_computer_answers_and_only_once() {
 #[tokio::test]
 async fn the_computer_moves_first_when_the_person_plays_north() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "computer", "level": 1, "human": "N"})).await;
+    let (id, game) = new_game(&app, json!({"mode": "computer", "level": 1, "human": "N"})).await;
     assert_eq!(game["computer_to_move"], true);
-    let id = game["id"].as_i64().unwrap();
-    let (_, game) = post(
-        &app,
-        &format!("/api/games/{id}/computer"),
-        json!({"ply": 0}),
-    )
-    .await;
+    let (_, game) = on_game(&app, id, "computer", Some(json!({"ply": 0}))).await;
     assert_eq!(plies(&game), 1);
     assert_eq!(game["to_move"], "N");
     // Nothing of the person's to take back yet.
     refused(
-        call(&app, "POST", &format!("/api/games/{id}/undo"), None).await,
+        on_game(&app, id, "undo", None).await,
         StatusCode::CONFLICT,
         "nothing_to_undo",
     );
@@ -354,32 +333,21 @@ async fn the_computer_moves_first_when_the_person_plays_north() {
 #[tokio::test]
 async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
-    let id = game["id"].as_i64().unwrap();
-    post(
-        &app,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "A", "ply": 0}),
-    )
-    .await;
-    let (_, played) = post(
-        &app,
-        &format!("/api/games/{id}/computer"),
-        json!({"ply": 1}),
-    )
-    .await;
+    let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+    on_game(&app, id, "moves", Some(json!({"move": "A", "ply": 0}))).await;
+    let (_, played) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
     assert_eq!(plies(&played), 2);
-    let (status, undone) = post(&app, &format!("/api/games/{id}/undo"), json!({"ply": 2})).await;
+    let (status, undone) = on_game(&app, id, "undo", Some(json!({"ply": 2}))).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(plies(&undone), 0);
     assert_eq!(undone["can_redo"], true);
     let (_, stored) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(plies(&stored), 0);
-    let (status, redone) = call(&app, "POST", &format!("/api/games/{id}/redo"), None).await;
+    let (status, redone) = on_game(&app, id, "redo", None).await;
     assert_eq!(status, StatusCode::OK, "{redone}");
     assert_eq!(redone["notation"], played["notation"]);
     refused(
-        call(&app, "POST", &format!("/api/games/{id}/redo"), None).await,
+        on_game(&app, id, "redo", None).await,
         StatusCode::CONFLICT,
         "nothing_to_redo",
     );
@@ -388,35 +356,22 @@ async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
 #[tokio::test]
 async fn a_resigned_game_is_over_for_the_resigner() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "computer", "level": 1, "human": "S"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1, "human": "S"})).await;
     refused(
-        post(
-            &app,
-            &format!("/api/games/{id}/resign"),
-            json!({"side": "N"}),
-        )
-        .await,
+        on_game(&app, id, "resign", Some(json!({"side": "N"}))).await,
         StatusCode::FORBIDDEN,
         "not_your_seat",
     );
-    let (status, game) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
+    let (status, game) = on_game(&app, id, "resign", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(game["end"]["reason"], "resignation");
     assert_eq!(game["end"]["winner"], "N");
     assert_eq!(game["end"]["stores"], json!([0, 48]));
-    refused(
-        post(
-            &app,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": "A"}),
-        )
-        .await,
-        StatusCode::CONFLICT,
-        "game_over",
-    );
-    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/resign"), None).await;
-    assert_eq!(status, StatusCode::CONFLICT);
+    // Once over, nothing more: no move, no second resignation.
+    for (action, body) in [("moves", Some(json!({"move": "A"}))), ("resign", None)] {
+        let answer = on_game(&app, id, action, body).await;
+        refused(answer, StatusCode::CONFLICT, "game_over");
+    }
     let (_, list) = call(&app, "GET", "/api/games", None).await;
     assert_eq!(list["games"][0]["result"], "0-1");
     assert_eq!(list["games"][0]["reason"], "resignation");
@@ -428,15 +383,9 @@ async fn the_last_move_ends_the_game_with_its_reason() {
     // South feeds North with its last seed; North has nothing left to give
     // back after that: starvation.
     let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*";
-    let (status, imported) = post(&app, "/api/import", json!({"record": record})).await;
-    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let imported = import(&app, record).await;
     let id = imported["ids"][0].as_i64().unwrap();
-    let (_, game) = post(
-        &app,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "F"}),
-    )
-    .await;
+    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "F"}))).await;
     assert_eq!(game["end"]["reason"], "starvation", "{game}");
     assert_eq!(game["end"]["stores"], json!([20, 28]));
     assert_eq!(game["end"]["winner"], "N");
@@ -446,15 +395,9 @@ async fn the_last_move_ends_the_game_with_its_reason() {
 #[tokio::test]
 async fn exported_records_read_back_as_the_same_game() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     for (i, m) in ["F", "f", "A", "a", "C"].iter().enumerate() {
-        post(
-            &app,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": m, "ply": i}),
-        )
-        .await;
+        on_game(&app, id, "moves", Some(json!({"move": m, "ply": i}))).await;
     }
     let (status, text) =
         call_raw(&app, "GET", &format!("/api/games/{id}/record"), Vec::new()).await;
@@ -465,8 +408,7 @@ async fn exported_records_read_back_as_the_same_game() {
     let replayed = records[0].to_game().unwrap();
     let letters: String = replayed.moves().map(|m| m.letter()).collect();
     assert_eq!(letters, "FfAaC");
-    let (status, imported) = post(&app, "/api/import", json!({"record": text})).await;
-    assert_eq!(status, StatusCode::CREATED);
+    let imported = import(&app, &text).await;
     assert_eq!(imported["game"]["notation"], "1. F f 2. A a 3. C");
 }
 
@@ -476,8 +418,7 @@ async fn a_game_lost_on_time_imports_as_lost_on_time() {
     // end the game, a decided result and the termination.
     let app = memory_app();
     let text = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. F f 0-1\n";
-    let (status, imported) = post(&app, "/api/import", json!({"record": text})).await;
-    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let imported = import(&app, text).await;
     assert_eq!(imported["game"]["end"]["reason"], "time", "{imported}");
     assert_eq!(imported["game"]["end"]["winner"], "N", "{imported}");
     assert_eq!(imported["game"]["legal"], json!([]), "{imported}");
@@ -516,8 +457,7 @@ async fn a_large_record_file_is_accepted_up_to_its_own_limit() {
     let one = format!("[Event \"{}\"]\n\n1. F f 2. A a *\n\n", "x".repeat(100));
     let text = one.repeat(150);
     assert!(text.len() > 16 * 1024);
-    let (status, answer) = post(&app, "/api/import", json!({"record": text})).await;
-    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let answer = import(&app, &text).await;
     assert_eq!(answer["ids"].as_array().unwrap().len(), 150);
     let too_big = "x".repeat(2 * 1024 * 1024);
     let (status, _) = post(&app, "/api/import", json!({"record": too_big})).await;
@@ -527,17 +467,11 @@ async fn a_large_record_file_is_accepted_up_to_its_own_limit() {
 #[tokio::test]
 async fn hint_and_review_score_the_moves() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     for (i, m) in ["F", "f", "A", "a"].iter().enumerate() {
-        post(
-            &app,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": m, "ply": i}),
-        )
-        .await;
+        on_game(&app, id, "moves", Some(json!({"move": m, "ply": i}))).await;
     }
-    let (status, hint) = call(&app, "POST", &format!("/api/games/{id}/hint"), None).await;
+    let (status, hint) = on_game(&app, id, "hint", None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     let best = hint["best"]["mv"].as_str().unwrap();
     assert!(["A", "B", "C", "D", "E", "F"].contains(&best), "{hint}");
@@ -560,12 +494,7 @@ async fn hint_and_review_score_the_moves() {
     );
     let (status, _) = call(&app, "GET", &review_url, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    post(
-        &app,
-        &format!("/api/games/{id}/resign"),
-        json!({"side": "N"}),
-    )
-    .await;
+    on_game(&app, id, "resign", Some(json!({"side": "N"}))).await;
     let (status, review) = call(&app, "POST", &review_url, None).await;
     assert_eq!(status, StatusCode::OK, "{review}");
     let rows = review["plies"].as_array().unwrap();
@@ -589,14 +518,13 @@ async fn the_current_game_is_the_one_changed_last_and_unfinished() {
     let app = memory_app();
     let (_, none) = call(&app, "GET", "/api/games/current", None).await;
     assert_eq!(none["game"], Value::Null);
-    let a = new_game(&app, json!({"mode": "humans"})).await;
-    let b = new_game(&app, json!({"mode": "humans"})).await;
+    let (a, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let (b, _) = new_game(&app, json!({"mode": "humans"})).await;
     let (_, current) = call(&app, "GET", "/api/games/current", None).await;
-    assert_eq!(current["game"]["id"], b["id"]);
-    let bid = b["id"].as_i64().unwrap();
-    call(&app, "POST", &format!("/api/games/{bid}/resign"), None).await;
+    assert_eq!(current["game"]["id"], b);
+    on_game(&app, b, "resign", None).await;
     let (_, current) = call(&app, "GET", "/api/games/current", None).await;
-    assert_eq!(current["game"]["id"], a["id"]);
+    assert_eq!(current["game"]["id"], a);
 }
 
 #[tokio::test]
@@ -605,20 +533,9 @@ async fn games_survive_a_restart_of_the_server() {
     let path = dir.path().join("games.sqlite");
     let id = {
         let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
-        let game = new_game(&app, json!({"mode": "computer", "level": 1})).await;
-        let id = game["id"].as_i64().unwrap();
-        post(
-            &app,
-            &format!("/api/games/{id}/moves"),
-            json!({"move": "B", "ply": 0}),
-        )
-        .await;
-        post(
-            &app,
-            &format!("/api/games/{id}/computer"),
-            json!({"ply": 1}),
-        )
-        .await;
+        let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+        on_game(&app, id, "moves", Some(json!({"move": "B", "ply": 0}))).await;
+        on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
         id
     };
     let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
@@ -632,11 +549,7 @@ async fn games_survive_a_restart_of_the_server() {
 async fn the_page_and_its_files_are_served() {
     let app = memory_app();
     // The page names its files under a versioned path (/v/VERSION/...).
-    let page = app
-        .clone()
-        .oneshot(Request::get("/").body(Body::empty()).unwrap())
-        .await
-        .unwrap();
+    let page = get(&app, "/").await;
     let page = page.into_body().collect().await.unwrap().to_bytes();
     let page = String::from_utf8_lossy(&page);
     let versioned = |file: &str| {
@@ -653,11 +566,7 @@ async fn the_page_and_its_files_are_served() {
         (style.as_str(), "text/css", ".board-wrap"),
         ("/favicon.svg", "image/svg+xml", "<svg"),
     ] {
-        let response = app
-            .clone()
-            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let response = get(&app, uri).await;
         assert_eq!(response.status(), StatusCode::OK, "{uri}");
         let ctype = response.headers()["content-type"]
             .to_str()
@@ -672,23 +581,8 @@ async fn the_page_and_its_files_are_served() {
 #[tokio::test]
 async fn live_events_start_with_the_game_state() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
-    let response = app
-        .clone()
-        .oneshot(
-            Request::get(format!("/api/games/{id}/events"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    assert!(response.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .starts_with("text/event-stream"));
-    let mut body = response.into_body();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let mut body = events(&app, id).await;
     let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
         .await
         .unwrap()
@@ -704,21 +598,15 @@ async fn live_events_start_with_the_game_state() {
 #[tokio::test]
 async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
     let app = memory_app();
-    let game = new_game(
+    let (id, game) = new_game(
         &app,
         json!({"mode": "humans", "clock": {"minutes": 5, "increment_seconds": 3}}),
     )
     .await;
-    let id = game["id"].as_i64().unwrap();
     assert_eq!(game["clock"]["initial_ms"], 300_000);
     assert_eq!(game["clock"]["increment_ms"], 3_000);
     assert_eq!(game["clock"]["running"], "S");
-    let (_, game) = post(
-        &app,
-        &format!("/api/games/{id}/moves"),
-        json!({"move": "F"}),
-    )
-    .await;
+    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "F"}))).await;
     assert_eq!(game["clock"]["running"], "N");
     let left = game["clock"]["left_ms"].as_array().unwrap();
     // South used a moment and got 3 s back.
@@ -728,7 +616,7 @@ async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
     );
     assert_eq!(game["can_undo"], false);
     refused(
-        call(&app, "POST", &format!("/api/games/{id}/undo"), None).await,
+        on_game(&app, id, "undo", None).await,
         StatusCode::CONFLICT,
         "clock_game",
     );
@@ -765,41 +653,19 @@ async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
     );
     let (_, info) = call(&app, "GET", "/api/info", None).await;
     assert_eq!(info["oracle"], true);
-    let few = new_game(
-        &app,
-        json!({"mode": "humans", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
-    )
-    .await;
-    let (status, hint) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/hint", few["id"]),
-        None,
-    )
-    .await;
+    let (few, _) = humans_from(&app, "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S").await;
+    let (status, hint) = on_game(&app, few, "hint", None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     assert_eq!(hint["oracle"], json!({"lower": -48, "upper": 48}));
-    let many = new_game(&app, json!({"mode": "humans"})).await;
-    let (_, hint) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/hint", many["id"]),
-        None,
-    )
-    .await;
+    let (many, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let (_, hint) = on_game(&app, many, "hint", None).await;
     assert_eq!(hint["oracle"], Value::Null, "48 seeds: not covered");
-    let abapa = new_game(
+    let (abapa, _) = new_game(
         &app,
         json!({"mode": "humans", "rules": "abapa", "position": "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"}),
     )
     .await;
-    let (_, hint) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/hint", abapa["id"]),
-        None,
-    )
-    .await;
+    let (_, hint) = on_game(&app, abapa, "hint", None).await;
     assert_eq!(hint["oracle"], Value::Null, "other rules: no oracle");
 }
 
@@ -829,17 +695,14 @@ async fn next_event(body: &mut Body, name: &str, seconds: u64) -> Value {
     }
 }
 
+/// The live events of game `id`, as a stream of server-sent events.
 async fn events(app: &Router, id: i64) -> Body {
-    let response = app
-        .clone()
-        .oneshot(
-            Request::get(format!("/api/games/{id}/events"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let response = get(app, &format!("/api/games/{id}/events")).await;
     assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
     response.into_body()
 }
 
@@ -848,25 +711,17 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     let app = memory_app();
     // A searching level, from a position out of the opening book (which
     // would answer at once).
-    let game = new_game(
+    let (id, _) = new_game(
         &app,
         json!({"mode": "computer", "level": 12, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
     )
     .await;
-    let id = game["id"].as_i64().unwrap();
     let mut stream = events(&app, id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["id"], id);
     let searching = {
         let app = app.clone();
-        tokio::spawn(async move {
-            post(
-                &app,
-                &format!("/api/games/{id}/computer"),
-                json!({"ply": 0}),
-            )
-            .await
-        })
+        tokio::spawn(async move { on_game(&app, id, "computer", Some(json!({"ply": 0}))).await })
     };
     let thinking = next_event(&mut stream, "thinking", 10).await;
     assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
@@ -888,9 +743,8 @@ async fn the_computers_thinking_and_move_are_sent_live() {
 async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     let app = memory_app();
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
-    let watched = new_game(&app, clock.clone()).await;
-    let alone = new_game(&app, clock).await;
-    let id = watched["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, clock.clone()).await;
+    let (alone, _) = new_game(&app, clock).await;
     let mut stream = events(&app, id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["clock"]["running"], "S");
@@ -914,7 +768,7 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|g| g["id"] == alone["id"])
+            .find(|g| g["id"] == alone)
             .unwrap()
             .clone();
         if row["result"] != "*" {
@@ -931,8 +785,7 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_clicks_at_once_play_one_move() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     let url = format!("/api/games/{id}/moves");
     let (a, b) = tokio::join!(
         call(&app, "POST", &url, Some(json!({"move": "A", "ply": 0}))),
@@ -1000,8 +853,7 @@ impl Noise {
 #[tokio::test]
 async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let id = game["id"].as_i64().unwrap();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     let paths = [
         "/api/games".to_string(),
         format!("/api/games/{id}/moves"),
@@ -1058,12 +910,8 @@ async fn no_hostile_request_gets_a_server_error_or_changes_a_game_it_should_not(
 #[tokio::test]
 async fn a_refused_move_says_which_rule_it_breaks() {
     let app = memory_app();
-    let game = new_game(
-        &app,
-        json!({"mode": "humans", "position": "0-0-0-0-1-2-1-2-0-0-0-0-20-20-S"}),
-    )
-    .await;
-    let url = format!("/api/games/{}/moves", game["id"]);
+    let (id, _) = humans_from(&app, "0-0-0-0-1-2-1-2-0-0-0-0-20-20-S").await;
+    let url = format!("/api/games/{id}/moves");
     for (mv, reason) in [
         ("F", "grand_slam"),
         ("A", "empty_hole"),
@@ -1078,39 +926,21 @@ async fn a_refused_move_says_which_rule_it_breaks() {
 #[tokio::test]
 async fn no_hints_against_the_clock_and_no_review_before_the_end() {
     let app = memory_app();
-    let timed = new_game(
+    let (timed, _) = new_game(
         &app,
         json!({"mode": "computer", "level": 1, "clock": {"minutes": 5}}),
     )
     .await;
     refused(
-        call(
-            &app,
-            "POST",
-            &format!("/api/games/{}/hint", timed["id"]),
-            None,
-        )
-        .await,
+        on_game(&app, timed, "hint", None).await,
         StatusCode::FORBIDDEN,
         "no_hint",
     );
-    let free = new_game(&app, json!({"mode": "computer", "level": 1})).await;
-    let (status, _) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{}/hint", free["id"]),
-        None,
-    )
-    .await;
+    let (free, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
+    let (status, _) = on_game(&app, free, "hint", None).await;
     assert_eq!(status, StatusCode::OK);
     refused(
-        call(
-            &app,
-            "POST",
-            &format!("/api/games/{}/review", free["id"]),
-            None,
-        )
-        .await,
+        on_game(&app, free, "review", None).await,
         StatusCode::FORBIDDEN,
         "game_not_over",
     );
@@ -1122,8 +952,8 @@ async fn no_hints_against_the_clock_and_no_review_before_the_end() {
 #[tokio::test]
 async fn a_move_can_answer_with_itself_only() {
     let app = memory_app();
-    let game = new_game(&app, json!({"mode": "humans"})).await;
-    let url = format!("/api/games/{}/moves?answer=move", game["id"]);
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let url = format!("/api/games/{id}/moves?answer=move");
     let (status, answer) = post(&app, &url, json!({"move": "F", "ply": 0})).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["index"], 0);
@@ -1138,7 +968,7 @@ async fn a_move_can_answer_with_itself_only() {
     // Sent again for the same ply: played once, the same answer.
     let (status, again) = post(&app, &url, json!({"move": "F", "ply": 0})).await;
     assert_eq!((status, again["index"].as_u64()), (StatusCode::OK, Some(0)));
-    let bad = format!("/api/games/{}/moves?answer=everything", game["id"]);
+    let bad = format!("/api/games/{id}/moves?answer=everything");
     refused(
         post(&app, &bad, json!({"move": "f"})).await,
         StatusCode::UNPROCESSABLE_ENTITY,

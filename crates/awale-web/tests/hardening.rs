@@ -366,6 +366,16 @@ fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, path)
 }
 
+/// A new SQLite file made by the SQL `batches` (gone with its folder).
+fn sqlite_file(name: &str, batches: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, path) = temp_file(name);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    for batch in batches {
+        conn.execute_batch(batch).unwrap();
+    }
+    (dir, path)
+}
+
 fn refusal(path: &std::path::Path) -> String {
     match Store::open(path) {
         Ok(_) => panic!("{} was accepted", path.display()),
@@ -375,23 +385,17 @@ fn refusal(path: &std::path::Path) -> String {
 
 #[test]
 fn a_damaged_games_file_is_refused_at_start() {
-    let (_dir, path) = temp_file("damaged");
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("CREATE TABLE t (x); CREATE INDEX tx ON t (x); BEGIN;")
-            .unwrap();
-        for i in 0..2000 {
-            conn.execute("INSERT INTO t VALUES (?1)", [format!("row {i:05}")])
-                .unwrap();
-        }
-        conn.execute_batch("COMMIT").unwrap();
-    }
+    // 2000 rows and their index: many pages.
+    let (_dir, path) = sqlite_file(
+        "damaged",
+        &["CREATE TABLE t (x); CREATE INDEX tx ON t (x);
+           WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1999)
+           INSERT INTO t SELECT printf('row %05d', i) FROM n;"],
+    );
     // Scribble over the middle of the file, past its header.
     let mut bytes = std::fs::read(&path).unwrap();
     let middle = bytes.len() / 2;
-    for b in &mut bytes[middle..middle + 4096] {
-        *b = 0x5A;
-    }
+    bytes[middle..middle + 4096].fill(0x5A);
     std::fs::write(&path, bytes).unwrap();
     let why = refusal(&path);
     assert!(why.contains("damaged") && why.contains("backup"), "{why}");
@@ -399,12 +403,10 @@ fn a_damaged_games_file_is_refused_at_start() {
 
 #[test]
 fn another_programs_database_is_left_alone() {
-    let (_dir, path) = temp_file("foreign");
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("CREATE TABLE games (name TEXT, score INTEGER);")
-            .unwrap();
-    }
+    let (_dir, path) = sqlite_file(
+        "foreign",
+        &["CREATE TABLE games (name TEXT, score INTEGER);"],
+    );
     let why = refusal(&path);
     assert!(why.contains("another program"), "{why}");
     let conn = rusqlite::Connection::open(&path).unwrap();
@@ -450,14 +452,13 @@ fn a_read_only_games_file_is_refused_at_start() {
 
 #[tokio::test]
 async fn a_games_file_of_the_first_version_is_migrated() {
-    let (_dir, path) = temp_file("v1");
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(include_str!("../src/store/v1.sql"))
-            .unwrap();
-        conn.execute_batch(include_str!("data/games-v1.sql"))
-            .unwrap();
-    }
+    let (_dir, path) = sqlite_file(
+        "v1",
+        &[
+            include_str!("../src/store/v1.sql"),
+            include_str!("data/games-v1.sql"),
+        ],
+    );
     let store = Store::open(&path).unwrap();
     let state = AppState::new(store, quick()).unwrap();
     let app = app(state);

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use awale_core::{Position, Rules};
-use awale_db::{build, Database, Silent};
+use awale_db::{build, Database};
 use awale_web::{app, AppState, Config, Store};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -24,7 +24,7 @@ fn db_dir() -> &'static PathBuf {
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("awale-web-study-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        build(&dir, &Rules::AWALE, MAX, 2, &Silent, &mut |_| {}).unwrap();
+        build(&dir, &Rules::AWALE, MAX, 2).unwrap();
         dir
     })
 }
@@ -181,161 +181,71 @@ async fn the_puzzle_of_the_day_is_the_same_all_day_and_next_follows_its_filters(
 #[tokio::test]
 async fn bad_study_requests_get_json_errors_naming_the_problem() {
     let app = study_app();
-    let cases: Vec<(&str, &str, Option<&str>, StatusCode, &str)> = vec![
-        (
-            "GET",
-            "/api/study/puzzles/next?difficulty=9",
-            None,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_difficulty",
-        ),
-        (
-            "GET",
-            "/api/study/puzzles/next?theme=nope",
-            None,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_theme",
-        ),
-        (
-            "GET",
-            "/api/study/puzzles/next?seed=abc",
-            None,
-            StatusCode::BAD_REQUEST,
-            "bad_query",
-        ),
-        (
-            "GET",
-            "/api/study/puzzles/next?seed=-1",
-            None,
-            StatusCode::BAD_REQUEST,
-            "bad_query",
-        ),
-        (
-            "GET",
-            "/api/study/puzzles/next?what=1",
-            None,
-            StatusCode::BAD_REQUEST,
-            "bad_query",
-        ),
-        (
-            "GET",
-            "/api/study/puzzles/daily?day=99999999999",
-            None,
-            StatusCode::BAD_REQUEST,
-            "bad_query",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some("{"),
-            StatusCode::BAD_REQUEST,
-            "bad_json",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some(r#"{"position":"x","move":"F"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_position",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some(r#"{"position":"0-0-0-0-1-1-1-0-0-0-0-0-20-25-S","move":"FF"}"#),
-            StatusCode::BAD_REQUEST,
-            "bad_move",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some(r#"{"position":"0-0-0-0-1-1-1-0-0-0-0-0-20-25-S","move":"A"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_move",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","move":"F"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "not_covered",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some(r#"{"position":"0-0-0-0-0-0-0-0-0-0-0-0-24-24-S","move":"F"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_move",
-        ),
-        (
-            "POST",
-            "/api/study/puzzles/check",
-            Some(r#"{"position":"99-0-0-0-0-0-0-0-0-0-0-0-0-0-S","move":"A"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_position",
-        ),
-        (
-            "GET",
-            "/api/study/position",
-            None,
-            StatusCode::BAD_REQUEST,
-            "bad_query",
-        ),
-        (
-            "GET",
-            "/api/study/position?position=4-4",
-            None,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_position",
-        ),
-        (
-            "GET",
-            "/api/study/position?position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S&rules=chess",
-            None,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_rules",
-        ),
-        (
-            "POST",
-            "/api/study/analysis",
-            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","lines":0}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_lines",
-        ),
-        (
-            "POST",
-            "/api/study/analysis",
-            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","lines":7}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_lines",
-        ),
-        (
-            "POST",
-            "/api/study/analysis",
-            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","depth":7}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_field",
-        ),
-        (
-            "POST",
-            "/api/study/analysis",
-            Some(r#"{"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S","rules":"awale,target=99"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_rules",
-        ),
-        (
-            "GET",
-            "/api/study/analysis",
-            None,
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-        ),
-    ];
-    for (method, uri, body, status, code) in cases {
-        let (s, v) = call(&app, method, uri, body).await;
+    let refused = |(s, v): (StatusCode, Value), status: u16, code: &str, what: &str| {
         assert_eq!(
-            (s, v["error"].as_str()),
+            (s.as_u16(), v["error"].as_str()),
             (status, Some(code)),
-            "{method} {uri} {body:?}: {v}"
+            "{what}: {v}"
+        );
+    };
+    // Queries, `GET /api/study/...`: the status and code of the refusal.
+    for (query, status, code) in [
+        ("puzzles/next?difficulty=9", 422, "bad_difficulty"),
+        ("puzzles/next?theme=nope", 422, "bad_theme"),
+        ("puzzles/next?seed=abc", 400, "bad_query"),
+        ("puzzles/next?seed=-1", 400, "bad_query"),
+        ("puzzles/next?what=1", 400, "bad_query"),
+        ("puzzles/daily?day=99999999999", 400, "bad_query"),
+        ("position", 400, "bad_query"),
+        ("position?position=4-4", 422, "bad_position"),
+        (
+            "position?position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S&rules=chess",
+            422,
+            "bad_rules",
+        ),
+        ("analysis", 405, "method_not_allowed"),
+    ] {
+        refused(
+            get(&app, &format!("/api/study/{query}")).await,
+            status,
+            code,
+            query,
+        );
+    }
+    // A puzzle's answer to check: a position and a move.
+    let check = "/api/study/puzzles/check";
+    refused(
+        call(&app, "POST", check, Some("{")).await,
+        400,
+        "bad_json",
+        "{",
+    );
+    for (position, mv, status, code) in [
+        ("x", "F", 422, "bad_position"),
+        ("0-0-0-0-1-1-1-0-0-0-0-0-20-25-S", "FF", 400, "bad_move"),
+        ("0-0-0-0-1-1-1-0-0-0-0-0-20-25-S", "A", 422, "illegal_move"),
+        ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "F", 422, "not_covered"),
+        ("0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", "F", 422, "illegal_move"),
+        ("99-0-0-0-0-0-0-0-0-0-0-0-0-0-S", "A", 422, "bad_position"),
+    ] {
+        let body = json!({"position": position, "move": mv});
+        let what = format!("{position} {mv}");
+        refused(post(&app, check, body).await, status, code, &what);
+    }
+    // An analysis of the start position with one field out of bounds.
+    for (field, value, code) in [
+        ("lines", json!(0), "bad_lines"),
+        ("lines", json!(7), "bad_lines"),
+        ("depth", json!(7), "bad_field"),
+        ("rules", json!("awale,target=99"), "bad_rules"),
+    ] {
+        let mut body = json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"});
+        body[field] = value;
+        refused(
+            post(&app, "/api/study/analysis", body).await,
+            422,
+            code,
+            field,
         );
     }
     // A long hostile query is refused as such, not a panic.

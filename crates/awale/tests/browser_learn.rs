@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{call, serial, start_server_with, temp_dir, Browser};
+use webdriver::{temp_dir, Browser, Site};
 
 /// An endgame database up to 8 seeds, built once by `awale db build`.
 fn database() -> &'static Path {
@@ -45,25 +45,28 @@ fn screenshot(b: &Browser, name: &str) {
     b.screenshot(&path);
 }
 
-/// A server with the database; its address.
-fn server(name: &str) -> (webdriver::Process, String) {
-    let data = temp_dir(name);
-    let db = database().to_str().unwrap().to_string();
-    start_server_with(&data, &["--db", &db])
+/// A server with the database, and a browser preferring `languages`.
+fn start(name: &str, languages: &str, width: u32, height: u32) -> (Site, Browser) {
+    let db = database().to_str().expect("a UTF-8 path").to_string();
+    let site = Site::start_with(name, &["--db", &db]);
+    (site, Browser::start(name, languages, width, height))
 }
 
-/// Opens `url` with quick animations, no sound, and the page's stored
-/// choices as `storage` says.
-fn open(b: &Browser, url: &str, storage: &str) {
+/// Opens `url` with quick animations, no sound, and nothing stored of an
+/// earlier visit.
+fn open(b: &Browser, url: &str) {
     b.goto(url);
-    b.exec(
-        &format!(
-            "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
-             localStorage.setItem('awale.sound', 'off'); {storage}"
-        ),
-        json!([]),
+    b.eval(
+        "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
+         localStorage.setItem('awale.sound', 'off');",
     );
     b.goto(url);
+}
+
+/// Opens the list of lessons; waits for it.
+fn open_lessons(b: &Browser, site: &Site) {
+    open(b, &site.page("#learn"));
+    b.find(".lesson-card");
 }
 
 /// Clicks hole `letter` of the board `svg`.
@@ -92,7 +95,7 @@ fn wait_text(b: &Browser, css: &str, needle: &str) -> String {
         assert!(
             std::time::Instant::now() < deadline,
             "timed out waiting for `{needle}` in {css} (last: `{t}`; at {})",
-            b.exec("return location.hash", json!([]))
+            b.eval("return location.hash")
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
@@ -101,11 +104,11 @@ fn wait_text(b: &Browser, css: &str, needle: &str) -> String {
 /// Waits until `script` returns true.
 fn wait(b: &Browser, what: &str, script: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while b.exec(script, json!([])) != json!(true) {
+    while b.eval(script) != json!(true) {
         assert!(
             std::time::Instant::now() < deadline,
             "timed out waiting for {what} (at {})",
-            b.exec("return location.hash + ' ' + document.querySelector('main').innerText.slice(0, 600)", json!([]))
+            b.eval("return location.hash + ' ' + document.querySelector('main').innerText.slice(0, 600)")
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
@@ -114,23 +117,17 @@ fn wait(b: &Browser, what: &str, script: &str) {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_lesson_done_wrong_then_right_is_kept_as_done() {
-    let _serial = serial();
-    let (_server, url) = server("lesson");
-    let b = Browser::start("lesson", "en-US,en", 1200, 900);
-    open(&b, &format!("{url}/#learn"), "");
-    b.find(".lesson-card[data-lesson='capture']");
+    let (site, b) = start("lesson", "en-US,en", 1200, 900);
+    open_lessons(&b, &site);
     assert_eq!(
-        b.exec(
-            "return document.querySelectorAll('.lesson-card').length",
-            json!([])
-        ),
+        b.eval("return document.querySelectorAll('.lesson-card').length"),
         9
     );
     b.click(".lesson-card[data-lesson='capture']");
     wait_text(&b, "#lesson-step", "Step 1 of 2");
     b.click("#lesson-board .hole-hit.legal");
     // Step 2: take 3, where F makes 4 (no capture).
-    b.goto(&format!("{url}/#lesson=capture&step=2"));
+    b.goto(&site.page("#lesson=capture&step=2"));
     wait_text(&b, "#lesson-task", "Now take 3 seeds");
     b.find("#lesson-board .hole-hit.legal[data-letter='F']");
     tap(&b, "#lesson-board", "F");
@@ -161,13 +158,10 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
         "return !document.querySelector('#lesson-next').hidden",
     );
     assert_eq!(text(&b, "#lesson-next"), "Next lesson");
-    let progress = b.exec(
-        "return JSON.parse(localStorage.getItem('awale.lessons'))",
-        json!([]),
-    );
+    let progress = b.eval("return JSON.parse(localStorage.getItem('awale.lessons'))");
     assert_eq!(progress["capture"], 2);
     // An illegal try is explained: North starving, A does not feed.
-    b.goto(&format!("{url}/#lesson=feed"));
+    b.goto(&site.page("#lesson=feed"));
     wait_text(&b, "#lesson-task", "no seeds at all");
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "not allowed");
@@ -188,20 +182,13 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_puzzle_failed_then_solved_plays_the_database_line() {
-    let _serial = serial();
-    let (_server, url) = server("puzzle");
+    let (site, b) = start("puzzle", "en-US,en", 1200, 900);
     // The puzzle the page will show, asked of the server: its answer.
-    let (status, next) = call(
-        &url,
-        "GET",
-        "/api/study/puzzles/next?seed=3&difficulty=3",
-        None,
-    );
+    let (status, next) = site.call("GET", "/api/study/puzzles/next?seed=3&difficulty=3", None);
     assert_eq!(status, 200, "{next}");
     let p = &next["puzzle"];
     let answer = p["answer"].as_str().unwrap().to_string();
-    let b = Browser::start("puzzle", "en-US,en", 1200, 900);
-    open(&b, &format!("{url}/#puzzles&seed=3&difficulty=3"), "");
+    open(&b, &site.page("#puzzles&seed=3&difficulty=3"));
     wait_text(&b, "#puzzle-goal", "to play and");
     let goal = text(&b, "#puzzle-goal");
     let side = if p["position"].as_str().unwrap().ends_with('S') {
@@ -211,11 +198,10 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
     };
     assert!(goal.starts_with(side), "{goal}");
     // The solver plays from the bottom of the board.
-    let bottom = b.exec(
+    let bottom = b.eval(
         "const a = document.querySelector(\"#puzzle-board .hole-hit[data-letter='A']\"); \
          const f = document.querySelector(\"#puzzle-board .hole-hit[data-letter='f']\"); \
          return +a.getAttribute('cy') > +f.getAttribute('cy') ? 'South' : 'North'",
-        json!([]),
     );
     assert_eq!(bottom, side);
     let wrong = b
@@ -235,12 +221,7 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
         "the puzzle back",
         "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 1",
     );
-    assert!(
-        b.exec(
-            "return !document.querySelector('#puzzle-solution').hidden",
-            json!([])
-        ) == true
-    );
+    assert!(b.eval("return !document.querySelector('#puzzle-solution').hidden") == true);
     tap(&b, "#puzzle-board", &answer);
     let said = wait_text(&b, "#puzzle-feedback", "The perfect line:");
     assert!(
@@ -268,10 +249,9 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
     );
     wait_text(&b, "#puzzle-goal", "to play and");
     // Puzzles of one theme.
-    b.exec(
+    b.eval(
         "const s = document.querySelector('#puzzle-theme-choice'); s.value = 'save_draw'; \
          s.dispatchEvent(new Event('change'))",
-        json!([]),
     );
     wait(
         &b,
@@ -291,40 +271,26 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
 /// The digits on the board: hole counts, store counts, what screen readers
 /// are told of holes and stores.
 fn board_digits(b: &Browser) -> String {
-    b.exec(
-        "const svg = document.querySelector('#board'); \
+    b.string("const svg = document.querySelector('#board'); \
          const texts = [...svg.querySelectorAll('text')].map(e => e.textContent); \
          const labels = [...svg.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')); \
-         return [...texts, ...labels].join(' ').replace(/[^0-9]/g, '')",
-        json!([]),
-    )
-    .as_str()
-    .unwrap_or("")
-    .to_string()
+         return [...texts, ...labels].join(' ').replace(/[^0-9]/g, '')")
 }
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
-    let _serial = serial();
-    let (_server, url) = server("nocount");
-    let b = Browser::start("nocount", "fr-FR,fr", 1200, 900);
-    open(&b, &format!("{url}/"), "");
+    let (site, b) = start("nocount", "fr-FR,fr", 1200, 900);
+    open(&b, &site.page(""));
     b.wait_for(
         "the new game dialog",
         "return document.querySelector('#dlg-new').open",
         15,
     );
     // Fast play: a short clock, one tap; without counting.
-    b.exec(
-        "[...document.querySelectorAll('#clock-presets button')].find(b => b.textContent === '3 + 2').id = 'fast'",
-        json!([]),
-    );
+    b.eval("[...document.querySelectorAll('#clock-presets button')].find(b => b.textContent === '3 + 2').id = 'fast'");
     b.click("#fast");
-    let clock = b.exec(
-        "const f = document.querySelector('#form-new'); return [f.clock.checked, f.minutes.value, f.increment.value]",
-        json!([]),
-    );
+    let clock = b.eval("const f = document.querySelector('#form-new'); return [f.clock.checked, f.minutes.value, f.increment.value]");
     assert_eq!(clock, json!([true, "3", "2"]));
     b.click("input[name=mode][value=humans] + span");
     b.click("#chk-nocount-new");
@@ -337,10 +303,8 @@ fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
     assert_eq!(text(&b, "#player-bottom .clock"), "3:00");
     assert_eq!(board_digits(&b), "", "numbers on the board");
     // Seeds are still drawn: 4 in each hole.
-    let seeds = b.exec(
-        "return document.querySelectorAll('#board .hole ellipse[rx=\"12\"][stroke]').length",
-        json!([]),
-    );
+    let seeds = b
+        .eval("return document.querySelectorAll('#board .hole ellipse[rx=\"12\"][stroke]').length");
     assert_eq!(seeds, 48);
     tap(&b, "#board", "F");
     wait(&b, "North's turn", "return document.querySelectorAll(\"#board .hole-hit.legal[data-letter='a']\").length === 1");
@@ -366,10 +330,7 @@ fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
     // The setting stays for the next game; the settings dialog shows it.
     b.click("#btn-settings");
     assert_eq!(
-        b.exec(
-            "return document.querySelector('#chk-nocount').checked",
-            json!([])
-        ),
+        b.eval("return document.querySelector('#chk-nocount').checked"),
         true
     );
 }
@@ -377,20 +338,11 @@ fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
-    let _serial = serial();
-    let (_server, url) = server("analysis");
+    let (site, b) = start("analysis", "en-US,en", 1200, 900);
     // A finished game: North plays its last seed, nobody can feed it.
     let record = "[Event \"Study\"]\n[FEN \"2-1-0-0-0-0-0-0-0-0-0-1-21-23-S\"]\n\n1. A f 1-0";
-    let (status, imported) = call(
-        &url,
-        "POST",
-        "/api/import",
-        Some(json!({ "record": record })),
-    );
-    assert_eq!(status, 201, "{imported}");
-    let id = imported["ids"][0].as_i64().expect("an id");
-    let b = Browser::start("analysis", "en-US,en", 1200, 900);
-    open(&b, &format!("{url}/#game={id}&ply=0"), "");
+    let id = site.import(json!({ "record": record }));
+    open(&b, &site.page(&format!("#game={id}&ply=0")));
     wait(
         &b,
         "the replay",
@@ -399,14 +351,11 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     b.click("#btn-study");
     wait_text(&b, "#an-tree", "Start");
     assert!(b
-        .exec("return location.hash", json!([]))
-        .as_str()
-        .unwrap()
+        .string("return location.hash")
         .contains(&format!("game={id}")));
     // The game's moves are the main line; the board is at its start.
-    let tree = b.exec(
+    let tree = b.eval(
         "return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)",
-        json!([]),
     );
     assert_eq!(tree, json!(["Start", "A", "f"]));
     assert_eq!(text(&b, "#an-tree .mv.current"), "Start");
@@ -416,7 +365,7 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
         "the analysis",
         "return document.querySelectorAll('#an-lines li').length > 0",
     );
-    let db = b.exec("return [...document.querySelectorAll('#an-moves tr td:last-child')].map(e => e.textContent)", json!([]));
+    let db = b.eval("return [...document.querySelectorAll('#an-moves tr td:last-child')].map(e => e.textContent)");
     let db = db.as_array().unwrap();
     assert!(!db.is_empty());
     assert!(
@@ -431,10 +380,7 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     );
     // A variation: another move than the game's.
     let other = b
-        .exec(
-            "return [...document.querySelectorAll('#analysis-board .hole-hit.legal')].map(h => h.dataset.letter).find(l => l !== 'A')",
-            json!([]),
-        )
+        .eval("return [...document.querySelectorAll('#analysis-board .hole-hit.legal')].map(h => h.dataset.letter).find(l => l !== 'A')")
         .as_str()
         .expect("another move")
         .to_string();
@@ -444,23 +390,15 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
         "the variation",
         "return !!document.querySelector('#an-tree .variation .mv.current')",
     );
-    let hash = b
-        .exec("return location.hash", json!([]))
-        .as_str()
-        .unwrap()
-        .to_string();
+    let hash = b.string("return location.hash");
     assert!(hash.contains(&format!("moves={other}")), "{hash}");
     screenshot(&b, "screenshot-analysis.png");
     // Shared: the address opens the same position in another browser.
     b.click("#an-share");
-    let link = b
-        .exec("return document.querySelector('#an-link').value", json!([]))
-        .as_str()
-        .unwrap()
-        .to_string();
+    let link = b.string("return document.querySelector('#an-link').value");
     assert!(link.ends_with(&hash), "{link} {hash}");
     let c = Browser::start("analysis-shared", "fr-FR,fr", 1200, 900);
-    open(&c, &link, "");
+    open(&c, &link);
     wait(
         &c,
         "the shared position",
@@ -468,26 +406,20 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     );
     assert_eq!(text(&c, "#an-tree .mv.current"), other);
     assert_eq!(
-        c.exec("return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)", json!([])),
+        c.eval("return [...document.querySelectorAll('#an-tree .mv')].map(e => e.firstChild.textContent)"),
         json!(["Début", other])
     );
     // The editor: a position of one's own, its seed total shown.
     c.click("#an-edit");
     c.click("#an-empty");
-    c.exec(
-        "const f = document.querySelector('#an-editor'); f.A.value = 1; f.f.value = 2; f.store_S.value = 20; \
-         f.store_N.value = 26; f.to_move.value = 'S'; f.dispatchEvent(new Event('input'))",
-        json!([]),
-    );
+    c.eval("const f = document.querySelector('#an-editor'); f.A.value = 1; f.f.value = 2; f.store_S.value = 20; \
+         f.store_N.value = 26; f.to_move.value = 'S'; f.dispatchEvent(new Event('input'))");
     wait_text(&c, "#an-total", "1 de trop");
     assert_eq!(
-        c.exec(
-            "return document.querySelector('#an-apply').disabled",
-            json!([])
-        ),
+        c.eval("return document.querySelector('#an-apply').disabled"),
         true
     );
-    c.exec("const f = document.querySelector('#an-editor'); f.store_N.value = 25; f.dispatchEvent(new Event('input'))", json!([]));
+    c.eval("const f = document.querySelector('#an-editor'); f.store_N.value = 25; f.dispatchEvent(new Event('input'))");
     wait_text(&c, "#an-total", "48 graines en tout");
     c.click("#an-apply");
     wait(
@@ -498,10 +430,10 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     wait_text(&c, "#an-status", "Base de finales");
 }
 
-/// What overflows a phone's screen, and text too small to read.
-fn phone_problems(b: &Browser) -> Vec<String> {
-    let v = b.exec(
-        "const w = window.innerWidth;
+/// Checks that nothing of `what` overflows a phone's screen, and that no
+/// text is too small to read or breaks French typography.
+fn fits_phone(b: &Browser, what: &str) {
+    let problems = b.strings("const w = window.innerWidth;
          const bad = [];
          if (document.documentElement.scrollWidth > w) bad.push('page ' + document.documentElement.scrollWidth);
          for (const e of document.querySelectorAll('main *')) {
@@ -515,56 +447,36 @@ fn phone_problems(b: &Browser) -> Vec<String> {
          }
          const text = document.querySelector('main').innerText;
          for (const m of text.matchAll(/.{0,20} [:;!?].{0,10}/g)) bad.push('plain space: ' + m[0]);
-         return bad;",
-        json!([]),
-    );
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+         return bad;");
+    assert!(problems.is_empty(), "{what}: {problems:?}");
 }
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_learn_pages_fit_a_phone_in_french() {
-    let _serial = serial();
-    let (_server, url) = server("learn-phone");
-    let b = Browser::start("learn-phone", "fr-FR,fr", 390, 844);
-    open(&b, &format!("{url}/#learn"), "");
-    b.find(".lesson-card[data-lesson='sow']");
-    assert_eq!(
-        phone_problems(&b),
-        Vec::<String>::new(),
-        "the list of lessons"
-    );
+    let (site, b) = start("learn-phone", "fr-FR,fr", 390, 844);
+    open_lessons(&b, &site);
+    fits_phone(&b, "the list of lessons");
     b.click(".lesson-card[data-lesson='sow']");
     wait_text(&b, "#lesson-task", "Tu joues en bas");
     // A wrong try: the last seed stays at home.
-    b.goto(&format!("{url}/#lesson=sow&step=2"));
+    b.goto(&site.page("#lesson=sow&step=2"));
     wait_text(&b, "#lesson-task", "dernière graine");
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "Essaie encore");
     assert!(said.contains("chez toi, en E"), "{said}");
-    assert_eq!(phone_problems(&b), Vec::<String>::new(), "a lesson");
+    fits_phone(&b, "a lesson");
     screenshot(&b, "screenshot-lesson-phone.png");
     b.click("#tab-puzzles");
     wait_text(&b, "#puzzle-goal", "joue et");
-    assert_eq!(phone_problems(&b), Vec::<String>::new(), "a puzzle");
+    fits_phone(&b, "a puzzle");
     b.click("#tab-analysis");
     wait(
         &b,
         "the analysis",
         "return document.querySelectorAll('#an-lines li').length > 0",
     );
-    assert_eq!(
-        phone_problems(&b),
-        Vec::<String>::new(),
-        "the analysis board"
-    );
+    fits_phone(&b, "the analysis board");
     b.click("#an-edit");
-    assert_eq!(phone_problems(&b), Vec::<String>::new(), "the editor");
+    fits_phone(&b, "the editor");
 }

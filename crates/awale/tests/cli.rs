@@ -1,37 +1,13 @@
 //! The command line as a user runs it: real processes, real pipes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn awale(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the awale binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{awale, awale_reading, stderr, stdout};
 
 #[test]
 fn perft_prints_the_leaf_count_under_each_preset() {
     for preset in ["awale", "abapa"] {
-        let o = awale(&["perft", "6", "--rules", preset], "");
+        let o = awale(&["perft", "6", "--rules", preset]);
         assert!(o.status.success());
         assert_eq!(stdout(&o).trim(), "27332");
         assert!(stderr(&o).contains("leaves/s"));
@@ -40,7 +16,7 @@ fn perft_prints_the_leaf_count_under_each_preset() {
 
 #[test]
 fn perft_divide_lists_every_move() {
-    let o = awale(&["perft", "3", "--divide"], "");
+    let o = awale(&["perft", "3", "--divide"]);
     let out = stdout(&o);
     assert!(out.starts_with("A: "), "{out}");
     assert_eq!(out.lines().count(), 7);
@@ -49,7 +25,7 @@ fn perft_divide_lists_every_move() {
 
 #[test]
 fn show_draws_the_board_with_both_stores() {
-    let o = awale(&["show", "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"], "");
+    let o = awale(&["show", "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"]);
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.contains("20") && out.contains("25"), "{out}");
@@ -75,7 +51,7 @@ fn bad_input_exits_with_2_and_names_the_problem() {
         (&["play", "--side", "east"], "east"),
     ];
     for (args, expected) in cases {
-        let o = awale(args, "");
+        let o = awale(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
         assert!(err.contains(expected), "{args:?}: {err}");
@@ -85,7 +61,7 @@ fn bad_input_exits_with_2_and_names_the_problem() {
 
 #[test]
 fn replay_json_prints_every_ply_and_the_end() {
-    let o = awale(&["replay", "--json"], "FfAa\n");
+    let o = awale_reading(&["replay", "--json"], "FfAa\n");
     assert!(o.status.success());
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -107,7 +83,7 @@ fn replay_json_prints_every_ply_and_the_end() {
 /// What `awale replay --json` prints for `input`, which holds a game it
 /// must report as wrong (exit code 1).
 fn replay_json_failing(input: &str) -> String {
-    let o = awale(&["replay", "--json"], input);
+    let o = awale_reading(&["replay", "--json"], input);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     stdout(&o)
 }
@@ -132,7 +108,7 @@ fn replay_json_reports_an_illegal_move_and_goes_on() {
 /// The last line of `awale replay --json` for `input`: the end of its
 /// last game.
 fn replay_json_end(input: &str) -> String {
-    let o = awale(&["replay", "--json"], input);
+    let o = awale_reading(&["replay", "--json"], input);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     stdout(&o).lines().last().unwrap_or_default().to_string()
 }
@@ -148,7 +124,7 @@ fn replay_reads_game_records_and_reports_the_winner() {
 
 #[test]
 fn replay_as_text_shows_plies_and_result() {
-    let o = awale(&["replay", "--rules", "abapa"], "F f\n");
+    let o = awale_reading(&["replay", "--rules", "abapa"], "F f\n");
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.contains("South plays F"), "{out}");
@@ -179,7 +155,7 @@ fn replay_ends_a_record_that_says_a_player_resigned() {
 
 #[test]
 fn replay_letter_lines_may_have_comments_with_digits() {
-    let o = awale(&["replay", "--json"], "# game 1\nFfAa\n# game 2\nAa\n");
+    let o = awale_reading(&["replay", "--json"], "# game 1\nFfAa\n# game 2\nAa\n");
     assert!(o.status.success(), "{}", stdout(&o));
     let out = stdout(&o);
     assert!(out.contains(r#"{"game":1,"end":null"#), "{out}");
@@ -187,7 +163,7 @@ fn replay_letter_lines_may_have_comments_with_digits() {
 
 #[test]
 fn a_broken_record_is_an_error_not_a_panic() {
-    let o = awale(&["replay", "--json"], "[Event \"x\n1. F *");
+    let o = awale_reading(&["replay", "--json"], "[Event \"x\n1. F *");
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stdout(&o).contains("bad game record: line 1"),
@@ -198,7 +174,7 @@ fn a_broken_record_is_an_error_not_a_panic() {
 
 /// What `awale play` between two people in `lang` prints for `input`.
 fn two_people(lang: &str, input: &str) -> String {
-    let o = awale(&["play", "--opponent", "human", "--lang", lang], input);
+    let o = awale_reading(&["play", "--opponent", "human", "--lang", lang], input);
     assert!(o.status.success(), "{}", stderr(&o));
     stdout(&o)
 }
@@ -216,7 +192,7 @@ fn terminal_play_against_the_computer_reaches_the_end() {
     // Feed a long list of all letters: the illegal ones are refused, the
     // legal ones played, until the game ends.
     let moves = "A\nB\nC\nD\nE\nF\n".repeat(200);
-    let o = awale(&["play", "--lang", "fr"], &moves);
+    let o = awale_reading(&["play", "--lang", "fr"], &moves);
     assert!(o.status.success());
     assert!(stdout(&o).contains("Fin de la partie"), "{}", stdout(&o));
 }

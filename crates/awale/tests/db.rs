@@ -1,29 +1,12 @@
 //! `awale db` as a user runs it: real processes, a real folder, a real kill.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn awale(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the awale binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// A temporary folder, removed when the guard goes.
-fn folder() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a temporary folder")
-}
+use common::{awale, command, folder, text};
 
 fn level(dir: &Path, seeds: u8) -> PathBuf {
     dir.join("forbidden-nobody")
@@ -98,8 +81,7 @@ fn a_killed_build_resumes_at_the_level_it_was_building() {
     let dir_guard = folder();
     let dir = dir_guard.path().to_path_buf();
     let d = dir.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(["db", "build", "--max-seeds", "14", "--dir", d, "--quiet"])
+    let mut child = command(&["db", "build", "--max-seeds", "14", "--dir", d, "--quiet"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -170,14 +152,7 @@ fn the_perfect_level_plays_the_database_move_from_the_default_folder() {
     // The default folder is under the user's data folder: XDG_DATA_HOME.
     let data_guard = folder();
     let data = data_guard.path().to_path_buf();
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_awale"))
-            .args(args)
-            .env("XDG_DATA_HOME", &data)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| command(args).env("XDG_DATA_HOME", &data).output().unwrap();
     let out = run(&["db", "build", "--max-seeds", "9", "--quiet"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(data

@@ -2,40 +2,18 @@
 //! database built by `awale db build` in a temporary folder (each JSON puzzle
 //! checked against it), and `awale play` without counting and with a clock.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
 use std::time::Duration;
 
 use awale_core::{Move, Position, Rules};
 use awale_db::Database;
-
-fn awale(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the awale binary runs")
-}
-
-/// An empty folder of its own in the temporary folder.
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("awale-cli-puzzles-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::{awale, awale_reading_after, folder, text};
 
 #[test]
 fn json_puzzles_have_the_one_move_that_keeps_the_database_value() {
-    let dir = folder("json");
+    let guard = folder();
+    let dir = guard.path();
     let d = dir.to_str().unwrap();
     let out = awale(&["db", "build", "--max-seeds", "10", "--dir", d, "--quiet"]);
     assert!(out.status.success(), "{}", text(&out));
@@ -46,7 +24,7 @@ fn json_puzzles_have_the_one_move_that_keeps_the_database_value() {
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 20);
-    let db = Database::open(&dir, &Rules::AWALE).unwrap();
+    let db = Database::open(dir, &Rules::AWALE).unwrap();
     for line in stdout.lines() {
         let json: serde_json::Value = serde_json::from_str(line).unwrap();
         let position: Position = json["position"].as_str().unwrap().parse().unwrap();
@@ -70,13 +48,12 @@ fn json_puzzles_have_the_one_move_that_keeps_the_database_value() {
     let out = awale(&["puzzles", "--db", d, "--count", "1", "--seed", "7"]);
     let t = String::from_utf8(out.stdout).unwrap();
     assert!(t.starts_with("Puzzle 1: ") && t.contains("Answer: "), "{t}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn without_a_database_puzzles_say_how_to_build_one() {
-    let dir = folder("none");
-    let d = dir.to_str().unwrap();
+    let guard = folder();
+    let d = guard.path().to_str().unwrap();
     let out = awale(&["puzzles", "--db", d]);
     assert_eq!(out.status.code(), Some(2));
     let t = text(&out);
@@ -91,24 +68,11 @@ fn without_a_database_puzzles_say_how_to_build_one() {
     assert!(text(&out).contains("exact values"), "{}", text(&out));
     let out = awale(&["puzzles", "--db", d, "--difficulty", "9"]);
     assert!(text(&out).contains("--difficulty 9"), "{}", text(&out));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `awale play ARGS` with `input` written to it after `delay`.
 fn play(args: &[&str], input: &str, delay: Duration) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the awale binary runs");
-    std::thread::sleep(delay);
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    let out = awale_reading_after(&[&["play"], args].concat(), input, delay);
     assert!(out.status.success(), "{}", text(&out));
     String::from_utf8(out.stdout).unwrap()
 }

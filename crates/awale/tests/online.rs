@@ -8,13 +8,10 @@
 
 mod webdriver;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{call, free_port, serial, temp_dir, Browser, Process};
+use webdriver::{game_id, temp_dir, Browser, Site};
 
 /// A QR code as the page's encoder made it.
 struct Qr {
@@ -168,15 +165,13 @@ fn qr_in_picture(png_path: &Path) -> Vec<String> {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_pages_qr_codes_are_read_back_by_another_decoder_at_every_version_and_level() {
-    let _serial = serial();
-    let data = temp_dir("qr");
-    let (_server, url) = webdriver::start_server(&data);
+    let site = Site::start("qr");
     let b = Browser::start("qr", "en-US,en", 900, 900);
-    b.goto(&url);
+    b.goto(&site.url);
     // Texts of every length class: each level's smallest and largest
     // versions, both character count sizes, UTF-8.
     let mut texts: Vec<String> = vec![
-        format!("{url}/?join=1"),
+        site.page("?join=1"),
         "Awalé: à toi de jouer ! 🌱".to_string(),
         String::new(),
     ];
@@ -223,36 +218,6 @@ fn the_pages_qr_codes_are_read_back_by_another_decoder_at_every_version_and_leve
 
 // ------------------------------------------------------------ helpers --
 
-/// Starts `awale serve` on `port` of the loopback (the same port again
-/// after a restart, so that the pages reconnect by themselves).
-fn serve_at(data: &Path, port: u16) -> (Process, String) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--data"])
-            .arg(data)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("cannot start awale serve");
-        let mut reader = BufReader::new(child.stdout.take().expect("no stdout"));
-        let mut line = String::new();
-        let _ = reader.read_line(&mut line);
-        if line.contains("http://") {
-            std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-            return (Process(child), format!("http://127.0.0.1:{port}"));
-        }
-        // The port may still be held for a moment after a kill.
-        let _ = child.kill();
-        let _ = child.wait();
-        assert!(
-            Instant::now() < deadline,
-            "awale serve did not start: {line}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 /// A request made by the page itself (with its browser's cookie).
 fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
     let v = b.exec_async(&format!(
@@ -279,7 +244,7 @@ fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
 /// Opens the page with quick animations.
 fn open(b: &Browser, url: &str) {
     b.goto(url);
-    b.exec("localStorage.setItem('awale.speed', '40')", json!([]));
+    b.eval("localStorage.setItem('awale.speed', '40')");
     b.goto(url);
 }
 
@@ -366,41 +331,29 @@ fn say(b: &Browser, room: Option<&str>, text: &str) {
 }
 
 fn chat_lines(b: &Browser) -> Vec<String> {
-    b.exec(
-        "return [...document.querySelectorAll('#chat-lines li.line')].map(l => l.innerText)",
-        json!([]),
-    )
-    .as_array()
-    .map(|a| {
-        a.iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect()
-    })
-    .unwrap_or_default()
+    b.strings("return [...document.querySelectorAll('#chat-lines li.line')].map(l => l.innerText)")
 }
 
 /// Counts the sound sources the page makes from now on (the page's
 /// AudioContext is made at its first sound).
 fn listen_for_sounds(b: &Browser) {
-    b.exec(
+    b.eval(
         "window.sounds = 0;
          const Real = window.AudioContext;
          window.AudioContext = class extends Real {
            createOscillator() { window.sounds++; return super.createOscillator(); }
            createBufferSource() { window.sounds++; return super.createBufferSource(); }
          };",
-        json!([]),
     );
 }
 
-fn game_id(b: &Browser) -> i64 {
-    let hash = b.exec("return location.hash", json!([]));
-    hash.as_str()
-        .and_then(|h| h.strip_prefix("#game="))
-        .and_then(|h| h.split('&').next())
-        .and_then(|h| h.parse().ok())
-        .unwrap_or_else(|| panic!("no game in the address: {hash}"))
+/// Waits until `b`'s page is that of game `id`.
+fn wait_for_game(b: &Browser, id: i64) {
+    b.wait_for(
+        &format!("game {id}"),
+        &format!("return location.hash === '#game={id}'"),
+        20,
+    );
 }
 
 /// Where the README's screenshots go (taken with `AWALE_SCREENSHOTS=1`).
@@ -425,10 +378,8 @@ fn screenshot_to(name: &str) -> PathBuf {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn two_players_and_a_spectator_play_talk_and_cheer_online() {
-    let _serial = serial();
-    let data = temp_dir("online");
-    let port = free_port();
-    let (server, url) = serve_at(&data, port);
+    let mut site = Site::start("online");
+    let url = site.url.clone();
     let awa = Browser::start("awa", "fr-FR,fr", 1280, 1000);
     let bob = Browser::start("bob", "en-US,en", 1280, 1000);
     let cleo = Browser::start("cleo", "en-US,en", 390, 844);
@@ -442,16 +393,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     );
     tap(&awa, "#form-new input[name=mode][value=online] + span");
     assert!(shown(&awa, "#new-nickname"));
-    let placeholder = awa.exec(
-        "return document.querySelector('#new-nickname').placeholder",
-        json!([]),
-    );
-    assert!(
-        placeholder
-            .as_str()
-            .is_some_and(|p| p.starts_with("Invité ")),
-        "{placeholder}"
-    );
+    let placeholder = awa.string("return document.querySelector('#new-nickname').placeholder");
+    assert!(placeholder.starts_with("Invité "), "{placeholder}");
     type_in(&awa, "#new-nickname", "Awa");
     tap(&awa, "#clock-presets button:nth-child(2)");
     tap(&awa, "#form-new input[name=human][value=S] + span");
@@ -461,28 +404,22 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     tap(&awa, "#btn-start");
 
     // The invite: a link, its copy button, its QR code drawn on the page.
-    awa.wait_for(
-        "the invite link",
-        "return document.querySelector('#invite-link').value.includes('?join=') && !!document.querySelector('#invite-qr path')",
-        20,
-    );
-    let first = game_id(&awa);
     let invite = awa
-        .exec(
-            "return document.querySelector('#invite-link').value",
-            json!([]),
+        .wait_for(
+            "the invite link",
+            "const link = document.querySelector('#invite-link').value; \
+             return link.includes('?join=') && !!document.querySelector('#invite-qr path') && link",
+            20,
         )
         .as_str()
         .unwrap_or_default()
         .to_string();
+    let first = game_id(&awa);
     assert_eq!(invite, format!("{url}/?join={first}"));
-    let (_, links) = call(&url, "GET", &format!("/api/games/{first}/links"), None);
+    let (_, links) = site.call("GET", &format!("/api/games/{first}/links"), None);
     assert_eq!(links["invite"], invite.as_str());
     wait_text(&awa, "#status", "En attente de l'adversaire");
-    awa.exec(
-        "document.querySelector('#invite-qr').scrollIntoView({block: 'center'})",
-        json!([]),
-    );
+    awa.eval("document.querySelector('#invite-qr').scrollIntoView({block: 'center'})");
     let shot = temp_dir("online-qr").join("invite.png");
     awa.screenshot(&shot);
     assert_eq!(
@@ -511,11 +448,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     wait_text(&bob, "#player-top .who", "South · Awa");
     wait_text(&bob, "#status", "South (Awa) to move");
-    assert!(!bob
-        .exec("return location.search", json!([]))
-        .as_str()
-        .unwrap_or("?")
-        .contains("join"));
+    assert!(!bob.string("return location.search").contains("join"));
     wait_text(&awa, "#player-top .who", "Nord · Bob");
     wait_text(&awa, "#status", "À vous de jouer");
     assert!(!shown(&awa, "#invite"));
@@ -538,14 +471,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         wait_moves(b, 1);
     }
     assert_eq!(
-        cleo.exec(
-            "return document.querySelectorAll('.hole-hit.legal').length",
-            json!([])
-        ),
+        cleo.eval("return document.querySelectorAll('.hole-hit.legal').length"),
         json!(0)
     );
-    let (status, refused) = call(
-        &url,
+    let (status, refused) = site.call(
         "POST",
         &format!("/api/games/{first}/moves"),
         Some(json!({"move": "a", "ply": 1})),
@@ -599,15 +528,12 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         tap(b, "#room-public");
         wait_text(b, "#chat-lines", attack);
         assert_eq!(
-            b.exec(
-                "return document.querySelectorAll('#chat-lines img').length",
-                json!([])
-            ),
+            b.eval("return document.querySelectorAll('#chat-lines img').length"),
             json!(0)
         );
     }
     assert!(!chat_lines(&cleo).iter().any(|l| l.contains("Bonne chance")));
-    let (_, lines) = call(&url, "GET", &format!("/api/games/{first}/chat"), None);
+    let (_, lines) = site.call("GET", &format!("/api/games/{first}/chat"), None);
     assert!(!lines.to_string().contains("Bonne chance"), "{lines}");
     // A player may mute the public's room on their screen; anyone hides the chat.
     tap(&awa, "#chk-mute-public");
@@ -649,9 +575,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     }
 
     // The server is killed and started again: all three go on.
-    drop(server);
-    let (server, _) = serve_at(&data, port);
-    let _keep = server;
+    site.restart();
     for b in [&awa, &bob] {
         b.wait_for(
             "the other player back",
@@ -687,39 +611,28 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         20,
     );
     let second = game_id(&bob);
-    awa.wait_for(
-        "the rematch",
-        &format!("return location.hash === '#game={second}'"),
-        20,
-    );
+    wait_for_game(&awa, second);
     wait_text(&awa, "#player-bottom .who", "Nord · Awa · vous");
     wait_text(&bob, "#player-bottom .who", "South · Bob · you");
     tap(&cleo, "#btn-follow");
-    cleo.wait_for(
-        "the rematch",
-        &format!("return location.hash === '#game={second}'"),
-        20,
-    );
+    wait_for_game(&cleo, second);
     if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
         play_first(&bob);
         wait_moves(&awa, 1);
         say(&awa, Some("public"), "Revanche !");
         wait_text(&cleo, "#chat-lines", "Revanche");
         for b in [&awa, &bob, &cleo] {
-            b.exec("window.scrollTo(0, 0)", json!([]));
+            b.eval("window.scrollTo(0, 0)");
         }
         awa.screenshot(&screenshot_to("screenshot-online-fr.png"));
         bob.screenshot(&screenshot_to("screenshot-online-en.png"));
         cleo.screenshot(&screenshot_to("screenshot-online-phone-en.png"));
         tap(&cleo, "#btn-lang");
-        cleo.exec("window.scrollTo(0, 0)", json!([]));
+        cleo.eval("window.scrollTo(0, 0)");
         cleo.screenshot(&screenshot_to("screenshot-online-phone-fr.png"));
         tap(&cleo, "#btn-lang");
     }
-    let overflow = cleo.exec(
-        "return document.documentElement.scrollWidth - window.innerWidth",
-        json!([]),
-    );
+    let overflow = cleo.eval("return document.documentElement.scrollWidth - window.innerWidth");
     assert_eq!(
         overflow,
         json!(0),
@@ -783,11 +696,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     cleo.goto(&link);
     wait_text(&cleo, "#player-bottom .who", "North · Bob · you");
     wait_text(&bob, "#presence", "You are watching");
-    assert!(!cleo
-        .exec("return location.search", json!([]))
-        .as_str()
-        .unwrap_or("?")
-        .contains("continue"));
+    assert!(!cleo.string("return location.search").contains("continue"));
     for (ply, letter) in [(1, "a"), (2, "E"), (3, "a"), (4, "F")] {
         play(if ply % 2 == 0 { &awa } else { &cleo }, letter);
         for b in [&awa, &bob, &cleo] {
@@ -797,7 +706,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     wait_text(&awa, "#result", "Vous avez perdu");
     wait_text(&cleo, "#result", "You won!");
     wait_text(&bob, "#result", "Bob (North) wins!");
-    let (_, ended) = call(&url, "GET", &format!("/api/games/{third}"), None);
+    let (_, ended) = site.call("GET", &format!("/api/games/{third}"), None);
     assert_eq!(ended["end"]["reason"], "starvation", "{ended}");
 
     // A challenge in the lobby goes when its maker withdraws it.
@@ -818,7 +727,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     awa.goto(&format!("{url}/#game={withdrawn}"));
     // Someone arriving at the home page with nothing going on sees the
     // lobby, since a challenge waits there.
-    cleo.exec("localStorage.removeItem('awale.last')", json!([]));
+    cleo.eval("localStorage.removeItem('awale.last')");
     cleo.goto(&format!("{url}/"));
     cleo.wait_for(
         "the lobby",
@@ -895,9 +804,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
 #[test]
 #[ignore = "slow: waits the 2 minutes of the rule; run by hand"]
 fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
-    let _serial = serial();
-    let data = temp_dir("claim");
-    let (_server, url) = serve_at(&data, free_port());
+    let site = Site::start("claim");
+    let url = &site.url;
     let awa = Browser::start("claim-awa", "en-US,en", 1280, 1000);
     let bob = Browser::start("claim-bob", "en-US,en", 1280, 1000);
     open(&awa, &format!("{url}/#lobby"));
@@ -919,10 +827,7 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
     wait_text(&awa, "#claim-note", "you may claim the win in");
     assert!(shown(&awa, "#btn-claim"));
     assert_eq!(
-        awa.exec(
-            "return document.querySelector('#btn-claim').disabled",
-            json!([])
-        ),
+        awa.eval("return document.querySelector('#btn-claim').disabled"),
         json!(true)
     );
     awa.wait_for(

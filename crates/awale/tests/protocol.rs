@@ -3,13 +3,16 @@
 //! our levels and between our engine and an external one (our own binary
 //! behind `awale uci`).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-const AWALE: &str = env!("CARGO_BIN_EXE_awale");
+use awale_core::Side;
+use common::{awale, awale_reading, command, stderr, stdout, AWALE};
 
 /// `awale uci` running, with its output lines arriving on a channel.
 struct Uci {
@@ -25,9 +28,7 @@ impl Uci {
 
     /// `awale uci ARGS...`.
     fn start_with(args: &[&str]) -> Uci {
-        let mut child = Command::new(AWALE)
-            .arg("uci")
-            .args(args)
+        let mut child = command(&[&["uci"], args].concat())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -58,6 +59,13 @@ impl Uci {
     fn send_bytes(&mut self, bytes: &[u8]) {
         self.stdin.write_all(bytes).unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    /// Sends `position` and `go`, and returns every line up to `bestmove`.
+    fn search(&mut self, position: &str, go: &str) -> Vec<String> {
+        self.send(position);
+        self.send(go);
+        self.until("bestmove")
     }
 
     /// Every line up to and including the first that starts with `prefix`.
@@ -117,6 +125,21 @@ fn bestmove(lines: &[String]) -> &str {
         .unwrap_or_else(|| panic!("no bestmove in {lines:?}"))
 }
 
+/// The move of the `bestmove` that ends `lines` (without its `ponder`),
+/// checked to be one of `side`'s holes.
+fn move_of(side: Side, lines: &[String]) -> &str {
+    let m = bestmove(lines)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default();
+    let holes = match side {
+        Side::South => 'A'..='F',
+        Side::North => 'a'..='f',
+    };
+    assert!(m.starts_with(|c| holes.contains(&c)), "{lines:?}");
+    m
+}
+
 #[test]
 fn a_scripted_session_through_a_pipe() {
     let mut uci = Uci::start();
@@ -134,9 +157,7 @@ fn a_scripted_session_through_a_pipe() {
 
     uci.send("setoption name Hash value 8");
     uci.send("ucinewgame");
-    uci.send("position startpos moves FfAa");
-    uci.send("go depth 6");
-    let lines = uci.until("bestmove");
+    let lines = uci.search("position startpos moves FfAa", "go depth 6");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 6 seldepth ")
             && l.contains(" score ")
@@ -147,15 +168,14 @@ fn a_scripted_session_through_a_pipe() {
         "{lines:?}"
     );
     // After F f A a it is South's turn again: a South hole.
-    let reply = bestmove(&lines);
-    let first = reply.chars().next().unwrap();
-    assert!(('A'..='F').contains(&first), "{reply}");
+    move_of(Side::South, &lines);
 
     // The same position with the moves spaced, then a clock search.
-    uci.send("position startpos moves F f A a");
-    uci.send("go wtime 500 btime 500 winc 10 binc 10");
-    let lines = uci.until("bestmove");
-    assert!(bestmove(&lines).starts_with(|c: char| ('A'..='F').contains(&c)));
+    let lines = uci.search(
+        "position startpos moves F f A a",
+        "go wtime 500 btime 500 winc 10 binc 10",
+    );
+    move_of(Side::South, &lines);
 
     // While an infinite search runs, isready is answered and no bestmove
     // comes until stop.
@@ -169,33 +189,23 @@ fn a_scripted_session_through_a_pipe() {
     );
     std::thread::sleep(Duration::from_millis(200));
     uci.send("stop");
-    let lines = uci.until("bestmove");
-    assert!(bestmove(&lines).starts_with(|c: char| ('A'..='F').contains(&c)));
+    move_of(Side::South, &uci.until("bestmove"));
 
     // A finished game: South cannot feed North.
-    uci.send("position fen 1-0-0-0-0-0-0-0-0-0-0-0-23-24-S");
-    uci.send("go depth 4");
-    assert_eq!(uci.until("bestmove").last().unwrap(), "bestmove 0000");
+    let lines = uci.search("position fen 1-0-0-0-0-0-0-0-0-0-0-0-23-24-S", "go depth 4");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
     uci.quit();
 }
 
 #[test]
 fn malformed_input_is_answered_and_never_crashes() {
+    // Each malformed command is answered by one `info string` (the
+    // protocol's own tests go through many); a malformed `go` searches
+    // without a limit, as a bare `go` does, until stop.
     let mut uci = Uci::start();
-    for line in [
-        "xyzzy",
-        "position fen 9-9-9",
-        "position startpos moves FQ",
-        "setoption name Hash value many",
-        "setoption name Level value -3",
-        "go depth banana",
-    ] {
-        uci.send(line);
-        let lines = uci.until("info string");
-        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
-    }
-    // The malformed go searches without a limit, as a bare `go` does,
-    // until stop.
+    uci.send("go depth banana");
+    let lines = uci.until("info string");
+    assert_eq!(lines.len(), 1, "{lines:?}");
     uci.send("stop");
     uci.until("bestmove");
     uci.send_bytes(b"\xff\xfe garbage \x00\n\n   \n");
@@ -210,29 +220,16 @@ fn malformed_input_is_answered_and_never_crashes() {
         "{lines:?}"
     );
     uci.send("go depth 3");
-    let reply = uci.until("bestmove");
-    assert!(
-        bestmove(&reply).starts_with(|c: char| ('a'..='f').contains(&c)),
-        "{reply:?}"
-    );
+    move_of(Side::North, &uci.until("bestmove"));
     assert!(uci.drain(Duration::from_millis(50)).is_empty());
     uci.quit();
 }
 
 #[test]
 fn end_of_input_ends_the_session() {
-    let mut child = Command::new(AWALE)
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"isready\ngo depth 4\n").unwrap();
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
+    let output = awale_reading(&["uci"], "isready\ngo depth 4\n");
     assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = stdout(&output);
     assert!(
         text.contains("readyok") && text.contains("bestmove "),
         "{text}"
@@ -240,31 +237,32 @@ fn end_of_input_ends_the_session() {
 }
 
 /// A file `name` in a temporary folder, removed with the guard.
-fn temp_file(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("a temporary folder");
+fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = common::folder();
     let path = dir.path().join(name);
     (dir, path)
 }
 
-fn run_match(args: &[&str], records: &PathBuf) -> String {
-    let output = Command::new(AWALE)
-        .arg("match")
-        .args(args)
-        .arg("--records")
-        .arg(records)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+/// `awale match ARGS --records RECORDS`.
+fn match_output(args: &[&str], records: &Path) -> Output {
+    let records = records.to_str().expect("a UTF-8 path");
+    awale(&[&["match"], args, &["--records", records]].concat())
+}
+
+/// What `awale match ARGS --records RECORDS` prints, when it succeeds.
+fn run_match(args: &[&str], records: &Path) -> String {
+    let output = match_output(args, records);
     assert!(
         output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+        "{}\n{}",
+        stdout(&output),
+        stderr(&output)
     );
-    stdout
+    stdout(&output)
 }
 
 /// The records file holds `games` records that replay.
-fn check_records(path: &PathBuf, games: usize) {
+fn check_records(path: &Path, games: usize) {
     let text = std::fs::read_to_string(path).unwrap();
     let records = awale_core::parse_records(&text).unwrap();
     assert_eq!(records.len(), games);
@@ -315,20 +313,10 @@ fn a_match_against_an_external_engine_runs_to_the_end() {
 #[test]
 fn a_broken_external_engine_is_a_clear_error() {
     let (_dir, records) = temp_file("broken.ogn");
-    let output = Command::new(AWALE)
-        .args([
-            "match",
-            "depth=2",
-            "depth=2,cmd=/nonexistent/engine",
-            "--games",
-            "2",
-        ])
-        .arg("--records")
-        .arg(&records)
-        .output()
-        .unwrap();
+    let args = ["depth=2", "depth=2,cmd=/nonexistent/engine", "--games", "2"];
+    let output = match_output(&args, &records);
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr(&output);
     assert!(
         stderr.contains("cannot start engine `/nonexistent/engine`"),
         "{stderr}"
@@ -377,14 +365,8 @@ fn an_engine_without_a_rules_option_plays_abapa_and_says_so() {
 fn an_engine_without_a_rules_option_is_refused_at_start_under_awale() {
     let (dir, records) = temp_file("refused.ogn");
     let plain = optionless_engine(dir.path());
-    let output = Command::new(AWALE)
-        .args(["match", "depth=2,hash=4", &plain, "--games", "2"])
-        .arg("--records")
-        .arg(&records)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let output = match_output(&["depth=2,hash=4", &plain, "--games", "2"], &records);
+    let (stdout, stderr) = (stdout(&output), stderr(&output));
     assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
     assert!(
         stderr.contains("no `Rules` option") && stderr.contains("--rules abapa"),
@@ -414,9 +396,10 @@ fn the_auale_sequence_runs_grand_slam_included() {
     uci.send("isready");
     assert_eq!(uci.until("readyok"), ["readyok"], "OwnBook must be known");
 
-    uci.send("position startpos moves CbDaFaB");
-    uci.send("go depth 16 movetime 2400");
-    let lines = uci.until("bestmove");
+    let lines = uci.search(
+        "position startpos moves CbDaFaB",
+        "go depth 16 movetime 2400",
+    );
     let info = lines
         .iter()
         .rev()
@@ -426,44 +409,31 @@ fn the_auale_sequence_runs_grand_slam_included() {
     let pv = info.split(" pv ").nth(1).expect("a pv");
     assert!(!pv.contains(' ') && !pv.is_empty(), "{info}");
     assert!(info.contains(" score cp "), "{info}");
-    let reply = bestmove(&lines)
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string();
-    assert!(('a'..='f').any(|c| reply.starts_with(c)), "{lines:?}");
+    let reply = move_of(Side::North, &lines).to_string();
 
     // Its hard levels ponder on the expected reply, then stop.
     uci.send(&format!("position startpos moves CbDaFaB{reply}C"));
     uci.send("go ponder");
     std::thread::sleep(Duration::from_millis(100));
     uci.send("stop");
-    let lines = uci.until("bestmove");
-    assert!(
-        ('a'..='f').any(|c| bestmove(&lines).starts_with(c)),
-        "{lines:?}"
-    );
+    move_of(Side::North, &uci.until("bestmove"));
 
     // A position from the board at the last capture.
-    uci.send("position fen 3-4-2-1-5-4-4-4-0-2-3-4-5-7-S moves C");
-    uci.send("go depth 16 movetime 2400");
-    let lines = uci.until("bestmove");
-    assert!(
-        ('a'..='f').any(|c| bestmove(&lines).starts_with(c)),
-        "{lines:?}"
+    let position = "position fen 3-4-2-1-5-4-4-4-0-2-3-4-5-7-S moves C";
+    move_of(
+        Side::North,
+        &uci.search(position, "go depth 16 movetime 2400"),
     );
 
     // The human plays a grand slam: F takes North's last seeds, which
     // abapa allows (capturing nothing). North answers.
-    uci.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
-    uci.send("go depth 16 movetime 2400");
-    let lines = uci.until("bestmove");
+    let position = "position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F";
+    let lines = uci.search(position, "go depth 16 movetime 2400");
     assert!(
         !lines.iter().any(|l| l.contains("position not set")),
         "{lines:?}"
     );
-    let answer = bestmove(&lines);
-    assert!(('a'..='f').any(|c| answer.starts_with(c)), "{lines:?}");
+    move_of(Side::North, &lines);
     uci.quit();
 }
 
@@ -474,12 +444,9 @@ fn the_auale_sequence_runs_grand_slam_included() {
 #[test]
 fn a_refused_grand_slam_is_answered_without_a_move_of_another_position() {
     let mut uci = Uci::start_with(&["--db", "none"]);
-    uci.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S");
-    uci.send("go depth 6");
-    uci.until("bestmove");
-    uci.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
-    uci.send("go depth 6");
-    let lines = uci.until("bestmove");
+    uci.search("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S", "go depth 6");
+    let position = "position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F";
+    let lines = uci.search(position, "go depth 6");
     assert!(
         lines
             .iter()
@@ -503,10 +470,7 @@ fn a_hash_beyond_the_memory_is_refused_and_the_engine_goes_on() {
         lines[0].starts_with("info string option Hash:") && lines[0].contains("stays at 4 MiB"),
         "{lines:?}"
     );
-    uci.send("position startpos");
-    uci.send("go depth 8");
-    let lines = uci.until("bestmove");
-    assert!(bestmove(&lines).starts_with(|c: char| ('A'..='F').contains(&c)));
+    move_of(Side::South, &uci.search("position startpos", "go depth 8"));
     uci.quit();
 }
 

@@ -8,45 +8,28 @@ mod webdriver;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{http, temp_dir};
+use webdriver::{call, spawn_serve, temp_dir, Process};
 
 /// A running server, its address, and what it logged so far.
 struct Server {
-    child: Child,
+    process: Process,
     addr: String,
     log: Arc<Mutex<String>>,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 impl Server {
-    fn start(data: &Path, more: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-            .args(["serve", "--data"])
-            .arg(data)
-            .args(more)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("awale serve");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line)
-            .expect("awale serve printed nothing");
-        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    /// `awale serve` at `addr` (`HOST:PORT`) with `more` arguments.
+    fn start(data: &Path, addr: &str, more: &[&str]) -> Server {
+        let (mut process, served) = spawn_serve(data, addr, more, Stdio::piped());
+        let addr = served.expect("awale serve printed no address");
         let log = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&log);
-        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut err = BufReader::new(process.0.stderr.take().unwrap());
         std::thread::spawn(move || {
             let mut line = String::new();
             while err.read_line(&mut line).is_ok_and(|n| n > 0) {
@@ -54,18 +37,11 @@ impl Server {
                 line.clear();
             }
         });
-        let addr = line
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("http://"))
-            .unwrap_or_else(|| panic!("no address in `{line}`"))
-            .trim_end_matches('/')
-            .to_string();
-        Server { child, addr, log }
+        Server { process, addr, log }
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-        let (status, out) = http(&self.addr, method, path, body.as_ref()).unwrap();
-        (status, serde_json::from_slice(&out).unwrap_or(Value::Null))
+        call(&self.addr, method, path, body)
     }
 
     fn wait_log(&self, text: &str) -> bool {
@@ -100,7 +76,7 @@ fn closed_within(stream: &mut TcpStream, seconds: u64) -> bool {
 #[test]
 fn idle_half_sent_and_stalled_connections_are_closed() {
     let dir = temp_dir("slow");
-    let server = Server::start(&dir, &["--addr", "127.0.0.1:0", "--timeout", "1"]);
+    let server = Server::start(&dir, "127.0.0.1:0", &["--timeout", "1"]);
     let mut idle = TcpStream::connect(&server.addr).unwrap();
     let mut half = TcpStream::connect(&server.addr).unwrap();
     half.write_all(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -128,10 +104,7 @@ fn idle_half_sent_and_stalled_connections_are_closed() {
 #[test]
 fn connections_beyond_the_cap_are_refused_and_logged() {
     let dir = temp_dir("cap");
-    let server = Server::start(
-        &dir,
-        &["--addr", "127.0.0.1:0", "--max-connections-per-ip", "4"],
-    );
+    let server = Server::start(&dir, "127.0.0.1:0", &["--max-connections-per-ip", "4"]);
     let held: Vec<TcpStream> = (0..4)
         .map(|_| TcpStream::connect(&server.addr).unwrap())
         .collect();
@@ -152,7 +125,7 @@ fn connections_beyond_the_cap_are_refused_and_logged() {
 #[test]
 fn sigterm_stops_cleanly_and_the_games_file_alone_is_whole() {
     let dir = temp_dir("stop");
-    let mut server = Server::start(&dir, &["--addr", "127.0.0.1:0"]);
+    let mut server = Server::start(&dir, "127.0.0.1:0", &[]);
     let (status, game) = server.call("POST", "/api/games", Some(json!({"mode": "humans"})));
     assert_eq!(status, 201);
     let id = game["id"].as_i64().unwrap();
@@ -167,12 +140,12 @@ fn sigterm_stops_cleanly_and_the_games_file_alone_is_whole() {
     }
     let started = Instant::now();
     let killed = Command::new("kill")
-        .args(["-TERM", &server.child.id().to_string()])
+        .args(["-TERM", &server.process.0.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let code = loop {
-        if let Some(code) = server.child.try_wait().unwrap() {
+        if let Some(code) = server.process.0.try_wait().unwrap() {
             break code;
         }
         assert!(started.elapsed() < Duration::from_secs(8), "still running");
@@ -195,7 +168,7 @@ fn sigterm_stops_cleanly_and_the_games_file_alone_is_whole() {
 #[test]
 fn serving_every_network_says_what_is_exposed() {
     let dir = temp_dir("exposed");
-    let server = Server::start(&dir, &["--addr", "0.0.0.0:0"]);
+    let server = Server::start(&dir, "0.0.0.0:0", &[]);
     assert!(
         server.wait_log("serving to every network"),
         "{}",
@@ -207,15 +180,15 @@ fn serving_every_network_says_what_is_exposed() {
 fn a_damaged_games_file_stops_the_start_with_what_to_do() {
     let dir = temp_dir("damaged-start");
     let path = dir.join("games.sqlite");
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("CREATE TABLE t (x); BEGIN;").unwrap();
-        for i in 0..3000 {
-            conn.execute("INSERT INTO t VALUES (?1)", [format!("{i:08}")])
-                .unwrap();
-        }
-        conn.execute_batch("COMMIT").unwrap();
-    }
+    // 3000 rows, many pages; then scribbled over in the middle.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE t (x);
+         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999)
+         INSERT INTO t SELECT printf('%08d', i) FROM n;",
+    )
+    .unwrap();
+    drop(conn);
     let mut bytes = std::fs::read(&path).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle..middle + 4096].fill(0xA5);
@@ -233,7 +206,7 @@ fn a_damaged_games_file_stops_the_start_with_what_to_do() {
 #[test]
 fn a_backup_taken_while_serving_holds_every_game() {
     let dir = temp_dir("backup");
-    let server = Server::start(&dir, &["--addr", "127.0.0.1:0"]);
+    let server = Server::start(&dir, "127.0.0.1:0", &[]);
     for _ in 0..3 {
         server.call("POST", "/api/games", Some(json!({"mode": "humans"})));
     }

@@ -11,36 +11,21 @@
 //! computed from the coarse bounds upwards, with one bit per board and role
 //! besides the two planes.
 
-use std::sync::atomic::{AtomicI8, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicU32, Ordering};
 
 use awale_core::Rules;
 
 use super::share::{Part, Synced};
 use super::{
     atomics_i8, final_value, for_each_predecessor, for_each_predecessor_ahead, into_bytes_i8,
-    visit, visit_ahead, Edges, LowerLevel, Marks, Phase, Progress, Share, SolvedLevel, NO_EXIT,
+    visit, Edges, LowerLevel, Marks, Phase, Share, SolvedLevel, NO_EXIT,
 };
-use crate::cluster::Alone;
 use crate::index::level_size;
 
-pub(super) fn solve_bounds(
-    rules: &Rules,
-    seeds: u8,
-    lower: &[LowerLevel<'_>],
-    threads: usize,
-    progress: &dyn Progress,
-) -> SolvedLevel {
-    solve_bounds_shared(
-        rules,
-        seeds,
-        lower,
-        &Share::new(&Alone, seeds, threads, progress),
-    )
-}
-
-/// [`solve_bounds`] for the boards of `share`; the bounds of every board
-/// of the level come back, the others' from their owners.
-pub(crate) fn solve_bounds_shared(
+/// The lower and upper bounds of the level of `seeds` seeds. This process
+/// solves the boards of `share`; the bounds of every board of the level
+/// come back, the others' from their owners.
+pub(crate) fn solve_bounds(
     rules: &Rules,
     seeds: u8,
     lower: &[LowerLevel<'_>],
@@ -59,15 +44,17 @@ pub(crate) fn solve_bounds_shared(
         part: &share.part,
         lo: &lo,
         hi: &hi,
+        passes: AtomicU32::new(0),
     };
-    let mut passes = level.coarse_bounds(share);
+    level.coarse_bounds(share);
     // Every bound has the parity of n (a row split, or captures plus a
     // bound of the level below, has it), so the game of a threshold t of
     // the other parity has the same winners as that of t + 1: only those
     // thresholds are solved, and their winners get t + 1.
     for t in ((1 - n)..=n).step_by(2) {
-        passes = level.threshold(share, t, passes);
+        level.threshold(share, t);
     }
+    let passes = level.passes.into_inner();
     SolvedLevel {
         lower: into_bytes_i8(lo),
         upper: into_bytes_i8(hi),
@@ -76,7 +63,8 @@ pub(crate) fn solve_bounds_shared(
     }
 }
 
-/// A level being solved: its rules, the levels below, its two planes.
+/// A level being solved: its rules, the levels below, this process's part
+/// of it, its two planes.
 struct Level<'a> {
     rules: &'a Rules,
     seeds: u8,
@@ -84,36 +72,39 @@ struct Level<'a> {
     part: &'a Part<'a>,
     lo: &'a [AtomicI8],
     hi: &'a [AtomicI8],
+    /// Passes over the level so far.
+    passes: AtomicU32,
 }
 
 impl Level<'_> {
-    /// Runs `f` on the boards of `marks` (all when `None`) that are
-    /// `wanted`, on every thread, as one pass, with their moves (`None`
-    /// when the game is over there); returns the marks `f` set for the next
-    /// pass (`None` when it set none) after the processes exchanged them
-    /// and the entries of `planes` of the boards written. The moves are generated a few boards
-    /// ahead and the bounds they lead to (and, with `exits`, the lower
-    /// levels' values of the captures) prefetched, so that the random reads
-    /// overlap.
-    #[allow(clippy::too_many_arguments)]
-    fn pass<F>(
+    /// Passes over the boards of `marks` (all when `None`) until one marks
+    /// none. Each runs `f` on the boards that are `wanted`, on every
+    /// thread, with whether it is the first of these passes and the
+    /// board's moves (`None` when the game is over there); then the
+    /// processes of `share` exchange the marks `f` set for the next pass
+    /// and the entries of `planes` of the boards written. The moves are
+    /// generated a few boards ahead and the bounds they lead to (and in the
+    /// first pass, with `exits`, the lower levels' values of the captures)
+    /// prefetched, so that the random reads overlap.
+    fn passes<F>(
         &self,
         share: &Share<'_>,
         planes: &[&dyn Synced],
-        passes: &mut u32,
-        marks: Option<&Marks>,
+        mut marks: Option<Marks>,
         exits: bool,
         wanted: impl Fn(usize) -> bool + Sync,
         f: F,
-    ) -> Option<Marks>
-    where
-        F: Fn(usize, &[u8; 12], Option<&Edges>, &Marks) + Sync,
+    ) where
+        F: Fn(bool, usize, &[u8; 12], Option<&Edges>, &Marks) + Sync,
     {
-        *passes += 1;
         let (seeds, size) = (self.seeds, level_size(self.seeds));
-        self.part.progress.pass(seeds, Phase::Values, *passes, size);
-        let next = Marks::new(size);
-        self.part.chunks(&|start, count| {
+        let part = self.part;
+        let mut first = true;
+        loop {
+            let pass = self.passes.fetch_add(1, Ordering::Relaxed) + 1;
+            part.progress.pass(seeds, Phase::Values, pass, size);
+            let next = Marks::new(size);
+            let exits = exits && first;
             let prepare = |p, board: &[u8; 12]| {
                 if !wanted(p) {
                     return None;
@@ -130,24 +121,23 @@ impl Level<'_> {
             };
             let finish = |p, board: &[u8; 12], prepared: Option<Option<Edges>>| {
                 if let Some(edges) = prepared {
-                    f(p, board, edges.as_ref(), &next);
+                    f(first, p, board, edges.as_ref(), &next);
                 }
             };
-            visit_ahead(seeds, start, count, marks, prepare, finish);
-        });
-        share.exchange(planes, Some(&next)).then_some(next)
+            part.visit_ahead(seeds, marks.as_ref(), prepare, finish);
+            if !share.exchange(planes, Some(&next)) {
+                return;
+            }
+            marks = Some(next);
+            first = false;
+        }
     }
 
     /// Runs `work` over this process's boards, in chunks, on its threads,
     /// without telling the progress.
     fn quietly(&self, work: &(dyn Fn(u64, u64) + Sync)) {
-        super::parallel_range(
-            self.part.start,
-            self.part.end,
-            self.part.threads,
-            &super::Silent,
-            work,
-        );
+        let part = self.part;
+        super::parallel_range(part.start, part.end, part.threads, &super::Silent, work);
     }
 
     /// Marks the boards with a move to `board` in `next`.
@@ -158,7 +148,7 @@ impl Level<'_> {
     }
 
     /// The coarse bounds (endless play worth -n or +n), by value iteration
-    /// to the fixed point; returns the passes made.
+    /// to the fixed point.
     ///
     /// Started from the bottom of each game, the lower bound only rises and
     /// the upper bound only falls. So after the first pass, which reads the
@@ -169,76 +159,67 @@ impl Level<'_> {
     /// board). Once the best capture holds the upper bound up, the upper
     /// bound is final: one bit a board (`settled`) says so, so that the
     /// capture is not read again.
-    fn coarse_bounds(&self, share: &Share<'_>) -> u32 {
+    fn coarse_bounds(&self, share: &Share<'_>) {
         let (lo, hi) = (self.lo, self.hi);
         let part = self.part;
         let settled = Marks::new(level_size(self.seeds));
-        let mut passes = 0;
-        let mut marks: Option<Marks> = None;
-        loop {
-            let first = marks.is_none();
-            marks = self.pass(
-                share,
-                &[&lo, &hi],
-                &mut passes,
-                marks.as_ref(),
-                first,
-                |_| true,
-                |p, board, edges, next| {
-                    let Some(edges) = edges else {
-                        // The game is over (only the first pass looks at such
-                        // a board: no changed board marks it).
-                        let v = final_value(board);
-                        lo[p].store(v, Ordering::Relaxed);
-                        hi[p].store(v, Ordering::Relaxed);
-                        part.wrote(p as u64);
-                        self.mark_before(board, next);
-                        return;
-                    };
-                    let (mut best_lo, mut stay_hi) = if first {
-                        (
-                            edges.best_exit(self.seeds, self.lower, false),
-                            edges.best_exit(self.seeds, self.lower, true),
-                        )
+        self.passes(
+            share,
+            &[&lo, &hi],
+            None,
+            true,
+            |_| true,
+            |first, p, board, edges, next| {
+                let Some(edges) = edges else {
+                    // The game is over (only the first pass looks at such
+                    // a board: no changed board marks it).
+                    let v = final_value(board);
+                    lo[p].store(v, Ordering::Relaxed);
+                    hi[p].store(v, Ordering::Relaxed);
+                    part.wrote(p as u64);
+                    self.mark_before(board, next);
+                    return;
+                };
+                let (mut best_lo, mut stay_hi) = if first {
+                    (
+                        edges.best_exit(self.seeds, self.lower, false),
+                        edges.best_exit(self.seeds, self.lower, true),
+                    )
+                } else {
+                    (lo[p].load(Ordering::Relaxed), NO_EXIT)
+                };
+                for &r in edges.stays() {
+                    let q = r as usize;
+                    best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
+                    stay_hi = stay_hi.max(-lo[q].load(Ordering::Relaxed));
+                }
+                let mut changed = false;
+                if best_lo > lo[p].load(Ordering::Relaxed) {
+                    lo[p].store(best_lo, Ordering::Relaxed);
+                    changed = true;
+                }
+                let old_hi = hi[p].load(Ordering::Relaxed);
+                if stay_hi < old_hi && !settled.contains(p as u64) {
+                    let best_hi = if first {
+                        stay_hi
                     } else {
-                        (lo[p].load(Ordering::Relaxed), NO_EXIT)
+                        let exit = edges.best_exit(self.seeds, self.lower, true);
+                        if exit >= stay_hi {
+                            settled.set(p as u64);
+                        }
+                        stay_hi.max(exit)
                     };
-                    for &r in edges.stays() {
-                        let q = r as usize;
-                        best_lo = best_lo.max(-hi[q].load(Ordering::Relaxed));
-                        stay_hi = stay_hi.max(-lo[q].load(Ordering::Relaxed));
-                    }
-                    let mut changed = false;
-                    if best_lo > lo[p].load(Ordering::Relaxed) {
-                        lo[p].store(best_lo, Ordering::Relaxed);
+                    if best_hi < old_hi {
+                        hi[p].store(best_hi, Ordering::Relaxed);
                         changed = true;
                     }
-                    let old_hi = hi[p].load(Ordering::Relaxed);
-                    if stay_hi < old_hi && !settled.contains(p as u64) {
-                        let best_hi = if first {
-                            stay_hi
-                        } else {
-                            let exit = edges.best_exit(self.seeds, self.lower, true);
-                            if exit >= stay_hi {
-                                settled.set(p as u64);
-                            }
-                            stay_hi.max(exit)
-                        };
-                        if best_hi < old_hi {
-                            hi[p].store(best_hi, Ordering::Relaxed);
-                            changed = true;
-                        }
-                    }
-                    if changed {
-                        part.wrote(p as u64);
-                        self.mark_before(board, next);
-                    }
-                },
-            );
-            if marks.is_none() {
-                return passes;
-            }
-        }
+                }
+                if changed {
+                    part.wrote(p as u64);
+                    self.mark_before(board, next);
+                }
+            },
+        );
     }
 
     /// Threshold `t` (of the other parity than n), the thresholds below it
@@ -266,7 +247,7 @@ impl Level<'_> {
     /// round starts. When a round adds nothing, the rest is lost: from
     /// there the other side can always force a bad position, and it never
     /// has to let play reach a winner.
-    fn threshold(&self, share: &Share<'_>, t: i8, mut passes: u32) -> u32 {
+    fn threshold(&self, share: &Share<'_>, t: i8) {
         let (lo, hi) = (self.lo, self.hi);
         let part = self.part;
         let size = level_size(self.seeds);
@@ -328,42 +309,36 @@ impl Level<'_> {
             }
         });
         if !share.any(!candidates.is_empty()) {
-            return passes;
+            return;
         }
-        let mut marks = Some(candidates);
+        let mut marks = candidates;
         loop {
             // The attractor of the winners (the first time from every
             // candidate).
-            loop {
-                let wanted = |p| w(p) || z(p);
-                marks = self.pass(
-                    share,
-                    &planes,
-                    &mut passes,
-                    marks.as_ref(),
-                    false,
-                    wanted,
-                    |p, board, edges, next| {
-                        let (cw, cz) = (w(p), z(p));
-                        if !cw && !cz {
-                            return;
-                        }
-                        let Some(edges) = edges else {
-                            return;
-                        };
-                        let children = edges.stays();
-                        if cw && children.iter().any(|&c| z_won(c)) {
-                            w_wins(p, board, next);
-                        }
-                        if cz && children.iter().all(|&c| w_won(c)) && exits_good(edges) {
-                            z_wins(p, board, next);
-                        }
-                    },
-                );
-                if marks.is_none() {
-                    break;
-                }
-            }
+            let wanted = |p| w(p) || z(p);
+            self.passes(
+                share,
+                &planes,
+                Some(marks),
+                false,
+                wanted,
+                |_, p, board, edges, next| {
+                    let (cw, cz) = (w(p), z(p));
+                    if !cw && !cz {
+                        return;
+                    }
+                    let Some(edges) = edges else {
+                        return;
+                    };
+                    let children = edges.stays();
+                    if cw && children.iter().any(|&c| z_won(c)) {
+                        w_wins(p, board, next);
+                    }
+                    if cz && children.iter().all(|&c| w_won(c)) && exits_good(edges) {
+                        z_wins(p, board, next);
+                    }
+                },
+            );
             // The candidates left on a good position for the winner.
             let first = Marks::new(size);
             self.quietly(&|start, count| {
@@ -383,63 +358,54 @@ impl Level<'_> {
                 });
             });
             if !share.exchange(&planes, Some(&first)) {
-                return passes;
+                return;
             }
             // Those from which the winner cannot stay on them (or reach a
-            // winner) leave the sets, until none does.
-            marks = Some(first);
-            let mut first_pass = true;
-            loop {
-                let checks_exits = first_pass;
-                let wanted = |p| good_w.contains(p as u64) || good_z.contains(p as u64);
-                marks = self.pass(
-                    share,
-                    &planes,
-                    &mut passes,
-                    marks.as_ref(),
-                    false,
-                    wanted,
-                    |p, board, edges, next| {
-                        let i = p as u64;
-                        let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
-                        if !in_w && !in_z {
-                            return;
-                        }
-                        let Some(edges) = edges else {
-                            return;
-                        };
-                        let children = edges.stays();
-                        if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
-                            // The boards before it where the other side moves
-                            // can now go somewhere neither safe nor won: they
-                            // leave at once, and the boards before them need a
-                            // look.
-                            good_w.clear(i);
-                            part.wrote(i);
-                            for_each_predecessor(board, self.seeds, self.rules, |q, before| {
-                                if !part.owns(q) {
-                                    next.set(q);
-                                } else if good_z.clear(q) {
-                                    part.wrote(q);
-                                    self.mark_before(before, next);
-                                }
-                            });
-                        }
-                        if in_z
-                            && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
-                                && (!checks_exits || exits_good(edges)))
-                        {
-                            good_z.clear(i);
-                            part.wrote(i);
-                            self.mark_before(board, next);
-                        }
-                    },
-                );
-                first_pass = false;
-                if marks.is_none() {
-                    break;
-                }
-            }
+            // winner) leave the sets, until none does. The captures are
+            // checked in the first pass.
+            let wanted = |p| good_w.contains(p as u64) || good_z.contains(p as u64);
+            self.passes(
+                share,
+                &planes,
+                Some(first),
+                false,
+                wanted,
+                |checks_exits, p, board, edges, next| {
+                    let i = p as u64;
+                    let (in_w, in_z) = (good_w.contains(i), good_z.contains(i));
+                    if !in_w && !in_z {
+                        return;
+                    }
+                    let Some(edges) = edges else {
+                        return;
+                    };
+                    let children = edges.stays();
+                    if in_w && !children.iter().any(|&c| z_won(c) || good_z.contains(c)) {
+                        // The boards before it where the other side moves
+                        // can now go somewhere neither safe nor won: they
+                        // leave at once, and the boards before them need a
+                        // look.
+                        good_w.clear(i);
+                        part.wrote(i);
+                        for_each_predecessor(board, self.seeds, self.rules, |q, before| {
+                            if !part.owns(q) {
+                                next.set(q);
+                            } else if good_z.clear(q) {
+                                part.wrote(q);
+                                self.mark_before(before, next);
+                            }
+                        });
+                    }
+                    if in_z
+                        && !(children.iter().all(|&c| w_won(c) || good_w.contains(c))
+                            && (!checks_exits || exits_good(edges)))
+                    {
+                        good_z.clear(i);
+                        part.wrote(i);
+                        self.mark_before(board, next);
+                    }
+                },
+            );
             // What is left wins; the boards before those are looked at in
             // the next round's attractor.
             let next = Marks::new(size);
@@ -456,9 +422,9 @@ impl Level<'_> {
                 });
             });
             if !share.exchange(&planes, Some(&next)) {
-                return passes;
+                return;
             }
-            marks = Some(next);
+            marks = next;
         }
     }
 }

@@ -13,37 +13,21 @@ use awale_core::Rules;
 
 use super::{
     atomics_i8, atomics_u8, check_lower, final_value, for_each_predecessor_ahead, into_bytes_i8,
-    parallel_chunks, position_of, prefetch, visit, visit_ahead, Edges, LowerLevel, Marks, Phase,
-    Progress, Share, Silent, NO_DISTANCE,
+    parallel_chunks, position_of, prefetch, visit, Edges, LowerLevel, Marks, Phase, Share, Silent,
+    NO_DISTANCE,
 };
-use crate::cluster::Alone;
 use crate::index::level_size;
 use crate::DbError;
 
 /// The exact values of the level of `seeds` seeds (one `i8` per board, as
-/// bytes, in rank order) and the number of passes it took.
+/// bytes, in rank order) and the number of passes it took. This process
+/// solves the boards of `share`; the values of every board of the level
+/// come back, the others' from their owners.
 ///
 /// # Panics
 ///
 /// If `lower` does not hold the `seeds` levels below, each of its size.
-pub fn solve_values(
-    rules: &Rules,
-    seeds: u8,
-    lower: &[LowerLevel<'_>],
-    threads: usize,
-    progress: &dyn Progress,
-) -> (Vec<u8>, u32) {
-    values_shared(
-        rules,
-        seeds,
-        lower,
-        &Share::new(&Alone, seeds, threads, progress),
-    )
-}
-
-/// [`solve_values`] for the boards of `share`; the values of every board
-/// of the level come back, the others' from their owners.
-pub(crate) fn values_shared(
+pub(crate) fn solve_values(
     rules: &Rules,
     seeds: u8,
     lower: &[LowerLevel<'_>],
@@ -93,60 +77,51 @@ pub(crate) fn values_shared(
                 mark_before(board);
             }
         };
-        part.chunks(&|start, count| {
-            let prepare = |_, board: &[u8; 12]| {
-                let edges = Edges::of(board, seeds, rules);
-                if let Some(edges) = &edges {
-                    edges.prefetch_stays(&values);
-                    if first {
-                        edges.prefetch_exits(seeds, lower);
-                    }
+        let prepare = |_, board: &[u8; 12]| {
+            let edges = Edges::of(board, seeds, rules);
+            if let Some(edges) = &edges {
+                edges.prefetch_stays(&values);
+                if first {
+                    edges.prefetch_exits(seeds, lower);
                 }
-                edges
+            }
+            edges
+        };
+        part.visit_ahead(seeds, marks.as_ref(), prepare, |p, board, edges| {
+            let Some(edges) = edges else {
+                // The game is over (only the first pass looks at such a
+                // board: it has no moves, so no changed board marks it).
+                let v = final_value(board);
+                values[p].store(v, Ordering::Relaxed);
+                if v != 0 {
+                    part.wrote(p as u64);
+                    changed(board, v);
+                }
+                return;
             };
-            visit_ahead(
-                seeds,
-                start,
-                count,
-                marks.as_ref(),
-                prepare,
-                |p, board, edges| {
-                    let Some(edges) = edges else {
-                        // The game is over (only the first pass looks at such a
-                        // board: it has no moves, so no changed board marks it).
-                        let v = final_value(board);
-                        values[p].store(v, Ordering::Relaxed);
-                        if v != 0 {
-                            part.wrote(p as u64);
-                            changed(board, v);
-                        }
-                        return;
-                    };
-                    let mut best = i8::MIN;
-                    for &r in edges.stays() {
-                        best = best.max(-values[r as usize].load(Ordering::Relaxed));
-                    }
-                    // After its first visit a board's value is at least its best
-                    // capture, and a won value is kept up by that capture or by a
-                    // lost board it moves to (values only move away from 0): it
-                    // cannot drop. So the capture is read again only when the
-                    // other moves give less than a value of 0 or below, which may
-                    // then lose more: at most `seeds` times per board.
-                    let old = values[p].load(Ordering::Relaxed);
-                    if first {
-                        best = best.max(edges.best_exit(seeds, lower, true));
-                    } else if best < old {
-                        if old > 0 {
-                            return;
-                        }
-                        best = best.max(edges.best_exit(seeds, lower, true));
-                    }
-                    if update(&values[p], best) {
-                        part.wrote(p as u64);
-                        changed(board, best);
-                    }
-                },
-            );
+            let mut best = i8::MIN;
+            for &r in edges.stays() {
+                best = best.max(-values[r as usize].load(Ordering::Relaxed));
+            }
+            // After its first visit a board's value is at least its best
+            // capture, and a won value is kept up by that capture or by a
+            // lost board it moves to (values only move away from 0): it
+            // cannot drop. So the capture is read again only when the
+            // other moves give less than a value of 0 or below, which may
+            // then lose more: at most `seeds` times per board.
+            let old = values[p].load(Ordering::Relaxed);
+            if first {
+                best = best.max(edges.best_exit(seeds, lower, true));
+            } else if best < old {
+                if old > 0 {
+                    return;
+                }
+                best = best.max(edges.best_exit(seeds, lower, true));
+            }
+            if update(&values[p], best) {
+                part.wrote(p as u64);
+                changed(board, best);
+            }
         });
         if !share.exchange(&[&values.as_slice()], Some(&next)) {
             break;
@@ -186,6 +161,9 @@ fn update(value: &AtomicI8, best: i8) -> bool {
 /// lead to known distances, the longest being d - 1. Pass 1 looks at every
 /// board; pass d + 1 only at the boards before those set in pass d.
 ///
+/// This process solves the boards of `share`; the distances of every board
+/// of the level come back, the others' from their owners.
+///
 /// # Errors
 ///
 /// [`DbError::DistanceTooLong`] when a distance does not fit the format's
@@ -195,21 +173,7 @@ fn update(value: &AtomicI8, best: i8) -> bool {
 ///
 /// If `lower` does not hold the `seeds` levels below, each of its size, or
 /// `values` is not of this level's size.
-pub fn solve_distances(
-    rules: &Rules,
-    seeds: u8,
-    lower: &[LowerLevel<'_>],
-    values: &[u8],
-    threads: usize,
-    progress: &dyn Progress,
-) -> Result<(Vec<u8>, u32), DbError> {
-    let share = Share::new(&Alone, seeds, threads, progress);
-    distances_shared(rules, seeds, lower, values, &share)
-}
-
-/// [`solve_distances`] for the boards of `share`; the distances of every
-/// board of the level come back, the others' from their owners.
-pub(crate) fn distances_shared(
+pub(crate) fn solve_distances(
     rules: &Rules,
     seeds: u8,
     lower: &[LowerLevel<'_>],
@@ -250,75 +214,66 @@ pub(crate) fn distances_shared(
         let too_long = AtomicBool::new(false);
         let first = pass == 1;
         let next = Marks::new(size);
-        part.chunks(&|start, count| {
-            let prepare = |p: usize, board: &[u8; 12]| {
-                let known = distance[p].load(Ordering::Relaxed);
-                if value(p) == 0 || known < EXIT_PENDING {
-                    return None;
-                }
-                let edges = Edges::of(board, seeds, rules)?;
-                edges.prefetch_stays(values);
-                edges.prefetch_stays(&distance);
-                if first {
-                    edges.prefetch_exits(seeds, lower);
-                }
-                Some(edges)
+        let prepare = |p: usize, board: &[u8; 12]| {
+            let known = distance[p].load(Ordering::Relaxed);
+            if value(p) == 0 || known < EXIT_PENDING {
+                return None;
+            }
+            let edges = Edges::of(board, seeds, rules)?;
+            edges.prefetch_stays(values);
+            edges.prefetch_stays(&distance);
+            if first {
+                edges.prefetch_exits(seeds, lower);
+            }
+            Some(edges)
+        };
+        part.visit_ahead(seeds, marks.as_ref(), prepare, |p, board, edges| {
+            let Some(edges) = edges else {
+                return;
             };
-            visit_ahead(
-                seeds,
-                start,
-                count,
-                marks.as_ref(),
-                prepare,
-                |p, board, edges| {
-                    let Some(edges) = edges else {
-                        return;
-                    };
-                    let v = value(p);
-                    let mut exit_keeps = distance[p].load(Ordering::Relaxed) == EXIT_PENDING;
-                    if first {
-                        exit_keeps = edges.best_exit(seeds, lower, true) == v;
-                    }
-                    // Only distances set in earlier passes count: a board set in
-                    // this pass is d, not yet below it.
-                    let mut shortest = exit_keeps.then_some(0);
-                    let mut longest = exit_keeps.then_some(0);
-                    let mut unknown = false;
-                    for &r in edges.stays() {
-                        let q = r as usize;
-                        if -value(q) != v {
-                            continue;
-                        }
-                        let e = distance[q].load(Ordering::Relaxed);
-                        if e < d {
-                            shortest = Some(shortest.map_or(e, |s: u8| s.min(e)));
-                            longest = Some(longest.map_or(e, |l: u8| l.max(e)));
-                        } else {
-                            unknown = true;
-                        }
-                    }
-                    let set = if v > 0 {
-                        shortest.is_some()
-                    } else {
-                        longest.is_some() && !unknown
-                    };
-                    if set && d == EXIT_PENDING {
-                        too_long.store(true, Ordering::Relaxed);
-                    } else if set {
-                        distance[p].store(d, Ordering::Relaxed);
-                        part.wrote(p as u64);
-                        for_each_predecessor_ahead(
-                            board,
-                            seeds,
-                            rules,
-                            |r| next.prefetch(r),
-                            |r, _| next.set(r),
-                        );
-                    } else if first && exit_keeps && v < 0 {
-                        distance[p].store(EXIT_PENDING, Ordering::Relaxed);
-                    }
-                },
-            );
+            let v = value(p);
+            let mut exit_keeps = distance[p].load(Ordering::Relaxed) == EXIT_PENDING;
+            if first {
+                exit_keeps = edges.best_exit(seeds, lower, true) == v;
+            }
+            // Only distances set in earlier passes count: a board set in
+            // this pass is d, not yet below it.
+            let mut shortest = exit_keeps.then_some(0);
+            let mut longest = exit_keeps.then_some(0);
+            let mut unknown = false;
+            for &r in edges.stays() {
+                let q = r as usize;
+                if -value(q) != v {
+                    continue;
+                }
+                let e = distance[q].load(Ordering::Relaxed);
+                if e < d {
+                    shortest = Some(shortest.map_or(e, |s: u8| s.min(e)));
+                    longest = Some(longest.map_or(e, |l: u8| l.max(e)));
+                } else {
+                    unknown = true;
+                }
+            }
+            let set = if v > 0 {
+                shortest.is_some()
+            } else {
+                longest.is_some() && !unknown
+            };
+            if set && d == EXIT_PENDING {
+                too_long.store(true, Ordering::Relaxed);
+            } else if set {
+                distance[p].store(d, Ordering::Relaxed);
+                part.wrote(p as u64);
+                for_each_predecessor_ahead(
+                    board,
+                    seeds,
+                    rules,
+                    |r| next.prefetch(r),
+                    |r, _| next.set(r),
+                );
+            } else if first && exit_keeps && v < 0 {
+                distance[p].store(EXIT_PENDING, Ordering::Relaxed);
+            }
         });
         if share.any(too_long.load(Ordering::Relaxed)) {
             return Err(DbError::DistanceTooLong(seeds));

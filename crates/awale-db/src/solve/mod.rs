@@ -46,12 +46,11 @@ use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 
 use awale_core::{Move, Position, Rules, Side};
 
+use crate::cluster::Alone;
 use crate::index::{level_size, next_board, rank, unrank};
 use crate::DbError;
-use bounds::solve_bounds;
-pub(crate) use bounds::solve_bounds_shared;
-pub(crate) use exact::{distances_shared, values_shared};
-pub use exact::{solve_distances, solve_values};
+pub(crate) use bounds::solve_bounds;
+pub(crate) use exact::{solve_distances, solve_values};
 pub(crate) use share::Share;
 
 /// A distance not known, or not needed (the value is 0: no one needs to
@@ -331,8 +330,13 @@ fn cores() -> usize {
 /// Runs `f(i)` for `i` in `0..count` on up to one thread per core (one
 /// thread for small counts).
 fn on_all_cores(count: usize, f: &(dyn Fn(usize) + Sync)) {
-    let threads = cores().min(count / 16).max(1);
-    if threads == 1 {
+    on_threads(cores().min(count / 16), count, f);
+}
+
+/// Runs `f(i)` for `i` in `0..count` on `threads` threads, each taking the
+/// next `i` when done with one (on this thread alone for 0 or 1).
+fn on_threads(threads: usize, count: usize, f: &(dyn Fn(usize) + Sync)) {
+    if threads <= 1 {
         (0..count).for_each(f);
         return;
     }
@@ -685,10 +689,10 @@ pub fn solve_level(
     progress: &dyn Progress,
 ) -> Result<SolvedLevel, DbError> {
     check_lower(seeds, lower);
+    let share = Share::new(&Alone, seeds, threads, progress);
     if is_exact(rules) {
-        let (values, value_passes) = solve_values(rules, seeds, lower, threads, progress);
-        let (distance, distance_passes) =
-            solve_distances(rules, seeds, lower, &values, threads, progress)?;
+        let (values, value_passes) = solve_values(rules, seeds, lower, &share);
+        let (distance, distance_passes) = solve_distances(rules, seeds, lower, &values, &share)?;
         Ok(SolvedLevel {
             lower: values,
             upper: Vec::new(),
@@ -696,7 +700,7 @@ pub fn solve_level(
             passes: (value_passes, distance_passes),
         })
     } else {
-        Ok(solve_bounds(rules, seeds, lower, threads, progress))
+        Ok(solve_bounds(rules, seeds, lower, &share))
     }
 }
 

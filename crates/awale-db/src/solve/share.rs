@@ -9,7 +9,7 @@
 
 use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering};
 
-use super::{parallel_range, Marks, Progress};
+use super::{on_threads, parallel_range, visit_ahead, Marks, Progress};
 use crate::cluster::{get_varint, owned, put_varint, Cluster};
 use crate::index::level_size;
 
@@ -80,17 +80,33 @@ impl Part<'_> {
         }
     }
 
-    /// Runs `work(first_rank, count)` over this process's boards, in chunks,
-    /// on its threads. The progress counts the whole level's boards (the
-    /// others go at about the same speed).
-    pub(crate) fn chunks(&self, work: &(dyn Fn(u64, u64) + Sync)) {
+    /// Runs [`visit_ahead`] over this process's boards of level `seeds`
+    /// marked in `marks` (all when `None`), in chunks, on its threads. The
+    /// progress counts the whole level's boards (the others go at about
+    /// the same speed).
+    #[inline]
+    pub(super) fn visit_ahead<T>(
+        &self,
+        seeds: u8,
+        marks: Option<&Marks>,
+        prepare: impl Fn(usize, &[u8; 12]) -> T + Sync,
+        finish: impl Fn(usize, &[u8; 12], T) + Sync,
+    ) {
         let own = (self.end - self.start).max(1);
         let scaled = Scaled {
             inner: self.progress,
             size: self.size,
             own,
         };
-        parallel_range(self.start, self.end, self.threads, &scaled, work);
+        parallel_range(
+            self.start,
+            self.end,
+            self.threads,
+            &scaled,
+            &|start, count| {
+                visit_ahead(seeds, start, count, marks, &prepare, &finish);
+            },
+        );
     }
 }
 
@@ -225,22 +241,7 @@ impl<'a> Share<'a> {
     /// level.
     fn in_parallel(&self, messages: &[Vec<u8>], f: &(dyn Fn(&[u8]) + Sync)) {
         let threads = self.part.threads.min(messages.len());
-        if threads <= 1 {
-            messages.iter().for_each(|m| f(m));
-            return;
-        }
-        let next = AtomicU64::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                    let Some(message) = messages.get(i) else {
-                        break;
-                    };
-                    f(message);
-                });
-            }
-        });
+        on_threads(threads, messages.len(), &|i| f(&messages[i]));
     }
 
     /// Sends the marks of `next` on other processes' boards to their

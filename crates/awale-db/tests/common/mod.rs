@@ -2,7 +2,7 @@
 #![allow(dead_code)] // each test binary uses its part
 
 use awale_core::Rules;
-use awale_db::{build, Database, Silent};
+use awale_db::{build, Database};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use tempfile::TempDir;
@@ -11,7 +11,7 @@ use tempfile::TempDir;
 /// that is removed when the returned guard goes.
 pub fn database(rules: &Rules, max: u8) -> (Database, TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), rules, max, 2, &Silent, &mut |_| {}).unwrap();
+    build(dir.path(), rules, max, 2).unwrap();
     (Database::open(dir.path(), rules).unwrap(), dir)
 }
 

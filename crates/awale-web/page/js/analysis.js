@@ -328,6 +328,23 @@ function dbShort(o, side) {
 
 const FIELDS = ["A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f"];
 
+// The inputs of the holes of each row of the editor (its data-holes, in
+// order), before the row's store, made like the store's input.
+function addHoleInputs() {
+  for (const row of $("#an-editor").querySelectorAll(".edit-row")) {
+    const store = row.querySelector(".store");
+    for (const letter of row.dataset.holes) {
+      const label = document.createElement("label");
+      const name = document.createElement("span");
+      name.textContent = letter;
+      const input = store.querySelector("input").cloneNode();
+      input.name = letter;
+      label.append(name, input);
+      store.before(label);
+    }
+  }
+}
+
 function editedPosition() {
   const f = $("#an-editor");
   const holes = FIELDS.map((l) => clampSeeds(f.querySelector(`[name="${l}"]`).value));
@@ -447,6 +464,7 @@ function onKey(e) {
 
 export function wire() {
   board = new StudyBoard($("#analysis-board"));
+  addHoleInputs();
   // Every hole can be tapped while editing.
   $("#analysis-board").addEventListener("click", onBoardClick);
   document.addEventListener("keydown", onKey);

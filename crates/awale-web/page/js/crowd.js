@@ -69,21 +69,32 @@ function envelope(a, at, peak, attack, end) {
   return g;
 }
 
+// A filter of `type` (lowpass, bandpass) at `frequency`, with quality `q`
+// when given.
+function filter(a, type, frequency, q) {
+  const f = a.createBiquadFilter();
+  f.type = type;
+  f.frequency.value = frequency;
+  if (q !== undefined) f.Q.value = q;
+  return f;
+}
+
+// The noise of `buffer` played once at `at`, through `through`, then
+// `gain`, into `out`.
+function burst(a, out, buffer, at, through, gain) {
+  const src = a.createBufferSource();
+  src.buffer = buffer;
+  src.connect(through).connect(gain).connect(out);
+  src.start(at);
+}
+
 // Many hands: short bursts of filtered noise, thick then thinning out.
 function applause(a, out, t0) {
-  const burst = noise(a, 0.06);
+  const clap = noise(a, 0.06);
   for (let i = 0; i < 45; i++) {
     const at = t0 + Math.pow(Math.random(), 1.4) * 1.8;
-    const src = a.createBufferSource();
-    src.buffer = burst;
-    const band = a.createBiquadFilter();
-    band.type = "bandpass";
-    band.frequency.value = 800 + Math.random() * 1800;
-    band.Q.value = 1.1;
-    const g = envelope(a, at, 0.5, 0.003, 0.05);
-    src.connect(band).connect(g).connect(out);
-    src.start(at);
-    src.stop(at + 0.06);
+    const band = filter(a, "bandpass", 800 + Math.random() * 1800, 1.1);
+    burst(a, out, clap, at, band, envelope(a, at, 0.5, 0.003, 0.05));
   }
 }
 
@@ -96,13 +107,7 @@ function oh(a, out, t0) {
     osc.frequency.setValueAtTime(f0 * 1.2, at);
     osc.frequency.exponentialRampToValueAtTime(f0 * 0.8, at + 0.8);
     const g = envelope(a, at, 0.12, 0.08, 0.9);
-    for (const [freq, q] of [[450, 5], [800, 7]]) {
-      const formant = a.createBiquadFilter();
-      formant.type = "bandpass";
-      formant.frequency.value = freq;
-      formant.Q.value = q;
-      osc.connect(formant).connect(g);
-    }
+    for (const [freq, q] of [[450, 5], [800, 7]]) osc.connect(filter(a, "bandpass", freq, q)).connect(g);
     g.connect(out);
     osc.start(at);
     osc.stop(at + 0.95);
@@ -122,15 +127,7 @@ function drum(a, out, t0) {
     osc.connect(g).connect(out);
     osc.start(at);
     osc.stop(at + 0.4);
-    const src = a.createBufferSource();
-    src.buffer = slap;
-    const low = a.createBiquadFilter();
-    low.type = "lowpass";
-    low.frequency.value = 1800;
-    const sg = envelope(a, at, 0.25, 0.002, 0.05);
-    src.connect(low).connect(sg).connect(out);
-    src.start(at);
-    src.stop(at + 0.06);
+    burst(a, out, slap, at, filter(a, "lowpass", 1800), envelope(a, at, 0.25, 0.002, 0.05));
   }
 }
 

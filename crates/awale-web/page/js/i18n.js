@@ -1,14 +1,11 @@
 // The page's one way to speak: every word a player reads comes from the
-// tables of text-fr.js and text-en.js, by key, through t(). Plurals follow
-// each language's rules; French gets its non-breaking spaces here, once.
+// catalogs text-fr.json and text-en.json (the same keys), by key, through
+// t(). Plurals follow each language's rules; French gets its non-breaking
+// spaces here, once. The lessons say "tu" to the player, the rest "vous".
 
-import GAME_FR from "./text-fr.js";
-import GAME_EN from "./text-en.js";
-import STUDY_FR from "./text-study-fr.js";
-import STUDY_EN from "./text-study-en.js";
+import FR from "./text-fr.json" with { type: "json" };
+import EN from "./text-en.json" with { type: "json" };
 
-const FR = { ...GAME_FR, ...STUDY_FR };
-const EN = { ...GAME_EN, ...STUDY_EN };
 const TABLES = { fr: FR, en: EN };
 const changes = [];
 let lang = chooseLang();

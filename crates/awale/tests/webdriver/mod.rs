@@ -129,37 +129,111 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Starts `awale serve` on a free port with its store in `data`; returns the
-/// process and the address it printed.
-pub fn start_server(data: &Path) -> (Process, String) {
-    start_server_with(data, &[])
-}
-
-/// The same with more arguments for `awale serve`.
-pub fn start_server_with(data: &Path, more: &[&str]) -> (Process, String) {
+/// Starts `awale serve --addr ADDR --data DATA MORE...`, its error output
+/// to `stderr`; returns it, once it has printed its first line, with the
+/// address it serves at (`HOST:PORT`), if that line names one. The rest
+/// of what it prints is read and dropped, so that its writes never fail.
+pub fn spawn_serve(
+    data: &Path,
+    addr: &str,
+    more: &[&str],
+    stderr: Stdio,
+) -> (Process, Option<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .args(["serve", "--addr", addr, "--data"])
         .arg(data)
         .args(more)
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .expect("cannot start awale serve");
-    let stdout = child.stdout.take().expect("no stdout");
-    let mut reader = BufReader::new(stdout);
+    let mut reader = BufReader::new(child.stdout.take().expect("no stdout"));
     let mut line = String::new();
-    reader
-        .read_line(&mut line)
-        .expect("awale serve printed nothing");
-    // Keep reading what it prints, so that its writes never fail.
+    let _ = reader.read_line(&mut line);
     std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    let url = line
+    let served = line
         .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in `{line}`"))
-        .trim_end_matches('/')
-        .to_string();
-    (Process(child), url)
+        .find_map(|w| w.strip_prefix("http://"))
+        .map(|a| a.trim_end_matches('/').to_string());
+    (Process(child), served)
+}
+
+/// Starts `awale serve` on a free port with its store in `data` and the
+/// arguments `more`; returns the process and its address (`http://...`).
+pub fn start_server_with(data: &Path, more: &[&str]) -> (Process, String) {
+    let (process, served) = spawn_serve(data, "127.0.0.1:0", more, Stdio::inherit());
+    let addr = served.expect("awale serve printed no address");
+    (process, format!("http://{addr}"))
+}
+
+/// What a browser test runs against: its turn (one browser test at a time,
+/// see `serial`), `awale serve` with a fresh store, and its address.
+pub struct Site {
+    /// The server's address, `http://127.0.0.1:PORT`.
+    pub url: String,
+    data: PathBuf,
+    more: Vec<String>,
+    server: Process,
+    _turn: MutexGuard<'static, ()>,
+}
+
+impl Site {
+    /// A server with an empty store named after the test.
+    pub fn start(name: &str) -> Site {
+        Site::start_with(name, &[])
+    }
+
+    /// The same with more arguments for `awale serve`.
+    pub fn start_with(name: &str, more: &[&str]) -> Site {
+        let turn = serial();
+        let data = temp_dir(name);
+        let (server, url) = start_server_with(&data, more);
+        Site {
+            url,
+            data,
+            more: more.iter().map(|m| m.to_string()).collect(),
+            server,
+            _turn: turn,
+        }
+    }
+
+    /// Kills the server (no clean stop) and starts it again on the same
+    /// store and port, so that pages reconnect by themselves.
+    pub fn restart(&mut self) {
+        let _ = self.server.0.kill();
+        let _ = self.server.0.wait();
+        let addr = self.url.trim_start_matches("http://");
+        let more: Vec<&str> = self.more.iter().map(String::as_str).collect();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (server, served) = spawn_serve(&self.data, addr, &more, Stdio::inherit());
+            if served.is_some() {
+                self.server = server;
+                return;
+            }
+            // The port may still be held for a moment after a kill.
+            assert!(Instant::now() < deadline, "awale serve did not start again");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The address of the page at `rest` (`#learn`, `?join=3`...).
+    pub fn page(&self, rest: &str) -> String {
+        format!("{}/{rest}", self.url)
+    }
+
+    /// A request to the server's API: the status and the JSON answer.
+    pub fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        call(&self.url, method, path, body)
+    }
+
+    /// Imports games through the API (`body`: the record and the import's
+    /// options); the id of the first.
+    pub fn import(&self, body: Value) -> i64 {
+        let (status, answer) = self.call("POST", "/api/import", Some(body));
+        assert_eq!(status, 201, "{answer}");
+        answer["ids"][0].as_i64().expect("an imported game")
+    }
 }
 
 /// Whether the browser tests can run here (chromium and chromedriver are
@@ -287,6 +361,27 @@ impl Browser {
         )
     }
 
+    /// Runs `script` (a function body) without arguments; returns its value.
+    pub fn eval(&self, script: &str) -> Value {
+        self.exec(script, json!([]))
+    }
+
+    /// The string `script` returns ("" for anything else).
+    pub fn string(&self, script: &str) -> String {
+        self.eval(script).as_str().unwrap_or("").to_string()
+    }
+
+    /// The strings of the array `script` returns.
+    pub fn strings(&self, script: &str) -> Vec<String> {
+        let v = self.eval(script);
+        let items = v.as_array().map(Vec::as_slice).unwrap_or_default();
+        items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Runs `script` (a function body that calls its last argument when
     /// done); returns what it passed.
     pub fn exec_async(&self, script: &str) -> Value {
@@ -300,9 +395,25 @@ impl Browser {
     /// Waits until `script` returns something truthy; panics with `what`
     /// after `seconds`.
     pub fn wait_for(&self, what: &str, script: &str, seconds: u64) -> Value {
+        self.wait_for_with(what, script, json!([]), seconds)
+    }
+
+    /// Waits until the element matching `css` is on the page and not
+    /// hidden; panics after `seconds`.
+    pub fn wait_shown(&self, css: &str, seconds: u64) {
+        self.wait_for_with(
+            &format!("`{css}` shown"),
+            "const e = document.querySelector(arguments[0]); return !!e && !e.hidden",
+            json!([css]),
+            seconds,
+        );
+    }
+
+    /// `wait_for` of a script with arguments.
+    fn wait_for_with(&self, what: &str, script: &str, args: Value, seconds: u64) -> Value {
         let deadline = Instant::now() + Duration::from_secs(seconds);
         loop {
-            let v = self.exec(script, json!([]));
+            let v = self.exec(script, args.clone());
             let truthy = match &v {
                 Value::Null => false,
                 Value::Bool(b) => *b,
@@ -500,4 +611,13 @@ pub fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, V
         status,
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),
     )
+}
+
+/// The game of the page's address (`#game=ID`).
+pub fn game_id(b: &Browser) -> i64 {
+    let hash = b.string("return location.hash");
+    hash.strip_prefix("#game=")
+        .and_then(|h| h.split('&').next())
+        .and_then(|h| h.parse().ok())
+        .unwrap_or_else(|| panic!("no game in the address: {hash}"))
 }
