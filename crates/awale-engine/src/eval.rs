@@ -105,26 +105,55 @@ fn at_least_mask(row: u64, k: u64) -> u64 {
     (row + (128 - k) * LANES) & HIGH
 }
 
+/// The two rows of a board word (the holes seen from the side to move, a
+/// byte each, as `Position::repetition_key` gives them), with the high bit
+/// set in the lanes of each row holding 1 or 2 seeds (weak holes).
+struct Rows {
+    mine: u64,
+    theirs: u64,
+    weak: [u64; 2],
+}
+
+impl Rows {
+    #[inline(always)]
+    fn of(board: u128) -> Rows {
+        const ROW: u64 = 0xFFFF_FFFF_FFFF;
+        let mine = board as u64 & ROW;
+        let theirs = (board >> 48) as u64 & ROW;
+        let weak = |row| at_least_mask(row, 1) & !at_least_mask(row, 3);
+        Rows {
+            mine,
+            theirs,
+            weak: [weak(mine), weak(theirs)],
+        }
+    }
+
+    /// The best capture at hand for the side to move, and for the
+    /// opponent were it to move.
+    #[inline(always)]
+    fn captures_at_hand(&self) -> [i32; 2] {
+        [
+            capture_at_hand(self.mine, self.theirs, self.weak[1]),
+            capture_at_hand(self.theirs, self.mine, self.weak[0]),
+        ]
+    }
+}
+
 /// The features of `position`, side to move minus opponent where it has
 /// two sides.
 #[inline(always)]
 pub fn features(position: &Position) -> [i32; FEATURES] {
-    let mut bytes = [0u8; 16];
-    bytes[..12].copy_from_slice(&position.relative_holes());
-    let board = u128::from_le_bytes(bytes);
-    let mine = board as u64 & 0xFFFF_FFFF_FFFF;
-    let theirs = (board >> 48) as u64;
-    let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
-    let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
-    let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
+    let rows = Rows::of(position.repetition_key());
+    let (mine, theirs) = (rows.mine, rows.theirs);
+    let [mover, opponent] = rows.captures_at_hand();
     [
         row_seeds(mine) - row_seeds(theirs),
-        nonempty[1].count_ones() as i32 - nonempty[0].count_ones() as i32,
-        weak[0].count_ones() as i32 - weak[1].count_ones() as i32,
+        at_least(theirs, 1) - at_least(mine, 1),
+        rows.weak[0].count_ones() as i32 - rows.weak[1].count_ones() as i32,
         at_least(mine, 12) - at_least(theirs, 12),
         reaching(mine) - reaching(theirs),
-        capture_at_hand(mine, theirs, weak[1]),
-        capture_at_hand(theirs, mine, weak[0]),
+        mover,
+        opponent,
     ]
 }
 
@@ -209,14 +238,14 @@ impl Evaluation {
     /// a seed.
     #[inline]
     pub fn evaluate(&self, position: &Position) -> i32 {
-        let holes = position.relative_holes();
-        let seeds: u32 = holes.iter().map(|&s| u32::from(s)).sum();
-        let table = &self.phases[phase(seeds as u8)];
+        let board = position.repetition_key();
+        let table = &self.phases[phase(position.seeds_on_board())];
         let mut score = store_difference(position);
-        for (values, &s) in table.holes.iter().zip(&holes) {
-            score += i32::from(values[usize::from(s).min(48)]);
+        for (h, values) in table.holes.iter().enumerate() {
+            let seeds = (board >> (8 * h)) as u8;
+            score += i32::from(values[usize::from(seeds).min(48)]);
         }
-        let [mover, opponent] = captures_at_hand(&holes);
+        let [mover, opponent] = Rows::of(board).captures_at_hand();
         score + i32::from(table.capture[0]) * mover + i32::from(table.capture[1]) * opponent
     }
 }
@@ -368,16 +397,7 @@ pub fn parse_tables(text: &str) -> Result<Evaluations, String> {
 pub fn captures_at_hand(relative_holes: &[u8; 12]) -> [i32; 2] {
     let mut bytes = [0u8; 16];
     bytes[..12].copy_from_slice(relative_holes);
-    let board = u128::from_le_bytes(bytes);
-    let mine = board as u64 & 0xFFFF_FFFF_FFFF;
-    let theirs = (board >> 48) as u64;
-    let nonempty = [at_least_mask(mine, 1), at_least_mask(theirs, 1)];
-    let ge3 = [at_least_mask(mine, 3), at_least_mask(theirs, 3)];
-    let weak = [nonempty[0] & !ge3[0], nonempty[1] & !ge3[1]];
-    [
-        capture_at_hand(mine, theirs, weak[1]),
-        capture_at_hand(theirs, mine, weak[0]),
-    ]
+    Rows::of(u128::from_le_bytes(bytes)).captures_at_hand()
 }
 
 /// The evaluation of `position` for the side to move with `weights`.

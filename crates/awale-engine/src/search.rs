@@ -54,6 +54,16 @@ pub struct SearchParams {
     /// Late move reductions from a table, `ln(depth) × ln(move index) ×
     /// 100 / lmr_divisor` plies, instead of the steps above (0: the steps).
     pub lmr_divisor: i32,
+    /// A node of this depth or more without a move from the table is
+    /// searched one ply shallower (0: off).
+    pub iir_depth: i32,
+    /// Null move: at a non-PV node of depth 3 or more whose evaluation is
+    /// at least beta, the opponent moves twice, searched this many plies
+    /// shallower; a score still at least beta cuts off (0: off).
+    pub null_reduction: i32,
+    /// Seeds on the board needed for the null move (with few seeds, having
+    /// to move is often what loses).
+    pub null_seeds: i32,
 }
 
 impl Default for SearchParams {
@@ -68,7 +78,10 @@ impl Default for SearchParams {
             static_depth: 3,
             history_malus: false,
             aspiration: 40,
-            lmr_divisor: 0,
+            lmr_divisor: 80,
+            iir_depth: 0,
+            null_reduction: 0,
+            null_seeds: 0,
         }
     }
 }
@@ -481,6 +494,11 @@ struct Worker<'a, 'b> {
     rep_floor: usize,
     killers: [[u8; 2]; MAX_PLY + 1],
     history: [[i32; 6]; 2],
+    /// Late move reductions by depth and move index, when they come from
+    /// `lmr_divisor` (worked out once: a logarithm per node costs).
+    lmr: [[u8; 6]; MAX_PLY + 1],
+    /// Whether the move into the node at each ply was a null move.
+    null_path: [bool; MAX_PLY + 1],
     pv: Vec<[u8; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     seldepth: usize,
@@ -520,6 +538,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             rep_floor: usize::MAX,
             killers: [[NO_MOVE; 2]; MAX_PLY + 1],
             history: [[0; 6]; 2],
+            lmr: lmr_table(shared.params.lmr_divisor),
+            null_path: [false; MAX_PLY + 1],
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             seldepth: 0,
@@ -881,6 +901,13 @@ impl<'a, 'b> Worker<'a, 'b> {
         if !pv_node && self.statically_pruned(pos, depth, beta) {
             return self.eval.evaluate(pos);
         }
+        if !pv_node && self.null_move_cuts(pos, depth, beta, ply) {
+            return beta;
+        }
+        let mut depth = depth;
+        if self.params.iir_depth > 0 && depth >= self.params.iir_depth && tt_move == NO_MOVE {
+            depth -= 1;
+        }
         let (best, best_move) = self.search_moves(pos, legal, tt_move, depth, alpha, beta, ply);
         if self.stopped {
             return 0;
@@ -1033,6 +1060,35 @@ impl<'a, 'b> Worker<'a, 'b> {
             && self.eval.evaluate(pos) - p.static_margin * depth >= beta
     }
 
+    /// Whether the side to move, were it to pass, would still stand at
+    /// beta or above (off unless `null_reduction` is set). Not twice in a
+    /// row, not with few seeds, and not when the opponent's row is empty
+    /// (it could not move).
+    fn null_move_cuts(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize) -> bool {
+        let p = self.params;
+        if p.null_reduction == 0
+            || depth < 3
+            || self.null_path[ply]
+            || beta.abs() >= MAX_HEURISTIC
+            || i32::from(pos.seeds_on_board()) < p.null_seeds
+            || pos.seeds_in_row(pos.to_move().opponent()) == 0
+            || self.eval.evaluate(pos) < beta
+        {
+            return false;
+        }
+        let passed = pos.with_side_to_move(pos.to_move().opponent());
+        self.null_path[ply + 1] = true;
+        let s = -self.node(
+            &passed,
+            depth - 1 - p.null_reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+        );
+        self.null_path[ply + 1] = false;
+        !self.stopped && s >= beta
+    }
+
     /// Searches the moves of a node, best-looking first; returns the best
     /// score and move (`NO_MOVE` when every move was pruned).
     #[allow(clippy::too_many_arguments)]
@@ -1162,9 +1218,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if depth < 3 || !quiet || k < p.lmr_first {
                 return 0;
             }
-            let r = (f64::from(depth).ln() * (k as f64).ln() * 100.0 / f64::from(p.lmr_divisor)
-                + 0.5) as i32;
-            return r.clamp(1, depth - 2);
+            return i32::from(self.lmr[(depth as usize).min(MAX_PLY)][k]);
         }
         if depth >= 3 && quiet && k >= p.lmr_first {
             let mut r = 1 + i32::from(k >= p.lmr_first + 2 && depth >= 6);
@@ -1244,6 +1298,22 @@ impl<'a, 'b> Worker<'a, 'b> {
             },
         );
     }
+}
+
+/// Late move reductions `ln(depth) × ln(k) × 100 / divisor` (rounded, at
+/// least 1, at most depth - 2) by depth and move index `k`.
+fn lmr_table(divisor: i32) -> [[u8; 6]; MAX_PLY + 1] {
+    let mut table = [[0; 6]; MAX_PLY + 1];
+    if divisor <= 0 {
+        return table;
+    }
+    for (depth, row) in table.iter_mut().enumerate().skip(3) {
+        for (k, r) in row.iter_mut().enumerate().skip(1) {
+            let x = (depth as f64).ln() * (k as f64).ln() * 100.0 / f64::from(divisor) + 0.5;
+            *r = (x as i32).clamp(1, depth as i32 - 2) as u8;
+        }
+    }
+    table
 }
 
 /// The score a table entry settles for a window, if it does.

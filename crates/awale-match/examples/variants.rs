@@ -24,50 +24,37 @@ use awale_engine::{Engine, EngineOptions, Limits, SearchParams};
 use awale_match::elo::{Sprt, SprtDecision, Tally};
 use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
 
-/// The variants: search settings and evaluation tables. `tables=FILE`
-/// plays the default search with the tables of `FILE`.
+/// The variants: `default`, or search settings as `KNOB=N,KNOB=N` (the
+/// fields of `SearchParams`, 0 or 1 for a yes or no) changed from the
+/// default; `tables=FILE` plays the default search with the tables of
+/// `FILE`.
 fn variant(name: &str) -> Option<(SearchParams, Arc<Evaluations>)> {
     let base = SearchParams::default();
     if let Some(file) = name.strip_prefix("tables=") {
         let text = std::fs::read_to_string(file).ok()?;
         return Some((base, Arc::new(parse_tables(&text).ok()?)));
     }
-    let params = match name {
-        "default" => base,
-        "static100" => SearchParams {
-            static_margin: 100,
-            ..base
-        },
-        "malus" => SearchParams {
-            history_malus: true,
-            ..base
-        },
-        "aspiration25" => SearchParams {
-            aspiration: 25,
-            ..base
-        },
-        "futility2" => SearchParams {
-            futility_depth: 2,
-            ..base
-        },
-        "lmr100" => SearchParams {
-            lmr_divisor: 100,
-            ..base
-        },
-        "lmr80" => SearchParams {
-            lmr_divisor: 80,
-            ..base
-        },
-        "qsearch" => SearchParams {
-            qsearch: true,
-            ..base
-        },
-        "no_futility" => SearchParams {
-            futility: 0,
-            ..base
-        },
-        _ => return None,
-    };
+    let mut params = base;
+    for setting in name.split(',').filter(|s| *s != "default") {
+        let (key, value) = setting.split_once('=')?;
+        let number: i32 = value.parse().ok()?;
+        match key {
+            "lmr_first" => params.lmr_first = usize::try_from(number).ok()?,
+            "lmr_deep" => params.lmr_deep = number != 0,
+            "futility" => params.futility = number,
+            "futility_depth" => params.futility_depth = number,
+            "qsearch" => params.qsearch = number != 0,
+            "static_margin" => params.static_margin = number,
+            "static_depth" => params.static_depth = number,
+            "history_malus" => params.history_malus = number != 0,
+            "aspiration" => params.aspiration = number,
+            "lmr_divisor" => params.lmr_divisor = number,
+            "iir_depth" => params.iir_depth = number,
+            "null_reduction" => params.null_reduction = number,
+            "null_seeds" => params.null_seeds = number,
+            _ => return None,
+        }
+    }
     Some((params, Arc::new(trained().clone())))
 }
 

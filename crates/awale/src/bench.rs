@@ -46,6 +46,10 @@ pub struct Args {
     /// milliseconds (not part of the signature).
     #[arg(long, value_name = "MS")]
     start_time: Option<u64>,
+    /// Also report the nodes needed to complete this depth from the start
+    /// position, under `awale` and `abapa` (not part of the signature).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=60))]
+    start_depth: Option<u32>,
     /// Print one line per position.
     #[arg(long)]
     verbose: bool,
@@ -88,6 +92,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         time.as_secs_f64(),
         nps / 1e6
     )?;
+    if let Some(depth) = args.start_depth {
+        for rules in [Rules::AWALE, Rules::ABAPA] {
+            engine.new_game();
+            let started = Instant::now();
+            let result =
+                engine.search(&Game::new(rules), &Limits::depth(depth), &stop, &mut |_| {});
+            let seconds = started.elapsed().as_secs_f64();
+            writeln!(
+                out,
+                "start position ({rules}): depth {depth} in {} nodes, {seconds:.3} s, {:.2} M nodes/s",
+                result.nodes,
+                result.nodes as f64 / seconds.max(1e-9) / 1e6
+            )?;
+        }
+    }
     if let Some(ms) = args.start_time {
         engine.new_game();
         let game = Game::new(Rules::AWALE);
