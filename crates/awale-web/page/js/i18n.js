@@ -3,8 +3,15 @@
 // t(). Plurals follow each language's rules; French gets its non-breaking
 // spaces here, once. The lessons say "tu" to the player, the rest "vous".
 
-import FR from "./text-fr.json" with { type: "json" };
-import EN from "./text-en.json" with { type: "json" };
+// Fetched, not imported as JSON modules: import attributes are too new for
+// the older phones many players have (Chrome 123, Safari 17.2), top-level
+// await is not (Chrome 89, Safari 15). The page preloads both.
+async function catalog(name) {
+  const answer = await fetch(new URL(name, import.meta.url));
+  if (!answer.ok) throw new Error(`${name}: ${answer.status}`);
+  return answer.json();
+}
+const [FR, EN] = await Promise.all([catalog("./text-fr.json"), catalog("./text-en.json")]);
 
 const TABLES = { fr: FR, en: EN };
 const changes = [];
