@@ -499,8 +499,7 @@ impl Position {
         } else {
             (self.board >> 48) as u64
         };
-        // Six bytes of at most 48 each, summed into the sixth by one product.
-        ((row & 0xFFFF_FFFF_FFFF).wrapping_mul(0x0101_0101_0101) >> 40) as u8
+        row_sum(row)
     }
 
     /// The legal moves under `rules`. Empty when the game is over by
@@ -707,11 +706,8 @@ impl Position {
         if repetition == Repetition::Nobody {
             return 0;
         }
-        let row = |bits: u128| {
-            let row = (bits as u64) & 0xFFFF_FFFF_FFFF;
-            i32::from((row.wrapping_mul(0x0101_0101_0101) >> 40) as u8)
-        };
-        let mover_minus_other = row(key) - row(key >> 48);
+        let mover_minus_other =
+            i32::from(row_sum(key as u64)) - i32::from(row_sum((key >> 48) as u64));
         let mover = if key >> 127 == 0 {
             Side::South
         } else {
@@ -803,6 +799,14 @@ fn perft_inner<const TARGET: bool>(position: &Position, depth: u32, rules: &Rule
         total += perft_inner::<TARGET>(&child, depth - 1, rules);
     }
     total
+}
+
+/// The seeds of the row in the low six bytes of `row` (a board word's
+/// mover's row, or the word shifted by six bytes for the other row).
+#[inline(always)]
+fn row_sum(row: u64) -> u8 {
+    // Six bytes of at most 48 each, summed into the sixth by one product.
+    ((row & 0xFFFF_FFFF_FFFF).wrapping_mul(0x0101_0101_0101) >> 40) as u8
 }
 
 #[cfg(test)]
