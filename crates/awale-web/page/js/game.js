@@ -219,6 +219,8 @@ async function reload(epoch) {
 export async function computerIfDue() {
   const g = session.game;
   if (!g || !g.computer_to_move || session.busy || session.animating || session.replayAt !== null) return;
+  // Someone else's game against the computer: its player's page asks.
+  if (Array.isArray(g.you) && !g.you.includes(g.human)) return;
   const epoch = session.epoch;
   session.busy = true;
   session.thinking = session.thinking || { depth: 0 };
