@@ -310,10 +310,26 @@ impl WebGame {
         }
     }
 
+    /// Whether `side` has made a move in this game.
+    pub fn has_moved(&self, side: Side) -> bool {
+        self.game.plies().iter().any(|p| p.before.to_move() == side)
+    }
+
+    /// Whether the side to move's time runs now: in a clock game going on;
+    /// online, only once that side has made its first move (as on
+    /// lichess: no clock runs before a side's first move, and a side that
+    /// never moves is what [`WebGame::abort`] is for).
+    pub fn clock_running(&self) -> bool {
+        self.clock.is_some()
+            && self.end().is_none()
+            && !self.waiting()
+            && (self.mode != Mode::Online || self.has_moved(self.game.position().to_move()))
+    }
+
     /// Ends the game on time if the side to move's clock has run out at
     /// `now`. Returns whether it did.
     pub fn check_flag(&mut self, now: i64) -> bool {
-        if self.end().is_some() || self.waiting() {
+        if !self.clock_running() {
             return false;
         }
         let Some(clock) = self.clock else {
@@ -332,7 +348,7 @@ impl WebGame {
     /// for a clock game going on.
     pub fn flag_deadline(&self) -> Option<i64> {
         let clock = self.clock?;
-        if self.end().is_some() || self.waiting() {
+        if !self.clock_running() {
             return None;
         }
         let mover = self.game.position().to_move();
@@ -345,7 +361,7 @@ impl WebGame {
         let mut left = clock.remaining_ms;
         if let Some(Stop::Time(side)) = self.stop {
             left[side.index()] = 0;
-        } else if self.end().is_none() && !self.waiting() {
+        } else if self.clock_running() {
             let mover = self.game.position().to_move().index();
             left[mover] = (left[mover] - (now - self.turn_started_ms)).max(0);
         }
@@ -376,6 +392,7 @@ impl WebGame {
     pub fn play(&mut self, mv: Move, now: i64) -> Result<u8, Error> {
         self.check_going_on()?;
         let mover = self.game.position().to_move();
+        let timed = self.clock_running();
         if mv.side() != mover {
             return Err(Error::conflict(
                 "not_your_turn",
@@ -390,7 +407,9 @@ impl WebGame {
             };
             Error::invalid("illegal_move", e.to_string()).because(reason)
         })?;
-        if let Some(clock) = &mut self.clock {
+        // A move made before the side's clock ran (its first, online) is
+        // free, and earns no increment.
+        if let (Some(clock), true) = (&mut self.clock, timed) {
             let used = now - self.turn_started_ms;
             clock.remaining_ms[mover.index()] += clock.increment_ms - used;
         }
@@ -531,8 +550,8 @@ impl WebGame {
     // ------------------------------------------------------------ online --
 
     /// `seat` takes the free side of an online game that waits for its
-    /// second player; the game (and its clock) begins at `now`. Returns the
-    /// side taken.
+    /// second player; the game begins at `now` (each side's clock at its
+    /// first move). Returns the side taken.
     ///
     /// # Errors
     ///
@@ -596,7 +615,7 @@ impl WebGame {
     pub fn ask_takeback(&mut self, side: Side) -> Result<(), Error> {
         self.check_going_on()?;
         self.check_takeback()?;
-        if !self.game.plies().iter().any(|p| p.before.to_move() == side) {
+        if !self.has_moved(side) {
             return Err(Error::conflict(
                 "nothing_to_undo",
                 "you have no move to take back",
@@ -649,7 +668,7 @@ impl WebGame {
     /// `cannot_abort` when the game has really begun.
     pub fn abort(&mut self, side: Side, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
-        let moved = |s: Side| self.game.plies().iter().any(|p| p.before.to_move() == s);
+        let moved = |s: Side| self.has_moved(s);
         let mover = self.game.position().to_move();
         let allowed = if moved(Side::South) && moved(Side::North) {
             false
@@ -884,6 +903,38 @@ mod tests {
         g.answer_takeback(Side::North, true, 3).unwrap();
         assert!(g.game.plies().is_empty());
         assert_eq!(g.game.position().to_move(), Side::South);
+    }
+
+    #[test]
+    fn online_no_clock_runs_before_each_sides_first_move() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.clock = Some(Clock {
+            initial_ms: 30_000,
+            increment_ms: 1_000,
+            remaining_ms: [30_000; 2],
+        });
+        g.seats[0] = Some(player("ama"));
+        g.sit(player("kofi"), 1_000).unwrap();
+        // South thinks 25 s over the first move: nothing is charged, no
+        // flag is armed, nothing falls.
+        assert!(!g.clock_running());
+        assert_eq!(g.flag_deadline(), None);
+        assert_eq!(g.time_left(26_000), Some([30_000, 30_000]));
+        assert!(!g.check_flag(99_000));
+        g.play(letter('F'), 26_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [30_000, 30_000]);
+        // North's first move is free too.
+        assert!(!g.clock_running());
+        g.play(letter('f'), 60_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [30_000, 30_000]);
+        // From South's second move on, each side's time runs.
+        assert!(g.clock_running());
+        assert_eq!(g.flag_deadline(), Some(90_000));
+        assert_eq!(g.time_left(70_000), Some([20_000, 30_000]));
+        g.play(letter('A'), 70_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [21_000, 30_000]);
+        assert!(g.check_flag(100_000));
+        assert_eq!(g.stop, Some(Stop::Time(Side::North)));
     }
 
     #[test]

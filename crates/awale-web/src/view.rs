@@ -256,7 +256,6 @@ impl WebGame {
         } else {
             Vec::new()
         };
-        let running = end.is_none() && !self.waiting();
         Head {
             id: self.id,
             position: BoardView::of(&position),
@@ -275,7 +274,9 @@ impl WebGame {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
                 left_ms: self.time_left(now),
-                running: running.then(|| Side::letter(position.to_move())),
+                running: self
+                    .clock_running()
+                    .then(|| Side::letter(position.to_move())),
             }),
             waiting: self.waiting(),
             turn_elapsed_ms: (now - self.turn_started_ms).max(0),

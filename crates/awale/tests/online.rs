@@ -751,7 +751,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     assert!(!listed(&cleo, withdrawn));
 
     // Another, with a clock of 6 s: Bob accepts it in one click and is
-    // South, to move; his browser closes; his flag falls on the server.
+    // South, to move; after the first moves (free) his browser closes; his
+    // flag falls on the server.
     let flagged = fetch(
         &awa,
         "POST",
@@ -775,6 +776,11 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         &format!("#lobby-challenges [data-id='{flagged}'] .accept"),
     );
     wait_text(&bob, "#player-bottom .who", "South · Bob · you");
+    // No clock runs before each side's first move: both make theirs.
+    play_first(&bob);
+    wait_moves(&awa, 1);
+    play_first(&awa);
+    wait_moves(&bob, 2);
     drop(bob);
     cleo.wait_for(
         "the live game",
