@@ -129,6 +129,13 @@ pub struct Offers {
     pub rematch: Option<Side>,
     /// The rematch game, once accepted.
     pub rematch_id: Option<i64>,
+    /// The side whose takeback request the other has just declined (until
+    /// its next move or request), so that it is told. News of the moment:
+    /// not stored.
+    pub takeback_declined: Option<Side>,
+    /// The side whose rematch offer the other has declined (until it
+    /// offers again). Not stored either.
+    pub rematch_declined: Option<Side>,
 }
 
 /// One stored browser game.
@@ -279,17 +286,16 @@ impl WebGame {
         if self.sides_of(player).contains(&side) {
             return Ok(());
         }
-        let whose = match self.mode {
-            Mode::Computer { .. } if self.computer_to_move() => "the computer's",
-            _ if player.is_none() => {
-                "another player's (this browser has no player cookie: open the page first)"
+        let message = match self.mode {
+            Mode::Computer { .. } if self.computer_to_move() => {
+                format!("{side} is the computer's side: wait for its move")
             }
-            _ => "another player's",
+            _ if player.is_none() => "you are watching this game: only its players move \
+                 (this browser sent no player cookie; open the page to get one)"
+                .to_string(),
+            _ => format!("you are watching this game: {side} is another player's seat"),
         };
-        Err(Error::forbidden(
-            "not_your_seat",
-            format!("{side} is {whose} seat in this game: you can watch, not play"),
-        ))
+        Err(Error::forbidden("not_your_seat", message))
     }
 
     /// The side `player` acts for in a request that names none: their only
@@ -304,7 +310,7 @@ impl WebGame {
             [side] => Ok(*side),
             [] => Err(Error::forbidden(
                 "not_your_seat",
-                "you hold no seat in this game: you can watch, not play",
+                "you are watching this game: only its players can do that",
             )),
             _ => Ok(self.game.position().to_move()),
         }
@@ -415,6 +421,7 @@ impl WebGame {
         }
         self.turn_started_ms = now;
         self.offers.takeback = None;
+        self.offers.takeback_declined = None;
         Ok(captured)
     }
 
@@ -628,11 +635,13 @@ impl WebGame {
             ));
         }
         self.offers.takeback = Some(side);
+        self.offers.takeback_declined = None;
         Ok(())
     }
 
     /// `side` answers the other's takeback request: on yes, the moves back
-    /// to the asker's last move are taken back, and the asker moves again.
+    /// to the asker's last move are taken back, and the asker moves again;
+    /// on no, the asker is told (`takeback_declined`).
     ///
     /// # Errors
     ///
@@ -646,6 +655,7 @@ impl WebGame {
         };
         self.offers.takeback = None;
         if !accept {
+            self.offers.takeback_declined = Some(asker);
             return Ok(());
         }
         while self.game.undo().is_some() {
@@ -730,9 +740,28 @@ impl WebGame {
             Some(other) if other != side => Ok(true),
             _ => {
                 self.offers.rematch = Some(side);
+                self.offers.rematch_declined = None;
                 Ok(false)
             }
         }
+    }
+
+    /// `side` declines the other's rematch offer; the offerer is told
+    /// (`rematch_declined`) and may offer again.
+    ///
+    /// # Errors
+    ///
+    /// `no_rematch` when the other has offered none.
+    pub fn decline_rematch(&mut self, side: Side) -> Result<(), Error> {
+        let Some(offerer) = self.offers.rematch.filter(|&o| o != side) else {
+            return Err(Error::conflict(
+                "no_rematch",
+                "your opponent has not offered a rematch",
+            ));
+        };
+        self.offers.rematch = None;
+        self.offers.rematch_declined = Some(offerer);
+        Ok(())
     }
 }
 
@@ -903,6 +932,38 @@ mod tests {
         g.answer_takeback(Side::North, true, 3).unwrap();
         assert!(g.game.plies().is_empty());
         assert_eq!(g.game.position().to_move(), Side::South);
+    }
+
+    #[test]
+    fn a_declined_takeback_or_rematch_is_told_to_the_asker() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        g.play(letter('F'), 1).unwrap();
+        g.ask_takeback(Side::South).unwrap();
+        g.answer_takeback(Side::North, false, 2).unwrap();
+        assert_eq!(g.offers.takeback, None);
+        assert_eq!(g.offers.takeback_declined, Some(Side::South));
+        assert_eq!(g.game.plies().len(), 1, "nothing taken back");
+        // Said until the asker's next move.
+        g.play(letter('f'), 3).unwrap();
+        assert_eq!(g.offers.takeback_declined, None);
+        g.resign(Side::North).unwrap();
+        assert_eq!(
+            g.decline_rematch(Side::North).unwrap_err().code,
+            "no_rematch"
+        );
+        assert!(!g.offer_rematch(Side::South).unwrap());
+        assert_eq!(
+            g.decline_rematch(Side::South).unwrap_err().code,
+            "no_rematch",
+            "one's own offer"
+        );
+        g.decline_rematch(Side::North).unwrap();
+        assert_eq!(g.offers.rematch, None);
+        assert_eq!(g.offers.rematch_declined, Some(Side::South));
+        // The offerer may offer again.
+        assert!(!g.offer_rematch(Side::South).unwrap());
+        assert_eq!(g.offers.rematch_declined, None);
     }
 
     #[test]

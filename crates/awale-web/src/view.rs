@@ -192,6 +192,10 @@ pub struct OffersView {
     pub rematch: Option<char>,
     /// The rematch game.
     pub rematch_id: Option<i64>,
+    /// The side whose takeback request was just declined.
+    pub takeback_declined: Option<char>,
+    /// The side whose rematch offer was declined.
+    pub rematch_declined: Option<char>,
 }
 
 /// A whole game.
@@ -284,6 +288,8 @@ impl WebGame {
                 takeback: self.offers.takeback.map(Side::letter),
                 rematch: self.offers.rematch.map(Side::letter),
                 rematch_id: self.offers.rematch_id,
+                takeback_declined: self.offers.takeback_declined.map(Side::letter),
+                rematch_declined: self.offers.rematch_declined.map(Side::letter),
             },
         }
     }

@@ -314,7 +314,9 @@ function renderOffer(g, side) {
   const text = document.createElement("p");
   const actions = document.createElement("div");
   actions.className = "actions";
-  if (o.takeback && goingOn(g)) {
+  if (o.takeback_declined && o.takeback_declined === side && goingOn(g)) {
+    text.textContent = t("takeback_declined", seatName(g, other(side)));
+  } else if (o.takeback && goingOn(g)) {
     if (!side) text.textContent = t("takeback_asked_by", seatName(g, o.takeback));
     else if (o.takeback === side) text.textContent = t("takeback_waiting");
     else {
@@ -329,8 +331,13 @@ function renderOffer(g, side) {
     else if (o.rematch === side) text.textContent = t("rematch_waiting", seatName(g, other(side)));
     else {
       text.textContent = t("rematch_offered_you", seatName(g, o.rematch));
-      actions.append(button(t("accept"), "primary", () => request("rematch")));
+      actions.append(
+        button(t("accept"), "primary", () => request("rematch")),
+        button(t("decline"), "", () => request("rematch", { accept: false })),
+      );
     }
+  } else if (o.rematch_declined && o.rematch_declined === side && g.end && !o.rematch_id) {
+    text.textContent = t("rematch_declined", seatName(g, other(side)));
   }
   box.hidden = !text.textContent;
   if (!box.hidden) box.append(text, actions);
