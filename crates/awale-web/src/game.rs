@@ -6,6 +6,7 @@
 use awale_core::{Game, Move, Position, Side};
 
 use crate::error::Error;
+use crate::live::Version;
 
 /// Who plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,6 +168,9 @@ pub struct WebGame {
     pub offers: Offers,
     /// The game itself: rules, start, moves, resignation.
     pub game: Game,
+    /// The number of its last event (see [`crate::live`]), for the views
+    /// to carry: kept in memory, not stored.
+    pub version: Version,
 }
 
 /// Milliseconds since 1970 now.
@@ -204,6 +208,7 @@ impl WebGame {
             stop: None,
             offers: Offers::default(),
             game,
+            version: Version::default(),
         }
     }
 

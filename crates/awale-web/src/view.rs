@@ -181,6 +181,10 @@ pub struct Head {
     /// Offers between the players: `takeback` and `rematch` name the side
     /// that asked; `rematch_id` is the rematch once accepted.
     pub offers: OffersView,
+    /// The number of the game's last event when the view was made
+    /// (`{epoch, number}`): a view is newer than another of the same
+    /// epoch when its number is larger.
+    pub version: crate::live::Version,
 }
 
 /// Offers between the two players.
@@ -291,6 +295,7 @@ impl WebGame {
                 takeback_declined: self.offers.takeback_declined.map(Side::letter),
                 rematch_declined: self.offers.rematch_declined.map(Side::letter),
             },
+            version: self.version,
         }
     }
 

@@ -465,6 +465,9 @@ export function render() {
     view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
+  const lost = $("#connection");
+  lost.hidden = !session.id || !session.offline;
+  if (!lost.hidden) lost.textContent = t("connection_lost");
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
   renderBoard();
   renderStatus();

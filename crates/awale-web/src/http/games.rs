@@ -438,7 +438,7 @@ pub async fn computer_move(
             .run(move |computer| {
                 let stop = AtomicBool::new(false);
                 computer.choose_move(&search, level, seed, budget, &stop, &mut |depth, nodes| {
-                    hub.publish(
+                    hub.publish_now(
                         id,
                         "thinking",
                         Thinking {

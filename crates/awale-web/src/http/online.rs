@@ -526,7 +526,7 @@ pub async fn react(
     let game = on.load().await?;
     let side = online_seat(&game, Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
-    hub.publish(on.id, "reaction", Reaction { kind, side });
+    hub.publish_now(on.id, "reaction", Reaction { kind, side });
     Ok(StatusCode::NO_CONTENT)
 }
 

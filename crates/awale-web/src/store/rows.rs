@@ -254,6 +254,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
             ..Offers::default()
         },
         game,
+        version: Default::default(),
     }))
 }
 
