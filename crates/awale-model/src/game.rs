@@ -6,7 +6,6 @@
 use awale_core::{Game, Move, Position, Side};
 
 use crate::error::Error;
-use crate::live::Version;
 
 /// Who plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +136,36 @@ pub struct Offers {
     /// The side whose rematch offer the other has declined (until it
     /// offers again). Not stored either.
     pub rematch_declined: Option<Side>,
+}
+
+/// The number of an event in a game's history (see `awale_service::live`). `epoch` names the history
+/// (a random number, new when the server starts or the game comes back
+/// into memory): numbers of two epochs cannot be compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Version {
+    /// The history's name.
+    pub epoch: u32,
+    /// The event's number in it, from 1 (0: before any event).
+    pub number: u64,
+}
+
+impl std::fmt::Display for Version {
+    /// `EPOCH.NUMBER`, as the events' ids and `?since=` write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.epoch, self.number)
+    }
+}
+
+impl std::str::FromStr for Version {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Version, ()> {
+        let (epoch, number) = text.trim().split_once('.').ok_or(())?;
+        Ok(Version {
+            epoch: epoch.parse().map_err(|_| ())?,
+            number: number.parse().map_err(|_| ())?,
+        })
+    }
 }
 
 /// One stored browser game.

@@ -184,7 +184,7 @@ pub struct Head {
     /// The number of the game's last event when the view was made
     /// (`{epoch, number}`): a view is newer than another of the same
     /// epoch when its number is larger.
-    pub version: crate::live::Version,
+    pub version: crate::game::Version,
 }
 
 /// Offers between the two players.

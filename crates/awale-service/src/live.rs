@@ -18,6 +18,8 @@ use awale_core::Side;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+pub use crate::game::Version;
+
 /// One event for the listeners of a game or of the lobby.
 #[derive(Clone, Debug)]
 pub struct Event {
@@ -27,36 +29,6 @@ pub struct Event {
     pub data: Arc<str>,
     /// Its number in the game's history (None: an event of the moment).
     pub version: Option<Version>,
-}
-
-/// The number of an event in a game's history. `epoch` names the history
-/// (a random number, new when the server starts or the game comes back
-/// into memory): numbers of two epochs cannot be compared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Version {
-    /// The history's name.
-    pub epoch: u32,
-    /// The event's number in it, from 1 (0: before any event).
-    pub number: u64,
-}
-
-impl std::fmt::Display for Version {
-    /// `EPOCH.NUMBER`, as the events' ids and `?since=` write it.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.epoch, self.number)
-    }
-}
-
-impl std::str::FromStr for Version {
-    type Err = ();
-
-    fn from_str(text: &str) -> Result<Version, ()> {
-        let (epoch, number) = text.trim().split_once('.').ok_or(())?;
-        Ok(Version {
-            epoch: epoch.parse().map_err(|_| ())?,
-            number: number.parse().map_err(|_| ())?,
-        })
-    }
 }
 
 /// A game's last versioned events.
