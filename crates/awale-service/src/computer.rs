@@ -556,6 +556,7 @@ mod tests {
             6,
             1,
             Duration::from_millis(200),
+            None,
             &stop,
             &mut |_, _| {},
         );
