@@ -354,6 +354,132 @@ async fn an_abandoned_hint_stops_its_search() {
     );
 }
 
+// ------------------------------------------ issue 20: a second attack test --
+
+/// `req` as if it came from `ip` (what the server's socket tells).
+fn from(ip: &str, mut req: Request<Body>) -> Request<Body> {
+    let addr = std::net::SocketAddr::new(ip.parse().unwrap(), 40_000);
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo(addr));
+    req
+}
+
+/// A game made by `cookie`: its id.
+async fn game_of(app: &Router, cookie: &str, body: &str) -> i64 {
+    let a = send(
+        app,
+        post("/api/games", &[JSON, HOST, ("cookie", cookie)], body),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    a.body["id"].as_i64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_given_up_while_waiting_give_their_places_back() {
+    // Finding 1: a request dropped while it waited kept its place in the
+    // queue for good; two bursts filled it and every later search was 503.
+    let app = app(state(Config {
+        hint_time: Duration::from_millis(400),
+        max_searches: 1,
+        max_queued_searches: 4,
+        ..quick()
+    }));
+    let me = visit(&app).await;
+    let id = game_of(&app, &me, r#"{"mode":"humans"}"#).await;
+    let hint = format!("/api/games/{id}/hint");
+    for _burst in 0..2 {
+        let asks: Vec<_> = (0..10)
+            .map(|_| {
+                let call = app
+                    .clone()
+                    .oneshot(post(&hint, &[JSON, HOST, ("cookie", &me)], ""));
+                tokio::spawn(tokio::time::timeout(Duration::from_millis(100), call))
+            })
+            .collect();
+        for ask in asks {
+            let _ = ask.await;
+        }
+    }
+    let a = send(&app, post(&hint, &[JSON, HOST, ("cookie", &me)], "")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let id = game_of(&app, &me, r#"{"mode":"computer","human":"N","level":1}"#).await;
+    let a = send(
+        &app,
+        post(
+            &format!("/api/games/{id}/computer"),
+            &[JSON, HOST, ("cookie", &me)],
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
+    // Finding 1: 40 analysis requests from one address filled the queue
+    // and every other user's computer move was refused.
+    let app = app(state(Config {
+        hint_time: Duration::from_millis(1_500),
+        max_searches: 1,
+        ..quick()
+    }));
+    let flooder = visit(&app).await;
+    let id = game_of(&app, &flooder, r#"{"mode":"humans"}"#).await;
+    let hint = format!("/api/games/{id}/hint");
+    let flood: Vec<_> = (0..40)
+        .map(|_| {
+            let req = from(
+                "203.0.113.7",
+                post(&hint, &[JSON, HOST, ("cookie", &flooder)], ""),
+            );
+            tokio::spawn(app.clone().oneshot(req))
+        })
+        .collect();
+    // The flood is in: one search runs, the others wait.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let other = visit(&app).await;
+    let started = std::time::Instant::now();
+    let id = game_of(&app, &other, r#"{"mode":"computer","human":"N","level":1}"#).await;
+    let a = send(
+        &app,
+        from(
+            "198.51.100.9",
+            post(
+                &format!("/api/games/{id}/computer"),
+                &[JSON, HOST, ("cookie", &other)],
+                "",
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    // Another client's hint comes next, not after the flood's 40.
+    let id = game_of(&app, &other, r#"{"mode":"humans"}"#).await;
+    let a = send(
+        &app,
+        from(
+            "198.51.100.9",
+            post(
+                &format!("/api/games/{id}/hint"),
+                &[JSON, HOST, ("cookie", &other)],
+                "",
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "the other client waited {:?}",
+        started.elapsed()
+    );
+    for ask in flood {
+        ask.abort();
+    }
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

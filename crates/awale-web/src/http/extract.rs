@@ -202,9 +202,10 @@ impl OnGame {
     }
 }
 
-/// The client's address, for limits per client: the socket's peer, or,
-/// behind a trusted reverse proxy, the last address it put in
-/// `X-Forwarded-For`. None in tests that call the router directly.
+/// The client's address as limits count it (an IPv6 address by its /64,
+/// what one subscriber is given): the socket's peer, or, behind a trusted
+/// reverse proxy, the last address it put in `X-Forwarded-For`. None in
+/// tests that call the router directly.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub Option<IpAddr>);
 
@@ -227,10 +228,25 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
                 .filter_map(|a| a.parse::<IpAddr>().ok())
                 .next_back();
             if forwarded.is_some() {
-                return Ok(ClientIp(forwarded));
+                return Ok(ClientIp(forwarded.map(client_key)));
             }
         }
-        Ok(ClientIp(peer))
+        Ok(ClientIp(peer.map(client_key)))
+    }
+}
+
+/// An address as limits count it: an IPv4 address, an IPv6 address by its
+/// /64 (an IPv4 address mapped into IPv6 as the IPv4 address).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(std::net::Ipv6Addr::from(bits))
+            }
+        },
     }
 }
 

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, UrlQuery, Viewer};
-use crate::computer::{self, Hint, ReviewRow, Thinking};
+use crate::computer::{self, Hint, Priority, ReviewRow, Thinking};
 use crate::error::Error;
 use crate::game::{
     now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
@@ -385,6 +385,7 @@ impl Drop for ThinkingGuard {
 /// the game as it is.
 pub async fn computer_move(
     on: OnGame,
+    ClientIp(asker): ClientIp,
     JsonBody(req): JsonBody<PlyRequest>,
 ) -> ApiResult<Json<GameView>> {
     let game = on.load().await?;
@@ -435,7 +436,7 @@ pub async fn computer_move(
         let chosen = state
             .shared
             .computer
-            .run(move |computer| {
+            .run(asker, Priority::Game, move |computer| {
                 let stop = AtomicBool::new(false);
                 computer.choose_move(&search, level, seed, budget, &stop, &mut |depth, nodes| {
                     hub.publish(
@@ -573,7 +574,7 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
 /// every move's score, and the database's value where it has one. Stops
 /// when the asker goes away.
-pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
+pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>> {
     let game = on.load().await?;
     if let Some(end) = game.end() {
         return Err(Error::game_over(end.reason.name()).into());
@@ -584,7 +585,7 @@ pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
     let hint = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.hint(&game.game, budget, stop))
+        .run_stoppable(asker, move |c, stop| c.hint(&game.game, budget, stop))
         .await?;
     Ok(Json(hint))
 }
@@ -621,7 +622,7 @@ pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
 /// same search budget (the same game always gets the same review), the
 /// evaluation after each (South's view), mistakes with the better move.
 /// The review is stored with the game and given again at once.
-pub async fn review(on: OnGame) -> ApiResult<Response> {
+pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response> {
     let game = on.load().await?;
     check_fair(&game, &on.viewer, true)?;
     let (state, id) = (&on.state, on.id);
@@ -635,7 +636,7 @@ pub async fn review(on: OnGame) -> ApiResult<Response> {
     let rows = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.review(&core, stop))
+        .run_stoppable(asker, move |c, stop| c.review(&core, stop))
         .await?;
     if rows.len() < plies {
         return Err(Error::internal("the review was stopped").into());
