@@ -65,6 +65,11 @@ fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
 
 const JSON: (&str, &str) = ("content-type", "application/json");
 const HOST: (&str, &str) = ("host", "127.0.0.1:8080");
+/// A player's cookie (games need one: issue 20, finding 3).
+const ME: (&str, &str) = (
+    "cookie",
+    "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+);
 
 /// The cookie a first visit of the page sets, as `name=value`.
 async fn visit(app: &Router) -> String {
@@ -82,7 +87,7 @@ async fn requests_from_another_site_change_nothing() {
     let app = app(state(quick()));
     let ok = send(
         &app,
-        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
     assert_eq!(ok.status, StatusCode::CREATED);
@@ -125,7 +130,7 @@ async fn requests_from_another_site_change_nothing() {
     )
     .await;
     assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST])).await;
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, ME])).await;
     assert_eq!(game.body["plies"], json!([]));
     assert_eq!(game.body["end"], Value::Null);
     // The page itself gets through.
@@ -136,6 +141,7 @@ async fn requests_from_another_site_change_nothing() {
             &[
                 JSON,
                 HOST,
+                ME,
                 ("origin", "http://127.0.0.1:8080"),
                 ("sec-fetch-site", "same-origin"),
             ],
@@ -246,7 +252,7 @@ async fn a_study_position_keeps_its_side_to_move() {
         &app,
         post(
             "/api/games",
-            &[JSON, HOST],
+            &[JSON, HOST, ME],
             r#"{"mode":"humans","position":"0-0-0-0-1-2-1-0-0-0-0-0-20-24-N"}"#,
         ),
     )
@@ -268,14 +274,14 @@ async fn new_games_and_imports_are_limited_per_client() {
     for _ in 0..3 {
         let a = send(
             &app,
-            post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+            post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
         )
         .await;
         assert_eq!(a.status, StatusCode::CREATED);
     }
     let a = send(
         &app,
-        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
@@ -286,7 +292,7 @@ async fn new_games_and_imports_are_limited_per_client() {
         a.body
     );
     let record = json!({"record": "1. F f"}).to_string();
-    let a = send(&app, post("/api/import", &[JSON, HOST], &record)).await;
+    let a = send(&app, post("/api/import", &[JSON, HOST, ME], &record)).await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
@@ -300,7 +306,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
         &app,
         post(
             "/api/import",
-            &[JSON, HOST],
+            &[JSON, HOST, ME],
             &json!({"record": record}).to_string(),
         ),
     )
@@ -309,7 +315,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
     let mut seen = 0;
     let mut uri = "/api/games?limit=12".to_string();
     loop {
-        let page = send(&app, get(&uri, &[HOST])).await;
+        let page = send(&app, get(&uri, &[HOST, ME])).await;
         assert_eq!(page.status, StatusCode::OK);
         seen += page.body["games"].as_array().unwrap().len();
         match page.body["next"].as_str() {
@@ -318,7 +324,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
         }
     }
     assert_eq!(seen, 30);
-    let bad = send(&app, get("/api/games?before=yesterday", &[HOST])).await;
+    let bad = send(&app, get("/api/games?before=yesterday", &[HOST, ME])).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
@@ -328,14 +334,14 @@ async fn an_abandoned_hint_stops_its_search() {
     let app = app(state.clone());
     let a = send(
         &app,
-        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
     let id = a.body["id"].as_i64().unwrap();
     let hint = format!("/api/games/{id}/hint");
     // Fifty asks, each given up after 20 ms (the hint time is 20 s).
     for _ in 0..50 {
-        let call = app.clone().oneshot(post(&hint, &[JSON, HOST], ""));
+        let call = app.clone().oneshot(post(&hint, &[JSON, HOST, ME], ""));
         let _ = tokio::time::timeout(Duration::from_millis(20), call).await;
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
@@ -480,6 +486,48 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
     }
 }
 
+#[tokio::test]
+async fn no_game_without_a_player_and_each_sees_only_their_own() {
+    // Finding 3: games made without a cookie had no seats (anyone could
+    // move, undo, resign), were in every visitor's list, and the last one
+    // touched was every visitor's `current`.
+    let app = app(state(quick()));
+    let a = send(
+        &app,
+        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+    assert_eq!(a.body["error"], "no_player");
+    let record = json!({"record": "1. F f *"}).to_string();
+    let a = send(&app, post("/api/import", &[JSON, HOST], &record)).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+    assert_eq!(a.body["error"], "no_player");
+    let mine = visit(&app).await;
+    let theirs = visit(&app).await;
+    let id = game_of(&app, &mine, r#"{"mode":"humans"}"#).await;
+    for cookie in [theirs.as_str(), ""] {
+        let list = send(&app, get("/api/games", &[HOST, ("cookie", cookie)])).await;
+        assert_eq!(list.body["games"], json!([]), "{cookie}");
+        let current = send(&app, get("/api/games/current", &[HOST, ("cookie", cookie)])).await;
+        assert_eq!(current.body["game"], Value::Null, "{cookie}");
+        for action in ["undo", "resign"] {
+            let a = send(
+                &app,
+                post(
+                    &format!("/api/games/{id}/{action}"),
+                    &[JSON, HOST, ("cookie", cookie)],
+                    "",
+                ),
+            )
+            .await;
+            assert_eq!(a.status, StatusCode::FORBIDDEN, "{action}: {}", a.body);
+        }
+    }
+    let current = send(&app, get("/api/games/current", &[HOST, ("cookie", &mine)])).await;
+    assert_eq!(current.body["game"]["id"], id);
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -596,15 +644,16 @@ async fn a_games_file_of_the_first_version_is_migrated() {
         b.body["end"]["reason"], "time",
         "a flag fallen before stays fallen"
     );
-    let list = send(&app, get("/api/games", &[HOST])).await;
-    assert_eq!(list.body["games"][0]["plies"], 3);
-    // An old game belongs to nobody: anyone on this server may go on.
+    // An old game belongs to nobody (it was made without a player): it
+    // can be watched and exported, not played, and is in nobody's list.
+    let list = send(&app, get("/api/games", &[HOST, ME])).await;
+    assert_eq!(list.body["games"], json!([]));
     let a = send(
         &app,
-        post("/api/games/1/moves", &[JSON, HOST], r#"{"move":"a"}"#),
+        post("/api/games/1/moves", &[JSON, HOST, ME], r#"{"move":"a"}"#),
     )
     .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
 }
 
 /// Random bodies to every endpoint that takes one: never a server error.

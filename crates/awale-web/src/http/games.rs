@@ -16,7 +16,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, UrlQuery, Viewer};
+use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, Priority, ReviewRow, Thinking};
 use crate::error::Error;
 use crate::game::{
@@ -145,10 +145,12 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
-/// POST /api/games: starts a game.
+/// POST /api/games: starts a game, which belongs to the browser that made
+/// it (a request without a player cookie is refused: a game without seats
+/// would be anyone's).
 pub async fn create(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
@@ -185,12 +187,6 @@ pub async fn create(
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
     if mode == Mode::Online {
-        let player = viewer.player().cloned().ok_or_else(|| {
-            Error::forbidden(
-                "no_player",
-                "an online game needs a player cookie: open the page first",
-            )
-        })?;
         let name = parse_name(req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
         web.seats[side.index()] = Some(Seat {
@@ -202,15 +198,15 @@ pub async fn create(
             .shared
             .games
             .store()
-            .set_player_name(player, name, now)
+            .set_player_name(player.clone(), name, now)
             .await?;
-    } else if let Some(player) = viewer.player() {
-        web.seat_maker(player);
+    } else {
+        web.seat_maker(&player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
     Ok((
         StatusCode::CREATED,
-        Json(web.view(now, Some(viewer.player()))),
+        Json(web.view(now, Some(Some(&player)))),
     ))
 }
 
@@ -750,7 +746,7 @@ pub struct Imported {
 /// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
@@ -800,9 +796,7 @@ pub async fn import(
         .map(|(game, record)| {
             let mut web = WebGame::new(mode, game, now, random_seed());
             web.stop = lost_on_time(record, &web.game).map(Stop::Time);
-            if let Some(player) = viewer.player() {
-                web.seat_maker(player);
-            }
+            web.seat_maker(&player);
             web
         })
         .collect();
@@ -812,7 +806,7 @@ pub async fn import(
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now, Some(viewer.player())),
+            game: webs[0].view(now, Some(Some(&player))),
         }),
     ))
 }

@@ -63,7 +63,10 @@ pub async fn daily(
     UrlQuery(q): UrlQuery<DailyQuery>,
 ) -> ApiResult<Json<Value>> {
     let day = q.day.map_or(now_ms().max(0) / 86_400_000, i64::from);
-    let found = on_puzzles(&state, asker, move |db| awale_puzzles::daily(db, day as u64)).await?;
+    let found = on_puzzles(&state, asker, move |db| {
+        awale_puzzles::daily(db, day as u64)
+    })
+    .await?;
     let puzzle = found.ok_or_else(study::no_puzzle)?;
     Ok(Json(json!({ "day": day, "puzzle": puzzle })))
 }
@@ -131,7 +134,10 @@ pub async fn check(
 ) -> ApiResult<Json<Value>> {
     let position = parse_position(&req.position)?;
     let mv = parse_move(&req.mv)?;
-    let judged = on_puzzles(&state, asker, move |db| awale_puzzles::judge(db, &position, mv)).await?;
+    let judged = on_puzzles(&state, asker, move |db| {
+        awale_puzzles::judge(db, &position, mv)
+    })
+    .await?;
     Ok(Json(json!(judged)))
 }
 
@@ -196,7 +202,9 @@ pub async fn analysis(
     let analysis = state
         .shared
         .computer
-        .run_stoppable(asker, move |c, stop| study::analyse(c, &game, lines, budget, stop))
+        .run_stoppable(asker, move |c, stop| {
+            study::analyse(c, &game, lines, budget, stop)
+        })
         .await?;
     Ok(Json(analysis))
 }
