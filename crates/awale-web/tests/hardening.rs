@@ -528,6 +528,86 @@ async fn no_game_without_a_player_and_each_sees_only_their_own() {
     assert_eq!(current.body["game"]["id"], id);
 }
 
+#[tokio::test]
+async fn a_change_without_a_body_must_still_be_sent_as_json() {
+    // Finding 8: abort, claim, rematch, hand-over, hint and review take no
+    // body, so a form or text/plain request (which another site's page can
+    // send without a preflight) passed for the page's.
+    let app = app(state(quick()));
+    let id = game_of(&app, ME.1, r#"{"mode":"humans"}"#).await;
+    let online = game_of(&app, ME.1, r#"{"mode":"online","name":"Ama"}"#).await;
+    let types = [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+    ];
+    let paths = [
+        format!("/api/games/{id}/resign"),
+        format!("/api/games/{id}/hint"),
+        format!("/api/games/{id}/review"),
+        format!("/api/games/{online}/abort"),
+        format!("/api/games/{online}/claim"),
+        format!("/api/games/{online}/rematch"),
+        format!("/api/games/{online}/handoff"),
+    ];
+    for path in &paths {
+        for kind in types {
+            let mut headers = vec![HOST, ME];
+            if let Some(k) = kind {
+                headers.push(("content-type", k));
+            }
+            let a = send(&app, post(path, &headers, "")).await;
+            assert_eq!(
+                a.status,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "{path} {kind:?}: {}",
+                a.body
+            );
+            assert_eq!(a.body["error"], "not_json");
+        }
+    }
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, ME])).await;
+    assert_eq!(game.body["end"], Value::Null, "nobody resigned");
+    let game = send(&app, get(&format!("/api/games/{online}"), &[HOST, ME])).await;
+    assert_eq!(game.body["end"], Value::Null, "nothing aborted");
+}
+
+#[tokio::test]
+async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
+    // Finding 7: the body time limit restarted with every chunk, so a body
+    // sent one byte at a time stayed open as long as its sender liked.
+    let app = app(state(Config {
+        body_timeout: Duration::from_millis(300),
+        ..quick()
+    }));
+    let text = br#"{"mode":"humans"}"#.to_vec();
+    let drip = futures_util::stream::unfold(0usize, move |i| {
+        let text = text.clone();
+        async move {
+            if i == text.len() {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            Some((
+                Ok::<_, std::io::Error>(axum::body::Bytes::from(vec![text[i]])),
+                i + 1,
+            ))
+        }
+    });
+    let mut req = Request::post("/api/games")
+        .body(Body::from_stream(drip))
+        .unwrap();
+    for (k, v) in [JSON, HOST, ME] {
+        req.headers_mut().insert(k, v.parse().unwrap());
+    }
+    let started = std::time::Instant::now();
+    let a = send(&app, req).await;
+    assert_eq!(a.status, StatusCode::REQUEST_TIMEOUT, "{}", a.body);
+    assert_eq!(a.body["error"], "slow_body");
+    assert!(started.elapsed() < Duration::from_millis(800));
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -37,12 +37,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             let status = e.status();
+            let text = e.body_text();
+            if text.contains(super::deadline::TOO_SLOW) {
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, "slow_body", TOO_SLOW_TEXT);
+            }
             let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
                 "too_large"
             } else {
                 "bad_body"
             };
-            ApiError::new(status, code, e.body_text())
+            ApiError::new(status, code, text)
         })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return serde_json::from_slice(b"{}").map(JsonBody).map_err(|e| {
@@ -65,6 +69,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         })
     }
 }
+
+const TOO_SLOW_TEXT: &str = "the request's body came too slowly: send it at once";
 
 /// A URL's query: 400 `bad_query` naming the problem (an unknown field, a
 /// value of the wrong type) when it cannot be read.
