@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::task::AbortHandle;
 
-use crate::computer::{Computer, Thinking};
+use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, WebGame};
 use crate::live::Hub;
@@ -476,7 +476,7 @@ impl Games {
             let hub = Arc::clone(&self.hub);
             let search = game.game.clone();
             let asked = computer
-                .run(move |computer| {
+                .run(None, Priority::Game, move |computer| {
                     let stop = AtomicBool::new(false);
                     computer.choose_move(
                         &search,

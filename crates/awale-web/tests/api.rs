@@ -32,6 +32,7 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
         .method(method)
         .uri(uri)
         .header("content-type", "application/json")
+        .header("cookie", ME)
         .body(Body::from(body))
         .unwrap();
     let response = app.clone().oneshot(request).await.unwrap();
@@ -40,9 +41,15 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
     (status, bytes.to_vec())
 }
 
+/// The one player these tests play as (games need one: issue 20).
+const ME: &str = "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
 /// GETs `uri`: the whole response.
 async fn get(app: &Router, uri: &str) -> axum::response::Response {
-    let request = Request::get(uri).body(Body::empty()).unwrap();
+    let request = Request::get(uri)
+        .header("cookie", ME)
+        .body(Body::empty())
+        .unwrap();
     app.clone().oneshot(request).await.unwrap()
 }
 

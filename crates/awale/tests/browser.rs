@@ -38,6 +38,8 @@ fn shot_path(name: &str) -> PathBuf {
 /// Opens the page with quick animations and no sound.
 fn open(b: &Browser, url: &str) {
     b.goto(url);
+    // The games the test makes through the API are this browser's.
+    b.be_test_player();
     b.eval(
         "localStorage.setItem('awale.speed', '40'); localStorage.setItem('awale.sound', 'off');",
     );

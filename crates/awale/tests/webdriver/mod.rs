@@ -14,7 +14,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// One HTTP/1.1 request; returns the status and the body.
+/// The player the tests' own HTTP requests play as (a game needs one), and
+/// the browsers of the one-player tests too (see [`Browser::be_test_player`]),
+/// so a game a test makes through the API is the browser's.
+pub const TEST_PLAYER: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/// One HTTP/1.1 request, as [`TEST_PLAYER`]; returns the status and the body.
 pub fn http(
     addr: &str,
     method: &str,
@@ -27,7 +32,7 @@ pub fn http(
         .map_err(|e| e.to_string())?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nCookie: awale_player={TEST_PLAYER}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream
@@ -345,6 +350,15 @@ impl Browser {
 
     fn session_command(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
         self.command(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    /// Makes this browser [`TEST_PLAYER`] on the site it shows now, so the
+    /// games the test makes through the API are its own.
+    pub fn be_test_player(&self) {
+        let cookie = json!({"cookie": {
+            "name": "awale_player", "value": TEST_PLAYER, "path": "/", "httpOnly": true,
+        }});
+        self.session_command("POST", "/cookie", Some(&cookie));
     }
 
     /// Opens `url`.
