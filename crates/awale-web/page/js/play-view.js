@@ -8,7 +8,7 @@ import { t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
-import { showError } from "./toast.js";
+import { showError, toast } from "./toast.js";
 import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
   storesWords, resultWords, reasonWords,
@@ -145,9 +145,16 @@ export async function animate(g, ply, alive) {
 // A click (or Enter) on a hole: a legal one is played; another of the
 // mover's row is sent too, and the server's refusal says why it cannot be.
 function onBoardClick(e) {
+  if (session.replayAt !== null) return;
   const hit = e.target.closest(".hole-hit.tappable");
-  if (!hit || session.replayAt !== null) return;
-  play(hit.dataset.letter);
+  if (hit) play(hit.dataset.letter);
+  else if (e.target.closest(".hole-hit") && watching(session.game)) toast(t("watching_no_move"));
+}
+
+// Whether the page only watches the game shown, going on: someone else's
+// game (online, a spectator's).
+export function watching(g) {
+  return !!g && !g.end && !g.waiting && !mySides(g).length;
 }
 
 // ----------------------------------------------------------- players --
@@ -256,6 +263,7 @@ function renderStatus() {
   if (g.computer_to_move) box.textContent = t("thinking");
   else if (g.waiting) box.textContent = t("waiting_opponent");
   else if (personSide(g) === g.to_move) box.textContent = t("your_turn");
+  else if (watching(g)) box.textContent = t("watching_turn_of", sideLabel(g, g.to_move));
   else box.textContent = t("turn_of", sideLabel(g, g.to_move));
 }
 
@@ -457,6 +465,9 @@ export function render() {
     view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
+  const lost = $("#connection");
+  lost.hidden = !session.id || !session.offline;
+  if (!lost.hidden) lost.textContent = t("connection_lost");
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
   renderBoard();
   renderStatus();
@@ -493,7 +504,9 @@ function onKey(e) {
     e.preventDefault();
     return;
   }
-  if (/^[a-fA-F]$/.test(k) && isHumanTurn(g)) {
+  if (/^[a-fA-F]$/.test(k) && watching(g)) {
+    toast(t("watching_no_move"));
+  } else if (/^[a-fA-F]$/.test(k) && isHumanTurn(g)) {
     const idx = k.toUpperCase().charCodeAt(0) - 65;
     play(holeLetter(g.to_move === "S" ? idx : idx + 6));
   } else if ((k === "Enter" || k === " ") && e.target.dataset && e.target.dataset.letter) {

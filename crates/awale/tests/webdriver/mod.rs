@@ -205,8 +205,20 @@ impl Site {
     /// Kills the server (no clean stop) and starts it again on the same
     /// store and port, so that pages reconnect by themselves.
     pub fn restart(&mut self) {
+        self.kill();
+        self.start_again();
+    }
+
+    /// Kills the server (no clean stop, as a crash or a power cut) and
+    /// leaves it down until [`Site::start_again`].
+    pub fn kill(&mut self) {
         let _ = self.server.0.kill();
         let _ = self.server.0.wait();
+    }
+
+    /// Starts the server again after [`Site::kill`], on the same store
+    /// and port.
+    pub fn start_again(&mut self) {
         let addr = self.url.trim_start_matches("http://");
         let more: Vec<&str> = self.more.iter().map(String::as_str).collect();
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -546,6 +558,16 @@ impl Browser {
                 "upload_throughput": up,
             }})),
         );
+    }
+
+    /// Runs the DevTools protocol command `cmd` with `params` (through
+    /// chromedriver); returns its result.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.session_command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(&json!({ "cmd": cmd, "params": params })),
+        )
     }
 
     /// Saves a PNG screenshot of the page to `path`.
