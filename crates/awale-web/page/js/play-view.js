@@ -267,6 +267,11 @@ function turnWords(g) {
   return t("turn_of", sideLabel(g, g.to_move));
 }
 
+// `text` ended as a sentence.
+function sentence(text) {
+  return /[.!?…]$/.test(text) ? text : text + ".";
+}
+
 // How game `g` ended, in words.
 function endWords(g) {
   return `${resultWords(g, g.end, personSide(g))} ${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
@@ -292,7 +297,7 @@ function speakMoves() {
   } else if (!!g.end === was.end) {
     return;
   }
-  parts.push(g.end ? endWords(g) : turnWords(g) + ".");
+  parts.push(g.end ? endWords(g) : sentence(turnWords(g)));
   say(parts.join(" "));
 }
 
@@ -317,10 +322,10 @@ export function answer(name) {
     case "last":
       return g.plies.length ? moveWords(g.plies[g.plies.length - 1], you, hideCounts()) : t("said_no_move");
     case "turn":
-      return g.end ? endWords(g) : turnWords(g) + ".";
+      return g.end ? endWords(g) : sentence(turnWords(g));
     case "legal":
       if (g.end) return endWords(g);
-      if (!isHumanTurn(g)) return turnWords(g) + ".";
+      if (!isHumanTurn(g)) return sentence(turnWords(g));
       return t("said_legal", g.legal.join(", "));
     default:
       return "";

@@ -11,14 +11,15 @@ import { holeLetter, letterHole, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-// Says `text` in the live region (shown too, under the board). The same
-// words twice are said twice: a screen reader reads a live region's
-// changes only.
-let again = false;
+// Says `text`: a new line of the log under the board (a live region,
+// whose additions screen readers read), the last one shown, the last
+// twenty kept to be read again.
 export function say(text) {
-  const box = $("#said");
-  again = !again;
-  box.textContent = text + (again ? "\u00a0" : "");
+  const log = $("#said");
+  const line = document.createElement("p");
+  line.textContent = text;
+  log.append(line);
+  while (log.children.length > 20) log.firstElementChild.remove();
 }
 
 // "2 from your B and 3 from your C", the language's way.

@@ -624,6 +624,7 @@ pub mod keys {
     pub const ALT: &str = "\u{E00A}";
     pub const ESCAPE: &str = "\u{E00C}";
     pub const SPACE: &str = "\u{E00D}";
+    pub const HOME: &str = "\u{E011}";
     pub const LEFT: &str = "\u{E012}";
     pub const UP: &str = "\u{E013}";
     pub const RIGHT: &str = "\u{E014}";
@@ -644,7 +645,9 @@ pub fn axe_source() -> &'static str {
                 .arg(&dir)
                 .stdout(Stdio::null())
                 .status()
-                .expect("the accessibility tests need npm (Debian's package npm) to install axe-core");
+                .expect(
+                    "the accessibility tests need npm (Debian's package npm) to install axe-core",
+                );
             assert!(status.success(), "npm ci in {} failed", dir.display());
         }
         std::fs::read_to_string(&file)
