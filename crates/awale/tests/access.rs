@@ -34,6 +34,12 @@ fn database() -> &'static Path {
     })
 }
 
+/// Where a screenshot to look at by eye goes (a temporary directory).
+fn shot(name: &str) -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| temp_dir("access-shots")).join(name)
+}
+
 /// Opens `url` with no sowing animation, no sound, the page in `lang`, and
 /// nothing kept of an earlier visit.
 fn open(b: &Browser, url: &str, lang: &str) {
@@ -97,7 +103,16 @@ fn tour(site: &Site, b: &Browser, lang: &str) -> Vec<String> {
         "return document.querySelector('#dlg-settings').open",
     );
     check(b, &v("settings"), &mut found);
+    // The high-contrast theme, chosen in the settings.
+    b.click("#chk-contrast");
     b.eval("document.querySelector('#dlg-settings').close()");
+    wait(b, "the high-contrast theme", "return document.documentElement.classList.contains('contrast')");
+    check(b, &v("play, high contrast"), &mut found);
+    b.screenshot(&shot(&format!("play-contrast-{lang}.png")));
+    b.click("#btn-settings");
+    b.click("#chk-contrast");
+    b.eval("document.querySelector('#dlg-settings').close()");
+    b.screenshot(&shot(&format!("play-{lang}.png")));
     b.click("#btn-resign");
     wait(
         b,
