@@ -571,3 +571,97 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
         s.contains(" joue ") || s.starts_with("Vous jouez ")
     });
 }
+
+/// What does not survive the zoom: the page wider than the window, an
+/// element past its right edge, text cut off in its box.
+const ZOOM_CHECK: &str = "
+    const w = window.innerWidth;
+    const bad = [];
+    if (document.documentElement.scrollWidth > w) bad.push('page ' + document.documentElement.scrollWidth + ' > ' + w);
+    const name = (e) => e.id || (e.className && (e.className.baseVal ?? e.className)) || e.tagName;
+    for (const e of document.querySelectorAll('header *, main *, dialog[open] *')) {
+      if (e.offsetParent === null && !(e instanceof SVGElement)) continue;
+      const r = e.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.right > w + 1) bad.push(name(e) + ' ends at ' + Math.round(r.right));
+      const style = getComputedStyle(e);
+      const clips = style.overflowX === 'hidden' || style.overflowX === 'clip' || style.textOverflow === 'ellipsis';
+      if (clips && e.scrollWidth > e.clientWidth + 1 && e.textContent.trim()) bad.push(name(e) + ' cut: ' + e.textContent.trim().slice(0, 40));
+    }
+    return bad;";
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_zoom() {
+    let site = Site::start("zoom");
+    let b = Browser::start("zoom", "fr-FR,fr", 1280, 900);
+    // What the system asks for, before the page starts: no sowing
+    // animation, the high-contrast theme; the player may choose otherwise.
+    b.cdp(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [
+            {"name": "prefers-reduced-motion", "value": "reduce"},
+            {"name": "prefers-contrast", "value": "more"},
+        ]}),
+    );
+    b.goto(&site.url);
+    b.eval("localStorage.clear(); localStorage.setItem('awale.sound', 'off')");
+    b.goto(&site.url);
+    wait(&b, "the new game dialog", "return document.querySelector('#dlg-new').open");
+    assert_eq!(
+        b.eval("return document.documentElement.classList.contains('contrast')"),
+        json!(true)
+    );
+    b.eval("document.querySelector('#dlg-new').close()");
+    b.click("#btn-settings");
+    assert_eq!(
+        b.eval("return [document.querySelector('#sel-speed').value, document.querySelector('#chk-contrast').checked, \
+                document.querySelector('#motion-note').hidden]"),
+        json!(["0", true, false])
+    );
+    // Chosen here, the theme stays off whatever the system says.
+    b.click("#chk-contrast");
+    b.eval("document.querySelector('#dlg-settings').close()");
+
+    // 200% zoom of a 1280 x 900 window: 640 x 450 CSS pixels, each two
+    // screen pixels wide.
+    b.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": false}),
+    );
+    b.goto(&site.url);
+    wait(&b, "the new game dialog", "return document.querySelector('#dlg-new').open");
+    assert_eq!(
+        b.eval("return document.documentElement.classList.contains('contrast')"),
+        json!(false)
+    );
+    let mut bad = Vec::new();
+    let mut look = |b: &Browser, view: &str| {
+        for problem in b.strings(ZOOM_CHECK) {
+            bad.push(format!("[{view}] {problem}"));
+        }
+        b.screenshot(&shot(&format!("zoom-{}.png", view.replace(' ', "-"))));
+    };
+    b.eval("document.querySelector('details.options').open = true");
+    look(&b, "new game");
+    b.click("#btn-start");
+    wait(&b, "a game", "return document.querySelectorAll('.hole-hit.legal').length > 0");
+    b.eval("document.querySelector('.commands').open = true");
+    look(&b, "play");
+    b.click("#btn-settings");
+    look(&b, "settings");
+    b.eval("document.querySelector('#dlg-settings').close()");
+    for (hash, view, ready) in [
+        ("#games", "games", "document.querySelectorAll('.game-card').length > 0"),
+        ("#rules", "rules", "!!document.querySelector('#rules-text figure svg')"),
+        ("#learn", "lessons", "document.querySelectorAll('.lesson-card').length > 0"),
+        ("#lesson=sow", "lesson", "document.querySelectorAll('#lesson-board .hole-hit').length === 12"),
+        ("#analysis", "analysis", "document.querySelectorAll('#analysis-board .hole-hit').length === 12"),
+        ("#lobby", "lobby", "!document.querySelector('#view-lobby').hidden"),
+    ] {
+        go(&b, hash);
+        wait(&b, view, &format!("return {ready}"));
+        look(&b, view);
+    }
+    assert!(bad.is_empty(), "at 200% zoom:\n{}", bad.join("\n"));
+}
