@@ -106,7 +106,11 @@ fn tour(site: &Site, b: &Browser, lang: &str) -> Vec<String> {
     // The high-contrast theme, chosen in the settings.
     b.click("#chk-contrast");
     b.eval("document.querySelector('#dlg-settings').close()");
-    wait(b, "the high-contrast theme", "return document.documentElement.classList.contains('contrast')");
+    wait(
+        b,
+        "the high-contrast theme",
+        "return document.documentElement.classList.contains('contrast')",
+    );
     check(b, &v("play, high contrast"), &mut found);
     b.screenshot(&shot(&format!("play-contrast-{lang}.png")));
     b.click("#btn-settings");
@@ -607,7 +611,11 @@ fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_z
     b.goto(&site.url);
     b.eval("localStorage.clear(); localStorage.setItem('awale.sound', 'off')");
     b.goto(&site.url);
-    wait(&b, "the new game dialog", "return document.querySelector('#dlg-new').open");
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
     assert_eq!(
         b.eval("return document.documentElement.classList.contains('contrast')"),
         json!(true)
@@ -630,7 +638,11 @@ fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_z
         json!({"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": false}),
     );
     b.goto(&site.url);
-    wait(&b, "the new game dialog", "return document.querySelector('#dlg-new').open");
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
     assert_eq!(
         b.eval("return document.documentElement.classList.contains('contrast')"),
         json!(false)
@@ -645,23 +657,188 @@ fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_z
     b.eval("document.querySelector('details.options').open = true");
     look(&b, "new game");
     b.click("#btn-start");
-    wait(&b, "a game", "return document.querySelectorAll('.hole-hit.legal').length > 0");
+    wait(
+        &b,
+        "a game",
+        "return document.querySelectorAll('.hole-hit.legal').length > 0",
+    );
     b.eval("document.querySelector('.commands').open = true");
     look(&b, "play");
     b.click("#btn-settings");
     look(&b, "settings");
     b.eval("document.querySelector('#dlg-settings').close()");
     for (hash, view, ready) in [
-        ("#games", "games", "document.querySelectorAll('.game-card').length > 0"),
-        ("#rules", "rules", "!!document.querySelector('#rules-text figure svg')"),
-        ("#learn", "lessons", "document.querySelectorAll('.lesson-card').length > 0"),
-        ("#lesson=sow", "lesson", "document.querySelectorAll('#lesson-board .hole-hit').length === 12"),
-        ("#analysis", "analysis", "document.querySelectorAll('#analysis-board .hole-hit').length === 12"),
-        ("#lobby", "lobby", "!document.querySelector('#view-lobby').hidden"),
+        (
+            "#games",
+            "games",
+            "document.querySelectorAll('.game-card').length > 0",
+        ),
+        (
+            "#rules",
+            "rules",
+            "!!document.querySelector('#rules-text figure svg')",
+        ),
+        (
+            "#learn",
+            "lessons",
+            "document.querySelectorAll('.lesson-card').length > 0",
+        ),
+        (
+            "#lesson=sow",
+            "lesson",
+            "document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+        ),
+        (
+            "#analysis",
+            "analysis",
+            "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
+        ),
+        (
+            "#lobby",
+            "lobby",
+            "!document.querySelector('#view-lobby').hidden",
+        ),
     ] {
         go(&b, hash);
         wait(&b, view, &format!("return {ready}"));
         look(&b, view);
     }
     assert!(bad.is_empty(), "at 200% zoom:\n{}", bad.join("\n"));
+}
+
+/// Goes with the arrows over the holes of the board `svg` from the one
+/// focused until one that can be played has the focus; its letter.
+fn arrow_to_playable(b: &Browser, svg: &str) -> String {
+    let focused = format!(
+        "const e = document.activeElement; \
+         return e.closest('{svg}') && e.classList.contains('hole-hit') && e.getAttribute('aria-disabled') !== 'true' \
+         ? e.dataset.letter : null"
+    );
+    for key in [keys::HOME, keys::UP, keys::HOME, keys::DOWN, keys::HOME] {
+        b.keys(key);
+        for _ in 0..6 {
+            if let Some(letter) = b.eval(&focused).as_str() {
+                return letter.to_string();
+            }
+            b.keys(keys::RIGHT);
+        }
+    }
+    panic!("no hole of {svg} can be played")
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
+    let db = database().to_str().expect("a UTF-8 path").to_string();
+    let site = Site::start_with("keyboard-learn", &["--db", &db]);
+    let b = Browser::start("keyboard-learn", "en-GB,en", 1280, 900);
+    open(&b, &site.url, "en");
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    b.keys(keys::ESCAPE);
+    wait(
+        &b,
+        "the dialog closed",
+        "return !document.querySelector('#dlg-new').open",
+    );
+
+    // A lesson: its card, then a hole played from the board.
+    tab_to(&b, "#btn-learn", 30);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the lessons",
+        "return document.querySelectorAll('.lesson-card').length > 0",
+    );
+    tab_to(&b, ".lesson-card[data-lesson='capture']", 30);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the lesson",
+        "return document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+    );
+    tab_to(&b, "#lesson-board .hole-hit", 30);
+    let letter = arrow_to_playable(&b, "#lesson-board");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the lesson's answer",
+        "return /Well done|Try again/.test(document.querySelector('#lesson-feedback').textContent)",
+    );
+    assert_eq!(
+        b.string("return document.activeElement.dataset.letter || document.activeElement.id"),
+        letter,
+        "the focus stayed on the hole played"
+    );
+
+    // A puzzle, the same way.
+    tab_to(&b, "#tab-puzzles", 60);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "a puzzle",
+        "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
+    );
+    tab_to(&b, "#puzzle-board .hole-hit", 30);
+    arrow_to_playable(&b, "#puzzle-board");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the puzzle's answer",
+        "return /Well done|Not /.test(document.querySelector('#puzzle-feedback').textContent)",
+    );
+
+    // The analysis board: a move played adds it to the variations.
+    tab_to(&b, "#tab-analysis", 80);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the analysis board",
+        "return document.querySelectorAll('#analysis-board .hole-hit.legal').length > 0",
+    );
+    tab_to(&b, "#analysis-board .hole-hit", 30);
+    let letter = arrow_to_playable(&b, "#analysis-board");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the move in the variations",
+        &format!("return [...document.querySelectorAll('#an-tree .mv')].some(m => m.textContent.includes('{letter}'))"),
+    );
+
+    // An online game for a friend, then a word in its chat.
+    tab_to(&b, "#btn-new", 80);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    tab_to(&b, "input[name=mode]:checked", 10);
+    b.keys(keys::RIGHT);
+    b.keys(keys::RIGHT);
+    assert_eq!(
+        b.string("return document.querySelector('#form-new').mode.value"),
+        "online"
+    );
+    tab_to(&b, "#new-nickname", 20);
+    b.keys("Awa");
+    tab_to(&b, "#btn-start", 40);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the invite",
+        "return document.querySelector('#invite-link').value.includes('?join=')",
+    );
+    tab_to(&b, "#chat-text", 80);
+    b.keys("hello by keyboard");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the chat line",
+        "return document.querySelector('#chat-lines').textContent.includes('hello by keyboard')",
+    );
+    assert_eq!(b.string("return document.activeElement.id"), "chat-text");
 }
