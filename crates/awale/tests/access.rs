@@ -477,6 +477,13 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
         "the focus stayed on the hole played"
     );
 
+    // A hint, asked for with its button, is said too.
+    if !over(&said) {
+        tab_to(&b, "#btn-hint", 40);
+        b.keys(keys::ENTER);
+        wait_last(&b, "the hint", |s| s.starts_with("Hint: play "));
+    }
+
     // Then the command field, as lichess's blind mode has: the legal holes
     // heard, one played, until the end. The game is followed by the
     // accessibility tree alone; the server's view checks it.
@@ -561,7 +568,26 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
     wait_last(&b, "an unknown command", |s| {
         s.starts_with("Unknown command “zzz”")
     });
-    b.chord(keys::SHIFT, keys::TAB);
+    // The game replayed from its start, a move at a time, is said too.
+    tab_to(&b, "#btn-replay", 40);
+    b.keys(keys::ENTER);
+    wait_last(&b, "the start position", |s| s == "Start position");
+    tab_to(&b, "#rp-next", 80);
+    b.keys(keys::ENTER);
+    wait_last(&b, "the first move replayed", |s| {
+        s.starts_with(&format!("You play {first}: 4 seeds sown; 0 to 0."))
+    });
+    b.keys(keys::ESCAPE);
+    wait(
+        &b,
+        "the game again",
+        "return document.querySelector('#replay-bar').hidden",
+    );
+    assert_eq!(
+        b.string("return document.activeElement.id"),
+        "btn-replay",
+        "the focus back on Replay"
+    );
     tab_to(&b, "#btn-lang", 80);
     b.keys(keys::ENTER);
     wait(

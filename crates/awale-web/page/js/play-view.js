@@ -25,6 +25,7 @@ const view = {
   actions: {}, // what the result's buttons do: {review, newGame}
   welcome: false, // no game to show
   spoken: null, // the game and plies last said in words ({id, n, end})
+  hintSaid: null, // the hint last said in words
 };
 
 export function setInfo(info) {
@@ -538,6 +539,11 @@ function renderControls() {
       }
       hb.append(ul);
     }
+    // Asked for with the button, it is said too.
+    if (view.hintSaid !== h) {
+      view.hintSaid = h;
+      say(hb.textContent);
+    }
   } else {
     hb.hidden = true;
   }
@@ -572,8 +578,19 @@ export function flip() {
 // Replay: the position after `k` plies, or null for the game as it is.
 export function setReplay(k) {
   const g = session.game;
+  const before = session.replayAt;
+  const inBar = $("#replay-bar").contains(document.activeElement);
   session.replayAt = k === null || !g ? null : Math.max(0, Math.min(k, g.plies.length));
   render();
+  // Back to the game from the replay's buttons: the focus goes to the
+  // button that started it, not to the page's top.
+  if (inBar && $("#replay-bar").hidden) $("#btn-replay").focus();
+  // A position replayed is said, unless the move list has the focus (its
+  // buttons say their moves).
+  const at = session.replayAt;
+  if (at !== null && at !== before && !$("#move-list").contains(document.activeElement)) {
+    say(at === 0 ? t("start_pos") : moveWords(g.plies[at - 1], personSide(g), hideCounts()));
+  }
   if (session.replayAt === null) computerIfDue();
 }
 

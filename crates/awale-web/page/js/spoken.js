@@ -18,6 +18,9 @@ export function say(text) {
   const log = $("#said");
   const line = document.createElement("p");
   line.textContent = text;
+  // Said in the page's language: lines kept from before a change of
+  // language are read in theirs.
+  line.lang = getLang();
   log.append(line);
   while (log.children.length > 20) log.firstElementChild.remove();
 }
