@@ -172,7 +172,7 @@ fn a_game_against_the_computer_played_by_clicking() {
                  document.querySelector('#btn-settings').getAttribute('aria-label'),
                  document.querySelector('#btn-sound').getAttribute('aria-label')]",
     );
-    assert_eq!(names, json!(["C: 4 seeds, play", "Settings", "Sounds"]));
+    assert_eq!(names, json!(["your hole C, 4 seeds", "Settings", "Sounds"]));
 
     // A click on hole C plays it, and the computer answers. With the
     // sowing slowed down (in the settings), what is said goes in step with
