@@ -179,8 +179,8 @@ pub struct WebGame {
     pub mode: Mode,
     /// Who sits on each side (South, North). Against the computer and on
     /// one screen, the person's seats belong to the browser that made the
-    /// game; a game made without a browser identity (a script) has no
-    /// seats and anyone may play it. Online, an empty seat is free.
+    /// game (a game stored without seats, from before games needed a
+    /// player, is nobody's). Online, an empty seat is free.
     pub seats: [Option<Seat>; 2],
     /// Listed in the lobby while a seat is free (online games).
     pub public: bool,
@@ -293,22 +293,18 @@ impl WebGame {
 
     /// The sides `player` may act for: both on one screen, the person's
     /// against the computer, their seat online. A game without seats (made
-    /// by a script) lets anyone act, except online.
+    /// by a script before games needed a player) is nobody's: it can be
+    /// watched, not played.
     pub fn sides_of(&self, player: Option<&PlayerId>) -> Vec<Side> {
         let holds = |side: Side| match (&self.seats[side.index()], player) {
             (Some(seat), Some(p)) => seat.player == *p,
             _ => false,
         };
-        let unowned = self.seats.iter().all(Option::is_none);
         let candidates: Vec<Side> = match self.mode {
             Mode::Computer { human, .. } => vec![human],
-            Mode::Humans => Side::BOTH.to_vec(),
-            Mode::Online => return Side::BOTH.into_iter().filter(|&s| holds(s)).collect(),
+            Mode::Humans | Mode::Online => Side::BOTH.to_vec(),
         };
-        candidates
-            .into_iter()
-            .filter(|&s| unowned || holds(s))
-            .collect()
+        candidates.into_iter().filter(|&s| holds(s)).collect()
     }
 
     /// Checks that `player` may act for `side`.
@@ -939,9 +935,10 @@ mod tests {
     }
 
     #[test]
-    fn a_game_made_by_a_script_lets_anyone_play_except_online() {
+    fn a_game_without_seats_is_nobodys() {
         let g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 0, 0);
-        assert_eq!(g.sides_of(None), vec![Side::South, Side::North]);
+        assert!(g.sides_of(None).is_empty());
+        assert!(g.sides_of(Some(&PlayerId("kofi".into()))).is_empty());
         let mut mine = g.clone();
         mine.seats = [Some(player("ama")), Some(player("ama"))];
         assert!(mine.sides_of(None).is_empty());
