@@ -19,6 +19,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use crate::error::{Error, Kind};
+use crate::lock;
 
 /// A level offered to players.
 #[derive(Clone, Debug, Serialize)]
@@ -233,10 +234,6 @@ pub struct Computer {
     queued: AtomicUsize,
     max_queued: usize,
     running: AtomicUsize,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Computer {

@@ -20,6 +20,7 @@ use crate::computer::{Computer, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, WebGame};
 use crate::live::Hub;
+use crate::lock;
 use crate::store::{LobbyGame, Store};
 
 /// How often the server notes that it is alive (for clocks across a
@@ -66,10 +67,6 @@ enum Change {
     Move,
     /// Anything else.
     State,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The lobby: open challenges and games being played.

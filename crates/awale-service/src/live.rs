@@ -12,6 +12,8 @@ use awale_core::Side;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use crate::lock;
+
 /// One event for the listeners of a game or of the lobby.
 #[derive(Clone, Debug)]
 pub struct Event {
@@ -85,10 +87,6 @@ impl Watch {
     pub fn on_leave(&mut self, f: impl FnOnce(Presence) + Send + 'static) {
         self.on_change = Some(Box::new(f));
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Hub {

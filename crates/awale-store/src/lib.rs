@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
+use awale_model::lock;
 use awale_model::view;
 
 mod rows;
@@ -225,10 +226,6 @@ impl Inner {
             let _ = handle.join();
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Store {
