@@ -21,7 +21,7 @@ use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, WebGame};
 use crate::live::Hub;
 use crate::lock;
-use crate::store::{LobbyGame, Store};
+use crate::store::{GameStore, LobbyGame};
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -54,7 +54,7 @@ const BUSY_TRIES: u32 = 240;
 
 /// The games in use, the store behind them and their watchers.
 pub struct Games {
-    store: Store,
+    store: Arc<dyn GameStore>,
     hub: Arc<Hub>,
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
     lobby_changed: AtomicBool,
@@ -90,7 +90,7 @@ pub struct LiveGame {
 
 impl Games {
     /// The games of `store`, watched through `hub`.
-    pub fn new(store: Store, hub: Arc<Hub>) -> Games {
+    pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>) -> Games {
         Games {
             store,
             hub,
@@ -112,8 +112,8 @@ impl Games {
     }
 
     /// The store.
-    pub fn store(&self) -> &Store {
-        &self.store
+    pub fn store(&self) -> &dyn GameStore {
+        &*self.store
     }
 
     /// The watchers' hub.

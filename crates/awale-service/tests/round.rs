@@ -15,10 +15,12 @@ use awale_service::Store;
 
 fn games() -> Arc<Games> {
     let store = Store::in_memory().unwrap();
-    Arc::new(Games::new(store, Arc::new(Hub::default())).with_computer(
-        Arc::new(Computer::new(None, 1, 4)),
-        Duration::from_millis(200),
-    ))
+    Arc::new(
+        Games::new(Arc::new(store), Arc::new(Hub::default())).with_computer(
+            Arc::new(Computer::new(None, 1, 4)),
+            Duration::from_millis(200),
+        ),
+    )
 }
 
 fn player(n: u8) -> PlayerId {

@@ -147,7 +147,7 @@ impl AppState {
             config.max_queued_searches,
         ));
         let games = Arc::new(
-            games::Games::new(store, Arc::new(live::Hub::default()))
+            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time),
         );
         games.start()?;
