@@ -74,7 +74,7 @@ pub enum ImportAs {
 
 impl Games {
     /// Stores the games of record file `text` as new games going on `as_`,
-    /// seated for `maker`. `pay` is given what the import costs of the
+    /// seated for `maker` (the person's seats are theirs). `pay` is given what the import costs of the
     /// allowance of new games (one per ten games), before anything is
     /// stored. Either every game is stored (in one transaction) or none.
     ///
@@ -86,7 +86,7 @@ impl Games {
         self: &Arc<Self>,
         text: &str,
         as_: ImportAs,
-        maker: Option<&PlayerId>,
+        maker: &PlayerId,
         pay: impl FnOnce(u32) -> Result<(), Error>,
     ) -> Result<Vec<WebGame>, Error> {
         let records =
@@ -128,9 +128,7 @@ impl Games {
             .map(|(game, record)| {
                 let mut web = WebGame::new(mode, game, now, random_seed());
                 web.stop = lost_on_time(record, &web.game).map(Stop::Time);
-                if let Some(player) = maker {
-                    web.seat_maker(player);
-                }
+                web.seat_maker(maker);
                 web
             })
             .collect();

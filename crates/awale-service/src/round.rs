@@ -170,6 +170,22 @@ impl Games {
         }
     }
 
+    /// `me` declines the other player's rematch offer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`] and the model's rematch rules.
+    pub async fn decline_rematch(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+    ) -> Result<WebGame, Error> {
+        let (game, ()) = self
+            .online_change(id, me, |g, side| g.decline_rematch(side))
+            .await?;
+        Ok(game)
+    }
+
     /// After [`CHALLENGE_GRACE`], withdraws online game `id` if it still
     /// waits for its second player and its maker (on `side`) is still gone.
     pub fn withdraw_when_gone(self: &Arc<Self>, id: i64, side: Side) {

@@ -12,7 +12,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, UrlQuery, Viewer};
+use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
 use crate::error::Error;
 use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
@@ -140,10 +140,12 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
-/// POST /api/games: starts a game.
+/// POST /api/games: starts a game, which belongs to the browser that made
+/// it (a request without a player cookie is refused: a game without seats
+/// would be anyone's).
 pub async fn create(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
@@ -180,12 +182,6 @@ pub async fn create(
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
     if mode == Mode::Online {
-        let player = viewer.player().cloned().ok_or_else(|| {
-            Error::forbidden(
-                "no_player",
-                "an online game needs a player cookie: open the page first",
-            )
-        })?;
         let name = parse_name(req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
         web.seats[side.index()] = Some(Seat {
@@ -197,15 +193,15 @@ pub async fn create(
             .shared
             .games
             .store()
-            .set_player_name(player, name, now)
+            .set_player_name(player.clone(), name, now)
             .await?;
-    } else if let Some(player) = viewer.player() {
-        web.seat_maker(player);
+    } else {
+        web.seat_maker(&player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
     Ok((
         StatusCode::CREATED,
-        Json(web.view(now, Some(viewer.player()))),
+        Json(web.view(now, Some(Some(&player)))),
     ))
 }
 
@@ -459,7 +455,7 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
 /// every move's score, and the database's value where it has one. Stops
 /// when the asker goes away.
-pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
+pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>> {
     let game = on.load().await?;
     if let Some(end) = game.end() {
         return Err(Error::game_over(end.reason.name()).into());
@@ -470,7 +466,7 @@ pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
     let hint = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.hint(&game.game, budget, stop))
+        .run_stoppable(asker, move |c, stop| c.hint(&game.game, budget, stop))
         .await?;
     Ok(Json(hint))
 }
@@ -507,7 +503,7 @@ pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
 /// same search budget (the same game always gets the same review), the
 /// evaluation after each (South's view), mistakes with the better move.
 /// The review is stored with the game and given again at once.
-pub async fn review(on: OnGame) -> ApiResult<Response> {
+pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response> {
     let game = on.load().await?;
     check_fair(&game, &on.viewer, true)?;
     let (state, id) = (&on.state, on.id);
@@ -521,7 +517,7 @@ pub async fn review(on: OnGame) -> ApiResult<Response> {
     let rows = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.review(&core, stop))
+        .run_stoppable(asker, move |c, stop| c.review(&core, stop))
         .await?;
     if rows.len() < plies {
         return Err(Error::internal("the review was stopped").into());
@@ -586,7 +582,7 @@ pub struct Imported {
 /// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
@@ -605,16 +601,13 @@ pub async fn import(
     };
     let shared = &state.shared;
     let pay = |cost| shared.creations.take(&ip, cost, now_ms());
-    let webs = shared
-        .games
-        .import(&req.record, as_, viewer.player(), pay)
-        .await?;
+    let webs = shared.games.import(&req.record, as_, &player, pay).await?;
     let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now_ms(), Some(viewer.player())),
+            game: webs[0].view(now_ms(), Some(Some(&player))),
         }),
     ))
 }

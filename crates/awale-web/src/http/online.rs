@@ -177,11 +177,29 @@ pub async fn claim(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> 
     Ok(on.view(&game))
 }
 
+/// The body of POST /api/games/{id}/rematch.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {
+    /// Absent or true: offer, or accept the other's offer; false: decline it.
+    #[serde(default)]
+    accept: Option<bool>,
+}
+
 /// POST /api/games/{id}/rematch: offers a rematch, or accepts the other's:
 /// then a new game starts with the colours swapped, and both are sent to it
-/// (`offers.rematch_id`).
-pub async fn rematch(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
-    let game = on.state.shared.games.rematch(on.id, &me).await?;
+/// (`offers.rematch_id`); `{"accept": false}` declines the other's offer.
+pub async fn rematch(
+    on: OnGame,
+    Player(me): Player,
+    JsonBody(req): JsonBody<RematchRequest>,
+) -> ApiResult<Json<GameView>> {
+    let games = &on.state.shared.games;
+    let game = if req.accept == Some(false) {
+        games.decline_rematch(on.id, &me).await?
+    } else {
+        games.rematch(on.id, &me).await?
+    };
     Ok(on.view(&game))
 }
 
@@ -364,7 +382,7 @@ pub async fn react(
     let game = on.load().await?;
     let side = game.online_seat(Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
-    hub.publish(on.id, "reaction", Reaction { kind, side });
+    hub.publish_now(on.id, "reaction", Reaction { kind, side });
     Ok(StatusCode::NO_CONTENT)
 }
 
