@@ -8,7 +8,7 @@ import { t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
-import { showError } from "./toast.js";
+import { showError, toast } from "./toast.js";
 import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
@@ -149,9 +149,16 @@ export async function animate(g, ply, alive) {
 // A click (or Enter) on a hole: a legal one is played; another of the
 // mover's row is sent too, and the server's refusal says why it cannot be.
 function onBoardClick(e) {
+  if (session.replayAt !== null) return;
   const hit = e.target.closest(".hole-hit.tappable");
-  if (!hit || session.replayAt !== null) return;
-  play(hit.dataset.letter);
+  if (hit) play(hit.dataset.letter);
+  else if (e.target.closest(".hole-hit") && watching(session.game)) toast(t("watching_no_move"));
+}
+
+// Whether the page only watches the game shown, going on: someone else's
+// game (online, a spectator's).
+export function watching(g) {
+  return !!g && !g.end && !g.waiting && !mySides(g).length;
 }
 
 // ----------------------------------------------------------- players --
@@ -265,6 +272,7 @@ function turnWords(g) {
   if (g.computer_to_move) return t("thinking");
   if (g.waiting) return t("waiting_opponent");
   if (personSide(g) === g.to_move) return t("your_turn");
+  if (watching(g)) return t("watching_turn_of", sideLabel(g, g.to_move));
   return t("turn_of", sideLabel(g, g.to_move));
 }
 
@@ -344,7 +352,7 @@ function onCommand(e) {
   const g = session.game;
   if (/^[a-f]$/i.test(text)) {
     if (g && isHumanTurn(g) && session.replayAt === null) playKey(g, text);
-    else say(g && g.end ? endWords(g) : t("said_not_your_turn"));
+    else say(g && g.end ? endWords(g) : g && watching(g) ? t("watching_no_move") : t("said_not_your_turn"));
     return;
   }
   const name = commandOf(text);
@@ -560,6 +568,9 @@ export function render() {
     view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
+  const lost = $("#connection");
+  lost.hidden = !session.id || !session.offline;
+  if (!lost.hidden) lost.textContent = t("connection_lost");
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
   renderBoard();
   renderStatus();
@@ -612,6 +623,8 @@ function onKey(e) {
   if (command) {
     e.preventDefault();
     say(answer(command));
+  } else if (/^[a-fA-F]$/.test(k) && watching(g)) {
+    toast(t("watching_no_move"));
   } else if (/^[a-fA-F]$/.test(k) && isHumanTurn(g)) {
     playKey(g, k);
   } else if ((k === "Enter" || k === " ") && e.target.dataset && e.target.dataset.letter) {

@@ -14,7 +14,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// One HTTP/1.1 request; returns the status and the body.
+/// The player the tests' own HTTP requests play as (a game needs one), and
+/// the browsers of the one-player tests too (see [`Browser::be_test_player`]),
+/// so a game a test makes through the API is the browser's.
+pub const TEST_PLAYER: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/// One HTTP/1.1 request, as [`TEST_PLAYER`]; returns the status and the body.
 pub fn http(
     addr: &str,
     method: &str,
@@ -27,7 +32,7 @@ pub fn http(
         .map_err(|e| e.to_string())?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nCookie: awale_player={TEST_PLAYER}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream
@@ -200,8 +205,20 @@ impl Site {
     /// Kills the server (no clean stop) and starts it again on the same
     /// store and port, so that pages reconnect by themselves.
     pub fn restart(&mut self) {
+        self.kill();
+        self.start_again();
+    }
+
+    /// Kills the server (no clean stop, as a crash or a power cut) and
+    /// leaves it down until [`Site::start_again`].
+    pub fn kill(&mut self) {
         let _ = self.server.0.kill();
         let _ = self.server.0.wait();
+    }
+
+    /// Starts the server again after [`Site::kill`], on the same store
+    /// and port.
+    pub fn start_again(&mut self) {
         let addr = self.url.trim_start_matches("http://");
         let more: Vec<&str> = self.more.iter().map(String::as_str).collect();
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -345,6 +362,15 @@ impl Browser {
 
     fn session_command(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
         self.command(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    /// Makes this browser [`TEST_PLAYER`] on the site it shows now, so the
+    /// games the test makes through the API are its own.
+    pub fn be_test_player(&self) {
+        let cookie = json!({"cookie": {
+            "name": "awale_player", "value": TEST_PLAYER, "path": "/", "httpOnly": true,
+        }});
+        self.session_command("POST", "/cookie", Some(&cookie));
     }
 
     /// Opens `url`.
@@ -534,8 +560,8 @@ impl Browser {
         );
     }
 
-    /// Runs the DevTools protocol's command `cmd` with `params` in the
-    /// page (chromedriver's `goog/cdp/execute`); returns its result.
+    /// Runs the DevTools protocol command `cmd` with `params` (through
+    /// chromedriver); returns its result.
     pub fn cdp(&self, cmd: &str, params: Value) -> Value {
         self.session_command(
             "POST",
