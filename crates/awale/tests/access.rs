@@ -900,4 +900,18 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
         "return document.querySelector('#chat-lines').textContent.includes('hello by keyboard')",
     );
     assert_eq!(b.string("return document.activeElement.id"), "chat-text");
+
+    // A friend sits down: each hears the other's move said in words.
+    let invite = b.string("return document.querySelector('#invite-link').value");
+    let bob = Browser::start("keyboard-bob", "en-GB,en", 1000, 800);
+    open(&bob, &invite, "en");
+    wait_last(&b, "the friend come", |s| s == "Your move.");
+    tab_to(&b, "#command", 80);
+    command(&b, "c");
+    wait_last(&bob, "Awa's move", |s| {
+        s == "South plays C: 4 seeds sown; 0 to 0. Your move."
+    });
+    wait_last(&b, "Bob's turn", |s| {
+        s.starts_with("You play C: 4 seeds sown; 0 to 0. North") && s.ends_with("to move.")
+    });
 }
