@@ -18,6 +18,7 @@ use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
 use serde::Serialize;
 
 use crate::error::{Error, Kind};
+use crate::lock;
 
 /// A level offered to players.
 #[derive(Clone, Debug, Serialize)]
@@ -352,10 +353,6 @@ pub struct Computer {
     slots: Arc<Mutex<Slots>>,
     max_queued: usize,
     running: AtomicUsize,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The most places in the queue one client may hold, of `max_queued`: a

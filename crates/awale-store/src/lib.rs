@@ -20,11 +20,14 @@ use serde::Serialize;
 
 use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
+use awale_model::lock;
 use awale_model::view;
 
+mod interface;
 mod rows;
 mod schema;
 
+pub use interface::{GameStore, StoreFuture};
 pub use rows::parse_cursor;
 use rows::{insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
@@ -32,8 +35,8 @@ use schema::setup;
 /// A storage failure, or a stored game that no longer replays.
 #[derive(Debug)]
 pub enum StoreError {
-    /// SQLite failed.
-    Sqlite(rusqlite::Error),
+    /// The database failed (its own error as the source).
+    Backend(Box<dyn std::error::Error + Send + Sync>),
     /// The file cannot be used, and why, with what to do.
     Refused(String),
     /// A stored game cannot be rebuilt (the file was edited by hand?).
@@ -50,7 +53,7 @@ pub enum StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::Sqlite(e) => write!(f, "game store: {e}"),
+            StoreError::Backend(e) => write!(f, "game store: {e}"),
             StoreError::Refused(why) => f.write_str(why),
             StoreError::Corrupt { id, message } => write!(f, "stored game {id}: {message}"),
             StoreError::Closed => f.write_str("the game store is closed (the server is stopping)"),
@@ -61,7 +64,7 @@ impl fmt::Display for StoreError {
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            StoreError::Sqlite(e) => Some(e),
+            StoreError::Backend(e) => Some(&**e),
             _ => None,
         }
     }
@@ -77,7 +80,7 @@ impl From<StoreError> for Error {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite(e)
+        StoreError::Backend(Box::new(e))
     }
 }
 
@@ -227,10 +230,6 @@ impl Inner {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl Store {
     /// Opens (or creates) the store at `path`, checking that it is a
     /// sound, writable games file of this program, and migrating an older
@@ -307,7 +306,7 @@ impl Store {
     /// # Errors
     ///
     /// `work`'s error, or the commit's.
-    pub async fn write<T: Send + 'static>(
+    pub(crate) async fn write<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -324,7 +323,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::write`].
-    pub fn write_blocking<T: Send + 'static>(
+    pub(crate) fn write_blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -366,7 +365,7 @@ impl Store {
     /// # Errors
     ///
     /// `work`'s error, or the connection's.
-    pub async fn read<T: Send + 'static>(
+    pub(crate) async fn read<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -387,7 +386,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::read`].
-    pub fn read_blocking<T>(
+    pub(crate) fn read_blocking<T>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {

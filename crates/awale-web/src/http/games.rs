@@ -4,7 +4,7 @@
 //! the games in use ([`crate::games`]), and answers with a typed view;
 //! every change is stored before the answer.
 
-use awale_core::{parse_records, Game, Rules, Side};
+use awale_core::{Game, Rules, Side};
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -15,9 +15,8 @@ use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
 use crate::error::Error;
-use crate::game::{
-    now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
-};
+use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
+use crate::records::{self, ImportAs};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
 use crate::AppState;
@@ -539,48 +538,6 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-/// The record of a game with its tags, as exported.
-fn record_text(game: &WebGame) -> String {
-    let name = |side: Side| -> String {
-        match game.mode {
-            Mode::Computer { human, level } if human != side => {
-                format!("Computer (level {level})")
-            }
-            Mode::Computer { .. } => "Player".to_string(),
-            Mode::Humans => side.to_string(),
-            Mode::Online => game.seats[side.index()]
-                .as_ref()
-                .map_or_else(|| side.to_string(), |s| s.name.clone()),
-        }
-    };
-    let (south, north) = (name(Side::South), name(Side::North));
-    let date = awale_core::record_date(game.created_ms.div_euclid(1000));
-    let id = game.id.to_string();
-    let mut record = awale_core::Record::from_game(
-        &game.game,
-        &[
-            ("Event", "Awalé"),
-            ("Site", "awale serve"),
-            ("Date", &date),
-            ("Round", &id),
-            ("South", &south),
-            ("North", &north),
-        ],
-    );
-    if let (Some(stop), Some(end)) = (game.stop, game.end()) {
-        let result = end.result_text();
-        record.result = result.to_string();
-        record.set_tag("Result", result);
-        let termination = match stop {
-            Stop::Time(_) => "time forfeit",
-            Stop::Abandoned(_) => "abandoned",
-            Stop::Aborted => "aborted",
-        };
-        record.set_tag("Termination", termination);
-    }
-    record.to_string()
-}
-
 /// GET /api/games/{id}/record: the game record, to save as a file.
 pub async fn record(on: OnGame) -> ApiResult<Response> {
     let game = on.load().await?;
@@ -593,7 +550,7 @@ pub async fn record(on: OnGame) -> ApiResult<Response> {
             ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
-        record_text(&game),
+        records::export(&game),
     )
         .into_response())
 }
@@ -612,13 +569,6 @@ pub struct ImportRequest {
     level: Option<u8>,
 }
 
-/// Games one import may hold.
-const MAX_IMPORTED_GAMES: usize = 200;
-/// What one imported game costs of the client's allowance of new games
-/// (an import of 200 games costs 20: a client imports at most a few
-/// thousand games an hour).
-const GAMES_PER_CREATION: usize = 10;
-
 /// The answer of POST /api/import.
 #[derive(Serialize)]
 pub struct Imported {
@@ -636,35 +586,9 @@ pub async fn import(
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
-    let records =
-        parse_records(&req.record).map_err(|e| Error::invalid("bad_record", e.to_string()))?;
-    if records.is_empty() {
-        return Err(Error::invalid("bad_record", "the file holds no game record").into());
-    }
-    if records.len() > MAX_IMPORTED_GAMES {
-        return Err(Error::invalid(
-            "bad_record",
-            format!(
-                "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
-                records.len()
-            ),
-        )
-        .into());
-    }
-    let cost = records.len().div_ceil(GAMES_PER_CREATION) as u32;
-    state.shared.creations.take(&ip, cost, now_ms())?;
-    let mut games = Vec::with_capacity(records.len());
-    for (i, record) in records.iter().enumerate() {
-        let game = record
-            .to_game()
-            .map_err(|e| Error::invalid("bad_record", format!("game {}: {e}", i + 1)))?;
-        games.push(game);
-    }
-    let mode = match req.mode.as_deref().unwrap_or("humans") {
-        "humans" => Mode::Humans,
-        // The person takes the side to move of the first game.
-        "computer" => Mode::Computer {
-            human: games[0].position().to_move(),
+    let as_ = match req.mode.as_deref().unwrap_or("humans") {
+        "humans" => ImportAs::Humans,
+        "computer" => ImportAs::Computer {
             level: parse_level(req.level)?,
         },
         other => {
@@ -675,37 +599,15 @@ pub async fn import(
             .into())
         }
     };
-    let now = now_ms();
-    let webs: Vec<WebGame> = games
-        .into_iter()
-        .zip(&records)
-        .map(|(game, record)| {
-            let mut web = WebGame::new(mode, game, now, random_seed());
-            web.stop = lost_on_time(record, &web.game).map(Stop::Time);
-            web.seat_maker(&player);
-            web
-        })
-        .collect();
-    let webs = state.shared.games.create(webs).await?;
+    let shared = &state.shared;
+    let pay = |cost| shared.creations.take(&ip, cost, now_ms());
+    let webs = shared.games.import(&req.record, as_, &player, pay).await?;
     let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now, Some(Some(&player))),
+            game: webs[0].view(now_ms(), Some(Some(&player))),
         }),
     ))
-}
-
-/// The side that lost on time in an imported record: the loser of a
-/// decided result with `[Termination "time forfeit"]` (as exports write it),
-/// when the moves alone do not end the game.
-fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
-    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
-        return None;
-    }
-    // The loser is the side that did not win a decided result.
-    awale_core::result_winner(&record.result)
-        .flatten()
-        .map(Side::opponent)
 }
