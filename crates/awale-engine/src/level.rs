@@ -58,8 +58,8 @@ pub enum Level {
     /// Level 14: the deepest of the choosing levels, seldom off the best
     /// move.
     Legend,
-    /// Level 15: the search of Perfect, for a tenth of its time, without
-    /// the endgame oracle.
+    /// Level 15: the search of Perfect, 14 plies deep, without the
+    /// endgame oracle.
     Titan,
     /// Level 16: the strongest search, with the opening book and the
     /// endgame oracle when one is set.
@@ -211,8 +211,8 @@ impl Level {
                 "A legend: seldom strays from the best move, even far ahead.",
             ),
             Level::Titan => (
-                "Cherche comme Parfait, dix fois moins longtemps, sans les tables de finales.",
-                "Searches as Perfect does, for a tenth of the time, without the endgame tables.",
+                "Cherche comme Parfait, moins loin, sans les tables de finales.",
+                "Searches as Perfect does, less far, without the endgame tables.",
             ),
             Level::Perfect => (
                 "Le plus fort : recherche longue, bibliothèque d'ouvertures et tables de finales.",
@@ -274,8 +274,8 @@ impl Level {
             Level::Champion => soft(11, 40.0),
             Level::Legend => soft(13, 20.0),
             Level::Titan => Style::Search {
-                depth: None,
-                time: Some(Duration::from_millis(300)),
+                depth: Some(14),
+                time: None,
             },
             Level::Perfect => Style::Search {
                 depth: None,
