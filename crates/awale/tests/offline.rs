@@ -1,0 +1,216 @@
+//! The page without a network, end to end: the real `awale serve`, a real
+//! headless Chromium on a phone-sized screen. The app is installed (its
+//! service worker keeps the page and the engine in WebAssembly), then the
+//! network is cut (DevTools' offline emulation, and the server stopped):
+//! the page starts again from the phone's cache, plays a whole game
+//! against the computer and a lesson with its own engine; back online, the
+//! game is in My games on the server, once. Also the WebAssembly engine's
+//! speed against the native binary's (`awale bench`), in one run, a
+//! measurement run by hand (docs/BENCHMARKS.md).
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored.
+
+mod webdriver;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use webdriver::{Browser, Site};
+
+/// Opens `url` with quick animations, no sound, nothing kept of a visit.
+fn open(b: &Browser, url: &str) {
+    b.goto(url);
+    b.eval(
+        "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
+         localStorage.setItem('awale.sound', 'off');",
+    );
+    b.goto(url);
+}
+
+/// Waits until the service worker controls the page and keeps the engine.
+fn wait_installed(b: &Browser) {
+    b.wait_for(
+        "the service worker with the engine kept",
+        "if (!navigator.serviceWorker.controller) return false; \
+         window.__kept = window.__kept || caches.keys().then(async (keys) => { \
+           for (const k of keys) { const c = await caches.open(k); \
+             for (const r of await c.keys()) if (r.url.endsWith('/awale.wasm')) return true; } \
+           return false; }).then((v) => { window.__keptValue = v; if (!v) window.__kept = null; }); \
+         return window.__keptValue === true;",
+        60,
+    );
+}
+
+/// Waits until the person can play or the game is over; true when over.
+fn wait_turn_or_end(b: &Browser) -> bool {
+    b.wait_for(
+        "the person's turn or the end",
+        "return document.querySelectorAll('#board .hole-hit.legal').length > 0 || !!document.querySelector('#result')",
+        60,
+    );
+    b.eval("return !!document.querySelector('#result')") == json!(true)
+}
+
+/// The page's own request to the server (with its cookie): status and JSON.
+fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> (u16, Value) {
+    let script = format!(
+        "const done = arguments[arguments.length - 1]; \
+         const body = {body}; \
+         fetch({path:?}, {{ method: {method:?}, headers: {{'Content-Type': 'application/json'}}, \
+           body: body === null ? undefined : JSON.stringify(body) }}) \
+           .then(async (r) => done([r.status, await r.json()]), (e) => done([0, String(e)]));"
+    );
+    let v = b.exec_async(&script);
+    (v[0].as_u64().unwrap_or(0) as u16, v[1].clone())
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
+    let mut site = Site::start("offline");
+    let b = Browser::start("offline", "en-US,en", 390, 844);
+    open(&b, &site.url);
+    wait_installed(&b);
+
+    // Installable: a manifest with its icons, and no error from Chromium.
+    let manifest = b.exec_async(
+        "const done = arguments[0]; \
+         const link = document.querySelector('link[rel=manifest]'); \
+         fetch(link.href).then((r) => r.json()).then(async (m) => { \
+           const icons = await Promise.all(m.icons.map((i) => fetch(new URL(i.src, link.href)).then((r) => r.headers.get('content-type')))); \
+           done([m.name, m.display, m.start_url, icons]); });",
+    );
+    assert_eq!(
+        manifest,
+        json!(["Awalé", "standalone", "/", ["image/png", "image/png", "image/png"]])
+    );
+    let errors = b.cdp("Page.getInstallabilityErrors", json!({}));
+    assert_eq!(errors["installabilityErrors"], json!([]), "{errors}");
+
+    // The network goes: the server stops and the phone is offline.
+    site.stop();
+    b.set_offline(true);
+    b.goto(&site.url);
+    b.wait_for(
+        "the new game dialog, offline",
+        "return document.querySelector('#dlg-new').open",
+        30,
+    );
+    // Online play and the Perfect level say that they need the network.
+    b.click("input[name=mode][value=online]");
+    b.click("#btn-start");
+    b.wait_for(
+        "the refusal of online play",
+        "return document.querySelector('#new-error').textContent.includes('Online play needs the network')",
+        10,
+    );
+    b.click("input[name=mode][value=computer]");
+    b.click("#sel-level option[value='12']");
+    b.click("#btn-start");
+    b.wait_for(
+        "the refusal of the Perfect level",
+        "return document.querySelector('#new-error').textContent.includes('endgame databases')",
+        10,
+    );
+    // The strongest level without a database, to the end.
+    b.click("#sel-level option[value='11']");
+    b.click("#btn-start");
+    b.wait_for(
+        "an offline game",
+        "return location.hash.startsWith('#game=offline-')",
+        20,
+    );
+    let started = Instant::now();
+    let mut plies = 0;
+    while !wait_turn_or_end(&b) {
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the game does not end"
+        );
+        // The person plays the first hole lit.
+        b.click("#board .hole-hit.legal");
+        plies += 1;
+    }
+    let result = b.text("#result");
+    assert!(!result.is_empty());
+    let offline_game = b.string("return location.hash.slice(6)");
+    let played = b.eval("return document.querySelectorAll('#move-list .mv').length");
+    assert!(plies >= 10, "{plies} moves of the person");
+
+    // A lesson, with the page's own rules.
+    b.goto(&format!("{}/#learn", site.url));
+    b.click(".lesson-card[data-lesson='capture']");
+    b.wait_for(
+        "the lesson's board",
+        "return document.querySelectorAll('#lesson-board .hole-hit.legal').length > 0",
+        20,
+    );
+    b.click("#lesson-board .hole-hit.legal");
+    b.wait_for(
+        "the lesson's answer",
+        "return document.querySelector('#lesson-feedback').textContent.length > 0",
+        20,
+    );
+
+    // My games, offline: the game is kept here, to send.
+    b.goto(&format!("{}/#games", site.url));
+    b.wait_for(
+        "the offline game in My games",
+        "return [...document.querySelectorAll('#games-list .game-card')].some((c) => c.textContent.includes('played offline'))",
+        20,
+    );
+
+    // Back online: the game goes to the server, once.
+    site.restart();
+    b.set_offline(false);
+    b.goto(&format!("{}/#games", site.url));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let listed = loop {
+        let (status, list) = fetch(&b, "GET", "/api/games", Value::Null);
+        assert_eq!(status, 200, "{list}");
+        let on_server: Vec<Value> = list["games"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter(|g| g["offline"].is_null())
+            .cloned()
+            .collect();
+        if !on_server.is_empty() || Instant::now() > deadline {
+            break on_server;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["mode"], "computer");
+    assert_eq!(listed[0]["level"], 11);
+    assert_eq!(json!(listed[0]["plies"]), played);
+    assert_ne!(listed[0]["result"], "*");
+    // The page lists it from the server, no longer as waiting.
+    b.wait_for(
+        "My games from the server",
+        "const cards = [...document.querySelectorAll('#games-list .game-card')]; \
+         return cards.length === 1 && !cards[0].textContent.includes('played offline')",
+        20,
+    );
+    // The same upload again (an answer lost on the way) stores nothing more.
+    let kept = b.exec_async(&format!(
+        "const done = arguments[0]; const r = indexedDB.open('awale-offline'); \
+         r.onsuccess = () => {{ const q = r.result.transaction('games').objectStore('games').get({offline_game:?}); \
+           q.onsuccess = () => done(q.result); }};"
+    ));
+    let (status, again) = fetch(
+        &b,
+        "POST",
+        "/api/uploads",
+        json!({
+            "key": kept["key"], "rules": kept["rules"], "start": kept["start"], "moves": kept["moves"],
+            "mode": "computer", "human": kept["human"], "level": kept["level"],
+        }),
+    );
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["created"], false);
+    assert_eq!(again["game"]["id"], listed[0]["id"]);
+    let (_, list) = fetch(&b, "GET", "/api/games", Value::Null);
+    assert_eq!(list["games"].as_array().map(Vec::len), Some(1), "{list}");
+}
