@@ -24,18 +24,10 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub mod computer;
-pub mod error;
-pub mod game;
-pub mod games;
 mod http;
-pub mod limiter;
-pub mod live;
 pub mod server;
-pub mod store;
-pub mod study;
-pub mod view;
 
+pub use awale_service::{computer, error, game, games, limiter, live, store, study, view};
 pub use error::{Error, Kind};
 pub use http::app;
 pub use http::error::ApiError;
