@@ -221,3 +221,91 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     let (_, list) = fetch(&b, "GET", "/api/games", Value::Null);
     assert_eq!(list["games"].as_array().map(Vec::len), Some(1), "{list}");
 }
+
+/// `awale bench ARGS` of the binary under test: its output.
+fn native_bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("awale bench runs");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The number after `before` in `text`.
+fn number_after(text: &str, before: &str) -> f64 {
+    let at = text.find(before).unwrap_or_else(|| panic!("no `{before}` in {text}")) + before.len();
+    text[at..]
+        .trim_start()
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after `{before}` in {text}"))
+}
+
+/// An operation of the page's engine, in its worker: its answer.
+fn engine(b: &Browser, request: Value) -> Value {
+    b.exec_async(&format!(
+        "const done = arguments[0]; \
+         const src = document.querySelector('link[rel=modulepreload][href$=\"/js/engine.js\"]').href; \
+         import(src).then((e) => e.ask({request})).then(done, (e) => done({{ failed: e.code }}));"
+    ))
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_page_engine_searches_exactly_as_the_binary() {
+    let site = Site::start("engine-signature");
+    let b = Browser::start("engine-signature", "en-US,en", 1000, 800);
+    open(&b, &site.url);
+    let native = native_bench(&["--depth", "12"]);
+    let page = engine(&b, json!({"op": "bench", "depth": 12}));
+    // The same search: the same node signature over `awale bench`'s positions.
+    assert_eq!(
+        page["nodes"].as_f64(),
+        Some(number_after(&native, "depth 12:")),
+        "{page} / {native}"
+    );
+    assert_eq!(page["positions"], 16);
+    // Bad requests get the API's errors, never a crash of the worker.
+    let bad = engine(&b, json!({"op": "position", "position": "4-4-4"}));
+    assert_eq!(bad["failed"], "bad_position", "{bad}");
+    let after = engine(&b, json!({"op": "position", "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"}));
+    assert_eq!(after["to_move"], "S");
+}
+
+/// The speed of the engine in WebAssembly against the native binary's, in
+/// one run on the same machine: `awale bench`'s positions at depth 18, one
+/// thread, the best of three runs of each (alternating), and the depth
+/// reached from the start in one second. A measurement, run by hand on a
+/// release build (docs/BENCHMARKS.md):
+/// `cargo test --release -p awale --test offline -- --ignored --nocapture wasm_speed`.
+#[test]
+#[ignore = "a measurement: run by hand (docs/BENCHMARKS.md)"]
+fn wasm_speed_against_native() {
+    let site = Site::start("wasm-speed");
+    let b = Browser::start("wasm-speed", "en-US,en", 1000, 800);
+    open(&b, &site.url);
+    let (mut native_nps, mut page_nps) = (0f64, 0f64);
+    let (mut native_depth, mut page_depth) = (0f64, 0f64);
+    for _ in 0..3 {
+        let native = native_bench(&["--start-time", "1000"]);
+        native_nps = native_nps.max(number_after(&native, "s,") * 1e6);
+        native_depth = native_depth.max(number_after(&native, "start position: depth"));
+        let page = engine(&b, json!({"op": "bench", "depth": 18}));
+        page_nps = page_nps.max(page["nps"].as_f64().expect("nodes per second"));
+        let start = engine(&b, json!({"op": "start_time", "time_ms": 1000}));
+        page_depth = page_depth.max(start["depth"].as_f64().expect("a depth"));
+        assert_eq!(page["nodes"].as_f64(), Some(number_after(&native, "depth 18:")));
+    }
+    let ratio = page_nps / native_nps;
+    println!(
+        "native {:.2} M nodes/s, WebAssembly in Chromium {:.2} M nodes/s: {:.2} of native; \
+         depth from the start in 1 s: native {native_depth}, WebAssembly {page_depth}",
+        native_nps / 1e6,
+        page_nps / 1e6,
+        ratio
+    );
+    assert!(ratio >= 0.5, "the page's engine is at {ratio:.2} of native");
+}
