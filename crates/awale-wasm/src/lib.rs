@@ -472,3 +472,79 @@ fn analysis(r: &Request) -> Result<Value, Refusal> {
     }
     Ok(view)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(request: Value) -> Value {
+        serde_json::from_str(&answer(&request.to_string())).expect("JSON answers")
+    }
+
+    #[test]
+    fn hostile_requests_get_the_apis_errors() {
+        for (request, code) in [
+            (json!("not an object"), "bad_json"),
+            (json!({"op": "fly"}), "bad_op"),
+            (json!({"op": "position", "position": "4-4-4"}), "bad_position"),
+            (json!({"op": "position", "rules": "chess"}), "bad_rules"),
+            (json!({"op": "game", "moves": "Fz"}), "bad_moves"),
+            (json!({"op": "game", "moves": "FF"}), "illegal_move"),
+            (json!({"op": "game", "resigned": "X"}), "bad_side"),
+            (json!({"op": "computer", "level": 12}), "needs_server"),
+            (json!({"op": "computer", "level": 99}), "bad_level"),
+            (json!({"op": "analysis", "lines": 0}), "bad_lines"),
+            (json!({"op": "hint", "time_ms": 0}), "bad_time"),
+            (json!({"op": "bench", "depth": 99}), "bad_depth"),
+            (json!({"op": "game", "unknown": 1}), "bad_json"),
+        ] {
+            assert_eq!(ask(request.clone())["error"], code, "{request}");
+        }
+        assert!(answer("\u{0}").contains("bad_json"));
+    }
+
+    #[test]
+    fn a_game_view_has_its_sowings_end_and_notation() {
+        let v = ask(json!({"op": "game", "start": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "moves": "Ff"}));
+        assert_eq!(v["plies"][0]["sown"], json!([6, 7, 8, 9]));
+        assert_eq!(v["notation"], "1. F f");
+        assert_eq!(v["to_move"], "S");
+        assert_eq!(v["legal"].as_array().map(Vec::len), Some(6));
+        assert!(v["end"].is_null());
+        let resigned = ask(json!({"op": "game", "moves": "Ff", "resigned": "S"}));
+        assert_eq!(resigned["end"]["reason"], "resignation");
+        assert_eq!(resigned["end"]["result"], "0-1");
+        assert_eq!(resigned["end"]["loser_by"], "S");
+        assert_eq!(resigned["legal"], json!([]));
+    }
+
+    #[test]
+    fn a_position_says_what_each_hole_does_or_why_not() {
+        // North's row empty: South must feed it; A cannot.
+        let v = ask(json!({"op": "position", "position": "1-0-0-0-0-5-0-0-0-0-0-0-20-22-S"}));
+        assert_eq!(v["moves"][0]["legal"], false);
+        assert_eq!(v["moves"][0]["reason"], "does_not_feed");
+        assert_eq!(v["moves"][5]["legal"], true);
+        assert_eq!(v["seeds"], 48);
+    }
+
+    #[test]
+    fn the_computer_plays_a_legal_move_at_every_level_without_a_database() {
+        for level in 1..=11 {
+            let v = ask(json!({"op": "computer", "moves": "Ff", "level": level, "seed": 7}));
+            let mv = v["move"].as_str().expect("a move").to_string();
+            assert!("ABCDEF".contains(&mv), "level {level}: {v}");
+        }
+    }
+
+    #[test]
+    fn an_analysis_gives_lines_and_every_moves_score() {
+        let v = ask(json!({"op": "analysis", "moves": "F", "lines": 2, "time_ms": 50}));
+        assert_eq!(v["to_move"], "N");
+        assert_eq!(v["lines"].as_array().map(Vec::len), Some(2));
+        assert_eq!(v["scores"].as_array().map(Vec::len), Some(6));
+        assert!(v["db"].is_null());
+        let h = ask(json!({"op": "hint", "time_ms": 50}));
+        assert!(h["best"]["mv"].is_string(), "{h}");
+    }
+}

@@ -160,6 +160,43 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         20,
     );
 
+    // The analysis board, with the engine's lines; two people on one
+    // screen; the rules.
+    b.goto(&format!(
+        "{}/#analysis&position=4-4-4-4-4-4-4-4-4-4-4-4-0-0-S&rules=awale&moves=F",
+        site.url
+    ));
+    b.wait_for(
+        "the engine's lines, offline",
+        "return document.querySelectorAll('#an-lines li').length >= 3",
+        30,
+    );
+    b.goto(&format!("{}/#rules", site.url));
+    b.wait_for(
+        "the rules, offline",
+        "return document.querySelector('#view-rules').innerText.length > 500",
+        10,
+    );
+    b.goto(&format!("{}/#games", site.url));
+    b.click("#btn-new");
+    b.wait_for("the dialog", "return document.querySelector('#dlg-new').open", 10);
+    b.click("input[name=mode][value=humans]");
+    b.click("#btn-start");
+    b.wait_for(
+        "a game on one screen, offline",
+        "return location.hash.startsWith('#game=offline-') \
+           && document.querySelectorAll('#move-list .mv').length === 0 \
+           && document.querySelectorAll('#board .hole-hit.legal').length === 6",
+        20,
+    );
+    b.click("#board .hole-hit.legal");
+    b.wait_for(
+        "North's turn on one screen",
+        "return document.querySelectorAll('#move-list .mv').length === 1 \
+           && document.querySelectorAll('#board .hole-hit.legal').length > 0",
+        20,
+    );
+
     // My games, offline: the game is kept here, to send.
     b.goto(&format!("{}/#games", site.url));
     b.wait_for(
@@ -171,7 +208,8 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     // Back online: the game goes to the server, once.
     site.restart();
     b.set_offline(false);
-    b.goto(&format!("{}/#games", site.url));
+    b.goto(&format!("{}/#rules", site.url));
+    b.click("#btn-games");
     let deadline = Instant::now() + Duration::from_secs(30);
     let listed = loop {
         let (status, list) = fetch(&b, "GET", "/api/games", Value::Null);
@@ -193,11 +231,12 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     assert_eq!(listed[0]["level"], 11);
     assert_eq!(json!(listed[0]["plies"]), played);
     assert_ne!(listed[0]["result"], "*");
-    // The page lists it from the server, no longer as waiting.
+    // The page lists it from the server; the game on one screen, still
+    // going on, stays in the browser until it ends.
     b.wait_for(
         "My games from the server",
         "const cards = [...document.querySelectorAll('#games-list .game-card')]; \
-         return cards.length === 1 && !cards[0].textContent.includes('played offline')",
+         return cards.length === 2 && cards.filter((c) => c.textContent.includes('played offline')).length === 1",
         20,
     );
     // The same upload again (an answer lost on the way) stores nothing more.
