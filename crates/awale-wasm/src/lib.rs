@@ -509,7 +509,7 @@ mod tests {
         assert_eq!(v["plies"][0]["sown"], json!([6, 7, 8, 9]));
         assert_eq!(v["notation"], "1. F f");
         assert_eq!(v["to_move"], "S");
-        assert_eq!(v["legal"].as_array().map(Vec::len), Some(6));
+        assert_eq!(v["legal"], json!(["A", "B", "C", "D", "E"]));
         assert!(v["end"].is_null());
         let resigned = ask(json!({"op": "game", "moves": "Ff", "resigned": "S"}));
         assert_eq!(resigned["end"]["reason"], "resignation");
