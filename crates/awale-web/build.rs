@@ -208,7 +208,14 @@ fn engine_wasm() -> Vec<u8> {
     let mut build = Command::new(&cargo);
     build
         .current_dir(&root)
-        .args(["build", "--release", "--package", "awale-wasm", "--target", TARGET])
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "awale-wasm",
+            "--target",
+            TARGET,
+        ])
         .arg("--target-dir")
         .arg(&target_dir)
         .env("RUSTC", &rustc);

@@ -152,7 +152,9 @@ fn engine() -> Engine {
 fn rules(r: &Request) -> Result<Rules, Refusal> {
     match &r.rules {
         None => Ok(Rules::AWALE),
-        Some(text) => text.parse().map_err(|e| refuse("bad_rules", format!("{e}"))),
+        Some(text) => text
+            .parse()
+            .map_err(|e| refuse("bad_rules", format!("{e}"))),
     }
 }
 
@@ -179,7 +181,8 @@ fn replay(r: &Request) -> Result<Game, Refusal> {
         ),
     };
     if let Some(text) = &r.moves {
-        let moves = awale_core::parse_moves(text).map_err(|e| refuse("bad_moves", e.to_string()))?;
+        let moves =
+            awale_core::parse_moves(text).map_err(|e| refuse("bad_moves", e.to_string()))?;
         if moves.len() > MAX_MOVES {
             return Err(refuse(
                 "bad_moves",
@@ -187,9 +190,8 @@ fn replay(r: &Request) -> Result<Game, Refusal> {
             ));
         }
         for (ply, m) in moves.into_iter().enumerate() {
-            game.play(m).map_err(|e| {
-                refuse("illegal_move", format!("move {} ({m}): {e}", ply + 1))
-            })?;
+            game.play(m)
+                .map_err(|e| refuse("illegal_move", format!("move {} ({m}): {e}", ply + 1)))?;
         }
     }
     if let Some(text) = &r.resigned {
@@ -308,7 +310,10 @@ fn game_view(r: &Request) -> Result<Value, Refusal> {
         })
     });
     let legal: Vec<String> = if end.is_none() {
-        game.legal_moves().iter().map(|m| m.letter().to_string()).collect()
+        game.legal_moves()
+            .iter()
+            .map(|m| m.letter().to_string())
+            .collect()
     } else {
         Vec::new()
     };
@@ -405,7 +410,9 @@ fn hint(r: &Request) -> Result<Value, Refusal> {
         .iter()
         .map(|a| (a.mv, score_view(a.score)))
         .collect();
-    let best = analyses.iter().max_by_key(|a| score_view(a.score)["cp"].as_i64());
+    let best = analyses
+        .iter()
+        .max_by_key(|a| score_view(a.score)["cp"].as_i64());
     let why: Vec<Value> = best
         .map(|b| awale_engine::explain(&game, b.mv, Some(b.score), None))
         .unwrap_or_default()
@@ -486,7 +493,10 @@ mod tests {
         for (request, code) in [
             (json!("not an object"), "bad_json"),
             (json!({"op": "fly"}), "bad_op"),
-            (json!({"op": "position", "position": "4-4-4"}), "bad_position"),
+            (
+                json!({"op": "position", "position": "4-4-4"}),
+                "bad_position",
+            ),
             (json!({"op": "position", "rules": "chess"}), "bad_rules"),
             (json!({"op": "game", "moves": "Fz"}), "bad_moves"),
             (json!({"op": "game", "moves": "FF"}), "illegal_move"),

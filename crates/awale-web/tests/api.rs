@@ -1003,34 +1003,72 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
     assert_eq!(status, StatusCode::CREATED, "{first}");
     assert_eq!(first["created"], true);
     let g = &first["game"];
-    assert_eq!((plies(g), g["human"].as_str(), g["level"].as_u64()), (3, Some("N"), Some(5)));
+    assert_eq!(
+        (plies(g), g["human"].as_str(), g["level"].as_u64()),
+        (3, Some("N"), Some(5))
+    );
     assert_eq!(g["end"]["reason"], "resignation");
     assert_eq!(g["created_ms"], 1_000);
     assert_eq!(g["you"], json!(["N"]), "the uploader's game");
     // The answer was lost, the page sends it again: the same game.
     let (status, again) = post_as(&app, &me, "/api/uploads", game.clone()).await;
     assert_eq!(status, StatusCode::OK, "{again}");
-    assert_eq!((again["created"].as_bool(), &again["game"]["id"]), (Some(false), &g["id"]));
+    assert_eq!(
+        (again["created"].as_bool(), &again["game"]["id"]),
+        (Some(false), &g["id"])
+    );
     // Another browser's key is its own.
     let (status, theirs) = post_as(&app, &"d".repeat(64), "/api/uploads", game.clone()).await;
     assert_eq!(status, StatusCode::CREATED, "{theirs}");
     assert_ne!(theirs["game"]["id"], g["id"]);
     // Without a player, with a bad key, bad moves or an online game: refused.
-    refused(post(&app, "/api/uploads", game.clone()).await, StatusCode::FORBIDDEN, "no_player");
+    refused(
+        post(&app, "/api/uploads", game.clone()).await,
+        StatusCode::FORBIDDEN,
+        "no_player",
+    );
     for (change, status, code) in [
-        (json!({"key": "short"}), StatusCode::UNPROCESSABLE_ENTITY, "bad_key"),
-        (json!({"key": "a key with spaces"}), StatusCode::UNPROCESSABLE_ENTITY, "bad_key"),
-        (json!({"moves": "FF"}), StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
-        (json!({"mode": "online"}), StatusCode::UNPROCESSABLE_ENTITY, "bad_mode"),
-        (json!({"level": 40}), StatusCode::UNPROCESSABLE_ENTITY, "bad_level"),
-        (json!({"start": "9-9"}), StatusCode::UNPROCESSABLE_ENTITY, "bad_position"),
+        (
+            json!({"key": "short"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_key",
+        ),
+        (
+            json!({"key": "a key with spaces"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_key",
+        ),
+        (
+            json!({"moves": "FF"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            json!({"mode": "online"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_mode",
+        ),
+        (
+            json!({"level": 40}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_level",
+        ),
+        (
+            json!({"start": "9-9"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_position",
+        ),
     ] {
         let mut body = game.clone();
         for (k, v) in change.as_object().unwrap() {
             body[k] = v.clone();
         }
         body["key"] = body["key"].as_str().map_or(json!("fresh-key-1234"), |k| {
-            if k == "0123456789abcdef" { json!("fresh-key-1234") } else { json!(k) }
+            if k == "0123456789abcdef" {
+                json!("fresh-key-1234")
+            } else {
+                json!(k)
+            }
         });
         refused(post_as(&app, &me, "/api/uploads", body).await, status, code);
     }

@@ -83,7 +83,12 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     );
     assert_eq!(
         manifest,
-        json!(["Awalé", "standalone", "/", ["image/png", "image/png", "image/png"]])
+        json!([
+            "Awalé",
+            "standalone",
+            "/",
+            ["image/png", "image/png", "image/png"]
+        ])
     );
     let errors = b.cdp("Page.getInstallabilityErrors", json!({}));
     assert_eq!(errors["installabilityErrors"], json!([]), "{errors}");
@@ -179,7 +184,11 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     );
     b.goto(&format!("{}/#games", site.url));
     b.click("#btn-new");
-    b.wait_for("the dialog", "return document.querySelector('#dlg-new').open", 10);
+    b.wait_for(
+        "the dialog",
+        "return document.querySelector('#dlg-new').open",
+        10,
+    );
     b.click("input[name=mode][value=humans]");
     b.click("#btn-start");
     b.wait_for(
@@ -274,7 +283,10 @@ fn native_bench(args: &[&str]) -> String {
 
 /// The number after `before` in `text`.
 fn number_after(text: &str, before: &str) -> f64 {
-    let at = text.find(before).unwrap_or_else(|| panic!("no `{before}` in {text}")) + before.len();
+    let at = text
+        .find(before)
+        .unwrap_or_else(|| panic!("no `{before}` in {text}"))
+        + before.len();
     text[at..]
         .trim_start()
         .split(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -310,7 +322,10 @@ fn the_page_engine_searches_exactly_as_the_binary() {
     // Bad requests get the API's errors, never a crash of the worker.
     let bad = engine(&b, json!({"op": "position", "position": "4-4-4"}));
     assert_eq!(bad["failed"], "bad_position", "{bad}");
-    let after = engine(&b, json!({"op": "position", "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"}));
+    let after = engine(
+        &b,
+        json!({"op": "position", "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"}),
+    );
     assert_eq!(after["to_move"], "S");
 }
 
@@ -336,7 +351,10 @@ fn wasm_speed_against_native() {
         page_nps = page_nps.max(page["nps"].as_f64().expect("nodes per second"));
         let start = engine(&b, json!({"op": "start_time", "time_ms": 1000}));
         page_depth = page_depth.max(start["depth"].as_f64().expect("a depth"));
-        assert_eq!(page["nodes"].as_f64(), Some(number_after(&native, "depth 18:")));
+        assert_eq!(
+            page["nodes"].as_f64(),
+            Some(number_after(&native, "depth 18:"))
+        );
     }
     let ratio = page_nps / native_nps;
     println!(

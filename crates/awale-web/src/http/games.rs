@@ -883,9 +883,9 @@ pub async fn upload(
     let mut game =
         crate::study::replay(parse_position(&req.start)?, rules, Some(req.moves.as_str()))?;
     if let Some(text) = req.resigned.as_deref() {
-        let side: Side = text.parse().map_err(|_| {
-            Error::invalid("bad_side", format!("`{text}` is not a side (S or N)"))
-        })?;
+        let side: Side = text
+            .parse()
+            .map_err(|_| Error::invalid("bad_side", format!("`{text}` is not a side (S or N)")))?;
         game.resign(side)
             .map_err(|e| Error::game_over(&e.to_string()))?;
     }
