@@ -20,11 +20,14 @@ use serde::Serialize;
 
 use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
+use awale_model::lock;
 use awale_model::view;
 
+mod interface;
 mod rows;
 mod schema;
 
+pub use interface::{GameStore, StoreFuture};
 pub use rows::parse_cursor;
 use rows::{insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
@@ -32,8 +35,8 @@ use schema::setup;
 /// A storage failure, or a stored game that no longer replays.
 #[derive(Debug)]
 pub enum StoreError {
-    /// SQLite failed.
-    Sqlite(rusqlite::Error),
+    /// The database failed (its own error as the source).
+    Backend(Box<dyn std::error::Error + Send + Sync>),
     /// The file cannot be used, and why, with what to do.
     Refused(String),
     /// A stored game cannot be rebuilt (the file was edited by hand?).
@@ -50,7 +53,7 @@ pub enum StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::Sqlite(e) => write!(f, "game store: {e}"),
+            StoreError::Backend(e) => write!(f, "game store: {e}"),
             StoreError::Refused(why) => f.write_str(why),
             StoreError::Corrupt { id, message } => write!(f, "stored game {id}: {message}"),
             StoreError::Closed => f.write_str("the game store is closed (the server is stopping)"),
@@ -61,7 +64,7 @@ impl fmt::Display for StoreError {
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            StoreError::Sqlite(e) => Some(e),
+            StoreError::Backend(e) => Some(&**e),
             _ => None,
         }
     }
@@ -77,7 +80,7 @@ impl From<StoreError> for Error {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite(e)
+        StoreError::Backend(Box::new(e))
     }
 }
 
@@ -227,10 +230,6 @@ impl Inner {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl Store {
     /// Opens (or creates) the store at `path`, checking that it is a
     /// sound, writable games file of this program, and migrating an older
@@ -307,7 +306,7 @@ impl Store {
     /// # Errors
     ///
     /// `work`'s error, or the commit's.
-    pub async fn write<T: Send + 'static>(
+    pub(crate) async fn write<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -324,7 +323,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::write`].
-    pub fn write_blocking<T: Send + 'static>(
+    pub(crate) fn write_blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -366,7 +365,7 @@ impl Store {
     /// # Errors
     ///
     /// `work`'s error, or the connection's.
-    pub async fn read<T: Send + 'static>(
+    pub(crate) async fn read<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -387,7 +386,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::read`].
-    pub fn read_blocking<T>(
+    pub(crate) fn read_blocking<T>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
@@ -484,8 +483,7 @@ impl Store {
         self.read(move |conn| load_game(conn, id)).await
     }
 
-    /// The games `player` plays in (and those made without a player),
-    /// newest first, `limit` at most, from `before` (a [`Page::next`]).
+    /// The games `player` plays in (none without a player), newest first, `limit` at most, from `before` (a [`Page::next`]).
     ///
     /// # Errors
     ///
@@ -887,7 +885,13 @@ mod tests {
     use awale_model::game::{Mode, Seat, Stop};
 
     fn game() -> WebGame {
-        WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7)
+        let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7);
+        g.seat_maker(&me());
+        g
+    }
+
+    fn me() -> PlayerId {
+        PlayerId("p1".into())
     }
 
     fn runtime() -> tokio::runtime::Runtime {
@@ -950,7 +954,7 @@ mod tests {
             let mut seen = Vec::new();
             let mut before = None;
             loop {
-                let page = store.list(None, before, 10).await.unwrap();
+                let page = store.list(Some(me()), before, 10).await.unwrap();
                 seen.extend(page.games.iter().map(|g| g.id));
                 match page.next {
                     Some(n) => before = parse_cursor(&n),
@@ -968,9 +972,10 @@ mod tests {
         runtime().block_on(async {
             let store = Store::in_memory().unwrap();
             let rules: Rules = "abapa,target=20".parse().unwrap();
-            let made = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+            let mut made = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+            made.seat_maker(&me());
             store.create(vec![made]).await.unwrap();
-            let page = store.list(None, None, 10).await.unwrap();
+            let page = store.list(Some(me()), None, 10).await.unwrap();
             let line = serde_json::to_value(&page.games[0]).unwrap();
             assert_eq!(line["rules"], "abapa,target=20");
             assert_eq!(line["rules_view"]["target"], 20);

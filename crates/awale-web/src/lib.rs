@@ -20,14 +20,16 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 mod http;
 pub mod server;
 
-pub use awale_service::{computer, error, game, games, limiter, live, store, study, view};
+use awale_service::lock;
+pub use awale_service::{
+    computer, error, game, games, handoff, limiter, live, records, round, store, study, view,
+};
 pub use error::{Error, Kind};
 pub use http::app;
 pub use http::error::ApiError;
@@ -104,13 +106,12 @@ pub struct AppState {
 struct Shared {
     games: Arc<games::Games>,
     computer: Arc<computer::Computer>,
-    thinking: Mutex<HashSet<i64>>,
     config: Config,
     policy: Policy,
     creations: Limiter<Option<std::net::IpAddr>>,
     chats: Limiter<game::PlayerId>,
     reactions: Limiter<game::PlayerId>,
-    handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
+    handoffs: handoff::Handoffs,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -140,7 +141,15 @@ impl AppState {
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {
-        let games = Arc::new(games::Games::new(store, Arc::new(live::Hub::default())));
+        let computer = Arc::new(computer::Computer::new(
+            oracles,
+            config.max_searches,
+            config.max_queued_searches,
+        ));
+        let games = Arc::new(
+            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
+                .with_computer(Arc::clone(&computer), config.move_time),
+        );
         games.start()?;
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
@@ -155,17 +164,12 @@ impl AppState {
         }
         Ok(AppState {
             shared: Arc::new(Shared {
-                computer: Arc::new(computer::Computer::new(
-                    oracles,
-                    config.max_searches,
-                    config.max_queued_searches,
-                )),
+                computer,
                 games,
-                thinking: Mutex::new(HashSet::new()),
                 creations: Limiter::new("new games", config.create_rate),
                 chats: Limiter::new("chat messages", config.chat_rate),
                 reactions: Limiter::new("reactions", config.reaction_rate),
-                handoffs: Mutex::new(std::collections::HashMap::new()),
+                handoffs: handoff::Handoffs::default(),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,

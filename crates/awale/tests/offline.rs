@@ -111,7 +111,7 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         10,
     );
     b.click("input[name=mode][value=computer]");
-    b.click("#sel-level option[value='12']");
+    b.click("#sel-level option[value='16']");
     b.click("#btn-start");
     b.wait_for(
         "the refusal of the Perfect level",
@@ -119,7 +119,7 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         10,
     );
     // The strongest level without a database, to the end.
-    b.click("#sel-level option[value='11']");
+    b.click("#sel-level option[value='15']");
     b.click("#btn-start");
     b.wait_for(
         "an offline game",
@@ -237,7 +237,7 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     };
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0]["mode"], "computer");
-    assert_eq!(listed[0]["level"], 11);
+    assert_eq!(listed[0]["level"], 15);
     assert_eq!(json!(listed[0]["plies"]), played);
     assert_ne!(listed[0]["result"], "*");
     // The page lists it from the server; the game on one screen, still

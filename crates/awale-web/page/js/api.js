@@ -25,10 +25,13 @@ export async function api(method, path, body) {
   if (method === "GET" && path === "/api/games") await local.sync();
   let res;
   try {
+    // Every change goes as JSON, even without a body: the server refuses
+    // any other (no form or text/plain request can pass for the page's).
+    const changes = method !== "GET" && method !== "HEAD";
     res = await fetch(path, {
       method,
-      headers: body !== undefined ? { "Content-Type": "application/json" } : {},
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      headers: changes ? { "Content-Type": "application/json" } : {},
+      body: body !== undefined ? JSON.stringify(body) : changes ? "{}" : undefined,
     });
   } catch (e) {
     const answer = await local.offline(method, path, body);

@@ -4,11 +4,7 @@
 //! the games in use ([`crate::games`]), and answers with a typed view;
 //! every change is stored before the answer.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
-
-use awale_core::{parse_records, Game, Rules, Side};
+use awale_core::{Game, Rules, Side};
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,11 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
-use crate::computer::{self, Hint, ReviewRow, Thinking};
+use crate::computer::{self, Hint, ReviewRow};
 use crate::error::Error;
-use crate::game::{
-    now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
-};
+use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
+use crate::records::{self, ImportAs};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
 use crate::AppState;
@@ -145,10 +140,12 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
-/// POST /api/games: starts a game.
+/// POST /api/games: starts a game, which belongs to the browser that made
+/// it (a request without a player cookie is refused: a game without seats
+/// would be anyone's).
 pub async fn create(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
@@ -185,12 +182,6 @@ pub async fn create(
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
     if mode == Mode::Online {
-        let player = viewer.player().cloned().ok_or_else(|| {
-            Error::forbidden(
-                "no_player",
-                "an online game needs a player cookie: open the page first",
-            )
-        })?;
         let name = parse_name(req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
         web.seats[side.index()] = Some(Seat {
@@ -202,15 +193,15 @@ pub async fn create(
             .shared
             .games
             .store()
-            .set_player_name(player, name, now)
+            .set_player_name(player.clone(), name, now)
             .await?;
-    } else if let Some(player) = viewer.player() {
-        web.seat_maker(player);
+    } else {
+        web.seat_maker(&player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
     Ok((
         StatusCode::CREATED,
-        Json(web.view(now, Some(viewer.player()))),
+        Json(web.view(now, Some(Some(&player)))),
     ))
 }
 
@@ -362,115 +353,6 @@ pub struct PlyRequest {
     ply: Option<usize>,
 }
 
-/// Removes a game from the set of games the computer is thinking about,
-/// however the search ends.
-struct ThinkingGuard {
-    state: AppState,
-    id: i64,
-}
-
-impl Drop for ThinkingGuard {
-    fn drop(&mut self) {
-        self.state
-            .shared
-            .thinking
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&self.id);
-    }
-}
-
-/// POST /api/games/{id}/computer: the computer plays its move. When the
-/// game already has more moves than `ply`, the move was made: the answer is
-/// the game as it is.
-pub async fn computer_move(
-    on: OnGame,
-    JsonBody(req): JsonBody<PlyRequest>,
-) -> ApiResult<Json<GameView>> {
-    let game = on.load().await?;
-    let plies = game.game.plies().len();
-    if req.ply.is_some_and(|p| p < plies) {
-        return Ok(on.view(&game));
-    }
-    check_ply(&game, req.ply)?;
-    if !game.computer_to_move() {
-        return Err(Error::conflict("not_computer_turn", "the computer does not move now").into());
-    }
-    let Mode::Computer { human, level } = game.mode else {
-        return Err(Error::internal("not a game against the computer").into());
-    };
-    game.check_side(on.viewer.player(), human)?;
-    let (state, id) = (on.state.clone(), on.id);
-    let newly = state
-        .shared
-        .thinking
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(id);
-    if !newly {
-        return Err(Error::conflict(
-            "computer_thinking",
-            "the computer is already thinking about this game",
-        )
-        .into());
-    }
-    let guard = ThinkingGuard {
-        state: state.clone(),
-        id,
-    };
-    let mut budget = state.shared.config.move_time;
-    if let (Some(clock), Some(left)) = (game.clock, game.time_left(now_ms())) {
-        let mine = left[game.game.position().to_move().index()];
-        let share = mine / 25 + clock.increment_ms / 2;
-        budget = budget.min(Duration::from_millis(share.max(50) as u64));
-    }
-    // The search and the storing of its move run in their own task, so a
-    // page that goes away mid-search does not lose the computer's move.
-    let task = tokio::spawn(async move {
-        let state = guard.state.clone();
-        let games = Arc::clone(&state.shared.games);
-        let hub = Arc::clone(games.hub());
-        let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let search = game.game.clone();
-        let chosen = state
-            .shared
-            .computer
-            .run(move |computer| {
-                let stop = AtomicBool::new(false);
-                computer.choose_move(&search, level, seed, budget, &stop, &mut |depth, nodes| {
-                    hub.publish(
-                        id,
-                        "thinking",
-                        Thinking {
-                            game: id,
-                            depth,
-                            nodes,
-                        },
-                    );
-                })
-            })
-            .await?;
-        let mv = chosen.ok_or_else(|| Error::internal("no move found"))?;
-        let result = games
-            .apply_move(id, Some(plies), mv, |g| {
-                if !g.computer_to_move() {
-                    return Err(Error::conflict(
-                        "stale",
-                        "the game changed during the search",
-                    ));
-                }
-                Ok(())
-            })
-            .await;
-        drop(guard);
-        result.map(|(g, ())| g)
-    });
-    let game = task
-        .await
-        .map_err(|e| Error::internal(format!("search task failed: {e}")))??;
-    Ok(on.view(&game))
-}
-
 /// POST /api/games/{id}/undo.
 pub async fn undo(on: OnGame, JsonBody(req): JsonBody<PlyRequest>) -> ApiResult<Json<GameView>> {
     take_back(&on, req.ply, WebGame::undo).await
@@ -573,7 +455,7 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
 /// every move's score, and the database's value where it has one. Stops
 /// when the asker goes away.
-pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
+pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>> {
     let game = on.load().await?;
     if let Some(end) = game.end() {
         return Err(Error::game_over(end.reason.name()).into());
@@ -584,7 +466,7 @@ pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
     let hint = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.hint(&game.game, budget, stop))
+        .run_stoppable(asker, move |c, stop| c.hint(&game.game, budget, stop))
         .await?;
     Ok(Json(hint))
 }
@@ -621,7 +503,7 @@ pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
 /// same search budget (the same game always gets the same review), the
 /// evaluation after each (South's view), mistakes with the better move.
 /// The review is stored with the game and given again at once.
-pub async fn review(on: OnGame) -> ApiResult<Response> {
+pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response> {
     let game = on.load().await?;
     check_fair(&game, &on.viewer, true)?;
     let (state, id) = (&on.state, on.id);
@@ -635,7 +517,7 @@ pub async fn review(on: OnGame) -> ApiResult<Response> {
     let rows = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.review(&core, stop))
+        .run_stoppable(asker, move |c, stop| c.review(&core, stop))
         .await?;
     if rows.len() < plies {
         return Err(Error::internal("the review was stopped").into());
@@ -656,48 +538,6 @@ pub async fn review(on: OnGame) -> ApiResult<Response> {
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-/// The record of a game with its tags, as exported.
-fn record_text(game: &WebGame) -> String {
-    let name = |side: Side| -> String {
-        match game.mode {
-            Mode::Computer { human, level } if human != side => {
-                format!("Computer (level {level})")
-            }
-            Mode::Computer { .. } => "Player".to_string(),
-            Mode::Humans => side.to_string(),
-            Mode::Online => game.seats[side.index()]
-                .as_ref()
-                .map_or_else(|| side.to_string(), |s| s.name.clone()),
-        }
-    };
-    let (south, north) = (name(Side::South), name(Side::North));
-    let date = awale_core::record_date(game.created_ms.div_euclid(1000));
-    let id = game.id.to_string();
-    let mut record = awale_core::Record::from_game(
-        &game.game,
-        &[
-            ("Event", "Awalé"),
-            ("Site", "awale serve"),
-            ("Date", &date),
-            ("Round", &id),
-            ("South", &south),
-            ("North", &north),
-        ],
-    );
-    if let (Some(stop), Some(end)) = (game.stop, game.end()) {
-        let result = end.result_text();
-        record.result = result.to_string();
-        record.set_tag("Result", result);
-        let termination = match stop {
-            Stop::Time(_) => "time forfeit",
-            Stop::Abandoned(_) => "abandoned",
-            Stop::Aborted => "aborted",
-        };
-        record.set_tag("Termination", termination);
-    }
-    record.to_string()
-}
-
 /// GET /api/games/{id}/record: the game record, to save as a file.
 pub async fn record(on: OnGame) -> ApiResult<Response> {
     let game = on.load().await?;
@@ -710,7 +550,7 @@ pub async fn record(on: OnGame) -> ApiResult<Response> {
             ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
-        record_text(&game),
+        records::export(&game),
     )
         .into_response())
 }
@@ -729,13 +569,6 @@ pub struct ImportRequest {
     level: Option<u8>,
 }
 
-/// Games one import may hold.
-const MAX_IMPORTED_GAMES: usize = 200;
-/// What one imported game costs of the client's allowance of new games
-/// (an import of 200 games costs 20: a client imports at most a few
-/// thousand games an hour).
-const GAMES_PER_CREATION: usize = 10;
-
 /// The answer of POST /api/import.
 #[derive(Serialize)]
 pub struct Imported {
@@ -749,39 +582,13 @@ pub struct Imported {
 /// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
-    let records =
-        parse_records(&req.record).map_err(|e| Error::invalid("bad_record", e.to_string()))?;
-    if records.is_empty() {
-        return Err(Error::invalid("bad_record", "the file holds no game record").into());
-    }
-    if records.len() > MAX_IMPORTED_GAMES {
-        return Err(Error::invalid(
-            "bad_record",
-            format!(
-                "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
-                records.len()
-            ),
-        )
-        .into());
-    }
-    let cost = records.len().div_ceil(GAMES_PER_CREATION) as u32;
-    state.shared.creations.take(&ip, cost, now_ms())?;
-    let mut games = Vec::with_capacity(records.len());
-    for (i, record) in records.iter().enumerate() {
-        let game = record
-            .to_game()
-            .map_err(|e| Error::invalid("bad_record", format!("game {}: {e}", i + 1)))?;
-        games.push(game);
-    }
-    let mode = match req.mode.as_deref().unwrap_or("humans") {
-        "humans" => Mode::Humans,
-        // The person takes the side to move of the first game.
-        "computer" => Mode::Computer {
-            human: games[0].position().to_move(),
+    let as_ = match req.mode.as_deref().unwrap_or("humans") {
+        "humans" => ImportAs::Humans,
+        "computer" => ImportAs::Computer {
             level: parse_level(req.level)?,
         },
         other => {
@@ -792,26 +599,15 @@ pub async fn import(
             .into())
         }
     };
-    let now = now_ms();
-    let webs: Vec<WebGame> = games
-        .into_iter()
-        .zip(&records)
-        .map(|(game, record)| {
-            let mut web = WebGame::new(mode, game, now, random_seed());
-            web.stop = lost_on_time(record, &web.game).map(Stop::Time);
-            if let Some(player) = viewer.player() {
-                web.seat_maker(player);
-            }
-            web
-        })
-        .collect();
-    let webs = state.shared.games.create(webs).await?;
+    let shared = &state.shared;
+    let pay = |cost| shared.creations.take(&ip, cost, now_ms());
+    let webs = shared.games.import(&req.record, as_, &player, pay).await?;
     let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now, Some(viewer.player())),
+            game: webs[0].view(now_ms(), Some(Some(&player))),
         }),
     ))
 }
@@ -928,17 +724,4 @@ pub async fn upload(
             game: game.view(now, Some(Some(&player))),
         }),
     ))
-}
-
-/// The side that lost on time in an imported record: the loser of a
-/// decided result with `[Termination "time forfeit"]` (as exports write it),
-/// when the moves alone do not end the game.
-fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
-    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
-        return None;
-    }
-    // The loser is the side that did not win a decided result.
-    awale_core::result_winner(&record.result)
-        .flatten()
-        .map(Side::opponent)
 }

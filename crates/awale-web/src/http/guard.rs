@@ -4,7 +4,8 @@
 //!   rebinding (IP literals and `localhost` always pass, other names only
 //!   when configured: the public URL's and `--allow-host`'s);
 //! - the cross-site check: a request that changes something and comes from
-//!   another site's page (`Sec-Fetch-Site`, else `Origin`) is refused;
+//!   another site's page (`Sec-Fetch-Site`, else `Origin`) is refused, and
+//!   so is one not sent as `application/json`, with a body or without;
 //! - the player's identity: the secret in the `awale_player` cookie
 //!   (HttpOnly, SameSite=Lax), made on the first visit of the page; the
 //!   server keeps only its SHA-256;
@@ -15,12 +16,12 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
 use super::extract::{header_items, TrustProxy, Viewer};
 use crate::game::PlayerId;
 use crate::AppState;
+pub use awale_service::secret::{new_secret, player_id};
 
 /// The cookie that holds a browser's player secret.
 pub const COOKIE: &str = "awale_player";
@@ -55,7 +56,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         return with_security_headers(e.into_response());
     }
     if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
-        if let Err(e) = check_same_site(policy, req.headers()) {
+        if let Err(e) = check_same_site(policy, req.headers()).and_then(|()| check_json(&req)) {
             return with_security_headers(e.into_response());
         }
     }
@@ -200,6 +201,27 @@ fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError>
     }
 }
 
+/// A request that changes something must say it sends JSON, body or not:
+/// a form or a `text/plain` request (which another site's page may send
+/// without asking) cannot, so none passes for the page's.
+fn check_json(req: &Request) -> Result<(), ApiError> {
+    let json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not_json",
+            "a request that changes something must be sent as application/json",
+        ))
+    }
+}
+
 /// The player a request's cookie names, when the cookie is well formed.
 fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
     header_items(headers, header::COOKIE, ';')
@@ -208,33 +230,6 @@ fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
         .map(|(_, value)| value)
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(player_id)
-}
-
-/// A new player secret: 256 random bits from the operating system.
-///
-/// # Errors
-///
-/// When the system gives no random bytes.
-pub fn new_secret() -> Result<String, getrandom::Error> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)?;
-    Ok(hex(&bytes))
-}
-
-/// The player a secret stands for: its SHA-256, in hex.
-pub fn player_id(secret: &str) -> PlayerId {
-    PlayerId(hex(&Sha256::digest(secret.as_bytes())))
-}
-
-/// Bytes as lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
 }
 
 #[cfg(test)]
