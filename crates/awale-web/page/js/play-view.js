@@ -482,7 +482,8 @@ function renderControls() {
   // The analysis board, like the review, once the game is over.
   $("#btn-study").disabled = !canReview(g);
   const exp = $("#btn-export");
-  if (has) {
+  // A game kept in the browser has its record once it is on the server.
+  if (has && !g.offline) {
     exp.href = `/api/games/${g.id}/record`;
     exp.classList.remove("disabled");
     exp.removeAttribute("aria-disabled");
@@ -505,7 +506,7 @@ function renderControls() {
   info.textContent = "";
   if (has) {
     const head = document.createElement("div");
-    head.textContent = t("game_n", g.id) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
+    head.textContent = (g.offline ? t("offline_game") : t("game_n", g.id)) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
     // The rules in short (the preset, or what differs from it), every
     // option on demand.
     const rules = document.createElement("details");
