@@ -362,6 +362,30 @@ pub fn choose_move(
     seed: u64,
     stop: &AtomicBool,
 ) -> Option<Move> {
+    choose_move_within(
+        engine,
+        game,
+        level,
+        seed,
+        &Limits::default(),
+        stop,
+        &mut |_| {},
+    )
+}
+
+/// [`choose_move`], the one entry point for a level's move (the command
+/// line's and the server's), within `cap` too: a searching level thinks at
+/// most `cap.movetime` and shares out `cap.clock` (the side to move's game
+/// clock) with the time manager; `on_info` hears each iteration.
+pub fn choose_move_within(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    seed: u64,
+    cap: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&crate::SearchInfo),
+) -> Option<Move> {
     if game.legal_moves().is_empty() {
         return None;
     }
@@ -403,7 +427,14 @@ pub fn choose_move(
         Style::Search { .. } => crate::book::Book::builtin()
             .probe(game)
             .or_else(|| engine.oracle_for(game.rules())?.root_move(game))
-            .or_else(|| engine.search(game, &level.limits(), stop, &mut |_| {}).best),
+            .or_else(|| {
+                let mut limits = level.limits();
+                if let Some(cap) = cap.movetime {
+                    limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+                }
+                limits.clock = cap.clock;
+                engine.search(game, &limits, stop, on_info).best
+            }),
     };
     if let Some(oracle) = set_aside {
         engine.set_oracle(oracle);
