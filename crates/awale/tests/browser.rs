@@ -37,7 +37,14 @@ fn shot_path(name: &str) -> PathBuf {
 
 /// Opens the page with quick animations and no sound.
 fn open(b: &Browser, url: &str) {
-    b.goto(url);
+    // First a page of the site that is not the game's (a second visit to
+    // the same address with a `#` only moves within the page, which would
+    // keep the player it was first opened as).
+    let origin = url
+        .find("://")
+        .and_then(|s| url[s + 3..].find('/').map(|p| &url[..s + 3 + p]))
+        .unwrap_or(url);
+    b.goto(&format!("{origin}/api/info"));
     // The games the test makes through the API are this browser's.
     b.be_test_player();
     b.eval(
