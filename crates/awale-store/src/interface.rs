@@ -22,9 +22,9 @@ pub trait GameStore: Send + Sync {
     /// with their ids.
     fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>>;
 
-    /// Stores `game`, played in `player`'s browser without a network,
-    /// under the browser's `key`, once (one transaction): the new game, or
-    /// `Err(id)` of the game this player already uploaded with that key.
+    /// Stores `game`, played in `player`'s browser without a network, under
+    /// the browser's `key`, once (one transaction): the new game, or the id
+    /// of the one that player already uploaded with this key.
     fn upload(
         &self,
         player: PlayerId,

@@ -866,6 +866,11 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
         "the move in the variations",
         &format!("return [...document.querySelectorAll('#an-tree .mv')].some(m => m.textContent.includes('{letter}'))"),
     );
+    wait(
+        &b,
+        "the move said",
+        &format!("return document.querySelector('#an-said').textContent.startsWith('South plays {letter}: 4 seeds sown; 0 to 0.')"),
+    );
 
     // An online game for a friend, then a word in its chat.
     tab_to(&b, "#btn-new", 80);
