@@ -248,6 +248,23 @@ export function computerIfDue() {
   if (!g || !g.computer_to_move || session.thinking) return;
   session.thinking = { depth: 0 };
   hooks.render();
+  // A game kept in the browser: the page's own engine plays it (local.js).
+  if (isLocal(g.id)) playLocally(g);
+}
+
+async function playLocally(g) {
+  const epoch = session.epoch;
+  try {
+    const view = await api("POST", `/api/games/${g.id}/computer`, { ply: g.plies.length });
+    if (!current(epoch)) return;
+    session.thinking = null;
+    await apply(view, true);
+  } catch (e) {
+    if (!current(epoch)) return;
+    session.thinking = null;
+    hooks.render();
+    if (e.code !== "stale") hooks.error(e);
+  }
 }
 
 // Plays `letter` for the person.
