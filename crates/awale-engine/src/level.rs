@@ -1,5 +1,5 @@
 //! Strength levels for people, from a child's first day to perfect play,
-//! each about 200 Elo above the one below (the last step is larger). The
+//! each about 200 Elo above the one below. The
 //! four weakest see captures as a beginner does (often not the chain
 //! behind the first hole, not always the opponent's answer); the next
 //! score every move with a shallow search and pick one at random, better
@@ -51,7 +51,17 @@ pub enum Level {
     Master,
     /// Level 11: a deep search.
     Grandmaster,
-    /// Level 12: the strongest search, with the opening book and the
+    /// Level 12: a deeper search, nearly always the best move.
+    Virtuoso,
+    /// Level 13: a deeper search still, the best move or one close to it.
+    Champion,
+    /// Level 14: the deepest of the choosing levels, seldom off the best
+    /// move.
+    Legend,
+    /// Level 15: the search of Perfect, 14 plies deep, without the
+    /// endgame oracle.
+    Titan,
+    /// Level 16: the strongest search, with the opening book and the
     /// endgame oracle when one is set.
     Perfect,
 }
@@ -93,6 +103,10 @@ impl Level {
         Level::Expert,
         Level::Master,
         Level::Grandmaster,
+        Level::Virtuoso,
+        Level::Champion,
+        Level::Legend,
+        Level::Titan,
         Level::Perfect,
     ];
 
@@ -125,6 +139,10 @@ impl Level {
             Level::Expert => ("Expert", "Expert"),
             Level::Master => ("Maître", "Master"),
             Level::Grandmaster => ("Grand maître", "Grandmaster"),
+            Level::Virtuoso => ("Virtuose", "Virtuoso"),
+            Level::Champion => ("Champion", "Champion"),
+            Level::Legend => ("Légende", "Legend"),
+            Level::Titan => ("Titan", "Titan"),
             Level::Perfect => ("Parfait", "Perfect"),
         };
         match lang {
@@ -180,6 +198,22 @@ impl Level {
                 "Une recherche profonde, sans pitié.",
                 "A deep search, without mercy.",
             ),
+            Level::Virtuoso => (
+                "Calcule plus loin encore et joue presque toujours le meilleur coup.",
+                "Reads further still and nearly always plays the best move.",
+            ),
+            Level::Champion => (
+                "Un champion : le meilleur coup, ou un coup qui le vaut presque.",
+                "A champion: the best move, or one nearly as good.",
+            ),
+            Level::Legend => (
+                "Une légende : s'écarte rarement du meilleur coup, même loin devant.",
+                "A legend: seldom strays from the best move, even far ahead.",
+            ),
+            Level::Titan => (
+                "Cherche comme Parfait, moins loin, sans les tables de finales.",
+                "Searches as Perfect does, less far, without the endgame tables.",
+            ),
             Level::Perfect => (
                 "Le plus fort : recherche longue, bibliothèque d'ouvertures et tables de finales.",
                 "The strongest: a long search, the opening book and endgame tables.",
@@ -192,10 +226,9 @@ impl Level {
     }
 
     /// The level's strength in Elo points, measured with `awale match`
-    /// between adjacent levels (docs/BENCHMARKS.md, 200 games a pair,
-    /// `awale` rules), the greedy player ([`greedy_move`]) set at 1000.
-    /// Perfect's step above Grandmaster won 20 games of 20 (at least +287
-    /// with 95% confidence): its figure is an estimate above that floor.
+    /// between adjacent levels (docs/BENCHMARKS.md, 200 to 400 games a
+    /// pair, `awale` rules), the greedy player ([`greedy_move`]) set at
+    /// 1000.
     pub fn elo(self) -> u32 {
         match self {
             Level::Seed => 860,
@@ -209,6 +242,10 @@ impl Level {
             Level::Expert => 2575,
             Level::Master => 2810,
             Level::Grandmaster => 2985,
+            Level::Virtuoso => 3185,
+            Level::Champion => 3385,
+            Level::Legend => 3585,
+            Level::Titan => 3785,
             Level::Perfect => 3400,
         }
     }
@@ -233,6 +270,13 @@ impl Level {
             Level::Expert => soft(6, 75.0),
             Level::Master => soft(7, 60.0),
             Level::Grandmaster => soft(8, 55.0),
+            Level::Virtuoso => soft(10, 50.0),
+            Level::Champion => soft(11, 40.0),
+            Level::Legend => soft(13, 20.0),
+            Level::Titan => Style::Search {
+                depth: Some(14),
+                time: None,
+            },
             Level::Perfect => Style::Search {
                 depth: None,
                 time: Some(Duration::from_secs(3)),

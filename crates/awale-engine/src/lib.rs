@@ -15,7 +15,9 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod book;
+pub mod clock;
 pub mod eval;
 pub mod explain;
 pub mod level;

@@ -427,6 +427,42 @@ impl Store {
         .await
     }
 
+    /// Stores `game`, played in `player`'s browser without a network, under
+    /// the browser's `key`, once: when that player already uploaded a game
+    /// with this key, nothing is written and that game's id is given
+    /// back. The new game (`Ok(Ok(game))`) or the stored one's id
+    /// (`Ok(Err(id))`).
+    ///
+    /// # Errors
+    ///
+    /// When a write fails; nothing is stored then.
+    pub async fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        mut game: WebGame,
+    ) -> Result<Result<WebGame, i64>, StoreError> {
+        self.write(move |conn| {
+            let stored: Option<i64> = conn
+                .query_row(
+                    "SELECT game_id FROM uploads WHERE player = ?1 AND key = ?2",
+                    params![player.0, key],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = stored {
+                return Ok(Err(id));
+            }
+            insert_game(conn, &mut game)?;
+            conn.execute(
+                "INSERT INTO uploads (player, key, game_id) VALUES (?1, ?2, ?3)",
+                params![player.0, key, game.id],
+            )?;
+            Ok(Ok(game))
+        })
+        .await
+    }
+
     /// Writes `game` over its stored version: the moves from ply `from` on
     /// are replaced by the game's, and its state (seats, clock, redo list,
     /// end) is updated, in one transaction.

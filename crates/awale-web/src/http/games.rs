@@ -611,3 +611,117 @@ pub async fn import(
         }),
     ))
 }
+
+/// The body of POST /api/uploads: a game played in this browser without a
+/// network.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upload {
+    /// The browser's key for the game (8 to 64 letters, digits, `-`, `_`):
+    /// the same key twice stores the game once.
+    key: String,
+    /// The rules (default `awale`).
+    #[serde(default)]
+    rules: Option<String>,
+    /// The start position, a diagram.
+    start: String,
+    /// The moves played, as letters (`FfAa`).
+    #[serde(default)]
+    moves: String,
+    /// `computer` or `humans`.
+    mode: String,
+    /// The person's side against the computer.
+    #[serde(default)]
+    human: Option<String>,
+    /// The computer's level.
+    #[serde(default)]
+    level: Option<u8>,
+    /// The side that resigned, if one did.
+    #[serde(default)]
+    resigned: Option<String>,
+    /// When the game was started in the browser (milliseconds since 1970).
+    #[serde(default)]
+    created_ms: Option<i64>,
+}
+
+/// The answer of POST /api/uploads.
+#[derive(Serialize)]
+pub struct Uploaded {
+    /// Whether this request stored it (false: it was stored before).
+    pub created: bool,
+    /// The game as stored.
+    pub game: GameView,
+}
+
+/// POST /api/uploads: stores a game the page played without a network
+/// (kept in the browser meanwhile), for this browser's player, once per
+/// key: 201 when stored now, 200 with the game already stored under that
+/// key (an upload repeated after a lost answer).
+pub async fn upload(
+    State(state): State<AppState>,
+    Player(player): Player,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<Upload>,
+) -> ApiResult<(StatusCode, Json<Uploaded>)> {
+    let key_ok = (8..=64).contains(&req.key.len())
+        && req
+            .key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !key_ok {
+        return Err(Error::invalid(
+            "bad_key",
+            "an upload's key is 8 to 64 letters, digits, `-` or `_`",
+        )
+        .into());
+    }
+    let rules = crate::study::parse_rules(req.rules.as_deref())?;
+    let mut game =
+        crate::study::replay(parse_position(&req.start)?, rules, Some(req.moves.as_str()))?;
+    if let Some(text) = req.resigned.as_deref() {
+        let side: Side = text
+            .parse()
+            .map_err(|_| Error::invalid("bad_side", format!("`{text}` is not a side (S or N)")))?;
+        game.resign(side)
+            .map_err(|e| Error::game_over(&e.to_string()))?;
+    }
+    let seed = random_seed();
+    let mode = match req.mode.as_str() {
+        "computer" => Mode::Computer {
+            human: parse_side(req.human.as_deref(), seed)?,
+            level: parse_level(req.level)?,
+        },
+        "humans" => Mode::Humans,
+        other => {
+            return Err(Error::invalid(
+                "bad_mode",
+                format!("`{other}` is not a mode played offline (computer or humans)"),
+            )
+            .into())
+        }
+    };
+    state.shared.creations.take(&ip, 1, now_ms())?;
+    let now = now_ms();
+    let mut web = WebGame::new(mode, game, now, seed);
+    // Its own time, not the upload's (never in the future).
+    web.created_ms = req.created_ms.map_or(now, |t| t.clamp(0, now));
+    web.seat_maker(&player);
+    let store = state.shared.games.store();
+    let (created, id) = match store.upload(player.clone(), req.key, web).await? {
+        Ok(stored) => (true, stored.id),
+        Err(id) => (false, id),
+    };
+    let game = state.shared.games.load(id).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(Uploaded {
+            created,
+            game: game.view(now, Some(Some(&player))),
+        }),
+    ))
+}
