@@ -22,6 +22,16 @@ pub trait GameStore: Send + Sync {
     /// with their ids.
     fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>>;
 
+    /// Stores `game`, played in `player`'s browser without a network, under
+    /// the browser's `key`, once (one transaction): the new game, or the id
+    /// of the one that player already uploaded with this key.
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>>;
+
     /// Writes `game` over its stored version in one transaction: its moves
     /// from ply `from` on, and its state (seats, clock, redo list, end).
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()>;
@@ -87,6 +97,15 @@ pub trait GameStore: Send + Sync {
 impl GameStore for Store {
     fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
         Box::pin(Store::create(self, games))
+    }
+
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>> {
+        Box::pin(Store::upload(self, player, key, game))
     }
 
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {

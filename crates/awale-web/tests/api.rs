@@ -1073,7 +1073,7 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
     assert_ne!(theirs["game"]["id"], g["id"]);
     // Without a player, with a bad key, bad moves or an online game: refused.
     refused(
-        post(&app, "/api/uploads", game.clone()).await,
+        post_as(&app, "", "/api/uploads", game.clone()).await,
         StatusCode::FORBIDDEN,
         "no_player",
     );
@@ -1122,6 +1122,8 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
         });
         refused(post_as(&app, &me, "/api/uploads", body).await, status, code);
     }
+}
+
 /// A stream of server-sent events read one event at a time: its name, its
 /// id (a version, for the events of the game's history) and its data.
 struct Events {
