@@ -656,8 +656,11 @@ fn the_computers_answer_is_there_when_the_page_comes_back() {
     assert_eq!(status, 201, "{game}");
     let id = game["id"].as_i64().unwrap();
     let page = format!("{}/#game={id}", site.url);
-    let b = english("away", &page);
-    wait_for_person(&b);
+    // The browser becomes the test's player on the site first, then
+    // opens the game.
+    let b = english("away", &site.url);
+    b.goto(&page);
+    person_to_play(&b, "the person's first move");
     // The person plays, and the page is closed at once.
     let letter = first_legal(&b).expect("a legal hole");
     b.click(&format!(".hole-hit.legal[data-letter='{letter}']"));
@@ -668,7 +671,7 @@ fn the_computers_answer_is_there_when_the_page_comes_back() {
     // Opened again, the page shows the answer and waits for the person.
     open(&b, &page);
     wait_moves(&b, 2);
-    wait_for_person(&b);
+    person_to_play(&b, "the person's turn after the answer");
     assert_eq!(b.text("#status"), "Your move");
 
     // With no page open at all (a move sent, the page gone before its
@@ -684,7 +687,22 @@ fn the_computers_answer_is_there_when_the_page_comes_back() {
     game_with_moves(&site, id, 4);
     open(&b, &page);
     wait_moves(&b, 4);
-    wait_for_person(&b);
+    person_to_play(&b, "the person's turn after the second answer");
+}
+
+/// Waits until the person can play (legal holes lit), saying `what` when
+/// it does not come, with the page's status.
+fn person_to_play(b: &Browser, what: &str) {
+    let lit = "return document.querySelectorAll('.hole-hit.legal').length > 0";
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while b.eval(lit) != json!(true) {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: no legal hole lit; status `{}`",
+            b.text("#status")
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 #[test]
