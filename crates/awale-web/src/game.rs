@@ -279,17 +279,20 @@ impl WebGame {
         if self.sides_of(player).contains(&side) {
             return Ok(());
         }
-        let whose = match self.mode {
-            Mode::Computer { .. } if self.computer_to_move() => "the computer's",
-            _ if player.is_none() => {
-                "another player's (this browser has no player cookie: open the page first)"
-            }
-            _ => "another player's",
+        let (reason, whose) = match self.mode {
+            Mode::Computer { .. } if self.computer_to_move() => ("computer", "the computer's"),
+            _ if player.is_none() => (
+                "no_player",
+                "another player's (this browser has no player cookie: open the page first)",
+            ),
+            _ => ("watching", "another player's"),
         };
         Err(Error::forbidden(
             "not_your_seat",
             format!("{side} is {whose} seat in this game: you can watch, not play"),
-        ))
+        )
+        .because(reason)
+        .with("side", side.to_string()))
     }
 
     /// The side `player` acts for in a request that names none: their only
@@ -305,7 +308,8 @@ impl WebGame {
             [] => Err(Error::forbidden(
                 "not_your_seat",
                 "you hold no seat in this game: you can watch, not play",
-            )),
+            )
+            .because("watching")),
             _ => Ok(self.game.position().to_move()),
         }
     }
@@ -381,15 +385,13 @@ impl WebGame {
                 "not_your_turn",
                 format!("{mv} is a hole of {} but {mover} is to move", mv.side()),
             )
-            .because("not_your_hole"));
+            .because("not_your_hole")
+            .with("move", mv.to_string()));
         }
-        let captured = self.game.play(mv).map_err(|e| {
-            let reason = match e {
-                awale_core::GameError::Illegal(illegal) => illegal.name(),
-                awale_core::GameError::Over(_) => "game_over",
-            };
-            Error::invalid("illegal_move", e.to_string()).because(reason)
-        })?;
+        let captured = self
+            .game
+            .play(mv)
+            .map_err(|e| Error::illegal_move(e, Some(mv)))?;
         if let Some(clock) = &mut self.clock {
             let used = now - self.turn_started_ms;
             clock.remaining_ms[mover.index()] += clock.increment_ms - used;
@@ -430,7 +432,8 @@ impl WebGame {
                 return Err(Error::conflict(
                     "nothing_to_undo",
                     "no move of yours to take back",
-                ));
+                )
+                .because("yours"));
             }
         }
         self.turn_started_ms = now;
@@ -486,7 +489,8 @@ impl WebGame {
             return Err(Error::conflict(
                 "game_over",
                 "the game ended by resignation, time or abandon",
-            ));
+            )
+            .because("stopped"));
         }
         Ok(())
     }
@@ -510,7 +514,7 @@ impl WebGame {
         self.check_going_on()?;
         self.game
             .resign(side)
-            .map_err(|e| Error::conflict("game_over", e.to_string()))
+            .map_err(|e| Error::conflict("game_over", e.to_string()).because("stopped"))
     }
 
     /// Gives `player`, who made this game against the computer or on one
@@ -543,7 +547,8 @@ impl WebGame {
             return Err(Error::conflict(
                 "seat_taken",
                 "this game has no free seat: you can watch it",
-            ));
+            )
+            .because("closed"));
         }
         if self.seats.iter().flatten().any(|s| s.player == seat.player) {
             return Err(Error::conflict(
@@ -580,6 +585,7 @@ impl WebGame {
             })
             .ok_or_else(|| {
                 Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
+                    .because("link")
             })?;
         if let Some(seat) = &mut self.seats[side.index()] {
             seat.player = to;
@@ -600,7 +606,8 @@ impl WebGame {
             return Err(Error::conflict(
                 "nothing_to_undo",
                 "you have no move to take back",
-            ));
+            )
+            .because("yours"));
         }
         if self.offers.takeback.is_some() {
             return Err(Error::conflict(
@@ -734,6 +741,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
             "bad_move",
             format!("`{text}` is not a move (holes are A-F for South, a-f for North)"),
         )
+        .with("text", text)
     })
 }
 
@@ -744,7 +752,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
 /// `bad_position` naming what is wrong in the diagram.
 pub fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>()
-        .map_err(|e| Error::invalid("bad_position", e.to_string()))
+        .map_err(|e| Error::invalid("bad_position", e.to_string()).with("text", text))
 }
 
 #[cfg(test)]

@@ -154,6 +154,7 @@ async fn online_change(
                 "not_your_seat",
                 "you hold no seat in this game: you can watch, not play",
             )
+            .because("watching")
         })?;
         change(g, side)
     })
@@ -231,6 +232,7 @@ pub async fn rematch(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>
     let seat = |g: &WebGame| {
         online_seat(g, Some(&me)).ok_or_else(|| {
             Error::forbidden("not_your_seat", "only the players can ask for a rematch")
+                .because("watching")
         })
     };
     let game = games.load(id).await?;
@@ -308,7 +310,11 @@ pub async fn handoff(
     let game = on.load().await?;
     let (state, id) = (&on.state, on.id);
     if online_seat(&game, Some(&me)).is_none() {
-        return Err(Error::forbidden("not_your_seat", "you hold no seat in this game").into());
+        return Err(
+            Error::forbidden("not_your_seat", "you hold no seat in this game")
+                .because("watching")
+                .into(),
+        );
     }
     let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
     let now = now_ms();
@@ -399,6 +405,8 @@ pub async fn chat(
             "bad_message",
             format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
         )
+        .with("max", MAX_CHAT_CHARS)
+        .with("length", length)
         .into());
     }
     let room = match req.room.as_str() {
@@ -409,6 +417,7 @@ pub async fn chat(
                 "bad_room",
                 format!("`{other}` is not a room (players or public)"),
             )
+            .with("text", other)
             .into())
         }
     };
@@ -424,6 +433,7 @@ pub async fn chat(
             "not_your_seat",
             "the players' room is for the two players: write in the public's room",
         )
+        .because("players_room")
         .into());
     }
     let name = match seat {
