@@ -134,7 +134,7 @@ fn puzzle_text(number: usize, p: &Puzzle, rules: &awale_core::Rules) -> String {
          every other move {:+} or less). Line: {}\n\n",
         p.theme.title(),
         p.difficulty,
-        board_text::draw(&p.position, rules.direction, None, awale_engine::Lang::En),
+        board_text::draw(&p.position, rules.direction, None, crate::words::Lang::En),
         p.position,
         p.answer,
         p.value,

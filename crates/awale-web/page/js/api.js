@@ -1,11 +1,15 @@
 // The server's JSON API: one function for every request, failures as
-// ApiError with the server's stable code (translated by the page).
+// ApiError with the server's stable code, reason and facts (worded by the
+// page: words.js errorWords). The server's English message is kept for
+// the console only.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason = null, fields = {}) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.reason = reason;
+    this.fields = fields || {};
   }
 }
 
@@ -27,7 +31,8 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!res.ok) {
-    throw new ApiError(res.status, (data && data.error) || "other", (data && data.message) || res.statusText);
+    throw new ApiError(res.status, (data && data.error) || "other", (data && data.message) || res.statusText,
+      (data && data.reason) || null, (data && data.fields) || {});
   }
   return data;
 }

@@ -6,7 +6,7 @@ import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
 import { showError } from "./toast.js";
-import { explainRecordError, levelName, rulesWords, shortResult } from "./words.js";
+import { errorWords, levelName, rulesWords, shortResult } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let info = null;
@@ -121,9 +121,8 @@ async function importText(text) {
     const r = await api("POST", "/api/import", body);
     nav.go({ view: "play", game: r.game.id });
   } catch (e) {
-    if (e.code === "bad_record") importError(t("err_bad_record", explainRecordError(e.message)));
-    else if (e.code === "too_large") importError(t("err_too_large_file"));
-    else importError(t("bad_file", e.message || e.code));
+    if (e.code === "too_large") importError(t("err_too_large_file"));
+    else importError(errorWords(e));
   }
 }
 

@@ -11,7 +11,7 @@ import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
-  storesWords, resultWords, reasonWords,
+  storesWords, resultWords, reasonWords, whyWords,
 } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -436,7 +436,7 @@ function renderControls() {
       ul.className = "hint-why";
       for (const w of h.why.slice(0, 3)) {
         const li = document.createElement("li");
-        li.textContent = getLang() === "fr" ? w.fr : w.en;
+        li.textContent = whyWords(w);
         ul.append(li);
       }
       hb.append(ul);

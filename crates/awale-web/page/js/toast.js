@@ -1,17 +1,14 @@
 // Short messages over the page: the server's refusals and errors, in the
 // page's language.
 
-import { t, has } from "./i18n.js";
-import { explainRefusal } from "./words.js";
+import { errorWords } from "./words.js";
 
 let timer = null;
 
-// An API error in words: a refused move says why, a known code has its
-// text, anything else its message.
+// An API error in words (from its code and facts, never the server's
+// English).
 export function errorText(e) {
-  if (e.code === "illegal_move") return explainRefusal(e.message);
-  if (has("err_" + e.code)) return t("err_" + e.code);
-  return t("err_other", e.message || e.code);
+  return errorWords(e);
 }
 
 export function toast(text) {
