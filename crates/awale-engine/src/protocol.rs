@@ -368,33 +368,82 @@ impl fmt::Display for PositionCommand {
     }
 }
 
-/// A game won in a known number of plies is reported as `cp` this value
-/// minus the plies (lost: its opposite): beyond any lead in seeds (at most
-/// 48.00), so a GUI that reads only `cp` shows it as decided.
-pub const DECIDED_CP: i32 = 10_000;
-
-/// The `score cp X` part of an info line, from the side to move's view, in
-/// hundredths of a seed. The GUIs of the dialect read only `cp`: a game
-/// decided in `n` plies is `cp ±(10000 - n)` ([`DECIDED_CP`]); a result
-/// proven by an endgame oracle is the final margin × 100.
-pub fn score_words(score: Score) -> String {
-    let cp = if let Some(plies) = score.plies_to_end() {
-        // Positive plies: the side to move wins; negative: it loses.
-        if plies >= 0 {
-            DECIDED_CP - plies
-        } else {
-            -(DECIDED_CP + plies)
-        }
-    } else if let Some(margin) = score.proven_margin() {
-        margin * 100
-    } else {
-        score.cp_value()
-    };
-    format!("cp {cp}")
+/// How decided scores are written: the GUIs of the dialect read only `cp`,
+/// so by default a decided game is its final margin in seeds (`cp 600`: won
+/// by 6 seeds), which they show as the lead it is; `MateScores` gives the
+/// distance as `mate M` to the GUIs that read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DecidedScores {
+    /// `cp` with the final margin × 100 (the default).
+    #[default]
+    Margin,
+    /// `mate M`, `M` the side to move's moves to the end (negative when it
+    /// loses), when the distance is known; `cp` margin otherwise.
+    Mate,
 }
 
-/// The info line of one finished depth.
-pub fn info_line(info: &SearchInfo) -> String {
+/// The final margin, in seeds, of a game that `score` says is decided, from
+/// the side to move's view at `game`: the oracle's margin when it proved
+/// it, else that of the principal variation `pv` played out from `game`
+/// (the final stores when it ends the game; when it stops at a store
+/// holding more than half the seeds, the lead no play can take away).
+/// `None` for a score that is not decided.
+pub fn decided_margin(score: Score, game: &Game, pv: &[Move]) -> Option<i32> {
+    if let Some(margin) = score.proven_margin() {
+        return Some(margin);
+    }
+    score.plies_to_end()?;
+    // From the score, not the sign of the plies: a loss in 0 plies is 0 too.
+    let wins = score.is_win();
+    let me = game.position().to_move();
+    let mut line = game.clone();
+    for &m in pv {
+        if line.end().is_some() || line.play(m).is_err() {
+            break;
+        }
+    }
+    let margin = match line.outcome() {
+        Some(outcome) => {
+            i32::from(outcome.stores[me.index()]) - i32::from(outcome.stores[me.opponent().index()])
+        }
+        None => {
+            let position = line.position();
+            let mine = i32::from(position.store(me));
+            let theirs = i32::from(position.store(me.opponent()));
+            let board = i32::from(position.seeds_on_board());
+            if wins {
+                mine - theirs - board
+            } else {
+                mine + board - theirs
+            }
+        }
+    };
+    // The sign is the score's: a line cut short may not show all the lead.
+    Some(if wins { margin.max(1) } else { margin.min(-1) })
+}
+
+/// The `score ...` part of an info line, from the side to move's view at
+/// `game`, in hundredths of a seed: a heuristic score as it is, a decided
+/// game as its final margin (see [`decided_margin`]) or, with
+/// [`DecidedScores::Mate`] and a known distance, `mate M`.
+pub fn score_words(score: Score, game: &Game, pv: &[Move], decided: DecidedScores) -> String {
+    if let (DecidedScores::Mate, Some(plies)) = (decided, score.plies_to_end()) {
+        // Moves of the side to move: a win in 1 or 2 plies is its next move.
+        let moves = if score.is_win() {
+            (plies + 1) / 2
+        } else {
+            plies / 2
+        };
+        return format!("mate {moves}");
+    }
+    match decided_margin(score, game, pv) {
+        Some(margin) => format!("cp {}", margin * 100),
+        None => format!("cp {}", score.cp_value()),
+    }
+}
+
+/// The info line of one finished depth of a search of `game`.
+pub fn info_line(info: &SearchInfo, game: &Game, decided: DecidedScores) -> String {
     let millis = info.time.as_millis();
     // From microseconds: a depth done in under a millisecond still gets a
     // true rate.
@@ -403,7 +452,7 @@ pub fn info_line(info: &SearchInfo) -> String {
         "info depth {} seldepth {} score {} nodes {} nps {nps} time {millis}",
         info.depth,
         info.seldepth,
-        score_words(info.score),
+        score_words(info.score, game, &info.pv, decided),
         info.nodes,
     );
     // One word, as the dialect's GUIs read it: `pv eFcAbA`.
@@ -460,6 +509,8 @@ pub struct Protocol {
     /// `Greedy`: play the biggest capture now, as the yardstick of the
     /// weakest levels.
     greedy: bool,
+    /// `MateScores`: how decided scores are written.
+    decided: DecidedScores,
     running: Option<Running>,
     /// Counts searches, so that levels vary their choices between games.
     searches: u64,
@@ -470,7 +521,8 @@ pub struct Protocol {
 }
 
 impl Protocol {
-    /// A protocol with a new engine of default options, writing to `output`.
+    /// A protocol with a new engine of default options, writing to `output`,
+    /// playing tournament Oware (`abapa`) until told otherwise.
     pub fn new(output: Output) -> Protocol {
         let options = EngineOptions::default();
         Protocol::with_engine(Engine::new(options), options, output)
@@ -484,7 +536,9 @@ impl Protocol {
             options,
             options_changed: false,
             clear_pending: false,
-            rules: Rules::AWALE,
+            // What every engine of the dialect plays, for GUIs that never
+            // set `Rules` (Aualé among them).
+            rules: Rules::ABAPA,
             level: None,
             position: Ok(PositionCommand {
                 start: Position::START,
@@ -494,6 +548,7 @@ impl Protocol {
             pending_table: None,
             own_book: true,
             greedy: false,
+            decided: DecidedScores::Margin,
             running: None,
             searches: 0,
             output,
@@ -544,7 +599,7 @@ impl Protocol {
             "ucinewgame" => self.clear_pending = true,
             "position" => {
                 self.position = PositionCommand::parse(words)
-                    .and_then(|p| p.game(self.rules).map(|_| p))
+                    .and_then(|p| self.game_of(&p).map(|_| p))
                     .map_err(|e| {
                         self.info_string(&format!("position not set: {e}"));
                         e
@@ -571,9 +626,63 @@ impl Protocol {
         Flow::Continue
     }
 
+    /// The game of a `position` under the rules in force; when one of its
+    /// moves is illegal there but legal under other rules (a grand slam sent
+    /// by a GUI that plays `abapa` and never said so), the game under those,
+    /// with a note saying what was refused: the GUI gets a move for the
+    /// position it has on its board, never `bestmove 0000` while the game
+    /// goes on.
+    ///
+    /// # Errors
+    ///
+    /// Why the position was refused, when no rules allow its moves.
+    fn game_of(&self, position: &PositionCommand) -> Result<(Game, Option<String>), String> {
+        let refused = match position.game(self.rules) {
+            Ok(game) => return Ok((game, None)),
+            Err(e) => e,
+        };
+        // The presets first, tournament Oware (what GUIs that never say
+        // their rules play) ahead; then the rules in force with the other
+        // grand slam rule.
+        let mut other_slam = self.rules;
+        other_slam.grand_slam = match self.rules.grand_slam {
+            GrandSlam::Forbidden => GrandSlam::NoCapture,
+            GrandSlam::NoCapture => GrandSlam::Forbidden,
+        };
+        let mut tried = vec![self.rules];
+        for rules in [Rules::ABAPA, Rules::AWALE, other_slam] {
+            if tried.iter().any(|t| t.same_values(&rules)) {
+                continue;
+            }
+            tried.push(rules);
+            if let Ok(game) = position.game(rules) {
+                let note = format!(
+                    "position refused under {}: {refused}; answered under {rules}, \
+                     where it can be played",
+                    self.rules
+                );
+                return Ok((game, Some(note)));
+            }
+        }
+        Err(refused)
+    }
+
     fn identify(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));
+        // A GUI that never sets `Rules` plays what this line says.
+        self.info_string(&format!(
+            "rules {}: {}; `setoption name Rules value awale` or `abapa` changes them",
+            self.rules,
+            match Preset::ALL
+                .iter()
+                .find(|p| p.rules().same_values(&self.rules))
+            {
+                Some(Preset::Abapa) => "tournament Oware (Abapa)",
+                Some(Preset::Awale) => "Awale, grand slam forbidden",
+                None => "a preset with options changed",
+            }
+        ));
         // The defaults are the settings in force: `awale uci --hash` changes
         // them.
         let defaults = self.options;
@@ -607,6 +716,10 @@ impl Protocol {
             format!("option name OwnBook type check default {}", self.own_book),
             format!("option name Level type spin default 0 min 0 max {levels}"),
             "option name Greedy type check default false".to_string(),
+            format!(
+                "option name MateScores type check default {}",
+                self.decided == DecidedScores::Mate
+            ),
             rules_combo,
             format!(
                 "option name GrandSlam type combo default {} var forbidden var no_capture",
@@ -674,6 +787,13 @@ impl Protocol {
             "ponder" => {}
             "ownbook" => self.own_book = check(value)?,
             "greedy" => self.greedy = check(value)?,
+            "matescores" => {
+                self.decided = if check(value)? {
+                    DecidedScores::Mate
+                } else {
+                    DecidedScores::Margin
+                }
+            }
             "level" => {
                 let n = number(0, Level::ALL.len())?;
                 self.level = u8::try_from(n).ok().and_then(Level::from_number);
@@ -762,13 +882,18 @@ impl Protocol {
             return;
         }
         let game = match &self.position {
-            Ok(p) => p.game(self.rules),
+            Ok(p) => self.game_of(p),
             Err(e) => Err(format!(
                 "no position to search: the last `position` was refused ({e})"
             )),
         };
         let game = match game {
-            Ok(game) => game,
+            Ok((game, note)) => {
+                if let Some(note) = note {
+                    self.info_string(&note);
+                }
+                game
+            }
             Err(e) => {
                 // A refused position, or rules changed since `position`:
                 // say why, and answer for no position rather than for
@@ -806,10 +931,13 @@ impl Protocol {
         let Some(mut engine) = self.engine.take() else {
             return;
         };
+        // The oracle of the rules the game is played under: those in force,
+        // or those a refused position was answered under.
+        let rules = *game.rules();
         if let Some(source) = &mut self.oracle_source {
-            if self.oracle_rules != Some(self.rules) {
-                engine.set_oracle(source(&self.rules));
-                self.oracle_rules = Some(self.rules);
+            if self.oracle_rules != Some(rules) {
+                engine.set_oracle(source(&rules));
+                self.oracle_rules = Some(rules);
             }
         }
         self.searches += 1;
@@ -820,6 +948,7 @@ impl Protocol {
         let infinite = limits.infinite;
         let level = self.level;
         let greedy = self.greedy;
+        let decided = self.decided;
         // Full strength with `OwnBook`: the book's move where it has one.
         let book_move = (self.own_book && level.is_none() && !greedy)
             .then(|| crate::book::Book::builtin().probe(&game))
@@ -845,7 +974,7 @@ impl Protocol {
                 None => {
                     let result =
                         engine.search(&game, &limits, &thread_stop, &mut |info: &SearchInfo| {
-                            output(&info_line(info))
+                            output(&info_line(info, &game, decided))
                         });
                     (result.best, result.ponder)
                 }
@@ -1295,43 +1424,83 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_position_is_never_answered_with_a_move_of_the_one_before() {
-        // Aualé's sequence after a grand slam, the GUI not having set the
-        // rules: under `awale` the slam is illegal, so the position is
-        // refused and `go` must not answer a South move of the position
-        // before (North is to move after the slam).
+    fn a_grand_slam_refused_by_the_rules_set_is_answered_under_the_rules_that_allow_it() {
+        // Aualé's sequence after a human grand slam, the engine told to play
+        // `awale` where the slam is illegal: the position is answered under
+        // `abapa`, with North's move (never `bestmove 0000`, which Aualé
+        // cannot read, nor a South move of the position before).
         let mut h = Harness::new();
+        h.send("setoption name Rules value awale");
         h.search("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S", "go depth 4");
         h.send("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F");
-        assert!(h.take()[0].starts_with("info string position not set"));
+        assert!(h.take().is_empty());
         h.send("go depth 4");
+        let lines = h.wait_for("bestmove");
+        assert!(
+            lines[0].starts_with("info string position refused under awale: move 1 (F)")
+                && lines[0].ends_with("answered under abapa, where it can be played"),
+            "{lines:?}"
+        );
+        let letter = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        assert!(('a'..='f').any(|c| letter.starts_with(c)), "{lines:?}");
+        // The rules in force are unchanged.
+        assert_eq!(h.protocol.rules, Rules::AWALE);
+    }
+
+    #[test]
+    fn a_move_no_rules_allow_is_refused_and_answered_without_a_move() {
+        let mut h = Harness::new();
+        h.search("position startpos", "go depth 2");
+        // South plays twice in a row: no rules allow it.
+        h.send("position startpos moves FF");
+        assert!(h.take()[0].starts_with("info string position not set"));
+        h.send("go depth 2");
         assert_eq!(
             h.wait_for("bestmove").last().map(String::as_str),
             Some("bestmove 0000")
         );
-        // Under the rules the GUI plays, the same position is set, and North
-        // answers.
-        h.send("setoption name Rules value abapa");
-        let best = h.search(
+    }
+
+    #[test]
+    fn the_rules_without_setoption_are_abapa_and_uci_says_so() {
+        let mut h = Harness::new();
+        assert_eq!(h.protocol.rules, Rules::ABAPA);
+        h.send("uci");
+        let lines = h.take();
+        assert_eq!(
+            lines[2],
+            "info string rules abapa: tournament Oware (Abapa); \
+             `setoption name Rules value awale` or `abapa` changes them"
+        );
+        assert!(lines
+            .iter()
+            .any(|l| l == "option name Rules type combo default abapa var awale var abapa"));
+        // The grand slam is legal, capturing nothing.
+        let lines = h.search(
             "position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F",
             "go depth 4",
         );
-        let letter = best.last().unwrap().split_whitespace().nth(1).unwrap();
-        assert!(('a'..='f').any(|c| letter.starts_with(c)), "{best:?}");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
     }
 
     #[test]
     fn set_rules_are_the_defaults_uci_lists() {
         let mut h = Harness::new();
-        h.protocol.set_rules(Rules::ABAPA);
+        h.protocol.set_rules(Rules::AWALE);
         h.send("uci");
         let lines = h.take();
         for expected in [
-            "option name Rules type combo default abapa var awale var abapa",
-            "option name GrandSlam type combo default no_capture var forbidden var no_capture",
-            "option name Repetition type combo default own_row var nobody var own_row",
-            "option name Target type spin default 25 min 0 max 48",
+            "info string rules awale: Awale, grand slam forbidden; \
+             `setoption name Rules value awale` or `abapa` changes them",
+            "option name Rules type combo default awale var awale var abapa",
+            "option name GrandSlam type combo default forbidden var forbidden var no_capture",
+            "option name Repetition type combo default nobody var nobody var own_row",
+            "option name Target type spin default 0 min 0 max 48",
             "option name OwnBook type check default true",
+            "option name MateScores type check default false",
         ] {
             assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
         }
@@ -1349,27 +1518,81 @@ mod tests {
         assert!(h.take()[0].starts_with("info string"));
     }
 
+    fn moves(letters: &str) -> Vec<Move> {
+        parse_moves(letters).unwrap()
+    }
+
     #[test]
-    fn the_pv_is_one_word_and_decided_scores_are_cp() {
+    fn the_pv_is_one_word_and_heuristic_scores_are_cp() {
+        let game = Game::new(Rules::ABAPA);
         let info = SearchInfo {
             depth: 3,
             seldepth: 5,
-            score: Score::win_in(7),
+            score: Score::cp(-45),
             nodes: 100,
             time: Duration::from_millis(2),
-            pv: vec![
-                "e".parse().unwrap(),
-                "F".parse().unwrap(),
-                "c".parse().unwrap(),
-            ],
+            pv: moves("FfA"),
             hashfull: 0,
         };
-        let line = info_line(&info);
-        assert!(line.ends_with(" pv eFc"), "{line}");
-        assert!(line.contains(" score cp 9993 "), "{line}");
-        assert_eq!(score_words(Score::loss_in(4)), "cp -9996");
-        assert_eq!(score_words(Score::proven(-3)), "cp -300");
-        assert_eq!(score_words(Score::cp(-45)), "cp -45");
+        let line = info_line(&info, &game, DecidedScores::Margin);
+        assert!(
+            line.ends_with(" score cp -45 nodes 100 nps 50000 time 2 pv FfA"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_decided_score_is_the_final_margin_in_cp_or_mate_when_asked() {
+        // North plays its last seed into South's row; South cannot feed
+        // North back: the game ends, South takes its seed, 23 to 25.
+        let start: Position = "0-0-0-0-0-0-0-0-0-0-0-1-22-25-N".parse().unwrap();
+        let game = Game::from_position(Rules::AWALE, start);
+        assert_eq!(
+            score_words(Score::win_in(1), &game, &moves("f"), DecidedScores::Margin),
+            "cp 200"
+        );
+        // A line cut short: the lead no play can take away.
+        let won: Position = "0-0-0-0-0-0-1-0-0-0-0-0-30-17-N".parse().unwrap();
+        let game = Game::from_position(Rules::AWALE, won);
+        // North to move, 17 + 1 against 30: lost by at least 12 seeds.
+        assert_eq!(
+            score_words(Score::loss_in(2), &game, &[], DecidedScores::Margin),
+            "cp -1200"
+        );
+        assert_eq!(
+            score_words(Score::loss_in(0), &game, &[], DecidedScores::Margin),
+            "cp -1200"
+        );
+        // An oracle's proof carries its margin.
+        assert_eq!(
+            score_words(Score::proven(-3), &game, &[], DecidedScores::Margin),
+            "cp -300"
+        );
+        assert_eq!(
+            score_words(Score::proven(6), &game, &[], DecidedScores::Mate),
+            "cp 600"
+        );
+        // `MateScores`: the side to move's moves to the end.
+        assert_eq!(
+            score_words(Score::win_in(7), &game, &[], DecidedScores::Mate),
+            "mate 4"
+        );
+        assert_eq!(
+            score_words(Score::loss_in(4), &game, &[], DecidedScores::Mate),
+            "mate -2"
+        );
+    }
+
+    #[test]
+    fn mate_scores_is_an_option() {
+        let mut h = Harness::new();
+        h.send("setoption name MateScores value true");
+        assert_eq!(h.protocol.decided, DecidedScores::Mate);
+        h.send("setoption name MateScores value false");
+        assert_eq!(h.protocol.decided, DecidedScores::Margin);
+        assert!(h.take().is_empty());
+        h.send("setoption name MateScores value 1");
+        assert!(h.take()[0].starts_with("info string option MateScores"));
     }
 
     #[test]
@@ -1480,7 +1703,7 @@ mod tests {
         for line in [
             "go depth 1",
             "go depth 1",
-            "setoption name Rules value abapa",
+            "setoption name Rules value awale",
             "go depth 1",
         ] {
             h.send(line);
@@ -1488,7 +1711,7 @@ mod tests {
                 h.wait_for("bestmove");
             }
         }
-        assert_eq!(*asked.lock().unwrap(), [Rules::AWALE, Rules::ABAPA]);
+        assert_eq!(*asked.lock().unwrap(), [Rules::ABAPA, Rules::AWALE]);
     }
 
     #[test]

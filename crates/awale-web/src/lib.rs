@@ -20,22 +20,13 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub mod computer;
-pub mod error;
-pub mod game;
-pub mod games;
 mod http;
-pub mod limiter;
-pub mod live;
 pub mod server;
-pub mod store;
-pub mod study;
-pub mod view;
 
+pub use awale_service::{computer, error, game, games, limiter, live, store, study, view};
 pub use error::{Error, Kind};
 pub use http::app;
 pub use http::error::ApiError;
@@ -112,7 +103,6 @@ pub struct AppState {
 struct Shared {
     games: Arc<games::Games>,
     computer: Arc<computer::Computer>,
-    thinking: Mutex<HashSet<i64>>,
     config: Config,
     policy: Policy,
     creations: Limiter<Option<std::net::IpAddr>>,
@@ -148,7 +138,15 @@ impl AppState {
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {
-        let games = Arc::new(games::Games::new(store, Arc::new(live::Hub::default())));
+        let computer = Arc::new(computer::Computer::new(
+            oracles,
+            config.max_searches,
+            config.max_queued_searches,
+        ));
+        let games = Arc::new(
+            games::Games::new(store, Arc::new(live::Hub::default()))
+                .with_computer(Arc::clone(&computer), config.move_time),
+        );
         games.start()?;
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
@@ -163,13 +161,8 @@ impl AppState {
         }
         Ok(AppState {
             shared: Arc::new(Shared {
-                computer: Arc::new(computer::Computer::new(
-                    oracles,
-                    config.max_searches,
-                    config.max_queued_searches,
-                )),
+                computer,
                 games,
-                thinking: Mutex::new(HashSet::new()),
                 creations: Limiter::new("games", config.create_rate),
                 chats: Limiter::new("chat", config.chat_rate),
                 reactions: Limiter::new("reactions", config.reaction_rate),

@@ -72,7 +72,7 @@ async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
     call(app, "POST", uri, Some(body)).await
 }
 
-/// POSTs `body` to the game's `action` (`moves`, `computer`, `undo`...).
+/// POSTs `body` to the game's `action` (`moves`, `undo`, `resign`...).
 async fn on_game(
     app: &Router,
     id: impl std::fmt::Display,
@@ -103,6 +103,24 @@ async fn import(app: &Router, record: &str) -> Value {
 
 fn plies(game: &Value) -> usize {
     game["plies"].as_array().unwrap().len()
+}
+
+/// Game `id` once it has `n` moves: the server plays the computer's moves
+/// by itself. Asked again until then, for at most ten seconds.
+async fn with_moves(app: &Router, id: i64, n: usize) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, game) = call(app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{game}");
+        if plies(&game) >= n {
+            return game;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no computer's move: {game}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test]
@@ -289,26 +307,24 @@ async fn the_computer_answers_and_only_once() {
     let app = memory_app();
     let (id, game) = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
     assert_eq!(game["computer_to_move"], false);
-    refused(
-        on_game(&app, id, "computer", Some(json!({"ply": 0}))).await,
-        StatusCode::CONFLICT,
-        "not_computer_turn",
-    );
+    // Nobody asks the server for the computer's move: that path is gone.
+    let (status, _) = on_game(&app, id, "computer", Some(json!({"ply": 0}))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "C", "ply": 0}))).await;
-    assert_eq!(game["computer_to_move"], true);
     // The person cannot play for the computer.
-    refused(
-        on_game(&app, id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
-        StatusCode::CONFLICT,
-        "not_your_turn",
-    );
-    let (status, game) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
-    assert_eq!(status, StatusCode::OK, "{game}");
-    assert_eq!(plies(&game), 2);
+    if game["computer_to_move"] == true {
+        refused(
+            on_game(&app, id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
+            StatusCode::CONFLICT,
+            "not_your_turn",
+        );
+    }
+    let game = with_moves(&app, id, 2).await;
     assert_eq!(game["plies"][1]["side"], "N");
-    // Asking again for the same move gives the game as it is.
-    let (status, again) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
-    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["computer_to_move"], false);
+    // It answers once: the game waits for the person.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (_, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(plies(&again), 2);
 }
 
@@ -316,9 +332,12 @@ async fn the_computer_answers_and_only_once() {
 async fn the_computer_moves_first_when_the_person_plays_north() {
     let app = memory_app();
     let (id, game) = new_game(&app, json!({"mode": "computer", "level": 1, "human": "N"})).await;
-    assert_eq!(game["computer_to_move"], true);
-    let (_, game) = on_game(&app, id, "computer", Some(json!({"ply": 0}))).await;
-    assert_eq!(plies(&game), 1);
+    assert_eq!(
+        plies(&game),
+        0,
+        "the game is made before the computer moves"
+    );
+    let game = with_moves(&app, id, 1).await;
     assert_eq!(game["to_move"], "N");
     // Nothing of the person's to take back yet.
     refused(
@@ -335,8 +354,7 @@ async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
     on_game(&app, id, "moves", Some(json!({"move": "A", "ply": 0}))).await;
-    let (_, played) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
-    assert_eq!(plies(&played), 2);
+    let played = with_moves(&app, id, 2).await;
     let (status, undone) = on_game(&app, id, "undo", Some(json!({"ply": 2}))).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(plies(&undone), 0);
@@ -548,6 +566,34 @@ async fn the_current_game_is_the_one_changed_last_and_unfinished() {
 }
 
 #[tokio::test]
+async fn the_computers_turn_left_by_a_stopped_server_is_played_when_the_game_is_opened() {
+    use awale_web::game::{Mode, WebGame};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    // A game stored with the computer to move, as a server that stopped
+    // mid-search leaves it.
+    let id = {
+        let store = Store::open(&path).unwrap();
+        let game = WebGame::new(
+            Mode::Computer {
+                human: awale_core::Side::North,
+                level: 1,
+            },
+            awale_core::Game::new(awale_core::Rules::AWALE),
+            1_000,
+            7,
+        );
+        let id = store.create(vec![game]).await.unwrap()[0].id;
+        store.close();
+        id
+    };
+    let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
+    let game = with_moves(&app, id, 1).await;
+    assert_eq!(game["plies"][0]["side"], "S");
+    assert_eq!(game["computer_to_move"], false);
+}
+
+#[tokio::test]
 async fn games_survive_a_restart_of_the_server() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite");
@@ -555,7 +601,7 @@ async fn games_survive_a_restart_of_the_server() {
         let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
         let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
         on_game(&app, id, "moves", Some(json!({"move": "B", "ply": 0}))).await;
-        on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
+        with_moves(&app, id, 2).await;
         id
     };
     let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
@@ -736,13 +782,11 @@ async fn the_computers_thinking_and_move_are_sent_live() {
         json!({"mode": "computer", "level": 12, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
     )
     .await;
+    // The computer is to move: the server searches at once, for nobody
+    // in particular; whoever watches sees it think and move.
     let mut stream = events(&app, id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["id"], id);
-    let searching = {
-        let app = app.clone();
-        tokio::spawn(async move { on_game(&app, id, "computer", Some(json!({"ply": 0}))).await })
-    };
     let thinking = next_event(&mut stream, "thinking", 10).await;
     assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
     assert_eq!(thinking["game"], id);
@@ -753,8 +797,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
         (moved["id"].as_i64(), moved["index"].as_u64()),
         (Some(id), Some(0))
     );
-    let (status, answer) = searching.await.unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let answer = with_moves(&app, id, 1).await;
     assert_eq!(answer["plies"][0], moved["ply"]);
     assert_eq!(answer["position"], moved["position"]);
 }

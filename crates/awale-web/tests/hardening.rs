@@ -455,7 +455,7 @@ async fn a_games_file_of_the_first_version_is_migrated() {
     let (_dir, path) = sqlite_file(
         "v1",
         &[
-            include_str!("../src/store/v1.sql"),
+            include_str!("../../awale-store/src/v1.sql"),
             include_str!("data/games-v1.sql"),
         ],
     );

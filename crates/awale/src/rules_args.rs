@@ -23,8 +23,8 @@ impl FromStr for Target {
 /// `--rules` and the per-option flags; options override the preset.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RulesArgs {
-    /// Rules preset: `awale` (default) or `abapa`; options may follow, as in
-    /// `awale,target=20`.
+    /// Rules preset: `awale` (the default; `abapa` for `awale uci`) or
+    /// `abapa`; options may follow, as in `awale,target=20`.
     #[arg(long = "rules", value_name = "PRESET")]
     pub preset: Option<Rules>,
     /// Grand slam: `forbidden` or `no_capture`.
@@ -47,7 +47,13 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The rules these flags describe.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        let mut rules = self.preset.unwrap_or(Rules::AWALE);
+        self.rules_or(Rules::AWALE)
+    }
+
+    /// The rules these flags describe, on top of `base` when no `--rules`
+    /// is given (`awale uci` plays `abapa`, as the engines of its GUIs do).
+    pub fn rules_or(&self, base: Rules) -> anyhow::Result<Rules> {
+        let mut rules = self.preset.unwrap_or(base);
         if let Some(v) = self.grand_slam {
             rules.grand_slam = v;
         }

@@ -28,16 +28,16 @@ pub struct Args {
     /// or `none` to search without them. Used when built for the rules set.
     #[arg(long, value_name = "DIR|none")]
     db: Option<String>,
-    /// The rules to play until told otherwise (`setoption name Rules`):
-    /// for GUIs that never set them, e.g. `--rules abapa` for tournament
-    /// Oware GUIs.
+    /// The rules to play until told otherwise (`setoption name Rules`);
+    /// without `--rules`, tournament Oware (`abapa`), as the GUIs that never
+    /// set them play.
     #[command(flatten)]
     rules: RulesArgs,
 }
 
 /// Reads commands until `quit` or the end of the input.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let rules = args.rules.rules()?;
+    let rules = args.rules.rules_or(Rules::ABAPA)?;
     let defaults = EngineOptions::default();
     let options = EngineOptions {
         hash_mb: args.hash.unwrap_or(defaults.hash_mb).max(1),

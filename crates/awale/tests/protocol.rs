@@ -379,15 +379,40 @@ fn an_engine_without_a_rules_option_is_refused_at_start_under_awale() {
     );
 }
 
-/// The sequence of the Aualé GUI (tournament Oware), told its rules by the
-/// command line since it never sets `Rules`: handshake with `OwnBook`, a
-/// game from the start, a position from a diagram, pondering ended by
-/// `stop`, a grand slam (legal under `abapa`, capturing nothing), `quit`.
+/// The `cp` of every info line's score (the dialect's GUIs read nothing
+/// else).
+fn scores_cp(lines: &[String]) -> Vec<i32> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let cp = l
+                .split(" score cp ")
+                .nth(1)
+                .unwrap_or_else(|| panic!("{l}"));
+            cp.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+/// The sequence of the Aualé GUI (tournament Oware), with the engine started
+/// as `awale uci` and nothing else (Aualé never sets `Rules`): handshake with
+/// `OwnBook`, a game from the start, pondering ended by `stop`, a position
+/// from the board at the last capture, a human grand slam (legal under
+/// `abapa`, capturing nothing) answered with a move Aualé can read, and the
+/// game played on to its end, `quit`.
 #[test]
 fn the_auale_sequence_runs_grand_slam_included() {
-    let mut uci = Uci::start_with(&["--rules", "abapa", "--db", "none"]);
+    let mut uci = Uci::start_with(&["--db", "none"]);
     uci.send("uci");
     let hello = uci.until("uciok");
+    assert!(
+        hello
+            .iter()
+            .find(|l| l.starts_with("info string"))
+            .is_some_and(|l| l.starts_with("info string rules abapa: tournament Oware")),
+        "{hello:?}"
+    );
     assert!(hello
         .iter()
         .any(|l| l.starts_with("option name OwnBook type check")));
@@ -426,27 +451,57 @@ fn the_auale_sequence_runs_grand_slam_included() {
     );
 
     // The human plays a grand slam: F takes North's last seeds, which
-    // abapa allows (capturing nothing). North answers.
-    let position = "position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F";
-    let lines = uci.search(position, "go depth 16 movetime 2400");
-    assert!(
-        !lines.iter().any(|l| l.contains("position not set")),
-        "{lines:?}"
-    );
-    move_of(Side::North, &lines);
+    // abapa allows (capturing nothing). North answers, and the game goes on
+    // to its end, each side's move read back from the engine; decided
+    // scores are seed margins (at most 48 seeds), never `cp 9999`.
+    let start = "1-0-0-0-0-2-1-1-0-0-0-0-21-22-S";
+    let mut moves = String::from("F");
+    let mut side = Side::North;
+    loop {
+        let lines = uci.search(
+            &format!("position fen {start} moves {moves}"),
+            "go depth 16 movetime 2400",
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
+        assert!(
+            scores_cp(&lines).iter().all(|cp| cp.abs() <= 4800),
+            "{lines:?}"
+        );
+        if bestmove(&lines) == "0000" {
+            break;
+        }
+        moves.push_str(move_of(side, &lines));
+        side = side.opponent();
+        assert!(moves.len() < 200, "the game does not end: {moves}");
+    }
+    assert!(moves.len() > 1, "{moves}");
     uci.quit();
 }
 
-/// Without `--rules`, the engine plays `awale`, where the slam above is
-/// illegal: the position is refused, and `go` answers no move rather than
-/// a move of the position before (a South move with North to play, which
-/// left the GUI waiting for good).
+/// Told to play `awale`, where the slam above is illegal, the engine says
+/// what it refused and answers under `abapa`, where it is legal: a North
+/// move, never `bestmove 0000` (which Aualé cannot read) nor a move of the
+/// position before (a South move with North to play, which left the GUI
+/// waiting for good).
 #[test]
-fn a_refused_grand_slam_is_answered_without_a_move_of_another_position() {
-    let mut uci = Uci::start_with(&["--db", "none"]);
+fn a_refused_grand_slam_is_answered_under_the_rules_that_allow_it() {
+    let mut uci = Uci::start_with(&["--db", "none", "--rules", "awale"]);
     uci.search("position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S", "go depth 6");
     let position = "position fen 1-0-0-0-0-2-1-1-0-0-0-0-21-22-S moves F";
     let lines = uci.search(position, "go depth 6");
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("info string position refused under awale: move 1 (F)")
+                && l.ends_with("answered under abapa, where it can be played")
+        ),
+        "{lines:?}"
+    );
+    move_of(Side::North, &lines);
+    // A move no rules allow (South twice) is still refused without a move.
+    let lines = uci.search("position startpos moves FF", "go depth 6");
     assert!(
         lines
             .iter()

@@ -215,37 +215,14 @@ async function reload(epoch) {
   }
 }
 
-// Asks the server for the computer's move when it is its turn.
-export async function computerIfDue() {
+// Shows that the computer thinks when it is its turn. The server plays
+// the computer's move by itself once the person's is stored; it comes as
+// a live event (or with the game, to a page opened later).
+export function computerIfDue() {
   const g = session.game;
-  if (!g || !g.computer_to_move || session.busy || session.animating || session.replayAt !== null) return;
-  const epoch = session.epoch;
-  session.busy = true;
-  session.thinking = session.thinking || { depth: 0 };
+  if (!g || !g.computer_to_move || session.thinking) return;
+  session.thinking = { depth: 0 };
   hooks.render();
-  let waiting = false;
-  try {
-    const view = await api("POST", `/api/games/${g.id}/computer`, { ply: g.plies.length });
-    if (!current(epoch)) return;
-    session.thinking = null;
-    await apply(view, true);
-  } catch (e) {
-    if (!current(epoch)) return;
-    // Another page, or a request from before a reload, is already
-    // searching: its move comes as a live event.
-    waiting = e.code === "computer_thinking";
-    if (!waiting) {
-      session.thinking = null;
-      if (e.code === "stale") await reload(epoch);
-      hooks.error(e);
-    }
-  } finally {
-    if (current(epoch)) {
-      session.busy = false;
-      if (!waiting) session.thinking = null;
-      hooks.render();
-    }
-  }
 }
 
 // Plays `letter` for the person.
@@ -254,6 +231,9 @@ export function play(letter) {
     // The answer is the move and what it changed; the page has the rest.
     const answer = await api("POST", `/api/games/${g.id}/moves?answer=move`, { move: letter, ply: g.plies.length });
     const { index, ply, ...head } = answer;
+    // The computer's answer may come as a live event before this answer.
+    const latest = session.latest;
+    if (latest && latest.plies.length > index + 1 && latest.plies[index]?.move === ply.move) return null;
     if (index === g.plies.length) return { ...g, ...head, plies: g.plies.concat([ply]) };
     // Played already (sent twice) or the game moved on: the whole game.
     return api("GET", `/api/games/${g.id}`);

@@ -118,7 +118,7 @@ pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('opened_ms', ?1)
              ON CONFLICT(key) DO UPDATE SET value = ?1",
-            [crate::game::now_ms()],
+            [awale_model::game::now_ms()],
         )?;
         conn.execute_batch("COMMIT")
     };

@@ -6,7 +6,7 @@ use awale_core::{Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{Page, StoreError, Summary};
-use crate::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
+use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
 pub(super) fn side_to_text(side: Side) -> String {
@@ -101,7 +101,7 @@ pub(super) fn write_state(
         )?
         .execute(params![
             game.id,
-            crate::game::now_ms(),
+            awale_model::game::now_ms(),
             c.map(|c| c.initial_ms),
             c.map(|c| c.increment_ms),
             c.map(|c| c.remaining_ms[0]),

@@ -18,8 +18,9 @@ use awale_core::Side;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::Error;
-use crate::game::{PlayerId, WebGame};
+use awale_model::error::Error;
+use awale_model::game::{PlayerId, WebGame};
+use awale_model::view;
 
 mod rows;
 mod schema;
@@ -114,7 +115,7 @@ pub struct StoredRules {
     /// The rules, as `awale,target=20`.
     pub rules: String,
     /// The same, option by option (None if the stored text is unreadable).
-    pub rules_view: Option<crate::view::RulesView>,
+    pub rules_view: Option<view::RulesView>,
 }
 
 impl rusqlite::types::FromSql for StoredRules {
@@ -123,7 +124,7 @@ impl rusqlite::types::FromSql for StoredRules {
         let rules_view = rules
             .parse::<awale_core::Rules>()
             .ok()
-            .map(|r| crate::view::RulesView::of(&r));
+            .map(|r| view::RulesView::of(&r));
         Ok(StoredRules { rules, rules_view })
     }
 }
@@ -846,8 +847,8 @@ fn write_loop(conn: Connection, jobs: mpsc::Receiver<Job>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Mode, Seat, Stop};
     use awale_core::{Game, Move, Rules};
+    use awale_model::game::{Mode, Seat, Stop};
 
     fn game() -> WebGame {
         WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7)

@@ -1,0 +1,17 @@
+//! The game service: the games in use ([`games`]: their locks, clocks that
+//! fall on the server, the lobby), their watchers ([`live`]), the computer
+//! ([`computer`]: searches, hints, reviews), the study pages ([`study`]) and
+//! rate limits ([`limiter`]). It knows no HTTP and no SQL: it keeps games
+//! through `awale-store` and is served by `awale-web`.
+#![deny(missing_docs)]
+
+pub mod computer;
+pub mod games;
+pub mod limiter;
+pub mod live;
+pub mod study;
+
+pub use awale_model::{error, game, view};
+pub use awale_model::{Error, Kind};
+pub use awale_store as store;
+pub use awale_store::{Store, StoreError};
