@@ -936,4 +936,31 @@ mod tests {
             (EndReason::Abandoned, Some(Side::South))
         );
     }
+
+    #[test]
+    fn the_actions_of_each_side_follow_the_rules_of_abort_claim_and_takeback() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        // Before any move both may call the game off; nobody takes back.
+        for side in Side::BOTH {
+            let a = g.actions(side, 0);
+            assert_eq!((a.abort_in_ms, a.takeback, a.rematch), (Some(0), false, false));
+        }
+        g.play(letter('F'), 1_000).unwrap();
+        // South moved: it may abort once North has let 30 s go by, and
+        // claim once North has been gone two minutes on its move.
+        let south = g.actions(Side::South, 11_000);
+        assert_eq!(south.abort_in_ms, Some(20_000));
+        assert_eq!(south.claim_in_ms, Some(110_000));
+        assert_eq!(south.claim_away_ms, Some(CLAIM_AFTER_MS));
+        assert!(south.takeback);
+        let north = g.actions(Side::North, 11_000);
+        assert_eq!((north.abort_in_ms, north.claim_in_ms), (Some(0), None));
+        g.play(letter('f'), 12_000).unwrap();
+        assert_eq!(g.actions(Side::North, 99_000).abort_in_ms, None);
+        // Watchers' views carry both sides; a game over offers a rematch.
+        g.resign(Side::South).unwrap();
+        let after = g.actions(Side::North, 100_000);
+        assert!(after.rematch && !after.takeback && after.claim_in_ms.is_none());
+    }
 }
