@@ -887,6 +887,58 @@ fn a_refused_grand_slam_is_explained_in_words() {
     assert!(note.contains("awale db build"), "{note}");
 }
 
+/// Issue 19: the page words everything the server sends as data (codes,
+/// reasons, levels) from its own catalogs, so switching the language
+/// changes every word: a refusal shown, a hint's reason, the levels, an
+/// import's error.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn switching_the_language_changes_every_word_a_hint_and_a_refusal_included() {
+    let site = Site::start("words");
+    let url = &site.url;
+    // F would take a and b, all of North's seeds: forbidden; A is the
+    // only move.
+    let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
+    let b = english("words", &format!("{url}/#game={id}"));
+    wait_for_person(&b);
+    b.click(".hole-hit[data-letter='F']");
+    b.wait_shown("#toast", 10);
+    let said = b.text("#toast");
+    assert!(said.contains("grand slam"), "{said}");
+    switch_language(&b, "fr");
+    let said = b.text("#toast");
+    assert!(said.contains("grand chelem"), "the refusal in French: {said}");
+
+    b.click("#btn-hint");
+    b.wait_for(
+        "the hint's reasons",
+        "return !!document.querySelector('#hint-box li')",
+        30,
+    );
+    let why = b.text("#hint-box li");
+    assert_eq!(why, "C'est le seul coup possible.");
+    switch_language(&b, "en");
+    assert_eq!(b.text("#hint-box li"), "It is the only legal move.");
+
+    let first_level = "return document.querySelector('#sel-level').options[0].textContent";
+    assert_eq!(b.string(first_level), "1. Seed");
+    switch_language(&b, "fr");
+    assert_eq!(b.string(first_level), "1. Graine");
+
+    // A record whose result disagrees with its moves: refused, with its
+    // facts worded in the page's language, and again in the other one.
+    import(&b, "[Result \"0-1\"]\n\n1. F f 2. A a 1-0\n");
+    b.wait_shown("#import-error", 10);
+    let error = b.text("#import-error");
+    assert!(
+        error.contains("l'étiquette Result dit 0-1") && error.contains("1-0"),
+        "{error}"
+    );
+    switch_language(&b, "en");
+    let error = b.text("#import-error");
+    assert!(error.contains("the Result tag says 0-1"), "{error}");
+}
+
 /// A repeat visit on Chrome's "Slow 3G" profile (2 s round trips, 50 kB/s
 /// each way): how soon the page is usable (the board of the game drawn and
 /// the menu answering), and the first visit for comparison. A measurement,

@@ -19,6 +19,7 @@ export function setInfo(i) {
 // Lists the games (again: the words follow the language), newest first,
 // a page at a time.
 export async function render() {
+  if (importSaying) importError(importSaying);
   const ticket = ++loading;
   const list = $("#games-list");
   let data;
@@ -104,14 +105,19 @@ function card(s, date) {
   return li;
 }
 
-function importError(text) {
+// The import's error, as a function of the language (said again when the
+// language changes), or null.
+let importSaying = null;
+
+function importError(say) {
+  importSaying = say;
   const err = $("#import-error");
-  err.textContent = text;
-  err.hidden = !text;
+  err.textContent = say ? say() : "";
+  err.hidden = !say;
 }
 
 async function importText(text) {
-  importError("");
+  importError(null);
   const body = { record: text, mode: $("#import-mode").value };
   if (body.mode === "computer") {
     const saved = loadJson("awale.newgame");
@@ -121,8 +127,8 @@ async function importText(text) {
     const r = await api("POST", "/api/import", body);
     nav.go({ view: "play", game: r.game.id });
   } catch (e) {
-    if (e.code === "too_large") importError(t("err_too_large_file"));
-    else importError(errorWords(e));
+    if (e.code === "too_large") importError(() => t("err_too_large_file"));
+    else importError(() => errorWords(e));
   }
 }
 
@@ -132,7 +138,7 @@ export function wire() {
     if (!file) return;
     e.target.value = "";
     if (file.size > 1024 * 1024) {
-      importError(t("err_too_large_file"));
+      importError(() => t("err_too_large_file"));
       return;
     }
     importText(await file.text());

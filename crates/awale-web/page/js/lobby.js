@@ -100,7 +100,7 @@ async function accept(id, b) {
     nav.go({ view: "play", game: id, created: view });
   } catch (e) {
     b.disabled = false;
-    if (e.code === "seat_taken") toast(t("seat_taken_watch"));
+    if (e.code === "seat_taken") toast(() => t("seat_taken_watch"));
     else if (e.code !== "already_seated") return showError(e);
     nav.go({ view: "play", game: id });
   }

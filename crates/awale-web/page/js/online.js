@@ -113,7 +113,7 @@ export async function fromAddress() {
     await loadMe(); // the player's cookie, on a device that has none yet
     try {
       const view = await api("POST", "/api/handoff", { token });
-      toast(t("continued_here"));
+      toast(() => t("continued_here"));
       return { view: "play", game: view.id, created: view };
     } catch (e) {
       showError(e);
@@ -133,7 +133,7 @@ export async function fromAddress() {
         showError(e);
         return null;
       }
-      if (e.code === "seat_taken") toast(t("seat_taken_watch"));
+      if (e.code === "seat_taken") toast(() => t("seat_taken_watch"));
     }
   }
   return { view: "play", game: id };
