@@ -181,6 +181,10 @@ pub struct Head {
     /// Offers between the players: `takeback` and `rematch` name the side
     /// that asked; `rematch_id` is the rematch once accepted.
     pub offers: OffersView,
+    /// The number of the game's last event when the view was made
+    /// (`{epoch, number}`): a view is newer than another of the same
+    /// epoch when its number is larger.
+    pub version: crate::game::Version,
     /// What each side's player may do now (online games), as the server's
     /// rules decide it: the page shows the buttons, it derives no rule.
     pub actions: ActionsView,
@@ -225,6 +229,10 @@ pub struct OffersView {
     pub rematch: Option<char>,
     /// The rematch game.
     pub rematch_id: Option<i64>,
+    /// The side whose takeback request was just declined.
+    pub takeback_declined: Option<char>,
+    /// The side whose rematch offer was declined.
+    pub rematch_declined: Option<char>,
 }
 
 /// A whole game.
@@ -289,7 +297,6 @@ impl WebGame {
         } else {
             Vec::new()
         };
-        let running = end.is_none() && !self.waiting();
         Head {
             id: self.id,
             position: BoardView::of(&position),
@@ -308,7 +315,9 @@ impl WebGame {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
                 left_ms: self.time_left(now),
-                running: running.then(|| Side::letter(position.to_move())),
+                running: self
+                    .clock_running()
+                    .then(|| Side::letter(position.to_move())),
             }),
             waiting: self.waiting(),
             turn_elapsed_ms: (now - self.turn_started_ms).max(0),
@@ -316,11 +325,14 @@ impl WebGame {
                 takeback: self.offers.takeback.map(Side::letter),
                 rematch: self.offers.rematch.map(Side::letter),
                 rematch_id: self.offers.rematch_id,
+                takeback_declined: self.offers.takeback_declined.map(Side::letter),
+                rematch_declined: self.offers.rematch_declined.map(Side::letter),
             },
             actions: ActionsView {
                 south: self.actions(Side::South, now),
                 north: self.actions(Side::North, now),
             },
+            version: self.version,
         }
     }
 

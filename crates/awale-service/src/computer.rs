@@ -16,7 +16,6 @@ use std::time::Duration;
 use awale_core::{Game, Move, Position, Rules, Side, Variant};
 use awale_engine::{Engine, EngineOptions, Level, Limits, Oracle};
 use serde::Serialize;
-use tokio::sync::Semaphore;
 
 use crate::error::{Error, Kind};
 
@@ -270,15 +269,135 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// The computer: a pool of engines, the permits to search, and the oracles
+/// What a search is for: a computer's move in a game goes before any
+/// analysis (hints, reviews, the analysis board, puzzles), whoever asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// The computer's move in a game: a player waits at the board.
+    Game,
+    /// Hints, reviews, analyses, puzzle hunts.
+    Analysis,
+}
+
+/// Who asks for a search, for sharing the slots between clients: their
+/// address as limits count it (an IPv6 /64), None when unknown (a test
+/// calling the router).
+pub type Asker = Option<std::net::IpAddr>;
+
+/// The search slots: how many are free, who runs, who waits. A slot that
+/// frees goes to the waiting search of the highest priority whose client
+/// runs the fewest searches and was served longest ago, oldest first; so
+/// one client's flood waits behind everyone else's requests instead of
+/// before them.
+#[derive(Default)]
+struct Slots {
+    free: usize,
+    running: HashMap<Asker, usize>,
+    /// Waiting searches, oldest first.
+    waiting: Vec<Waiter>,
+    /// Searches given a slot that have not yet taken it.
+    granted: HashMap<u64, Asker>,
+    /// When each client running or waiting was last given a slot.
+    served: HashMap<Asker, u64>,
+    next_id: u64,
+    grants: u64,
+}
+
+struct Waiter {
+    id: u64,
+    asker: Asker,
+    priority: Priority,
+    wake: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Slots {
+    /// Gives free slots to the waiting searches that come first.
+    fn dispatch(&mut self) {
+        while self.free > 0 && !self.waiting.is_empty() {
+            let (running, served) = (&self.running, &self.served);
+            let Some(best) = (0..self.waiting.len()).min_by_key(|&i| {
+                let w = &self.waiting[i];
+                (
+                    w.priority,
+                    running.get(&w.asker).copied().unwrap_or(0),
+                    served.get(&w.asker).copied().unwrap_or(0),
+                    w.id,
+                )
+            }) else {
+                return;
+            };
+            let waiter = self.waiting.remove(best);
+            self.grants += 1;
+            self.served.insert(waiter.asker, self.grants);
+            self.free -= 1;
+            *self.running.entry(waiter.asker).or_insert(0) += 1;
+            self.granted.insert(waiter.id, waiter.asker);
+            // A waiter gone meanwhile gives its slot back through its
+            // guard (it finds its id among the granted).
+            let _ = waiter.wake.send(());
+        }
+    }
+
+    fn release(&mut self, asker: &Asker) {
+        if let Some(n) = self.running.get_mut(asker) {
+            *n -= 1;
+            if *n == 0 {
+                self.running.remove(asker);
+            }
+        }
+        self.free += 1;
+        self.dispatch();
+        if self.served.len() > 2 * (self.running.len() + self.waiting.len()) + 64 {
+            let (running, waiting) = (&self.running, &self.waiting);
+            self.served
+                .retain(|a, _| running.contains_key(a) || waiting.iter().any(|w| w.asker == *a));
+        }
+    }
+}
+
+/// A search slot held: given back when dropped, however the search ends.
+struct Permit {
+    slots: Arc<Mutex<Slots>>,
+    asker: Asker,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        lock(&self.slots).release(&self.asker);
+    }
+}
+
+/// A place in the queue: given back when dropped (a request that goes
+/// away while it waits), with the slot if one was given to it meanwhile.
+struct Place {
+    slots: Arc<Mutex<Slots>>,
+    id: u64,
+    /// The slot given was taken as a [`Permit`].
+    taken: bool,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        if self.taken {
+            return;
+        }
+        let mut slots = lock(&self.slots);
+        if let Some(i) = slots.waiting.iter().position(|w| w.id == self.id) {
+            slots.waiting.remove(i);
+        } else if let Some(asker) = slots.granted.remove(&self.id) {
+            slots.release(&asker);
+        }
+    }
+}
+
+/// The computer: a pool of engines, the slots to search, and the oracles
 /// found so far.
 pub struct Computer {
     engines: Mutex<Vec<Engine>>,
     source: Option<OracleSource>,
     /// The oracle of each set of rules with the same values.
     oracles: Mutex<HashMap<ValueKey, Option<Arc<dyn Oracle>>>>,
-    permits: Arc<Semaphore>,
-    queued: AtomicUsize,
+    slots: Arc<Mutex<Slots>>,
     max_queued: usize,
     running: AtomicUsize,
 }
@@ -287,17 +406,25 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The most places in the queue one client may hold, of `max_queued`: a
+/// quarter (at least one), so a flood from one address leaves room.
+fn share_of(max_queued: usize) -> usize {
+    (max_queued / 4).max(1)
+}
+
 impl Computer {
     /// A computer running at most `max_searches` searches at once, with at
-    /// most `max_queued` more waiting, with endgame knowledge from
-    /// `source` when given.
+    /// most `max_queued` more waiting for each priority (a client at most
+    /// a quarter of them), with endgame knowledge from `source` when given.
     pub fn new(source: Option<OracleSource>, max_searches: usize, max_queued: usize) -> Computer {
         Computer {
             engines: Mutex::new(Vec::new()),
             source,
             oracles: Mutex::new(HashMap::new()),
-            permits: Arc::new(Semaphore::new(max_searches.max(1))),
-            queued: AtomicUsize::new(0),
+            slots: Arc::new(Mutex::new(Slots {
+                free: max_searches.max(1),
+                ..Slots::default()
+            })),
             max_queued,
             running: AtomicUsize::new(0),
         }
@@ -308,33 +435,98 @@ impl Computer {
         self.running.load(Ordering::Relaxed)
     }
 
+    /// How many searches wait for a slot now.
+    pub fn queued(&self) -> usize {
+        lock(&self.slots).waiting.len()
+    }
+
     /// How many engines the pool holds (each with its hash table).
     pub fn engines(&self) -> usize {
         lock(&self.engines).len()
     }
 
-    /// Runs `work` on a blocking thread once a permit is free, holding the
-    /// permit until `work` ends (even if the caller stops waiting).
-    ///
-    /// # Errors
-    ///
-    /// `busy` when too many searches wait already; `internal` when the
-    /// search panicked.
-    pub async fn run<T: Send + 'static>(
-        self: &Arc<Self>,
-        work: impl FnOnce(&Computer) -> T + Send + 'static,
-    ) -> Result<T, Error> {
-        if self.queued.fetch_add(1, Ordering::SeqCst) >= self.max_queued {
-            self.queued.fetch_sub(1, Ordering::SeqCst);
-            return Err(Error::new(
+    /// Waits for a search slot for `asker` at `priority`.
+    async fn acquire(&self, asker: Asker, priority: Priority) -> Result<Permit, Error> {
+        let busy = || {
+            Error::new(
                 Kind::Busy,
                 "busy",
                 "the computer is busy with other searches: try again in a moment",
-            ));
-        }
-        let permit = Arc::clone(&self.permits).acquire_owned().await;
-        self.queued.fetch_sub(1, Ordering::SeqCst);
-        let permit = permit.map_err(|_| Error::internal("the server is stopping"))?;
+            )
+        };
+        let (place, woken) = {
+            let mut slots = lock(&self.slots);
+            if slots.free > 0 && slots.waiting.is_empty() {
+                slots.free -= 1;
+                slots.grants += 1;
+                let grant = slots.grants;
+                slots.served.insert(asker, grant);
+                *slots.running.entry(asker).or_insert(0) += 1;
+                return Ok(Permit {
+                    slots: Arc::clone(&self.slots),
+                    asker,
+                });
+            }
+            let same = |w: &&Waiter| w.priority == priority;
+            let queued = slots.waiting.iter().filter(same).count();
+            let mine = slots
+                .waiting
+                .iter()
+                .filter(same)
+                .filter(|w| w.asker == asker)
+                .count();
+            if queued >= self.max_queued || mine >= share_of(self.max_queued) {
+                return Err(busy());
+            }
+            let id = slots.next_id;
+            slots.next_id += 1;
+            let (wake, woken) = tokio::sync::oneshot::channel();
+            slots.waiting.push(Waiter {
+                id,
+                asker,
+                priority,
+                wake,
+            });
+            (
+                Place {
+                    slots: Arc::clone(&self.slots),
+                    id,
+                    taken: false,
+                },
+                woken,
+            )
+        };
+        woken
+            .await
+            .map_err(|_| Error::internal("the server is stopping"))?;
+        let mut place = place;
+        let granted = lock(&place.slots).granted.remove(&place.id);
+        let asker = granted.ok_or_else(|| Error::internal("a search slot went missing"))?;
+        // The slot is the permit's now: the place has nothing to give back.
+        place.taken = true;
+        Ok(Permit {
+            slots: Arc::clone(&place.slots),
+            asker,
+        })
+    }
+
+    /// Runs `work` for `asker` on a blocking thread once a slot is free
+    /// (see [`Slots`]: games first, then the client with the fewest
+    /// searches), holding the slot until `work` ends (even if the caller
+    /// stops waiting). A caller that goes away while it waits gives its
+    /// place back.
+    ///
+    /// # Errors
+    ///
+    /// `busy` when too many searches of this priority wait already, or
+    /// too many of this client's; `internal` when the search panicked.
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        asker: Asker,
+        priority: Priority,
+        work: impl FnOnce(&Computer) -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        let permit = self.acquire(asker, priority).await?;
         let me = Arc::clone(self);
         tokio::task::spawn_blocking(move || {
             me.running.fetch_add(1, Ordering::Relaxed);
@@ -347,8 +539,8 @@ impl Computer {
         .map_err(|e| Error::internal(format!("search failed: {e}")))
     }
 
-    /// Runs `work` as [`Computer::run`] does, with a flag raised when the
-    /// caller stops waiting (a request that goes away), so that its search
+    /// Runs `work` as [`Computer::run`] does at analysis priority, with a
+    /// flag raised when the caller stops waiting (a request that goes away), so that its search
     /// stops.
     ///
     /// # Errors
@@ -356,11 +548,14 @@ impl Computer {
     /// As [`Computer::run`].
     pub async fn run_stoppable<T: Send + 'static>(
         self: &Arc<Self>,
+        asker: Asker,
         work: impl FnOnce(&Computer, &AtomicBool) -> T + Send + 'static,
     ) -> Result<T, Error> {
         let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
         let flag = Arc::clone(&stop.0);
-        let result = self.run(move |c| work(c, &flag)).await;
+        let result = self
+            .run(asker, Priority::Analysis, move |c| work(c, &flag))
+            .await;
         drop(stop);
         result
     }
@@ -652,7 +847,7 @@ mod tests {
         let g = Arc::clone(&gate);
         let first = {
             let c = Arc::clone(&computer);
-            tokio::spawn(async move { c.run(move |_| g.wait()).await })
+            tokio::spawn(async move { c.run(None, Priority::Analysis, move |_| g.wait()).await })
         };
         while computer.running() == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -660,12 +855,12 @@ mod tests {
         // One waits for the permit; a third is refused.
         let second = {
             let c = Arc::clone(&computer);
-            tokio::spawn(async move { c.run(|_| ()).await })
+            tokio::spawn(async move { c.run(None, Priority::Analysis, |_| ()).await })
         };
-        while computer.queued.load(Ordering::SeqCst) == 0 {
+        while computer.queued() == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        let third = computer.run(|_| ()).await;
+        let third = computer.run(None, Priority::Analysis, |_| ()).await;
         assert_eq!(third.unwrap_err().kind, Kind::Busy);
         gate.wait();
         first.await.unwrap().unwrap();

@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::task::AbortHandle;
 
-use crate::computer::{Computer, Thinking};
+use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, WebGame};
 use crate::live::Hub;
@@ -194,11 +194,17 @@ impl Games {
         let mut entries = lock(&self.entries);
         let before = entries.len();
         entries.retain(|id, e| {
-            now - e.touched_ms.load(Ordering::Relaxed) < IDLE_MS
+            let kept = now - e.touched_ms.load(Ordering::Relaxed) < IDLE_MS
                 || self.hub.has_listeners(*id)
                 || lock(&e.timer).is_some()
                 || lock(&e.search).is_some()
-                || Arc::strong_count(e) > 1
+                || Arc::strong_count(e) > 1;
+            if !kept {
+                // Its events' numbers go with it: a listener that comes
+                // back later gets the whole game.
+                self.hub.forget(*id);
+            }
+            kept
         });
         let gone = before - entries.len();
         if gone > 0 {
@@ -287,7 +293,8 @@ impl Games {
         let mut slot = entry.game.lock().await;
         if slot.is_none() {
             match self.store.load(id).await? {
-                Some(game) => {
+                Some(mut game) => {
+                    game.version = self.hub.version(id);
                     self.arm_flag(&entry, &game);
                     *slot = Some(game);
                 }
@@ -320,7 +327,7 @@ impl Games {
                 Change::State
             };
             self.arm_flag(&entry, &game);
-            self.publish(&game, kind);
+            self.publish(&mut game, kind);
             if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
             }
@@ -344,9 +351,10 @@ impl Games {
     ///
     /// A storage failure; nothing is stored then.
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
-        let games = self.store.create(games).await?;
-        for game in &games {
+        let mut games = self.store.create(games).await?;
+        for game in &mut games {
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
+                game.version = self.hub.version(game.id);
                 let entry = self.entry(game.id);
                 let mut slot = entry.game.lock().await;
                 self.arm_flag(&entry, game);
@@ -360,17 +368,23 @@ impl Games {
         Ok(games)
     }
 
-    /// Tells game `game`'s watchers what changed.
-    fn publish(&self, game: &WebGame, kind: Change) {
+    /// Tells game `game`'s watchers what changed, under the event's
+    /// version, which becomes the game's.
+    fn publish(&self, game: &mut WebGame, kind: Change) {
         let now = now_ms();
-        match kind {
-            Change::Move => {
-                if let Some(event) = game.move_event(now) {
-                    self.hub.publish(game.id, "move", event);
-                }
-            }
-            Change::State => self.hub.publish(game.id, "state", game.view(now, None)),
-        }
+        let id = game.id;
+        let version = match kind {
+            Change::Move => self.hub.publish_versioned(id, "move", |v| {
+                game.version = v;
+                let event = game.move_event(now)?;
+                serde_json::to_string(&event).ok()
+            }),
+            Change::State => self.hub.publish_versioned(id, "state", |v| {
+                game.version = v;
+                serde_json::to_string(&game.view(now, None)).ok()
+            }),
+        };
+        game.version = version;
     }
 
     /// Sets (or clears) the timer that drops the flag of the side to move
@@ -476,7 +490,7 @@ impl Games {
             let hub = Arc::clone(&self.hub);
             let search = game.game.clone();
             let asked = computer
-                .run(move |computer| {
+                .run(None, Priority::Game, move |computer| {
                     let stop = AtomicBool::new(false);
                     computer.choose_move(
                         &search,
@@ -486,7 +500,7 @@ impl Games {
                         clock,
                         &stop,
                         &mut |depth, nodes| {
-                            hub.publish(
+                            hub.publish_now(
                                 id,
                                 "thinking",
                                 Thinking {

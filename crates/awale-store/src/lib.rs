@@ -448,8 +448,7 @@ impl Store {
         self.read(move |conn| load_game(conn, id)).await
     }
 
-    /// The games `player` plays in (and those made without a player),
-    /// newest first, `limit` at most, from `before` (a [`Page::next`]).
+    /// The games `player` plays in (none without a player), newest first, `limit` at most, from `before` (a [`Page::next`]).
     ///
     /// # Errors
     ///
@@ -851,7 +850,13 @@ mod tests {
     use awale_model::game::{Mode, Seat, Stop};
 
     fn game() -> WebGame {
-        WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7)
+        let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7);
+        g.seat_maker(&me());
+        g
+    }
+
+    fn me() -> PlayerId {
+        PlayerId("p1".into())
     }
 
     fn runtime() -> tokio::runtime::Runtime {
@@ -914,7 +919,7 @@ mod tests {
             let mut seen = Vec::new();
             let mut before = None;
             loop {
-                let page = store.list(None, before, 10).await.unwrap();
+                let page = store.list(Some(me()), before, 10).await.unwrap();
                 seen.extend(page.games.iter().map(|g| g.id));
                 match page.next {
                     Some(n) => before = parse_cursor(&n),
@@ -932,9 +937,10 @@ mod tests {
         runtime().block_on(async {
             let store = Store::in_memory().unwrap();
             let rules: Rules = "abapa,target=20".parse().unwrap();
-            let made = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+            let mut made = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+            made.seat_maker(&me());
             store.create(vec![made]).await.unwrap();
-            let page = store.list(None, None, 10).await.unwrap();
+            let page = store.list(Some(me()), None, 10).await.unwrap();
             let line = serde_json::to_value(&page.games[0]).unwrap();
             assert_eq!(line["rules"], "abapa,target=20");
             assert_eq!(line["rules_view"]["target"], 20);

@@ -13,6 +13,10 @@ use tower::ServiceExt;
 async fn post(app: &Router, uri: &str, body: &str) -> StatusCode {
     let request = Request::post(uri)
         .header("content-type", "application/json")
+        .header(
+            "cookie",
+            "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        )
         .body(Body::from(body.to_string()))
         .expect("request");
     app.clone().oneshot(request).await.expect("answer").status()

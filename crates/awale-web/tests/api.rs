@@ -32,6 +32,7 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
         .method(method)
         .uri(uri)
         .header("content-type", "application/json")
+        .header("cookie", ME)
         .body(Body::from(body))
         .unwrap();
     let response = app.clone().oneshot(request).await.unwrap();
@@ -40,9 +41,15 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
     (status, bytes.to_vec())
 }
 
+/// The one player these tests play as (games need one: issue 20).
+const ME: &str = "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
 /// GETs `uri`: the whole response.
 async fn get(app: &Router, uri: &str) -> axum::response::Response {
-    let request = Request::get(uri).body(Body::empty()).unwrap();
+    let request = Request::get(uri)
+        .header("cookie", ME)
+        .body(Body::empty())
+        .unwrap();
     app.clone().oneshot(request).await.unwrap()
 }
 
@@ -1037,4 +1044,138 @@ async fn a_move_can_answer_with_itself_only() {
         StatusCode::UNPROCESSABLE_ENTITY,
         "bad_query",
     );
+}
+
+/// A stream of server-sent events read one event at a time: its name, its
+/// id (a version, for the events of the game's history) and its data.
+struct Events {
+    body: Body,
+    text: String,
+}
+
+impl Events {
+    async fn open(app: &Router, uri: &str, last_event_id: Option<&str>) -> Events {
+        let mut request = Request::get(uri);
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        let response = app
+            .clone()
+            .oneshot(request.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        Events {
+            body: response.into_body(),
+            text: String::new(),
+        }
+    }
+
+    /// The next event but `presence` (sent to every new listener).
+    async fn next(&mut self) -> (String, Option<String>, Value) {
+        loop {
+            while let Some(end) = self.text.find("\n\n") {
+                let raw: String = self.text.drain(..end + 2).collect();
+                let field = |name: &str| {
+                    raw.lines()
+                        .filter_map(|l| l.strip_prefix(name))
+                        .collect::<Vec<_>>()
+                };
+                let Some(name) = field("event: ").first().map(|s| s.to_string()) else {
+                    continue; // a comment, or the retry time alone
+                };
+                if name == "presence" {
+                    continue;
+                }
+                let id = field("id: ").first().map(|s| s.to_string());
+                let data = serde_json::from_str(&field("data: ").concat()).expect("JSON data");
+                return (name, id, data);
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.body.frame())
+                .await
+                .unwrap_or_else(|_| panic!("no event; got: {}", self.text))
+                .expect("the stream ended")
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                self.text.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
+    let app = memory_app();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let uri = format!("/api/games/{id}/events");
+    let mut live = Events::open(&app, &uri, None).await;
+    let (name, first_id, first) = live.next().await;
+    assert_eq!(name, "state");
+    let (epoch, number) = (
+        first["version"]["epoch"].as_u64().unwrap(),
+        first["version"]["number"].as_u64().unwrap(),
+    );
+    let version = |n: u64| format!("{epoch}.{n}");
+    assert_eq!(
+        first_id,
+        Some(version(number)),
+        "the whole game's id is its version"
+    );
+    // Two moves, each with the next number, in the answer and the event.
+    for (ply, mv) in ["F", "f"].iter().enumerate() {
+        let (status, game) =
+            on_game(&app, id, "moves", Some(json!({"move": mv, "ply": ply}))).await;
+        assert_eq!(status, StatusCode::OK, "{game}");
+        assert_eq!(game["version"]["number"], number + 1 + ply as u64, "{game}");
+        let (name, event_id, event) = live.next().await;
+        assert_eq!(
+            (name.as_str(), event["index"].as_u64()),
+            ("move", Some(ply as u64))
+        );
+        assert_eq!(event_id, Some(version(number + 1 + ply as u64)));
+        assert_eq!(event["version"]["number"], number + 1 + ply as u64);
+    }
+    // Back after the first state (a page's own query): both moves, then
+    // the clocks now; no whole game.
+    let mut back = Events::open(&app, &format!("{uri}?since={}", version(number)), None).await;
+    for ply in 0..2 {
+        let (name, _, event) = back.next().await;
+        assert_eq!(
+            (name.as_str(), event["index"].as_u64()),
+            ("move", Some(ply))
+        );
+    }
+    let (name, _, now) = back.next().await;
+    assert_eq!((name.as_str(), now["id"].as_i64()), ("clock", Some(id)));
+    // The browser coming back by itself, after the first move.
+    let last = version(number + 1);
+    let mut back = Events::open(&app, &uri, Some(&last)).await;
+    let (name, event_id, event) = back.next().await;
+    assert_eq!((name.as_str(), event["index"].as_u64()), ("move", Some(1)));
+    assert_eq!(event_id, Some(version(number + 2)));
+    assert_eq!(back.next().await.0, "clock");
+    // Nothing missed: the clocks alone.
+    let mut back = Events::open(&app, &format!("{uri}?since={}", version(number + 2)), None).await;
+    assert_eq!(back.next().await.0, "clock");
+    // Another history (a server started again) or a version from the
+    // future: the whole game.
+    for since in [
+        format!("{}.1", epoch.wrapping_add(1) % (1 << 32)),
+        version(99),
+    ] {
+        let mut back = Events::open(&app, &format!("{uri}?since={since}"), None).await;
+        let (name, _, whole) = back.next().await;
+        assert_eq!(
+            (name.as_str(), plies(&whole)),
+            ("state", 2),
+            "since {since}"
+        );
+    }
+    // A header no server of ours wrote: the whole game too.
+    let mut back = Events::open(&app, &uri, Some("yesterday")).await;
+    assert_eq!(back.next().await.0, "state");
+    // A query that is no version is refused.
+    let (status, refused) = call(&app, "GET", &format!("{uri}?since=soon"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["error"], "bad_query");
 }

@@ -65,6 +65,11 @@ fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
 
 const JSON: (&str, &str) = ("content-type", "application/json");
 const HOST: (&str, &str) = ("host", "127.0.0.1:8080");
+/// A player's cookie (games need one: issue 20, finding 3).
+const ME: (&str, &str) = (
+    "cookie",
+    "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+);
 
 /// The cookie a first visit of the page sets, as `name=value`.
 async fn visit(app: &Router) -> String {
@@ -82,7 +87,7 @@ async fn requests_from_another_site_change_nothing() {
     let app = app(state(quick()));
     let ok = send(
         &app,
-        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
     assert_eq!(ok.status, StatusCode::CREATED);
@@ -125,7 +130,7 @@ async fn requests_from_another_site_change_nothing() {
     )
     .await;
     assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST])).await;
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, ME])).await;
     assert_eq!(game.body["plies"], json!([]));
     assert_eq!(game.body["end"], Value::Null);
     // The page itself gets through.
@@ -136,6 +141,7 @@ async fn requests_from_another_site_change_nothing() {
             &[
                 JSON,
                 HOST,
+                ME,
                 ("origin", "http://127.0.0.1:8080"),
                 ("sec-fetch-site", "same-origin"),
             ],
@@ -246,7 +252,7 @@ async fn a_study_position_keeps_its_side_to_move() {
         &app,
         post(
             "/api/games",
-            &[JSON, HOST],
+            &[JSON, HOST, ME],
             r#"{"mode":"humans","position":"0-0-0-0-1-2-1-0-0-0-0-0-20-24-N"}"#,
         ),
     )
@@ -268,14 +274,14 @@ async fn new_games_and_imports_are_limited_per_client() {
     for _ in 0..3 {
         let a = send(
             &app,
-            post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+            post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
         )
         .await;
         assert_eq!(a.status, StatusCode::CREATED);
     }
     let a = send(
         &app,
-        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
@@ -286,7 +292,7 @@ async fn new_games_and_imports_are_limited_per_client() {
         a.body
     );
     let record = json!({"record": "1. F f"}).to_string();
-    let a = send(&app, post("/api/import", &[JSON, HOST], &record)).await;
+    let a = send(&app, post("/api/import", &[JSON, HOST, ME], &record)).await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
@@ -300,7 +306,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
         &app,
         post(
             "/api/import",
-            &[JSON, HOST],
+            &[JSON, HOST, ME],
             &json!({"record": record}).to_string(),
         ),
     )
@@ -309,7 +315,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
     let mut seen = 0;
     let mut uri = "/api/games?limit=12".to_string();
     loop {
-        let page = send(&app, get(&uri, &[HOST])).await;
+        let page = send(&app, get(&uri, &[HOST, ME])).await;
         assert_eq!(page.status, StatusCode::OK);
         seen += page.body["games"].as_array().unwrap().len();
         match page.body["next"].as_str() {
@@ -318,7 +324,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
         }
     }
     assert_eq!(seen, 30);
-    let bad = send(&app, get("/api/games?before=yesterday", &[HOST])).await;
+    let bad = send(&app, get("/api/games?before=yesterday", &[HOST, ME])).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
@@ -328,14 +334,14 @@ async fn an_abandoned_hint_stops_its_search() {
     let app = app(state.clone());
     let a = send(
         &app,
-        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
     let id = a.body["id"].as_i64().unwrap();
     let hint = format!("/api/games/{id}/hint");
     // Fifty asks, each given up after 20 ms (the hint time is 20 s).
     for _ in 0..50 {
-        let call = app.clone().oneshot(post(&hint, &[JSON, HOST], ""));
+        let call = app.clone().oneshot(post(&hint, &[JSON, HOST, ME], ""));
         let _ = tokio::time::timeout(Duration::from_millis(20), call).await;
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
@@ -352,6 +358,256 @@ async fn an_abandoned_hint_stops_its_search() {
         "{} engines",
         state.computer().engines()
     );
+}
+
+// ------------------------------------------ issue 20: a second attack test --
+
+/// `req` as if it came from `ip` (what the server's socket tells).
+fn from(ip: &str, mut req: Request<Body>) -> Request<Body> {
+    let addr = std::net::SocketAddr::new(ip.parse().unwrap(), 40_000);
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo(addr));
+    req
+}
+
+/// A game made by `cookie`: its id.
+async fn game_of(app: &Router, cookie: &str, body: &str) -> i64 {
+    let a = send(
+        app,
+        post("/api/games", &[JSON, HOST, ("cookie", cookie)], body),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    a.body["id"].as_i64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_given_up_while_waiting_give_their_places_back() {
+    // Finding 1: a request dropped while it waited kept its place in the
+    // queue for good; two bursts filled it and every later search was 503.
+    let app = app(state(Config {
+        hint_time: Duration::from_millis(400),
+        max_searches: 1,
+        max_queued_searches: 4,
+        ..quick()
+    }));
+    let me = visit(&app).await;
+    let id = game_of(&app, &me, r#"{"mode":"humans"}"#).await;
+    let hint = format!("/api/games/{id}/hint");
+    for _burst in 0..2 {
+        let asks: Vec<_> = (0..10)
+            .map(|_| {
+                let call = app
+                    .clone()
+                    .oneshot(post(&hint, &[JSON, HOST, ("cookie", &me)], ""));
+                tokio::spawn(tokio::time::timeout(Duration::from_millis(100), call))
+            })
+            .collect();
+        for ask in asks {
+            let _ = ask.await;
+        }
+    }
+    let a = send(&app, post(&hint, &[JSON, HOST, ("cookie", &me)], "")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let id = game_of(&app, &me, r#"{"mode":"computer","human":"N","level":1}"#).await;
+    computer_answers(&app, &me, id).await;
+}
+
+/// Waits until the server has played the computer's first move in game
+/// `id` (it plays it itself), for at most ten seconds.
+async fn computer_answers(app: &Router, cookie: &str, id: i64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let a = send(
+            app,
+            get(&format!("/api/games/{id}"), &[HOST, ("cookie", cookie)]),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        if a.body["plies"].as_array().is_some_and(|p| !p.is_empty()) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the computer did not move: {}",
+            a.body
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
+    // Finding 1: 40 analysis requests from one address filled the queue
+    // and every other user's computer move was refused.
+    let app = app(state(Config {
+        hint_time: Duration::from_millis(1_500),
+        max_searches: 1,
+        ..quick()
+    }));
+    let flooder = visit(&app).await;
+    let id = game_of(&app, &flooder, r#"{"mode":"humans"}"#).await;
+    let hint = format!("/api/games/{id}/hint");
+    let flood: Vec<_> = (0..40)
+        .map(|_| {
+            let req = from(
+                "203.0.113.7",
+                post(&hint, &[JSON, HOST, ("cookie", &flooder)], ""),
+            );
+            tokio::spawn(app.clone().oneshot(req))
+        })
+        .collect();
+    // The flood is in: one search runs, the others wait.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let other = visit(&app).await;
+    let started = std::time::Instant::now();
+    let id = game_of(&app, &other, r#"{"mode":"computer","human":"N","level":1}"#).await;
+    computer_answers(&app, &other, id).await;
+    // Another client's hint comes next, not after the flood's 40.
+    let id = game_of(&app, &other, r#"{"mode":"humans"}"#).await;
+    let a = send(
+        &app,
+        from(
+            "198.51.100.9",
+            post(
+                &format!("/api/games/{id}/hint"),
+                &[JSON, HOST, ("cookie", &other)],
+                "",
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "the other client waited {:?}",
+        started.elapsed()
+    );
+    for ask in flood {
+        ask.abort();
+    }
+}
+
+#[tokio::test]
+async fn no_game_without_a_player_and_each_sees_only_their_own() {
+    // Finding 3: games made without a cookie had no seats (anyone could
+    // move, undo, resign), were in every visitor's list, and the last one
+    // touched was every visitor's `current`.
+    let app = app(state(quick()));
+    let a = send(
+        &app,
+        post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+    assert_eq!(a.body["error"], "no_player");
+    let record = json!({"record": "1. F f *"}).to_string();
+    let a = send(&app, post("/api/import", &[JSON, HOST], &record)).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+    assert_eq!(a.body["error"], "no_player");
+    let mine = visit(&app).await;
+    let theirs = visit(&app).await;
+    let id = game_of(&app, &mine, r#"{"mode":"humans"}"#).await;
+    for cookie in [theirs.as_str(), ""] {
+        let list = send(&app, get("/api/games", &[HOST, ("cookie", cookie)])).await;
+        assert_eq!(list.body["games"], json!([]), "{cookie}");
+        let current = send(&app, get("/api/games/current", &[HOST, ("cookie", cookie)])).await;
+        assert_eq!(current.body["game"], Value::Null, "{cookie}");
+        for action in ["undo", "resign"] {
+            let a = send(
+                &app,
+                post(
+                    &format!("/api/games/{id}/{action}"),
+                    &[JSON, HOST, ("cookie", cookie)],
+                    "",
+                ),
+            )
+            .await;
+            assert_eq!(a.status, StatusCode::FORBIDDEN, "{action}: {}", a.body);
+        }
+    }
+    let current = send(&app, get("/api/games/current", &[HOST, ("cookie", &mine)])).await;
+    assert_eq!(current.body["game"]["id"], id);
+}
+
+#[tokio::test]
+async fn a_change_without_a_body_must_still_be_sent_as_json() {
+    // Finding 8: abort, claim, rematch, hand-over, hint and review take no
+    // body, so a form or text/plain request (which another site's page can
+    // send without a preflight) passed for the page's.
+    let app = app(state(quick()));
+    let id = game_of(&app, ME.1, r#"{"mode":"humans"}"#).await;
+    let online = game_of(&app, ME.1, r#"{"mode":"online","name":"Ama"}"#).await;
+    let types = [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+    ];
+    let paths = [
+        format!("/api/games/{id}/resign"),
+        format!("/api/games/{id}/hint"),
+        format!("/api/games/{id}/review"),
+        format!("/api/games/{online}/abort"),
+        format!("/api/games/{online}/claim"),
+        format!("/api/games/{online}/rematch"),
+        format!("/api/games/{online}/handoff"),
+    ];
+    for path in &paths {
+        for kind in types {
+            let mut headers = vec![HOST, ME];
+            if let Some(k) = kind {
+                headers.push(("content-type", k));
+            }
+            let a = send(&app, post(path, &headers, "")).await;
+            assert_eq!(
+                a.status,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "{path} {kind:?}: {}",
+                a.body
+            );
+            assert_eq!(a.body["error"], "not_json");
+        }
+    }
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, ME])).await;
+    assert_eq!(game.body["end"], Value::Null, "nobody resigned");
+    let game = send(&app, get(&format!("/api/games/{online}"), &[HOST, ME])).await;
+    assert_eq!(game.body["end"], Value::Null, "nothing aborted");
+}
+
+#[tokio::test]
+async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
+    // Finding 7: the body time limit restarted with every chunk, so a body
+    // sent one byte at a time stayed open as long as its sender liked.
+    let app = app(state(Config {
+        body_timeout: Duration::from_millis(300),
+        ..quick()
+    }));
+    let text = br#"{"mode":"humans"}"#.to_vec();
+    let drip = futures_util::stream::unfold(0usize, move |i| {
+        let text = text.clone();
+        async move {
+            if i == text.len() {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            Some((
+                Ok::<_, std::io::Error>(axum::body::Bytes::from(vec![text[i]])),
+                i + 1,
+            ))
+        }
+    });
+    let mut req = Request::post("/api/games")
+        .body(Body::from_stream(drip))
+        .unwrap();
+    for (k, v) in [JSON, HOST, ME] {
+        req.headers_mut().insert(k, v.parse().unwrap());
+    }
+    let started = std::time::Instant::now();
+    let a = send(&app, req).await;
+    assert_eq!(a.status, StatusCode::REQUEST_TIMEOUT, "{}", a.body);
+    assert_eq!(a.body["error"], "slow_body");
+    assert!(started.elapsed() < Duration::from_millis(800));
 }
 
 // ----------------------------------------------------------- games files --
@@ -470,15 +726,16 @@ async fn a_games_file_of_the_first_version_is_migrated() {
         b.body["end"]["reason"], "time",
         "a flag fallen before stays fallen"
     );
-    let list = send(&app, get("/api/games", &[HOST])).await;
-    assert_eq!(list.body["games"][0]["plies"], 3);
-    // An old game belongs to nobody: anyone on this server may go on.
+    // An old game belongs to nobody (it was made without a player): it
+    // can be watched and exported, not played, and is in nobody's list.
+    let list = send(&app, get("/api/games", &[HOST, ME])).await;
+    assert_eq!(list.body["games"], json!([]));
     let a = send(
         &app,
-        post("/api/games/1/moves", &[JSON, HOST], r#"{"move":"a"}"#),
+        post("/api/games/1/moves", &[JSON, HOST, ME], r#"{"move":"a"}"#),
     )
     .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
 }
 
 /// Random bodies to every endpoint that takes one: never a server error.

@@ -94,13 +94,12 @@ impl Run {
         if let Some(c) = cookie {
             req = req.header("cookie", c);
         }
-        let body = match body {
-            Some(v) => {
-                req = req.header("content-type", "application/json");
-                Bytes::from(v.to_string())
-            }
-            None => Bytes::new(),
-        };
+        // Every change is sent as JSON, as the page does (the server
+        // refuses any other).
+        if method != "GET" {
+            req = req.header("content-type", "application/json");
+        }
+        let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
         let res = self.client.request(req.body(Full::new(body))?).await?;
         let status = res.status();
         let headers = res.headers().clone();

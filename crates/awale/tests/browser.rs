@@ -38,6 +38,8 @@ fn shot_path(name: &str) -> PathBuf {
 /// Opens the page with quick animations and no sound.
 fn open(b: &Browser, url: &str) {
     b.goto(url);
+    // The games the test makes through the API are this browser's.
+    b.be_test_player();
     b.eval(
         "localStorage.setItem('awale.speed', '40'); localStorage.setItem('awale.sound', 'off');",
     );
@@ -170,7 +172,7 @@ fn a_game_against_the_computer_played_by_clicking() {
                  document.querySelector('#btn-settings').getAttribute('aria-label'),
                  document.querySelector('#btn-sound').getAttribute('aria-label')]",
     );
-    assert_eq!(names, json!(["C: 4 seeds, play", "Settings", "Sounds"]));
+    assert_eq!(names, json!(["your hole C, 4 seeds", "Settings", "Sounds"]));
 
     // A click on hole C plays it, and the computer answers. With the
     // sowing slowed down (in the settings), what is said goes in step with

@@ -56,6 +56,8 @@ fn start(name: &str, languages: &str, width: u32, height: u32) -> (Site, Browser
 /// earlier visit.
 fn open(b: &Browser, url: &str) {
     b.goto(url);
+    // The games the test makes through the API are this browser's.
+    b.be_test_player();
     b.eval(
         "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
          localStorage.setItem('awale.sound', 'off');",

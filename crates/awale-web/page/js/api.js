@@ -16,10 +16,13 @@ export class ApiError extends Error {
 export async function api(method, path, body) {
   let res;
   try {
+    // Every change goes as JSON, even without a body: the server refuses
+    // any other (no form or text/plain request can pass for the page's).
+    const changes = method !== "GET" && method !== "HEAD";
     res = await fetch(path, {
       method,
-      headers: body !== undefined ? { "Content-Type": "application/json" } : {},
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      headers: changes ? { "Content-Type": "application/json" } : {},
+      body: body !== undefined ? JSON.stringify(body) : changes ? "{}" : undefined,
     });
   } catch (e) {
     throw new ApiError(0, "network", String(e));

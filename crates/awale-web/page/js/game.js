@@ -21,15 +21,18 @@ export const session = {
   clock: null, // {left_ms, running, at}: the server's clock when received
   queue: Promise.resolve(), // animations, one after the other
   live: null,
+  offline: false, // the live stream is lost (the server or the network is down)
+  lostAt: null, // when, while the clocks wait for the server's word
 };
 
 // What the play view provides: redraw, animate a ply, show an error.
 const hooks = { render() {}, animate: async () => {}, error() {} };
 
 // Other modules' listeners of the game shown's live events: `chat`,
-// `reaction`, `presence` (online games), `state` (each whole view) and
-// `stream` (the first view of each connection, with `you`).
-const listeners = { chat: [], reaction: [], presence: [], state: [], stream: [] };
+// `reaction`, `presence` (online games), `state` (each whole view),
+// `stream` (the first view of each connection, with `you`) and
+// `connection` (the stream lost, false, or back, true).
+const listeners = { chat: [], reaction: [], presence: [], state: [], stream: [], connection: [] };
 
 export function onLive(name, f) {
   listeners[name].push(f);
@@ -56,7 +59,7 @@ export function select(id) {
   if (session.live) session.live.close();
   Object.assign(session, {
     id, game: null, latest: null, busy: false, animating: null, thinking: null, hint: null,
-    replayAt: null, clock: null, queue: Promise.resolve(), live: null,
+    replayAt: null, clock: null, queue: Promise.resolve(), live: null, offline: false, lostAt: null,
   });
   if (id !== null) {
     const epoch = session.epoch;
@@ -71,6 +74,20 @@ export function select(id) {
       reaction: told("reaction"),
       presence: told("presence"),
       move: (event) => onLiveMove(event, epoch),
+      clock: (now) => {
+        if (!current(epoch) || now.id !== session.id) return;
+        setClock(now.clock);
+        hooks.render();
+      },
+      connection: (up) => {
+        if (!current(epoch) || up === !session.offline) return;
+        session.offline = !up;
+        // The clocks wait while the server cannot be heard: they go on
+        // from what it says once back.
+        if (!up) session.lostAt = Date.now();
+        tell("connection", up);
+        hooks.render();
+      },
       thinking: (info) => {
         if (!current(epoch)) return;
         // Only how deep it looks: never its line or its score, which would
@@ -86,17 +103,18 @@ export function select(id) {
 // The clock as the server sent it: the page counts down from there.
 function setClock(c) {
   session.clock = c && c.left_ms ? { left_ms: c.left_ms.slice(), running: c.running, at: Date.now() } : null;
+  session.lostAt = null;
 }
 
-// Whether two views of the same game show the same thing (online: the
-// same seats, offers and sides played too).
-function same(a, b) {
-  const json = (x) => JSON.stringify(x);
-  return !!a && !!b && a.plies.length === b.plies.length && a.position === b.position &&
-    a.start === b.start && json(a.end) === json(b.end) &&
-    a.can_undo === b.can_undo && a.can_redo === b.can_redo && a.waiting === b.waiting &&
-    json(a.offers) === json(b.offers) && json(a.seats) === json(b.seats) &&
-    (b.you === undefined || json(a.you) === json(b.you));
+// How `view` compares with `than` in the game's history, by the version
+// of the last event each saw: 1 later, 0 the same moment, -1 earlier.
+// Versions of two histories (the server restarted) cannot be compared:
+// the one just received is taken.
+function compare(view, than) {
+  const a = view && view.version;
+  const b = than && than.version;
+  if (!a || !b || a.epoch !== b.epoch) return 1;
+  return Math.sign(a.number - b.number);
 }
 
 // Shows `view`, a view of the game shown (any other is dropped), sowing
@@ -136,8 +154,9 @@ function onLiveState(view, epoch) {
   if (!current(epoch) || view.id !== session.id) return;
   // The page's own requests show their answers; this brings the rest:
   // another tab, a search that went on after a reload, a fall of the flag.
-  if (same(session.latest, view)) {
-    setClock(view.clock);
+  const order = compare(view, session.latest);
+  if (order <= 0) {
+    if (order === 0) setClock(view.clock);
     return;
   }
   session.thinking = null;
@@ -269,7 +288,7 @@ export function timeLeft() {
   const left = c.left_ms.slice();
   if (c.running && !g.end) {
     const i = c.running === "S" ? 0 : 1;
-    left[i] = Math.max(0, left[i] - (Date.now() - c.at));
+    left[i] = Math.max(0, left[i] - ((session.lostAt ?? Date.now()) - c.at));
   }
   if (g.end && g.end.reason === "time") {
     const loser = g.end.loser_by || (g.end.winner === "S" ? "N" : "S");

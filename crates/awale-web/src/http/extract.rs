@@ -37,12 +37,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             let status = e.status();
+            let text = e.body_text();
+            if text.contains(super::deadline::TOO_SLOW) {
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, "slow_body", TOO_SLOW_TEXT);
+            }
             let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
                 "too_large"
             } else {
                 "bad_body"
             };
-            ApiError::new(status, code, e.body_text())
+            ApiError::new(status, code, text)
         })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return serde_json::from_slice(b"{}").map(JsonBody).map_err(|e| {
@@ -65,6 +69,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         })
     }
 }
+
+const TOO_SLOW_TEXT: &str = "the request's body came too slowly: send it at once";
 
 /// A URL's query: 400 `bad_query` naming the problem (an unknown field, a
 /// value of the wrong type) when it cannot be read.
@@ -202,9 +208,10 @@ impl OnGame {
     }
 }
 
-/// The client's address, for limits per client: the socket's peer, or,
-/// behind a trusted reverse proxy, the last address it put in
-/// `X-Forwarded-For`. None in tests that call the router directly.
+/// The client's address as limits count it (an IPv6 address by its /64,
+/// what one subscriber is given): the socket's peer, or, behind a trusted
+/// reverse proxy, the last address it put in `X-Forwarded-For`. None in
+/// tests that call the router directly.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub Option<IpAddr>);
 
@@ -227,10 +234,25 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
                 .filter_map(|a| a.parse::<IpAddr>().ok())
                 .next_back();
             if forwarded.is_some() {
-                return Ok(ClientIp(forwarded));
+                return Ok(ClientIp(forwarded.map(client_key)));
             }
         }
-        Ok(ClientIp(peer))
+        Ok(ClientIp(peer.map(client_key)))
+    }
+}
+
+/// An address as limits count it: an IPv4 address, an IPv6 address by its
+/// /64 (an IPv4 address mapped into IPv6 as the IPv4 address).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(std::net::Ipv6Addr::from(bits))
+            }
+        },
     }
 }
 

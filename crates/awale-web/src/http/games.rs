@@ -12,7 +12,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, UrlQuery, Viewer};
+use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
 use crate::error::Error;
 use crate::game::{
@@ -143,10 +143,12 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     Ok(name.to_string())
 }
 
-/// POST /api/games: starts a game.
+/// POST /api/games: starts a game, which belongs to the browser that made
+/// it (a request without a player cookie is refused: a game without seats
+/// would be anyone's).
 pub async fn create(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
@@ -184,12 +186,6 @@ pub async fn create(
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
     if mode == Mode::Online {
-        let player = viewer.player().cloned().ok_or_else(|| {
-            Error::forbidden(
-                "no_player",
-                "an online game needs a player cookie: open the page first",
-            )
-        })?;
         let name = parse_name(req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
         web.seats[side.index()] = Some(Seat {
@@ -201,15 +197,15 @@ pub async fn create(
             .shared
             .games
             .store()
-            .set_player_name(player, name, now)
+            .set_player_name(player.clone(), name, now)
             .await?;
-    } else if let Some(player) = viewer.player() {
-        web.seat_maker(player);
+    } else {
+        web.seat_maker(&player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
     Ok((
         StatusCode::CREATED,
-        Json(web.view(now, Some(viewer.player()))),
+        Json(web.view(now, Some(Some(&player)))),
     ))
 }
 
@@ -467,7 +463,7 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
 /// every move's score, and the database's value where it has one. Stops
 /// when the asker goes away.
-pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
+pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>> {
     let game = on.load().await?;
     if let Some(end) = game.end() {
         return Err(Error::game_over(end.reason.name()).into());
@@ -478,7 +474,7 @@ pub async fn hint(on: OnGame) -> ApiResult<Json<Hint>> {
     let hint = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.hint(&game.game, budget, stop))
+        .run_stoppable(asker, move |c, stop| c.hint(&game.game, budget, stop))
         .await?;
     Ok(Json(hint))
 }
@@ -515,7 +511,7 @@ pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
 /// same search budget (the same game always gets the same review), the
 /// evaluation after each (South's view), mistakes with the better move.
 /// The review is stored with the game and given again at once.
-pub async fn review(on: OnGame) -> ApiResult<Response> {
+pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response> {
     let game = on.load().await?;
     check_fair(&game, &on.viewer, true)?;
     let (state, id) = (&on.state, on.id);
@@ -529,7 +525,7 @@ pub async fn review(on: OnGame) -> ApiResult<Response> {
     let rows = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| c.review(&core, stop))
+        .run_stoppable(asker, move |c, stop| c.review(&core, stop))
         .await?;
     if rows.len() < plies {
         return Err(Error::internal("the review was stopped").into());
@@ -643,7 +639,7 @@ pub struct Imported {
 /// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Player(player): Player,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
@@ -697,9 +693,7 @@ pub async fn import(
         .map(|(game, record)| {
             let mut web = WebGame::new(mode, game, now, random_seed());
             web.stop = lost_on_time(record, &web.game).map(Stop::Time);
-            if let Some(player) = viewer.player() {
-                web.seat_maker(player);
-            }
+            web.seat_maker(&player);
             web
         })
         .collect();
@@ -709,7 +703,7 @@ pub async fn import(
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now, Some(viewer.player())),
+            game: webs[0].view(now, Some(Some(&player))),
         }),
     ))
 }

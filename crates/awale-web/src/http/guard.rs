@@ -4,7 +4,8 @@
 //!   rebinding (IP literals and `localhost` always pass, other names only
 //!   when configured: the public URL's and `--allow-host`'s);
 //! - the cross-site check: a request that changes something and comes from
-//!   another site's page (`Sec-Fetch-Site`, else `Origin`) is refused;
+//!   another site's page (`Sec-Fetch-Site`, else `Origin`) is refused, and
+//!   so is one not sent as `application/json`, with a body or without;
 //! - the player's identity: the secret in the `awale_player` cookie
 //!   (HttpOnly, SameSite=Lax), made on the first visit of the page; the
 //!   server keeps only its SHA-256;
@@ -54,7 +55,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         return with_security_headers(e.into_response());
     }
     if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
-        if let Err(e) = check_same_site(policy, req.headers()) {
+        if let Err(e) = check_same_site(policy, req.headers()).and_then(|()| check_json(&req)) {
             return with_security_headers(e.into_response());
         }
     }
@@ -196,6 +197,27 @@ fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError>
         Ok(())
     } else {
         refuse(&format!("Origin: {origin}"))
+    }
+}
+
+/// A request that changes something must say it sends JSON, body or not:
+/// a form or a `text/plain` request (which another site's page may send
+/// without asking) cannot, so none passes for the page's.
+fn check_json(req: &Request) -> Result<(), ApiError> {
+    let json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not_json",
+            "a request that changes something must be sent as application/json",
+        ))
     }
 }
 

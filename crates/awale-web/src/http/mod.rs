@@ -6,12 +6,12 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::AppState;
 
 mod assets;
+mod deadline;
 pub mod error;
 pub mod events;
 pub mod extract;
@@ -24,7 +24,6 @@ pub mod study;
 pub fn app(state: AppState) -> Router {
     let max_body = state.shared.config.max_body_bytes;
     let max_record = state.shared.config.max_record_bytes;
-    let body_timeout = state.shared.config.body_timeout;
     Router::new()
         .route("/", get(assets::serve))
         .route("/sw.js", get(assets::serve))
@@ -51,7 +50,10 @@ pub fn app(state: AppState) -> Router {
         .fallback(error::not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
-        .layer(RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            deadline::body_deadline,
+        ))
         .layer(CatchPanicLayer::custom(panicked))
         // Each request and its answer at debug level (RUST_LOG=debug).
         .layer(

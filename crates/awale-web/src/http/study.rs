@@ -11,7 +11,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
-use super::extract::{JsonBody, UrlQuery};
+use super::extract::{ClientIp, JsonBody, UrlQuery};
+use crate::computer::{Asker, Priority};
 use crate::error::Error;
 use crate::game::{now_ms, parse_move, parse_position, random_seed};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
@@ -23,12 +24,13 @@ type ApiResult<T> = Result<T, ApiError>;
 /// for a puzzle may take a while), with the database's errors as the API's.
 async fn on_puzzles<T: Send + 'static>(
     state: &AppState,
+    asker: Asker,
     work: impl FnOnce(&Database) -> Result<T, PuzzleError> + Send + 'static,
 ) -> Result<T, Error> {
     let db = state.shared.study.database()?;
     let computer = &state.shared.computer;
     computer
-        .run(move |_| work(&db))
+        .run(asker, Priority::Analysis, move |_| work(&db))
         .await?
         .map_err(study::puzzle_error)
 }
@@ -57,10 +59,14 @@ pub struct DailyQuery {
 /// `{"day": N, "puzzle": PUZZLE}`.
 pub async fn daily(
     State(state): State<AppState>,
+    ClientIp(asker): ClientIp,
     UrlQuery(q): UrlQuery<DailyQuery>,
 ) -> ApiResult<Json<Value>> {
     let day = q.day.map_or(now_ms().max(0) / 86_400_000, i64::from);
-    let found = on_puzzles(&state, move |db| awale_puzzles::daily(db, day as u64)).await?;
+    let found = on_puzzles(&state, asker, move |db| {
+        awale_puzzles::daily(db, day as u64)
+    })
+    .await?;
     let puzzle = found.ok_or_else(study::no_puzzle)?;
     Ok(Json(json!({ "day": day, "puzzle": puzzle })))
 }
@@ -82,6 +88,7 @@ pub struct NextQuery {
 /// PUZZLE}`; `no_puzzle` when none is found within [`MAX_PUZZLES`].
 pub async fn next(
     State(state): State<AppState>,
+    ClientIp(asker): ClientIp,
     UrlQuery(q): UrlQuery<NextQuery>,
 ) -> ApiResult<Json<Value>> {
     if let Some(d) = q.difficulty.filter(|d| !(1..=5).contains(d)) {
@@ -103,7 +110,7 @@ pub async fn next(
     };
     let seed = q.seed.unwrap_or_else(random_seed);
     let difficulty = q.difficulty;
-    let found = on_puzzles(&state, move |db| {
+    let found = on_puzzles(&state, asker, move |db| {
         awale_puzzles::find(db, seed, difficulty, theme, MAX_PUZZLES)
     })
     .await?;
@@ -127,11 +134,15 @@ pub struct CheckRequest {
 /// and, for a wrong move, its refutation (`awale_puzzles::Judgement`).
 pub async fn check(
     State(state): State<AppState>,
+    ClientIp(asker): ClientIp,
     JsonBody(req): JsonBody<CheckRequest>,
 ) -> ApiResult<Json<Value>> {
     let position = parse_position(&req.position)?;
     let mv = parse_move(&req.mv)?;
-    let judged = on_puzzles(&state, move |db| awale_puzzles::judge(db, &position, mv)).await?;
+    let judged = on_puzzles(&state, asker, move |db| {
+        awale_puzzles::judge(db, &position, mv)
+    })
+    .await?;
     Ok(Json(json!(judged)))
 }
 
@@ -180,6 +191,7 @@ pub struct AnalysisRequest {
 /// value ([`Analysis`]), within the server's hint time.
 pub async fn analysis(
     State(state): State<AppState>,
+    ClientIp(asker): ClientIp,
     JsonBody(req): JsonBody<AnalysisRequest>,
 ) -> ApiResult<Json<Analysis>> {
     let start = parse_position(&req.position)?;
@@ -198,7 +210,9 @@ pub async fn analysis(
     let analysis = state
         .shared
         .computer
-        .run_stoppable(move |c, stop| study::analyse(c, &game, lines, budget, stop))
+        .run_stoppable(asker, move |c, stop| {
+            study::analyse(c, &game, lines, budget, stop)
+        })
         .await?;
     Ok(Json(analysis))
 }
