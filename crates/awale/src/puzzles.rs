@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let dir = args
                 .db
                 .as_ref()
-                .map_or(String::new(), |d| format!(" --dir {}", d.display()));
+                .map_or(String::new(), |d| format!(" --db {}", d.display()));
             bail!(
                 "no endgame database for these rules in {}: puzzles come from one. Build it \
                  first with `awale db build --max-seeds 16{dir}` (a minute or so; \

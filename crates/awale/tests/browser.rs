@@ -865,7 +865,8 @@ fn back_and_forward_walk_through_views_games_and_replays() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_refused_grand_slam_is_explained_in_words() {
     // No endgame databases: the page says how to build them.
-    let site = Site::start_with("slam", &["--db", "/nonexistent-awale-db"]);
+    let empty = temp_dir("slam-no-db");
+    let site = Site::start_with("slam", &["--db", empty.to_str().unwrap()]);
     let url = &site.url;
     // F would take a and b, all of North's seeds: forbidden (A is legal).
     let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
