@@ -84,17 +84,21 @@ function card(s, date) {
   rules.textContent = s.rules_view ? rulesWords(s.rules_view) : s.rules;
   const result = document.createElement("div");
   result.className = "result-line";
-  result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}`;
+  result.textContent = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);
   const actions = document.createElement("div");
   actions.className = "actions";
   const open = document.createElement("button");
   open.className = "open";
-  open.textContent = s.result === "*" ? t("continue_game") : t("open");
+  // A called-off game is over: it opens, it does not continue.
+  const goingOn = s.result === "*" && s.reason !== "aborted";
+  open.textContent = goingOn ? t("continue_game") : t("open");
   open.onclick = () => nav.go({ view: "play", game: s.id });
   const watch = document.createElement("button");
   watch.className = "watch";
   watch.textContent = t("replay");
   watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
+  // Nothing to replay in a game without a move.
+  watch.hidden = !s.plies;
   const exp = document.createElement("a");
   exp.className = "button";
   exp.textContent = t("export");

@@ -78,8 +78,10 @@ export function canHint(g) {
   return !!g && !g.end && !g.clock && g.mode !== "online" && isHumanTurn(g);
 }
 
+// A game over can be reviewed, not one called off (it has nothing to
+// review).
 export function canReview(g) {
-  return !!g && !!g.end;
+  return !!g && !!g.end && g.end.reason !== "aborted";
 }
 
 function columns() {
@@ -254,6 +256,7 @@ function renderStatus() {
       actions.className = "actions";
       const review = document.createElement("button");
       review.textContent = t("review");
+      review.hidden = !canReview(g);
       review.onclick = () => view.actions.review && view.actions.review();
       const again = document.createElement("button");
       again.className = "primary";

@@ -184,7 +184,10 @@ export function shortResult(summary) {
   else if (!winner) head = t("short_draw");
   else if (summary.mode === "computer") head = winner === summary.human ? t("short_won_you") : t("short_lost_you");
   else head = t("short_won_side", sideName(winner));
-  const why = summary.reason && has("short_" + summary.reason) ? ` (${t("short_" + summary.reason)})` : "";
+  // A called-off game's head says it all: "called off", not "called off
+  // (called off)".
+  const said = summary.reason === "aborted";
+  const why = !said && summary.reason && has("short_" + summary.reason) ? ` (${t("short_" + summary.reason)})` : "";
   return head + why;
 }
 
