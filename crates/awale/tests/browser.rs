@@ -290,6 +290,12 @@ fn a_game_against_the_computer_played_by_clicking() {
         status.contains(&format!("{total} plies reviewed")),
         "{status}"
     );
+    // Issue 21: the graph is scaled to the game: every point inside it.
+    let outside = b.eval(
+        "return [...document.querySelectorAll('#plot .plot-dot')]
+           .filter((d) => +d.getAttribute('cy') < 18 || +d.getAttribute('cy') > 222).length",
+    );
+    assert_eq!(outside, json!(0), "points clipped out of the graph");
     // The mistakes are listed with the move numbers of the move list.
     let numbers = b.eval(
         "const rows = [...document.querySelectorAll('#mistakes tr.clickable')]
