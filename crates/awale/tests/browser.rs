@@ -296,6 +296,16 @@ fn a_game_against_the_computer_played_by_clicking() {
            .filter((d) => +d.getAttribute('cy') < 18 || +d.getAttribute('cy') > 222).length",
     );
     assert_eq!(outside, json!(0), "points clipped out of the graph");
+    let (_, review) = site.call("GET", &format!("/api/games/{}/review", game_id(&b)), None);
+    let largest = review["plies"]
+        .as_array()
+        .expect("the review's plies")
+        .iter()
+        .map(|p| p["played"]["cp"].as_i64().unwrap_or(0).abs())
+        .max()
+        .unwrap_or(0);
+    let span: i64 = b.string("return document.querySelector('#plot').dataset.span").parse().unwrap();
+    assert!(span * 100 >= largest, "the graph spans ±{span} seeds, the game reached {largest}");
     // The mistakes are listed with the move numbers of the move list.
     let numbers = b.eval(
         "const rows = [...document.querySelectorAll('#mistakes tr.clickable')]
