@@ -1,5 +1,5 @@
 //! Strength levels for people, from a child's first day to perfect play,
-//! each about 200 Elo above the one below (the last step is larger). The
+//! each about 200 Elo above the one below. The
 //! four weakest see captures as a beginner does (often not the chain
 //! behind the first hole, not always the opponent's answer); the next
 //! score every move with a shallow search and pick one at random, better
@@ -42,7 +42,17 @@ pub enum Level {
     Master,
     /// Level 11: a deep search.
     Grandmaster,
-    /// Level 12: the strongest search, with the opening book and the
+    /// Level 12: a deeper search, nearly always the best move.
+    Virtuoso,
+    /// Level 13: a deeper search still, the best move or one close to it.
+    Champion,
+    /// Level 14: the deepest of the choosing levels, seldom off the best
+    /// move.
+    Legend,
+    /// Level 15: the search of Perfect, 14 plies deep, without the
+    /// endgame oracle.
+    Titan,
+    /// Level 16: the strongest search, with the opening book and the
     /// endgame oracle when one is set.
     Perfect,
 }
@@ -84,6 +94,10 @@ impl Level {
         Level::Expert,
         Level::Master,
         Level::Grandmaster,
+        Level::Virtuoso,
+        Level::Champion,
+        Level::Legend,
+        Level::Titan,
         Level::Perfect,
     ];
 
@@ -119,15 +133,18 @@ impl Level {
             Level::Expert => "expert",
             Level::Master => "master",
             Level::Grandmaster => "grandmaster",
+            Level::Virtuoso => "virtuoso",
+            Level::Champion => "champion",
+            Level::Legend => "legend",
+            Level::Titan => "titan",
             Level::Perfect => "perfect",
         }
     }
 
     /// The level's strength in Elo points, measured with `awale match`
-    /// between adjacent levels (docs/BENCHMARKS.md, 200 games a pair,
-    /// `awale` rules), the greedy player ([`greedy_move`]) set at 1000.
-    /// Perfect's step above Grandmaster won 20 games of 20 (at least +287
-    /// with 95% confidence): its figure is an estimate above that floor.
+    /// between adjacent levels (docs/BENCHMARKS.md, 200 to 400 games a
+    /// pair, `awale` rules), the greedy player ([`greedy_move`]) set at
+    /// 1000.
     pub fn elo(self) -> u32 {
         match self {
             Level::Seed => 860,
@@ -141,6 +158,10 @@ impl Level {
             Level::Expert => 2575,
             Level::Master => 2810,
             Level::Grandmaster => 2985,
+            Level::Virtuoso => 3185,
+            Level::Champion => 3385,
+            Level::Legend => 3585,
+            Level::Titan => 3785,
             Level::Perfect => 3400,
         }
     }
@@ -165,6 +186,13 @@ impl Level {
             Level::Expert => soft(6, 75.0),
             Level::Master => soft(7, 60.0),
             Level::Grandmaster => soft(8, 55.0),
+            Level::Virtuoso => soft(10, 50.0),
+            Level::Champion => soft(11, 40.0),
+            Level::Legend => soft(13, 20.0),
+            Level::Titan => Style::Search {
+                depth: Some(14),
+                time: None,
+            },
             Level::Perfect => Style::Search {
                 depth: None,
                 time: Some(Duration::from_secs(3)),
@@ -238,6 +266,30 @@ pub fn choose_move(
     seed: u64,
     stop: &AtomicBool,
 ) -> Option<Move> {
+    choose_move_within(
+        engine,
+        game,
+        level,
+        seed,
+        &Limits::default(),
+        stop,
+        &mut |_| {},
+    )
+}
+
+/// [`choose_move`], the one entry point for a level's move (the command
+/// line's and the server's), within `cap` too: a searching level thinks at
+/// most `cap.movetime` and shares out `cap.clock` (the side to move's game
+/// clock) with the time manager; `on_info` hears each iteration.
+pub fn choose_move_within(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    seed: u64,
+    cap: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&crate::SearchInfo),
+) -> Option<Move> {
     if game.legal_moves().is_empty() {
         return None;
     }
@@ -279,7 +331,14 @@ pub fn choose_move(
         Style::Search { .. } => crate::book::Book::builtin()
             .probe(game)
             .or_else(|| engine.oracle_for(game.rules())?.root_move(game))
-            .or_else(|| engine.search(game, &level.limits(), stop, &mut |_| {}).best),
+            .or_else(|| {
+                let mut limits = level.limits();
+                if let Some(cap) = cap.movetime {
+                    limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+                }
+                limits.clock = cap.clock;
+                engine.search(game, &limits, stop, on_info).best
+            }),
     };
     if let Some(oracle) = set_aside {
         engine.set_oracle(oracle);
@@ -405,8 +464,8 @@ mod tests {
         assert_eq!("perfect".parse(), Ok(Level::Perfect));
         assert_eq!("Grandmaster".parse(), Ok(Level::Grandmaster));
         assert!("0".parse::<Level>().is_err());
-        assert_eq!("12".parse(), Ok(Level::Perfect));
-        assert!("13".parse::<Level>().is_err());
-        assert!("champion".parse::<Level>().is_err());
+        assert_eq!(Level::ALL.len().to_string().parse(), Ok(Level::Perfect));
+        assert!((Level::ALL.len() + 1).to_string().parse::<Level>().is_err());
+        assert!("nobody".parse::<Level>().is_err());
     }
 }

@@ -20,13 +20,16 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 mod http;
 pub mod server;
 
-pub use awale_service::{computer, error, game, games, limiter, live, store, study, view};
+use awale_service::lock;
+pub use awale_service::{
+    computer, error, game, games, handoff, limiter, live, records, round, store, study, view,
+};
 pub use error::{Error, Kind};
 pub use http::app;
 pub use http::error::ApiError;
@@ -108,7 +111,7 @@ struct Shared {
     creations: Limiter<Option<std::net::IpAddr>>,
     chats: Limiter<game::PlayerId>,
     reactions: Limiter<game::PlayerId>,
-    handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
+    handoffs: handoff::Handoffs,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -144,7 +147,7 @@ impl AppState {
             config.max_queued_searches,
         ));
         let games = Arc::new(
-            games::Games::new(store, Arc::new(live::Hub::default()))
+            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time),
         );
         games.start()?;
@@ -166,7 +169,7 @@ impl AppState {
                 creations: Limiter::new("games", config.create_rate),
                 chats: Limiter::new("chat", config.chat_rate),
                 reactions: Limiter::new("reactions", config.reaction_rate),
-                handoffs: Mutex::new(std::collections::HashMap::new()),
+                handoffs: handoff::Handoffs::default(),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,

@@ -83,6 +83,30 @@ pub fn level_words(level: Level, lang: Lang) -> (&'static str, &'static str) {
             "Une recherche profonde, sans pitié.",
             "A deep search, without mercy.",
         ),
+        Level::Virtuoso => (
+            "Virtuose",
+            "Virtuoso",
+            "Calcule plus loin encore et joue presque toujours le meilleur coup.",
+            "Reads further still and nearly always plays the best move.",
+        ),
+        Level::Champion => (
+            "Champion",
+            "Champion",
+            "Un champion : le meilleur coup, ou un coup qui le vaut presque.",
+            "A champion: the best move, or one nearly as good.",
+        ),
+        Level::Legend => (
+            "Légende",
+            "Legend",
+            "Une légende : s'écarte rarement du meilleur coup, même loin devant.",
+            "A legend: seldom strays from the best move, even far ahead.",
+        ),
+        Level::Titan => (
+            "Titan",
+            "Titan",
+            "Cherche comme Parfait, moins loin, sans les tables de finales.",
+            "Searches as Perfect does, less far, without the endgame tables.",
+        ),
         Level::Perfect => (
             "Parfait",
             "Perfect",
@@ -261,8 +285,9 @@ mod tests {
         assert_eq!(parse_level("eleve"), Ok(Level::Pupil));
         assert_eq!(parse_level("Élève"), Ok(Level::Pupil));
         assert!(parse_level("0").is_err());
-        assert!(parse_level("13").is_err());
-        assert!(parse_level("champion").is_err());
+        assert!(parse_level(&(Level::ALL.len() + 1).to_string()).is_err());
+        assert!(parse_level("nobody").is_err());
+        assert_eq!(parse_level("légende"), Ok(Level::Legend));
     }
 
     #[test]
