@@ -30,7 +30,7 @@ pub use notation::{parse_moves, NotationError};
 pub use position::{
     perft, EndReason, Move, MoveError, Moves, Position, PositionError, HOLES, TOTAL_SEEDS,
 };
-pub use record::{parse_records, record_date, Record, RecordError, RecordMove};
+pub use record::{parse_records, record_date, Record, RecordError, RecordMove, Syntax};
 pub use rules::{
     Direction, FirstPlayer, GrandSlam, Preset, Repetition, RuleOption, Rules, RulesError, Variant,
 };

@@ -46,6 +46,155 @@ pub struct Record {
     pub result: String,
 }
 
+/// What is wrong at one place of a record's text, as data: front ends
+/// word it in their language ([`Syntax::name`] and the fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// A word that starts with a digit is neither `12.` nor a result.
+    NotANumber {
+        /// The word.
+        word: String,
+    },
+    /// A move number that does not go up: the previous game's result is
+    /// missing.
+    NumberGoesBack {
+        /// The number.
+        number: u64,
+        /// The number before it.
+        after: u64,
+    },
+    /// `+N` after a move is not a number of seeds.
+    BadCapture {
+        /// What follows the `+`.
+        written: String,
+        /// The move.
+        mv: Move,
+    },
+    /// A letter or digit right after a move.
+    NoSpace {
+        /// The character.
+        found: char,
+        /// The move.
+        mv: Move,
+    },
+    /// A character that starts nothing here.
+    Unexpected {
+        /// The character.
+        found: char,
+    },
+    /// A comment longer than the longest accepted.
+    CommentTooLong,
+    /// A `{` without its `}`.
+    CommentNotClosed,
+    /// A tag name longer than the longest accepted.
+    TagNameTooLong,
+    /// `[` not followed by a name.
+    TagWithoutName,
+    /// A tag's value without its double quotes.
+    TagValueNotQuoted {
+        /// The tag.
+        tag: String,
+    },
+    /// The text ends inside a tag.
+    TagNotFinished {
+        /// The tag.
+        tag: String,
+    },
+    /// A tag's value reaches the end of its line.
+    TagValueNotClosed {
+        /// The tag.
+        tag: String,
+    },
+    /// A tag's value longer than the longest accepted.
+    TagValueTooLong {
+        /// The tag.
+        tag: String,
+    },
+    /// Something else than `]` after a tag's value.
+    TagNotClosed {
+        /// The tag.
+        tag: String,
+        /// What came instead, if anything.
+        found: Option<char>,
+    },
+    /// One record was expected.
+    NotOneRecord {
+        /// How many the text holds.
+        found: usize,
+    },
+}
+
+impl Syntax {
+    /// The mistake's name in JSON: `not_a_number`, `number_goes_back`,
+    /// `bad_capture`, `no_space`, `unexpected`, `comment_too_long`,
+    /// `comment_not_closed`, `tag_name_too_long`, `tag_without_name`,
+    /// `tag_value_not_quoted`, `tag_not_finished`, `tag_value_not_closed`,
+    /// `tag_value_too_long`, `tag_not_closed`, `not_one_record`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Syntax::NotANumber { .. } => "not_a_number",
+            Syntax::NumberGoesBack { .. } => "number_goes_back",
+            Syntax::BadCapture { .. } => "bad_capture",
+            Syntax::NoSpace { .. } => "no_space",
+            Syntax::Unexpected { .. } => "unexpected",
+            Syntax::CommentTooLong => "comment_too_long",
+            Syntax::CommentNotClosed => "comment_not_closed",
+            Syntax::TagNameTooLong => "tag_name_too_long",
+            Syntax::TagWithoutName => "tag_without_name",
+            Syntax::TagValueNotQuoted { .. } => "tag_value_not_quoted",
+            Syntax::TagNotFinished { .. } => "tag_not_finished",
+            Syntax::TagValueNotClosed { .. } => "tag_value_not_closed",
+            Syntax::TagValueTooLong { .. } => "tag_value_too_long",
+            Syntax::TagNotClosed { .. } => "tag_not_closed",
+            Syntax::NotOneRecord { .. } => "not_one_record",
+        }
+    }
+}
+
+impl fmt::Display for Syntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Syntax::NotANumber { word } => {
+                write!(f, "`{word}` is neither a move number nor a result")
+            }
+            Syntax::NumberGoesBack { number, after } => write!(
+                f,
+                "move number {number} after {after}: end each game with its result \
+                 (1-0, 0-1, 1/2-1/2 or *)"
+            ),
+            Syntax::BadCapture { written, mv } => {
+                write!(f, "`+{written}` after {mv} is not a number of seeds captured")
+            }
+            Syntax::NoSpace { found, mv } => {
+                write!(f, "`{found}` after move {mv}: moves are separated by spaces")
+            }
+            Syntax::Unexpected { found } => {
+                write!(f, "unexpected `{found}` (moves are A-F for South, a-f for North)")
+            }
+            Syntax::CommentTooLong => f.write_str("comment too long"),
+            Syntax::CommentNotClosed => f.write_str("comment `{` is never closed by `}`"),
+            Syntax::TagNameTooLong => f.write_str("tag name too long"),
+            Syntax::TagWithoutName => f.write_str("a tag starts with its name: [Name \"value\"]"),
+            Syntax::TagValueNotQuoted { tag } => {
+                write!(f, "the value of tag {tag} must be in double quotes")
+            }
+            Syntax::TagNotFinished { tag } => write!(f, "tag {tag} is not finished"),
+            Syntax::TagValueNotClosed { tag } => {
+                write!(f, "the value of tag {tag} has no closing quote")
+            }
+            Syntax::TagValueTooLong { tag } => write!(f, "the value of tag {tag} is too long"),
+            Syntax::TagNotClosed {
+                tag,
+                found: Some(c),
+            } => write!(f, "expected `]` to close tag {tag}, found `{c}`"),
+            Syntax::TagNotClosed { tag, found: None } => {
+                write!(f, "tag {tag} is not closed by `]`")
+            }
+            Syntax::NotOneRecord { found } => write!(f, "expected one game record, found {found}"),
+        }
+    }
+}
+
 /// A record that could not be read or does not make a legal game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
@@ -56,7 +205,7 @@ pub enum RecordError {
         /// 1-based column.
         column: usize,
         /// What was wrong.
-        message: String,
+        error: Syntax,
     },
     /// The `Variant` tag names no rules.
     Variant(RulesError),
@@ -82,6 +231,22 @@ pub enum RecordError {
         /// What the move captures.
         actual: u8,
     },
+    /// The `Result` tag and the result written after the moves differ.
+    ResultTag {
+        /// The tag's.
+        tag: String,
+        /// The one after the moves.
+        written: String,
+    },
+    /// The result written is not where the moves lead: they end the game
+    /// otherwise, or leave it going on (`*`) with no `Termination` tag to
+    /// say how it ended.
+    WrongResult {
+        /// The record's result.
+        written: String,
+        /// The result of the moves (`*`: the game goes on).
+        played: String,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -90,8 +255,8 @@ impl fmt::Display for RecordError {
             RecordError::Syntax {
                 line,
                 column,
-                message,
-            } => write!(f, "line {line}, column {column}: {message}"),
+                error,
+            } => write!(f, "line {line}, column {column}: {error}"),
             RecordError::Variant(e) => write!(f, "Variant tag: {e}"),
             RecordError::Fen(e) => write!(f, "FEN tag: {e}"),
             RecordError::Illegal { ply, mv, error } => write!(f, "ply {ply} ({mv}): {error}"),
@@ -103,6 +268,19 @@ impl fmt::Display for RecordError {
             } => write!(
                 f,
                 "ply {ply}: the record says {mv}+{written}, but {mv} captures {actual}"
+            ),
+            RecordError::ResultTag { tag, written } => write!(
+                f,
+                "the Result tag says {tag}, but the moves end with {written}"
+            ),
+            RecordError::WrongResult { written, played } if played == "*" => write!(
+                f,
+                "the record says {written}, but the game is not over after its moves \
+                 (a Termination tag says how it ended otherwise)"
+            ),
+            RecordError::WrongResult { written, played } => write!(
+                f,
+                "the record says {written}, but its moves end the game {played}"
             ),
         }
     }
@@ -192,7 +370,36 @@ impl Record {
             let loser = result_winner(&self.result).flatten().map(Side::opponent);
             let _ = game.resign(loser.unwrap_or(game.position().to_move()));
         }
+        self.check_result(&game)?;
         Ok(game)
+    }
+
+    /// Checks that the record's result is the one its moves reach: the
+    /// `Result` tag agrees with the result after the moves, and a game the
+    /// moves end ends as written. A game the moves leave going on may have
+    /// a decided result only with a `Termination` tag (time, abandon,
+    /// adjudication): otherwise the result would be silently lost.
+    fn check_result(&self, game: &Game) -> Result<(), RecordError> {
+        let written = if self.result.is_empty() {
+            "*"
+        } else {
+            &self.result
+        };
+        if let Some(tag) = self.tag("Result").filter(|&t| t != written) {
+            return Err(RecordError::ResultTag {
+                tag: tag.to_string(),
+                written: written.to_string(),
+            });
+        }
+        let played = game.outcome().map_or("*", |o| o.result_text());
+        let explained = played == "*" && self.tag("Termination").is_some();
+        if written != played && written != "*" && !explained {
+            return Err(RecordError::WrongResult {
+                written: written.to_string(),
+                played: played.to_string(),
+            });
+        }
+        Ok(())
     }
 
     /// The record of a game, with the `Variant`, `FEN` (when not the start
@@ -344,7 +551,7 @@ impl FromStr for Record {
             n => Err(RecordError::Syntax {
                 line: 1,
                 column: 1,
-                message: format!("expected one game record, found {n}"),
+                error: Syntax::NotOneRecord { found: n },
             }),
         }
     }
@@ -384,14 +591,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error(&self, at: usize, message: impl Into<String>) -> RecordError {
+    fn error(&self, at: usize, error: Syntax) -> RecordError {
         // Errors are rare: count lines and columns from the start.
         let before = &self.text[..at];
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         RecordError::Syntax {
             line: before.matches('\n').count() + 1,
             column: before[line_start..].chars().count() + 1,
-            message: message.into(),
+            error,
         }
     }
 
@@ -480,10 +687,7 @@ impl<'a> Parser<'a> {
                                 || digits == word
                                 || !digits.chars().all(|c| c.is_ascii_digit())
                             {
-                                return Err(self.error(
-                                    at,
-                                    format!("`{word}` is neither a move number nor a result"),
-                                ));
+                                return Err(self.error(at, Syntax::NotANumber { word }));
                             }
                             // At most 20 digits: u64 holds them, or says so.
                             let number = digits.parse::<u64>().unwrap_or(u64::MAX);
@@ -491,10 +695,10 @@ impl<'a> Parser<'a> {
                             if number < last_number || (number == last_number && !restated) {
                                 return Err(self.error(
                                     at,
-                                    format!(
-                                        "move number {number} after {last_number}: end each game \
-                                         with its result (1-0, 0-1, 1/2-1/2 or *)"
-                                    ),
+                                    Syntax::NumberGoesBack {
+                                        number,
+                                        after: last_number,
+                                    },
                                 ));
                             }
                             last_number = number;
@@ -513,19 +717,19 @@ impl<'a> Parser<'a> {
                             _ => {
                                 return Err(self.error(
                                     plus_at,
-                                    format!(
-                                        "`+{digits}` after {mv} is not a number of seeds captured"
-                                    ),
+                                    Syntax::BadCapture {
+                                        written: digits,
+                                        mv,
+                                    },
                                 ))
                             }
                         }
                     }
                     if let Some((next_at, next)) = self.peek() {
                         if next.is_alphanumeric() {
-                            return Err(self.error(
-                                next_at,
-                                format!("`{next}` after move {mv}: moves are separated by spaces"),
-                            ));
+                            return Err(
+                                self.error(next_at, Syntax::NoSpace { found: next, mv })
+                            );
                         }
                     }
                     record.moves.push(RecordMove {
@@ -535,10 +739,7 @@ impl<'a> Parser<'a> {
                     });
                 }
                 other => {
-                    return Err(self.error(
-                        at,
-                        format!("unexpected `{other}` (moves are A-F for South, a-f for North)"),
-                    ))
+                    return Err(self.error(at, Syntax::Unexpected { found: other }))
                 }
             }
         }
@@ -573,11 +774,11 @@ impl<'a> Parser<'a> {
                 Some((_, '}')) => return Ok(comment.trim().to_string()),
                 Some((_, c)) => {
                     if comment.len() >= MAX_FIELD {
-                        return Err(self.error(start, "comment too long"));
+                        return Err(self.error(start, Syntax::CommentTooLong));
                     }
                     comment.push(c);
                 }
-                None => return Err(self.error(start, "comment `{` is never closed by `}`")),
+                None => return Err(self.error(start, Syntax::CommentNotClosed)),
             }
         }
     }
@@ -590,14 +791,14 @@ impl<'a> Parser<'a> {
                 name.push(c);
                 self.bump();
                 if name.len() > 100 {
-                    return Err(self.error(start, "tag name too long"));
+                    return Err(self.error(start, Syntax::TagNameTooLong));
                 }
             } else {
                 break;
             }
         }
         if name.is_empty() {
-            return Err(self.error(start, "a tag starts with its name: [Name \"value\"]"));
+            return Err(self.error(start, Syntax::TagWithoutName));
         }
         while let Some((_, ' ' | '\t')) = self.peek() {
             self.bump();
@@ -605,12 +806,9 @@ impl<'a> Parser<'a> {
         match self.bump() {
             Some((_, '"')) => {}
             Some((at, _)) => {
-                return Err(self.error(
-                    at,
-                    format!("the value of tag {name} must be in double quotes"),
-                ))
+                return Err(self.error(at, Syntax::TagValueNotQuoted { tag: name }))
             }
-            None => return Err(self.error(start, format!("tag {name} is not finished"))),
+            None => return Err(self.error(start, Syntax::TagNotFinished { tag: name })),
         }
         let mut value = String::new();
         loop {
@@ -618,22 +816,18 @@ impl<'a> Parser<'a> {
                 Some((_, '"')) => break,
                 Some((_, '\\')) => match self.bump() {
                     Some((_, c)) => value.push(c),
-                    None => return Err(self.error(start, format!("tag {name} is not finished"))),
+                    None => return Err(self.error(start, Syntax::TagNotFinished { tag: name })),
                 },
                 Some((at, '\n')) => {
-                    return Err(
-                        self.error(at, format!("the value of tag {name} has no closing quote"))
-                    )
+                    return Err(self.error(at, Syntax::TagValueNotClosed { tag: name }))
                 }
                 Some((_, c)) => {
                     if value.len() >= MAX_FIELD {
-                        return Err(
-                            self.error(start, format!("the value of tag {name} is too long"))
-                        );
+                        return Err(self.error(start, Syntax::TagValueTooLong { tag: name }));
                     }
                     value.push(c);
                 }
-                None => return Err(self.error(start, format!("tag {name} is not finished"))),
+                None => return Err(self.error(start, Syntax::TagNotFinished { tag: name })),
             }
         }
         while let Some((_, ' ' | '\t')) = self.peek() {
@@ -641,10 +835,20 @@ impl<'a> Parser<'a> {
         }
         match self.bump() {
             Some((_, ']')) => Ok((name, value)),
-            Some((at, c)) => {
-                Err(self.error(at, format!("expected `]` to close tag {name}, found `{c}`")))
-            }
-            None => Err(self.error(start, format!("tag {name} is not closed by `]`"))),
+            Some((at, c)) => Err(self.error(
+                at,
+                Syntax::TagNotClosed {
+                    tag: name,
+                    found: Some(c),
+                },
+            )),
+            None => Err(self.error(
+                start,
+                Syntax::TagNotClosed {
+                    tag: name,
+                    found: None,
+                },
+            )),
         }
     }
 }

@@ -192,3 +192,39 @@ fn printed_lines_never_break_between_a_move_number_and_its_move() {
     }
     assert_eq!(text.parse::<Record>().unwrap(), record);
 }
+
+#[test]
+fn a_result_tag_that_disagrees_with_the_result_after_the_moves_is_named() {
+    let text = "[Result \"0-1\"]\n\n1. F f 2. A a 1-0\n";
+    let e = text.parse::<Record>().unwrap().to_game().unwrap_err();
+    assert_eq!(
+        e,
+        RecordError::ResultTag {
+            tag: "0-1".into(),
+            written: "1-0".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the Result tag says 0-1, but the moves end with 1-0"
+    );
+}
+
+#[test]
+fn a_decided_result_for_a_game_still_going_needs_a_termination() {
+    // Four moves do not end a game: "1-0" alone would be lost on import.
+    let text = "[Result \"1-0\"]\n\n1. F f 2. A a 1-0\n";
+    let e = text.parse::<Record>().unwrap().to_game().unwrap_err();
+    assert_eq!(
+        e,
+        RecordError::WrongResult {
+            written: "1-0".into(),
+            played: "*".into()
+        }
+    );
+    // With the reason it ended otherwise, the record is a game.
+    let timed = "[Result \"1-0\"]\n[Termination \"time forfeit\"]\n\n1. F f 2. A a 1-0\n";
+    assert!(timed.parse::<Record>().unwrap().to_game().is_ok());
+    let unfinished = "1. F f 2. A a *\n";
+    assert!(unfinished.parse::<Record>().unwrap().to_game().is_ok());
+}

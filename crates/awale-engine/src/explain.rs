@@ -1,11 +1,10 @@
-//! Why a move is good, in words a player understands (French and English):
-//! what it captures, what it threatens, the chain it does not give, the krou
-//! it builds, what the search or the endgame databases prove. For hints and
+//! Why a move is good, as data a front end words for a player: what it
+//! captures, what it threatens, the chain it does not give, the krou it
+//! builds, what the search or the endgame databases prove. For hints and
 //! `awale analyze`; cheap (no search of its own).
 
 use awale_core::{Game, Move, Position, Side};
 
-use crate::level::Lang;
 use crate::oracle::Oracle;
 use crate::score::Score;
 
@@ -69,108 +68,21 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The reason as a sentence for a player.
-    pub fn text(&self, lang: Lang) -> String {
-        let fr = lang == Lang::Fr;
-        let plural = |n: u32, fr_word: &str, en_word: &str| {
-            let word = if fr { fr_word } else { en_word };
-            if n > 1 {
-                format!("{n} {word}s")
-            } else {
-                format!("{n} {word}")
-            }
-        };
-        let seeds = |n: u8| plural(u32::from(n), "graine", "seed");
-        match *self {
-            Reason::WinsByForce { plies } => {
-                let moves = plies.div_ceil(2);
-                if fr {
-                    format!("Gagne à coup sûr, en {}.", plural(moves, "coup", "move"))
-                } else {
-                    format!("Wins by force, in {}.", plural(moves, "coup", "move"))
-                }
-            }
-            Reason::DatabaseResult { margin } => match (margin.signum(), fr) {
-                (1, true) => format!(
-                    "Les tables de finales disent que ce coup gagne, de {}.",
-                    seeds(margin.unsigned_abs() as u8)
-                ),
-                (1, false) => format!(
-                    "The endgame databases say this move wins, by {}.",
-                    seeds(margin.unsigned_abs() as u8)
-                ),
-                (0, true) => "Les tables de finales disent que ce coup tient la nulle.".into(),
-                (0, false) => "The endgame databases say this move holds the draw.".into(),
-                (_, true) => format!(
-                    "Les tables de finales disent que ce coup perd de {} : c'est le moins mauvais.",
-                    seeds(margin.unsigned_abs() as u8)
-                ),
-                (_, false) => format!(
-                    "The endgame databases say this move loses by {}: the least bad.",
-                    seeds(margin.unsigned_abs() as u8)
-                ),
-            },
-            Reason::Captures { seeds: n, holes } => match (holes > 1, fr) {
-                (true, true) => format!("Prend {} dans {holes} trous à la suite.", seeds(n)),
-                (true, false) => format!("Captures {} from {holes} holes in a row.", seeds(n)),
-                (false, true) => format!("Prend {}.", seeds(n)),
-                (false, false) => format!("Captures {}.", seeds(n)),
-            },
-            Reason::ThreatensCapture { seeds: n } => {
-                if fr {
-                    format!("Menace de prendre {} au coup suivant.", seeds(n))
-                } else {
-                    format!("Threatens to capture {} next move.", seeds(n))
-                }
-            }
-            Reason::AvoidsGivingChain { seeds: n, instead } => {
-                if fr {
-                    format!(
-                        "Ne donne pas de prise : après {instead}, l'adversaire pourrait prendre {}.",
-                        seeds(n)
-                    )
-                } else {
-                    format!(
-                        "Gives nothing away: after {instead}, the opponent could capture {}.",
-                        seeds(n)
-                    )
-                }
-            }
-            Reason::SavesSeeds { seeds: n } => {
-                if fr {
-                    format!(
-                        "Met à l'abri {} que l'adversaire pouvait prendre.",
-                        seeds(n)
-                    )
-                } else {
-                    format!("Saves {} the opponent could capture.", seeds(n))
-                }
-            }
-            Reason::BuildsKrou { hole, seeds: n } => {
-                if fr {
-                    format!(
-                        "Construit un krou en {hole} ({}) : de quoi faire le tour du plateau.",
-                        seeds(n)
-                    )
-                } else {
-                    format!(
-                        "Builds a krou in {hole} ({}): enough to go round the board.",
-                        seeds(n)
-                    )
-                }
-            }
-            Reason::FeedsOpponent => if fr {
-                "L'adversaire n'a plus de graines : il faut le nourrir."
-            } else {
-                "The opponent has no seeds left: it must be fed."
-            }
-            .into(),
-            Reason::OnlyMove => if fr {
-                "C'est le seul coup possible."
-            } else {
-                "It is the only legal move."
-            }
-            .into(),
+    /// The reason's name in JSON and in front ends' words:
+    /// `wins_by_force`, `database_result`, `captures`,
+    /// `threatens_capture`, `avoids_giving_chain`, `saves_seeds`,
+    /// `builds_krou`, `feeds_opponent`, `only_move`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Reason::WinsByForce { .. } => "wins_by_force",
+            Reason::DatabaseResult { .. } => "database_result",
+            Reason::Captures { .. } => "captures",
+            Reason::ThreatensCapture { .. } => "threatens_capture",
+            Reason::AvoidsGivingChain { .. } => "avoids_giving_chain",
+            Reason::SavesSeeds { .. } => "saves_seeds",
+            Reason::BuildsKrou { .. } => "builds_krou",
+            Reason::FeedsOpponent => "feeds_opponent",
+            Reason::OnlyMove => "only_move",
         }
     }
 }
@@ -313,14 +225,7 @@ mod tests {
             reasons.contains(&Reason::Captures { seeds: 5, holes: 2 }),
             "{reasons:?}"
         );
-        assert_eq!(
-            reasons[0].text(Lang::Fr),
-            "Prend 5 graines dans 2 trous à la suite."
-        );
-        assert_eq!(
-            reasons[0].text(Lang::En),
-            "Captures 5 seeds from 2 holes in a row."
-        );
+        assert_eq!(reasons[0].name(), "captures");
     }
 
     #[test]
@@ -362,7 +267,6 @@ mod tests {
         let g = game("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S");
         let reasons = explain(&g, m("F"), Some(Score::win_in(3)), None);
         assert_eq!(reasons[0], Reason::WinsByForce { plies: 3 });
-        assert_eq!(reasons[0].text(Lang::En), "Wins by force, in 2 moves.");
     }
 
     #[test]

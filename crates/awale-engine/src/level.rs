@@ -17,15 +17,6 @@ use rand::{RngExt, SeedableRng};
 use crate::limits::Limits;
 use crate::search::Engine;
 
-/// A language for names shown to people.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// Français.
-    Fr,
-    /// English.
-    En,
-}
-
 /// Strength levels for people, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
@@ -125,103 +116,28 @@ impl Level {
         Level::ALL.get(usize::from(n).checked_sub(1)?).copied()
     }
 
-    /// The level's name.
-    pub fn name(self, lang: Lang) -> &'static str {
-        let (fr, en) = match self {
-            Level::Seed => ("Graine", "Seed"),
-            Level::Sprout => ("Pousse", "Sprout"),
-            Level::Apprentice => ("Apprenti", "Apprentice"),
-            Level::Pupil => ("Élève", "Pupil"),
-            Level::Player => ("Joueur", "Player"),
-            Level::Skilled => ("Habile", "Skilled"),
-            Level::Strong => ("Fort", "Strong"),
-            Level::Seasoned => ("Confirmé", "Seasoned"),
-            Level::Expert => ("Expert", "Expert"),
-            Level::Master => ("Maître", "Master"),
-            Level::Grandmaster => ("Grand maître", "Grandmaster"),
-            Level::Virtuoso => ("Virtuose", "Virtuoso"),
-            Level::Champion => ("Champion", "Champion"),
-            Level::Legend => ("Légende", "Legend"),
-            Level::Titan => ("Titan", "Titan"),
-            Level::Perfect => ("Parfait", "Perfect"),
-        };
-        match lang {
-            Lang::Fr => fr,
-            Lang::En => en,
-        }
-    }
-
-    /// One sentence on who the level is for.
-    pub fn description(self, lang: Lang) -> &'static str {
-        let (fr, en) = match self {
-            Level::Seed => (
-                "Premier jour : prend ce qu'il voit, oublie souvent la suite d'une prise.",
-                "First day: takes what it sees, often misses the rest of a chain.",
-            ),
-            Level::Sprout => (
-                "Voit les prises, pense rarement à la réponse de l'adversaire.",
-                "Sees the captures, seldom thinks of the opponent's answer.",
-            ),
-            Level::Apprentice => (
-                "Pense souvent à la réponse de l'adversaire, pas toujours.",
-                "Often thinks of the opponent's answer, not always.",
-            ),
-            Level::Pupil => (
-                "Regarde toujours la réponse à son coup, mais pas plus loin.",
-                "Always looks at the answer to its move, but no further.",
-            ),
-            Level::Player => (
-                "Un joueur du dimanche : des coups sensés, quelques oublis.",
-                "A casual player: sensible moves, a few slips.",
-            ),
-            Level::Skilled => (
-                "Un joueur régulier, qui calcule quelques coups à l'avance.",
-                "A regular player who reads a few moves ahead.",
-            ),
-            Level::Strong => (
-                "Un bon joueur de club : se trompe rarement.",
-                "A good club player: seldom goes wrong.",
-            ),
-            Level::Seasoned => (
-                "Un joueur de club confirmé, solide en fin de partie.",
-                "A seasoned club player, solid in the endgame.",
-            ),
-            Level::Expert => (
-                "Calcule loin et ne laisse presque rien passer.",
-                "Reads far ahead and lets almost nothing through.",
-            ),
-            Level::Master => (
-                "Très peu de joueurs le battent.",
-                "Very few players beat it.",
-            ),
-            Level::Grandmaster => (
-                "Une recherche profonde, sans pitié.",
-                "A deep search, without mercy.",
-            ),
-            Level::Virtuoso => (
-                "Calcule plus loin encore et joue presque toujours le meilleur coup.",
-                "Reads further still and nearly always plays the best move.",
-            ),
-            Level::Champion => (
-                "Un champion : le meilleur coup, ou un coup qui le vaut presque.",
-                "A champion: the best move, or one nearly as good.",
-            ),
-            Level::Legend => (
-                "Une légende : s'écarte rarement du meilleur coup, même loin devant.",
-                "A legend: seldom strays from the best move, even far ahead.",
-            ),
-            Level::Titan => (
-                "Cherche comme Parfait, moins loin, sans les tables de finales.",
-                "Searches as Perfect does, less far, without the endgame tables.",
-            ),
-            Level::Perfect => (
-                "Le plus fort : recherche longue, bibliothèque d'ouvertures et tables de finales.",
-                "The strongest: a long search, the opening book and endgame tables.",
-            ),
-        };
-        match lang {
-            Lang::Fr => fr,
-            Lang::En => en,
+    /// The level's key: a stable English word (`seed` .. `perfect`) that
+    /// front ends word in their language (the page's catalogs,
+    /// `level_KEY` and `level_KEY_about`; the terminal's words), and that
+    /// [`Level::from_str`](std::str::FromStr) reads back.
+    pub fn key(self) -> &'static str {
+        match self {
+            Level::Seed => "seed",
+            Level::Sprout => "sprout",
+            Level::Apprentice => "apprentice",
+            Level::Pupil => "pupil",
+            Level::Player => "player",
+            Level::Skilled => "skilled",
+            Level::Strong => "strong",
+            Level::Seasoned => "seasoned",
+            Level::Expert => "expert",
+            Level::Master => "master",
+            Level::Grandmaster => "grandmaster",
+            Level::Virtuoso => "virtuoso",
+            Level::Champion => "champion",
+            Level::Legend => "legend",
+            Level::Titan => "titan",
+            Level::Perfect => "perfect",
         }
     }
 
@@ -314,7 +230,7 @@ impl std::fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown level `{}` (expected 1 to {} or a level's name)",
+            "unknown level `{}` (expected 1 to {} or a level's key)",
             self.0,
             Level::ALL.len()
         )
@@ -326,29 +242,17 @@ impl std::error::Error for UnknownLevel {}
 impl std::str::FromStr for Level {
     type Err = UnknownLevel;
 
-    /// A level from its number (`1`..) or its name in either language,
-    /// in any case, with or without accents (`graine`, `Seed`, `maitre`
-    /// or `maître`).
+    /// A level from its number (`1`..) or its key ([`Level::key`]), in
+    /// any case. (Names in people's languages are the front ends' to read.)
     fn from_str(s: &str) -> Result<Level, UnknownLevel> {
-        // Case and accents do not matter: `maitre`, `Élève`, `confirme`.
-        let plain = |t: &str| {
-            t.trim()
-                .to_lowercase()
-                .replace('î', "i")
-                .replace(['é', 'è', 'ê'], "e")
-        };
-        let wanted = plain(s);
+        let wanted = s.trim().to_lowercase();
         if let Ok(n) = wanted.parse::<u8>() {
             return Level::from_number(n).ok_or_else(|| UnknownLevel(s.to_string()));
         }
         Level::ALL
             .iter()
             .copied()
-            .find(|level| {
-                [Lang::Fr, Lang::En]
-                    .iter()
-                    .any(|&lang| plain(level.name(lang)) == wanted)
-            })
+            .find(|level| level.key() == wanted)
             .ok_or_else(|| UnknownLevel(s.to_string()))
     }
 }
@@ -555,34 +459,30 @@ mod tests {
     }
 
     #[test]
-    fn every_level_has_a_name_in_both_languages() {
+    fn every_level_has_its_own_key_and_reads_back_from_it() {
         for &level in Level::ALL {
-            for lang in [Lang::Fr, Lang::En] {
-                assert!(!level.name(lang).is_empty());
-                assert!(!level.description(lang).is_empty());
-            }
+            assert_eq!(level.key().parse(), Ok(level));
+            assert_eq!(level.key().to_uppercase().parse(), Ok(level));
         }
-        assert_eq!(Level::Seed.name(Lang::Fr), "Graine");
+        let mut keys: Vec<&str> = Level::ALL.iter().map(|l| l.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), Level::ALL.len());
     }
 
     #[test]
-    fn levels_parse_from_numbers_and_names_in_both_languages() {
+    fn levels_parse_from_numbers_and_keys() {
         assert_eq!("1".parse(), Ok(Level::Seed));
-        assert_eq!("maitre".parse(), Ok(Level::Master));
-        assert_eq!("Maître".parse(), Ok(Level::Master));
         assert_eq!("perfect".parse(), Ok(Level::Perfect));
+        assert_eq!("Grandmaster".parse(), Ok(Level::Grandmaster));
         assert!("0".parse::<Level>().is_err());
-        assert_eq!("grand maitre".parse(), Ok(Level::Grandmaster));
+        assert_eq!(Level::ALL.len().to_string().parse(), Ok(Level::Perfect));
+        assert!((Level::ALL.len() + 1).to_string().parse::<Level>().is_err());
+        assert!("nobody".parse::<Level>().is_err());
         assert_eq!("12".parse(), Ok(Level::Virtuoso));
-        assert_eq!("virtuose".parse(), Ok(Level::Virtuoso));
         assert_eq!("Champion".parse(), Ok(Level::Champion));
-        assert_eq!("legende".parse(), Ok(Level::Legend));
-        assert_eq!("Légende".parse(), Ok(Level::Legend));
+        assert_eq!("legend".parse(), Ok(Level::Legend));
         assert_eq!("titan".parse(), Ok(Level::Titan));
         assert_eq!("16".parse(), Ok(Level::Perfect));
-        assert_eq!("eleve".parse(), Ok(Level::Pupil));
-        assert_eq!("Élève".parse(), Ok(Level::Pupil));
-        assert!("17".parse::<Level>().is_err());
-        assert!("emperor".parse::<Level>().is_err());
     }
 }

@@ -30,7 +30,7 @@ mod tt;
 
 pub use book::Book;
 pub use explain::{explain, Reason};
-pub use level::{choose_move, choose_move_within, greedy_move, Lang, Level, UnknownLevel};
+pub use level::{choose_move, choose_move_within, greedy_move, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;

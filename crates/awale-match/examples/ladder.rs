@@ -6,7 +6,7 @@
 //! The formal ladder with Elo figures is `awale match` (docs/BENCHMARKS.md).
 
 use awale_core::Rules;
-use awale_engine::{Lang, Level};
+use awale_engine::Level;
 use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -32,8 +32,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!(
             "level {} ({}) vs level {n} ({}): +{} ={} -{}, score {:.1}%",
             n + 1,
-            strong.name(Lang::En),
-            weak.name(Lang::En),
+            strong.key(),
+            weak.key(),
             t.wins,
             t.draws,
             t.losses,

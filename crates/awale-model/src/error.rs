@@ -1,7 +1,8 @@
 //! The game server's own error: what kind of failure (not found, invalid,
-//! conflict, forbidden, too many, busy, internal), a stable code the page
-//! translates, and a message for people and logs, in English. It knows
-//! nothing of HTTP: `http::error` maps each kind to a status, once.
+//! conflict, forbidden, too many, busy, internal), a stable code, a more
+//! precise reason and the facts the front ends word it with (the page from
+//! its catalogs), and a message in English for logs and API users only. It
+//! knows nothing of HTTP: `http::error` maps each kind to a status, once.
 
 use std::fmt;
 
@@ -39,6 +40,9 @@ pub struct Error {
     /// rule it breaks, `grand_slam`, `does_not_feed`, `empty_hole`,
     /// `not_your_hole`).
     pub reason: Option<&'static str>,
+    /// The facts a front end words the error with (`{"wait_s": 3}`,
+    /// `{"line": 2, "column": 5}`): names and values, never sentences.
+    pub fields: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Error {
@@ -49,7 +53,14 @@ impl Error {
             code,
             message: message.into(),
             reason: None,
+            fields: serde_json::Map::new(),
         }
+    }
+
+    /// The same error, with one more fact.
+    pub fn with(mut self, name: &str, value: impl Into<serde_json::Value>) -> Error {
+        self.fields.insert(name.to_string(), value.into());
+        self
     }
 
     /// The same error, with a more precise reason.
@@ -90,11 +101,118 @@ impl Error {
             "no_such_game",
             format!("no game with id `{id}`"),
         )
+        .with("id", id)
     }
 
-    /// The game is over.
+    /// A move the rules refuse: `illegal_move`, the rule it breaks as the
+    /// reason (`grand_slam`, `does_not_feed`, `empty_hole`,
+    /// `not_your_hole`, `game_over`) and the move.
+    pub fn illegal_move(e: awale_core::GameError, mv: Option<awale_core::Move>) -> Error {
+        let reason = match e {
+            awale_core::GameError::Illegal(illegal) => illegal.name(),
+            awale_core::GameError::Over(_) => "game_over",
+        };
+        let error = Error::invalid("illegal_move", e.to_string()).because(reason);
+        match mv {
+            Some(mv) => error.with("move", mv.to_string()),
+            None => error,
+        }
+    }
+
+    /// A record file that cannot be imported: `bad_record`, what is wrong
+    /// as the reason (`syntax`, `variant`, `fen`, `illegal`,
+    /// `wrong_capture`, `result_tag`, `wrong_result`) and its facts; `game`:
+    /// the record's number in the file (1-based), when it holds several.
+    pub fn bad_record(e: &awale_core::RecordError, game: Option<usize>) -> Error {
+        use awale_core::{RecordError as R, Syntax as S};
+        let message = match game {
+            Some(n) => format!("game {n}: {e}"),
+            None => e.to_string(),
+        };
+        let mut error = Error::invalid("bad_record", message);
+        if let Some(n) = game {
+            error = error.with("game", n);
+        }
+        match e {
+            R::Syntax {
+                line,
+                column,
+                error: what,
+            } => {
+                error = error
+                    .because("syntax")
+                    .with("line", *line)
+                    .with("column", *column)
+                    .with("syntax", what.name());
+                error = match what {
+                    S::NotANumber { word } => error.with("text", word.as_str()),
+                    S::NumberGoesBack { number, after } => {
+                        error.with("number", *number).with("after", *after)
+                    }
+                    S::BadCapture { written, mv } => error
+                        .with("text", written.as_str())
+                        .with("move", mv.to_string()),
+                    S::NoSpace { found, mv } => error
+                        .with("text", found.to_string())
+                        .with("move", mv.to_string()),
+                    S::Unexpected { found } => error.with("text", found.to_string()),
+                    S::TagValueNotQuoted { tag }
+                    | S::TagNotFinished { tag }
+                    | S::TagValueNotClosed { tag }
+                    | S::TagValueTooLong { tag }
+                    | S::TagNotClosed { tag, .. } => error.with("tag", tag.as_str()),
+                    S::NotOneRecord { found } => error.with("count", *found),
+                    S::CommentTooLong
+                    | S::CommentNotClosed
+                    | S::TagNameTooLong
+                    | S::TagWithoutName => error,
+                };
+            }
+            R::Variant(_) => error = error.because("variant"),
+            R::Fen(_) => error = error.because("fen"),
+            R::Illegal { ply, mv, error: e } => {
+                let rule = match e {
+                    awale_core::GameError::Illegal(illegal) => illegal.name(),
+                    awale_core::GameError::Over(_) => "game_over",
+                };
+                error = error
+                    .because("illegal")
+                    .with("ply", *ply)
+                    .with("move", mv.to_string())
+                    .with("rule", rule);
+            }
+            R::WrongCapture {
+                ply,
+                mv,
+                written,
+                actual,
+            } => {
+                error = error
+                    .because("wrong_capture")
+                    .with("ply", *ply)
+                    .with("move", mv.to_string())
+                    .with("written", *written)
+                    .with("actual", *actual);
+            }
+            R::ResultTag { tag, written } => {
+                error = error
+                    .because("result_tag")
+                    .with("tag", tag.as_str())
+                    .with("written", written.as_str());
+            }
+            R::WrongResult { written, played } => {
+                error = error
+                    .because("wrong_result")
+                    .with("written", written.as_str())
+                    .with("played", played.as_str());
+            }
+        }
+        error
+    }
+
+    /// The game is over (`reason`: how it ended).
     pub fn game_over(reason: &str) -> Error {
-        Error::conflict("game_over", format!("the game is over ({reason})"))
+        Error::conflict("game_over", format!("the game is over ({reason})")).with("end", reason)
     }
 }
 

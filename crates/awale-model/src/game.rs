@@ -361,16 +361,25 @@ impl WebGame {
         if self.sides_of(player).contains(&side) {
             return Ok(());
         }
-        let message = match self.mode {
-            Mode::Computer { .. } if self.computer_to_move() => {
-                format!("{side} is the computer's side: wait for its move")
-            }
-            _ if player.is_none() => "you are watching this game: only its players move \
+        let (reason, message) = match self.mode {
+            Mode::Computer { .. } if self.computer_to_move() => (
+                "computer",
+                format!("{side} is the computer's side: wait for its move"),
+            ),
+            _ if player.is_none() => (
+                "no_player",
+                "you are watching this game: only its players move \
                  (this browser sent no player cookie; open the page to get one)"
-                .to_string(),
-            _ => format!("you are watching this game: {side} is another player's seat"),
+                    .to_string(),
+            ),
+            _ => (
+                "watching",
+                format!("you are watching this game: {side} is another player's seat"),
+            ),
         };
-        Err(Error::forbidden("not_your_seat", message))
+        Err(Error::forbidden("not_your_seat", message)
+            .because(reason)
+            .with("side", side.to_string()))
     }
 
     /// The side `player` acts for in a request that names none: their only
@@ -386,7 +395,8 @@ impl WebGame {
             [] => Err(Error::forbidden(
                 "not_your_seat",
                 "you are watching this game: only its players can do that",
-            )),
+            )
+            .because("watching")),
             _ => Ok(self.game.position().to_move()),
         }
     }
@@ -479,15 +489,13 @@ impl WebGame {
                 "not_your_turn",
                 format!("{mv} is a hole of {} but {mover} is to move", mv.side()),
             )
-            .because("not_your_hole"));
+            .because("not_your_hole")
+            .with("move", mv.to_string()));
         }
-        let captured = self.game.play(mv).map_err(|e| {
-            let reason = match e {
-                awale_core::GameError::Illegal(illegal) => illegal.name(),
-                awale_core::GameError::Over(_) => "game_over",
-            };
-            Error::invalid("illegal_move", e.to_string()).because(reason)
-        })?;
+        let captured = self
+            .game
+            .play(mv)
+            .map_err(|e| Error::illegal_move(e, Some(mv)))?;
         // A move made before the side's clock ran (its first, online) is
         // free, and earns no increment.
         if let (Some(clock), true) = (&mut self.clock, timed) {
@@ -531,7 +539,8 @@ impl WebGame {
                 return Err(Error::conflict(
                     "nothing_to_undo",
                     "no move of yours to take back",
-                ));
+                )
+                .because("yours"));
             }
         }
         self.turn_started_ms = now;
@@ -587,7 +596,8 @@ impl WebGame {
             return Err(Error::conflict(
                 "game_over",
                 "the game ended by resignation, time or abandon",
-            ));
+            )
+            .because("stopped"));
         }
         Ok(())
     }
@@ -611,7 +621,7 @@ impl WebGame {
         self.check_going_on()?;
         self.game
             .resign(side)
-            .map_err(|e| Error::conflict("game_over", e.to_string()))
+            .map_err(|e| Error::conflict("game_over", e.to_string()).because("stopped"))
     }
 
     /// Gives `player`, who made this game against the computer or on one
@@ -644,7 +654,8 @@ impl WebGame {
             return Err(Error::conflict(
                 "seat_taken",
                 "this game has no free seat: you can watch it",
-            ));
+            )
+            .because("closed"));
         }
         if self.seats.iter().flatten().any(|s| s.player == seat.player) {
             return Err(Error::conflict(
@@ -681,6 +692,7 @@ impl WebGame {
             })
             .ok_or_else(|| {
                 Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
+                    .because("link")
             })?;
         if let Some(seat) = &mut self.seats[side.index()] {
             seat.player = to;
@@ -701,7 +713,8 @@ impl WebGame {
             return Err(Error::conflict(
                 "nothing_to_undo",
                 "you have no move to take back",
-            ));
+            )
+            .because("yours"));
         }
         if self.offers.takeback.is_some() {
             return Err(Error::conflict(
@@ -857,6 +870,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
             "bad_move",
             format!("`{text}` is not a move (holes are A-F for South, a-f for North)"),
         )
+        .with("text", text)
     })
 }
 
@@ -867,7 +881,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
 /// `bad_position` naming what is wrong in the diagram.
 pub fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>()
-        .map_err(|e| Error::invalid("bad_position", e.to_string()))
+        .map_err(|e| Error::invalid("bad_position", e.to_string()).with("text", text))
 }
 
 #[cfg(test)]
@@ -1115,5 +1129,32 @@ mod tests {
             (end.reason, end.winner),
             (EndReason::Abandoned, Some(Side::South))
         );
+    }
+
+    #[test]
+    fn the_actions_of_each_side_follow_the_rules_of_abort_claim_and_takeback() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        // Before any move both may call the game off; nobody takes back.
+        for side in Side::BOTH {
+            let a = g.actions(side, 0);
+            assert_eq!((a.abort_in_ms, a.takeback, a.rematch), (Some(0), false, false));
+        }
+        g.play(letter('F'), 1_000).unwrap();
+        // South moved: it may abort once North has let 30 s go by, and
+        // claim once North has been gone two minutes on its move.
+        let south = g.actions(Side::South, 11_000);
+        assert_eq!(south.abort_in_ms, Some(20_000));
+        assert_eq!(south.claim_in_ms, Some(110_000));
+        assert_eq!(south.claim_away_ms, Some(CLAIM_AFTER_MS));
+        assert!(south.takeback);
+        let north = g.actions(Side::North, 11_000);
+        assert_eq!((north.abort_in_ms, north.claim_in_ms), (Some(0), None));
+        g.play(letter('f'), 12_000).unwrap();
+        assert_eq!(g.actions(Side::North, 99_000).abort_in_ms, None);
+        // Watchers' views carry both sides; a game over offers a rematch.
+        g.resign(Side::South).unwrap();
+        let after = g.actions(Side::North, 100_000);
+        assert!(after.rematch && !after.takeback && after.claim_in_ms.is_none());
     }
 }

@@ -185,6 +185,39 @@ pub struct Head {
     /// (`{epoch, number}`): a view is newer than another of the same
     /// epoch when its number is larger.
     pub version: crate::game::Version,
+    /// What each side's player may do now (online games), as the server's
+    /// rules decide it: the page shows the buttons, it derives no rule.
+    pub actions: ActionsView,
+}
+
+/// What South's and North's players may do now.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionsView {
+    /// South's.
+    #[serde(rename = "S")]
+    pub south: SideActions,
+    /// North's.
+    #[serde(rename = "N")]
+    pub north: SideActions,
+}
+
+/// What one side's player may do, at the time of the view.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SideActions {
+    /// Ask for a takeback now.
+    pub takeback: bool,
+    /// Abort (call the game off): in this many milliseconds from the view
+    /// (0: now); null when the game cannot be aborted any more.
+    pub abort_in_ms: Option<i64>,
+    /// Claim the win when the opponent, to move, is gone: in this many
+    /// milliseconds from the view at the earliest (0: now), and only once
+    /// they have been gone `claim_away_ms`; null when no claim is possible
+    /// (a clock, one's own move, the game over).
+    pub claim_in_ms: Option<i64>,
+    /// How long the opponent must have been gone before a claim.
+    pub claim_away_ms: Option<i64>,
+    /// Offer a rematch now.
+    pub rematch: bool,
 }
 
 /// Offers between the two players.
@@ -295,7 +328,45 @@ impl WebGame {
                 takeback_declined: self.offers.takeback_declined.map(Side::letter),
                 rematch_declined: self.offers.rematch_declined.map(Side::letter),
             },
+            actions: ActionsView {
+                south: self.actions(Side::South, now),
+                north: self.actions(Side::North, now),
+            },
             version: self.version,
+        }
+    }
+
+    /// What `side`'s player may do at time `now` (online games): each
+    /// action tried on a copy of the game, so the rules have one home (the
+    /// operations themselves).
+    pub fn actions(&self, side: Side, now: i64) -> SideActions {
+        if self.mode != Mode::Online || self.seats[side.index()].is_none() {
+            return SideActions::default();
+        }
+        let abort_at = |t: i64| self.clone().abort(side, t).is_ok();
+        let abort_in_ms = if abort_at(now) {
+            Some(0)
+        } else {
+            let at = self.turn_started_ms + crate::game::ABORT_AFTER_MS;
+            (at > now && abort_at(at)).then_some(at - now)
+        };
+        // A claim against an opponent gone since the turn began: the
+        // earliest it may come.
+        let claim_at =
+            |t: i64| self.clone().claim(side, Some(self.turn_started_ms), t).is_ok();
+        let earliest = self.turn_started_ms + crate::game::CLAIM_AFTER_MS;
+        let claim_in_ms = if claim_at(now) {
+            Some(0)
+        } else {
+            (earliest > now && claim_at(earliest)).then_some(earliest - now)
+        };
+        let rematch = self.offers.rematch.is_none() && self.clone().offer_rematch(side).is_ok();
+        SideActions {
+            takeback: self.clone().ask_takeback(side).is_ok(),
+            abort_in_ms,
+            claim_in_ms,
+            claim_away_ms: claim_in_ms.map(|_| crate::game::CLAIM_AFTER_MS),
+            rematch,
         }
     }
 

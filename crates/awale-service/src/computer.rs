@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use awale_core::{Game, Move, Position, Rules, Side, Variant};
-use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
+use awale_engine::{Engine, EngineOptions, Level, Limits, Oracle};
 use serde::Serialize;
 
 use crate::error::{Error, Kind};
@@ -25,14 +25,9 @@ use crate::lock;
 pub struct LevelInfo {
     /// Its number, 1 the weakest.
     pub number: u8,
-    /// Its name in French.
-    pub name_fr: &'static str,
-    /// Its name in English.
-    pub name_en: &'static str,
-    /// Who it is for, in French.
-    pub description_fr: &'static str,
-    /// Who it is for, in English.
-    pub description_en: &'static str,
+    /// Its key (`seed` .. `perfect`): the page words it from its
+    /// catalogs (`level_KEY`, `level_KEY_about`).
+    pub key: &'static str,
     /// Whether it plays with the endgame databases (when they are built).
     pub uses_databases: bool,
     /// Its strength in Elo points (measured between levels).
@@ -45,10 +40,7 @@ pub fn levels() -> Vec<LevelInfo> {
         .iter()
         .map(|&l| LevelInfo {
             number: l.number(),
-            name_fr: l.name(Lang::Fr),
-            name_en: l.name(Lang::En),
-            description_fr: l.description(Lang::Fr),
-            description_en: l.description(Lang::En),
+            key: l.key(),
             uses_databases: l == Level::Perfect,
             elo: l.elo(),
         })
@@ -151,13 +143,69 @@ pub struct Hint {
     pub why: Vec<Why>,
 }
 
-/// One reason a move is good, in both languages.
-#[derive(Clone, Debug, Serialize)]
+/// One reason a move is good, as data the page words (`why_KIND` in its
+/// catalogs, with the numbers): `{"kind": "captures", "seeds": 5,
+/// "holes": 2}`. Fields a kind has not are left out.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Why {
-    /// In French.
-    pub fr: String,
-    /// In English.
-    pub en: String,
+    /// The reason ([`awale_engine::Reason::name`]).
+    pub kind: &'static str,
+    /// Seeds it captures, threatens, saves, or the krou holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<u8>,
+    /// Holes of a chain capture.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holes: Option<u8>,
+    /// The mover's own moves to a forced win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<u32>,
+    /// The final margin the databases prove (above 0 a win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i32>,
+    /// The hole (a krou's), or the other move that would give seeds away.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+}
+
+impl Why {
+    /// The wire form of the engine's reason.
+    pub fn of(reason: &awale_engine::Reason) -> Why {
+        use awale_engine::Reason as R;
+        let why = Why {
+            kind: reason.name(),
+            ..Why::default()
+        };
+        match *reason {
+            R::WinsByForce { plies } => Why {
+                moves: Some(plies.div_ceil(2)),
+                ..why
+            },
+            R::DatabaseResult { margin } => Why {
+                margin: Some(margin),
+                ..why
+            },
+            R::Captures { seeds, holes } => Why {
+                seeds: Some(seeds),
+                holes: Some(holes),
+                ..why
+            },
+            R::ThreatensCapture { seeds } | R::SavesSeeds { seeds } => Why {
+                seeds: Some(seeds),
+                ..why
+            },
+            R::AvoidsGivingChain { seeds, instead } => Why {
+                seeds: Some(seeds),
+                mv: Some(instead.to_string()),
+                ..why
+            },
+            R::BuildsKrou { hole, seeds } => Why {
+                seeds: Some(seeds),
+                mv: Some(hole.to_string()),
+                ..why
+            },
+            R::FeedsOpponent | R::OnlyMove => why,
+        }
+    }
 }
 
 /// A move that loses this much (hundredths of a seed) against the best
@@ -640,10 +688,7 @@ impl Computer {
             .map(|b| awale_engine::explain(game, b.mv, Some(b.score), oracle.as_deref()))
             .unwrap_or_default()
             .iter()
-            .map(|r| Why {
-                fr: r.text(Lang::Fr),
-                en: r.text(Lang::En),
-            })
+            .map(Why::of)
             .collect();
         let moves: Vec<MoveScore> = analyses
             .into_iter()
@@ -713,13 +758,12 @@ mod tests {
     use awale_core::Rules;
 
     #[test]
-    fn every_level_has_a_name_in_both_languages() {
+    fn every_level_has_a_number_and_a_key() {
         let levels = levels();
         assert!(levels.len() >= 5);
         for (i, l) in levels.iter().enumerate() {
             assert_eq!(usize::from(l.number), i + 1);
-            assert!(!l.name_fr.is_empty() && !l.name_en.is_empty());
-            assert!(!l.description_fr.is_empty() && !l.description_en.is_empty());
+            assert!(!l.key.is_empty());
         }
         assert!(is_level(DEFAULT_LEVEL));
         assert!(!is_level(0));
@@ -745,11 +789,11 @@ mod tests {
         assert_eq!(mv, Move::from_letter('F'));
         let hint = computer.hint(&game, Duration::from_millis(200), &stop);
         assert_eq!(hint.best.unwrap().mv, Move::from_letter('F').unwrap());
-        // And says why, in both languages.
+        // And says why, as data.
         assert!(
             hint.why
                 .iter()
-                .any(|w| w.en.contains("aptur") && w.fr.contains("rend")),
+                .any(|w| w.kind == "captures" && w.seeds == Some(5)),
             "{:?}",
             hint.why
         );

@@ -41,7 +41,8 @@ impl Handoffs {
             return Err(Error::forbidden(
                 "not_your_seat",
                 "you hold no seat in this game",
-            ));
+            )
+            .because("watching"));
         }
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
         let now = now_ms();

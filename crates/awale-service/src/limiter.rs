@@ -20,7 +20,8 @@ pub struct Rate {
 /// Buckets of one kind of action.
 pub struct Limiter<K> {
     rate: Rate,
-    /// What the action is, for the refusal's message ("chat messages").
+    /// What the action is, the refusal's reason (`games`, `chat`,
+    /// `reactions`).
     what: &'static str,
     buckets: Mutex<HashMap<K, (f64, i64)>>,
 }
@@ -62,7 +63,9 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         Err(Error::too_many(
             "too_many",
             format!("too many {} for now: wait {wait_s} s", self.what),
-        ))
+        )
+        .because(self.what)
+        .with("wait_s", wait_s as i64))
     }
 }
 

@@ -89,13 +89,11 @@ impl Games {
         maker: &PlayerId,
         pay: impl FnOnce(u32) -> Result<(), Error>,
     ) -> Result<Vec<WebGame>, Error> {
-        let records =
-            parse_records(text).map_err(|e| Error::invalid("bad_record", e.to_string()))?;
+        let records = parse_records(text).map_err(|e| Error::bad_record(&e, None))?;
         if records.is_empty() {
-            return Err(Error::invalid(
-                "bad_record",
-                "the file holds no game record",
-            ));
+            return Err(
+                Error::invalid("bad_record", "the file holds no game record").because("empty"),
+            );
         }
         if records.len() > MAX_IMPORTED_GAMES {
             return Err(Error::invalid(
@@ -104,14 +102,17 @@ impl Games {
                     "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
                     records.len()
                 ),
-            ));
+            )
+            .because("too_many_games")
+            .with("count", records.len())
+            .with("max", MAX_IMPORTED_GAMES));
         }
         pay(records.len().div_ceil(GAMES_PER_CREATION) as u32)?;
         let mut games = Vec::with_capacity(records.len());
         for (i, record) in records.iter().enumerate() {
             let game = record
                 .to_game()
-                .map_err(|e| Error::invalid("bad_record", format!("game {}: {e}", i + 1)))?;
+                .map_err(|e| Error::bad_record(&e, Some(i + 1)))?;
             games.push(game);
         }
         let mode = match as_ {

@@ -43,6 +43,7 @@ impl Games {
                     "not_your_seat",
                     "you hold no seat in this game: you can watch, not play",
                 )
+                .because("watching")
             })?;
             change(g, side)
         })
@@ -119,6 +120,7 @@ impl Games {
         let seat = |g: &WebGame| {
             g.online_seat(Some(me)).ok_or_else(|| {
                 Error::forbidden("not_your_seat", "only the players can ask for a rematch")
+                    .because("watching")
             })
         };
         let game = self.load(id).await?;

@@ -70,7 +70,7 @@ impl Study {
 /// A puzzle library error as the server's.
 pub fn puzzle_error(e: PuzzleError) -> Error {
     match e {
-        PuzzleError::Illegal(e) => Error::invalid("illegal_move", e.to_string()),
+        PuzzleError::Illegal(e) => Error::illegal_move(awale_core::GameError::Illegal(e), None),
         PuzzleError::NotCovered(..) => Error::invalid("not_covered", e.to_string()),
         other => Error::internal(other.to_string()),
     }
@@ -111,16 +111,22 @@ pub fn replay(start: Position, rules: Rules, moves: Option<&str>) -> Result<Game
         return Ok(game);
     };
     let moves = awale_core::parse_moves(text)
-        .map_err(|e| Error::new(Kind::Malformed, "bad_moves", e.to_string()))?;
+        .map_err(|e| Error::new(Kind::Malformed, "bad_moves", e.to_string()).with("text", text))?;
     if moves.len() > MAX_HISTORY {
         return Err(Error::invalid(
             "bad_moves",
             format!("{} moves: at most {MAX_HISTORY}", moves.len()),
-        ));
+        )
+        .because("too_many")
+        .with("count", moves.len())
+        .with("max", MAX_HISTORY));
     }
     for (ply, m) in moves.into_iter().enumerate() {
-        game.play(m)
-            .map_err(|e| Error::invalid("illegal_move", format!("move {} ({m}): {e}", ply + 1)))?;
+        game.play(m).map_err(|e| {
+            let mut error = Error::illegal_move(e, Some(m)).with("ply", ply + 1);
+            error.message = format!("move {} ({m}): {e}", ply + 1);
+            error
+        })?;
     }
     Ok(game)
 }

@@ -54,6 +54,16 @@ pub trait GameStore: Send + Sync {
     /// Online games going on, public challenges first, `limit` at most.
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>>;
 
+    /// Stores `game`, played in `player`'s browser without a network,
+    /// under the browser's `key`, once: the new game, or the id of the one
+    /// that player already uploaded with this key.
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>>;
+
     /// At start: the unfinished games with a clock, or online ones (their
     /// flags are armed then). Blocks.
     ///
@@ -131,6 +141,15 @@ impl GameStore for Store {
 
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
         Box::pin(Store::lobby(self, limit))
+    }
+
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>> {
+        Box::pin(Store::upload(self, player, key, game))
     }
 
     fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {

@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Position, Rules, Side};
-use awale_engine::{Engine, EngineOptions, Lang, Level, Limits};
+use awale_engine::{Engine, EngineOptions, Level, Limits, Reason};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -417,7 +417,7 @@ fn hint(r: &Request) -> Result<Value, Refusal> {
         .map(|b| awale_engine::explain(&game, b.mv, Some(b.score), None))
         .unwrap_or_default()
         .iter()
-        .map(|reason| json!({ "fr": reason.text(Lang::Fr), "en": reason.text(Lang::En) }))
+        .map(why_view)
         .collect();
     let entry = |(m, s): &(Move, Value)| json!({ "mv": m.to_string(), "score": s });
     Ok(json!({
@@ -557,4 +557,31 @@ mod tests {
         let h = ask(json!({"op": "hint", "time_ms": 50}));
         assert!(h["best"]["mv"].is_string(), "{h}");
     }
+}
+
+/// A hint's reason as data the page words (`hint_why_KIND`), in the shape
+/// the server sends (awale-service's `Why`).
+fn why_view(reason: &Reason) -> Value {
+    let mut why = json!({ "kind": reason.name() });
+    match *reason {
+        Reason::WinsByForce { plies } => why["moves"] = plies.div_ceil(2).into(),
+        Reason::DatabaseResult { margin } => why["margin"] = margin.into(),
+        Reason::Captures { seeds, holes } => {
+            why["seeds"] = seeds.into();
+            why["holes"] = holes.into();
+        }
+        Reason::ThreatensCapture { seeds } | Reason::SavesSeeds { seeds } => {
+            why["seeds"] = seeds.into();
+        }
+        Reason::AvoidsGivingChain { seeds, instead } => {
+            why["seeds"] = seeds.into();
+            why["move"] = instead.to_string().into();
+        }
+        Reason::BuildsKrou { hole, seeds } => {
+            why["seeds"] = seeds.into();
+            why["move"] = hole.to_string().into();
+        }
+        Reason::FeedsOpponent | Reason::OnlyMove => {}
+    }
+    why
 }

@@ -166,8 +166,8 @@ impl AppState {
             shared: Arc::new(Shared {
                 computer,
                 games,
-                creations: Limiter::new("new games", config.create_rate),
-                chats: Limiter::new("chat messages", config.chat_rate),
+                creations: Limiter::new("games", config.create_rate),
+                chats: Limiter::new("chat", config.chat_rate),
                 reactions: Limiter::new("reactions", config.reaction_rate),
                 handoffs: handoff::Handoffs::default(),
                 stopping: tokio::sync::watch::channel(false).0,

@@ -464,14 +464,33 @@ async fn bad_records_are_refused_with_where_and_why() {
         ("1. F f+3 *", "captures"),
         ("", "no game"),
         ("[Event \"x\"\n1. F", "line"),
+        // The result tag and the moves' result disagree (issue 21).
+        ("[Result \"0-1\"]\n\n1. F f 2. A a 1-0", "Result tag says 0-1"),
+        ("[Result \"1-0\"]\n\n1. F f 2. A a 1-0", "not over"),
     ];
     for (text, needle) in cases {
         let (status, answer) = post(&app, "/api/import", json!({"record": text})).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}: {answer}");
         assert_eq!(answer["error"], "bad_record");
+        assert!(answer["reason"].is_string(), "{text}: {answer}");
         let message = answer["message"].as_str().unwrap();
         assert!(message.contains(needle), "{text}: {message}");
     }
+    // The facts come as data, for the page to word: where, and what.
+    let (_, answer) = post(&app, "/api/import", json!({"record": "1. F f 2. F"})).await;
+    assert_eq!(answer["reason"], "illegal");
+    assert_eq!(answer["fields"]["ply"], 3);
+    assert_eq!(answer["fields"]["move"], "F");
+    assert_eq!(answer["fields"]["rule"], "empty_hole");
+    let (_, answer) = post(
+        &app,
+        "/api/import",
+        json!({"record": "[Result \"0-1\"]\n\n1. F f 2. A a 1-0"}),
+    )
+    .await;
+    assert_eq!(answer["reason"], "result_tag");
+    assert_eq!(answer["fields"]["tag"], "0-1");
+    assert_eq!(answer["fields"]["written"], "1-0");
     let (_, list) = call(&app, "GET", "/api/games", None).await;
     assert_eq!(list["games"].as_array().unwrap().len(), 0, "nothing stored");
 }
@@ -508,7 +527,8 @@ async fn hint_and_review_score_the_moves() {
     // The reasons, in both languages, as a list (possibly empty when
     // nothing simple explains the move).
     for why in hint["why"].as_array().unwrap() {
-        assert!(why["fr"].is_string() && why["en"].is_string(), "{why}");
+        // Data, not words: the page words each kind from its catalogs.
+        assert!(why["kind"].is_string() && why.get("fr").is_none(), "{why}");
     }
     // Between two people, the review waits for the end.
     let review_url = format!("/api/games/{id}/review");

@@ -1,6 +1,8 @@
 //! The page's two catalogs of words (`page/js/text-fr.json`,
 //! `text-en.json`) say the same things: the same keys, each a text or the
-//! same kind of plural forms, with the same {0}, {1}… to fill.
+//! same kind of plural forms, with the same {0}, {1}, {name}… to fill. And
+//! they word everything the server sends as data: every error code, every
+//! level, every reason of a hint.
 
 use std::collections::BTreeSet;
 
@@ -37,18 +39,19 @@ fn texts<'a>(lang: &str, key: &str, entry: &'a Value) -> Vec<&'a str> {
     }
 }
 
-/// The numbers of the {0}, {1}… in `texts`.
-fn placeholders(texts: &[&str]) -> BTreeSet<char> {
+/// The numbers and names of the {0}, {1}, {name}… in `texts`.
+fn placeholders(texts: &[&str]) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     for text in texts {
         let mut rest = *text;
         while let Some(at) = rest.find('{') {
             rest = &rest[at + 1..];
-            let mut chars = rest.chars();
-            if let (Some(d), Some('}')) = (chars.next(), chars.next()) {
-                if d.is_ascii_digit() {
-                    found.insert(d);
-                }
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !word.is_empty() && rest[word.len()..].starts_with('}') {
+                found.insert(word);
             }
         }
     }
@@ -83,5 +86,140 @@ fn french_and_english_have_the_same_keys_and_placeholders() {
             placeholders(&en_texts),
             "{key}: other placeholders in French ({fr_texts:?}) and English ({en_texts:?})"
         );
+    }
+}
+
+/// The Rust files under `dir`, recursively.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The first string literal of `text` after skipping spaces and an
+/// optional first argument that is not a string (`Kind::NotFound,`,
+/// `StatusCode::FORBIDDEN,`, `status,`).
+fn first_literal(text: &str) -> Option<&str> {
+    let mut rest = text.trim_start();
+    if !rest.starts_with('"') {
+        let comma = rest.find(',')?;
+        let first = &rest[..comma];
+        if first.contains('"') || first.contains('(') {
+            return None;
+        }
+        rest = rest[comma + 1..].trim_start();
+    }
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find('"')?;
+    Some(&rest[..end])
+}
+
+fn is_code(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+}
+
+/// Every error code and reason the server's sources send: the first
+/// string of each `Error::invalid(..)`, `ApiError::new(..)`… and of each
+/// `.because(..)`, when it is a code (`snake_case`: other crates' errors
+/// with such names take sentences).
+fn server_codes() -> (BTreeSet<String>, BTreeSet<String>) {
+    let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for krate in std::fs::read_dir(&crates).unwrap().flatten() {
+        let src = krate.path().join("src");
+        if src.is_dir() {
+            rust_files(&src, &mut files);
+        }
+    }
+    let makers = [
+        "Error::new(",
+        "Error::invalid(",
+        "Error::conflict(",
+        "Error::forbidden(",
+        "Error::too_many(",
+        "ApiError::new(",
+        "ApiError::bad_request(",
+        "ApiError::forbidden(",
+    ];
+    let (mut codes, mut reasons) = (BTreeSet::new(), BTreeSet::new());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for maker in makers {
+            for (at, _) in text.match_indices(maker) {
+                // `fn new(` and the like are definitions, not codes.
+                if let Some(code) = first_literal(&text[at + maker.len()..]).filter(|c| is_code(c)) {
+                    codes.insert(code.to_string());
+                }
+            }
+        }
+        for (at, _) in text.match_indices(".because(") {
+            if let Some(reason) = first_literal(&text[at + ".because(".len()..]).filter(|c| is_code(c))
+            {
+                reasons.insert(reason.to_string());
+            }
+        }
+    }
+    (codes, reasons)
+}
+
+#[test]
+fn every_error_code_and_reason_the_server_sends_has_words() {
+    let en = catalog("en", include_str!("../page/js/text-en.json"));
+    let (codes, reasons) = server_codes();
+    assert!(codes.len() > 40, "too few codes found: {codes:?}");
+    // Worded by words.js from their reason and fields, not `err_CODE`'s
+    // own text alone.
+    let missing: Vec<&String> = codes
+        .iter()
+        .filter(|c| !en.contains_key(&format!("err_{c}")))
+        .collect();
+    assert!(missing.is_empty(), "codes without words: {missing:?}");
+    // A reason is worded by some key of its family: `err_CODE_REASON`,
+    // `record_REASON` (records), `why_…` (a move's rule).
+    let missing: Vec<&String> = reasons
+        .iter()
+        .filter(|r| !en.keys().any(|k| k.ends_with(&format!("_{r}"))))
+        .collect();
+    assert!(missing.is_empty(), "reasons without words: {missing:?}");
+}
+
+#[test]
+fn every_level_and_every_reason_of_a_hint_has_words() {
+    let en = catalog("en", include_str!("../page/js/text-en.json"));
+    for level in awale_engine::Level::ALL {
+        for key in [
+            format!("level_{}", level.key()),
+            format!("level_{}_about", level.key()),
+        ] {
+            assert!(en.contains_key(&key), "no words for {key}");
+        }
+    }
+    use awale_engine::Reason as R;
+    let m = awale_core::Move::from_letter('A').unwrap();
+    let reasons = [
+        R::WinsByForce { plies: 3 },
+        R::DatabaseResult { margin: 2 },
+        R::Captures { seeds: 2, holes: 1 },
+        R::ThreatensCapture { seeds: 2 },
+        R::AvoidsGivingChain {
+            seeds: 4,
+            instead: m,
+        },
+        R::SavesSeeds { seeds: 2 },
+        R::BuildsKrou { hole: m, seeds: 12 },
+        R::FeedsOpponent,
+        R::OnlyMove,
+    ];
+    for r in reasons {
+        let key = match r.name() {
+            "database_result" => "hint_why_database_result_win".to_string(),
+            name => format!("hint_why_{name}"),
+        };
+        assert!(en.contains_key(&key), "no words for {key}");
     }
 }

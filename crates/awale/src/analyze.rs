@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use awale_core::{parse_moves, Game, Position};
-use awale_engine::{explain, Engine, EngineOptions, Lang, Limits};
+use awale_engine::{explain, Engine, EngineOptions, Limits};
+
+use crate::words::{reason_text, Lang};
 
 use crate::rules_args::RulesArgs;
 
@@ -114,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None
         };
         for reason in explain(&game, a.mv, Some(a.score), oracle) {
-            println!("      - {}", reason.text(lang));
+            println!("      - {}", reason_text(&reason, lang));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -4,7 +4,7 @@
 //! counting).
 
 use awale_core::{Direction, Position, Side};
-use awale_engine::Lang;
+use crate::words::Lang;
 
 /// How the seeds of holes and stores are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -46,8 +46,10 @@ enum DbCommand {
 
 #[derive(clap::Args)]
 struct DirArgs {
-    /// Database folder (default: `awale/db` in the user's data folder).
-    #[arg(long, value_name = "PATH")]
+    /// Database folder (default: `awale/db` in the user's data folder);
+    /// `--db`, as for `serve`, `puzzles` and `analyze` (`--dir` is kept as
+    /// another name).
+    #[arg(long = "db", visible_alias = "dir", value_name = "PATH")]
     dir: Option<PathBuf>,
 }
 
@@ -113,7 +115,7 @@ pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<dyn awale_engine::
 fn resolve_dir(args: &DirArgs) -> anyhow::Result<PathBuf> {
     match &args.dir {
         Some(d) => Ok(d.clone()),
-        None => awale_db::default_dir().context("no data folder known for this user: give --dir"),
+        None => awale_db::default_dir().context("no data folder known for this user: give --db"),
     }
 }
 

@@ -20,6 +20,7 @@ mod rules_args;
 mod serve;
 mod show;
 mod uci;
+mod words;
 
 /// The allocator: the server's many threads allocate small buffers for
 /// every request and event, which glibc's arenas serialise under load

@@ -11,7 +11,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position, Side};
-use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Lang, Level, Limits};
+use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Level, Limits};
+
+use crate::words::{level_words, parse_level, Lang};
 use rand::seq::IndexedRandom;
 use rand::RngExt;
 
@@ -56,7 +58,7 @@ pub struct Args {
     /// The engine's strength: 1 (Graine/Seed, a child's first day) to 16
     /// (Parfait/Perfect), or the level's name (default: the engine's
     /// default level, as on the page).
-    #[arg(long, value_name = "1-16|NAME")]
+    #[arg(long, value_name = "1-16|NAME", value_parser = parse_level)]
     level: Option<Level>,
     /// Your side against the computer: south or north (sud, nord).
     #[arg(long, default_value = "south", value_name = "south|north")]
@@ -207,27 +209,38 @@ fn end_reason_text(lang: Lang, reason: EndReason) -> &'static str {
     }
 }
 
-/// `Fin de la partie (abandon) : Nord gagne 0-48.`
+/// The stores as a score, the winner's first (`48-0` when North wins
+/// with 48), South's first in a draw.
+fn score_text(stores: [u8; 2], winner: Option<Side>) -> String {
+    let [s, n] = stores;
+    match winner {
+        Some(Side::North) => format!("{n}-{s}"),
+        _ => format!("{s}-{n}"),
+    }
+}
+
+/// `Fin de la partie (abandon) : Nord gagne 48-0.`: the winner's score
+/// first.
 fn outcome_text(lang: Lang, outcome: &Outcome) -> String {
     let reason = end_reason_text(lang, outcome.reason);
-    let [s, n] = outcome.stores;
+    let score = score_text(outcome.stores, outcome.winner);
     let result = match outcome.winner {
         Some(side) => format!("{} {}", side_name(lang, side), t(lang, "gagne", "wins")),
         None => t(lang, "égalité", "draw").to_string(),
     };
     format!(
-        "{} ({reason}){} {result} {s}-{n}.",
+        "{} ({reason}){} {result} {score}.",
         t(lang, "Fin de la partie", "Game over"),
         colon(lang)
     )
 }
 
 /// `Fin de la partie (temps écoulé) : Nord gagne 0-0.`: `side` ran out of
-/// time and the other side wins, whatever the stores.
+/// time and the other side wins, whatever the stores (its score first).
 fn lost_on_time_text(lang: Lang, side: Side, stores: [u8; 2]) -> String {
-    let [s, n] = stores;
+    let score = score_text(stores, Some(side.opponent()));
     format!(
-        "{} ({}){} {} {} {s}-{n}.",
+        "{} ({}){} {} {} {score}.",
         t(lang, "Fin de la partie", "Game over"),
         t(lang, "temps écoulé", "out of time"),
         colon(lang),
@@ -397,14 +410,13 @@ impl Session {
     fn greet(&self) {
         let lang = self.lang;
         if let Some((Computer::Engine(level), _)) = self.computer {
+            let (name, about) = level_words(level, lang);
             println!(
-                "{}{} {} ({}, {} Elo). {}",
+                "{}{} {} ({name}, {} Elo). {about}",
                 t(lang, "Niveau de l'ordinateur", "Computer level"),
                 colon(lang),
                 level.number(),
-                level.name(lang),
                 level.elo(),
-                level.description(lang)
             );
         }
         self.say(

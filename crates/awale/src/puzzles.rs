@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let dir = args
                 .db
                 .as_ref()
-                .map_or(String::new(), |d| format!(" --dir {}", d.display()));
+                .map_or(String::new(), |d| format!(" --db {}", d.display()));
             bail!(
                 "no endgame database for these rules in {}: puzzles come from one. Build it \
                  first with `awale db build --max-seeds 16{dir}` (a minute or so; \
@@ -134,7 +134,7 @@ fn puzzle_text(number: usize, p: &Puzzle, rules: &awale_core::Rules) -> String {
          every other move {:+} or less). Line: {}\n\n",
         p.theme.title(),
         p.difficulty,
-        board_text::draw(&p.position, rules.direction, None, awale_engine::Lang::En),
+        board_text::draw(&p.position, rules.direction, None, crate::words::Lang::En),
         p.position,
         p.answer,
         p.value,

@@ -20,7 +20,7 @@ use serde_json::json;
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;
-use awale_engine::Lang;
+use crate::words::Lang;
 
 /// Arguments of `awale replay`.
 #[derive(clap::Args)]

@@ -146,6 +146,18 @@ fn exposure(addr: &SocketAddr) -> Option<String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // A folder named but missing is a mistake (a typo, an unmounted disk):
+    // said at once rather than serving silently with no databases.
+    if let Some(db) = &args.db {
+        if !db.is_dir() {
+            anyhow::bail!(
+                "--db {}: the folder does not exist (build the databases into it with \
+                 `awale db build --db {}`, or leave --db out)",
+                db.display(),
+                db.display()
+            );
+        }
+    }
     let path = store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

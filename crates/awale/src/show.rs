@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use awale_core::Position;
-use awale_engine::Lang;
+use crate::words::Lang;
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;

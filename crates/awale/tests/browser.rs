@@ -297,6 +297,22 @@ fn a_game_against_the_computer_played_by_clicking() {
         status.contains(&format!("{total} plies reviewed")),
         "{status}"
     );
+    // Issue 21: the graph is scaled to the game: every point inside it.
+    let outside = b.eval(
+        "return [...document.querySelectorAll('#plot .plot-dot')]
+           .filter((d) => +d.getAttribute('cy') < 18 || +d.getAttribute('cy') > 222).length",
+    );
+    assert_eq!(outside, json!(0), "points clipped out of the graph");
+    let (_, review) = site.call("GET", &format!("/api/games/{}/review", game_id(&b)), None);
+    let largest = review["plies"]
+        .as_array()
+        .expect("the review's plies")
+        .iter()
+        .map(|p| p["played"]["cp"].as_i64().unwrap_or(0).abs())
+        .max()
+        .unwrap_or(0);
+    let span: i64 = b.string("return document.querySelector('#plot').dataset.span").parse().unwrap();
+    assert!(span * 100 >= largest, "the graph spans ±{span} seeds, the game reached {largest}");
     // The mistakes are listed with the move numbers of the move list.
     let numbers = b.eval(
         "const rows = [...document.querySelectorAll('#mistakes tr.clickable')]
@@ -890,7 +906,8 @@ fn back_and_forward_walk_through_views_games_and_replays() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_refused_grand_slam_is_explained_in_words() {
     // No endgame databases: the page says how to build them.
-    let site = Site::start_with("slam", &["--db", "/nonexistent-awale-db"]);
+    let empty = temp_dir("slam-no-db");
+    let site = Site::start_with("slam", &["--db", empty.to_str().unwrap()]);
     let url = &site.url;
     // F would take a and b, all of North's seeds: forbidden (A is legal).
     let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
@@ -912,6 +929,58 @@ fn a_refused_grand_slam_is_explained_in_words() {
     b.eval("const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value; s.dispatchEvent(new Event('change'))");
     let note = b.text("#level-oracle");
     assert!(note.contains("awale db build"), "{note}");
+}
+
+/// Issue 19: the page words everything the server sends as data (codes,
+/// reasons, levels) from its own catalogs, so switching the language
+/// changes every word: a refusal shown, a hint's reason, the levels, an
+/// import's error.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn switching_the_language_changes_every_word_a_hint_and_a_refusal_included() {
+    let site = Site::start("words");
+    let url = &site.url;
+    // F would take a and b, all of North's seeds: forbidden; A is the
+    // only move.
+    let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
+    let b = english("words", &format!("{url}/#game={id}"));
+    wait_for_person(&b);
+    b.click(".hole-hit[data-letter='F']");
+    b.wait_shown("#toast", 10);
+    let said = b.text("#toast");
+    assert!(said.contains("grand slam"), "{said}");
+    switch_language(&b, "fr");
+    let said = b.text("#toast");
+    assert!(said.contains("grand chelem"), "the refusal in French: {said}");
+
+    b.click("#btn-hint");
+    b.wait_for(
+        "the hint's reasons",
+        "return !!document.querySelector('#hint-box li')",
+        30,
+    );
+    let why = b.text("#hint-box li");
+    assert_eq!(why, "C'est le seul coup possible.");
+    switch_language(&b, "en");
+    assert_eq!(b.text("#hint-box li"), "It is the only legal move.");
+
+    let first_level = "return document.querySelector('#sel-level').options[0].textContent";
+    assert_eq!(b.string(first_level), "1. Seed");
+    switch_language(&b, "fr");
+    assert_eq!(b.string(first_level), "1. Graine");
+
+    // A record whose result disagrees with its moves: refused, with its
+    // facts worded in the page's language, and again in the other one.
+    import(&b, "[Result \"0-1\"]\n\n1. F f 2. A a 1-0\n");
+    b.wait_shown("#import-error", 10);
+    let error = b.text("#import-error");
+    assert!(
+        error.contains("l'étiquette Result dit 0-1") && error.contains("1-0"),
+        "{error}"
+    );
+    switch_language(&b, "en");
+    let error = b.text("#import-error");
+    assert!(error.contains("the Result tag says 0-1"), "{error}");
 }
 
 /// A repeat visit on Chrome's "Slow 3G" profile (2 s round trips, 50 kB/s

@@ -201,13 +201,13 @@ fn terminal_play_against_the_computer_reaches_the_end() {
 fn terminal_play_words_the_end_in_english_with_english_punctuation() {
     let out = two_people("en", "resign\n");
     assert!(
-        out.contains("Game over (resignation): North wins 0-48."),
+        out.contains("Game over (resignation): North wins 48-0."),
         "{out}"
     );
     let out = two_people("fr", "abandon\n");
     // French typography: a no-break space before the colon.
     assert!(
-        out.contains("Fin de la partie (abandon)\u{a0}: Nord gagne 0-48."),
+        out.contains("Fin de la partie (abandon)\u{a0}: Nord gagne 48-0."),
         "{out}"
     );
 }

@@ -18,9 +18,42 @@ fn built_up_to_6() -> (tempfile::TempDir, PathBuf) {
     let guard = folder();
     let dir = guard.path().to_path_buf();
     let d = dir.to_str().unwrap();
-    let out = awale(&["db", "build", "--max-seeds", "6", "--dir", d, "--quiet"]);
+    let out = awale(&["db", "build", "--max-seeds", "6", "--db", d, "--quiet"]);
     assert!(out.status.success(), "{}", text(&out));
     (guard, dir)
+}
+
+/// Issue 21: one name for the databases folder everywhere (`--db`, as
+/// `serve`, `puzzles` and `analyze` take it), the old `--dir` still read.
+#[test]
+fn the_databases_folder_is_given_with_db_and_dir_still_works() {
+    let (_guard, dir) = built_up_to_6();
+    let d = dir.to_str().unwrap();
+    for flag in ["--db", "--dir"] {
+        let out = awale(&["db", "info", flag, d]);
+        assert!(out.status.success(), "{flag}: {}", text(&out));
+    }
+}
+
+/// Issue 21: `awale serve --db` naming a folder that does not exist says
+/// so and stops, instead of serving silently without databases.
+#[test]
+fn serve_refuses_a_databases_folder_that_does_not_exist() {
+    let guard = folder();
+    let missing = guard.path().join("no-such-folder");
+    let data = guard.path().join("data");
+    let out = awale(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--data",
+        data.to_str().unwrap(),
+        "--db",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let said = text(&out);
+    assert!(said.contains("does not exist") && said.contains("no-such-folder"), "{said}");
 }
 
 /// `awale db build --max-seeds 2 --dir DIR`.

@@ -59,7 +59,7 @@ fn without_a_database_puzzles_say_how_to_build_one() {
     let t = text(&out);
     assert!(t.contains("no endgame database"), "{t}");
     assert!(
-        t.contains(&format!("awale db build --max-seeds 16 --dir {d}")),
+        t.contains(&format!("awale db build --max-seeds 16 --db {d}")),
         "{t}"
     );
     // Bounds are no values: abapa makes no puzzles, whatever is built.

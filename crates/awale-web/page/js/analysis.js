@@ -202,7 +202,7 @@ async function playMove(letter) {
   const m = moveOf(state.view, letter);
   if (!m) return;
   if (!m.legal) {
-    toast(whyNot(m));
+    toast(() => whyNot(m));
     return;
   }
   let child = state.current.children.find((c) => c.move === letter);

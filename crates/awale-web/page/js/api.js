@@ -1,15 +1,18 @@
 // The server's JSON API: one function for every request, failures as
-// ApiError with the server's stable code (translated by the page). The
-// games kept in the browser, and whatever the page can do without a
-// network, are answered by local.js in the same shapes.
+// ApiError with the server's stable code, reason and facts (worded by the
+// page: words.js errorWords; the server's English message is kept for the
+// console only). The games kept in the browser, and whatever the page can
+// do without a network, are answered by local.js in the same shapes.
 
 import * as local from "./local.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason = null, fields = {}) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.reason = reason;
+    this.fields = fields || {};
   }
 }
 
@@ -45,7 +48,8 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!res.ok) {
-    throw new ApiError(res.status, (data && data.error) || "other", (data && data.message) || res.statusText);
+    throw new ApiError(res.status, (data && data.error) || "other", (data && data.message) || res.statusText,
+      (data && data.reason) || null, (data && data.fields) || {});
   }
   if (method === "GET" && path === "/api/games" && data && Array.isArray(data.games)) {
     // The games played here without a network and not sent yet come first.

@@ -145,9 +145,9 @@ function showError(text) {
 
 // A refusal in words; too many messages: how long to wait.
 function refusal(e) {
-  if (e.status === 429) {
-    const m = /wait (\d+)/.exec(e.message || "");
-    return m ? t("chat_wait_s", Number(m[1])) : t("chat_wait");
+  if (e.code === "too_many") {
+    const wait = e.fields && e.fields.wait_s;
+    return wait ? t("chat_wait_s", wait) : t("chat_wait");
   }
   return errorText(e);
 }

@@ -178,7 +178,7 @@ async function send(kind) {
   try {
     await api("POST", `/api/games/${g.id}/react`, { kind });
   } catch (e) {
-    if (e.status === 429) toast(t("react_wait"));
+    if (e.status === 429) toast(() => t("react_wait"));
     else showError(e);
   }
 }

@@ -4,14 +4,14 @@
 
 import { api } from "./api.js";
 import { session, resign } from "./game.js";
-import { getLang, t, has } from "./i18n.js";
+import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadMe, me, nickname } from "./online.js";
 import { mySides } from "./play-view.js";
 import {
   settings, setSpeed, setSound, setNoCount, setContrast, loadJson, saveJson, prefersReducedMotion,
 } from "./settings.js";
-import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
+import { errorWords as errorText, levelDescription, levelName, levelUsesDatabases, PRESETS, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let info = null;
@@ -59,7 +59,7 @@ export function fillLevels() {
   for (const l of info ? info.levels : []) {
     const o = document.createElement("option");
     o.value = l.number;
-    o.textContent = `${l.number}. ${getLang() === "fr" ? l.name_fr : l.name_en}`;
+    o.textContent = `${l.number}. ${levelName(info, l.number)}`;
     sel.append(o);
   }
   sel.value = keep;
@@ -181,7 +181,7 @@ async function startNewGame() {
     $("#dlg-new").close();
     nav.go({ view: "play", game: g.id, created: g });
   } catch (e) {
-    err.textContent = has("err_" + e.code) ? t("err_" + e.code) : t("err_other", e.message || e.code);
+    err.textContent = errorText(e);
     err.hidden = false;
   }
 }

@@ -6,7 +6,7 @@ import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
 import { showError } from "./toast.js";
-import { explainRecordError, levelName, rulesWords, shortResult } from "./words.js";
+import { errorWords, levelName, rulesWords, shortResult } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let info = null;
@@ -19,6 +19,7 @@ export function setInfo(i) {
 // Lists the games (again: the words follow the language), newest first,
 // a page at a time.
 export async function render() {
+  if (importSaying) importError(importSaying);
   const ticket = ++loading;
   const list = $("#games-list");
   let data;
@@ -83,17 +84,22 @@ function card(s, date) {
   rules.textContent = s.rules_view ? rulesWords(s.rules_view) : s.rules;
   const result = document.createElement("div");
   result.className = "result-line";
-  result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}${s.offline ? ` · ${t("offline_pending")}` : ""}`;
+  const head = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);
+  result.textContent = `${head}${s.offline ? ` · ${t("offline_pending")}` : ""}`;
   const actions = document.createElement("div");
   actions.className = "actions";
   const open = document.createElement("button");
   open.className = "open";
-  open.textContent = s.result === "*" ? t("continue_game") : t("open");
+  // A called-off game is over: it opens, it does not continue.
+  const goingOn = s.result === "*" && s.reason !== "aborted";
+  open.textContent = goingOn ? t("continue_game") : t("open");
   open.onclick = () => nav.go({ view: "play", game: s.id });
   const watch = document.createElement("button");
   watch.className = "watch";
   watch.textContent = t("replay");
   watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
+  // Nothing to replay in a game without a move.
+  watch.hidden = !s.plies;
   const exp = document.createElement("a");
   exp.className = "button";
   exp.textContent = t("export");
@@ -106,14 +112,19 @@ function card(s, date) {
   return li;
 }
 
-function importError(text) {
+// The import's error, as a function of the language (said again when the
+// language changes), or null.
+let importSaying = null;
+
+function importError(say) {
+  importSaying = say;
   const err = $("#import-error");
-  err.textContent = text;
-  err.hidden = !text;
+  err.textContent = say ? say() : "";
+  err.hidden = !say;
 }
 
 async function importText(text) {
-  importError("");
+  importError(null);
   const body = { record: text, mode: $("#import-mode").value };
   if (body.mode === "computer") {
     const saved = loadJson("awale.newgame");
@@ -123,9 +134,8 @@ async function importText(text) {
     const r = await api("POST", "/api/import", body);
     nav.go({ view: "play", game: r.game.id });
   } catch (e) {
-    if (e.code === "bad_record") importError(t("err_bad_record", explainRecordError(e.message)));
-    else if (e.code === "too_large") importError(t("err_too_large_file"));
-    else importError(t("bad_file", e.message || e.code));
+    if (e.code === "too_large") importError(() => t("err_too_large_file"));
+    else importError(() => errorWords(e));
   }
 }
 
@@ -135,7 +145,7 @@ export function wire() {
     if (!file) return;
     e.target.value = "";
     if (file.size > 1024 * 1024) {
-      importError(t("err_too_large_file"));
+      importError(() => t("err_too_large_file"));
       return;
     }
     importText(await file.text());

@@ -45,17 +45,20 @@ export function onLangChange(f) {
   changes.push(f);
 }
 
-// The text of `key` with {0}, {1}… replaced by `args`. An entry may be an
-// object of plural forms ({one, other}): the first number in `args`
-// chooses. Numbers are written the language's way (1,5 in French).
+// The text of `key` with {0}, {1}… replaced by `args`, and {name} by the
+// field `name` of an object among them (the facts of a server's error). An
+// entry may be an object of plural forms ({one, other}): the first number
+// in `args` chooses (or the object's `count`). Numbers are written the
+// language's way (1,5 in French).
 export function t(key, ...args) {
   let entry = TABLES[lang][key] ?? EN[key];
   if (entry === undefined) return key;
+  const named = args.find((a) => a !== null && typeof a === "object") || {};
   if (typeof entry === "object") {
-    const n = args.find((a) => typeof a === "number");
+    const n = args.find((a) => typeof a === "number") ?? named.count;
     entry = entry[plural(n ?? 0)] ?? entry.other;
   }
-  const text = entry.replace(/\{(\d)\}/g, (_, i) => arg(args[+i]));
+  const text = entry.replace(/\{(\w+)\}/g, (_, i) => arg(/^\d$/.test(i) ? args[+i] : named[i]));
   return typography(text);
 }
 

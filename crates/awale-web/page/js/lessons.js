@@ -8,7 +8,9 @@ import * as nav from "./nav.js";
 import { loadJson, saveJson } from "./settings.js";
 import { showError } from "./toast.js";
 import { letterHole } from "./words.js";
-import { StudyBoard, listenForMoves, moveOf, playMarks, positionView, whatHappened, whyNot } from "./study-board.js";
+import {
+  StudyBoard, listenForMoves, moveOf, playMarks, positionView, whatHappened, whereLastFell, whyNot,
+} from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PROGRESS = "awale.lessons";
@@ -184,9 +186,12 @@ async function play(letter) {
     const after = await positionView(m.after, rules);
     if (!here()) return;
     board.paint(after, { last: letterHole(letter), captured: new Set(m.captures), over: true });
+    // "Well done!" once, then the step's own words (they never praise
+    // again: no "Well done! Well done!").
+    const praise = () => [t("lesson_well_done"), s.success ? say(s.success) : whatHappened(view, letter)];
     if (s.accept.includes(letter)) {
       state.solved = true;
-      feedback("good", () => [t("lesson_well_done"), whatHappened(view, letter)]);
+      feedback("good", s.then && s.then.length ? () => [t("lesson_well_done"), whatHappened(view, letter)] : praise);
       renderLesson();
       if (s.then && s.then.length) {
         await new Promise((r) => setTimeout(r, 500));
@@ -196,13 +201,17 @@ async function play(letter) {
         board.paint(end, { over: true });
       }
       markDone(lesson.id, stepIndex + 1);
-      feedback("good", () => [t("lesson_well_done"), say(s.success)]);
+      feedback("good", praise);
       renderLesson();
       $("#lesson-next").focus();
     } else {
       state.tries++;
-      // The step's own words for this move, else what the move did.
-      feedback("bad", () => [wrongText ? say(wrongText) : whatHappened(view, letter), t("lesson_try_again")]);
+      // The step's own words for this move, else what the move did: in a
+      // lesson on sowing (or a step on where the last seed falls), where
+      // it fell and the task again, never capture rules not yet taught.
+      const sowing = lesson.id === "sow" || (s.check && "last" in s.check);
+      const did = () => (sowing ? [whereLastFell(view, letter), say(s.task)] : [whatHappened(view, letter)]);
+      feedback("bad", () => [...(wrongText ? [say(wrongText)] : did()), t("lesson_try_again")]);
       renderLesson();
       // The step's position again, once the learner has seen the move.
       await new Promise((r) => setTimeout(r, 1800));

@@ -55,8 +55,10 @@ function fillNickname() {
   input.placeholder = nickname();
 }
 
+// "5 min + 3 s", and a clock under a minute in seconds ("30 s + 0 s").
 function clockWords(clock) {
   if (!clock) return t("no_clock");
+  if (clock[0] < 60000) return t("clock_short_s", clock[0] / 1000, clock[1] / 1000);
   return t("clock_short", clock[0] / 60000, clock[1] / 1000);
 }
 
@@ -78,7 +80,7 @@ function item(game, challenge) {
     b.onclick = () => accept(game.id, b);
   } else {
     who.textContent = t("names_vs", game.names[0] || "?", game.names[1] || "?");
-    parts.push(t("plies_n", game.plies), t("spectators_n", game.spectators || 0));
+    parts.push(game.plies ? t("plies_n", game.plies) : t("no_move_yet"), t("spectators_n", game.spectators || 0));
     b.className = "watch";
     b.textContent = t("watch");
     b.onclick = () => nav.go({ view: "play", game: game.id });
@@ -100,7 +102,7 @@ async function accept(id, b) {
     nav.go({ view: "play", game: id, created: view });
   } catch (e) {
     b.disabled = false;
-    if (e.code === "seat_taken") toast(t("seat_taken_watch"));
+    if (e.code === "seat_taken") toast(() => t("seat_taken_watch"));
     else if (e.code !== "already_seated") return showError(e);
     nav.go({ view: "play", game: id });
   }

@@ -14,11 +14,6 @@ import { other, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-// How long a side may wait before its first move before the game can be
-// called off, and how long a player must be gone on their move (no clock)
-// before the other may claim the win: the server's rules, shown here.
-const ABORT_AFTER_MS = 30_000;
-const CLAIM_AFTER_MS = 120_000;
 // A player gone for less than this may be reconnecting (a reload, a
 // network change, the server starting again): they are not said to
 // have left before.
@@ -123,7 +118,7 @@ export async function fromAddress() {
     await loadMe(); // the player's cookie, on a device that has none yet
     try {
       const view = await api("POST", "/api/handoff", { token });
-      toast(t("continued_here"));
+      toast(() => t("continued_here"));
       return { view: "play", game: view.id, created: view };
     } catch (e) {
       showError(e);
@@ -143,7 +138,7 @@ export async function fromAddress() {
         showError(e);
         return null;
       }
-      if (e.code === "seat_taken") toast(t("seat_taken_watch"));
+      if (e.code === "seat_taken") toast(() => t("seat_taken_watch"));
     }
   }
   return { view: "play", game: id };
@@ -155,8 +150,8 @@ const notes = {
   id: null, // the game these notes are about
   presence: null, // {connected: [S, N], spectators}
   goneAt: [null, null], // when each player was seen leaving (page's clock)
-  turn: null, // the turn the page saw begin ("plies:side")
-  turnAt: 0, // and when
+  actions: null, // the server's last word on what each player may do
+  actionsAt: 0, // and when it came (page's clock)
   links: null, // {invite, watch}
   asking: false, // the links are on their way
   handoff: false, // this page gave a link to continue elsewhere
@@ -167,7 +162,7 @@ const followed = new Set();
 
 function reset(id) {
   Object.assign(notes, {
-    id, presence: null, goneAt: [null, null], turn: null, turnAt: 0, links: null, asking: false,
+    id, presence: null, goneAt: [null, null], actions: null, actionsAt: 0, links: null, asking: false,
     handoff: false, openRematch: false,
   });
 }
@@ -180,10 +175,6 @@ function mySide(g) {
 function seatName(g, side) {
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
   return seat ? seat.name : sideName(side);
-}
-
-function moved(g, side) {
-  return g.plies.some((p) => p.side === side);
 }
 
 function goingOn(g) {
@@ -260,12 +251,12 @@ export function render() {
   for (const box of document.querySelectorAll(".player .presence")) box.hidden = !online;
   if (!online) return;
   if (notes.id !== g.id) reset(g.id);
-  const turn = `${g.plies.length}:${g.to_move}:${g.waiting}`;
-  if (notes.turn !== turn) {
-    notes.turn = turn;
-    notes.turnAt = Date.now();
-  }
   if (!g.offers.rematch_id) notes.openRematch = true;
+  // The server says what each player may do, counted from its view.
+  if (notes.actions !== g.actions) {
+    notes.actions = g.actions;
+    notes.actionsAt = Date.now();
+  }
   const side = mySide(g);
   renderInvite(g, side);
   renderPresence(g, side);
@@ -363,14 +354,15 @@ function renderActions(g, side) {
   const o = g.offers;
   const player = !!side;
   const now = Date.now();
-  const both = moved(g, "S") && moved(g, "N");
-  const abortable = player && goingOn(g) && !both &&
-    (!moved(g, side) || (g.to_move !== side && now - notes.turnAt >= ABORT_AFTER_MS));
+  // What the server allows this player (abort, claim: in so many ms from
+  // its view), never derived here.
+  const mine = (player && g.actions && g.actions[side]) || {};
+  const left = (ms) => (ms === null || ms === undefined ? null : Math.max(0, ms - (now - notes.actionsAt)));
   const show = {
-    "#btn-takeback": player && goingOn(g) && !o.takeback && moved(g, side),
-    "#btn-abort": abortable,
+    "#btn-takeback": !!mine.takeback,
+    "#btn-abort": player && !g.waiting && left(mine.abort_in_ms) === 0,
     "#btn-withdraw": player && g.waiting && !g.end,
-    "#btn-rematch": player && !!g.end && !o.rematch_id && o.rematch !== side && o.rematch !== other(side),
+    "#btn-rematch": !!mine.rematch,
     "#btn-follow": !player && !!o.rematch_id,
     "#btn-handoff": player && !g.end,
     "#btn-share": !g.waiting || !player,
@@ -381,13 +373,13 @@ function renderActions(g, side) {
   const note = $("#claim-note");
   const claim = $("#btn-claim");
   const them = side && other(side);
-  const gone = !!(player && goingOn(g) && !g.clock && g.to_move === them && notes.presence &&
+  const gone = !!(player && left(mine.claim_in_ms) !== null && notes.presence &&
     !notes.presence.connected[them === "S" ? 0 : 1]);
   claim.hidden = !gone;
   note.hidden = !gone;
   if (gone) {
-    const since = Math.max(notes.goneAt[them === "S" ? 0 : 1] ?? notes.turnAt, notes.turnAt);
-    const wait = Math.ceil((since + CLAIM_AFTER_MS - now) / 1000);
+    const away = notes.goneAt[them === "S" ? 0 : 1] ?? notes.actionsAt;
+    const wait = Math.ceil(Math.max(left(mine.claim_in_ms), away + mine.claim_away_ms - now) / 1000);
     claim.disabled = wait > 0;
     note.textContent = wait > 0 ? t("claim_in", wait) : t("claim_now");
   }

@@ -12,7 +12,7 @@ import { showError, toast } from "./toast.js";
 import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
-  storesWords, resultWords, reasonWords,
+  storesWords, resultWords, reasonWords, whyWords,
 } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -78,8 +78,10 @@ export function canHint(g) {
   return !!g && !g.end && !g.clock && g.mode !== "online" && isHumanTurn(g);
 }
 
+// A game over can be reviewed, not one called off (it has nothing to
+// review).
 export function canReview(g) {
-  return !!g && !!g.end;
+  return !!g && !!g.end && g.end.reason !== "aborted";
 }
 
 function columns() {
@@ -254,6 +256,7 @@ function renderStatus() {
       actions.className = "actions";
       const review = document.createElement("button");
       review.textContent = t("review");
+      review.hidden = !canReview(g);
       review.onclick = () => view.actions.review && view.actions.review();
       const again = document.createElement("button");
       again.className = "primary";
@@ -544,7 +547,7 @@ function renderControls() {
       ul.className = "hint-why";
       for (const w of h.why.slice(0, 3)) {
         const li = document.createElement("li");
-        li.textContent = getLang() === "fr" ? w.fr : w.en;
+        li.textContent = whyWords(w);
         ul.append(li);
       }
       hb.append(ul);

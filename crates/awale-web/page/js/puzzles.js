@@ -120,6 +120,12 @@ export function render() {
     }
   }
   $("#puzzle-main").hidden = !p;
+  // Without a database no puzzle can come: no buttons that do nothing.
+  const none = !!state.missing && state.missing.code === "no_database";
+  for (const sel of ["#puzzle-daily", "#puzzle-next", "#puzzle-difficulty", "#puzzle-theme-choice"]) {
+    const el = $(sel);
+    (el.closest("label") || el).hidden = none;
+  }
   const s = stats();
   $("#puzzle-stats").textContent = t("puzzle_stats", s.solved, s.streak, s.best);
   if (!p) return;

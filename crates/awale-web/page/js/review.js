@@ -111,10 +111,18 @@ function drawPlot(r) {
   const left = 44;
   const right = 12;
   const n = Math.max(r.plies.length, 1);
-  const clamp = (cp) => Math.max(-12, Math.min(12, cp / 100));
+  // Scaled to the game: the largest lead it saw fits (a big loss is not
+  // flattened at 12 seeds), at least ±12 seeds.
+  const south = (sc, side) => (sc ? (side === "S" ? sc.cp : -sc.cp) : 0);
+  const seen = Math.max(0, ...r.plies.map((p) => Math.abs(south(p.played, p.side)) / 100));
+  const span = [12, 15, 20, 25, 30, 40, 50].find((s) => seen <= s) ?? Math.ceil(seen / 10) * 10;
+  const step = span <= 15 ? 5 : span <= 30 ? 10 : 25;
   const x = (i) => left + (i * (PW - left - right)) / n;
-  const y = (cp) => PH / 2 - (clamp(cp) * (PH / 2 - 18)) / 12;
-  for (const v of [-10, -5, 0, 5, 10]) {
+  const y = (cp) => PH / 2 - (Math.max(-span, Math.min(span, cp / 100)) * (PH / 2 - 18)) / span;
+  svg.dataset.span = String(span);
+  const marks = [0];
+  for (let v = step; v <= span; v += step) marks.push(v, -v);
+  for (const v of marks) {
     el("line", { x1: left, x2: PW - right, y1: y(v * 100), y2: y(v * 100), stroke: v === 0 ? "#8a7660" : "#3a2f24", "stroke-width": v === 0 ? 1.5 : 1 }, svg);
     const lb = el("text", { x: left - 6, y: y(v * 100) + 5, "text-anchor": "end", class: "plot-label" }, svg);
     lb.textContent = (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
@@ -125,7 +133,6 @@ function drawPlot(r) {
   bottom.textContent = t("plot_north_ahead");
   // Before the first move, then after each move (South's view): a mistake
   // shows as a drop for the side that made it.
-  const south = (sc, side) => (sc ? (side === "S" ? sc.cp : -sc.cp) : 0);
   const pts = [[x(0), y(r.plies.length ? r.plies[0].eval_south ?? 0 : 0)]];
   r.plies.forEach((p, i) => pts.push([x(i + 1), y(south(p.played, p.side))]));
   const area = `M${pts[0][0]} ${PH / 2} ` + pts.map((p) => `L${p[0]} ${p[1]}`).join(" ") + ` L${pts[pts.length - 1][0]} ${PH / 2} Z`;

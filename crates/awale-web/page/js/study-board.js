@@ -147,6 +147,15 @@ export function whatHappened(view, letter) {
   return t("study_last_count", count, name);
 }
 
+// Where a legal move's last seed fell, in words, and nothing of captures:
+// for the lessons before capture is taught.
+export function whereLastFell(view, letter) {
+  const m = moveOf(view, letter);
+  if (!m || !m.legal) return "";
+  const last = m.sown[m.sown.length - 1];
+  return t("study_last_fell", String.fromCharCode(last < 6 ? 65 + last : 97 + last - 6));
+}
+
 // Why a hole of the mover's row cannot be played, in words; `familiar`:
 // as the lessons say it (to a child).
 export function whyNot(m, familiar = false) {

@@ -1,6 +1,6 @@
 // The game's things said in words, in the page's language: sides, holes,
 // levels, scores (in seeds, and whose view), rules, results, and the
-// server's refusals.
+// server's refusals (from their codes and facts).
 
 import { getLang, t, has, typography } from "./i18n.js";
 
@@ -22,26 +22,36 @@ export function letterHole(letter) {
   return c >= 97 ? c - 97 + 6 : c - 65;
 }
 
-// The levels' names and descriptions come from the server in both
-// languages.
+// The levels come from the server as data (number, key, Elo); their
+// names and descriptions are the catalogs' (`level_KEY`,
+// `level_KEY_about`).
 export function levelName(info, n) {
   const l = info && info.levels.find((x) => x.number === n);
-  if (!l) return t("level_n", n);
-  return getLang() === "fr" ? l.name_fr : l.name_en;
+  if (!l || !has("level_" + l.key)) return t("level_n", n);
+  return t("level_" + l.key);
 }
 
 export function levelDescription(l) {
-  const text = getLang() === "fr" ? l.description_fr : l.description_en;
-  return typography(l.elo ? `${text} (${t("level_elo", l.elo)})` : text);
+  const text = has(`level_${l.key}_about`) ? t(`level_${l.key}_about`) : "";
+  return l.elo ? `${text} (${t("level_elo", l.elo)})` : text;
 }
 
-// Whether a level plays with the endgame databases (the server says so;
-// older servers: the strongest level).
+// Why a hint's move is good, from the server's reason (`{kind, seeds,
+// holes, moves, margin, move}`).
+export function whyWords(why) {
+  let key = "hint_why_" + why.kind;
+  if (why.kind === "captures" && why.holes > 1) key += "_chain";
+  if (why.kind === "database_result") key += why.margin > 0 ? "_win" : why.margin < 0 ? "_loss" : "_draw";
+  if (!has(key)) return "";
+  const f = { ...why, count: why.seeds ?? why.moves ?? Math.abs(why.margin ?? 0) };
+  if (why.margin !== undefined) f.margin = Math.abs(why.margin);
+  return t(key, f);
+}
+
+// Whether a level plays with the endgame databases (the server says so).
 export function levelUsesDatabases(info, n) {
   const l = info && info.levels.find((x) => x.number === n);
-  if (!l) return false;
-  if (typeof l.oracle === "boolean") return l.oracle;
-  return n === Math.max(...info.levels.map((x) => x.number));
+  return !!(l && l.uses_databases);
 }
 
 // A player's moves to the end of a forced result: `plies` counts both
@@ -174,58 +184,51 @@ export function shortResult(summary) {
   else if (!winner) head = t("short_draw");
   else if (summary.mode === "computer") head = winner === summary.human ? t("short_won_you") : t("short_lost_you");
   else head = t("short_won_side", sideName(winner));
-  const why = summary.reason && has("short_" + summary.reason) ? ` (${t("short_" + summary.reason)})` : "";
+  // A called-off game's head says it all: "called off", not "called off
+  // (called off)".
+  const said = summary.reason === "aborted";
+  const why = !said && summary.reason && has("short_" + summary.reason) ? ` (${t("short_" + summary.reason)})` : "";
   return head + why;
 }
 
-// The server's reasons for refusing a move or a file are in English: said
-// again in the page's language where they are known.
-const REFUSALS = [
-  [/would capture all the opponent's seeds/, () => t("why_grand_slam")],
-  [/does not feed them/, () => t("why_does_not_feed")],
-  [/the hole is empty/, () => t("why_empty")],
-  [/that hole belongs to/, () => t("why_not_yours")],
-  [/^the game is over$/, () => t("err_game_over")],
-];
+// The rule a refused move breaks (the server's and the study's `reason`).
+const MOVE_RULES = {
+  grand_slam: "why_grand_slam",
+  does_not_feed: "why_does_not_feed",
+  empty_hole: "why_empty",
+  not_your_hole: "why_not_yours",
+  game_over: "err_game_over",
+};
 
-export function explainRefusal(message) {
-  for (const [re, f] of REFUSALS) if (re.test(message)) return f();
-  return message;
+export function moveRuleWords(rule) {
+  return t(MOVE_RULES[rule] || "err_illegal_move");
 }
 
-// A bad game record's error (`line 3, column 5: ...`, `ply 7 (F): ...`,
-// `ply 4: the record says F+2, but F captures 3`) in the page's language.
-export function explainRecordError(message) {
-  let m = /^(?:game (\d+): )?(.*)$/s.exec(message);
-  const game = m[1] ? t("record_game", Number(m[1])) : "";
-  let rest = m[2];
-  if ((m = /^line (\d+), column (\d+): (.*)$/s.exec(rest))) {
-    rest = t("record_at", Number(m[1]), Number(m[2]), syntaxWords(m[3]));
-  } else if ((m = /^ply (\d+) \((\w)\): (.*)$/s.exec(rest))) {
-    rest = t("record_ply", Number(m[1]), m[2], explainRefusal(m[3]));
-  } else if ((m = /^ply (\d+): the record says (\w)\+(\d+), but \w captures (\d+)$/.exec(rest))) {
-    rest = t("record_capture", Number(m[1]), m[2], Number(m[3]), Number(m[4]));
-  } else if (/holds no game record/.test(rest)) {
-    rest = t("record_empty");
-  } else if ((m = /^FEN tag: (.*)$/s.exec(rest))) {
-    rest = t("record_fen", m[1]);
-  }
-  return game + rest;
+// A server's refusal or error in words, from its code, reason and facts
+// (never its English message): `err_CODE_REASON`, else `err_CODE`.
+export function errorWords(e) {
+  const fields = e.fields || {};
+  if (e.code === "illegal_move") return moveRuleWords(e.reason);
+  if (e.code === "bad_record") return t("err_bad_record", recordWords(e.reason, fields));
+  if (e.reason && has(`err_${e.code}_${e.reason}`)) return t(`err_${e.code}_${e.reason}`, fields);
+  if (has("err_" + e.code)) return t("err_" + e.code, fields);
+  return t("err_other", e.code);
 }
 
-// The commonest mistakes of syntax in a record; others stay as the server
-// wrote them.
-const SYNTAX = [
-  [/^unexpected `(.+)` \(moves are A-F for South, a-f for North\)$/s, "syntax_unexpected"],
-  [/^`(.+)` is neither a move number nor a result$/s, "syntax_not_number"],
-  [/^`(.+)` after move (\w): moves are separated by spaces$/s, "syntax_spaces"],
-  [/^tag (\w+) is not (?:finished|closed by `\]`)$/s, "syntax_tag_open"],
-];
-
-function syntaxWords(message) {
-  for (const [re, key] of SYNTAX) {
-    const m = re.exec(message);
-    if (m) return t(key, m[1], m[2]);
+// What is wrong in a record file, from the server's reason and facts
+// (`record_REASON`).
+function recordWords(reason, f) {
+  const game = f.game ? t("record_game", f.game) : "";
+  switch (reason) {
+    case "syntax":
+      return game + t("record_syntax", f.line, f.column, t("syntax_" + f.syntax, f));
+    case "illegal":
+      return game + t("record_illegal", f.ply, f.move, moveRuleWords(f.rule));
+    case "wrong_capture":
+      return game + t("record_wrong_capture", f.ply, f.move, f.written, f.actual);
+    case "wrong_result":
+      return game + t(f.played === "*" ? "record_wrong_result_unfinished" : "record_wrong_result", f);
+    default:
+      return game + t(has("record_" + reason) ? "record_" + reason : "record_other", f);
   }
-  return message;
 }

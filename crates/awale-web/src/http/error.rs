@@ -1,5 +1,7 @@
 //! Failures as HTTP answers: every error becomes a JSON body `{"error":
-//! CODE, "message": TEXT}` with its status, never a panic. The one place
+//! CODE, "reason": CODE, "fields": {..}, "message": TEXT}` with its status,
+//! never a panic. Front ends word the code, reason and fields; the English
+//! message is for logs and people reading the API. The one place
 //! where a game error's kind becomes a status code.
 
 use axum::http::{header, HeaderValue, StatusCode};
@@ -58,6 +60,14 @@ impl ApiError {
             } => (*status, code, message, None),
         }
     }
+
+    /// The facts the error is worded with.
+    fn fields(&self) -> Option<&serde_json::Map<String, serde_json::Value>> {
+        match self {
+            ApiError::Game(e) if !e.fields.is_empty() => Some(&e.fields),
+            _ => None,
+        }
+    }
 }
 
 /// The status of each kind of game error.
@@ -105,6 +115,9 @@ impl IntoResponse for ApiError {
         let mut body = serde_json::json!({ "error": code, "message": message });
         if let Some(reason) = reason {
             body["reason"] = reason.into();
+        }
+        if let Some(fields) = self.fields() {
+            body["fields"] = fields.clone().into();
         }
         let mut response = (status, Json(body)).into_response();
         if retry {

@@ -91,6 +91,7 @@ fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
                 "bad_side",
                 format!("`{other}` is not a side (S, N or random)"),
             )
+            .with("text", other)
         }),
     }
 }
@@ -103,7 +104,8 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
         Err(Error::invalid(
             "bad_level",
             format!("there is no level {level}"),
-        ))
+        )
+        .with("level", level))
     }
 }
 
@@ -154,7 +156,7 @@ pub async fn create(
         None => Rules::AWALE,
         Some(text) => text
             .parse()
-            .map_err(|e| Error::invalid("bad_rules", format!("{e}")))?,
+            .map_err(|e| Error::invalid("bad_rules", format!("{e}")).with("text", text.as_str()))?,
     };
     let seed = random_seed();
     let mode = match req.mode.as_deref().unwrap_or("computer") {
@@ -169,6 +171,7 @@ pub async fn create(
                 "bad_mode",
                 format!("`{other}` is not a mode (computer, humans or online)"),
             )
+            .with("text", other)
             .into())
         }
     };
@@ -267,7 +270,9 @@ fn check_ply(game: &WebGame, expected: Option<usize>) -> Result<(), Error> {
         Some(e) if e != plies => Err(Error::conflict(
             "stale",
             format!("the game has {plies} moves, the request expected {e}: reload the game"),
-        )),
+        )
+        .with("plies", plies)
+        .with("expected", e)),
         _ => Ok(()),
     }
 }
@@ -325,7 +330,8 @@ pub async fn play(
                 return Err(Error::conflict(
                     "not_your_turn",
                     "it is the computer's turn",
-                ));
+                )
+                .because("computer"));
             }
             game.check_side(player.as_ref(), mv.side())?;
             Ok(())
@@ -439,15 +445,16 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
             "only the players may ask for a hint",
         ));
     }
-    let no_hint = |why: &str| Err(Error::forbidden("no_hint", why.to_string()));
+    let no_hint =
+        |reason: &'static str, why: &str| Err(Error::forbidden("no_hint", why).because(reason));
     if game.mode == Mode::Online {
-        return no_hint("no help from the computer in an online game");
+        return no_hint("online", "no help from the computer in an online game");
     }
     if game.clock.is_some() {
-        return no_hint("no hints in a game with a clock");
+        return no_hint("clock", "no hints in a game with a clock");
     }
     if game.computer_to_move() {
-        return no_hint("it is the computer's turn");
+        return no_hint("computer", "it is the computer's turn");
     }
     Ok(())
 }

@@ -271,6 +271,8 @@ pub async fn chat(
             "bad_message",
             format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
         )
+        .with("max", MAX_CHAT_CHARS)
+        .with("length", length)
         .into());
     }
     let room = match req.room.as_str() {
@@ -281,6 +283,7 @@ pub async fn chat(
                 "bad_room",
                 format!("`{other}` is not a room (players or public)"),
             )
+            .with("text", other)
             .into())
         }
     };
@@ -296,6 +299,7 @@ pub async fn chat(
             "not_your_seat",
             "the players' room is for the two players: write in the public's room",
         )
+        .because("players_room")
         .into());
     }
     let name = match seat {

@@ -93,14 +93,19 @@ pub async fn next(
 ) -> ApiResult<Json<Value>> {
     if let Some(d) = q.difficulty.filter(|d| !(1..=5).contains(d)) {
         return Err(
-            Error::invalid("bad_difficulty", format!("difficulty {d}: from 1 to 5")).into(),
+            Error::invalid("bad_difficulty", format!("difficulty {d}: from 1 to 5"))
+                .with("difficulty", d)
+                .into(),
         );
     }
     let theme = match &q.theme {
         None => None,
         Some(name) => Some(
             Theme::from_name(name)
-                .ok_or_else(|| Error::invalid("bad_theme", format!("`{name}` is not a theme")))?,
+                .ok_or_else(|| {
+                    Error::invalid("bad_theme", format!("`{name}` is not a theme"))
+                        .with("text", name.as_str())
+                })?,
         ),
     };
     let seed = q.seed.unwrap_or_else(random_seed);
@@ -195,7 +200,10 @@ pub async fn analysis(
     let lines = req.lines.unwrap_or(3);
     if !(1..=MAX_LINES).contains(&lines) {
         return Err(
-            Error::invalid("bad_lines", format!("lines {lines}: from 1 to {MAX_LINES}")).into(),
+            Error::invalid("bad_lines", format!("lines {lines}: from 1 to {MAX_LINES}"))
+                .with("lines", lines)
+                .with("max", MAX_LINES)
+                .into(),
         );
     }
     let budget = state.shared.config.hint_time;

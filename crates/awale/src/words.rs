@@ -1,0 +1,315 @@
+//! The terminal's own words, in French and English: the levels' names and
+//! who they are for, and why a move is good (the engine gives both as
+//! data: a level's key, a reason with its numbers). The page has its own,
+//! in its catalogs (`text-fr.json`, `text-en.json`).
+
+use awale_engine::{Level, Reason};
+
+/// A language of the terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// Français.
+    Fr,
+    /// English.
+    En,
+}
+
+/// The level's name and one sentence on who it is for, in `lang`.
+pub fn level_words(level: Level, lang: Lang) -> (&'static str, &'static str) {
+    let (name_fr, name_en, about_fr, about_en) = match level {
+        Level::Seed => (
+            "Graine",
+            "Seed",
+            "Premier jour : prend ce qu'il voit, oublie souvent la suite d'une prise.",
+            "First day: takes what it sees, often misses the rest of a chain.",
+        ),
+        Level::Sprout => (
+            "Pousse",
+            "Sprout",
+            "Voit les prises, pense rarement à la réponse de l'adversaire.",
+            "Sees the captures, seldom thinks of the opponent's answer.",
+        ),
+        Level::Apprentice => (
+            "Apprenti",
+            "Apprentice",
+            "Pense souvent à la réponse de l'adversaire, pas toujours.",
+            "Often thinks of the opponent's answer, not always.",
+        ),
+        Level::Pupil => (
+            "Élève",
+            "Pupil",
+            "Regarde toujours la réponse à son coup, mais pas plus loin.",
+            "Always looks at the answer to its move, but no further.",
+        ),
+        Level::Player => (
+            "Joueur",
+            "Player",
+            "Un joueur du dimanche : des coups sensés, quelques oublis.",
+            "A casual player: sensible moves, a few slips.",
+        ),
+        Level::Skilled => (
+            "Habile",
+            "Skilled",
+            "Un joueur régulier, qui calcule quelques coups à l'avance.",
+            "A regular player who reads a few moves ahead.",
+        ),
+        Level::Strong => (
+            "Fort",
+            "Strong",
+            "Un bon joueur de club : se trompe rarement.",
+            "A good club player: seldom goes wrong.",
+        ),
+        Level::Seasoned => (
+            "Confirmé",
+            "Seasoned",
+            "Un joueur de club confirmé, solide en fin de partie.",
+            "A seasoned club player, solid in the endgame.",
+        ),
+        Level::Expert => (
+            "Expert",
+            "Expert",
+            "Calcule loin et ne laisse presque rien passer.",
+            "Reads far ahead and lets almost nothing through.",
+        ),
+        Level::Master => (
+            "Maître",
+            "Master",
+            "Très peu de joueurs le battent.",
+            "Very few players beat it.",
+        ),
+        Level::Grandmaster => (
+            "Grand maître",
+            "Grandmaster",
+            "Une recherche profonde, sans pitié.",
+            "A deep search, without mercy.",
+        ),
+        Level::Virtuoso => (
+            "Virtuose",
+            "Virtuoso",
+            "Calcule plus loin encore et joue presque toujours le meilleur coup.",
+            "Reads further still and nearly always plays the best move.",
+        ),
+        Level::Champion => (
+            "Champion",
+            "Champion",
+            "Un champion : le meilleur coup, ou un coup qui le vaut presque.",
+            "A champion: the best move, or one nearly as good.",
+        ),
+        Level::Legend => (
+            "Légende",
+            "Legend",
+            "Une légende : s'écarte rarement du meilleur coup, même loin devant.",
+            "A legend: seldom strays from the best move, even far ahead.",
+        ),
+        Level::Titan => (
+            "Titan",
+            "Titan",
+            "Cherche comme Parfait, moins loin, sans les tables de finales.",
+            "Searches as Perfect does, less far, without the endgame tables.",
+        ),
+        Level::Perfect => (
+            "Parfait",
+            "Perfect",
+            "Le plus fort : recherche longue, bibliothèque d'ouvertures et tables de finales.",
+            "The strongest: a long search, the opening book and endgame tables.",
+        ),
+    };
+    match lang {
+        Lang::Fr => (name_fr, about_fr),
+        Lang::En => (name_en, about_en),
+    }
+}
+
+/// A level from its number (`1`..), its key, or its name in either
+/// language, in any case, with or without accents (`graine`, `Seed`,
+/// `maitre` or `maître`).
+///
+/// # Errors
+///
+/// The engine's [`awale_engine::UnknownLevel`] message when none matches.
+pub fn parse_level(text: &str) -> Result<Level, String> {
+    let plain = |t: &str| {
+        t.trim()
+            .to_lowercase()
+            .replace('î', "i")
+            .replace(['é', 'è', 'ê'], "e")
+    };
+    let wanted = plain(text);
+    if let Ok(level) = wanted.parse::<Level>() {
+        return Ok(level);
+    }
+    Level::ALL
+        .iter()
+        .copied()
+        .find(|&level| {
+            [Lang::Fr, Lang::En]
+                .iter()
+                .any(|&lang| plain(level_words(level, lang).0) == wanted)
+        })
+        .ok_or_else(|| {
+            format!(
+                "unknown level `{text}` (expected 1 to {} or a level's name)",
+                Level::ALL.len()
+            )
+        })
+}
+
+/// Why a move is good (the engine's reason) as a sentence for a player.
+pub fn reason_text(reason: &Reason, lang: Lang) -> String {
+    let fr = lang == Lang::Fr;
+    let plural = |n: u32, fr_word: &str, en_word: &str| {
+        let word = if fr { fr_word } else { en_word };
+        if n > 1 {
+            format!("{n} {word}s")
+        } else {
+            format!("{n} {word}")
+        }
+    };
+    let seeds = |n: u8| plural(u32::from(n), "graine", "seed");
+    match *reason {
+        Reason::WinsByForce { plies } => {
+            let moves = plies.div_ceil(2);
+            if fr {
+                format!("Gagne à coup sûr, en {}.", plural(moves, "coup", "move"))
+            } else {
+                format!("Wins by force, in {}.", plural(moves, "coup", "move"))
+            }
+        }
+        Reason::DatabaseResult { margin } => match (margin.signum(), fr) {
+            (1, true) => format!(
+                "Les tables de finales disent que ce coup gagne, de {}.",
+                seeds(margin.unsigned_abs() as u8)
+            ),
+            (1, false) => format!(
+                "The endgame databases say this move wins, by {}.",
+                seeds(margin.unsigned_abs() as u8)
+            ),
+            (0, true) => "Les tables de finales disent que ce coup tient la nulle.".into(),
+            (0, false) => "The endgame databases say this move holds the draw.".into(),
+            (_, true) => format!(
+                "Les tables de finales disent que ce coup perd de {} : c'est le moins mauvais.",
+                seeds(margin.unsigned_abs() as u8)
+            ),
+            (_, false) => format!(
+                "The endgame databases say this move loses by {}: the least bad.",
+                seeds(margin.unsigned_abs() as u8)
+            ),
+        },
+        Reason::Captures { seeds: n, holes } => match (holes > 1, fr) {
+            (true, true) => format!("Prend {} dans {holes} trous à la suite.", seeds(n)),
+            (true, false) => format!("Captures {} from {holes} holes in a row.", seeds(n)),
+            (false, true) => format!("Prend {}.", seeds(n)),
+            (false, false) => format!("Captures {}.", seeds(n)),
+        },
+        Reason::ThreatensCapture { seeds: n } => {
+            if fr {
+                format!("Menace de prendre {} au coup suivant.", seeds(n))
+            } else {
+                format!("Threatens to capture {} next move.", seeds(n))
+            }
+        }
+        Reason::AvoidsGivingChain { seeds: n, instead } => {
+            if fr {
+                format!(
+                    "Ne donne pas de prise : après {instead}, l'adversaire pourrait prendre {}.",
+                    seeds(n)
+                )
+            } else {
+                format!(
+                    "Gives nothing away: after {instead}, the opponent could capture {}.",
+                    seeds(n)
+                )
+            }
+        }
+        Reason::SavesSeeds { seeds: n } => {
+            if fr {
+                format!(
+                    "Met à l'abri {} que l'adversaire pouvait prendre.",
+                    seeds(n)
+                )
+            } else {
+                format!("Saves {} the opponent could capture.", seeds(n))
+            }
+        }
+        Reason::BuildsKrou { hole, seeds: n } => {
+            if fr {
+                format!(
+                    "Construit un krou en {hole} ({}) : de quoi faire le tour du plateau.",
+                    seeds(n)
+                )
+            } else {
+                format!(
+                    "Builds a krou in {hole} ({}): enough to go round the board.",
+                    seeds(n)
+                )
+            }
+        }
+        Reason::FeedsOpponent => if fr {
+            "L'adversaire n'a plus de graines : il faut le nourrir."
+        } else {
+            "The opponent has no seeds left: it must be fed."
+        }
+        .into(),
+        Reason::OnlyMove => if fr {
+            "C'est le seul coup possible."
+        } else {
+            "It is the only legal move."
+        }
+        .into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use awale_core::{Game, Move, Rules};
+
+    #[test]
+    fn every_level_has_a_name_and_a_sentence_in_both_languages() {
+        for &level in Level::ALL {
+            for lang in [Lang::Fr, Lang::En] {
+                let (name, about) = level_words(level, lang);
+                assert!(!name.is_empty() && !about.is_empty(), "{level:?}");
+            }
+        }
+        assert_eq!(level_words(Level::Seed, Lang::Fr).0, "Graine");
+    }
+
+    #[test]
+    fn levels_parse_from_numbers_keys_and_names_in_both_languages() {
+        assert_eq!(parse_level("1"), Ok(Level::Seed));
+        assert_eq!(parse_level("maitre"), Ok(Level::Master));
+        assert_eq!(parse_level("Maître"), Ok(Level::Master));
+        assert_eq!(parse_level("perfect"), Ok(Level::Perfect));
+        assert_eq!(parse_level("grand maitre"), Ok(Level::Grandmaster));
+        assert_eq!(parse_level("eleve"), Ok(Level::Pupil));
+        assert_eq!(parse_level("Élève"), Ok(Level::Pupil));
+        assert!(parse_level("0").is_err());
+        assert!(parse_level(&(Level::ALL.len() + 1).to_string()).is_err());
+        assert!(parse_level("nobody").is_err());
+        assert_eq!(parse_level("légende"), Ok(Level::Legend));
+    }
+
+    #[test]
+    fn reasons_read_as_sentences_in_both_languages() {
+        // RULES.md: hole F with 2 seeds captures 5 (1 2 4 0 0 0 opposite).
+        let game = Game::from_position(
+            Rules::AWALE,
+            "0-0-0-0-0-2-1-2-4-0-0-0-18-19-S".parse().unwrap(),
+        );
+        let f: Move = "F".parse().unwrap();
+        let reasons = awale_engine::explain(&game, f, None, None);
+        assert_eq!(
+            reason_text(&reasons[0], Lang::Fr),
+            "Prend 5 graines dans 2 trous à la suite."
+        );
+        assert_eq!(
+            reason_text(&reasons[0], Lang::En),
+            "Captures 5 seeds from 2 holes in a row."
+        );
+        assert_eq!(
+            reason_text(&Reason::WinsByForce { plies: 3 }, Lang::En),
+            "Wins by force, in 2 moves."
+        );
+    }
+}
