@@ -608,6 +608,63 @@ async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
     assert!(started.elapsed() < Duration::from_millis(800));
 }
 
+#[tokio::test]
+async fn names_in_chat_are_the_servers_and_hide_nothing() {
+    // Finding 9: a spectator could post under a player's nickname (the
+    // message's `name` was believed), and names and messages could hold
+    // bidi overrides, zero-width characters, NUL and newlines.
+    let app = app(state(quick()));
+    let (ama, kofi, cleo) = (visit(&app).await, visit(&app).await, visit(&app).await);
+    let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
+    let join = format!("/api/games/{id}/join");
+    let a = send(
+        &app,
+        post(
+            &join,
+            &[JSON, HOST, ("cookie", &kofi)],
+            r#"{"name":"Kofi"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let chat = format!("/api/games/{id}/chat");
+    let said = send(
+        &app,
+        post(
+            &chat,
+            &[JSON, HOST, ("cookie", &cleo)],
+            r#"{"room":"public","text":"I resign","name":"Ama"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
+    assert_ne!(said.body["name"], "Ama", "a spectator spoke as a player");
+    assert_eq!(said.body["side"], Value::Null);
+    let renamed = send(
+        &app,
+        post(
+            "/api/me",
+            &[JSON, HOST, ("cookie", &cleo)],
+            &json!({"name": "Cl\u{200B}eo\u{202E}exe.txt"}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(renamed.body["name"], "Cleoexe.txt");
+    let said = send(
+        &app,
+        post(
+            &chat,
+            &[JSON, HOST, ("cookie", &cleo)],
+            &json!({"room": "public", "text": "one\ntwo\u{0}\u{2067}"}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
+    assert_eq!(said.body["name"], "Cleoexe.txt");
+    assert_eq!(said.body["text"], "one two");
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

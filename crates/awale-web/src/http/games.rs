@@ -20,7 +20,7 @@ use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, Priority, ReviewRow, Thinking};
 use crate::error::Error;
 use crate::game::{
-    now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
+    now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
 };
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
@@ -130,19 +130,6 @@ fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
         increment_ms: (c.increment_seconds * 1000.0) as i64,
         remaining_ms: [initial_ms; 2],
     }))
-}
-
-/// A nickname, checked: 1 to 24 characters of text, no control characters.
-pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
-    let name = name.unwrap_or("").trim();
-    let length = name.chars().count();
-    if length == 0 || length > 24 || name.chars().any(char::is_control) {
-        return Err(Error::invalid(
-            "bad_name",
-            "a nickname takes 1 to 24 characters",
-        ));
-    }
-    Ok(name.to_string())
 }
 
 /// POST /api/games: starts a game, which belongs to the browser that made

@@ -14,10 +14,9 @@ use sha2::{Digest, Sha256};
 use super::error::ApiError;
 use super::events::online_seat;
 use super::extract::{JsonBody, OnGame, Player};
-use super::games::parse_name;
 use super::guard::{hex, new_secret};
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat, WebGame};
 use crate::games::Lobby;
 use crate::store::ChatLine;
 use crate::view::GameView;
@@ -381,9 +380,11 @@ pub struct ChatRequest {
     room: String,
     /// The message: text, 1 to 280 characters.
     text: String,
-    /// The sender's nickname, for a spectator without one yet.
+    /// Ignored (older pages sent the sender's nickname): the name shown
+    /// is the server's record of the sender, never the message's.
     #[serde(default)]
-    name: Option<String>,
+    #[allow(dead_code)]
+    name: Option<serde::de::IgnoredAny>,
 }
 
 /// POST /api/games/{id}/chat: says something in a room of the game.
@@ -392,7 +393,7 @@ pub async fn chat(
     Player(me): Player,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let text = req.text.trim();
+    let text = clean_text(&req.text);
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
         return Err(Error::invalid(
@@ -426,20 +427,17 @@ pub async fn chat(
         )
         .into());
     }
-    let name = match seat {
-        Some(side) => game.seats[side.index()]
-            .as_ref()
-            .map_or_else(String::new, |s| s.name.clone()),
-        None => match req.name.as_deref() {
-            Some(n) => parse_name(Some(n))?,
-            None => state
-                .shared
-                .games
-                .store()
-                .player_name(me.clone())
-                .await?
-                .unwrap_or_else(|| format!("#{}", guest_number(&me))),
-        },
+    // Who speaks is the server's record of them: their seat's name, or
+    // the nickname they chose (a guest number before they chose one).
+    let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
+        Some(s) => s.name.clone(),
+        None => state
+            .shared
+            .games
+            .store()
+            .player_name(me.clone())
+            .await?
+            .unwrap_or_else(|| format!("#{}", guest_number(&me))),
     };
     let line = ChatLine {
         id: 0,
@@ -447,7 +445,7 @@ pub async fn chat(
         at_ms: now_ms(),
         side: seat.map(Side::letter),
         name,
-        text: text.to_string(),
+        text,
     };
     let line = state.shared.games.store().add_chat(id, line).await?;
     let event = if room == "players" {
