@@ -179,6 +179,9 @@ type Finish = Box<dyn FnOnce(bool) + Send>;
 /// or not.
 type Job = Box<dyn FnOnce(Option<&Connection>) -> Finish + Send>;
 
+/// Chat messages a game keeps (the page shows the last 200).
+pub const CHAT_KEPT: usize = 500;
+
 /// Most writes committed together.
 const MAX_BATCH: usize = 512;
 /// Reads running at once, each on its own connection.
@@ -633,7 +636,8 @@ impl Store {
 
     // --------------------------------------------------------------- chat --
 
-    /// Stores a chat message and gives it back with its number.
+    /// Stores a chat message and gives it back with its number; a game
+    /// keeps its last [`CHAT_KEPT`] messages, older ones are dropped.
     ///
     /// # Errors
     ///
@@ -653,6 +657,11 @@ impl Store {
                 ],
             )?;
             line.id = conn.last_insert_rowid();
+            conn.prepare_cached(
+                "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
+                 WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+            )?
+            .execute(params![game, CHAT_KEPT as i64 - 1])?;
             Ok(line)
         })
         .await
@@ -929,6 +938,36 @@ mod tests {
             let mut ids: Vec<i64> = made.iter().map(|g| g.id).collect();
             ids.reverse();
             assert_eq!(seen, ids);
+        });
+    }
+
+    #[test]
+    fn a_game_keeps_its_last_chat_messages_only() {
+        runtime().block_on(async {
+            let store = Store::in_memory().unwrap();
+            let made = store.create(vec![game(), game()]).await.unwrap();
+            let line = |text: String| ChatLine {
+                id: 0,
+                room: "public",
+                at_ms: 0,
+                side: None,
+                name: "Cleo".into(),
+                text,
+            };
+            for i in 0..CHAT_KEPT + 20 {
+                store
+                    .add_chat(made[0].id, line(format!("{i}")))
+                    .await
+                    .unwrap();
+            }
+            store
+                .add_chat(made[1].id, line("other".into()))
+                .await
+                .unwrap();
+            let kept = store.chat(made[0].id, 10_000).await.unwrap();
+            assert_eq!(kept.len(), CHAT_KEPT);
+            assert_eq!(kept[0].text, "20");
+            assert_eq!(store.chat(made[1].id, 10).await.unwrap().len(), 1);
         });
     }
 

@@ -34,7 +34,19 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 pub use store::{Store, StoreError};
 
-use limiter::{Limiter, Rate};
+use limiter::{Limiter, PerPlayerAndClient, Rate};
+
+/// Nicknames a player may choose: 5 at once, then one every 10 s.
+const RENAME_RATE: Rate = Rate {
+    burst: 5,
+    every_ms: 10_000,
+};
+/// "Continue on another device" links a player may ask for: 5 at once,
+/// then one a minute.
+const HANDOFF_RATE: Rate = Rate {
+    burst: 5,
+    every_ms: 60_000,
+};
 
 /// Limits of the server.
 #[derive(Clone, Debug)]
@@ -61,10 +73,13 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Rate limits per client: new games and imports.
     pub create_rate: Rate,
-    /// Rate limits per player: chat messages.
+    /// Rate limits per player (and four times as much per client
+    /// address): chat messages.
     pub chat_rate: Rate,
-    /// Rate limits per player: reactions.
+    /// Rate limits per player (and per client address): reactions.
     pub reaction_rate: Rate,
+    /// New players (the cookie given on a first visit) per client address.
+    pub player_rate: Rate,
 }
 
 impl Default for Config {
@@ -91,6 +106,10 @@ impl Default for Config {
                 burst: 8,
                 every_ms: 1_000,
             },
+            player_rate: Rate {
+                burst: 30,
+                every_ms: 2_000,
+            },
         }
     }
 }
@@ -108,8 +127,12 @@ struct Shared {
     config: Config,
     policy: Policy,
     creations: Limiter<Option<std::net::IpAddr>>,
-    chats: Limiter<game::PlayerId>,
-    reactions: Limiter<game::PlayerId>,
+    /// New players (cookies given) per client address.
+    players: Limiter<Option<std::net::IpAddr>>,
+    chats: PerPlayerAndClient<game::PlayerId>,
+    reactions: PerPlayerAndClient<game::PlayerId>,
+    renames: PerPlayerAndClient<game::PlayerId>,
+    handoff_links: PerPlayerAndClient<game::PlayerId>,
     handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
@@ -163,8 +186,11 @@ impl AppState {
                 games,
                 thinking: Mutex::new(HashSet::new()),
                 creations: Limiter::new("new games", config.create_rate),
-                chats: Limiter::new("chat messages", config.chat_rate),
-                reactions: Limiter::new("reactions", config.reaction_rate),
+                players: Limiter::new("new players", config.player_rate),
+                chats: PerPlayerAndClient::new("chat messages", config.chat_rate),
+                reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
+                renames: PerPlayerAndClient::new("new nicknames", RENAME_RATE),
+                handoff_links: PerPlayerAndClient::new("links to another device", HANDOFF_RATE),
                 handoffs: Mutex::new(std::collections::HashMap::new()),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,

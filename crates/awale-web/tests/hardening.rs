@@ -665,6 +665,134 @@ async fn names_in_chat_are_the_servers_and_hide_nothing() {
     assert_eq!(said.body["text"], "one two");
 }
 
+#[tokio::test]
+async fn limits_hold_against_made_up_cookies() {
+    // Finding 5: limits counted per cookie fell to free cookies (chat,
+    // reactions), renames had none, and one player's 10,001 hand-over
+    // links made everyone's answer 503.
+    let app = app(state(Config {
+        chat_rate: Rate {
+            burst: 2,
+            every_ms: 60_000,
+        },
+        ..quick()
+    }));
+    let stranger = "203.0.113.5";
+    let ama = visit(&app).await;
+    let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
+    let kofi = visit(&app).await;
+    let join = format!("/api/games/{id}/join");
+    let body = r#"{"name":"Kofi"}"#;
+    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], body)).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    // Twenty cookies made up by one address: four players' worth of chat.
+    let chat = format!("/api/games/{id}/chat");
+    let mut said = 0;
+    for i in 0..20 {
+        let cookie = format!("awale_player={i:064x}");
+        let body = r#"{"room":"public","text":"spam"}"#;
+        let a = send(
+            &app,
+            from(
+                stranger,
+                post(&chat, &[JSON, HOST, ("cookie", &cookie)], body),
+            ),
+        )
+        .await;
+        if a.status == StatusCode::CREATED {
+            said += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    assert!(said <= 8, "{said} messages from one address");
+    // Renames are limited.
+    let mut renamed = 0;
+    for i in 0..20 {
+        let body = json!({ "name": format!("Name {i}") }).to_string();
+        let a = send(
+            &app,
+            post("/api/me", &[JSON, HOST, ("cookie", &ama)], &body),
+        )
+        .await;
+        if a.status != StatusCode::OK {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+            break;
+        }
+        renamed += 1;
+    }
+    assert!(renamed < 20, "{renamed} renames at once");
+    // New players are counted per address.
+    let mut minted = 0;
+    for _ in 0..40 {
+        let a = send(&app, from(stranger, get("/", &[HOST]))).await;
+        minted += usize::from(a.headers.contains_key("set-cookie"));
+    }
+    assert!(minted < 40, "{minted} new players from one address at once");
+    // One player's flood of hand-over links leaves the other's.
+    let handoff = format!("/api/games/{id}/handoff");
+    for _ in 0..10_001 {
+        let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &ama)], "")).await;
+        if a.status == StatusCode::TOO_MANY_REQUESTS {
+            break;
+        }
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    }
+    let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &kofi)], "")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+}
+
+#[tokio::test]
+async fn only_the_named_proxies_are_believed_and_ipv6_counts_by_64() {
+    // Finding 6: `--trust-proxy` believed X-Forwarded-For from any
+    // loopback peer, and limits counted each IPv6 address apart: 300
+    // made-up addresses made 300 games with no 429.
+    let app = app(state(Config {
+        create_rate: Rate {
+            burst: 2,
+            every_ms: 60_000,
+        },
+        policy: awale_web::Policy {
+            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
+            ..awale_web::Policy::default()
+        },
+        ..quick()
+    }));
+    let new_game = |peer: &str, forwarded: &str| {
+        let mut headers = vec![JSON, HOST, ME];
+        if !forwarded.is_empty() {
+            headers.push(("x-forwarded-for", forwarded));
+        }
+        from(peer, post("/api/games", &headers, r#"{"mode":"humans"}"#))
+    };
+    // Another program on the machine, not the proxy: its own address.
+    let statuses: Vec<StatusCode> = {
+        let mut s = Vec::new();
+        for i in 0..3 {
+            let spoofed = format!("192.0.2.{i}");
+            s.push(send(&app, new_game("127.0.0.2", &spoofed)).await.status);
+        }
+        s
+    };
+    assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    // Through the proxy: the address it saw, whatever the client wrote
+    // to its left.
+    let mut last = StatusCode::OK;
+    for i in 0..3 {
+        let forwarded = format!("192.0.2.{i}, 198.51.100.20");
+        last = send(&app, new_game("127.0.0.1", &forwarded)).await.status;
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    // One IPv6 subscriber's /64 is one client.
+    let mut last = StatusCode::OK;
+    for i in 1..=3 {
+        last = send(&app, new_game(&format!("2001:db8:5:7::{i}"), ""))
+            .await
+            .status;
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

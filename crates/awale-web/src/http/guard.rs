@@ -19,8 +19,8 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
-use super::extract::{header_items, TrustProxy, Viewer};
-use crate::game::PlayerId;
+use super::extract::{header_items, ClientIp, Viewer};
+use crate::game::{now_ms, PlayerId};
 use crate::AppState;
 
 /// The cookie that holds a browser's player secret.
@@ -39,9 +39,9 @@ pub struct Policy {
     pub public_origin: Option<String>,
     /// Cookies only over HTTPS (when the public URL is `https`).
     pub secure_cookies: bool,
-    /// Take the client's address from `X-Forwarded-For` when the peer is
-    /// a reverse proxy on this machine.
-    pub trust_proxy: bool,
+    /// The reverse proxies in front (their addresses): a request from one
+    /// of them has its client's address in `X-Forwarded-For`.
+    pub trust_proxy: Vec<std::net::IpAddr>,
 }
 
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
@@ -59,11 +59,19 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
             return with_security_headers(e.into_response());
         }
     }
+    let client = ClientIp::of(
+        ClientIp::peer(req.extensions()),
+        req.headers(),
+        &policy.trust_proxy,
+    );
     let mut issued = None;
     let mut player = player_of(req.headers());
     let page_load = req.method() == Method::GET
         && (!req.uri().path().starts_with("/api/") || req.uri().path() == "/api/me");
-    if player.is_none() && page_load {
+    // New players are counted per address: past the rate, the page is
+    // served without one (it can watch, not play, until later).
+    let may_mint = || state.shared.players.take(&client.0, 1, now_ms()).is_ok();
+    if player.is_none() && page_load && may_mint() {
         match new_secret() {
             Ok(secret) => {
                 player = Some(player_id(&secret));
@@ -73,7 +81,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         }
     }
     req.extensions_mut().insert(Viewer(player));
-    req.extensions_mut().insert(TrustProxy(policy.trust_proxy));
+    req.extensions_mut().insert(client);
     let mut response = next.run(req).await;
     if let Some(secret) = issued {
         let secure = if policy.secure_cookies {

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
 use super::events::online_seat;
-use super::extract::{JsonBody, OnGame, Player};
+use super::extract::{ClientIp, JsonBody, OnGame, Player};
 use super::guard::{hex, new_secret};
 use crate::error::{Error, Kind};
 use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat, WebGame};
@@ -28,6 +28,8 @@ type ApiResult<T> = Result<T, ApiError>;
 pub const MAX_CHAT_CHARS: usize = 280;
 /// Chat messages a game keeps showing.
 const CHAT_SHOWN: usize = 200;
+/// "Continue on another device" links waiting per player.
+const HANDOFFS_PER_PLAYER: usize = 3;
 /// How long a "continue on another device" link works.
 const HANDOFF_MS: i64 = 10 * 60 * 1000;
 
@@ -78,9 +80,11 @@ pub struct NameRequest {
 pub async fn rename(
     State(state): State<AppState>,
     Player(player): Player,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
     let name = parse_name(req.name.as_deref())?;
+    state.shared.renames.take(&player, ip, now_ms())?;
     state
         .shared
         .games
@@ -302,6 +306,7 @@ pub struct HandoffLink {
 pub async fn handoff(
     on: OnGame,
     Player(me): Player,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Json<HandoffLink>> {
     let game = on.load().await?;
@@ -309,6 +314,7 @@ pub async fn handoff(
     if online_seat(&game, Some(&me)).is_none() {
         return Err(Error::forbidden("not_your_seat", "you hold no seat in this game").into());
     }
+    state.shared.handoff_links.take(&me, ip, now_ms())?;
     let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
     let now = now_ms();
     {
@@ -318,6 +324,17 @@ pub async fn handoff(
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         handoffs.retain(|_, h| h.expires_ms > now);
+        // A player's own links waiting: past a few, the oldest goes, so
+        // one player's requests only ever replace their own.
+        let mut mine: Vec<(i64, String)> = handoffs
+            .iter()
+            .filter(|(_, h)| h.player == me)
+            .map(|(k, h)| (h.expires_ms, k.clone()))
+            .collect();
+        mine.sort();
+        while mine.len() >= HANDOFFS_PER_PLAYER {
+            handoffs.remove(&mine.remove(0).1);
+        }
         if handoffs.len() > 10_000 {
             return Err(Error::new(Kind::Busy, "busy", "too many links waiting: try later").into());
         }
@@ -391,6 +408,7 @@ pub struct ChatRequest {
 pub async fn chat(
     on: OnGame,
     Player(me): Player,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
     let text = clean_text(&req.text);
@@ -414,7 +432,7 @@ pub async fn chat(
         }
     };
     let (state, id) = (&on.state, on.id);
-    state.shared.chats.take(&me, 1, now_ms())?;
+    state.shared.chats.take(&me, ip, now_ms())?;
     let game = on.load().await?;
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "chat is for online games").into());
@@ -491,6 +509,7 @@ pub struct Reaction {
 pub async fn react(
     on: OnGame,
     Player(me): Player,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ReactRequest>,
 ) -> ApiResult<StatusCode> {
     let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
@@ -504,7 +523,7 @@ pub async fn react(
         )
         .into());
     };
-    on.state.shared.reactions.take(&me, 1, now_ms())?;
+    on.state.shared.reactions.take(&me, ip, now_ms())?;
     let game = on.load().await?;
     let side = online_seat(&game, Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
