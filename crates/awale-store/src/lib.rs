@@ -482,8 +482,29 @@ impl Store {
         .await
     }
 
+    /// How many online games `player` made wait for an opponent now.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn open_challenges(&self, player: PlayerId) -> Result<i64, StoreError> {
+        self.read(move |conn| {
+            Ok(conn.query_row(
+                "SELECT (SELECT COUNT(*) FROM games WHERE south_player = ?1 AND north_player IS NULL
+                         AND mode = 'online' AND result = '*' AND stop IS NULL)
+                      + (SELECT COUNT(*) FROM games WHERE north_player = ?1 AND south_player IS NULL
+                         AND mode = 'online' AND result = '*' AND stop IS NULL)",
+                [&player.0],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+    }
+
     /// Online games going on: those waiting for a second player (public
-    /// ones) and those being played, newest first.
+    /// ones: a private invitation is nobody else's business until it is
+    /// played) and those being played, newest first, the first `limit`
+    /// of them (filtered before they are counted).
     ///
     /// # Errors
     ///
@@ -494,6 +515,7 @@ impl Store {
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
+                 AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
             )?;
             let rows = stmt.query_map([limit as i64], |r| {

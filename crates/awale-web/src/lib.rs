@@ -41,6 +41,12 @@ const RENAME_RATE: Rate = Rate {
     burst: 5,
     every_ms: 10_000,
 };
+/// Online games a player may offer: 10 at once, then one every 20 s (and
+/// four players' worth per address).
+const CHALLENGE_RATE: Rate = Rate {
+    burst: 10,
+    every_ms: 20_000,
+};
 /// "Continue on another device" links a player may ask for: 5 at once,
 /// then one a minute.
 const HANDOFF_RATE: Rate = Rate {
@@ -80,6 +86,10 @@ pub struct Config {
     pub reaction_rate: Rate,
     /// New players (the cookie given on a first visit) per client address.
     pub player_rate: Rate,
+    /// How long the maker of an online game waiting for its second player
+    /// may be away (never connected yet, or gone: a reload, a network
+    /// change) before it is withdrawn.
+    pub challenge_grace: Duration,
 }
 
 impl Default for Config {
@@ -110,6 +120,7 @@ impl Default for Config {
                 burst: 30,
                 every_ms: 2_000,
             },
+            challenge_grace: Duration::from_secs(20),
         }
     }
 }
@@ -133,6 +144,7 @@ struct Shared {
     reactions: PerPlayerAndClient<game::PlayerId>,
     renames: PerPlayerAndClient<game::PlayerId>,
     handoff_links: PerPlayerAndClient<game::PlayerId>,
+    challenges: PerPlayerAndClient<game::PlayerId>,
     handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
@@ -191,6 +203,7 @@ impl AppState {
                 reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
                 renames: PerPlayerAndClient::new("new nicknames", RENAME_RATE),
                 handoff_links: PerPlayerAndClient::new("links to another device", HANDOFF_RATE),
+                challenges: PerPlayerAndClient::new("online games", CHALLENGE_RATE),
                 handoffs: Mutex::new(std::collections::HashMap::new()),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,

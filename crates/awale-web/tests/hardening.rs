@@ -793,6 +793,92 @@ async fn only_the_named_proxies_are_believed_and_ipv6_counts_by_64() {
     assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
+    // Finding 4: the lobby took the newest 200 unfinished online games and
+    // then dropped the private ones; a challenge whose maker never
+    // connected never expired; nothing capped them. 200 challenges emptied
+    // the lobby.
+    let app = app(state(Config {
+        challenge_grace: Duration::from_millis(500),
+        ..quick()
+    }));
+    let honest = visit(&app).await;
+    let real = game_of(
+        &app,
+        &honest,
+        r#"{"mode":"online","name":"Ama","public":true}"#,
+    )
+    .await;
+    // Its maker is there, on the game's live events.
+    let events = app
+        .clone()
+        .oneshot(get(
+            &format!("/api/games/{real}/events"),
+            &[HOST, ("cookie", &honest)],
+        ))
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK);
+    // One player may have only a few games waiting.
+    let mut waiting = 0;
+    for _ in 0..6 {
+        let a = send(
+            &app,
+            post(
+                "/api/games",
+                &[JSON, HOST, ME],
+                r#"{"mode":"online","name":"Spam","public":true}"#,
+            ),
+        )
+        .await;
+        if a.status == StatusCode::CREATED {
+            waiting += 1;
+        } else {
+            assert_eq!(a.body["error"], "too_many_challenges", "{}", a.body);
+        }
+    }
+    assert!(waiting <= 3, "{waiting} challenges of one player");
+    // 210 private invitations from as many made-up players and addresses,
+    // newer than the real challenge.
+    for i in 0..210 {
+        let cookie = format!("awale_player={:064x}", 1_000 + i);
+        let ip = format!("10.1.{}.{}", i / 200, i % 200 + 1);
+        let a = send(
+            &app,
+            from(
+                &ip,
+                post(
+                    "/api/games",
+                    &[JSON, HOST, ("cookie", &cookie)],
+                    r#"{"mode":"online","name":"Spam"}"#,
+                ),
+            ),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    }
+    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
+    let ids: Vec<i64> = lobby.body["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    assert!(ids.contains(&real), "the real challenge is hidden: {ids:?}");
+    // Challenges whose maker never came are withdrawn; the real one stays.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
+    let ids: Vec<i64> = lobby.body["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![real]);
+    drop(events);
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

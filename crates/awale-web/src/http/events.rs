@@ -26,10 +26,6 @@ use crate::game::{now_ms, Mode, PlayerId, WebGame};
 use crate::live::{Event, Watch};
 use crate::AppState;
 
-/// How long the maker of an open challenge may be gone (a reload, a
-/// network change) before the challenge is withdrawn.
-const CHALLENGE_GRACE: Duration = Duration::from_secs(20);
-
 /// The side `player` holds in online game `game`, if any.
 pub fn online_seat(game: &WebGame, player: Option<&PlayerId>) -> Option<awale_core::Side> {
     if game.mode != Mode::Online {
@@ -119,11 +115,13 @@ pub async fn game_events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
-/// After [`CHALLENGE_GRACE`], withdraws online game `id` if it still waits
-/// for its second player and its maker (on `side`) is still gone.
-fn withdraw_later(state: AppState, id: i64, side: awale_core::Side) {
+/// After the challenge grace (`Config::challenge_grace`), withdraws online
+/// game `id` if it still waits for its second player and its maker (on
+/// `side`) is still gone, or never came: a challenge lives only while its
+/// maker is there to play it.
+pub fn withdraw_later(state: AppState, id: i64, side: awale_core::Side) {
     tokio::spawn(async move {
-        tokio::time::sleep(CHALLENGE_GRACE).await;
+        tokio::time::sleep(state.shared.config.challenge_grace).await;
         let hub = state.shared.games.hub();
         if hub.gone_since(id, side, 0).is_none() {
             return;

@@ -45,6 +45,9 @@ pub async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
     }))
 }
 
+/// Online games waiting for an opponent one player may have.
+const MAX_OPEN_CHALLENGES: i64 = 3;
+
 /// The clock presets offered (minutes, seconds added per move).
 pub const CLOCK_PRESETS: [[u32; 2]; 5] = [[1, 1], [3, 2], [5, 3], [10, 5], [15, 10]];
 
@@ -176,6 +179,20 @@ pub async fn create(
     if mode == Mode::Online {
         let name = parse_name(req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
+        let open = state
+            .shared
+            .games
+            .store()
+            .open_challenges(player.clone())
+            .await?;
+        if open >= MAX_OPEN_CHALLENGES {
+            return Err(Error::conflict(
+                "too_many_challenges",
+                format!("you have {open} games waiting for an opponent: withdraw one first"),
+            )
+            .into());
+        }
+        state.shared.challenges.take(&player, ip, now)?;
         web.seats[side.index()] = Some(Seat {
             player: player.clone(),
             name: name.clone(),
@@ -191,6 +208,15 @@ pub async fn create(
         web.seat_maker(&player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
+    if let Some(side) = web
+        .seats
+        .iter()
+        .position(Option::is_some)
+        .filter(|_| web.waiting())
+    {
+        // Withdrawn unless its maker comes to play it.
+        super::events::withdraw_later(state.clone(), web.id, Side::BOTH[side]);
+    }
     Ok((
         StatusCode::CREATED,
         Json(web.view(now, Some(Some(&player)))),
