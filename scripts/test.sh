@@ -15,6 +15,20 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# The accessibility tests inject axe-core (the npm package, its version
+# pinned in crates/awale/tests/axe/package-lock.json) into the page. Needs
+# npm (Debian's package); installed only when missing.
+if ! command -v npm >/dev/null 2>&1; then
+    echo "scripts/test.sh: installing npm for the accessibility tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+fi
+if [ ! -f crates/awale/tests/axe/node_modules/axe-core/axe.min.js ]; then
+    npm ci --no-audit --no-fund --prefix crates/awale/tests/axe >/dev/null
+fi
+
 # The build on several processes (`awale db build --mpi`) is tested under a
 # real mpirun: Open MPI, and libclang for the bindings of the `mpi` crate
 # (Debian's packages). Installed only when missing.

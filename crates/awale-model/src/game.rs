@@ -129,6 +129,43 @@ pub struct Offers {
     pub rematch: Option<Side>,
     /// The rematch game, once accepted.
     pub rematch_id: Option<i64>,
+    /// The side whose takeback request the other has just declined (until
+    /// its next move or request), so that it is told. News of the moment:
+    /// not stored.
+    pub takeback_declined: Option<Side>,
+    /// The side whose rematch offer the other has declined (until it
+    /// offers again). Not stored either.
+    pub rematch_declined: Option<Side>,
+}
+
+/// The number of an event in a game's history (see `awale_service::live`). `epoch` names the history
+/// (a random number, new when the server starts or the game comes back
+/// into memory): numbers of two epochs cannot be compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Version {
+    /// The history's name.
+    pub epoch: u32,
+    /// The event's number in it, from 1 (0: before any event).
+    pub number: u64,
+}
+
+impl std::fmt::Display for Version {
+    /// `EPOCH.NUMBER`, as the events' ids and `?since=` write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.epoch, self.number)
+    }
+}
+
+impl std::str::FromStr for Version {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Version, ()> {
+        let (epoch, number) = text.trim().split_once('.').ok_or(())?;
+        Ok(Version {
+            epoch: epoch.parse().map_err(|_| ())?,
+            number: number.parse().map_err(|_| ())?,
+        })
+    }
 }
 
 /// One stored browser game.
@@ -160,6 +197,9 @@ pub struct WebGame {
     pub offers: Offers,
     /// The game itself: rules, start, moves, resignation.
     pub game: Game,
+    /// The number of its last event (see [`crate::live`]), for the views
+    /// to carry: kept in memory, not stored.
+    pub version: Version,
 }
 
 /// Milliseconds since 1970 now.
@@ -197,6 +237,7 @@ impl WebGame {
             stop: None,
             offers: Offers::default(),
             game,
+            version: Version::default(),
         }
     }
 
@@ -275,17 +316,16 @@ impl WebGame {
         if self.sides_of(player).contains(&side) {
             return Ok(());
         }
-        let whose = match self.mode {
-            Mode::Computer { .. } if self.computer_to_move() => "the computer's",
-            _ if player.is_none() => {
-                "another player's (this browser has no player cookie: open the page first)"
+        let message = match self.mode {
+            Mode::Computer { .. } if self.computer_to_move() => {
+                format!("{side} is the computer's side: wait for its move")
             }
-            _ => "another player's",
+            _ if player.is_none() => "you are watching this game: only its players move \
+                 (this browser sent no player cookie; open the page to get one)"
+                .to_string(),
+            _ => format!("you are watching this game: {side} is another player's seat"),
         };
-        Err(Error::forbidden(
-            "not_your_seat",
-            format!("{side} is {whose} seat in this game: you can watch, not play"),
-        ))
+        Err(Error::forbidden("not_your_seat", message))
     }
 
     /// The side `player` acts for in a request that names none: their only
@@ -300,16 +340,32 @@ impl WebGame {
             [side] => Ok(*side),
             [] => Err(Error::forbidden(
                 "not_your_seat",
-                "you hold no seat in this game: you can watch, not play",
+                "you are watching this game: only its players can do that",
             )),
             _ => Ok(self.game.position().to_move()),
         }
     }
 
+    /// Whether `side` has made a move in this game.
+    pub fn has_moved(&self, side: Side) -> bool {
+        self.game.plies().iter().any(|p| p.before.to_move() == side)
+    }
+
+    /// Whether the side to move's time runs now: in a clock game going on;
+    /// online, only once that side has made its first move (as on
+    /// lichess: no clock runs before a side's first move, and a side that
+    /// never moves is what [`WebGame::abort`] is for).
+    pub fn clock_running(&self) -> bool {
+        self.clock.is_some()
+            && self.end().is_none()
+            && !self.waiting()
+            && (self.mode != Mode::Online || self.has_moved(self.game.position().to_move()))
+    }
+
     /// Ends the game on time if the side to move's clock has run out at
     /// `now`. Returns whether it did.
     pub fn check_flag(&mut self, now: i64) -> bool {
-        if self.end().is_some() || self.waiting() {
+        if !self.clock_running() {
             return false;
         }
         let Some(clock) = self.clock else {
@@ -328,7 +384,7 @@ impl WebGame {
     /// for a clock game going on.
     pub fn flag_deadline(&self) -> Option<i64> {
         let clock = self.clock?;
-        if self.end().is_some() || self.waiting() {
+        if !self.clock_running() {
             return None;
         }
         let mover = self.game.position().to_move();
@@ -341,7 +397,7 @@ impl WebGame {
         let mut left = clock.remaining_ms;
         if let Some(Stop::Time(side)) = self.stop {
             left[side.index()] = 0;
-        } else if self.end().is_none() && !self.waiting() {
+        } else if self.clock_running() {
             let mover = self.game.position().to_move().index();
             left[mover] = (left[mover] - (now - self.turn_started_ms)).max(0);
         }
@@ -372,6 +428,7 @@ impl WebGame {
     pub fn play(&mut self, mv: Move, now: i64) -> Result<u8, Error> {
         self.check_going_on()?;
         let mover = self.game.position().to_move();
+        let timed = self.clock_running();
         if mv.side() != mover {
             return Err(Error::conflict(
                 "not_your_turn",
@@ -386,12 +443,15 @@ impl WebGame {
             };
             Error::invalid("illegal_move", e.to_string()).because(reason)
         })?;
-        if let Some(clock) = &mut self.clock {
+        // A move made before the side's clock ran (its first, online) is
+        // free, and earns no increment.
+        if let (Some(clock), true) = (&mut self.clock, timed) {
             let used = now - self.turn_started_ms;
             clock.remaining_ms[mover.index()] += clock.increment_ms - used;
         }
         self.turn_started_ms = now;
         self.offers.takeback = None;
+        self.offers.takeback_declined = None;
         Ok(captured)
     }
 
@@ -527,8 +587,8 @@ impl WebGame {
     // ------------------------------------------------------------ online --
 
     /// `seat` takes the free side of an online game that waits for its
-    /// second player; the game (and its clock) begins at `now`. Returns the
-    /// side taken.
+    /// second player; the game begins at `now` (each side's clock at its
+    /// first move). Returns the side taken.
     ///
     /// # Errors
     ///
@@ -592,7 +652,7 @@ impl WebGame {
     pub fn ask_takeback(&mut self, side: Side) -> Result<(), Error> {
         self.check_going_on()?;
         self.check_takeback()?;
-        if !self.game.plies().iter().any(|p| p.before.to_move() == side) {
+        if !self.has_moved(side) {
             return Err(Error::conflict(
                 "nothing_to_undo",
                 "you have no move to take back",
@@ -605,11 +665,13 @@ impl WebGame {
             ));
         }
         self.offers.takeback = Some(side);
+        self.offers.takeback_declined = None;
         Ok(())
     }
 
     /// `side` answers the other's takeback request: on yes, the moves back
-    /// to the asker's last move are taken back, and the asker moves again.
+    /// to the asker's last move are taken back, and the asker moves again;
+    /// on no, the asker is told (`takeback_declined`).
     ///
     /// # Errors
     ///
@@ -623,6 +685,7 @@ impl WebGame {
         };
         self.offers.takeback = None;
         if !accept {
+            self.offers.takeback_declined = Some(asker);
             return Ok(());
         }
         while self.game.undo().is_some() {
@@ -645,7 +708,7 @@ impl WebGame {
     /// `cannot_abort` when the game has really begun.
     pub fn abort(&mut self, side: Side, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
-        let moved = |s: Side| self.game.plies().iter().any(|p| p.before.to_move() == s);
+        let moved = |s: Side| self.has_moved(s);
         let mover = self.game.position().to_move();
         let allowed = if moved(Side::South) && moved(Side::North) {
             false
@@ -707,9 +770,28 @@ impl WebGame {
             Some(other) if other != side => Ok(true),
             _ => {
                 self.offers.rematch = Some(side);
+                self.offers.rematch_declined = None;
                 Ok(false)
             }
         }
+    }
+
+    /// `side` declines the other's rematch offer; the offerer is told
+    /// (`rematch_declined`) and may offer again.
+    ///
+    /// # Errors
+    ///
+    /// `no_rematch` when the other has offered none.
+    pub fn decline_rematch(&mut self, side: Side) -> Result<(), Error> {
+        let Some(offerer) = self.offers.rematch.filter(|&o| o != side) else {
+            return Err(Error::conflict(
+                "no_rematch",
+                "your opponent has not offered a rematch",
+            ));
+        };
+        self.offers.rematch = None;
+        self.offers.rematch_declined = Some(offerer);
+        Ok(())
     }
 }
 
@@ -956,6 +1038,70 @@ mod tests {
         g.answer_takeback(Side::North, true, 3).unwrap();
         assert!(g.game.plies().is_empty());
         assert_eq!(g.game.position().to_move(), Side::South);
+    }
+
+    #[test]
+    fn a_declined_takeback_or_rematch_is_told_to_the_asker() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        g.play(letter('F'), 1).unwrap();
+        g.ask_takeback(Side::South).unwrap();
+        g.answer_takeback(Side::North, false, 2).unwrap();
+        assert_eq!(g.offers.takeback, None);
+        assert_eq!(g.offers.takeback_declined, Some(Side::South));
+        assert_eq!(g.game.plies().len(), 1, "nothing taken back");
+        // Said until the asker's next move.
+        g.play(letter('f'), 3).unwrap();
+        assert_eq!(g.offers.takeback_declined, None);
+        g.resign(Side::North).unwrap();
+        assert_eq!(
+            g.decline_rematch(Side::North).unwrap_err().code,
+            "no_rematch"
+        );
+        assert!(!g.offer_rematch(Side::South).unwrap());
+        assert_eq!(
+            g.decline_rematch(Side::South).unwrap_err().code,
+            "no_rematch",
+            "one's own offer"
+        );
+        g.decline_rematch(Side::North).unwrap();
+        assert_eq!(g.offers.rematch, None);
+        assert_eq!(g.offers.rematch_declined, Some(Side::South));
+        // The offerer may offer again.
+        assert!(!g.offer_rematch(Side::South).unwrap());
+        assert_eq!(g.offers.rematch_declined, None);
+    }
+
+    #[test]
+    fn online_no_clock_runs_before_each_sides_first_move() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.clock = Some(Clock {
+            initial_ms: 30_000,
+            increment_ms: 1_000,
+            remaining_ms: [30_000; 2],
+        });
+        g.seats[0] = Some(player("ama"));
+        g.sit(player("kofi"), 1_000).unwrap();
+        // South thinks 25 s over the first move: nothing is charged, no
+        // flag is armed, nothing falls.
+        assert!(!g.clock_running());
+        assert_eq!(g.flag_deadline(), None);
+        assert_eq!(g.time_left(26_000), Some([30_000, 30_000]));
+        assert!(!g.check_flag(99_000));
+        g.play(letter('F'), 26_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [30_000, 30_000]);
+        // North's first move is free too.
+        assert!(!g.clock_running());
+        g.play(letter('f'), 60_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [30_000, 30_000]);
+        // From South's second move on, each side's time runs.
+        assert!(g.clock_running());
+        assert_eq!(g.flag_deadline(), Some(90_000));
+        assert_eq!(g.time_left(70_000), Some([20_000, 30_000]));
+        g.play(letter('A'), 70_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [21_000, 30_000]);
+        assert!(g.check_flag(100_000));
+        assert_eq!(g.stop, Some(Stop::Time(Side::North)));
     }
 
     #[test]

@@ -181,6 +181,10 @@ pub struct Head {
     /// Offers between the players: `takeback` and `rematch` name the side
     /// that asked; `rematch_id` is the rematch once accepted.
     pub offers: OffersView,
+    /// The number of the game's last event when the view was made
+    /// (`{epoch, number}`): a view is newer than another of the same
+    /// epoch when its number is larger.
+    pub version: crate::game::Version,
 }
 
 /// Offers between the two players.
@@ -192,6 +196,10 @@ pub struct OffersView {
     pub rematch: Option<char>,
     /// The rematch game.
     pub rematch_id: Option<i64>,
+    /// The side whose takeback request was just declined.
+    pub takeback_declined: Option<char>,
+    /// The side whose rematch offer was declined.
+    pub rematch_declined: Option<char>,
 }
 
 /// A whole game.
@@ -256,7 +264,6 @@ impl WebGame {
         } else {
             Vec::new()
         };
-        let running = end.is_none() && !self.waiting();
         Head {
             id: self.id,
             position: BoardView::of(&position),
@@ -275,7 +282,9 @@ impl WebGame {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
                 left_ms: self.time_left(now),
-                running: running.then(|| Side::letter(position.to_move())),
+                running: self
+                    .clock_running()
+                    .then(|| Side::letter(position.to_move())),
             }),
             waiting: self.waiting(),
             turn_elapsed_ms: (now - self.turn_started_ms).max(0),
@@ -283,7 +292,10 @@ impl WebGame {
                 takeback: self.offers.takeback.map(Side::letter),
                 rematch: self.offers.rematch.map(Side::letter),
                 rematch_id: self.offers.rematch_id,
+                takeback_declined: self.offers.takeback_declined.map(Side::letter),
+                rematch_declined: self.offers.rematch_declined.map(Side::letter),
             },
+            version: self.version,
         }
     }
 

@@ -564,14 +564,18 @@ impl Computer {
     }
 
     /// Chooses a move for the side to move at `level`, thinking at most
-    /// `budget` (weak levels answer at once), reporting its depth through
-    /// `on_info`. None only when the game is over or the level unknown.
+    /// `budget`, less when `clock` (the side to move's game clock) runs low:
+    /// the engine's time manager shares it out (weak levels answer at
+    /// once). Reports its depth through `on_info`. None only when the game
+    /// is over or the level unknown.
+    #[allow(clippy::too_many_arguments)]
     pub fn choose_move(
         &self,
         game: &Game,
         level: u8,
         seed: u64,
         budget: Duration,
+        clock: Option<awale_engine::Clock>,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(u32, u64),
     ) -> Option<Move> {
@@ -592,6 +596,7 @@ impl Computer {
             return Some(mv);
         }
         limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
+        limits.clock = clock;
         self.with_engine(game.rules(), oracle, |e| {
             e.search(game, &limits, stop, &mut |info| {
                 on_info(info.depth, info.nodes)
@@ -746,6 +751,7 @@ mod tests {
             6,
             1,
             Duration::from_millis(200),
+            None,
             &stop,
             &mut |_, _| {},
         );

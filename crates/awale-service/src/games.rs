@@ -3,7 +3,10 @@
 //! made on a copy, stored (durably, group-committed with the others), and
 //! only then becomes the game and is sent to its watchers. Clocks are kept
 //! here: a flag falls on the server when a side's time runs out, whether
-//! or not anyone is connected.
+//! or not anyone is connected. So is the computer's turn: once a change
+//! leaves a game against the computer with the computer to move, its
+//! search starts here (as a flag is armed), and its move is stored and
+//! sent like any other, whether or not the page that moved is still there.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -13,8 +16,9 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::task::AbortHandle;
 
-use crate::error::Error;
-use crate::game::{now_ms, WebGame};
+use crate::computer::{Computer, Priority, Thinking};
+use crate::error::{Error, Kind};
+use crate::game::{now_ms, Mode, WebGame};
 use crate::live::Hub;
 use crate::store::{LobbyGame, Store};
 
@@ -30,7 +34,22 @@ struct Entry {
     game: tokio::sync::Mutex<Option<WebGame>>,
     touched_ms: AtomicI64,
     timer: Mutex<Option<AbortHandle>>,
+    /// The number of moves of the position the computer is searching, while
+    /// it searches.
+    search: Mutex<Option<usize>>,
 }
+
+/// Who plays the computer's side of the games against it.
+struct Player {
+    computer: Arc<Computer>,
+    /// The longest the computer thinks over one move.
+    move_time: Duration,
+}
+
+/// How often the computer's search is tried again when the computer is
+/// busy with other searches, and for how long.
+const BUSY_RETRY: Duration = Duration::from_millis(250);
+const BUSY_TRIES: u32 = 240;
 
 /// The games in use, the store behind them and their watchers.
 pub struct Games {
@@ -38,6 +57,7 @@ pub struct Games {
     hub: Arc<Hub>,
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
     lobby_changed: AtomicBool,
+    player: Option<Player>,
 }
 
 /// What a change did, for the watchers.
@@ -79,7 +99,19 @@ impl Games {
             hub,
             entries: Mutex::new(HashMap::new()),
             lobby_changed: AtomicBool::new(true),
+            player: None,
         }
+    }
+
+    /// The same games, where `computer` plays the computer's moves of the
+    /// games against it, thinking at most `move_time` over one (less when
+    /// its clock runs low).
+    pub fn with_computer(mut self, computer: Arc<Computer>, move_time: Duration) -> Games {
+        self.player = Some(Player {
+            computer,
+            move_time,
+        });
+        self
     }
 
     /// The store.
@@ -152,6 +184,7 @@ impl Games {
                 game: tokio::sync::Mutex::new(None),
                 touched_ms: AtomicI64::new(now_ms()),
                 timer: Mutex::new(None),
+                search: Mutex::new(None),
             })
         }))
     }
@@ -161,10 +194,17 @@ impl Games {
         let mut entries = lock(&self.entries);
         let before = entries.len();
         entries.retain(|id, e| {
-            now - e.touched_ms.load(Ordering::Relaxed) < IDLE_MS
+            let kept = now - e.touched_ms.load(Ordering::Relaxed) < IDLE_MS
                 || self.hub.has_listeners(*id)
                 || lock(&e.timer).is_some()
-                || Arc::strong_count(e) > 1
+                || lock(&e.search).is_some()
+                || Arc::strong_count(e) > 1;
+            if !kept {
+                // Its events' numbers go with it: a listener that comes
+                // back later gets the whole game.
+                self.hub.forget(*id);
+            }
+            kept
         });
         let gone = before - entries.len();
         if gone > 0 {
@@ -253,7 +293,8 @@ impl Games {
         let mut slot = entry.game.lock().await;
         if slot.is_none() {
             match self.store.load(id).await? {
-                Some(game) => {
+                Some(mut game) => {
+                    game.version = self.hub.version(id);
                     self.arm_flag(&entry, &game);
                     *slot = Some(game);
                 }
@@ -286,11 +327,14 @@ impl Games {
                 Change::State
             };
             self.arm_flag(&entry, &game);
-            self.publish(&game, kind);
-            if game.mode == crate::game::Mode::Online {
+            self.publish(&mut game, kind);
+            if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
             }
             *slot = Some(game.clone());
+        }
+        if let Some(stored) = slot.as_ref() {
+            self.arm_computer(&entry, stored);
         }
         drop(slot);
         match outcome {
@@ -307,32 +351,40 @@ impl Games {
     ///
     /// A storage failure; nothing is stored then.
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
-        let games = self.store.create(games).await?;
-        for game in &games {
-            if game.clock.is_some() || game.mode == crate::game::Mode::Online {
+        let mut games = self.store.create(games).await?;
+        for game in &mut games {
+            if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
+                game.version = self.hub.version(game.id);
                 let entry = self.entry(game.id);
                 let mut slot = entry.game.lock().await;
                 self.arm_flag(&entry, game);
+                self.arm_computer(&entry, game);
                 *slot = Some(game.clone());
             }
-            if game.mode == crate::game::Mode::Online {
+            if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
             }
         }
         Ok(games)
     }
 
-    /// Tells game `game`'s watchers what changed.
-    fn publish(&self, game: &WebGame, kind: Change) {
+    /// Tells game `game`'s watchers what changed, under the event's
+    /// version, which becomes the game's.
+    fn publish(&self, game: &mut WebGame, kind: Change) {
         let now = now_ms();
-        match kind {
-            Change::Move => {
-                if let Some(event) = game.move_event(now) {
-                    self.hub.publish(game.id, "move", event);
-                }
-            }
-            Change::State => self.hub.publish(game.id, "state", game.view(now, None)),
-        }
+        let id = game.id;
+        let version = match kind {
+            Change::Move => self.hub.publish_versioned(id, "move", |v| {
+                game.version = v;
+                let event = game.move_event(now)?;
+                serde_json::to_string(&event).ok()
+            }),
+            Change::State => self.hub.publish_versioned(id, "state", |v| {
+                game.version = v;
+                serde_json::to_string(&game.view(now, None)).ok()
+            }),
+        };
+        game.version = version;
     }
 
     /// Sets (or clears) the timer that drops the flag of the side to move
@@ -364,6 +416,123 @@ impl Games {
             }
         });
         *timer = Some(task.abort_handle());
+    }
+
+    /// Starts the computer's search when `game` (as stored) is against the
+    /// computer with the computer to move and no search of this position
+    /// runs yet. Its move is stored and sent as any other.
+    fn arm_computer(self: &Arc<Self>, entry: &Entry, game: &WebGame) {
+        let (Some(player), Mode::Computer { level, .. }) = (&self.player, game.mode) else {
+            return;
+        };
+        if !game.computer_to_move() {
+            return;
+        }
+        let plies = game.game.plies().len();
+        {
+            let mut search = lock(&entry.search);
+            if *search == Some(plies) {
+                return;
+            }
+            *search = Some(plies);
+        }
+        let me = Arc::clone(self);
+        let computer = Arc::clone(&player.computer);
+        let budget = player.move_time;
+        let game = game.clone();
+        tokio::spawn(async move {
+            let id = game.id;
+            let result = me.computer_moves(&computer, game, level, budget).await;
+            if let Some(entry) = lock(&me.entries).get(&id) {
+                let mut search = lock(&entry.search);
+                if *search == Some(plies) {
+                    *search = None;
+                }
+            }
+            match result {
+                Ok(()) => {}
+                // The game changed during the search (a resignation, a
+                // takeback): its move is not needed.
+                Err(e) if e.code == "stale" || e.code == "game_over" => {
+                    tracing::debug!(game = id, error = %e, "the computer's move was not needed");
+                }
+                Err(e) => tracing::warn!(game = id, error = %e, "the computer did not move"),
+            }
+        });
+    }
+
+    /// Searches the computer's move in `game` at `level` and plays it, if
+    /// the game has not changed meanwhile. The time for the move is the
+    /// engine's share of the computer's clock, at most `budget`. A busy
+    /// computer is asked again a little later.
+    async fn computer_moves(
+        self: &Arc<Self>,
+        computer: &Arc<Computer>,
+        game: WebGame,
+        level: u8,
+        budget: Duration,
+    ) -> Result<(), Error> {
+        let id = game.id;
+        let plies = game.game.plies().len();
+        let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let clock = match (game.clock, game.time_left(now_ms())) {
+            (Some(clock), Some(left)) => Some(awale_engine::Clock {
+                remaining: Duration::from_millis(
+                    left[game.game.position().to_move().index()].max(0) as u64,
+                ),
+                increment: Duration::from_millis(clock.increment_ms.max(0) as u64),
+                moves_to_go: None,
+            }),
+            _ => None,
+        };
+        let mut tries = 0;
+        let chosen = loop {
+            let hub = Arc::clone(&self.hub);
+            let search = game.game.clone();
+            let asked = computer
+                .run(None, Priority::Game, move |computer| {
+                    let stop = AtomicBool::new(false);
+                    computer.choose_move(
+                        &search,
+                        level,
+                        seed,
+                        budget,
+                        clock,
+                        &stop,
+                        &mut |depth, nodes| {
+                            hub.publish_now(
+                                id,
+                                "thinking",
+                                Thinking {
+                                    game: id,
+                                    depth,
+                                    nodes,
+                                },
+                            );
+                        },
+                    )
+                })
+                .await;
+            match asked {
+                Err(e) if e.kind == Kind::Busy && tries < BUSY_TRIES => {
+                    tries += 1;
+                    tokio::time::sleep(BUSY_RETRY).await;
+                }
+                other => break other?,
+            }
+        };
+        let mv = chosen.ok_or_else(|| Error::internal("no move found"))?;
+        self.apply_move(id, Some(plies), mv, |g| {
+            if !g.computer_to_move() {
+                return Err(Error::conflict(
+                    "stale",
+                    "the game changed during the search",
+                ));
+            }
+            Ok(())
+        })
+        .await
+        .map(|_| ())
     }
 
     /// The lobby now: open public challenges and games being played.

@@ -3,14 +3,22 @@
 //! one (`lobby`). An event is serialised once and shared by every
 //! listener. The hub also knows who watches each game: which seats are
 //! connected, since when a seat has been gone, how many spectators.
+//!
+//! The events of a game's history (`state`, `move`, `chat`) carry a
+//! [`Version`]; the last ones are kept, so that a listener that comes back
+//! gets what it missed (as lila's rounds do). Events of the moment
+//! (`presence`, `thinking`, `reaction`, `clock`) carry none and are never
+//! sent again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use awale_core::Side;
 use serde::Serialize;
 use tokio::sync::broadcast;
+
+pub use crate::game::Version;
 
 /// One event for the listeners of a game or of the lobby.
 #[derive(Clone, Debug)]
@@ -19,6 +27,75 @@ pub struct Event {
     pub name: &'static str,
     /// Its JSON data.
     pub data: Arc<str>,
+    /// Its number in the game's history (None: an event of the moment).
+    pub version: Option<Version>,
+}
+
+/// A game's last versioned events.
+struct History {
+    epoch: u32,
+    /// The number of the last event.
+    number: u64,
+    /// The events kept, oldest first, and the bytes of their data.
+    kept: VecDeque<Event>,
+    bytes: usize,
+}
+
+/// What a history keeps at most: events, and bytes of their data (a
+/// `state` holds the whole game).
+const HISTORY_EVENTS: usize = 64;
+const HISTORY_BYTES: usize = 64 * 1024;
+
+impl History {
+    fn new() -> History {
+        History {
+            epoch: crate::game::random_seed() as u32,
+            number: 0,
+            kept: VecDeque::new(),
+            bytes: 0,
+        }
+    }
+
+    fn version(&self) -> Version {
+        Version {
+            epoch: self.epoch,
+            number: self.number,
+        }
+    }
+
+    fn push(&mut self, event: Event) {
+        self.bytes += event.data.len();
+        self.kept.push_back(event);
+        while self.kept.len() > HISTORY_EVENTS
+            || (self.bytes > HISTORY_BYTES && self.kept.len() > 1)
+        {
+            if let Some(old) = self.kept.pop_front() {
+                self.bytes -= old.data.len();
+            }
+        }
+    }
+
+    /// The events after `since`, when this history has them all.
+    fn since(&self, since: Version) -> Option<Vec<Event>> {
+        if since.epoch != self.epoch || since.number > self.number {
+            return None;
+        }
+        let oldest = self
+            .kept
+            .front()
+            .and_then(|e| e.version)
+            .map_or(self.number + 1, |v| v.number);
+        if since.number + 1 < oldest {
+            return None;
+        }
+        Some(
+            self.kept
+                .iter()
+                .filter(|e| e.version.is_some_and(|v| v.number > since.number))
+                .cloned()
+                .collect(),
+        )
+    }
 }
 
 /// Who watches a game right now.
@@ -28,6 +105,10 @@ pub struct Presence {
     pub connected: [bool; 2],
     /// How many others watch.
     pub spectators: usize,
+    /// For how long each seat has had no connection (0 while connected;
+    /// since the server started, when nobody came back yet), in ms: the
+    /// page says a player has left only after a few seconds.
+    pub away_ms: [i64; 2],
 }
 
 /// Events a game's channel keeps for listeners that fall behind; beyond
@@ -43,17 +124,26 @@ struct Channel {
     gone_since: [i64; 2],
 }
 
-/// The channels of the games that have listeners, and the lobby's.
+/// The channels of the games that have listeners, the histories of the
+/// games in memory, and the lobby's channel.
 pub struct Hub {
-    channels: Mutex<HashMap<i64, Channel>>,
+    rooms: Mutex<Rooms>,
     lobby: broadcast::Sender<Event>,
     next_watcher: AtomicU64,
+}
+
+/// The games' channels and histories, under one lock: a listener that
+/// comes back reads what it missed and subscribes to what follows at once.
+#[derive(Default)]
+struct Rooms {
+    channels: HashMap<i64, Channel>,
+    histories: HashMap<i64, History>,
 }
 
 impl Default for Hub {
     fn default() -> Self {
         Hub {
-            channels: Mutex::new(HashMap::new()),
+            rooms: Mutex::new(Rooms::default()),
             lobby: broadcast::channel(CHANNEL_CAPACITY).0,
             next_watcher: AtomicU64::new(1),
         }
@@ -92,36 +182,102 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Hub {
-    /// Sends an event to the listeners of game `id`, if any.
-    pub fn publish(&self, id: i64, name: &'static str, data: impl Serialize) {
-        let channels = lock(&self.channels);
+    /// Adds an event to game `id`'s history and sends it to its listeners,
+    /// if any: `make` writes its data, given its version. Returns the
+    /// version (the same when `make` fails to write anything).
+    pub fn publish_versioned(
+        &self,
+        id: i64,
+        name: &'static str,
+        make: impl FnOnce(Version) -> Option<String>,
+    ) -> Version {
+        let mut rooms = lock(&self.rooms);
+        let Rooms {
+            channels,
+            histories,
+        } = &mut *rooms;
+        let history = histories.entry(id).or_insert_with(History::new);
+        let version = Version {
+            epoch: history.epoch,
+            number: history.number + 1,
+        };
+        let Some(text) = make(version) else {
+            return history.version();
+        };
+        history.number = version.number;
+        let event = Event {
+            name,
+            data: text.into(),
+            version: Some(version),
+        };
+        history.push(event.clone());
         if let Some(channel) = channels.get(&id) {
+            // An error only means that nobody listens now.
+            let _ = channel.sender.send(event);
+        }
+        version
+    }
+
+    /// Adds `data` to game `id`'s history as event `name` and sends it.
+    pub fn publish(&self, id: i64, name: &'static str, data: impl Serialize) -> Version {
+        self.publish_versioned(id, name, |_| serde_json::to_string(&data).ok())
+    }
+
+    /// Sends an event of the moment (not kept, no version) to the
+    /// listeners of game `id`, if any.
+    pub fn publish_now(&self, id: i64, name: &'static str, data: impl Serialize) {
+        let rooms = lock(&self.rooms);
+        if let Some(channel) = rooms.channels.get(&id) {
             if let Ok(text) = serde_json::to_string(&data) {
-                // An error only means that nobody listens now.
                 let _ = channel.sender.send(Event {
                     name,
                     data: text.into(),
+                    version: None,
                 });
             }
         }
     }
 
+    /// The version of game `id`'s last event (a history begins if it has
+    /// none).
+    pub fn version(&self, id: i64) -> Version {
+        let mut rooms = lock(&self.rooms);
+        rooms
+            .histories
+            .entry(id)
+            .or_insert_with(History::new)
+            .version()
+    }
+
+    /// Forgets game `id`'s history (the game leaves memory).
+    pub fn forget(&self, id: i64) {
+        lock(&self.rooms).histories.remove(&id);
+    }
+
     /// Whether anyone listens to game `id`.
     pub fn has_listeners(&self, id: i64) -> bool {
-        lock(&self.channels).contains_key(&id)
+        lock(&self.rooms).channels.contains_key(&id)
     }
 
     /// Starts watching game `id` (from `seat` when the viewer plays it) at
-    /// time `now`. Returns the events to come, the presence now, and the
-    /// handle whose drop ends the watch.
+    /// time `now`. Returns the events to come, those after `since` when the
+    /// history still has them all (None: the listener needs the whole
+    /// game), the presence now, and the handle whose drop ends the watch.
     pub fn watch(
         self: &Arc<Self>,
         id: i64,
         seat: Option<Side>,
         now: i64,
-    ) -> (broadcast::Receiver<Event>, Presence, Watch) {
-        let mut channels = lock(&self.channels);
-        let channel = channels.entry(id).or_insert_with(|| Channel {
+        since: Option<Version>,
+    ) -> (
+        broadcast::Receiver<Event>,
+        Option<Vec<Event>>,
+        Presence,
+        Watch,
+    ) {
+        let mut rooms = lock(&self.rooms);
+        let missed = since.and_then(|v| rooms.histories.get(&id)?.since(v));
+        let channel = rooms.channels.entry(id).or_insert_with(|| Channel {
             sender: broadcast::channel(CHANNEL_CAPACITY).0,
             seats: [0, 0],
             spectators: 0,
@@ -136,8 +292,9 @@ impl Hub {
         let _ = channel.sender.send(Event {
             name: "presence",
             data: serde_json::to_string(&presence).unwrap_or_default().into(),
+            version: None,
         });
-        drop(channels);
+        drop(rooms);
         let watch = Watch {
             hub: Arc::clone(self),
             game: id,
@@ -145,11 +302,12 @@ impl Hub {
             on_change: None,
             number: self.next_watcher.fetch_add(1, Ordering::Relaxed),
         };
-        (receiver, presence, watch)
+        (receiver, missed, presence, watch)
     }
 
     fn leave(&self, id: i64, seat: Option<Side>) -> Option<Presence> {
-        let mut channels = lock(&self.channels);
+        let mut rooms = lock(&self.rooms);
+        let channels = &mut rooms.channels;
         let channel = channels.get_mut(&id)?;
         match seat {
             Some(side) => {
@@ -167,6 +325,7 @@ impl Hub {
             let _ = channel.sender.send(Event {
                 name: "presence",
                 data: serde_json::to_string(&presence).unwrap_or_default().into(),
+                version: None,
             });
         }
         Some(presence)
@@ -174,7 +333,8 @@ impl Hub {
 
     /// Who watches game `id`.
     pub fn presence(&self, id: i64) -> Presence {
-        lock(&self.channels)
+        lock(&self.rooms)
+            .channels
             .get(&id)
             .map(presence_of)
             .unwrap_or_default()
@@ -184,7 +344,7 @@ impl Hub {
     /// None while connected, or when nobody has watched the game since the
     /// server started (then `default`).
     pub fn gone_since(&self, id: i64, side: Side, default: i64) -> Option<i64> {
-        match lock(&self.channels).get(&id) {
+        match lock(&self.rooms).channels.get(&id) {
             Some(c) if c.seats[side.index()] > 0 => None,
             Some(c) => Some(c.gone_since[side.index()]),
             None => Some(default),
@@ -200,6 +360,7 @@ impl Hub {
             let _ = self.lobby.send(Event {
                 name,
                 data: text.into(),
+                version: None,
             });
         }
     }
@@ -216,9 +377,18 @@ impl Hub {
 }
 
 fn presence_of(c: &Channel) -> Presence {
+    let now = crate::game::now_ms();
+    let away = |i: usize| {
+        if c.seats[i] > 0 {
+            0
+        } else {
+            (now - c.gone_since[i]).max(0)
+        }
+    };
     Presence {
         connected: [c.seats[0] > 0, c.seats[1] > 0],
         spectators: c.spectators,
+        away_ms: [away(0), away(1)],
     }
 }
 
@@ -229,9 +399,9 @@ mod tests {
     #[test]
     fn watchers_are_counted_by_seat_and_forgotten_when_they_leave() {
         let hub = Arc::new(Hub::default());
-        let (_rx1, p, south) = hub.watch(7, Some(Side::South), 100);
+        let (_rx1, _, p, south) = hub.watch(7, Some(Side::South), 100, None);
         assert_eq!(p.connected, [true, false]);
-        let (_rx2, _, fan) = hub.watch(7, None, 100);
+        let (_rx2, _, _, fan) = hub.watch(7, None, 100, None);
         assert_eq!(hub.presence(7).spectators, 1);
         assert_eq!(hub.gone_since(7, Side::North, 0), Some(100));
         assert_eq!(hub.gone_since(7, Side::South, 0), None);
@@ -239,5 +409,63 @@ mod tests {
         assert!(hub.gone_since(7, Side::South, 0).is_some());
         drop(fan);
         assert!(!hub.has_listeners(7));
+    }
+
+    #[test]
+    fn a_listener_that_comes_back_gets_the_events_it_missed_or_none_when_too_old() {
+        let hub = Arc::new(Hub::default());
+        let start = hub.version(3);
+        assert_eq!(start.number, 0);
+        let first = hub.publish(3, "chat", "one");
+        assert_eq!(first.number, 1);
+        hub.publish_now(3, "thinking", 5);
+        let names = |events: Option<Vec<Event>>| {
+            events.map(|e| e.iter().map(|e| e.data.to_string()).collect::<Vec<_>>())
+        };
+        for n in 2..=4 {
+            hub.publish(3, "chat", n);
+        }
+        let (_rx, missed, _, _w) = hub.watch(3, None, 0, Some(first));
+        assert_eq!(
+            names(missed),
+            Some(vec!["2".into(), "3".into(), "4".into()])
+        );
+        let (_rx, missed, _, _w) = hub.watch(3, None, 0, Some(hub.version(3)));
+        assert_eq!(names(missed), Some(vec![]), "nothing missed");
+        let other_epoch = Version {
+            epoch: start.epoch.wrapping_add(1),
+            number: 1,
+        };
+        let (_rx, missed, _, _w) = hub.watch(3, None, 0, Some(other_epoch));
+        assert!(missed.is_none(), "another history: the whole game");
+        let ahead = Version {
+            number: 99,
+            ..start
+        };
+        assert!(hub.watch(3, None, 0, Some(ahead)).1.is_none());
+        // Beyond what is kept: the whole game.
+        for n in 0..HISTORY_EVENTS {
+            hub.publish(3, "chat", n);
+        }
+        assert!(hub.watch(3, None, 0, Some(first)).1.is_none());
+        let recent = Version {
+            number: hub.version(3).number - 2,
+            ..start
+        };
+        assert_eq!(
+            hub.watch(3, None, 0, Some(recent)).1.map(|e| e.len()),
+            Some(2)
+        );
+        // A history begins again, under another name, once forgotten.
+        hub.forget(3);
+        assert_ne!(hub.version(3).epoch, start.epoch);
+        assert_eq!(
+            "12.5".parse::<Version>(),
+            Ok(Version {
+                epoch: 12,
+                number: 5
+            })
+        );
+        assert!("12".parse::<Version>().is_err() && "a.5".parse::<Version>().is_err());
     }
 }

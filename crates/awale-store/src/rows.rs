@@ -250,8 +250,11 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
             takeback: optional_side(row.takeback)?,
             rematch: optional_side(row.rematch)?,
             rematch_id: row.rematch_id,
+            // Declines are news of the moment, not stored.
+            ..Offers::default()
         },
         game,
+        version: Default::default(),
     }))
 }
 

@@ -20,7 +20,6 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -134,7 +133,6 @@ pub struct AppState {
 struct Shared {
     games: Arc<games::Games>,
     computer: Arc<computer::Computer>,
-    thinking: Mutex<HashSet<i64>>,
     config: Config,
     policy: Policy,
     creations: Limiter<Option<std::net::IpAddr>>,
@@ -175,7 +173,15 @@ impl AppState {
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {
-        let games = Arc::new(games::Games::new(store, Arc::new(live::Hub::default())));
+        let computer = Arc::new(computer::Computer::new(
+            oracles,
+            config.max_searches,
+            config.max_queued_searches,
+        ));
+        let games = Arc::new(
+            games::Games::new(store, Arc::new(live::Hub::default()))
+                .with_computer(Arc::clone(&computer), config.move_time),
+        );
         games.start()?;
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
@@ -190,13 +196,8 @@ impl AppState {
         }
         Ok(AppState {
             shared: Arc::new(Shared {
-                computer: Arc::new(computer::Computer::new(
-                    oracles,
-                    config.max_searches,
-                    config.max_queued_searches,
-                )),
+                computer,
                 games,
-                thinking: Mutex::new(HashSet::new()),
                 creations: Limiter::new("new games", config.create_rate),
                 players: Limiter::new("new players", config.player_rate),
                 chats: PerPlayerAndClient::new("chat messages", config.chat_rate),

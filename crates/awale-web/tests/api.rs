@@ -79,7 +79,7 @@ async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
     call(app, "POST", uri, Some(body)).await
 }
 
-/// POSTs `body` to the game's `action` (`moves`, `computer`, `undo`...).
+/// POSTs `body` to the game's `action` (`moves`, `undo`, `resign`...).
 async fn on_game(
     app: &Router,
     id: impl std::fmt::Display,
@@ -110,6 +110,24 @@ async fn import(app: &Router, record: &str) -> Value {
 
 fn plies(game: &Value) -> usize {
     game["plies"].as_array().unwrap().len()
+}
+
+/// Game `id` once it has `n` moves: the server plays the computer's moves
+/// by itself. Asked again until then, for at most ten seconds.
+async fn with_moves(app: &Router, id: i64, n: usize) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, game) = call(app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{game}");
+        if plies(&game) >= n {
+            return game;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no computer's move: {game}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test]
@@ -296,26 +314,24 @@ async fn the_computer_answers_and_only_once() {
     let app = memory_app();
     let (id, game) = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
     assert_eq!(game["computer_to_move"], false);
-    refused(
-        on_game(&app, id, "computer", Some(json!({"ply": 0}))).await,
-        StatusCode::CONFLICT,
-        "not_computer_turn",
-    );
+    // Nobody asks the server for the computer's move: that path is gone.
+    let (status, _) = on_game(&app, id, "computer", Some(json!({"ply": 0}))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "C", "ply": 0}))).await;
-    assert_eq!(game["computer_to_move"], true);
     // The person cannot play for the computer.
-    refused(
-        on_game(&app, id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
-        StatusCode::CONFLICT,
-        "not_your_turn",
-    );
-    let (status, game) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
-    assert_eq!(status, StatusCode::OK, "{game}");
-    assert_eq!(plies(&game), 2);
+    if game["computer_to_move"] == true {
+        refused(
+            on_game(&app, id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
+            StatusCode::CONFLICT,
+            "not_your_turn",
+        );
+    }
+    let game = with_moves(&app, id, 2).await;
     assert_eq!(game["plies"][1]["side"], "N");
-    // Asking again for the same move gives the game as it is.
-    let (status, again) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
-    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["computer_to_move"], false);
+    // It answers once: the game waits for the person.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (_, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(plies(&again), 2);
 }
 
@@ -323,9 +339,12 @@ async fn the_computer_answers_and_only_once() {
 async fn the_computer_moves_first_when_the_person_plays_north() {
     let app = memory_app();
     let (id, game) = new_game(&app, json!({"mode": "computer", "level": 1, "human": "N"})).await;
-    assert_eq!(game["computer_to_move"], true);
-    let (_, game) = on_game(&app, id, "computer", Some(json!({"ply": 0}))).await;
-    assert_eq!(plies(&game), 1);
+    assert_eq!(
+        plies(&game),
+        0,
+        "the game is made before the computer moves"
+    );
+    let game = with_moves(&app, id, 1).await;
     assert_eq!(game["to_move"], "N");
     // Nothing of the person's to take back yet.
     refused(
@@ -342,8 +361,7 @@ async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
     on_game(&app, id, "moves", Some(json!({"move": "A", "ply": 0}))).await;
-    let (_, played) = on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
-    assert_eq!(plies(&played), 2);
+    let played = with_moves(&app, id, 2).await;
     let (status, undone) = on_game(&app, id, "undo", Some(json!({"ply": 2}))).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(plies(&undone), 0);
@@ -535,6 +553,34 @@ async fn the_current_game_is_the_one_changed_last_and_unfinished() {
 }
 
 #[tokio::test]
+async fn the_computers_turn_left_by_a_stopped_server_is_played_when_the_game_is_opened() {
+    use awale_web::game::{Mode, WebGame};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    // A game stored with the computer to move, as a server that stopped
+    // mid-search leaves it.
+    let id = {
+        let store = Store::open(&path).unwrap();
+        let game = WebGame::new(
+            Mode::Computer {
+                human: awale_core::Side::North,
+                level: 1,
+            },
+            awale_core::Game::new(awale_core::Rules::AWALE),
+            1_000,
+            7,
+        );
+        let id = store.create(vec![game]).await.unwrap()[0].id;
+        store.close();
+        id
+    };
+    let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
+    let game = with_moves(&app, id, 1).await;
+    assert_eq!(game["plies"][0]["side"], "S");
+    assert_eq!(game["computer_to_move"], false);
+}
+
+#[tokio::test]
 async fn games_survive_a_restart_of_the_server() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite");
@@ -542,7 +588,7 @@ async fn games_survive_a_restart_of_the_server() {
         let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
         let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
         on_game(&app, id, "moves", Some(json!({"move": "B", "ply": 0}))).await;
-        on_game(&app, id, "computer", Some(json!({"ply": 1}))).await;
+        with_moves(&app, id, 2).await;
         id
     };
     let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
@@ -723,13 +769,11 @@ async fn the_computers_thinking_and_move_are_sent_live() {
         json!({"mode": "computer", "level": 12, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
     )
     .await;
+    // The computer is to move: the server searches at once, for nobody
+    // in particular; whoever watches sees it think and move.
     let mut stream = events(&app, id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["id"], id);
-    let searching = {
-        let app = app.clone();
-        tokio::spawn(async move { on_game(&app, id, "computer", Some(json!({"ply": 0}))).await })
-    };
     let thinking = next_event(&mut stream, "thinking", 10).await;
     assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
     assert_eq!(thinking["game"], id);
@@ -740,8 +784,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
         (moved["id"].as_i64(), moved["index"].as_u64()),
         (Some(id), Some(0))
     );
-    let (status, answer) = searching.await.unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let answer = with_moves(&app, id, 1).await;
     assert_eq!(answer["plies"][0], moved["ply"]);
     assert_eq!(answer["position"], moved["position"]);
 }
@@ -981,4 +1024,138 @@ async fn a_move_can_answer_with_itself_only() {
         StatusCode::UNPROCESSABLE_ENTITY,
         "bad_query",
     );
+}
+
+/// A stream of server-sent events read one event at a time: its name, its
+/// id (a version, for the events of the game's history) and its data.
+struct Events {
+    body: Body,
+    text: String,
+}
+
+impl Events {
+    async fn open(app: &Router, uri: &str, last_event_id: Option<&str>) -> Events {
+        let mut request = Request::get(uri);
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        let response = app
+            .clone()
+            .oneshot(request.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        Events {
+            body: response.into_body(),
+            text: String::new(),
+        }
+    }
+
+    /// The next event but `presence` (sent to every new listener).
+    async fn next(&mut self) -> (String, Option<String>, Value) {
+        loop {
+            while let Some(end) = self.text.find("\n\n") {
+                let raw: String = self.text.drain(..end + 2).collect();
+                let field = |name: &str| {
+                    raw.lines()
+                        .filter_map(|l| l.strip_prefix(name))
+                        .collect::<Vec<_>>()
+                };
+                let Some(name) = field("event: ").first().map(|s| s.to_string()) else {
+                    continue; // a comment, or the retry time alone
+                };
+                if name == "presence" {
+                    continue;
+                }
+                let id = field("id: ").first().map(|s| s.to_string());
+                let data = serde_json::from_str(&field("data: ").concat()).expect("JSON data");
+                return (name, id, data);
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.body.frame())
+                .await
+                .unwrap_or_else(|_| panic!("no event; got: {}", self.text))
+                .expect("the stream ended")
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                self.text.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
+    let app = memory_app();
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
+    let uri = format!("/api/games/{id}/events");
+    let mut live = Events::open(&app, &uri, None).await;
+    let (name, first_id, first) = live.next().await;
+    assert_eq!(name, "state");
+    let (epoch, number) = (
+        first["version"]["epoch"].as_u64().unwrap(),
+        first["version"]["number"].as_u64().unwrap(),
+    );
+    let version = |n: u64| format!("{epoch}.{n}");
+    assert_eq!(
+        first_id,
+        Some(version(number)),
+        "the whole game's id is its version"
+    );
+    // Two moves, each with the next number, in the answer and the event.
+    for (ply, mv) in ["F", "f"].iter().enumerate() {
+        let (status, game) =
+            on_game(&app, id, "moves", Some(json!({"move": mv, "ply": ply}))).await;
+        assert_eq!(status, StatusCode::OK, "{game}");
+        assert_eq!(game["version"]["number"], number + 1 + ply as u64, "{game}");
+        let (name, event_id, event) = live.next().await;
+        assert_eq!(
+            (name.as_str(), event["index"].as_u64()),
+            ("move", Some(ply as u64))
+        );
+        assert_eq!(event_id, Some(version(number + 1 + ply as u64)));
+        assert_eq!(event["version"]["number"], number + 1 + ply as u64);
+    }
+    // Back after the first state (a page's own query): both moves, then
+    // the clocks now; no whole game.
+    let mut back = Events::open(&app, &format!("{uri}?since={}", version(number)), None).await;
+    for ply in 0..2 {
+        let (name, _, event) = back.next().await;
+        assert_eq!(
+            (name.as_str(), event["index"].as_u64()),
+            ("move", Some(ply))
+        );
+    }
+    let (name, _, now) = back.next().await;
+    assert_eq!((name.as_str(), now["id"].as_i64()), ("clock", Some(id)));
+    // The browser coming back by itself, after the first move.
+    let last = version(number + 1);
+    let mut back = Events::open(&app, &uri, Some(&last)).await;
+    let (name, event_id, event) = back.next().await;
+    assert_eq!((name.as_str(), event["index"].as_u64()), ("move", Some(1)));
+    assert_eq!(event_id, Some(version(number + 2)));
+    assert_eq!(back.next().await.0, "clock");
+    // Nothing missed: the clocks alone.
+    let mut back = Events::open(&app, &format!("{uri}?since={}", version(number + 2)), None).await;
+    assert_eq!(back.next().await.0, "clock");
+    // Another history (a server started again) or a version from the
+    // future: the whole game.
+    for since in [
+        format!("{}.1", epoch.wrapping_add(1) % (1 << 32)),
+        version(99),
+    ] {
+        let mut back = Events::open(&app, &format!("{uri}?since={since}"), None).await;
+        let (name, _, whole) = back.next().await;
+        assert_eq!(
+            (name.as_str(), plies(&whole)),
+            ("state", 2),
+            "since {since}"
+        );
+    }
+    // A header no server of ours wrote: the whole game too.
+    let mut back = Events::open(&app, &uri, Some("yesterday")).await;
+    assert_eq!(back.next().await.0, "state");
+    // A query that is no version is refused.
+    let (status, refused) = call(&app, "GET", &format!("{uri}?since=soon"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["error"], "bad_query");
 }

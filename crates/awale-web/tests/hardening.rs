@@ -410,16 +410,30 @@ async fn searches_given_up_while_waiting_give_their_places_back() {
     let a = send(&app, post(&hint, &[JSON, HOST, ("cookie", &me)], "")).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let id = game_of(&app, &me, r#"{"mode":"computer","human":"N","level":1}"#).await;
-    let a = send(
-        &app,
-        post(
-            &format!("/api/games/{id}/computer"),
-            &[JSON, HOST, ("cookie", &me)],
-            "",
-        ),
-    )
-    .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    computer_answers(&app, &me, id).await;
+}
+
+/// Waits until the server has played the computer's first move in game
+/// `id` (it plays it itself), for at most ten seconds.
+async fn computer_answers(app: &Router, cookie: &str, id: i64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let a = send(
+            app,
+            get(&format!("/api/games/{id}"), &[HOST, ("cookie", cookie)]),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        if a.body["plies"].as_array().is_some_and(|p| !p.is_empty()) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the computer did not move: {}",
+            a.body
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -448,19 +462,7 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
     let other = visit(&app).await;
     let started = std::time::Instant::now();
     let id = game_of(&app, &other, r#"{"mode":"computer","human":"N","level":1}"#).await;
-    let a = send(
-        &app,
-        from(
-            "198.51.100.9",
-            post(
-                &format!("/api/games/{id}/computer"),
-                &[JSON, HOST, ("cookie", &other)],
-                "",
-            ),
-        ),
-    )
-    .await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    computer_answers(&app, &other, id).await;
     // Another client's hint comes next, not after the flood's 40.
     let id = game_of(&app, &other, r#"{"mode":"humans"}"#).await;
     let a = send(

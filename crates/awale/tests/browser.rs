@@ -172,7 +172,7 @@ fn a_game_against_the_computer_played_by_clicking() {
                  document.querySelector('#btn-settings').getAttribute('aria-label'),
                  document.querySelector('#btn-sound').getAttribute('aria-label')]",
     );
-    assert_eq!(names, json!(["C: 4 seeds, play", "Settings", "Sounds"]));
+    assert_eq!(names, json!(["your hole C, 4 seeds", "Settings", "Sounds"]));
 
     // A click on hole C plays it, and the computer answers. With the
     // sowing slowed down (in the settings), what is said goes in step with
@@ -618,6 +618,66 @@ fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
     assert!(a_south.1 < a_north.1, "{a_south:?} {a_north:?}");
     assert!(a_south.0 < centre('F').0);
     assert_eq!(b.text("#player-bottom .who"), "North");
+}
+
+/// Game `id` once it has `n` moves, asked of the server (at most 30 s).
+fn game_with_moves(site: &Site, id: i64, n: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, g) = site.call("GET", &format!("/api/games/{id}"), None);
+        if g["plies"].as_array().is_some_and(|p| p.len() >= n) {
+            return g;
+        }
+        assert!(Instant::now() < deadline, "game {id} has no move {n}: {g}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_computers_answer_is_there_when_the_page_comes_back() {
+    let site = Site::start("away");
+    // The strongest level, out of the opening book (a target of 40
+    // seeds): the computer thinks a while over each move.
+    let (_, info) = site.call("GET", "/api/info", None);
+    let strongest = info["levels"].as_array().unwrap().last().unwrap()["number"].clone();
+    let (status, game) = site.call(
+        "POST",
+        "/api/games",
+        Some(json!({"mode": "computer", "level": strongest, "human": "S", "rules": "awale,target=40"})),
+    );
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_i64().unwrap();
+    let page = format!("{}/#game={id}", site.url);
+    let b = english("away", &page);
+    wait_for_person(&b);
+    // The person plays, and the page is closed at once.
+    let letter = first_legal(&b).expect("a legal hole");
+    b.click(&format!(".hole-hit.legal[data-letter='{letter}']"));
+    b.goto("about:blank");
+    let g = game_with_moves(&site, id, 2);
+    assert_eq!(g["plies"][0]["move"], letter.as_str(), "{g}");
+    assert_eq!(g["plies"][1]["side"], "N", "{g}");
+    // Opened again, the page shows the answer and waits for the person.
+    open(&b, &page);
+    wait_moves(&b, 2);
+    wait_for_person(&b);
+    assert_eq!(b.text("#status"), "Your move");
+
+    // With no page open at all (a move sent, the page gone before its
+    // answer), the computer answers too, and the page shows it.
+    b.goto("about:blank");
+    let legal = g["legal"][0].as_str().expect("a legal move").to_string();
+    let (status, moved) = site.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(json!({"move": legal, "ply": 2})),
+    );
+    assert_eq!(status, 200, "{moved}");
+    game_with_moves(&site, id, 4);
+    open(&b, &page);
+    wait_moves(&b, 4);
+    wait_for_person(&b);
 }
 
 #[test]

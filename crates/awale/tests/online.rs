@@ -751,7 +751,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     assert!(!listed(&cleo, withdrawn));
 
     // Another, with a clock of 6 s: Bob accepts it in one click and is
-    // South, to move; his browser closes; his flag falls on the server.
+    // South, to move; after the first moves (free) his browser closes; his
+    // flag falls on the server.
     let flagged = fetch(
         &awa,
         "POST",
@@ -775,6 +776,11 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         &format!("#lobby-challenges [data-id='{flagged}'] .accept"),
     );
     wait_text(&bob, "#player-bottom .who", "South · Bob · you");
+    // No clock runs before each side's first move: both make theirs.
+    play_first(&bob);
+    wait_moves(&awa, 1);
+    play_first(&awa);
+    wait_moves(&bob, 2);
     drop(bob);
     cleo.wait_for(
         "the live game",
@@ -796,6 +802,139 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         };
         assert_eq!(b.text(clock), "0:00");
     }
+}
+
+/// What a fresh profile meets first, recorded from before the page's own
+/// scripts run: uncaught errors, rejected promises and every toast. And
+/// `/api/info` answers last (0.9 s late), as on a slow network where the
+/// game's answer overtakes it.
+const WATCH_FOR_ERRORS: &str = r#"
+window.__errors = [];
+window.__toasts = [];
+window.__info = false;
+addEventListener('error', (e) => window.__errors.push('error: ' + (e.message || e)));
+addEventListener('unhandledrejection', (e) =>
+  window.__errors.push('rejection: ' + ((e.reason && e.reason.stack) || e.reason)));
+const realFetch = window.fetch;
+window.fetch = function (input, init) {
+  const answer = realFetch.call(this, input, init);
+  if (!String((input && input.url) || input).includes('/api/info')) return answer;
+  return answer.then((r) => new Promise((ok) => setTimeout(() => { window.__info = true; ok(r); }, 900)));
+};
+document.addEventListener('DOMContentLoaded', () => {
+  const box = document.querySelector('#toast');
+  if (!box) return;
+  new MutationObserver(() => {
+    if (!box.hidden && box.textContent && window.__toasts.at(-1) !== box.textContent)
+      window.__toasts.push(box.textContent);
+  }).observe(box, { childList: true, characterData: true, subtree: true, attributes: true });
+});
+"#;
+
+/// Every kind of address the page is opened at (invite, watch, continue,
+/// a game, the lobby, the lessons, the analysis board...), each in a fresh
+/// profile on a slowed network with `/api/info` answering last: no page
+/// error, and no toast but the one the link calls for.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_error() {
+    let site = Site::start("links");
+    let url = site.url.clone();
+    let words: Value = serde_json::from_str(include_str!("../../awale-web/page/js/text-en.json"))
+        .expect("the English catalog");
+    let said = |key: &str| words[key].as_str().expect(key).to_string();
+    // The maker of the games, in her own browser.
+    let maker = Browser::start("links-maker", "en-US,en", 1000, 800);
+    maker.goto(&format!("{url}/#rules"));
+    let online = |body: Value| {
+        fetch(&maker, "POST", "/api/games", body)["id"]
+            .as_i64()
+            .expect("a game")
+    };
+    let invited = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
+    let handed = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
+    let token = fetch(
+        &maker,
+        "POST",
+        &format!("/api/games/{handed}/handoff"),
+        Value::Null,
+    )["link"]
+        .as_str()
+        .expect("a link")
+        .rsplit("continue=")
+        .next()
+        .expect("a token")
+        .to_string();
+    let computer = fetch(
+        &maker,
+        "POST",
+        "/api/games",
+        json!({"mode": "computer", "human": "S", "level": 1}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    fetch(
+        &maker,
+        "POST",
+        &format!("/api/games/{computer}/moves"),
+        json!({"move": "F", "ply": 0}),
+    );
+    let position = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+    let links: Vec<(String, Vec<String>)> = vec![
+        (format!("/?join={invited}"), vec![]),
+        (format!("/?join={invited}"), vec![said("seat_taken_watch")]),
+        (format!("/?game={invited}"), vec![]),
+        (format!("/?continue={token}"), vec![said("continued_here")]),
+        (format!("/#game={invited}"), vec![]),
+        (format!("/#game={computer}"), vec![]),
+        (format!("/#game={computer}&ply=1"), vec![]),
+        ("/".to_string(), vec![]),
+        ("/#lobby".to_string(), vec![]),
+        ("/#games".to_string(), vec![]),
+        ("/#rules".to_string(), vec![]),
+        ("/#learn".to_string(), vec![]),
+        ("/#lesson=sow&step=1".to_string(), vec![]),
+        (
+            format!("/#analysis&position={position}&rules=awale&moves=F"),
+            vec![],
+        ),
+        (format!("/#analysis&game={computer}&ply=1"), vec![]),
+    ];
+    let b = Browser::start("links-visitor", "en-US,en", 1000, 800);
+    b.cdp(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": WATCH_FOR_ERRORS }),
+    );
+    b.set_network("slow", 100, 400_000, 200_000);
+    let origin = url.clone();
+    let mut failures = Vec::new();
+    for (link, expected) in links {
+        // A fresh profile: nothing kept of the visit before.
+        b.goto("about:blank");
+        b.cdp("Network.clearBrowserCookies", json!({}));
+        b.cdp("Network.clearBrowserCache", json!({}));
+        b.cdp(
+            "Storage.clearDataForOrigin",
+            json!({ "origin": origin, "storageTypes": "all" }),
+        );
+        b.goto(&format!("{url}{link}"));
+        b.wait_for(
+            &format!("{link}: the page and /api/info"),
+            "return window.__info && performance.getEntriesByName('awale-usable').length > 0",
+            30,
+        );
+        // What the late answer redraws, and the route's last requests.
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let errors = b.eval("return window.__errors");
+        if errors != json!([]) {
+            failures.push(format!("{link}: page errors {errors}"));
+        }
+        let toasts = b.strings("return window.__toasts");
+        if toasts != expected {
+            failures.push(format!("{link}: toasts {toasts:?}, expected {expected:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Without a clock, a player whose opponent has been gone for 2 minutes on

@@ -4,7 +4,7 @@
 // only: what to draw comes from the server's view of the game.
 
 import { t } from "./i18n.js";
-import { holeLetter, sideName } from "./words.js";
+import { holeLetter, letterHole, sideName } from "./words.js";
 
 export const W = 1000;
 export const H = 400;
@@ -76,39 +76,101 @@ export function drawSeeds(g, cx, cy, n, salt, rx, ry) {
 // which can be tapped to learn why they cannot be played), last (hole),
 // captured (Set), hint (hole), hand ({hole, n}: seeds still to sow),
 // krou (mark holes of 12+), over (the game is over), noCount (seeds
-// only: no number anywhere). Keeps the keyboard focus on the hole that had
-// it.
+// only: no number anywhere), you (the side the person plays, to name its
+// holes "your hole C"; none: every hole by its side).
+//
+// For the keyboard and screen readers every hole is a button named with
+// its owner, letter and seeds, unavailable unless it can be played; the
+// board is one stop of the Tab key (the hole last visited), the arrows go
+// from hole to hole as they are drawn. The focus stays on the hole that
+// had it, whatever is redrawn.
 export function drawBoard(svg, shown, columns, flipped, marks) {
+  wireKeys(svg);
   const focused = svg.contains(document.activeElement) ? document.activeElement.dataset.letter : null;
   const size = svg.clientWidth && svg.clientWidth < 640 ? SIZES.small : SIZES.wide;
   svg.textContent = "";
   const L = layout(columns, flipped);
   el("rect", { x: 8, y: 12, width: W - 16, height: H - 20, rx: 70, fill: "#000", opacity: 0.35, transform: "translate(0 6)" }, svg);
-  el("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 70, fill: "url(#g-wood)", stroke: "#5a3514", "stroke-width": 3 }, svg);
-  el("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 70, fill: "url(#p-grain)" }, svg);
+  el("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 70, fill: "url(#g-wood)", stroke: "#5a3514", "stroke-width": 3, class: "wood" }, svg);
+  el("rect", { x: 8, y: 8, width: W - 16, height: H - 16, rx: 70, fill: "url(#p-grain)", class: "grain" }, svg);
   if (shown.to_move && !marks.over) {
     // The row of the side to move is lit.
     const row = shown.to_move === L.bottomSide ? "bottom" : "top";
-    el("rect", { x: 145, y: ROW_Y[row] - 70, width: 710, height: 140, rx: 60, fill: "#fff3d6", opacity: 0.09 }, svg);
+    el("rect", { x: 145, y: ROW_Y[row] - 70, width: 710, height: 140, rx: 60, fill: "#fff3d6", opacity: 0.09, class: "to-move" }, svg);
   }
-  for (const side of ["S", "N"]) drawStore(svg, L, side, shown.stores[side === "S" ? 0 : 1], size, !!marks.noCount);
+  for (const side of ["S", "N"]) drawStore(svg, L, side, shown.stores[side === "S" ? 0 : 1], size, !!marks.noCount, marks.you);
   for (let hole = 0; hole < 12; hole++) drawHole(svg, L, hole, shown.board[hole], marks, size);
+  // The one hole the Tab key stops at: the one visited last, else the
+  // first that can be played, else the first of the bottom row.
+  const hits = [...svg.querySelectorAll(".hole-hit")];
+  const stop = hits.find((h) => h.dataset.letter === svg.dataset.at) ||
+    hits.find((h) => h.classList.contains("legal")) ||
+    hits.find((h) => L.pos[letterHole(h.dataset.letter)].row === "bottom");
+  if (stop) stop.setAttribute("tabindex", "0");
   if (focused) {
     const again = svg.querySelector(`.hole-hit[data-letter="${focused}"]`);
-    if (again && again.getAttribute("tabindex") !== null) again.focus();
+    if (again) again.focus();
   }
   return L;
 }
 
-function drawStore(svg, L, side, n, size, noCount) {
+// The owner, letter and seeds of a hole, as a screen reader says it:
+// "your hole C, 5 seeds", "North's hole d, 4 seeds".
+export function holeName(hole, n, you, noCount) {
+  const owner = hole < 6 ? "S" : "N";
+  const letter = holeLetter(hole);
+  if (owner === you) return noCount ? t("hole_yours_nocount", letter) : t("hole_yours", letter, n);
+  return noCount ? t("hole_of_nocount", sideName(owner), letter) : t("hole_of", sideName(owner), letter, n);
+}
+
+// The arrows, Home and End on a board: from hole to hole as drawn (left
+// and right along a row, up and down to the other row). Wired once.
+function wireKeys(svg) {
+  if (svg.dataset.keys) return;
+  svg.dataset.keys = "on";
+  svg.addEventListener("focusin", (e) => {
+    const letter = e.target.dataset && e.target.dataset.letter;
+    if (!letter) return;
+    svg.dataset.at = letter;
+    for (const h of svg.querySelectorAll(".hole-hit")) h.setAttribute("tabindex", h === e.target ? "0" : "-1");
+  });
+  svg.addEventListener("keydown", (e) => {
+    const from = e.target.closest && e.target.closest(".hole-hit");
+    if (!from || e.ctrlKey || e.metaKey || e.altKey) return;
+    const hits = [...svg.querySelectorAll(".hole-hit")];
+    const x = (h) => +h.getAttribute("cx");
+    const y = (h) => +h.getAttribute("cy");
+    const row = hits.filter((h) => y(h) === y(from)).sort((a, b) => x(a) - x(b));
+    const other = hits.filter((h) => y(h) !== y(from));
+    const i = row.indexOf(from);
+    const column = (list) => list.reduce((best, h) => (Math.abs(x(h) - x(from)) < Math.abs(x(best) - x(from)) ? h : best));
+    const to = {
+      ArrowLeft: row[Math.max(0, i - 1)],
+      ArrowRight: row[Math.min(row.length - 1, i + 1)],
+      ArrowUp: other.length && y(other[0]) < y(from) ? column(other) : from,
+      ArrowDown: other.length && y(other[0]) > y(from) ? column(other) : from,
+      Home: row[0],
+      End: row[row.length - 1],
+    }[e.key];
+    if (!to) return;
+    e.preventDefault();
+    e.stopPropagation();
+    to.focus();
+  });
+}
+
+function drawStore(svg, L, side, n, size, noCount, you) {
   const x = L.stores[side];
-  const g = el("g", { role: "img", "aria-label": noCount ? t("store_label_nocount", sideName(side)) : t("store_label", sideName(side), n) }, svg);
-  el("ellipse", { cx: x, cy: STORE.y, rx: STORE.rx, ry: STORE.ry, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2 }, g);
+  const name = side === you
+    ? (noCount ? t("store_yours_nocount") : t("store_yours", n))
+    : (noCount ? t("store_label_nocount", sideName(side)) : t("store_label", sideName(side), n));
+  const g = el("g", { role: "img", "aria-label": name }, svg);
+  el("ellipse", { cx: x, cy: STORE.y, rx: STORE.rx, ry: STORE.ry, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2, class: "pit" }, g);
   drawSeeds(el("g", { class: "store-seeds" }, g), x, STORE.y, n, side === "S" ? 101 : 202, STORE.rx - 4, STORE.ry - 42);
   const [w, h] = [size.store * 2.2, size.store * 1.45];
   const cy = side === L.bottomSide ? STORE.y + STORE.ry - h / 2 + 4 : STORE.y - STORE.ry + h / 2 - 4;
   if (noCount) return;
-  el("rect", { x: x - w / 2, y: cy - h / 2, width: w, height: h, rx: h / 2, fill: "#1e1005", opacity: 0.9 }, g);
+  el("rect", { x: x - w / 2, y: cy - h / 2, width: w, height: h, rx: h / 2, fill: "#1e1005", opacity: 0.9, class: "chip" }, g);
   const label = el("text", { x, y: cy + size.store * 0.36, "text-anchor": "middle", class: "store-count", "font-size": size.store, "data-store": side, "aria-hidden": "true" }, g);
   label.textContent = n;
 }
@@ -117,7 +179,7 @@ function drawHole(svg, L, hole, n, marks, size) {
   const p = L.pos[hole];
   const letter = holeLetter(hole);
   const g = el("g", { class: "hole", "data-hole": hole }, svg);
-  el("circle", { cx: p.x, cy: p.y, r: HOLE_R, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2 }, g);
+  el("circle", { cx: p.x, cy: p.y, r: HOLE_R, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2, class: "pit" }, g);
   drawSeeds(g, p.x, p.y, n, hole + 1, HOLE_R - 3, HOLE_R - 3);
   if (marks.captured && marks.captured.has(hole)) {
     const d = `M${p.x - 18} ${p.y - 18} L${p.x + 18} ${p.y + 18} M${p.x + 18} ${p.y - 18} L${p.x - 18} ${p.y + 18}`;
@@ -128,7 +190,7 @@ function drawHole(svg, L, hole, n, marks, size) {
     el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 11, fill: "none", stroke: "#7fe08a", "stroke-width": 5, "stroke-dasharray": "14 8", class: "hint-ring" }, g);
   }
   if (marks.last === hole) {
-    el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 5, fill: "none", stroke: "#5fb4ff", "stroke-width": 5 }, g);
+    el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 5, fill: "none", stroke: "#5fb4ff", "stroke-width": 5, class: "last-ring" }, g);
   }
   const krou = marks.krou && n >= 12;
   if (krou) {
@@ -137,14 +199,14 @@ function drawHole(svg, L, hole, n, marks, size) {
     const ky = p.row === "bottom" ? p.y - HOLE_R - 8 : p.y + HOLE_R + size.krou * 0.9;
     const kw = size.krou * 2.6;
     const kh = size.krou * 1.15;
-    el("rect", { x: p.x - kw / 2, y: ky - size.krou * 0.88, width: kw, height: kh, rx: kh / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true" }, svg);
+    el("rect", { x: p.x - kw / 2, y: ky - size.krou * 0.88, width: kw, height: kh, rx: kh / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true", class: "chip" }, svg);
     const kt = el("text", { x: p.x, y: ky, "text-anchor": "middle", class: "krou-tag", "font-size": size.krou, "aria-hidden": "true" }, svg);
     kt.textContent = t("krou");
   }
   // The hole's letter and count on a dark chip, outside the rows.
   const [cw, ch] = size.chip;
   const cy = p.row === "bottom" ? p.y + HOLE_R + 6 + ch / 2 : p.y - HOLE_R - 6 - ch / 2;
-  el("rect", { x: p.x - cw / 2, y: cy - ch / 2, width: cw, height: ch, rx: ch / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true" }, svg);
+  el("rect", { x: p.x - cw / 2, y: cy - ch / 2, width: cw, height: ch, rx: ch / 2, fill: "#1e1005", opacity: 0.82, "aria-hidden": "true", class: "chip" }, svg);
   const pad = ch * 0.26;
   const lt = el("text", { x: p.x - cw / 2 + pad, y: cy + size.letter * 0.36, "text-anchor": "start", class: "letter", "font-size": size.letter, "aria-hidden": "true" }, svg);
   lt.textContent = letter;
@@ -153,7 +215,7 @@ function drawHole(svg, L, hole, n, marks, size) {
   if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0 && !marks.noCount) {
     const r = size.hand * 0.95;
     el("circle", { cx: p.x, cy: p.y, r, fill: "#f0b64a", stroke: "#2a1a08", "stroke-width": 2 }, svg);
-    const ht = el("text", { x: p.x, y: p.y + size.hand * 0.36, "text-anchor": "middle", class: "hand", "font-size": size.hand }, svg);
+    const ht = el("text", { x: p.x, y: p.y + size.hand * 0.36, "text-anchor": "middle", class: "hand", "font-size": size.hand, "aria-hidden": "true" }, svg);
     ht.textContent = marks.hand.n;
   }
   const legal = !!(marks.legal && marks.legal.has(hole));
@@ -162,11 +224,12 @@ function drawHole(svg, L, hole, n, marks, size) {
     cx: p.x, cy: p.y, r: HOLE_R + 8, fill: "transparent",
     class: "hole-hit" + (legal ? " legal" : "") + (tappable ? " tappable" : ""),
     "data-letter": letter,
-    role: legal ? "button" : "img",
-    "aria-label": (marks.noCount ? t(legal ? "hole_label_play_nocount" : "hole_label_nocount", letter) : t(legal ? "hole_label_play" : "hole_label", letter, n)) + (krou ? ` (${t("krou")})` : ""),
+    role: "button",
+    tabindex: "-1",
+    "aria-label": holeName(hole, n, marks.you, !!marks.noCount) + (krou ? ` (${t("krou")})` : ""),
   }, svg);
+  if (!legal) hit.setAttribute("aria-disabled", "true");
   if (legal) {
-    hit.setAttribute("tabindex", "0");
     el("circle", { cx: p.x, cy: p.y, r: HOLE_R + 3, fill: "none", stroke: "#f0b64a", "stroke-width": 4, class: "hole-ring", "pointer-events": "none" }, svg);
   }
 }

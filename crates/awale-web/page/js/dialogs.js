@@ -8,7 +8,9 @@ import { getLang, t, has } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadMe, me, nickname } from "./online.js";
 import { mySides } from "./play-view.js";
-import { settings, setSpeed, setSound, setNoCount, loadJson, saveJson } from "./settings.js";
+import {
+  settings, setSpeed, setSound, setNoCount, setContrast, loadJson, saveJson, prefersReducedMotion,
+} from "./settings.js";
 import { levelDescription, levelUsesDatabases, PRESETS, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -28,7 +30,9 @@ function fillClockPresets() {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = `${minutes} + ${seconds}`;
-    b.setAttribute("aria-label", t("clock_words", minutes, seconds));
+    // The name is what it shows (WCAG's label in name); the words say it
+    // in full.
+    b.title = t("clock_words", minutes, seconds);
     b.onclick = () => {
       const f = form();
       f.clock.checked = true;
@@ -188,6 +192,8 @@ function openSettings() {
   $("#sel-speed").value = String(settings.speed);
   $("#chk-sound").checked = settings.sound;
   $("#chk-nocount").checked = settings.noCount;
+  $("#chk-contrast").checked = settings.contrast;
+  $("#motion-note").hidden = !prefersReducedMotion || localStorage.getItem("awale.speed") !== null;
   $("#dlg-settings").showModal();
 }
 
@@ -227,6 +233,7 @@ export function wire(onSoundChange, onNoCountChange) {
     setSound(e.target.checked);
     onSoundChange();
   };
+  $("#chk-contrast").onchange = (e) => setContrast(e.target.checked);
   $("#btn-resign").onclick = openResign;
   for (const box of [$("#chk-nocount"), $("#chk-nocount-new")]) {
     box.onchange = (e) => {

@@ -21,15 +21,18 @@ export const session = {
   clock: null, // {left_ms, running, at}: the server's clock when received
   queue: Promise.resolve(), // animations, one after the other
   live: null,
+  offline: false, // the live stream is lost (the server or the network is down)
+  lostAt: null, // when, while the clocks wait for the server's word
 };
 
 // What the play view provides: redraw, animate a ply, show an error.
 const hooks = { render() {}, animate: async () => {}, error() {} };
 
 // Other modules' listeners of the game shown's live events: `chat`,
-// `reaction`, `presence` (online games), `state` (each whole view) and
-// `stream` (the first view of each connection, with `you`).
-const listeners = { chat: [], reaction: [], presence: [], state: [], stream: [] };
+// `reaction`, `presence` (online games), `state` (each whole view),
+// `stream` (the first view of each connection, with `you`) and
+// `connection` (the stream lost, false, or back, true).
+const listeners = { chat: [], reaction: [], presence: [], state: [], stream: [], connection: [] };
 
 export function onLive(name, f) {
   listeners[name].push(f);
@@ -56,7 +59,7 @@ export function select(id) {
   if (session.live) session.live.close();
   Object.assign(session, {
     id, game: null, latest: null, busy: false, animating: null, thinking: null, hint: null,
-    replayAt: null, clock: null, queue: Promise.resolve(), live: null,
+    replayAt: null, clock: null, queue: Promise.resolve(), live: null, offline: false, lostAt: null,
   });
   if (id !== null) {
     const epoch = session.epoch;
@@ -71,6 +74,20 @@ export function select(id) {
       reaction: told("reaction"),
       presence: told("presence"),
       move: (event) => onLiveMove(event, epoch),
+      clock: (now) => {
+        if (!current(epoch) || now.id !== session.id) return;
+        setClock(now.clock);
+        hooks.render();
+      },
+      connection: (up) => {
+        if (!current(epoch) || up === !session.offline) return;
+        session.offline = !up;
+        // The clocks wait while the server cannot be heard: they go on
+        // from what it says once back.
+        if (!up) session.lostAt = Date.now();
+        tell("connection", up);
+        hooks.render();
+      },
       thinking: (info) => {
         if (!current(epoch)) return;
         // Only how deep it looks: never its line or its score, which would
@@ -86,17 +103,18 @@ export function select(id) {
 // The clock as the server sent it: the page counts down from there.
 function setClock(c) {
   session.clock = c && c.left_ms ? { left_ms: c.left_ms.slice(), running: c.running, at: Date.now() } : null;
+  session.lostAt = null;
 }
 
-// Whether two views of the same game show the same thing (online: the
-// same seats, offers and sides played too).
-function same(a, b) {
-  const json = (x) => JSON.stringify(x);
-  return !!a && !!b && a.plies.length === b.plies.length && a.position === b.position &&
-    a.start === b.start && json(a.end) === json(b.end) &&
-    a.can_undo === b.can_undo && a.can_redo === b.can_redo && a.waiting === b.waiting &&
-    json(a.offers) === json(b.offers) && json(a.seats) === json(b.seats) &&
-    (b.you === undefined || json(a.you) === json(b.you));
+// How `view` compares with `than` in the game's history, by the version
+// of the last event each saw: 1 later, 0 the same moment, -1 earlier.
+// Versions of two histories (the server restarted) cannot be compared:
+// the one just received is taken.
+function compare(view, than) {
+  const a = view && view.version;
+  const b = than && than.version;
+  if (!a || !b || a.epoch !== b.epoch) return 1;
+  return Math.sign(a.number - b.number);
 }
 
 // Shows `view`, a view of the game shown (any other is dropped), sowing
@@ -136,8 +154,9 @@ function onLiveState(view, epoch) {
   if (!current(epoch) || view.id !== session.id) return;
   // The page's own requests show their answers; this brings the rest:
   // another tab, a search that went on after a reload, a fall of the flag.
-  if (same(session.latest, view)) {
-    setClock(view.clock);
+  const order = compare(view, session.latest);
+  if (order <= 0) {
+    if (order === 0) setClock(view.clock);
     return;
   }
   session.thinking = null;
@@ -215,37 +234,14 @@ async function reload(epoch) {
   }
 }
 
-// Asks the server for the computer's move when it is its turn.
-export async function computerIfDue() {
+// Shows that the computer thinks when it is its turn. The server plays
+// the computer's move by itself once the person's is stored; it comes as
+// a live event (or with the game, to a page opened later).
+export function computerIfDue() {
   const g = session.game;
-  if (!g || !g.computer_to_move || session.busy || session.animating || session.replayAt !== null) return;
-  const epoch = session.epoch;
-  session.busy = true;
-  session.thinking = session.thinking || { depth: 0 };
+  if (!g || !g.computer_to_move || session.thinking) return;
+  session.thinking = { depth: 0 };
   hooks.render();
-  let waiting = false;
-  try {
-    const view = await api("POST", `/api/games/${g.id}/computer`, { ply: g.plies.length });
-    if (!current(epoch)) return;
-    session.thinking = null;
-    await apply(view, true);
-  } catch (e) {
-    if (!current(epoch)) return;
-    // Another page, or a request from before a reload, is already
-    // searching: its move comes as a live event.
-    waiting = e.code === "computer_thinking";
-    if (!waiting) {
-      session.thinking = null;
-      if (e.code === "stale") await reload(epoch);
-      hooks.error(e);
-    }
-  } finally {
-    if (current(epoch)) {
-      session.busy = false;
-      if (!waiting) session.thinking = null;
-      hooks.render();
-    }
-  }
 }
 
 // Plays `letter` for the person.
@@ -254,6 +250,9 @@ export function play(letter) {
     // The answer is the move and what it changed; the page has the rest.
     const answer = await api("POST", `/api/games/${g.id}/moves?answer=move`, { move: letter, ply: g.plies.length });
     const { index, ply, ...head } = answer;
+    // The computer's answer may come as a live event before this answer.
+    const latest = session.latest;
+    if (latest && latest.plies.length > index + 1 && latest.plies[index]?.move === ply.move) return null;
     if (index === g.plies.length) return { ...g, ...head, plies: g.plies.concat([ply]) };
     // Played already (sent twice) or the game moved on: the whole game.
     return api("GET", `/api/games/${g.id}`);
@@ -289,7 +288,7 @@ export function timeLeft() {
   const left = c.left_ms.slice();
   if (c.running && !g.end) {
     const i = c.running === "S" ? 0 : 1;
-    left[i] = Math.max(0, left[i] - (Date.now() - c.at));
+    left[i] = Math.max(0, left[i] - ((session.lostAt ?? Date.now()) - c.at));
   }
   if (g.end && g.end.reason === "time") {
     const loser = g.end.loser_by || (g.end.winner === "S" ? "N" : "S");

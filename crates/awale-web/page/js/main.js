@@ -18,7 +18,7 @@ import * as online from "./online.js";
 import * as play from "./play-view.js";
 import * as review from "./review.js";
 import * as rules from "./rules.js";
-import { loadJson, saveJson, settings, setSound } from "./settings.js";
+import { applyContrast, loadJson, saveJson, settings, setSound } from "./settings.js";
 import { sound } from "./sound.js";
 import { showError } from "./toast.js";
 import { setPresets } from "./words.js";
@@ -109,8 +109,9 @@ function applyLanguage() {
   const b = $("#btn-lang");
   b.textContent = other.toUpperCase();
   b.lang = other;
-  b.setAttribute("aria-label", other === "en" ? "English" : "Français");
-  b.title = b.getAttribute("aria-label");
+  // Its name holds what it shows (WCAG's label in name), in its language.
+  b.setAttribute("aria-label", other === "en" ? "EN, English" : "FR, français");
+  b.title = other === "en" ? "English" : "Français";
   dialogs.fillLevels();
   play.render();
   review.redraw();
@@ -164,6 +165,7 @@ function wire() {
 }
 
 async function main() {
+  applyContrast();
   translatePage();
   wire();
   applySound();

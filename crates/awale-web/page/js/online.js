@@ -19,6 +19,10 @@ const $ = (sel) => document.querySelector(sel);
 // before the other may claim the win: the server's rules, shown here.
 const ABORT_AFTER_MS = 30_000;
 const CLAIM_AFTER_MS = 120_000;
+// A player gone for less than this may be reconnecting (a reload, a
+// network change, the server starting again): they are not said to
+// have left before.
+const GONE_AFTER_MS = 5_000;
 
 // ------------------------------------------------------------ nickname --
 
@@ -190,10 +194,19 @@ function onPresence(p) {
   const now = Date.now();
   const before = notes.presence;
   for (const i of [0, 1]) {
-    if (!p.connected[i] && (!before || before.connected[i])) notes.goneAt[i] = now;
+    // The server says for how long a seat has had no connection.
+    const away = p.away_ms ? p.away_ms[i] : 0;
+    if (!p.connected[i] && (!before || before.connected[i] || notes.goneAt[i] === null)) notes.goneAt[i] = now - away;
     if (p.connected[i]) notes.goneAt[i] = null;
   }
   notes.presence = p;
+  render();
+}
+
+// The stream lost: who is here is not known until it is back (the
+// server, not the opponent, may be the one gone).
+function onConnection(up) {
+  if (!up) notes.presence = null;
   render();
 }
 
@@ -301,7 +314,10 @@ function renderPresence(g, side) {
   if (!side) parts.push(t("you_watch"));
   else if (!g.waiting && p) {
     const them = other(side);
-    parts.push(t(p.connected[them === "S" ? 0 : 1] ? "opponent_here" : "opponent_gone", seatName(g, them)));
+    const i = them === "S" ? 0 : 1;
+    const gone = notes.goneAt[i] !== null && Date.now() - notes.goneAt[i] >= GONE_AFTER_MS;
+    const key = p.connected[i] ? "opponent_here" : gone ? "opponent_gone" : "opponent_reconnecting";
+    parts.push(t(key, seatName(g, them)));
   }
   if (p) parts.push(t("spectators_n", p.spectators));
   line.textContent = parts.join(" · ");
@@ -314,7 +330,9 @@ function renderOffer(g, side) {
   const text = document.createElement("p");
   const actions = document.createElement("div");
   actions.className = "actions";
-  if (o.takeback && goingOn(g)) {
+  if (o.takeback_declined && o.takeback_declined === side && goingOn(g)) {
+    text.textContent = t("takeback_declined", seatName(g, other(side)));
+  } else if (o.takeback && goingOn(g)) {
     if (!side) text.textContent = t("takeback_asked_by", seatName(g, o.takeback));
     else if (o.takeback === side) text.textContent = t("takeback_waiting");
     else {
@@ -329,8 +347,13 @@ function renderOffer(g, side) {
     else if (o.rematch === side) text.textContent = t("rematch_waiting", seatName(g, other(side)));
     else {
       text.textContent = t("rematch_offered_you", seatName(g, o.rematch));
-      actions.append(button(t("accept"), "primary", () => request("rematch")));
+      actions.append(
+        button(t("accept"), "primary", () => request("rematch")),
+        button(t("decline"), "", () => request("rematch", { accept: false })),
+      );
     }
+  } else if (o.rematch_declined && o.rematch_declined === side && g.end && !o.rematch_id) {
+    text.textContent = t("rematch_declined", seatName(g, other(side)));
   }
   box.hidden = !text.textContent;
   if (!box.hidden) box.append(text, actions);
@@ -378,10 +401,14 @@ function followRematch(g, side) {
   nav.go({ view: "play", game: next });
 }
 
-// The countdowns (abort, claim) move with time, not only with events.
+// The countdowns (abort, claim) and who has left move with time, not
+// only with events.
 setInterval(() => {
   const g = session.game;
-  if (g && g.mode === "online" && goingOn(g) && mySide(g)) renderActions(g, mySide(g));
+  if (g && g.mode === "online" && goingOn(g) && mySide(g)) {
+    renderPresence(g, mySide(g));
+    renderActions(g, mySide(g));
+  }
 }, 1000);
 
 // ------------------------------------------------------------- wiring --
@@ -413,6 +440,7 @@ async function share() {
 
 export function wire() {
   onLive("presence", onPresence);
+  onLive("connection", onConnection);
   onLive("stream", onStream);
   onLive("state", onState);
   $("#invite-copy").onclick = () => copy($("#invite-link"), $("#invite-copy"));

@@ -8,7 +8,8 @@ import { isolate, t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
-import { showError } from "./toast.js";
+import { showError, toast } from "./toast.js";
+import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
   storesWords, resultWords, reasonWords,
@@ -23,6 +24,8 @@ const view = {
   shown: null, // the position on the board during a sowing
   actions: {}, // what the result's buttons do: {review, newGame}
   welcome: false, // no game to show
+  spoken: null, // the game and plies last said in words ({id, n, end})
+  hintSaid: null, // the hint last said in words
 };
 
 export function setInfo(info) {
@@ -93,7 +96,8 @@ function hideCounts() {
 
 function drawShown(shown, marks) {
   view.shown = shown;
-  drawBoard($("#board"), shown, columns(), view.flipped, { krou: true, noCount: hideCounts(), ...marks });
+  const you = personSide(session.game);
+  drawBoard($("#board"), shown, columns(), view.flipped, { krou: true, noCount: hideCounts(), you, ...marks });
   renderPlayers(shown);
 }
 
@@ -145,9 +149,16 @@ export async function animate(g, ply, alive) {
 // A click (or Enter) on a hole: a legal one is played; another of the
 // mover's row is sent too, and the server's refusal says why it cannot be.
 function onBoardClick(e) {
+  if (session.replayAt !== null) return;
   const hit = e.target.closest(".hole-hit.tappable");
-  if (!hit || session.replayAt !== null) return;
-  play(hit.dataset.letter);
+  if (hit) play(hit.dataset.letter);
+  else if (e.target.closest(".hole-hit") && watching(session.game)) toast(t("watching_no_move"));
+}
+
+// Whether the page only watches the game shown, going on: someone else's
+// game (online, a spectator's).
+export function watching(g) {
+  return !!g && !g.end && !g.waiting && !mySides(g).length;
 }
 
 // ----------------------------------------------------------- players --
@@ -253,10 +264,105 @@ function renderStatus() {
     }
     return;
   }
-  if (g.computer_to_move) box.textContent = t("thinking");
-  else if (g.waiting) box.textContent = t("waiting_opponent");
-  else if (personSide(g) === g.to_move) box.textContent = t("your_turn");
-  else box.textContent = t("turn_of", sideLabel(g, g.to_move));
+  box.textContent = turnWords(g);
+}
+
+// Whose turn it is in game `g`, not over, in words.
+function turnWords(g) {
+  if (g.computer_to_move) return t("thinking");
+  if (g.waiting) return t("waiting_opponent");
+  if (personSide(g) === g.to_move) return t("your_turn");
+  if (watching(g)) return t("watching_turn_of", sideLabel(g, g.to_move));
+  return t("turn_of", sideLabel(g, g.to_move));
+}
+
+// `text` ended as a sentence.
+function sentence(text) {
+  return /[.!?…]$/.test(text) ? text : text + ".";
+}
+
+// How game `g` ended, in words.
+function endWords(g) {
+  return `${resultWords(g, g.end, personSide(g))} ${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
+}
+
+// ------------------------------------------------------------ spoken --
+
+// Each move of the game shown is said in words once it is on the board
+// (one or two new ones: the person's and the answer), then whose turn or
+// how the game ended. Opening a game says nothing: the commands tell.
+function speakMoves() {
+  const g = session.game;
+  if (session.animating) return;
+  const was = view.spoken;
+  view.spoken = g ? { id: g.id, n: g.plies.length, end: !!g.end } : null;
+  if (!g || !was || was.id !== g.id) return;
+  const you = personSide(g);
+  const parts = [];
+  if (g.plies.length > was.n && g.plies.length - was.n <= 2) {
+    for (let k = was.n; k < g.plies.length; k++) parts.push(moveWords(g.plies[k], you, hideCounts()));
+  } else if (g.plies.length < was.n) {
+    parts.push(t("said_undone"));
+  } else if (!!g.end === was.end) {
+    return;
+  }
+  parts.push(g.end ? endWords(g) : sentence(turnWords(g)));
+  say(parts.join(" "));
+}
+
+// The answer to command `name` (spoken.js) about the game shown.
+export function answer(name) {
+  const g = session.game;
+  if (name === "help") return helpWords();
+  if (!g) return t("said_no_game");
+  const you = personSide(g);
+  switch (name) {
+    case "board": {
+      const shown = view.shown || { board: g.board, stores: g.stores };
+      return boardWords(shown, you, hideCounts());
+    }
+    case "scores":
+      return hideCounts() ? t("said_nocount") : storesWords(g.end ? g.end.stores : g.stores) + ".";
+    case "clocks": {
+      const left = timeLeft();
+      if (!left) return t("said_no_clock");
+      return ["S", "N"].map((side) => t("clock_label", sideName(side), fmtClock(left[side === "S" ? 0 : 1]))).join(". ") + ".";
+    }
+    case "last":
+      return g.plies.length ? moveWords(g.plies[g.plies.length - 1], you, hideCounts()) : t("said_no_move");
+    case "turn":
+      return g.end ? endWords(g) : sentence(turnWords(g));
+    case "legal":
+      if (g.end) return endWords(g);
+      if (!isHumanTurn(g)) return sentence(turnWords(g));
+      return t("said_legal", g.legal.join(", "));
+    default:
+      return "";
+  }
+}
+
+// What is typed in the command field: a letter a-f plays that hole of the
+// mover's row (either case), a command is answered aloud.
+function onCommand(e) {
+  e.preventDefault();
+  const input = $("#command");
+  const text = input.value.trim();
+  input.value = "";
+  if (!text) return;
+  const g = session.game;
+  if (/^[a-f]$/i.test(text)) {
+    if (g && isHumanTurn(g) && session.replayAt === null) playKey(g, text);
+    else say(g && g.end ? endWords(g) : g && watching(g) ? t("watching_no_move") : t("said_not_your_turn"));
+    return;
+  }
+  const name = commandOf(text);
+  say(name ? answer(name) : t("command_unknown", text));
+}
+
+// Plays the hole of the mover's row that key `k` (a-f, either case) names.
+function playKey(g, k) {
+  const idx = k.toUpperCase().charCodeAt(0) - 65;
+  play(holeLetter(g.to_move === "S" ? idx : idx + 6));
 }
 
 // A side, with its player's nickname online.
@@ -441,6 +547,11 @@ function renderControls() {
       }
       hb.append(ul);
     }
+    // Asked for with the button, it is said too.
+    if (view.hintSaid !== h) {
+      view.hintSaid = h;
+      say(hb.textContent);
+    }
   } else {
     hb.hidden = true;
   }
@@ -457,11 +568,15 @@ export function render() {
     view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
   $("#welcome").hidden = !!session.id || !view.welcome;
+  const lost = $("#connection");
+  lost.hidden = !session.id || !session.offline;
+  if (!lost.hidden) lost.textContent = t("connection_lost");
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
   renderBoard();
   renderStatus();
   renderMoves();
   renderControls();
+  speakMoves();
   if (!session.animating) renderPlayers(view.shown);
   for (const f of renderers) f();
 }
@@ -474,8 +589,19 @@ export function flip() {
 // Replay: the position after `k` plies, or null for the game as it is.
 export function setReplay(k) {
   const g = session.game;
+  const before = session.replayAt;
+  const inBar = $("#replay-bar").contains(document.activeElement);
   session.replayAt = k === null || !g ? null : Math.max(0, Math.min(k, g.plies.length));
   render();
+  // Back to the game from the replay's buttons: the focus goes to the
+  // button that started it, not to the page's top.
+  if (inBar && $("#replay-bar").hidden) $("#btn-replay").focus();
+  // A position replayed is said, unless the move list has the focus (its
+  // buttons say their moves).
+  const at = session.replayAt;
+  if (at !== null && at !== before && !$("#move-list").contains(document.activeElement)) {
+    say(at === 0 ? t("start_pos") : moveWords(g.plies[at - 1], personSide(g), hideCounts()));
+  }
   if (session.replayAt === null) computerIfDue();
 }
 
@@ -493,9 +619,14 @@ function onKey(e) {
     e.preventDefault();
     return;
   }
-  if (/^[a-fA-F]$/.test(k) && isHumanTurn(g)) {
-    const idx = k.toUpperCase().charCodeAt(0) - 65;
-    play(holeLetter(g.to_move === "S" ? idx : idx + 6));
+  const command = k.length === 1 && !/^[a-fA-F]$/.test(k) ? commandOf(k) : null;
+  if (command) {
+    e.preventDefault();
+    say(answer(command));
+  } else if (/^[a-fA-F]$/.test(k) && watching(g)) {
+    toast(t("watching_no_move"));
+  } else if (/^[a-fA-F]$/.test(k) && isHumanTurn(g)) {
+    playKey(g, k);
   } else if ((k === "Enter" || k === " ") && e.target.dataset && e.target.dataset.letter) {
     e.preventDefault();
     play(e.target.dataset.letter);
@@ -510,6 +641,7 @@ export function wire() {
     if (b) showPly(+b.dataset.ply + 1);
   });
   $("#move-list").addEventListener("keydown", onMoveListKey);
+  $("#command-form").addEventListener("submit", onCommand);
   document.addEventListener("keydown", onKey);
   $("#btn-undo").onclick = undo;
   $("#btn-redo").onclick = redo;

@@ -8,6 +8,7 @@ import { el } from "./board.js";
 import { current, session } from "./game.js";
 import { t, number } from "./i18n.js";
 import { canReview, moveNumber, setMistakes, showPly } from "./play-view.js";
+import { prefersReducedMotion } from "./settings.js";
 import { showError } from "./toast.js";
 import { sideName, scoreWords } from "./words.js";
 
@@ -97,7 +98,7 @@ function draw() {
     tr.insertCell().textContent = t("cost_seeds", Math.round(p.loss / 10) / 10);
     tr.onclick = () => {
       showPly(p.ply + 1);
-      window.scrollTo({ top: 0, behavior: "smooth" });
+      window.scrollTo({ top: 0, behavior: prefersReducedMotion ? "auto" : "smooth" });
     };
   }
 }
@@ -137,7 +138,7 @@ function drawPlot(r) {
     el("title", {}, dot).textContent = `${moveNumber(plies, i)}. ${p.move}: ${scoreWords(p.played, p.side)}`;
     dot.addEventListener("click", () => {
       showPly(i + 1);
-      window.scrollTo({ top: 0, behavior: "smooth" });
+      window.scrollTo({ top: 0, behavior: prefersReducedMotion ? "auto" : "smooth" });
     });
   });
   const last = r.plies.length ? south(r.plies[r.plies.length - 1].played, r.plies[r.plies.length - 1].side) : 0;

@@ -1,14 +1,39 @@
 // What the player chose for this browser, kept in localStorage: the
-// sowing's speed, the sounds and playing without counting (the language
-// is i18n.js's).
+// sowing's speed, the sounds, the high-contrast theme and playing without
+// counting (the language is i18n.js's).
+
+// What the system asks for, followed until the player chooses here.
+export const prefersReducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+const prefersContrast = matchMedia("(prefers-contrast: more), (forced-colors: active)");
 
 export const settings = {
-  speed: readNumber("awale.speed", 170),
+  // No sowing animation when the system asks for less motion.
+  speed: readNumber("awale.speed", prefersReducedMotion ? 0 : 170),
+  // The high-contrast theme: chosen here, else as the system asks.
+  contrast: localStorage.getItem("awale.contrast") ? localStorage.getItem("awale.contrast") === "on" : prefersContrast.matches,
   sound: localStorage.getItem("awale.sound") !== "off",
   // No number on the board during a game, only seeds: estimate, don't
   // count (the result shows them).
   noCount: localStorage.getItem("awale.nocount") === "on",
 };
+
+// Puts the theme chosen on the page; the system's wish is followed while
+// the player has chosen nothing.
+export function applyContrast() {
+  document.documentElement.classList.toggle("contrast", settings.contrast);
+}
+
+prefersContrast.addEventListener("change", (e) => {
+  if (localStorage.getItem("awale.contrast")) return;
+  settings.contrast = e.matches;
+  applyContrast();
+});
+
+export function setContrast(on) {
+  settings.contrast = on;
+  localStorage.setItem("awale.contrast", on ? "on" : "off");
+  applyContrast();
+}
 
 export function setNoCount(on) {
   settings.noCount = on;

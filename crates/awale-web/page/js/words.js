@@ -94,15 +94,18 @@ export function presetOf(rules) {
 
 // The rules in words: the preset's name when they are one, otherwise the
 // closest preset and what differs. `full` lists every option.
+// Before /api/info has said what the presets are (a first visit, a slow
+// network), the rules' name alone: the page says them again when it comes.
 export function rulesWords(rules, full = false) {
   const exact = presetOf(rules);
   const base = exact || String(rules.name || "awale").split(",")[0];
   const baseOptions = PRESETS[base] || PRESETS.awale;
   const out = [];
   for (const k of ["grand_slam", "repetition", "target", "direction", "first"]) {
-    if (full || rules[k] !== baseOptions[k]) out.push(optionWords(k, rules[k]));
+    if (full || (baseOptions && rules[k] !== baseOptions[k])) out.push(optionWords(k, rules[k]));
   }
-  const title = t("preset_" + (PRESETS[base] ? base : "awale"));
+  const known = PRESETS[base] || (!baseOptions && has("preset_" + base));
+  const title = t("preset_" + (known ? base : "awale"));
   if (!out.length) return title;
   return t(exact ? "rules_full" : "rules_changed", title, out.join(" · "));
 }

@@ -7,23 +7,29 @@
 //!
 //! A game's stream starts with the whole game as its viewer sees it, then
 //! sends `move` (one more move and what changed), `state` (anything else),
-//! `thinking`, `chat`, `reaction` and `presence`. A listener that falls
-//! behind gets the whole game again. The players' chat room reaches the
-//! players only.
+//! `thinking`, `chat`, `reaction` and `presence`. The events of the game's
+//! history (`state`, `move`, `chat`) have their version as their id: a
+//! listener that comes back (`Last-Event-ID`, or `?since=EPOCH.NUMBER`)
+//! gets the events it missed, then `clock` (the clocks now), or the whole
+//! game when they are no longer kept. A listener that falls behind gets
+//! the whole game again. The players' chat room reaches the players only.
 
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use futures_util::stream::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{OnGame, Viewer};
+use serde::{Deserialize, Serialize};
+
+use super::extract::{OnGame, UrlQuery, Viewer};
 use crate::game::{now_ms, Mode, PlayerId, WebGame};
-use crate::live::{Event, Watch};
+use crate::live::{Event, Version, Watch};
 use crate::AppState;
 
 /// The side `player` holds in online game `game`, if any.
@@ -45,20 +51,90 @@ struct Listener {
     state: AppState,
     viewer: Viewer,
     seated: bool,
-    first: Option<String>,
+    /// What to send before the live events: the whole game, or what the
+    /// listener missed (then the clocks now).
+    first: std::collections::VecDeque<SseEvent>,
+    /// Live events up to this version are in the whole game sent first.
+    seen: Option<Version>,
     stopping: tokio::sync::watch::Receiver<bool>,
     _watch: Watch,
 }
 
-/// GET /api/games/{id}/events.
+/// How soon a browser tries again when the stream breaks (a server
+/// restart, a network change).
+const RETRY: Duration = Duration::from_secs(1);
+
+/// The query of GET /api/games/{id}/events.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// The version of the last event the listener has (`EPOCH.NUMBER`).
+    since: Option<String>,
+}
+
+/// The version a listener coming back has: `?since=` (a page opening the
+/// stream again), else the `Last-Event-ID` its browser sends when it
+/// reconnects by itself.
+fn since(query: &EventsQuery, headers: &HeaderMap) -> Result<Option<Version>, ApiError> {
+    if let Some(text) = &query.since {
+        return text.parse().map(Some).map_err(|()| {
+            ApiError::bad_request(
+                "bad_query",
+                format!("`since={text}` is not an event's version (EPOCH.NUMBER)"),
+            )
+        });
+    }
+    // A header of another server's making is no version: the whole game.
+    Ok(headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok()))
+}
+
+/// An event as the stream sends it, with its version as its id.
+fn sse(event: &Event) -> SseEvent {
+    let name = if event.name == "chat_players" {
+        "chat"
+    } else {
+        event.name
+    };
+    let sse = SseEvent::default().event(name).data(&*event.data);
+    match event.version {
+        Some(v) => sse.id(v.to_string()),
+        None => sse,
+    }
+}
+
+/// The whole game for `viewer`, as a `state` event with its version.
+fn whole(game: &WebGame, viewer: &Viewer) -> Result<SseEvent, crate::Error> {
+    let data = serde_json::to_string(&game.view(now_ms(), Some(viewer.player())))
+        .map_err(|e| crate::Error::internal(format!("view not written: {e}")))?;
+    Ok(SseEvent::default()
+        .event("state")
+        .id(game.version.to_string())
+        .data(data))
+}
+
+/// The clocks now, after the events a listener missed (theirs were those
+/// of their moment).
+#[derive(Serialize)]
+struct ClockNow {
+    id: i64,
+    clock: Option<crate::view::ClockView>,
+}
+
+/// GET /api/games/{id}/events[?since=EPOCH.NUMBER].
 pub async fn game_events(
     on: OnGame,
+    headers: HeaderMap,
+    UrlQuery(query): UrlQuery<EventsQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let since = since(&query, &headers)?;
     let game = on.load().await?;
     let OnGame { state, id, viewer } = on;
     let seat = online_seat(&game, viewer.player());
     let hub = Arc::clone(state.shared.games.hub());
-    let (rx, _, mut watch) = hub.watch(id, seat, now_ms());
+    let (rx, missed, _, mut watch) = hub.watch(id, seat, now_ms(), since);
     if let Some(side) = seat {
         let leave_state = state.clone();
         watch.on_leave(move |presence| {
@@ -67,8 +143,33 @@ pub async fn game_events(
             }
         });
     }
-    let first = serde_json::to_string(&game.view(now_ms(), Some(viewer.player())))
-        .map_err(|e| crate::Error::internal(format!("view not written: {e}")))?;
+    // Loaded again once listening: nothing falls between the two.
+    let game = state.shared.games.load(id).await?;
+    let mut first = std::collections::VecDeque::new();
+    let mut seen = None;
+    match missed {
+        Some(events) => {
+            for event in events
+                .iter()
+                .filter(|e| e.name != "chat_players" || seat.is_some())
+            {
+                first.push_back(sse(event));
+            }
+            let now = ClockNow {
+                id,
+                clock: game.head(now_ms()).clock,
+            };
+            let data = serde_json::to_string(&now).unwrap_or_default();
+            first.push_back(SseEvent::default().event("clock").data(data));
+        }
+        None => {
+            first.push_back(whole(&game, &viewer)?);
+            seen = Some(game.version);
+        }
+    }
+    if let Some(head) = first.pop_front() {
+        first.push_front(head.retry(RETRY));
+    }
     let listener = Listener {
         id,
         rx,
@@ -76,12 +177,13 @@ pub async fn game_events(
         state,
         seated: seat.is_some(),
         viewer,
-        first: Some(first),
+        first,
+        seen,
         _watch: watch,
     };
     let stream = futures_util::stream::unfold(listener, |mut l| async move {
-        if let Some(first) = l.first.take() {
-            return Some((Ok(SseEvent::default().event("state").data(first)), l));
+        if let Some(event) = l.first.pop_front() {
+            return Some((Ok(event), l));
         }
         loop {
             let received = tokio::select! {
@@ -91,22 +193,23 @@ pub async fn game_events(
             match received {
                 Ok(event) if event.name == "chat_players" && !l.seated => continue,
                 Ok(event) => {
-                    let name = if event.name == "chat_players" {
-                        "chat"
-                    } else {
-                        event.name
-                    };
-                    let sse = SseEvent::default().event(name).data(&*event.data);
-                    return Some((Ok(sse), l));
+                    let sent = matches!((event.version, l.seen), (Some(v), Some(seen))
+                        if v.epoch == seen.epoch && v.number <= seen.number);
+                    if sent {
+                        continue;
+                    }
+                    return Some((Ok(sse(&event)), l));
                 }
                 Err(RecvError::Lagged(_)) => {
                     // Fell behind: the whole game again.
                     let Ok(game) = l.state.shared.games.load(l.id).await else {
                         return None;
                     };
-                    let view = game.view(now_ms(), Some(l.viewer.player()));
-                    let data = serde_json::to_string(&view).unwrap_or_default();
-                    return Some((Ok(SseEvent::default().event("state").data(data)), l));
+                    let Ok(event) = whole(&game, &l.viewer) else {
+                        return None;
+                    };
+                    l.seen = Some(game.version);
+                    return Some((Ok(event), l));
                 }
                 Err(RecvError::Closed) => return None,
             }

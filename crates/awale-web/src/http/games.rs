@@ -4,10 +4,6 @@
 //! the games in use ([`crate::games`]), and answers with a typed view;
 //! every change is stored before the answer.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
-
 use awale_core::{parse_records, Game, Rules, Side};
 use axum::extract::State;
 use axum::http::{header, StatusCode};
@@ -17,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
-use crate::computer::{self, Hint, Priority, ReviewRow, Thinking};
+use crate::computer::{self, Hint, ReviewRow};
 use crate::error::Error;
 use crate::game::{
     now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
@@ -369,116 +365,6 @@ pub async fn play(
 pub struct PlyRequest {
     #[serde(default)]
     ply: Option<usize>,
-}
-
-/// Removes a game from the set of games the computer is thinking about,
-/// however the search ends.
-struct ThinkingGuard {
-    state: AppState,
-    id: i64,
-}
-
-impl Drop for ThinkingGuard {
-    fn drop(&mut self) {
-        self.state
-            .shared
-            .thinking
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&self.id);
-    }
-}
-
-/// POST /api/games/{id}/computer: the computer plays its move. When the
-/// game already has more moves than `ply`, the move was made: the answer is
-/// the game as it is.
-pub async fn computer_move(
-    on: OnGame,
-    ClientIp(asker): ClientIp,
-    JsonBody(req): JsonBody<PlyRequest>,
-) -> ApiResult<Json<GameView>> {
-    let game = on.load().await?;
-    let plies = game.game.plies().len();
-    if req.ply.is_some_and(|p| p < plies) {
-        return Ok(on.view(&game));
-    }
-    check_ply(&game, req.ply)?;
-    if !game.computer_to_move() {
-        return Err(Error::conflict("not_computer_turn", "the computer does not move now").into());
-    }
-    let Mode::Computer { human, level } = game.mode else {
-        return Err(Error::internal("not a game against the computer").into());
-    };
-    game.check_side(on.viewer.player(), human)?;
-    let (state, id) = (on.state.clone(), on.id);
-    let newly = state
-        .shared
-        .thinking
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(id);
-    if !newly {
-        return Err(Error::conflict(
-            "computer_thinking",
-            "the computer is already thinking about this game",
-        )
-        .into());
-    }
-    let guard = ThinkingGuard {
-        state: state.clone(),
-        id,
-    };
-    let mut budget = state.shared.config.move_time;
-    if let (Some(clock), Some(left)) = (game.clock, game.time_left(now_ms())) {
-        let mine = left[game.game.position().to_move().index()];
-        let share = mine / 25 + clock.increment_ms / 2;
-        budget = budget.min(Duration::from_millis(share.max(50) as u64));
-    }
-    // The search and the storing of its move run in their own task, so a
-    // page that goes away mid-search does not lose the computer's move.
-    let task = tokio::spawn(async move {
-        let state = guard.state.clone();
-        let games = Arc::clone(&state.shared.games);
-        let hub = Arc::clone(games.hub());
-        let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let search = game.game.clone();
-        let chosen = state
-            .shared
-            .computer
-            .run(asker, Priority::Game, move |computer| {
-                let stop = AtomicBool::new(false);
-                computer.choose_move(&search, level, seed, budget, &stop, &mut |depth, nodes| {
-                    hub.publish(
-                        id,
-                        "thinking",
-                        Thinking {
-                            game: id,
-                            depth,
-                            nodes,
-                        },
-                    );
-                })
-            })
-            .await?;
-        let mv = chosen.ok_or_else(|| Error::internal("no move found"))?;
-        let result = games
-            .apply_move(id, Some(plies), mv, |g| {
-                if !g.computer_to_move() {
-                    return Err(Error::conflict(
-                        "stale",
-                        "the game changed during the search",
-                    ));
-                }
-                Ok(())
-            })
-            .await;
-        drop(guard);
-        result.map(|(g, ())| g)
-    });
-    let game = task
-        .await
-        .map_err(|e| Error::internal(format!("search task failed: {e}")))??;
-    Ok(on.view(&game))
 }
 
 /// POST /api/games/{id}/undo.

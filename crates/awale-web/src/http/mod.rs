@@ -73,7 +73,6 @@ fn game_routes() -> Router<AppState> {
     Router::new()
         .route("/", get(games::show))
         .route("/moves", post(games::play))
-        .route("/computer", post(games::computer_move))
         .route("/undo", post(games::undo))
         .route("/redo", post(games::redo))
         .route("/resign", post(games::resign))

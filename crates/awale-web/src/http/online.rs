@@ -155,7 +155,7 @@ async fn online_change(
         let side = online_seat(g, Some(me)).ok_or_else(|| {
             Error::forbidden(
                 "not_your_seat",
-                "you hold no seat in this game: you can watch, not play",
+                "you are watching this game: only its players can do that",
             )
         })?;
         change(g, side)
@@ -226,10 +226,26 @@ pub async fn claim(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> 
     .await
 }
 
+/// The body of POST /api/games/{id}/rematch.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {
+    /// Absent or true: offer, or accept the other's offer; false: decline it.
+    #[serde(default)]
+    accept: Option<bool>,
+}
+
 /// POST /api/games/{id}/rematch: offers a rematch, or accepts the other's:
 /// then a new game starts with the colours swapped, and both are sent to it
-/// (`offers.rematch_id`).
-pub async fn rematch(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
+/// (`offers.rematch_id`); `{"accept": false}` declines the other's offer.
+pub async fn rematch(
+    on: OnGame,
+    Player(me): Player,
+    JsonBody(req): JsonBody<RematchRequest>,
+) -> ApiResult<Json<GameView>> {
+    if req.accept == Some(false) {
+        return online_change(&on, &me, |g, side| g.decline_rematch(side)).await;
+    }
     let (games, id) = (&on.state.shared.games, on.id);
     let seat = |g: &WebGame| {
         online_seat(g, Some(&me)).ok_or_else(|| {
@@ -527,7 +543,7 @@ pub async fn react(
     let game = on.load().await?;
     let side = online_seat(&game, Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
-    hub.publish(on.id, "reaction", Reaction { kind, side });
+    hub.publish_now(on.id, "reaction", Reaction { kind, side });
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -205,8 +205,20 @@ impl Site {
     /// Kills the server (no clean stop) and starts it again on the same
     /// store and port, so that pages reconnect by themselves.
     pub fn restart(&mut self) {
+        self.kill();
+        self.start_again();
+    }
+
+    /// Kills the server (no clean stop, as a crash or a power cut) and
+    /// leaves it down until [`Site::start_again`].
+    pub fn kill(&mut self) {
         let _ = self.server.0.kill();
         let _ = self.server.0.wait();
+    }
+
+    /// Starts the server again after [`Site::kill`], on the same store
+    /// and port.
+    pub fn start_again(&mut self) {
         let addr = self.url.trim_start_matches("http://");
         let more: Vec<&str> = self.more.iter().map(String::as_str).collect();
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -548,6 +560,59 @@ impl Browser {
         );
     }
 
+    /// Runs the DevTools protocol command `cmd` with `params` (through
+    /// chromedriver); returns its result.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.session_command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(&json!({ "cmd": cmd, "params": params })),
+        )
+    }
+
+    /// Presses `key` (a WebDriver key such as `keys::TAB`) while `modifier`
+    /// is held (`keys::SHIFT`...).
+    pub fn chord(&self, modifier: &str, key: &str) {
+        let actions = json!([
+            {"type": "keyDown", "value": modifier},
+            {"type": "keyDown", "value": key},
+            {"type": "keyUp", "value": key},
+            {"type": "keyUp", "value": modifier},
+        ]);
+        self.session_command(
+            "POST",
+            "/actions",
+            Some(&json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+        );
+    }
+
+    /// What axe-core finds against WCAG 2.1 A and AA in the page as it is
+    /// now, one line a rule broken (its id, impact, help, and the first
+    /// elements): empty when the page passes. axe-core is injected the first
+    /// time (see `axe_source`), through the driver, as the page's strict
+    /// Content-Security-Policy forbids any script of its own.
+    pub fn axe_violations(&self) -> Vec<String> {
+        if self.eval("return typeof window.axe") != json!("object") {
+            self.eval(&format!("{};\nreturn typeof window.axe", axe_source()));
+        }
+        let found = self.exec_async(
+            "const done = arguments[arguments.length - 1]; \
+             axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, \
+               resultTypes: ['violations'] }) \
+             .then(r => done(r.violations.map(v => `${v.id} (${v.impact}): ${v.help}: ` + \
+               v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join(' | ')))) \
+             .catch(e => done(['axe failed: ' + e]))",
+        );
+        found
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Saves a PNG screenshot of the page to `path`.
     pub fn screenshot(&self, path: &Path) {
         let data = self.session_command("GET", "/screenshot", None);
@@ -575,6 +640,45 @@ impl Drop for Browser {
         let _ = std::fs::remove_dir_all(&self.profile);
         let _ = &self.driver;
     }
+}
+
+/// WebDriver's codes of keys that are not characters.
+pub mod keys {
+    pub const TAB: &str = "\u{E004}";
+    pub const ENTER: &str = "\u{E007}";
+    pub const SHIFT: &str = "\u{E008}";
+    pub const ALT: &str = "\u{E00A}";
+    pub const ESCAPE: &str = "\u{E00C}";
+    pub const SPACE: &str = "\u{E00D}";
+    pub const HOME: &str = "\u{E011}";
+    pub const LEFT: &str = "\u{E012}";
+    pub const UP: &str = "\u{E013}";
+    pub const RIGHT: &str = "\u{E014}";
+    pub const DOWN: &str = "\u{E015}";
+}
+
+/// axe-core's script, the version pinned in `tests/axe/package.json`:
+/// installed there by scripts/test.sh (`npm ci`), or here when missing, so
+/// that a test run alone finds it too. Never fetched from a CDN.
+pub fn axe_source() -> &'static str {
+    static SOURCE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SOURCE.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/axe");
+        let file = dir.join("node_modules/axe-core/axe.min.js");
+        if !file.exists() {
+            let status = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&dir)
+                .stdout(Stdio::null())
+                .status()
+                .expect(
+                    "the accessibility tests need npm (Debian's package npm) to install axe-core",
+                );
+            assert!(status.success(), "npm ci in {} failed", dir.display());
+        }
+        std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()))
+    })
 }
 
 fn base64_decode(text: &str) -> Vec<u8> {

@@ -1,0 +1,870 @@
+//! The page for everyone, end to end in a real headless Chromium: axe-core
+//! (pinned in `tests/axe/package.json`, injected into the page) finds no
+//! violation of WCAG 2.1 A and AA on any view in French and English; the
+//! browser's own accessibility tree (DevTools `Accessibility.getFullAXTree`)
+//! names every hole with its seeds and carries each move said in words;
+//! and a whole game against the computer is played with the keyboard
+//! alone, following the game by what a screen reader is told.
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored.
+
+mod webdriver;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::{json, Value};
+use webdriver::{game_id, keys, temp_dir, Browser, Site};
+
+/// An endgame database up to 8 seeds (the puzzles need one).
+fn database() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir("access-db");
+        let status = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(["db", "build", "--max-seeds", "8", "--quiet", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .status()
+            .expect("awale db build runs");
+        assert!(status.success());
+        dir
+    })
+}
+
+/// Where a screenshot to look at by eye goes (a temporary directory).
+fn shot(name: &str) -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| temp_dir("access-shots")).join(name)
+}
+
+/// Opens `url` with no sowing animation, no sound, the page in `lang`, and
+/// nothing kept of an earlier visit.
+fn open(b: &Browser, url: &str, lang: &str) {
+    b.goto(url);
+    b.exec(
+        "localStorage.clear(); localStorage.setItem('awale.speed', '0'); \
+         localStorage.setItem('awale.sound', 'off'); localStorage.setItem('awale.lang', arguments[0]);",
+        json!([lang]),
+    );
+    b.goto(url);
+    b.wait_for(
+        "the page",
+        "return document.documentElement.lang && !!document.querySelector('#btn-new').textContent",
+        15,
+    );
+}
+
+/// Goes to `hash` in the page as a click on a link would.
+fn go(b: &Browser, hash: &str) {
+    b.exec("location.hash = arguments[0]", json!([hash]));
+}
+
+fn wait(b: &Browser, what: &str, script: &str) {
+    b.wait_for(what, script, 30);
+}
+
+/// What axe-core finds on the page now, each line headed by `view`.
+fn check(b: &Browser, view: &str, found: &mut Vec<String>) {
+    for v in b.axe_violations() {
+        found.push(format!("[{view}] {v}"));
+    }
+}
+
+/// Every view of the page, one after the other, in `lang`: what axe-core
+/// finds on each.
+fn tour(site: &Site, b: &Browser, lang: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let v = |name: &str| format!("{lang} {name}");
+    open(b, &site.url, lang);
+    // The first visit: the new game dialog opens by itself.
+    wait(
+        b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    check(b, &v("new game dialog"), &mut found);
+    b.click("#btn-start");
+    wait(
+        b,
+        "a game",
+        "return document.querySelectorAll('.hole-hit.legal').length > 0",
+    );
+    let letter = b.string("return document.querySelector('.hole-hit.legal').dataset.letter");
+    b.click(&format!(".hole-hit.legal[data-letter='{letter}']"));
+    wait(b, "the computer's answer", "return document.querySelectorAll('#move-list .mv').length >= 2 && document.querySelectorAll('.hole-hit.legal').length > 0");
+    check(b, &v("play"), &mut found);
+    b.click("#btn-settings");
+    wait(
+        b,
+        "the settings",
+        "return document.querySelector('#dlg-settings').open",
+    );
+    check(b, &v("settings"), &mut found);
+    // The high-contrast theme, chosen in the settings.
+    b.click("#chk-contrast");
+    b.eval("document.querySelector('#dlg-settings').close()");
+    wait(
+        b,
+        "the high-contrast theme",
+        "return document.documentElement.classList.contains('contrast')",
+    );
+    check(b, &v("play, high contrast"), &mut found);
+    b.screenshot(&shot(&format!("play-contrast-{lang}.png")));
+    b.click("#btn-settings");
+    b.click("#chk-contrast");
+    b.eval("document.querySelector('#dlg-settings').close()");
+    b.screenshot(&shot(&format!("play-{lang}.png")));
+    b.click("#btn-resign");
+    wait(
+        b,
+        "the resign dialog",
+        "return document.querySelector('#dlg-resign').open",
+    );
+    check(b, &v("resign dialog"), &mut found);
+    b.eval("document.querySelector('#dlg-resign').close()");
+    // A finished game, replayed and reviewed.
+    let done = site.import(json!({
+        "record": "[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-27-20-S\"]\n\n1. F *\n",
+        "mode": "computer",
+        "level": 1,
+    }));
+    go(b, &format!("#game={done}&review"));
+    wait(
+        b,
+        "the review",
+        "return !document.querySelector('#review').hidden && !!document.querySelector('#result')",
+    );
+    wait(b, "the review's plot", "return document.querySelector('#review-status').textContent !== '' && !!document.querySelector('#plot *')");
+    check(b, &v("review"), &mut found);
+    go(b, &format!("#game={done}&ply=0"));
+    wait(
+        b,
+        "the replay",
+        "return !document.querySelector('#replay-bar').hidden",
+    );
+    check(b, &v("replay"), &mut found);
+    go(b, "#games");
+    wait(
+        b,
+        "the games",
+        "return document.querySelectorAll('.game-card').length > 0",
+    );
+    check(b, &v("games"), &mut found);
+    go(b, "#rules");
+    wait(
+        b,
+        "the rules",
+        "return !!document.querySelector('#rules-text figure svg')",
+    );
+    check(b, &v("rules"), &mut found);
+    go(b, "#learn");
+    wait(
+        b,
+        "the lessons",
+        "return document.querySelectorAll('.lesson-card').length > 0",
+    );
+    check(b, &v("lessons"), &mut found);
+    b.click(".lesson-card");
+    wait(b, "a lesson", "return !document.querySelector('#lesson').hidden && document.querySelectorAll('#lesson-board .hole-hit').length === 12");
+    check(b, &v("lesson"), &mut found);
+    go(b, "#puzzles&seed=3&difficulty=3");
+    wait(
+        b,
+        "a puzzle",
+        "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
+    );
+    check(b, &v("puzzles"), &mut found);
+    go(b, "#analysis");
+    wait(b, "the analysis board", "return document.querySelectorAll('#analysis-board .hole-hit').length === 12 && document.querySelector('#an-lines').children.length > 0");
+    check(b, &v("analysis"), &mut found);
+    b.click("#an-edit");
+    wait(
+        b,
+        "the position editor",
+        "return !document.querySelector('#an-editor').hidden",
+    );
+    check(b, &v("analysis editor"), &mut found);
+    go(b, "#lobby");
+    wait(
+        b,
+        "the lobby",
+        "return !document.querySelector('#view-lobby').hidden",
+    );
+    check(b, &v("lobby"), &mut found);
+    // An online game waiting for a friend, with its invite and chat.
+    b.click("#btn-new");
+    wait(
+        b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    b.click("#dlg-new input[name=mode][value=online]");
+    b.exec(
+        "document.querySelector('#new-nickname').value = arguments[0]",
+        json!(["Awa"]),
+    );
+    check(b, &v("new online game dialog"), &mut found);
+    b.click("#btn-start");
+    wait(
+        b,
+        "the invite",
+        "return document.querySelector('#invite-link').value.includes('?join=')",
+    );
+    check(b, &v("online game"), &mut found);
+    let _ = game_id(b);
+    found
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn every_view_passes_axe_at_wcag_21_aa_in_french_and_english() {
+    let db = database().to_str().expect("a UTF-8 path").to_string();
+    let site = Site::start_with("axe", &["--db", &db]);
+    // Each language in its own browser: a player of its own, whose first
+    // visit opens the new game dialog.
+    let mut found = tour(
+        &site,
+        &Browser::start("axe-fr", "fr-FR,fr", 1280, 900),
+        "fr",
+    );
+    found.extend(tour(
+        &site,
+        &Browser::start("axe-en", "en-GB,en", 1280, 900),
+        "en",
+    ));
+    assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));
+}
+
+/// The page's accessibility tree as Chromium builds it for screen readers
+/// (DevTools `Accessibility.getFullAXTree`): the nodes not ignored.
+fn ax_tree(b: &Browser) -> Vec<Value> {
+    let tree = b.cdp("Accessibility.getFullAXTree", json!({}));
+    tree["nodes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|n| n["ignored"] != json!(true))
+        .collect()
+}
+
+fn ax_name(node: &Value) -> &str {
+    node["name"]["value"].as_str().unwrap_or("")
+}
+
+fn ax_role(node: &Value) -> &str {
+    node["role"]["value"].as_str().unwrap_or("")
+}
+
+/// What the log of the play view (role `log`, a live region) has said,
+/// line by line, as a screen reader reads it from the tree.
+fn ax_said(nodes: &[Value]) -> Vec<String> {
+    let by_id: HashMap<&str, &Value> = nodes
+        .iter()
+        .filter_map(|n| n["nodeId"].as_str().map(|id| (id, n)))
+        .collect();
+    fn text(node: &Value, by_id: &HashMap<&str, &Value>, out: &mut String) {
+        if ax_role(node) == "StaticText" {
+            out.push_str(ax_name(node));
+        }
+        for child in node["childIds"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            if let Some(c) = child.as_str().and_then(|id| by_id.get(id)) {
+                text(c, by_id, out);
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    for log in nodes.iter().filter(|n| ax_role(n) == "log") {
+        for child in log["childIds"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            if let Some(c) = child.as_str().and_then(|id| by_id.get(id)) {
+                let mut line = String::new();
+                text(c, &by_id, &mut line);
+                lines.push(line.trim().to_string());
+            }
+        }
+    }
+    lines
+}
+
+/// The holes as the accessibility tree names them (buttons named "…hole
+/// X, N seeds"), each with whether it is unavailable.
+fn ax_holes(nodes: &[Value]) -> Vec<(String, bool)> {
+    nodes
+        .iter()
+        .filter(|n| ax_role(n) == "button" && ax_name(n).contains("hole "))
+        .map(|n| {
+            let disabled = n["properties"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .any(|p| p["name"] == json!("disabled") && p["value"]["value"] == json!(true));
+            (ax_name(n).to_string(), disabled)
+        })
+        .collect()
+}
+
+/// What the page should name each hole of `board` (South's, the person's,
+/// "your hole A, 4 seeds"; North's "North's hole a, 4 seeds").
+fn hole_names(board: &[Value]) -> Vec<String> {
+    board
+        .iter()
+        .enumerate()
+        .map(|(hole, n)| {
+            let n = n.as_u64().expect("seeds");
+            let seeds = if n == 1 {
+                "1 seed".to_string()
+            } else {
+                format!("{n} seeds")
+            };
+            let krou = if n >= 12 { " (krou)" } else { "" };
+            if hole < 6 {
+                format!("your hole {}, {seeds}{krou}", (b'A' + hole as u8) as char)
+            } else {
+                format!(
+                    "North's hole {}, {seeds}{krou}",
+                    (b'a' + hole as u8 - 6) as char
+                )
+            }
+        })
+        .collect()
+}
+
+/// Presses Tab until the focus is on `css`, as a person would to reach it
+/// (at most `max` times).
+fn tab_to(b: &Browser, css: &str, max: usize) {
+    for _ in 0..max {
+        if b.exec(
+            "return document.activeElement.matches(arguments[0])",
+            json!([css]),
+        ) == json!(true)
+        {
+            return;
+        }
+        b.keys(keys::TAB);
+    }
+    panic!(
+        "`{css}` not reached with {max} presses of Tab (focus on {})",
+        b.string("const e = document.activeElement; return e.outerHTML.slice(0, 200)")
+    );
+}
+
+/// Types `text` then Enter in the command field, which has the focus.
+fn command(b: &Browser, text: &str) {
+    assert_eq!(
+        b.string("return document.activeElement.id"),
+        "command",
+        "the focus left the command field"
+    );
+    b.keys(text);
+    b.keys(keys::ENTER);
+}
+
+/// Waits until the log, read in the accessibility tree, has said what
+/// `done` accepts in its last two lines (joined by a space); returns them.
+fn wait_said(b: &Browser, what: &str, done: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
+    loop {
+        let lines = ax_said(&ax_tree(b));
+        let last = lines[lines.len().saturating_sub(2)..].join(" ");
+        if done(&last) {
+            return last;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what} in the log (last: `{last}`)"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+}
+
+/// The last line the log has said, as the tree has it.
+fn last_said(b: &Browser) -> String {
+    ax_said(&ax_tree(b)).pop().unwrap_or_default()
+}
+
+/// Waits until the last line of the log is what `done` accepts.
+fn wait_last(b: &Browser, what: &str, done: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
+    loop {
+        let last = last_said(b);
+        if done(&last) {
+            return last;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what} in the log (last: `{last}`)"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+}
+
+/// Whether the log's words say the game is over.
+fn over(said: &str) -> bool {
+    said.contains("You won!") || said.contains("You lost.") || said.contains("Draw.")
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibility_tree() {
+    let site = Site::start("keyboard");
+    let b = Browser::start("keyboard", "en-GB,en", 1280, 900);
+    open(&b, &site.url, "en");
+    b.cdp("Accessibility.enable", json!({}));
+    // The new game dialog opens by itself on a first visit: level 1, and
+    // a target of 2 seeds (the first capture ends the game), by keyboard.
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    tab_to(&b, "#sel-level", 20);
+    b.keys(keys::HOME);
+    tab_to(&b, "details.options summary", 20);
+    b.keys(keys::ENTER);
+    tab_to(&b, "#sel-target", 20);
+    b.keys("2");
+    assert_eq!(
+        b.eval(
+            "const f = document.querySelector('#form-new'); return [f.level.value, f.target.value]"
+        ),
+        json!(["1", "2"])
+    );
+    tab_to(&b, "#btn-start", 40);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the game",
+        "return location.hash.startsWith('#game=') && !document.querySelector('#dlg-new').open",
+    );
+    let id = game_id(&b);
+    let (_, g) = site.call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(g["rules"]["target"], json!(2), "{g}");
+    assert_eq!(g["level"], json!(1), "{g}");
+
+    // The first move on the board itself: Tab reaches it, the arrows go
+    // from hole to hole, Enter plays; the focus stays on that hole.
+    tab_to(&b, "#board .hole-hit", 60);
+    let first = b.string("return document.activeElement.dataset.letter");
+    b.keys(keys::RIGHT);
+    let second = b.string("return document.activeElement.dataset.letter");
+    assert_ne!(first, second, "the arrow moved to another hole");
+    b.keys(keys::LEFT);
+    assert_eq!(
+        b.string("return document.activeElement.dataset.letter"),
+        first
+    );
+    b.keys(keys::ENTER);
+    let said = wait_said(&b, "the first moves", |s| {
+        s.starts_with(&format!("You play {first}: 4 seeds sown; 0 to 0."))
+            && (s.contains("North plays") && s.ends_with("Your move.") || over(s))
+    });
+    assert!(said.contains("The computer is thinking"), "{said}");
+    assert_eq!(
+        b.string("return document.activeElement.dataset.letter"),
+        first,
+        "the focus stayed on the hole played"
+    );
+
+    // A hint, asked for with its button, is said too.
+    if !over(&said) {
+        tab_to(&b, "#btn-hint", 40);
+        b.keys(keys::ENTER);
+        wait_last(&b, "the hint", |s| s.starts_with("Hint: play "));
+    }
+
+    // Then the command field, as lichess's blind mode has: the legal holes
+    // heard, one played, until the end. The game is followed by the
+    // accessibility tree alone; the server's view checks it.
+    tab_to(&b, "#command", 30);
+    let mut plies = 2;
+    let mut said = said;
+    for _ in 0..60 {
+        let (_, g) = site.call("GET", &format!("/api/games/{id}"), None);
+        let nodes = ax_tree(&b);
+        let holes = ax_holes(&nodes);
+        let names: Vec<String> = holes.iter().map(|(n, _)| n.clone()).collect();
+        let mut expected = hole_names(g["board"].as_array().expect("a board"));
+        let mut sorted = names.clone();
+        sorted.sort();
+        expected.sort();
+        assert_eq!(sorted, expected, "the holes as the tree names them");
+        let seeds = |n: &Value| {
+            if n == &json!(1) {
+                "1 seed".to_string()
+            } else {
+                format!("{n} seeds")
+            }
+        };
+        for store in [
+            format!("your store: {}", seeds(&g["stores"][0])),
+            format!("North's store: {}", seeds(&g["stores"][1])),
+        ] {
+            assert!(
+                nodes
+                    .iter()
+                    .any(|n| ax_role(n) == "image" && ax_name(n) == store),
+                "no `{store}` in the tree"
+            );
+        }
+        if !g["end"].is_null() {
+            break;
+        }
+        assert_eq!(g["plies"].as_array().map(Vec::len), Some(plies), "{g}");
+        // The holes that can be played: the person's not unavailable.
+        let playable: Vec<String> = holes
+            .iter()
+            .filter(|(n, disabled)| n.starts_with("your hole") && !disabled)
+            .map(|(n, _)| n[10..11].to_string())
+            .collect();
+        let legal: Vec<String> = g["legal"]
+            .as_array()
+            .expect("legal moves")
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+        let mut sorted = playable.clone();
+        sorted.sort();
+        assert_eq!(sorted, legal, "the holes that can be played");
+        command(&b, "m");
+        let heard = format!("You can play {}.", legal.join(", "));
+        wait_last(&b, "the legal holes", |s| s == heard);
+        let letter = playable[0].clone();
+        command(&b, &letter.to_lowercase());
+        said = wait_said(&b, "the computer's answer", |s| {
+            s.contains(&format!("You play {letter}:"))
+                && (s.contains("North plays") && s.ends_with("Your move.") || over(s))
+        });
+        plies += 2;
+    }
+    let (_, g) = site.call("GET", &format!("/api/games/{id}"), None);
+    assert!(!g["end"].is_null(), "the game ended: {g}");
+    assert!(
+        said.contains("The target was reached.") || said.contains("No move was left"),
+        "{said}"
+    );
+    // The commands: the scores and the board, then in French.
+    command(&b, "s");
+    let stores = &g["end"]["stores"];
+    let heard = format!("South {} seeds – North {} seeds.", stores[0], stores[1]);
+    wait_last(&b, "the scores", |s| s == heard);
+    command(&b, "l");
+    wait_last(&b, "the last move", |s| {
+        s.contains(" plays ") || s.starts_with("You play ")
+    });
+    command(&b, "zzz");
+    wait_last(&b, "an unknown command", |s| {
+        s.starts_with("Unknown command “zzz”")
+    });
+    // The game replayed from its start, a move at a time, is said too.
+    tab_to(&b, "#btn-replay", 40);
+    b.keys(keys::ENTER);
+    wait_last(&b, "the start position", |s| s == "Start position");
+    tab_to(&b, "#rp-next", 80);
+    b.keys(keys::ENTER);
+    wait_last(&b, "the first move replayed", |s| {
+        s.starts_with(&format!("You play {first}: 4 seeds sown; 0 to 0."))
+    });
+    b.keys(keys::ESCAPE);
+    wait(
+        &b,
+        "the game again",
+        "return document.querySelector('#replay-bar').hidden",
+    );
+    assert_eq!(
+        b.string("return document.activeElement.id"),
+        "btn-replay",
+        "the focus back on Replay"
+    );
+    tab_to(&b, "#btn-lang", 80);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "French",
+        "return document.documentElement.lang === 'fr'",
+    );
+    tab_to(&b, "#command", 80);
+    command(&b, "l");
+    wait_last(&b, "the last move in French", |s| {
+        s.contains(" joue ") || s.starts_with("Vous jouez ")
+    });
+}
+
+/// What does not survive the zoom: the page wider than the window, an
+/// element past its right edge, text cut off in its box.
+const ZOOM_CHECK: &str = "
+    const w = window.innerWidth;
+    const bad = [];
+    if (document.documentElement.scrollWidth > w) bad.push('page ' + document.documentElement.scrollWidth + ' > ' + w);
+    const name = (e) => e.id || (e.className && (e.className.baseVal ?? e.className)) || e.tagName;
+    for (const e of document.querySelectorAll('header *, main *, dialog[open] *')) {
+      if (e.offsetParent === null && !(e instanceof SVGElement)) continue;
+      const r = e.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.right > w + 1) bad.push(name(e) + ' ends at ' + Math.round(r.right));
+      const style = getComputedStyle(e);
+      const clips = style.overflowX === 'hidden' || style.overflowX === 'clip' || style.textOverflow === 'ellipsis';
+      if (clips && e.scrollWidth > e.clientWidth + 1 && e.textContent.trim()) bad.push(name(e) + ' cut: ' + e.textContent.trim().slice(0, 40));
+    }
+    return bad;";
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_zoom() {
+    let site = Site::start("zoom");
+    let b = Browser::start("zoom", "fr-FR,fr", 1280, 900);
+    // What the system asks for, before the page starts: no sowing
+    // animation, the high-contrast theme; the player may choose otherwise.
+    b.cdp(
+        "Emulation.setEmulatedMedia",
+        json!({"features": [
+            {"name": "prefers-reduced-motion", "value": "reduce"},
+            {"name": "prefers-contrast", "value": "more"},
+        ]}),
+    );
+    b.goto(&site.url);
+    b.eval("localStorage.clear(); localStorage.setItem('awale.sound', 'off')");
+    b.goto(&site.url);
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    assert_eq!(
+        b.eval("return document.documentElement.classList.contains('contrast')"),
+        json!(true)
+    );
+    b.eval("document.querySelector('#dlg-new').close()");
+    b.click("#btn-settings");
+    assert_eq!(
+        b.eval("return [document.querySelector('#sel-speed').value, document.querySelector('#chk-contrast').checked, \
+                document.querySelector('#motion-note').hidden]"),
+        json!(["0", true, false])
+    );
+    // Chosen here, the theme stays off whatever the system says.
+    b.click("#chk-contrast");
+    b.eval("document.querySelector('#dlg-settings').close()");
+
+    // 200% zoom of a 1280 x 900 window: 640 x 450 CSS pixels, each two
+    // screen pixels wide.
+    b.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": false}),
+    );
+    b.goto(&site.url);
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    assert_eq!(
+        b.eval("return document.documentElement.classList.contains('contrast')"),
+        json!(false)
+    );
+    let mut bad = Vec::new();
+    let mut look = |b: &Browser, view: &str| {
+        for problem in b.strings(ZOOM_CHECK) {
+            bad.push(format!("[{view}] {problem}"));
+        }
+        b.screenshot(&shot(&format!("zoom-{}.png", view.replace(' ', "-"))));
+    };
+    b.eval("document.querySelector('details.options').open = true");
+    look(&b, "new game");
+    b.click("#btn-start");
+    wait(
+        &b,
+        "a game",
+        "return document.querySelectorAll('.hole-hit.legal').length > 0",
+    );
+    b.eval("document.querySelector('.commands').open = true");
+    look(&b, "play");
+    b.click("#btn-settings");
+    look(&b, "settings");
+    b.eval("document.querySelector('#dlg-settings').close()");
+    for (hash, view, ready) in [
+        (
+            "#games",
+            "games",
+            "document.querySelectorAll('.game-card').length > 0",
+        ),
+        (
+            "#rules",
+            "rules",
+            "!!document.querySelector('#rules-text figure svg')",
+        ),
+        (
+            "#learn",
+            "lessons",
+            "document.querySelectorAll('.lesson-card').length > 0",
+        ),
+        (
+            "#lesson=sow",
+            "lesson",
+            "document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+        ),
+        (
+            "#analysis",
+            "analysis",
+            "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
+        ),
+        (
+            "#lobby",
+            "lobby",
+            "!document.querySelector('#view-lobby').hidden",
+        ),
+    ] {
+        go(&b, hash);
+        wait(&b, view, &format!("return {ready}"));
+        look(&b, view);
+    }
+    assert!(bad.is_empty(), "at 200% zoom:\n{}", bad.join("\n"));
+}
+
+/// Goes with the arrows over the holes of the board `svg` from the one
+/// focused until one that can be played has the focus; its letter.
+fn arrow_to_playable(b: &Browser, svg: &str) -> String {
+    let focused = format!(
+        "const e = document.activeElement; \
+         return e.closest('{svg}') && e.classList.contains('hole-hit') && e.getAttribute('aria-disabled') !== 'true' \
+         ? e.dataset.letter : null"
+    );
+    for key in [keys::HOME, keys::UP, keys::HOME, keys::DOWN, keys::HOME] {
+        b.keys(key);
+        for _ in 0..6 {
+            if let Some(letter) = b.eval(&focused).as_str() {
+                return letter.to_string();
+            }
+            b.keys(keys::RIGHT);
+        }
+    }
+    panic!("no hole of {svg} can be played")
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
+    let db = database().to_str().expect("a UTF-8 path").to_string();
+    let site = Site::start_with("keyboard-learn", &["--db", &db]);
+    let b = Browser::start("keyboard-learn", "en-GB,en", 1280, 900);
+    open(&b, &site.url, "en");
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    b.keys(keys::ESCAPE);
+    wait(
+        &b,
+        "the dialog closed",
+        "return !document.querySelector('#dlg-new').open",
+    );
+
+    // A lesson: its card, then a hole played from the board.
+    tab_to(&b, "#btn-learn", 30);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the lessons",
+        "return document.querySelectorAll('.lesson-card').length > 0",
+    );
+    tab_to(&b, ".lesson-card[data-lesson='capture']", 30);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the lesson",
+        "return document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+    );
+    tab_to(&b, "#lesson-board .hole-hit", 30);
+    let letter = arrow_to_playable(&b, "#lesson-board");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the lesson's answer",
+        "return /Well done|Try again/.test(document.querySelector('#lesson-feedback').textContent)",
+    );
+    assert_eq!(
+        b.string("return document.activeElement.dataset.letter || document.activeElement.id"),
+        letter,
+        "the focus stayed on the hole played"
+    );
+
+    // A puzzle, the same way.
+    tab_to(&b, "#tab-puzzles", 60);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "a puzzle",
+        "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
+    );
+    tab_to(&b, "#puzzle-board .hole-hit", 30);
+    arrow_to_playable(&b, "#puzzle-board");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the puzzle's answer",
+        "return /Well done|Not /.test(document.querySelector('#puzzle-feedback').textContent)",
+    );
+
+    // The analysis board: a move played adds it to the variations.
+    tab_to(&b, "#tab-analysis", 80);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the analysis board",
+        "return document.querySelectorAll('#analysis-board .hole-hit.legal').length > 0",
+    );
+    tab_to(&b, "#analysis-board .hole-hit", 30);
+    let letter = arrow_to_playable(&b, "#analysis-board");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the move in the variations",
+        &format!("return [...document.querySelectorAll('#an-tree .mv')].some(m => m.textContent.includes('{letter}'))"),
+    );
+
+    // An online game for a friend, then a word in its chat.
+    tab_to(&b, "#btn-new", 80);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+    );
+    tab_to(&b, "input[name=mode]:checked", 10);
+    b.keys(keys::RIGHT);
+    b.keys(keys::RIGHT);
+    assert_eq!(
+        b.string("return document.querySelector('#form-new').mode.value"),
+        "online"
+    );
+    tab_to(&b, "#new-nickname", 20);
+    b.keys("Awa");
+    tab_to(&b, "#btn-start", 40);
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the invite",
+        "return document.querySelector('#invite-link').value.includes('?join=')",
+    );
+    tab_to(&b, "#chat-text", 80);
+    b.keys("hello by keyboard");
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the chat line",
+        "return document.querySelector('#chat-lines').textContent.includes('hello by keyboard')",
+    );
+    assert_eq!(b.string("return document.activeElement.id"), "chat-text");
+}
