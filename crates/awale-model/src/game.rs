@@ -316,8 +316,10 @@ impl WebGame {
         if self.sides_of(player).contains(&side) {
             return Ok(());
         }
+        let seated = !self.sides_of(player).is_empty();
         let message = match self.mode {
-            Mode::Computer { .. } if self.computer_to_move() => {
+            // Only a player of the game is told whose turn it is.
+            Mode::Computer { .. } if seated && self.computer_to_move() => {
                 format!("{side} is the computer's side: wait for its move")
             }
             _ if player.is_none() => "you are watching this game: only its players move \
@@ -810,7 +812,10 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
         Error::new(
             crate::error::Kind::Malformed,
             "bad_move",
-            format!("`{text}` is not a move (holes are A-F for South, a-f for North)"),
+            format!(
+                "`{}` is not a move (holes are A-F for South, a-f for North)",
+                crate::error::shown(text)
+            ),
         )
     })
 }

@@ -69,9 +69,10 @@ impl std::error::Error for StoreError {
 
 impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
-        // The cause is logged once here; the player gets a short message.
+        // The cause is logged once here; the player gets a plain message
+        // (the cause may name the file's insides).
         tracing::error!(error = %e, "game store failed");
-        Error::internal(format!("storing failed: {e}"))
+        Error::internal("the server failed to read or store the game: it is logged")
     }
 }
 
@@ -154,6 +155,9 @@ pub struct LobbyGame {
     pub plies: i64,
     /// When it was offered.
     pub created_ms: i64,
+    /// The start diagram, when it is not the rules' own start (a study
+    /// position: the one who accepts sees what they accept).
+    pub start: Option<String>,
 }
 
 /// A chat message.
@@ -513,7 +517,8 @@ impl Store {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
-                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public
+                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
+                        start
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
@@ -533,6 +538,16 @@ impl Store {
                         names: [r.get(4)?, r.get(5)?],
                         plies: r.get(6)?,
                         created_ms: r.get(7)?,
+                        start: {
+                            let start: String = r.get(10)?;
+                            let rules: StoredRules = r.get(1)?;
+                            let usual = rules
+                                .rules
+                                .parse::<awale_core::Rules>()
+                                .ok()
+                                .map(|r| awale_core::Game::new(r).start().to_string());
+                            (usual.as_deref() != Some(start.as_str())).then_some(start)
+                        },
                     },
                     waiting,
                     public,

@@ -881,6 +881,105 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     drop(events);
 }
 
+#[tokio::test]
+async fn the_smaller_findings_are_closed() {
+    // Finding 11, each in turn.
+    let store = Store::in_memory().unwrap();
+    let state = AppState::new(
+        store.clone(),
+        Config {
+            public_url: Some("https://awale.example.org".into()),
+            ..quick()
+        },
+    )
+    .unwrap();
+    let app = app(state);
+    let host = ("host", "awale.example.org");
+    // Over https: HSTS, and the cookie's `__Host-` name.
+    let page = send(&app, get("/", &[host])).await;
+    assert!(page.headers.contains_key("strict-transport-security"));
+    let cookie = page.headers["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.starts_with("__Host-awale_player="), "{cookie}");
+    assert!(
+        cookie.contains("; Secure") && cookie.contains("Path=/"),
+        "{cookie}"
+    );
+    let me = cookie.split(';').next().unwrap().to_string();
+    let mine = [JSON, host, ("cookie", me.as_str())];
+    let id = {
+        let a = send(&app, post("/api/games", &mine, r#"{"mode":"humans"}"#)).await;
+        assert_eq!(
+            a.status,
+            StatusCode::CREATED,
+            "the __Host- cookie is a player's"
+        );
+        a.body["id"].as_i64().unwrap()
+    };
+    // A 10 KB move is not echoed back whole.
+    let body = json!({ "move": "F".repeat(10_000) }).to_string();
+    let a = send(&app, post(&format!("/api/games/{id}/moves"), &mine, &body)).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(
+        a.body["message"].as_str().unwrap().len() < 200,
+        "{}",
+        a.body
+    );
+    // A damaged row: a plain 500, the cause only in the log.
+    store
+        .write_blocking(move |conn| {
+            conn.execute("UPDATE games SET level = 'x' WHERE id = ?1", [id])?;
+            Ok(())
+        })
+        .unwrap();
+    for broken in [id] {
+        let a = send(&app, get(&format!("/api/games/{broken}"), &[host])).await;
+        assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", a.body);
+        let message = a.body["message"].as_str().unwrap();
+        assert!(
+            !message.contains("column") && !message.contains("Invalid"),
+            "{message}"
+        );
+    }
+    // No online challenge from a finished position; the lobby shows a
+    // study position's start.
+    let finished = r#"{"mode":"online","name":"Ama","public":true,
+        "position":"0-0-0-0-0-0-0-0-0-0-0-0-24-24-S"}"#;
+    let a = send(&app, post("/api/games", &mine, finished)).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.body);
+    assert_eq!(a.body["error"], "finished_position");
+    let study = r#"{"mode":"online","name":"Ama","public":true,
+        "position":"0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}"#;
+    let a = send(&app, post("/api/games", &mine, study)).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    let lobby = send(&app, get("/api/lobby", &[host])).await;
+    assert_eq!(
+        lobby.body["challenges"][0]["start"],
+        "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"
+    );
+    // A stranger is not told whose turn it is in someone else's game.
+    let computer = {
+        let body = r#"{"mode":"computer","human":"N","level":1}"#;
+        let a = send(&app, post("/api/games", &mine, body)).await;
+        a.body["id"].as_i64().unwrap()
+    };
+    let stranger = format!("awale_player={}", "e".repeat(64));
+    let a = send(
+        &app,
+        post(
+            &format!("/api/games/{computer}/moves"),
+            &[JSON, host, ("cookie", &stranger)],
+            r#"{"move":"F"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    assert!(
+        !a.body["message"].as_str().unwrap().contains("computer"),
+        "{}",
+        a.body
+    );
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

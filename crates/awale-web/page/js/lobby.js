@@ -73,6 +73,7 @@ function item(game, challenge) {
     const maker = game.names[0] ? "S" : "N";
     who.textContent = t("challenge_by", isolate(game.names[maker === "S" ? 0 : 1]));
     parts.push(t("you_would_play", sideName(maker === "S" ? "N" : "S")));
+    if (game.start) parts.push(t("from_position", game.start));
     b.className = "primary accept";
     b.textContent = t("accept");
     b.onclick = () => accept(game.id, b);

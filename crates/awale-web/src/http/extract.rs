@@ -104,7 +104,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
                 ApiError::new(
                     StatusCode::NOT_FOUND,
                     "no_such_game",
-                    format!("no game with id `{text}`"),
+                    format!("no game with id `{}`", crate::error::shown(&text)),
                 )
             })
     }

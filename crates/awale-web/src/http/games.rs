@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
-use crate::error::Error;
+use crate::error::{shown, Error};
 use crate::game::{
     now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
 };
@@ -93,7 +93,7 @@ fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
         other => other.parse().map_err(|_| {
             Error::invalid(
                 "bad_side",
-                format!("`{other}` is not a side (S, N or random)"),
+                format!("`{}` is not a side (S, N or random)", shown(other)),
             )
         }),
     }
@@ -158,7 +158,10 @@ pub async fn create(
         other => {
             return Err(Error::invalid(
                 "bad_mode",
-                format!("`{other}` is not a mode (computer, humans or online)"),
+                format!(
+                    "`{}` is not a mode (computer, humans or online)",
+                    shown(other)
+                ),
             )
             .into())
         }
@@ -169,6 +172,13 @@ pub async fn create(
         // included, whatever the preset says of who starts.
         Some(diagram) => Game::from_position(rules, parse_position(diagram)?),
     };
+    if mode == Mode::Online && game.outcome().is_some() {
+        return Err(Error::invalid(
+            "finished_position",
+            "the game is already over in this position: give one where it goes on",
+        )
+        .into());
+    }
     let now = now_ms();
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
@@ -240,7 +250,10 @@ pub async fn list(
     let before = match q.before.as_deref() {
         None | Some("") => None,
         Some(text) => Some(parse_cursor(text).ok_or_else(|| {
-            Error::invalid("bad_cursor", format!("`{text}` is not a page's `next`"))
+            Error::invalid(
+                "bad_cursor",
+                format!("`{}` is not a page's `next`", shown(text)),
+            )
         })?),
     };
     let limit = q.limit.unwrap_or(50).clamp(1, 100);
@@ -323,7 +336,7 @@ pub async fn play(
         Some(other) => {
             return Err(Error::invalid(
                 "bad_query",
-                format!("`{other}` is not an answer (game or move)"),
+                format!("`{}` is not an answer (game or move)", shown(other)),
             )
             .into())
         }
@@ -335,6 +348,10 @@ pub async fn play(
         .shared
         .games
         .apply_move(on.id, req.ply, mv, move |game| {
+            // A stranger is refused as one, whoever is to move.
+            if game.sides_of(player.as_ref()).is_empty() {
+                game.check_side(player.as_ref(), mv.side())?;
+            }
             if game.computer_to_move() {
                 return Err(Error::conflict(
                     "not_your_turn",
@@ -411,9 +428,11 @@ pub async fn resign(
         Some("S") => Some(Side::South),
         Some("N") => Some(Side::North),
         Some(other) => {
-            return Err(
-                Error::invalid("bad_side", format!("`{other}` is not a side (S or N)")).into(),
+            return Err(Error::invalid(
+                "bad_side",
+                format!("`{}` is not a side (S or N)", shown(other)),
             )
+            .into())
         }
     };
     let player = on.viewer.player();
@@ -628,8 +647,9 @@ pub struct ImportRequest {
 /// Games one import may hold.
 const MAX_IMPORTED_GAMES: usize = 200;
 /// What one imported game costs of the client's allowance of new games
-/// (an import of 200 games costs 20: a client imports at most a few
-/// thousand games an hour).
+/// (an import of 200 games costs 20): with the allowance's refill of one a
+/// second, a client imports at most 10 games a second, 36,000 an hour,
+/// each a few hundred bytes.
 const GAMES_PER_CREATION: usize = 10;
 
 /// The answer of POST /api/import.
@@ -683,7 +703,7 @@ pub async fn import(
         other => {
             return Err(Error::invalid(
                 "bad_mode",
-                format!("`{other}` is not a mode (computer or humans)"),
+                format!("`{}` is not a mode (computer or humans)", shown(other)),
             )
             .into())
         }

@@ -442,7 +442,10 @@ pub async fn chat(
         other => {
             return Err(Error::invalid(
                 "bad_room",
-                format!("`{other}` is not a room (players or public)"),
+                format!(
+                    "`{}` is not a room (players or public)",
+                    crate::error::shown(other)
+                ),
             )
             .into())
         }
@@ -533,7 +536,7 @@ pub async fn react(
             "bad_reaction",
             format!(
                 "`{}` is not a reaction ({})",
-                req.kind,
+                crate::error::shown(&req.kind),
                 REACTIONS.join(", ")
             ),
         )
