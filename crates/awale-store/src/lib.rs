@@ -838,9 +838,17 @@ fn in_savepoint<T>(
 /// How often the log is folded into the file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// The log's size beyond which it is folded in and emptied at once, even
+/// while moves keep coming (the writers wait for that, briefly).
+pub const WAL_LIMIT_BYTES: u64 = 32 * 1024 * 1024;
+
 /// Folds the write-ahead log into the file now and then, on a connection
 /// of its own, so the writer never stops for it (the writer's own
-/// automatic checkpoints are off).
+/// automatic checkpoints are off). A passive checkpoint cannot shrink the
+/// log, and under steady writes and reads it cannot start it over either
+/// (it grew to 281 MB for a 2.6 MB file): so the log is also emptied
+/// (`TRUNCATE`) once it passes [`WAL_LIMIT_BYTES`], and whenever it has
+/// stopped growing (the server is idle).
 fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
     let conn = match Connection::open(path) {
         Ok(c) => c,
@@ -850,11 +858,25 @@ fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
         }
     };
     let _ = conn.busy_timeout(std::time::Duration::from_secs(1));
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let wal = PathBuf::from(wal);
+    let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let mut last = size();
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
         std::thread::sleep(CHECKPOINT_EVERY);
-        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+        let now = size();
+        let idle = now == last && now > 0;
+        let mode = if now > WAL_LIMIT_BYTES || idle {
+            "TRUNCATE"
+        } else {
+            "PASSIVE"
+        };
+        let pragma = format!("PRAGMA wal_checkpoint({mode})");
+        if let Err(e) = conn.query_row(&pragma, [], |_| Ok(())) {
             tracing::debug!(error = %e, "checkpoint skipped");
         }
+        last = size();
     }
 }
 
@@ -975,6 +997,47 @@ mod tests {
             let mut ids: Vec<i64> = made.iter().map(|g| g.id).collect();
             ids.reverse();
             assert_eq!(seen, ids);
+        });
+    }
+
+    #[test]
+    fn the_log_is_emptied_once_the_writes_stop() {
+        // Finding 10 of issue 20: the log only ever grew while serving.
+        runtime().block_on(async {
+            let store = Store::in_memory().unwrap();
+            let mut games = store
+                .create((0..50).map(|_| game()).collect())
+                .await
+                .unwrap();
+            let reader = store.clone();
+            let reading = tokio::spawn(async move {
+                for _ in 0..200 {
+                    let _ = reader.load(1).await;
+                }
+            });
+            for round in 0..40 {
+                for g in &mut games {
+                    let _ = g.play(
+                        Move::from_letter("FfAaBbCcDdEe".chars().nth(round % 12).unwrap()).unwrap(),
+                        0,
+                    );
+                    store.save(g.clone(), 0).await.unwrap();
+                }
+            }
+            reading.await.unwrap();
+            let mut wal = store.path().as_os_str().to_owned();
+            wal.push("-wal");
+            let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+            assert!(size() > 0, "the writes went through the log");
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while size() > 0 {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the log keeps {} bytes with nothing written",
+                    size()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
         });
     }
 
