@@ -85,6 +85,9 @@ pub struct Config {
     pub reaction_rate: Rate,
     /// New players (the cookie given on a first visit) per client address.
     pub player_rate: Rate,
+    /// Online games a player may offer (and four times as many per client
+    /// address).
+    pub challenge_rate: Rate,
     /// How long the maker of an online game waiting for its second player
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
@@ -119,6 +122,7 @@ impl Default for Config {
                 burst: 30,
                 every_ms: 2_000,
             },
+            challenge_rate: CHALLENGE_RATE,
             challenge_grace: Duration::from_secs(20),
         }
     }
@@ -204,7 +208,7 @@ impl AppState {
                 reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
                 renames: PerPlayerAndClient::new("new nicknames", RENAME_RATE),
                 handoff_links: PerPlayerAndClient::new("links to another device", HANDOFF_RATE),
-                challenges: PerPlayerAndClient::new("online games", CHALLENGE_RATE),
+                challenges: PerPlayerAndClient::new("online games", config.challenge_rate),
                 handoffs: Mutex::new(std::collections::HashMap::new()),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
