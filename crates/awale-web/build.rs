@@ -8,10 +8,17 @@
 //! In those two templates `{{V}}` becomes the versioned prefix, `{{VERSION}}`
 //! the version, `{{PRELOAD}}` a `modulepreload` link per module and
 //! `{{FILES}}` the JSON list of paths the service worker keeps.
+//!
+//! The page's engine, `awale.wasm`, is built here too: `crates/awale-wasm`
+//! for `wasm32-unknown-unknown` by a cargo of the same toolchain, into
+//! `target/wasm`, and embedded like the page's files. The target is added
+//! with rustup when it is missing, so that `cargo run --release` on a fresh
+//! clone gives a page with its engine.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Files served at a fixed path, not under the versioned prefix.
 const TEMPLATES: [&str; 2] = ["index.html", "sw.js"];
@@ -21,10 +28,11 @@ fn main() {
     println!("cargo:rerun-if-changed={}", page.display());
     let mut files = Vec::new();
     collect(&page, &page, &mut files);
-    files.sort();
     for (name, _) in &files {
         println!("cargo:rerun-if-changed={}", page.join(name).display());
     }
+    files.push(("awale.wasm".to_string(), engine_wasm()));
+    files.sort();
 
     let mut version_hash = Fnv::default();
     for (name, bytes) in files
@@ -146,6 +154,100 @@ fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, Vec<u8>)>) {
     }
 }
 
+/// The page's engine: `crates/awale-wasm` built for WebAssembly.
+fn engine_wasm() -> Vec<u8> {
+    const TARGET: &str = "wasm32-unknown-unknown";
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest.join("../..");
+    for dir in [
+        "crates/awale-core/src",
+        "crates/awale-core/Cargo.toml",
+        "crates/awale-engine/src",
+        "crates/awale-engine/data",
+        "crates/awale-engine/Cargo.toml",
+        "crates/awale-wasm/src",
+        "crates/awale-wasm/Cargo.toml",
+        ".cargo/config.toml",
+        "Cargo.lock",
+    ] {
+        println!("cargo:rerun-if-changed={}", root.join(dir).display());
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let installed = |sysroot: &Option<PathBuf>| {
+        sysroot
+            .as_ref()
+            .is_some_and(|s| s.join("lib/rustlib").join(TARGET).join("lib").is_dir())
+    };
+    if !installed(&sysroot) {
+        // A fresh machine: rustup adds the target to the toolchain in use.
+        let mut rustup = Command::new("rustup");
+        rustup.args(["target", "add", TARGET]);
+        if let Some(toolchain) = std::env::var_os("RUSTUP_TOOLCHAIN") {
+            rustup.arg("--toolchain").arg(toolchain);
+        }
+        println!("cargo:warning=adding the {TARGET} target for the page's engine (rustup target add {TARGET})");
+        let added = rustup.status().is_ok_and(|s| s.success());
+        if !added || !installed(&sysroot) {
+            panic!(
+                "the page's engine is built for {TARGET}, which this Rust toolchain lacks \
+                 and rustup could not add: run `rustup target add {TARGET}` \
+                 (or install the Rust standard library for {TARGET}), then build again"
+            );
+        }
+    }
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root.join("target"), PathBuf::from)
+        .join("wasm");
+    let mut build = Command::new(&cargo);
+    build
+        .current_dir(&root)
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "awale-wasm",
+            "--target",
+            TARGET,
+        ])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .env("RUSTC", &rustc);
+    // What this build's cargo passes to build scripts is not for the
+    // engine's build: the flags of this target (the engine's come from
+    // .cargo/config.toml), clippy's wrapper, this profile's settings.
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key == "RUSTFLAGS"
+            || key == "CARGO_ENCODED_RUSTFLAGS"
+            || key == "RUSTC_WRAPPER"
+            || key == "RUSTC_WORKSPACE_WRAPPER"
+            || key == "CARGO_TARGET_DIR"
+            || key.starts_with("CARGO_BUILD_")
+            || key.starts_with("CARGO_PROFILE_")
+        {
+            build.env_remove(key.as_ref());
+        }
+    }
+    let out = build
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo to build the page's engine: {e}"));
+    if !out.status.success() {
+        panic!(
+            "the page's engine (crates/awale-wasm, for {TARGET}) does not build:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let wasm = target_dir.join(TARGET).join("release/awale_wasm.wasm");
+    std::fs::read(&wasm).unwrap_or_else(|e| panic!("{}: {e}", wasm.display()))
+}
+
 fn content_type(name: &str) -> &'static str {
     match name.rsplit('.').next() {
         Some("html") => "text/html; charset=utf-8",
@@ -153,6 +255,9 @@ fn content_type(name: &str) -> &'static str {
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
         Some("json") => "application/json",
+        Some("wasm") => "application/wasm",
+        Some("webmanifest") => "application/manifest+json",
+        Some("png") => "image/png",
         _ => panic!("page/{name}: unknown file type (add it to build.rs)"),
     }
 }

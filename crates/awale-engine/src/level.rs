@@ -1,5 +1,5 @@
 //! Strength levels for people, from a child's first day to perfect play,
-//! each about 200 Elo above the one below (the last step is larger). The
+//! each about 200 Elo above the one below. The
 //! four weakest see captures as a beginner does (often not the chain
 //! behind the first hole, not always the opponent's answer); the next
 //! score every move with a shallow search and pick one at random, better
@@ -51,7 +51,17 @@ pub enum Level {
     Master,
     /// Level 11: a deep search.
     Grandmaster,
-    /// Level 12: the strongest search, with the opening book and the
+    /// Level 12: a deeper search, nearly always the best move.
+    Virtuoso,
+    /// Level 13: a deeper search still, the best move or one close to it.
+    Champion,
+    /// Level 14: the deepest of the choosing levels, seldom off the best
+    /// move.
+    Legend,
+    /// Level 15: the search of Perfect, 16 plies deep, without the
+    /// endgame oracle.
+    Titan,
+    /// Level 16: the strongest search, with the opening book and the
     /// endgame oracle when one is set.
     Perfect,
 }
@@ -93,6 +103,10 @@ impl Level {
         Level::Expert,
         Level::Master,
         Level::Grandmaster,
+        Level::Virtuoso,
+        Level::Champion,
+        Level::Legend,
+        Level::Titan,
         Level::Perfect,
     ];
 
@@ -125,6 +139,10 @@ impl Level {
             Level::Expert => ("Expert", "Expert"),
             Level::Master => ("Maître", "Master"),
             Level::Grandmaster => ("Grand maître", "Grandmaster"),
+            Level::Virtuoso => ("Virtuose", "Virtuoso"),
+            Level::Champion => ("Champion", "Champion"),
+            Level::Legend => ("Légende", "Legend"),
+            Level::Titan => ("Titan", "Titan"),
             Level::Perfect => ("Parfait", "Perfect"),
         };
         match lang {
@@ -180,6 +198,22 @@ impl Level {
                 "Une recherche profonde, sans pitié.",
                 "A deep search, without mercy.",
             ),
+            Level::Virtuoso => (
+                "Calcule plus loin encore et joue presque toujours le meilleur coup.",
+                "Reads further still and nearly always plays the best move.",
+            ),
+            Level::Champion => (
+                "Un champion : le meilleur coup, ou un coup qui le vaut presque.",
+                "A champion: the best move, or one nearly as good.",
+            ),
+            Level::Legend => (
+                "Une légende : s'écarte rarement du meilleur coup, même loin devant.",
+                "A legend: seldom strays from the best move, even far ahead.",
+            ),
+            Level::Titan => (
+                "Cherche comme Parfait, moins loin, sans les tables de finales.",
+                "Searches as Perfect does, less far, without the endgame tables.",
+            ),
             Level::Perfect => (
                 "Le plus fort : recherche longue, bibliothèque d'ouvertures et tables de finales.",
                 "The strongest: a long search, the opening book and endgame tables.",
@@ -192,10 +226,10 @@ impl Level {
     }
 
     /// The level's strength in Elo points, measured with `awale match`
-    /// between adjacent levels (docs/BENCHMARKS.md, 200 games a pair,
-    /// `awale` rules), the greedy player ([`greedy_move`]) set at 1000.
-    /// Perfect's step above Grandmaster won 20 games of 20 (at least +287
-    /// with 95% confidence): its figure is an estimate above that floor.
+    /// between adjacent levels (docs/BENCHMARKS.md, 200 to 400 games a
+    /// pair, `awale` rules), the greedy player ([`greedy_move`]) set at
+    /// 1000. Perfect won all 11 games it played against Titan: its figure
+    /// is Titan's plus the floor of that step (+183 with 95% confidence).
     pub fn elo(self) -> u32 {
         match self {
             Level::Seed => 860,
@@ -209,7 +243,11 @@ impl Level {
             Level::Expert => 2575,
             Level::Master => 2810,
             Level::Grandmaster => 2985,
-            Level::Perfect => 3400,
+            Level::Virtuoso => 3205,
+            Level::Champion => 3387,
+            Level::Legend => 3609,
+            Level::Titan => 3839,
+            Level::Perfect => 4022,
         }
     }
 
@@ -233,6 +271,13 @@ impl Level {
             Level::Expert => soft(6, 75.0),
             Level::Master => soft(7, 60.0),
             Level::Grandmaster => soft(8, 55.0),
+            Level::Virtuoso => soft(10, 50.0),
+            Level::Champion => soft(11, 40.0),
+            Level::Legend => soft(13, 20.0),
+            Level::Titan => Style::Search {
+                depth: Some(16),
+                time: None,
+            },
             Level::Perfect => Style::Search {
                 depth: None,
                 time: Some(Duration::from_secs(3)),
@@ -318,6 +363,30 @@ pub fn choose_move(
     seed: u64,
     stop: &AtomicBool,
 ) -> Option<Move> {
+    choose_move_within(
+        engine,
+        game,
+        level,
+        seed,
+        &Limits::default(),
+        stop,
+        &mut |_| {},
+    )
+}
+
+/// [`choose_move`], the one entry point for a level's move (the command
+/// line's and the server's), within `cap` too: a searching level thinks at
+/// most `cap.movetime` and shares out `cap.clock` (the side to move's game
+/// clock) with the time manager; `on_info` hears each iteration.
+pub fn choose_move_within(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    seed: u64,
+    cap: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&crate::SearchInfo),
+) -> Option<Move> {
     if game.legal_moves().is_empty() {
         return None;
     }
@@ -359,7 +428,14 @@ pub fn choose_move(
         Style::Search { .. } => crate::book::Book::builtin()
             .probe(game)
             .or_else(|| engine.oracle_for(game.rules())?.root_move(game))
-            .or_else(|| engine.search(game, &level.limits(), stop, &mut |_| {}).best),
+            .or_else(|| {
+                let mut limits = level.limits();
+                if let Some(cap) = cap.movetime {
+                    limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+                }
+                limits.clock = cap.clock;
+                engine.search(game, &limits, stop, on_info).best
+            }),
     };
     if let Some(oracle) = set_aside {
         engine.set_oracle(oracle);
@@ -468,6 +544,17 @@ mod tests {
     }
 
     #[test]
+    fn each_step_up_to_titan_is_150_to_250_elo() {
+        // Perfect's step is bounded below only (docs/BENCHMARKS.md).
+        let below_perfect = &Level::ALL[..Level::ALL.len() - 1];
+        for pair in below_perfect.windows(2) {
+            let step = pair[1].elo() - pair[0].elo();
+            assert!((150..=250).contains(&step), "{pair:?}: {step}");
+        }
+        assert!(Level::Perfect.elo() > Level::Titan.elo());
+    }
+
+    #[test]
     fn every_level_has_a_name_in_both_languages() {
         for &level in Level::ALL {
             for lang in [Lang::Fr, Lang::En] {
@@ -486,10 +573,16 @@ mod tests {
         assert_eq!("perfect".parse(), Ok(Level::Perfect));
         assert!("0".parse::<Level>().is_err());
         assert_eq!("grand maitre".parse(), Ok(Level::Grandmaster));
-        assert_eq!("12".parse(), Ok(Level::Perfect));
+        assert_eq!("12".parse(), Ok(Level::Virtuoso));
+        assert_eq!("virtuose".parse(), Ok(Level::Virtuoso));
+        assert_eq!("Champion".parse(), Ok(Level::Champion));
+        assert_eq!("legende".parse(), Ok(Level::Legend));
+        assert_eq!("Légende".parse(), Ok(Level::Legend));
+        assert_eq!("titan".parse(), Ok(Level::Titan));
+        assert_eq!("16".parse(), Ok(Level::Perfect));
         assert_eq!("eleve".parse(), Ok(Level::Pupil));
         assert_eq!("Élève".parse(), Ok(Level::Pupil));
-        assert!("13".parse::<Level>().is_err());
-        assert!("champion".parse::<Level>().is_err());
+        assert!("17".parse::<Level>().is_err());
+        assert!("emperor".parse::<Level>().is_err());
     }
 }

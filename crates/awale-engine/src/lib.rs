@@ -15,7 +15,9 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod book;
+pub mod clock;
 pub mod eval;
 pub mod explain;
 pub mod level;
@@ -28,7 +30,7 @@ mod tt;
 
 pub use book::Book;
 pub use explain::{explain, Reason};
-pub use level::{choose_move, greedy_move, Lang, Level, UnknownLevel};
+pub use level::{choose_move, choose_move_within, greedy_move, Lang, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{Bounds, Oracle};
 pub use score::Score;

@@ -9,10 +9,11 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use awale_core::{EndReason, Game, Move, Moves, Position, Repetition, Rules};
 
+use crate::clock::Instant;
 use crate::eval::{Evaluation, Evaluations, Weights};
 use crate::limits::Limits;
 use crate::oracle::Oracle;

@@ -281,6 +281,51 @@ impl WebGame {
         self.mode == Mode::Online && self.seats.iter().any(Option::is_none)
     }
 
+    /// The side `player` holds in this online game, if any (none in games
+    /// that are not played online).
+    pub fn online_seat(&self, player: Option<&PlayerId>) -> Option<Side> {
+        if self.mode != Mode::Online {
+            return None;
+        }
+        let player = player?;
+        Side::BOTH.into_iter().find(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|seat| seat.player == *player)
+        })
+    }
+
+    /// Withdraws an open challenge: an online game still waiting for its
+    /// second player ends, aborted.
+    ///
+    /// # Errors
+    ///
+    /// `not_waiting` once the second player has come or the game is over.
+    pub fn withdraw(&mut self) -> Result<(), Error> {
+        if !self.waiting() || self.end().is_some() {
+            return Err(Error::conflict("not_waiting", "the game has begun"));
+        }
+        self.stop = Some(Stop::Aborted);
+        Ok(())
+    }
+
+    /// The rematch of this game: a new online game under the same rules and
+    /// clock (full again), the colours swapped.
+    pub fn rematch_game(&self, now: i64) -> WebGame {
+        let mut next = WebGame::new(
+            Mode::Online,
+            Game::new(*self.game.rules()),
+            now,
+            self.seed.wrapping_add(1),
+        );
+        next.seats = [self.seats[1].clone(), self.seats[0].clone()];
+        next.clock = self.clock.map(|mut c| {
+            c.remaining_ms = [c.initial_ms; 2];
+            c
+        });
+        next
+    }
+
     /// Whether the computer plays the side to move now.
     pub fn computer_to_move(&self) -> bool {
         match self.mode {

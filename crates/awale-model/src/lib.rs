@@ -8,6 +8,15 @@
 
 pub mod error;
 pub mod game;
+pub mod secret;
 pub mod view;
 
 pub use error::{Error, Kind};
+
+/// Locks `m`, going on when a thread panicked while holding it: every value
+/// the server keeps behind such a lock is whole between two statements (a
+/// map, a counter), so what a panic left is still good to use. The one
+/// place the server's crates lock a mutex.
+pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -18,6 +18,7 @@ use awale_engine::{Engine, EngineOptions, Lang, Level, Limits, Oracle};
 use serde::Serialize;
 
 use crate::error::{Error, Kind};
+use crate::lock;
 
 /// A level offered to players.
 #[derive(Clone, Debug, Serialize)]
@@ -354,10 +355,6 @@ pub struct Computer {
     running: AtomicUsize,
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// The most places in the queue one client may hold, of `max_queued`: a
 /// quarter (at least one), so a flood from one address leaves room.
 fn share_of(max_queued: usize) -> usize {
@@ -585,27 +582,17 @@ impl Computer {
     ) -> Option<Move> {
         let level = Level::from_number(level)?;
         // Only the strongest level knows the endgame databases: the others
-        // should lose endgames the way people do.
-        let oracle = level == Level::Perfect;
-        let mut limits = level.limits();
-        if !level.searches() {
-            // A weak level: it scores the moves at a small depth and picks
-            // one like a person would.
-            return self.with_engine(game.rules(), oracle, |e| {
-                awale_engine::choose_move(e, game, level, seed, stop)
-            });
-        }
-        // The searching levels know the opening book.
-        if let Some(mv) = awale_engine::Book::builtin().probe(game) {
-            return Some(mv);
-        }
-        limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
-        limits.clock = clock;
-        self.with_engine(game.rules(), oracle, |e| {
-            e.search(game, &limits, stop, &mut |info| {
+        // should lose endgames the way people do (the engine sets the
+        // oracle aside for them).
+        let cap = Limits {
+            movetime: Some(budget),
+            clock,
+            ..Limits::default()
+        };
+        self.with_engine(game.rules(), true, |e| {
+            awale_engine::choose_move_within(e, game, level, seed, &cap, stop, &mut |info| {
                 on_info(info.depth, info.nodes)
             })
-            .best
         })
     }
 

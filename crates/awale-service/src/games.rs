@@ -20,7 +20,8 @@ use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, WebGame};
 use crate::live::Hub;
-use crate::store::{LobbyGame, Store};
+use crate::lock;
+use crate::store::{GameStore, LobbyGame};
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -53,10 +54,13 @@ const BUSY_TRIES: u32 = 240;
 
 /// The games in use, the store behind them and their watchers.
 pub struct Games {
-    store: Store,
+    store: Arc<dyn GameStore>,
     hub: Arc<Hub>,
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
     lobby_changed: AtomicBool,
+    /// How long a waiting game's maker may be away (ms): see
+    /// [`Games::set_challenge_grace`].
+    pub(crate) challenge_grace_ms: AtomicI64,
     player: Option<Player>,
 }
 
@@ -66,10 +70,6 @@ enum Change {
     Move,
     /// Anything else.
     State,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The lobby: open challenges and games being played.
@@ -93,12 +93,13 @@ pub struct LiveGame {
 
 impl Games {
     /// The games of `store`, watched through `hub`.
-    pub fn new(store: Store, hub: Arc<Hub>) -> Games {
+    pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>) -> Games {
         Games {
             store,
             hub,
             entries: Mutex::new(HashMap::new()),
             lobby_changed: AtomicBool::new(true),
+            challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
         }
     }
@@ -115,8 +116,8 @@ impl Games {
     }
 
     /// The store.
-    pub fn store(&self) -> &Store {
-        &self.store
+    pub fn store(&self) -> &dyn GameStore {
+        &*self.store
     }
 
     /// The watchers' hub.

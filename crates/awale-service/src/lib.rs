@@ -7,11 +7,14 @@
 
 pub mod computer;
 pub mod games;
+pub mod handoff;
 pub mod limiter;
 pub mod live;
+pub mod records;
+pub mod round;
 pub mod study;
 
-pub use awale_model::{error, game, view};
-pub use awale_model::{Error, Kind};
+pub use awale_model::{error, game, secret, view};
+pub use awale_model::{lock, Error, Kind};
 pub use awale_store as store;
 pub use awale_store::{Store, StoreError};

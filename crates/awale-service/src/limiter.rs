@@ -87,10 +87,7 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
     pub fn take(&self, key: &K, cost: u32, now: i64) -> Result<(), Error> {
         let burst = f64::from(self.rate.burst);
         let per_ms = 1.0 / f64::from(self.rate.every_ms.max(1));
-        let mut buckets = self
-            .buckets
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut buckets = crate::lock(&self.buckets);
         if buckets.len() >= MAX_BUCKETS {
             buckets.retain(|_, (tokens, at)| *tokens + (now - *at) as f64 * per_ms < burst);
         }

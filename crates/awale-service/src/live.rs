@@ -19,6 +19,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 pub use crate::game::Version;
+use crate::lock;
 
 /// One event for the listeners of a game or of the lobby.
 #[derive(Clone, Debug)]
@@ -175,10 +176,6 @@ impl Watch {
     pub fn on_leave(&mut self, f: impl FnOnce(Presence) + Send + 'static) {
         self.on_change = Some(Box::new(f));
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Hub {

@@ -20,11 +20,14 @@ use serde::Serialize;
 
 use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
+use awale_model::lock;
 use awale_model::view;
 
+mod interface;
 mod rows;
 mod schema;
 
+pub use interface::{GameStore, StoreFuture};
 pub use rows::parse_cursor;
 use rows::{insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
@@ -32,8 +35,8 @@ use schema::setup;
 /// A storage failure, or a stored game that no longer replays.
 #[derive(Debug)]
 pub enum StoreError {
-    /// SQLite failed.
-    Sqlite(rusqlite::Error),
+    /// The database failed (its own error as the source).
+    Backend(Box<dyn std::error::Error + Send + Sync>),
     /// The file cannot be used, and why, with what to do.
     Refused(String),
     /// A stored game cannot be rebuilt (the file was edited by hand?).
@@ -50,7 +53,7 @@ pub enum StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::Sqlite(e) => write!(f, "game store: {e}"),
+            StoreError::Backend(e) => write!(f, "game store: {e}"),
             StoreError::Refused(why) => f.write_str(why),
             StoreError::Corrupt { id, message } => write!(f, "stored game {id}: {message}"),
             StoreError::Closed => f.write_str("the game store is closed (the server is stopping)"),
@@ -61,7 +64,7 @@ impl fmt::Display for StoreError {
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            StoreError::Sqlite(e) => Some(e),
+            StoreError::Backend(e) => Some(&**e),
             _ => None,
         }
     }
@@ -78,7 +81,7 @@ impl From<StoreError> for Error {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite(e)
+        StoreError::Backend(Box::new(e))
     }
 }
 
@@ -234,10 +237,6 @@ impl Inner {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl Store {
     /// Opens (or creates) the store at `path`, checking that it is a
     /// sound, writable games file of this program, and migrating an older
@@ -314,7 +313,7 @@ impl Store {
     /// # Errors
     ///
     /// `work`'s error, or the commit's.
-    pub async fn write<T: Send + 'static>(
+    pub(crate) async fn write<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -331,7 +330,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::write`].
-    pub fn write_blocking<T: Send + 'static>(
+    pub(crate) fn write_blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -373,7 +372,7 @@ impl Store {
     /// # Errors
     ///
     /// `work`'s error, or the connection's.
-    pub async fn read<T: Send + 'static>(
+    pub(crate) async fn read<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -394,7 +393,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::read`].
-    pub fn read_blocking<T>(
+    pub(crate) fn read_blocking<T>(
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
@@ -431,6 +430,42 @@ impl Store {
                 insert_game(conn, game)?;
             }
             Ok(games)
+        })
+        .await
+    }
+
+    /// Stores `game`, played in `player`'s browser without a network, under
+    /// the browser's `key`, once: when that player already uploaded a game
+    /// with this key, nothing is written and that game's id is given
+    /// back. The new game (`Ok(Ok(game))`) or the stored one's id
+    /// (`Ok(Err(id))`).
+    ///
+    /// # Errors
+    ///
+    /// When a write fails; nothing is stored then.
+    pub async fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        mut game: WebGame,
+    ) -> Result<Result<WebGame, i64>, StoreError> {
+        self.write(move |conn| {
+            let stored: Option<i64> = conn
+                .query_row(
+                    "SELECT game_id FROM uploads WHERE player = ?1 AND key = ?2",
+                    params![player.0, key],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = stored {
+                return Ok(Err(id));
+            }
+            insert_game(conn, &mut game)?;
+            conn.execute(
+                "INSERT INTO uploads (player, key, game_id) VALUES (?1, ?2, ?3)",
+                params![player.0, key, game.id],
+            )?;
+            Ok(Ok(game))
         })
         .await
     }

@@ -1,10 +1,11 @@
 //! The games file's schema: the checks made at start (a sound, writable
 //! SQLite file of this program, or a new one), the version kept in the
-//! file, and the migrations from older versions (`v1.sql`, `v2.sql`).
+//! file, and the migrations from older versions (`v1.sql`, `v2.sql`,
+//! `v3.sql`).
 
 use std::path::Path;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use super::StoreError;
 
@@ -12,7 +13,7 @@ use super::StoreError;
 /// "Awal".
 const APPLICATION_ID: i32 = 0x4177_616C;
 /// The schema version this program writes.
-const SCHEMA_VERSION: i32 = 2;
+const SCHEMA_VERSION: i32 = 3;
 
 /// Version 1 (before the schema was versioned), where new files start.
 const SCHEMA_V1: &str = include_str!("v1.sql");
@@ -21,6 +22,15 @@ const SCHEMA_V1: &str = include_str!("v1.sql");
 /// reviews, chat, players, the server's heartbeat, the move count kept
 /// with the game, and the indexes the lists need.
 const MIGRATE_V2: &str = include_str!("v2.sql");
+
+/// Version 3: the keys of the games uploaded after being played offline.
+const MIGRATE_V3: &str = include_str!("v3.sql");
+
+/// The number of levels (`awale_engine::Level::ALL`) whose numbers the
+/// games are stored with, kept in `meta` as `levels`: files written before
+/// the mark, with twelve levels, stored Perfect as 12; it is 16 since
+/// levels 12 to 15 came between Grandmaster and Perfect.
+const LEVELS: i64 = 16;
 
 /// The tables and columns of version 1 (before the schema was versioned),
 /// to recognise such a file.
@@ -112,6 +122,26 @@ pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         }
         if from < 2 {
             conn.execute_batch(MIGRATE_V2)?;
+        }
+        if from < 3 {
+            conn.execute_batch(MIGRATE_V3)?;
+        }
+        // Levels renumbered apart from the schema (a file of any version
+        // may hold games of the twelve levels): once, marked in `meta`.
+        let levels: Option<i64> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'levels'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if levels.is_none() {
+            conn.execute(
+                "UPDATE games SET level = ?1 WHERE mode = 'computer' AND level = 12",
+                [LEVELS],
+            )?;
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('levels', ?1)",
+                [LEVELS],
+            )?;
         }
         conn.pragma_update(None, "application_id", APPLICATION_ID)?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;

@@ -1,7 +1,10 @@
-// The service worker: keeps this version's files so that a repeat visit
-// starts at once, without waiting for the network. The browser checks this
-// file on each visit; a new server version brings a new one, which fetches
-// its files and takes over for the next visit. The API is never kept.
+// The service worker: keeps this version's files (the page, its scripts,
+// the engine in WebAssembly, the manifest and icons of the installed app)
+// so that a repeat visit starts at once, and starts without a network at
+// all: the page then plays with its own engine (js/local.js). The browser
+// checks this file on each visit; a new server version brings a new one,
+// which fetches its files and takes over for the next visit. The API is
+// never kept.
 const VERSION = "{{VERSION}}";
 const FILES = {{FILES}};
 const CACHE = "awale-" + VERSION;

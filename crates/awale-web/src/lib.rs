@@ -20,13 +20,16 @@
 //! ```
 #![deny(missing_docs)]
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 mod http;
 pub mod server;
 
-pub use awale_service::{computer, error, game, games, limiter, live, store, study, view};
+use awale_service::lock;
+pub use awale_service::{
+    computer, error, game, games, handoff, limiter, live, records, round, store, study, view,
+};
 pub use error::{Error, Kind};
 pub use http::app;
 pub use http::error::ApiError;
@@ -147,7 +150,7 @@ struct Shared {
     renames: PerPlayerAndClient<game::PlayerId>,
     handoff_links: PerPlayerAndClient<game::PlayerId>,
     challenges: PerPlayerAndClient<game::PlayerId>,
-    handoffs: Mutex<std::collections::HashMap<String, http::online::Handoff>>,
+    handoffs: handoff::Handoffs,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -183,10 +186,11 @@ impl AppState {
             config.max_queued_searches,
         ));
         let games = Arc::new(
-            games::Games::new(store, Arc::new(live::Hub::default()))
+            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time),
         );
         games.start()?;
+        games.set_challenge_grace(config.challenge_grace);
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
             let origin = url.trim_end_matches('/').to_ascii_lowercase();
@@ -209,7 +213,7 @@ impl AppState {
                 renames: PerPlayerAndClient::new("new nicknames", RENAME_RATE),
                 handoff_links: PerPlayerAndClient::new("links to another device", HANDOFF_RATE),
                 challenges: PerPlayerAndClient::new("online games", config.challenge_rate),
-                handoffs: Mutex::new(std::collections::HashMap::new()),
+                handoffs: handoff::Handoffs::default(),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,

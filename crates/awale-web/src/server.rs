@@ -89,10 +89,7 @@ struct ClientSlot {
 
 impl Drop for ClientSlot {
     fn drop(&mut self) {
-        let mut counts = self
-            .counts
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut counts = crate::lock(&self.counts);
         if let Some(n) = counts.get_mut(&self.ip) {
             *n -= 1;
             if *n == 0 {
@@ -138,9 +135,7 @@ pub async fn serve(
             continue;
         };
         let slot = {
-            let mut counts = clients
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut counts = crate::lock(&clients);
             let n = counts.entry(peer.ip()).or_insert(0);
             if limits.max_per_client > 0 && *n >= limits.max_per_client {
                 drop(counts);

@@ -766,7 +766,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     // would answer at once).
     let (id, _) = new_game(
         &app,
-        json!({"mode": "computer", "level": 12, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
+        json!({"mode": "computer", "level": 16, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
     )
     .await;
     // The computer is to move: the server searches at once, for nobody
@@ -1024,6 +1024,104 @@ async fn a_move_can_answer_with_itself_only() {
         StatusCode::UNPROCESSABLE_ENTITY,
         "bad_query",
     );
+}
+
+/// POSTs `body` to `uri` as the browser whose player cookie is `player`.
+async fn post_as(app: &Router, player: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("cookie", format!("awale_player={player}"))
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+#[tokio::test]
+async fn a_game_played_offline_is_uploaded_once_by_its_key() {
+    let app = memory_app();
+    let me = "c".repeat(64);
+    let game = json!({
+        "key": "0123456789abcdef", "start": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "moves": "FfA",
+        "mode": "computer", "human": "N", "level": 5, "resigned": "N", "created_ms": 1_000,
+    });
+    let (status, first) = post_as(&app, &me, "/api/uploads", game.clone()).await;
+    assert_eq!(status, StatusCode::CREATED, "{first}");
+    assert_eq!(first["created"], true);
+    let g = &first["game"];
+    assert_eq!(
+        (plies(g), g["human"].as_str(), g["level"].as_u64()),
+        (3, Some("N"), Some(5))
+    );
+    assert_eq!(g["end"]["reason"], "resignation");
+    assert_eq!(g["created_ms"], 1_000);
+    assert_eq!(g["you"], json!(["N"]), "the uploader's game");
+    // The answer was lost, the page sends it again: the same game.
+    let (status, again) = post_as(&app, &me, "/api/uploads", game.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(
+        (again["created"].as_bool(), &again["game"]["id"]),
+        (Some(false), &g["id"])
+    );
+    // Another browser's key is its own.
+    let (status, theirs) = post_as(&app, &"d".repeat(64), "/api/uploads", game.clone()).await;
+    assert_eq!(status, StatusCode::CREATED, "{theirs}");
+    assert_ne!(theirs["game"]["id"], g["id"]);
+    // Without a player, with a bad key, bad moves or an online game: refused.
+    refused(
+        post_as(&app, "", "/api/uploads", game.clone()).await,
+        StatusCode::FORBIDDEN,
+        "no_player",
+    );
+    for (change, status, code) in [
+        (
+            json!({"key": "short"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_key",
+        ),
+        (
+            json!({"key": "a key with spaces"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_key",
+        ),
+        (
+            json!({"moves": "FF"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_move",
+        ),
+        (
+            json!({"mode": "online"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_mode",
+        ),
+        (
+            json!({"level": 40}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_level",
+        ),
+        (
+            json!({"start": "9-9"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_position",
+        ),
+    ] {
+        let mut body = game.clone();
+        for (k, v) in change.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body["key"] = body["key"].as_str().map_or(json!("fresh-key-1234"), |k| {
+            if k == "0123456789abcdef" {
+                json!("fresh-key-1234")
+            } else {
+                json!(k)
+            }
+        });
+        refused(post_as(&app, &me, "/api/uploads", body).await, status, code);
+    }
 }
 
 /// A stream of server-sent events read one event at a time: its name, its

@@ -1,37 +1,15 @@
-//! `awale bench`: searches a fixed set of positions to a fixed depth, one
-//! thread, a fresh table for each, and prints the total nodes and the speed.
-//! The node total is a signature: it changes only when the search's
-//! behaviour changes.
+//! `awale bench`: the fixed search of `awale_engine::bench` (the same
+//! positions to the same depth, one thread, a fresh table for each), printing
+//! the total nodes and the speed. The node total is a signature: it changes
+//! only when the search's behaviour changes.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use awale_core::{Game, Position, Rules};
+use awale_core::{Game, Rules};
 use awale_engine::{Engine, EngineOptions, Limits};
-
-/// The positions: openings, middle games and endgames from games between
-/// engine levels, under both presets.
-const POSITIONS: &[(&str, &str)] = &[
-    ("awale", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"),
-    ("abapa", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"),
-    ("awale", "6-1-7-2-7-0-0-7-0-7-0-7-2-2-S"),
-    ("awale", "10-0-12-1-1-5-0-9-0-1-0-3-4-2-S"),
-    ("awale", "1-3-0-4-6-4-9-1-6-1-5-0-6-2-S"),
-    ("awale", "0-6-0-2-1-1-1-0-0-4-12-1-12-8-S"),
-    ("awale", "2-6-1-14-1-2-3-0-2-10-2-3-0-2-S"),
-    ("awale", "1-1-12-0-4-8-0-1-1-1-2-2-7-8-S"),
-    ("awale", "1-3-5-2-2-3-2-1-17-3-0-4-0-5-S"),
-    ("awale", "0-1-0-4-5-2-0-1-0-3-9-2-9-12-S"),
-    ("awale", "0-0-6-0-4-2-2-0-6-2-0-10-11-5-S"),
-    ("awale", "1-1-1-1-0-0-0-1-0-5-0-3-18-17-S"),
-    ("abapa", "0-2-0-1-2-10-0-0-4-10-0-10-4-5-S"),
-    ("abapa", "0-0-7-12-1-1-9-0-8-0-0-5-2-3-S"),
-    ("abapa", "1-8-13-1-2-3-1-5-1-5-0-0-2-6-S"),
-    ("abapa", "1-1-0-0-3-0-1-14-0-0-1-0-14-13-S"),
-];
 
 /// Arguments of `awale bench`.
 #[derive(clap::Args)]
@@ -63,34 +41,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stop = AtomicBool::new(false);
     // Written through a handle so that a closed pipe is an error, not a panic.
     let mut out = std::io::stdout().lock();
-    let mut nodes = 0u64;
-    let mut time = Duration::ZERO;
-    for (rules, diagram) in POSITIONS {
-        let rules: Rules = rules.parse().context("bench rules")?;
-        let position: Position = diagram.parse().context("bench position")?;
-        let game = Game::from_position(rules, position);
-        engine.new_game();
-        let started = Instant::now();
-        let result = engine.search(&game, &Limits::depth(args.depth), &stop, &mut |_| {});
-        time += started.elapsed();
-        nodes += result.nodes;
-        if args.verbose {
+    let mut failed = Ok(());
+    let bench = awale_engine::bench::run(&mut engine, args.depth, &mut |rules, diagram, result| {
+        if args.verbose && failed.is_ok() {
             let best = result.best.map_or("-".to_string(), |m| m.to_string());
-            writeln!(
+            failed = writeln!(
                 out,
                 "{rules:<6} {diagram:<34} {best} {:>14} {:>10} nodes",
                 result.score.to_string(),
                 result.nodes
-            )?;
+            );
         }
-    }
-    let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
-    writeln!(out, "depth {}: {nodes} nodes", args.depth)?;
+    });
+    failed?;
+    writeln!(out, "depth {}: {} nodes", args.depth, bench.nodes)?;
     writeln!(
         out,
         "time {:.3} s, {:.2} M nodes/s",
-        time.as_secs_f64(),
-        nps / 1e6
+        bench.time.as_secs_f64(),
+        bench.nodes_per_second() / 1e6
     )?;
     if let Some(depth) = args.start_depth {
         for rules in [Rules::AWALE, Rules::ABAPA] {

@@ -75,16 +75,26 @@ fn check(b: &Browser, view: &str, found: &mut Vec<String>) {
 
 /// Every view of the page, one after the other, in `lang`: what axe-core
 /// finds on each.
-fn tour(site: &Site, b: &Browser, lang: &str) -> Vec<String> {
+fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     let mut found = Vec::new();
     let v = |name: &str| format!("{lang} {name}");
     open(b, &site.url, lang);
-    // The first visit: the new game dialog opens by itself.
+    // The first visit: the new game dialog opens by itself (or the lobby
+    // when others play online, or a game going on).
     wait(
         b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
+        "the new game dialog, the lobby or a game",
+        "return document.querySelector('#dlg-new').open || !document.querySelector('#view-lobby').hidden \
+         || location.hash.startsWith('#game=')",
     );
+    if b.eval("return document.querySelector('#dlg-new').open") != json!(true) {
+        b.click("#btn-new");
+        wait(
+            b,
+            "the new game dialog",
+            "return document.querySelector('#dlg-new').open",
+        );
+    }
     check(b, &v("new game dialog"), &mut found);
     b.click("#btn-start");
     wait(
@@ -187,13 +197,32 @@ fn tour(site: &Site, b: &Browser, lang: &str) -> Vec<String> {
         "return !document.querySelector('#an-editor').hidden",
     );
     check(b, &v("analysis editor"), &mut found);
+    // The lobby, with an open challenge of Bob's (called off after: a
+    // first visit with challenges waiting opens the lobby).
+    bob.goto(&site.page("#rules"));
+    let bob_fetch = |path: &str, body: Value| {
+        bob.exec_async(&format!(
+            "const done = arguments[arguments.length - 1]; \
+             fetch({}, {{ method: 'POST', headers: {{ 'Content-Type': 'application/json' }}, body: {} }}) \
+             .then((r) => r.json(), (e) => String(e)).then(done)",
+            json!(path),
+            json!(body.to_string())
+        ))
+    };
+    let challenge = bob_fetch(
+        "/api/games",
+        json!({"mode": "online", "public": true, "name": "Bob"}),
+    )["id"]
+        .as_i64()
+        .expect("Bob's challenge");
     go(b, "#lobby");
     wait(
         b,
-        "the lobby",
-        "return !document.querySelector('#view-lobby').hidden",
+        "the lobby's challenge",
+        "return document.querySelector('#lobby-challenges').textContent.includes('Bob')",
     );
     check(b, &v("lobby"), &mut found);
+    bob_fetch(&format!("/api/games/{challenge}/abort"), json!({}));
     // An online game waiting for a friend, with its invite and chat.
     b.click("#btn-new");
     wait(
@@ -223,15 +252,19 @@ fn tour(site: &Site, b: &Browser, lang: &str) -> Vec<String> {
 fn every_view_passes_axe_at_wcag_21_aa_in_french_and_english() {
     let db = database().to_str().expect("a UTF-8 path").to_string();
     let site = Site::start_with("axe", &["--db", &db]);
+    // Another player, whose open challenge the lobby shows.
+    let bob = Browser::start("axe-bob", "en-GB,en", 800, 600);
     // Each language in its own browser: a player of its own, whose first
     // visit opens the new game dialog.
     let mut found = tour(
         &site,
+        &bob,
         &Browser::start("axe-fr", "fr-FR,fr", 1280, 900),
         "fr",
     );
     found.extend(tour(
         &site,
+        &bob,
         &Browser::start("axe-en", "en-GB,en", 1280, 900),
         "en",
     ));
@@ -833,6 +866,11 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
         "the move in the variations",
         &format!("return [...document.querySelectorAll('#an-tree .mv')].some(m => m.textContent.includes('{letter}'))"),
     );
+    wait(
+        &b,
+        "the move said",
+        &format!("return document.querySelector('#an-said').textContent.startsWith('South plays {letter}: 4 seeds sown; 0 to 0.')"),
+    );
 
     // An online game for a friend, then a word in its chat.
     tab_to(&b, "#btn-new", 80);
@@ -867,4 +905,18 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
         "return document.querySelector('#chat-lines').textContent.includes('hello by keyboard')",
     );
     assert_eq!(b.string("return document.activeElement.id"), "chat-text");
+
+    // A friend sits down: each hears the other's move said in words.
+    let invite = b.string("return document.querySelector('#invite-link').value");
+    let bob = Browser::start("keyboard-bob", "en-GB,en", 1000, 800);
+    open(&bob, &invite, "en");
+    wait_last(&b, "the friend come", |s| s == "Your move.");
+    tab_to(&b, "#command", 80);
+    command(&b, "c");
+    wait_last(&bob, "Awa's move", |s| {
+        s == "South plays C: 4 seeds sown; 0 to 0. Your move."
+    });
+    wait_last(&b, "Bob's turn", |s| {
+        s.starts_with("You play C: 4 seeds sown; 0 to 0. North") && s.ends_with("to move.")
+    });
 }

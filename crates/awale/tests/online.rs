@@ -937,6 +937,200 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Seconds on a clock as the page writes it (`1:05`, `0:07,3`).
+fn clock_seconds(text: &str) -> f64 {
+    let (m, s) = text
+        .split_once(':')
+        .unwrap_or_else(|| panic!("a clock: `{text}`"));
+    let m: f64 = m.parse().unwrap_or_else(|_| panic!("a clock: `{text}`"));
+    let s: f64 = s
+        .replace(',', ".")
+        .parse()
+        .unwrap_or_else(|_| panic!("a clock: `{text}`"));
+    m * 60.0 + s
+}
+
+/// Waits for a toast saying `part` (the toast floats: it has no offset parent).
+fn wait_toast(b: &Browser, part: &str) {
+    b.wait_for(
+        &format!("a toast `{part}`"),
+        &format!(
+            "const t = document.querySelector('#toast'); return !t.hidden && t.textContent.includes({})",
+            json!(part)
+        ),
+        10,
+    );
+}
+
+/// Hides the toast, so that the next one can be waited for.
+fn clear_toast(b: &Browser) {
+    b.eval("const t = document.querySelector('#toast'); t.hidden = true; t.textContent = ''");
+}
+
+/// Two players (French and English) and a spectator: no clock runs before
+/// each side's first move; the spectator's click or key on the board says
+/// they are watching; with the server killed, both players read that the
+/// connection is lost, the clocks wait and nobody is said to have left;
+/// once it is back, the clocks are the server's; a declined takeback and
+/// a declined rematch are told to the one who asked.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
+    let mut site = Site::start("online-states");
+    let url = site.url.clone();
+    let awa = Browser::start("states-awa", "fr-FR,fr", 1100, 900);
+    let bob = Browser::start("states-bob", "en-US,en", 1100, 900);
+    let cleo = Browser::start("states-cleo", "en-US,en", 1100, 900);
+    open(&awa, &format!("{url}/#rules"));
+    let timed = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa",
+               "clock": {"minutes": 1, "increment_seconds": 0}}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={timed}"));
+    open(&bob, &format!("{url}/#rules"));
+    fetch(&bob, "POST", "/api/me", json!({"name": "Bob"}));
+    bob.goto(&format!("{url}/?join={timed}"));
+    wait_text(&bob, "#player-bottom .who", "North · Bob · you");
+    open(&cleo, &format!("{url}/?game={timed}"));
+    wait_text(&cleo, "#presence", "You are watching");
+
+    // No clock runs before South's first move: a second later, still 1:00.
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let (_, game) = site.call("GET", &format!("/api/games/{timed}"), None);
+    assert_eq!(game["clock"]["running"], Value::Null, "{game}");
+    assert_eq!(game["clock"]["left_ms"], json!([60_000, 60_000]));
+    assert_eq!(awa.text("#player-bottom .clock"), "1:00");
+    assert_eq!(bob.text("#player-top .clock"), "1:00");
+
+    // The spectator: told so by the status, a click and a key on the board;
+    // the API's refusal says it plainly.
+    wait_text(&cleo, "#status", "You are watching · South (Awa) to move");
+    tap(&cleo, ".hole-hit[data-letter='C']");
+    wait_toast(
+        &cleo,
+        "You are watching this game: only its two players move.",
+    );
+    clear_toast(&cleo);
+    cleo.eval("document.activeElement && document.activeElement.blur()");
+    cleo.keys("c");
+    wait_toast(&cleo, "You are watching this game");
+    let (status, refused) = site.call(
+        "POST",
+        &format!("/api/games/{timed}/moves"),
+        Some(json!({"move": "C", "ply": 0})),
+    );
+    assert_eq!(status, 403, "{refused}");
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("you are watching this game"),
+        "{message}"
+    );
+    assert!(!message.contains("another player's ("), "{message}");
+
+    // Each side's first move is free; then South's time runs.
+    play_first(&awa);
+    wait_moves(&bob, 1);
+    play_first(&bob);
+    wait_moves(&awa, 2);
+    let (_, game) = site.call("GET", &format!("/api/games/{timed}"), None);
+    assert_eq!(game["clock"]["running"], "S", "{game}");
+    assert_eq!(game["clock"]["left_ms"][1], 60_000, "{game}");
+    awa.wait_for(
+        "South's clock running",
+        "return document.querySelector('#player-bottom .clock').textContent !== '1:00'",
+        10,
+    );
+
+    // The server goes down: both players read so, the clocks wait, and
+    // nobody is said to have left.
+    site.kill();
+    wait_text(&awa, "#connection", "Connexion au serveur perdue");
+    wait_text(&bob, "#connection", "Connection to the server lost");
+    let frozen = [
+        awa.text("#player-bottom .clock"),
+        bob.text("#player-top .clock"),
+    ];
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let later = [
+        awa.text("#player-bottom .clock"),
+        bob.text("#player-top .clock"),
+    ];
+    assert_eq!(later, frozen, "South's clock waits on both pages");
+    for b in [&awa, &bob] {
+        let line = b.text("#presence");
+        assert!(!line.contains("left") && !line.contains("parti"), "{line}");
+        assert!(!line.contains("here") && !line.contains("est là"), "{line}");
+    }
+    site.start_again();
+    for b in [&awa, &bob] {
+        b.wait_for(
+            "the connection back",
+            "return document.querySelector('#connection').hidden",
+            20,
+        );
+        b.wait_for(
+            "the other player back",
+            "return document.querySelectorAll('.player .presence.here').length === 2",
+            20,
+        );
+        let line = b.text("#presence");
+        assert!(!line.contains("left") && !line.contains("parti"), "{line}");
+    }
+    // The clocks are the server's again.
+    let (_, game) = site.call("GET", &format!("/api/games/{timed}"), None);
+    let server = game["clock"]["left_ms"][0].as_f64().expect("South's time") / 1000.0;
+    for (b, css) in [
+        (&awa, "#player-bottom .clock"),
+        (&bob, "#player-top .clock"),
+    ] {
+        let shown = clock_seconds(&b.text(css));
+        assert!(
+            (shown - server).abs() <= 2.0,
+            "{shown} s shown, {server} s on the server"
+        );
+    }
+
+    // A game without a clock: Bob's takeback declined, Awa's rematch too.
+    let free = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa"}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    awa.goto(&format!("{url}/#game={free}"));
+    bob.goto(&format!("{url}/?join={free}"));
+    wait_text(&bob, "#player-bottom .who", "North · Bob · you");
+    play_first(&awa);
+    wait_moves(&bob, 1);
+    play_first(&bob);
+    wait_moves(&awa, 2);
+    tap(&bob, "#btn-takeback");
+    wait_text(&awa, "#offer", "Bob demande à reprendre son dernier coup");
+    tap(&awa, "#offer button:not(.primary)");
+    wait_text(&bob, "#offer", "Awa declined: your move stands.");
+    wait_moves(&bob, 2);
+    tap(&awa, "#btn-resign");
+    tap(&awa, "#resign-S");
+    wait_text(&bob, "#result", "You won");
+    tap(&awa, "#btn-rematch");
+    wait_text(&bob, "#offer", "Awa offers a rematch");
+    assert!(shown(&bob, "#offer button.primary"));
+    tap(&bob, "#offer button:not(.primary)");
+    wait_text(&awa, "#offer", "Bob a refusé la revanche.");
+    // She may offer again.
+    assert!(shown(&awa, "#btn-rematch"));
+    let (_, game) = site.call("GET", &format!("/api/games/{free}"), None);
+    assert_eq!(game["offers"]["rematch_declined"], "S", "{game}");
+    assert_eq!(game["offers"]["rematch_id"], Value::Null, "{game}");
+}
+
 /// Without a clock, a player whose opponent has been gone for 2 minutes on
 /// their move claims the win. Slow (the 2 minutes are the server's): run by
 /// hand with `cargo test --profile fast -p awale --test online -- --ignored`.

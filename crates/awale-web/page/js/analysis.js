@@ -9,9 +9,10 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { moveWords, say } from "./spoken.js";
 import { errorText, showError, toast } from "./toast.js";
 import { holeLetter, letterHole, oracleWords, scoreWords, sideName } from "./words.js";
-import { StudyBoard, moveOf, playMarks, positionView, whyNot } from "./study-board.js";
+import { StudyBoard, moveOf, playMarks, plyOf, positionView, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
@@ -210,6 +211,7 @@ async function playMove(letter) {
     state.current.children.push(child);
   }
   state.busy = true;
+  const before = state.view;
   try {
     const asked = state.asked;
     await board.sow(state.view, letter);
@@ -218,6 +220,8 @@ async function playMove(letter) {
     state.busy = false;
   }
   select(child);
+  // Said in words, as on the play view.
+  say(moveWords(plyOf(before, letter), null), "#an-said");
 }
 
 // Adds an engine line to the tree from the current node and goes to its

@@ -1,5 +1,9 @@
 // The server's JSON API: one function for every request, failures as
-// ApiError with the server's stable code (translated by the page).
+// ApiError with the server's stable code (translated by the page). The
+// games kept in the browser, and whatever the page can do without a
+// network, are answered by local.js in the same shapes.
+
+import * as local from "./local.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -10,6 +14,15 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  const mine = await local.own(method, path, body);
+  if (mine !== undefined && mine !== null) return mine;
+  if (mine === null) {
+    // A game played here and sent to the server since: the server's copy.
+    const id = await local.uploadedAs(path.split("/")[3]);
+    return api(method, `/api/games/${id}`, body);
+  }
+  // The games played offline go first, so that the list has them.
+  if (method === "GET" && path === "/api/games") await local.sync();
   let res;
   try {
     // Every change goes as JSON, even without a body: the server refuses
@@ -21,6 +34,8 @@ export async function api(method, path, body) {
       body: body !== undefined ? JSON.stringify(body) : changes ? "{}" : undefined,
     });
   } catch (e) {
+    const answer = await local.offline(method, path, body);
+    if (answer !== undefined) return answer;
     throw new ApiError(0, "network", String(e));
   }
   let data = null;
@@ -31,6 +46,10 @@ export async function api(method, path, body) {
   }
   if (!res.ok) {
     throw new ApiError(res.status, (data && data.error) || "other", (data && data.message) || res.statusText);
+  }
+  if (method === "GET" && path === "/api/games" && data && Array.isArray(data.games)) {
+    // The games played here without a network and not sent yet come first.
+    data.games = (await local.pendingSummaries()).concat(data.games);
   }
   return data;
 }

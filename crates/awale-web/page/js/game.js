@@ -6,6 +6,7 @@
 
 import { api } from "./api.js";
 import { listen } from "./live.js";
+import { isLocal, stopThinking } from "./local.js";
 import { saveJson } from "./settings.js";
 
 export const session = {
@@ -57,11 +58,14 @@ export function select(id) {
   if (session.id === id && session.live) return;
   session.epoch++;
   if (session.live) session.live.close();
+  // The page's own engine stops thinking about a game no longer shown.
+  if (isLocal(session.id) && session.thinking) stopThinking();
   Object.assign(session, {
     id, game: null, latest: null, busy: false, animating: null, thinking: null, hint: null,
     replayAt: null, clock: null, queue: Promise.resolve(), live: null, offline: false, lostAt: null,
   });
-  if (id !== null) {
+  // A game kept in the browser has no live events: the page plays it.
+  if (id !== null && !isLocal(id)) {
     const epoch = session.epoch;
     const told = (name) => (data) => current(epoch) && tell(name, data);
     session.live = listen(id, {
@@ -188,6 +192,8 @@ export async function open(id) {
   const epoch = session.epoch;
   const view = await api("GET", `/api/games/${id}`);
   if (!current(epoch)) return false;
+  // A game played offline and sent to the server since: the server's.
+  if (view.id !== id) select(view.id);
   await apply(view, false);
   if (current(epoch)) computerIfDue();
   return current(epoch);

@@ -76,14 +76,14 @@ function card(s, date) {
   else title.textContent = t("two_people");
   const when = document.createElement("span");
   when.className = "muted";
-  when.textContent = `${t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;
+  when.textContent = `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;
   head.append(title, when);
   const rules = document.createElement("div");
   rules.className = "muted small";
   rules.textContent = s.rules_view ? rulesWords(s.rules_view) : s.rules;
   const result = document.createElement("div");
   result.className = "result-line";
-  result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}`;
+  result.textContent = `${t("plies_n", s.plies)} · ${shortResult(s)}${s.offline ? ` · ${t("offline_pending")}` : ""}`;
   const actions = document.createElement("div");
   actions.className = "actions";
   const open = document.createElement("button");
@@ -99,7 +99,9 @@ function card(s, date) {
   exp.textContent = t("export");
   exp.href = `/api/games/${s.id}/record`;
   exp.setAttribute("download", `awale-${s.id}.ogn`);
-  actions.append(open, watch, exp);
+  // A game kept in the browser is exported once it is on the server.
+  if (s.offline) actions.append(open, watch);
+  else actions.append(open, watch, exp);
   li.append(head, rules, result, actions);
   return li;
 }

@@ -11,6 +11,7 @@ import * as dialogs from "./dialogs.js";
 import * as game from "./game.js";
 import * as games from "./games.js";
 import * as learn from "./learn.js";
+import * as local from "./local.js";
 import { getLang, onLangChange, setLang, translatePage } from "./i18n.js";
 import * as lobby from "./lobby.js";
 import * as nav from "./nav.js";
@@ -200,6 +201,11 @@ async function main() {
   }, showError);
   await route(r);
   await infoRequest;
+  // The games played here without a network go to the server once it
+  // answers again.
+  local.sync();
+  window.addEventListener("online", () => local.sync());
+  setInterval(() => local.sync(), 30000);
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {
       // Without it the page works as well; repeat visits are slower.

@@ -24,8 +24,11 @@ export function parse(hash) {
   const learn = parseLearn(text, params);
   if (learn) return learn;
   if (params.has("game")) {
-    const id = Number(params.get("game"));
-    if (Number.isInteger(id) && id > 0) {
+    // The server's games are numbered; those played offline are kept in
+    // the browser as `offline-...` (local.js).
+    const text = params.get("game");
+    const id = /^offline-[a-z0-9]{1,16}$/.test(text) ? text : Number(text);
+    if (typeof id === "string" || (Number.isInteger(id) && id > 0)) {
       const route = { view: "play", game: id };
       const ply = params.get("ply");
       if (ply !== null && /^\d+$/.test(ply)) route.ply = Number(ply);

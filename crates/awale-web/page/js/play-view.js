@@ -24,7 +24,7 @@ const view = {
   shown: null, // the position on the board during a sowing
   actions: {}, // what the result's buttons do: {review, newGame}
   welcome: false, // no game to show
-  spoken: null, // the game and plies last said in words ({id, n, end})
+  spoken: null, // the game and plies last said in words ({id, n, end, waiting})
   hintSaid: null, // the hint last said in words
 };
 
@@ -295,7 +295,7 @@ function speakMoves() {
   const g = session.game;
   if (session.animating) return;
   const was = view.spoken;
-  view.spoken = g ? { id: g.id, n: g.plies.length, end: !!g.end } : null;
+  view.spoken = g ? { id: g.id, n: g.plies.length, end: !!g.end, waiting: !!g.waiting } : null;
   if (!g || !was || was.id !== g.id) return;
   const you = personSide(g);
   const parts = [];
@@ -303,7 +303,8 @@ function speakMoves() {
     for (let k = was.n; k < g.plies.length; k++) parts.push(moveWords(g.plies[k], you, hideCounts()));
   } else if (g.plies.length < was.n) {
     parts.push(t("said_undone"));
-  } else if (!!g.end === was.end) {
+  } else if (!!g.end === was.end && !!g.waiting === was.waiting) {
+    // Nothing new (a friend sitting down online is new).
     return;
   }
   parts.push(g.end ? endWords(g) : sentence(turnWords(g)));
@@ -481,7 +482,8 @@ function renderControls() {
   // The analysis board, like the review, once the game is over.
   $("#btn-study").disabled = !canReview(g);
   const exp = $("#btn-export");
-  if (has) {
+  // A game kept in the browser has its record once it is on the server.
+  if (has && !g.offline) {
     exp.href = `/api/games/${g.id}/record`;
     exp.classList.remove("disabled");
     exp.removeAttribute("aria-disabled");
@@ -504,7 +506,7 @@ function renderControls() {
   info.textContent = "";
   if (has) {
     const head = document.createElement("div");
-    head.textContent = t("game_n", g.id) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
+    head.textContent = (g.offline ? t("offline_game") : t("game_n", g.id)) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
     // The rules in short (the preset, or what differs from it), every
     // option on demand.
     const rules = document.createElement("details");

@@ -12,10 +12,10 @@ import { holeLetter, letterHole, sideName } from "./words.js";
 const $ = (sel) => document.querySelector(sel);
 
 // Says `text`: a new line of the log under the board (a live region,
-// whose additions screen readers read), the last one shown, the last
-// twenty kept to be read again.
-export function say(text) {
-  const log = $("#said");
+// whose additions screen readers read; `where`: another board's), the
+// last one shown, the last twenty kept to be read again.
+export function say(text, where = "#said") {
+  const log = $(where);
   const line = document.createElement("p");
   line.textContent = text;
   // Said in the page's language: lines kept from before a change of

@@ -28,22 +28,9 @@ use super::error::ApiError;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{OnGame, UrlQuery, Viewer};
-use crate::game::{now_ms, Mode, PlayerId, WebGame};
+use crate::game::{now_ms, WebGame};
 use crate::live::{Event, Version, Watch};
 use crate::AppState;
-
-/// The side `player` holds in online game `game`, if any.
-pub fn online_seat(game: &WebGame, player: Option<&PlayerId>) -> Option<awale_core::Side> {
-    if game.mode != Mode::Online {
-        return None;
-    }
-    let player = player?;
-    awale_core::Side::BOTH.into_iter().find(|s| {
-        game.seats[s.index()]
-            .as_ref()
-            .is_some_and(|seat| seat.player == *player)
-    })
-}
 
 struct Listener {
     id: i64,
@@ -132,14 +119,14 @@ pub async fn game_events(
     let since = since(&query, &headers)?;
     let game = on.load().await?;
     let OnGame { state, id, viewer } = on;
-    let seat = online_seat(&game, viewer.player());
+    let seat = game.online_seat(viewer.player());
     let hub = Arc::clone(state.shared.games.hub());
     let (rx, missed, _, mut watch) = hub.watch(id, seat, now_ms(), since);
     if let Some(side) = seat {
-        let leave_state = state.clone();
+        let games = Arc::clone(&state.shared.games);
         watch.on_leave(move |presence| {
             if !presence.connected[side.index()] {
-                withdraw_later(leave_state, id, side);
+                games.withdraw_when_gone(id, side);
             }
         });
     }
@@ -216,35 +203,6 @@ pub async fn game_events(
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
-}
-
-/// After the challenge grace (`Config::challenge_grace`), withdraws online
-/// game `id` if it still waits for its second player and its maker (on
-/// `side`) is still gone, or never came: a challenge lives only while its
-/// maker is there to play it.
-pub fn withdraw_later(state: AppState, id: i64, side: awale_core::Side) {
-    tokio::spawn(async move {
-        tokio::time::sleep(state.shared.config.challenge_grace).await;
-        let hub = state.shared.games.hub();
-        if hub.gone_since(id, side, 0).is_none() {
-            return;
-        }
-        let result = state
-            .shared
-            .games
-            .change(id, |g| {
-                if g.waiting() && g.end().is_none() {
-                    g.stop = Some(crate::game::Stop::Aborted);
-                    Ok(())
-                } else {
-                    Err(crate::Error::conflict("not_waiting", "the game has begun"))
-                }
-            })
-            .await;
-        if result.is_ok() {
-            tracing::debug!(game = id, "challenge withdrawn: its maker left");
-        }
-    });
 }
 
 /// GET /api/lobby/events: the lobby now, then each time it changes.

@@ -4,7 +4,7 @@
 //! the games in use ([`crate::games`]), and answers with a typed view;
 //! every change is stored before the answer.
 
-use awale_core::{parse_records, Game, Rules, Side};
+use awale_core::{Game, Rules, Side};
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,8 +16,9 @@ use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
 use crate::error::{shown, Error};
 use crate::game::{
-    now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, Stop, WebGame,
+    now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, WebGame,
 };
+use crate::records::{self, ImportAs};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
 use crate::AppState;
@@ -221,7 +222,10 @@ pub async fn create(
         .filter(|_| web.waiting())
     {
         // Withdrawn unless its maker comes to play it.
-        super::events::withdraw_later(state.clone(), web.id, Side::BOTH[side]);
+        state
+            .shared
+            .games
+            .withdraw_when_gone(web.id, Side::BOTH[side]);
     }
     Ok((
         StatusCode::CREATED,
@@ -571,48 +575,6 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-/// The record of a game with its tags, as exported.
-fn record_text(game: &WebGame) -> String {
-    let name = |side: Side| -> String {
-        match game.mode {
-            Mode::Computer { human, level } if human != side => {
-                format!("Computer (level {level})")
-            }
-            Mode::Computer { .. } => "Player".to_string(),
-            Mode::Humans => side.to_string(),
-            Mode::Online => game.seats[side.index()]
-                .as_ref()
-                .map_or_else(|| side.to_string(), |s| s.name.clone()),
-        }
-    };
-    let (south, north) = (name(Side::South), name(Side::North));
-    let date = awale_core::record_date(game.created_ms.div_euclid(1000));
-    let id = game.id.to_string();
-    let mut record = awale_core::Record::from_game(
-        &game.game,
-        &[
-            ("Event", "Awalé"),
-            ("Site", "awale serve"),
-            ("Date", &date),
-            ("Round", &id),
-            ("South", &south),
-            ("North", &north),
-        ],
-    );
-    if let (Some(stop), Some(end)) = (game.stop, game.end()) {
-        let result = end.result_text();
-        record.result = result.to_string();
-        record.set_tag("Result", result);
-        let termination = match stop {
-            Stop::Time(_) => "time forfeit",
-            Stop::Abandoned(_) => "abandoned",
-            Stop::Aborted => "aborted",
-        };
-        record.set_tag("Termination", termination);
-    }
-    record.to_string()
-}
-
 /// GET /api/games/{id}/record: the game record, to save as a file.
 pub async fn record(on: OnGame) -> ApiResult<Response> {
     let game = on.load().await?;
@@ -625,7 +587,7 @@ pub async fn record(on: OnGame) -> ApiResult<Response> {
             ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
-        record_text(&game),
+        records::export(&game),
     )
         .into_response())
 }
@@ -644,14 +606,6 @@ pub struct ImportRequest {
     level: Option<u8>,
 }
 
-/// Games one import may hold.
-const MAX_IMPORTED_GAMES: usize = 200;
-/// What one imported game costs of the client's allowance of new games
-/// (an import of 200 games costs 20): with the allowance's refill of one a
-/// second, a client imports at most 10 games a second, 36,000 an hour,
-/// each a few hundred bytes.
-const GAMES_PER_CREATION: usize = 10;
-
 /// The answer of POST /api/import.
 #[derive(Serialize)]
 pub struct Imported {
@@ -669,35 +623,9 @@ pub async fn import(
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
-    let records =
-        parse_records(&req.record).map_err(|e| Error::invalid("bad_record", e.to_string()))?;
-    if records.is_empty() {
-        return Err(Error::invalid("bad_record", "the file holds no game record").into());
-    }
-    if records.len() > MAX_IMPORTED_GAMES {
-        return Err(Error::invalid(
-            "bad_record",
-            format!(
-                "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
-                records.len()
-            ),
-        )
-        .into());
-    }
-    let cost = records.len().div_ceil(GAMES_PER_CREATION) as u32;
-    state.shared.creations.take(&ip, cost, now_ms())?;
-    let mut games = Vec::with_capacity(records.len());
-    for (i, record) in records.iter().enumerate() {
-        let game = record
-            .to_game()
-            .map_err(|e| Error::invalid("bad_record", format!("game {}: {e}", i + 1)))?;
-        games.push(game);
-    }
-    let mode = match req.mode.as_deref().unwrap_or("humans") {
-        "humans" => Mode::Humans,
-        // The person takes the side to move of the first game.
-        "computer" => Mode::Computer {
-            human: games[0].position().to_move(),
+    let as_ = match req.mode.as_deref().unwrap_or("humans") {
+        "humans" => ImportAs::Humans,
+        "computer" => ImportAs::Computer {
             level: parse_level(req.level)?,
         },
         other => {
@@ -708,37 +636,129 @@ pub async fn import(
             .into())
         }
     };
-    let now = now_ms();
-    let webs: Vec<WebGame> = games
-        .into_iter()
-        .zip(&records)
-        .map(|(game, record)| {
-            let mut web = WebGame::new(mode, game, now, random_seed());
-            web.stop = lost_on_time(record, &web.game).map(Stop::Time);
-            web.seat_maker(&player);
-            web
-        })
-        .collect();
-    let webs = state.shared.games.create(webs).await?;
+    let shared = &state.shared;
+    let pay = |cost| shared.creations.take(&ip, cost, now_ms());
+    let webs = shared.games.import(&req.record, as_, &player, pay).await?;
     let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now, Some(Some(&player))),
+            game: webs[0].view(now_ms(), Some(Some(&player))),
         }),
     ))
 }
 
-/// The side that lost on time in an imported record: the loser of a
-/// decided result with `[Termination "time forfeit"]` (as exports write it),
-/// when the moves alone do not end the game.
-fn lost_on_time(record: &awale_core::Record, game: &Game) -> Option<Side> {
-    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
-        return None;
+/// The body of POST /api/uploads: a game played in this browser without a
+/// network.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upload {
+    /// The browser's key for the game (8 to 64 letters, digits, `-`, `_`):
+    /// the same key twice stores the game once.
+    key: String,
+    /// The rules (default `awale`).
+    #[serde(default)]
+    rules: Option<String>,
+    /// The start position, a diagram.
+    start: String,
+    /// The moves played, as letters (`FfAa`).
+    #[serde(default)]
+    moves: String,
+    /// `computer` or `humans`.
+    mode: String,
+    /// The person's side against the computer.
+    #[serde(default)]
+    human: Option<String>,
+    /// The computer's level.
+    #[serde(default)]
+    level: Option<u8>,
+    /// The side that resigned, if one did.
+    #[serde(default)]
+    resigned: Option<String>,
+    /// When the game was started in the browser (milliseconds since 1970).
+    #[serde(default)]
+    created_ms: Option<i64>,
+}
+
+/// The answer of POST /api/uploads.
+#[derive(Serialize)]
+pub struct Uploaded {
+    /// Whether this request stored it (false: it was stored before).
+    pub created: bool,
+    /// The game as stored.
+    pub game: GameView,
+}
+
+/// POST /api/uploads: stores a game the page played without a network
+/// (kept in the browser meanwhile), for this browser's player, once per
+/// key: 201 when stored now, 200 with the game already stored under that
+/// key (an upload repeated after a lost answer).
+pub async fn upload(
+    State(state): State<AppState>,
+    Player(player): Player,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<Upload>,
+) -> ApiResult<(StatusCode, Json<Uploaded>)> {
+    let key_ok = (8..=64).contains(&req.key.len())
+        && req
+            .key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !key_ok {
+        return Err(Error::invalid(
+            "bad_key",
+            "an upload's key is 8 to 64 letters, digits, `-` or `_`",
+        )
+        .into());
     }
-    // The loser is the side that did not win a decided result.
-    awale_core::result_winner(&record.result)
-        .flatten()
-        .map(Side::opponent)
+    let rules = crate::study::parse_rules(req.rules.as_deref())?;
+    let mut game =
+        crate::study::replay(parse_position(&req.start)?, rules, Some(req.moves.as_str()))?;
+    if let Some(text) = req.resigned.as_deref() {
+        let side: Side = text
+            .parse()
+            .map_err(|_| Error::invalid("bad_side", format!("`{text}` is not a side (S or N)")))?;
+        game.resign(side)
+            .map_err(|e| Error::game_over(&e.to_string()))?;
+    }
+    let seed = random_seed();
+    let mode = match req.mode.as_str() {
+        "computer" => Mode::Computer {
+            human: parse_side(req.human.as_deref(), seed)?,
+            level: parse_level(req.level)?,
+        },
+        "humans" => Mode::Humans,
+        other => {
+            return Err(Error::invalid(
+                "bad_mode",
+                format!("`{other}` is not a mode played offline (computer or humans)"),
+            )
+            .into())
+        }
+    };
+    state.shared.creations.take(&ip, 1, now_ms())?;
+    let now = now_ms();
+    let mut web = WebGame::new(mode, game, now, seed);
+    // Its own time, not the upload's (never in the future).
+    web.created_ms = req.created_ms.map_or(now, |t| t.clamp(0, now));
+    web.seat_maker(&player);
+    let store = state.shared.games.store();
+    let (created, id) = match store.upload(player.clone(), req.key, web).await? {
+        Ok(stored) => (true, stored.id),
+        Err(id) => (false, id),
+    };
+    let game = state.shared.games.load(id).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(Uploaded {
+            created,
+            game: game.view(now, Some(Some(&player))),
+        }),
+    ))
 }

@@ -16,12 +16,12 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
 use super::extract::{header_items, ClientIp, Viewer};
 use crate::game::{now_ms, PlayerId};
 use crate::AppState;
+pub use awale_service::secret::{new_secret, player_id};
 
 /// The cookie that holds a browser's player secret.
 pub const COOKIE: &str = "awale_player";
@@ -47,7 +47,8 @@ pub struct Policy {
     pub trust_proxy: Vec<std::net::IpAddr>,
 }
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+const CSP: &str =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data: blob:; media-src 'self' data: blob:; connect-src 'self'; font-src 'self'; \
 object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -249,33 +250,6 @@ fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
         .map(|(_, value)| value)
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(player_id)
-}
-
-/// A new player secret: 256 random bits from the operating system.
-///
-/// # Errors
-///
-/// When the system gives no random bytes.
-pub fn new_secret() -> Result<String, getrandom::Error> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)?;
-    Ok(hex(&bytes))
-}
-
-/// The player a secret stands for: its SHA-256, in hex.
-pub fn player_id(secret: &str) -> PlayerId {
-    PlayerId(hex(&Sha256::digest(secret.as_bytes())))
-}
-
-/// Bytes as lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
 }
 
 #[cfg(test)]

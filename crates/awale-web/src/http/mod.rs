@@ -43,6 +43,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/study/puzzles/check", post(study::check))
         .route("/api/study/position", get(study::position))
         .route("/api/study/analysis", post(study::analysis))
+        .route("/api/uploads", post(games::upload))
         .route(
             "/api/import",
             post(games::import).layer(DefaultBodyLimit::max(max_record)),

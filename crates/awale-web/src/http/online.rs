@@ -9,14 +9,11 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
-use super::events::online_seat;
 use super::extract::{ClientIp, JsonBody, OnGame, Player};
-use super::guard::{hex, new_secret};
-use crate::error::{Error, Kind};
-use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat, WebGame};
+use crate::error::Error;
+use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
 use crate::store::ChatLine;
 use crate::view::GameView;
@@ -28,18 +25,6 @@ type ApiResult<T> = Result<T, ApiError>;
 pub const MAX_CHAT_CHARS: usize = 280;
 /// Chat messages a game keeps showing.
 const CHAT_SHOWN: usize = 200;
-/// "Continue on another device" links waiting per player.
-const HANDOFFS_PER_PLAYER: usize = 3;
-/// How long a "continue on another device" link works.
-const HANDOFF_MS: i64 = 10 * 60 * 1000;
-
-/// A seat waiting to move to another device.
-pub struct Handoff {
-    game: i64,
-    player: PlayerId,
-    expires_ms: i64,
-}
-
 /// Who the viewer is.
 #[derive(Serialize)]
 pub struct Me {
@@ -138,31 +123,6 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     }))
 }
 
-/// Applies `change` to an online game for the player of one of its seats
-/// (`change` is given their side).
-async fn online_change(
-    on: &OnGame,
-    me: &PlayerId,
-    change: impl FnOnce(&mut WebGame, Side) -> Result<(), Error>,
-) -> ApiResult<Json<GameView>> {
-    on.change(|g| {
-        if g.mode != Mode::Online {
-            return Err(Error::conflict(
-                "not_online",
-                "this game is not played online",
-            ));
-        }
-        let side = online_seat(g, Some(me)).ok_or_else(|| {
-            Error::forbidden(
-                "not_your_seat",
-                "you are watching this game: only its players can do that",
-            )
-        })?;
-        change(g, side)
-    })
-    .await
-}
-
 /// POST /api/games/{id}/join: takes the free seat of an online game.
 pub async fn join(
     on: OnGame,
@@ -195,35 +155,27 @@ pub async fn takeback(
     Player(me): Player,
     JsonBody(req): JsonBody<TakebackRequest>,
 ) -> ApiResult<Json<GameView>> {
-    online_change(&on, &me, |g, side| match req.accept {
-        None => g.ask_takeback(side),
-        Some(yes) => g.answer_takeback(side, yes, now_ms()),
-    })
-    .await
+    let game = on
+        .state
+        .shared
+        .games
+        .takeback(on.id, &me, req.accept)
+        .await?;
+    Ok(on.view(&game))
 }
 
 /// POST /api/games/{id}/abort: aborts a game that has not really begun,
 /// or withdraws a challenge nobody took.
 pub async fn abort(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
-    online_change(&on, &me, |g, side| {
-        if g.waiting() && g.end().is_none() {
-            g.stop = Some(crate::game::Stop::Aborted);
-            return Ok(());
-        }
-        g.abort(side, now_ms())
-    })
-    .await
+    let game = on.state.shared.games.abort(on.id, &me).await?;
+    Ok(on.view(&game))
 }
 
 /// POST /api/games/{id}/claim: claims the win when the other player, to
 /// move, has been gone for two minutes (games without a clock).
 pub async fn claim(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
-    let hub = on.state.shared.games.hub();
-    online_change(&on, &me, |g, side| {
-        let gone = hub.gone_since(on.id, side.opponent(), g.turn_started_ms);
-        g.claim(side, gone, now_ms())
-    })
-    .await
+    let game = on.state.shared.games.claim(on.id, &me).await?;
+    Ok(on.view(&game))
 }
 
 /// The body of POST /api/games/{id}/rematch.
@@ -243,72 +195,13 @@ pub async fn rematch(
     Player(me): Player,
     JsonBody(req): JsonBody<RematchRequest>,
 ) -> ApiResult<Json<GameView>> {
-    if req.accept == Some(false) {
-        return online_change(&on, &me, |g, side| g.decline_rematch(side)).await;
-    }
-    let (games, id) = (&on.state.shared.games, on.id);
-    let seat = |g: &WebGame| {
-        online_seat(g, Some(&me)).ok_or_else(|| {
-            Error::forbidden("not_your_seat", "only the players can ask for a rematch")
-        })
+    let games = &on.state.shared.games;
+    let game = if req.accept == Some(false) {
+        games.decline_rematch(on.id, &me).await?
+    } else {
+        games.rematch(on.id, &me).await?
     };
-    let game = games.load(id).await?;
-    let side = seat(&game)?;
-    let accepting = game.offers.rematch == Some(side.opponent());
-    if !accepting {
-        return on
-            .change(|g| {
-                if g.offer_rematch(seat(g)?)? {
-                    // The other's offer came meanwhile: accept it again.
-                    return Err(Error::conflict(
-                        "stale",
-                        "the other player has just offered",
-                    ));
-                }
-                Ok(())
-            })
-            .await;
-    }
-    // The new game is made first, then linked: a failure in between leaves
-    // the offer open (accepting again makes another), never a game stuck.
-    let mut next = WebGame::new(
-        Mode::Online,
-        awale_core::Game::new(*game.game.rules()),
-        now_ms(),
-        game.seed.wrapping_add(1),
-    );
-    next.seats = [game.seats[1].clone(), game.seats[0].clone()];
-    next.clock = game.clock.map(|mut c| {
-        c.remaining_ms = [c.initial_ms; 2];
-        c
-    });
-    let next = games.create(vec![next]).await?.remove(0);
-    let linked = on
-        .change(|g| {
-            if !g.offer_rematch(seat(g)?)? {
-                return Err(Error::conflict(
-                    "no_rematch",
-                    "the rematch offer was withdrawn",
-                ));
-            }
-            g.offers.rematch = None;
-            g.offers.rematch_id = Some(next.id);
-            Ok(())
-        })
-        .await;
-    match linked {
-        Ok(view) => Ok(view),
-        Err(e) => {
-            // Another acceptance won: this game is not needed.
-            let _ = games
-                .change(next.id, |g| {
-                    g.stop = Some(crate::game::Stop::Aborted);
-                    Ok(())
-                })
-                .await;
-            Err(e)
-        }
-    }
+    Ok(on.view(&game))
 }
 
 /// A private link that moves the viewer's seat to another device.
@@ -325,45 +218,10 @@ pub async fn handoff(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Json<HandoffLink>> {
-    let game = on.load().await?;
-    let (state, id) = (&on.state, on.id);
-    if online_seat(&game, Some(&me)).is_none() {
-        return Err(Error::forbidden("not_your_seat", "you hold no seat in this game").into());
-    }
-    state.shared.handoff_links.take(&me, ip, now_ms())?;
-    let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
-    let now = now_ms();
-    {
-        let mut handoffs = state
-            .shared
-            .handoffs
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        handoffs.retain(|_, h| h.expires_ms > now);
-        // A player's own links waiting: past a few, the oldest goes, so
-        // one player's requests only ever replace their own.
-        let mut mine: Vec<(i64, String)> = handoffs
-            .iter()
-            .filter(|(_, h)| h.player == me)
-            .map(|(k, h)| (h.expires_ms, k.clone()))
-            .collect();
-        mine.sort();
-        while mine.len() >= HANDOFFS_PER_PLAYER {
-            handoffs.remove(&mine.remove(0).1);
-        }
-        if handoffs.len() > 10_000 {
-            return Err(Error::new(Kind::Busy, "busy", "too many links waiting: try later").into());
-        }
-        handoffs.insert(
-            hex(&Sha256::digest(token.as_bytes())),
-            Handoff {
-                game: id,
-                player: me,
-                expires_ms: now + HANDOFF_MS,
-            },
-        );
-    }
-    let base = base_url(state, &headers);
+    let shared = &on.state.shared;
+    shared.handoff_links.take(&me, ip, now_ms())?;
+    let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
+    let base = base_url(&on.state, &headers);
     Ok(Json(HandoffLink {
         link: format!("{base}/?continue={token}"),
     }))
@@ -382,25 +240,10 @@ pub async fn take_handoff(
     Player(me): Player,
     JsonBody(req): JsonBody<HandoffRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let key = hex(&Sha256::digest(req.token.as_bytes()));
-    let handoff = state
-        .shared
+    let shared = &state.shared;
+    let game = shared
         .handoffs
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .remove(&key)
-        .filter(|h| h.expires_ms > now_ms())
-        .ok_or_else(|| {
-            Error::new(
-                Kind::NotFound,
-                "no_such_link",
-                "this link is unknown, used or expired: make a new one on the other device",
-            )
-        })?;
-    let (game, _) = state
-        .shared
-        .games
-        .change(handoff.game, |g| g.hand_over(&handoff.player, me.clone()))
+        .take(&shared.games, &req.token, me.clone())
         .await?;
     Ok(Json(game.view(now_ms(), Some(Some(&me)))))
 }
@@ -456,7 +299,7 @@ pub async fn chat(
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "chat is for online games").into());
     }
-    let seat = online_seat(&game, Some(&me));
+    let seat = game.online_seat(Some(&me));
     if room == "players" && seat.is_none() {
         return Err(Error::forbidden(
             "not_your_seat",
@@ -497,7 +340,7 @@ pub async fn chat(
 /// GET /api/games/{id}/chat: the last messages the viewer may read.
 pub async fn chat_lines(on: OnGame) -> ApiResult<Json<Vec<ChatLine>>> {
     let game = on.load().await?;
-    let seated = online_seat(&game, on.viewer.player()).is_some();
+    let seated = game.online_seat(on.viewer.player()).is_some();
     let store = on.state.shared.games.store();
     let mut lines = store.chat(on.id, CHAT_SHOWN).await?;
     lines.retain(|l| l.room == "public" || seated);
@@ -544,7 +387,7 @@ pub async fn react(
     };
     on.state.shared.reactions.take(&me, ip, now_ms())?;
     let game = on.load().await?;
-    let side = online_seat(&game, Some(&me)).map(Side::letter);
+    let side = game.online_seat(Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
     hub.publish_now(on.id, "reaction", Reaction { kind, side });
     Ok(StatusCode::NO_CONTENT)

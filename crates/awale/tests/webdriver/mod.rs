@@ -202,6 +202,13 @@ impl Site {
         }
     }
 
+    /// Stops the server (killed: the network is gone for the pages);
+    /// [`Site::restart`] brings it back on the same port.
+    pub fn stop(&mut self) {
+        let _ = self.server.0.kill();
+        let _ = self.server.0.wait();
+    }
+
     /// Kills the server (no clean stop) and starts it again on the same
     /// store and port, so that pages reconnect by themselves.
     pub fn restart(&mut self) {
@@ -568,6 +575,21 @@ impl Browser {
             "/goog/cdp/execute",
             Some(&json!({ "cmd": cmd, "params": params })),
         )
+    }
+
+    /// Cuts the page's network, or gives it back (DevTools
+    /// `Network.emulateNetworkConditions`).
+    pub fn set_offline(&self, offline: bool) {
+        self.cdp("Network.enable", json!({}));
+        self.cdp(
+            "Network.emulateNetworkConditions",
+            json!({
+                "offline": offline,
+                "latency": 0,
+                "downloadThroughput": -1,
+                "uploadThroughput": -1,
+            }),
+        );
     }
 
     /// Presses `key` (a WebDriver key such as `keys::TAB`) while `modifier`

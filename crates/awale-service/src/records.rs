@@ -1,0 +1,151 @@
+//! Game records in and out: a stored game written as a record file with
+//! its tags (the notation other Oware programs read), and a record file
+//! read into new games, all of them stored or, with a clear error, none.
+
+use std::sync::Arc;
+
+use awale_core::{parse_records, Game, Record, Side};
+
+use crate::error::Error;
+use crate::game::{now_ms, random_seed, Mode, PlayerId, Stop, WebGame};
+use crate::games::Games;
+
+/// Games one import may hold.
+pub const MAX_IMPORTED_GAMES: usize = 200;
+/// What one imported game costs of the client's allowance of new games
+/// (an import of 200 games costs 20): with the allowance's refill of one a
+/// second, a client imports at most 10 games a second, 36,000 an hour,
+/// each a few hundred bytes.
+const GAMES_PER_CREATION: usize = 10;
+
+/// The record of `game` with its tags, as exported.
+pub fn export(game: &WebGame) -> String {
+    let name = |side: Side| -> String {
+        match game.mode {
+            Mode::Computer { human, level } if human != side => {
+                format!("Computer (level {level})")
+            }
+            Mode::Computer { .. } => "Player".to_string(),
+            Mode::Humans => side.to_string(),
+            Mode::Online => game.seats[side.index()]
+                .as_ref()
+                .map_or_else(|| side.to_string(), |s| s.name.clone()),
+        }
+    };
+    let (south, north) = (name(Side::South), name(Side::North));
+    let date = awale_core::record_date(game.created_ms.div_euclid(1000));
+    let id = game.id.to_string();
+    let mut record = Record::from_game(
+        &game.game,
+        &[
+            ("Event", "Awalé"),
+            ("Site", "awale serve"),
+            ("Date", &date),
+            ("Round", &id),
+            ("South", &south),
+            ("North", &north),
+        ],
+    );
+    if let (Some(stop), Some(end)) = (game.stop, game.end()) {
+        let result = end.result_text();
+        record.result = result.to_string();
+        record.set_tag("Result", result);
+        let termination = match stop {
+            Stop::Time(_) => "time forfeit",
+            Stop::Abandoned(_) => "abandoned",
+            Stop::Aborted => "aborted",
+        };
+        record.set_tag("Termination", termination);
+    }
+    record.to_string()
+}
+
+/// How imported games go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportAs {
+    /// Between two people on one screen.
+    Humans,
+    /// Against the computer at this level; the person takes the side to
+    /// move of the first game.
+    Computer {
+        /// The computer's level.
+        level: u8,
+    },
+}
+
+impl Games {
+    /// Stores the games of record file `text` as new games going on `as_`,
+    /// seated for `maker` (the person's seats are theirs). `pay` is given what the import costs of the
+    /// allowance of new games (one per ten games), before anything is
+    /// stored. Either every game is stored (in one transaction) or none.
+    ///
+    /// # Errors
+    ///
+    /// `bad_record` naming the game and the problem; `pay`'s; a storage
+    /// failure.
+    pub async fn import(
+        self: &Arc<Self>,
+        text: &str,
+        as_: ImportAs,
+        maker: &PlayerId,
+        pay: impl FnOnce(u32) -> Result<(), Error>,
+    ) -> Result<Vec<WebGame>, Error> {
+        let records =
+            parse_records(text).map_err(|e| Error::invalid("bad_record", e.to_string()))?;
+        if records.is_empty() {
+            return Err(Error::invalid(
+                "bad_record",
+                "the file holds no game record",
+            ));
+        }
+        if records.len() > MAX_IMPORTED_GAMES {
+            return Err(Error::invalid(
+                "bad_record",
+                format!(
+                    "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
+                    records.len()
+                ),
+            ));
+        }
+        pay(records.len().div_ceil(GAMES_PER_CREATION) as u32)?;
+        let mut games = Vec::with_capacity(records.len());
+        for (i, record) in records.iter().enumerate() {
+            let game = record
+                .to_game()
+                .map_err(|e| Error::invalid("bad_record", format!("game {}: {e}", i + 1)))?;
+            games.push(game);
+        }
+        let mode = match as_ {
+            ImportAs::Humans => Mode::Humans,
+            ImportAs::Computer { level } => Mode::Computer {
+                human: games[0].position().to_move(),
+                level,
+            },
+        };
+        let now = now_ms();
+        let webs: Vec<WebGame> = games
+            .into_iter()
+            .zip(&records)
+            .map(|(game, record)| {
+                let mut web = WebGame::new(mode, game, now, random_seed());
+                web.stop = lost_on_time(record, &web.game).map(Stop::Time);
+                web.seat_maker(maker);
+                web
+            })
+            .collect();
+        self.create(webs).await
+    }
+}
+
+/// The side that lost on time in an imported record: the loser of a
+/// decided result with `[Termination "time forfeit"]` (as exports write it),
+/// when the moves alone do not end the game.
+fn lost_on_time(record: &Record, game: &Game) -> Option<Side> {
+    if record.tag("Termination") != Some("time forfeit") || game.end().is_some() {
+        return None;
+    }
+    // The loser is the side that did not win a decided result.
+    awale_core::result_winner(&record.result)
+        .flatten()
+        .map(Side::opponent)
+}

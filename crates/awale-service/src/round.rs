@@ -1,0 +1,217 @@
+//! What players do to a game beyond its moves, as service operations on the
+//! games in use (lila's round module, its `Takebacker` and `Rematcher`, is
+//! the model): takebacks asked and answered, abort, the withdrawal of a
+//! challenge whose maker left, claims, rematches. Who may do what is the
+//! model's ([`crate::game`]); each operation finds the asker's seat, makes
+//! its change under the game's lock and stores it before it answers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_core::Side;
+
+use crate::error::Error;
+use crate::game::{now_ms, Mode, PlayerId, Stop, WebGame};
+use crate::games::Games;
+
+/// How long the maker of an open challenge may be gone (a reload, a
+/// network change) before the challenge is withdrawn.
+pub const CHALLENGE_GRACE: Duration = Duration::from_secs(20);
+
+impl Games {
+    /// Applies `change` to online game `id` for `me`, the player of one of
+    /// its seats (`change` is given their side).
+    ///
+    /// # Errors
+    ///
+    /// `not_online`, `not_your_seat`, `change`'s, or as [`Games::change`].
+    pub async fn online_change<T>(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+        change: impl FnOnce(&mut WebGame, Side) -> Result<T, Error>,
+    ) -> Result<(WebGame, T), Error> {
+        self.change(id, |g| {
+            if g.mode != Mode::Online {
+                return Err(Error::conflict(
+                    "not_online",
+                    "this game is not played online",
+                ));
+            }
+            let side = g.online_seat(Some(me)).ok_or_else(|| {
+                Error::forbidden(
+                    "not_your_seat",
+                    "you hold no seat in this game: you can watch, not play",
+                )
+            })?;
+            change(g, side)
+        })
+        .await
+    }
+
+    /// `me` asks for a takeback (`accept` None) or answers the other's
+    /// request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`] and the model's takeback rules.
+    pub async fn takeback(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+        accept: Option<bool>,
+    ) -> Result<WebGame, Error> {
+        let (game, ()) = self
+            .online_change(id, me, |g, side| match accept {
+                None => g.ask_takeback(side),
+                Some(yes) => g.answer_takeback(side, yes, now_ms()),
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// `me` aborts a game that has not really begun, or withdraws a
+    /// challenge nobody took.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`]; `cannot_abort`.
+    pub async fn abort(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
+        let (game, ()) = self
+            .online_change(id, me, |g, side| {
+                if g.waiting() && g.end().is_none() {
+                    return g.withdraw();
+                }
+                g.abort(side, now_ms())
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// `me` claims the win: the other player, to move, has been gone for two
+    /// minutes (games without a clock).
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`]; `cannot_claim`.
+    pub async fn claim(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
+        let hub = Arc::clone(self.hub());
+        let (game, ()) = self
+            .online_change(id, me, |g, side| {
+                let gone = hub.gone_since(id, side.opponent(), g.turn_started_ms);
+                g.claim(side, gone, now_ms())
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// `me` offers a rematch, or accepts the other's: then a new game
+    /// starts with the colours swapped, and both are sent to it
+    /// (`offers.rematch_id`). The new game is made first, then linked: a
+    /// failure in between leaves the offer open (accepting again makes
+    /// another), never a game stuck.
+    ///
+    /// # Errors
+    ///
+    /// `not_your_seat`, `stale` (the other has just offered: accept again),
+    /// `no_rematch` (the offer was withdrawn), the model's rematch rules.
+    pub async fn rematch(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
+        let seat = |g: &WebGame| {
+            g.online_seat(Some(me)).ok_or_else(|| {
+                Error::forbidden("not_your_seat", "only the players can ask for a rematch")
+            })
+        };
+        let game = self.load(id).await?;
+        let side = seat(&game)?;
+        if game.offers.rematch != Some(side.opponent()) {
+            let (game, ()) = self
+                .change(id, |g| {
+                    if g.offer_rematch(seat(g)?)? {
+                        // The other's offer came meanwhile: accept it again.
+                        return Err(Error::conflict(
+                            "stale",
+                            "the other player has just offered",
+                        ));
+                    }
+                    Ok(())
+                })
+                .await?;
+            return Ok(game);
+        }
+        let next = self
+            .create(vec![game.rematch_game(now_ms())])
+            .await?
+            .remove(0);
+        let linked = self
+            .change(id, |g| {
+                if !g.offer_rematch(seat(g)?)? {
+                    return Err(Error::conflict(
+                        "no_rematch",
+                        "the rematch offer was withdrawn",
+                    ));
+                }
+                g.offers.rematch = None;
+                g.offers.rematch_id = Some(next.id);
+                Ok(())
+            })
+            .await;
+        match linked {
+            Ok((game, ())) => Ok(game),
+            Err(e) => {
+                // Another acceptance won: this game is not needed.
+                let _ = self
+                    .change(next.id, |g| {
+                        g.stop = Some(Stop::Aborted);
+                        Ok(())
+                    })
+                    .await;
+                Err(e)
+            }
+        }
+    }
+
+    /// `me` declines the other player's rematch offer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`] and the model's rematch rules.
+    pub async fn decline_rematch(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+    ) -> Result<WebGame, Error> {
+        let (game, ()) = self
+            .online_change(id, me, |g, side| g.decline_rematch(side))
+            .await?;
+        Ok(game)
+    }
+
+    /// How long the maker of a waiting online game may be away (never
+    /// come yet, or gone) before it is withdrawn ([`CHALLENGE_GRACE`] by
+    /// default).
+    pub fn set_challenge_grace(&self, grace: Duration) {
+        self.challenge_grace_ms.store(
+            grace.as_millis() as i64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
+    /// After the challenge grace, withdraws online game `id` if it still
+    /// waits for its second player and its maker (on `side`) is still gone
+    /// (or never came).
+    pub fn withdraw_when_gone(self: &Arc<Self>, id: i64, side: Side) {
+        let games = Arc::clone(self);
+        tokio::spawn(async move {
+            let grace = games
+                .challenge_grace_ms
+                .load(std::sync::atomic::Ordering::Relaxed);
+            tokio::time::sleep(Duration::from_millis(grace.max(0) as u64)).await;
+            if games.hub().gone_since(id, side, 0).is_none() {
+                return;
+            }
+            if games.change(id, WebGame::withdraw).await.is_ok() {
+                tracing::debug!(game = id, "challenge withdrawn: its maker left");
+            }
+        });
+    }
+}

@@ -1,0 +1,140 @@
+//! The game service's operations without HTTP: rematches, takebacks,
+//! withdrawals, hand-overs and the computer's own moves, on a real (scratch)
+//! SQLite store.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_core::{Game, Move, Rules, Side};
+use awale_service::computer::Computer;
+use awale_service::game::{now_ms, Clock, Mode, PlayerId, Seat, WebGame};
+use awale_service::games::Games;
+use awale_service::handoff::Handoffs;
+use awale_service::live::Hub;
+use awale_service::Store;
+
+fn games() -> Arc<Games> {
+    let store = Store::in_memory().unwrap();
+    Arc::new(
+        Games::new(Arc::new(store), Arc::new(Hub::default())).with_computer(
+            Arc::new(Computer::new(None, 1, 4)),
+            Duration::from_millis(200),
+        ),
+    )
+}
+
+fn player(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+/// An online game between players 1 (South) and 2 (North).
+async fn online(games: &Arc<Games>, clock: Option<Clock>) -> WebGame {
+    let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now_ms(), 9);
+    for (side, n) in [(Side::South, 1), (Side::North, 2)] {
+        game.seats[side.index()] = Some(Seat {
+            player: player(n),
+            name: format!("P{n}"),
+        });
+    }
+    game.clock = clock;
+    games.create(vec![game]).await.unwrap().remove(0)
+}
+
+#[tokio::test]
+async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped() {
+    let games = games();
+    let clock = Clock {
+        initial_ms: 60_000,
+        increment_ms: 1_000,
+        remaining_ms: [60_000; 2],
+    };
+    let first = online(&games, Some(clock)).await;
+    let id = first.id;
+    let refused = games.rematch(id, &player(1)).await.unwrap_err();
+    assert_eq!(refused.code, "not_over");
+    games.change(id, |g| g.resign(Side::North)).await.unwrap();
+    let stranger = games.rematch(id, &player(3)).await.unwrap_err();
+    assert_eq!(stranger.code, "not_your_seat");
+    let offered = games.rematch(id, &player(1)).await.unwrap();
+    assert_eq!(offered.offers.rematch, Some(Side::South));
+    assert_eq!(offered.offers.rematch_id, None);
+    let accepted = games.rematch(id, &player(2)).await.unwrap();
+    let next = accepted.offers.rematch_id.expect("the rematch's id");
+    let next = games.load(next).await.unwrap();
+    assert_eq!(next.seats[0].as_ref().unwrap().player, player(2));
+    assert_eq!(next.seats[1].as_ref().unwrap().player, player(1));
+    assert_eq!(next.clock.unwrap().remaining_ms, [60_000; 2]);
+    assert!(next.game.plies().is_empty());
+    // Once made, no second rematch.
+    let again = games.rematch(id, &player(1)).await.unwrap_err();
+    assert_eq!(again.code, "rematch_made");
+}
+
+#[tokio::test]
+async fn a_takeback_asked_and_accepted_takes_the_last_move_back() {
+    let games = games();
+    let id = online(&games, None).await.id;
+    games
+        .apply_move(id, Some(0), Move::from_letter('C').unwrap(), |_| Ok(()))
+        .await
+        .unwrap();
+    let stranger = games.takeback(id, &player(3), None).await.unwrap_err();
+    assert_eq!(stranger.code, "not_your_seat");
+    games.takeback(id, &player(1), None).await.unwrap();
+    let back = games.takeback(id, &player(2), Some(true)).await.unwrap();
+    assert!(back.game.plies().is_empty());
+}
+
+#[tokio::test]
+async fn a_challenge_is_withdrawn_by_its_maker_and_only_while_it_waits() {
+    let games = games();
+    let mut open = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now_ms(), 3);
+    open.seats[0] = Some(Seat {
+        player: player(1),
+        name: "P1".into(),
+    });
+    let id = games.create(vec![open]).await.unwrap()[0].id;
+    let withdrawn = games.abort(id, &player(1)).await.unwrap();
+    assert!(withdrawn.end().is_some(), "the challenge ends");
+    // A game that has begun is not withdrawn.
+    let begun = online(&games, None).await.id;
+    let refused = games.change(begun, WebGame::withdraw).await.unwrap_err();
+    assert_eq!(refused.code, "not_waiting");
+}
+
+#[tokio::test]
+async fn a_hand_over_link_moves_the_seat_once() {
+    let games = games();
+    let id = online(&games, None).await.id;
+    let handoffs = Handoffs::default();
+    let stranger = handoffs.offer(&games, id, player(3)).await.unwrap_err();
+    assert_eq!(stranger.code, "not_your_seat");
+    let token = handoffs.offer(&games, id, player(1)).await.unwrap();
+    let moved = handoffs.take(&games, &token, player(7)).await.unwrap();
+    assert_eq!(moved.online_seat(Some(&player(7))), Some(Side::South));
+    assert_eq!(moved.online_seat(Some(&player(1))), None);
+    let used = handoffs.take(&games, &token, player(8)).await.unwrap_err();
+    assert_eq!(used.code, "no_such_link");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_service_plays_the_computers_move_with_nobody_asking() {
+    let games = games();
+    let mode = Mode::Computer {
+        human: Side::North,
+        level: 1,
+    };
+    let game = WebGame::new(mode, Game::new(Rules::AWALE), now_ms(), 5);
+    let id = games.create(vec![game]).await.unwrap()[0].id;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let game = games.load(id).await.unwrap();
+        if !game.game.plies().is_empty() {
+            assert_eq!(game.game.plies().len(), 1, "it answers once");
+            assert!(!game.computer_to_move());
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no computer's move");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -1,0 +1,178 @@
+//! The store as the game service sees it: one interface, filled here by
+//! SQLite ([`Store`]) and later by another database (PostgreSQL, for
+//! several server processes) without a change above it. No SQLite type
+//! appears in it. Every call is async and does its work off the async
+//! threads, but the two made once at start, before anything is served;
+//! each change of a game (a move, a resignation, a new seat) is one
+//! transaction, answered once it is durable.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use awale_model::game::{PlayerId, WebGame};
+
+use crate::{ChatLine, LobbyGame, Page, Store, StoreError};
+
+/// What a store's calls give: a future that may be sent between threads.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// Where the game service keeps games, reviews, chat and nicknames.
+pub trait GameStore: Send + Sync {
+    /// Stores new games, all or none (one transaction), and gives them back
+    /// with their ids.
+    fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>>;
+
+    /// Stores `game`, played in `player`'s browser without a network, under
+    /// the browser's `key`, once (one transaction): the new game, or the id
+    /// of the one that player already uploaded with this key.
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>>;
+
+    /// Writes `game` over its stored version in one transaction: its moves
+    /// from ply `from` on, and its state (seats, clock, redo list, end).
+    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()>;
+
+    /// Game `id`, or None when there is none.
+    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>>;
+
+    /// The games `player` plays in (and those made without a player),
+    /// newest first, `limit` at most, from `before` (a [`Page::next`]).
+    fn list(
+        &self,
+        player: Option<PlayerId>,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> StoreFuture<'_, Page>;
+
+    /// The game `player` changed last among those still going on.
+    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>>;
+
+    /// Online games going on, public challenges first, `limit` at most.
+    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>>;
+
+    /// At start: the unfinished games with a clock, or online ones (their
+    /// flags are armed then). Blocks.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError>;
+
+    /// Notes that the server is alive at `now` (for clocks across a
+    /// restart).
+    fn alive(&self, now: i64) -> StoreFuture<'_, ()>;
+
+    /// At start: gives the running clocks back the time the server was
+    /// down (from its last [`GameStore::alive`] to `now`), and says how long
+    /// that was (ms). Blocks.
+    ///
+    /// # Errors
+    ///
+    /// When the write fails.
+    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError>;
+
+    /// Stores the review of game `id`'s first `plies` moves.
+    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()>;
+
+    /// Game `id`'s stored review and the moves it covers.
+    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>>;
+
+    /// Adds a chat line to game `game`; the line with its id.
+    fn add_chat(&self, game: i64, line: ChatLine) -> StoreFuture<'_, ChatLine>;
+
+    /// Game `id`'s last `limit` chat lines, oldest first.
+    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>>;
+
+    /// `player`'s nickname, if they chose one.
+    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>>;
+
+    /// How many online games `player` made wait for an opponent now.
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64>;
+
+    /// Sets `player`'s nickname, in their games going on too.
+    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()>;
+}
+
+impl GameStore for Store {
+    fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
+        Box::pin(Store::create(self, games))
+    }
+
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>> {
+        Box::pin(Store::upload(self, player, key, game))
+    }
+
+    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+        Box::pin(Store::save(self, game, from))
+    }
+
+    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
+        Box::pin(Store::load(self, id))
+    }
+
+    fn list(
+        &self,
+        player: Option<PlayerId>,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> StoreFuture<'_, Page> {
+        Box::pin(Store::list(self, player, before, limit))
+    }
+
+    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
+        Box::pin(Store::current(self, player))
+    }
+
+    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
+        Box::pin(Store::lobby(self, limit))
+    }
+
+    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        Store::timed_games_blocking(self)
+    }
+
+    fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
+        Box::pin(Store::alive(self, now))
+    }
+
+    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
+        Store::resume_clocks_blocking(self, now)
+    }
+
+    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
+        Box::pin(Store::save_review(self, id, plies, body))
+    }
+
+    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
+        Box::pin(Store::review(self, id))
+    }
+
+    fn add_chat(&self, game: i64, line: ChatLine) -> StoreFuture<'_, ChatLine> {
+        Box::pin(Store::add_chat(self, game, line))
+    }
+
+    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
+        Box::pin(Store::chat(self, id, limit))
+    }
+
+    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
+        Box::pin(Store::player_name(self, player))
+    }
+
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
+        Box::pin(Store::open_challenges(self, player))
+    }
+
+    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
+        Box::pin(Store::set_player_name(self, player, name, now))
+    }
+}
