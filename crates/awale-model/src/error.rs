@@ -216,6 +216,18 @@ impl Error {
     }
 }
 
+/// Longest piece of a request's input an error message quotes back.
+pub const SHOWN_CHARS: usize = 24;
+
+/// `text` as an error message quotes it: its first [`SHOWN_CHARS`]
+/// characters, with `…` when there is more (a 10 KB move is not echoed).
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.code, self.message)

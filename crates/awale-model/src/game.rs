@@ -361,8 +361,10 @@ impl WebGame {
         if self.sides_of(player).contains(&side) {
             return Ok(());
         }
+        let seated = !self.sides_of(player).is_empty();
         let (reason, message) = match self.mode {
-            Mode::Computer { .. } if self.computer_to_move() => (
+            // Only a player of the game is told whose turn it is.
+            Mode::Computer { .. } if seated && self.computer_to_move() => (
                 "computer",
                 format!("{side} is the computer's side: wait for its move"),
             ),
@@ -868,10 +870,74 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
         Error::new(
             crate::error::Kind::Malformed,
             "bad_move",
-            format!("`{text}` is not a move (holes are A-F for South, a-f for North)"),
+            format!(
+                "`{}` is not a move (holes are A-F for South, a-f for North)",
+                crate::error::shown(text)
+            ),
         )
         .with("text", text)
     })
+}
+
+/// Whether `c` may be hidden or turn text around: a control character
+/// (NUL, a newline), a bidirectional embedding, override, isolate or mark
+/// (U+202E would show `evil` as `live`), or a character of no width.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+        )
+}
+
+/// Text typed by a player, as others will see it: hidden and turning
+/// characters dropped (a newline or a tab becomes a space), trimmed.
+pub fn clean_text(text: &str) -> String {
+    let shown: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if hidden(c) => None,
+            c => Some(c),
+        })
+        .collect();
+    shown.trim().to_string()
+}
+
+/// Longest nickname, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// A nickname, checked: hidden and turning characters dropped
+/// ([`clean_text`]), then 1 to [`MAX_NAME_CHARS`] characters.
+///
+/// # Errors
+///
+/// `bad_name` when nothing is left, or too much.
+pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
+    let name = clean_text(name.unwrap_or(""));
+    let length = name.chars().count();
+    if length == 0 || length > MAX_NAME_CHARS {
+        return Err(Error::invalid(
+            "bad_name",
+            "a nickname takes 1 to 24 characters",
+        ));
+    }
+    Ok(name)
 }
 
 /// A position's diagram, checked.
@@ -991,6 +1057,20 @@ mod tests {
             g.check_side(Some(&kofi), Side::South).unwrap_err().kind,
             crate::error::Kind::Forbidden
         );
+    }
+
+    #[test]
+    fn names_and_messages_lose_what_would_hide_or_turn_them() {
+        assert_eq!(
+            parse_name(Some(" Ama\u{202E}txt.exe ")).unwrap(),
+            "Amatxt.exe"
+        );
+        assert_eq!(parse_name(Some("K\u{200B}o\u{FEFF}fi\0")).unwrap(), "Kofi");
+        assert_eq!(
+            parse_name(Some("\u{2066}\u{200D}")).unwrap_err().code,
+            "bad_name"
+        );
+        assert_eq!(clean_text("one\ntwo\u{0}\u{2067}"), "one two");
     }
 
     #[test]

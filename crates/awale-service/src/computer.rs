@@ -412,7 +412,8 @@ fn share_of(max_queued: usize) -> usize {
 impl Computer {
     /// A computer running at most `max_searches` searches at once, with at
     /// most `max_queued` more waiting for each priority (a client at most
-    /// a quarter of them), with endgame knowledge from `source` when given.
+    /// a quarter of the analyses), with endgame knowledge from `source`
+    /// when given.
     pub fn new(source: Option<OracleSource>, max_searches: usize, max_queued: usize) -> Computer {
         Computer {
             engines: Mutex::new(Vec::new()),
@@ -472,7 +473,10 @@ impl Computer {
                 .filter(same)
                 .filter(|w| w.asker == asker)
                 .count();
-            if queued >= self.max_queued || mine >= share_of(self.max_queued) {
+            // The share per client is for analysis: the computer's moves
+            // are asked by the server itself, one per game at most.
+            let over_share = priority == Priority::Analysis && mine >= share_of(self.max_queued);
+            if queued >= self.max_queued || over_share {
                 return Err(busy());
             }
             let id = slots.next_id;

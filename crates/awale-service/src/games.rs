@@ -58,6 +58,9 @@ pub struct Games {
     hub: Arc<Hub>,
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
     lobby_changed: AtomicBool,
+    /// How long a waiting game's maker may be away (ms): see
+    /// [`Games::set_challenge_grace`].
+    pub(crate) challenge_grace_ms: AtomicI64,
     player: Option<Player>,
 }
 
@@ -96,6 +99,7 @@ impl Games {
             hub,
             entries: Mutex::new(HashMap::new()),
             lobby_changed: AtomicBool::new(true),
+            challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
         }
     }

@@ -26,6 +26,47 @@ pub struct Limiter<K> {
     buckets: Mutex<HashMap<K, (f64, i64)>>,
 }
 
+/// How many players' allowance one client address has: a household, a
+/// school or a mobile network's users may share one.
+pub const CLIENT_SHARE: u32 = 4;
+
+/// A limit counted twice, per player and per client address (an IPv6
+/// address by its /64), so that player cookies made up by the thousand do
+/// not multiply it: an address has [`CLIENT_SHARE`] players' allowance.
+pub struct PerPlayerAndClient<P> {
+    players: Limiter<P>,
+    clients: Limiter<Option<std::net::IpAddr>>,
+}
+
+impl<P: Hash + Eq + Clone> PerPlayerAndClient<P> {
+    /// A limit of `what` at `rate` per player.
+    pub fn new(what: &'static str, rate: Rate) -> PerPlayerAndClient<P> {
+        let client = Rate {
+            burst: rate.burst.saturating_mul(CLIENT_SHARE),
+            every_ms: (rate.every_ms / CLIENT_SHARE).max(1),
+        };
+        PerPlayerAndClient {
+            players: Limiter::new(what, rate),
+            clients: Limiter::new(what, client),
+        }
+    }
+
+    /// Takes one token of `player`'s bucket and one of `client`'s.
+    ///
+    /// # Errors
+    ///
+    /// `too_many` (429) when either is short.
+    pub fn take(
+        &self,
+        player: &P,
+        client: Option<std::net::IpAddr>,
+        now: i64,
+    ) -> Result<(), Error> {
+        self.players.take(player, 1, now)?;
+        self.clients.take(&client, 1, now)
+    }
+}
+
 /// Buckets kept at most; beyond, full ones are forgotten first.
 const MAX_BUCKETS: usize = 100_000;
 

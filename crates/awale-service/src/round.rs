@@ -188,12 +188,26 @@ impl Games {
         Ok(game)
     }
 
-    /// After [`CHALLENGE_GRACE`], withdraws online game `id` if it still
-    /// waits for its second player and its maker (on `side`) is still gone.
+    /// How long the maker of a waiting online game may be away (never
+    /// come yet, or gone) before it is withdrawn ([`CHALLENGE_GRACE`] by
+    /// default).
+    pub fn set_challenge_grace(&self, grace: Duration) {
+        self.challenge_grace_ms.store(
+            grace.as_millis() as i64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
+    /// After the challenge grace, withdraws online game `id` if it still
+    /// waits for its second player and its maker (on `side`) is still gone
+    /// (or never came).
     pub fn withdraw_when_gone(self: &Arc<Self>, id: i64, side: Side) {
         let games = Arc::clone(self);
         tokio::spawn(async move {
-            tokio::time::sleep(CHALLENGE_GRACE).await;
+            let grace = games
+                .challenge_grace_ms
+                .load(std::sync::atomic::Ordering::Relaxed);
+            tokio::time::sleep(Duration::from_millis(grace.max(0) as u64)).await;
             if games.hub().gone_since(id, side, 0).is_none() {
                 return;
             }

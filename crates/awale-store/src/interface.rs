@@ -54,16 +54,6 @@ pub trait GameStore: Send + Sync {
     /// Online games going on, public challenges first, `limit` at most.
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>>;
 
-    /// Stores `game`, played in `player`'s browser without a network,
-    /// under the browser's `key`, once: the new game, or the id of the one
-    /// that player already uploaded with this key.
-    fn upload(
-        &self,
-        player: PlayerId,
-        key: String,
-        game: WebGame,
-    ) -> StoreFuture<'_, Result<WebGame, i64>>;
-
     /// At start: the unfinished games with a clock, or online ones (their
     /// flags are armed then). Blocks.
     ///
@@ -99,6 +89,9 @@ pub trait GameStore: Send + Sync {
 
     /// `player`'s nickname, if they chose one.
     fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>>;
+
+    /// How many online games `player` made wait for an opponent now.
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64>;
 
     /// Sets `player`'s nickname, in their games going on too.
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()>;
@@ -143,15 +136,6 @@ impl GameStore for Store {
         Box::pin(Store::lobby(self, limit))
     }
 
-    fn upload(
-        &self,
-        player: PlayerId,
-        key: String,
-        game: WebGame,
-    ) -> StoreFuture<'_, Result<WebGame, i64>> {
-        Box::pin(Store::upload(self, player, key, game))
-    }
-
     fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
         Store::timed_games_blocking(self)
     }
@@ -182,6 +166,10 @@ impl GameStore for Store {
 
     fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
         Box::pin(Store::player_name(self, player))
+    }
+
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
+        Box::pin(Store::open_challenges(self, player))
     }
 
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {

@@ -72,9 +72,10 @@ impl std::error::Error for StoreError {
 
 impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
-        // The cause is logged once here; the player gets a short message.
+        // The cause is logged once here; the player gets a plain message
+        // (the cause may name the file's insides).
         tracing::error!(error = %e, "game store failed");
-        Error::internal(format!("storing failed: {e}"))
+        Error::internal("the server failed to read or store the game: it is logged")
     }
 }
 
@@ -157,6 +158,9 @@ pub struct LobbyGame {
     pub plies: i64,
     /// When it was offered.
     pub created_ms: i64,
+    /// The start diagram, when it is not the rules' own start (a study
+    /// position: the one who accepts sees what they accept).
+    pub start: Option<String>,
 }
 
 /// A chat message.
@@ -181,6 +185,9 @@ type Finish = Box<dyn FnOnce(bool) + Send>;
 /// not begin), it gives back what to do once the batch is committed (true)
 /// or not.
 type Job = Box<dyn FnOnce(Option<&Connection>) -> Finish + Send>;
+
+/// Chat messages a game keeps (the page shows the last 200).
+pub const CHAT_KEPT: usize = 500;
 
 /// Most writes committed together.
 const MAX_BATCH: usize = 512;
@@ -514,8 +521,29 @@ impl Store {
         .await
     }
 
+    /// How many online games `player` made wait for an opponent now.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn open_challenges(&self, player: PlayerId) -> Result<i64, StoreError> {
+        self.read(move |conn| {
+            Ok(conn.query_row(
+                "SELECT (SELECT COUNT(*) FROM games WHERE south_player = ?1 AND north_player IS NULL
+                         AND mode = 'online' AND result = '*' AND stop IS NULL)
+                      + (SELECT COUNT(*) FROM games WHERE north_player = ?1 AND south_player IS NULL
+                         AND mode = 'online' AND result = '*' AND stop IS NULL)",
+                [&player.0],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+    }
+
     /// Online games going on: those waiting for a second player (public
-    /// ones) and those being played, newest first.
+    /// ones: a private invitation is nobody else's business until it is
+    /// played) and those being played, newest first, the first `limit`
+    /// of them (filtered before they are counted).
     ///
     /// # Errors
     ///
@@ -524,8 +552,10 @@ impl Store {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
-                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public
+                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
+                        start
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
+                 AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
             )?;
             let rows = stmt.query_map([limit as i64], |r| {
@@ -543,6 +573,16 @@ impl Store {
                         names: [r.get(4)?, r.get(5)?],
                         plies: r.get(6)?,
                         created_ms: r.get(7)?,
+                        start: {
+                            let start: String = r.get(10)?;
+                            let rules: StoredRules = r.get(1)?;
+                            let usual = rules
+                                .rules
+                                .parse::<awale_core::Rules>()
+                                .ok()
+                                .map(|r| awale_core::Game::new(r).start().to_string());
+                            (usual.as_deref() != Some(start.as_str())).then_some(start)
+                        },
                     },
                     waiting,
                     public,
@@ -668,7 +708,8 @@ impl Store {
 
     // --------------------------------------------------------------- chat --
 
-    /// Stores a chat message and gives it back with its number.
+    /// Stores a chat message and gives it back with its number; a game
+    /// keeps its last [`CHAT_KEPT`] messages, older ones are dropped.
     ///
     /// # Errors
     ///
@@ -688,6 +729,11 @@ impl Store {
                 ],
             )?;
             line.id = conn.last_insert_rowid();
+            conn.prepare_cached(
+                "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
+                 WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+            )?
+            .execute(params![game, CHAT_KEPT as i64 - 1])?;
             Ok(line)
         })
         .await
@@ -827,9 +873,17 @@ fn in_savepoint<T>(
 /// How often the log is folded into the file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// The log's size beyond which it is folded in and emptied at once, even
+/// while moves keep coming (the writers wait for that, briefly).
+pub const WAL_LIMIT_BYTES: u64 = 32 * 1024 * 1024;
+
 /// Folds the write-ahead log into the file now and then, on a connection
 /// of its own, so the writer never stops for it (the writer's own
-/// automatic checkpoints are off).
+/// automatic checkpoints are off). A passive checkpoint cannot shrink the
+/// log, and under steady writes and reads it cannot start it over either
+/// (it grew to 281 MB for a 2.6 MB file): so the log is also emptied
+/// (`TRUNCATE`) once it passes [`WAL_LIMIT_BYTES`], and whenever it has
+/// stopped growing (the server is idle).
 fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
     let conn = match Connection::open(path) {
         Ok(c) => c,
@@ -839,11 +893,25 @@ fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
         }
     };
     let _ = conn.busy_timeout(std::time::Duration::from_secs(1));
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let wal = PathBuf::from(wal);
+    let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let mut last = size();
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
         std::thread::sleep(CHECKPOINT_EVERY);
-        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+        let now = size();
+        let idle = now == last && now > 0;
+        let mode = if now > WAL_LIMIT_BYTES || idle {
+            "TRUNCATE"
+        } else {
+            "PASSIVE"
+        };
+        let pragma = format!("PRAGMA wal_checkpoint({mode})");
+        if let Err(e) = conn.query_row(&pragma, [], |_| Ok(())) {
             tracing::debug!(error = %e, "checkpoint skipped");
         }
+        last = size();
     }
 }
 
@@ -964,6 +1032,77 @@ mod tests {
             let mut ids: Vec<i64> = made.iter().map(|g| g.id).collect();
             ids.reverse();
             assert_eq!(seen, ids);
+        });
+    }
+
+    #[test]
+    fn the_log_is_emptied_once_the_writes_stop() {
+        // Finding 10 of issue 20: the log only ever grew while serving.
+        runtime().block_on(async {
+            let store = Store::in_memory().unwrap();
+            let mut games = store
+                .create((0..50).map(|_| game()).collect())
+                .await
+                .unwrap();
+            let reader = store.clone();
+            let reading = tokio::spawn(async move {
+                for _ in 0..200 {
+                    let _ = reader.load(1).await;
+                }
+            });
+            for round in 0..40 {
+                for g in &mut games {
+                    let _ = g.play(
+                        Move::from_letter("FfAaBbCcDdEe".chars().nth(round % 12).unwrap()).unwrap(),
+                        0,
+                    );
+                    store.save(g.clone(), 0).await.unwrap();
+                }
+            }
+            reading.await.unwrap();
+            let mut wal = store.path().as_os_str().to_owned();
+            wal.push("-wal");
+            let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+            assert!(size() > 0, "the writes went through the log");
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while size() > 0 {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the log keeps {} bytes with nothing written",
+                    size()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+    }
+
+    #[test]
+    fn a_game_keeps_its_last_chat_messages_only() {
+        runtime().block_on(async {
+            let store = Store::in_memory().unwrap();
+            let made = store.create(vec![game(), game()]).await.unwrap();
+            let line = |text: String| ChatLine {
+                id: 0,
+                room: "public",
+                at_ms: 0,
+                side: None,
+                name: "Cleo".into(),
+                text,
+            };
+            for i in 0..CHAT_KEPT + 20 {
+                store
+                    .add_chat(made[0].id, line(format!("{i}")))
+                    .await
+                    .unwrap();
+            }
+            store
+                .add_chat(made[1].id, line("other".into()))
+                .await
+                .unwrap();
+            let kept = store.chat(made[0].id, 10_000).await.unwrap();
+            assert_eq!(kept.len(), CHAT_KEPT);
+            assert_eq!(kept[0].text, "20");
+            assert_eq!(store.chat(made[1].id, 10).await.unwrap().len(), 1);
         });
     }
 

@@ -36,7 +36,25 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 pub use store::{Store, StoreError};
 
-use limiter::{Limiter, Rate};
+use limiter::{Limiter, PerPlayerAndClient, Rate};
+
+/// Nicknames a player may choose: 5 at once, then one every 10 s.
+const RENAME_RATE: Rate = Rate {
+    burst: 5,
+    every_ms: 10_000,
+};
+/// Online games a player may offer: 10 at once, then one every 20 s (and
+/// four players' worth per address).
+const CHALLENGE_RATE: Rate = Rate {
+    burst: 10,
+    every_ms: 20_000,
+};
+/// "Continue on another device" links a player may ask for: 5 at once,
+/// then one a minute.
+const HANDOFF_RATE: Rate = Rate {
+    burst: 5,
+    every_ms: 60_000,
+};
 
 /// Limits of the server.
 #[derive(Clone, Debug)]
@@ -63,10 +81,20 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Rate limits per client: new games and imports.
     pub create_rate: Rate,
-    /// Rate limits per player: chat messages.
+    /// Rate limits per player (and four times as much per client
+    /// address): chat messages.
     pub chat_rate: Rate,
-    /// Rate limits per player: reactions.
+    /// Rate limits per player (and per client address): reactions.
     pub reaction_rate: Rate,
+    /// New players (the cookie given on a first visit) per client address.
+    pub player_rate: Rate,
+    /// Online games a player may offer (and four times as many per client
+    /// address).
+    pub challenge_rate: Rate,
+    /// How long the maker of an online game waiting for its second player
+    /// may be away (never connected yet, or gone: a reload, a network
+    /// change) before it is withdrawn.
+    pub challenge_grace: Duration,
 }
 
 impl Default for Config {
@@ -93,6 +121,12 @@ impl Default for Config {
                 burst: 8,
                 every_ms: 1_000,
             },
+            player_rate: Rate {
+                burst: 30,
+                every_ms: 2_000,
+            },
+            challenge_rate: CHALLENGE_RATE,
+            challenge_grace: Duration::from_secs(20),
         }
     }
 }
@@ -109,8 +143,13 @@ struct Shared {
     config: Config,
     policy: Policy,
     creations: Limiter<Option<std::net::IpAddr>>,
-    chats: Limiter<game::PlayerId>,
-    reactions: Limiter<game::PlayerId>,
+    /// New players (cookies given) per client address.
+    players: Limiter<Option<std::net::IpAddr>>,
+    chats: PerPlayerAndClient<game::PlayerId>,
+    reactions: PerPlayerAndClient<game::PlayerId>,
+    renames: PerPlayerAndClient<game::PlayerId>,
+    handoff_links: PerPlayerAndClient<game::PlayerId>,
+    challenges: PerPlayerAndClient<game::PlayerId>,
     handoffs: handoff::Handoffs,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
@@ -151,6 +190,7 @@ impl AppState {
                 .with_computer(Arc::clone(&computer), config.move_time),
         );
         games.start()?;
+        games.set_challenge_grace(config.challenge_grace);
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
             let origin = url.trim_end_matches('/').to_ascii_lowercase();
@@ -167,8 +207,12 @@ impl AppState {
                 computer,
                 games,
                 creations: Limiter::new("games", config.create_rate),
-                chats: Limiter::new("chat", config.chat_rate),
-                reactions: Limiter::new("reactions", config.reaction_rate),
+                players: Limiter::new("players", config.player_rate),
+                chats: PerPlayerAndClient::new("chat", config.chat_rate),
+                reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
+                renames: PerPlayerAndClient::new("renames", RENAME_RATE),
+                handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
+                challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,

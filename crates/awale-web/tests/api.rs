@@ -1091,12 +1091,12 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
     let (status, theirs) = post_as(&app, &"d".repeat(64), "/api/uploads", game.clone()).await;
     assert_eq!(status, StatusCode::CREATED, "{theirs}");
     assert_ne!(theirs["game"]["id"], g["id"]);
-    // With a bad key, bad moves, an online game: refused.
-    // A request without a cookie is a new browser, given its own player by
-    // the guard: its upload is its own too.
-    let (status, fresh) = post(&app, "/api/uploads", game.clone()).await;
-    assert_eq!(status, StatusCode::CREATED, "{fresh}");
-    assert_ne!(fresh["game"]["id"], g["id"]);
+    // Without a player, with a bad key, bad moves or an online game: refused.
+    refused(
+        post_as(&app, "", "/api/uploads", game.clone()).await,
+        StatusCode::FORBIDDEN,
+        "no_player",
+    );
     for (change, status, code) in [
         (
             json!({"key": "short"}),

@@ -610,6 +610,374 @@ async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
     assert!(started.elapsed() < Duration::from_millis(800));
 }
 
+#[tokio::test]
+async fn names_in_chat_are_the_servers_and_hide_nothing() {
+    // Finding 9: a spectator could post under a player's nickname (the
+    // message's `name` was believed), and names and messages could hold
+    // bidi overrides, zero-width characters, NUL and newlines.
+    let app = app(state(quick()));
+    let (ama, kofi, cleo) = (visit(&app).await, visit(&app).await, visit(&app).await);
+    let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
+    let join = format!("/api/games/{id}/join");
+    let a = send(
+        &app,
+        post(
+            &join,
+            &[JSON, HOST, ("cookie", &kofi)],
+            r#"{"name":"Kofi"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let chat = format!("/api/games/{id}/chat");
+    let said = send(
+        &app,
+        post(
+            &chat,
+            &[JSON, HOST, ("cookie", &cleo)],
+            r#"{"room":"public","text":"I resign","name":"Ama"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
+    assert_ne!(said.body["name"], "Ama", "a spectator spoke as a player");
+    assert_eq!(said.body["side"], Value::Null);
+    let renamed = send(
+        &app,
+        post(
+            "/api/me",
+            &[JSON, HOST, ("cookie", &cleo)],
+            &json!({"name": "Cl\u{200B}eo\u{202E}exe.txt"}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(renamed.body["name"], "Cleoexe.txt");
+    let said = send(
+        &app,
+        post(
+            &chat,
+            &[JSON, HOST, ("cookie", &cleo)],
+            &json!({"room": "public", "text": "one\ntwo\u{0}\u{2067}"}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
+    assert_eq!(said.body["name"], "Cleoexe.txt");
+    assert_eq!(said.body["text"], "one two");
+}
+
+#[tokio::test]
+async fn limits_hold_against_made_up_cookies() {
+    // Finding 5: limits counted per cookie fell to free cookies (chat,
+    // reactions), renames had none, and one player's 10,001 hand-over
+    // links made everyone's answer 503.
+    let app = app(state(Config {
+        chat_rate: Rate {
+            burst: 2,
+            every_ms: 60_000,
+        },
+        ..quick()
+    }));
+    let stranger = "203.0.113.5";
+    let ama = visit(&app).await;
+    let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
+    let kofi = visit(&app).await;
+    let join = format!("/api/games/{id}/join");
+    let body = r#"{"name":"Kofi"}"#;
+    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], body)).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    // Twenty cookies made up by one address: four players' worth of chat.
+    let chat = format!("/api/games/{id}/chat");
+    let mut said = 0;
+    for i in 0..20 {
+        let cookie = format!("awale_player={i:064x}");
+        let body = r#"{"room":"public","text":"spam"}"#;
+        let a = send(
+            &app,
+            from(
+                stranger,
+                post(&chat, &[JSON, HOST, ("cookie", &cookie)], body),
+            ),
+        )
+        .await;
+        if a.status == StatusCode::CREATED {
+            said += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    assert!(said <= 8, "{said} messages from one address");
+    // Renames are limited.
+    let mut renamed = 0;
+    for i in 0..20 {
+        let body = json!({ "name": format!("Name {i}") }).to_string();
+        let a = send(
+            &app,
+            post("/api/me", &[JSON, HOST, ("cookie", &ama)], &body),
+        )
+        .await;
+        if a.status != StatusCode::OK {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+            break;
+        }
+        renamed += 1;
+    }
+    assert!(renamed < 20, "{renamed} renames at once");
+    // New players are counted per address.
+    let mut minted = 0;
+    for _ in 0..40 {
+        let a = send(&app, from(stranger, get("/", &[HOST]))).await;
+        minted += usize::from(a.headers.contains_key("set-cookie"));
+    }
+    assert!(minted < 40, "{minted} new players from one address at once");
+    // One player's flood of hand-over links leaves the other's.
+    let handoff = format!("/api/games/{id}/handoff");
+    for _ in 0..10_001 {
+        let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &ama)], "")).await;
+        if a.status == StatusCode::TOO_MANY_REQUESTS {
+            break;
+        }
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    }
+    let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &kofi)], "")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+}
+
+#[tokio::test]
+async fn only_the_named_proxies_are_believed_and_ipv6_counts_by_64() {
+    // Finding 6: `--trust-proxy` believed X-Forwarded-For from any
+    // loopback peer, and limits counted each IPv6 address apart: 300
+    // made-up addresses made 300 games with no 429.
+    let app = app(state(Config {
+        create_rate: Rate {
+            burst: 2,
+            every_ms: 60_000,
+        },
+        policy: awale_web::Policy {
+            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
+            ..awale_web::Policy::default()
+        },
+        ..quick()
+    }));
+    let new_game = |peer: &str, forwarded: &str| {
+        let mut headers = vec![JSON, HOST, ME];
+        if !forwarded.is_empty() {
+            headers.push(("x-forwarded-for", forwarded));
+        }
+        from(peer, post("/api/games", &headers, r#"{"mode":"humans"}"#))
+    };
+    // Another program on the machine, not the proxy: its own address.
+    let statuses: Vec<StatusCode> = {
+        let mut s = Vec::new();
+        for i in 0..3 {
+            let spoofed = format!("192.0.2.{i}");
+            s.push(send(&app, new_game("127.0.0.2", &spoofed)).await.status);
+        }
+        s
+    };
+    assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    // Through the proxy: the address it saw, whatever the client wrote
+    // to its left.
+    let mut last = StatusCode::OK;
+    for i in 0..3 {
+        let forwarded = format!("192.0.2.{i}, 198.51.100.20");
+        last = send(&app, new_game("127.0.0.1", &forwarded)).await.status;
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    // One IPv6 subscriber's /64 is one client.
+    let mut last = StatusCode::OK;
+    for i in 1..=3 {
+        last = send(&app, new_game(&format!("2001:db8:5:7::{i}"), ""))
+            .await
+            .status;
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
+    // Finding 4: the lobby took the newest 200 unfinished online games and
+    // then dropped the private ones; a challenge whose maker never
+    // connected never expired; nothing capped them. 200 challenges emptied
+    // the lobby.
+    let app = app(state(Config {
+        challenge_grace: Duration::from_millis(500),
+        ..quick()
+    }));
+    let honest = visit(&app).await;
+    let real = game_of(
+        &app,
+        &honest,
+        r#"{"mode":"online","name":"Ama","public":true}"#,
+    )
+    .await;
+    // Its maker is there, on the game's live events.
+    let events = app
+        .clone()
+        .oneshot(get(
+            &format!("/api/games/{real}/events"),
+            &[HOST, ("cookie", &honest)],
+        ))
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK);
+    // One player may have only a few games waiting.
+    let mut waiting = 0;
+    for _ in 0..6 {
+        let a = send(
+            &app,
+            post(
+                "/api/games",
+                &[JSON, HOST, ME],
+                r#"{"mode":"online","name":"Spam","public":true}"#,
+            ),
+        )
+        .await;
+        if a.status == StatusCode::CREATED {
+            waiting += 1;
+        } else {
+            assert_eq!(a.body["error"], "too_many_challenges", "{}", a.body);
+        }
+    }
+    assert!(waiting <= 3, "{waiting} challenges of one player");
+    // 210 private invitations from as many made-up players and addresses,
+    // newer than the real challenge.
+    for i in 0..210 {
+        let cookie = format!("awale_player={:064x}", 1_000 + i);
+        let ip = format!("10.1.{}.{}", i / 200, i % 200 + 1);
+        let a = send(
+            &app,
+            from(
+                &ip,
+                post(
+                    "/api/games",
+                    &[JSON, HOST, ("cookie", &cookie)],
+                    r#"{"mode":"online","name":"Spam"}"#,
+                ),
+            ),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    }
+    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
+    let ids: Vec<i64> = lobby.body["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    assert!(ids.contains(&real), "the real challenge is hidden: {ids:?}");
+    // Challenges whose maker never came are withdrawn; the real one stays.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
+    let ids: Vec<i64> = lobby.body["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![real]);
+    drop(events);
+}
+
+#[tokio::test]
+async fn the_smaller_findings_are_closed() {
+    // Finding 11, each in turn.
+    let store = Store::in_memory().unwrap();
+    let state = AppState::new(
+        store.clone(),
+        Config {
+            public_url: Some("https://awale.example.org".into()),
+            ..quick()
+        },
+    )
+    .unwrap();
+    let app = app(state);
+    let host = ("host", "awale.example.org");
+    // Over https: HSTS, and the cookie's `__Host-` name.
+    let page = send(&app, get("/", &[host])).await;
+    assert!(page.headers.contains_key("strict-transport-security"));
+    let cookie = page.headers["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.starts_with("__Host-awale_player="), "{cookie}");
+    assert!(
+        cookie.contains("; Secure") && cookie.contains("Path=/"),
+        "{cookie}"
+    );
+    let me = cookie.split(';').next().unwrap().to_string();
+    let mine = [JSON, host, ("cookie", me.as_str())];
+    let id = {
+        let a = send(&app, post("/api/games", &mine, r#"{"mode":"humans"}"#)).await;
+        assert_eq!(
+            a.status,
+            StatusCode::CREATED,
+            "the __Host- cookie is a player's"
+        );
+        a.body["id"].as_i64().unwrap()
+    };
+    // A 10 KB move is not echoed back whole.
+    let body = json!({ "move": "F".repeat(10_000) }).to_string();
+    let a = send(&app, post(&format!("/api/games/{id}/moves"), &mine, &body)).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(
+        a.body["message"].as_str().unwrap().len() < 200,
+        "{}",
+        a.body
+    );
+    // A damaged row: a plain 500, the cause only in the log.
+    rusqlite::Connection::open(store.path())
+        .unwrap()
+        .execute("UPDATE games SET level = 'x' WHERE id = ?1", [id])
+        .unwrap();
+    for broken in [id] {
+        let a = send(&app, get(&format!("/api/games/{broken}"), &[host])).await;
+        assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", a.body);
+        let message = a.body["message"].as_str().unwrap();
+        assert!(
+            !message.contains("column") && !message.contains("Invalid"),
+            "{message}"
+        );
+    }
+    // No online challenge from a finished position; the lobby shows a
+    // study position's start.
+    let finished = r#"{"mode":"online","name":"Ama","public":true,
+        "position":"0-0-0-0-0-0-0-0-0-0-0-0-24-24-S"}"#;
+    let a = send(&app, post("/api/games", &mine, finished)).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.body);
+    assert_eq!(a.body["error"], "finished_position");
+    let study = r#"{"mode":"online","name":"Ama","public":true,
+        "position":"0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}"#;
+    let a = send(&app, post("/api/games", &mine, study)).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    let lobby = send(&app, get("/api/lobby", &[host])).await;
+    assert_eq!(
+        lobby.body["challenges"][0]["start"],
+        "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"
+    );
+    // A stranger is not told whose turn it is in someone else's game.
+    let computer = {
+        let body = r#"{"mode":"computer","human":"N","level":1}"#;
+        let a = send(&app, post("/api/games", &mine, body)).await;
+        a.body["id"].as_i64().unwrap()
+    };
+    let stranger = format!("awale_player={}", "e".repeat(64));
+    let a = send(
+        &app,
+        post(
+            &format!("/api/games/{computer}/moves"),
+            &[JSON, host, ("cookie", &stranger)],
+            r#"{"move":"F"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    assert!(
+        !a.body["message"].as_str().unwrap().contains("computer"),
+        "{}",
+        a.body
+    );
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -531,6 +531,8 @@ async fn start_server() -> anyhow::Result<(String, (awale_web::AppState, awale_w
     };
     let config = awale_web::Config {
         create_rate: unlimited,
+        player_rate: unlimited,
+        challenge_rate: unlimited,
         ..awale_web::Config::default()
     };
     let state = awale_web::AppState::new(store.clone(), config).context("server")?;

@@ -38,10 +38,12 @@ pub struct Args {
     /// and the public URL's); may be repeated.
     #[arg(long, value_name = "NAME")]
     allow_host: Vec<String>,
-    /// Behind a reverse proxy on this machine: take each client's address
-    /// from `X-Forwarded-For` (for the limits per client).
-    #[arg(long)]
-    trust_proxy: bool,
+    /// Behind a reverse proxy at this address (repeat for several): a
+    /// request from it has its client's address taken from
+    /// `X-Forwarded-For` (the rightmost address that is not a trusted
+    /// proxy), for the limits per client.
+    #[arg(long, value_name = "ADDRESS")]
+    trust_proxy: Vec<std::net::IpAddr>,
     /// Connections open at once, in all.
     #[arg(long, default_value_t = 4096, value_name = "N")]
     max_connections: usize,
@@ -63,7 +65,7 @@ impl Default for Args {
             db: None,
             public_url: None,
             allow_host: Vec::new(),
-            trust_proxy: false,
+            trust_proxy: Vec::new(),
             max_connections: 4096,
             max_connections_per_ip: 64,
             timeout: 20,
@@ -180,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|h| h.trim().to_ascii_lowercase())
                 .collect(),
-            trust_proxy: args.trust_proxy,
+            trust_proxy: args.trust_proxy.clone(),
             ..Policy::default()
         },
         ..Config::default()

@@ -5,7 +5,6 @@
 import { api } from "./api.js";
 import { onLive, session } from "./game.js";
 import { getLang, t } from "./i18n.js";
-import { nickname } from "./online.js";
 import { personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
 import { errorText } from "./toast.js";
@@ -122,11 +121,13 @@ function renderLines(g, player) {
     const name = document.createElement("b");
     name.className = "name";
     name.textContent = line.name;
+    name.dir = "auto";
     if (line.side) name.title = sideName(line.side);
     const text = document.createElement("span");
     text.className = "text";
     // Text only: whatever it says, it is never read as HTML.
     text.textContent = line.text;
+    text.dir = "auto";
     li.title = time.format(new Date(line.at_ms));
     li.append(name, " ", text);
     list.append(li);
@@ -161,7 +162,7 @@ async function send(e) {
   showError("");
   const room = chat.room;
   try {
-    const line = await api("POST", `/api/games/${g.id}/chat`, { room, text, name: nickname() });
+    const line = await api("POST", `/api/games/${g.id}/chat`, { room, text });
     input.value = "";
     if (chat.id === g.id && add(line)) render();
   } catch (err) {

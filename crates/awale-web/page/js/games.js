@@ -2,7 +2,7 @@
 // import of game records (a file, or pasted text).
 
 import { api } from "./api.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
 import { showError } from "./toast.js";
@@ -73,7 +73,7 @@ function card(s, date) {
   head.className = "head";
   const title = document.createElement("b");
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
-  else if (s.mode === "online") title.textContent = t("online_names", s.names[0] || "?", s.names[1] || "?");
+  else if (s.mode === "online") title.textContent = t("online_names", isolate(s.names[0] || "?"), isolate(s.names[1] || "?"));
   else title.textContent = t("two_people");
   const when = document.createElement("span");
   when.className = "muted";

@@ -63,6 +63,13 @@ export function t(key, ...args) {
 }
 
 // Whether `key` has a text.
+// A player's text (a nickname) inside a sentence, isolated from it: its
+// direction cannot turn the words around it (U+2068 ... U+2069, what
+// <bdi> does for an element).
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
+}
+
 export function has(key) {
   return key in TABLES[lang] || key in EN;
 }

@@ -4,7 +4,7 @@
 
 import { drawBoard, CCW_COLUMNS } from "./board.js";
 import { session, setHooks, play, undo, redo, hint, timeLeft, computerIfDue } from "./game.js";
-import { t, getLang } from "./i18n.js";
+import { isolate, t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
@@ -171,7 +171,7 @@ function playerLabel(g, side) {
     return t("player_computer", sideName(side), levelName(view.info, g.level));
   }
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
-  const name = seat ? `${sideName(side)} · ${seat.name}` : sideName(side);
+  const name = seat ? `${sideName(side)} · ${isolate(seat.name)}` : sideName(side);
   return personSide(g) === side ? t("player_you", name) : name;
 }
 
@@ -372,7 +372,7 @@ function playKey(g, k) {
 // A side, with its player's nickname online.
 function sideLabel(g, side) {
   const seat = g.mode === "online" && g.seats && g.seats[side === "S" ? 0 : 1];
-  return seat ? `${sideName(side)} (${seat.name})` : sideName(side);
+  return seat ? `${sideName(side)} (${isolate(seat.name)})` : sideName(side);
 }
 
 // --------------------------------------------------------- move list --

@@ -104,7 +104,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
                 ApiError::new(
                     StatusCode::NOT_FOUND,
                     "no_such_game",
-                    format!("no game with id `{text}`"),
+                    format!("no game with id `{}`", crate::error::shown(&text)),
                 )
             })
     }
@@ -209,35 +209,53 @@ impl OnGame {
 }
 
 /// The client's address as limits count it (an IPv6 address by its /64,
-/// what one subscriber is given): the socket's peer, or, behind a trusted
-/// reverse proxy, the last address it put in `X-Forwarded-For`. None in
-/// tests that call the router directly.
+/// what one subscriber is given): the socket's peer, or, behind trusted
+/// reverse proxies, the address they received the request from (see
+/// [`ClientIp::of`]). None in tests that call the router directly.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub Option<IpAddr>);
 
-/// Whether the client's address is taken from `X-Forwarded-For` (set once
-/// at start from the configuration, in the request's extensions).
-#[derive(Clone, Copy, Debug)]
-pub struct TrustProxy(pub bool);
+impl ClientIp {
+    /// The client of a request from the socket's `peer` with `headers`:
+    /// when the peer is one of the `trusted` proxies, the rightmost address
+    /// of `X-Forwarded-For` that is not one of them (what the proxies in
+    /// front added: anything to its left is the client's own word).
+    pub fn of(peer: Option<IpAddr>, headers: &HeaderMap, trusted: &[IpAddr]) -> ClientIp {
+        let Some(mut client) = peer else {
+            return ClientIp(None);
+        };
+        if trusted.contains(&client) {
+            let hops: Vec<&str> = header_items(headers, "x-forwarded-for", ',').collect();
+            for hop in hops.iter().rev() {
+                let Ok(ip) = hop.parse::<IpAddr>() else { break };
+                client = ip;
+                if !trusted.contains(&ip) {
+                    break;
+                }
+            }
+        }
+        ClientIp(Some(client_key(client)))
+    }
+
+    /// The socket's peer of a request (None when the router is called
+    /// without a socket, as tests do).
+    pub fn peer(parts: &axum::http::Extensions) -> Option<IpAddr> {
+        parts.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())
+    }
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts
+        // The guard found it (it knows the trusted proxies).
+        Ok(parts
             .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        let trust = parts.extensions.get::<TrustProxy>().is_some_and(|t| t.0);
-        if trust && peer.is_some_and(|p| p.is_loopback()) {
-            let forwarded = header_items(&parts.headers, "x-forwarded-for", ',')
-                .filter_map(|a| a.parse::<IpAddr>().ok())
-                .next_back();
-            if forwarded.is_some() {
-                return Ok(ClientIp(forwarded.map(client_key)));
-            }
-        }
-        Ok(ClientIp(peer.map(client_key)))
+            .get::<ClientIp>()
+            .copied()
+            .unwrap_or_else(|| {
+                ClientIp::of(ClientIp::peer(&parts.extensions), &parts.headers, &[])
+            }))
     }
 }
 

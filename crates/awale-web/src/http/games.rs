@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
-use crate::error::Error;
-use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
+use crate::error::{shown, Error};
+use crate::game::{
+    now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, WebGame,
+};
 use crate::records::{self, ImportAs};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
@@ -39,6 +41,9 @@ pub async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }
+
+/// Online games waiting for an opponent one player may have.
+const MAX_OPEN_CHALLENGES: i64 = 3;
 
 /// The clock presets offered (minutes, seconds added per move).
 pub const CLOCK_PRESETS: [[u32; 2]; 5] = [[1, 1], [3, 2], [5, 3], [10, 5], [15, 10]];
@@ -89,7 +94,7 @@ fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
         other => other.parse().map_err(|_| {
             Error::invalid(
                 "bad_side",
-                format!("`{other}` is not a side (S, N or random)"),
+                format!("`{}` is not a side (S, N or random)", shown(other)),
             )
             .with("text", other)
         }),
@@ -129,19 +134,6 @@ fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
     }))
 }
 
-/// A nickname, checked: 1 to 24 characters of text, no control characters.
-pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
-    let name = name.unwrap_or("").trim();
-    let length = name.chars().count();
-    if length == 0 || length > 24 || name.chars().any(char::is_control) {
-        return Err(Error::invalid(
-            "bad_name",
-            "a nickname takes 1 to 24 characters",
-        ));
-    }
-    Ok(name.to_string())
-}
-
 /// POST /api/games: starts a game, which belongs to the browser that made
 /// it (a request without a player cookie is refused: a game without seats
 /// would be anyone's).
@@ -169,7 +161,10 @@ pub async fn create(
         other => {
             return Err(Error::invalid(
                 "bad_mode",
-                format!("`{other}` is not a mode (computer, humans or online)"),
+                format!(
+                    "`{}` is not a mode (computer, humans or online)",
+                    shown(other)
+                ),
             )
             .with("text", other)
             .into())
@@ -181,12 +176,33 @@ pub async fn create(
         // included, whatever the preset says of who starts.
         Some(diagram) => Game::from_position(rules, parse_position(diagram)?),
     };
+    if mode == Mode::Online && game.outcome().is_some() {
+        return Err(Error::invalid(
+            "finished_position",
+            "the game is already over in this position: give one where it goes on",
+        )
+        .into());
+    }
     let now = now_ms();
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
     if mode == Mode::Online {
         let name = parse_name(req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
+        let open = state
+            .shared
+            .games
+            .store()
+            .open_challenges(player.clone())
+            .await?;
+        if open >= MAX_OPEN_CHALLENGES {
+            return Err(Error::conflict(
+                "too_many_challenges",
+                format!("you have {open} games waiting for an opponent: withdraw one first"),
+            )
+            .into());
+        }
+        state.shared.challenges.take(&player, ip, now)?;
         web.seats[side.index()] = Some(Seat {
             player: player.clone(),
             name: name.clone(),
@@ -202,6 +218,18 @@ pub async fn create(
         web.seat_maker(&player);
     }
     let web = state.shared.games.create(vec![web]).await?.remove(0);
+    if let Some(side) = web
+        .seats
+        .iter()
+        .position(Option::is_some)
+        .filter(|_| web.waiting())
+    {
+        // Withdrawn unless its maker comes to play it.
+        state
+            .shared
+            .games
+            .withdraw_when_gone(web.id, Side::BOTH[side]);
+    }
     Ok((
         StatusCode::CREATED,
         Json(web.view(now, Some(Some(&player)))),
@@ -229,7 +257,10 @@ pub async fn list(
     let before = match q.before.as_deref() {
         None | Some("") => None,
         Some(text) => Some(parse_cursor(text).ok_or_else(|| {
-            Error::invalid("bad_cursor", format!("`{text}` is not a page's `next`"))
+            Error::invalid(
+                "bad_cursor",
+                format!("`{}` is not a page's `next`", shown(text)),
+            )
         })?),
     };
     let limit = q.limit.unwrap_or(50).clamp(1, 100);
@@ -314,7 +345,7 @@ pub async fn play(
         Some(other) => {
             return Err(Error::invalid(
                 "bad_query",
-                format!("`{other}` is not an answer (game or move)"),
+                format!("`{}` is not an answer (game or move)", shown(other)),
             )
             .into())
         }
@@ -326,6 +357,10 @@ pub async fn play(
         .shared
         .games
         .apply_move(on.id, req.ply, mv, move |game| {
+            // A stranger is refused as one, whoever is to move.
+            if game.sides_of(player.as_ref()).is_empty() {
+                game.check_side(player.as_ref(), mv.side())?;
+            }
             if game.computer_to_move() {
                 return Err(Error::conflict(
                     "not_your_turn",
@@ -403,9 +438,11 @@ pub async fn resign(
         Some("S") => Some(Side::South),
         Some("N") => Some(Side::North),
         Some(other) => {
-            return Err(
-                Error::invalid("bad_side", format!("`{other}` is not a side (S or N)")).into(),
+            return Err(Error::invalid(
+                "bad_side",
+                format!("`{}` is not a side (S or N)", shown(other)),
             )
+            .into())
         }
     };
     let player = on.viewer.player();
@@ -601,7 +638,7 @@ pub async fn import(
         other => {
             return Err(Error::invalid(
                 "bad_mode",
-                format!("`{other}` is not a mode (computer or humans)"),
+                format!("`{}` is not a mode (computer or humans)", shown(other)),
             )
             .into())
         }

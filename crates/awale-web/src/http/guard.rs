@@ -18,13 +18,16 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
-use super::extract::{header_items, TrustProxy, Viewer};
-use crate::game::PlayerId;
+use super::extract::{header_items, ClientIp, Viewer};
+use crate::game::{now_ms, PlayerId};
 use crate::AppState;
 pub use awale_service::secret::{new_secret, player_id};
 
 /// The cookie that holds a browser's player secret.
 pub const COOKIE: &str = "awale_player";
+
+/// Its name over https (`--public-url https://...`).
+pub const SECURE_COOKIE: &str = "__Host-awale_player";
 
 /// How long the player cookie lasts (one year).
 const COOKIE_SECONDS: u64 = 365 * 24 * 3600;
@@ -39,9 +42,9 @@ pub struct Policy {
     pub public_origin: Option<String>,
     /// Cookies only over HTTPS (when the public URL is `https`).
     pub secure_cookies: bool,
-    /// Take the client's address from `X-Forwarded-For` when the peer is
-    /// a reverse proxy on this machine.
-    pub trust_proxy: bool,
+    /// The reverse proxies in front (their addresses): a request from one
+    /// of them has its client's address in `X-Forwarded-For`.
+    pub trust_proxy: Vec<std::net::IpAddr>,
 }
 
 const CSP: &str =
@@ -53,18 +56,26 @@ object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let policy = &state.shared.policy;
     if let Err(e) = check_host(policy, req.headers()) {
-        return with_security_headers(e.into_response());
+        return with_security_headers(policy, e.into_response());
     }
     if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         if let Err(e) = check_same_site(policy, req.headers()).and_then(|()| check_json(&req)) {
-            return with_security_headers(e.into_response());
+            return with_security_headers(policy, e.into_response());
         }
     }
+    let client = ClientIp::of(
+        ClientIp::peer(req.extensions()),
+        req.headers(),
+        &policy.trust_proxy,
+    );
     let mut issued = None;
     let mut player = player_of(req.headers());
     let page_load = req.method() == Method::GET
         && (!req.uri().path().starts_with("/api/") || req.uri().path() == "/api/me");
-    if player.is_none() && page_load {
+    // New players are counted per address: past the rate, the page is
+    // served without one (it can watch, not play, until later).
+    let may_mint = || state.shared.players.take(&client.0, 1, now_ms()).is_ok();
+    if player.is_none() && page_load && may_mint() {
         match new_secret() {
             Ok(secret) => {
                 player = Some(player_id(&secret));
@@ -74,26 +85,35 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         }
     }
     req.extensions_mut().insert(Viewer(player));
-    req.extensions_mut().insert(TrustProxy(policy.trust_proxy));
+    req.extensions_mut().insert(client);
     let mut response = next.run(req).await;
     if let Some(secret) = issued {
-        let secure = if policy.secure_cookies {
-            "; Secure"
+        // Over https, the `__Host-` name: the browser keeps such a cookie
+        // only from this very host, sent securely, for the whole site.
+        let (name, secure) = if policy.secure_cookies {
+            (SECURE_COOKIE, "; Secure")
         } else {
-            ""
+            (COOKIE, "")
         };
         let cookie = format!(
-            "{COOKIE}={secret}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{secure}"
+            "{name}={secret}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{secure}"
         );
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().append(header::SET_COOKIE, value);
         }
     }
-    with_security_headers(response)
+    with_security_headers(policy, response)
 }
 
-fn with_security_headers(mut response: Response) -> Response {
+fn with_security_headers(policy: &Policy, mut response: Response) -> Response {
     let h = response.headers_mut();
+    if policy.secure_cookies {
+        // Served over https (the public URL says so): browsers keep to it.
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
     h.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CSP),
@@ -226,7 +246,7 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
 fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
     header_items(headers, header::COOKIE, ';')
         .filter_map(|pair| pair.split_once('='))
-        .find(|(name, _)| *name == COOKIE)
+        .find(|(name, _)| *name == COOKIE || *name == SECURE_COOKIE)
         .map(|(_, value)| value)
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(player_id)

@@ -11,10 +11,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{JsonBody, OnGame, Player};
-use super::games::parse_name;
+use super::extract::{ClientIp, JsonBody, OnGame, Player};
 use crate::error::Error;
-use crate::game::{now_ms, Mode, PlayerId, Seat};
+use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
 use crate::store::ChatLine;
 use crate::view::GameView;
@@ -66,9 +65,11 @@ pub struct NameRequest {
 pub async fn rename(
     State(state): State<AppState>,
     Player(player): Player,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
     let name = parse_name(req.name.as_deref())?;
+    state.shared.renames.take(&player, ip, now_ms())?;
     state
         .shared
         .games
@@ -214,9 +215,11 @@ pub struct HandoffLink {
 pub async fn handoff(
     on: OnGame,
     Player(me): Player,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Json<HandoffLink>> {
     let shared = &on.state.shared;
+    shared.handoff_links.take(&me, ip, now_ms())?;
     let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
     let base = base_url(&on.state, &headers);
     Ok(Json(HandoffLink {
@@ -253,18 +256,21 @@ pub struct ChatRequest {
     room: String,
     /// The message: text, 1 to 280 characters.
     text: String,
-    /// The sender's nickname, for a spectator without one yet.
+    /// Ignored (older pages sent the sender's nickname): the name shown
+    /// is the server's record of the sender, never the message's.
     #[serde(default)]
-    name: Option<String>,
+    #[allow(dead_code)]
+    name: Option<serde::de::IgnoredAny>,
 }
 
 /// POST /api/games/{id}/chat: says something in a room of the game.
 pub async fn chat(
     on: OnGame,
     Player(me): Player,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let text = req.text.trim();
+    let text = clean_text(&req.text);
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
         return Err(Error::invalid(
@@ -281,14 +287,17 @@ pub async fn chat(
         other => {
             return Err(Error::invalid(
                 "bad_room",
-                format!("`{other}` is not a room (players or public)"),
+                format!(
+                    "`{}` is not a room (players or public)",
+                    crate::error::shown(other)
+                ),
             )
             .with("text", other)
             .into())
         }
     };
     let (state, id) = (&on.state, on.id);
-    state.shared.chats.take(&me, 1, now_ms())?;
+    state.shared.chats.take(&me, ip, now_ms())?;
     let game = on.load().await?;
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "chat is for online games").into());
@@ -302,20 +311,17 @@ pub async fn chat(
         .because("players_room")
         .into());
     }
-    let name = match seat {
-        Some(side) => game.seats[side.index()]
-            .as_ref()
-            .map_or_else(String::new, |s| s.name.clone()),
-        None => match req.name.as_deref() {
-            Some(n) => parse_name(Some(n))?,
-            None => state
-                .shared
-                .games
-                .store()
-                .player_name(me.clone())
-                .await?
-                .unwrap_or_else(|| format!("#{}", guest_number(&me))),
-        },
+    // Who speaks is the server's record of them: their seat's name, or
+    // the nickname they chose (a guest number before they chose one).
+    let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
+        Some(s) => s.name.clone(),
+        None => state
+            .shared
+            .games
+            .store()
+            .player_name(me.clone())
+            .await?
+            .unwrap_or_else(|| format!("#{}", guest_number(&me))),
     };
     let line = ChatLine {
         id: 0,
@@ -323,7 +329,7 @@ pub async fn chat(
         at_ms: now_ms(),
         side: seat.map(Side::letter),
         name,
-        text: text.to_string(),
+        text,
     };
     let line = state.shared.games.store().add_chat(id, line).await?;
     let event = if room == "players" {
@@ -369,6 +375,7 @@ pub struct Reaction {
 pub async fn react(
     on: OnGame,
     Player(me): Player,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ReactRequest>,
 ) -> ApiResult<StatusCode> {
     let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
@@ -376,13 +383,13 @@ pub async fn react(
             "bad_reaction",
             format!(
                 "`{}` is not a reaction ({})",
-                req.kind,
+                crate::error::shown(&req.kind),
                 REACTIONS.join(", ")
             ),
         )
         .into());
     };
-    on.state.shared.reactions.take(&me, 1, now_ms())?;
+    on.state.shared.reactions.take(&me, ip, now_ms())?;
     let game = on.load().await?;
     let side = game.online_seat(Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
