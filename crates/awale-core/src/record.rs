@@ -163,13 +163,22 @@ impl fmt::Display for Syntax {
                  (1-0, 0-1, 1/2-1/2 or *)"
             ),
             Syntax::BadCapture { written, mv } => {
-                write!(f, "`+{written}` after {mv} is not a number of seeds captured")
+                write!(
+                    f,
+                    "`+{written}` after {mv} is not a number of seeds captured"
+                )
             }
             Syntax::NoSpace { found, mv } => {
-                write!(f, "`{found}` after move {mv}: moves are separated by spaces")
+                write!(
+                    f,
+                    "`{found}` after move {mv}: moves are separated by spaces"
+                )
             }
             Syntax::Unexpected { found } => {
-                write!(f, "unexpected `{found}` (moves are A-F for South, a-f for North)")
+                write!(
+                    f,
+                    "unexpected `{found}` (moves are A-F for South, a-f for North)"
+                )
             }
             Syntax::CommentTooLong => f.write_str("comment too long"),
             Syntax::CommentNotClosed => f.write_str("comment `{` is never closed by `}`"),
@@ -727,9 +736,7 @@ impl<'a> Parser<'a> {
                     }
                     if let Some((next_at, next)) = self.peek() {
                         if next.is_alphanumeric() {
-                            return Err(
-                                self.error(next_at, Syntax::NoSpace { found: next, mv })
-                            );
+                            return Err(self.error(next_at, Syntax::NoSpace { found: next, mv }));
                         }
                     }
                     record.moves.push(RecordMove {
@@ -738,9 +745,7 @@ impl<'a> Parser<'a> {
                         comment: None,
                     });
                 }
-                other => {
-                    return Err(self.error(at, Syntax::Unexpected { found: other }))
-                }
+                other => return Err(self.error(at, Syntax::Unexpected { found: other })),
             }
         }
         if record.result.is_empty() {
@@ -805,9 +810,7 @@ impl<'a> Parser<'a> {
         }
         match self.bump() {
             Some((_, '"')) => {}
-            Some((at, _)) => {
-                return Err(self.error(at, Syntax::TagValueNotQuoted { tag: name }))
-            }
+            Some((at, _)) => return Err(self.error(at, Syntax::TagValueNotQuoted { tag: name })),
             None => return Err(self.error(start, Syntax::TagNotFinished { tag: name })),
         }
         let mut value = String::new();

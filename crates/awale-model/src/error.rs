@@ -42,7 +42,8 @@ pub struct Error {
     pub reason: Option<&'static str>,
     /// The facts a front end words the error with (`{"wait_s": 3}`,
     /// `{"line": 2, "column": 5}`): names and values, never sentences.
-    pub fields: serde_json::Map<String, serde_json::Value>,
+    /// (Boxed: errors travel in every `Result` of the model.)
+    pub fields: Box<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Error {
@@ -53,7 +54,7 @@ impl Error {
             code,
             message: message.into(),
             reason: None,
-            fields: serde_json::Map::new(),
+            fields: Box::default(),
         }
     }
 

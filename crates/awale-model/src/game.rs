@@ -538,11 +538,10 @@ impl WebGame {
                 // The computer moved first and nothing of the person's is
                 // left to take back: put the moves back.
                 while self.game.plies().len() < before && self.game.redo().is_some() {}
-                return Err(Error::conflict(
-                    "nothing_to_undo",
-                    "no move of yours to take back",
-                )
-                .because("yours"));
+                return Err(
+                    Error::conflict("nothing_to_undo", "no move of yours to take back")
+                        .because("yours"),
+                );
             }
         }
         self.turn_started_ms = now;
@@ -712,11 +711,10 @@ impl WebGame {
         self.check_going_on()?;
         self.check_takeback()?;
         if !self.has_moved(side) {
-            return Err(Error::conflict(
-                "nothing_to_undo",
-                "you have no move to take back",
-            )
-            .because("yours"));
+            return Err(
+                Error::conflict("nothing_to_undo", "you have no move to take back")
+                    .because("yours"),
+            );
         }
         if self.offers.takeback.is_some() {
             return Err(Error::conflict(
@@ -1218,7 +1216,10 @@ mod tests {
         // Before any move both may call the game off; nobody takes back.
         for side in Side::BOTH {
             let a = g.actions(side, 0);
-            assert_eq!((a.abort_in_ms, a.takeback, a.rematch), (Some(0), false, false));
+            assert_eq!(
+                (a.abort_in_ms, a.takeback, a.rematch),
+                (Some(0), false, false)
+            );
         }
         g.play(letter('F'), 1_000).unwrap();
         // South moved: it may abort once North has let 30 s go by, and

@@ -352,8 +352,11 @@ impl WebGame {
         };
         // A claim against an opponent gone since the turn began: the
         // earliest it may come.
-        let claim_at =
-            |t: i64| self.clone().claim(side, Some(self.turn_started_ms), t).is_ok();
+        let claim_at = |t: i64| {
+            self.clone()
+                .claim(side, Some(self.turn_started_ms), t)
+                .is_ok()
+        };
         let earliest = self.turn_started_ms + crate::game::CLAIM_AFTER_MS;
         let claim_in_ms = if claim_at(now) {
             Some(0)

@@ -38,11 +38,10 @@ impl Handoffs {
     pub async fn offer(&self, games: &Arc<Games>, id: i64, me: PlayerId) -> Result<String, Error> {
         let game = games.load(id).await?;
         if game.online_seat(Some(&me)).is_none() {
-            return Err(Error::forbidden(
-                "not_your_seat",
-                "you hold no seat in this game",
-            )
-            .because("watching"));
+            return Err(
+                Error::forbidden("not_your_seat", "you hold no seat in this game")
+                    .because("watching"),
+            );
         }
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
         let now = now_ms();

@@ -480,6 +480,33 @@ fn analysis(r: &Request) -> Result<Value, Refusal> {
     Ok(view)
 }
 
+/// A hint's reason as data the page words (`hint_why_KIND`), in the shape
+/// the server sends (awale-service's `Why`).
+fn why_view(reason: &Reason) -> Value {
+    let mut why = json!({ "kind": reason.name() });
+    match *reason {
+        Reason::WinsByForce { plies } => why["moves"] = plies.div_ceil(2).into(),
+        Reason::DatabaseResult { margin } => why["margin"] = margin.into(),
+        Reason::Captures { seeds, holes } => {
+            why["seeds"] = seeds.into();
+            why["holes"] = holes.into();
+        }
+        Reason::ThreatensCapture { seeds } | Reason::SavesSeeds { seeds } => {
+            why["seeds"] = seeds.into();
+        }
+        Reason::AvoidsGivingChain { seeds, instead } => {
+            why["seeds"] = seeds.into();
+            why["move"] = instead.to_string().into();
+        }
+        Reason::BuildsKrou { hole, seeds } => {
+            why["seeds"] = seeds.into();
+            why["move"] = hole.to_string().into();
+        }
+        Reason::FeedsOpponent | Reason::OnlyMove => {}
+    }
+    why
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,31 +584,4 @@ mod tests {
         let h = ask(json!({"op": "hint", "time_ms": 50}));
         assert!(h["best"]["mv"].is_string(), "{h}");
     }
-}
-
-/// A hint's reason as data the page words (`hint_why_KIND`), in the shape
-/// the server sends (awale-service's `Why`).
-fn why_view(reason: &Reason) -> Value {
-    let mut why = json!({ "kind": reason.name() });
-    match *reason {
-        Reason::WinsByForce { plies } => why["moves"] = plies.div_ceil(2).into(),
-        Reason::DatabaseResult { margin } => why["margin"] = margin.into(),
-        Reason::Captures { seeds, holes } => {
-            why["seeds"] = seeds.into();
-            why["holes"] = holes.into();
-        }
-        Reason::ThreatensCapture { seeds } | Reason::SavesSeeds { seeds } => {
-            why["seeds"] = seeds.into();
-        }
-        Reason::AvoidsGivingChain { seeds, instead } => {
-            why["seeds"] = seeds.into();
-            why["move"] = instead.to_string().into();
-        }
-        Reason::BuildsKrou { hole, seeds } => {
-            why["seeds"] = seeds.into();
-            why["move"] = hole.to_string().into();
-        }
-        Reason::FeedsOpponent | Reason::OnlyMove => {}
-    }
-    why
 }

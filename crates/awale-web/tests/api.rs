@@ -465,7 +465,10 @@ async fn bad_records_are_refused_with_where_and_why() {
         ("", "no game"),
         ("[Event \"x\"\n1. F", "line"),
         // The result tag and the moves' result disagree (issue 21).
-        ("[Result \"0-1\"]\n\n1. F f 2. A a 1-0", "Result tag says 0-1"),
+        (
+            "[Result \"0-1\"]\n\n1. F f 2. A a 1-0",
+            "Result tag says 0-1",
+        ),
         ("[Result \"1-0\"]\n\n1. F f 2. A a 1-0", "not over"),
     ];
     for (text, needle) in cases {

@@ -152,13 +152,15 @@ fn server_codes() -> (BTreeSet<String>, BTreeSet<String>) {
         for maker in makers {
             for (at, _) in text.match_indices(maker) {
                 // `fn new(` and the like are definitions, not codes.
-                if let Some(code) = first_literal(&text[at + maker.len()..]).filter(|c| is_code(c)) {
+                if let Some(code) = first_literal(&text[at + maker.len()..]).filter(|c| is_code(c))
+                {
                     codes.insert(code.to_string());
                 }
             }
         }
         for (at, _) in text.match_indices(".because(") {
-            if let Some(reason) = first_literal(&text[at + ".because(".len()..]).filter(|c| is_code(c))
+            if let Some(reason) =
+                first_literal(&text[at + ".because(".len()..]).filter(|c| is_code(c))
             {
                 reasons.insert(reason.to_string());
             }

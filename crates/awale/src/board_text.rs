@@ -3,8 +3,8 @@
 //! seeds are counted, or drawn as dots without a number (play without
 //! counting).
 
-use awale_core::{Direction, Position, Side};
 use crate::words::Lang;
+use awale_core::{Direction, Position, Side};
 
 /// How the seeds of holes and stores are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

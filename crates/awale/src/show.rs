@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use awale_core::Position;
 use crate::words::Lang;
+use awale_core::Position;
 
 use crate::board_text;
 use crate::rules_args::RulesArgs;

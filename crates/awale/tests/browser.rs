@@ -311,8 +311,14 @@ fn a_game_against_the_computer_played_by_clicking() {
         .map(|p| p["played"]["cp"].as_i64().unwrap_or(0).abs())
         .max()
         .unwrap_or(0);
-    let span: i64 = b.string("return document.querySelector('#plot').dataset.span").parse().unwrap();
-    assert!(span * 100 >= largest, "the graph spans ±{span} seeds, the game reached {largest}");
+    let span: i64 = b
+        .string("return document.querySelector('#plot').dataset.span")
+        .parse()
+        .unwrap();
+    assert!(
+        span * 100 >= largest,
+        "the graph spans ±{span} seeds, the game reached {largest}"
+    );
     // The mistakes are listed with the move numbers of the move list.
     let numbers = b.eval(
         "const rows = [...document.querySelectorAll('#mistakes tr.clickable')]
@@ -951,7 +957,10 @@ fn switching_the_language_changes_every_word_a_hint_and_a_refusal_included() {
     assert!(said.contains("grand slam"), "{said}");
     switch_language(&b, "fr");
     let said = b.text("#toast");
-    assert!(said.contains("grand chelem"), "the refusal in French: {said}");
+    assert!(
+        said.contains("grand chelem"),
+        "the refusal in French: {said}"
+    );
 
     b.click("#btn-hint");
     b.wait_for(

@@ -53,7 +53,10 @@ fn serve_refuses_a_databases_folder_that_does_not_exist() {
     ]);
     assert!(!out.status.success());
     let said = text(&out);
-    assert!(said.contains("does not exist") && said.contains("no-such-folder"), "{said}");
+    assert!(
+        said.contains("does not exist") && said.contains("no-such-folder"),
+        "{said}"
+    );
 }
 
 /// `awale db build --max-seeds 2 --dir DIR`.

@@ -64,7 +64,7 @@ impl ApiError {
     /// The facts the error is worded with.
     fn fields(&self) -> Option<&serde_json::Map<String, serde_json::Value>> {
         match self {
-            ApiError::Game(e) if !e.fields.is_empty() => Some(&e.fields),
+            ApiError::Game(e) if !e.fields.is_empty() => Some(e.fields.as_ref()),
             _ => None,
         }
     }

@@ -106,11 +106,7 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
     if computer::is_level(level) {
         Ok(level)
     } else {
-        Err(Error::invalid(
-            "bad_level",
-            format!("there is no level {level}"),
-        )
-        .with("level", level))
+        Err(Error::invalid("bad_level", format!("there is no level {level}")).with("level", level))
     }
 }
 
@@ -362,11 +358,10 @@ pub async fn play(
                 game.check_side(player.as_ref(), mv.side())?;
             }
             if game.computer_to_move() {
-                return Err(Error::conflict(
-                    "not_your_turn",
-                    "it is the computer's turn",
-                )
-                .because("computer"));
+                return Err(
+                    Error::conflict("not_your_turn", "it is the computer's turn")
+                        .because("computer"),
+                );
             }
             game.check_side(player.as_ref(), mv.side())?;
             Ok(())

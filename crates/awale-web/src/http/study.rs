@@ -100,13 +100,10 @@ pub async fn next(
     }
     let theme = match &q.theme {
         None => None,
-        Some(name) => Some(
-            Theme::from_name(name)
-                .ok_or_else(|| {
-                    Error::invalid("bad_theme", format!("`{name}` is not a theme"))
-                        .with("text", name.as_str())
-                })?,
-        ),
+        Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
+            Error::invalid("bad_theme", format!("`{name}` is not a theme"))
+                .with("text", name.as_str())
+        })?),
     };
     let seed = q.seed.unwrap_or_else(random_seed);
     let difficulty = q.difficulty;
