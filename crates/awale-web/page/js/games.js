@@ -84,8 +84,8 @@ function card(s, date) {
   rules.textContent = s.rules_view ? rulesWords(s.rules_view) : s.rules;
   const result = document.createElement("div");
   result.className = "result-line";
-  const head = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);
-  result.textContent = `${head}${s.offline ? ` · ${t("offline_pending")}` : ""}`;
+  const summary = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);
+  result.textContent = `${summary}${s.offline ? ` · ${t("offline_pending")}` : ""}`;
   const actions = document.createElement("div");
   actions.className = "actions";
   const open = document.createElement("button");
