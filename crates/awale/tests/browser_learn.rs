@@ -275,7 +275,7 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
     // Failed once: solved, but not in a row.
     assert_eq!(
         text(&b, "#puzzle-stats"),
-        "Solved: 1 · in a row: 0 · best: 0"
+        "Solved: 1 · at the first try in a row: 0 · best run: 0"
     );
     b.click("#puzzle-next");
     wait(
@@ -500,7 +500,8 @@ fn the_learn_pages_fit_a_phone_in_french() {
     wait_text(&b, "#lesson-task", "dernière graine");
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "Essaie encore");
-    assert!(said.contains("chez toi, en E"), "{said}");
+    assert!(said.contains("tombée en E"), "{said}");
+    assert!(said.contains("dans le trou b"), "the task again: {said}");
     fits_phone(&b, "a lesson");
     screenshot(&b, "screenshot-lesson-phone.png");
     b.click("#tab-puzzles");

@@ -297,7 +297,7 @@ fn wait_text(b: &Browser, css: &str, part: &str) {
     b.wait_for(
         &format!("`{part}` in {css}"),
         &format!(
-            "const e = document.querySelector({}); return !!e && e.offsetParent !== null && e.innerText.includes({})",
+            "const e = document.querySelector({}); return !!e && e.offsetParent !== null && e.innerText.replace(/[\\u2066-\\u2069]/g, '').includes({})",
             json!(css),
             json!(part)
         ),

@@ -529,10 +529,11 @@ impl Browser {
     }
 
     /// The text of the element matching `css` (waits for it), read in the
-    /// page itself so that a redraw cannot make it stale.
+    /// page itself so that a redraw cannot make it stale, as a person reads
+    /// it: without the invisible marks that isolate names (U+2066-U+2069).
     pub fn text(&self, css: &str) -> String {
         let script = "const e = document.querySelector(arguments[0]); \
-                      return e ? (e.innerText ?? e.textContent).trim() : null";
+                      return e ? (e.innerText ?? e.textContent).replace(/[\\u2066-\\u2069]/g, '').trim() : null";
         let deadline = Instant::now() + Duration::from_secs(15);
         loop {
             if let Some(text) = self.exec(script, json!([css])).as_str() {
