@@ -1280,3 +1280,51 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
     assert_eq!(refused["error"], "bad_query");
 }
+
+#[tokio::test]
+async fn an_online_games_links_come_with_their_qr_codes() {
+    let config = Config {
+        public_url: Some("https://awale.example.org/".into()),
+        ..quick_config()
+    };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let (id, _) = new_game(&app, json!({"mode": "online", "name": "Ama"})).await;
+    let (status, links) = call(&app, "GET", &format!("/api/games/{id}/links"), None).await;
+    assert_eq!(status, StatusCode::OK, "{links}");
+    assert_eq!(
+        links["invite"],
+        format!("https://awale.example.org/?join={id}")
+    );
+    assert_eq!(
+        links["watch"],
+        format!("https://awale.example.org/?game={id}")
+    );
+    for qr in [&links["invite_qr"], &links["watch_qr"]] {
+        let svg = qr.as_str().unwrap_or_else(|| panic!("{links}"));
+        assert!(svg.contains("<svg") && svg.contains("<path"), "{svg}");
+    }
+    assert_ne!(links["invite_qr"], links["watch_qr"]);
+    let (status, handoff) = on_game(&app, id, "handoff", None).await;
+    assert_eq!(status, StatusCode::OK, "{handoff}");
+    let link = handoff["link"].as_str().unwrap();
+    assert!(
+        link.starts_with("https://awale.example.org/?continue="),
+        "{link}"
+    );
+    assert!(
+        handoff["qr"].as_str().is_some_and(|q| q.contains("<path")),
+        "{handoff}"
+    );
+    let (_, local) = new_game(&app, json!({"mode": "humans"})).await;
+    refused(
+        call(
+            &app,
+            "GET",
+            &format!("/api/games/{}/links", local["id"]),
+            None,
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_online",
+    );
+}

@@ -8,7 +8,6 @@ import { apply, onLive, session } from "./game.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { mySides, personSide } from "./play-view.js";
-import { drawQr, encode } from "./qr.js";
 import { showError, toast } from "./toast.js";
 import { other, sideName } from "./words.js";
 
@@ -79,24 +78,28 @@ async function copy(input, button) {
   button.timer = setTimeout(() => { button.textContent = t("copy"); }, 2500);
 }
 
-// Shows `link` in the field `input` and as a QR code in `svg`.
-function showLink(input, svg, link) {
+// Shows `link` in the field `input` and its QR code `qr` (SVG drawn by
+// the server, null when the link is too long for one) in `svg`.
+function showLink(input, svg, link, qr) {
   if (input.value === link && svg.dataset.link === link) return;
   input.value = link;
   svg.dataset.link = link;
-  try {
-    drawQr(svg, encode(link, { level: "M" }));
-    svg.removeAttribute("hidden");
-  } catch (e) {
-    svg.setAttribute("hidden", ""); // too long for a QR code: the link alone
+  const drawn = qr && new DOMParser().parseFromString(qr, "image/svg+xml").documentElement;
+  if (!drawn || drawn.nodeName !== "svg") {
+    svg.setAttribute("hidden", ""); // the link alone
+    return;
   }
+  svg.setAttribute("viewBox", drawn.getAttribute("viewBox"));
+  svg.setAttribute("shape-rendering", "crispEdges");
+  svg.replaceChildren(...[...drawn.children].map((n) => document.importNode(n, true)));
+  svg.removeAttribute("hidden");
 }
 
 // The dialog of one link: to watch the game, or to continue elsewhere.
-function openLinkDialog(title, text, link) {
+function openLinkDialog(title, text, link, qr) {
   $("#dlg-link-title").textContent = title;
   $("#link-text").textContent = text;
-  showLink($("#link-value"), $("#link-qr"), link);
+  showLink($("#link-value"), $("#link-qr"), link, qr);
   $("#link-copy").textContent = t("copy");
   const dlg = $("#dlg-link");
   if (!dlg.open) dlg.showModal();
@@ -271,7 +274,7 @@ function renderInvite(g, side) {
   if (!waiting || !side) return;
   $("#invite-text").textContent = t("invite_text");
   if (notes.links) {
-    showLink($("#invite-link"), $("#invite-qr"), notes.links.invite);
+    showLink($("#invite-link"), $("#invite-qr"), notes.links.invite, notes.links.invite_qr);
   } else if (!notes.asking) {
     notes.asking = true;
     const id = g.id;
@@ -409,9 +412,9 @@ async function handoff() {
   const g = session.game;
   if (!g) return;
   try {
-    const { link } = await api("POST", `/api/games/${g.id}/handoff`);
+    const { link, qr } = await api("POST", `/api/games/${g.id}/handoff`);
     notes.handoff = true;
-    openLinkDialog(t("handoff_title"), t("handoff_text"), link);
+    openLinkDialog(t("handoff_title"), t("handoff_text"), link, qr);
   } catch (e) {
     showError(e);
   }
@@ -424,7 +427,8 @@ async function share() {
     const links = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
     if (notes.id === g.id) notes.links = links;
     // While a seat is free the invite takes it; afterwards both watch.
-    openLinkDialog(t("share_title"), t(g.waiting ? "invite_text" : "share_text"), g.waiting ? links.invite : links.watch);
+    const [link, qr] = g.waiting ? [links.invite, links.invite_qr] : [links.watch, links.watch_qr];
+    openLinkDialog(t("share_title"), t(g.waiting ? "invite_text" : "share_text"), link, qr);
   } catch (e) {
     showError(e);
   }

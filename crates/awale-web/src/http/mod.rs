@@ -18,6 +18,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod online;
+mod qr;
 pub mod study;
 
 /// The whole application: the page, its files and the API.

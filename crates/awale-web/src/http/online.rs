@@ -105,8 +105,12 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> String {
 pub struct Links {
     /// Whoever opens it first takes the free seat; later visitors watch.
     pub invite: String,
+    /// The invite as a QR code (SVG), None when too long for one.
+    pub invite_qr: Option<String>,
     /// To watch.
     pub watch: String,
+    /// The watching link as a QR code (SVG).
+    pub watch_qr: Option<String>,
 }
 
 /// GET /api/games/{id}/links.
@@ -117,9 +121,13 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     }
     let base = base_url(&on.state, &headers);
     let id = on.id;
+    let invite = format!("{base}/?join={id}");
+    let watch = format!("{base}/?game={id}");
     Ok(Json(Links {
-        invite: format!("{base}/?join={id}"),
-        watch: format!("{base}/?game={id}"),
+        invite_qr: super::qr::svg(&invite),
+        invite,
+        watch_qr: super::qr::svg(&watch),
+        watch,
     }))
 }
 
@@ -209,6 +217,8 @@ pub async fn rematch(
 pub struct HandoffLink {
     /// Open it on the other device (within ten minutes, once).
     pub link: String,
+    /// The link as a QR code (SVG), None when too long for one.
+    pub qr: Option<String>,
 }
 
 /// POST /api/games/{id}/handoff: a link to continue on another device.
@@ -222,8 +232,10 @@ pub async fn handoff(
     shared.handoff_links.take(&me, ip, now_ms())?;
     let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
     let base = base_url(&on.state, &headers);
+    let link = format!("{base}/?continue={token}");
     Ok(Json(HandoffLink {
-        link: format!("{base}/?continue={token}"),
+        qr: super::qr::svg(&link),
+        link,
     }))
 }
 
