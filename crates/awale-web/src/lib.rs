@@ -142,6 +142,8 @@ struct Shared {
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
+    /// The public URL, read (its path ends with `/`): links start with it.
+    public_url: Option<url::Url>,
     creations: Limiter<Option<std::net::IpAddr>>,
     /// New players (cookies given) per client address.
     players: Limiter<Option<std::net::IpAddr>>,
@@ -155,6 +157,36 @@ struct Shared {
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
     study: study::Study,
+}
+
+/// Reads a public URL (`--public-url`): `http` or `https`, with a host,
+/// and neither a query nor a fragment. Links are made from it: its path is
+/// given a final `/` (`https://example.org/awale` serves at `/awale/`).
+///
+/// # Errors
+///
+/// What is wrong with it, in words.
+pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
+    let mut url = url::Url::parse(text)
+        .map_err(|e| format!("the public URL `{text}` cannot be read: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!(
+            "the public URL `{text}` must start with http:// or https://"
+        ));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(format!("the public URL `{text}` has no host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
+        return Err(format!(
+            "the public URL `{text}` is the server's address only (no user, query or `#` part)"
+        ));
+    }
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
 }
 
 impl AppState {
@@ -192,15 +224,20 @@ impl AppState {
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
         let mut policy = config.policy.clone();
-        if let Some(url) = &config.public_url {
-            let origin = url.trim_end_matches('/').to_ascii_lowercase();
-            if let Some((scheme, rest)) = origin.split_once("://") {
-                let host = rest.split('/').next().unwrap_or("");
-                let name = host.rsplit_once(':').map_or(host, |(h, _)| h).to_string();
-                policy.allowed_hosts.push(name);
-                policy.secure_cookies |= scheme == "https";
-                policy.public_origin = Some(format!("{scheme}://{host}"));
+        let public_url = match &config.public_url {
+            Some(text) => {
+                Some(parse_public_url(text).map_err(|why| Error::invalid("bad_public_url", why))?)
             }
+            None => None,
+        };
+        if let Some(url) = &public_url {
+            if let Some(host) = url.host_str() {
+                policy
+                    .allowed_hosts
+                    .push(host.trim_matches(['[', ']']).to_string());
+            }
+            policy.secure_cookies |= url.scheme() == "https";
+            policy.public_origin = Some(url.origin().ascii_serialization());
         }
         Ok(AppState {
             shared: Arc::new(Shared {
@@ -216,6 +253,7 @@ impl AppState {
                 handoffs: handoff::Handoffs::default(),
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
+                public_url,
                 config,
                 study: study::Study::default(),
             }),
@@ -241,5 +279,56 @@ impl AppState {
     /// Ends the live streams (the server is stopping).
     pub fn stop(&self) {
         let _ = self.shared.stopping.send(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_public_url_is_an_http_address_and_nothing_more() {
+        let url = parse_public_url("https://Awale.Example.org:443/awale").unwrap();
+        assert_eq!(url.as_str(), "https://awale.example.org/awale/");
+        assert_eq!(
+            parse_public_url("http://10.0.0.5:8080").unwrap().as_str(),
+            "http://10.0.0.5:8080/"
+        );
+        for (bad, why) in [
+            ("awale.example.org", "cannot be read"),
+            ("ftp://awale.example.org", "http:// or https://"),
+            ("https://awale.example.org/?x=1", "no user, query"),
+            ("https://awale.example.org/#top", "no user, query"),
+            ("https://me@awale.example.org/", "no user, query"),
+            ("https://", "cannot be read"),
+        ] {
+            let said = parse_public_url(bad).unwrap_err();
+            assert!(said.contains(why), "{bad}: {said}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_public_origin_is_the_one_browsers_send() {
+        let config = Config {
+            public_url: Some("https://Awale.Example.org:443/awale".into()),
+            ..Config::default()
+        };
+        let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
+        let policy = &state.shared.policy;
+        // Browsers leave the default port out of `Origin`.
+        assert_eq!(
+            policy.public_origin.as_deref(),
+            Some("https://awale.example.org")
+        );
+        assert!(policy
+            .allowed_hosts
+            .contains(&"awale.example.org".to_string()));
+        assert!(policy.secure_cookies);
+        let bad = Config {
+            public_url: Some("awale.example.org".into()),
+            ..Config::default()
+        };
+        let refused = AppState::new(Store::in_memory().unwrap(), bad).err();
+        assert_eq!(refused.map(|e| e.code), Some("bad_public_url"));
     }
 }

@@ -113,9 +113,9 @@ impl Run {
         let cookie = headers
             .get("set-cookie")
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
+            .and_then(|v| cookie::Cookie::parse(v).ok())
             .context("no player cookie from /api/me")?;
-        Ok(cookie.to_string())
+        Ok(format!("{}={}", cookie.name(), cookie.value()))
     }
 }
 

@@ -160,6 +160,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    if let Some(url) = &args.public_url {
+        awale_web::parse_public_url(url).map_err(|why| anyhow::anyhow!("--public-url: {why}"))?;
+    }
     let path = store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -167,11 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the server's runtime")?;
     let db = args.db.clone();
-    let public_url = match args.public_url {
-        None => None,
-        Some(url) if url.starts_with("http://") || url.starts_with("https://") => Some(url),
-        Some(url) => anyhow::bail!("--public-url `{url}` must start with http:// or https://"),
-    };
+    let public_url = args.public_url;
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let config = Config {
         public_url,

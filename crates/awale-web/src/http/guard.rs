@@ -16,9 +16,10 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use cookie::{Cookie, SameSite};
 
 use super::error::ApiError;
-use super::extract::{header_items, ClientIp, Viewer};
+use super::extract::{ClientIp, Viewer};
 use crate::game::{now_ms, PlayerId};
 use crate::AppState;
 pub use awale_service::secret::{new_secret, player_id};
@@ -30,7 +31,7 @@ pub const COOKIE: &str = "awale_player";
 pub const SECURE_COOKIE: &str = "__Host-awale_player";
 
 /// How long the player cookie lasts (one year).
-const COOKIE_SECONDS: u64 = 365 * 24 * 3600;
+const COOKIE_SECONDS: i64 = 365 * 24 * 3600;
 
 /// Who the server answers to, and how its cookies are set.
 #[derive(Clone, Debug, Default)]
@@ -90,15 +91,19 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     if let Some(secret) = issued {
         // Over https, the `__Host-` name: the browser keeps such a cookie
         // only from this very host, sent securely, for the whole site.
-        let (name, secure) = if policy.secure_cookies {
-            (SECURE_COOKIE, "; Secure")
+        let name = if policy.secure_cookies {
+            SECURE_COOKIE
         } else {
-            (COOKIE, "")
+            COOKIE
         };
-        let cookie = format!(
-            "{name}={secret}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{secure}"
-        );
-        if let Ok(value) = HeaderValue::from_str(&cookie) {
+        let cookie = Cookie::build((name, secret))
+            .path("/")
+            .max_age(cookie::time::Duration::seconds(COOKIE_SECONDS))
+            .http_only(true)
+            .same_site(SameSite::Lax)
+            .secure(policy.secure_cookies)
+            .build();
+        if let Ok(value) = HeaderValue::from_str(&cookie.to_string()) {
             response.headers_mut().append(header::SET_COOKIE, value);
         }
     }
@@ -208,8 +213,15 @@ fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError>
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .map(str::to_ascii_lowercase);
-    let same_host =
-        host.is_some_and(|h| origin.split_once("://").is_some_and(|(_, rest)| rest == h));
+    // The origin's host and port, as a `Host` header names them.
+    let authority = url::Url::parse(&origin).ok().and_then(|u| {
+        let host = u.host_str()?.to_string();
+        Some(match u.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host,
+        })
+    });
+    let same_host = host.is_some_and(|h| authority.is_some_and(|a| a == h));
     let public = policy
         .public_origin
         .as_deref()
@@ -244,12 +256,15 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
 
 /// The player a request's cookie names, when the cookie is well formed.
 fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
-    header_items(headers, header::COOKIE, ';')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(name, _)| *name == COOKIE || *name == SECURE_COOKIE)
-        .map(|(_, value)| value)
-        .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-        .map(player_id)
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == COOKIE || c.name() == SECURE_COOKIE)
+        .filter(|c| c.value().len() == 64 && c.value().bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(|c| player_id(c.value()))
 }
 
 #[cfg(test)]

@@ -88,16 +88,28 @@ pub async fn lobby(State(state): State<AppState>) -> ApiResult<Json<Lobby>> {
 }
 
 /// The base of the links the server gives: the public URL, or the address
-/// the browser used.
-fn base_url(state: &AppState, headers: &HeaderMap) -> String {
-    if let Some(url) = &state.shared.config.public_url {
-        return url.trim_end_matches('/').to_string();
+/// the browser used (its `Host`, which the guard has checked).
+fn base_url(state: &AppState, headers: &HeaderMap) -> Result<url::Url, Error> {
+    if let Some(url) = &state.shared.public_url {
+        return Ok(url.clone());
     }
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("127.0.0.1");
-    format!("http://{host}")
+    url::Url::parse(&format!("http://{host}/")).map_err(|e| {
+        Error::invalid(
+            "bad_host",
+            format!("the Host header `{host}` is not an address: {e}"),
+        )
+    })
+}
+
+/// The page at `base` asking `query` (`join=12`).
+fn link(base: &url::Url, query: &str) -> String {
+    let mut url = base.clone();
+    url.set_query(Some(query));
+    url.into()
 }
 
 /// The links of an online game.
@@ -119,10 +131,10 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "this game is not played online").into());
     }
-    let base = base_url(&on.state, &headers);
+    let base = base_url(&on.state, &headers)?;
     let id = on.id;
-    let invite = format!("{base}/?join={id}");
-    let watch = format!("{base}/?game={id}");
+    let invite = link(&base, &format!("join={id}"));
+    let watch = link(&base, &format!("game={id}"));
     Ok(Json(Links {
         invite_qr: super::qr::svg(&invite),
         invite,
@@ -231,8 +243,8 @@ pub async fn handoff(
     let shared = &on.state.shared;
     shared.handoff_links.take(&me, ip, now_ms())?;
     let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
-    let base = base_url(&on.state, &headers);
-    let link = format!("{base}/?continue={token}");
+    let base = base_url(&on.state, &headers)?;
+    let link = link(&base, &format!("continue={token}"));
     Ok(Json(HandoffLink {
         qr: super::qr::svg(&link),
         link,
