@@ -135,7 +135,25 @@ pub fn explain(
     }
     if let Some(oracle) = oracle.filter(|o| o.rules().same_values(game.rules())) {
         if after.seeds_on_board() <= oracle.max_seeds() && after.end(game.rules()).is_none() {
-            if let Some(b) = oracle.probe(&after).filter(|b| b.is_exact()) {
+            // Inside the game: a move back to a position since the last
+            // capture would end it first (none after a capture).
+            let repetition = game.rules().repetition;
+            let earlier: Vec<Position> = if after.seeds_on_board() == position.seeds_on_board() {
+                game.since_capture().collect()
+            } else {
+                Vec::new()
+            };
+            let in_game =
+                |b: crate::oracle::Bounds| {
+                    b.in_game(earlier.iter().map(|p| {
+                        Position::repetition_payoff(p.repetition_key(), opponent, repetition)
+                    }))
+                };
+            let repeats = earlier
+                .iter()
+                .any(|p| p.repetition_key() == after.repetition_key());
+            let value = oracle.probe(&after).filter(|_| !repeats).map(in_game);
+            if let Some(b) = value.filter(|b| b.is_exact()) {
                 // The value is the opponent's (to move after): negate it.
                 let stores = i32::from(after.store(me)) - i32::from(after.store(opponent));
                 reasons.push(Reason::DatabaseResult {

@@ -117,14 +117,72 @@ fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_char(m.letter())
 }
 
-/// What the endgame databases know of a position (side to move's view:
-/// seeds it will still capture minus the opponent's, from a fresh start).
-#[derive(Clone, Copy, Debug, Serialize)]
+/// What the endgame databases know of a position inside its game (side
+/// to move's view: seeds it will still capture minus the opponent's).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct OracleValue {
     /// Lowest value.
     pub lower: i8,
     /// Highest value.
     pub upper: i8,
+    /// The databases' own bounds (from a fresh start) when the game's
+    /// history widens them: a move back to a position seen since the last
+    /// capture would end the game first, and pay what the repetition rule
+    /// gives (docs/DATABASES.md, "What a program may rely on"). Absent when
+    /// the history changes nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fresh: Option<[i8; 2]>,
+}
+
+impl OracleValue {
+    /// Whether the value is known exactly, in the game.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The value of a move from the mover's view, from its capture and
+    /// the value of the position after it (the opponent's view).
+    fn of_move(captured: u8, after: OracleValue) -> OracleValue {
+        let c = captured as i8;
+        OracleValue {
+            lower: c - after.upper,
+            upper: c - after.lower,
+            fresh: after.fresh.map(|[lower, upper]| [c - upper, c - lower]),
+        }
+    }
+}
+
+/// The score of a move as the endgame databases decide it, where they do:
+/// `value` is the move's value in the game (mover's view, its capture
+/// included) and `lead` the mover's store minus the opponent's before it.
+/// An exact value is the final margin, proven (a forced result the search
+/// found keeps its distance when it agrees); otherwise the engine's score
+/// stands.
+pub fn follow_database(
+    engine: Option<Score>,
+    value: Option<&OracleValue>,
+    lead: i32,
+) -> Option<Score> {
+    let Some(value) = value.filter(|v| v.is_exact()) else {
+        return engine;
+    };
+    let margin = lead + i32::from(value.lower);
+    let plies_to_end = engine
+        .as_ref()
+        .and_then(|s| s.plies_to_end)
+        .filter(|&p| margin != 0 && (p >= 0) == (margin > 0));
+    // A proven draw is the engine's even score; here it is decided.
+    let text = if margin == 0 {
+        "draw".to_string()
+    } else {
+        awale_engine::Score::proven(margin).to_string()
+    };
+    Some(Score {
+        cp: margin * 100,
+        decided: true,
+        plies_to_end,
+        text,
+    })
 }
 
 /// A hint: the best move for the side to move, every move's score, and
@@ -597,19 +655,88 @@ impl Computer {
         self.oracle_for(&Rules::AWALE).is_some() || self.oracle_for(&Rules::ABAPA).is_some()
     }
 
-    /// The oracle's value for `position` under `game`'s rules, if it covers
-    /// it.
-    pub fn oracle_value(&self, game: &Game, position: &Position) -> Option<OracleValue> {
+    /// The oracle's value for the position of `game`, inside the game: its
+    /// bounds widened by what repeating each position since the last
+    /// capture pays (a move back to one of them ends the game). None when
+    /// it does not cover the position, or the game is over.
+    pub fn oracle_value(&self, game: &Game) -> Option<OracleValue> {
         let oracle = self.oracle_for(game.rules())?;
-        if !oracle.rules().same_values(game.rules())
+        let position = game.position();
+        if game.end().is_some()
+            || !oracle.rules().same_values(game.rules())
             || position.seeds_on_board() > oracle.max_seeds()
         {
             return None;
         }
-        oracle.probe(position).map(|b| OracleValue {
-            lower: b.lower,
-            upper: b.upper,
+        let fresh = oracle.probe(&position)?;
+        let me = position.to_move();
+        let repetition = game.rules().repetition;
+        let wide = fresh.in_game(
+            game.since_capture()
+                .skip(1)
+                .map(|p| Position::repetition_payoff(p.repetition_key(), me, repetition)),
+        );
+        Some(OracleValue {
+            lower: wide.lower,
+            upper: wide.upper,
+            fresh: (wide != fresh).then_some([fresh.lower, fresh.upper]),
         })
+    }
+
+    /// The oracle's value of `mv` in `game`, from the mover's view: its
+    /// capture and what the position after it is worth inside the game.
+    /// The position before it is then among those that may come back; but
+    /// where the position's own value is exact in the game, the move the
+    /// oracle plays there ([`Oracle::root_move`]: it keeps the value, makes
+    /// progress and repeats nothing) is worth exactly that value.
+    pub fn move_value(&self, game: &Game, mv: Move) -> Option<OracleValue> {
+        let mut after = game.clone();
+        after.play(mv).ok()?;
+        let value = OracleValue::of_move(game.position().captures(mv), self.oracle_value(&after)?);
+        if !value.is_exact() {
+            let root = self.oracle_value(game).filter(OracleValue::is_exact);
+            let oracle = self.oracle_for(game.rules());
+            if let (Some(root), Some(oracle)) = (root, oracle) {
+                if oracle.root_move(game) == Some(mv) {
+                    return Some(OracleValue {
+                        fresh: None,
+                        ..root
+                    });
+                }
+            }
+        }
+        Some(value)
+    }
+
+    /// `score` of `mv` in `game`, or the endgame databases' result where
+    /// they decide the move ([`follow_database`]).
+    pub fn followed(&self, game: &Game, mv: Move, score: Option<Score>) -> Option<Score> {
+        let position = game.position();
+        let me = position.to_move();
+        let lead = i32::from(position.store(me)) - i32::from(position.store(me.opponent()));
+        follow_database(score, self.move_value(game, mv).as_ref(), lead)
+    }
+
+    /// The line the databases play from `game`: each move keeps the best
+    /// value and makes progress, and repeats no position of the game
+    /// ([`Oracle::root_move`]); at most `max` moves, empty when they have
+    /// no advice.
+    pub fn oracle_line(&self, game: &Game, max: usize) -> Vec<Move> {
+        let Some(oracle) = self.oracle_for(game.rules()) else {
+            return Vec::new();
+        };
+        let mut game = game.clone();
+        let mut line = Vec::new();
+        while line.len() < max {
+            let Some(mv) = oracle.root_move(&game) else {
+                break;
+            };
+            if game.play(mv).is_err() {
+                break;
+            }
+            line.push(mv);
+        }
+        line
     }
 
     /// Chooses a move for the side to move at `level`, thinking at most
@@ -687,24 +814,32 @@ impl Computer {
             e.analyze(game, &Limits::movetime(budget), stop)
         });
         let oracle = self.oracle_for(game.rules());
-        let best = analyses.iter().max_by_key(|a| Score::from(a.score).cp);
+        // Where the databases decide a move, its score is theirs.
+        let mut moves: Vec<MoveScore> = analyses
+            .iter()
+            .filter_map(|a| {
+                Some(MoveScore {
+                    mv: a.mv,
+                    score: self.followed(game, a.mv, Some(a.score.into()))?,
+                })
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score.cp));
+        let best = moves.first().cloned();
         let why = best
-            .map(|b| awale_engine::explain(game, b.mv, Some(b.score), oracle.as_deref()))
+            .as_ref()
+            .map(|b| {
+                let score = analyses.iter().find(|a| a.mv == b.mv).map(|a| a.score);
+                awale_engine::explain(game, b.mv, score, oracle.as_deref())
+            })
             .unwrap_or_default()
             .iter()
             .map(Why::of)
             .collect();
-        let moves: Vec<MoveScore> = analyses
-            .into_iter()
-            .map(|a| MoveScore {
-                mv: a.mv,
-                score: a.score.into(),
-            })
-            .collect();
         Hint {
             ply: game.plies().len(),
-            best: best_of(&moves).cloned(),
-            oracle: self.oracle_value(game, &game.position()),
+            best,
+            oracle: self.oracle_value(game),
             moves,
             why,
         }
@@ -742,7 +877,7 @@ impl Computer {
                 }),
                 loss,
                 mistake: loss >= MISTAKE_LOSS,
-                oracle: self.oracle_value(&replay, &replay.position()),
+                oracle: self.oracle_value(&replay),
             });
             if replay.play(mv).is_err() {
                 break;

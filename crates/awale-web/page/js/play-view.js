@@ -11,7 +11,7 @@ import * as nav from "./nav.js";
 import { showError, toast } from "./toast.js";
 import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
-  sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
+  sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, leadOf, rulesWords,
   storesWords, resultWords, reasonWords, whyWords,
 } from "./words.js";
 
@@ -539,7 +539,7 @@ function renderControls() {
       b.textContent = h.best.mv;
       hb.append(b, hideCounts() ? "." : ` — ${scoreWords(h.best.score, g.to_move)}.`);
     }
-    if (h.oracle && !hideCounts()) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move)));
+    if (h.oracle && !hideCounts()) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move, leadOf(g.stores, g.to_move))));
     // Why the move is good, in words (the server says it in both languages);
     // not without counting, where its numbers would count for the player.
     if (h.why && h.why.length && !hideCounts()) {
