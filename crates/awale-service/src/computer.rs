@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use awale_core::{Game, Move, Position, Rules, Side, Variant};
+use awale_core::{Game, Move, Rules, Side, Variant};
 use awale_engine::{Engine, EngineOptions, Level, Limits, Oracle};
 use serde::Serialize;
 
@@ -140,14 +140,12 @@ impl OracleValue {
         self.lower == self.upper
     }
 
-    /// The value of a move from the mover's view, from its capture and
-    /// the value of the position after it (the opponent's view).
-    fn of_move(captured: u8, after: OracleValue) -> OracleValue {
-        let c = captured as i8;
+    /// Bounds inside the game and from a fresh start.
+    fn of((wide, fresh): (awale_engine::Bounds, awale_engine::Bounds)) -> OracleValue {
         OracleValue {
-            lower: c - after.upper,
-            upper: c - after.lower,
-            fresh: after.fresh.map(|[lower, upper]| [c - upper, c - lower]),
+            lower: wide.lower,
+            upper: wide.upper,
+            fresh: (wide != fresh).then_some([fresh.lower, fresh.upper]),
         }
     }
 }
@@ -657,55 +655,20 @@ impl Computer {
 
     /// The oracle's value for the position of `game`, inside the game: its
     /// bounds widened by what repeating each position since the last
-    /// capture pays (a move back to one of them ends the game). None when
-    /// it does not cover the position, or the game is over.
+    /// capture pays (a move back to one of them ends the game;
+    /// [`awale_engine::value_in_game`]). None when it does not cover the
+    /// position, or the game is over.
     pub fn oracle_value(&self, game: &Game) -> Option<OracleValue> {
         let oracle = self.oracle_for(game.rules())?;
-        let position = game.position();
-        if game.end().is_some()
-            || !oracle.rules().same_values(game.rules())
-            || position.seeds_on_board() > oracle.max_seeds()
-        {
-            return None;
-        }
-        let fresh = oracle.probe(&position)?;
-        let me = position.to_move();
-        let repetition = game.rules().repetition;
-        let wide = fresh.in_game(
-            game.since_capture()
-                .skip(1)
-                .map(|p| Position::repetition_payoff(p.repetition_key(), me, repetition)),
-        );
-        Some(OracleValue {
-            lower: wide.lower,
-            upper: wide.upper,
-            fresh: (wide != fresh).then_some([fresh.lower, fresh.upper]),
-        })
+        awale_engine::value_in_game(oracle.as_ref(), game).map(OracleValue::of)
     }
 
     /// The oracle's value of `mv` in `game`, from the mover's view: its
-    /// capture and what the position after it is worth inside the game.
-    /// The position before it is then among those that may come back; but
-    /// where the position's own value is exact in the game, the move the
-    /// oracle plays there ([`Oracle::root_move`]: it keeps the value, makes
-    /// progress and repeats nothing) is worth exactly that value.
+    /// capture and what the position after it is worth inside the game
+    /// ([`awale_engine::move_value_in_game`]).
     pub fn move_value(&self, game: &Game, mv: Move) -> Option<OracleValue> {
-        let mut after = game.clone();
-        after.play(mv).ok()?;
-        let value = OracleValue::of_move(game.position().captures(mv), self.oracle_value(&after)?);
-        if !value.is_exact() {
-            let root = self.oracle_value(game).filter(OracleValue::is_exact);
-            let oracle = self.oracle_for(game.rules());
-            if let (Some(root), Some(oracle)) = (root, oracle) {
-                if oracle.root_move(game) == Some(mv) {
-                    return Some(OracleValue {
-                        fresh: None,
-                        ..root
-                    });
-                }
-            }
-        }
-        Some(value)
+        let oracle = self.oracle_for(game.rules())?;
+        awale_engine::move_value_in_game(oracle.as_ref(), game, mv).map(OracleValue::of)
     }
 
     /// `score` of `mv` in `game`, or the endgame databases' result where
