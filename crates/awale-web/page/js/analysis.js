@@ -258,8 +258,10 @@ function renderAnalysis() {
   const a = state.analysis;
   const lines = $("#an-lines");
   const table = $("#an-moves");
+  const note = $("#an-db-note");
   lines.textContent = "";
   table.textContent = "";
+  note.hidden = true;
   const status = $("#an-status");
   if (!a) {
     status.textContent = t("an_thinking");
@@ -320,6 +322,12 @@ function renderAnalysis() {
     if (m.db) db.title = oracleWords(m.db, side, lead);
     tr.append(mv, eng, db);
     table.append(tr);
+  }
+  // A range where the database alone would give a result: say why, and
+  // which to trust.
+  if (a.scores.some((m) => m.db && m.db.fresh)) {
+    note.textContent = t("an_db_repetition_note");
+    note.hidden = false;
   }
 }
 
