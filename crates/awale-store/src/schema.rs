@@ -36,6 +36,9 @@ fn migrations() -> Vec<M<'static>> {
         // Version 3: the keys of the games uploaded after being played
         // offline.
         M::up(include_str!("v3.sql")),
+        // Version 4: accounts, their sessions and recovery codes, blocks,
+        // reports.
+        M::up(include_str!("v4.sql")),
     ]
 }
 
