@@ -552,10 +552,12 @@ function renderControls() {
       }
       hb.append(ul);
     }
-    // Asked for with the button, it is said too.
+    // Asked for with the button, it is said too (its reasons as
+    // sentences of their own, not run together).
     if (view.hintSaid !== h) {
       view.hintSaid = h;
-      say(hb.textContent);
+      const spoken = [...hb.childNodes].map((n) => (n.nodeName === "UL" ? [" ", ...[...n.children].map((li) => li.textContent)].join(" ") : n.textContent));
+      say(spoken.join("").replace(/\s+/g, " ").trim());
     }
   } else {
     hb.hidden = true;
