@@ -28,7 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    computer, error, game, games, handoff, limiter, live, records, round, store, study, view,
+    accounts, computer, error, game, games, handoff, limiter, live, records, round, store, study,
+    view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -139,6 +140,7 @@ pub struct AppState {
 
 struct Shared {
     games: Arc<games::Games>,
+    accounts: Arc<accounts::Accounts>,
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
@@ -186,9 +188,13 @@ impl AppState {
             config.max_queued_searches,
         ));
         let games = Arc::new(
-            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
+            games::Games::new(Arc::new(store.clone()), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time),
         );
+        let accounts = Arc::new(accounts::Accounts::new(
+            Arc::new(store),
+            Arc::clone(&games),
+        )?);
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
         let mut policy = config.policy.clone();
@@ -206,6 +212,7 @@ impl AppState {
             shared: Arc::new(Shared {
                 computer,
                 games,
+                accounts,
                 creations: Limiter::new("games", config.create_rate),
                 players: Limiter::new("players", config.player_rate),
                 chats: PerPlayerAndClient::new("chat", config.chat_rate),
@@ -231,6 +238,11 @@ impl AppState {
     /// The games in use.
     pub fn games(&self) -> &Arc<games::Games> {
         &self.shared.games
+    }
+
+    /// The accounts.
+    pub fn accounts(&self) -> &Arc<accounts::Accounts> {
+        &self.shared.accounts
     }
 
     /// The computer.

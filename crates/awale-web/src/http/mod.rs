@@ -10,6 +10,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::AppState;
 
+pub mod accounts;
 mod assets;
 mod deadline;
 pub mod error;
@@ -31,6 +32,35 @@ pub fn app(state: AppState) -> Router {
         .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(games::info))
         .route("/api/me", get(online::me).post(online::rename))
+        .route("/api/account", get(accounts::show))
+        .route("/api/account/signup", post(accounts::sign_up))
+        .route("/api/account/login", post(accounts::log_in))
+        .route("/api/account/logout", post(accounts::log_out))
+        .route(
+            "/api/account/logout-everywhere",
+            post(accounts::log_out_everywhere),
+        )
+        .route("/api/account/password", post(accounts::change_password))
+        .route("/api/account/reset", post(accounts::reset_password))
+        .route(
+            "/api/account/recovery-codes",
+            post(accounts::new_recovery_codes),
+        )
+        .route("/api/account/delete", post(accounts::delete))
+        .route("/api/account/settings", post(accounts::settings))
+        .route("/api/account/blocks", post(accounts::block))
+        .route("/api/reports", post(accounts::report))
+        .route("/api/moderation/reports", get(accounts::reports))
+        .route(
+            "/api/moderation/reports/{id}/resolve",
+            post(accounts::resolve),
+        )
+        .route("/api/moderation/mute", post(accounts::mute))
+        .route("/api/moderation/close", post(accounts::close))
+        .route(
+            "/api/moderation/chat-remove",
+            post(accounts::remove_chat_line),
+        )
         .route("/api/lobby", get(online::lobby))
         .route("/api/lobby/events", get(events::lobby_events))
         .route("/api/handoff", post(online::take_handoff))
