@@ -92,6 +92,12 @@ pub struct Config {
     /// Online games a player may offer (and four times as many per client
     /// address).
     pub challenge_rate: Rate,
+    /// Log-ins (and password checks) per account.
+    pub login_rate: Rate,
+    /// Log-ins per client address.
+    pub login_client_rate: Rate,
+    /// Sign-ups per client address.
+    pub signup_rate: Rate,
     /// How long the maker of an online game waiting for its second player
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
@@ -127,6 +133,9 @@ impl Default for Config {
                 every_ms: 2_000,
             },
             challenge_rate: CHALLENGE_RATE,
+            login_rate: accounts::LOGINS_PER_ACCOUNT,
+            login_client_rate: accounts::LOGINS_PER_CLIENT,
+            signup_rate: accounts::SIGNUPS_PER_CLIENT,
             challenge_grace: Duration::from_secs(20),
         }
     }
@@ -191,10 +200,13 @@ impl AppState {
             games::Games::new(Arc::new(store.clone()), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time),
         );
-        let accounts = Arc::new(accounts::Accounts::new(
-            Arc::new(store),
-            Arc::clone(&games),
-        )?);
+        let accounts = Arc::new(
+            accounts::Accounts::new(Arc::new(store), Arc::clone(&games))?.with_limits(
+                config.login_rate,
+                config.login_client_rate,
+                config.signup_rate,
+            ),
+        );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
         let mut policy = config.policy.clone();

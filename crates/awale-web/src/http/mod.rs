@@ -6,7 +6,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, TraceLayer};
 
 use crate::AppState;
 
@@ -86,11 +86,15 @@ pub fn app(state: AppState) -> Router {
             deadline::body_deadline,
         ))
         .layer(CatchPanicLayer::custom(panicked))
-        // Each request and its answer at debug level (RUST_LOG=debug).
+        // Each request and its answer at debug level (RUST_LOG=debug);
+        // failures too: a refusal for being busy (503) is an answer, and a
+        // flood of them logged one line each at error level would be a
+        // flood of its own (real failures are logged where they happen).
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(DefaultMakeSpan::new().level(tracing::Level::DEBUG))
-                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG))
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
