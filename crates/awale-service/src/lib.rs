@@ -15,6 +15,7 @@ pub mod live;
 pub mod records;
 pub mod round;
 pub mod study;
+pub mod tournament;
 
 pub use awale_model::{error, game, secret, view};
 pub use awale_model::{lock, Error, Kind};

@@ -266,8 +266,8 @@ impl Store {
     }
 
     fn open_with(path: &Path, scratch: Option<tempfile::TempDir>) -> Result<Store, StoreError> {
-        let conn = Connection::open(path).map_err(|e| refused_open(path, e))?;
-        setup(&conn, path)?;
+        let mut conn = Connection::open(path).map_err(|e| refused_open(path, e))?;
+        setup(&mut conn, path)?;
         let (tx, rx) = mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("awale-store".into())
