@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod game;
+pub mod rating;
 pub mod secret;
 pub mod view;
 
