@@ -172,8 +172,7 @@ impl Glicko {
         // A first game counts as one whole period, as Glickman's.
         let elapsed = idle_ms.map_or(1.0, periods);
         let next = self.after_period(&[game], elapsed, TAU);
-        if !(next.rating.is_finite() && next.deviation.is_finite() && next.volatility.is_finite())
-        {
+        if !(next.rating.is_finite() && next.deviation.is_finite() && next.volatility.is_finite()) {
             return *self;
         }
         Glicko {

@@ -10,6 +10,7 @@ pub mod games;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
+pub mod pools;
 pub mod records;
 pub mod round;
 pub mod study;
