@@ -94,7 +94,7 @@ impl PlyView {
 #[derive(Clone, Debug, Serialize)]
 pub struct EndView {
     /// `starvation`, `repetition`, `target`, `resignation`, `empty_board`,
-    /// `time`, `abandoned` or `aborted`.
+    /// `time`, `abandoned`, `aborted` or `agreement`.
     pub reason: &'static str,
     /// Final stores.
     pub stores: [u8; 2],
@@ -218,6 +218,8 @@ pub struct SideActions {
     pub claim_away_ms: Option<i64>,
     /// Offer a rematch now.
     pub rematch: bool,
+    /// Offer a draw now.
+    pub draw: bool,
 }
 
 /// Offers between the two players.
@@ -233,6 +235,10 @@ pub struct OffersView {
     pub takeback_declined: Option<char>,
     /// The side whose rematch offer was declined.
     pub rematch_declined: Option<char>,
+    /// The side offering a draw.
+    pub draw: Option<char>,
+    /// The side whose draw offer was declined.
+    pub draw_declined: Option<char>,
 }
 
 /// A whole game.
@@ -327,6 +333,8 @@ impl WebGame {
                 rematch_id: self.offers.rematch_id,
                 takeback_declined: self.offers.takeback_declined.map(Side::letter),
                 rematch_declined: self.offers.rematch_declined.map(Side::letter),
+                draw: self.offers.draw.map(Side::letter),
+                draw_declined: self.offers.draw_declined.map(Side::letter),
             },
             actions: ActionsView {
                 south: self.actions(Side::South, now),
@@ -370,6 +378,7 @@ impl WebGame {
             claim_in_ms,
             claim_away_ms: claim_in_ms.map(|_| crate::game::CLAIM_AFTER_MS),
             rematch,
+            draw: self.clone().offer_draw(side).is_ok(),
         }
     }
 

@@ -26,6 +26,7 @@ fn stop_to_text(stop: Stop) -> String {
         Stop::Time(side) => format!("time {}", side_to_text(side)),
         Stop::Abandoned(side) => format!("abandoned {}", side_to_text(side)),
         Stop::Aborted => "aborted".to_string(),
+        Stop::Agreed => "agreed".to_string(),
     }
 }
 
@@ -34,6 +35,7 @@ fn stop_from_text(text: &str) -> Option<Stop> {
         Some(("time", s)) => side_from_text(s).map(Stop::Time),
         Some(("abandoned", s)) => side_from_text(s).map(Stop::Abandoned),
         None if text == "aborted" => Some(Stop::Aborted),
+        None if text == "agreed" => Some(Stop::Agreed),
         _ => None,
     }
 }

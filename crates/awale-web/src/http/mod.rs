@@ -84,6 +84,7 @@ fn game_routes() -> Router<AppState> {
         .route("/links", get(online::links))
         .route("/join", post(online::join))
         .route("/takeback", post(online::takeback))
+        .route("/draw", post(online::draw))
         .route("/abort", post(online::abort))
         .route("/claim", post(online::claim))
         .route("/rematch", post(online::rematch))
