@@ -1233,7 +1233,10 @@ mod tests {
     fn a_draw_is_offered_accepted_declined_and_cancelled_by_a_move() {
         let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
         g.seats = [Some(player("ama")), Some(player("kofi"))];
-        assert_eq!(g.offer_draw(Side::South).unwrap_err().code, "draw_too_early");
+        assert_eq!(
+            g.offer_draw(Side::South).unwrap_err().code,
+            "draw_too_early"
+        );
         g.play(letter('F'), 1).unwrap();
         g.play(letter('f'), 2).unwrap();
         // South offers on its turn, then moves: the offer stands.
@@ -1241,22 +1244,37 @@ mod tests {
         assert_eq!(g.offer_draw(Side::South).unwrap_err().reason, Some("yours"));
         // Refused while the opponent's own offer waits.
         let theirs = g.offer_draw(Side::North).unwrap_err();
-        assert_eq!((theirs.code, theirs.reason), ("draw_pending", Some("theirs")));
-        assert_eq!(g.answer_draw(Side::South, true).unwrap_err().code, "no_draw");
+        assert_eq!(
+            (theirs.code, theirs.reason),
+            ("draw_pending", Some("theirs"))
+        );
+        assert_eq!(
+            g.answer_draw(Side::South, true).unwrap_err().code,
+            "no_draw"
+        );
         g.play(letter('A'), 3).unwrap();
         assert_eq!(g.offers.draw, Some(Side::South));
         // North moves instead of answering: the offer is gone, South told,
         // and South may offer again only after its next move.
         g.play(letter('a'), 4).unwrap();
-        assert_eq!((g.offers.draw, g.offers.draw_declined), (None, Some(Side::South)));
+        assert_eq!(
+            (g.offers.draw, g.offers.draw_declined),
+            (None, Some(Side::South))
+        );
         assert_eq!(g.offer_draw(Side::South).unwrap_err().code, "draw_declined");
-        assert_eq!(g.answer_draw(Side::North, false).unwrap_err().code, "no_draw");
+        assert_eq!(
+            g.answer_draw(Side::North, false).unwrap_err().code,
+            "no_draw"
+        );
         g.play(letter('B'), 5).unwrap();
         assert_eq!(g.offers.draw_declined, None);
         // Offered by North, declined by South.
         g.offer_draw(Side::North).unwrap();
         g.answer_draw(Side::South, false).unwrap();
-        assert_eq!((g.offers.draw, g.offers.draw_declined), (None, Some(Side::North)));
+        assert_eq!(
+            (g.offers.draw, g.offers.draw_declined),
+            (None, Some(Side::North))
+        );
         assert!(g.end().is_none());
         // Offered by South, accepted: a draw, no winner.
         g.offers.draw_declined = None;

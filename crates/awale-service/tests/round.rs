@@ -154,7 +154,10 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
     let offered = games.draw(id, &player(2), None).await.unwrap();
     assert_eq!(offered.offers.draw, Some(Side::North));
     let refused = games.draw(id, &player(1), None).await.unwrap_err();
-    assert_eq!((refused.code, refused.reason), ("draw_pending", Some("theirs")));
+    assert_eq!(
+        (refused.code, refused.reason),
+        ("draw_pending", Some("theirs"))
+    );
     let own = games.draw(id, &player(2), Some(true)).await.unwrap_err();
     assert_eq!(own.code, "no_draw");
     let drawn = games.draw(id, &player(1), Some(true)).await.unwrap();
