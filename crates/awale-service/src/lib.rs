@@ -15,7 +15,7 @@ pub mod records;
 pub mod round;
 pub mod study;
 
-pub use awale_model::{error, game, secret, view};
+pub use awale_model::{error, game, rating, secret, view};
 pub use awale_model::{lock, Error, Kind};
 pub use awale_store as store;
 pub use awale_store::{Store, StoreError};

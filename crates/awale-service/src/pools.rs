@@ -85,9 +85,9 @@ impl Pool {
     }
 
     /// Its speed (for the ratings).
-    pub fn speed(self) -> awale_model::rating::Speed {
+    pub fn speed(self) -> crate::rating::Speed {
         let c = self.clock();
-        awale_model::rating::Speed::of(Some((c.initial_ms, c.increment_ms)))
+        crate::rating::Speed::of(Some((c.initial_ms, c.increment_ms)))
     }
 }
 
@@ -547,7 +547,7 @@ mod tests {
         assert_eq!(Pool::parse("").unwrap_err().code, "no_such_pool");
         assert_eq!(P32.clock().initial_ms, 180_000);
         assert_eq!(P32.clock().increment_ms, 2_000);
-        assert_eq!(P32.speed(), awale_model::rating::Speed::Blitz);
+        assert_eq!(P32.speed(), crate::rating::Speed::Blitz);
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod online;
+pub mod pools;
 pub mod study;
 
 /// The whole application: the page, its files and the API.
@@ -33,6 +34,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me", get(online::me).post(online::rename))
         .route("/api/lobby", get(online::lobby))
         .route("/api/lobby/events", get(events::lobby_events))
+        .route("/api/pools", get(pools::list))
+        .route("/api/pools/{pool}/seek", post(pools::seek))
+        .route("/api/pools/cancel", post(pools::cancel))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
