@@ -208,6 +208,12 @@ pub struct WebGame {
     pub offers: Offers,
     /// The game itself: rules, start, moves, resignation.
     pub game: Game,
+    /// Whether it counts for the players' ratings (chosen when it is made;
+    /// only between two accounts, with a clock).
+    pub rated: bool,
+    /// What it did to the players' ratings (South's, North's), once it
+    /// ended rated.
+    pub rating_changes: Option<[crate::rating::RatingChange; 2]>,
     /// The number of its last event (see [`crate::live`]), for the views
     /// to carry: kept in memory, not stored.
     pub version: Version,
@@ -248,6 +254,8 @@ impl WebGame {
             stop: None,
             offers: Offers::default(),
             game,
+            rated: false,
+            rating_changes: None,
             version: Version::default(),
         }
     }
@@ -338,11 +346,25 @@ impl WebGame {
             self.seed.wrapping_add(1),
         );
         next.seats = [self.seats[1].clone(), self.seats[0].clone()];
+        next.rated = self.rated;
         next.clock = self.clock.map(|mut c| {
             c.remaining_ms = [c.initial_ms; 2];
             c
         });
         next
+    }
+
+    /// The speed its ratings are kept in.
+    pub fn speed(&self) -> crate::rating::Speed {
+        crate::rating::Speed::of(self.clock.map(|c| (c.initial_ms, c.increment_ms)))
+    }
+
+    /// Whether this game, just ended, changes its players' ratings: rated,
+    /// over, and not aborted (an aborted game changes nothing).
+    pub fn rates(&self) -> bool {
+        self.rated
+            && self.mode == Mode::Online
+            && self.end().is_some_and(|e| e.reason != EndReason::Aborted)
     }
 
     /// Whether the computer plays the side to move now.

@@ -194,6 +194,75 @@ pub fn change(before: &Glicko, after: &Glicko) -> i64 {
     (after.rating.round() - before.rating.round()) as i64
 }
 
+/// A rated game's effect on one of its players, stored with the game.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RatingChange {
+    /// The rating before the game.
+    pub before: Glicko,
+    /// The rating after it.
+    pub after: Glicko,
+    /// The change as told (`+12`): [`change`].
+    pub change: i64,
+}
+
+impl RatingChange {
+    /// The change from `before` to `after`.
+    pub fn new(before: Glicko, after: Glicko) -> RatingChange {
+        RatingChange {
+            before,
+            after,
+            change: change(&before, &after),
+        }
+    }
+}
+
+/// A player's rating in one speed as the store keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PlayerRating {
+    /// The speed.
+    pub speed: Speed,
+    /// The rating.
+    pub glicko: Glicko,
+    /// Rated games played in this speed.
+    pub games: i64,
+    /// When the last one ended (ms since 1970).
+    pub last_ms: Option<i64>,
+}
+
+/// The two ratings after a game between `south` and `north` (each with
+/// when their last rated game ended), won by `winner` (None: a draw),
+/// ended at `now`.
+pub fn rate_game(
+    south: (Glicko, Option<i64>),
+    north: (Glicko, Option<i64>),
+    winner: Option<awale_core::Side>,
+    now: i64,
+) -> [RatingChange; 2] {
+    let score = |side: awale_core::Side| match winner {
+        None => 0.5,
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+    };
+    let after_south = south.0.rated(
+        Result {
+            opponent: north.0,
+            score: score(awale_core::Side::South),
+        },
+        south.1.map(|t| now - t),
+    );
+    let after_north = north.0.rated(
+        Result {
+            opponent: south.0,
+            score: score(awale_core::Side::North),
+        },
+        north.1.map(|t| now - t),
+    );
+    [
+        RatingChange::new(south.0, after_south),
+        RatingChange::new(north.0, after_north),
+    ]
+}
+
 /// Moves each side makes in an Awalé game, on average: the estimate of a
 /// game's length that sorts clocks into speeds. Measured on engine games
 /// (`docs/BENCHMARKS.md`, "Moves per game"): 68 moves per side when games
@@ -385,6 +454,21 @@ mod tests {
         let year = 365 * 86_400_000;
         assert!(me.deviation_after(year) > me.deviation);
         assert!(me.deviation_after(20 * year) <= MAX_DEVIATION);
+    }
+
+    #[test]
+    fn a_game_between_new_players_moves_both_by_the_same_amount() {
+        let [south, north] = rate_game(
+            (START, None),
+            (START, None),
+            Some(awale_core::Side::North),
+            0,
+        );
+        assert!(south.change < 0 && north.change > 0);
+        assert_eq!(south.change, -north.change);
+        assert_eq!(south.before, START);
+        let [a, b] = rate_game((START, None), (START, None), None, 0);
+        assert_eq!((a.change, b.change), (0, 0));
     }
 
     #[test]

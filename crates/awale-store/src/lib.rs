@@ -24,10 +24,12 @@ use awale_model::lock;
 use awale_model::view;
 
 mod interface;
+pub mod ratings;
 mod rows;
 mod schema;
 
 pub use interface::{GameStore, StoreFuture};
+pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
