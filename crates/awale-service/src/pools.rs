@@ -482,7 +482,10 @@ impl Pools {
                 name: pairing.north.name.clone(),
             }),
         ];
-        let rated = pairing.south.account && pairing.north.account;
+        // Rated between two accounts, when the server keeps ratings.
+        let rated =
+            pairing.south.account && pairing.north.account && self.games.ratings().is_some();
+        game.rated = rated;
         match self.games.create(vec![game]).await {
             Ok(made) => {
                 let id = made.first().map_or(0, |g| g.id);
