@@ -1,7 +1,7 @@
 //! The games file's schema: the checks made at start (a sound, writable
 //! SQLite file of this program, or a new one), the version kept in the
 //! file, and the migrations from older versions (`v1.sql`, `v2.sql`,
-//! `v3.sql`).
+//! `v3.sql`, `v6.sql`).
 
 use std::path::Path;
 
@@ -13,7 +13,7 @@ use super::StoreError;
 /// "Awal".
 const APPLICATION_ID: i32 = 0x4177_616C;
 /// The schema version this program writes.
-const SCHEMA_VERSION: i32 = 3;
+const SCHEMA_VERSION: i32 = 6;
 
 /// Version 1 (before the schema was versioned), where new files start.
 const SCHEMA_V1: &str = include_str!("v1.sql");
@@ -25,6 +25,10 @@ const MIGRATE_V2: &str = include_str!("v2.sql");
 
 /// Version 3: the keys of the games uploaded after being played offline.
 const MIGRATE_V3: &str = include_str!("v3.sql");
+
+/// Version 6: games' public ids and private invitations' keys. (Versions 4
+/// and 5 are the accounts' and the ratings', made beside it.)
+const MIGRATE_V6: &str = include_str!("v6.sql");
 
 /// The number of levels (`awale_engine::Level::ALL`) whose numbers the
 /// games are stored with, kept in `meta` as `levels`: files written before
@@ -125,6 +129,9 @@ pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         }
         if from < 3 {
             conn.execute_batch(MIGRATE_V3)?;
+        }
+        if from < 6 {
+            conn.execute_batch(MIGRATE_V6)?;
         }
         // Levels renumbered apart from the schema (a file of any version
         // may hold games of the twelve levels): once, marked in `meta`.

@@ -103,8 +103,10 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> String {
 /// The links of an online game.
 #[derive(Serialize)]
 pub struct Links {
-    /// Whoever opens it first takes the free seat; later visitors watch.
-    pub invite: String,
+    /// The invitation, for the game's players only: whoever opens it first
+    /// takes the free seat; later visitors watch. A private game's carries
+    /// its key (`?join=ID&k=KEY`), without which the seat is not given.
+    pub invite: Option<String>,
     /// To watch.
     pub watch: String,
 }
@@ -116,25 +118,43 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
         return Err(Error::conflict("not_online", "this game is not played online").into());
     }
     let base = base_url(&on.state, &headers);
-    let id = on.id;
+    let id = &game.public_id;
+    let player = game.online_seat(on.viewer.player()).is_some();
+    let invite = player.then(|| match &game.invite {
+        Some(key) if !game.public => format!("{base}/?join={id}&k={key}"),
+        _ => format!("{base}/?join={id}"),
+    });
     Ok(Json(Links {
-        invite: format!("{base}/?join={id}"),
+        invite,
         watch: format!("{base}/?game={id}"),
     }))
 }
 
-/// POST /api/games/{id}/join: takes the free seat of an online game.
+/// The body of POST /api/games/{id}/join.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    name: Option<String>,
+    /// The invitation's key, from its link (`k`): a private game's free
+    /// seat is given only with it.
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// POST /api/games/{id}/join: takes the free seat of an online game (a
+/// private one with its invitation's key).
 pub async fn join(
     on: OnGame,
     Player(me): Player,
-    JsonBody(req): JsonBody<NameRequest>,
+    JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<GameView>> {
     let name = parse_name(req.name.as_deref())?;
     let seat = Seat {
         player: me.clone(),
         name: name.clone(),
     };
-    let view = on.change(|g| g.sit(seat, now_ms())).await?;
+    let key = req.key;
+    let view = on.change(|g| g.sit(seat, key.as_deref(), now_ms())).await?;
     let store = on.state.shared.games.store();
     store.set_player_name(me, name, now_ms()).await?;
     Ok(view)
@@ -312,24 +332,21 @@ pub async fn chat(
         .into());
     }
     // Who speaks is the server's record of them: their seat's name, or
-    // the nickname they chose (a guest number before they chose one).
+    // the nickname they chose (a guest number before they chose one, which
+    // the page words).
     let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
-        Some(s) => s.name.clone(),
-        None => state
-            .shared
-            .games
-            .store()
-            .player_name(me.clone())
-            .await?
-            .unwrap_or_else(|| format!("#{}", guest_number(&me))),
+        Some(s) => Some(s.name.clone()),
+        None => state.shared.games.store().player_name(me.clone()).await?,
     };
+    let guest = name.is_none().then(|| guest_number(&me));
     let line = ChatLine {
         id: 0,
         room,
         at_ms: now_ms(),
         side: seat.map(Side::letter),
-        name,
+        name: name.unwrap_or_default(),
         text,
+        guest,
     };
     let line = state.shared.games.store().add_chat(id, line).await?;
     let event = if room == "players" {
