@@ -39,6 +39,17 @@ pub fn hex(bytes: &[u8]) -> String {
         })
 }
 
+/// `N` random bytes from the system (salts, recovery codes).
+///
+/// # Errors
+///
+/// When the system gives no random bytes.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], getrandom::Error> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// The letters of public ids and invitation keys: base62, safe in a URL.
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

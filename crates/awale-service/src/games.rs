@@ -18,7 +18,7 @@ use tokio::task::AbortHandle;
 
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, Mode, WebGame};
+use crate::game::{now_ms, Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
 use crate::store::{GameStore, LobbyGame};
@@ -344,6 +344,42 @@ impl Games {
             Ok(((), true))
         })
         .await
+    }
+
+    /// Gives `from`'s seats in the games in memory to `to`, named `name`
+    /// (a guest who signed up, a deleted account): the store has changed
+    /// the stored games already; these are stored again with their new
+    /// seats and their watchers see them.
+    pub async fn reseat(self: &Arc<Self>, from: &PlayerId, to: &PlayerId, name: &str) {
+        let ids: Vec<i64> = lock(&self.entries).keys().copied().collect();
+        for id in ids {
+            // A flag that falls on the way is stored first (with the seats
+            // in memory): the second try gives the seats.
+            for _ in 0..2 {
+                let result = self
+                    .apply(id, |game| {
+                        let mut changed = false;
+                        for seat in game.seats.iter_mut().flatten() {
+                            if seat.player == *from {
+                                seat.player = to.clone();
+                                seat.name = name.to_string();
+                                changed = true;
+                            }
+                        }
+                        Ok(((), changed))
+                    })
+                    .await;
+                match result {
+                    Err(e) if e.code == "game_over" => continue,
+                    Err(e) if e.code == "no_such_game" => break,
+                    Err(e) => {
+                        tracing::warn!(game = id, error = %e, "seats not moved");
+                        break;
+                    }
+                    Ok(_) => break,
+                }
+            }
+        }
     }
 
     /// [`Games::change`], where `change` also says whether it changed
