@@ -577,6 +577,7 @@ impl Games {
         budget: Duration,
     ) -> Result<(), Error> {
         let id = game.id;
+        let public_id = game.public_id.clone();
         let plies = game.game.plies().len();
         let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let clock = match (game.clock, game.time_left(now_ms())) {
@@ -593,6 +594,7 @@ impl Games {
         let chosen = loop {
             let hub = Arc::clone(&self.hub);
             let search = game.game.clone();
+            let public_id = public_id.clone();
             let asked = computer
                 .run(None, Priority::Game, move |computer| {
                     let stop = AtomicBool::new(false);
@@ -608,7 +610,7 @@ impl Games {
                                 id,
                                 "thinking",
                                 Thinking {
-                                    game: id,
+                                    game: public_id.clone(),
                                     depth,
                                     nodes,
                                 },
