@@ -26,6 +26,7 @@ fn stop_to_text(stop: Stop) -> String {
         Stop::Time(side) => format!("time {}", side_to_text(side)),
         Stop::Abandoned(side) => format!("abandoned {}", side_to_text(side)),
         Stop::Aborted => "aborted".to_string(),
+        Stop::Agreed => "agreed".to_string(),
     }
 }
 
@@ -34,6 +35,7 @@ fn stop_from_text(text: &str) -> Option<Stop> {
         Some(("time", s)) => side_from_text(s).map(Stop::Time),
         Some(("abandoned", s)) => side_from_text(s).map(Stop::Abandoned),
         None if text == "aborted" => Some(Stop::Aborted),
+        None if text == "agreed" => Some(Stop::Agreed),
         _ => None,
     }
 }
@@ -46,9 +48,9 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
     game.give_keys()
         .map_err(|e| StoreError::Backend(e.message.into()))?;
     conn.execute(
-        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
+        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
                             public_id, invite)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -57,6 +59,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             human,
             level,
             game.seed as i64,
+            game.rated,
             game.public_id,
             game.invite,
         ],
@@ -101,7 +104,8 @@ pub(super) fn write_state(
                 south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
                 redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
                 public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,
-                north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23
+                north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
+                draw = ?24
              WHERE id = ?1",
         )?
         .execute(params![
@@ -128,6 +132,7 @@ pub(super) fn write_state(
             game.offers.rematch.map(side_to_text),
             game.offers.rematch_id,
             game.game.plies().len() as i64,
+            game.offers.draw.map(side_to_text),
         ])?;
     if changed != 1 {
         return Err(StoreError::Corrupt {
@@ -140,8 +145,8 @@ pub(super) fn write_state(
 
 const GAME_COLUMNS: &str = "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
-    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, public_id,
-    invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id)";
+    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw,
+    public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id)";
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
@@ -173,9 +178,11 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 takeback: r.get(20)?,
                 rematch: r.get(21)?,
                 rematch_id: r.get(22)?,
-                public_id: r.get(23)?,
-                invite: r.get(24)?,
-                rematch_public_id: r.get(25)?,
+                rated: r.get(23)?,
+                draw: r.get(24)?,
+                public_id: r.get(25)?,
+                invite: r.get(26)?,
+                rematch_public_id: r.get(27)?,
             })
         })
         .optional()?;
@@ -265,10 +272,13 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
             rematch: optional_side(row.rematch)?,
             rematch_id: row.rematch_id,
             rematch_public_id: row.rematch_public_id,
+            draw: optional_side(row.draw)?,
             // Declines are news of the moment, not stored.
             ..Offers::default()
         },
         game,
+        rated: row.rated,
+        rating_changes: crate::ratings::game_changes(conn, id)?,
         version: Default::default(),
     }))
 }
@@ -291,6 +301,8 @@ struct Row {
     takeback: Option<String>,
     rematch: Option<String>,
     rematch_id: Option<i64>,
+    rated: bool,
+    draw: Option<String>,
     public_id: Option<String>,
     invite: Option<String>,
     rematch_public_id: Option<String>,

@@ -39,9 +39,12 @@ fn migrations() -> Vec<M<'static>> {
         // Version 4: accounts, their sessions and recovery codes, blocks,
         // reports.
         M::up(include_str!("v4.sql")),
+        // Version 5: ratings. Games rated or casual, a draw offer kept
+        // with its game, each player's rating per speed, each rated game's
+        // changes.
+        M::up(include_str!("v5.sql")),
         // Version 6: games' public ids (old games get one) and private
-        // invitations' keys, a chat line's guest number. (Version 5, the
-        // ratings', comes before it once merged.)
+        // invitations' keys, a chat line's guest number.
         M::up(include_str!("v6.sql")),
     ]
 }

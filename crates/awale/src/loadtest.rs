@@ -3,7 +3,10 @@
 //! events), with spectators spread over the games. Each pair of players
 //! plays game after game until the time is up; every move is timed from
 //! its sending to its arrival at the opponent and at each spectator; at the
-//! end, every acknowledged move is looked for in the store. Without
+//! end, every acknowledged move is looked for in the store. With
+//! `--logins N`, N log-ins a second to accounts made at the start (the
+//! right password: every one is hashed) run beside the games, so the moves'
+//! times show what a flood of log-ins does to them. Without
 //! `--addr`, it starts its own server on a free loopback port with a
 //! scratch games file. Its last line is one JSON object.
 
@@ -45,6 +48,86 @@ pub struct Args {
     /// fast as the server goes).
     #[arg(long, default_value_t = 0, value_name = "MS")]
     think_ms: u64,
+    /// Log-ins a second beside the games (0: none), to accounts made at
+    /// the start, with their right password.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    logins: u64,
+}
+
+/// Accounts the log-ins go to.
+const LOGIN_ACCOUNTS: usize = 20;
+const LOGIN_PASSWORD: &str = "a loadtest's password";
+
+/// What the log-ins got.
+#[derive(Default)]
+struct Logins {
+    ok: u64,
+    busy: u64,
+    too_many: u64,
+    other: u64,
+    ms: Vec<f64>,
+}
+
+/// Makes the accounts, then sends `per_s` log-ins a second until the
+/// end, each on its own task.
+async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
+    let mut names = Vec::new();
+    for n in 0..LOGIN_ACCOUNTS {
+        let name = format!("load{n}");
+        let (status, _, body) = run
+            .request(
+                "POST",
+                "/api/account/signup",
+                None,
+                Some(json!({"username": name, "password": LOGIN_PASSWORD})),
+            )
+            .await?;
+        anyhow::ensure!(
+            status == StatusCode::CREATED,
+            "sign-up: {status} {}",
+            String::from_utf8_lossy(&body)
+        );
+        names.push(name);
+    }
+    let results = Arc::new(Mutex::new(Logins::default()));
+    let every = Duration::from_secs_f64(1.0 / per_s.max(1) as f64);
+    let mut tick = tokio::time::interval(every);
+    let mut tasks = Vec::new();
+    let mut n = 0usize;
+    while !run.over() {
+        tick.tick().await;
+        let run = Arc::clone(&run);
+        let results = Arc::clone(&results);
+        let name = names[n % names.len()].clone();
+        n += 1;
+        tasks.push(tokio::spawn(async move {
+            let sent = Instant::now();
+            let answer = run
+                .request(
+                    "POST",
+                    "/api/account/login",
+                    None,
+                    Some(json!({"username": name, "password": LOGIN_PASSWORD})),
+                )
+                .await;
+            let ms = sent.elapsed().as_secs_f64() * 1000.0;
+            let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
+            match answer {
+                Ok((StatusCode::OK, _, _)) => {
+                    r.ok += 1;
+                    r.ms.push(ms);
+                }
+                Ok((StatusCode::SERVICE_UNAVAILABLE, _, _)) => r.busy += 1,
+                Ok((StatusCode::TOO_MANY_REQUESTS, _, _)) => r.too_many += 1,
+                _ => r.other += 1,
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
+    Ok(std::mem::take(&mut *r))
 }
 
 type Http = Client<HttpConnector, Full<Bytes>>;
@@ -59,11 +142,11 @@ struct Run {
     errors: AtomicU64,
     first_error: Mutex<Option<String>>,
     /// When each move was sent: (game, ply).
-    sent: Mutex<HashMap<(i64, usize), Instant>>,
+    sent: Mutex<HashMap<(GameRef, usize), Instant>>,
     opponent_ms: Mutex<Vec<f64>>,
     spectator_ms: Mutex<Vec<f64>>,
     /// Acknowledged moves: (game, ply, letter).
-    acked: Mutex<Vec<(i64, usize, char)>>,
+    acked: Mutex<Vec<(GameRef, usize, char)>>,
     think: Duration,
 }
 
@@ -190,12 +273,12 @@ fn move_index(data: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-fn note_arrival(run: &Run, game: i64, ply: usize, into: &Mutex<Vec<f64>>) {
+fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
     let sent = run
         .sent
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .get(&(game, ply))
+        .get(&(game.clone(), ply))
         .copied();
     if let Some(t) = sent {
         into.lock()
@@ -205,7 +288,7 @@ fn note_arrival(run: &Run, game: i64, ply: usize, into: &Mutex<Vec<f64>>) {
 }
 
 /// One player of one game: moves when it is their turn, until the end.
-async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: u64) {
+async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, seed: u64) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
     let listener = {
         let run = Arc::clone(&run);
@@ -218,7 +301,7 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
                         // The opponent's move reaching me.
                         let mine = data.contains(&format!("\"side\":\"{me}\""));
                         if !mine {
-                            note_arrival(&run, game, i, &run.opponent_ms);
+                            note_arrival(&run, &game, i, &run.opponent_ms);
                         }
                     }
                 }
@@ -298,12 +381,12 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
 }
 
 /// A spectator of one game: times each move's arrival.
-async fn watch(run: Arc<Run>, game: i64) {
+async fn watch(run: Arc<Run>, game: GameRef) {
     let path = format!("/api/games/{game}/events");
     let result = read_events(&run, &path, None, |name, data| {
         if name == "move" {
             if let Some(i) = move_index(data) {
-                note_arrival(&run, game, i, &run.spectator_ms);
+                note_arrival(&run, &game, i, &run.spectator_ms);
             }
             if data.contains("\"end\":{") {
                 return false;
@@ -319,8 +402,11 @@ async fn watch(run: Arc<Run>, game: i64) {
     }
 }
 
+/// A game, by its public id.
+type GameRef = Arc<str>;
+
 /// One pair of players, game after game, with `spectators` watching each.
-async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<i64>>>) {
+async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
     let (south, north) = match tokio::try_join!(run.player(), run.player()) {
         Ok(p) => p,
         Err(e) => return run.error(format!("players: {e:#}")),
@@ -339,7 +425,7 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let game = match made {
             Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
                 .ok()
-                .and_then(|v| v["id"].as_i64()),
+                .and_then(|v| v["id"].as_str().map(GameRef::from)),
             Ok((status, _, body)) => {
                 run.error(format!(
                     "new game: {status} {}",
@@ -356,14 +442,37 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        games.lock().unwrap_or_else(|p| p.into_inner()).push(game);
+        games
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(game.clone());
+        // The invitation's key, as its maker's page has it.
+        let links = run
+            .request(
+                "GET",
+                &format!("/api/games/{game}/links"),
+                Some(&south),
+                None,
+            )
+            .await;
+        let key = match links {
+            Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|v| v["invite"].as_str().map(String::from))
+                .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
+            _ => None,
+        };
+        let Some(key) = key else {
+            run.error("links: no invitation key".to_string());
+            continue;
+        };
         let path = format!("/api/games/{game}/join");
         match run
             .request(
                 "POST",
                 &path,
                 Some(&north),
-                Some(json!({"name": format!("North {slot}")})),
+                Some(json!({"name": format!("North {slot}"), "key": key})),
             )
             .await
         {
@@ -379,12 +488,12 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         }
         let mut tasks = Vec::new();
         for _ in 0..spectators {
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game)));
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone())));
         }
         let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
         tasks.push(tokio::spawn(play(
             Arc::clone(&run),
-            game,
+            game.clone(),
             south.clone(),
             "S",
             seed | 1,
@@ -412,14 +521,14 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 }
 
 /// Moves acknowledged but not in the store, looked up game by game.
-async fn lost_moves(run: &Run, games: &[i64]) -> anyhow::Result<u64> {
-    let mut by_game: HashMap<i64, Vec<(usize, char)>> = HashMap::new();
-    for &(g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-        by_game.entry(g).or_default().push((ply, letter));
+async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
+    let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
+    for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        by_game.entry(g.clone()).or_default().push((*ply, *letter));
     }
     let mut lost = 0;
-    for &game in games {
-        let Some(acked) = by_game.get(&game) else {
+    for game in games {
+        let Some(acked) = by_game.get(game) else {
             continue;
         };
         let (status, _, body) = run
@@ -475,6 +584,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             think: Duration::from_millis(args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
+        let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
         let started = Instant::now();
         let mut pairs = Vec::new();
         for slot in 0..args.games {
@@ -486,8 +596,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = p.await;
         }
         run.stop.store(true, Ordering::Relaxed);
+        let logins = match flood {
+            Some(task) => Some(task.await.context("log-ins")??),
+            None => None,
+        };
         let elapsed = started.elapsed().as_secs_f64();
-        let games: Vec<i64> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let lost = lost_moves(&run, &games).await?;
         let moves = run.moves.load(Ordering::Relaxed);
         let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
@@ -500,7 +614,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games.len()
         );
         let round = |x: f64| (x * 100.0).round() / 100.0;
-        let report = json!({
+        let mut report = json!({
             "games": args.games,
             "spectators": args.spectators,
             "moves": moves,
@@ -510,6 +624,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "errors": run.errors.load(Ordering::Relaxed),
             "lost": lost,
         });
+        if let Some(mut l) = logins {
+            report["logins"] = json!({
+                "per_s": args.logins,
+                "ok": l.ok,
+                "busy": l.busy,
+                "too_many": l.too_many,
+                "other": l.other,
+                "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
+            });
+        }
         println!("{report}");
         if let Some((state, store)) = server {
             state.stop();
@@ -533,6 +657,9 @@ async fn start_server() -> anyhow::Result<(String, (awale_web::AppState, awale_w
         create_rate: unlimited,
         player_rate: unlimited,
         challenge_rate: unlimited,
+        login_rate: unlimited,
+        login_client_rate: unlimited,
+        signup_rate: unlimited,
         ..awale_web::Config::default()
     };
     let state = awale_web::AppState::new(store.clone(), config).context("server")?;

@@ -347,8 +347,17 @@ fn listen_for_sounds(b: &Browser) {
     );
 }
 
+/// The invitation link of game `id`, as its maker `b` is given it (a
+/// private game's carries its key).
+fn invite_link(b: &Browser, id: &str) -> String {
+    fetch(b, "GET", &format!("/api/games/{id}/links"), Value::Null)["invite"]
+        .as_str()
+        .expect("the invitation")
+        .to_string()
+}
+
 /// Waits until `b`'s page is that of game `id`.
-fn wait_for_game(b: &Browser, id: i64) {
+fn wait_for_game(b: &Browser, id: &str) {
     b.wait_for(
         &format!("game {id}"),
         &format!("return location.hash === '#game={id}'"),
@@ -415,7 +424,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         .unwrap_or_default()
         .to_string();
     let first = game_id(&awa);
-    assert_eq!(invite, format!("{url}/?join={first}"));
+    assert!(
+        invite.starts_with(&format!("{url}/?join={first}&k=")),
+        "{invite}"
+    );
     let (_, links) = site.call("GET", &format!("/api/games/{first}/links"), None);
     assert_eq!(links["invite"], invite.as_str());
     wait_text(&awa, "#status", "En attente de l'adversaire");
@@ -611,11 +623,11 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         20,
     );
     let second = game_id(&bob);
-    wait_for_game(&awa, second);
+    wait_for_game(&awa, &second);
     wait_text(&awa, "#player-bottom .who", "Nord · Awa · vous");
     wait_text(&bob, "#player-bottom .who", "South · Bob · you");
     tap(&cleo, "#btn-follow");
-    wait_for_game(&cleo, second);
+    wait_for_game(&cleo, &second);
     if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
         play_first(&bob);
         wait_moves(&awa, 1);
@@ -659,7 +671,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "position": "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={third}"));
     awa.wait_for(
@@ -667,7 +680,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         "return document.querySelector('#invite-link').value.includes('?join=')",
         20,
     );
-    let invite = format!("{url}/?join={third}");
+    let invite = invite_link(&awa, &third);
     bob.goto(&invite);
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     cleo.goto(&invite);
@@ -710,7 +723,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     assert_eq!(ended["end"]["reason"], "starvation", "{ended}");
 
     // A challenge in the lobby goes when its maker withdraws it.
-    let listed = |b: &Browser, id: i64| {
+    let listed = |b: &Browser, id: &str| {
         b.exec(
             "return !!document.querySelector(`#lobby-challenges [data-id='${arguments[0]}']`)",
             json!([id]),
@@ -722,7 +735,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         "/api/games",
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={withdrawn}"));
     // Someone arriving at the home page with nothing going on sees the
@@ -748,7 +762,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         &format!("return !document.querySelector(\"#lobby-challenges [data-id='{withdrawn}']\")"),
         20,
     );
-    assert!(!listed(&cleo, withdrawn));
+    assert!(!listed(&cleo, &withdrawn));
 
     // Another, with a clock of 6 s: Bob accepts it in one click and is
     // South, to move; after the first moves (free) his browser closes; his
@@ -760,7 +774,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true,
                "clock": {"minutes": 0.1, "increment_seconds": 0}}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={flagged}"));
     open(&bob, &format!("{url}/#lobby"));
@@ -848,10 +863,12 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     maker.goto(&format!("{url}/#rules"));
     let online = |body: Value| {
         fetch(&maker, "POST", "/api/games", body)["id"]
-            .as_i64()
+            .as_str()
+            .map(String::from)
             .expect("a game")
     };
     let invited = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
+    let invited_link = invite_link(&maker, &invited).replacen(&url, "", 1);
     let handed = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
     let token = fetch(
         &maker,
@@ -871,7 +888,8 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
         "/api/games",
         json!({"mode": "computer", "human": "S", "level": 1}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     fetch(
         &maker,
@@ -881,8 +899,8 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     );
     let position = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
     let links: Vec<(String, Vec<String>)> = vec![
-        (format!("/?join={invited}"), vec![]),
-        (format!("/?join={invited}"), vec![said("seat_taken_watch")]),
+        (invited_link.clone(), vec![]),
+        (invited_link.clone(), vec![said("seat_taken_watch")]),
         (format!("/?game={invited}"), vec![]),
         (format!("/?continue={token}"), vec![said("continued_here")]),
         (format!("/#game={invited}"), vec![]),
@@ -989,12 +1007,13 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
         json!({"mode": "online", "human": "S", "name": "Awa",
                "clock": {"minutes": 1, "increment_seconds": 0}}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={timed}"));
     open(&bob, &format!("{url}/#rules"));
     fetch(&bob, "POST", "/api/me", json!({"name": "Bob"}));
-    bob.goto(&format!("{url}/?join={timed}"));
+    bob.goto(&invite_link(&awa, &timed));
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     open(&cleo, &format!("{url}/?game={timed}"));
     wait_text(&cleo, "#presence", "You are watching");
@@ -1102,10 +1121,11 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
         "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={free}"));
-    bob.goto(&format!("{url}/?join={free}"));
+    bob.goto(&invite_link(&awa, &free));
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     play_first(&awa);
     wait_moves(&bob, 1);
@@ -1148,10 +1168,11 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
         "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={id}"));
-    open(&bob, &format!("{url}/?join={id}"));
+    open(&bob, &invite_link(&awa, &id));
     wait_text(&bob, "#player-bottom .who", "North · ");
     play_first(&awa);
     wait_moves(&bob, 1);
@@ -1171,4 +1192,97 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
     tap(&awa, "#btn-claim");
     wait_text(&awa, "#result", "You won!");
     wait_text(&awa, "#status", "left the game.");
+}
+
+/// The words and states a new player met (issue 21.9), each seen on the
+/// page: a clock under a minute in seconds and a game without a move in
+/// the lobby; a called-off game said once, opened rather than continued,
+/// with nothing to replay or review; no puzzle buttons without a database.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
+    let site = Site::start("online-words");
+    let url = site.url.clone();
+    let awa = Browser::start("words-awa", "en-US,en", 1100, 900);
+    let bob = Browser::start("words-bob", "fr-FR,fr", 1100, 900);
+    let cleo = Browser::start("words-cleo", "en-US,en", 390, 844);
+    open(&awa, &format!("{url}/#rules"));
+    let id = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa", "public": true,
+               "clock": {"minutes": 0.5, "increment_seconds": 0}}),
+    )["id"]
+        .as_str()
+        .map(String::from)
+        .expect("a game");
+    // Awa waits at her board (a challenge whose maker is gone is withdrawn).
+    awa.goto(&format!("{url}/#game={id}"));
+    wait_text(&awa, "#status", "Waiting for");
+    // Bob sees the challenge in the lobby: 30 s, not "0.5 min".
+    open(&bob, &format!("{url}/#lobby"));
+    let challenge = format!("#lobby-challenges .lobby-item[data-id='{id}']");
+    wait_text(&bob, &challenge, "30 s + 0 s");
+    assert!(
+        !bob.text(&challenge).contains("min"),
+        "{}",
+        bob.text(&challenge)
+    );
+    tap(&bob, &format!("{challenge} button.accept"));
+    wait_text(&bob, "#player-bottom .who", "Nord · ");
+    // Cleo, in the lobby, sees the game going on, with no move yet.
+    open(&cleo, &format!("{url}/#lobby"));
+    let live = format!("#lobby-live .lobby-item[data-id='{id}']");
+    wait_text(&cleo, &live, "no move yet");
+    let words = cleo.text(&live);
+    assert!(words.contains("30 s + 0 s"), "{words}");
+    assert!(
+        !words.contains("0 plies") && !words.contains("0 moves"),
+        "{words}"
+    );
+
+    // Awa has not moved: she calls the game off. Once said, nothing to
+    // review.
+    tap(&awa, "#btn-abort");
+    wait_text(&awa, "#result", "Game called off");
+    wait_text(&bob, "#result", "Partie annulée");
+    for b in [&awa, &bob] {
+        assert_eq!(
+            b.eval("return [...document.querySelectorAll('#status .actions button')].filter(x => x.offsetParent !== null).length"),
+            json!(1),
+            "only New game after a called-off game"
+        );
+        assert_eq!(
+            b.eval("return document.querySelector('#btn-review').disabled"),
+            json!(true)
+        );
+    }
+    // My games: called off, said once; opened, not continued; no replay.
+    for (b, said, open_word, continue_word) in [
+        (&awa, "called off", "Open", "Continue"),
+        (&bob, "annulée", "Ouvrir", "Continuer"),
+    ] {
+        b.goto(&format!("{url}/#games"));
+        let found = b.wait_for(
+            "the called-off game in My games",
+            &format!(
+                "const c = document.querySelector(\".game-card[data-id='{id}']\"); \
+                 return c ? [c.querySelector('.result-line').textContent, c.querySelector('button.open').textContent, \
+                             c.querySelector('button.watch').hidden] : null"
+            ),
+            20,
+        );
+        assert_eq!(found[0], json!(said), "{found}");
+        assert_eq!(found[1], json!(open_word), "{found} (not {continue_word})");
+        assert_eq!(found[2], json!(true), "nothing to replay: {found}");
+    }
+
+    // No database on this server: the puzzle page says how to build one,
+    // and shows no button that would do nothing.
+    cleo.goto(&format!("{url}/#puzzles"));
+    wait_text(&cleo, "#puzzle-missing", "awale db build");
+    for css in ["#puzzle-daily", "#puzzle-next"] {
+        assert!(!shown(&cleo, css), "{css} shown without a database");
+    }
 }
