@@ -518,6 +518,7 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
                 side: Some('N'),
                 name: "Kofi".into(),
                 text: "rude words".into(),
+                guest: None,
             },
         )
         .await

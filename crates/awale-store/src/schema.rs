@@ -43,6 +43,9 @@ fn migrations() -> Vec<M<'static>> {
         // with its game, each player's rating per speed, each rated game's
         // changes.
         M::up(include_str!("v5.sql")),
+        // Version 6: games' public ids (old games get one) and private
+        // invitations' keys, a chat line's guest number.
+        M::up(include_str!("v6.sql")),
     ]
 }
 

@@ -169,8 +169,17 @@ fn listen_for_sounds(b: &Browser) {
     );
 }
 
+/// The invitation link of game `id`, as its maker `b` is given it (a
+/// private game's carries its key).
+fn invite_link(b: &Browser, id: &str) -> String {
+    fetch(b, "GET", &format!("/api/games/{id}/links"), Value::Null)["invite"]
+        .as_str()
+        .expect("the invitation")
+        .to_string()
+}
+
 /// Waits until `b`'s page is that of game `id`.
-fn wait_for_game(b: &Browser, id: i64) {
+fn wait_for_game(b: &Browser, id: &str) {
     b.wait_for(
         &format!("game {id}"),
         &format!("return location.hash === '#game={id}'"),
@@ -237,7 +246,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         .unwrap_or_default()
         .to_string();
     let first = game_id(&awa);
-    assert_eq!(invite, format!("{url}/?join={first}"));
+    assert!(
+        invite.starts_with(&format!("{url}/?join={first}&k=")),
+        "{invite}"
+    );
     let (_, links) = site.call("GET", &format!("/api/games/{first}/links"), None);
     assert_eq!(links["invite"], invite.as_str());
     wait_text(&awa, "#status", "En attente de l'adversaire");
@@ -433,11 +445,11 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         20,
     );
     let second = game_id(&bob);
-    wait_for_game(&awa, second);
+    wait_for_game(&awa, &second);
     wait_text(&awa, "#player-bottom .who", "Nord · Awa · vous");
     wait_text(&bob, "#player-bottom .who", "South · Bob · you");
     tap(&cleo, "#btn-follow");
-    wait_for_game(&cleo, second);
+    wait_for_game(&cleo, &second);
     if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
         play_first(&bob);
         wait_moves(&awa, 1);
@@ -481,7 +493,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "position": "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={third}"));
     awa.wait_for(
@@ -489,7 +502,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         "return document.querySelector('#invite-link').value.includes('?join=')",
         20,
     );
-    let invite = format!("{url}/?join={third}");
+    let invite = invite_link(&awa, &third);
     bob.goto(&invite);
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     cleo.goto(&invite);
@@ -539,7 +552,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     assert_eq!(ended["end"]["reason"], "starvation", "{ended}");
 
     // A challenge in the lobby goes when its maker withdraws it.
-    let listed = |b: &Browser, id: i64| {
+    let listed = |b: &Browser, id: &str| {
         b.exec(
             "return !!document.querySelector(`#lobby-challenges [data-id='${arguments[0]}']`)",
             json!([id]),
@@ -551,7 +564,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         "/api/games",
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={withdrawn}"));
     // Someone arriving at the home page with nothing going on sees the
@@ -577,7 +591,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         &format!("return !document.querySelector(\"#lobby-challenges [data-id='{withdrawn}']\")"),
         20,
     );
-    assert!(!listed(&cleo, withdrawn));
+    assert!(!listed(&cleo, &withdrawn));
 
     // Another, with a clock of 6 s: Bob accepts it in one click and is
     // South, to move; after the first moves (free) his browser closes; his
@@ -589,7 +603,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true,
                "clock": {"minutes": 0.1, "increment_seconds": 0}}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={flagged}"));
     open(&bob, &format!("{url}/#lobby"));
@@ -677,10 +692,12 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     maker.goto(&format!("{url}/#rules"));
     let online = |body: Value| {
         fetch(&maker, "POST", "/api/games", body)["id"]
-            .as_i64()
+            .as_str()
+            .map(String::from)
             .expect("a game")
     };
     let invited = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
+    let invited_link = invite_link(&maker, &invited).replacen(&url, "", 1);
     let handed = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
     let token = fetch(
         &maker,
@@ -700,7 +717,8 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
         "/api/games",
         json!({"mode": "computer", "human": "S", "level": 1}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     fetch(
         &maker,
@@ -710,8 +728,8 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     );
     let position = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
     let links: Vec<(String, Vec<String>)> = vec![
-        (format!("/?join={invited}"), vec![]),
-        (format!("/?join={invited}"), vec![said("seat_taken_watch")]),
+        (invited_link.clone(), vec![]),
+        (invited_link.clone(), vec![said("seat_taken_watch")]),
         (format!("/?game={invited}"), vec![]),
         (format!("/?continue={token}"), vec![said("continued_here")]),
         (format!("/#game={invited}"), vec![]),
@@ -818,12 +836,13 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
         json!({"mode": "online", "human": "S", "name": "Awa",
                "clock": {"minutes": 1, "increment_seconds": 0}}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={timed}"));
     open(&bob, &format!("{url}/#rules"));
     fetch(&bob, "POST", "/api/me", json!({"name": "Bob"}));
-    bob.goto(&format!("{url}/?join={timed}"));
+    bob.goto(&invite_link(&awa, &timed));
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     open(&cleo, &format!("{url}/?game={timed}"));
     wait_text(&cleo, "#presence", "You are watching");
@@ -931,10 +950,11 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
         "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={free}"));
-    bob.goto(&format!("{url}/?join={free}"));
+    bob.goto(&invite_link(&awa, &free));
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     play_first(&awa);
     wait_moves(&bob, 1);
@@ -977,10 +997,11 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
         "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     awa.goto(&format!("{url}/#game={id}"));
-    open(&bob, &format!("{url}/?join={id}"));
+    open(&bob, &invite_link(&awa, &id));
     wait_text(&bob, "#player-bottom .who", "North · ");
     play_first(&awa);
     wait_moves(&bob, 1);
@@ -1022,7 +1043,8 @@ fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
         json!({"mode": "online", "human": "S", "name": "Awa", "public": true,
                "clock": {"minutes": 0.5, "increment_seconds": 0}}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("a game");
     // Awa waits at her board (a challenge whose maker is gone is withdrawn).
     awa.goto(&format!("{url}/#game={id}"));

@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { apply, onLive, session } from "./game.js";
-import { t } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { mySides, personSide } from "./play-view.js";
 import { showError, toast } from "./toast.js";
@@ -109,12 +109,14 @@ function openLinkDialog(title, text, link, qr) {
 // ------------------------------------------------- the game's addresses --
 
 // What an address's query asks (the links the server gives): join a game
-// (`?join=ID`), watch one (`?game=ID`), or take a seat from another device
-// (`?continue=TOKEN`). Returns the route to show, or null; the query is
-// then removed from the address, so that a reload does not ask again.
+// (`?join=ID`, with `&k=KEY` for a private game's invitation), watch one
+// (`?game=ID`), or take a seat from another device (`?continue=TOKEN`).
+// Returns the route to show, or null; the query is then removed from the
+// address, so that a reload does not ask again.
 export async function fromAddress() {
   const params = new URLSearchParams(location.search);
-  const id = Number(params.get("join") || params.get("game"));
+  const id = params.get("join") || params.get("game");
+  const key = params.get("k");
   const token = params.get("continue");
   if (!params.has("join") && !params.has("game") && !token) return null;
   history.replaceState(null, "", location.pathname + location.hash);
@@ -129,12 +131,13 @@ export async function fromAddress() {
       return null;
     }
   }
-  if (!Number.isInteger(id) || id <= 0) return null;
+  if (!nav.isGameId(id)) return null;
   if (params.has("join")) {
     await loadMe();
     try {
-      const view = await api("POST", `/api/games/${id}/join`, { name: nickname() });
-      return { view: "play", game: id, created: view };
+      const body = key ? { name: nickname(), key } : { name: nickname() };
+      const view = await api("POST", `/api/games/${id}/join`, body);
+      return { view: "play", game: view.id, created: view };
     } catch (e) {
       // Taken, over, or already ours: the game is shown all the same
       // (to watch, or to play on); only a missing game is an error.
@@ -143,6 +146,9 @@ export async function fromAddress() {
         return null;
       }
       if (e.code === "seat_taken") toast(() => t("seat_taken_watch"));
+      // A private game's seat without the whole invitation: said, and
+      // the game is watched.
+      if (e.code === "invite_key") showError(e);
     }
   }
   return { view: "play", game: id };
@@ -176,9 +182,12 @@ function mySide(g) {
   return g && g.mode === "online" ? personSide(g) : null;
 }
 
+// A seat's nickname, isolated from the sentence around it (a name in
+// another script, or one that ends with a bidi mark, leaves the sentence
+// as it is); the side's name for a free seat.
 function seatName(g, side) {
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
-  return seat ? seat.name : sideName(side);
+  return seat ? isolate(seat.name) : sideName(side);
 }
 
 function goingOn(g) {
@@ -274,7 +283,7 @@ function renderInvite(g, side) {
   $("#invite").hidden = !waiting || !side;
   if (!waiting || !side) return;
   $("#invite-text").textContent = t("invite_text");
-  if (notes.links) {
+  if (notes.links && notes.links.invite) {
     showLink($("#invite-link"), $("#invite-qr"), notes.links.invite, notes.links.invite_qr);
   } else if (!notes.asking) {
     notes.asking = true;
@@ -441,8 +450,10 @@ async function share() {
     const links = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
     if (notes.id === g.id) notes.links = links;
     // While a seat is free the invite takes it; afterwards both watch.
-    const [link, qr] = g.waiting ? [links.invite, links.invite_qr] : [links.watch, links.watch_qr];
-    openLinkDialog(t("share_title"), t(g.waiting ? "invite_text" : "share_text"), link, qr);
+    // (Only the players are given the invitation.)
+    const invite = g.waiting && links.invite;
+    const [link, qr] = invite ? [links.invite, links.invite_qr] : [links.watch, links.watch_qr];
+    openLinkDialog(t("share_title"), t(invite ? "invite_text" : "share_text"), link, qr);
   } catch (e) {
     showError(e);
   }

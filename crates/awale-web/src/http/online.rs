@@ -141,9 +141,12 @@ fn link(base: &url::Url, query: &str) -> String {
 /// The links of an online game.
 #[derive(Serialize)]
 pub struct Links {
-    /// Whoever opens it first takes the free seat; later visitors watch.
-    pub invite: String,
-    /// The invite as a QR code (SVG), None when too long for one.
+    /// The invitation, for the game's players only: whoever opens it first
+    /// takes the free seat; later visitors watch. A private game's carries
+    /// its key (`?join=ID&k=KEY`), without which the seat is not given.
+    pub invite: Option<String>,
+    /// The invite as a QR code (SVG), None when there is no invite or it is
+    /// too long for one.
     pub invite_qr: Option<String>,
     /// To watch.
     pub watch: String,
@@ -158,23 +161,39 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
         return Err(Error::conflict("not_online", "this game is not played online").into());
     }
     let base = base_url(&on.state, &headers)?;
-    let id = on.id;
-    let invite = link(&base, &format!("join={id}"));
+    let id = &game.public_id;
+    let player = game.online_seat(on.viewer.player()).is_some();
+    let invite = player.then(|| match &game.invite {
+        Some(key) if !game.public => link(&base, &format!("join={id}&k={key}")),
+        _ => link(&base, &format!("join={id}")),
+    });
     let watch = link(&base, &format!("game={id}"));
     Ok(Json(Links {
-        invite_qr: super::qr::svg(&invite),
+        invite_qr: invite.as_deref().and_then(super::qr::svg),
         invite,
         watch_qr: super::qr::svg(&watch),
         watch,
     }))
 }
 
-/// POST /api/games/{id}/join: takes the free seat of an online game.
+/// The body of POST /api/games/{id}/join.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    name: Option<String>,
+    /// The invitation's key, from its link (`k`): a private game's free
+    /// seat is given only with it.
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// POST /api/games/{id}/join: takes the free seat of an online game (a
+/// private one with its invitation's key).
 pub async fn join(
     on: OnGame,
     Player(me): Player,
     session: Session,
-    JsonBody(req): JsonBody<NameRequest>,
+    JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<GameView>> {
     let (name, account) = seat_name(&session, req.name.as_deref())?;
     // No challenge between players one of whom blocks the other.
@@ -190,7 +209,8 @@ pub async fn join(
         player: me.clone(),
         name: name.clone(),
     };
-    let view = on.change(|g| g.sit(seat, now_ms())).await?;
+    let key = req.key;
+    let view = on.change(|g| g.sit(seat, key.as_deref(), now_ms())).await?;
     if !account {
         let store = on.state.shared.games.store();
         store.set_player_name(me, name, now_ms()).await?;
@@ -407,24 +427,21 @@ pub async fn chat(
         .into());
     }
     // Who speaks is the server's record of them: their seat's name, or
-    // the nickname they chose (a guest number before they chose one).
+    // the nickname they chose (a guest number before they chose one, which
+    // the page words).
     let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
-        Some(s) => s.name.clone(),
-        None => state
-            .shared
-            .games
-            .store()
-            .player_name(me.clone())
-            .await?
-            .unwrap_or_else(|| format!("#{}", guest_number(&me))),
+        Some(s) => Some(s.name.clone()),
+        None => state.shared.games.store().player_name(me.clone()).await?,
     };
+    let guest = name.is_none().then(|| guest_number(&me));
     let line = ChatLine {
         id: 0,
         room,
         at_ms: now_ms(),
         side: seat.map(Side::letter),
-        name,
+        name: name.unwrap_or_default(),
         text,
+        guest,
     };
     let line = state.shared.games.store().add_chat(id, line).await?;
     let event = if room == "players" {
