@@ -8,6 +8,7 @@ import { isolate, t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
+import { shownName } from "./people.js";
 import { showError, toast } from "./toast.js";
 import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
@@ -171,7 +172,8 @@ function playerLabel(g, side) {
     return t("player_computer", sideName(side), levelName(view.info, g.level));
   }
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
-  const name = seat ? `${sideName(side)} · ${isolate(seat.name)}` : sideName(side);
+  const shown = seat && shownName(seat.name);
+  const name = shown ? `${sideName(side)} · ${isolate(shown)}` : sideName(side);
   return personSide(g) === side ? t("player_you", name) : name;
 }
 
@@ -372,7 +374,8 @@ function playKey(g, k) {
 // A side, with its player's nickname online.
 function sideLabel(g, side) {
   const seat = g.mode === "online" && g.seats && g.seats[side === "S" ? 0 : 1];
-  return seat ? `${sideName(side)} (${isolate(seat.name)})` : sideName(side);
+  const shown = seat && shownName(seat.name);
+  return shown ? `${sideName(side)} (${isolate(shown)})` : sideName(side);
 }
 
 // --------------------------------------------------------- move list --
