@@ -9,6 +9,7 @@
 pub mod account;
 pub mod error;
 pub mod game;
+pub mod rating;
 pub mod secret;
 pub mod view;
 

@@ -12,12 +12,13 @@ pub mod games;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
+pub mod pools;
 pub mod records;
 pub mod round;
 pub mod study;
 pub mod tournament;
 
-pub use awale_model::{error, game, secret, view};
+pub use awale_model::{error, game, rating, secret, view};
 pub use awale_model::{lock, Error, Kind};
 pub use awale_store as store;
 pub use awale_store::{Store, StoreError};

@@ -25,11 +25,13 @@ use awale_model::view;
 
 mod accounts;
 mod interface;
+pub mod ratings;
 mod rows;
 mod schema;
 
 pub use accounts::{AccountStore, NewAccount};
 pub use interface::{GameStore, StoreFuture};
+pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;

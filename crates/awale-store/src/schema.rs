@@ -39,6 +39,10 @@ fn migrations() -> Vec<M<'static>> {
         // Version 4: accounts, their sessions and recovery codes, blocks,
         // reports.
         M::up(include_str!("v4.sql")),
+        // Version 5: ratings. Games rated or casual, a draw offer kept
+        // with its game, each player's rating per speed, each rated game's
+        // changes.
+        M::up(include_str!("v5.sql")),
     ]
 }
 

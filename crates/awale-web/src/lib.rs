@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, computer, error, game, games, handoff, limiter, live, records, round, store, study,
-    view,
+    accounts, computer, error, game, games, handoff, limiter, live, pools, records, round, store,
+    study, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -162,6 +162,8 @@ struct Shared {
     handoff_links: PerPlayerAndClient<game::PlayerId>,
     challenges: PerPlayerAndClient<game::PlayerId>,
     handoffs: handoff::Handoffs,
+    /// Quick pairing.
+    pools: Arc<pools::Pools>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -209,6 +211,9 @@ impl AppState {
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
+        // No blocks between guests.
+        let pools = pools::Pools::new(Arc::clone(&games), Arc::new(|_: &_, _: &_| false));
+        pools.start();
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
             let origin = url.trim_end_matches('/').to_ascii_lowercase();
@@ -233,6 +238,7 @@ impl AppState {
                 handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
+                pools,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,

@@ -19,6 +19,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod online;
+pub mod pools;
 pub mod study;
 
 /// The whole application: the page, its files and the API.
@@ -63,6 +64,9 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/lobby", get(online::lobby))
         .route("/api/lobby/events", get(events::lobby_events))
+        .route("/api/pools", get(pools::list))
+        .route("/api/pools/{pool}/seek", post(pools::seek))
+        .route("/api/pools/cancel", post(pools::cancel))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
@@ -118,6 +122,7 @@ fn game_routes() -> Router<AppState> {
         .route("/links", get(online::links))
         .route("/join", post(online::join))
         .route("/takeback", post(online::takeback))
+        .route("/draw", post(online::draw))
         .route("/abort", post(online::abort))
         .route("/claim", post(online::claim))
         .route("/rematch", post(online::rematch))

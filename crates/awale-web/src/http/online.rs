@@ -202,6 +202,25 @@ pub async fn takeback(
     Ok(on.view(&game))
 }
 
+/// The body of POST /api/games/{id}/draw.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// Absent: offer a draw; true or false: answer the other's offer.
+    #[serde(default)]
+    accept: Option<bool>,
+}
+
+/// POST /api/games/{id}/draw: offers a draw, or answers the other's offer.
+pub async fn draw(
+    on: OnGame,
+    Player(me): Player,
+    JsonBody(req): JsonBody<DrawRequest>,
+) -> ApiResult<Json<GameView>> {
+    let game = on.state.shared.games.draw(on.id, &me, req.accept).await?;
+    Ok(on.view(&game))
+}
+
 /// POST /api/games/{id}/abort: aborts a game that has not really begun,
 /// or withdraws a challenge nobody took.
 pub async fn abort(on: OnGame, Player(me): Player) -> ApiResult<Json<GameView>> {
