@@ -74,14 +74,21 @@ fn account_button(b: &Browser) -> String {
 }
 
 fn wait_account_button(b: &Browser, text: &str) {
-    b.wait_for(
-        &format!("the account button saying {text}"),
-        &format!(
-            "return document.querySelector('#btn-account').textContent.trim() === {}",
-            json!(text)
-        ),
-        20,
-    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if account_button(b) == text {
+            return;
+        }
+        if std::time::Instant::now() > deadline {
+            let me = fetch(b, "GET", "/api/me", Value::Null);
+            panic!(
+                "the account button says `{}`, not `{text}` (GET /api/me: {me}; at {})",
+                account_button(b),
+                b.string("return location.href")
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 fn screenshot(b: &Browser, name: &str) {
