@@ -46,8 +46,9 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
         Mode::Humans | Mode::Online => (None, None),
     };
     conn.execute(
-        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
+            speed)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -57,6 +58,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             level,
             game.seed as i64,
             game.rated,
+            (game.mode == Mode::Online).then(|| game.speed().name()),
         ],
     )?;
     game.id = conn.last_insert_rowid();
