@@ -28,7 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    computer, error, game, games, handoff, limiter, live, pools, records, round, store, study, view,
+    computer, error, game, games, handoff, limiter, live, players, pools, rating, records, round,
+    store, study, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -95,6 +96,8 @@ pub struct Config {
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
     pub challenge_grace: Duration,
+    /// Who appears on the leaderboards.
+    pub leaderboard: store::ratings::BoardRule,
 }
 
 impl Default for Config {
@@ -127,6 +130,7 @@ impl Default for Config {
             },
             challenge_rate: CHALLENGE_RATE,
             challenge_grace: Duration::from_secs(20),
+            leaderboard: store::ratings::BoardRule::default(),
         }
     }
 }
@@ -153,6 +157,8 @@ struct Shared {
     handoffs: handoff::Handoffs,
     /// Quick pairing.
     pools: Arc<pools::Pools>,
+    /// Players' pages and leaderboards.
+    player_pages: Arc<players::Players>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -187,15 +193,27 @@ impl AppState {
             config.max_searches,
             config.max_queued_searches,
         ));
+        let store = Arc::new(store);
         let games = Arc::new(
-            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
-                .with_computer(Arc::clone(&computer), config.move_time),
+            games::Games::new(store.clone(), Arc::new(live::Hub::default()))
+                .with_computer(Arc::clone(&computer), config.move_time)
+                .with_ratings(store.clone()),
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
-        // No blocks between guests.
-        let pools = pools::Pools::new(Arc::clone(&games), Arc::new(|_: &_, _: &_| false));
+        // Blocks are the accounts' (asked when a pairing is found).
+        let pools = pools::Pools::with_accounts(
+            Arc::clone(&games),
+            Arc::new(|_: &_, _: &_| false),
+            Some(store.clone()),
+        );
         pools.start();
+        let player_pages = Arc::new(players::Players::new(
+            store.clone(),
+            store.clone(),
+            store,
+            config.leaderboard,
+        ));
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
             let origin = url.trim_end_matches('/').to_ascii_lowercase();
@@ -220,6 +238,7 @@ impl AppState {
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
                 pools,
+                player_pages,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,
