@@ -67,6 +67,20 @@ pub struct Board {
     pub players: Vec<Leader>,
 }
 
+/// Which of a player's games to list, as the page asks: the opponent by
+/// username.
+#[derive(Clone, Debug, Default)]
+pub struct ListFilter {
+    /// Rated only (true) or casual only (false).
+    pub rated: Option<bool>,
+    /// Of this speed only.
+    pub speed: Option<Speed>,
+    /// Won, drawn or lost only.
+    pub result: Option<crate::store::ratings::Outcome>,
+    /// Against this username only.
+    pub opponent: Option<String>,
+}
+
 /// Players' pages, leaderboards and seekers, from the stores.
 pub struct Players {
     games: Arc<dyn GameStore>,
@@ -152,22 +166,19 @@ impl Players {
     pub async fn games(
         &self,
         name: &str,
-        rated: Option<bool>,
-        speed: Option<Speed>,
-        result: Option<crate::store::ratings::Outcome>,
-        opponent: Option<&str>,
+        filter: ListFilter,
         before: Option<(i64, i64)>,
         limit: usize,
     ) -> Result<Vec<PlayedGame>, Error> {
         let account = self.account(name).await?;
-        let opponent = match opponent {
+        let opponent = match filter.opponent.as_deref() {
             Some(o) => Some(self.account(o).await?.player),
             None => None,
         };
         let filter = GameFilter {
-            rated,
-            speed,
-            result,
+            rated: filter.rated,
+            speed: filter.speed,
+            result: filter.result,
             opponent,
         };
         Ok(self

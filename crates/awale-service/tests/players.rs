@@ -12,7 +12,7 @@ use awale_service::accounts::Accounts;
 use awale_service::game::PlayerId;
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_service::players::Players;
+use awale_service::players::{ListFilter, Players};
 use awale_service::pools::{Pool, Pools, SeekNews};
 use awale_service::rating::Speed;
 use awale_service::store::ratings::{BoardRule, Outcome};
@@ -117,7 +117,7 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
     // Her games, filtered.
     let all = w
         .players
-        .games("ama", None, None, None, None, None, 10)
+        .games("ama", ListFilter::default(), None, 10)
         .await
         .unwrap();
     assert_eq!(all.len(), 1);
@@ -128,10 +128,12 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
         .players
         .games(
             "ama",
-            Some(true),
-            Some(Speed::Blitz),
-            Some(Outcome::Win),
-            None,
+            ListFilter {
+                rated: Some(true),
+                speed: Some(Speed::Blitz),
+                result: Some(Outcome::Win),
+                opponent: None,
+            },
             None,
             10,
         )
@@ -140,7 +142,15 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
     assert!(wins.is_empty());
     let against = w
         .players
-        .games("ama", None, None, None, Some("Kofi_7"), None, 10)
+        .games(
+            "ama",
+            ListFilter {
+                opponent: Some("Kofi_7".into()),
+                ..ListFilter::default()
+            },
+            None,
+            10,
+        )
         .await
         .unwrap();
     assert_eq!(against.len(), 1);

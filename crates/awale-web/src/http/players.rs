@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::error::ApiError;
 use super::extract::UrlQuery;
 use crate::error::Error;
-use crate::players::{Board, PlayerPage};
+use crate::players::{Board, ListFilter, PlayerPage};
 use crate::rating::Speed;
 use crate::store::ratings::{Outcome, PlayedGame};
 use crate::AppState;
@@ -82,10 +82,12 @@ pub async fn games(
         .player_pages
         .games(
             &name,
-            q.rated,
-            speed,
-            result,
-            q.opponent.as_deref(),
+            ListFilter {
+                rated: q.rated,
+                speed,
+                result,
+                opponent: q.opponent,
+            },
             before,
             q.limit.unwrap_or(30),
         )
