@@ -54,8 +54,9 @@ pub const ARGON2_LANES: u32 = 1;
 pub static HASHING: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 });
-/// Hashes that may wait for their turn; beyond, `busy` (try again).
-pub const MAX_WAITING_HASHES: usize = 64;
+/// Hashes that may wait for their turn; beyond, `busy` (try again): with
+/// one turn at about 25 ms a hash, a wait of a second at most.
+pub const MAX_WAITING_HASHES: usize = 32;
 
 /// Names nobody may take (compared folded, with `-` and `_` dropped).
 const RESERVED: &[&str] = &[
@@ -119,17 +120,17 @@ static COMMON: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
 
 /// Log-ins (and password resets) per account: 5 at once, then one every
 /// 30 s.
-const LOGINS_PER_ACCOUNT: Rate = Rate {
+pub const LOGINS_PER_ACCOUNT: Rate = Rate {
     burst: 5,
     every_ms: 30_000,
 };
 /// Log-ins per client address: 20 at once, then one every 3 s.
-const LOGINS_PER_CLIENT: Rate = Rate {
+pub const LOGINS_PER_CLIENT: Rate = Rate {
     burst: 20,
     every_ms: 3_000,
 };
 /// Sign-ups per client address: 5 at once, then one every minute.
-const SIGNUPS_PER_CLIENT: Rate = Rate {
+pub const SIGNUPS_PER_CLIENT: Rate = Rate {
     burst: 5,
     every_ms: 60_000,
 };
@@ -363,6 +364,15 @@ impl Accounts {
             sessions: Mutex::new(HashMap::new()),
             decoy,
         })
+    }
+
+    /// The same with other limits: log-ins (and resets, password checks)
+    /// per account and per client address, sign-ups per address.
+    pub fn with_limits(mut self, per_account: Rate, per_client: Rate, sign_ups: Rate) -> Accounts {
+        self.logins = Limiter::new("logins", per_account);
+        self.login_clients = Limiter::new("logins", per_client);
+        self.signups = Limiter::new("sign_ups", sign_ups);
+        self
     }
 
     /// The store.

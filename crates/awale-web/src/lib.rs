@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    computer, error, game, games, handoff, limiter, live, players, pools, rating, records, round,
-    store, study, view,
+    accounts, computer, error, game, games, handoff, limiter, live, players, pools, rating,
+    records, round, store, study, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -92,6 +92,12 @@ pub struct Config {
     /// Online games a player may offer (and four times as many per client
     /// address).
     pub challenge_rate: Rate,
+    /// Log-ins (and password checks) per account.
+    pub login_rate: Rate,
+    /// Log-ins per client address.
+    pub login_client_rate: Rate,
+    /// Sign-ups per client address.
+    pub signup_rate: Rate,
     /// How long the maker of an online game waiting for its second player
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
@@ -129,6 +135,9 @@ impl Default for Config {
                 every_ms: 2_000,
             },
             challenge_rate: CHALLENGE_RATE,
+            login_rate: accounts::LOGINS_PER_ACCOUNT,
+            login_client_rate: accounts::LOGINS_PER_CLIENT,
+            signup_rate: accounts::SIGNUPS_PER_CLIENT,
             challenge_grace: Duration::from_secs(20),
             leaderboard: store::ratings::BoardRule::default(),
         }
@@ -143,6 +152,7 @@ pub struct AppState {
 
 struct Shared {
     games: Arc<games::Games>,
+    accounts: Arc<accounts::Accounts>,
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
@@ -199,6 +209,13 @@ impl AppState {
                 .with_computer(Arc::clone(&computer), config.move_time)
                 .with_ratings(store.clone()),
         );
+        let accounts = Arc::new(
+            accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(
+                config.login_rate,
+                config.login_client_rate,
+                config.signup_rate,
+            ),
+        );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
         // Blocks are the accounts' (asked when a pairing is found).
@@ -229,6 +246,7 @@ impl AppState {
             shared: Arc::new(Shared {
                 computer,
                 games,
+                accounts,
                 creations: Limiter::new("games", config.create_rate),
                 players: Limiter::new("players", config.player_rate),
                 chats: PerPlayerAndClient::new("chat", config.chat_rate),
@@ -256,6 +274,11 @@ impl AppState {
     /// The games in use.
     pub fn games(&self) -> &Arc<games::Games> {
         &self.shared.games
+    }
+
+    /// The accounts.
+    pub fn accounts(&self) -> &Arc<accounts::Accounts> {
+        &self.shared.accounts
     }
 
     /// The computer.

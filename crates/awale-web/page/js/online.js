@@ -21,8 +21,9 @@ const GONE_AFTER_MS = 5_000;
 
 // ------------------------------------------------------------ nickname --
 
-// Who this browser is: {name, guest} from the server (GET /api/me).
-export const me = { name: null, guest: null };
+// Who this browser is: {name, guest, account} from the server (GET
+// /api/me); `account` when it is logged in.
+export const me = { name: null, guest: null, account: null };
 
 // One request at a time: a browser without a cookie yet gets one from the
 // first answer, and every later request sends it.
