@@ -49,8 +49,8 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
         .map_err(|e| StoreError::Backend(e.message.into()))?;
     conn.execute(
         "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
-                            public_id, invite)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                            public_id, invite, speed)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -62,6 +62,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             game.rated,
             game.public_id,
             game.invite,
+            (game.mode == Mode::Online).then(|| game.speed().name()),
         ],
     )?;
     game.id = conn.last_insert_rowid();

@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, computer, error, game, games, handoff, limiter, live, pools, records, round, store,
-    study, view,
+    accounts, computer, error, game, games, handoff, limiter, live, players, pools, rating,
+    records, round, store, study, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -102,6 +102,8 @@ pub struct Config {
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
     pub challenge_grace: Duration,
+    /// Who appears on the leaderboards.
+    pub leaderboard: store::ratings::BoardRule,
 }
 
 impl Default for Config {
@@ -137,6 +139,7 @@ impl Default for Config {
             login_client_rate: accounts::LOGINS_PER_CLIENT,
             signup_rate: accounts::SIGNUPS_PER_CLIENT,
             challenge_grace: Duration::from_secs(20),
+            leaderboard: store::ratings::BoardRule::default(),
         }
     }
 }
@@ -166,6 +169,8 @@ struct Shared {
     handoffs: handoff::Handoffs,
     /// Quick pairing.
     pools: Arc<pools::Pools>,
+    /// Players' pages and leaderboards.
+    player_pages: Arc<players::Players>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -230,12 +235,14 @@ impl AppState {
             config.max_searches,
             config.max_queued_searches,
         ));
+        let store = Arc::new(store);
         let games = Arc::new(
-            games::Games::new(Arc::new(store.clone()), Arc::new(live::Hub::default()))
-                .with_computer(Arc::clone(&computer), config.move_time),
+            games::Games::new(store.clone(), Arc::new(live::Hub::default()))
+                .with_computer(Arc::clone(&computer), config.move_time)
+                .with_ratings(store.clone()),
         );
         let accounts = Arc::new(
-            accounts::Accounts::new(Arc::new(store), Arc::clone(&games))?.with_limits(
+            accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(
                 config.login_rate,
                 config.login_client_rate,
                 config.signup_rate,
@@ -243,9 +250,19 @@ impl AppState {
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
-        // No blocks between guests.
-        let pools = pools::Pools::new(Arc::clone(&games), Arc::new(|_: &_, _: &_| false));
+        // Blocks are the accounts' (asked when a pairing is found).
+        let pools = pools::Pools::with_accounts(
+            Arc::clone(&games),
+            Arc::new(|_: &_, _: &_| false),
+            Some(store.clone()),
+        );
         pools.start();
+        let player_pages = Arc::new(players::Players::new(
+            store.clone(),
+            store.clone(),
+            store,
+            config.leaderboard,
+        ));
         let mut policy = config.policy.clone();
         let public_url = match &config.public_url {
             Some(text) => {
@@ -276,6 +293,7 @@ impl AppState {
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
                 pools,
+                player_pages,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 public_url,

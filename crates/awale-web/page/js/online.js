@@ -275,7 +275,24 @@ export function render() {
   renderPresence(g, side);
   renderOffer(g, side);
   renderActions(g, side);
+  renderRatingChange(g);
   followRematch(g, side);
+}
+
+// A rated game's end tells both players what it did to their ratings
+// (`+12`, `-12`; "?" while a rating is provisional).
+function renderRatingChange(g) {
+  const line = $("#rating-change");
+  const c = g.end && g.rating_changes;
+  line.hidden = !c;
+  if (!c) return;
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+  const shown = (r) => r.after + (r.provisional ? "?" : "");
+  line.textContent = t(
+    "rating_change",
+    seatName(g, "S") || sideName("S"), c[0].before, shown(c[0]), signed(c[0].change),
+    seatName(g, "N") || sideName("N"), c[1].before, shown(c[1]), signed(c[1].change),
+  );
 }
 
 function renderInvite(g, side) {
