@@ -65,6 +65,10 @@ pub struct SearchParams {
     /// Seeds on the board needed for the null move (with few seeds, having
     /// to move is often what loses).
     pub null_seeds: i32,
+    /// The oracle's bounds that settle nothing still bound the node's
+    /// score: they cut beyond the window, and a heuristic score outside
+    /// them is brought within.
+    pub oracle_window: bool,
 }
 
 impl Default for SearchParams {
@@ -83,6 +87,7 @@ impl Default for SearchParams {
             iir_depth: 0,
             null_reduction: 0,
             null_seeds: 0,
+            oracle_window: true,
         }
     }
 }
@@ -510,6 +515,42 @@ struct Worker<'a, 'b> {
 
 const NO_MOVE: u8 = 255;
 
+/// What the oracle says of a node.
+enum Probe {
+    /// Nothing: no oracle, too many seeds, other rules.
+    Unknown,
+    /// The node's score, settled (exact, or a bound beyond the window).
+    Settled(i32),
+    /// Bounds that settle nothing in this window.
+    Between(Known),
+}
+
+/// The scores a node's true result lies between, from the oracle's bounds
+/// on its final margin; `depends` is the lowest path index of a position
+/// whose repetition payoff widened them (`usize::MAX`: none).
+#[derive(Clone, Copy)]
+struct Known {
+    floor: i32,
+    ceiling: i32,
+    depends: usize,
+}
+
+impl Known {
+    /// From bounds `lo..=hi` on the final margin (the stores' difference
+    /// included): a margin above 0 is a win, below 0 a loss; between, a
+    /// heuristic score of that many seeds.
+    fn of_margins(lo: i32, hi: i32, depends: usize) -> Known {
+        let decided = lo > 0 || hi < 0;
+        let score = |m: i32| if decided { Score::proven(m).0 } else { m * 100 };
+        let (floor, ceiling) = (score(lo), score(hi));
+        Known {
+            floor,
+            ceiling,
+            depends,
+        }
+    }
+}
+
 impl<'a, 'b> Worker<'a, 'b> {
     fn new(shared: &'b Shared<'a>, id: usize, root: Position) -> Worker<'a, 'b> {
         let mut keys: Vec<u128> = shared.history.iter().map(|k| k.0).collect();
@@ -880,11 +921,26 @@ impl<'a, 'b> Worker<'a, 'b> {
         if alpha >= beta {
             return alpha;
         }
-        if let Some(score) = self.probe_oracle(pos, ply, alpha, beta) {
-            return score;
-        }
+        let known = match self.probe_oracle(pos, ply, alpha, beta) {
+            Probe::Settled(score) => return score,
+            Probe::Between(known) => {
+                // The oracle's bounds, beyond the window, cut as a result
+                // would.
+                if known.floor >= beta {
+                    self.rep_floor = self.rep_floor.min(known.depends);
+                    return known.floor;
+                }
+                if known.ceiling <= alpha {
+                    self.rep_floor = self.rep_floor.min(known.depends);
+                    return known.ceiling;
+                }
+                Some(known)
+            }
+            Probe::Unknown => None,
+        };
         if depth <= 0 || ply >= MAX_PLY {
-            return self.leaf(pos, legal, alpha, beta, ply);
+            let score = self.leaf(pos, legal, alpha, beta, ply);
+            return self.within_known(score, known);
         }
 
         let pv_node = beta - alpha > 1;
@@ -913,6 +969,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         if self.stopped {
             return 0;
         }
+        let best = self.within_known(best, known);
         if use_table {
             self.store(hash, best, best_move, depth, alpha, beta, ply);
         }
@@ -977,13 +1034,17 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// ([`crate::oracle::Bounds::in_game`]), and a score that depends on
     /// one of them is not stored in the table below it (docs/DATABASES.md).
     #[inline(always)]
-    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
-        let oracle = self.shared.oracle?;
+    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Probe {
+        let Some(oracle) = self.shared.oracle else {
+            return Probe::Unknown;
+        };
         let on_board = pos.seeds_on_board();
         if on_board > self.shared.oracle_seeds {
-            return None;
+            return Probe::Unknown;
         }
-        let mut b = oracle.probe(pos)?;
+        let Some(mut b) = oracle.probe(pos) else {
+            return Probe::Unknown;
+        };
         let me = pos.to_move();
         let repetition = self.rules.repetition;
         let mut depends = usize::MAX;
@@ -1007,11 +1068,32 @@ impl<'a, 'b> Worker<'a, 'b> {
             Score::proven(lo).0
         } else if hi <= 0 && Score::proven(hi).0 <= alpha {
             Score::proven(hi).0
+        } else if self.params.oracle_window {
+            return Probe::Between(Known::of_margins(lo, hi, depends));
         } else {
-            return None;
+            return Probe::Unknown;
         };
         self.rep_floor = self.rep_floor.min(depends);
-        Some(settled)
+        Probe::Settled(settled)
+    }
+
+    /// A heuristic score brought within what the oracle proved of the
+    /// node: its final margin lies between the bounds, so an evaluation
+    /// (or a search resting on evaluations) that says more or less is
+    /// wrong by at least the difference. Decided scores stand.
+    #[inline(always)]
+    fn within_known(&mut self, score: i32, known: Option<Known>) -> i32 {
+        let Some(known) = known else {
+            return score;
+        };
+        if score.abs() >= MAX_HEURISTIC {
+            return score;
+        }
+        let clamped = score.clamp(known.floor, known.ceiling);
+        if clamped != score {
+            self.rep_floor = self.rep_floor.min(known.depends);
+        }
+        clamped
     }
 
     /// A node at the horizon: the evaluation, or (when asked for) a search

@@ -52,6 +52,7 @@ fn variant(name: &str) -> Option<(SearchParams, Arc<Evaluations>)> {
             "iir_depth" => params.iir_depth = number,
             "null_reduction" => params.null_reduction = number,
             "null_seeds" => params.null_seeds = number,
+            "oracle_window" => params.oracle_window = number != 0,
             _ => return None,
         }
     }
