@@ -511,6 +511,13 @@ struct Worker<'a, 'b> {
     /// Main thread: when the clock started (None while pondering).
     clock_start: Option<Instant>,
     budget: Option<(Duration, Duration)>,
+    /// Whether the time comes from a game clock (not a fixed move time):
+    /// then the time manager may spend more or less of it.
+    clocked: bool,
+    /// Percent of the clock's share after which no new iteration starts:
+    /// more when the best move changes or the score drops, less when the
+    /// search agrees with itself.
+    time_scale: u32,
 }
 
 const NO_MOVE: u8 = 255;
@@ -591,6 +598,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             } else {
                 shared.limits.time_budget()
             },
+            clocked: shared.limits.clock.is_some() && shared.limits.movetime.is_none(),
+            time_scale: 100,
         }
     }
 
@@ -653,7 +662,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if hard {
                 return elapsed >= hard_time;
             }
-            return elapsed >= soft;
+            return elapsed >= (soft * self.time_scale / 100).min(hard_time);
         }
         false
     }
@@ -686,6 +695,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         let mut best_pv = vec![best];
         let mut completed = 0;
         let mut depth = 1;
+        // Best-move changes, recent ones weighing most (percent).
+        let mut changes: u32 = 0;
         while depth <= max_depth {
             // Helpers spread over depths so that the threads do not all
             // search the same tree in lockstep.
@@ -734,6 +745,10 @@ impl<'a, 'b> Worker<'a, 'b> {
                 break;
             }
             completed = depth;
+            if self.clocked && depth >= 4 {
+                changes = changes / 2 + if root_moves[0].index == best { 0 } else { 100 };
+                self.time_scale = time_scale(changes, best_score, score);
+            }
             best = root_moves[0].index;
             best_score = score;
             best_pv = self.pv[0][..self.pv_len[0]].to_vec();
@@ -1383,6 +1398,21 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 }
 
+/// The share of the clock's time an undisturbed search uses, in percent:
+/// 70% when the best move has not changed lately, up to 230% when it keeps
+/// changing (`changes`: 100 for a change in the last iteration, halved at
+/// each one after), and up to twice that when the score has just dropped
+/// (by 1.5 seeds or more). Decided scores are not a drop.
+fn time_scale(changes: u32, previous: i32, score: i32) -> u32 {
+    let base = 70 + changes * 4 / 5;
+    let drop = if previous.abs() < MAX_HEURISTIC && score.abs() < MAX_HEURISTIC {
+        (previous - score).clamp(0, 150) as u32
+    } else {
+        0
+    };
+    (base * (150 + drop) / 150).clamp(50, 460)
+}
+
 /// Late move reductions `ln(depth) × ln(k) × 100 / divisor` (rounded, at
 /// least 1, at most depth - 2) by depth and move index `k`.
 fn lmr_table(divisor: i32) -> [[u8; 6]; MAX_PLY + 1] {
@@ -1468,6 +1498,19 @@ fn end_score(pos: &Position, reason: EndReason, rules: &Rules, ply: usize) -> i3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_scale_spends_more_when_the_search_is_unsure() {
+        let steady = time_scale(0, 50, 50);
+        assert!(steady < 100, "{steady}");
+        assert!(time_scale(100, 50, 50) > 100);
+        assert!(time_scale(150, 50, 50) > time_scale(100, 50, 50));
+        assert!(time_scale(0, 50, -100) >= 2 * steady - 1);
+        // A rise is no reason to think longer, nor a win found.
+        assert_eq!(time_scale(0, 50, 300), steady);
+        assert_eq!(time_scale(0, 50, -Score::win_in(5).0), steady);
+        assert!(time_scale(200, 0, -150) <= 460);
+    }
 
     #[test]
     fn the_engine_can_move_to_another_thread() {
