@@ -69,6 +69,9 @@ pub struct SearchParams {
     /// score: they cut beyond the window, and a heuristic score outside
     /// them is brought within.
     pub oracle_window: bool,
+    /// Under a game clock, start new iterations for longer when the best
+    /// move changes or the score drops, for less when neither does.
+    pub time_manager: bool,
 }
 
 impl Default for SearchParams {
@@ -88,6 +91,7 @@ impl Default for SearchParams {
             null_reduction: 0,
             null_seeds: 0,
             oracle_window: true,
+            time_manager: true,
         }
     }
 }
@@ -598,7 +602,9 @@ impl<'a, 'b> Worker<'a, 'b> {
             } else {
                 shared.limits.time_budget()
             },
-            clocked: shared.limits.clock.is_some() && shared.limits.movetime.is_none(),
+            clocked: shared.params.time_manager
+                && shared.limits.clock.is_some()
+                && shared.limits.movetime.is_none(),
             time_scale: 100,
         }
     }
