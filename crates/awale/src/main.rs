@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod admin;
 mod analyze;
 mod bench;
 mod board_text;
@@ -69,6 +70,9 @@ enum Command {
     Puzzles(puzzles::Args),
     /// Copy the games file safely, even while the server runs.
     Backup(serve::BackupArgs),
+    /// The server owner's actions on accounts: grant-moderator NAME,
+    /// revoke-moderator NAME.
+    Admin(admin::Args),
     /// Load a server with simulated online games and spectators; print
     /// moves per second and delivery times as JSON.
     Loadtest(loadtest::Args),
@@ -122,6 +126,7 @@ fn main() -> ExitCode {
         Command::Puzzles(args) => puzzles::run(args),
         Command::Backup(args) => serve::backup(args),
         Command::Loadtest(args) => loadtest::run(args),
+        Command::Admin(args) => admin::run(args),
     };
     match result {
         Ok(code) => code,
