@@ -723,7 +723,7 @@ fn a_clockwise_board_is_drawn_as_the_mirror_image_and_can_be_turned() {
 }
 
 /// Game `id` once it has `n` moves, asked of the server (at most 30 s).
-fn game_with_moves(site: &Site, id: i64, n: usize) -> Value {
+fn game_with_moves(site: &Site, id: &str, n: usize) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (_, g) = site.call("GET", &format!("/api/games/{id}"), None);
@@ -760,7 +760,7 @@ fn the_computers_answer_is_there_when_the_page_comes_back() {
     let letter = first_legal(&b).expect("a legal hole");
     b.click(&format!(".hole-hit.legal[data-letter='{letter}']"));
     b.goto("about:blank");
-    let g = game_with_moves(&site, id, 2);
+    let g = game_with_moves(&site, &id, 2);
     assert_eq!(g["plies"][0]["move"], letter.as_str(), "{g}");
     assert_eq!(g["plies"][1]["side"], "N", "{g}");
     // Opened again, the page shows the answer and waits for the person.
@@ -779,7 +779,7 @@ fn the_computers_answer_is_there_when_the_page_comes_back() {
         Some(json!({"move": legal, "ply": 2})),
     );
     assert_eq!(status, 200, "{moved}");
-    game_with_moves(&site, id, 4);
+    game_with_moves(&site, &id, 4);
     open(&b, &page);
     wait_moves(&b, 4);
     person_to_play(&b, "the person's turn after the second answer");
