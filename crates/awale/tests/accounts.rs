@@ -57,13 +57,13 @@ fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
     ))
 }
 
-fn my_games(b: &Browser) -> Vec<i64> {
+fn my_games(b: &Browser) -> Vec<String> {
     let answer = fetch(b, "GET", "/api/games", Value::Null);
-    let mut ids: Vec<i64> = answer["body"]["games"]
+    let mut ids: Vec<String> = answer["body"]["games"]
         .as_array()
         .unwrap_or_else(|| panic!("{answer}"))
         .iter()
-        .filter_map(|g| g["id"].as_i64())
+        .filter_map(|g| g["id"].as_str().map(str::to_string))
         .collect();
     ids.sort_unstable();
     ids

@@ -535,7 +535,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     b.resize(1280, 900);
     b.wait_for(
         "the desktop's board",
-        "return document.querySelector('#analysis-board').clientWidth > 640",
+        "return document.querySelector('#analysis-board').clientWidth > 450",
         10,
     );
     let cramped = cramped_labels(&b, "#analysis-board");
