@@ -1322,15 +1322,9 @@ async fn an_online_games_links_come_with_their_qr_codes() {
         handoff["qr"].as_str().is_some_and(|q| q.contains("<path")),
         "{handoff}"
     );
-    let (_, local) = new_game(&app, json!({"mode": "humans"})).await;
+    let (local, _) = new_game(&app, json!({"mode": "humans"})).await;
     refused(
-        call(
-            &app,
-            "GET",
-            &format!("/api/games/{}/links", local["id"]),
-            None,
-        )
-        .await,
+        call(&app, "GET", &format!("/api/games/{local}/links"), None).await,
         StatusCode::CONFLICT,
         "not_online",
     );
