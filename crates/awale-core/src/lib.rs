@@ -19,6 +19,7 @@
 
 mod game;
 mod notation;
+pub mod oracle;
 mod position;
 mod record;
 mod rules;

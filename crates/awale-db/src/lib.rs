@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use awale_core::{Game, Move, Position, Rules};
-use awale_engine::oracle::{Bounds, Oracle};
+use awale_core::oracle::{Bounds, Oracle};
 
 pub mod cluster;
 pub mod index;

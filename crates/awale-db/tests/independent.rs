@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use awale_core::{Game, Position, Repetition, Rules, Side};
 use awale_db::Variant;
-use awale_engine::oracle::Bounds;
+use awale_core::oracle::Bounds;
 use awale_engine::{Engine, EngineOptions, Limits};
 use rand::RngExt;
 
