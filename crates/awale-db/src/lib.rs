@@ -29,8 +29,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use awale_core::{Game, Move, Position, Rules};
 use awale_core::oracle::{Bounds, Oracle};
+use awale_core::{Game, Move, Position, Rules};
 
 pub mod cluster;
 pub mod index;
