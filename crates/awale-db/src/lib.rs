@@ -536,7 +536,9 @@ pub fn build(
 /// single process), each with `threads` threads. Levels already there and
 /// sound are kept: a killed build resumes at the level it was building.
 /// `progress` hears of the whole build on process 0, and `on_level` about
-/// each level when done.
+/// each level when done. Process 0 records each level in the folder's
+/// manifest ([`manifest::Manifest`]) as soon as it is done, so a killed
+/// build keeps the record of the levels it finished.
 ///
 /// With several processes, every process builds its share of each level's
 /// boards and process 0 writes the level files, so `root` must be a folder
@@ -582,6 +584,7 @@ pub fn build_on(
     } else {
         None
     };
+    let mut manifest = manifest::Manifest::read(&dir, variant);
     let mut levels: Vec<LevelFile> = Vec::new();
     let mut summaries = Vec::new();
     for seeds in 0..=max_seeds {
@@ -661,6 +664,12 @@ pub fn build_on(
             "level done"
         );
         on_level(&summary);
+        if first {
+            manifest.record(&summary);
+            manifest
+                .write(&dir)
+                .map_err(|e| DbError::Io(e.path, e.error))?;
+        }
         summaries.push(summary);
     }
     Ok(summaries)
