@@ -498,7 +498,7 @@ async fn pair(
     let mut round = 0u64;
     while !run.over() {
         round += 1;
-        let (south, north) = if run.spread && round % 2 == 0 {
+        let (south, north) = if run.spread && round.is_multiple_of(2) {
             ((second.clone(), b), (first.clone(), a))
         } else {
             ((first.clone(), a), (second.clone(), b))
