@@ -1,7 +1,8 @@
 //! `awale loadtest --abuse`: while the honest players play, a stranger
 //! runs issue 20's findings 1, 4 and 5 against the same server from a few
-//! loopback addresses of its own: searches given up while they wait (bursts
-//! of analyses and hints with a short client timeout), a flood of public
+//! loopback addresses of its own: searches given up while they wait (40
+//! at once per address, analyses and hints with a short client timeout,
+//! asked again at once), a flood of public
 //! challenges whose makers never come, and floods of chat, reactions and
 //! renames with made-up players. Beside the online games, honest players
 //! play the computer (asking hints) and offer public challenges, and the
@@ -32,7 +33,7 @@ const LEVEL: u8 = 1;
 const PATIENCE: Duration = Duration::from_secs(15);
 /// How long the stranger waits for a search before giving it up.
 const GIVE_UP: Duration = Duration::from_millis(300);
-/// Searches the stranger asks per address in each burst, a burst a second.
+/// Searches the stranger keeps asking at once per address.
 const BURST: usize = 40;
 const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
 
@@ -422,8 +423,9 @@ async fn watch_lobby(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
     }
 }
 
-/// Finding 1: a burst a second of analyses and hints, each given up
-/// after [`GIVE_UP`].
+/// Finding 1: [`BURST`] askers at once, each asking an analysis or a
+/// hint, giving it up after [`GIVE_UP`] and asking again (50 ms after a
+/// refusal), so the stranger's places in the queue are always taken.
 async fn give_up_searches(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
     let Ok(cookie) = run.player(from).await else {
         return;
@@ -443,19 +445,17 @@ async fn give_up_searches(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>
             .and_then(|v| v["id"].as_str().map(String::from)),
         _ => None,
     };
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
-    while !run.over() {
-        tick.tick().await;
-        let mut asks = Vec::new();
-        for i in 0..BURST {
-            let run = Arc::clone(&run);
-            let abuse = Arc::clone(&abuse);
-            let cookie = cookie.clone();
-            let hint = game
-                .as_ref()
-                .filter(|_| i % 4 == 0)
-                .map(|g| format!("/api/games/{g}/hint"));
-            asks.push(tokio::spawn(async move {
+    let mut askers = Vec::new();
+    for i in 0..BURST {
+        let run = Arc::clone(&run);
+        let abuse = Arc::clone(&abuse);
+        let cookie = cookie.clone();
+        let hint = game
+            .as_ref()
+            .filter(|_| i % 4 == 0)
+            .map(|g| format!("/api/games/{g}/hint"));
+        askers.push(tokio::spawn(async move {
+            while !run.over() {
                 let ask = async {
                     match &hint {
                         Some(path) => {
@@ -469,16 +469,19 @@ async fn give_up_searches(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>
                     }
                 };
                 match tokio::time::timeout(GIVE_UP, ask).await {
-                    Ok(answer) => abuse.searches.note(&answer),
+                    Ok(answer) => {
+                        abuse.searches.note(&answer);
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
                     Err(_) => {
                         abuse.searches_given_up.fetch_add(1, Ordering::Relaxed);
                     }
                 }
-            }));
-        }
-        for a in asks {
-            let _ = a.await;
-        }
+            }
+        }));
+    }
+    for a in askers {
+        let _ = a.await;
     }
 }
 
