@@ -889,6 +889,65 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     drop(events);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
+    // Finding 4 again (`awale loadtest --abuse` at 60 games found it): the
+    // lobby took the newest 200 of challenges and games being played
+    // together, so 200 games in play hid every challenge older than them.
+    let app = app(state(quick()));
+    let honest = visit(&app).await;
+    let real = game_of(
+        &app,
+        &honest,
+        r#"{"mode":"online","name":"Ama","public":true}"#,
+    )
+    .await;
+    for i in 0..201 {
+        let ip = format!("10.2.{}.{}", i / 200, i % 200 + 1);
+        let (maker, joiner) = (
+            format!("awale_player={:064x}", 5_000 + 2 * i),
+            format!("awale_player={:064x}", 5_001 + 2 * i),
+        );
+        let made = send(
+            &app,
+            from(
+                &ip,
+                post(
+                    "/api/games",
+                    &[JSON, HOST, ("cookie", &maker)],
+                    r#"{"mode":"online","name":"Busy"}"#,
+                ),
+            ),
+        )
+        .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let id = made.body["id"].as_str().unwrap().to_string();
+        let body = json!({"name": "Bee", "key": invite_key(&app, &maker, &id).await}).to_string();
+        let joined = send(
+            &app,
+            from(
+                &ip,
+                post(
+                    &format!("/api/games/{id}/join"),
+                    &[JSON, HOST, ("cookie", &joiner)],
+                    &body,
+                ),
+            ),
+        )
+        .await;
+        assert_eq!(joined.status, StatusCode::OK, "{}", joined.body);
+    }
+    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
+    let ids: Vec<&str> = lobby.body["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![real.as_str()]);
+    assert_eq!(lobby.body["live"].as_array().unwrap().len(), 200);
+}
+
 #[tokio::test]
 async fn the_smaller_findings_are_closed() {
     // Finding 11, each in turn.
