@@ -716,6 +716,50 @@ async fn limits_hold_against_made_up_cookies() {
         }
     }
     assert!(said <= 8, "{said} messages from one address");
+    // So with reactions (eight a second per player).
+    let react = format!("/api/games/{id}/react");
+    let mut reacted = 0;
+    for i in 0..60 {
+        let cookie = format!("awale_player={:064x}", 100 + i);
+        let a = send(
+            &app,
+            from(
+                stranger,
+                post(
+                    &react,
+                    &[JSON, HOST, ("cookie", &cookie)],
+                    r#"{"kind":"applause"}"#,
+                ),
+            ),
+        )
+        .await;
+        if a.status.is_success() {
+            reacted += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    assert!(reacted <= 32, "{reacted} reactions from one address");
+    // And with renames (five at once per player).
+    let mut renamed = 0;
+    for i in 0..40 {
+        let cookie = format!("awale_player={:064x}", 200 + i);
+        let body = json!({ "name": format!("Spam {i}") }).to_string();
+        let a = send(
+            &app,
+            from(
+                stranger,
+                post("/api/me", &[JSON, HOST, ("cookie", &cookie)], &body),
+            ),
+        )
+        .await;
+        if a.status == StatusCode::OK {
+            renamed += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    assert!(renamed <= 20, "{renamed} renames from one address");
     // Renames are limited.
     let mut renamed = 0;
     for i in 0..20 {
