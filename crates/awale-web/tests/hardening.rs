@@ -1035,6 +1035,8 @@ async fn the_smaller_findings_are_closed() {
         "{}",
         a.body
     );
+    // Nor in the answer's fields (the recheck found it there whole).
+    assert!(a.body.to_string().len() < 400, "{}", a.body);
     // A damaged row: a plain 500, the cause only in the log.
     rusqlite::Connection::open(store.path())
         .unwrap()
