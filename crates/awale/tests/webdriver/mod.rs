@@ -288,6 +288,9 @@ pub struct Browser {
     addr: String,
     session: String,
     profile: PathBuf,
+    /// Started narrower than [`PHONE_WIDTH`]: its screen is emulated, so
+    /// that resizing the window would not change what the page sees.
+    phone: bool,
 }
 
 impl Browser {
@@ -353,6 +356,7 @@ impl Browser {
             addr,
             session: String::new(),
             profile,
+            phone: width < PHONE_WIDTH,
         };
         let value = browser.command("POST", "/session", Some(&caps));
         browser.session = value["sessionId"]
@@ -547,13 +551,33 @@ impl Browser {
         }
     }
 
-    /// Resizes the browser window.
+    /// Resizes the browser window. A browser started as a phone has an
+    /// emulated screen, which the window's size does not change: the
+    /// emulated screen is resized instead (a phone's below
+    /// [`PHONE_WIDTH`], a desktop's above).
     pub fn resize(&self, width: u32, height: u32) {
-        self.session_command(
-            "POST",
-            "/window/rect",
-            Some(&json!({"width": width, "height": height})),
-        );
+        if self.phone {
+            let phone = width < PHONE_WIDTH;
+            self.cdp(
+                "Emulation.setDeviceMetricsOverride",
+                json!({
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": if phone { 2.0 } else { 1.0 },
+                    "mobile": phone,
+                }),
+            );
+            self.cdp(
+                "Emulation.setTouchEmulationEnabled",
+                json!({ "enabled": phone }),
+            );
+        } else {
+            self.session_command(
+                "POST",
+                "/window/rect",
+                Some(&json!({"width": width, "height": height})),
+            );
+        }
     }
 
     /// Emulates a network (Chromium's throttling): `latency_ms` added to
