@@ -94,7 +94,7 @@ function drawPlayer() {
   const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "long" });
   $("#player-since").textContent = t("player_since", date.format(new Date(page.created_ms)));
   const res = page.results;
-  $("#player-results").textContent = t("player_results", { wins: res.wins, draws: res.draws, losses: res.losses });
+  $("#player-results").textContent = [t("player_wins", res.wins), t("player_draws", res.draws), t("player_losses", res.losses)].join(" · ");
   const playing = $("#player-playing");
   playing.hidden = !page.playing;
   if (page.playing) {
