@@ -389,7 +389,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     );
 
     // On a phone, in English: Ama's page, found from the opponent's link.
-    kofi.goto(&format!("{url}/#player=kofi_7"));
+    kofi.goto(&format!("{url}/@/kofi_7"));
     kofi.wait_for(
         "his page",
         "return document.querySelectorAll('#player-games li.played').length === 3",

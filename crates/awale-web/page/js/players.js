@@ -146,7 +146,8 @@ function drawGraph(rating) {
   box.hidden = !rating;
   if (!rating) return;
   const points = rating.graph;
-  const W = 600, H = 200, left = 48, right = 12, top = 14, bottom = 28;
+  // As wide as its box, so that its words keep the page's size on a phone.
+  const W = Math.max(280, Math.round(box.clientWidth || 600)), H = 200, left = 48, right = 12, top = 14, bottom = 28;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
