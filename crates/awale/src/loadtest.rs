@@ -7,7 +7,11 @@
 //! `--logins N`, N log-ins a second to accounts made at the start (the
 //! right password: every one is hashed) run beside the games, so the moves'
 //! times show what a flood of log-ins does to them. With `--abuse`, a
-//! stranger attacks the same server meanwhile (see [`abuse`]). Without
+//! stranger attacks the same server meanwhile (see [`abuse`]). With
+//! `--pools N`, N more players seek in the quick-pairing pools at once
+//! (spread over the seven clocks), each playing the game it is paired
+//! into, then seeking again, until the time is up: the report adds how
+//! many were paired and how long each waited. Without
 //! `--addr`, it starts its own server on a free loopback port with a
 //! scratch games file, and reports its log's (WAL's) largest size. Its last
 //! line is one JSON object.
@@ -65,6 +69,11 @@ pub struct Args {
     /// public challenges. The server must be on loopback.
     #[arg(long)]
     abuse: bool,
+    /// Players seeking in the quick-pairing pools at once (0: none),
+    /// spread over the seven pools; each plays the game it is paired
+    /// into, then seeks again.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pools: usize,
 }
 
 /// Accounts the log-ins go to.
@@ -480,6 +489,89 @@ async fn watch(run: Arc<Run>, game: GameRef, from: Option<IpAddr>) {
 /// A game, by its public id.
 type GameRef = Arc<str>;
 
+/// What the pool seekers got: how long each pairing took, from the first
+/// seek to the answer naming the game.
+#[derive(Default)]
+struct Pairings {
+    pairing_ms: Vec<f64>,
+}
+
+/// One player seeking in `pool` (`3+2`), as the page does: the seek is
+/// asked again while it waits; once paired, it plays its side of the game,
+/// then seeks again, until the time is up.
+async fn seek(
+    run: Arc<Run>,
+    n: usize,
+    pool: String,
+    pairings: Arc<Mutex<Pairings>>,
+    games: Arc<Mutex<Vec<GameRef>>>,
+) {
+    let from = run.honest(n);
+    let cookie = match run.player(from).await {
+        Ok(c) => c,
+        Err(e) => return run.error(format!("pool player: {e:#}")),
+    };
+    let path = format!("/api/pools/{pool}/seek?wait_s=5");
+    let mut seed = (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+    while !run.over() {
+        let started = Instant::now();
+        let paired = loop {
+            if run.over() {
+                return;
+            }
+            let answer = run
+                .request_from(
+                    from,
+                    "POST",
+                    &path,
+                    Some(&cookie),
+                    Some(json!({"name": format!("Seeker {n}")})),
+                )
+                .await;
+            match answer {
+                Ok((StatusCode::OK, _, body)) => {
+                    let news: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                    let paired = &news["paired"];
+                    if let (Some(game), Some(side)) =
+                        (paired["game"].as_str(), paired["side"].as_str())
+                    {
+                        break (GameRef::from(game), side == "N");
+                    }
+                }
+                Ok((status, _, body)) => {
+                    if !run.over() {
+                        run.error(format!("seek: {status} {}", String::from_utf8_lossy(&body)));
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => {
+                    if !run.over() {
+                        run.error(format!("seek: {e:#}"));
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        };
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        pairings
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pairing_ms
+            .push(ms);
+        let (game, north) = paired;
+        // Both players of a game are seekers: the South one lists it.
+        if !north {
+            games
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(game.clone());
+        }
+        seed = seed.rotate_left(13) ^ 0x9E37_79B9;
+        let me = if north { "N" } else { "S" };
+        play(Arc::clone(&run), game, (cookie.clone(), from), me, seed | 1).await;
+    }
+}
+
 /// One pair of players, game after game, with `spectators` watching each
 /// (honest clients `first_spectator`.. under `--abuse`). Under `--abuse`
 /// the two take turns making the game, as two people would, so neither
@@ -644,7 +736,10 @@ async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    anyhow::ensure!(
+        args.games > 0 || args.pools > 0,
+        "--games must be at least 1 (or --pools give players)"
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -700,10 +795,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut next_client = 2 * args.games;
         for slot in 0..args.games {
             // Spectators spread evenly: the first games get one more.
-            let watching = args.spectators / args.games + usize::from(slot < args.spectators % args.games);
+            let watching = args.spectators / args.games.max(1) + usize::from(slot < args.spectators % args.games.max(1));
             let spectators = (watching, next_client);
             next_client += watching;
             pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, spectators, Arc::clone(&games))));
+        }
+        let pairings = Arc::new(Mutex::new(Pairings::default()));
+        let pool_names: Vec<String> = awale_web::pools::POOLS.iter().map(|p| p.name()).collect();
+        for n in 0..args.pools {
+            let pool = pool_names[n % pool_names.len()].clone();
+            let task = seek(Arc::clone(&run), next_client, pool, Arc::clone(&pairings), Arc::clone(&games));
+            next_client += 1;
+            pairs.push(tokio::spawn(task));
         }
         let abuse = args.abuse.then(|| tokio::spawn(abuse::run(Arc::clone(&run), next_client)));
         for p in pairs {
@@ -758,6 +861,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if let Some(abuse) = abuse {
             report["abuse"] = abuse;
+        }
+        if args.pools > 0 {
+            let mut p = pairings.lock().unwrap_or_else(|p| p.into_inner());
+            report["pools"] = json!(args.pools);
+            report["paired"] = json!(p.pairing_ms.len());
+            report["pairing_ms"] = json!({"p50": round(percentile(&mut p.pairing_ms, 50.0)), "p99": round(percentile(&mut p.pairing_ms, 99.0))});
         }
         if let Some((max, (idle, after))) = wal {
             let mb = |bytes: u64| round(bytes as f64 / 1_048_576.0);

@@ -286,3 +286,35 @@ fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
     // The scratch games file's log was looked at, and emptied once idle.
     assert_eq!(last["wal_mb"]["idle"], 0.0, "{last}");
 }
+
+#[test]
+fn the_loadtests_pool_seekers_are_paired_and_play_their_games() {
+    // Issue 22's check: `awale loadtest --pools N` seeks in the quick
+    // pairing pools through the public API, plays the games it is paired
+    // into, and reports the pairings with their waits.
+    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args([
+            "loadtest",
+            "--games",
+            "0",
+            "--pools",
+            "28",
+            "--seconds",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["errors"], 0, "{last} {stderr}");
+    assert_eq!(last["lost"], 0, "{last}");
+    assert_eq!(last["pools"], 28, "{last}");
+    // Four seekers in each of the seven pools: each is paired at least
+    // once, and the pairs play.
+    assert!(last["paired"].as_u64().unwrap() >= 28, "{last}");
+    assert!(last["moves"].as_u64().unwrap() > 0, "{last}");
+    let p50 = last["pairing_ms"]["p50"].as_f64().unwrap();
+    assert!(p50 > 0.0, "{last}");
+}
