@@ -73,17 +73,8 @@ pub struct Score {
 
 impl From<awale_engine::Score> for Score {
     fn from(s: awale_engine::Score) -> Score {
-        let cp = if let Some(m) = s.proven_margin() {
-            m * 100
-        } else if s.is_win() {
-            5_000
-        } else if s.is_loss() {
-            -5_000
-        } else {
-            s.cp_value()
-        };
         Score {
-            cp,
+            cp: s.hundredths(),
             decided: s.is_decided(),
             plies_to_end: s.plies_to_end(),
             text: s.to_string(),

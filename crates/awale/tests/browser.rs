@@ -5,8 +5,8 @@
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored:
 //! the run says so and counts them. With `AWALE_SCREENSHOTS=1` the
 //! screenshots go to `docs/` (those shown in the README); otherwise to a
-//! temporary directory. `repeat_visit_on_slow_3g` is a measurement, run by
-//! hand (see docs/BENCHMARKS.md).
+//! temporary directory. The page's loading on slow 3G is measured by a
+//! benchmark (`benches/page_load.rs`).
 
 mod webdriver;
 
@@ -460,11 +460,17 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     assert!(problems.is_empty(), "new game dialog: {problems:?}");
     b.screenshot(&shot_path("phone-new-game.png"));
     b.click("input[name=mode][value=humans] + span");
+    // The game shown before (the last one imported, North to move) is not
+    // the new one: waiting for "a game whose id is in the address" alone
+    // passed at once, with the old game's "Au tour de Nord" (a flake).
+    let before = hash(&b);
     b.click("#btn-start");
+    b.exec("window.__before = arguments[0]", json!([before]));
     b.wait_for(
         "the new game",
         "const id = location.hash.replace('#game=', ''); \
-         return id.length > 0 && document.querySelector('#game-info').textContent.startsWith('Partie ' + id)",
+         return location.hash !== window.__before && id.length > 0 \
+           && document.querySelector('#game-info').textContent.startsWith('Partie ' + id)",
         10,
     );
     wait_for_person(&b);
@@ -532,8 +538,72 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     );
     let cramped = cramped_labels(&b, "#analysis-board");
     assert!(cramped.is_empty(), "phone: {cramped:?}");
-    // (The same check on the desktop board, after a resize, waits for
-    // the next session: the board did not grow within 10 s here.)
+    // The same page on a desktop's screen (a phone's screen is emulated:
+    // `resize` changes the emulated screen, as the window's size would not).
+    b.resize(1280, 900);
+    b.wait_for(
+        "the desktop's board",
+        "return window.innerWidth === 1280 && document.querySelector('#analysis-board').clientWidth > 450",
+        10,
+    );
+    let cramped = cramped_labels(&b, "#analysis-board");
+    assert!(cramped.is_empty(), "desktop: {cramped:?}");
+    assert_eq!(header_rows(&b), 1, "the desktop header");
+}
+
+/// What of the header does not fit: a button past the screen's edge or
+/// under another one, a word cut in its button, a page wider than the
+/// screen.
+fn header_overflow(b: &Browser) -> Vec<String> {
+    b.strings(
+        "const bad = [], w = window.innerWidth;
+         const items = [...document.querySelectorAll('header button, header a')]
+           .filter(e => e.offsetParent !== null);
+         const boxes = items.map(e => e.getBoundingClientRect());
+         items.forEach((e, i) => {
+           const r = boxes[i], name = e.id || e.className;
+           if (r.left < -0.5 || r.right > w + 0.5) bad.push(`${name} past the edge: ${r.left.toFixed(0)}-${r.right.toFixed(0)}`);
+           if (e.scrollWidth > e.clientWidth + 1) bad.push(`${name} cut: ${e.scrollWidth} > ${e.clientWidth}`);
+           boxes.forEach((o, j) => {
+             const overlap = Math.min(r.right, o.right) - Math.max(r.left, o.left) > 1
+               && Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top) > 1;
+             if (j > i && overlap) bad.push(`${name} over ${items[j].id || items[j].className}`);
+           });
+         });
+         if (document.documentElement.scrollWidth > w) bad.push(`page ${document.documentElement.scrollWidth} wide`);
+         return bad;",
+    )
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_header_fits_at_every_width_in_french_and_english() {
+    let site = Site::start("header");
+    // Started as a phone: its emulated screen is resized to each width.
+    let b = Browser::start("header", "fr-FR,fr", 390, 844);
+    open(&b, &site.url);
+    wait_dialog(&b);
+    b.click("#dlg-new button[value=cancel]");
+    // The rows of buttons each width gives (style.css): two below a wide
+    // desktop's (New game, the account and the icons; then the views), one
+    // above.
+    let widths = [(390, 2), (768, 2), (1024, 2), (1280, 1)];
+    for lang in ["fr", "en"] {
+        if b.string("return document.documentElement.lang") != lang {
+            switch_language(&b, lang);
+        }
+        for (width, rows) in widths {
+            b.resize(width, 900);
+            b.wait_for(
+                &format!("a screen {width} wide"),
+                &format!("return window.innerWidth === {width}"),
+                10,
+            );
+            let overflow = header_overflow(&b);
+            assert!(overflow.is_empty(), "{lang} at {width}: {overflow:?}");
+            assert_eq!(header_rows(&b), rows, "{lang} at {width}: rows");
+        }
+    }
 }
 
 #[test]
@@ -1059,61 +1129,4 @@ fn switching_the_language_changes_every_word_a_hint_and_a_refusal_included() {
     switch_language(&b, "en");
     let error = b.text("#import-error");
     assert!(error.contains("the Result tag says 0-1"), "{error}");
-}
-
-/// A repeat visit on Chrome's "Slow 3G" profile (2 s round trips, 50 kB/s
-/// each way): how soon the page is usable (the board of the game drawn and
-/// the menu answering), and the first visit for comparison. A measurement,
-/// run by hand: `cargo test --profile fast -p awale --test browser --
-/// --ignored repeat_visit_on_slow_3g --nocapture`.
-#[test]
-#[ignore = "a measurement: run by hand (docs/BENCHMARKS.md)"]
-fn repeat_visit_on_slow_3g() {
-    let site = Site::start("slow3g");
-    let url = &site.url;
-    let id = site.import(json!({"record": "1. F f 2. A a *"}));
-    let b = Browser::start("slow3g", "en-US,en", 1280, 900);
-    let usable =
-        "const m = performance.getEntriesByName('awale-usable')[0]; return m ? m.startTime : null";
-    let bytes = "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))
-                   .reduce((s, e) => s + (e.transferSize || 0), 0)";
-    // A new query string each time: a whole new load, not a move within
-    // the page. How soon it is usable; then its moves are waited for.
-    let visit = |n: usize| {
-        b.goto(&format!("{url}/?visit={n}#game={id}"));
-        let ms = b.wait_for("the page", usable, 120);
-        b.wait_for(
-            "the moves",
-            "return document.querySelectorAll('#move-list .mv').length === 4",
-            120,
-        );
-        ms
-    };
-    b.set_network("Slow 3G", 2000, 50_000, 50_000);
-    let first = visit(0);
-    let first_bytes = b.eval(bytes);
-    b.wait_for(
-        "the service worker",
-        "return !!navigator.serviceWorker.controller",
-        120,
-    );
-    let repeat: Vec<Value> = (1..=5).map(visit).collect();
-    let repeat_bytes = b.eval(bytes);
-    // For comparison: without the service worker, the browser's cache
-    // alone (the page is checked, a 304; the versioned files are kept).
-    let mut http_cache = Vec::new();
-    for n in 6..=8 {
-        b.exec_async(
-            "const done = arguments[arguments.length - 1];
-             navigator.serviceWorker.getRegistrations()
-               .then((rs) => Promise.all(rs.map((r) => r.unregister()))).then(() => done(true));",
-        );
-        http_cache.push(visit(n));
-    }
-    println!(
-        "{}",
-        json!({"profile": "Slow 3G (2000 ms, 50 kB/s)", "first_visit_ms": first, "first_visit_bytes": first_bytes,
-               "repeat_visit_ms": repeat, "repeat_visit_bytes": repeat_bytes,
-               "repeat_visit_without_service_worker_ms": http_cache})
-    );
 }
