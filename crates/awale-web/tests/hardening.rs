@@ -2,7 +2,8 @@
 //! site's requests, unknown host names, forged cookies, abandoned searches,
 //! floods of new games, and games files that are damaged, foreign or old.
 //! Each test is one finding of the attack test (issue 10) that main at
-//! 4712cf4 failed.
+//! 4712cf4 failed, or of the second one (issue 20, from "a second attack
+//! test" on) that main at 6db840a failed.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
