@@ -2,7 +2,8 @@
 //! site's requests, unknown host names, forged cookies, abandoned searches,
 //! floods of new games, and games files that are damaged, foreign or old.
 //! Each test is one finding of the attack test (issue 10) that main at
-//! 4712cf4 failed.
+//! 4712cf4 failed, or of the second one (issue 20, from "a second attack
+//! test" on) that main at 6db840a failed.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -501,6 +502,68 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
     for ask in flood {
         ask.abort();
     }
+}
+
+#[tokio::test]
+async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
+    // Finding 2: invitations were `?join=<sequential id>`: reading 1,000
+    // ids took 0.08 s, and a stranger took a private game's free seat.
+    let app = app(state(quick()));
+    let (ama, kofi, stranger) = (visit(&app).await, visit(&app).await, visit(&app).await);
+    let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
+    assert_eq!(id.len(), 10, "{id}");
+    assert!(id.chars().all(|c| c.is_ascii_alphanumeric()), "{id}");
+    assert!(id.parse::<u64>().is_err(), "{id}");
+    // The store's number opens nothing for a stranger (it is the first
+    // game: number 1), and the game's players only.
+    let a = send(
+        &app,
+        get("/api/games/1", &[HOST, ("cookie", stranger.as_str())]),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.body);
+    assert_eq!(a.body["reason"], "numbered");
+    let a = send(&app, get("/api/games/1", &[HOST, ("cookie", ama.as_str())])).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(a.body["id"], id.as_str());
+    // The invitation is given to the game's players only.
+    let links = format!("/api/games/{id}/links");
+    let a = send(&app, get(&links, &[HOST, ("cookie", stranger.as_str())])).await;
+    assert_eq!(a.body["invite"], Value::Null, "{}", a.body);
+    let key = invite_key(&app, &ama, &id).await;
+    assert_eq!(key.len(), 22, "{key}");
+    // Without the key, or with a wrong one, the seat is refused.
+    let join = format!("/api/games/{id}/join");
+    let wrong = format!(
+        "{}{}",
+        &key[..21],
+        if key.ends_with('A') { 'B' } else { 'A' }
+    );
+    for (body, reason) in [
+        (json!({"name": "Eve"}), "missing"),
+        (json!({"name": "Eve", "key": wrong}), "wrong"),
+    ] {
+        let a = send(
+            &app,
+            post(
+                &join,
+                &[JSON, HOST, ("cookie", stranger.as_str())],
+                &body.to_string(),
+            ),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+        assert_eq!(a.body["error"], "invite_key");
+        assert_eq!(a.body["reason"], reason);
+    }
+    // The friend with the whole link takes it.
+    let body = json!({"name": "Kofi", "key": key}).to_string();
+    let a = send(
+        &app,
+        post(&join, &[JSON, HOST, ("cookie", kofi.as_str())], &body),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
 
 #[tokio::test]

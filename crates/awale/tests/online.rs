@@ -369,6 +369,15 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
             b.eval("return document.querySelectorAll('#chat-lines img').length"),
             json!(0)
         );
+        // Each name and message keeps its own direction: a right-to-left
+        // text cannot turn the words around it (issue 20, finding 9).
+        assert_eq!(
+            b.eval(
+                "return [...document.querySelectorAll('#chat-lines li.line .name, \
+                 #chat-lines li.line .text')].every(e => e.dir === 'auto')"
+            ),
+            json!(true)
+        );
     }
     assert!(!chat_lines(&cleo).iter().any(|l| l.contains("Bonne chance")));
     let (_, lines) = site.call("GET", &format!("/api/games/{first}/chat"), None);

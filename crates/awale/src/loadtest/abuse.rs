@@ -256,6 +256,11 @@ async fn against_the_computer(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpA
             if head.end.is_some() || head.legal.is_empty() {
                 break;
             }
+            if head.to_move != "S" {
+                // The computer starts (or is still thinking).
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
             let plies = head.plies.as_ref().map_or(0, Vec::len);
             mine += 1;
             if mine % 2 == 1 {
