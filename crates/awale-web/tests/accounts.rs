@@ -563,7 +563,10 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
         .await;
     assert_eq!(
         (status, body["error"].as_str()),
-        (StatusCode::UNPROCESSABLE_ENTITY, Some("rated_from_position")),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("rated_from_position")
+        ),
         "{body}"
     );
     // Casual unless asked.

@@ -418,4 +418,38 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     kofi.goto(&format!("{url}/#player=nobody_here"));
     kofi.wait_shown("#player-missing", 20);
     assert_eq!(kofi.text("#player-missing"), "No player has this name.");
+
+    // A rated game with a friend, chosen in the new game dialog (an
+    // account may; a guest's choice is casual only).
+    ama.goto(&format!("{url}/@/Ama_K"));
+    wait_account_button(&ama, "Ama_K");
+    tap(&ama, "#btn-new");
+    ama.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        10,
+    );
+    tap(&ama, "#dlg-new input[name=mode][value=online] + span");
+    tap(&ama, "#dlg-new input[name=rated][value=rated] + span");
+    tap(&ama, "#btn-start");
+    ama.wait_for(
+        "the rated game",
+        "return location.hash.startsWith('#game=') && document.querySelector('#game-info').textContent.includes('Rated game')",
+        20,
+    );
+    let id = webdriver::game_id(&ama);
+    let (_, view) = site.call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(view["rated"], true, "{view}");
+    let guest = Browser::start("players-guest", "fr-FR,fr", 1280, 900);
+    open(&guest, &url);
+    close_first_dialog(&guest);
+    tap(&guest, "#btn-new");
+    tap(&guest, "#dlg-new input[name=mode][value=online] + span");
+    assert_eq!(
+        guest.eval(
+            "return document.querySelector('#dlg-new input[name=rated][value=rated]').disabled"
+        ),
+        json!(true),
+        "a guest cannot choose a rated game"
+    );
 }
