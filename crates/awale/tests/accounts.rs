@@ -414,6 +414,18 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone leaderboard: {wide:?}");
     screenshot(&kofi, "screenshot-leaderboard-phone-en.png");
+    // One's own page, from the account's dialog.
+    kofi.goto(&format!("{url}/#rules"));
+    wait_account_button(&kofi, "kofi_7");
+    tap(&kofi, "#btn-account");
+    kofi.wait_shown("#dlg-account [data-pane=account]", 10);
+    tap(&kofi, "#account-page");
+    kofi.wait_for(
+        "his own page, the dialog closed",
+        "return location.hash === '#player=kofi_7' && !document.querySelector('#dlg-account').open \
+           && document.querySelectorAll('#player-games li.played').length === 3",
+        20,
+    );
     // Nobody of that name: said, no error.
     kofi.goto(&format!("{url}/#player=nobody_here"));
     kofi.wait_shown("#player-missing", 20);
