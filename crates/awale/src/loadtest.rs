@@ -6,11 +6,16 @@
 //! end, every acknowledged move is looked for in the store. With
 //! `--logins N`, N log-ins a second to accounts made at the start (the
 //! right password: every one is hashed) run beside the games, so the moves'
-//! times show what a flood of log-ins does to them. Without
+//! times show what a flood of log-ins does to them. With `--abuse`, a
+//! stranger attacks the same server meanwhile (see [`abuse`]). Without
 //! `--addr`, it starts its own server on a free loopback port with a
-//! scratch games file. Its last line is one JSON object.
+//! scratch games file, and reports its log's (WAL's) largest size. Its last
+//! line is one JSON object.
+
+mod abuse;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -52,6 +57,14 @@ pub struct Args {
     /// the start, with their right password.
     #[arg(long, default_value_t = 0, value_name = "N")]
     logins: u64,
+    /// A stranger attacks meanwhile: searches abandoned while they wait,
+    /// a flood of challenges, chat, reactions and renames with made-up
+    /// players, from several loopback addresses. The server keeps every
+    /// limit it ships with, and each honest player has an address of its
+    /// own; honest players also play the computer, ask hints and offer
+    /// public challenges. The server must be on loopback.
+    #[arg(long)]
+    abuse: bool,
 }
 
 /// Accounts the log-ins go to.
@@ -132,9 +145,24 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
 
 type Http = Client<HttpConnector, Full<Bytes>>;
 
+/// A client whose connections come from `from` (any address), a loopback
+/// address of its own, so the server counts its limits apart.
+fn http_client(from: Option<IpAddr>) -> Http {
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    connector.set_local_address(from);
+    Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(usize::MAX)
+        .build(connector)
+}
+
 /// What all the simulated clients share.
 struct Run {
     client: Http,
+    /// The clients of each address (under `--abuse`).
+    clients: Mutex<HashMap<IpAddr, Http>>,
+    /// Each honest player on an address of its own (`--abuse`).
+    spread: bool,
     addr: String,
     deadline: Instant,
     stop: AtomicBool,
@@ -163,8 +191,40 @@ impl Run {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
 
+    /// The `n`th honest client's address: 127.1.x.y under `--abuse`, else
+    /// none of its own.
+    fn honest(&self, n: usize) -> Option<IpAddr> {
+        self.spread
+            .then(|| IpAddr::from([127, 1, (n / 250 % 256) as u8, (n % 250 + 1) as u8]))
+    }
+
+    /// The client whose connections come from `from`.
+    fn client(&self, from: Option<IpAddr>) -> Http {
+        let Some(ip) = from else {
+            return self.client.clone();
+        };
+        self.clients
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(ip)
+            .or_insert_with(|| http_client(Some(ip)))
+            .clone()
+    }
+
     async fn request(
         &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
+        self.request_from(None, method, path, cookie, body).await
+    }
+
+    /// A request whose connection comes from `from`.
+    async fn request_from(
+        &self,
+        from: Option<IpAddr>,
         method: &str,
         path: &str,
         cookie: Option<&str>,
@@ -183,7 +243,10 @@ impl Run {
             req = req.header("content-type", "application/json");
         }
         let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
-        let res = self.client.request(req.body(Full::new(body))?).await?;
+        let res = self
+            .client(from)
+            .request(req.body(Full::new(body))?)
+            .await?;
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await?.to_bytes();
@@ -191,8 +254,10 @@ impl Run {
     }
 
     /// A new player: the cookie the server sets on a first visit.
-    async fn player(&self) -> anyhow::Result<String> {
-        let (_, headers, _) = self.request("GET", "/api/me", None, None).await?;
+    async fn player(&self, from: Option<IpAddr>) -> anyhow::Result<String> {
+        let (_, headers, _) = self
+            .request_from(from, "GET", "/api/me", None, None)
+            .await?;
         let cookie = headers
             .get("set-cookie")
             .and_then(|v| v.to_str().ok())
@@ -220,6 +285,7 @@ struct Head {
 /// returns false or the stream ends.
 async fn read_events(
     run: &Run,
+    from: Option<IpAddr>,
     path: &str,
     cookie: Option<&str>,
     mut on_event: impl FnMut(&str, &str) -> bool,
@@ -229,7 +295,7 @@ async fn read_events(
         req = req.header("cookie", c);
     }
     let res = run
-        .client
+        .client(from)
         .request(req.body(Full::new(Bytes::new()))?)
         .await?;
     anyhow::ensure!(res.status() == StatusCode::OK, "{path}: {}", res.status());
@@ -288,7 +354,13 @@ fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
 }
 
 /// One player of one game: moves when it is their turn, until the end.
-async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, seed: u64) {
+async fn play(
+    run: Arc<Run>,
+    game: GameRef,
+    (cookie, from): (String, Option<IpAddr>),
+    me: &'static str,
+    seed: u64,
+) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
     let listener = {
         let run = Arc::clone(&run);
@@ -296,7 +368,7 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
         let game = game.clone();
         tokio::spawn(async move {
             let path = format!("/api/games/{game}/events");
-            let result = read_events(&run, &path, Some(&cookie), |name, data| {
+            let result = read_events(&run, from, &path, Some(&cookie), |name, data| {
                 if name == "move" {
                     if let Some(i) = move_index(data) {
                         // The opponent's move reaching me.
@@ -350,7 +422,8 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
             .insert((game.clone(), plies), Instant::now());
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
-            .request(
+            .request_from(
+                from,
                 "POST",
                 &path,
                 Some(&cookie),
@@ -383,9 +456,9 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
 }
 
 /// A spectator of one game: times each move's arrival.
-async fn watch(run: Arc<Run>, game: GameRef) {
+async fn watch(run: Arc<Run>, game: GameRef, from: Option<IpAddr>) {
     let path = format!("/api/games/{game}/events");
-    let result = read_events(&run, &path, None, |name, data| {
+    let result = read_events(&run, from, &path, None, |name, data| {
         if name == "move" {
             if let Some(i) = move_index(data) {
                 note_arrival(&run, &game, i, &run.spectator_ms);
@@ -407,20 +480,35 @@ async fn watch(run: Arc<Run>, game: GameRef) {
 /// A game, by its public id.
 type GameRef = Arc<str>;
 
-/// One pair of players, game after game, with `spectators` watching each.
-async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
-    let (south, north) = match tokio::try_join!(run.player(), run.player()) {
+/// One pair of players, game after game, with `spectators` watching each
+/// (honest clients `first_spectator`.. under `--abuse`). Under `--abuse`
+/// the two take turns making the game, as two people would, so neither
+/// offers more games than a person does.
+async fn pair(
+    run: Arc<Run>,
+    slot: usize,
+    (spectators, first_spectator): (usize, usize),
+    games: Arc<Mutex<Vec<GameRef>>>,
+) {
+    let (a, b) = (run.honest(2 * slot), run.honest(2 * slot + 1));
+    let (first, second) = match tokio::try_join!(run.player(a), run.player(b)) {
         Ok(p) => p,
         Err(e) => return run.error(format!("players: {e:#}")),
     };
     let mut round = 0u64;
     while !run.over() {
         round += 1;
+        let (south, north) = if run.spread && round.is_multiple_of(2) {
+            ((second.clone(), b), (first.clone(), a))
+        } else {
+            ((first.clone(), a), (second.clone(), b))
+        };
         let made = run
-            .request(
+            .request_from(
+                south.1,
                 "POST",
                 "/api/games",
-                Some(&south),
+                Some(&south.0),
                 Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
             )
             .await;
@@ -450,10 +538,11 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             .push(game.clone());
         // The invitation's key, as its maker's page has it.
         let links = run
-            .request(
+            .request_from(
+                south.1,
                 "GET",
                 &format!("/api/games/{game}/links"),
-                Some(&south),
+                Some(&south.0),
                 None,
             )
             .await;
@@ -470,10 +559,11 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         };
         let path = format!("/api/games/{game}/join");
         match run
-            .request(
+            .request_from(
+                north.1,
                 "POST",
                 &path,
-                Some(&north),
+                Some(&north.0),
                 Some(json!({"name": format!("North {slot}"), "key": key})),
             )
             .await
@@ -489,21 +579,22 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             }
         }
         let mut tasks = Vec::new();
-        for _ in 0..spectators {
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone())));
+        for k in 0..spectators {
+            let from = run.honest(first_spectator + k);
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), from)));
         }
         let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
         tasks.push(tokio::spawn(play(
             Arc::clone(&run),
             game.clone(),
-            south.clone(),
+            south,
             "S",
             seed | 1,
         )));
         tasks.push(tokio::spawn(play(
             Arc::clone(&run),
             game,
-            north.clone(),
+            north,
             "N",
             seed.rotate_left(17) | 1,
         )));
@@ -560,19 +651,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("cannot start the runtime")?;
     runtime.block_on(async move {
         let (addr, server) = match &args.addr {
-            Some(addr) => (addr.clone(), None),
+            Some(addr) => {
+                if args.abuse {
+                    let on_loopback = addr
+                        .parse::<std::net::SocketAddr>()
+                        .is_ok_and(|a| a.ip().is_loopback());
+                    anyhow::ensure!(
+                        on_loopback,
+                        "--abuse spreads its clients over loopback addresses: \
+                         give a server on loopback (--addr 127.0.0.1:PORT), not {addr}"
+                    );
+                }
+                (addr.clone(), None)
+            }
             None => {
-                let (addr, server) = start_server().await?;
+                let (addr, server) = start_server(args.abuse).await?;
                 (addr, Some(server))
             }
         };
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        let client = Client::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(usize::MAX)
-            .build(connector);
         let run = Arc::new(Run {
-            client,
+            client: http_client(None),
+            clients: Mutex::new(HashMap::new()),
+            spread: args.abuse,
             addr,
             deadline: Instant::now() + Duration::from_secs(args.seconds),
             stop: AtomicBool::new(false),
@@ -586,18 +686,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             think: Duration::from_millis(args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
+        let wal = server.as_ref().map(|(_, store)| {
+            let mut path = store.path().as_os_str().to_owned();
+            path.push("-wal");
+            let path = std::path::PathBuf::from(path);
+            (tokio::spawn(wal_watch(Arc::clone(&run), path.clone())), path)
+        });
         let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
         let started = Instant::now();
         let mut pairs = Vec::new();
+        // Honest clients by number: the players, then the spectators, then
+        // (under --abuse) the computer's players and the challenges' makers.
+        let mut next_client = 2 * args.games;
         for slot in 0..args.games {
             // Spectators spread evenly: the first games get one more.
             let watching = args.spectators / args.games + usize::from(slot < args.spectators % args.games);
-            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, watching, Arc::clone(&games))));
+            let spectators = (watching, next_client);
+            next_client += watching;
+            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, spectators, Arc::clone(&games))));
         }
+        let abuse = args.abuse.then(|| tokio::spawn(abuse::run(Arc::clone(&run), next_client)));
         for p in pairs {
             let _ = p.await;
         }
+        let abuse = match abuse {
+            Some(task) => Some(task.await.context("the stranger")?),
+            None => None,
+        };
         run.stop.store(true, Ordering::Relaxed);
+        let wal = match wal {
+            Some((task, path)) => Some((task.await.context("the log's size")?, wal_idle(&path).await)),
+            None => None,
+        };
         let logins = match flood {
             Some(task) => Some(task.await.context("log-ins")??),
             None => None,
@@ -636,6 +756,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
             });
         }
+        if let Some(abuse) = abuse {
+            report["abuse"] = abuse;
+        }
+        if let Some((max, (idle, after))) = wal {
+            let mb = |bytes: u64| round(bytes as f64 / 1_048_576.0);
+            report["wal_mb"] = json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round(after)});
+        }
         println!("{report}");
         if let Some((state, store)) = server {
             state.stop();
@@ -646,30 +773,67 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A server on a free loopback port with a scratch games file and no
-/// limits per client (every simulated client comes from one address).
-async fn start_server() -> anyhow::Result<(String, (awale_web::AppState, awale_web::Store))> {
+/// The largest size of the games file's log (`path`) while the run lasts,
+/// looked at every 50 ms.
+async fn wal_watch(run: Arc<Run>, path: std::path::PathBuf) -> u64 {
+    let mut max = 0;
+    let mut tick = tokio::time::interval(Duration::from_millis(50));
+    while !run.over() {
+        tick.tick().await;
+        max = max.max(std::fs::metadata(&path).map_or(0, |m| m.len()));
+    }
+    max
+}
+
+/// The log's size once the moves stop: when it is emptied, or after 5 s
+/// (its size then), and how long that took, in seconds.
+async fn wal_idle(path: &std::path::Path) -> (u64, f64) {
+    let since = Instant::now();
+    loop {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size == 0 || since.elapsed() >= Duration::from_secs(5) {
+            return (size, since.elapsed().as_secs_f64());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A server on a free loopback port with a scratch games file. Without
+/// `real_limits`, no limits per client (every simulated client comes from
+/// one address); with them (`--abuse`, where each client has an address of
+/// its own), the limits the server ships with.
+async fn start_server(
+    real_limits: bool,
+) -> anyhow::Result<(String, (awale_web::AppState, awale_web::Store))> {
     use awale_web::limiter::Rate;
     let store = awale_web::Store::in_memory().context("scratch games file")?;
     let unlimited = Rate {
         burst: u32::MAX,
         every_ms: 1,
     };
-    let config = awale_web::Config {
-        create_rate: unlimited,
-        player_rate: unlimited,
-        challenge_rate: unlimited,
-        login_rate: unlimited,
-        login_client_rate: unlimited,
-        signup_rate: unlimited,
-        ..awale_web::Config::default()
+    let config = if real_limits {
+        awale_web::Config::default()
+    } else {
+        awale_web::Config {
+            create_rate: unlimited,
+            player_rate: unlimited,
+            challenge_rate: unlimited,
+            login_rate: unlimited,
+            login_client_rate: unlimited,
+            signup_rate: unlimited,
+            ..awale_web::Config::default()
+        }
     };
     let state = awale_web::AppState::new(store.clone(), config).context("server")?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?.to_string();
     let limits = awale_web::server::Limits {
         max_connections: 100_000,
-        max_per_client: 0,
+        max_per_client: if real_limits {
+            awale_web::server::Limits::default().max_per_client
+        } else {
+            0
+        },
         ..awale_web::server::Limits::default()
     };
     let serving = state.clone();
