@@ -464,4 +464,26 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         json!(true),
         "a guest cannot choose a rated game"
     );
+    // A rated challenge in the lobby says so, its maker's name a link to
+    // her page.
+    let made = webdriver::page_fetch(
+        &ama,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "public": true, "rated": true}),
+    );
+    assert_eq!(made["status"], 201, "{made}");
+    kofi.goto(&format!("{url}/#lobby"));
+    kofi.wait_for(
+        "the rated challenge",
+        "return [...document.querySelectorAll('#lobby-challenges li')].some((li) => \
+           li.textContent.includes('Rated game') && li.querySelector('a.player-link')?.textContent.replace(/[\\u2066-\\u2069]/g, '') === 'Ama_K')",
+        20,
+    );
+    tap(&kofi, "#lobby-challenges a.player-link");
+    kofi.wait_for(
+        "her page from the lobby",
+        "return location.hash === '#player=Ama_K' && !document.querySelector('#player-body').hidden",
+        20,
+    );
 }
