@@ -608,6 +608,18 @@ async fn pair(
             Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
                 .ok()
                 .and_then(|v| v["id"].as_str().map(GameRef::from)),
+            // Under the server's real limits (`--abuse`), players who make
+            // games faster than people do are told to wait, and wait, as a
+            // person would: their own pace, not the stranger's doing.
+            Ok((StatusCode::TOO_MANY_REQUESTS, _, body)) if run.spread => {
+                let wait_s = serde_json::from_slice::<Value>(&body)
+                    .ok()
+                    .and_then(|v| v["fields"]["wait_s"].as_u64())
+                    .unwrap_or(1);
+                let until = (Instant::now() + Duration::from_secs(wait_s)).min(run.deadline);
+                tokio::time::sleep_until(until.into()).await;
+                continue;
+            }
             Ok((status, _, body)) => {
                 run.error(format!(
                     "new game: {status} {}",
