@@ -168,6 +168,15 @@ pub trait GameStore: Send + Sync {
     /// Sets `player`'s nickname, in their games going on too.
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()>;
 
+    /// Game `id`'s stored revision, for a store several processes share
+    /// (a copy held in memory older than it is read again before a
+    /// change); None for a store only this process writes (its copies are
+    /// always the last), or when there is no such game.
+    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        let _ = id;
+        Box::pin(async { Ok(None) })
+    }
+
     /// The changes other processes make to this store, for a store that
     /// several processes share; None for one only this process writes.
     fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {

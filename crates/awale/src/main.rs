@@ -69,6 +69,8 @@ enum Command {
     Puzzles(puzzles::Args),
     /// Copy the games file safely, even while the server runs.
     Backup(serve::BackupArgs),
+    /// The game store: copy a games file into PostgreSQL.
+    Store(serve::StoreArgs),
     /// Load a server with simulated online games and spectators; print
     /// moves per second and delivery times as JSON.
     Loadtest(loadtest::Args),
@@ -121,6 +123,7 @@ fn main() -> ExitCode {
         Command::Db(args) => db::run(args),
         Command::Puzzles(args) => puzzles::run(args),
         Command::Backup(args) => serve::backup(args),
+        Command::Store(args) => serve::store(args),
         Command::Loadtest(args) => loadtest::run(args),
     };
     match result {

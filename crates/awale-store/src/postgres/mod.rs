@@ -706,6 +706,17 @@ impl GameStore for PgStore {
         })
     }
 
+    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
+                .await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
     fn notices(&self) -> Option<broadcast::Receiver<Notice>> {
         Some(self.inner.notices.subscribe())
     }
