@@ -133,15 +133,14 @@ pub fn explain(
             plies: plies as u32,
         });
     }
-    if let Some(oracle) = oracle.filter(|o| o.rules().same_values(game.rules())) {
-        if after.seeds_on_board() <= oracle.max_seeds() && after.end(game.rules()).is_none() {
-            if let Some(b) = oracle.probe(&after).filter(|b| b.is_exact()) {
-                // The value is the opponent's (to move after): negate it.
-                let stores = i32::from(after.store(me)) - i32::from(after.store(opponent));
-                reasons.push(Reason::DatabaseResult {
-                    margin: stores - i32::from(b.lower),
-                });
-            }
+    // The databases' result, where the game keeps their value (a move
+    // back to a position since the last capture may end it first).
+    if let Some((value, _)) = oracle.and_then(|o| crate::oracle::move_value_in_game(o, game, mv)) {
+        if value.is_exact() {
+            let stores = i32::from(position.store(me)) - i32::from(position.store(opponent));
+            reasons.push(Reason::DatabaseResult {
+                margin: stores + i32::from(value.lower),
+            });
         }
     }
     let captured = position.captures(mv);
@@ -267,6 +266,43 @@ mod tests {
         let g = game("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S");
         let reasons = explain(&g, m("F"), Some(Score::win_in(3)), None);
         assert_eq!(reasons[0], Reason::WinsByForce { plies: 3 });
+    }
+
+    /// An oracle that gives every position the same exact value.
+    struct Constant(i8);
+
+    impl Oracle for Constant {
+        fn probe(&self, _: &Position) -> Option<crate::oracle::Bounds> {
+            Some(crate::oracle::Bounds::exact(self.0))
+        }
+        fn max_seeds(&self) -> u8 {
+            48
+        }
+        fn rules(&self) -> Rules {
+            Rules::AWALE
+        }
+    }
+
+    #[test]
+    fn the_databases_result_is_said_only_where_the_game_keeps_it() {
+        // Each side to move takes 3 more than the other, says the oracle.
+        let oracle = Constant(3);
+        let said = |g: &Game, letter: &str| {
+            explain(g, m(letter), None, Some(&oracle))
+                .into_iter()
+                .find(|r| r.name() == "database_result")
+        };
+        // F captures 5 (a and b): nothing before can come back, and North,
+        // to move then, takes 3 more: South wins 23-19 + 3 more for North,
+        // by 1.
+        let g = game("0-0-0-0-0-2-1-2-4-0-0-0-18-19-S");
+        assert_eq!(said(&g, "F"), Some(Reason::DatabaseResult { margin: 1 }));
+        // A move without a capture: the position before it may come back
+        // and end the game first (with the seeds left to nobody), so the
+        // oracle's value is not the result.
+        let g = game("1-0-2-0-1-0-0-1-0-2-0-1-18-20-S");
+        assert_eq!(g.position().captures(m("E")), 0);
+        assert_eq!(said(&g, "E"), None);
     }
 
     #[test]

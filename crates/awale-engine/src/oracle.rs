@@ -72,3 +72,51 @@ pub trait Oracle: Send + Sync {
         None
     }
 }
+
+/// What `oracle` knows of the position of `game` inside the game, and from
+/// a fresh start: its bounds widened by what repeating each position since
+/// the last capture pays the side to move (a move back to one of them ends
+/// the game: [`Bounds::in_game`]), then its own. None when it does not
+/// cover the position, its rules are not the game's, or the game is over.
+pub fn value_in_game(oracle: &dyn Oracle, game: &Game) -> Option<(Bounds, Bounds)> {
+    let position = game.position();
+    if game.end().is_some()
+        || !oracle.rules().same_values(game.rules())
+        || position.seeds_on_board() > oracle.max_seeds()
+    {
+        return None;
+    }
+    let fresh = oracle.probe(&position)?;
+    let me = position.to_move();
+    let repetition = game.rules().repetition;
+    let wide = fresh.in_game(
+        game.since_capture()
+            .skip(1)
+            .map(|p| Position::repetition_payoff(p.repetition_key(), me, repetition)),
+    );
+    Some((wide, fresh))
+}
+
+/// What `oracle` knows of the move `mv` of `game`, from the mover's view
+/// (its capture, and what the position after it is worth), inside the game
+/// and from a fresh start. The position before the move is then among
+/// those that may come back; but where that position's own value is exact
+/// in the game, the move the oracle plays there ([`Oracle::root_move`]: it
+/// keeps the value, makes progress, repeats nothing) is worth exactly it.
+pub fn move_value_in_game(oracle: &dyn Oracle, game: &Game, mv: Move) -> Option<(Bounds, Bounds)> {
+    let mut after = game.clone();
+    after.play(mv).ok()?;
+    let (wide, fresh) = value_in_game(oracle, &after)?;
+    let c = game.position().captures(mv) as i8;
+    let mine = |b: Bounds| Bounds {
+        lower: c - b.upper,
+        upper: c - b.lower,
+    };
+    let (wide, fresh) = (mine(wide), mine(fresh));
+    if !wide.is_exact() && oracle.root_move(game) == Some(mv) {
+        if let Some((root, _)) = value_in_game(oracle, game).filter(|(b, _)| b.is_exact()) {
+            return Some((root, fresh));
+        }
+    }
+    Some((wide, fresh))
+}

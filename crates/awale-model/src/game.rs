@@ -68,6 +68,8 @@ pub enum Stop {
     Abandoned(Side),
     /// Stopped before it really began: no result.
     Aborted,
+    /// Drawn by agreement: one offered a draw, the other accepted.
+    Agreed,
 }
 
 /// Why a game ended, in one word, as the API and the store name it.
@@ -82,16 +84,19 @@ pub enum EndReason {
     Abandoned,
     /// Aborted before it began.
     Aborted,
+    /// A draw offered and accepted.
+    Agreement,
 }
 
 impl EndReason {
-    /// `starvation`, ..., `time`, `abandoned`, `aborted`.
+    /// `starvation`, ..., `time`, `abandoned`, `aborted`, `agreement`.
     pub fn name(self) -> &'static str {
         match self {
             EndReason::Rules(r) => r.name(),
             EndReason::Time => "time",
             EndReason::Abandoned => "abandoned",
             EndReason::Aborted => "aborted",
+            EndReason::Agreement => "agreement",
         }
     }
 }
@@ -136,6 +141,12 @@ pub struct Offers {
     /// The side whose rematch offer the other has declined (until it
     /// offers again). Not stored either.
     pub rematch_declined: Option<Side>,
+    /// A draw offered by this side, waiting for the other's answer.
+    pub draw: Option<Side>,
+    /// The side whose draw offer was declined (answered no, or the other
+    /// moved instead of answering): it is told, and may offer again after
+    /// its next move, so that offers cannot be repeated at every tick.
+    pub draw_declined: Option<Side>,
 }
 
 /// The number of an event in a game's history (see `awale_service::live`). `epoch` names the history
@@ -197,6 +208,12 @@ pub struct WebGame {
     pub offers: Offers,
     /// The game itself: rules, start, moves, resignation.
     pub game: Game,
+    /// Whether it counts for the players' ratings (chosen when it is made;
+    /// only between two accounts, with a clock).
+    pub rated: bool,
+    /// What it did to the players' ratings (South's, North's), once it
+    /// ended rated.
+    pub rating_changes: Option<[crate::rating::RatingChange; 2]>,
     /// The number of its last event (see [`crate::live`]), for the views
     /// to carry: kept in memory, not stored.
     pub version: Version,
@@ -243,6 +260,8 @@ impl WebGame {
             stop: None,
             offers: Offers::default(),
             game,
+            rated: false,
+            rating_changes: None,
             version: Version::default(),
             revision: 0,
         }
@@ -268,6 +287,14 @@ impl WebGame {
             Some(Stop::Aborted) => {
                 return Some(End {
                     reason: EndReason::Aborted,
+                    stores: position.stores(),
+                    winner: None,
+                    loser_by: None,
+                })
+            }
+            Some(Stop::Agreed) => {
+                return Some(End {
+                    reason: EndReason::Agreement,
                     stores: position.stores(),
                     winner: None,
                     loser_by: None,
@@ -326,11 +353,25 @@ impl WebGame {
             self.seed.wrapping_add(1),
         );
         next.seats = [self.seats[1].clone(), self.seats[0].clone()];
+        next.rated = self.rated;
         next.clock = self.clock.map(|mut c| {
             c.remaining_ms = [c.initial_ms; 2];
             c
         });
         next
+    }
+
+    /// The speed its ratings are kept in.
+    pub fn speed(&self) -> crate::rating::Speed {
+        crate::rating::Speed::of(self.clock.map(|c| (c.initial_ms, c.increment_ms)))
+    }
+
+    /// Whether this game, just ended, changes its players' ratings: rated,
+    /// over, and not aborted (an aborted game changes nothing).
+    pub fn rates(&self) -> bool {
+        self.rated
+            && self.mode == Mode::Online
+            && self.end().is_some_and(|e| e.reason != EndReason::Aborted)
     }
 
     /// Whether the computer plays the side to move now.
@@ -514,6 +555,14 @@ impl WebGame {
         self.turn_started_ms = now;
         self.offers.takeback = None;
         self.offers.takeback_declined = None;
+        // A move instead of an answer declines the other's draw offer; the
+        // offerer's own move leaves it standing (offered, then played).
+        if self.offers.draw == Some(mover.opponent()) {
+            self.offers.draw = None;
+            self.offers.draw_declined = Some(mover.opponent());
+        } else if self.offers.draw_declined == Some(mover) {
+            self.offers.draw_declined = None;
+        }
         Ok(captured)
     }
 
@@ -760,6 +809,7 @@ impl WebGame {
         }
         // Nothing to redo online: the moves taken back are gone.
         let _ = self.game.set_redo_list(Vec::new());
+        self.offers.draw = None;
         self.turn_started_ms = now;
         Ok(())
     }
@@ -839,6 +889,73 @@ impl WebGame {
                 Ok(false)
             }
         }
+    }
+
+    /// `side` offers a draw (online, once both have moved: before, the game
+    /// is aborted instead).
+    ///
+    /// # Errors
+    ///
+    /// `game_over`, `waiting_for_opponent`; `draw_too_early` before both
+    /// have moved; `draw_pending` when this side's offer waits, or the
+    /// other's (answer it instead); `draw_declined` when this side's last
+    /// offer was declined and it has not moved since.
+    pub fn offer_draw(&mut self, side: Side) -> Result<(), Error> {
+        self.check_going_on()?;
+        if !(self.has_moved(Side::South) && self.has_moved(Side::North)) {
+            return Err(Error::conflict(
+                "draw_too_early",
+                "a draw can be offered once both players have moved (before, abort the game)",
+            ));
+        }
+        match self.offers.draw {
+            Some(offerer) if offerer == side => {
+                return Err(Error::conflict(
+                    "draw_pending",
+                    "you have offered a draw: waiting for the answer",
+                )
+                .because("yours"))
+            }
+            Some(_) => {
+                return Err(Error::conflict(
+                    "draw_pending",
+                    "your opponent offers a draw: accept or decline it",
+                )
+                .because("theirs"))
+            }
+            None => {}
+        }
+        if self.offers.draw_declined == Some(side) {
+            return Err(Error::conflict(
+                "draw_declined",
+                "your draw offer was declined: you may offer again after your next move",
+            ));
+        }
+        self.offers.draw = Some(side);
+        Ok(())
+    }
+
+    /// `side` answers the other's draw offer: yes ends the game drawn, no
+    /// tells the offerer (`draw_declined`).
+    ///
+    /// # Errors
+    ///
+    /// `game_over`; `no_draw` when the other offered none.
+    pub fn answer_draw(&mut self, side: Side, accept: bool) -> Result<(), Error> {
+        self.check_going_on()?;
+        let Some(offerer) = self.offers.draw.filter(|&o| o != side) else {
+            return Err(Error::conflict(
+                "no_draw",
+                "your opponent has not offered a draw",
+            ));
+        };
+        self.offers.draw = None;
+        if accept {
+            self.stop = Some(Stop::Agreed);
+        } else {
+            self.offers.draw_declined = Some(offerer);
+        }
+        Ok(())
     }
 
     /// `side` declines the other's rematch offer; the offerer is told
@@ -1139,6 +1256,65 @@ mod tests {
         // The offerer may offer again.
         assert!(!g.offer_rematch(Side::South).unwrap());
         assert_eq!(g.offers.rematch_declined, None);
+    }
+
+    #[test]
+    fn a_draw_is_offered_accepted_declined_and_cancelled_by_a_move() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats = [Some(player("ama")), Some(player("kofi"))];
+        assert_eq!(
+            g.offer_draw(Side::South).unwrap_err().code,
+            "draw_too_early"
+        );
+        g.play(letter('F'), 1).unwrap();
+        g.play(letter('f'), 2).unwrap();
+        // South offers on its turn, then moves: the offer stands.
+        g.offer_draw(Side::South).unwrap();
+        assert_eq!(g.offer_draw(Side::South).unwrap_err().reason, Some("yours"));
+        // Refused while the opponent's own offer waits.
+        let theirs = g.offer_draw(Side::North).unwrap_err();
+        assert_eq!(
+            (theirs.code, theirs.reason),
+            ("draw_pending", Some("theirs"))
+        );
+        assert_eq!(
+            g.answer_draw(Side::South, true).unwrap_err().code,
+            "no_draw"
+        );
+        g.play(letter('A'), 3).unwrap();
+        assert_eq!(g.offers.draw, Some(Side::South));
+        // North moves instead of answering: the offer is gone, South told,
+        // and South may offer again only after its next move.
+        g.play(letter('a'), 4).unwrap();
+        assert_eq!(
+            (g.offers.draw, g.offers.draw_declined),
+            (None, Some(Side::South))
+        );
+        assert_eq!(g.offer_draw(Side::South).unwrap_err().code, "draw_declined");
+        assert_eq!(
+            g.answer_draw(Side::North, false).unwrap_err().code,
+            "no_draw"
+        );
+        g.play(letter('B'), 5).unwrap();
+        assert_eq!(g.offers.draw_declined, None);
+        // Offered by North, declined by South.
+        g.offer_draw(Side::North).unwrap();
+        g.answer_draw(Side::South, false).unwrap();
+        assert_eq!(
+            (g.offers.draw, g.offers.draw_declined),
+            (None, Some(Side::North))
+        );
+        assert!(g.end().is_none());
+        // Offered by South, accepted: a draw, no winner.
+        g.offers.draw_declined = None;
+        g.offer_draw(Side::South).unwrap();
+        assert!(!g.actions(Side::South, 6).draw, "its own offer waits");
+        assert!(!g.actions(Side::North, 6).draw, "answer instead");
+        g.answer_draw(Side::North, true).unwrap();
+        let end = g.end().unwrap();
+        assert_eq!((end.reason, end.winner), (EndReason::Agreement, None));
+        assert_eq!(end.result_text(), "1/2-1/2");
+        assert_eq!(g.offer_draw(Side::South).unwrap_err().code, "game_over");
     }
 
     #[test]

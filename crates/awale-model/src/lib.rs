@@ -6,8 +6,10 @@
 //! (`awale-service`) runs them, the HTTP crate (`awale-web`) serves them.
 #![deny(missing_docs)]
 
+pub mod account;
 pub mod error;
 pub mod game;
+pub mod rating;
 pub mod secret;
 pub mod view;
 

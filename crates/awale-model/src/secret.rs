@@ -37,3 +37,14 @@ pub fn hex(bytes: &[u8]) -> String {
             s
         })
 }
+
+/// `N` random bytes from the system (salts, recovery codes).
+///
+/// # Errors
+///
+/// When the system gives no random bytes.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], getrandom::Error> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes)
+}

@@ -94,7 +94,7 @@ impl PlyView {
 #[derive(Clone, Debug, Serialize)]
 pub struct EndView {
     /// `starvation`, `repetition`, `target`, `resignation`, `empty_board`,
-    /// `time`, `abandoned` or `aborted`.
+    /// `time`, `abandoned`, `aborted` or `agreement`.
     pub reason: &'static str,
     /// Final stores.
     pub stores: [u8; 2],
@@ -188,6 +188,33 @@ pub struct Head {
     /// What each side's player may do now (online games), as the server's
     /// rules decide it: the page shows the buttons, it derives no rule.
     pub actions: ActionsView,
+    /// What the game did to the players' ratings (South's, North's), once
+    /// it ended rated.
+    pub rating_changes: Option<[RatingChangeView; 2]>,
+}
+
+/// A rated game's effect on one player's rating, as told.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingChangeView {
+    /// The rating before, rounded.
+    pub before: i64,
+    /// The rating after, rounded.
+    pub after: i64,
+    /// `after - before` (`+12`, `-12`).
+    pub change: i64,
+    /// Whether the new rating is still provisional ("?").
+    pub provisional: bool,
+}
+
+impl RatingChangeView {
+    fn of(c: &crate::rating::RatingChange) -> RatingChangeView {
+        RatingChangeView {
+            before: c.before.rating.round() as i64,
+            after: c.after.rating.round() as i64,
+            change: c.change,
+            provisional: c.after.provisional(),
+        }
+    }
 }
 
 /// What South's and North's players may do now.
@@ -218,6 +245,8 @@ pub struct SideActions {
     pub claim_away_ms: Option<i64>,
     /// Offer a rematch now.
     pub rematch: bool,
+    /// Offer a draw now.
+    pub draw: bool,
 }
 
 /// Offers between the two players.
@@ -233,6 +262,10 @@ pub struct OffersView {
     pub takeback_declined: Option<char>,
     /// The side whose rematch offer was declined.
     pub rematch_declined: Option<char>,
+    /// The side offering a draw.
+    pub draw: Option<char>,
+    /// The side whose draw offer was declined.
+    pub draw_declined: Option<char>,
 }
 
 /// A whole game.
@@ -261,6 +294,10 @@ pub struct GameView {
     pub seats: [Option<SeatView>; 2],
     /// Listed in the lobby while it waits.
     pub public: bool,
+    /// Whether it counts for the ratings.
+    pub rated: bool,
+    /// Its speed (`bullet`, `blitz`, ...), by its clock.
+    pub speed: &'static str,
     /// The sides the viewer may play (`S`, `N`): empty for a spectator;
     /// absent from the events sent to every viewer.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -327,12 +364,18 @@ impl WebGame {
                 rematch_id: self.offers.rematch_id,
                 takeback_declined: self.offers.takeback_declined.map(Side::letter),
                 rematch_declined: self.offers.rematch_declined.map(Side::letter),
+                draw: self.offers.draw.map(Side::letter),
+                draw_declined: self.offers.draw_declined.map(Side::letter),
             },
             actions: ActionsView {
                 south: self.actions(Side::South, now),
                 north: self.actions(Side::North, now),
             },
             version: self.version,
+            rating_changes: self
+                .rating_changes
+                .as_ref()
+                .map(|c| [RatingChangeView::of(&c[0]), RatingChangeView::of(&c[1])]),
         }
     }
 
@@ -370,6 +413,7 @@ impl WebGame {
             claim_in_ms,
             claim_away_ms: claim_in_ms.map(|_| crate::game::CLAIM_AFTER_MS),
             rematch,
+            draw: self.clone().offer_draw(side).is_ok(),
         }
     }
 
@@ -395,6 +439,8 @@ impl WebGame {
                     .map(|seat| SeatView { name: seat.name })
             }),
             public: self.public,
+            rated: self.rated,
+            speed: self.speed().name(),
             you: viewer.map(|v| self.sides_of(v).into_iter().map(Side::letter).collect()),
         }
     }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use awale_core::{Game, Move, Position, Rules, Side, Variant};
+use awale_core::{Game, Move, Rules, Side, Variant};
 use awale_engine::{Engine, EngineOptions, Level, Limits, Oracle};
 use serde::Serialize;
 
@@ -117,14 +117,70 @@ fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_char(m.letter())
 }
 
-/// What the endgame databases know of a position (side to move's view:
-/// seeds it will still capture minus the opponent's, from a fresh start).
-#[derive(Clone, Copy, Debug, Serialize)]
+/// What the endgame databases know of a position inside its game (side
+/// to move's view: seeds it will still capture minus the opponent's).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct OracleValue {
     /// Lowest value.
     pub lower: i8,
     /// Highest value.
     pub upper: i8,
+    /// The databases' own bounds (from a fresh start) when the game's
+    /// history widens them: a move back to a position seen since the last
+    /// capture would end the game first, and pay what the repetition rule
+    /// gives (docs/DATABASES.md, "What a program may rely on"). Absent when
+    /// the history changes nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fresh: Option<[i8; 2]>,
+}
+
+impl OracleValue {
+    /// Whether the value is known exactly, in the game.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// Bounds inside the game and from a fresh start.
+    fn of((wide, fresh): (awale_engine::Bounds, awale_engine::Bounds)) -> OracleValue {
+        OracleValue {
+            lower: wide.lower,
+            upper: wide.upper,
+            fresh: (wide != fresh).then_some([fresh.lower, fresh.upper]),
+        }
+    }
+}
+
+/// The score of a move as the endgame databases decide it, where they do:
+/// `value` is the move's value in the game (mover's view, its capture
+/// included) and `lead` the mover's store minus the opponent's before it.
+/// An exact value is the final margin, proven (a forced result the search
+/// found keeps its distance when it agrees); otherwise the engine's score
+/// stands.
+pub fn follow_database(
+    engine: Option<Score>,
+    value: Option<&OracleValue>,
+    lead: i32,
+) -> Option<Score> {
+    let Some(value) = value.filter(|v| v.is_exact()) else {
+        return engine;
+    };
+    let margin = lead + i32::from(value.lower);
+    let plies_to_end = engine
+        .as_ref()
+        .and_then(|s| s.plies_to_end)
+        .filter(|&p| margin != 0 && (p >= 0) == (margin > 0));
+    // A proven draw is the engine's even score; here it is decided.
+    let text = if margin == 0 {
+        "draw".to_string()
+    } else {
+        awale_engine::Score::proven(margin).to_string()
+    };
+    Some(Score {
+        cp: margin * 100,
+        decided: true,
+        plies_to_end,
+        text,
+    })
 }
 
 /// A hint: the best move for the side to move, every move's score, and
@@ -597,19 +653,53 @@ impl Computer {
         self.oracle_for(&Rules::AWALE).is_some() || self.oracle_for(&Rules::ABAPA).is_some()
     }
 
-    /// The oracle's value for `position` under `game`'s rules, if it covers
-    /// it.
-    pub fn oracle_value(&self, game: &Game, position: &Position) -> Option<OracleValue> {
+    /// The oracle's value for the position of `game`, inside the game: its
+    /// bounds widened by what repeating each position since the last
+    /// capture pays (a move back to one of them ends the game;
+    /// [`awale_engine::value_in_game`]). None when it does not cover the
+    /// position, or the game is over.
+    pub fn oracle_value(&self, game: &Game) -> Option<OracleValue> {
         let oracle = self.oracle_for(game.rules())?;
-        if !oracle.rules().same_values(game.rules())
-            || position.seeds_on_board() > oracle.max_seeds()
-        {
-            return None;
+        awale_engine::value_in_game(oracle.as_ref(), game).map(OracleValue::of)
+    }
+
+    /// The oracle's value of `mv` in `game`, from the mover's view: its
+    /// capture and what the position after it is worth inside the game
+    /// ([`awale_engine::move_value_in_game`]).
+    pub fn move_value(&self, game: &Game, mv: Move) -> Option<OracleValue> {
+        let oracle = self.oracle_for(game.rules())?;
+        awale_engine::move_value_in_game(oracle.as_ref(), game, mv).map(OracleValue::of)
+    }
+
+    /// `score` of `mv` in `game`, or the endgame databases' result where
+    /// they decide the move ([`follow_database`]).
+    pub fn followed(&self, game: &Game, mv: Move, score: Option<Score>) -> Option<Score> {
+        let position = game.position();
+        let me = position.to_move();
+        let lead = i32::from(position.store(me)) - i32::from(position.store(me.opponent()));
+        follow_database(score, self.move_value(game, mv).as_ref(), lead)
+    }
+
+    /// The line the databases play from `game`: each move keeps the best
+    /// value and makes progress, and repeats no position of the game
+    /// ([`Oracle::root_move`]); at most `max` moves, empty when they have
+    /// no advice.
+    pub fn oracle_line(&self, game: &Game, max: usize) -> Vec<Move> {
+        let Some(oracle) = self.oracle_for(game.rules()) else {
+            return Vec::new();
+        };
+        let mut game = game.clone();
+        let mut line = Vec::new();
+        while line.len() < max {
+            let Some(mv) = oracle.root_move(&game) else {
+                break;
+            };
+            if game.play(mv).is_err() {
+                break;
+            }
+            line.push(mv);
         }
-        oracle.probe(position).map(|b| OracleValue {
-            lower: b.lower,
-            upper: b.upper,
-        })
+        line
     }
 
     /// Chooses a move for the side to move at `level`, thinking at most
@@ -687,24 +777,32 @@ impl Computer {
             e.analyze(game, &Limits::movetime(budget), stop)
         });
         let oracle = self.oracle_for(game.rules());
-        let best = analyses.iter().max_by_key(|a| Score::from(a.score).cp);
+        // Where the databases decide a move, its score is theirs.
+        let mut moves: Vec<MoveScore> = analyses
+            .iter()
+            .filter_map(|a| {
+                Some(MoveScore {
+                    mv: a.mv,
+                    score: self.followed(game, a.mv, Some(a.score.into()))?,
+                })
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score.cp));
+        let best = moves.first().cloned();
         let why = best
-            .map(|b| awale_engine::explain(game, b.mv, Some(b.score), oracle.as_deref()))
+            .as_ref()
+            .map(|b| {
+                let score = analyses.iter().find(|a| a.mv == b.mv).map(|a| a.score);
+                awale_engine::explain(game, b.mv, score, oracle.as_deref())
+            })
             .unwrap_or_default()
             .iter()
             .map(Why::of)
             .collect();
-        let moves: Vec<MoveScore> = analyses
-            .into_iter()
-            .map(|a| MoveScore {
-                mv: a.mv,
-                score: a.score.into(),
-            })
-            .collect();
         Hint {
             ply: game.plies().len(),
-            best: best_of(&moves).cloned(),
-            oracle: self.oracle_value(game, &game.position()),
+            best,
+            oracle: self.oracle_value(game),
             moves,
             why,
         }
@@ -742,7 +840,7 @@ impl Computer {
                 }),
                 loss,
                 mistake: loss >= MISTAKE_LOSS,
-                oracle: self.oracle_value(&replay, &replay.position()),
+                oracle: self.oracle_value(&replay),
             });
             if replay.play(mv).is_err() {
                 break;

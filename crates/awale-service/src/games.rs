@@ -26,10 +26,10 @@ use tokio::task::AbortHandle;
 
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, Mode, WebGame};
+use crate::game::{now_ms, Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
-use crate::store::{GameStore, LobbyGame, Notice, StoreError};
+use crate::store::{GameStore, LobbyGame, Notice, RatingStore, StoreError};
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -70,6 +70,9 @@ pub struct Games {
     /// [`Games::set_challenge_grace`].
     pub(crate) challenge_grace_ms: AtomicI64,
     player: Option<Player>,
+    /// Where rated games change their players' ratings (none: no game is
+    /// rated).
+    ratings: Option<Arc<dyn RatingStore>>,
 }
 
 /// What a change did, for the watchers.
@@ -109,6 +112,7 @@ impl Games {
             lobby_changed: AtomicBool::new(true),
             challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
+            ratings: None,
         }
     }
 
@@ -121,6 +125,41 @@ impl Games {
             move_time,
         });
         self
+    }
+
+    /// The same games, where a rated game that ends changes its players'
+    /// ratings in `ratings`.
+    pub fn with_ratings(mut self, ratings: Arc<dyn RatingStore>) -> Games {
+        self.ratings = Some(ratings);
+        self
+    }
+
+    /// The ratings' store, if games may be rated.
+    pub fn ratings(&self) -> Option<&Arc<dyn RatingStore>> {
+        self.ratings.as_ref()
+    }
+
+    /// Rates `game` if it has just ended rated and is not rated yet: both
+    /// ratings change, and the game carries the changes for its views. A
+    /// failure is logged; the game is rated again at the next start.
+    async fn rate(&self, game: &mut WebGame) {
+        let (Some(ratings), Some(end)) = (&self.ratings, game.end()) else {
+            return;
+        };
+        if !game.rates() || game.rating_changes.is_some() {
+            return;
+        }
+        let [Some(south), Some(north)] = &game.seats else {
+            return;
+        };
+        let players = [south.player.clone(), north.player.clone()];
+        match ratings
+            .rate_game(game.id, players, game.speed(), end.winner, now_ms())
+            .await
+        {
+            Ok(changes) => game.rating_changes = Some(changes),
+            Err(e) => tracing::warn!(game = game.id, error = %e, "a rated game was not rated"),
+        }
     }
 
     /// The store.
@@ -165,6 +204,17 @@ impl Games {
                     games.heard(notice);
                 }
             });
+        }
+        if let Some(ratings) = &self.ratings {
+            for id in ratings.unrated_games_blocking()? {
+                let me = Arc::clone(self);
+                tokio::spawn(async move {
+                    // Loading rates a game that ended before its rating.
+                    if let Err(e) = me.load(id).await {
+                        tracing::warn!(game = id, error = %e, "an unrated game could not be loaded");
+                    }
+                });
+            }
         }
         for id in self.store.timed_games_blocking()? {
             let me = Arc::clone(self);
@@ -303,6 +353,42 @@ impl Games {
         .await
     }
 
+    /// Gives `from`'s seats in the games in memory to `to`, named `name`
+    /// (a guest who signed up, a deleted account): the store has changed
+    /// the stored games already; these are stored again with their new
+    /// seats and their watchers see them.
+    pub async fn reseat(self: &Arc<Self>, from: &PlayerId, to: &PlayerId, name: &str) {
+        let ids: Vec<i64> = lock(&self.entries).keys().copied().collect();
+        for id in ids {
+            // A flag that falls on the way is stored first (with the seats
+            // in memory): the second try gives the seats.
+            for _ in 0..2 {
+                let result = self
+                    .apply(id, |game| {
+                        let mut changed = false;
+                        for seat in game.seats.iter_mut().flatten() {
+                            if seat.player == *from {
+                                seat.player = to.clone();
+                                seat.name = name.to_string();
+                                changed = true;
+                            }
+                        }
+                        Ok(((), changed))
+                    })
+                    .await;
+                match result {
+                    Err(e) if e.code == "game_over" => continue,
+                    Err(e) if e.code == "no_such_game" => break,
+                    Err(e) => {
+                        tracing::warn!(game = id, error = %e, "seats not moved");
+                        break;
+                    }
+                    Ok(_) => break,
+                }
+            }
+        }
+    }
+
     /// [`Games::change`], where `change` also says whether it changed
     /// anything (nothing is stored or sent otherwise).
     async fn apply<T>(
@@ -320,6 +406,7 @@ impl Games {
             match self.store.load(id).await? {
                 Some(mut game) => {
                     game.version = self.hub.version(id);
+                    self.rate(&mut game).await;
                     self.arm_flag(&entry, &game);
                     *slot = Some(game);
                 }
@@ -365,6 +452,7 @@ impl Games {
                 }
                 Err(e) => return Err(e.into()),
             }
+            self.rate(&mut game).await;
             let kind = if game.game.plies().len() == plies_before + 1 && kept == plies_before {
                 Change::Move
             } else {

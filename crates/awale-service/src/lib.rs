@@ -1,20 +1,24 @@
 //! The game service: the games in use ([`games`]: their locks, clocks that
 //! fall on the server, the lobby), their watchers ([`live`]), the computer
 //! ([`computer`]: searches, hints, reviews), the study pages ([`study`]) and
-//! rate limits ([`limiter`]). It knows no HTTP and no SQL: it keeps games
+//! rate limits ([`limiter`]), accounts ([`accounts`]: sign-up, log-in,
+//! sessions, recovery codes, blocks, reports, moderators). It knows no HTTP and no SQL: it keeps games
 //! through `awale-store` and is served by `awale-web`.
 #![deny(missing_docs)]
 
+pub mod accounts;
 pub mod computer;
 pub mod games;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
+pub mod pools;
 pub mod records;
 pub mod round;
 pub mod study;
+pub mod tournament;
 
-pub use awale_model::{error, game, secret, view};
+pub use awale_model::{error, game, rating, secret, view};
 pub use awale_model::{lock, Error, Kind};
 pub use awale_store as store;
 pub use awale_store::{Store, StoreError};

@@ -54,6 +54,7 @@ pub fn export(game: &WebGame) -> String {
             Stop::Time(_) => "time forfeit",
             Stop::Abandoned(_) => "abandoned",
             Stop::Aborted => "aborted",
+            Stop::Agreed => "agreement",
         };
         record.set_tag("Termination", termination);
     }

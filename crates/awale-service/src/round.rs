@@ -1,7 +1,8 @@
 //! What players do to a game beyond its moves, as service operations on the
 //! games in use (lila's round module, its `Takebacker` and `Rematcher`, is
-//! the model): takebacks asked and answered, abort, the withdrawal of a
-//! challenge whose maker left, claims, rematches. Who may do what is the
+//! the model): takebacks asked and answered, draws offered and answered,
+//! abort, the withdrawal of a challenge whose maker left, claims,
+//! rematches. Who may do what is the
 //! model's ([`crate::game`]); each operation finds the asker's seat, makes
 //! its change under the game's lock and stores it before it answers.
 
@@ -66,6 +67,28 @@ impl Games {
             .online_change(id, me, |g, side| match accept {
                 None => g.ask_takeback(side),
                 Some(yes) => g.answer_takeback(side, yes, now_ms()),
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// `me` offers a draw (`accept` None) or answers the other's offer:
+    /// yes ends the game drawn, no tells the offerer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`] and the model's draw rules
+    /// (`draw_too_early`, `draw_pending`, `draw_declined`, `no_draw`).
+    pub async fn draw(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+        accept: Option<bool>,
+    ) -> Result<WebGame, Error> {
+        let (game, ()) = self
+            .online_change(id, me, |g, side| match accept {
+                None => g.offer_draw(side),
+                Some(yes) => g.answer_draw(side, yes),
             })
             .await?;
         Ok(game)

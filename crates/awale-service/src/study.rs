@@ -260,9 +260,10 @@ pub struct EngineLine {
     /// Its first move.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Its score, the mover's view.
+    /// Its score, the mover's view (the databases' result where they
+    /// decide the move).
     pub score: Score,
-    /// The line, as letters.
+    /// The line, as letters: the databases' where they decide the move.
     pub pv: Vec<String>,
 }
 
@@ -272,12 +273,14 @@ pub struct MoveValue {
     /// Its letter.
     #[serde(rename = "move")]
     pub mv: String,
-    /// The engine's score, the mover's view.
+    /// The engine's score, the mover's view; the databases' result (the
+    /// final margin, decided) where they decide the move.
     pub score: Option<Score>,
     /// Seeds it captures.
     pub captured: u8,
-    /// The database's bounds on its value (captures included), the
-    /// mover's view; equal when exact; null when not covered.
+    /// The database's bounds on its value inside the game (captures
+    /// included), the mover's view; equal when exact; null when not
+    /// covered.
     pub db: Option<OracleValue>,
 }
 
@@ -291,24 +294,18 @@ pub struct Analysis {
     pub lines: Vec<EngineLine>,
     /// Every legal move.
     pub scores: Vec<MoveValue>,
-    /// The database's value of the position, when it covers it.
+    /// The database's value of the position inside the game, when it
+    /// covers it.
     pub db: Option<OracleValue>,
 }
 
-/// The database's bounds on a move's value, from the mover's view: its
-/// capture minus what the position after it is worth to the other side.
-fn move_value(captured: u8, after: Option<OracleValue>) -> Option<OracleValue> {
-    let after = after?;
-    let c = captured as i8;
-    Some(OracleValue {
-        lower: c - after.upper,
-        upper: c - after.lower,
-    })
-}
+/// Moves of a database's line shown, at most.
+pub const DATABASE_LINE: usize = 20;
 
 /// Analyses the position of `game` (its history counts for repetitions):
 /// `lines` of the engine's best lines within `budget`, every move's score
-/// and database value.
+/// and database value. Where the databases decide a move (its value exact
+/// inside the game), its score is their result and its line theirs.
 pub fn analyse(
     computer: &Computer,
     game: &Game,
@@ -328,35 +325,50 @@ pub fn analyse(
         };
     }
     let analyses = computer.analyze_lines(game, budget, stop);
-    let letters = |pv: &[Move]| -> Vec<String> { pv.iter().map(Move::to_string).collect() };
-    let scores = game
+    let moves: Vec<(Move, MoveValue)> = game
         .legal_moves()
         .into_iter()
         .map(|m| {
-            let after = computer.oracle_value(game, &position.play_unchecked(m));
-            MoveValue {
+            let engine = analyses.iter().find(|a| a.mv == m);
+            let value = MoveValue {
                 mv: m.to_string(),
-                score: analyses
-                    .iter()
-                    .find(|a| a.mv == m)
-                    .map(|a| Score::from(a.score)),
+                score: computer.followed(game, m, engine.map(|a| Score::from(a.score))),
                 captured: position.captures(m),
-                db: move_value(position.captures(m), after),
-            }
+                db: computer.move_value(game, m),
+            };
+            (m, value)
         })
         .collect();
-    Analysis {
-        lines: analyses
-            .iter()
-            .take(lines)
-            .map(|a| EngineLine {
-                mv: a.mv.to_string(),
-                score: a.score.into(),
-                pv: letters(&a.pv),
+    // The lines, best first: the engine's, or the databases' where they
+    // decide the move.
+    let mut ranked: Vec<&(Move, MoveValue)> =
+        moves.iter().filter(|(_, v)| v.score.is_some()).collect();
+    ranked.sort_by_key(|(_, v)| std::cmp::Reverse(v.score.as_ref().map_or(i32::MIN, |s| s.cp)));
+    let engine_lines = ranked
+        .into_iter()
+        .filter_map(|(m, v)| {
+            let pv = if v.db.as_ref().is_some_and(OracleValue::is_exact) {
+                let mut after = game.clone();
+                after.play(*m).ok()?;
+                std::iter::once(*m)
+                    .chain(computer.oracle_line(&after, DATABASE_LINE - 1))
+                    .collect()
+            } else {
+                analyses.iter().find(|a| a.mv == *m)?.pv.clone()
+            };
+            Some(EngineLine {
+                mv: v.mv.clone(),
+                score: v.score.clone()?,
+                pv: pv.iter().map(Move::to_string).collect(),
             })
-            .collect(),
+        })
+        .take(lines)
+        .collect();
+    let scores = moves.into_iter().map(|(_, v)| v).collect();
+    Analysis {
+        lines: engine_lines,
         scores,
-        db: computer.oracle_value(game, &position),
+        db: computer.oracle_value(game),
         position: view,
     }
 }

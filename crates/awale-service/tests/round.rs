@@ -138,3 +138,33 @@ async fn the_service_plays_the_computers_move_with_nobody_asking() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
+    let games = games();
+    let id = online(&games, None).await.id;
+    for c in ['C', 'c'] {
+        games
+            .apply_move(id, None, Move::from_letter(c).unwrap(), |_| Ok(()))
+            .await
+            .unwrap();
+    }
+    let stranger = games.draw(id, &player(3), None).await.unwrap_err();
+    assert_eq!(stranger.code, "not_your_seat");
+    let offered = games.draw(id, &player(2), None).await.unwrap();
+    assert_eq!(offered.offers.draw, Some(Side::North));
+    let refused = games.draw(id, &player(1), None).await.unwrap_err();
+    assert_eq!(
+        (refused.code, refused.reason),
+        ("draw_pending", Some("theirs"))
+    );
+    let own = games.draw(id, &player(2), Some(true)).await.unwrap_err();
+    assert_eq!(own.code, "no_draw");
+    let drawn = games.draw(id, &player(1), Some(true)).await.unwrap();
+    let end = drawn.end().unwrap();
+    assert_eq!((end.reason.name(), end.winner), ("agreement", None));
+    // Read back from the store as another process would.
+    let stored = games.store().load(id).await.unwrap().unwrap();
+    assert_eq!(stored.end().unwrap().reason.name(), "agreement");
+    assert_eq!(stored.end().unwrap().result_text(), "1/2-1/2");
+}

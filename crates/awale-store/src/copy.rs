@@ -11,7 +11,21 @@ use crate::{PgStore, Store, StoreError};
 /// The tables copied, in an order their references allow; `meta` is the
 /// database's own but for the server's last heartbeat. A table the file
 /// has and this list has not (a newer schema) stops the copy.
-const TABLES: &[&str] = &["games", "moves", "reviews", "chat", "players", "uploads"];
+const TABLES: &[&str] = &[
+    "games",
+    "moves",
+    "reviews",
+    "chat",
+    "accounts",
+    "players",
+    "sessions",
+    "recovery_codes",
+    "uploads",
+    "blocks",
+    "reports",
+    "ratings",
+    "rating_changes",
+];
 
 /// What was copied.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,6 +44,9 @@ fn param(value: &Value, ty: &Type) -> Result<Box<dyn ToSql + Sync + Send>, Strin
         (Value::Null, &Type::INT8) => Box::new(None::<i64>),
         (Value::Null, &Type::BOOL) => Box::new(None::<bool>),
         (Value::Null, &Type::TEXT) => Box::new(None::<String>),
+        (Value::Null, &Type::FLOAT8) => Box::new(None::<f64>),
+        (Value::Real(x), &Type::FLOAT8) => Box::new(*x),
+        (Value::Integer(i), &Type::FLOAT8) => Box::new(*i as f64),
         (Value::Integer(i), &Type::INT8) => Box::new(*i),
         (Value::Integer(i), &Type::BOOL) => Box::new(*i != 0),
         (Value::Text(t), &Type::TEXT) => Box::new(t.clone()),
@@ -174,7 +191,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
                 tx.execute(&stmt, &refs).await?;
             }
         }
-        for table in ["games", "chat"] {
+        for table in ["games", "chat", "accounts", "reports"] {
             tx.execute(
                 &format!(
                     "SELECT setval(pg_get_serial_sequence('{table}', 'id'),

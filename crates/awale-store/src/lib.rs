@@ -23,15 +23,19 @@ use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 use awale_model::view;
 
+mod accounts;
 mod copy;
 mod interface;
 mod postgres;
+pub mod ratings;
 mod rows;
 mod schema;
 
+pub use accounts::{AccountStore, NewAccount};
 pub use copy::{copy_to_postgres, CopyReport};
 pub use interface::{GameStore, Notice, StoreFuture};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
+pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
@@ -293,8 +297,8 @@ impl Store {
     }
 
     fn open_with(path: &Path, scratch: Option<tempfile::TempDir>) -> Result<Store, StoreError> {
-        let conn = Connection::open(path).map_err(|e| refused_open(path, e))?;
-        setup(&conn, path)?;
+        let mut conn = Connection::open(path).map_err(|e| refused_open(path, e))?;
+        setup(&mut conn, path)?;
         let (tx, rx) = mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("awale-store".into())
@@ -1055,6 +1059,43 @@ mod tests {
                 );
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
+        });
+    }
+
+    #[test]
+    fn a_games_file_of_version_3_keeps_its_games_and_gains_accounts() {
+        runtime().block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("v3.sqlite");
+            {
+                let conn = Connection::open(&path).unwrap();
+                for sql in [
+                    include_str!("v1.sql"),
+                    include_str!("v2.sql"),
+                    include_str!("v3.sql"),
+                ] {
+                    conn.execute_batch(sql).unwrap();
+                }
+                conn.execute_batch(
+                    "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed,
+                       south_player, south_name, turn_started_ms)
+                     VALUES (1, 5, 5, 'awale', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 'online', 1,
+                       'p1', 'Ama', 5);
+                     INSERT INTO meta (key, value) VALUES ('levels', 16);
+                     PRAGMA application_id = 1098342764;
+                     PRAGMA user_version = 3;",
+                )
+                .unwrap();
+            }
+            let store = Store::open(&path).unwrap();
+            let game = store.load(1).await.unwrap().expect("the old game is kept");
+            assert_eq!(game.seats[0].as_ref().unwrap().name, "Ama");
+            assert!(store.account_by_key("ama".into()).await.unwrap().is_none());
+            let conn = Connection::open(&path).unwrap();
+            let version: i32 = conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(version, 4);
         });
     }
 }

@@ -26,6 +26,7 @@ pub(crate) fn stop_to_text(stop: Stop) -> String {
         Stop::Time(side) => format!("time {}", side_to_text(side)),
         Stop::Abandoned(side) => format!("abandoned {}", side_to_text(side)),
         Stop::Aborted => "aborted".to_string(),
+        Stop::Agreed => "agreed".to_string(),
     }
 }
 
@@ -34,6 +35,7 @@ fn stop_from_text(text: &str) -> Option<Stop> {
         Some(("time", s)) => side_from_text(s).map(Stop::Time),
         Some(("abandoned", s)) => side_from_text(s).map(Stop::Abandoned),
         None if text == "aborted" => Some(Stop::Aborted),
+        None if text == "agreed" => Some(Stop::Agreed),
         _ => None,
     }
 }
@@ -44,8 +46,8 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
         Mode::Humans | Mode::Online => (None, None),
     };
     conn.execute(
-        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -54,6 +56,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             human,
             level,
             game.seed as i64,
+            game.rated,
         ],
     )?;
     game.id = conn.last_insert_rowid();
@@ -80,6 +83,7 @@ pub(crate) struct State {
     pub(crate) rematch: Option<String>,
     pub(crate) rematch_id: Option<i64>,
     pub(crate) plies: i64,
+    pub(crate) draw: Option<String>,
 }
 
 impl State {
@@ -118,6 +122,7 @@ impl State {
             rematch: game.offers.rematch.map(side_to_text),
             rematch_id: game.offers.rematch_id,
             plies: game.game.plies().len() as i64,
+            draw: game.offers.draw.map(side_to_text),
         }
     }
 }
@@ -157,7 +162,8 @@ pub(super) fn write_state(
                 south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
                 redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
                 public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,
-                north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23
+                north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
+                draw = ?24
              WHERE id = ?1",
         )?
         .execute(params![
@@ -184,6 +190,7 @@ pub(super) fn write_state(
             s.rematch,
             s.rematch_id,
             s.plies,
+            s.draw,
         ])?;
     if changed != 1 {
         return Err(StoreError::Corrupt {
@@ -197,7 +204,7 @@ pub(super) fn write_state(
 pub(crate) const GAME_COLUMNS: &str =
     "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
-    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id";
+    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw";
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
@@ -222,6 +229,8 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 takeback: r.get(20)?,
                 rematch: r.get(21)?,
                 rematch_id: r.get(22)?,
+                rated: r.get(23)?,
+                draw: r.get(24)?,
                 revision: 0,
             })
         })
@@ -239,7 +248,8 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
             ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    rebuild(id, row, &moves).map(Some)
+    let changes = crate::ratings::game_changes(conn, id)?;
+    rebuild(id, row, &moves, changes).map(Some)
 }
 
 /// Rebuilds game `id` from its row and its moves (ply, letter, captured),
@@ -248,6 +258,7 @@ pub(crate) fn rebuild(
     id: i64,
     row: Row,
     moves: &[(i64, String, i64)],
+    rating_changes: Option<[awale_model::rating::RatingChange; 2]>,
 ) -> Result<WebGame, StoreError> {
     let corrupt = |message: String| StoreError::Corrupt { id, message };
     let side = |text: &str| side_from_text(text).ok_or_else(|| corrupt(format!("side `{text}`")));
@@ -329,10 +340,13 @@ pub(crate) fn rebuild(
             takeback: optional_side(row.takeback)?,
             rematch: optional_side(row.rematch)?,
             rematch_id: row.rematch_id,
+            draw: optional_side(row.draw)?,
             // Declines are news of the moment, not stored.
             ..Offers::default()
         },
         game,
+        rated: row.rated,
+        rating_changes,
         version: Default::default(),
         revision: row.revision,
     })
@@ -358,6 +372,8 @@ pub(crate) struct Row {
     pub(crate) takeback: Option<String>,
     pub(crate) rematch: Option<String>,
     pub(crate) rematch_id: Option<i64>,
+    pub(crate) rated: bool,
+    pub(crate) draw: Option<String>,
     /// The stored version (PostgreSQL's fencing token; 0 in SQLite).
     pub(crate) revision: i64,
 }

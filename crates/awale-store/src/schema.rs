@@ -1,30 +1,50 @@
 //! The games file's schema: the checks made at start (a sound, writable
-//! SQLite file of this program, or a new one), the version kept in the
-//! file, and the migrations from older versions (`v1.sql`, `v2.sql`,
-//! `v3.sql`).
+//! SQLite file of this program, or a new one), and the migrations that
+//! take a file of any earlier version to this one, run by
+//! `rusqlite_migration` (the version is the file's `user_version`).
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite_migration::{Migrations, M};
 
 use super::StoreError;
 
 /// The program's mark in the file header (`PRAGMA application_id`):
 /// "Awal".
 const APPLICATION_ID: i32 = 0x4177_616C;
-/// The schema version this program writes.
-const SCHEMA_VERSION: i32 = 3;
 
-/// Version 1 (before the schema was versioned), where new files start.
-const SCHEMA_V1: &str = include_str!("v1.sql");
-
-/// Version 2: seats and online play, ends the rules do not know, stored
-/// reviews, chat, players, the server's heartbeat, the move count kept
-/// with the game, and the indexes the lists need.
-const MIGRATE_V2: &str = include_str!("v2.sql");
-
-/// Version 3: the keys of the games uploaded after being played offline.
-const MIGRATE_V3: &str = include_str!("v3.sql");
+/// The migrations, in order: the n-th takes a file to schema version n,
+/// and the last one's number is the version this program writes. A new
+/// version is one more line here, with its SQL file beside this one (the
+/// PostgreSQL store mirrors each); a migration once released never
+/// changes, since files out there have run it.
+fn migrations() -> Vec<M<'static>> {
+    vec![
+        // Version 1 (awale 0.1, before the schema was versioned), where a
+        // new file starts. A file of that version (recognised by its
+        // tables, unmarked) runs it too, a no-op (`IF NOT EXISTS`); both
+        // get the program's mark with it.
+        M::up_with_hook(include_str!("v1.sql"), |tx: &Transaction| {
+            tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+            Ok(())
+        }),
+        // Version 2: seats and online play, ends the rules do not know,
+        // stored reviews, chat, players, the server's heartbeat, the move
+        // count kept with the game, and the indexes the lists need.
+        M::up(include_str!("v2.sql")),
+        // Version 3: the keys of the games uploaded after being played
+        // offline.
+        M::up(include_str!("v3.sql")),
+        // Version 4: accounts, their sessions and recovery codes, blocks,
+        // reports.
+        M::up(include_str!("v4.sql")),
+        // Version 5: ratings. Games rated or casual, a draw offer kept
+        // with its game, each player's rating per speed, each rated game's
+        // changes.
+        M::up(include_str!("v5.sql")),
+    ]
+}
 
 /// The number of levels (`awale_engine::Level::ALL`) whose numbers the
 /// games are stored with, kept in `meta` as `levels`: files written before
@@ -57,7 +77,7 @@ const V1_GAMES_COLUMNS: &[&str] = &[
 ];
 
 /// Checks the file, migrates it, and prepares the writer's connection.
-pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+pub(super) fn setup(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
     let shown = path.display();
     let not_sqlite = |e: rusqlite::Error| {
         if matches!(
@@ -86,46 +106,41 @@ pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         return Err(read_only(path));
     }
     let app: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
-    let version: i32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let tables = table_names(conn)?;
-    let from = if app == APPLICATION_ID {
-        if version > SCHEMA_VERSION {
+    let migrations = migrations();
+    let latest = migrations.len() as i64;
+    if app == APPLICATION_ID {
+        if version > latest {
             return Err(StoreError::Refused(format!(
                 "the games file {shown} was written by a newer version of awale (schema \
-                 {version}, this one knows up to {SCHEMA_VERSION}): update awale"
+                 {version}, this one knows up to {latest}): update awale"
             )));
         }
-        version
-    } else if app == 0 && tables.is_empty() {
-        0
-    } else if app == 0 && is_v1(conn, &tables)? {
-        1
+    } else if app == 0 && version == 0 && (tables.is_empty() || is_v1(conn, &tables)?) {
+        // A new file, or one of version 1: the migrations start from 0.
     } else {
         return Err(StoreError::Refused(format!(
             "{shown} is an SQLite database of another program (tables: {}): awale does not \
              write into it. Give another file with --data",
             tables.join(", ")
         )));
-    };
+    }
     conn.pragma_update(None, "journal_mode", "WAL")
         .map_err(|e| writable(path, e))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Checkpoints run on their own thread (see `checkpoint_loop`).
     conn.pragma_update(None, "wal_autocheckpoint", 0)?;
-    // Every open writes (the migration or the heartbeat): a file that
-    // cannot be written is refused now, not at the first move.
-    let migrate = || -> Result<(), rusqlite::Error> {
+    // One writer: its transactions take the write lock at once.
+    conn.set_transaction_behavior(TransactionBehavior::Immediate);
+    Migrations::new(migrations)
+        .to_latest(conn)
+        .map_err(|e| migration_failed(path, latest, e))?;
+    // Every open writes (the heartbeat at least): a file that cannot be
+    // written is refused now, not at the first move.
+    let after = || -> Result<(), rusqlite::Error> {
         conn.execute_batch("BEGIN IMMEDIATE")?;
-        if from < 1 {
-            conn.execute_batch(SCHEMA_V1)?;
-        }
-        if from < 2 {
-            conn.execute_batch(MIGRATE_V2)?;
-        }
-        if from < 3 {
-            conn.execute_batch(MIGRATE_V3)?;
-        }
         // Levels renumbered apart from the schema (a file of any version
         // may hold games of the twelve levels): once, marked in `meta`.
         let levels: Option<i64> = conn
@@ -143,8 +158,6 @@ pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
                 [LEVELS],
             )?;
         }
-        conn.pragma_update(None, "application_id", APPLICATION_ID)?;
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('opened_ms', ?1)
              ON CONFLICT(key) DO UPDATE SET value = ?1",
@@ -152,11 +165,27 @@ pub(super) fn setup(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         )?;
         conn.execute_batch("COMMIT")
     };
-    if let Err(e) = migrate() {
+    if let Err(e) = after() {
         let _ = conn.execute_batch("ROLLBACK");
         return Err(writable(path, e));
     }
     Ok(())
+}
+
+/// A migration that failed (and changed nothing: they run in one
+/// transaction), as a refusal saying why.
+fn migration_failed(path: &Path, latest: i64, e: rusqlite_migration::Error) -> StoreError {
+    match e {
+        rusqlite_migration::Error::RusqliteError { err, .. } => writable(path, err),
+        rusqlite_migration::Error::Hook(why) => StoreError::Refused(format!(
+            "cannot prepare the games file {}: {why}",
+            path.display()
+        )),
+        other => StoreError::Refused(format!(
+            "cannot migrate the games file {} to schema {latest}: {other}",
+            path.display()
+        )),
+    }
 }
 
 fn read_only(path: &Path) -> StoreError {
@@ -201,4 +230,14 @@ fn is_v1(conn: &Connection, tables: &[String]) -> Result<bool, StoreError> {
     let games = columns(conn, "games")?;
     let moves = columns(conn, "moves")?;
     Ok(games == V1_GAMES_COLUMNS && moves == ["game_id", "ply", "letter", "captured"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_migrations_run_on_an_empty_database() {
+        Migrations::new(migrations()).validate().unwrap();
+    }
 }

@@ -28,7 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    computer, error, game, games, handoff, limiter, live, records, round, store, study, view,
+    accounts, computer, error, game, games, handoff, limiter, live, pools, records, round, store,
+    study, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -91,6 +92,12 @@ pub struct Config {
     /// Online games a player may offer (and four times as many per client
     /// address).
     pub challenge_rate: Rate,
+    /// Log-ins (and password checks) per account.
+    pub login_rate: Rate,
+    /// Log-ins per client address.
+    pub login_client_rate: Rate,
+    /// Sign-ups per client address.
+    pub signup_rate: Rate,
     /// How long the maker of an online game waiting for its second player
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
@@ -126,6 +133,9 @@ impl Default for Config {
                 every_ms: 2_000,
             },
             challenge_rate: CHALLENGE_RATE,
+            login_rate: accounts::LOGINS_PER_ACCOUNT,
+            login_client_rate: accounts::LOGINS_PER_CLIENT,
+            signup_rate: accounts::SIGNUPS_PER_CLIENT,
             challenge_grace: Duration::from_secs(20),
         }
     }
@@ -139,6 +149,7 @@ pub struct AppState {
 
 struct Shared {
     games: Arc<games::Games>,
+    accounts: Arc<accounts::Accounts>,
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
@@ -151,6 +162,8 @@ struct Shared {
     handoff_links: PerPlayerAndClient<game::PlayerId>,
     challenges: PerPlayerAndClient<game::PlayerId>,
     handoffs: handoff::Handoffs,
+    /// Quick pairing.
+    pools: Arc<pools::Pools>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -165,7 +178,10 @@ impl AppState {
     /// # Errors
     ///
     /// When the store cannot be read.
-    pub fn new(store: impl store::GameStore + 'static, config: Config) -> Result<AppState, Error> {
+    pub fn new(
+        store: impl store::GameStore + store::AccountStore + Clone + 'static,
+        config: Config,
+    ) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
     }
 
@@ -177,7 +193,7 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn with_oracle(
-        store: impl store::GameStore + 'static,
+        store: impl store::GameStore + store::AccountStore + Clone + 'static,
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {
@@ -187,11 +203,21 @@ impl AppState {
             config.max_queued_searches,
         ));
         let games = Arc::new(
-            games::Games::new(Arc::new(store), Arc::new(live::Hub::default()))
+            games::Games::new(Arc::new(store.clone()), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time),
+        );
+        let accounts = Arc::new(
+            accounts::Accounts::new(Arc::new(store), Arc::clone(&games))?.with_limits(
+                config.login_rate,
+                config.login_client_rate,
+                config.signup_rate,
+            ),
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
+        // No blocks between guests.
+        let pools = pools::Pools::new(Arc::clone(&games), Arc::new(|_: &_, _: &_| false));
+        pools.start();
         let mut policy = config.policy.clone();
         if let Some(url) = &config.public_url {
             let origin = url.trim_end_matches('/').to_ascii_lowercase();
@@ -207,6 +233,7 @@ impl AppState {
             shared: Arc::new(Shared {
                 computer,
                 games,
+                accounts,
                 creations: Limiter::new("games", config.create_rate),
                 players: Limiter::new("players", config.player_rate),
                 chats: PerPlayerAndClient::new("chat", config.chat_rate),
@@ -215,6 +242,7 @@ impl AppState {
                 handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
+                pools,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 config,
@@ -232,6 +260,11 @@ impl AppState {
     /// The games in use.
     pub fn games(&self) -> &Arc<games::Games> {
         &self.shared.games
+    }
+
+    /// The accounts.
+    pub fn accounts(&self) -> &Arc<accounts::Accounts> {
+        &self.shared.accounts
     }
 
     /// The computer.

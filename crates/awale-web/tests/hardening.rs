@@ -1080,7 +1080,7 @@ async fn a_games_file_of_the_first_version_is_migrated() {
         "v1",
         &[
             include_str!("../../awale-store/src/v1.sql"),
-            include_str!("data/games-v1.sql"),
+            include_str!("../../awale-store/tests/data/games-v1.sql"),
         ],
     );
     let store = Store::open(&path).unwrap();

@@ -399,7 +399,15 @@ async fn the_analysis_gives_engine_lines_and_database_values_per_move() {
     assert_eq!(scores.len(), entries.len());
     for (m, e) in scores.iter().zip(&entries) {
         assert_eq!(m["move"], e.mv.to_string().as_str());
-        assert_eq!(m["db"], json!({"lower": e.lower, "upper": e.upper}), "{m}");
+        // The database's own value, from a fresh start: the value itself
+        // where nothing can come back (F captures) or its move keeps the
+        // position's value; else beside the bounds in the game.
+        let fresh = if m["db"]["fresh"].is_null() {
+            json!([m["db"]["lower"], m["db"]["upper"]])
+        } else {
+            m["db"]["fresh"].clone()
+        };
+        assert_eq!(fresh, json!([e.lower, e.upper]), "{m}");
         assert_eq!(m["captured"], e.captures);
     }
     // Over 10 seeds: no database value, the engine's lines still.
@@ -420,6 +428,91 @@ async fn the_analysis_gives_engine_lines_and_database_values_per_move() {
     .await;
     assert_eq!(over["lines"], json!([]));
     assert_eq!(over["end"]["reason"], "starvation");
+}
+
+/// The score in seeds at the end (the mover's view) that an analysis gives
+/// a move, when decided.
+fn final_margin(score: &Value) -> Option<i64> {
+    score["decided"]
+        .as_bool()
+        .unwrap()
+        .then(|| score["cp"].as_i64().unwrap() / 100)
+}
+
+#[tokio::test]
+async fn the_analysis_follows_the_database_where_it_decides_a_move() {
+    let app = study_app();
+    let db = Database::open(db_dir(), &Rules::AWALE).unwrap();
+    // Five seeds left, South 20, North 23, South to move: the database says
+    // South takes all five (wins 25-23) from here; no move captures.
+    let diagram = "1-1-0-1-1-0-0-0-0-1-0-0-20-23-S";
+    let position: Position = diagram.parse().unwrap();
+    let value = db.probe(&position).unwrap();
+    assert_eq!((value.lower, value.upper), (5, 5));
+    let best = db.best_move(&position).unwrap().to_string();
+    let (status, a) = post(
+        &app,
+        "/api/study/analysis",
+        json!({"position": diagram, "lines": 4}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(a["db"], json!({"lower": 5, "upper": 5}));
+    // The move the database plays keeps the value: decided, its score the
+    // result at the end (25-23), first of the lines, and its line the
+    // database's: each move keeps the value of its position.
+    let scores = a["scores"].as_array().unwrap();
+    let decided = scores.iter().find(|m| m["move"] == best.as_str()).unwrap();
+    assert_eq!(decided["db"], json!({"lower": 5, "upper": 5}), "{decided}");
+    assert_eq!(final_margin(&decided["score"]), Some(2), "{decided}");
+    let line = &a["lines"][0];
+    assert_eq!(line["move"], best.as_str(), "{a}");
+    assert_eq!(final_margin(&line["score"]), Some(2));
+    let mut here = position;
+    for letter in line["pv"].as_array().unwrap() {
+        let mv = letter.as_str().unwrap().parse().unwrap();
+        let entries = db.move_entries(&here).unwrap();
+        let top = entries.iter().map(|e| e.lower).max().unwrap();
+        let played = entries.iter().find(|e| e.mv == mv).expect("a legal move");
+        assert_eq!(played.lower, top, "{letter} at {here}: {line}");
+        here = here.play_unchecked(mv);
+    }
+    // The others: the position before them may come back, where the seeds
+    // left go to nobody (South then loses 20-23): the bounds in the game
+    // run from there to the database's, which stays beside them. Their
+    // scores are the engine's, never a decided result the bounds deny.
+    for m in scores.iter().filter(|m| m["move"] != best.as_str()) {
+        assert_eq!(m["db"]["fresh"], json!([5, 5]), "{m}");
+        assert_eq!(
+            (&m["db"]["lower"], &m["db"]["upper"]),
+            (&json!(0), &json!(5)),
+            "{m}"
+        );
+        if let Some(margin) = final_margin(&m["score"]) {
+            assert!((-3..=2).contains(&margin), "{m}");
+        }
+    }
+    // With moves played to get here, the position itself may come back.
+    let body = json!({"position": diagram, "moves": "Bd", "lines": 2});
+    let (_, later) = post(&app, "/api/study/analysis", body).await;
+    let after: Position = "1-0-1-1-1-0-0-0-0-0-1-0-20-23-S".parse().unwrap();
+    assert_eq!(later["position"], after.to_string().as_str());
+    let fresh = db.probe(&after).unwrap();
+    if fresh.lower != 0 {
+        assert_eq!(
+            later["db"]["fresh"],
+            json!([fresh.lower, fresh.upper]),
+            "{later}"
+        );
+        assert_eq!(later["db"]["lower"], json!(fresh.lower.min(0)), "{later}");
+    }
+    // Every move whose value is exact in the game is scored by it.
+    for m in later["scores"].as_array().unwrap() {
+        if m["db"]["lower"] == m["db"]["upper"] {
+            let margin = -3 + m["db"]["lower"].as_i64().unwrap();
+            assert_eq!(final_margin(&m["score"]), Some(margin), "{m}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -3,7 +3,10 @@
 //! events), with spectators spread over the games. Each pair of players
 //! plays game after game until the time is up; every move is timed from
 //! its sending to its arrival at the opponent and at each spectator; at the
-//! end, every acknowledged move is looked for in the store. Without
+//! end, every acknowledged move is looked for in the store. With
+//! `--logins N`, N log-ins a second to accounts made at the start (the
+//! right password: every one is hashed) run beside the games, so the moves'
+//! times show what a flood of log-ins does to them. Without
 //! `--addr`, it starts its own server on a free loopback port with a
 //! scratch games file. Its last line is one JSON object.
 
@@ -45,6 +48,86 @@ pub struct Args {
     /// fast as the server goes).
     #[arg(long, default_value_t = 0, value_name = "MS")]
     think_ms: u64,
+    /// Log-ins a second beside the games (0: none), to accounts made at
+    /// the start, with their right password.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    logins: u64,
+}
+
+/// Accounts the log-ins go to.
+const LOGIN_ACCOUNTS: usize = 20;
+const LOGIN_PASSWORD: &str = "a loadtest's password";
+
+/// What the log-ins got.
+#[derive(Default)]
+struct Logins {
+    ok: u64,
+    busy: u64,
+    too_many: u64,
+    other: u64,
+    ms: Vec<f64>,
+}
+
+/// Makes the accounts, then sends `per_s` log-ins a second until the
+/// end, each on its own task.
+async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
+    let mut names = Vec::new();
+    for n in 0..LOGIN_ACCOUNTS {
+        let name = format!("load{n}");
+        let (status, _, body) = run
+            .request(
+                "POST",
+                "/api/account/signup",
+                None,
+                Some(json!({"username": name, "password": LOGIN_PASSWORD})),
+            )
+            .await?;
+        anyhow::ensure!(
+            status == StatusCode::CREATED,
+            "sign-up: {status} {}",
+            String::from_utf8_lossy(&body)
+        );
+        names.push(name);
+    }
+    let results = Arc::new(Mutex::new(Logins::default()));
+    let every = Duration::from_secs_f64(1.0 / per_s.max(1) as f64);
+    let mut tick = tokio::time::interval(every);
+    let mut tasks = Vec::new();
+    let mut n = 0usize;
+    while !run.over() {
+        tick.tick().await;
+        let run = Arc::clone(&run);
+        let results = Arc::clone(&results);
+        let name = names[n % names.len()].clone();
+        n += 1;
+        tasks.push(tokio::spawn(async move {
+            let sent = Instant::now();
+            let answer = run
+                .request(
+                    "POST",
+                    "/api/account/login",
+                    None,
+                    Some(json!({"username": name, "password": LOGIN_PASSWORD})),
+                )
+                .await;
+            let ms = sent.elapsed().as_secs_f64() * 1000.0;
+            let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
+            match answer {
+                Ok((StatusCode::OK, _, _)) => {
+                    r.ok += 1;
+                    r.ms.push(ms);
+                }
+                Ok((StatusCode::SERVICE_UNAVAILABLE, _, _)) => r.busy += 1,
+                Ok((StatusCode::TOO_MANY_REQUESTS, _, _)) => r.too_many += 1,
+                _ => r.other += 1,
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
+    Ok(std::mem::take(&mut *r))
 }
 
 type Http = Client<HttpConnector, Full<Bytes>>;
@@ -475,6 +558,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             think: Duration::from_millis(args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
+        let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
         let started = Instant::now();
         let mut pairs = Vec::new();
         for slot in 0..args.games {
@@ -486,6 +570,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = p.await;
         }
         run.stop.store(true, Ordering::Relaxed);
+        let logins = match flood {
+            Some(task) => Some(task.await.context("log-ins")??),
+            None => None,
+        };
         let elapsed = started.elapsed().as_secs_f64();
         let games: Vec<i64> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let lost = lost_moves(&run, &games).await?;
@@ -500,7 +588,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games.len()
         );
         let round = |x: f64| (x * 100.0).round() / 100.0;
-        let report = json!({
+        let mut report = json!({
             "games": args.games,
             "spectators": args.spectators,
             "moves": moves,
@@ -510,6 +598,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "errors": run.errors.load(Ordering::Relaxed),
             "lost": lost,
         });
+        if let Some(mut l) = logins {
+            report["logins"] = json!({
+                "per_s": args.logins,
+                "ok": l.ok,
+                "busy": l.busy,
+                "too_many": l.too_many,
+                "other": l.other,
+                "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
+            });
+        }
         println!("{report}");
         if let Some((state, store)) = server {
             state.stop();
@@ -533,6 +631,9 @@ async fn start_server() -> anyhow::Result<(String, (awale_web::AppState, awale_w
         create_rate: unlimited,
         player_rate: unlimited,
         challenge_rate: unlimited,
+        login_rate: unlimited,
+        login_client_rate: unlimited,
+        signup_rate: unlimited,
         ..awale_web::Config::default()
     };
     let state = awale_web::AppState::new(store.clone(), config).context("server")?;

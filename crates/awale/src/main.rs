@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod admin;
 mod analyze;
 mod bench;
 mod board_text;
@@ -71,6 +72,9 @@ enum Command {
     Backup(serve::BackupArgs),
     /// The game store: copy a games file into PostgreSQL.
     Store(serve::StoreArgs),
+    /// The server owner's actions on accounts: grant-moderator NAME,
+    /// revoke-moderator NAME.
+    Admin(admin::Args),
     /// Load a server with simulated online games and spectators; print
     /// moves per second and delivery times as JSON.
     Loadtest(loadtest::Args),
@@ -125,6 +129,7 @@ fn main() -> ExitCode {
         Command::Backup(args) => serve::backup(args),
         Command::Store(args) => serve::store(args),
         Command::Loadtest(args) => loadtest::run(args),
+        Command::Admin(args) => admin::run(args),
     };
     match result {
         Ok(code) => code,

@@ -194,7 +194,7 @@ fn default_data_dir() -> anyhow::Result<PathBuf> {
         .context("no data directory (HOME is not set): give one with --data")
 }
 
-fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+pub(crate) fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     let path = match data {
         Some(p) if p.is_dir() => p.join("games.sqlite"),
         Some(p) => p,

@@ -514,7 +514,14 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
     if !over(&said) {
         tab_to(&b, "#btn-hint", 40);
         b.keys(keys::ENTER);
-        wait_last(&b, "the hint", |s| s.starts_with("Hint: play "));
+        let hint = wait_last(&b, "the hint", |s| s.starts_with("Hint: play "));
+        // Its reasons are sentences of their own, never run together
+        // ("seeds.Captures").
+        let runs = hint
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'.' && w[1].is_ascii_uppercase());
+        assert!(!runs, "{hint}");
     }
 
     // Then the command field, as lichess's blind mode has: the legal holes

@@ -410,9 +410,31 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
         "{db:?}"
     );
     assert!(
-        text(&b, "#an-status").starts_with("Endgame database:"),
+        text(&b, "#an-status").starts_with("Endgame database: with perfect play,"),
         "{}",
         text(&b, "#an-status")
+    );
+    // Nothing captured since the start: the database decides the position,
+    // and the engine's first line is its move, with its result at the end
+    // (issue 21.5: the engine and the database never disagree unsaid).
+    let first = b.eval(
+        "const l = document.querySelector('#an-lines li');          const row = [...document.querySelectorAll('#an-moves tr')].find(r => r.cells[0].textContent === l.querySelector('b').textContent);          return [l.querySelector('.score').textContent, row.cells[1].textContent, row.cells[2].textContent, row.cells[2].title]",
+    );
+    let [line, engine, db, db_words] =
+        [0, 1, 2, 3].map(|i| first[i].as_str().unwrap_or("").to_string());
+    // A result at the end, or a forced win the search found, which keeps
+    // its distance.
+    assert!(
+        line.contains(" wins by ") || line.contains(" wins in ") || line == "a draw",
+        "{first}"
+    );
+    assert_eq!(line, engine, "{first}");
+    assert!(!db.contains(" to "), "{first}");
+    let winner = line.split(" wins ").next().unwrap_or_default();
+    assert!(
+        db_words == format!("with perfect play, {line}")
+            || db_words.starts_with(&format!("with perfect play, {winner} wins by ")),
+        "{first}"
     );
     // A variation: another move than the game's.
     let other = b

@@ -1172,3 +1172,95 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
     wait_text(&awa, "#result", "You won!");
     wait_text(&awa, "#status", "left the game.");
 }
+
+/// The words and states a new player met (issue 21.9), each seen on the
+/// page: a clock under a minute in seconds and a game without a move in
+/// the lobby; a called-off game said once, opened rather than continued,
+/// with nothing to replay or review; no puzzle buttons without a database.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
+    let site = Site::start("online-words");
+    let url = site.url.clone();
+    let awa = Browser::start("words-awa", "en-US,en", 1100, 900);
+    let bob = Browser::start("words-bob", "fr-FR,fr", 1100, 900);
+    let cleo = Browser::start("words-cleo", "en-US,en", 390, 844);
+    open(&awa, &format!("{url}/#rules"));
+    let id = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa", "public": true,
+               "clock": {"minutes": 0.5, "increment_seconds": 0}}),
+    )["id"]
+        .as_i64()
+        .expect("a game");
+    // Awa waits at her board (a challenge whose maker is gone is withdrawn).
+    awa.goto(&format!("{url}/#game={id}"));
+    wait_text(&awa, "#status", "Waiting for");
+    // Bob sees the challenge in the lobby: 30 s, not "0.5 min".
+    open(&bob, &format!("{url}/#lobby"));
+    let challenge = format!("#lobby-challenges .lobby-item[data-id='{id}']");
+    wait_text(&bob, &challenge, "30 s + 0 s");
+    assert!(
+        !bob.text(&challenge).contains("min"),
+        "{}",
+        bob.text(&challenge)
+    );
+    tap(&bob, &format!("{challenge} button.accept"));
+    wait_text(&bob, "#player-bottom .who", "Nord · ");
+    // Cleo, in the lobby, sees the game going on, with no move yet.
+    open(&cleo, &format!("{url}/#lobby"));
+    let live = format!("#lobby-live .lobby-item[data-id='{id}']");
+    wait_text(&cleo, &live, "no move yet");
+    let words = cleo.text(&live);
+    assert!(words.contains("30 s + 0 s"), "{words}");
+    assert!(
+        !words.contains("0 plies") && !words.contains("0 moves"),
+        "{words}"
+    );
+
+    // Awa has not moved: she calls the game off. Once said, nothing to
+    // review.
+    tap(&awa, "#btn-abort");
+    wait_text(&awa, "#result", "Game called off");
+    wait_text(&bob, "#result", "Partie annulée");
+    for b in [&awa, &bob] {
+        assert_eq!(
+            b.eval("return [...document.querySelectorAll('#status .actions button')].filter(x => x.offsetParent !== null).length"),
+            json!(1),
+            "only New game after a called-off game"
+        );
+        assert_eq!(
+            b.eval("return document.querySelector('#btn-review').disabled"),
+            json!(true)
+        );
+    }
+    // My games: called off, said once; opened, not continued; no replay.
+    for (b, said, open_word, continue_word) in [
+        (&awa, "called off", "Open", "Continue"),
+        (&bob, "annulée", "Ouvrir", "Continuer"),
+    ] {
+        b.goto(&format!("{url}/#games"));
+        let found = b.wait_for(
+            "the called-off game in My games",
+            &format!(
+                "const c = document.querySelector(\".game-card[data-id='{id}']\"); \
+                 return c ? [c.querySelector('.result-line').textContent, c.querySelector('button.open').textContent, \
+                             c.querySelector('button.watch').hidden] : null"
+            ),
+            20,
+        );
+        assert_eq!(found[0], json!(said), "{found}");
+        assert_eq!(found[1], json!(open_word), "{found} (not {continue_word})");
+        assert_eq!(found[2], json!(true), "nothing to replay: {found}");
+    }
+
+    // No database on this server: the puzzle page says how to build one,
+    // and shows no button that would do nothing.
+    cleo.goto(&format!("{url}/#puzzles"));
+    wait_text(&cleo, "#puzzle-missing", "awale db build");
+    for css in ["#puzzle-daily", "#puzzle-next"] {
+        assert!(!shown(&cleo, css), "{css} shown without a database");
+    }
+}

@@ -35,6 +35,7 @@ use awale_core::Side;
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 
+mod accounts;
 mod rows;
 pub(crate) mod schema;
 

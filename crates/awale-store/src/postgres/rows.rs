@@ -8,6 +8,7 @@ use tokio_postgres::Row as PgRow;
 use crate::rows::{moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
 use crate::{Page, StoreError, StoredRules, Summary};
 use awale_model::game::{Mode, PlayerId, WebGame};
+use awale_model::rating::{Glicko, RatingChange};
 
 /// Stores a new game: its id and revision (0) are set.
 pub(super) async fn insert_game(
@@ -23,8 +24,9 @@ pub(super) async fn insert_game(
     };
     let row = tx
         .query_one(
-            "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed)
-             VALUES ($1, $1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
+                rated)
+             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
             &[
                 &game.created_ms,
                 &game.game.rules().to_string(),
@@ -33,6 +35,7 @@ pub(super) async fn insert_game(
                 &human,
                 &level,
                 &(game.seed as i64),
+                &game.rated,
             ],
         )
         .await?;
@@ -60,6 +63,7 @@ pub(super) async fn write_state(
                 redo = $10, result = $11, reason = $12, level = $13, human = $14,
                 public = $15, south_player = $16, south_name = $17, north_player = $18,
                 north_name = $19, takeback = $20, rematch = $21, rematch_id = $22, plies = $23,
+                draw = $25,
                 revision = revision + (CASE WHEN $24::BIGINT IS NULL THEN 0 ELSE 1 END)
              WHERE id = $1 AND ($24::BIGINT IS NULL OR revision = $24::BIGINT)",
             &[
@@ -87,6 +91,7 @@ pub(super) async fn write_state(
                 &s.rematch_id,
                 &s.plies,
                 &fence,
+                &s.draw,
             ],
         )
         .await?;
@@ -157,7 +162,9 @@ pub(super) async fn load_game(
         takeback: r.try_get(20)?,
         rematch: r.try_get(21)?,
         rematch_id: r.try_get(22)?,
-        revision: r.try_get(23)?,
+        rated: r.try_get(23)?,
+        draw: r.try_get(24)?,
+        revision: r.try_get(25)?,
     };
     let moves = client
         .query(
@@ -168,7 +175,46 @@ pub(super) async fn load_game(
         .iter()
         .map(|m| Ok((m.try_get(0)?, m.try_get(1)?, m.try_get(2)?)))
         .collect::<Result<Vec<(i64, String, i64)>, tokio_postgres::Error>>()?;
-    rebuild(id, row, &moves).map(Some)
+    let changes = rating_changes(client, id).await?;
+    rebuild(id, row, &moves, changes).map(Some)
+}
+
+/// The changes game `id` made to its players' ratings, if it was rated
+/// (as the games file's `ratings::game_changes`).
+async fn rating_changes(
+    client: &impl GenericClient,
+    id: i64,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT side, rating_before, deviation_before, volatility_before, rating_after,
+                    deviation_after, volatility_after
+             FROM rating_changes WHERE game_id = $1",
+            &[&id],
+        )
+        .await?;
+    let (mut south, mut north) = (None, None);
+    for r in rows {
+        let glicko = |i: usize| -> Result<Glicko, tokio_postgres::Error> {
+            Ok(Glicko {
+                rating: r.try_get(i)?,
+                deviation: r.try_get(i + 1)?,
+                volatility: r.try_get(i + 2)?,
+            })
+        };
+        let change = RatingChange::new(glicko(1)?, glicko(4)?);
+        match r.try_get::<_, String>(0)?.as_str() {
+            "S" => south = Some(change),
+            "N" => north = Some(change),
+            other => {
+                return Err(StoreError::Corrupt {
+                    id,
+                    message: format!("rating change of side `{other}`"),
+                })
+            }
+        }
+    }
+    Ok(south.zip(north).map(|(s, n)| [s, n]))
 }
 
 /// As the games file's `list_games`: `player`'s games, newest first.

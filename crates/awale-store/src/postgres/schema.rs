@@ -8,10 +8,16 @@ use tokio_postgres::Client;
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// What a new database starts from: the games file's version 3 at once.
 const SCHEMA_V3: &str = include_str!("v3.sql");
+
+/// Version 4: accounts, sessions, recovery codes, blocks, reports.
+const MIGRATE_V4: &str = include_str!("v4.sql");
+
+/// Version 5: rated games, draw offers, ratings and their changes.
+const MIGRATE_V5: &str = include_str!("v5.sql");
 
 /// The key of the advisory lock the migrations run under.
 const MIGRATION_LOCK: i64 = 0x4177_616C_0001;
@@ -59,8 +65,13 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
     if version < 3 {
         tx.batch_execute(SCHEMA_V3).await.map_err(refused)?;
     }
-    // Later versions: `if version < 4 { tx.batch_execute(MIGRATE_V4) }`,
-    // one file each, as the games file's.
+    // One file a version, as the games file's.
+    if version < 4 {
+        tx.batch_execute(MIGRATE_V4).await.map_err(refused)?;
+    }
+    if version < 5 {
+        tx.batch_execute(MIGRATE_V5).await.map_err(refused)?;
+    }
     tx.execute(
         "INSERT INTO meta (key, value) VALUES ('schema_version', $1)
          ON CONFLICT (key) DO UPDATE SET value = $1",

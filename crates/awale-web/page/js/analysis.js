@@ -11,7 +11,7 @@ import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { moveWords, say } from "./spoken.js";
 import { errorText, showError, toast } from "./toast.js";
-import { holeLetter, letterHole, oracleWords, scoreWords, sideName } from "./words.js";
+import { holeLetter, leadOf, letterHole, oracleShort, oracleWords, scoreWords, sideName } from "./words.js";
 import { StudyBoard, moveOf, playMarks, plyOf, positionView, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -258,8 +258,10 @@ function renderAnalysis() {
   const a = state.analysis;
   const lines = $("#an-lines");
   const table = $("#an-moves");
+  const note = $("#an-db-note");
   lines.textContent = "";
   table.textContent = "";
+  note.hidden = true;
   const status = $("#an-status");
   if (!a) {
     status.textContent = t("an_thinking");
@@ -274,7 +276,10 @@ function renderAnalysis() {
     status.textContent = t("an_over", t("reason_" + a.end.reason), a.end.stores[0], a.end.stores[1]);
     return;
   }
-  status.textContent = a.db ? t("an_db_value", oracleWords(a.db, side)) : "";
+  // The databases' value as the result at the end, as the engine's
+  // decided scores are (the stores count).
+  const lead = leadOf(a.stores, side);
+  status.textContent = a.db ? t("an_db_value", oracleWords(a.db, side, lead)) : "";
   for (const l of a.lines) {
     const li = document.createElement("li");
     const b = document.createElement("button");
@@ -313,19 +318,17 @@ function renderAnalysis() {
     const eng = document.createElement("td");
     eng.textContent = m.score ? scoreWords(m.score, side) : "";
     const db = document.createElement("td");
-    db.textContent = m.db ? dbShort(m.db, side) : "—";
-    if (m.db) db.title = oracleWords(m.db, side);
+    db.textContent = m.db ? oracleShort(m.db, side, lead) : "—";
+    if (m.db) db.title = oracleWords(m.db, side, lead);
     tr.append(mv, eng, db);
     table.append(tr);
   }
-}
-
-// A database value in short, for the table: who takes how many more.
-function dbShort(o, side) {
-  const other = side === "S" ? "N" : "S";
-  if (o.lower !== o.upper) return t("an_db_range", o.lower, o.upper);
-  if (o.lower === 0) return t("an_db_even");
-  return t("an_db_plus", sideName(o.lower > 0 ? side : other), Math.abs(o.lower));
+  // A range where the database alone would give a result: say why, and
+  // which to trust.
+  if (a.scores.some((m) => m.db && m.db.fresh)) {
+    note.textContent = t("an_db_repetition_note");
+    note.hidden = false;
+  }
 }
 
 // -------------------------------------------------------------- editor --

@@ -22,8 +22,11 @@ export const CCW_COLUMNS = { S: [0, 1, 2, 3, 4, 5], N: [11, 10, 9, 8, 7, 6] };
 // Text sizes in board units: larger when the board is drawn small (a
 // phone), so that letters and counts stay readable.
 const SIZES = {
-  wide: { letter: 22, count: 30, store: 28, krou: 14, hand: 22, chip: [86, 36] },
-  small: { letter: 32, count: 36, store: 40, krou: 30, hand: 34, chip: [112, 46] },
+  // `count2`: a count of two digits, a little smaller on a phone so that
+  // it keeps its distance from the letter ("D 10"). A chip is narrower
+  // than a column (117), so neighbours do not run together.
+  wide: { letter: 22, count: 30, count2: 30, store: 28, krou: 14, hand: 22, chip: [100, 36] },
+  small: { letter: 32, count: 36, count2: 32, store: 40, krou: 30, hand: 34, chip: [106, 46] },
 };
 
 export function el(name, attrs, parent) {
@@ -210,7 +213,8 @@ function drawHole(svg, L, hole, n, marks, size) {
   const pad = ch * 0.26;
   const lt = el("text", { x: p.x - cw / 2 + pad, y: cy + size.letter * 0.36, "text-anchor": "start", class: "letter", "font-size": size.letter, "aria-hidden": "true" }, svg);
   lt.textContent = letter;
-  const ct = el("text", { x: p.x + cw / 2 - pad, y: cy + size.count * 0.36, "text-anchor": "end", class: "count", "font-size": size.count, "data-count": letter, "aria-hidden": "true" }, svg);
+  const countSize = n >= 10 && !marks.noCount ? size.count2 : size.count;
+  const ct = el("text", { x: p.x + cw / 2 - pad, y: cy + countSize * 0.36, "text-anchor": "end", class: "count", "font-size": countSize, "data-count": letter, "aria-hidden": "true" }, svg);
   ct.textContent = marks.noCount ? "" : n;
   if (marks.hand && marks.hand.hole === hole && marks.hand.n > 0 && !marks.noCount) {
     const r = size.hand * 0.95;

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { onLive, session } from "./game.js";
 import { getLang, t } from "./i18n.js";
+import { isModerator, kidMode } from "./people.js";
 import { personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
 import { errorText } from "./toast.js";
@@ -72,9 +73,10 @@ function onLine(line) {
 export function render() {
   const g = session.game;
   const online = !!g && g.mode === "online";
-  $("#chat").hidden = !online || prefs.hidden;
-  $("#btn-show-chat").hidden = !online || !prefs.hidden;
-  if (!online) return;
+  // Kid mode: no chat at all.
+  $("#chat").hidden = !online || prefs.hidden || kidMode();
+  $("#btn-show-chat").hidden = !online || !prefs.hidden || kidMode();
+  if (!online || kidMode()) return;
   if (chat.id !== g.id) {
     reset(g.id);
     load(g.id);
@@ -130,6 +132,15 @@ function renderLines(g, player) {
     text.dir = "auto";
     li.title = time.format(new Date(line.at_ms));
     li.append(name, " ", text);
+    if (isModerator()) {
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "link small remove-line";
+      remove.textContent = t("remove_line");
+      remove.onclick = () => api("POST", "/api/moderation/chat-remove", { game: g.id, line: line.id })
+        .catch((e) => { $("#chat-error").textContent = errorText(e); $("#chat-error").hidden = false; });
+      li.append(" ", remove);
+    }
     list.append(li);
   }
   // Kept where the reader is, unless they were at the latest.
@@ -172,6 +183,12 @@ async function send(e) {
 
 export function wire() {
   onLive("chat", onLine);
+  onLive("chat_removed", (gone) => {
+    if (chat.lines.delete(gone.id)) {
+      chat.drawn = null;
+      render();
+    }
+  });
   // A new connection (a reload, the server back): what was said meanwhile.
   onLive("stream", (view) => {
     if (chat.id === view.id) load(view.id);

@@ -75,6 +75,7 @@ export function select(id) {
         if (current(epoch)) tell("state", view);
       },
       chat: told("chat"),
+      chat_removed: told("chat_removed"),
       reaction: told("reaction"),
       presence: told("presence"),
       move: (event) => onLiveMove(event, epoch),

@@ -2,14 +2,15 @@
 // `state` (the whole game: first, and after any change but a move), `move`
 // (one more move and what changed), `thinking` while the computer
 // searches, `clock` (the clocks now, after the events missed while away);
-// online games add `chat`, `reaction` and `presence`. The events of the
+// online games add `chat` (and `chat_removed`, a line a moderator
+// removed), `reaction` and `presence`. The events of the
 // game's history carry a version as their id: when the stream breaks (the
 // server restarts, the network changes) the browser comes back with the
 // last one and gets what it missed. `connection(up)` says when the stream
 // is lost and when it is back. Each listener belongs to one game; closing
 // it stops its callbacks at once, even for events already on their way.
 
-const EVENTS = ["state", "move", "thinking", "clock", "chat", "reaction", "presence"];
+const EVENTS = ["state", "move", "thinking", "clock", "chat", "chat_removed", "reaction", "presence"];
 
 // How long before the page itself opens a stream the browser gave up on
 // (it answered with an error, as a server starting up may).

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { shownName } from "./people.js";
 import { loadMe, me, nickname, onRename, rename } from "./online.js";
 import { errorText, showError, toast } from "./toast.js";
 import { rulesWords, sideName } from "./words.js";
@@ -73,14 +74,14 @@ function item(game, challenge) {
   const b = document.createElement("button");
   if (challenge) {
     const maker = game.names[0] ? "S" : "N";
-    who.textContent = t("challenge_by", isolate(game.names[maker === "S" ? 0 : 1]));
+    who.textContent = t("challenge_by", isolate(shownName(game.names[maker === "S" ? 0 : 1]) ?? sideName(maker)));
     parts.push(t("you_would_play", sideName(maker === "S" ? "N" : "S")));
     if (game.start) parts.push(t("from_position", game.start));
     b.className = "primary accept";
     b.textContent = t("accept");
     b.onclick = () => accept(game.id, b);
   } else {
-    who.textContent = t("names_vs", isolate(game.names[0] || "?"), isolate(game.names[1] || "?"));
+    who.textContent = t("names_vs", isolate(shownName(game.names[0] ?? "?") ?? sideName("S")), isolate(shownName(game.names[1] ?? "?") ?? sideName("N")));
     parts.push(game.plies ? t("plies_n", game.plies) : t("no_move_yet"), t("spectators_n", game.spectators || 0));
     b.className = "watch";
     b.textContent = t("watch");

@@ -4,6 +4,7 @@
 // dialogs, nav (addresses), learn (lessons, puzzles, analysis board);
 // online play: online, lobby, chat, crowd, qr.
 
+import * as account from "./account.js";
 import { api } from "./api.js";
 import * as chat from "./chat.js";
 import * as crowd from "./crowd.js";
@@ -113,6 +114,7 @@ function applyLanguage() {
   // Its name holds what it shows (WCAG's label in name), in its language.
   b.setAttribute("aria-label", other === "en" ? "EN, English" : "FR, français");
   b.title = other === "en" ? "English" : "Français";
+  account.render();
   dialogs.fillLevels();
   play.render();
   review.redraw();
@@ -133,6 +135,7 @@ function wire() {
   play.wire();
   games.wire();
   online.wire();
+  account.wire();
   chat.wire();
   crowd.wire();
   lobby.wire(() => dialogs.openNewGame("online"));
@@ -162,6 +165,8 @@ function wire() {
     applySound();
   };
   onLangChange(applyLanguage);
+  // Kid mode turned on or off: names and chat are drawn again.
+  document.addEventListener("awale-kid", () => play.render());
   nav.onRoute(route);
 }
 
@@ -175,8 +180,11 @@ async function main() {
   // fresh answers replace it as they come.
   const cachedInfo = loadJson("awale.info");
   if (cachedInfo) setInfo(cachedInfo);
-  // Who this browser is online (its nickname), for later.
-  online.loadMe();
+  // Who this browser is online (its nickname, its account), for later.
+  online.loadMe().then(() => {
+    account.render();
+    play.render();
+  });
   // An invite, watch or "continue here" link first (online.js), then
   // written as the game's address.
   const linked = await online.fromAddress();

@@ -1,6 +1,6 @@
 // Online play: the nickname, a game's links (invite, watch, continue on
 // another device) with their QR codes and the addresses that open them, who
-// is connected, and what the players ask of each other (takeback, abort,
+// is connected, and what the players ask of each other (takeback, draw, abort,
 // claim, rematch).
 
 import { api } from "./api.js";
@@ -21,8 +21,9 @@ const GONE_AFTER_MS = 5_000;
 
 // ------------------------------------------------------------ nickname --
 
-// Who this browser is: {name, guest} from the server (GET /api/me).
-export const me = { name: null, guest: null };
+// Who this browser is: {name, guest, account} from the server (GET
+// /api/me); `account` when it is logged in.
+export const me = { name: null, guest: null, account: null };
 
 // One request at a time: a browser without a cookie yet gets one from the
 // first answer, and every later request sends it.
@@ -333,6 +334,18 @@ function renderOffer(g, side) {
         button(t("decline"), "", () => request("takeback", { accept: false })),
       );
     }
+  } else if (o.draw && goingOn(g)) {
+    if (!side) text.textContent = t("draw_offered_by", seatName(g, o.draw));
+    else if (o.draw === side) text.textContent = t("draw_waiting");
+    else {
+      text.textContent = t("draw_offered_you", seatName(g, o.draw));
+      actions.append(
+        button(t("accept"), "primary", () => request("draw", { accept: true })),
+        button(t("decline"), "", () => request("draw", { accept: false })),
+      );
+    }
+  } else if (o.draw_declined && o.draw_declined === side && goingOn(g)) {
+    text.textContent = t("draw_declined", seatName(g, other(side)));
   } else if (o.rematch && !o.rematch_id && g.end) {
     if (!side) text.textContent = t("rematch_offered_by", seatName(g, o.rematch));
     else if (o.rematch === side) text.textContent = t("rematch_waiting", seatName(g, other(side)));
@@ -360,6 +373,7 @@ function renderActions(g, side) {
   const left = (ms) => (ms === null || ms === undefined ? null : Math.max(0, ms - (now - notes.actionsAt)));
   const show = {
     "#btn-takeback": !!mine.takeback,
+    "#btn-draw": !!mine.draw,
     "#btn-abort": player && !g.waiting && left(mine.abort_in_ms) === 0,
     "#btn-withdraw": player && g.waiting && !g.end,
     "#btn-rematch": !!mine.rematch,
@@ -442,6 +456,7 @@ export function wire() {
   $("#btn-abort").onclick = () => request("abort");
   $("#btn-claim").onclick = () => request("claim");
   $("#btn-takeback").onclick = () => request("takeback");
+  $("#btn-draw").onclick = () => request("draw");
   $("#btn-rematch").onclick = () => request("rematch");
   $("#btn-follow").onclick = () => session.game && session.game.offers.rematch_id &&
     nav.go({ view: "play", game: session.game.offers.rematch_id });

@@ -8,10 +8,11 @@ import { isolate, t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
+import { shownName } from "./people.js";
 import { showError, toast } from "./toast.js";
 import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
-  sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, rulesWords,
+  sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, leadOf, rulesWords,
   storesWords, resultWords, reasonWords, whyWords,
 } from "./words.js";
 
@@ -171,7 +172,8 @@ function playerLabel(g, side) {
     return t("player_computer", sideName(side), levelName(view.info, g.level));
   }
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
-  const name = seat ? `${sideName(side)} · ${isolate(seat.name)}` : sideName(side);
+  const shown = seat && shownName(seat.name);
+  const name = shown ? `${sideName(side)} · ${isolate(shown)}` : sideName(side);
   return personSide(g) === side ? t("player_you", name) : name;
 }
 
@@ -372,7 +374,8 @@ function playKey(g, k) {
 // A side, with its player's nickname online.
 function sideLabel(g, side) {
   const seat = g.mode === "online" && g.seats && g.seats[side === "S" ? 0 : 1];
-  return seat ? `${sideName(side)} (${isolate(seat.name)})` : sideName(side);
+  const shown = seat && shownName(seat.name);
+  return shown ? `${sideName(side)} (${isolate(shown)})` : sideName(side);
 }
 
 // --------------------------------------------------------- move list --
@@ -539,7 +542,7 @@ function renderControls() {
       b.textContent = h.best.mv;
       hb.append(b, hideCounts() ? "." : ` — ${scoreWords(h.best.score, g.to_move)}.`);
     }
-    if (h.oracle && !hideCounts()) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move)));
+    if (h.oracle && !hideCounts()) hb.append(" ", t("hint_oracle", oracleWords(h.oracle, g.to_move, leadOf(g.stores, g.to_move))));
     // Why the move is good, in words (the server says it in both languages);
     // not without counting, where its numbers would count for the player.
     if (h.why && h.why.length && !hideCounts()) {
@@ -552,10 +555,12 @@ function renderControls() {
       }
       hb.append(ul);
     }
-    // Asked for with the button, it is said too.
+    // Asked for with the button, it is said too (its reasons as
+    // sentences of their own, not run together).
     if (view.hintSaid !== h) {
       view.hintSaid = h;
-      say(hb.textContent);
+      const spoken = [...hb.childNodes].map((n) => (n.nodeName === "UL" ? [" ", ...[...n.children].map((li) => li.textContent)].join(" ") : n.textContent));
+      say(spoken.join("").replace(/\s+/g, " ").trim());
     }
   } else {
     hb.hidden = true;

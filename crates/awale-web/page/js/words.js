@@ -61,28 +61,63 @@ function ownMoves(plies) {
 }
 
 // An engine score (side to move's view of `side`: {cp, decided,
-// plies_to_end}) in words: who leads, by how many seeds.
+// plies_to_end}) in words: who leads, by how many seeds; a decided score
+// (a forced result, or the endgame databases') is the result at the end.
 export function scoreWords(score, side) {
   if (!score) return "";
   if (score.plies_to_end !== null && score.plies_to_end !== undefined) {
     const winner = score.plies_to_end >= 0 ? side : other(side);
     return t("wins_in", sideName(winner), ownMoves(score.plies_to_end));
   }
+  if (score.decided) return marginWords(Math.round(score.cp / 100), side);
   const seeds = Math.round(Math.abs(score.cp) / 10) / 10;
-  if (seeds < 0.05) return score.decided ? t("even_proven") : t("even");
+  if (seeds < 0.05) return t("even");
   const leader = score.cp > 0 ? side : other(side);
-  return t(score.decided ? "leads_by_proven" : "leads_by", sideName(leader), seeds);
+  return t("leads_by", sideName(leader), seeds);
 }
 
-// What the endgame databases say (side to move's view of `side`: seeds
-// it will still capture minus the opponent's).
-export function oracleWords(o, side) {
-  if (o.lower === o.upper) {
-    if (o.lower === 0) return t("oracle_even");
-    const leader = o.lower > 0 ? side : other(side);
-    return t("oracle_exact", sideName(leader), Math.abs(o.lower));
-  }
-  return t("oracle_range", sideName(side), o.lower, o.upper);
+// A final margin (side `side`'s store minus the other's at the end) in
+// words: who wins by how many seeds, or a draw.
+function marginWords(margin, side) {
+  if (margin === 0) return t("draw_proven");
+  return t("wins_by", sideName(margin > 0 ? side : other(side)), Math.abs(margin));
+}
+
+// The same in short, for a table: "South +2", "draw".
+function marginShort(margin, side) {
+  if (margin === 0) return t("result_draw_short");
+  return t("result_short", sideName(margin > 0 ? side : other(side)), Math.abs(margin));
+}
+
+// Bounds on a final margin in words: the result, or the range of them.
+function marginRange(lower, upper, side) {
+  return lower === upper ? marginWords(lower, side) : t("result_range", marginShort(lower, side), marginShort(upper, side));
+}
+
+// What the endgame databases say, in the game (`o`: bounds on the seeds
+// side `side`, to move, will still capture minus the other's; `fresh`: the
+// bounds from a fresh start, when a repetition of an earlier position
+// widens them), as the result at the end: `lead` is `side`'s store minus
+// the other's now (for a move, before it).
+export function oracleWords(o, side, lead = 0) {
+  const here = marginRange(lead + o.lower, lead + o.upper, side);
+  if (!o.fresh) return t("oracle_result", here);
+  const fresh = marginRange(lead + o.fresh[0], lead + o.fresh[1], side);
+  return t("oracle_repetition", fresh, marginShort(lead + o.lower, side), marginShort(lead + o.upper, side));
+}
+
+// The database's value in short, for a table: the result, or the range of
+// results a repetition leaves open.
+export function oracleShort(o, side, lead = 0) {
+  const lower = lead + o.lower;
+  const upper = lead + o.upper;
+  if (lower === upper) return marginShort(lower, side);
+  return t("result_range", marginShort(lower, side), marginShort(upper, side));
+}
+
+// `side`'s store minus the other's in a position (`stores`: South's, North's).
+export function leadOf(stores, side) {
+  return side === "S" ? stores[0] - stores[1] : stores[1] - stores[0];
 }
 
 // The presets' options, as the server says them (/api/info's

@@ -121,9 +121,15 @@ impl IntoResponse for ApiError {
         }
         let mut response = (status, Json(body)).into_response();
         if retry {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+            // The wait the refusal tells, when it tells one.
+            let wait = self
+                .fields()
+                .and_then(|f| f.get("wait_s"))
+                .and_then(serde_json::Value::as_i64)
+                .filter(|s| *s > 0)
+                .and_then(|s| HeaderValue::from_str(&s.to_string()).ok())
+                .unwrap_or(HeaderValue::from_static("2"));
+            response.headers_mut().insert(header::RETRY_AFTER, wait);
         }
         response
     }

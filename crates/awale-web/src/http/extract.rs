@@ -134,6 +134,47 @@ impl<S: Send + Sync> FromRequestParts<S> for Viewer {
     }
 }
 
+/// The account a request's session cookie stands for, and the session's
+/// secret (set by the guard).
+#[derive(Clone, Debug)]
+pub struct SignedIn {
+    /// The account, as looked up for this request.
+    pub account: crate::accounts::Account,
+    /// The session's secret (from the cookie).
+    pub secret: String,
+}
+
+/// The request's session, if it is logged in (set by the guard).
+#[derive(Clone, Debug, Default)]
+pub struct Session(pub Option<SignedIn>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Session {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Session>()
+            .cloned()
+            .unwrap_or_default())
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Ok(Session(session)) = Session::from_request_parts(parts, state).await;
+        session.ok_or_else(|| {
+            Error::forbidden(
+                "not_logged_in",
+                "this is for a logged-in account: log in first",
+            )
+            .into()
+        })
+    }
+}
+
 /// The viewer's player, for what only a player may do: 403 `no_player`
 /// when the request has no player cookie.
 pub struct Player(pub PlayerId);

@@ -15,9 +15,7 @@ use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
 use crate::error::{shown, Error};
-use crate::game::{
-    now_ms, parse_move, parse_name, parse_position, random_seed, Clock, Mode, Seat, WebGame,
-};
+use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
 use crate::records::{self, ImportAs};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
@@ -137,6 +135,7 @@ pub async fn create(
     State(state): State<AppState>,
     Player(player): Player,
     ClientIp(ip): ClientIp,
+    session: super::extract::Session,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     state.shared.creations.take(&ip, 1, now_ms())?;
@@ -183,7 +182,7 @@ pub async fn create(
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
     if mode == Mode::Online {
-        let name = parse_name(req.name.as_deref())?;
+        let (name, account) = super::online::seat_name(&session, req.name.as_deref())?;
         let side = parse_side(req.human.as_deref(), seed)?;
         let open = state
             .shared
@@ -204,12 +203,14 @@ pub async fn create(
             name: name.clone(),
         });
         web.public = req.public;
-        state
-            .shared
-            .games
-            .store()
-            .set_player_name(player.clone(), name, now)
-            .await?;
+        if !account {
+            state
+                .shared
+                .games
+                .store()
+                .set_player_name(player.clone(), name, now)
+                .await?;
+        }
     } else {
         web.seat_maker(&player);
     }

@@ -8,7 +8,9 @@
 //!   so is one not sent as `application/json`, with a body or without;
 //! - the player's identity: the secret in the `awale_player` cookie
 //!   (HttpOnly, SameSite=Lax), made on the first visit of the page; the
-//!   server keeps only its SHA-256;
+//!   server keeps only its SHA-256; or, when the browser is logged in to an
+//!   account, the session in the `awale_session` cookie (the same kind of
+//!   cookie and secret), which stands for the account's own player;
 //! - security headers on every answer (a strict Content-Security-Policy,
 //!   no sniffing, no framing, no referrer).
 
@@ -18,7 +20,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
-use super::extract::{header_items, ClientIp, Viewer};
+use super::extract::{header_items, ClientIp, Session, SignedIn, Viewer};
 use crate::game::{now_ms, PlayerId};
 use crate::AppState;
 pub use awale_service::secret::{new_secret, player_id};
@@ -28,6 +30,12 @@ pub const COOKIE: &str = "awale_player";
 
 /// Its name over https (`--public-url https://...`).
 pub const SECURE_COOKIE: &str = "__Host-awale_player";
+
+/// The cookie that holds a browser's session (logged in to an account).
+pub const SESSION_COOKIE: &str = "awale_session";
+
+/// Its name over https.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-awale_session";
 
 /// How long the player cookie lasts (one year).
 const COOKIE_SECONDS: u64 = 365 * 24 * 3600;
@@ -70,6 +78,22 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     );
     let mut issued = None;
     let mut player = player_of(req.headers());
+    let mut session = None;
+    let mut stale_session = false;
+    if let Some(secret) = secret_of(req.headers(), SESSION_COOKIE, SECURE_SESSION_COOKIE) {
+        match state.shared.accounts.session(secret).await {
+            Ok(Some(account)) => {
+                player = Some(account.player.clone());
+                session = Some(SignedIn {
+                    account,
+                    secret: secret.to_string(),
+                });
+            }
+            Ok(None) => stale_session = true,
+            // The store failed: the request goes on as the guest's.
+            Err(e) => tracing::warn!(error = %e, "a session could not be looked up"),
+        }
+    }
     let page_load = req.method() == Method::GET
         && (!req.uri().path().starts_with("/api/") || req.uri().path() == "/api/me");
     // New players are counted per address: past the rate, the page is
@@ -85,8 +109,15 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         }
     }
     req.extensions_mut().insert(Viewer(player));
+    req.extensions_mut().insert(Session(session));
     req.extensions_mut().insert(client);
     let mut response = next.run(req).await;
+    if stale_session && !response.headers().contains_key(header::SET_COOKIE) {
+        // An ended session's cookie is dropped (the browser is a guest).
+        response
+            .headers_mut()
+            .append(header::SET_COOKIE, session_cookie(policy, None));
+    }
     if let Some(secret) = issued {
         // Over https, the `__Host-` name: the browser keeps such a cookie
         // only from this very host, sent securely, for the whole site.
@@ -103,6 +134,23 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         }
     }
     with_security_headers(policy, response)
+}
+
+/// The `Set-Cookie` of a session: its secret, or (None) the cookie's
+/// removal. HttpOnly, SameSite=Lax, for the whole site; over https under
+/// the `__Host-` name, sent securely only.
+pub fn session_cookie(policy: &Policy, secret: Option<&str>) -> HeaderValue {
+    let (name, secure) = if policy.secure_cookies {
+        (SECURE_SESSION_COOKIE, "; Secure")
+    } else {
+        (SESSION_COOKIE, "")
+    };
+    let (value, age) = match secret {
+        Some(secret) => (secret, awale_service::accounts::SESSION_MS / 1000),
+        None => ("", 0),
+    };
+    let cookie = format!("{name}={value}; Path=/; Max-Age={age}; HttpOnly; SameSite=Lax{secure}");
+    HeaderValue::from_str(&cookie).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
 fn with_security_headers(policy: &Policy, mut response: Response) -> Response {
@@ -244,12 +292,17 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
 
 /// The player a request's cookie names, when the cookie is well formed.
 fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
+    secret_of(headers, COOKIE, SECURE_COOKIE).map(player_id)
+}
+
+/// The secret of cookie `name` (or `secure`, its https name), when well
+/// formed: 64 hex digits.
+fn secret_of<'a>(headers: &'a HeaderMap, name: &str, secure: &str) -> Option<&'a str> {
     header_items(headers, header::COOKIE, ';')
         .filter_map(|pair| pair.split_once('='))
-        .find(|(name, _)| *name == COOKIE || *name == SECURE_COOKIE)
+        .find(|(n, _)| *n == name || *n == secure)
         .map(|(_, value)| value)
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-        .map(player_id)
 }
 
 #[cfg(test)]

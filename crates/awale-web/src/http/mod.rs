@@ -6,10 +6,11 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, TraceLayer};
 
 use crate::AppState;
 
+pub mod accounts;
 mod assets;
 mod deadline;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod online;
+pub mod pools;
 pub mod study;
 
 /// The whole application: the page, its files and the API.
@@ -31,8 +33,40 @@ pub fn app(state: AppState) -> Router {
         .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(games::info))
         .route("/api/me", get(online::me).post(online::rename))
+        .route("/api/account", get(accounts::show))
+        .route("/api/account/signup", post(accounts::sign_up))
+        .route("/api/account/login", post(accounts::log_in))
+        .route("/api/account/logout", post(accounts::log_out))
+        .route(
+            "/api/account/logout-everywhere",
+            post(accounts::log_out_everywhere),
+        )
+        .route("/api/account/password", post(accounts::change_password))
+        .route("/api/account/reset", post(accounts::reset_password))
+        .route(
+            "/api/account/recovery-codes",
+            post(accounts::new_recovery_codes),
+        )
+        .route("/api/account/delete", post(accounts::delete))
+        .route("/api/account/settings", post(accounts::settings))
+        .route("/api/account/blocks", post(accounts::block))
+        .route("/api/reports", post(accounts::report))
+        .route("/api/moderation/reports", get(accounts::reports))
+        .route(
+            "/api/moderation/reports/{id}/resolve",
+            post(accounts::resolve),
+        )
+        .route("/api/moderation/mute", post(accounts::mute))
+        .route("/api/moderation/close", post(accounts::close))
+        .route(
+            "/api/moderation/chat-remove",
+            post(accounts::remove_chat_line),
+        )
         .route("/api/lobby", get(online::lobby))
         .route("/api/lobby/events", get(events::lobby_events))
+        .route("/api/pools", get(pools::list))
+        .route("/api/pools/{pool}/seek", post(pools::seek))
+        .route("/api/pools/cancel", post(pools::cancel))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
@@ -56,11 +90,15 @@ pub fn app(state: AppState) -> Router {
             deadline::body_deadline,
         ))
         .layer(CatchPanicLayer::custom(panicked))
-        // Each request and its answer at debug level (RUST_LOG=debug).
+        // Each request and its answer at debug level (RUST_LOG=debug);
+        // failures too: a refusal for being busy (503) is an answer, and a
+        // flood of them logged one line each at error level would be a
+        // flood of its own (real failures are logged where they happen).
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(DefaultMakeSpan::new().level(tracing::Level::DEBUG))
-                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG))
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -84,6 +122,7 @@ fn game_routes() -> Router<AppState> {
         .route("/links", get(online::links))
         .route("/join", post(online::join))
         .route("/takeback", post(online::takeback))
+        .route("/draw", post(online::draw))
         .route("/abort", post(online::abort))
         .route("/claim", post(online::claim))
         .route("/rematch", post(online::rematch))

@@ -11,7 +11,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, Player};
+use super::extract::{ClientIp, JsonBody, OnGame, Player, Session};
 use crate::error::Error;
 use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
@@ -32,6 +32,18 @@ pub struct Me {
     pub name: Option<String>,
     /// A number for a default nickname ("Guest 4821", "Invité 4821").
     pub guest: u32,
+    /// The account this browser is logged in to, if any.
+    pub account: Option<crate::accounts::AccountView>,
+}
+
+/// The name a player sits and speaks under: a logged-in account's
+/// username, else the nickname given (checked); and whether it is an
+/// account's.
+pub(crate) fn seat_name(session: &Session, given: Option<&str>) -> Result<(String, bool), Error> {
+    match &session.0 {
+        Some(signed) => Ok((signed.account.username.clone(), true)),
+        None => parse_name(given).map(|name| (name, false)),
+    }
 }
 
 /// A number from 1000 to 9999 for a player's default nickname.
@@ -41,7 +53,11 @@ fn guest_number(player: &PlayerId) -> u32 {
 }
 
 /// GET /api/me.
-pub async fn me(State(state): State<AppState>, Player(player): Player) -> ApiResult<Json<Me>> {
+pub async fn me(
+    State(state): State<AppState>,
+    Player(player): Player,
+    Session(session): Session,
+) -> ApiResult<Json<Me>> {
     let name = state
         .shared
         .games
@@ -51,6 +67,7 @@ pub async fn me(State(state): State<AppState>, Player(player): Player) -> ApiRes
     Ok(Json(Me {
         name,
         guest: guest_number(&player),
+        account: session.map(|s| s.account.view()),
     }))
 }
 
@@ -66,8 +83,16 @@ pub async fn rename(
     State(state): State<AppState>,
     Player(player): Player,
     ClientIp(ip): ClientIp,
+    Session(session): Session,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
+    if session.is_some() {
+        return Err(Error::conflict(
+            "account_name",
+            "a logged-in player's name is their username",
+        )
+        .into());
+    }
     let name = parse_name(req.name.as_deref())?;
     state.shared.renames.take(&player, ip, now_ms())?;
     state
@@ -79,6 +104,7 @@ pub async fn rename(
     Ok(Json(Me {
         name: Some(name),
         guest: guest_number(&player),
+        account: None,
     }))
 }
 
@@ -127,16 +153,28 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
 pub async fn join(
     on: OnGame,
     Player(me): Player,
+    session: Session,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let name = parse_name(req.name.as_deref())?;
+    let (name, account) = seat_name(&session, req.name.as_deref())?;
+    // No challenge between players one of whom blocks the other.
+    let game = on.load().await?;
+    for seat in game.seats.iter().flatten() {
+        on.state
+            .shared
+            .accounts
+            .check_not_blocked(&seat.player, &me)
+            .await?;
+    }
     let seat = Seat {
         player: me.clone(),
         name: name.clone(),
     };
     let view = on.change(|g| g.sit(seat, now_ms())).await?;
-    let store = on.state.shared.games.store();
-    store.set_player_name(me, name, now_ms()).await?;
+    if !account {
+        let store = on.state.shared.games.store();
+        store.set_player_name(me, name, now_ms()).await?;
+    }
     Ok(view)
 }
 
@@ -161,6 +199,25 @@ pub async fn takeback(
         .games
         .takeback(on.id, &me, req.accept)
         .await?;
+    Ok(on.view(&game))
+}
+
+/// The body of POST /api/games/{id}/draw.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// Absent: offer a draw; true or false: answer the other's offer.
+    #[serde(default)]
+    accept: Option<bool>,
+}
+
+/// POST /api/games/{id}/draw: offers a draw, or answers the other's offer.
+pub async fn draw(
+    on: OnGame,
+    Player(me): Player,
+    JsonBody(req): JsonBody<DrawRequest>,
+) -> ApiResult<Json<GameView>> {
+    let game = on.state.shared.games.draw(on.id, &me, req.accept).await?;
     Ok(on.view(&game))
 }
 
@@ -268,8 +325,14 @@ pub async fn chat(
     on: OnGame,
     Player(me): Player,
     ClientIp(ip): ClientIp,
+    Session(session): Session,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
+    let account = session.as_ref().map(|s| &s.account);
+    crate::accounts::Accounts::check_may_chat(account)?;
+    if account.is_some_and(|a| a.kid) {
+        return Err(Error::forbidden("kid_mode", "chat is off in kid mode").into());
+    }
     let text = clean_text(&req.text);
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
@@ -303,6 +366,14 @@ pub async fn chat(
         return Err(Error::conflict("not_online", "chat is for online games").into());
     }
     let seat = game.online_seat(Some(&me));
+    // Nobody speaks in a game of a player who blocks them.
+    for other in game.seats.iter().flatten() {
+        state
+            .shared
+            .accounts
+            .check_not_blocked(&other.player, &me)
+            .await?;
+    }
     if room == "players" && seat.is_none() {
         return Err(Error::forbidden(
             "not_your_seat",
@@ -342,7 +413,11 @@ pub async fn chat(
 }
 
 /// GET /api/games/{id}/chat: the last messages the viewer may read.
-pub async fn chat_lines(on: OnGame) -> ApiResult<Json<Vec<ChatLine>>> {
+pub async fn chat_lines(on: OnGame, Session(session): Session) -> ApiResult<Json<Vec<ChatLine>>> {
+    if session.is_some_and(|s| s.account.kid) {
+        // Kid mode: no chat to read.
+        return Ok(Json(Vec::new()));
+    }
     let game = on.load().await?;
     let seated = game.online_seat(on.viewer.player()).is_some();
     let store = on.state.shared.games.store();

@@ -1,0 +1,1127 @@
+//! Accounts: a username and a password, optional (a guest plays as
+//! before). Signing up takes over the browser's guest (its games, seats
+//! and name); a log-in opens a session whose secret the browser keeps in
+//! a cookie and the store keeps only as a digest. Passwords are hashed
+//! with argon2id off the async threads, a few at a time ([`HASHING`]), so
+//! a flood of log-ins does not slow the games; log-ins are limited per
+//! account and per address, with the wait told. Also here: recovery
+//! codes, blocks, reports and the moderators' actions, kid mode.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use argon2::password_hash::{PasswordHash, SaltString};
+use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Version};
+
+use crate::error::{Error, Kind};
+use crate::game::{clean_text, now_ms, PlayerId};
+use crate::games::Games;
+use crate::limiter::{Limiter, Rate};
+use crate::lock;
+use crate::secret::{digest, new_secret, random_bytes};
+use crate::store::{AccountStore, NewAccount};
+pub use awale_model::account::{Account, AccountView, Report, Role};
+
+/// Shortest and longest username, in characters.
+pub const USERNAME_CHARS: (usize, usize) = (3, 20);
+/// Shortest password, in characters.
+pub const MIN_PASSWORD_CHARS: usize = 8;
+/// Longest password, in bytes (hashing a megabyte is a way to tire the
+/// server, not a password).
+pub const MAX_PASSWORD_BYTES: usize = 256;
+/// Recovery codes given at sign-up.
+pub const RECOVERY_CODES: usize = 10;
+/// How long a session lasts (30 days), from its log-in.
+pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
+/// Longest report text, in characters.
+pub const MAX_REPORT_CHARS: usize = 500;
+/// Why a player may be reported.
+pub const REPORT_REASONS: [&str; 5] = ["cheating", "insults", "spam", "name", "other"];
+
+/// Argon2id's cost: 19 MiB of memory, 2 passes, 1 lane (the OWASP
+/// password storage cheat sheet's first choice). Changing it keeps old
+/// hashes valid: each hash carries its own parameters.
+pub const ARGON2_MEMORY_KIB: u32 = 19 * 1024;
+/// Passes over the memory.
+pub const ARGON2_PASSES: u32 = 2;
+/// Lanes.
+pub const ARGON2_LANES: u32 = 1;
+
+/// Hashes running at once (each on a thread of its own, off the async
+/// threads): half the cores, at least one, so moves always find a core.
+pub static HASHING: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+});
+/// Hashes that may wait for their turn; beyond, `busy` (try again): with
+/// one turn at about 25 ms a hash, a wait of a second at most.
+pub const MAX_WAITING_HASHES: usize = 32;
+
+/// Names nobody may take (compared folded, with `-` and `_` dropped).
+const RESERVED: &[&str] = &[
+    "admin",
+    "administrator",
+    "administrateur",
+    "moderator",
+    "moderateur",
+    "mod",
+    "modo",
+    "root",
+    "system",
+    "systeme",
+    "server",
+    "serveur",
+    "awale",
+    "oware",
+    "support",
+    "help",
+    "aide",
+    "staff",
+    "official",
+    "officiel",
+    "guest",
+    "invite",
+    "anonymous",
+    "anonyme",
+    "deleted",
+    "supprime",
+    "computer",
+    "ordinateur",
+    "null",
+    "undefined",
+    "none",
+    "api",
+    "me",
+    "moi",
+    "account",
+    "compte",
+    "login",
+    "logout",
+    "signup",
+    "settings",
+    "south",
+    "north",
+    "sud",
+    "nord",
+];
+
+/// The most common passwords (8 characters or more), refused.
+const COMMON_PASSWORDS: &str = include_str!("common-passwords.txt");
+
+static COMMON: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+    std::sync::LazyLock::new(|| {
+        COMMON_PASSWORDS
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect()
+    });
+
+/// Log-ins (and password resets) per account: 5 at once, then one every
+/// 30 s.
+pub const LOGINS_PER_ACCOUNT: Rate = Rate {
+    burst: 5,
+    every_ms: 30_000,
+};
+/// Log-ins per client address: 20 at once, then one every 3 s.
+pub const LOGINS_PER_CLIENT: Rate = Rate {
+    burst: 20,
+    every_ms: 3_000,
+};
+/// Sign-ups per client address: 5 at once, then one every minute.
+pub const SIGNUPS_PER_CLIENT: Rate = Rate {
+    burst: 5,
+    every_ms: 60_000,
+};
+/// Reports per account: 5 at once, then one a minute.
+const REPORTS_PER_ACCOUNT: Rate = Rate {
+    burst: 5,
+    every_ms: 60_000,
+};
+
+/// How long a looked-up session is trusted before the store is asked
+/// again (another server process may have ended it). In this process a
+/// log-out, a password change or a closed account takes effect at once.
+const SESSION_CACHE_MS: i64 = 10_000;
+/// Sessions kept looked-up at most.
+const SESSION_CACHE_SIZE: usize = 50_000;
+
+/// A username checked: as chosen, and folded (the unique key).
+///
+/// # Errors
+///
+/// `bad_username`, with the reason: `length` (3 to 20), `characters`
+/// (letters, digits, `_`, `-`), `reserved`.
+pub fn parse_username(name: &str) -> Result<(String, String), Error> {
+    let name = name.trim();
+    let length = name.chars().count();
+    let (min, max) = USERNAME_CHARS;
+    if length < min || length > max {
+        return Err(Error::invalid(
+            "bad_username",
+            format!("a username takes {min} to {max} characters"),
+        )
+        .because("length")
+        .with("min", min)
+        .with("max", max));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(Error::invalid(
+            "bad_username",
+            "a username takes letters (a to z), digits, `_` and `-` only",
+        )
+        .because("characters"));
+    }
+    let key = name.to_ascii_lowercase();
+    let bare: String = key.chars().filter(|c| *c != '_' && *c != '-').collect();
+    if RESERVED.contains(&bare.as_str()) {
+        return Err(
+            Error::invalid("bad_username", format!("`{name}` is kept for the server"))
+                .because("reserved"),
+        );
+    }
+    Ok((name.to_string(), key))
+}
+
+/// A new password checked against the rules.
+///
+/// # Errors
+///
+/// `weak_password`, with the reason: `short` (under 8 characters),
+/// `long` (over 256 bytes), `common` (in the list of common passwords),
+/// `username` (the username itself, in any case).
+pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(Error::invalid(
+            "weak_password",
+            format!("a password takes at least {MIN_PASSWORD_CHARS} characters"),
+        )
+        .because("short")
+        .with("min", MIN_PASSWORD_CHARS));
+    }
+    if password.len() > MAX_PASSWORD_BYTES {
+        return Err(Error::invalid(
+            "weak_password",
+            format!("a password takes at most {MAX_PASSWORD_BYTES} bytes"),
+        )
+        .because("long")
+        .with("max", MAX_PASSWORD_BYTES));
+    }
+    let folded = password.to_lowercase();
+    if COMMON.contains(folded.as_str()) {
+        return Err(Error::invalid(
+            "weak_password",
+            "this password is one of the most common: choose another",
+        )
+        .because("common"));
+    }
+    if folded == username.to_lowercase() {
+        return Err(
+            Error::invalid("weak_password", "the password may not be the username")
+                .because("username"),
+        );
+    }
+    Ok(())
+}
+
+/// The letters of recovery codes (Crockford's base 32: no i, l, o, u).
+const CODE_LETTERS: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+/// A new recovery code: 12 letters (60 bits), shown as `xxxx-xxxx-xxxx`.
+fn new_recovery_code() -> Result<String, Error> {
+    let bytes = random_bytes::<12>().map_err(|_| no_randomness())?;
+    let mut code = String::with_capacity(14);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 && i % 4 == 0 {
+            code.push('-');
+        }
+        code.push(char::from(CODE_LETTERS[usize::from(b & 31)]));
+    }
+    Ok(code)
+}
+
+/// A recovery code as typed, normalised: lower case, no dashes or spaces,
+/// the letters read alike taken as one (`o` as 0, `i` and `l` as 1).
+fn normal_code(code: &str) -> String {
+    code.chars()
+        .filter(|c| !matches!(c, '-' | ' '))
+        .map(|c| match c.to_ascii_lowercase() {
+            'o' => '0',
+            'i' | 'l' => '1',
+            c => c,
+        })
+        .collect()
+}
+
+fn no_randomness() -> Error {
+    Error::internal("the system gave no random bytes")
+}
+
+fn no_account(name: &str) -> Error {
+    Error::new(
+        Kind::NotFound,
+        "no_such_account",
+        format!("no account `{}`", crate::error::shown(name)),
+    )
+}
+
+fn bad_login() -> Error {
+    // One answer for a wrong name and a wrong password: which names exist
+    // is no stranger's business.
+    Error::forbidden("bad_login", "wrong username or password")
+}
+
+fn not_moderator() -> Error {
+    Error::forbidden("not_moderator", "this is for moderators")
+}
+
+/// A new account, logged in: its session's secret (for the cookie) and
+/// its recovery codes, shown once.
+#[derive(Clone, Debug)]
+pub struct SignedUp {
+    /// The account.
+    pub account: Account,
+    /// The session's secret.
+    pub session: String,
+    /// The recovery codes, in clear this once.
+    pub recovery_codes: Vec<String>,
+}
+
+/// A log-in: the account and its new session's secret.
+#[derive(Clone, Debug)]
+pub struct LoggedIn {
+    /// The account.
+    pub account: Account,
+    /// The session's secret.
+    pub session: String,
+}
+
+/// The accounts of the server.
+pub struct Accounts {
+    store: Arc<dyn AccountStore>,
+    games: Arc<Games>,
+    argon: Argon2<'static>,
+    /// Turns to hash (see [`HASHING`]).
+    hashing: tokio::sync::Semaphore,
+    waiting: AtomicUsize,
+    logins: Limiter<String>,
+    login_clients: Limiter<Option<IpAddr>>,
+    signups: Limiter<Option<IpAddr>>,
+    reports: Limiter<i64>,
+    /// Sessions looked up lately: digest -> (account, when looked up).
+    sessions: Mutex<HashMap<String, (Option<Account>, i64)>>,
+    /// A hash to verify against when the username is unknown, so that the
+    /// answer takes as long as for a known one.
+    decoy: String,
+}
+
+impl Accounts {
+    /// The accounts kept in `store`, whose guests' games are `games`, with
+    /// argon2id's cost of [`ARGON2_MEMORY_KIB`], [`ARGON2_PASSES`],
+    /// [`ARGON2_LANES`].
+    ///
+    /// # Errors
+    ///
+    /// When the system gives no random bytes.
+    pub fn new(store: Arc<dyn AccountStore>, games: Arc<Games>) -> Result<Accounts, Error> {
+        Accounts::with_cost(store, games, ARGON2_MEMORY_KIB, ARGON2_PASSES)
+    }
+
+    /// The same with another cost for new hashes (tests: a cheaper one).
+    ///
+    /// # Errors
+    ///
+    /// When the cost is not argon2's, or the system gives no random bytes.
+    pub fn with_cost(
+        store: Arc<dyn AccountStore>,
+        games: Arc<Games>,
+        memory_kib: u32,
+        passes: u32,
+    ) -> Result<Accounts, Error> {
+        let params = Params::new(memory_kib, passes, ARGON2_LANES, None)
+            .map_err(|e| Error::internal(format!("argon2's parameters: {e}")))?;
+        let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params);
+        let salt = SaltString::encode_b64(&random_bytes::<16>().map_err(|_| no_randomness())?)
+            .map_err(|e| Error::internal(format!("salt: {e}")))?;
+        let decoy = argon
+            .hash_password(b"not a password of anyone", &salt)
+            .map_err(|e| Error::internal(format!("argon2: {e}")))?
+            .to_string();
+        Ok(Accounts {
+            store,
+            games,
+            argon,
+            hashing: tokio::sync::Semaphore::new(*HASHING),
+            waiting: AtomicUsize::new(0),
+            logins: Limiter::new("logins", LOGINS_PER_ACCOUNT),
+            login_clients: Limiter::new("logins", LOGINS_PER_CLIENT),
+            signups: Limiter::new("sign_ups", SIGNUPS_PER_CLIENT),
+            reports: Limiter::new("reports", REPORTS_PER_ACCOUNT),
+            sessions: Mutex::new(HashMap::new()),
+            decoy,
+        })
+    }
+
+    /// The same with other limits: log-ins (and resets, password checks)
+    /// per account and per client address, sign-ups per address.
+    pub fn with_limits(mut self, per_account: Rate, per_client: Rate, sign_ups: Rate) -> Accounts {
+        self.logins = Limiter::new("logins", per_account);
+        self.login_clients = Limiter::new("logins", per_client);
+        self.signups = Limiter::new("sign_ups", sign_ups);
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &dyn AccountStore {
+        &*self.store
+    }
+
+    /// Runs `work` (a hash or its check) on a blocking thread, when one of
+    /// the [`HASHING`] turns is free; `busy` when too many wait already.
+    async fn hashing<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Argon2<'static>) -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        if self.waiting.fetch_add(1, Ordering::AcqRel) >= MAX_WAITING_HASHES {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            return Err(Error::new(
+                Kind::Busy,
+                "busy",
+                "too many log-ins at once: try again in a moment",
+            )
+            .because("logins")
+            .with("wait_s", 2));
+        }
+        let turn = self.hashing.acquire().await;
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        let _turn = turn.map_err(|_| Error::internal("the server is stopping"))?;
+        let argon = self.argon.clone();
+        tokio::task::spawn_blocking(move || work(&argon))
+            .await
+            .map_err(|e| Error::internal(format!("a hash failed: {e}")))
+    }
+
+    async fn hash(&self, password: String) -> Result<String, Error> {
+        let salt = SaltString::encode_b64(&random_bytes::<16>().map_err(|_| no_randomness())?)
+            .map_err(|e| Error::internal(format!("salt: {e}")))?;
+        self.hashing(move |argon| {
+            argon
+                .hash_password(password.as_bytes(), &salt)
+                .map(|h| h.to_string())
+                .map_err(|e| Error::internal(format!("argon2: {e}")))
+        })
+        .await?
+    }
+
+    /// Whether `password` is the one `hash` was made of (an unreadable
+    /// hash, a deleted account's empty one: no).
+    async fn verify(&self, password: String, hash: String) -> Result<bool, Error> {
+        self.hashing(move |argon| {
+            PasswordHash::new(&hash)
+                .is_ok_and(|parsed| argon.verify_password(password.as_bytes(), &parsed).is_ok())
+        })
+        .await
+    }
+
+    fn take_login(&self, key: &str, client: Option<IpAddr>) -> Result<(), Error> {
+        let now = now_ms();
+        self.login_clients.take(&client, 1, now)?;
+        self.logins.take(&key.to_string(), 1, now)
+    }
+
+    fn new_session(&self) -> Result<(String, String, i64), Error> {
+        let secret = new_secret().map_err(|_| no_randomness())?;
+        let digest = digest(&secret);
+        Ok((secret, digest, now_ms() + SESSION_MS))
+    }
+
+    /// Signs up `username` with `password`; `guest` (the browser's player)
+    /// gives the account its games, its seats in them and its uploads.
+    ///
+    /// # Errors
+    ///
+    /// `bad_username`, `weak_password`, `username_taken`, `too_many`
+    /// (sign-ups from one address), `busy`.
+    pub async fn sign_up(
+        &self,
+        username: &str,
+        password: &str,
+        guest: Option<PlayerId>,
+        client: Option<IpAddr>,
+    ) -> Result<SignedUp, Error> {
+        let (username, key) = parse_username(username)?;
+        check_password(password, &username)?;
+        if self.store.account_by_key(key.clone()).await?.is_some() {
+            return Err(taken(&username));
+        }
+        self.signups.take(&client, 1, now_ms())?;
+        let hash = self.hash(password.to_string()).await?;
+        let codes = (0..RECOVERY_CODES)
+            .map(|_| new_recovery_code())
+            .collect::<Result<Vec<_>, _>>()?;
+        let (secret, session, expires) = self.new_session()?;
+        let player = PlayerId(digest(&new_secret().map_err(|_| no_randomness())?));
+        let new = NewAccount {
+            username: username.clone(),
+            key,
+            player: player.clone(),
+            password_hash: hash,
+            created_ms: now_ms(),
+            recovery: codes.iter().map(|c| digest(&normal_code(c))).collect(),
+            session: (session, expires),
+            guest: guest.clone(),
+        };
+        let account = self
+            .store
+            .create_account(new)
+            .await?
+            .ok_or_else(|| taken(&username))?;
+        if let Some(guest) = guest {
+            // The stored games have their new seats; the ones in memory
+            // take them too (and their watchers see the new name).
+            self.games.reseat(&guest, &player, &account.username).await;
+        }
+        Ok(SignedUp {
+            account,
+            session: secret,
+            recovery_codes: codes,
+        })
+    }
+
+    /// Logs `username` in with `password`: a new session.
+    ///
+    /// # Errors
+    ///
+    /// `bad_login` (wrong name or password: one answer), `closed` (a
+    /// moderator closed the account), `too_many` with `wait_s` (too many
+    /// attempts for this account or from this address), `busy`.
+    pub async fn log_in(
+        &self,
+        username: &str,
+        password: &str,
+        client: Option<IpAddr>,
+    ) -> Result<LoggedIn, Error> {
+        let key = username.trim().to_ascii_lowercase();
+        self.take_login(&key, client)?;
+        if password.len() > MAX_PASSWORD_BYTES || key.len() > 64 {
+            return Err(bad_login());
+        }
+        let account = self.store.account_by_key(key).await?;
+        let hash = account
+            .as_ref()
+            .filter(|a| a.deleted_ms.is_none())
+            .map_or_else(|| self.decoy.clone(), |a| a.password_hash.clone());
+        let right = self.verify(password.to_string(), hash).await?;
+        let Some(account) = account.filter(|a| right && a.deleted_ms.is_none()) else {
+            return Err(bad_login());
+        };
+        if account.closed_ms.is_some() {
+            return Err(closed());
+        }
+        self.open_session(account).await
+    }
+
+    async fn open_session(&self, account: Account) -> Result<LoggedIn, Error> {
+        let (secret, session, expires) = self.new_session()?;
+        self.store
+            .add_session(account.id, session, now_ms(), expires)
+            .await?;
+        Ok(LoggedIn {
+            account,
+            session: secret,
+        })
+    }
+
+    /// The open account a session's secret stands for, if any.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub async fn session(&self, secret: &str) -> Result<Option<Account>, Error> {
+        let digest = digest(secret);
+        let now = now_ms();
+        if let Some((account, at)) = lock(&self.sessions).get(&digest) {
+            if now - at < SESSION_CACHE_MS {
+                return Ok(account.clone());
+            }
+        }
+        let account = self.store.session(digest.clone(), now).await?;
+        let mut cache = lock(&self.sessions);
+        if cache.len() >= SESSION_CACHE_SIZE {
+            cache.retain(|_, (_, at)| now - *at < SESSION_CACHE_MS);
+            if cache.len() >= SESSION_CACHE_SIZE {
+                cache.clear();
+            }
+        }
+        cache.insert(digest, (account.clone(), now));
+        Ok(account)
+    }
+
+    /// Forgets the looked-up sessions of account `id` (it changed).
+    fn forget(&self, id: i64) {
+        lock(&self.sessions).retain(|_, (a, _)| a.as_ref().is_none_or(|a| a.id != id));
+    }
+
+    /// Ends the session of `secret`.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be written.
+    pub async fn log_out(&self, secret: &str) -> Result<(), Error> {
+        let digest = digest(secret);
+        lock(&self.sessions).remove(&digest);
+        self.store.end_session(digest).await?;
+        Ok(())
+    }
+
+    /// Ends every session of `account` (this browser's too): how many.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be written.
+    pub async fn log_out_everywhere(&self, account: &Account) -> Result<usize, Error> {
+        let ended = self.store.end_sessions(account.id, None).await?;
+        self.forget(account.id);
+        Ok(ended)
+    }
+
+    /// Changes `account`'s password (the current one asked again); the
+    /// other sessions end, the one of `secret` goes on.
+    ///
+    /// # Errors
+    ///
+    /// `bad_login` (wrong current password), `weak_password`, `too_many`,
+    /// `busy`.
+    pub async fn change_password(
+        &self,
+        account: &Account,
+        secret: &str,
+        current: &str,
+        new: &str,
+        client: Option<IpAddr>,
+    ) -> Result<(), Error> {
+        check_password(new, &account.username)?;
+        self.take_login(&account.username.to_ascii_lowercase(), client)?;
+        let fresh = self
+            .store
+            .account(account.id)
+            .await?
+            .ok_or_else(|| no_account(&account.username))?;
+        if !self
+            .verify(current.to_string(), fresh.password_hash.clone())
+            .await?
+        {
+            return Err(bad_login());
+        }
+        let hash = self.hash(new.to_string()).await?;
+        self.store
+            .set_password(account.id, hash, Some(digest(secret)))
+            .await?;
+        self.forget(account.id);
+        Ok(())
+    }
+
+    /// Sets a new password for `username` with one of its recovery codes
+    /// (used up then); every session ends and a new one opens.
+    ///
+    /// # Errors
+    ///
+    /// `bad_recovery_code` (no such account or code, or used),
+    /// `weak_password`, `closed`, `too_many`, `busy`.
+    pub async fn reset_password(
+        &self,
+        username: &str,
+        code: &str,
+        new: &str,
+        client: Option<IpAddr>,
+    ) -> Result<LoggedIn, Error> {
+        let key = username.trim().to_ascii_lowercase();
+        self.take_login(&key, client)?;
+        let bad = || {
+            Error::forbidden(
+                "bad_recovery_code",
+                "wrong username or recovery code (or the code was used)",
+            )
+        };
+        let account = self
+            .store
+            .account_by_key(key)
+            .await?
+            .filter(|a| a.deleted_ms.is_none())
+            .ok_or_else(bad)?;
+        if account.closed_ms.is_some() {
+            return Err(closed());
+        }
+        check_password(new, &account.username)?;
+        let hash = self.hash(new.to_string()).await?;
+        if !self
+            .store
+            .use_recovery_code(account.id, digest(&normal_code(code)), now_ms())
+            .await?
+        {
+            return Err(bad());
+        }
+        self.store.set_password(account.id, hash, None).await?;
+        self.forget(account.id);
+        self.open_session(account).await
+    }
+
+    /// New recovery codes for `account` (the old ones no longer work),
+    /// the password asked again.
+    ///
+    /// # Errors
+    ///
+    /// `bad_login`, `too_many`, `busy`.
+    pub async fn new_recovery_codes(
+        &self,
+        account: &Account,
+        password: &str,
+        client: Option<IpAddr>,
+    ) -> Result<Vec<String>, Error> {
+        self.check_own_password(account, password, client).await?;
+        let codes = (0..RECOVERY_CODES)
+            .map(|_| new_recovery_code())
+            .collect::<Result<Vec<_>, _>>()?;
+        self.store
+            .set_recovery_codes(
+                account.id,
+                codes.iter().map(|c| digest(&normal_code(c))).collect(),
+            )
+            .await?;
+        Ok(codes)
+    }
+
+    /// How many of `account`'s recovery codes are left.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub async fn recovery_codes_left(&self, account: &Account) -> Result<usize, Error> {
+        Ok(self.store.recovery_codes_left(account.id).await?)
+    }
+
+    async fn check_own_password(
+        &self,
+        account: &Account,
+        password: &str,
+        client: Option<IpAddr>,
+    ) -> Result<(), Error> {
+        self.take_login(&account.username.to_ascii_lowercase(), client)?;
+        let fresh = self
+            .store
+            .account(account.id)
+            .await?
+            .ok_or_else(|| no_account(&account.username))?;
+        if password.len() > MAX_PASSWORD_BYTES
+            || !self
+                .verify(password.to_string(), fresh.password_hash)
+                .await?
+        {
+            return Err(bad_login());
+        }
+        Ok(())
+    }
+
+    /// Deletes `account` (its password asked again): it can no longer log
+    /// in, its games stay, shown as played by a deleted player, its name
+    /// stays taken.
+    ///
+    /// # Errors
+    ///
+    /// `bad_login`, `too_many`, `busy`.
+    pub async fn delete(
+        &self,
+        account: &Account,
+        password: &str,
+        client: Option<IpAddr>,
+    ) -> Result<(), Error> {
+        self.check_own_password(account, password, client).await?;
+        self.store.delete_account(account.id, now_ms()).await?;
+        self.forget(account.id);
+        self.games
+            .reseat(&account.player, &account.player, "")
+            .await;
+        Ok(())
+    }
+
+    /// Sets `account`'s kid mode.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be written.
+    pub async fn set_kid(&self, account: &Account, kid: bool) -> Result<(), Error> {
+        self.store.set_kid(account.id, kid).await?;
+        self.forget(account.id);
+        Ok(())
+    }
+
+    /// The account named `username` (folded), open or not.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_account`.
+    pub async fn find(&self, username: &str) -> Result<Account, Error> {
+        let key = username.trim().to_ascii_lowercase();
+        self.store
+            .account_by_key(key)
+            .await?
+            .filter(|a| a.deleted_ms.is_none())
+            .ok_or_else(|| no_account(username))
+    }
+
+    /// The account that plays as `player`, if one does.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub async fn of_player(&self, player: &PlayerId) -> Result<Option<Account>, Error> {
+        Ok(self.store.account_of(player.clone()).await?)
+    }
+
+    // ------------------------------------------------ between players --
+
+    /// `account` blocks `username`: no challenges, chat or pairing between
+    /// them.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_account`, `bad_block` (oneself).
+    pub async fn block(&self, account: &Account, username: &str) -> Result<(), Error> {
+        let other = self.find(username).await?;
+        if other.id == account.id {
+            return Err(Error::invalid("bad_block", "one cannot block oneself"));
+        }
+        self.store.block(account.id, other.id, now_ms()).await?;
+        Ok(())
+    }
+
+    /// `account` no longer blocks `username`.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_account`.
+    pub async fn unblock(&self, account: &Account, username: &str) -> Result<(), Error> {
+        let other = self.find(username).await?;
+        self.store.unblock(account.id, other.id).await?;
+        Ok(())
+    }
+
+    /// The usernames `account` blocks.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub async fn blocked_by(&self, account: &Account) -> Result<Vec<String>, Error> {
+        Ok(self.store.blocked_by(account.id).await?)
+    }
+
+    /// Whether one of two players blocks the other (a guest blocks no one
+    /// and is blocked by no one): for challenges, chat and pairing.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub async fn blocks(&self, a: &PlayerId, b: &PlayerId) -> Result<bool, Error> {
+        if a == b {
+            return Ok(false);
+        }
+        Ok(self.store.blocks(a.clone(), b.clone()).await?)
+    }
+
+    /// `Err(blocked)` when one of `a` and `b` blocks the other.
+    ///
+    /// # Errors
+    ///
+    /// `blocked`, or when the store cannot be read.
+    pub async fn check_not_blocked(&self, a: &PlayerId, b: &PlayerId) -> Result<(), Error> {
+        if self.blocks(a, b).await? {
+            return Err(Error::forbidden(
+                "blocked",
+                "one of these players blocks the other",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `account` reports `username` for `reason` (one of
+    /// [`REPORT_REASONS`]), about `game` if given, in `text`: the report's
+    /// number.
+    ///
+    /// # Errors
+    ///
+    /// `bad_report` (reason, text too long, oneself), `no_such_account`,
+    /// `too_many`.
+    pub async fn report(
+        &self,
+        account: &Account,
+        username: &str,
+        game: Option<i64>,
+        reason: &str,
+        text: &str,
+    ) -> Result<i64, Error> {
+        let Some(reason) = REPORT_REASONS.iter().find(|r| **r == reason) else {
+            return Err(Error::invalid(
+                "bad_report",
+                format!(
+                    "`{}` is not a reason ({})",
+                    crate::error::shown(reason),
+                    REPORT_REASONS.join(", ")
+                ),
+            )
+            .because("reason"));
+        };
+        let text = clean_text(text);
+        if text.chars().count() > MAX_REPORT_CHARS {
+            return Err(Error::invalid(
+                "bad_report",
+                format!("a report takes at most {MAX_REPORT_CHARS} characters"),
+            )
+            .because("long")
+            .with("max", MAX_REPORT_CHARS));
+        }
+        let other = self.find(username).await?;
+        if other.id == account.id {
+            return Err(Error::invalid("bad_report", "one cannot report oneself").because("self"));
+        }
+        self.reports.take(&account.id, 1, now_ms())?;
+        Ok(self
+            .store
+            .add_report(
+                account.id,
+                other.id,
+                game,
+                (*reason).to_string(),
+                text,
+                now_ms(),
+            )
+            .await?)
+    }
+
+    fn moderator(account: &Account) -> Result<(), Error> {
+        if account.role == Role::Moderator {
+            Ok(())
+        } else {
+            Err(not_moderator())
+        }
+    }
+
+    /// The last reports, open ones first, for a moderator.
+    ///
+    /// # Errors
+    ///
+    /// `not_moderator`.
+    pub async fn reports(&self, moderator: &Account) -> Result<Vec<Report>, Error> {
+        Accounts::moderator(moderator)?;
+        Ok(self.store.reports(200).await?)
+    }
+
+    /// A moderator marks report `id` dealt with.
+    ///
+    /// # Errors
+    ///
+    /// `not_moderator`, `no_such_report` (or already dealt with).
+    pub async fn resolve_report(&self, moderator: &Account, id: i64) -> Result<(), Error> {
+        Accounts::moderator(moderator)?;
+        if !self
+            .store
+            .resolve_report(id, moderator.id, now_ms())
+            .await?
+        {
+            return Err(Error::new(
+                Kind::NotFound,
+                "no_such_report",
+                format!("no open report {id}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A moderator mutes `username` from chat (or lets it speak again).
+    ///
+    /// # Errors
+    ///
+    /// `not_moderator`, `no_such_account`.
+    pub async fn mute(
+        &self,
+        moderator: &Account,
+        username: &str,
+        muted: bool,
+    ) -> Result<(), Error> {
+        Accounts::moderator(moderator)?;
+        let other = self.find(username).await?;
+        self.store.set_muted(other.id, muted).await?;
+        self.forget(other.id);
+        Ok(())
+    }
+
+    /// A moderator closes `username`'s account: its sessions end and it
+    /// can no longer log in.
+    ///
+    /// # Errors
+    ///
+    /// `not_moderator`, `no_such_account`, `bad_close` (oneself).
+    pub async fn close(&self, moderator: &Account, username: &str) -> Result<(), Error> {
+        Accounts::moderator(moderator)?;
+        let other = self.find(username).await?;
+        if other.id == moderator.id {
+            return Err(Error::invalid(
+                "bad_close",
+                "a moderator cannot close their own account",
+            ));
+        }
+        self.store.close_account(other.id, now_ms()).await?;
+        self.forget(other.id);
+        Ok(())
+    }
+
+    /// A moderator removes chat line `line` of game `game`; the game's
+    /// watchers are told (`chat_removed`).
+    ///
+    /// # Errors
+    ///
+    /// `not_moderator`, `no_such_line`.
+    pub async fn remove_chat_line(
+        &self,
+        moderator: &Account,
+        game: i64,
+        line: i64,
+    ) -> Result<(), Error> {
+        Accounts::moderator(moderator)?;
+        if !self.store.remove_chat_line(game, line).await? {
+            return Err(Error::new(
+                Kind::NotFound,
+                "no_such_line",
+                format!("no chat line {line} in game {game}"),
+            ));
+        }
+        self.games
+            .hub()
+            .publish_now(game, "chat_removed", serde_json::json!({ "id": line }));
+        Ok(())
+    }
+
+    /// Makes `username` a moderator (the server's own command, `awale
+    /// admin grant-moderator`: whoever runs it holds the games file).
+    ///
+    /// # Errors
+    ///
+    /// `no_such_account`.
+    pub async fn grant_moderator(&self, username: &str) -> Result<Account, Error> {
+        let account = self.find(username).await?;
+        self.store.set_role(account.id, Role::Moderator).await?;
+        self.forget(account.id);
+        Ok(Account {
+            role: Role::Moderator,
+            ..account
+        })
+    }
+
+    /// `Err(muted)` when `player`'s account is muted from chat.
+    ///
+    /// # Errors
+    ///
+    /// `muted`, or when the store cannot be read.
+    pub fn check_may_chat(account: Option<&Account>) -> Result<(), Error> {
+        if account.is_some_and(|a| a.muted) {
+            return Err(Error::forbidden(
+                "muted",
+                "a moderator muted this account from chat",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn taken(username: &str) -> Error {
+    Error::conflict(
+        "username_taken",
+        format!("the username `{username}` is taken"),
+    )
+}
+
+fn closed() -> Error {
+    Error::forbidden("account_closed", "a moderator closed this account")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_take_3_to_20_letters_digits_underscores_and_dashes() {
+        for good in [
+            "Ama",
+            "kofi_99",
+            "Yaw-Mensah",
+            "abc",
+            "a2345678901234567890",
+        ] {
+            assert!(parse_username(good).is_ok(), "{good}");
+        }
+        for (bad, reason) in [
+            ("ab", "length"),
+            ("a23456789012345678901", "length"),
+            ("Ama Serwa", "characters"),
+            ("Amé", "characters"),
+            ("<b>", "characters"),
+            ("Admin", "reserved"),
+            ("mod_erator", "reserved"),
+            ("GUEST", "reserved"),
+        ] {
+            let e = parse_username(bad).unwrap_err();
+            assert_eq!((e.code, e.reason), ("bad_username", Some(reason)), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_username_is_one_name_in_any_case() {
+        assert_eq!(
+            parse_username("AmA").unwrap().1,
+            parse_username("ama").unwrap().1
+        );
+        assert_eq!(parse_username("AmA").unwrap().0, "AmA");
+    }
+
+    #[test]
+    fn short_common_and_username_passwords_are_refused() {
+        for (bad, reason) in [
+            ("short", "short"),
+            ("Password1", "common"),
+            ("AZERTYUIOP", "common"),
+            ("motdepasse", "common"),
+            ("kofi_2026", "username"),
+        ] {
+            let e = check_password(bad, "Kofi_2026").unwrap_err();
+            assert_eq!((e.code, e.reason), ("weak_password", Some(reason)), "{bad}");
+        }
+        assert_eq!(
+            check_password(&"x".repeat(300), "kofi").unwrap_err().reason,
+            Some("long")
+        );
+        check_password("seeds in the fourth hole", "kofi").unwrap();
+    }
+
+    #[test]
+    fn the_common_list_holds_only_passwords_the_length_rule_lets_pass() {
+        assert!(COMMON.len() > 200);
+        for p in COMMON.iter() {
+            assert!(p.chars().count() >= MIN_PASSWORD_CHARS, "{p}");
+            assert_eq!(p.to_lowercase(), *p, "{p}");
+        }
+    }
+
+    #[test]
+    fn recovery_codes_read_back_whatever_their_case_and_dashes() {
+        let code = new_recovery_code().unwrap();
+        assert_eq!(code.len(), 14);
+        assert_eq!(code.matches('-').count(), 2);
+        let typed = code.to_uppercase().replace('-', " ");
+        assert_eq!(normal_code(&typed), normal_code(&code));
+        assert_eq!(normal_code("O1IL"), "0111");
+        assert_ne!(new_recovery_code().unwrap(), code);
+    }
+}

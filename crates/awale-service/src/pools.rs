@@ -1,0 +1,702 @@
+//! Quick pairing: pools by clock (1+0 ... 15+10) where a player seeks with
+//! one tap and is paired with the waiting player of the nearest rating,
+//! within a range that widens as the wait grows; colours balanced over
+//! each player's recent games; accounts with accounts (rated), guests
+//! with guests (casual); never two players one of whom blocked the other.
+//! [`Matchmaker`] is the pairing itself, pure, with the clock given to
+//! each call; [`Pools`] runs it for the service: it makes the paired
+//! games and tells each seeker.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use awale_core::{Game, Rules, Side};
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::game::{now_ms, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
+use crate::games::Games;
+use crate::lock;
+
+/// A pool: a clock, initial time and increment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Pool {
+    /// Minutes each side starts with.
+    pub minutes: u32,
+    /// Seconds added after each move.
+    pub increment_s: u32,
+}
+
+/// The pools, as lichess's (1+0, 1+1, 3+0, 3+2, 5+3, 10+5, 15+10).
+pub const POOLS: [Pool; 7] = [
+    Pool::new(1, 0),
+    Pool::new(1, 1),
+    Pool::new(3, 0),
+    Pool::new(3, 2),
+    Pool::new(5, 3),
+    Pool::new(10, 5),
+    Pool::new(15, 10),
+];
+
+impl Pool {
+    const fn new(minutes: u32, increment_s: u32) -> Pool {
+        Pool {
+            minutes,
+            increment_s,
+        }
+    }
+
+    /// `3+2`: the pool's name in addresses and the API.
+    pub fn name(self) -> String {
+        format!("{}+{}", self.minutes, self.increment_s)
+    }
+
+    /// The pool named `text` (`3+2`).
+    ///
+    /// # Errors
+    ///
+    /// `no_such_pool` naming the text when it is none of [`POOLS`].
+    pub fn parse(text: &str) -> Result<Pool, Error> {
+        POOLS
+            .into_iter()
+            .find(|p| p.name() == text.trim())
+            .ok_or_else(|| {
+                Error::new(
+                    crate::Kind::NotFound,
+                    "no_such_pool",
+                    format!(
+                        "`{}` is not a pool (pools: 1+0, 1+1, 3+0, 3+2, 5+3, 10+5, 15+10)",
+                        crate::error::shown(text)
+                    ),
+                )
+                .with("text", text)
+            })
+    }
+
+    /// The pool's clock, as a game's.
+    pub fn clock(self) -> Clock {
+        let initial_ms = i64::from(self.minutes) * 60_000;
+        Clock {
+            initial_ms,
+            increment_ms: i64::from(self.increment_s) * 1000,
+            remaining_ms: [initial_ms; 2],
+        }
+    }
+
+    /// Its speed (for the ratings).
+    pub fn speed(self) -> crate::rating::Speed {
+        let c = self.clock();
+        crate::rating::Speed::of(Some((c.initial_ms, c.increment_ms)))
+    }
+}
+
+/// The rating difference a seeker accepts right away.
+pub const RANGE_START: f64 = 100.0;
+/// How much it widens per second of waiting.
+pub const RANGE_PER_S: f64 = 50.0;
+/// After this long a seeker accepts any rating (the nearest is still
+/// chosen first).
+pub const RANGE_OPEN_AFTER_MS: i64 = 20_000;
+/// How many of a player's recent games the colours are balanced over.
+pub const RECENT_GAMES: usize = 10;
+
+/// The rating difference a seeker who has waited `waited_ms` accepts.
+pub fn range(waited_ms: i64) -> f64 {
+    if waited_ms >= RANGE_OPEN_AFTER_MS {
+        f64::INFINITY
+    } else {
+        RANGE_START + RANGE_PER_S * waited_ms.max(0) as f64 / 1000.0
+    }
+}
+
+/// One player seeking in a pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seeker {
+    /// Who seeks.
+    pub player: PlayerId,
+    /// Their name as the game shows it.
+    pub name: String,
+    /// True for an account (rated pools), false for a guest (casual, with
+    /// guests only).
+    pub account: bool,
+    /// Their rating in the pool's speed (guests: 1500).
+    pub rating: f64,
+    /// Their recent games' colours: South counts +1, North -1 (over
+    /// [`RECENT_GAMES`]); the one who played South more gets North.
+    pub balance: i32,
+    /// A range of their own (a custom seek), on top of the widening one:
+    /// the lowest and highest opponent's rating accepted.
+    pub limits: Option<(f64, f64)>,
+}
+
+/// Two seekers paired, with their sides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairing {
+    /// The pool.
+    pub pool: Pool,
+    /// Who plays South.
+    pub south: Seeker,
+    /// Who plays North.
+    pub north: Seeker,
+    /// How long each had waited (South, North), in milliseconds.
+    pub waited_ms: [i64; 2],
+}
+
+/// Whether two players may not meet (one blocked the other): filled by the
+/// accounts part of the service.
+pub type Blocked = Arc<dyn Fn(&PlayerId, &PlayerId) -> bool + Send + Sync>;
+
+struct Waiting {
+    seeker: Seeker,
+    since_ms: i64,
+}
+
+/// The pairing, pure: who waits in which pool, and who is paired with
+/// whom at a given time.
+pub struct Matchmaker {
+    waiting: HashMap<Pool, Vec<Waiting>>,
+    blocked: Blocked,
+}
+
+impl Matchmaker {
+    /// An empty matchmaker asking `blocked` about each possible pair.
+    pub fn new(blocked: Blocked) -> Matchmaker {
+        Matchmaker {
+            waiting: HashMap::new(),
+            blocked,
+        }
+    }
+
+    /// Whether `a`, waiting since `a_since`, and `b` may be paired at `now`.
+    fn fits(&self, a: &Waiting, b: &Waiting, now: i64) -> bool {
+        let (x, y) = (&a.seeker, &b.seeker);
+        let difference = (x.rating - y.rating).abs();
+        let within = |w: &Waiting, other: &Seeker| {
+            difference <= range(now - w.since_ms)
+                && w.seeker
+                    .limits
+                    .is_none_or(|(low, high)| (low..=high).contains(&other.rating))
+        };
+        x.player != y.player
+            && x.account == y.account
+            && within(a, y)
+            && within(b, x)
+            && !(self.blocked)(&x.player, &y.player)
+            && !(self.blocked)(&y.player, &x.player)
+    }
+
+    /// `seeker` seeks in `pool` at `now`: paired at once with the waiting
+    /// player of the nearest rating who fits (the one who waited longest
+    /// among equals), or left waiting. A player already seeking (in any
+    /// pool) seeks here instead, keeping their wait when it is the same
+    /// pool.
+    pub fn seek(&mut self, pool: Pool, seeker: Seeker, now: i64) -> Option<Pairing> {
+        let since_ms = self
+            .waiting
+            .get(&pool)
+            .and_then(|w| w.iter().find(|w| w.seeker.player == seeker.player))
+            .map_or(now, |w| w.since_ms);
+        self.cancel(&seeker.player);
+        let me = Waiting { seeker, since_ms };
+        let best = self
+            .waiting
+            .get(&pool)
+            .and_then(|queue| self.best_partner(queue, &me, now));
+        let queue = self.waiting.entry(pool).or_default();
+        match best {
+            Some(i) => {
+                let other = queue.remove(i);
+                Some(pair(pool, me, other, now))
+            }
+            None => {
+                queue.push(me);
+                None
+            }
+        }
+    }
+
+    fn best_partner(&self, queue: &[Waiting], me: &Waiting, now: i64) -> Option<usize> {
+        // Oldest first in the queue: `min_by` keeps the first of equals.
+        queue
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| self.fits(me, w, now))
+            .min_by(|(_, a), (_, b)| {
+                let da = (a.seeker.rating - me.seeker.rating).abs();
+                let db = (b.seeker.rating - me.seeker.rating).abs();
+                da.total_cmp(&db)
+            })
+            .map(|(i, _)| i)
+    }
+
+    /// The pairings the wait has made possible by `now` (ranges widen):
+    /// the longest waiter first, each with their nearest fitting partner.
+    pub fn tick(&mut self, now: i64) -> Vec<Pairing> {
+        let mut made = Vec::new();
+        let pools: Vec<Pool> = self.waiting.keys().copied().collect();
+        for pool in pools {
+            let mut queue = self.waiting.remove(&pool).unwrap_or_default();
+            let mut i = 0;
+            while i < queue.len() {
+                let me = &queue[i];
+                let best = queue
+                    .iter()
+                    .enumerate()
+                    .skip(i + 1)
+                    .filter(|(_, w)| self.fits(me, w, now))
+                    .min_by(|(_, a), (_, b)| {
+                        let da = (a.seeker.rating - me.seeker.rating).abs();
+                        let db = (b.seeker.rating - me.seeker.rating).abs();
+                        da.total_cmp(&db)
+                    })
+                    .map(|(j, _)| j);
+                match best {
+                    Some(j) => {
+                        let other = queue.remove(j);
+                        let me = queue.remove(i);
+                        made.push(pair(pool, me, other, now));
+                    }
+                    None => i += 1,
+                }
+            }
+            if !queue.is_empty() {
+                self.waiting.insert(pool, queue);
+            }
+        }
+        made
+    }
+
+    /// `player` stops seeking (in whichever pool). Whether they were.
+    pub fn cancel(&mut self, player: &PlayerId) -> bool {
+        let mut found = false;
+        for queue in self.waiting.values_mut() {
+            let before = queue.len();
+            queue.retain(|w| w.seeker.player != *player);
+            found |= queue.len() != before;
+        }
+        self.waiting.retain(|_, q| !q.is_empty());
+        found
+    }
+
+    /// The pool `player` seeks in, and since when.
+    pub fn seeking(&self, player: &PlayerId) -> Option<(Pool, i64)> {
+        self.waiting.iter().find_map(|(pool, q)| {
+            q.iter()
+                .find(|w| w.seeker.player == *player)
+                .map(|w| (*pool, w.since_ms))
+        })
+    }
+
+    /// How many seek in each pool.
+    pub fn counts(&self) -> Vec<(Pool, usize)> {
+        POOLS
+            .into_iter()
+            .map(|p| (p, self.waiting.get(&p).map_or(0, Vec::len)))
+            .collect()
+    }
+}
+
+/// `a` (the newer seeker or the longer waiter) and `b` paired: the one
+/// who played South more lately gets North; on equal balance, a coin.
+fn pair(pool: Pool, a: Waiting, b: Waiting, now: i64) -> Pairing {
+    let a_south = match a.seeker.balance.cmp(&b.seeker.balance) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => random_seed() & 1 == 0,
+    };
+    let (south, north) = if a_south { (a, b) } else { (b, a) };
+    Pairing {
+        pool,
+        waited_ms: [now - south.since_ms, now - north.since_ms],
+        south: south.seeker,
+        north: north.seeker,
+    }
+}
+
+/// How long a seek lasts without its seeker coming back for news (a
+/// closed page stops seeking).
+pub const SEEK_EXPIRES_MS: i64 = 30_000;
+/// How often the waiting seekers are paired again as their ranges widen.
+const TICK: Duration = Duration::from_millis(500);
+
+/// What a seeker learns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeekNews {
+    /// Still waiting, since this long (ms).
+    Waiting {
+        /// The pool.
+        pool: String,
+        /// How long they have waited.
+        waited_ms: i64,
+    },
+    /// Paired: the game to go to, and one's side.
+    Paired {
+        /// The new game.
+        game: i64,
+        /// `S` or `N`.
+        side: char,
+        /// Whether it is rated.
+        rated: bool,
+    },
+}
+
+struct Seeking {
+    last_seen_ms: i64,
+    news: tokio::sync::watch::Sender<Option<SeekNews>>,
+}
+
+/// The pools as the service runs them: seeks, the games made for each
+/// pairing, and the news each seeker waits for.
+pub struct Pools {
+    games: Arc<Games>,
+    matchmaker: Mutex<Matchmaker>,
+    seekers: Mutex<HashMap<PlayerId, Seeking>>,
+    /// Each player's sides in their recent pool games (+1 South, -1 North),
+    /// newest last.
+    recent: Mutex<HashMap<PlayerId, Vec<i32>>>,
+}
+
+impl Pools {
+    /// The pools of `games`, never pairing two players `blocked` says may
+    /// not meet.
+    pub fn new(games: Arc<Games>, blocked: Blocked) -> Arc<Pools> {
+        Arc::new(Pools {
+            games,
+            matchmaker: Mutex::new(Matchmaker::new(blocked)),
+            seekers: Mutex::new(HashMap::new()),
+            recent: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Starts pairing the waiting seekers as their ranges widen, and
+    /// dropping the seeks whose page left. Needs a Tokio runtime.
+    pub fn start(self: &Arc<Self>) {
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(TICK);
+            loop {
+                tick.tick().await;
+                let Some(pools) = me.upgrade() else { return };
+                pools.expire(now_ms());
+                let made = lock(&pools.matchmaker).tick(now_ms());
+                for pairing in made {
+                    pools.start_game(pairing).await;
+                }
+            }
+        });
+    }
+
+    /// Drops the seeks not renewed for [`SEEK_EXPIRES_MS`].
+    fn expire(&self, now: i64) {
+        let mut seekers = lock(&self.seekers);
+        let gone: Vec<PlayerId> = seekers
+            .iter()
+            .filter(|(_, s)| now - s.last_seen_ms > SEEK_EXPIRES_MS)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let mut matchmaker = lock(&self.matchmaker);
+        for player in gone {
+            seekers.remove(&player);
+            matchmaker.cancel(&player);
+        }
+    }
+
+    fn balance(&self, player: &PlayerId) -> i32 {
+        lock(&self.recent).get(player).map_or(0, |r| r.iter().sum())
+    }
+
+    /// `seeker` seeks in `pool` (or renews their seek: a seek lasts
+    /// [`SEEK_EXPIRES_MS`] after the last call), and waits up to `wait`
+    /// for a pairing. The news: paired (the game), or still waiting.
+    ///
+    /// # Errors
+    ///
+    /// When the paired game cannot be made (the store).
+    pub async fn seek(
+        self: &Arc<Self>,
+        pool: Pool,
+        mut seeker: Seeker,
+        wait: Duration,
+    ) -> Result<SeekNews, Error> {
+        let now = now_ms();
+        let player = seeker.player.clone();
+        seeker.balance = self.balance(&player);
+        let mut news = {
+            let mut seekers = lock(&self.seekers);
+            let entry = seekers.entry(player.clone()).or_insert_with(|| Seeking {
+                last_seen_ms: now,
+                news: tokio::sync::watch::channel(None).0,
+            });
+            entry.last_seen_ms = now;
+            // A seek after a pairing is a new seek.
+            if matches!(*entry.news.borrow(), Some(SeekNews::Paired { .. })) {
+                entry.news = tokio::sync::watch::channel(None).0;
+            }
+            entry.news.subscribe()
+        };
+        let paired = lock(&self.matchmaker).seek(pool, seeker, now);
+        if let Some(pairing) = paired {
+            self.start_game(pairing).await;
+        }
+        let waited = tokio::time::timeout(wait, news.wait_for(Option::is_some)).await;
+        if let Ok(Ok(news)) = waited {
+            if let Some(news) = news.clone() {
+                return Ok(news);
+            }
+        }
+        let (pool, since) = lock(&self.matchmaker)
+            .seeking(&player)
+            .unwrap_or((pool, now));
+        Ok(SeekNews::Waiting {
+            pool: pool.name(),
+            waited_ms: now_ms() - since,
+        })
+    }
+
+    /// `player` stops seeking. Whether they were seeking.
+    pub fn cancel(&self, player: &PlayerId) -> bool {
+        lock(&self.seekers).remove(player);
+        lock(&self.matchmaker).cancel(player)
+    }
+
+    /// How many seek in each pool now.
+    pub fn counts(&self) -> Vec<(Pool, usize)> {
+        lock(&self.matchmaker).counts()
+    }
+
+    /// Makes the game of `pairing` and tells both seekers; a game that
+    /// cannot be made puts both back to seeking.
+    async fn start_game(&self, pairing: Pairing) {
+        let now = now_ms();
+        let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now, random_seed());
+        game.clock = Some(pairing.pool.clock());
+        game.seats = [
+            Some(Seat {
+                player: pairing.south.player.clone(),
+                name: pairing.south.name.clone(),
+            }),
+            Some(Seat {
+                player: pairing.north.player.clone(),
+                name: pairing.north.name.clone(),
+            }),
+        ];
+        // Rated between two accounts, when the server keeps ratings.
+        let rated =
+            pairing.south.account && pairing.north.account && self.games.ratings().is_some();
+        game.rated = rated;
+        match self.games.create(vec![game]).await {
+            Ok(made) => {
+                let id = made.first().map_or(0, |g| g.id);
+                for (seeker, side) in [(&pairing.south, Side::South), (&pairing.north, Side::North)]
+                {
+                    {
+                        let mut recent = lock(&self.recent);
+                        let sides = recent.entry(seeker.player.clone()).or_default();
+                        sides.push(if side == Side::South { 1 } else { -1 });
+                        if sides.len() > RECENT_GAMES {
+                            sides.remove(0);
+                        }
+                    }
+                    if let Some(s) = lock(&self.seekers).get(&seeker.player) {
+                        s.news.send_replace(Some(SeekNews::Paired {
+                            game: id,
+                            side: side.letter(),
+                            rated,
+                        }));
+                    }
+                }
+                tracing::debug!(game = id, pool = %pairing.pool.name(), "pool pairing");
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "a pool game could not be made: both seek again");
+                let mut matchmaker = lock(&self.matchmaker);
+                for seeker in [pairing.south, pairing.north] {
+                    let _ = matchmaker.seek(pairing.pool, seeker, now);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never() -> Blocked {
+        Arc::new(|_: &PlayerId, _: &PlayerId| false)
+    }
+
+    fn seeker(name: &str, rating: f64) -> Seeker {
+        Seeker {
+            player: PlayerId(name.to_string()),
+            name: name.to_string(),
+            account: true,
+            rating,
+            balance: 0,
+            limits: None,
+        }
+    }
+
+    const P32: Pool = Pool::new(3, 2);
+
+    #[test]
+    fn pools_are_named_and_read_back() {
+        for pool in POOLS {
+            assert_eq!(Pool::parse(&pool.name()).unwrap(), pool);
+        }
+        assert_eq!(Pool::parse("3+1").unwrap_err().code, "no_such_pool");
+        assert_eq!(Pool::parse("").unwrap_err().code, "no_such_pool");
+        assert_eq!(P32.clock().initial_ms, 180_000);
+        assert_eq!(P32.clock().increment_ms, 2_000);
+        assert_eq!(P32.speed(), crate::rating::Speed::Blitz);
+    }
+
+    #[test]
+    fn the_nearest_rating_is_paired_first() {
+        let mut m = Matchmaker::new(never());
+        assert!(m.seek(P32, seeker("far", 1400.0), 0).is_none());
+        assert!(m.seek(P32, seeker("near", 1530.0), 0).is_none());
+        let p = m.seek(P32, seeker("me", 1500.0), 0).unwrap();
+        let names = [p.south.name.as_str(), p.north.name.as_str()];
+        assert!(
+            names.contains(&"me") && names.contains(&"near"),
+            "{names:?}"
+        );
+    }
+
+    #[test]
+    fn among_equals_the_longest_waiter_is_paired() {
+        let mut m = Matchmaker::new(never());
+        assert!(m.seek(P32, seeker("first", 1550.0), 0).is_none());
+        // Two who accept only 1420 to 1500: neither takes the other, nor
+        // "first".
+        let picky = |name: &str, rating: f64| Seeker {
+            limits: Some((1420.0, 1500.0)),
+            ..seeker(name, rating)
+        };
+        assert!(m.seek(P32, picky("second", 1400.0), 1_000).is_none());
+        assert!(m.seek(P32, picky("third", 1500.0), 2_000).is_none());
+        // 1450 is 100 from "first" and 50 from the others: the nearest
+        // wins, and of the two at 50 the one who came first.
+        let p = m.seek(P32, seeker("me", 1450.0), 3_000).unwrap();
+        let names = [p.south.name.clone(), p.north.name.clone()];
+        assert!(names.contains(&"second".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn the_range_widens_with_the_wait() {
+        assert_eq!(range(0), RANGE_START);
+        assert_eq!(range(4_000), RANGE_START + 4.0 * RANGE_PER_S);
+        assert!(range(RANGE_OPEN_AFTER_MS).is_infinite());
+        let mut m = Matchmaker::new(never());
+        assert!(m.seek(P32, seeker("low", 1300.0), 0).is_none());
+        assert!(m.seek(P32, seeker("high", 1700.0), 0).is_none());
+        // 400 apart: 100 + 50 per second reaches 400 after 6 s.
+        assert!(m.tick(5_000).is_empty());
+        let made = m.tick(6_000);
+        assert_eq!(made.len(), 1);
+        assert_eq!(made[0].waited_ms, [6_000, 6_000]);
+        assert!(m.counts().iter().all(|(_, n)| *n == 0));
+        // After a while anyone will do.
+        let mut m = Matchmaker::new(never());
+        assert!(m.seek(P32, seeker("weak", 800.0), 0).is_none());
+        assert!(m.seek(P32, seeker("strong", 2600.0), 0).is_none());
+        assert!(m.tick(RANGE_OPEN_AFTER_MS - 1).is_empty());
+        assert_eq!(m.tick(RANGE_OPEN_AFTER_MS).len(), 1);
+    }
+
+    #[test]
+    fn a_newcomer_waits_for_their_own_range_too() {
+        let mut m = Matchmaker::new(never());
+        assert!(m.seek(P32, seeker("old", 1300.0), 0).is_none());
+        // "old" would take 1700 after 8 s, but the newcomer's range is 100.
+        assert!(m.seek(P32, seeker("new", 1700.0), 8_000).is_none());
+        assert_eq!(m.tick(14_000).len(), 1, "both ranges reach 400");
+    }
+
+    #[test]
+    fn colours_go_to_whoever_played_the_other_side_more() {
+        let mut m = Matchmaker::new(never());
+        let mut south_lately = seeker("ama", 1500.0);
+        south_lately.balance = 3;
+        let mut north_lately = seeker("kofi", 1500.0);
+        north_lately.balance = -1;
+        assert!(m.seek(P32, south_lately, 0).is_none());
+        let p = m.seek(P32, north_lately, 0).unwrap();
+        assert_eq!(
+            (p.south.name.as_str(), p.north.name.as_str()),
+            ("kofi", "ama")
+        );
+    }
+
+    #[test]
+    fn guests_pair_with_guests_and_accounts_with_accounts() {
+        let mut m = Matchmaker::new(never());
+        let mut guest = seeker("guest", 1500.0);
+        guest.account = false;
+        assert!(m.seek(P32, guest.clone(), 0).is_none());
+        assert!(m.seek(P32, seeker("account", 1500.0), 0).is_none());
+        assert!(m.tick(60_000).is_empty());
+        let mut other = seeker("guest2", 1500.0);
+        other.account = false;
+        let p = m.seek(P32, other, 60_000).unwrap();
+        assert!(!p.south.account && !p.north.account);
+    }
+
+    #[test]
+    fn blocked_players_are_never_paired() {
+        let blocked: Blocked = Arc::new(|a: &PlayerId, b: &PlayerId| a.0 == "ama" && b.0 == "kofi");
+        let mut m = Matchmaker::new(blocked);
+        assert!(m.seek(P32, seeker("kofi", 1500.0), 0).is_none());
+        assert!(
+            m.seek(P32, seeker("ama", 1500.0), 0).is_none(),
+            "blocked one way"
+        );
+        assert!(m.tick(60_000).is_empty());
+        let p = m.seek(P32, seeker("yaw", 1500.0), 60_000).unwrap();
+        assert_eq!(p.waited_ms.iter().max(), Some(&60_000));
+    }
+
+    #[test]
+    fn cancelling_or_seeking_elsewhere_leaves_the_pool() {
+        let mut m = Matchmaker::new(never());
+        assert!(m.seek(P32, seeker("ama", 1500.0), 0).is_none());
+        assert_eq!(m.seeking(&PlayerId("ama".into())), Some((P32, 0)));
+        // Seeking again in the same pool keeps the wait.
+        assert!(m.seek(P32, seeker("ama", 1500.0), 5_000).is_none());
+        assert_eq!(m.seeking(&PlayerId("ama".into())), Some((P32, 0)));
+        let other = Pool::new(5, 3);
+        assert!(m.seek(other, seeker("ama", 1500.0), 6_000).is_none());
+        assert_eq!(m.seeking(&PlayerId("ama".into())), Some((other, 6_000)));
+        assert!(
+            m.seek(P32, seeker("kofi", 1500.0), 7_000).is_none(),
+            "ama left 3+2"
+        );
+        assert!(m.cancel(&PlayerId("ama".into())));
+        assert!(!m.cancel(&PlayerId("ama".into())));
+        assert!(
+            m.seek(other, seeker("yaw", 1500.0), 8_000).is_none(),
+            "ama left 5+3"
+        );
+        // One cannot be paired with oneself.
+        assert!(m.seek(P32, seeker("kofi", 1500.0), 9_000).is_none());
+    }
+
+    #[test]
+    fn a_custom_range_is_kept_whatever_the_wait() {
+        let mut m = Matchmaker::new(never());
+        let mut picky = seeker("picky", 1500.0);
+        picky.limits = Some((1600.0, 1800.0));
+        assert!(m.seek(P32, picky, 0).is_none());
+        assert!(m.seek(P32, seeker("weak", 1450.0), 0).is_none());
+        assert!(m.tick(600_000).is_empty());
+        let p = m.seek(P32, seeker("strong", 1600.0), 600_000).unwrap();
+        assert_eq!(
+            p.waited_ms.iter().max(),
+            Some(&600_000),
+            "paired with picky"
+        );
+    }
+}

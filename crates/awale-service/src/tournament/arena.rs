@@ -1,0 +1,452 @@
+//! An arena tournament, as lichess runs them: for a fixed time, whoever is
+//! free is paired at once with another free player close in score and
+//! rating (not the one just played); a win is 2 points, a draw 1; after two
+//! wins in a row each further win counts double until a game that is not a
+//! win (the streak, shown as a flame); a player who berserks (halves their
+//! own clock at the start of a game) wins one point more. Pure: the service
+//! keeps it, starts the games and tells the watchers.
+
+use serde::{Deserialize, Serialize};
+
+/// Where an arena player is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Presence {
+    /// Waiting for an opponent: paired at the next pairing.
+    Free,
+    /// In a game of the arena.
+    Playing,
+    /// Keeps their score but is not paired until they come back.
+    Paused,
+    /// Left the arena: keeps their score, not paired again unless they
+    /// join again.
+    Withdrawn,
+}
+
+/// A finished arena game as one of its players saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sheet {
+    /// The opponent's number.
+    pub opponent: usize,
+    /// 2 for a win, 1 for a draw, 0 for a loss.
+    pub result: u8,
+    /// Whether this player berserked.
+    pub berserk: bool,
+    /// The points the game gave (doubled on a streak, plus the berserk point).
+    pub points: u32,
+    /// Whether the game was won on a streak (the flame).
+    pub on_fire: bool,
+}
+
+/// One player of an arena.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaPlayer {
+    /// Their rating when they joined (pairing and ties).
+    pub rating: i32,
+    /// Where they are now.
+    pub presence: Presence,
+    /// Their finished games, in order.
+    pub sheet: Vec<Sheet>,
+    /// How many of their games they sowed first.
+    pub firsts: u32,
+}
+
+impl ArenaPlayer {
+    /// The points so far.
+    #[must_use]
+    pub fn score(&self) -> u32 {
+        self.sheet.iter().map(|s| s.points).sum()
+    }
+
+    /// Whether the last two games were wins: the next win counts double.
+    #[must_use]
+    pub fn on_fire(&self) -> bool {
+        self.sheet.len() >= 2 && self.sheet.iter().rev().take(2).all(|s| s.result == 2)
+    }
+
+    fn last_opponent(&self) -> Option<usize> {
+        self.sheet.last().map(|s| s.opponent)
+    }
+}
+
+/// Why an arena refused a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArenaError {
+    /// No player has that number.
+    NoSuchPlayer(usize),
+    /// The two named are not playing each other.
+    NotPlaying(usize, usize),
+    /// A player in a game cannot pause or leave until it ends.
+    InGame(usize),
+}
+
+impl std::fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArenaError::NoSuchPlayer(p) => write!(f, "no player {p} in this arena"),
+            ArenaError::NotPlaying(a, b) => write!(
+                f,
+                "players {a} and {b} are not playing each other in this arena"
+            ),
+            ArenaError::InGame(p) => write!(
+                f,
+                "player {p} is in a game: they can pause or leave once it ends"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+/// An arena: its players by number, and the games in play.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arena {
+    /// The players, by number (the order they joined).
+    pub players: Vec<ArenaPlayer>,
+    /// The games in play: (first, second).
+    pub playing: Vec<(usize, usize)>,
+}
+
+/// One line of the standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaStanding {
+    /// The player's number.
+    pub player: usize,
+    /// Their points.
+    pub score: u32,
+    /// Whether they are on a streak now.
+    pub on_fire: bool,
+}
+
+impl Arena {
+    /// Adds a free player; returns their number.
+    pub fn join(&mut self, rating: i32) -> usize {
+        self.players.push(ArenaPlayer {
+            rating,
+            presence: Presence::Free,
+            sheet: Vec::new(),
+            firsts: 0,
+        });
+        self.players.len() - 1
+    }
+
+    fn player_mut(&mut self, p: usize) -> Result<&mut ArenaPlayer, ArenaError> {
+        self.players.get_mut(p).ok_or(ArenaError::NoSuchPlayer(p))
+    }
+
+    /// Sets `p` paused, withdrawn or free again (a comeback or a re-join).
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::NoSuchPlayer`], or [`ArenaError::InGame`] while `p`
+    /// plays (their game ends first).
+    pub fn set_presence(&mut self, p: usize, presence: Presence) -> Result<(), ArenaError> {
+        let player = self.player_mut(p)?;
+        if player.presence == Presence::Playing || presence == Presence::Playing {
+            return Err(ArenaError::InGame(p));
+        }
+        player.presence = presence;
+        Ok(())
+    }
+
+    /// Pairs the free players and returns the new games as (first, second).
+    ///
+    /// The free players are ranked by score, then rating; from the top, each
+    /// meets the nearest one below who was not their last opponent. Two
+    /// players who just met meet again only when nobody else is in a game
+    /// (else they wait for someone to come free).
+    pub fn pair(&mut self) -> Vec<(usize, usize)> {
+        let mut free: Vec<usize> = (0..self.players.len())
+            .filter(|&p| self.players[p].presence == Presence::Free)
+            .collect();
+        free.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.players[a], &self.players[b]);
+            pb.score()
+                .cmp(&pa.score())
+                .then(pb.rating.cmp(&pa.rating))
+                .then(a.cmp(&b))
+        });
+        let nobody_else_playing = self.playing.is_empty();
+        let mut games = Vec::new();
+        let mut taken = vec![false; free.len()];
+        for i in 0..free.len() {
+            if taken[i] {
+                continue;
+            }
+            let a = free[i];
+            let fresh = (i + 1..free.len()).find(|&j| {
+                !taken[j]
+                    && self.players[a].last_opponent() != Some(free[j])
+                    && self.players[free[j]].last_opponent() != Some(a)
+            });
+            let again = || (i + 1..free.len()).find(|&j| !taken[j]);
+            let Some(j) = fresh.or_else(|| if nobody_else_playing { again() } else { None }) else {
+                continue;
+            };
+            taken[i] = true;
+            taken[j] = true;
+            let b = free[j];
+            // Whoever has sown first less often sows first; ties go to the
+            // lower in the ranking.
+            let (first, second) = if self.players[a].firsts < self.players[b].firsts {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            games.push((first, second));
+        }
+        for &(first, second) in &games {
+            self.players[first].presence = Presence::Playing;
+            self.players[first].firsts += 1;
+            self.players[second].presence = Presence::Playing;
+            self.playing.push((first, second));
+        }
+        games
+    }
+
+    /// Records the end of the game between `first` and `second`: `result`
+    /// is the first player's (2 win, 1 draw, 0 loss), with who berserked.
+    /// Both come free (a player who paused or left meanwhile stays so).
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::NotPlaying`] when the two are not in a game together.
+    pub fn finish(
+        &mut self,
+        first: usize,
+        second: usize,
+        result: u8,
+        berserk: [bool; 2],
+    ) -> Result<(), ArenaError> {
+        let at = self
+            .playing
+            .iter()
+            .position(|&g| g == (first, second))
+            .ok_or(ArenaError::NotPlaying(first, second))?;
+        self.playing.swap_remove(at);
+        let result = result.min(2);
+        for (me, them, mine, berserked) in [
+            (first, second, result, berserk[0]),
+            (second, first, 2 - result, berserk[1]),
+        ] {
+            let player = &mut self.players[me];
+            let on_fire = mine == 2 && player.on_fire();
+            let base = u32::from(mine) * if on_fire { 2 } else { 1 };
+            let bonus = u32::from(mine == 2 && berserked);
+            player.sheet.push(Sheet {
+                opponent: them,
+                result: mine,
+                berserk: berserked,
+                points: base + bonus,
+                on_fire,
+            });
+            if player.presence == Presence::Playing {
+                player.presence = Presence::Free;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `p` is in a game now (a pause or a withdrawal waits for its end).
+    #[must_use]
+    pub fn is_playing(&self, p: usize) -> bool {
+        self.players
+            .get(p)
+            .is_some_and(|pl| pl.presence == Presence::Playing)
+    }
+
+    /// The standings: score, then rating, then who joined first.
+    #[must_use]
+    pub fn standings(&self) -> Vec<ArenaStanding> {
+        let mut lines: Vec<ArenaStanding> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(player, p)| ArenaStanding {
+                player,
+                score: p.score(),
+                on_fire: p.on_fire(),
+            })
+            .collect();
+        lines.sort_by(|a, b| {
+            b.score
+                .cmp(&a.score)
+                .then(
+                    self.players[b.player]
+                        .rating
+                        .cmp(&self.players[a.player].rating),
+                )
+                .then(a.player.cmp(&b.player))
+        });
+        lines
+    }
+
+    /// The podium once the arena is over: the first three of the standings.
+    #[must_use]
+    pub fn podium(&self) -> Vec<ArenaStanding> {
+        self.standings().into_iter().take(3).collect()
+    }
+
+    /// The game in play of the highest-ranked pair (the one to watch).
+    #[must_use]
+    pub fn top_game(&self) -> Option<(usize, usize)> {
+        let rank: Vec<usize> = {
+            let mut r = vec![0; self.players.len()];
+            for (i, s) in self.standings().iter().enumerate() {
+                r[s.player] = i;
+            }
+            r
+        };
+        self.playing
+            .iter()
+            .copied()
+            .min_by_key(|&(a, b)| rank[a].min(rank[b]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_players_are_paired_by_score_and_rating() {
+        let mut arena = Arena::default();
+        for r in [1500, 1900, 1700, 1300] {
+            arena.join(r);
+        }
+        let mut games = arena.pair();
+        for g in &mut games {
+            *g = (g.0.min(g.1), g.0.max(g.1));
+        }
+        games.sort_unstable();
+        // Ranked 1 (1900), 2 (1700), 0 (1500), 3 (1300): 1-2 and 0-3.
+        assert_eq!(games, vec![(0, 3), (1, 2)]);
+        assert!(arena.pair().is_empty(), "nobody is free");
+    }
+
+    #[test]
+    fn the_opponent_just_played_is_avoided_while_others_play() {
+        let mut arena = Arena::default();
+        for r in [2000, 1900, 1800, 1700] {
+            arena.join(r);
+        }
+        let games = arena.pair();
+        let (a, b) = games.iter().copied().find(|&(a, b)| a.min(b) == 0).unwrap();
+        arena.finish(a, b, 1, [false, false]).unwrap();
+        // 0 and 1 are free, the other game goes on: they wait.
+        assert!(arena.pair().is_empty());
+        let (c, d) = arena.playing[0];
+        arena.finish(c, d, 2, [false, false]).unwrap();
+        // Now all four are free: nobody meets the last opponent.
+        for (x, y) in arena.pair() {
+            assert_ne!(arena.players[x].last_opponent(), Some(y));
+        }
+    }
+
+    #[test]
+    fn two_players_alone_meet_again() {
+        let mut arena = Arena::default();
+        arena.join(1500);
+        arena.join(1500);
+        let (a, b) = arena.pair()[0];
+        arena.finish(a, b, 0, [false, false]).unwrap();
+        assert_eq!(arena.pair().len(), 1);
+    }
+
+    #[test]
+    fn streaks_double_wins_until_a_game_that_is_not_a_win() {
+        let mut arena = Arena::default();
+        let hero = arena.join(2000);
+        let others: Vec<usize> = (0..6).map(|_| arena.join(1000)).collect();
+        let mut points = Vec::new();
+        for (k, &o) in others.iter().enumerate() {
+            // Force the game: hero first against o.
+            arena.playing.push((hero, o));
+            let result = if k == 3 { 1 } else { 2 };
+            arena.finish(hero, o, result, [false, false]).unwrap();
+            points.push(arena.players[hero].sheet.last().unwrap().points);
+        }
+        // win 2, win 2, win on fire 4, draw 1 (ends the streak), win 2, win 2.
+        assert_eq!(points, vec![2, 2, 4, 1, 2, 2]);
+        assert!(arena.players[hero].on_fire());
+        assert_eq!(arena.players[hero].score(), 13);
+    }
+
+    #[test]
+    fn berserk_adds_a_point_to_a_win_only() {
+        let mut arena = Arena::default();
+        let a = arena.join(1500);
+        let b = arena.join(1500);
+        arena.playing.push((a, b));
+        arena.finish(a, b, 2, [true, true]).unwrap();
+        assert_eq!(arena.players[a].score(), 3);
+        assert_eq!(arena.players[b].score(), 0);
+        arena.playing.push((a, b));
+        arena.finish(a, b, 1, [true, false]).unwrap();
+        assert_eq!(arena.players[a].score(), 4, "a berserk draw is 1");
+    }
+
+    #[test]
+    fn a_paused_player_keeps_the_score_and_is_not_paired() {
+        let mut arena = Arena::default();
+        let a = arena.join(1500);
+        let b = arena.join(1500);
+        let c = arena.join(1500);
+        arena.set_presence(c, Presence::Paused).unwrap();
+        let games = arena.pair();
+        assert_eq!(games.len(), 1);
+        assert!(!games.iter().any(|&(x, y)| x == c || y == c));
+        assert_eq!(
+            arena.set_presence(a, Presence::Withdrawn),
+            Err(ArenaError::InGame(a))
+        );
+        let (x, y) = games[0];
+        arena.finish(x, y, 2, [false, false]).unwrap();
+        arena.set_presence(x, Presence::Withdrawn).unwrap();
+        arena.set_presence(c, Presence::Free).unwrap();
+        let games = arena.pair();
+        assert_eq!(games.len(), 1);
+        assert!(games[0] == (y, c) || games[0] == (c, y));
+        assert_eq!(
+            arena.players[x].score(),
+            2,
+            "a withdrawn player keeps the score"
+        );
+        assert!(matches!(
+            arena.finish(a, b, 2, [false, false]),
+            Err(ArenaError::NotPlaying(..))
+        ));
+    }
+
+    #[test]
+    fn first_moves_are_shared() {
+        let mut arena = Arena::default();
+        for _ in 0..4 {
+            arena.join(1500);
+        }
+        for _ in 0..20 {
+            for (a, b) in arena.pair() {
+                arena.finish(a, b, 1, [false, false]).unwrap();
+            }
+        }
+        for p in &arena.players {
+            let games = p.sheet.len() as i64;
+            assert!((2 * i64::from(p.firsts) - games).abs() <= 2, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn the_top_game_is_the_leaders_one() {
+        let mut arena = Arena::default();
+        let players: Vec<usize> = (0..4).map(|_| arena.join(1500)).collect();
+        arena.playing.push((players[0], players[1]));
+        arena
+            .finish(players[0], players[1], 2, [false, false])
+            .unwrap();
+        let games = arena.pair();
+        assert_eq!(games.len(), 2);
+        let top = arena.top_game().unwrap();
+        assert!(top.0 == players[0] || top.1 == players[0]);
+        assert_eq!(arena.podium()[0].player, players[0]);
+    }
+}

@@ -1,0 +1,608 @@
+//! Accounts without HTTP, on a real (scratch) SQLite store: sign-up,
+//! log-in and its limits, sessions, recovery codes, a guest's games taken
+//! over, deletion, blocks, reports and the moderators' actions.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use awale_core::{Game, Rules, Side};
+use awale_service::accounts::{Accounts, Role};
+use awale_service::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use awale_service::games::Games;
+use awale_service::live::Hub;
+use awale_service::store::{AccountStore, ChatLine, GameStore};
+use awale_service::Store;
+
+struct World {
+    store: Store,
+    games: Arc<Games>,
+    accounts: Accounts,
+}
+
+fn world() -> World {
+    let store = Store::in_memory().unwrap();
+    let games = Arc::new(Games::new(
+        Arc::new(store.clone()),
+        Arc::new(Hub::default()),
+    ));
+    // A cheaper argon2id than the server's (the rules are the same).
+    let accounts =
+        Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap();
+    World {
+        store,
+        games,
+        accounts,
+    }
+}
+
+fn guest(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+fn ip(n: u8) -> Option<IpAddr> {
+    Some(IpAddr::from([10, 0, 0, n]))
+}
+
+const PASSWORD: &str = "seeds in the fourth hole";
+
+#[tokio::test]
+async fn a_new_account_logs_in_with_its_password_only() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Ama", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    assert_eq!(made.account.username, "Ama");
+    assert_eq!(made.account.role, Role::Player);
+    assert_eq!(made.recovery_codes.len(), 10);
+    // The hash is argon2id's, with its parameters; never the password.
+    assert!(made
+        .account
+        .password_hash
+        .starts_with("$argon2id$v=19$m=1024,t=1,p=1$"));
+    assert!(!made.account.password_hash.contains(PASSWORD));
+    let session = w.accounts.session(&made.session).await.unwrap().unwrap();
+    assert_eq!(session.id, made.account.id);
+
+    let again = w.accounts.log_in("AMA", PASSWORD, ip(1)).await.unwrap();
+    assert_eq!(again.account.id, made.account.id);
+    assert_ne!(again.session, made.session);
+    let wrong = w.accounts.log_in("ama", "not the password", ip(1)).await;
+    assert_eq!(wrong.unwrap_err().code, "bad_login");
+    let nobody = w.accounts.log_in("kofi", PASSWORD, ip(1)).await;
+    assert_eq!(nobody.unwrap_err().code, "bad_login", "one answer for both");
+}
+
+#[tokio::test]
+async fn a_username_is_taken_whatever_its_case() {
+    let w = world();
+    w.accounts
+        .sign_up("Kofi", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let e = w
+        .accounts
+        .sign_up("kOFI", PASSWORD, None, ip(2))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, "username_taken");
+}
+
+#[tokio::test]
+async fn the_store_keeps_only_digests_of_sessions_and_codes() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Yaw", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let path = w.store.path().to_path_buf();
+    w.store.close();
+    let bytes = std::fs::read(&path).unwrap();
+    let file = String::from_utf8_lossy(&bytes);
+    assert!(
+        !file.contains(&made.session),
+        "the session's secret is stored"
+    );
+    for code in &made.recovery_codes {
+        assert!(!file.contains(&code.replace('-', "")), "a code is stored");
+        assert!(!file.contains(code.as_str()), "a code is stored");
+    }
+    assert!(!file.contains(PASSWORD));
+}
+
+#[tokio::test]
+async fn log_out_ends_one_session_and_log_out_everywhere_all() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Efua", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let second = w.accounts.log_in("efua", PASSWORD, ip(1)).await.unwrap();
+    let third = w.accounts.log_in("efua", PASSWORD, ip(1)).await.unwrap();
+    w.accounts.log_out(&made.session).await.unwrap();
+    assert!(w.accounts.session(&made.session).await.unwrap().is_none());
+    assert!(w.accounts.session(&second.session).await.unwrap().is_some());
+    let ended = w
+        .accounts
+        .log_out_everywhere(&second.account)
+        .await
+        .unwrap();
+    assert_eq!(ended, 2);
+    assert!(w.accounts.session(&second.session).await.unwrap().is_none());
+    assert!(w.accounts.session(&third.session).await.unwrap().is_none());
+    assert!(w.accounts.session("not a session").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn log_ins_are_limited_per_account_with_the_wait_told() {
+    let w = world();
+    w.accounts
+        .sign_up("Kwame", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    for n in 0..5 {
+        let e = w
+            .accounts
+            .log_in("kwame", "guess", ip(n))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, "bad_login");
+    }
+    // The right password, from yet another address: still refused now.
+    let e = w
+        .accounts
+        .log_in("kwame", PASSWORD, ip(9))
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.reason), ("too_many", Some("logins")));
+    assert!(e.fields["wait_s"].as_i64().unwrap() >= 1);
+    // Another account is not held up.
+    w.accounts
+        .sign_up("Abena", PASSWORD, None, ip(2))
+        .await
+        .unwrap();
+    w.accounts.log_in("abena", PASSWORD, ip(9)).await.unwrap();
+}
+
+#[tokio::test]
+async fn log_ins_are_limited_per_address() {
+    let w = world();
+    let mut refused = None;
+    for n in 0..30 {
+        match w.accounts.log_in(&format!("name{n}"), "guess", ip(7)).await {
+            Err(e) if e.code == "too_many" => {
+                refused = Some((n, e));
+                break;
+            }
+            Err(e) => assert_eq!(e.code, "bad_login"),
+            Ok(_) => unreachable!(),
+        }
+    }
+    let (n, e) = refused.expect("an address is limited");
+    assert_eq!(n, 20);
+    assert!(e.fields["wait_s"].as_i64().unwrap() >= 1);
+}
+
+#[tokio::test]
+async fn a_recovery_code_resets_the_password_once() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Akua", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let code = made.recovery_codes[3].to_uppercase();
+    let reset = w
+        .accounts
+        .reset_password("akua", &code, "a brand new password", ip(1))
+        .await
+        .unwrap();
+    assert!(w.accounts.session(&made.session).await.unwrap().is_none());
+    assert!(w.accounts.session(&reset.session).await.unwrap().is_some());
+    assert_eq!(
+        w.accounts
+            .log_in("akua", PASSWORD, ip(1))
+            .await
+            .unwrap_err()
+            .code,
+        "bad_login"
+    );
+    w.accounts
+        .log_in("akua", "a brand new password", ip(1))
+        .await
+        .unwrap();
+    let used = w
+        .accounts
+        .reset_password("akua", &code, "yet another password", ip(1))
+        .await
+        .unwrap_err();
+    assert_eq!(used.code, "bad_recovery_code");
+    let made_up = w
+        .accounts
+        .reset_password("akua", "0000-0000-0000", "yet another password", ip(1))
+        .await
+        .unwrap_err();
+    assert_eq!(made_up.code, "bad_recovery_code");
+    assert_eq!(
+        w.accounts
+            .recovery_codes_left(&reset.account)
+            .await
+            .unwrap(),
+        9
+    );
+}
+
+#[tokio::test]
+async fn changing_the_password_asks_the_current_one_and_ends_the_other_sessions() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Esi", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let other = w.accounts.log_in("esi", PASSWORD, ip(1)).await.unwrap();
+    let wrong = w
+        .accounts
+        .change_password(
+            &made.account,
+            &made.session,
+            "nope",
+            "new password here",
+            ip(1),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(wrong.code, "bad_login");
+    let weak = w
+        .accounts
+        .change_password(&made.account, &made.session, PASSWORD, "password1", ip(1))
+        .await
+        .unwrap_err();
+    assert_eq!(weak.code, "weak_password");
+    w.accounts
+        .change_password(
+            &made.account,
+            &made.session,
+            PASSWORD,
+            "new password here",
+            ip(1),
+        )
+        .await
+        .unwrap();
+    assert!(w.accounts.session(&made.session).await.unwrap().is_some());
+    assert!(w.accounts.session(&other.session).await.unwrap().is_none());
+    w.accounts
+        .log_in("esi", "new password here", ip(1))
+        .await
+        .unwrap();
+}
+
+async fn online_game(w: &World, south: &PlayerId, north: Option<&PlayerId>) -> WebGame {
+    let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now_ms(), 3);
+    game.seats[Side::South.index()] = Some(Seat {
+        player: south.clone(),
+        name: "#1234".into(),
+    });
+    if let Some(north) = north {
+        game.seats[Side::North.index()] = Some(Seat {
+            player: north.clone(),
+            name: "Kofi".into(),
+        });
+    }
+    w.games.create(vec![game]).await.unwrap().remove(0)
+}
+
+#[tokio::test]
+async fn signing_up_takes_the_guests_games_and_seats() {
+    let w = world();
+    let me = guest(1);
+    let other = guest(2);
+    let playing = online_game(&w, &me, Some(&other)).await;
+    let waiting = online_game(&w, &me, None).await;
+    let theirs = online_game(&w, &other, None).await;
+    w.store
+        .set_player_name(me.clone(), "Ama the guest".into(), now_ms())
+        .await
+        .unwrap();
+    let made = w
+        .accounts
+        .sign_up("Ama", PASSWORD, Some(me.clone()), ip(1))
+        .await
+        .unwrap();
+    let player = made.account.player.clone();
+    assert_ne!(player, me);
+    // In memory (the games being played) and in the store alike.
+    for id in [playing.id, waiting.id] {
+        let game = w.games.load(id).await.unwrap();
+        let seat = game.seats[Side::South.index()].as_ref().unwrap();
+        assert_eq!((&seat.player, seat.name.as_str()), (&player, "Ama"));
+        let stored = GameStore::load(&w.store, id).await.unwrap().unwrap();
+        assert_eq!(stored.seats, game.seats);
+    }
+    let untouched = w.games.load(theirs.id).await.unwrap();
+    assert_eq!(untouched.seats[0].as_ref().unwrap().player, other);
+    let listed = w.store.list(Some(player.clone()), None, 10).await.unwrap();
+    let mut ids: Vec<i64> = listed.games.iter().map(|g| g.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, vec![playing.id, waiting.id]);
+    assert!(w
+        .store
+        .list(Some(me), None, 10)
+        .await
+        .unwrap()
+        .games
+        .is_empty());
+    assert_eq!(
+        w.store.player_name(player).await.unwrap().as_deref(),
+        Some("Ama")
+    );
+}
+
+#[tokio::test]
+async fn a_deleted_account_keeps_its_games_but_not_its_name_nor_a_way_in() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Kojo", PASSWORD, Some(guest(5)), ip(1))
+        .await
+        .unwrap();
+    let game = online_game(&w, &made.account.player, Some(&guest(6))).await;
+    let wrong = w
+        .accounts
+        .delete(&made.account, "not it", ip(1))
+        .await
+        .unwrap_err();
+    assert_eq!(wrong.code, "bad_login");
+    w.accounts
+        .delete(&made.account, PASSWORD, ip(1))
+        .await
+        .unwrap();
+    assert!(w.accounts.session(&made.session).await.unwrap().is_none());
+    assert_eq!(
+        w.accounts
+            .log_in("kojo", PASSWORD, ip(2))
+            .await
+            .unwrap_err()
+            .code,
+        "bad_login"
+    );
+    let kept = w.games.load(game.id).await.unwrap();
+    assert_eq!(kept.seats[0].as_ref().unwrap().name, "");
+    assert_eq!(kept.seats[1].as_ref().unwrap().name, "Kofi");
+    // Nobody takes the name again.
+    let again = w.accounts.sign_up("KOJO", PASSWORD, None, ip(3)).await;
+    assert_eq!(again.unwrap_err().code, "username_taken");
+    let stored = w.store.account(made.account.id).await.unwrap().unwrap();
+    assert!(stored.password_hash.is_empty());
+    assert!(stored.deleted_ms.is_some());
+}
+
+#[tokio::test]
+async fn a_block_works_both_ways_and_only_between_accounts() {
+    let w = world();
+    let ama = w
+        .accounts
+        .sign_up("Ama", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let kofi = w
+        .accounts
+        .sign_up("Kofi", PASSWORD, None, ip(2))
+        .await
+        .unwrap();
+    let (a, k) = (&ama.account.player, &kofi.account.player);
+    assert!(!w.accounts.blocks(a, k).await.unwrap());
+    w.accounts.block(&ama.account, "KOFI").await.unwrap();
+    assert!(w.accounts.blocks(a, k).await.unwrap());
+    assert!(w.accounts.blocks(k, a).await.unwrap());
+    assert_eq!(
+        w.accounts.check_not_blocked(k, a).await.unwrap_err().code,
+        "blocked"
+    );
+    assert!(!w.accounts.blocks(a, &guest(1)).await.unwrap());
+    assert_eq!(
+        w.accounts.blocked_by(&ama.account).await.unwrap(),
+        vec!["Kofi".to_string()]
+    );
+    assert_eq!(
+        w.accounts
+            .block(&ama.account, "ama")
+            .await
+            .unwrap_err()
+            .code,
+        "bad_block"
+    );
+    w.accounts.unblock(&ama.account, "kofi").await.unwrap();
+    assert!(!w.accounts.blocks(a, k).await.unwrap());
+}
+
+#[tokio::test]
+async fn reports_reach_the_moderators_only() {
+    let w = world();
+    let ama = w
+        .accounts
+        .sign_up("Ama", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let kofi = w
+        .accounts
+        .sign_up("Kofi", PASSWORD, None, ip(2))
+        .await
+        .unwrap();
+    let game = online_game(&w, &ama.account.player, Some(&kofi.account.player)).await;
+    let bad = w
+        .accounts
+        .report(&ama.account, "kofi", Some(game.id), "rude", "")
+        .await
+        .unwrap_err();
+    assert_eq!((bad.code, bad.reason), ("bad_report", Some("reason")));
+    let id = w
+        .accounts
+        .report(
+            &ama.account,
+            "kofi",
+            Some(game.id),
+            "insults",
+            "he wrote \u{202e}bad words",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        w.accounts.reports(&ama.account).await.unwrap_err().code,
+        "not_moderator"
+    );
+    let mo = w.accounts.grant_moderator("ama").await.unwrap();
+    let reports = w.accounts.reports(&mo).await.unwrap();
+    assert_eq!(reports.len(), 1);
+    let report = &reports[0];
+    assert_eq!(
+        (
+            report.id,
+            report.reporter.as_str(),
+            report.reported.as_str()
+        ),
+        (id, "Ama", "Kofi")
+    );
+    assert_eq!(report.game, Some(game.id));
+    assert_eq!(report.text, "he wrote bad words", "turning marks dropped");
+    w.accounts.resolve_report(&mo, id).await.unwrap();
+    assert_eq!(
+        w.accounts.resolve_report(&mo, id).await.unwrap_err().code,
+        "no_such_report"
+    );
+    let reports = w.accounts.reports(&mo).await.unwrap();
+    assert_eq!(reports[0].resolved_by.as_deref(), Some("Ama"));
+}
+
+#[tokio::test]
+async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
+    let w = world();
+    w.accounts
+        .sign_up("Ama", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    let kofi = w
+        .accounts
+        .sign_up("Kofi", PASSWORD, None, ip(2))
+        .await
+        .unwrap();
+    let mo = w.accounts.grant_moderator("Ama").await.unwrap();
+    assert_eq!(
+        w.accounts
+            .mute(&kofi.account, "ama", true)
+            .await
+            .unwrap_err()
+            .code,
+        "not_moderator"
+    );
+    w.accounts.mute(&mo, "kofi", true).await.unwrap();
+    let muted = w.accounts.session(&kofi.session).await.unwrap().unwrap();
+    assert_eq!(
+        Accounts::check_may_chat(Some(&muted)).unwrap_err().code,
+        "muted"
+    );
+    Accounts::check_may_chat(None).unwrap();
+
+    let game = online_game(&w, &mo.player, Some(&kofi.account.player)).await;
+    let line = w
+        .store
+        .add_chat(
+            game.id,
+            ChatLine {
+                id: 0,
+                room: "public",
+                at_ms: now_ms(),
+                side: Some('N'),
+                name: "Kofi".into(),
+                text: "rude words".into(),
+            },
+        )
+        .await
+        .unwrap();
+    w.accounts
+        .remove_chat_line(&mo, game.id, line.id)
+        .await
+        .unwrap();
+    assert!(w.store.chat(game.id, 10).await.unwrap().is_empty());
+    assert_eq!(
+        w.accounts
+            .remove_chat_line(&mo, game.id, line.id)
+            .await
+            .unwrap_err()
+            .code,
+        "no_such_line"
+    );
+
+    w.accounts.close(&mo, "kofi").await.unwrap();
+    assert!(w.accounts.session(&kofi.session).await.unwrap().is_none());
+    assert_eq!(
+        w.accounts
+            .log_in("kofi", PASSWORD, ip(3))
+            .await
+            .unwrap_err()
+            .code,
+        "account_closed"
+    );
+    assert_eq!(
+        w.accounts.close(&mo, "ama").await.unwrap_err().code,
+        "bad_close"
+    );
+}
+
+#[tokio::test]
+async fn kid_mode_is_kept_with_the_account() {
+    let w = world();
+    let made = w
+        .accounts
+        .sign_up("Adjoa", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    assert!(!made.account.kid);
+    w.accounts.set_kid(&made.account, true).await.unwrap();
+    let now = w.accounts.session(&made.session).await.unwrap().unwrap();
+    assert!(now.kid);
+    assert!(now.view().kid);
+}
+
+#[tokio::test]
+async fn a_flood_of_log_ins_waits_in_a_bounded_queue_then_is_told_to_wait() {
+    // The server's own cost: a hash takes milliseconds, so the tries pile
+    // up behind the few hashing turns; past the queue's bound they are
+    // refused at once (`busy`, with a wait) instead of piling up.
+    let store = Store::in_memory().unwrap();
+    let games = Arc::new(Games::new(
+        Arc::new(store.clone()),
+        Arc::new(Hub::default()),
+    ));
+    let accounts = Arc::new(Accounts::new(Arc::new(store), games).unwrap());
+    let mut tries = Vec::new();
+    for n in 0..200u8 {
+        let accounts = Arc::clone(&accounts);
+        tries.push(tokio::spawn(async move {
+            accounts
+                .log_in(
+                    &format!("user{n}"),
+                    "a password",
+                    Some(IpAddr::from([10, 1, 0, n])),
+                )
+                .await
+        }));
+    }
+    let mut busy = 0;
+    for t in tries {
+        let e = t.await.unwrap().unwrap_err();
+        match e.code {
+            "busy" => {
+                assert_eq!(e.reason, Some("logins"));
+                assert!(e.fields["wait_s"].as_i64().unwrap() >= 1);
+                busy += 1;
+            }
+            code => assert_eq!(code, "bad_login"),
+        }
+    }
+    assert!(busy > 0, "200 log-ins at once all waited");
+    assert!(busy < 200 - awale_service::accounts::MAX_WAITING_HASHES);
+}

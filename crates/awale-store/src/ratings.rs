@@ -1,0 +1,467 @@
+//! Ratings as the store keeps them, behind their own interface
+//! ([`RatingStore`], beside [`crate::GameStore`]; no SQLite type in it, so
+//! a PostgreSQL store fills it too): each player's Glicko-2 rating per
+//! speed, each rated game's effect on both its players (the rating
+//! history), a player's results, and the leaderboards. A game is rated in
+//! one transaction with both ratings, so two games ending at once never
+//! lose an update; the arithmetic is the model's (`awale_model::rating`).
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use awale_core::Side;
+use awale_model::game::PlayerId;
+use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
+
+use crate::{Store, StoreError, StoreFuture};
+
+/// A player's results in finished online games (aborted ones left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Results {
+    /// Games won.
+    pub wins: i64,
+    /// Games drawn.
+    pub draws: i64,
+    /// Games lost.
+    pub losses: i64,
+    /// Of these, rated.
+    pub rated: i64,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leader {
+    /// The account's username.
+    pub username: String,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Its deviation, rounded.
+    pub deviation: i64,
+    /// Rated games in this speed in all.
+    pub games: i64,
+}
+
+/// One point of a rating graph.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RatingPoint {
+    /// When the game ended (ms since 1970).
+    pub at_ms: i64,
+    /// The rating after it, rounded.
+    pub rating: i64,
+    /// The game.
+    pub game: i64,
+}
+
+/// Who may appear on a leaderboard: at least `min_games` rated games in
+/// the speed within the last `weeks` weeks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardRule {
+    /// Rated games needed in the window.
+    pub min_games: i64,
+    /// The window, in weeks.
+    pub weeks: i64,
+}
+
+impl Default for BoardRule {
+    /// Three rated games in the last four weeks.
+    fn default() -> BoardRule {
+        BoardRule {
+            min_games: 3,
+            weeks: 4,
+        }
+    }
+}
+
+/// Where the service keeps ratings.
+pub trait RatingStore: Send + Sync {
+    /// Rates game `game`, ended at `at_ms` between `players` (South,
+    /// North) in `speed`, won by `winner` (None: drawn): both ratings and
+    /// the game's changes in one transaction. Rating a game again gives
+    /// the changes already made.
+    fn rate_game(
+        &self,
+        game: i64,
+        players: [PlayerId; 2],
+        speed: Speed,
+        winner: Option<Side>,
+        at_ms: i64,
+    ) -> StoreFuture<'_, [RatingChange; 2]>;
+
+    /// `player`'s ratings, one per speed they played rated.
+    fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>>;
+
+    /// `player`'s rating after each of their rated games in `speed`,
+    /// oldest first (the graph), the last `limit` at most.
+    fn rating_history(
+        &self,
+        player: PlayerId,
+        speed: Speed,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<RatingPoint>>;
+
+    /// `player`'s wins, draws and losses.
+    fn results(&self, player: PlayerId) -> StoreFuture<'_, Results>;
+
+    /// The best `limit` players of `speed` under `rule` at `now`, best
+    /// first; only open accounts.
+    fn leaderboard(
+        &self,
+        speed: Speed,
+        rule: BoardRule,
+        now: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<Leader>>;
+
+    /// At start: the rated games that ended without their rating change
+    /// (the server stopped in between), to rate now. Blocks.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError>;
+}
+
+fn side_text(side: Side) -> &'static str {
+    match side {
+        Side::South => "S",
+        Side::North => "N",
+    }
+}
+
+/// The changes game `id` made, if it was rated.
+pub(crate) fn game_changes(
+    conn: &Connection,
+    id: i64,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT side, rating_before, deviation_before, volatility_before, rating_after,
+                deviation_after, volatility_after
+         FROM rating_changes WHERE game_id = ?1",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        let glicko = |i: usize| -> rusqlite::Result<Glicko> {
+            Ok(Glicko {
+                rating: r.get(i)?,
+                deviation: r.get(i + 1)?,
+                volatility: r.get(i + 2)?,
+            })
+        };
+        Ok((r.get::<_, String>(0)?, glicko(1)?, glicko(4)?))
+    })?;
+    let (mut south, mut north) = (None, None);
+    for row in rows {
+        let (side, before, after) = row?;
+        let change = RatingChange::new(before, after);
+        match side.as_str() {
+            "S" => south = Some(change),
+            "N" => north = Some(change),
+            other => {
+                return Err(StoreError::Corrupt {
+                    id,
+                    message: format!("rating change of side `{other}`"),
+                })
+            }
+        }
+    }
+    Ok(south.zip(north).map(|(s, n)| [s, n]))
+}
+
+fn current(
+    conn: &Connection,
+    player: &PlayerId,
+    speed: Speed,
+) -> Result<Option<(Glicko, i64)>, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT rating, deviation, volatility, last_ms FROM ratings
+             WHERE player = ?1 AND speed = ?2",
+        )?
+        .query_row(params![player.0, speed.name()], |r| {
+            Ok((
+                Glicko {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                },
+                r.get(3)?,
+            ))
+        })
+        .optional()?)
+}
+
+fn rate(
+    conn: &Connection,
+    game: i64,
+    players: &[PlayerId; 2],
+    speed: Speed,
+    winner: Option<Side>,
+    at_ms: i64,
+) -> Result<[RatingChange; 2], StoreError> {
+    if let Some(done) = game_changes(conn, game)? {
+        return Ok(done);
+    }
+    let before = |p: &PlayerId| -> Result<(Glicko, Option<i64>), StoreError> {
+        Ok(current(conn, p, speed)?.map_or((rating::START, None), |(g, last)| (g, Some(last))))
+    };
+    let changes = rating::rate_game(before(&players[0])?, before(&players[1])?, winner, at_ms);
+    for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
+        let (b, a) = (change.before, change.after);
+        conn.prepare_cached(
+            "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
+             ON CONFLICT (player, speed) DO UPDATE SET rating = ?3, deviation = ?4,
+                volatility = ?5, games = games + 1, last_ms = ?6",
+        )?
+        .execute(params![
+            player.0,
+            speed.name(),
+            a.rating,
+            a.deviation,
+            a.volatility,
+            at_ms
+        ])?;
+        conn.prepare_cached(
+            "INSERT INTO rating_changes (game_id, side, player, speed, at_ms, rating_before,
+                deviation_before, volatility_before, rating_after, deviation_after,
+                volatility_after)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?
+        .execute(params![
+            game,
+            side_text(side),
+            player.0,
+            speed.name(),
+            at_ms,
+            b.rating,
+            b.deviation,
+            b.volatility,
+            a.rating,
+            a.deviation,
+            a.volatility
+        ])?;
+    }
+    Ok(changes)
+}
+
+impl Store {
+    /// See [`RatingStore::rate_game`].
+    ///
+    /// # Errors
+    ///
+    /// When the write fails; nothing is rated then.
+    pub async fn rate_game(
+        &self,
+        game: i64,
+        players: [PlayerId; 2],
+        speed: Speed,
+        winner: Option<Side>,
+        at_ms: i64,
+    ) -> Result<[RatingChange; 2], StoreError> {
+        self.write(move |conn| rate(conn, game, &players, speed, winner, at_ms))
+            .await
+    }
+
+    /// See [`RatingStore::ratings`].
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn ratings(&self, player: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT speed, rating, deviation, volatility, games, last_ms FROM ratings
+                 WHERE player = ?1",
+            )?;
+            let rows = stmt.query_map([&player.0], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    Glicko {
+                        rating: r.get(1)?,
+                        deviation: r.get(2)?,
+                        volatility: r.get(3)?,
+                    },
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (speed, glicko, games, last_ms) = row?;
+                // A speed this program does not know is skipped, not fatal.
+                if let Some(speed) = Speed::from_name(&speed) {
+                    out.push(PlayerRating {
+                        speed,
+                        glicko,
+                        games,
+                        last_ms: Some(last_ms),
+                    });
+                }
+            }
+            out.sort_by_key(|r| r.speed);
+            Ok(out)
+        })
+        .await
+    }
+
+    /// See [`RatingStore::rating_history`].
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn rating_history(
+        &self,
+        player: PlayerId,
+        speed: Speed,
+        limit: usize,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT at_ms, rating_after, game_id FROM rating_changes
+                 WHERE player = ?1 AND speed = ?2 ORDER BY at_ms DESC, game_id DESC LIMIT ?3",
+            )?;
+            let rows = stmt.query_map(params![player.0, speed.name(), limit as i64], |r| {
+                Ok(RatingPoint {
+                    at_ms: r.get(0)?,
+                    rating: r.get::<_, f64>(1)?.round() as i64,
+                    game: r.get(2)?,
+                })
+            })?;
+            let mut points = rows.collect::<Result<Vec<_>, _>>()?;
+            points.reverse();
+            Ok(points)
+        })
+        .await
+    }
+
+    /// See [`RatingStore::results`].
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn results(&self, player: PlayerId) -> Result<Results, StoreError> {
+        self.read(move |conn| {
+            let mut results = Results::default();
+            for (seat, won, lost) in [
+                ("south_player", "1-0", "0-1"),
+                ("north_player", "0-1", "1-0"),
+            ] {
+                let sql = format!(
+                    "SELECT
+                        COALESCE(SUM(result = ?2), 0), COALESCE(SUM(result = '1/2-1/2'), 0),
+                        COALESCE(SUM(result = ?3), 0), COALESCE(SUM(rated AND result <> '*'), 0)
+                     FROM games WHERE {seat} = ?1 AND mode = 'online' AND result <> '*'"
+                );
+                let (w, d, l, r): (i64, i64, i64, i64) = conn
+                    .prepare_cached(&sql)?
+                    .query_row(params![player.0, won, lost], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })?;
+                results.wins += w;
+                results.draws += d;
+                results.losses += l;
+                results.rated += r;
+            }
+            Ok(results)
+        })
+        .await
+    }
+
+    /// See [`RatingStore::leaderboard`].
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        rule: BoardRule,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<Leader>, StoreError> {
+        let since = now - rule.weeks * 7 * 86_400_000;
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
+                 JOIN accounts a ON a.player = r.player
+                 WHERE r.speed = ?1 AND r.last_ms >= ?2
+                   AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
+                   AND (SELECT COUNT(*) FROM rating_changes c
+                        WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
+                 ORDER BY r.rating DESC, a.username_key LIMIT ?4",
+            )?;
+            let rows = stmt.query_map(
+                params![speed.name(), since, rule.min_games, limit as i64],
+                |r| {
+                    Ok(Leader {
+                        username: r.get(0)?,
+                        rating: r.get::<_, f64>(1)?.round() as i64,
+                        deviation: r.get::<_, f64>(2)?.round() as i64,
+                        games: r.get(3)?,
+                    })
+                },
+            )?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+
+    /// See [`RatingStore::unrated_games_blocking`].
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        self.read_blocking(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM games g WHERE rated AND mode = 'online' AND result <> '*'
+                 AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)",
+            )?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+}
+
+impl RatingStore for Store {
+    fn rate_game(
+        &self,
+        game: i64,
+        players: [PlayerId; 2],
+        speed: Speed,
+        winner: Option<Side>,
+        at_ms: i64,
+    ) -> StoreFuture<'_, [RatingChange; 2]> {
+        Box::pin(Store::rate_game(self, game, players, speed, winner, at_ms))
+    }
+
+    fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
+        Box::pin(Store::ratings(self, player))
+    }
+
+    fn rating_history(
+        &self,
+        player: PlayerId,
+        speed: Speed,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<RatingPoint>> {
+        Box::pin(Store::rating_history(self, player, speed, limit))
+    }
+
+    fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
+        Box::pin(Store::results(self, player))
+    }
+
+    fn leaderboard(
+        &self,
+        speed: Speed,
+        rule: BoardRule,
+        now: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<Leader>> {
+        Box::pin(Store::leaderboard(self, speed, rule, now, limit))
+    }
+
+    fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        Store::unrated_games_blocking(self)
+    }
+}

@@ -1,0 +1,283 @@
+//! Games files of every earlier schema open, migrated, with their games,
+//! seats, chat, reviews, nicknames and uploads intact; and a migrated file
+//! ends with the very schema a new file has.
+
+use std::path::{Path, PathBuf};
+
+use awale_core::Side;
+use awale_model::game::{Mode, PlayerId, WebGame};
+use awale_store::Store;
+use rusqlite::Connection;
+
+/// Ama's player id in the dumps (the hash of 64 `a`s).
+const AMA: &str = "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb";
+/// Kofi's (64 `b`s).
+const KOFI: &str = "a0fab1377f49a759b57f63318262ebe89fabfc990e8e93ceac2984561482b9d4";
+
+/// A file made by running `batches` (an old program's schema and rows).
+fn old_file(batches: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    let conn = Connection::open(&path).unwrap();
+    for batch in batches {
+        conn.execute_batch(batch).unwrap();
+    }
+    (dir, path)
+}
+
+fn v1() -> (tempfile::TempDir, PathBuf) {
+    old_file(&[
+        include_str!("../src/v1.sql"),
+        include_str!("data/games-v1.sql"),
+    ])
+}
+
+fn v2() -> (tempfile::TempDir, PathBuf) {
+    old_file(&[include_str!("data/games-v2.sql")])
+}
+
+fn v3() -> (tempfile::TempDir, PathBuf) {
+    old_file(&[include_str!("data/games-v3.sql")])
+}
+
+fn marks(path: &Path) -> (i32, i32) {
+    let conn = Connection::open(path).unwrap();
+    let app = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    let version = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    (app, version)
+}
+
+/// A table's or index's kind, name and definition.
+type Object = (String, String, String);
+
+/// The schema as SQLite keeps it: every table, index and column, in order.
+fn schema(path: &Path) -> Vec<Object> {
+    let conn = Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master
+             WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
+        )
+        .unwrap();
+    let mut rows: Vec<Object> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    // The SQL text of an altered table differs with its history; its
+    // columns are what counts.
+    for row in rows.iter_mut().filter(|r| r.0 == "table") {
+        let mut columns = conn
+            .prepare("SELECT name, type, \"notnull\", coalesce(dflt_value, ''), pk FROM pragma_table_info(?1)")
+            .unwrap();
+        let columns: Vec<String> = columns
+            .query_map([&row.1], |r| {
+                Ok(format!(
+                    "{} {} {} {} {}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, i64>(4)?
+                ))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        row.2 = columns.join(", ");
+    }
+    rows
+}
+
+fn new_file_schema() -> (Vec<Object>, (i32, i32)) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    Store::open(&path).unwrap().close();
+    (schema(&path), marks(&path))
+}
+
+fn open(path: &Path) -> Store {
+    Store::open(path).unwrap_or_else(|e| panic!("{} refused: {e}", path.display()))
+}
+
+fn moves(game: &WebGame) -> String {
+    game.game.plies().iter().map(|p| p.mv.letter()).collect()
+}
+
+fn seat_names(game: &WebGame) -> [Option<(String, String)>; 2] {
+    game.seats.clone().map(|s| s.map(|s| (s.player.0, s.name)))
+}
+
+#[tokio::test]
+async fn a_file_of_every_version_ends_with_the_schema_of_a_new_file() {
+    let (fresh, fresh_marks) = new_file_schema();
+    for (name, (_dir, path)) in [("v1", v1()), ("v2", v2()), ("v3", v3())] {
+        open(&path).close();
+        assert_eq!(marks(&path), fresh_marks, "{name}'s marks");
+        assert_eq!(schema(&path), fresh, "{name}'s schema");
+    }
+}
+
+#[tokio::test]
+async fn opening_a_migrated_file_again_changes_nothing() {
+    let (_dir, path) = v1();
+    open(&path).close();
+    let (before, marks_before) = (schema(&path), marks(&path));
+    let store = open(&path);
+    let game = store.load(3).await.unwrap().unwrap();
+    // Perfect, remapped once from 12 to 16, not again.
+    assert!(matches!(game.mode, Mode::Computer { level: 16, .. }));
+    store.close();
+    assert_eq!(schema(&path), before);
+    assert_eq!(marks(&path), marks_before);
+}
+
+#[tokio::test]
+async fn a_file_of_version_1_keeps_its_games() {
+    let (_dir, path) = v1();
+    let store = open(&path);
+    let a = store.load(1).await.unwrap().unwrap();
+    assert_eq!(moves(&a), "FfA");
+    assert_eq!(a.mode, Mode::Humans);
+    let b = store.load(2).await.unwrap().unwrap();
+    assert_eq!(
+        b.stop,
+        Some(awale_model::game::Stop::Time(Side::South)),
+        "a flag fallen before stays fallen"
+    );
+    let c = store.load(3).await.unwrap().unwrap();
+    assert!(
+        matches!(
+            c.mode,
+            Mode::Computer {
+                level: 16,
+                human: Side::South
+            }
+        ),
+        "Perfect was level 12 of 12; it is 16 of 16: {:?}",
+        c.mode
+    );
+    assert_eq!(moves(&c), "Fa");
+}
+
+#[tokio::test]
+async fn a_file_of_version_2_keeps_its_seats_chat_reviews_and_names() {
+    let (_dir, path) = v2();
+    let store = open(&path);
+    let online = store.load(1).await.unwrap().unwrap();
+    assert_eq!(online.mode, Mode::Online);
+    assert!(online.public);
+    assert_eq!(moves(&online), "Ff");
+    assert_eq!(
+        seat_names(&online),
+        [
+            Some((AMA.to_string(), "Ama".to_string())),
+            Some((KOFI.to_string(), "Kofi".to_string()))
+        ]
+    );
+    let clock = online.clock.expect("the clock");
+    assert_eq!((clock.initial_ms, clock.increment_ms), (300_000, 3_000));
+    let chat = store.chat(1, 10).await.unwrap();
+    assert_eq!(chat.len(), 1);
+    assert_eq!(
+        (chat[0].name.as_str(), chat[0].text.as_str()),
+        ("Ama", "Bonne partie")
+    );
+    let (plies, body) = store.review(2).await.unwrap().expect("the review");
+    assert_eq!(plies, 1);
+    assert!(body.contains("\"move\":\"C\""), "{body}");
+    assert_eq!(
+        store
+            .player_name(PlayerId(KOFI.into()))
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("Kofi")
+    );
+    // Written before the levels' mark: Perfect (12 of 12) is 16 now, and
+    // level 2 is still 2.
+    let perfect = store.load(3).await.unwrap().unwrap();
+    assert!(
+        matches!(perfect.mode, Mode::Computer { level: 16, .. }),
+        "{:?}",
+        perfect.mode
+    );
+    let two = store.load(2).await.unwrap().unwrap();
+    assert!(
+        matches!(two.mode, Mode::Computer { level: 2, .. }),
+        "{:?}",
+        two.mode
+    );
+    // Version 3's uploads work in it now.
+    let upload = WebGame::new(
+        Mode::Humans,
+        awale_core::Game::new(Default::default()),
+        0,
+        1,
+    );
+    let first = store
+        .upload(PlayerId(AMA.into()), "offline-0001".into(), upload.clone())
+        .await
+        .unwrap()
+        .expect("stored");
+    let again = store
+        .upload(PlayerId(AMA.into()), "offline-0001".into(), upload)
+        .await
+        .unwrap();
+    assert_eq!(
+        again.err(),
+        Some(first.id),
+        "an upload sent twice is stored once"
+    );
+}
+
+#[tokio::test]
+async fn a_file_of_version_3_keeps_its_uploads() {
+    let (_dir, path) = v3();
+    let store = open(&path);
+    let upload = WebGame::new(
+        Mode::Humans,
+        awale_core::Game::new(Default::default()),
+        0,
+        1,
+    );
+    let again = store
+        .upload(PlayerId(AMA.into()), "offline-0001".into(), upload)
+        .await
+        .unwrap();
+    assert_eq!(again.err(), Some(3), "the upload stored before is found");
+    let uploaded = store.load(3).await.unwrap().unwrap();
+    assert_eq!(moves(&uploaded), "Ff");
+    let resigned = store.load(2).await.unwrap().unwrap();
+    assert_eq!(resigned.game.resigned(), Some(Side::South));
+    let page = store
+        .list(Some(PlayerId(KOFI.into())), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(page.games.len(), 1, "Kofi plays in the online game only");
+}
+
+#[test]
+fn a_migration_that_fails_changes_nothing_and_says_why() {
+    // A file of version 2 that somehow has version 3's table already:
+    // version 3 cannot run.
+    let (_dir, path) = old_file(&[
+        include_str!("data/games-v2.sql"),
+        "CREATE TABLE uploads (x);",
+    ]);
+    let before = schema(&path);
+    let why = match Store::open(&path) {
+        Ok(_) => panic!("the file was migrated"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        why.contains("games.sqlite") && why.contains("uploads"),
+        "{why}"
+    );
+    assert_eq!(schema(&path), before, "the failed migration was undone");
+    assert_eq!(marks(&path).1, 2);
+}

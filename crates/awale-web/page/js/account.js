@@ -1,0 +1,311 @@
+// Accounts in the page: sign up, log in (or reset the password with a
+// recovery code), and the account's settings (kid mode, password, new
+// recovery codes, blocked players, log out here or everywhere, delete);
+// a moderator's reports. One dialog, its panes shown by state. The
+// server answers codes, worded here (words.js errorWords); the session
+// cookie is the server's (HttpOnly): the page never sees its secret.
+
+import { api } from "./api.js";
+import { session } from "./game.js";
+import { t } from "./i18n.js";
+import { me } from "./online.js";
+import { setKid, setModerator } from "./people.js";
+import { errorText, toast } from "./toast.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+// The account shown (GET /api/account), when logged in.
+let page = null;
+
+// Called once /api/me answered: the header button and kid mode follow.
+export function render() {
+  const account = me.account || null;
+  setKid(account && account.kid);
+  setModerator(account && account.role === "moderator");
+  const button = $("#btn-account");
+  button.textContent = account ? account.username : t("log_in");
+  button.classList.toggle("signed-in", !!account);
+}
+
+function pane(name) {
+  for (const p of document.querySelectorAll("#dlg-account .pane")) p.hidden = p.dataset.pane !== name;
+  $("#account-error").hidden = true;
+}
+
+function fail(e) {
+  const box = $("#account-error");
+  box.textContent = errorText(e);
+  box.hidden = false;
+}
+
+function value(id) {
+  return $(id).value;
+}
+
+// After a log-in or a log-out the whole page starts again as the new
+// player (its games, its seats, its name).
+function restart() {
+  location.reload();
+}
+
+async function open() {
+  const dialog = $("#dlg-account");
+  if (me.account) {
+    await showAccount();
+  } else {
+    pane("login");
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+async function showAccount() {
+  try {
+    page = await api("GET", "/api/account");
+  } catch (e) {
+    pane("login");
+    fail(e);
+    return;
+  }
+  pane("account");
+  $("#account-name").textContent = page.account.username;
+  $("#chk-kid").checked = page.account.kid;
+  $("#codes-left").textContent = t("recovery_codes_left", page.recovery_codes_left);
+  const list = $("#blocked-list");
+  list.textContent = "";
+  for (const name of page.blocked) {
+    const li = document.createElement("li");
+    const unblock = document.createElement("button");
+    unblock.type = "button";
+    unblock.className = "link";
+    unblock.textContent = t("unblock");
+    unblock.onclick = () => block(name, false);
+    const who = document.createElement("span");
+    who.textContent = name;
+    who.dir = "auto";
+    li.append(who, " ", unblock);
+    list.append(li);
+  }
+  $("#blocked-none").hidden = page.blocked.length > 0;
+  $("#moderation").hidden = page.account.role !== "moderator";
+  if (page.account.role === "moderator") await showReports();
+}
+
+function showCodes(codes, then) {
+  pane("codes");
+  const list = $("#codes-list");
+  list.textContent = "";
+  for (const code of codes) {
+    const li = document.createElement("li");
+    li.textContent = code;
+    list.append(li);
+  }
+  $("#codes-done").onclick = then;
+}
+
+async function signUp(ev) {
+  ev.preventDefault();
+  try {
+    const made = await api("POST", "/api/account/signup", {
+      username: value("#signup-name"),
+      password: value("#signup-password"),
+    });
+    showCodes(made.recovery_codes, restart);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function logIn(ev) {
+  ev.preventDefault();
+  try {
+    await api("POST", "/api/account/login", { username: value("#login-name"), password: value("#login-password") });
+    restart();
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function reset(ev) {
+  ev.preventDefault();
+  try {
+    await api("POST", "/api/account/reset", {
+      username: value("#reset-name"),
+      code: value("#reset-code"),
+      password: value("#reset-password"),
+    });
+    restart();
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function changePassword(ev) {
+  ev.preventDefault();
+  try {
+    await api("POST", "/api/account/password", { current: value("#password-current"), new: value("#password-new") });
+    $("#password-current").value = "";
+    $("#password-new").value = "";
+    toast(() => t("password_changed"));
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function newCodes(ev) {
+  ev.preventDefault();
+  try {
+    const answer = await api("POST", "/api/account/recovery-codes", { password: value("#codes-password") });
+    $("#codes-password").value = "";
+    showCodes(answer.recovery_codes, showAccount);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function block(username, blocked) {
+  try {
+    await api("POST", "/api/account/blocks", { username, blocked });
+    await showAccount();
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function deleteAccount(ev) {
+  ev.preventDefault();
+  if (!confirm(t("delete_confirm"))) return;
+  try {
+    await api("POST", "/api/account/delete", { password: value("#delete-password") });
+    restart();
+  } catch (e) {
+    fail(e);
+  }
+}
+
+// ---------------------------------------------------------- moderators --
+
+async function showReports() {
+  const list = $("#reports-list");
+  list.textContent = "";
+  let answer;
+  try {
+    answer = await api("GET", "/api/moderation/reports");
+  } catch (e) {
+    fail(e);
+    return;
+  }
+  $("#reports-none").hidden = answer.reports.length > 0;
+  for (const r of answer.reports) {
+    const li = document.createElement("li");
+    li.className = r.resolved_ms ? "report done" : "report";
+    const head = document.createElement("div");
+    head.textContent = t("report_line", {
+      reporter: r.reporter,
+      reported: r.reported,
+      reason: t("report_reason_" + r.reason),
+    });
+    li.append(head);
+    if (r.game) {
+      const link = document.createElement("a");
+      link.href = `#game/${r.game}`;
+      link.textContent = t("report_game", r.game);
+      li.append(link);
+    }
+    if (r.text) {
+      const text = document.createElement("p");
+      text.className = "small";
+      text.dir = "auto";
+      text.textContent = r.text;
+      li.append(text);
+    }
+    const actions = document.createElement("div");
+    actions.className = "report-actions";
+    const act = (key, run) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = t(key);
+      b.onclick = async () => {
+        try {
+          await run();
+          await showReports();
+        } catch (e) {
+          fail(e);
+        }
+      };
+      actions.append(b);
+    };
+    if (!r.resolved_ms) act("report_resolve", () => api("POST", `/api/moderation/reports/${r.id}/resolve`));
+    else {
+      const by = document.createElement("span");
+      by.className = "muted small";
+      by.textContent = t("report_resolved_by", r.resolved_by || "?");
+      actions.append(by);
+    }
+    act("mute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: true }));
+    act("unmute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: false }));
+    act("close_account", () => api("POST", "/api/moderation/close", { username: r.reported }));
+    li.append(actions);
+    list.append(li);
+  }
+}
+
+// Reports a player, about the online game shown if there is one.
+async function report(ev) {
+  ev.preventDefault();
+  const g = session.game;
+  try {
+    await api("POST", "/api/reports", {
+      username: value("#report-name").trim(),
+      game: g && g.mode === "online" ? g.id : null,
+      reason: value("#report-reason"),
+      text: value("#report-text"),
+    });
+    $("#report-name").value = "";
+    $("#report-text").value = "";
+    toast(() => t("report_sent"));
+  } catch (e) {
+    fail(e);
+  }
+}
+
+export function wire() {
+  $("#btn-account").onclick = open;
+  for (const b of document.querySelectorAll("#dlg-account [data-to]")) {
+    b.onclick = () => pane(b.dataset.to);
+  }
+  $("#form-login").onsubmit = logIn;
+  $("#form-signup").onsubmit = signUp;
+  $("#form-reset").onsubmit = reset;
+  $("#form-password").onsubmit = changePassword;
+  $("#form-codes").onsubmit = newCodes;
+  $("#form-delete").onsubmit = deleteAccount;
+  $("#form-report").onsubmit = report;
+  $("#form-block").onsubmit = (ev) => {
+    ev.preventDefault();
+    const name = value("#block-name").trim();
+    if (name) block(name, true).then(() => { $("#block-name").value = ""; });
+  };
+  $("#chk-kid").onchange = async () => {
+    try {
+      const answer = await api("POST", "/api/account/settings", { kid: $("#chk-kid").checked });
+      me.account = answer.account;
+      render();
+      document.dispatchEvent(new Event("awale-kid"));
+    } catch (e) {
+      fail(e);
+    }
+  };
+  $("#btn-logout").onclick = async () => {
+    await api("POST", "/api/account/logout").catch(() => {});
+    restart();
+  };
+  $("#btn-logout-everywhere").onclick = async () => {
+    try {
+      await api("POST", "/api/account/logout-everywhere");
+      restart();
+    } catch (e) {
+      fail(e);
+    }
+  };
+  $("#account-close").onclick = () => $("#dlg-account").close();
+}

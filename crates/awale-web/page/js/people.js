@@ -1,0 +1,34 @@
+// How players' names are shown: a deleted account's seat (its name left
+// empty by the server) as "deleted player", and in kid mode no free-text
+// name at all (the side's name stands for the player) and no chat.
+
+import { t } from "./i18n.js";
+
+let kid = false;
+let moderator = false;
+
+// A moderator sees a "remove" button by each chat line.
+export function setModerator(on) {
+  moderator = !!on;
+}
+
+export function isModerator() {
+  return moderator;
+}
+
+export function setKid(on) {
+  kid = !!on;
+  document.documentElement.classList.toggle("kid-mode", kid);
+}
+
+export function kidMode() {
+  return kid;
+}
+
+// The name to show for `name` (as the server sent it), or null when none
+// is shown (kid mode): the caller shows the side instead.
+export function shownName(name) {
+  if (kid) return null;
+  if (name === "") return t("deleted_player");
+  return name;
+}

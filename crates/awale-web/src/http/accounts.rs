@@ -1,0 +1,436 @@
+//! The handlers of accounts: sign up, log in and out (everywhere), the
+//! password (changed, or reset with a recovery code), new recovery codes,
+//! kid mode, deletion; blocks and reports between players; the moderators'
+//! page and actions. The rules are the service's (`awale_service::accounts`);
+//! here requests are read and answered, and the session cookie set.
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::{ClientIp, JsonBody, Session, SignedIn, Viewer};
+use super::guard::session_cookie;
+use crate::accounts::{AccountView, Report};
+use crate::error::Error;
+use crate::AppState;
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The body of a sign-up or a log-in.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    username: String,
+    password: String,
+}
+
+/// A new account: shown once, with its recovery codes.
+#[derive(Serialize)]
+pub struct SignedUpView {
+    /// The account.
+    pub account: AccountView,
+    /// The recovery codes, in clear this once.
+    pub recovery_codes: Vec<String>,
+}
+
+/// The account of a log-in.
+#[derive(Serialize)]
+pub struct AccountAnswer {
+    /// The account.
+    pub account: AccountView,
+}
+
+fn with_session(state: &AppState, secret: Option<&str>, answer: impl IntoResponse) -> Response {
+    let mut response = answer.into_response();
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        session_cookie(&state.shared.policy, secret),
+    );
+    response
+}
+
+/// POST /api/account/signup: a new account, logged in; the browser's
+/// guest (its games, seats and name) becomes it.
+pub async fn sign_up(
+    State(state): State<AppState>,
+    Viewer(guest): Viewer,
+    Session(session): Session,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<Credentials>,
+) -> ApiResult<Response> {
+    if session.is_some() {
+        return Err(Error::conflict("logged_in", "log out first to make another account").into());
+    }
+    let made = state
+        .shared
+        .accounts
+        .sign_up(&req.username, &req.password, guest, ip)
+        .await?;
+    let body = SignedUpView {
+        account: made.account.view(),
+        recovery_codes: made.recovery_codes,
+    };
+    Ok(with_session(
+        &state,
+        Some(&made.session),
+        (StatusCode::CREATED, Json(body)),
+    ))
+}
+
+/// POST /api/account/login.
+pub async fn log_in(
+    State(state): State<AppState>,
+    Session(session): Session,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<Credentials>,
+) -> ApiResult<Response> {
+    let done = state
+        .shared
+        .accounts
+        .log_in(&req.username, &req.password, ip)
+        .await?;
+    if let Some(old) = session {
+        // Another account was logged in here: its session ends.
+        state.shared.accounts.log_out(&old.secret).await?;
+    }
+    let body = AccountAnswer {
+        account: done.account.view(),
+    };
+    Ok(with_session(&state, Some(&done.session), Json(body)))
+}
+
+/// POST /api/account/logout: this browser's session ends (it is a guest
+/// again).
+pub async fn log_out(
+    State(state): State<AppState>,
+    Session(session): Session,
+) -> ApiResult<Response> {
+    if let Some(session) = session {
+        state.shared.accounts.log_out(&session.secret).await?;
+    }
+    Ok(with_session(&state, None, StatusCode::NO_CONTENT))
+}
+
+/// How many sessions ended.
+#[derive(Serialize)]
+pub struct Ended {
+    /// Sessions ended (this one too).
+    pub ended: usize,
+}
+
+/// POST /api/account/logout-everywhere: every session of the account ends,
+/// this one too.
+pub async fn log_out_everywhere(
+    State(state): State<AppState>,
+    me: SignedIn,
+) -> ApiResult<Response> {
+    let ended = state
+        .shared
+        .accounts
+        .log_out_everywhere(&me.account)
+        .await?;
+    Ok(with_session(&state, None, Json(Ended { ended })))
+}
+
+/// The body of POST /api/account/password.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    current: String,
+    new: String,
+}
+
+/// POST /api/account/password: a new password (the current one asked);
+/// the other sessions end.
+pub async fn change_password(
+    State(state): State<AppState>,
+    me: SignedIn,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<PasswordChange>,
+) -> ApiResult<StatusCode> {
+    state
+        .shared
+        .accounts
+        .change_password(&me.account, &me.secret, &req.current, &req.new, ip)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body of POST /api/account/reset.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reset {
+    username: String,
+    code: String,
+    password: String,
+}
+
+/// POST /api/account/reset: a new password with a recovery code; every
+/// session ends, this browser logs in.
+pub async fn reset_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<Reset>,
+) -> ApiResult<Response> {
+    let done = state
+        .shared
+        .accounts
+        .reset_password(&req.username, &req.code, &req.password, ip)
+        .await?;
+    let body = AccountAnswer {
+        account: done.account.view(),
+    };
+    Ok(with_session(&state, Some(&done.session), Json(body)))
+}
+
+/// A body that only asks the password again.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordOnly {
+    password: String,
+}
+
+/// New recovery codes.
+#[derive(Serialize)]
+pub struct Codes {
+    /// The codes, in clear this once.
+    pub recovery_codes: Vec<String>,
+}
+
+/// POST /api/account/recovery-codes: new codes (the password asked); the
+/// old ones stop working.
+pub async fn new_recovery_codes(
+    State(state): State<AppState>,
+    me: SignedIn,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<PasswordOnly>,
+) -> ApiResult<Json<Codes>> {
+    let recovery_codes = state
+        .shared
+        .accounts
+        .new_recovery_codes(&me.account, &req.password, ip)
+        .await?;
+    Ok(Json(Codes { recovery_codes }))
+}
+
+/// POST /api/account/delete: the account is deleted (the password asked);
+/// its games stay, played by a deleted player.
+pub async fn delete(
+    State(state): State<AppState>,
+    me: SignedIn,
+    ClientIp(ip): ClientIp,
+    JsonBody(req): JsonBody<PasswordOnly>,
+) -> ApiResult<Response> {
+    state
+        .shared
+        .accounts
+        .delete(&me.account, &req.password, ip)
+        .await?;
+    Ok(with_session(&state, None, StatusCode::NO_CONTENT))
+}
+
+/// The account as its settings page shows it.
+#[derive(Serialize)]
+pub struct AccountPage {
+    /// The account.
+    pub account: AccountView,
+    /// Recovery codes left.
+    pub recovery_codes_left: usize,
+    /// The usernames it blocks.
+    pub blocked: Vec<String>,
+}
+
+/// GET /api/account: the logged-in account, its codes left and blocks.
+pub async fn show(State(state): State<AppState>, me: SignedIn) -> ApiResult<Json<AccountPage>> {
+    let accounts = &state.shared.accounts;
+    Ok(Json(AccountPage {
+        account: me.account.view(),
+        recovery_codes_left: accounts.recovery_codes_left(&me.account).await?,
+        blocked: accounts.blocked_by(&me.account).await?,
+    }))
+}
+
+/// The body of POST /api/account/settings.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    kid: bool,
+}
+
+/// POST /api/account/settings: kid mode on or off.
+pub async fn settings(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<Settings>,
+) -> ApiResult<Json<AccountAnswer>> {
+    state.shared.accounts.set_kid(&me.account, req.kid).await?;
+    let mut account = me.account.view();
+    account.kid = req.kid;
+    Ok(Json(AccountAnswer { account }))
+}
+
+/// The body of POST /api/account/blocks.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockRequest {
+    username: String,
+    blocked: bool,
+}
+
+/// The usernames blocked.
+#[derive(Serialize)]
+pub struct Blocked {
+    /// They.
+    pub blocked: Vec<String>,
+}
+
+/// POST /api/account/blocks: blocks (or no longer blocks) a player.
+pub async fn block(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<BlockRequest>,
+) -> ApiResult<Json<Blocked>> {
+    let accounts = &state.shared.accounts;
+    if req.blocked {
+        accounts.block(&me.account, &req.username).await?;
+    } else {
+        accounts.unblock(&me.account, &req.username).await?;
+    }
+    Ok(Json(Blocked {
+        blocked: accounts.blocked_by(&me.account).await?,
+    }))
+}
+
+/// The body of POST /api/reports.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportRequest {
+    username: String,
+    game: Option<i64>,
+    reason: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// A report's number.
+#[derive(Serialize)]
+pub struct Reported {
+    /// Its number.
+    pub id: i64,
+}
+
+/// POST /api/reports: reports a player to the moderators.
+pub async fn report(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<ReportRequest>,
+) -> ApiResult<(StatusCode, Json<Reported>)> {
+    let id = state
+        .shared
+        .accounts
+        .report(&me.account, &req.username, req.game, &req.reason, &req.text)
+        .await?;
+    Ok((StatusCode::CREATED, Json(Reported { id })))
+}
+
+/// The reports, for a moderator.
+#[derive(Serialize)]
+pub struct Reports {
+    /// Open ones first, newest first.
+    pub reports: Vec<Report>,
+}
+
+/// GET /api/moderation/reports.
+pub async fn reports(State(state): State<AppState>, me: SignedIn) -> ApiResult<Json<Reports>> {
+    let reports = state.shared.accounts.reports(&me.account).await?;
+    Ok(Json(Reports { reports }))
+}
+
+/// POST /api/moderation/reports/{id}/resolve.
+pub async fn resolve(
+    State(state): State<AppState>,
+    me: SignedIn,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let id = id.parse::<i64>().map_err(|_| {
+        Error::new(
+            crate::Kind::NotFound,
+            "no_such_report",
+            format!("no report `{}`", crate::error::shown(&id)),
+        )
+    })?;
+    state
+        .shared
+        .accounts
+        .resolve_report(&me.account, id)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body of POST /api/moderation/mute.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MuteRequest {
+    username: String,
+    muted: bool,
+}
+
+/// POST /api/moderation/mute: mutes a player from chat (or not).
+pub async fn mute(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<MuteRequest>,
+) -> ApiResult<StatusCode> {
+    state
+        .shared
+        .accounts
+        .mute(&me.account, &req.username, req.muted)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body of POST /api/moderation/close.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloseRequest {
+    username: String,
+}
+
+/// POST /api/moderation/close: closes a player's account.
+pub async fn close(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<CloseRequest>,
+) -> ApiResult<StatusCode> {
+    state
+        .shared
+        .accounts
+        .close(&me.account, &req.username)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body of POST /api/moderation/chat-remove.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveLine {
+    game: i64,
+    line: i64,
+}
+
+/// POST /api/moderation/chat-remove: removes one chat line.
+pub async fn remove_chat_line(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<RemoveLine>,
+) -> ApiResult<StatusCode> {
+    state
+        .shared
+        .accounts
+        .remove_chat_line(&me.account, req.game, req.line)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

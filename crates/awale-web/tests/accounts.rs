@@ -1,0 +1,457 @@
+//! Accounts through the HTTP API, on the router itself: browsers as cookie
+//! jars; sign-up taking the guest's games, a second browser logging in to
+//! the same games, the session cookie's form, log-out, limits told with
+//! their wait, blocks and kid mode in chat, moderators only for moderators.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn memory_app() -> Router {
+    let config = Config {
+        move_time: Duration::from_millis(200),
+        ..Config::default()
+    };
+    app(AppState::new(Store::in_memory().unwrap(), config).unwrap())
+}
+
+/// A browser: its cookies, kept as a browser keeps them.
+#[derive(Default)]
+struct Browser {
+    cookies: HashMap<String, String>,
+    /// The last answer's `Set-Cookie` lines.
+    set: Vec<String>,
+    retry_after: Option<String>,
+}
+
+const PASSWORD: &str = "seeds in the fourth hole";
+
+impl Browser {
+    async fn call(
+        &mut self,
+        app: &Router,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let cookie: Vec<String> = self
+            .cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let mut request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json");
+        if !cookie.is_empty() {
+            request = request.header("cookie", cookie.join("; "));
+        }
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let response = app
+            .clone()
+            .oneshot(request.body(Body::from(body)).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        self.set = response
+            .headers()
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect();
+        self.retry_after = response
+            .headers()
+            .get(header::RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_string());
+        for line in &self.set {
+            let pair = line.split(';').next().unwrap();
+            let (name, value) = pair.split_once('=').unwrap();
+            if line.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), value.to_string());
+            }
+        }
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap()
+        };
+        (status, value)
+    }
+
+    async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
+        self.call(app, "GET", uri, None).await
+    }
+
+    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.call(app, "POST", uri, Some(body)).await
+    }
+
+    /// A browser that opened the page: it has its guest cookie.
+    async fn opened(app: &Router) -> Browser {
+        let mut b = Browser::default();
+        b.get(app, "/api/me").await;
+        assert!(b.cookies.contains_key("awale_player"));
+        b
+    }
+
+    async fn sign_up(&mut self, app: &Router, name: &str) -> Value {
+        let (status, body) = self
+            .post(
+                app,
+                "/api/account/signup",
+                json!({"username": name, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        body
+    }
+
+    async fn online_game(&mut self, app: &Router) -> i64 {
+        let (status, game) = self
+            .post(
+                app,
+                "/api/games",
+                json!({"mode": "online", "name": "Guest Ama"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{game}");
+        game["id"].as_i64().unwrap()
+    }
+}
+
+fn ids(list: &Value) -> Vec<i64> {
+    let mut ids: Vec<i64> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+#[tokio::test]
+async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
+    let app = memory_app();
+    let mut first = Browser::opened(&app).await;
+    let game = first.online_game(&app).await;
+    let (_, computer) = first
+        .post(&app, "/api/games", json!({"mode": "computer"}))
+        .await;
+    let computer = computer["id"].as_i64().unwrap();
+    let made = first.sign_up(&app, "Ama").await;
+    assert_eq!(made["account"]["username"], "Ama");
+    assert_eq!(made["recovery_codes"].as_array().unwrap().len(), 10);
+    let cookie = first
+        .set
+        .iter()
+        .find(|c| c.starts_with("awale_session="))
+        .unwrap();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+    assert!(cookie.contains("Path=/"), "{cookie}");
+    let (_, me) = first.get(&app, "/api/me").await;
+    assert_eq!(me["account"]["username"], "Ama");
+    let (_, mine) = first.get(&app, "/api/games").await;
+    assert_eq!(ids(&mine), vec![game, computer]);
+    let (_, shown) = first.get(&app, &format!("/api/games/{game}")).await;
+    assert_eq!(shown["seats"][0]["name"], "Ama", "{shown}");
+
+    // Another browser profile, logged in: the same games, its seats.
+    let mut second = Browser::opened(&app).await;
+    let (_, none) = second.get(&app, "/api/games").await;
+    assert!(ids(&none).is_empty());
+    let (status, body) = second
+        .post(
+            &app,
+            "/api/account/login",
+            json!({"username": "ama", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, theirs) = second.get(&app, "/api/games").await;
+    assert_eq!(ids(&theirs), vec![game, computer]);
+    let (status, played) = second
+        .post(
+            &app,
+            &format!("/api/games/{computer}/moves"),
+            json!({"move": "C"}),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the account plays its games anywhere: {played}"
+    );
+
+    // Logged out, the browser is a guest again, without the games.
+    let (status, _) = second.post(&app, "/api/account/logout", json!({})).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert!(!second.cookies.contains_key("awale_session"));
+    let (_, gone) = second.get(&app, "/api/games").await;
+    assert!(ids(&gone).is_empty());
+    let (_, me) = second.get(&app, "/api/me").await;
+    assert_eq!(me["account"], Value::Null);
+}
+
+#[tokio::test]
+async fn an_ended_sessions_cookie_is_dropped() {
+    let app = memory_app();
+    let mut a = Browser::opened(&app).await;
+    a.sign_up(&app, "Kofi").await;
+    let kept = a.cookies.clone();
+    let (status, ended) = a
+        .post(&app, "/api/account/logout-everywhere", json!({}))
+        .await;
+    assert_eq!((status, ended["ended"].as_i64()), (StatusCode::OK, Some(1)));
+    // The old cookie, sent again (another browser kept it).
+    let mut b = Browser {
+        cookies: kept,
+        ..Browser::default()
+    };
+    let (_, me) = b.get(&app, "/api/me").await;
+    assert_eq!(me["account"], Value::Null);
+    assert!(b
+        .set
+        .iter()
+        .any(|c| c.starts_with("awale_session=;") && c.contains("Max-Age=0")));
+    let (status, body) = b.get(&app, "/api/account").await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_logged_in"))
+    );
+}
+
+#[tokio::test]
+async fn refusals_are_codes_and_a_limit_tells_its_wait() {
+    let app = memory_app();
+    let mut a = Browser::opened(&app).await;
+    let (status, body) = a
+        .post(
+            &app,
+            "/api/account/signup",
+            json!({"username": "A", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        (body["error"].as_str(), body["reason"].as_str()),
+        (Some("bad_username"), Some("length"))
+    );
+    let (_, body) = a
+        .post(
+            &app,
+            "/api/account/signup",
+            json!({"username": "Yaw", "password": "iloveyou"}),
+        )
+        .await;
+    assert_eq!(
+        (body["error"].as_str(), body["reason"].as_str()),
+        (Some("weak_password"), Some("common"))
+    );
+    a.sign_up(&app, "Yaw").await;
+    let (status, body) = a
+        .post(
+            &app,
+            "/api/account/signup",
+            json!({"username": "Efua", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("logged_in"))
+    );
+    let (status, body) = a.post(&app, "/api/me", json!({"name": "Other"})).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("account_name"))
+    );
+
+    let mut b = Browser::opened(&app).await;
+    let mut last = (StatusCode::OK, Value::Null);
+    for _ in 0..6 {
+        last = b
+            .post(
+                &app,
+                "/api/account/login",
+                json!({"username": "yaw", "password": "wrong one"}),
+            )
+            .await;
+    }
+    assert_eq!(last.0, StatusCode::TOO_MANY_REQUESTS, "{}", last.1);
+    assert_eq!(last.1["reason"], "logins");
+    let wait = last.1["fields"]["wait_s"].as_i64().unwrap();
+    assert!(wait >= 1);
+    assert_eq!(b.retry_after, Some(wait.to_string()));
+}
+
+#[tokio::test]
+async fn a_blocked_player_can_neither_join_nor_chat() {
+    let app = memory_app();
+    let mut ama = Browser::opened(&app).await;
+    ama.sign_up(&app, "Ama").await;
+    let mut kofi = Browser::opened(&app).await;
+    kofi.sign_up(&app, "Kofi").await;
+    let (status, body) = ama
+        .post(
+            &app,
+            "/api/account/blocks",
+            json!({"username": "kofi", "blocked": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["blocked"].clone()),
+        (StatusCode::OK, json!(["Kofi"]))
+    );
+    let game = ama.online_game(&app).await;
+    let (status, body) = kofi
+        .post(&app, &format!("/api/games/{game}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("blocked")),
+        "{body}"
+    );
+    let (status, body) = kofi
+        .post(
+            &app,
+            &format!("/api/games/{game}/chat"),
+            json!({"room": "public", "text": "hi"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("blocked"))
+    );
+    // A guest joins, under its nickname; an account under its username.
+    let mut guest = Browser::opened(&app).await;
+    let (status, joined) = guest
+        .post(
+            &app,
+            &format!("/api/games/{game}/join"),
+            json!({"name": "Yaw"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let names: Vec<&str> = (0..2)
+        .filter_map(|s| joined["seats"][s]["name"].as_str())
+        .collect();
+    assert!(names.contains(&"Ama") && names.contains(&"Yaw"), "{joined}");
+}
+
+#[tokio::test]
+async fn kid_mode_turns_chat_off() {
+    let app = memory_app();
+    let mut kid = Browser::opened(&app).await;
+    kid.sign_up(&app, "Adjoa").await;
+    let (status, body) = kid
+        .post(&app, "/api/account/settings", json!({"kid": true}))
+        .await;
+    assert_eq!(
+        (status, body["account"]["kid"].as_bool()),
+        (StatusCode::OK, Some(true))
+    );
+    let (_, me) = kid.get(&app, "/api/me").await;
+    assert_eq!(me["account"]["kid"], true);
+    let game = kid.online_game(&app).await;
+    let mut other = Browser::opened(&app).await;
+    let (status, _) = other
+        .post(
+            &app,
+            &format!("/api/games/{game}/chat"),
+            json!({"room": "public", "text": "hello"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (_, lines) = kid.get(&app, &format!("/api/games/{game}/chat")).await;
+    assert_eq!(lines, json!([]));
+    let (status, body) = kid
+        .post(
+            &app,
+            &format!("/api/games/{game}/chat"),
+            json!({"room": "public", "text": "hi"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("kid_mode"))
+    );
+    let (_, lines) = other.get(&app, &format!("/api/games/{game}/chat")).await;
+    assert_eq!(lines.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn moderation_is_for_moderators_and_reports_reach_them() {
+    let state = AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap();
+    let app = app(state.clone());
+    let mut ama = Browser::opened(&app).await;
+    ama.sign_up(&app, "Ama").await;
+    let mut kofi = Browser::opened(&app).await;
+    kofi.sign_up(&app, "Kofi").await;
+    let (status, body) = kofi
+        .post(
+            &app,
+            "/api/reports",
+            json!({"username": "Ama", "reason": "spam", "text": "ads"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, body) = ama.get(&app, "/api/moderation/reports").await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_moderator"))
+    );
+    state.accounts().grant_moderator("ama").await.unwrap();
+    let (status, body) = ama.get(&app, "/api/moderation/reports").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["reports"][0]["reporter"], "Kofi");
+    assert_eq!(body["reports"][0]["reason"], "spam");
+    let (status, _) = ama
+        .post(
+            &app,
+            "/api/moderation/mute",
+            json!({"username": "kofi", "muted": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let game = ama.online_game(&app).await;
+    let (status, body) = kofi
+        .post(
+            &app,
+            &format!("/api/games/{game}/chat"),
+            json!({"room": "public", "text": "hi"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("muted"))
+    );
+    let (status, _) = ama
+        .post(&app, "/api/moderation/close", json!({"username": "kofi"}))
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (_, me) = kofi.get(&app, "/api/me").await;
+    assert_eq!(
+        me["account"],
+        Value::Null,
+        "a closed account's session ends"
+    );
+    let (status, body) = ama
+        .post(&app, "/api/moderation/reports/x/resolve", json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_report"))
+    );
+}

@@ -1,0 +1,168 @@
+//! Quick pairing and draw offers through the JSON API, on the router itself
+//! (no socket): two players seek the same pool, are paired into one clock
+//! game, and play it to a draw by agreement.
+
+use std::time::Duration;
+
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn cookie(n: u8) -> String {
+    format!("awale_player={}", format!("{n:02x}").repeat(32))
+}
+
+async fn call(app: &Router, who: u8, method: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("cookie", cookie(who))
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, value)
+}
+
+fn memory_app() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
+}
+
+/// Players 1 and 2 seek 3+2 and are paired: the game's id and player 1's
+/// side.
+async fn paired(app: &Router) -> (i64, String) {
+    let first = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            call(
+                &app,
+                1,
+                "POST",
+                "/api/pools/3+2/seek?wait_s=5",
+                json!({"name": "Ama"}),
+            )
+            .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, pools) = call(app, 3, "GET", "/api/pools", Value::Null).await;
+    assert_eq!(status, StatusCode::OK);
+    let p32 = pools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "3+2")
+        .unwrap();
+    assert_eq!(
+        (p32["seeking"].as_i64(), p32["speed"].as_str()),
+        (Some(1), Some("blitz"))
+    );
+    let (status, second) = call(
+        app,
+        2,
+        "POST",
+        "/api/pools/3+2/seek?wait_s=5",
+        json!({"name": "Kofi"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    let (status, first) = first.await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let game = first["paired"]["game"].as_i64().expect("paired");
+    assert_eq!(second["paired"]["game"].as_i64(), Some(game));
+    assert_ne!(first["paired"]["side"], second["paired"]["side"]);
+    assert_eq!(first["paired"]["rated"], false, "guests play casual");
+    (game, first["paired"]["side"].as_str().unwrap().to_string())
+}
+
+#[tokio::test]
+async fn two_seekers_are_paired_and_agree_a_draw() {
+    let app = memory_app();
+    let (id, side_of_1) = paired(&app).await;
+    let (south, north) = if side_of_1 == "S" { (1, 2) } else { (2, 1) };
+    let (_, game) = call(&app, south, "GET", &format!("/api/games/{id}"), Value::Null).await;
+    assert_eq!(game["clock"]["initial_ms"], 180_000);
+    assert_eq!(game["clock"]["increment_ms"], 2_000);
+    let draw = format!("/api/games/{id}/draw");
+    let (status, early) = call(&app, south, "POST", &draw, json!({})).await;
+    assert_eq!(
+        (status, early["error"].as_str()),
+        (StatusCode::CONFLICT, Some("draw_too_early"))
+    );
+    for (who, mv) in [(south, "C"), (north, "c")] {
+        let (status, moved) = call(
+            &app,
+            who,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            json!({"move": mv}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{moved}");
+    }
+    let (_, before) = call(&app, north, "GET", &format!("/api/games/{id}"), Value::Null).await;
+    assert_eq!(before["actions"]["N"]["draw"], true);
+    let (status, offered) = call(&app, north, "POST", &draw, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    assert_eq!(offered["offers"]["draw"], "N");
+    let (status, theirs) = call(&app, south, "POST", &draw, json!({})).await;
+    assert_eq!(
+        (status, theirs["error"].as_str(), theirs["reason"].as_str()),
+        (StatusCode::CONFLICT, Some("draw_pending"), Some("theirs"))
+    );
+    let (status, stranger) = call(&app, 9, "POST", &draw, json!({"accept": true})).await;
+    assert_eq!(
+        (status, stranger["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_your_seat"))
+    );
+    let (status, drawn) = call(&app, south, "POST", &draw, json!({"accept": true})).await;
+    assert_eq!(status, StatusCode::OK, "{drawn}");
+    assert_eq!(drawn["end"]["reason"], "agreement");
+    assert_eq!(drawn["end"]["result"], "1/2-1/2");
+    let (_, record) = call(&app, south, "GET", &format!("/api/games/{id}"), Value::Null).await;
+    assert_eq!(record["end"]["reason"], "agreement");
+}
+
+#[tokio::test]
+async fn a_seek_waits_is_cancelled_and_a_bad_pool_is_named() {
+    let app = memory_app();
+    let (status, waiting) = call(
+        &app,
+        1,
+        "POST",
+        "/api/pools/1+0/seek?wait_s=0",
+        json!({"name": "Ama"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{waiting}");
+    assert_eq!(waiting["waiting"]["pool"], "1+0");
+    let (_, cancelled) = call(&app, 1, "POST", "/api/pools/cancel", json!({})).await;
+    assert_eq!(cancelled["cancelled"], true);
+    let (_, again) = call(&app, 1, "POST", "/api/pools/cancel", json!({})).await;
+    assert_eq!(again["cancelled"], false);
+    let (status, bad) = call(&app, 1, "POST", "/api/pools/2+1/seek", json!({})).await;
+    assert_eq!(
+        (status, bad["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_pool"))
+    );
+    let (status, bad) = call(
+        &app,
+        1,
+        "POST",
+        "/api/pools/3+2/seek",
+        json!({"name": "\u{200b}"}),
+    )
+    .await;
+    assert_eq!(
+        (status, bad["error"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_name"))
+    );
+}
