@@ -10,8 +10,8 @@ use std::sync::Arc;
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::{
-    copy_to_postgres, parse_cursor, ChatLine, GameStore, Notice, PgStore, Store, StoreError,
-    CHAT_KEPT,
+    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
+    Store, StoreError, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -289,6 +289,92 @@ fn clocks_get_back_the_time_the_site_was_down() {
         assert_eq!(store.resume_clocks_blocking(25_000).unwrap(), 5_000);
         let back = store.load(g.id).await.unwrap().unwrap();
         assert_eq!(back.turn_started_ms, 15_000);
+    });
+}
+
+fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
+    NewAccount {
+        username: name.into(),
+        key: name.to_lowercase(),
+        player: PlayerId(format!("acct-{name}")),
+        password_hash: "$argon2id$x".into(),
+        created_ms: 10,
+        recovery: vec!["r1".into(), "r2".into()],
+        session: (format!("s-{name}"), 1_000),
+        guest,
+    }
+}
+
+#[test]
+fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
+    async fn check<S: GameStore + AccountStore>(store: S) {
+        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let ama = store
+            .create_account(new_account("Ama", Some(me())))
+            .await
+            .unwrap()
+            .expect("a new name");
+        assert!(store
+            .create_account(new_account("AMA", None))
+            .await
+            .unwrap()
+            .is_none());
+        // The guest's game is the account's now.
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.seats[0].as_ref().unwrap().player, ama.player);
+        assert_eq!(
+            store
+                .session("s-Ama".into(), 500)
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+            ama.id
+        );
+        assert!(store
+            .session("s-Ama".into(), 2_000)
+            .await
+            .unwrap()
+            .is_none());
+        assert!(store
+            .use_recovery_code(ama.id, "r1".into(), 5)
+            .await
+            .unwrap());
+        assert!(!store
+            .use_recovery_code(ama.id, "r1".into(), 6)
+            .await
+            .unwrap());
+        assert_eq!(store.recovery_codes_left(ama.id).await.unwrap(), 1);
+        let kofi = store
+            .create_account(new_account("Kofi", None))
+            .await
+            .unwrap()
+            .unwrap();
+        store.block(ama.id, kofi.id, 7).await.unwrap();
+        assert!(store
+            .blocks(kofi.player.clone(), ama.player.clone())
+            .await
+            .unwrap());
+        assert_eq!(
+            store.blocked_by(ama.id).await.unwrap(),
+            vec!["Kofi".to_string()]
+        );
+        store.set_kid(kofi.id, true).await.unwrap();
+        assert!(store.account(kofi.id).await.unwrap().unwrap().kid);
+        let report = store
+            .add_report(ama.id, kofi.id, Some(g.id), "chat".into(), "rude".into(), 8)
+            .await
+            .unwrap();
+        assert!(store.resolve_report(report, ama.id, 9).await.unwrap());
+        assert_eq!(store.reports(10).await.unwrap().len(), 1);
+        store.delete_account(ama.id, 11).await.unwrap();
+        let gone = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
+        assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
+    }
+    runtime().block_on(async {
+        check(Store::in_memory().unwrap()).await;
+        check(postgres()).await;
     });
 }
 
