@@ -65,6 +65,13 @@ pub struct SearchParams {
     /// Seeds on the board needed for the null move (with few seeds, having
     /// to move is often what loses).
     pub null_seeds: i32,
+    /// The oracle's bounds that settle nothing still bound the node's
+    /// score: they cut beyond the window, and a heuristic score outside
+    /// them is brought within.
+    pub oracle_window: bool,
+    /// Under a game clock, start new iterations for longer when the best
+    /// move changes or the score drops, for less when neither does.
+    pub time_manager: bool,
 }
 
 impl Default for SearchParams {
@@ -83,6 +90,8 @@ impl Default for SearchParams {
             iir_depth: 0,
             null_reduction: 0,
             null_seeds: 0,
+            oracle_window: true,
+            time_manager: true,
         }
     }
 }
@@ -506,9 +515,52 @@ struct Worker<'a, 'b> {
     /// Main thread: when the clock started (None while pondering).
     clock_start: Option<Instant>,
     budget: Option<(Duration, Duration)>,
+    /// Whether the time comes from a game clock (not a fixed move time):
+    /// then the time manager may spend more or less of it.
+    clocked: bool,
+    /// Percent of the clock's share after which no new iteration starts:
+    /// more when the best move changes or the score drops, less when the
+    /// search agrees with itself.
+    time_scale: u32,
 }
 
 const NO_MOVE: u8 = 255;
+
+/// What the oracle says of a node.
+enum Probe {
+    /// Nothing: no oracle, too many seeds, other rules.
+    Unknown,
+    /// The node's score, settled (exact, or a bound beyond the window).
+    Settled(i32),
+    /// Bounds that settle nothing in this window.
+    Between(Known),
+}
+
+/// The scores a node's true result lies between, from the oracle's bounds
+/// on its final margin; `depends` is the lowest path index of a position
+/// whose repetition payoff widened them (`usize::MAX`: none).
+#[derive(Clone, Copy)]
+struct Known {
+    floor: i32,
+    ceiling: i32,
+    depends: usize,
+}
+
+impl Known {
+    /// From bounds `lo..=hi` on the final margin (the stores' difference
+    /// included): a margin above 0 is a win, below 0 a loss; between, a
+    /// heuristic score of that many seeds.
+    fn of_margins(lo: i32, hi: i32, depends: usize) -> Known {
+        let decided = lo > 0 || hi < 0;
+        let score = |m: i32| if decided { Score::proven(m).0 } else { m * 100 };
+        let (floor, ceiling) = (score(lo), score(hi));
+        Known {
+            floor,
+            ceiling,
+            depends,
+        }
+    }
+}
 
 impl<'a, 'b> Worker<'a, 'b> {
     fn new(shared: &'b Shared<'a>, id: usize, root: Position) -> Worker<'a, 'b> {
@@ -550,6 +602,10 @@ impl<'a, 'b> Worker<'a, 'b> {
             } else {
                 shared.limits.time_budget()
             },
+            clocked: shared.params.time_manager
+                && shared.limits.clock.is_some()
+                && shared.limits.movetime.is_none(),
+            time_scale: 100,
         }
     }
 
@@ -612,7 +668,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if hard {
                 return elapsed >= hard_time;
             }
-            return elapsed >= soft;
+            return elapsed >= (soft * self.time_scale / 100).min(hard_time);
         }
         false
     }
@@ -645,6 +701,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         let mut best_pv = vec![best];
         let mut completed = 0;
         let mut depth = 1;
+        // Best-move changes, recent ones weighing most (percent).
+        let mut changes: u32 = 0;
         while depth <= max_depth {
             // Helpers spread over depths so that the threads do not all
             // search the same tree in lockstep.
@@ -693,6 +751,10 @@ impl<'a, 'b> Worker<'a, 'b> {
                 break;
             }
             completed = depth;
+            if self.clocked && depth >= 4 {
+                changes = changes / 2 + if root_moves[0].index == best { 0 } else { 100 };
+                self.time_scale = time_scale(changes, best_score, score);
+            }
             best = root_moves[0].index;
             best_score = score;
             best_pv = self.pv[0][..self.pv_len[0]].to_vec();
@@ -880,11 +942,26 @@ impl<'a, 'b> Worker<'a, 'b> {
         if alpha >= beta {
             return alpha;
         }
-        if let Some(score) = self.probe_oracle(pos, ply, alpha, beta) {
-            return score;
-        }
+        let known = match self.probe_oracle(pos, ply, alpha, beta) {
+            Probe::Settled(score) => return score,
+            Probe::Between(known) => {
+                // The oracle's bounds, beyond the window, cut as a result
+                // would.
+                if known.floor >= beta {
+                    self.rep_floor = self.rep_floor.min(known.depends);
+                    return known.floor;
+                }
+                if known.ceiling <= alpha {
+                    self.rep_floor = self.rep_floor.min(known.depends);
+                    return known.ceiling;
+                }
+                Some(known)
+            }
+            Probe::Unknown => None,
+        };
         if depth <= 0 || ply >= MAX_PLY {
-            return self.leaf(pos, legal, alpha, beta, ply);
+            let score = self.leaf(pos, legal, alpha, beta, ply);
+            return self.within_known(score, known);
         }
 
         let pv_node = beta - alpha > 1;
@@ -913,6 +990,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         if self.stopped {
             return 0;
         }
+        let best = self.within_known(best, known);
         if use_table {
             self.store(hash, best, best_move, depth, alpha, beta, ply);
         }
@@ -977,13 +1055,17 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// ([`crate::oracle::Bounds::in_game`]), and a score that depends on
     /// one of them is not stored in the table below it (docs/DATABASES.md).
     #[inline(always)]
-    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
-        let oracle = self.shared.oracle?;
+    fn probe_oracle(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> Probe {
+        let Some(oracle) = self.shared.oracle else {
+            return Probe::Unknown;
+        };
         let on_board = pos.seeds_on_board();
         if on_board > self.shared.oracle_seeds {
-            return None;
+            return Probe::Unknown;
         }
-        let mut b = oracle.probe(pos)?;
+        let Some(mut b) = oracle.probe(pos) else {
+            return Probe::Unknown;
+        };
         let me = pos.to_move();
         let repetition = self.rules.repetition;
         let mut depends = usize::MAX;
@@ -1007,11 +1089,32 @@ impl<'a, 'b> Worker<'a, 'b> {
             Score::proven(lo).0
         } else if hi <= 0 && Score::proven(hi).0 <= alpha {
             Score::proven(hi).0
+        } else if self.params.oracle_window {
+            return Probe::Between(Known::of_margins(lo, hi, depends));
         } else {
-            return None;
+            return Probe::Unknown;
         };
         self.rep_floor = self.rep_floor.min(depends);
-        Some(settled)
+        Probe::Settled(settled)
+    }
+
+    /// A heuristic score brought within what the oracle proved of the
+    /// node: its final margin lies between the bounds, so an evaluation
+    /// (or a search resting on evaluations) that says more or less is
+    /// wrong by at least the difference. Decided scores stand.
+    #[inline(always)]
+    fn within_known(&mut self, score: i32, known: Option<Known>) -> i32 {
+        let Some(known) = known else {
+            return score;
+        };
+        if score.abs() >= MAX_HEURISTIC {
+            return score;
+        }
+        let clamped = score.clamp(known.floor, known.ceiling);
+        if clamped != score {
+            self.rep_floor = self.rep_floor.min(known.depends);
+        }
+        clamped
     }
 
     /// A node at the horizon: the evaluation, or (when asked for) a search
@@ -1301,6 +1404,21 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 }
 
+/// The share of the clock's time an undisturbed search uses, in percent:
+/// 70% when the best move has not changed lately, up to 230% when it keeps
+/// changing (`changes`: 100 for a change in the last iteration, halved at
+/// each one after), and up to twice that when the score has just dropped
+/// (by 1.5 seeds or more). Decided scores are not a drop.
+fn time_scale(changes: u32, previous: i32, score: i32) -> u32 {
+    let base = 70 + changes * 4 / 5;
+    let drop = if previous.abs() < MAX_HEURISTIC && score.abs() < MAX_HEURISTIC {
+        (previous - score).clamp(0, 150) as u32
+    } else {
+        0
+    };
+    (base * (150 + drop) / 150).clamp(50, 460)
+}
+
 /// Late move reductions `ln(depth) × ln(k) × 100 / divisor` (rounded, at
 /// least 1, at most depth - 2) by depth and move index `k`.
 fn lmr_table(divisor: i32) -> [[u8; 6]; MAX_PLY + 1] {
@@ -1386,6 +1504,19 @@ fn end_score(pos: &Position, reason: EndReason, rules: &Rules, ply: usize) -> i3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_scale_spends_more_when_the_search_is_unsure() {
+        let steady = time_scale(0, 50, 50);
+        assert!(steady < 100, "{steady}");
+        assert!(time_scale(100, 50, 50) > 100);
+        assert!(time_scale(150, 50, 50) > time_scale(100, 50, 50));
+        assert!(time_scale(0, 50, -100) >= 2 * steady - 1);
+        // A rise is no reason to think longer, nor a win found.
+        assert_eq!(time_scale(0, 50, 300), steady);
+        assert_eq!(time_scale(0, 50, -Score::win_in(5).0), steady);
+        assert!(time_scale(200, 0, -150) <= 460);
+    }
 
     #[test]
     fn the_engine_can_move_to_another_thread() {

@@ -581,3 +581,49 @@ fn an_infinite_analysis_scores_every_move_when_stopped() {
     // All from one depth: every line is at least that long.
     assert!(analyses.iter().all(|a| a.pv.len() >= 2), "{analyses:?}");
 }
+
+/// An oracle for `awale` that says every position's margin lies within one
+/// seed either way of an even share.
+struct WithinOne;
+
+impl Oracle for WithinOne {
+    fn probe(&self, _: &Position) -> Option<Bounds> {
+        Some(Bounds {
+            lower: -1,
+            upper: 1,
+        })
+    }
+    fn max_seeds(&self) -> u8 {
+        48
+    }
+    fn rules(&self) -> Rules {
+        Rules::AWALE
+    }
+}
+
+#[test]
+fn bounds_that_decide_nothing_still_bound_the_score() {
+    // Even stores, no capture for South: the evaluation sees South more
+    // than 3 seeds behind. The oracle says the game ends within a seed of
+    // even from every position: the score must say no more.
+    let game = game_at("1-1-1-0-0-0-1-1-1-2-1-1-19-19-S", Rules::AWALE);
+    let pos = game.position();
+    assert!(game.legal_moves().into_iter().all(|m| pos.captures(m) == 0));
+    let plain = search(&mut engine(), &game, &Limits::depth(3)).score;
+    assert!(
+        !plain.is_decided() && plain.cp_value().abs() > 100,
+        "the evaluation alone says {plain}"
+    );
+    let bounded = search(&mut engine_with(WithinOne), &game, &Limits::depth(3)).score;
+    assert!(
+        !bounded.is_decided() && bounded.cp_value().abs() <= 100,
+        "{bounded}"
+    );
+    // Without the window (the search before), the bounds change nothing.
+    let mut before = engine_with(WithinOne);
+    before.set_params(awale_engine::SearchParams {
+        oracle_window: false,
+        ..awale_engine::SearchParams::default()
+    });
+    assert_eq!(search(&mut before, &game, &Limits::depth(3)).score, plain);
+}

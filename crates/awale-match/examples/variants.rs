@@ -4,7 +4,8 @@
 //!
 //! `cargo run --profile fast -p awale-match --example variants -- NAME LIMIT [MAX_GAMES]`
 //!
-//! `LIMIT` is `nodes=N`, `depth=D` or `ms=T` a move. Rounds of the 36
+//! `LIMIT` is `nodes=N`, `depth=D` or `ms=T` a move, or a clock for the
+//! game, `tc=BASE+INC` in seconds. Rounds of the 36
 //! two-ply openings with both colours, under `awale` then `abapa` (144
 //! games a round, two at a time), until an SPRT of H0 = 0 Elo against H1 =
 //! 10 Elo (alpha = beta = 0.05) decides or `MAX_GAMES` (default 1440) are
@@ -13,6 +14,12 @@
 //! machine, but ignore speed: a variant slower per node must also win at
 //! fixed time. `LIMIT` may also be `startdepth=D`: the nodes the variant
 //! needs to complete depth `D` from the start, under both presets.
+//!
+//! `VARIANTS_DB=DIR` gives both sides the endgame databases of `DIR`;
+//! `VARIANTS_OPENINGS=FILE` plays the openings of `FILE` (one line of moves
+//! each, both colours) under `abapa` only (`VARIANTS_RULES=awale` for the
+//! other preset), once, instead of the rounds: for few-seed endgames from
+//! match records (`scripts/endgame-openings.py`).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -20,7 +27,7 @@ use std::time::Duration;
 
 use awale_core::{Game, Rules};
 use awale_engine::eval::{parse_tables, trained, Evaluations};
-use awale_engine::{Engine, EngineOptions, Limits, SearchParams};
+use awale_engine::{Clock, Engine, EngineOptions, Limits, SearchParams};
 use awale_match::elo::{Sprt, SprtDecision, Tally};
 use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
 
@@ -52,6 +59,8 @@ fn variant(name: &str) -> Option<(SearchParams, Arc<Evaluations>)> {
             "iir_depth" => params.iir_depth = number,
             "null_reduction" => params.null_reduction = number,
             "null_seeds" => params.null_seeds = number,
+            "oracle_window" => params.oracle_window = number != 0,
+            "time_manager" => params.time_manager = number != 0,
             _ => return None,
         }
     }
@@ -94,21 +103,66 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
         Some(("depth", d)) => Limits::depth(d.parse()?),
         Some(("ms", t)) => Limits::movetime(Duration::from_millis(t.parse()?)),
-        _ => return Err("limit: nodes=N, depth=D or ms=T".into()),
+        Some(("tc", t)) => {
+            let (base, increment) = t.split_once('+').unwrap_or((t, "0"));
+            Limits {
+                clock: Some(Clock {
+                    remaining: Duration::from_secs_f64(base.parse()?),
+                    increment: Duration::from_secs_f64(increment.parse()?),
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            }
+        }
+        _ => return Err("limit: nodes=N, depth=D, ms=T or tc=BASE+INC (seconds)".into()),
     };
     let max_games: u32 = args.get(2).map(|g| g.parse()).transpose()?.unwrap_or(1440);
-    let spec = |label: &str, (params, evaluations): &(SearchParams, Arc<Evaluations>)| {
-        PlayerSpec::ours(label, limits.clone())
+    let db = std::env::var_os("VARIANTS_DB").map(std::path::PathBuf::from);
+    let spec = |label: &str,
+                (params, evaluations): &(SearchParams, Arc<Evaluations>),
+                rules: &Rules|
+     -> Result<PlayerSpec, Box<dyn std::error::Error>> {
+        let mut spec = PlayerSpec::ours(label, limits.clone())
             .with_params(*params)
-            .with_evaluations(Arc::clone(evaluations))
+            .with_evaluations(Arc::clone(evaluations));
+        if let Some(dir) = &db {
+            let oracle = awale_db::oracle_for(rules, Some(dir))?
+                .ok_or(format!("no {rules} databases in {}", dir.display()))?;
+            spec = spec.with_oracle(oracle);
+        }
+        Ok(spec)
     };
-    let (pa, pb) = (spec(name, &a), spec("default", &b));
+    let fixed = match std::env::var("VARIANTS_OPENINGS") {
+        Ok(file) => {
+            let rules = match std::env::var("VARIANTS_RULES").as_deref() {
+                Ok("awale") => Rules::AWALE,
+                _ => Rules::ABAPA,
+            };
+            // Lines whose game is already over (a record's last moves) are
+            // left out.
+            let text = std::fs::read_to_string(&file)?;
+            let openings: Vec<_> = text
+                .lines()
+                .filter_map(|line| openings::parse_openings(line, rules).ok())
+                .flatten()
+                .collect();
+            println!("{} openings from {file}", openings.len());
+            Some((rules, openings))
+        }
+        Err(_) => None,
+    };
     let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05)?;
     let mut tally = Tally::default();
     let mut decision = None;
     'rounds: while tally.games() < max_games {
-        for rules in [Rules::AWALE, Rules::ABAPA] {
-            let openings = openings::every(rules, 2);
+        let rounds = match &fixed {
+            Some((rules, openings)) => vec![(*rules, openings.clone())],
+            None => [Rules::AWALE, Rules::ABAPA]
+                .map(|rules| (rules, openings::every(rules, 2)))
+                .to_vec(),
+        };
+        for (rules, openings) in rounds {
+            let (pa, pb) = (spec(name, &a, &rules)?, spec("default", &b, &rules)?);
             let config = MatchConfig {
                 rules,
                 games: openings.len() * 2,
@@ -137,6 +191,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if decision.is_some() {
                 break 'rounds;
             }
+        }
+        if fixed.is_some() {
+            break;
         }
     }
     let verdict = match decision {

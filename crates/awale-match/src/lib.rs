@@ -38,7 +38,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use awale_core::{leader, result_text, EndReason, Game, Move, Record, Rules, Side};
 use awale_engine::eval::Evaluations;
 use awale_engine::protocol::{Go, MAX_HASH_MB, MAX_THREADS};
-use awale_engine::{choose_move, Clock, Engine, EngineOptions, Level, Limits, SearchParams};
+use awale_engine::{
+    choose_move, Clock, Engine, EngineOptions, Level, Limits, Oracle, SearchParams,
+};
 use elo::{Sprt, SprtDecision, Tally};
 pub use external::plays_without_rules_option;
 use external::{ExternalEngine, ExternalError};
@@ -52,6 +54,17 @@ fn unlimited(limits: &Limits) -> bool {
         && limits.nodes.is_none()
         && limits.movetime.is_none()
         && limits.clock.is_none()
+}
+
+/// An endgame oracle given to our engine (shown by `Debug` only as being
+/// there).
+#[derive(Clone)]
+pub struct SharedOracle(pub Arc<dyn Oracle>);
+
+impl fmt::Debug for SharedOracle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SharedOracle(up to {} seeds)", self.0.max_seeds())
+    }
 }
 
 /// Which engine a player is.
@@ -68,6 +81,8 @@ pub enum PlayerKind {
         evaluations: Option<Arc<Evaluations>>,
         /// Search settings other than the defaults (for experiments).
         params: Option<SearchParams>,
+        /// Endgame databases to search with.
+        oracle: Option<SharedOracle>,
     },
     /// A program speaking the protocol.
     External {
@@ -103,6 +118,7 @@ impl PlayerSpec {
                 options: EngineOptions::default(),
                 evaluations: None,
                 params: None,
+                oracle: None,
             },
             limits,
         }
@@ -121,6 +137,14 @@ impl PlayerSpec {
     pub fn with_params(mut self, new: SearchParams) -> PlayerSpec {
         if let PlayerKind::Ours { params, .. } = &mut self.kind {
             *params = Some(new);
+        }
+        self
+    }
+
+    /// The same player searching with endgame databases (our engine only).
+    pub fn with_oracle(mut self, new: Arc<dyn Oracle>) -> PlayerSpec {
+        if let PlayerKind::Ours { oracle, .. } = &mut self.kind {
+            *oracle = Some(SharedOracle(new));
         }
         self
     }
@@ -279,6 +303,7 @@ impl FromStr for PlayerSpec {
                     options,
                     evaluations: None,
                     params: None,
+                    oracle: None,
                 }
             }
         };
@@ -466,8 +491,12 @@ impl Player {
                 options,
                 evaluations,
                 params,
+                oracle,
             } => {
                 let mut engine = Box::new(Engine::new(*options));
+                if let Some(oracle) = oracle {
+                    engine.set_oracle(Some(Arc::clone(&oracle.0)));
+                }
                 if let Some(evaluations) = evaluations {
                     engine.set_evaluations(Arc::clone(evaluations));
                 }

@@ -126,14 +126,16 @@ impl End {
 }
 
 /// What the two players of an online game have asked of each other.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Offers {
     /// A takeback asked by this side, waiting for the other's answer.
     pub takeback: Option<Side>,
     /// A rematch offered by this side (after the end).
     pub rematch: Option<Side>,
-    /// The rematch game, once accepted.
+    /// The rematch game, once accepted (its id in the store).
     pub rematch_id: Option<i64>,
+    /// The rematch game's public id, as the page names it.
+    pub rematch_public_id: Option<String>,
     /// The side whose takeback request the other has just declined (until
     /// its next move or request), so that it is told. News of the moment:
     /// not stored.
@@ -182,8 +184,16 @@ impl std::str::FromStr for Version {
 /// One stored browser game.
 #[derive(Clone, Debug)]
 pub struct WebGame {
-    /// Its id in the store (0 before it is stored).
+    /// Its id in the store (0 before it is stored): never shown, games are
+    /// numbered in order.
     pub id: i64,
+    /// Its public id, in every address and answer: random, so that games
+    /// cannot be found by trying names (empty before it is stored: see
+    /// [`WebGame::give_keys`]).
+    pub public_id: String,
+    /// The key of a private online game's invitation: without it in the
+    /// link, a stranger cannot take the free seat (None for other games).
+    pub invite: Option<String>,
     /// When it was created (milliseconds since 1970).
     pub created_ms: i64,
     /// Who plays.
@@ -250,6 +260,8 @@ impl WebGame {
     pub fn new(mode: Mode, game: Game, now: i64, seed: u64) -> WebGame {
         WebGame {
             id: 0,
+            public_id: String::new(),
+            invite: None,
             created_ms: now,
             mode,
             seats: [None, None],
@@ -308,6 +320,25 @@ impl WebGame {
             winner: o.winner,
             loser_by: None,
         })
+    }
+
+    /// Gives a new game its public id and, when it is a private online
+    /// game, its invitation's key (both from the system's randomness), if
+    /// it has none yet. Stores call it before writing a new game.
+    ///
+    /// # Errors
+    ///
+    /// When the system gives no random bytes.
+    pub fn give_keys(&mut self) -> Result<(), Error> {
+        let no_randomness =
+            |e: getrandom::Error| Error::internal(format!("no random bytes from the system: {e}"));
+        if self.public_id.is_empty() {
+            self.public_id = crate::secret::new_game_id().map_err(no_randomness)?;
+        }
+        if self.mode == Mode::Online && !self.public && self.invite.is_none() {
+            self.invite = Some(crate::secret::new_invite_key().map_err(no_randomness)?);
+        }
+        Ok(())
     }
 
     /// Whether the game waits for its second player (online).
@@ -699,14 +730,17 @@ impl WebGame {
     // ------------------------------------------------------------ online --
 
     /// `seat` takes the free side of an online game that waits for its
-    /// second player; the game begins at `now` (each side's clock at its
-    /// first move). Returns the side taken.
+    /// second player, with `key`, the key of the invitation link it came
+    /// by (a public challenge needs none); the game begins at `now` (each
+    /// side's clock at its first move). Returns the side taken.
     ///
     /// # Errors
     ///
     /// `seat_taken` when no seat is free; `already_seated` when the player
-    /// holds the other seat.
-    pub fn sit(&mut self, seat: Seat, now: i64) -> Result<Side, Error> {
+    /// holds the other seat; `invite_key` (forbidden) when a private game's
+    /// free seat is asked without its invitation's key (`missing`) or with
+    /// another (`wrong`).
+    pub fn sit(&mut self, seat: Seat, key: Option<&str>, now: i64) -> Result<Side, Error> {
         if self.mode != Mode::Online || self.end().is_some() {
             return Err(Error::conflict(
                 "seat_taken",
@@ -719,6 +753,21 @@ impl WebGame {
                 "already_seated",
                 "you already play in this game",
             ));
+        }
+        if let (false, Some(invite)) = (self.public, &self.invite) {
+            let refused = |reason| {
+                Err(Error::forbidden(
+                    "invite_key",
+                    "this game is played by invitation: its free seat is taken with the whole \
+                     invitation link (ask its maker for it)",
+                )
+                .because(reason))
+            };
+            match key {
+                None => return refused("missing"),
+                Some(k) if !crate::secret::same_secret(k, invite) => return refused("wrong"),
+                Some(_) => {}
+            }
         }
         let Some(side) = Side::BOTH
             .into_iter()
@@ -1166,9 +1215,15 @@ mod tests {
             g.play(letter('F'), 0).unwrap_err().code,
             "waiting_for_opponent"
         );
-        assert_eq!(g.sit(player("ama"), 5).unwrap_err().code, "already_seated");
-        assert_eq!(g.sit(player("kofi"), 5).unwrap(), Side::North);
-        assert_eq!(g.sit(player("yaw"), 6).unwrap_err().code, "seat_taken");
+        assert_eq!(
+            g.sit(player("ama"), None, 5).unwrap_err().code,
+            "already_seated"
+        );
+        assert_eq!(g.sit(player("kofi"), None, 5).unwrap(), Side::North);
+        assert_eq!(
+            g.sit(player("yaw"), None, 6).unwrap_err().code,
+            "seat_taken"
+        );
         let ama = PlayerId("ama".into());
         let kofi = PlayerId("kofi".into());
         assert_eq!(g.sides_of(Some(&ama)), vec![Side::South]);
@@ -1179,6 +1234,37 @@ mod tests {
             g.check_side(Some(&kofi), Side::South).unwrap_err().kind,
             crate::error::Kind::Forbidden
         );
+    }
+
+    #[test]
+    fn a_private_games_free_seat_needs_its_invitations_key() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats[0] = Some(player("ama"));
+        g.give_keys().unwrap();
+        let key = g
+            .invite
+            .clone()
+            .expect("a private game has an invitation key");
+        assert_eq!(g.public_id.len(), crate::secret::GAME_ID_CHARS);
+        for (given, reason) in [
+            (None, "missing"),
+            (Some("x"), "wrong"),
+            (Some(&key[1..]), "wrong"),
+        ] {
+            let e = g.clone().sit(player("yaw"), given, 5).unwrap_err();
+            assert_eq!(
+                (e.code, e.reason, e.kind),
+                ("invite_key", Some(reason), crate::error::Kind::Forbidden)
+            );
+        }
+        assert_eq!(g.sit(player("kofi"), Some(&key), 5).unwrap(), Side::North);
+        // A public challenge is anyone's: it has no key.
+        let mut open = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        open.public = true;
+        open.seats[0] = Some(player("ama"));
+        open.give_keys().unwrap();
+        assert_eq!(open.invite, None);
+        assert_eq!(open.sit(player("yaw"), None, 5).unwrap(), Side::North);
     }
 
     #[test]
@@ -1326,7 +1412,7 @@ mod tests {
             remaining_ms: [30_000; 2],
         });
         g.seats[0] = Some(player("ama"));
-        g.sit(player("kofi"), 1_000).unwrap();
+        g.sit(player("kofi"), None, 1_000).unwrap();
         // South thinks 25 s over the first move: nothing is charged, no
         // flag is armed, nothing falls.
         assert!(!g.clock_running());

@@ -1,6 +1,7 @@
 //! Secrets the server hands out (a player's cookie, a hand-over link) and
 //! what it keeps of them: their SHA-256 only, so a stolen games file gives
-//! no one a seat.
+//! no one a seat. Also the names that must not be guessed: a game's public
+//! id and the key of its invitation.
 
 use sha2::{Digest, Sha256};
 
@@ -47,4 +48,109 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], getrandom::Error> {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes)?;
     Ok(bytes)
+}
+
+/// The letters of public ids and invitation keys: base62, safe in a URL.
+const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// Characters of a game's public id: 62^10, about 8 * 10^17 names.
+pub const GAME_ID_CHARS: usize = 10;
+/// Characters of an invitation's key: 62^22, about 2^131.
+pub const INVITE_CHARS: usize = 22;
+
+/// `n` characters of base62 from the system's randomness (each from a
+/// byte below 248, so every letter is equally likely).
+fn base62(n: usize) -> Result<String, getrandom::Error> {
+    let mut out = String::with_capacity(n);
+    let mut bytes = [0u8; 32];
+    while out.len() < n {
+        getrandom::fill(&mut bytes)?;
+        for &b in &bytes {
+            if b < 248 && out.len() < n {
+                out.push(char::from(BASE62[usize::from(b % 62)]));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A new public id for a game: ten characters of base62 from the system's
+/// randomness, with at least one letter (so it is never read as the number
+/// of an old link).
+///
+/// # Errors
+///
+/// When the system gives no random bytes.
+pub fn new_game_id() -> Result<String, getrandom::Error> {
+    loop {
+        let id = base62(GAME_ID_CHARS)?;
+        if !is_numbered(&id) {
+            return Ok(id);
+        }
+    }
+}
+
+/// A new key for an invitation link (the secret without which a stranger
+/// cannot take a private game's free seat).
+///
+/// # Errors
+///
+/// When the system gives no random bytes.
+pub fn new_invite_key() -> Result<String, getrandom::Error> {
+    base62(INVITE_CHARS)
+}
+
+/// Whether `text` is the shape of a game's public id: 1 to 32 ASCII
+/// letters and digits (the ids of games stored before public ids, given in
+/// the migration, are longer than new ones).
+pub fn is_game_id(text: &str) -> bool {
+    (1..=32).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Whether `text` is an old link's number (digits only): games were once
+/// named by their number in the store.
+pub fn is_numbered(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether two secrets are equal, in a time that does not tell how much
+/// of them matched.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_ids_are_base62_of_ten_and_never_a_number() {
+        let ids: Vec<String> = (0..2000).map(|_| new_game_id().unwrap()).collect();
+        for id in &ids {
+            assert_eq!(id.len(), GAME_ID_CHARS);
+            assert!(is_game_id(id), "{id}");
+            assert!(!is_numbered(id), "{id}");
+        }
+        let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len());
+        // Every letter of the alphabet comes up (a biased draw would miss
+        // some in 20,000 characters only by a tiny chance).
+        let seen: std::collections::HashSet<char> = ids.iter().flat_map(|i| i.chars()).collect();
+        assert_eq!(seen.len(), 62);
+    }
+
+    #[test]
+    fn invite_keys_are_long_and_compared_whole() {
+        let key = new_invite_key().unwrap();
+        assert_eq!(key.len(), INVITE_CHARS);
+        assert!(same_secret(&key, &key.clone()));
+        assert!(!same_secret(&key, &key[1..]));
+        let mut other = key.clone().into_bytes();
+        other[21] = if other[21] == b'a' { b'b' } else { b'a' };
+        assert!(!same_secret(&key, std::str::from_utf8(&other).unwrap()));
+    }
 }

@@ -156,8 +156,8 @@ pub struct SeatView {
 /// What changes with each move: everything but the list of moves.
 #[derive(Clone, Debug, Serialize)]
 pub struct Head {
-    /// The game's id.
-    pub id: i64,
+    /// The game's public id.
+    pub id: String,
     /// The position.
     #[serde(flatten)]
     pub position: BoardView,
@@ -256,8 +256,8 @@ pub struct OffersView {
     pub takeback: Option<char>,
     /// The side offering a rematch.
     pub rematch: Option<char>,
-    /// The rematch game.
-    pub rematch_id: Option<i64>,
+    /// The rematch game's public id.
+    pub rematch_id: Option<String>,
     /// The side whose takeback request was just declined.
     pub takeback_declined: Option<char>,
     /// The side whose rematch offer was declined.
@@ -335,7 +335,7 @@ impl WebGame {
             Vec::new()
         };
         Head {
-            id: self.id,
+            id: self.public_id.clone(),
             position: BoardView::of(&position),
             legal,
             can_undo: self.can_undo(),
@@ -361,7 +361,7 @@ impl WebGame {
             offers: OffersView {
                 takeback: self.offers.takeback.map(Side::letter),
                 rematch: self.offers.rematch.map(Side::letter),
-                rematch_id: self.offers.rematch_id,
+                rematch_id: self.offers.rematch_public_id.clone(),
                 takeback_declined: self.offers.takeback_declined.map(Side::letter),
                 rematch_declined: self.offers.rematch_declined.map(Side::letter),
                 draw: self.offers.draw.map(Side::letter),

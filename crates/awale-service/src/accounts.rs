@@ -430,7 +430,10 @@ impl Accounts {
     fn take_login(&self, key: &str, client: Option<IpAddr>) -> Result<(), Error> {
         let now = now_ms();
         self.login_clients.take(&client, 1, now)?;
-        self.logins.take(&key.to_string(), 1, now)
+        // A name longer than any username is kept short: a flood of long
+        // made-up names does not fill the memory with their buckets.
+        let key: String = key.chars().take(USERNAME_CHARS.1 + 1).collect();
+        self.logins.take(&key, 1, now)
     }
 
     fn new_session(&self) -> Result<(String, String, i64), Error> {

@@ -95,8 +95,8 @@ impl From<awale_engine::Score> for Score {
 /// line is not sent: in a game, it would be a free hint.
 #[derive(Clone, Debug, Serialize)]
 pub struct Thinking {
-    /// The game.
-    pub game: i64,
+    /// The game's public id.
+    pub game: String,
     /// Depth reached.
     pub depth: u32,
     /// Positions searched.

@@ -65,6 +65,8 @@ pub struct Games {
     store: Arc<dyn GameStore>,
     hub: Arc<Hub>,
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
+    /// The store's ids of the public ids asked lately (see [`Games::find`]).
+    public_ids: Mutex<HashMap<String, i64>>,
     lobby_changed: AtomicBool,
     /// How long a waiting game's maker may be away (ms): see
     /// [`Games::set_challenge_grace`].
@@ -109,6 +111,7 @@ impl Games {
             store,
             hub,
             entries: Mutex::new(HashMap::new()),
+            public_ids: Mutex::new(HashMap::new()),
             lobby_changed: AtomicBool::new(true),
             challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
@@ -282,9 +285,73 @@ impl Games {
             kept
         });
         let gone = before - entries.len();
+        lock(&self.public_ids).retain(|_, id| entries.contains_key(id));
         if gone > 0 {
             tracing::debug!(games = gone, "idle games left memory");
         }
+    }
+
+    /// The store's id of the game an address names by `text`: its public
+    /// id, or, for the links made before games had one, its number in the
+    /// store, which opens the game for its own players only (`viewer`
+    /// holds a seat): numbers are easy to guess.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_game` (not found) for any other text, a public id of no
+    /// game, or a number of a game the viewer does not play (the reason
+    /// `numbered` then: the page asks for the game's new link); a storage
+    /// failure.
+    pub async fn find(
+        self: &Arc<Self>,
+        text: &str,
+        viewer: Option<&crate::game::PlayerId>,
+    ) -> Result<i64, Error> {
+        let not_found = || {
+            Error::new(
+                Kind::NotFound,
+                "no_such_game",
+                format!("no game with id `{}`", crate::error::shown(text)),
+            )
+        };
+        if crate::secret::is_numbered(text) {
+            let numbered = || {
+                Error::new(
+                    Kind::NotFound,
+                    "no_such_game",
+                    "games are no longer found by number: ask a player of the game for its link",
+                )
+                .because("numbered")
+            };
+            let id = text.parse::<i64>().ok().filter(|&id| id > 0);
+            let Some(id) = id else { return Err(numbered()) };
+            // From the store, not into memory: strangers walking numbers
+            // load nothing for long.
+            let seated = match self.store.load(id).await? {
+                Some(game) => viewer
+                    .is_some_and(|v| game.seats.iter().flatten().any(|seat| seat.player == *v)),
+                None => false,
+            };
+            return if seated { Ok(id) } else { Err(numbered()) };
+        }
+        if !crate::secret::is_game_id(text) {
+            return Err(not_found());
+        }
+        if let Some(&id) = lock(&self.public_ids).get(text) {
+            return Ok(id);
+        }
+        let id = self
+            .store
+            .find(text.to_string())
+            .await?
+            .ok_or_else(not_found)?;
+        let mut known = lock(&self.public_ids);
+        // Bounded between sweeps, whatever is asked.
+        if known.len() >= 100_000 {
+            known.clear();
+        }
+        known.insert(text.to_string(), id);
+        Ok(id)
     }
 
     /// Game `id` as it is now; its flag falls first if its time ran out.
@@ -708,6 +775,7 @@ impl Games {
         budget: Duration,
     ) -> Result<(), Error> {
         let id = game.id;
+        let public_id = game.public_id.clone();
         let plies = game.game.plies().len();
         let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let clock = match (game.clock, game.time_left(now_ms())) {
@@ -724,6 +792,7 @@ impl Games {
         let chosen = loop {
             let hub = Arc::clone(&self.hub);
             let search = game.game.clone();
+            let public_id = public_id.clone();
             let asked = computer
                 .run(None, Priority::Game, move |computer| {
                     let stop = AtomicBool::new(false);
@@ -739,7 +808,7 @@ impl Games {
                                 id,
                                 "thinking",
                                 Thinking {
-                                    game: id,
+                                    game: public_id.clone(),
                                     depth,
                                     nodes,
                                 },

@@ -12,6 +12,7 @@ pub mod games;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
+pub mod players;
 pub mod pools;
 pub mod records;
 pub mod round;

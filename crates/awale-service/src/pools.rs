@@ -267,6 +267,16 @@ impl Matchmaker {
         made
     }
 
+    /// Puts `seeker` back in `pool`, waiting since `since_ms` (a pairing
+    /// that could not be made).
+    pub fn put_back(&mut self, pool: Pool, seeker: Seeker, since_ms: i64) {
+        self.cancel(&seeker.player);
+        self.waiting
+            .entry(pool)
+            .or_default()
+            .push(Waiting { seeker, since_ms });
+    }
+
     /// `player` stops seeking (in whichever pool). Whether they were.
     pub fn cancel(&mut self, player: &PlayerId) -> bool {
         let mut found = false;
@@ -351,6 +361,11 @@ struct Seeking {
 /// pairing, and the news each seeker waits for.
 pub struct Pools {
     games: Arc<Games>,
+    /// Asked whether two accounts block each other before their game is
+    /// made (none: nobody blocks).
+    accounts: Option<Arc<dyn crate::store::AccountStore>>,
+    /// Pairs found blocking each other: never proposed again.
+    avoid: Arc<Mutex<std::collections::HashSet<(PlayerId, PlayerId)>>>,
     matchmaker: Mutex<Matchmaker>,
     seekers: Mutex<HashMap<PlayerId, Seeking>>,
     /// Each player's sides in their recent pool games (+1 South, -1 North),
@@ -362,8 +377,26 @@ impl Pools {
     /// The pools of `games`, never pairing two players `blocked` says may
     /// not meet.
     pub fn new(games: Arc<Games>, blocked: Blocked) -> Arc<Pools> {
+        Pools::with_accounts(games, blocked, None)
+    }
+
+    /// The same, where `accounts` says which accounts block each other
+    /// (asked when a pairing is found; a blocked pair is put back and
+    /// never proposed again).
+    pub fn with_accounts(
+        games: Arc<Games>,
+        blocked: Blocked,
+        accounts: Option<Arc<dyn crate::store::AccountStore>>,
+    ) -> Arc<Pools> {
+        let avoid: Arc<Mutex<std::collections::HashSet<(PlayerId, PlayerId)>>> = Arc::default();
+        let known = Arc::clone(&avoid);
+        let blocked: Blocked = Arc::new(move |a: &PlayerId, b: &PlayerId| {
+            blocked(a, b) || lock(&known).contains(&(a.clone(), b.clone()))
+        });
         Arc::new(Pools {
             games,
+            accounts,
+            avoid,
             matchmaker: Mutex::new(Matchmaker::new(blocked)),
             seekers: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
@@ -470,6 +503,23 @@ impl Pools {
     /// cannot be made puts both back to seeking.
     async fn start_game(&self, pairing: Pairing) {
         let now = now_ms();
+        if let (Some(accounts), true) = (&self.accounts, pairing.south.account) {
+            let (a, b) = (pairing.south.player.clone(), pairing.north.player.clone());
+            let blocked = accounts.blocks(a.clone(), b.clone()).await;
+            if !matches!(blocked, Ok(false)) {
+                // Blocked: never again; the check failed: try again later.
+                if matches!(blocked, Ok(true)) {
+                    let mut avoid = lock(&self.avoid);
+                    avoid.insert((a.clone(), b.clone()));
+                    avoid.insert((b, a));
+                }
+                let mut matchmaker = lock(&self.matchmaker);
+                let [south_waited, north_waited] = pairing.waited_ms;
+                matchmaker.put_back(pairing.pool, pairing.south, now - south_waited);
+                matchmaker.put_back(pairing.pool, pairing.north, now - north_waited);
+                return;
+            }
+        }
         let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now, random_seed());
         game.clock = Some(pairing.pool.clock());
         game.seats = [

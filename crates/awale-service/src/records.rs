@@ -34,7 +34,7 @@ pub fn export(game: &WebGame) -> String {
     };
     let (south, north) = (name(Side::South), name(Side::North));
     let date = awale_core::record_date(game.created_ms.div_euclid(1000));
-    let id = game.id.to_string();
+    let id = game.public_id.clone();
     let mut record = Record::from_game(
         &game.game,
         &[

@@ -177,6 +177,7 @@ impl Games {
                 }
                 g.offers.rematch = None;
                 g.offers.rematch_id = Some(next.id);
+                g.offers.rematch_public_id = Some(next.public_id.clone());
                 Ok(())
             })
             .await;

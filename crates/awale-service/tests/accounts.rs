@@ -518,6 +518,7 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
                 side: Some('N'),
                 name: "Kofi".into(),
                 text: "rude words".into(),
+                guest: None,
             },
         )
         .await
@@ -605,4 +606,47 @@ async fn a_flood_of_log_ins_waits_in_a_bounded_queue_then_is_told_to_wait() {
     }
     assert!(busy > 0, "200 log-ins at once all waited");
     assert!(busy < 200 - awale_service::accounts::MAX_WAITING_HASHES);
+}
+
+fn code<T>(r: Result<T, awale_service::Error>) -> &'static str {
+    match r {
+        Ok(_) => "ok",
+        Err(e) => e.code,
+    }
+}
+
+#[tokio::test]
+async fn hostile_names_codes_and_passwords_are_refused_with_codes() {
+    let w = world();
+    let long = "x".repeat(10_000);
+    assert_eq!(
+        code(w.accounts.log_in(&long, PASSWORD, ip(1)).await),
+        "bad_login"
+    );
+    assert_eq!(
+        code(w.accounts.log_in("ama", &long, ip(1)).await),
+        "bad_login"
+    );
+    assert_eq!(
+        code(w.accounts.sign_up(&long, PASSWORD, None, ip(1)).await),
+        "bad_username"
+    );
+    assert_eq!(
+        code(w.accounts.sign_up("Ama\u{0}x", PASSWORD, None, ip(1)).await),
+        "bad_username"
+    );
+    let e = w
+        .accounts
+        .sign_up("Ama", &long, None, ip(1))
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.reason), ("weak_password", Some("long")));
+    assert_eq!(
+        code(
+            w.accounts
+                .reset_password(&long, &long, PASSWORD, ip(2))
+                .await
+        ),
+        "bad_recovery_code"
+    );
 }

@@ -111,6 +111,9 @@ pub trait GameStore: Send + Sync {
     /// Game `id`, or None when there is none.
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>>;
 
+    /// The id of the game whose public id is `public_id`, or None.
+    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>>;
+
     /// The games `player` plays in (and those made without a player),
     /// newest first, `limit` at most, from `before` (a [`Page::next`]).
     fn list(
@@ -204,6 +207,10 @@ impl GameStore for Store {
 
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
         Box::pin(Store::load(self, id))
+    }
+
+    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
+        Box::pin(Store::find(self, public_id))
     }
 
     fn list(

@@ -37,7 +37,7 @@ pub use interface::{GameStore, Notice, StoreFuture};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
 pub use ratings::RatingStore;
 pub use rows::parse_cursor;
-use rows::{insert_game, list_games, load_game, side_from_text, write_state};
+use rows::{find_game, insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
 
 /// A storage failure, or a stored game that no longer replays.
@@ -115,8 +115,12 @@ impl From<rusqlite::Error> for StoreError {
 /// One line of the list of games.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
-    /// The game's id.
+    /// The game's id in the store (not shown).
+    #[serde(skip)]
     pub id: i64,
+    /// The game's public id.
+    #[serde(rename = "id")]
+    pub public_id: String,
     /// When it was created (milliseconds since 1970).
     pub created_ms: i64,
     /// When it last changed.
@@ -178,8 +182,12 @@ pub struct Page {
 /// An online game as the lobby lists it.
 #[derive(Clone, Debug, Serialize)]
 pub struct LobbyGame {
-    /// The game's id.
+    /// The game's id in the store (not shown).
+    #[serde(skip)]
     pub id: i64,
+    /// The game's public id.
+    #[serde(rename = "id")]
+    pub public_id: String,
     /// The rules.
     #[serde(flatten)]
     pub rules: StoredRules,
@@ -207,10 +215,13 @@ pub struct ChatLine {
     pub at_ms: i64,
     /// The sender's side, for a player; None for a spectator.
     pub side: Option<char>,
-    /// The sender's nickname.
+    /// The sender's nickname (empty for a guest without one).
     pub name: String,
     /// The text, as typed (shown as text, never as HTML).
     pub text: String,
+    /// The guest number of a sender without a nickname, which the page
+    /// words in its language ("Invité 4821", "Guest 4821").
+    pub guest: Option<u32>,
 }
 
 type Finish = Box<dyn FnOnce(bool) + Send>;
@@ -523,6 +534,15 @@ impl Store {
         self.read(move |conn| load_game(conn, id)).await
     }
 
+    /// The store's id of the game whose public id is `public_id`, or None.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn find(&self, public_id: String) -> Result<Option<i64>, StoreError> {
+        self.read(move |conn| find_game(conn, &public_id)).await
+    }
+
     /// The games `player` plays in (none without a player), newest first, `limit` at most, from `before` (a [`Page::next`]).
     ///
     /// # Errors
@@ -586,7 +606,7 @@ impl Store {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start
+                        start, public_id
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
@@ -601,6 +621,7 @@ impl Store {
                 Ok((
                     LobbyGame {
                         id: r.get(0)?,
+                        public_id: r.get(11)?,
                         rules: r.get(1)?,
                         clock,
                         names: [r.get(4)?, r.get(5)?],
@@ -750,15 +771,16 @@ impl Store {
     pub async fn add_chat(&self, game: i64, mut line: ChatLine) -> Result<ChatLine, StoreError> {
         self.write(move |conn| {
             conn.execute(
-                "INSERT INTO chat (game_id, room, at_ms, side, name, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     game,
                     line.room,
                     line.at_ms,
                     line.side.map(String::from),
                     line.name,
-                    line.text
+                    line.text,
+                    line.guest
                 ],
             )?;
             line.id = conn.last_insert_rowid();
@@ -780,7 +802,7 @@ impl Store {
     pub async fn chat(&self, id: i64, limit: usize) -> Result<Vec<ChatLine>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
-                "SELECT id, room, at_ms, side, name, text FROM chat WHERE game_id = ?1
+                "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = ?1
                  ORDER BY id DESC LIMIT ?2",
             )?;
             let rows = stmt.query_map(params![id, limit as i64], |r| {
@@ -797,6 +819,7 @@ impl Store {
                     side: side.and_then(|s| side_from_text(&s)).map(Side::letter),
                     name: r.get(4)?,
                     text: r.get(5)?,
+                    guest: r.get(6)?,
                 })
             })?;
             let mut lines = rows.collect::<Result<Vec<_>, _>>()?;
@@ -1095,7 +1118,8 @@ mod tests {
             let version: i32 = conn
                 .query_row("PRAGMA user_version", [], |r| r.get(0))
                 .unwrap();
-            assert_eq!(version, 4);
+            // Every later version too (5: ratings).
+            assert_eq!(i64::from(version), schema::migrations().len() as i64);
         });
     }
 }

@@ -52,6 +52,72 @@ pub struct RatingPoint {
     pub game: i64,
 }
 
+/// Which of a player's finished games to list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Rated only (true) or casual only (false).
+    pub rated: Option<bool>,
+    /// Of this speed only.
+    pub speed: Option<Speed>,
+    /// `win`, `draw` or `loss` only, from the player's side.
+    pub result: Option<Outcome>,
+    /// Against this player only.
+    pub opponent: Option<PlayerId>,
+}
+
+/// A game's result from one player's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+impl Outcome {
+    /// `win`, `draw`, `loss`.
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        match name {
+            "win" => Some(Outcome::Win),
+            "draw" => Some(Outcome::Draw),
+            "loss" => Some(Outcome::Loss),
+            _ => None,
+        }
+    }
+}
+
+/// One finished online game in a player's list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayedGame {
+    /// The game.
+    pub id: i64,
+    /// When it ended.
+    pub updated_ms: i64,
+    /// The player's side, `S` or `N`.
+    pub side: char,
+    /// The nicknames (South, North).
+    pub names: [Option<String>; 2],
+    /// The opponent's username, when they play with an account.
+    pub opponent: Option<String>,
+    /// Its result from the player's side.
+    pub outcome: Outcome,
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Its speed.
+    pub speed: Option<String>,
+    /// Moves played.
+    pub plies: i64,
+    /// The player's rating change, when rated.
+    pub change: Option<i64>,
+}
+
 /// Who may appear on a leaderboard: at least `min_games` rated games in
 /// the speed within the last `weeks` weeks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +167,16 @@ pub trait RatingStore: Send + Sync {
 
     /// `player`'s wins, draws and losses.
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results>;
+
+    /// `player`'s finished online games under `filter`, newest first,
+    /// `limit` at most, before `before` (the last one's `(updated_ms, id)`).
+    fn played_games(
+        &self,
+        player: PlayerId,
+        filter: GameFilter,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<PlayedGame>>;
 
     /// The best `limit` players of `speed` under `rule` at `now`, best
     /// first; only open accounts.
@@ -366,6 +442,96 @@ impl Store {
         .await
     }
 
+    /// See [`RatingStore::played_games`].
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn played_games(
+        &self,
+        player: PlayerId,
+        filter: GameFilter,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> Result<Vec<PlayedGame>, StoreError> {
+        self.read(move |conn| {
+            let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+            // The player's side and result are worked out once, in a
+            // subquery, so the filters read as the page names them.
+            let mut sql = String::from(
+                "SELECT * FROM (
+                   SELECT g.id, g.updated_ms,
+                     CASE WHEN g.south_player = ?1 THEN 'S' ELSE 'N' END AS side,
+                     g.south_name, g.north_name,
+                     (SELECT a.username FROM accounts a WHERE a.player =
+                        CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
+                        AND a.deleted_ms IS NULL) AS opponent,
+                     CASE WHEN g.result = '1/2-1/2' THEN 'draw'
+                          WHEN (g.result = '1-0') = (g.south_player = ?1) THEN 'win'
+                          ELSE 'loss' END AS outcome,
+                     g.result, g.reason, g.rated, g.speed, g.plies,
+                     (SELECT ROUND(c.rating_after) - ROUND(c.rating_before) FROM rating_changes c
+                        WHERE c.game_id = g.id AND c.player = ?1) AS change,
+                     CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
+                        AS opponent_player
+                   FROM games g
+                   WHERE (g.south_player = ?1 OR g.north_player = ?1) AND g.mode = 'online'
+                     AND g.result <> '*'
+                     AND (g.updated_ms < ?2 OR (g.updated_ms = ?2 AND g.id < ?3)))
+                 WHERE 1",
+            );
+            let mut values: Vec<rusqlite::types::Value> =
+                vec![player.0.clone().into(), t.into(), i.into()];
+            let mut add = |clause: &str, value: rusqlite::types::Value| {
+                values.push(value);
+                sql.push_str(&format!(" AND {clause} ?{}", values.len()));
+            };
+            if let Some(rated) = filter.rated {
+                add("rated =", i64::from(rated).into());
+            }
+            if let Some(speed) = filter.speed {
+                add("speed =", speed.name().to_string().into());
+            }
+            if let Some(outcome) = filter.result {
+                let name = match outcome {
+                    Outcome::Win => "win",
+                    Outcome::Draw => "draw",
+                    Outcome::Loss => "loss",
+                };
+                add("outcome =", name.to_string().into());
+            }
+            if let Some(opponent) = filter.opponent {
+                add("opponent_player =", opponent.0.into());
+            }
+            values.push((limit as i64).into());
+            sql.push_str(&format!(
+                " ORDER BY updated_ms DESC, id DESC LIMIT ?{}",
+                values.len()
+            ));
+            let mut stmt = conn.prepare(&sql)?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
+                let side: String = r.get(2)?;
+                let outcome: String = r.get(6)?;
+                Ok(PlayedGame {
+                    id: r.get(0)?,
+                    updated_ms: r.get(1)?,
+                    side: if side == "S" { 'S' } else { 'N' },
+                    names: [r.get(3)?, r.get(4)?],
+                    opponent: r.get(5)?,
+                    outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
+                    result: r.get(7)?,
+                    reason: r.get(8)?,
+                    rated: r.get(9)?,
+                    speed: r.get(10)?,
+                    plies: r.get(11)?,
+                    change: r.get::<_, Option<f64>>(12)?.map(|c| c as i64),
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+
     /// See [`RatingStore::leaderboard`].
     ///
     /// # Errors
@@ -449,6 +615,16 @@ impl RatingStore for Store {
 
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
         Box::pin(Store::results(self, player))
+    }
+
+    fn played_games(
+        &self,
+        player: PlayerId,
+        filter: GameFilter,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<PlayedGame>> {
+        Box::pin(Store::played_games(self, player, filter, before, limit))
     }
 
     fn leaderboard(

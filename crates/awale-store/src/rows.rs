@@ -45,9 +45,12 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
         Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
         Mode::Humans | Mode::Online => (None, None),
     };
+    game.give_keys()
+        .map_err(|e| StoreError::Backend(e.message.into()))?;
     conn.execute(
-        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
+                            public_id, invite, speed)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -57,6 +60,9 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             level,
             game.seed as i64,
             game.rated,
+            game.public_id,
+            game.invite,
+            (game.mode == Mode::Online).then(|| game.speed().name()),
         ],
     )?;
     game.id = conn.last_insert_rowid();
@@ -204,7 +210,8 @@ pub(super) fn write_state(
 pub(crate) const GAME_COLUMNS: &str =
     "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
-    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw";
+    south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw,
+    public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id)";
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
@@ -231,6 +238,9 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 rematch_id: r.get(22)?,
                 rated: r.get(23)?,
                 draw: r.get(24)?,
+                public_id: r.get(25)?,
+                invite: r.get(26)?,
+                rematch_public_id: r.get(27)?,
                 revision: 0,
             })
         })
@@ -326,8 +336,13 @@ pub(crate) fn rebuild(
         })
     });
     let optional_side = |t: Option<String>| t.as_deref().map(side).transpose();
+    let public_id = row
+        .public_id
+        .ok_or_else(|| corrupt("no public id".to_string()))?;
     Ok(WebGame {
         id,
+        public_id,
+        invite: row.invite,
         created_ms: row.created_ms,
         mode,
         seats,
@@ -340,6 +355,7 @@ pub(crate) fn rebuild(
             takeback: optional_side(row.takeback)?,
             rematch: optional_side(row.rematch)?,
             rematch_id: row.rematch_id,
+            rematch_public_id: row.rematch_public_id,
             draw: optional_side(row.draw)?,
             // Declines are news of the moment, not stored.
             ..Offers::default()
@@ -374,13 +390,17 @@ pub(crate) struct Row {
     pub(crate) rematch_id: Option<i64>,
     pub(crate) rated: bool,
     pub(crate) draw: Option<String>,
+    pub(crate) public_id: Option<String>,
+    pub(crate) invite: Option<String>,
+    /// The public id of the rematch's game, if any.
+    pub(crate) rematch_public_id: Option<String>,
     /// The stored version (PostgreSQL's fencing token; 0 in SQLite).
     pub(crate) revision: i64,
 }
 
 pub(crate) const SUMMARY_COLUMNS: &str =
     "id, created_ms, updated_ms, mode, human, level, rules, plies,
-    result, reason, south_name, north_name";
+    result, reason, south_name, north_name, public_id";
 
 /// The games of `player` (by their seats), newest first: two index scans
 /// merged, so a long list of other players' games costs nothing. Nobody's
@@ -431,6 +451,7 @@ pub(super) fn list_games(
             result: r.get(8)?,
             reason: r.get(9)?,
             names: [r.get(10)?, r.get(11)?],
+            public_id: r.get(12)?,
         })
     })?;
     let mut games = rows.collect::<Result<Vec<_>, _>>()?;
@@ -447,4 +468,12 @@ pub(super) fn list_games(
 pub fn parse_cursor(text: &str) -> Option<(i64, i64)> {
     let (t, i) = text.split_once('.')?;
     Some((t.parse().ok()?, i.parse().ok()?))
+}
+
+/// The store's id of the game whose public id is `public_id`.
+pub(super) fn find_game(conn: &Connection, public_id: &str) -> Result<Option<i64>, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM games WHERE public_id = ?1")?
+        .query_row([public_id], |r| r.get(0))
+        .optional()?)
 }

@@ -19,7 +19,7 @@ const APPLICATION_ID: i32 = 0x4177_616C;
 /// version is one more line here, with its SQL file beside this one (the
 /// PostgreSQL store mirrors each); a migration once released never
 /// changes, since files out there have run it.
-fn migrations() -> Vec<M<'static>> {
+pub(crate) fn migrations() -> Vec<M<'static>> {
     vec![
         // Version 1 (awale 0.1, before the schema was versioned), where a
         // new file starts. A file of that version (recognised by its
@@ -43,6 +43,9 @@ fn migrations() -> Vec<M<'static>> {
         // with its game, each player's rating per speed, each rated game's
         // changes.
         M::up(include_str!("v5.sql")),
+        // Version 6: games' public ids (old games get one) and private
+        // invitations' keys, a chat line's guest number.
+        M::up(include_str!("v6.sql")),
     ]
 }
 

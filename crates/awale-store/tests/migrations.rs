@@ -281,3 +281,52 @@ fn a_migration_that_fails_changes_nothing_and_says_why() {
     assert_eq!(schema(&path), before, "the failed migration was undone");
     assert_eq!(marks(&path).1, 2);
 }
+
+#[tokio::test]
+async fn old_games_get_public_ids_and_private_invitations_their_keys() {
+    // Version 3's dump, with a private invitation nobody took yet and a
+    // line of a guest without a nickname (stored as `#4821` then).
+    let (_dir, path) = old_file(&[
+        include_str!("data/games-v3.sql"),
+        "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed, turn_started_ms,
+                           public, south_player, south_name)
+         VALUES (9, 1, 1, 'awale', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 'online', 5, 1, 0,
+                 'ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb', 'Ama');
+         INSERT INTO chat (game_id, room, at_ms, side, name, text)
+         VALUES (1, 'public', 2, NULL, '#4821', 'Bravo');",
+    ]);
+    let store = open(&path);
+    let mut seen = std::collections::HashSet::new();
+    for id in [1, 2, 3, 9] {
+        let game = store.load(id).await.unwrap().unwrap();
+        assert!(
+            awale_model::secret::is_game_id(&game.public_id)
+                && !awale_model::secret::is_numbered(&game.public_id),
+            "game {id}: {}",
+            game.public_id
+        );
+        assert!(seen.insert(game.public_id.clone()), "ids are distinct");
+        assert_eq!(store.find(game.public_id.clone()).await.unwrap(), Some(id));
+        // Only a private online game has an invitation's key.
+        let private = game.mode == Mode::Online && !game.public;
+        assert_eq!(game.invite.is_some(), private, "game {id}");
+    }
+    assert_eq!(store.find("1".into()).await.unwrap(), None);
+    let chat = store.chat(1, 10).await.unwrap();
+    let guest = chat.iter().find(|l| l.text == "Bravo").unwrap();
+    assert_eq!((guest.name.as_str(), guest.guest), ("", Some(4821)));
+    let ama = chat.iter().find(|l| l.text == "Bonne partie").unwrap();
+    assert_eq!((ama.name.as_str(), ama.guest), ("Ama", None));
+    // A new game gets ten characters.
+    let made = store
+        .create(vec![WebGame::new(
+            Mode::Humans,
+            awale_core::Game::new(Default::default()),
+            0,
+            1,
+        )])
+        .await
+        .unwrap();
+    assert_eq!(made[0].public_id.len(), awale_model::secret::GAME_ID_CHARS);
+    store.close();
+}

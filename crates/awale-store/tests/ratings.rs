@@ -123,3 +123,101 @@ async fn a_draw_offer_waits_across_a_reload() {
     assert_eq!(loaded.offers.draw, Some(Side::South));
     assert!(!loaded.rated && loaded.rating_changes.is_none());
 }
+
+#[tokio::test]
+async fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
+    let store = Store::in_memory().unwrap();
+    let blitz = awale_model::game::Clock {
+        initial_ms: 180_000,
+        increment_ms: 2_000,
+        remaining_ms: [180_000; 2],
+    };
+    // 1 beats 2 (rated blitz), draws 3 (casual, no clock), loses to 2
+    // (casual blitz); one game goes on.
+    let mut games = Vec::new();
+    for (opponent, rated, clock) in [
+        (2, true, Some(blitz)),
+        (3, false, None),
+        (2, false, Some(blitz)),
+        (3, false, None),
+    ] {
+        let mut g = online(rated);
+        g.seats[1].as_mut().unwrap().player = player(opponent);
+        g.clock = clock;
+        games.push(g);
+    }
+    let mut games = store.create(games).await.unwrap();
+    games[0].resign(Side::North).unwrap();
+    games[1].stop = Some(awale_model::game::Stop::Agreed);
+    games[2].resign(Side::South).unwrap();
+    for g in &games[..3] {
+        store.save(g.clone(), 0).await.unwrap();
+    }
+    store
+        .rate_game(
+            games[0].id,
+            [player(1), player(2)],
+            Speed::Blitz,
+            Some(Side::South),
+            5,
+        )
+        .await
+        .unwrap();
+    let list = |filter: awale_store::ratings::GameFilter| {
+        let store = store.clone();
+        async move {
+            store
+                .played_games(player(1), filter, None, 10)
+                .await
+                .unwrap()
+                .iter()
+                .map(|g| g.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    use awale_store::ratings::{GameFilter, Outcome};
+    let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+    assert_eq!(
+        list(GameFilter::default()).await,
+        vec![ids[2], ids[1], ids[0]]
+    );
+    let rated = GameFilter {
+        rated: Some(true),
+        ..Default::default()
+    };
+    assert_eq!(list(rated).await, vec![ids[0]]);
+    let speed = GameFilter {
+        speed: Some(Speed::Correspondence),
+        ..Default::default()
+    };
+    assert_eq!(list(speed).await, vec![ids[1]]);
+    for (outcome, id) in [
+        (Outcome::Win, ids[0]),
+        (Outcome::Draw, ids[1]),
+        (Outcome::Loss, ids[2]),
+    ] {
+        let only = GameFilter {
+            result: Some(outcome),
+            ..Default::default()
+        };
+        assert_eq!(list(only).await, vec![id], "{outcome:?}");
+    }
+    let against = GameFilter {
+        opponent: Some(player(2)),
+        ..Default::default()
+    };
+    assert_eq!(list(against).await, vec![ids[2], ids[0]]);
+    let first = store
+        .played_games(player(1), GameFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(first[2].change, Some(first[2].change.unwrap().abs()));
+    assert!(first[2].change.unwrap() > 0 && first[1].change.is_none());
+    assert_eq!(first[0].side, 'S');
+    // Seen from 2's side, the win is a loss.
+    let theirs = store
+        .played_games(player(2), GameFilter::default(), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(theirs.last().unwrap().outcome, Outcome::Loss);
+}

@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, computer, error, game, games, handoff, limiter, live, pools, records, round, store,
-    study, view,
+    accounts, computer, error, game, games, handoff, limiter, live, players, pools, rating,
+    records, round, store, study, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -102,6 +102,8 @@ pub struct Config {
     /// may be away (never connected yet, or gone: a reload, a network
     /// change) before it is withdrawn.
     pub challenge_grace: Duration,
+    /// Who appears on the leaderboards.
+    pub leaderboard: store::ratings::BoardRule,
 }
 
 impl Default for Config {
@@ -137,6 +139,7 @@ impl Default for Config {
             login_client_rate: accounts::LOGINS_PER_CLIENT,
             signup_rate: accounts::SIGNUPS_PER_CLIENT,
             challenge_grace: Duration::from_secs(20),
+            leaderboard: store::ratings::BoardRule::default(),
         }
     }
 }
@@ -153,6 +156,8 @@ struct Shared {
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
+    /// The public URL, read (its path ends with `/`): links start with it.
+    public_url: Option<url::Url>,
     creations: Limiter<Option<std::net::IpAddr>>,
     /// New players (cookies given) per client address.
     players: Limiter<Option<std::net::IpAddr>>,
@@ -164,10 +169,42 @@ struct Shared {
     handoffs: handoff::Handoffs,
     /// Quick pairing.
     pools: Arc<pools::Pools>,
+    /// Players' pages and leaderboards.
+    player_pages: Arc<players::Players>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
     study: study::Study,
+}
+
+/// Reads a public URL (`--public-url`): `http` or `https`, with a host,
+/// and neither a query nor a fragment. Links are made from it: its path is
+/// given a final `/` (`https://example.org/awale` serves at `/awale/`).
+///
+/// # Errors
+///
+/// What is wrong with it, in words.
+pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
+    let mut url = url::Url::parse(text)
+        .map_err(|e| format!("the public URL `{text}` cannot be read: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!(
+            "the public URL `{text}` must start with http:// or https://"
+        ));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(format!("the public URL `{text}` has no host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() || !url.username().is_empty() {
+        return Err(format!(
+            "the public URL `{text}` is the server's address only (no user, query or `#` part)"
+        ));
+    }
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
 }
 
 impl AppState {
@@ -202,12 +239,14 @@ impl AppState {
             config.max_searches,
             config.max_queued_searches,
         ));
+        let store = Arc::new(store);
         let games = Arc::new(
-            games::Games::new(Arc::new(store.clone()), Arc::new(live::Hub::default()))
-                .with_computer(Arc::clone(&computer), config.move_time),
+            games::Games::new(store.clone(), Arc::new(live::Hub::default()))
+                .with_computer(Arc::clone(&computer), config.move_time)
+                .with_ratings(store.clone()),
         );
         let accounts = Arc::new(
-            accounts::Accounts::new(Arc::new(store), Arc::clone(&games))?.with_limits(
+            accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(
                 config.login_rate,
                 config.login_client_rate,
                 config.signup_rate,
@@ -215,19 +254,34 @@ impl AppState {
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
-        // No blocks between guests.
-        let pools = pools::Pools::new(Arc::clone(&games), Arc::new(|_: &_, _: &_| false));
+        // Blocks are the accounts' (asked when a pairing is found).
+        let pools = pools::Pools::with_accounts(
+            Arc::clone(&games),
+            Arc::new(|_: &_, _: &_| false),
+            Some(store.clone()),
+        );
         pools.start();
+        let player_pages = Arc::new(players::Players::new(
+            store.clone(),
+            store.clone(),
+            store,
+            config.leaderboard,
+        ));
         let mut policy = config.policy.clone();
-        if let Some(url) = &config.public_url {
-            let origin = url.trim_end_matches('/').to_ascii_lowercase();
-            if let Some((scheme, rest)) = origin.split_once("://") {
-                let host = rest.split('/').next().unwrap_or("");
-                let name = host.rsplit_once(':').map_or(host, |(h, _)| h).to_string();
-                policy.allowed_hosts.push(name);
-                policy.secure_cookies |= scheme == "https";
-                policy.public_origin = Some(format!("{scheme}://{host}"));
+        let public_url = match &config.public_url {
+            Some(text) => {
+                Some(parse_public_url(text).map_err(|why| Error::invalid("bad_public_url", why))?)
             }
+            None => None,
+        };
+        if let Some(url) = &public_url {
+            if let Some(host) = url.host_str() {
+                policy
+                    .allowed_hosts
+                    .push(host.trim_matches(['[', ']']).to_string());
+            }
+            policy.secure_cookies |= url.scheme() == "https";
+            policy.public_origin = Some(url.origin().ascii_serialization());
         }
         Ok(AppState {
             shared: Arc::new(Shared {
@@ -243,8 +297,10 @@ impl AppState {
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
                 pools,
+                player_pages,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
+                public_url,
                 config,
                 study: study::Study::default(),
             }),
@@ -275,5 +331,56 @@ impl AppState {
     /// Ends the live streams (the server is stopping).
     pub fn stop(&self) {
         let _ = self.shared.stopping.send(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_public_url_is_an_http_address_and_nothing_more() {
+        let url = parse_public_url("https://Awale.Example.org:443/awale").unwrap();
+        assert_eq!(url.as_str(), "https://awale.example.org/awale/");
+        assert_eq!(
+            parse_public_url("http://10.0.0.5:8080").unwrap().as_str(),
+            "http://10.0.0.5:8080/"
+        );
+        for (bad, why) in [
+            ("awale.example.org", "cannot be read"),
+            ("ftp://awale.example.org", "http:// or https://"),
+            ("https://awale.example.org/?x=1", "no user, query"),
+            ("https://awale.example.org/#top", "no user, query"),
+            ("https://me@awale.example.org/", "no user, query"),
+            ("https://", "cannot be read"),
+        ] {
+            let said = parse_public_url(bad).unwrap_err();
+            assert!(said.contains(why), "{bad}: {said}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_public_origin_is_the_one_browsers_send() {
+        let config = Config {
+            public_url: Some("https://Awale.Example.org:443/awale".into()),
+            ..Config::default()
+        };
+        let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
+        let policy = &state.shared.policy;
+        // Browsers leave the default port out of `Origin`.
+        assert_eq!(
+            policy.public_origin.as_deref(),
+            Some("https://awale.example.org")
+        );
+        assert!(policy
+            .allowed_hosts
+            .contains(&"awale.example.org".to_string()));
+        assert!(policy.secure_cookies);
+        let bad = Config {
+            public_url: Some("awale.example.org".into()),
+            ..Config::default()
+        };
+        let refused = AppState::new(Store::in_memory().unwrap(), bad).err();
+        assert_eq!(refused.map(|e| e.code), Some("bad_public_url"));
     }
 }

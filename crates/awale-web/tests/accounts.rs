@@ -455,3 +455,60 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         (StatusCode::NOT_FOUND, Some("no_such_report"))
     );
 }
+
+#[tokio::test]
+async fn hostile_bodies_to_the_account_routes_get_clear_refusals() {
+    let app = memory_app();
+    let mut a = Browser::opened(&app).await;
+    let long = "x".repeat(10_000);
+    let bodies = [
+        json!(null),
+        json!({}),
+        json!([1, 2]),
+        json!({"username": long, "password": long}),
+        json!({"username": "\u{0}\u{202e}", "password": "\u{0}".repeat(20)}),
+        json!({"username": 12, "password": true}),
+        json!({"username": "Ama", "password": PASSWORD, "extra": 1}),
+        json!({"username": "Ama", "code": long, "password": PASSWORD}),
+        json!({"current": long, "new": long}),
+        json!({"kid": "yes"}),
+        json!({"username": long, "blocked": true}),
+        json!({"username": "Ama", "reason": long, "text": long, "game": -1}),
+        json!({"game": i64::MAX, "line": -5}),
+        json!({"username": "ama", "muted": 3}),
+    ];
+    let routes = [
+        "/api/account/signup",
+        "/api/account/login",
+        "/api/account/reset",
+        "/api/account/password",
+        "/api/account/recovery-codes",
+        "/api/account/delete",
+        "/api/account/settings",
+        "/api/account/blocks",
+        "/api/reports",
+        "/api/moderation/mute",
+        "/api/moderation/close",
+        "/api/moderation/chat-remove",
+        "/api/moderation/reports/99999999999999999999/resolve",
+        // Last: it logs out.
+        "/api/account/logout-everywhere",
+    ];
+    for signed_in in [false, true] {
+        if signed_in {
+            a.sign_up(&app, "Hostile").await;
+        }
+        for route in routes {
+            for body in &bodies {
+                let (status, answer) = a.post(&app, route, body.clone()).await;
+                assert!(
+                    status.is_client_error() || status.is_success(),
+                    "{route} {body}: {status} {answer}"
+                );
+                if status.is_client_error() {
+                    assert!(answer["error"].is_string(), "{route}: {answer}");
+                }
+            }
+        }
+    }
+}

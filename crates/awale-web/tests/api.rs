@@ -90,14 +90,14 @@ async fn on_game(
 }
 
 /// Makes a game; its id and the game.
-async fn new_game(app: &Router, body: Value) -> (i64, Value) {
+async fn new_game(app: &Router, body: Value) -> (String, Value) {
     let (status, game) = call(app, "POST", "/api/games", Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{game}");
-    (game["id"].as_i64().unwrap(), game)
+    (game["id"].as_str().unwrap().to_string(), game)
 }
 
 /// A game between two people from `position`; its id and the game.
-async fn humans_from(app: &Router, position: &str) -> (i64, Value) {
+async fn humans_from(app: &Router, position: &str) -> (String, Value) {
     new_game(app, json!({"mode": "humans", "position": position})).await
 }
 
@@ -114,7 +114,7 @@ fn plies(game: &Value) -> usize {
 
 /// Game `id` once it has `n` moves: the server plays the computer's moves
 /// by itself. Asked again until then, for at most ten seconds.
-async fn with_moves(app: &Router, id: i64, n: usize) -> Value {
+async fn with_moves(app: &Router, id: &str, n: usize) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         let (status, game) = call(app, "GET", &format!("/api/games/{id}"), None).await;
@@ -161,10 +161,10 @@ async fn new_game_options_reach_the_rules() {
 async fn moves_are_played_and_stored() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
-    let (status, game) = on_game(&app, id, "moves", Some(json!({"move": "F", "ply": 0}))).await;
+    let (status, game) = on_game(&app, &id, "moves", Some(json!({"move": "F", "ply": 0}))).await;
     assert_eq!(status, StatusCode::OK, "{game}");
     assert_eq!(game["position"], "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
-    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "f", "ply": 1}))).await;
+    let (_, game) = on_game(&app, &id, "moves", Some(json!({"move": "f", "ply": 1}))).await;
     assert_eq!(game["notation"], "1. F f");
     let (_, again) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(again["notation"], "1. F f");
@@ -315,18 +315,18 @@ async fn the_computer_answers_and_only_once() {
     let (id, game) = new_game(&app, json!({"mode": "computer", "level": 2, "human": "S"})).await;
     assert_eq!(game["computer_to_move"], false);
     // Nobody asks the server for the computer's move: that path is gone.
-    let (status, _) = on_game(&app, id, "computer", Some(json!({"ply": 0}))).await;
+    let (status, _) = on_game(&app, &id, "computer", Some(json!({"ply": 0}))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "C", "ply": 0}))).await;
+    let (_, game) = on_game(&app, &id, "moves", Some(json!({"move": "C", "ply": 0}))).await;
     // The person cannot play for the computer.
     if game["computer_to_move"] == true {
         refused(
-            on_game(&app, id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
+            on_game(&app, &id, "moves", Some(json!({"move": "a", "ply": 1}))).await,
             StatusCode::CONFLICT,
             "not_your_turn",
         );
     }
-    let game = with_moves(&app, id, 2).await;
+    let game = with_moves(&app, &id, 2).await;
     assert_eq!(game["plies"][1]["side"], "N");
     assert_eq!(game["computer_to_move"], false);
     // It answers once: the game waits for the person.
@@ -344,11 +344,11 @@ async fn the_computer_moves_first_when_the_person_plays_north() {
         0,
         "the game is made before the computer moves"
     );
-    let game = with_moves(&app, id, 1).await;
+    let game = with_moves(&app, &id, 1).await;
     assert_eq!(game["to_move"], "N");
     // Nothing of the person's to take back yet.
     refused(
-        on_game(&app, id, "undo", None).await,
+        on_game(&app, &id, "undo", None).await,
         StatusCode::CONFLICT,
         "nothing_to_undo",
     );
@@ -360,19 +360,19 @@ async fn the_computer_moves_first_when_the_person_plays_north() {
 async fn undo_takes_back_the_answer_too_and_redo_restores_both() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
-    on_game(&app, id, "moves", Some(json!({"move": "A", "ply": 0}))).await;
-    let played = with_moves(&app, id, 2).await;
-    let (status, undone) = on_game(&app, id, "undo", Some(json!({"ply": 2}))).await;
+    on_game(&app, &id, "moves", Some(json!({"move": "A", "ply": 0}))).await;
+    let played = with_moves(&app, &id, 2).await;
+    let (status, undone) = on_game(&app, &id, "undo", Some(json!({"ply": 2}))).await;
     assert_eq!(status, StatusCode::OK, "{undone}");
     assert_eq!(plies(&undone), 0);
     assert_eq!(undone["can_redo"], true);
     let (_, stored) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(plies(&stored), 0);
-    let (status, redone) = on_game(&app, id, "redo", None).await;
+    let (status, redone) = on_game(&app, &id, "redo", None).await;
     assert_eq!(status, StatusCode::OK, "{redone}");
     assert_eq!(redone["notation"], played["notation"]);
     refused(
-        on_game(&app, id, "redo", None).await,
+        on_game(&app, &id, "redo", None).await,
         StatusCode::CONFLICT,
         "nothing_to_redo",
     );
@@ -383,18 +383,18 @@ async fn a_resigned_game_is_over_for_the_resigner() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1, "human": "S"})).await;
     refused(
-        on_game(&app, id, "resign", Some(json!({"side": "N"}))).await,
+        on_game(&app, &id, "resign", Some(json!({"side": "N"}))).await,
         StatusCode::FORBIDDEN,
         "not_your_seat",
     );
-    let (status, game) = on_game(&app, id, "resign", None).await;
+    let (status, game) = on_game(&app, &id, "resign", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(game["end"]["reason"], "resignation");
     assert_eq!(game["end"]["winner"], "N");
     assert_eq!(game["end"]["stores"], json!([0, 48]));
     // Once over, nothing more: no move, no second resignation.
     for (action, body) in [("moves", Some(json!({"move": "A"}))), ("resign", None)] {
-        let answer = on_game(&app, id, action, body).await;
+        let answer = on_game(&app, &id, action, body).await;
         refused(answer, StatusCode::CONFLICT, "game_over");
     }
     let (_, list) = call(&app, "GET", "/api/games", None).await;
@@ -409,8 +409,8 @@ async fn the_last_move_ends_the_game_with_its_reason() {
     // back after that: starvation.
     let record = "[Variant \"awale\"]\n[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-20-27-S\"]\n\n*";
     let imported = import(&app, record).await;
-    let id = imported["ids"][0].as_i64().unwrap();
-    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "F"}))).await;
+    let id = imported["ids"][0].as_str().unwrap().to_string();
+    let (_, game) = on_game(&app, &id, "moves", Some(json!({"move": "F"}))).await;
     assert_eq!(game["end"]["reason"], "starvation", "{game}");
     assert_eq!(game["end"]["stores"], json!([20, 28]));
     assert_eq!(game["end"]["winner"], "N");
@@ -422,7 +422,7 @@ async fn exported_records_read_back_as_the_same_game() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     for (i, m) in ["F", "f", "A", "a", "C"].iter().enumerate() {
-        on_game(&app, id, "moves", Some(json!({"move": m, "ply": i}))).await;
+        on_game(&app, &id, "moves", Some(json!({"move": m, "ply": i}))).await;
     }
     let (status, text) =
         call_raw(&app, "GET", &format!("/api/games/{id}/record"), Vec::new()).await;
@@ -447,7 +447,7 @@ async fn a_game_lost_on_time_imports_as_lost_on_time() {
     assert_eq!(imported["game"]["end"]["reason"], "time", "{imported}");
     assert_eq!(imported["game"]["end"]["winner"], "N", "{imported}");
     assert_eq!(imported["game"]["legal"], json!([]), "{imported}");
-    let id = imported["ids"][0].as_i64().unwrap();
+    let id = imported["ids"][0].as_str().unwrap().to_string();
     let (_, text) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), Vec::new()).await;
     let text = String::from_utf8(text).unwrap();
     assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
@@ -516,9 +516,9 @@ async fn hint_and_review_score_the_moves() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     for (i, m) in ["F", "f", "A", "a"].iter().enumerate() {
-        on_game(&app, id, "moves", Some(json!({"move": m, "ply": i}))).await;
+        on_game(&app, &id, "moves", Some(json!({"move": m, "ply": i}))).await;
     }
-    let (status, hint) = on_game(&app, id, "hint", None).await;
+    let (status, hint) = on_game(&app, &id, "hint", None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     let best = hint["best"]["mv"].as_str().unwrap();
     assert!(["A", "B", "C", "D", "E", "F"].contains(&best), "{hint}");
@@ -542,7 +542,7 @@ async fn hint_and_review_score_the_moves() {
     );
     let (status, _) = call(&app, "GET", &review_url, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    on_game(&app, id, "resign", Some(json!({"side": "N"}))).await;
+    on_game(&app, &id, "resign", Some(json!({"side": "N"}))).await;
     let (status, review) = call(&app, "POST", &review_url, None).await;
     assert_eq!(status, StatusCode::OK, "{review}");
     let rows = review["plies"].as_array().unwrap();
@@ -593,12 +593,12 @@ async fn the_computers_turn_left_by_a_stopped_server_is_played_when_the_game_is_
             1_000,
             7,
         );
-        let id = store.create(vec![game]).await.unwrap()[0].id;
+        let id = store.create(vec![game]).await.unwrap()[0].public_id.clone();
         store.close();
         id
     };
     let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
-    let game = with_moves(&app, id, 1).await;
+    let game = with_moves(&app, &id, 1).await;
     assert_eq!(game["plies"][0]["side"], "S");
     assert_eq!(game["computer_to_move"], false);
 }
@@ -610,8 +610,8 @@ async fn games_survive_a_restart_of_the_server() {
     let id = {
         let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
         let (id, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
-        on_game(&app, id, "moves", Some(json!({"move": "B", "ply": 0}))).await;
-        with_moves(&app, id, 2).await;
+        on_game(&app, &id, "moves", Some(json!({"move": "B", "ply": 0}))).await;
+        with_moves(&app, &id, 2).await;
         id
     };
     let app = app(AppState::new(Store::open(&path).unwrap(), quick_config()).unwrap());
@@ -658,7 +658,7 @@ async fn the_page_and_its_files_are_served() {
 async fn live_events_start_with_the_game_state() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
-    let mut body = events(&app, id).await;
+    let mut body = events(&app, &id).await;
     let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
         .await
         .unwrap()
@@ -682,7 +682,7 @@ async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
     assert_eq!(game["clock"]["initial_ms"], 300_000);
     assert_eq!(game["clock"]["increment_ms"], 3_000);
     assert_eq!(game["clock"]["running"], "S");
-    let (_, game) = on_game(&app, id, "moves", Some(json!({"move": "F"}))).await;
+    let (_, game) = on_game(&app, &id, "moves", Some(json!({"move": "F"}))).await;
     assert_eq!(game["clock"]["running"], "N");
     let left = game["clock"]["left_ms"].as_array().unwrap();
     // South used a moment and got 3 s back.
@@ -692,7 +692,7 @@ async fn a_clock_game_shows_each_sides_time_and_refuses_takebacks() {
     );
     assert_eq!(game["can_undo"], false);
     refused(
-        on_game(&app, id, "undo", None).await,
+        on_game(&app, &id, "undo", None).await,
         StatusCode::CONFLICT,
         "clock_game",
     );
@@ -772,7 +772,7 @@ async fn next_event(body: &mut Body, name: &str, seconds: u64) -> Value {
 }
 
 /// The live events of game `id`, as a stream of server-sent events.
-async fn events(app: &Router, id: i64) -> Body {
+async fn events(app: &Router, id: &str) -> Body {
     let response = get(app, &format!("/api/games/{id}/events")).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert!(response.headers()["content-type"]
@@ -794,7 +794,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     .await;
     // The computer is to move: the server searches at once, for nobody
     // in particular; whoever watches sees it think and move.
-    let mut stream = events(&app, id).await;
+    let mut stream = events(&app, &id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["id"], id);
     let thinking = next_event(&mut stream, "thinking", 10).await;
@@ -804,10 +804,10 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     assert!(thinking.get("pv").is_none(), "{thinking}");
     let moved = next_event(&mut stream, "move", 10).await;
     assert_eq!(
-        (moved["id"].as_i64(), moved["index"].as_u64()),
-        (Some(id), Some(0))
+        (moved["id"].as_str(), moved["index"].as_u64()),
+        (Some(id.as_str()), Some(0))
     );
-    let answer = with_moves(&app, id, 1).await;
+    let answer = with_moves(&app, &id, 1).await;
     assert_eq!(answer["plies"][0], moved["ply"]);
     assert_eq!(answer["position"], moved["position"]);
 }
@@ -818,7 +818,7 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
-    let mut stream = events(&app, id).await;
+    let mut stream = events(&app, &id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["clock"]["running"], "S");
     // Six seconds later the server ends the game and says so.
@@ -1010,10 +1010,10 @@ async fn no_hints_against_the_clock_and_no_review_before_the_end() {
         "no_hint",
     );
     let (free, _) = new_game(&app, json!({"mode": "computer", "level": 1})).await;
-    let (status, _) = on_game(&app, free, "hint", None).await;
+    let (status, _) = on_game(&app, &free, "hint", None).await;
     assert_eq!(status, StatusCode::OK);
     refused(
-        on_game(&app, free, "review", None).await,
+        on_game(&app, &free, "review", None).await,
         StatusCode::FORBIDDEN,
         "game_not_over",
     );
@@ -1225,7 +1225,7 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     // Two moves, each with the next number, in the answer and the event.
     for (ply, mv) in ["F", "f"].iter().enumerate() {
         let (status, game) =
-            on_game(&app, id, "moves", Some(json!({"move": mv, "ply": ply}))).await;
+            on_game(&app, &id, "moves", Some(json!({"move": mv, "ply": ply}))).await;
         assert_eq!(status, StatusCode::OK, "{game}");
         assert_eq!(game["version"]["number"], number + 1 + ply as u64, "{game}");
         let (name, event_id, event) = live.next().await;
@@ -1247,7 +1247,10 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
         );
     }
     let (name, _, now) = back.next().await;
-    assert_eq!((name.as_str(), now["id"].as_i64()), ("clock", Some(id)));
+    assert_eq!(
+        (name.as_str(), now["id"].as_str()),
+        ("clock", Some(id.as_str()))
+    );
     // The browser coming back by itself, after the first move.
     let last = version(number + 1);
     let mut back = Events::open(&app, &uri, Some(&last)).await;
@@ -1279,4 +1282,52 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     let (status, refused) = call(&app, "GET", &format!("{uri}?since=soon"), None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
     assert_eq!(refused["error"], "bad_query");
+}
+
+#[tokio::test]
+async fn an_online_games_links_come_with_their_qr_codes() {
+    let config = Config {
+        public_url: Some("https://awale.example.org/".into()),
+        ..quick_config()
+    };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let (id, _) = new_game(&app, json!({"mode": "online", "name": "Ama"})).await;
+    let (status, links) = call(&app, "GET", &format!("/api/games/{id}/links"), None).await;
+    assert_eq!(status, StatusCode::OK, "{links}");
+    assert_eq!(
+        links["invite"],
+        format!("https://awale.example.org/?join={id}")
+    );
+    assert_eq!(
+        links["watch"],
+        format!("https://awale.example.org/?game={id}")
+    );
+    for qr in [&links["invite_qr"], &links["watch_qr"]] {
+        let svg = qr.as_str().unwrap_or_else(|| panic!("{links}"));
+        assert!(svg.contains("<svg") && svg.contains("<path"), "{svg}");
+    }
+    assert_ne!(links["invite_qr"], links["watch_qr"]);
+    let (status, handoff) = on_game(&app, id, "handoff", None).await;
+    assert_eq!(status, StatusCode::OK, "{handoff}");
+    let link = handoff["link"].as_str().unwrap();
+    assert!(
+        link.starts_with("https://awale.example.org/?continue="),
+        "{link}"
+    );
+    assert!(
+        handoff["qr"].as_str().is_some_and(|q| q.contains("<path")),
+        "{handoff}"
+    );
+    let (_, local) = new_game(&app, json!({"mode": "humans"})).await;
+    refused(
+        call(
+            &app,
+            "GET",
+            &format!("/api/games/{}/links", local["id"]),
+            None,
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "not_online",
+    );
 }

@@ -82,6 +82,21 @@ async fn visit(app: &Router) -> String {
     cookie.split(';').next().unwrap().to_string()
 }
 
+/// The key of private game `id`'s invitation, from its maker's links.
+async fn invite_key(app: &Router, maker: &str, id: &str) -> String {
+    let links = send(
+        app,
+        get(
+            &format!("/api/games/{id}/links"),
+            &[HOST, ("cookie", maker)],
+        ),
+    )
+    .await;
+    let invite = links.body["invite"].as_str().unwrap_or_default();
+    let (_, key) = invite.split_once("&k=").expect("the invitation's key");
+    key.to_string()
+}
+
 #[tokio::test]
 async fn requests_from_another_site_change_nothing() {
     let app = app(state(quick()));
@@ -91,7 +106,7 @@ async fn requests_from_another_site_change_nothing() {
     )
     .await;
     assert_eq!(ok.status, StatusCode::CREATED);
-    let id = ok.body["id"].as_i64().unwrap();
+    let id = ok.body["id"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
     let resign = format!("/api/games/{id}/resign");
     // What a hostile page sends: its own Origin, no preflight
@@ -211,7 +226,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
     )
     .await;
     assert_eq!(made.body["you"], json!(["S", "N"]));
-    let id = made.body["id"].as_i64().unwrap();
+    let id = made.body["id"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
     let forged = format!("awale_player={}", "ab".repeat(32));
     for cookie in [
@@ -337,7 +352,7 @@ async fn an_abandoned_hint_stops_its_search() {
         post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
     )
     .await;
-    let id = a.body["id"].as_i64().unwrap();
+    let id = a.body["id"].as_str().unwrap().to_string();
     let hint = format!("/api/games/{id}/hint");
     // Fifty asks, each given up after 20 ms (the hint time is 20 s).
     for _ in 0..50 {
@@ -371,14 +386,14 @@ fn from(ip: &str, mut req: Request<Body>) -> Request<Body> {
 }
 
 /// A game made by `cookie`: its id.
-async fn game_of(app: &Router, cookie: &str, body: &str) -> i64 {
+async fn game_of(app: &Router, cookie: &str, body: &str) -> String {
     let a = send(
         app,
         post("/api/games", &[JSON, HOST, ("cookie", cookie)], body),
     )
     .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
-    a.body["id"].as_i64().unwrap()
+    a.body["id"].as_str().unwrap().to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -410,12 +425,12 @@ async fn searches_given_up_while_waiting_give_their_places_back() {
     let a = send(&app, post(&hint, &[JSON, HOST, ("cookie", &me)], "")).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let id = game_of(&app, &me, r#"{"mode":"computer","human":"N","level":1}"#).await;
-    computer_answers(&app, &me, id).await;
+    computer_answers(&app, &me, &id).await;
 }
 
 /// Waits until the server has played the computer's first move in game
 /// `id` (it plays it itself), for at most ten seconds.
-async fn computer_answers(app: &Router, cookie: &str, id: i64) {
+async fn computer_answers(app: &Router, cookie: &str, id: &str) {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
         let a = send(
@@ -462,7 +477,7 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
     let other = visit(&app).await;
     let started = std::time::Instant::now();
     let id = game_of(&app, &other, r#"{"mode":"computer","human":"N","level":1}"#).await;
-    computer_answers(&app, &other, id).await;
+    computer_answers(&app, &other, &id).await;
     // Another client's hint comes next, not after the flood's 40.
     let id = game_of(&app, &other, r#"{"mode":"humans"}"#).await;
     let a = send(
@@ -619,15 +634,8 @@ async fn names_in_chat_are_the_servers_and_hide_nothing() {
     let (ama, kofi, cleo) = (visit(&app).await, visit(&app).await, visit(&app).await);
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     let join = format!("/api/games/{id}/join");
-    let a = send(
-        &app,
-        post(
-            &join,
-            &[JSON, HOST, ("cookie", &kofi)],
-            r#"{"name":"Kofi"}"#,
-        ),
-    )
-    .await;
+    let body = json!({"name": "Kofi", "key": invite_key(&app, &ama, &id).await}).to_string();
+    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], &body)).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let chat = format!("/api/games/{id}/chat");
     let said = send(
@@ -684,8 +692,8 @@ async fn limits_hold_against_made_up_cookies() {
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     let kofi = visit(&app).await;
     let join = format!("/api/games/{id}/join");
-    let body = r#"{"name":"Kofi"}"#;
-    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], body)).await;
+    let body = json!({"name": "Kofi", "key": invite_key(&app, &ama, &id).await}).to_string();
+    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], &body)).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     // Twenty cookies made up by one address: four players' worth of chat.
     let chat = format!("/api/games/{id}/chat");
@@ -861,21 +869,21 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
         assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
     }
     let lobby = send(&app, get("/api/lobby", &[HOST])).await;
-    let ids: Vec<i64> = lobby.body["challenges"]
+    let ids: Vec<String> = lobby.body["challenges"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["id"].as_i64().unwrap())
+        .map(|c| c["id"].as_str().unwrap().to_string())
         .collect();
     assert!(ids.contains(&real), "the real challenge is hidden: {ids:?}");
     // Challenges whose maker never came are withdrawn; the real one stays.
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let lobby = send(&app, get("/api/lobby", &[HOST])).await;
-    let ids: Vec<i64> = lobby.body["challenges"]
+    let ids: Vec<String> = lobby.body["challenges"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["id"].as_i64().unwrap())
+        .map(|c| c["id"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(ids, vec![real]);
     drop(events);
@@ -913,7 +921,7 @@ async fn the_smaller_findings_are_closed() {
             StatusCode::CREATED,
             "the __Host- cookie is a player's"
         );
-        a.body["id"].as_i64().unwrap()
+        a.body["id"].as_str().unwrap().to_string()
     };
     // A 10 KB move is not echoed back whole.
     let body = json!({ "move": "F".repeat(10_000) }).to_string();
@@ -927,7 +935,7 @@ async fn the_smaller_findings_are_closed() {
     // A damaged row: a plain 500, the cause only in the log.
     rusqlite::Connection::open(store.path())
         .unwrap()
-        .execute("UPDATE games SET level = 'x' WHERE id = ?1", [id])
+        .execute("UPDATE games SET level = 'x' WHERE public_id = ?1", [&id])
         .unwrap();
     for broken in [id] {
         let a = send(&app, get(&format!("/api/games/{broken}"), &[host])).await;
@@ -958,7 +966,7 @@ async fn the_smaller_findings_are_closed() {
     let computer = {
         let body = r#"{"mode":"computer","human":"N","level":1}"#;
         let a = send(&app, post("/api/games", &mine, body)).await;
-        a.body["id"].as_i64().unwrap()
+        a.body["id"].as_str().unwrap().to_string()
     };
     let stranger = format!("awale_player={}", "e".repeat(64));
     let a = send(
@@ -1084,18 +1092,32 @@ async fn a_games_file_of_the_first_version_is_migrated() {
         ],
     );
     let store = Store::open(&path).unwrap();
+    // Each old game was given a public id in the migration.
+    let public_id = |n: i64| -> String {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row("SELECT public_id FROM games WHERE id = ?1", [n], |r| {
+                r.get(0)
+            })
+            .unwrap()
+    };
+    let (one, two, three) = (public_id(1), public_id(2), public_id(3));
     let state = AppState::new(store, quick()).unwrap();
     let app = app(state);
-    let a = send(&app, get("/api/games/1", &[HOST])).await;
+    let a = send(&app, get(&format!("/api/games/{one}"), &[HOST])).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     assert_eq!(a.body["notation"], "1. F f 2. A");
-    let b = send(&app, get("/api/games/2", &[HOST])).await;
+    assert_eq!(a.body["id"], one.as_str());
+    // Its old number is nobody's way in (it has no player).
+    let a = send(&app, get("/api/games/1", &[HOST, ME])).await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.body);
+    let b = send(&app, get(&format!("/api/games/{two}"), &[HOST])).await;
     assert_eq!(
         b.body["end"]["reason"], "time",
         "a flag fallen before stays fallen"
     );
     // Perfect was level 12 of 12; it is 16 of 16.
-    let c = send(&app, get("/api/games/3", &[HOST])).await;
+    let c = send(&app, get(&format!("/api/games/{three}"), &[HOST])).await;
     assert_eq!(c.status, StatusCode::OK, "{}", c.body);
     assert_eq!(c.body["level"], 16, "{}", c.body);
     // An old game belongs to nobody (it was made without a player): it
@@ -1104,7 +1126,11 @@ async fn a_games_file_of_the_first_version_is_migrated() {
     assert_eq!(list.body["games"], json!([]));
     let a = send(
         &app,
-        post("/api/games/1/moves", &[JSON, HOST, ME], r#"{"move":"a"}"#),
+        post(
+            &format!("/api/games/{one}/moves"),
+            &[JSON, HOST, ME],
+            r#"{"move":"a"}"#,
+        ),
     )
     .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
@@ -1135,7 +1161,7 @@ fn no_body_gets_a_server_error() {
             ),
         )
         .await;
-        online.body["id"].as_i64().unwrap()
+        online.body["id"].as_str().unwrap().to_string()
     });
     let paths: Vec<String> = ["/api/games", "/api/import", "/api/me", "/api/handoff"]
         .iter()

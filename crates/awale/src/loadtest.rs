@@ -142,11 +142,11 @@ struct Run {
     errors: AtomicU64,
     first_error: Mutex<Option<String>>,
     /// When each move was sent: (game, ply).
-    sent: Mutex<HashMap<(i64, usize), Instant>>,
+    sent: Mutex<HashMap<(GameRef, usize), Instant>>,
     opponent_ms: Mutex<Vec<f64>>,
     spectator_ms: Mutex<Vec<f64>>,
     /// Acknowledged moves: (game, ply, letter).
-    acked: Mutex<Vec<(i64, usize, char)>>,
+    acked: Mutex<Vec<(GameRef, usize, char)>>,
     think: Duration,
 }
 
@@ -196,9 +196,9 @@ impl Run {
         let cookie = headers
             .get("set-cookie")
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
+            .and_then(|v| cookie::Cookie::parse(v).ok())
             .context("no player cookie from /api/me")?;
-        Ok(cookie.to_string())
+        Ok(format!("{}={}", cookie.name(), cookie.value()))
     }
 }
 
@@ -273,12 +273,12 @@ fn move_index(data: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-fn note_arrival(run: &Run, game: i64, ply: usize, into: &Mutex<Vec<f64>>) {
+fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
     let sent = run
         .sent
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .get(&(game, ply))
+        .get(&(game.clone(), ply))
         .copied();
     if let Some(t) = sent {
         into.lock()
@@ -288,7 +288,7 @@ fn note_arrival(run: &Run, game: i64, ply: usize, into: &Mutex<Vec<f64>>) {
 }
 
 /// One player of one game: moves when it is their turn, until the end.
-async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: u64) {
+async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, seed: u64) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
     let listener = {
         let run = Arc::clone(&run);
@@ -301,7 +301,7 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
                         // The opponent's move reaching me.
                         let mine = data.contains(&format!("\"side\":\"{me}\""));
                         if !mine {
-                            note_arrival(&run, game, i, &run.opponent_ms);
+                            note_arrival(&run, &game, i, &run.opponent_ms);
                         }
                     }
                 }
@@ -381,12 +381,12 @@ async fn play(run: Arc<Run>, game: i64, cookie: String, me: &'static str, seed: 
 }
 
 /// A spectator of one game: times each move's arrival.
-async fn watch(run: Arc<Run>, game: i64) {
+async fn watch(run: Arc<Run>, game: GameRef) {
     let path = format!("/api/games/{game}/events");
     let result = read_events(&run, &path, None, |name, data| {
         if name == "move" {
             if let Some(i) = move_index(data) {
-                note_arrival(&run, game, i, &run.spectator_ms);
+                note_arrival(&run, &game, i, &run.spectator_ms);
             }
             if data.contains("\"end\":{") {
                 return false;
@@ -402,8 +402,11 @@ async fn watch(run: Arc<Run>, game: i64) {
     }
 }
 
+/// A game, by its public id.
+type GameRef = Arc<str>;
+
 /// One pair of players, game after game, with `spectators` watching each.
-async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<i64>>>) {
+async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
     let (south, north) = match tokio::try_join!(run.player(), run.player()) {
         Ok(p) => p,
         Err(e) => return run.error(format!("players: {e:#}")),
@@ -422,7 +425,7 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let game = match made {
             Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
                 .ok()
-                .and_then(|v| v["id"].as_i64()),
+                .and_then(|v| v["id"].as_str().map(GameRef::from)),
             Ok((status, _, body)) => {
                 run.error(format!(
                     "new game: {status} {}",
@@ -439,14 +442,37 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        games.lock().unwrap_or_else(|p| p.into_inner()).push(game);
+        games
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(game.clone());
+        // The invitation's key, as its maker's page has it.
+        let links = run
+            .request(
+                "GET",
+                &format!("/api/games/{game}/links"),
+                Some(&south),
+                None,
+            )
+            .await;
+        let key = match links {
+            Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|v| v["invite"].as_str().map(String::from))
+                .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
+            _ => None,
+        };
+        let Some(key) = key else {
+            run.error("links: no invitation key".to_string());
+            continue;
+        };
         let path = format!("/api/games/{game}/join");
         match run
             .request(
                 "POST",
                 &path,
                 Some(&north),
-                Some(json!({"name": format!("North {slot}")})),
+                Some(json!({"name": format!("North {slot}"), "key": key})),
             )
             .await
         {
@@ -462,12 +488,12 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         }
         let mut tasks = Vec::new();
         for _ in 0..spectators {
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game)));
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone())));
         }
         let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
         tasks.push(tokio::spawn(play(
             Arc::clone(&run),
-            game,
+            game.clone(),
             south.clone(),
             "S",
             seed | 1,
@@ -495,14 +521,14 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 }
 
 /// Moves acknowledged but not in the store, looked up game by game.
-async fn lost_moves(run: &Run, games: &[i64]) -> anyhow::Result<u64> {
-    let mut by_game: HashMap<i64, Vec<(usize, char)>> = HashMap::new();
-    for &(g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-        by_game.entry(g).or_default().push((ply, letter));
+async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
+    let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
+    for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        by_game.entry(g.clone()).or_default().push((*ply, *letter));
     }
     let mut lost = 0;
-    for &game in games {
-        let Some(acked) = by_game.get(&game) else {
+    for game in games {
+        let Some(acked) = by_game.get(game) else {
             continue;
         };
         let (status, _, body) = run
@@ -575,7 +601,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => None,
         };
         let elapsed = started.elapsed().as_secs_f64();
-        let games: Vec<i64> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let lost = lost_moves(&run, &games).await?;
         let moves = run.moves.load(Ordering::Relaxed);
         let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();

@@ -262,17 +262,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    if let Some(url) = &args.public_url {
+        awale_web::parse_public_url(url).map_err(|why| anyhow::anyhow!("--public-url: {why}"))?;
+    }
     let opened = Opened::open(args.data, args.store.as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
     let db = args.db.clone();
-    let public_url = match args.public_url {
-        None => None,
-        Some(url) if url.starts_with("http://") || url.starts_with("https://") => Some(url),
-        Some(url) => anyhow::bail!("--public-url `{url}` must start with http:// or https://"),
-    };
+    let public_url = args.public_url;
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let config = Config {
         public_url,

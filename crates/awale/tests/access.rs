@@ -213,7 +213,8 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
         "/api/games",
         json!({"mode": "online", "public": true, "name": "Bob"}),
     )["id"]
-        .as_i64()
+        .as_str()
+        .map(String::from)
         .expect("Bob's challenge");
     go(b, "#lobby");
     wait(

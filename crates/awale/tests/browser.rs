@@ -397,6 +397,43 @@ fn plain_spaces_before_punctuation(b: &Browser) -> Vec<String> {
     )
 }
 
+/// The rows the header's buttons take (issue 21.12: three on a French
+/// phone).
+fn header_rows(b: &Browser) -> usize {
+    let n = b.eval(
+        "const tops = [...document.querySelectorAll('header button, header a')]
+           .filter(e => e.offsetParent !== null)
+           .map(e => e.getBoundingClientRect()).map(r => r.top + r.height / 2);
+         tops.sort((a, b) => a - b);
+         let rows = 0, last = -1e9;
+         for (const y of tops) { if (y - last > 12) rows++; last = y; }
+         return rows;",
+    );
+    n.as_u64().unwrap_or(0) as usize
+}
+
+/// Hole labels of `board` that run together: a letter touching its count
+/// ("D10"), or a chip touching its neighbour's.
+fn cramped_labels(b: &Browser, board: &str) -> Vec<String> {
+    b.strings(&format!(
+        "const bad = [];
+         const chips = [...document.querySelectorAll('{board} rect.chip')]
+           .filter(r => r.nextElementSibling && r.nextElementSibling.classList.contains('letter'));
+         const boxes = chips.map(r => r.getBoundingClientRect());
+         chips.forEach((r, i) => {{
+           const l = r.nextElementSibling, c = l.nextElementSibling;
+           const gap = c.getBoundingClientRect().left - l.getBoundingClientRect().right;
+           if (c.textContent && gap < 3) bad.push(l.textContent + ' ' + c.textContent + ': ' + gap.toFixed(1));
+           boxes.forEach((o, j) => {{
+             const same = Math.abs(o.top - boxes[i].top) < 2;
+             const apart = o.left - boxes[i].right;
+             if (j !== i && same && o.left > boxes[i].left && apart < 3) bad.push('chips ' + l.textContent + ' ' + apart.toFixed(1));
+           }});
+         }});
+         return bad;"
+    ))
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
@@ -426,7 +463,8 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     b.click("#btn-start");
     b.wait_for(
         "the new game",
-        "return document.querySelector('#game-info').textContent.startsWith('Partie n° 3')",
+        "const id = location.hash.replace('#game=', ''); \
+         return id.length > 0 && document.querySelector('#game-info').textContent.startsWith('Partie ' + id)",
         10,
     );
     wait_for_person(&b);
@@ -445,6 +483,9 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     assert!(problems.is_empty(), "board: {problems:?}");
     let spaces = plain_spaces_before_punctuation(&b);
     assert!(spaces.is_empty(), "French typography: {spaces:?}");
+    assert_eq!(header_rows(&b), 2, "the French phone header");
+    let cramped = cramped_labels(&b, "#board");
+    assert!(cramped.is_empty(), "{cramped:?}");
     to_top(&b);
     b.screenshot(&screenshot_path("screenshot-phone.png"));
 
@@ -477,8 +518,29 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     b.click("#btn-play");
     wait_for_person(&b);
     assert_eq!(b.text("#status"), "South to move");
+    assert_eq!(header_rows(&b), 2, "the English phone header");
     to_top(&b);
     b.screenshot(&screenshot_path("screenshot-phone-en.png"));
+
+    // Counts of two digits keep their distance from their letters, on a
+    // phone and on a desktop ("D 10", "a 11").
+    b.goto(&site.page("#analysis&position=1-0-3-10-12-4-11-4-0-0-2-1-0-0-S&rules=awale"));
+    b.wait_for(
+        "the position",
+        "return document.querySelector(\"#analysis-board [data-count='D']\")?.textContent === '10'",
+        15,
+    );
+    let cramped = cramped_labels(&b, "#analysis-board");
+    assert!(cramped.is_empty(), "phone: {cramped:?}");
+    b.resize(1280, 900);
+    b.wait_for(
+        "the desktop's board",
+        "return document.querySelector('#analysis-board').clientWidth > 640",
+        10,
+    );
+    let cramped = cramped_labels(&b, "#analysis-board");
+    assert!(cramped.is_empty(), "desktop: {cramped:?}");
+    assert_eq!(header_rows(&b), 1, "the desktop header");
 }
 
 #[test]
@@ -486,8 +548,19 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
 fn a_game_loaded_from_a_record_is_finished_and_its_result_shown() {
     let (_site, b) = first_visit("finish");
     b.click("#dlg-new button[value=cancel]");
-    // Nothing yet: the page says what to do.
+    // Nothing yet: the page says what to do, over the whole board: no
+    // hole label half under it (issue 21.12).
     assert!(b.text("#welcome").contains("New game"));
+    let outside = b.strings(
+        "const w = document.querySelector('#welcome').getBoundingClientRect();
+         return [...document.querySelectorAll('#board rect.chip')].map(c => c.getBoundingClientRect())
+           .filter(r => r.top < w.top - 1 || r.bottom > w.bottom + 1 || r.left < w.left - 1 || r.right > w.right + 1)
+           .map(r => `${Math.round(r.left)},${Math.round(r.top)}`);",
+    );
+    assert!(
+        outside.is_empty(),
+        "labels outside the welcome: {outside:?}"
+    );
 
     // A bad file gets a clear error.
     import(&b, "1. F f 2. F");
@@ -676,7 +749,7 @@ fn the_computers_answer_is_there_when_the_page_comes_back() {
         Some(json!({"mode": "computer", "level": strongest, "human": "S", "rules": "awale,target=40"})),
     );
     assert_eq!(status, 201, "{game}");
-    let id = game["id"].as_i64().unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
     let page = format!("{}/#game={id}", site.url);
     // The browser becomes the test's player on the site first, then
     // opens the game.
@@ -818,7 +891,10 @@ fn a_loss_on_time_shows_the_losers_clock_at_zero_and_says_who() {
         Some(json!({"mode": "humans", "clock": {"minutes": 0.1, "increment_seconds": 0}})),
     );
     assert_eq!(status, 201, "{g}");
-    let b = english("flag", &format!("{url}/#game={}", g["id"]));
+    let b = english(
+        "flag",
+        &format!("{url}/#game={}", g["id"].as_str().unwrap()),
+    );
     // Fair play: no hint in a game with a clock.
     b.wait_for(
         "the clock",

@@ -235,3 +235,34 @@ fn the_french_terminal_speaks_french_with_the_pages_words() {
     );
     assert_eq!(out.matches("Nord (a b c d e f) >").count(), 5, "{out}");
 }
+
+/// A public URL that links cannot be made from is refused at start,
+/// before the games file is touched.
+#[test]
+fn serve_refuses_a_public_url_that_is_not_an_http_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("games.sqlite");
+    for (url, why) in [
+        ("awale.example.org", "cannot be read"),
+        ("ftp://awale.example.org", "http:// or https://"),
+        ("https://awale.example.org/?join=1", "no user, query"),
+    ] {
+        let o = awale(&[
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--data",
+            data.to_str().unwrap(),
+            "--public-url",
+            url,
+        ]);
+        assert!(!o.status.success(), "{url}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("--public-url") && err.contains(why),
+            "{url}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{url}: {err}");
+        assert!(!data.exists(), "{url}: the games file was made");
+    }
+}

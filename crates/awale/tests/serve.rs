@@ -44,7 +44,7 @@ fn hints_give_the_endgame_databases_exact_value() {
     let (status, hint) = call(
         &url,
         "POST",
-        &format!("/api/games/{}/hint", game["id"]),
+        &format!("/api/games/{}/hint", game["id"].as_str().unwrap()),
         None,
     );
     assert_eq!(status, 200, "{hint}");
@@ -62,7 +62,7 @@ fn hints_give_the_endgame_databases_exact_value() {
     let (_, hint) = call(
         &url,
         "POST",
-        &format!("/api/games/{}/hint", abapa["id"]),
+        &format!("/api/games/{}/hint", abapa["id"].as_str().unwrap()),
         None,
     );
     assert_eq!(hint["oracle"], Value::Null);

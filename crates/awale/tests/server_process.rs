@@ -140,7 +140,7 @@ fn sigterm_stops_cleanly_and_the_games_file_alone_is_whole() {
     let mut server = Server::start(&dir, "127.0.0.1:0", &[]);
     let (status, game) = server.call("POST", "/api/games", Some(json!({"mode": "humans"})));
     assert_eq!(status, 201);
-    let id = game["id"].as_i64().unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
     let moves = ["F", "f", "A", "a", "B", "b", "C", "c"];
     for (ply, m) in moves.iter().enumerate() {
         let (status, _) = server.call(

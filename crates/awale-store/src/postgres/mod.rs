@@ -395,6 +395,17 @@ impl GameStore for PgStore {
         self.run(async move { me.load_game(id).await })
     }
 
+    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_opt("SELECT id FROM games WHERE public_id = $1", &[&public_id])
+                .await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
     fn list(
         &self,
         player: Option<PlayerId>,
@@ -429,7 +440,7 @@ impl GameStore for PgStore {
             let rows = client
                 .query(
                     "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                            north_name, plies, created_ms, start
+                            north_name, plies, created_ms, start, public_id
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                      AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                      ORDER BY updated_ms DESC, id DESC LIMIT $1",
@@ -451,6 +462,7 @@ impl GameStore for PgStore {
                     .map(|r| awale_core::Game::new(r).start().to_string());
                 games.push(LobbyGame {
                     id: r.try_get(0)?,
+                    public_id: r.try_get(9)?,
                     rules,
                     clock,
                     names: [r.try_get(4)?, r.try_get(5)?],
@@ -582,8 +594,8 @@ impl GameStore for PgStore {
             let tx = client.transaction().await?;
             line.id = tx
                 .query_one(
-                    "INSERT INTO chat (game_id, room, at_ms, side, name, text)
-                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
                     &[
                         &game,
                         &line.room,
@@ -591,6 +603,7 @@ impl GameStore for PgStore {
                         &line.side.map(String::from),
                         &line.name,
                         &line.text,
+                        &line.guest.map(i64::from),
                     ],
                 )
                 .await?
@@ -620,7 +633,7 @@ impl GameStore for PgStore {
             let client = me.client().await?;
             let rows = client
                 .query(
-                    "SELECT id, room, at_ms, side, name, text FROM chat WHERE game_id = $1
+                    "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = $1
                      ORDER BY id DESC LIMIT $2",
                     &[&id, &(limit as i64)],
                 )
@@ -643,6 +656,9 @@ impl GameStore for PgStore {
                             .map(Side::letter),
                         name: r.try_get(4)?,
                         text: r.try_get(5)?,
+                        guest: r
+                            .try_get::<_, Option<i64>>(6)?
+                            .and_then(|g| u32::try_from(g).ok()),
                     })
                 })
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;

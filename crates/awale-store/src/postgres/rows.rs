@@ -22,11 +22,14 @@ pub(super) async fn insert_game(
         ),
         Mode::Humans | Mode::Online => (None, None),
     };
+    game.give_keys()
+        .map_err(|e| StoreError::Backend(e.message.into()))?;
+    let speed = (game.mode == Mode::Online).then(|| game.speed().name());
     let row = tx
         .query_one(
             "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
-                rated)
-             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                rated, public_id, invite, speed)
+             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
             &[
                 &game.created_ms,
                 &game.game.rules().to_string(),
@@ -36,6 +39,9 @@ pub(super) async fn insert_game(
                 &level,
                 &(game.seed as i64),
                 &game.rated,
+                &game.public_id,
+                &game.invite,
+                &speed,
             ],
         )
         .await?;
@@ -164,7 +170,10 @@ pub(super) async fn load_game(
         rematch_id: r.try_get(22)?,
         rated: r.try_get(23)?,
         draw: r.try_get(24)?,
-        revision: r.try_get(25)?,
+        public_id: r.try_get(25)?,
+        invite: r.try_get(26)?,
+        rematch_public_id: r.try_get(27)?,
+        revision: r.try_get(28)?,
     };
     let moves = client
         .query(
@@ -287,5 +296,6 @@ fn summary(r: &PgRow) -> Result<Summary, StoreError> {
         result: r.try_get(8)?,
         reason: r.try_get(9)?,
         names: [r.try_get(10)?, r.try_get(11)?],
+        public_id: r.try_get(12)?,
     })
 }

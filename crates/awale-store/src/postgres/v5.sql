@@ -2,6 +2,10 @@
 -- (Glicko-2 per speed) and each rated game's effect on its players.
 ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE games ADD COLUMN draw TEXT;
+-- The speed of an online game, by its clock (the players' games filtered
+-- by it); a database of version 4 holds no online games with one yet to
+-- classify, since PostgreSQL stores came after the speeds.
+ALTER TABLE games ADD COLUMN speed TEXT;
 CREATE TABLE ratings (
     player TEXT NOT NULL,
     speed TEXT NOT NULL,

@@ -122,7 +122,8 @@ function renderLines(g, player) {
     li.className = "line" + (line.side ? " player-line" : "");
     const name = document.createElement("b");
     name.className = "name";
-    name.textContent = line.name;
+    // A guest without a nickname comes as a number, worded here.
+    name.textContent = line.name || t("guest_name", line.guest ?? "");
     name.dir = "auto";
     if (line.side) name.title = sideName(line.side);
     const text = document.createElement("span");

@@ -30,12 +30,16 @@ export const session = {
 const hooks = { render() {}, animate: async () => {}, error() {} };
 
 // Other modules' listeners of the game shown's live events: `chat`,
-// `reaction`, `presence` (online games), `state` (each whole view),
+// `chat_removed` (a line a moderator removed), `reaction`, `presence`
+// (online games), `state` (each whole view),
 // `stream` (the first view of each connection, with `you`) and
 // `connection` (the stream lost, false, or back, true).
-const listeners = { chat: [], reaction: [], presence: [], state: [], stream: [], connection: [] };
+const listeners = { chat: [], chat_removed: [], reaction: [], presence: [], state: [], stream: [], connection: [] };
 
+// An event of no such name is a mistake of the page's own: said at once,
+// rather than left to stop whatever starts the page.
 export function onLive(name, f) {
+  if (!listeners[name]) throw new Error(`no live event "${name}"`);
   listeners[name].push(f);
 }
 

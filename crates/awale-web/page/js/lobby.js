@@ -1,6 +1,7 @@
-// The lobby: the player's nickname, the open challenges anyone may accept
-// in one click, and the games being played, to watch, with how many
-// watch them. Live while shown (GET /api/lobby/events).
+// The lobby: the player's nickname, quick pairing (one tap to seek a
+// pool, a cancel), the open challenges anyone may accept in one click,
+// and the games being played, to watch, with how many watch them. Live
+// while shown (GET /api/lobby/events).
 
 import { api } from "./api.js";
 import { isolate, t } from "./i18n.js";
@@ -17,6 +18,91 @@ const lobby = {
   last: null, // the last lobby received
 };
 
+// The seek in a pool: its name, when it began, and a number that changes
+// when it stops, so that a request still on its way knows it is stale.
+const seek = { pool: null, since: 0, round: 0, timer: null };
+
+// The pools, from GET /api/pools: one button each.
+async function fillPools() {
+  const box = $("#pools");
+  if (box.childElementCount) return;
+  let pools;
+  try {
+    pools = await api("GET", "/api/pools");
+  } catch (e) {
+    return;
+  }
+  for (const p of pools) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.pool = p.name;
+    b.textContent = t("pool_button", p.name, t("speed_" + p.speed));
+    b.onclick = () => startSeek(p.name);
+    box.append(b);
+  }
+}
+
+function showSeek() {
+  const line = $("#pool-seeking");
+  line.hidden = !seek.pool;
+  for (const b of document.querySelectorAll("#pools button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.pool === seek.pool));
+  }
+  if (seek.pool) {
+    const waited = Math.floor((Date.now() - seek.since) / 1000);
+    $("#pool-seeking-text").textContent = t("seeking_pool", seek.pool, waited);
+  }
+}
+
+// Seeks in `pool` until paired (then to the game) or cancelled: each
+// request waits up to 20 s for the pairing and is sent again.
+async function startSeek(pool) {
+  if (seek.pool === pool) return;
+  const round = ++seek.round;
+  seek.pool = pool;
+  seek.since = Date.now();
+  clearInterval(seek.timer);
+  seek.timer = setInterval(showSeek, 1000);
+  showSeek();
+  if (me.guest === null) await loadMe();
+  while (seek.round === round) {
+    try {
+      const news = await api("POST", `/api/pools/${pool}/seek?wait_s=20`, { name: nickname() });
+      if (seek.round !== round) return;
+      if (news.paired) {
+        endSeek();
+        nav.go({ view: "play", game: news.paired.game });
+        return;
+      }
+    } catch (e) {
+      if (seek.round === round) {
+        endSeek();
+        showError(e);
+      }
+      return;
+    }
+  }
+}
+
+function endSeek() {
+  seek.round++;
+  seek.pool = null;
+  clearInterval(seek.timer);
+  showSeek();
+}
+
+async function cancelSeek() {
+  const was = seek.pool;
+  endSeek();
+  if (was) {
+    try {
+      await api("POST", "/api/pools/cancel", {});
+    } catch (e) {
+      showError(e);
+    }
+  }
+}
+
 // Whether anyone plays or waits online now (the home page shows the
 // lobby then).
 export async function busy() {
@@ -31,6 +117,7 @@ export async function busy() {
 // Shows the lobby and keeps it live; `stop` ends that.
 export function open() {
   fillNickname();
+  fillPools();
   loadMe().then(fillNickname);
   if (lobby.source) return;
   const source = new EventSource("/api/lobby/events");
@@ -46,6 +133,8 @@ export function open() {
 }
 
 export function stop() {
+  // Seeking is for the lobby only: leaving it stops.
+  cancelSeek();
   if (lobby.source) lobby.source.close();
   lobby.source = null;
 }
@@ -145,5 +234,6 @@ async function saveNickname(e) {
 export function wire(openFriendGame) {
   $("#me-form").addEventListener("submit", saveNickname);
   $("#lobby-new").onclick = openFriendGame;
+  $("#pool-cancel").onclick = cancelSeek;
   onRename(fillNickname);
 }

@@ -90,7 +90,11 @@ async function route(r) {
       showError(e);
       return;
     }
-    if (r.fallback) nav.note({ view: "play", game: r.game });
+    // An old link's number, or a game played offline and sent since, is
+    // the game of the server's id now: the address follows.
+    const renamed = !!game.session.id && game.session.id !== r.game;
+    if (renamed) r = { ...r, game: game.session.id };
+    if (r.fallback || renamed) nav.note(r);
   } else if (!game.session.game) {
     await game.session.queue;
   }

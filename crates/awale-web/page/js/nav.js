@@ -1,12 +1,12 @@
 // Addresses: each view and game has its own, kept in the URL's hash so
 // that it can be shared, reloaded, and walked with Back and Forward:
-//   #game=12          game 12 on the board
-//   #game=12&ply=5    game 12 replayed after 5 plies (0: the start)
-//   #game=12&review   game 12 with its review
+//   #game=ID          a game on the board (its public id, `aB3dE9xQ2k`)
+//   #game=ID&ply=5    the game replayed after 5 plies (0: the start)
+//   #game=ID&review   the game with its review
 //   #games, #rules    the list of games, the rules
 //   #lobby            online play: challenges and games to watch
 //   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
-//   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=12&ply=5
+//   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5
 //                     the Learn view's tabs (learn.js)
 // The router (main.js) turns an address into what the page shows.
 
@@ -24,11 +24,11 @@ export function parse(hash) {
   const learn = parseLearn(text, params);
   if (learn) return learn;
   if (params.has("game")) {
-    // The server's games are numbered; those played offline are kept in
-    // the browser as `offline-...` (local.js).
-    const text = params.get("game");
-    const id = /^offline-[a-z0-9]{1,16}$/.test(text) ? text : Number(text);
-    if (typeof id === "string" || (Number.isInteger(id) && id > 0)) {
+    // The server's games have public ids of letters and digits (an old
+    // link's number opens the game for its players); those played offline
+    // are kept in the browser as `offline-...` (local.js).
+    const id = params.get("game");
+    if (isGameId(id)) {
       const route = { view: "play", game: id };
       const ply = params.get("ply");
       if (ply !== null && /^\d+$/.test(ply)) route.ply = Number(ply);
@@ -38,6 +38,12 @@ export function parse(hash) {
   }
   if (text === "games" || text === "rules" || text === "lobby") return { view: text };
   return { view: "play" };
+}
+
+// Whether `text` names a game: a server's public id (or an old link's
+// number), or a game kept in the browser.
+export function isGameId(text) {
+  return typeof text === "string" && (/^[A-Za-z0-9]{1,32}$/.test(text) || /^offline-[a-z0-9]{1,16}$/.test(text));
 }
 
 // The Learn view's addresses (see the top of this file).
@@ -59,8 +65,8 @@ function parseLearn(text, params) {
   if (params.has("analysis")) {
     const r = { view: "learn", tab: "analysis" };
     for (const key of ["position", "rules", "moves"]) if (params.get(key)) r[key] = params.get(key);
-    if (number("game")) {
-      r.game = number("game");
+    if (isGameId(params.get("game"))) {
+      r.game = params.get("game");
       r.ply = number("ply");
     }
     return r;

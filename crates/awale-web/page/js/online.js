@@ -5,10 +5,9 @@
 
 import { api } from "./api.js";
 import { apply, onLive, session } from "./game.js";
-import { t } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { mySides, personSide } from "./play-view.js";
-import { drawQr, encode } from "./qr.js";
 import { showError, toast } from "./toast.js";
 import { other, sideName } from "./words.js";
 
@@ -80,24 +79,28 @@ async function copy(input, button) {
   button.timer = setTimeout(() => { button.textContent = t("copy"); }, 2500);
 }
 
-// Shows `link` in the field `input` and as a QR code in `svg`.
-function showLink(input, svg, link) {
+// Shows `link` in the field `input` and its QR code `qr` (SVG drawn by
+// the server, null when the link is too long for one) in `svg`.
+function showLink(input, svg, link, qr) {
   if (input.value === link && svg.dataset.link === link) return;
   input.value = link;
   svg.dataset.link = link;
-  try {
-    drawQr(svg, encode(link, { level: "M" }));
-    svg.removeAttribute("hidden");
-  } catch (e) {
-    svg.setAttribute("hidden", ""); // too long for a QR code: the link alone
+  const drawn = qr && new DOMParser().parseFromString(qr, "image/svg+xml").documentElement;
+  if (!drawn || drawn.nodeName !== "svg") {
+    svg.setAttribute("hidden", ""); // the link alone
+    return;
   }
+  svg.setAttribute("viewBox", drawn.getAttribute("viewBox"));
+  svg.setAttribute("shape-rendering", "crispEdges");
+  svg.replaceChildren(...[...drawn.children].map((n) => document.importNode(n, true)));
+  svg.removeAttribute("hidden");
 }
 
 // The dialog of one link: to watch the game, or to continue elsewhere.
-function openLinkDialog(title, text, link) {
+function openLinkDialog(title, text, link, qr) {
   $("#dlg-link-title").textContent = title;
   $("#link-text").textContent = text;
-  showLink($("#link-value"), $("#link-qr"), link);
+  showLink($("#link-value"), $("#link-qr"), link, qr);
   $("#link-copy").textContent = t("copy");
   const dlg = $("#dlg-link");
   if (!dlg.open) dlg.showModal();
@@ -106,12 +109,14 @@ function openLinkDialog(title, text, link) {
 // ------------------------------------------------- the game's addresses --
 
 // What an address's query asks (the links the server gives): join a game
-// (`?join=ID`), watch one (`?game=ID`), or take a seat from another device
-// (`?continue=TOKEN`). Returns the route to show, or null; the query is
-// then removed from the address, so that a reload does not ask again.
+// (`?join=ID`, with `&k=KEY` for a private game's invitation), watch one
+// (`?game=ID`), or take a seat from another device (`?continue=TOKEN`).
+// Returns the route to show, or null; the query is then removed from the
+// address, so that a reload does not ask again.
 export async function fromAddress() {
   const params = new URLSearchParams(location.search);
-  const id = Number(params.get("join") || params.get("game"));
+  const id = params.get("join") || params.get("game");
+  const key = params.get("k");
   const token = params.get("continue");
   if (!params.has("join") && !params.has("game") && !token) return null;
   history.replaceState(null, "", location.pathname + location.hash);
@@ -126,12 +131,13 @@ export async function fromAddress() {
       return null;
     }
   }
-  if (!Number.isInteger(id) || id <= 0) return null;
+  if (!nav.isGameId(id)) return null;
   if (params.has("join")) {
     await loadMe();
     try {
-      const view = await api("POST", `/api/games/${id}/join`, { name: nickname() });
-      return { view: "play", game: id, created: view };
+      const body = key ? { name: nickname(), key } : { name: nickname() };
+      const view = await api("POST", `/api/games/${id}/join`, body);
+      return { view: "play", game: view.id, created: view };
     } catch (e) {
       // Taken, over, or already ours: the game is shown all the same
       // (to watch, or to play on); only a missing game is an error.
@@ -140,6 +146,9 @@ export async function fromAddress() {
         return null;
       }
       if (e.code === "seat_taken") toast(() => t("seat_taken_watch"));
+      // A private game's seat without the whole invitation: said, and
+      // the game is watched.
+      if (e.code === "invite_key") showError(e);
     }
   }
   return { view: "play", game: id };
@@ -173,9 +182,12 @@ function mySide(g) {
   return g && g.mode === "online" ? personSide(g) : null;
 }
 
+// A seat's nickname, isolated from the sentence around it (a name in
+// another script, or one that ends with a bidi mark, leaves the sentence
+// as it is); the side's name for a free seat.
 function seatName(g, side) {
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
-  return seat ? seat.name : sideName(side);
+  return seat ? isolate(seat.name) : sideName(side);
 }
 
 function goingOn(g) {
@@ -263,7 +275,24 @@ export function render() {
   renderPresence(g, side);
   renderOffer(g, side);
   renderActions(g, side);
+  renderRatingChange(g);
   followRematch(g, side);
+}
+
+// A rated game's end tells both players what it did to their ratings
+// (`+12`, `-12`; "?" while a rating is provisional).
+function renderRatingChange(g) {
+  const line = $("#rating-change");
+  const c = g.end && g.rating_changes;
+  line.hidden = !c;
+  if (!c) return;
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+  const shown = (r) => r.after + (r.provisional ? "?" : "");
+  line.textContent = t(
+    "rating_change",
+    seatName(g, "S") || sideName("S"), c[0].before, shown(c[0]), signed(c[0].change),
+    seatName(g, "N") || sideName("N"), c[1].before, shown(c[1]), signed(c[1].change),
+  );
 }
 
 function renderInvite(g, side) {
@@ -271,8 +300,8 @@ function renderInvite(g, side) {
   $("#invite").hidden = !waiting || !side;
   if (!waiting || !side) return;
   $("#invite-text").textContent = t("invite_text");
-  if (notes.links) {
-    showLink($("#invite-link"), $("#invite-qr"), notes.links.invite);
+  if (notes.links && notes.links.invite) {
+    showLink($("#invite-link"), $("#invite-qr"), notes.links.invite, notes.links.invite_qr);
   } else if (!notes.asking) {
     notes.asking = true;
     const id = g.id;
@@ -423,9 +452,9 @@ async function handoff() {
   const g = session.game;
   if (!g) return;
   try {
-    const { link } = await api("POST", `/api/games/${g.id}/handoff`);
+    const { link, qr } = await api("POST", `/api/games/${g.id}/handoff`);
     notes.handoff = true;
-    openLinkDialog(t("handoff_title"), t("handoff_text"), link);
+    openLinkDialog(t("handoff_title"), t("handoff_text"), link, qr);
   } catch (e) {
     showError(e);
   }
@@ -438,7 +467,10 @@ async function share() {
     const links = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
     if (notes.id === g.id) notes.links = links;
     // While a seat is free the invite takes it; afterwards both watch.
-    openLinkDialog(t("share_title"), t(g.waiting ? "invite_text" : "share_text"), g.waiting ? links.invite : links.watch);
+    // (Only the players are given the invitation.)
+    const invite = g.waiting && links.invite;
+    const [link, qr] = invite ? [links.invite, links.invite_qr] : [links.watch, links.watch_qr];
+    openLinkDialog(t("share_title"), t(invite ? "invite_text" : "share_text"), link, qr);
   } catch (e) {
     showError(e);
   }

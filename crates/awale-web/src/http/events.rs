@@ -106,7 +106,7 @@ fn whole(game: &WebGame, viewer: &Viewer) -> Result<SseEvent, crate::Error> {
 /// of their moment).
 #[derive(Serialize)]
 struct ClockNow {
-    id: i64,
+    id: String,
     clock: Option<crate::view::ClockView>,
 }
 
@@ -143,7 +143,7 @@ pub async fn game_events(
                 first.push_back(sse(event));
             }
             let now = ClockNow {
-                id,
+                id: game.public_id.clone(),
                 clock: game.head(now_ms()).clock,
             };
             let data = serde_json::to_string(&now).unwrap_or_default();

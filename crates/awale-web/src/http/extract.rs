@@ -1,6 +1,6 @@
 //! What handlers take from a request, read with the API's own errors: a
-//! JSON body (only as `application/json`), a query, a game id (an integer
-//! from the path on), the viewer (the player their cookie names, if any),
+//! JSON body (only as `application/json`), a query, a game id (its public
+//! id in the path), the viewer (the player their cookie names, if any),
 //! the request about one game that bundles them, and the client's address.
 
 use std::net::{IpAddr, SocketAddr};
@@ -86,8 +86,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for UrlQuery<T> {
     }
 }
 
-/// The `{id}` of a game's path: a positive integer, or 404 naming it.
-pub struct GameId(pub i64);
+/// The `{id}` of a game's path, as the address gives it: a game's public
+/// id (or an old link's number), found by [`OnGame`].
+pub struct GameId(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for GameId {
     type Rejection = ApiError;
@@ -96,17 +97,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
         let Path(text) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, "no_such_game", e.body_text()))?;
-        text.parse::<i64>()
-            .ok()
-            .filter(|&id| id > 0)
-            .map(GameId)
-            .ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "no_such_game",
-                    format!("no game with id `{}`", crate::error::shown(&text)),
-                )
-            })
+        Ok(GameId(text))
     }
 }
 
@@ -194,12 +185,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Player {
     }
 }
 
-/// A request about one game: the server's state, the game's id (from the
-/// path, 404 naming it when it is not a game's) and who asks.
+/// A request about one game: the server's state, the game's id (found from
+/// the path's public id, 404 naming it when it is no game's; an old link's
+/// number only for the game's own players) and who asks.
 pub struct OnGame {
     /// The server's state.
     pub state: AppState,
-    /// The game's id.
+    /// The game's id in the store.
     pub id: i64,
     /// Who asks.
     pub viewer: Viewer,
@@ -209,8 +201,9 @@ impl FromRequestParts<AppState> for OnGame {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let GameId(id) = GameId::from_request_parts(parts, state).await?;
+        let GameId(text) = GameId::from_request_parts(parts, state).await?;
         let Ok(viewer) = Viewer::from_request_parts(parts, state).await;
+        let id = state.shared.games.find(&text, viewer.player()).await?;
         Ok(OnGame {
             state: state.clone(),
             id,

@@ -514,8 +514,8 @@ pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>
 /// A game's review.
 #[derive(Serialize)]
 pub struct Review {
-    /// The game.
-    pub id: i64,
+    /// The game's public id.
+    pub id: String,
     /// Each move, reviewed.
     pub plies: Vec<ReviewRow>,
     /// How the game ended.
@@ -564,7 +564,7 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
     }
     let end = game.head(now_ms()).end;
     let body = serde_json::to_string(&Review {
-        id,
+        id: game.public_id.clone(),
         plies: rows,
         end,
     })
@@ -581,7 +581,7 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
 /// GET /api/games/{id}/record: the game record, to save as a file.
 pub async fn record(on: OnGame) -> ApiResult<Response> {
     let game = on.load().await?;
-    let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.id);
+    let disposition = format!("attachment; filename=\"awale-{}.ogn\"", game.public_id);
     Ok((
         [
             (
@@ -612,8 +612,8 @@ pub struct ImportRequest {
 /// The answer of POST /api/import.
 #[derive(Serialize)]
 pub struct Imported {
-    /// The new games' ids.
-    pub ids: Vec<i64>,
+    /// The new games' public ids.
+    pub ids: Vec<String>,
     /// The first game.
     pub game: GameView,
 }
@@ -642,7 +642,7 @@ pub async fn import(
     let shared = &state.shared;
     let pay = |cost| shared.creations.take(&ip, cost, now_ms());
     let webs = shared.games.import(&req.record, as_, &player, pay).await?;
-    let ids: Vec<i64> = webs.iter().map(|w| w.id).collect();
+    let ids: Vec<String> = webs.iter().map(|w| w.public_id.clone()).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {

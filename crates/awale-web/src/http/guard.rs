@@ -18,9 +18,10 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use cookie::{Cookie, SameSite};
 
 use super::error::ApiError;
-use super::extract::{header_items, ClientIp, Session, SignedIn, Viewer};
+use super::extract::{ClientIp, Session, SignedIn, Viewer};
 use crate::game::{now_ms, PlayerId};
 use crate::AppState;
 pub use awale_service::secret::{new_secret, player_id};
@@ -38,7 +39,7 @@ pub const SESSION_COOKIE: &str = "awale_session";
 pub const SECURE_SESSION_COOKIE: &str = "__Host-awale_session";
 
 /// How long the player cookie lasts (one year).
-const COOKIE_SECONDS: u64 = 365 * 24 * 3600;
+const COOKIE_SECONDS: i64 = 365 * 24 * 3600;
 
 /// Who the server answers to, and how its cookies are set.
 #[derive(Clone, Debug, Default)]
@@ -119,17 +120,8 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
             .append(header::SET_COOKIE, session_cookie(policy, None));
     }
     if let Some(secret) = issued {
-        // Over https, the `__Host-` name: the browser keeps such a cookie
-        // only from this very host, sent securely, for the whole site.
-        let (name, secure) = if policy.secure_cookies {
-            (SECURE_COOKIE, "; Secure")
-        } else {
-            (COOKIE, "")
-        };
-        let cookie = format!(
-            "{name}={secret}; Path=/; Max-Age={COOKIE_SECONDS}; HttpOnly; SameSite=Lax{secure}"
-        );
-        if let Ok(value) = HeaderValue::from_str(&cookie) {
+        if let Some(value) = secret_cookie(policy, (COOKIE, SECURE_COOKIE), &secret, COOKIE_SECONDS)
+        {
             response.headers_mut().append(header::SET_COOKIE, value);
         }
     }
@@ -140,17 +132,42 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
 /// removal. HttpOnly, SameSite=Lax, for the whole site; over https under
 /// the `__Host-` name, sent securely only.
 pub fn session_cookie(policy: &Policy, secret: Option<&str>) -> HeaderValue {
-    let (name, secure) = if policy.secure_cookies {
-        (SECURE_SESSION_COOKIE, "; Secure")
-    } else {
-        (SESSION_COOKIE, "")
-    };
-    let (value, age) = match secret {
+    let (value, seconds) = match secret {
         Some(secret) => (secret, awale_service::accounts::SESSION_MS / 1000),
         None => ("", 0),
     };
-    let cookie = format!("{name}={value}; Path=/; Max-Age={age}; HttpOnly; SameSite=Lax{secure}");
-    HeaderValue::from_str(&cookie).unwrap_or_else(|_| HeaderValue::from_static(""))
+    secret_cookie(
+        policy,
+        (SESSION_COOKIE, SECURE_SESSION_COOKIE),
+        value,
+        seconds,
+    )
+    .unwrap_or_else(|| HeaderValue::from_static(""))
+}
+
+/// The `Set-Cookie` of a secret kept `seconds` (0 with an empty value:
+/// the cookie's removal), HttpOnly, SameSite=Lax, for the whole site. Over
+/// https, under its `__Host-` name (the second of `names`): the browser
+/// keeps such a cookie only from this very host, sent securely.
+fn secret_cookie(
+    policy: &Policy,
+    names: (&'static str, &'static str),
+    value: &str,
+    seconds: i64,
+) -> Option<HeaderValue> {
+    let name = if policy.secure_cookies {
+        names.1
+    } else {
+        names.0
+    };
+    let cookie = Cookie::build((name, value))
+        .path("/")
+        .max_age(cookie::time::Duration::seconds(seconds))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(policy.secure_cookies)
+        .build();
+    HeaderValue::from_str(&cookie.to_string()).ok()
 }
 
 fn with_security_headers(policy: &Policy, mut response: Response) -> Response {
@@ -256,8 +273,15 @@ fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError>
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .map(str::to_ascii_lowercase);
-    let same_host =
-        host.is_some_and(|h| origin.split_once("://").is_some_and(|(_, rest)| rest == h));
+    // The origin's host and port, as a `Host` header names them.
+    let authority = url::Url::parse(&origin).ok().and_then(|u| {
+        let host = u.host_str()?.to_string();
+        Some(match u.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host,
+        })
+    });
+    let same_host = host.is_some_and(|h| authority.is_some_and(|a| a == h));
     let public = policy
         .public_origin
         .as_deref()
@@ -298,10 +322,14 @@ fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
 /// The secret of cookie `name` (or `secure`, its https name), when well
 /// formed: 64 hex digits.
 fn secret_of<'a>(headers: &'a HeaderMap, name: &str, secure: &str) -> Option<&'a str> {
-    header_items(headers, header::COOKIE, ';')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(n, _)| *n == name || *n == secure)
-        .map(|(_, value)| value)
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == name || c.name() == secure)
+        .and_then(|c| c.value_raw())
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 

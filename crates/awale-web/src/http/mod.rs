@@ -19,7 +19,9 @@ pub mod extract;
 pub mod games;
 pub mod guard;
 pub mod online;
+pub mod players;
 pub mod pools;
+mod qr;
 pub mod study;
 
 /// The whole application: the page, its files and the API.
@@ -67,6 +69,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/pools", get(pools::list))
         .route("/api/pools/{pool}/seek", post(pools::seek))
         .route("/api/pools/cancel", post(pools::cancel))
+        .route("/api/players/{name}", get(players::show))
+        .route("/api/players/{name}/games", get(players::games))
+        .route("/api/leaderboard/{speed}", get(players::board))
+        .route("/@/{name}", get(players::page))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))

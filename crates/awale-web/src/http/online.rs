@@ -114,25 +114,44 @@ pub async fn lobby(State(state): State<AppState>) -> ApiResult<Json<Lobby>> {
 }
 
 /// The base of the links the server gives: the public URL, or the address
-/// the browser used.
-fn base_url(state: &AppState, headers: &HeaderMap) -> String {
-    if let Some(url) = &state.shared.config.public_url {
-        return url.trim_end_matches('/').to_string();
+/// the browser used (its `Host`, which the guard has checked).
+fn base_url(state: &AppState, headers: &HeaderMap) -> Result<url::Url, Error> {
+    if let Some(url) = &state.shared.public_url {
+        return Ok(url.clone());
     }
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("127.0.0.1");
-    format!("http://{host}")
+    url::Url::parse(&format!("http://{host}/")).map_err(|e| {
+        Error::invalid(
+            "bad_host",
+            format!("the Host header `{host}` is not an address: {e}"),
+        )
+    })
+}
+
+/// The page at `base` asking `query` (`join=12`).
+fn link(base: &url::Url, query: &str) -> String {
+    let mut url = base.clone();
+    url.set_query(Some(query));
+    url.into()
 }
 
 /// The links of an online game.
 #[derive(Serialize)]
 pub struct Links {
-    /// Whoever opens it first takes the free seat; later visitors watch.
-    pub invite: String,
+    /// The invitation, for the game's players only: whoever opens it first
+    /// takes the free seat; later visitors watch. A private game's carries
+    /// its key (`?join=ID&k=KEY`), without which the seat is not given.
+    pub invite: Option<String>,
+    /// The invite as a QR code (SVG), None when there is no invite or it is
+    /// too long for one.
+    pub invite_qr: Option<String>,
     /// To watch.
     pub watch: String,
+    /// The watching link as a QR code (SVG).
+    pub watch_qr: Option<String>,
 }
 
 /// GET /api/games/{id}/links.
@@ -141,20 +160,40 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     if game.mode != Mode::Online {
         return Err(Error::conflict("not_online", "this game is not played online").into());
     }
-    let base = base_url(&on.state, &headers);
-    let id = on.id;
+    let base = base_url(&on.state, &headers)?;
+    let id = &game.public_id;
+    let player = game.online_seat(on.viewer.player()).is_some();
+    let invite = player.then(|| match &game.invite {
+        Some(key) if !game.public => link(&base, &format!("join={id}&k={key}")),
+        _ => link(&base, &format!("join={id}")),
+    });
+    let watch = link(&base, &format!("game={id}"));
     Ok(Json(Links {
-        invite: format!("{base}/?join={id}"),
-        watch: format!("{base}/?game={id}"),
+        invite_qr: invite.as_deref().and_then(super::qr::svg),
+        invite,
+        watch_qr: super::qr::svg(&watch),
+        watch,
     }))
 }
 
-/// POST /api/games/{id}/join: takes the free seat of an online game.
+/// The body of POST /api/games/{id}/join.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    name: Option<String>,
+    /// The invitation's key, from its link (`k`): a private game's free
+    /// seat is given only with it.
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// POST /api/games/{id}/join: takes the free seat of an online game (a
+/// private one with its invitation's key).
 pub async fn join(
     on: OnGame,
     Player(me): Player,
     session: Session,
-    JsonBody(req): JsonBody<NameRequest>,
+    JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<GameView>> {
     let (name, account) = seat_name(&session, req.name.as_deref())?;
     // No challenge between players one of whom blocks the other.
@@ -170,7 +209,8 @@ pub async fn join(
         player: me.clone(),
         name: name.clone(),
     };
-    let view = on.change(|g| g.sit(seat, now_ms())).await?;
+    let key = req.key;
+    let view = on.change(|g| g.sit(seat, key.as_deref(), now_ms())).await?;
     if !account {
         let store = on.state.shared.games.store();
         store.set_player_name(me, name, now_ms()).await?;
@@ -266,6 +306,8 @@ pub async fn rematch(
 pub struct HandoffLink {
     /// Open it on the other device (within ten minutes, once).
     pub link: String,
+    /// The link as a QR code (SVG), None when too long for one.
+    pub qr: Option<String>,
 }
 
 /// POST /api/games/{id}/handoff: a link to continue on another device.
@@ -278,9 +320,11 @@ pub async fn handoff(
     let shared = &on.state.shared;
     shared.handoff_links.take(&me, ip, now_ms())?;
     let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
-    let base = base_url(&on.state, &headers);
+    let base = base_url(&on.state, &headers)?;
+    let link = link(&base, &format!("continue={token}"));
     Ok(Json(HandoffLink {
-        link: format!("{base}/?continue={token}"),
+        qr: super::qr::svg(&link),
+        link,
     }))
 }
 
@@ -383,24 +427,21 @@ pub async fn chat(
         .into());
     }
     // Who speaks is the server's record of them: their seat's name, or
-    // the nickname they chose (a guest number before they chose one).
+    // the nickname they chose (a guest number before they chose one, which
+    // the page words).
     let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
-        Some(s) => s.name.clone(),
-        None => state
-            .shared
-            .games
-            .store()
-            .player_name(me.clone())
-            .await?
-            .unwrap_or_else(|| format!("#{}", guest_number(&me))),
+        Some(s) => Some(s.name.clone()),
+        None => state.shared.games.store().player_name(me.clone()).await?,
     };
+    let guest = name.is_none().then(|| guest_number(&me));
     let line = ChatLine {
         id: 0,
         room,
         at_ms: now_ms(),
         side: seat.map(Side::letter),
-        name,
+        name: name.unwrap_or_default(),
         text,
+        guest,
     };
     let line = state.shared.games.store().add_chat(id, line).await?;
     let event = if room == "players" {

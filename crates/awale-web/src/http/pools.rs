@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::extract::{JsonBody, Player, UrlQuery};
 use crate::game::parse_name;
-use crate::pools::{Pool, SeekNews, Seeker};
+use crate::pools::{Pool, SeekNews};
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -58,14 +58,7 @@ pub async fn seek(
             None => parse_name(None)?,
         },
     };
-    let seeker = Seeker {
-        player: me,
-        name,
-        account: false,
-        rating: awale_service::rating::START.rating,
-        balance: 0,
-        limits: None,
-    };
+    let seeker = state.shared.player_pages.seeker(me, name, pool).await?;
     let wait = Duration::from_secs(query.wait_s.unwrap_or(20).min(LONGEST_WAIT_S));
     Ok(Json(state.shared.pools.seek(pool, seeker, wait).await?))
 }

@@ -253,10 +253,13 @@ impl Site {
 
     /// Imports games through the API (`body`: the record and the import's
     /// options); the id of the first.
-    pub fn import(&self, body: Value) -> i64 {
+    pub fn import(&self, body: Value) -> String {
         let (status, answer) = self.call("POST", "/api/import", Some(body));
         assert_eq!(status, 201, "{answer}");
-        answer["ids"][0].as_i64().expect("an imported game")
+        answer["ids"][0]
+            .as_str()
+            .map(String::from)
+            .expect("an imported game")
     }
 }
 
@@ -755,10 +758,11 @@ pub fn call(url: &str, method: &str, path: &str, body: Option<Value>) -> (u16, V
 }
 
 /// The game of the page's address (`#game=ID`).
-pub fn game_id(b: &Browser) -> i64 {
+pub fn game_id(b: &Browser) -> String {
     let hash = b.string("return location.hash");
     hash.strip_prefix("#game=")
         .and_then(|h| h.split('&').next())
-        .and_then(|h| h.parse().ok())
+        .filter(|h| !h.is_empty())
+        .map(String::from)
         .unwrap_or_else(|| panic!("no game in the address: {hash}"))
 }

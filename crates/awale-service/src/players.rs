@@ -1,0 +1,251 @@
+//! Players as others see them: a player's page (ratings per speed with
+//! their graphs, wins, draws and losses, the games list with its filters,
+//! whether they play now), the leaderboards, and who a seeker in the pools
+//! is (an account with its rating, or a guest). Accounts are named by
+//! their username; a guest has no page.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::error::{Error, Kind};
+use crate::game::{now_ms, PlayerId};
+use crate::pools::{Pool, Seeker};
+use crate::rating::{Speed, START};
+use crate::store::ratings::{BoardRule, GameFilter, Leader, PlayedGame, RatingPoint, Results};
+use crate::store::{AccountStore, GameStore, RatingStore};
+
+/// How many points each rating graph shows at most.
+pub const GRAPH_POINTS: usize = 200;
+/// How many players a leaderboard shows.
+pub const BOARD_SIZE: usize = 100;
+/// How many games a page of a player's list holds at most.
+pub const MAX_LIST: usize = 100;
+
+/// One speed of a player's page.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpeedRating {
+    /// `blitz`...
+    pub speed: &'static str,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Its deviation now (grown while idle), rounded.
+    pub deviation: i64,
+    /// Provisional ("?").
+    pub provisional: bool,
+    /// Rated games in this speed.
+    pub games: i64,
+    /// The rating after each rated game, oldest first.
+    pub graph: Vec<RatingPoint>,
+}
+
+/// A player's page.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerPage {
+    /// The username.
+    pub username: String,
+    /// When the account was made.
+    pub created_ms: i64,
+    /// Ratings, for each speed they played rated.
+    pub ratings: Vec<SpeedRating>,
+    /// Wins, draws, losses.
+    pub results: Results,
+    /// The game they play now, if any.
+    pub playing: Option<i64>,
+}
+
+/// A leaderboard.
+#[derive(Clone, Debug, Serialize)]
+pub struct Board {
+    /// Its speed.
+    pub speed: &'static str,
+    /// Rated games needed in the window to appear.
+    pub min_games: i64,
+    /// The window, in weeks.
+    pub weeks: i64,
+    /// Best first.
+    pub players: Vec<Leader>,
+}
+
+/// Which of a player's games to list, as the page asks: the opponent by
+/// username.
+#[derive(Clone, Debug, Default)]
+pub struct ListFilter {
+    /// Rated only (true) or casual only (false).
+    pub rated: Option<bool>,
+    /// Of this speed only.
+    pub speed: Option<Speed>,
+    /// Won, drawn or lost only.
+    pub result: Option<crate::store::ratings::Outcome>,
+    /// Against this username only.
+    pub opponent: Option<String>,
+}
+
+/// Players' pages, leaderboards and seekers, from the stores.
+pub struct Players {
+    games: Arc<dyn GameStore>,
+    accounts: Arc<dyn AccountStore>,
+    ratings: Arc<dyn RatingStore>,
+    rule: BoardRule,
+}
+
+fn no_player(name: &str) -> Error {
+    Error::new(
+        Kind::NotFound,
+        "no_such_player",
+        format!("no player is named `{}`", crate::error::shown(name)),
+    )
+    .with("name", name)
+}
+
+impl Players {
+    /// Players kept in these stores, the leaderboards under `rule`.
+    pub fn new(
+        games: Arc<dyn GameStore>,
+        accounts: Arc<dyn AccountStore>,
+        ratings: Arc<dyn RatingStore>,
+        rule: BoardRule,
+    ) -> Players {
+        Players {
+            games,
+            accounts,
+            ratings,
+            rule,
+        }
+    }
+
+    /// The open account named `name` (any case).
+    async fn account(&self, name: &str) -> Result<awale_model::account::Account, Error> {
+        let key = name.trim().to_ascii_lowercase();
+        match self.accounts.account_by_key(key).await? {
+            Some(account) if account.is_open() => Ok(account),
+            _ => Err(no_player(name)),
+        }
+    }
+
+    /// The page of the player named `name`.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_player` (not found) when no open account has that name.
+    pub async fn page(&self, name: &str) -> Result<PlayerPage, Error> {
+        let account = self.account(name).await?;
+        let player = account.player.clone();
+        let now = now_ms();
+        let mut ratings = Vec::new();
+        for r in self.ratings.ratings(player.clone()).await? {
+            let idle = r.last_ms.map_or(0, |t| now - t);
+            let deviation = r.glicko.deviation_after(idle);
+            ratings.push(SpeedRating {
+                speed: r.speed.name(),
+                rating: r.glicko.rating.round() as i64,
+                deviation: deviation.round() as i64,
+                provisional: deviation > crate::rating::PROVISIONAL_DEVIATION,
+                games: r.games,
+                graph: self
+                    .ratings
+                    .rating_history(player.clone(), r.speed, GRAPH_POINTS)
+                    .await?,
+            });
+        }
+        Ok(PlayerPage {
+            username: account.username,
+            created_ms: account.created_ms,
+            ratings,
+            results: self.ratings.results(player.clone()).await?,
+            playing: self.games.current(Some(player)).await?,
+        })
+    }
+
+    /// The games of the player named `name`, under `filter` (its opponent
+    /// named by username), newest first.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_player` for the player or the opponent.
+    pub async fn games(
+        &self,
+        name: &str,
+        filter: ListFilter,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> Result<Vec<PlayedGame>, Error> {
+        let account = self.account(name).await?;
+        let opponent = match filter.opponent.as_deref() {
+            Some(o) => Some(self.account(o).await?.player),
+            None => None,
+        };
+        let filter = GameFilter {
+            rated: filter.rated,
+            speed: filter.speed,
+            result: filter.result,
+            opponent,
+        };
+        Ok(self
+            .ratings
+            .played_games(account.player, filter, before, limit.clamp(1, MAX_LIST))
+            .await?)
+    }
+
+    /// The leaderboard of `speed`.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn board(&self, speed: Speed) -> Result<Board, Error> {
+        Ok(Board {
+            speed: speed.name(),
+            min_games: self.rule.min_games,
+            weeks: self.rule.weeks,
+            players: self
+                .ratings
+                .leaderboard(speed, self.rule, now_ms(), BOARD_SIZE)
+                .await?,
+        })
+    }
+
+    /// Who `player` is when they seek in `pool`: their account (its
+    /// username, its rating in the pool's speed) or a guest (`name`, 1500).
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn seeker(
+        &self,
+        player: PlayerId,
+        name: String,
+        pool: Pool,
+    ) -> Result<Seeker, Error> {
+        let account = self
+            .accounts
+            .account_of(player.clone())
+            .await?
+            .filter(|a| a.is_open());
+        let Some(account) = account else {
+            return Ok(Seeker {
+                player,
+                name,
+                account: false,
+                rating: START.rating,
+                balance: 0,
+                limits: None,
+            });
+        };
+        let speed = pool.speed();
+        let rating = self
+            .ratings
+            .ratings(player.clone())
+            .await?
+            .into_iter()
+            .find(|r| r.speed == speed)
+            .map_or(START.rating, |r| r.glicko.rating);
+        Ok(Seeker {
+            player,
+            name: account.username,
+            account: true,
+            rating,
+            balance: 0,
+            limits: None,
+        })
+    }
+}

@@ -1,0 +1,94 @@
+//! A link as a QR code, drawn here as SVG (by the `qrcode` crate) for the
+//! page to show beside the link: the invite, the "continue on another
+//! device" link. Level M (15 % of the code may be spoilt), with the quiet
+//! zone of four modules the standard asks for.
+
+use qrcode::{render::svg, EcLevel, QrCode};
+
+/// `text` as an SVG QR code whose units are modules, or None when it is too
+/// long for any version (the page shows the link alone then).
+pub fn svg(text: &str) -> Option<String> {
+    let code = QrCode::with_error_correction_level(text, EcLevel::M).ok()?;
+    Some(
+        code.render::<svg::Color>()
+            .module_dimensions(1, 1)
+            .quiet_zone(true)
+            .dark_color(svg::Color("#000"))
+            .light_color(svg::Color("#fff"))
+            .build(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dark modules of `svg`, read back from its path
+    /// (`M{x} {y}h{w}v{h}H{x}V{y}`, one rectangle a run), and its size in
+    /// modules (quiet zone included).
+    fn modules(svg: &str) -> (usize, Vec<(usize, usize)>) {
+        let size: usize = svg
+            .split("width=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .and_then(|s| s.parse().ok())
+            .expect("a width");
+        let d = svg
+            .split(" d=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .expect("a path");
+        let mut dark = Vec::new();
+        for rect in d.split('M').filter(|r| !r.is_empty()) {
+            let numbers: Vec<usize> = rect
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|n| !n.is_empty())
+                .map(|n| n.parse().expect("a number"))
+                .collect();
+            let [x, y, w, h, ..] = numbers[..] else {
+                panic!("a rectangle: {rect}");
+            };
+            for dy in 0..h {
+                for dx in 0..w {
+                    dark.push((x + dx, y + dy));
+                }
+            }
+        }
+        (size, dark)
+    }
+
+    fn decode(svg: &str) -> (rqrr::MetaData, String) {
+        let (size, dark) = modules(svg);
+        let grid = rqrr::SimpleGrid::from_func(size - 8, |x, y| dark.contains(&(x + 4, y + 4)));
+        rqrr::Grid::new(grid).decode().expect("a readable code")
+    }
+
+    #[test]
+    fn another_decoder_reads_the_links_back_at_level_m() {
+        let long: String = (0..1500)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        for text in [
+            "http://127.0.0.1:8080/?join=1",
+            "https://awale.example.org/?continue=0123456789abcdef0123456789abcdef",
+            "Awalé: à toi de jouer ! 🌱",
+            long.as_str(),
+        ] {
+            let svg = svg(text).expect("a code");
+            let (meta, read) = decode(&svg);
+            assert_eq!(read, text);
+            assert_eq!(meta.ecc_level, 0, "level M");
+            let (size, _) = modules(&svg);
+            assert_eq!(
+                size,
+                17 + 4 * meta.version.0 + 8,
+                "four modules of quiet zone"
+            );
+        }
+    }
+
+    #[test]
+    fn a_text_too_long_for_any_version_has_no_code() {
+        assert!(svg(&"a".repeat(2400)).is_none());
+    }
+}
