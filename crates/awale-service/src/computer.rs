@@ -857,7 +857,7 @@ fn best_of(scores: &[MoveScore]) -> Option<&MoveScore> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use awale_core::Rules;
+    use awale_core::{Position, Rules};
 
     #[test]
     fn every_level_has_a_number_and_a_key() {

@@ -343,8 +343,8 @@ pub enum SeekNews {
     },
     /// Paired: the game to go to, and one's side.
     Paired {
-        /// The new game.
-        game: i64,
+        /// The new game's public id.
+        game: String,
         /// `S` or `N`.
         side: char,
         /// Whether it is rated.
@@ -538,7 +538,10 @@ impl Pools {
         game.rated = rated;
         match self.games.create(vec![game]).await {
             Ok(made) => {
-                let id = made.first().map_or(0, |g| g.id);
+                let id = made
+                    .first()
+                    .map(|g| g.public_id.clone())
+                    .unwrap_or_default();
                 for (seeker, side) in [(&pairing.south, Side::South), (&pairing.north, Side::North)]
                 {
                     {
@@ -551,13 +554,13 @@ impl Pools {
                     }
                     if let Some(s) = lock(&self.seekers).get(&seeker.player) {
                         s.news.send_replace(Some(SeekNews::Paired {
-                            game: id,
+                            game: id.clone(),
                             side: side.letter(),
                             rated,
                         }));
                     }
                 }
-                tracing::debug!(game = id, pool = %pairing.pool.name(), "pool pairing");
+                tracing::debug!(game = %id, pool = %pairing.pool.name(), "pool pairing");
             }
             Err(e) => {
                 tracing::warn!(error = %e, "a pool game could not be made: both seek again");

@@ -90,7 +90,8 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
         panic!("paired");
     };
     assert!(rated);
-    let g = w.games.load(game).await.unwrap();
+    let id = w.games.find(&game, None).await.unwrap();
+    let g = w.games.load(id).await.unwrap();
     let names: Vec<&str> = g.seats.iter().flatten().map(|s| s.name.as_str()).collect();
     assert!(
         names.contains(&"Ama") && names.contains(&"kofi_7"),
@@ -102,7 +103,7 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
     } else {
         Side::North
     };
-    w.games.change(game, |g| g.resign(ama_side)).await.unwrap();
+    w.games.change(id, |g| g.resign(ama_side)).await.unwrap();
     let page = w.players.page("KOFI_7").await.unwrap();
     assert_eq!(page.username, "kofi_7");
     assert_eq!((page.results.wins, page.results.losses), (1, 0));
@@ -110,7 +111,7 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
     assert_eq!((blitz.speed, blitz.games), ("blitz", 1));
     assert!(blitz.rating > 1500 && blitz.provisional);
     assert_eq!(blitz.graph.len(), 1);
-    assert_eq!(blitz.graph[0].game, game);
+    assert_eq!(blitz.graph[0].game, id);
     let lost = w.players.page("ama").await.unwrap();
     assert!(lost.ratings[0].rating < 1500);
     assert_eq!(lost.results.losses, 1);

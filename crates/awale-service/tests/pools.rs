@@ -67,7 +67,8 @@ async fn two_seekers_of_one_pool_get_one_clock_game_with_a_seat_each() {
     assert_eq!(a, b);
     assert!(rated, "two accounts play rated");
     assert_ne!(sa, sb);
-    let game = games.load(a).await.unwrap();
+    let id = games.find(&a, None).await.unwrap();
+    let game = games.load(id).await.unwrap();
     let clock = game.clock.unwrap();
     assert_eq!((clock.initial_ms, clock.increment_ms), (180_000, 2_000));
     assert!(game.seats.iter().all(Option::is_some));
@@ -118,7 +119,8 @@ async fn paired(games: &Arc<Games>, pools: &Arc<Pools>) -> awale_service::game::
     let SeekNews::Paired { game, .. } = first.await.unwrap().unwrap() else {
         panic!("paired");
     };
-    games.load(game).await.unwrap()
+    let id = games.find(&game, None).await.unwrap();
+    games.load(id).await.unwrap()
 }
 
 #[tokio::test]

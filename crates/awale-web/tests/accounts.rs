@@ -117,7 +117,7 @@ impl Browser {
         body
     }
 
-    async fn online_game(&mut self, app: &Router) -> i64 {
+    async fn online_game(&mut self, app: &Router) -> String {
         let (status, game) = self
             .post(
                 app,
@@ -126,16 +126,16 @@ impl Browser {
             )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{game}");
-        game["id"].as_i64().unwrap()
+        game["id"].as_str().unwrap().to_string()
     }
 }
 
-fn ids(list: &Value) -> Vec<i64> {
-    let mut ids: Vec<i64> = list["games"]
+fn ids(list: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = list["games"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|g| g["id"].as_i64().unwrap())
+        .map(|g| g["id"].as_str().unwrap().to_string())
         .collect();
     ids.sort_unstable();
     ids
@@ -149,7 +149,9 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
     let (_, computer) = first
         .post(&app, "/api/games", json!({"mode": "computer"}))
         .await;
-    let computer = computer["id"].as_i64().unwrap();
+    let computer = computer["id"].as_str().unwrap().to_string();
+    let mut both = vec![game.clone(), computer.clone()];
+    both.sort_unstable();
     let made = first.sign_up(&app, "Ama").await;
     assert_eq!(made["account"]["username"], "Ama");
     assert_eq!(made["recovery_codes"].as_array().unwrap().len(), 10);
@@ -164,7 +166,7 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
     let (_, me) = first.get(&app, "/api/me").await;
     assert_eq!(me["account"]["username"], "Ama");
     let (_, mine) = first.get(&app, "/api/games").await;
-    assert_eq!(ids(&mine), vec![game, computer]);
+    assert_eq!(ids(&mine), both);
     let (_, shown) = first.get(&app, &format!("/api/games/{game}")).await;
     assert_eq!(shown["seats"][0]["name"], "Ama", "{shown}");
 
@@ -181,7 +183,7 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, theirs) = second.get(&app, "/api/games").await;
-    assert_eq!(ids(&theirs), vec![game, computer]);
+    assert_eq!(ids(&theirs), both);
     let (status, played) = second
         .post(
             &app,
@@ -334,13 +336,20 @@ async fn a_blocked_player_can_neither_join_nor_chat() {
         (status, body["error"].as_str()),
         (StatusCode::FORBIDDEN, Some("blocked"))
     );
-    // A guest joins, under its nickname; an account under its username.
+    // A guest joins with the invitation's key, under its nickname; an
+    // account under its username.
+    let (_, links) = ama.get(&app, &format!("/api/games/{game}/links")).await;
+    let key = links["invite"]
+        .as_str()
+        .and_then(|l| l.split("&k=").nth(1))
+        .unwrap_or_else(|| panic!("{links}"))
+        .to_string();
     let mut guest = Browser::opened(&app).await;
     let (status, joined) = guest
         .post(
             &app,
             &format!("/api/games/{game}/join"),
-            json!({"name": "Yaw"}),
+            json!({"name": "Yaw", "key": key}),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{joined}");

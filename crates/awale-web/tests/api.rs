@@ -1294,9 +1294,13 @@ async fn an_online_games_links_come_with_their_qr_codes() {
     let (id, _) = new_game(&app, json!({"mode": "online", "name": "Ama"})).await;
     let (status, links) = call(&app, "GET", &format!("/api/games/{id}/links"), None).await;
     assert_eq!(status, StatusCode::OK, "{links}");
-    assert_eq!(
-        links["invite"],
-        format!("https://awale.example.org/?join={id}")
+    // A private game's invitation carries its key.
+    let invite = links["invite"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{links}"));
+    assert!(
+        invite.starts_with(&format!("https://awale.example.org/?join={id}&k=")),
+        "{invite}"
     );
     assert_eq!(
         links["watch"],
@@ -1318,15 +1322,9 @@ async fn an_online_games_links_come_with_their_qr_codes() {
         handoff["qr"].as_str().is_some_and(|q| q.contains("<path")),
         "{handoff}"
     );
-    let (_, local) = new_game(&app, json!({"mode": "humans"})).await;
+    let (local, _) = new_game(&app, json!({"mode": "humans"})).await;
     refused(
-        call(
-            &app,
-            "GET",
-            &format!("/api/games/{}/links", local["id"]),
-            None,
-        )
-        .await,
+        call(&app, "GET", &format!("/api/games/{local}/links"), None).await,
         StatusCode::CONFLICT,
         "not_online",
     );

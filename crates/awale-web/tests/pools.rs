@@ -38,7 +38,7 @@ fn memory_app() -> Router {
 
 /// Players 1 and 2 seek 3+2 and are paired: the game's id and player 1's
 /// side.
-async fn paired(app: &Router) -> (i64, String) {
+async fn paired(app: &Router) -> (String, String) {
     let first = {
         let app = app.clone();
         tokio::spawn(async move {
@@ -76,8 +76,11 @@ async fn paired(app: &Router) -> (i64, String) {
     assert_eq!(status, StatusCode::OK, "{second}");
     let (status, first) = first.await.unwrap();
     assert_eq!(status, StatusCode::OK, "{first}");
-    let game = first["paired"]["game"].as_i64().expect("paired");
-    assert_eq!(second["paired"]["game"].as_i64(), Some(game));
+    let game = first["paired"]["game"]
+        .as_str()
+        .expect("paired")
+        .to_string();
+    assert_eq!(second["paired"]["game"].as_str(), Some(game.as_str()));
     assert_ne!(first["paired"]["side"], second["paired"]["side"]);
     assert_eq!(first["paired"]["rated"], false, "guests play casual");
     (game, first["paired"]["side"].as_str().unwrap().to_string())

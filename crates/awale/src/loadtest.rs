@@ -293,6 +293,7 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
     let listener = {
         let run = Arc::clone(&run);
         let cookie = cookie.clone();
+        let game = game.clone();
         tokio::spawn(async move {
             let path = format!("/api/games/{game}/events");
             let result = read_events(&run, &path, Some(&cookie), |name, data| {
@@ -346,7 +347,7 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
         run.sent
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert((game, plies), Instant::now());
+            .insert((game.clone(), plies), Instant::now());
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
             .request(
@@ -360,10 +361,11 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
             Ok((StatusCode::OK, _, _)) => {
                 run.moves.fetch_add(1, Ordering::Relaxed);
                 let letter = mv.chars().next().unwrap_or('?');
-                run.acked
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((game, plies, letter));
+                run.acked.lock().unwrap_or_else(|p| p.into_inner()).push((
+                    game.clone(),
+                    plies,
+                    letter,
+                ));
             }
             Ok((status, _, body)) => {
                 if !run.over() {

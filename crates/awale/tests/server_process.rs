@@ -170,9 +170,11 @@ fn sigterm_stops_cleanly_and_the_games_file_alone_is_whole() {
     std::fs::copy(dir.join("games.sqlite"), &copy).unwrap();
     let conn = rusqlite::Connection::open(&copy).unwrap();
     let stored: i64 = conn
-        .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [id], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT COUNT(*) FROM moves WHERE game_id = (SELECT id FROM games WHERE public_id = ?1)",
+            [&id],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(stored as usize, moves.len());
 }
