@@ -221,6 +221,7 @@ fn a_game_keeps_its_last_chat_messages_only() {
             side: Some('S'),
             name: "Cleo".into(),
             text,
+            guest: None,
         };
         for i in 0..CHAT_KEPT + 20 {
             store
@@ -228,15 +229,24 @@ fn a_game_keeps_its_last_chat_messages_only() {
                 .await
                 .unwrap();
         }
+        // A guest without a nickname keeps their number.
         store
-            .add_chat(made[1].id, line("other".into()))
+            .add_chat(
+                made[1].id,
+                ChatLine {
+                    name: String::new(),
+                    guest: Some(7),
+                    ..line("other".into())
+                },
+            )
             .await
             .unwrap();
         let kept = store.chat(made[0].id, 10_000).await.unwrap();
         assert_eq!(kept.len(), CHAT_KEPT);
         assert_eq!(kept[0].text, "20");
         assert_eq!(kept[0].side, Some('S'));
-        assert_eq!(store.chat(made[1].id, 10).await.unwrap().len(), 1);
+        let other = store.chat(made[1].id, 10).await.unwrap();
+        assert_eq!((other.len(), other[0].guest), (1, Some(7)));
     });
 }
 
@@ -480,6 +490,7 @@ fn another_process_hears_each_change_once_committed() {
                     side: None,
                     name: "Cleo".into(),
                     text: "hello".into(),
+                    guest: None,
                 },
             )
             .await
@@ -581,6 +592,7 @@ fn a_games_file_is_copied_whole_and_checked() {
                 side: Some('N'),
                 name: "Ama".into(),
                 text: "bonne partie".into(),
+                guest: None,
             },
         )
         .await

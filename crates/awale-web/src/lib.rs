@@ -216,7 +216,7 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn new(
-        store: impl store::GameStore + store::AccountStore + Clone + 'static,
+        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
         config: Config,
     ) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
@@ -230,7 +230,7 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn with_oracle(
-        store: impl store::GameStore + store::AccountStore + Clone + 'static,
+        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {

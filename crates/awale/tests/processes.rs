@@ -160,10 +160,11 @@ fn read_chunk(reader: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
 type Heard = Arc<Mutex<Vec<(String, Value, Instant)>>>;
 
 /// Listens to game `id`'s events on `addr` until the stream ends.
-fn listen(addr: &str, id: i64, cookie: Option<&str>) -> Heard {
+fn listen(addr: &str, id: &str, cookie: Option<&str>) -> Heard {
     let heard: Heard = Arc::default();
     let sink = Arc::clone(&heard);
     let addr = addr.to_string();
+    let id = id.to_string();
     let cookie = cookie
         .map(|c| format!("Cookie: {c}\r\n"))
         .unwrap_or_default();
@@ -212,7 +213,7 @@ fn ok(answer: Result<(u16, Value), String>, what: &str) -> Value {
 }
 
 /// Makes an online game on `south_at` and seats North on `north_at`.
-fn online_game(south_at: &str, north_at: &str, clock: Option<Value>) -> i64 {
+fn online_game(south_at: &str, north_at: &str, clock: Option<Value>) -> String {
     let mut body = json!({"mode": "online", "human": "S", "name": "Ama"});
     if let Some(c) = clock {
         body["clock"] = c;
@@ -221,14 +222,30 @@ fn online_game(south_at: &str, north_at: &str, clock: Option<Value>) -> i64 {
         request(south_at, "POST", "/api/games", Some(&player(1)), Some(body)),
         "new game",
     );
-    let id = made["id"].as_i64().expect("an id");
+    let id = made["id"].as_str().expect("a public id").to_string();
+    // A private game: North joins with the invitation's key, from its link.
+    let links = ok(
+        request(
+            south_at,
+            "GET",
+            &format!("/api/games/{id}/links"),
+            Some(&player(1)),
+            None,
+        ),
+        "links",
+    );
+    let key = links["invite"]
+        .as_str()
+        .and_then(|l| l.split_once("&k="))
+        .map(|(_, k)| k.to_string())
+        .expect("the invitation's key");
     ok(
         request(
             north_at,
             "POST",
             &format!("/api/games/{id}/join"),
             Some(&player(2)),
-            Some(json!({"name": "Kofi"})),
+            Some(json!({"name": "Kofi", "key": key})),
         ),
         "join",
     );
@@ -236,7 +253,7 @@ fn online_game(south_at: &str, north_at: &str, clock: Option<Value>) -> i64 {
 }
 
 /// Plays the first legal move (or the `pick`-th) of whoever is to move.
-fn play_one(addr: &str, id: i64, pick: usize) -> Value {
+fn play_one(addr: &str, id: &str, pick: usize) -> Value {
     let game = ok(
         request(addr, "GET", &format!("/api/games/{id}"), None, None),
         "game",
@@ -267,7 +284,7 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
 
     // South plays on A, North on B, a spectator watches on C.
     let id = online_game(&a.addr, &b.addr, Some(json!({"minutes": 30})));
-    let spectator = listen(&c.addr, id, None);
+    let spectator = listen(&c.addr, &id, None);
     std::thread::sleep(Duration::from_millis(300));
     let mut seed: u64 = 0x9E37_79B9;
     let mut plies = 0;
@@ -287,9 +304,10 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
             // A game whose flag the process about to die armed: its last
             // move was played there, 6 s each.
             let other = online_game(&a.addr, &a.addr, Some(json!({"minutes": 0.1})));
-            play_one(&a.addr, other, 0);
-            play_one(&a.addr, other, 0);
-            flagged = Some((other, listen(&c.addr, other, None)));
+            play_one(&a.addr, &other, 0);
+            play_one(&a.addr, &other, 0);
+            let watch = listen(&c.addr, &other, None);
+            flagged = Some((other, watch));
             a.kill();
             killed = true;
             // South's page reconnects: to another process.
@@ -317,7 +335,7 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
             &b.addr
         };
         sent_at.push(Instant::now());
-        play_one(at, id, (seed >> 33) as usize);
+        play_one(at, &id, (seed >> 33) as usize);
         plies += 1;
     }
     assert!(killed, "the game ended before the kill ({plies} plies)");
@@ -348,9 +366,8 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
                     );
                 }
                 if name == "state" {
-                    for i in 0..data["plies"].as_array().map_or(0, Vec::len) {
-                        seen[i] = true;
-                    }
+                    let known = data["plies"].as_array().map_or(0, Vec::len);
+                    seen.iter_mut().take(known).for_each(|s| *s = true);
                 }
             }
             assert!(ended, "the spectator did not see the end");
@@ -391,7 +408,7 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
     assert_eq!(
         cluster.psql(
             &url,
-            &format!("SELECT stop FROM games WHERE id = {flagged}")
+            &format!("SELECT stop FROM games WHERE public_id = '{flagged}'")
         ),
         "time S"
     );
@@ -418,6 +435,7 @@ fn of_two_processes_sent_one_ply_one_plays_it() {
     }
     // South sends two different moves for ply 0, one to each process, at once.
     let send = |addr: String, mv: &'static str| {
+        let id = id.clone();
         std::thread::spawn(move || {
             request(
                 &addr,

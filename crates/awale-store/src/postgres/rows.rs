@@ -190,7 +190,7 @@ pub(super) async fn load_game(
 
 /// The changes game `id` made to its players' ratings, if it was rated
 /// (as the games file's `ratings::game_changes`).
-async fn rating_changes(
+pub(super) async fn rating_changes(
     client: &impl GenericClient,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {

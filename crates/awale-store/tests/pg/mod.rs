@@ -86,6 +86,9 @@ fn free_port() -> u16 {
 }
 
 impl Cluster {
+    // The server and its watcher outlive this program on purpose: the
+    // watcher stops the server once the tests are gone.
+    #[allow(clippy::zombie_processes)]
     fn start() -> Cluster {
         let bin = bin_dir();
         let dir = tempfile::Builder::new()
