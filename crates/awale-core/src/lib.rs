@@ -19,6 +19,7 @@
 
 mod game;
 mod notation;
+pub mod oracle;
 mod position;
 mod record;
 mod rules;
@@ -35,4 +36,4 @@ pub use rules::{
     Direction, FirstPlayer, GrandSlam, Preset, Repetition, RuleOption, Rules, RulesError, Variant,
 };
 pub use side::{Side, SideError};
-pub use sowing::Sowing;
+pub use sowing::{last_hole, seeds_into, Sowing};

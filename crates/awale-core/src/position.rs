@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::{GrandSlam, Repetition, Rules, Side};
+use crate::{last_hole, seeds_into, GrandSlam, Repetition, Rules, Side};
 
 /// Seeds in a full game.
 pub const TOTAL_SEEDS: u8 = 48;
@@ -285,18 +285,12 @@ const SOW: SowTables = {
     while origin < 6 {
         let mut seeds = 1;
         while seeds <= 48 {
-            let mut vector = 0u128;
-            let mut hole = origin;
-            let mut left = seeds;
-            while left > 0 {
-                hole = (hole + 1) % HOLES;
-                if hole != origin {
-                    vector += 1 << (8 * hole);
-                    left -= 1;
-                }
+            let mut hole = 0;
+            while hole < HOLES {
+                add[origin][seeds] += (seeds_into(origin, seeds, hole) as u128) << (8 * hole);
+                hole += 1;
             }
-            add[origin][seeds] = vector;
-            last[origin][seeds] = hole as u8;
+            last[origin][seeds] = last_hole(origin, seeds) as u8;
             seeds += 1;
         }
         origin += 1;

@@ -1,9 +1,44 @@
-//! The path of one move, seed by seed: which holes the seeds fall into, in
-//! order, and which holes the capture empties. For showing a move (the
-//! page's sowing animation, lessons); play itself goes through the
-//! table-driven [`Position::play`], and a test checks both agree.
+//! The geometry of sowing, in one place: where each seed of a hole goes
+//! ([`last_hole`], [`seeds_into`]: the tables of [`Position::play`], the
+//! engine's levels and the database's un-sowing are built from them), and
+//! the path of one move, seed by seed, with the holes its capture empties,
+//! for showing a move (the page's sowing animation, lessons). A test checks
+//! the geometry against a walk round the board, and the path against play.
 
 use crate::{Move, Position, HOLES};
+
+/// The board hole where the last of `seeds` seeds sown from board hole
+/// `origin` lands: the origin is skipped on each lap, so 11 seeds make a
+/// lap; `origin` itself when `seeds` is 0.
+///
+/// ```
+/// use awale_core::last_hole;
+/// assert_eq!(last_hole(5, 2), 7); // F with 2 seeds ends in b
+/// assert_eq!(last_hole(0, 12), 1); // a krou of 12 from A ends in B
+/// ```
+pub const fn last_hole(origin: usize, seeds: usize) -> usize {
+    if seeds == 0 {
+        return origin;
+    }
+    (origin + (seeds - 1) % 11 + 1) % HOLES
+}
+
+/// How many of `seeds` seeds sown from board hole `origin` fall into board
+/// hole `hole`: 0 for the origin, which a krou skips.
+///
+/// ```
+/// use awale_core::seeds_into;
+/// // A krou of 12 from A: one lap of 11, then B again.
+/// assert_eq!((seeds_into(0, 12, 0), seeds_into(0, 12, 1), seeds_into(0, 12, 2)), (0, 2, 1));
+/// ```
+pub const fn seeds_into(origin: usize, seeds: usize, hole: usize) -> u8 {
+    // Holes after the origin, the origin skipped: 11 a lap.
+    let distance = (hole + HOLES - origin) % HOLES;
+    if distance == 0 {
+        return 0;
+    }
+    (seeds / 11 + (distance <= seeds % 11) as usize) as u8
+}
 
 /// What a move does to the board, hole by hole. Holes are board indices
 /// (`A..F` = 0..5, `a..f` = 6..11).
@@ -30,13 +65,7 @@ impl Position {
     /// assert_eq!((p.sown_into(a, 0), p.sown_into(a, 1), p.sown_into(a, 2)), (0, 2, 1));
     /// ```
     pub fn sown_into(&self, m: Move, h: usize) -> u8 {
-        let n = usize::from(self.hole(m.hole()));
-        // Holes after the origin, the origin skipped: 11 a lap.
-        let distance = (h + HOLES - m.hole()) % HOLES;
-        if distance == 0 {
-            return 0;
-        }
-        (n / 11 + usize::from(distance <= n % 11)) as u8
+        seeds_into(m.hole(), usize::from(self.hole(m.hole())), h)
     }
 
     /// The path of `m` from this position: its seeds one by one, then the
@@ -57,17 +86,13 @@ impl Position {
             return Sowing::default();
         }
         let mut holes = self.holes();
-        let mut sown = Vec::with_capacity(usize::from(holes[origin]));
-        let mut hole = origin;
-        for _ in 0..holes[origin] {
-            hole = (hole + 1) % HOLES;
-            if hole == origin {
-                hole = (hole + 1) % HOLES;
-            }
-            holes[hole] += 1;
-            sown.push(hole as u8);
+        let seeds = usize::from(holes[origin]);
+        let sown: Vec<u8> = (1..=seeds).map(|k| last_hole(origin, k) as u8).collect();
+        for &h in &sown {
+            holes[usize::from(h)] += 1;
         }
         holes[origin] = 0;
+        let mut hole = last_hole(origin, seeds);
         if self.captures(m) == 0 {
             return Sowing {
                 sown,
@@ -91,6 +116,28 @@ impl Position {
 mod tests {
     use super::*;
     use crate::Rules;
+
+    /// The geometry against a walk round the board, seed by seed, for every
+    /// hole and every count of seeds a game can hold.
+    #[test]
+    fn the_geometry_is_a_walk_that_skips_the_origin() {
+        for origin in 0..HOLES {
+            let mut into = [0u8; HOLES];
+            let mut hole = origin;
+            for seeds in 1..=48 {
+                hole = (hole + 1) % HOLES;
+                if hole == origin {
+                    hole = (hole + 1) % HOLES;
+                }
+                into[hole] += 1;
+                assert_eq!(last_hole(origin, seeds), hole, "{origin} {seeds}");
+                for (h, &n) in into.iter().enumerate() {
+                    assert_eq!(seeds_into(origin, seeds, h), n, "{origin} {seeds} {h}");
+                }
+            }
+            assert_eq!(last_hole(origin, 0), origin);
+        }
+    }
 
     #[test]
     fn a_krou_goes_round_and_skips_its_hole() {

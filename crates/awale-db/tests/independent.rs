@@ -23,9 +23,9 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use awale_core::oracle::Bounds;
 use awale_core::{Game, Position, Repetition, Rules, Side};
 use awale_db::Variant;
-use awale_engine::oracle::Bounds;
 use awale_engine::{Engine, EngineOptions, Limits};
 use rand::RngExt;
 

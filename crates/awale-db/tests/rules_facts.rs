@@ -2,6 +2,7 @@
 //! databases"): counts of won, drawn and lost boards and the sum of values.
 
 use awale_core::Rules;
+use awale_db::manifest::Manifest;
 use awale_db::{build, Database, LevelStats};
 
 #[test]
@@ -25,4 +26,19 @@ fn awale_levels_match_the_counts_of_rules_md() {
     }
     let db = Database::open(dir.path(), &Rules::AWALE).unwrap();
     assert_eq!(db.max_seeds(), 10);
+    // The build recorded every level in the folder's manifest, with the
+    // same counts.
+    let variant = awale_db::Variant::of(&Rules::AWALE);
+    let manifest = Manifest::read(&dir.path().join(variant.name()), variant);
+    for s in &summaries {
+        let level = manifest
+            .level(s.stats.seeds)
+            .unwrap_or_else(|| panic!("level {} missing from the manifest", s.stats.seeds));
+        assert_eq!(level.stats.playable, s.stats.playable);
+        assert!(
+            level.build.is_some(),
+            "level {}: no build figures",
+            s.stats.seeds
+        );
+    }
 }

@@ -373,15 +373,8 @@ fn seen_capture(position: &Position, m: Move, whole_chain: bool) -> u8 {
     if all == 0 || whole_chain {
         return all;
     }
-    let landing = last_hole(position, m);
+    let landing = awale_core::last_hole(m.hole(), usize::from(position.hole(m.hole())));
     position.hole(landing) + position.sown_into(m, landing)
-}
-
-/// The board hole where the last seed of `m` lands (the origin skipped on
-/// each lap).
-fn last_hole(position: &Position, m: Move) -> usize {
-    let n = usize::from(position.hole(m.hole()));
-    (m.hole() + n + (n.max(1) - 1) / 11) % 12
 }
 
 /// How a beginner values each move, in hundredths of a seed: what it sees

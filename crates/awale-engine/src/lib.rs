@@ -22,7 +22,9 @@ pub mod eval;
 pub mod explain;
 pub mod level;
 pub mod limits;
-pub mod oracle;
+/// The endgame oracle's trait, from `awale-core` (where the databases
+/// find it without the engine).
+pub use awale_core::oracle;
 pub mod protocol;
 pub mod score;
 pub mod search;

@@ -270,7 +270,9 @@ fn build_on(args: BuildArgs, cluster: &dyn awale_db::Cluster) -> anyhow::Result<
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     let progress = Bar(bar, Default::default());
-    let mut manifest = Manifest::read(&dir, variant);
+    // The records of earlier builds, for the rows of levels found built
+    // (the build records each level in it as it goes).
+    let manifest = Manifest::read(&dir, variant);
     // What the biggest level needs while it is built (see docs/DATABASES.md),
     // and the files of all levels.
     let biggest = awale_db::level_size(args.max_seeds) as f64;
@@ -314,13 +316,6 @@ fn build_on(args: BuildArgs, cluster: &dyn awale_db::Cluster) -> anyhow::Result<
                     );
                 }
             });
-            manifest.record(summary);
-            // Written after each level: a killed build keeps the record of
-            // the levels it finished.
-            if let Err(e) = manifest.write(&dir) {
-                let e = anyhow::Error::new(e);
-                progress.0.suspend(|| eprintln!("awale: {e:#}"));
-            }
         },
     );
     progress.0.finish_and_clear();

@@ -550,14 +550,10 @@ const SOWN: [[[u8; 12]; 49]; 6] = {
     while origin < 6 {
         let mut s = 1;
         while s <= 48 {
-            let mut hole = origin;
-            let mut left = s;
-            while left > 0 {
-                hole = (hole + 1) % 12;
-                if hole != origin {
-                    t[origin][s][hole] += 1;
-                    left -= 1;
-                }
+            let mut hole = 0;
+            while hole < 12 {
+                t[origin][s][hole] = awale_core::seeds_into(origin, s, hole);
+                hole += 1;
             }
             s += 1;
         }
@@ -601,7 +597,7 @@ fn for_each_predecessor(
             // nothing and is legal when it feeds an empty row: no need for
             // the rules crate. Otherwise (a capture, or a grand slam that
             // captures nothing) the rules crate decides.
-            let last = (origin + (s - 1) % 11 + 1) % 12;
+            let last = awale_core::last_hole(origin, s);
             let may_capture = last >= 6 && (before[last] == 2 || before[last] == 3);
             let m = Move::new(Side::South, origin);
             let stays = if may_capture {

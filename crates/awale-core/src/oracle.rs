@@ -1,8 +1,9 @@
 //! Endgame knowledge from outside the search: the trait that endgame
-//! databases (crate `awale-db`) implement, probed by the search at nodes with
-//! few enough seeds on the board.
+//! databases (crate `awale-db`) implement, probed by the search (crate
+//! `awale-engine`) at nodes with few enough seeds on the board. Here, below
+//! both, so that the databases need not the engine.
 
-use awale_core::{Game, Move, Position, Rules};
+use crate::{Game, Move, Position, Rules};
 
 /// What is known of a position's value: the seeds the side to move will
 /// still capture minus those the opponent will, under perfect play, from a
