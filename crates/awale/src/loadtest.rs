@@ -8,11 +8,20 @@
 //! right password: every one is hashed) run beside the games, so the moves'
 //! times show what a flood of log-ins does to them. Without
 //! `--addr`, it starts its own server on a free loopback port with a
-//! scratch games file. Its last line is one JSON object.
+//! scratch games file. With several `--addr` (processes of one site on one
+//! database), the two players of a game are on different processes and
+//! the spectators spread over all; a client whose process stops answering
+//! goes on through the next, as behind a load balancer, and a move whose
+//! answer was lost with its process counts as in doubt, not as
+//! acknowledged. Every simulated client then seems to come from its own
+//! address (`X-Forwarded-For`), so that the servers, started with
+//! `--trust-proxy 127.0.0.1 --max-connections-per-ip 0`, apply their limits
+//! per client as they would to real players. Its last line is one JSON
+//! object.
 
 use std::collections::HashMap;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,9 +41,9 @@ use serde_json::{json, Value};
 #[derive(clap::Args)]
 pub struct Args {
     /// A running server to load (default: one started here, on a scratch
-    /// games file).
+    /// games file); repeated, processes of one site (`--store postgres://`).
     #[arg(long, value_name = "HOST:PORT")]
-    addr: Option<String>,
+    addr: Vec<String>,
     /// Games played at once.
     #[arg(long, default_value_t = 100, value_name = "N")]
     games: usize,
@@ -76,12 +85,13 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
         let name = format!("load{n}");
         let (status, _, body) = run
             .request(
+                &run.visitor(n),
                 "POST",
                 "/api/account/signup",
-                None,
                 Some(json!({"username": name, "password": LOGIN_PASSWORD})),
             )
-            .await?;
+            .await
+            .map_err(|e| anyhow::anyhow!("sign-up: {e}"))?;
         anyhow::ensure!(
             status == StatusCode::CREATED,
             "sign-up: {status} {}",
@@ -99,14 +109,15 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
         let run = Arc::clone(&run);
         let results = Arc::clone(&results);
         let name = names[n % names.len()].clone();
+        let who = run.visitor(n);
         n += 1;
         tasks.push(tokio::spawn(async move {
             let sent = Instant::now();
             let answer = run
                 .request(
+                    &who,
                     "POST",
                     "/api/account/login",
-                    None,
                     Some(json!({"username": name, "password": LOGIN_PASSWORD})),
                 )
                 .await;
@@ -132,10 +143,45 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
 
 type Http = Client<HttpConnector, Full<Bytes>>;
 
+/// One simulated browser: the address it seems to come from, its player's
+/// cookie once it has one, and the process it talks to now.
+struct Visitor {
+    from: String,
+    cookie: Option<String>,
+    at: AtomicUsize,
+}
+
+/// Why a request got no answer.
+enum Failed {
+    /// Its process went away with it (killed): the client now talks to
+    /// another; what it sent may or may not have been done.
+    Gone,
+    /// Anything else.
+    Other(anyhow::Error),
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failed::Gone => f.write_str("its process went away"),
+            Failed::Other(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
 /// What all the simulated clients share.
 struct Run {
     client: Http,
-    addr: String,
+    /// The processes, and whether each was found gone.
+    addrs: Vec<String>,
+    dead: Vec<AtomicBool>,
+    /// Simulated clients made so far (each its own address).
+    visitors: AtomicU64,
+    /// Clients moved to another process, and moves in doubt with it.
+    failovers: AtomicU64,
+    in_doubt: AtomicU64,
+    /// Moves refused as stale (a copy behind, after a process was lost).
+    stale: AtomicU64,
     deadline: Instant,
     stop: AtomicBool,
     moves: AtomicU64,
@@ -163,42 +209,148 @@ impl Run {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
 
-    async fn request(
-        &self,
-        method: &str,
-        path: &str,
-        cookie: Option<&str>,
-        body: Option<Value>,
-    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
-        let mut req = Request::builder()
-            .method(method)
-            .uri(format!("http://{}{path}", self.addr))
-            .header("host", &self.addr);
-        if let Some(c) = cookie {
-            req = req.header("cookie", c);
+    /// A new simulated client, on process `at` (modulo their number).
+    fn visitor(&self, at: usize) -> Visitor {
+        let n = self.visitors.fetch_add(1, Ordering::Relaxed);
+        Visitor {
+            from: format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255),
+            cookie: None,
+            at: AtomicUsize::new(at % self.addrs.len()),
         }
-        // Every change is sent as JSON, as the page does (the server
-        // refuses any other).
-        if method != "GET" {
-            req = req.header("content-type", "application/json");
-        }
-        let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
-        let res = self.client.request(req.body(Full::new(body))?).await?;
-        let status = res.status();
-        let headers = res.headers().clone();
-        let bytes = res.into_body().collect().await?.to_bytes();
-        Ok((status, headers, bytes))
     }
 
-    /// A new player: the cookie the server sets on a first visit.
-    async fn player(&self) -> anyhow::Result<String> {
-        let (_, headers, _) = self.request("GET", "/api/me", None, None).await?;
+    /// Whether some process was found gone.
+    fn lost_a_process(&self) -> bool {
+        self.dead.iter().any(|d| d.load(Ordering::Relaxed))
+    }
+
+    /// After a failure on `who`'s process: when nothing listens there any
+    /// more, marks it gone and moves `who` to the next one alive (true).
+    async fn fail_over(&self, who: &Visitor) -> bool {
+        let at = who.at.load(Ordering::Relaxed);
+        if !self.dead[at].load(Ordering::Relaxed) {
+            // A process being killed may still take a connection for a
+            // moment, while the kernel closes its sockets: asked twice.
+            for _ in 0..2 {
+                if tokio::net::TcpStream::connect(&self.addrs[at])
+                    .await
+                    .is_ok()
+                {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+                self.dead[at].store(true, Ordering::Relaxed);
+                break;
+            }
+            if !self.dead[at].load(Ordering::Relaxed) {
+                return false;
+            }
+        }
+        let n = self.addrs.len();
+        let next = (1..n)
+            .map(|k| (at + k) % n)
+            .find(|&i| !self.dead[i].load(Ordering::Relaxed));
+        match next {
+            Some(i) => {
+                if who
+                    .at
+                    .compare_exchange(at, i, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    self.failovers.fetch_add(1, Ordering::Relaxed);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sends `method path` for `who` to its process; one whose process
+    /// refuses the connection (never sent, so safe to send again) goes to
+    /// the next.
+    async fn send(
+        &self,
+        who: &Visitor,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        accept: Option<&str>,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, Failed> {
+        loop {
+            let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
+            let mut req = Request::builder()
+                .method(method)
+                .uri(format!("http://{addr}{path}"))
+                .header("host", addr)
+                .header("x-forwarded-for", &who.from);
+            if let Some(c) = &who.cookie {
+                req = req.header("cookie", c);
+            }
+            if let Some(a) = accept {
+                req = req.header("accept", a);
+            }
+            // Every change is sent as JSON, as the page does (the server
+            // refuses any other).
+            if method != "GET" {
+                req = req.header("content-type", "application/json");
+            }
+            let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
+            let req = req
+                .body(Full::new(body))
+                .map_err(|e| Failed::Other(e.into()))?;
+            match self.client.request(req).await {
+                Ok(res) => return Ok(res),
+                Err(e) if e.is_connect() => {
+                    if !self.fail_over(who).await {
+                        return Err(Failed::Other(anyhow::anyhow!("{addr}: {e}")));
+                    }
+                }
+                Err(e) => {
+                    return Err(if self.fail_over(who).await {
+                        Failed::Gone
+                    } else {
+                        Failed::Other(anyhow::anyhow!("{addr}: {e}"))
+                    })
+                }
+            }
+        }
+    }
+
+    async fn request(
+        &self,
+        who: &Visitor,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<(StatusCode, hyper::HeaderMap, Bytes), Failed> {
+        let res = self.send(who, method, path, body.as_ref(), None).await?;
+        let status = res.status();
+        let headers = res.headers().clone();
+        match res.into_body().collect().await {
+            Ok(b) => Ok((status, headers, b.to_bytes())),
+            Err(e) => Err(if self.fail_over(who).await {
+                Failed::Gone
+            } else {
+                Failed::Other(e.into())
+            }),
+        }
+    }
+
+    /// A new player on process `at`: the cookie the server sets on a
+    /// first visit.
+    async fn player(&self, at: usize) -> anyhow::Result<Visitor> {
+        let mut who = self.visitor(at);
+        let (_, headers, _) = self
+            .request(&who, "GET", "/api/me", None)
+            .await
+            .map_err(|e| anyhow::anyhow!("/api/me: {e}"))?;
         let cookie = headers
             .get("set-cookie")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| cookie::Cookie::parse(v).ok())
             .context("no player cookie from /api/me")?;
-        Ok(format!("{}={}", cookie.name(), cookie.value()))
+        who.cookie = Some(format!("{}={}", cookie.name(), cookie.value()));
+        Ok(who)
     }
 }
 
@@ -216,32 +368,45 @@ struct Head {
     waiting: bool,
 }
 
-/// Reads server-sent events: calls `on_event(name, data)` until it
-/// returns false or the stream ends.
+/// How a stream of events ended.
+enum Ended {
+    /// `on_event` said so (the game is over), or the run is.
+    Done,
+    /// The stream ended or broke first: open it again (its process may
+    /// be gone: `who` was moved to another then).
+    Cut,
+}
+
+/// Reads server-sent events for `who`: calls `on_event(name, data)` until
+/// it returns false or the stream ends.
 async fn read_events(
     run: &Run,
+    who: &Visitor,
     path: &str,
-    cookie: Option<&str>,
     mut on_event: impl FnMut(&str, &str) -> bool,
-) -> anyhow::Result<()> {
-    let mut req = Request::get(format!("http://{}{path}", run.addr)).header("host", &run.addr);
-    if let Some(c) = cookie {
-        req = req.header("cookie", c);
-    }
+) -> Result<Ended, Failed> {
     let res = run
-        .client
-        .request(req.body(Full::new(Bytes::new()))?)
+        .send(who, "GET", path, None, Some("text/event-stream"))
         .await?;
-    anyhow::ensure!(res.status() == StatusCode::OK, "{path}: {}", res.status());
+    if res.status() != StatusCode::OK {
+        return Err(Failed::Other(anyhow::anyhow!("{path}: {}", res.status())));
+    }
     let mut body = res.into_body();
     let mut text = String::new();
     loop {
         let frame = tokio::select! {
             f = body.frame() => f,
-            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(()),
+            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(Ended::Done),
         };
-        let Some(frame) = frame else { return Ok(()) };
-        let Ok(data) = frame?.into_data() else {
+        let Some(frame) = frame else {
+            run.fail_over(who).await;
+            return Ok(Ended::Cut);
+        };
+        let Ok(frame) = frame else {
+            run.fail_over(who).await;
+            return Ok(Ended::Cut);
+        };
+        let Ok(data) = frame.into_data() else {
             continue;
         };
         text.push_str(&String::from_utf8_lossy(&data));
@@ -257,7 +422,7 @@ async fn read_events(
                 }
             }
             if !on_event(name, &data) {
-                return Ok(());
+                return Ok(Ended::Done);
             }
         }
     }
@@ -287,48 +452,82 @@ fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
     }
 }
 
+/// How many times a client opens a game's stream again before it gives up.
+const REOPENS: usize = 5;
+
+/// A head read from the game itself (a watchdog, when no event came).
+async fn fetch_head(run: &Run, who: &Visitor, game: &GameRef) -> Option<Head> {
+    match run
+        .request(who, "GET", &format!("/api/games/{game}"), None)
+        .await
+    {
+        Ok((StatusCode::OK, _, body)) => serde_json::from_slice(&body).ok(),
+        _ => None,
+    }
+}
+
 /// One player of one game: moves when it is their turn, until the end.
-async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, seed: u64) {
+async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed: u64) {
+    let who = Arc::new(who);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
     let listener = {
         let run = Arc::clone(&run);
-        let cookie = cookie.clone();
+        let who = Arc::clone(&who);
         let game = game.clone();
         tokio::spawn(async move {
             let path = format!("/api/games/{game}/events");
-            let result = read_events(&run, &path, Some(&cookie), |name, data| {
-                if name == "move" {
-                    if let Some(i) = move_index(data) {
-                        // The opponent's move reaching me.
-                        let mine = data.contains(&format!("\"side\":\"{me}\""));
-                        if !mine {
-                            note_arrival(&run, &game, i, &run.opponent_ms);
+            for _ in 0..REOPENS {
+                let result = read_events(&run, &who, &path, |name, data| {
+                    if name == "move" {
+                        if let Some(i) = move_index(data) {
+                            // The opponent's move reaching me.
+                            let mine = data.contains(&format!("\"side\":\"{me}\""));
+                            if !mine {
+                                note_arrival(&run, &game, i, &run.opponent_ms);
+                            }
                         }
                     }
-                }
-                if name == "move" || name == "state" {
-                    match serde_json::from_str::<Head>(data) {
-                        Ok(head) => {
-                            let over = head.end.is_some();
-                            let _ = tx.send(head);
-                            return !over;
+                    if name == "move" || name == "state" {
+                        match serde_json::from_str::<Head>(data) {
+                            Ok(head) => {
+                                let over = head.end.is_some();
+                                let _ = tx.send(head);
+                                return !over;
+                            }
+                            Err(e) => run.error(format!("event: {e}")),
                         }
-                        Err(e) => run.error(format!("event: {e}")),
                     }
-                }
-                true
-            })
-            .await;
-            if let Err(e) = result {
-                if !run.over() {
-                    run.error(format!("events: {e:#}"));
+                    true
+                })
+                .await;
+                match result {
+                    Ok(Ended::Done) => return,
+                    Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
+                    Ok(Ended::Cut) | Err(Failed::Gone) => return,
+                    Err(Failed::Other(e)) => {
+                        if !run.over() {
+                            run.error(format!("events: {e:#}"));
+                        }
+                        return;
+                    }
                 }
             }
         })
     };
     let mut plies = 0usize;
     let mut rng = StdRng::seed_from_u64(seed);
-    while let Some(head) = rx.recv().await {
+    loop {
+        // A move lost with its process, or a stale answer, may leave no
+        // event to wait for: after a while, the game itself is read.
+        let head = match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
+            Ok(Some(head)) => head,
+            Ok(None) => break,
+            Err(_) if run.over() => break,
+            Err(_) => match fetch_head(&run, &who, &game).await {
+                Some(head) => head,
+                None => continue,
+            },
+        };
         plies = match (head.index, &head.plies) {
             (Some(i), _) => i + 1,
             (None, Some(p)) => p.len(),
@@ -350,12 +549,7 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
             .insert((game.clone(), plies), Instant::now());
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
-            .request(
-                "POST",
-                &path,
-                Some(&cookie),
-                Some(json!({"move": mv, "ply": plies})),
-            )
+            .request(&who, "POST", &path, Some(json!({"move": mv, "ply": plies})))
             .await
         {
             Ok((StatusCode::OK, _, _)) => {
@@ -367,12 +561,24 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
                     letter,
                 ));
             }
+            // A copy behind the store's, on a process that has not heard
+            // yet of the move the lost one made: the next state tells.
+            Ok((StatusCode::CONFLICT, _, body))
+                if run.lost_a_process()
+                    && serde_json::from_slice::<Value>(&body)
+                        .is_ok_and(|v| v["error"] == "stale") =>
+            {
+                run.stale.fetch_add(1, Ordering::Relaxed);
+            }
             Ok((status, _, body)) => {
                 if !run.over() {
                     run.error(format!("move: {status} {}", String::from_utf8_lossy(&body)));
                 }
             }
-            Err(e) => {
+            Err(Failed::Gone) => {
+                run.in_doubt.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(Failed::Other(e)) => {
                 if !run.over() {
                     run.error(format!("move: {e:#}"));
                 }
@@ -383,23 +589,31 @@ async fn play(run: Arc<Run>, game: GameRef, cookie: String, me: &'static str, se
 }
 
 /// A spectator of one game: times each move's arrival.
-async fn watch(run: Arc<Run>, game: GameRef) {
+async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
     let path = format!("/api/games/{game}/events");
-    let result = read_events(&run, &path, None, |name, data| {
-        if name == "move" {
-            if let Some(i) = move_index(data) {
-                note_arrival(&run, &game, i, &run.spectator_ms);
+    for _ in 0..REOPENS {
+        let result = read_events(&run, &who, &path, |name, data| {
+            if name == "move" {
+                if let Some(i) = move_index(data) {
+                    note_arrival(&run, &game, i, &run.spectator_ms);
+                }
+                if data.contains("\"end\":{") {
+                    return false;
+                }
             }
-            if data.contains("\"end\":{") {
-                return false;
+            !(name == "state" && data.contains("\"end\":{"))
+        })
+        .await;
+        match result {
+            Ok(Ended::Done) => return,
+            Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
+            Ok(Ended::Cut) | Err(Failed::Gone) => return,
+            Err(Failed::Other(e)) => {
+                if !run.over() {
+                    run.error(format!("spectator: {e:#}"));
+                }
+                return;
             }
-        }
-        !(name == "state" && data.contains("\"end\":{"))
-    })
-    .await;
-    if let Err(e) = result {
-        if !run.over() {
-            run.error(format!("spectator: {e:#}"));
         }
     }
 }
@@ -407,20 +621,27 @@ async fn watch(run: Arc<Run>, game: GameRef) {
 /// A game, by its public id.
 type GameRef = Arc<str>;
 
-/// One pair of players, game after game, with `spectators` watching each.
+/// One pair of players, game after game (two new players each time, as
+/// new visitors: the limits per player are a person's), with `spectators`
+/// watching each. With several processes, South is on process `slot`,
+/// North on the next, the spectators on the ones after.
 async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
-    let (south, north) = match tokio::try_join!(run.player(), run.player()) {
-        Ok(p) => p,
-        Err(e) => return run.error(format!("players: {e:#}")),
-    };
     let mut round = 0u64;
     while !run.over() {
         round += 1;
+        let (south, north) = match tokio::try_join!(run.player(slot), run.player(slot + 1)) {
+            Ok(p) => p,
+            Err(e) => {
+                run.error(format!("players: {e:#}"));
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
         let made = run
             .request(
+                &south,
                 "POST",
                 "/api/games",
-                Some(&south),
                 Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
             )
             .await;
@@ -435,8 +656,9 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
                 ));
                 None
             }
+            Err(Failed::Gone) => None,
             Err(e) => {
-                run.error(format!("new game: {e:#}"));
+                run.error(format!("new game: {e}"));
                 None
             }
         };
@@ -450,18 +672,14 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             .push(game.clone());
         // The invitation's key, as its maker's page has it.
         let links = run
-            .request(
-                "GET",
-                &format!("/api/games/{game}/links"),
-                Some(&south),
-                None,
-            )
+            .request(&south, "GET", &format!("/api/games/{game}/links"), None)
             .await;
         let key = match links {
             Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
                 .ok()
                 .and_then(|v| v["invite"].as_str().map(String::from))
                 .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
+            Err(Failed::Gone) => continue,
             _ => None,
         };
         let Some(key) = key else {
@@ -471,9 +689,9 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let path = format!("/api/games/{game}/join");
         match run
             .request(
+                &north,
                 "POST",
                 &path,
-                Some(&north),
                 Some(json!({"name": format!("North {slot}"), "key": key})),
             )
             .await
@@ -483,27 +701,29 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
                 run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
                 continue;
             }
+            Err(Failed::Gone) => continue,
             Err(e) => {
-                run.error(format!("join: {e:#}"));
+                run.error(format!("join: {e}"));
                 continue;
             }
         }
         let mut tasks = Vec::new();
-        for _ in 0..spectators {
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone())));
+        for k in 0..spectators {
+            let who = run.visitor(slot + 2 + k);
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), who)));
         }
         let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
         tasks.push(tokio::spawn(play(
             Arc::clone(&run),
             game.clone(),
-            south.clone(),
+            south,
             "S",
             seed | 1,
         )));
         tasks.push(tokio::spawn(play(
             Arc::clone(&run),
             game,
-            north.clone(),
+            north,
             "N",
             seed.rotate_left(17) | 1,
         )));
@@ -529,13 +749,15 @@ async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
         by_game.entry(g.clone()).or_default().push((*ply, *letter));
     }
     let mut lost = 0;
+    let reader = run.visitor(0);
     for game in games {
         let Some(acked) = by_game.get(game) else {
             continue;
         };
         let (status, _, body) = run
-            .request("GET", &format!("/api/games/{game}"), None, None)
-            .await?;
+            .request(&reader, "GET", &format!("/api/games/{game}"), None)
+            .await
+            .map_err(|e| anyhow::anyhow!("game {game}: {e}"))?;
         anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
         let view: Value = serde_json::from_slice(&body)?;
         let stored = view["plies"].as_array().cloned().unwrap_or_default();
@@ -559,12 +781,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the runtime")?;
     runtime.block_on(async move {
-        let (addr, server) = match &args.addr {
-            Some(addr) => (addr.clone(), None),
-            None => {
-                let (addr, server) = start_server().await?;
-                (addr, Some(server))
-            }
+        let (addrs, server) = if args.addr.is_empty() {
+            let (addr, server) = start_server().await?;
+            (vec![addr], Some(server))
+        } else {
+            (args.addr.clone(), None)
         };
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
@@ -573,7 +794,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .build(connector);
         let run = Arc::new(Run {
             client,
-            addr,
+            dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
+            addrs,
+            visitors: AtomicU64::new(0),
+            failovers: AtomicU64::new(0),
+            in_doubt: AtomicU64::new(0),
+            stale: AtomicU64::new(0),
             deadline: Instant::now() + Duration::from_secs(args.seconds),
             stop: AtomicBool::new(false),
             moves: AtomicU64::new(0),
@@ -626,6 +852,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "errors": run.errors.load(Ordering::Relaxed),
             "lost": lost,
         });
+        if run.addrs.len() > 1 {
+            let gone: Vec<&String> = run
+                .addrs
+                .iter()
+                .zip(&run.dead)
+                .filter(|(_, d)| d.load(Ordering::Relaxed))
+                .map(|(a, _)| a)
+                .collect();
+            report["processes"] = json!(run.addrs.len());
+            report["gone"] = json!(gone);
+            report["failovers"] = json!(run.failovers.load(Ordering::Relaxed));
+            report["in_doubt"] = json!(run.in_doubt.load(Ordering::Relaxed));
+            report["stale"] = json!(run.stale.load(Ordering::Relaxed));
+        }
         if let Some(mut l) = logins {
             report["logins"] = json!({
                 "per_s": args.logins,
