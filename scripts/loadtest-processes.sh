@@ -66,8 +66,20 @@ done
 if [ -n "${KILL_AFTER:-}" ]; then
     (sleep "$KILL_AFTER"; kill -9 "${pids[0]}"; echo "killed process 1 (${addrs[1]}) at ${KILL_AFTER} s" >&2) &
 fi
-"$awale" loadtest "${addrs[@]}" "$@"
+"$awale" loadtest "${addrs[@]}" --store "$url" "$@"
 echo "moves in the database: $("$pg_bin/psql" -h 127.0.0.1 -p "$port" -U awale -d awale -Atc 'SELECT COUNT(*) FROM moves')" >&2
+# CPU time used (user + system, seconds): each process still running, and
+# PostgreSQL's server with its backends (the cost model of BENCHMARKS.md).
+ticks=$(getconf CLK_TCK)
+cpu() { awk -v t="$ticks" '{ printf "%.1f", ($14 + $15) / t }' "/proc/$1/stat" 2>/dev/null || echo gone; }
+for i in $(seq 1 "$n"); do
+    echo "cpu: process $i: $(cpu "${pids[$((i - 1))]}") s" >&2
+done
+pm=$(head -1 "$dir/data/postmaster.pid")
+pg_cpu=$(for p in "$pm" $(ps --ppid "$pm" -o pid=); do
+    awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null
+done | awk -v t="$ticks" '{ s += $1 } END { printf "%.1f", s / t }')
+echo "cpu: postgres: $pg_cpu s" >&2
 for i in $(seq 1 "$n"); do
     if grep -q ERROR "$dir/serve$i.log"; then
         echo "process $i logged errors:" >&2

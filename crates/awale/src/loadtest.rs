@@ -61,6 +61,11 @@ pub struct Args {
     /// the start, with their right password.
     #[arg(long, default_value_t = 0, value_name = "N")]
     logins: u64,
+    /// The site's database (`postgres://...`, the processes' `--store`):
+    /// the acknowledged moves are then looked for there rather than
+    /// through a process.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
 }
 
 /// Accounts the log-ins go to.
@@ -276,6 +281,7 @@ impl Run {
         body: Option<&Value>,
         accept: Option<&str>,
     ) -> Result<hyper::Response<hyper::body::Incoming>, Failed> {
+        let mut tries = 0;
         loop {
             let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
             let mut req = Request::builder()
@@ -300,9 +306,15 @@ impl Run {
                 .map_err(|e| Failed::Other(e.into()))?;
             match self.client.request(req).await {
                 Ok(res) => return Ok(res),
+                // Never sent: sent again, to the next process when this
+                // one is gone, else after a moment (a few times).
                 Err(e) if e.is_connect() => {
+                    tries += 1;
                     if !self.fail_over(who).await {
-                        return Err(Failed::Other(anyhow::anyhow!("{addr}: {e}")));
+                        if tries > 5 {
+                            return Err(Failed::Other(anyhow::anyhow!("{addr}: {e}")));
+                        }
+                        tokio::time::sleep(Duration::from_millis(100)).await;
                     }
                 }
                 Err(e) => {
@@ -742,36 +754,78 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
-/// Moves acknowledged but not in the store, looked up game by game.
-async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
+/// The letters of game `game`'s moves: from the database when given,
+/// else as a process serves the game.
+async fn stored_moves(
+    run: &Run,
+    db: Option<&awale_web::PgStore>,
+    reader: &Visitor,
+    game: &GameRef,
+) -> anyhow::Result<Vec<char>> {
+    use awale_web::store::GameStore;
+    if let Some(db) = db {
+        let id = db
+            .find(game.to_string())
+            .await?
+            .with_context(|| format!("game {game} is not in the database"))?;
+        let stored = db
+            .load(id)
+            .await?
+            .with_context(|| format!("game {game} is not in the database"))?;
+        return Ok(stored.game.moves().map(|m| m.letter()).collect());
+    }
+    let (status, _, body) = run
+        .request(reader, "GET", &format!("/api/games/{game}"), None)
+        .await
+        .map_err(|e| anyhow::anyhow!("game {game}: {e}"))?;
+    anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
+    let view: Value = serde_json::from_slice(&body)?;
+    Ok(view["plies"]
+        .as_array()
+        .map(|plies| {
+            plies
+                .iter()
+                .map(|p| {
+                    p["move"]
+                        .as_str()
+                        .and_then(|m| m.chars().next())
+                        .unwrap_or('?')
+                })
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Moves acknowledged but not in the store, looked up game by game, and
+/// the acknowledgements of a move sent again for its ply (after its
+/// process was lost with the first answer: played once, answered twice).
+async fn lost_moves(
+    run: &Run,
+    db: Option<&awale_web::PgStore>,
+    games: &[GameRef],
+) -> anyhow::Result<(u64, u64)> {
     let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
     for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
         by_game.entry(g.clone()).or_default().push((*ply, *letter));
     }
     let mut lost = 0;
+    let mut twice = 0;
     let reader = run.visitor(0);
     for game in games {
-        let Some(acked) = by_game.get(game) else {
+        let Some(acked) = by_game.get_mut(game) else {
             continue;
         };
-        let (status, _, body) = run
-            .request(&reader, "GET", &format!("/api/games/{game}"), None)
-            .await
-            .map_err(|e| anyhow::anyhow!("game {game}: {e}"))?;
-        anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
-        let view: Value = serde_json::from_slice(&body)?;
-        let stored = view["plies"].as_array().cloned().unwrap_or_default();
-        for &(ply, letter) in acked {
-            let found = stored
-                .get(ply)
-                .and_then(|p| p["move"].as_str())
-                .is_some_and(|m| m.starts_with(letter));
+        let stored = stored_moves(run, db, &reader, game).await?;
+        acked.sort_unstable();
+        twice += acked.windows(2).filter(|w| w[0].0 == w[1].0).count() as u64;
+        for &(ply, letter) in acked.iter() {
+            let found = stored.get(ply) == Some(&letter);
             if !found {
                 lost += 1;
             }
         }
     }
-    Ok(lost)
+    Ok((lost, twice))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -830,8 +884,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let elapsed = started.elapsed().as_secs_f64();
         let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let lost = lost_moves(&run, &games).await?;
-        let moves = run.moves.load(Ordering::Relaxed);
+        let db = match &args.store {
+            Some(url) => Some(awale_web::PgStore::connect(url).context("--store")?),
+            None => None,
+        };
+        let (lost, twice) = lost_moves(&run, db.as_ref(), &games).await?;
+        let moves = run.moves.load(Ordering::Relaxed) - twice;
         let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let mut spectator = run.spectator_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(e) = run.first_error.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
@@ -852,6 +910,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "errors": run.errors.load(Ordering::Relaxed),
             "lost": lost,
         });
+        if twice > 0 {
+            report["resent"] = json!(twice);
+        }
         if run.addrs.len() > 1 {
             let gone: Vec<&String> = run
                 .addrs

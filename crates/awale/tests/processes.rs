@@ -3,7 +3,8 @@
 //! each on a different process playing a whole online game through the
 //! page's API; one process killed (SIGKILL) mid-game, its player going on
 //! through another; a flag armed by the killed process falling anyway,
-//! once; a race for one ply between two processes won by one.
+//! once; a race for one ply between two processes won by one; `awale
+//! loadtest` over two processes, one killed during the run.
 
 #[path = "../../awale-store/tests/pg/mod.rs"]
 mod pg;
@@ -33,9 +34,15 @@ impl Drop for Serve {
 
 impl Serve {
     fn start(url: &str, dir: &std::path::Path, name: &str) -> Serve {
+        Serve::start_with(url, dir, name, &[])
+    }
+
+    /// The same, with more of `awale serve`'s arguments.
+    fn start_with(url: &str, dir: &std::path::Path, name: &str, more: &[&str]) -> Serve {
         let log = dir.join(format!("{name}.log"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
             .args(["serve", "--addr", "127.0.0.1:0", "--store", url])
+            .args(more)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -461,4 +468,52 @@ fn of_two_processes_sent_one_ply_one_plays_it() {
         );
         assert_eq!(game["plies"].as_array().unwrap().len(), 1, "{game}");
     }
+}
+
+#[test]
+fn a_load_over_two_processes_loses_nothing_when_one_is_killed() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    // As behind a load balancer: each simulated client its own address.
+    let more = [
+        "--trust-proxy",
+        "127.0.0.1",
+        "--max-connections-per-ip",
+        "0",
+    ];
+    let mut a = Serve::start_with(&url, dir.path(), "a", &more);
+    let b = Serve::start_with(&url, dir.path(), "b", &more);
+    let load = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args([
+            "loadtest", "--addr", &a.addr, "--addr", &b.addr, "--store", &url,
+        ])
+        .args(["--games", "6", "--spectators", "6", "--seconds", "5"])
+        .args(["--think-ms", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("awale loadtest");
+    std::thread::sleep(Duration::from_millis(2_000));
+    a.kill();
+    let out = load.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout} {stderr}");
+    let report: Value = serde_json::from_str(stdout.lines().last().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    assert_eq!(report["errors"], 0, "{report} {stderr}");
+    assert_eq!(report["lost"], 0, "{report}");
+    assert_eq!(report["gone"], json!([a.addr]), "{report}");
+    assert!(report["failovers"].as_u64().unwrap() > 0, "{report}");
+    assert!(report["moves"].as_u64().unwrap() > 100, "{report}");
+    // Every acknowledged move is in the database: at least as many there.
+    let stored: u64 = cluster
+        .psql(&url, "SELECT COUNT(*) FROM moves")
+        .parse()
+        .unwrap();
+    assert!(
+        stored >= report["moves"].as_u64().unwrap(),
+        "{stored} {report}"
+    );
 }
