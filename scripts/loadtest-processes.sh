@@ -77,7 +77,7 @@ for i in $(seq 1 "$n"); do
 done
 pm=$(head -1 "$dir/data/postmaster.pid")
 pg_cpu=$(for p in "$pm" $(ps --ppid "$pm" -o pid=); do
-    awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null
+    awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true
 done | awk -v t="$ticks" '{ s += $1 } END { printf "%.1f", s / t }')
 echo "cpu: postgres: $pg_cpu s" >&2
 for i in $(seq 1 "$n"); do
