@@ -163,6 +163,44 @@ impl Game {
         &self.plies
     }
 
+    /// The moves in record notation, `1. F f 2. A a+2` (a capture's seeds
+    /// after a `+`), numbered from South's moves: a game North starts
+    /// begins `1. ... f`.
+    ///
+    /// ```
+    /// use awale_core::{Game, Move, Position, Rules, Side};
+    /// let mut g = Game::from_position(Rules::AWALE, Position::start(Side::North));
+    /// for c in ['f', 'F', 'a'] {
+    ///     g.play(Move::from_letter(c).unwrap()).unwrap();
+    /// }
+    /// assert_eq!(g.notation(), "1. ... f 2. F a");
+    /// ```
+    pub fn notation(&self) -> String {
+        let mut out = String::new();
+        let mut number = 1;
+        for (i, p) in self.plies.iter().enumerate() {
+            let side = p.before.to_move();
+            if side == Side::South || i == 0 {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{number}."));
+                if side == Side::North {
+                    out.push_str(" ...");
+                }
+            }
+            out.push(' ');
+            out.push(p.mv.letter());
+            if p.captured > 0 {
+                out.push_str(&format!("+{}", p.captured));
+            }
+            if side == Side::North {
+                number += 1;
+            }
+        }
+        out
+    }
+
     /// The moves played, in order, without their captures.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.plies.iter().map(|p| p.mv)

@@ -102,6 +102,21 @@ impl Score {
         }
     }
 
+    /// The value in hundredths of a seed as the servers' APIs give it: a
+    /// proven margin as its seeds, another decided score as ±50 seeds (the
+    /// most a game can be won by is 48), else the search's value.
+    pub fn hundredths(self) -> i32 {
+        if let Some(m) = self.proven_margin() {
+            m * 100
+        } else if self.is_win() {
+            5_000
+        } else if self.is_loss() {
+            -5_000
+        } else {
+            self.0
+        }
+    }
+
     /// The raw value in hundredths of a seed. For decided scores it is a
     /// large number (above 28,000 in absolute value) that still orders
     /// correctly; a protocol should report [`Score::plies_to_end`] instead.

@@ -60,7 +60,13 @@ impl Error {
 
     /// The same error, with one more fact.
     pub fn with(mut self, name: &str, value: impl Into<serde_json::Value>) -> Error {
-        self.fields.insert(name.to_string(), value.into());
+        // A field may quote the client's input: cut it as the message
+        // does, so a huge input is not echoed back whole.
+        let value = match value.into() {
+            serde_json::Value::String(text) => serde_json::Value::String(shown(&text)),
+            other => other,
+        };
+        self.fields.insert(name.to_string(), value);
         self
     }
 

@@ -433,7 +433,7 @@ impl WebGame {
             rules: RulesView::of(self.game.rules()),
             start: self.game.start().to_string(),
             plies: self.game.plies().iter().map(PlyView::of).collect(),
-            notation: notation(&self.game),
+            notation: self.game.notation(),
             seats: self.seats.clone().map(|s| {
                 s.filter(|_| self.mode == Mode::Online)
                     .map(|seat| SeatView { name: seat.name })
@@ -455,48 +455,5 @@ impl WebGame {
             head: self.head(now),
             you: None,
         })
-    }
-}
-
-/// The moves in record notation, `1. F f 2. A a+2`, numbered from South's
-/// moves (a game North starts begins `1. ... f`).
-pub fn notation(game: &awale_core::Game) -> String {
-    let mut out = String::new();
-    let mut number = 1;
-    for (i, p) in game.plies().iter().enumerate() {
-        let side = p.before.to_move();
-        if side == Side::South || i == 0 {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(&format!("{number}."));
-            if side == Side::North {
-                out.push_str(" ...");
-            }
-        }
-        out.push(' ');
-        out.push(p.mv.letter());
-        if p.captured > 0 {
-            out.push_str(&format!("+{}", p.captured));
-        }
-        if side == Side::North {
-            number += 1;
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use awale_core::{Game, Move, Position, Rules};
-
-    #[test]
-    fn notation_numbers_from_souths_moves() {
-        let mut north_first = Game::from_position(Rules::AWALE, Position::start(Side::North));
-        for c in ['f', 'F', 'a'] {
-            north_first.play(Move::from_letter(c).unwrap()).unwrap();
-        }
-        assert_eq!(notation(&north_first), "1. ... f 2. F a");
     }
 }

@@ -73,17 +73,8 @@ pub struct Score {
 
 impl From<awale_engine::Score> for Score {
     fn from(s: awale_engine::Score) -> Score {
-        let cp = if let Some(m) = s.proven_margin() {
-            m * 100
-        } else if s.is_win() {
-            5_000
-        } else if s.is_loss() {
-            -5_000
-        } else {
-            s.cp_value()
-        };
         Score {
-            cp,
+            cp: s.hundredths(),
             decided: s.is_decided(),
             plies_to_end: s.plies_to_end(),
             text: s.to_string(),
@@ -364,7 +355,16 @@ struct Waiter {
     id: u64,
     asker: Asker,
     priority: Priority,
-    wake: tokio::sync::oneshot::Sender<()>,
+    wake: tokio::sync::oneshot::Sender<Wake>,
+}
+
+/// What a waiting search is told.
+enum Wake {
+    /// A slot is its.
+    Granted,
+    /// Its place went to another client's search (the queue was full and
+    /// its client held the most places): it is refused as busy.
+    Bumped,
 }
 
 impl Slots {
@@ -391,8 +391,41 @@ impl Slots {
             self.granted.insert(waiter.id, waiter.asker);
             // A waiter gone meanwhile gives its slot back through its
             // guard (it finds its id among the granted).
-            let _ = waiter.wake.send(());
+            let _ = waiter.wake.send(Wake::Granted);
         }
+    }
+
+    /// Makes room in a full queue of `priority` for `asker`, holding
+    /// `mine` places there: the newest place of the client holding the
+    /// most goes, if that client holds at least two more than `asker`.
+    /// So the queue is shared between clients however many addresses a
+    /// flood comes from: a few addresses together cannot fill it against a
+    /// newcomer.
+    fn bump_for(&mut self, asker: Asker, priority: Priority, mine: usize) -> bool {
+        let mut held: HashMap<Asker, usize> = HashMap::new();
+        for w in self.waiting.iter().filter(|w| w.priority == priority) {
+            *held.entry(w.asker).or_insert(0) += 1;
+        }
+        let Some((&most, &count)) = held
+            .iter()
+            .filter(|(a, _)| **a != asker)
+            .max_by_key(|(_, n)| **n)
+        else {
+            return false;
+        };
+        if count < mine + 2 {
+            return false;
+        }
+        let Some(i) = self
+            .waiting
+            .iter()
+            .rposition(|w| w.priority == priority && w.asker == most)
+        else {
+            return false;
+        };
+        let bumped = self.waiting.remove(i);
+        let _ = bumped.wake.send(Wake::Bumped);
+        true
     }
 
     fn release(&mut self, asker: &Asker) {
@@ -457,6 +490,25 @@ pub struct Computer {
     slots: Arc<Mutex<Slots>>,
     max_queued: usize,
     running: AtomicUsize,
+}
+
+/// How much nicer than the server an analysis's thread is (Linux nice
+/// values: at 10 more, a busy thread gets about a tenth of the share of
+/// one at the server's).
+#[cfg(target_os = "linux")]
+const ANALYSIS_NICENESS: i32 = 10;
+
+/// Lowers the calling thread's CPU priority by [`ANALYSIS_NICENESS`] (on
+/// Linux, where a nice value is a thread's; elsewhere, nothing). A failure
+/// only leaves the thread as it was.
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{getpriority_process, setpriority_process};
+        if let Ok(now) = getpriority_process(None) {
+            let _ = setpriority_process(None, (now + ANALYSIS_NICENESS).min(19));
+        }
+    }
 }
 
 /// The most places in the queue one client may hold, of `max_queued`: a
@@ -532,7 +584,10 @@ impl Computer {
             // The share per client is for analysis: the computer's moves
             // are asked by the server itself, one per game at most.
             let over_share = priority == Priority::Analysis && mine >= share_of(self.max_queued);
-            if queued >= self.max_queued || over_share {
+            if over_share
+                || (queued >= self.max_queued
+                    && (priority != Priority::Analysis || !slots.bump_for(asker, priority, mine)))
+            {
                 return Err(busy());
             }
             let id = slots.next_id;
@@ -553,9 +608,11 @@ impl Computer {
                 woken,
             )
         };
-        woken
-            .await
-            .map_err(|_| Error::internal("the server is stopping"))?;
+        match woken.await {
+            Ok(Wake::Granted) => {}
+            Ok(Wake::Bumped) => return Err(busy()),
+            Err(_) => return Err(Error::internal("the server is stopping")),
+        }
         let mut place = place;
         let granted = lock(&place.slots).granted.remove(&place.id);
         let asker = granted.ok_or_else(|| Error::internal("a search slot went missing"))?;
@@ -585,15 +642,25 @@ impl Computer {
     ) -> Result<T, Error> {
         let permit = self.acquire(asker, priority).await?;
         let me = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            me.running.fetch_add(1, Ordering::Relaxed);
-            let result = work(&me);
-            me.running.fetch_sub(1, Ordering::Relaxed);
-            drop(permit);
-            result
-        })
-        .await
-        .map_err(|e| Error::internal(format!("search failed: {e}")))
+        let (done, result) = tokio::sync::oneshot::channel();
+        // Each search on a thread of its own: an analysis lowers that
+        // thread's CPU priority, so that however many clients keep the
+        // slots busy, the server's own threads (moves, pages, events) and
+        // the computer's moves in games come first on the cores.
+        std::thread::Builder::new()
+            .name("awale-search".into())
+            .spawn(move || {
+                if priority == Priority::Analysis {
+                    lower_this_threads_priority();
+                }
+                me.running.fetch_add(1, Ordering::Relaxed);
+                let result = work(&me);
+                me.running.fetch_sub(1, Ordering::Relaxed);
+                drop(permit);
+                let _ = done.send(result);
+            })
+            .map_err(|e| Error::internal(format!("cannot start a search: {e}")))?;
+        result.await.map_err(|_| Error::internal("search failed"))
     }
 
     /// Runs `work` as [`Computer::run`] does at analysis priority, with a
@@ -954,5 +1021,79 @@ mod tests {
         gate.wait();
         first.await.unwrap().unwrap();
         second.await.unwrap().unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_few_addresses_together_cannot_fill_the_queue_against_another() {
+        // Issue 20, finding 1 again: with a quarter of the queue each,
+        // four addresses filled it, and every other client's hint was
+        // refused as busy.
+        let computer = Arc::new(Computer::new(None, 1, 8));
+        let gate = Arc::new(std::sync::Barrier::new(2));
+        let g = Arc::clone(&gate);
+        let running = {
+            let c = Arc::clone(&computer);
+            tokio::spawn(async move { c.run(None, Priority::Analysis, move |_| g.wait()).await })
+        };
+        while computer.running() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let ip = |n: u8| Some(std::net::IpAddr::from([10, 0, 0, n]));
+        let mut flood = Vec::new();
+        for n in 1..=4 {
+            for _ in 0..2 {
+                let c = Arc::clone(&computer);
+                flood.push(tokio::spawn(async move {
+                    c.run(ip(n), Priority::Analysis, |_| ()).await
+                }));
+            }
+        }
+        while computer.queued() < 8 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let other = {
+            let c = Arc::clone(&computer);
+            tokio::spawn(async move { c.run(ip(9), Priority::Analysis, |_| "mine").await })
+        };
+        // One of the flood's places goes, the newcomer waits instead.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while flood.iter().all(|t| !t.is_finished()) {
+            assert!(std::time::Instant::now() < deadline, "nobody was bumped");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert_eq!(computer.queued(), 8);
+        gate.wait();
+        running.await.unwrap().unwrap();
+        assert_eq!(other.await.unwrap().unwrap(), "mine");
+        let mut busy = 0;
+        for t in flood {
+            if let Err(e) = t.await.unwrap() {
+                assert_eq!(e.kind, Kind::Busy);
+                busy += 1;
+            }
+        }
+        assert_eq!(busy, 1);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analyses_search_at_a_lower_cpu_priority_than_games() {
+        // `awale loadtest --abuse`: a stranger's analyses kept both search
+        // slots busy at the server's priority, and the honest players'
+        // moves waited for the cores (p99 1.7 s).
+        use rustix::process::getpriority_process;
+        let computer = Arc::new(Computer::new(None, 1, 4));
+        let server = getpriority_process(None).unwrap();
+        let nice = || getpriority_process(None).unwrap();
+        let game = computer.run(None, Priority::Game, move |_| nice()).await;
+        let analysis = computer
+            .run(None, Priority::Analysis, move |_| nice())
+            .await;
+        assert_eq!(game.unwrap(), server);
+        let analysis = analysis.unwrap();
+        assert!(
+            analysis > server || server == 19,
+            "analysis at {analysis}, server at {server}"
+        );
     }
 }

@@ -50,8 +50,8 @@ pub struct PlayerPage {
     pub ratings: Vec<SpeedRating>,
     /// Wins, draws, losses.
     pub results: Results,
-    /// The game they play now, if any.
-    pub playing: Option<i64>,
+    /// The game they play now (its public id), if any.
+    pub playing: Option<String>,
 }
 
 /// A leaderboard.
@@ -153,7 +153,10 @@ impl Players {
             created_ms: account.created_ms,
             ratings,
             results: self.ratings.results(player.clone()).await?,
-            playing: self.games.current(Some(player)).await?,
+            playing: match self.games.current(Some(player)).await? {
+                Some(id) => self.games.load(id).await?.map(|g| g.public_id),
+                None => None,
+            },
         })
     }
 
@@ -167,7 +170,7 @@ impl Players {
         &self,
         name: &str,
         filter: ListFilter,
-        before: Option<(i64, i64)>,
+        before: Option<(i64, String)>,
         limit: usize,
     ) -> Result<Vec<PlayedGame>, Error> {
         let account = self.account(name).await?;

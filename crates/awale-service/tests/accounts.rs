@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
-use awale_service::accounts::{Accounts, Role};
+use awale_service::accounts::{Accounts, Role, SignedUp};
 use awale_service::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::Games;
 use awale_service::live::Hub;
@@ -35,6 +35,16 @@ fn world() -> World {
     }
 }
 
+impl World {
+    /// A new account of `name` with [`PASSWORD`], made from address `n`.
+    async fn sign_up(&self, name: &str, n: u8) -> SignedUp {
+        self.accounts
+            .sign_up(name, PASSWORD, None, ip(n))
+            .await
+            .unwrap()
+    }
+}
+
 fn guest(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
 }
@@ -48,11 +58,7 @@ const PASSWORD: &str = "seeds in the fourth hole";
 #[tokio::test]
 async fn a_new_account_logs_in_with_its_password_only() {
     let w = world();
-    let made = w
-        .accounts
-        .sign_up("Ama", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    let made = w.sign_up("Ama", 1).await;
     assert_eq!(made.account.username, "Ama");
     assert_eq!(made.account.role, Role::Player);
     assert_eq!(made.recovery_codes.len(), 10);
@@ -77,10 +83,7 @@ async fn a_new_account_logs_in_with_its_password_only() {
 #[tokio::test]
 async fn a_username_is_taken_whatever_its_case() {
     let w = world();
-    w.accounts
-        .sign_up("Kofi", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    w.sign_up("Kofi", 1).await;
     let e = w
         .accounts
         .sign_up("kOFI", PASSWORD, None, ip(2))
@@ -92,11 +95,7 @@ async fn a_username_is_taken_whatever_its_case() {
 #[tokio::test]
 async fn the_store_keeps_only_digests_of_sessions_and_codes() {
     let w = world();
-    let made = w
-        .accounts
-        .sign_up("Yaw", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    let made = w.sign_up("Yaw", 1).await;
     let path = w.store.path().to_path_buf();
     w.store.close();
     let bytes = std::fs::read(&path).unwrap();
@@ -115,11 +114,7 @@ async fn the_store_keeps_only_digests_of_sessions_and_codes() {
 #[tokio::test]
 async fn log_out_ends_one_session_and_log_out_everywhere_all() {
     let w = world();
-    let made = w
-        .accounts
-        .sign_up("Efua", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    let made = w.sign_up("Efua", 1).await;
     let second = w.accounts.log_in("efua", PASSWORD, ip(1)).await.unwrap();
     let third = w.accounts.log_in("efua", PASSWORD, ip(1)).await.unwrap();
     w.accounts.log_out(&made.session).await.unwrap();
@@ -139,10 +134,7 @@ async fn log_out_ends_one_session_and_log_out_everywhere_all() {
 #[tokio::test]
 async fn log_ins_are_limited_per_account_with_the_wait_told() {
     let w = world();
-    w.accounts
-        .sign_up("Kwame", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    w.sign_up("Kwame", 1).await;
     for n in 0..5 {
         let e = w
             .accounts
@@ -160,10 +152,7 @@ async fn log_ins_are_limited_per_account_with_the_wait_told() {
     assert_eq!((e.code, e.reason), ("too_many", Some("logins")));
     assert!(e.fields["wait_s"].as_i64().unwrap() >= 1);
     // Another account is not held up.
-    w.accounts
-        .sign_up("Abena", PASSWORD, None, ip(2))
-        .await
-        .unwrap();
+    w.sign_up("Abena", 2).await;
     w.accounts.log_in("abena", PASSWORD, ip(9)).await.unwrap();
 }
 
@@ -189,11 +178,7 @@ async fn log_ins_are_limited_per_address() {
 #[tokio::test]
 async fn a_recovery_code_resets_the_password_once() {
     let w = world();
-    let made = w
-        .accounts
-        .sign_up("Akua", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    let made = w.sign_up("Akua", 1).await;
     let code = made.recovery_codes[3].to_uppercase();
     let reset = w
         .accounts
@@ -238,11 +223,7 @@ async fn a_recovery_code_resets_the_password_once() {
 #[tokio::test]
 async fn changing_the_password_asks_the_current_one_and_ends_the_other_sessions() {
     let w = world();
-    let made = w
-        .accounts
-        .sign_up("Esi", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    let made = w.sign_up("Esi", 1).await;
     let other = w.accounts.log_in("esi", PASSWORD, ip(1)).await.unwrap();
     let wrong = w
         .accounts
@@ -383,16 +364,8 @@ async fn a_deleted_account_keeps_its_games_but_not_its_name_nor_a_way_in() {
 #[tokio::test]
 async fn a_block_works_both_ways_and_only_between_accounts() {
     let w = world();
-    let ama = w
-        .accounts
-        .sign_up("Ama", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
-    let kofi = w
-        .accounts
-        .sign_up("Kofi", PASSWORD, None, ip(2))
-        .await
-        .unwrap();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
     let (a, k) = (&ama.account.player, &kofi.account.player);
     assert!(!w.accounts.blocks(a, k).await.unwrap());
     w.accounts.block(&ama.account, "KOFI").await.unwrap();
@@ -422,16 +395,8 @@ async fn a_block_works_both_ways_and_only_between_accounts() {
 #[tokio::test]
 async fn reports_reach_the_moderators_only() {
     let w = world();
-    let ama = w
-        .accounts
-        .sign_up("Ama", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
-    let kofi = w
-        .accounts
-        .sign_up("Kofi", PASSWORD, None, ip(2))
-        .await
-        .unwrap();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
     let game = online_game(&w, &ama.account.player, Some(&kofi.account.player)).await;
     let bad = w
         .accounts
@@ -480,15 +445,8 @@ async fn reports_reach_the_moderators_only() {
 #[tokio::test]
 async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
     let w = world();
-    w.accounts
-        .sign_up("Ama", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
-    let kofi = w
-        .accounts
-        .sign_up("Kofi", PASSWORD, None, ip(2))
-        .await
-        .unwrap();
+    w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
     let mo = w.accounts.grant_moderator("Ama").await.unwrap();
     assert_eq!(
         w.accounts
@@ -556,11 +514,7 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
 #[tokio::test]
 async fn kid_mode_is_kept_with_the_account() {
     let w = world();
-    let made = w
-        .accounts
-        .sign_up("Adjoa", PASSWORD, None, ip(1))
-        .await
-        .unwrap();
+    let made = w.sign_up("Adjoa", 1).await;
     assert!(!made.account.kid);
     w.accounts.set_kid(&made.account, true).await.unwrap();
     let now = w.accounts.session(&made.session).await.unwrap().unwrap();

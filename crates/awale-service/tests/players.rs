@@ -111,7 +111,10 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
     assert_eq!((blitz.speed, blitz.games), ("blitz", 1));
     assert!(blitz.rating > 1500 && blitz.provisional);
     assert_eq!(blitz.graph.len(), 1);
-    assert_eq!(blitz.graph[0].game, id);
+    assert_eq!(
+        blitz.graph[0].game, game,
+        "the graph names games by public id"
+    );
     let lost = w.players.page("ama").await.unwrap();
     assert!(lost.ratings[0].rating < 1500);
     assert_eq!(lost.results.losses, 1);

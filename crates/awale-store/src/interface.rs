@@ -126,7 +126,9 @@ pub trait GameStore: Send + Sync {
     /// The game `player` changed last among those still going on.
     fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>>;
 
-    /// Online games going on, public challenges first, `limit` at most.
+    /// Online games going on: the newest `limit` public challenges, then
+    /// the newest `limit` games being played (each counted apart, so games
+    /// in play never hide a challenge).
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>>;
 
     /// At start: the unfinished games with a clock, or online ones (their

@@ -595,8 +595,9 @@ impl Store {
 
     /// Online games going on: those waiting for a second player (public
     /// ones: a private invitation is nobody else's business until it is
-    /// played) and those being played, newest first, the first `limit`
-    /// of them (filtered before they are counted).
+    /// played), the newest `limit` of them, and those being played, the
+    /// newest `limit` of them (each kind filtered before it is counted, and
+    /// counted apart: many games in play never hide the challenges).
     ///
     /// # Errors
     ///
@@ -608,10 +609,18 @@ impl Store {
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
                         start, public_id
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                 AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
+                 AND public AND (south_player IS NULL OR north_player IS NULL)
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
             )?;
-            let rows = stmt.query_map([limit as i64], |r| {
+            let mut live = conn.prepare_cached(
+                "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
+                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
+                        start, public_id
+                 FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
+                 AND south_player IS NOT NULL AND north_player IS NOT NULL
+                 ORDER BY updated_ms DESC, id DESC LIMIT ?1",
+            )?;
+            let row = |r: &rusqlite::Row<'_>| {
                 let clock = match (r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i64>>(3)?) {
                     (Some(i), Some(inc)) => Some([i, inc]),
                     _ => None,
@@ -641,7 +650,10 @@ impl Store {
                     waiting,
                     public,
                 ))
-            })?;
+            };
+            let rows = stmt
+                .query_map([limit as i64], row)?
+                .chain(live.query_map([limit as i64], row)?);
             let mut games = Vec::new();
             for row in rows {
                 let (game, waiting, public) = row?;

@@ -42,14 +42,14 @@ pub struct Leader {
 }
 
 /// One point of a rating graph.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RatingPoint {
     /// When the game ended (ms since 1970).
     pub at_ms: i64,
     /// The rating after it, rounded.
     pub rating: i64,
-    /// The game.
-    pub game: i64,
+    /// The game's public id.
+    pub game: String,
 }
 
 /// Which of a player's finished games to list.
@@ -92,8 +92,8 @@ impl Outcome {
 /// One finished online game in a player's list.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayedGame {
-    /// The game.
-    pub id: i64,
+    /// The game's public id.
+    pub id: String,
     /// When it ended.
     pub updated_ms: i64,
     /// The player's side, `S` or `N`.
@@ -169,12 +169,13 @@ pub trait RatingStore: Send + Sync {
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results>;
 
     /// `player`'s finished online games under `filter`, newest first,
-    /// `limit` at most, before `before` (the last one's `(updated_ms, id)`).
+    /// `limit` at most, before `before` (the last one's `(updated_ms,
+    /// public id)`).
     fn played_games(
         &self,
         player: PlayerId,
         filter: GameFilter,
-        before: Option<(i64, i64)>,
+        before: Option<(i64, String)>,
         limit: usize,
     ) -> StoreFuture<'_, Vec<PlayedGame>>;
 
@@ -392,8 +393,9 @@ impl Store {
     ) -> Result<Vec<RatingPoint>, StoreError> {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
-                "SELECT at_ms, rating_after, game_id FROM rating_changes
-                 WHERE player = ?1 AND speed = ?2 ORDER BY at_ms DESC, game_id DESC LIMIT ?3",
+                "SELECT c.at_ms, c.rating_after, g.public_id FROM rating_changes c
+                 JOIN games g ON g.id = c.game_id
+                 WHERE c.player = ?1 AND c.speed = ?2 ORDER BY c.at_ms DESC, c.game_id DESC LIMIT ?3",
             )?;
             let rows = stmt.query_map(params![player.0, speed.name(), limit as i64], |r| {
                 Ok(RatingPoint {
@@ -451,16 +453,16 @@ impl Store {
         &self,
         player: PlayerId,
         filter: GameFilter,
-        before: Option<(i64, i64)>,
+        before: Option<(i64, String)>,
         limit: usize,
     ) -> Result<Vec<PlayedGame>, StoreError> {
         self.read(move |conn| {
-            let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+            let (t, i) = before.unwrap_or((i64::MAX, String::new()));
             // The player's side and result are worked out once, in a
             // subquery, so the filters read as the page names them.
             let mut sql = String::from(
                 "SELECT * FROM (
-                   SELECT g.id, g.updated_ms,
+                   SELECT g.public_id, g.updated_ms, g.id,
                      CASE WHEN g.south_player = ?1 THEN 'S' ELSE 'N' END AS side,
                      g.south_name, g.north_name,
                      (SELECT a.username FROM accounts a WHERE a.player =
@@ -477,7 +479,8 @@ impl Store {
                    FROM games g
                    WHERE (g.south_player = ?1 OR g.north_player = ?1) AND g.mode = 'online'
                      AND g.result <> '*'
-                     AND (g.updated_ms < ?2 OR (g.updated_ms = ?2 AND g.id < ?3)))
+                     AND (g.updated_ms < ?2 OR (g.updated_ms = ?2
+                          AND g.id < (SELECT b.id FROM games b WHERE b.public_id = ?3))))
                  WHERE 1",
             );
             let mut values: Vec<rusqlite::types::Value> =
@@ -510,21 +513,22 @@ impl Store {
             ));
             let mut stmt = conn.prepare(&sql)?;
             let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
-                let side: String = r.get(2)?;
-                let outcome: String = r.get(6)?;
+                // (Column 2 is the store's id, for the order only.)
+                let side: String = r.get(3)?;
+                let outcome: String = r.get(7)?;
                 Ok(PlayedGame {
                     id: r.get(0)?,
                     updated_ms: r.get(1)?,
                     side: if side == "S" { 'S' } else { 'N' },
-                    names: [r.get(3)?, r.get(4)?],
-                    opponent: r.get(5)?,
+                    names: [r.get(4)?, r.get(5)?],
+                    opponent: r.get(6)?,
                     outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
-                    result: r.get(7)?,
-                    reason: r.get(8)?,
-                    rated: r.get(9)?,
-                    speed: r.get(10)?,
-                    plies: r.get(11)?,
-                    change: r.get::<_, Option<f64>>(12)?.map(|c| c as i64),
+                    result: r.get(8)?,
+                    reason: r.get(9)?,
+                    rated: r.get(10)?,
+                    speed: r.get(11)?,
+                    plies: r.get(12)?,
+                    change: r.get::<_, Option<f64>>(13)?.map(|c| c as i64),
                 })
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -621,7 +625,7 @@ impl RatingStore for Store {
         &self,
         player: PlayerId,
         filter: GameFilter,
-        before: Option<(i64, i64)>,
+        before: Option<(i64, String)>,
         limit: usize,
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
         Box::pin(Store::played_games(self, player, filter, before, limit))

@@ -112,8 +112,11 @@ fn a_second_game_starts_from_the_first_ones_ratings() {
     on_both(|store| async move {
         let players = [player(1), player(2)];
         let mut ids = Vec::new();
+        let mut public_ids = Vec::new();
         for _ in 0..2 {
-            ids.push(store.create(vec![online(true)]).await.unwrap()[0].id);
+            let game = store.create(vec![online(true)]).await.unwrap().remove(0);
+            ids.push(game.id);
+            public_ids.push(game.public_id);
         }
         let first = store
             .rate_game(ids[0], players.clone(), Speed::Rapid, None, 1_000)
@@ -135,7 +138,11 @@ fn a_second_game_starts_from_the_first_ones_ratings() {
             .rating_history(player(1), Speed::Rapid, 10)
             .await
             .unwrap();
-        assert_eq!(history.iter().map(|p| p.game).collect::<Vec<_>>(), ids);
+        // The graph names its games by public id (never the store's number).
+        assert_eq!(
+            history.iter().map(|p| p.game.clone()).collect::<Vec<_>>(),
+            public_ids
+        );
     });
 }
 
@@ -202,30 +209,31 @@ fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
                     .await
                     .unwrap()
                     .iter()
-                    .map(|g| g.id)
+                    .map(|g| g.id.clone())
                     .collect::<Vec<_>>()
             }
         };
         use awale_store::ratings::{GameFilter, Outcome};
-        let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+        // Listed by public id, never the store's number.
+        let ids: Vec<String> = games.iter().map(|g| g.public_id.clone()).collect();
         assert_eq!(
             list(GameFilter::default()).await,
-            vec![ids[2], ids[1], ids[0]]
+            vec![ids[2].clone(), ids[1].clone(), ids[0].clone()]
         );
         let rated = GameFilter {
             rated: Some(true),
             ..Default::default()
         };
-        assert_eq!(list(rated).await, vec![ids[0]]);
+        assert_eq!(list(rated).await, vec![ids[0].clone()]);
         let speed = GameFilter {
             speed: Some(Speed::Correspondence),
             ..Default::default()
         };
-        assert_eq!(list(speed).await, vec![ids[1]]);
+        assert_eq!(list(speed).await, vec![ids[1].clone()]);
         for (outcome, id) in [
-            (Outcome::Win, ids[0]),
-            (Outcome::Draw, ids[1]),
-            (Outcome::Loss, ids[2]),
+            (Outcome::Win, ids[0].clone()),
+            (Outcome::Draw, ids[1].clone()),
+            (Outcome::Loss, ids[2].clone()),
         ] {
             let only = GameFilter {
                 result: Some(outcome),
@@ -237,11 +245,26 @@ fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
             opponent: Some(player(2)),
             ..Default::default()
         };
-        assert_eq!(list(against).await, vec![ids[2], ids[0]]);
+        assert_eq!(list(against).await, vec![ids[2].clone(), ids[0].clone()]);
         let first = store
             .played_games(player(1), GameFilter::default(), None, 10)
             .await
             .unwrap();
+        // The next page starts after the last game of the one before, named
+        // by its time and public id.
+        let rest = store
+            .played_games(
+                player(1),
+                GameFilter::default(),
+                Some((first[0].updated_ms, first[0].id.clone())),
+                10,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            rest.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
+            vec![ids[1].clone(), ids[0].clone()]
+        );
         assert_eq!(first[2].change, Some(first[2].change.unwrap().abs()));
         assert!(first[2].change.unwrap() > 0 && first[1].change.is_none());
         assert_eq!(first[0].side, 'S');

@@ -323,37 +323,8 @@ fn game_view(r: &Request) -> Result<Value, Refusal> {
     view.insert("rules".into(), rules_view(game.rules()));
     view.insert("start".into(), json!(game.start().to_string()));
     view.insert("plies".into(), json!(plies));
-    view.insert("notation".into(), json!(notation(&game)));
+    view.insert("notation".into(), json!(game.notation()));
     Ok(Value::Object(view))
-}
-
-/// The moves in record notation, numbered from South's moves, as the
-/// server writes them (`1. F f 2. A a+2`; a game North starts begins
-/// `1. ... f`).
-fn notation(game: &Game) -> String {
-    let mut out = String::new();
-    let mut number = 1;
-    for (i, p) in game.plies().iter().enumerate() {
-        let side = p.before.to_move();
-        if side == Side::South || i == 0 {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(&format!("{number}."));
-            if side == Side::North {
-                out.push_str(" ...");
-            }
-        }
-        out.push(' ');
-        out.push(p.mv.letter());
-        if p.captured > 0 {
-            out.push_str(&format!("+{}", p.captured));
-        }
-        if side == Side::North {
-            number += 1;
-        }
-    }
-    out
 }
 
 /// The computer's move at a level that needs no database. The strongest
@@ -381,17 +352,8 @@ fn computer(r: &Request) -> Result<Value, Refusal> {
 /// game as its margin, or ±50 seeds), whether decided, plies to the end,
 /// the engine's words.
 fn score_view(s: awale_engine::Score) -> Value {
-    let cp = if let Some(m) = s.proven_margin() {
-        m * 100
-    } else if s.is_win() {
-        5_000
-    } else if s.is_loss() {
-        -5_000
-    } else {
-        s.cp_value()
-    };
     json!({
-        "cp": cp,
+        "cp": s.hundredths(),
         "decided": s.is_decided(),
         "plies_to_end": s.plies_to_end(),
         "text": s.to_string(),

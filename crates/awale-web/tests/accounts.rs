@@ -521,3 +521,110 @@ async fn hostile_bodies_to_the_account_routes_get_clear_refusals() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
+    let app = memory_app();
+    let mut guest = Browser::opened(&app).await;
+    // A guest may not make a rated game, nor may anyone a rated game
+    // against the computer or from a study position.
+    let (status, body) = guest
+        .post(
+            &app,
+            "/api/games",
+            json!({"mode": "online", "name": "Yaw", "rated": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("rated_needs_account")),
+        "{body}"
+    );
+    let mut ama = Browser::opened(&app).await;
+    ama.sign_up(&app, "Ama").await;
+    let (status, body) = ama
+        .post(
+            &app,
+            "/api/games",
+            json!({"mode": "computer", "rated": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("rated_needs_online")),
+        "{body}"
+    );
+    let (status, body) = ama
+        .post(
+            &app,
+            "/api/games",
+            json!({"mode": "online", "rated": true, "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("rated_from_position")
+        ),
+        "{body}"
+    );
+    // Casual unless asked.
+    let casual = ama.online_game(&app).await;
+    let (_, view) = ama.get(&app, &format!("/api/games/{casual}")).await;
+    assert_eq!(view["rated"], false, "{view}");
+    let (status, made) = ama
+        .post(
+            &app,
+            "/api/games",
+            json!({"mode": "online", "rated": true, "human": "S"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    assert_eq!(made["rated"], true, "{made}");
+    let game = made["id"].as_str().unwrap().to_string();
+    let (_, links) = ama.get(&app, &format!("/api/games/{game}/links")).await;
+    let key = links["invite"]
+        .as_str()
+        .and_then(|l| l.split("&k=").nth(1))
+        .unwrap_or_else(|| panic!("{links}"))
+        .to_string();
+    // A guest with the invitation is refused the seat; an account takes it.
+    let (status, body) = guest
+        .post(
+            &app,
+            &format!("/api/games/{game}/join"),
+            json!({"name": "Yaw", "key": key}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("rated_needs_account")),
+        "{body}"
+    );
+    let mut kofi = Browser::opened(&app).await;
+    kofi.sign_up(&app, "Kofi").await;
+    let (status, joined) = kofi
+        .post(
+            &app,
+            &format!("/api/games/{game}/join"),
+            json!({"key": key}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    // Kofi resigns: both ratings move, as the players' pages say.
+    let (status, ended) = kofi
+        .post(&app, &format!("/api/games/{game}/resign"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{ended}");
+    let (status, page) = ama.get(&app, "/api/players/ama").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let rating = &page["ratings"][0];
+    assert!(rating["rating"].as_i64().unwrap() > 1500, "{page}");
+    assert_eq!(rating["graph"][0]["game"], json!(game), "{page}");
+    let (_, page) = ama.get(&app, "/api/players/kofi").await;
+    assert!(
+        page["ratings"][0]["rating"].as_i64().unwrap() < 1500,
+        "{page}"
+    );
+}

@@ -2,7 +2,8 @@
 //! site's requests, unknown host names, forged cookies, abandoned searches,
 //! floods of new games, and games files that are damaged, foreign or old.
 //! Each test is one finding of the attack test (issue 10) that main at
-//! 4712cf4 failed.
+//! 4712cf4 failed, or of the second one (issue 20, from "a second attack
+//! test" on) that main at 6db840a failed.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -504,6 +505,68 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
 }
 
 #[tokio::test]
+async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
+    // Finding 2: invitations were `?join=<sequential id>`: reading 1,000
+    // ids took 0.08 s, and a stranger took a private game's free seat.
+    let app = app(state(quick()));
+    let (ama, kofi, stranger) = (visit(&app).await, visit(&app).await, visit(&app).await);
+    let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
+    assert_eq!(id.len(), 10, "{id}");
+    assert!(id.chars().all(|c| c.is_ascii_alphanumeric()), "{id}");
+    assert!(id.parse::<u64>().is_err(), "{id}");
+    // The store's number opens nothing for a stranger (it is the first
+    // game: number 1), and the game's players only.
+    let a = send(
+        &app,
+        get("/api/games/1", &[HOST, ("cookie", stranger.as_str())]),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.body);
+    assert_eq!(a.body["reason"], "numbered");
+    let a = send(&app, get("/api/games/1", &[HOST, ("cookie", ama.as_str())])).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(a.body["id"], id.as_str());
+    // The invitation is given to the game's players only.
+    let links = format!("/api/games/{id}/links");
+    let a = send(&app, get(&links, &[HOST, ("cookie", stranger.as_str())])).await;
+    assert_eq!(a.body["invite"], Value::Null, "{}", a.body);
+    let key = invite_key(&app, &ama, &id).await;
+    assert_eq!(key.len(), 22, "{key}");
+    // Without the key, or with a wrong one, the seat is refused.
+    let join = format!("/api/games/{id}/join");
+    let wrong = format!(
+        "{}{}",
+        &key[..21],
+        if key.ends_with('A') { 'B' } else { 'A' }
+    );
+    for (body, reason) in [
+        (json!({"name": "Eve"}), "missing"),
+        (json!({"name": "Eve", "key": wrong}), "wrong"),
+    ] {
+        let a = send(
+            &app,
+            post(
+                &join,
+                &[JSON, HOST, ("cookie", stranger.as_str())],
+                &body.to_string(),
+            ),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+        assert_eq!(a.body["error"], "invite_key");
+        assert_eq!(a.body["reason"], reason);
+    }
+    // The friend with the whole link takes it.
+    let body = json!({"name": "Kofi", "key": key}).to_string();
+    let a = send(
+        &app,
+        post(&join, &[JSON, HOST, ("cookie", kofi.as_str())], &body),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+}
+
+#[tokio::test]
 async fn no_game_without_a_player_and_each_sees_only_their_own() {
     // Finding 3: games made without a cookie had no seats (anyone could
     // move, undo, resign), were in every visitor's list, and the last one
@@ -716,6 +779,50 @@ async fn limits_hold_against_made_up_cookies() {
         }
     }
     assert!(said <= 8, "{said} messages from one address");
+    // So with reactions (eight a second per player).
+    let react = format!("/api/games/{id}/react");
+    let mut reacted = 0;
+    for i in 0..60 {
+        let cookie = format!("awale_player={:064x}", 100 + i);
+        let a = send(
+            &app,
+            from(
+                stranger,
+                post(
+                    &react,
+                    &[JSON, HOST, ("cookie", &cookie)],
+                    r#"{"kind":"applause"}"#,
+                ),
+            ),
+        )
+        .await;
+        if a.status.is_success() {
+            reacted += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    assert!(reacted <= 32, "{reacted} reactions from one address");
+    // And with renames (five at once per player).
+    let mut renamed = 0;
+    for i in 0..40 {
+        let cookie = format!("awale_player={:064x}", 200 + i);
+        let body = json!({ "name": format!("Spam {i}") }).to_string();
+        let a = send(
+            &app,
+            from(
+                stranger,
+                post("/api/me", &[JSON, HOST, ("cookie", &cookie)], &body),
+            ),
+        )
+        .await;
+        if a.status == StatusCode::OK {
+            renamed += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    assert!(renamed <= 20, "{renamed} renames from one address");
     // Renames are limited.
     let mut renamed = 0;
     for i in 0..20 {
@@ -889,6 +996,65 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     drop(events);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
+    // Finding 4 again (`awale loadtest --abuse` at 60 games found it): the
+    // lobby took the newest 200 of challenges and games being played
+    // together, so 200 games in play hid every challenge older than them.
+    let app = app(state(quick()));
+    let honest = visit(&app).await;
+    let real = game_of(
+        &app,
+        &honest,
+        r#"{"mode":"online","name":"Ama","public":true}"#,
+    )
+    .await;
+    for i in 0..201 {
+        let ip = format!("10.2.{}.{}", i / 200, i % 200 + 1);
+        let (maker, joiner) = (
+            format!("awale_player={:064x}", 5_000 + 2 * i),
+            format!("awale_player={:064x}", 5_001 + 2 * i),
+        );
+        let made = send(
+            &app,
+            from(
+                &ip,
+                post(
+                    "/api/games",
+                    &[JSON, HOST, ("cookie", &maker)],
+                    r#"{"mode":"online","name":"Busy"}"#,
+                ),
+            ),
+        )
+        .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let id = made.body["id"].as_str().unwrap().to_string();
+        let body = json!({"name": "Bee", "key": invite_key(&app, &maker, &id).await}).to_string();
+        let joined = send(
+            &app,
+            from(
+                &ip,
+                post(
+                    &format!("/api/games/{id}/join"),
+                    &[JSON, HOST, ("cookie", &joiner)],
+                    &body,
+                ),
+            ),
+        )
+        .await;
+        assert_eq!(joined.status, StatusCode::OK, "{}", joined.body);
+    }
+    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
+    let ids: Vec<&str> = lobby.body["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![real.as_str()]);
+    assert_eq!(lobby.body["live"].as_array().unwrap().len(), 200);
+}
+
 #[tokio::test]
 async fn the_smaller_findings_are_closed() {
     // Finding 11, each in turn.
@@ -932,6 +1098,8 @@ async fn the_smaller_findings_are_closed() {
         "{}",
         a.body
     );
+    // Nor in the answer's fields (the recheck found it there whole).
+    assert!(a.body.to_string().len() < 400, "{}", a.body);
     // A damaged row: a plain 500, the cause only in the log.
     rusqlite::Connection::open(store.path())
         .unwrap()

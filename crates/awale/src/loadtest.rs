@@ -6,22 +6,24 @@
 //! end, every acknowledged move is looked for in the store. With
 //! `--logins N`, N log-ins a second to accounts made at the start (the
 //! right password: every one is hashed) run beside the games, so the moves'
-//! times show what a flood of log-ins does to them. Without
+//! times show what a flood of log-ins does to them. With `--abuse`, a
+//! stranger attacks the same server meanwhile (see [`abuse`]). With
+//! `--pools N`, N more players seek in the quick-pairing pools at once
+//! (spread over the seven clocks), each playing the game it is paired
+//! into, then seeking again, until the time is up: the report adds how
+//! many were paired and how long each waited. Without
 //! `--addr`, it starts its own server on a free loopback port with a
-//! scratch games file. With several `--addr` (processes of one site on one
-//! database), the two players of a game are on different processes and
-//! the spectators spread over all; a client whose process stops answering
-//! goes on through the next, as behind a load balancer, and a move whose
-//! answer was lost with its process counts as in doubt, not as
-//! acknowledged. Every simulated client then seems to come from its own
-//! address (`X-Forwarded-For`), so that the servers, started with
-//! `--trust-proxy 127.0.0.1 --max-connections-per-ip 0`, apply their limits
-//! per client as they would to real players. Its last line is one JSON
-//! object.
+//! scratch games file, and reports its log's (WAL's) largest size. Its last
+//! line is one JSON object. With several `--addr` (processes of one site
+//! on one PostgreSQL database), or `--store`, the run is [`spread`]'s.
+
+mod abuse;
+mod spread;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,7 +43,8 @@ use serde_json::{json, Value};
 #[derive(clap::Args)]
 pub struct Args {
     /// A running server to load (default: one started here, on a scratch
-    /// games file); repeated, processes of one site (`--store postgres://`).
+    /// games file); repeated, processes of one site (`--store
+    /// postgres://`), each game's players on different ones.
     #[arg(long, value_name = "HOST:PORT")]
     addr: Vec<String>,
     /// Games played at once.
@@ -61,6 +64,19 @@ pub struct Args {
     /// the start, with their right password.
     #[arg(long, default_value_t = 0, value_name = "N")]
     logins: u64,
+    /// A stranger attacks meanwhile: searches abandoned while they wait,
+    /// a flood of challenges, chat, reactions and renames with made-up
+    /// players, from several loopback addresses. The server keeps every
+    /// limit it ships with, and each honest player has an address of its
+    /// own; honest players also play the computer, ask hints and offer
+    /// public challenges. The server must be on loopback.
+    #[arg(long)]
+    abuse: bool,
+    /// Players seeking in the quick-pairing pools at once (0: none),
+    /// spread over the seven pools; each plays the game it is paired
+    /// into, then seeks again.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pools: usize,
     /// The site's database (`postgres://...`, the processes' `--store`):
     /// the acknowledged moves are then looked for there rather than
     /// through a process.
@@ -90,13 +106,12 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
         let name = format!("load{n}");
         let (status, _, body) = run
             .request(
-                &run.visitor(n),
                 "POST",
                 "/api/account/signup",
+                None,
                 Some(json!({"username": name, "password": LOGIN_PASSWORD})),
             )
-            .await
-            .map_err(|e| anyhow::anyhow!("sign-up: {e}"))?;
+            .await?;
         anyhow::ensure!(
             status == StatusCode::CREATED,
             "sign-up: {status} {}",
@@ -114,15 +129,14 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
         let run = Arc::clone(&run);
         let results = Arc::clone(&results);
         let name = names[n % names.len()].clone();
-        let who = run.visitor(n);
         n += 1;
         tasks.push(tokio::spawn(async move {
             let sent = Instant::now();
             let answer = run
                 .request(
-                    &who,
                     "POST",
                     "/api/account/login",
+                    None,
                     Some(json!({"username": name, "password": LOGIN_PASSWORD})),
                 )
                 .await;
@@ -148,45 +162,25 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
 
 type Http = Client<HttpConnector, Full<Bytes>>;
 
-/// One simulated browser: the address it seems to come from, its player's
-/// cookie once it has one, and the process it talks to now.
-struct Visitor {
-    from: String,
-    cookie: Option<String>,
-    at: AtomicUsize,
-}
-
-/// Why a request got no answer.
-enum Failed {
-    /// Its process went away with it (killed): the client now talks to
-    /// another; what it sent may or may not have been done.
-    Gone,
-    /// Anything else.
-    Other(anyhow::Error),
-}
-
-impl std::fmt::Display for Failed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failed::Gone => f.write_str("its process went away"),
-            Failed::Other(e) => write!(f, "{e:#}"),
-        }
-    }
+/// A client whose connections come from `from` (any address), a loopback
+/// address of its own, so the server counts its limits apart.
+fn http_client(from: Option<IpAddr>) -> Http {
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    connector.set_local_address(from);
+    Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(usize::MAX)
+        .build(connector)
 }
 
 /// What all the simulated clients share.
 struct Run {
     client: Http,
-    /// The processes, and whether each was found gone.
-    addrs: Vec<String>,
-    dead: Vec<AtomicBool>,
-    /// Simulated clients made so far (each its own address).
-    visitors: AtomicU64,
-    /// Clients moved to another process, and moves in doubt with it.
-    failovers: AtomicU64,
-    in_doubt: AtomicU64,
-    /// Moves refused as stale (a copy behind, after a process was lost).
-    stale: AtomicU64,
+    /// The clients of each address (under `--abuse`).
+    clients: Mutex<HashMap<IpAddr, Http>>,
+    /// Each honest player on an address of its own (`--abuse`).
+    spread: bool,
+    addr: String,
     deadline: Instant,
     stop: AtomicBool,
     moves: AtomicU64,
@@ -214,155 +208,79 @@ impl Run {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
 
-    /// A new simulated client, on process `at` (modulo their number).
-    fn visitor(&self, at: usize) -> Visitor {
-        let n = self.visitors.fetch_add(1, Ordering::Relaxed);
-        Visitor {
-            from: format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255),
-            cookie: None,
-            at: AtomicUsize::new(at % self.addrs.len()),
-        }
+    /// The `n`th honest client's address: 127.1.x.y under `--abuse`, else
+    /// none of its own.
+    fn honest(&self, n: usize) -> Option<IpAddr> {
+        self.spread
+            .then(|| IpAddr::from([127, 1, (n / 250 % 256) as u8, (n % 250 + 1) as u8]))
     }
 
-    /// Whether some process was found gone.
-    fn lost_a_process(&self) -> bool {
-        self.dead.iter().any(|d| d.load(Ordering::Relaxed))
-    }
-
-    /// After a failure on `who`'s process: when nothing listens there any
-    /// more, marks it gone and moves `who` to the next one alive (true).
-    async fn fail_over(&self, who: &Visitor) -> bool {
-        let at = who.at.load(Ordering::Relaxed);
-        if !self.dead[at].load(Ordering::Relaxed) {
-            // A process being killed may still take a connection for a
-            // moment, while the kernel closes its sockets: asked twice.
-            for _ in 0..2 {
-                if tokio::net::TcpStream::connect(&self.addrs[at])
-                    .await
-                    .is_ok()
-                {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-                self.dead[at].store(true, Ordering::Relaxed);
-                break;
-            }
-            if !self.dead[at].load(Ordering::Relaxed) {
-                return false;
-            }
-        }
-        let n = self.addrs.len();
-        let next = (1..n)
-            .map(|k| (at + k) % n)
-            .find(|&i| !self.dead[i].load(Ordering::Relaxed));
-        match next {
-            Some(i) => {
-                if who
-                    .at
-                    .compare_exchange(at, i, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_ok()
-                {
-                    self.failovers.fetch_add(1, Ordering::Relaxed);
-                }
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Sends `method path` for `who` to its process; one whose process
-    /// refuses the connection (never sent, so safe to send again) goes to
-    /// the next.
-    async fn send(
-        &self,
-        who: &Visitor,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-        accept: Option<&str>,
-    ) -> Result<hyper::Response<hyper::body::Incoming>, Failed> {
-        let mut tries = 0;
-        loop {
-            let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
-            let mut req = Request::builder()
-                .method(method)
-                .uri(format!("http://{addr}{path}"))
-                .header("host", addr)
-                .header("x-forwarded-for", &who.from);
-            if let Some(c) = &who.cookie {
-                req = req.header("cookie", c);
-            }
-            if let Some(a) = accept {
-                req = req.header("accept", a);
-            }
-            // Every change is sent as JSON, as the page does (the server
-            // refuses any other).
-            if method != "GET" {
-                req = req.header("content-type", "application/json");
-            }
-            let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
-            let req = req
-                .body(Full::new(body))
-                .map_err(|e| Failed::Other(e.into()))?;
-            match self.client.request(req).await {
-                Ok(res) => return Ok(res),
-                // Never sent: sent again, to the next process when this
-                // one is gone, else after a moment (a few times).
-                Err(e) if e.is_connect() => {
-                    tries += 1;
-                    if !self.fail_over(who).await {
-                        if tries > 5 {
-                            return Err(Failed::Other(anyhow::anyhow!("{addr}: {e}")));
-                        }
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                    }
-                }
-                Err(e) => {
-                    return Err(if self.fail_over(who).await {
-                        Failed::Gone
-                    } else {
-                        Failed::Other(anyhow::anyhow!("{addr}: {e}"))
-                    })
-                }
-            }
-        }
+    /// The client whose connections come from `from`.
+    fn client(&self, from: Option<IpAddr>) -> Http {
+        let Some(ip) = from else {
+            return self.client.clone();
+        };
+        self.clients
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(ip)
+            .or_insert_with(|| http_client(Some(ip)))
+            .clone()
     }
 
     async fn request(
         &self,
-        who: &Visitor,
         method: &str,
         path: &str,
+        cookie: Option<&str>,
         body: Option<Value>,
-    ) -> Result<(StatusCode, hyper::HeaderMap, Bytes), Failed> {
-        let res = self.send(who, method, path, body.as_ref(), None).await?;
-        let status = res.status();
-        let headers = res.headers().clone();
-        match res.into_body().collect().await {
-            Ok(b) => Ok((status, headers, b.to_bytes())),
-            Err(e) => Err(if self.fail_over(who).await {
-                Failed::Gone
-            } else {
-                Failed::Other(e.into())
-            }),
-        }
+    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
+        self.request_from(None, method, path, cookie, body).await
     }
 
-    /// A new player on process `at`: the cookie the server sets on a
-    /// first visit.
-    async fn player(&self, at: usize) -> anyhow::Result<Visitor> {
-        let mut who = self.visitor(at);
+    /// A request whose connection comes from `from`.
+    async fn request_from(
+        &self,
+        from: Option<IpAddr>,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(format!("http://{}{path}", self.addr))
+            .header("host", &self.addr);
+        if let Some(c) = cookie {
+            req = req.header("cookie", c);
+        }
+        // Every change is sent as JSON, as the page does (the server
+        // refuses any other).
+        if method != "GET" {
+            req = req.header("content-type", "application/json");
+        }
+        let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
+        let res = self
+            .client(from)
+            .request(req.body(Full::new(body))?)
+            .await?;
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await?.to_bytes();
+        Ok((status, headers, bytes))
+    }
+
+    /// A new player: the cookie the server sets on a first visit.
+    async fn player(&self, from: Option<IpAddr>) -> anyhow::Result<String> {
         let (_, headers, _) = self
-            .request(&who, "GET", "/api/me", None)
-            .await
-            .map_err(|e| anyhow::anyhow!("/api/me: {e}"))?;
+            .request_from(from, "GET", "/api/me", None, None)
+            .await?;
         let cookie = headers
             .get("set-cookie")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| cookie::Cookie::parse(v).ok())
             .context("no player cookie from /api/me")?;
-        who.cookie = Some(format!("{}={}", cookie.name(), cookie.value()));
-        Ok(who)
+        Ok(format!("{}={}", cookie.name(), cookie.value()))
     }
 }
 
@@ -380,45 +298,33 @@ struct Head {
     waiting: bool,
 }
 
-/// How a stream of events ended.
-enum Ended {
-    /// `on_event` said so (the game is over), or the run is.
-    Done,
-    /// The stream ended or broke first: open it again (its process may
-    /// be gone: `who` was moved to another then).
-    Cut,
-}
-
-/// Reads server-sent events for `who`: calls `on_event(name, data)` until
-/// it returns false or the stream ends.
+/// Reads server-sent events: calls `on_event(name, data)` until it
+/// returns false or the stream ends.
 async fn read_events(
     run: &Run,
-    who: &Visitor,
+    from: Option<IpAddr>,
     path: &str,
+    cookie: Option<&str>,
     mut on_event: impl FnMut(&str, &str) -> bool,
-) -> Result<Ended, Failed> {
-    let res = run
-        .send(who, "GET", path, None, Some("text/event-stream"))
-        .await?;
-    if res.status() != StatusCode::OK {
-        return Err(Failed::Other(anyhow::anyhow!("{path}: {}", res.status())));
+) -> anyhow::Result<()> {
+    let mut req = Request::get(format!("http://{}{path}", run.addr)).header("host", &run.addr);
+    if let Some(c) = cookie {
+        req = req.header("cookie", c);
     }
+    let res = run
+        .client(from)
+        .request(req.body(Full::new(Bytes::new()))?)
+        .await?;
+    anyhow::ensure!(res.status() == StatusCode::OK, "{path}: {}", res.status());
     let mut body = res.into_body();
     let mut text = String::new();
     loop {
         let frame = tokio::select! {
             f = body.frame() => f,
-            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(Ended::Done),
+            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(()),
         };
-        let Some(frame) = frame else {
-            run.fail_over(who).await;
-            return Ok(Ended::Cut);
-        };
-        let Ok(frame) = frame else {
-            run.fail_over(who).await;
-            return Ok(Ended::Cut);
-        };
-        let Ok(data) = frame.into_data() else {
+        let Some(frame) = frame else { return Ok(()) };
+        let Ok(data) = frame?.into_data() else {
             continue;
         };
         text.push_str(&String::from_utf8_lossy(&data));
@@ -434,7 +340,7 @@ async fn read_events(
                 }
             }
             if !on_event(name, &data) {
-                return Ok(Ended::Done);
+                return Ok(());
             }
         }
     }
@@ -464,82 +370,54 @@ fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
     }
 }
 
-/// How many times a client opens a game's stream again before it gives up.
-const REOPENS: usize = 5;
-
-/// A head read from the game itself (a watchdog, when no event came).
-async fn fetch_head(run: &Run, who: &Visitor, game: &GameRef) -> Option<Head> {
-    match run
-        .request(who, "GET", &format!("/api/games/{game}"), None)
-        .await
-    {
-        Ok((StatusCode::OK, _, body)) => serde_json::from_slice(&body).ok(),
-        _ => None,
-    }
-}
-
 /// One player of one game: moves when it is their turn, until the end.
-async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed: u64) {
-    let who = Arc::new(who);
+async fn play(
+    run: Arc<Run>,
+    game: GameRef,
+    (cookie, from): (String, Option<IpAddr>),
+    me: &'static str,
+    seed: u64,
+) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
     let listener = {
         let run = Arc::clone(&run);
-        let who = Arc::clone(&who);
+        let cookie = cookie.clone();
         let game = game.clone();
         tokio::spawn(async move {
             let path = format!("/api/games/{game}/events");
-            for _ in 0..REOPENS {
-                let result = read_events(&run, &who, &path, |name, data| {
-                    if name == "move" {
-                        if let Some(i) = move_index(data) {
-                            // The opponent's move reaching me.
-                            let mine = data.contains(&format!("\"side\":\"{me}\""));
-                            if !mine {
-                                note_arrival(&run, &game, i, &run.opponent_ms);
-                            }
+            let result = read_events(&run, from, &path, Some(&cookie), |name, data| {
+                if name == "move" {
+                    if let Some(i) = move_index(data) {
+                        // The opponent's move reaching me.
+                        let mine = data.contains(&format!("\"side\":\"{me}\""));
+                        if !mine {
+                            note_arrival(&run, &game, i, &run.opponent_ms);
                         }
                     }
-                    if name == "move" || name == "state" {
-                        match serde_json::from_str::<Head>(data) {
-                            Ok(head) => {
-                                let over = head.end.is_some();
-                                let _ = tx.send(head);
-                                return !over;
-                            }
-                            Err(e) => run.error(format!("event: {e}")),
+                }
+                if name == "move" || name == "state" {
+                    match serde_json::from_str::<Head>(data) {
+                        Ok(head) => {
+                            let over = head.end.is_some();
+                            let _ = tx.send(head);
+                            return !over;
                         }
+                        Err(e) => run.error(format!("event: {e}")),
                     }
-                    true
-                })
-                .await;
-                match result {
-                    Ok(Ended::Done) => return,
-                    Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
-                    Ok(Ended::Cut) | Err(Failed::Gone) => return,
-                    Err(Failed::Other(e)) => {
-                        if !run.over() {
-                            run.error(format!("events: {e:#}"));
-                        }
-                        return;
-                    }
+                }
+                true
+            })
+            .await;
+            if let Err(e) = result {
+                if !run.over() {
+                    run.error(format!("events: {e:#}"));
                 }
             }
         })
     };
     let mut plies = 0usize;
     let mut rng = StdRng::seed_from_u64(seed);
-    loop {
-        // A move lost with its process, or a stale answer, may leave no
-        // event to wait for: after a while, the game itself is read.
-        let head = match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
-            Ok(Some(head)) => head,
-            Ok(None) => break,
-            Err(_) if run.over() => break,
-            Err(_) => match fetch_head(&run, &who, &game).await {
-                Some(head) => head,
-                None => continue,
-            },
-        };
+    while let Some(head) = rx.recv().await {
         plies = match (head.index, &head.plies) {
             (Some(i), _) => i + 1,
             (None, Some(p)) => p.len(),
@@ -561,7 +439,13 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
             .insert((game.clone(), plies), Instant::now());
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
-            .request(&who, "POST", &path, Some(json!({"move": mv, "ply": plies})))
+            .request_from(
+                from,
+                "POST",
+                &path,
+                Some(&cookie),
+                Some(json!({"move": mv, "ply": plies})),
+            )
             .await
         {
             Ok((StatusCode::OK, _, _)) => {
@@ -573,24 +457,12 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
                     letter,
                 ));
             }
-            // A copy behind the store's, on a process that has not heard
-            // yet of the move the lost one made: the next state tells.
-            Ok((StatusCode::CONFLICT, _, body))
-                if run.lost_a_process()
-                    && serde_json::from_slice::<Value>(&body)
-                        .is_ok_and(|v| v["error"] == "stale") =>
-            {
-                run.stale.fetch_add(1, Ordering::Relaxed);
-            }
             Ok((status, _, body)) => {
                 if !run.over() {
                     run.error(format!("move: {status} {}", String::from_utf8_lossy(&body)));
                 }
             }
-            Err(Failed::Gone) => {
-                run.in_doubt.fetch_add(1, Ordering::Relaxed);
-            }
-            Err(Failed::Other(e)) => {
+            Err(e) => {
                 if !run.over() {
                     run.error(format!("move: {e:#}"));
                 }
@@ -601,31 +473,23 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
 }
 
 /// A spectator of one game: times each move's arrival.
-async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
+async fn watch(run: Arc<Run>, game: GameRef, from: Option<IpAddr>) {
     let path = format!("/api/games/{game}/events");
-    for _ in 0..REOPENS {
-        let result = read_events(&run, &who, &path, |name, data| {
-            if name == "move" {
-                if let Some(i) = move_index(data) {
-                    note_arrival(&run, &game, i, &run.spectator_ms);
-                }
-                if data.contains("\"end\":{") {
-                    return false;
-                }
+    let result = read_events(&run, from, &path, None, |name, data| {
+        if name == "move" {
+            if let Some(i) = move_index(data) {
+                note_arrival(&run, &game, i, &run.spectator_ms);
             }
-            !(name == "state" && data.contains("\"end\":{"))
-        })
-        .await;
-        match result {
-            Ok(Ended::Done) => return,
-            Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
-            Ok(Ended::Cut) | Err(Failed::Gone) => return,
-            Err(Failed::Other(e)) => {
-                if !run.over() {
-                    run.error(format!("spectator: {e:#}"));
-                }
-                return;
+            if data.contains("\"end\":{") {
+                return false;
             }
+        }
+        !(name == "state" && data.contains("\"end\":{"))
+    })
+    .await;
+    if let Err(e) = result {
+        if !run.over() {
+            run.error(format!("spectator: {e:#}"));
         }
     }
 }
@@ -633,27 +497,118 @@ async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
 /// A game, by its public id.
 type GameRef = Arc<str>;
 
-/// One pair of players, game after game (two new players each time, as
-/// new visitors: the limits per player are a person's), with `spectators`
-/// watching each. With several processes, South is on process `slot`,
-/// North on the next, the spectators on the ones after.
-async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
+/// What the pool seekers got: how long each pairing took, from the first
+/// seek to the answer naming the game.
+#[derive(Default)]
+struct Pairings {
+    pairing_ms: Vec<f64>,
+}
+
+/// One player seeking in `pool` (`3+2`), as the page does: the seek is
+/// asked again while it waits; once paired, it plays its side of the game,
+/// then seeks again, until the time is up.
+async fn seek(
+    run: Arc<Run>,
+    n: usize,
+    pool: String,
+    pairings: Arc<Mutex<Pairings>>,
+    games: Arc<Mutex<Vec<GameRef>>>,
+) {
+    let from = run.honest(n);
+    let cookie = match run.player(from).await {
+        Ok(c) => c,
+        Err(e) => return run.error(format!("pool player: {e:#}")),
+    };
+    let path = format!("/api/pools/{pool}/seek?wait_s=5");
+    let mut seed = (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+    while !run.over() {
+        let started = Instant::now();
+        let paired = loop {
+            if run.over() {
+                return;
+            }
+            let answer = run
+                .request_from(
+                    from,
+                    "POST",
+                    &path,
+                    Some(&cookie),
+                    Some(json!({"name": format!("Seeker {n}")})),
+                )
+                .await;
+            match answer {
+                Ok((StatusCode::OK, _, body)) => {
+                    let news: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                    let paired = &news["paired"];
+                    if let (Some(game), Some(side)) =
+                        (paired["game"].as_str(), paired["side"].as_str())
+                    {
+                        break (GameRef::from(game), side == "N");
+                    }
+                }
+                Ok((status, _, body)) => {
+                    if !run.over() {
+                        run.error(format!("seek: {status} {}", String::from_utf8_lossy(&body)));
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => {
+                    if !run.over() {
+                        run.error(format!("seek: {e:#}"));
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        };
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        pairings
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pairing_ms
+            .push(ms);
+        let (game, north) = paired;
+        // Both players of a game are seekers: the South one lists it.
+        if !north {
+            games
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(game.clone());
+        }
+        seed = seed.rotate_left(13) ^ 0x9E37_79B9;
+        let me = if north { "N" } else { "S" };
+        play(Arc::clone(&run), game, (cookie.clone(), from), me, seed | 1).await;
+    }
+}
+
+/// One pair of players, game after game, with `spectators` watching each
+/// (honest clients `first_spectator`.. under `--abuse`). Under `--abuse`
+/// the two take turns making the game, as two people would, so neither
+/// offers more games than a person does.
+async fn pair(
+    run: Arc<Run>,
+    slot: usize,
+    (spectators, first_spectator): (usize, usize),
+    games: Arc<Mutex<Vec<GameRef>>>,
+) {
+    let (a, b) = (run.honest(2 * slot), run.honest(2 * slot + 1));
+    let (first, second) = match tokio::try_join!(run.player(a), run.player(b)) {
+        Ok(p) => p,
+        Err(e) => return run.error(format!("players: {e:#}")),
+    };
     let mut round = 0u64;
     while !run.over() {
         round += 1;
-        let (south, north) = match tokio::try_join!(run.player(slot), run.player(slot + 1)) {
-            Ok(p) => p,
-            Err(e) => {
-                run.error(format!("players: {e:#}"));
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                continue;
-            }
+        let (south, north) = if run.spread && round.is_multiple_of(2) {
+            ((second.clone(), b), (first.clone(), a))
+        } else {
+            ((first.clone(), a), (second.clone(), b))
         };
         let made = run
-            .request(
-                &south,
+            .request_from(
+                south.1,
                 "POST",
                 "/api/games",
+                Some(&south.0),
                 Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
             )
             .await;
@@ -668,9 +623,8 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
                 ));
                 None
             }
-            Err(Failed::Gone) => None,
             Err(e) => {
-                run.error(format!("new game: {e}"));
+                run.error(format!("new game: {e:#}"));
                 None
             }
         };
@@ -684,14 +638,19 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             .push(game.clone());
         // The invitation's key, as its maker's page has it.
         let links = run
-            .request(&south, "GET", &format!("/api/games/{game}/links"), None)
+            .request_from(
+                south.1,
+                "GET",
+                &format!("/api/games/{game}/links"),
+                Some(&south.0),
+                None,
+            )
             .await;
         let key = match links {
             Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
                 .ok()
                 .and_then(|v| v["invite"].as_str().map(String::from))
                 .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
-            Err(Failed::Gone) => continue,
             _ => None,
         };
         let Some(key) = key else {
@@ -700,10 +659,11 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         };
         let path = format!("/api/games/{game}/join");
         match run
-            .request(
-                &north,
+            .request_from(
+                north.1,
                 "POST",
                 &path,
+                Some(&north.0),
                 Some(json!({"name": format!("North {slot}"), "key": key})),
             )
             .await
@@ -713,16 +673,15 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
                 run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
                 continue;
             }
-            Err(Failed::Gone) => continue,
             Err(e) => {
-                run.error(format!("join: {e}"));
+                run.error(format!("join: {e:#}"));
                 continue;
             }
         }
         let mut tasks = Vec::new();
         for k in 0..spectators {
-            let who = run.visitor(slot + 2 + k);
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), who)));
+            let from = run.honest(first_spectator + k);
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), from)));
         }
         let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
         tasks.push(tokio::spawn(play(
@@ -754,106 +713,85 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
     values[rank.clamp(1, values.len()) - 1]
 }
 
-/// The letters of game `game`'s moves: from the database when given,
-/// else as a process serves the game.
-async fn stored_moves(
-    run: &Run,
-    db: Option<&awale_web::PgStore>,
-    reader: &Visitor,
-    game: &GameRef,
-) -> anyhow::Result<Vec<char>> {
-    use awale_web::store::GameStore;
-    if let Some(db) = db {
-        let id = db
-            .find(game.to_string())
-            .await?
-            .with_context(|| format!("game {game} is not in the database"))?;
-        let stored = db
-            .load(id)
-            .await?
-            .with_context(|| format!("game {game} is not in the database"))?;
-        return Ok(stored.game.moves().map(|m| m.letter()).collect());
-    }
-    let (status, _, body) = run
-        .request(reader, "GET", &format!("/api/games/{game}"), None)
-        .await
-        .map_err(|e| anyhow::anyhow!("game {game}: {e}"))?;
-    anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
-    let view: Value = serde_json::from_slice(&body)?;
-    Ok(view["plies"]
-        .as_array()
-        .map(|plies| {
-            plies
-                .iter()
-                .map(|p| {
-                    p["move"]
-                        .as_str()
-                        .and_then(|m| m.chars().next())
-                        .unwrap_or('?')
-                })
-                .collect()
-        })
-        .unwrap_or_default())
-}
-
-/// Moves acknowledged but not in the store, looked up game by game, and
-/// the acknowledgements of a move sent again for its ply (after its
-/// process was lost with the first answer: played once, answered twice).
-async fn lost_moves(
-    run: &Run,
-    db: Option<&awale_web::PgStore>,
-    games: &[GameRef],
-) -> anyhow::Result<(u64, u64)> {
+/// Moves acknowledged but not in the store, looked up game by game.
+async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
     let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
     for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
         by_game.entry(g.clone()).or_default().push((*ply, *letter));
     }
     let mut lost = 0;
-    let mut twice = 0;
-    let reader = run.visitor(0);
     for game in games {
-        let Some(acked) = by_game.get_mut(game) else {
+        let Some(acked) = by_game.get(game) else {
             continue;
         };
-        let stored = stored_moves(run, db, &reader, game).await?;
-        acked.sort_unstable();
-        twice += acked.windows(2).filter(|w| w[0].0 == w[1].0).count() as u64;
-        for &(ply, letter) in acked.iter() {
-            let found = stored.get(ply) == Some(&letter);
+        let (status, _, body) = run
+            .request("GET", &format!("/api/games/{game}"), None, None)
+            .await?;
+        anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
+        let view: Value = serde_json::from_slice(&body)?;
+        let stored = view["plies"].as_array().cloned().unwrap_or_default();
+        for &(ply, letter) in acked {
+            let found = stored
+                .get(ply)
+                .and_then(|p| p["move"].as_str())
+                .is_some_and(|m| m.starts_with(letter));
             if !found {
                 lost += 1;
             }
         }
     }
-    Ok((lost, twice))
+    Ok(lost)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    if args.addr.len() > 1 || args.store.is_some() {
+        anyhow::ensure!(
+            !args.abuse && args.pools == 0,
+            "--abuse and --pools load one process: give one --addr and no --store"
+        );
+        return spread::run(spread::Args {
+            addr: args.addr,
+            games: args.games,
+            spectators: args.spectators,
+            seconds: args.seconds,
+            think_ms: args.think_ms,
+            logins: args.logins,
+            store: args.store,
+        });
+    }
+    anyhow::ensure!(
+        args.games > 0 || args.pools > 0,
+        "--games must be at least 1 (or --pools give players)"
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
     runtime.block_on(async move {
-        let (addrs, server) = if args.addr.is_empty() {
-            let (addr, server) = start_server().await?;
-            (vec![addr], Some(server))
-        } else {
-            (args.addr.clone(), None)
+        let (addr, server) = match args.addr.first() {
+            Some(addr) => {
+                if args.abuse {
+                    let on_loopback = addr
+                        .parse::<std::net::SocketAddr>()
+                        .is_ok_and(|a| a.ip().is_loopback());
+                    anyhow::ensure!(
+                        on_loopback,
+                        "--abuse spreads its clients over loopback addresses: \
+                         give a server on loopback (--addr 127.0.0.1:PORT), not {addr}"
+                    );
+                }
+                (addr.clone(), None)
+            }
+            None => {
+                let (addr, server) = start_server(args.abuse).await?;
+                (addr, Some(server))
+            }
         };
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        let client = Client::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(usize::MAX)
-            .build(connector);
         let run = Arc::new(Run {
-            client,
-            dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
-            addrs,
-            visitors: AtomicU64::new(0),
-            failovers: AtomicU64::new(0),
-            in_doubt: AtomicU64::new(0),
-            stale: AtomicU64::new(0),
+            client: http_client(None),
+            clients: Mutex::new(HashMap::new()),
+            spread: args.abuse,
+            addr,
             deadline: Instant::now() + Duration::from_secs(args.seconds),
             stop: AtomicBool::new(false),
             moves: AtomicU64::new(0),
@@ -866,30 +804,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             think: Duration::from_millis(args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
+        let wal = server.as_ref().map(|(_, store)| {
+            let mut path = store.path().as_os_str().to_owned();
+            path.push("-wal");
+            let path = std::path::PathBuf::from(path);
+            (tokio::spawn(wal_watch(Arc::clone(&run), path.clone())), path)
+        });
         let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
         let started = Instant::now();
         let mut pairs = Vec::new();
+        // Honest clients by number: the players, then the spectators, then
+        // (under --abuse) the computer's players and the challenges' makers.
+        let mut next_client = 2 * args.games;
         for slot in 0..args.games {
             // Spectators spread evenly: the first games get one more.
-            let watching = args.spectators / args.games + usize::from(slot < args.spectators % args.games);
-            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, watching, Arc::clone(&games))));
+            let watching = args.spectators / args.games.max(1) + usize::from(slot < args.spectators % args.games.max(1));
+            let spectators = (watching, next_client);
+            next_client += watching;
+            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, spectators, Arc::clone(&games))));
         }
+        let pairings = Arc::new(Mutex::new(Pairings::default()));
+        let pool_names: Vec<String> = awale_web::pools::POOLS.iter().map(|p| p.name()).collect();
+        for n in 0..args.pools {
+            let pool = pool_names[n % pool_names.len()].clone();
+            let task = seek(Arc::clone(&run), next_client, pool, Arc::clone(&pairings), Arc::clone(&games));
+            next_client += 1;
+            pairs.push(tokio::spawn(task));
+        }
+        let abuse = args.abuse.then(|| tokio::spawn(abuse::run(Arc::clone(&run), next_client)));
         for p in pairs {
             let _ = p.await;
         }
+        let abuse = match abuse {
+            Some(task) => Some(task.await.context("the stranger")?),
+            None => None,
+        };
         run.stop.store(true, Ordering::Relaxed);
+        let wal = match wal {
+            Some((task, path)) => Some((task.await.context("the log's size")?, wal_idle(&path).await)),
+            None => None,
+        };
         let logins = match flood {
             Some(task) => Some(task.await.context("log-ins")??),
             None => None,
         };
         let elapsed = started.elapsed().as_secs_f64();
         let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let db = match &args.store {
-            Some(url) => Some(awale_web::PgStore::connect(url).context("--store")?),
-            None => None,
-        };
-        let (lost, twice) = lost_moves(&run, db.as_ref(), &games).await?;
-        let moves = run.moves.load(Ordering::Relaxed) - twice;
+        let lost = lost_moves(&run, &games).await?;
+        let moves = run.moves.load(Ordering::Relaxed);
         let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let mut spectator = run.spectator_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(e) = run.first_error.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
@@ -910,23 +872,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "errors": run.errors.load(Ordering::Relaxed),
             "lost": lost,
         });
-        if twice > 0 {
-            report["resent"] = json!(twice);
-        }
-        if run.addrs.len() > 1 {
-            let gone: Vec<&String> = run
-                .addrs
-                .iter()
-                .zip(&run.dead)
-                .filter(|(_, d)| d.load(Ordering::Relaxed))
-                .map(|(a, _)| a)
-                .collect();
-            report["processes"] = json!(run.addrs.len());
-            report["gone"] = json!(gone);
-            report["failovers"] = json!(run.failovers.load(Ordering::Relaxed));
-            report["in_doubt"] = json!(run.in_doubt.load(Ordering::Relaxed));
-            report["stale"] = json!(run.stale.load(Ordering::Relaxed));
-        }
         if let Some(mut l) = logins {
             report["logins"] = json!({
                 "per_s": args.logins,
@@ -936,6 +881,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "other": l.other,
                 "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
             });
+        }
+        if let Some(abuse) = abuse {
+            report["abuse"] = abuse;
+        }
+        if args.pools > 0 {
+            let mut p = pairings.lock().unwrap_or_else(|p| p.into_inner());
+            report["pools"] = json!(args.pools);
+            report["paired"] = json!(p.pairing_ms.len());
+            report["pairing_ms"] = json!({"p50": round(percentile(&mut p.pairing_ms, 50.0)), "p99": round(percentile(&mut p.pairing_ms, 99.0))});
+        }
+        if let Some((max, (idle, after))) = wal {
+            let mb = |bytes: u64| round(bytes as f64 / 1_048_576.0);
+            report["wal_mb"] = json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round(after)});
         }
         println!("{report}");
         if let Some((state, store)) = server {
@@ -947,30 +905,67 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A server on a free loopback port with a scratch games file and no
-/// limits per client (every simulated client comes from one address).
-async fn start_server() -> anyhow::Result<(String, (awale_web::AppState, awale_web::Store))> {
+/// The largest size of the games file's log (`path`) while the run lasts,
+/// looked at every 50 ms.
+async fn wal_watch(run: Arc<Run>, path: std::path::PathBuf) -> u64 {
+    let mut max = 0;
+    let mut tick = tokio::time::interval(Duration::from_millis(50));
+    while !run.over() {
+        tick.tick().await;
+        max = max.max(std::fs::metadata(&path).map_or(0, |m| m.len()));
+    }
+    max
+}
+
+/// The log's size once the moves stop: when it is emptied, or after 5 s
+/// (its size then), and how long that took, in seconds.
+async fn wal_idle(path: &std::path::Path) -> (u64, f64) {
+    let since = Instant::now();
+    loop {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size == 0 || since.elapsed() >= Duration::from_secs(5) {
+            return (size, since.elapsed().as_secs_f64());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A server on a free loopback port with a scratch games file. Without
+/// `real_limits`, no limits per client (every simulated client comes from
+/// one address); with them (`--abuse`, where each client has an address of
+/// its own), the limits the server ships with.
+async fn start_server(
+    real_limits: bool,
+) -> anyhow::Result<(String, (awale_web::AppState, awale_web::Store))> {
     use awale_web::limiter::Rate;
     let store = awale_web::Store::in_memory().context("scratch games file")?;
     let unlimited = Rate {
         burst: u32::MAX,
         every_ms: 1,
     };
-    let config = awale_web::Config {
-        create_rate: unlimited,
-        player_rate: unlimited,
-        challenge_rate: unlimited,
-        login_rate: unlimited,
-        login_client_rate: unlimited,
-        signup_rate: unlimited,
-        ..awale_web::Config::default()
+    let config = if real_limits {
+        awale_web::Config::default()
+    } else {
+        awale_web::Config {
+            create_rate: unlimited,
+            player_rate: unlimited,
+            challenge_rate: unlimited,
+            login_rate: unlimited,
+            login_client_rate: unlimited,
+            signup_rate: unlimited,
+            ..awale_web::Config::default()
+        }
     };
     let state = awale_web::AppState::new(store.clone(), config).context("server")?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?.to_string();
     let limits = awale_web::server::Limits {
         max_connections: 100_000,
-        max_per_client: 0,
+        max_per_client: if real_limits {
+            awale_web::server::Limits::default().max_per_client
+        } else {
+            0
+        },
         ..awale_web::server::Limits::default()
     };
     let serving = state.clone();

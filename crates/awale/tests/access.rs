@@ -245,6 +245,22 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     );
     check(b, &v("online game"), &mut found);
     let _ = game_id(b);
+    // A player's page (Bob's account, no rated game yet) and a
+    // leaderboard.
+    go(b, "#player=Bob_B");
+    wait(
+        b,
+        "Bob's page",
+        "return !document.querySelector('#player-body').hidden && !!document.querySelector('#player-ratings li')",
+    );
+    check(b, &v("player's page"), &mut found);
+    go(b, "#leaderboard=blitz");
+    wait(
+        b,
+        "the leaderboard",
+        "return !document.querySelector('#leaderboard').hidden && !!document.querySelector('#board-list li')",
+    );
+    check(b, &v("leaderboard"), &mut found);
     found
 }
 
@@ -255,6 +271,9 @@ fn every_view_passes_axe_at_wcag_21_aa_in_french_and_english() {
     let site = Site::start_with("axe", &["--db", &db]);
     // Another player, whose open challenge the lobby shows.
     let bob = Browser::start("axe-bob", "en-GB,en", 800, 600);
+    // With an account, whose page is one of the views.
+    bob.goto(&site.page("#rules"));
+    webdriver::sign_up(&bob, "Bob_B");
     // Each language in its own browser: a player of its own, whose first
     // visit opens the new game dialog.
     let mut found = tour(

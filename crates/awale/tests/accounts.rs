@@ -3,7 +3,9 @@
 //! guest plays, signs up (its recovery codes shown once) and keeps its
 //! games; a second profile, on a phone, logs in and sees the same games;
 //! a wrong password is told in the page's words; kid mode hides the chat;
-//! logging out leaves a guest.
+//! logging out leaves a guest. Players' pages and leaderboards: three
+//! rated games between two accounts, found on each one's page (ratings,
+//! the graph, results, the games filtered) and on the leaderboard.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -11,7 +13,7 @@
 mod webdriver;
 
 use serde_json::{json, Value};
-use webdriver::{Browser, Site};
+use webdriver::{rated_game, sign_up, Browser, Site};
 
 const PASSWORD: &str = "seeds in the fourth hole";
 
@@ -19,6 +21,23 @@ fn open(b: &Browser, url: &str) {
     b.goto(url);
     b.eval("localStorage.setItem('awale.speed', '0')");
     b.goto(url);
+}
+
+/// Closes the new-game dialog that a first visit opens by itself (over
+/// the whole page, the header's account button included), as a new
+/// player who came to log in would.
+fn close_first_dialog(b: &Browser) {
+    b.wait_for(
+        "the new game dialog of a first visit",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(b, "#dlg-new button[value=cancel]");
+    b.wait_for(
+        "the dialog closed",
+        "return !document.querySelector('#dlg-new').open",
+        5,
+    );
 }
 
 fn tap(b: &Browser, css: &str) {
@@ -102,7 +121,6 @@ fn screenshot(b: &Browser, name: &str) {
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
-#[ignore = "the new-game dialog open on a first visit covers the account button: to fix"]
 fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     let site = Site::start("accounts");
     let url = site.url.clone();
@@ -111,6 +129,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     // against the computer.
     let ama = Browser::start("accounts-ama", "fr-FR,fr", 1280, 900);
     open(&ama, &url);
+    close_first_dialog(&ama);
     wait_account_button(&ama, "Se connecter");
     let online = fetch(
         &ama,
@@ -155,6 +174,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     // right one; the same games.
     let phone = Browser::start("accounts-phone", "en-US,en", 390, 844);
     open(&phone, &url);
+    close_first_dialog(&phone);
     wait_account_button(&phone, "Log in");
     assert!(my_games(&phone).is_empty());
     tap(&phone, "#btn-account");
@@ -189,7 +209,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     );
     screenshot(&phone, "screenshot-account-settings-en.png");
     tap(&phone, "#account-close");
-    let online_id = online["body"]["id"].as_i64().expect("an id");
+    let online_id = online["body"]["id"].as_str().expect("a public id");
     phone.goto(&format!("{url}/#game={online_id}"));
     phone.wait_for(
         "the online game shown",
@@ -213,4 +233,189 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     ama.goto(&url);
     wait_account_button(&ama, "Ama_K");
     assert_eq!(account_button(&ama), "Ama_K");
+}
+
+/// What of the page is wider than the screen.
+fn too_wide(b: &Browser) -> Vec<String> {
+    b.strings(
+        "const w = window.innerWidth;
+         const bad = [...document.querySelectorAll('#view-players *')]
+           .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > w + 0.5)
+           .map((e) => `${e.tagName} ${e.id || e.className}: ${e.getBoundingClientRect().right.toFixed(0)}`);
+         if (document.documentElement.scrollWidth > w) bad.push(`page ${document.documentElement.scrollWidth}`);
+         return bad;",
+    )
+}
+
+fn game_ids(b: &Browser) -> Vec<String> {
+    b.strings("return [...document.querySelectorAll('#player-games li.played')].map((li) => li.dataset.id)")
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
+    let site = Site::start("players");
+    let url = site.url.clone();
+    let ama = Browser::start("players-ama", "fr-FR,fr", 1280, 900);
+    open(&ama, &url);
+    close_first_dialog(&ama);
+    sign_up(&ama, "Ama_K");
+    let kofi = Browser::start("players-kofi", "en-US,en", 390, 844);
+    open(&kofi, &url);
+    close_first_dialog(&kofi);
+    sign_up(&kofi, "kofi_7");
+    // Three rated blitz games (enough for the leaderboard): Ama wins two.
+    let games = [
+        rated_game(&ama, &kofi, &kofi),
+        rated_game(&kofi, &ama, &ama),
+        rated_game(&ama, &kofi, &kofi),
+    ];
+
+    // Kofi's page, by its short address, in French.
+    ama.goto(&format!("{url}/@/kofi_7"));
+    ama.wait_for(
+        "Kofi's page",
+        "return location.hash === '#player=kofi_7' && document.querySelectorAll('#player-games li.played').length === 3",
+        20,
+    );
+    assert_eq!(ama.text("#player-name"), "kofi_7");
+    assert_eq!(
+        ama.text("#player-results"),
+        "1 victoire · 0 nulle · 2 défaites"
+    );
+    let card = ama.text("#player-ratings .rating-card[data-speed=blitz]");
+    assert!(card.starts_with("Blitz"), "{card}");
+    assert!(card.contains('?'), "a provisional rating: {card}");
+    assert!(card.contains("3 parties classées"), "{card}");
+    // The graph: a point per game, drawn by the page.
+    assert_eq!(
+        ama.eval("return document.querySelectorAll('#player-graph svg circle.graph-dot').length"),
+        json!(3)
+    );
+    let label =
+        ama.string("return document.querySelector('#player-graph svg').getAttribute('aria-label')");
+    assert!(label.starts_with("Classement Blitz"), "{label}");
+    // Newest first, by public id; the filters ask the server again.
+    let mut newest_first = games.to_vec();
+    newest_first.reverse();
+    assert_eq!(game_ids(&ama), newest_first);
+    ama.exec(
+        "const s = document.querySelector('#player-result'); s.value = 'win'; s.dispatchEvent(new Event('change'))",
+        json!([]),
+    );
+    ama.wait_for(
+        "Kofi's one win",
+        "return document.querySelectorAll('#player-games li.played').length === 1",
+        10,
+    );
+    assert_eq!(game_ids(&ama), vec![games[1].clone()]);
+    ama.exec(
+        "const s = document.querySelector('#player-speed'); s.value = 'bullet'; s.dispatchEvent(new Event('change'))",
+        json!([]),
+    );
+    ama.wait_for(
+        "no bullet game",
+        "return !!document.querySelector('#player-games li.empty')",
+        10,
+    );
+    assert_eq!(
+        ama.text("#player-games li.empty"),
+        "Aucune partie de ce genre."
+    );
+    screenshot(&ama, "screenshot-player-fr.png");
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "the player's page: {found:?}");
+
+    // The leaderboard, from the lobby: both players, Ama first, with
+    // links to their pages.
+    ama.goto(&format!("{url}/#lobby"));
+    tap(&ama, "#btn-leaderboard");
+    ama.wait_for(
+        "the blitz leaderboard",
+        "return location.hash === '#leaderboard=blitz' && document.querySelectorAll('#board-list a.player-link').length === 2",
+        20,
+    );
+    let names = ama.strings("return [...document.querySelectorAll('#board-list a.player-link')].map((a) => a.textContent)");
+    assert_eq!(names, ["Ama_K", "kofi_7"]);
+    assert!(ama
+        .text("#board-rule")
+        .contains("au moins 3 parties classées"));
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "the leaderboard: {found:?}");
+    // Another speed has nobody yet.
+    tap(&ama, "#board-speeds [data-speed=rapid]");
+    ama.wait_for(
+        "the empty rapid leaderboard",
+        "return location.hash === '#leaderboard=rapid' && !!document.querySelector('#board-list li.empty')",
+        20,
+    );
+    ama.goto(&format!("{url}/#leaderboard=blitz"));
+    ama.wait_for(
+        "the blitz leaderboard again",
+        "return document.querySelectorAll('#board-list a.player-link').length === 2",
+        20,
+    );
+    tap(&ama, "#board-list a.player-link");
+    ama.wait_for(
+        "her own page",
+        "return location.hash === '#player=Ama_K' && document.querySelectorAll('#player-games li.played').length === 3",
+        20,
+    );
+    assert_eq!(
+        ama.text("#player-results"),
+        "2 victoires · 0 nulle · 1 défaite"
+    );
+    // In English, the same page in English words.
+    tap(&ama, "#btn-lang");
+    ama.wait_for(
+        "the page in English",
+        "return document.querySelector('#player-results').textContent === '2 wins · 0 draws · 1 loss'",
+        10,
+    );
+    let outcome = ama.text("#player-games li.played .outcome");
+    assert!(["Won", "Lost"].contains(&outcome.as_str()), "{outcome}");
+    // A game of the list: its players' names lead to their pages.
+    tap(&ama, "#player-games li.played a.watch");
+    ama.wait_for(
+        "the game, its names as links",
+        "return location.hash.startsWith('#game=') && document.querySelectorAll('.player .who a.player-link').length === 2",
+        20,
+    );
+    tap(&ama, "#player-top .who a.player-link");
+    ama.wait_for(
+        "a page from the game",
+        "return location.hash.startsWith('#player=') && !document.querySelector('#player-body').hidden",
+        20,
+    );
+
+    // On a phone, in English: Ama's page, found from the opponent's link.
+    kofi.goto(&format!("{url}/@/kofi_7"));
+    kofi.wait_for(
+        "his page",
+        "return document.querySelectorAll('#player-games li.played').length === 3",
+        20,
+    );
+    assert_eq!(kofi.text("#player-results"), "1 win · 0 draws · 2 losses");
+    let wide = too_wide(&kofi);
+    assert!(wide.is_empty(), "phone: {wide:?}");
+    screenshot(&kofi, "screenshot-player-phone-en.png");
+    tap(&kofi, "#player-games li.played a.player-link");
+    kofi.wait_for(
+        "Ama's page",
+        "return location.hash === '#player=Ama_K' && document.querySelectorAll('#player-games li.played').length === 3",
+        20,
+    );
+    kofi.goto(&format!("{url}/#leaderboard=blitz"));
+    kofi.wait_for(
+        "the leaderboard",
+        "return document.querySelectorAll('#board-list a.player-link').length === 2",
+        20,
+    );
+    let wide = too_wide(&kofi);
+    assert!(wide.is_empty(), "phone leaderboard: {wide:?}");
+    screenshot(&kofi, "screenshot-leaderboard-phone-en.png");
+    // Nobody of that name: said, no error.
+    kofi.goto(&format!("{url}/#player=nobody_here"));
+    kofi.wait_shown("#player-missing", 20);
+    assert_eq!(kofi.text("#player-missing"), "No player has this name.");
 }

@@ -338,7 +338,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         open(&dede, &format!("{url}/#lobby"));
         let body = json!({"mode": "online", "human": "random", "name": "Dédé", "public": true,
                           "clock": {"minutes": 5, "increment_seconds": 3}});
-        let challenge = fetch(&dede, "POST", "/api/games", body)["id"].clone();
+        let challenge = fetch(&dede, "POST", "/api/games", body)["id"]
+            .as_str()
+            .map(String::from)
+            .expect("Dédé's challenge");
         tap(&bob, "#btn-lobby");
         wait_text(&bob, "#lobby-challenges", "Challenge from Dédé");
         wait_text(&bob, "#lobby-live", "Awa – Bob");
@@ -365,6 +368,15 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         assert_eq!(
             b.eval("return document.querySelectorAll('#chat-lines img').length"),
             json!(0)
+        );
+        // Each name and message keeps its own direction: a right-to-left
+        // text cannot turn the words around it (issue 20, finding 9).
+        assert_eq!(
+            b.eval(
+                "return [...document.querySelectorAll('#chat-lines li.line .name, \
+                 #chat-lines li.line .text')].every(e => e.dir === 'auto')"
+            ),
+            json!(true)
         );
     }
     assert!(!chat_lines(&cleo).iter().any(|l| l.contains("Bonne chance")));

@@ -249,3 +249,72 @@ fn a_backup_taken_while_serving_holds_every_game() {
     assert_eq!(games, 3);
     drop(server);
 }
+
+#[test]
+fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
+    // Issue 20's check: `awale loadtest --abuse` runs findings 1, 4 and 5
+    // against the server the honest players use; they lose nothing, get
+    // no error, every computer move and hint of theirs is answered and
+    // every public challenge of theirs stays in the lobby.
+    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args(["loadtest", "--games", "4", "--seconds", "8", "--abuse"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(last["moves"].as_u64().unwrap() > 0, "{last}");
+    assert_eq!(last["errors"], 0, "{last} {stderr}");
+    assert_eq!(last["lost"], 0, "{last}");
+    let abuse = &last["abuse"];
+    for check in ["computer_ok", "hints_ok", "lobby_ok"] {
+        assert_eq!(abuse[check], true, "{check}: {last} {stderr}");
+    }
+    // The stranger did attack, and was refused.
+    let stranger = &abuse["stranger"];
+    assert!(
+        stranger["searches"]["given_up"].as_u64().unwrap() > 0,
+        "{last}"
+    );
+    for kind in ["challenges", "chat", "renames"] {
+        assert!(
+            stranger[kind]["refused"].as_u64().unwrap() > 0,
+            "{kind}: {last}"
+        );
+    }
+    // The scratch games file's log was looked at, and emptied once idle.
+    assert_eq!(last["wal_mb"]["idle"], 0.0, "{last}");
+}
+
+#[test]
+fn the_loadtests_pool_seekers_are_paired_and_play_their_games() {
+    // Issue 22's check: `awale loadtest --pools N` seeks in the quick
+    // pairing pools through the public API, plays the games it is paired
+    // into, and reports the pairings with their waits.
+    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args([
+            "loadtest",
+            "--games",
+            "0",
+            "--pools",
+            "28",
+            "--seconds",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["errors"], 0, "{last} {stderr}");
+    assert_eq!(last["lost"], 0, "{last}");
+    assert_eq!(last["pools"], 28, "{last}");
+    // Four seekers in each of the seven pools: each is paired at least
+    // once, and the pairs play.
+    assert!(last["paired"].as_u64().unwrap() >= 28, "{last}");
+    assert!(last["moves"].as_u64().unwrap() > 0, "{last}");
+    let p50 = last["pairing_ms"]["p50"].as_f64().unwrap();
+    assert!(p50 > 0.0, "{last}");
+}

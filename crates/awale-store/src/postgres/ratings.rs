@@ -189,9 +189,10 @@ impl RatingStore for PgStore {
             let client = me.client().await?;
             let rows = client
                 .query(
-                    "SELECT at_ms, rating_after, game_id FROM rating_changes
-                     WHERE player = $1 AND speed = $2 ORDER BY at_ms DESC, game_id DESC
-                     LIMIT $3",
+                    "SELECT c.at_ms, c.rating_after, g.public_id FROM rating_changes c
+                     JOIN games g ON g.id = c.game_id
+                     WHERE c.player = $1 AND c.speed = $2
+                     ORDER BY c.at_ms DESC, c.game_id DESC LIMIT $3",
                     &[&player.0, &speed.name(), &(limit as i64)],
                 )
                 .await?;
@@ -240,17 +241,17 @@ impl RatingStore for PgStore {
         &self,
         player: PlayerId,
         filter: GameFilter,
-        before: Option<(i64, i64)>,
+        before: Option<(i64, String)>,
         limit: usize,
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
         let me = self.clone();
         self.run(async move {
-            let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+            let (t, i) = before.unwrap_or((i64::MAX, String::new()));
             // As the games file's: the player's side and result worked out
             // once, in a subquery, so the filters read as the page names them.
             let mut sql = String::from(
                 "SELECT * FROM (
-                   SELECT g.id, g.updated_ms,
+                   SELECT g.public_id, g.updated_ms, g.id,
                      CASE WHEN g.south_player = $1 THEN 'S' ELSE 'N' END AS side,
                      g.south_name, g.north_name,
                      (SELECT a.username FROM accounts a WHERE a.player =
@@ -267,7 +268,9 @@ impl RatingStore for PgStore {
                    FROM games g
                    WHERE (g.south_player = $1 OR g.north_player = $1) AND g.mode = 'online'
                      AND g.result <> '*'
-                     AND (g.updated_ms < $2 OR (g.updated_ms = $2 AND g.id < $3))) AS played
+                     AND (g.updated_ms < $2 OR (g.updated_ms = $2
+                          AND g.id < (SELECT b.id FROM games b WHERE b.public_id = $3))))
+                   AS played
                  WHERE TRUE",
             );
             let mut values: Vec<Box<dyn ToSql + Sync + Send>> =
@@ -304,21 +307,22 @@ impl RatingStore for PgStore {
             let rows = client.query(&sql, &refs).await?;
             rows.iter()
                 .map(|r| {
-                    let side: String = r.try_get(2)?;
-                    let outcome: String = r.try_get(6)?;
+                    // (Column 2 is the store's id, for the order only.)
+                    let side: String = r.try_get(3)?;
+                    let outcome: String = r.try_get(7)?;
                     Ok(PlayedGame {
                         id: r.try_get(0)?,
                         updated_ms: r.try_get(1)?,
                         side: if side == "S" { 'S' } else { 'N' },
-                        names: [r.try_get(3)?, r.try_get(4)?],
-                        opponent: r.try_get(5)?,
+                        names: [r.try_get(4)?, r.try_get(5)?],
+                        opponent: r.try_get(6)?,
                         outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
-                        result: r.try_get(7)?,
-                        reason: r.try_get(8)?,
-                        rated: r.try_get(9)?,
-                        speed: r.try_get(10)?,
-                        plies: r.try_get(11)?,
-                        change: r.try_get::<_, Option<f64>>(12)?.map(|c| c as i64),
+                        result: r.try_get(8)?,
+                        reason: r.try_get(9)?,
+                        rated: r.try_get(10)?,
+                        speed: r.try_get(11)?,
+                        plies: r.try_get(12)?,
+                        change: r.try_get::<_, Option<f64>>(13)?.map(|c| c as i64),
                     })
                 })
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()

@@ -156,6 +156,10 @@ function fillNickname() {
   const input = $("#new-nickname");
   if (!input.value && document.activeElement !== input) input.value = me.name || "";
   input.placeholder = nickname();
+  // Rated is for accounts (the server says so too): a guest plays casual.
+  const rated = form().querySelector("input[name=rated][value=rated]");
+  rated.disabled = !me.account;
+  if (!me.account) form().querySelector("input[name=rated][value=casual]").checked = true;
 }
 
 async function startNewGame() {
@@ -171,6 +175,7 @@ async function startNewGame() {
     body.human = f.human.value;
     body.public = f.listed.value === "lobby";
     body.name = f.nickname.value.trim() || nickname();
+    if (f.rated.value === "rated") body.rated = true;
   }
   if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
   const err = $("#new-error");

@@ -2,7 +2,8 @@
 // wires the menu. Modules: i18n (words), api/live (the server), game (the
 // game shown), board/sowing (drawing), play-view, review, games, rules,
 // dialogs, nav (addresses), learn (lessons, puzzles, analysis board);
-// online play: online, lobby, chat, crowd, qr.
+// online play: online, lobby, chat, crowd, qr; players (players' pages,
+// leaderboards).
 
 import * as account from "./account.js";
 import { api } from "./api.js";
@@ -18,6 +19,7 @@ import * as lobby from "./lobby.js";
 import * as nav from "./nav.js";
 import * as online from "./online.js";
 import * as play from "./play-view.js";
+import * as players from "./players.js";
 import * as review from "./review.js";
 import * as rules from "./rules.js";
 import { applyContrast, loadJson, saveJson, settings, setSound } from "./settings.js";
@@ -26,7 +28,7 @@ import { showError } from "./toast.js";
 import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
-const VIEWS = ["play", "lobby", "games", "rules", "learn"];
+const VIEWS = ["play", "lobby", "games", "rules", "learn", "players"];
 let firstLoad = true;
 
 function showView(name) {
@@ -47,6 +49,7 @@ function showView(name) {
 async function route(r) {
   showView(r.view);
   if (r.view === "learn") await learn.route(r);
+  if (r.view === "players") await players.route(r);
   if (r.view !== "play") return;
   if (!r.game) {
     // No game named: the game going on, else the welcome.
@@ -125,6 +128,7 @@ function applyLanguage() {
   if (!$("#view-lobby").hidden) lobby.render();
   if (!$("#view-rules").hidden) rules.render();
   if (!$("#view-games").hidden) games.render();
+  if (!$("#view-players").hidden) players.render();
   learn.render();
 }
 
@@ -139,6 +143,7 @@ function wire() {
   play.wire();
   games.wire();
   online.wire();
+  players.wire();
   account.wire();
   chat.wire();
   crowd.wire();

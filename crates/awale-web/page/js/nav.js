@@ -5,6 +5,8 @@
 //   #game=ID&review   the game with its review
 //   #games, #rules    the list of games, the rules
 //   #lobby            online play: challenges and games to watch
+//   #player=NAME      a player's page (players.js; `/@/NAME` leads here)
+//   #leaderboard=SPEED the best players of a speed (`blitz`...)
 //   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
 //   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5
 //                     the Learn view's tabs (learn.js)
@@ -35,6 +37,14 @@ export function parse(hash) {
       if (params.has("review")) route.review = true;
       return route;
     }
+  }
+  if (params.has("player")) {
+    const name = params.get("player");
+    if (/^[A-Za-z0-9_-]{1,20}$/.test(name)) return { view: "players", player: name };
+  }
+  if (params.has("leaderboard")) {
+    const speed = params.get("leaderboard");
+    return { view: "players", board: /^[a-z_]{1,20}$/.test(speed) ? speed : "blitz" };
   }
   if (text === "games" || text === "rules" || text === "lobby") return { view: text };
   return { view: "play" };
@@ -101,7 +111,9 @@ function formatLearn(route) {
 
 export function format(route) {
   if (route.view === "games" || route.view === "rules" || route.view === "lobby") return "#" + route.view;
-  if (route.view === "games" || route.view === "rules") return "#" + route.view;
+  if (route.view === "players") {
+    return route.player ? "#player=" + encodeURIComponent(route.player) : "#leaderboard=" + (route.board || "blitz");
+  }
   if (route.view === "learn") return formatLearn(route);
   if (!route.game) return "#";
   let h = `#game=${route.game}`;

@@ -9,6 +9,7 @@ import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
 import { shownName } from "./people.js";
+import { isUsername, playerLink } from "./players.js";
 import { showError, toast } from "./toast.js";
 import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
@@ -177,12 +178,29 @@ function playerLabel(g, side) {
   return personSide(g) === side ? t("player_you", name) : name;
 }
 
+// The player's label; in a rated game (between two accounts) the name is
+// a link to the player's page.
+function showWho(who, g, side) {
+  const label = g ? playerLabel(g, side) : sideName(side);
+  const seat = g && g.rated && g.seats && g.seats[side === "S" ? 0 : 1];
+  const name = seat && shownName(seat.name);
+  const at = name && isUsername(seat.name) ? label.indexOf(isolate(name)) : -1;
+  if (at < 0) {
+    if (who.textContent !== label || who.childElementCount) who.textContent = label;
+    return;
+  }
+  const link = who.querySelector("a.player-link");
+  if (link && link.textContent === name && who.textContent === label) return;
+  who.textContent = "";
+  who.append(label.slice(0, at), playerLink(seat.name, isolate(name)), label.slice(at + isolate(name).length));
+}
+
 function renderPlayers(shown) {
   const g = session.game;
   const bottom = view.flipped ? "N" : "S";
   for (const [id, side] of [["#player-top", bottom === "S" ? "N" : "S"], ["#player-bottom", bottom]]) {
     const box = $(id);
-    box.querySelector(".who").textContent = g ? playerLabel(g, side) : sideName(side);
+    showWho(box.querySelector(".who"), g, side);
     box.dataset.side = side;
     const active = !!(g && !g.end && session.replayAt === null && shown && shown.to_move === side);
     box.classList.toggle("active", active);

@@ -76,6 +76,10 @@ pub struct NewGame {
     /// Online: the maker's nickname.
     #[serde(default)]
     name: Option<String>,
+    /// Online: rated (changes both players' ratings; only between two
+    /// accounts) rather than casual.
+    #[serde(default)]
+    rated: bool,
 }
 
 #[derive(Deserialize)]
@@ -181,8 +185,33 @@ pub async fn create(
     let now = now_ms();
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
+    if req.rated && mode != Mode::Online {
+        return Err(
+            Error::invalid("rated_needs_online", "only an online game may be rated").into(),
+        );
+    }
     if mode == Mode::Online {
         let (name, account) = super::online::seat_name(&session, req.name.as_deref())?;
+        if req.rated {
+            if !account {
+                return Err(rated_needs_account().into());
+            }
+            if state.shared.games.ratings().is_none() {
+                return Err(Error::conflict(
+                    "no_ratings",
+                    "this server keeps no ratings: play a casual game",
+                )
+                .into());
+            }
+            if req.position.is_some() {
+                return Err(Error::invalid(
+                    "rated_from_position",
+                    "a game from a study position is casual",
+                )
+                .into());
+            }
+            web.rated = true;
+        }
         let side = parse_side(req.human.as_deref(), seed)?;
         let open = state
             .shared
@@ -231,6 +260,15 @@ pub async fn create(
         StatusCode::CREATED,
         Json(web.view(now, Some(Some(&player)))),
     ))
+}
+
+/// A rated game is between two accounts: refused to a guest, to make or
+/// to join.
+pub(crate) fn rated_needs_account() -> Error {
+    Error::forbidden(
+        "rated_needs_account",
+        "a rated game is between two accounts: log in, or play a casual game",
+    )
 }
 
 /// The query of GET /api/games.

@@ -198,6 +198,9 @@ pub async fn join(
     let (name, account) = seat_name(&session, req.name.as_deref())?;
     // No challenge between players one of whom blocks the other.
     let game = on.load().await?;
+    if game.rated && !account && game.waiting() {
+        return Err(super::games::rated_needs_account().into());
+    }
     for seat in game.seats.iter().flatten() {
         on.state
             .shared

@@ -41,7 +41,8 @@ pub struct GamesQuery {
     /// The opponent's username.
     #[serde(default)]
     opponent: Option<String>,
-    /// `UPDATED_MS.ID` of the last game of the previous page.
+    /// `UPDATED_MS.ID` of the last game of the previous page (its
+    /// `updated_ms` and public `id`).
     #[serde(default)]
     before: Option<String>,
     /// Games on the page (1 to 100; 30 when absent).
@@ -56,6 +57,14 @@ fn bad_filter(name: &'static str, text: &str) -> Error {
     )
     .because(name)
     .with("text", text)
+}
+
+/// `UPDATED_MS.ID`, a game's `updated_ms` and public id.
+fn games_cursor(text: &str) -> Option<(i64, String)> {
+    let (ms, id) = text.split_once('.')?;
+    let ms = ms.parse().ok()?;
+    let id_ok = !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric());
+    id_ok.then(|| (ms, id.to_string()))
 }
 
 /// GET /api/players/{name}/games: the player's finished online games,
@@ -74,7 +83,7 @@ pub async fn games(
         None => None,
     };
     let before = match q.before.as_deref() {
-        Some(b) => Some(crate::store::parse_cursor(b).ok_or_else(|| bad_filter("cursor", b))?),
+        Some(b) => Some(games_cursor(b).ok_or_else(|| bad_filter("cursor", b))?),
         None => None,
     };
     let games = state

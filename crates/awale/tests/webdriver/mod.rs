@@ -288,6 +288,9 @@ pub struct Browser {
     addr: String,
     session: String,
     profile: PathBuf,
+    /// Started narrower than [`PHONE_WIDTH`]: its screen is emulated, so
+    /// that resizing the window would not change what the page sees.
+    phone: bool,
 }
 
 impl Browser {
@@ -353,6 +356,7 @@ impl Browser {
             addr,
             session: String::new(),
             profile,
+            phone: width < PHONE_WIDTH,
         };
         let value = browser.command("POST", "/session", Some(&caps));
         browser.session = value["sessionId"]
@@ -547,13 +551,33 @@ impl Browser {
         }
     }
 
-    /// Resizes the browser window.
+    /// Resizes the browser window. A browser started as a phone has an
+    /// emulated screen, which the window's size does not change: the
+    /// emulated screen is resized instead (a phone's below
+    /// [`PHONE_WIDTH`], a desktop's above).
     pub fn resize(&self, width: u32, height: u32) {
-        self.session_command(
-            "POST",
-            "/window/rect",
-            Some(&json!({"width": width, "height": height})),
-        );
+        if self.phone {
+            let phone = width < PHONE_WIDTH;
+            self.cdp(
+                "Emulation.setDeviceMetricsOverride",
+                json!({
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": if phone { 2.0 } else { 1.0 },
+                    "mobile": phone,
+                }),
+            );
+            self.cdp(
+                "Emulation.setTouchEmulationEnabled",
+                json!({ "enabled": phone }),
+            );
+        } else {
+            self.session_command(
+                "POST",
+                "/window/rect",
+                Some(&json!({"width": width, "height": height})),
+            );
+        }
     }
 
     /// Emulates a network (Chromium's throttling): `latency_ms` added to
@@ -765,4 +789,66 @@ pub fn game_id(b: &Browser) -> String {
         .filter(|h| !h.is_empty())
         .map(String::from)
         .unwrap_or_else(|| panic!("no game in the address: {hash}"))
+}
+
+/// A request from the page `b` shows (its cookies, its session): the
+/// status and the JSON answer, as `{status, body}`.
+pub fn page_fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
+    b.exec_async(&format!(
+        "const done = arguments[arguments.length - 1];
+         fetch({path}, {{ method: {method}, headers: {{ 'Content-Type': 'application/json' }},
+                          body: {body} }})
+           .then(async (r) => done({{ status: r.status, body: await r.json().catch(() => null) }}),
+                 (e) => done({{ status: 0, body: String(e) }}));",
+        path = json!(path),
+        method = json!(method),
+        body = if body.is_null() {
+            "undefined".to_string()
+        } else {
+            json!(body.to_string()).to_string()
+        },
+    ))
+}
+
+/// Signs the browser `b` (on a page of the site) up as `name`.
+pub fn sign_up(b: &Browser, name: &str) {
+    let answer = page_fetch(
+        b,
+        "POST",
+        "/api/account/signup",
+        json!({"username": name, "password": "seeds in the fourth hole"}),
+    );
+    assert_eq!(answer["status"], 201, "sign up {name}: {answer}");
+}
+
+/// Pairs the accounts of `first` and `second` in the 3+2 pool (a rated
+/// game), then `loser` (one of them) resigns: the game's public id.
+pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String {
+    // The first seeks and waits; the second's seek pairs them.
+    first.eval(
+        "window.__seek = fetch('/api/pools/3+2/seek?wait_s=20', { method: 'POST', \
+           headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());",
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let paired = loop {
+        let answer = page_fetch(second, "POST", "/api/pools/3+2/seek?wait_s=5", json!({}));
+        assert_eq!(answer["status"], 200, "seek: {answer}");
+        if let Some(game) = answer["body"]["paired"]["game"].as_str() {
+            assert_eq!(answer["body"]["paired"]["rated"], true, "{answer}");
+            break game.to_string();
+        }
+        assert!(Instant::now() < deadline, "never paired: {answer}");
+    };
+    let theirs = first.exec_async(
+        "const done = arguments[arguments.length - 1]; window.__seek.then(done, (e) => done(String(e)));",
+    );
+    assert_eq!(theirs["paired"]["game"], json!(paired), "{theirs}");
+    let resigned = page_fetch(
+        loser,
+        "POST",
+        &format!("/api/games/{paired}/resign"),
+        json!({}),
+    );
+    assert_eq!(resigned["status"], 200, "resign: {resigned}");
+    paired
 }

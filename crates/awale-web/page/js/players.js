@@ -1,0 +1,325 @@
+// Players as others see them: a player's page (#player=NAME: ratings per
+// speed, the rating graph drawn here as SVG, wins, draws and losses, the
+// finished games with filters) and the leaderboards (#leaderboard=SPEED).
+// The server's answers are GET /api/players/NAME, /api/players/NAME/games
+// and /api/leaderboard/SPEED; every game is named by its public id.
+
+import { api } from "./api.js";
+import { getLang, isolate, t } from "./i18n.js";
+import * as nav from "./nav.js";
+import { showError } from "./toast.js";
+import { errorWords } from "./words.js";
+
+const $ = (sel) => document.querySelector(sel);
+const SVG = "http://www.w3.org/2000/svg";
+export const SPEEDS = ["ultra_bullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
+
+// What the view shows now (redrawn as it is when the language changes).
+let shown = null;
+let ticket = 0;
+
+// Whether `text` may be a username (3-20 letters, digits, `_` or `-`).
+export function isUsername(text) {
+  return typeof text === "string" && /^[A-Za-z0-9_-]{3,20}$/.test(text);
+}
+
+// A link to the page of the player named `name`.
+export function playerLink(name, text = name) {
+  const a = document.createElement("a");
+  a.href = "#player=" + encodeURIComponent(name);
+  a.className = "player-link";
+  a.textContent = text;
+  return a;
+}
+
+// Shows what `r` names: `r.player` (a player's page) or `r.board` (a
+// leaderboard's speed).
+export async function route(r) {
+  const mine = ++ticket;
+  $("#player-page").hidden = !r.player;
+  $("#leaderboard").hidden = !!r.player;
+  if (r.player) {
+    shown = { player: r.player, filters: { speed: "", result: "" }, page: null, games: null };
+    await loadPlayer(mine);
+  } else {
+    shown = { board: SPEEDS.includes(r.board) ? r.board : "blitz", data: null };
+    await loadBoard(mine);
+  }
+}
+
+// Draws the view again (the language changed).
+export function render() {
+  if (!shown) return;
+  if (shown.player) {
+    drawPlayer();
+    drawGames();
+  } else drawBoard();
+}
+
+async function loadPlayer(mine) {
+  const name = shown.player;
+  $("#player-name").textContent = name;
+  $("#player-missing").hidden = true;
+  $("#player-body").hidden = true;
+  try {
+    const page = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+    if (mine !== ticket) return;
+    shown.page = page;
+    shown.graph = mostPlayed(page.ratings);
+  } catch (e) {
+    if (mine !== ticket) return;
+    if (e.code === "no_such_player") {
+      $("#player-missing").textContent = errorWords(e);
+      $("#player-missing").hidden = false;
+      return;
+    }
+    showError(e);
+    return;
+  }
+  drawPlayer();
+  await loadGames(mine);
+}
+
+function mostPlayed(ratings) {
+  let best = null;
+  for (const r of ratings) if (!best || r.games > best.games) best = r;
+  return best ? best.speed : null;
+}
+
+function drawPlayer() {
+  const page = shown.page;
+  if (!page) return;
+  $("#player-body").hidden = false;
+  $("#player-name").textContent = page.username;
+  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "long" });
+  $("#player-since").textContent = t("player_since", date.format(new Date(page.created_ms)));
+  const res = page.results;
+  $("#player-results").textContent = [t("player_wins", res.wins), t("player_draws", res.draws), t("player_losses", res.losses)].join(" · ");
+  const playing = $("#player-playing");
+  playing.hidden = !page.playing;
+  if (page.playing) {
+    playing.textContent = t("player_playing_now");
+    playing.href = "#game=" + encodeURIComponent(page.playing);
+  }
+  const list = $("#player-ratings");
+  list.textContent = "";
+  if (!page.ratings.length) {
+    const p = document.createElement("li");
+    p.className = "empty";
+    p.textContent = t("player_no_rating");
+    list.append(p);
+  }
+  for (const r of page.ratings) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "rating-card";
+    b.dataset.speed = r.speed;
+    b.setAttribute("aria-pressed", String(r.speed === shown.graph));
+    const speed = document.createElement("span");
+    speed.className = "speed";
+    speed.textContent = t("speed_" + r.speed);
+    const value = document.createElement("b");
+    value.className = "rating";
+    value.textContent = r.provisional ? `${r.rating}?` : String(r.rating);
+    const games = document.createElement("span");
+    games.className = "muted";
+    games.textContent = t("rated_games_n", r.games);
+    b.append(speed, value, games);
+    b.title = r.provisional ? t("rating_provisional", r.deviation) : t("rating_deviation", r.deviation);
+    b.onclick = () => {
+      shown.graph = r.speed;
+      drawPlayer();
+    };
+    li.append(b);
+    list.append(li);
+  }
+  drawGraph(page.ratings.find((r) => r.speed === shown.graph));
+}
+
+// The rating after each rated game of one speed, as a line over time;
+// its own scale, with the lowest and highest ratings and the first and
+// last dates written by it.
+function drawGraph(rating) {
+  const box = $("#player-graph");
+  box.textContent = "";
+  box.hidden = !rating;
+  if (!rating) return;
+  const points = rating.graph;
+  // As wide as its box, so that its words keep the page's size on a phone.
+  const W = Math.max(280, Math.round(box.clientWidth || 600)), H = 200, left = 48, right = 12, top = 14, bottom = 28;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  const first = points[0], last = points[points.length - 1];
+  svg.setAttribute("aria-label", t("rating_graph_label", { speed: t("speed_" + rating.speed), count: points.length, from: 1500, to: last ? last.rating : rating.rating }));
+  const ratings = [1500, ...points.map((p) => p.rating)];
+  let lo = Math.min(...ratings), hi = Math.max(...ratings);
+  const pad = Math.max(20, (hi - lo) * 0.1);
+  lo = Math.floor((lo - pad) / 10) * 10;
+  hi = Math.ceil((hi + pad) / 10) * 10;
+  const x = (i) => left + ((W - left - right) * (i + 1)) / Math.max(points.length, 1);
+  const y = (v) => top + ((H - top - bottom) * (hi - v)) / (hi - lo);
+  const add = (name, attrs, text) => {
+    const e = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  add("rect", { x: left, y: top, width: W - left - right, height: H - top - bottom, class: "graph-area" });
+  for (const v of [lo, hi, 1500]) {
+    if (v < lo || v > hi) continue;
+    add("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === 1500 ? "graph-start" : "graph-grid" });
+    add("text", { x: left - 6, y: y(v) + 4, class: "graph-label", "text-anchor": "end" }, String(v));
+  }
+  // From the start (1500) to each game's rating.
+  const path = [`M ${left} ${y(1500)}`, ...points.map((p, i) => `L ${x(i).toFixed(1)} ${y(p.rating).toFixed(1)}`)];
+  add("path", { d: path.join(" "), class: "graph-line" });
+  points.forEach((p, i) => {
+    const dot = add("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 3.5, class: "graph-dot" });
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = String(p.rating);
+    dot.append(title);
+  });
+  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium" });
+  if (first) {
+    add("text", { x: left, y: H - 8, class: "graph-label" }, date.format(new Date(first.at_ms)));
+    add("text", { x: W - right, y: H - 8, class: "graph-label", "text-anchor": "end" }, date.format(new Date(last.at_ms)));
+  }
+  box.append(svg);
+}
+
+async function loadGames(mine) {
+  const q = new URLSearchParams();
+  if (shown.filters.speed) q.set("speed", shown.filters.speed);
+  if (shown.filters.result) q.set("result", shown.filters.result);
+  q.set("limit", "50");
+  try {
+    const games = await api("GET", `/api/players/${encodeURIComponent(shown.player)}/games?${q}`);
+    if (mine !== ticket) return;
+    shown.games = games;
+  } catch (e) {
+    if (mine === ticket) showError(e);
+    return;
+  }
+  drawGames();
+}
+
+function drawGames() {
+  const list = $("#player-games");
+  list.textContent = "";
+  if (!shown.games) return;
+  if (!shown.games.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = t("player_no_games");
+    list.append(li);
+    return;
+  }
+  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  for (const g of shown.games) {
+    const li = document.createElement("li");
+    li.className = "played " + g.outcome;
+    li.dataset.id = g.id;
+    const outcome = document.createElement("b");
+    outcome.className = "outcome";
+    outcome.textContent = t("outcome_" + g.outcome);
+    const against = document.createElement("span");
+    const mine = g.side === "S" ? 0 : 1;
+    const theirs = g.names[1 - mine] ?? "?";
+    if (g.opponent) {
+      against.append(t("versus") + " ", playerLink(g.opponent));
+    } else {
+      against.textContent = `${t("versus")} ${isolate(theirs === "" ? t("deleted_player") : theirs)}`;
+    }
+    const facts = document.createElement("span");
+    facts.className = "muted";
+    const parts = [g.rated ? t("rated_game") : t("casual_game")];
+    if (g.speed) parts.push(t("speed_" + g.speed));
+    parts.push(date.format(new Date(g.updated_ms)));
+    facts.textContent = parts.join(" · ");
+    li.append(outcome, " ", against, " ", facts);
+    if (g.change !== null && g.change !== undefined) {
+      const change = document.createElement("span");
+      change.className = "change " + (g.change >= 0 ? "up" : "down");
+      change.textContent = g.change >= 0 ? `+${g.change}` : `\u2212${-g.change}`;
+      li.append(" ", change);
+    }
+    const open = document.createElement("a");
+    open.href = "#game=" + encodeURIComponent(g.id);
+    open.className = "button watch";
+    open.textContent = t("replay");
+    li.append(" ", open);
+    list.append(li);
+  }
+}
+
+async function loadBoard(mine) {
+  drawBoardTabs();
+  $("#board-list").textContent = "";
+  try {
+    const data = await api("GET", `/api/leaderboard/${shown.board}`);
+    if (mine !== ticket) return;
+    shown.data = data;
+  } catch (e) {
+    if (mine === ticket) showError(e);
+    return;
+  }
+  drawBoard();
+}
+
+function drawBoardTabs() {
+  const tabs = $("#board-speeds");
+  tabs.textContent = "";
+  for (const s of SPEEDS) {
+    const b = document.createElement("a");
+    b.href = "#leaderboard=" + s;
+    b.className = "button";
+    b.dataset.speed = s;
+    b.textContent = t("speed_" + s);
+    if (s === shown.board) b.setAttribute("aria-current", "page");
+    tabs.append(b);
+  }
+}
+
+function drawBoard() {
+  drawBoardTabs();
+  const data = shown.data;
+  if (!data) return;
+  $("#board-rule").textContent = t("leaderboard_rule", { games: data.min_games, weeks: data.weeks });
+  const list = $("#board-list");
+  list.textContent = "";
+  if (!data.players.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = t("leaderboard_empty");
+    list.append(li);
+    return;
+  }
+  data.players.forEach((p, i) => {
+    const li = document.createElement("li");
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = String(i + 1);
+    const rating = document.createElement("b");
+    rating.className = "rating";
+    rating.textContent = String(p.rating);
+    const games = document.createElement("span");
+    games.className = "muted";
+    games.textContent = t("rated_games_n", p.games);
+    li.append(rank, " ", playerLink(p.username), " ", rating, " ", games);
+    list.append(li);
+  });
+}
+
+export function wire() {
+  for (const [sel, key] of [["#player-speed", "speed"], ["#player-result", "result"]]) {
+    $(sel).onchange = () => {
+      if (!shown || !shown.player) return;
+      shown.filters[key] = $(sel).value;
+      loadGames(ticket);
+    };
+  }
+  $("#btn-leaderboard").onclick = () => nav.go({ view: "players", board: "blitz" });
+}

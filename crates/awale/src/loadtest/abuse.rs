@@ -1,0 +1,560 @@
+//! `awale loadtest --abuse`: while the honest players play, a stranger
+//! runs issue 20's findings 1, 4 and 5 against the same server from a few
+//! loopback addresses of its own: searches given up while they wait (40
+//! at once per address, analyses and hints with a short client timeout,
+//! asked again at once), a flood of public
+//! challenges whose makers never come, and floods of chat, reactions and
+//! renames with made-up players. Beside the online games, honest players
+//! play the computer (asking hints) and offer public challenges, and the
+//! report says whether each of their computer moves and hints was
+//! answered and each of their challenges stayed in the lobby.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hyper::StatusCode;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::{json, Value};
+
+use super::{read_events, Head, Run};
+
+/// How many addresses the stranger comes from.
+const STRANGER_ADDRESSES: u8 = 4;
+/// Honest players of the computer, each on an address of its own.
+const COMPUTER_PLAYERS: usize = 2;
+/// The computer's level in their games (a quick one: the point is
+/// whether it answers, not how well).
+const LEVEL: u8 = 1;
+/// How long an honest player waits for the computer's move or a hint
+/// before calling it unanswered (the computer's longest think is 3 s).
+const PATIENCE: Duration = Duration::from_secs(15);
+/// How long the stranger waits for a search before giving it up.
+const GIVE_UP: Duration = Duration::from_millis(300);
+/// Searches the stranger keeps asking at once per address.
+const BURST: usize = 40;
+const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+
+/// Answers counted by kind: accepted, refused (429, 409, 503), other.
+#[derive(Default)]
+struct Tally {
+    ok: AtomicU64,
+    refused: AtomicU64,
+    other: AtomicU64,
+}
+
+impl Tally {
+    fn note(&self, answer: &anyhow::Result<StatusCode>) {
+        let counter = match answer {
+            Ok(s) if s.is_success() => &self.ok,
+            Ok(
+                StatusCode::TOO_MANY_REQUESTS
+                | StatusCode::CONFLICT
+                | StatusCode::SERVICE_UNAVAILABLE,
+            ) => &self.refused,
+            _ => &self.other,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn report(&self) -> Value {
+        json!({
+            "ok": self.ok.load(Ordering::Relaxed),
+            "refused": self.refused.load(Ordering::Relaxed),
+            "other": self.other.load(Ordering::Relaxed),
+        })
+    }
+}
+
+/// What the stranger did and what the honest players got.
+#[derive(Default)]
+struct Abuse {
+    computer_moves: AtomicU64,
+    computer_answered: AtomicU64,
+    hints: AtomicU64,
+    hints_answered: AtomicU64,
+    lobby_checks: AtomicU64,
+    lobby_missing: AtomicU64,
+    /// Honest public challenges made so far, by public id.
+    challenges: Mutex<Vec<String>>,
+    /// The stranger's searches: answered, refused, given up.
+    searches: Tally,
+    searches_given_up: AtomicU64,
+    offers: Tally,
+    chat: Tally,
+    reactions: Tally,
+    renames: Tally,
+}
+
+/// Runs the honest computer players, the honest challenges, and the
+/// stranger until the end of the run; honest clients are numbered from
+/// `first_client`. Its report, for the last line's `"abuse"`.
+pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
+    let abuse = Arc::new(Abuse::default());
+    let mut tasks = Vec::new();
+    for k in 0..COMPUTER_PLAYERS {
+        let from = run.honest(first_client + k);
+        tasks.push(tokio::spawn(against_the_computer(
+            Arc::clone(&run),
+            Arc::clone(&abuse),
+            from,
+            k as u64,
+        )));
+    }
+    let makers = first_client + COMPUTER_PLAYERS;
+    // One challenge before the flood, one in the middle of it.
+    let later = (run.deadline - Instant::now()) / 3;
+    for (k, wait) in [Duration::ZERO, later].into_iter().enumerate() {
+        let from = run.honest(makers + k);
+        tasks.push(tokio::spawn(challenge(
+            Arc::clone(&run),
+            Arc::clone(&abuse),
+            from,
+            wait,
+        )));
+    }
+    tasks.push(tokio::spawn(watch_lobby(
+        Arc::clone(&run),
+        Arc::clone(&abuse),
+        run.honest(makers + 2),
+    )));
+    for n in 1..=STRANGER_ADDRESSES {
+        let from = Some(IpAddr::from([127, 2, 0, n]));
+        let seed = u64::from(n);
+        tasks.push(tokio::spawn(give_up_searches(
+            Arc::clone(&run),
+            Arc::clone(&abuse),
+            from,
+        )));
+        tasks.push(tokio::spawn(offer_flood(
+            Arc::clone(&run),
+            Arc::clone(&abuse),
+            from,
+            seed,
+        )));
+        tasks.push(tokio::spawn(chatter(
+            Arc::clone(&run),
+            Arc::clone(&abuse),
+            from,
+            seed,
+        )));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
+    let a = &abuse;
+    json!({
+        "computer_ok": n(&a.computer_moves) > 0 && n(&a.computer_answered) == n(&a.computer_moves),
+        "hints_ok": n(&a.hints) > 0 && n(&a.hints_answered) == n(&a.hints),
+        "lobby_ok": n(&a.lobby_checks) > 0 && n(&a.lobby_missing) == 0,
+        "honest": {
+            "computer_moves": n(&a.computer_moves),
+            "computer_answered": n(&a.computer_answered),
+            "hints": n(&a.hints),
+            "hints_answered": n(&a.hints_answered),
+            "challenges": a.challenges.lock().unwrap_or_else(|p| p.into_inner()).len(),
+            "lobby_checks": n(&a.lobby_checks),
+            "lobby_missing": n(&a.lobby_missing),
+        },
+        "stranger": {
+            "addresses": STRANGER_ADDRESSES,
+            "searches": {
+                "answered": n(&a.searches.ok),
+                "refused": n(&a.searches.refused),
+                "given_up": n(&a.searches_given_up),
+                "other": n(&a.searches.other),
+            },
+            "challenges": a.offers.report(),
+            "chat": a.chat.report(),
+            "reactions": a.reactions.report(),
+            "renames": a.renames.report(),
+        },
+    })
+}
+
+/// A made-up player's cookie (the server takes any well-formed one).
+fn made_up(rng: &mut StdRng) -> String {
+    format!(
+        "awale_player={:016x}{:016x}{:016x}{:016x}",
+        rng.random::<u64>(),
+        rng.random::<u64>(),
+        rng.random::<u64>(),
+        rng.random::<u64>()
+    )
+}
+
+async fn status_of(
+    run: &Run,
+    from: Option<IpAddr>,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> anyhow::Result<StatusCode> {
+    Ok(run.request_from(from, method, path, cookie, body).await?.0)
+}
+
+/// The game `id` as `cookie` sees it.
+async fn game_head(
+    run: &Run,
+    from: Option<IpAddr>,
+    cookie: &str,
+    id: &str,
+) -> anyhow::Result<Head> {
+    let (status, _, body) = run
+        .request_from(from, "GET", &format!("/api/games/{id}"), Some(cookie), None)
+        .await?;
+    anyhow::ensure!(status == StatusCode::OK, "game {id}: {status}");
+    Ok(serde_json::from_slice(&body)?)
+}
+
+/// An honest player of the computer: game after game, a hint before every
+/// other move, each computer move waited for (at most [`PATIENCE`]).
+async fn against_the_computer(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0xC0FF_EE00);
+    let cookie = match run.player(from).await {
+        Ok(c) => c,
+        Err(e) => return run.error(format!("computer's player: {e:#}")),
+    };
+    while !run.over() {
+        let body = json!({"mode": "computer", "human": "S", "level": LEVEL});
+        let made = run
+            .request_from(from, "POST", "/api/games", Some(&cookie), Some(body))
+            .await;
+        let id = match made {
+            Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|v| v["id"].as_str().map(String::from)),
+            Ok((status, _, body)) => {
+                run.error(format!(
+                    "computer game: {status} {}",
+                    String::from_utf8_lossy(&body)
+                ));
+                None
+            }
+            Err(e) => {
+                run.error(format!("computer game: {e:#}"));
+                None
+            }
+        };
+        let Some(id) = id else {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            continue;
+        };
+        let mut mine = 0u64;
+        while !run.over() {
+            let head = match game_head(&run, from, &cookie, &id).await {
+                Ok(h) => h,
+                Err(e) => {
+                    run.error(format!("computer game: {e:#}"));
+                    break;
+                }
+            };
+            if head.end.is_some() || head.legal.is_empty() {
+                break;
+            }
+            if head.to_move != "S" {
+                // The computer starts (or is still thinking).
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+            let plies = head.plies.as_ref().map_or(0, Vec::len);
+            mine += 1;
+            if mine % 2 == 1 {
+                abuse.hints.fetch_add(1, Ordering::Relaxed);
+                let path = format!("/api/games/{id}/hint");
+                let hint = run.request_from(from, "POST", &path, Some(&cookie), None);
+                match tokio::time::timeout(PATIENCE, hint).await {
+                    Ok(Ok((StatusCode::OK, _, _))) => {
+                        abuse.hints_answered.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(Ok((status, _, body))) => {
+                        run.error(format!("hint: {status} {}", String::from_utf8_lossy(&body)));
+                    }
+                    Ok(Err(e)) => run.error(format!("hint: {e:#}")),
+                    Err(_) => run.error("hint: no answer".to_string()),
+                }
+            }
+            let mv = head.legal[rng.random_range(0..head.legal.len())].clone();
+            let path = format!("/api/games/{id}/moves?answer=move");
+            let body = json!({"move": mv, "ply": plies});
+            match run
+                .request_from(from, "POST", &path, Some(&cookie), Some(body))
+                .await
+            {
+                Ok((StatusCode::OK, _, _)) => {}
+                Ok((status, _, body)) => {
+                    run.error(format!(
+                        "move against the computer: {status} {}",
+                        String::from_utf8_lossy(&body)
+                    ));
+                    break;
+                }
+                Err(e) => {
+                    run.error(format!("move against the computer: {e:#}"));
+                    break;
+                }
+            }
+            // The computer's answer (unless the move ended the game).
+            let asked = Instant::now();
+            let mut counted = false;
+            loop {
+                let head = match game_head(&run, from, &cookie, &id).await {
+                    Ok(h) => h,
+                    Err(e) => {
+                        run.error(format!("computer game: {e:#}"));
+                        break;
+                    }
+                };
+                let now = head.plies.as_ref().map_or(0, Vec::len);
+                if head.end.is_some() && now == plies + 1 {
+                    break;
+                }
+                if !counted {
+                    abuse.computer_moves.fetch_add(1, Ordering::Relaxed);
+                    counted = true;
+                }
+                if now >= plies + 2 {
+                    abuse.computer_answered.fetch_add(1, Ordering::Relaxed);
+                    break;
+                }
+                if asked.elapsed() >= PATIENCE || run.over() {
+                    if !run.over() {
+                        run.error(format!("the computer did not move in {id}"));
+                    } else {
+                        // The run ended while it thought: not a miss.
+                        abuse.computer_moves.fetch_sub(1, Ordering::Relaxed);
+                    }
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+/// An honest public challenge, made after `wait`, its maker on its live
+/// events (connected, as a page is) until the end.
+async fn challenge(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, wait: Duration) {
+    tokio::time::sleep(wait).await;
+    if run.over() {
+        return;
+    }
+    let cookie = match run.player(from).await {
+        Ok(c) => c,
+        Err(e) => return run.error(format!("challenger: {e:#}")),
+    };
+    let body = json!({"mode": "online", "human": "S", "name": "Honest", "public": true});
+    let id = match run
+        .request_from(from, "POST", "/api/games", Some(&cookie), Some(body))
+        .await
+    {
+        Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v["id"].as_str().map(String::from)),
+        Ok((status, _, body)) => {
+            run.error(format!(
+                "public challenge: {status} {}",
+                String::from_utf8_lossy(&body)
+            ));
+            None
+        }
+        Err(e) => {
+            run.error(format!("public challenge: {e:#}"));
+            None
+        }
+    };
+    let Some(id) = id else {
+        // Counted as missing from the lobby: an honest challenge refused.
+        abuse.lobby_missing.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    abuse
+        .challenges
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(id.clone());
+    let path = format!("/api/games/{id}/events");
+    if let Err(e) = read_events(&run, from, &path, Some(&cookie), |_, _| true).await {
+        if !run.over() {
+            run.error(format!("challenge's events: {e:#}"));
+        }
+    }
+}
+
+/// Looks at the lobby twice a second: is every honest challenge there?
+async fn watch_lobby(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    while !run.over() {
+        tick.tick().await;
+        let honest = abuse
+            .challenges
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if honest.is_empty() {
+            continue;
+        }
+        let lobby = match run
+            .request_from(from, "GET", "/api/lobby", None, None)
+            .await
+        {
+            Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body).ok(),
+            _ => None,
+        };
+        let listed: Vec<String> = lobby
+            .as_ref()
+            .and_then(|l| l["challenges"].as_array())
+            .map(|c| {
+                c.iter()
+                    .filter_map(|g| g["id"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        abuse.lobby_checks.fetch_add(1, Ordering::Relaxed);
+        let missing = honest.iter().filter(|id| !listed.contains(id)).count();
+        if lobby.is_none() || missing > 0 {
+            abuse.lobby_missing.fetch_add(1, Ordering::Relaxed);
+            if !run.over() {
+                run.error(format!(
+                    "lobby: {missing} honest challenges missing of {}",
+                    honest.len()
+                ));
+            }
+        }
+    }
+}
+
+/// Finding 1: [`BURST`] askers at once, each asking an analysis or a
+/// hint, giving it up after [`GIVE_UP`] and asking again (50 ms after a
+/// refusal), so the stranger's places in the queue are always taken.
+async fn give_up_searches(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
+    let Ok(cookie) = run.player(from).await else {
+        return;
+    };
+    let game = match run
+        .request_from(
+            from,
+            "POST",
+            "/api/games",
+            Some(&cookie),
+            Some(json!({"mode": "humans"})),
+        )
+        .await
+    {
+        Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v["id"].as_str().map(String::from)),
+        _ => None,
+    };
+    let mut askers = Vec::new();
+    for i in 0..BURST {
+        let run = Arc::clone(&run);
+        let abuse = Arc::clone(&abuse);
+        let cookie = cookie.clone();
+        let hint = game
+            .as_ref()
+            .filter(|_| i % 4 == 0)
+            .map(|g| format!("/api/games/{g}/hint"));
+        askers.push(tokio::spawn(async move {
+            while !run.over() {
+                let ask = async {
+                    match &hint {
+                        Some(path) => {
+                            status_of(&run, from, "POST", path, Some(&cookie), None).await
+                        }
+                        None => {
+                            let body = json!({"position": START});
+                            let path = "/api/study/analysis";
+                            status_of(&run, from, "POST", path, Some(&cookie), Some(body)).await
+                        }
+                    }
+                };
+                match tokio::time::timeout(GIVE_UP, ask).await {
+                    Ok(answer) => {
+                        abuse.searches.note(&answer);
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    Err(_) => {
+                        abuse.searches_given_up.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }));
+    }
+    for a in askers {
+        let _ = a.await;
+    }
+}
+
+/// Finding 4: public challenges from made-up players, as fast as the
+/// server takes them, their makers never connected.
+async fn offer_flood(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x0FFE_5000);
+    while !run.over() {
+        let cookie = made_up(&mut rng);
+        for _ in 0..4 {
+            let body = json!({"mode": "online", "name": "Spam", "public": true});
+            let answer =
+                status_of(&run, from, "POST", "/api/games", Some(&cookie), Some(body)).await;
+            abuse.offers.note(&answer);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Finding 5: chat, reactions and renames from made-up players (a new one
+/// each time), in the games the lobby shows, about 50 rounds a second.
+async fn chatter(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x0C4A_7000);
+    let mut games: Vec<String> = Vec::new();
+    let mut looked = Instant::now() - Duration::from_secs(10);
+    while !run.over() {
+        if looked.elapsed() >= Duration::from_secs(1) {
+            looked = Instant::now();
+            if let Ok((StatusCode::OK, _, body)) = run
+                .request_from(from, "GET", "/api/lobby", None, None)
+                .await
+            {
+                if let Ok(lobby) = serde_json::from_slice::<Value>(&body) {
+                    games = ["live", "challenges"]
+                        .iter()
+                        .filter_map(|k| lobby[k].as_array())
+                        .flatten()
+                        .filter_map(|g| {
+                            g["id"]
+                                .as_str()
+                                .or_else(|| g["game"]["id"].as_str())
+                                .map(String::from)
+                        })
+                        .collect();
+                }
+            }
+        }
+        if games.is_empty() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        }
+        let game = &games[rng.random_range(0..games.len())];
+        let cookie = made_up(&mut rng);
+        let c = Some(cookie.as_str());
+        let chat = json!({"room": "public", "text": "spam spam spam"});
+        let path = format!("/api/games/{game}/chat");
+        abuse
+            .chat
+            .note(&status_of(&run, from, "POST", &path, c, Some(chat)).await);
+        let path = format!("/api/games/{game}/react");
+        let react = json!({"kind": "applause"});
+        abuse
+            .reactions
+            .note(&status_of(&run, from, "POST", &path, c, Some(react)).await);
+        let name = json!({"name": format!("Spam {}", rng.random_range(0..1000))});
+        abuse
+            .renames
+            .note(&status_of(&run, from, "POST", "/api/me", c, Some(name)).await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
