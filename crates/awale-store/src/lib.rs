@@ -202,6 +202,8 @@ pub struct LobbyGame {
     /// The start diagram, when it is not the rules' own start (a study
     /// position: the one who accepts sees what they accept).
     pub start: Option<String>,
+    /// Rated (between two accounts: its names are usernames) or casual.
+    pub rated: bool,
 }
 
 /// A chat message.
@@ -607,7 +609,7 @@ impl Store {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id
+                        start, public_id, rated
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND public AND (south_player IS NULL OR north_player IS NULL)
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
@@ -615,7 +617,7 @@ impl Store {
             let mut live = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id
+                        start, public_id, rated
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND south_player IS NOT NULL AND north_player IS NOT NULL
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
@@ -646,6 +648,7 @@ impl Store {
                                 .map(|r| awale_core::Game::new(r).start().to_string());
                             (usual.as_deref() != Some(start.as_str())).then_some(start)
                         },
+                        rated: r.get(12)?,
                     },
                     waiting,
                     public,

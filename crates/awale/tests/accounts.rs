@@ -414,8 +414,76 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone leaderboard: {wide:?}");
     screenshot(&kofi, "screenshot-leaderboard-phone-en.png");
+    // One's own page, from the account's dialog.
+    kofi.goto(&format!("{url}/#rules"));
+    wait_account_button(&kofi, "kofi_7");
+    tap(&kofi, "#btn-account");
+    kofi.wait_shown("#dlg-account [data-pane=account]", 10);
+    tap(&kofi, "#account-page");
+    kofi.wait_for(
+        "his own page, the dialog closed",
+        "return location.hash === '#player=kofi_7' && !document.querySelector('#dlg-account').open \
+           && document.querySelectorAll('#player-games li.played').length === 3",
+        20,
+    );
     // Nobody of that name: said, no error.
     kofi.goto(&format!("{url}/#player=nobody_here"));
     kofi.wait_shown("#player-missing", 20);
     assert_eq!(kofi.text("#player-missing"), "No player has this name.");
+
+    // A rated game with a friend, chosen in the new game dialog (an
+    // account may; a guest's choice is casual only).
+    ama.goto(&format!("{url}/@/Ama_K"));
+    wait_account_button(&ama, "Ama_K");
+    tap(&ama, "#btn-new");
+    ama.wait_for(
+        "the new game dialog",
+        "return document.querySelector('#dlg-new').open",
+        10,
+    );
+    tap(&ama, "#dlg-new input[name=mode][value=online] + span");
+    tap(&ama, "#dlg-new input[name=rated][value=rated] + span");
+    tap(&ama, "#btn-start");
+    ama.wait_for(
+        "the rated game",
+        "return location.hash.startsWith('#game=') && document.querySelector('#game-info').textContent.includes('Rated game')",
+        20,
+    );
+    let id = webdriver::game_id(&ama);
+    let (_, view) = site.call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(view["rated"], true, "{view}");
+    let guest = Browser::start("players-guest", "fr-FR,fr", 1280, 900);
+    open(&guest, &url);
+    close_first_dialog(&guest);
+    tap(&guest, "#btn-new");
+    tap(&guest, "#dlg-new input[name=mode][value=online] + span");
+    assert_eq!(
+        guest.eval(
+            "return document.querySelector('#dlg-new input[name=rated][value=rated]').disabled"
+        ),
+        json!(true),
+        "a guest cannot choose a rated game"
+    );
+    // A rated challenge in the lobby says so, its maker's name a link to
+    // her page.
+    let made = webdriver::page_fetch(
+        &ama,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "public": true, "rated": true}),
+    );
+    assert_eq!(made["status"], 201, "{made}");
+    kofi.goto(&format!("{url}/#lobby"));
+    kofi.wait_for(
+        "the rated challenge",
+        "return [...document.querySelectorAll('#lobby-challenges li')].some((li) => \
+           li.textContent.includes('Rated game') && li.querySelector('a.player-link')?.textContent.replace(/[\\u2066-\\u2069]/g, '') === 'Ama_K')",
+        20,
+    );
+    tap(&kofi, "#lobby-challenges a.player-link");
+    kofi.wait_for(
+        "her page from the lobby",
+        "return location.hash === '#player=Ama_K' && !document.querySelector('#player-body').hidden",
+        20,
+    );
 }

@@ -1129,4 +1129,25 @@ fn switching_the_language_changes_every_word_a_hint_and_a_refusal_included() {
     switch_language(&b, "en");
     let error = b.text("#import-error");
     assert!(error.contains("the Result tag says 0-1"), "{error}");
+
+    // A move said in English, under the board; in French, the line is
+    // kept for a screen reader's history but no longer shown.
+    b.exec(
+        "location.hash = arguments[0]",
+        json!([format!("#game={id}")]),
+    );
+    wait_for_person(&b);
+    b.click(".hole-hit.legal[data-letter='A']");
+    b.wait_for(
+        "the move said in English",
+        "const p = document.querySelector('#said p:last-child'); return !!p && p.lang === 'en'",
+        20,
+    );
+    switch_language(&b, "fr");
+    let shown_in_english = b.strings(
+        "return [...document.querySelectorAll('#said p')]
+           .filter(p => p.getBoundingClientRect().width > 1 && p.lang !== document.documentElement.lang)
+           .map(p => p.textContent)",
+    );
+    assert!(shown_in_english.is_empty(), "{shown_in_english:?}");
 }

@@ -759,6 +759,10 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
             vec![],
         ),
         (format!("/#analysis&game={computer}&ply=1"), vec![]),
+        ("/#leaderboard=blitz".to_string(), vec![]),
+        // A player's page of nobody: said on the page, no error.
+        ("/#player=nobody_here".to_string(), vec![]),
+        ("/@/nobody_here".to_string(), vec![]),
     ];
     let b = Browser::start("links-visitor", "en-US,en", 1000, 800);
     b.cdp(

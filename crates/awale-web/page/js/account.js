@@ -68,6 +68,9 @@ async function showAccount() {
   }
   pane("account");
   $("#account-name").textContent = page.account.username;
+  const mine = $("#account-page");
+  mine.href = "#player=" + encodeURIComponent(page.account.username);
+  mine.onclick = () => $("#dlg-account").close();
   $("#chk-kid").checked = page.account.kid;
   $("#codes-left").textContent = t("recovery_codes_left", page.recovery_codes_left);
   const list = $("#blocked-list");

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { isUsername, playerLink } from "./players.js";
 import { shownName } from "./people.js";
 import { loadMe, me, nickname, onRename, rename } from "./online.js";
 import { errorText, showError, toast } from "./toast.js";
@@ -152,6 +153,16 @@ function clockWords(clock) {
   return t("clock_short", clock[0] / 60000, clock[1] / 1000);
 }
 
+// Fills `box` with `text`, each U+0000 in it replaced by the next of
+// `parts` (a text or an element: a link to a player's page).
+function fill(box, text, parts) {
+  box.textContent = "";
+  text.split("\u0000").forEach((piece, i) => {
+    box.append(piece);
+    if (i < parts.length) box.append(parts[i]);
+  });
+}
+
 function item(game, challenge) {
   const li = document.createElement("li");
   li.className = "lobby-item";
@@ -161,16 +172,24 @@ function item(game, challenge) {
   what.className = "muted small";
   const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock)];
   const b = document.createElement("button");
+  // A rated game is between accounts: its names are usernames, links to
+  // the players' pages.
+  const named = (name, side) => {
+    const shown = shownName(name ?? "?");
+    if (!shown) return sideName(side);
+    return game.rated && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
+  };
+  if (game.rated) parts.push(t("rated_game"));
   if (challenge) {
     const maker = game.names[0] ? "S" : "N";
-    who.textContent = t("challenge_by", isolate(shownName(game.names[maker === "S" ? 0 : 1]) ?? sideName(maker)));
+    fill(who, t("challenge_by", "\u0000"), [named(game.names[maker === "S" ? 0 : 1], maker)]);
     parts.push(t("you_would_play", sideName(maker === "S" ? "N" : "S")));
     if (game.start) parts.push(t("from_position", game.start));
     b.className = "primary accept";
     b.textContent = t("accept");
     b.onclick = () => accept(game.id, b);
   } else {
-    who.textContent = t("names_vs", isolate(shownName(game.names[0] ?? "?") ?? sideName("S")), isolate(shownName(game.names[1] ?? "?") ?? sideName("N")));
+    fill(who, t("names_vs", "\u0000", "\u0000"), [named(game.names[0], "S"), named(game.names[1], "N")]);
     parts.push(game.plies ? t("plies_n", game.plies) : t("no_move_yet"), t("spectators_n", game.spectators || 0));
     b.className = "watch";
     b.textContent = t("watch");

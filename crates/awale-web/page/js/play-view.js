@@ -530,7 +530,7 @@ function renderControls() {
   info.textContent = "";
   if (has) {
     const head = document.createElement("div");
-    head.textContent = (g.offline ? t("offline_game") : t("game_n", g.id)) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "");
+    head.textContent = (g.offline ? t("offline_game") : t("game_n", g.id)) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "") + (g.mode === "online" ? ` · ${g.rated ? t("rated_game") : t("casual_game")}` : "");
     // The rules in short (the preset, or what differs from it), every
     // option on demand.
     const rules = document.createElement("details");
