@@ -188,19 +188,22 @@ fn the_lobby_lists_public_challenges_and_games_being_played() {
             }
             g
         };
+        // The game being played is rated: the lobby says so.
+        let mut rated = online(false, 2);
+        rated.rated = true;
         let made = store
-            .create(vec![online(true, 1), online(false, 1), online(false, 2)])
+            .create(vec![online(true, 1), online(false, 1), rated])
             .await
             .unwrap();
-        let mut listed: Vec<i64> = store
+        let mut listed: Vec<(i64, bool)> = store
             .lobby(10)
             .await
             .unwrap()
             .iter()
-            .map(|g| g.id)
+            .map(|g| (g.id, g.rated))
             .collect();
         listed.sort();
-        assert_eq!(listed, vec![made[0].id, made[2].id]);
+        assert_eq!(listed, vec![(made[0].id, false), (made[2].id, true)]);
         assert_eq!(
             store.open_challenges(PlayerId("p0".into())).await.unwrap(),
             2

@@ -441,7 +441,7 @@ impl GameStore for PgStore {
             let rows = client
                 .query(
                     "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                            north_name, plies, created_ms, start, public_id
+                            north_name, plies, created_ms, start, public_id, rated
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                      AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                      ORDER BY updated_ms DESC, id DESC LIMIT $1",
@@ -470,6 +470,7 @@ impl GameStore for PgStore {
                     plies: r.try_get(6)?,
                     created_ms: r.try_get(7)?,
                     start: (usual.as_deref() != Some(start.as_str())).then_some(start),
+                    rated: r.try_get(10)?,
                 });
             }
             Ok(games)
