@@ -41,6 +41,17 @@ if ! dpkg -s openmpi-bin libopenmpi-dev libclang-dev clang >/dev/null 2>&1; then
         openmpi-bin libopenmpi-dev libclang-dev clang >/dev/null
 fi
 
+# The PostgreSQL store's tests start a throwaway cluster of their own
+# (initdb in a temporary folder): PostgreSQL's programs are needed, not a
+# running server (Debian's package). Installed only when missing.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
+    echo "scripts/test.sh: installing postgresql for the PostgreSQL store's tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+fi
+
 cargo test --workspace --profile fast "$@"
 # The same binary with the `mpi` feature, against mpirun (the tests allow
 # Open MPI to run as root, as CI does).

@@ -227,6 +227,12 @@ pub struct WebGame {
     /// The number of its last event (see [`crate::live`]), for the views
     /// to carry: kept in memory, not stored.
     pub version: Version,
+    /// The stored version this copy was read from or written as: a store
+    /// shared by several server processes (PostgreSQL) writes a change
+    /// only over the revision it was made from, so two processes never
+    /// both change one revision (0 before it is stored; SQLite, with one
+    /// process, keeps none).
+    pub revision: i64,
 }
 
 /// Milliseconds since 1970 now.
@@ -269,6 +275,7 @@ impl WebGame {
             rated: false,
             rating_changes: None,
             version: Version::default(),
+            revision: 0,
         }
     }
 

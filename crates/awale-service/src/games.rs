@@ -7,6 +7,14 @@
 //! leaves a game against the computer with the computer to move, its
 //! search starts here (as a flag is armed), and its move is stored and
 //! sent like any other, whether or not the page that moved is still there.
+//!
+//! With a store several processes share (PostgreSQL), each process keeps
+//! its own copies: the store writes a change only over the revision it was
+//! made from (a race lost to another process is answered as a stale ply),
+//! and the changes other processes make are heard ([`Notice`]) and read
+//! again, published to this process's watchers, and their flags armed
+//! here too: a flag falls even when the process that armed it is gone,
+//! once (the fence lets one process store it).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -21,7 +29,7 @@ use crate::error::{Error, Kind};
 use crate::game::{now_ms, Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
-use crate::store::{GameStore, LobbyGame, RatingStore};
+use crate::store::{GameStore, LobbyGame, Notice, RatingStore, StoreError};
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -183,6 +191,22 @@ impl Games {
                 seconds = down / 1000,
                 "clocks resumed: the server was down, nobody's time ran meanwhile"
             );
+        }
+        if let Some(mut notices) = self.store.notices() {
+            let me = Arc::downgrade(self);
+            tokio::spawn(async move {
+                use tokio::sync::broadcast::error::RecvError;
+                loop {
+                    let notice = match notices.recv().await {
+                        Ok(notice) => notice,
+                        // Some were lost: everything held is read again.
+                        Err(RecvError::Lagged(_)) => Notice::Resync,
+                        Err(RecvError::Closed) => return,
+                    };
+                    let Some(games) = me.upgrade() else { return };
+                    games.heard(notice);
+                }
+            });
         }
         if let Some(ratings) = &self.ratings {
             for id in ratings.unrated_games_blocking()? {
@@ -460,6 +484,13 @@ impl Games {
                 }
             }
         }
+        // A shared store: the copy held here may be older than the stored
+        // game (another process changed it, its notice not heard yet).
+        if let (Some(stored), Some(held)) = (self.store.revision(id).await?, slot.as_ref()) {
+            if held.revision < stored {
+                self.catch_up(id, &entry, &mut slot).await?;
+            }
+        }
         let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
         let mut game = current.clone();
         let plies_before = game.game.plies().len();
@@ -475,7 +506,19 @@ impl Games {
         };
         if changed {
             let kept = game.game.plies().len().min(plies_before);
-            self.store.save(game.clone(), kept).await?;
+            match self.store.save(game.clone(), kept).await {
+                Ok(()) => game.revision += 1,
+                Err(e @ StoreError::Stale { .. }) => {
+                    // Another process changed the game: this copy is old.
+                    // Read again, it is sent to this process's watchers.
+                    *slot = None;
+                    drop(slot);
+                    let me = Arc::clone(self);
+                    tokio::spawn(async move { me.refresh(id, i64::MAX).await });
+                    return Err(e.into());
+                }
+                Err(e) => return Err(e.into()),
+            }
             self.rate(&mut game).await;
             let kind = if game.game.plies().len() == plies_before + 1 && kept == plies_before {
                 Change::Move
@@ -499,6 +542,109 @@ impl Games {
             // the request: its answer is the game as it now is.
             Err(e) => Err(e),
         }
+    }
+
+    /// What another process changed, told to this one.
+    fn heard(self: &Arc<Self>, notice: Notice) {
+        match notice {
+            Notice::Game {
+                id,
+                revision,
+                timed,
+            } => {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+                let held = lock(&self.entries).contains_key(&id);
+                if held || timed {
+                    let me = Arc::clone(self);
+                    tokio::spawn(async move { me.refresh(id, revision).await });
+                }
+            }
+            Notice::Chat { game, line } => {
+                if !self.hub.has_listeners(game) {
+                    return;
+                }
+                let me = Arc::clone(self);
+                tokio::spawn(async move {
+                    let lines = match me.store.chat(game, 50).await {
+                        Ok(lines) => lines,
+                        Err(e) => {
+                            tracing::warn!(game, error = %e, "a chat line not read");
+                            return;
+                        }
+                    };
+                    if let Some(line) = lines.into_iter().find(|l| l.id == line) {
+                        // The names the chat's handler sends them under.
+                        let event = if line.room == "players" {
+                            "chat_players"
+                        } else {
+                            "chat"
+                        };
+                        me.hub.publish(game, event, &line);
+                    }
+                });
+            }
+            Notice::Resync => {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+                let held: Vec<i64> = lock(&self.entries).keys().copied().collect();
+                for id in held {
+                    let me = Arc::clone(self);
+                    tokio::spawn(async move { me.refresh(id, i64::MAX).await });
+                }
+            }
+        }
+    }
+
+    /// Reads game `id` again when the copy held here is older than
+    /// `revision` (another process changed it), arms its flag, and tells
+    /// this process's watchers: the new move, or the whole game.
+    async fn refresh(self: &Arc<Self>, id: i64, revision: i64) {
+        let entry = self.entry(id);
+        let mut slot = entry.game.lock().await;
+        if slot.as_ref().is_some_and(|held| held.revision >= revision) {
+            return;
+        }
+        if let Err(e) = self.catch_up(id, &entry, &mut slot).await {
+            tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
+        }
+    }
+
+    /// Reads the game of `slot` again (it changed in another process),
+    /// arms its flag and tells this process's watchers what changed: the
+    /// new move, or the whole game. Under the game's lock.
+    async fn catch_up(
+        self: &Arc<Self>,
+        id: i64,
+        entry: &Entry,
+        slot: &mut Option<WebGame>,
+    ) -> Result<(), Error> {
+        let Some(mut game) = self.store.load(id).await? else {
+            return Ok(());
+        };
+        if slot
+            .as_ref()
+            .is_some_and(|held| held.revision >= game.revision)
+        {
+            return Ok(());
+        }
+        let kind = match slot.as_ref() {
+            Some(held) => {
+                let (old, new) = (held.game.plies(), game.game.plies());
+                if new.len() == old.len() + 1 && new[..old.len()] == *old {
+                    Some(Change::Move)
+                } else {
+                    Some(Change::State)
+                }
+            }
+            None if self.hub.has_listeners(id) => Some(Change::State),
+            None => None,
+        };
+        game.version = self.hub.version(id);
+        self.arm_flag(entry, &game);
+        if let Some(kind) = kind {
+            self.publish(&mut game, kind);
+        }
+        *slot = Some(game);
+        Ok(())
     }
 
     /// Stores new games and makes them live.

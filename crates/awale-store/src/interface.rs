@@ -1,6 +1,6 @@
-//! The store as the game service sees it: one interface, filled here by
-//! SQLite ([`Store`]) and later by another database (PostgreSQL, for
-//! several server processes) without a change above it. No SQLite type
+//! The store as the game service sees it: one interface, filled by
+//! SQLite ([`Store`]) and by PostgreSQL ([`crate::PgStore`], for several
+//! server processes sharing one database) without a change above it. No SQLite type
 //! appears in it. Every call is async and does its work off the async
 //! threads, but the two made once at start, before anything is served;
 //! each change of a game (a move, a resignation, a new seat) is one
@@ -12,6 +12,75 @@ use std::pin::Pin;
 use awale_model::game::{PlayerId, WebGame};
 
 use crate::{ChatLine, LobbyGame, Page, Store, StoreError};
+
+/// A change another process made, heard from a shared store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Game `id` was stored at `revision`; `timed` when it goes on with a
+    /// clock or online (its flag must be watched).
+    Game {
+        /// The game.
+        id: i64,
+        /// Its stored revision now.
+        revision: i64,
+        /// Whether a flag may fall in it.
+        timed: bool,
+    },
+    /// A chat line was added to game `game`.
+    Chat {
+        /// The game.
+        game: i64,
+        /// The line's id.
+        line: i64,
+    },
+    /// Notices may have been lost (the connection was lost, or this
+    /// reader fell behind): whatever is held in memory must be read again.
+    Resync,
+}
+
+impl Notice {
+    /// The notice of `game`'s change, as just stored.
+    pub fn of(game: &WebGame) -> Notice {
+        Notice::Game {
+            id: game.id,
+            revision: game.revision,
+            timed: game.end().is_none()
+                && (game.clock.is_some() || game.mode == awale_model::game::Mode::Online),
+        }
+    }
+
+    /// As sent between processes: `g ID REVISION TIMED` or `c GAME LINE`.
+    pub fn to_text(self) -> String {
+        match self {
+            Notice::Game {
+                id,
+                revision,
+                timed,
+            } => format!("g {id} {revision} {}", u8::from(timed)),
+            Notice::Chat { game, line } => format!("c {game} {line}"),
+            Notice::Resync => "r".into(),
+        }
+    }
+
+    /// Reads [`Notice::to_text`] back (None for anything else).
+    pub fn from_text(text: &str) -> Option<Notice> {
+        let mut words = text.split(' ');
+        let notice = match words.next()? {
+            "g" => Notice::Game {
+                id: words.next()?.parse().ok()?,
+                revision: words.next()?.parse().ok()?,
+                timed: words.next()? == "1",
+            },
+            "c" => Notice::Chat {
+                game: words.next()?.parse().ok()?,
+                line: words.next()?.parse().ok()?,
+            },
+            "r" => Notice::Resync,
+            _ => return None,
+        };
+        words.next().is_none().then_some(notice)
+    }
+}
 
 /// What a store's calls give: a future that may be sent between threads.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -33,7 +102,10 @@ pub trait GameStore: Send + Sync {
     ) -> StoreFuture<'_, Result<WebGame, i64>>;
 
     /// Writes `game` over its stored version in one transaction: its moves
-    /// from ply `from` on, and its state (seats, clock, redo list, end).
+    /// from ply `from` on, and its state (seats, clock, redo list, end). A
+    /// store shared by several processes writes it only over the stored
+    /// revision `game.revision` (which is then one more), and answers
+    /// [`StoreError::Stale`] when another process changed the game since.
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()>;
 
     /// Game `id`, or None when there is none.
@@ -100,6 +172,21 @@ pub trait GameStore: Send + Sync {
 
     /// Sets `player`'s nickname, in their games going on too.
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()>;
+
+    /// Game `id`'s stored revision, for a store several processes share
+    /// (a copy held in memory older than it is read again before a
+    /// change); None for a store only this process writes (its copies are
+    /// always the last), or when there is no such game.
+    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        let _ = id;
+        Box::pin(async { Ok(None) })
+    }
+
+    /// The changes other processes make to this store, for a store that
+    /// several processes share; None for one only this process writes.
+    fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
+        None
+    }
 }
 
 impl GameStore for Store {

@@ -9,11 +9,11 @@ use super::{Page, StoreError, Summary};
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
-pub(super) fn side_to_text(side: Side) -> String {
+pub(crate) fn side_to_text(side: Side) -> String {
     side.letter().to_string()
 }
 
-pub(super) fn side_from_text(text: &str) -> Option<Side> {
+pub(crate) fn side_from_text(text: &str) -> Option<Side> {
     let mut letters = text.chars();
     match (letters.next(), letters.next()) {
         (Some(letter), None) => Side::from_letter(letter),
@@ -21,7 +21,7 @@ pub(super) fn side_from_text(text: &str) -> Option<Side> {
     }
 }
 
-fn stop_to_text(stop: Stop) -> String {
+pub(crate) fn stop_to_text(stop: Stop) -> String {
     match stop {
         Stop::Time(side) => format!("time {}", side_to_text(side)),
         Stop::Abandoned(side) => format!("abandoned {}", side_to_text(side)),
@@ -69,6 +69,81 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
     write_state(conn, game, 0)
 }
 
+/// A game's state as the `games` row keeps it: the same for every store.
+pub(crate) struct State {
+    pub(crate) updated_ms: i64,
+    /// Initial time, increment, South's and North's time left.
+    pub(crate) clock: [Option<i64>; 4],
+    pub(crate) turn_started_ms: i64,
+    pub(crate) resigned: Option<String>,
+    pub(crate) stop: Option<String>,
+    pub(crate) redo: String,
+    pub(crate) result: &'static str,
+    pub(crate) reason: Option<&'static str>,
+    pub(crate) level: Option<i64>,
+    pub(crate) human: Option<String>,
+    pub(crate) public: bool,
+    /// South's player and name, North's player and name.
+    pub(crate) seats: [Option<String>; 4],
+    pub(crate) takeback: Option<String>,
+    pub(crate) rematch: Option<String>,
+    pub(crate) rematch_id: Option<i64>,
+    pub(crate) plies: i64,
+    pub(crate) draw: Option<String>,
+}
+
+impl State {
+    pub(crate) fn of(game: &WebGame) -> State {
+        let end = game.end();
+        let (human, level) = match game.mode {
+            Mode::Computer { human, level } => (Some(side_to_text(human)), Some(i64::from(level))),
+            Mode::Humans | Mode::Online => (None, None),
+        };
+        let c = game.clock;
+        let [south, north] = &game.seats;
+        State {
+            updated_ms: awale_model::game::now_ms(),
+            clock: [
+                c.map(|c| c.initial_ms),
+                c.map(|c| c.increment_ms),
+                c.map(|c| c.remaining_ms[0]),
+                c.map(|c| c.remaining_ms[1]),
+            ],
+            turn_started_ms: game.turn_started_ms,
+            resigned: game.game.resigned().map(side_to_text),
+            stop: game.stop.map(stop_to_text),
+            redo: game.game.redo_list().iter().map(|m| m.letter()).collect(),
+            result: end.map_or("*", |e| e.result_text()),
+            reason: end.map(|e| e.reason.name()),
+            level,
+            human,
+            public: game.public,
+            seats: [
+                south.as_ref().map(|s| s.player.0.clone()),
+                south.as_ref().map(|s| s.name.clone()),
+                north.as_ref().map(|s| s.player.0.clone()),
+                north.as_ref().map(|s| s.name.clone()),
+            ],
+            takeback: game.offers.takeback.map(side_to_text),
+            rematch: game.offers.rematch.map(side_to_text),
+            rematch_id: game.offers.rematch_id,
+            plies: game.game.plies().len() as i64,
+            draw: game.offers.draw.map(side_to_text),
+        }
+    }
+}
+
+/// The moves of `game` from ply `from` on: ply, letter, stones captured.
+pub(crate) fn moves_from(game: &WebGame, from: usize) -> Vec<(i64, String, i64)> {
+    game.game
+        .plies()
+        .iter()
+        .enumerate()
+        .skip(from)
+        .map(|(ply, p)| (ply as i64, p.mv.letter().to_string(), i64::from(p.captured)))
+        .collect()
+}
+
 pub(super) fn write_state(
     conn: &Connection,
     game: &WebGame,
@@ -82,23 +157,11 @@ pub(super) fn write_state(
         let mut insert = conn.prepare_cached(
             "INSERT INTO moves (game_id, ply, letter, captured) VALUES (?1, ?2, ?3, ?4)",
         )?;
-        for (ply, p) in game.game.plies().iter().enumerate().skip(from) {
-            insert.execute(params![
-                game.id,
-                ply as i64,
-                p.mv.letter().to_string(),
-                i64::from(p.captured)
-            ])?;
+        for (ply, letter, captured) in moves_from(game, from) {
+            insert.execute(params![game.id, ply, letter, captured])?;
         }
     }
-    let end = game.end();
-    let redo: String = game.game.redo_list().iter().map(|m| m.letter()).collect();
-    let (human, level) = match game.mode {
-        Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
-        Mode::Humans | Mode::Online => (None, None),
-    };
-    let c = game.clock;
-    let [south, north] = &game.seats;
+    let s = State::of(game);
     let changed = conn
         .prepare_cached(
             "UPDATE games SET updated_ms = ?2, clock_initial_ms = ?3, clock_increment_ms = ?4,
@@ -111,29 +174,29 @@ pub(super) fn write_state(
         )?
         .execute(params![
             game.id,
-            awale_model::game::now_ms(),
-            c.map(|c| c.initial_ms),
-            c.map(|c| c.increment_ms),
-            c.map(|c| c.remaining_ms[0]),
-            c.map(|c| c.remaining_ms[1]),
-            game.turn_started_ms,
-            game.game.resigned().map(side_to_text),
-            game.stop.map(stop_to_text),
-            redo,
-            end.map_or("*", |e| e.result_text()),
-            end.map(|e| e.reason.name()),
-            level,
-            human,
-            game.public,
-            south.as_ref().map(|s| &s.player.0),
-            south.as_ref().map(|s| &s.name),
-            north.as_ref().map(|s| &s.player.0),
-            north.as_ref().map(|s| &s.name),
-            game.offers.takeback.map(side_to_text),
-            game.offers.rematch.map(side_to_text),
-            game.offers.rematch_id,
-            game.game.plies().len() as i64,
-            game.offers.draw.map(side_to_text),
+            s.updated_ms,
+            s.clock[0],
+            s.clock[1],
+            s.clock[2],
+            s.clock[3],
+            s.turn_started_ms,
+            s.resigned,
+            s.stop,
+            s.redo,
+            s.result,
+            s.reason,
+            s.level,
+            s.human,
+            s.public,
+            s.seats[0],
+            s.seats[1],
+            s.seats[2],
+            s.seats[3],
+            s.takeback,
+            s.rematch,
+            s.rematch_id,
+            s.plies,
+            s.draw,
         ])?;
     if changed != 1 {
         return Err(StoreError::Corrupt {
@@ -144,7 +207,8 @@ pub(super) fn write_state(
     Ok(())
 }
 
-const GAME_COLUMNS: &str = "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
+pub(crate) const GAME_COLUMNS: &str =
+    "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
     south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw,
     public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id)";
@@ -160,16 +224,9 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 start: r.get(2)?,
                 mode: r.get(3)?,
                 human: r.get(4)?,
-                level: r.get(5)?,
+                level: r.get::<_, Option<i64>>(5)?,
                 seed: r.get(6)?,
-                clock: match (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?) {
-                    (Some(initial_ms), Some(increment_ms), Some(s), Some(n)) => Some(Clock {
-                        initial_ms,
-                        increment_ms,
-                        remaining_ms: [s, n],
-                    }),
-                    _ => None,
-                },
+                clock: [r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?],
                 turn_started_ms: r.get(11)?,
                 resigned: r.get(12)?,
                 stop: r.get(13)?,
@@ -184,15 +241,44 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 public_id: r.get(25)?,
                 invite: r.get(26)?,
                 rematch_public_id: r.get(27)?,
+                revision: 0,
             })
         })
         .optional()?;
     let Some(row) = row else { return Ok(None) };
+    let mut moves = conn.prepare_cached(
+        "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
+    )?;
+    let moves = moves
+        .query_map([id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let changes = crate::ratings::game_changes(conn, id)?;
+    rebuild(id, row, &moves, changes).map(Some)
+}
+
+/// Rebuilds game `id` from its row and its moves (ply, letter, captured),
+/// replaying and checking every move: the same for every store.
+pub(crate) fn rebuild(
+    id: i64,
+    row: Row,
+    moves: &[(i64, String, i64)],
+    rating_changes: Option<[awale_model::rating::RatingChange; 2]>,
+) -> Result<WebGame, StoreError> {
     let corrupt = |message: String| StoreError::Corrupt { id, message };
     let side = |text: &str| side_from_text(text).ok_or_else(|| corrupt(format!("side `{text}`")));
     let rules: Rules = row.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
     let start: Position = row.start.parse().map_err(|e| corrupt(format!("{e}")))?;
-    let mode = match (row.mode.as_str(), row.human.as_deref(), row.level) {
+    let level = row
+        .level
+        .map(|l| u8::try_from(l).map_err(|_| corrupt(format!("level {l}"))))
+        .transpose()?;
+    let mode = match (row.mode.as_str(), row.human.as_deref(), level) {
         ("humans", _, _) => Mode::Humans,
         ("online", _, _) => Mode::Online,
         ("computer", Some(h), Some(level)) => Mode::Computer {
@@ -201,31 +287,28 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
         },
         (m, _, _) => return Err(corrupt(format!("mode `{m}`"))),
     };
+    let clock = match row.clock {
+        [Some(initial_ms), Some(increment_ms), Some(s), Some(n)] => Some(Clock {
+            initial_ms,
+            increment_ms,
+            remaining_ms: [s, n],
+        }),
+        _ => None,
+    };
     let mut game = Game::from_position(rules, start);
-    let mut moves = conn.prepare_cached(
-        "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
-    )?;
-    let moves = moves.query_map([id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
-    })?;
-    for (expected, m) in moves.enumerate() {
-        let (ply, letter, captured) = m?;
+    for (expected, (ply, letter, captured)) in moves.iter().enumerate() {
         let mv = letter
             .chars()
             .next()
             .and_then(Move::from_letter)
             .ok_or_else(|| corrupt(format!("move `{letter}` at ply {ply}")))?;
-        if ply != expected as i64 {
+        if *ply != expected as i64 {
             return Err(corrupt(format!("ply {ply} where {expected} was expected")));
         }
         let got = game
             .play(mv)
             .map_err(|e| corrupt(format!("ply {ply} ({mv}): {e}")))?;
-        if i64::from(got) != captured {
+        if i64::from(got) != *captured {
             return Err(corrupt(format!(
                 "ply {ply} ({mv}) captures {got}, stored {captured}"
             )));
@@ -256,7 +339,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
     let public_id = row
         .public_id
         .ok_or_else(|| corrupt("no public id".to_string()))?;
-    Ok(Some(WebGame {
+    Ok(WebGame {
         id,
         public_id,
         invite: row.invite,
@@ -265,7 +348,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
         seats,
         public: row.public,
         seed: row.seed as u64,
-        clock: row.clock,
+        clock,
         turn_started_ms: row.turn_started_ms.unwrap_or(row.created_ms),
         stop,
         offers: Offers {
@@ -279,37 +362,44 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
         },
         game,
         rated: row.rated,
-        rating_changes: crate::ratings::game_changes(conn, id)?,
+        rating_changes,
         version: Default::default(),
-    }))
+        revision: row.revision,
+    })
 }
 
-struct Row {
-    created_ms: i64,
-    rules: String,
-    start: String,
-    mode: String,
-    human: Option<String>,
-    level: Option<u8>,
-    seed: i64,
-    clock: Option<Clock>,
-    turn_started_ms: Option<i64>,
-    resigned: Option<String>,
-    stop: Option<String>,
-    redo: String,
-    public: bool,
-    seats: [(Option<String>, Option<String>); 2],
-    takeback: Option<String>,
-    rematch: Option<String>,
-    rematch_id: Option<i64>,
-    rated: bool,
-    draw: Option<String>,
-    public_id: Option<String>,
-    invite: Option<String>,
-    rematch_public_id: Option<String>,
+/// A `games` row as read back, before its moves are replayed.
+pub(crate) struct Row {
+    pub(crate) created_ms: i64,
+    pub(crate) rules: String,
+    pub(crate) start: String,
+    pub(crate) mode: String,
+    pub(crate) human: Option<String>,
+    pub(crate) level: Option<i64>,
+    pub(crate) seed: i64,
+    /// Initial time, increment, South's and North's time left.
+    pub(crate) clock: [Option<i64>; 4],
+    pub(crate) turn_started_ms: Option<i64>,
+    pub(crate) resigned: Option<String>,
+    pub(crate) stop: Option<String>,
+    pub(crate) redo: String,
+    pub(crate) public: bool,
+    pub(crate) seats: [(Option<String>, Option<String>); 2],
+    pub(crate) takeback: Option<String>,
+    pub(crate) rematch: Option<String>,
+    pub(crate) rematch_id: Option<i64>,
+    pub(crate) rated: bool,
+    pub(crate) draw: Option<String>,
+    pub(crate) public_id: Option<String>,
+    pub(crate) invite: Option<String>,
+    /// The public id of the rematch's game, if any.
+    pub(crate) rematch_public_id: Option<String>,
+    /// The stored version (PostgreSQL's fencing token; 0 in SQLite).
+    pub(crate) revision: i64,
 }
 
-const SUMMARY_COLUMNS: &str = "id, created_ms, updated_ms, mode, human, level, rules, plies,
+pub(crate) const SUMMARY_COLUMNS: &str =
+    "id, created_ms, updated_ms, mode, human, level, rules, plies,
     result, reason, south_name, north_name, public_id";
 
 /// The games of `player` (by their seats), newest first: two index scans

@@ -2,10 +2,38 @@
 //! transaction, once; the history, results and the change read back with
 //! the game.
 
+use std::sync::Arc;
+
 use awale_core::{Game, Rules, Side};
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use awale_model::rating::{Speed, START};
-use awale_store::{RatingStore, Store};
+use awale_store::{AccountStore, GameStore, PgStore, RatingStore, Store};
+
+mod pg;
+
+/// Both stores' interfaces in one.
+trait Stores: GameStore + RatingStore + AccountStore {}
+impl<T: GameStore + RatingStore + AccountStore> Stores for T {}
+
+/// Runs `check` on a new store of each kind: the games file, then
+/// PostgreSQL (a throwaway cluster, `pg/mod.rs`).
+fn on_both<F, Fut>(check: F)
+where
+    F: Fn(Arc<dyn Stores>) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            check(Arc::new(Store::in_memory().unwrap())).await;
+            check(Arc::new(
+                PgStore::connect(&pg::cluster().database()).unwrap(),
+            ))
+            .await;
+        });
+}
 
 fn player(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
@@ -23,224 +51,329 @@ fn online(rated: bool) -> WebGame {
     game
 }
 
-#[tokio::test]
-async fn a_rated_game_moves_both_ratings_once_and_reads_back_with_the_game() {
-    let store = Store::in_memory().unwrap();
-    let mut game = store.create(vec![online(true)]).await.unwrap().remove(0);
-    assert!(store.load(game.id).await.unwrap().unwrap().rated);
-    game.resign(Side::North).unwrap();
-    store.save(game.clone(), 0).await.unwrap();
-    assert_eq!(store.unrated_games_blocking().unwrap(), vec![game.id]);
-    let players = [player(1), player(2)];
-    let changes = store
-        .rate_game(
-            game.id,
-            players.clone(),
-            Speed::Blitz,
-            Some(Side::South),
-            1_000,
-        )
-        .await
-        .unwrap();
-    assert_eq!(changes[0].before, START);
-    assert!(changes[0].change > 0 && changes[1].change == -changes[0].change);
-    assert!(store.unrated_games_blocking().unwrap().is_empty());
-    // Again: the same changes, nothing counted twice.
-    let again = store
-        .rate_game(
-            game.id,
-            players.clone(),
-            Speed::Blitz,
-            Some(Side::South),
-            2_000,
-        )
-        .await
-        .unwrap();
-    assert_eq!(again, changes);
-    let mine = RatingStore::ratings(&store, player(1)).await.unwrap();
-    assert_eq!(mine.len(), 1);
-    assert_eq!((mine[0].speed, mine[0].games), (Speed::Blitz, 1));
-    assert_eq!(mine[0].glicko, changes[0].after);
-    let loaded = store.load(game.id).await.unwrap().unwrap();
-    assert_eq!(loaded.rating_changes, Some(changes));
-    let history = store
-        .rating_history(player(2), Speed::Blitz, 10)
-        .await
-        .unwrap();
-    assert_eq!(history.len(), 1);
-    assert_eq!(history[0].rating, changes[1].after.rating.round() as i64);
-    let results = store.results(player(1)).await.unwrap();
-    assert_eq!(
-        (results.wins, results.draws, results.losses, results.rated),
-        (1, 0, 0, 1)
-    );
-    let theirs = store.results(player(2)).await.unwrap();
-    assert_eq!((theirs.wins, theirs.losses), (0, 1));
-}
-
-#[tokio::test]
-async fn a_second_game_starts_from_the_first_ones_ratings() {
-    let store = Store::in_memory().unwrap();
-    let players = [player(1), player(2)];
-    let mut ids = Vec::new();
-    let mut public_ids = Vec::new();
-    for _ in 0..2 {
-        let game = store.create(vec![online(true)]).await.unwrap().remove(0);
-        ids.push(game.id);
-        public_ids.push(game.public_id);
-    }
-    let first = store
-        .rate_game(ids[0], players.clone(), Speed::Rapid, None, 1_000)
-        .await
-        .unwrap();
-    let second = store
-        .rate_game(
-            ids[1],
-            players.clone(),
-            Speed::Rapid,
-            Some(Side::North),
-            2_000,
-        )
-        .await
-        .unwrap();
-    assert_eq!(second[0].before, first[0].after);
-    assert!(second[1].after.deviation < first[1].after.deviation);
-    let history = store
-        .rating_history(player(1), Speed::Rapid, 10)
-        .await
-        .unwrap();
-    // The graph names its games by public id (never the store's number).
-    assert_eq!(
-        history.iter().map(|p| p.game.clone()).collect::<Vec<_>>(),
-        public_ids
-    );
-}
-
-#[tokio::test]
-async fn a_draw_offer_waits_across_a_reload() {
-    let store = Store::in_memory().unwrap();
-    let mut game = store.create(vec![online(false)]).await.unwrap().remove(0);
-    for c in ['C', 'c'] {
-        game.play(awale_core::Move::from_letter(c).unwrap(), now_ms())
+#[test]
+fn a_rated_game_moves_both_ratings_once_and_reads_back_with_the_game() {
+    on_both(|store| async move {
+        let mut game = store.create(vec![online(true)]).await.unwrap().remove(0);
+        assert!(store.load(game.id).await.unwrap().unwrap().rated);
+        game.resign(Side::North).unwrap();
+        store.save(game.clone(), 0).await.unwrap();
+        assert_eq!(store.unrated_games_blocking().unwrap(), vec![game.id]);
+        let players = [player(1), player(2)];
+        let changes = store
+            .rate_game(
+                game.id,
+                players.clone(),
+                Speed::Blitz,
+                Some(Side::South),
+                1_000,
+            )
+            .await
             .unwrap();
-    }
-    game.offer_draw(Side::South).unwrap();
-    store.save(game.clone(), 0).await.unwrap();
-    let loaded = store.load(game.id).await.unwrap().unwrap();
-    assert_eq!(loaded.offers.draw, Some(Side::South));
-    assert!(!loaded.rated && loaded.rating_changes.is_none());
+        assert_eq!(changes[0].before, START);
+        assert!(changes[0].change > 0 && changes[1].change == -changes[0].change);
+        assert!(store.unrated_games_blocking().unwrap().is_empty());
+        // Again: the same changes, nothing counted twice.
+        let again = store
+            .rate_game(
+                game.id,
+                players.clone(),
+                Speed::Blitz,
+                Some(Side::South),
+                2_000,
+            )
+            .await
+            .unwrap();
+        assert_eq!(again, changes);
+        let mine = store.ratings(player(1)).await.unwrap();
+        assert_eq!(mine.len(), 1);
+        assert_eq!((mine[0].speed, mine[0].games), (Speed::Blitz, 1));
+        assert_eq!(mine[0].glicko, changes[0].after);
+        let loaded = store.load(game.id).await.unwrap().unwrap();
+        assert_eq!(loaded.rating_changes, Some(changes));
+        let history = store
+            .rating_history(player(2), Speed::Blitz, 10)
+            .await
+            .unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!(history[0].rating, changes[1].after.rating.round() as i64);
+        let results = store.results(player(1)).await.unwrap();
+        assert_eq!(
+            (results.wins, results.draws, results.losses, results.rated),
+            (1, 0, 0, 1)
+        );
+        let theirs = store.results(player(2)).await.unwrap();
+        assert_eq!((theirs.wins, theirs.losses), (0, 1));
+    });
 }
 
-#[tokio::test]
-async fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
-    let store = Store::in_memory().unwrap();
-    let blitz = awale_model::game::Clock {
-        initial_ms: 180_000,
-        increment_ms: 2_000,
-        remaining_ms: [180_000; 2],
-    };
-    // 1 beats 2 (rated blitz), draws 3 (casual, no clock), loses to 2
-    // (casual blitz); one game goes on.
-    let mut games = Vec::new();
-    for (opponent, rated, clock) in [
-        (2, true, Some(blitz)),
-        (3, false, None),
-        (2, false, Some(blitz)),
-        (3, false, None),
-    ] {
-        let mut g = online(rated);
-        g.seats[1].as_mut().unwrap().player = player(opponent);
-        g.clock = clock;
-        games.push(g);
-    }
-    let mut games = store.create(games).await.unwrap();
-    games[0].resign(Side::North).unwrap();
-    games[1].stop = Some(awale_model::game::Stop::Agreed);
-    games[2].resign(Side::South).unwrap();
-    for g in &games[..3] {
-        store.save(g.clone(), 0).await.unwrap();
-    }
-    store
-        .rate_game(
-            games[0].id,
-            [player(1), player(2)],
-            Speed::Blitz,
-            Some(Side::South),
-            5,
-        )
-        .await
-        .unwrap();
-    let list = |filter: awale_store::ratings::GameFilter| {
-        let store = store.clone();
-        async move {
-            store
-                .played_games(player(1), filter, None, 10)
-                .await
-                .unwrap()
-                .iter()
-                .map(|g| g.id.clone())
-                .collect::<Vec<_>>()
+#[test]
+fn a_second_game_starts_from_the_first_ones_ratings() {
+    on_both(|store| async move {
+        let players = [player(1), player(2)];
+        let mut ids = Vec::new();
+        let mut public_ids = Vec::new();
+        for _ in 0..2 {
+            let game = store.create(vec![online(true)]).await.unwrap().remove(0);
+            ids.push(game.id);
+            public_ids.push(game.public_id);
         }
-    };
-    use awale_store::ratings::{GameFilter, Outcome};
-    // Listed by public id, never the store's number.
-    let ids: Vec<String> = games.iter().map(|g| g.public_id.clone()).collect();
-    assert_eq!(
-        list(GameFilter::default()).await,
-        vec![ids[2].clone(), ids[1].clone(), ids[0].clone()]
-    );
-    let rated = GameFilter {
-        rated: Some(true),
-        ..Default::default()
-    };
-    assert_eq!(list(rated).await, vec![ids[0].clone()]);
-    let speed = GameFilter {
-        speed: Some(Speed::Correspondence),
-        ..Default::default()
-    };
-    assert_eq!(list(speed).await, vec![ids[1].clone()]);
-    for (outcome, id) in [
-        (Outcome::Win, ids[0].clone()),
-        (Outcome::Draw, ids[1].clone()),
-        (Outcome::Loss, ids[2].clone()),
-    ] {
-        let only = GameFilter {
-            result: Some(outcome),
+        let first = store
+            .rate_game(ids[0], players.clone(), Speed::Rapid, None, 1_000)
+            .await
+            .unwrap();
+        let second = store
+            .rate_game(
+                ids[1],
+                players.clone(),
+                Speed::Rapid,
+                Some(Side::North),
+                2_000,
+            )
+            .await
+            .unwrap();
+        assert_eq!(second[0].before, first[0].after);
+        assert!(second[1].after.deviation < first[1].after.deviation);
+        let history = store
+            .rating_history(player(1), Speed::Rapid, 10)
+            .await
+            .unwrap();
+        // The graph names its games by public id (never the store's number).
+        assert_eq!(
+            history.iter().map(|p| p.game.clone()).collect::<Vec<_>>(),
+            public_ids
+        );
+    });
+}
+
+#[test]
+fn a_draw_offer_waits_across_a_reload() {
+    on_both(|store| async move {
+        let mut game = store.create(vec![online(false)]).await.unwrap().remove(0);
+        for c in ['C', 'c'] {
+            game.play(awale_core::Move::from_letter(c).unwrap(), now_ms())
+                .unwrap();
+        }
+        game.offer_draw(Side::South).unwrap();
+        store.save(game.clone(), 0).await.unwrap();
+        let loaded = store.load(game.id).await.unwrap().unwrap();
+        assert_eq!(loaded.offers.draw, Some(Side::South));
+        assert!(!loaded.rated && loaded.rating_changes.is_none());
+    });
+}
+
+#[test]
+fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
+    on_both(|store| async move {
+        let blitz = awale_model::game::Clock {
+            initial_ms: 180_000,
+            increment_ms: 2_000,
+            remaining_ms: [180_000; 2],
+        };
+        // 1 beats 2 (rated blitz), draws 3 (casual, no clock), loses to 2
+        // (casual blitz); one game goes on.
+        let mut games = Vec::new();
+        for (opponent, rated, clock) in [
+            (2, true, Some(blitz)),
+            (3, false, None),
+            (2, false, Some(blitz)),
+            (3, false, None),
+        ] {
+            let mut g = online(rated);
+            g.seats[1].as_mut().unwrap().player = player(opponent);
+            g.clock = clock;
+            games.push(g);
+        }
+        let mut games = store.create(games).await.unwrap();
+        games[0].resign(Side::North).unwrap();
+        games[1].stop = Some(awale_model::game::Stop::Agreed);
+        games[2].resign(Side::South).unwrap();
+        for g in &games[..3] {
+            store.save(g.clone(), 0).await.unwrap();
+        }
+        store
+            .rate_game(
+                games[0].id,
+                [player(1), player(2)],
+                Speed::Blitz,
+                Some(Side::South),
+                5,
+            )
+            .await
+            .unwrap();
+        let list = |filter: awale_store::ratings::GameFilter| {
+            let store = store.clone();
+            async move {
+                store
+                    .played_games(player(1), filter, None, 10)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .map(|g| g.id.clone())
+                    .collect::<Vec<_>>()
+            }
+        };
+        use awale_store::ratings::{GameFilter, Outcome};
+        // Listed by public id, never the store's number.
+        let ids: Vec<String> = games.iter().map(|g| g.public_id.clone()).collect();
+        assert_eq!(
+            list(GameFilter::default()).await,
+            vec![ids[2].clone(), ids[1].clone(), ids[0].clone()]
+        );
+        let rated = GameFilter {
+            rated: Some(true),
             ..Default::default()
         };
-        assert_eq!(list(only).await, vec![id], "{outcome:?}");
+        assert_eq!(list(rated).await, vec![ids[0].clone()]);
+        let speed = GameFilter {
+            speed: Some(Speed::Correspondence),
+            ..Default::default()
+        };
+        assert_eq!(list(speed).await, vec![ids[1].clone()]);
+        for (outcome, id) in [
+            (Outcome::Win, ids[0].clone()),
+            (Outcome::Draw, ids[1].clone()),
+            (Outcome::Loss, ids[2].clone()),
+        ] {
+            let only = GameFilter {
+                result: Some(outcome),
+                ..Default::default()
+            };
+            assert_eq!(list(only).await, vec![id], "{outcome:?}");
+        }
+        let against = GameFilter {
+            opponent: Some(player(2)),
+            ..Default::default()
+        };
+        assert_eq!(list(against).await, vec![ids[2].clone(), ids[0].clone()]);
+        let first = store
+            .played_games(player(1), GameFilter::default(), None, 10)
+            .await
+            .unwrap();
+        // The next page starts after the last game of the one before, named
+        // by its time and public id.
+        let rest = store
+            .played_games(
+                player(1),
+                GameFilter::default(),
+                Some((first[0].updated_ms, first[0].id.clone())),
+                10,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            rest.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
+            vec![ids[1].clone(), ids[0].clone()]
+        );
+        assert_eq!(first[2].change, Some(first[2].change.unwrap().abs()));
+        assert!(first[2].change.unwrap() > 0 && first[1].change.is_none());
+        assert_eq!(first[0].side, 'S');
+        // Seen from 2's side, the win is a loss.
+        let theirs = store
+            .played_games(player(2), GameFilter::default(), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(theirs.last().unwrap().outcome, Outcome::Loss);
+    });
+}
+
+fn account(n: u8) -> awale_store::NewAccount {
+    awale_store::NewAccount {
+        username: format!("Joueur{n}"),
+        key: format!("joueur{n}"),
+        player: player(n),
+        password_hash: "$argon2id$x".into(),
+        created_ms: 1,
+        recovery: Vec::new(),
+        session: (format!("s{n}"), 1_000),
+        guest: None,
     }
-    let against = GameFilter {
-        opponent: Some(player(2)),
-        ..Default::default()
-    };
-    assert_eq!(list(against).await, vec![ids[2].clone(), ids[0].clone()]);
-    let first = store
-        .played_games(player(1), GameFilter::default(), None, 10)
-        .await
-        .unwrap();
-    // The next page starts after the last game of the one before, named
-    // by its time and public id.
-    let rest = store
-        .played_games(
-            player(1),
-            GameFilter::default(),
-            Some((first[0].updated_ms, first[0].id.clone())),
-            10,
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        rest.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
-        vec![ids[1].clone(), ids[0].clone()]
-    );
-    assert_eq!(first[2].change, Some(first[2].change.unwrap().abs()));
-    assert!(first[2].change.unwrap() > 0 && first[1].change.is_none());
-    assert_eq!(first[0].side, 'S');
-    // Seen from 2's side, the win is a loss.
-    let theirs = store
-        .played_games(player(2), GameFilter::default(), None, 10)
-        .await
-        .unwrap();
-    assert_eq!(theirs.last().unwrap().outcome, Outcome::Loss);
+}
+
+#[test]
+fn the_leaderboard_ranks_the_recently_active_open_accounts() {
+    use awale_store::ratings::BoardRule;
+    on_both(|store| async move {
+        let now = 100 * 86_400_000;
+        let mut accounts = Vec::new();
+        for n in 1..=3 {
+            accounts.push(store.create_account(account(n)).await.unwrap().unwrap());
+        }
+        // 1 beats 2 three times; 3 plays once, too few to be ranked.
+        for (at, (south, north)) in [(1, 2), (1, 2), (1, 2), (3, 1)].into_iter().enumerate() {
+            let mut game = online(true);
+            game.seats[0].as_mut().unwrap().player = player(south);
+            game.seats[1].as_mut().unwrap().player = player(north);
+            let id = store.create(vec![game]).await.unwrap()[0].id;
+            store
+                .rate_game(
+                    id,
+                    [player(south), player(north)],
+                    Speed::Blitz,
+                    Some(Side::South),
+                    now - 1_000 + at as i64,
+                )
+                .await
+                .unwrap();
+        }
+        let board = store
+            .leaderboard(Speed::Blitz, BoardRule::default(), now, 10)
+            .await
+            .unwrap();
+        let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
+        assert_eq!(names, ["Joueur1", "Joueur2"]);
+        assert_eq!(board[0].games, 4);
+        assert!(board[0].rating > board[1].rating);
+        // Four weeks later, nobody is recent enough.
+        let later = now + 29 * 86_400_000;
+        let empty = store
+            .leaderboard(Speed::Blitz, BoardRule::default(), later, 10)
+            .await
+            .unwrap();
+        assert!(empty.is_empty());
+        // A closed account leaves the board.
+        store.close_account(accounts[0].id, now).await.unwrap();
+        let board = store
+            .leaderboard(Speed::Blitz, BoardRule::default(), now, 10)
+            .await
+            .unwrap();
+        let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
+        assert_eq!(names, ["Joueur2"]);
+    });
+}
+
+/// Two processes rating two games of one player at the same moment: each
+/// game starts from the other's result, none is lost, and a game rated by
+/// both is rated once.
+#[test]
+fn two_processes_rating_at_once_lose_no_update() {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let url = pg::cluster().database();
+            let one = PgStore::connect(&url).unwrap();
+            let two = PgStore::connect(&url).unwrap();
+            let players = [player(1), player(2)];
+            for round in 0..10 {
+                let made = one.create(vec![online(true), online(true)]).await.unwrap();
+                let (a, b) = (made[0].id, made[1].id);
+                let at = 1_000 * (round + 1);
+                let (first, second, again) = tokio::join!(
+                    one.rate_game(a, players.clone(), Speed::Blitz, Some(Side::South), at),
+                    two.rate_game(b, players.clone(), Speed::Blitz, None, at),
+                    two.rate_game(a, players.clone(), Speed::Blitz, Some(Side::South), at),
+                );
+                let (first, second, again) = (first.unwrap(), second.unwrap(), again.unwrap());
+                assert_eq!(again, first);
+                // One of the two went first; the other began from its result.
+                assert!(
+                    second[0].before == first[0].after || first[0].before == second[0].after,
+                    "round {round}: {first:?} {second:?}"
+                );
+            }
+            let mine = one.ratings(player(1)).await.unwrap();
+            assert_eq!(mine[0].games, 20);
+        });
 }

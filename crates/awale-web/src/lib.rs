@@ -35,7 +35,7 @@ pub use error::{Error, Kind};
 pub use http::app;
 pub use http::error::ApiError;
 pub use http::guard::Policy;
-pub use store::{Store, StoreError};
+pub use store::{PgStore, Store, StoreError};
 
 use limiter::{Limiter, PerPlayerAndClient, Rate};
 
@@ -208,13 +208,17 @@ pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
 }
 
 impl AppState {
-    /// The state of a server storing its games in `store`. Starts the
+    /// The state of a server storing its games in `store` (the games file,
+    /// [`Store`], or PostgreSQL, [`PgStore`]). Starts the
     /// clocks' keeper, so it needs a Tokio runtime.
     ///
     /// # Errors
     ///
     /// When the store cannot be read.
-    pub fn new(store: Store, config: Config) -> Result<AppState, Error> {
+    pub fn new(
+        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
+        config: Config,
+    ) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
     }
 
@@ -226,7 +230,7 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn with_oracle(
-        store: Store,
+        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {

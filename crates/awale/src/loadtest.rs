@@ -14,9 +14,11 @@
 //! many were paired and how long each waited. Without
 //! `--addr`, it starts its own server on a free loopback port with a
 //! scratch games file, and reports its log's (WAL's) largest size. Its last
-//! line is one JSON object.
+//! line is one JSON object. With several `--addr` (processes of one site
+//! on one PostgreSQL database), or `--store`, the run is [`spread`]'s.
 
 mod abuse;
+mod spread;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -41,9 +43,10 @@ use serde_json::{json, Value};
 #[derive(clap::Args)]
 pub struct Args {
     /// A running server to load (default: one started here, on a scratch
-    /// games file).
+    /// games file); repeated, processes of one site (`--store
+    /// postgres://`), each game's players on different ones.
     #[arg(long, value_name = "HOST:PORT")]
-    addr: Option<String>,
+    addr: Vec<String>,
     /// Games played at once.
     #[arg(long, default_value_t = 100, value_name = "N")]
     games: usize,
@@ -74,6 +77,11 @@ pub struct Args {
     /// into, then seeks again.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pools: usize,
+    /// The site's database (`postgres://...`, the processes' `--store`):
+    /// the acknowledged moves are then looked for there rather than
+    /// through a process.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
 }
 
 /// Accounts the log-ins go to.
@@ -748,6 +756,21 @@ async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.addr.len() > 1 || args.store.is_some() {
+        anyhow::ensure!(
+            !args.abuse && args.pools == 0,
+            "--abuse and --pools load one process: give one --addr and no --store"
+        );
+        return spread::run(spread::Args {
+            addr: args.addr,
+            games: args.games,
+            spectators: args.spectators,
+            seconds: args.seconds,
+            think_ms: args.think_ms,
+            logins: args.logins,
+            store: args.store,
+        });
+    }
     anyhow::ensure!(
         args.games > 0 || args.pools > 0,
         "--games must be at least 1 (or --pools give players)"
@@ -757,7 +780,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the runtime")?;
     runtime.block_on(async move {
-        let (addr, server) = match &args.addr {
+        let (addr, server) = match args.addr.first() {
             Some(addr) => {
                 if args.abuse {
                     let on_loopback = addr

@@ -70,6 +70,8 @@ enum Command {
     Puzzles(puzzles::Args),
     /// Copy the games file safely, even while the server runs.
     Backup(serve::BackupArgs),
+    /// The game store: copy a games file into PostgreSQL.
+    Store(serve::StoreArgs),
     /// The server owner's actions on accounts: grant-moderator NAME,
     /// revoke-moderator NAME.
     Admin(admin::Args),
@@ -125,6 +127,7 @@ fn main() -> ExitCode {
         Command::Db(args) => db::run(args),
         Command::Puzzles(args) => puzzles::run(args),
         Command::Backup(args) => serve::backup(args),
+        Command::Store(args) => serve::store(args),
         Command::Loadtest(args) => loadtest::run(args),
         Command::Admin(args) => admin::run(args),
     };

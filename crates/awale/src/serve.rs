@@ -1,8 +1,11 @@
 //! `awale serve` (and `awale` alone): the browser game. Opens the game
 //! store, binds the address and prints it, then serves until Ctrl-C or
 //! SIGTERM, when it finishes the requests in flight, folds the store's log
-//! into the file and exits 0. Also `awale backup`: a consistent copy of the
-//! games file, safe while the server runs.
+//! into the file and exits 0. The store is the games file (SQLite, the
+//! default) or a PostgreSQL database (`--store postgres://...`), which
+//! several processes may share. Also `awale backup`: a consistent copy of
+//! the games file, safe while the server runs; and `awale store migrate`:
+//! a games file copied into PostgreSQL, checked.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -11,7 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use awale_web::server::Limits;
-use awale_web::{AppState, Config, Policy, Store};
+use awale_web::{AppState, Config, PgStore, Policy, Store};
 
 /// Arguments of `awale serve`.
 #[derive(clap::Args)]
@@ -22,8 +25,14 @@ pub struct Args {
     addr: String,
     /// The game store: a SQLite file, or a directory to keep `games.sqlite`
     /// in (default: the user's data directory).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "store")]
     data: Option<PathBuf>,
+    /// The game store in a PostgreSQL database instead of the games file:
+    /// `postgres://USER@HOST/DATABASE` (a password as `USER:PASSWORD@`, or
+    /// in `~/.pgpass`). Several processes may serve one site from one
+    /// database (docs/DEPLOY.md).
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
     /// Endgame databases folder, as built by `awale db build` (default:
     /// `awale/db` in the user's data directory; used when present).
     #[arg(long, value_name = "PATH")]
@@ -62,6 +71,7 @@ impl Default for Args {
         Args {
             addr: "127.0.0.1:8080".to_string(),
             data: None,
+            store: None,
             db: None,
             public_url: None,
             allow_host: Vec::new(),
@@ -82,6 +92,98 @@ pub struct BackupArgs {
     /// The game store, as for `awale serve`.
     #[arg(long, value_name = "PATH")]
     data: Option<PathBuf>,
+}
+
+/// Arguments of `awale store`.
+#[derive(clap::Args)]
+pub struct StoreArgs {
+    #[command(subcommand)]
+    command: StoreCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum StoreCommand {
+    /// Copy a games file into an empty PostgreSQL database, then check the
+    /// copy (rows counted, every game replayed on both sides); all or
+    /// nothing.
+    Migrate {
+        /// The games file (SQLite), as `--data` of `awale serve`.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The database: `postgres://USER@HOST/DATABASE`.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
+}
+
+/// The store a server runs on.
+enum Opened {
+    File(Store, PathBuf),
+    Postgres(PgStore),
+}
+
+impl Opened {
+    fn open(data: Option<PathBuf>, url: Option<&str>) -> anyhow::Result<Opened> {
+        match url {
+            Some(url) => Ok(Opened::Postgres(connect(url)?)),
+            None => {
+                let path = store_path(data)?;
+                let store =
+                    Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
+                Ok(Opened::File(store, path))
+            }
+        }
+    }
+
+    fn shown(&self) -> String {
+        match self {
+            Opened::File(_, path) => path.display().to_string(),
+            Opened::Postgres(db) => db.shown().to_string(),
+        }
+    }
+
+    fn close(&self) {
+        match self {
+            Opened::File(store, _) => store.close(),
+            Opened::Postgres(db) => db.close(),
+        }
+    }
+}
+
+fn connect(url: &str) -> anyhow::Result<PgStore> {
+    if !awale_web::store::is_postgres_url(url) {
+        anyhow::bail!(
+            "--store `{url}`: give a PostgreSQL address, postgres://USER@HOST/DATABASE (a games \
+             file is given with --data)"
+        );
+    }
+    PgStore::connect(url).context("game store")
+}
+
+/// `awale store migrate`.
+pub fn store(args: StoreArgs) -> anyhow::Result<ExitCode> {
+    let StoreCommand::Migrate { from, to } = args.command;
+    if !from.is_file() {
+        anyhow::bail!("--from {}: no such games file", from.display());
+    }
+    let file = Store::open(&from).with_context(|| format!("game store {}", from.display()))?;
+    let db = connect(&to)?;
+    let report = awale_web::store::copy_to_postgres(&file, &db)
+        .with_context(|| format!("copy of {} into {}", from.display(), db.shown()))?;
+    file.close();
+    db.close();
+    let mut out = std::io::stdout();
+    for (table, rows) in &report.rows {
+        let _ = writeln!(out, "{table}: {rows} rows");
+    }
+    let _ = writeln!(
+        out,
+        "{} copied to {}: {} games replayed on both sides, the same",
+        from.display(),
+        db.shown(),
+        report.games_checked
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The user's data directory for this program, by the platform's custom
@@ -163,8 +265,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(url) = &args.public_url {
         awale_web::parse_public_url(url).map_err(|why| anyhow::anyhow!("--public-url: {why}"))?;
     }
-    let path = store_path(args.data)?;
-    let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
+    let opened = Opened::open(args.data, args.store.as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -200,9 +301,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Whoever started us may stop reading: never fail on that.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "Awalé: http://{addr}/");
-        let _ = writeln!(out, "(games stored in {})", path.display());
+        let _ = writeln!(out, "(games stored in {})", opened.shown());
         let _ = out.flush();
-        tracing::info!(%addr, store = %path.display(), "serving");
+        tracing::info!(%addr, store = %opened.shown(), "serving");
         if let Some(warning) = exposure(&addr) {
             tracing::warn!("{warning}");
         }
@@ -219,16 +320,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         });
-        let state = AppState::with_oracle(store.clone(), config, Some(oracles))
-            .context("cannot start the server")?;
+        let state = match &opened {
+            Opened::File(store, _) => AppState::with_oracle(store.clone(), config, Some(oracles)),
+            Opened::Postgres(db) => AppState::with_oracle(db.clone(), config, Some(oracles)),
+        }
+        .context("cannot start the server")?;
         // Puzzles come from the exact database of the awale rules.
         state.set_puzzle_database(puzzle_database(args.db.as_deref()));
         awale_web::server::serve(listener, state, limits, awale_web::server::signal()).await;
         anyhow::Ok(())
     })?;
     // Everything acknowledged is in the file now; the copy alone is whole.
-    store.close();
-    tracing::info!("stopped; the games file is complete");
+    opened.close();
+    tracing::info!("stopped; the game store is complete");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,521 @@
+//! Accounts in PostgreSQL: [`AccountStore`] as the games file's
+//! (`../accounts.rs`), statement for statement. The games whose seats a
+//! change renames (a guest taken over, a deleted account) go one revision
+//! up and are announced, so the processes holding them read them again.
+
+use deadpool_postgres::GenericClient;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::Row;
+
+use super::PgStore;
+use crate::interface::Notice;
+use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
+use awale_model::account::{Account, Report, Role};
+use awale_model::game::PlayerId;
+
+const ACCOUNT_COLUMNS: &str = "a.id, a.username, a.player, a.password_hash, a.created_ms, \
+     a.role, a.kid, a.muted, a.deleted_ms, a.closed_ms";
+
+fn account_row(r: &Row) -> Result<Account, tokio_postgres::Error> {
+    Ok(Account {
+        id: r.try_get(0)?,
+        username: r.try_get(1)?,
+        player: PlayerId(r.try_get(2)?),
+        password_hash: r.try_get(3)?,
+        created_ms: r.try_get(4)?,
+        role: Role::from_name(&r.try_get::<_, String>(5)?),
+        kid: r.try_get(6)?,
+        muted: r.try_get(7)?,
+        deleted_ms: r.try_get(8)?,
+        closed_ms: r.try_get(9)?,
+    })
+}
+
+async fn find(
+    client: &impl GenericClient,
+    filter: &str,
+    value: &(dyn ToSql + Sync),
+) -> Result<Option<Account>, StoreError> {
+    let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE {filter}");
+    Ok(client
+        .query_opt(&sql, &[value])
+        .await?
+        .map(|r| account_row(&r))
+        .transpose()?)
+}
+
+impl PgStore {
+    /// Renames the seats of `player` to `name` in its games (and gives
+    /// them to `to`, when given), one revision up, each announced.
+    async fn reseat(
+        &self,
+        tx: &impl GenericClient,
+        player: &PlayerId,
+        to: &PlayerId,
+        name: &str,
+    ) -> Result<(), StoreError> {
+        let changed = tx
+            .query(
+                "UPDATE games SET
+                    south_name = CASE WHEN south_player = $1 THEN $3 ELSE south_name END,
+                    north_name = CASE WHEN north_player = $1 THEN $3 ELSE north_name END,
+                    south_player = CASE WHEN south_player = $1 THEN $2 ELSE south_player END,
+                    north_player = CASE WHEN north_player = $1 THEN $2 ELSE north_player END,
+                    revision = revision + 1
+                 WHERE south_player = $1 OR north_player = $1
+                 RETURNING id, revision,
+                    result = '*' AND stop IS NULL
+                    AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
+                &[&player.0, &to.0, &name],
+            )
+            .await?;
+        for row in changed {
+            self.announce(
+                tx,
+                Notice::Game {
+                    id: row.get(0),
+                    revision: row.get(1),
+                    timed: row.get(2),
+                },
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Runs `statements` in one transaction, each with as many of `values`
+    /// as it takes; the rows they changed.
+    fn exec(
+        &self,
+        statements: &'static [&'static str],
+        values: Vec<Box<dyn ToSql + Sync + Send>>,
+    ) -> StoreFuture<'_, u64> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            let mut changed = 0;
+            for sql in statements {
+                let stmt = tx.prepare_cached(sql).await?;
+                let wanted = stmt.params().len();
+                let refs: Vec<&(dyn ToSql + Sync)> = values[..wanted]
+                    .iter()
+                    .map(|v| &**v as &(dyn ToSql + Sync))
+                    .collect();
+                changed += tx.execute(&stmt, &refs).await?;
+            }
+            tx.commit().await?;
+            Ok(changed)
+        })
+    }
+
+    fn find_(
+        &self,
+        filter: &'static str,
+        value: Box<dyn ToSql + Sync + Send>,
+    ) -> StoreFuture<'_, Option<Account>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            find(&client, filter, &*value).await
+        })
+    }
+}
+
+fn drop_count(f: StoreFuture<'_, u64>) -> StoreFuture<'_, ()> {
+    Box::pin(async move { f.await.map(drop) })
+}
+
+impl AccountStore for PgStore {
+    fn create_account(&self, new: NewAccount) -> StoreFuture<'_, Option<Account>> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            // Two processes given one new name at once: one makes it.
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1, 1))",
+                &[&new.key],
+            )
+            .await?;
+            let taken: bool = tx
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM accounts WHERE username_key = $1)",
+                    &[&new.key],
+                )
+                .await?
+                .get(0);
+            if taken {
+                return Ok(None);
+            }
+            let id: i64 = tx
+                .query_one(
+                    "INSERT INTO accounts (username, username_key, player, password_hash,
+                        created_ms)
+                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                    &[
+                        &new.username,
+                        &new.key,
+                        &new.player.0,
+                        &new.password_hash,
+                        &new.created_ms,
+                    ],
+                )
+                .await?
+                .get(0);
+            for digest in &new.recovery {
+                tx.execute(
+                    "INSERT INTO recovery_codes (account_id, digest) VALUES ($1, $2)",
+                    &[&id, digest],
+                )
+                .await?;
+            }
+            tx.execute(
+                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
+                 VALUES ($1, $2, $3, $4)",
+                &[&new.session.0, &id, &new.created_ms, &new.session.1],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO players (id, name, created_ms, account_id) VALUES ($1, $2, $3, $4)",
+                &[&new.player.0, &new.username, &new.created_ms, &id],
+            )
+            .await?;
+            if let Some(guest) = &new.guest {
+                me.reseat(&tx, guest, &new.player, &new.username).await?;
+                tx.execute(
+                    "UPDATE uploads SET player = $2 WHERE player = $1",
+                    &[&guest.0, &new.player.0],
+                )
+                .await?;
+                tx.execute(
+                    "INSERT INTO players (id, name, created_ms, account_id)
+                     VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (id) DO UPDATE SET account_id = $4",
+                    &[&guest.0, &new.username, &new.created_ms, &id],
+                )
+                .await?;
+            }
+            let account = find(&tx, "a.id = $1", &id).await?;
+            tx.commit().await?;
+            Ok(account)
+        })
+    }
+
+    fn account_by_key(&self, key: String) -> StoreFuture<'_, Option<Account>> {
+        self.find_("a.username_key = $1", Box::new(key))
+    }
+
+    fn account(&self, id: i64) -> StoreFuture<'_, Option<Account>> {
+        self.find_("a.id = $1", Box::new(id))
+    }
+
+    fn account_of(&self, player: PlayerId) -> StoreFuture<'_, Option<Account>> {
+        self.find_("a.player = $1", Box::new(player.0))
+    }
+
+    fn add_session(
+        &self,
+        id: i64,
+        digest: String,
+        created_ms: i64,
+        expires_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &[
+                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
+               VALUES ($1, $2, $3, $4)",
+            ],
+            vec![
+                Box::new(digest),
+                Box::new(id),
+                Box::new(created_ms),
+                Box::new(expires_ms),
+            ],
+        ))
+    }
+
+    fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let sql = format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id
+                 WHERE s.digest = $1 AND s.expires_ms > $2
+                 AND a.deleted_ms IS NULL AND a.closed_ms IS NULL"
+            );
+            Ok(client
+                .query_opt(&sql, &[&digest, &now])
+                .await?
+                .map(|r| account_row(&r))
+                .transpose()?)
+        })
+    }
+
+    fn end_session(&self, digest: String) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &["DELETE FROM sessions WHERE digest = $1"],
+            vec![Box::new(digest)],
+        ))
+    }
+
+    fn end_sessions(&self, id: i64, keep: Option<String>) -> StoreFuture<'_, usize> {
+        let done = self.exec(
+            &["DELETE FROM sessions WHERE account_id = $1 AND digest IS DISTINCT FROM $2"],
+            vec![Box::new(id), Box::new(keep)],
+        );
+        Box::pin(async move { done.await.map(|n| n as usize) })
+    }
+
+    fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            tx.execute(
+                "DELETE FROM sessions WHERE account_id = $1 AND digest IS DISTINCT FROM $2",
+                &[&id, &keep],
+            )
+            .await?;
+            tx.execute(
+                "UPDATE accounts SET password_hash = $2 WHERE id = $1",
+                &[&id, &hash],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn use_recovery_code(&self, id: i64, digest: String, now: i64) -> StoreFuture<'_, bool> {
+        let done = self.exec(
+            &["UPDATE recovery_codes SET used_ms = $3
+               WHERE account_id = $1 AND digest = $2 AND used_ms IS NULL"],
+            vec![Box::new(id), Box::new(digest), Box::new(now)],
+        );
+        Box::pin(async move { done.await.map(|n| n == 1) })
+    }
+
+    fn set_recovery_codes(&self, id: i64, digests: Vec<String>) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            tx.execute("DELETE FROM recovery_codes WHERE account_id = $1", &[&id])
+                .await?;
+            for digest in &digests {
+                tx.execute(
+                    "INSERT INTO recovery_codes (account_id, digest) VALUES ($1, $2)",
+                    &[&id, digest],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let n: i64 = client
+                .query_one(
+                    "SELECT COUNT(*) FROM recovery_codes WHERE account_id = $1 AND used_ms IS NULL",
+                    &[&id],
+                )
+                .await?
+                .get(0);
+            Ok(n as usize)
+        })
+    }
+
+    fn delete_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            let Some(account) = find(&tx, "a.id = $1", &id).await? else {
+                return Ok(());
+            };
+            tx.execute(
+                "UPDATE accounts SET deleted_ms = $2, password_hash = '', kid = FALSE,
+                    muted = FALSE
+                 WHERE id = $1",
+                &[&id, &now],
+            )
+            .await?;
+            tx.execute("DELETE FROM sessions WHERE account_id = $1", &[&id])
+                .await?;
+            tx.execute("DELETE FROM recovery_codes WHERE account_id = $1", &[&id])
+                .await?;
+            tx.execute(
+                "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
+                &[&id],
+            )
+            .await?;
+            me.reseat(&tx, &account.player, &account.player, "").await?;
+            tx.execute(
+                "UPDATE players SET name = '' WHERE id = $1",
+                &[&account.player.0],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn close_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &[
+                "UPDATE accounts SET closed_ms = $2 WHERE id = $1 AND closed_ms IS NULL",
+                "DELETE FROM sessions WHERE account_id = $1",
+            ],
+            vec![Box::new(id), Box::new(now)],
+        ))
+    }
+
+    fn set_kid(&self, id: i64, kid: bool) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &["UPDATE accounts SET kid = $2 WHERE id = $1"],
+            vec![Box::new(id), Box::new(kid)],
+        ))
+    }
+
+    fn set_role(&self, id: i64, role: Role) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &["UPDATE accounts SET role = $2 WHERE id = $1"],
+            vec![Box::new(id), Box::new(role.name().to_string())],
+        ))
+    }
+
+    fn set_muted(&self, id: i64, muted: bool) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &["UPDATE accounts SET muted = $2 WHERE id = $1"],
+            vec![Box::new(id), Box::new(muted)],
+        ))
+    }
+
+    fn block(&self, blocker: i64, blocked: i64, now: i64) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &[
+                "INSERT INTO blocks (blocker, blocked, created_ms) VALUES ($1, $2, $3)
+               ON CONFLICT DO NOTHING",
+            ],
+            vec![Box::new(blocker), Box::new(blocked), Box::new(now)],
+        ))
+    }
+
+    fn unblock(&self, blocker: i64, blocked: i64) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(
+            &["DELETE FROM blocks WHERE blocker = $1 AND blocked = $2"],
+            vec![Box::new(blocker), Box::new(blocked)],
+        ))
+    }
+
+    fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    "SELECT a.username FROM blocks b JOIN accounts a ON a.id = b.blocked
+                     WHERE b.blocker = $1 ORDER BY a.username_key",
+                    &[&id],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            Ok(client
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM blocks k
+                       JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
+                       WHERE (x.player = $1 AND y.player = $2) OR (x.player = $2 AND y.player = $1))",
+                    &[&a.0, &b.0],
+                )
+                .await?
+                .get(0))
+        })
+    }
+
+    fn add_report(
+        &self,
+        reporter: i64,
+        reported: i64,
+        game: Option<i64>,
+        reason: String,
+        text: String,
+        now: i64,
+    ) -> StoreFuture<'_, i64> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            Ok(client
+                .query_one(
+                    "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
+                     VALUES ($1, $2, (SELECT id FROM games WHERE id = $3), $4, $5, $6)
+                     RETURNING id",
+                    &[&reporter, &reported, &game, &reason, &text, &now],
+                )
+                .await?
+                .get(0))
+        })
+    }
+
+    fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    "SELECT r.id, a.username, b.username, r.game_id, r.reason, r.text,
+                            r.created_ms, r.resolved_ms, m.username
+                     FROM reports r JOIN accounts a ON a.id = r.reporter
+                     JOIN accounts b ON b.id = r.reported
+                     LEFT JOIN accounts m ON m.id = r.resolved_by
+                     ORDER BY r.resolved_ms IS NOT NULL, r.id DESC LIMIT $1",
+                    &[&(limit as i64)],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| {
+                    Ok(Report {
+                        id: r.try_get(0)?,
+                        reporter: r.try_get(1)?,
+                        reported: r.try_get(2)?,
+                        game: r.try_get(3)?,
+                        reason: r.try_get(4)?,
+                        text: r.try_get(5)?,
+                        created_ms: r.try_get(6)?,
+                        resolved_ms: r.try_get(7)?,
+                        resolved_by: r.try_get(8)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?)
+        })
+    }
+
+    fn resolve_report(&self, id: i64, by: i64, now: i64) -> StoreFuture<'_, bool> {
+        let done = self.exec(
+            &["UPDATE reports SET resolved_ms = $3, resolved_by = $2
+               WHERE id = $1 AND resolved_ms IS NULL"],
+            vec![Box::new(id), Box::new(by), Box::new(now)],
+        );
+        Box::pin(async move { done.await.map(|n| n == 1) })
+    }
+
+    fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool> {
+        let done = self.exec(
+            &["DELETE FROM chat WHERE game_id = $1 AND id = $2"],
+            vec![Box::new(game), Box::new(line)],
+        );
+        Box::pin(async move { done.await.map(|n| n == 1) })
+    }
+}

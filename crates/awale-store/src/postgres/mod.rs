@@ -1,0 +1,742 @@
+//! The store in PostgreSQL ([`PgStore`]), for a site served by several
+//! processes sharing one database: the same tables and guarantees as the
+//! games file (each change one transaction, answered once committed; a
+//! failed change leaves the game as it was), plus what several processes
+//! need:
+//!
+//! - every change of a game is written only over the revision it was made
+//!   from (a fencing token kept in the row, checked under the row's lock in
+//!   the change's transaction): of two processes that race for one ply,
+//!   the second gets [`StoreError::Stale`];
+//! - every committed change is announced (`NOTIFY awale`, sent by the
+//!   database at commit) to the other processes, which hear it on a
+//!   connection of their own ([`PgStore::notices`]);
+//! - a process holds a shared advisory lock while it runs, so one that
+//!   starts knows whether the site was down (no process held it) before it
+//!   gives the clocks their time back.
+//!
+//! The work runs on the store's own Tokio runtime (two threads), so the
+//! callers' runtime, and those that call before any runtime exists, never
+//! hold a connection's task. Group commit is PostgreSQL's own: concurrent
+//! transactions on the pool's connections share one WAL flush.
+
+use std::future::Future;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio::sync::broadcast;
+use tokio_postgres::NoTls;
+
+use crate::interface::{GameStore, Notice, StoreFuture};
+use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, CHAT_KEPT};
+use awale_core::Side;
+use awale_model::game::{PlayerId, WebGame};
+use awale_model::lock;
+
+mod accounts;
+mod ratings;
+mod rows;
+pub(crate) mod schema;
+
+pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
+
+/// Connections in the pool: writes and reads at once.
+const POOL_SIZE: usize = 16;
+/// The channel changes are announced on.
+const CHANNEL: &str = "awale";
+/// The key of the advisory lock every running process holds (shared).
+const SITE_LOCK: i64 = 0x4177_616C_0002;
+/// How long the listener waits before connecting again.
+const LISTEN_RETRY: Duration = Duration::from_millis(500);
+/// Notices waiting for a slow reader before it is told to catch up.
+const NOTICES_KEPT: usize = 4096;
+
+/// The game store in PostgreSQL.
+#[derive(Clone)]
+pub struct PgStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: Pool,
+    config: tokio_postgres::Config,
+    /// The address without its password, for messages.
+    shown: String,
+    /// This process's mark on the notices it sends (it skips its own).
+    origin: u64,
+    notices: broadcast::Sender<Notice>,
+    /// The connection holding the site's lock (shared) once this process
+    /// serves (from [`GameStore::resume_clocks_blocking`] on).
+    site: tokio::sync::Mutex<Option<tokio_postgres::Client>>,
+    runtime: Mutex<Option<tokio::runtime::Runtime>>,
+    handle: tokio::runtime::Handle,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(runtime) = lock(&self.runtime).take() {
+            // Allowed inside an async context, unlike a plain drop.
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
+        StoreError::Backend(Box::new(e))
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for StoreError {
+    fn from(e: deadpool_postgres::PoolError) -> StoreError {
+        StoreError::Backend(Box::new(e))
+    }
+}
+
+/// Whether `text` names a PostgreSQL database rather than a games file.
+pub fn is_postgres_url(text: &str) -> bool {
+    text.starts_with("postgres://") || text.starts_with("postgresql://")
+}
+
+/// `url` without its password, to be shown.
+fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((who, place)) => {
+            let user = who.split(':').next().unwrap_or("");
+            format!("{scheme}://{user}@{place}")
+        }
+        None => url.to_string(),
+    }
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://USER@HOST/DB`, or
+    /// the socket's folder as `?host=/path`), checks it is empty or this
+    /// program's, and migrates it. Callable with or without a runtime.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Refused`] saying why: an address that does not parse,
+    /// a server that cannot be reached, another program's tables, a newer
+    /// schema.
+    pub fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let shown = shown(url);
+        let config = tokio_postgres::Config::from_str(url).map_err(|e| {
+            StoreError::Refused(format!(
+                "{shown} is not a PostgreSQL address ({e}): give postgres://USER@HOST/DATABASE"
+            ))
+        })?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("awale-pg")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Refused(format!("cannot start the store's threads: {e}")))?;
+        let handle = runtime.handle().clone();
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(30)))
+            .build()
+            .map_err(|e| StoreError::Refused(format!("cannot make the connection pool: {e}")))?;
+        let store = PgStore {
+            inner: Arc::new(Inner {
+                pool,
+                config,
+                shown: shown.clone(),
+                origin: awale_model::game::random_seed(),
+                notices: broadcast::channel(NOTICES_KEPT).0,
+                site: tokio::sync::Mutex::new(None),
+                runtime: Mutex::new(Some(runtime)),
+                handle,
+            }),
+        };
+        let me = store.clone();
+        store.block(async move {
+            let mut client = me.inner.pool.get().await.map_err(|e| {
+                StoreError::Refused(format!("cannot reach the database {}: {e}", me.inner.shown))
+            })?;
+            schema::setup(&mut client, &me.inner.shown).await
+        })?;
+        let me = Arc::downgrade(&store.inner);
+        store.inner.handle.spawn(listen(me));
+        Ok(store)
+    }
+
+    /// The database's address, without its password.
+    pub fn shown(&self) -> &str {
+        &self.inner.shown
+    }
+
+    /// Stops the store: work not yet begun fails with
+    /// [`StoreError::Closed`]; what is committed stays.
+    pub fn close(&self) {
+        if let Some(runtime) = lock(&self.inner.runtime).take() {
+            runtime.shutdown_background();
+        }
+    }
+
+    /// Runs `work` on the store's runtime; its answer, awaited anywhere.
+    fn run<T, F>(&self, work: F) -> StoreFuture<'_, T>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let task = self.inner.handle.spawn(work);
+        Box::pin(async move { task.await.map_err(|_| StoreError::Closed)? })
+    }
+
+    /// Runs `work` on the store's runtime and waits for it on this thread.
+    fn block<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let (reply, answer) = std::sync::mpsc::channel();
+        self.inner.handle.spawn(async move {
+            let _ = reply.send(work.await);
+        });
+        answer.recv().map_err(|_| StoreError::Closed)?
+    }
+
+    /// A connection of the pool.
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        Ok(self.inner.pool.get().await?)
+    }
+
+    /// The notice of `game`'s change, sent at the transaction's commit.
+    async fn announce(
+        &self,
+        tx: &impl deadpool_postgres::GenericClient,
+        notice: Notice,
+    ) -> Result<(), StoreError> {
+        let text = format!("{} {}", self.inner.origin, notice.to_text());
+        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &text])
+            .await?;
+        Ok(())
+    }
+
+    /// The pool, for the copy of a games file.
+    pub(crate) fn pool(&self) -> &Pool {
+        &self.inner.pool
+    }
+
+    /// Runs `work` on the store's runtime, waiting on this thread.
+    pub(crate) fn block_on<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        self.block(work)
+    }
+
+    /// Loads game `id` (crate use: the copy's check).
+    pub(crate) async fn load_game(&self, id: i64) -> Result<Option<WebGame>, StoreError> {
+        let client = self.client().await?;
+        rows::load_game(&client, id).await
+    }
+}
+
+/// Game `id` read in transaction `tx` (the copy's check).
+pub(crate) async fn load_in(
+    tx: &impl deadpool_postgres::GenericClient,
+    id: i64,
+) -> Result<Option<WebGame>, StoreError> {
+    rows::load_game(tx, id).await
+}
+
+/// Hears the other processes' notices and passes them on; on a lost
+/// connection, connects again and tells the readers to catch up
+/// ([`Notice::Resync`]).
+async fn listen(store: std::sync::Weak<Inner>) {
+    let mut first = true;
+    loop {
+        let Some(inner) = store.upgrade() else { return };
+        let config = inner.config.clone();
+        let origin = inner.origin;
+        let sender = inner.notices.clone();
+        drop(inner);
+        match config.connect(NoTls).await {
+            Ok((client, mut connection)) => {
+                let (notes, mut heard) = tokio::sync::mpsc::unbounded_channel();
+                let driver = tokio::spawn(async move {
+                    let mut messages =
+                        futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                    use futures_util::StreamExt;
+                    while let Some(message) = messages.next().await {
+                        match message {
+                            Ok(tokio_postgres::AsyncMessage::Notification(n)) => {
+                                let _ = notes.send(n.payload().to_string());
+                            }
+                            Ok(_) => {}
+                            Err(e) => {
+                                tracing::warn!(error = %e, "the store's listener lost its connection");
+                                return;
+                            }
+                        }
+                    }
+                });
+                let listen = format!("LISTEN {CHANNEL}");
+                let ready = client.batch_execute(&listen);
+                match ready.await {
+                    Ok(()) => {
+                        if !first {
+                            let _ = sender.send(Notice::Resync);
+                        }
+                        first = false;
+                        while let Some(text) = heard.recv().await {
+                            let Some((from, rest)) = text.split_once(' ') else {
+                                continue;
+                            };
+                            if from.parse::<u64>().ok() == Some(origin) {
+                                continue;
+                            }
+                            if let Some(notice) = Notice::from_text(rest) {
+                                let _ = sender.send(notice);
+                            }
+                            if store.strong_count() == 0 {
+                                return;
+                            }
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "the store's listener could not listen"),
+                }
+                driver.abort();
+            }
+            Err(e) => tracing::warn!(error = %e, "the store's listener cannot connect"),
+        }
+        tokio::time::sleep(LISTEN_RETRY).await;
+    }
+}
+
+impl GameStore for PgStore {
+    fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
+        let me = self.clone();
+        self.run(async move {
+            let mut games = games;
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            for game in &mut games {
+                rows::insert_game(&tx, game).await?;
+                me.announce(&tx, Notice::of(game)).await?;
+            }
+            tx.commit().await?;
+            Ok(games)
+        })
+    }
+
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>> {
+        let me = self.clone();
+        self.run(async move {
+            let mut game = game;
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            // Two processes given the same upload at once: one stores it.
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 0))",
+                &[&player.0, &key],
+            )
+            .await?;
+            let stored = tx
+                .query_opt(
+                    "SELECT game_id FROM uploads WHERE player = $1 AND key = $2",
+                    &[&player.0, &key],
+                )
+                .await?;
+            if let Some(row) = stored {
+                return Ok(Err(row.get(0)));
+            }
+            rows::insert_game(&tx, &mut game).await?;
+            tx.execute(
+                "INSERT INTO uploads (player, key, game_id) VALUES ($1, $2, $3)",
+                &[&player.0, &key, &game.id],
+            )
+            .await?;
+            me.announce(&tx, Notice::of(&game)).await?;
+            tx.commit().await?;
+            Ok(Ok(game))
+        })
+    }
+
+    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            rows::write_state(&tx, &game, from, Some(game.revision)).await?;
+            let mut notice = Notice::of(&game);
+            if let Notice::Game { revision, .. } = &mut notice {
+                *revision += 1;
+            }
+            me.announce(&tx, notice).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
+        let me = self.clone();
+        self.run(async move { me.load_game(id).await })
+    }
+
+    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_opt("SELECT id FROM games WHERE public_id = $1", &[&public_id])
+                .await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn list(
+        &self,
+        player: Option<PlayerId>,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> StoreFuture<'_, Page> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            rows::list_games(&client, player.as_ref(), before, limit, false).await
+        })
+    }
+
+    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            Ok(rows::list_games(&client, player.as_ref(), None, 1, true)
+                .await?
+                .games
+                .first()
+                .map(|s| s.id))
+        })
+    }
+
+    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            // A private invitation is nobody else's business until it is
+            // being played: filtered before the games are counted.
+            let rows = client
+                .query(
+                    "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
+                            north_name, plies, created_ms, start, public_id, rated
+                     FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
+                     AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
+                     ORDER BY updated_ms DESC, id DESC LIMIT $1",
+                    &[&(limit as i64)],
+                )
+                .await?;
+            let mut games = Vec::with_capacity(rows.len());
+            for r in rows {
+                let clock = match (r.try_get(2)?, r.try_get(3)?) {
+                    (Some(i), Some(inc)) => Some([i, inc]),
+                    _ => None,
+                };
+                let rules = StoredRules::from_text(r.try_get(1)?);
+                let start: String = r.try_get(8)?;
+                let usual = rules
+                    .rules
+                    .parse::<awale_core::Rules>()
+                    .ok()
+                    .map(|r| awale_core::Game::new(r).start().to_string());
+                games.push(LobbyGame {
+                    id: r.try_get(0)?,
+                    public_id: r.try_get(9)?,
+                    rules,
+                    clock,
+                    names: [r.try_get(4)?, r.try_get(5)?],
+                    plies: r.try_get(6)?,
+                    created_ms: r.try_get(7)?,
+                    start: (usual.as_deref() != Some(start.as_str())).then_some(start),
+                    rated: r.try_get(10)?,
+                });
+            }
+            Ok(games)
+        })
+    }
+
+    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        let me = self.clone();
+        self.block(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id FROM games WHERE result = '*' AND stop IS NULL
+                     AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
+                    &[],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            // The latest beat of any process: never set back.
+            client
+                .execute(
+                    "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
+                     ON CONFLICT (key) DO UPDATE SET value = GREATEST(meta.value, $1)",
+                    &[&now],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
+        let me = self.clone();
+        self.block(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            // Processes starting at once take turns here.
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('alive_ms', NULL) ON CONFLICT DO NOTHING",
+                &[],
+            )
+            .await?;
+            let alive: Option<i64> = tx
+                .query_one(
+                    "SELECT value FROM meta WHERE key = 'alive_ms' FOR UPDATE",
+                    &[],
+                )
+                .await?
+                .get(0);
+            // Another process running holds the site's lock (shared): the
+            // site was up, nobody's time is given back.
+            let alone: bool = tx
+                .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&SITE_LOCK])
+                .await?
+                .get(0);
+            let down = if alone {
+                alive.map_or(0, |a| (now - a).max(0))
+            } else {
+                0
+            };
+            if down > 0 {
+                tx.execute(
+                    "UPDATE games SET turn_started_ms = turn_started_ms + $1
+                     WHERE result = '*' AND stop IS NULL AND turn_started_ms IS NOT NULL",
+                    &[&down],
+                )
+                .await?;
+            }
+            tx.execute(
+                "UPDATE meta SET value = GREATEST(COALESCE(value, $1), $1) WHERE key = 'alive_ms'",
+                &[&now],
+            )
+            .await?;
+            tx.commit().await?;
+            // This process serves now: the next to start knows the site
+            // is up while this connection lives (it ends with the process).
+            let (site, connection) = me.inner.config.connect(NoTls).await?;
+            tokio::spawn(connection);
+            site.execute("SELECT pg_advisory_lock_shared($1)", &[&SITE_LOCK])
+                .await?;
+            *me.inner.site.lock().await = Some(site);
+            Ok(down)
+        })
+    }
+
+    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            client
+                .execute(
+                    "INSERT INTO reviews (game_id, plies, body) VALUES ($1, $2, $3)
+                     ON CONFLICT (game_id) DO UPDATE SET plies = $2, body = $3",
+                    &[&id, &(plies as i64), &body],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_opt("SELECT plies, body FROM reviews WHERE game_id = $1", &[&id])
+                .await?;
+            Ok(row.map(|r| (r.get::<_, i64>(0) as usize, r.get(1))))
+        })
+    }
+
+    fn add_chat(&self, game: i64, line: ChatLine) -> StoreFuture<'_, ChatLine> {
+        let me = self.clone();
+        self.run(async move {
+            let mut line = line;
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            line.id = tx
+                .query_one(
+                    "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                    &[
+                        &game,
+                        &line.room,
+                        &line.at_ms,
+                        &line.side.map(String::from),
+                        &line.name,
+                        &line.text,
+                        &line.guest.map(i64::from),
+                    ],
+                )
+                .await?
+                .get(0);
+            tx.execute(
+                "DELETE FROM chat WHERE game_id = $1 AND id < (SELECT id FROM chat
+                 WHERE game_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+                &[&game, &(CHAT_KEPT as i64 - 1)],
+            )
+            .await?;
+            me.announce(
+                &tx,
+                Notice::Chat {
+                    game,
+                    line: line.id,
+                },
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(line)
+        })
+    }
+
+    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = $1
+                     ORDER BY id DESC LIMIT $2",
+                    &[&id, &(limit as i64)],
+                )
+                .await?;
+            let mut lines = rows
+                .iter()
+                .map(|r| {
+                    let room: String = r.try_get(1)?;
+                    let side: Option<String> = r.try_get(3)?;
+                    Ok(ChatLine {
+                        id: r.try_get(0)?,
+                        room: if room == "players" {
+                            "players"
+                        } else {
+                            "public"
+                        },
+                        at_ms: r.try_get(2)?,
+                        side: side
+                            .and_then(|s| crate::rows::side_from_text(&s))
+                            .map(Side::letter),
+                        name: r.try_get(4)?,
+                        text: r.try_get(5)?,
+                        guest: r
+                            .try_get::<_, Option<i64>>(6)?
+                            .and_then(|g| u32::try_from(g).ok()),
+                    })
+                })
+                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+            lines.reverse();
+            Ok(lines)
+        })
+    }
+
+    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_opt("SELECT name FROM players WHERE id = $1", &[&player.0])
+                .await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_one(
+                    "SELECT (SELECT COUNT(*) FROM games WHERE south_player = $1
+                             AND north_player IS NULL AND mode = 'online' AND result = '*'
+                             AND stop IS NULL)
+                          + (SELECT COUNT(*) FROM games WHERE north_player = $1
+                             AND south_player IS NULL AND mode = 'online' AND result = '*'
+                             AND stop IS NULL)",
+                    &[&player.0],
+                )
+                .await?;
+            Ok(row.get(0))
+        })
+    }
+
+    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO players (id, name, created_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (id) DO UPDATE SET name = $2",
+                &[&player.0, &name, &now],
+            )
+            .await?;
+            // As in the games file: the names of the seats of their games
+            // going on (the games held in memory keep theirs).
+            tx.execute(
+                "UPDATE games SET
+                    south_name = CASE WHEN south_player = $1 THEN $2 ELSE south_name END,
+                    north_name = CASE WHEN north_player = $1 THEN $2 ELSE north_name END
+                 WHERE (south_player = $1 OR north_player = $1) AND result = '*'",
+                &[&player.0, &name],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
+                .await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn notices(&self) -> Option<broadcast::Receiver<Notice>> {
+        Some(self.inner.notices.subscribe())
+    }
+}

@@ -1,0 +1,301 @@
+//! A game as PostgreSQL rows: the same columns as the games file's
+//! (`../rows.rs`, whose [`rebuild`] replays and checks every move), with
+//! the `revision` every change is fenced by.
+
+use deadpool_postgres::GenericClient;
+use tokio_postgres::Row as PgRow;
+
+use crate::rows::{moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
+use crate::{Page, StoreError, StoredRules, Summary};
+use awale_model::game::{Mode, PlayerId, WebGame};
+use awale_model::rating::{Glicko, RatingChange};
+
+/// Stores a new game: its id and revision (0) are set.
+pub(super) async fn insert_game(
+    tx: &impl GenericClient,
+    game: &mut WebGame,
+) -> Result<(), StoreError> {
+    let (human, level) = match game.mode {
+        Mode::Computer { human, level } => (
+            Some(crate::rows::side_to_text(human)),
+            Some(i64::from(level)),
+        ),
+        Mode::Humans | Mode::Online => (None, None),
+    };
+    game.give_keys()
+        .map_err(|e| StoreError::Backend(e.message.into()))?;
+    let speed = (game.mode == Mode::Online).then(|| game.speed().name());
+    let row = tx
+        .query_one(
+            "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
+                rated, public_id, invite, speed)
+             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+            &[
+                &game.created_ms,
+                &game.game.rules().to_string(),
+                &game.game.start().to_string(),
+                &game.mode.name(),
+                &human,
+                &level,
+                &(game.seed as i64),
+                &game.rated,
+                &game.public_id,
+                &game.invite,
+                &speed,
+            ],
+        )
+        .await?;
+    game.id = row.get(0);
+    game.revision = 0;
+    write_state(tx, game, 0, None).await
+}
+
+/// Writes `game`'s moves from ply `from` on and its state. With
+/// `fence`, only over that stored revision ([`StoreError::Stale`]
+/// otherwise), and the revision goes one up.
+pub(super) async fn write_state(
+    tx: &impl GenericClient,
+    game: &WebGame,
+    from: usize,
+    fence: Option<i64>,
+) -> Result<(), StoreError> {
+    let s = State::of(game);
+    // The row first: its lock orders the writers of one game, and the
+    // fence is checked before anything else is written.
+    let changed = tx
+        .execute(
+            "UPDATE games SET updated_ms = $2, clock_initial_ms = $3, clock_increment_ms = $4,
+                south_ms = $5, north_ms = $6, turn_started_ms = $7, resigned = $8, stop = $9,
+                redo = $10, result = $11, reason = $12, level = $13, human = $14,
+                public = $15, south_player = $16, south_name = $17, north_player = $18,
+                north_name = $19, takeback = $20, rematch = $21, rematch_id = $22, plies = $23,
+                draw = $25,
+                revision = revision + (CASE WHEN $24::BIGINT IS NULL THEN 0 ELSE 1 END)
+             WHERE id = $1 AND ($24::BIGINT IS NULL OR revision = $24::BIGINT)",
+            &[
+                &game.id,
+                &s.updated_ms,
+                &s.clock[0],
+                &s.clock[1],
+                &s.clock[2],
+                &s.clock[3],
+                &s.turn_started_ms,
+                &s.resigned,
+                &s.stop,
+                &s.redo,
+                &s.result,
+                &s.reason,
+                &s.level,
+                &s.human,
+                &s.public,
+                &s.seats[0],
+                &s.seats[1],
+                &s.seats[2],
+                &s.seats[3],
+                &s.takeback,
+                &s.rematch,
+                &s.rematch_id,
+                &s.plies,
+                &fence,
+                &s.draw,
+            ],
+        )
+        .await?;
+    if changed != 1 {
+        let exists = tx
+            .query_opt("SELECT revision FROM games WHERE id = $1", &[&game.id])
+            .await?;
+        return Err(match exists {
+            Some(row) => StoreError::Stale {
+                id: game.id,
+                stored: row.get(0),
+            },
+            None => StoreError::Corrupt {
+                id: game.id,
+                message: "no such game to update".into(),
+            },
+        });
+    }
+    tx.execute(
+        "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+        &[&game.id, &(from as i64)],
+    )
+    .await?;
+    let moves = moves_from(game, from);
+    if !moves.is_empty() {
+        let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
+        let letters: Vec<&str> = moves.iter().map(|m| m.1.as_str()).collect();
+        let captured: Vec<i64> = moves.iter().map(|m| m.2).collect();
+        // One statement for all the moves (a whole game on creation or
+        // import): arrays unnested.
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, letter, captured)
+             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::BIGINT[])",
+            &[&game.id, &plies, &letters, &captured],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Game `id` with its revision, or None.
+pub(super) async fn load_game(
+    client: &impl GenericClient,
+    id: i64,
+) -> Result<Option<WebGame>, StoreError> {
+    let sql = format!("SELECT {GAME_COLUMNS}, revision FROM games WHERE id = $1");
+    let Some(r) = client.query_opt(&sql, &[&id]).await? else {
+        return Ok(None);
+    };
+    let row = Row {
+        created_ms: r.try_get(0)?,
+        rules: r.try_get(1)?,
+        start: r.try_get(2)?,
+        mode: r.try_get(3)?,
+        human: r.try_get(4)?,
+        level: r.try_get(5)?,
+        seed: r.try_get(6)?,
+        clock: [r.try_get(7)?, r.try_get(8)?, r.try_get(9)?, r.try_get(10)?],
+        turn_started_ms: r.try_get(11)?,
+        resigned: r.try_get(12)?,
+        stop: r.try_get(13)?,
+        redo: r.try_get(14)?,
+        public: r.try_get(15)?,
+        seats: [
+            (r.try_get(16)?, r.try_get(17)?),
+            (r.try_get(18)?, r.try_get(19)?),
+        ],
+        takeback: r.try_get(20)?,
+        rematch: r.try_get(21)?,
+        rematch_id: r.try_get(22)?,
+        rated: r.try_get(23)?,
+        draw: r.try_get(24)?,
+        public_id: r.try_get(25)?,
+        invite: r.try_get(26)?,
+        rematch_public_id: r.try_get(27)?,
+        revision: r.try_get(28)?,
+    };
+    let moves = client
+        .query(
+            "SELECT ply, letter, captured FROM moves WHERE game_id = $1 ORDER BY ply",
+            &[&id],
+        )
+        .await?
+        .iter()
+        .map(|m| Ok((m.try_get(0)?, m.try_get(1)?, m.try_get(2)?)))
+        .collect::<Result<Vec<(i64, String, i64)>, tokio_postgres::Error>>()?;
+    let changes = rating_changes(client, id).await?;
+    rebuild(id, row, &moves, changes).map(Some)
+}
+
+/// The changes game `id` made to its players' ratings, if it was rated
+/// (as the games file's `ratings::game_changes`).
+pub(super) async fn rating_changes(
+    client: &impl GenericClient,
+    id: i64,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT side, rating_before, deviation_before, volatility_before, rating_after,
+                    deviation_after, volatility_after
+             FROM rating_changes WHERE game_id = $1",
+            &[&id],
+        )
+        .await?;
+    let (mut south, mut north) = (None, None);
+    for r in rows {
+        let glicko = |i: usize| -> Result<Glicko, tokio_postgres::Error> {
+            Ok(Glicko {
+                rating: r.try_get(i)?,
+                deviation: r.try_get(i + 1)?,
+                volatility: r.try_get(i + 2)?,
+            })
+        };
+        let change = RatingChange::new(glicko(1)?, glicko(4)?);
+        match r.try_get::<_, String>(0)?.as_str() {
+            "S" => south = Some(change),
+            "N" => north = Some(change),
+            other => {
+                return Err(StoreError::Corrupt {
+                    id,
+                    message: format!("rating change of side `{other}`"),
+                })
+            }
+        }
+    }
+    Ok(south.zip(north).map(|(s, n)| [s, n]))
+}
+
+/// As the games file's `list_games`: `player`'s games, newest first.
+pub(super) async fn list_games(
+    client: &impl GenericClient,
+    player: Option<&PlayerId>,
+    before: Option<(i64, i64)>,
+    limit: usize,
+    unfinished: bool,
+) -> Result<Page, StoreError> {
+    let Some(player) = player else {
+        return Ok(Page {
+            games: Vec::new(),
+            next: None,
+        });
+    };
+    let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+    let page = "(updated_ms < $2 OR (updated_ms = $2 AND id < $3))";
+    let open = if unfinished {
+        "AND result = '*' AND stop IS NULL AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))"
+    } else {
+        ""
+    };
+    let branch = |filter: &str| {
+        format!(
+            "(SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} AND {page} {open}
+             ORDER BY updated_ms DESC, id DESC LIMIT $4)"
+        )
+    };
+    let sql = format!(
+        "{} UNION {} ORDER BY updated_ms DESC, id DESC LIMIT $4",
+        branch("south_player = $1"),
+        branch("north_player = $1"),
+    );
+    let rows = client
+        .query(&sql, &[&player.0, &t, &i, &(limit as i64 + 1)])
+        .await?;
+    let mut games = rows
+        .iter()
+        .map(summary)
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let next = if games.len() > limit {
+        games.truncate(limit);
+        games.last().map(|g| format!("{}.{}", g.updated_ms, g.id))
+    } else {
+        None
+    };
+    Ok(Page { games, next })
+}
+
+fn summary(r: &PgRow) -> Result<Summary, StoreError> {
+    let id: i64 = r.try_get(0)?;
+    let level: Option<i64> = r.try_get(5)?;
+    Ok(Summary {
+        id,
+        created_ms: r.try_get(1)?,
+        updated_ms: r.try_get(2)?,
+        mode: r.try_get(3)?,
+        human: r.try_get(4)?,
+        level: level
+            .map(|l| {
+                u8::try_from(l).map_err(|_| StoreError::Corrupt {
+                    id,
+                    message: format!("level {l}"),
+                })
+            })
+            .transpose()?,
+        rules: StoredRules::from_text(r.try_get(6)?),
+        plies: r.try_get(7)?,
+        result: r.try_get(8)?,
+        reason: r.try_get(9)?,
+        names: [r.try_get(10)?, r.try_get(11)?],
+        public_id: r.try_get(12)?,
+    })
+}

@@ -1,0 +1,638 @@
+//! The store's guarantees, checked on both stores through the one
+//! interface (`GameStore`): the games file (SQLite) and PostgreSQL (a
+//! throwaway cluster, `pg/mod.rs`). Then what only a shared store does:
+//! fenced changes, notices between processes, the copy of a games file.
+
+mod pg;
+
+use std::sync::Arc;
+
+use awale_core::{Game, Move, Rules, Side};
+use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use awale_store::{
+    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
+    Store, StoreError, CHAT_KEPT,
+};
+
+fn game() -> WebGame {
+    let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7);
+    g.seat_maker(&me());
+    g
+}
+
+fn me() -> PlayerId {
+    PlayerId("p1".into())
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn postgres() -> PgStore {
+    PgStore::connect(&pg::cluster().database()).unwrap()
+}
+
+/// Runs `check` on a new store of each kind.
+fn on_both<F, Fut>(check: F)
+where
+    F: Fn(Arc<dyn GameStore>) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    runtime().block_on(async {
+        check(Arc::new(Store::in_memory().unwrap())).await;
+        check(Arc::new(postgres())).await;
+    });
+}
+
+/// What the service does after a change is stored: the copy now stands
+/// for the next revision.
+async fn save(store: &dyn GameStore, g: &mut WebGame, from: usize) {
+    store.save(g.clone(), from).await.unwrap();
+    g.revision += 1;
+}
+
+#[test]
+fn a_saved_game_loads_back_the_same() {
+    on_both(|store| async move {
+        let mut g = store.create(vec![game()]).await.unwrap().remove(0);
+        for c in "FfAa".chars() {
+            g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+        }
+        g.seats = [
+            Some(Seat {
+                player: PlayerId("p1".into()),
+                name: "Ama".into(),
+            }),
+            None,
+        ];
+        g.stop = Some(Stop::Time(Side::North));
+        g.clock = Some(Clock {
+            initial_ms: 60_000,
+            increment_ms: 2_000,
+            remaining_ms: [55_000, 41_000],
+        });
+        save(&*store, &mut g, 0).await;
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.game.plies(), g.game.plies());
+        assert_eq!(back.seats, g.seats);
+        assert_eq!(back.stop, g.stop);
+        assert_eq!(back.clock, g.clock);
+        assert_eq!(back.turn_started_ms, 2_000);
+        assert!(store.load(g.id + 1000).await.unwrap().is_none());
+    });
+}
+
+#[test]
+fn moves_replaced_from_a_ply_keep_the_ones_before() {
+    on_both(|store| async move {
+        let mut g = store.create(vec![game()]).await.unwrap().remove(0);
+        for c in "FfAa".chars() {
+            g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+            let before = g.game.plies().len() - 1;
+            save(&*store, &mut g, before).await;
+        }
+        // A takeback of two moves, then another move: from ply 2 on.
+        g.game.undo();
+        g.game.undo();
+        g.play(Move::from_letter('B').unwrap(), 3_000).unwrap();
+        save(&*store, &mut g, 2).await;
+        let back = store.load(g.id).await.unwrap().unwrap();
+        let letters: String = back.game.plies().iter().map(|p| p.mv.letter()).collect();
+        assert_eq!(letters, "FfB");
+    });
+}
+
+#[test]
+fn several_games_are_created_all_together() {
+    on_both(|store| async move {
+        let made = store.create(vec![game(), game(), game()]).await.unwrap();
+        let ids: Vec<i64> = made.iter().map(|g| g.id).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+        for id in ids {
+            assert!(store.load(id).await.unwrap().is_some());
+        }
+    });
+}
+
+#[test]
+fn pages_follow_each_other_without_gaps_or_repeats() {
+    on_both(|store| async move {
+        let made = store
+            .create((0..25).map(|_| game()).collect())
+            .await
+            .unwrap();
+        let mut seen = Vec::new();
+        let mut before = None;
+        loop {
+            let page = store.list(Some(me()), before, 10).await.unwrap();
+            seen.extend(page.games.iter().map(|g| g.id));
+            match page.next {
+                Some(n) => before = parse_cursor(&n),
+                None => break,
+            }
+        }
+        let mut ids: Vec<i64> = made.iter().map(|g| g.id).collect();
+        ids.reverse();
+        assert_eq!(seen, ids);
+        assert!(store.list(None, None, 10).await.unwrap().games.is_empty());
+    });
+}
+
+#[test]
+fn the_current_game_is_the_last_changed_going_on() {
+    on_both(|store| async move {
+        let made = store.create(vec![game(), game()]).await.unwrap();
+        let mut first = made[0].clone();
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        first.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        save(&*store, &mut first, 0).await;
+        assert_eq!(store.current(Some(me())).await.unwrap(), Some(first.id));
+        first.game.resign(Side::South).unwrap();
+        save(&*store, &mut first, 1).await;
+        assert_eq!(store.current(Some(me())).await.unwrap(), Some(made[1].id));
+    });
+}
+
+#[test]
+fn an_upload_sent_twice_is_stored_once() {
+    on_both(|store| async move {
+        let first = store
+            .upload(me(), "key-1".into(), game())
+            .await
+            .unwrap()
+            .unwrap();
+        let again = store.upload(me(), "key-1".into(), game()).await.unwrap();
+        assert_eq!(again.err(), Some(first.id));
+        let other = store
+            .upload(PlayerId("p2".into()), "key-1".into(), game())
+            .await
+            .unwrap();
+        assert!(other.is_ok(), "another player's key is another upload");
+    });
+}
+
+#[test]
+fn the_lobby_lists_public_challenges_and_games_being_played() {
+    on_both(|store| async move {
+        let online = |public: bool, seats: usize| {
+            let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+            g.public = public;
+            for (i, seat) in g.seats.iter_mut().enumerate().take(seats) {
+                *seat = Some(Seat {
+                    player: PlayerId(format!("p{i}")),
+                    name: format!("N{i}"),
+                });
+            }
+            g
+        };
+        // The game being played is rated: the lobby says so.
+        let mut rated = online(false, 2);
+        rated.rated = true;
+        let made = store
+            .create(vec![online(true, 1), online(false, 1), rated])
+            .await
+            .unwrap();
+        let mut listed: Vec<(i64, bool)> = store
+            .lobby(10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|g| (g.id, g.rated))
+            .collect();
+        listed.sort();
+        assert_eq!(listed, vec![(made[0].id, false), (made[2].id, true)]);
+        assert_eq!(
+            store.open_challenges(PlayerId("p0".into())).await.unwrap(),
+            2
+        );
+        let timed = store.timed_games_blocking().unwrap();
+        assert_eq!(timed.len(), 3);
+    });
+}
+
+#[test]
+fn a_game_keeps_its_last_chat_messages_only() {
+    on_both(|store| async move {
+        let made = store.create(vec![game(), game()]).await.unwrap();
+        let line = |text: String| ChatLine {
+            id: 0,
+            room: "public",
+            at_ms: 0,
+            side: Some('S'),
+            name: "Cleo".into(),
+            text,
+            guest: None,
+        };
+        for i in 0..CHAT_KEPT + 20 {
+            store
+                .add_chat(made[0].id, line(format!("{i}")))
+                .await
+                .unwrap();
+        }
+        // A guest without a nickname keeps their number.
+        store
+            .add_chat(
+                made[1].id,
+                ChatLine {
+                    name: String::new(),
+                    guest: Some(7),
+                    ..line("other".into())
+                },
+            )
+            .await
+            .unwrap();
+        let kept = store.chat(made[0].id, 10_000).await.unwrap();
+        assert_eq!(kept.len(), CHAT_KEPT);
+        assert_eq!(kept[0].text, "20");
+        assert_eq!(kept[0].side, Some('S'));
+        let other = store.chat(made[1].id, 10).await.unwrap();
+        assert_eq!((other.len(), other[0].guest), (1, Some(7)));
+    });
+}
+
+#[test]
+fn reviews_and_nicknames_are_kept() {
+    on_both(|store| async move {
+        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        assert!(store.review(g.id).await.unwrap().is_none());
+        store.save_review(g.id, 3, "{}".into()).await.unwrap();
+        store.save_review(g.id, 4, "[1]".into()).await.unwrap();
+        assert_eq!(store.review(g.id).await.unwrap(), Some((4, "[1]".into())));
+        assert!(store.player_name(me()).await.unwrap().is_none());
+        store.set_player_name(me(), "Kofi".into(), 5).await.unwrap();
+        assert_eq!(
+            store.player_name(me()).await.unwrap().as_deref(),
+            Some("Kofi")
+        );
+        let page = store.list(Some(me()), None, 1).await.unwrap();
+        assert_eq!(page.games[0].names[0].as_deref(), Some("Kofi"));
+    });
+}
+
+#[test]
+fn a_listed_game_has_its_rules_as_text_and_option_by_option() {
+    on_both(|store| async move {
+        let rules: Rules = "abapa,target=20".parse().unwrap();
+        let mut made = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+        made.seat_maker(&me());
+        store.create(vec![made]).await.unwrap();
+        let page = store.list(Some(me()), None, 10).await.unwrap();
+        let line = serde_json::to_value(&page.games[0]).unwrap();
+        assert_eq!(line["rules"], "abapa,target=20");
+        assert_eq!(line["rules_view"]["target"], 20);
+        assert_eq!(line["rules_view"]["grand_slam"], "no_capture");
+    });
+}
+
+#[test]
+fn clocks_get_back_the_time_the_site_was_down() {
+    on_both(|store| async move {
+        let mut g = game();
+        g.clock = Some(Clock {
+            initial_ms: 60_000,
+            increment_ms: 0,
+            remaining_ms: [60_000, 60_000],
+        });
+        g.turn_started_ms = 10_000;
+        let g = store.create(vec![g]).await.unwrap().remove(0);
+        store.alive(20_000).await.unwrap();
+        assert_eq!(store.resume_clocks_blocking(25_000).unwrap(), 5_000);
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.turn_started_ms, 15_000);
+    });
+}
+
+fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
+    NewAccount {
+        username: name.into(),
+        key: name.to_lowercase(),
+        player: PlayerId(format!("acct-{name}")),
+        password_hash: "$argon2id$x".into(),
+        created_ms: 10,
+        recovery: vec!["r1".into(), "r2".into()],
+        session: (format!("s-{name}"), 1_000),
+        guest,
+    }
+}
+
+#[test]
+fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
+    async fn check<S: GameStore + AccountStore>(store: S) {
+        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let ama = store
+            .create_account(new_account("Ama", Some(me())))
+            .await
+            .unwrap()
+            .expect("a new name");
+        assert!(store
+            .create_account(new_account("AMA", None))
+            .await
+            .unwrap()
+            .is_none());
+        // The guest's game is the account's now.
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.seats[0].as_ref().unwrap().player, ama.player);
+        assert_eq!(
+            store
+                .session("s-Ama".into(), 500)
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+            ama.id
+        );
+        assert!(store
+            .session("s-Ama".into(), 2_000)
+            .await
+            .unwrap()
+            .is_none());
+        assert!(store
+            .use_recovery_code(ama.id, "r1".into(), 5)
+            .await
+            .unwrap());
+        assert!(!store
+            .use_recovery_code(ama.id, "r1".into(), 6)
+            .await
+            .unwrap());
+        assert_eq!(store.recovery_codes_left(ama.id).await.unwrap(), 1);
+        let kofi = store
+            .create_account(new_account("Kofi", None))
+            .await
+            .unwrap()
+            .unwrap();
+        store.block(ama.id, kofi.id, 7).await.unwrap();
+        assert!(store
+            .blocks(kofi.player.clone(), ama.player.clone())
+            .await
+            .unwrap());
+        assert_eq!(
+            store.blocked_by(ama.id).await.unwrap(),
+            vec!["Kofi".to_string()]
+        );
+        store.set_kid(kofi.id, true).await.unwrap();
+        assert!(store.account(kofi.id).await.unwrap().unwrap().kid);
+        let report = store
+            .add_report(ama.id, kofi.id, Some(g.id), "chat".into(), "rude".into(), 8)
+            .await
+            .unwrap();
+        assert!(store.resolve_report(report, ama.id, 9).await.unwrap());
+        assert_eq!(store.reports(10).await.unwrap().len(), 1);
+        store.delete_account(ama.id, 11).await.unwrap();
+        let gone = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
+        assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
+    }
+    runtime().block_on(async {
+        check(Store::in_memory().unwrap()).await;
+        check(postgres()).await;
+    });
+}
+
+// ------------------------------------------------- a shared store only --
+
+#[test]
+fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
+    runtime().block_on(async {
+        let url = pg::cluster().database();
+        let one = PgStore::connect(&url).unwrap();
+        let two = PgStore::connect(&url).unwrap();
+        let g = one.create(vec![game()]).await.unwrap().remove(0);
+        let mut a = one.load(g.id).await.unwrap().unwrap();
+        let mut b = two.load(g.id).await.unwrap().unwrap();
+        a.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        b.play(Move::from_letter('E').unwrap(), 2_000).unwrap();
+        one.save(a.clone(), 0).await.unwrap();
+        match two.save(b.clone(), 0).await {
+            Err(StoreError::Stale { id, stored }) => {
+                assert_eq!((id, stored), (g.id, 1));
+            }
+            other => panic!("the second change was not refused: {other:?}"),
+        }
+        // The refused change left the game as the first made it.
+        let back = two.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.game.plies()[0].mv, Move::from_letter('F').unwrap());
+        assert_eq!(back.game.plies().len(), 1);
+        assert_eq!(back.revision, 1);
+        // Read again, the second process changes the new revision.
+        let mut b = back;
+        b.play(Move::from_letter('f').unwrap(), 3_000).unwrap();
+        two.save(b, 1).await.unwrap();
+        assert_eq!(one.load(g.id).await.unwrap().unwrap().game.plies().len(), 2);
+    });
+}
+
+#[test]
+fn a_failed_change_leaves_the_game_as_it_was() {
+    runtime().block_on(async {
+        let store = postgres();
+        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let mut bad = g.clone();
+        bad.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        // A name no column takes (longer than nothing refuses; a NUL does).
+        bad.seats[0].as_mut().unwrap().name = "A\0B".into();
+        assert!(store.save(bad, 0).await.is_err());
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert!(back.game.plies().is_empty());
+        assert_eq!(back.revision, 0);
+    });
+}
+
+#[test]
+fn another_process_hears_each_change_once_committed() {
+    runtime().block_on(async {
+        let url = pg::cluster().database();
+        let one = PgStore::connect(&url).unwrap();
+        let two = PgStore::connect(&url).unwrap();
+        let mut heard = two.notices().unwrap();
+        let mut own = one.notices().unwrap();
+        // Both listeners are connected once a first notice goes through.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let mut g = one.create(vec![game()]).await.unwrap().remove(0);
+        let first = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
+            .await
+            .expect("a notice within 5 s")
+            .unwrap();
+        assert_eq!(
+            first,
+            Notice::Game {
+                id: g.id,
+                revision: 0,
+                timed: false
+            }
+        );
+        g.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        let started = std::time::Instant::now();
+        one.save(g.clone(), 0).await.unwrap();
+        let second = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            second,
+            Notice::Game {
+                id: g.id,
+                revision: 1,
+                timed: false
+            }
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_millis(100),
+            "heard after {:?}",
+            started.elapsed()
+        );
+        let line = one
+            .add_chat(
+                g.id,
+                ChatLine {
+                    id: 0,
+                    room: "public",
+                    at_ms: 1,
+                    side: None,
+                    name: "Cleo".into(),
+                    text: "hello".into(),
+                    guest: None,
+                },
+            )
+            .await
+            .unwrap();
+        let third = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            third,
+            Notice::Chat {
+                game: g.id,
+                line: line.id
+            }
+        );
+        // A process does not hear its own changes.
+        assert!(own.try_recv().is_err());
+    });
+}
+
+#[test]
+fn clocks_lose_nothing_when_another_process_kept_the_site_up() {
+    runtime().block_on(async {
+        let url = pg::cluster().database();
+        let running = PgStore::connect(&url).unwrap();
+        let mut g = game();
+        g.clock = Some(Clock {
+            initial_ms: 60_000,
+            increment_ms: 0,
+            remaining_ms: [60_000, 60_000],
+        });
+        g.turn_started_ms = 10_000;
+        let g = running.create(vec![g]).await.unwrap().remove(0);
+        running.alive(20_000).await.unwrap();
+        // The running process serves from here on.
+        assert_eq!(running.resume_clocks_blocking(20_000).unwrap(), 0);
+        let starting = PgStore::connect(&url).unwrap();
+        assert_eq!(starting.resume_clocks_blocking(25_000).unwrap(), 0);
+        assert_eq!(
+            starting.load(g.id).await.unwrap().unwrap().turn_started_ms,
+            10_000
+        );
+        // Once no process runs, the next one gives the time back.
+        drop(running);
+        drop(starting);
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let alone = PgStore::connect(&url).unwrap();
+        assert_eq!(alone.resume_clocks_blocking(30_000).unwrap(), 5_000);
+        assert_eq!(
+            alone.load(g.id).await.unwrap().unwrap().turn_started_ms,
+            15_000
+        );
+    });
+}
+
+#[test]
+fn another_programs_database_is_refused() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    cluster.psql(&url, "CREATE TABLE invoices (id INT)");
+    match PgStore::connect(&url) {
+        Err(StoreError::Refused(why)) => assert!(why.contains("invoices"), "{why}"),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("another program's database was used"),
+    }
+    match PgStore::connect("postgres://awale@127.0.0.1:1/none") {
+        Err(StoreError::Refused(why)) => assert!(why.contains("cannot reach"), "{why}"),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a database nobody serves was used"),
+    }
+    assert!(matches!(
+        PgStore::connect("postgres://a@b/c?sslmode=nonsense"),
+        Err(StoreError::Refused(_))
+    ));
+    // Opened twice, a database is migrated once and stays readable.
+    drop(PgStore::connect(&cluster.database()).unwrap());
+}
+
+#[test]
+fn a_games_file_is_copied_whole_and_checked() {
+    runtime().block_on(async {
+        let file = Store::in_memory().unwrap();
+        let mut games = file
+            .create((0..30).map(|_| game()).collect())
+            .await
+            .unwrap();
+        for (i, g) in games.iter_mut().enumerate() {
+            for c in "FfAaBbCc".chars().take(i % 8) {
+                g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+            }
+            file.save(g.clone(), 0).await.unwrap();
+        }
+        file.add_chat(
+            games[3].id,
+            ChatLine {
+                id: 0,
+                room: "players",
+                at_ms: 9,
+                side: Some('N'),
+                name: "Ama".into(),
+                text: "bonne partie".into(),
+                guest: None,
+            },
+        )
+        .await
+        .unwrap();
+        file.save_review(games[4].id, 4, "{\"x\":1}".into())
+            .await
+            .unwrap();
+        file.set_player_name(me(), "Kofi".into(), 3).await.unwrap();
+        file.upload(me(), "k".into(), game())
+            .await
+            .unwrap()
+            .unwrap();
+        let url = pg::cluster().database();
+        let db = PgStore::connect(&url).unwrap();
+        let report = copy_to_postgres(&file, &db).unwrap();
+        assert_eq!(report.games_checked, 31);
+        let rows: std::collections::HashMap<String, i64> = report.rows.into_iter().collect();
+        assert_eq!(rows["games"], 31);
+        assert_eq!(rows["moves"], (0..30).map(|i| i % 8).sum::<i64>());
+        assert_eq!(rows["chat"], 1);
+        let back = db.load(games[7].id).await.unwrap().unwrap();
+        assert_eq!(back.game.plies(), games[7].game.plies());
+        assert_eq!(
+            db.list(Some(me()), None, 100).await.unwrap().games.len(),
+            31
+        );
+        assert_eq!(
+            db.chat(games[3].id, 10).await.unwrap()[0].text,
+            "bonne partie"
+        );
+        // New ids follow the copied ones.
+        let next = db.create(vec![game()]).await.unwrap().remove(0);
+        assert_eq!(next.id, 32);
+        // A second copy into the same database is refused, and changes nothing.
+        match copy_to_postgres(&file, &db) {
+            Err(StoreError::Refused(why)) => assert!(why.contains("already holds"), "{why}"),
+            other => panic!("copied twice: {other:?}"),
+        }
+    });
+}

@@ -1,0 +1,928 @@
+//! `awale loadtest --addr A --addr B ... [--store URL]`: the load test
+//! over several processes of one site. Online games between simulated
+//! players through the page's API, as the one-process test
+//! (`super`) plays them, but the two players of a game are on different
+//! processes and the spectators spread over all; a client whose process
+//! stops answering goes on through the next, as behind a load balancer,
+//! and a move whose answer was lost with its process counts as in doubt,
+//! not as acknowledged. Every simulated client seems to come from its own
+//! address (`X-Forwarded-For`), so that the servers, started with
+//! `--trust-proxy 127.0.0.1 --max-connections-per-ip 0`, apply their
+//! limits per client as they would to real players. With `--store`, the
+//! acknowledged moves are looked for in the database itself. Its last line
+//! is one JSON object.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::{Request, StatusCode};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// What `awale loadtest` gives this run.
+pub struct Args {
+    /// A running server to load (default: one started here, on a scratch
+    /// games file); repeated, processes of one site (`--store postgres://`).
+    pub(super) addr: Vec<String>,
+    /// Games played at once.
+    pub(super) games: usize,
+    /// Spectators, spread over the games.
+    pub(super) spectators: usize,
+    /// How long to play.
+    pub(super) seconds: u64,
+    /// Each player's thinking time before a move, in milliseconds (0: as
+    /// fast as the server goes).
+    pub(super) think_ms: u64,
+    /// Log-ins a second beside the games (0: none), to accounts made at
+    /// the start, with their right password.
+    pub(super) logins: u64,
+    /// The site's database (`postgres://...`, the processes' `--store`):
+    /// the acknowledged moves are then looked for there rather than
+    /// through a process.
+    pub(super) store: Option<String>,
+}
+
+/// Accounts the log-ins go to.
+const LOGIN_ACCOUNTS: usize = 20;
+const LOGIN_PASSWORD: &str = "a loadtest's password";
+
+/// What the log-ins got.
+#[derive(Default)]
+struct Logins {
+    ok: u64,
+    busy: u64,
+    too_many: u64,
+    other: u64,
+    ms: Vec<f64>,
+}
+
+/// Makes the accounts, then sends `per_s` log-ins a second until the
+/// end, each on its own task.
+async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
+    let mut names = Vec::new();
+    for n in 0..LOGIN_ACCOUNTS {
+        let name = format!("load{n}");
+        let (status, _, body) = run
+            .request(
+                &run.visitor(n),
+                "POST",
+                "/api/account/signup",
+                Some(json!({"username": name, "password": LOGIN_PASSWORD})),
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("sign-up: {e}"))?;
+        anyhow::ensure!(
+            status == StatusCode::CREATED,
+            "sign-up: {status} {}",
+            String::from_utf8_lossy(&body)
+        );
+        names.push(name);
+    }
+    let results = Arc::new(Mutex::new(Logins::default()));
+    let every = Duration::from_secs_f64(1.0 / per_s.max(1) as f64);
+    let mut tick = tokio::time::interval(every);
+    let mut tasks = Vec::new();
+    let mut n = 0usize;
+    while !run.over() {
+        tick.tick().await;
+        let run = Arc::clone(&run);
+        let results = Arc::clone(&results);
+        let name = names[n % names.len()].clone();
+        let who = run.visitor(n);
+        n += 1;
+        tasks.push(tokio::spawn(async move {
+            let sent = Instant::now();
+            let answer = run
+                .request(
+                    &who,
+                    "POST",
+                    "/api/account/login",
+                    Some(json!({"username": name, "password": LOGIN_PASSWORD})),
+                )
+                .await;
+            let ms = sent.elapsed().as_secs_f64() * 1000.0;
+            let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
+            match answer {
+                Ok((StatusCode::OK, _, _)) => {
+                    r.ok += 1;
+                    r.ms.push(ms);
+                }
+                Ok((StatusCode::SERVICE_UNAVAILABLE, _, _)) => r.busy += 1,
+                Ok((StatusCode::TOO_MANY_REQUESTS, _, _)) => r.too_many += 1,
+                _ => r.other += 1,
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
+    Ok(std::mem::take(&mut *r))
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// One simulated browser: the address it seems to come from, its player's
+/// cookie once it has one, and the process it talks to now.
+struct Visitor {
+    from: String,
+    cookie: Option<String>,
+    at: AtomicUsize,
+}
+
+/// Why a request got no answer.
+enum Failed {
+    /// Its process went away with it (killed): the client now talks to
+    /// another; what it sent may or may not have been done.
+    Gone,
+    /// Anything else.
+    Other(anyhow::Error),
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failed::Gone => f.write_str("its process went away"),
+            Failed::Other(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
+/// What all the simulated clients share.
+struct Run {
+    client: Http,
+    /// The processes, and whether each was found gone.
+    addrs: Vec<String>,
+    dead: Vec<AtomicBool>,
+    /// Simulated clients made so far (each its own address).
+    visitors: AtomicU64,
+    /// Clients moved to another process, and moves in doubt with it.
+    failovers: AtomicU64,
+    in_doubt: AtomicU64,
+    /// Moves refused as stale (a copy behind, after a process was lost).
+    stale: AtomicU64,
+    deadline: Instant,
+    stop: AtomicBool,
+    moves: AtomicU64,
+    errors: AtomicU64,
+    first_error: Mutex<Option<String>>,
+    /// When each move was sent: (game, ply).
+    sent: Mutex<HashMap<(GameRef, usize), Instant>>,
+    opponent_ms: Mutex<Vec<f64>>,
+    spectator_ms: Mutex<Vec<f64>>,
+    /// Acknowledged moves: (game, ply, letter).
+    acked: Mutex<Vec<(GameRef, usize, char)>>,
+    think: Duration,
+}
+
+impl Run {
+    fn error(&self, what: String) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let mut first = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
+        if first.is_none() {
+            *first = Some(what);
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    /// A new simulated client, on process `at` (modulo their number).
+    fn visitor(&self, at: usize) -> Visitor {
+        let n = self.visitors.fetch_add(1, Ordering::Relaxed);
+        Visitor {
+            from: format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255),
+            cookie: None,
+            at: AtomicUsize::new(at % self.addrs.len()),
+        }
+    }
+
+    /// Whether some process was found gone.
+    fn lost_a_process(&self) -> bool {
+        self.dead.iter().any(|d| d.load(Ordering::Relaxed))
+    }
+
+    /// After a failure on `who`'s process: when nothing listens there any
+    /// more, marks it gone and moves `who` to the next one alive (true).
+    async fn fail_over(&self, who: &Visitor) -> bool {
+        let at = who.at.load(Ordering::Relaxed);
+        if !self.dead[at].load(Ordering::Relaxed) {
+            // A process being killed may still take a connection for a
+            // moment, while the kernel closes its sockets: asked twice.
+            for _ in 0..2 {
+                if tokio::net::TcpStream::connect(&self.addrs[at])
+                    .await
+                    .is_ok()
+                {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+                self.dead[at].store(true, Ordering::Relaxed);
+                break;
+            }
+            if !self.dead[at].load(Ordering::Relaxed) {
+                return false;
+            }
+        }
+        let n = self.addrs.len();
+        let next = (1..n)
+            .map(|k| (at + k) % n)
+            .find(|&i| !self.dead[i].load(Ordering::Relaxed));
+        match next {
+            Some(i) => {
+                if who
+                    .at
+                    .compare_exchange(at, i, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    self.failovers.fetch_add(1, Ordering::Relaxed);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sends `method path` for `who` to its process; one whose process
+    /// refuses the connection (never sent, so safe to send again) goes to
+    /// the next.
+    async fn send(
+        &self,
+        who: &Visitor,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        accept: Option<&str>,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, Failed> {
+        let mut tries = 0;
+        loop {
+            let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
+            let mut req = Request::builder()
+                .method(method)
+                .uri(format!("http://{addr}{path}"))
+                .header("host", addr)
+                .header("x-forwarded-for", &who.from);
+            if let Some(c) = &who.cookie {
+                req = req.header("cookie", c);
+            }
+            if let Some(a) = accept {
+                req = req.header("accept", a);
+            }
+            // Every change is sent as JSON, as the page does (the server
+            // refuses any other).
+            if method != "GET" {
+                req = req.header("content-type", "application/json");
+            }
+            let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
+            let req = req
+                .body(Full::new(body))
+                .map_err(|e| Failed::Other(e.into()))?;
+            match self.client.request(req).await {
+                Ok(res) => return Ok(res),
+                // Never sent: sent again, to the next process when this
+                // one is gone, else after a moment (a few times).
+                Err(e) if e.is_connect() => {
+                    tries += 1;
+                    if !self.fail_over(who).await {
+                        if tries > 5 {
+                            return Err(Failed::Other(anyhow::anyhow!("{addr}: {e}")));
+                        }
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                }
+                Err(e) => {
+                    return Err(if self.fail_over(who).await {
+                        Failed::Gone
+                    } else {
+                        Failed::Other(anyhow::anyhow!("{addr}: {e}"))
+                    })
+                }
+            }
+        }
+    }
+
+    async fn request(
+        &self,
+        who: &Visitor,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<(StatusCode, hyper::HeaderMap, Bytes), Failed> {
+        let res = self.send(who, method, path, body.as_ref(), None).await?;
+        let status = res.status();
+        let headers = res.headers().clone();
+        match res.into_body().collect().await {
+            Ok(b) => Ok((status, headers, b.to_bytes())),
+            Err(e) => Err(if self.fail_over(who).await {
+                Failed::Gone
+            } else {
+                Failed::Other(e.into())
+            }),
+        }
+    }
+
+    /// A new player on process `at`: the cookie the server sets on a
+    /// first visit.
+    async fn player(&self, at: usize) -> anyhow::Result<Visitor> {
+        let mut who = self.visitor(at);
+        let (_, headers, _) = self
+            .request(&who, "GET", "/api/me", None)
+            .await
+            .map_err(|e| anyhow::anyhow!("/api/me: {e}"))?;
+        let cookie = headers
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| cookie::Cookie::parse(v).ok())
+            .context("no player cookie from /api/me")?;
+        who.cookie = Some(format!("{}={}", cookie.name(), cookie.value()));
+        Ok(who)
+    }
+}
+
+/// What a player reads from the events.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default)]
+    plies: Option<Vec<Value>>,
+    to_move: String,
+    legal: Vec<String>,
+    end: Option<Value>,
+    #[serde(default)]
+    waiting: bool,
+}
+
+/// How a stream of events ended.
+enum Ended {
+    /// `on_event` said so (the game is over), or the run is.
+    Done,
+    /// The stream ended or broke first: open it again (its process may
+    /// be gone: `who` was moved to another then).
+    Cut,
+}
+
+/// Reads server-sent events for `who`: calls `on_event(name, data)` until
+/// it returns false or the stream ends.
+async fn read_events(
+    run: &Run,
+    who: &Visitor,
+    path: &str,
+    mut on_event: impl FnMut(&str, &str) -> bool,
+) -> Result<Ended, Failed> {
+    let res = run
+        .send(who, "GET", path, None, Some("text/event-stream"))
+        .await?;
+    if res.status() != StatusCode::OK {
+        return Err(Failed::Other(anyhow::anyhow!("{path}: {}", res.status())));
+    }
+    let mut body = res.into_body();
+    let mut text = String::new();
+    loop {
+        let frame = tokio::select! {
+            f = body.frame() => f,
+            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(Ended::Done),
+        };
+        let Some(frame) = frame else {
+            run.fail_over(who).await;
+            return Ok(Ended::Cut);
+        };
+        let Ok(frame) = frame else {
+            run.fail_over(who).await;
+            return Ok(Ended::Cut);
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        text.push_str(&String::from_utf8_lossy(&data));
+        while let Some(end) = text.find("\n\n") {
+            let event: String = text.drain(..end + 2).collect();
+            let mut name = "message";
+            let mut data = String::new();
+            for line in event.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = n;
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            if !on_event(name, &data) {
+                return Ok(Ended::Done);
+            }
+        }
+    }
+}
+
+/// The `"index":N` of a move event, read without parsing the rest.
+fn move_index(data: &str) -> Option<usize> {
+    let at = data.find("\"index\":")? + 8;
+    let digits: String = data[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
+    let sent = run
+        .sent
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&(game.clone(), ply))
+        .copied();
+    if let Some(t) = sent {
+        into.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+}
+
+/// How many times a client opens a game's stream again before it gives up.
+const REOPENS: usize = 5;
+
+/// A head read from the game itself (a watchdog, when no event came).
+async fn fetch_head(run: &Run, who: &Visitor, game: &GameRef) -> Option<Head> {
+    match run
+        .request(who, "GET", &format!("/api/games/{game}"), None)
+        .await
+    {
+        Ok((StatusCode::OK, _, body)) => serde_json::from_slice(&body).ok(),
+        _ => None,
+    }
+}
+
+/// One player of one game: moves when it is their turn, until the end.
+async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed: u64) {
+    let who = Arc::new(who);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Head>();
+    let listener = {
+        let run = Arc::clone(&run);
+        let who = Arc::clone(&who);
+        let game = game.clone();
+        tokio::spawn(async move {
+            let path = format!("/api/games/{game}/events");
+            for _ in 0..REOPENS {
+                let result = read_events(&run, &who, &path, |name, data| {
+                    if name == "move" {
+                        if let Some(i) = move_index(data) {
+                            // The opponent's move reaching me.
+                            let mine = data.contains(&format!("\"side\":\"{me}\""));
+                            if !mine {
+                                note_arrival(&run, &game, i, &run.opponent_ms);
+                            }
+                        }
+                    }
+                    if name == "move" || name == "state" {
+                        match serde_json::from_str::<Head>(data) {
+                            Ok(head) => {
+                                let over = head.end.is_some();
+                                let _ = tx.send(head);
+                                return !over;
+                            }
+                            Err(e) => run.error(format!("event: {e}")),
+                        }
+                    }
+                    true
+                })
+                .await;
+                match result {
+                    Ok(Ended::Done) => return,
+                    Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
+                    Ok(Ended::Cut) | Err(Failed::Gone) => return,
+                    Err(Failed::Other(e)) => {
+                        if !run.over() {
+                            run.error(format!("events: {e:#}"));
+                        }
+                        return;
+                    }
+                }
+            }
+        })
+    };
+    let mut plies = 0usize;
+    let mut rng = StdRng::seed_from_u64(seed);
+    loop {
+        // A move lost with its process, or a stale answer, may leave no
+        // event to wait for: after a while, the game itself is read.
+        let head = match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
+            Ok(Some(head)) => head,
+            Ok(None) => break,
+            Err(_) if run.over() => break,
+            Err(_) => match fetch_head(&run, &who, &game).await {
+                Some(head) => head,
+                None => continue,
+            },
+        };
+        plies = match (head.index, &head.plies) {
+            (Some(i), _) => i + 1,
+            (None, Some(p)) => p.len(),
+            (None, None) => plies,
+        };
+        if head.end.is_some() || run.over() {
+            break;
+        }
+        if head.waiting || head.to_move != me || head.legal.is_empty() {
+            continue;
+        }
+        if !run.think.is_zero() {
+            tokio::time::sleep(run.think).await;
+        }
+        let mv = head.legal[rng.random_range(0..head.legal.len())].clone();
+        run.sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((game.clone(), plies), Instant::now());
+        let path = format!("/api/games/{game}/moves?answer=move");
+        match run
+            .request(&who, "POST", &path, Some(json!({"move": mv, "ply": plies})))
+            .await
+        {
+            Ok((StatusCode::OK, _, _)) => {
+                run.moves.fetch_add(1, Ordering::Relaxed);
+                let letter = mv.chars().next().unwrap_or('?');
+                run.acked.lock().unwrap_or_else(|p| p.into_inner()).push((
+                    game.clone(),
+                    plies,
+                    letter,
+                ));
+            }
+            // A copy behind the store's, on a process that has not heard
+            // yet of the move the lost one made: the next state tells.
+            Ok((StatusCode::CONFLICT, _, body))
+                if run.lost_a_process()
+                    && serde_json::from_slice::<Value>(&body)
+                        .is_ok_and(|v| v["error"] == "stale") =>
+            {
+                run.stale.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok((status, _, body)) => {
+                if !run.over() {
+                    run.error(format!("move: {status} {}", String::from_utf8_lossy(&body)));
+                }
+            }
+            Err(Failed::Gone) => {
+                run.in_doubt.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(Failed::Other(e)) => {
+                if !run.over() {
+                    run.error(format!("move: {e:#}"));
+                }
+            }
+        }
+    }
+    listener.abort();
+}
+
+/// A spectator of one game: times each move's arrival.
+async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
+    let path = format!("/api/games/{game}/events");
+    for _ in 0..REOPENS {
+        let result = read_events(&run, &who, &path, |name, data| {
+            if name == "move" {
+                if let Some(i) = move_index(data) {
+                    note_arrival(&run, &game, i, &run.spectator_ms);
+                }
+                if data.contains("\"end\":{") {
+                    return false;
+                }
+            }
+            !(name == "state" && data.contains("\"end\":{"))
+        })
+        .await;
+        match result {
+            Ok(Ended::Done) => return,
+            Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
+            Ok(Ended::Cut) | Err(Failed::Gone) => return,
+            Err(Failed::Other(e)) => {
+                if !run.over() {
+                    run.error(format!("spectator: {e:#}"));
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// A game, by its public id.
+type GameRef = Arc<str>;
+
+/// One pair of players, game after game (two new players each time, as
+/// new visitors: the limits per player are a person's), with `spectators`
+/// watching each. With several processes, South is on process `slot`,
+/// North on the next, the spectators on the ones after.
+async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
+    let mut round = 0u64;
+    while !run.over() {
+        round += 1;
+        let (south, north) = match tokio::try_join!(run.player(slot), run.player(slot + 1)) {
+            Ok(p) => p,
+            Err(e) => {
+                run.error(format!("players: {e:#}"));
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        let made = run
+            .request(
+                &south,
+                "POST",
+                "/api/games",
+                Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
+            )
+            .await;
+        let game = match made {
+            Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|v| v["id"].as_str().map(GameRef::from)),
+            Ok((status, _, body)) => {
+                run.error(format!(
+                    "new game: {status} {}",
+                    String::from_utf8_lossy(&body)
+                ));
+                None
+            }
+            Err(Failed::Gone) => None,
+            Err(e) => {
+                run.error(format!("new game: {e}"));
+                None
+            }
+        };
+        let Some(game) = game else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        games
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(game.clone());
+        // The invitation's key, as its maker's page has it.
+        let links = run
+            .request(&south, "GET", &format!("/api/games/{game}/links"), None)
+            .await;
+        let key = match links {
+            Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
+                .ok()
+                .and_then(|v| v["invite"].as_str().map(String::from))
+                .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
+            Err(Failed::Gone) => continue,
+            _ => None,
+        };
+        let Some(key) = key else {
+            run.error("links: no invitation key".to_string());
+            continue;
+        };
+        let path = format!("/api/games/{game}/join");
+        match run
+            .request(
+                &north,
+                "POST",
+                &path,
+                Some(json!({"name": format!("North {slot}"), "key": key})),
+            )
+            .await
+        {
+            Ok((StatusCode::OK, _, _)) => {}
+            Ok((status, _, body)) => {
+                run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
+                continue;
+            }
+            Err(Failed::Gone) => continue,
+            Err(e) => {
+                run.error(format!("join: {e}"));
+                continue;
+            }
+        }
+        let mut tasks = Vec::new();
+        for k in 0..spectators {
+            let who = run.visitor(slot + 2 + k);
+            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), who)));
+        }
+        let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
+        tasks.push(tokio::spawn(play(
+            Arc::clone(&run),
+            game.clone(),
+            south,
+            "S",
+            seed | 1,
+        )));
+        tasks.push(tokio::spawn(play(
+            Arc::clone(&run),
+            game,
+            north,
+            "N",
+            seed.rotate_left(17) | 1,
+        )));
+        for t in tasks {
+            let _ = t.await;
+        }
+    }
+}
+
+fn percentile(values: &mut [f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * values.len() as f64).ceil() as usize;
+    values[rank.clamp(1, values.len()) - 1]
+}
+
+/// The letters of game `game`'s moves: from the database when given,
+/// else as a process serves the game.
+async fn stored_moves(
+    run: &Run,
+    db: Option<&awale_web::PgStore>,
+    reader: &Visitor,
+    game: &GameRef,
+) -> anyhow::Result<Vec<char>> {
+    use awale_web::store::GameStore;
+    if let Some(db) = db {
+        let id = db
+            .find(game.to_string())
+            .await?
+            .with_context(|| format!("game {game} is not in the database"))?;
+        let stored = db
+            .load(id)
+            .await?
+            .with_context(|| format!("game {game} is not in the database"))?;
+        return Ok(stored.game.moves().map(|m| m.letter()).collect());
+    }
+    let (status, _, body) = run
+        .request(reader, "GET", &format!("/api/games/{game}"), None)
+        .await
+        .map_err(|e| anyhow::anyhow!("game {game}: {e}"))?;
+    anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
+    let view: Value = serde_json::from_slice(&body)?;
+    Ok(view["plies"]
+        .as_array()
+        .map(|plies| {
+            plies
+                .iter()
+                .map(|p| {
+                    p["move"]
+                        .as_str()
+                        .and_then(|m| m.chars().next())
+                        .unwrap_or('?')
+                })
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Moves acknowledged but not in the store, looked up game by game, and
+/// the acknowledgements of a move sent again for its ply (after its
+/// process was lost with the first answer: played once, answered twice).
+async fn lost_moves(
+    run: &Run,
+    db: Option<&awale_web::PgStore>,
+    games: &[GameRef],
+) -> anyhow::Result<(u64, u64)> {
+    let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
+    for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        by_game.entry(g.clone()).or_default().push((*ply, *letter));
+    }
+    let mut lost = 0;
+    let mut twice = 0;
+    let reader = run.visitor(0);
+    for game in games {
+        let Some(acked) = by_game.get_mut(game) else {
+            continue;
+        };
+        let stored = stored_moves(run, db, &reader, game).await?;
+        acked.sort_unstable();
+        twice += acked.windows(2).filter(|w| w[0].0 == w[1].0).count() as u64;
+        for &(ply, letter) in acked.iter() {
+            let found = stored.get(ply) == Some(&letter);
+            if !found {
+                lost += 1;
+            }
+        }
+    }
+    Ok((lost, twice))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    runtime.block_on(async move {
+        anyhow::ensure!(
+            !args.addr.is_empty(),
+            "--store: give the processes serving the site (--addr HOST:PORT, repeated)"
+        );
+        let addrs = args.addr.clone();
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        let client = Client::builder(TokioExecutor::new())
+            .pool_max_idle_per_host(usize::MAX)
+            .build(connector);
+        let run = Arc::new(Run {
+            client,
+            dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
+            addrs,
+            visitors: AtomicU64::new(0),
+            failovers: AtomicU64::new(0),
+            in_doubt: AtomicU64::new(0),
+            stale: AtomicU64::new(0),
+            deadline: Instant::now() + Duration::from_secs(args.seconds),
+            stop: AtomicBool::new(false),
+            moves: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            first_error: Mutex::new(None),
+            sent: Mutex::new(HashMap::new()),
+            opponent_ms: Mutex::new(Vec::new()),
+            spectator_ms: Mutex::new(Vec::new()),
+            acked: Mutex::new(Vec::new()),
+            think: Duration::from_millis(args.think_ms),
+        });
+        let games = Arc::new(Mutex::new(Vec::new()));
+        let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
+        let started = Instant::now();
+        let mut pairs = Vec::new();
+        for slot in 0..args.games {
+            // Spectators spread evenly: the first games get one more.
+            let watching = args.spectators / args.games + usize::from(slot < args.spectators % args.games);
+            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, watching, Arc::clone(&games))));
+        }
+        for p in pairs {
+            let _ = p.await;
+        }
+        run.stop.store(true, Ordering::Relaxed);
+        let logins = match flood {
+            Some(task) => Some(task.await.context("log-ins")??),
+            None => None,
+        };
+        let elapsed = started.elapsed().as_secs_f64();
+        let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let db = match &args.store {
+            Some(url) => Some(awale_web::PgStore::connect(url).context("--store")?),
+            None => None,
+        };
+        let (lost, twice) = lost_moves(&run, db.as_ref(), &games).await?;
+        let moves = run.moves.load(Ordering::Relaxed) - twice;
+        let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut spectator = run.spectator_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(e) = run.first_error.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            eprintln!("awale loadtest: first error: {e}");
+        }
+        eprintln!(
+            "awale loadtest: {} games played, {moves} moves in {elapsed:.1} s",
+            games.len()
+        );
+        let round = |x: f64| (x * 100.0).round() / 100.0;
+        let mut report = json!({
+            "games": args.games,
+            "spectators": args.spectators,
+            "moves": moves,
+            "moves_per_s": round(moves as f64 / elapsed.max(1e-9)),
+            "opponent_ms": {"p50": round(percentile(&mut opponent, 50.0)), "p99": round(percentile(&mut opponent, 99.0))},
+            "spectator_ms": {"p50": round(percentile(&mut spectator, 50.0)), "p99": round(percentile(&mut spectator, 99.0))},
+            "errors": run.errors.load(Ordering::Relaxed),
+            "lost": lost,
+        });
+        if twice > 0 {
+            report["resent"] = json!(twice);
+        }
+        if run.addrs.len() > 1 {
+            let gone: Vec<&String> = run
+                .addrs
+                .iter()
+                .zip(&run.dead)
+                .filter(|(_, d)| d.load(Ordering::Relaxed))
+                .map(|(a, _)| a)
+                .collect();
+            report["processes"] = json!(run.addrs.len());
+            report["gone"] = json!(gone);
+            report["failovers"] = json!(run.failovers.load(Ordering::Relaxed));
+            report["in_doubt"] = json!(run.in_doubt.load(Ordering::Relaxed));
+            report["stale"] = json!(run.stale.load(Ordering::Relaxed));
+        }
+        if let Some(mut l) = logins {
+            report["logins"] = json!({
+                "per_s": args.logins,
+                "ok": l.ok,
+                "busy": l.busy,
+                "too_many": l.too_many,
+                "other": l.other,
+                "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
+            });
+        }
+        println!("{report}");
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,519 @@
+//! Several `awale serve` processes, one site: three real processes on one
+//! PostgreSQL database (a throwaway cluster), two players and a spectator
+//! each on a different process playing a whole online game through the
+//! page's API; one process killed (SIGKILL) mid-game, its player going on
+//! through another; a flag armed by the killed process falling anyway,
+//! once; a race for one ply between two processes won by one; `awale
+//! loadtest` over two processes, one killed during the run.
+
+#[path = "../../awale-store/tests/pg/mod.rs"]
+mod pg;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// A served process: killed when dropped.
+struct Serve {
+    child: Child,
+    addr: String,
+    log: PathBuf,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Serve {
+    fn start(url: &str, dir: &std::path::Path, name: &str) -> Serve {
+        Serve::start_with(url, dir, name, &[])
+    }
+
+    /// The same, with more of `awale serve`'s arguments.
+    fn start_with(url: &str, dir: &std::path::Path, name: &str, more: &[&str]) -> Serve {
+        let log = dir.join(format!("{name}.log"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--store", url])
+            .args(more)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("awale serve");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("http://"))
+            .map(|a| a.trim_end_matches('/').to_string())
+            .unwrap_or_else(|| {
+                panic!(
+                    "awale serve printed no address: {line} {}",
+                    std::fs::read_to_string(&log).unwrap_or_default()
+                )
+            });
+        Serve { child, addr, log }
+    }
+
+    /// SIGKILL: nothing is finished, nothing is flushed.
+    fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+/// A player's cookie (a secret of 64 hexadecimal digits).
+fn player(n: u8) -> String {
+    format!("awale_player={}", format!("{n:02x}").repeat(32))
+}
+
+/// One request; the status and the JSON answer.
+fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> Result<(u16, Value), String> {
+    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .map_err(|e| format!("write {addr}: {e}"))?;
+    let mut reader = BufReader::new(stream);
+    let (status, chunked, length) = read_head(&mut reader)?;
+    let mut bytes = Vec::new();
+    if chunked {
+        while let Some(chunk) = read_chunk(&mut reader)? {
+            bytes.extend(chunk);
+        }
+    } else if let Some(n) = length {
+        bytes.resize(n, 0);
+        reader
+            .read_exact(&mut bytes)
+            .map_err(|e| format!("read {addr}{path}: {e}"))?;
+    } else {
+        let _ = reader.read_to_end(&mut bytes);
+    }
+    Ok((
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    ))
+}
+
+fn read_head(reader: &mut impl BufRead) -> Result<(u16, bool, Option<usize>), String> {
+    let mut status = 0;
+    let mut chunked = false;
+    let mut length = None;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("the connection closed before the answer".into());
+        }
+        let l = line.trim_end().to_ascii_lowercase();
+        if l.is_empty() {
+            return Ok((status, chunked, length));
+        }
+        if l.starts_with("http/") {
+            status = l
+                .split_whitespace()
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+        } else if l == "transfer-encoding: chunked" {
+            chunked = true;
+        } else if let Some(v) = l.strip_prefix("content-length:") {
+            length = v.trim().parse().ok();
+        }
+    }
+}
+
+fn read_chunk(reader: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
+    let mut line = String::new();
+    if reader.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+        return Err("the stream ended".into());
+    }
+    let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or(""), 16)
+        .map_err(|_| format!("bad chunk size `{}`", line.trim()))?;
+    let mut chunk = vec![0; size + 2];
+    reader.read_exact(&mut chunk).map_err(|e| e.to_string())?;
+    chunk.truncate(size);
+    Ok((size > 0).then_some(chunk))
+}
+
+/// Events heard on one stream: name, data, when.
+type Heard = Arc<Mutex<Vec<(String, Value, Instant)>>>;
+
+/// Listens to game `id`'s events on `addr` until the stream ends.
+fn listen(addr: &str, id: &str, cookie: Option<&str>) -> Heard {
+    let heard: Heard = Arc::default();
+    let sink = Arc::clone(&heard);
+    let addr = addr.to_string();
+    let id = id.to_string();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    std::thread::spawn(move || {
+        let Ok(mut stream) = TcpStream::connect(&addr) else {
+            return;
+        };
+        let head = format!(
+            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {addr}\r\n{cookie}Accept: text/event-stream\r\n\r\n"
+        );
+        if stream.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        let mut reader = BufReader::new(stream);
+        let Ok((200, true, _)) = read_head(&mut reader) else {
+            return;
+        };
+        let mut text = String::new();
+        while let Ok(Some(chunk)) = read_chunk(&mut reader) {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                let mut name = "message".to_string();
+                let mut data = String::new();
+                for line in event.lines() {
+                    if let Some(n) = line.strip_prefix("event: ") {
+                        name = n.to_string();
+                    } else if let Some(d) = line.strip_prefix("data: ") {
+                        data.push_str(d);
+                    }
+                }
+                let value = serde_json::from_str(&data).unwrap_or(Value::Null);
+                sink.lock().unwrap().push((name, value, Instant::now()));
+            }
+        }
+    });
+    heard
+}
+
+fn ok(answer: Result<(u16, Value), String>, what: &str) -> Value {
+    match answer {
+        Ok((200 | 201, v)) => v,
+        Ok((status, v)) => panic!("{what}: {status} {v}"),
+        Err(e) => panic!("{what}: {e}"),
+    }
+}
+
+/// Makes an online game on `south_at` and seats North on `north_at`.
+fn online_game(south_at: &str, north_at: &str, clock: Option<Value>) -> String {
+    let mut body = json!({"mode": "online", "human": "S", "name": "Ama"});
+    if let Some(c) = clock {
+        body["clock"] = c;
+    }
+    let made = ok(
+        request(south_at, "POST", "/api/games", Some(&player(1)), Some(body)),
+        "new game",
+    );
+    let id = made["id"].as_str().expect("a public id").to_string();
+    // A private game: North joins with the invitation's key, from its link.
+    let links = ok(
+        request(
+            south_at,
+            "GET",
+            &format!("/api/games/{id}/links"),
+            Some(&player(1)),
+            None,
+        ),
+        "links",
+    );
+    let key = links["invite"]
+        .as_str()
+        .and_then(|l| l.split_once("&k="))
+        .map(|(_, k)| k.to_string())
+        .expect("the invitation's key");
+    ok(
+        request(
+            north_at,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            Some(&player(2)),
+            Some(json!({"name": "Kofi", "key": key})),
+        ),
+        "join",
+    );
+    id
+}
+
+/// Plays the first legal move (or the `pick`-th) of whoever is to move.
+fn play_one(addr: &str, id: &str, pick: usize) -> Value {
+    let game = ok(
+        request(addr, "GET", &format!("/api/games/{id}"), None, None),
+        "game",
+    );
+    let legal = game["legal"].as_array().expect("legal moves").clone();
+    let mover = if game["to_move"] == "S" { 1 } else { 2 };
+    let mv = &legal[pick % legal.len()];
+    ok(
+        request(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&player(mover)),
+            Some(json!({"move": mv, "ply": game["plies"].as_array().unwrap().len()})),
+        ),
+        "move",
+    )
+}
+
+#[test]
+fn three_processes_serve_one_site_through_the_loss_of_one() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Serve::start(&url, dir.path(), "a");
+    let b = Serve::start(&url, dir.path(), "b");
+    let c = Serve::start(&url, dir.path(), "c");
+
+    // South plays on A, North on B, a spectator watches on C.
+    let id = online_game(&a.addr, &b.addr, Some(json!({"minutes": 30})));
+    let spectator = listen(&c.addr, &id, None);
+    std::thread::sleep(Duration::from_millis(300));
+    let mut seed: u64 = 0x9E37_79B9;
+    let mut plies = 0;
+    let mut south_at = a.addr.clone();
+    let mut killed = false;
+    let mut sent_at = Vec::new();
+    let mut flagged = None;
+    loop {
+        let game = ok(
+            request(&b.addr, "GET", &format!("/api/games/{id}"), None, None),
+            "game",
+        );
+        if !game["end"].is_null() {
+            break;
+        }
+        if plies == 20 && !killed {
+            // A game whose flag the process about to die armed: its last
+            // move was played there, 6 s each.
+            let other = online_game(&a.addr, &a.addr, Some(json!({"minutes": 0.1})));
+            play_one(&a.addr, &other, 0);
+            play_one(&a.addr, &other, 0);
+            let watch = listen(&c.addr, &other, None);
+            flagged = Some((other, watch));
+            a.kill();
+            killed = true;
+            // South's page reconnects: to another process.
+            south_at = c.addr.clone();
+        }
+        if plies >= 300 {
+            ok(
+                request(
+                    &b.addr,
+                    "POST",
+                    &format!("/api/games/{id}/resign"),
+                    Some(&player(2)),
+                    Some(json!({})),
+                ),
+                "resign",
+            );
+            break;
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let at = if game["to_move"] == "S" {
+            &south_at
+        } else {
+            &b.addr
+        };
+        sent_at.push(Instant::now());
+        play_one(at, &id, (seed >> 33) as usize);
+        plies += 1;
+    }
+    assert!(killed, "the game ended before the kill ({plies} plies)");
+    let end = ok(
+        request(&c.addr, "GET", &format!("/api/games/{id}"), None, None),
+        "game",
+    );
+    let stored = end["plies"].as_array().unwrap().len();
+    assert_eq!(stored, plies, "every acknowledged move is stored");
+    assert!(!end["end"].is_null());
+
+    // The spectator on C saw every move, each within a second of its
+    // sending, and the end.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let heard = spectator.lock().unwrap().clone();
+        let ended = heard.iter().any(|(_, d, _)| !d["end"].is_null());
+        if ended || Instant::now() > deadline {
+            let mut seen = vec![false; stored];
+            for (name, data, at) in &heard {
+                if name == "move" {
+                    let i = data["index"].as_u64().unwrap() as usize;
+                    seen[i] = true;
+                    let late = at.duration_since(sent_at[i]);
+                    assert!(
+                        late < Duration::from_secs(1),
+                        "move {i} reached C after {late:?}"
+                    );
+                }
+                if name == "state" {
+                    let known = data["plies"].as_array().map_or(0, Vec::len);
+                    seen.iter_mut().take(known).for_each(|s| *s = true);
+                }
+            }
+            assert!(ended, "the spectator did not see the end");
+            let missing: Vec<usize> = (0..stored).filter(|i| !seen[*i]).collect();
+            assert!(
+                missing.is_empty(),
+                "moves the spectator missed: {missing:?}"
+            );
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // The flag armed on A fell, on B or C: South ran out of time.
+    let (flagged, flag_watch) = flagged.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let fallen = loop {
+        let game = ok(
+            request(&b.addr, "GET", &format!("/api/games/{flagged}"), None, None),
+            "game",
+        );
+        if !game["end"].is_null() {
+            break game;
+        }
+        assert!(Instant::now() < deadline, "the flag did not fall: {game}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(fallen["end"]["reason"], "time", "{fallen}");
+    assert_eq!(fallen["end"]["loser_by"], "S");
+    std::thread::sleep(Duration::from_millis(500));
+    let ends = flag_watch
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, d, _)| d["end"]["reason"] == "time")
+        .count();
+    assert_eq!(ends, 1, "the flag fell once for the watcher on C");
+    assert_eq!(
+        cluster.psql(
+            &url,
+            &format!("SELECT stop FROM games WHERE public_id = '{flagged}'")
+        ),
+        "time S"
+    );
+    for s in [&b, &c] {
+        let log = std::fs::read_to_string(&s.log).unwrap_or_default();
+        assert!(!log.contains("ERROR"), "{log}");
+    }
+}
+
+#[test]
+fn of_two_processes_sent_one_ply_one_plays_it() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    let a = Serve::start(&url, dir.path(), "a");
+    let b = Serve::start(&url, dir.path(), "b");
+    let id = online_game(&a.addr, &b.addr, None);
+    // Both processes hold the game.
+    for s in [&a, &b] {
+        ok(
+            request(&s.addr, "GET", &format!("/api/games/{id}"), None, None),
+            "game",
+        );
+    }
+    // South sends two different moves for ply 0, one to each process, at once.
+    let send = |addr: String, mv: &'static str| {
+        let id = id.clone();
+        std::thread::spawn(move || {
+            request(
+                &addr,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&player(1)),
+                Some(json!({"move": mv, "ply": 0})),
+            )
+        })
+    };
+    let one = send(a.addr.clone(), "D");
+    let two = send(b.addr.clone(), "E");
+    let answers = [one.join().unwrap().unwrap(), two.join().unwrap().unwrap()];
+    let played: Vec<&(u16, Value)> = answers.iter().filter(|(s, _)| *s == 200).collect();
+    assert_eq!(played.len(), 1, "{answers:?}");
+    let refused: Vec<&(u16, Value)> = answers.iter().filter(|(s, _)| *s != 200).collect();
+    assert_eq!(refused[0].0, 409, "{answers:?}");
+    assert_eq!(refused[0].1["error"], "stale", "{answers:?}");
+    for s in [&a, &b] {
+        let game = ok(
+            request(&s.addr, "GET", &format!("/api/games/{id}"), None, None),
+            "game",
+        );
+        assert_eq!(game["plies"].as_array().unwrap().len(), 1, "{game}");
+    }
+}
+
+#[test]
+fn a_load_over_two_processes_loses_nothing_when_one_is_killed() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    // As behind a load balancer: each simulated client its own address.
+    let more = [
+        "--trust-proxy",
+        "127.0.0.1",
+        "--max-connections-per-ip",
+        "0",
+    ];
+    let mut a = Serve::start_with(&url, dir.path(), "a", &more);
+    let b = Serve::start_with(&url, dir.path(), "b", &more);
+    let load = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args([
+            "loadtest", "--addr", &a.addr, "--addr", &b.addr, "--store", &url,
+        ])
+        .args(["--games", "6", "--spectators", "6", "--seconds", "5"])
+        .args(["--think-ms", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("awale loadtest");
+    std::thread::sleep(Duration::from_millis(2_000));
+    a.kill();
+    let out = load.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout} {stderr}");
+    let report: Value = serde_json::from_str(stdout.lines().last().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    assert_eq!(report["errors"], 0, "{report} {stderr}");
+    assert_eq!(report["lost"], 0, "{report}");
+    assert_eq!(report["gone"], json!([a.addr]), "{report}");
+    assert!(report["failovers"].as_u64().unwrap() > 0, "{report}");
+    assert!(report["moves"].as_u64().unwrap() > 100, "{report}");
+    // Every acknowledged move is in the database: at least as many there.
+    let stored: u64 = cluster
+        .psql(&url, "SELECT COUNT(*) FROM moves")
+        .parse()
+        .unwrap();
+    assert!(
+        stored >= report["moves"].as_u64().unwrap(),
+        "{stored} {report}"
+    );
+}

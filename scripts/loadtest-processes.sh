@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# `awale loadtest` against N `awale serve` processes on one PostgreSQL
+# database (docs/BENCHMARKS.md, "Several processes"): a throwaway cluster
+# in a temporary folder (run as `nobody` when we are root, as the tests
+# do), N processes on loopback ports, the load test spread over them; with
+# KILL_AFTER=S, one process (the first) is SIGKILLed S seconds into the run.
+# Prints the load test's last line (its JSON), then the moves the database
+# holds.
+#
+#   scripts/loadtest-processes.sh N [loadtest's arguments...]
+#   e.g. KILL_AFTER=10 scripts/loadtest-processes.sh 3 --games 100 --seconds 30
+#
+# AWALE (default target/fast/awale) is the binary; PG_BIN the folder of
+# PostgreSQL's programs (default: the newest /usr/lib/postgresql/*/bin).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+n=${1:?"give the number of processes"}
+shift
+awale=${AWALE:-target/fast/awale}
+[ -x "$awale" ] || { echo "no $awale: cargo build --profile fast -p awale" >&2; exit 1; }
+awale=$(realpath "$awale")
+pg_bin=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+[ -x "$pg_bin/initdb" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
+
+dir=$(mktemp -d /tmp/awale-loadpg-XXXXXX)
+as_owner=()
+if [ "$(id -u)" -eq 0 ]; then
+    chown nobody: "$dir"
+    as_owner=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    "${as_owner[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+
+port=$((20000 + RANDOM % 20000))
+"${as_owner[@]}" "$pg_bin/initdb" -D "$dir/data" -U awale -A trust >/dev/null
+# A real server's settings for durability: fsync on (the default), one WAL
+# flush shared by the transactions committing together.
+"${as_owner[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w \
+    -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+"$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U awale awale
+url="postgres://awale@127.0.0.1:$port/awale"
+
+addrs=()
+for i in $(seq 1 "$n"); do
+    # Each process prints its address once it listens.
+    "$awale" serve --addr 127.0.0.1:0 --store "$url" --trust-proxy 127.0.0.1 \
+        --max-connections-per-ip 0 --max-connections 20000 >"$dir/serve$i.out" 2>"$dir/serve$i.log" &
+    pids+=($!)
+done
+for i in $(seq 1 "$n"); do
+    for _ in $(seq 1 100); do
+        addr=$(grep -oE '127\.0\.0\.1:[0-9]+' "$dir/serve$i.out" | head -1 || true)
+        [ -n "$addr" ] && break
+        sleep 0.1
+    done
+    [ -n "$addr" ] || { echo "process $i did not start: $(cat "$dir/serve$i.log")" >&2; exit 1; }
+    addrs+=(--addr "$addr")
+done
+
+if [ -n "${KILL_AFTER:-}" ]; then
+    (sleep "$KILL_AFTER"; kill -9 "${pids[0]}"; echo "killed process 1 (${addrs[1]}) at ${KILL_AFTER} s" >&2) &
+fi
+"$awale" loadtest "${addrs[@]}" --store "$url" "$@"
+echo "moves in the database: $("$pg_bin/psql" -h 127.0.0.1 -p "$port" -U awale -d awale -Atc 'SELECT COUNT(*) FROM moves')" >&2
+# CPU time used (user + system, seconds): each process still running, and
+# PostgreSQL's server with its backends (the cost model of BENCHMARKS.md).
+ticks=$(getconf CLK_TCK)
+cpu() { awk -v t="$ticks" '{ printf "%.1f", ($14 + $15) / t }' "/proc/$1/stat" 2>/dev/null || echo gone; }
+for i in $(seq 1 "$n"); do
+    echo "cpu: process $i: $(cpu "${pids[$((i - 1))]}") s" >&2
+done
+pm=$(head -1 "$dir/data/postmaster.pid")
+pg_cpu=$(for p in "$pm" $(ps --ppid "$pm" -o pid=); do
+    awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true
+done | awk -v t="$ticks" '{ s += $1 } END { printf "%.1f", s / t }')
+echo "cpu: postgres: $pg_cpu s" >&2
+for i in $(seq 1 "$n"); do
+    if grep -q ERROR "$dir/serve$i.log"; then
+        echo "process $i logged errors:" >&2
+        grep ERROR "$dir/serve$i.log" | head -5 >&2
+    fi
+done
