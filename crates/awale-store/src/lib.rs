@@ -99,6 +99,16 @@ impl From<StoreError> for Error {
                 "the game changed meanwhile (on another server): reload the game",
             );
         }
+        if let StoreError::Closed = e {
+            // A request (or a computer's search) that ends while the server
+            // stops: nothing failed, the player may try again.
+            tracing::info!("a store call after the store closed: the server is stopping");
+            return Error::new(
+                awale_model::error::Kind::Busy,
+                "busy",
+                "the server is stopping: try again in a moment",
+            );
+        }
         // The cause is logged once here; the player gets a plain message
         // (the cause may name the file's insides).
         tracing::error!(error = %e, "game store failed");
@@ -1040,6 +1050,25 @@ mod tests {
             .enable_all()
             .build()
             .unwrap()
+    }
+
+    /// A write after the store closed (a search ending while the server
+    /// stops) is answered 503 `busy`, not a server failure.
+    #[test]
+    fn a_write_after_the_store_closed_is_a_wait_not_a_failure() {
+        runtime().block_on(async {
+            let store = Store::in_memory().unwrap();
+            let made = store.create(vec![game()]).await.unwrap().remove(0);
+            store.close();
+            let e = store.save(made, 0).await.unwrap_err();
+            assert!(matches!(e, StoreError::Closed), "{e}");
+            let answer = Error::from(e);
+            assert_eq!(
+                (answer.kind, answer.code),
+                (awale_model::error::Kind::Busy, "busy"),
+                "{answer:?}"
+            );
+        });
     }
 
     #[test]
