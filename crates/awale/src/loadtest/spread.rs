@@ -27,8 +27,9 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use serde::Deserialize;
 use serde_json::{json, Value};
+
+use super::{move_index, percentile, Head, Logins, LOGIN_ACCOUNTS, LOGIN_PASSWORD};
 
 /// What `awale loadtest` gives this run.
 pub struct Args {
@@ -51,20 +52,6 @@ pub struct Args {
     /// the acknowledged moves are then looked for there rather than
     /// through a process.
     pub(super) store: Option<String>,
-}
-
-/// Accounts the log-ins go to.
-const LOGIN_ACCOUNTS: usize = 20;
-const LOGIN_PASSWORD: &str = "a loadtest's password";
-
-/// What the log-ins got.
-#[derive(Default)]
-struct Logins {
-    ok: u64,
-    busy: u64,
-    too_many: u64,
-    other: u64,
-    ms: Vec<f64>,
 }
 
 /// Makes the accounts, then sends `per_s` log-ins a second until the
@@ -351,20 +338,6 @@ impl Run {
     }
 }
 
-/// What a player reads from the events.
-#[derive(Deserialize)]
-struct Head {
-    #[serde(default)]
-    index: Option<usize>,
-    #[serde(default)]
-    plies: Option<Vec<Value>>,
-    to_move: String,
-    legal: Vec<String>,
-    end: Option<Value>,
-    #[serde(default)]
-    waiting: bool,
-}
-
 /// How a stream of events ended.
 enum Ended {
     /// `on_event` said so (the game is over), or the run is.
@@ -423,16 +396,6 @@ async fn read_events(
             }
         }
     }
-}
-
-/// The `"index":N` of a move event, read without parsing the rest.
-fn move_index(data: &str) -> Option<usize> {
-    let at = data.find("\"index\":")? + 8;
-    let digits: String = data[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
 }
 
 fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
@@ -728,15 +691,6 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             let _ = t.await;
         }
     }
-}
-
-fn percentile(values: &mut [f64], p: f64) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f64::total_cmp);
-    let rank = ((p / 100.0) * values.len() as f64).ceil() as usize;
-    values[rank.clamp(1, values.len()) - 1]
 }
 
 /// The letters of game `game`'s moves: from the database when given,
