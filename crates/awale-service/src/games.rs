@@ -360,9 +360,15 @@ impl Games {
     ///
     /// `no_such_game`, or a storage failure.
     pub async fn load(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
-        self.apply(id, |_| Ok(((), false)))
-            .await
-            .map(|(game, ())| game)
+        let read = || self.apply(id, |_| Ok(((), false)));
+        match read().await {
+            // The flag fell on the way (its timer had not run yet, or ran
+            // in a process that is gone): the fall is stored now, and a
+            // reader gets the game as it now is, not an error.
+            Err(e) if e.code == "game_over" => read().await,
+            answer => answer,
+        }
+        .map(|(game, ())| game)
     }
 
     /// Applies `change` to game `id` (after its flag falls, if its time ran

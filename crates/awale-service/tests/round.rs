@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_service::computer::Computer;
-use awale_service::game::{now_ms, Clock, Mode, PlayerId, Seat, WebGame};
+use awale_service::game::{now_ms, Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
@@ -167,4 +167,34 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
     let stored = games.store().load(id).await.unwrap().unwrap();
     assert_eq!(stored.end().unwrap().reason.name(), "agreement");
     assert_eq!(stored.end().unwrap().result_text(), "1/2-1/2");
+}
+
+#[tokio::test]
+async fn a_game_read_after_its_flag_fell_unseen_is_the_game_ended_on_time() {
+    // A game stored by a process that died with its flag timer: its time
+    // ran out before anyone here read it.
+    let store = Arc::new(Store::in_memory().unwrap());
+    let started = now_ms() - 120_000;
+    let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), started, 9);
+    for (side, n) in [(Side::South, 1), (Side::North, 2)] {
+        game.seats[side.index()] = Some(Seat {
+            player: player(n),
+            name: format!("P{n}"),
+        });
+    }
+    game.clock = Some(Clock {
+        initial_ms: 6_000,
+        increment_ms: 0,
+        remaining_ms: [6_000; 2],
+    });
+    for letter in ['C', 'c'] {
+        game.play(Move::from_letter(letter).unwrap(), started)
+            .unwrap();
+    }
+    let id = store.create(vec![game]).await.unwrap()[0].id;
+    let games = Arc::new(Games::new(store, Arc::new(Hub::default())));
+    let read = games.load(id).await.expect("a read is not refused");
+    assert_eq!(read.stop, Some(Stop::Time(Side::South)));
+    // The fall is stored once: a second read sees the same end.
+    assert_eq!(games.load(id).await.unwrap().stop, read.stop);
 }
