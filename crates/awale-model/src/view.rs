@@ -113,6 +113,8 @@ pub struct ClockView {
     pub initial_ms: i64,
     /// Time added per move.
     pub increment_ms: i64,
+    /// A game over days: each move on time gives `initial_ms` again.
+    pub per_move: bool,
     /// Time left for South and North when the view was made.
     pub left_ms: Option<[i64; 2]>,
     /// The side whose time runs, if any.
@@ -351,6 +353,7 @@ impl WebGame {
             clock: self.clock.map(|c| ClockView {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
+                per_move: c.per_move,
                 left_ms: self.time_left(now),
                 running: self
                     .clock_running()

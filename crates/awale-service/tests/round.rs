@@ -43,11 +43,7 @@ async fn online(games: &Arc<Games>, clock: Option<Clock>) -> WebGame {
 #[tokio::test]
 async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped() {
     let games = games();
-    let clock = Clock {
-        initial_ms: 60_000,
-        increment_ms: 1_000,
-        remaining_ms: [60_000; 2],
-    };
+    let clock = Clock::new(60_000, 1_000);
     let first = online(&games, Some(clock)).await;
     let id = first.id;
     let refused = games.rematch(id, &player(1)).await.unwrap_err();
@@ -182,11 +178,7 @@ async fn a_game_read_after_its_flag_fell_unseen_is_the_game_ended_on_time() {
             name: format!("P{n}"),
         });
     }
-    game.clock = Some(Clock {
-        initial_ms: 6_000,
-        increment_ms: 0,
-        remaining_ms: [6_000; 2],
-    });
+    game.clock = Some(Clock::new(6_000, 0));
     for letter in ['C', 'c'] {
         game.play(Move::from_letter(letter).unwrap(), started)
             .unwrap();

@@ -586,6 +586,17 @@ impl Store {
         .await
     }
 
+    /// The online games going on where it is `player`'s move, the longest
+    /// waiting first, `limit` at most.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn turns(&self, player: PlayerId, limit: usize) -> Result<Vec<Summary>, StoreError> {
+        self.read(move |conn| rows::turns(conn, &player, limit))
+            .await
+    }
+
     /// How many online games `player` made wait for an opponent now.
     ///
     /// # Errors

@@ -165,11 +165,7 @@ fn a_draw_offer_waits_across_a_reload() {
 #[test]
 fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
     on_both(|store| async move {
-        let blitz = awale_model::game::Clock {
-            initial_ms: 180_000,
-            increment_ms: 2_000,
-            remaining_ms: [180_000; 2],
-        };
+        let blitz = awale_model::game::Clock::new(180_000, 2_000);
         // 1 beats 2 (rated blitz), draws 3 (casual, no clock), loses to 2
         // (casual blitz); one game goes on.
         let mut games = Vec::new();

@@ -30,7 +30,7 @@ use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
 use crate::interface::{GameStore, Notice, StoreFuture};
-use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, CHAT_KEPT};
+use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
 use awale_core::Side;
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
@@ -677,6 +677,14 @@ impl GameStore for PgStore {
                 .query_opt("SELECT name FROM players WHERE id = $1", &[&player.0])
                 .await?;
             Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            rows::turns(&client, &player, limit).await
         })
     }
 
