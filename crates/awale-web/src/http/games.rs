@@ -342,6 +342,19 @@ pub async fn current(
     Ok(Json(serde_json::json!({ "game": view })))
 }
 
+/// GET /api/turns: the online games going on where it is the viewer's
+/// move, the one whose flag falls first first (games over days).
+pub async fn turns(
+    State(state): State<AppState>,
+    viewer: Viewer,
+) -> ApiResult<Json<serde_json::Value>> {
+    let turns = match viewer.player() {
+        Some(player) => state.shared.games.turns(player).await?,
+        None => Vec::new(),
+    };
+    Ok(Json(serde_json::json!({ "games": turns })))
+}
+
 /// GET /api/games/{id}.
 pub async fn show(on: OnGame) -> ApiResult<Json<GameView>> {
     Ok(on.view(&on.load().await?))

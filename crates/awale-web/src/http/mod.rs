@@ -76,6 +76,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
+        .route("/api/turns", get(games::turns))
         .nest("/api/games/{id}", game_routes())
         .route("/api/study", get(study::info))
         .route("/api/study/puzzles/daily", get(study::daily))
