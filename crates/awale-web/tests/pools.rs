@@ -228,7 +228,11 @@ async fn a_game_over_days_is_made_joined_and_listed_as_each_ones_turn() {
                 .collect::<Vec<_>>()
         }
     };
-    assert_eq!(turns(1).await, [id.clone()], "South moves first");
+    assert_eq!(
+        turns(1).await,
+        std::slice::from_ref(&id),
+        "South moves first"
+    );
     assert!(turns(2).await.is_empty());
     let (status, after) = call(
         &app,
@@ -240,7 +244,7 @@ async fn a_game_over_days_is_made_joined_and_listed_as_each_ones_turn() {
     .await;
     assert_eq!(status, StatusCode::OK, "{after}");
     assert!(turns(1).await.is_empty());
-    assert_eq!(turns(2).await, [id.clone()]);
+    assert_eq!(turns(2).await, std::slice::from_ref(&id));
     // A stranger has no turns; nor has a request without a player.
     assert!(turns(3).await.is_empty());
 }
