@@ -1132,3 +1132,100 @@ fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
         assert!(!shown(&cleo, css), "{css} shown without a database");
     }
 }
+
+/// A game over days: made in the new game dialog (3 days per move), its
+/// clocks in days and hours; the player to move finds it first in "My
+/// games", counted in the tab's title, and is told by a notification
+/// when the other's move arrives while the page is open elsewhere.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_game_over_days_is_listed_first_for_whoever_is_to_move_and_its_move_told() {
+    let site = Site::start("online-days");
+    let url = site.url.clone();
+    let awa = Browser::start("days-awa", "fr-FR,fr", 1100, 900);
+    let bob = Browser::start("days-bob", "en-US,en", 390, 844);
+    open(&awa, &url);
+    awa.wait_for(
+        "the new game dialog of a first visit",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(&awa, "#dlg-new input[name=mode][value=online] + span");
+    assert!(
+        shown(&awa, "#dlg-new .days-choice"),
+        "days for online games"
+    );
+    tap(&awa, "#dlg-new input[name=clock] + span");
+    awa.eval(
+        "const s = document.querySelector('#dlg-new select[name=days]');
+         s.value = '3'; s.dispatchEvent(new Event('change'));",
+    );
+    assert_eq!(
+        awa.eval("return document.querySelector('#dlg-new input[name=minutes]').disabled"),
+        json!(true),
+        "days per move, not minutes"
+    );
+    tap(&awa, "#btn-start");
+    awa.wait_for(
+        "the game over days",
+        "return location.hash.startsWith('#game=')",
+        20,
+    );
+    let id = game_id(&awa);
+    wait_text(&awa, "#game-info", "3 jours par coup");
+    assert_eq!(awa.text("#player-bottom .clock"), "3 j 0 h");
+    let (_, view) = site.call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(view["clock"]["per_move"], true, "{view}");
+
+    open(&bob, &format!("{url}/#rules"));
+    bob.goto(&invite_link(&awa, &id));
+    wait_text(&bob, "#game-info", "3 days per move");
+    assert_eq!(bob.text("#player-top .clock"), "3d 0h");
+    // Bob waits in his games; his page may notify (permission given).
+    bob.goto(&format!("{url}/#games"));
+    bob.eval(
+        "window.told = [];
+         window.Notification = class {
+           static permission = 'granted';
+           constructor(title, options) { window.told.push([title, options.body]); }
+           close() {}
+         };",
+    );
+    // Awa, to move, has it first in her games and in her tab's title.
+    awa.goto(&format!("{url}/#games"));
+    wait_text(&awa, "#turns", "À vous de jouer");
+    awa.wait_for(
+        "the count in the title",
+        "return document.title === '(1) Awalé'",
+        10,
+    );
+    assert!(!shown(&bob, "#turns"), "not Bob's move");
+    awa.goto(&format!("{url}/#game={id}"));
+    play(&awa, "C");
+    wait_moves(&awa, 1);
+    // Bob's page hears of it when it looks again (every 20 s, or coming
+    // back into view).
+    bob.eval("document.dispatchEvent(new Event('visibilitychange'))");
+    wait_text(&bob, "#turns", "Your move");
+    bob.wait_for(
+        "the notification",
+        "return window.told.length === 1 && window.told[0][0] === 'Awalé: your move'",
+        10,
+    );
+    assert_eq!(bob.eval("return document.title"), json!("(1) Awalé"));
+    // No clock runs before each side's first move: no time to move by.
+    assert!(!shown(&bob, "#turns .deadline"));
+    tap(&bob, "#turns-list .open");
+    wait_for_game(&bob, &id);
+    play_first(&bob);
+    wait_moves(&bob, 2);
+    awa.eval("document.dispatchEvent(new Event('visibilitychange'))");
+    awa.wait_for(
+        "Awa's count again",
+        "return document.title === '(1) Awalé'",
+        10,
+    );
+    // Both have moved: Awa's three days run, and she is told by when.
+    awa.goto(&format!("{url}/#games"));
+    wait_text(&awa, "#turns .deadline", "À jouer avant le");
+}

@@ -22,6 +22,7 @@ import * as play from "./play-view.js";
 import * as players from "./players.js";
 import * as review from "./review.js";
 import * as rules from "./rules.js";
+import * as turns from "./turns.js";
 import { applyContrast, loadJson, saveJson, settings, setSound } from "./settings.js";
 import { sound } from "./sound.js";
 import { showError } from "./toast.js";
@@ -221,6 +222,8 @@ async function main() {
   // The games played here without a network go to the server once it
   // answers again.
   local.sync();
+  // The games where it is this player's move (games over days).
+  turns.start();
   window.addEventListener("online", () => local.sync());
   setInterval(() => local.sync(), 30000);
   if ("serviceWorker" in navigator) {
