@@ -203,6 +203,8 @@ pub struct LobbyGame {
     pub rules: StoredRules,
     /// Initial time and increment, when the game has a clock.
     pub clock: Option<[i64; 2]>,
+    /// A game over days: the clock's time is given again at each move.
+    pub per_move: bool,
     /// The nicknames (South, North); None for a free seat.
     pub names: [Option<String>; 2],
     /// Moves played.
@@ -630,7 +632,7 @@ impl Store {
             let mut stmt = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated
+                        start, public_id, rated, clock_per_move
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND public AND (south_player IS NULL OR north_player IS NULL)
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
@@ -638,7 +640,7 @@ impl Store {
             let mut live = conn.prepare_cached(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated
+                        start, public_id, rated, clock_per_move
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND south_player IS NOT NULL AND north_player IS NOT NULL
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1",
@@ -656,6 +658,7 @@ impl Store {
                         public_id: r.get(11)?,
                         rules: r.get(1)?,
                         clock,
+                        per_move: r.get(13)?,
                         names: [r.get(4)?, r.get(5)?],
                         plies: r.get(6)?,
                         created_ms: r.get(7)?,

@@ -330,6 +330,7 @@ fn games_over_days_keep_their_clock_and_each_player_finds_their_turns() {
         let north_first = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N";
         let mut waiting = online(None);
         waiting.seats[1] = None;
+        waiting.public = true;
         let mut over = online(None);
         over.resign(Side::South).unwrap();
         let made = store

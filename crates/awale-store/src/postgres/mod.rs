@@ -441,7 +441,8 @@ impl GameStore for PgStore {
             let rows = client
                 .query(
                     "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                            north_name, plies, created_ms, start, public_id, rated
+                            north_name, plies, created_ms, start, public_id, rated,
+                            clock_per_move
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                      AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                      ORDER BY updated_ms DESC, id DESC LIMIT $1",
@@ -466,6 +467,7 @@ impl GameStore for PgStore {
                     public_id: r.try_get(9)?,
                     rules,
                     clock,
+                    per_move: r.try_get(11)?,
                     names: [r.try_get(4)?, r.try_get(5)?],
                     plies: r.try_get(6)?,
                     created_ms: r.try_get(7)?,

@@ -147,8 +147,9 @@ function fillNickname() {
 }
 
 // "5 min + 3 s", and a clock under a minute in seconds ("30 s + 0 s").
-function clockWords(clock) {
+function clockWords(clock, perMove) {
   if (!clock) return t("no_clock");
+  if (perMove) return t("days_per_move_words", Math.round(clock[0] / 86400000));
   if (clock[0] < 60000) return t("clock_short_s", clock[0] / 1000, clock[1] / 1000);
   return t("clock_short", clock[0] / 60000, clock[1] / 1000);
 }
@@ -170,7 +171,7 @@ function item(game, challenge) {
   const who = document.createElement("b");
   const what = document.createElement("span");
   what.className = "muted small";
-  const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock)];
+  const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock, game.per_move)];
   const b = document.createElement("button");
   // A rated game is between accounts: its names are usernames, links to
   // the players' pages.
