@@ -92,6 +92,33 @@ pub struct Lobby {
     pub challenges: Vec<LobbyGame>,
     /// Games being played, with how many watch.
     pub live: Vec<LiveGame>,
+    /// The game worth watching now, with its board: see [`featured`].
+    pub featured: Option<Featured>,
+}
+
+/// The game the home page shows, live.
+#[derive(Clone, Debug, Serialize)]
+pub struct Featured {
+    /// The game.
+    #[serde(flatten)]
+    pub game: LiveGame,
+    /// Its position now.
+    pub board: crate::view::BoardView,
+    /// The last move's letter, if any.
+    pub last: Option<char>,
+}
+
+/// Which of the games being played is worth watching: the rated game of
+/// the highest rated players (the sum of their ratings), else the most
+/// watched, else the newest.
+pub fn featured(live: &[LiveGame]) -> Option<&LiveGame> {
+    live.iter().max_by_key(|g| {
+        let rating = match g.game.ratings {
+            [Some(s), Some(n)] => i64::from(s) + i64::from(n),
+            _ => 0,
+        };
+        (rating, g.spectators, g.game.id)
+    })
 }
 
 /// A game being played, in the lobby.
@@ -855,6 +882,7 @@ impl Games {
         let mut lobby = Lobby {
             challenges: Vec::new(),
             live: Vec::new(),
+            featured: None,
         };
         for game in games {
             if game.names.iter().any(Option::is_none) {
@@ -869,6 +897,19 @@ impl Games {
                 .cmp(&a.spectators)
                 .then(b.game.id.cmp(&a.game.id))
         });
+        if let Some(best) = featured(&lobby.live).cloned() {
+            // The copy in memory if it is there and free, else the store's.
+            let held = lock(&self.entries).get(&best.game.id).cloned();
+            let game = match held.as_ref().and_then(|e| e.game.try_lock().ok()) {
+                Some(slot) if slot.is_some() => slot.clone(),
+                _ => self.store.load(best.game.id).await?,
+            };
+            lobby.featured = game.map(|g| Featured {
+                board: crate::view::BoardView::of(&g.game.position()),
+                last: g.game.plies().last().map(|p| p.mv.letter()),
+                game: best,
+            });
+        }
         Ok(lobby)
     }
 

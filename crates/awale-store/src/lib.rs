@@ -216,6 +216,20 @@ pub struct LobbyGame {
     pub start: Option<String>,
     /// Rated (between two accounts: its names are usernames) or casual.
     pub rated: bool,
+    /// A rated game's players' ratings now in its speed (South, North),
+    /// rounded; None for a casual game or a player not rated yet.
+    pub ratings: [Option<i32>; 2],
+}
+
+/// The lobby's columns of a rated game's two players' ratings now (the
+/// same SQL for both stores).
+pub(crate) const LOBBY_RATINGS: &str =
+    "(SELECT r.rating FROM ratings r WHERE rated AND r.player = south_player AND r.speed = games.speed),
+     (SELECT r.rating FROM ratings r WHERE rated AND r.player = north_player AND r.speed = games.speed)";
+
+/// A rating as the lobby shows it.
+pub(crate) fn rounded(rating: Option<f64>) -> Option<i32> {
+    rating.map(|r| r.round() as i32)
 }
 
 /// A chat message.
@@ -629,22 +643,22 @@ impl Store {
     /// When reading fails.
     pub async fn lobby(&self, limit: usize) -> Result<Vec<LobbyGame>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
+            let mut stmt = conn.prepare_cached(&format!(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated, clock_per_move
+                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND public AND (south_player IS NULL OR north_player IS NULL)
-                 ORDER BY updated_ms DESC, id DESC LIMIT ?1",
-            )?;
-            let mut live = conn.prepare_cached(
+                 ORDER BY updated_ms DESC, id DESC LIMIT ?1"
+            ))?;
+            let mut live = conn.prepare_cached(&format!(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated, clock_per_move
+                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND south_player IS NOT NULL AND north_player IS NOT NULL
-                 ORDER BY updated_ms DESC, id DESC LIMIT ?1",
-            )?;
+                 ORDER BY updated_ms DESC, id DESC LIMIT ?1"
+            ))?;
             let row = |r: &rusqlite::Row<'_>| {
                 let clock = match (r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i64>>(3)?) {
                     (Some(i), Some(inc)) => Some([i, inc]),
@@ -673,6 +687,7 @@ impl Store {
                             (usual.as_deref() != Some(start.as_str())).then_some(start)
                         },
                         rated: r.get(12)?,
+                        ratings: [rounded(r.get(14)?), rounded(r.get(15)?)],
                     },
                     waiting,
                     public,

@@ -373,3 +373,35 @@ fn two_processes_rating_at_once_lose_no_update() {
             assert_eq!(mine[0].games, 20);
         });
 }
+
+#[test]
+fn the_lobby_shows_a_rated_games_players_ratings_in_its_speed() {
+    on_both(|store| async move {
+        let mut first = store.create(vec![online(true)]).await.unwrap().remove(0);
+        first.resign(Side::North).unwrap();
+        store.save(first.clone(), 0).await.unwrap();
+        // Games without a clock are correspondence.
+        store
+            .rate_game(
+                first.id,
+                [player(1), player(2)],
+                Speed::Correspondence,
+                Some(Side::South),
+                1_000,
+            )
+            .await
+            .unwrap();
+        let made = store
+            .create(vec![online(true), online(false)])
+            .await
+            .unwrap();
+        let lobby = store.lobby(10).await.unwrap();
+        let shown = |id: i64| lobby.iter().find(|g| g.id == id).unwrap().ratings;
+        let [south, north] = shown(made[0].id);
+        assert!(
+            south.unwrap() > 1500 && north.unwrap() < 1500,
+            "{south:?} {north:?}"
+        );
+        assert_eq!(shown(made[1].id), [None, None], "a casual game");
+    });
+}

@@ -440,12 +440,15 @@ impl GameStore for PgStore {
             // being played: filtered before the games are counted.
             let rows = client
                 .query(
-                    "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
+                    &format!(
+                        "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
                             north_name, plies, created_ms, start, public_id, rated,
-                            clock_per_move
+                            clock_per_move, {}
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                      AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
                      ORDER BY updated_ms DESC, id DESC LIMIT $1",
+                        crate::LOBBY_RATINGS
+                    ),
                     &[&(limit as i64)],
                 )
                 .await?;
@@ -473,6 +476,10 @@ impl GameStore for PgStore {
                     created_ms: r.try_get(7)?,
                     start: (usual.as_deref() != Some(start.as_str())).then_some(start),
                     rated: r.try_get(10)?,
+                    ratings: [
+                        crate::rounded(r.try_get(12)?),
+                        crate::rounded(r.try_get(13)?),
+                    ],
                 });
             }
             Ok(games)
