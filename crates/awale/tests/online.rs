@@ -1229,3 +1229,56 @@ fn a_game_over_days_is_listed_first_for_whoever_is_to_move_and_its_move_told() {
     awa.goto(&format!("{url}/#games"));
     wait_text(&awa, "#turns .deadline", "À jouer avant le");
 }
+
+/// The lobby's featured game: the game being played, its players and its
+/// board, drawn small and moved live as its moves are played.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_lobby_features_a_game_being_played_and_its_board_moves_live() {
+    let site = Site::start("online-featured");
+    let url = site.url.clone();
+    let awa = Browser::start("featured-awa", "fr-FR,fr", 1100, 900);
+    let bob = Browser::start("featured-bob", "en-US,en", 390, 844);
+    open(&awa, &format!("{url}/#rules"));
+    open(&bob, &format!("{url}/#rules"));
+    let id = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa", "public": true}),
+    )["id"]
+        .as_str()
+        .map(String::from)
+        .expect("a game");
+    fetch(
+        &bob,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        json!({"name": "Bob"}),
+    );
+    // A watcher in the lobby (on a phone, in English) sees it featured.
+    bob.goto(&format!("{url}/#lobby"));
+    wait_text(&bob, "#featured", "Game to watch");
+    wait_text(&bob, "#featured-names", "Awa");
+    let row = "[...document.querySelectorAll('#featured-board .south .mini-hole')].map(h => h.textContent).join(' ')";
+    assert_eq!(bob.eval(&format!("return {row}")), json!("4 4 4 4 4 4"));
+    fetch(
+        &awa,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "C", "ply": 0}),
+    );
+    bob.wait_for(
+        "the featured board after C",
+        &format!("return {row} === '4 4 0 5 5 5'"),
+        10,
+    );
+    assert!(
+        bob.eval("return document.querySelector('#featured-board').getAttribute('aria-label')")
+            .as_str()
+            .is_some_and(|l| l.starts_with("North, a to f: 5 4 4 4 4 4.")),
+        "the board in words"
+    );
+    tap(&bob, "#featured-watch");
+    wait_for_game(&bob, &id);
+}
