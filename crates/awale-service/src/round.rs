@@ -12,7 +12,7 @@ use std::time::Duration;
 use awale_core::Side;
 
 use crate::error::Error;
-use crate::game::{now_ms, Mode, PlayerId, Stop, WebGame};
+use crate::game::{Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
 
 /// How long the maker of an open challenge may be gone (a reload, a
@@ -66,7 +66,7 @@ impl Games {
         let (game, ()) = self
             .online_change(id, me, |g, side| match accept {
                 None => g.ask_takeback(side),
-                Some(yes) => g.answer_takeback(side, yes, now_ms()),
+                Some(yes) => g.answer_takeback(side, yes, self.now_ms()),
             })
             .await?;
         Ok(game)
@@ -106,7 +106,7 @@ impl Games {
                 if g.waiting() && g.end().is_none() {
                     return g.withdraw();
                 }
-                g.abort(side, now_ms())
+                g.abort(side, self.now_ms())
             })
             .await?;
         Ok(game)
@@ -123,7 +123,7 @@ impl Games {
         let (game, ()) = self
             .online_change(id, me, |g, side| {
                 let gone = hub.gone_since(id, side.opponent(), g.turn_started_ms);
-                g.claim(side, gone, now_ms())
+                g.claim(side, gone, self.now_ms())
             })
             .await?;
         Ok(game)
@@ -164,7 +164,7 @@ impl Games {
             return Ok(game);
         }
         let next = self
-            .create(vec![game.rematch_game(now_ms())])
+            .create(vec![game.rematch_game(self.now_ms())])
             .await?
             .remove(0);
         let linked = self

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
 use crate::error::Error;
-use crate::game::{now_ms, PlayerId, WebGame};
+use crate::game::{PlayerId, WebGame};
 use crate::view::GameView;
 use crate::AppState;
 
@@ -224,7 +224,7 @@ impl OnGame {
 
     /// `game` as the viewer sees it now.
     pub fn view(&self, game: &WebGame) -> Json<GameView> {
-        Json(game.view(now_ms(), Some(self.viewer.player())))
+        Json(game.view(self.state.shared.games.now_ms(), Some(self.viewer.player())))
     }
 
     /// Applies `change` to the game, stores it, and answers with the game
