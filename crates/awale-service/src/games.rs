@@ -21,10 +21,12 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use awale_core::Side;
 use serde::Serialize;
 use tokio::task::AbortHandle;
 
 use crate::clock::Clock;
+
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{Mode, PlayerId, WebGame};
@@ -515,6 +517,7 @@ impl Games {
         }
         let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
         let mut game = current.clone();
+        self.note_presence(&mut game);
         let plies_before = game.game.plies().len();
         let flag_fell = game.check_flag(self.now_ms());
         let outcome = if flag_fell {
@@ -677,6 +680,7 @@ impl Games {
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
         let mut games = self.store.create(games).await?;
         for game in &mut games {
+            self.note_presence(game);
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
                 game.version = self.hub.version(game.id);
                 let entry = self.entry(game.id);
@@ -692,9 +696,18 @@ impl Games {
         Ok(games)
     }
 
+    /// Notes on `game` since when each seated player has been away, as the
+    /// watchers say (since the turn began when nobody has watched the game
+    /// since the server started), for its views and claims.
+    fn note_presence(&self, game: &mut WebGame) {
+        game.gone_since =
+            Side::BOTH.map(|side| self.hub.gone_since(game.id, side, game.turn_started_ms));
+    }
+
     /// Tells game `game`'s watchers what changed, under the event's
     /// version, which becomes the game's.
     fn publish(&self, game: &mut WebGame, kind: Change) {
+        self.note_presence(game);
         let now = self.now_ms();
         let id = game.id;
         let version = match kind {

@@ -119,10 +119,9 @@ impl Games {
     ///
     /// As [`Games::online_change`]; `cannot_claim`.
     pub async fn claim(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
-        let hub = Arc::clone(self.hub());
         let (game, ()) = self
             .online_change(id, me, |g, side| {
-                let gone = hub.gone_since(id, side.opponent(), g.turn_started_ms);
+                let gone = g.gone_since[side.opponent().index()];
                 g.claim(side, gone, self.now_ms())
             })
             .await?;

@@ -198,3 +198,33 @@ async fn a_game_read_after_its_flag_fell_unseen_is_the_game_ended_on_time() {
     // The fall is stored once: a second read sees the same end.
     assert_eq!(games.load(id).await.unwrap().stop, read.stop);
 }
+
+#[tokio::test]
+async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() {
+    let time = awale_service::clock::Clock::adjustable();
+    let store = Store::in_memory().unwrap();
+    let games =
+        Arc::new(Games::new(Arc::new(store), Arc::new(Hub::default())).with_clock(time.clone()));
+    let id = online(&games, None).await.id;
+    // Both at the board; South moves, North is to move.
+    let hub = Arc::clone(games.hub());
+    let (_south_events, _, _, _south) = hub.watch(id, Some(Side::South), now_ms(), None);
+    let (_north_events, _, _, north) = hub.watch(id, Some(Side::North), now_ms(), None);
+    let south_move = Move::from_letter('F').unwrap();
+    games
+        .apply_move(id, Some(0), south_move, |_| Ok(()))
+        .await
+        .unwrap();
+    let claim_in = |g: &WebGame| g.actions(Side::South, games.now_ms()).claim_in_ms;
+    let here = games.load(id).await.unwrap();
+    assert_eq!(claim_in(&here), None, "North is at the board");
+    drop(north);
+    let wait = claim_in(&games.load(id).await.unwrap()).expect("a claim to come");
+    assert!((119_000..=120_000).contains(&wait), "{wait}");
+    let early = games.claim(id, &player(1)).await.unwrap_err();
+    assert_eq!(early.code, "cannot_claim");
+    time.advance(Duration::from_millis(wait as u64));
+    assert_eq!(claim_in(&games.load(id).await.unwrap()), Some(0));
+    let won = games.claim(id, &player(1)).await.unwrap();
+    assert_eq!(won.stop, Some(Stop::Abandoned(Side::North)));
+}

@@ -365,6 +365,7 @@ pub(crate) fn rebuild(
         rating_changes,
         version: Default::default(),
         revision: row.revision,
+        gone_since: [None, None],
     })
 }
 
