@@ -11,6 +11,7 @@ use awale_service::game::{now_ms, Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
+use awale_service::round::Offer;
 use awale_service::Store;
 
 fn games() -> Arc<Games> {
@@ -78,10 +79,19 @@ async fn a_takeback_asked_and_accepted_takes_the_last_move_back() {
         .apply_move(id, Some(0), Move::from_letter('C').unwrap(), |_| Ok(()))
         .await
         .unwrap();
-    let stranger = games.takeback(id, &player(3), None).await.unwrap_err();
+    let stranger = games
+        .offer(id, &player(3), Offer::Takeback, None)
+        .await
+        .unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
-    games.takeback(id, &player(1), None).await.unwrap();
-    let back = games.takeback(id, &player(2), Some(true)).await.unwrap();
+    games
+        .offer(id, &player(1), Offer::Takeback, None)
+        .await
+        .unwrap();
+    let back = games
+        .offer(id, &player(2), Offer::Takeback, Some(true))
+        .await
+        .unwrap();
     assert!(back.game.plies().is_empty());
 }
 
@@ -149,18 +159,33 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
             .await
             .unwrap();
     }
-    let stranger = games.draw(id, &player(3), None).await.unwrap_err();
+    let stranger = games
+        .offer(id, &player(3), Offer::Draw, None)
+        .await
+        .unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
-    let offered = games.draw(id, &player(2), None).await.unwrap();
+    let offered = games
+        .offer(id, &player(2), Offer::Draw, None)
+        .await
+        .unwrap();
     assert_eq!(offered.offers.draw, Some(Side::North));
-    let refused = games.draw(id, &player(1), None).await.unwrap_err();
+    let refused = games
+        .offer(id, &player(1), Offer::Draw, None)
+        .await
+        .unwrap_err();
     assert_eq!(
         (refused.code, refused.reason),
         ("draw_pending", Some("theirs"))
     );
-    let own = games.draw(id, &player(2), Some(true)).await.unwrap_err();
+    let own = games
+        .offer(id, &player(2), Offer::Draw, Some(true))
+        .await
+        .unwrap_err();
     assert_eq!(own.code, "no_draw");
-    let drawn = games.draw(id, &player(1), Some(true)).await.unwrap();
+    let drawn = games
+        .offer(id, &player(1), Offer::Draw, Some(true))
+        .await
+        .unwrap();
     let end = drawn.end().unwrap();
     assert_eq!((end.reason.name(), end.winner), ("agreement", None));
     // Read back from the store as another process would.
