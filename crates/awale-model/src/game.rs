@@ -274,6 +274,11 @@ pub struct WebGame {
     /// both change one revision (0 before it is stored; SQLite, with one
     /// process, keeps none).
     pub revision: i64,
+    /// Since when each seat's player has had no connection (None while
+    /// connected): the watchers' word, which the game service sets on
+    /// the copies it hands out, so that the views say when a claim may
+    /// come; kept in memory, not stored.
+    pub gone_since: [Option<i64>; 2],
 }
 
 /// Milliseconds since 1970 now.
@@ -317,6 +322,7 @@ impl WebGame {
             rating_changes: None,
             version: Version::default(),
             revision: 0,
+            gone_since: [None, None],
         }
     }
 
@@ -1564,12 +1570,19 @@ mod tests {
         }
         g.play(letter('F'), 1_000).unwrap();
         // South moved: it may abort once North has let 30 s go by, and
-        // claim once North has been gone two minutes on its move.
+        // claim once North has been gone two minutes on its move: not
+        // while North is here.
         let south = g.actions(Side::South, 11_000);
         assert_eq!(south.abort_in_ms, Some(20_000));
-        assert_eq!(south.claim_in_ms, Some(110_000));
-        assert_eq!(south.claim_away_ms, Some(CLAIM_AFTER_MS));
+        assert_eq!(south.claim_in_ms, None, "North is connected");
         assert!(south.takeback);
+        // Gone since before its turn: two minutes from the turn's start.
+        g.gone_since[Side::North.index()] = Some(0);
+        assert_eq!(g.actions(Side::South, 11_000).claim_in_ms, Some(110_000));
+        // Gone since during its turn: two minutes from then.
+        g.gone_since[Side::North.index()] = Some(5_000);
+        assert_eq!(g.actions(Side::South, 11_000).claim_in_ms, Some(114_000));
+        assert_eq!(g.actions(Side::South, 125_000).claim_in_ms, Some(0));
         let north = g.actions(Side::North, 11_000);
         assert_eq!((north.abort_in_ms, north.claim_in_ms), (Some(0), None));
         g.play(letter('f'), 12_000).unwrap();

@@ -21,12 +21,15 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use awale_core::Side;
 use serde::Serialize;
 use tokio::task::AbortHandle;
 
+use crate::clock::Clock;
+
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, Mode, PlayerId, WebGame};
+use crate::game::{Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
 use crate::store::{GameStore, LobbyGame, Notice, RatingStore, StoreError};
@@ -75,6 +78,8 @@ pub struct Games {
     /// Where rated games change their players' ratings (none: no game is
     /// rated).
     ratings: Option<Arc<dyn RatingStore>>,
+    /// The time the clocks, flags and offers read.
+    clock: Clock,
 }
 
 /// What a change did, for the watchers.
@@ -143,7 +148,20 @@ impl Games {
             challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
             ratings: None,
+            clock: Clock::system(),
         }
+    }
+
+    /// The same games, reading the time from `clock` (a test's, which it
+    /// moves forward to make a flag fall without waiting).
+    pub fn with_clock(mut self, clock: Clock) -> Games {
+        self.clock = clock;
+        self
+    }
+
+    /// Milliseconds since 1970 on the games' clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// The same games, where `computer` plays the computer's moves of the
@@ -184,7 +202,7 @@ impl Games {
         };
         let players = [south.player.clone(), north.player.clone()];
         match ratings
-            .rate_game(game.id, players, game.speed(), end.winner, now_ms())
+            .rate_game(game.id, players, game.speed(), end.winner, self.now_ms())
             .await
         {
             Ok(changes) => game.rating_changes = Some(changes),
@@ -211,7 +229,7 @@ impl Games {
     ///
     /// When the store cannot be read or written.
     pub fn start(self: &Arc<Self>) -> Result<(), Error> {
-        let now = now_ms();
+        let now = self.now_ms();
         let down = self.store.resume_clocks_blocking(now)?;
         if down > 0 {
             tracing::info!(
@@ -264,7 +282,7 @@ impl Games {
                 tokio::select! {
                     _ = beat.tick() => {
                         let Some(games) = me.upgrade() else { return };
-                        if let Err(e) = games.store.alive(now_ms()).await {
+                        if let Err(e) = games.store.alive(games.now_ms()).await {
                             tracing::warn!(error = %e, "heartbeat not stored");
                         }
                     }
@@ -274,7 +292,7 @@ impl Games {
                     }
                     _ = sweep.tick() => {
                         let Some(games) = me.upgrade() else { return };
-                        games.sweep(now_ms());
+                        games.sweep(games.now_ms());
                     }
                 }
             }
@@ -287,7 +305,7 @@ impl Games {
         Arc::clone(entries.entry(id).or_insert_with(|| {
             Arc::new(Entry {
                 game: tokio::sync::Mutex::new(None),
-                touched_ms: AtomicI64::new(now_ms()),
+                touched_ms: AtomicI64::new(self.now_ms()),
                 timer: Mutex::new(None),
                 search: Mutex::new(None),
             })
@@ -447,7 +465,7 @@ impl Games {
                 _ => {}
             }
             check(game)?;
-            game.play(mv, now_ms())?;
+            game.play(mv, self.now_ms())?;
             Ok(((), true))
         })
         .await
@@ -500,7 +518,7 @@ impl Games {
             return Err(Error::no_game(id));
         }
         let entry = self.entry(id);
-        entry.touched_ms.store(now_ms(), Ordering::Relaxed);
+        entry.touched_ms.store(self.now_ms(), Ordering::Relaxed);
         let mut slot = entry.game.lock().await;
         if slot.is_none() {
             match self.store.load(id).await? {
@@ -526,8 +544,9 @@ impl Games {
         }
         let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
         let mut game = current.clone();
+        self.note_presence(&mut game);
         let plies_before = game.game.plies().len();
-        let flag_fell = game.check_flag(now_ms());
+        let flag_fell = game.check_flag(self.now_ms());
         let outcome = if flag_fell {
             Err(Error::game_over("time"))
         } else {
@@ -688,6 +707,7 @@ impl Games {
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
         let mut games = self.store.create(games).await?;
         for game in &mut games {
+            self.note_presence(game);
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
                 game.version = self.hub.version(game.id);
                 let entry = self.entry(game.id);
@@ -703,10 +723,19 @@ impl Games {
         Ok(games)
     }
 
+    /// Notes on `game` since when each seated player has been away, as the
+    /// watchers say (since the turn began when nobody has watched the game
+    /// since the server started), for its views and claims.
+    fn note_presence(&self, game: &mut WebGame) {
+        game.gone_since =
+            Side::BOTH.map(|side| self.hub.gone_since(game.id, side, game.turn_started_ms));
+    }
+
     /// Tells game `game`'s watchers what changed, under the event's
     /// version, which becomes the game's.
     fn publish(&self, game: &mut WebGame, kind: Change) {
-        let now = now_ms();
+        self.note_presence(game);
+        let now = self.now_ms();
         let id = game.id;
         let version = match kind {
             Change::Move => self.hub.publish_versioned(id, "move", |v| {
@@ -734,9 +763,9 @@ impl Games {
         };
         let id = game.id;
         let me = Arc::downgrade(self);
-        let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64 + 1);
+        let clock = self.clock.clone();
         let task = tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
+            clock.sleep_until(deadline).await;
             let Some(games) = me.upgrade() else { return };
             // Loading drops the flag if the time is out (and arms the
             // timer again when a move came meanwhile).
@@ -811,7 +840,7 @@ impl Games {
         let public_id = game.public_id.clone();
         let plies = game.game.plies().len();
         let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let clock = match (game.clock, game.time_left(now_ms())) {
+        let clock = match (game.clock, game.time_left(self.now_ms())) {
             (Some(clock), Some(left)) => Some(awale_engine::Clock {
                 remaining: Duration::from_millis(
                     left[game.game.position().to_move().index()].max(0) as u64,

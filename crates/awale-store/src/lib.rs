@@ -1064,135 +1064,118 @@ mod tests {
     use awale_core::{Game, Move, Rules};
     use awale_model::game::Mode;
 
+    /// A game between people, its maker seated.
     fn game() -> WebGame {
         let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7);
-        g.seat_maker(&me());
+        g.seat_maker(&PlayerId("p1".into()));
         g
-    }
-
-    fn me() -> PlayerId {
-        PlayerId("p1".into())
-    }
-
-    fn runtime() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
     }
 
     /// A write after the store closed (a search ending while the server
     /// stops) is answered 503 `busy`, not a server failure.
-    #[test]
-    fn a_write_after_the_store_closed_is_a_wait_not_a_failure() {
-        runtime().block_on(async {
-            let store = Store::in_memory().unwrap();
-            let made = store.create(vec![game()]).await.unwrap().remove(0);
-            store.close();
-            let e = store.save(made, 0).await.unwrap_err();
-            assert!(matches!(e, StoreError::Closed), "{e}");
-            let answer = Error::from(e);
-            assert_eq!(
-                (answer.kind, answer.code),
-                (awale_model::error::Kind::Busy, "busy"),
-                "{answer:?}"
-            );
-        });
+    #[tokio::test]
+    async fn a_write_after_the_store_closed_is_a_wait_not_a_failure() {
+        let store = Store::in_memory().unwrap();
+        let made = store.create(vec![game()]).await.unwrap().remove(0);
+        store.close();
+        let e = store.save(made, 0).await.unwrap_err();
+        assert!(matches!(e, StoreError::Closed), "{e}");
+        let answer = Error::from(e);
+        assert_eq!(
+            (answer.kind, answer.code),
+            (awale_model::error::Kind::Busy, "busy"),
+            "{answer:?}"
+        );
     }
 
-    #[test]
-    fn a_failing_write_does_not_spoil_the_others_of_its_batch() {
-        runtime().block_on(async {
-            let store = Store::in_memory().unwrap();
-            let good = store.create(vec![game()]).await.unwrap().remove(0);
-            let bad = store.write(|conn| {
-                conn.execute("INSERT INTO nowhere VALUES (1)", [])?;
-                Ok(())
-            });
-            let fine = store.save(good.clone(), 0);
-            let (bad, fine) = tokio::join!(bad, fine);
-            assert!(bad.is_err());
-            fine.unwrap();
-            assert!(store.load(good.id).await.unwrap().is_some());
+    #[tokio::test]
+    async fn a_failing_write_does_not_spoil_the_others_of_its_batch() {
+        let store = Store::in_memory().unwrap();
+        let good = store.create(vec![game()]).await.unwrap().remove(0);
+        let bad = store.write(|conn| {
+            conn.execute("INSERT INTO nowhere VALUES (1)", [])?;
+            Ok(())
         });
+        let fine = store.save(good.clone(), 0);
+        let (bad, fine) = tokio::join!(bad, fine);
+        assert!(bad.is_err());
+        fine.unwrap();
+        assert!(store.load(good.id).await.unwrap().is_some());
     }
 
-    #[test]
-    fn the_log_is_emptied_once_the_writes_stop() {
+    #[tokio::test]
+    async fn the_log_is_emptied_once_the_writes_stop() {
         // Finding 10 of issue 20: the log only ever grew while serving.
-        runtime().block_on(async {
-            let store = Store::in_memory().unwrap();
-            let mut games = store
-                .create((0..50).map(|_| game()).collect())
-                .await
-                .unwrap();
-            let reader = store.clone();
-            let reading = tokio::spawn(async move {
-                for _ in 0..200 {
-                    let _ = reader.load(1).await;
-                }
-            });
-            for round in 0..40 {
-                for g in &mut games {
-                    let _ = g.play(
-                        Move::from_letter("FfAaBbCcDdEe".chars().nth(round % 12).unwrap()).unwrap(),
-                        0,
-                    );
-                    store.save(g.clone(), 0).await.unwrap();
-                }
-            }
-            reading.await.unwrap();
-            let mut wal = store.path().as_os_str().to_owned();
-            wal.push("-wal");
-            let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
-            assert!(size() > 0, "the writes went through the log");
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-            while size() > 0 {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "the log keeps {} bytes with nothing written",
-                    size()
-                );
-                std::thread::sleep(std::time::Duration::from_millis(100));
+
+        let store = Store::in_memory().unwrap();
+        let mut games = store
+            .create((0..50).map(|_| game()).collect())
+            .await
+            .unwrap();
+        let reader = store.clone();
+        let reading = tokio::spawn(async move {
+            for _ in 0..200 {
+                let _ = reader.load(1).await;
             }
         });
+        for round in 0..40 {
+            for g in &mut games {
+                let _ = g.play(
+                    Move::from_letter("FfAaBbCcDdEe".chars().nth(round % 12).unwrap()).unwrap(),
+                    0,
+                );
+                store.save(g.clone(), 0).await.unwrap();
+            }
+        }
+        reading.await.unwrap();
+        let mut wal = store.path().as_os_str().to_owned();
+        wal.push("-wal");
+        let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+        assert!(size() > 0, "the writes went through the log");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while size() > 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the log keeps {} bytes with nothing written",
+                size()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
     }
 
-    #[test]
-    fn a_games_file_of_version_3_keeps_its_games_and_gains_accounts() {
-        runtime().block_on(async {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("v3.sqlite");
-            {
-                let conn = Connection::open(&path).unwrap();
-                for sql in [
-                    include_str!("v1.sql"),
-                    include_str!("v2.sql"),
-                    include_str!("v3.sql"),
-                ] {
-                    conn.execute_batch(sql).unwrap();
-                }
-                conn.execute_batch(
-                    "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed,
+    #[tokio::test]
+    async fn a_games_file_of_version_3_keeps_its_games_and_gains_accounts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v3.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            for sql in [
+                include_str!("v1.sql"),
+                include_str!("v2.sql"),
+                include_str!("v3.sql"),
+            ] {
+                conn.execute_batch(sql).unwrap();
+            }
+            conn.execute_batch(
+                "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed,
                        south_player, south_name, turn_started_ms)
                      VALUES (1, 5, 5, 'awale', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 'online', 1,
                        'p1', 'Ama', 5);
                      INSERT INTO meta (key, value) VALUES ('levels', 16);
                      PRAGMA application_id = 1098342764;
                      PRAGMA user_version = 3;",
-                )
-                .unwrap();
-            }
-            let store = Store::open(&path).unwrap();
-            let game = store.load(1).await.unwrap().expect("the old game is kept");
-            assert_eq!(game.seats[0].as_ref().unwrap().name, "Ama");
-            assert!(store.account_by_key("ama".into()).await.unwrap().is_none());
-            let conn = Connection::open(&path).unwrap();
-            let version: i32 = conn
-                .query_row("PRAGMA user_version", [], |r| r.get(0))
-                .unwrap();
-            // Every later version too (5: ratings).
-            assert_eq!(i64::from(version), schema::migrations().len() as i64);
-        });
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let game = store.load(1).await.unwrap().expect("the old game is kept");
+        assert_eq!(game.seats[0].as_ref().unwrap().name, "Ama");
+        assert!(store.account_by_key("ama".into()).await.unwrap().is_none());
+        let conn = Connection::open(&path).unwrap();
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        // Every later version too (5: ratings).
+        assert_eq!(i64::from(version), schema::migrations().len() as i64);
     }
 }

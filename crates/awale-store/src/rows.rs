@@ -369,6 +369,7 @@ pub(crate) fn rebuild(
         rating_changes,
         version: Default::default(),
         revision: row.revision,
+        gone_since: [None, None],
     })
 }
 

@@ -28,7 +28,7 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, computer, error, game, games, handoff, limiter, live, players, pools, rating,
+    accounts, clock, computer, error, game, games, handoff, limiter, live, players, pools, rating,
     records, round, store, study, view,
 };
 pub use error::{Error, Kind};
@@ -62,6 +62,9 @@ const HANDOFF_RATE: Rate = Rate {
 pub struct Config {
     /// Longest time the computer thinks over one move.
     pub move_time: Duration,
+    /// The time the games in use read (the system's; a test's to make a
+    /// flag fall without waiting).
+    pub clock: clock::Clock,
     /// Longest time for a hint.
     pub hint_time: Duration,
     /// How many searches may run at once.
@@ -110,6 +113,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             move_time: Duration::from_secs(3),
+            clock: clock::Clock::system(),
             hint_time: Duration::from_millis(1500),
             max_searches: 2,
             max_queued_searches: 32,
@@ -243,7 +247,8 @@ impl AppState {
         let games = Arc::new(
             games::Games::new(store.clone(), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time)
-                .with_ratings(store.clone()),
+                .with_ratings(store.clone())
+                .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
             accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(

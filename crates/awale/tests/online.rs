@@ -12,7 +12,7 @@ mod webdriver;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use webdriver::{game_id, temp_dir, Browser, Site};
+use webdriver::{game_id, page_fetch, tap, temp_dir, Browser, Site};
 
 /// Finds and decodes the QR codes in a PNG screenshot.
 fn qr_in_picture(png_path: &Path) -> Vec<String> {
@@ -40,27 +40,24 @@ fn qr_in_picture(png_path: &Path) -> Vec<String> {
 
 // ------------------------------------------------------------ helpers --
 
-/// A request made by the page itself (with its browser's cookie).
+/// A request made by the page itself (with its browser's cookie), which
+/// must succeed: its JSON answer.
 fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
-    let v = b.exec_async(&format!(
-        "const done = arguments[arguments.length - 1];
-         fetch({path}, {{ method: {method}, headers: {{ 'Content-Type': 'application/json' }},
-                          body: {body} }})
-           .then(async (r) => done({{ status: r.status, body: await r.json().catch(() => null) }}),
-                 (e) => done({{ status: 0, body: String(e) }}));",
-        path = json!(path),
-        method = json!(method),
-        body = if body.is_null() {
-            "undefined".to_string()
-        } else {
-            json!(body.to_string()).to_string()
-        },
-    ));
+    let v = page_fetch(b, method, path, body);
     assert!(
         v["status"].as_u64().is_some_and(|s| s < 300),
         "{method} {path}: {v}"
     );
     v["body"].clone()
+}
+
+/// A new game made by the page `b` shows (`body` as the page posts it):
+/// its id.
+fn new_game(b: &Browser, body: Value) -> String {
+    fetch(b, "POST", "/api/games", body)["id"]
+        .as_str()
+        .map(String::from)
+        .expect("a game")
 }
 
 /// Opens the page with quick animations.
@@ -102,17 +99,6 @@ fn play_first(b: &Browser) -> String {
         .to_string();
     tap(b, &format!(".hole-hit.legal[data-letter='{letter}']"));
     letter
-}
-
-/// Clicks `css` once scrolled to the middle of the screen (the menu bar
-/// stays on top of the page and would take clicks near the top).
-fn tap(b: &Browser, css: &str) {
-    b.find(css);
-    b.exec(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        json!([css]),
-    );
-    b.click(css);
 }
 
 fn wait_text(b: &Browser, css: &str, part: &str) {
@@ -500,15 +486,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     }
 
     // A short game from a study position, by its invite link, to the end.
-    let third = fetch(
+    let third = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "position": "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={third}"));
     awa.wait_for(
         "the invite",
@@ -571,15 +552,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
             json!([id]),
         ) == json!(true)
     };
-    let withdrawn = fetch(
+    let withdrawn = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={withdrawn}"));
     // Someone arriving at the home page with nothing going on sees the
     // lobby, since a challenge waits there.
@@ -609,16 +585,11 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     // Another, with a clock of 6 s: Bob accepts it in one click and is
     // South, to move; after the first moves (free) his browser closes; his
     // flag falls on the server.
-    let flagged = fetch(
+    let flagged = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true,
                "clock": {"minutes": 0.1, "increment_seconds": 0}}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={flagged}"));
     open(&bob, &format!("{url}/#lobby"));
     bob.wait_for(
@@ -703,12 +674,7 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     // The maker of the games, in her own browser.
     let maker = Browser::start("links-maker", "en-US,en", 1000, 800);
     maker.goto(&format!("{url}/#rules"));
-    let online = |body: Value| {
-        fetch(&maker, "POST", "/api/games", body)["id"]
-            .as_str()
-            .map(String::from)
-            .expect("a game")
-    };
+    let online = |body: Value| new_game(&maker, body);
     let invited = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
     let invited_link = invite_link(&maker, &invited).replacen(&url, "", 1);
     let handed = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
@@ -724,15 +690,10 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
         .next()
         .expect("a token")
         .to_string();
-    let computer = fetch(
+    let computer = new_game(
         &maker,
-        "POST",
-        "/api/games",
         json!({"mode": "computer", "human": "S", "level": 1}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     fetch(
         &maker,
         "POST",
@@ -846,16 +807,11 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
     let bob = Browser::start("states-bob", "en-US,en", 1100, 900);
     let cleo = Browser::start("states-cleo", "en-US,en", 1100, 900);
     open(&awa, &format!("{url}/#rules"));
-    let timed = fetch(
+    let timed = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa",
                "clock": {"minutes": 1, "increment_seconds": 0}}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={timed}"));
     open(&bob, &format!("{url}/#rules"));
     fetch(&bob, "POST", "/api/me", json!({"name": "Bob"}));
@@ -961,15 +917,7 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
     }
 
     // A game without a clock: Bob's takeback declined, Awa's rematch too.
-    let free = fetch(
-        &awa,
-        "POST",
-        "/api/games",
-        json!({"mode": "online", "human": "S", "name": "Awa"}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    let free = new_game(&awa, json!({"mode": "online", "human": "S", "name": "Awa"}));
     awa.goto(&format!("{url}/#game={free}"));
     bob.goto(&invite_link(&awa, &free));
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
@@ -1008,15 +956,7 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
     let awa = Browser::start("claim-awa", "en-US,en", 1280, 1000);
     let bob = Browser::start("claim-bob", "en-US,en", 1280, 1000);
     open(&awa, &format!("{url}/#lobby"));
-    let id = fetch(
-        &awa,
-        "POST",
-        "/api/games",
-        json!({"mode": "online", "human": "S", "name": "Awa"}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    let id = new_game(&awa, json!({"mode": "online", "human": "S", "name": "Awa"}));
     awa.goto(&format!("{url}/#game={id}"));
     open(&bob, &invite_link(&awa, &id));
     wait_text(&bob, "#player-bottom .who", "North · ");
@@ -1053,16 +993,11 @@ fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
     let bob = Browser::start("words-bob", "fr-FR,fr", 1100, 900);
     let cleo = Browser::start("words-cleo", "en-US,en", 390, 844);
     open(&awa, &format!("{url}/#rules"));
-    let id = fetch(
+    let id = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "public": true,
                "clock": {"minutes": 0.5, "increment_seconds": 0}}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     // Awa waits at her board (a challenge whose maker is gone is withdrawn).
     awa.goto(&format!("{url}/#game={id}"));
     wait_text(&awa, "#status", "Waiting for");

@@ -8,6 +8,7 @@ use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, TraceLayer};
 
+use crate::round::Offer;
 use crate::AppState;
 
 pub mod accounts;
@@ -128,8 +129,14 @@ fn game_routes() -> Router<AppState> {
         .route("/events", get(events::game_events))
         .route("/links", get(online::links))
         .route("/join", post(online::join))
-        .route("/takeback", post(online::takeback))
-        .route("/draw", post(online::draw))
+        .route(
+            "/takeback",
+            post(|on, me, body| online::offer(Offer::Takeback, on, me, body)),
+        )
+        .route(
+            "/draw",
+            post(|on, me, body| online::offer(Offer::Draw, on, me, body)),
+        )
         .route("/abort", post(online::abort))
         .route("/claim", post(online::claim))
         .route("/rematch", post(online::rematch))
