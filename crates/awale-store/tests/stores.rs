@@ -211,6 +211,19 @@ fn the_lobby_lists_public_challenges_and_games_being_played() {
         );
         let timed = store.timed_games_blocking().unwrap();
         assert_eq!(timed.len(), 3);
+        // Games in play, newer than the challenge, never hide it: each kind
+        // is counted apart.
+        let playing = store
+            .create(vec![online(false, 2), online(false, 2), online(false, 2)])
+            .await
+            .unwrap();
+        let ids: Vec<i64> = store.lobby(2).await.unwrap().iter().map(|g| g.id).collect();
+        assert!(
+            ids.contains(&made[0].id),
+            "the challenge is listed: {ids:?}"
+        );
+        assert_eq!(ids.len(), 3, "two of the games in play: {ids:?}");
+        assert!(ids.contains(&playing[2].id) && ids.contains(&playing[1].id));
     });
 }
 

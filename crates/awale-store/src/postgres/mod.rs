@@ -436,22 +436,27 @@ impl GameStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            // A private invitation is nobody else's business until it is
-            // being played: filtered before the games are counted.
-            let rows = client
-                .query(
-                    &format!(
-                        "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                            north_name, plies, created_ms, start, public_id, rated,
-                            clock_per_move, {}
+            // The newest `limit` public challenges, then the newest `limit`
+            // games being played: counted apart, as the games file's, so
+            // games in play never hide a challenge. A private invitation is
+            // nobody else's business until it is played.
+            let kind = |which: &str| {
+                format!(
+                    "(SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
+                        north_name, plies, created_ms, start, public_id, rated,
+                        clock_per_move, {}
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                     AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
-                     ORDER BY updated_ms DESC, id DESC LIMIT $1",
-                        crate::LOBBY_RATINGS
-                    ),
-                    &[&(limit as i64)],
+                     AND {which}
+                     ORDER BY updated_ms DESC, id DESC LIMIT $1)",
+                    crate::LOBBY_RATINGS
                 )
-                .await?;
+            };
+            let sql = format!(
+                "{} UNION ALL {}",
+                kind("public AND (south_player IS NULL OR north_player IS NULL)"),
+                kind("south_player IS NOT NULL AND north_player IS NOT NULL"),
+            );
+            let rows = client.query(&sql, &[&(limit as i64)]).await?;
             let mut games = Vec::with_capacity(rows.len());
             for r in rows {
                 let clock = match (r.try_get(2)?, r.try_get(3)?) {
