@@ -39,6 +39,9 @@ const IDLE_MS: i64 = 10 * 60 * 1000;
 /// How often the lobby is sent again when it changed.
 const LOBBY_EVERY: Duration = Duration::from_millis(300);
 
+/// The games' ends kept for a follower that is slow to read them.
+const ENDINGS_KEPT: usize = 1024;
+
 struct Entry {
     game: tokio::sync::Mutex<Option<WebGame>>,
     touched_ms: AtomicI64,
@@ -75,6 +78,8 @@ pub struct Games {
     /// Where rated games change their players' ratings (none: no game is
     /// rated).
     ratings: Option<Arc<dyn RatingStore>>,
+    /// Every game that ends here, as it ended (see [`Games::endings`]).
+    endings: tokio::sync::broadcast::Sender<WebGame>,
 }
 
 /// What a change did, for the watchers.
@@ -116,7 +121,16 @@ impl Games {
             challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
             ratings: None,
+            endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
         }
+    }
+
+    /// The games that end from now on (by the rules, on time, abandoned,
+    /// aborted, resigned), each once as it ended, for whoever follows
+    /// them (the tournaments). A receiver that falls behind hears
+    /// `Lagged` and reads the games it follows again.
+    pub fn endings(&self) -> tokio::sync::broadcast::Receiver<WebGame> {
+        self.endings.subscribe()
     }
 
     /// The same games, where `computer` plays the computer's moves of the
@@ -499,6 +513,7 @@ impl Games {
         }
         let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
         let mut game = current.clone();
+        let ended_before = game.end().is_some();
         let plies_before = game.game.plies().len();
         let flag_fell = game.check_flag(now_ms());
         let outcome = if flag_fell {
@@ -533,6 +548,10 @@ impl Games {
             };
             self.arm_flag(&entry, &game);
             self.publish(&mut game, kind);
+            if !ended_before && game.end().is_some() {
+                // An error only means that nobody follows the ends now.
+                let _ = self.endings.send(game.clone());
+            }
             if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
             }

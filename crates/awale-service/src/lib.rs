@@ -18,6 +18,7 @@ pub mod records;
 pub mod round;
 pub mod study;
 pub mod tournament;
+pub mod tournaments;
 
 pub use awale_model::{error, game, rating, secret, view};
 pub use awale_model::{lock, Error, Kind};
