@@ -25,6 +25,7 @@ use crate::rating::Speed;
 use crate::store::tournaments::{
     EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
 };
+use crate::store::AccountStore;
 use crate::tournament::arena::{Arena, ArenaPlayer, Presence, Sheet};
 
 /// How many tournaments one player may make in a day.
@@ -196,6 +197,8 @@ struct Room {
 pub struct Tournaments {
     games: Arc<Games>,
     store: Arc<dyn TournamentStore>,
+    /// When set, only open accounts create and join, under their username.
+    accounts: Option<Arc<dyn AccountStore>>,
     rooms: Mutex<HashMap<i64, Arc<Room>>>,
     /// The tournament of each game in play.
     by_game: Mutex<HashMap<i64, i64>>,
@@ -331,11 +334,18 @@ impl Running {
 }
 
 impl Tournaments {
-    /// The tournaments kept in `store`, whose games `games` plays.
-    pub fn new(games: Arc<Games>, store: Arc<dyn TournamentStore>) -> Arc<Tournaments> {
+    /// The tournaments kept in `store`, whose games `games` plays; with
+    /// `accounts`, only open accounts create and join them, under their
+    /// usernames (without, anyone, under the name they give).
+    pub fn new(
+        games: Arc<Games>,
+        store: Arc<dyn TournamentStore>,
+        accounts: Option<Arc<dyn AccountStore>>,
+    ) -> Arc<Tournaments> {
         Arc::new_cyclic(|me| Tournaments {
             games,
             store,
+            accounts,
             rooms: Mutex::new(HashMap::new()),
             by_game: Mutex::new(HashMap::new()),
             first_move_ms: AtomicI64::new(FIRST_MOVE_MS),
@@ -512,7 +522,7 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// `bad_tournament` (a name empty or too long, a clock, length or
+    /// `account_needed`, `bad_tournament` (a name empty or too long, a clock, length or
     /// start out of bounds), `tournament_limit` after [`MADE_PER_DAY`],
     /// a storage failure.
     pub async fn create(
@@ -520,6 +530,7 @@ impl Tournaments {
         creator: &PlayerId,
         settings: ArenaSettings,
     ) -> Result<TournamentItem, Error> {
+        self.name_of(creator, "").await?;
         let now = now_ms();
         let name = settings.name.trim().to_string();
         let bad = |what: &'static str, message: &str| {
@@ -635,13 +646,16 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// `no_such_tournament`, `tournament_over`, a storage failure.
+    /// `no_such_tournament`, `account_needed`, `tournament_over`, a
+    /// storage failure.
     pub async fn join(
         &self,
         id: i64,
         player: &PlayerId,
         name: &str,
     ) -> Result<TournamentView, Error> {
+        let name = self.name_of(player, name).await?;
+        let name = name.as_str();
         let room = self.room(id).await?;
         let rating = self.rating_of(player, &room).await;
         let mut running = room.running.lock().await;
@@ -774,6 +788,25 @@ impl Tournaments {
             .await?;
         self.tell(&room, &running);
         Ok(running.view(Some(player)))
+    }
+
+    /// The name `player` plays under: their username when accounts are
+    /// needed, else `name`.
+    ///
+    /// # Errors
+    ///
+    /// `account_needed` when `player` has no open account.
+    async fn name_of(&self, player: &PlayerId, name: &str) -> Result<String, Error> {
+        let Some(accounts) = &self.accounts else {
+            return Ok(name.to_string());
+        };
+        match accounts.account_of(player.clone()).await? {
+            Some(account) if account.is_open() => Ok(account.username),
+            _ => Err(Error::forbidden(
+                "account_needed",
+                "tournaments are for accounts: sign up or log in",
+            )),
+        }
     }
 
     async fn rating_of(&self, player: &PlayerId, room: &Room) -> i32 {

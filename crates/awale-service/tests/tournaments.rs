@@ -21,7 +21,7 @@ fn player(n: u8) -> PlayerId {
 fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
     let store = Arc::new(store);
     let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
-    let tournaments = Tournaments::new(Arc::clone(&games), store);
+    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
     tournaments.start().unwrap();
     (games, tournaments)
 }
