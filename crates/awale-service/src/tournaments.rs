@@ -44,6 +44,54 @@ pub const FIRST_MOVE_MS: i64 = 30_000;
 /// The tournaments finished lately that the list shows (ms).
 const LISTED_AFTER_END_MS: i64 = 24 * 3_600_000;
 
+/// The creator named on the server's own arenas.
+pub const SERVER: &str = "server";
+
+/// An arena the server makes itself, again and again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// Its name.
+    pub name: &'static str,
+    /// Each side's time and the increment (ms).
+    pub clock: (i64, i64),
+    /// Its length (minutes).
+    pub minutes: i64,
+    /// How often it starts (ms).
+    pub every_ms: i64,
+    /// Its start within the period, from the Unix epoch (a Thursday, 00:00
+    /// UTC).
+    pub offset_ms: i64,
+}
+
+/// The server's schedule (`awale serve --schedule`): an hourly 3+2 arena
+/// (57 minutes, so the next begins as it ends) and a weekly 5+3 one on
+/// Sunday at 18:00 UTC, two hours long. Both rated.
+pub const SCHEDULE: [Scheduled; 2] = [
+    Scheduled {
+        name: "Hourly 3+2",
+        clock: (180_000, 2_000),
+        minutes: 57,
+        every_ms: 3_600_000,
+        offset_ms: 0,
+    },
+    Scheduled {
+        name: "Weekly 5+3",
+        clock: (300_000, 3_000),
+        minutes: 120,
+        every_ms: 7 * 24 * 3_600_000,
+        // Thursday 00:00 + 3 days + 18 hours: Sunday 18:00.
+        offset_ms: (3 * 24 + 18) * 3_600_000,
+    },
+];
+
+impl Scheduled {
+    /// Its next start after `now`.
+    #[must_use]
+    pub fn next_start(&self, now: i64) -> i64 {
+        ((now - self.offset_ms).div_euclid(self.every_ms) + 1) * self.every_ms + self.offset_ms
+    }
+}
+
 /// What a new arena is to be.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArenaSettings {
@@ -585,6 +633,62 @@ impl Tournaments {
         // Held at once: its start and end are timed from now.
         self.room(row.id).await?;
         Ok(item)
+    }
+
+    /// Keeps `schedule`: each of its arenas is made for its next start
+    /// (once: one already made is found in the store, across restarts),
+    /// checked every minute. Needs a Tokio runtime.
+    pub fn keep_schedule(self: &Arc<Self>, schedule: Vec<Scheduled>) {
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                let Some(tournaments) = me.upgrade() else {
+                    return;
+                };
+                if let Err(e) = tournaments.schedule_once(&schedule, now_ms()).await {
+                    tracing::warn!(error = %e, "the schedule's arenas not made");
+                }
+            }
+        });
+    }
+
+    /// Makes the arenas of `schedule` whose next start after `now` has
+    /// none yet.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn schedule_once(&self, schedule: &[Scheduled], now: i64) -> Result<(), Error> {
+        let made = self.store.tournaments(now, 200).await?;
+        for s in schedule {
+            let starts_ms = s.next_start(now);
+            if made
+                .iter()
+                .any(|t| t.creator.0 == SERVER && t.name == s.name && t.starts_ms == starts_ms)
+            {
+                continue;
+            }
+            let row = self
+                .store
+                .create_tournament(TournamentRow {
+                    id: 0,
+                    kind: "arena".into(),
+                    name: s.name.into(),
+                    clock: s.clock,
+                    rated: self.games.ratings().is_some(),
+                    minutes: s.minutes,
+                    starts_ms,
+                    ends_ms: starts_ms + s.minutes * 60_000,
+                    creator: PlayerId(SERVER.into()),
+                    state: "created".into(),
+                    created_ms: now,
+                })
+                .await?;
+            self.room(row.id).await?;
+        }
+        Ok(())
     }
 
     /// The tournaments going on or to come, and those finished lately.

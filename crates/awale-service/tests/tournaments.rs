@@ -312,3 +312,24 @@ async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
     assert_eq!(view.players, 2);
     assert_eq!(view.state, "started");
 }
+
+#[tokio::test]
+async fn the_schedule_makes_each_arena_once_for_its_next_start() {
+    use awale_service::tournaments::SCHEDULE;
+    let hourly = &SCHEDULE[0];
+    // 2026-12-02 12:10 UTC: the next hourly at 13:00.
+    let now = 1_796_213_400_000;
+    assert_eq!(hourly.next_start(now), 1_796_216_400_000);
+    // The weekly: the next Sunday, 18:00 UTC (2026-12-06).
+    assert_eq!(SCHEDULE[1].next_start(now), 1_796_580_000_000);
+    let (_games, t) = service(Store::in_memory().unwrap());
+    t.schedule_once(&SCHEDULE, now).await.unwrap();
+    t.schedule_once(&SCHEDULE, now + 60_000).await.unwrap();
+    let list = t.list().await.unwrap();
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert!(list
+        .iter()
+        .any(|a| a.name == "Hourly 3+2" && a.minutes == 57));
+    t.schedule_once(&SCHEDULE, now + 3_600_000).await.unwrap();
+    assert_eq!(t.list().await.unwrap().len(), 3, "the next hour's");
+}
