@@ -668,6 +668,11 @@ impl Games {
         if let Some(kind) = kind {
             self.publish(&mut game, kind);
         }
+        // An end made in another process is told here too (the process
+        // that holds the game's tournament records it).
+        if slot.as_ref().is_some_and(|held| held.end().is_none()) && game.end().is_some() {
+            let _ = self.endings.send(game.clone());
+        }
         *slot = Some(game);
         Ok(())
     }
