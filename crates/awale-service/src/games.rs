@@ -42,6 +42,9 @@ const IDLE_MS: i64 = 10 * 60 * 1000;
 /// How often the lobby is sent again when it changed.
 const LOBBY_EVERY: Duration = Duration::from_millis(300);
 
+/// The games' ends kept for a follower that is slow to read them.
+const ENDINGS_KEPT: usize = 1024;
+
 struct Entry {
     game: tokio::sync::Mutex<Option<WebGame>>,
     touched_ms: AtomicI64,
@@ -80,6 +83,8 @@ pub struct Games {
     ratings: Option<Arc<dyn RatingStore>>,
     /// The time the clocks, flags and offers read.
     clock: Clock,
+    /// Every game that ends here, as it ended (see [`Games::endings`]).
+    endings: tokio::sync::broadcast::Sender<WebGame>,
 }
 
 /// What a change did, for the watchers.
@@ -149,6 +154,7 @@ impl Games {
             player: None,
             ratings: None,
             clock: Clock::system(),
+            endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
         }
     }
 
@@ -162,6 +168,14 @@ impl Games {
     /// Milliseconds since 1970 on the games' clock.
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
+    }
+
+    /// The games that end from now on (by the rules, on time, abandoned,
+    /// aborted, resigned), each once as it ended, for whoever follows
+    /// them (the tournaments). A receiver that falls behind hears
+    /// `Lagged` and reads the games it follows again.
+    pub fn endings(&self) -> tokio::sync::broadcast::Receiver<WebGame> {
+        self.endings.subscribe()
     }
 
     /// The same games, where `computer` plays the computer's moves of the
@@ -545,6 +559,7 @@ impl Games {
         let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
         let mut game = current.clone();
         self.note_presence(&mut game);
+        let ended_before = game.end().is_some();
         let plies_before = game.game.plies().len();
         let flag_fell = game.check_flag(self.now_ms());
         let outcome = if flag_fell {
@@ -579,6 +594,10 @@ impl Games {
             };
             self.arm_flag(&entry, &game);
             self.publish(&mut game, kind);
+            if !ended_before && game.end().is_some() {
+                // An error only means that nobody follows the ends now.
+                let _ = self.endings.send(game.clone());
+            }
             if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
             }
@@ -694,6 +713,11 @@ impl Games {
         self.arm_flag(entry, &game);
         if let Some(kind) = kind {
             self.publish(&mut game, kind);
+        }
+        // An end made in another process is told here too (the process
+        // that holds the game's tournament records it).
+        if slot.as_ref().is_some_and(|held| held.end().is_none()) && game.end().is_some() {
+            let _ = self.endings.send(game.clone());
         }
         *slot = Some(game);
         Ok(())

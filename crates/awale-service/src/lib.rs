@@ -20,6 +20,7 @@ pub mod records;
 pub mod round;
 pub mod study;
 pub mod tournament;
+pub mod tournaments;
 pub mod turns;
 
 pub use awale_model::{error, game, rating, secret, view};

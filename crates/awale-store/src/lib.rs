@@ -30,6 +30,7 @@ mod postgres;
 pub mod ratings;
 mod rows;
 mod schema;
+pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount};
 pub use copy::{copy_to_postgres, CopyReport};
@@ -39,6 +40,7 @@ pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{find_game, insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
+pub use tournaments::TournamentStore;
 
 /// A storage failure, or a stored game that no longer replays.
 #[derive(Debug)]

@@ -48,6 +48,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v6.sql")),
         // Version 7: clocks of days per move (games over days).
         M::up(include_str!("v7.sql")),
+        // Version 8: tournaments, their players and their games.
+        M::up(include_str!("v8.sql")),
     ]
 }
 

@@ -29,7 +29,7 @@ pub mod server;
 use awale_service::lock;
 pub use awale_service::{
     accounts, clock, computer, error, game, games, handoff, limiter, live, players, pools, rating,
-    records, round, store, study, view,
+    records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -175,6 +175,8 @@ struct Shared {
     pools: Arc<pools::Pools>,
     /// Players' pages and leaderboards.
     player_pages: Arc<players::Players>,
+    /// Arenas.
+    tournaments: Arc<tournaments::Tournaments>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -220,7 +222,12 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn new(
-        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
+        store: impl store::GameStore
+            + store::AccountStore
+            + store::RatingStore
+            + store::TournamentStore
+            + Clone
+            + 'static,
         config: Config,
     ) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
@@ -234,7 +241,12 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn with_oracle(
-        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
+        store: impl store::GameStore
+            + store::AccountStore
+            + store::RatingStore
+            + store::TournamentStore
+            + Clone
+            + 'static,
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {
@@ -266,6 +278,9 @@ impl AppState {
             Some(store.clone()),
         );
         pools.start();
+        let tournaments =
+            tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
+        tournaments.start()?;
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),
@@ -303,6 +318,7 @@ impl AppState {
                 handoffs: handoff::Handoffs::default(),
                 pools,
                 player_pages,
+                tournaments,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 public_url,
@@ -326,6 +342,11 @@ impl AppState {
     /// The accounts.
     pub fn accounts(&self) -> &Arc<accounts::Accounts> {
         &self.shared.accounts
+    }
+
+    /// The tournaments.
+    pub fn tournaments(&self) -> &Arc<tournaments::Tournaments> {
+        &self.shared.tournaments
     }
 
     /// The computer.

@@ -24,6 +24,7 @@ pub mod players;
 pub mod pools;
 mod qr;
 pub mod study;
+pub mod tournaments;
 
 /// The whole application: the page, its files and the API.
 pub fn app(state: AppState) -> Router {
@@ -74,6 +75,20 @@ pub fn app(state: AppState) -> Router {
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/leaderboard/{speed}", get(players::board))
         .route("/@/{name}", get(players::page))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::show))
+        .route("/api/tournaments/{id}/join", post(tournaments::join))
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(tournaments::withdraw),
+        )
+        .route("/api/tournaments/{id}/pause", post(tournaments::pause))
+        .route("/api/tournaments/{id}/berserk", post(tournaments::berserk))
+        .route("/api/tournaments/{id}/close", post(tournaments::close))
+        .route("/api/tournaments/{id}/events", get(tournaments::events))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
