@@ -166,6 +166,8 @@ pub struct TournamentView {
     pub you: Option<usize>,
     /// The viewer may berserk now (in a game where they have not moved).
     pub can_berserk: bool,
+    /// The viewer made it (and may end it).
+    pub yours: bool,
 }
 
 /// A tournament in the list.
@@ -377,6 +379,7 @@ impl Running {
             podium,
             you,
             can_berserk: false,
+            yours: viewer.is_some_and(|v| *v == self.row.creator),
         }
     }
 }

@@ -25,6 +25,9 @@ const TABLES: &[&str] = &[
     "reports",
     "ratings",
     "rating_changes",
+    "tournaments",
+    "tournament_players",
+    "tournament_games",
 ];
 
 /// What was copied.
@@ -191,7 +194,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
                 tx.execute(&stmt, &refs).await?;
             }
         }
-        for table in ["games", "chat", "accounts", "reports"] {
+        for table in ["games", "chat", "accounts", "reports", "tournaments"] {
             tx.execute(
                 &format!(
                     "SELECT setval(pg_get_serial_sequence('{table}', 'id'),

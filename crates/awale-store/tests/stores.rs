@@ -9,9 +9,10 @@ use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use awale_store::tournaments::{EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
-    Store, StoreError, CHAT_KEPT,
+    Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -677,10 +678,54 @@ fn a_games_file_is_copied_whole_and_checked() {
             .await
             .unwrap()
             .unwrap();
+        // A tournament with a player and a game, copied with the games.
+        let arena = file
+            .create_tournament(TournamentRow {
+                id: 0,
+                kind: "arena".into(),
+                name: "Soirée".into(),
+                clock: (180_000, 2_000),
+                rated: true,
+                minutes: 60,
+                starts_ms: 5,
+                ends_ms: 3_600_005,
+                creator: me(),
+                state: "started".into(),
+                created_ms: 4,
+            })
+            .await
+            .unwrap();
+        let record = TournamentRecord {
+            tournament: arena.clone(),
+            entrants: vec![EntrantRow {
+                number: 0,
+                player: me(),
+                name: "Kofi".into(),
+                rating: 1500,
+                presence: "playing".into(),
+                score: 2,
+                sheet: "[]".into(),
+                firsts: 1,
+            }],
+            games: vec![PairingRow {
+                game_id: games[5].id,
+                players: (0, 0),
+                berserk: [true, false],
+                result: None,
+            }],
+        };
+        file.save_tournament(record.clone()).await.unwrap();
         let url = pg::cluster().database();
         let db = PgStore::connect(&url).unwrap();
         let report = copy_to_postgres(&file, &db).unwrap();
         assert_eq!(report.games_checked, 31);
+        assert_eq!(
+            db.load_tournament(arena.id).await.unwrap(),
+            Some(record),
+            "the tournament copied"
+        );
+        let next_arena = db.create_tournament(arena.clone()).await.unwrap();
+        assert_eq!(next_arena.id, arena.id + 1, "new tournaments follow");
         let rows: std::collections::HashMap<String, i64> = report.rows.into_iter().collect();
         assert_eq!(rows["games"], 31);
         assert_eq!(rows["moves"], (0..30).map(|i| i % 8).sum::<i64>());

@@ -3,7 +3,7 @@
 //! English). One makes an arena from the lobby's form and joins it; the
 //! other joins from the tournament's page; both are sent to their game;
 //! one pauses and resigns, both come back to the tournament's page, where
-//! the standings have moved live; the creator ends it and the podium shows
+//! the standings have moved live; the creator ends it (its button) and the podium shows
 //! on both pages.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
@@ -143,13 +143,13 @@ fn two_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert!(wide.is_empty(), "too wide on a phone: {wide:?}");
 
     // Ama ends it: the podium, live on both pages.
-    let closed = page_fetch(
-        &ama,
-        "POST",
-        &format!("/api/tournaments/{id}/close"),
-        json!({}),
+    assert_eq!(
+        kofi.eval("return document.querySelector('#arena-close').hidden"),
+        json!(true),
+        "only its creator may end it"
     );
-    assert_eq!(closed["status"], 200, "{closed}");
+    assert_eq!(ama.text("#arena-close"), "Terminer le tournoi");
+    tap(&ama, "#arena-close");
     for (b, finished) in [(&ama, "Terminé"), (&kofi, "Finished")] {
         b.wait_for(
             "the podium",

@@ -102,6 +102,7 @@ function follow(id) {
     }
     view.you = state.you;
     view.can_berserk = state.view ? state.view.can_berserk : false;
+    view.yours = state.view ? state.view.yours : false;
     changed(view);
   });
   state.source = source;
@@ -185,6 +186,7 @@ export function render() {
   $("#arena-pause").hidden = !open || !me || me.presence === "paused" || me.presence === "withdrawn";
   $("#arena-withdraw").hidden = !open || !me || me.presence === "withdrawn";
   $("#arena-berserk").hidden = !(view.can_berserk && me && me.game);
+  $("#arena-close").hidden = !open || !view.yours;
   const top = $("#arena-top");
   top.hidden = !view.top_game;
   if (view.top_game) top.href = "#game=" + view.top_game;
@@ -247,4 +249,5 @@ export function setup() {
   $("#arena-withdraw").addEventListener("click", () => act("withdraw"));
   $("#arena-berserk").addEventListener("click", () => act("berserk"));
   $("#game-berserk").addEventListener("click", () => act("berserk"));
+  $("#arena-close").addEventListener("click", () => act("close"));
 }
