@@ -205,16 +205,19 @@ fn side_text(side: Side) -> &'static str {
     }
 }
 
+/// The columns of a game's rating changes, as [`changes_of_sides`] reads
+/// them: the side, then its rating before and after.
+pub(crate) const CHANGE_COLUMNS: &str = "side, rating_before, deviation_before, volatility_before,
+     rating_after, deviation_after, volatility_after";
+
 /// The changes game `id` made, if it was rated.
 pub(crate) fn game_changes(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT side, rating_before, deviation_before, volatility_before, rating_after,
-                deviation_after, volatility_after
-         FROM rating_changes WHERE game_id = ?1",
-    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ?1"
+    ))?;
     let rows = stmt.query_map([id], |r| {
         let glicko = |i: usize| -> rusqlite::Result<Glicko> {
             Ok(Glicko {
@@ -225,9 +228,21 @@ pub(crate) fn game_changes(
         };
         Ok((r.get::<_, String>(0)?, glicko(1)?, glicko(4)?))
     })?;
+    changes_of_sides(id, rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Game `id`'s rating changes from its rows (side, before, after), in
+/// either store: South's and North's, or none when it was not rated.
+///
+/// # Errors
+///
+/// [`StoreError::Corrupt`] on a side that is neither `S` nor `N`.
+pub(crate) fn changes_of_sides(
+    id: i64,
+    rows: impl IntoIterator<Item = (String, Glicko, Glicko)>,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
     let (mut south, mut north) = (None, None);
-    for row in rows {
-        let (side, before, after) = row?;
+    for (side, before, after) in rows {
         let change = RatingChange::new(before, after);
         match side.as_str() {
             "S" => south = Some(change),
