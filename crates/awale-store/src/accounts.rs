@@ -5,11 +5,12 @@
 //! reports and the moderators' actions. Each change is one transaction.
 //! The rules (what a username may be, hashing, limits) are the service's.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use awale_model::account::{Account, Report, Role};
 use awale_model::game::PlayerId;
 
+use crate::cells::Cells;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A new account, made in one transaction with its first session and its
@@ -138,21 +139,24 @@ pub trait AccountStore: Send + Sync {
     fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool>;
 }
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.username, a.player, a.password_hash, a.created_ms, \
+/// The columns [`account_row`] reads, in both stores.
+pub(crate) const ACCOUNT_COLUMNS: &str =
+    "a.id, a.username, a.player, a.password_hash, a.created_ms, \
      a.role, a.kid, a.muted, a.deleted_ms, a.closed_ms";
 
-fn account_row(r: &Row<'_>) -> rusqlite::Result<Account> {
+/// The account of a row of [`ACCOUNT_COLUMNS`], in either store.
+pub(crate) fn account_row<R: Cells>(r: &R) -> Result<Account, R::Error> {
     Ok(Account {
-        id: r.get(0)?,
-        username: r.get(1)?,
-        player: PlayerId(r.get(2)?),
-        password_hash: r.get(3)?,
-        created_ms: r.get(4)?,
-        role: Role::from_name(&r.get::<_, String>(5)?),
-        kid: r.get(6)?,
-        muted: r.get(7)?,
-        deleted_ms: r.get(8)?,
-        closed_ms: r.get(9)?,
+        id: r.cell(0)?,
+        username: r.cell(1)?,
+        player: PlayerId(r.cell(2)?),
+        password_hash: r.cell(3)?,
+        created_ms: r.cell(4)?,
+        role: Role::from_name(&r.cell::<String>(5)?),
+        kid: r.cell(6)?,
+        muted: r.cell(7)?,
+        deleted_ms: r.cell(8)?,
+        closed_ms: r.cell(9)?,
     })
 }
 
@@ -164,7 +168,7 @@ fn find(
     let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE {filter}");
     Ok(conn
         .prepare_cached(&sql)?
-        .query_row([value], account_row)
+        .query_row([value], |r| account_row(r))
         .optional()?)
 }
 
@@ -335,7 +339,7 @@ impl AccountStore for Store {
             );
             Ok(conn
                 .prepare_cached(&sql)?
-                .query_row(params![digest, now], account_row)
+                .query_row(params![digest, now], |r| account_row(r))
                 .optional()?)
         }))
     }

@@ -13,6 +13,7 @@ use awale_core::Side;
 use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
+use crate::cells::Cells;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A player's results in finished online games (aborted ones left out).
@@ -203,6 +204,27 @@ fn side_text(side: Side) -> &'static str {
         Side::South => "S",
         Side::North => "N",
     }
+}
+
+/// A player's game from a row of the played games' query, in either
+/// store (column 2 is the store's id, for the order only).
+pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
+    let side: String = r.cell(3)?;
+    let outcome: String = r.cell(7)?;
+    Ok(PlayedGame {
+        id: r.cell(0)?,
+        updated_ms: r.cell(1)?,
+        side: if side == "S" { 'S' } else { 'N' },
+        names: [r.cell(4)?, r.cell(5)?],
+        opponent: r.cell(6)?,
+        outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
+        result: r.cell(8)?,
+        reason: r.cell(9)?,
+        rated: r.cell(10)?,
+        speed: r.cell(11)?,
+        plies: r.cell(12)?,
+        change: r.cell::<Option<f64>>(13)?.map(|c| c as i64),
+    })
 }
 
 /// The columns of a game's rating changes, as [`changes_of_sides`] reads
@@ -527,25 +549,7 @@ impl Store {
                 values.len()
             ));
             let mut stmt = conn.prepare(&sql)?;
-            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
-                // (Column 2 is the store's id, for the order only.)
-                let side: String = r.get(3)?;
-                let outcome: String = r.get(7)?;
-                Ok(PlayedGame {
-                    id: r.get(0)?,
-                    updated_ms: r.get(1)?,
-                    side: if side == "S" { 'S' } else { 'N' },
-                    names: [r.get(4)?, r.get(5)?],
-                    opponent: r.get(6)?,
-                    outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
-                    result: r.get(8)?,
-                    reason: r.get(9)?,
-                    rated: r.get(10)?,
-                    speed: r.get(11)?,
-                    plies: r.get(12)?,
-                    change: r.get::<_, Option<f64>>(13)?.map(|c| c as i64),
-                })
-            })?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| played_game(r))?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
         .await
