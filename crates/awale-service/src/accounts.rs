@@ -427,13 +427,17 @@ impl Accounts {
         .await
     }
 
-    fn take_login(&self, key: &str, client: Option<IpAddr>) -> Result<(), Error> {
+    /// Counts a log-in (or password check) of `username` from `client`
+    /// against their limits; the username's key (as accounts are found).
+    fn take_login(&self, username: &str, client: Option<IpAddr>) -> Result<String, Error> {
+        let username = account_key(username);
         let now = now_ms();
         self.login_clients.take(&client, 1, now)?;
         // A name longer than any username is kept short: a flood of long
         // made-up names does not fill the memory with their buckets.
-        let key: String = key.chars().take(USERNAME_CHARS.1 + 1).collect();
-        self.logins.take(&key, 1, now)
+        let key: String = username.chars().take(USERNAME_CHARS.1 + 1).collect();
+        self.logins.take(&key, 1, now)?;
+        Ok(username)
     }
 
     fn new_session(&self) -> Result<(String, String, i64), Error> {
@@ -508,8 +512,7 @@ impl Accounts {
         password: &str,
         client: Option<IpAddr>,
     ) -> Result<LoggedIn, Error> {
-        let key = username.trim().to_ascii_lowercase();
-        self.take_login(&key, client)?;
+        let key = self.take_login(username, client)?;
         if password.len() > MAX_PASSWORD_BYTES || key.len() > 64 {
             return Err(bad_login());
         }
@@ -608,18 +611,7 @@ impl Accounts {
         client: Option<IpAddr>,
     ) -> Result<(), Error> {
         check_password(new, &account.username)?;
-        self.take_login(&account.username.to_ascii_lowercase(), client)?;
-        let fresh = self
-            .store
-            .account(account.id)
-            .await?
-            .ok_or_else(|| no_account(&account.username))?;
-        if !self
-            .verify(current.to_string(), fresh.password_hash.clone())
-            .await?
-        {
-            return Err(bad_login());
-        }
+        self.check_own_password(account, current, client).await?;
         let hash = self.hash(new.to_string()).await?;
         self.store
             .set_password(account.id, hash, Some(digest(secret)))
@@ -642,8 +634,7 @@ impl Accounts {
         new: &str,
         client: Option<IpAddr>,
     ) -> Result<LoggedIn, Error> {
-        let key = username.trim().to_ascii_lowercase();
-        self.take_login(&key, client)?;
+        let key = self.take_login(username, client)?;
         let bad = || {
             Error::forbidden(
                 "bad_recovery_code",
@@ -713,7 +704,7 @@ impl Accounts {
         password: &str,
         client: Option<IpAddr>,
     ) -> Result<(), Error> {
-        self.take_login(&account.username.to_ascii_lowercase(), client)?;
+        self.take_login(&account.username, client)?;
         let fresh = self
             .store
             .account(account.id)
@@ -768,7 +759,7 @@ impl Accounts {
     ///
     /// `no_such_account`.
     pub async fn find(&self, username: &str) -> Result<Account, Error> {
-        let key = username.trim().to_ascii_lowercase();
+        let key = account_key(username);
         self.store
             .account_by_key(key)
             .await?
@@ -1048,6 +1039,12 @@ fn taken(username: &str) -> Error {
 
 fn closed() -> Error {
     Error::forbidden("account_closed", "a moderator closed this account")
+}
+
+/// The key an account is found by: its username without the spaces around
+/// it, in lower case.
+fn account_key(username: &str) -> String {
+    username.trim().to_ascii_lowercase()
 }
 
 #[cfg(test)]

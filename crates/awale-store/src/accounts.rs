@@ -5,11 +5,12 @@
 //! reports and the moderators' actions. Each change is one transaction.
 //! The rules (what a username may be, hashing, limits) are the service's.
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use awale_model::account::{Account, Report, Role};
 use awale_model::game::PlayerId;
 
+use crate::cells::Cells;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A new account, made in one transaction with its first session and its
@@ -138,21 +139,24 @@ pub trait AccountStore: Send + Sync {
     fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool>;
 }
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.username, a.player, a.password_hash, a.created_ms, \
+/// The columns [`account_row`] reads, in both stores.
+pub(crate) const ACCOUNT_COLUMNS: &str =
+    "a.id, a.username, a.player, a.password_hash, a.created_ms, \
      a.role, a.kid, a.muted, a.deleted_ms, a.closed_ms";
 
-fn account_row(r: &Row<'_>) -> rusqlite::Result<Account> {
+/// The account of a row of [`ACCOUNT_COLUMNS`], in either store.
+pub(crate) fn account_row<R: Cells>(r: &R) -> Result<Account, R::Error> {
     Ok(Account {
-        id: r.get(0)?,
-        username: r.get(1)?,
-        player: PlayerId(r.get(2)?),
-        password_hash: r.get(3)?,
-        created_ms: r.get(4)?,
-        role: Role::from_name(&r.get::<_, String>(5)?),
-        kid: r.get(6)?,
-        muted: r.get(7)?,
-        deleted_ms: r.get(8)?,
-        closed_ms: r.get(9)?,
+        id: r.cell(0)?,
+        username: r.cell(1)?,
+        player: PlayerId(r.cell(2)?),
+        password_hash: r.cell(3)?,
+        created_ms: r.cell(4)?,
+        role: Role::from_name(&r.cell::<String>(5)?),
+        kid: r.cell(6)?,
+        muted: r.cell(7)?,
+        deleted_ms: r.cell(8)?,
+        closed_ms: r.cell(9)?,
     })
 }
 
@@ -164,7 +168,7 @@ fn find(
     let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE {filter}");
     Ok(conn
         .prepare_cached(&sql)?
-        .query_row([value], account_row)
+        .query_row([value], |r| account_row(r))
         .optional()?)
 }
 
@@ -252,6 +256,15 @@ impl Store {
         self.read(move |conn| find(conn, filter, &value)).await
     }
 
+    /// [`Store::exec`], for a change that answers nothing.
+    fn change(
+        &self,
+        sql: &'static [&'static str],
+        values: Vec<rusqlite::types::Value>,
+    ) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.exec(sql, values).await.map(drop) })
+    }
+
     async fn exec(
         &self,
         sql: &'static [&'static str],
@@ -308,17 +321,13 @@ impl AccountStore for Store {
         created_ms: i64,
         expires_ms: i64,
     ) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &[
-                    "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
+        self.change(
+            &[
+                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
                    VALUES (?1, ?2, ?3, ?4)",
-                ],
-                vec![text(digest), int(id), int(created_ms), int(expires_ms)],
-            )
-            .await
-            .map(drop)
-        })
+            ],
+            vec![text(digest), int(id), int(created_ms), int(expires_ms)],
+        )
     }
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
@@ -330,20 +339,16 @@ impl AccountStore for Store {
             );
             Ok(conn
                 .prepare_cached(&sql)?
-                .query_row(params![digest, now], account_row)
+                .query_row(params![digest, now], |r| account_row(r))
                 .optional()?)
         }))
     }
 
     fn end_session(&self, digest: String) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &["DELETE FROM sessions WHERE digest = ?1"],
-                vec![text(digest)],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &["DELETE FROM sessions WHERE digest = ?1"],
+            vec![text(digest)],
+        )
     }
 
     fn end_sessions(&self, id: i64, keep: Option<String>) -> StoreFuture<'_, usize> {
@@ -354,17 +359,13 @@ impl AccountStore for Store {
     }
 
     fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &[
-                    "DELETE FROM sessions WHERE account_id = ?1 AND digest IS NOT ?2",
-                    "UPDATE accounts SET password_hash = ?3 WHERE id = ?1",
-                ],
-                vec![int(id), opt_text(keep), text(hash)],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &[
+                "DELETE FROM sessions WHERE account_id = ?1 AND digest IS NOT ?2",
+                "UPDATE accounts SET password_hash = ?3 WHERE id = ?1",
+            ],
+            vec![int(id), opt_text(keep), text(hash)],
+        )
     }
 
     fn use_recovery_code(&self, id: i64, digest: String, now: i64) -> StoreFuture<'_, bool> {
@@ -435,75 +436,51 @@ impl AccountStore for Store {
     }
 
     fn close_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &[
-                    "UPDATE accounts SET closed_ms = ?2 WHERE id = ?1 AND closed_ms IS NULL",
-                    "DELETE FROM sessions WHERE account_id = ?1",
-                ],
-                vec![int(id), int(now)],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &[
+                "UPDATE accounts SET closed_ms = ?2 WHERE id = ?1 AND closed_ms IS NULL",
+                "DELETE FROM sessions WHERE account_id = ?1",
+            ],
+            vec![int(id), int(now)],
+        )
     }
 
     fn set_kid(&self, id: i64, kid: bool) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &["UPDATE accounts SET kid = ?2 WHERE id = ?1"],
-                vec![int(id), int(i64::from(kid))],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &["UPDATE accounts SET kid = ?2 WHERE id = ?1"],
+            vec![int(id), int(i64::from(kid))],
+        )
     }
 
     fn set_role(&self, id: i64, role: Role) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &["UPDATE accounts SET role = ?2 WHERE id = ?1"],
-                vec![int(id), text(role.name().to_string())],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &["UPDATE accounts SET role = ?2 WHERE id = ?1"],
+            vec![int(id), text(role.name().to_string())],
+        )
     }
 
     fn set_muted(&self, id: i64, muted: bool) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &["UPDATE accounts SET muted = ?2 WHERE id = ?1"],
-                vec![int(id), int(i64::from(muted))],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &["UPDATE accounts SET muted = ?2 WHERE id = ?1"],
+            vec![int(id), int(i64::from(muted))],
+        )
     }
 
     fn block(&self, blocker: i64, blocked: i64, now: i64) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &[
-                    "INSERT INTO blocks (blocker, blocked, created_ms) VALUES (?1, ?2, ?3)
+        self.change(
+            &[
+                "INSERT INTO blocks (blocker, blocked, created_ms) VALUES (?1, ?2, ?3)
                    ON CONFLICT DO NOTHING",
-                ],
-                vec![int(blocker), int(blocked), int(now)],
-            )
-            .await
-            .map(drop)
-        })
+            ],
+            vec![int(blocker), int(blocked), int(now)],
+        )
     }
 
     fn unblock(&self, blocker: i64, blocked: i64) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            self.exec(
-                &["DELETE FROM blocks WHERE blocker = ?1 AND blocked = ?2"],
-                vec![int(blocker), int(blocked)],
-            )
-            .await
-            .map(drop)
-        })
+        self.change(
+            &["DELETE FROM blocks WHERE blocker = ?1 AND blocked = ?2"],
+            vec![int(blocker), int(blocked)],
+        )
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {

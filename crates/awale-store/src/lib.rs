@@ -24,6 +24,7 @@ use awale_model::lock;
 use awale_model::view;
 
 mod accounts;
+mod cells;
 mod copy;
 mod interface;
 mod postgres;

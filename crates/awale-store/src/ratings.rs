@@ -13,6 +13,7 @@ use awale_core::Side;
 use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
+use crate::cells::Cells;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A player's results in finished online games (aborted ones left out).
@@ -205,16 +206,40 @@ fn side_text(side: Side) -> &'static str {
     }
 }
 
+/// A player's game from a row of the played games' query, in either
+/// store (column 2 is the store's id, for the order only).
+pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
+    let side: String = r.cell(3)?;
+    let outcome: String = r.cell(7)?;
+    Ok(PlayedGame {
+        id: r.cell(0)?,
+        updated_ms: r.cell(1)?,
+        side: if side == "S" { 'S' } else { 'N' },
+        names: [r.cell(4)?, r.cell(5)?],
+        opponent: r.cell(6)?,
+        outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
+        result: r.cell(8)?,
+        reason: r.cell(9)?,
+        rated: r.cell(10)?,
+        speed: r.cell(11)?,
+        plies: r.cell(12)?,
+        change: r.cell::<Option<f64>>(13)?.map(|c| c as i64),
+    })
+}
+
+/// The columns of a game's rating changes, as [`changes_of_sides`] reads
+/// them: the side, then its rating before and after.
+pub(crate) const CHANGE_COLUMNS: &str = "side, rating_before, deviation_before, volatility_before,
+     rating_after, deviation_after, volatility_after";
+
 /// The changes game `id` made, if it was rated.
 pub(crate) fn game_changes(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT side, rating_before, deviation_before, volatility_before, rating_after,
-                deviation_after, volatility_after
-         FROM rating_changes WHERE game_id = ?1",
-    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ?1"
+    ))?;
     let rows = stmt.query_map([id], |r| {
         let glicko = |i: usize| -> rusqlite::Result<Glicko> {
             Ok(Glicko {
@@ -225,9 +250,21 @@ pub(crate) fn game_changes(
         };
         Ok((r.get::<_, String>(0)?, glicko(1)?, glicko(4)?))
     })?;
+    changes_of_sides(id, rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Game `id`'s rating changes from its rows (side, before, after), in
+/// either store: South's and North's, or none when it was not rated.
+///
+/// # Errors
+///
+/// [`StoreError::Corrupt`] on a side that is neither `S` nor `N`.
+pub(crate) fn changes_of_sides(
+    id: i64,
+    rows: impl IntoIterator<Item = (String, Glicko, Glicko)>,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
     let (mut south, mut north) = (None, None);
-    for row in rows {
-        let (side, before, after) = row?;
+    for (side, before, after) in rows {
         let change = RatingChange::new(before, after);
         match side.as_str() {
             "S" => south = Some(change),
@@ -512,25 +549,7 @@ impl Store {
                 values.len()
             ));
             let mut stmt = conn.prepare(&sql)?;
-            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| {
-                // (Column 2 is the store's id, for the order only.)
-                let side: String = r.get(3)?;
-                let outcome: String = r.get(7)?;
-                Ok(PlayedGame {
-                    id: r.get(0)?,
-                    updated_ms: r.get(1)?,
-                    side: if side == "S" { 'S' } else { 'N' },
-                    names: [r.get(4)?, r.get(5)?],
-                    opponent: r.get(6)?,
-                    outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
-                    result: r.get(8)?,
-                    reason: r.get(9)?,
-                    rated: r.get(10)?,
-                    speed: r.get(11)?,
-                    plies: r.get(12)?,
-                    change: r.get::<_, Option<f64>>(13)?.map(|c| c as i64),
-                })
-            })?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| played_game(r))?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
         .await

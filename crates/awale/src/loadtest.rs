@@ -181,6 +181,20 @@ struct Run {
     /// Each honest player on an address of its own (`--abuse`).
     spread: bool,
     addr: String,
+    tally: Tally,
+}
+
+impl std::ops::Deref for Run {
+    type Target = Tally;
+
+    fn deref(&self) -> &Tally {
+        &self.tally
+    }
+}
+
+/// What the clients of a load test count and share, whether on one
+/// process or spread over several ([`spread`]).
+struct Tally {
     deadline: Instant,
     stop: AtomicBool,
     moves: AtomicU64,
@@ -195,7 +209,25 @@ struct Run {
     think: Duration,
 }
 
-impl Run {
+impl Tally {
+    /// The tally of a run of `seconds`, its players thinking `think_ms`
+    /// before each move.
+    fn new(seconds: u64, think_ms: u64) -> Tally {
+        Tally {
+            deadline: Instant::now() + Duration::from_secs(seconds),
+            stop: AtomicBool::new(false),
+            moves: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            first_error: Mutex::new(None),
+            sent: Mutex::new(HashMap::new()),
+            opponent_ms: Mutex::new(Vec::new()),
+            spectator_ms: Mutex::new(Vec::new()),
+            acked: Mutex::new(Vec::new()),
+            think: Duration::from_millis(think_ms),
+        }
+    }
+
+    /// Counts an error; the first is kept to be shown.
     fn error(&self, what: String) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         let mut first = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
@@ -204,10 +236,29 @@ impl Run {
         }
     }
 
+    /// Whether the run is over (its time out, or stopped).
     fn over(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
     }
 
+    /// Notes in `into` how long after it was sent move `ply` of `game`
+    /// reached a watcher.
+    fn note_arrival(&self, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
+        let sent = self
+            .sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(game.clone(), ply))
+            .copied();
+        if let Some(t) = sent {
+            into.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+}
+
+impl Run {
     /// The `n`th honest client's address: 127.1.x.y under `--abuse`, else
     /// none of its own.
     fn honest(&self, n: usize) -> Option<IpAddr> {
@@ -356,20 +407,6 @@ fn move_index(data: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
-fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
-    let sent = run
-        .sent
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .get(&(game.clone(), ply))
-        .copied();
-    if let Some(t) = sent {
-        into.lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(t.elapsed().as_secs_f64() * 1000.0);
-    }
-}
-
 /// One player of one game: moves when it is their turn, until the end.
 async fn play(
     run: Arc<Run>,
@@ -391,7 +428,7 @@ async fn play(
                         // The opponent's move reaching me.
                         let mine = data.contains(&format!("\"side\":\"{me}\""));
                         if !mine {
-                            note_arrival(&run, &game, i, &run.opponent_ms);
+                            run.note_arrival(&game, i, &run.opponent_ms);
                         }
                     }
                 }
@@ -478,7 +515,7 @@ async fn watch(run: Arc<Run>, game: GameRef, from: Option<IpAddr>) {
     let result = read_events(&run, from, &path, None, |name, data| {
         if name == "move" {
             if let Some(i) = move_index(data) {
-                note_arrival(&run, &game, i, &run.spectator_ms);
+                run.note_arrival(&game, i, &run.spectator_ms);
             }
             if data.contains("\"end\":{") {
                 return false;
@@ -804,16 +841,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             clients: Mutex::new(HashMap::new()),
             spread: args.abuse,
             addr,
-            deadline: Instant::now() + Duration::from_secs(args.seconds),
-            stop: AtomicBool::new(false),
-            moves: AtomicU64::new(0),
-            errors: AtomicU64::new(0),
-            first_error: Mutex::new(None),
-            sent: Mutex::new(HashMap::new()),
-            opponent_ms: Mutex::new(Vec::new()),
-            spectator_ms: Mutex::new(Vec::new()),
-            acked: Mutex::new(Vec::new()),
-            think: Duration::from_millis(args.think_ms),
+            tally: Tally::new(args.seconds, args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
         let wal = server.as_ref().map(|(_, store)| {

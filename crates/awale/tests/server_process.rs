@@ -250,20 +250,28 @@ fn a_backup_taken_while_serving_holds_every_game() {
     drop(server);
 }
 
+/// Runs `awale loadtest ARGS`, which must succeed: the JSON object of its
+/// last line, and what it wrote on its error output.
+fn loadtest(args: &[&str]) -> (Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .arg("loadtest")
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    (last, stderr)
+}
+
 #[test]
 fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
     // Issue 20's check: `awale loadtest --abuse` runs findings 1, 4 and 5
     // against the server the honest players use; they lose nothing, get
     // no error, every computer move and hint of theirs is answered and
     // every public challenge of theirs stays in the lobby.
-    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(["loadtest", "--games", "4", "--seconds", "8", "--abuse"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let (last, stderr) = loadtest(&["--games", "4", "--seconds", "8", "--abuse"]);
     assert!(last["moves"].as_u64().unwrap() > 0, "{last}");
     assert_eq!(last["errors"], 0, "{last} {stderr}");
     assert_eq!(last["lost"], 0, "{last}");
@@ -292,22 +300,7 @@ fn the_loadtests_pool_seekers_are_paired_and_play_their_games() {
     // Issue 22's check: `awale loadtest --pools N` seeks in the quick
     // pairing pools through the public API, plays the games it is paired
     // into, and reports the pairings with their waits.
-    let out = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args([
-            "loadtest",
-            "--games",
-            "0",
-            "--pools",
-            "28",
-            "--seconds",
-            "4",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let (last, stderr) = loadtest(&["--games", "0", "--pools", "28", "--seconds", "4"]);
     assert_eq!(last["errors"], 0, "{last} {stderr}");
     assert_eq!(last["lost"], 0, "{last}");
     assert_eq!(last["pools"], 28, "{last}");

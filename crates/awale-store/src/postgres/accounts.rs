@@ -5,31 +5,13 @@
 
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::Row;
 
 use super::PgStore;
+use crate::accounts::{account_row, ACCOUNT_COLUMNS};
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
 use awale_model::account::{Account, Report, Role};
 use awale_model::game::PlayerId;
-
-const ACCOUNT_COLUMNS: &str = "a.id, a.username, a.player, a.password_hash, a.created_ms, \
-     a.role, a.kid, a.muted, a.deleted_ms, a.closed_ms";
-
-fn account_row(r: &Row) -> Result<Account, tokio_postgres::Error> {
-    Ok(Account {
-        id: r.try_get(0)?,
-        username: r.try_get(1)?,
-        player: PlayerId(r.try_get(2)?),
-        password_hash: r.try_get(3)?,
-        created_ms: r.try_get(4)?,
-        role: Role::from_name(&r.try_get::<_, String>(5)?),
-        kid: r.try_get(6)?,
-        muted: r.try_get(7)?,
-        deleted_ms: r.try_get(8)?,
-        closed_ms: r.try_get(9)?,
-    })
-}
 
 async fn find(
     client: &impl GenericClient,

@@ -10,7 +10,8 @@ use tokio_postgres::types::ToSql;
 
 use super::PgStore;
 use crate::ratings::{
-    BoardRule, GameFilter, Leader, Outcome, PlayedGame, RatingPoint, RatingStore, Results,
+    played_game, BoardRule, GameFilter, Leader, Outcome, PlayedGame, RatingPoint, RatingStore,
+    Results,
 };
 use crate::{StoreError, StoreFuture};
 use awale_core::Side;
@@ -306,25 +307,7 @@ impl RatingStore for PgStore {
             let client = me.client().await?;
             let rows = client.query(&sql, &refs).await?;
             rows.iter()
-                .map(|r| {
-                    // (Column 2 is the store's id, for the order only.)
-                    let side: String = r.try_get(3)?;
-                    let outcome: String = r.try_get(7)?;
-                    Ok(PlayedGame {
-                        id: r.try_get(0)?,
-                        updated_ms: r.try_get(1)?,
-                        side: if side == "S" { 'S' } else { 'N' },
-                        names: [r.try_get(4)?, r.try_get(5)?],
-                        opponent: r.try_get(6)?,
-                        outcome: Outcome::from_name(&outcome).unwrap_or(Outcome::Loss),
-                        result: r.try_get(8)?,
-                        reason: r.try_get(9)?,
-                        rated: r.try_get(10)?,
-                        speed: r.try_get(11)?,
-                        plies: r.try_get(12)?,
-                        change: r.try_get::<_, Option<f64>>(13)?.map(|c| c as i64),
-                    })
-                })
+                .map(played_game)
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()
                 .map_err(StoreError::from)
         })

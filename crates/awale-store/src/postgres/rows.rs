@@ -5,6 +5,7 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row as PgRow;
 
+use crate::ratings::{changes_of_sides, CHANGE_COLUMNS};
 use crate::rows::{moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
 use crate::{Page, StoreError, StoredRules, Summary};
 use awale_model::game::{Mode, PlayerId, WebGame};
@@ -198,34 +199,24 @@ pub(super) async fn rating_changes(
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
     let rows = client
         .query(
-            "SELECT side, rating_before, deviation_before, volatility_before, rating_after,
-                    deviation_after, volatility_after
-             FROM rating_changes WHERE game_id = $1",
+            &format!("SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = $1"),
             &[&id],
         )
         .await?;
-    let (mut south, mut north) = (None, None);
-    for r in rows {
-        let glicko = |i: usize| -> Result<Glicko, tokio_postgres::Error> {
-            Ok(Glicko {
-                rating: r.try_get(i)?,
-                deviation: r.try_get(i + 1)?,
-                volatility: r.try_get(i + 2)?,
-            })
-        };
-        let change = RatingChange::new(glicko(1)?, glicko(4)?);
-        match r.try_get::<_, String>(0)?.as_str() {
-            "S" => south = Some(change),
-            "N" => north = Some(change),
-            other => {
-                return Err(StoreError::Corrupt {
-                    id,
-                    message: format!("rating change of side `{other}`"),
+    let sides = rows
+        .iter()
+        .map(|r| {
+            let glicko = |i: usize| -> Result<Glicko, tokio_postgres::Error> {
+                Ok(Glicko {
+                    rating: r.try_get(i)?,
+                    deviation: r.try_get(i + 1)?,
+                    volatility: r.try_get(i + 2)?,
                 })
-            }
-        }
-    }
-    Ok(south.zip(north).map(|(s, n)| [s, n]))
+            };
+            Ok((r.try_get::<_, String>(0)?, glicko(1)?, glicko(4)?))
+        })
+        .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+    changes_of_sides(id, sides)
 }
 
 /// As the games file's `list_games`: `player`'s games, newest first.

@@ -29,7 +29,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 
-use super::{move_index, percentile, Head, Logins, LOGIN_ACCOUNTS, LOGIN_PASSWORD};
+use super::{move_index, percentile, Head, Logins, Tally, LOGIN_ACCOUNTS, LOGIN_PASSWORD};
 
 /// What `awale loadtest` gives this run.
 pub struct Args {
@@ -159,33 +159,18 @@ struct Run {
     in_doubt: AtomicU64,
     /// Moves refused as stale (a copy behind, after a process was lost).
     stale: AtomicU64,
-    deadline: Instant,
-    stop: AtomicBool,
-    moves: AtomicU64,
-    errors: AtomicU64,
-    first_error: Mutex<Option<String>>,
-    /// When each move was sent: (game, ply).
-    sent: Mutex<HashMap<(GameRef, usize), Instant>>,
-    opponent_ms: Mutex<Vec<f64>>,
-    spectator_ms: Mutex<Vec<f64>>,
-    /// Acknowledged moves: (game, ply, letter).
-    acked: Mutex<Vec<(GameRef, usize, char)>>,
-    think: Duration,
+    tally: Tally,
+}
+
+impl std::ops::Deref for Run {
+    type Target = Tally;
+
+    fn deref(&self) -> &Tally {
+        &self.tally
+    }
 }
 
 impl Run {
-    fn error(&self, what: String) {
-        self.errors.fetch_add(1, Ordering::Relaxed);
-        let mut first = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
-        if first.is_none() {
-            *first = Some(what);
-        }
-    }
-
-    fn over(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
-    }
-
     /// A new simulated client, on process `at` (modulo their number).
     fn visitor(&self, at: usize) -> Visitor {
         let n = self.visitors.fetch_add(1, Ordering::Relaxed);
@@ -398,24 +383,26 @@ async fn read_events(
     }
 }
 
-fn note_arrival(run: &Run, game: &GameRef, ply: usize, into: &Mutex<Vec<f64>>) {
-    let sent = run
-        .sent
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .get(&(game.clone(), ply))
-        .copied();
-    if let Some(t) = sent {
-        into.lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(t.elapsed().as_secs_f64() * 1000.0);
-    }
-}
-
 /// How many times a client opens a game's stream again before it gives up.
 const REOPENS: usize = 5;
 
 /// A head read from the game itself (a watchdog, when no event came).
+/// Whether a listener whose stream ended with `result` stops (the game
+/// over, the run over, or an error, counted as `what`) rather than
+/// listening again through a process still up.
+fn stream_done(run: &Run, result: Result<Ended, Failed>, what: &str) -> bool {
+    match result {
+        Ok(Ended::Done) => true,
+        Ok(Ended::Cut) | Err(Failed::Gone) => run.over(),
+        Err(Failed::Other(e)) => {
+            if !run.over() {
+                run.error(format!("{what}: {e:#}"));
+            }
+            true
+        }
+    }
+}
+
 async fn fetch_head(run: &Run, who: &Visitor, game: &GameRef) -> Option<Head> {
     match run
         .request(who, "GET", &format!("/api/games/{game}"), None)
@@ -443,7 +430,7 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
                             // The opponent's move reaching me.
                             let mine = data.contains(&format!("\"side\":\"{me}\""));
                             if !mine {
-                                note_arrival(&run, &game, i, &run.opponent_ms);
+                                run.note_arrival(&game, i, &run.opponent_ms);
                             }
                         }
                     }
@@ -460,16 +447,8 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
                     true
                 })
                 .await;
-                match result {
-                    Ok(Ended::Done) => return,
-                    Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
-                    Ok(Ended::Cut) | Err(Failed::Gone) => return,
-                    Err(Failed::Other(e)) => {
-                        if !run.over() {
-                            run.error(format!("events: {e:#}"));
-                        }
-                        return;
-                    }
+                if stream_done(&run, result, "events") {
+                    return;
                 }
             }
         })
@@ -555,7 +534,7 @@ async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
         let result = read_events(&run, &who, &path, |name, data| {
             if name == "move" {
                 if let Some(i) = move_index(data) {
-                    note_arrival(&run, &game, i, &run.spectator_ms);
+                    run.note_arrival(&game, i, &run.spectator_ms);
                 }
                 if data.contains("\"end\":{") {
                     return false;
@@ -564,16 +543,8 @@ async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
             !(name == "state" && data.contains("\"end\":{"))
         })
         .await;
-        match result {
-            Ok(Ended::Done) => return,
-            Ok(Ended::Cut) | Err(Failed::Gone) if !run.over() => {}
-            Ok(Ended::Cut) | Err(Failed::Gone) => return,
-            Err(Failed::Other(e)) => {
-                if !run.over() {
-                    run.error(format!("spectator: {e:#}"));
-                }
-                return;
-            }
+        if stream_done(&run, result, "spectator") {
+            return;
         }
     }
 }
@@ -792,16 +763,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             failovers: AtomicU64::new(0),
             in_doubt: AtomicU64::new(0),
             stale: AtomicU64::new(0),
-            deadline: Instant::now() + Duration::from_secs(args.seconds),
-            stop: AtomicBool::new(false),
-            moves: AtomicU64::new(0),
-            errors: AtomicU64::new(0),
-            first_error: Mutex::new(None),
-            sent: Mutex::new(HashMap::new()),
-            opponent_ms: Mutex::new(Vec::new()),
-            spectator_ms: Mutex::new(Vec::new()),
-            acked: Mutex::new(Vec::new()),
-            think: Duration::from_millis(args.think_ms),
+            tally: Tally::new(args.seconds, args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
         let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
