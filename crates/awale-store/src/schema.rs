@@ -46,9 +46,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 6: games' public ids (old games get one) and private
         // invitations' keys, a chat line's guest number.
         M::up(include_str!("v6.sql")),
-        // Version 7: direct challenges (a player's page's "challenge this
+        // Version 9: direct challenges (a player's page's "challenge this
         // player"), kept across a restart.
-        M::up(include_str!("v7.sql")),
+        M::up(include_str!("v9.sql")),
     ]
 }
 

@@ -1,4 +1,4 @@
--- Version 7: direct challenges, from a player's page: who asks whom
+-- Version 9: direct challenges, from a player's page: who asks whom
 -- (players' ids, with the names the game will show), the clock, rated
 -- or casual, the challenger's side (`S`, `N`, `R` drawn at acceptance),
 -- its state (`open`, `accepted`, `declined`, `withdrawn`) and the game
