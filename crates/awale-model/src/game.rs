@@ -57,6 +57,47 @@ pub struct Clock {
     pub increment_ms: i64,
     /// Time left for South and North when the current turn began.
     pub remaining_ms: [i64; 2],
+    /// A game over days ("days per move", correspondence): a move on time
+    /// gives its side `initial_ms` again, whatever it used, instead of
+    /// adding `increment_ms`.
+    pub per_move: bool,
+}
+
+/// The days a correspondence game may give each move.
+pub const DAYS_PER_MOVE: [u32; 6] = [1, 2, 3, 5, 7, 14];
+
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
+
+impl Clock {
+    /// A clock of `initial_ms` each and `increment_ms` added per move.
+    pub fn new(initial_ms: i64, increment_ms: i64) -> Clock {
+        Clock {
+            initial_ms,
+            increment_ms,
+            remaining_ms: [initial_ms; 2],
+            per_move: false,
+        }
+    }
+
+    /// A clock of `days` per move (one of [`DAYS_PER_MOVE`]).
+    ///
+    /// # Errors
+    ///
+    /// `bad_clock` naming the days when they are none of those.
+    pub fn days(days: u32) -> Result<Clock, Error> {
+        if !DAYS_PER_MOVE.contains(&days) {
+            return Err(Error::invalid(
+                "bad_clock",
+                format!("a game over days gives 1, 2, 3, 5, 7 or 14 days per move, not {days}"),
+            )
+            .with("days", days.to_string()));
+        }
+        Ok(Clock {
+            per_move: true,
+            ..Clock::new(i64::from(days) * DAY_MS, 0)
+        })
+    }
 }
 
 /// An end the rules crate does not know about.
@@ -233,6 +274,11 @@ pub struct WebGame {
     /// both change one revision (0 before it is stored; SQLite, with one
     /// process, keeps none).
     pub revision: i64,
+    /// Since when each seat's player has had no connection (None while
+    /// connected): the watchers' word, which the game service sets on
+    /// the copies it hands out, so that the views say when a claim may
+    /// come; kept in memory, not stored.
+    pub gone_since: [Option<i64>; 2],
 }
 
 /// Milliseconds since 1970 now.
@@ -276,6 +322,7 @@ impl WebGame {
             rating_changes: None,
             version: Version::default(),
             revision: 0,
+            gone_since: [None, None],
         }
     }
 
@@ -394,7 +441,10 @@ impl WebGame {
 
     /// The speed its ratings are kept in.
     pub fn speed(&self) -> crate::rating::Speed {
-        crate::rating::Speed::of(self.clock.map(|c| (c.initial_ms, c.increment_ms)))
+        match self.clock {
+            Some(c) if c.per_move => crate::rating::Speed::Correspondence,
+            c => crate::rating::Speed::of(c.map(|c| (c.initial_ms, c.increment_ms))),
+        }
     }
 
     /// Whether this game, just ended, changes its players' ratings: rated,
@@ -581,7 +631,11 @@ impl WebGame {
         // free, and earns no increment.
         if let (Some(clock), true) = (&mut self.clock, timed) {
             let used = now - self.turn_started_ms;
-            clock.remaining_ms[mover.index()] += clock.increment_ms - used;
+            if clock.per_move {
+                clock.remaining_ms[mover.index()] = clock.initial_ms;
+            } else {
+                clock.remaining_ms[mover.index()] += clock.increment_ms - used;
+            }
         }
         self.turn_started_ms = now;
         self.offers.takeback = None;
@@ -1128,11 +1182,7 @@ mod tests {
 
     fn clocked(now: i64) -> WebGame {
         let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), now, 0);
-        g.clock = Some(Clock {
-            initial_ms: 60_000,
-            increment_ms: 2_000,
-            remaining_ms: [60_000; 2],
-        });
+        g.clock = Some(Clock::new(60_000, 2_000));
         g
     }
 
@@ -1404,13 +1454,41 @@ mod tests {
     }
 
     #[test]
+    fn a_game_over_days_gives_each_move_its_days_again_and_flags_after_weeks() {
+        assert_eq!(Clock::days(4).unwrap_err().code, "bad_clock");
+        assert_eq!(Clock::days(0).unwrap_err().code, "bad_clock");
+        let day = DAY_MS;
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.clock = Some(Clock::days(3).unwrap());
+        assert_eq!(g.speed(), crate::rating::Speed::Correspondence);
+        g.seats[0] = Some(player("ama"));
+        g.sit(player("kofi"), None, 0).unwrap();
+        // The first moves are free (no clock before a side's first move),
+        // however long they take.
+        g.play(letter('C'), 10 * day).unwrap();
+        g.play(letter('c'), 20 * day).unwrap();
+        assert_eq!(g.flag_deadline(), Some(23 * day));
+        // South moves after 2 days 23 hours: three days again, not one
+        // hour left.
+        g.play(letter('D'), 23 * day - 3_600_000).unwrap();
+        assert_eq!(g.clock.unwrap().remaining_ms, [3 * day; 2]);
+        assert_eq!(g.time_left(24 * day), Some([3 * day, 2 * day - 3_600_000]));
+        // North does not move for three weeks: the flag fell after three
+        // days, and a read weeks later sees it then.
+        assert!(!g.check_flag(26 * day - 3_600_001));
+        assert!(g.check_flag(47 * day));
+        assert_eq!(g.stop, Some(Stop::Time(Side::North)));
+        assert_eq!(g.time_left(47 * day), Some([3 * day, 0]));
+        // A rematch is over days too, its days full.
+        let next = g.rematch_game(48 * day).clock.unwrap();
+        assert!(next.per_move);
+        assert_eq!(next.remaining_ms, [3 * day; 2]);
+    }
+
+    #[test]
     fn online_no_clock_runs_before_each_sides_first_move() {
         let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
-        g.clock = Some(Clock {
-            initial_ms: 30_000,
-            increment_ms: 1_000,
-            remaining_ms: [30_000; 2],
-        });
+        g.clock = Some(Clock::new(30_000, 1_000));
         g.seats[0] = Some(player("ama"));
         g.sit(player("kofi"), None, 1_000).unwrap();
         // South thinks 25 s over the first move: nothing is charged, no
@@ -1492,12 +1570,19 @@ mod tests {
         }
         g.play(letter('F'), 1_000).unwrap();
         // South moved: it may abort once North has let 30 s go by, and
-        // claim once North has been gone two minutes on its move.
+        // claim once North has been gone two minutes on its move: not
+        // while North is here.
         let south = g.actions(Side::South, 11_000);
         assert_eq!(south.abort_in_ms, Some(20_000));
-        assert_eq!(south.claim_in_ms, Some(110_000));
-        assert_eq!(south.claim_away_ms, Some(CLAIM_AFTER_MS));
+        assert_eq!(south.claim_in_ms, None, "North is connected");
         assert!(south.takeback);
+        // Gone since before its turn: two minutes from the turn's start.
+        g.gone_since[Side::North.index()] = Some(0);
+        assert_eq!(g.actions(Side::South, 11_000).claim_in_ms, Some(110_000));
+        // Gone since during its turn: two minutes from then.
+        g.gone_since[Side::North.index()] = Some(5_000);
+        assert_eq!(g.actions(Side::South, 11_000).claim_in_ms, Some(114_000));
+        assert_eq!(g.actions(Side::South, 125_000).claim_in_ms, Some(0));
         let north = g.actions(Side::North, 11_000);
         assert_eq!((north.abort_in_ms, north.claim_in_ms), (Some(0), None));
         g.play(letter('f'), 12_000).unwrap();

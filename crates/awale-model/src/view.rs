@@ -113,6 +113,8 @@ pub struct ClockView {
     pub initial_ms: i64,
     /// Time added per move.
     pub increment_ms: i64,
+    /// A game over days: each move on time gives `initial_ms` again.
+    pub per_move: bool,
     /// Time left for South and North when the view was made.
     pub left_ms: Option<[i64; 2]>,
     /// The side whose time runs, if any.
@@ -236,13 +238,10 @@ pub struct SideActions {
     /// Abort (call the game off): in this many milliseconds from the view
     /// (0: now); null when the game cannot be aborted any more.
     pub abort_in_ms: Option<i64>,
-    /// Claim the win when the opponent, to move, is gone: in this many
-    /// milliseconds from the view at the earliest (0: now), and only once
-    /// they have been gone `claim_away_ms`; null when no claim is possible
-    /// (a clock, one's own move, the game over).
+    /// Claim the win, the opponent, to move, being gone: in this many
+    /// milliseconds from the view (0: now); null when no claim can come
+    /// (the opponent connected, a clock, one's own move, the game over).
     pub claim_in_ms: Option<i64>,
-    /// How long the opponent must have been gone before a claim.
-    pub claim_away_ms: Option<i64>,
     /// Offer a rematch now.
     pub rematch: bool,
     /// Offer a draw now.
@@ -351,6 +350,7 @@ impl WebGame {
             clock: self.clock.map(|c| ClockView {
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
+                per_move: c.per_move,
                 left_ms: self.time_left(now),
                 running: self
                     .clock_running()
@@ -393,25 +393,23 @@ impl WebGame {
             let at = self.turn_started_ms + crate::game::ABORT_AFTER_MS;
             (at > now && abort_at(at)).then_some(at - now)
         };
-        // A claim against an opponent gone since the turn began: the
-        // earliest it may come.
-        let claim_at = |t: i64| {
-            self.clone()
-                .claim(side, Some(self.turn_started_ms), t)
-                .is_ok()
-        };
-        let earliest = self.turn_started_ms + crate::game::CLAIM_AFTER_MS;
-        let claim_in_ms = if claim_at(now) {
-            Some(0)
-        } else {
-            (earliest > now && claim_at(earliest)).then_some(earliest - now)
-        };
+        // A claim against the opponent as the watchers last saw it: the
+        // earliest it may come, if they stay away.
+        let gone = self.gone_since[side.opponent().index()];
+        let claim_at = |t: i64| self.clone().claim(side, gone, t).is_ok();
+        let claim_in_ms = gone.and_then(|since| {
+            let earliest = since.max(self.turn_started_ms) + crate::game::CLAIM_AFTER_MS;
+            if claim_at(now) {
+                Some(0)
+            } else {
+                (earliest > now && claim_at(earliest)).then_some(earliest - now)
+            }
+        });
         let rematch = self.offers.rematch.is_none() && self.clone().offer_rematch(side).is_ok();
         SideActions {
             takeback: self.clone().ask_takeback(side).is_ok(),
             abort_in_ms,
             claim_in_ms,
-            claim_away_ms: claim_in_ms.map(|_| crate::game::CLAIM_AFTER_MS),
             rematch,
             draw: self.clone().offer_draw(side).is_ok(),
         }

@@ -21,12 +21,15 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use awale_core::Side;
 use serde::Serialize;
 use tokio::task::AbortHandle;
 
+use crate::clock::Clock;
+
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, Mode, PlayerId, WebGame};
+use crate::game::{Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
 use crate::store::{GameStore, LobbyGame, Notice, RatingStore, StoreError};
@@ -38,6 +41,9 @@ const HEARTBEAT: Duration = Duration::from_secs(5);
 const IDLE_MS: i64 = 10 * 60 * 1000;
 /// How often the lobby is sent again when it changed.
 const LOBBY_EVERY: Duration = Duration::from_millis(300);
+
+/// The games' ends kept for a follower that is slow to read them.
+const ENDINGS_KEPT: usize = 1024;
 
 struct Entry {
     game: tokio::sync::Mutex<Option<WebGame>>,
@@ -75,6 +81,10 @@ pub struct Games {
     /// Where rated games change their players' ratings (none: no game is
     /// rated).
     ratings: Option<Arc<dyn RatingStore>>,
+    /// The time the clocks, flags and offers read.
+    clock: Clock,
+    /// Every game that ends here, as it ended (see [`Games::endings`]).
+    endings: tokio::sync::broadcast::Sender<WebGame>,
 }
 
 /// What a change did, for the watchers.
@@ -92,6 +102,33 @@ pub struct Lobby {
     pub challenges: Vec<LobbyGame>,
     /// Games being played, with how many watch.
     pub live: Vec<LiveGame>,
+    /// The game worth watching now, with its board: see [`featured`].
+    pub featured: Option<Featured>,
+}
+
+/// The game the home page shows, live.
+#[derive(Clone, Debug, Serialize)]
+pub struct Featured {
+    /// The game.
+    #[serde(flatten)]
+    pub game: LiveGame,
+    /// Its position now.
+    pub board: crate::view::BoardView,
+    /// The last move's letter, if any.
+    pub last: Option<char>,
+}
+
+/// Which of the games being played is worth watching: the rated game of
+/// the highest rated players (the sum of their ratings), else the most
+/// watched, else the newest.
+pub fn featured(live: &[LiveGame]) -> Option<&LiveGame> {
+    live.iter().max_by_key(|g| {
+        let rating = match g.game.ratings {
+            [Some(s), Some(n)] => i64::from(s) + i64::from(n),
+            _ => 0,
+        };
+        (rating, g.spectators, g.game.id)
+    })
 }
 
 /// A game being played, in the lobby.
@@ -116,7 +153,29 @@ impl Games {
             challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
             player: None,
             ratings: None,
+            clock: Clock::system(),
+            endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
         }
+    }
+
+    /// The same games, reading the time from `clock` (a test's, which it
+    /// moves forward to make a flag fall without waiting).
+    pub fn with_clock(mut self, clock: Clock) -> Games {
+        self.clock = clock;
+        self
+    }
+
+    /// Milliseconds since 1970 on the games' clock.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// The games that end from now on (by the rules, on time, abandoned,
+    /// aborted, resigned), each once as it ended, for whoever follows
+    /// them (the tournaments). A receiver that falls behind hears
+    /// `Lagged` and reads the games it follows again.
+    pub fn endings(&self) -> tokio::sync::broadcast::Receiver<WebGame> {
+        self.endings.subscribe()
     }
 
     /// The same games, where `computer` plays the computer's moves of the
@@ -157,7 +216,7 @@ impl Games {
         };
         let players = [south.player.clone(), north.player.clone()];
         match ratings
-            .rate_game(game.id, players, game.speed(), end.winner, now_ms())
+            .rate_game(game.id, players, game.speed(), end.winner, self.now_ms())
             .await
         {
             Ok(changes) => game.rating_changes = Some(changes),
@@ -184,7 +243,7 @@ impl Games {
     ///
     /// When the store cannot be read or written.
     pub fn start(self: &Arc<Self>) -> Result<(), Error> {
-        let now = now_ms();
+        let now = self.now_ms();
         let down = self.store.resume_clocks_blocking(now)?;
         if down > 0 {
             tracing::info!(
@@ -237,7 +296,7 @@ impl Games {
                 tokio::select! {
                     _ = beat.tick() => {
                         let Some(games) = me.upgrade() else { return };
-                        if let Err(e) = games.store.alive(now_ms()).await {
+                        if let Err(e) = games.store.alive(games.now_ms()).await {
                             tracing::warn!(error = %e, "heartbeat not stored");
                         }
                     }
@@ -247,7 +306,7 @@ impl Games {
                     }
                     _ = sweep.tick() => {
                         let Some(games) = me.upgrade() else { return };
-                        games.sweep(now_ms());
+                        games.sweep(games.now_ms());
                     }
                 }
             }
@@ -260,7 +319,7 @@ impl Games {
         Arc::clone(entries.entry(id).or_insert_with(|| {
             Arc::new(Entry {
                 game: tokio::sync::Mutex::new(None),
-                touched_ms: AtomicI64::new(now_ms()),
+                touched_ms: AtomicI64::new(self.now_ms()),
                 timer: Mutex::new(None),
                 search: Mutex::new(None),
             })
@@ -420,7 +479,7 @@ impl Games {
                 _ => {}
             }
             check(game)?;
-            game.play(mv, now_ms())?;
+            game.play(mv, self.now_ms())?;
             Ok(((), true))
         })
         .await
@@ -473,7 +532,7 @@ impl Games {
             return Err(Error::no_game(id));
         }
         let entry = self.entry(id);
-        entry.touched_ms.store(now_ms(), Ordering::Relaxed);
+        entry.touched_ms.store(self.now_ms(), Ordering::Relaxed);
         let mut slot = entry.game.lock().await;
         if slot.is_none() {
             match self.store.load(id).await? {
@@ -499,8 +558,10 @@ impl Games {
         }
         let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
         let mut game = current.clone();
+        self.note_presence(&mut game);
+        let ended_before = game.end().is_some();
         let plies_before = game.game.plies().len();
-        let flag_fell = game.check_flag(now_ms());
+        let flag_fell = game.check_flag(self.now_ms());
         let outcome = if flag_fell {
             Err(Error::game_over("time"))
         } else {
@@ -533,6 +594,10 @@ impl Games {
             };
             self.arm_flag(&entry, &game);
             self.publish(&mut game, kind);
+            if !ended_before && game.end().is_some() {
+                // An error only means that nobody follows the ends now.
+                let _ = self.endings.send(game.clone());
+            }
             if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
             }
@@ -649,6 +714,11 @@ impl Games {
         if let Some(kind) = kind {
             self.publish(&mut game, kind);
         }
+        // An end made in another process is told here too (the process
+        // that holds the game's tournament records it).
+        if slot.as_ref().is_some_and(|held| held.end().is_none()) && game.end().is_some() {
+            let _ = self.endings.send(game.clone());
+        }
         *slot = Some(game);
         Ok(())
     }
@@ -661,6 +731,7 @@ impl Games {
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
         let mut games = self.store.create(games).await?;
         for game in &mut games {
+            self.note_presence(game);
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
                 game.version = self.hub.version(game.id);
                 let entry = self.entry(game.id);
@@ -676,10 +747,19 @@ impl Games {
         Ok(games)
     }
 
+    /// Notes on `game` since when each seated player has been away, as the
+    /// watchers say (since the turn began when nobody has watched the game
+    /// since the server started), for its views and claims.
+    fn note_presence(&self, game: &mut WebGame) {
+        game.gone_since =
+            Side::BOTH.map(|side| self.hub.gone_since(game.id, side, game.turn_started_ms));
+    }
+
     /// Tells game `game`'s watchers what changed, under the event's
     /// version, which becomes the game's.
     fn publish(&self, game: &mut WebGame, kind: Change) {
-        let now = now_ms();
+        self.note_presence(game);
+        let now = self.now_ms();
         let id = game.id;
         let version = match kind {
             Change::Move => self.hub.publish_versioned(id, "move", |v| {
@@ -707,9 +787,9 @@ impl Games {
         };
         let id = game.id;
         let me = Arc::downgrade(self);
-        let wait = Duration::from_millis((deadline - now_ms()).max(0) as u64 + 1);
+        let clock = self.clock.clone();
         let task = tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
+            clock.sleep_until(deadline).await;
             let Some(games) = me.upgrade() else { return };
             // Loading drops the flag if the time is out (and arms the
             // timer again when a move came meanwhile).
@@ -784,7 +864,7 @@ impl Games {
         let public_id = game.public_id.clone();
         let plies = game.game.plies().len();
         let seed = game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let clock = match (game.clock, game.time_left(now_ms())) {
+        let clock = match (game.clock, game.time_left(self.now_ms())) {
             (Some(clock), Some(left)) => Some(awale_engine::Clock {
                 remaining: Duration::from_millis(
                     left[game.game.position().to_move().index()].max(0) as u64,
@@ -855,6 +935,7 @@ impl Games {
         let mut lobby = Lobby {
             challenges: Vec::new(),
             live: Vec::new(),
+            featured: None,
         };
         for game in games {
             if game.names.iter().any(Option::is_none) {
@@ -869,6 +950,19 @@ impl Games {
                 .cmp(&a.spectators)
                 .then(b.game.id.cmp(&a.game.id))
         });
+        if let Some(best) = featured(&lobby.live).cloned() {
+            // The copy in memory if it is there and free, else the store's.
+            let held = lock(&self.entries).get(&best.game.id).cloned();
+            let game = match held.as_ref().and_then(|e| e.game.try_lock().ok()) {
+                Some(slot) if slot.is_some() => slot.clone(),
+                _ => self.store.load(best.game.id).await?,
+            };
+            lobby.featured = game.map(|g| Featured {
+                board: crate::view::BoardView::of(&g.game.position()),
+                last: g.game.plies().last().map(|p| p.mv.letter()),
+                game: best,
+            });
+        }
         Ok(lobby)
     }
 

@@ -2,11 +2,13 @@
 //! fall on the server, the lobby), their watchers ([`live`]), the computer
 //! ([`computer`]: searches, hints, reviews), the study pages ([`study`]) and
 //! rate limits ([`limiter`]), accounts ([`accounts`]: sign-up, log-in,
-//! sessions, recovery codes, blocks, reports, moderators). It knows no HTTP and no SQL: it keeps games
+//! sessions, recovery codes, blocks, reports, moderators) and the time they
+//! read ([`clock`]). It knows no HTTP and no SQL: it keeps games
 //! through `awale-store` and is served by `awale-web`.
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod clock;
 pub mod computer;
 pub mod games;
 pub mod handoff;
@@ -18,6 +20,8 @@ pub mod records;
 pub mod round;
 pub mod study;
 pub mod tournament;
+pub mod tournaments;
+pub mod turns;
 
 pub use awale_model::{error, game, rating, secret, view};
 pub use awale_model::{lock, Error, Kind};

@@ -76,12 +76,10 @@ impl Pool {
 
     /// The pool's clock, as a game's.
     pub fn clock(self) -> Clock {
-        let initial_ms = i64::from(self.minutes) * 60_000;
-        Clock {
-            initial_ms,
-            increment_ms: i64::from(self.increment_s) * 1000,
-            remaining_ms: [initial_ms; 2],
-        }
+        Clock::new(
+            i64::from(self.minutes) * 60_000,
+            i64::from(self.increment_s) * 1000,
+        )
     }
 
     /// Its speed (for the ratings).

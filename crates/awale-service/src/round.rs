@@ -12,12 +12,21 @@ use std::time::Duration;
 use awale_core::Side;
 
 use crate::error::Error;
-use crate::game::{now_ms, Mode, PlayerId, Stop, WebGame};
+use crate::game::{Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
 
 /// How long the maker of an open challenge may be gone (a reload, a
 /// network change) before the challenge is withdrawn.
 pub const CHALLENGE_GRACE: Duration = Duration::from_secs(20);
+
+/// What one player of a game going on offers the other, who answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Take the last move back.
+    Takeback,
+    /// End the game drawn.
+    Draw,
+}
 
 impl Games {
     /// Applies `change` to online game `id` for `me`, the player of one of
@@ -26,72 +35,55 @@ impl Games {
     /// # Errors
     ///
     /// `not_online`, `not_your_seat`, `change`'s, or as [`Games::change`].
-    pub async fn online_change<T>(
+    pub async fn online_change(
         self: &Arc<Self>,
         id: i64,
         me: &PlayerId,
-        change: impl FnOnce(&mut WebGame, Side) -> Result<T, Error>,
-    ) -> Result<(WebGame, T), Error> {
-        self.change(id, |g| {
-            if g.mode != Mode::Online {
-                return Err(Error::conflict(
-                    "not_online",
-                    "this game is not played online",
-                ));
-            }
-            let side = g.online_seat(Some(me)).ok_or_else(|| {
-                Error::forbidden(
-                    "not_your_seat",
-                    "you hold no seat in this game: you can watch, not play",
-                )
-                .because("watching")
-            })?;
-            change(g, side)
+        change: impl FnOnce(&mut WebGame, Side) -> Result<(), Error>,
+    ) -> Result<WebGame, Error> {
+        let (game, ()) = self
+            .change(id, |g| {
+                if g.mode != Mode::Online {
+                    return Err(Error::conflict(
+                        "not_online",
+                        "this game is not played online",
+                    ));
+                }
+                let side = g.online_seat(Some(me)).ok_or_else(|| {
+                    Error::forbidden(
+                        "not_your_seat",
+                        "you hold no seat in this game: you can watch, not play",
+                    )
+                    .because("watching")
+                })?;
+                change(g, side)
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// `me` makes `offer` (`accept` None: asks for a takeback, offers a
+    /// draw) or answers the other's: yes takes the last move back or ends
+    /// the game drawn, no tells the one who offered.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::online_change`] and the model's takeback and draw rules
+    /// (`draw_too_early`, `draw_pending`, `draw_declined`, `no_draw`).
+    pub async fn offer(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+        offer: Offer,
+        accept: Option<bool>,
+    ) -> Result<WebGame, Error> {
+        self.online_change(id, me, |g, side| match (offer, accept) {
+            (Offer::Takeback, None) => g.ask_takeback(side),
+            (Offer::Takeback, Some(yes)) => g.answer_takeback(side, yes, self.now_ms()),
+            (Offer::Draw, None) => g.offer_draw(side),
+            (Offer::Draw, Some(yes)) => g.answer_draw(side, yes),
         })
         .await
-    }
-
-    /// `me` asks for a takeback (`accept` None) or answers the other's
-    /// request.
-    ///
-    /// # Errors
-    ///
-    /// As [`Games::online_change`] and the model's takeback rules.
-    pub async fn takeback(
-        self: &Arc<Self>,
-        id: i64,
-        me: &PlayerId,
-        accept: Option<bool>,
-    ) -> Result<WebGame, Error> {
-        let (game, ()) = self
-            .online_change(id, me, |g, side| match accept {
-                None => g.ask_takeback(side),
-                Some(yes) => g.answer_takeback(side, yes, now_ms()),
-            })
-            .await?;
-        Ok(game)
-    }
-
-    /// `me` offers a draw (`accept` None) or answers the other's offer:
-    /// yes ends the game drawn, no tells the offerer.
-    ///
-    /// # Errors
-    ///
-    /// As [`Games::online_change`] and the model's draw rules
-    /// (`draw_too_early`, `draw_pending`, `draw_declined`, `no_draw`).
-    pub async fn draw(
-        self: &Arc<Self>,
-        id: i64,
-        me: &PlayerId,
-        accept: Option<bool>,
-    ) -> Result<WebGame, Error> {
-        let (game, ()) = self
-            .online_change(id, me, |g, side| match accept {
-                None => g.offer_draw(side),
-                Some(yes) => g.answer_draw(side, yes),
-            })
-            .await?;
-        Ok(game)
     }
 
     /// `me` aborts a game that has not really begun, or withdraws a
@@ -101,15 +93,13 @@ impl Games {
     ///
     /// As [`Games::online_change`]; `cannot_abort`.
     pub async fn abort(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
-        let (game, ()) = self
-            .online_change(id, me, |g, side| {
-                if g.waiting() && g.end().is_none() {
-                    return g.withdraw();
-                }
-                g.abort(side, now_ms())
-            })
-            .await?;
-        Ok(game)
+        self.online_change(id, me, |g, side| {
+            if g.waiting() && g.end().is_none() {
+                return g.withdraw();
+            }
+            g.abort(side, self.now_ms())
+        })
+        .await
     }
 
     /// `me` claims the win: the other player, to move, has been gone for two
@@ -119,14 +109,11 @@ impl Games {
     ///
     /// As [`Games::online_change`]; `cannot_claim`.
     pub async fn claim(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
-        let hub = Arc::clone(self.hub());
-        let (game, ()) = self
-            .online_change(id, me, |g, side| {
-                let gone = hub.gone_since(id, side.opponent(), g.turn_started_ms);
-                g.claim(side, gone, now_ms())
-            })
-            .await?;
-        Ok(game)
+        self.online_change(id, me, |g, side| {
+            let gone = g.gone_since[side.opponent().index()];
+            g.claim(side, gone, self.now_ms())
+        })
+        .await
     }
 
     /// `me` offers a rematch, or accepts the other's: then a new game
@@ -164,7 +151,7 @@ impl Games {
             return Ok(game);
         }
         let next = self
-            .create(vec![game.rematch_game(now_ms())])
+            .create(vec![game.rematch_game(self.now_ms())])
             .await?
             .remove(0);
         let linked = self
@@ -206,10 +193,8 @@ impl Games {
         id: i64,
         me: &PlayerId,
     ) -> Result<WebGame, Error> {
-        let (game, ()) = self
-            .online_change(id, me, |g, side| g.decline_rematch(side))
-            .await?;
-        Ok(game)
+        self.online_change(id, me, |g, side| g.decline_rematch(side))
+            .await
     }
 
     /// How long the maker of a waiting online game may be away (never

@@ -11,6 +11,7 @@ use awale_service::game::{now_ms, Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
+use awale_service::round::Offer;
 use awale_service::Store;
 
 fn games() -> Arc<Games> {
@@ -43,11 +44,7 @@ async fn online(games: &Arc<Games>, clock: Option<Clock>) -> WebGame {
 #[tokio::test]
 async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped() {
     let games = games();
-    let clock = Clock {
-        initial_ms: 60_000,
-        increment_ms: 1_000,
-        remaining_ms: [60_000; 2],
-    };
+    let clock = Clock::new(60_000, 1_000);
     let first = online(&games, Some(clock)).await;
     let id = first.id;
     let refused = games.rematch(id, &player(1)).await.unwrap_err();
@@ -78,10 +75,19 @@ async fn a_takeback_asked_and_accepted_takes_the_last_move_back() {
         .apply_move(id, Some(0), Move::from_letter('C').unwrap(), |_| Ok(()))
         .await
         .unwrap();
-    let stranger = games.takeback(id, &player(3), None).await.unwrap_err();
+    let stranger = games
+        .offer(id, &player(3), Offer::Takeback, None)
+        .await
+        .unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
-    games.takeback(id, &player(1), None).await.unwrap();
-    let back = games.takeback(id, &player(2), Some(true)).await.unwrap();
+    games
+        .offer(id, &player(1), Offer::Takeback, None)
+        .await
+        .unwrap();
+    let back = games
+        .offer(id, &player(2), Offer::Takeback, Some(true))
+        .await
+        .unwrap();
     assert!(back.game.plies().is_empty());
 }
 
@@ -149,18 +155,33 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
             .await
             .unwrap();
     }
-    let stranger = games.draw(id, &player(3), None).await.unwrap_err();
+    let stranger = games
+        .offer(id, &player(3), Offer::Draw, None)
+        .await
+        .unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
-    let offered = games.draw(id, &player(2), None).await.unwrap();
+    let offered = games
+        .offer(id, &player(2), Offer::Draw, None)
+        .await
+        .unwrap();
     assert_eq!(offered.offers.draw, Some(Side::North));
-    let refused = games.draw(id, &player(1), None).await.unwrap_err();
+    let refused = games
+        .offer(id, &player(1), Offer::Draw, None)
+        .await
+        .unwrap_err();
     assert_eq!(
         (refused.code, refused.reason),
         ("draw_pending", Some("theirs"))
     );
-    let own = games.draw(id, &player(2), Some(true)).await.unwrap_err();
+    let own = games
+        .offer(id, &player(2), Offer::Draw, Some(true))
+        .await
+        .unwrap_err();
     assert_eq!(own.code, "no_draw");
-    let drawn = games.draw(id, &player(1), Some(true)).await.unwrap();
+    let drawn = games
+        .offer(id, &player(1), Offer::Draw, Some(true))
+        .await
+        .unwrap();
     let end = drawn.end().unwrap();
     assert_eq!((end.reason.name(), end.winner), ("agreement", None));
     // Read back from the store as another process would.
@@ -182,11 +203,7 @@ async fn a_game_read_after_its_flag_fell_unseen_is_the_game_ended_on_time() {
             name: format!("P{n}"),
         });
     }
-    game.clock = Some(Clock {
-        initial_ms: 6_000,
-        increment_ms: 0,
-        remaining_ms: [6_000; 2],
-    });
+    game.clock = Some(Clock::new(6_000, 0));
     for letter in ['C', 'c'] {
         game.play(Move::from_letter(letter).unwrap(), started)
             .unwrap();
@@ -197,4 +214,34 @@ async fn a_game_read_after_its_flag_fell_unseen_is_the_game_ended_on_time() {
     assert_eq!(read.stop, Some(Stop::Time(Side::South)));
     // The fall is stored once: a second read sees the same end.
     assert_eq!(games.load(id).await.unwrap().stop, read.stop);
+}
+
+#[tokio::test]
+async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() {
+    let time = awale_service::clock::Clock::adjustable();
+    let store = Store::in_memory().unwrap();
+    let games =
+        Arc::new(Games::new(Arc::new(store), Arc::new(Hub::default())).with_clock(time.clone()));
+    let id = online(&games, None).await.id;
+    // Both at the board; South moves, North is to move.
+    let hub = Arc::clone(games.hub());
+    let (_south_events, _, _, _south) = hub.watch(id, Some(Side::South), now_ms(), None);
+    let (_north_events, _, _, north) = hub.watch(id, Some(Side::North), now_ms(), None);
+    let south_move = Move::from_letter('F').unwrap();
+    games
+        .apply_move(id, Some(0), south_move, |_| Ok(()))
+        .await
+        .unwrap();
+    let claim_in = |g: &WebGame| g.actions(Side::South, games.now_ms()).claim_in_ms;
+    let here = games.load(id).await.unwrap();
+    assert_eq!(claim_in(&here), None, "North is at the board");
+    drop(north);
+    let wait = claim_in(&games.load(id).await.unwrap()).expect("a claim to come");
+    assert!((119_000..=120_000).contains(&wait), "{wait}");
+    let early = games.claim(id, &player(1)).await.unwrap_err();
+    assert_eq!(early.code, "cannot_claim");
+    time.advance(Duration::from_millis(wait as u64));
+    assert_eq!(claim_in(&games.load(id).await.unwrap()), Some(0));
+    let won = games.claim(id, &player(1)).await.unwrap();
+    assert_eq!(won.stop, Some(Stop::Abandoned(Side::North)));
 }

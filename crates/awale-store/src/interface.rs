@@ -11,7 +11,7 @@ use std::pin::Pin;
 
 use awale_model::game::{PlayerId, WebGame};
 
-use crate::{ChatLine, LobbyGame, Page, Store, StoreError};
+use crate::{ChatLine, LobbyGame, Page, Store, StoreError, Summary};
 
 /// A change another process made, heard from a shared store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,6 +170,11 @@ pub trait GameStore: Send + Sync {
     /// How many online games `player` made wait for an opponent now.
     fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64>;
 
+    /// The online games going on where it is `player`'s move, the longest
+    /// waiting first, `limit` at most (a player of games over days comes
+    /// back to these).
+    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>>;
+
     /// Sets `player`'s nickname, in their games going on too.
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()>;
 
@@ -266,6 +271,10 @@ impl GameStore for Store {
 
     fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
         Box::pin(Store::open_challenges(self, player))
+    }
+
+    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
+        Box::pin(Store::turns(self, player, limit))
     }
 
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {

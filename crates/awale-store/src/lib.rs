@@ -30,6 +30,7 @@ mod postgres;
 pub mod ratings;
 mod rows;
 mod schema;
+pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount};
 pub use copy::{copy_to_postgres, CopyReport};
@@ -39,6 +40,7 @@ pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{find_game, insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
+pub use tournaments::TournamentStore;
 
 /// A storage failure, or a stored game that no longer replays.
 #[derive(Debug)]
@@ -203,6 +205,8 @@ pub struct LobbyGame {
     pub rules: StoredRules,
     /// Initial time and increment, when the game has a clock.
     pub clock: Option<[i64; 2]>,
+    /// A game over days: the clock's time is given again at each move.
+    pub per_move: bool,
     /// The nicknames (South, North); None for a free seat.
     pub names: [Option<String>; 2],
     /// Moves played.
@@ -214,6 +218,20 @@ pub struct LobbyGame {
     pub start: Option<String>,
     /// Rated (between two accounts: its names are usernames) or casual.
     pub rated: bool,
+    /// A rated game's players' ratings now in its speed (South, North),
+    /// rounded; None for a casual game or a player not rated yet.
+    pub ratings: [Option<i32>; 2],
+}
+
+/// The lobby's columns of a rated game's two players' ratings now (the
+/// same SQL for both stores).
+pub(crate) const LOBBY_RATINGS: &str =
+    "(SELECT r.rating FROM ratings r WHERE rated AND r.player = south_player AND r.speed = games.speed),
+     (SELECT r.rating FROM ratings r WHERE rated AND r.player = north_player AND r.speed = games.speed)";
+
+/// A rating as the lobby shows it.
+pub(crate) fn rounded(rating: Option<f64>) -> Option<i32> {
+    rating.map(|r| r.round() as i32)
 }
 
 /// A chat message.
@@ -586,6 +604,17 @@ impl Store {
         .await
     }
 
+    /// The online games going on where it is `player`'s move, the longest
+    /// waiting first, `limit` at most.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    pub async fn turns(&self, player: PlayerId, limit: usize) -> Result<Vec<Summary>, StoreError> {
+        self.read(move |conn| rows::turns(conn, &player, limit))
+            .await
+    }
+
     /// How many online games `player` made wait for an opponent now.
     ///
     /// # Errors
@@ -616,22 +645,22 @@ impl Store {
     /// When reading fails.
     pub async fn lobby(&self, limit: usize) -> Result<Vec<LobbyGame>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
+            let mut stmt = conn.prepare_cached(&format!(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated
+                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND public AND (south_player IS NULL OR north_player IS NULL)
-                 ORDER BY updated_ms DESC, id DESC LIMIT ?1",
-            )?;
-            let mut live = conn.prepare_cached(
+                 ORDER BY updated_ms DESC, id DESC LIMIT ?1"
+            ))?;
+            let mut live = conn.prepare_cached(&format!(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated
+                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND south_player IS NOT NULL AND north_player IS NOT NULL
-                 ORDER BY updated_ms DESC, id DESC LIMIT ?1",
-            )?;
+                 ORDER BY updated_ms DESC, id DESC LIMIT ?1"
+            ))?;
             let row = |r: &rusqlite::Row<'_>| {
                 let clock = match (r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i64>>(3)?) {
                     (Some(i), Some(inc)) => Some([i, inc]),
@@ -645,6 +674,7 @@ impl Store {
                         public_id: r.get(11)?,
                         rules: r.get(1)?,
                         clock,
+                        per_move: r.get(13)?,
                         names: [r.get(4)?, r.get(5)?],
                         plies: r.get(6)?,
                         created_ms: r.get(7)?,
@@ -659,6 +689,7 @@ impl Store {
                             (usual.as_deref() != Some(start.as_str())).then_some(start)
                         },
                         rated: r.get(12)?,
+                        ratings: [rounded(r.get(14)?), rounded(r.get(15)?)],
                     },
                     waiting,
                     public,
@@ -1035,135 +1066,118 @@ mod tests {
     use awale_core::{Game, Move, Rules};
     use awale_model::game::Mode;
 
+    /// A game between people, its maker seated.
     fn game() -> WebGame {
         let mut g = WebGame::new(Mode::Humans, Game::new(Rules::AWALE), 1_000, 7);
-        g.seat_maker(&me());
+        g.seat_maker(&PlayerId("p1".into()));
         g
-    }
-
-    fn me() -> PlayerId {
-        PlayerId("p1".into())
-    }
-
-    fn runtime() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
     }
 
     /// A write after the store closed (a search ending while the server
     /// stops) is answered 503 `busy`, not a server failure.
-    #[test]
-    fn a_write_after_the_store_closed_is_a_wait_not_a_failure() {
-        runtime().block_on(async {
-            let store = Store::in_memory().unwrap();
-            let made = store.create(vec![game()]).await.unwrap().remove(0);
-            store.close();
-            let e = store.save(made, 0).await.unwrap_err();
-            assert!(matches!(e, StoreError::Closed), "{e}");
-            let answer = Error::from(e);
-            assert_eq!(
-                (answer.kind, answer.code),
-                (awale_model::error::Kind::Busy, "busy"),
-                "{answer:?}"
-            );
-        });
+    #[tokio::test]
+    async fn a_write_after_the_store_closed_is_a_wait_not_a_failure() {
+        let store = Store::in_memory().unwrap();
+        let made = store.create(vec![game()]).await.unwrap().remove(0);
+        store.close();
+        let e = store.save(made, 0).await.unwrap_err();
+        assert!(matches!(e, StoreError::Closed), "{e}");
+        let answer = Error::from(e);
+        assert_eq!(
+            (answer.kind, answer.code),
+            (awale_model::error::Kind::Busy, "busy"),
+            "{answer:?}"
+        );
     }
 
-    #[test]
-    fn a_failing_write_does_not_spoil_the_others_of_its_batch() {
-        runtime().block_on(async {
-            let store = Store::in_memory().unwrap();
-            let good = store.create(vec![game()]).await.unwrap().remove(0);
-            let bad = store.write(|conn| {
-                conn.execute("INSERT INTO nowhere VALUES (1)", [])?;
-                Ok(())
-            });
-            let fine = store.save(good.clone(), 0);
-            let (bad, fine) = tokio::join!(bad, fine);
-            assert!(bad.is_err());
-            fine.unwrap();
-            assert!(store.load(good.id).await.unwrap().is_some());
+    #[tokio::test]
+    async fn a_failing_write_does_not_spoil_the_others_of_its_batch() {
+        let store = Store::in_memory().unwrap();
+        let good = store.create(vec![game()]).await.unwrap().remove(0);
+        let bad = store.write(|conn| {
+            conn.execute("INSERT INTO nowhere VALUES (1)", [])?;
+            Ok(())
         });
+        let fine = store.save(good.clone(), 0);
+        let (bad, fine) = tokio::join!(bad, fine);
+        assert!(bad.is_err());
+        fine.unwrap();
+        assert!(store.load(good.id).await.unwrap().is_some());
     }
 
-    #[test]
-    fn the_log_is_emptied_once_the_writes_stop() {
+    #[tokio::test]
+    async fn the_log_is_emptied_once_the_writes_stop() {
         // Finding 10 of issue 20: the log only ever grew while serving.
-        runtime().block_on(async {
-            let store = Store::in_memory().unwrap();
-            let mut games = store
-                .create((0..50).map(|_| game()).collect())
-                .await
-                .unwrap();
-            let reader = store.clone();
-            let reading = tokio::spawn(async move {
-                for _ in 0..200 {
-                    let _ = reader.load(1).await;
-                }
-            });
-            for round in 0..40 {
-                for g in &mut games {
-                    let _ = g.play(
-                        Move::from_letter("FfAaBbCcDdEe".chars().nth(round % 12).unwrap()).unwrap(),
-                        0,
-                    );
-                    store.save(g.clone(), 0).await.unwrap();
-                }
-            }
-            reading.await.unwrap();
-            let mut wal = store.path().as_os_str().to_owned();
-            wal.push("-wal");
-            let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
-            assert!(size() > 0, "the writes went through the log");
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-            while size() > 0 {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "the log keeps {} bytes with nothing written",
-                    size()
-                );
-                std::thread::sleep(std::time::Duration::from_millis(100));
+
+        let store = Store::in_memory().unwrap();
+        let mut games = store
+            .create((0..50).map(|_| game()).collect())
+            .await
+            .unwrap();
+        let reader = store.clone();
+        let reading = tokio::spawn(async move {
+            for _ in 0..200 {
+                let _ = reader.load(1).await;
             }
         });
+        for round in 0..40 {
+            for g in &mut games {
+                let _ = g.play(
+                    Move::from_letter("FfAaBbCcDdEe".chars().nth(round % 12).unwrap()).unwrap(),
+                    0,
+                );
+                store.save(g.clone(), 0).await.unwrap();
+            }
+        }
+        reading.await.unwrap();
+        let mut wal = store.path().as_os_str().to_owned();
+        wal.push("-wal");
+        let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+        assert!(size() > 0, "the writes went through the log");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while size() > 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the log keeps {} bytes with nothing written",
+                size()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
     }
 
-    #[test]
-    fn a_games_file_of_version_3_keeps_its_games_and_gains_accounts() {
-        runtime().block_on(async {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("v3.sqlite");
-            {
-                let conn = Connection::open(&path).unwrap();
-                for sql in [
-                    include_str!("v1.sql"),
-                    include_str!("v2.sql"),
-                    include_str!("v3.sql"),
-                ] {
-                    conn.execute_batch(sql).unwrap();
-                }
-                conn.execute_batch(
-                    "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed,
+    #[tokio::test]
+    async fn a_games_file_of_version_3_keeps_its_games_and_gains_accounts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v3.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            for sql in [
+                include_str!("v1.sql"),
+                include_str!("v2.sql"),
+                include_str!("v3.sql"),
+            ] {
+                conn.execute_batch(sql).unwrap();
+            }
+            conn.execute_batch(
+                "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed,
                        south_player, south_name, turn_started_ms)
                      VALUES (1, 5, 5, 'awale', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 'online', 1,
                        'p1', 'Ama', 5);
                      INSERT INTO meta (key, value) VALUES ('levels', 16);
                      PRAGMA application_id = 1098342764;
                      PRAGMA user_version = 3;",
-                )
-                .unwrap();
-            }
-            let store = Store::open(&path).unwrap();
-            let game = store.load(1).await.unwrap().expect("the old game is kept");
-            assert_eq!(game.seats[0].as_ref().unwrap().name, "Ama");
-            assert!(store.account_by_key("ama".into()).await.unwrap().is_none());
-            let conn = Connection::open(&path).unwrap();
-            let version: i32 = conn
-                .query_row("PRAGMA user_version", [], |r| r.get(0))
-                .unwrap();
-            // Every later version too (5: ratings).
-            assert_eq!(i64::from(version), schema::migrations().len() as i64);
-        });
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let game = store.load(1).await.unwrap().expect("the old game is kept");
+        assert_eq!(game.seats[0].as_ref().unwrap().name, "Ama");
+        assert!(store.account_by_key("ama".into()).await.unwrap().is_none());
+        let conn = Connection::open(&path).unwrap();
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        // Every later version too (5: ratings).
+        assert_eq!(i64::from(version), schema::migrations().len() as i64);
     }
 }

@@ -49,8 +49,8 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
         .map_err(|e| StoreError::Backend(e.message.into()))?;
     conn.execute(
         "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
-                            public_id, invite, speed)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                            public_id, invite, speed, clock_per_move)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -63,6 +63,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             game.public_id,
             game.invite,
             (game.mode == Mode::Online).then(|| game.speed().name()),
+            game.clock.is_some_and(|c| c.per_move),
         ],
     )?;
     game.id = conn.last_insert_rowid();
@@ -211,7 +212,8 @@ pub(crate) const GAME_COLUMNS: &str =
     "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
     south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw,
-    public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id)";
+    public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id),
+    clock_per_move";
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
@@ -241,6 +243,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 public_id: r.get(25)?,
                 invite: r.get(26)?,
                 rematch_public_id: r.get(27)?,
+                per_move: r.get(28)?,
                 revision: 0,
             })
         })
@@ -292,6 +295,7 @@ pub(crate) fn rebuild(
             initial_ms,
             increment_ms,
             remaining_ms: [s, n],
+            per_move: row.per_move,
         }),
         _ => None,
     };
@@ -365,6 +369,7 @@ pub(crate) fn rebuild(
         rating_changes,
         version: Default::default(),
         revision: row.revision,
+        gone_since: [None, None],
     })
 }
 
@@ -379,6 +384,8 @@ pub(crate) struct Row {
     pub(crate) seed: i64,
     /// Initial time, increment, South's and North's time left.
     pub(crate) clock: [Option<i64>; 4],
+    /// Days per move: the clock gives its time again after each move.
+    pub(crate) per_move: bool,
     pub(crate) turn_started_ms: Option<i64>,
     pub(crate) resigned: Option<String>,
     pub(crate) stop: Option<String>,
@@ -438,22 +445,7 @@ pub(super) fn list_games(
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let who = player.0.as_str();
-    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], |r| {
-        Ok(Summary {
-            id: r.get(0)?,
-            created_ms: r.get(1)?,
-            updated_ms: r.get(2)?,
-            mode: r.get(3)?,
-            human: r.get(4)?,
-            level: r.get(5)?,
-            rules: r.get(6)?,
-            plies: r.get(7)?,
-            result: r.get(8)?,
-            reason: r.get(9)?,
-            names: [r.get(10)?, r.get(11)?],
-            public_id: r.get(12)?,
-        })
-    })?;
+    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], summary)?;
     let mut games = rows.collect::<Result<Vec<_>, _>>()?;
     let next = if games.len() > limit {
         games.truncate(limit);
@@ -462,6 +454,51 @@ pub(super) fn list_games(
         None
     };
     Ok(Page { games, next })
+}
+
+fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
+    Ok(Summary {
+        id: r.get(0)?,
+        created_ms: r.get(1)?,
+        updated_ms: r.get(2)?,
+        mode: r.get(3)?,
+        human: r.get(4)?,
+        level: r.get(5)?,
+        rules: r.get(6)?,
+        plies: r.get(7)?,
+        result: r.get(8)?,
+        reason: r.get(9)?,
+        names: [r.get(10)?, r.get(11)?],
+        public_id: r.get(12)?,
+    })
+}
+
+/// The condition of [`Store::turns`]: an online game going on, both seats
+/// taken, where `player` holds the seat of the side to move (moves
+/// alternate: the side of the start diagram, its last letter, moves when
+/// the count of moves is even). `{last}` is the SQL of the diagram's last
+/// letter, `{p}` the player's parameter.
+pub(crate) const TURNS_FILTER: &str = "mode = 'online' AND result = '*' AND stop IS NULL
+    AND south_player IS NOT NULL AND north_player IS NOT NULL
+    AND ((south_player = {p} AND ({last} = 'S') = (plies % 2 = 0))
+      OR (north_player = {p} AND ({last} = 'N') = (plies % 2 = 0)))";
+
+/// The games where it is `player`'s move, the longest waiting first, at
+/// most `limit`.
+pub(super) fn turns(
+    conn: &Connection,
+    player: &PlayerId,
+    limit: usize,
+) -> Result<Vec<Summary>, StoreError> {
+    let filter = TURNS_FILTER
+        .replace("{p}", "?1")
+        .replace("{last}", "substr(start, -1)");
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT ?2"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![player.0, limit as i64], summary)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
 /// Reads a [`Page::next`] back.

@@ -46,6 +46,10 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 6: games' public ids (old games get one) and private
         // invitations' keys, a chat line's guest number.
         M::up(include_str!("v6.sql")),
+        // Version 7: clocks of days per move (games over days).
+        M::up(include_str!("v7.sql")),
+        // Version 8: tournaments, their players and their games.
+        M::up(include_str!("v8.sql")),
         // Version 9: direct challenges (a player's page's "challenge this
         // player"), kept across a restart.
         M::up(include_str!("v9.sql")),

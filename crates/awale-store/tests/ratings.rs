@@ -165,11 +165,7 @@ fn a_draw_offer_waits_across_a_reload() {
 #[test]
 fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
     on_both(|store| async move {
-        let blitz = awale_model::game::Clock {
-            initial_ms: 180_000,
-            increment_ms: 2_000,
-            remaining_ms: [180_000; 2],
-        };
+        let blitz = awale_model::game::Clock::new(180_000, 2_000);
         // 1 beats 2 (rated blitz), draws 3 (casual, no clock), loses to 2
         // (casual blitz); one game goes on.
         let mut games = Vec::new();
@@ -376,4 +372,36 @@ fn two_processes_rating_at_once_lose_no_update() {
             let mine = one.ratings(player(1)).await.unwrap();
             assert_eq!(mine[0].games, 20);
         });
+}
+
+#[test]
+fn the_lobby_shows_a_rated_games_players_ratings_in_its_speed() {
+    on_both(|store| async move {
+        let mut first = store.create(vec![online(true)]).await.unwrap().remove(0);
+        first.resign(Side::North).unwrap();
+        store.save(first.clone(), 0).await.unwrap();
+        // Games without a clock are correspondence.
+        store
+            .rate_game(
+                first.id,
+                [player(1), player(2)],
+                Speed::Correspondence,
+                Some(Side::South),
+                1_000,
+            )
+            .await
+            .unwrap();
+        let made = store
+            .create(vec![online(true), online(false)])
+            .await
+            .unwrap();
+        let lobby = store.lobby(10).await.unwrap();
+        let shown = |id: i64| lobby.iter().find(|g| g.id == id).unwrap().ratings;
+        let [south, north] = shown(made[0].id);
+        assert!(
+            south.unwrap() > 1500 && north.unwrap() < 1500,
+            "{south:?} {north:?}"
+        );
+        assert_eq!(shown(made[1].id), [None, None], "a casual game");
+    });
 }

@@ -74,6 +74,7 @@ fn a_saved_game_loads_back_the_same() {
             initial_ms: 60_000,
             increment_ms: 2_000,
             remaining_ms: [55_000, 41_000],
+            per_move: false,
         });
         save(&*store, &mut g, 0).await;
         let back = store.load(g.id).await.unwrap().unwrap();
@@ -211,6 +212,19 @@ fn the_lobby_lists_public_challenges_and_games_being_played() {
         );
         let timed = store.timed_games_blocking().unwrap();
         assert_eq!(timed.len(), 3);
+        // Games in play, newer than the challenge, never hide it: each kind
+        // is counted apart.
+        let playing = store
+            .create(vec![online(false, 2), online(false, 2), online(false, 2)])
+            .await
+            .unwrap();
+        let ids: Vec<i64> = store.lobby(2).await.unwrap().iter().map(|g| g.id).collect();
+        assert!(
+            ids.contains(&made[0].id),
+            "the challenge is listed: {ids:?}"
+        );
+        assert_eq!(ids.len(), 3, "two of the games in play: {ids:?}");
+        assert!(ids.contains(&playing[2].id) && ids.contains(&playing[1].id));
     });
 }
 
@@ -292,17 +306,76 @@ fn a_listed_game_has_its_rules_as_text_and_option_by_option() {
 fn clocks_get_back_the_time_the_site_was_down() {
     on_both(|store| async move {
         let mut g = game();
-        g.clock = Some(Clock {
-            initial_ms: 60_000,
-            increment_ms: 0,
-            remaining_ms: [60_000, 60_000],
-        });
+        g.clock = Some(Clock::new(60_000, 0));
         g.turn_started_ms = 10_000;
         let g = store.create(vec![g]).await.unwrap().remove(0);
         store.alive(20_000).await.unwrap();
         assert_eq!(store.resume_clocks_blocking(25_000).unwrap(), 5_000);
         let back = store.load(g.id).await.unwrap().unwrap();
         assert_eq!(back.turn_started_ms, 15_000);
+    });
+}
+
+#[test]
+fn games_over_days_keep_their_clock_and_each_player_finds_their_turns() {
+    on_both(|store| async move {
+        let (ama, kofi) = (PlayerId("ama".into()), PlayerId("kofi".into()));
+        let online = |start: Option<&str>| {
+            let game = match start {
+                None => Game::new(Rules::AWALE),
+                Some(d) => Game::from_position(Rules::AWALE, d.parse().unwrap()),
+            };
+            let mut g = WebGame::new(Mode::Online, game, 1_000, 7);
+            g.seats = [
+                Some(Seat {
+                    player: ama.clone(),
+                    name: "Ama".into(),
+                }),
+                Some(Seat {
+                    player: kofi.clone(),
+                    name: "Kofi".into(),
+                }),
+            ];
+            g.clock = Some(Clock::days(3).unwrap());
+            g
+        };
+        // A game where North moves first (a study's diagram), one from the
+        // start, one finished, one waiting for its second player.
+        let north_first = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N";
+        let mut waiting = online(None);
+        waiting.seats[1] = None;
+        waiting.public = true;
+        let mut over = online(None);
+        over.resign(Side::South).unwrap();
+        let made = store
+            .create(vec![online(None), online(Some(north_first)), over, waiting])
+            .await
+            .unwrap();
+        let back = store.load(made[0].id).await.unwrap().unwrap();
+        assert_eq!(
+            back.clock,
+            Some(Clock::days(3).unwrap()),
+            "days per move kept"
+        );
+        let ids = |games: Vec<awale_store::Summary>| games.iter().map(|s| s.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(store.turns(ama.clone(), 10).await.unwrap()),
+            [made[0].id]
+        );
+        assert_eq!(
+            ids(store.turns(kofi.clone(), 10).await.unwrap()),
+            [made[1].id]
+        );
+        // Ama moves: the game is Kofi's turn, after his older one.
+        let mut g = made[0].clone();
+        g.play(Move::from_letter('C').unwrap(), 2_000).unwrap();
+        save(&*store, &mut g, 0).await;
+        assert!(store.turns(ama.clone(), 10).await.unwrap().is_empty());
+        assert_eq!(
+            ids(store.turns(kofi.clone(), 10).await.unwrap()),
+            [made[1].id, made[0].id]
+        );
+        assert_eq!(ids(store.turns(kofi, 1).await.unwrap()), [made[1].id]);
     });
 }
 
@@ -627,11 +700,7 @@ fn clocks_lose_nothing_when_another_process_kept_the_site_up() {
         let url = pg::cluster().database();
         let running = PgStore::connect(&url).unwrap();
         let mut g = game();
-        g.clock = Some(Clock {
-            initial_ms: 60_000,
-            increment_ms: 0,
-            remaining_ms: [60_000, 60_000],
-        });
+        g.clock = Some(Clock::new(60_000, 0));
         g.turn_started_ms = 10_000;
         let g = running.create(vec![g]).await.unwrap().remove(0);
         running.alive(20_000).await.unwrap();

@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, computer, error, game, games, handoff, limiter, live, players, pools, rating,
-    records, round, store, study, view,
+    accounts, clock, computer, error, game, games, handoff, limiter, live, players, pools, rating,
+    records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -62,6 +62,9 @@ const HANDOFF_RATE: Rate = Rate {
 pub struct Config {
     /// Longest time the computer thinks over one move.
     pub move_time: Duration,
+    /// The time the games in use read (the system's; a test's to make a
+    /// flag fall without waiting).
+    pub clock: clock::Clock,
     /// Longest time for a hint.
     pub hint_time: Duration,
     /// How many searches may run at once.
@@ -110,6 +113,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             move_time: Duration::from_secs(3),
+            clock: clock::Clock::system(),
             hint_time: Duration::from_millis(1500),
             max_searches: 2,
             max_queued_searches: 32,
@@ -171,6 +175,8 @@ struct Shared {
     pools: Arc<pools::Pools>,
     /// Players' pages and leaderboards.
     player_pages: Arc<players::Players>,
+    /// Arenas.
+    tournaments: Arc<tournaments::Tournaments>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -216,7 +222,12 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn new(
-        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
+        store: impl store::GameStore
+            + store::AccountStore
+            + store::RatingStore
+            + store::TournamentStore
+            + Clone
+            + 'static,
         config: Config,
     ) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
@@ -230,7 +241,12 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn with_oracle(
-        store: impl store::GameStore + store::AccountStore + store::RatingStore + Clone + 'static,
+        store: impl store::GameStore
+            + store::AccountStore
+            + store::RatingStore
+            + store::TournamentStore
+            + Clone
+            + 'static,
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {
@@ -243,7 +259,8 @@ impl AppState {
         let games = Arc::new(
             games::Games::new(store.clone(), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time)
-                .with_ratings(store.clone()),
+                .with_ratings(store.clone())
+                .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
             accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(
@@ -261,6 +278,9 @@ impl AppState {
             Some(store.clone()),
         );
         pools.start();
+        let tournaments =
+            tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
+        tournaments.start()?;
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),
@@ -298,6 +318,7 @@ impl AppState {
                 handoffs: handoff::Handoffs::default(),
                 pools,
                 player_pages,
+                tournaments,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 public_url,
@@ -321,6 +342,11 @@ impl AppState {
     /// The accounts.
     pub fn accounts(&self) -> &Arc<accounts::Accounts> {
         &self.shared.accounts
+    }
+
+    /// The tournaments.
+    pub fn tournaments(&self) -> &Arc<tournaments::Tournaments> {
+        &self.shared.tournaments
     }
 
     /// The computer.

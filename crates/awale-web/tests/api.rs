@@ -814,15 +814,26 @@ async fn the_computers_thinking_and_move_are_sent_live() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
-    let app = memory_app();
+    let time = awale_web::clock::Clock::adjustable();
+    let config = Config {
+        clock: time.clone(),
+        ..quick_config()
+    };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
     let mut stream = events(&app, &id).await;
     let first = next_event(&mut stream, "state", 5).await;
     assert_eq!(first["clock"]["running"], "S");
-    // Six seconds later the server ends the game and says so.
-    let ended = next_event(&mut stream, "state", 10).await;
+    // Not a moment before its time is out, the flag stays up.
+    time.advance(Duration::from_millis(5_000));
+    let (_, early) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(early["end"], Value::Null, "{early}");
+    // Six seconds later the server ends the game and says so, with no
+    // request to make it look (the games' clock wakes its timer).
+    time.advance(Duration::from_millis(1_100));
+    let ended = next_event(&mut stream, "state", 5).await;
     assert_eq!(ended["end"]["reason"], "time", "{ended}");
     assert_eq!(ended["end"]["loser_by"], "S");
     assert_eq!(ended["end"]["winner"], "N");

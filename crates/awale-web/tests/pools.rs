@@ -1,6 +1,7 @@
-//! Quick pairing and draw offers through the JSON API, on the router itself
-//! (no socket): two players seek the same pool, are paired into one clock
-//! game, and play it to a draw by agreement.
+//! Games between two players through the JSON API, on the router itself
+//! (no socket): quick pairing (two players seek the same pool, are paired
+//! into one clock game, and play it to a draw by agreement), and games
+//! over days (days per move, each player's list of games to move in).
 
 use std::time::Duration;
 
@@ -168,4 +169,82 @@ async fn a_seek_waits_is_cancelled_and_a_bad_pool_is_named() {
         (status, bad["error"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_name"))
     );
+}
+
+#[tokio::test]
+async fn a_game_over_days_is_made_joined_and_listed_as_each_ones_turn() {
+    let app = memory_app();
+    // Days per move: online only, the days from the list, not both kinds.
+    for (body, code) in [
+        (json!({"mode": "online", "clock": {"days": 4}}), "bad_clock"),
+        (
+            json!({"mode": "online", "clock": {"days": 3, "minutes": 5}}),
+            "bad_clock",
+        ),
+        (
+            json!({"mode": "humans", "clock": {"days": 3}}),
+            "days_need_online",
+        ),
+    ] {
+        let (status, answer) = call(&app, 1, "POST", "/api/games", body).await;
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(code)),
+            "{answer}"
+        );
+    }
+    let (status, made) = call(
+        &app,
+        1,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Ama", "public": true, "clock": {"days": 3}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    assert_eq!(made["clock"]["per_move"], true);
+    assert_eq!(made["clock"]["initial_ms"], 3 * 86_400_000_i64);
+    assert_eq!(made["speed"], "correspondence");
+    let (status, joined) = call(
+        &app,
+        2,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        json!({"name": "Kofi"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let turns = |who: u8| {
+        let app = app.clone();
+        async move {
+            let (status, list) = call(&app, who, "GET", "/api/turns", Value::Null).await;
+            assert_eq!(status, StatusCode::OK, "{list}");
+            list["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        turns(1).await,
+        std::slice::from_ref(&id),
+        "South moves first"
+    );
+    assert!(turns(2).await.is_empty());
+    let (status, after) = call(
+        &app,
+        1,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "C", "ply": 0}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert!(turns(1).await.is_empty());
+    assert_eq!(turns(2).await, std::slice::from_ref(&id));
+    // A stranger has no turns; nor has a request without a player.
+    assert!(turns(3).await.is_empty());
 }

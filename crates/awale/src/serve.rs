@@ -64,6 +64,10 @@ pub struct Args {
     /// stay idle between requests).
     #[arg(long, default_value_t = 20, value_name = "SECONDS", hide = true)]
     timeout: u64,
+    /// Runs the server's own arenas: an hourly 3+2 and a weekly 5+3 on
+    /// Sundays at 18:00 UTC, listed on the home page.
+    #[arg(long)]
+    schedule: bool,
 }
 
 impl Default for Args {
@@ -79,6 +83,7 @@ impl Default for Args {
             max_connections: 4096,
             max_connections_per_ip: 64,
             timeout: 20,
+            schedule: false,
         }
     }
 }
@@ -327,6 +332,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("cannot start the server")?;
         // Puzzles come from the exact database of the awale rules.
         state.set_puzzle_database(puzzle_database(args.db.as_deref()));
+        if args.schedule {
+            state
+                .tournaments()
+                .keep_schedule(awale_web::tournaments::SCHEDULE.to_vec());
+        }
         awale_web::server::serve(listener, state, limits, awale_web::server::signal()).await;
         anyhow::Ok(())
     })?;

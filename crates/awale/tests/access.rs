@@ -11,28 +11,11 @@
 mod webdriver;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{game_id, keys, temp_dir, Browser, Site};
-
-/// An endgame database up to 8 seeds (the puzzles need one).
-fn database() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = temp_dir("access-db");
-        let status = Command::new(env!("CARGO_BIN_EXE_awale"))
-            .args(["db", "build", "--max-seeds", "8", "--quiet", "--dir"])
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .status()
-            .expect("awale db build runs");
-        assert!(status.success());
-        dir
-    })
-}
+use webdriver::{database, game_id, keys, temp_dir, Browser, Site};
 
 /// Where a screenshot to look at by eye goes (a temporary directory).
 fn shot(name: &str) -> PathBuf {

@@ -13,7 +13,7 @@
 mod webdriver;
 
 use serde_json::{json, Value};
-use webdriver::{rated_game, sign_up, Browser, Site};
+use webdriver::{page_fetch, rated_game, sign_up, tap, Browser, Site};
 
 const PASSWORD: &str = "seeds in the fourth hole";
 
@@ -40,15 +40,6 @@ fn close_first_dialog(b: &Browser) {
     );
 }
 
-fn tap(b: &Browser, css: &str) {
-    b.find(css);
-    b.exec(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        json!([css]),
-    );
-    b.click(css);
-}
-
 fn type_in(b: &Browser, css: &str, text: &str) {
     tap(b, css);
     b.exec(
@@ -58,26 +49,8 @@ fn type_in(b: &Browser, css: &str, text: &str) {
     b.keys(text);
 }
 
-/// A request from the page itself (its cookies): the status and the JSON.
-fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
-    b.exec_async(&format!(
-        "const done = arguments[arguments.length - 1];
-         fetch({path}, {{ method: {method}, headers: {{ 'Content-Type': 'application/json' }},
-                          body: {body} }})
-           .then(async (r) => done({{ status: r.status, body: await r.json().catch(() => null) }}),
-                 (e) => done({{ status: 0, body: String(e) }}));",
-        path = json!(path),
-        method = json!(method),
-        body = if body.is_null() {
-            "undefined".to_string()
-        } else {
-            json!(body.to_string()).to_string()
-        },
-    ))
-}
-
 fn my_games(b: &Browser) -> Vec<String> {
-    let answer = fetch(b, "GET", "/api/games", Value::Null);
+    let answer = page_fetch(b, "GET", "/api/games", Value::Null);
     let mut ids: Vec<String> = answer["body"]["games"]
         .as_array()
         .unwrap_or_else(|| panic!("{answer}"))
@@ -99,7 +72,7 @@ fn wait_account_button(b: &Browser, text: &str) {
             return;
         }
         if std::time::Instant::now() > deadline {
-            let me = fetch(b, "GET", "/api/me", Value::Null);
+            let me = page_fetch(b, "GET", "/api/me", Value::Null);
             panic!(
                 "the account button says `{}`, not `{text}` (GET /api/me: {me}; at {})",
                 account_button(b),
@@ -131,14 +104,14 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     open(&ama, &url);
     close_first_dialog(&ama);
     wait_account_button(&ama, "Se connecter");
-    let online = fetch(
+    let online = page_fetch(
         &ama,
         "POST",
         "/api/games",
         json!({"mode": "online", "name": "Ama invitée"}),
     );
     assert_eq!(online["status"], 201, "{online}");
-    let computer = fetch(&ama, "POST", "/api/games", json!({"mode": "computer"}));
+    let computer = page_fetch(&ama, "POST", "/api/games", json!({"mode": "computer"}));
     assert_eq!(computer["status"], 201, "{computer}");
     let games = my_games(&ama);
     assert_eq!(games.len(), 2);
@@ -466,7 +439,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     );
     // A rated challenge in the lobby says so, its maker's name a link to
     // her page.
-    let made = webdriver::page_fetch(
+    let made = page_fetch(
         &ama,
         "POST",
         "/api/games",

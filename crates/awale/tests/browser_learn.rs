@@ -11,27 +11,10 @@
 mod webdriver;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{temp_dir, Browser, Site};
-
-/// An endgame database up to 8 seeds, built once by `awale db build`.
-fn database() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = temp_dir("learn-db");
-        let status = Command::new(env!("CARGO_BIN_EXE_awale"))
-            .args(["db", "build", "--max-seeds", "8", "--quiet", "--dir"])
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .status()
-            .expect("awale db build runs");
-        assert!(status.success());
-        dir
-    })
-}
+use webdriver::{database, temp_dir, Browser, Site};
 
 fn screenshot(b: &Browser, name: &str) {
     let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {

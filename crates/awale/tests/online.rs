@@ -12,7 +12,7 @@ mod webdriver;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use webdriver::{game_id, temp_dir, Browser, Site};
+use webdriver::{game_id, page_fetch, tap, temp_dir, Browser, Site};
 
 /// Finds and decodes the QR codes in a PNG screenshot.
 fn qr_in_picture(png_path: &Path) -> Vec<String> {
@@ -40,27 +40,24 @@ fn qr_in_picture(png_path: &Path) -> Vec<String> {
 
 // ------------------------------------------------------------ helpers --
 
-/// A request made by the page itself (with its browser's cookie).
+/// A request made by the page itself (with its browser's cookie), which
+/// must succeed: its JSON answer.
 fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
-    let v = b.exec_async(&format!(
-        "const done = arguments[arguments.length - 1];
-         fetch({path}, {{ method: {method}, headers: {{ 'Content-Type': 'application/json' }},
-                          body: {body} }})
-           .then(async (r) => done({{ status: r.status, body: await r.json().catch(() => null) }}),
-                 (e) => done({{ status: 0, body: String(e) }}));",
-        path = json!(path),
-        method = json!(method),
-        body = if body.is_null() {
-            "undefined".to_string()
-        } else {
-            json!(body.to_string()).to_string()
-        },
-    ));
+    let v = page_fetch(b, method, path, body);
     assert!(
         v["status"].as_u64().is_some_and(|s| s < 300),
         "{method} {path}: {v}"
     );
     v["body"].clone()
+}
+
+/// A new game made by the page `b` shows (`body` as the page posts it):
+/// its id.
+fn new_game(b: &Browser, body: Value) -> String {
+    fetch(b, "POST", "/api/games", body)["id"]
+        .as_str()
+        .map(String::from)
+        .expect("a game")
 }
 
 /// Opens the page with quick animations.
@@ -102,17 +99,6 @@ fn play_first(b: &Browser) -> String {
         .to_string();
     tap(b, &format!(".hole-hit.legal[data-letter='{letter}']"));
     letter
-}
-
-/// Clicks `css` once scrolled to the middle of the screen (the menu bar
-/// stays on top of the page and would take clicks near the top).
-fn tap(b: &Browser, css: &str) {
-    b.find(css);
-    b.exec(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        json!([css]),
-    );
-    b.click(css);
 }
 
 fn wait_text(b: &Browser, css: &str, part: &str) {
@@ -500,15 +486,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     }
 
     // A short game from a study position, by its invite link, to the end.
-    let third = fetch(
+    let third = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "position": "0-0-0-1-1-0-1-0-0-0-0-0-22-23-S"}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={third}"));
     awa.wait_for(
         "the invite",
@@ -571,15 +552,10 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
             json!([id]),
         ) == json!(true)
     };
-    let withdrawn = fetch(
+    let withdrawn = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={withdrawn}"));
     // Someone arriving at the home page with nothing going on sees the
     // lobby, since a challenge waits there.
@@ -609,16 +585,11 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     // Another, with a clock of 6 s: Bob accepts it in one click and is
     // South, to move; after the first moves (free) his browser closes; his
     // flag falls on the server.
-    let flagged = fetch(
+    let flagged = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "N", "name": "Awa", "public": true,
                "clock": {"minutes": 0.1, "increment_seconds": 0}}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={flagged}"));
     open(&bob, &format!("{url}/#lobby"));
     bob.wait_for(
@@ -703,12 +674,7 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
     // The maker of the games, in her own browser.
     let maker = Browser::start("links-maker", "en-US,en", 1000, 800);
     maker.goto(&format!("{url}/#rules"));
-    let online = |body: Value| {
-        fetch(&maker, "POST", "/api/games", body)["id"]
-            .as_str()
-            .map(String::from)
-            .expect("a game")
-    };
+    let online = |body: Value| new_game(&maker, body);
     let invited = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
     let invited_link = invite_link(&maker, &invited).replacen(&url, "", 1);
     let handed = online(json!({"mode": "online", "human": "S", "name": "Ama"}));
@@ -724,15 +690,10 @@ fn every_kind_of_link_opens_in_a_fresh_profile_on_a_slow_network_without_an_erro
         .next()
         .expect("a token")
         .to_string();
-    let computer = fetch(
+    let computer = new_game(
         &maker,
-        "POST",
-        "/api/games",
         json!({"mode": "computer", "human": "S", "level": 1}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     fetch(
         &maker,
         "POST",
@@ -846,16 +807,11 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
     let bob = Browser::start("states-bob", "en-US,en", 1100, 900);
     let cleo = Browser::start("states-cleo", "en-US,en", 1100, 900);
     open(&awa, &format!("{url}/#rules"));
-    let timed = fetch(
+    let timed = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa",
                "clock": {"minutes": 1, "increment_seconds": 0}}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     awa.goto(&format!("{url}/#game={timed}"));
     open(&bob, &format!("{url}/#rules"));
     fetch(&bob, "POST", "/api/me", json!({"name": "Bob"}));
@@ -961,15 +917,7 @@ fn clocks_wait_for_first_moves_and_the_server_and_declines_reach_the_asker() {
     }
 
     // A game without a clock: Bob's takeback declined, Awa's rematch too.
-    let free = fetch(
-        &awa,
-        "POST",
-        "/api/games",
-        json!({"mode": "online", "human": "S", "name": "Awa"}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    let free = new_game(&awa, json!({"mode": "online", "human": "S", "name": "Awa"}));
     awa.goto(&format!("{url}/#game={free}"));
     bob.goto(&invite_link(&awa, &free));
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
@@ -1008,15 +956,7 @@ fn a_player_gone_two_minutes_on_their_move_loses_when_the_other_claims() {
     let awa = Browser::start("claim-awa", "en-US,en", 1280, 1000);
     let bob = Browser::start("claim-bob", "en-US,en", 1280, 1000);
     open(&awa, &format!("{url}/#lobby"));
-    let id = fetch(
-        &awa,
-        "POST",
-        "/api/games",
-        json!({"mode": "online", "human": "S", "name": "Awa"}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    let id = new_game(&awa, json!({"mode": "online", "human": "S", "name": "Awa"}));
     awa.goto(&format!("{url}/#game={id}"));
     open(&bob, &invite_link(&awa, &id));
     wait_text(&bob, "#player-bottom .who", "North · ");
@@ -1053,16 +993,11 @@ fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
     let bob = Browser::start("words-bob", "fr-FR,fr", 1100, 900);
     let cleo = Browser::start("words-cleo", "en-US,en", 390, 844);
     open(&awa, &format!("{url}/#rules"));
-    let id = fetch(
+    let id = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "public": true,
                "clock": {"minutes": 0.5, "increment_seconds": 0}}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     // Awa waits at her board (a challenge whose maker is gone is withdrawn).
     awa.goto(&format!("{url}/#game={id}"));
     wait_text(&awa, "#status", "Waiting for");
@@ -1131,4 +1066,154 @@ fn a_called_off_game_a_short_clock_and_no_database_are_said_plainly() {
     for css in ["#puzzle-daily", "#puzzle-next"] {
         assert!(!shown(&cleo, css), "{css} shown without a database");
     }
+}
+
+/// A game over days: made in the new game dialog (3 days per move), its
+/// clocks in days and hours; the player to move finds it first in "My
+/// games", counted in the tab's title, and is told by a notification
+/// when the other's move arrives while the page is open elsewhere.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_game_over_days_is_listed_first_for_whoever_is_to_move_and_its_move_told() {
+    let site = Site::start("online-days");
+    let url = site.url.clone();
+    let awa = Browser::start("days-awa", "fr-FR,fr", 1100, 900);
+    let bob = Browser::start("days-bob", "en-US,en", 390, 844);
+    open(&awa, &url);
+    awa.wait_for(
+        "the new game dialog of a first visit",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(&awa, "#dlg-new input[name=mode][value=online] + span");
+    assert!(
+        shown(&awa, "#dlg-new .days-choice"),
+        "days for online games"
+    );
+    tap(&awa, "#dlg-new input[name=clock] + span");
+    awa.eval(
+        "const s = document.querySelector('#dlg-new select[name=days]');
+         s.value = '3'; s.dispatchEvent(new Event('change'));",
+    );
+    assert_eq!(
+        awa.eval("return document.querySelector('#dlg-new input[name=minutes]').disabled"),
+        json!(true),
+        "days per move, not minutes"
+    );
+    tap(&awa, "#btn-start");
+    awa.wait_for(
+        "the game over days",
+        "return location.hash.startsWith('#game=')",
+        20,
+    );
+    let id = game_id(&awa);
+    wait_text(&awa, "#game-info", "3 jours par coup");
+    assert_eq!(awa.text("#player-bottom .clock"), "3 j 0 h");
+    let (_, view) = site.call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(view["clock"]["per_move"], true, "{view}");
+
+    open(&bob, &format!("{url}/#rules"));
+    bob.goto(&invite_link(&awa, &id));
+    wait_text(&bob, "#game-info", "3 days per move");
+    assert_eq!(bob.text("#player-top .clock"), "3d 0h");
+    // Bob waits in his games; his page may notify (permission given).
+    bob.goto(&format!("{url}/#games"));
+    bob.eval(
+        "window.told = [];
+         window.Notification = class {
+           static permission = 'granted';
+           constructor(title, options) { window.told.push([title, options.body]); }
+           close() {}
+         };",
+    );
+    // Awa, to move, has it first in her games and in her tab's title.
+    awa.goto(&format!("{url}/#games"));
+    wait_text(&awa, "#turns", "À vous de jouer");
+    awa.wait_for(
+        "the count in the title",
+        "return document.title === '(1) Awalé'",
+        10,
+    );
+    assert!(!shown(&bob, "#turns"), "not Bob's move");
+    awa.goto(&format!("{url}/#game={id}"));
+    play(&awa, "C");
+    wait_moves(&awa, 1);
+    // Bob's page hears of it when it looks again (every 20 s, or coming
+    // back into view).
+    bob.eval("document.dispatchEvent(new Event('visibilitychange'))");
+    wait_text(&bob, "#turns", "Your move");
+    bob.wait_for(
+        "the notification",
+        "return window.told.length === 1 && window.told[0][0] === 'Awalé: your move'",
+        10,
+    );
+    assert_eq!(bob.eval("return document.title"), json!("(1) Awalé"));
+    // No clock runs before each side's first move: no time to move by.
+    assert!(!shown(&bob, "#turns .deadline"));
+    tap(&bob, "#turns-list .open");
+    wait_for_game(&bob, &id);
+    play_first(&bob);
+    wait_moves(&bob, 2);
+    awa.eval("document.dispatchEvent(new Event('visibilitychange'))");
+    awa.wait_for(
+        "Awa's count again",
+        "return document.title === '(1) Awalé'",
+        10,
+    );
+    // Both have moved: Awa's three days run, and she is told by when.
+    awa.goto(&format!("{url}/#games"));
+    wait_text(&awa, "#turns .deadline", "À jouer avant le");
+}
+
+/// The lobby's featured game: the game being played, its players and its
+/// board, drawn small and moved live as its moves are played.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_lobby_features_a_game_being_played_and_its_board_moves_live() {
+    let site = Site::start("online-featured");
+    let url = site.url.clone();
+    let awa = Browser::start("featured-awa", "fr-FR,fr", 1100, 900);
+    let bob = Browser::start("featured-bob", "en-US,en", 390, 844);
+    open(&awa, &format!("{url}/#rules"));
+    open(&bob, &format!("{url}/#rules"));
+    let id = fetch(
+        &awa,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "name": "Awa", "public": true}),
+    )["id"]
+        .as_str()
+        .map(String::from)
+        .expect("a game");
+    fetch(
+        &bob,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        json!({"name": "Bob"}),
+    );
+    // A watcher in the lobby (on a phone, in English) sees it featured.
+    bob.goto(&format!("{url}/#lobby"));
+    wait_text(&bob, "#featured", "Game to watch");
+    wait_text(&bob, "#featured-names", "Awa");
+    let row = "[...document.querySelectorAll('#featured-board .south .mini-hole')].map(h => h.textContent).join(' ')";
+    assert_eq!(bob.eval(&format!("return {row}")), json!("4 4 4 4 4 4"));
+    fetch(
+        &awa,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "C", "ply": 0}),
+    );
+    bob.wait_for(
+        "the featured board after C",
+        &format!("return {row} === '4 4 0 5 5 5'"),
+        10,
+    );
+    assert!(
+        bob.eval("return document.querySelector('#featured-board').getAttribute('aria-label')")
+            .as_str()
+            .is_some_and(|l| l.starts_with("North, a to f: 5 4 4 4 4 4.")),
+        "the board in words"
+    );
+    tap(&bob, "#featured-watch");
+    wait_for_game(&bob, &id);
 }

@@ -247,6 +247,29 @@ impl Arena {
         Ok(())
     }
 
+    /// Takes back the game between `first` and `second`, aborted before it
+    /// began: no points, nothing on their sheets; both come free (a player
+    /// who paused or left meanwhile stays so).
+    ///
+    /// # Errors
+    ///
+    /// [`ArenaError::NotPlaying`] when the two are not in a game together.
+    pub fn cancel(&mut self, first: usize, second: usize) -> Result<(), ArenaError> {
+        let at = self
+            .playing
+            .iter()
+            .position(|&g| g == (first, second))
+            .ok_or(ArenaError::NotPlaying(first, second))?;
+        self.playing.swap_remove(at);
+        for p in [first, second] {
+            let player = &mut self.players[p];
+            if player.presence == Presence::Playing {
+                player.presence = Presence::Free;
+            }
+        }
+        Ok(())
+    }
+
     /// Whether `p` is in a game now (a pause or a withdrawal waits for its end).
     #[must_use]
     pub fn is_playing(&self, p: usize) -> bool {
@@ -416,6 +439,18 @@ mod tests {
             arena.finish(a, b, 2, [false, false]),
             Err(ArenaError::NotPlaying(..))
         ));
+    }
+
+    #[test]
+    fn an_aborted_game_gives_nothing_and_frees_both() {
+        let mut arena = Arena::default();
+        let a = arena.join(1500);
+        let b = arena.join(1500);
+        let (x, y) = arena.pair()[0];
+        arena.cancel(x, y).unwrap();
+        assert!(arena.players.iter().all(|p| p.sheet.is_empty()));
+        assert!(!arena.is_playing(a) && !arena.is_playing(b));
+        assert_eq!(arena.cancel(x, y), Err(ArenaError::NotPlaying(x, y)));
     }
 
     #[test]

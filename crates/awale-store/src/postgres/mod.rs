@@ -30,7 +30,7 @@ use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
 use crate::interface::{GameStore, Notice, StoreFuture};
-use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, CHAT_KEPT};
+use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
 use awale_core::Side;
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
@@ -39,6 +39,7 @@ mod accounts;
 mod ratings;
 mod rows;
 pub(crate) mod schema;
+mod tournaments;
 
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
 
@@ -436,18 +437,27 @@ impl GameStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            // A private invitation is nobody else's business until it is
-            // being played: filtered before the games are counted.
-            let rows = client
-                .query(
-                    "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                            north_name, plies, created_ms, start, public_id, rated
+            // The newest `limit` public challenges, then the newest `limit`
+            // games being played: counted apart, as the games file's, so
+            // games in play never hide a challenge. A private invitation is
+            // nobody else's business until it is played.
+            let kind = |which: &str| {
+                format!(
+                    "(SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
+                        north_name, plies, created_ms, start, public_id, rated,
+                        clock_per_move, {}
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                     AND (public OR (south_player IS NOT NULL AND north_player IS NOT NULL))
-                     ORDER BY updated_ms DESC, id DESC LIMIT $1",
-                    &[&(limit as i64)],
+                     AND {which}
+                     ORDER BY updated_ms DESC, id DESC LIMIT $1)",
+                    crate::LOBBY_RATINGS
                 )
-                .await?;
+            };
+            let sql = format!(
+                "{} UNION ALL {}",
+                kind("public AND (south_player IS NULL OR north_player IS NULL)"),
+                kind("south_player IS NOT NULL AND north_player IS NOT NULL"),
+            );
+            let rows = client.query(&sql, &[&(limit as i64)]).await?;
             let mut games = Vec::with_capacity(rows.len());
             for r in rows {
                 let clock = match (r.try_get(2)?, r.try_get(3)?) {
@@ -466,11 +476,16 @@ impl GameStore for PgStore {
                     public_id: r.try_get(9)?,
                     rules,
                     clock,
+                    per_move: r.try_get(11)?,
                     names: [r.try_get(4)?, r.try_get(5)?],
                     plies: r.try_get(6)?,
                     created_ms: r.try_get(7)?,
                     start: (usual.as_deref() != Some(start.as_str())).then_some(start),
                     rated: r.try_get(10)?,
+                    ratings: [
+                        crate::rounded(r.try_get(12)?),
+                        crate::rounded(r.try_get(13)?),
+                    ],
                 });
             }
             Ok(games)
@@ -677,6 +692,14 @@ impl GameStore for PgStore {
                 .query_opt("SELECT name FROM players WHERE id = $1", &[&player.0])
                 .await?;
             Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            rows::turns(&client, &player, limit).await
         })
     }
 

@@ -28,8 +28,8 @@ pub(super) async fn insert_game(
     let row = tx
         .query_one(
             "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
-                rated, public_id, invite, speed)
-             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                rated, public_id, invite, speed, clock_per_move)
+             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
             &[
                 &game.created_ms,
                 &game.game.rules().to_string(),
@@ -42,6 +42,7 @@ pub(super) async fn insert_game(
                 &game.public_id,
                 &game.invite,
                 &speed,
+                &game.clock.is_some_and(|c| c.per_move),
             ],
         )
         .await?;
@@ -173,7 +174,8 @@ pub(super) async fn load_game(
         public_id: r.try_get(25)?,
         invite: r.try_get(26)?,
         rematch_public_id: r.try_get(27)?,
-        revision: r.try_get(28)?,
+        per_move: r.try_get(28)?,
+        revision: r.try_get(29)?,
     };
     let moves = client
         .query(
@@ -272,6 +274,23 @@ pub(super) async fn list_games(
         None
     };
     Ok(Page { games, next })
+}
+
+/// The games where it is `player`'s move, the longest waiting first (the
+/// condition is the games file's, [`crate::rows::TURNS_FILTER`]).
+pub(super) async fn turns(
+    client: &impl GenericClient,
+    player: &PlayerId,
+    limit: usize,
+) -> Result<Vec<Summary>, StoreError> {
+    let filter = crate::rows::TURNS_FILTER
+        .replace("{p}", "$1")
+        .replace("{last}", "right(start, 1)");
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT $2"
+    );
+    let rows = client.query(&sql, &[&player.0, &(limit as i64)]).await?;
+    rows.iter().map(summary).collect()
 }
 
 fn summary(r: &PgRow) -> Result<Summary, StoreError> {

@@ -20,6 +20,10 @@ const MIGRATE_V4: &str = include_str!("v4.sql");
 const MIGRATE_V5: &str = include_str!("v5.sql");
 /// Version 6: public ids, invitations' keys, chat guests' numbers.
 const MIGRATE_V6: &str = include_str!("v6.sql");
+/// Version 7: clocks of days per move.
+const MIGRATE_V7: &str = include_str!("v7.sql");
+/// Version 8: tournaments, their players and their games.
+const MIGRATE_V8: &str = include_str!("v8.sql");
 /// Version 9: direct challenges.
 const MIGRATE_V9: &str = include_str!("v9.sql");
 
@@ -78,6 +82,12 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
     }
     if version < 6 {
         tx.batch_execute(MIGRATE_V6).await.map_err(refused)?;
+    }
+    if version < 7 {
+        tx.batch_execute(MIGRATE_V7).await.map_err(refused)?;
+    }
+    if version < 8 {
+        tx.batch_execute(MIGRATE_V8).await.map_err(refused)?;
     }
     if version < 9 {
         tx.batch_execute(MIGRATE_V9).await.map_err(refused)?;

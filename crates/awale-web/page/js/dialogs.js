@@ -46,7 +46,7 @@ function fillClockPresets() {
 
 // ----------------------------------------------------------- new game --
 
-const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment", "listed"];
+const FORM_FIELDS = ["mode", "level", "human", "preset", "grand_slam", "repetition", "target", "direction", "first", "minutes", "increment", "days", "listed"];
 
 function form() {
   return $("#form-new");
@@ -119,6 +119,12 @@ function updateForm() {
   document.querySelector(".side-choice").hidden = f.mode.value === "humans";
   $("#clock-note").hidden = f.mode.value === "online";
   $("#clock-fields").disabled = !f.clock.checked;
+  // Days per move: games over days are played online.
+  const online = f.mode.value === "online";
+  document.querySelector(".days-choice").hidden = !online;
+  const days = online && f.days.value !== "";
+  f.minutes.disabled = days;
+  f.increment.disabled = days;
 }
 
 function restoreForm() {
@@ -177,7 +183,8 @@ async function startNewGame() {
     body.name = f.nickname.value.trim() || nickname();
     if (f.rated.value === "rated") body.rated = true;
   }
-  if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
+  if (f.clock.checked && f.mode.value === "online" && f.days.value !== "") body.clock = { days: +f.days.value };
+  else if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };
   const err = $("#new-error");
   try {
     const g = await api("POST", "/api/games", body);
@@ -227,6 +234,7 @@ export function wire(onSoundChange, onNoCountChange) {
   const f = form();
   f.preset.onchange = applyPreset;
   for (const r of f.querySelectorAll("input[name=mode], input[name=clock]")) r.onchange = updateForm;
+  f.days.onchange = updateForm;
   $("#sel-level").onchange = describeLevel;
   $("#btn-start").onclick = (e) => {
     e.preventDefault();

@@ -6,6 +6,7 @@ import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
 import { showError } from "./toast.js";
+import * as turns from "./turns.js";
 import { errorWords, levelName, rulesWords, shortResult } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -20,6 +21,7 @@ export function setInfo(i) {
 // a page at a time.
 export async function render() {
   if (importSaying) importError(importSaying);
+  turns.refresh();
   const ticket = ++loading;
   const list = $("#games-list");
   let data;
@@ -65,7 +67,7 @@ function append(list, data, ticket) {
   list.append(li);
 }
 
-function card(s, date) {
+export function card(s, date) {
   const li = document.createElement("li");
   li.className = "game-card";
   li.dataset.id = s.id;

@@ -147,8 +147,9 @@ function fillNickname() {
 }
 
 // "5 min + 3 s", and a clock under a minute in seconds ("30 s + 0 s").
-function clockWords(clock) {
+function clockWords(clock, perMove) {
   if (!clock) return t("no_clock");
+  if (perMove) return t("days_per_move_words", Math.round(clock[0] / 86400000));
   if (clock[0] < 60000) return t("clock_short_s", clock[0] / 1000, clock[1] / 1000);
   return t("clock_short", clock[0] / 60000, clock[1] / 1000);
 }
@@ -170,7 +171,7 @@ function item(game, challenge) {
   const who = document.createElement("b");
   const what = document.createElement("span");
   what.className = "muted small";
-  const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock)];
+  const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock, game.per_move)];
   const b = document.createElement("button");
   // A rated game is between accounts: its names are usernames, links to
   // the players' pages.
@@ -218,8 +219,48 @@ async function accept(id, b) {
   }
 }
 
+// The featured game: its players (with their ratings), the board as it
+// stands (North's holes on top, f to a, as the main board draws them),
+// updated with each lobby the server sends.
+function renderFeatured(f) {
+  $("#featured").hidden = !f;
+  if (!f) return;
+  const names = $("#featured-names");
+  const named = (i, side) => {
+    const name = f.names[i];
+    const shown = shownName(name ?? "?") || sideName(side);
+    const rating = f.ratings[i] ? ` (${f.ratings[i]})` : "";
+    const who = f.rated && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
+    const span = document.createElement("span");
+    span.append(who, rating);
+    return span;
+  };
+  fill(names, t("names_vs", "\u0000", "\u0000"), [named(0, "S"), named(1, "N")]);
+  const board = $("#featured-board");
+  board.textContent = "";
+  const b = f.board.board;
+  const row = (indices, cls) => {
+    const r = document.createElement("div");
+    r.className = "mini-row " + cls;
+    for (const i of indices) {
+      const h = document.createElement("span");
+      h.className = "mini-hole" + (f.last && "ABCDEFabcdef"[i] === f.last ? " last" : "");
+      h.textContent = String(b[i]);
+      r.append(h);
+    }
+    return r;
+  };
+  board.append(row([11, 10, 9, 8, 7, 6], "north"), row([0, 1, 2, 3, 4, 5], "south"));
+  board.setAttribute("aria-label", t("featured_board", b.slice(6).join(" "), b.slice(0, 6).join(" "), f.board.stores[0], f.board.stores[1]));
+  const parts = [clockWords(f.clock, f.per_move), f.plies ? t("plies_n", f.plies) : t("no_move_yet"), t("spectators_n", f.spectators || 0)];
+  if (f.rated) parts.push(t("rated_game"));
+  $("#featured-what").textContent = parts.join(" · ");
+  $("#featured-watch").onclick = () => nav.go({ view: "play", game: f.id });
+}
+
 export function render() {
   const data = lobby.last;
+  renderFeatured(data && data.featured);
   for (const [sel, games, challenge, empty] of [
     ["#lobby-challenges", data ? data.challenges : [], true, "no_challenges"],
     ["#lobby-live", data ? data.live : [], false, "no_live_games"],

@@ -22,13 +22,15 @@ import * as play from "./play-view.js";
 import * as players from "./players.js";
 import * as review from "./review.js";
 import * as rules from "./rules.js";
+import * as turns from "./turns.js";
+import * as tournaments from "./tournaments.js";
 import { applyContrast, loadJson, saveJson, settings, setSound } from "./settings.js";
 import { sound } from "./sound.js";
 import { showError } from "./toast.js";
 import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
-const VIEWS = ["play", "lobby", "games", "rules", "learn", "players"];
+const VIEWS = ["play", "lobby", "games", "rules", "learn", "players", "tournament"];
 let firstLoad = true;
 
 function showView(name) {
@@ -40,7 +42,10 @@ function showView(name) {
   }
   if (name === "rules") rules.render();
   if (name === "games") games.render();
-  if (name === "lobby") lobby.open();
+  if (name === "lobby") {
+    lobby.open();
+    tournaments.fillList();
+  }
   else lobby.stop();
 }
 
@@ -50,6 +55,7 @@ async function route(r) {
   showView(r.view);
   if (r.view === "learn") await learn.route(r);
   if (r.view === "players") await players.route(r);
+  if (r.view === "tournament") await tournaments.route(r);
   if (r.view !== "play") return;
   if (!r.game) {
     // No game named: the game going on, else the welcome.
@@ -129,6 +135,7 @@ function applyLanguage() {
   if (!$("#view-rules").hidden) rules.render();
   if (!$("#view-games").hidden) games.render();
   if (!$("#view-players").hidden) players.render();
+  tournaments.render();
   learn.render();
 }
 
@@ -148,6 +155,7 @@ function wire() {
   chat.wire();
   crowd.wire();
   lobby.wire(() => dialogs.openNewGame("online"));
+  tournaments.setup();
   play.onRender(online.render);
   play.onRender(chat.render);
   play.onRender(crowd.render);
@@ -221,6 +229,8 @@ async function main() {
   // The games played here without a network go to the server once it
   // answers again.
   local.sync();
+  // The games where it is this player's move (games over days).
+  turns.start();
   window.addEventListener("online", () => local.sync());
   setInterval(() => local.sync(), 30000);
   if ("serviceWorker" in navigator) {

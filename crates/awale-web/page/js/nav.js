@@ -6,6 +6,7 @@
 //   #games, #rules    the list of games, the rules
 //   #lobby            online play: challenges and games to watch
 //   #player=NAME      a player's page (players.js; `/@/NAME` leads here)
+//   #tournament=ID    an arena's page (tournaments.js)
 //   #leaderboard=SPEED the best players of a speed (`blitz`...)
 //   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
 //   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5
@@ -41,6 +42,10 @@ export function parse(hash) {
   if (params.has("player")) {
     const name = params.get("player");
     if (/^[A-Za-z0-9_-]{1,20}$/.test(name)) return { view: "players", player: name };
+  }
+  if (params.has("tournament")) {
+    const id = params.get("tournament");
+    if (/^[1-9][0-9]{0,15}$/.test(id)) return { view: "tournament", tournament: Number(id) };
   }
   if (params.has("leaderboard")) {
     const speed = params.get("leaderboard");
@@ -115,6 +120,7 @@ export function format(route) {
     return route.player ? "#player=" + encodeURIComponent(route.player) : "#leaderboard=" + (route.board || "blitz");
   }
   if (route.view === "learn") return formatLearn(route);
+  if (route.view === "tournament") return "#tournament=" + route.tournament;
   if (!route.game) return "#";
   let h = `#game=${route.game}`;
   if (route.ply !== undefined && route.ply !== null) h += `&ply=${route.ply}`;

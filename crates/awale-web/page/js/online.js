@@ -205,6 +205,20 @@ function onPresence(p) {
   }
   notes.presence = p;
   render();
+  // A player who came or went changes when a claim may come: the
+  // server's view says it anew.
+  const g = session.game;
+  const moved = before && [0, 1].some((i) => before.connected[i] !== p.connected[i]);
+  if (moved && g && g.mode === "online" && goingOn(g) && mySide(g)) refresh(g.id);
+}
+
+// The game asked again, shown when it is still the one on the page.
+async function refresh(id) {
+  try {
+    await apply(await api("GET", `/api/games/${id}`), false);
+  } catch (e) {
+    // The next event tries again.
+  }
 }
 
 // The stream lost: who is here is not known until it is back (the
@@ -224,12 +238,7 @@ function onStream() {
 // device taking it: the game is asked again, with the sides it plays now.
 async function onState(view) {
   if (!notes.handoff || view.id !== session.id || !mySides(session.latest).length) return;
-  try {
-    const fresh = await api("GET", `/api/games/${view.id}`);
-    await apply(fresh, false);
-  } catch (e) {
-    // The next event tries again.
-  }
+  await refresh(view.id);
 }
 
 // Runs an online request about the game shown; its answer is shown.
@@ -411,18 +420,16 @@ function renderActions(g, side) {
     "#btn-share": !g.waiting || !player,
   };
   for (const [sel, on] of Object.entries(show)) $(sel).hidden = !on;
-  // The win may be claimed when the opponent, to move, has been gone for
-  // two minutes (games without a clock).
+  // The server says from when the win may be claimed (the opponent, to
+  // move, gone long enough), as the presence it last saw: a change of
+  // presence asks it again (see onPresence).
   const note = $("#claim-note");
   const claim = $("#btn-claim");
-  const them = side && other(side);
-  const gone = !!(player && left(mine.claim_in_ms) !== null && notes.presence &&
-    !notes.presence.connected[them === "S" ? 0 : 1]);
-  claim.hidden = !gone;
-  note.hidden = !gone;
-  if (gone) {
-    const away = notes.goneAt[them === "S" ? 0 : 1] ?? notes.actionsAt;
-    const wait = Math.ceil(Math.max(left(mine.claim_in_ms), away + mine.claim_away_ms - now) / 1000);
+  const claimIn = player ? left(mine.claim_in_ms) : null;
+  claim.hidden = claimIn === null;
+  note.hidden = claimIn === null;
+  if (claimIn !== null) {
+    const wait = Math.ceil(claimIn / 1000);
     claim.disabled = wait > 0;
     note.textContent = wait > 0 ? t("claim_in", wait) : t("claim_now");
   }

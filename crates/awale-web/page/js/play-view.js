@@ -210,10 +210,19 @@ function renderPlayers(shown) {
 
 export function fmtClock(ms) {
   if (ms <= 0) return "0:00";
+  // Games over days: days and hours, then hours and minutes.
+  if (ms >= 86400000) return t("clock_days_hours", Math.floor(ms / 86400000), Math.floor((ms % 86400000) / 3600000));
+  if (ms >= 3600000) return t("clock_hours_minutes", Math.floor(ms / 3600000), String(Math.floor((ms % 3600000) / 60000)).padStart(2, "0"));
   const s = Math.ceil(ms / 1000);
   const m = Math.floor(s / 60);
   if (ms < 10000) return `0:0${Math.floor(ms / 1000)}${getLang() === "fr" ? "," : "."}${Math.floor((ms % 1000) / 100)}`;
   return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// A clock in words: "3 + 2" in full, or the days per move.
+export function clockWords(c) {
+  if (c.per_move) return t("days_per_move_words", Math.round(c.initial_ms / 86400000));
+  return t("clock_words", c.initial_ms / 60000, c.increment_ms / 1000);
 }
 
 function renderClocks() {
@@ -530,7 +539,7 @@ function renderControls() {
   info.textContent = "";
   if (has) {
     const head = document.createElement("div");
-    head.textContent = (g.offline ? t("offline_game") : t("game_n", g.id)) + (g.clock ? ` · ${t("clock_words", g.clock.initial_ms / 60000, g.clock.increment_ms / 1000)}` : "") + (g.mode === "online" ? ` · ${g.rated ? t("rated_game") : t("casual_game")}` : "");
+    head.textContent = (g.offline ? t("offline_game") : t("game_n", g.id)) + (g.clock ? ` · ${clockWords(g.clock)}` : "") + (g.mode === "online" ? ` · ${g.rated ? t("rated_game") : t("casual_game")}` : "");
     // The rules in short (the preset, or what differs from it), every
     // option on demand.
     const rules = document.createElement("details");

@@ -93,8 +93,8 @@ fn sse(event: &Event) -> SseEvent {
 }
 
 /// The whole game for `viewer`, as a `state` event with its version.
-fn whole(game: &WebGame, viewer: &Viewer) -> Result<SseEvent, crate::Error> {
-    let data = serde_json::to_string(&game.view(now_ms(), Some(viewer.player())))
+fn whole(game: &WebGame, viewer: &Viewer, now: i64) -> Result<SseEvent, crate::Error> {
+    let data = serde_json::to_string(&game.view(now, Some(viewer.player())))
         .map_err(|e| crate::Error::internal(format!("view not written: {e}")))?;
     Ok(SseEvent::default()
         .event("state")
@@ -144,13 +144,13 @@ pub async fn game_events(
             }
             let now = ClockNow {
                 id: game.public_id.clone(),
-                clock: game.head(now_ms()).clock,
+                clock: game.head(state.shared.games.now_ms()).clock,
             };
             let data = serde_json::to_string(&now).unwrap_or_default();
             first.push_back(SseEvent::default().event("clock").data(data));
         }
         None => {
-            first.push_back(whole(&game, &viewer)?);
+            first.push_back(whole(&game, &viewer, state.shared.games.now_ms())?);
             seen = Some(game.version);
         }
     }
@@ -192,7 +192,7 @@ pub async fn game_events(
                     let Ok(game) = l.state.shared.games.load(l.id).await else {
                         return None;
                     };
-                    let Ok(event) = whole(&game, &l.viewer) else {
+                    let Ok(event) = whole(&game, &l.viewer, l.state.shared.games.now_ms()) else {
                         return None;
                     };
                     l.seen = Some(game.version);

@@ -9,13 +9,13 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::header::AsHeaderName;
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
 use crate::error::Error;
-use crate::game::{now_ms, PlayerId, WebGame};
+use crate::game::{PlayerId, WebGame};
 use crate::view::GameView;
 use crate::AppState;
 
@@ -29,12 +29,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let json = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        let json = super::guard::says_json(req.headers());
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             let status = e.status();
             let text = e.body_text();
@@ -224,7 +219,7 @@ impl OnGame {
 
     /// `game` as the viewer sees it now.
     pub fn view(&self, game: &WebGame) -> Json<GameView> {
-        Json(game.view(now_ms(), Some(self.viewer.player())))
+        Json(game.view(self.state.shared.games.now_ms(), Some(self.viewer.player())))
     }
 
     /// Applies `change` to the game, stores it, and answers with the game

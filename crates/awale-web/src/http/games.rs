@@ -63,7 +63,8 @@ pub struct NewGame {
     /// The rules, as `awale`, `abapa,first=north`, `awale,target=20`.
     #[serde(default)]
     rules: Option<String>,
-    /// The clock: minutes each and seconds added per move.
+    /// The clock: minutes each and seconds added per move, or days per
+    /// move (online games over days).
     #[serde(default)]
     clock: Option<ClockRequest>,
     /// A start diagram, for studies; its side to move moves first.
@@ -85,9 +86,12 @@ pub struct NewGame {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClockRequest {
-    minutes: f64,
+    #[serde(default)]
+    minutes: Option<f64>,
     #[serde(default)]
     increment_seconds: f64,
+    #[serde(default)]
+    days: Option<u32>,
 }
 
 fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
@@ -114,9 +118,19 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
 
 fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
     let Some(c) = clock else { return Ok(None) };
-    let ok = c.minutes.is_finite()
+    let minutes = match (c.minutes, c.days) {
+        (None, Some(days)) if c.increment_seconds == 0.0 => return Clock::days(days).map(Some),
+        (Some(minutes), None) => minutes,
+        _ => {
+            return Err(Error::invalid(
+                "bad_clock",
+                "a clock is minutes (and seconds per move) or days per move, one of the two",
+            ))
+        }
+    };
+    let ok = minutes.is_finite()
         && c.increment_seconds.is_finite()
-        && (0.1..=180.0).contains(&c.minutes)
+        && (0.1..=180.0).contains(&minutes)
         && (0.0..=60.0).contains(&c.increment_seconds);
     if !ok {
         return Err(Error::invalid(
@@ -124,12 +138,10 @@ fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
             "the clock takes 0.1 to 180 minutes and 0 to 60 seconds per move",
         ));
     }
-    let initial_ms = (c.minutes * 60_000.0) as i64;
-    Ok(Some(Clock {
-        initial_ms,
-        increment_ms: (c.increment_seconds * 1000.0) as i64,
-        remaining_ms: [initial_ms; 2],
-    }))
+    Ok(Some(Clock::new(
+        (minutes * 60_000.0) as i64,
+        (c.increment_seconds * 1000.0) as i64,
+    )))
 }
 
 /// POST /api/games: starts a game, which belongs to the browser that made
@@ -185,6 +197,13 @@ pub async fn create(
     let now = now_ms();
     let mut web = WebGame::new(mode, game, now, seed);
     web.clock = parse_clock(req.clock)?;
+    if web.clock.is_some_and(|c| c.per_move) && mode != Mode::Online {
+        return Err(Error::invalid(
+            "days_need_online",
+            "a game over days is played online, a move when each can",
+        )
+        .into());
+    }
     if req.rated && mode != Mode::Online {
         return Err(
             Error::invalid("rated_needs_online", "only an online game may be rated").into(),
@@ -321,6 +340,19 @@ pub async fn current(
     };
     let view = game.map(|g| g.view(now_ms(), Some(viewer.player())));
     Ok(Json(serde_json::json!({ "game": view })))
+}
+
+/// GET /api/turns: the online games going on where it is the viewer's
+/// move, the one whose flag falls first first (games over days).
+pub async fn turns(
+    State(state): State<AppState>,
+    viewer: Viewer,
+) -> ApiResult<Json<serde_json::Value>> {
+    let turns = match viewer.player() {
+        Some(player) => state.shared.games.turns(player).await?,
+        None => Vec::new(),
+    };
+    Ok(Json(serde_json::json!({ "games": turns })))
 }
 
 /// GET /api/games/{id}.

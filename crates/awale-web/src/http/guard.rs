@@ -297,13 +297,7 @@ fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError>
 /// a form or a `text/plain` request (which another site's page may send
 /// without asking) cannot, so none passes for the page's.
 fn check_json(req: &Request) -> Result<(), ApiError> {
-    let json = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-    if json {
+    if says_json(req.headers()) {
         Ok(())
     } else {
         Err(ApiError::new(
@@ -312,6 +306,16 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
             "a request that changes something must be sent as application/json",
         ))
     }
+}
+
+/// Whether `headers` say the body is JSON (`application/json`, with or
+/// without parameters).
+pub(super) fn says_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// The player a request's cookie names, when the cookie is well formed.

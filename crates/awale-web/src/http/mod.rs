@@ -8,6 +8,7 @@ use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, TraceLayer};
 
+use crate::round::Offer;
 use crate::AppState;
 
 pub mod accounts;
@@ -23,6 +24,7 @@ pub mod players;
 pub mod pools;
 mod qr;
 pub mod study;
+pub mod tournaments;
 
 /// The whole application: the page, its files and the API.
 pub fn app(state: AppState) -> Router {
@@ -73,9 +75,24 @@ pub fn app(state: AppState) -> Router {
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/leaderboard/{speed}", get(players::board))
         .route("/@/{name}", get(players::page))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::show))
+        .route("/api/tournaments/{id}/join", post(tournaments::join))
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(tournaments::withdraw),
+        )
+        .route("/api/tournaments/{id}/pause", post(tournaments::pause))
+        .route("/api/tournaments/{id}/berserk", post(tournaments::berserk))
+        .route("/api/tournaments/{id}/close", post(tournaments::close))
+        .route("/api/tournaments/{id}/events", get(tournaments::events))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
+        .route("/api/turns", get(games::turns))
         .nest("/api/games/{id}", game_routes())
         .route("/api/study", get(study::info))
         .route("/api/study/puzzles/daily", get(study::daily))
@@ -127,8 +144,14 @@ fn game_routes() -> Router<AppState> {
         .route("/events", get(events::game_events))
         .route("/links", get(online::links))
         .route("/join", post(online::join))
-        .route("/takeback", post(online::takeback))
-        .route("/draw", post(online::draw))
+        .route(
+            "/takeback",
+            post(|on, me, body| online::offer(Offer::Takeback, on, me, body)),
+        )
+        .route(
+            "/draw",
+            post(|on, me, body| online::offer(Offer::Draw, on, me, body)),
+        )
         .route("/abort", post(online::abort))
         .route("/claim", post(online::claim))
         .route("/rematch", post(online::rematch))

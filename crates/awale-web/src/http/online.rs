@@ -15,6 +15,7 @@ use super::extract::{ClientIp, JsonBody, OnGame, Player, Session};
 use crate::error::Error;
 use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
+use crate::round::Offer;
 use crate::store::ChatLine;
 use crate::view::GameView;
 use crate::AppState;
@@ -221,46 +222,26 @@ pub async fn join(
     Ok(view)
 }
 
-/// The body of POST /api/games/{id}/takeback.
+/// The body of POST /api/games/{id}/takeback and /draw.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-pub struct TakebackRequest {
-    /// Absent: ask; true or false: answer the other's request.
+pub struct OfferRequest {
+    /// Absent: make the offer (ask for a takeback, offer a draw); true or
+    /// false: answer the other's.
     #[serde(default)]
     accept: Option<bool>,
 }
 
-/// POST /api/games/{id}/takeback: asks for a takeback, or answers one.
-pub async fn takeback(
+/// POST /api/games/{id}/takeback (asks for a takeback, or answers one)
+/// and /draw (offers a draw, or answers the other's offer).
+pub async fn offer(
+    offer: Offer,
     on: OnGame,
     Player(me): Player,
-    JsonBody(req): JsonBody<TakebackRequest>,
+    JsonBody(req): JsonBody<OfferRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let game = on
-        .state
-        .shared
-        .games
-        .takeback(on.id, &me, req.accept)
-        .await?;
-    Ok(on.view(&game))
-}
-
-/// The body of POST /api/games/{id}/draw.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct DrawRequest {
-    /// Absent: offer a draw; true or false: answer the other's offer.
-    #[serde(default)]
-    accept: Option<bool>,
-}
-
-/// POST /api/games/{id}/draw: offers a draw, or answers the other's offer.
-pub async fn draw(
-    on: OnGame,
-    Player(me): Player,
-    JsonBody(req): JsonBody<DrawRequest>,
-) -> ApiResult<Json<GameView>> {
-    let game = on.state.shared.games.draw(on.id, &me, req.accept).await?;
+    let games = &on.state.shared.games;
+    let game = games.offer(on.id, &me, offer, req.accept).await?;
     Ok(on.view(&game))
 }
 

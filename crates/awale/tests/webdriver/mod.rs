@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -132,6 +132,23 @@ pub fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("cannot create a temporary directory");
     dir
+}
+
+/// An endgame database up to 8 seeds (the puzzles need one), built once a
+/// test binary by `awale db build`.
+pub fn database() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = temp_dir("db");
+        let status = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(["db", "build", "--max-seeds", "8", "--quiet", "--dir"])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .status()
+            .expect("awale db build runs");
+        assert!(status.success());
+        dir
+    })
 }
 
 /// Starts `awale serve --addr ADDR --data DATA MORE...`, its error output
@@ -789,6 +806,17 @@ pub fn game_id(b: &Browser) -> String {
         .filter(|h| !h.is_empty())
         .map(String::from)
         .unwrap_or_else(|| panic!("no game in the address: {hash}"))
+}
+
+/// Clicks `css` on `b` once scrolled to the middle of the screen (the
+/// menu bar stays on top of the page and would take clicks near the top).
+pub fn tap(b: &Browser, css: &str) {
+    b.find(css);
+    b.exec(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+        json!([css]),
+    );
+    b.click(css);
 }
 
 /// A request from the page `b` shows (its cookies, its session): the

@@ -1,0 +1,1119 @@
+//! Tournaments in use: each arena going on held in memory behind its own
+//! lock, its rules those of [`crate::tournament::arena`]; players join,
+//! withdraw, pause, come back and berserk; whoever is free is paired at
+//! once by starting an online game through the games service; each game's
+//! end (by the rules, on time, abandoned, aborted) is recorded as it
+//! comes ([`Games::endings`]); at its end no new game starts, the games in
+//! play finish and count. Every change is stored before it is told, and
+//! the watchers of a tournament get its standings when they change. No
+//! HTTP, no SQL.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use awale_core::{Game, Rules, Side};
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::error::Error;
+use crate::game::{now_ms, random_seed, Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use crate::games::Games;
+use crate::lock;
+use crate::rating::Speed;
+use crate::store::tournaments::{
+    EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
+};
+use crate::store::AccountStore;
+use crate::tournament::arena::{Arena, ArenaPlayer, Presence, Sheet};
+
+/// How many tournaments one player may make in a day.
+pub const MADE_PER_DAY: i64 = 3;
+/// The longest an arena lasts (minutes).
+pub const MAX_MINUTES: i64 = 24 * 60;
+/// The furthest ahead an arena may start (ms): a week.
+pub const MAX_AHEAD_MS: i64 = 7 * 24 * 3_600_000;
+/// The longest name.
+pub const MAX_NAME: usize = 40;
+/// The standings' lines sent to watchers (the page shows the top).
+pub const STANDINGS_SHOWN: usize = 100;
+/// How long the player to sow first in an arena game may wait before it
+/// (ms): then the game is aborted and that player paused.
+pub const FIRST_MOVE_MS: i64 = 30_000;
+/// The tournaments finished lately that the list shows (ms).
+const LISTED_AFTER_END_MS: i64 = 24 * 3_600_000;
+
+/// The creator named on the server's own arenas.
+pub const SERVER: &str = "server";
+
+/// An arena the server makes itself, again and again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// Its name.
+    pub name: &'static str,
+    /// Each side's time and the increment (ms).
+    pub clock: (i64, i64),
+    /// Its length (minutes).
+    pub minutes: i64,
+    /// How often it starts (ms).
+    pub every_ms: i64,
+    /// Its start within the period, from the Unix epoch (a Thursday, 00:00
+    /// UTC).
+    pub offset_ms: i64,
+}
+
+/// The server's schedule (`awale serve --schedule`): an hourly 3+2 arena
+/// (57 minutes, so the next begins as it ends) and a weekly 5+3 one on
+/// Sunday at 18:00 UTC, two hours long. Both rated.
+pub const SCHEDULE: [Scheduled; 2] = [
+    Scheduled {
+        name: "Hourly 3+2",
+        clock: (180_000, 2_000),
+        minutes: 57,
+        every_ms: 3_600_000,
+        offset_ms: 0,
+    },
+    Scheduled {
+        name: "Weekly 5+3",
+        clock: (300_000, 3_000),
+        minutes: 120,
+        every_ms: 7 * 24 * 3_600_000,
+        // Thursday 00:00 + 3 days + 18 hours: Sunday 18:00.
+        offset_ms: (3 * 24 + 18) * 3_600_000,
+    },
+];
+
+impl Scheduled {
+    /// Its next start after `now`.
+    #[must_use]
+    pub fn next_start(&self, now: i64) -> i64 {
+        ((now - self.offset_ms).div_euclid(self.every_ms) + 1) * self.every_ms + self.offset_ms
+    }
+}
+
+/// What a new arena is to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaSettings {
+    /// Its name.
+    pub name: String,
+    /// Each side's time and the increment (ms).
+    pub clock: (i64, i64),
+    /// Rated or casual.
+    pub rated: bool,
+    /// Its length (minutes).
+    pub minutes: i64,
+    /// When it starts (ms since 1970); now or later.
+    pub starts_ms: i64,
+}
+
+/// One line of the standings as watchers see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StandingLine {
+    /// The rank, from 1.
+    pub rank: usize,
+    /// The player's number in the tournament.
+    pub number: usize,
+    /// The name shown.
+    pub name: String,
+    /// Their rating when they joined.
+    pub rating: i32,
+    /// Their points.
+    pub score: u32,
+    /// On a streak (the flame): the next win counts double.
+    pub on_fire: bool,
+    /// `free`, `playing`, `paused`, `withdrawn`.
+    pub presence: Presence,
+    /// Their last results, oldest first: 2 win, 1 draw, 0 loss (the
+    /// points of each beside).
+    pub sheet: Vec<[u32; 2]>,
+    /// The public id of their game in play.
+    pub game: Option<String>,
+}
+
+/// A tournament as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TournamentView {
+    /// Its number.
+    pub id: i64,
+    /// `arena`.
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// Each side's time (ms).
+    pub initial_ms: i64,
+    /// The increment (ms).
+    pub increment_ms: i64,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Its length (minutes).
+    pub minutes: i64,
+    /// When it starts and ends.
+    pub starts_ms: i64,
+    /// See `starts_ms`.
+    pub ends_ms: i64,
+    /// `created`, `started`, `finished`.
+    pub state: String,
+    /// How many players joined.
+    pub players: usize,
+    /// The standings (the first [`STANDINGS_SHOWN`]).
+    pub standings: Vec<StandingLine>,
+    /// The top game to watch (its public id).
+    pub top_game: Option<String>,
+    /// The first three, once finished.
+    pub podium: Vec<StandingLine>,
+    /// The viewer's own number, when they joined.
+    pub you: Option<usize>,
+    /// The viewer may berserk now (in a game where they have not moved).
+    pub can_berserk: bool,
+}
+
+/// A tournament in the list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TournamentItem {
+    /// Its number.
+    pub id: i64,
+    /// `arena`.
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// Each side's time (ms).
+    pub initial_ms: i64,
+    /// The increment (ms).
+    pub increment_ms: i64,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Its length (minutes).
+    pub minutes: i64,
+    /// When it starts and ends.
+    pub starts_ms: i64,
+    /// See `starts_ms`.
+    pub ends_ms: i64,
+    /// `created`, `started`, `finished`.
+    pub state: String,
+}
+
+impl From<&TournamentRow> for TournamentItem {
+    fn from(t: &TournamentRow) -> TournamentItem {
+        TournamentItem {
+            id: t.id,
+            kind: t.kind.clone(),
+            name: t.name.clone(),
+            initial_ms: t.clock.0,
+            increment_ms: t.clock.1,
+            rated: t.rated,
+            minutes: t.minutes,
+            starts_ms: t.starts_ms,
+            ends_ms: t.ends_ms,
+            state: t.state.clone(),
+        }
+    }
+}
+
+/// A player of a held tournament, beside their arena line.
+#[derive(Clone, Debug)]
+struct Entrant {
+    player: PlayerId,
+    name: String,
+    /// Where they asked to be once their game ends (a pause or a
+    /// withdrawal asked during a game).
+    after_game: Option<Presence>,
+}
+
+/// One arena game held: the stored link and the game's public id.
+#[derive(Clone, Debug)]
+struct Held {
+    row: PairingRow,
+    public_id: String,
+}
+
+/// An arena going on, in memory.
+struct Running {
+    row: TournamentRow,
+    arena: Arena,
+    entrants: Vec<Entrant>,
+    games: HashMap<i64, Held>,
+}
+
+struct Room {
+    running: tokio::sync::Mutex<Running>,
+    /// The standings, sent to the watchers when they change.
+    news: broadcast::Sender<Arc<str>>,
+}
+
+/// The tournaments in use.
+pub struct Tournaments {
+    games: Arc<Games>,
+    store: Arc<dyn TournamentStore>,
+    /// When set, only open accounts create and join, under their username.
+    accounts: Option<Arc<dyn AccountStore>>,
+    rooms: Mutex<HashMap<i64, Arc<Room>>>,
+    /// The tournament of each game in play.
+    by_game: Mutex<HashMap<i64, i64>>,
+    first_move_ms: AtomicI64,
+    me: Weak<Tournaments>,
+}
+
+fn presence_name(p: Presence) -> &'static str {
+    match p {
+        Presence::Free => "free",
+        Presence::Playing => "playing",
+        Presence::Paused => "paused",
+        Presence::Withdrawn => "withdrawn",
+    }
+}
+
+fn presence_of(name: &str) -> Presence {
+    match name {
+        "playing" => Presence::Playing,
+        "paused" => Presence::Paused,
+        "withdrawn" => Presence::Withdrawn,
+        _ => Presence::Free,
+    }
+}
+
+fn no_tournament(id: i64) -> Error {
+    Error::new(
+        crate::Kind::NotFound,
+        "no_such_tournament",
+        format!("no tournament {id}"),
+    )
+}
+
+impl Running {
+    fn entrant_row(&self, number: usize) -> EntrantRow {
+        let p = &self.arena.players[number];
+        let e = &self.entrants[number];
+        EntrantRow {
+            number: number as i64,
+            player: e.player.clone(),
+            name: e.name.clone(),
+            rating: i64::from(p.rating),
+            presence: presence_name(p.presence).into(),
+            score: i64::from(p.score()),
+            sheet: serde_json::to_string(&p.sheet).unwrap_or_else(|_| "[]".into()),
+            firsts: i64::from(p.firsts),
+        }
+    }
+
+    fn record(&self, entrants: &[usize], games: &[i64]) -> TournamentRecord {
+        TournamentRecord {
+            tournament: self.row.clone(),
+            entrants: entrants.iter().map(|&n| self.entrant_row(n)).collect(),
+            games: games
+                .iter()
+                .filter_map(|id| self.games.get(id).map(|h| h.row))
+                .collect(),
+        }
+    }
+
+    fn number_of(&self, player: &PlayerId) -> Option<usize> {
+        self.entrants.iter().position(|e| e.player == *player)
+    }
+
+    fn game_of(&self, number: usize) -> Option<&Held> {
+        self.games.values().find(|h| {
+            h.row.result.is_none()
+                && (h.row.players.0 == number as i64 || h.row.players.1 == number as i64)
+        })
+    }
+
+    fn line(&self, rank: usize, number: usize, score: u32, on_fire: bool) -> StandingLine {
+        let p = &self.arena.players[number];
+        StandingLine {
+            rank,
+            number,
+            name: self.entrants[number].name.clone(),
+            rating: p.rating,
+            score,
+            on_fire,
+            presence: p.presence,
+            sheet: p
+                .sheet
+                .iter()
+                .rev()
+                .take(12)
+                .rev()
+                .map(|s| [u32::from(s.result), s.points])
+                .collect(),
+            game: self.game_of(number).map(|h| h.public_id.clone()),
+        }
+    }
+
+    fn view(&self, viewer: Option<&PlayerId>) -> TournamentView {
+        let standings: Vec<StandingLine> = self
+            .arena
+            .standings()
+            .iter()
+            .enumerate()
+            .take(STANDINGS_SHOWN)
+            .map(|(i, s)| self.line(i + 1, s.player, s.score, s.on_fire))
+            .collect();
+        let finished = self.row.state == "finished";
+        let podium = if finished {
+            standings.iter().take(3).cloned().collect()
+        } else {
+            Vec::new()
+        };
+        let top_game = self
+            .arena
+            .top_game()
+            .and_then(|(a, _)| self.game_of(a).map(|h| h.public_id.clone()));
+        let you = viewer.and_then(|v| self.number_of(v));
+        TournamentView {
+            id: self.row.id,
+            kind: self.row.kind.clone(),
+            name: self.row.name.clone(),
+            initial_ms: self.row.clock.0,
+            increment_ms: self.row.clock.1,
+            rated: self.row.rated,
+            minutes: self.row.minutes,
+            starts_ms: self.row.starts_ms,
+            ends_ms: self.row.ends_ms,
+            state: self.row.state.clone(),
+            players: self.entrants.len(),
+            standings,
+            top_game,
+            podium,
+            you,
+            can_berserk: false,
+        }
+    }
+}
+
+impl Tournaments {
+    /// The tournaments kept in `store`, whose games `games` plays; with
+    /// `accounts`, only open accounts create and join them, under their
+    /// usernames (without, anyone, under the name they give).
+    pub fn new(
+        games: Arc<Games>,
+        store: Arc<dyn TournamentStore>,
+        accounts: Option<Arc<dyn AccountStore>>,
+    ) -> Arc<Tournaments> {
+        Arc::new_cyclic(|me| Tournaments {
+            games,
+            store,
+            accounts,
+            rooms: Mutex::new(HashMap::new()),
+            by_game: Mutex::new(HashMap::new()),
+            first_move_ms: AtomicI64::new(FIRST_MOVE_MS),
+            me: me.clone(),
+        })
+    }
+
+    /// Sets how long the first to sow in an arena game may wait (tests).
+    pub fn set_first_move_ms(&self, ms: i64) {
+        self.first_move_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Takes back the tournaments not finished (a restart keeps them going)
+    /// and follows the games' ends. Needs a Tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// When the store cannot be read.
+    pub fn start(self: &Arc<Self>) -> Result<(), Error> {
+        let mut endings = self.games.endings();
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                let ended = match endings.recv().await {
+                    Ok(game) => Some(game),
+                    Err(RecvError::Lagged(_)) => None,
+                    Err(RecvError::Closed) => return,
+                };
+                let Some(tournaments) = me.upgrade() else {
+                    return;
+                };
+                match ended {
+                    Some(game) => tournaments.game_ended(&game).await,
+                    // Some ends were missed: every game in play is read again.
+                    None => tournaments.check_games().await,
+                }
+            }
+        });
+        for id in self.store.unfinished_tournaments_blocking()? {
+            let me = Arc::clone(self);
+            tokio::spawn(async move {
+                match me.room(id).await {
+                    Ok(_) => me.check_games().await,
+                    Err(e) => {
+                        tracing::warn!(tournament = id, error = %e, "a tournament not taken back")
+                    }
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// Tournament `id` held in memory, read from the store if it is not.
+    async fn room(&self, id: i64) -> Result<Arc<Room>, Error> {
+        if let Some(room) = lock(&self.rooms).get(&id) {
+            return Ok(Arc::clone(room));
+        }
+        let record = self
+            .store
+            .load_tournament(id)
+            .await?
+            .ok_or_else(|| no_tournament(id))?;
+        let mut arena = Arena::default();
+        let mut entrants = Vec::new();
+        for e in &record.entrants {
+            let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
+                Error::internal(format!("tournament {id}: a sheet unread: {err}"))
+            })?;
+            arena.players.push(ArenaPlayer {
+                rating: e.rating as i32,
+                presence: presence_of(&e.presence),
+                sheet,
+                firsts: e.firsts as u32,
+            });
+            entrants.push(Entrant {
+                player: e.player.clone(),
+                name: e.name.clone(),
+                after_game: None,
+            });
+        }
+        let mut games = HashMap::new();
+        for g in &record.games {
+            if g.result.is_none() {
+                arena
+                    .playing
+                    .push((g.players.0 as usize, g.players.1 as usize));
+                lock(&self.by_game).insert(g.game_id, id);
+            }
+            // The public ids of the games in play only (the page links them).
+            let public_id = match g.result {
+                None => self
+                    .games
+                    .load(g.game_id)
+                    .await
+                    .map(|game| game.public_id)
+                    .unwrap_or_default(),
+                Some(_) => String::new(),
+            };
+            games.insert(g.game_id, Held { row: *g, public_id });
+        }
+        let finished = record.tournament.state == "finished";
+        let room = Arc::new(Room {
+            running: tokio::sync::Mutex::new(Running {
+                row: record.tournament,
+                arena,
+                entrants,
+                games,
+            }),
+            news: broadcast::channel(16).0,
+        });
+        let room = {
+            let mut rooms = lock(&self.rooms);
+            Arc::clone(rooms.entry(id).or_insert(room))
+        };
+        if !finished {
+            let r = room.running.lock().await;
+            self.arm_schedule(id, r.row.starts_ms, r.row.ends_ms);
+        }
+        Ok(room)
+    }
+
+    /// Starts the timers of `room`'s start and end.
+    fn arm_schedule(&self, id: i64, starts: i64, ends: i64) {
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            for (at, state) in [(starts, "started"), (ends, "finished")] {
+                let wait = (at - now_ms()).max(0) as u64;
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let Some(tournaments) = me.upgrade() else {
+                    return;
+                };
+                if let Err(e) = tournaments.set_state(id, state).await {
+                    tracing::warn!(tournament = id, error = %e, "a tournament's state not stored");
+                }
+            }
+        });
+    }
+
+    /// Moves tournament `id` on to `state` (`started`, `finished`). Boxed:
+    /// it is called from the timers that holding a tournament arms.
+    fn set_state<'a>(
+        &'a self,
+        id: i64,
+        state: &'a str,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), Error>> + Send + 'a>> {
+        Box::pin(self.move_on(id, state))
+    }
+
+    async fn move_on(&self, id: i64, state: &str) -> Result<(), Error> {
+        let room = self.room(id).await?;
+        let mut running = room.running.lock().await;
+        let order = |s: &str| match s {
+            "created" => 0,
+            "started" => 1,
+            _ => 2,
+        };
+        if order(&running.row.state) >= order(state) {
+            return Ok(());
+        }
+        running.row.state = state.into();
+        if state == "finished" {
+            running.row.ends_ms = running.row.ends_ms.min(now_ms());
+        }
+        self.store.save_tournament(running.record(&[], &[])).await?;
+        if state == "started" {
+            self.pair(&mut running).await;
+        }
+        self.tell(&room, &running);
+        Ok(())
+    }
+
+    /// Makes an arena for `creator`.
+    ///
+    /// # Errors
+    ///
+    /// `account_needed`, `bad_tournament` (a name empty or too long, a clock, length or
+    /// start out of bounds), `tournament_limit` after [`MADE_PER_DAY`],
+    /// a storage failure.
+    pub async fn create(
+        self: &Arc<Self>,
+        creator: &PlayerId,
+        settings: ArenaSettings,
+    ) -> Result<TournamentItem, Error> {
+        self.name_of(creator, "").await?;
+        let now = now_ms();
+        let name = settings.name.trim().to_string();
+        let bad = |what: &'static str, message: &str| {
+            Error::invalid("bad_tournament", message.to_string()).because(what)
+        };
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            return Err(bad("name", "a tournament's name has 1 to 40 characters"));
+        }
+        let (initial, increment) = settings.clock;
+        if !(15_000..=3_600_000).contains(&initial) || !(0..=60_000).contains(&increment) {
+            return Err(bad(
+                "clock",
+                "a tournament's clock is 15 s to 60 min, with 0 to 60 s a move",
+            ));
+        }
+        if !(1..=MAX_MINUTES).contains(&settings.minutes) {
+            return Err(bad("minutes", "an arena lasts 1 minute to 24 hours"));
+        }
+        let starts_ms = settings.starts_ms.max(now);
+        if starts_ms > now + MAX_AHEAD_MS {
+            return Err(bad("starts", "an arena starts within a week"));
+        }
+        if self
+            .store
+            .tournaments_made(creator.clone(), now - 24 * 3_600_000)
+            .await?
+            >= MADE_PER_DAY
+        {
+            return Err(Error::too_many(
+                "tournament_limit",
+                format!("{MADE_PER_DAY} tournaments a day at most"),
+            ));
+        }
+        let row = self
+            .store
+            .create_tournament(TournamentRow {
+                id: 0,
+                kind: "arena".into(),
+                name,
+                clock: settings.clock,
+                rated: settings.rated && self.games.ratings().is_some(),
+                minutes: settings.minutes,
+                starts_ms,
+                ends_ms: starts_ms + settings.minutes * 60_000,
+                creator: creator.clone(),
+                state: "created".into(),
+                created_ms: now,
+            })
+            .await?;
+        let item = TournamentItem::from(&row);
+        // Held at once: its start and end are timed from now.
+        self.room(row.id).await?;
+        Ok(item)
+    }
+
+    /// Keeps `schedule`: each of its arenas is made for its next start
+    /// (once: one already made is found in the store, across restarts),
+    /// checked every minute. Needs a Tokio runtime.
+    pub fn keep_schedule(self: &Arc<Self>, schedule: Vec<Scheduled>) {
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                let Some(tournaments) = me.upgrade() else {
+                    return;
+                };
+                if let Err(e) = tournaments.schedule_once(&schedule, now_ms()).await {
+                    tracing::warn!(error = %e, "the schedule's arenas not made");
+                }
+            }
+        });
+    }
+
+    /// Makes the arenas of `schedule` whose next start after `now` has
+    /// none yet.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn schedule_once(&self, schedule: &[Scheduled], now: i64) -> Result<(), Error> {
+        let made = self.store.tournaments(now, 200).await?;
+        for s in schedule {
+            let starts_ms = s.next_start(now);
+            if made
+                .iter()
+                .any(|t| t.creator.0 == SERVER && t.name == s.name && t.starts_ms == starts_ms)
+            {
+                continue;
+            }
+            let row = self
+                .store
+                .create_tournament(TournamentRow {
+                    id: 0,
+                    kind: "arena".into(),
+                    name: s.name.into(),
+                    clock: s.clock,
+                    rated: self.games.ratings().is_some(),
+                    minutes: s.minutes,
+                    starts_ms,
+                    ends_ms: starts_ms + s.minutes * 60_000,
+                    creator: PlayerId(SERVER.into()),
+                    state: "created".into(),
+                    created_ms: now,
+                })
+                .await?;
+            self.room(row.id).await?;
+        }
+        Ok(())
+    }
+
+    /// The tournaments going on or to come, and those finished lately.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn list(&self) -> Result<Vec<TournamentItem>, Error> {
+        let rows = self
+            .store
+            .tournaments(now_ms() - LISTED_AFTER_END_MS, 50)
+            .await?;
+        Ok(rows.iter().map(TournamentItem::from).collect())
+    }
+
+    /// Tournament `id` as `viewer` sees it.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, a storage failure.
+    pub async fn get(&self, id: i64, viewer: Option<&PlayerId>) -> Result<TournamentView, Error> {
+        let room = self.room(id).await?;
+        let running = room.running.lock().await;
+        let mut view = running.view(viewer);
+        let (Some(you), Some(viewer)) = (view.you, viewer) else {
+            return Ok(view);
+        };
+        let Some(held) = running.game_of(you).cloned() else {
+            return Ok(view);
+        };
+        drop(running);
+        let side = usize::from(held.row.players.0 != you as i64);
+        if !held.row.berserk[side] {
+            if let Ok(game) = self.games.load(held.row.game_id).await {
+                view.can_berserk = berserk_allowed(&game, viewer);
+            }
+        }
+        Ok(view)
+    }
+
+    /// The standings of tournament `id` as they change (JSON of
+    /// [`TournamentView`] without a viewer), and the view now.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, a storage failure.
+    pub async fn watch(
+        &self,
+        id: i64,
+    ) -> Result<(broadcast::Receiver<Arc<str>>, TournamentView), Error> {
+        let room = self.room(id).await?;
+        let receiver = room.news.subscribe();
+        let view = room.running.lock().await.view(None);
+        Ok((receiver, view))
+    }
+
+    /// `player` (named `name`) joins tournament `id`, or comes back to it
+    /// (after a pause or a withdrawal); paired at once if someone is free.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, `account_needed`, `tournament_over`, a
+    /// storage failure.
+    pub async fn join(
+        &self,
+        id: i64,
+        player: &PlayerId,
+        name: &str,
+    ) -> Result<TournamentView, Error> {
+        let name = self.name_of(player, name).await?;
+        let name = name.as_str();
+        let room = self.room(id).await?;
+        let rating = self.rating_of(player, &room).await;
+        let mut running = room.running.lock().await;
+        if running.row.state == "finished" {
+            return Err(Error::conflict("tournament_over", "the tournament is over"));
+        }
+        let number = match running.number_of(player) {
+            Some(n) => {
+                running.entrants[n].after_game = None;
+                if !running.arena.is_playing(n) {
+                    let _ = running.arena.set_presence(n, Presence::Free);
+                }
+                n
+            }
+            None => {
+                let n = running.arena.join(rating);
+                running.entrants.push(Entrant {
+                    player: player.clone(),
+                    name: name.to_string(),
+                    after_game: None,
+                });
+                n
+            }
+        };
+        self.store
+            .save_tournament(running.record(&[number], &[]))
+            .await?;
+        if running.row.state == "started" {
+            self.pair(&mut running).await;
+        }
+        self.tell(&room, &running);
+        Ok(running.view(Some(player)))
+    }
+
+    /// `player` pauses (kept, not paired until they come back with
+    /// [`Tournaments::join`]) or withdraws; during a game, once it ends.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, `not_in_tournament`, a storage failure.
+    pub async fn leave(
+        &self,
+        id: i64,
+        player: &PlayerId,
+        presence: Presence,
+    ) -> Result<TournamentView, Error> {
+        let presence = if presence == Presence::Paused {
+            Presence::Paused
+        } else {
+            Presence::Withdrawn
+        };
+        let room = self.room(id).await?;
+        let mut running = room.running.lock().await;
+        let number = running.number_of(player).ok_or_else(|| {
+            Error::conflict("not_in_tournament", "you have not joined this tournament")
+        })?;
+        if running.arena.is_playing(number) {
+            running.entrants[number].after_game = Some(presence);
+        } else {
+            let _ = running.arena.set_presence(number, presence);
+            self.store
+                .save_tournament(running.record(&[number], &[]))
+                .await?;
+            self.tell(&room, &running);
+        }
+        Ok(running.view(Some(player)))
+    }
+
+    /// Its creator ends tournament `id` now: no new game starts, the games
+    /// in play finish and count.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, `not_the_creator`, a storage failure.
+    pub async fn close(&self, id: i64, player: &PlayerId) -> Result<TournamentView, Error> {
+        let room = self.room(id).await?;
+        if room.running.lock().await.row.creator != *player {
+            return Err(Error::forbidden(
+                "not_the_creator",
+                "only the tournament's creator may end it",
+            ));
+        }
+        self.set_state(id, "finished").await?;
+        let running = room.running.lock().await;
+        Ok(running.view(Some(player)))
+    }
+
+    /// `player` halves their own clock in their game of tournament `id`,
+    /// before their first move: a win gives one more point.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, `not_in_tournament`, `cannot_berserk` (not in
+    /// a game, moved already, or berserked already), a storage failure.
+    pub async fn berserk(&self, id: i64, player: &PlayerId) -> Result<TournamentView, Error> {
+        let room = self.room(id).await?;
+        let mut running = room.running.lock().await;
+        let number = running.number_of(player).ok_or_else(|| {
+            Error::conflict("not_in_tournament", "you have not joined this tournament")
+        })?;
+        let cannot = || {
+            Error::conflict(
+                "cannot_berserk",
+                "berserk is for a game of the arena, before your first move, once",
+            )
+        };
+        let held = running.game_of(number).cloned().ok_or_else(cannot)?;
+        let side = usize::from(held.row.players.0 != number as i64);
+        if held.row.berserk[side] {
+            return Err(cannot());
+        }
+        self.games
+            .change(held.row.game_id, |game| {
+                if !berserk_allowed(game, player) {
+                    return Err(cannot());
+                }
+                let seat = seat_of(game, player).ok_or_else(cannot)?;
+                if let Some(clock) = game.clock.as_mut() {
+                    clock.remaining_ms[seat.index()] = clock.initial_ms / 2;
+                }
+                Ok(())
+            })
+            .await?;
+        let game_id = held.row.game_id;
+        if let Some(h) = running.games.get_mut(&game_id) {
+            h.row.berserk[side] = true;
+        }
+        self.store
+            .save_tournament(running.record(&[], &[game_id]))
+            .await?;
+        self.tell(&room, &running);
+        Ok(running.view(Some(player)))
+    }
+
+    /// The name `player` plays under: their username when accounts are
+    /// needed, else `name`.
+    ///
+    /// # Errors
+    ///
+    /// `account_needed` when `player` has no open account.
+    async fn name_of(&self, player: &PlayerId, name: &str) -> Result<String, Error> {
+        let Some(accounts) = &self.accounts else {
+            return Ok(name.to_string());
+        };
+        match accounts.account_of(player.clone()).await? {
+            Some(account) if account.is_open() => Ok(account.username),
+            _ => Err(Error::forbidden(
+                "account_needed",
+                "tournaments are for accounts: sign up or log in",
+            )),
+        }
+    }
+
+    async fn rating_of(&self, player: &PlayerId, room: &Room) -> i32 {
+        let clock = room.running.lock().await.row.clock;
+        let speed = Speed::of(Some(clock));
+        let Some(ratings) = self.games.ratings() else {
+            return crate::rating::START.rating.round() as i32;
+        };
+        match ratings.ratings(player.clone()).await {
+            Ok(list) => list
+                .iter()
+                .find(|r| r.speed == speed)
+                .map_or(crate::rating::START.rating, |r| r.glicko.rating)
+                .round() as i32,
+            Err(_) => crate::rating::START.rating.round() as i32,
+        }
+    }
+
+    /// Pairs the free players of a started arena and starts their games.
+    async fn pair(&self, running: &mut Running) {
+        if running.row.state != "started" || now_ms() >= running.row.ends_ms {
+            return;
+        }
+        let pairs = running.arena.pair();
+        if pairs.is_empty() {
+            return;
+        }
+        let clock = Clock::new(running.row.clock.0, running.row.clock.1);
+        let now = now_ms();
+        let made: Vec<WebGame> = pairs
+            .iter()
+            .map(|&(first, second)| {
+                let mut game =
+                    WebGame::new(Mode::Online, Game::new(Rules::AWALE), now, random_seed());
+                game.clock = Some(clock);
+                game.rated = running.row.rated;
+                let opener = game.game.position().to_move();
+                let mut seats = [None, None];
+                for (number, side) in [(first, opener), (second, opener.opponent())] {
+                    seats[side.index()] = Some(Seat {
+                        player: running.entrants[number].player.clone(),
+                        name: running.entrants[number].name.clone(),
+                    });
+                }
+                game.seats = seats;
+                game
+            })
+            .collect();
+        let numbers: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        match self.games.create(made).await {
+            Ok(games) => {
+                let mut ids = Vec::new();
+                for (game, &(first, second)) in games.iter().zip(&pairs) {
+                    let row = PairingRow {
+                        game_id: game.id,
+                        players: (first as i64, second as i64),
+                        berserk: [false, false],
+                        result: None,
+                    };
+                    running.games.insert(
+                        game.id,
+                        Held {
+                            row,
+                            public_id: game.public_id.clone(),
+                        },
+                    );
+                    lock(&self.by_game).insert(game.id, running.row.id);
+                    ids.push(game.id);
+                    self.arm_first_move(game.id);
+                }
+                if let Err(e) = self
+                    .store
+                    .save_tournament(running.record(&numbers, &ids))
+                    .await
+                {
+                    tracing::warn!(tournament = running.row.id, error = %e, "a pairing not stored");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(tournament = running.row.id, error = %e, "arena games not made");
+                for (first, second) in pairs {
+                    let _ = running.arena.cancel(first, second);
+                    if let Some(p) = running.arena.players.get_mut(first) {
+                        p.firsts = p.firsts.saturating_sub(1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Aborts game `id` if its first mover has not sown in time.
+    fn arm_first_move(&self, id: i64) {
+        let wait = self.first_move_ms.load(Ordering::Relaxed).max(0) as u64;
+        let games = Arc::clone(&self.games);
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            let aborted = games
+                .change(id, |game| {
+                    if game.end().is_some() || game.game.plies().len() >= 2 {
+                        return Ok(false);
+                    }
+                    game.stop = Some(Stop::Aborted);
+                    Ok(true)
+                })
+                .await;
+            if let Err(e) = aborted {
+                if e.code != "game_over" {
+                    tracing::warn!(game = id, error = %e, "an arena game not aborted");
+                }
+            }
+        });
+    }
+
+    /// Reads every game in play of the held tournaments again (an end may
+    /// have been missed) and records those that ended.
+    async fn check_games(&self) {
+        let ids: Vec<i64> = lock(&self.by_game).keys().copied().collect();
+        for id in ids {
+            if let Ok(game) = self.games.load(id).await {
+                if game.end().is_some() {
+                    self.game_ended(&game).await;
+                }
+            }
+        }
+    }
+
+    /// Records the end of `game` if it is an arena's, frees its players
+    /// and pairs again.
+    async fn game_ended(&self, game: &WebGame) {
+        let Some(end) = game.end() else { return };
+        let Some(tid) = lock(&self.by_game).get(&game.id).copied() else {
+            return;
+        };
+        let Ok(room) = self.room(tid).await else {
+            return;
+        };
+        let mut running = room.running.lock().await;
+        let Some(held) = running.games.get(&game.id).cloned() else {
+            return;
+        };
+        if held.row.result.is_some() {
+            return;
+        }
+        let (first, second) = (held.row.players.0 as usize, held.row.players.1 as usize);
+        let first_side = seat_of(game, &running.entrants[first].player).unwrap_or(Side::South);
+        let result: i64 = if game.stop == Some(Stop::Aborted) {
+            let _ = running.arena.cancel(first, second);
+            // Who did not sow in time is paused until they come back.
+            let late = game.game.position().to_move();
+            let late_number = if late == first_side { first } else { second };
+            let _ = running.arena.set_presence(late_number, Presence::Paused);
+            -1
+        } else {
+            let result = match end.winner {
+                None => 1,
+                Some(w) if w == first_side => 2,
+                Some(_) => 0,
+            };
+            let _ = running
+                .arena
+                .finish(first, second, result as u8, held.row.berserk);
+            i64::from(result)
+        };
+        lock(&self.by_game).remove(&game.id);
+        if let Some(h) = running.games.get_mut(&game.id) {
+            h.row.result = Some(result);
+        }
+        for n in [first, second] {
+            if let Some(wish) = running.entrants[n].after_game.take() {
+                let _ = running.arena.set_presence(n, wish);
+            }
+        }
+        if let Err(e) = self
+            .store
+            .save_tournament(running.record(&[first, second], &[game.id]))
+            .await
+        {
+            tracing::warn!(tournament = tid, error = %e, "an arena result not stored");
+        }
+        self.pair(&mut running).await;
+        self.tell(&room, &running);
+    }
+
+    /// Sends the standings to the tournament's watchers.
+    fn tell(&self, room: &Room, running: &Running) {
+        if let Ok(text) = serde_json::to_string(&running.view(None)) {
+            // An error only means that nobody watches now.
+            let _ = room.news.send(text.into());
+        }
+    }
+}
+
+/// The side `player` sits on in `game`.
+fn seat_of(game: &WebGame, player: &PlayerId) -> Option<Side> {
+    Side::BOTH.into_iter().find(|side| {
+        game.seats[side.index()]
+            .as_ref()
+            .is_some_and(|s| s.player == *player)
+    })
+}
+
+/// Whether `player` has not moved yet in `game`, going on with a clock.
+fn berserk_allowed(game: &WebGame, player: &PlayerId) -> bool {
+    seat_of(game, player)
+        .is_some_and(|seat| game.end().is_none() && game.clock.is_some() && !game.has_moved(seat))
+}

@@ -1,0 +1,335 @@
+//! Arena tournaments in the service, without HTTP, on a real (scratch)
+//! SQLite store: who is free is paired at once through online games; a
+//! game's end frees both; no immediate rematch while others play; streaks
+//! and berserk count; a pause waits for the game's end; the end stops the
+//! pairings while the games in play still count; a restart keeps it going.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_service::game::{now_ms, PlayerId, Stop};
+use awale_service::games::Games;
+use awale_service::live::Hub;
+use awale_service::tournament::arena::Presence;
+use awale_service::tournaments::{ArenaSettings, TournamentView, Tournaments};
+use awale_service::Store;
+
+fn player(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
+    let store = Arc::new(store);
+    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
+    tournaments.start().unwrap();
+    (games, tournaments)
+}
+
+fn settings() -> ArenaSettings {
+    ArenaSettings {
+        name: "Test arena".into(),
+        clock: (60_000, 1_000),
+        rated: false,
+        minutes: 30,
+        starts_ms: 0,
+    }
+}
+
+/// Waits (a little) until `check` holds of tournament `id`'s view.
+async fn until(
+    t: &Tournaments,
+    id: i64,
+    viewer: u8,
+    check: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
+    for _ in 0..200 {
+        let view = t.get(id, Some(&player(viewer))).await.unwrap();
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
+}
+
+fn line(view: &TournamentView, n: u8) -> &awale_service::tournaments::StandingLine {
+    view.standings
+        .iter()
+        .find(|l| l.name == format!("P{n}"))
+        .unwrap()
+}
+
+/// `loser` resigns their game in play.
+async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
+    let public = line(view, loser).game.clone().unwrap();
+    let id = games.find(&public, None).await.unwrap();
+    games
+        .change(id, |g| {
+            let side = awale_core::Side::BOTH
+                .into_iter()
+                .find(|s| g.seats[s.index()].as_ref().unwrap().player == player(loser))
+                .unwrap();
+            g.resign(side)
+        })
+        .await
+        .unwrap();
+}
+
+async fn started(t: &Arc<Tournaments>) -> i64 {
+    let item = t.create(&player(1), settings()).await.unwrap();
+    until(t, item.id, 1, |v| v.state == "started").await;
+    item.id
+}
+
+#[tokio::test]
+async fn the_free_are_paired_at_once_and_a_third_waits() {
+    let (_games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    t.join(id, &player(1), "P1").await.unwrap();
+    let view = t.join(id, &player(2), "P2").await.unwrap();
+    assert!(line(&view, 1).game.is_some(), "paired at once");
+    assert_eq!(line(&view, 1).game, line(&view, 2).game);
+    assert_eq!(view.top_game, line(&view, 1).game);
+    let view = t.join(id, &player(3), "P3").await.unwrap();
+    assert_eq!(line(&view, 3).presence, Presence::Free);
+    assert_eq!(view.players, 3);
+}
+
+#[tokio::test]
+async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_play() {
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    for n in 1..=4 {
+        t.join(id, &player(n), &format!("P{n}")).await.unwrap();
+    }
+    let view = t.get(id, None).await.unwrap();
+    let opponent_of_1 = view
+        .standings
+        .iter()
+        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
+        .unwrap()
+        .name
+        .clone();
+    resign(&games, &view, 1).await;
+    let view = until(&t, id, 1, |v| line(v, 1).sheet.len() == 1).await;
+    let winner = view.standings[0].clone();
+    assert_eq!(winner.name, opponent_of_1);
+    assert_eq!(winner.score, 2);
+    // The two who just met wait for the other game.
+    assert_eq!(line(&view, 1).presence, Presence::Free);
+    assert!(line(&view, 1).game.is_none());
+    let others: Vec<u8> = (2..=4)
+        .filter(|n| format!("P{n}") != opponent_of_1)
+        .collect();
+    resign(&games, &view, others[0]).await;
+    let view = until(&t, id, 1, |v| line(v, 1).game.is_some()).await;
+    let new_opponent = view
+        .standings
+        .iter()
+        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
+        .unwrap();
+    assert_ne!(new_opponent.name, opponent_of_1, "no immediate rematch");
+}
+
+#[tokio::test]
+async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    t.join(id, &player(1), "P1").await.unwrap();
+    t.join(id, &player(2), "P2").await.unwrap();
+    let mut scores = Vec::new();
+    for k in 0..3 {
+        let view = until(&t, id, 1, |v| line(v, 1).game.is_some()).await;
+        if k == 2 {
+            assert!(view.can_berserk);
+            assert!(line(&view, 1).on_fire, "two wins: the flame");
+            t.berserk(id, &player(1)).await.unwrap();
+            let again = t.berserk(id, &player(1)).await.unwrap_err();
+            assert_eq!(again.code, "cannot_berserk");
+            let public = line(&view, 1).game.clone().unwrap();
+            let game = games
+                .load(games.find(&public, None).await.unwrap())
+                .await
+                .unwrap();
+            let clock = game.clock.unwrap();
+            assert!(clock.remaining_ms.contains(&30_000), "{clock:?}");
+        }
+        resign(&games, &view, 2).await;
+        let view = until(&t, id, 1, |v| line(v, 1).sheet.len() == k + 1).await;
+        scores.push(line(&view, 1).score);
+    }
+    // 2, 2, then 4 on the streak plus the berserk point.
+    assert_eq!(scores, vec![2, 4, 9]);
+    let stranger = t.berserk(id, &player(9)).await.unwrap_err();
+    assert_eq!(stranger.code, "not_in_tournament");
+}
+
+#[tokio::test]
+async fn a_pause_asked_in_a_game_waits_for_its_end_and_a_comeback_pairs() {
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    t.join(id, &player(1), "P1").await.unwrap();
+    let view = t.join(id, &player(2), "P2").await.unwrap();
+    let view2 = t.leave(id, &player(1), Presence::Paused).await.unwrap();
+    assert_eq!(line(&view2, 1).presence, Presence::Playing);
+    resign(&games, &view, 2).await;
+    let view = until(&t, id, 1, |v| line(v, 1).presence == Presence::Paused).await;
+    assert_eq!(line(&view, 1).score, 2, "a paused player keeps the score");
+    assert!(line(&view, 2).game.is_none(), "alone: not paired");
+    let view = t.join(id, &player(1), "P1").await.unwrap();
+    assert!(line(&view, 1).game.is_some(), "back: paired again");
+}
+
+#[tokio::test]
+async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
+    let (_games, t) = service(Store::in_memory().unwrap());
+    t.set_first_move_ms(50);
+    let id = started(&t).await;
+    t.join(id, &player(1), "P1").await.unwrap();
+    t.join(id, &player(2), "P2").await.unwrap();
+    let view = until(&t, id, 1, |v| {
+        v.standings.iter().any(|l| l.presence == Presence::Paused)
+    })
+    .await;
+    assert!(view
+        .standings
+        .iter()
+        .all(|l| l.score == 0 && l.sheet.is_empty()));
+}
+
+#[tokio::test]
+async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    for n in 1..=3 {
+        t.join(id, &player(n), &format!("P{n}")).await.unwrap();
+    }
+    let refused = t.close(id, &player(2)).await.unwrap_err();
+    assert_eq!(refused.code, "not_the_creator");
+    let view = t.close(id, &player(1)).await.unwrap();
+    assert_eq!(view.state, "finished");
+    let playing: Vec<String> = view
+        .standings
+        .iter()
+        .filter(|l| l.game.is_some())
+        .map(|l| l.name.clone())
+        .collect();
+    assert_eq!(playing.len(), 2);
+    let loser: u8 = playing[1][1..].parse().unwrap();
+    resign(&games, &view, loser).await;
+    let view = until(&t, id, 1, |v| {
+        v.podium.first().is_some_and(|l| l.score == 2)
+    })
+    .await;
+    assert!(
+        view.standings.iter().all(|l| l.game.is_none()),
+        "no new game"
+    );
+    assert_eq!(view.podium.len(), 3);
+    let late = t.join(id, &player(5), "P5").await.unwrap_err();
+    assert_eq!(late.code, "tournament_over");
+}
+
+#[tokio::test]
+async fn creating_is_checked_and_limited() {
+    let (_games, t) = service(Store::in_memory().unwrap());
+    for (change, what) in [
+        (
+            ArenaSettings {
+                name: " ".into(),
+                ..settings()
+            },
+            "name",
+        ),
+        (
+            ArenaSettings {
+                clock: (1_000, 0),
+                ..settings()
+            },
+            "clock",
+        ),
+        (
+            ArenaSettings {
+                minutes: 0,
+                ..settings()
+            },
+            "minutes",
+        ),
+        (
+            ArenaSettings {
+                starts_ms: now_ms() + 30 * 24 * 3_600_000,
+                ..settings()
+            },
+            "starts",
+        ),
+    ] {
+        let e = t.create(&player(1), change).await.unwrap_err();
+        assert_eq!((e.code, e.reason), ("bad_tournament", Some(what)));
+    }
+    for _ in 0..awale_service::tournaments::MADE_PER_DAY {
+        t.create(&player(1), settings()).await.unwrap();
+    }
+    let e = t.create(&player(1), settings()).await.unwrap_err();
+    assert_eq!(e.code, "tournament_limit");
+    assert_eq!(
+        t.list().await.unwrap().len() as i64,
+        awale_service::tournaments::MADE_PER_DAY
+    );
+}
+
+#[tokio::test]
+async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.db");
+    let (id, public) = {
+        let (_games, t) = service(Store::open(&path).unwrap());
+        let id = started(&t).await;
+        t.join(id, &player(1), "P1").await.unwrap();
+        let view = t.join(id, &player(2), "P2").await.unwrap();
+        (id, line(&view, 1).game.clone().unwrap())
+    };
+    // Meanwhile, with no tournament service, the game ends.
+    {
+        let games = Arc::new(Games::new(
+            Arc::new(Store::open(&path).unwrap()),
+            Arc::new(Hub::default()),
+        ));
+        let gid = games.find(&public, None).await.unwrap();
+        games
+            .change(gid, |g| {
+                g.stop = Some(Stop::Aborted);
+                Ok(())
+            })
+            .await
+            .unwrap();
+    }
+    let (_games, t) = service(Store::open(&path).unwrap());
+    let view = until(&t, id, 1, |v| {
+        v.standings.iter().any(|l| l.presence == Presence::Paused)
+    })
+    .await;
+    assert_eq!(view.players, 2);
+    assert_eq!(view.state, "started");
+}
+
+#[tokio::test]
+async fn the_schedule_makes_each_arena_once_for_its_next_start() {
+    use awale_service::tournaments::SCHEDULE;
+    let hourly = &SCHEDULE[0];
+    // 2026-12-02 12:10 UTC: the next hourly at 13:00.
+    let now = 1_796_213_400_000;
+    assert_eq!(hourly.next_start(now), 1_796_216_400_000);
+    // The weekly: the next Sunday, 18:00 UTC (2026-12-06).
+    assert_eq!(SCHEDULE[1].next_start(now), 1_796_580_000_000);
+    let (_games, t) = service(Store::in_memory().unwrap());
+    t.schedule_once(&SCHEDULE, now).await.unwrap();
+    t.schedule_once(&SCHEDULE, now + 60_000).await.unwrap();
+    let list = t.list().await.unwrap();
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert!(list
+        .iter()
+        .any(|a| a.name == "Hourly 3+2" && a.minutes == 57));
+    t.schedule_once(&SCHEDULE, now + 3_600_000).await.unwrap();
+    assert_eq!(t.list().await.unwrap().len(), 3, "the next hour's");
+}

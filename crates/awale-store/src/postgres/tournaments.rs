@@ -1,0 +1,241 @@
+//! Tournaments in PostgreSQL: [`TournamentStore`] as the games file's
+//! (`../tournaments.rs`), query for query.
+
+use deadpool_postgres::GenericClient;
+
+use super::PgStore;
+use crate::tournaments::{
+    EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
+};
+use crate::{StoreError, StoreFuture};
+use awale_model::game::PlayerId;
+
+const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
+     minutes, starts_ms, ends_ms, creator, state, created_ms";
+
+fn tournament_row(r: &tokio_postgres::Row) -> Result<TournamentRow, StoreError> {
+    Ok(TournamentRow {
+        id: r.try_get(0)?,
+        kind: r.try_get(1)?,
+        name: r.try_get(2)?,
+        clock: (r.try_get(3)?, r.try_get(4)?),
+        rated: r.try_get(5)?,
+        minutes: r.try_get(6)?,
+        starts_ms: r.try_get(7)?,
+        ends_ms: r.try_get(8)?,
+        creator: PlayerId(r.try_get(9)?),
+        state: r.try_get(10)?,
+        created_ms: r.try_get(11)?,
+    })
+}
+
+async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), StoreError> {
+    let t = &record.tournament;
+    let changed = tx
+        .execute(
+            "UPDATE tournaments SET state = $2, ends_ms = $3, name = $4 WHERE id = $1",
+            &[&t.id, &t.state, &t.ends_ms, &t.name],
+        )
+        .await?;
+    if changed == 0 {
+        return Err(StoreError::Refused(format!("no tournament {}", t.id)));
+    }
+    for e in &record.entrants {
+        tx.execute(
+            "INSERT INTO tournament_players
+                (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             ON CONFLICT (tournament_id, number) DO UPDATE SET name = $4, presence = $6,
+                score = $7, sheet = $8, firsts = $9",
+            &[
+                &t.id,
+                &e.number,
+                &e.player.0,
+                &e.name,
+                &e.rating,
+                &e.presence,
+                &e.score,
+                &e.sheet,
+                &e.firsts,
+            ],
+        )
+        .await?;
+    }
+    for g in &record.games {
+        tx.execute(
+            "INSERT INTO tournament_games
+                (game_id, tournament_id, first, second, berserk_first, berserk_second, result)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (game_id) DO UPDATE SET berserk_first = $5, berserk_second = $6,
+                result = $7",
+            &[
+                &g.game_id,
+                &t.id,
+                &g.players.0,
+                &g.players.1,
+                &g.berserk[0],
+                &g.berserk[1],
+                &g.result,
+            ],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+impl TournamentStore for PgStore {
+    fn create_tournament(&self, tournament: TournamentRow) -> StoreFuture<'_, TournamentRow> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let t = &tournament;
+            let row = client
+                .query_one(
+                    "INSERT INTO tournaments (kind, name, clock_initial_ms, clock_increment_ms,
+                        rated, minutes, starts_ms, ends_ms, creator, state, created_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                    &[
+                        &t.kind,
+                        &t.name,
+                        &t.clock.0,
+                        &t.clock.1,
+                        &t.rated,
+                        &t.minutes,
+                        &t.starts_ms,
+                        &t.ends_ms,
+                        &t.creator.0,
+                        &t.state,
+                        &t.created_ms,
+                    ],
+                )
+                .await?;
+            Ok(TournamentRow {
+                id: row.try_get(0)?,
+                ..tournament
+            })
+        })
+    }
+
+    fn save_tournament(&self, record: TournamentRecord) -> StoreFuture<'_, ()> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            save(&tx, &record).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn load_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentRecord>> {
+        let me = self.clone();
+        self.run(async move {
+            let mut client = me.client().await?;
+            // One snapshot: the players and games of the row read.
+            let tx = client
+                .build_transaction()
+                .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await?;
+            let Some(row) = tx
+                .query_opt(
+                    &format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1"),
+                    &[&id],
+                )
+                .await?
+            else {
+                return Ok(None);
+            };
+            let tournament = tournament_row(&row)?;
+            let mut entrants = Vec::new();
+            for r in tx
+                .query(
+                    "SELECT number, player, name, rating, presence, score, sheet, firsts
+                     FROM tournament_players WHERE tournament_id = $1 ORDER BY number",
+                    &[&id],
+                )
+                .await?
+            {
+                entrants.push(EntrantRow {
+                    number: r.try_get(0)?,
+                    player: PlayerId(r.try_get(1)?),
+                    name: r.try_get(2)?,
+                    rating: r.try_get(3)?,
+                    presence: r.try_get(4)?,
+                    score: r.try_get(5)?,
+                    sheet: r.try_get(6)?,
+                    firsts: r.try_get(7)?,
+                });
+            }
+            let mut games = Vec::new();
+            for r in tx
+                .query(
+                    "SELECT game_id, first, second, berserk_first, berserk_second, result
+                     FROM tournament_games WHERE tournament_id = $1 ORDER BY game_id",
+                    &[&id],
+                )
+                .await?
+            {
+                games.push(PairingRow {
+                    game_id: r.try_get(0)?,
+                    players: (r.try_get(1)?, r.try_get(2)?),
+                    berserk: [r.try_get(3)?, r.try_get(4)?],
+                    result: r.try_get(5)?,
+                });
+            }
+            tx.commit().await?;
+            Ok(Some(TournamentRecord {
+                tournament,
+                entrants,
+                games,
+            }))
+        })
+    }
+
+    fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+                         WHERE state <> 'finished' OR ends_ms >= $1
+                         ORDER BY state = 'finished', starts_ms, id LIMIT $2"
+                    ),
+                    &[&since_ms, &(limit as i64)],
+                )
+                .await?;
+            rows.iter().map(tournament_row).collect()
+        })
+    }
+
+    fn tournaments_made(&self, creator: PlayerId, since_ms: i64) -> StoreFuture<'_, i64> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let row = client
+                .query_one(
+                    "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created_ms >= $2",
+                    &[&creator.0, &since_ms],
+                )
+                .await?;
+            Ok(row.try_get(0)?)
+        })
+    }
+
+    fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        let me = self.clone();
+        self.block(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id",
+                    &[],
+                )
+                .await?;
+            rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+        })
+    }
+}

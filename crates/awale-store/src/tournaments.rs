@@ -1,0 +1,296 @@
+//! Tournaments as the store keeps them, behind their own interface
+//! ([`TournamentStore`], beside [`crate::GameStore`]; no SQLite type in it,
+//! so the PostgreSQL store fills it too): a tournament's row (kind, clock,
+//! length, state), its players by number (score, sheet, presence) and its
+//! games (each a link to a stored game). The service holds a tournament
+//! going on in memory and writes what changed in one transaction; a server
+//! that starts again reads the unfinished ones back.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use awale_model::game::PlayerId;
+
+use crate::{Store, StoreError, StoreFuture};
+
+/// A tournament's own row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    /// Its number (0 before it is stored).
+    pub id: i64,
+    /// `arena` (or `swiss`).
+    pub kind: String,
+    /// Its name as its creator gave it.
+    pub name: String,
+    /// The clock of its games: time each side starts with, and the
+    /// increment (ms).
+    pub clock: (i64, i64),
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// Its length (minutes).
+    pub minutes: i64,
+    /// When it starts and ends (ms since 1970).
+    pub starts_ms: i64,
+    /// See `starts_ms`.
+    pub ends_ms: i64,
+    /// Who made it (the server's own schedule has its own name).
+    pub creator: PlayerId,
+    /// `created` (waiting for its start), `started`, `finished`.
+    pub state: String,
+    /// When it was made.
+    pub created_ms: i64,
+}
+
+/// One player of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrantRow {
+    /// Their number in the tournament (the order they joined, from 0).
+    pub number: i64,
+    /// Who they are.
+    pub player: PlayerId,
+    /// The name shown.
+    pub name: String,
+    /// Their rating when they joined.
+    pub rating: i64,
+    /// `free`, `playing`, `paused`, `withdrawn`.
+    pub presence: String,
+    /// Their points.
+    pub score: i64,
+    /// Their finished games as they saw them (JSON, the service's).
+    pub sheet: String,
+    /// How many of their games they sowed first.
+    pub firsts: i64,
+}
+
+/// One game of a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairingRow {
+    /// The stored game.
+    pub game_id: i64,
+    /// The players' numbers: who sows first, and the other.
+    pub players: (i64, i64),
+    /// Who berserked (first, second).
+    pub berserk: [bool; 2],
+    /// The first player's result once it ended: 2 win, 1 draw, 0 loss,
+    /// -1 aborted; None while it is played.
+    pub result: Option<i64>,
+}
+
+/// A tournament with its players and games (all, when read; those that
+/// changed, when written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRecord {
+    /// The tournament.
+    pub tournament: TournamentRow,
+    /// Its players.
+    pub entrants: Vec<EntrantRow>,
+    /// Its games.
+    pub games: Vec<PairingRow>,
+}
+
+/// Where the service keeps tournaments.
+pub trait TournamentStore: Send + Sync {
+    /// Stores a new tournament; it with its number.
+    fn create_tournament(&self, tournament: TournamentRow) -> StoreFuture<'_, TournamentRow>;
+
+    /// Writes `record` in one transaction: the tournament's row (its
+    /// state), and each player and game given (new ones added, others
+    /// written over).
+    fn save_tournament(&self, record: TournamentRecord) -> StoreFuture<'_, ()>;
+
+    /// Tournament `id` with all its players and games, or None.
+    fn load_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentRecord>>;
+
+    /// The tournaments not finished, and those finished after `since_ms`,
+    /// the soonest to start first, `limit` at most.
+    fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>>;
+
+    /// How many tournaments `creator` made since `since_ms`.
+    fn tournaments_made(&self, creator: PlayerId, since_ms: i64) -> StoreFuture<'_, i64>;
+
+    /// At start: the tournaments not finished (the service takes them
+    /// back). Blocks.
+    ///
+    /// # Errors
+    ///
+    /// When reading fails.
+    fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError>;
+}
+
+const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
+     minutes, starts_ms, ends_ms, creator, state, created_ms";
+
+fn tournament_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
+    Ok(TournamentRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        name: r.get(2)?,
+        clock: (r.get(3)?, r.get(4)?),
+        rated: r.get(5)?,
+        minutes: r.get(6)?,
+        starts_ms: r.get(7)?,
+        ends_ms: r.get(8)?,
+        creator: PlayerId(r.get(9)?),
+        state: r.get(10)?,
+        created_ms: r.get(11)?,
+    })
+}
+
+fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> {
+    let t = &record.tournament;
+    let changed = conn
+        .prepare_cached("UPDATE tournaments SET state = ?2, ends_ms = ?3, name = ?4 WHERE id = ?1")?
+        .execute(params![t.id, t.state, t.ends_ms, t.name])?;
+    if changed == 0 {
+        return Err(StoreError::Refused(format!("no tournament {}", t.id)));
+    }
+    for e in &record.entrants {
+        conn.prepare_cached(
+            "INSERT INTO tournament_players
+                (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (tournament_id, number) DO UPDATE SET name = ?4, presence = ?6,
+                score = ?7, sheet = ?8, firsts = ?9",
+        )?
+        .execute(params![
+            t.id, e.number, e.player.0, e.name, e.rating, e.presence, e.score, e.sheet, e.firsts
+        ])?;
+    }
+    for g in &record.games {
+        conn.prepare_cached(
+            "INSERT INTO tournament_games
+                (game_id, tournament_id, first, second, berserk_first, berserk_second, result)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (game_id) DO UPDATE SET berserk_first = ?5, berserk_second = ?6,
+                result = ?7",
+        )?
+        .execute(params![
+            g.game_id,
+            t.id,
+            g.players.0,
+            g.players.1,
+            g.berserk[0],
+            g.berserk[1],
+            g.result
+        ])?;
+    }
+    Ok(())
+}
+
+fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreError> {
+    let Some(tournament) = conn
+        .prepare_cached(&format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1"
+        ))?
+        .query_row([id], tournament_row)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let entrants = conn
+        .prepare_cached(
+            "SELECT number, player, name, rating, presence, score, sheet, firsts
+             FROM tournament_players WHERE tournament_id = ?1 ORDER BY number",
+        )?
+        .query_map([id], |r| {
+            Ok(EntrantRow {
+                number: r.get(0)?,
+                player: PlayerId(r.get(1)?),
+                name: r.get(2)?,
+                rating: r.get(3)?,
+                presence: r.get(4)?,
+                score: r.get(5)?,
+                sheet: r.get(6)?,
+                firsts: r.get(7)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let games = conn
+        .prepare_cached(
+            "SELECT game_id, first, second, berserk_first, berserk_second, result
+             FROM tournament_games WHERE tournament_id = ?1 ORDER BY game_id",
+        )?
+        .query_map([id], |r| {
+            Ok(PairingRow {
+                game_id: r.get(0)?,
+                players: (r.get(1)?, r.get(2)?),
+                berserk: [r.get(3)?, r.get(4)?],
+                result: r.get(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(TournamentRecord {
+        tournament,
+        entrants,
+        games,
+    }))
+}
+
+impl TournamentStore for Store {
+    fn create_tournament(&self, tournament: TournamentRow) -> StoreFuture<'_, TournamentRow> {
+        Box::pin(self.write(move |conn| {
+            let t = &tournament;
+            conn.prepare_cached(
+                "INSERT INTO tournaments (kind, name, clock_initial_ms, clock_increment_ms, rated,
+                    minutes, starts_ms, ends_ms, creator, state, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?
+            .execute(params![
+                t.kind,
+                t.name,
+                t.clock.0,
+                t.clock.1,
+                t.rated,
+                t.minutes,
+                t.starts_ms,
+                t.ends_ms,
+                t.creator.0,
+                t.state,
+                t.created_ms
+            ])?;
+            Ok(TournamentRow {
+                id: conn.last_insert_rowid(),
+                ..tournament
+            })
+        }))
+    }
+
+    fn save_tournament(&self, record: TournamentRecord) -> StoreFuture<'_, ()> {
+        Box::pin(self.write(move |conn| save(conn, &record)))
+    }
+
+    fn load_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentRecord>> {
+        Box::pin(self.read(move |conn| load(conn, id)))
+    }
+
+    fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>> {
+        Box::pin(self.read(move |conn| {
+            Ok(conn
+                .prepare_cached(&format!(
+                    "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+                     WHERE state <> 'finished' OR ends_ms >= ?1
+                     ORDER BY state = 'finished', starts_ms, id LIMIT ?2"
+                ))?
+                .query_map(params![since_ms, limit as i64], tournament_row)?
+                .collect::<Result<Vec<_>, _>>()?)
+        }))
+    }
+
+    fn tournaments_made(&self, creator: PlayerId, since_ms: i64) -> StoreFuture<'_, i64> {
+        Box::pin(self.read(move |conn| {
+            Ok(conn
+                .prepare_cached(
+                    "SELECT COUNT(*) FROM tournaments WHERE creator = ?1 AND created_ms >= ?2",
+                )?
+                .query_row(params![creator.0, since_ms], |r| r.get(0))?)
+        }))
+    }
+
+    fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        self.read_blocking(|conn| {
+            Ok(conn
+                .prepare("SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id")?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+}

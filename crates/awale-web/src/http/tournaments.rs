@@ -1,0 +1,196 @@
+//! The handlers of tournaments: the list, a new arena, one tournament with
+//! its standings, join (or come back), withdraw, pause, berserk, the
+//! creator's early end, and the standings as server-sent events. Each
+//! calls one operation of the service (`awale_service::tournaments`).
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::Json;
+use futures_util::stream::Stream;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::error::ApiError;
+use super::extract::{JsonBody, Player, Viewer};
+use crate::game::now_ms;
+use crate::tournament::arena::Presence;
+use crate::tournaments::{ArenaSettings, TournamentItem, TournamentView};
+use crate::{AppState, Error};
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// A tournament's number from the path: 404 `no_such_tournament` for
+/// anything else.
+fn number(text: &str) -> Result<i64, Error> {
+    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+        Error::new(
+            crate::Kind::NotFound,
+            "no_such_tournament",
+            format!("no tournament `{}`", crate::error::shown(text)),
+        )
+    })
+}
+
+/// The body of POST /api/tournaments.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewArena {
+    /// Its name.
+    name: String,
+    /// Each side's minutes (may be 0.5) and the seconds added a move.
+    minutes_each: f64,
+    /// Seconds added after each move.
+    increment_s: i64,
+    /// Rated or casual.
+    #[serde(default)]
+    rated: bool,
+    /// Its length in minutes.
+    minutes: i64,
+    /// In how many minutes it starts (0: now).
+    #[serde(default)]
+    starts_in_minutes: i64,
+}
+
+/// GET /api/tournaments: those going on or to come, then those finished
+/// lately.
+pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<TournamentItem>>> {
+    Ok(Json(state.shared.tournaments.list().await?))
+}
+
+/// POST /api/tournaments: a new arena (an account only).
+pub async fn create(
+    State(state): State<AppState>,
+    Player(me): Player,
+    JsonBody(req): JsonBody<NewArena>,
+) -> ApiResult<Json<TournamentItem>> {
+    let initial_ms = if req.minutes_each.is_finite() {
+        (req.minutes_each * 60_000.0).round() as i64
+    } else {
+        0
+    };
+    let settings = ArenaSettings {
+        name: req.name,
+        clock: (initial_ms, req.increment_s.saturating_mul(1000)),
+        rated: req.rated,
+        minutes: req.minutes,
+        starts_ms: now_ms().saturating_add(req.starts_in_minutes.clamp(0, 1 << 30) * 60_000),
+    };
+    Ok(Json(state.shared.tournaments.create(&me, settings).await?))
+}
+
+/// GET /api/tournaments/{id}: the tournament, its standings, the viewer's
+/// place.
+pub async fn show(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(
+        state.shared.tournaments.get(id, viewer.as_ref()).await?,
+    ))
+}
+
+/// POST /api/tournaments/{id}/join: joins, or comes back after a pause.
+pub async fn join(
+    State(state): State<AppState>,
+    Player(me): Player,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(state.shared.tournaments.join(id, &me, "").await?))
+}
+
+/// POST /api/tournaments/{id}/withdraw: leaves (the score stays).
+pub async fn withdraw(
+    State(state): State<AppState>,
+    Player(me): Player,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(
+        state
+            .shared
+            .tournaments
+            .leave(id, &me, Presence::Withdrawn)
+            .await?,
+    ))
+}
+
+/// POST /api/tournaments/{id}/pause: not paired until back.
+pub async fn pause(
+    State(state): State<AppState>,
+    Player(me): Player,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(
+        state
+            .shared
+            .tournaments
+            .leave(id, &me, Presence::Paused)
+            .await?,
+    ))
+}
+
+/// POST /api/tournaments/{id}/berserk: halves the viewer's clock in their
+/// game, before their first move.
+pub async fn berserk(
+    State(state): State<AppState>,
+    Player(me): Player,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(state.shared.tournaments.berserk(id, &me).await?))
+}
+
+/// POST /api/tournaments/{id}/close: its creator ends it now.
+pub async fn close(
+    State(state): State<AppState>,
+    Player(me): Player,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(state.shared.tournaments.close(id, &me).await?))
+}
+
+/// GET /api/tournaments/{id}/events: `standings` now, then each time they
+/// change (the tournament without a viewer's place).
+pub async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>> {
+    let id = number(&id)?;
+    let (rx, now) = state.shared.tournaments.watch(id).await?;
+    let first = serde_json::to_string(&now)
+        .map_err(|e| Error::internal(format!("standings not written: {e}")))?;
+    let stopping = state.shared.stopping.subscribe();
+    let stream = futures_util::stream::unfold(
+        (rx, Some(first), stopping),
+        |(mut rx, first, mut stopping)| async move {
+            if let Some(first) = first {
+                let sse = SseEvent::default().event("standings").data(first);
+                return Some((Ok(sse), (rx, None, stopping)));
+            }
+            loop {
+                let received = tokio::select! {
+                    r = rx.recv() => r,
+                    _ = async { stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
+                };
+                match received {
+                    Ok(text) => {
+                        let sse = SseEvent::default().event("standings").data(&*text);
+                        return Some((Ok(sse), (rx, None, stopping)));
+                    }
+                    // The next event carries the whole standings.
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}

@@ -1,0 +1,244 @@
+//! Arenas through the HTTP API, on the router itself: only accounts make
+//! and join them; the codes of what is refused; two accounts paired at
+//! once, a resignation moving the standings; the standings as server-sent
+//! events.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn memory_app() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
+}
+
+/// A browser: its cookies.
+#[derive(Default)]
+struct Browser {
+    cookies: HashMap<String, String>,
+}
+
+impl Browser {
+    fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
+        let cookie: Vec<String> = self
+            .cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let mut request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json");
+        if !cookie.is_empty() {
+            request = request.header("cookie", cookie.join("; "));
+        }
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        request.body(Body::from(body)).unwrap()
+    }
+
+    async fn call(
+        &mut self,
+        app: &Router,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let response = app
+            .clone()
+            .oneshot(self.request(method, uri, body))
+            .await
+            .unwrap();
+        let status = response.status();
+        for line in response.headers().get_all(header::SET_COOKIE) {
+            let line = line.to_str().unwrap();
+            let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
+            self.cookies.insert(name.to_string(), value.to_string());
+        }
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap()
+        };
+        (status, value)
+    }
+
+    async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
+        self.call(app, "GET", uri, None).await
+    }
+
+    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.call(app, "POST", uri, Some(body)).await
+    }
+
+    async fn account(app: &Router, name: &str) -> Browser {
+        let mut b = Browser::default();
+        b.get(app, "/api/me").await;
+        let (status, body) = b
+            .post(
+                app,
+                "/api/account/signup",
+                json!({"username": name, "password": "seeds in the fourth hole"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        b
+    }
+}
+
+fn arena() -> Value {
+    json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})
+}
+
+fn line<'a>(view: &'a Value, name: &str) -> &'a Value {
+    view["standings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no standings in {view}"))
+        .iter()
+        .find(|l| l["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {view}"))
+}
+
+async fn until(b: &mut Browser, app: &Router, uri: &str, check: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..200 {
+        let (_, view) = b.get(app, uri).await;
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never happened");
+}
+
+#[tokio::test]
+async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
+    let app = memory_app();
+    let mut guest = Browser::default();
+    guest.get(&app, "/api/me").await;
+    let (status, body) = guest.post(&app, "/api/tournaments", arena()).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("account_needed"))
+    );
+    let mut ama = Browser::account(&app, "ama").await;
+    let mut bad = arena();
+    bad["minutes_each"] = json!(1000);
+    let (status, body) = ama.post(&app, "/api/tournaments", bad).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_tournament"))
+    );
+    let (status, _) = ama
+        .post(
+            &app,
+            "/api/tournaments",
+            json!({"name": "x", "surprise": 1}),
+        )
+        .await;
+    assert!(status.is_client_error());
+    let (status, made) = ama.post(&app, "/api/tournaments", arena()).await;
+    assert_eq!(status, StatusCode::OK, "{made}");
+    let id = made["id"].as_i64().unwrap();
+    let (status, body) = guest
+        .post(&app, &format!("/api/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("account_needed"))
+    );
+    for uri in [
+        "/api/tournaments/nope",
+        "/api/tournaments/-1",
+        "/api/tournaments/999",
+    ] {
+        let (status, body) = guest.get(&app, uri).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::NOT_FOUND, Some("no_such_tournament")),
+            "{uri}"
+        );
+    }
+    let (status, body) = ama
+        .post(&app, &format!("/api/tournaments/{id}/berserk"), json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::CONFLICT, Some("not_in_tournament"))
+    );
+    let (_, list) = guest.get(&app, "/api/tournaments").await;
+    assert_eq!(list[0]["name"], "Evening arena");
+    assert_eq!(list[0]["initial_ms"], 180_000);
+}
+
+#[tokio::test]
+async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
+    let app = memory_app();
+    let mut ama = Browser::account(&app, "ama").await;
+    let mut kofi = Browser::account(&app, "kofi").await;
+    let (_, made) = ama.post(&app, "/api/tournaments", arena()).await;
+    let id = made["id"].as_i64().unwrap();
+    let uri = format!("/api/tournaments/{id}");
+    until(&mut ama, &app, &uri, |v| v["state"] == "started").await;
+    let (status, view) = ama.post(&app, &format!("{uri}/join"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["you"], 0);
+    // The standings' stream: first as they are.
+    let response = app
+        .clone()
+        .oneshot(kofi.request("GET", &format!("{uri}/events"), None))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut events = response.into_body();
+    let first = events.frame().await.unwrap().unwrap().into_data().unwrap();
+    let first = String::from_utf8_lossy(&first).to_string();
+    assert!(first.starts_with("event: standings"), "{first}");
+    let (_, view) = kofi.post(&app, &format!("{uri}/join"), json!({})).await;
+    let game = line(&view, "kofi")["game"].as_str().unwrap().to_string();
+    assert_eq!(line(&view, "ama")["game"], game.as_str());
+    assert!(view["can_berserk"].as_bool().is_some());
+    let next = events.frame().await.unwrap().unwrap().into_data().unwrap();
+    assert!(
+        String::from_utf8_lossy(&next).contains(&game),
+        "the pairing is told"
+    );
+    let (status, _) = kofi
+        .post(&app, &format!("/api/games/{game}/resign"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let view = until(&mut ama, &app, &uri, |v| line(v, "ama")["score"] == 2).await;
+    assert_eq!(view["standings"][0]["name"], "ama");
+    // Alone, the two meet again; a withdrawal during that game waits for
+    // its end.
+    let view = until(&mut ama, &app, &uri, |v| {
+        line(v, "kofi")["game"].is_string()
+    })
+    .await;
+    let game = line(&view, "kofi")["game"].as_str().unwrap().to_string();
+    let (status, view) = kofi.post(&app, &format!("{uri}/withdraw"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(line(&view, "kofi")["presence"], "playing");
+    kofi.post(&app, &format!("/api/games/{game}/resign"), json!({}))
+        .await;
+    let view = until(&mut ama, &app, &uri, |v| {
+        line(v, "kofi")["presence"] == "withdrawn"
+    })
+    .await;
+    assert!(line(&view, "ama")["game"].is_null(), "nobody left to play");
+    let (status, body) = kofi.post(&app, &format!("{uri}/close"), json!({})).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_the_creator"))
+    );
+    let (status, view) = ama.post(&app, &format!("{uri}/close"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["state"], "finished");
+    assert_eq!(view["podium"][0]["name"], "ama");
+}
