@@ -118,3 +118,34 @@ pub struct Report {
     /// Who did (a username).
     pub resolved_by: Option<String>,
 }
+
+/// A direct challenge: one player asks another (by their page) for a game
+/// that only the other may accept or decline; its maker may withdraw it
+/// while it waits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Challenge {
+    /// Its number (0 before it is stored).
+    pub id: i64,
+    /// Who challenges.
+    pub from: PlayerId,
+    /// Their name as the game will show it.
+    pub from_name: String,
+    /// Who is challenged (an account's player).
+    pub to: PlayerId,
+    /// Their username.
+    pub to_name: String,
+    /// The clock: initial time and increment (ms); None: no clock.
+    pub clock: Option<(i64, i64)>,
+    /// Rated (between two accounts) or casual.
+    pub rated: bool,
+    /// The challenger's side: `S`, `N`, or `R` (drawn when accepted).
+    pub colour: char,
+    /// When it was made.
+    pub created_ms: i64,
+    /// `open`, `accepted`, `declined` or `withdrawn`.
+    pub state: String,
+    /// The game made when it was accepted (its public id).
+    pub game: Option<String>,
+    /// When it was accepted, declined or withdrawn.
+    pub settled_ms: Option<i64>,
+}

@@ -7,7 +7,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use awale_model::account::{Account, Report, Role};
+use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
@@ -137,6 +137,56 @@ pub trait AccountStore: Send + Sync {
 
     /// Removes chat line `line` of game `game`: false when there is none.
     fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool>;
+
+    /// Stores a new direct challenge (its `id`, state and settlement are
+    /// ignored: it is open): its number.
+    fn add_challenge(&self, challenge: Challenge) -> StoreFuture<'_, i64>;
+
+    /// Direct challenge `id`, in whatever state.
+    fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>>;
+
+    /// The direct challenges `player` made or was sent that are open, or
+    /// were settled at `since_ms` or later: newest first, at most `limit`.
+    fn challenges(
+        &self,
+        player: PlayerId,
+        since_ms: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<Challenge>>;
+
+    /// Settles open challenge `id` as `state` (`accepted`, with the game
+    /// made, `declined`, `withdrawn`): false when it was not open (settled
+    /// already, or none), and nothing changes.
+    fn settle_challenge(
+        &self,
+        id: i64,
+        state: &'static str,
+        game: Option<String>,
+        now: i64,
+    ) -> StoreFuture<'_, bool>;
+}
+
+const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
+     clock_initial_ms, clock_increment_ms, rated, colour, created_ms, state, game, settled_ms";
+
+fn challenge_row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
+    let initial: Option<i64> = r.get(5)?;
+    let increment: Option<i64> = r.get(6)?;
+    let colour: String = r.get(8)?;
+    Ok(Challenge {
+        id: r.get(0)?,
+        from: PlayerId(r.get(1)?),
+        from_name: r.get(2)?,
+        to: PlayerId(r.get(3)?),
+        to_name: r.get(4)?,
+        clock: initial.zip(increment),
+        rated: r.get(7)?,
+        colour: colour.chars().next().unwrap_or('R'),
+        created_ms: r.get(9)?,
+        state: r.get(10)?,
+        game: r.get(11)?,
+        settled_ms: r.get(12)?,
+    })
 }
 
 /// The columns [`account_row`] reads, in both stores.
@@ -571,6 +621,78 @@ impl AccountStore for Store {
                 .exec(
                     &["DELETE FROM chat WHERE game_id = ?1 AND id = ?2"],
                     vec![int(game), int(line)],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn add_challenge(&self, c: Challenge) -> StoreFuture<'_, i64> {
+        Box::pin(self.write(move |conn| {
+            conn.execute(
+                "INSERT INTO challenges (from_player, from_name, to_player, to_name,
+                    clock_initial_ms, clock_increment_ms, rated, colour, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    c.from.0,
+                    c.from_name,
+                    c.to.0,
+                    c.to_name,
+                    c.clock.map(|c| c.0),
+                    c.clock.map(|c| c.1),
+                    c.rated,
+                    c.colour.to_string(),
+                    c.created_ms
+                ],
+            )?;
+            Ok(conn.last_insert_rowid())
+        }))
+    }
+
+    fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
+        Box::pin(self.read(move |conn| {
+            let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1");
+            Ok(conn
+                .prepare_cached(&sql)?
+                .query_row([id], challenge_row)
+                .optional()?)
+        }))
+    }
+
+    fn challenges(
+        &self,
+        player: PlayerId,
+        since_ms: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<Challenge>> {
+        Box::pin(self.read(move |conn| {
+            let sql = format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges
+                 WHERE (from_player = ?1 OR to_player = ?1)
+                   AND (state = 'open' OR settled_ms >= ?2)
+                 ORDER BY id DESC LIMIT ?3"
+            );
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![player.0, since_ms, limit as i64], challenge_row)?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        }))
+    }
+
+    fn settle_challenge(
+        &self,
+        id: i64,
+        state: &'static str,
+        game: Option<String>,
+        now: i64,
+    ) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let n = self
+                .exec(
+                    &[
+                        "UPDATE challenges SET state = ?2, game = ?3, settled_ms = ?4
+                       WHERE id = ?1 AND state = 'open'",
+                    ],
+                    vec![int(id), text(state.to_string()), opt_text(game), int(now)],
                 )
                 .await?;
             Ok(n == 1)

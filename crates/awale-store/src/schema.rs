@@ -50,6 +50,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v7.sql")),
         // Version 8: tournaments, their players and their games.
         M::up(include_str!("v8.sql")),
+        // Version 9: direct challenges (a player's page's "challenge this
+        // player"), kept across a restart.
+        M::up(include_str!("v9.sql")),
     ]
 }
 

@@ -8,6 +8,7 @@ mod pg;
 use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
+use awale_model::account::Challenge;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournaments::{EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
@@ -458,6 +459,112 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
         let gone = store.load(g.id).await.unwrap().unwrap();
         assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
         assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
+    }
+    runtime().block_on(async {
+        check(Store::in_memory().unwrap()).await;
+        check(postgres()).await;
+    });
+}
+
+#[test]
+fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
+    async fn check<S: AccountStore>(store: S) {
+        let ama = PlayerId("ama".into());
+        let kofi = PlayerId("kofi".into());
+        let yaw = PlayerId("yaw".into());
+        let challenge = |from: &PlayerId, to: &PlayerId, at: i64| Challenge {
+            id: 0,
+            from: from.clone(),
+            from_name: from.0.clone(),
+            to: to.clone(),
+            to_name: to.0.clone(),
+            clock: Some((180_000, 2_000)),
+            rated: true,
+            colour: 'N',
+            created_ms: at,
+            state: "ignored".into(),
+            game: Some("ignored".into()),
+            settled_ms: Some(1),
+        };
+        let first = store
+            .add_challenge(challenge(&ama, &kofi, 10))
+            .await
+            .unwrap();
+        let second = store
+            .add_challenge(challenge(&yaw, &ama, 20))
+            .await
+            .unwrap();
+        let untimed = Challenge {
+            clock: None,
+            rated: false,
+            colour: 'R',
+            ..challenge(&kofi, &yaw, 30)
+        };
+        let third = store.add_challenge(untimed).await.unwrap();
+        let back = store.challenge(first).await.unwrap().unwrap();
+        assert_eq!(
+            back,
+            Challenge {
+                id: first,
+                state: "open".into(),
+                game: None,
+                settled_ms: None,
+                ..challenge(&ama, &kofi, 10)
+            }
+        );
+        let back = store.challenge(third).await.unwrap().unwrap();
+        assert_eq!((back.clock, back.rated, back.colour), (None, false, 'R'));
+        assert!(store.challenge(third + 100).await.unwrap().is_none());
+        // Ama's: the one she made and the one she was sent, newest first.
+        let ids = |list: Vec<Challenge>| list.iter().map(|c| c.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(store.challenges(ama.clone(), 0, 10).await.unwrap()),
+            [second, first]
+        );
+        assert_eq!(
+            ids(store.challenges(ama.clone(), 0, 1).await.unwrap()),
+            [second]
+        );
+        // Settled once: accepted with its game; a second settling changes nothing.
+        assert!(store
+            .settle_challenge(first, "accepted", Some("G4me".into()), 100)
+            .await
+            .unwrap());
+        assert!(!store
+            .settle_challenge(first, "withdrawn", None, 200)
+            .await
+            .unwrap());
+        assert!(!store
+            .settle_challenge(third + 100, "declined", None, 200)
+            .await
+            .unwrap());
+        let back = store.challenge(first).await.unwrap().unwrap();
+        assert_eq!(
+            (back.state.as_str(), back.game.as_deref(), back.settled_ms),
+            ("accepted", Some("G4me"), Some(100))
+        );
+        assert!(store
+            .settle_challenge(second, "declined", None, 300)
+            .await
+            .unwrap());
+        // Settled ones are listed only when settled since the time asked.
+        assert_eq!(
+            ids(store.challenges(ama.clone(), 100, 10).await.unwrap()),
+            [second, first]
+        );
+        assert_eq!(
+            ids(store.challenges(ama.clone(), 101, 10).await.unwrap()),
+            [second]
+        );
+        assert!(store
+            .challenges(ama.clone(), 301, 10)
+            .await
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            ids(store.challenges(yaw.clone(), 1_000, 10).await.unwrap()),
+            [third]
+        );
     }
     runtime().block_on(async {
         check(Store::in_memory().unwrap()).await;

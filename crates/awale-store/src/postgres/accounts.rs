@@ -10,8 +10,31 @@ use super::PgStore;
 use crate::accounts::{account_row, ACCOUNT_COLUMNS};
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
-use awale_model::account::{Account, Report, Role};
+use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
+
+const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
+     clock_initial_ms, clock_increment_ms, rated, colour, created_ms, state, game, settled_ms";
+
+fn challenge_row(r: &Row) -> Result<Challenge, tokio_postgres::Error> {
+    let initial: Option<i64> = r.try_get(5)?;
+    let increment: Option<i64> = r.try_get(6)?;
+    let colour: String = r.try_get(8)?;
+    Ok(Challenge {
+        id: r.try_get(0)?,
+        from: PlayerId(r.try_get(1)?),
+        from_name: r.try_get(2)?,
+        to: PlayerId(r.try_get(3)?),
+        to_name: r.try_get(4)?,
+        clock: initial.zip(increment),
+        rated: r.try_get(7)?,
+        colour: colour.chars().next().unwrap_or('R'),
+        created_ms: r.try_get(9)?,
+        state: r.try_get(10)?,
+        game: r.try_get(11)?,
+        settled_ms: r.try_get(12)?,
+    })
+}
 
 async fn find(
     client: &impl GenericClient,
@@ -499,5 +522,90 @@ impl AccountStore for PgStore {
             vec![Box::new(game), Box::new(line)],
         );
         Box::pin(async move { done.await.map(|n| n == 1) })
+    }
+
+    fn add_challenge(&self, c: Challenge) -> StoreFuture<'_, i64> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            Ok(client
+                .query_one(
+                    "INSERT INTO challenges (from_player, from_name, to_player, to_name,
+                        clock_initial_ms, clock_increment_ms, rated, colour, created_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                    &[
+                        &c.from.0,
+                        &c.from_name,
+                        &c.to.0,
+                        &c.to_name,
+                        &c.clock.map(|c| c.0),
+                        &c.clock.map(|c| c.1),
+                        &c.rated,
+                        &c.colour.to_string(),
+                        &c.created_ms,
+                    ],
+                )
+                .await?
+                .get(0))
+        })
+    }
+
+    fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = $1");
+            Ok(client
+                .query_opt(&sql, &[&id])
+                .await?
+                .map(|r| challenge_row(&r))
+                .transpose()?)
+        })
+    }
+
+    fn challenges(
+        &self,
+        player: PlayerId,
+        since_ms: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<Challenge>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let sql = format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges
+                 WHERE (from_player = $1 OR to_player = $1)
+                   AND (state = 'open' OR settled_ms >= $2)
+                 ORDER BY id DESC LIMIT $3"
+            );
+            let rows = client
+                .query(&sql, &[&player.0, &since_ms, &(limit as i64)])
+                .await?;
+            Ok(rows
+                .iter()
+                .map(challenge_row)
+                .collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
+    fn settle_challenge(
+        &self,
+        id: i64,
+        state: &'static str,
+        game: Option<String>,
+        now: i64,
+    ) -> StoreFuture<'_, bool> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let n = client
+                .execute(
+                    "UPDATE challenges SET state = $2, game = $3, settled_ms = $4
+                     WHERE id = $1 AND state = 'open'",
+                    &[&id, &state, &game, &now],
+                )
+                .await?;
+            Ok(n == 1)
+        })
     }
 }

@@ -850,27 +850,31 @@ pub fn sign_up(b: &Browser, name: &str) {
 }
 
 /// Pairs the accounts of `first` and `second` in the 3+2 pool (a rated
-/// game), then `loser` (one of them) resigns: the game's public id.
+/// game), each tapping the lobby's 3+2 button as a person would and taken
+/// to the game by the page; then `loser` (one of them) resigns: the game's
+/// public id.
 pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String {
+    const BUTTON: &str = "#pools button[data-pool='3+2']";
+    for b in [first, second] {
+        b.eval("location.hash = '#lobby'");
+        b.wait_shown(BUTTON, 10);
+    }
     // The first seeks and waits; the second's seek pairs them.
-    first.eval(
-        "window.__seek = fetch('/api/pools/3+2/seek?wait_s=20', { method: 'POST', \
-           headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());",
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let paired = loop {
-        let answer = page_fetch(second, "POST", "/api/pools/3+2/seek?wait_s=5", json!({}));
-        assert_eq!(answer["status"], 200, "seek: {answer}");
-        if let Some(game) = answer["body"]["paired"]["game"].as_str() {
-            assert_eq!(answer["body"]["paired"]["rated"], true, "{answer}");
-            break game.to_string();
-        }
-        assert!(Instant::now() < deadline, "never paired: {answer}");
+    first.click(BUTTON);
+    first.wait_shown("#pool-seeking", 10);
+    second.click(BUTTON);
+    let landed = |b: &Browser| {
+        b.wait_for(
+            "the page taken to the paired game",
+            "return location.hash.startsWith('#game=')",
+            20,
+        );
+        game_id(b)
     };
-    let theirs = first.exec_async(
-        "const done = arguments[arguments.length - 1]; window.__seek.then(done, (e) => done(String(e)));",
-    );
-    assert_eq!(theirs["paired"]["game"], json!(paired), "{theirs}");
+    let paired = landed(second);
+    assert_eq!(landed(first), paired, "both in the same game");
+    let game = page_fetch(first, "GET", &format!("/api/games/{paired}"), Value::Null);
+    assert_eq!(game["body"]["rated"], true, "{game}");
     let resigned = page_fetch(
         loser,
         "POST",
