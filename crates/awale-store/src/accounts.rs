@@ -169,7 +169,7 @@ pub trait AccountStore: Send + Sync {
 const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
      clock_initial_ms, clock_increment_ms, rated, colour, created_ms, state, game, settled_ms";
 
-fn challenge_row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
+fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
     let initial: Option<i64> = r.get(5)?;
     let increment: Option<i64> = r.get(6)?;
     let colour: String = r.get(8)?;

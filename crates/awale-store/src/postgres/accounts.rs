@@ -16,7 +16,7 @@ use awale_model::game::PlayerId;
 const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
      clock_initial_ms, clock_increment_ms, rated, colour, created_ms, state, game, settled_ms";
 
-fn challenge_row(r: &Row) -> Result<Challenge, tokio_postgres::Error> {
+fn challenge_row(r: &tokio_postgres::Row) -> Result<Challenge, tokio_postgres::Error> {
     let initial: Option<i64> = r.try_get(5)?;
     let increment: Option<i64> = r.try_get(6)?;
     let colour: String = r.try_get(8)?;
