@@ -28,6 +28,7 @@ const TABLES: &[&str] = &[
     "tournaments",
     "tournament_players",
     "tournament_games",
+    "challenges",
 ];
 
 /// What was copied.
@@ -194,7 +195,14 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
                 tx.execute(&stmt, &refs).await?;
             }
         }
-        for table in ["games", "chat", "accounts", "reports", "tournaments"] {
+        for table in [
+            "games",
+            "chat",
+            "accounts",
+            "reports",
+            "tournaments",
+            "challenges",
+        ] {
             tx.execute(
                 &format!(
                     "SELECT setval(pg_get_serial_sequence('{table}', 'id'),

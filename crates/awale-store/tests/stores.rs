@@ -822,6 +822,21 @@ fn a_games_file_is_copied_whole_and_checked() {
             }],
         };
         file.save_tournament(record.clone()).await.unwrap();
+        let challenge = Challenge {
+            id: 0,
+            from: me(),
+            from_name: "Kofi".into(),
+            to: PlayerId("p2".into()),
+            to_name: "Ama".into(),
+            clock: Some((180_000, 2_000)),
+            rated: false,
+            colour: 'R',
+            created_ms: 5,
+            state: String::new(),
+            game: None,
+            settled_ms: None,
+        };
+        let challenge_id = file.add_challenge(challenge).await.unwrap();
         let url = pg::cluster().database();
         let db = PgStore::connect(&url).unwrap();
         let report = copy_to_postgres(&file, &db).unwrap();
@@ -830,6 +845,15 @@ fn a_games_file_is_copied_whole_and_checked() {
             db.load_tournament(arena.id).await.unwrap(),
             Some(record),
             "the tournament copied"
+        );
+        let copied = db
+            .challenge(challenge_id)
+            .await
+            .unwrap()
+            .expect("the challenge copied");
+        assert_eq!(
+            (copied.to_name.as_str(), copied.state.as_str()),
+            ("Ama", "open")
         );
         let next_arena = db.create_tournament(arena.clone()).await.unwrap();
         assert_eq!(next_arena.id, arena.id + 1, "new tournaments follow");
