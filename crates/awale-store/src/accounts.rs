@@ -166,26 +166,28 @@ pub trait AccountStore: Send + Sync {
     ) -> StoreFuture<'_, bool>;
 }
 
-const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
+/// The columns [`challenge_row`] reads, in both stores.
+pub(crate) const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
      clock_initial_ms, clock_increment_ms, rated, colour, created_ms, state, game, settled_ms";
 
-fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
-    let initial: Option<i64> = r.get(5)?;
-    let increment: Option<i64> = r.get(6)?;
-    let colour: String = r.get(8)?;
+/// A direct challenge from a row of [`CHALLENGE_COLUMNS`], in either store.
+pub(crate) fn challenge_row<R: Cells>(r: &R) -> Result<Challenge, R::Error> {
+    let initial: Option<i64> = r.cell(5)?;
+    let increment: Option<i64> = r.cell(6)?;
+    let colour: String = r.cell(8)?;
     Ok(Challenge {
-        id: r.get(0)?,
-        from: PlayerId(r.get(1)?),
-        from_name: r.get(2)?,
-        to: PlayerId(r.get(3)?),
-        to_name: r.get(4)?,
+        id: r.cell(0)?,
+        from: PlayerId(r.cell(1)?),
+        from_name: r.cell(2)?,
+        to: PlayerId(r.cell(3)?),
+        to_name: r.cell(4)?,
         clock: initial.zip(increment),
-        rated: r.get(7)?,
+        rated: r.cell(7)?,
         colour: colour.chars().next().unwrap_or('R'),
-        created_ms: r.get(9)?,
-        state: r.get(10)?,
-        game: r.get(11)?,
-        settled_ms: r.get(12)?,
+        created_ms: r.cell(9)?,
+        state: r.cell(10)?,
+        game: r.cell(11)?,
+        settled_ms: r.cell(12)?,
     })
 }
 
@@ -654,7 +656,7 @@ impl AccountStore for Store {
             let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1");
             Ok(conn
                 .prepare_cached(&sql)?
-                .query_row([id], challenge_row)
+                .query_row([id], |r| challenge_row(r))
                 .optional()?)
         }))
     }
@@ -673,7 +675,9 @@ impl AccountStore for Store {
                  ORDER BY id DESC LIMIT ?3"
             );
             let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![player.0, since_ms, limit as i64], challenge_row)?;
+            let rows = stmt.query_map(params![player.0, since_ms, limit as i64], |r| {
+                challenge_row(r)
+            })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         }))
     }

@@ -7,34 +7,11 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
-use crate::accounts::{account_row, ACCOUNT_COLUMNS};
+use crate::accounts::{account_row, challenge_row, ACCOUNT_COLUMNS, CHALLENGE_COLUMNS};
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
 use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
-
-const CHALLENGE_COLUMNS: &str = "id, from_player, from_name, to_player, to_name, \
-     clock_initial_ms, clock_increment_ms, rated, colour, created_ms, state, game, settled_ms";
-
-fn challenge_row(r: &tokio_postgres::Row) -> Result<Challenge, tokio_postgres::Error> {
-    let initial: Option<i64> = r.try_get(5)?;
-    let increment: Option<i64> = r.try_get(6)?;
-    let colour: String = r.try_get(8)?;
-    Ok(Challenge {
-        id: r.try_get(0)?,
-        from: PlayerId(r.try_get(1)?),
-        from_name: r.try_get(2)?,
-        to: PlayerId(r.try_get(3)?),
-        to_name: r.try_get(4)?,
-        clock: initial.zip(increment),
-        rated: r.try_get(7)?,
-        colour: colour.chars().next().unwrap_or('R'),
-        created_ms: r.try_get(9)?,
-        state: r.try_get(10)?,
-        game: r.try_get(11)?,
-        settled_ms: r.try_get(12)?,
-    })
-}
 
 async fn find(
     client: &impl GenericClient,
