@@ -654,6 +654,8 @@ impl Games {
                     }
                 });
             }
+            // The pools' news (`pools.rs` hears it).
+            Notice::Paired { .. } => {}
             Notice::Resync => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
                 let held: Vec<i64> = lock(&self.entries).keys().copied().collect();

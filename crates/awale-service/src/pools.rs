@@ -6,6 +6,14 @@
 //! [`Matchmaker`] is the pairing itself, pure, with the clock given to
 //! each call; [`Pools`] runs it for the service: it makes the paired
 //! games and tells each seeker.
+//!
+//! On a store several processes share, the seeks are the store's
+//! ([`SeekStore`]): each process writes its own seekers' there and pairs
+//! over all of them at each tick, claiming a pairing's two seeks in one
+//! transaction before its game is made (of two processes that find the
+//! same pair, one makes the game); the news reaches the seeker's process
+//! as a notice. A seeker's colours are balanced over the games their own
+//! process told them of.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,6 +26,8 @@ use crate::error::Error;
 use crate::game::{now_ms, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
 use crate::lock;
+use crate::store::seeks::{Paired, Renewed, SeekRow, SeekStore};
+use crate::store::Notice;
 
 /// A pool: a clock, initial time and increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -353,6 +363,8 @@ pub enum SeekNews {
 struct Seeking {
     last_seen_ms: i64,
     news: tokio::sync::watch::Sender<Option<SeekNews>>,
+    /// The seek's number in the shared store (0: none).
+    seek: i64,
 }
 
 /// The pools as the service runs them: seeks, the games made for each
@@ -365,6 +377,13 @@ pub struct Pools {
     /// Pairs found blocking each other: never proposed again.
     avoid: Arc<Mutex<std::collections::HashSet<(PlayerId, PlayerId)>>>,
     matchmaker: Mutex<Matchmaker>,
+    /// Who may not meet, for the matchmaker of each shared round.
+    blocked: Blocked,
+    /// The seeks the processes of the site share (None: this process's
+    /// own, in `matchmaker`).
+    shared: Option<Arc<dyn SeekStore>>,
+    /// With shared seeks: how many sought in each pool at the last round.
+    counted: Mutex<Vec<(Pool, usize)>>,
     seekers: Mutex<HashMap<PlayerId, Seeking>>,
     /// Each player's sides in their recent pool games (+1 South, -1 North),
     /// newest last.
@@ -391,11 +410,15 @@ impl Pools {
         let blocked: Blocked = Arc::new(move |a: &PlayerId, b: &PlayerId| {
             blocked(a, b) || lock(&known).contains(&(a.clone(), b.clone()))
         });
+        let shared = games.store().seek_store();
         Arc::new(Pools {
             games,
             accounts,
             avoid,
-            matchmaker: Mutex::new(Matchmaker::new(blocked)),
+            matchmaker: Mutex::new(Matchmaker::new(Arc::clone(&blocked))),
+            blocked,
+            shared,
+            counted: Mutex::new(POOLS.into_iter().map(|p| (p, 0)).collect()),
             seekers: Mutex::new(HashMap::new()),
             recent: Mutex::new(HashMap::new()),
         })
@@ -411,12 +434,110 @@ impl Pools {
                 tick.tick().await;
                 let Some(pools) = me.upgrade() else { return };
                 pools.expire(now_ms());
+                if let Some(shared) = &pools.shared {
+                    if let Err(e) = pools.shared_round(shared.as_ref()).await {
+                        tracing::warn!(error = %e, "the shared pools were not paired this time");
+                    }
+                    continue;
+                }
                 let made = lock(&pools.matchmaker).tick(now_ms());
                 for pairing in made {
-                    pools.start_game(pairing).await;
+                    pools.start_game(pairing, None).await;
                 }
             }
         });
+        if let (Some(_), Some(mut notices)) = (&self.shared, self.games.store().notices()) {
+            let me = Arc::downgrade(self);
+            tokio::spawn(async move {
+                use tokio::sync::broadcast::error::RecvError;
+                loop {
+                    let notice = match notices.recv().await {
+                        Ok(notice) => notice,
+                        Err(RecvError::Lagged(_)) => Notice::Resync,
+                        Err(RecvError::Closed) => return,
+                    };
+                    let Some(pools) = me.upgrade() else { return };
+                    match notice {
+                        Notice::Paired { seek } => pools.deliver(seek).await,
+                        // Some news may be lost: each seeker's is read.
+                        Notice::Resync => {
+                            let seeks: Vec<i64> =
+                                lock(&pools.seekers).values().map(|s| s.seek).collect();
+                            for seek in seeks.into_iter().filter(|&s| s > 0) {
+                                pools.deliver(seek).await;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            });
+        }
+    }
+
+    /// One round over the seeks every process shares: the pairings the
+    /// waits allow, each claimed before its game is made.
+    async fn shared_round(&self, shared: &dyn SeekStore) -> Result<(), Error> {
+        let now = now_ms();
+        let rows = shared.waiting_seeks(now - SEEK_EXPIRES_MS).await?;
+        let mut matchmaker = Matchmaker::new(Arc::clone(&self.blocked));
+        let mut seeks = HashMap::new();
+        for row in rows {
+            let Ok(pool) = Pool::parse(&row.pool) else {
+                continue;
+            };
+            seeks.insert(row.player.clone(), row.id);
+            let since = row.since_ms;
+            matchmaker.put_back(pool, seeker_of(row), since);
+        }
+        *lock(&self.counted) = matchmaker.counts();
+        for pairing in matchmaker.tick(now) {
+            let (Some(&south), Some(&north)) = (
+                seeks.get(&pairing.south.player),
+                seeks.get(&pairing.north.player),
+            ) else {
+                continue;
+            };
+            // Another process paired one of them first: theirs.
+            if shared.claim_seeks(south, north, now).await? {
+                self.start_game(pairing, Some([south, north])).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Tells the seeker of shared seek `seek` its pairing, when they seek
+    /// through this process.
+    async fn deliver(&self, seek: i64) {
+        let Some(shared) = &self.shared else { return };
+        let player = lock(&self.seekers)
+            .iter()
+            .find(|(_, s)| s.seek == seek)
+            .map(|(p, _)| p.clone());
+        let Some(player) = player else { return };
+        match shared.take_paired(seek).await {
+            Ok(Some(paired)) => self.tell(&player, &paired),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(seek, error = %e, "a pairing's news not read"),
+        }
+    }
+
+    /// Tells `player` they are paired, and notes their side.
+    fn tell(&self, player: &PlayerId, paired: &Paired) {
+        {
+            let mut recent = lock(&self.recent);
+            let sides = recent.entry(player.clone()).or_default();
+            sides.push(if paired.side == 'S' { 1 } else { -1 });
+            if sides.len() > RECENT_GAMES {
+                sides.remove(0);
+            }
+        }
+        if let Some(s) = lock(&self.seekers).get(player) {
+            s.news.send_replace(Some(SeekNews::Paired {
+                game: paired.game.clone(),
+                side: paired.side,
+                rated: paired.rated,
+            }));
+        }
     }
 
     /// Drops the seeks not renewed for [`SEEK_EXPIRES_MS`].
@@ -459,6 +580,7 @@ impl Pools {
             let entry = seekers.entry(player.clone()).or_insert_with(|| Seeking {
                 last_seen_ms: now,
                 news: tokio::sync::watch::channel(None).0,
+                seek: 0,
             });
             entry.last_seen_ms = now;
             // A seek after a pairing is a new seek.
@@ -467,9 +589,25 @@ impl Pools {
             }
             entry.news.subscribe()
         };
-        let paired = lock(&self.matchmaker).seek(pool, seeker, now);
-        if let Some(pairing) = paired {
-            self.start_game(pairing).await;
+        let mut since = None;
+        if let Some(shared) = &self.shared {
+            // Paired at the next round of whichever process.
+            match shared.renew_seek(row_of(pool, seeker, now), now).await? {
+                Renewed::Paired(paired) => {
+                    self.tell(&player, &paired);
+                }
+                Renewed::Seeking(row) => {
+                    since = Some(row.since_ms);
+                    if let Some(s) = lock(&self.seekers).get_mut(&player) {
+                        s.seek = row.id;
+                    }
+                }
+            }
+        } else {
+            let paired = lock(&self.matchmaker).seek(pool, seeker, now);
+            if let Some(pairing) = paired {
+                self.start_game(pairing, None).await;
+            }
         }
         let waited = tokio::time::timeout(wait, news.wait_for(Option::is_some)).await;
         if let Ok(Ok(news)) = waited {
@@ -477,9 +615,12 @@ impl Pools {
                 return Ok(news);
             }
         }
-        let (pool, since) = lock(&self.matchmaker)
-            .seeking(&player)
-            .unwrap_or((pool, now));
+        let (pool, since) = match since {
+            Some(since) => (pool, since),
+            None => lock(&self.matchmaker)
+                .seeking(&player)
+                .unwrap_or((pool, now)),
+        };
         Ok(SeekNews::Waiting {
             pool: pool.name(),
             waited_ms: now_ms() - since,
@@ -487,19 +628,30 @@ impl Pools {
     }
 
     /// `player` stops seeking. Whether they were seeking.
-    pub fn cancel(&self, player: &PlayerId) -> bool {
+    ///
+    /// # Errors
+    ///
+    /// When the shared seeks cannot be written.
+    pub async fn cancel(&self, player: &PlayerId) -> Result<bool, Error> {
         lock(&self.seekers).remove(player);
-        lock(&self.matchmaker).cancel(player)
+        match &self.shared {
+            Some(shared) => Ok(shared.drop_seek(player.clone()).await?),
+            None => Ok(lock(&self.matchmaker).cancel(player)),
+        }
     }
 
-    /// How many seek in each pool now.
+    /// How many seek in each pool now (shared seeks: at the last round).
     pub fn counts(&self) -> Vec<(Pool, usize)> {
+        if self.shared.is_some() {
+            return lock(&self.counted).clone();
+        }
         lock(&self.matchmaker).counts()
     }
 
     /// Makes the game of `pairing` and tells both seekers; a game that
-    /// cannot be made puts both back to seeking.
-    async fn start_game(&self, pairing: Pairing) {
+    /// cannot be made puts both back to seeking. `claimed`: the shared
+    /// seeks (South's, North's) this process claimed for it.
+    async fn start_game(&self, pairing: Pairing, claimed: Option<[i64; 2]>) {
         let now = now_ms();
         if let (Some(accounts), true) = (&self.accounts, pairing.south.account) {
             let (a, b) = (pairing.south.player.clone(), pairing.north.player.clone());
@@ -510,6 +662,10 @@ impl Pools {
                     let mut avoid = lock(&self.avoid);
                     avoid.insert((a.clone(), b.clone()));
                     avoid.insert((b, a));
+                }
+                if let (Some(shared), Some(seeks)) = (&self.shared, claimed) {
+                    self.release(shared.as_ref(), seeks).await;
+                    return;
                 }
                 let mut matchmaker = lock(&self.matchmaker);
                 let [south_waited, north_waited] = pairing.waited_ms;
@@ -540,34 +696,77 @@ impl Pools {
                     .first()
                     .map(|g| g.public_id.clone())
                     .unwrap_or_default();
-                for (seeker, side) in [(&pairing.south, Side::South), (&pairing.north, Side::North)]
+                for (i, (seeker, side)) in
+                    [(&pairing.south, Side::South), (&pairing.north, Side::North)]
+                        .into_iter()
+                        .enumerate()
                 {
-                    {
-                        let mut recent = lock(&self.recent);
-                        let sides = recent.entry(seeker.player.clone()).or_default();
-                        sides.push(if side == Side::South { 1 } else { -1 });
-                        if sides.len() > RECENT_GAMES {
-                            sides.remove(0);
+                    let paired = Paired {
+                        game: id.clone(),
+                        side: side.letter(),
+                        rated,
+                    };
+                    match (&self.shared, claimed) {
+                        // Told through the store, to whichever process.
+                        (Some(shared), Some(seeks)) => {
+                            if let Err(e) = shared.tell_paired(seeks[i], paired).await {
+                                tracing::warn!(error = %e, "a pairing's news not stored");
+                            }
+                            self.deliver(seeks[i]).await;
                         }
-                    }
-                    if let Some(s) = lock(&self.seekers).get(&seeker.player) {
-                        s.news.send_replace(Some(SeekNews::Paired {
-                            game: id.clone(),
-                            side: side.letter(),
-                            rated,
-                        }));
+                        _ => self.tell(&seeker.player, &paired),
                     }
                 }
                 tracing::debug!(game = %id, pool = %pairing.pool.name(), "pool pairing");
             }
             Err(e) => {
                 tracing::warn!(error = %e, "a pool game could not be made: both seek again");
+                if let (Some(shared), Some(seeks)) = (&self.shared, claimed) {
+                    self.release(shared.as_ref(), seeks).await;
+                    return;
+                }
                 let mut matchmaker = lock(&self.matchmaker);
                 for seeker in [pairing.south, pairing.north] {
                     let _ = matchmaker.seek(pairing.pool, seeker, now);
                 }
             }
         }
+    }
+}
+
+impl Pools {
+    /// Gives claimed shared seeks back to the pool.
+    async fn release(&self, shared: &dyn SeekStore, seeks: [i64; 2]) {
+        if let Err(e) = shared.release_seeks(seeks.to_vec()).await {
+            tracing::warn!(error = %e, "claimed seeks not given back: they wait till stale");
+        }
+    }
+}
+
+/// The shared seek of `seeker` in `pool`, seeking from `now`.
+fn row_of(pool: Pool, seeker: Seeker, now: i64) -> SeekRow {
+    SeekRow {
+        id: 0,
+        player: seeker.player,
+        pool: pool.name(),
+        name: seeker.name,
+        account: seeker.account,
+        rating: seeker.rating,
+        balance: seeker.balance,
+        limits: seeker.limits,
+        since_ms: now,
+    }
+}
+
+/// The seeker of a shared seek.
+fn seeker_of(row: SeekRow) -> Seeker {
+    Seeker {
+        player: row.player,
+        name: row.name,
+        account: row.account,
+        rating: row.rating,
+        balance: row.balance,
+        limits: row.limits,
     }
 }
 

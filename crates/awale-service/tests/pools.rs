@@ -95,8 +95,8 @@ async fn a_lone_seek_waits_and_a_cancel_ends_it() {
         .await
         .unwrap();
     assert!(matches!(other, SeekNews::Waiting { .. }));
-    assert!(pools.cancel(&seeker(1, false).player));
-    assert!(!pools.cancel(&seeker(1, false).player));
+    assert!(pools.cancel(&seeker(1, false).player).await.unwrap());
+    assert!(!pools.cancel(&seeker(1, false).player).await.unwrap());
     assert_eq!(pools.counts()[0].1, 1);
 }
 

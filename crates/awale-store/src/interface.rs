@@ -33,6 +33,12 @@ pub enum Notice {
         /// The line's id.
         line: i64,
     },
+    /// Seek `seek` of the pools was paired (its news is in the store:
+    /// [`crate::seeks::SeekStore::take_paired`]).
+    Paired {
+        /// The seek's number.
+        seek: i64,
+    },
     /// Notices may have been lost (the connection was lost, or this
     /// reader fell behind): whatever is held in memory must be read again.
     Resync,
@@ -49,7 +55,8 @@ impl Notice {
         }
     }
 
-    /// As sent between processes: `g ID REVISION TIMED` or `c GAME LINE`.
+    /// As sent between processes: `g ID REVISION TIMED`, `c GAME LINE` or
+    /// `p SEEK`.
     pub fn to_text(self) -> String {
         match self {
             Notice::Game {
@@ -58,6 +65,7 @@ impl Notice {
                 timed,
             } => format!("g {id} {revision} {}", u8::from(timed)),
             Notice::Chat { game, line } => format!("c {game} {line}"),
+            Notice::Paired { seek } => format!("p {seek}"),
             Notice::Resync => "r".into(),
         }
     }
@@ -74,6 +82,9 @@ impl Notice {
             "c" => Notice::Chat {
                 game: words.next()?.parse().ok()?,
                 line: words.next()?.parse().ok()?,
+            },
+            "p" => Notice::Paired {
+                seek: words.next()?.parse().ok()?,
             },
             "r" => Notice::Resync,
             _ => return None,
@@ -185,6 +196,13 @@ pub trait GameStore: Send + Sync {
     fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
         let _ = id;
         Box::pin(async { Ok(None) })
+    }
+
+    /// The pools' seeks, for a store that several processes share (each
+    /// pairs over all of them); None for one only this process writes
+    /// (its pools stay in memory).
+    fn seek_store(&self) -> Option<std::sync::Arc<dyn crate::seeks::SeekStore>> {
+        None
     }
 
     /// The changes other processes make to this store, for a store that

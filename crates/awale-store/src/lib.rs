@@ -31,6 +31,7 @@ mod postgres;
 pub mod ratings;
 mod rows;
 mod schema;
+pub mod seeks;
 pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount};
@@ -41,6 +42,7 @@ pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{find_game, insert_game, list_games, load_game, side_from_text, write_state};
 use schema::setup;
+pub use seeks::SeekStore;
 pub use tournaments::TournamentStore;
 
 /// A storage failure, or a stored game that no longer replays.

@@ -517,3 +517,63 @@ fn a_load_over_two_processes_loses_nothing_when_one_is_killed() {
         "{stored} {report}"
     );
 }
+
+/// Seeks in pool `3+2` on `addr` as player `n`, waiting up to `wait_s`.
+fn seek(addr: &str, n: u8, name: &str, wait_s: u64) -> Value {
+    ok(
+        request(
+            addr,
+            "POST",
+            &format!("/api/pools/3+2/seek?wait_s={wait_s}"),
+            Some(&player(n)),
+            Some(json!({"name": name})),
+        ),
+        "seek",
+    )
+}
+
+#[test]
+fn seekers_on_two_processes_are_paired_into_one_game() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    let a = Serve::start(&url, dir.path(), "a");
+    let b = Serve::start(&url, dir.path(), "b");
+    // One who seeks on A, then cancels, is paired with nobody.
+    let waiting = seek(&a.addr, 9, "Esi", 0);
+    assert!(waiting["waiting"].is_object(), "{waiting}");
+    let cancelled = ok(
+        request(&a.addr, "POST", "/api/pools/cancel", Some(&player(9)), None),
+        "cancel",
+    );
+    assert_eq!(cancelled["cancelled"], true, "{cancelled}");
+    // Two guests, each on their own process, both waiting for news.
+    let (a_addr, b_addr) = (a.addr.clone(), b.addr.clone());
+    let ama = std::thread::spawn(move || seek(&a_addr, 1, "Ama", 20));
+    let kofi = std::thread::spawn(move || seek(&b_addr, 2, "Kofi", 20));
+    let (ama, kofi) = (ama.join().unwrap(), kofi.join().unwrap());
+    let (ama, kofi) = (&ama["paired"], &kofi["paired"]);
+    assert!(ama["game"].is_string(), "Ama: {ama}");
+    assert_eq!(ama["game"], kofi["game"], "one game for both");
+    assert_ne!(ama["side"], kofi["side"]);
+    assert_eq!(ama["rated"], false, "guests play casual");
+    // The game is there on either process, both seated, Esi in neither.
+    let id = ama["game"].as_str().unwrap();
+    for s in [&a, &b] {
+        let game = ok(
+            request(&s.addr, "GET", &format!("/api/games/{id}"), None, None),
+            "game",
+        );
+        let names: Vec<&str> = game["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|seat| seat["name"].as_str())
+            .collect();
+        assert_eq!(names.len(), 2, "{game}");
+        assert!(names.contains(&"Ama") && names.contains(&"Kofi"), "{game}");
+    }
+    // Nobody is left seeking.
+    let pools = ok(request(&b.addr, "GET", "/api/pools", None, None), "pools");
+    assert!(!pools.to_string().contains("\"seeking\":1"), "{pools}");
+}

@@ -39,6 +39,7 @@ mod accounts;
 mod ratings;
 mod rows;
 pub(crate) mod schema;
+mod seeks;
 mod tournaments;
 
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
@@ -757,6 +758,10 @@ impl GameStore for PgStore {
                 .await?;
             Ok(row.map(|r| r.get(0)))
         })
+    }
+
+    fn seek_store(&self) -> Option<Arc<dyn crate::seeks::SeekStore>> {
+        Some(Arc::new(self.clone()))
     }
 
     fn notices(&self) -> Option<broadcast::Receiver<Notice>> {

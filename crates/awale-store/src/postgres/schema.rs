@@ -92,6 +92,10 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
     if version < 9 {
         tx.batch_execute(MIGRATE_V9).await.map_err(refused)?;
     }
+    // Not kept data, outside the versions (`seeks.rs`).
+    tx.batch_execute(super::seeks::SEEKS_TABLE)
+        .await
+        .map_err(refused)?;
     tx.execute(
         "INSERT INTO meta (key, value) VALUES ('schema_version', $1)
          ON CONFLICT (key) DO UPDATE SET value = $1",

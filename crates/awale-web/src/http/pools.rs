@@ -71,10 +71,13 @@ pub struct Cancelled {
 }
 
 /// POST /api/pools/cancel: stops seeking.
-pub async fn cancel(State(state): State<AppState>, Player(me): Player) -> Json<Cancelled> {
-    Json(Cancelled {
-        cancelled: state.shared.pools.cancel(&me),
-    })
+pub async fn cancel(
+    State(state): State<AppState>,
+    Player(me): Player,
+) -> ApiResult<Json<Cancelled>> {
+    Ok(Json(Cancelled {
+        cancelled: state.shared.pools.cancel(&me).await?,
+    }))
 }
 
 /// One pool, as GET /api/pools lists it.
