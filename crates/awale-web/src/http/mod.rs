@@ -88,6 +88,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tournaments/{id}/pause", post(tournaments::pause))
         .route("/api/tournaments/{id}/berserk", post(tournaments::berserk))
         .route("/api/tournaments/{id}/close", post(tournaments::close))
+        .route("/api/tournaments/{id}/round", post(tournaments::start_round))
+        .route(
+            "/api/tournaments/{id}/standings.csv",
+            get(tournaments::standings_csv),
+        )
+        .route(
+            "/api/tournaments/{id}/games.txt",
+            get(tournaments::games_file),
+        )
         .route("/api/tournaments/{id}/events", get(tournaments::events))
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
