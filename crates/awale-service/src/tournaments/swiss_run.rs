@@ -508,8 +508,9 @@ impl Tournaments {
         let Some(swiss) = running.swiss.as_mut() else {
             return Ok(());
         };
-        let round = match swiss.pair_next_round() {
-            Ok(round) => round.clone(),
+        let paired = swiss.pair_next_round().cloned();
+        let round = match paired {
+            Ok(round) => round,
             Err(SwissError::AllRoundsPaired(_) | SwissError::NoPairing { .. }) => {
                 return self.finish_swiss(room, running).await;
             }
