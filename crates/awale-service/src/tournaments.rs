@@ -328,7 +328,12 @@ impl Running {
     /// A new online game of this tournament between players `first` (who
     /// sows first) and `second`, on its clock.
     fn new_game(&self, first: usize, second: usize) -> WebGame {
-        let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now_ms(), random_seed());
+        let mut game = WebGame::new(
+            Mode::Online,
+            Game::new(Rules::AWALE),
+            now_ms(),
+            random_seed(),
+        );
         game.clock = Some(Clock::new(self.row.clock.0, self.row.clock.1));
         game.rated = self.row.rated;
         let opener = game.game.position().to_move();
@@ -1009,8 +1014,7 @@ impl Tournaments {
 
     /// Pairs the free players of a started arena and starts their games.
     async fn pair(&self, running: &mut Running) {
-        if running.is_swiss() || running.row.state != "started" || now_ms() >= running.row.ends_ms
-        {
+        if running.is_swiss() || running.row.state != "started" || now_ms() >= running.row.ends_ms {
             return;
         }
         let pairs = running.arena.pair();

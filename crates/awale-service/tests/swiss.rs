@@ -67,7 +67,14 @@ async fn until(
 /// The round shown, as "first-second" by names, and its bye.
 fn pairings(view: &TournamentView) -> (Vec<String>, Option<String>) {
     let s = swiss(view);
-    let name_of = |n: usize| view.standings.iter().find(|l| l.number == n).unwrap().name.clone();
+    let name_of = |n: usize| {
+        view.standings
+            .iter()
+            .find(|l| l.number == n)
+            .unwrap()
+            .name
+            .clone()
+    };
     (
         s.games
             .iter()
@@ -118,7 +125,13 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
     until(t, id, |v| {
         swiss(v).standings.iter().any(|l| {
             l.number == number
-                && matches!(l.rounds.get(round - 1), Some(Cell::Game { scored: Some(_), .. }))
+                && matches!(
+                    l.rounds.get(round - 1),
+                    Some(Cell::Game {
+                        scored: Some(_),
+                        ..
+                    })
+                )
         })
     })
     .await;
@@ -159,7 +172,10 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
 #[tokio::test]
 async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let item = t.create_swiss(&player(1), settings(3, false)).await.unwrap();
+    let item = t
+        .create_swiss(&player(1), settings(3, false))
+        .await
+        .unwrap();
     assert_eq!((item.kind.as_str(), item.rounds), ("swiss", 3));
     let id = item.id;
     for n in 1..=5 {
@@ -209,7 +225,11 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     assert_eq!(podium, ["E", "C", "B"]);
     // The crosstable of B (number 1): drew D (3) sowing first, beat A (0)
     // sowing first, lost to C (2) sowing second.
-    let b = swiss(&view).standings.iter().find(|l| l.name == "B").unwrap();
+    let b = swiss(&view)
+        .standings
+        .iter()
+        .find(|l| l.name == "B")
+        .unwrap();
     assert_eq!(
         b.rounds,
         vec![
@@ -230,7 +250,11 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
             },
         ]
     );
-    let e = swiss(&view).standings.iter().find(|l| l.name == "E").unwrap();
+    let e = swiss(&view)
+        .standings
+        .iter()
+        .find(|l| l.name == "E")
+        .unwrap();
     assert_eq!(e.rounds[0], Cell::Bye);
     // The club's files.
     let (_, csv) = t.standings_csv(id).await.unwrap();
@@ -248,7 +272,9 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     assert_eq!(records.len(), 6);
     let rounds: Vec<&str> = records.iter().map(|r| r.tag("Round").unwrap()).collect();
     assert_eq!(rounds, ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"]);
-    assert!(records.iter().all(|r| r.tag("Event") == Some("Club evening")));
+    assert!(records
+        .iter()
+        .all(|r| r.tag("Event") == Some("Club evening")));
     let results: Vec<&str> = records.iter().map(|r| r.result.as_str()).collect();
     assert_eq!(results.iter().filter(|r| **r == "1/2-1/2").count(), 1);
     // Joining a finished Swiss is refused.
@@ -259,16 +285,24 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
 #[tokio::test]
 async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let id = t.create_swiss(&player(1), settings(3, true)).await.unwrap().id;
+    let id = t
+        .create_swiss(&player(1), settings(3, true))
+        .await
+        .unwrap()
+        .id;
     t.join(id, &player(1), "A").await.unwrap();
     let code = |r: Result<TournamentView, awale_service::Error>| r.unwrap_err().code;
     assert_eq!(code(t.start_round(id, &player(1)).await), "too_few_players");
     t.join(id, &player(2), "B").await.unwrap();
     t.join(id, &player(3), "C").await.unwrap();
     // C withdraws before the start, D joins: A, B, D play.
-    t.leave(id, &player(3), awale_service::tournament::arena::Presence::Withdrawn)
-        .await
-        .unwrap();
+    t.leave(
+        id,
+        &player(3),
+        awale_service::tournament::arena::Presence::Withdrawn,
+    )
+    .await
+    .unwrap();
     t.join(id, &player(4), "D").await.unwrap();
     assert_eq!(code(t.start_round(id, &player(2)).await), "not_organiser");
     let view = t.start_round(id, &player(1)).await.unwrap();
@@ -293,7 +327,11 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
     t.join(id, &player(3), "C").await.unwrap();
     let view = t.start_round(id, &player(1)).await.unwrap();
     assert_eq!(swiss(&view).round, 2);
-    assert_eq!(swiss(&view).games.len(), 2, "five players: two games and a bye");
+    assert_eq!(
+        swiss(&view).games.len(),
+        2,
+        "five players: two games and a bye"
+    );
     // The organiser ends it early: the games in play still count.
     let view = t.close(id, &player(1)).await.unwrap();
     assert_eq!(view.state, "finished");
@@ -313,11 +351,20 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .await
         .unwrap();
     assert_eq!(code(t.start_round(arena.id, &player(2)).await), "not_swiss");
-    assert_eq!(t.standings_csv(arena.id).await.unwrap_err().code, "not_swiss");
+    assert_eq!(
+        t.standings_csv(arena.id).await.unwrap_err().code,
+        "not_swiss"
+    );
     // Creating is checked.
-    let bad = t.create_swiss(&player(3), settings(0, true)).await.unwrap_err();
+    let bad = t
+        .create_swiss(&player(3), settings(0, true))
+        .await
+        .unwrap_err();
     assert_eq!((bad.code, bad.reason), ("bad_tournament", Some("rounds")));
-    let bad = t.create_swiss(&player(3), settings(16, true)).await.unwrap_err();
+    let bad = t
+        .create_swiss(&player(3), settings(16, true))
+        .await
+        .unwrap_err();
     assert_eq!(bad.code, "bad_tournament");
 }
 
@@ -327,7 +374,11 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
     let path = dir.path().join("games.db");
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
-        let id = t.create_swiss(&player(1), settings(2, false)).await.unwrap().id;
+        let id = t
+            .create_swiss(&player(1), settings(2, false))
+            .await
+            .unwrap()
+            .id;
         for n in 1..=4 {
             t.join(id, &player(n), &name(n)).await.unwrap();
         }

@@ -10,9 +10,7 @@ use std::sync::Arc;
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::Challenge;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
-use awale_store::tournaments::{
-    ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow,
-};
+use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
     Store, StoreError, TournamentStore, CHAT_KEPT,
@@ -872,6 +870,7 @@ fn a_games_file_is_copied_whole_and_checked() {
         assert_eq!(rows["games"], 31);
         assert_eq!(rows["moves"], (0..30).map(|i| i % 8).sum::<i64>());
         assert_eq!(rows["chat"], 1);
+        assert_eq!(rows["tournament_byes"], 1, "a Swiss's bye copied");
         let back = db.load(games[7].id).await.unwrap().unwrap();
         assert_eq!(back.game.plies(), games[7].game.plies());
         assert_eq!(

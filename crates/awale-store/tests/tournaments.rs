@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
-use awale_store::tournaments::{
-    ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow,
-};
+use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{GameStore, PgStore, Store, TournamentStore};
 
 mod pg;
@@ -243,7 +241,10 @@ fn a_swiss_keeps_its_rounds_its_games_rounds_and_its_byes() {
         }];
         store.save_tournament(record.clone()).await.unwrap();
         let back = store.load_tournament(t.id).await.unwrap().unwrap();
-        assert_eq!((back.tournament.rounds, back.tournament.current_round), (3, 2));
+        assert_eq!(
+            (back.tournament.rounds, back.tournament.current_round),
+            (3, 2)
+        );
         assert_eq!(back.entrants.len(), 3);
         assert_eq!(
             back.games.iter().map(|g| g.round).collect::<Vec<_>>(),

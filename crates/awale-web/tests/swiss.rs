@@ -124,6 +124,17 @@ impl Browser {
     }
 }
 
+async fn until(b: &mut Browser, app: &Router, uri: &str, check: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..3000 {
+        let (_, view) = b.get(app, uri).await;
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never happened");
+}
+
 fn swiss(rounds: i64) -> Value {
     json!({"kind": "swiss", "name": "Club evening", "minutes_each": 5, "increment_s": 3,
            "rounds": rounds, "manual_rounds": true})
@@ -142,22 +153,31 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
     let mut guest = Browser::default();
     guest.get(&app, "/api/me").await;
     let (status, body) = guest.post(&app, "/api/tournaments", swiss(3)).await;
-    assert_eq!((status, error(&body).0), (StatusCode::FORBIDDEN, "account_needed"));
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::FORBIDDEN, "account_needed")
+    );
     let mut ama = Browser::account(&app, "ama").await;
     let mut kofi = Browser::account(&app, "kofi").await;
     let mut esi = Browser::account(&app, "esi").await;
     for (body, reason) in [
         (swiss(0), "rounds"),
         (swiss(16), "rounds"),
-        (json!({"kind": "round_robin", "name": "X", "minutes_each": 5, "increment_s": 3}), "kind"),
+        (
+            json!({"kind": "round_robin", "name": "X", "minutes_each": 5, "increment_s": 3}),
+            "kind",
+        ),
     ] {
         let (status, got) = ama.post(&app, "/api/tournaments", body).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{got}");
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{got}");
         assert_eq!(error(&got), ("bad_tournament", reason));
     }
     let (status, made) = ama.post(&app, "/api/tournaments", swiss(3)).await;
     assert_eq!(status, StatusCode::OK, "{made}");
-    assert_eq!((made["kind"].as_str(), made["rounds"].as_i64()), (Some("swiss"), Some(3)));
+    assert_eq!(
+        (made["kind"].as_str(), made["rounds"].as_i64()),
+        (Some("swiss"), Some(3))
+    );
     let id = made["id"].as_i64().unwrap();
     let uri = format!("/api/tournaments/{id}");
     let (_, view) = ama.get(&app, &uri).await;
@@ -165,17 +185,26 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
     assert_eq!(view["swiss"]["round"], 0);
     ama.post(&app, &format!("{uri}/join"), json!({})).await;
     let (status, body) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
-    assert_eq!((status, error(&body).0), (StatusCode::CONFLICT, "too_few_players"));
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::CONFLICT, "too_few_players")
+    );
     kofi.post(&app, &format!("{uri}/join"), json!({})).await;
     esi.post(&app, &format!("{uri}/join"), json!({})).await;
     let (status, body) = kofi.post(&app, &format!("{uri}/round"), json!({})).await;
-    assert_eq!((status, error(&body).0), (StatusCode::FORBIDDEN, "not_organiser"));
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::FORBIDDEN, "not_organiser")
+    );
     let (status, view) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["swiss"]["round"], 1);
     assert_eq!(view["swiss"]["round_in_play"], true);
     let (status, body) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
-    assert_eq!((status, error(&body).0), (StatusCode::CONFLICT, "round_in_play"));
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::CONFLICT, "round_in_play")
+    );
     // Three players: one game, one bye. The second to sow resigns.
     let game = &view["swiss"]["games"][0];
     assert!(view["swiss"]["bye"].is_number());
@@ -191,16 +220,25 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
         .post(&app, &format!("/api/games/{public}/resign"), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK);
-    let view = until(&mut ama, &app, &uri, |v| v["swiss"]["next_round_ready"] == true).await;
+    let view = until(&mut ama, &app, &uri, |v| {
+        v["swiss"]["next_round_ready"] == true
+    })
+    .await;
     let standings = view["swiss"]["standings"].as_array().unwrap();
     // The winner and the bye on 1 point (2 half points) each, the loser on 0.
-    let points: Vec<i64> = standings.iter().map(|l| l["points"].as_i64().unwrap()).collect();
+    let points: Vec<i64> = standings
+        .iter()
+        .map(|l| l["points"].as_i64().unwrap())
+        .collect();
     assert_eq!(points, [2, 2, 0]);
     // The winner played (Buchholz 0: the loser's points), the bye did not:
     // both 0, the winner ahead on seed or Sonneborn-Berger, never the bye
     // above the winner by tie-breaks alone.
     assert_eq!(standings[2]["name"], loser.as_str());
-    let winner_line = standings.iter().find(|l| l["name"] == winner.as_str()).unwrap();
+    let winner_line = standings
+        .iter()
+        .find(|l| l["name"] == winner.as_str())
+        .unwrap();
     assert_eq!(winner_line["rounds"][0]["kind"], "game");
     assert_eq!(winner_line["rounds"][0]["scored"], 2);
     assert_eq!(winner_line["rounds"][0]["first"], true);
@@ -218,25 +256,49 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
     assert!(kind.starts_with("text/plain"), "{kind}");
     assert!(text.contains("[Event \"Club evening\"]"), "{text}");
     assert!(text.contains("[Round \"1.1\"]"), "{text}");
-    assert!(text.contains("[Result \"1-0\"]") || text.contains("[Result \"0-1\"]"), "{text}");
+    assert!(
+        text.contains("[Result \"1-0\"]") || text.contains("[Result \"0-1\"]"),
+        "{text}"
+    );
     // The record file is one the import reads.
     let (status, imported) = ama.post(&app, "/api/import", json!({"record": text})).await;
-    assert_eq!(status, StatusCode::OK, "{imported}");
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_eq!(imported["ids"].as_array().map(Vec::len), Some(1));
     // Round 2, started by the organiser.
     let (status, view) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["swiss"]["round"], 2);
     // Unknown tournaments and an arena's CSV.
     let (status, body) = ama.get(&app, "/api/tournaments/999/standings.csv").await;
-    assert_eq!((status, error(&body).0), (StatusCode::NOT_FOUND, "no_such_tournament"));
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::NOT_FOUND, "no_such_tournament")
+    );
     let (status, body) = ama.get(&app, "/api/tournaments/x/games.txt").await;
-    assert_eq!((status, error(&body).0), (StatusCode::NOT_FOUND, "no_such_tournament"));
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::NOT_FOUND, "no_such_tournament")
+    );
     let (_, arena) = kofi
-        .post(&app, "/api/tournaments", json!({"name": "Arena", "minutes_each": 3, "increment_s": 2, "minutes": 30}))
+        .post(
+            &app,
+            "/api/tournaments",
+            json!({"name": "Arena", "minutes_each": 3, "increment_s": 2, "minutes": 30}),
+        )
         .await;
     let arena = arena["id"].as_i64().unwrap();
-    let (status, body) = kofi.get(&app, &format!("/api/tournaments/{arena}/standings.csv")).await;
-    assert_eq!((status, error(&body).0), (StatusCode::CONFLICT, "not_swiss"));
-    let (status, body) = kofi.post(&app, &format!("/api/tournaments/{arena}/round"), json!({})).await;
-    assert_eq!((status, error(&body).0), (StatusCode::CONFLICT, "not_swiss"));
+    let (status, body) = kofi
+        .get(&app, &format!("/api/tournaments/{arena}/standings.csv"))
+        .await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::CONFLICT, "not_swiss")
+    );
+    let (status, body) = kofi
+        .post(&app, &format!("/api/tournaments/{arena}/round"), json!({}))
+        .await;
+    assert_eq!(
+        (status, error(&body).0),
+        (StatusCode::CONFLICT, "not_swiss")
+    );
 }

@@ -75,8 +75,14 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
          document.querySelector('#swiss-rounds').value = '3';",
         json!([]),
     );
-    assert_eq!(ama.eval("return document.querySelector('#arena-length').closest('label').hidden"), json!(true));
-    assert_eq!(ama.eval("return document.querySelector('#swiss-manual').checked"), json!(true));
+    assert_eq!(
+        ama.eval("return document.querySelector('#arena-length').closest('label').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        ama.eval("return document.querySelector('#swiss-manual').checked"),
+        json!(true)
+    );
     tap(&ama, "#arena-name");
     ama.keys("Soirée du club");
     tap(&ama, "#arena-form button");
@@ -86,7 +92,11 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
         10,
     );
     let page = hash(&ama);
-    assert!(ama.text("#arena-info").contains("3 rondes"), "{}", ama.text("#arena-info"));
+    assert!(
+        ama.text("#arena-info").contains("3 rondes"),
+        "{}",
+        ama.text("#arena-info")
+    );
     tap(&ama, "#arena-join");
     ama.wait_for(
         "Ama in the standings",
@@ -130,8 +140,14 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     let round = &view["body"]["swiss"];
     assert_eq!(round["round"], 1, "{view}");
     let names = [
-        round["games"][0]["first_name"].as_str().unwrap().to_string(),
-        round["games"][0]["second_name"].as_str().unwrap().to_string(),
+        round["games"][0]["first_name"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+        round["games"][0]["second_name"]
+            .as_str()
+            .unwrap()
+            .to_string(),
     ];
     let of = |name: &str| match name {
         "Ama_K" => &ama,
@@ -186,11 +202,16 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
         "the bye in the crosstable: {cross:?}"
     );
     assert!(
-        cross.iter().any(|row| row.contains("+") && row.contains(&first)),
+        cross
+            .iter()
+            .any(|row| row.contains("+") && row.contains(&first)),
         "the win in the crosstable: {cross:?}"
     );
     assert_eq!(ama.text("#swiss-start-round"), "Lancer la ronde 2");
-    assert_eq!(ama.text("#arena-status"), "La ronde 2 attend l'organisateur.");
+    assert_eq!(
+        ama.text("#arena-status"),
+        "La ronde 2 attend l'organisateur."
+    );
 
     // The standings' CSV from its link.
     let csv = ama.exec_async(
@@ -204,7 +225,10 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     );
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert!(csv.lines().nth(3).unwrap().contains(&names[1]), "{csv}");
-    assert_eq!(ama.eval("return document.querySelector('#swiss-csv').hasAttribute('download')"), json!(true));
+    assert_eq!(
+        ama.eval("return document.querySelector('#swiss-csv').hasAttribute('download')"),
+        json!(true)
+    );
 
     // A phone's width holds the page (the crosstable scrolls in its box).
     let wide = kofi.strings(

@@ -246,8 +246,7 @@ impl Swiss {
         (0..self.players()).all(|p| {
             !self.is_out(p)
                 && self.rounds.iter().all(|r| {
-                    r.bye == Some(p)
-                        || r.pairings.iter().any(|g| g.first == p || g.second == p)
+                    r.bye == Some(p) || r.pairings.iter().any(|g| g.first == p || g.second == p)
                 })
         })
     }

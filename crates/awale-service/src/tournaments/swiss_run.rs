@@ -137,7 +137,12 @@ impl Running {
 
     /// The record of what changed in a Swiss: the tournament's row, the
     /// players `entrants`, the games `games` and the byes of round `round`.
-    pub(super) fn swiss_record(&self, entrants: &[usize], games: &[i64], round: i64) -> TournamentRecord {
+    pub(super) fn swiss_record(
+        &self,
+        entrants: &[usize],
+        games: &[i64],
+        round: i64,
+    ) -> TournamentRecord {
         let mut record = self.record(entrants, games);
         if let (Some(swiss), true) = (&self.swiss, round > 0) {
             if let Some(bye) = swiss.rounds.get(round as usize - 1).and_then(|r| r.bye) {
@@ -488,11 +493,7 @@ impl Tournaments {
             running.row.state = "started".into();
             running.row.starts_ms = now_ms();
             running.swiss = Some(swiss);
-        } else if running
-            .swiss
-            .as_ref()
-            .is_some_and(|s| s.active().len() < 2)
-        {
+        } else if running.swiss.as_ref().is_some_and(|s| s.active().len() < 2) {
             return Err(Error::conflict(
                 "too_few_players",
                 "fewer than two players are left",

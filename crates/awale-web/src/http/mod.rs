@@ -88,7 +88,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tournaments/{id}/pause", post(tournaments::pause))
         .route("/api/tournaments/{id}/berserk", post(tournaments::berserk))
         .route("/api/tournaments/{id}/close", post(tournaments::close))
-        .route("/api/tournaments/{id}/round", post(tournaments::start_round))
+        .route(
+            "/api/tournaments/{id}/round",
+            post(tournaments::start_round),
+        )
         .route(
             "/api/tournaments/{id}/standings.csv",
             get(tournaments::standings_csv),
