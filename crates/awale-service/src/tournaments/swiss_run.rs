@@ -26,6 +26,9 @@ use crate::tournament::swiss::{
 
 /// The most rounds a Swiss may have.
 pub const MAX_ROUNDS: i64 = 15;
+/// The most games one tournament's record file holds (a Swiss of 15
+/// rounds and 130 players; a long arena may have more: refused).
+pub const MAX_FILE_GAMES: usize = 1_000;
 
 /// What a new Swiss is to be.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -710,7 +713,8 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// `no_such_tournament`, a storage failure.
+    /// `no_such_tournament`, `too_many_games` (more than
+    /// [`MAX_FILE_GAMES`]), a storage failure.
     pub async fn games_file(&self, id: i64) -> Result<(String, String), Error> {
         let room = self.room(id).await?;
         let (name, mut games) = {
@@ -718,6 +722,13 @@ impl Tournaments {
             let games: Vec<PairingRow> = running.games.values().map(|h| h.row).collect();
             (running.row.name.clone(), games)
         };
+        if games.len() > MAX_FILE_GAMES {
+            return Err(Error::conflict(
+                "too_many_games",
+                format!("a tournament's record file holds {MAX_FILE_GAMES} games at most"),
+            )
+            .with("most", MAX_FILE_GAMES));
+        }
         games.sort_by_key(|g| (g.round, g.game_id));
         let mut text = String::new();
         let mut board = 0;
