@@ -2,8 +2,9 @@
 //! SQLite store: a club's evening of five players and three rounds played
 //! through online games, with the standings and tie-breaks worked out by
 //! hand; rounds started by the organiser; the refusals as codes; a restart
-//! that keeps the round in play. No timing: each step waits for what it
-//! needs to see.
+//! that keeps the round in play; a flag that falls on the injected clock
+//! and a first move not made in time, both results. No timing: each step
+//! waits for what it needs to see.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -418,4 +419,83 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
     let view = until(&t, id, |v| swiss(v).round == 2).await;
     assert!(swiss(&view).round_in_play);
     assert!(swiss(&view).games.iter().all(|g| g.game.is_some()));
+}
+
+/// Each side sows once in game `public` (then the clocks run); its id.
+async fn both_sow(games: &Arc<Games>, public: &str) -> i64 {
+    let gid = games.find(public, None).await.unwrap();
+    for ply in 0..2 {
+        let game = games.load(gid).await.unwrap();
+        let mv = game.game.legal_moves()[0];
+        games
+            .apply_move(gid, Some(ply), mv, |_| Ok(()))
+            .await
+            .unwrap();
+    }
+    gid
+}
+
+/// A Swiss of `players` (A, B…) and one round, started, on `games`.
+async fn one_round(
+    games: &Arc<Games>,
+    store: Arc<Store>,
+    players: u8,
+    first_move_ms: Option<i64>,
+) -> (Arc<Tournaments>, TournamentView) {
+    let t = Tournaments::new(Arc::clone(games), store, None);
+    t.start().unwrap();
+    if let Some(ms) = first_move_ms {
+        t.set_first_move_ms(ms);
+    }
+    let id = t
+        .create_swiss(&player(1), settings(1, false))
+        .await
+        .unwrap()
+        .id;
+    for n in 1..=players {
+        t.join(id, &player(n), &name(n)).await.unwrap();
+    }
+    let view = t.start_round(id, &player(1)).await.unwrap();
+    (t, view)
+}
+
+#[tokio::test]
+async fn a_flag_that_falls_on_the_injected_clock_is_a_result() {
+    let time = awale_service::clock::Clock::adjustable();
+    let store = Arc::new(Store::in_memory().unwrap());
+    let games =
+        Arc::new(Games::new(store.clone(), Arc::new(Hub::default())).with_clock(time.clone()));
+    let (t, view) = one_round(&games, store, 2, None).await;
+    assert_eq!(pairings(&view).0, ["A-B"]);
+    // Both sow once; then the clock of the one to move runs out: five
+    // minutes and a second on the injected clock.
+    let gid = both_sow(&games, swiss(&view).games[0].game.as_ref().unwrap()).await;
+    let mover = games.load(gid).await.unwrap().game.position().to_move();
+    time.advance(Duration::from_secs(301));
+    let view = until(&t, view.id, |v| v.state == "finished").await;
+    let game = games.load(gid).await.unwrap();
+    assert_eq!(game.stop, Some(Stop::Time(mover)));
+    // A sowed first, so A was to move again and lost on time.
+    let a_side = Side::BOTH
+        .into_iter()
+        .find(|s| game.seats[s.index()].as_ref().unwrap().player == player(1))
+        .unwrap();
+    assert_eq!(mover, a_side);
+    assert_eq!(swiss(&view).standings[0].name, "B");
+    assert_eq!(swiss(&view).standings[0].points, 2);
+}
+
+#[tokio::test]
+async fn a_first_move_not_made_in_time_loses_the_game() {
+    let store = Arc::new(Store::in_memory().unwrap());
+    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    // Nobody sows: the first mover's wait is cut short.
+    let (t, view) = one_round(&games, store, 2, Some(1)).await;
+    let view = until(&t, view.id, |v| v.state == "finished").await;
+    let lines: Vec<(&str, u32)> = swiss(&view)
+        .standings
+        .iter()
+        .map(|l| (l.name.as_str(), l.points))
+        .collect();
+    assert_eq!(lines, [("B", 2), ("A", 0)], "A was to sow first");
 }

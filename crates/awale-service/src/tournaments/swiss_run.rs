@@ -556,6 +556,9 @@ impl Tournaments {
             );
             lock(&self.by_game).insert(game.id, running.row.id);
             ids.push(game.id);
+            // No clock runs before a side's first move: one who does not
+            // sow in time loses by forfeit, so the round cannot hang.
+            self.arm_first_move(game.id);
             for n in [p.first, p.second] {
                 running.arena.players[n].presence = Presence::Playing;
                 players.push(n);
@@ -595,7 +598,8 @@ impl Tournaments {
         let Some(end) = game.end() else { return };
         let (first, second) = (held.row.players.0 as usize, held.row.players.1 as usize);
         let first_side = seat_of(game, &running.entrants[first].player).unwrap_or(Side::South);
-        // An aborted game (nobody sowed): lost by the one who was to sow.
+        // An aborted game (a first move not made in time): lost by the one
+        // who was to sow.
         let winner = if game.stop == Some(Stop::Aborted) {
             Some(game.game.position().to_move().opponent())
         } else {
