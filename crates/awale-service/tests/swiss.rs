@@ -333,6 +333,34 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         2,
         "five players: two games and a bye"
     );
+    // A player who withdraws in a game plays it out: withdrawn at its end.
+    let leaver = swiss(&view).games[0].second_name.clone();
+    let first = swiss(&view).games[0].first_name.clone();
+    let leaver_id = player(leaver.as_bytes()[0] - b'A' + 1);
+    let view = t
+        .leave(
+            id,
+            &leaver_id,
+            awale_service::tournament::arena::Presence::Withdrawn,
+        )
+        .await
+        .unwrap();
+    let line =
+        |v: &TournamentView, who: &str| v.standings.iter().find(|l| l.name == who).unwrap().clone();
+    assert_eq!(
+        line(&view, &leaver).presence,
+        awale_service::tournament::arena::Presence::Playing
+    );
+    play(&t, &games, id, &first, Ends::SecondWins).await;
+    let view = t.get(id, None).await.unwrap();
+    assert_eq!(
+        line(&view, &leaver).presence,
+        awale_service::tournament::arena::Presence::Withdrawn
+    );
+    assert!(swiss(&view)
+        .standings
+        .iter()
+        .any(|l| l.name == leaver && l.withdrawn && l.points >= 2));
     // The organiser ends it early: the games in play still count.
     let view = t.close(id, &player(1)).await.unwrap();
     assert_eq!(view.state, "finished");
