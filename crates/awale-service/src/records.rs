@@ -20,6 +20,12 @@ const GAMES_PER_CREATION: usize = 10;
 
 /// The record of `game` with its tags, as exported.
 pub fn export(game: &WebGame) -> String {
+    export_as(game, "Awalé", &game.public_id)
+}
+
+/// The record of `game` with its tags, its `Event` and `Round` those
+/// given (a tournament's name, its round and board).
+pub fn export_as(game: &WebGame, event: &str, round: &str) -> String {
     let name = |side: Side| -> String {
         match game.mode {
             Mode::Computer { human, level } if human != side => {
@@ -34,14 +40,13 @@ pub fn export(game: &WebGame) -> String {
     };
     let (south, north) = (name(Side::South), name(Side::North));
     let date = awale_core::record_date(game.created_ms.div_euclid(1000));
-    let id = game.public_id.clone();
     let mut record = Record::from_game(
         &game.game,
         &[
-            ("Event", "Awalé"),
+            ("Event", event),
             ("Site", "awale serve"),
             ("Date", &date),
-            ("Round", &id),
+            ("Round", round),
             ("South", &south),
             ("North", &north),
         ],

@@ -6,7 +6,8 @@
 //! comes ([`Games::endings`]); at its end no new game starts, the games in
 //! play finish and count. Every change is stored before it is told, and
 //! the watchers of a tournament get its standings when they change. No
-//! HTTP, no SQL.
+//! HTTP, no SQL. A Swiss (rounds, byes, tie-breaks) is held the same way:
+//! [`swiss_run`].
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -27,6 +28,10 @@ use crate::store::tournaments::{
 };
 use crate::store::AccountStore;
 use crate::tournament::arena::{Arena, ArenaPlayer, Presence, Sheet};
+use crate::tournament::swiss::Swiss;
+
+mod swiss_run;
+pub use swiss_run::{SwissGame, SwissLine, SwissSettings, SwissView, MAX_ROUNDS};
 
 /// How many tournaments one player may make in a day.
 pub const MADE_PER_DAY: i64 = 3;
@@ -168,6 +173,9 @@ pub struct TournamentView {
     pub can_berserk: bool,
     /// The viewer made it (and may end it).
     pub yours: bool,
+    /// A Swiss's rounds, games, standings with tie-breaks and crosstable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<SwissView>,
 }
 
 /// A tournament in the list.
@@ -193,6 +201,8 @@ pub struct TournamentItem {
     pub ends_ms: i64,
     /// `created`, `started`, `finished`.
     pub state: String,
+    /// A Swiss's number of rounds (0 for an arena).
+    pub rounds: i64,
 }
 
 impl From<&TournamentRow> for TournamentItem {
@@ -208,6 +218,7 @@ impl From<&TournamentRow> for TournamentItem {
             starts_ms: t.starts_ms,
             ends_ms: t.ends_ms,
             state: t.state.clone(),
+            rounds: t.rounds,
         }
     }
 }
@@ -235,6 +246,8 @@ struct Running {
     arena: Arena,
     entrants: Vec<Entrant>,
     games: HashMap<i64, Held>,
+    /// A Swiss's rounds, once started.
+    swiss: Option<Swiss>,
 }
 
 struct Room {
@@ -292,7 +305,9 @@ impl Running {
             name: e.name.clone(),
             rating: i64::from(p.rating),
             presence: presence_name(p.presence).into(),
-            score: i64::from(p.score()),
+            score: self
+                .swiss_points(number)
+                .map_or(i64::from(p.score()), i64::from),
             sheet: serde_json::to_string(&p.sheet).unwrap_or_else(|_| "[]".into()),
             firsts: i64::from(p.firsts),
         }
@@ -306,7 +321,31 @@ impl Running {
                 .iter()
                 .filter_map(|id| self.games.get(id).map(|h| h.row))
                 .collect(),
+            byes: Vec::new(),
         }
+    }
+
+    /// A new online game of this tournament between players `first` (who
+    /// sows first) and `second`, on its clock.
+    fn new_game(&self, first: usize, second: usize) -> WebGame {
+        let mut game = WebGame::new(
+            Mode::Online,
+            Game::new(Rules::AWALE),
+            now_ms(),
+            random_seed(),
+        );
+        game.clock = Some(Clock::new(self.row.clock.0, self.row.clock.1));
+        game.rated = self.row.rated;
+        let opener = game.game.position().to_move();
+        let mut seats = [None, None];
+        for (number, side) in [(first, opener), (second, opener.opponent())] {
+            seats[side.index()] = Some(Seat {
+                player: self.entrants[number].player.clone(),
+                name: self.entrants[number].name.clone(),
+            });
+        }
+        game.seats = seats;
+        game
     }
 
     fn number_of(&self, player: &PlayerId) -> Option<usize> {
@@ -343,14 +382,23 @@ impl Running {
     }
 
     fn view(&self, viewer: Option<&PlayerId>) -> TournamentView {
-        let standings: Vec<StandingLine> = self
-            .arena
-            .standings()
-            .iter()
-            .enumerate()
-            .take(STANDINGS_SHOWN)
-            .map(|(i, s)| self.line(i + 1, s.player, s.score, s.on_fire))
-            .collect();
+        let swiss = self.is_swiss().then(|| self.swiss_view());
+        let standings: Vec<StandingLine> = match &swiss {
+            Some(swiss) => swiss
+                .standings
+                .iter()
+                .take(STANDINGS_SHOWN)
+                .map(|l| self.line(l.rank, l.number, l.points, false))
+                .collect(),
+            None => self
+                .arena
+                .standings()
+                .iter()
+                .enumerate()
+                .take(STANDINGS_SHOWN)
+                .map(|(i, s)| self.line(i + 1, s.player, s.score, s.on_fire))
+                .collect(),
+        };
         let finished = self.row.state == "finished";
         let podium = if finished {
             standings.iter().take(3).cloned().collect()
@@ -380,6 +428,7 @@ impl Running {
             you,
             can_berserk: false,
             yours: viewer.is_some_and(|v| *v == self.row.creator),
+            swiss,
         }
     }
 }
@@ -440,7 +489,12 @@ impl Tournaments {
             let me = Arc::clone(self);
             tokio::spawn(async move {
                 match me.room(id).await {
-                    Ok(_) => me.check_games().await,
+                    Ok(_) => {
+                        me.check_games().await;
+                        if let Err(e) = me.resume_swiss(id).await {
+                            tracing::warn!(tournament = id, error = %e, "a Swiss not resumed");
+                        }
+                    }
                     Err(e) => {
                         tracing::warn!(tournament = id, error = %e, "a tournament not taken back")
                     }
@@ -499,12 +553,15 @@ impl Tournaments {
             games.insert(g.game_id, Held { row: *g, public_id });
         }
         let finished = record.tournament.state == "finished";
+        let swiss = swiss_run::swiss_of(&record);
+        let arena_kind = record.tournament.kind == "arena";
         let room = Arc::new(Room {
             running: tokio::sync::Mutex::new(Running {
                 row: record.tournament,
                 arena,
                 entrants,
                 games,
+                swiss,
             }),
             news: broadcast::channel(16).0,
         });
@@ -512,7 +569,8 @@ impl Tournaments {
             let mut rooms = lock(&self.rooms);
             Arc::clone(rooms.entry(id).or_insert(room))
         };
-        if !finished {
+        // A Swiss starts when its organiser says, and ends with its rounds.
+        if !finished && arena_kind {
             let r = room.running.lock().await;
             self.arm_schedule(id, r.row.starts_ms, r.row.ends_ms);
         }
@@ -605,17 +663,7 @@ impl Tournaments {
         if starts_ms > now + MAX_AHEAD_MS {
             return Err(bad("starts", "an arena starts within a week"));
         }
-        if self
-            .store
-            .tournaments_made(creator.clone(), now - 24 * 3_600_000)
-            .await?
-            >= MADE_PER_DAY
-        {
-            return Err(Error::too_many(
-                "tournament_limit",
-                format!("{MADE_PER_DAY} tournaments a day at most"),
-            ));
-        }
+        self.check_made(creator, now).await?;
         let row = self
             .store
             .create_tournament(TournamentRow {
@@ -630,12 +678,32 @@ impl Tournaments {
                 creator: creator.clone(),
                 state: "created".into(),
                 created_ms: now,
+                rounds: 0,
+                current_round: 0,
+                manual_rounds: false,
             })
             .await?;
         let item = TournamentItem::from(&row);
         // Held at once: its start and end are timed from now.
         self.room(row.id).await?;
         Ok(item)
+    }
+
+    /// Refuses a new tournament to `creator` who made [`MADE_PER_DAY`] in
+    /// the last day.
+    async fn check_made(&self, creator: &PlayerId, now: i64) -> Result<(), Error> {
+        if self
+            .store
+            .tournaments_made(creator.clone(), now - 24 * 3_600_000)
+            .await?
+            >= MADE_PER_DAY
+        {
+            return Err(Error::too_many(
+                "tournament_limit",
+                format!("{MADE_PER_DAY} tournaments a day at most"),
+            ));
+        }
+        Ok(())
     }
 
     /// Keeps `schedule`: each of its arenas is made for its next start
@@ -687,6 +755,9 @@ impl Tournaments {
                     creator: PlayerId(SERVER.into()),
                     state: "created".into(),
                     created_ms: now,
+                    rounds: 0,
+                    current_round: 0,
+                    manual_rounds: false,
                 })
                 .await?;
             self.room(row.id).await?;
@@ -716,7 +787,7 @@ impl Tournaments {
         let room = self.room(id).await?;
         let running = room.running.lock().await;
         let mut view = running.view(viewer);
-        let (Some(you), Some(viewer)) = (view.you, viewer) else {
+        let (Some(you), Some(viewer), false) = (view.you, viewer, running.is_swiss()) else {
             return Ok(view);
         };
         let Some(held) = running.game_of(you).cloned() else {
@@ -765,6 +836,9 @@ impl Tournaments {
         let name = name.as_str();
         let room = self.room(id).await?;
         let rating = self.rating_of(player, &room).await;
+        if room.running.lock().await.is_swiss() {
+            return self.swiss_join(&room, player, name, rating).await;
+        }
         let mut running = room.running.lock().await;
         if running.row.state == "finished" {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
@@ -815,6 +889,9 @@ impl Tournaments {
             Presence::Withdrawn
         };
         let room = self.room(id).await?;
+        if room.running.lock().await.is_swiss() {
+            return self.swiss_leave(&room, player).await;
+        }
         let mut running = room.running.lock().await;
         let number = running.number_of(player).ok_or_else(|| {
             Error::conflict("not_in_tournament", "you have not joined this tournament")
@@ -869,6 +946,9 @@ impl Tournaments {
                 "berserk is for a game of the arena, before your first move, once",
             )
         };
+        if running.is_swiss() {
+            return Err(cannot());
+        }
         let held = running.game_of(number).cloned().ok_or_else(cannot)?;
         let side = usize::from(held.row.players.0 != number as i64);
         if held.row.berserk[side] {
@@ -934,33 +1014,16 @@ impl Tournaments {
 
     /// Pairs the free players of a started arena and starts their games.
     async fn pair(&self, running: &mut Running) {
-        if running.row.state != "started" || now_ms() >= running.row.ends_ms {
+        if running.is_swiss() || running.row.state != "started" || now_ms() >= running.row.ends_ms {
             return;
         }
         let pairs = running.arena.pair();
         if pairs.is_empty() {
             return;
         }
-        let clock = Clock::new(running.row.clock.0, running.row.clock.1);
-        let now = now_ms();
         let made: Vec<WebGame> = pairs
             .iter()
-            .map(|&(first, second)| {
-                let mut game =
-                    WebGame::new(Mode::Online, Game::new(Rules::AWALE), now, random_seed());
-                game.clock = Some(clock);
-                game.rated = running.row.rated;
-                let opener = game.game.position().to_move();
-                let mut seats = [None, None];
-                for (number, side) in [(first, opener), (second, opener.opponent())] {
-                    seats[side.index()] = Some(Seat {
-                        player: running.entrants[number].player.clone(),
-                        name: running.entrants[number].name.clone(),
-                    });
-                }
-                game.seats = seats;
-                game
-            })
+            .map(|&(first, second)| running.new_game(first, second))
             .collect();
         let numbers: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
         match self.games.create(made).await {
@@ -972,6 +1035,7 @@ impl Tournaments {
                         players: (first as i64, second as i64),
                         berserk: [false, false],
                         result: None,
+                        round: 0,
                     };
                     running.games.insert(
                         game.id,
@@ -1055,6 +1119,10 @@ impl Tournaments {
             return;
         };
         if held.row.result.is_some() {
+            return;
+        }
+        if running.is_swiss() {
+            self.swiss_game_ended(&room, &mut running, game, held).await;
             return;
         }
         let (first, second) = (held.row.players.0 as usize, held.row.players.1 as usize);

@@ -28,6 +28,7 @@ const TABLES: &[&str] = &[
     "tournaments",
     "tournament_players",
     "tournament_games",
+    "tournament_byes",
     "challenges",
 ];
 

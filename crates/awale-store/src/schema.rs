@@ -53,6 +53,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 9: direct challenges (a player's page's "challenge this
         // player"), kept across a restart.
         M::up(include_str!("v9.sql")),
+        // Version 10: Swiss tournaments (rounds, each game's round, byes).
+        M::up(include_str!("v10.sql")),
     ]
 }
 

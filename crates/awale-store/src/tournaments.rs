@@ -38,6 +38,13 @@ pub struct TournamentRow {
     pub state: String,
     /// When it was made.
     pub created_ms: i64,
+    /// A Swiss's number of rounds (0 for an arena).
+    pub rounds: i64,
+    /// A Swiss's round paired last, from 1 (0 before the first).
+    pub current_round: i64,
+    /// A Swiss whose organiser starts each round by hand (else each round
+    /// is paired as the last ends).
+    pub manual_rounds: bool,
 }
 
 /// One player of a tournament.
@@ -73,6 +80,17 @@ pub struct PairingRow {
     /// The first player's result once it ended: 2 win, 1 draw, 0 loss,
     /// -1 aborted; None while it is played.
     pub result: Option<i64>,
+    /// A Swiss game's round, from 1 (0 in an arena).
+    pub round: i64,
+}
+
+/// A Swiss round's bye: the player who sat it out (and scored a win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByeRow {
+    /// The round, from 1.
+    pub round: i64,
+    /// The player's number.
+    pub number: i64,
 }
 
 /// A tournament with its players and games (all, when read; those that
@@ -85,6 +103,8 @@ pub struct TournamentRecord {
     pub entrants: Vec<EntrantRow>,
     /// Its games.
     pub games: Vec<PairingRow>,
+    /// A Swiss's byes.
+    pub byes: Vec<ByeRow>,
 }
 
 /// Where the service keeps tournaments.
@@ -117,7 +137,7 @@ pub trait TournamentStore: Send + Sync {
 }
 
 const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
-     minutes, starts_ms, ends_ms, creator, state, created_ms";
+     minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
 
 fn tournament_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
     Ok(TournamentRow {
@@ -132,14 +152,27 @@ fn tournament_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
         creator: PlayerId(r.get(9)?),
         state: r.get(10)?,
         created_ms: r.get(11)?,
+        rounds: r.get(12)?,
+        current_round: r.get(13)?,
+        manual_rounds: r.get(14)?,
     })
 }
 
 fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> {
     let t = &record.tournament;
     let changed = conn
-        .prepare_cached("UPDATE tournaments SET state = ?2, ends_ms = ?3, name = ?4 WHERE id = ?1")?
-        .execute(params![t.id, t.state, t.ends_ms, t.name])?;
+        .prepare_cached(
+            "UPDATE tournaments SET state = ?2, ends_ms = ?3, name = ?4, rounds = ?5,
+                current_round = ?6 WHERE id = ?1",
+        )?
+        .execute(params![
+            t.id,
+            t.state,
+            t.ends_ms,
+            t.name,
+            t.rounds,
+            t.current_round
+        ])?;
     if changed == 0 {
         return Err(StoreError::Refused(format!("no tournament {}", t.id)));
     }
@@ -158,8 +191,9 @@ fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> 
     for g in &record.games {
         conn.prepare_cached(
             "INSERT INTO tournament_games
-                (game_id, tournament_id, first, second, berserk_first, berserk_second, result)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                (game_id, tournament_id, first, second, berserk_first, berserk_second, result,
+                 round)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT (game_id) DO UPDATE SET berserk_first = ?5, berserk_second = ?6,
                 result = ?7",
         )?
@@ -170,8 +204,16 @@ fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> 
             g.players.1,
             g.berserk[0],
             g.berserk[1],
-            g.result
+            g.result,
+            g.round
         ])?;
+    }
+    for b in &record.byes {
+        conn.prepare_cached(
+            "INSERT INTO tournament_byes (tournament_id, round, number) VALUES (?1, ?2, ?3)
+             ON CONFLICT (tournament_id, round) DO UPDATE SET number = ?3",
+        )?
+        .execute(params![t.id, b.round, b.number])?;
     }
     Ok(())
 }
@@ -206,7 +248,7 @@ fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreErr
         .collect::<Result<Vec<_>, _>>()?;
     let games = conn
         .prepare_cached(
-            "SELECT game_id, first, second, berserk_first, berserk_second, result
+            "SELECT game_id, first, second, berserk_first, berserk_second, result, round
              FROM tournament_games WHERE tournament_id = ?1 ORDER BY game_id",
         )?
         .query_map([id], |r| {
@@ -215,6 +257,18 @@ fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreErr
                 players: (r.get(1)?, r.get(2)?),
                 berserk: [r.get(3)?, r.get(4)?],
                 result: r.get(5)?,
+                round: r.get(6)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let byes = conn
+        .prepare_cached(
+            "SELECT round, number FROM tournament_byes WHERE tournament_id = ?1 ORDER BY round",
+        )?
+        .query_map([id], |r| {
+            Ok(ByeRow {
+                round: r.get(0)?,
+                number: r.get(1)?,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
@@ -222,6 +276,7 @@ fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreErr
         tournament,
         entrants,
         games,
+        byes,
     }))
 }
 
@@ -231,8 +286,9 @@ impl TournamentStore for Store {
             let t = &tournament;
             conn.prepare_cached(
                 "INSERT INTO tournaments (kind, name, clock_initial_ms, clock_increment_ms, rated,
-                    minutes, starts_ms, ends_ms, creator, state, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                    minutes, starts_ms, ends_ms, creator, state, created_ms, rounds,
+                    current_round, manual_rounds)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )?
             .execute(params![
                 t.kind,
@@ -245,7 +301,10 @@ impl TournamentStore for Store {
                 t.ends_ms,
                 t.creator.0,
                 t.state,
-                t.created_ms
+                t.created_ms,
+                t.rounds,
+                t.current_round,
+                t.manual_rounds
             ])?;
             Ok(TournamentRow {
                 id: conn.last_insert_rowid(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::Challenge;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
-use awale_store::tournaments::{EntrantRow, PairingRow, TournamentRecord, TournamentRow};
+use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
     Store, StoreError, TournamentStore, CHAT_KEPT,
@@ -785,11 +785,12 @@ fn a_games_file_is_copied_whole_and_checked() {
             .await
             .unwrap()
             .unwrap();
-        // A tournament with a player and a game, copied with the games.
+        // A tournament (a Swiss in its second round) with a player, a game
+        // and a bye, copied with the games.
         let arena = file
             .create_tournament(TournamentRow {
                 id: 0,
-                kind: "arena".into(),
+                kind: "swiss".into(),
                 name: "Soirée".into(),
                 clock: (180_000, 2_000),
                 rated: true,
@@ -799,6 +800,9 @@ fn a_games_file_is_copied_whole_and_checked() {
                 creator: me(),
                 state: "started".into(),
                 created_ms: 4,
+                rounds: 3,
+                current_round: 2,
+                manual_rounds: true,
             })
             .await
             .unwrap();
@@ -819,6 +823,11 @@ fn a_games_file_is_copied_whole_and_checked() {
                 players: (0, 0),
                 berserk: [true, false],
                 result: None,
+                round: 2,
+            }],
+            byes: vec![ByeRow {
+                round: 1,
+                number: 0,
             }],
         };
         file.save_tournament(record.clone()).await.unwrap();
@@ -861,6 +870,7 @@ fn a_games_file_is_copied_whole_and_checked() {
         assert_eq!(rows["games"], 31);
         assert_eq!(rows["moves"], (0..30).map(|i| i % 8).sum::<i64>());
         assert_eq!(rows["chat"], 1);
+        assert_eq!(rows["tournament_byes"], 1, "a Swiss's bye copied");
         let back = db.load(games[7].id).await.unwrap().unwrap();
         assert_eq!(back.game.plies(), games[7].game.plies());
         assert_eq!(

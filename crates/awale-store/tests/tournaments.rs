@@ -1,13 +1,14 @@
 //! Tournaments in the store, on both stores: a tournament, its players
 //! and its games written and read back; what changed written over; the
 //! unfinished ones found again at start (a restart keeps them going); the
-//! list and the count per creator.
+//! list and the count per creator; a Swiss's rounds, each game's round
+//! and the byes.
 
 use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
-use awale_store::tournaments::{EntrantRow, PairingRow, TournamentRecord, TournamentRow};
+use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{GameStore, PgStore, Store, TournamentStore};
 
 mod pg;
@@ -51,6 +52,9 @@ fn arena(creator: u8, starts_ms: i64) -> TournamentRow {
         creator: player(creator),
         state: "created".into(),
         created_ms: starts_ms - 1_000,
+        rounds: 0,
+        current_round: 0,
+        manual_rounds: false,
     }
 }
 
@@ -95,7 +99,9 @@ fn a_tournament_its_players_and_games_read_back_and_change() {
                 players: (1, 0),
                 berserk: [false, true],
                 result: None,
+                round: 0,
             }],
+            byes: vec![],
         };
         store.save_tournament(record.clone()).await.unwrap();
         let back = store.load_tournament(t.id).await.unwrap().unwrap();
@@ -131,6 +137,7 @@ fn unfinished_tournaments_are_found_at_start_and_listed() {
                 },
                 entrants: vec![],
                 games: vec![],
+                byes: vec![],
             })
             .await
             .unwrap();
@@ -171,8 +178,90 @@ fn saving_an_unknown_tournament_is_refused() {
                 tournament: t,
                 entrants: vec![],
                 games: vec![],
+                byes: vec![],
             })
             .await;
         assert!(saved.is_err());
+    });
+}
+
+#[test]
+fn a_swiss_keeps_its_rounds_its_games_rounds_and_its_byes() {
+    on_both(|store| async move {
+        let t = store
+            .create_tournament(TournamentRow {
+                kind: "swiss".into(),
+                rounds: 4,
+                manual_rounds: true,
+                ..arena(1, 5_000)
+            })
+            .await
+            .unwrap();
+        let back = store.load_tournament(t.id).await.unwrap().unwrap();
+        assert_eq!(back.tournament, t);
+        assert_eq!((t.rounds, t.current_round, t.manual_rounds), (4, 0, true));
+        let first = online_game(&*store).await;
+        let second = online_game(&*store).await;
+        // Round 1: a game and a bye; then the rounds are cut to 3 (fewer
+        // players than foreseen) and round 2 is paired.
+        let mut record = TournamentRecord {
+            tournament: TournamentRow {
+                state: "started".into(),
+                current_round: 1,
+                ..t.clone()
+            },
+            entrants: (0..3).map(|n| entrant(n, "playing", 0)).collect(),
+            games: vec![PairingRow {
+                game_id: first,
+                players: (0, 1),
+                berserk: [false, false],
+                result: Some(2),
+                round: 1,
+            }],
+            byes: vec![ByeRow {
+                round: 1,
+                number: 2,
+            }],
+        };
+        store.save_tournament(record.clone()).await.unwrap();
+        assert_eq!(store.load_tournament(t.id).await.unwrap().unwrap(), record);
+        record.tournament.rounds = 3;
+        record.tournament.current_round = 2;
+        record.entrants = vec![];
+        record.games = vec![PairingRow {
+            game_id: second,
+            players: (2, 0),
+            berserk: [false, false],
+            result: None,
+            round: 2,
+        }];
+        record.byes = vec![ByeRow {
+            round: 2,
+            number: 1,
+        }];
+        store.save_tournament(record.clone()).await.unwrap();
+        let back = store.load_tournament(t.id).await.unwrap().unwrap();
+        assert_eq!(
+            (back.tournament.rounds, back.tournament.current_round),
+            (3, 2)
+        );
+        assert_eq!(back.entrants.len(), 3);
+        assert_eq!(
+            back.games.iter().map(|g| g.round).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        assert_eq!(
+            back.byes,
+            vec![
+                ByeRow {
+                    round: 1,
+                    number: 2
+                },
+                ByeRow {
+                    round: 2,
+                    number: 1
+                }
+            ]
+        );
     });
 }

@@ -158,6 +158,10 @@ pub struct Swiss {
     pub rounds_total: usize,
     /// The rounds paired so far, the last one possibly in play.
     pub rounds: Vec<Round>,
+    /// The players left out of the next pairings (withdrawn), by number;
+    /// shorter than `ratings` when the last ones are all in.
+    #[serde(default)]
+    pub out: Vec<bool>,
 }
 
 /// One line of the standings.
@@ -204,6 +208,46 @@ impl Swiss {
             ratings,
             rounds_total,
             rounds: Vec::new(),
+            out: Vec::new(),
+        })
+    }
+
+    /// A player who joins between rounds, rated `rating`: their number.
+    /// They are absent from the rounds before (no points for them).
+    pub fn add_player(&mut self, rating: i32) -> usize {
+        self.ratings.push(rating);
+        self.ratings.len() - 1
+    }
+
+    /// Leaves `player` out of the next pairings (a withdrawal), or takes
+    /// them back in. Their games played keep counting.
+    pub fn set_out(&mut self, player: usize, out: bool) {
+        if self.out.len() <= player {
+            self.out.resize(player + 1, false);
+        }
+        self.out[player] = out;
+    }
+
+    /// Whether `player` is left out of the next pairings.
+    #[must_use]
+    pub fn is_out(&self, player: usize) -> bool {
+        self.out.get(player).copied().unwrap_or(false)
+    }
+
+    /// The players the next round pairs (those not out), by number.
+    #[must_use]
+    pub fn active(&self) -> Vec<usize> {
+        (0..self.players()).filter(|&p| !self.is_out(p)).collect()
+    }
+
+    /// Whether every player is in and played (or sat out) every round so
+    /// far: the round-robin table holds only then.
+    fn everyone_throughout(&self) -> bool {
+        (0..self.players()).all(|p| {
+            !self.is_out(p)
+                && self.rounds.iter().all(|r| {
+                    r.bye == Some(p) || r.pairings.iter().any(|g| g.first == p || g.second == p)
+                })
         })
     }
 
@@ -295,7 +339,7 @@ impl Swiss {
     /// The players in pairing order: points, then seed.
     fn ranked(&self) -> Vec<usize> {
         let points = self.points();
-        let mut order: Vec<usize> = (0..self.players()).collect();
+        let mut order: Vec<usize> = self.active();
         order.sort_by(|&a, &b| {
             points[b]
                 .cmp(&points[a])
@@ -318,10 +362,13 @@ impl Swiss {
     }
 
     fn pair(&self) -> Option<Round> {
-        if self.rounds_total == most_rounds(self.players()) {
+        if self.rounds_total == most_rounds(self.players()) && self.everyone_throughout() {
             return Some(self.round_robin_round());
         }
         let ranked = self.ranked();
+        if ranked.len() < 2 {
+            return None;
+        }
         let points = self.points();
         // The bye goes to the lowest-ranked player who has not had one and
         // whose absence leaves the others pairable.
@@ -395,7 +442,7 @@ impl Swiss {
                     .iter()
                     .any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
         };
-        let players: Vec<usize> = (0..self.players()).collect();
+        let players: Vec<usize> = self.active();
         // An odd number leaves one out: try each (someone will have the bye).
         if players.len() % 2 == 1 {
             return players.iter().any(|&out| {
@@ -578,7 +625,8 @@ impl Swiss {
 }
 
 /// The most rounds `players` can play without a repeated pair.
-fn most_rounds(players: usize) -> usize {
+#[must_use]
+pub fn most_rounds(players: usize) -> usize {
     players - 1 + players % 2
 }
 
@@ -833,6 +881,7 @@ mod tests {
                     bye: None,
                 },
             ],
+            out: vec![],
         };
         let st = s.standings();
         let order: Vec<usize> = st.iter().map(|l| l.player).collect();
@@ -884,5 +933,47 @@ mod tests {
         for p in &r.pairings {
             assert_eq!(p.first < 4, p.second < 4, "{p:?}");
         }
+    }
+
+    #[test]
+    fn a_withdrawn_player_is_left_out_and_a_late_one_paired_without_a_repeat() {
+        let mut s = Swiss::new(vec![1600, 1500, 1400, 1300], 3).unwrap();
+        s.pair_next_round().unwrap();
+        play_all(&mut s, seed_wins);
+        // Player 3 withdraws, player 4 joins: still four to pair.
+        s.set_out(3, true);
+        let late = s.add_player(1450);
+        assert_eq!(late, 4);
+        let round = s.pair_next_round().unwrap().clone();
+        let paired: Vec<usize> = round
+            .pairings
+            .iter()
+            .flat_map(|p| [p.first, p.second])
+            .collect();
+        assert!(!paired.contains(&3), "the withdrawn is not paired");
+        assert!(paired.contains(&4), "the late one is");
+        assert_eq!(round.bye, None);
+        play_all(&mut s, seed_wins);
+        // Now three: one has the bye.
+        s.set_out(4, true);
+        let round = s.pair_next_round().unwrap();
+        assert_eq!(round.pairings.len(), 1);
+        assert!(round.bye.is_some_and(|b| b != 3 && b != 4));
+        // The late one's first round is absent in the crosstable, the
+        // withdrawn's third.
+        let table = s.crosstable();
+        assert_eq!(table[4][0], Cell::Absent);
+        assert_eq!(table[3][2], Cell::Absent);
+    }
+
+    #[test]
+    fn fewer_than_two_in_leaves_no_pairing() {
+        let mut s = Swiss::new(vec![1500, 1500, 1500], 2).unwrap();
+        s.set_out(0, true);
+        s.set_out(1, true);
+        assert!(matches!(
+            s.pair_next_round(),
+            Err(SwissError::NoPairing { .. })
+        ));
     }
 }

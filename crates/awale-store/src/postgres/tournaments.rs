@@ -5,13 +5,13 @@ use deadpool_postgres::GenericClient;
 
 use super::PgStore;
 use crate::tournaments::{
-    EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
+    ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
 };
 use crate::{StoreError, StoreFuture};
 use awale_model::game::PlayerId;
 
 const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
-     minutes, starts_ms, ends_ms, creator, state, created_ms";
+     minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
 
 fn tournament_row(r: &tokio_postgres::Row) -> Result<TournamentRow, StoreError> {
     Ok(TournamentRow {
@@ -26,6 +26,9 @@ fn tournament_row(r: &tokio_postgres::Row) -> Result<TournamentRow, StoreError> 
         creator: PlayerId(r.try_get(9)?),
         state: r.try_get(10)?,
         created_ms: r.try_get(11)?,
+        rounds: r.try_get(12)?,
+        current_round: r.try_get(13)?,
+        manual_rounds: r.try_get(14)?,
     })
 }
 
@@ -33,8 +36,16 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     let t = &record.tournament;
     let changed = tx
         .execute(
-            "UPDATE tournaments SET state = $2, ends_ms = $3, name = $4 WHERE id = $1",
-            &[&t.id, &t.state, &t.ends_ms, &t.name],
+            "UPDATE tournaments SET state = $2, ends_ms = $3, name = $4, rounds = $5,
+                current_round = $6 WHERE id = $1",
+            &[
+                &t.id,
+                &t.state,
+                &t.ends_ms,
+                &t.name,
+                &t.rounds,
+                &t.current_round,
+            ],
         )
         .await?;
     if changed == 0 {
@@ -64,8 +75,9 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     for g in &record.games {
         tx.execute(
             "INSERT INTO tournament_games
-                (game_id, tournament_id, first, second, berserk_first, berserk_second, result)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
+                (game_id, tournament_id, first, second, berserk_first, berserk_second, result,
+                 round)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (game_id) DO UPDATE SET berserk_first = $5, berserk_second = $6,
                 result = $7",
             &[
@@ -76,7 +88,16 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
                 &g.berserk[0],
                 &g.berserk[1],
                 &g.result,
+                &g.round,
             ],
+        )
+        .await?;
+    }
+    for b in &record.byes {
+        tx.execute(
+            "INSERT INTO tournament_byes (tournament_id, round, number) VALUES ($1, $2, $3)
+             ON CONFLICT (tournament_id, round) DO UPDATE SET number = $3",
+            &[&t.id, &b.round, &b.number],
         )
         .await?;
     }
@@ -92,8 +113,10 @@ impl TournamentStore for PgStore {
             let row = client
                 .query_one(
                     "INSERT INTO tournaments (kind, name, clock_initial_ms, clock_increment_ms,
-                        rated, minutes, starts_ms, ends_ms, creator, state, created_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                        rated, minutes, starts_ms, ends_ms, creator, state, created_ms, rounds,
+                        current_round, manual_rounds)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                     RETURNING id",
                     &[
                         &t.kind,
                         &t.name,
@@ -106,6 +129,9 @@ impl TournamentStore for PgStore {
                         &t.creator.0,
                         &t.state,
                         &t.created_ms,
+                        &t.rounds,
+                        &t.current_round,
+                        &t.manual_rounds,
                     ],
                 )
                 .await?;
@@ -171,7 +197,7 @@ impl TournamentStore for PgStore {
             let mut games = Vec::new();
             for r in tx
                 .query(
-                    "SELECT game_id, first, second, berserk_first, berserk_second, result
+                    "SELECT game_id, first, second, berserk_first, berserk_second, result, round
                      FROM tournament_games WHERE tournament_id = $1 ORDER BY game_id",
                     &[&id],
                 )
@@ -182,6 +208,21 @@ impl TournamentStore for PgStore {
                     players: (r.try_get(1)?, r.try_get(2)?),
                     berserk: [r.try_get(3)?, r.try_get(4)?],
                     result: r.try_get(5)?,
+                    round: r.try_get(6)?,
+                });
+            }
+            let mut byes = Vec::new();
+            for r in tx
+                .query(
+                    "SELECT round, number FROM tournament_byes WHERE tournament_id = $1
+                     ORDER BY round",
+                    &[&id],
+                )
+                .await?
+            {
+                byes.push(ByeRow {
+                    round: r.try_get(0)?,
+                    number: r.try_get(1)?,
                 });
             }
             tx.commit().await?;
@@ -189,6 +230,7 @@ impl TournamentStore for PgStore {
                 tournament,
                 entrants,
                 games,
+                byes,
             }))
         })
     }

@@ -1,9 +1,11 @@
-// Arenas: the list and a new arena's form in the lobby, and a tournament's
-// page (#tournament=ID): join, pause, withdraw, berserk; the standings as
-// the server sends them (GET /api/tournaments/ID/events), with the flame
-// of a streak; the top game to watch; the podium at the end. A player in
-// the arena is sent to each new game of theirs, and back here once it
-// ends.
+// Tournaments: the list and a new tournament's form in the lobby (an arena
+// or a Swiss), and a tournament's page (#tournament=ID): join, pause,
+// withdraw, berserk; the standings as the server sends them (GET
+// /api/tournaments/ID/events), with the flame of a streak; the top game to
+// watch; the podium at the end. A Swiss shows its round, its games, the
+// standings with their tie-breaks, the crosstable, the organiser's "start
+// the round" and the files to download. A player is sent to each new game
+// of theirs, and back here once it ends.
 
 import { api } from "./api.js";
 import { getLang, t } from "./i18n.js";
@@ -55,7 +57,8 @@ export function renderList() {
     link.textContent = a.name;
     const info = document.createElement("span");
     info.className = "muted";
-    info.textContent = " · " + [clockText(a), t(a.rated ? "arena_rated" : "arena_casual"), t("arena_minutes", a.minutes), t("arena_state_" + a.state), timeText(a.starts_ms)].join(" · ");
+    const length = a.kind === "swiss" ? t("swiss_n_rounds", a.rounds) : t("arena_minutes", a.minutes);
+    info.textContent = " · " + [t("arena_kind_" + a.kind), clockText(a), t(a.rated ? "arena_rated" : "arena_casual"), length, t("arena_state_" + a.state), timeText(a.starts_ms)].join(" · ");
     li.append(link, info);
     ul.append(li);
   }
@@ -64,15 +67,12 @@ export function renderList() {
 async function create(ev) {
   ev.preventDefault();
   const [each, inc] = $("#arena-clock").value.split("+").map(Number);
+  const common = { name: $("#arena-name").value, minutes_each: each, increment_s: inc, rated: $("#arena-rated").checked };
+  const body = $("#arena-kind").value === "swiss"
+    ? { ...common, kind: "swiss", rounds: Number($("#swiss-rounds").value), manual_rounds: $("#swiss-manual").checked }
+    : { ...common, minutes: Number($("#arena-length").value), starts_in_minutes: Number($("#arena-starts").value) };
   try {
-    const made = await api("POST", "/api/tournaments", {
-      name: $("#arena-name").value,
-      minutes_each: each,
-      increment_s: inc,
-      rated: $("#arena-rated").checked,
-      minutes: Number($("#arena-length").value),
-      starts_in_minutes: Number($("#arena-starts").value),
-    });
+    const made = await api("POST", "/api/tournaments", body);
     nav.go({ view: "tournament", tournament: made.id });
   } catch (e) {
     showError(e);
@@ -173,20 +173,30 @@ export function render() {
   renderList();
   renderBerserk();
   if (!view || $("#view-tournament").hidden) return;
+  const swiss = view.swiss || null;
   $("#arena-title").textContent = view.name;
-  $("#arena-info").textContent = [clockText(view), t(view.rated ? "arena_rated" : "arena_casual"), t("arena_minutes", view.minutes), t("arena_players", view.players)].join(" · ");
+  const length = swiss ? t("swiss_n_rounds", swiss.rounds) : t("arena_minutes", view.minutes);
+  $("#arena-info").textContent = [t("arena_kind_" + view.kind), clockText(view), t(view.rated ? "arena_rated" : "arena_casual"), length, t("arena_players", view.players)].join(" · ");
   const status = $("#arena-status");
-  if (view.state === "created") status.textContent = t("arena_starts_at", timeText(view.starts_ms));
+  if (swiss) status.textContent = swissStatus(view, swiss);
+  else if (view.state === "created") status.textContent = t("arena_starts_at", timeText(view.starts_ms));
   else if (view.state === "started") status.textContent = t("arena_ends_at", timeText(view.ends_ms));
   else status.textContent = t("arena_state_finished");
   const me = mine(view);
   const open = view.state !== "finished";
   $("#arena-join").hidden = !open || (me && (me.presence === "free" || me.presence === "playing"));
   $("#arena-join").textContent = t(me ? "arena_come_back" : "arena_join");
-  $("#arena-pause").hidden = !open || !me || me.presence === "paused" || me.presence === "withdrawn";
+  if (swiss) $("#arena-join").hidden = !open || swiss.round_in_play || (me && me.presence !== "withdrawn");
+  $("#arena-pause").hidden = !!swiss || !open || !me || me.presence === "paused" || me.presence === "withdrawn";
   $("#arena-withdraw").hidden = !open || !me || me.presence === "withdrawn";
   $("#arena-berserk").hidden = !(view.can_berserk && me && me.game);
   $("#arena-close").hidden = !open || !view.yours;
+  const startRound = $("#swiss-start-round");
+  startRound.hidden = !(swiss && view.yours && open && !swiss.round_in_play && (view.state === "created" || swiss.next_round_ready));
+  startRound.textContent = view.state === "created" ? t("swiss_start") : t("swiss_start_round", swiss ? swiss.round + 1 : 1);
+  $("#arena-table").hidden = !!swiss;
+  $("#swiss").hidden = !swiss;
+  if (swiss) renderSwiss(view, swiss, me);
   const top = $("#arena-top");
   top.hidden = !view.top_game;
   if (view.top_game) top.href = "#game=" + view.top_game;
@@ -231,6 +241,109 @@ export function render() {
   $("#arena-empty").hidden = view.standings.length > 0;
 }
 
+function swissStatus(view, swiss) {
+  if (view.state === "created") return t(view.yours ? "swiss_waiting_yours" : "swiss_waiting");
+  if (view.state === "finished") return t("swiss_finished", swiss.round, swiss.rounds);
+  if (swiss.round_in_play) return t("swiss_round_in_play", swiss.round, swiss.rounds);
+  return t("swiss_round_waits", swiss.round + 1);
+}
+
+function points(half) {
+  const whole = Math.floor(half / 2);
+  if (half % 2 === 0) return String(whole);
+  return whole ? `${whole}½` : "½";
+}
+
+function quarters(q) {
+  const text = (q / 4).toLocaleString(getLang() === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits: 2 });
+  return text;
+}
+
+function td(text, title) {
+  const cell = document.createElement("td");
+  cell.textContent = text;
+  if (title) cell.title = title;
+  return cell;
+}
+
+function renderSwiss(view, swiss, me) {
+  $("#swiss-round-title").textContent = swiss.round ? t("swiss_round_of", swiss.round, swiss.rounds) : t("swiss_no_round");
+  const names = new Map(swiss.standings.map((l) => [l.number, l]));
+  const games = $("#swiss-games");
+  games.textContent = "";
+  for (const [i, g] of swiss.games.entries()) {
+    const li = document.createElement("li");
+    const result = g.result === null || g.result === undefined ? "–" : g.result === 2 ? "1 – 0" : g.result === 1 ? "½ – ½" : "0 – 1";
+    const text = document.createElement("span");
+    text.textContent = `${i + 1}. ${g.first_name} ${result} ${g.second_name}`;
+    li.append(text);
+    if (g.game && (g.result === null || g.result === undefined)) {
+      const a = document.createElement("a");
+      a.href = "#game=" + g.game;
+      a.className = "button";
+      a.textContent = me && (me.number === g.first || me.number === g.second) ? t("arena_my_game") : t("swiss_watch");
+      li.append(" ", a);
+    }
+    games.append(li);
+  }
+  const bye = $("#swiss-bye");
+  bye.hidden = swiss.bye === null || swiss.bye === undefined;
+  if (!bye.hidden) bye.textContent = t("swiss_bye", (names.get(swiss.bye) || {}).name || "");
+  const body = $("#swiss-standings");
+  body.textContent = "";
+  for (const l of swiss.standings) {
+    const tr = document.createElement("tr");
+    if (me && l.number === me.number) tr.className = "me";
+    const name = td(l.name);
+    if (l.withdrawn) {
+      const p = document.createElement("span");
+      p.className = "muted";
+      p.textContent = " (" + t("arena_withdrawn") + ")";
+      name.append(p);
+    }
+    tr.append(td(String(l.rank)), name, td(String(l.rating)), td(points(l.points)), td(points(l.buchholz), t("swiss_buchholz")), td(quarters(l.sonneborn_berger), t("swiss_sb")));
+    body.append(tr);
+  }
+  const table = $("#swiss-crosstable");
+  table.textContent = "";
+  const head = document.createElement("tr");
+  const rounds = swiss.standings.reduce((n, l) => Math.max(n, l.rounds.length), 0);
+  for (const h of ["#", t("arena_player"), ...Array.from({ length: rounds }, (_, r) => t("swiss_round_short", r + 1)), t("arena_score")]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.append(th);
+  }
+  const thead = document.createElement("thead");
+  thead.append(head);
+  const tbody = document.createElement("tbody");
+  for (const l of swiss.standings) {
+    const tr = document.createElement("tr");
+    if (me && l.number === me.number) tr.className = "me";
+    tr.append(td(String(l.rank)), td(l.name));
+    for (const c of l.rounds) {
+      if (c.kind === "bye") tr.append(td(t("swiss_bye_short"), t("swiss_bye_cell")));
+      else if (c.kind === "absent") tr.append(td("·"));
+      else {
+        const other = names.get(c.opponent) || { rank: "?", name: "" };
+        const sign = c.scored === null || c.scored === undefined ? "…" : c.scored === 2 ? "+" : c.scored === 1 ? "=" : "−";
+        const cell = td(`${sign}${other.rank}${c.first ? "¹" : ""}`, t(c.first ? "swiss_cell_first" : "swiss_cell_second", other.name));
+        tr.append(cell);
+      }
+    }
+    tr.append(td(points(l.points)));
+    tbody.append(tr);
+  }
+  table.append(thead, tbody);
+  $("#swiss-csv").href = `/api/tournaments/${view.id}/standings.csv`;
+  $("#swiss-games-file").href = `/api/tournaments/${view.id}/games.txt`;
+}
+
+function showKind() {
+  const swiss = $("#arena-kind").value === "swiss";
+  for (const e of document.querySelectorAll(".swiss-only")) e.hidden = !swiss;
+  for (const e of document.querySelectorAll(".arena-only")) e.hidden = swiss;
+}
+
 async function act(what) {
   try {
     const view = await api("POST", `/api/tournaments/${state.id}/${what}`, {});
@@ -244,6 +357,8 @@ async function act(what) {
 
 export function setup() {
   $("#arena-form").addEventListener("submit", create);
+  $("#arena-kind").addEventListener("change", showKind);
+  $("#swiss-start-round").addEventListener("click", () => act("round"));
   $("#arena-join").addEventListener("click", () => act("join"));
   $("#arena-pause").addEventListener("click", () => act("pause"));
   $("#arena-withdraw").addEventListener("click", () => act("withdraw"));

@@ -1,13 +1,17 @@
 //! The handlers of tournaments: the list, a new arena, one tournament with
 //! its standings, join (or come back), withdraw, pause, berserk, the
-//! creator's early end, and the standings as server-sent events. Each
-//! calls one operation of the service (`awale_service::tournaments`).
+//! creator's early end, and the standings as server-sent events; a
+//! Swiss's organiser's "start the round", its standings as CSV and its
+//! games as one record file. Each calls one operation of the service
+//! (`awale_service::tournaments`).
 
 use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
+use axum::http::header;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::stream::Stream;
 use serde::Deserialize;
@@ -17,7 +21,7 @@ use super::error::ApiError;
 use super::extract::{JsonBody, Player, Viewer};
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
-use crate::tournaments::{ArenaSettings, TournamentItem, TournamentView};
+use crate::tournaments::{ArenaSettings, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -34,10 +38,14 @@ fn number(text: &str) -> Result<i64, Error> {
     })
 }
 
-/// The body of POST /api/tournaments.
+/// The body of POST /api/tournaments: an arena, or with `kind` `swiss` a
+/// Swiss (`rounds`, `manual_rounds`; no `minutes`).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewArena {
+    /// `arena` (the default) or `swiss`.
+    #[serde(default)]
+    kind: Option<String>,
     /// Its name.
     name: String,
     /// Each side's minutes (may be 0.5) and the seconds added a move.
@@ -47,8 +55,15 @@ pub struct NewArena {
     /// Rated or casual.
     #[serde(default)]
     rated: bool,
-    /// Its length in minutes.
+    /// An arena's length in minutes.
+    #[serde(default)]
     minutes: i64,
+    /// A Swiss's number of rounds.
+    #[serde(default)]
+    rounds: i64,
+    /// A Swiss whose organiser starts each round.
+    #[serde(default)]
+    manual_rounds: bool,
     /// In how many minutes it starts (0: now).
     #[serde(default)]
     starts_in_minutes: i64,
@@ -71,9 +86,33 @@ pub async fn create(
     } else {
         0
     };
+    let clock = (initial_ms, req.increment_s.saturating_mul(1000));
+    match req.kind.as_deref() {
+        None | Some("arena") => {}
+        Some("swiss") => {
+            let settings = SwissSettings {
+                name: req.name,
+                clock,
+                rated: req.rated,
+                rounds: req.rounds,
+                manual_rounds: req.manual_rounds,
+            };
+            return Ok(Json(
+                state.shared.tournaments.create_swiss(&me, settings).await?,
+            ));
+        }
+        Some(_) => {
+            return Err(Error::invalid(
+                "bad_tournament",
+                "a tournament's kind is `arena` or `swiss`",
+            )
+            .because("kind")
+            .into())
+        }
+    }
     let settings = ArenaSettings {
         name: req.name,
-        clock: (initial_ms, req.increment_s.saturating_mul(1000)),
+        clock,
         rated: req.rated,
         minutes: req.minutes,
         starts_ms: now_ms().saturating_add(req.starts_in_minutes.clamp(0, 1 << 30) * 60_000),
@@ -193,4 +232,60 @@ pub async fn events(
         },
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// POST /api/tournaments/{id}/round: a Swiss's organiser starts it, or its
+/// next round.
+pub async fn start_round(
+    State(state): State<AppState>,
+    Player(me): Player,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TournamentView>> {
+    let id = number(&id)?;
+    Ok(Json(state.shared.tournaments.start_round(id, &me).await?))
+}
+
+/// A file to download: its type, its name, its text.
+fn download(kind: &str, name: String, text: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, format!("{kind}; charset=utf-8")),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// GET /api/tournaments/{id}/standings.csv: a Swiss's standings (rank,
+/// name, rating, points, Buchholz, Sonneborn-Berger), a file to keep.
+pub async fn standings_csv(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let id = number(&id)?;
+    let (_, csv) = state.shared.tournaments.standings_csv(id).await?;
+    Ok(download(
+        "text/csv",
+        format!("awale-tournament-{id}-standings.csv"),
+        csv,
+    ))
+}
+
+/// GET /api/tournaments/{id}/games.txt: every game of the tournament as one
+/// record file (the notation `awale` exports and imports).
+pub async fn games_file(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let id = number(&id)?;
+    let (_, text) = state.shared.tournaments.games_file(id).await?;
+    Ok(download(
+        "text/plain",
+        format!("awale-tournament-{id}-games.txt"),
+        text,
+    ))
 }

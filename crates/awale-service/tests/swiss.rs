@@ -1,0 +1,529 @@
+//! Swiss tournaments in the service, without HTTP, on a real (scratch)
+//! SQLite store: a club's evening of five players and three rounds played
+//! through online games, with the standings and tie-breaks worked out by
+//! hand; rounds started by the organiser; the refusals as codes; a restart
+//! that keeps the round in play; a flag that falls on the injected clock
+//! and a first move not made in time, both results. No timing: each step
+//! waits for what it needs to see.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_core::{parse_records, Side};
+use awale_service::game::{PlayerId, Stop};
+use awale_service::games::Games;
+use awale_service::live::Hub;
+use awale_service::tournament::swiss::Cell;
+use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
+use awale_service::Store;
+
+fn player(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+/// The player numbered `n` is named by a letter: 1 is A, 2 is B…
+fn name(n: u8) -> String {
+    char::from(b'A' + n - 1).to_string()
+}
+
+fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
+    let store = Arc::new(store);
+    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
+    tournaments.start().unwrap();
+    (games, tournaments)
+}
+
+fn settings(rounds: i64, manual_rounds: bool) -> SwissSettings {
+    SwissSettings {
+        name: "Club evening".into(),
+        clock: (300_000, 3_000),
+        rated: false,
+        rounds,
+        manual_rounds,
+    }
+}
+
+fn swiss(view: &TournamentView) -> &SwissView {
+    view.swiss.as_ref().expect("a Swiss's view")
+}
+
+/// Waits until `check` holds of tournament `id`'s view (polling: no
+/// deadline but a generous count, for a loaded machine).
+async fn until(
+    t: &Tournaments,
+    id: i64,
+    check: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
+    for _ in 0..3000 {
+        let view = t.get(id, Some(&player(1))).await.unwrap();
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
+}
+
+/// The round shown, as "first-second" by names, and its bye.
+fn pairings(view: &TournamentView) -> (Vec<String>, Option<String>) {
+    let s = swiss(view);
+    let name_of = |n: usize| {
+        view.standings
+            .iter()
+            .find(|l| l.number == n)
+            .unwrap()
+            .name
+            .clone()
+    };
+    (
+        s.games
+            .iter()
+            .map(|g| format!("{}-{}", g.first_name, g.second_name))
+            .collect(),
+        s.bye.map(name_of),
+    )
+}
+
+#[derive(Clone, Copy)]
+enum Ends {
+    FirstWins,
+    SecondWins,
+    Draw,
+}
+
+/// Ends the game of the round shown whose first player is `first`, and
+/// waits until its result is in the crosstable.
+async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: Ends) {
+    let view = t.get(id, None).await.unwrap();
+    let round = swiss(&view).round as usize;
+    let game = swiss(&view)
+        .games
+        .iter()
+        .find(|g| g.first_name == first)
+        .unwrap_or_else(|| panic!("no game of {first} in {:?}", pairings(&view)))
+        .clone();
+    let gid = games.find(game.game.as_ref().unwrap(), None).await.unwrap();
+    let first_player = player(first.as_bytes()[0] - b'A' + 1);
+    games
+        .change(gid, |g| {
+            let first_side = Side::BOTH
+                .into_iter()
+                .find(|s| g.seats[s.index()].as_ref().unwrap().player == first_player)
+                .unwrap();
+            match ends {
+                Ends::FirstWins => g.resign(first_side.opponent()),
+                Ends::SecondWins => g.resign(first_side),
+                Ends::Draw => {
+                    g.stop = Some(Stop::Agreed);
+                    Ok(())
+                }
+            }
+        })
+        .await
+        .unwrap();
+    let number = game.first;
+    until(t, id, |v| {
+        swiss(v).standings.iter().any(|l| {
+            l.number == number
+                && matches!(
+                    l.rounds.get(round - 1),
+                    Some(Cell::Game {
+                        scored: Some(_),
+                        ..
+                    })
+                )
+        })
+    })
+    .await;
+}
+
+/// Five players, A to E in the order they join, all rated alike (no
+/// ratings here: everyone has the starting rating), so the seed order is
+/// the order of joining. Three rounds, paired as the last ends. The
+/// pairings are the Swiss module's, worked out here by hand:
+///
+/// Round 1, everyone on 0: the bye to the lowest ranked, E; the top half
+/// (A, B) meets the bottom half (C, D): A-C, B-D, the higher ranked sowing
+/// first in an odd round. Results: A beats C, B and D draw.
+/// Points (half points): A 2, B 1, C 0, D 1, E 2 (the bye).
+///
+/// Round 2, ranked A 2, E 2, B 1, D 1, C 0 (equal points by seed): the bye
+/// to the lowest ranked without one, C. A-E would leave B-D, who met: so
+/// A-B and E-D. Colours: A and B both sowed first once and last, so in an
+/// even round the lower ranked, B, sows first; D sowed second (balance -1)
+/// against E's 0, so D sows first. Results: B beats A, E beats D.
+/// Points: A 2, B 3, C 2, D 1, E 4.
+///
+/// Round 3, ranked E 4, B 3, A 2, C 2, D 1: the bye to D (the lowest
+/// ranked without one). E-B would leave A-C, who met: so E-A and B-C. E
+/// (balance -1) sows first against A (0); C (-1) against B (+2).
+/// Results: E beats A, C beats B.
+///
+/// Final points (half points): A 2, B 3, C 4, D 3 (a bye), E 6.
+/// Buchholz (the opponents' points, byes add none):
+///   E: D 3 + A 2 = 5;  C: A 2 + B 3 = 5;  B: D 3 + A 2 + C 4 = 9;
+///   D: B 3 + E 6 = 9;  A: C 4 + B 3 + E 6 = 13.
+/// Sonneborn-Berger (quarter points: half points scored times the
+/// opponent's half points):
+///   E: 2×3 (D) + 2×2 (A) = 10;  C: 0 + 2×3 (B) = 6;
+///   B: 1×3 (D) + 2×2 (A) + 0 = 7;  D: 1×3 (B) + 0 = 3;  A: 2×4 (C) = 8.
+/// Standings: E 3; C 2; then B and D on 1½ with Buchholz 4½ each, B ahead
+/// on Sonneborn-Berger (1.75 against 0.75); A last on 1 (Buchholz 6½).
+#[tokio::test]
+async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
+    let (games, t) = service(Store::in_memory().unwrap());
+    let item = t
+        .create_swiss(&player(1), settings(3, false))
+        .await
+        .unwrap();
+    assert_eq!((item.kind.as_str(), item.rounds), ("swiss", 3));
+    let id = item.id;
+    for n in 1..=5 {
+        t.join(id, &player(n), &name(n)).await.unwrap();
+    }
+    let view = t.start_round(id, &player(1)).await.unwrap();
+    assert_eq!(view.state, "started");
+    assert_eq!(swiss(&view).round, 1);
+    assert_eq!(
+        pairings(&view),
+        (vec!["A-C".into(), "B-D".into()], Some("E".into()))
+    );
+    play(&t, &games, id, "A", Ends::FirstWins).await;
+    play(&t, &games, id, "B", Ends::Draw).await;
+    let view = until(&t, id, |v| swiss(v).round == 2).await;
+    assert_eq!(
+        pairings(&view),
+        (vec!["B-A".into(), "D-E".into()], Some("C".into()))
+    );
+    play(&t, &games, id, "B", Ends::FirstWins).await;
+    play(&t, &games, id, "D", Ends::SecondWins).await;
+    let view = until(&t, id, |v| swiss(v).round == 3).await;
+    assert_eq!(
+        pairings(&view),
+        (vec!["E-A".into(), "C-B".into()], Some("D".into()))
+    );
+    play(&t, &games, id, "E", Ends::FirstWins).await;
+    play(&t, &games, id, "C", Ends::FirstWins).await;
+    let view = until(&t, id, |v| v.state == "finished").await;
+    let lines: Vec<(String, u32, u32, u32)> = swiss(&view)
+        .standings
+        .iter()
+        .map(|l| (l.name.clone(), l.points, l.buchholz, l.sonneborn_berger))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            ("E".into(), 6, 5, 10),
+            ("C".into(), 4, 5, 6),
+            ("B".into(), 3, 9, 7),
+            ("D".into(), 3, 9, 3),
+            ("A".into(), 2, 13, 8),
+        ]
+    );
+    // The podium, from the same standings.
+    let podium: Vec<&str> = view.podium.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(podium, ["E", "C", "B"]);
+    // The crosstable of B (number 1): drew D (3) sowing first, beat A (0)
+    // sowing first, lost to C (2) sowing second.
+    let b = swiss(&view)
+        .standings
+        .iter()
+        .find(|l| l.name == "B")
+        .unwrap();
+    assert_eq!(
+        b.rounds,
+        vec![
+            Cell::Game {
+                opponent: 3,
+                first: true,
+                scored: Some(1)
+            },
+            Cell::Game {
+                opponent: 0,
+                first: true,
+                scored: Some(2)
+            },
+            Cell::Game {
+                opponent: 2,
+                first: false,
+                scored: Some(0)
+            },
+        ]
+    );
+    let e = swiss(&view)
+        .standings
+        .iter()
+        .find(|l| l.name == "E")
+        .unwrap();
+    assert_eq!(e.rounds[0], Cell::Bye);
+    // The club's files.
+    let (_, csv) = t.standings_csv(id).await.unwrap();
+    assert_eq!(
+        csv,
+        "rank,name,rating,points,buchholz,sonneborn_berger\n\
+         1,E,1500,3,2.5,2.5\n\
+         2,C,1500,2,2.5,1.5\n\
+         3,B,1500,1.5,4.5,1.75\n\
+         4,D,1500,1.5,4.5,0.75\n\
+         5,A,1500,1,6.5,2\n"
+    );
+    let (_, text) = t.games_file(id).await.unwrap();
+    let records = parse_records(&text).unwrap();
+    assert_eq!(records.len(), 6);
+    let rounds: Vec<&str> = records.iter().map(|r| r.tag("Round").unwrap()).collect();
+    assert_eq!(rounds, ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"]);
+    assert!(records
+        .iter()
+        .all(|r| r.tag("Event") == Some("Club evening")));
+    let results: Vec<&str> = records.iter().map(|r| r.result.as_str()).collect();
+    assert_eq!(results.iter().filter(|r| **r == "1/2-1/2").count(), 1);
+    // Joining a finished Swiss is refused.
+    let late = t.join(id, &player(9), "Late").await.unwrap_err();
+    assert_eq!(late.code, "tournament_over");
+}
+
+#[tokio::test]
+async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() {
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = t
+        .create_swiss(&player(1), settings(3, true))
+        .await
+        .unwrap()
+        .id;
+    t.join(id, &player(1), "A").await.unwrap();
+    let code = |r: Result<TournamentView, awale_service::Error>| r.unwrap_err().code;
+    assert_eq!(code(t.start_round(id, &player(1)).await), "too_few_players");
+    t.join(id, &player(2), "B").await.unwrap();
+    t.join(id, &player(3), "C").await.unwrap();
+    // C withdraws before the start, D joins: A, B, D play.
+    t.leave(
+        id,
+        &player(3),
+        awale_service::tournament::arena::Presence::Withdrawn,
+    )
+    .await
+    .unwrap();
+    t.join(id, &player(4), "D").await.unwrap();
+    assert_eq!(code(t.start_round(id, &player(2)).await), "not_organiser");
+    let view = t.start_round(id, &player(1)).await.unwrap();
+    let s = swiss(&view);
+    // Three present: at most 3 rounds without meeting twice, one game and
+    // a bye a round; C not paired.
+    assert_eq!((s.round, s.rounds, s.games.len()), (1, 3, 1));
+    assert!(s.bye.is_some());
+    let (games_of_round, bye) = pairings(&view);
+    assert!(!games_of_round[0].contains('C') && bye.as_deref() != Some("C"));
+    assert_eq!(code(t.start_round(id, &player(1)).await), "round_in_play");
+    assert_eq!(code(t.join(id, &player(5), "E").await), "round_in_play");
+    let first = s.games[0].first_name.clone();
+    play(&t, &games, id, &first, Ends::FirstWins).await;
+    // The round is over; the next waits for the organiser.
+    let view = t.get(id, Some(&player(1))).await.unwrap();
+    assert_eq!(swiss(&view).round, 1);
+    assert!(swiss(&view).next_round_ready);
+    assert!(!swiss(&view).round_in_play);
+    // Between rounds E joins, and C comes back.
+    t.join(id, &player(5), "E").await.unwrap();
+    t.join(id, &player(3), "C").await.unwrap();
+    let view = t.start_round(id, &player(1)).await.unwrap();
+    assert_eq!(swiss(&view).round, 2);
+    assert_eq!(
+        swiss(&view).games.len(),
+        2,
+        "five players: two games and a bye"
+    );
+    // A player who withdraws in a game plays it out: withdrawn at its end.
+    let leaver = swiss(&view).games[0].second_name.clone();
+    let first = swiss(&view).games[0].first_name.clone();
+    let leaver_id = player(leaver.as_bytes()[0] - b'A' + 1);
+    let view = t
+        .leave(
+            id,
+            &leaver_id,
+            awale_service::tournament::arena::Presence::Withdrawn,
+        )
+        .await
+        .unwrap();
+    let line =
+        |v: &TournamentView, who: &str| v.standings.iter().find(|l| l.name == who).unwrap().clone();
+    assert_eq!(
+        line(&view, &leaver).presence,
+        awale_service::tournament::arena::Presence::Playing
+    );
+    play(&t, &games, id, &first, Ends::SecondWins).await;
+    let view = t.get(id, None).await.unwrap();
+    assert_eq!(
+        line(&view, &leaver).presence,
+        awale_service::tournament::arena::Presence::Withdrawn
+    );
+    assert!(swiss(&view)
+        .standings
+        .iter()
+        .any(|l| l.name == leaver && l.withdrawn && l.points >= 2));
+    // The organiser ends it early: the games in play still count.
+    let view = t.close(id, &player(1)).await.unwrap();
+    assert_eq!(view.state, "finished");
+    assert_eq!(code(t.start_round(id, &player(1)).await), "tournament_over");
+    // Not a Swiss: no rounds, no CSV.
+    let arena = t
+        .create(
+            &player(2),
+            awale_service::tournaments::ArenaSettings {
+                name: "Arena".into(),
+                clock: (60_000, 0),
+                rated: false,
+                minutes: 30,
+                starts_ms: 0,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(code(t.start_round(arena.id, &player(2)).await), "not_swiss");
+    assert_eq!(
+        t.standings_csv(arena.id).await.unwrap_err().code,
+        "not_swiss"
+    );
+    // Creating is checked.
+    let bad = t
+        .create_swiss(&player(3), settings(0, true))
+        .await
+        .unwrap_err();
+    assert_eq!((bad.code, bad.reason), ("bad_tournament", Some("rounds")));
+    let bad = t
+        .create_swiss(&player(3), settings(16, true))
+        .await
+        .unwrap_err();
+    assert_eq!(bad.code, "bad_tournament");
+}
+
+#[tokio::test]
+async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.db");
+    let (id, public) = {
+        let (_games, t) = service(Store::open(&path).unwrap());
+        let id = t
+            .create_swiss(&player(1), settings(2, false))
+            .await
+            .unwrap()
+            .id;
+        for n in 1..=4 {
+            t.join(id, &player(n), &name(n)).await.unwrap();
+        }
+        let view = t.start_round(id, &player(1)).await.unwrap();
+        assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
+        let public: Vec<String> = swiss(&view)
+            .games
+            .iter()
+            .map(|g| g.game.clone().unwrap())
+            .collect();
+        (id, public)
+    };
+    // Meanwhile, with no tournament service, both games end.
+    {
+        let games = Arc::new(Games::new(
+            Arc::new(Store::open(&path).unwrap()),
+            Arc::new(Hub::default()),
+        ));
+        for p in &public {
+            let gid = games.find(p, None).await.unwrap();
+            games
+                .change(gid, |g| g.resign(g.game.position().to_move()))
+                .await
+                .unwrap();
+        }
+    }
+    let (_games, t) = service(Store::open(&path).unwrap());
+    // Both results recorded from the games, round 2 paired at once.
+    let view = until(&t, id, |v| swiss(v).round == 2).await;
+    assert_eq!(swiss(&view).games.len(), 2);
+    assert_eq!(view.state, "started");
+    let points: u32 = swiss(&view).standings.iter().map(|l| l.points).sum();
+    assert_eq!(points, 4, "two games of round 1 counted");
+    // And the round-2 games are the new process's to record.
+    drop(t);
+    let (_games, t) = service(Store::open(&path).unwrap());
+    let view = until(&t, id, |v| swiss(v).round == 2).await;
+    assert!(swiss(&view).round_in_play);
+    assert!(swiss(&view).games.iter().all(|g| g.game.is_some()));
+}
+
+/// Each side sows once in game `public` (then the clocks run); its id.
+async fn both_sow(games: &Arc<Games>, public: &str) -> i64 {
+    let gid = games.find(public, None).await.unwrap();
+    for ply in 0..2 {
+        let game = games.load(gid).await.unwrap();
+        let mv = game.game.legal_moves()[0];
+        games
+            .apply_move(gid, Some(ply), mv, |_| Ok(()))
+            .await
+            .unwrap();
+    }
+    gid
+}
+
+/// A Swiss of `players` (A, B…) and one round, started, on `games`.
+async fn one_round(
+    games: &Arc<Games>,
+    store: Arc<Store>,
+    players: u8,
+    first_move_ms: Option<i64>,
+) -> (Arc<Tournaments>, TournamentView) {
+    let t = Tournaments::new(Arc::clone(games), store, None);
+    t.start().unwrap();
+    if let Some(ms) = first_move_ms {
+        t.set_first_move_ms(ms);
+    }
+    let id = t
+        .create_swiss(&player(1), settings(1, false))
+        .await
+        .unwrap()
+        .id;
+    for n in 1..=players {
+        t.join(id, &player(n), &name(n)).await.unwrap();
+    }
+    let view = t.start_round(id, &player(1)).await.unwrap();
+    (t, view)
+}
+
+#[tokio::test]
+async fn a_flag_that_falls_on_the_injected_clock_is_a_result() {
+    let time = awale_service::clock::Clock::adjustable();
+    let store = Arc::new(Store::in_memory().unwrap());
+    let games =
+        Arc::new(Games::new(store.clone(), Arc::new(Hub::default())).with_clock(time.clone()));
+    let (t, view) = one_round(&games, store, 2, None).await;
+    assert_eq!(pairings(&view).0, ["A-B"]);
+    // Both sow once; then the clock of the one to move runs out: five
+    // minutes and a second on the injected clock.
+    let gid = both_sow(&games, swiss(&view).games[0].game.as_ref().unwrap()).await;
+    let mover = games.load(gid).await.unwrap().game.position().to_move();
+    time.advance(Duration::from_secs(301));
+    let view = until(&t, view.id, |v| v.state == "finished").await;
+    let game = games.load(gid).await.unwrap();
+    assert_eq!(game.stop, Some(Stop::Time(mover)));
+    // A sowed first, so A was to move again and lost on time.
+    let a_side = Side::BOTH
+        .into_iter()
+        .find(|s| game.seats[s.index()].as_ref().unwrap().player == player(1))
+        .unwrap();
+    assert_eq!(mover, a_side);
+    assert_eq!(swiss(&view).standings[0].name, "B");
+    assert_eq!(swiss(&view).standings[0].points, 2);
+}
+
+#[tokio::test]
+async fn a_first_move_not_made_in_time_loses_the_game() {
+    let store = Arc::new(Store::in_memory().unwrap());
+    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    // Nobody sows: the first mover's wait is cut short.
+    let (t, view) = one_round(&games, store, 2, Some(1)).await;
+    let view = until(&t, view.id, |v| v.state == "finished").await;
+    let lines: Vec<(&str, u32)> = swiss(&view)
+        .standings
+        .iter()
+        .map(|l| (l.name.as_str(), l.points))
+        .collect();
+    assert_eq!(lines, [("B", 2), ("A", 0)], "A was to sow first");
+}

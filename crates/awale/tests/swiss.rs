@@ -1,0 +1,246 @@
+//! A Swiss evening in the browser, end to end: the real `awale serve` and
+//! headless Chromium, three accounts (the organiser on a desktop in French,
+//! two on phones in English). The organiser makes a Swiss with rounds
+//! started by hand from the lobby's form and joins it; the others join from
+//! the tournament's page; the organiser starts the round (its button); the
+//! two paired are sent to their game, one resigns, both come back to the
+//! tournament's page, where the round's result, the standings with their
+//! tie-breaks and the crosstable show; the standings' CSV downloads from
+//! its link; the button now offers round 2.
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
+//! as those of `browser.rs`.
+
+mod webdriver;
+
+use serde_json::json;
+use webdriver::{page_fetch, sign_up, Browser, Site};
+
+fn open(b: &Browser, url: &str) {
+    b.goto(url);
+    b.eval("localStorage.setItem('awale.speed', '0')");
+    b.goto(url);
+}
+
+fn close_first_dialog(b: &Browser) {
+    b.wait_for(
+        "the new game dialog of a first visit",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(b, "#dlg-new button[value=cancel]");
+    b.wait_for(
+        "the dialog closed",
+        "return !document.querySelector('#dlg-new').open",
+        5,
+    );
+}
+
+fn tap(b: &Browser, css: &str) {
+    b.find(css);
+    b.exec(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+        json!([css]),
+    );
+    b.click(css);
+}
+
+fn hash(b: &Browser) -> String {
+    b.string("return location.hash")
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
+    let site = Site::start("swiss");
+    let url = site.url.clone();
+    let ama = Browser::start("swiss-ama", "fr-FR,fr", 1280, 900);
+    let kofi = Browser::start("swiss-kofi", "en-US,en", 390, 844);
+    let esi = Browser::start("swiss-esi", "en-US,en", 390, 844);
+    for (b, name) in [(&ama, "Ama_K"), (&kofi, "kofi_7"), (&esi, "Esi")] {
+        open(b, &url);
+        close_first_dialog(b);
+        sign_up(b, name);
+    }
+
+    // Ama makes a Swiss of 3 rounds, started by hand, from the lobby.
+    ama.goto(&format!("{url}/#lobby"));
+    ama.wait_shown("#arena-list", 10);
+    tap(&ama, ".arena-new summary");
+    ama.exec(
+        "const kind = document.querySelector('#arena-kind');
+         kind.value = 'swiss';
+         kind.dispatchEvent(new Event('change'));
+         document.querySelector('#arena-clock').value = '1+0';
+         document.querySelector('#swiss-rounds').value = '3';",
+        json!([]),
+    );
+    assert_eq!(
+        ama.eval("return document.querySelector('#arena-length').closest('label').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        ama.eval("return document.querySelector('#swiss-manual').checked"),
+        json!(true)
+    );
+    tap(&ama, "#arena-name");
+    ama.keys("Soirée du club");
+    tap(&ama, "#arena-form button");
+    ama.wait_for(
+        "the new Swiss's page",
+        "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === 'Soirée du club'",
+        10,
+    );
+    let page = hash(&ama);
+    assert!(
+        ama.text("#arena-info").contains("3 rondes"),
+        "{}",
+        ama.text("#arena-info")
+    );
+    tap(&ama, "#arena-join");
+    ama.wait_for(
+        "Ama in the standings",
+        "return document.querySelectorAll('#swiss-standings tr').length === 1",
+        10,
+    );
+    assert_eq!(ama.text("#swiss-start-round"), "Lancer le tournoi");
+
+    // Kofi and Esi join from the tournament's page.
+    for b in [&kofi, &esi] {
+        b.goto(&format!("{url}/{page}"));
+        b.wait_shown("#arena-join", 10);
+        assert_eq!(b.text("#arena-join"), "Join");
+        assert_eq!(
+            b.eval("return document.querySelector('#swiss-start-round').hidden"),
+            json!(true),
+            "only the organiser starts the rounds"
+        );
+        tap(b, "#arena-join");
+        b.wait_for(
+            "joined",
+            "return document.querySelector('#arena-join').hidden",
+            10,
+        );
+    }
+    ama.wait_for(
+        "three in the standings",
+        "return document.querySelectorAll('#swiss-standings tr').length === 3",
+        10,
+    );
+
+    // Ama starts round 1: one game and a bye; the two paired are sent to it.
+    tap(&ama, "#swiss-start-round");
+    ama.wait_for(
+        "round 1 paired",
+        "return location.hash.startsWith('#game=') || document.querySelectorAll('#swiss-games li').length === 1",
+        10,
+    );
+    let id = &page["#tournament=".len()..];
+    let view = page_fetch(&ama, "GET", &format!("/api/tournaments/{id}"), json!(null));
+    let round = &view["body"]["swiss"];
+    assert_eq!(round["round"], 1, "{view}");
+    let names = [
+        round["games"][0]["first_name"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+        round["games"][0]["second_name"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    ];
+    let of = |name: &str| match name {
+        "Ama_K" => &ama,
+        "kofi_7" => &kofi,
+        _ => &esi,
+    };
+    let (winner, loser) = (of(&names[0]), of(&names[1]));
+    for b in [winner, loser] {
+        b.wait_for(
+            "sent to the round's game",
+            "return location.hash.startsWith('#game=')",
+            15,
+        );
+    }
+    let game = hash(loser)[6..].to_string();
+    let resigned = page_fetch(
+        loser,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        json!({}),
+    );
+    assert_eq!(resigned["status"], 200, "{resigned}");
+    for b in [winner, loser] {
+        b.wait_for(
+            "back to the tournament's page",
+            &format!("return location.hash === '{page}'"),
+            15,
+        );
+    }
+    // The result, the standings with tie-breaks and the crosstable, live.
+    ama.wait_for(
+        "the round's result",
+        "return document.querySelector('#swiss-games').textContent.includes('1 – 0')",
+        10,
+    );
+    let first = names[0].clone();
+    let top = ama.strings(
+        "return [...document.querySelectorAll('#swiss-standings tr')].map((tr) => tr.textContent)",
+    );
+    assert_eq!(top.len(), 3);
+    assert!(top[2].contains(&names[1]), "the loser last: {top:?}");
+    assert!(
+        top.iter().any(|l| l.contains(&first)),
+        "the winner listed: {top:?}"
+    );
+    let cross = ama.strings(
+        "return [...document.querySelectorAll('#swiss-crosstable tbody tr')].map((tr) => tr.textContent)",
+    );
+    assert_eq!(cross.len(), 3);
+    assert!(
+        cross.iter().any(|row| row.contains("exempt")),
+        "the bye in the crosstable: {cross:?}"
+    );
+    assert!(
+        cross
+            .iter()
+            .any(|row| row.contains("+") && row.contains(&first)),
+        "the win in the crosstable: {cross:?}"
+    );
+    assert_eq!(ama.text("#swiss-start-round"), "Lancer la ronde 2");
+    assert_eq!(
+        ama.text("#arena-status"),
+        "La ronde 2 attend l'organisateur."
+    );
+
+    // The standings' CSV from its link.
+    let csv = ama.exec_async(
+        "const done = arguments[arguments.length - 1];
+         fetch(document.querySelector('#swiss-csv').href).then((r) => r.text()).then(done, (e) => done(String(e)));",
+    );
+    let csv = csv.as_str().unwrap().to_string();
+    assert!(
+        csv.starts_with("rank,name,rating,points,buchholz,sonneborn_berger\n"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(csv.lines().nth(3).unwrap().contains(&names[1]), "{csv}");
+    assert_eq!(
+        ama.eval("return document.querySelector('#swiss-csv').hasAttribute('download')"),
+        json!(true)
+    );
+
+    // A phone's width holds the page (the crosstable scrolls in its box).
+    let wide = kofi.strings(
+        "const w = window.innerWidth;
+         const bad = [...document.querySelectorAll('#view-tournament *')]
+           .filter((e) => e.offsetParent !== null && !e.closest('.swiss-scroll') && e.getBoundingClientRect().right > w + 0.5)
+           .map((e) => `${e.tagName} ${e.id || e.className}`);
+         if (document.documentElement.scrollWidth > w) bad.push('page');
+         return bad;",
+    );
+    assert!(wide.is_empty(), "too wide on a phone: {wide:?}");
+    assert_eq!(kofi.text("#swiss-round-title"), "Round 1 of 3");
+    let found = kofi.axe_violations();
+    assert!(found.is_empty(), "the Swiss's page: {found:?}");
+}
