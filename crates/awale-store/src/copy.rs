@@ -29,6 +29,7 @@ const TABLES: &[&str] = &[
     "tournament_players",
     "tournament_games",
     "challenges",
+    "tournament_chat",
 ];
 
 /// What was copied.
@@ -202,6 +203,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
             "reports",
             "tournaments",
             "challenges",
+            "tournament_chat",
         ] {
             tx.execute(
                 &format!(

@@ -31,6 +31,7 @@ mod postgres;
 pub mod ratings;
 mod rows;
 mod schema;
+pub mod tournament_chat;
 pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount};

@@ -53,6 +53,11 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 9: direct challenges (a player's page's "challenge this
         // player"), kept across a restart.
         M::up(include_str!("v9.sql")),
+        // Version 10: the Swiss tournaments' (another branch; nothing on
+        // this one, replaced by its file at the merge).
+        M::up(""),
+        // Version 11: a tournament's chat room.
+        M::up(include_str!("v11.sql")),
     ]
 }
 

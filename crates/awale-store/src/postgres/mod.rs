@@ -39,6 +39,7 @@ mod accounts;
 mod ratings;
 mod rows;
 pub(crate) mod schema;
+mod tournament_chat;
 mod tournaments;
 
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;

@@ -6,6 +6,7 @@
 // ends.
 
 import { api } from "./api.js";
+import * as arenaChat from "./arena-chat.js";
 import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -105,6 +106,7 @@ function follow(id) {
     view.yours = state.view ? state.view.yours : false;
     changed(view);
   });
+  arenaChat.attach(source, id);
   state.source = source;
 }
 
@@ -133,7 +135,9 @@ function changed(view) {
   const before = state.game;
   state.view = view;
   const me = mine(view);
-  const game = me ? me.game : null;
+  // The server names the viewer's own game (their line may be below the
+  // standings shown).
+  const game = "your_game" in view ? view.your_game : me ? me.game : null;
   state.game = game;
   const here = location.hash === "#tournament=" + view.id;
   if (game && game !== before) {
@@ -173,6 +177,7 @@ export function render() {
   renderList();
   renderBerserk();
   if (!view || $("#view-tournament").hidden) return;
+  arenaChat.render();
   $("#arena-title").textContent = view.name;
   $("#arena-info").textContent = [clockText(view), t(view.rated ? "arena_rated" : "arena_casual"), t("arena_minutes", view.minutes), t("arena_players", view.players)].join(" · ");
   const status = $("#arena-status");
@@ -185,14 +190,14 @@ export function render() {
   $("#arena-join").textContent = t(me ? "arena_come_back" : "arena_join");
   $("#arena-pause").hidden = !open || !me || me.presence === "paused" || me.presence === "withdrawn";
   $("#arena-withdraw").hidden = !open || !me || me.presence === "withdrawn";
-  $("#arena-berserk").hidden = !(view.can_berserk && me && me.game);
+  $("#arena-berserk").hidden = !(view.can_berserk && state.game);
   $("#arena-close").hidden = !open || !view.yours;
   const top = $("#arena-top");
   top.hidden = !view.top_game;
   if (view.top_game) top.href = "#game=" + view.top_game;
   const mineLink = $("#arena-mine");
-  mineLink.hidden = !(me && me.game);
-  if (me && me.game) mineLink.href = "#game=" + me.game;
+  mineLink.hidden = !state.game;
+  if (state.game) mineLink.href = "#game=" + state.game;
   const podium = $("#arena-podium");
   podium.hidden = !view.podium.length;
   podium.textContent = "";
@@ -250,4 +255,5 @@ export function setup() {
   $("#arena-berserk").addEventListener("click", () => act("berserk"));
   $("#game-berserk").addEventListener("click", () => act("berserk"));
   $("#arena-close").addEventListener("click", () => act("close"));
+  arenaChat.setup();
 }
