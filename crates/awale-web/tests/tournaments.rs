@@ -205,9 +205,12 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     assert_eq!(line(&view, "ama")["game"], game.as_str());
     assert!(view["can_berserk"].as_bool().is_some());
     let next = events.frame().await.unwrap().unwrap().into_data().unwrap();
+    let next = String::from_utf8_lossy(&next);
+    assert!(next.contains(&game), "the pairing is told");
+    // Each viewer's stream names their own game, wherever their line is.
     assert!(
-        String::from_utf8_lossy(&next).contains(&game),
-        "the pairing is told"
+        next.contains(&format!("\"your_game\":\"{game}\"")),
+        "{next}"
     );
     let (status, _) = kofi
         .post(&app, &format!("/api/games/{game}/resign"), json!({}))
@@ -310,8 +313,8 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(texts, ["akwaaba", "bravo"]);
     // What is refused, with its code.
     for (body, status, code) in [
-        (json!({"text": "  "}), StatusCode::BAD_REQUEST, "bad_message"),
-        (json!({"text": "x".repeat(281)}), StatusCode::BAD_REQUEST, "bad_message"),
+        (json!({"text": "  "}), StatusCode::UNPROCESSABLE_ENTITY, "bad_message"),
+        (json!({"text": "x".repeat(281)}), StatusCode::UNPROCESSABLE_ENTITY, "bad_message"),
     ] {
         let (got, answer) = kofi.post(&app, &chat, body).await;
         assert_eq!((got, answer["error"].as_str()), (status, Some(code)), "{answer}");
