@@ -124,11 +124,18 @@ async fn the_lobby_features_a_running_arenas_top_game() {
     for line in &view.standings {
         let Some(public) = &line.game else { continue };
         let game = games.find(public, None).await.unwrap();
-        let _ = games.change(game, |g| g.resign(awale_core::Side::South)).await;
+        let _ = games
+            .change(game, |g| g.resign(awale_core::Side::South))
+            .await;
     }
     let mut featured = None;
     for _ in 0..200 {
-        featured = games.lobby().await.unwrap().featured.map(|f| f.game.game.public_id);
+        featured = games
+            .lobby()
+            .await
+            .unwrap()
+            .featured
+            .map(|f| f.game.game.public_id);
         if featured.as_deref() == Some(other.public_id.as_str()) {
             break;
         }

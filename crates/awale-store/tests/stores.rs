@@ -625,7 +625,10 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
             .iter()
             .map(|l| (l.line.text.as_str(), l.line.guest, l.player.0.as_str()))
             .collect();
-        assert_eq!(shown, [("bonne chance", None, "p1"), ("hello", Some(4821), "g")]);
+        assert_eq!(
+            shown,
+            [("bonne chance", None, "p1"), ("hello", Some(4821), "g")]
+        );
         assert_eq!(lines[0].line.room, "public");
         // A moderator's removal: once.
         assert!(store

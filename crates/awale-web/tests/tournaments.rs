@@ -295,14 +295,19 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     // A player speaks: stored, told live, read by everyone.
     let (status, line) = kofi.post(&app, &chat, json!({"text": " akwaaba "})).await;
     assert_eq!(status, StatusCode::CREATED, "{line}");
-    assert_eq!((line["name"].as_str(), line["text"].as_str()), (Some("kofi"), Some("akwaaba")));
+    assert_eq!(
+        (line["name"].as_str(), line["text"].as_str()),
+        (Some("kofi"), Some("akwaaba"))
+    );
     let heard = event_with(&mut events, "chat", "akwaaba").await;
     assert!(heard.contains("\"name\":\"kofi\""), "{heard}");
     // A guest speaks too, under their guest number.
     let (status, said) = guest.post(&app, &chat, json!({"text": "bravo"})).await;
     assert_eq!(status, StatusCode::CREATED, "{said}");
     assert_eq!(said["name"], "");
-    assert!(said["guest"].as_u64().is_some_and(|g| (1000..10000).contains(&g)));
+    assert!(said["guest"]
+        .as_u64()
+        .is_some_and(|g| (1000..10000).contains(&g)));
     let (_, lines) = guest.get(&app, &chat).await;
     let texts: Vec<&str> = lines
         .as_array()
@@ -313,11 +318,23 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(texts, ["akwaaba", "bravo"]);
     // What is refused, with its code.
     for (body, status, code) in [
-        (json!({"text": "  "}), StatusCode::UNPROCESSABLE_ENTITY, "bad_message"),
-        (json!({"text": "x".repeat(281)}), StatusCode::UNPROCESSABLE_ENTITY, "bad_message"),
+        (
+            json!({"text": "  "}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_message",
+        ),
+        (
+            json!({"text": "x".repeat(281)}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_message",
+        ),
     ] {
         let (got, answer) = kofi.post(&app, &chat, body).await;
-        assert_eq!((got, answer["error"].as_str()), (status, Some(code)), "{answer}");
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(code)),
+            "{answer}"
+        );
     }
     let (status, answer) = kofi
         .post(&app, "/api/tournaments/999/chat", json!({"text": "hi"}))
@@ -343,12 +360,20 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     );
     // A block: ama no longer reads kofi, and kofi no longer reads ama.
     let (status, _) = ama
-        .post(&app, "/api/account/blocks", json!({"username": "kofi", "blocked": true}))
+        .post(
+            &app,
+            "/api/account/blocks",
+            json!({"username": "kofi", "blocked": true}),
+        )
         .await;
     assert_eq!(status, StatusCode::OK);
     let (_, lines) = ama.get(&app, &chat).await;
     assert!(
-        lines.as_array().unwrap().iter().all(|l| l["name"] != "kofi"),
+        lines
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["name"] != "kofi"),
         "{lines}"
     );
     let (status, _) = ama.post(&app, &chat, json!({"text": "sans kofi"})).await;
@@ -371,7 +396,11 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     );
     state.accounts().grant_moderator("ama").await.unwrap();
     let (status, _) = ama
-        .post(&app, "/api/moderation/mute", json!({"username": "kofi", "muted": true}))
+        .post(
+            &app,
+            "/api/moderation/mute",
+            json!({"username": "kofi", "muted": true}),
+        )
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, answer) = kofi.post(&app, &chat, json!({"text": "hush"})).await;
@@ -381,7 +410,11 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     );
     let remove = json!({"tournament": id, "line": line["id"]});
     let (status, _) = ama
-        .post(&app, "/api/moderation/tournament-chat-remove", remove.clone())
+        .post(
+            &app,
+            "/api/moderation/tournament-chat-remove",
+            remove.clone(),
+        )
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
@@ -394,7 +427,11 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         (StatusCode::NOT_FOUND, Some("no_such_line"))
     );
     let (_, lines) = guest.get(&app, &chat).await;
-    assert!(lines.as_array().unwrap().iter().all(|l| l["text"] != "akwaaba"));
+    assert!(lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["text"] != "akwaaba"));
     // Kid mode: nothing to read, nothing to say.
     let mut kid = Browser::account(&app, "adjoa").await;
     let (status, _) = kid

@@ -820,7 +820,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games > 0 || args.pools > 0 || args.arena > 0,
         "--games must be at least 1 (or --pools or --arena give players)"
     );
-    anyhow::ensure!(args.arena != 1, "an arena needs at least 2 players (--arena N)");
+    anyhow::ensure!(
+        args.arena != 1,
+        "an arena needs at least 2 players (--arena N)"
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

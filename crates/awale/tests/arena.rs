@@ -148,7 +148,11 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     );
     let state = page_fetch(first, "GET", &format!("/api/games/{top}"), json!(null));
     let to_move = state["body"]["to_move"].clone();
-    let mover = if state["body"]["you"][0] == to_move { first } else { second };
+    let mover = if state["body"]["you"][0] == to_move {
+        first
+    } else {
+        second
+    };
     let legal = state["body"]["legal"][0].clone();
     let moved = page_fetch(
         mover,
@@ -205,9 +209,19 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert_eq!(kofi.text("#arena-join"), "Come back");
     // Esi pauses and resigns: Ama, on a streak, leads with 4.
     let game = game_of(&esi);
-    let paused = page_fetch(&esi, "POST", &format!("/api/tournaments/{id}/pause"), json!({}));
+    let paused = page_fetch(
+        &esi,
+        "POST",
+        &format!("/api/tournaments/{id}/pause"),
+        json!({}),
+    );
     assert_eq!(paused["status"], 200, "{paused}");
-    let resigned = page_fetch(&esi, "POST", &format!("/api/games/{game}/resign"), json!({}));
+    let resigned = page_fetch(
+        &esi,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        json!({}),
+    );
     assert_eq!(resigned["status"], 200, "{resigned}");
     for b in [&ama, &esi] {
         b.wait_for(
@@ -240,7 +254,12 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     );
     assert_eq!(ama.text("#arena-close"), "Terminer le tournoi");
     tap(&ama, "#arena-close");
-    for (b, finished) in [(&ama, "Terminé"), (&kofi, "Finished"), (&yaw, "Terminé"), (&esi, "Finished")] {
+    for (b, finished) in [
+        (&ama, "Terminé"),
+        (&kofi, "Finished"),
+        (&yaw, "Terminé"),
+        (&esi, "Finished"),
+    ] {
         b.wait_for(
             "the podium",
             "const p = [...document.querySelectorAll('#arena-podium li')].map((li) => li.textContent);

@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
+use crate::accounts::{Account, Role};
 use crate::error::{Error, Kind};
 use crate::lock;
-use crate::accounts::{Account, Role};
 use crate::store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 
 /// What the followers of a tournament's room hear.

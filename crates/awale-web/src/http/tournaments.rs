@@ -174,8 +174,8 @@ pub async fn events(
     let (rx, now) = state.shared.tournaments.watch(id).await?;
     let first = serde_json::to_string(&now)
         .map_err(|e| Error::internal(format!("standings not written: {e}")))?;
-    let chat = (!session.is_some_and(|s| s.account.kid))
-        .then(|| state.shared.tournament_chat.follow(id));
+    let chat =
+        (!session.is_some_and(|s| s.account.kid)).then(|| state.shared.tournament_chat.follow(id));
     let follow = Follow {
         id,
         stopping: state.shared.stopping.subscribe(),

@@ -31,11 +31,7 @@ struct Measures {
 
 /// The cookies of a new account named `name` (its player's and its
 /// session's), made from `from`.
-async fn account(
-    run: &Run,
-    from: Option<std::net::IpAddr>,
-    name: &str,
-) -> anyhow::Result<String> {
+async fn account(run: &Run, from: Option<std::net::IpAddr>, name: &str) -> anyhow::Result<String> {
     let player = run.player(from).await?;
     let (status, headers, body) = run
         .request_from(
@@ -101,15 +97,20 @@ pub(super) async fn run(
     let maker = account(&run, run.honest(first_client), &format!("ar{tag}maker"))
         .await
         .context("the arena's maker")?;
-    let seconds = run.deadline.saturating_duration_since(Instant::now()).as_secs();
+    let seconds = run
+        .deadline
+        .saturating_duration_since(Instant::now())
+        .as_secs();
     let minutes = seconds.div_ceil(60) + 1;
     let (status, _, body) = run
         .request(
             "POST",
             "/api/tournaments",
             Some(&maker),
-            Some(json!({"name": "Loadtest arena", "minutes_each": 3, "increment_s": 2,
-                        "minutes": minutes, "starts_in_minutes": 0})),
+            Some(
+                json!({"name": "Loadtest arena", "minutes_each": 3, "increment_s": 2,
+                        "minutes": minutes, "starts_in_minutes": 0}),
+            ),
         )
         .await?;
     anyhow::ensure!(
@@ -128,7 +129,9 @@ pub(super) async fn run(
         let run = Arc::clone(&run);
         let from = run.honest(first_client + 1 + n);
         let name = format!("ar{tag}p{n}");
-        made.push(tokio::spawn(async move { account(&run, from, &name).await }));
+        made.push(tokio::spawn(
+            async move { account(&run, from, &name).await },
+        ));
         if made.len() == 16 || n + 1 == players {
             for m in made.drain(..) {
                 cookies.push(m.await.context("a sign-up")??);
@@ -155,7 +158,12 @@ pub(super) async fn run(
     let _ = watcher.await;
     // The arena ends with the run (on a server of its own, as on another).
     let _ = run
-        .request("POST", &format!("/api/tournaments/{id}/close"), Some(&maker), Some(json!({})))
+        .request(
+            "POST",
+            &format!("/api/tournaments/{id}/close"),
+            Some(&maker),
+            Some(json!({})),
+        )
         .await;
     let mut m = measures.lock().unwrap_or_else(|p| p.into_inner());
     let round = |x: f64| (x * 100.0).round() / 100.0;
@@ -184,7 +192,9 @@ async fn watch_standings(run: Arc<Run>, id: i64, measures: Arc<Mutex<Measures>>)
         let mut now: HashMap<u64, GameRef> = HashMap::new();
         let mut lines = HashSet::new();
         for line in view["standings"].as_array().into_iter().flatten() {
-            let Some(number) = line["number"].as_u64() else { continue };
+            let Some(number) = line["number"].as_u64() else {
+                continue;
+            };
             lines.insert(number);
             if let Some(g) = line["game"].as_str() {
                 now.insert(number, GameRef::from(g));
@@ -192,7 +202,10 @@ async fn watch_standings(run: Arc<Run>, id: i64, measures: Arc<Mutex<Measures>>)
         }
         for (number, game) in &shown {
             // Still shown, no longer in that game: its result is in.
-            if lines.contains(number) && now.get(number) != Some(game) && measured.insert(game.clone()) {
+            if lines.contains(number)
+                && now.get(number) != Some(game)
+                && measured.insert(game.clone())
+            {
                 if let Some(sent) = last_move_sent(&run, game) {
                     measures
                         .lock()
@@ -224,15 +237,22 @@ async fn player(
     played: Arc<Mutex<Vec<GameRef>>>,
 ) {
     let join = format!("/api/tournaments/{id}/join");
-    match run.request_from(from, "POST", &join, Some(&cookie), Some(json!({}))).await {
+    match run
+        .request_from(from, "POST", &join, Some(&cookie), Some(json!({})))
+        .await
+    {
         Ok((StatusCode::OK, _, _)) => {}
         Ok((status, _, body)) => {
-            return run.error(format!("arena join: {status} {}", String::from_utf8_lossy(&body)))
+            return run.error(format!(
+                "arena join: {status} {}",
+                String::from_utf8_lossy(&body)
+            ))
         }
         Err(e) => return run.error(format!("arena join: {e:#}")),
     }
     // The game the events name, and when it was heard.
-    let (tx, mut rx) = tokio::sync::watch::channel::<(Option<GameRef>, Instant)>((None, Instant::now()));
+    let (tx, mut rx) =
+        tokio::sync::watch::channel::<(Option<GameRef>, Instant)>((None, Instant::now()));
     let listener = {
         let run = Arc::clone(&run);
         let cookie = cookie.clone();
@@ -277,14 +297,20 @@ async fn player(
                     if run.over() {
                         break None;
                     }
-                    let _ = run.request_from(from, "POST", &join, Some(&cookie), Some(json!({}))).await;
+                    let _ = run
+                        .request_from(from, "POST", &join, Some(&cookie), Some(json!({})))
+                        .await;
                 }
             }
         };
         let Some((game, heard)) = next else { break };
         if let Some((_, ended)) = &last {
             let ms = heard.saturating_duration_since(*ended).as_secs_f64() * 1000.0;
-            measures.lock().unwrap_or_else(|p| p.into_inner()).pairing_ms.push(ms);
+            measures
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .pairing_ms
+                .push(ms);
         }
         measures
             .lock()
@@ -292,7 +318,13 @@ async fn player(
             .games
             .insert(game.clone());
         let side = match run
-            .request_from(from, "GET", &format!("/api/games/{game}"), Some(&cookie), None)
+            .request_from(
+                from,
+                "GET",
+                &format!("/api/games/{game}"),
+                Some(&cookie),
+                None,
+            )
             .await
         {
             Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
@@ -315,7 +347,14 @@ async fn player(
                 .push(game.clone());
         }
         seed = seed.rotate_left(11) ^ 0x2545_F491;
-        play(Arc::clone(&run), game.clone(), (cookie.clone(), from), me, seed | 1).await;
+        play(
+            Arc::clone(&run),
+            game.clone(),
+            (cookie.clone(), from),
+            me,
+            seed | 1,
+        )
+        .await;
         let ended = last_move_sent(&run, &game).unwrap_or_else(Instant::now);
         last = Some((game, ended));
     }
