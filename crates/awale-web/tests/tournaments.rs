@@ -270,10 +270,12 @@ async fn event_with(events: &mut Body, name: &str, text: &str) -> String {
 
 #[tokio::test]
 async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games() {
-    let mut config = Config::default();
-    config.chat_rate = awale_web::limiter::Rate {
-        burst: 3,
-        every_ms: 3_600_000,
+    let config = Config {
+        chat_rate: awale_web::limiter::Rate {
+            burst: 3,
+            every_ms: 3_600_000,
+        },
+        ..Config::default()
     };
     let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
     let app = app(state.clone());
