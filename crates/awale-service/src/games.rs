@@ -85,6 +85,9 @@ pub struct Games {
     clock: Clock,
     /// Every game that ends here, as it ended (see [`Games::endings`]).
     endings: tokio::sync::broadcast::Sender<WebGame>,
+    /// The top game of each tournament going on (tournament, game), told
+    /// by the tournaments: the featured game is one of them first.
+    tournament_tops: Mutex<HashMap<i64, i64>>,
 }
 
 /// What a change did, for the watchers.
@@ -122,12 +125,19 @@ pub struct Featured {
 /// the highest rated players (the sum of their ratings), else the most
 /// watched, else the newest.
 pub fn featured(live: &[LiveGame]) -> Option<&LiveGame> {
+    featured_among(live, &[])
+}
+
+/// [`featured`], but a tournament's top game (one of `tops`, the game of
+/// its highest-placed players) comes before any other; among several
+/// tournaments', the same order again (rating, watchers, newest).
+pub fn featured_among<'a>(live: &'a [LiveGame], tops: &[i64]) -> Option<&'a LiveGame> {
     live.iter().max_by_key(|g| {
         let rating = match g.game.ratings {
             [Some(s), Some(n)] => i64::from(s) + i64::from(n),
             _ => 0,
         };
-        (rating, g.spectators, g.game.id)
+        (tops.contains(&g.game.id), rating, g.spectators, g.game.id)
     })
 }
 
@@ -155,6 +165,22 @@ impl Games {
             ratings: None,
             clock: Clock::system(),
             endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
+            tournament_tops: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Tournament `tournament`'s top game is now `game` (none: no game in
+    /// play, or it is over): the lobby's featured game prefers it.
+    pub fn set_tournament_top(&self, tournament: i64, game: Option<i64>) {
+        let changed = {
+            let mut tops = lock(&self.tournament_tops);
+            match game {
+                Some(g) => tops.insert(tournament, g) != Some(g),
+                None => tops.remove(&tournament).is_some(),
+            }
+        };
+        if changed {
+            self.lobby_changed();
         }
     }
 
@@ -952,7 +978,8 @@ impl Games {
                 .cmp(&a.spectators)
                 .then(b.game.id.cmp(&a.game.id))
         });
-        if let Some(best) = featured(&lobby.live).cloned() {
+        let tops: Vec<i64> = lock(&self.tournament_tops).values().copied().collect();
+        if let Some(best) = featured_among(&lobby.live, &tops).cloned() {
             // The copy in memory if it is there and free, else the store's.
             let held = lock(&self.entries).get(&best.game.id).cloned();
             let game = match held.as_ref().and_then(|e| e.game.try_lock().ok()) {

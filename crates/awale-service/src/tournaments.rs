@@ -176,6 +176,11 @@ pub struct TournamentView {
     /// A Swiss's rounds, games, standings with tie-breaks and crosstable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub swiss: Option<SwissView>,
+    /// The public id of the viewer's game in play (null: none), when they
+    /// joined: their line may be below the standings shown. The stream
+    /// of the standings gives each viewer theirs too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub your_game: Option<Option<String>>,
 }
 
 /// A tournament in the list.
@@ -254,6 +259,9 @@ struct Room {
     running: tokio::sync::Mutex<Running>,
     /// The standings, sent to the watchers when they change.
     news: broadcast::Sender<Arc<str>>,
+    /// Each player's game in play (its public id), as last told: read by
+    /// each watcher's stream without waiting for the tournament's lock.
+    players: Mutex<HashMap<PlayerId, Option<String>>>,
 }
 
 /// The tournaments in use.
@@ -429,6 +437,7 @@ impl Running {
             can_berserk: false,
             yours: viewer.is_some_and(|v| *v == self.row.creator),
             swiss,
+            your_game: you.map(|n| self.game_of(n).map(|h| h.public_id.clone())),
         }
     }
 }
@@ -564,6 +573,7 @@ impl Tournaments {
                 swiss,
             }),
             news: broadcast::channel(16).0,
+            players: Mutex::new(HashMap::new()),
         });
         let room = {
             let mut rooms = lock(&self.rooms);
@@ -817,6 +827,15 @@ impl Tournaments {
         let receiver = room.news.subscribe();
         let view = room.running.lock().await.view(None);
         Ok((receiver, view))
+    }
+
+    /// The game `player` plays in tournament `id` now (its public id;
+    /// `Some(None)`: none), as last told to its watchers; None when they
+    /// have not joined it (or it is not held).
+    pub fn game_of_player(&self, id: i64, player: &PlayerId) -> Option<Option<String>> {
+        let room = lock(&self.rooms).get(&id).cloned()?;
+        let game = lock(&room.players).get(player).cloned();
+        game
     }
 
     /// `player` (named `name`) joins tournament `id`, or comes back to it
@@ -1165,8 +1184,26 @@ impl Tournaments {
         self.tell(&room, &running);
     }
 
-    /// Sends the standings to the tournament's watchers.
+    /// Sends the standings to the tournament's watchers, and its top game
+    /// to the lobby's featured game.
     fn tell(&self, room: &Room, running: &Running) {
+        let top = running
+            .arena
+            .top_game()
+            .and_then(|(a, _)| running.game_of(a).map(|h| h.row.game_id));
+        self.games.set_tournament_top(running.row.id, top);
+        {
+            let mut playing: HashMap<usize, String> = HashMap::new();
+            for h in running.games.values().filter(|h| h.row.result.is_none()) {
+                for n in [h.row.players.0, h.row.players.1] {
+                    playing.insert(n as usize, h.public_id.clone());
+                }
+            }
+            let mut players = lock(&room.players);
+            for (n, e) in running.entrants.iter().enumerate() {
+                players.insert(e.player.clone(), playing.get(&n).cloned());
+            }
+        }
         if let Ok(text) = serde_json::to_string(&running.view(None)) {
             // An error only means that nobody watches now.
             let _ = room.news.send(text.into());

@@ -30,6 +30,7 @@ const TABLES: &[&str] = &[
     "tournament_games",
     "tournament_byes",
     "challenges",
+    "tournament_chat",
 ];
 
 /// What was copied.
@@ -203,6 +204,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
             "reports",
             "tournaments",
             "challenges",
+            "tournament_chat",
         ] {
             tx.execute(
                 &format!(

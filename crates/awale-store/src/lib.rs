@@ -32,6 +32,7 @@ pub mod ratings;
 mod rows;
 mod schema;
 pub mod seeks;
+pub mod tournament_chat;
 pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount};

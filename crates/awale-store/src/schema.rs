@@ -55,6 +55,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v9.sql")),
         // Version 10: Swiss tournaments (rounds, each game's round, byes).
         M::up(include_str!("v10.sql")),
+        // Version 11: a tournament's chat room.
+        M::up(include_str!("v11.sql")),
     ]
 }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::Challenge;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
@@ -572,6 +573,96 @@ fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
     });
 }
 
+/// A line of a tournament's chat, said by `player` as `name`.
+fn said(player: PlayerId, name: &str, text: &str, at_ms: i64) -> TournamentChatLine {
+    TournamentChatLine {
+        line: ChatLine {
+            id: 0,
+            room: "public",
+            at_ms,
+            side: None,
+            name: name.into(),
+            text: text.into(),
+            guest: (name.is_empty()).then_some(4821),
+        },
+        player,
+    }
+}
+
+#[test]
+fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
+    async fn check<S: TournamentStore + TournamentChatStore>(store: S) {
+        let row = |name: &str| TournamentRow {
+            id: 0,
+            kind: "arena".into(),
+            name: name.into(),
+            clock: (60_000, 0),
+            rated: false,
+            minutes: 30,
+            starts_ms: 0,
+            ends_ms: 1_800_000,
+            creator: me(),
+            state: "started".into(),
+            created_ms: 0,
+        };
+        let one = store.create_tournament(row("one")).await.unwrap().id;
+        let two = store.create_tournament(row("two")).await.unwrap().id;
+        let first = store
+            .add_tournament_chat(one, said(me(), "Ama", "bonne chance", 5))
+            .await
+            .unwrap();
+        assert!(first.line.id > 0);
+        let guest = store
+            .add_tournament_chat(one, said(PlayerId("g".into()), "", "hello", 6))
+            .await
+            .unwrap();
+        store
+            .add_tournament_chat(two, said(me(), "Ama", "ailleurs", 7))
+            .await
+            .unwrap();
+        let lines = store.tournament_chat(one, 10).await.unwrap();
+        let shown: Vec<_> = lines
+            .iter()
+            .map(|l| (l.line.text.as_str(), l.line.guest, l.player.0.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [("bonne chance", None, "p1"), ("hello", Some(4821), "g")]
+        );
+        assert_eq!(lines[0].line.room, "public");
+        // A moderator's removal: once.
+        assert!(store
+            .remove_tournament_chat_line(one, guest.line.id)
+            .await
+            .unwrap());
+        assert!(!store
+            .remove_tournament_chat_line(one, guest.line.id)
+            .await
+            .unwrap());
+        assert!(!store
+            .remove_tournament_chat_line(two, first.line.id)
+            .await
+            .unwrap());
+        assert_eq!(store.tournament_chat(one, 10).await.unwrap().len(), 1);
+        // Only the last lines are kept.
+        for i in 0..CHAT_KEPT + 3 {
+            store
+                .add_tournament_chat(two, said(me(), "Ama", &format!("{i}"), 8))
+                .await
+                .unwrap();
+        }
+        let kept = store.tournament_chat(two, 10_000).await.unwrap();
+        assert_eq!(kept.len(), CHAT_KEPT);
+        assert_eq!(kept.last().unwrap().line.text, format!("{}", CHAT_KEPT + 2));
+        let last_two = store.tournament_chat(two, 2).await.unwrap();
+        assert_eq!(last_two[1].line.text, format!("{}", CHAT_KEPT + 2));
+    }
+    runtime().block_on(async {
+        check(Store::in_memory().unwrap()).await;
+        check(postgres()).await;
+    });
+}
+
 // ------------------------------------------------- a shared store only --
 
 #[test]
@@ -831,6 +922,9 @@ fn a_games_file_is_copied_whole_and_checked() {
             }],
         };
         file.save_tournament(record.clone()).await.unwrap();
+        file.add_tournament_chat(arena.id, said(me(), "Kofi", "allez", 6))
+            .await
+            .unwrap();
         let challenge = Challenge {
             id: 0,
             from: me(),
@@ -863,6 +957,14 @@ fn a_games_file_is_copied_whole_and_checked() {
         assert_eq!(
             (copied.to_name.as_str(), copied.state.as_str()),
             ("Ama", "open")
+        );
+        let talk = db.tournament_chat(arena.id, 10).await.unwrap();
+        assert_eq!(
+            talk.iter()
+                .map(|l| (l.player.clone(), l.line.text.as_str()))
+                .collect::<Vec<_>>(),
+            [(me(), "allez")],
+            "the tournament's chat copied"
         );
         let next_arena = db.create_tournament(arena.clone()).await.unwrap();
         assert_eq!(next_arena.id, arena.id + 1, "new tournaments follow");

@@ -177,6 +177,8 @@ struct Shared {
     player_pages: Arc<players::Players>,
     /// Arenas.
     tournaments: Arc<tournaments::Tournaments>,
+    /// The tournaments' chat rooms.
+    tournament_chat: Arc<tournament::chat::TournamentChat>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -226,6 +228,7 @@ impl AppState {
             + store::AccountStore
             + store::RatingStore
             + store::TournamentStore
+            + store::tournament_chat::TournamentChatStore
             + Clone
             + 'static,
         config: Config,
@@ -245,6 +248,7 @@ impl AppState {
             + store::AccountStore
             + store::RatingStore
             + store::TournamentStore
+            + store::tournament_chat::TournamentChatStore
             + Clone
             + 'static,
         config: Config,
@@ -281,6 +285,7 @@ impl AppState {
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
         tournaments.start()?;
+        let tournament_chat = Arc::new(tournament::chat::TournamentChat::new(store.clone()));
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),
@@ -319,6 +324,7 @@ impl AppState {
                 pools,
                 player_pages,
                 tournaments,
+                tournament_chat,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 public_url,

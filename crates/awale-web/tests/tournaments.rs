@@ -205,9 +205,12 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     assert_eq!(line(&view, "ama")["game"], game.as_str());
     assert!(view["can_berserk"].as_bool().is_some());
     let next = events.frame().await.unwrap().unwrap().into_data().unwrap();
+    let next = String::from_utf8_lossy(&next);
+    assert!(next.contains(&game), "the pairing is told");
+    // Each viewer's stream names their own game, wherever their line is.
     assert!(
-        String::from_utf8_lossy(&next).contains(&game),
-        "the pairing is told"
+        next.contains(&format!("\"your_game\":\"{game}\"")),
+        "{next}"
     );
     let (status, _) = kofi
         .post(&app, &format!("/api/games/{game}/resign"), json!({}))
@@ -241,4 +244,207 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["state"], "finished");
     assert_eq!(view["podium"][0]["name"], "ama");
+}
+
+/// The next event of a server-sent stream, as text (`None`: none within a
+/// few seconds).
+async fn next_event(events: &mut Body) -> Option<String> {
+    let frame = tokio::time::timeout(Duration::from_secs(5), events.frame())
+        .await
+        .ok()??
+        .ok()?;
+    Some(String::from_utf8_lossy(&frame.into_data().ok()?).to_string())
+}
+
+/// Waits on a stream for an event named `name` holding `text`.
+async fn event_with(events: &mut Body, name: &str, text: &str) -> String {
+    loop {
+        let event = next_event(events)
+            .await
+            .unwrap_or_else(|| panic!("no `{name}` event with {text}"));
+        if event.starts_with(&format!("event: {name}\n")) && event.contains(text) {
+            return event;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games() {
+    let config = Config {
+        chat_rate: awale_web::limiter::Rate {
+            burst: 3,
+            every_ms: 3_600_000,
+        },
+        ..Config::default()
+    };
+    let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
+    let app = app(state.clone());
+    let mut ama = Browser::account(&app, "ama").await;
+    let mut kofi = Browser::account(&app, "kofi").await;
+    let mut guest = Browser::default();
+    guest.get(&app, "/api/me").await;
+    let (_, made) = ama.post(&app, "/api/tournaments", arena()).await;
+    let id = made["id"].as_i64().unwrap();
+    let chat = format!("/api/tournaments/{id}/chat");
+    // A watcher (a guest) follows the tournament's events.
+    let response = app
+        .clone()
+        .oneshot(guest.request("GET", &format!("/api/tournaments/{id}/events"), None))
+        .await
+        .unwrap();
+    let mut events = response.into_body();
+    event_with(&mut events, "standings", "Evening arena").await;
+    // A player speaks: stored, told live, read by everyone.
+    let (status, line) = kofi.post(&app, &chat, json!({"text": " akwaaba "})).await;
+    assert_eq!(status, StatusCode::CREATED, "{line}");
+    assert_eq!(
+        (line["name"].as_str(), line["text"].as_str()),
+        (Some("kofi"), Some("akwaaba"))
+    );
+    let heard = event_with(&mut events, "chat", "akwaaba").await;
+    assert!(heard.contains("\"name\":\"kofi\""), "{heard}");
+    // A guest speaks too, under their guest number.
+    let (status, said) = guest.post(&app, &chat, json!({"text": "bravo"})).await;
+    assert_eq!(status, StatusCode::CREATED, "{said}");
+    assert_eq!(said["name"], "");
+    assert!(said["guest"]
+        .as_u64()
+        .is_some_and(|g| (1000..10000).contains(&g)));
+    let (_, lines) = guest.get(&app, &chat).await;
+    let texts: Vec<&str> = lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["akwaaba", "bravo"]);
+    // What is refused, with its code.
+    for (body, status, code) in [
+        (
+            json!({"text": "  "}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_message",
+        ),
+        (
+            json!({"text": "x".repeat(281)}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_message",
+        ),
+    ] {
+        let (got, answer) = kofi.post(&app, &chat, body).await;
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(code)),
+            "{answer}"
+        );
+    }
+    let (status, answer) = kofi
+        .post(&app, "/api/tournaments/999/chat", json!({"text": "hi"}))
+        .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_tournament"))
+    );
+    let (status, answer) = kofi.get(&app, "/api/tournaments/x1/chat").await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_tournament"))
+    );
+    // The rate, per player: three (the refused tournament's counted),
+    // then wait.
+    let (status, answer) = kofi.post(&app, &chat, json!({"text": "three"})).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let (status, answer) = kofi.post(&app, &chat, json!({"text": "four"})).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("too_many")),
+        "{answer}"
+    );
+    // A block: ama no longer reads kofi, and kofi no longer reads ama.
+    let (status, _) = ama
+        .post(
+            &app,
+            "/api/account/blocks",
+            json!({"username": "kofi", "blocked": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, lines) = ama.get(&app, &chat).await;
+    assert!(
+        lines
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["name"] != "kofi"),
+        "{lines}"
+    );
+    let (status, _) = ama.post(&app, &chat, json!({"text": "sans kofi"})).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (_, lines) = kofi.get(&app, &chat).await;
+    assert!(lines.as_array().unwrap().iter().all(|l| l["name"] != "ama"));
+    let (_, lines) = guest.get(&app, &chat).await;
+    assert_eq!(lines.as_array().unwrap().len(), 4, "the others read both");
+    // A moderator mutes and removes; nobody else may.
+    let (status, answer) = kofi
+        .post(
+            &app,
+            "/api/moderation/tournament-chat-remove",
+            json!({"tournament": id, "line": line["id"]}),
+        )
+        .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_moderator"))
+    );
+    state.accounts().grant_moderator("ama").await.unwrap();
+    let (status, _) = ama
+        .post(
+            &app,
+            "/api/moderation/mute",
+            json!({"username": "kofi", "muted": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, answer) = kofi.post(&app, &chat, json!({"text": "hush"})).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("muted"))
+    );
+    let remove = json!({"tournament": id, "line": line["id"]});
+    let (status, _) = ama
+        .post(
+            &app,
+            "/api/moderation/tournament-chat-remove",
+            remove.clone(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
+    assert!(gone.contains("\"id\""), "{gone}");
+    let (status, answer) = ama
+        .post(&app, "/api/moderation/tournament-chat-remove", remove)
+        .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_line"))
+    );
+    let (_, lines) = guest.get(&app, &chat).await;
+    assert!(lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["text"] != "akwaaba"));
+    // Kid mode: nothing to read, nothing to say.
+    let mut kid = Browser::account(&app, "adjoa").await;
+    let (status, _) = kid
+        .post(&app, "/api/account/settings", json!({"kid": true}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, lines) = kid.get(&app, &chat).await;
+    assert_eq!(lines, json!([]));
+    let (status, answer) = kid.post(&app, &chat, json!({"text": "coucou"})).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("kid_mode"))
+    );
 }

@@ -11,13 +11,16 @@
 //! `--pools N`, N more players seek in the quick-pairing pools at once
 //! (spread over the seven clocks), each playing the game it is paired
 //! into, then seeking again, until the time is up: the report adds how
-//! many were paired and how long each waited. Without
+//! many were paired and how long each waited. With `--arena N`, an arena
+//! of N accounts is played beside (see [`arena`]): the report adds its
+//! games and how long a pairing and the standings take. Without
 //! `--addr`, it starts its own server on a free loopback port with a
 //! scratch games file, and reports its log's (WAL's) largest size. Its last
 //! line is one JSON object. With several `--addr` (processes of one site
 //! on one PostgreSQL database), or `--store`, the run is [`spread`]'s.
 
 mod abuse;
+mod arena;
 mod spread;
 
 use std::collections::HashMap;
@@ -77,6 +80,11 @@ pub struct Args {
     /// into, then seeks again.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pools: usize,
+    /// Accounts playing one arena tournament (0: none): each joins, plays
+    /// the games it is paired into through the public API and waits for
+    /// the next, while a watcher follows the standings.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    arena: usize,
     /// The site's database (`postgres://...`, the processes' `--store`):
     /// the acknowledged moves are then looked for there rather than
     /// through a process.
@@ -795,8 +803,8 @@ async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.addr.len() > 1 || args.store.is_some() {
         anyhow::ensure!(
-            !args.abuse && args.pools == 0,
-            "--abuse and --pools load one process: give one --addr and no --store"
+            !args.abuse && args.pools == 0 && args.arena == 0,
+            "--abuse, --pools and --arena load one process: give one --addr and no --store"
         );
         return spread::run(spread::Args {
             addr: args.addr,
@@ -809,8 +817,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     anyhow::ensure!(
-        args.games > 0 || args.pools > 0,
-        "--games must be at least 1 (or --pools give players)"
+        args.games > 0 || args.pools > 0 || args.arena > 0,
+        "--games must be at least 1 (or --pools or --arena give players)"
+    );
+    anyhow::ensure!(
+        args.arena != 1,
+        "an arena needs at least 2 players (--arena N)"
     );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -871,12 +883,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             next_client += 1;
             pairs.push(tokio::spawn(task));
         }
+        let arena = (args.arena > 0).then(|| {
+            let task = arena::run(Arc::clone(&run), args.arena, next_client, Arc::clone(&games));
+            next_client += args.arena + 1;
+            tokio::spawn(task)
+        });
         let abuse = args.abuse.then(|| tokio::spawn(abuse::run(Arc::clone(&run), next_client)));
         for p in pairs {
             let _ = p.await;
         }
         let abuse = match abuse {
             Some(task) => Some(task.await.context("the stranger")?),
+            None => None,
+        };
+        let arena = match arena {
+            Some(task) => Some(task.await.context("the arena")??),
             None => None,
         };
         run.stop.store(true, Ordering::Relaxed);
@@ -924,6 +945,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if let Some(abuse) = abuse {
             report["abuse"] = abuse;
+        }
+        if let Some(arena) = arena {
+            report["arena"] = arena;
         }
         if args.pools > 0 {
             let mut p = pairings.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,10 +1,14 @@
-//! An arena in the browser, end to end: the real `awale serve` and
-//! headless Chromium, two accounts (a desktop in French, a phone in
-//! English). One makes an arena from the lobby's form and joins it; the
-//! other joins from the tournament's page; both are sent to their game;
-//! one pauses and resigns, both come back to the tournament's page, where
-//! the standings have moved live; the creator ends it (its button) and the podium shows
-//! on both pages.
+//! An arena in the browser, end to end (issue 23's check): the real `awale
+//! serve` and headless Chromium, four accounts (desktops in French, phones
+//! in English) and a spectator. One makes a short arena with a fast clock
+//! from the lobby's form and joins it; the others join from the
+//! tournament's page; each is sent to their game. The spectator, in the
+//! lobby, finds the arena's top game featured and follows it, a move
+//! arriving live. Two pause and resign; the winners come back to the
+//! tournament's page, where the standings have moved live, and are paired
+//! together; one more pause and resignation; the creator ends it (its
+//! button) and the podium shows on every page; the tournament's chat room
+//! carries a word to the others live.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -49,17 +53,21 @@ fn hash(b: &Browser) -> String {
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
-fn two_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
+fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let site = Site::start("arena");
     let url = site.url.clone();
-    let ama = Browser::start("arena-ama", "fr-FR,fr", 1280, 900);
-    open(&ama, &url);
-    close_first_dialog(&ama);
-    sign_up(&ama, "Ama_K");
-    let kofi = Browser::start("arena-kofi", "en-US,en", 390, 844);
-    open(&kofi, &url);
-    close_first_dialog(&kofi);
-    sign_up(&kofi, "kofi_7");
+    let start = |name: &str, lang: &str, phone: bool, account: &str| {
+        let (w, h) = if phone { (390, 844) } else { (1280, 900) };
+        let b = Browser::start(name, lang, w, h);
+        open(&b, &url);
+        close_first_dialog(&b);
+        sign_up(&b, account);
+        b
+    };
+    let ama = start("arena-ama", "fr-FR,fr", false, "Ama_K");
+    let kofi = start("arena-kofi", "en-US,en", true, "kofi_7");
+    let yaw = start("arena-yaw", "fr-FR,fr", true, "Yaw");
+    let esi = start("arena-esi", "en-US,en", false, "Esi");
 
     // Ama makes an arena from the lobby.
     ama.goto(&format!("{url}/#lobby"));
@@ -79,6 +87,7 @@ fn two_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
         10,
     );
     let page = hash(&ama);
+    let id = page["#tournament=".len()..].to_string();
     assert_eq!(ama.text("#arena-join"), "Rejoindre");
     tap(&ama, "#arena-join");
     ama.wait_for(
@@ -87,51 +96,146 @@ fn two_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
         10,
     );
 
-    // Kofi joins from the tournament's page: both are sent to their game.
-    kofi.goto(&format!("{url}/{page}"));
-    kofi.wait_shown("#arena-join", 10);
-    assert_eq!(kofi.text("#arena-join"), "Join");
-    tap(&kofi, "#arena-join");
-    for b in [&ama, &kofi] {
+    // The others join from the tournament's page, two by two: each pair is
+    // sent to its game.
+    for (b, join) in [(&kofi, "Join"), (&yaw, "Rejoindre"), (&esi, "Join")] {
+        b.goto(&format!("{url}/{page}"));
+        b.wait_shown("#arena-join", 10);
+        assert_eq!(b.text("#arena-join"), join);
+        tap(b, "#arena-join");
+    }
+    for b in [&ama, &kofi, &yaw, &esi] {
         b.wait_for(
             "sent to the arena game",
             "return location.hash.startsWith('#game=')",
             15,
         );
     }
-    let game = hash(&kofi)[6..].to_string();
-    assert_eq!(hash(&ama)[6..], game);
+    let game_of = |b: &Browser| hash(b)[6..].to_string();
+    assert_eq!(game_of(&ama), game_of(&kofi));
+    assert_eq!(game_of(&yaw), game_of(&esi));
+    assert_ne!(game_of(&ama), game_of(&yaw));
 
-    // Kofi pauses (after this game) and resigns: Ama wins 2 points.
-    let id = &page["#tournament=".len()..];
+    // A spectator finds the arena's top game featured in the lobby, and
+    // follows it: a move arrives live.
+    let view = page_fetch(&ama, "GET", &format!("/api/tournaments/{id}"), json!(null));
+    let top = view["body"]["top_game"]
+        .as_str()
+        .map(String::from)
+        .unwrap_or_else(|| panic!("no top game: {view}"));
+    let (first, second, name) = if top == game_of(&ama) {
+        (&ama, &kofi, "Ama_K")
+    } else {
+        (&yaw, &esi, "Yaw")
+    };
+    let fan = Browser::start("arena-fan", "en-US,en", 390, 844);
+    open(&fan, &format!("{url}/#rules"));
+    fan.goto(&format!("{url}/#lobby"));
+    fan.wait_shown("#featured", 15);
+    fan.wait_for(
+        "the arena's top game featured",
+        &format!(
+            "return document.querySelector('#featured-names').textContent.includes({})",
+            json!(name)
+        ),
+        10,
+    );
+    tap(&fan, "#featured-watch");
+    fan.wait_for(
+        "watching the top game",
+        &format!("return location.hash === '#game={top}'"),
+        10,
+    );
+    let state = page_fetch(first, "GET", &format!("/api/games/{top}"), json!(null));
+    let to_move = state["body"]["to_move"].clone();
+    let mover = if state["body"]["you"][0] == to_move {
+        first
+    } else {
+        second
+    };
+    let legal = state["body"]["legal"][0].clone();
+    let moved = page_fetch(
+        mover,
+        "POST",
+        &format!("/api/games/{top}/moves"),
+        json!({"move": legal, "ply": 0}),
+    );
+    assert_eq!(moved["status"], 200, "{moved}");
+    fan.wait_for(
+        "the move, live",
+        "return document.querySelectorAll('#move-list .mv').length === 1",
+        10,
+    );
+
+    // Kofi and Yaw pause (after this game) and resign: Ama and Esi win
+    // 2 points each, and meet.
+    let first_round = [game_of(&ama), game_of(&yaw)];
+    for loser in [&kofi, &yaw] {
+        let game = game_of(loser);
+        let paused = page_fetch(
+            loser,
+            "POST",
+            &format!("/api/tournaments/{id}/pause"),
+            json!({}),
+        );
+        assert_eq!(paused["status"], 200, "{paused}");
+        let resigned = page_fetch(
+            loser,
+            "POST",
+            &format!("/api/games/{game}/resign"),
+            json!({}),
+        );
+        assert_eq!(resigned["status"], 200, "{resigned}");
+        loser.wait_for(
+            "back to the tournament's page",
+            &format!("return location.hash === '{page}'"),
+            15,
+        );
+    }
+    kofi.wait_for(
+        "the standings moved, live",
+        "const rows = [...document.querySelectorAll('#arena-standings tr')];
+         return rows.length === 4 && rows.slice(0, 2).every((r) => r.lastChild.textContent.startsWith('2'))",
+        10,
+    );
+    let new_game = format!(
+        "return location.hash.startsWith('#game=') && !{}.includes(location.hash.slice(6))",
+        json!(first_round)
+    );
+    for b in [&ama, &esi] {
+        b.wait_for("the winners sent to a new game", &new_game, 20);
+    }
+    assert_eq!(hash(&ama), hash(&esi), "Ama and Esi meet");
+    assert_eq!(kofi.text("#arena-join"), "Come back");
+    // Esi pauses and resigns: Ama, on a streak, leads with 4.
+    let game = game_of(&esi);
     let paused = page_fetch(
-        &kofi,
+        &esi,
         "POST",
         &format!("/api/tournaments/{id}/pause"),
         json!({}),
     );
     assert_eq!(paused["status"], 200, "{paused}");
     let resigned = page_fetch(
-        &kofi,
+        &esi,
         "POST",
         &format!("/api/games/{game}/resign"),
         json!({}),
     );
     assert_eq!(resigned["status"], 200, "{resigned}");
-    for b in [&ama, &kofi] {
+    for b in [&ama, &esi] {
         b.wait_for(
             "back to the tournament's page",
             &format!("return location.hash === '{page}'"),
             15,
         );
     }
-    ama.wait_for(
-        "the standings moved",
+    yaw.wait_for(
+        "Ama first with 4, live",
         "const first = document.querySelector('#arena-standings tr');
-         return !!first && first.textContent.includes('Ama_K') && first.lastChild.textContent.startsWith('2')",
+         return !!first && first.textContent.includes('Ama_K') && first.lastChild.textContent.startsWith('4')",
         10,
     );
-    assert_eq!(kofi.text("#arena-join"), "Come back");
     let wide = kofi.strings(
         "const w = window.innerWidth;
          const bad = [...document.querySelectorAll('#view-tournament *')]
@@ -142,7 +246,7 @@ fn two_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     );
     assert!(wide.is_empty(), "too wide on a phone: {wide:?}");
 
-    // Ama ends it: the podium, live on both pages.
+    // Ama ends it: the podium, live on every page.
     assert_eq!(
         kofi.eval("return document.querySelector('#arena-close').hidden"),
         json!(true),
@@ -150,14 +254,37 @@ fn two_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     );
     assert_eq!(ama.text("#arena-close"), "Terminer le tournoi");
     tap(&ama, "#arena-close");
-    for (b, finished) in [(&ama, "Terminé"), (&kofi, "Finished")] {
+    for (b, finished) in [
+        (&ama, "Terminé"),
+        (&kofi, "Finished"),
+        (&yaw, "Terminé"),
+        (&esi, "Finished"),
+    ] {
         b.wait_for(
             "the podium",
-            "const p = document.querySelector('#arena-podium');
-             return !p.hidden && p.firstChild && p.firstChild.textContent.includes('Ama_K')",
+            "const p = [...document.querySelectorAll('#arena-podium li')].map((li) => li.textContent);
+             return p.length === 3 && p[0].includes('Ama_K') && p[1].includes('Esi')",
             10,
         );
         assert_eq!(b.text("#arena-status"), finished);
+    }
+
+    // The tournament's chat room: a word from Kofi reaches the others live.
+    for (b, title) in [(&kofi, "Tournament chat"), (&yaw, "Discussion du tournoi")] {
+        b.wait_shown("#arena-chat", 10);
+        assert_eq!(b.text("#arena-chat-title"), title);
+    }
+    tap(&kofi, "#arena-chat-text");
+    kofi.keys("Bravo Ama <b>!</b>");
+    tap(&kofi, "#arena-chat-send");
+    for b in [&ama, &yaw, &esi] {
+        b.wait_for(
+            "the word, live",
+            "const l = document.querySelector('#arena-chat-lines .line');
+             return !!l && l.querySelector('.name').textContent === 'kofi_7'
+               && l.querySelector('.text').textContent === 'Bravo Ama <b>!</b>'",
+            10,
+        );
     }
     let found = kofi.axe_violations();
     assert!(found.is_empty(), "the tournament's page: {found:?}");

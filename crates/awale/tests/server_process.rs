@@ -311,3 +311,23 @@ fn the_loadtests_pool_seekers_are_paired_and_play_their_games() {
     let p50 = last["pairing_ms"]["p50"].as_f64().unwrap();
     assert!(p50 > 0.0, "{last}");
 }
+
+#[test]
+fn the_loadtests_arena_pairs_its_players_again_and_times_the_standings() {
+    // Issue 23's check: `awale loadtest --arena N` plays an arena of N
+    // accounts through the public API, and reports its games, how long a
+    // pairing takes after a game's end, and the standings after a result.
+    let (last, stderr) = loadtest(&["--games", "0", "--arena", "6", "--seconds", "6"]);
+    assert_eq!(last["errors"], 0, "{last} {stderr}");
+    assert_eq!(last["lost"], 0, "{last}");
+    let arena = &last["arena"];
+    assert_eq!(arena["players"], 6, "{last}");
+    // Three games at once, then more: each player paired again.
+    assert!(arena["games"].as_u64().unwrap() > 3, "{last}");
+    assert!(last["moves"].as_u64().unwrap() > 0, "{last}");
+    for measure in ["pairing_ms", "standings_ms"] {
+        let p50 = arena[measure]["p50"].as_f64().unwrap();
+        let p99 = arena[measure]["p99"].as_f64().unwrap();
+        assert!(p50 > 0.0 && p99 >= p50, "{measure}: {last}");
+    }
+}

@@ -40,6 +40,7 @@ mod ratings;
 mod rows;
 pub(crate) mod schema;
 mod seeks;
+mod tournament_chat;
 mod tournaments;
 
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;

@@ -8,6 +8,7 @@
 // of theirs, and back here once it ends.
 
 import { api } from "./api.js";
+import * as arenaChat from "./arena-chat.js";
 import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -105,6 +106,7 @@ function follow(id) {
     view.yours = state.view ? state.view.yours : false;
     changed(view);
   });
+  arenaChat.attach(source, id);
   state.source = source;
 }
 
@@ -133,7 +135,9 @@ function changed(view) {
   const before = state.game;
   state.view = view;
   const me = mine(view);
-  const game = me ? me.game : null;
+  // The server names the viewer's own game (their line may be below the
+  // standings shown).
+  const game = "your_game" in view ? view.your_game : me ? me.game : null;
   state.game = game;
   const here = location.hash === "#tournament=" + view.id;
   if (game && game !== before) {
@@ -173,6 +177,7 @@ export function render() {
   renderList();
   renderBerserk();
   if (!view || $("#view-tournament").hidden) return;
+  arenaChat.render();
   const swiss = view.swiss || null;
   $("#arena-title").textContent = view.name;
   const length = swiss ? t("swiss_n_rounds", swiss.rounds) : t("arena_minutes", view.minutes);
@@ -189,7 +194,7 @@ export function render() {
   if (swiss) $("#arena-join").hidden = !open || swiss.round_in_play || (me && me.presence !== "withdrawn");
   $("#arena-pause").hidden = !!swiss || !open || !me || me.presence === "paused" || me.presence === "withdrawn";
   $("#arena-withdraw").hidden = !open || !me || me.presence === "withdrawn";
-  $("#arena-berserk").hidden = !(view.can_berserk && me && me.game);
+  $("#arena-berserk").hidden = !(view.can_berserk && state.game);
   $("#arena-close").hidden = !open || !view.yours;
   const startRound = $("#swiss-start-round");
   startRound.hidden = !(swiss && view.yours && open && !swiss.round_in_play && (view.state === "created" || swiss.next_round_ready));
@@ -201,8 +206,8 @@ export function render() {
   top.hidden = !view.top_game;
   if (view.top_game) top.href = "#game=" + view.top_game;
   const mineLink = $("#arena-mine");
-  mineLink.hidden = !(me && me.game);
-  if (me && me.game) mineLink.href = "#game=" + me.game;
+  mineLink.hidden = !state.game;
+  if (state.game) mineLink.href = "#game=" + state.game;
   const podium = $("#arena-podium");
   podium.hidden = !view.podium.length;
   podium.textContent = "";
@@ -365,4 +370,5 @@ export function setup() {
   $("#arena-berserk").addEventListener("click", () => act("berserk"));
   $("#game-berserk").addEventListener("click", () => act("berserk"));
   $("#arena-close").addEventListener("click", () => act("close"));
+  arenaChat.setup();
 }

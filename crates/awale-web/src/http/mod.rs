@@ -24,6 +24,7 @@ pub mod players;
 pub mod pools;
 mod qr;
 pub mod study;
+pub mod tournament_chat;
 pub mod tournaments;
 
 /// The whole application: the page, its files and the API.
@@ -101,6 +102,14 @@ pub fn app(state: AppState) -> Router {
             get(tournaments::games_file),
         )
         .route("/api/tournaments/{id}/events", get(tournaments::events))
+        .route(
+            "/api/tournaments/{id}/chat",
+            get(tournament_chat::lines).post(tournament_chat::say),
+        )
+        .route(
+            "/api/moderation/tournament-chat-remove",
+            post(tournament_chat::remove),
+        )
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))

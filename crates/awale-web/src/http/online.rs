@@ -48,7 +48,7 @@ pub(crate) fn seat_name(session: &Session, given: Option<&str>) -> Result<(Strin
 }
 
 /// A number from 1000 to 9999 for a player's default nickname.
-fn guest_number(player: &PlayerId) -> u32 {
+pub(crate) fn guest_number(player: &PlayerId) -> u32 {
     let n = u32::from_str_radix(player.0.get(..8).unwrap_or("0"), 16).unwrap_or(0);
     1000 + n % 9000
 }

@@ -5,6 +5,7 @@
 //! games as one record file. Each calls one operation of the service
 //! (`awale_service::tournaments`).
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -18,9 +19,11 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{JsonBody, Player, Viewer};
+use super::extract::{JsonBody, Player, Session, Viewer};
+use super::tournament_chat::may_read;
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
+use crate::tournament::chat::ChatNews;
 use crate::tournaments::{ArenaSettings, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
 
@@ -28,7 +31,7 @@ type ApiResult<T> = Result<T, ApiError>;
 
 /// A tournament's number from the path: 404 `no_such_tournament` for
 /// anything else.
-fn number(text: &str) -> Result<i64, Error> {
+pub(crate) fn number(text: &str) -> Result<i64, Error> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
         Error::new(
             crate::Kind::NotFound,
@@ -197,40 +200,82 @@ pub async fn close(
 }
 
 /// GET /api/tournaments/{id}/events: `standings` now, then each time they
-/// change (the tournament without a viewer's place).
+/// change (the tournament without a viewer's place); and the room's
+/// `chat` lines and `chat_removed` as they come (not in kid mode, not a
+/// blocked player's: see `tournament_chat`).
 pub async fn events(
     State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    Session(session): Session,
     Path(id): Path<String>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>> {
     let id = number(&id)?;
     let (rx, now) = state.shared.tournaments.watch(id).await?;
     let first = serde_json::to_string(&now)
         .map_err(|e| Error::internal(format!("standings not written: {e}")))?;
-    let stopping = state.shared.stopping.subscribe();
-    let stream = futures_util::stream::unfold(
-        (rx, Some(first), stopping),
-        |(mut rx, first, mut stopping)| async move {
-            if let Some(first) = first {
-                let sse = SseEvent::default().event("standings").data(first);
-                return Some((Ok(sse), (rx, None, stopping)));
-            }
-            loop {
-                let received = tokio::select! {
-                    r = rx.recv() => r,
-                    _ = async { stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
-                };
-                match received {
-                    Ok(text) => {
-                        let sse = SseEvent::default().event("standings").data(&*text);
-                        return Some((Ok(sse), (rx, None, stopping)));
+    let chat =
+        (!session.is_some_and(|s| s.account.kid)).then(|| state.shared.tournament_chat.follow(id));
+    let follow = Follow {
+        id,
+        stopping: state.shared.stopping.subscribe(),
+        state,
+        viewer,
+        rx,
+        chat,
+        first: Some(first),
+        seen: HashMap::new(),
+    };
+    let stream = futures_util::stream::unfold(follow, |mut f| async move {
+        if let Some(first) = f.first.take() {
+            let sse = SseEvent::default()
+                .event("standings")
+                .data(f.with_your_game(&first));
+            return Some((Ok(sse), f));
+        }
+        loop {
+            let heard = tokio::select! {
+                r = f.rx.recv() => Heard::Standings(r),
+                r = async {
+                    match f.chat.as_mut() {
+                        Some(chat) => chat.recv().await,
+                        None => std::future::pending().await,
                     }
-                    // The next event carries the whole standings.
-                    Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => return None,
+                } => Heard::Chat(r),
+                _ = async { f.stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
+            };
+            match heard {
+                Heard::Standings(Ok(text)) => {
+                    let sse = SseEvent::default()
+                        .event("standings")
+                        .data(f.with_your_game(&text));
+                    return Some((Ok(sse), f));
                 }
+                // The next event carries the whole standings.
+                Heard::Standings(Err(RecvError::Lagged(_))) => continue,
+                Heard::Standings(Err(RecvError::Closed)) => return None,
+                Heard::Chat(Ok(news)) => match &*news {
+                    ChatNews::Said(l) => {
+                        if !may_read(&f.state, f.viewer.as_ref(), &l.player, &mut f.seen).await {
+                            continue;
+                        }
+                        let Ok(text) = serde_json::to_string(&l.line) else {
+                            continue;
+                        };
+                        return Some((Ok(SseEvent::default().event("chat").data(text)), f));
+                    }
+                    ChatNews::Removed(line) => {
+                        let text = serde_json::json!({ "id": line }).to_string();
+                        let sse = SseEvent::default().event("chat_removed").data(text);
+                        return Some((Ok(sse), f));
+                    }
+                },
+                // Lines missed: the page reads the room again when it
+                // comes back.
+                Heard::Chat(Err(RecvError::Lagged(_))) => continue,
+                Heard::Chat(Err(RecvError::Closed)) => f.chat = None,
             }
-        },
-    );
+        }
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
@@ -288,4 +333,41 @@ pub async fn games_file(
         format!("awale-tournament-{id}-games.txt"),
         text,
     ))
+}
+
+/// What a tournament's follower has heard so far.
+struct Follow {
+    id: i64,
+    state: AppState,
+    viewer: Option<crate::game::PlayerId>,
+    rx: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
+    chat: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<ChatNews>>>,
+    first: Option<String>,
+    stopping: tokio::sync::watch::Receiver<bool>,
+    /// Whether the viewer reads each speaker (blocks asked once).
+    seen: HashMap<crate::game::PlayerId, bool>,
+}
+
+impl Follow {
+    /// The standings `text` (a JSON object) with the viewer's own game in
+    /// play (`your_game`) when they joined: the standings shown may not
+    /// reach their line.
+    fn with_your_game(&self, text: &str) -> String {
+        let game = self
+            .viewer
+            .as_ref()
+            .and_then(|v| self.state.shared.tournaments.game_of_player(self.id, v));
+        match (game, text.strip_suffix('}')) {
+            (Some(game), Some(open)) => {
+                let game = serde_json::to_string(&game).unwrap_or_else(|_| "null".into());
+                format!("{open},\"your_game\":{game}}}")
+            }
+            _ => text.to_string(),
+        }
+    }
+}
+
+enum Heard {
+    Standings(Result<std::sync::Arc<str>, RecvError>),
+    Chat(Result<std::sync::Arc<ChatNews>, RecvError>),
 }

@@ -1,0 +1,93 @@
+//! A tournament's chat room in PostgreSQL: [`TournamentChatStore`] as the
+//! games file's (`../tournament_chat.rs`), query for query.
+
+use super::PgStore;
+use crate::tournament_chat::{line_of, TournamentChatLine, TournamentChatStore};
+use crate::{StoreFuture, CHAT_KEPT};
+
+impl TournamentChatStore for PgStore {
+    fn add_tournament_chat(
+        &self,
+        tournament: i64,
+        said: TournamentChatLine,
+    ) -> StoreFuture<'_, TournamentChatLine> {
+        let me = self.clone();
+        self.run(async move {
+            let mut said = said;
+            let mut client = me.client().await?;
+            let tx = client.transaction().await?;
+            let l = &said.line;
+            let id: i64 = tx
+                .query_one(
+                    "INSERT INTO tournament_chat (tournament_id, at_ms, player, name, text, guest)
+                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    &[
+                        &tournament,
+                        &l.at_ms,
+                        &said.player.0,
+                        &l.name,
+                        &l.text,
+                        &l.guest.map(i64::from),
+                    ],
+                )
+                .await?
+                .try_get(0)?;
+            said.line.id = id;
+            tx.execute(
+                "DELETE FROM tournament_chat WHERE tournament_id = $1 AND id < (SELECT id
+                 FROM tournament_chat WHERE tournament_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+                &[&tournament, &(CHAT_KEPT as i64 - 1)],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(said)
+        })
+    }
+
+    fn tournament_chat(
+        &self,
+        tournament: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id, at_ms, player, name, text, guest FROM tournament_chat
+                     WHERE tournament_id = $1 ORDER BY id DESC LIMIT $2",
+                    &[&tournament, &(limit as i64)],
+                )
+                .await?;
+            let mut lines = rows
+                .iter()
+                .map(|r| {
+                    Ok(line_of(
+                        r.try_get(0)?,
+                        r.try_get(1)?,
+                        r.try_get(2)?,
+                        r.try_get(3)?,
+                        r.try_get(4)?,
+                        r.try_get(5)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, crate::StoreError>>()?;
+            lines.reverse();
+            Ok(lines)
+        })
+    }
+
+    fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            Ok(client
+                .execute(
+                    "DELETE FROM tournament_chat WHERE tournament_id = $1 AND id = $2",
+                    &[&tournament, &line],
+                )
+                .await?
+                > 0)
+        })
+    }
+}

@@ -1,0 +1,132 @@
+//! A tournament's chat room as the store keeps it, behind its own
+//! interface ([`TournamentChatStore`], which the PostgreSQL store fills
+//! too): each line with the player who said it (never shown: the service
+//! hides the lines of a player the reader blocks); a tournament keeps its
+//! last [`CHAT_KEPT`] lines.
+
+use rusqlite::params;
+
+use awale_model::game::PlayerId;
+
+use crate::{ChatLine, Store, StoreFuture, CHAT_KEPT};
+
+/// A line of a tournament's chat and who said it.
+#[derive(Clone, Debug)]
+pub struct TournamentChatLine {
+    /// The line as readers see it (room `public`, no side).
+    pub line: ChatLine,
+    /// Who said it.
+    pub player: PlayerId,
+}
+
+/// Where the tournaments' chat rooms are kept.
+pub trait TournamentChatStore: Send + Sync {
+    /// Adds `line` to tournament `tournament`'s room; the line with its
+    /// number.
+    fn add_tournament_chat(
+        &self,
+        tournament: i64,
+        line: TournamentChatLine,
+    ) -> StoreFuture<'_, TournamentChatLine>;
+
+    /// Tournament `tournament`'s last `limit` lines, oldest first.
+    fn tournament_chat(
+        &self,
+        tournament: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<TournamentChatLine>>;
+
+    /// Removes line `line` of tournament `tournament`: false when there is
+    /// none.
+    fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool>;
+}
+
+/// A line as read, from `id, at_ms, player, name, text, guest`.
+pub(crate) fn line_of(
+    id: i64,
+    at_ms: i64,
+    player: String,
+    name: String,
+    text: String,
+    guest: Option<i64>,
+) -> TournamentChatLine {
+    TournamentChatLine {
+        line: ChatLine {
+            id,
+            room: "public",
+            at_ms,
+            side: None,
+            name,
+            text,
+            guest: guest.and_then(|g| u32::try_from(g).ok()),
+        },
+        player: PlayerId(player),
+    }
+}
+
+impl TournamentChatStore for Store {
+    fn add_tournament_chat(
+        &self,
+        tournament: i64,
+        mut said: TournamentChatLine,
+    ) -> StoreFuture<'_, TournamentChatLine> {
+        Box::pin(self.write(move |conn| {
+            let l = &said.line;
+            conn.prepare_cached(
+                "INSERT INTO tournament_chat (tournament_id, at_ms, player, name, text, guest)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                tournament,
+                l.at_ms,
+                said.player.0,
+                l.name,
+                l.text,
+                l.guest
+            ])?;
+            said.line.id = conn.last_insert_rowid();
+            conn.prepare_cached(
+                "DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id < (SELECT id
+                 FROM tournament_chat WHERE tournament_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+            )?
+            .execute(params![tournament, CHAT_KEPT as i64 - 1])?;
+            Ok(said)
+        }))
+    }
+
+    fn tournament_chat(
+        &self,
+        tournament: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
+        Box::pin(self.read(move |conn| {
+            let mut lines = conn
+                .prepare_cached(
+                    "SELECT id, at_ms, player, name, text, guest FROM tournament_chat
+                     WHERE tournament_id = ?1 ORDER BY id DESC LIMIT ?2",
+                )?
+                .query_map(params![tournament, limit as i64], |r| {
+                    Ok(line_of(
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            lines.reverse();
+            Ok(lines)
+        }))
+    }
+
+    fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool> {
+        Box::pin(self.write(move |conn| {
+            Ok(conn
+                .prepare_cached("DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id = ?2")?
+                .execute(params![tournament, line])?
+                > 0)
+        }))
+    }
+}
