@@ -527,3 +527,31 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
         .collect();
     assert_eq!(lines, [("B", 2), ("A", 0)], "A was to sow first");
 }
+
+#[tokio::test]
+async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
+    use awale_service::tournament::arena::Presence;
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = t
+        .create_swiss(&player(1), settings(2, false))
+        .await
+        .unwrap()
+        .id;
+    for n in 1..=4 {
+        t.join(id, &player(n), &name(n)).await.unwrap();
+    }
+    let view = t.start_round(id, &player(1)).await.unwrap();
+    assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
+    // (Two rounds of four: paired as a Swiss; three would be a round
+    // robin.) B and D withdraw during their game: after round 1 only A
+    // and C, who met, are left.
+    for n in [2, 4] {
+        t.leave(id, &player(n), Presence::Withdrawn).await.unwrap();
+    }
+    play(&t, &games, id, "B", Ends::Draw).await;
+    play(&t, &games, id, "A", Ends::FirstWins).await;
+    let view = until(&t, id, |v| v.state == "finished").await;
+    let s = swiss(&view);
+    assert_eq!((s.round, s.rounds), (1, 2), "ended after round 1 of 2");
+    assert_eq!(view.podium[0].name, "A");
+}

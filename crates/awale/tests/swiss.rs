@@ -6,7 +6,8 @@
 //! two paired are sent to their game, one resigns, both come back to the
 //! tournament's page, where the round's result, the standings with their
 //! tie-breaks and the crosstable show; the standings' CSV downloads from
-//! its link; the button now offers round 2.
+//! its link, and the games as one record file; the button now offers
+//! round 2.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -228,6 +229,16 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     assert_eq!(
         ama.eval("return document.querySelector('#swiss-csv').hasAttribute('download')"),
         json!(true)
+    );
+    // And the games as one record file, from its link.
+    let file = ama.exec_async(
+        "const done = arguments[arguments.length - 1];
+         fetch(document.querySelector('#swiss-games-file').href).then((r) => r.text()).then(done, (e) => done(String(e)));",
+    );
+    let file = file.as_str().unwrap();
+    assert!(
+        file.contains("[Event \"Soirée du club\"]") && file.contains("[Round \"1.1\"]"),
+        "{file}"
     );
 
     // A phone's width holds the page (the crosstable scrolls in its box).
