@@ -604,6 +604,9 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
             creator: me(),
             state: "started".into(),
             created_ms: 0,
+            rounds: 0,
+            current_round: 0,
+            manual_rounds: false,
         };
         let one = store.create_tournament(row("one")).await.unwrap().id;
         let two = store.create_tournament(row("two")).await.unwrap().id;
