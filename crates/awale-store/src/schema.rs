@@ -53,6 +53,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 9: direct challenges (a player's page's "challenge this
         // player"), kept across a restart.
         M::up(include_str!("v9.sql")),
+        // Version 12: a lobby seek's rating range.
+        M::up(include_str!("v12.sql")),
     ]
 }
 

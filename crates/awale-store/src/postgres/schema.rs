@@ -8,7 +8,7 @@ use tokio_postgres::Client;
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// What a new database starts from: the games file's version 3 at once.
 const SCHEMA_V3: &str = include_str!("v3.sql");
@@ -26,6 +26,8 @@ const MIGRATE_V7: &str = include_str!("v7.sql");
 const MIGRATE_V8: &str = include_str!("v8.sql");
 /// Version 9: direct challenges.
 const MIGRATE_V9: &str = include_str!("v9.sql");
+/// Version 12: a lobby seek's rating range.
+const MIGRATE_V12: &str = include_str!("v12.sql");
 
 /// The key of the advisory lock the migrations run under.
 const MIGRATION_LOCK: i64 = 0x4177_616C_0001;
@@ -91,6 +93,9 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
     }
     if version < 9 {
         tx.batch_execute(MIGRATE_V9).await.map_err(refused)?;
+    }
+    if version < 12 {
+        tx.batch_execute(MIGRATE_V12).await.map_err(refused)?;
     }
     tx.execute(
         "INSERT INTO meta (key, value) VALUES ('schema_version', $1)

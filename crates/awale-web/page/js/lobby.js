@@ -181,6 +181,7 @@ function item(game, challenge) {
     return game.rated && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
   };
   if (game.rated) parts.push(t("rated_game"));
+  if (game.rating_range) parts.push(t("rating_range_short", game.rating_range));
   if (challenge) {
     const maker = game.names[0] ? "S" : "N";
     fill(who, t("challenge_by", "\u0000"), [named(game.names[maker === "S" ? 0 : 1], maker)]);

@@ -13,6 +13,7 @@ use crate::AppState;
 
 pub mod accounts;
 mod assets;
+pub mod challenges;
 mod deadline;
 pub mod error;
 pub mod events;
@@ -66,6 +67,14 @@ pub fn app(state: AppState) -> Router {
             "/api/moderation/chat-remove",
             post(accounts::remove_chat_line),
         )
+        .route("/api/me/events", get(challenges::events))
+        .route(
+            "/api/challenges",
+            get(challenges::mine).post(challenges::make),
+        )
+        .route("/api/challenges/{id}/accept", post(challenges::accept))
+        .route("/api/challenges/{id}/decline", post(challenges::decline))
+        .route("/api/challenges/{id}/cancel", post(challenges::cancel))
         .route("/api/lobby", get(online::lobby))
         .route("/api/lobby/events", get(events::lobby_events))
         .route("/api/pools", get(pools::list))

@@ -209,6 +209,14 @@ pub async fn join(
             .check_not_blocked(&seat.player, &me)
             .await?;
     }
+    // A seek with a rating range: only the ratings within it.
+    if game.waiting() {
+        on.state
+            .shared
+            .player_pages
+            .check_rating_range(&game, &me)
+            .await?;
+    }
     let seat = Seat {
         player: me.clone(),
         name: name.clone(),
