@@ -449,7 +449,10 @@ async fn a_seek_with_a_rating_range_is_taken_only_by_ratings_within_it() {
         .check_rating_range(&stored, &guest(5))
         .await
         .unwrap_err();
-    assert_eq!((refused.code, refused.reason), ("out_of_range", Some("guest")));
+    assert_eq!(
+        (refused.code, refused.reason),
+        ("out_of_range", Some("guest"))
+    );
     w.players
         .check_rating_range(&stored, &efua.player)
         .await

@@ -167,7 +167,7 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
     assert_eq!(status, StatusCode::CREATED, "{made}");
     assert_eq!(
         (made["to"].as_str(), made["speed"].as_str()),
-        (Some("Kofi"), Some("blitz"))
+        (Some("Kofi"), Some("rapid"))
     );
     let (name, event) = heard.next().await;
     assert_eq!(name, "challenge");
@@ -219,38 +219,40 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
     let mut kofi = Browser::account(&app, "Kofi").await;
     let mut guest = Browser::opened(&app).await;
     let casual = |to: &str| json!({"to": to, "clock": {"minutes": 3, "increment_seconds": 2}});
-    for (who, body, status, code) in [
+    for (by_guest, body, status, code) in [
         (
-            &mut ama,
+            false,
             casual("nobody"),
             StatusCode::NOT_FOUND,
             "no_such_player",
         ),
         (
-            &mut ama,
+            false,
             casual("Ama"),
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "challenge_self",
         ),
         (
-            &mut ama,
+            false,
             json!({"to": "Kofi", "colour": "E"}),
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "bad_side",
         ),
         (
-            &mut ama,
+            false,
             json!({"to": "Kofi", "rated": true}),
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "rated_needs_clock",
         ),
         (
-            &mut guest,
-            json!({"to": "Kofi", "rated": true, "clock": {"minutes": 3, "increment_seconds": 2}}),
+            true,
+            json!({"to": "Kofi", "rated": true, "name": "Yaw",
+                   "clock": {"minutes": 3, "increment_seconds": 2}}),
             StatusCode::FORBIDDEN,
             "rated_needs_account",
         ),
     ] {
+        let who = if by_guest { &mut guest } else { &mut ama };
         let (got, body) = who.post(&app, "/api/challenges", body).await;
         assert_eq!(
             (got, body["error"].as_str()),
@@ -318,4 +320,58 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         (status, body["error"].as_str()),
         (StatusCode::FORBIDDEN, Some("blocked"))
     );
+}
+
+#[tokio::test]
+async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() {
+    let app = memory_app();
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut efua = Browser::account(&app, "Efua").await;
+    let mut guest = Browser::opened(&app).await;
+    let seek = |public: bool| {
+        json!({"mode": "online", "public": public, "rating_range": 200,
+               "clock": {"minutes": 3, "increment_seconds": 2}, "name": "Yaw"})
+    };
+    let (status, body) = guest.post(&app, "/api/games", seek(true)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("range_needs_account"))
+    );
+    let (status, body) = ama.post(&app, "/api/games", seek(false)).await;
+    assert_eq!(
+        (status, body["error"].as_str(), body["reason"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("bad_range"),
+            Some("private")
+        )
+    );
+    let (status, made) = ama.post(&app, "/api/games", seek(true)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let (_, lobby) = guest.call(&app, "GET", "/api/lobby", None).await;
+    let listed = lobby["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .cloned()
+        .unwrap_or_else(|| panic!("{lobby}"));
+    assert_eq!(listed["rating_range"], 200);
+    // A guest has no rating: refused; an account at 1500 takes it.
+    let join = format!("/api/games/{id}/join");
+    let (status, body) = guest.post(&app, &join, json!({"name": "Yaw"})).await;
+    assert_eq!(
+        (status, body["error"].as_str(), body["reason"].as_str()),
+        (StatusCode::FORBIDDEN, Some("out_of_range"), Some("guest"))
+    );
+    assert_eq!(
+        (
+            body["fields"]["low"].as_i64(),
+            body["fields"]["high"].as_i64()
+        ),
+        (Some(1300), Some(1700))
+    );
+    let (status, joined) = efua.post(&app, &join, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
 }
