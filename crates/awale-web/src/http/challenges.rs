@@ -157,27 +157,21 @@ pub async fn events(
                     .retry(Duration::from_secs(1));
                 return Some((Ok(sse), (watch, None, stopping, state, me)));
             }
-            loop {
-                let received = tokio::select! {
-                    r = watch.events.recv() => r,
-                    _ = async { stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
-                };
-                match received {
-                    Ok(event) => {
-                        let sse = SseEvent::default().event(event.name).data(&*event.data);
-                        return Some((Ok(sse), (watch, None, stopping, state, me)));
-                    }
-                    Err(RecvError::Lagged(_)) => {
-                        let Ok(all) = state.shared.direct.mine(&me).await else {
-                            return None;
-                        };
-                        let data = serde_json::to_string(&all).unwrap_or_default();
-                        let sse = SseEvent::default().event("challenges").data(data);
-                        return Some((Ok(sse), (watch, None, stopping, state, me)));
-                    }
-                    Err(RecvError::Closed) => return None,
+            let received = tokio::select! {
+                r = watch.events.recv() => r,
+                _ = async { stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
+            };
+            let sse = match received {
+                Ok(event) => SseEvent::default().event(event.name).data(&*event.data),
+                // Fell behind: all of them again.
+                Err(RecvError::Lagged(_)) => {
+                    let all = state.shared.direct.mine(&me).await.ok()?;
+                    let data = serde_json::to_string(&all).unwrap_or_default();
+                    SseEvent::default().event("challenges").data(data)
                 }
-            }
+                Err(RecvError::Closed) => return None,
+            };
+            Some((Ok(sse), (watch, None, stopping, state, me)))
         },
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
