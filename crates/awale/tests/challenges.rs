@@ -59,6 +59,8 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
         10,
     );
     assert_eq!(ama.text("#challenge-title"), "Défier Kofi_C");
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "the challenge dialog: {found:?}");
     ama.exec(
         "document.querySelector('#challenge-clock').value = '3+2';
          document.querySelector('#challenge-colour').value = 'S';",
@@ -77,6 +79,8 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
     let received = kofi.text("#challenges li.challenge.received");
     assert!(received.contains("Ama_C challenges you"), "{received}");
     assert!(received.contains("Casual game"), "{received}");
+    let found = kofi.axe_violations();
+    assert!(found.is_empty(), "the challenges' banner: {found:?}");
     assert!(!kofi
         .eval("return document.querySelector('#view-rules').hidden")
         .as_bool()
