@@ -41,10 +41,22 @@ function upsert(c) {
   }
 }
 
-// Opens the player's stream (again when it was closed for good).
+// Opens the player's stream (again when it was closed for good, waiting
+// longer each time it fails at once: a browser without a player cookie
+// yet is refused until it has one).
+let wait = REOPEN_MS;
 export function start() {
   if (source) source.close();
+  if (me.guest === null && !me.account) {
+    // No answer from /api/me yet (offline): tried again later.
+    clearTimeout(timer);
+    timer = setTimeout(() => loadMe().then(start), 30000);
+    return;
+  }
   source = new EventSource("/api/me/events");
+  source.onopen = () => {
+    wait = REOPEN_MS;
+  };
   source.addEventListener("challenges", (ev) => {
     let all;
     try {
@@ -71,7 +83,8 @@ export function start() {
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) {
       clearTimeout(timer);
-      timer = setTimeout(start, REOPEN_MS);
+      timer = setTimeout(start, wait);
+      wait = Math.min(wait * 2, 60000);
     }
   };
 }
