@@ -19,6 +19,7 @@ fn live(id: i64, ratings: [Option<i32>; 2], spectators: usize) -> LiveGame {
             rated: ratings.iter().all(Option::is_some),
             ratings,
             rating_range: None,
+            accounts: [false, false],
         },
         spectators,
     }

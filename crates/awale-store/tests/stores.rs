@@ -199,7 +199,10 @@ fn a_seeks_rating_range_is_kept_and_listed_in_the_lobby() {
             .await
             .unwrap()
             .iter()
-            .map(|g| (g.id, g.rating_range))
+            .map(|g| {
+                assert_eq!(g.accounts, [false, false], "guests' seats");
+                (g.id, g.rating_range)
+            })
             .collect();
         listed.sort();
         assert_eq!(listed, vec![(made[0].id, Some(200)), (made[1].id, None)]);

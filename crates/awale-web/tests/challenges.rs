@@ -358,6 +358,11 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
         .cloned()
         .unwrap_or_else(|| panic!("{lobby}"));
     assert_eq!(listed["rating_range"], 200);
+    assert_eq!(
+        listed["accounts"],
+        json!([true, false]),
+        "Ama's seat links to her page"
+    );
     // A guest has no rating: refused; an account at 1500 takes it.
     let join = format!("/api/games/{id}/join");
     let (status, body) = guest.post(&app, &join, json!({"name": "Yaw"})).await;
