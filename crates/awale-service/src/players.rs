@@ -318,6 +318,26 @@ impl Players {
         Ok(())
     }
 
+    /// Which of `game`'s seats are open accounts' (South, North): their
+    /// names link to their pages; a guest's does not.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn seat_accounts(&self, game: &crate::game::WebGame) -> Result<[bool; 2], Error> {
+        let mut accounts = [false; 2];
+        for (i, seat) in game.seats.iter().enumerate() {
+            if let Some(seat) = seat {
+                accounts[i] = self
+                    .accounts
+                    .account_of(seat.player.clone())
+                    .await?
+                    .is_some_and(|a| a.is_open());
+            }
+        }
+        Ok(accounts)
+    }
+
     /// Who `player` is when they seek in `pool`: their account (its
     /// username, its rating in the pool's speed) or a guest (`name`, 1500).
     ///

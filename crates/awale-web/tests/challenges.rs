@@ -379,4 +379,18 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
     );
     let (status, joined) = efua.post(&app, &join, json!({})).await;
     assert_eq!(status, StatusCode::OK, "{joined}");
+    // Both seats are accounts': their names link to their pages.
+    let accounts = format!("/api/games/{id}/accounts");
+    let (status, seats) = guest.call(&app, "GET", &accounts, None).await;
+    assert_eq!(status, StatusCode::OK, "{seats}");
+    assert_eq!(seats["accounts"], json!([true, true]));
+    // A guest's seat is not.
+    let (_, own) = guest
+        .post(&app, "/api/games", json!({"mode": "online", "name": "Yaw"}))
+        .await;
+    let own = own["id"].as_str().unwrap();
+    let (_, seats) = guest
+        .call(&app, "GET", &format!("/api/games/{own}/accounts"), None)
+        .await;
+    assert_eq!(seats["accounts"], json!([false, false]));
 }

@@ -2,7 +2,8 @@
 //! and headless Chromium with two profiles. Ama opens Kofi's page and
 //! challenges him (the dialog: clock, casual, side); Kofi, on another
 //! page of the site (the rules), sees the challenge at once in the
-//! banner and accepts; both are taken into the same game, seated.
+//! banner and accepts; both are taken into the same game, seated, each
+//! name on the board a link to its player's page.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -103,6 +104,12 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
         assert_eq!(view["body"]["you"], json!([side]), "{view}");
         assert_eq!(view["body"]["rated"], false, "{view}");
     }
+    // A casual game between two accounts: both names link to their pages.
+    ama.wait_for(
+        "both names on the board linked to the players' pages",
+        "return [...document.querySelectorAll('.player .who a.player-link')].map((a) => a.getAttribute('href')).sort().join(' ') === '#player=Ama_C #player=Kofi_C'",
+        15,
+    );
     ama.wait_for(
         "the banner empty",
         "return document.querySelector('#challenges').hidden",

@@ -168,6 +168,7 @@ fn game_routes() -> Router<AppState> {
         .route("/chat", get(online::chat_lines).post(online::chat))
         .route("/react", post(online::react))
         .route("/presence", get(online::presence))
+        .route("/accounts", get(online::seat_accounts))
 }
 
 /// A handler that panicked: logged once with its message, answered 500;

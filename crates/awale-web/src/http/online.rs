@@ -505,6 +505,21 @@ pub async fn react(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// What GET /api/games/{id}/accounts answers.
+#[derive(Serialize)]
+pub struct SeatAccounts {
+    /// Whether each seat (South, North) is an open account's: its name
+    /// links to its page.
+    pub accounts: [bool; 2],
+}
+
+/// GET /api/games/{id}/accounts: which seats are accounts'.
+pub async fn seat_accounts(on: OnGame) -> ApiResult<Json<SeatAccounts>> {
+    let game = on.load().await?;
+    let accounts = on.state.shared.player_pages.seat_accounts(&game).await?;
+    Ok(Json(SeatAccounts { accounts }))
+}
+
 /// The presence of a game, for the page at load.
 pub async fn presence(on: OnGame) -> Json<crate::live::Presence> {
     Json(on.state.shared.games.hub().presence(on.id))
