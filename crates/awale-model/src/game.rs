@@ -262,6 +262,10 @@ pub struct WebGame {
     /// Whether it counts for the players' ratings (chosen when it is made;
     /// only between two accounts, with a clock).
     pub rated: bool,
+    /// A lobby seek's rating range: the most the rating (in its speed) of
+    /// who takes the free seat may differ from its maker's; None: anyone
+    /// may take it. Set when it is made.
+    pub rating_range: Option<i64>,
     /// What it did to the players' ratings (South's, North's), once it
     /// ended rated.
     pub rating_changes: Option<[crate::rating::RatingChange; 2]>,
@@ -319,6 +323,7 @@ impl WebGame {
             offers: Offers::default(),
             game,
             rated: false,
+            rating_range: None,
             rating_changes: None,
             version: Version::default(),
             revision: 0,

@@ -2,12 +2,14 @@
 //! fall on the server, the lobby), their watchers ([`live`]), the computer
 //! ([`computer`]: searches, hints, reviews), the study pages ([`study`]) and
 //! rate limits ([`limiter`]), accounts ([`accounts`]: sign-up, log-in,
-//! sessions, recovery codes, blocks, reports, moderators) and the time they
+//! sessions, recovery codes, blocks, reports, moderators), direct
+//! challenges between players ([`challenges`]) and the time they
 //! read ([`clock`]). It knows no HTTP and no SQL: it keeps games
 //! through `awale-store` and is served by `awale-web`.
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod challenges;
 pub mod clock;
 pub mod computer;
 pub mod games;

@@ -1,6 +1,8 @@
 //! Live updates: each game has a broadcast channel of events (`state`,
-//! `move`, `thinking`, `chat`, `reaction`, `presence`), and the lobby has
-//! one (`lobby`). An event is serialised once and shared by every
+//! `move`, `thinking`, `chat`, `reaction`, `presence`), the lobby has
+//! one (`lobby`), and each player listening has one of their own (their
+//! direct challenges: `challenge`), which reaches them wherever they are
+//! on the site. An event is serialised once and shared by every
 //! listener. The hub also knows who watches each game: which seats are
 //! connected, since when a seat has been gone, how many spectators.
 //!
@@ -130,6 +132,8 @@ struct Channel {
 pub struct Hub {
     rooms: Mutex<Rooms>,
     lobby: broadcast::Sender<Event>,
+    /// The channels of the players who listen (by player id).
+    players: Mutex<HashMap<String, broadcast::Sender<Event>>>,
     next_watcher: AtomicU64,
 }
 
@@ -146,6 +150,7 @@ impl Default for Hub {
         Hub {
             rooms: Mutex::new(Rooms::default()),
             lobby: broadcast::channel(CHANNEL_CAPACITY).0,
+            players: Mutex::new(HashMap::new()),
             next_watcher: AtomicU64::new(1),
         }
     }
@@ -373,6 +378,69 @@ impl Hub {
     }
 }
 
+/// A player listening to their own channel; dropping it ends the
+/// listening (the channel goes with its last listener).
+pub struct PlayerWatch {
+    hub: Arc<Hub>,
+    player: String,
+    /// The events to come.
+    pub events: broadcast::Receiver<Event>,
+}
+
+impl Drop for PlayerWatch {
+    fn drop(&mut self) {
+        let mut players = lock(&self.hub.players);
+        // This watch's own receiver still counts here.
+        if players
+            .get(&self.player)
+            .is_some_and(|s| s.receiver_count() <= 1)
+        {
+            players.remove(&self.player);
+        }
+    }
+}
+
+impl Hub {
+    /// Sends an event of the moment to `player`'s listeners (each page of
+    /// theirs that listens), if any.
+    pub fn publish_player(
+        &self,
+        player: &crate::game::PlayerId,
+        name: &'static str,
+        data: impl Serialize,
+    ) {
+        let players = lock(&self.players);
+        let Some(sender) = players.get(&player.0) else {
+            return;
+        };
+        if let Ok(text) = serde_json::to_string(&data) {
+            let _ = sender.send(Event {
+                name,
+                data: text.into(),
+                version: None,
+            });
+        }
+    }
+
+    /// Listens to `player`'s own channel.
+    pub fn watch_player(self: &Arc<Self>, player: &crate::game::PlayerId) -> PlayerWatch {
+        let events = lock(&self.players)
+            .entry(player.0.clone())
+            .or_insert_with(|| broadcast::channel(CHANNEL_CAPACITY).0)
+            .subscribe();
+        PlayerWatch {
+            hub: Arc::clone(self),
+            player: player.0.clone(),
+            events,
+        }
+    }
+
+    /// Whether `player` listens now (a page of theirs is open).
+    pub fn player_listens(&self, player: &crate::game::PlayerId) -> bool {
+        lock(&self.players).contains_key(&player.0)
+    }
+}
+
 fn presence_of(c: &Channel) -> Presence {
     let now = crate::game::now_ms();
     let away = |i: usize| {
@@ -406,6 +474,26 @@ mod tests {
         assert!(hub.gone_since(7, Side::South, 0).is_some());
         drop(fan);
         assert!(!hub.has_listeners(7));
+    }
+
+    #[test]
+    fn a_player_hears_their_own_events_and_their_channel_goes_with_them() {
+        let hub = Arc::new(Hub::default());
+        let ama = crate::game::PlayerId("ama".into());
+        let kofi = crate::game::PlayerId("kofi".into());
+        hub.publish_player(&ama, "challenge", 1);
+        let mut first = hub.watch_player(&ama);
+        let second = hub.watch_player(&ama);
+        assert!(hub.player_listens(&ama) && !hub.player_listens(&kofi));
+        hub.publish_player(&kofi, "challenge", 2);
+        hub.publish_player(&ama, "challenge", 3);
+        let event = first.events.try_recv().unwrap();
+        assert_eq!((event.name, &*event.data), ("challenge", "3"));
+        assert!(first.events.try_recv().is_err(), "not kofi's, nor before");
+        drop(first);
+        assert!(hub.player_listens(&ama), "another page still listens");
+        drop(second);
+        assert!(!hub.player_listens(&ama));
     }
 
     #[test]

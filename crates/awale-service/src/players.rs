@@ -21,6 +21,45 @@ pub const GRAPH_POINTS: usize = 200;
 pub const BOARD_SIZE: usize = 100;
 /// How many games a page of a player's list holds at most.
 pub const MAX_LIST: usize = 100;
+/// The widest rating range a lobby seek may set (± around its maker's).
+pub const MAX_RATING_RANGE: i64 = 1000;
+
+/// A lobby seek's rating range as asked for: None (anyone), or 1 to
+/// [`MAX_RATING_RANGE`] around its maker's rating, for a public online
+/// game (a seek in the lobby) made by an account.
+///
+/// # Errors
+///
+/// `bad_range` (out of bounds, or not a lobby seek), `range_needs_account`.
+pub fn parse_rating_range(
+    range: Option<i64>,
+    public: bool,
+    account: bool,
+) -> Result<Option<i64>, Error> {
+    let Some(range) = range else { return Ok(None) };
+    if !(1..=MAX_RATING_RANGE).contains(&range) {
+        return Err(Error::invalid(
+            "bad_range",
+            format!("a rating range is 1 to {MAX_RATING_RANGE} points around yours"),
+        )
+        .with("max", MAX_RATING_RANGE));
+    }
+    if !public {
+        return Err(Error::invalid(
+            "bad_range",
+            "a rating range is for a seek in the lobby, not an invitation",
+        )
+        .because("private")
+        .with("max", MAX_RATING_RANGE));
+    }
+    if !account {
+        return Err(Error::forbidden(
+            "range_needs_account",
+            "a rating range is set by an account (a guest has no rating): log in",
+        ));
+    }
+    Ok(Some(range))
+}
 
 /// One speed of a player's page.
 #[derive(Clone, Debug, Serialize)]
@@ -205,6 +244,98 @@ impl Players {
                 .leaderboard(speed, self.rule, now_ms(), BOARD_SIZE)
                 .await?,
         })
+    }
+
+    /// `player`'s rating in `speed` (1500 when they have none yet), if
+    /// they play as an open account.
+    async fn rating_of(&self, player: &PlayerId, speed: Speed) -> Result<Option<f64>, Error> {
+        let account = self
+            .accounts
+            .account_of(player.clone())
+            .await?
+            .filter(|a| a.is_open());
+        if account.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(
+            self.ratings
+                .ratings(player.clone())
+                .await?
+                .into_iter()
+                .find(|r| r.speed == speed)
+                .map_or(START.rating, |r| r.glicko.rating),
+        ))
+    }
+
+    /// Whether `player` may take the free seat of lobby seek `game`, by
+    /// its rating range: their rating in the game's speed within the
+    /// range around its maker's.
+    ///
+    /// # Errors
+    ///
+    /// `out_of_range` (with the lowest and highest ratings it takes, and
+    /// the player's; reason `guest` for a player without an account), or
+    /// a storage failure.
+    pub async fn check_rating_range(
+        &self,
+        game: &crate::game::WebGame,
+        player: &PlayerId,
+    ) -> Result<(), Error> {
+        let Some(range) = game.rating_range else {
+            return Ok(());
+        };
+        let Some(maker) = game.seats.iter().flatten().next() else {
+            return Ok(());
+        };
+        if maker.player == *player {
+            return Ok(());
+        }
+        let speed = game.speed();
+        let centre = self
+            .rating_of(&maker.player, speed)
+            .await?
+            .unwrap_or(START.rating);
+        let (low, high) = (centre.round() as i64 - range, centre.round() as i64 + range);
+        let Some(mine) = self.rating_of(player, speed).await? else {
+            return Err(Error::forbidden(
+                "out_of_range",
+                "this seek is for accounts rated within its range: log in",
+            )
+            .because("guest")
+            .with("low", low)
+            .with("high", high));
+        };
+        let mine = mine.round() as i64;
+        if !(low..=high).contains(&mine) {
+            return Err(Error::forbidden(
+                "out_of_range",
+                format!("this seek takes ratings from {low} to {high}; yours is {mine}"),
+            )
+            .with("low", low)
+            .with("high", high)
+            .with("rating", mine));
+        }
+        Ok(())
+    }
+
+    /// Which of `game`'s seats are open accounts' (South, North): their
+    /// names link to their pages; a guest's does not.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn seat_accounts(&self, game: &crate::game::WebGame) -> Result<[bool; 2], Error> {
+        let mut accounts = [false; 2];
+        for (i, seat) in game.seats.iter().enumerate() {
+            if let Some(seat) = seat {
+                accounts[i] = self
+                    .accounts
+                    .account_of(seat.player.clone())
+                    .await?
+                    .is_some_and(|a| a.is_open());
+            }
+        }
+        Ok(accounts)
     }
 
     /// Who `player` is when they seek in `pool`: their account (its

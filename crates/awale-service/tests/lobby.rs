@@ -18,6 +18,8 @@ fn live(id: i64, ratings: [Option<i32>; 2], spectators: usize) -> LiveGame {
             start: None,
             rated: ratings.iter().all(Option::is_some),
             ratings,
+            rating_range: None,
+            accounts: [false, false],
         },
         spectators,
     }

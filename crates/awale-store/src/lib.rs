@@ -225,7 +225,20 @@ pub struct LobbyGame {
     /// A rated game's players' ratings now in its speed (South, North),
     /// rounded; None for a casual game or a player not rated yet.
     pub ratings: [Option<i32>; 2],
+    /// A seek's rating range (± around its maker's rating), if it has one.
+    pub rating_range: Option<i64>,
+    /// Which seats are open accounts' (South, North): their names link
+    /// to their pages; a guest's does not.
+    pub accounts: [bool; 2],
 }
+
+/// The lobby's columns of whether each seat is an open account's (the
+/// same SQL for both stores).
+pub(crate) const LOBBY_ACCOUNTS: &str =
+    "EXISTS (SELECT 1 FROM accounts a WHERE a.player = south_player
+             AND a.deleted_ms IS NULL AND a.closed_ms IS NULL),
+     EXISTS (SELECT 1 FROM accounts a WHERE a.player = north_player
+             AND a.deleted_ms IS NULL AND a.closed_ms IS NULL)";
 
 /// The lobby's columns of a rated game's two players' ratings now (the
 /// same SQL for both stores).
@@ -652,7 +665,7 @@ impl Store {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}
+                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}, rating_range, {LOBBY_ACCOUNTS}
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND public AND (south_player IS NULL OR north_player IS NULL)
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1"
@@ -660,7 +673,7 @@ impl Store {
             let mut live = conn.prepare_cached(&format!(
                 "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                         plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}
+                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}, rating_range, {LOBBY_ACCOUNTS}
                  FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                  AND south_player IS NOT NULL AND north_player IS NOT NULL
                  ORDER BY updated_ms DESC, id DESC LIMIT ?1"
@@ -694,6 +707,8 @@ impl Store {
                         },
                         rated: r.get(12)?,
                         ratings: [rounded(r.get(14)?), rounded(r.get(15)?)],
+                        rating_range: r.get(16)?,
+                        accounts: [r.get(17)?, r.get(18)?],
                     },
                     waiting,
                     public,

@@ -49,8 +49,8 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
         .map_err(|e| StoreError::Backend(e.message.into()))?;
     conn.execute(
         "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
-                            public_id, invite, speed, clock_per_move)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            public_id, invite, speed, clock_per_move, rating_range)
+         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -64,6 +64,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             game.invite,
             (game.mode == Mode::Online).then(|| game.speed().name()),
             game.clock.is_some_and(|c| c.per_move),
+            game.rating_range,
         ],
     )?;
     game.id = conn.last_insert_rowid();
@@ -213,7 +214,7 @@ pub(crate) const GAME_COLUMNS: &str =
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
     south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw,
     public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id),
-    clock_per_move";
+    clock_per_move, rating_range";
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
@@ -244,6 +245,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
                 invite: r.get(26)?,
                 rematch_public_id: r.get(27)?,
                 per_move: r.get(28)?,
+                rating_range: r.get(29)?,
                 revision: 0,
             })
         })
@@ -366,6 +368,7 @@ pub(crate) fn rebuild(
         },
         game,
         rated: row.rated,
+        rating_range: row.rating_range,
         rating_changes,
         version: Default::default(),
         revision: row.revision,
@@ -401,6 +404,8 @@ pub(crate) struct Row {
     pub(crate) invite: Option<String>,
     /// The public id of the rematch's game, if any.
     pub(crate) rematch_public_id: Option<String>,
+    /// A lobby seek's rating range.
+    pub(crate) rating_range: Option<i64>,
     /// The stored version (PostgreSQL's fencing token; 0 in SQLite).
     pub(crate) revision: i64,
 }

@@ -57,6 +57,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v10.sql")),
         // Version 11: a tournament's chat room.
         M::up(include_str!("v11.sql")),
+        // Version 12: a lobby seek's rating range.
+        M::up(include_str!("v12.sql")),
     ]
 }
 

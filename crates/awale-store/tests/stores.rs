@@ -179,6 +179,38 @@ fn an_upload_sent_twice_is_stored_once() {
 }
 
 #[test]
+fn a_seeks_rating_range_is_kept_and_listed_in_the_lobby() {
+    on_both(|store| async move {
+        let mut seek = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        seek.public = true;
+        seek.rating_range = Some(200);
+        seek.seats[0] = Some(Seat {
+            player: PlayerId("p0".into()),
+            name: "N0".into(),
+        });
+        let mut open = seek.clone();
+        open.rating_range = None;
+        let made = store.create(vec![seek, open]).await.unwrap();
+        let loaded = store.load(made[0].id).await.unwrap().unwrap();
+        assert_eq!(loaded.rating_range, Some(200));
+        let loaded = store.load(made[1].id).await.unwrap().unwrap();
+        assert_eq!(loaded.rating_range, None);
+        let mut listed: Vec<(i64, Option<i64>)> = store
+            .lobby(10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|g| {
+                assert_eq!(g.accounts, [false, false], "guests' seats");
+                (g.id, g.rating_range)
+            })
+            .collect();
+        listed.sort();
+        assert_eq!(listed, vec![(made[0].id, Some(200)), (made[1].id, None)]);
+    });
+}
+
+#[test]
 fn the_lobby_lists_public_challenges_and_games_being_played() {
     on_both(|store| async move {
         let online = |public: bool, seats: usize| {

@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, clock, computer, error, game, games, handoff, limiter, live, players, pools, rating,
-    records, round, store, study, tournament, tournaments, view,
+    accounts, challenges, clock, computer, error, game, games, handoff, limiter, live, players,
+    pools, rating, records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -171,6 +171,8 @@ struct Shared {
     handoff_links: PerPlayerAndClient<game::PlayerId>,
     challenges: PerPlayerAndClient<game::PlayerId>,
     handoffs: handoff::Handoffs,
+    /// Direct challenges, from players' pages.
+    direct: Arc<challenges::Challenges>,
     /// Quick pairing.
     pools: Arc<pools::Pools>,
     /// Players' pages and leaderboards.
@@ -286,6 +288,10 @@ impl AppState {
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
         tournaments.start()?;
         let tournament_chat = Arc::new(tournament::chat::TournamentChat::new(store.clone()));
+        let direct = Arc::new(challenges::Challenges::new(
+            Arc::clone(&games),
+            store.clone(),
+        ));
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),
@@ -321,6 +327,7 @@ impl AppState {
                 handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
+                direct,
                 pools,
                 player_pages,
                 tournaments,

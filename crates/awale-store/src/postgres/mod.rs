@@ -447,11 +447,12 @@ impl GameStore for PgStore {
                 format!(
                     "(SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
                         north_name, plies, created_ms, start, public_id, rated,
-                        clock_per_move, {}
+                        clock_per_move, {}, rating_range, {}
                      FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
                      AND {which}
                      ORDER BY updated_ms DESC, id DESC LIMIT $1)",
-                    crate::LOBBY_RATINGS
+                    crate::LOBBY_RATINGS,
+                    crate::LOBBY_ACCOUNTS
                 )
             };
             let sql = format!(
@@ -488,6 +489,8 @@ impl GameStore for PgStore {
                         crate::rounded(r.try_get(12)?),
                         crate::rounded(r.try_get(13)?),
                     ],
+                    rating_range: r.try_get(14)?,
+                    accounts: [r.try_get(15)?, r.try_get(16)?],
                 });
             }
             Ok(games)

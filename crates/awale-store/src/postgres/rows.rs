@@ -29,8 +29,8 @@ pub(super) async fn insert_game(
     let row = tx
         .query_one(
             "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
-                rated, public_id, invite, speed, clock_per_move)
-             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                rated, public_id, invite, speed, clock_per_move, rating_range)
+             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
             &[
                 &game.created_ms,
                 &game.game.rules().to_string(),
@@ -44,6 +44,7 @@ pub(super) async fn insert_game(
                 &game.invite,
                 &speed,
                 &game.clock.is_some_and(|c| c.per_move),
+                &game.rating_range,
             ],
         )
         .await?;
@@ -176,7 +177,8 @@ pub(super) async fn load_game(
         invite: r.try_get(26)?,
         rematch_public_id: r.try_get(27)?,
         per_move: r.try_get(28)?,
-        revision: r.try_get(29)?,
+        rating_range: r.try_get(29)?,
+        revision: r.try_get(30)?,
     };
     let moves = client
         .query(

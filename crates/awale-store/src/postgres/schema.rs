@@ -8,7 +8,7 @@ use tokio_postgres::Client;
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// What a new database starts from: the games file's version 3 at once.
 const SCHEMA_V3: &str = include_str!("v3.sql");
@@ -30,6 +30,8 @@ const MIGRATE_V9: &str = include_str!("v9.sql");
 const MIGRATE_V10: &str = include_str!("v10.sql");
 /// Version 11: a tournament's chat room.
 const MIGRATE_V11: &str = include_str!("v11.sql");
+/// Version 12: a lobby seek's rating range.
+const MIGRATE_V12: &str = include_str!("v12.sql");
 
 /// The key of the advisory lock the migrations run under.
 const MIGRATION_LOCK: i64 = 0x4177_616C_0001;
@@ -101,6 +103,9 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
     }
     if version < 11 {
         tx.batch_execute(MIGRATE_V11).await.map_err(refused)?;
+    }
+    if version < 12 {
+        tx.batch_execute(MIGRATE_V12).await.map_err(refused)?;
     }
     // Not kept data, outside the versions (`seeks.rs`).
     tx.batch_execute(super::seeks::SEEKS_TABLE)

@@ -4,9 +4,10 @@
 
 import { api } from "./api.js";
 import { onLive, session } from "./game.js";
+import { isUsername, playerLink } from "./players.js";
 import { getLang, t } from "./i18n.js";
 import { isModerator, kidMode } from "./people.js";
-import { personSide } from "./play-view.js";
+import { isAccountSeat, personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
 import { errorText } from "./toast.js";
 import { sideName } from "./words.js";
@@ -126,6 +127,13 @@ function renderLines(g, player) {
     name.textContent = line.name || t("guest_name", line.guest ?? "");
     name.dir = "auto";
     if (line.side) name.title = sideName(line.side);
+    // A player's line under their account's name: a link to its page.
+    const g = session.game;
+    const seat = line.side && g && g.seats && g.seats[line.side === "S" ? 0 : 1];
+    if (seat && line.name && seat.name === line.name && isUsername(line.name) && isAccountSeat(g, line.side)) {
+      name.textContent = "";
+      name.append(playerLink(line.name));
+    }
     const text = document.createElement("span");
     text.className = "text";
     // Text only: whatever it says, it is never read as HTML.

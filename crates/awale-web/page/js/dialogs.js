@@ -166,6 +166,9 @@ function fillNickname() {
   const rated = form().querySelector("input[name=rated][value=rated]");
   rated.disabled = !me.account;
   if (!me.account) form().querySelector("input[name=rated][value=casual]").checked = true;
+  // A guest has no rating to set a range around.
+  $("#new-range").disabled = !me.account;
+  if (!me.account) $("#new-range").value = "";
 }
 
 async function startNewGame() {
@@ -182,6 +185,8 @@ async function startNewGame() {
     body.public = f.listed.value === "lobby";
     body.name = f.nickname.value.trim() || nickname();
     if (f.rated.value === "rated") body.rated = true;
+    // A rating range is for a seek in the lobby, by an account.
+    if (body.public && me.account && f.range.value) body.rating_range = +f.range.value;
   }
   if (f.clock.checked && f.mode.value === "online" && f.days.value !== "") body.clock = { days: +f.days.value };
   else if (f.clock.checked) body.clock = { minutes: +f.minutes.value, increment_seconds: +f.increment.value };

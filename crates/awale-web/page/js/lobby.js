@@ -173,14 +173,16 @@ function item(game, challenge) {
   what.className = "muted small";
   const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock, game.per_move)];
   const b = document.createElement("button");
-  // A rated game is between accounts: its names are usernames, links to
-  // the players' pages.
+  // An account's name links to its page (the server says which seats are
+  // accounts'); a guest's does not.
   const named = (name, side) => {
     const shown = shownName(name ?? "?");
     if (!shown) return sideName(side);
-    return game.rated && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
+    const account = game.accounts ? game.accounts[side === "S" ? 0 : 1] : game.rated;
+    return account && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
   };
   if (game.rated) parts.push(t("rated_game"));
+  if (game.rating_range) parts.push(t("rating_range_short", game.rating_range));
   if (challenge) {
     const maker = game.names[0] ? "S" : "N";
     fill(who, t("challenge_by", "\u0000"), [named(game.names[maker === "S" ? 0 : 1], maker)]);

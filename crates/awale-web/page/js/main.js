@@ -2,11 +2,12 @@
 // wires the menu. Modules: i18n (words), api/live (the server), game (the
 // game shown), board/sowing (drawing), play-view, review, games, rules,
 // dialogs, nav (addresses), learn (lessons, puzzles, analysis board);
-// online play: online, lobby, chat, crowd, qr; players (players' pages,
+// online play: online, lobby, chat, crowd, qr, challenges; players (players' pages,
 // leaderboards).
 
 import * as account from "./account.js";
 import { api } from "./api.js";
+import * as challenges from "./challenges.js";
 import * as chat from "./chat.js";
 import * as crowd from "./crowd.js";
 import * as dialogs from "./dialogs.js";
@@ -152,6 +153,7 @@ function wire() {
   online.wire();
   players.wire();
   account.wire();
+  challenges.wire();
   chat.wire();
   crowd.wire();
   lobby.wire(() => dialogs.openNewGame("online"));
@@ -201,6 +203,8 @@ async function main() {
   online.loadMe().then(() => {
     account.render();
     play.render();
+    // The player's own stream: challenges seen at once, wherever they are.
+    challenges.start();
   });
   // An invite, watch or "continue here" link first (online.js), then
   // written as the game's address.

@@ -2,6 +2,7 @@
 // (in step with the sowing on the board), the move list, the buttons and
 // the hint. Draws the session of game.js; the person's clicks go back to it.
 
+import { api } from "./api.js";
 import { drawBoard, CCW_COLUMNS } from "./board.js";
 import { session, setHooks, play, undo, redo, hint, timeLeft, computerIfDue } from "./game.js";
 import { isolate, t, getLang } from "./i18n.js";
@@ -178,11 +179,33 @@ function playerLabel(g, side) {
   return personSide(g) === side ? t("player_you", name) : name;
 }
 
-// The player's label; in a rated game (between two accounts) the name is
-// a link to the player's page.
+// Which seats of the online game shown are open accounts' (the server's
+// GET /api/games/ID/accounts), asked again when its seats change.
+let seatAccounts = { key: "", accounts: null };
+
+export function isAccountSeat(g, side) {
+  if (!g || g.mode !== "online" || !g.seats) return false;
+  // A rated game is between two accounts.
+  if (g.rated) return true;
+  const key = g.id + "|" + g.seats.map((s) => (s ? s.name : "")).join("|");
+  if (seatAccounts.key !== key) {
+    seatAccounts = { key, accounts: null };
+    api("GET", `/api/games/${encodeURIComponent(g.id)}/accounts`).then((a) => {
+      if (seatAccounts.key !== key || !a || !Array.isArray(a.accounts)) return;
+      seatAccounts.accounts = a.accounts;
+      render();
+    }, () => {
+      // Offline: the names stay text.
+    });
+  }
+  return !!(seatAccounts.accounts && seatAccounts.accounts[side === "S" ? 0 : 1]);
+}
+
+// The player's label; an account's name is a link to its page (a
+// guest's is not).
 function showWho(who, g, side) {
   const label = g ? playerLabel(g, side) : sideName(side);
-  const seat = g && g.rated && g.seats && g.seats[side === "S" ? 0 : 1];
+  const seat = g && isAccountSeat(g, side) && g.seats && g.seats[side === "S" ? 0 : 1];
   const name = seat && shownName(seat.name);
   const at = name && isUsername(seat.name) ? label.indexOf(isolate(name)) : -1;
   if (at < 0) {

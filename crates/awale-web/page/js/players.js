@@ -5,6 +5,7 @@
 // and /api/leaderboard/SPEED; every game is named by its public id.
 
 import { api } from "./api.js";
+import { showButton } from "./challenges.js";
 import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -61,6 +62,7 @@ async function loadPlayer(mine) {
   $("#player-name").textContent = name;
   $("#player-missing").hidden = true;
   $("#player-body").hidden = true;
+  showButton(null);
   try {
     const page = await api("GET", `/api/players/${encodeURIComponent(name)}`);
     if (mine !== ticket) return;
@@ -91,6 +93,7 @@ function drawPlayer() {
   if (!page) return;
   $("#player-body").hidden = false;
   $("#player-name").textContent = page.username;
+  showButton(page.username);
   const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "long" });
   $("#player-since").textContent = t("player_since", date.format(new Date(page.created_ms)));
   const res = page.results;

@@ -81,11 +81,16 @@ pub struct NewGame {
     /// accounts) rather than casual.
     #[serde(default)]
     rated: bool,
+    /// Online, in the lobby: the rating range of who may take the free
+    /// seat (± this many points around the maker's rating in the game's
+    /// speed); absent: anyone.
+    #[serde(default)]
+    rating_range: Option<i64>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClockRequest {
+pub(crate) struct ClockRequest {
     #[serde(default)]
     minutes: Option<f64>,
     #[serde(default)]
@@ -116,7 +121,7 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
     }
 }
 
-fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
+pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
     let Some(c) = clock else { return Ok(None) };
     let minutes = match (c.minutes, c.days) {
         (None, Some(days)) if c.increment_seconds == 0.0 => return Clock::days(days).map(Some),
@@ -204,6 +209,9 @@ pub async fn create(
         )
         .into());
     }
+    if req.rating_range.is_some() && mode != Mode::Online {
+        crate::players::parse_rating_range(req.rating_range, false, false)?;
+    }
     if req.rated && mode != Mode::Online {
         return Err(
             Error::invalid("rated_needs_online", "only an online game may be rated").into(),
@@ -251,6 +259,8 @@ pub async fn create(
             name: name.clone(),
         });
         web.public = req.public;
+        web.rating_range =
+            crate::players::parse_rating_range(req.rating_range, req.public, account)?;
         if !account {
             state
                 .shared

@@ -13,6 +13,7 @@ use crate::AppState;
 
 pub mod accounts;
 mod assets;
+pub mod challenges;
 mod deadline;
 pub mod error;
 pub mod events;
@@ -67,6 +68,14 @@ pub fn app(state: AppState) -> Router {
             "/api/moderation/chat-remove",
             post(accounts::remove_chat_line),
         )
+        .route("/api/me/events", get(challenges::events))
+        .route(
+            "/api/challenges",
+            get(challenges::mine).post(challenges::make),
+        )
+        .route("/api/challenges/{id}/accept", post(challenges::accept))
+        .route("/api/challenges/{id}/decline", post(challenges::decline))
+        .route("/api/challenges/{id}/cancel", post(challenges::cancel))
         .route("/api/lobby", get(online::lobby))
         .route("/api/lobby/events", get(events::lobby_events))
         .route("/api/pools", get(pools::list))
@@ -180,6 +189,7 @@ fn game_routes() -> Router<AppState> {
         .route("/chat", get(online::chat_lines).post(online::chat))
         .route("/react", post(online::react))
         .route("/presence", get(online::presence))
+        .route("/accounts", get(online::seat_accounts))
 }
 
 /// A handler that panicked: logged once with its message, answered 500;

@@ -209,6 +209,14 @@ pub async fn join(
             .check_not_blocked(&seat.player, &me)
             .await?;
     }
+    // A seek with a rating range: only the ratings within it.
+    if game.waiting() {
+        on.state
+            .shared
+            .player_pages
+            .check_rating_range(&game, &me)
+            .await?;
+    }
     let seat = Seat {
         player: me.clone(),
         name: name.clone(),
@@ -495,6 +503,21 @@ pub async fn react(
     let hub = on.state.shared.games.hub();
     hub.publish_now(on.id, "reaction", Reaction { kind, side });
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// What GET /api/games/{id}/accounts answers.
+#[derive(Serialize)]
+pub struct SeatAccounts {
+    /// Whether each seat (South, North) is an open account's: its name
+    /// links to its page.
+    pub accounts: [bool; 2],
+}
+
+/// GET /api/games/{id}/accounts: which seats are accounts'.
+pub async fn seat_accounts(on: OnGame) -> ApiResult<Json<SeatAccounts>> {
+    let game = on.load().await?;
+    let accounts = on.state.shared.player_pages.seat_accounts(&game).await?;
+    Ok(Json(SeatAccounts { accounts }))
 }
 
 /// The presence of a game, for the page at load.

@@ -1,0 +1,494 @@
+//! Direct challenges: one player asks another, from their page, for a game
+//! (clock, rated or casual, the challenger's side); only the challenged
+//! may accept (the online game is made, both seated) or decline, and the
+//! challenger may withdraw it while it waits. A challenge left open for
+//! [`EXPIRES_MS`] expires. Each change is told at once to both players on
+//! their own live channel ([`crate::live::Hub::publish_player`]), so the
+//! challenged sees it wherever they are on the site and the challenger
+//! is sent into the game when it is accepted.
+
+use std::sync::Arc;
+
+use awale_core::{Game, Rules, Side};
+use serde::Serialize;
+
+use crate::error::{Error, Kind};
+use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
+use crate::games::Games;
+use crate::store::AccountStore;
+use awale_model::account::{Account, Challenge};
+
+/// How many open challenges a player may have sent at once.
+pub const MAX_OPEN: usize = 5;
+/// How long a challenge waits for its answer before it expires.
+pub const EXPIRES_MS: i64 = 10 * 60_000;
+/// How long a settled challenge is still listed (the challenger who
+/// missed the live event learns where the game is).
+pub const SETTLED_SHOWN_MS: i64 = 60_000;
+/// The most challenges listed for one player.
+const LISTED: usize = 50;
+
+/// A challenge as its two players see it (player ids are never shown).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChallengeView {
+    /// Its number.
+    pub id: i64,
+    /// The challenger's name.
+    pub from: String,
+    /// Whether the challenger plays as an account (their name links to
+    /// their page).
+    pub from_account: bool,
+    /// The challenged's username.
+    pub to: String,
+    /// Initial time and increment (ms); None: no clock.
+    pub clock: Option<[i64; 2]>,
+    /// Its speed (`blitz`...).
+    pub speed: &'static str,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The challenger's side: `S`, `N` or `R` (drawn when accepted).
+    pub colour: String,
+    /// When it was made, and when it expires if nobody answers.
+    pub created_ms: i64,
+    /// When it expires.
+    pub expires_ms: i64,
+    /// `open`, `accepted`, `declined`, `withdrawn` or `expired`.
+    pub state: String,
+    /// The game made when it was accepted (its public id).
+    pub game: Option<String>,
+    /// True for the challenger's copy, false for the challenged's.
+    pub sent: bool,
+}
+
+/// A player's challenges: those they sent and those they were sent.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MyChallenges {
+    /// Sent, newest first.
+    pub sent: Vec<ChallengeView>,
+    /// Received, newest first.
+    pub received: Vec<ChallengeView>,
+}
+
+/// What the challenged gets when they accept: the game and their side.
+#[derive(Clone, Debug, Serialize)]
+pub struct Accepted {
+    /// The challenge, accepted.
+    pub challenge: ChallengeView,
+    /// The game's public id.
+    pub game: String,
+    /// The accepter's side, `S` or `N`.
+    pub side: char,
+}
+
+/// A challenge as asked for.
+#[derive(Clone, Debug)]
+pub struct NewChallenge {
+    /// The challenged's username.
+    pub to: String,
+    /// The clock, if any (minutes-and-increment: a game over days is made
+    /// in the lobby).
+    pub clock: Option<Clock>,
+    /// Rated (between two accounts, with a clock) or casual.
+    pub rated: bool,
+    /// The challenger's side: `S`, `N` or `R`.
+    pub colour: char,
+}
+
+/// The direct challenges of the server.
+pub struct Challenges {
+    games: Arc<Games>,
+    accounts: Arc<dyn AccountStore>,
+}
+
+fn no_player(name: &str) -> Error {
+    Error::new(
+        Kind::NotFound,
+        "no_such_player",
+        format!("no player is named `{}`", crate::error::shown(name)),
+    )
+    .with("name", name)
+}
+
+fn no_challenge(id: i64) -> Error {
+    Error::new(
+        Kind::NotFound,
+        "no_such_challenge",
+        format!("there is no challenge {id}"),
+    )
+    .with("id", id)
+}
+
+fn settled(c: &Challenge) -> Error {
+    Error::conflict(
+        "challenge_settled",
+        format!("this challenge was {} already", c.state),
+    )
+    .with("state", c.state.as_str())
+}
+
+impl Challenges {
+    /// The challenges of `games`' players, whose accounts are in
+    /// `accounts`.
+    pub fn new(games: Arc<Games>, accounts: Arc<dyn AccountStore>) -> Challenges {
+        Challenges { games, accounts }
+    }
+
+    fn now(&self) -> i64 {
+        self.games.now_ms()
+    }
+
+    async fn open_account(&self, player: &PlayerId) -> Result<Option<Account>, Error> {
+        Ok(self
+            .accounts
+            .account_of(player.clone())
+            .await?
+            .filter(Account::is_open))
+    }
+
+    fn view(c: &Challenge, from_account: bool, sent: bool) -> ChallengeView {
+        ChallengeView {
+            id: c.id,
+            from: c.from_name.clone(),
+            from_account,
+            to: c.to_name.clone(),
+            clock: c.clock.map(|(a, b)| [a, b]),
+            speed: crate::rating::Speed::of(c.clock).name(),
+            rated: c.rated,
+            colour: c.colour.to_string(),
+            created_ms: c.created_ms,
+            expires_ms: c.created_ms + EXPIRES_MS,
+            state: c.state.clone(),
+            game: c.game.clone(),
+            sent,
+        }
+    }
+
+    /// Tells both players of `c` what it is now.
+    async fn tell(&self, c: &Challenge) {
+        // Whether the challenger is an account, for the link to their page.
+        let from_account = matches!(self.open_account(&c.from).await, Ok(Some(_)));
+        let hub = self.games.hub();
+        hub.publish_player(&c.from, "challenge", Self::view(c, from_account, true));
+        hub.publish_player(&c.to, "challenge", Self::view(c, from_account, false));
+    }
+
+    /// Settles `c` (open) as `state`: false when it was settled meanwhile.
+    async fn settle(
+        &self,
+        c: &mut Challenge,
+        state: &'static str,
+        game: Option<String>,
+    ) -> Result<bool, Error> {
+        let now = self.now();
+        if !self
+            .accounts
+            .settle_challenge(c.id, state, game.clone(), now)
+            .await?
+        {
+            return Ok(false);
+        }
+        c.state = state.to_string();
+        c.game = game;
+        c.settled_ms = Some(now);
+        self.tell(c).await;
+        Ok(true)
+    }
+
+    /// Whether open challenge `c` has waited too long at `now`.
+    fn expired(c: &Challenge, now: i64) -> bool {
+        c.state == "open" && now >= c.created_ms + EXPIRES_MS
+    }
+
+    /// `from` (named `guest_name` if they are a guest) challenges `new.to`.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_player` (no open account of that name), `challenge_self`,
+    /// `blocked` (either blocks the other), `kid_mode` (a guest
+    /// challenging a kid-mode account: their name is free text),
+    /// `rated_needs_account`, `rated_needs_clock`, `no_ratings`, `bad_side`,
+    /// `too_many_challenges` (already [`MAX_OPEN`] open),
+    /// `already_challenged` (an open one to the same player).
+    pub async fn make(
+        &self,
+        from: &PlayerId,
+        guest_name: &str,
+        new: NewChallenge,
+    ) -> Result<ChallengeView, Error> {
+        let key = new.to.trim().to_ascii_lowercase();
+        let to = self
+            .accounts
+            .account_by_key(key)
+            .await?
+            .filter(Account::is_open)
+            .ok_or_else(|| no_player(&new.to))?;
+        if to.player == *from {
+            return Err(Error::invalid(
+                "challenge_self",
+                "one cannot challenge oneself",
+            ));
+        }
+        let me = self.open_account(from).await?;
+        if me.is_none() && to.kid {
+            return Err(Error::forbidden(
+                "kid_mode",
+                "this player is in kid mode: only accounts may challenge them",
+            )
+            .because("challenge"));
+        }
+        if self
+            .accounts
+            .blocks(from.clone(), to.player.clone())
+            .await?
+        {
+            return Err(Error::forbidden(
+                "blocked",
+                "one of these players blocks the other",
+            ));
+        }
+        if new.rated {
+            if me.is_none() {
+                return Err(Error::forbidden(
+                    "rated_needs_account",
+                    "a rated game is between two accounts: log in, or play a casual game",
+                ));
+            }
+            if new.clock.is_none_or(|c| c.per_move) {
+                return Err(Error::invalid(
+                    "rated_needs_clock",
+                    "a rated challenge is played with a clock",
+                ));
+            }
+            if self.games.ratings().is_none() {
+                return Err(Error::conflict(
+                    "no_ratings",
+                    "this server keeps no ratings: play a casual game",
+                ));
+            }
+        }
+        if new.clock.is_some_and(|c| c.per_move) {
+            return Err(Error::invalid(
+                "bad_clock",
+                "a challenge's clock is minutes and seconds per move",
+            ));
+        }
+        if !matches!(new.colour, 'S' | 'N' | 'R') {
+            return Err(Error::invalid(
+                "bad_side",
+                format!("`{}` is not a side (S, N or random)", new.colour),
+            ));
+        }
+        let now = self.now();
+        let mine = self.accounts.challenges(from.clone(), now, LISTED).await?;
+        let open: Vec<&Challenge> = mine
+            .iter()
+            .filter(|c| c.from == *from && c.state == "open" && !Self::expired(c, now))
+            .collect();
+        if open.iter().any(|c| c.to == to.player) {
+            return Err(Error::conflict(
+                "already_challenged",
+                format!("your challenge to {} waits already", to.username),
+            ));
+        }
+        if open.len() >= MAX_OPEN {
+            return Err(Error::conflict(
+                "too_many_challenges",
+                format!(
+                    "you have {} challenges waiting for an answer: withdraw one first",
+                    open.len()
+                ),
+            )
+            .because("direct")
+            .with("max", MAX_OPEN));
+        }
+        let mut challenge = Challenge {
+            id: 0,
+            from: from.clone(),
+            from_name: me
+                .as_ref()
+                .map_or_else(|| guest_name.to_string(), |a| a.username.clone()),
+            to: to.player.clone(),
+            to_name: to.username.clone(),
+            clock: new.clock.map(|c| (c.initial_ms, c.increment_ms)),
+            rated: new.rated,
+            colour: new.colour,
+            created_ms: now,
+            state: "open".into(),
+            game: None,
+            settled_ms: None,
+        };
+        challenge.id = self.accounts.add_challenge(challenge.clone()).await?;
+        self.tell(&challenge).await;
+        Ok(Self::view(&challenge, me.is_some(), true))
+    }
+
+    /// Challenge `id`, open, for `player` (who must be its challenger, or
+    /// its challenged: `challenged`); an expired one is settled so.
+    async fn open_one(
+        &self,
+        id: i64,
+        player: &PlayerId,
+        challenged: bool,
+    ) -> Result<Challenge, Error> {
+        let mut c = self
+            .accounts
+            .challenge(id)
+            .await?
+            .filter(|c| c.from == *player || c.to == *player)
+            .ok_or_else(|| no_challenge(id))?;
+        let theirs = if challenged { &c.to } else { &c.from };
+        if theirs != player {
+            return Err(Error::forbidden(
+                "not_your_challenge",
+                if challenged {
+                    "only the challenged player may answer this challenge"
+                } else {
+                    "only the challenger may withdraw this challenge"
+                },
+            ));
+        }
+        if Self::expired(&c, self.now()) {
+            self.settle(&mut c, "expired", None).await?;
+            return Err(Error::conflict(
+                "challenge_expired",
+                "this challenge waited too long and expired",
+            ));
+        }
+        if c.state != "open" {
+            return Err(settled(&c));
+        }
+        Ok(c)
+    }
+
+    /// `player` accepts challenge `id`: the online game is made, both
+    /// seated (rated when asked, between two accounts).
+    ///
+    /// # Errors
+    ///
+    /// `no_such_challenge`, `not_your_challenge`, `challenge_settled`,
+    /// `challenge_expired`, `blocked` (a block made since), or a storage
+    /// failure.
+    pub async fn accept(&self, id: i64, player: &PlayerId) -> Result<Accepted, Error> {
+        let mut c = self.open_one(id, player, true).await?;
+        if self.accounts.blocks(c.from.clone(), c.to.clone()).await? {
+            return Err(Error::forbidden(
+                "blocked",
+                "one of these players blocks the other",
+            ));
+        }
+        let from_account = self.open_account(&c.from).await?;
+        let now = self.now();
+        let seed = random_seed();
+        let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now, seed);
+        game.clock = c
+            .clock
+            .map(|(initial, increment)| Clock::new(initial, increment));
+        let challenger_side = match c.colour {
+            'S' => Side::South,
+            'N' => Side::North,
+            _ => Side::BOTH[usize::from(seed & 2 != 0)],
+        };
+        game.seats[challenger_side.index()] = Some(Seat {
+            player: c.from.clone(),
+            name: from_account
+                .as_ref()
+                .map_or_else(|| c.from_name.clone(), |a| a.username.clone()),
+        });
+        game.seats[challenger_side.opponent().index()] = Some(Seat {
+            player: c.to.clone(),
+            name: c.to_name.clone(),
+        });
+        // Rated only between two accounts (one may have closed since).
+        game.rated = c.rated && from_account.is_some() && self.games.ratings().is_some();
+        game.give_keys()?;
+        let public_id = game.public_id.clone();
+        // Settled first: of two answers at once, one only makes a game.
+        if !self
+            .settle(&mut c, "accepted", Some(public_id.clone()))
+            .await?
+        {
+            let now_state = self
+                .accounts
+                .challenge(id)
+                .await?
+                .ok_or_else(|| no_challenge(id))?;
+            return Err(settled(&now_state));
+        }
+        self.games.create(vec![game]).await?;
+        Ok(Accepted {
+            challenge: Self::view(&c, from_account.is_some(), false),
+            game: public_id,
+            side: challenger_side.opponent().letter(),
+        })
+    }
+
+    /// `player` declines challenge `id`.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_challenge`, `not_your_challenge`, `challenge_settled`,
+    /// `challenge_expired`.
+    pub async fn decline(&self, id: i64, player: &PlayerId) -> Result<ChallengeView, Error> {
+        let c = self.open_one(id, player, true).await?;
+        self.end(c, "declined", false).await
+    }
+
+    /// `player` withdraws their challenge `id`.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_challenge`, `not_your_challenge`, `challenge_settled`,
+    /// `challenge_expired`.
+    pub async fn cancel(&self, id: i64, player: &PlayerId) -> Result<ChallengeView, Error> {
+        let c = self.open_one(id, player, false).await?;
+        self.end(c, "withdrawn", true).await
+    }
+
+    async fn end(
+        &self,
+        mut c: Challenge,
+        state: &'static str,
+        sent: bool,
+    ) -> Result<ChallengeView, Error> {
+        if !self.settle(&mut c, state, None).await? {
+            let now = self
+                .accounts
+                .challenge(c.id)
+                .await?
+                .ok_or_else(|| no_challenge(c.id))?;
+            return Err(settled(&now));
+        }
+        let from_account = self.open_account(&c.from).await?.is_some();
+        Ok(Self::view(&c, from_account, sent))
+    }
+
+    /// `player`'s challenges: the open ones and those settled in the last
+    /// [`SETTLED_SHOWN_MS`], newest first; those that waited too long are
+    /// settled as expired here.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn mine(&self, player: &PlayerId) -> Result<MyChallenges, Error> {
+        let now = self.now();
+        let mut mine = MyChallenges::default();
+        for mut c in self
+            .accounts
+            .challenges(player.clone(), now - SETTLED_SHOWN_MS, LISTED)
+            .await?
+        {
+            if Self::expired(&c, now) {
+                self.settle(&mut c, "expired", None).await?;
+            }
+            let from_account = self.open_account(&c.from).await?.is_some();
+            let sent = c.from == *player;
+            let view = Self::view(&c, from_account, sent);
+            if sent {
+                mine.sent.push(view);
+            } else {
+                mine.received.push(view);
+            }
+        }
+        Ok(mine)
+    }
+}

@@ -1,0 +1,485 @@
+//! Direct challenges without HTTP, on a real (scratch) SQLite store and
+//! the injected clock: every refusal, accept (the game made, both seated,
+//! rated only between accounts), decline, withdraw, expiry, and the live
+//! events each player hears on their own channel. Lobby seeks with a
+//! rating range: only the ratings within it may take the free seat.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_core::{Game, Rules, Side};
+use awale_service::accounts::{Account, Accounts};
+use awale_service::challenges::{Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN};
+use awale_service::clock::Clock as Time;
+use awale_service::game::{Clock, Mode, PlayerId, Seat, WebGame};
+use awale_service::games::Games;
+use awale_service::live::Hub;
+use awale_service::players::{parse_rating_range, Players};
+use awale_service::rating::Speed;
+use awale_service::store::ratings::BoardRule;
+use awale_service::Store;
+
+struct World {
+    store: Store,
+    games: Arc<Games>,
+    accounts: Accounts,
+    challenges: Challenges,
+    players: Players,
+    time: Time,
+}
+
+fn world() -> World {
+    let store = Store::in_memory().unwrap();
+    let time = Time::adjustable();
+    let games = Arc::new(
+        Games::new(Arc::new(store.clone()), Arc::new(Hub::default()))
+            .with_ratings(Arc::new(store.clone()))
+            .with_clock(time.clone()),
+    );
+    let accounts =
+        Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap();
+    let challenges = Challenges::new(Arc::clone(&games), Arc::new(store.clone()));
+    let shared = Arc::new(store.clone());
+    let players = Players::new(shared.clone(), shared.clone(), shared, BoardRule::default());
+    World {
+        store,
+        games,
+        players,
+        accounts,
+        challenges,
+        time,
+    }
+}
+
+impl World {
+    async fn sign_up(&self, name: &str, n: u8) -> Account {
+        let ip = Some(IpAddr::from([10, 0, 0, n]));
+        self.accounts
+            .sign_up(name, "seeds in the fourth hole", None, ip)
+            .await
+            .unwrap()
+            .account
+    }
+}
+
+fn code<T>(r: Result<T, awale_service::Error>) -> &'static str {
+    r.map(|_| ()).unwrap_err().code
+}
+
+fn guest(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+fn blitz(to: &str) -> NewChallenge {
+    NewChallenge {
+        to: to.into(),
+        clock: Some(Clock::new(180_000, 2_000)),
+        rated: true,
+        colour: 'S',
+    }
+}
+
+fn casual(to: &str) -> NewChallenge {
+    NewChallenge {
+        rated: false,
+        colour: 'R',
+        ..blitz(to)
+    }
+}
+
+#[tokio::test]
+async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challenger() {
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
+    let mut ama_hears = w.games.hub().watch_player(&ama.player);
+    let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
+    // The username in any case.
+    let made = w
+        .challenges
+        .make(&ama.player, "", blitz("kOFI"))
+        .await
+        .unwrap();
+    assert_eq!((made.from.as_str(), made.to.as_str()), ("Ama", "Kofi"));
+    assert!(made.sent && made.from_account && made.rated);
+    assert_eq!(made.speed, "blitz");
+    let heard = kofi_hears.events.try_recv().unwrap();
+    assert_eq!(heard.name, "challenge");
+    assert!(heard.data.contains("\"sent\":false") && heard.data.contains("\"state\":\"open\""));
+    assert!(!heard.data.contains(&ama.player.0), "no player id is shown");
+    assert!(ama_hears.events.try_recv().is_ok());
+
+    let mine = w.challenges.mine(&kofi.player).await.unwrap();
+    assert_eq!(mine.received.len(), 1);
+    assert!(mine.sent.is_empty());
+
+    let accepted = w.challenges.accept(made.id, &kofi.player).await.unwrap();
+    assert_eq!(accepted.side, 'N', "Ama asked for South");
+    assert_eq!(accepted.challenge.state, "accepted");
+    let heard = ama_hears.events.try_recv().unwrap();
+    assert!(heard.data.contains(&accepted.game), "{}", heard.data);
+    assert!(heard.data.contains("\"state\":\"accepted\""));
+
+    let id = w.games.find(&accepted.game, None).await.unwrap();
+    let game = w.games.load(id).await.unwrap();
+    assert!(game.rated && !game.public && !game.waiting());
+    let [south, north] = game.seats.clone().map(Option::unwrap);
+    assert_eq!(
+        (south.player, north.player),
+        (ama.player.clone(), kofi.player.clone())
+    );
+    assert_eq!((south.name.as_str(), north.name.as_str()), ("Ama", "Kofi"));
+    let clock = game.clock.unwrap();
+    assert_eq!((clock.initial_ms, clock.increment_ms), (180_000, 2_000));
+
+    // Settled once: a second answer is refused.
+    let again = w
+        .challenges
+        .accept(made.id, &kofi.player)
+        .await
+        .unwrap_err();
+    assert_eq!(again.code, "challenge_settled");
+    assert_eq!(
+        w.challenges
+            .decline(made.id, &kofi.player)
+            .await
+            .unwrap_err()
+            .code,
+        "challenge_settled"
+    );
+}
+
+#[tokio::test]
+async fn a_guest_challenges_casual_only_and_its_game_is_casual() {
+    let w = world();
+    let kofi = w.sign_up("Kofi", 2).await;
+    let refused = w.challenges.make(&guest(7), "Yaw", blitz("Kofi")).await;
+    assert_eq!(refused.unwrap_err().code, "rated_needs_account");
+    let made = w
+        .challenges
+        .make(&guest(7), "Yaw", casual("Kofi"))
+        .await
+        .unwrap();
+    assert!(!made.from_account && made.from == "Yaw");
+    let accepted = w.challenges.accept(made.id, &kofi.player).await.unwrap();
+    let id = w.games.find(&accepted.game, None).await.unwrap();
+    let game = w.games.load(id).await.unwrap();
+    assert!(!game.rated);
+    let names: Vec<String> = game
+        .seats
+        .iter()
+        .flatten()
+        .map(|s| s.name.clone())
+        .collect();
+    assert!(names.contains(&"Yaw".to_string()) && names.contains(&"Kofi".to_string()));
+}
+
+#[tokio::test]
+async fn refusals_have_their_codes() {
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
+    let c = &w.challenges;
+    assert_eq!(
+        code(c.make(&ama.player, "", blitz("nobody")).await),
+        "no_such_player"
+    );
+    assert_eq!(
+        code(c.make(&ama.player, "", blitz("ama")).await),
+        "challenge_self"
+    );
+    let no_clock = NewChallenge {
+        clock: None,
+        ..blitz("Kofi")
+    };
+    assert_eq!(
+        code(c.make(&ama.player, "", no_clock).await),
+        "rated_needs_clock"
+    );
+    let days = NewChallenge {
+        clock: Some(Clock::days(3).unwrap()),
+        ..casual("Kofi")
+    };
+    assert_eq!(code(c.make(&ama.player, "", days).await), "bad_clock");
+    let side = NewChallenge {
+        colour: 'X',
+        ..casual("Kofi")
+    };
+    assert_eq!(code(c.make(&ama.player, "", side).await), "bad_side");
+
+    // Blocks, either way.
+    w.accounts.block(&kofi, "Ama").await.unwrap();
+    assert_eq!(
+        code(c.make(&ama.player, "", casual("Kofi")).await),
+        "blocked"
+    );
+    assert_eq!(
+        code(c.make(&kofi.player, "", casual("Ama")).await),
+        "blocked"
+    );
+    w.accounts.unblock(&kofi, "Ama").await.unwrap();
+
+    // Kid mode: accounts only (a guest's name is free text).
+    w.accounts.set_kid(&kofi, true).await.unwrap();
+    assert_eq!(
+        code(c.make(&guest(9), "Yaw", casual("Kofi")).await),
+        "kid_mode"
+    );
+    let made = c.make(&ama.player, "", casual("Kofi")).await.unwrap();
+
+    // One open challenge to one player at a time.
+    assert_eq!(
+        code(c.make(&ama.player, "", casual("Kofi")).await),
+        "already_challenged"
+    );
+
+    // Only the challenged answers, only the challenger withdraws.
+    assert_eq!(
+        code(c.accept(made.id, &ama.player).await),
+        "not_your_challenge"
+    );
+    assert_eq!(
+        code(c.decline(made.id, &ama.player).await),
+        "not_your_challenge"
+    );
+    assert_eq!(
+        code(c.cancel(made.id, &kofi.player).await),
+        "not_your_challenge"
+    );
+    // A stranger does not even see it.
+    assert_eq!(
+        code(c.accept(made.id, &guest(3)).await),
+        "no_such_challenge"
+    );
+    assert_eq!(
+        code(c.accept(9_999, &kofi.player).await),
+        "no_such_challenge"
+    );
+
+    // A block made since the challenge: no game.
+    w.accounts.block(&ama, "Kofi").await.unwrap();
+    assert_eq!(code(c.accept(made.id, &kofi.player).await), "blocked");
+}
+
+#[tokio::test]
+async fn a_player_has_at_most_a_few_open_challenges() {
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let mut ids = Vec::new();
+    for n in 0..MAX_OPEN {
+        w.sign_up(&format!("player{n}"), 10 + n as u8).await;
+        let made = w
+            .challenges
+            .make(&ama.player, "", casual(&format!("player{n}")))
+            .await
+            .unwrap();
+        ids.push(made.id);
+    }
+    w.sign_up("oneMore", 99).await;
+    let refused = w.challenges.make(&ama.player, "", casual("oneMore")).await;
+    assert_eq!(refused.unwrap_err().code, "too_many_challenges");
+    // A withdrawn one frees its place.
+    w.challenges.cancel(ids[0], &ama.player).await.unwrap();
+    w.challenges
+        .make(&ama.player, "", casual("oneMore"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
+    let mut ama_hears = w.games.hub().watch_player(&ama.player);
+    let made = w
+        .challenges
+        .make(&ama.player, "", casual("Kofi"))
+        .await
+        .unwrap();
+    let _ = ama_hears.events.try_recv();
+    let declined = w.challenges.decline(made.id, &kofi.player).await.unwrap();
+    assert_eq!(declined.state, "declined");
+    let heard = ama_hears.events.try_recv().unwrap();
+    assert!(heard.data.contains("\"state\":\"declined\""));
+    assert_eq!(
+        w.challenges
+            .cancel(made.id, &ama.player)
+            .await
+            .unwrap_err()
+            .code,
+        "challenge_settled"
+    );
+
+    let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
+    let made = w
+        .challenges
+        .make(&ama.player, "", casual("Kofi"))
+        .await
+        .unwrap();
+    let _ = kofi_hears.events.try_recv();
+    let withdrawn = w.challenges.cancel(made.id, &ama.player).await.unwrap();
+    assert_eq!(withdrawn.state, "withdrawn");
+    let heard = kofi_hears.events.try_recv().unwrap();
+    assert!(heard.data.contains("\"state\":\"withdrawn\""));
+    assert_eq!(
+        w.challenges
+            .accept(made.id, &kofi.player)
+            .await
+            .unwrap_err()
+            .code,
+        "challenge_settled"
+    );
+    // Settled ones are listed a little while, then no more.
+    let mine = w.challenges.mine(&ama.player).await.unwrap();
+    assert!(mine.sent.iter().all(|c| c.state != "open"));
+    w.time.advance(Duration::from_secs(120));
+    assert!(w
+        .challenges
+        .mine(&ama.player)
+        .await
+        .unwrap()
+        .sent
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_challenge_nobody_answers_expires() {
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
+    let made = w
+        .challenges
+        .make(&ama.player, "", casual("Kofi"))
+        .await
+        .unwrap();
+    assert_eq!(made.expires_ms, made.created_ms + EXPIRES_MS);
+    w.time
+        .advance(Duration::from_millis(EXPIRES_MS as u64 - 1_000));
+    assert_eq!(
+        w.challenges.mine(&kofi.player).await.unwrap().received[0].state,
+        "open"
+    );
+    w.time.advance(Duration::from_secs(2));
+    let mine = w.challenges.mine(&kofi.player).await.unwrap();
+    assert_eq!(mine.received[0].state, "expired");
+    let late = w
+        .challenges
+        .accept(made.id, &kofi.player)
+        .await
+        .unwrap_err();
+    assert_eq!(late.code, "challenge_settled");
+
+    // Accepting an expired one settles it so (nobody listed it first).
+    let again = w
+        .challenges
+        .make(&ama.player, "", casual("Kofi"))
+        .await
+        .unwrap();
+    w.time.advance(Duration::from_millis(EXPIRES_MS as u64));
+    let late = w
+        .challenges
+        .accept(again.id, &kofi.player)
+        .await
+        .unwrap_err();
+    assert_eq!(late.code, "challenge_expired");
+    // An expired one no longer counts as waiting: a new one may be sent.
+    w.challenges
+        .make(&ama.player, "", casual("Kofi"))
+        .await
+        .unwrap();
+}
+
+/// A stored online game (for ratings to refer to).
+async fn some_game(w: &World) -> i64 {
+    let game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 1);
+    w.games.create(vec![game]).await.unwrap()[0].id
+}
+
+#[tokio::test]
+async fn a_seek_with_a_rating_range_is_taken_only_by_ratings_within_it() {
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
+    let yaw = w.sign_up("Yaw", 3).await;
+    let efua = w.sign_up("Efua", 4).await;
+    // Kofi beats Yaw twice in blitz: far above 1500, Yaw far below.
+    for _ in 0..2 {
+        let id = some_game(&w).await;
+        w.store
+            .rate_game(
+                id,
+                [kofi.player.clone(), yaw.player.clone()],
+                Speed::Blitz,
+                Some(Side::South),
+                1,
+            )
+            .await
+            .unwrap();
+    }
+    // Ama's 3+2 seek in the lobby, ± 100 around her 1500.
+    let mut seek = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 2);
+    seek.clock = Some(Clock::new(180_000, 2_000));
+    seek.public = true;
+    seek.rating_range = parse_rating_range(Some(100), true, true).unwrap();
+    seek.seats[0] = Some(Seat {
+        player: ama.player.clone(),
+        name: "Ama".into(),
+    });
+    let seek = w.games.create(vec![seek]).await.unwrap().remove(0);
+    // Kept by the store, and shown in the lobby.
+    let stored = w.games.load(seek.id).await.unwrap();
+    assert_eq!(stored.rating_range, Some(100));
+    let lobby = w.store.lobby(10).await.unwrap();
+    assert_eq!(lobby[0].rating_range, Some(100));
+
+    for (who, rating) in [(&kofi, "high"), (&yaw, "low")] {
+        let refused = w
+            .players
+            .check_rating_range(&stored, &who.player)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, "out_of_range", "{rating}");
+        assert_eq!(refused.fields["low"], 1400);
+        assert_eq!(refused.fields["high"], 1600);
+    }
+    let refused = w
+        .players
+        .check_rating_range(&stored, &guest(5))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code, refused.reason),
+        ("out_of_range", Some("guest"))
+    );
+    w.players
+        .check_rating_range(&stored, &efua.player)
+        .await
+        .unwrap();
+    // A seek without a range: anyone.
+    let mut open = stored.clone();
+    open.rating_range = None;
+    w.players
+        .check_rating_range(&open, &guest(5))
+        .await
+        .unwrap();
+}
+
+#[test]
+fn a_rating_range_is_a_lobby_seeks_and_an_accounts() {
+    assert_eq!(parse_rating_range(None, false, false).unwrap(), None);
+    assert_eq!(
+        parse_rating_range(Some(300), true, true).unwrap(),
+        Some(300)
+    );
+    for (range, public, account, code) in [
+        (0, true, true, "bad_range"),
+        (5_000, true, true, "bad_range"),
+        (200, false, true, "bad_range"),
+        (200, true, false, "range_needs_account"),
+    ] {
+        let refused = parse_rating_range(Some(range), public, account).unwrap_err();
+        assert_eq!(refused.code, code, "{range} {public} {account}");
+    }
+}

@@ -1,0 +1,396 @@
+//! Direct challenges through the HTTP API, on the router itself: a player
+//! challenges another from their page, the challenged hears it at once on
+//! their own stream (GET /api/me/events), accepts, and both are seated in
+//! the game; declines, withdrawals and refusals with their statuses and
+//! codes.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use awale_web::{app, AppState, Config, Store};
+use axum::body::{Body, BodyDataStream};
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn memory_app() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
+}
+
+/// A browser: its cookies.
+#[derive(Default)]
+struct Browser {
+    cookies: HashMap<String, String>,
+}
+
+impl Browser {
+    fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
+        let cookie: Vec<String> = self
+            .cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let mut request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json");
+        if !cookie.is_empty() {
+            request = request.header("cookie", cookie.join("; "));
+        }
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        request.body(Body::from(body)).unwrap()
+    }
+
+    async fn call(
+        &mut self,
+        app: &Router,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let request = self.request(method, uri, body);
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        for line in response.headers().get_all(header::SET_COOKIE) {
+            let line = line.to_str().unwrap();
+            let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
+            self.cookies.insert(name.to_string(), value.to_string());
+        }
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap()
+        };
+        (status, value)
+    }
+
+    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.call(app, "POST", uri, Some(body)).await
+    }
+
+    async fn opened(app: &Router) -> Browser {
+        let mut b = Browser::default();
+        b.call(app, "GET", "/api/me", None).await;
+        assert!(b.cookies.contains_key("awale_player"));
+        b
+    }
+
+    async fn account(app: &Router, name: &str) -> Browser {
+        let mut b = Browser::opened(app).await;
+        let (status, body) = b
+            .post(
+                app,
+                "/api/account/signup",
+                json!({"username": name, "password": "seeds in the fourth hole"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        b
+    }
+
+    /// Opens the player's own stream.
+    async fn listen(&self, app: &Router) -> Stream {
+        let response = app
+            .clone()
+            .oneshot(self.request("GET", "/api/me/events", None))
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        Stream {
+            body: response.into_body().into_data_stream(),
+            text: String::new(),
+        }
+    }
+}
+
+/// A stream of server-sent events, read event by event.
+struct Stream {
+    body: BodyDataStream,
+    text: String,
+}
+
+impl Stream {
+    /// The next event (not a keep-alive): its name and data.
+    async fn next(&mut self) -> (String, Value) {
+        loop {
+            if let Some(at) = self.text.find("\n\n") {
+                let block: String = self.text.drain(..at + 2).collect();
+                let mut name = String::new();
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(n) = line.strip_prefix("event: ") {
+                        name = n.to_string();
+                    } else if let Some(d) = line.strip_prefix("data: ") {
+                        data.push_str(d);
+                    }
+                }
+                if name.is_empty() {
+                    continue;
+                }
+                return (name, serde_json::from_str(&data).unwrap());
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(30), self.body.next())
+                .await
+                .expect("an event comes")
+                .expect("the stream goes on")
+                .unwrap();
+            self.text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
+    let app = memory_app();
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let mut heard = kofi.listen(&app).await;
+    let mut ama_hears = ama.listen(&app).await;
+    let (name, all) = heard.next().await;
+    assert_eq!(name, "challenges");
+    assert_eq!(all, json!({"sent": [], "received": []}));
+    assert_eq!(ama_hears.next().await.0, "challenges");
+
+    let (status, made) = ama
+        .post(
+            &app,
+            "/api/challenges",
+            json!({"to": "kofi", "clock": {"minutes": 5, "increment_seconds": 3},
+                   "rated": true, "colour": "N"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    assert_eq!(
+        (made["to"].as_str(), made["speed"].as_str()),
+        (Some("Kofi"), Some("rapid"))
+    );
+    let (name, event) = heard.next().await;
+    assert_eq!(name, "challenge");
+    assert_eq!(
+        (event["from"].as_str(), event["sent"].as_bool()),
+        (Some("Ama"), Some(false))
+    );
+    assert_eq!(event["clock"], json!([300_000, 3_000]));
+    assert_eq!(ama_hears.next().await.1["state"], "open");
+
+    let (_, mine) = kofi.call(&app, "GET", "/api/challenges", None).await;
+    assert_eq!(mine["received"][0]["id"], made["id"]);
+
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = kofi
+        .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    assert_eq!(accepted["side"], "S", "Ama asked for North");
+    let game = accepted["game"].as_str().unwrap().to_string();
+    // The challenger is told where the game is.
+    let (_, event) = ama_hears.next().await;
+    assert_eq!(
+        (event["state"].as_str(), event["game"].as_str()),
+        (Some("accepted"), Some(game.as_str()))
+    );
+
+    for (who, side) in [(&mut ama, "N"), (&mut kofi, "S")] {
+        let (status, view) = who
+            .call(&app, "GET", &format!("/api/games/{game}"), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        assert_eq!(view["rated"], true);
+        assert_eq!(view["you"], json!([side]), "{view}");
+    }
+    let (status, again) = kofi
+        .post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
+        .await;
+    assert_eq!(
+        (status, again["error"].as_str()),
+        (StatusCode::CONFLICT, Some("challenge_settled"))
+    );
+}
+
+#[tokio::test]
+async fn refusals_declines_and_withdrawals_have_their_statuses() {
+    let app = memory_app();
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let mut guest = Browser::opened(&app).await;
+    let casual = |to: &str| json!({"to": to, "clock": {"minutes": 3, "increment_seconds": 2}});
+    for (by_guest, body, status, code) in [
+        (
+            false,
+            casual("nobody"),
+            StatusCode::NOT_FOUND,
+            "no_such_player",
+        ),
+        (
+            false,
+            casual("Ama"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "challenge_self",
+        ),
+        (
+            false,
+            json!({"to": "Kofi", "colour": "E"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_side",
+        ),
+        (
+            false,
+            json!({"to": "Kofi", "rated": true}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rated_needs_clock",
+        ),
+        (
+            true,
+            json!({"to": "Kofi", "rated": true, "name": "Yaw",
+                   "clock": {"minutes": 3, "increment_seconds": 2}}),
+            StatusCode::FORBIDDEN,
+            "rated_needs_account",
+        ),
+    ] {
+        let who = if by_guest { &mut guest } else { &mut ama };
+        let (got, body) = who.post(&app, "/api/challenges", body).await;
+        assert_eq!(
+            (got, body["error"].as_str()),
+            (status, Some(code)),
+            "{body}"
+        );
+    }
+    let (status, body) = kofi
+        .post(&app, "/api/challenges/abc/accept", json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_such_challenge"))
+    );
+
+    // A guest's casual challenge, declined.
+    let (status, made) = guest
+        .post(
+            &app,
+            "/api/challenges",
+            json!({"to": "Kofi", "name": "Yaw"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    assert_eq!(
+        (made["from"].as_str(), made["from_account"].as_bool()),
+        (Some("Yaw"), Some(false))
+    );
+    let id = made["id"].as_i64().unwrap();
+    let (status, body) = guest
+        .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_your_challenge"))
+    );
+    let (status, declined) = kofi
+        .post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
+        .await;
+    assert_eq!(
+        (status, declined["state"].as_str()),
+        (StatusCode::OK, Some("declined"))
+    );
+
+    // Ama's, withdrawn; then a block stops any new one.
+    let (_, made) = ama.post(&app, "/api/challenges", casual("Kofi")).await;
+    let id = made["id"].as_i64().unwrap();
+    let (status, withdrawn) = ama
+        .post(&app, &format!("/api/challenges/{id}/cancel"), json!({}))
+        .await;
+    assert_eq!(
+        (status, withdrawn["state"].as_str()),
+        (StatusCode::OK, Some("withdrawn"))
+    );
+    let (status, _) = kofi
+        .post(
+            &app,
+            "/api/account/blocks",
+            json!({"username": "Ama", "blocked": true}),
+        )
+        .await;
+    assert!(status.is_success(), "{status}");
+    let (status, body) = ama.post(&app, "/api/challenges", casual("Kofi")).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("blocked"))
+    );
+}
+
+#[tokio::test]
+async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() {
+    let app = memory_app();
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut efua = Browser::account(&app, "Efua").await;
+    let mut guest = Browser::opened(&app).await;
+    let seek = |public: bool| {
+        json!({"mode": "online", "public": public, "rating_range": 200,
+               "clock": {"minutes": 3, "increment_seconds": 2}, "name": "Yaw"})
+    };
+    let (status, body) = guest.post(&app, "/api/games", seek(true)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("range_needs_account"))
+    );
+    let (status, body) = ama.post(&app, "/api/games", seek(false)).await;
+    assert_eq!(
+        (status, body["error"].as_str(), body["reason"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("bad_range"),
+            Some("private")
+        )
+    );
+    let (status, made) = ama.post(&app, "/api/games", seek(true)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let (_, lobby) = guest.call(&app, "GET", "/api/lobby", None).await;
+    let listed = lobby["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .cloned()
+        .unwrap_or_else(|| panic!("{lobby}"));
+    assert_eq!(listed["rating_range"], 200);
+    assert_eq!(
+        listed["accounts"],
+        json!([true, false]),
+        "Ama's seat links to her page"
+    );
+    // A guest has no rating: refused; an account at 1500 takes it.
+    let join = format!("/api/games/{id}/join");
+    let (status, body) = guest.post(&app, &join, json!({"name": "Yaw"})).await;
+    assert_eq!(
+        (status, body["error"].as_str(), body["reason"].as_str()),
+        (StatusCode::FORBIDDEN, Some("out_of_range"), Some("guest"))
+    );
+    assert_eq!(
+        (
+            body["fields"]["low"].as_i64(),
+            body["fields"]["high"].as_i64()
+        ),
+        (Some(1300), Some(1700))
+    );
+    let (status, joined) = efua.post(&app, &join, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    // Both seats are accounts': their names link to their pages.
+    let accounts = format!("/api/games/{id}/accounts");
+    let (status, seats) = guest.call(&app, "GET", &accounts, None).await;
+    assert_eq!(status, StatusCode::OK, "{seats}");
+    assert_eq!(seats["accounts"], json!([true, true]));
+    // A guest's seat is not.
+    let (_, own) = guest
+        .post(&app, "/api/games", json!({"mode": "online", "name": "Yaw"}))
+        .await;
+    let own = own["id"].as_str().unwrap();
+    let (_, seats) = guest
+        .call(&app, "GET", &format!("/api/games/{own}/accounts"), None)
+        .await;
+    assert_eq!(seats["accounts"], json!([false, false]));
+}

@@ -1,0 +1,118 @@
+//! Direct challenges in the browser, end to end: the real `awale serve`
+//! and headless Chromium with two profiles. Ama opens Kofi's page and
+//! challenges him (the dialog: clock, casual, side); Kofi, on another
+//! page of the site (the rules), sees the challenge at once in the
+//! banner and accepts; both are taken into the same game, seated, each
+//! name on the board a link to its player's page.
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
+//! as those of `browser.rs`.
+
+mod webdriver;
+
+use serde_json::{json, Value};
+use webdriver::{game_id, page_fetch, sign_up, tap, Browser, Site};
+
+/// Opens the site as a new visitor, past the dialog a first visit opens.
+fn arrive(b: &Browser, url: &str) {
+    b.goto(url);
+    b.eval("localStorage.setItem('awale.speed', '0')");
+    b.goto(url);
+    b.wait_for(
+        "the new game dialog of a first visit",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(b, "#dlg-new button[value=cancel]");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() {
+    let site = Site::start("challenges");
+    let url = site.url.clone();
+    let ama = Browser::start("challenges-ama", "fr-FR,fr", 1280, 900);
+    arrive(&ama, &url);
+    sign_up(&ama, "Ama_C");
+    let kofi = Browser::start("challenges-kofi", "en-US,en", 390, 844);
+    arrive(&kofi, &url);
+    sign_up(&kofi, "Kofi_C");
+
+    // Kofi reads the rules, the page loaded again as his account's (his
+    // own stream opens with it).
+    kofi.goto(&format!("{url}/#rules"));
+    kofi.eval("location.reload()");
+    kofi.wait_for(
+        "Kofi's page, logged in, on the rules",
+        "return document.querySelector('#btn-account').textContent === 'Kofi_C' && !document.querySelector('#view-rules').hidden",
+        20,
+    );
+
+    // Ama opens Kofi's page (a new load: as her account) and challenges
+    // him: 3+2, casual, South.
+    ama.goto(&format!("{url}/@/Kofi_C"));
+    ama.wait_shown("#player-challenge", 20);
+    assert_eq!(ama.text("#player-challenge"), "Défier");
+    tap(&ama, "#player-challenge");
+    ama.wait_for(
+        "the challenge dialog",
+        "return document.querySelector('#dlg-challenge').open",
+        10,
+    );
+    assert_eq!(ama.text("#challenge-title"), "Défier Kofi_C");
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "the challenge dialog: {found:?}");
+    ama.exec(
+        "document.querySelector('#challenge-clock').value = '3+2';
+         document.querySelector('#challenge-colour').value = 'S';",
+        json!([]),
+    );
+    tap(&ama, "#challenge-send");
+    ama.wait_shown("#challenges li.challenge.sent", 10);
+    let sent = ama.text("#challenges li.challenge.sent");
+    assert!(
+        sent.contains("Kofi_C") && sent.contains("Retirer"),
+        "{sent}"
+    );
+
+    // Kofi sees it at once, where he is, in English; he accepts.
+    kofi.wait_shown("#challenges li.challenge.received", 15);
+    let received = kofi.text("#challenges li.challenge.received");
+    assert!(received.contains("Ama_C challenges you"), "{received}");
+    assert!(received.contains("Casual game"), "{received}");
+    let found = kofi.axe_violations();
+    assert!(found.is_empty(), "the challenges' banner: {found:?}");
+    assert!(!kofi
+        .eval("return document.querySelector('#view-rules').hidden")
+        .as_bool()
+        .unwrap());
+    tap(&kofi, "#challenges li.challenge.received button.accept");
+
+    // Both are taken into the same game, each in their seat.
+    let landed = |b: &Browser| {
+        b.wait_for(
+            "the page taken to the game",
+            "return location.hash.startsWith('#game=')",
+            20,
+        );
+        game_id(b)
+    };
+    let game = landed(&kofi);
+    assert_eq!(landed(&ama), game, "the challenger is sent into the game");
+    for (b, side) in [(&ama, "S"), (&kofi, "N")] {
+        let view = page_fetch(b, "GET", &format!("/api/games/{game}"), Value::Null);
+        assert_eq!(view["body"]["you"], json!([side]), "{view}");
+        assert_eq!(view["body"]["rated"], false, "{view}");
+    }
+    // A casual game between two accounts: both names link to their pages.
+    ama.wait_for(
+        "both names on the board linked to the players' pages",
+        "return [...document.querySelectorAll('.player .who a.player-link')].map((a) => a.getAttribute('href')).sort().join(' ') === '#player=Ama_C #player=Kofi_C'",
+        15,
+    );
+    ama.wait_for(
+        "the banner empty",
+        "return document.querySelector('#challenges').hidden",
+        10,
+    );
+}
