@@ -38,6 +38,9 @@ pub const MAX_AHEAD_MS: i64 = 7 * 24 * 3_600_000;
 pub const MAX_NAME: usize = 40;
 /// The standings' lines sent to watchers (the page shows the top).
 pub const STANDINGS_SHOWN: usize = 100;
+/// The standings are sent to a tournament's watchers at most once in
+/// this time (ms); each player's own game is told at once.
+pub const STANDINGS_EVERY_MS: i64 = 500;
 /// How long the player to sow first in an arena game may wait before it
 /// (ms): then the game is aborted and that player paused.
 pub const FIRST_MOVE_MS: i64 = 30_000;
@@ -249,6 +252,14 @@ struct Room {
     /// Each player's game in play (its public id), as last told: read by
     /// each watcher's stream without waiting for the tournament's lock.
     players: Mutex<HashMap<PlayerId, Option<String>>>,
+    /// The players whose game in play changed, with it, as they change
+    /// (each watcher's stream tells its viewer at once).
+    moves: broadcast::Sender<Arc<Vec<(PlayerId, Option<String>)>>>,
+    /// When the standings were last sent, and whether a send is due (at
+    /// most one every [`STANDINGS_EVERY_MS`]: a big arena's results come
+    /// faster than its watchers can read whole standings).
+    sent_ms: AtomicI64,
+    due: std::sync::atomic::AtomicBool,
 }
 
 /// The tournaments in use.
@@ -328,7 +339,23 @@ impl Running {
         })
     }
 
-    fn line(&self, rank: usize, number: usize, score: u32, on_fire: bool) -> StandingLine {
+    /// Each player's game in play (their number: its public id), read
+    /// once for a whole view.
+    fn in_play(&self) -> HashMap<usize, &str> {
+        let mut playing = HashMap::new();
+        for h in self.games.values().filter(|h| h.row.result.is_none()) {
+            for n in [h.row.players.0, h.row.players.1] {
+                playing.insert(n as usize, h.public_id.as_str());
+            }
+        }
+        playing
+    }
+
+    fn line(
+        &self,
+        (rank, number, score, on_fire): (usize, usize, u32, bool),
+        in_play: &HashMap<usize, &str>,
+    ) -> StandingLine {
         let p = &self.arena.players[number];
         StandingLine {
             rank,
@@ -346,18 +373,19 @@ impl Running {
                 .rev()
                 .map(|s| [u32::from(s.result), s.points])
                 .collect(),
-            game: self.game_of(number).map(|h| h.public_id.clone()),
+            game: in_play.get(&number).map(|g| (*g).to_string()),
         }
     }
 
     fn view(&self, viewer: Option<&PlayerId>) -> TournamentView {
+        let in_play = self.in_play();
         let standings: Vec<StandingLine> = self
             .arena
             .standings()
             .iter()
             .enumerate()
             .take(STANDINGS_SHOWN)
-            .map(|(i, s)| self.line(i + 1, s.player, s.score, s.on_fire))
+            .map(|(i, s)| self.line((i + 1, s.player, s.score, s.on_fire), &in_play))
             .collect();
         let finished = self.row.state == "finished";
         let podium = if finished {
@@ -517,6 +545,9 @@ impl Tournaments {
             }),
             news: broadcast::channel(16).0,
             players: Mutex::new(HashMap::new()),
+            moves: broadcast::channel(256).0,
+            sent_ms: AtomicI64::new(0),
+            due: std::sync::atomic::AtomicBool::new(false),
         });
         let room = {
             let mut rooms = lock(&self.rooms);
@@ -1116,30 +1147,70 @@ impl Tournaments {
         self.tell(&room, &running);
     }
 
-    /// Sends the standings to the tournament's watchers, and its top game
-    /// to the lobby's featured game.
-    fn tell(&self, room: &Room, running: &Running) {
+    /// Tells each player whose game changed (at once), the lobby's
+    /// featured game its top game, and the watchers the standings (at most
+    /// once every [`STANDINGS_EVERY_MS`]; a send due later reads them as
+    /// they are then).
+    fn tell(&self, room: &Arc<Room>, running: &Running) {
         let top = running
             .arena
             .top_game()
             .and_then(|(a, _)| running.game_of(a).map(|h| h.row.game_id));
         self.games.set_tournament_top(running.row.id, top);
-        {
-            let mut playing: HashMap<usize, String> = HashMap::new();
-            for h in running.games.values().filter(|h| h.row.result.is_none()) {
-                for n in [h.row.players.0, h.row.players.1] {
-                    playing.insert(n as usize, h.public_id.clone());
+        let changes: Vec<(PlayerId, Option<String>)> = {
+            let in_play = running.in_play();
+            let mut players = lock(&room.players);
+            let mut changes = Vec::new();
+            for (n, e) in running.entrants.iter().enumerate() {
+                let game = in_play.get(&n).map(|g| (*g).to_string());
+                if players.get(&e.player) != Some(&game) {
+                    players.insert(e.player.clone(), game.clone());
+                    changes.push((e.player.clone(), game));
                 }
             }
-            let mut players = lock(&room.players);
-            for (n, e) in running.entrants.iter().enumerate() {
-                players.insert(e.player.clone(), playing.get(&n).cloned());
-            }
-        }
-        if let Ok(text) = serde_json::to_string(&running.view(None)) {
+            changes
+        };
+        if !changes.is_empty() {
             // An error only means that nobody watches now.
-            let _ = room.news.send(text.into());
+            let _ = room.moves.send(Arc::new(changes));
         }
+        let now = now_ms();
+        let last = room.sent_ms.load(Ordering::Relaxed);
+        if now - last >= STANDINGS_EVERY_MS && !room.due.load(Ordering::Relaxed) {
+            room.sent_ms.store(now, Ordering::Relaxed);
+            send_standings(room, running);
+        } else if !room.due.swap(true, Ordering::Relaxed) {
+            let wait = (last + STANDINGS_EVERY_MS - now).clamp(0, STANDINGS_EVERY_MS) as u64;
+            let room = Arc::clone(room);
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let running = room.running.lock().await;
+                room.due.store(false, Ordering::Relaxed);
+                room.sent_ms.store(now_ms(), Ordering::Relaxed);
+                send_standings(&room, &running);
+            });
+        }
+    }
+
+    /// The players of tournament `id` whose game in play changes, with it,
+    /// from now on (see [`Tournaments::game_of_player`] for now).
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, a storage failure.
+    pub async fn follow_games(
+        &self,
+        id: i64,
+    ) -> Result<broadcast::Receiver<Arc<Vec<(PlayerId, Option<String>)>>>, Error> {
+        Ok(self.room(id).await?.moves.subscribe())
+    }
+}
+
+/// Sends `running`'s standings to `room`'s watchers.
+fn send_standings(room: &Room, running: &Running) {
+    if let Ok(text) = serde_json::to_string(&running.view(None)) {
+        // An error only means that nobody watches now.
+        let _ = room.news.send(text.into());
     }
 }
 
