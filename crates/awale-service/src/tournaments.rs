@@ -459,7 +459,14 @@ impl Tournaments {
             use tokio::sync::broadcast::error::RecvError;
             loop {
                 let ended = match endings.recv().await {
-                    Ok(game) => Some(game),
+                    Ok(game) => {
+                        // Every end come meanwhile, recorded together.
+                        let mut ended = vec![game];
+                        while let Ok(more) = endings.try_recv() {
+                            ended.push(more);
+                        }
+                        Some(ended)
+                    }
                     Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => return,
                 };
@@ -467,7 +474,7 @@ impl Tournaments {
                     return;
                 };
                 match ended {
-                    Some(game) => tournaments.game_ended(&game).await,
+                    Some(games) => tournaments.games_ended(&games).await,
                     // Some ends were missed: every game in play is read again.
                     None => tournaments.check_games().await,
                 }
@@ -1081,31 +1088,67 @@ impl Tournaments {
     /// have been missed) and records those that ended.
     async fn check_games(&self) {
         let ids: Vec<i64> = lock(&self.by_game).keys().copied().collect();
+        let mut ended = Vec::new();
         for id in ids {
             if let Ok(game) = self.games.load(id).await {
                 if game.end().is_some() {
-                    self.game_ended(&game).await;
+                    ended.push(game);
                 }
             }
         }
+        self.games_ended(&ended).await;
     }
 
-    /// Records the end of `game` if it is an arena's, frees its players
-    /// and pairs again.
-    async fn game_ended(&self, game: &WebGame) {
-        let Some(end) = game.end() else { return };
-        let Some(tid) = lock(&self.by_game).get(&game.id).copied() else {
-            return;
-        };
-        let Ok(room) = self.room(tid).await else {
-            return;
-        };
-        let mut running = room.running.lock().await;
-        let Some(held) = running.games.get(&game.id).cloned() else {
-            return;
-        };
+    /// Records the ends of `games` (those of arenas), frees their players
+    /// and pairs again: each tournament's ends in one write, one pairing
+    /// and one telling (a big arena's ends come faster than one write
+    /// each).
+    async fn games_ended(&self, games: &[WebGame]) {
+        let mut by_tournament: Vec<(i64, Vec<&WebGame>)> = Vec::new();
+        for game in games.iter().filter(|g| g.end().is_some()) {
+            let Some(tid) = lock(&self.by_game).get(&game.id).copied() else {
+                continue;
+            };
+            match by_tournament.iter_mut().find(|(t, _)| *t == tid) {
+                Some((_, list)) => list.push(game),
+                None => by_tournament.push((tid, vec![game])),
+            }
+        }
+        for (tid, games) in by_tournament {
+            let Ok(room) = self.room(tid).await else {
+                continue;
+            };
+            let mut running = room.running.lock().await;
+            let mut numbers = Vec::new();
+            let mut ids = Vec::new();
+            for game in games {
+                if let Some((first, second)) = self.record_end(&mut running, game) {
+                    numbers.extend([first, second]);
+                    ids.push(game.id);
+                }
+            }
+            if ids.is_empty() {
+                continue;
+            }
+            if let Err(e) = self
+                .store
+                .save_tournament(running.record(&numbers, &ids))
+                .await
+            {
+                tracing::warn!(tournament = tid, error = %e, "arena results not stored");
+            }
+            self.pair(&mut running).await;
+            self.tell(&room, &running);
+        }
+    }
+
+    /// Records the end of `game` in `running` (not stored yet): its two
+    /// players' numbers, or None when it was recorded already.
+    fn record_end(&self, running: &mut Running, game: &WebGame) -> Option<(usize, usize)> {
+        let end = game.end()?;
+        let held = running.games.get(&game.id).cloned()?;
         if held.row.result.is_some() {
-            return;
+            return None;
         }
         let (first, second) = (held.row.players.0 as usize, held.row.players.1 as usize);
         let first_side = seat_of(game, &running.entrants[first].player).unwrap_or(Side::South);
@@ -1136,15 +1179,7 @@ impl Tournaments {
                 let _ = running.arena.set_presence(n, wish);
             }
         }
-        if let Err(e) = self
-            .store
-            .save_tournament(running.record(&[first, second], &[game.id]))
-            .await
-        {
-            tracing::warn!(tournament = tid, error = %e, "an arena result not stored");
-        }
-        self.pair(&mut running).await;
-        self.tell(&room, &running);
+        Some((first, second))
     }
 
     /// Tells each player whose game changed (at once), the lobby's
