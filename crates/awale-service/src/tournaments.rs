@@ -38,6 +38,10 @@ pub const MAX_AHEAD_MS: i64 = 7 * 24 * 3_600_000;
 pub const MAX_NAME: usize = 40;
 /// The standings' lines sent to watchers (the page shows the top).
 pub const STANDINGS_SHOWN: usize = 100;
+/// Players whose game in play changed, each with their game now (its
+/// public id; none: between games).
+pub type GameMoves = Vec<(PlayerId, Option<String>)>;
+
 /// The standings are sent to a tournament's watchers at most once in
 /// this time (ms); each player's own game is told at once.
 pub const STANDINGS_EVERY_MS: i64 = 500;
@@ -254,7 +258,7 @@ struct Room {
     players: Mutex<HashMap<PlayerId, Option<String>>>,
     /// The players whose game in play changed, with it, as they change
     /// (each watcher's stream tells its viewer at once).
-    moves: broadcast::Sender<Arc<Vec<(PlayerId, Option<String>)>>>,
+    moves: broadcast::Sender<Arc<GameMoves>>,
     /// When the standings were last sent, and whether a send is due (at
     /// most one every [`STANDINGS_EVERY_MS`]: a big arena's results come
     /// faster than its watchers can read whole standings).
@@ -1236,7 +1240,7 @@ impl Tournaments {
     pub async fn follow_games(
         &self,
         id: i64,
-    ) -> Result<broadcast::Receiver<Arc<Vec<(PlayerId, Option<String>)>>>, Error> {
+    ) -> Result<broadcast::Receiver<Arc<GameMoves>>, Error> {
         Ok(self.room(id).await?.moves.subscribe())
     }
 }

@@ -20,7 +20,7 @@ use super::tournament_chat::may_read;
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
 use crate::tournament::chat::ChatNews;
-use crate::tournaments::{ArenaSettings, TournamentItem, TournamentView};
+use crate::tournaments::{ArenaSettings, GameMoves, TournamentItem, TournamentView};
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -273,7 +273,7 @@ struct Follow {
     rx: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
     chat: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<ChatNews>>>,
     /// The players whose game changed (for a viewer only).
-    games: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<Moves>>>,
+    games: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<GameMoves>>>,
     first: Option<String>,
     stopping: tokio::sync::watch::Receiver<bool>,
     /// Whether the viewer reads each speaker (blocks asked once).
@@ -299,11 +299,8 @@ impl Follow {
     }
 }
 
-/// Players whose game in play changed, with it.
-type Moves = Vec<(crate::game::PlayerId, Option<String>)>;
-
 enum Heard {
     Standings(Result<std::sync::Arc<str>, RecvError>),
-    Games(Result<std::sync::Arc<Moves>, RecvError>),
+    Games(Result<std::sync::Arc<GameMoves>, RecvError>),
     Chat(Result<std::sync::Arc<ChatNews>, RecvError>),
 }
