@@ -43,6 +43,13 @@ pub const MAX_AHEAD_MS: i64 = 7 * 24 * 3_600_000;
 pub const MAX_NAME: usize = 40;
 /// The standings' lines sent to watchers (the page shows the top).
 pub const STANDINGS_SHOWN: usize = 100;
+/// Players whose game in play changed, each with their game now (its
+/// public id; none: between games).
+pub type GameMoves = Vec<(PlayerId, Option<String>)>;
+
+/// The standings are sent to a tournament's watchers at most once in
+/// this time (ms); each player's own game is told at once.
+pub const STANDINGS_EVERY_MS: i64 = 500;
 /// How long the player to sow first in an arena game may wait before it
 /// (ms): then the game is aborted and that player paused.
 pub const FIRST_MOVE_MS: i64 = 30_000;
@@ -262,6 +269,14 @@ struct Room {
     /// Each player's game in play (its public id), as last told: read by
     /// each watcher's stream without waiting for the tournament's lock.
     players: Mutex<HashMap<PlayerId, Option<String>>>,
+    /// The players whose game in play changed, with it, as they change
+    /// (each watcher's stream tells its viewer at once).
+    moves: broadcast::Sender<Arc<GameMoves>>,
+    /// When the standings were last sent, and whether a send is due (at
+    /// most one every [`STANDINGS_EVERY_MS`]: a big arena's results come
+    /// faster than its watchers can read whole standings).
+    sent_ms: AtomicI64,
+    due: std::sync::atomic::AtomicBool,
 }
 
 /// The tournaments in use.
@@ -367,7 +382,23 @@ impl Running {
         })
     }
 
-    fn line(&self, rank: usize, number: usize, score: u32, on_fire: bool) -> StandingLine {
+    /// Each player's game in play (their number: its public id), read
+    /// once for a whole view.
+    fn in_play(&self) -> HashMap<usize, &str> {
+        let mut playing = HashMap::new();
+        for h in self.games.values().filter(|h| h.row.result.is_none()) {
+            for n in [h.row.players.0, h.row.players.1] {
+                playing.insert(n as usize, h.public_id.as_str());
+            }
+        }
+        playing
+    }
+
+    fn line(
+        &self,
+        (rank, number, score, on_fire): (usize, usize, u32, bool),
+        in_play: &HashMap<usize, &str>,
+    ) -> StandingLine {
         let p = &self.arena.players[number];
         StandingLine {
             rank,
@@ -385,18 +416,19 @@ impl Running {
                 .rev()
                 .map(|s| [u32::from(s.result), s.points])
                 .collect(),
-            game: self.game_of(number).map(|h| h.public_id.clone()),
+            game: in_play.get(&number).map(|g| (*g).to_string()),
         }
     }
 
     fn view(&self, viewer: Option<&PlayerId>) -> TournamentView {
+        let in_play = self.in_play();
         let swiss = self.is_swiss().then(|| self.swiss_view());
         let standings: Vec<StandingLine> = match &swiss {
             Some(swiss) => swiss
                 .standings
                 .iter()
                 .take(STANDINGS_SHOWN)
-                .map(|l| self.line(l.rank, l.number, l.points, false))
+                .map(|l| self.line((l.rank, l.number, l.points, false), &in_play))
                 .collect(),
             None => self
                 .arena
@@ -404,7 +436,7 @@ impl Running {
                 .iter()
                 .enumerate()
                 .take(STANDINGS_SHOWN)
-                .map(|(i, s)| self.line(i + 1, s.player, s.score, s.on_fire))
+                .map(|(i, s)| self.line((i + 1, s.player, s.score, s.on_fire), &in_play))
                 .collect(),
         };
         let finished = self.row.state == "finished";
@@ -480,7 +512,14 @@ impl Tournaments {
             use tokio::sync::broadcast::error::RecvError;
             loop {
                 let ended = match endings.recv().await {
-                    Ok(game) => Some(game),
+                    Ok(game) => {
+                        // Every end come meanwhile, recorded together.
+                        let mut ended = vec![game];
+                        while let Ok(more) = endings.try_recv() {
+                            ended.push(more);
+                        }
+                        Some(ended)
+                    }
                     Err(RecvError::Lagged(_)) => None,
                     Err(RecvError::Closed) => return,
                 };
@@ -488,7 +527,7 @@ impl Tournaments {
                     return;
                 };
                 match ended {
-                    Some(game) => tournaments.game_ended(&game).await,
+                    Some(games) => tournaments.games_ended(&games).await,
                     // Some ends were missed: every game in play is read again.
                     None => tournaments.check_games().await,
                 }
@@ -574,6 +613,9 @@ impl Tournaments {
             }),
             news: broadcast::channel(16).0,
             players: Mutex::new(HashMap::new()),
+            moves: broadcast::channel(256).0,
+            sent_ms: AtomicI64::new(0),
+            due: std::sync::atomic::AtomicBool::new(false),
         });
         let room = {
             let mut rooms = lock(&self.rooms);
@@ -1114,35 +1156,77 @@ impl Tournaments {
     /// have been missed) and records those that ended.
     async fn check_games(&self) {
         let ids: Vec<i64> = lock(&self.by_game).keys().copied().collect();
+        let mut ended = Vec::new();
         for id in ids {
             if let Ok(game) = self.games.load(id).await {
                 if game.end().is_some() {
-                    self.game_ended(&game).await;
+                    ended.push(game);
                 }
             }
         }
+        self.games_ended(&ended).await;
     }
 
-    /// Records the end of `game` if it is an arena's, frees its players
-    /// and pairs again.
-    async fn game_ended(&self, game: &WebGame) {
-        let Some(end) = game.end() else { return };
-        let Some(tid) = lock(&self.by_game).get(&game.id).copied() else {
-            return;
-        };
-        let Ok(room) = self.room(tid).await else {
-            return;
-        };
-        let mut running = room.running.lock().await;
-        let Some(held) = running.games.get(&game.id).cloned() else {
-            return;
-        };
-        if held.row.result.is_some() {
-            return;
+    /// Records the ends of `games` (those of arenas), frees their players
+    /// and pairs again: each tournament's ends in one write, one pairing
+    /// and one telling (a big arena's ends come faster than one write
+    /// each).
+    async fn games_ended(&self, games: &[WebGame]) {
+        let mut by_tournament: Vec<(i64, Vec<&WebGame>)> = Vec::new();
+        for game in games.iter().filter(|g| g.end().is_some()) {
+            let Some(tid) = lock(&self.by_game).get(&game.id).copied() else {
+                continue;
+            };
+            match by_tournament.iter_mut().find(|(t, _)| *t == tid) {
+                Some((_, list)) => list.push(game),
+                None => by_tournament.push((tid, vec![game])),
+            }
         }
-        if running.is_swiss() {
-            self.swiss_game_ended(&room, &mut running, game, held).await;
-            return;
+        for (tid, games) in by_tournament {
+            let Ok(room) = self.room(tid).await else {
+                continue;
+            };
+            let mut running = room.running.lock().await;
+            // A Swiss's ends, one by one: each may end its round.
+            if running.is_swiss() {
+                for game in games {
+                    let held = running.games.get(&game.id).cloned();
+                    if let Some(held) = held.filter(|h| h.row.result.is_none()) {
+                        self.swiss_game_ended(&room, &mut running, game, held).await;
+                    }
+                }
+                continue;
+            }
+            let mut numbers = Vec::new();
+            let mut ids = Vec::new();
+            for game in games {
+                if let Some((first, second)) = self.record_end(&mut running, game) {
+                    numbers.extend([first, second]);
+                    ids.push(game.id);
+                }
+            }
+            if ids.is_empty() {
+                continue;
+            }
+            if let Err(e) = self
+                .store
+                .save_tournament(running.record(&numbers, &ids))
+                .await
+            {
+                tracing::warn!(tournament = tid, error = %e, "arena results not stored");
+            }
+            self.pair(&mut running).await;
+            self.tell(&room, &running);
+        }
+    }
+
+    /// Records the end of `game` in `running` (not stored yet): its two
+    /// players' numbers, or None when it was recorded already.
+    fn record_end(&self, running: &mut Running, game: &WebGame) -> Option<(usize, usize)> {
+        let end = game.end()?;
+        let held = running.games.get(&game.id).cloned()?;
+        if held.row.result.is_some() {
+            return None;
         }
         let (first, second) = (held.row.players.0 as usize, held.row.players.1 as usize);
         let first_side = seat_of(game, &running.entrants[first].player).unwrap_or(Side::South);
@@ -1173,41 +1257,73 @@ impl Tournaments {
                 let _ = running.arena.set_presence(n, wish);
             }
         }
-        if let Err(e) = self
-            .store
-            .save_tournament(running.record(&[first, second], &[game.id]))
-            .await
-        {
-            tracing::warn!(tournament = tid, error = %e, "an arena result not stored");
-        }
-        self.pair(&mut running).await;
-        self.tell(&room, &running);
+        Some((first, second))
     }
 
-    /// Sends the standings to the tournament's watchers, and its top game
-    /// to the lobby's featured game.
-    fn tell(&self, room: &Room, running: &Running) {
+    /// Tells each player whose game changed (at once), the lobby's
+    /// featured game its top game, and the watchers the standings (at most
+    /// once every [`STANDINGS_EVERY_MS`]; a send due later reads them as
+    /// they are then).
+    fn tell(&self, room: &Arc<Room>, running: &Running) {
         let top = running
             .arena
             .top_game()
             .and_then(|(a, _)| running.game_of(a).map(|h| h.row.game_id));
         self.games.set_tournament_top(running.row.id, top);
-        {
-            let mut playing: HashMap<usize, String> = HashMap::new();
-            for h in running.games.values().filter(|h| h.row.result.is_none()) {
-                for n in [h.row.players.0, h.row.players.1] {
-                    playing.insert(n as usize, h.public_id.clone());
+        let changes: Vec<(PlayerId, Option<String>)> = {
+            let in_play = running.in_play();
+            let mut players = lock(&room.players);
+            let mut changes = Vec::new();
+            for (n, e) in running.entrants.iter().enumerate() {
+                let game = in_play.get(&n).map(|g| (*g).to_string());
+                if players.get(&e.player) != Some(&game) {
+                    players.insert(e.player.clone(), game.clone());
+                    changes.push((e.player.clone(), game));
                 }
             }
-            let mut players = lock(&room.players);
-            for (n, e) in running.entrants.iter().enumerate() {
-                players.insert(e.player.clone(), playing.get(&n).cloned());
-            }
-        }
-        if let Ok(text) = serde_json::to_string(&running.view(None)) {
+            changes
+        };
+        if !changes.is_empty() {
             // An error only means that nobody watches now.
-            let _ = room.news.send(text.into());
+            let _ = room.moves.send(Arc::new(changes));
         }
+        let now = now_ms();
+        let last = room.sent_ms.load(Ordering::Relaxed);
+        if now - last >= STANDINGS_EVERY_MS && !room.due.load(Ordering::Relaxed) {
+            room.sent_ms.store(now, Ordering::Relaxed);
+            send_standings(room, running);
+        } else if !room.due.swap(true, Ordering::Relaxed) {
+            let wait = (last + STANDINGS_EVERY_MS - now).clamp(0, STANDINGS_EVERY_MS) as u64;
+            let room = Arc::clone(room);
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let running = room.running.lock().await;
+                room.due.store(false, Ordering::Relaxed);
+                room.sent_ms.store(now_ms(), Ordering::Relaxed);
+                send_standings(&room, &running);
+            });
+        }
+    }
+
+    /// The players of tournament `id` whose game in play changes, with it,
+    /// from now on (see [`Tournaments::game_of_player`] for now).
+    ///
+    /// # Errors
+    ///
+    /// `no_such_tournament`, a storage failure.
+    pub async fn follow_games(
+        &self,
+        id: i64,
+    ) -> Result<broadcast::Receiver<Arc<GameMoves>>, Error> {
+        Ok(self.room(id).await?.moves.subscribe())
+    }
+}
+
+/// Sends `running`'s standings to `room`'s watchers.
+fn send_standings(room: &Room, running: &Running) {
+    if let Ok(text) = serde_json::to_string(&running.view(None)) {
+        // An error only means that nobody watches now.
+        let _ = room.news.send(text.into());
     }
 }
 

@@ -461,6 +461,10 @@ async fn play(
         })
     };
     let mut plies = 0usize;
+    // The ply last moved at: a position heard twice (the state read on
+    // connecting and the move event of its last ply, when the game had
+    // begun before) is not moved at twice.
+    let mut moved_at = None;
     let mut rng = StdRng::seed_from_u64(seed);
     while let Some(head) = rx.recv().await {
         plies = match (head.index, &head.plies) {
@@ -471,9 +475,10 @@ async fn play(
         if head.end.is_some() || run.over() {
             break;
         }
-        if head.waiting || head.to_move != me || head.legal.is_empty() {
+        if head.waiting || head.to_move != me || head.legal.is_empty() || moved_at == Some(plies) {
             continue;
         }
+        moved_at = Some(plies);
         if !run.think.is_zero() {
             tokio::time::sleep(run.think).await;
         }

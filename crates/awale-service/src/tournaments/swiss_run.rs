@@ -357,7 +357,7 @@ impl Tournaments {
     /// a withdrawal: before its start or between rounds.
     pub(super) async fn swiss_join(
         &self,
-        room: &Room,
+        room: &Arc<Room>,
         player: &PlayerId,
         name: &str,
         rating: i32,
@@ -409,7 +409,7 @@ impl Tournaments {
     /// after their game in a round in play (the game counts).
     pub(super) async fn swiss_leave(
         &self,
-        room: &Room,
+        room: &Arc<Room>,
         player: &PlayerId,
     ) -> Result<super::TournamentView, Error> {
         let mut running = room.running.lock().await;
@@ -508,7 +508,7 @@ impl Tournaments {
 
     /// Pairs the next round of `running` and starts its games; ends the
     /// tournament when no round is left or none can be paired.
-    async fn next_round(&self, room: &Room, running: &mut Running) -> Result<(), Error> {
+    async fn next_round(&self, room: &Arc<Room>, running: &mut Running) -> Result<(), Error> {
         let Some(swiss) = running.swiss.as_mut() else {
             return Ok(());
         };
@@ -574,7 +574,7 @@ impl Tournaments {
         Ok(())
     }
 
-    async fn finish_swiss(&self, room: &Room, running: &mut Running) -> Result<(), Error> {
+    async fn finish_swiss(&self, room: &Arc<Room>, running: &mut Running) -> Result<(), Error> {
         running.row.state = "finished".into();
         running.row.ends_ms = now_ms();
         let all: Vec<usize> = (0..running.entrants.len()).collect();
@@ -590,7 +590,7 @@ impl Tournaments {
     /// once this one is over (or the end), unless the organiser starts it.
     pub(super) async fn swiss_game_ended(
         &self,
-        room: &Room,
+        room: &Arc<Room>,
         running: &mut Running,
         game: &WebGame,
         held: Held,
@@ -646,7 +646,7 @@ impl Tournaments {
 
     /// Once a round is over: the next one paired (rounds paired as the
     /// last ends), or the end when none is left.
-    pub(super) async fn after_result(&self, room: &Room, running: &mut Running) {
+    pub(super) async fn after_result(&self, room: &Arc<Room>, running: &mut Running) {
         let over = running.row.state == "started"
             && running
                 .swiss

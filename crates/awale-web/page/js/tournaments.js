@@ -106,6 +106,16 @@ function follow(id) {
     view.yours = state.view ? state.view.yours : false;
     changed(view);
   });
+  // The viewer's own game, told at once (the standings come at most
+  // twice a second).
+  source.addEventListener("your_game", (ev) => {
+    if (!state.view) return;
+    try {
+      changed({ ...state.view, your_game: JSON.parse(ev.data).your_game });
+    } catch (e) {
+      // The next standings name it.
+    }
+  });
   arenaChat.attach(source, id);
   state.source = source;
 }

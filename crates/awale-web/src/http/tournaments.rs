@@ -24,7 +24,7 @@ use super::tournament_chat::may_read;
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
 use crate::tournament::chat::ChatNews;
-use crate::tournaments::{ArenaSettings, SwissSettings, TournamentItem, TournamentView};
+use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -199,8 +199,10 @@ pub async fn close(
     Ok(Json(state.shared.tournaments.close(id, &me).await?))
 }
 
-/// GET /api/tournaments/{id}/events: `standings` now, then each time they
-/// change (the tournament without a viewer's place); and the room's
+/// GET /api/tournaments/{id}/events: `standings` now, then as they change
+/// (at most twice a second; the tournament with the viewer's own game,
+/// `your_game`, when they joined); `your_game` at once when it changes;
+/// and the room's
 /// `chat` lines and `chat_removed` as they come (not in kid mode, not a
 /// blocked player's: see `tournament_chat`).
 pub async fn events(
@@ -211,6 +213,10 @@ pub async fn events(
 ) -> ApiResult<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>> {
     let id = number(&id)?;
     let (rx, now) = state.shared.tournaments.watch(id).await?;
+    let games = match &viewer {
+        Some(_) => Some(state.shared.tournaments.follow_games(id).await?),
+        None => None,
+    };
     let first = serde_json::to_string(&now)
         .map_err(|e| Error::internal(format!("standings not written: {e}")))?;
     let chat =
@@ -221,6 +227,7 @@ pub async fn events(
         state,
         viewer,
         rx,
+        games,
         chat,
         first: Some(first),
         seen: HashMap::new(),
@@ -235,6 +242,12 @@ pub async fn events(
         loop {
             let heard = tokio::select! {
                 r = f.rx.recv() => Heard::Standings(r),
+                r = async {
+                    match f.games.as_mut() {
+                        Some(games) => games.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => Heard::Games(r),
                 r = async {
                     match f.chat.as_mut() {
                         Some(chat) => chat.recv().await,
@@ -253,6 +266,18 @@ pub async fn events(
                 // The next event carries the whole standings.
                 Heard::Standings(Err(RecvError::Lagged(_))) => continue,
                 Heard::Standings(Err(RecvError::Closed)) => return None,
+                Heard::Games(Ok(changes)) => {
+                    let Some(viewer) = &f.viewer else { continue };
+                    let Some((_, game)) = changes.iter().find(|(p, _)| p == viewer) else {
+                        continue;
+                    };
+                    let text = serde_json::json!({ "your_game": game }).to_string();
+                    let sse = SseEvent::default().event("your_game").data(text);
+                    return Some((Ok(sse), f));
+                }
+                // The next standings name the viewer's game.
+                Heard::Games(Err(RecvError::Lagged(_))) => continue,
+                Heard::Games(Err(RecvError::Closed)) => f.games = None,
                 Heard::Chat(Ok(news)) => match &*news {
                     ChatNews::Said(l) => {
                         if !may_read(&f.state, f.viewer.as_ref(), &l.player, &mut f.seen).await {
@@ -342,6 +367,8 @@ struct Follow {
     viewer: Option<crate::game::PlayerId>,
     rx: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
     chat: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<ChatNews>>>,
+    /// The players whose game changed (for a viewer only).
+    games: Option<tokio::sync::broadcast::Receiver<std::sync::Arc<GameMoves>>>,
     first: Option<String>,
     stopping: tokio::sync::watch::Receiver<bool>,
     /// Whether the viewer reads each speaker (blocks asked once).
@@ -369,5 +396,6 @@ impl Follow {
 
 enum Heard {
     Standings(Result<std::sync::Arc<str>, RecvError>),
+    Games(Result<std::sync::Arc<GameMoves>, RecvError>),
     Chat(Result<std::sync::Arc<ChatNews>, RecvError>),
 }

@@ -123,6 +123,7 @@ pub(super) async fn run(
         .context("the arena's number")?;
     let measures = Arc::new(Mutex::new(Measures::default()));
     // The accounts, a few at a time (each password is hashed).
+    let began = Instant::now();
     let mut cookies = Vec::new();
     let mut made = Vec::new();
     for n in 0..players {
@@ -138,7 +139,10 @@ pub(super) async fn run(
             }
         }
     }
-    eprintln!("awale loadtest: {players} accounts made; the arena begins");
+    eprintln!(
+        "awale loadtest: {players} accounts made in {:.1} s; the arena begins",
+        began.elapsed().as_secs_f64()
+    );
     let watcher = tokio::spawn(watch_standings(Arc::clone(&run), id, Arc::clone(&measures)));
     let mut tasks = Vec::new();
     for (n, cookie) in cookies.into_iter().enumerate() {
@@ -259,7 +263,7 @@ async fn player(
         tokio::spawn(async move {
             let path = format!("/api/tournaments/{id}/events");
             let result = read_events(&run, from, &path, Some(&cookie), |name, data| {
-                if name == "standings" {
+                if name == "standings" || name == "your_game" {
                     if let Some(game) = your_game(data) {
                         if tx.borrow().0 != game {
                             let _ = tx.send((game, Instant::now()));
