@@ -89,6 +89,30 @@ fn french_and_english_have_the_same_keys_and_placeholders() {
     }
 }
 
+/// Each key once in each catalog: a key written twice gives the last of its
+/// texts only (two refusals once shared a code that way).
+#[test]
+fn each_catalog_names_each_key_once() {
+    for (lang, text) in [
+        ("fr", include_str!("../page/js/text-fr.json")),
+        ("en", include_str!("../page/js/text-en.json")),
+    ] {
+        let mut seen = BTreeSet::new();
+        for line in text.lines() {
+            // One entry a line, its key at the object's first level.
+            let Some(key) = line
+                .strip_prefix("  \"")
+                .and_then(|rest| rest.split_once("\":"))
+                .map(|(key, _)| key)
+            else {
+                continue;
+            };
+            assert!(seen.insert(key), "text-{lang}.json: `{key}` twice");
+        }
+        assert_eq!(seen.len(), catalog(lang, text).len(), "text-{lang}.json");
+    }
+}
+
 /// The Rust files under `dir`, recursively.
 fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {

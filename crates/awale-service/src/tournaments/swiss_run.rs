@@ -717,7 +717,7 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// `no_such_tournament`, `too_many_games` (more than
+    /// `no_such_tournament`, `too_many_for_file` (more than
     /// [`MAX_FILE_GAMES`]), a storage failure.
     pub async fn games_file(&self, id: i64) -> Result<(String, String), Error> {
         let room = self.room(id).await?;
@@ -728,7 +728,7 @@ impl Tournaments {
         };
         if games.len() > MAX_FILE_GAMES {
             return Err(Error::conflict(
-                "too_many_games",
+                "too_many_for_file",
                 format!("a tournament's record file holds {MAX_FILE_GAMES} games at most"),
             )
             .with("most", MAX_FILE_GAMES));
