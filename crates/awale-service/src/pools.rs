@@ -489,8 +489,10 @@ impl Pools {
             let since = row.since_ms;
             matchmaker.put_back(pool, seeker_of(row), since);
         }
+        let pairings = matchmaker.tick(now);
+        // Who is left waiting once these are paired.
         *lock(&self.counted) = matchmaker.counts();
-        for pairing in matchmaker.tick(now) {
+        for pairing in pairings {
             let (Some(&south), Some(&north)) = (
                 seeks.get(&pairing.south.player),
                 seeks.get(&pairing.north.player),
