@@ -4,107 +4,30 @@
 //! the game; declines, withdrawals and refusals with their statuses and
 //! codes.
 
-use std::collections::HashMap;
+mod common;
+
 use std::time::Duration;
 
-use awale_web::{app, AppState, Config, Store};
-use axum::body::{Body, BodyDataStream};
-use axum::http::{header, Request, StatusCode};
+use axum::body::BodyDataStream;
+use axum::http::StatusCode;
 use axum::Router;
 use futures_util::StreamExt;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
-}
+use common::{memory_app, Browser};
 
-/// A browser: its cookies.
-#[derive(Default)]
-struct Browser {
-    cookies: HashMap<String, String>,
-}
-
-impl Browser {
-    fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("host", "127.0.0.1")
-            .header("content-type", "application/json");
-        if !cookie.is_empty() {
-            request = request.header("cookie", cookie.join("; "));
-        }
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        request.body(Body::from(body)).unwrap()
-    }
-
-    async fn call(
-        &mut self,
-        app: &Router,
-        method: &str,
-        uri: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let request = self.request(method, uri, body);
-        let response = app.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        for line in response.headers().get_all(header::SET_COOKIE) {
-            let line = line.to_str().unwrap();
-            let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
-            self.cookies.insert(name.to_string(), value.to_string());
-        }
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
-    }
-
-    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-        self.call(app, "POST", uri, Some(body)).await
-    }
-
-    async fn opened(app: &Router) -> Browser {
-        let mut b = Browser::default();
-        b.call(app, "GET", "/api/me", None).await;
-        assert!(b.cookies.contains_key("awale_player"));
-        b
-    }
-
-    async fn account(app: &Router, name: &str) -> Browser {
-        let mut b = Browser::opened(app).await;
-        let (status, body) = b
-            .post(
-                app,
-                "/api/account/signup",
-                json!({"username": name, "password": "seeds in the fourth hole"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        b
-    }
-
-    /// Opens the player's own stream.
-    async fn listen(&self, app: &Router) -> Stream {
-        let response = app
-            .clone()
-            .oneshot(self.request("GET", "/api/me/events", None))
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        Stream {
-            body: response.into_body().into_data_stream(),
-            text: String::new(),
-        }
+/// Opens `b`'s own stream.
+async fn listen(b: &Browser, app: &Router) -> Stream {
+    let response = app
+        .clone()
+        .oneshot(b.request("GET", "/api/me/events", None))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    Stream {
+        body: response.into_body().into_data_stream(),
+        text: String::new(),
     }
 }
 
@@ -149,8 +72,8 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
     let app = memory_app();
     let mut ama = Browser::account(&app, "Ama").await;
     let mut kofi = Browser::account(&app, "Kofi").await;
-    let mut heard = kofi.listen(&app).await;
-    let mut ama_hears = ama.listen(&app).await;
+    let mut heard = listen(&kofi, &app).await;
+    let mut ama_hears = listen(&ama, &app).await;
     let (name, all) = heard.next().await;
     assert_eq!(name, "challenges");
     assert_eq!(all, json!({"sent": [], "received": []}));

@@ -6,133 +6,42 @@
 //! view; the club's files (the standings as CSV, the games as one record
 //! file the import reads back).
 
-use std::collections::HashMap;
-use std::time::Duration;
+mod common;
 
-use awale_web::{app, AppState, Config, Store};
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
-}
+use common::{memory_app, until, Browser};
 
-/// A browser: its cookies.
-#[derive(Default)]
-struct Browser {
-    cookies: HashMap<String, String>,
-}
-
-impl Browser {
-    fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("host", "127.0.0.1")
-            .header("content-type", "application/json");
-        if !cookie.is_empty() {
-            request = request.header("cookie", cookie.join("; "));
-        }
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        request.body(Body::from(body)).unwrap()
-    }
-
-    async fn call(
-        &mut self,
-        app: &Router,
-        method: &str,
-        uri: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let response = app
-            .clone()
-            .oneshot(self.request(method, uri, body))
-            .await
-            .unwrap();
-        let status = response.status();
-        for line in response.headers().get_all(header::SET_COOKIE) {
-            let line = line.to_str().unwrap();
-            let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
-            self.cookies.insert(name.to_string(), value.to_string());
-        }
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
-    }
-
-    /// A file: its status, type, disposition and text.
-    async fn file(&self, app: &Router, uri: &str) -> (StatusCode, String, String, String) {
-        let response = app
-            .clone()
-            .oneshot(self.request("GET", uri, None))
-            .await
-            .unwrap();
-        let status = response.status();
-        let header_of = |name| {
-            response
-                .headers()
-                .get(name)
-                .map(|v| v.to_str().unwrap().to_string())
-                .unwrap_or_default()
-        };
-        let (kind, disposition) = (
-            header_of(header::CONTENT_TYPE),
-            header_of(header::CONTENT_DISPOSITION),
-        );
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (
-            status,
-            kind,
-            disposition,
-            String::from_utf8(bytes.to_vec()).unwrap(),
-        )
-    }
-
-    async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
-        self.call(app, "GET", uri, None).await
-    }
-
-    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-        self.call(app, "POST", uri, Some(body)).await
-    }
-
-    async fn account(app: &Router, name: &str) -> Browser {
-        let mut b = Browser::default();
-        b.get(app, "/api/me").await;
-        let (status, body) = b
-            .post(
-                app,
-                "/api/account/signup",
-                json!({"username": name, "password": "seeds in the fourth hole"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        b
-    }
-}
-
-async fn until(b: &mut Browser, app: &Router, uri: &str, check: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..3000 {
-        let (_, view) = b.get(app, uri).await;
-        if check(&view) {
-            return view;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("never happened");
+/// A file downloaded: its status, type, disposition and text.
+async fn file(b: &Browser, app: &Router, uri: &str) -> (StatusCode, String, String, String) {
+    let response = app
+        .clone()
+        .oneshot(b.request("GET", uri, None))
+        .await
+        .unwrap();
+    let status = response.status();
+    let header_of = |name| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    let (kind, disposition) = (
+        header_of(header::CONTENT_TYPE),
+        header_of(header::CONTENT_DISPOSITION),
+    );
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        kind,
+        disposition,
+        String::from_utf8(bytes.to_vec()).unwrap(),
+    )
 }
 
 fn swiss(rounds: i64) -> Value {
@@ -243,7 +152,7 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
     assert_eq!(winner_line["rounds"][0]["scored"], 2);
     assert_eq!(winner_line["rounds"][0]["first"], true);
     // The files.
-    let (status, kind, disposition, csv) = ama.file(&app, &format!("{uri}/standings.csv")).await;
+    let (status, kind, disposition, csv) = file(&ama, &app, &format!("{uri}/standings.csv")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(kind.starts_with("text/csv"), "{kind}");
     assert!(disposition.contains("attachment"), "{disposition}");
@@ -251,7 +160,7 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
     assert_eq!(rows[0], "rank,name,rating,points,buchholz,sonneborn_berger");
     assert_eq!(rows.len(), 4);
     assert!(rows[3].starts_with(&format!("3,{loser},")), "{csv}");
-    let (status, kind, _, text) = guest.file(&app, &format!("{uri}/games.txt")).await;
+    let (status, kind, _, text) = file(&guest, &app, &format!("{uri}/games.txt")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(kind.starts_with("text/plain"), "{kind}");
     assert!(text.contains("[Event \"Club evening\"]"), "{text}");

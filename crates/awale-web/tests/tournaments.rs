@@ -3,95 +3,18 @@
 //! once, a resignation moving the standings; the standings as server-sent
 //! events.
 
-use std::collections::HashMap;
+mod common;
+
 use std::time::Duration;
 
 use awale_web::{app, AppState, Config, Store};
 use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
-use axum::Router;
+use axum::http::StatusCode;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
-}
-
-/// A browser: its cookies.
-#[derive(Default)]
-struct Browser {
-    cookies: HashMap<String, String>,
-}
-
-impl Browser {
-    fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("host", "127.0.0.1")
-            .header("content-type", "application/json");
-        if !cookie.is_empty() {
-            request = request.header("cookie", cookie.join("; "));
-        }
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        request.body(Body::from(body)).unwrap()
-    }
-
-    async fn call(
-        &mut self,
-        app: &Router,
-        method: &str,
-        uri: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let response = app
-            .clone()
-            .oneshot(self.request(method, uri, body))
-            .await
-            .unwrap();
-        let status = response.status();
-        for line in response.headers().get_all(header::SET_COOKIE) {
-            let line = line.to_str().unwrap();
-            let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
-            self.cookies.insert(name.to_string(), value.to_string());
-        }
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
-    }
-
-    async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
-        self.call(app, "GET", uri, None).await
-    }
-
-    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-        self.call(app, "POST", uri, Some(body)).await
-    }
-
-    async fn account(app: &Router, name: &str) -> Browser {
-        let mut b = Browser::default();
-        b.get(app, "/api/me").await;
-        let (status, body) = b
-            .post(
-                app,
-                "/api/account/signup",
-                json!({"username": name, "password": "seeds in the fourth hole"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        b
-    }
-}
+use common::{memory_app, until, Browser};
 
 fn arena() -> Value {
     json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})
@@ -104,17 +27,6 @@ fn line<'a>(view: &'a Value, name: &str) -> &'a Value {
         .iter()
         .find(|l| l["name"] == name)
         .unwrap_or_else(|| panic!("no {name} in {view}"))
-}
-
-async fn until(b: &mut Browser, app: &Router, uri: &str, check: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..200 {
-        let (_, view) = b.get(app, uri).await;
-        if check(&view) {
-            return view;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("never happened");
 }
 
 #[tokio::test]

@@ -1,0 +1,120 @@
+//! What the HTTP tests share: the router on a scratch store, and a
+//! browser that keeps its cookies across calls, opens its session and
+//! signs up. Each test program uses its part (`mod common;`).
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use awale_web::{app, AppState, Config, Store};
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// The site on a store in memory, with the default settings.
+pub fn memory_app() -> Router {
+    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
+}
+
+/// A browser: its cookies.
+#[derive(Default)]
+pub struct Browser {
+    pub cookies: HashMap<String, String>,
+}
+
+impl Browser {
+    /// A request with the browser's cookies.
+    pub fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
+        let cookie: Vec<String> = self
+            .cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let mut request = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json");
+        if !cookie.is_empty() {
+            request = request.header("cookie", cookie.join("; "));
+        }
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        request.body(Body::from(body)).unwrap()
+    }
+
+    /// A call: its status and JSON answer (null when empty); the cookies
+    /// it sets are kept.
+    pub async fn call(
+        &mut self,
+        app: &Router,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let request = self.request(method, uri, body);
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        for line in response.headers().get_all(header::SET_COOKIE) {
+            let line = line.to_str().unwrap();
+            let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
+            self.cookies.insert(name.to_string(), value.to_string());
+        }
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap()
+        };
+        (status, value)
+    }
+
+    pub async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
+        self.call(app, "GET", uri, None).await
+    }
+
+    pub async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.call(app, "POST", uri, Some(body)).await
+    }
+
+    /// A browser that opened the site: it has its player's cookie.
+    pub async fn opened(app: &Router) -> Browser {
+        let mut b = Browser::default();
+        b.get(app, "/api/me").await;
+        assert!(b.cookies.contains_key("awale_player"));
+        b
+    }
+
+    /// A browser signed up as `name`.
+    pub async fn account(app: &Router, name: &str) -> Browser {
+        let mut b = Browser::opened(app).await;
+        let (status, body) = b
+            .post(
+                app,
+                "/api/account/signup",
+                json!({"username": name, "password": "seeds in the fourth hole"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        b
+    }
+}
+
+/// What `uri` answers once `check` holds (polled every 10 ms, up to 30 s).
+pub async fn until(
+    b: &mut Browser,
+    app: &Router,
+    uri: &str,
+    check: impl Fn(&Value) -> bool,
+) -> Value {
+    for _ in 0..3000 {
+        let (_, view) = b.get(app, uri).await;
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{uri}: never happened");
+}
