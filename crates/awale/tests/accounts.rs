@@ -13,33 +13,15 @@
 mod webdriver;
 
 use serde_json::{json, Value};
-use webdriver::{page_fetch, rated_game, sign_up, tap, Browser, Site};
+use webdriver::{
+    close_first_dialog, open_at_once, page_fetch, rated_game, sign_up, tap, Browser, Site,
+};
 
 const PASSWORD: &str = "seeds in the fourth hole";
-
-fn open(b: &Browser, url: &str) {
-    b.goto(url);
-    b.eval("localStorage.setItem('awale.speed', '0')");
-    b.goto(url);
-}
 
 /// Closes the new-game dialog that a first visit opens by itself (over
 /// the whole page, the header's account button included), as a new
 /// player who came to log in would.
-fn close_first_dialog(b: &Browser) {
-    b.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
-    tap(b, "#dlg-new button[value=cancel]");
-    b.wait_for(
-        "the dialog closed",
-        "return !document.querySelector('#dlg-new').open",
-        5,
-    );
-}
-
 fn type_in(b: &Browser, css: &str, text: &str) {
     tap(b, css);
     b.exec(
@@ -101,7 +83,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     // A guest, in French on a desktop, plays an online game and one
     // against the computer.
     let ama = Browser::start("accounts-ama", "fr-FR,fr", 1280, 900);
-    open(&ama, &url);
+    open_at_once(&ama, &url);
     close_first_dialog(&ama);
     wait_account_button(&ama, "Se connecter");
     let online = page_fetch(
@@ -146,7 +128,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     // Another profile, in English on a phone: a wrong password, then the
     // right one; the same games.
     let phone = Browser::start("accounts-phone", "en-US,en", 390, 844);
-    open(&phone, &url);
+    open_at_once(&phone, &url);
     close_first_dialog(&phone);
     wait_account_button(&phone, "Log in");
     assert!(my_games(&phone).is_empty());
@@ -230,11 +212,11 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     let site = Site::start("players");
     let url = site.url.clone();
     let ama = Browser::start("players-ama", "fr-FR,fr", 1280, 900);
-    open(&ama, &url);
+    open_at_once(&ama, &url);
     close_first_dialog(&ama);
     sign_up(&ama, "Ama_K");
     let kofi = Browser::start("players-kofi", "en-US,en", 390, 844);
-    open(&kofi, &url);
+    open_at_once(&kofi, &url);
     close_first_dialog(&kofi);
     sign_up(&kofi, "kofi_7");
     // Three rated blitz games (enough for the leaderboard): Ama wins two.
@@ -426,7 +408,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     let (_, view) = site.call("GET", &format!("/api/games/{id}"), None);
     assert_eq!(view["rated"], true, "{view}");
     let guest = Browser::start("players-guest", "fr-FR,fr", 1280, 900);
-    open(&guest, &url);
+    open_at_once(&guest, &url);
     close_first_dialog(&guest);
     tap(&guest, "#btn-new");
     tap(&guest, "#dlg-new input[name=mode][value=online] + span");

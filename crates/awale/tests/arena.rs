@@ -16,36 +16,7 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{page_fetch, sign_up, Browser, Site};
-
-fn open(b: &Browser, url: &str) {
-    b.goto(url);
-    b.eval("localStorage.setItem('awale.speed', '0')");
-    b.goto(url);
-}
-
-fn close_first_dialog(b: &Browser) {
-    b.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
-    tap(b, "#dlg-new button[value=cancel]");
-    b.wait_for(
-        "the dialog closed",
-        "return !document.querySelector('#dlg-new').open",
-        5,
-    );
-}
-
-fn tap(b: &Browser, css: &str) {
-    b.find(css);
-    b.exec(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        json!([css]),
-    );
-    b.click(css);
-}
+use webdriver::{close_first_dialog, open_at_once, page_fetch, sign_up, tap, Browser, Site};
 
 fn hash(b: &Browser) -> String {
     b.string("return location.hash")
@@ -59,7 +30,7 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let start = |name: &str, lang: &str, phone: bool, account: &str| {
         let (w, h) = if phone { (390, 844) } else { (1280, 900) };
         let b = Browser::start(name, lang, w, h);
-        open(&b, &url);
+        open_at_once(&b, &url);
         close_first_dialog(&b);
         sign_up(&b, account);
         b
@@ -129,7 +100,7 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
         (&yaw, &esi, "Yaw")
     };
     let fan = Browser::start("arena-fan", "en-US,en", 390, 844);
-    open(&fan, &format!("{url}/#rules"));
+    open_at_once(&fan, &format!("{url}/#rules"));
     fan.goto(&format!("{url}/#lobby"));
     fan.wait_shown("#featured", 15);
     fan.wait_for(

@@ -83,7 +83,7 @@ fn play(b: &Browser, letter: &str) {
         &format!("return !!document.querySelector({})", json!(css)),
         30,
     );
-    tap(b, &css);
+    tap_move(b, &css);
 }
 
 /// Plays the first legal hole on `b`'s board (waits for one).
@@ -97,8 +97,39 @@ fn play_first(b: &Browser) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string();
-    tap(b, &format!(".hole-hit.legal[data-letter='{letter}']"));
+    tap_move(b, &format!(".hole-hit.legal[data-letter='{letter}']"));
     letter
+}
+
+/// Taps the legal hole `css` until the move is in `b`'s list: a tap the
+/// page takes while it is busy (a request or a sowing under way) is not a
+/// move, and a loaded machine makes that window wide. The hole stays
+/// legal for 3 s after a tap only when the tap was not taken.
+fn tap_move(b: &Browser, css: &str) {
+    use std::time::{Duration, Instant};
+    let count = "return document.querySelectorAll('#move-list .mv').length";
+    let legal = || {
+        b.exec(
+            "return !!document.querySelector(arguments[0])",
+            json!([css]),
+        ) == json!(true)
+    };
+    let before = b.eval(count).as_u64().unwrap_or(0);
+    let mut taps = 0;
+    let mut tapped_at = Instant::now() - Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if b.eval(count).as_u64().unwrap_or(0) > before {
+            return;
+        }
+        if legal() && tapped_at.elapsed() > Duration::from_secs(3) && taps < 5 {
+            tap(b, css);
+            taps += 1;
+            tapped_at = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("{css}: tapped {taps} times, no move in the list");
 }
 
 fn wait_text(b: &Browser, css: &str, part: &str) {

@@ -15,36 +15,7 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{page_fetch, sign_up, Browser, Site};
-
-fn open(b: &Browser, url: &str) {
-    b.goto(url);
-    b.eval("localStorage.setItem('awale.speed', '0')");
-    b.goto(url);
-}
-
-fn close_first_dialog(b: &Browser) {
-    b.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
-    tap(b, "#dlg-new button[value=cancel]");
-    b.wait_for(
-        "the dialog closed",
-        "return !document.querySelector('#dlg-new').open",
-        5,
-    );
-}
-
-fn tap(b: &Browser, css: &str) {
-    b.find(css);
-    b.exec(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        json!([css]),
-    );
-    b.click(css);
-}
+use webdriver::{close_first_dialog, open_at_once, page_fetch, sign_up, tap, Browser, Site};
 
 fn hash(b: &Browser) -> String {
     b.string("return location.hash")
@@ -59,7 +30,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     let kofi = Browser::start("swiss-kofi", "en-US,en", 390, 844);
     let esi = Browser::start("swiss-esi", "en-US,en", 390, 844);
     for (b, name) in [(&ama, "Ama_K"), (&kofi, "kofi_7"), (&esi, "Esi")] {
-        open(b, &url);
+        open_at_once(b, &url);
         close_first_dialog(b);
         sign_up(b, name);
     }

@@ -819,6 +819,29 @@ pub fn tap(b: &Browser, css: &str) {
     b.click(css);
 }
 
+/// Opens `url` on `b` with the sowing shown at once (no animation to wait
+/// for).
+pub fn open_at_once(b: &Browser, url: &str) {
+    b.goto(url);
+    b.eval("localStorage.setItem('awale.speed', '0')");
+    b.goto(url);
+}
+
+/// Closes the new game dialog a first visit opens.
+pub fn close_first_dialog(b: &Browser) {
+    b.wait_for(
+        "the new game dialog of a first visit",
+        "return document.querySelector('#dlg-new').open",
+        15,
+    );
+    tap(b, "#dlg-new button[value=cancel]");
+    b.wait_for(
+        "the dialog closed",
+        "return !document.querySelector('#dlg-new').open",
+        5,
+    );
+}
+
 /// A request from the page `b` shows (its cookies, its session): the
 /// status and the JSON answer, as `{status, body}`.
 pub fn page_fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
