@@ -356,6 +356,30 @@ pub struct ChatRequest {
     name: Option<serde::de::IgnoredAny>,
 }
 
+/// The message `text` as it is kept (cleaned), if `account` may say it:
+/// refused when muted, in kid mode, empty or longer than
+/// [`MAX_CHAT_CHARS`]. The games' and the tournaments' chat alike.
+pub(crate) fn chat_text(
+    account: Option<&crate::accounts::Account>,
+    text: &str,
+) -> Result<String, Error> {
+    crate::accounts::Accounts::check_may_chat(account)?;
+    if account.is_some_and(|a| a.kid) {
+        return Err(Error::forbidden("kid_mode", "chat is off in kid mode"));
+    }
+    let text = clean_text(text);
+    let length = text.chars().count();
+    if length == 0 || length > MAX_CHAT_CHARS {
+        return Err(Error::invalid(
+            "bad_message",
+            format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
+        )
+        .with("max", MAX_CHAT_CHARS)
+        .with("length", length));
+    }
+    Ok(text)
+}
+
 /// POST /api/games/{id}/chat: says something in a room of the game.
 pub async fn chat(
     on: OnGame,
@@ -364,22 +388,7 @@ pub async fn chat(
     Session(session): Session,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let account = session.as_ref().map(|s| &s.account);
-    crate::accounts::Accounts::check_may_chat(account)?;
-    if account.is_some_and(|a| a.kid) {
-        return Err(Error::forbidden("kid_mode", "chat is off in kid mode").into());
-    }
-    let text = clean_text(&req.text);
-    let length = text.chars().count();
-    if length == 0 || length > MAX_CHAT_CHARS {
-        return Err(Error::invalid(
-            "bad_message",
-            format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
-        )
-        .with("max", MAX_CHAT_CHARS)
-        .with("length", length)
-        .into());
-    }
+    let text = chat_text(session.as_ref().map(|s| &s.account), &req.text)?;
     let room = match req.room.as_str() {
         "players" => "players",
         "public" => "public",

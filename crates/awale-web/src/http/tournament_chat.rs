@@ -14,11 +14,11 @@ use serde::Deserialize;
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, Player, Session, SignedIn, Viewer};
-use super::online::{guest_number, MAX_CHAT_CHARS};
-use crate::game::{clean_text, now_ms, PlayerId};
+use super::online::{chat_text, guest_number};
+use crate::game::{now_ms, PlayerId};
 use crate::store::tournament_chat::TournamentChatLine;
 use crate::store::ChatLine;
-use crate::{AppState, Error};
+use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -45,21 +45,7 @@ pub async fn say(
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
     let id = super::tournaments::number(&id)?;
     let account = session.as_ref().map(|s| &s.account);
-    crate::accounts::Accounts::check_may_chat(account)?;
-    if account.is_some_and(|a| a.kid) {
-        return Err(Error::forbidden("kid_mode", "chat is off in kid mode").into());
-    }
-    let text = clean_text(&req.text);
-    let length = text.chars().count();
-    if length == 0 || length > MAX_CHAT_CHARS {
-        return Err(Error::invalid(
-            "bad_message",
-            format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
-        )
-        .with("max", MAX_CHAT_CHARS)
-        .with("length", length)
-        .into());
-    }
+    let text = chat_text(account, &req.text)?;
     let shared = &state.shared;
     shared.chats.take(&me, ip, now_ms())?;
     // The tournament must be there (404 otherwise).
