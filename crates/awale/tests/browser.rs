@@ -1006,9 +1006,10 @@ fn back_and_forward_walk_through_views_games_and_replays() {
     b.click("#btn-games");
     assert_eq!(hash(&b), "#games");
     let cards = "return document.querySelectorAll('.game-card').length";
-    b.wait_for("a page of games", &format!("{cards} === 50"), 10);
+    // A busy machine (CI) may take long to list them: 30 s.
+    b.wait_for("a page of games", &format!("{cards} === 50"), 30);
     b.click(".games .more button");
-    b.wait_for("every game", &format!("{cards} === 52"), 10);
+    b.wait_for("every game", &format!("{cards} === 52"), 30);
     b.eval("history.back()");
     b.wait_shown("#view-rules", 5);
     b.eval("history.back()");

@@ -481,10 +481,15 @@ impl Browser {
             if truthy {
                 return v;
             }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what} (last: {v})"
-            );
+            if Instant::now() >= deadline {
+                // What the page said last (an error shown, where it is).
+                let page = self.exec(
+                    "const t = document.querySelector('#toast'); \
+                     return location.hash + ' | toast: ' + (t ? t.textContent : '')",
+                    json!([]),
+                );
+                panic!("timed out waiting for {what} (last: {v}; page: {page})");
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
