@@ -680,8 +680,9 @@ impl Games {
                     }
                 });
             }
-            // The pools' news (`pools.rs` hears it).
-            Notice::Paired { .. } => {}
+            // The pools' and the tournaments' news (`pools.rs` and
+            // `tournaments.rs` hear it).
+            Notice::Paired { .. } | Notice::Tournament { .. } => {}
             Notice::Resync => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
                 let held: Vec<i64> = lock(&self.entries).keys().copied().collect();

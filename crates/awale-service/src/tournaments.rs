@@ -24,9 +24,10 @@ use crate::games::Games;
 use crate::lock;
 use crate::rating::Speed;
 use crate::store::tournaments::{
-    EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
+    EntrantRow, PairingRow, TournamentHold, TournamentRecord, TournamentRow, TournamentStore,
 };
 use crate::store::AccountStore;
+use crate::store::Notice;
 use crate::tournament::arena::{Arena, ArenaPlayer, Presence, Sheet};
 use crate::tournament::swiss::Swiss;
 
@@ -262,6 +263,28 @@ struct Running {
     swiss: Option<Swiss>,
 }
 
+/// A held tournament to change: its room's lock and, where several
+/// processes share the store, the store's hold on it, under which it was
+/// read again (another process may have changed it). Dropped once the
+/// change is stored.
+struct Changing<'a> {
+    running: tokio::sync::MutexGuard<'a, Running>,
+    _hold: Option<TournamentHold>,
+}
+
+impl std::ops::Deref for Changing<'_> {
+    type Target = Running;
+    fn deref(&self) -> &Running {
+        &self.running
+    }
+}
+
+impl std::ops::DerefMut for Changing<'_> {
+    fn deref_mut(&mut self) -> &mut Running {
+        &mut self.running
+    }
+}
+
 struct Room {
     running: tokio::sync::Mutex<Running>,
     /// The standings, sent to the watchers when they change.
@@ -310,6 +333,24 @@ fn presence_of(name: &str) -> Presence {
     }
 }
 
+/// A player's presence as stored: theirs, and after `:` where they asked
+/// to be once their game ends (`playing:paused`), so that whichever
+/// process records the end knows it.
+fn stored_presence(presence: Presence, after_game: Option<Presence>) -> String {
+    match after_game {
+        Some(wish) => format!("{}:{}", presence_name(presence), presence_name(wish)),
+        None => presence_name(presence).into(),
+    }
+}
+
+/// [`stored_presence`] read back.
+fn presence_read(text: &str) -> (Presence, Option<Presence>) {
+    match text.split_once(':') {
+        Some((now, wish)) => (presence_of(now), Some(presence_of(wish))),
+        None => (presence_of(text), None),
+    }
+}
+
 fn no_tournament(id: i64) -> Error {
     Error::new(
         crate::Kind::NotFound,
@@ -327,7 +368,7 @@ impl Running {
             player: e.player.clone(),
             name: e.name.clone(),
             rating: i64::from(p.rating),
-            presence: presence_name(p.presence).into(),
+            presence: stored_presence(p.presence, e.after_game),
             score: self
                 .swiss_points(number)
                 .map_or(i64::from(p.score()), i64::from),
@@ -533,6 +574,34 @@ impl Tournaments {
                 }
             }
         });
+        // What other processes sharing the store changed.
+        if let Some(mut notices) = self.games.store().notices() {
+            let me = Arc::downgrade(self);
+            tokio::spawn(async move {
+                use tokio::sync::broadcast::error::RecvError;
+                loop {
+                    let notice = match notices.recv().await {
+                        Ok(notice) => notice,
+                        Err(RecvError::Lagged(_)) => Notice::Resync,
+                        Err(RecvError::Closed) => return,
+                    };
+                    let Some(tournaments) = me.upgrade() else {
+                        return;
+                    };
+                    match notice {
+                        Notice::Tournament { id } => tournaments.heard_tournament(id).await,
+                        // Some news may be lost: each held one is read again.
+                        Notice::Resync => {
+                            let held: Vec<i64> = lock(&tournaments.rooms).keys().copied().collect();
+                            for id in held {
+                                tournaments.heard_tournament(id).await;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            });
+        }
         for id in self.store.unfinished_tournaments_blocking()? {
             let me = Arc::clone(self);
             tokio::spawn(async move {
@@ -562,71 +631,138 @@ impl Tournaments {
             .load_tournament(id)
             .await?
             .ok_or_else(|| no_tournament(id))?;
-        let mut arena = Arena::default();
-        let mut entrants = Vec::new();
-        for e in &record.entrants {
-            let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
-                Error::internal(format!("tournament {id}: a sheet unread: {err}"))
-            })?;
-            arena.players.push(ArenaPlayer {
-                rating: e.rating as i32,
-                presence: presence_of(&e.presence),
-                sheet,
-                firsts: e.firsts as u32,
-            });
-            entrants.push(Entrant {
-                player: e.player.clone(),
-                name: e.name.clone(),
-                after_game: None,
-            });
-        }
-        let mut games = HashMap::new();
-        for g in &record.games {
-            if g.result.is_none() {
-                arena
-                    .playing
-                    .push((g.players.0 as usize, g.players.1 as usize));
-                lock(&self.by_game).insert(g.game_id, id);
-            }
-            // The public ids of the games in play only (the page links them).
-            let public_id = match g.result {
-                None => self
-                    .games
-                    .load(g.game_id)
-                    .await
-                    .map(|game| game.public_id)
-                    .unwrap_or_default(),
-                Some(_) => String::new(),
-            };
-            games.insert(g.game_id, Held { row: *g, public_id });
-        }
-        let finished = record.tournament.state == "finished";
-        let swiss = swiss_run::swiss_of(&record);
-        let arena_kind = record.tournament.kind == "arena";
+        let running = self.running_from(record, None).await?;
+        let schedule = (running.row.state != "finished" && running.row.kind == "arena")
+            .then_some((running.row.starts_ms, running.row.ends_ms));
         let room = Arc::new(Room {
-            running: tokio::sync::Mutex::new(Running {
-                row: record.tournament,
-                arena,
-                entrants,
-                games,
-                swiss,
-            }),
+            running: tokio::sync::Mutex::new(running),
             news: broadcast::channel(16).0,
             players: Mutex::new(HashMap::new()),
             moves: broadcast::channel(256).0,
             sent_ms: AtomicI64::new(0),
             due: std::sync::atomic::AtomicBool::new(false),
         });
-        let room = {
+        let (room, new) = {
             let mut rooms = lock(&self.rooms);
-            Arc::clone(rooms.entry(id).or_insert(room))
+            let new = !rooms.contains_key(&id);
+            (Arc::clone(rooms.entry(id).or_insert(room)), new)
         };
         // A Swiss starts when its organiser says, and ends with its rounds.
-        if !finished && arena_kind {
-            let r = room.running.lock().await;
-            self.arm_schedule(id, r.row.starts_ms, r.row.ends_ms);
+        if let (true, Some((starts, ends))) = (new, schedule) {
+            self.arm_schedule(id, starts, ends);
         }
         Ok(room)
+    }
+
+    /// The tournament stored in `record`, to hold; `known`, the same as
+    /// held before (its games' public ids are not read again, nor their
+    /// first-move timers armed again).
+    async fn running_from(
+        &self,
+        record: TournamentRecord,
+        known: Option<&Running>,
+    ) -> Result<Running, Error> {
+        let id = record.tournament.id;
+        let mut arena = Arena::default();
+        let mut entrants = Vec::new();
+        for e in &record.entrants {
+            let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
+                Error::internal(format!("tournament {id}: a sheet unread: {err}"))
+            })?;
+            let (presence, after_game) = presence_read(&e.presence);
+            arena.players.push(ArenaPlayer {
+                rating: e.rating as i32,
+                presence,
+                sheet,
+                firsts: e.firsts as u32,
+            });
+            entrants.push(Entrant {
+                player: e.player.clone(),
+                name: e.name.clone(),
+                after_game,
+            });
+        }
+        let mut games = HashMap::new();
+        for g in &record.games {
+            // The public ids of the games in play only (the page links them).
+            let mut public_id = String::new();
+            if g.result.is_none() {
+                arena
+                    .playing
+                    .push((g.players.0 as usize, g.players.1 as usize));
+                lock(&self.by_game).insert(g.game_id, id);
+                match known.and_then(|k| k.games.get(&g.game_id)) {
+                    Some(held) => public_id.clone_from(&held.public_id),
+                    None => {
+                        if let Ok(game) = self.games.load(g.game_id).await {
+                            // After a restart, or made by another process:
+                            // its first mover's time is watched here too.
+                            self.arm_first_move(&game);
+                            public_id = game.public_id;
+                        }
+                    }
+                }
+            } else {
+                lock(&self.by_game).remove(&g.game_id);
+            }
+            games.insert(g.game_id, Held { row: *g, public_id });
+        }
+        let swiss = swiss_run::swiss_of(&record);
+        Ok(Running {
+            row: record.tournament,
+            arena,
+            entrants,
+            games,
+            swiss,
+        })
+    }
+
+    /// `room`'s tournament to change: see [`Changing`].
+    async fn change<'a>(&self, room: &'a Room) -> Result<Changing<'a>, Error> {
+        let mut running = room.running.lock().await;
+        let id = running.row.id;
+        let hold = self.store.hold_tournament(id).await?;
+        if hold.is_some() {
+            let record = self
+                .store
+                .load_tournament(id)
+                .await?
+                .ok_or_else(|| no_tournament(id))?;
+            let fresh = self.running_from(record, Some(&running)).await?;
+            *running = fresh;
+        }
+        Ok(Changing {
+            running,
+            _hold: hold,
+        })
+    }
+
+    /// Reads tournament `id` again (another process changed it) and tells
+    /// this process's watchers; held from now on if it was not.
+    async fn heard_tournament(&self, id: i64) {
+        let held = lock(&self.rooms).get(&id).cloned();
+        let Some(room) = held else {
+            if let Err(e) = self.room(id).await {
+                tracing::warn!(tournament = id, error = %e, "a tournament made elsewhere not read");
+            }
+            return;
+        };
+        let mut running = room.running.lock().await;
+        match self.store.load_tournament(id).await {
+            Ok(Some(record)) => match self.running_from(record, Some(&running)).await {
+                Ok(fresh) => *running = fresh,
+                Err(e) => {
+                    tracing::warn!(tournament = id, error = %e, "a tournament not read again");
+                    return;
+                }
+            },
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(tournament = id, error = %e, "a tournament not read again");
+                return;
+            }
+        }
+        self.tell(&room, &running);
     }
 
     /// Starts the timers of `room`'s start and end.
@@ -658,7 +794,7 @@ impl Tournaments {
 
     async fn move_on(&self, id: i64, state: &str) -> Result<(), Error> {
         let room = self.room(id).await?;
-        let mut running = room.running.lock().await;
+        let mut running = self.change(&room).await?;
         let order = |s: &str| match s {
             "created" => 0,
             "started" => 1,
@@ -900,7 +1036,7 @@ impl Tournaments {
         if room.running.lock().await.is_swiss() {
             return self.swiss_join(&room, player, name, rating).await;
         }
-        let mut running = room.running.lock().await;
+        let mut running = self.change(&room).await?;
         if running.row.state == "finished" {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
@@ -953,12 +1089,16 @@ impl Tournaments {
         if room.running.lock().await.is_swiss() {
             return self.swiss_leave(&room, player).await;
         }
-        let mut running = room.running.lock().await;
+        let mut running = self.change(&room).await?;
         let number = running.number_of(player).ok_or_else(|| {
             Error::conflict("not_in_tournament", "you have not joined this tournament")
         })?;
         if running.arena.is_playing(number) {
+            // Stored: whichever process records the game's end does it.
             running.entrants[number].after_game = Some(presence);
+            self.store
+                .save_tournament(running.record(&[number], &[]))
+                .await?;
         } else {
             let _ = running.arena.set_presence(number, presence);
             self.store
@@ -997,7 +1137,7 @@ impl Tournaments {
     /// a game, moved already, or berserked already), a storage failure.
     pub async fn berserk(&self, id: i64, player: &PlayerId) -> Result<TournamentView, Error> {
         let room = self.room(id).await?;
-        let mut running = room.running.lock().await;
+        let mut running = self.change(&room).await?;
         let number = running.number_of(player).ok_or_else(|| {
             Error::conflict("not_in_tournament", "you have not joined this tournament")
         })?;
@@ -1107,7 +1247,7 @@ impl Tournaments {
                     );
                     lock(&self.by_game).insert(game.id, running.row.id);
                     ids.push(game.id);
-                    self.arm_first_move(game.id);
+                    self.arm_first_move(game);
                 }
                 if let Err(e) = self
                     .store
@@ -1129,9 +1269,15 @@ impl Tournaments {
         }
     }
 
-    /// Aborts game `id` if its first mover has not sown in time.
-    fn arm_first_move(&self, id: i64) {
-        let wait = self.first_move_ms.load(Ordering::Relaxed).max(0) as u64;
+    /// Aborts `game` if its first mover has not sown in time (counted from
+    /// when it was made).
+    fn arm_first_move(&self, game: &WebGame) {
+        if game.end().is_some() || game.game.plies().len() >= 2 {
+            return;
+        }
+        let id = game.id;
+        let due = game.created_ms + self.first_move_ms.load(Ordering::Relaxed);
+        let wait = (due - now_ms()).max(0) as u64;
         let games = Arc::clone(&self.games);
         tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(wait)).await;
@@ -1186,7 +1332,13 @@ impl Tournaments {
             let Ok(room) = self.room(tid).await else {
                 continue;
             };
-            let mut running = room.running.lock().await;
+            let mut running = match self.change(&room).await {
+                Ok(running) => running,
+                Err(e) => {
+                    tracing::warn!(tournament = tid, error = %e, "game ends not recorded");
+                    continue;
+                }
+            };
             // A Swiss's ends, one by one: each may end its round.
             if running.is_swiss() {
                 for game in games {

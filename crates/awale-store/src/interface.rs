@@ -39,6 +39,11 @@ pub enum Notice {
         /// The seek's number.
         seek: i64,
     },
+    /// Tournament `id` was made or changed (read it again).
+    Tournament {
+        /// The tournament.
+        id: i64,
+    },
     /// Notices may have been lost (the connection was lost, or this
     /// reader fell behind): whatever is held in memory must be read again.
     Resync,
@@ -55,8 +60,8 @@ impl Notice {
         }
     }
 
-    /// As sent between processes: `g ID REVISION TIMED`, `c GAME LINE` or
-    /// `p SEEK`.
+    /// As sent between processes: `g ID REVISION TIMED`, `c GAME LINE`,
+    /// `p SEEK` or `t TOURNAMENT`.
     pub fn to_text(self) -> String {
         match self {
             Notice::Game {
@@ -66,6 +71,7 @@ impl Notice {
             } => format!("g {id} {revision} {}", u8::from(timed)),
             Notice::Chat { game, line } => format!("c {game} {line}"),
             Notice::Paired { seek } => format!("p {seek}"),
+            Notice::Tournament { id } => format!("t {id}"),
             Notice::Resync => "r".into(),
         }
     }
@@ -85,6 +91,9 @@ impl Notice {
             },
             "p" => Notice::Paired {
                 seek: words.next()?.parse().ok()?,
+            },
+            "t" => Notice::Tournament {
+                id: words.next()?.parse().ok()?,
             },
             "r" => Notice::Resync,
             _ => return None,

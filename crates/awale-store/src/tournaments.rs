@@ -134,7 +134,25 @@ pub trait TournamentStore: Send + Sync {
     ///
     /// When reading fails.
     fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError>;
+
+    /// Holds tournament `id` for this process until the hold is dropped,
+    /// waiting while another process holds it: where several processes
+    /// share the store, each change of a tournament is made under its hold,
+    /// on the tournament as stored. None where one process is all there is
+    /// (the games file: the service's own lock is enough).
+    fn hold_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentHold>> {
+        let _ = id;
+        Box::pin(async { Ok(None) })
+    }
 }
+
+/// A tournament held by this process ([`TournamentStore::hold_tournament`]);
+/// dropped, it is free again.
+pub struct TournamentHold(
+    /// Whatever keeps the hold (in PostgreSQL, the connection that holds
+    /// the tournament's advisory lock).
+    pub Box<dyn Send + Sync>,
+);
 
 const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
      minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";

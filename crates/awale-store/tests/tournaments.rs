@@ -265,3 +265,58 @@ fn a_swiss_keeps_its_rounds_its_games_rounds_and_its_byes() {
         );
     });
 }
+
+#[test]
+fn two_processes_change_a_tournament_one_at_a_time_and_hear_each_other() {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let url = pg::cluster().database();
+            let (a, b) = (
+                PgStore::connect(&url).unwrap(),
+                PgStore::connect(&url).unwrap(),
+            );
+            let mut heard = b.notices().unwrap();
+            // Its listener connects on its own: given the time to.
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            let row = a.create_tournament(arena(1, 0)).await.unwrap();
+            let id = row.id;
+            // The other process hears of the new tournament.
+            let notice = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+                loop {
+                    if let Ok(n @ awale_store::Notice::Tournament { .. }) = heard.recv().await {
+                        return n;
+                    }
+                }
+            })
+            .await
+            .expect("the new tournament heard");
+            assert_eq!(notice, awale_store::Notice::Tournament { id });
+            // The games file has nothing to hold: one process.
+            assert!(Store::in_memory()
+                .unwrap()
+                .hold_tournament(id)
+                .await
+                .unwrap()
+                .is_none());
+            let first = a.hold_tournament(id).await.unwrap().expect("a hold");
+            let b2 = b.clone();
+            let second =
+                tokio::spawn(async move { b2.hold_tournament(id).await.map(|h| h.is_some()) });
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            assert!(!second.is_finished(), "held twice at once");
+            // Another tournament is not held by it.
+            let other = a.create_tournament(arena(1, 0)).await.unwrap();
+            drop(b.hold_tournament(other.id).await.unwrap());
+            drop(first);
+            let got = tokio::time::timeout(std::time::Duration::from_secs(10), second)
+                .await
+                .expect("held once the first let go")
+                .unwrap()
+                .unwrap();
+            assert!(got);
+        });
+}

@@ -362,7 +362,7 @@ impl Tournaments {
         name: &str,
         rating: i32,
     ) -> Result<super::TournamentView, Error> {
-        let mut running = room.running.lock().await;
+        let mut running = self.change(room).await?;
         if running.row.state == "finished" {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
@@ -412,7 +412,7 @@ impl Tournaments {
         room: &Arc<Room>,
         player: &PlayerId,
     ) -> Result<super::TournamentView, Error> {
-        let mut running = room.running.lock().await;
+        let mut running = self.change(room).await?;
         let number = running.number_of(player).ok_or_else(|| {
             Error::conflict("not_in_tournament", "you have not joined this tournament")
         })?;
@@ -446,7 +446,7 @@ impl Tournaments {
         player: &PlayerId,
     ) -> Result<super::TournamentView, Error> {
         let room = self.room(id).await?;
-        let mut running = room.running.lock().await;
+        let mut running = self.change(&room).await?;
         if !running.is_swiss() {
             return Err(Error::conflict(
                 "not_swiss",
@@ -558,7 +558,7 @@ impl Tournaments {
             ids.push(game.id);
             // No clock runs before a side's first move: one who does not
             // sow in time loses by forfeit, so the round cannot hang.
-            self.arm_first_move(game.id);
+            self.arm_first_move(game);
             for n in [p.first, p.second] {
                 running.arena.players[n].presence = Presence::Playing;
                 players.push(n);
@@ -673,7 +673,7 @@ impl Tournaments {
     /// was not paired yet is paired now.
     pub(super) async fn resume_swiss(&self, id: i64) -> Result<(), Error> {
         let room = self.room(id).await?;
-        let mut running = room.running.lock().await;
+        let mut running = self.change(&room).await?;
         if running.is_swiss() {
             self.after_result(&room, &mut running).await;
         }

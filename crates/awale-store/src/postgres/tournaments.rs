@@ -5,10 +5,41 @@ use deadpool_postgres::GenericClient;
 
 use super::PgStore;
 use crate::tournaments::{
-    ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow, TournamentStore,
+    ByeRow, EntrantRow, PairingRow, TournamentHold, TournamentRecord, TournamentRow,
+    TournamentStore,
 };
-use crate::{StoreError, StoreFuture};
+use crate::{Notice, StoreError, StoreFuture};
 use awale_model::game::PlayerId;
+
+/// The advisory lock of tournament `id`: this prefix and its number.
+const HOLD_PREFIX: i64 = 0x4177_7400_0000_0000;
+
+/// A tournament's advisory lock, held by one connection of the pool: given
+/// back on drop (or the connection closed, which frees it too).
+struct PgHold {
+    client: Option<deadpool_postgres::Object>,
+    key: i64,
+    handle: tokio::runtime::Handle,
+}
+
+impl Drop for PgHold {
+    fn drop(&mut self) {
+        let Some(client) = self.client.take() else {
+            return;
+        };
+        let key = self.key;
+        self.handle.spawn(async move {
+            if client
+                .execute("SELECT pg_advisory_unlock($1)", &[&key])
+                .await
+                .is_err()
+            {
+                // Not freed: the connection is closed, which frees it.
+                drop(deadpool_postgres::Object::take(client));
+            }
+        });
+    }
+}
 
 const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
      minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
@@ -135,10 +166,9 @@ impl TournamentStore for PgStore {
                     ],
                 )
                 .await?;
-            Ok(TournamentRow {
-                id: row.try_get(0)?,
-                ..tournament
-            })
+            let id = row.try_get(0)?;
+            me.announce(&client, Notice::Tournament { id }).await?;
+            Ok(TournamentRow { id, ..tournament })
         })
     }
 
@@ -148,6 +178,13 @@ impl TournamentStore for PgStore {
             let mut client = me.client().await?;
             let tx = client.transaction().await?;
             save(&tx, &record).await?;
+            me.announce(
+                &tx,
+                Notice::Tournament {
+                    id: record.tournament.id,
+                },
+            )
+            .await?;
             tx.commit().await?;
             Ok(())
         })
@@ -278,6 +315,23 @@ impl TournamentStore for PgStore {
                 )
                 .await?;
             rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+        })
+    }
+
+    fn hold_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentHold>> {
+        let me = self.clone();
+        self.run(async move {
+            let client = me.client().await?;
+            let key = HOLD_PREFIX | id;
+            client
+                .execute("SELECT pg_advisory_lock($1)", &[&key])
+                .await?;
+            let hold: Box<dyn Send + Sync> = Box::new(PgHold {
+                client: Some(client),
+                key,
+                handle: me.inner.handle.clone(),
+            });
+            Ok(Some(TournamentHold(hold)))
         })
     }
 }
