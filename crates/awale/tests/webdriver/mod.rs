@@ -483,11 +483,7 @@ impl Browser {
             }
             if Instant::now() >= deadline {
                 // What the page said last (an error shown, where it is).
-                let page = self.exec(
-                    "const t = document.querySelector('#toast'); \
-                     return location.hash + ' | toast: ' + (t ? t.textContent : '')",
-                    json!([]),
-                );
+                let page = self.exec(PAGE_STATE, json!([]));
                 panic!("timed out waiting for {what} (last: {v}; page: {page})");
             }
             std::thread::sleep(Duration::from_millis(100));
@@ -777,6 +773,18 @@ fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// What a page shows when a wait times out: its address, the last toast,
+/// whether its script ran (the `awale-usable` mark of main.js), the status
+/// line, the holes drawn, and each request that failed or is slow.
+const PAGE_STATE: &str = "const q = (s) => { const e = document.querySelector(s); return e ? e.textContent.trim() : '-'; }; \
+    const ran = performance.getEntriesByName('awale-usable').length > 0; \
+    const odd = performance.getEntriesByType('resource') \
+        .filter((r) => (r.responseStatus && r.responseStatus !== 200) || r.duration > 2000) \
+        .map((r) => new URL(r.name).pathname + ' ' + (r.responseStatus || '?') + ' ' + Math.round(r.duration) + 'ms'); \
+    return location.hash + ' | toast: ' + q('#toast') + ' | script ran: ' + ran + ' | status: ' + q('#status') \
+        + ' | holes: ' + document.querySelectorAll('.hole-hit').length \
+        + ' | requests failed or slow: ' + (odd.join(', ') || 'none');";
 
 /// One browser test at a time: the machine has two cores. Also checks
 /// that the browser is there, with what to do when it is not.
