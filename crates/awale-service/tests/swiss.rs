@@ -552,6 +552,54 @@ async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
     play(&t, &games, id, "A", Ends::FirstWins).await;
     let view = until(&t, id, |v| v.state == "finished").await;
     let s = swiss(&view);
-    assert_eq!((s.round, s.rounds), (1, 2), "ended after round 1 of 2");
+    assert_eq!(
+        (s.round, s.rounds),
+        (1, 1),
+        "the rounds cut to the one played"
+    );
     assert_eq!(view.podium[0].name, "A");
+}
+
+/// Stop 31's review: a withdrawal from a round robin left its last round
+/// without a pairing, and the tournament ended early without a word. Now
+/// the rounds are cut to those the players in can still play, and each is
+/// played. Five players, five rounds (a round robin), rounds started by
+/// hand: after round 1, E withdraws; the four left can meet the opponents
+/// they have not met in two more rounds, so the Swiss has three, all
+/// played, no pair twice.
+#[tokio::test]
+async fn a_withdrawal_from_a_round_robin_cuts_the_rounds_to_those_still_possible() {
+    use awale_service::tournament::arena::Presence;
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = t
+        .create_swiss(&player(1), settings(5, true))
+        .await
+        .unwrap()
+        .id;
+    for n in 1..=5 {
+        t.join(id, &player(n), &name(n)).await.unwrap();
+    }
+    let mut met = Vec::new();
+    for round in 1..=3 {
+        let view = t.start_round(id, &player(1)).await.unwrap();
+        for pair in pairings(&view).0 {
+            let mut two: Vec<&str> = pair.split('-').collect();
+            two.sort_unstable();
+            assert!(!met.contains(&two.join("")), "{pair} met again");
+            met.push(two.join(""));
+            play(&t, &games, id, two_first(&pair), Ends::FirstWins).await;
+        }
+        if round == 1 {
+            t.leave(id, &player(5), Presence::Withdrawn).await.unwrap();
+            let view = t.get(id, None).await.unwrap();
+            assert_eq!(swiss(&view).rounds, 3, "cut from 5 to 3");
+        }
+    }
+    let view = until(&t, id, |v| v.state == "finished").await;
+    assert_eq!((swiss(&view).round, swiss(&view).rounds), (3, 3));
+}
+
+/// The first player's name of a pair written `first-second`.
+fn two_first(pair: &str) -> &str {
+    pair.split('-').next().unwrap()
 }

@@ -196,6 +196,35 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
         )
         .await;
     let arena = arena["id"].as_i64().unwrap();
+    // A setting of the other kind is refused, named, not ignored.
+    for (body, field) in [
+        (
+            json!({"kind": "swiss", "name": "S", "minutes_each": 3, "increment_s": 2, "rounds": 3, "minutes": 30}),
+            "minutes",
+        ),
+        (
+            json!({"kind": "swiss", "name": "S", "minutes_each": 3, "increment_s": 2, "rounds": 3, "starts_in_minutes": 5}),
+            "starts_in_minutes",
+        ),
+        (
+            json!({"name": "A", "minutes_each": 3, "increment_s": 2, "minutes": 30, "rounds": 3}),
+            "rounds",
+        ),
+        (
+            json!({"name": "A", "minutes_each": 3, "increment_s": 2, "minutes": 30, "manual_rounds": false}),
+            "manual_rounds",
+        ),
+    ] {
+        let (status, refused) = kofi.post(&app, "/api/tournaments", body).await;
+        assert_eq!(
+            (status, error(&refused)),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ("bad_tournament", "field")
+            )
+        );
+        assert_eq!(refused["fields"]["field"], field);
+    }
     let (status, body) = kofi
         .get(&app, &format!("/api/tournaments/{arena}/standings.csv"))
         .await;

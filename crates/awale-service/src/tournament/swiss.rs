@@ -7,12 +7,14 @@
 //! The pairing is Dutch in spirit (within a score group the top half meets
 //! the bottom half), found by a search that backs off when a choice leaves
 //! the rest unpairable, so a round is paired whenever any pairing without a
-//! repeat exists, looking one round ahead so that today's pairing leaves
-//! tomorrow's possible. Close to a full round robin a late round can still
-//! have no pairing (a property of Swiss pairing itself): it is refused with
-//! [`SwissError::NoPairing`] and the tournament ends there, as lichess's
-//! Swiss does. With as many rounds as opponents, the rounds follow a
-//! round-robin table instead.
+//! repeat exists, looking ahead so that today's pairing leaves the rounds
+//! to come possible (the next one exactly, those after it within a budget
+//! of search). A withdrawal or a late entry can leave fewer rounds possible
+//! than were set: [`Swiss::fit_rounds`] cuts them to what the players in
+//! can still play. A round that still has no pairing (past the search's
+//! budget) is refused with [`SwissError::NoPairing`] and the tournament
+//! ends there, as lichess's Swiss does. With as many rounds as opponents,
+//! the rounds follow a round-robin table instead.
 
 use std::fmt::Write as _;
 
@@ -381,13 +383,18 @@ impl Swiss {
         } else {
             vec![None]
         };
-        for bye in byes {
+        // A pairing that leaves the rounds to come possible, whoever has the
+        // bye; else any.
+        let mut budget = LOOK_AHEAD_BUDGET;
+        let tries = byes
+            .iter()
+            .map(|&bye| (bye, true))
+            .chain(byes.iter().map(|&bye| (bye, false)));
+        for (bye, look_ahead) in tries {
             let pool: Vec<usize> = ranked.iter().copied().filter(|&p| Some(p) != bye).collect();
             let mut pairs = Vec::with_capacity(pool.len() / 2);
-            // A pairing that leaves the next round possible, else any.
-            if self.pair_rest(&pool, &points, &mut pairs, true)
-                || self.pair_rest(&pool, &points, &mut pairs, false)
-            {
+            let ahead = look_ahead.then_some(&mut budget);
+            if self.pair_rest(&pool, &points, &mut pairs, ahead) {
                 let pairings = pairs
                     .into_iter()
                     .map(|(a, b)| {
@@ -407,21 +414,24 @@ impl Swiss {
 
     /// Pairs `pool` (in rank order) into `pairs`: the top player with the
     /// best candidate that leaves the rest pairable (and, with `look_ahead`,
-    /// the next round too).
+    /// a budget of search, the rounds to come too).
     fn pair_rest(
         &self,
         pool: &[usize],
         points: &[HalfPoints],
         pairs: &mut Vec<(usize, usize)>,
-        look_ahead: bool,
+        mut look_ahead: Option<&mut u32>,
     ) -> bool {
         let Some((&top, rest)) = pool.split_first() else {
-            return !look_ahead || self.next_round_stays_pairable(pairs);
+            return match look_ahead {
+                Some(budget) => self.rest_stays_pairable(pairs, budget),
+                None => true,
+            };
         };
         for q in self.candidates(top, rest, points) {
             let remaining: Vec<usize> = rest.iter().copied().filter(|&r| r != q).collect();
             pairs.push((top, q));
-            if self.pair_rest(&remaining, points, pairs, look_ahead) {
+            if self.pair_rest(&remaining, points, pairs, look_ahead.as_deref_mut()) {
                 return true;
             }
             pairs.pop();
@@ -429,13 +439,69 @@ impl Swiss {
         false
     }
 
-    /// Whether, after this round's `pairs`, a round without a repeated pair
-    /// still exists when one is to come: a look one round ahead, so that a
-    /// pairing of today does not leave tomorrow's impossible.
-    fn next_round_stays_pairable(&self, pairs: &[(usize, usize)]) -> bool {
-        if self.rounds.len() + 1 >= self.rounds_total {
+    /// Whether, after this round's `pairs`, the rounds to come can still be
+    /// paired without a repeated pair: the next one for certain, those after
+    /// it as far as `budget` lets the search go (past it, taken as yes).
+    fn rest_stays_pairable(&self, pairs: &[(usize, usize)], budget: &mut u32) -> bool {
+        let after = self.rounds_total.saturating_sub(self.rounds.len() + 1);
+        if after == 0 {
             return true;
         }
+        if !self.next_round_stays_pairable(pairs) {
+            return false;
+        }
+        if after == 1 || *budget == 0 {
+            return true;
+        }
+        let Some(mut ahead) = Ahead::new(&self.active(), &self.met_table(pairs), *budget) else {
+            return true;
+        };
+        let found = ahead.rounds(after);
+        *budget = ahead.budget;
+        found != Some(false)
+    }
+
+    /// Who has met whom (by number, both ways), with `pairs` besides.
+    fn met_table(&self, pairs: &[(usize, usize)]) -> Vec<Vec<bool>> {
+        let n = self.players();
+        let mut met = vec![vec![false; n]; n];
+        let played = self
+            .rounds
+            .iter()
+            .flat_map(|r| r.pairings.iter().map(|p| (p.first, p.second)));
+        for (a, b) in played.chain(pairs.iter().copied()) {
+            met[a][b] = true;
+            met[b][a] = true;
+        }
+        met
+    }
+
+    /// Cuts the rounds to come to as many as the players in can still play
+    /// without meeting twice: after a withdrawal or a late entry, when a
+    /// round is not in play (or its pairs count as met). Returns the number
+    /// of rounds, unchanged when all remain possible, under the round-robin
+    /// table, with fewer than two players in, or past the search's budget.
+    pub fn fit_rounds(&mut self) -> usize {
+        let active = self.active();
+        if active.len() < 2
+            || (self.rounds_total == most_rounds(self.players()) && self.everyone_throughout())
+        {
+            return self.rounds_total;
+        }
+        let played = self.rounds.len();
+        let mut possible = self.rounds_total.saturating_sub(played);
+        if let Some(mut ahead) = Ahead::new(&active, &self.met_table(&[]), LOOK_AHEAD_BUDGET) {
+            while possible > 0 && ahead.rounds(possible) == Some(false) {
+                possible -= 1;
+            }
+        }
+        self.rounds_total = played + possible;
+        self.rounds_total
+    }
+
+    /// Whether, after this round's `pairs`, a round without a repeated pair
+    /// still exists: a look one round ahead, exact.
+    fn next_round_stays_pairable(&self, pairs: &[(usize, usize)]) -> bool {
         let met = |a: usize, b: usize| {
             self.have_met(a, b)
                 || pairs
@@ -621,6 +687,119 @@ impl Swiss {
             );
         }
         csv
+    }
+}
+
+/// Pairings the look-ahead over the rounds after next may try while one
+/// round is paired (or the rounds are fitted): some milliseconds at most.
+/// Past it, the rounds after next are taken as possible.
+const LOOK_AHEAD_BUDGET: u32 = 200_000;
+
+/// A search of the rounds to come: whether `rounds` more rounds of the
+/// players in can be paired without two who met meeting again (for an odd
+/// number a bye to anyone, again if need be). The players are numbered
+/// here 0.. (64 at most), each with the set of those they met as bits.
+/// The most constrained player is paired first, a position found
+/// impossible is remembered, and each pair tried costs one of `budget`:
+/// the answer is None (unknown) once it runs out.
+struct Ahead {
+    met: Vec<u64>,
+    failed: std::collections::HashSet<(Vec<u64>, usize)>,
+    budget: u32,
+}
+
+impl Ahead {
+    /// The search over `players`, given who has `met` whom (by number);
+    /// None past 64 players.
+    fn new(players: &[usize], met: &[Vec<bool>], budget: u32) -> Option<Ahead> {
+        if players.len() > 64 {
+            return None;
+        }
+        let met = players
+            .iter()
+            .map(|&a| {
+                players
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| met[a][b])
+                    .fold(0u64, |bits, (j, _)| bits | 1 << j)
+            })
+            .collect();
+        Some(Ahead {
+            met,
+            failed: std::collections::HashSet::new(),
+            budget,
+        })
+    }
+
+    fn everyone(&self) -> u64 {
+        u64::MAX >> (64 - self.met.len())
+    }
+
+    fn rounds(&mut self, rounds: usize) -> Option<bool> {
+        if rounds == 0 {
+            return Some(true);
+        }
+        let key = (self.met.clone(), rounds);
+        if self.failed.contains(&key) {
+            return Some(false);
+        }
+        let n = self.met.len();
+        let everyone = self.everyone();
+        // Each round a player misses needs a bye: one a round, for an odd
+        // number only.
+        let short: usize = (0..n)
+            .map(|i| {
+                let open = (everyone & !self.met[i] & !(1 << i)).count_ones() as usize;
+                rounds.saturating_sub(open)
+            })
+            .sum();
+        let byes = if n % 2 == 1 { rounds } else { 0 };
+        let mut found = false;
+        if short <= byes {
+            if n % 2 == 1 {
+                for bye in 0..n {
+                    if self.matchings(everyone & !(1 << bye), rounds)? {
+                        found = true;
+                        break;
+                    }
+                }
+            } else {
+                found = self.matchings(everyone, rounds)?;
+            }
+        }
+        if !found {
+            self.failed.insert(key);
+        }
+        Some(found)
+    }
+
+    /// Pairs the players of `pool` in every way, each followed by the
+    /// rounds after it.
+    fn matchings(&mut self, pool: u64, rounds: usize) -> Option<bool> {
+        if pool == 0 {
+            return self.rounds(rounds - 1);
+        }
+        let bits = |set: u64| (0..64).filter(move |&i| set & 1 << i != 0);
+        let (top, partners) = bits(pool)
+            .map(|i| (i, pool & !self.met[i] & !(1 << i)))
+            .min_by_key(|&(_, p)| p.count_ones())
+            .expect("a player in the pool");
+        for q in bits(partners) {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            self.met[top] |= 1 << q;
+            self.met[q] |= 1 << top;
+            let found = self.matchings(pool & !(1 << top) & !(1 << q), rounds);
+            self.met[top] &= !(1 << q);
+            self.met[q] &= !(1 << top);
+            if found? {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 }
 
@@ -1001,5 +1180,61 @@ mod tests {
                 });
             }
         }
+    }
+
+    /// Stop 31's review: a withdrawal from a round robin left a late round
+    /// without a pairing, and the tournament ended early. Now the rounds are
+    /// fitted to what the players in can play, and every one of them is
+    /// paired, whoever withdraws after whichever round.
+    #[test]
+    fn after_a_withdrawal_every_round_fitted_is_paired() {
+        let mut cut = 0;
+        for n in 4..=10usize {
+            let most = most_rounds(n);
+            for after in 1..most {
+                for who in 0..n {
+                    let mut s =
+                        Swiss::new((0..n).map(|i| 2000 - i as i32).collect(), most).unwrap();
+                    for _ in 0..after {
+                        s.pair_next_round().unwrap();
+                        play_all(&mut s, seed_wins);
+                    }
+                    s.set_out(who, true);
+                    let total = s.fit_rounds();
+                    assert!(total >= after && total <= most);
+                    if total < most {
+                        cut += 1;
+                    }
+                    while s.rounds.len() < total {
+                        let r = s.rounds.len() + 1;
+                        assert!(
+                            s.pair_next_round().is_ok(),
+                            "{n} players, {who} out after round {after}: round {r} of {total} not paired"
+                        );
+                        play_all(&mut s, seed_wins);
+                    }
+                    assert!(s.is_over());
+                }
+            }
+        }
+        // Some withdrawals do leave fewer rounds possible.
+        assert!(cut > 0);
+    }
+
+    #[test]
+    fn fitting_keeps_the_rounds_that_remain_possible() {
+        // Four players, three rounds: after round 1 one withdraws; the three
+        // left can still meet the two they have not met (a bye each round).
+        let mut s = Swiss::new(vec![1600, 1500, 1400, 1300], 3).unwrap();
+        s.pair_next_round().unwrap();
+        play_all(&mut s, seed_wins);
+        s.set_out(3, true);
+        assert_eq!(s.fit_rounds(), 3);
+        // A late entry in a Swiss of three rounds leaves them possible.
+        let mut s = Swiss::new(vec![1600, 1500, 1400, 1300, 1200, 1100], 3).unwrap();
+        s.pair_next_round().unwrap();
+        play_all(&mut s, seed_wins);
+        s.add_player(1450);
+        assert_eq!(s.fit_rounds(), 3);
     }
 }

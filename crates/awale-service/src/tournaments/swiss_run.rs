@@ -138,6 +138,15 @@ impl Running {
         self.row.kind == "swiss"
     }
 
+    /// After a withdrawal or a late entry in a Swiss under way: the rounds
+    /// cut to those the players in can still play without meeting twice
+    /// (so the last ones are not found unpairable, ending it early).
+    fn fit_rounds(&mut self) {
+        if let Some(swiss) = self.swiss.as_mut() {
+            self.row.rounds = swiss.fit_rounds() as i64;
+        }
+    }
+
     /// The record of what changed in a Swiss: the tournament's row, the
     /// players `entrants`, the games `games` and the byes of round `round`.
     pub(super) fn swiss_record(
@@ -398,6 +407,7 @@ impl Tournaments {
         if let Some(swiss) = running.swiss.as_mut() {
             swiss.set_out(number, false);
         }
+        running.fit_rounds();
         self.store
             .save_tournament(running.record(&[number], &[]))
             .await?;
@@ -423,6 +433,7 @@ impl Tournaments {
             if let Some(swiss) = running.swiss.as_mut() {
                 swiss.set_out(number, true);
             }
+            running.fit_rounds();
             self.store
                 .save_tournament(running.record(&[number], &[]))
                 .await?;
@@ -632,6 +643,7 @@ impl Tournaments {
                 if let Some(swiss) = running.swiss.as_mut() {
                     swiss.set_out(n, true);
                 }
+                running.fit_rounds();
             }
         }
         if let Err(e) = self

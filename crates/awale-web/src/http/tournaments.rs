@@ -41,8 +41,9 @@ pub(crate) fn number(text: &str) -> Result<i64, Error> {
     })
 }
 
-/// The body of POST /api/tournaments: an arena, or with `kind` `swiss` a
-/// Swiss (`rounds`, `manual_rounds`; no `minutes`).
+/// The body of POST /api/tournaments: an arena (`minutes`,
+/// `starts_in_minutes`), or with `kind` `swiss` a Swiss (`rounds`,
+/// `manual_rounds`); a setting of the other kind is refused.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewArena {
@@ -60,16 +61,28 @@ pub struct NewArena {
     rated: bool,
     /// An arena's length in minutes.
     #[serde(default)]
-    minutes: i64,
+    minutes: Option<i64>,
     /// A Swiss's number of rounds.
     #[serde(default)]
-    rounds: i64,
+    rounds: Option<i64>,
     /// A Swiss whose organiser starts each round.
     #[serde(default)]
-    manual_rounds: bool,
-    /// In how many minutes it starts (0: now).
+    manual_rounds: Option<bool>,
+    /// In how many minutes an arena starts (0: now; a Swiss starts when
+    /// its organiser starts round 1).
     #[serde(default)]
-    starts_in_minutes: i64,
+    starts_in_minutes: Option<i64>,
+}
+
+/// A setting given for the other kind of tournament: refused, naming it,
+/// rather than ignored.
+fn not_of_this_kind(field: &str, kind: &str) -> Error {
+    Error::invalid(
+        "bad_tournament",
+        format!("`{field}` is not a setting of {kind}"),
+    )
+    .because("field")
+    .with("field", field)
 }
 
 /// GET /api/tournaments: those going on or to come, then those finished
@@ -93,12 +106,22 @@ pub async fn create(
     match req.kind.as_deref() {
         None | Some("arena") => {}
         Some("swiss") => {
+            if req.minutes.is_some() {
+                return Err(not_of_this_kind("minutes", "a Swiss (it has rounds)").into());
+            }
+            if req.starts_in_minutes.is_some() {
+                return Err(not_of_this_kind(
+                    "starts_in_minutes",
+                    "a Swiss (its organiser starts it)",
+                )
+                .into());
+            }
             let settings = SwissSettings {
                 name: req.name,
                 clock,
                 rated: req.rated,
-                rounds: req.rounds,
-                manual_rounds: req.manual_rounds,
+                rounds: req.rounds.unwrap_or(0),
+                manual_rounds: req.manual_rounds.unwrap_or(false),
             };
             return Ok(Json(
                 state.shared.tournaments.create_swiss(&me, settings).await?,
@@ -113,12 +136,19 @@ pub async fn create(
             .into())
         }
     }
+    if req.rounds.is_some() {
+        return Err(not_of_this_kind("rounds", "an arena (it has a length in minutes)").into());
+    }
+    if req.manual_rounds.is_some() {
+        return Err(not_of_this_kind("manual_rounds", "an arena (it has no rounds)").into());
+    }
+    let starts_in = req.starts_in_minutes.unwrap_or(0).clamp(0, 1 << 30);
     let settings = ArenaSettings {
         name: req.name,
         clock,
         rated: req.rated,
-        minutes: req.minutes,
-        starts_ms: now_ms().saturating_add(req.starts_in_minutes.clamp(0, 1 << 30) * 60_000),
+        minutes: req.minutes.unwrap_or(0),
+        starts_ms: now_ms().saturating_add(starts_in * 60_000),
     };
     Ok(Json(state.shared.tournaments.create(&me, settings).await?))
 }
