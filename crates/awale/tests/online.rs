@@ -7,6 +7,8 @@
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
 
+#[path = "../../awale-store/tests/pg/mod.rs"]
+mod pg;
 mod webdriver;
 
 use std::path::{Path, PathBuf};
@@ -1249,4 +1251,74 @@ fn the_lobby_features_a_game_being_played_and_its_board_moves_live() {
     );
     tap(&bob, "#featured-watch");
     wait_for_game(&bob, &id);
+}
+
+/// Issue 24, as a new user would try it: three `awale serve` processes on
+/// one PostgreSQL, a browser on each (South on the first, North on the
+/// second, a spectator on the third) play one online game, each move seen
+/// on the three pages; the first process is killed (SIGKILL) mid-game and
+/// South goes on from the third (a load balancer would send her there),
+/// her seat and every move kept.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn three_browsers_on_three_processes_play_one_game_through_the_loss_of_one() {
+    let _turn = webdriver::serial();
+    let database = pg::cluster().database();
+    let serve = |name: &str| {
+        let data = temp_dir(&format!("three-{name}"));
+        let (process, served) = webdriver::spawn_serve(
+            &data,
+            "127.0.0.1:0",
+            &["--store", &database],
+            std::process::Stdio::inherit(),
+        );
+        (process, format!("http://{}", served.expect("an address")))
+    };
+    let (mut first, at_first) = serve("a");
+    let (_second, at_second) = serve("b");
+    let (_third, at_third) = serve("c");
+
+    let ama = Browser::start("three-ama", "en-US,en", 1100, 900);
+    open(&ama, &format!("{at_first}/#rules"));
+    let id = new_game(&ama, json!({"mode": "online", "human": "S", "name": "Ama"}));
+    ama.goto(&format!("{at_first}/#game={id}"));
+    let kofi = Browser::start("three-kofi", "en-US,en", 1100, 900);
+    open(&kofi, &format!("{at_second}/#rules"));
+    fetch(&kofi, "POST", "/api/me", json!({"name": "Kofi"}));
+    // The invitation made on the first process, opened on the second.
+    let invite = invite_link(&ama, &id).replacen(&at_first, &at_second, 1);
+    kofi.goto(&invite);
+    wait_text(&kofi, "#player-bottom .who", "North · Kofi · you");
+    let watcher = Browser::start("three-watch", "en-US,en", 1100, 900);
+    open(&watcher, &format!("{at_third}/#game={id}"));
+    wait_text(&watcher, "#presence", "You are watching");
+
+    let pages = [&ama, &kofi, &watcher];
+    for ply in 0..6 {
+        play_first(if ply % 2 == 0 { &ama } else { &kofi });
+        for page in pages {
+            wait_moves(page, ply + 1);
+        }
+    }
+    let before = moves_of(&watcher);
+
+    // The first process dies; South's page is opened on the third.
+    let _ = first.0.kill();
+    let _ = first.0.wait();
+    ama.goto(&format!("{at_third}/#game={id}"));
+    wait_moves(&ama, 6);
+    assert_eq!(moves_of(&ama), before, "every move kept");
+    wait_text(&ama, "#player-bottom .who", "South · Ama · you");
+    for ply in 6..10 {
+        play_first(if ply % 2 == 0 { &ama } else { &kofi });
+        for page in pages {
+            wait_moves(page, ply + 1);
+        }
+    }
+    assert_eq!(moves_of(&kofi), moves_of(&watcher));
+}
+
+/// The moves in `b`'s list, as written there.
+fn moves_of(b: &Browser) -> Vec<String> {
+    b.strings("return [...document.querySelectorAll('#move-list .mv')].map(e => e.textContent)")
 }

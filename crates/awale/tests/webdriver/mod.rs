@@ -151,7 +151,8 @@ pub fn database() -> &'static Path {
     })
 }
 
-/// Starts `awale serve --addr ADDR --data DATA MORE...`, its error output
+/// Starts `awale serve --addr ADDR --data DATA MORE...` (no `--data` when
+/// `MORE` names a `--store`), its error output
 /// to `stderr`; returns it, once it has printed its first line, with the
 /// address it serves at (`HOST:PORT`), if that line names one. The rest
 /// of what it prints is read and dropped, so that its writes never fail.
@@ -161,9 +162,13 @@ pub fn spawn_serve(
     more: &[&str],
     stderr: Stdio,
 ) -> (Process, Option<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(["serve", "--addr", addr, "--data"])
-        .arg(data)
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_awale"));
+    serve.args(["serve", "--addr", addr]);
+    // A store given by its address (`--store postgres://...`) has no folder.
+    if !more.contains(&"--store") {
+        serve.arg("--data").arg(data);
+    }
+    let mut child = serve
         .args(more)
         .stdout(Stdio::piped())
         .stderr(stderr)
