@@ -85,6 +85,17 @@ fn request(
     cookie: Option<&str>,
     body: Option<Value>,
 ) -> Result<(u16, Value), String> {
+    request_with_cookies(addr, method, path, cookie, body).map(|(status, v, _)| (status, v))
+}
+
+/// The same, with the cookies the answer sets (`NAME=VALUE`).
+fn request_with_cookies(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> Result<(u16, Value, Vec<String>), String> {
     let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -101,7 +112,7 @@ fn request(
         .write_all(head.as_bytes())
         .map_err(|e| format!("write {addr}: {e}"))?;
     let mut reader = BufReader::new(stream);
-    let (status, chunked, length) = read_head(&mut reader)?;
+    let (status, chunked, length, cookies) = read_head(&mut reader)?;
     let mut bytes = Vec::new();
     if chunked {
         while let Some(chunk) = read_chunk(&mut reader)? {
@@ -118,13 +129,19 @@ fn request(
     Ok((
         status,
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        cookies,
     ))
 }
 
-fn read_head(reader: &mut impl BufRead) -> Result<(u16, bool, Option<usize>), String> {
+/// An answer's status line and headers: the status, whether the body is
+/// chunked, its length, and the cookies set (`NAME=VALUE`).
+type Head = (u16, bool, Option<usize>, Vec<String>);
+
+fn read_head(reader: &mut impl BufRead) -> Result<Head, String> {
     let mut status = 0;
     let mut chunked = false;
     let mut length = None;
+    let mut cookies = Vec::new();
     let mut line = String::new();
     loop {
         line.clear();
@@ -132,9 +149,15 @@ fn read_head(reader: &mut impl BufRead) -> Result<(u16, bool, Option<usize>), St
         if n == 0 {
             return Err("the connection closed before the answer".into());
         }
+        if let Some((name, value)) = line.trim_end().split_once(':') {
+            if name.eq_ignore_ascii_case("set-cookie") {
+                let pair = value.trim().split(';').next().unwrap_or("");
+                cookies.push(pair.to_string());
+            }
+        }
         let l = line.trim_end().to_ascii_lowercase();
         if l.is_empty() {
-            return Ok((status, chunked, length));
+            return Ok((status, chunked, length, cookies));
         }
         if l.starts_with("http/") {
             status = l
@@ -186,7 +209,7 @@ fn listen(addr: &str, id: &str, cookie: Option<&str>) -> Heard {
             return;
         }
         let mut reader = BufReader::new(stream);
-        let Ok((200, true, _)) = read_head(&mut reader) else {
+        let Ok((200, true, _, _)) = read_head(&mut reader) else {
             return;
         };
         let mut text = String::new();
@@ -584,6 +607,189 @@ fn seekers_on_two_processes_are_paired_into_one_game() {
             }
             assert!(Instant::now() < deadline, "still seeking: {pools}");
             std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Signs up account `name` on `addr` as the guest numbered `n`; the
+/// cookies to send as that player from then on.
+fn sign_up(addr: &str, n: u8, name: &str) -> String {
+    let guest = player(n);
+    let (status, answer, cookies) = request_with_cookies(
+        addr,
+        "POST",
+        "/api/account/signup",
+        Some(&guest),
+        Some(json!({"username": name, "password": "sowing seeds 2026"})),
+    )
+    .unwrap();
+    assert!(status < 300, "sign-up of {name}: {status} {answer}");
+    let session = cookies
+        .iter()
+        .find(|c| c.starts_with("awale_session="))
+        .unwrap_or_else(|| panic!("no session cookie for {name}: {cookies:?}"));
+    format!("{guest}; {session}")
+}
+
+/// Issue 24: an arena over three processes on one database, through the
+/// public API as the page uses it. Four accounts, each signed up and
+/// playing on a process of its own (two on the first); the arena made on
+/// the first; every game found and played where its player is; the
+/// standings the same on every process as results come in; closed on the
+/// first, the podium seen on the others.
+#[test]
+fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    let a = Serve::start(&url, dir.path(), "a");
+    let b = Serve::start(&url, dir.path(), "b");
+    let c = Serve::start(&url, dir.path(), "c");
+    let at = [&a.addr, &b.addr, &c.addr, &a.addr];
+    let names = ["Ama", "Kofi", "Esi", "Yaw"];
+    let cookies: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| sign_up(at[i], i as u8 + 1, name))
+        .collect();
+    let made = ok(
+        request(
+            &a.addr,
+            "POST",
+            "/api/tournaments",
+            Some(&cookies[0]),
+            Some(
+                json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30}),
+            ),
+        ),
+        "new arena",
+    );
+    let id = made["id"].as_i64().expect("an arena");
+    let path = format!("/api/tournaments/{id}");
+    for i in 0..4 {
+        ok(
+            request(
+                at[i],
+                "POST",
+                &format!("{path}/join"),
+                Some(&cookies[i]),
+                Some(json!({})),
+            ),
+            "join",
+        );
+    }
+    // Each plays where they are: a move while it is theirs, then South
+    // resigns once both have sown, until two games are over.
+    let total = |view: &Value| -> u64 {
+        view["standings"]
+            .as_array()
+            .map(|lines| lines.iter().filter_map(|l| l["score"].as_u64()).sum())
+            .unwrap_or(0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let seen = ok(request(&c.addr, "GET", &path, None, None), "arena");
+        if total(&seen) >= 4 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "two games not over: {seen}");
+        for i in 0..4 {
+            let mine = ok(
+                request(at[i], "GET", &path, Some(&cookies[i]), None),
+                "arena",
+            );
+            let Some(game) = mine["your_game"].as_str() else {
+                continue;
+            };
+            let view = ok(
+                request(
+                    at[i],
+                    "GET",
+                    &format!("/api/games/{game}"),
+                    Some(&cookies[i]),
+                    None,
+                ),
+                "game",
+            );
+            let you = view["you"].as_array().cloned().unwrap_or_default();
+            let plies = view["plies"].as_array().map_or(0, Vec::len);
+            if !view["end"].is_null() || you.is_empty() {
+                continue;
+            }
+            if plies >= 2 && you.contains(&json!("S")) {
+                ok(
+                    request(
+                        at[i],
+                        "POST",
+                        &format!("/api/games/{game}/resign"),
+                        Some(&cookies[i]),
+                        Some(json!({})),
+                    ),
+                    "resign",
+                );
+            } else if plies < 2 && you.contains(&view["to_move"]) {
+                ok(
+                    request(
+                        at[i],
+                        "POST",
+                        &format!("/api/games/{game}/moves"),
+                        Some(&cookies[i]),
+                        Some(json!({"move": view["legal"][0], "ply": plies})),
+                    ),
+                    "move",
+                );
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The same standings on every process (each reads the change again
+    // when told of it).
+    let standings = |addr: &str| {
+        let view = ok(request(addr, "GET", &path, None, None), "arena");
+        let mut lines: Vec<(String, u64)> = view["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                (
+                    l["name"].as_str().unwrap().to_string(),
+                    l["score"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        lines.sort();
+        lines
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while standings(&a.addr) != standings(&b.addr) || standings(&b.addr) != standings(&c.addr) {
+        assert!(Instant::now() < deadline, "the processes disagree");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let winners = standings(&b.addr).iter().filter(|(_, s)| *s >= 2).count();
+    assert!(winners >= 2, "{:?}", standings(&b.addr));
+
+    // Its maker ends it on the first process; the others show the end.
+    ok(
+        request(
+            &a.addr,
+            "POST",
+            &format!("{path}/close"),
+            Some(&cookies[0]),
+            Some(json!({})),
+        ),
+        "close",
+    );
+    for addr in [&b.addr, &c.addr] {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let view = ok(request(addr, "GET", &path, None, None), "arena");
+            if view["state"] == "finished"
+                && view["podium"].as_array().is_some_and(|p| p.len() == 3)
+            {
+                break;
+            }
+            assert!(Instant::now() < deadline, "not ended on {addr}: {view}");
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 }
