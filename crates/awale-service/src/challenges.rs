@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::error::{Error, Kind};
 use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
-use crate::store::AccountStore;
+use crate::store::{AccountStore, Notice};
 use awale_model::account::{Account, Challenge};
 
 /// How many open challenges a player may have sent at once.
@@ -135,6 +135,36 @@ impl Challenges {
 
     fn now(&self) -> i64 {
         self.games.now_ms()
+    }
+
+    /// Listens to the other processes' news of challenges, for a store
+    /// that several share: a challenge made or settled on another process
+    /// is told to its players connected here. Needs a Tokio runtime.
+    pub fn start(self: &Arc<Self>) {
+        let Some(mut notices) = self.games.store().notices() else {
+            return;
+        };
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                let id = match notices.recv().await {
+                    Ok(Notice::Challenge { id }) => id,
+                    // A challenge missed is listed when the page asks (at
+                    // each connection of the player's stream).
+                    Ok(_) | Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return,
+                };
+                let Some(challenges) = me.upgrade() else {
+                    return;
+                };
+                match challenges.accounts.challenge(id).await {
+                    Ok(Some(c)) => challenges.tell(&c).await,
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!(challenge = id, error = %e, "a challenge not read"),
+                }
+            }
+        });
     }
 
     async fn open_account(&self, player: &PlayerId) -> Result<Option<Account>, Error> {

@@ -680,9 +680,13 @@ impl Games {
                     }
                 });
             }
-            // The pools' and the tournaments' news (`pools.rs` and
-            // `tournaments.rs` hear it).
-            Notice::Paired { .. } | Notice::Tournament { .. } => {}
+            // The pools', the tournaments', their chat rooms' and the
+            // challenges' news (`pools.rs`, `tournaments.rs`,
+            // `tournament/chat.rs`, `challenges.rs` hear it).
+            Notice::Paired { .. }
+            | Notice::Tournament { .. }
+            | Notice::TournamentChat { .. }
+            | Notice::Challenge { .. } => {}
             Notice::Resync => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
                 let held: Vec<i64> = lock(&self.entries).keys().copied().collect();

@@ -44,6 +44,22 @@ pub enum Notice {
         /// The tournament.
         id: i64,
     },
+    /// Line `line` was said in tournament `tournament`'s chat room, or
+    /// `removed` by a moderator.
+    TournamentChat {
+        /// The tournament.
+        tournament: i64,
+        /// The line's number.
+        line: i64,
+        /// Whether it was taken away (else said).
+        removed: bool,
+    },
+    /// Direct challenge `id` was made or settled (read it again, tell its
+    /// two players).
+    Challenge {
+        /// The challenge.
+        id: i64,
+    },
     /// Notices may have been lost (the connection was lost, or this
     /// reader fell behind): whatever is held in memory must be read again.
     Resync,
@@ -61,7 +77,8 @@ impl Notice {
     }
 
     /// As sent between processes: `g ID REVISION TIMED`, `c GAME LINE`,
-    /// `p SEEK` or `t TOURNAMENT`.
+    /// `p SEEK`, `t TOURNAMENT`, `k TOURNAMENT LINE REMOVED` or
+    /// `h CHALLENGE`.
     pub fn to_text(self) -> String {
         match self {
             Notice::Game {
@@ -72,6 +89,12 @@ impl Notice {
             Notice::Chat { game, line } => format!("c {game} {line}"),
             Notice::Paired { seek } => format!("p {seek}"),
             Notice::Tournament { id } => format!("t {id}"),
+            Notice::TournamentChat {
+                tournament,
+                line,
+                removed,
+            } => format!("k {tournament} {line} {}", u8::from(removed)),
+            Notice::Challenge { id } => format!("h {id}"),
             Notice::Resync => "r".into(),
         }
     }
@@ -93,6 +116,14 @@ impl Notice {
                 seek: words.next()?.parse().ok()?,
             },
             "t" => Notice::Tournament {
+                id: words.next()?.parse().ok()?,
+            },
+            "k" => Notice::TournamentChat {
+                tournament: words.next()?.parse().ok()?,
+                line: words.next()?.parse().ok()?,
+                removed: words.next()? == "1",
+            },
+            "h" => Notice::Challenge {
                 id: words.next()?.parse().ok()?,
             },
             "r" => Notice::Resync,
@@ -306,5 +337,50 @@ impl GameStore for Store {
 
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
         Box::pin(Store::set_player_name(self, player, name, now))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Notice;
+
+    /// Each notice reads back as itself (parse of print is identity), and
+    /// a text of another shape or with words over is none.
+    #[test]
+    fn a_notice_read_back_from_its_text_is_itself() {
+        let all = [
+            Notice::Game {
+                id: 7,
+                revision: 12,
+                timed: true,
+            },
+            Notice::Game {
+                id: 1,
+                revision: 0,
+                timed: false,
+            },
+            Notice::Chat { game: 3, line: 41 },
+            Notice::Paired { seek: 9 },
+            Notice::Tournament { id: 5 },
+            Notice::TournamentChat {
+                tournament: 5,
+                line: 77,
+                removed: false,
+            },
+            Notice::TournamentChat {
+                tournament: 5,
+                line: 78,
+                removed: true,
+            },
+            Notice::Challenge { id: 11 },
+            Notice::Resync,
+        ];
+        for notice in all {
+            let text = notice.to_text();
+            assert_eq!(Notice::from_text(&text), Some(notice), "{text}");
+        }
+        for odd in ["", "x 1", "g 1 2", "t", "t x", "h 1 2", "k 1 2", "r 1"] {
+            assert_eq!(Notice::from_text(odd), None, "{odd}");
+        }
     }
 }

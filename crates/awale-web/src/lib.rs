@@ -288,10 +288,12 @@ impl AppState {
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
         tournaments.start()?;
         let tournament_chat = Arc::new(tournament::chat::TournamentChat::new(store.clone()));
+        tournament_chat.start(store.notices());
         let direct = Arc::new(challenges::Challenges::new(
             Arc::clone(&games),
             store.clone(),
         ));
+        direct.start();
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),

@@ -191,10 +191,15 @@ type Heard = Arc<Mutex<Vec<(String, Value, Instant)>>>;
 
 /// Listens to game `id`'s events on `addr` until the stream ends.
 fn listen(addr: &str, id: &str, cookie: Option<&str>) -> Heard {
+    listen_to(addr, &format!("/api/games/{id}/events"), cookie)
+}
+
+/// Listens to the events of stream `path` on `addr` until it ends.
+fn listen_to(addr: &str, path: &str, cookie: Option<&str>) -> Heard {
     let heard: Heard = Arc::default();
     let sink = Arc::clone(&heard);
     let addr = addr.to_string();
-    let id = id.to_string();
+    let path = path.to_string();
     let cookie = cookie
         .map(|c| format!("Cookie: {c}\r\n"))
         .unwrap_or_default();
@@ -203,7 +208,7 @@ fn listen(addr: &str, id: &str, cookie: Option<&str>) -> Heard {
             return;
         };
         let head = format!(
-            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {addr}\r\n{cookie}Accept: text/event-stream\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}Accept: text/event-stream\r\n\r\n"
         );
         if stream.write_all(head.as_bytes()).is_err() {
             return;
@@ -792,4 +797,138 @@ fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// Waits until `heard` holds an event named `name` whose data passes
+/// `check`; panics after `seconds`.
+fn heard_event(heard: &Heard, name: &str, check: impl Fn(&Value) -> bool, seconds: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    loop {
+        let found = heard
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(n, v, _)| n == name && check(v))
+            .map(|(_, v, _)| v.clone());
+        if let Some(v) = found {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no `{name}` event heard: {:?}",
+            heard.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 24: what one process is told reaches the players on another at
+/// once: a direct challenge made on the first is seen live by the
+/// challenged on the second, who accepts it there; the challenger, on the
+/// first, is told where the game is. A line said in a tournament's chat
+/// on the first is heard on the third, and its removal by a moderator too.
+#[test]
+fn challenges_and_a_tournaments_chat_reach_the_players_on_other_processes() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let dir = tempfile::tempdir().unwrap();
+    let a = Serve::start(&url, dir.path(), "a");
+    let b = Serve::start(&url, dir.path(), "b");
+    let c = Serve::start(&url, dir.path(), "c");
+    let ama = sign_up(&a.addr, 1, "Ama");
+    let kofi = sign_up(&b.addr, 2, "Kofi");
+    let ama_hears = listen_to(&a.addr, "/api/me/events", Some(&ama));
+    let kofi_hears = listen_to(&b.addr, "/api/me/events", Some(&kofi));
+    std::thread::sleep(Duration::from_millis(300));
+    let made = ok(
+        request(
+            &a.addr,
+            "POST",
+            "/api/challenges",
+            Some(&ama),
+            Some(json!({"to": "Kofi", "clock": {"minutes": 5, "increment_seconds": 3}})),
+        ),
+        "challenge",
+    );
+    let id = made["id"].as_i64().expect("a challenge");
+    let seen = heard_event(&kofi_hears, "challenge", |v| v["id"] == id, 5);
+    assert_eq!(
+        (seen["from"].as_str(), seen["state"].as_str()),
+        (Some("Ama"), Some("open"))
+    );
+    ok(
+        request(
+            &b.addr,
+            "POST",
+            &format!("/api/challenges/{id}/accept"),
+            Some(&kofi),
+            Some(json!({})),
+        ),
+        "accept",
+    );
+    let told = heard_event(
+        &ama_hears,
+        "challenge",
+        |v| v["id"] == id && v["state"] == "accepted",
+        5,
+    );
+    assert!(told["game"].is_string(), "{told}");
+
+    // A tournament's room: said on the first, heard on the third.
+    let arena = ok(
+        request(
+            &a.addr,
+            "POST",
+            "/api/tournaments",
+            Some(&ama),
+            Some(json!({"name": "Chat arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})),
+        ),
+        "arena",
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let watching = listen_to(&c.addr, &format!("/api/tournaments/{arena}/events"), None);
+    std::thread::sleep(Duration::from_millis(300));
+    ok(
+        request(
+            &a.addr,
+            "POST",
+            &format!("/api/tournaments/{arena}/chat"),
+            Some(&ama),
+            Some(json!({"text": "Good luck, everyone"})),
+        ),
+        "say",
+    );
+    let line = heard_event(&watching, "chat", |v| v["text"] == "Good luck, everyone", 5);
+    // A moderator (made so in the database, seen by the second process
+    // once its 10 s cache of the session is over) removes it there.
+    cluster.psql(
+        &url,
+        "UPDATE accounts SET role = 'moderator' WHERE username = 'Kofi'",
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let answer = request(
+            &b.addr,
+            "POST",
+            "/api/moderation/tournament-chat-remove",
+            Some(&kofi),
+            Some(json!({"tournament": arena, "line": line["id"]})),
+        )
+        .unwrap();
+        if answer.0 < 300 {
+            break;
+        }
+        assert!(
+            answer.0 == 403 && Instant::now() < deadline,
+            "remove: {answer:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    heard_event(
+        &watching,
+        "chat_removed",
+        |v| v.to_string().contains(&line["id"].to_string()),
+        5,
+    );
 }

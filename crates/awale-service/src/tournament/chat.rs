@@ -14,6 +14,10 @@ use crate::accounts::{Account, Role};
 use crate::error::{Error, Kind};
 use crate::lock;
 use crate::store::tournament_chat::{TournamentChatLine, TournamentChatStore};
+use crate::store::Notice;
+
+/// How many of a room's last lines are read to find one said elsewhere.
+const CHAT_READ: usize = 50;
 
 /// What the followers of a tournament's room hear.
 #[derive(Clone, Debug)]
@@ -36,6 +40,53 @@ impl TournamentChat {
         TournamentChat {
             store,
             rooms: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Listens to the other processes' news of the rooms (`notices`, from
+    /// a store that several share): a line said or removed on another
+    /// process is told to the followers here. Needs a Tokio runtime.
+    pub fn start(self: &Arc<Self>, notices: Option<broadcast::Receiver<Notice>>) {
+        let Some(mut notices) = notices else { return };
+        let me = Arc::downgrade(self);
+        tokio::spawn(async move {
+            use broadcast::error::RecvError;
+            loop {
+                let (tournament, line, removed) = match notices.recv().await {
+                    Ok(Notice::TournamentChat {
+                        tournament,
+                        line,
+                        removed,
+                    }) => (tournament, line, removed),
+                    // A line missed shows when the page reads the room
+                    // again (at each connection of its stream).
+                    Ok(_) | Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return,
+                };
+                let Some(chat) = me.upgrade() else { return };
+                chat.heard(tournament, line, removed).await;
+            }
+        });
+    }
+
+    /// Tells this process's followers of `tournament`'s room what another
+    /// process said (line `line`) or `removed`.
+    async fn heard(&self, tournament: i64, line: i64, removed: bool) {
+        let room = self.room(tournament);
+        if room.receiver_count() == 0 {
+            return;
+        }
+        if removed {
+            let _ = room.send(Arc::new(ChatNews::Removed(line)));
+            return;
+        }
+        match self.store.tournament_chat(tournament, CHAT_READ).await {
+            Ok(lines) => {
+                if let Some(said) = lines.into_iter().find(|l| l.line.id == line) {
+                    let _ = room.send(Arc::new(ChatNews::Said(said)));
+                }
+            }
+            Err(e) => tracing::warn!(tournament, error = %e, "a tournament's chat line not read"),
         }
     }
 

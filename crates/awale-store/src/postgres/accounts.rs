@@ -505,7 +505,7 @@ impl AccountStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            Ok(client
+            let id: i64 = client
                 .query_one(
                     "INSERT INTO challenges (from_player, from_name, to_player, to_name,
                         clock_initial_ms, clock_increment_ms, rated, colour, created_ms)
@@ -523,7 +523,9 @@ impl AccountStore for PgStore {
                     ],
                 )
                 .await?
-                .get(0))
+                .get(0);
+            me.announce(&client, Notice::Challenge { id }).await?;
+            Ok(id)
         })
     }
 
@@ -582,6 +584,9 @@ impl AccountStore for PgStore {
                     &[&id, &state, &game, &now],
                 )
                 .await?;
+            if n == 1 {
+                me.announce(&client, Notice::Challenge { id }).await?;
+            }
             Ok(n == 1)
         })
     }

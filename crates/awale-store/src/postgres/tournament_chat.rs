@@ -3,7 +3,7 @@
 
 use super::PgStore;
 use crate::tournament_chat::{line_of, TournamentChatLine, TournamentChatStore};
-use crate::{StoreFuture, CHAT_KEPT};
+use crate::{Notice, StoreFuture, CHAT_KEPT};
 
 impl TournamentChatStore for PgStore {
     fn add_tournament_chat(
@@ -37,6 +37,15 @@ impl TournamentChatStore for PgStore {
                 "DELETE FROM tournament_chat WHERE tournament_id = $1 AND id < (SELECT id
                  FROM tournament_chat WHERE tournament_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
                 &[&tournament, &(CHAT_KEPT as i64 - 1)],
+            )
+            .await?;
+            me.announce(
+                &tx,
+                Notice::TournamentChat {
+                    tournament,
+                    line: id,
+                    removed: false,
+                },
             )
             .await?;
             tx.commit().await?;
@@ -81,13 +90,25 @@ impl TournamentChatStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            Ok(client
+            let removed = client
                 .execute(
                     "DELETE FROM tournament_chat WHERE tournament_id = $1 AND id = $2",
                     &[&tournament, &line],
                 )
                 .await?
-                > 0)
+                > 0;
+            if removed {
+                me.announce(
+                    &client,
+                    Notice::TournamentChat {
+                        tournament,
+                        line,
+                        removed: true,
+                    },
+                )
+                .await?;
+            }
+            Ok(removed)
         })
     }
 }
