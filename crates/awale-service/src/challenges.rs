@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::error::{Error, Kind};
 use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
+use crate::players::no_player;
 use crate::store::AccountStore;
 use awale_model::account::{Account, Challenge};
 
@@ -98,15 +99,6 @@ pub struct NewChallenge {
 pub struct Challenges {
     games: Arc<Games>,
     accounts: Arc<dyn AccountStore>,
-}
-
-fn no_player(name: &str) -> Error {
-    Error::new(
-        Kind::NotFound,
-        "no_such_player",
-        format!("no player is named `{}`", crate::error::shown(name)),
-    )
-    .with("name", name)
 }
 
 fn no_challenge(id: i64) -> Error {
