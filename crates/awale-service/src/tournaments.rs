@@ -145,7 +145,7 @@ pub struct StandingLine {
 }
 
 /// A new tournament refused: its `what` is out of bounds.
-pub(super) fn bad_tournament(what: &'static str, message: &str) -> Error {
+fn bad_tournament(what: &'static str, message: &str) -> Error {
     Error::invalid("bad_tournament", message.to_string()).because(what)
 }
 
@@ -852,7 +852,7 @@ impl Tournaments {
     /// What an arena and a Swiss check first, in this order: `creator`'s
     /// account, the name and the clock. Gives the row of the tournament
     /// (of `kind`) to make, casual, starting and ending `now`, no rounds.
-    pub(super) async fn new_row(
+    async fn new_row(
         &self,
         creator: &PlayerId,
         kind: &str,
@@ -896,10 +896,7 @@ impl Tournaments {
 
     /// Stores a new tournament (`row`, rated only where ratings are kept)
     /// and holds it at once: its start and end are timed from now.
-    pub(super) async fn made(
-        self: &Arc<Self>,
-        row: TournamentRow,
-    ) -> Result<TournamentItem, Error> {
+    async fn made(self: &Arc<Self>, row: TournamentRow) -> Result<TournamentItem, Error> {
         let row = self
             .store
             .create_tournament(TournamentRow {
@@ -914,7 +911,7 @@ impl Tournaments {
 
     /// Refuses a new tournament to `creator` who made [`MADE_PER_DAY`] in
     /// the last day.
-    pub(super) async fn check_made(&self, creator: &PlayerId, now: i64) -> Result<(), Error> {
+    async fn check_made(&self, creator: &PlayerId, now: i64) -> Result<(), Error> {
         if self
             .store
             .tournaments_made(creator.clone(), now - 24 * 3_600_000)
