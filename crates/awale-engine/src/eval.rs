@@ -455,14 +455,28 @@ mod tests {
         ]
     }
 
+    /// `count` rows of holes drawn from `seed`, each of up to 47 seeds
+    /// dropped in random holes; with `small`, a hole of 2 or more takes
+    /// one only a time in five.
+    fn random_holes(seed: u64, count: usize, small: bool) -> Vec<[u8; 12]> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..count)
+            .map(|_| {
+                let mut holes = [0u8; 12];
+                for _ in 0..rng.random_range(0..48) {
+                    let h = rng.random_range(0..12);
+                    if !small || holes[h] < 2 || rng.random_range(0..5) == 0 {
+                        holes[h] += 1;
+                    }
+                }
+                holes
+            })
+            .collect()
+    }
+
     #[test]
     fn features_match_a_hole_by_hole_count() {
-        let mut rng = StdRng::seed_from_u64(7);
-        for _ in 0..2000 {
-            let mut holes = [0u8; 12];
-            for _ in 0..rng.random_range(0..48) {
-                holes[rng.random_range(0..12)] += 1;
-            }
+        for holes in random_holes(7, 2000, false) {
             for side in Side::BOTH {
                 let p = Position::new(holes, [0, 0], side).unwrap();
                 assert_eq!(features(&p), features_by_hand(&p), "{p}");
@@ -498,16 +512,8 @@ mod tests {
 
     #[test]
     fn captures_at_hand_match_a_sowing_by_sowing_count() {
-        let mut rng = StdRng::seed_from_u64(11);
-        for _ in 0..5000 {
-            let mut holes = [0u8; 12];
-            for _ in 0..rng.random_range(0..48) {
-                // Small holes more often: that is where captures are.
-                let h = rng.random_range(0..12);
-                if holes[h] < 2 || rng.random_range(0..5) == 0 {
-                    holes[h] += 1;
-                }
-            }
+        // Small holes more often: that is where captures are.
+        for holes in random_holes(11, 5000, true) {
             let p = Position::new(holes, [0, 0], Side::South).unwrap();
             let h = p.relative_holes();
             let f = features(&p);

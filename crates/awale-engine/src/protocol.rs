@@ -1554,33 +1554,19 @@ mod tests {
         // A line cut short: the lead no play can take away.
         let won: Position = "0-0-0-0-0-0-1-0-0-0-0-0-30-17-N".parse().unwrap();
         let game = Game::from_position(Rules::AWALE, won);
-        // North to move, 17 + 1 against 30: lost by at least 12 seeds.
-        assert_eq!(
-            score_words(Score::loss_in(2), &game, &[], DecidedScores::Margin),
-            "cp -1200"
-        );
-        assert_eq!(
-            score_words(Score::loss_in(0), &game, &[], DecidedScores::Margin),
-            "cp -1200"
-        );
-        // An oracle's proof carries its margin.
-        assert_eq!(
-            score_words(Score::proven(-3), &game, &[], DecidedScores::Margin),
-            "cp -300"
-        );
-        assert_eq!(
-            score_words(Score::proven(6), &game, &[], DecidedScores::Mate),
-            "cp 600"
-        );
-        // `MateScores`: the side to move's moves to the end.
-        assert_eq!(
-            score_words(Score::win_in(7), &game, &[], DecidedScores::Mate),
-            "mate 4"
-        );
-        assert_eq!(
-            score_words(Score::loss_in(4), &game, &[], DecidedScores::Mate),
-            "mate -2"
-        );
+        for (score, asked, words) in [
+            // North to move, 17 + 1 against 30: lost by at least 12 seeds.
+            (Score::loss_in(2), DecidedScores::Margin, "cp -1200"),
+            (Score::loss_in(0), DecidedScores::Margin, "cp -1200"),
+            // An oracle's proof carries its margin.
+            (Score::proven(-3), DecidedScores::Margin, "cp -300"),
+            (Score::proven(6), DecidedScores::Mate, "cp 600"),
+            // `MateScores`: the side to move's moves to the end.
+            (Score::win_in(7), DecidedScores::Mate, "mate 4"),
+            (Score::loss_in(4), DecidedScores::Mate, "mate -2"),
+        ] {
+            assert_eq!(score_words(score, &game, &[], asked), words, "{score:?}");
+        }
     }
 
     #[test]

@@ -348,17 +348,14 @@ impl WebGame {
                     loser_by: Some(side),
                 });
             }
-            Some(Stop::Aborted) => {
+            // Nobody wins an aborted game or a draw agreed.
+            Some(stop @ (Stop::Aborted | Stop::Agreed)) => {
                 return Some(End {
-                    reason: EndReason::Aborted,
-                    stores: position.stores(),
-                    winner: None,
-                    loser_by: None,
-                })
-            }
-            Some(Stop::Agreed) => {
-                return Some(End {
-                    reason: EndReason::Agreement,
+                    reason: if stop == Stop::Aborted {
+                        EndReason::Aborted
+                    } else {
+                        EndReason::Agreement
+                    },
                     stores: position.stores(),
                     winner: None,
                     loser_by: None,

@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::error::{Error, Kind};
 use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
+use crate::players::no_player;
 use crate::store::{AccountStore, Notice};
 use awale_model::account::{Account, Challenge};
 
@@ -100,15 +101,6 @@ pub struct Challenges {
     accounts: Arc<dyn AccountStore>,
 }
 
-fn no_player(name: &str) -> Error {
-    Error::new(
-        Kind::NotFound,
-        "no_such_player",
-        format!("no player is named `{}`", crate::error::shown(name)),
-    )
-    .with("name", name)
-}
-
 fn no_challenge(id: i64) -> Error {
     Error::new(
         Kind::NotFound,
@@ -141,28 +133,19 @@ impl Challenges {
     /// that several share: a challenge made or settled on another process
     /// is told to its players connected here. Needs a Tokio runtime.
     pub fn start(self: &Arc<Self>) {
-        let Some(mut notices) = self.games.store().notices() else {
+        let Some(notices) = self.games.store().notices() else {
             return;
         };
-        let me = Arc::downgrade(self);
-        tokio::spawn(async move {
-            use tokio::sync::broadcast::error::RecvError;
-            loop {
-                let id = match notices.recv().await {
-                    Ok(Notice::Challenge { id }) => id,
-                    // A challenge missed is listed when the page asks (at
-                    // each connection of the player's stream).
-                    Ok(_) | Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => return,
-                };
-                let Some(challenges) = me.upgrade() else {
-                    return;
-                };
-                match challenges.accounts.challenge(id).await {
-                    Ok(Some(c)) => challenges.tell(&c).await,
-                    Ok(None) => {}
-                    Err(e) => tracing::warn!(challenge = id, error = %e, "a challenge not read"),
-                }
+        // A challenge missed is listed when the page asks (at each
+        // connection of the player's stream).
+        crate::notices::listen(notices, Arc::downgrade(self), |me, notice| async move {
+            let Notice::Challenge { id } = notice else {
+                return;
+            };
+            match me.accounts.challenge(id).await {
+                Ok(Some(c)) => me.tell(&c).await,
+                Ok(None) => {}
+                Err(e) => tracing::warn!(challenge = id, error = %e, "a challenge not read"),
             }
         });
     }

@@ -996,18 +996,33 @@ mod tests {
         );
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn searches_beyond_the_queue_are_refused_as_busy() {
-        let computer = Arc::new(Computer::new(None, 1, 1));
+    /// A search started on `computer` that holds its one permit until the
+    /// gate given back is passed (`gate.wait()`); returned once it runs.
+    async fn hold_the_permit(
+        computer: &Arc<Computer>,
+    ) -> (
+        Arc<std::sync::Barrier>,
+        tokio::task::JoinHandle<Result<(), Error>>,
+    ) {
         let gate = Arc::new(std::sync::Barrier::new(2));
         let g = Arc::clone(&gate);
-        let first = {
-            let c = Arc::clone(&computer);
-            tokio::spawn(async move { c.run(None, Priority::Analysis, move |_| g.wait()).await })
-        };
+        let c = Arc::clone(computer);
+        let search = tokio::spawn(async move {
+            c.run(None, Priority::Analysis, move |_| {
+                g.wait();
+            })
+            .await
+        });
         while computer.running() == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
+        (gate, search)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn searches_beyond_the_queue_are_refused_as_busy() {
+        let computer = Arc::new(Computer::new(None, 1, 1));
+        let (gate, first) = hold_the_permit(&computer).await;
         // One waits for the permit; a third is refused.
         let second = {
             let c = Arc::clone(&computer);
@@ -1029,15 +1044,7 @@ mod tests {
         // four addresses filled it, and every other client's hint was
         // refused as busy.
         let computer = Arc::new(Computer::new(None, 1, 8));
-        let gate = Arc::new(std::sync::Barrier::new(2));
-        let g = Arc::clone(&gate);
-        let running = {
-            let c = Arc::clone(&computer);
-            tokio::spawn(async move { c.run(None, Priority::Analysis, move |_| g.wait()).await })
-        };
-        while computer.running() == 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        let (gate, running) = hold_the_permit(&computer).await;
         let ip = |n: u8| Some(std::net::IpAddr::from([10, 0, 0, n]));
         let mut flood = Vec::new();
         for n in 1..=4 {

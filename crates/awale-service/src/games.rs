@@ -277,20 +277,9 @@ impl Games {
                 "clocks resumed: the server was down, nobody's time ran meanwhile"
             );
         }
-        if let Some(mut notices) = self.store.notices() {
-            let me = Arc::downgrade(self);
-            tokio::spawn(async move {
-                use tokio::sync::broadcast::error::RecvError;
-                loop {
-                    let notice = match notices.recv().await {
-                        Ok(notice) => notice,
-                        // Some were lost: everything held is read again.
-                        Err(RecvError::Lagged(_)) => Notice::Resync,
-                        Err(RecvError::Closed) => return,
-                    };
-                    let Some(games) = me.upgrade() else { return };
-                    games.heard(notice);
-                }
+        if let Some(notices) = self.store.notices() {
+            crate::notices::listen(notices, Arc::downgrade(self), |games, notice| async move {
+                games.heard(notice);
             });
         }
         if let Some(ratings) = &self.ratings {

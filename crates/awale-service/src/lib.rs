@@ -16,6 +16,7 @@ pub mod games;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
+mod notices;
 pub mod players;
 pub mod pools;
 pub mod records;

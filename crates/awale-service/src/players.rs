@@ -128,7 +128,8 @@ pub struct Players {
     rule: BoardRule,
 }
 
-fn no_player(name: &str) -> Error {
+/// No account is named `name`.
+pub(crate) fn no_player(name: &str) -> Error {
     Error::new(
         Kind::NotFound,
         "no_such_player",

@@ -446,29 +446,19 @@ impl Pools {
                 }
             }
         });
-        if let (Some(_), Some(mut notices)) = (&self.shared, self.games.store().notices()) {
-            let me = Arc::downgrade(self);
-            tokio::spawn(async move {
-                use tokio::sync::broadcast::error::RecvError;
-                loop {
-                    let notice = match notices.recv().await {
-                        Ok(notice) => notice,
-                        Err(RecvError::Lagged(_)) => Notice::Resync,
-                        Err(RecvError::Closed) => return,
-                    };
-                    let Some(pools) = me.upgrade() else { return };
-                    match notice {
-                        Notice::Paired { seek } => pools.deliver(seek).await,
-                        // Some news may be lost: each seeker's is read.
-                        Notice::Resync => {
-                            let seeks: Vec<i64> =
-                                lock(&pools.seekers).values().map(|s| s.seek).collect();
-                            for seek in seeks.into_iter().filter(|&s| s > 0) {
-                                pools.deliver(seek).await;
-                            }
+        if let (Some(_), Some(notices)) = (&self.shared, self.games.store().notices()) {
+            crate::notices::listen(notices, Arc::downgrade(self), |pools, notice| async move {
+                match notice {
+                    Notice::Paired { seek } => pools.deliver(seek).await,
+                    // Some news may be lost: each seeker's is read.
+                    Notice::Resync => {
+                        let seeks: Vec<i64> =
+                            lock(&pools.seekers).values().map(|s| s.seek).collect();
+                        for seek in seeks.into_iter().filter(|&s| s > 0) {
+                            pools.deliver(seek).await;
                         }
-                        _ => {}
                     }
+                    _ => {}
                 }
             });
         }

@@ -144,6 +144,11 @@ pub struct StandingLine {
     pub game: Option<String>,
 }
 
+/// A new tournament refused: its `what` is out of bounds.
+fn bad_tournament(what: &'static str, message: &str) -> Error {
+    Error::invalid("bad_tournament", message.to_string()).because(what)
+}
+
 /// A tournament as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TournamentView {
@@ -575,19 +580,11 @@ impl Tournaments {
             }
         });
         // What other processes sharing the store changed.
-        if let Some(mut notices) = self.games.store().notices() {
-            let me = Arc::downgrade(self);
-            tokio::spawn(async move {
-                use tokio::sync::broadcast::error::RecvError;
-                loop {
-                    let notice = match notices.recv().await {
-                        Ok(notice) => notice,
-                        Err(RecvError::Lagged(_)) => Notice::Resync,
-                        Err(RecvError::Closed) => return,
-                    };
-                    let Some(tournaments) = me.upgrade() else {
-                        return;
-                    };
+        if let Some(notices) = self.games.store().notices() {
+            crate::notices::listen(
+                notices,
+                Arc::downgrade(self),
+                |tournaments, notice| async move {
                     match notice {
                         Notice::Tournament { id } => tournaments.heard_tournament(id).await,
                         // Some news may be lost: each held one is read again.
@@ -599,8 +596,8 @@ impl Tournaments {
                         }
                         _ => {}
                     }
-                }
-            });
+                },
+            );
         }
         for id in self.store.unfinished_tournaments_blocking()? {
             let me = Arc::clone(self);
@@ -827,52 +824,87 @@ impl Tournaments {
         creator: &PlayerId,
         settings: ArenaSettings,
     ) -> Result<TournamentItem, Error> {
-        self.name_of(creator, "").await?;
         let now = now_ms();
-        let name = settings.name.trim().to_string();
-        let bad = |what: &'static str, message: &str| {
-            Error::invalid("bad_tournament", message.to_string()).because(what)
-        };
+        let row = self
+            .new_row(creator, "arena", &settings.name, settings.clock, now)
+            .await?;
+        if !(1..=MAX_MINUTES).contains(&settings.minutes) {
+            return Err(bad_tournament(
+                "minutes",
+                "an arena lasts 1 minute to 24 hours",
+            ));
+        }
+        let starts_ms = settings.starts_ms.max(now);
+        if starts_ms > now + MAX_AHEAD_MS {
+            return Err(bad_tournament("starts", "an arena starts within a week"));
+        }
+        self.check_made(creator, now).await?;
+        self.made(TournamentRow {
+            rated: settings.rated,
+            minutes: settings.minutes,
+            starts_ms,
+            ends_ms: starts_ms + settings.minutes * 60_000,
+            ..row
+        })
+        .await
+    }
+
+    /// What an arena and a Swiss check first, in this order: `creator`'s
+    /// account, the name and the clock. Gives the row of the tournament
+    /// (of `kind`) to make, casual, starting and ending `now`, no rounds.
+    async fn new_row(
+        &self,
+        creator: &PlayerId,
+        kind: &str,
+        name: &str,
+        clock: (i64, i64),
+        now: i64,
+    ) -> Result<TournamentRow, Error> {
+        self.name_of(creator, "").await?;
+        let name = name.trim().to_string();
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {
-            return Err(bad("name", "a tournament's name has 1 to 40 characters"));
+            return Err(bad_tournament(
+                "name",
+                "a tournament's name has 1 to 40 characters",
+            ));
         }
-        let (initial, increment) = settings.clock;
+        let (initial, increment) = clock;
         if !(15_000..=3_600_000).contains(&initial) || !(0..=60_000).contains(&increment) {
-            return Err(bad(
+            return Err(bad_tournament(
                 "clock",
                 "a tournament's clock is 15 s to 60 min, with 0 to 60 s a move",
             ));
         }
-        if !(1..=MAX_MINUTES).contains(&settings.minutes) {
-            return Err(bad("minutes", "an arena lasts 1 minute to 24 hours"));
-        }
-        let starts_ms = settings.starts_ms.max(now);
-        if starts_ms > now + MAX_AHEAD_MS {
-            return Err(bad("starts", "an arena starts within a week"));
-        }
-        self.check_made(creator, now).await?;
+        Ok(TournamentRow {
+            id: 0,
+            kind: kind.into(),
+            name,
+            clock,
+            rated: false,
+            minutes: 0,
+            starts_ms: now,
+            ends_ms: now,
+            creator: creator.clone(),
+            state: "created".into(),
+            created_ms: now,
+            rounds: 0,
+            current_round: 0,
+            manual_rounds: false,
+        })
+    }
+
+    /// Stores a new tournament (`row`, rated only where ratings are kept)
+    /// and holds it at once: its start and end are timed from now.
+    async fn made(self: &Arc<Self>, row: TournamentRow) -> Result<TournamentItem, Error> {
         let row = self
             .store
             .create_tournament(TournamentRow {
-                id: 0,
-                kind: "arena".into(),
-                name,
-                clock: settings.clock,
-                rated: settings.rated && self.games.ratings().is_some(),
-                minutes: settings.minutes,
-                starts_ms,
-                ends_ms: starts_ms + settings.minutes * 60_000,
-                creator: creator.clone(),
-                state: "created".into(),
-                created_ms: now,
-                rounds: 0,
-                current_round: 0,
-                manual_rounds: false,
+                rated: row.rated && self.games.ratings().is_some(),
+                ..row
             })
             .await?;
         let item = TournamentItem::from(&row);
-        // Held at once: its start and end are timed from now.
         self.room(row.id).await?;
         Ok(item)
     }

@@ -16,7 +16,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use awale_core::{Game, Move, Position, Rules, Side};
+use awale_core::{Game, Move, Outcome, Position, Rules, Side};
 use awale_engine::{Engine, EngineOptions, Level, Limits, Reason};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -219,6 +219,15 @@ fn rules_view(rules: &Rules) -> Value {
     })
 }
 
+/// How a game ended: the reason, the stores, the winner's letter.
+fn end_view(o: &Outcome) -> serde_json::Map<String, Value> {
+    let mut end = serde_json::Map::new();
+    end.insert("reason".into(), json!(o.reason.name()));
+    end.insert("stores".into(), json!(o.stores));
+    end.insert("winner".into(), json!(o.winner.map(Side::letter)));
+    end
+}
+
 /// A position as the page draws it (the server's `BoardView`).
 fn board_view(position: &Position) -> serde_json::Map<String, Value> {
     let mut map = serde_json::Map::new();
@@ -260,13 +269,7 @@ fn position_view(game: &Game) -> Value {
             }),
         })
         .collect();
-    let end = game.outcome().map(|o| {
-        json!({
-            "reason": o.reason.name(),
-            "stores": o.stores,
-            "winner": o.winner.map(Side::letter),
-        })
-    });
+    let end = game.outcome().map(|o| Value::Object(end_view(&o)));
     let mut view = board_view(&position);
     view.insert("rules".into(), rules_view(rules));
     view.insert(
@@ -301,13 +304,10 @@ fn game_view(r: &Request) -> Result<Value, Refusal> {
         })
         .collect();
     let end = game.outcome().map(|o| {
-        json!({
-            "reason": o.reason.name(),
-            "stores": o.stores,
-            "winner": o.winner.map(Side::letter),
-            "loser_by": game.resigned().map(Side::letter),
-            "result": o.result_text(),
-        })
+        let mut end = end_view(&o);
+        end.insert("loser_by".into(), json!(game.resigned().map(Side::letter)));
+        end.insert("result".into(), json!(o.result_text()));
+        Value::Object(end)
     });
     let legal: Vec<String> = if end.is_none() {
         game.legal_moves()

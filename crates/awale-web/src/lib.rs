@@ -38,6 +38,8 @@ pub use http::guard::Policy;
 pub use store::{PgStore, Store, StoreError};
 
 use limiter::{Limiter, PerPlayerAndClient, Rate};
+use store::tournament_chat::TournamentChatStore;
+use store::{AccountStore, GameStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -217,6 +219,25 @@ pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
     Ok(url)
 }
 
+/// What a server keeps its games, accounts, ratings, tournaments and
+/// tournament chat in: the games file ([`Store`]) or PostgreSQL
+/// ([`PgStore`]).
+pub trait ServerStore:
+    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore + Clone + 'static
+{
+}
+
+impl<T> ServerStore for T where
+    T: GameStore
+        + AccountStore
+        + RatingStore
+        + TournamentStore
+        + TournamentChatStore
+        + Clone
+        + 'static
+{
+}
+
 impl AppState {
     /// The state of a server storing its games in `store` (the games file,
     /// [`Store`], or PostgreSQL, [`PgStore`]). Starts the
@@ -225,16 +246,7 @@ impl AppState {
     /// # Errors
     ///
     /// When the store cannot be read.
-    pub fn new(
-        store: impl store::GameStore
-            + store::AccountStore
-            + store::RatingStore
-            + store::TournamentStore
-            + store::tournament_chat::TournamentChatStore
-            + Clone
-            + 'static,
-        config: Config,
-    ) -> Result<AppState, Error> {
+    pub fn new(store: impl ServerStore, config: Config) -> Result<AppState, Error> {
         AppState::with_oracle(store, config, None)
     }
 
@@ -246,13 +258,7 @@ impl AppState {
     ///
     /// When the store cannot be read.
     pub fn with_oracle(
-        store: impl store::GameStore
-            + store::AccountStore
-            + store::RatingStore
-            + store::TournamentStore
-            + store::tournament_chat::TournamentChatStore
-            + Clone
-            + 'static,
+        store: impl ServerStore,
         config: Config,
         oracles: Option<computer::OracleSource>,
     ) -> Result<AppState, Error> {

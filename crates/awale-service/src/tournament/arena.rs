@@ -218,12 +218,7 @@ impl Arena {
         result: u8,
         berserk: [bool; 2],
     ) -> Result<(), ArenaError> {
-        let at = self
-            .playing
-            .iter()
-            .position(|&g| g == (first, second))
-            .ok_or(ArenaError::NotPlaying(first, second))?;
-        self.playing.swap_remove(at);
+        self.leave_playing(first, second)?;
         let result = result.min(2);
         for (me, them, mine, berserked) in [
             (first, second, result, berserk[0]),
@@ -247,6 +242,17 @@ impl Arena {
         Ok(())
     }
 
+    /// The game between `first` and `second` is no longer in play.
+    fn leave_playing(&mut self, first: usize, second: usize) -> Result<(), ArenaError> {
+        let at = self
+            .playing
+            .iter()
+            .position(|&g| g == (first, second))
+            .ok_or(ArenaError::NotPlaying(first, second))?;
+        self.playing.swap_remove(at);
+        Ok(())
+    }
+
     /// Takes back the game between `first` and `second`, aborted before it
     /// began: no points, nothing on their sheets; both come free (a player
     /// who paused or left meanwhile stays so).
@@ -255,12 +261,7 @@ impl Arena {
     ///
     /// [`ArenaError::NotPlaying`] when the two are not in a game together.
     pub fn cancel(&mut self, first: usize, second: usize) -> Result<(), ArenaError> {
-        let at = self
-            .playing
-            .iter()
-            .position(|&g| g == (first, second))
-            .ok_or(ArenaError::NotPlaying(first, second))?;
-        self.playing.swap_remove(at);
+        self.leave_playing(first, second)?;
         for p in [first, second] {
             let player = &mut self.players[p];
             if player.presence == Presence::Playing {

@@ -47,24 +47,17 @@ impl TournamentChat {
     /// a store that several share): a line said or removed on another
     /// process is told to the followers here. Needs a Tokio runtime.
     pub fn start(self: &Arc<Self>, notices: Option<broadcast::Receiver<Notice>>) {
-        let Some(mut notices) = notices else { return };
-        let me = Arc::downgrade(self);
-        tokio::spawn(async move {
-            use broadcast::error::RecvError;
-            loop {
-                let (tournament, line, removed) = match notices.recv().await {
-                    Ok(Notice::TournamentChat {
-                        tournament,
-                        line,
-                        removed,
-                    }) => (tournament, line, removed),
-                    // A line missed shows when the page reads the room
-                    // again (at each connection of its stream).
-                    Ok(_) | Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => return,
-                };
-                let Some(chat) = me.upgrade() else { return };
-                chat.heard(tournament, line, removed).await;
+        let Some(notices) = notices else { return };
+        // A line missed shows when the page reads the room again (at each
+        // opening of the tournament's page).
+        crate::notices::listen(notices, Arc::downgrade(self), |me, notice| async move {
+            if let Notice::TournamentChat {
+                tournament,
+                line,
+                removed,
+            } = notice
+            {
+                me.heard(tournament, line, removed).await;
             }
         });
     }

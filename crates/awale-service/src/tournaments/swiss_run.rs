@@ -14,7 +14,7 @@ use std::sync::Arc;
 use awale_core::Side;
 use serde::Serialize;
 
-use super::{seat_of, Entrant, Held, Room, Running, Tournaments, MAX_NAME};
+use super::{bad_tournament, seat_of, Entrant, Held, Room, Running, Tournaments};
 use crate::error::Error;
 use crate::game::{now_ms, PlayerId, Stop, WebGame};
 use crate::lock;
@@ -317,49 +317,21 @@ impl Tournaments {
         creator: &PlayerId,
         settings: SwissSettings,
     ) -> Result<super::TournamentItem, Error> {
-        self.name_of(creator, "").await?;
         let now = now_ms();
-        let name = settings.name.trim().to_string();
-        let bad = |what: &'static str, message: &str| {
-            Error::invalid("bad_tournament", message.to_string()).because(what)
-        };
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
-            return Err(bad("name", "a tournament's name has 1 to 40 characters"));
-        }
-        let (initial, increment) = settings.clock;
-        if !(15_000..=3_600_000).contains(&initial) || !(0..=60_000).contains(&increment) {
-            return Err(bad(
-                "clock",
-                "a tournament's clock is 15 s to 60 min, with 0 to 60 s a move",
-            ));
-        }
+        let row = self
+            .new_row(creator, "swiss", &settings.name, settings.clock, now)
+            .await?;
         if !(1..=MAX_ROUNDS).contains(&settings.rounds) {
-            return Err(bad("rounds", "a Swiss has 1 to 15 rounds"));
+            return Err(bad_tournament("rounds", "a Swiss has 1 to 15 rounds"));
         }
         self.check_made(creator, now).await?;
-        let row = self
-            .store
-            .create_tournament(TournamentRow {
-                id: 0,
-                kind: "swiss".into(),
-                name,
-                clock: settings.clock,
-                rated: settings.rated && self.games.ratings().is_some(),
-                minutes: 0,
-                starts_ms: now,
-                ends_ms: now,
-                creator: creator.clone(),
-                state: "created".into(),
-                created_ms: now,
-                rounds: settings.rounds,
-                current_round: 0,
-                manual_rounds: settings.manual_rounds,
-            })
-            .await?;
-        let item = super::TournamentItem::from(&row);
-        self.room(row.id).await?;
-        Ok(item)
+        self.made(TournamentRow {
+            rated: settings.rated,
+            rounds: settings.rounds,
+            manual_rounds: settings.manual_rounds,
+            ..row
+        })
+        .await
     }
 
     /// `player` (named `name`) joins Swiss `running`, or comes back after

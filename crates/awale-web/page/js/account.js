@@ -6,6 +6,7 @@
 // cookie is the server's (HttpOnly): the page never sees its secret.
 
 import { api } from "./api.js";
+import { textEl } from "./dom.js";
 import { session } from "./game.js";
 import { t } from "./i18n.js";
 import { me } from "./online.js";
@@ -36,6 +37,15 @@ function fail(e) {
   const box = $("#account-error");
   box.textContent = errorText(e);
   box.hidden = false;
+}
+
+// Runs `work`, which asks the server: a refusal is shown in the dialog.
+async function tried(work) {
+  try {
+    await work();
+  } catch (e) {
+    fail(e);
+  }
 }
 
 function value(id) {
@@ -107,82 +117,68 @@ function showCodes(codes, then) {
 
 async function signUp(ev) {
   ev.preventDefault();
-  try {
+  await tried(async () => {
     const made = await api("POST", "/api/account/signup", {
       username: value("#signup-name"),
       password: value("#signup-password"),
     });
     showCodes(made.recovery_codes, restart);
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 async function logIn(ev) {
   ev.preventDefault();
-  try {
+  await tried(async () => {
     await api("POST", "/api/account/login", { username: value("#login-name"), password: value("#login-password") });
     restart();
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 async function reset(ev) {
   ev.preventDefault();
-  try {
+  await tried(async () => {
     await api("POST", "/api/account/reset", {
       username: value("#reset-name"),
       code: value("#reset-code"),
       password: value("#reset-password"),
     });
     restart();
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 async function changePassword(ev) {
   ev.preventDefault();
-  try {
+  await tried(async () => {
     await api("POST", "/api/account/password", { current: value("#password-current"), new: value("#password-new") });
     $("#password-current").value = "";
     $("#password-new").value = "";
     toast(() => t("password_changed"));
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 async function newCodes(ev) {
   ev.preventDefault();
-  try {
+  await tried(async () => {
     const answer = await api("POST", "/api/account/recovery-codes", { password: value("#codes-password") });
     $("#codes-password").value = "";
     showCodes(answer.recovery_codes, showAccount);
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 async function block(username, blocked) {
-  try {
+  await tried(async () => {
     await api("POST", "/api/account/blocks", { username, blocked });
     await showAccount();
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 async function deleteAccount(ev) {
   ev.preventDefault();
   if (!confirm(t("delete_confirm"))) return;
-  try {
+  await tried(async () => {
     await api("POST", "/api/account/delete", { password: value("#delete-password") });
     restart();
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 // ---------------------------------------------------------- moderators --
@@ -228,20 +224,16 @@ async function showReports() {
       b.type = "button";
       b.textContent = t(key);
       b.onclick = async () => {
-        try {
+        await tried(async () => {
           await run();
           await showReports();
-        } catch (e) {
-          fail(e);
-        }
+        });
       };
       actions.append(b);
     };
     if (!r.resolved_ms) act("report_resolve", () => api("POST", `/api/moderation/reports/${r.id}/resolve`));
     else {
-      const by = document.createElement("span");
-      by.className = "muted small";
-      by.textContent = t("report_resolved_by", r.resolved_by || "?");
+      const by = textEl("span", "muted small", t("report_resolved_by", r.resolved_by || "?"));
       actions.append(by);
     }
     act("mute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: true }));
@@ -256,7 +248,7 @@ async function showReports() {
 async function report(ev) {
   ev.preventDefault();
   const g = session.game;
-  try {
+  await tried(async () => {
     await api("POST", "/api/reports", {
       username: value("#report-name").trim(),
       game: g && g.mode === "online" ? g.id : null,
@@ -266,9 +258,7 @@ async function report(ev) {
     $("#report-name").value = "";
     $("#report-text").value = "";
     toast(() => t("report_sent"));
-  } catch (e) {
-    fail(e);
-  }
+  });
 }
 
 export function wire() {
@@ -289,26 +279,22 @@ export function wire() {
     if (name) block(name, true).then(() => { $("#block-name").value = ""; });
   };
   $("#chk-kid").onchange = async () => {
-    try {
+    await tried(async () => {
       const answer = await api("POST", "/api/account/settings", { kid: $("#chk-kid").checked });
       me.account = answer.account;
       render();
       document.dispatchEvent(new Event("awale-kid"));
-    } catch (e) {
-      fail(e);
-    }
+    });
   };
   $("#btn-logout").onclick = async () => {
     await api("POST", "/api/account/logout").catch(() => {});
     restart();
   };
   $("#btn-logout-everywhere").onclick = async () => {
-    try {
+    await tried(async () => {
       await api("POST", "/api/account/logout-everywhere");
       restart();
-    } catch (e) {
-      fail(e);
-    }
+    });
   };
   $("#account-close").onclick = () => $("#dlg-account").close();
 }

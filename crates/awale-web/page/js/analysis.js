@@ -7,6 +7,7 @@
 // be shared and opened again.
 
 import { api } from "./api.js";
+import { textEl } from "./dom.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { moveWords, say } from "./spoken.js";
@@ -186,9 +187,7 @@ function moveButton(n) {
   b.className = "mv" + (n === state.current ? " current" : "");
   b.textContent = n.move;
   if (n.captured) {
-    const c = document.createElement("span");
-    c.className = "cap";
-    c.textContent = "+" + n.captured;
+    const c = textEl("span", "cap", "+" + n.captured);
     b.append(c);
   }
   b.setAttribute("aria-label", t(n.captured ? "an_move_capture" : "an_move", sideName(n.move < "a" ? "S" : "N"), n.move, n.captured));
@@ -288,12 +287,8 @@ function renderAnalysis() {
     b.title = t("an_line_add");
     const head = document.createElement("b");
     head.textContent = l.move;
-    const score = document.createElement("span");
-    score.className = "score";
-    score.textContent = scoreWords(l.score, side);
-    const pv = document.createElement("span");
-    pv.className = "pv";
-    pv.textContent = l.pv.join(" ");
+    const score = textEl("span", "score", scoreWords(l.score, side));
+    const pv = textEl("span", "pv", l.pv.join(" "));
     b.append(head, " ", score, " ", pv);
     b.onclick = () => addLine(l.pv);
     li.append(b);

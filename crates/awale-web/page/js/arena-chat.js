@@ -5,22 +5,17 @@
 // a line.
 
 import { api } from "./api.js";
+import { atEnd, errorShower, keep, lineItem, sayInput } from "./chat-lines.js";
+import { textEl } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { isModerator, kidMode } from "./people.js";
-import { errorText } from "./toast.js";
 
 const $ = (sel) => document.querySelector(sel);
-
-// Lines kept on the page, as the server shows them.
-const KEPT = 200;
 
 const room = { id: null, lines: new Map(), drawn: null };
 
 function add(line) {
-  if (room.lines.has(line.id)) return false;
-  room.lines.set(line.id, line);
-  if (room.lines.size > KEPT) room.lines.delete(room.lines.keys().next().value);
-  return true;
+  return keep(room.lines, line);
 }
 
 async function load(id) {
@@ -68,68 +63,28 @@ export function render() {
   if (room.drawn === key) return;
   room.drawn = key;
   const list = $("#arena-chat-lines");
-  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+  const latest = atEnd(list);
   list.textContent = "";
-  if (!room.lines.size) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = t("arena_chat_empty");
-    list.append(li);
-  }
+  if (!room.lines.size) list.append(textEl("li", "empty", t("arena_chat_empty")));
   const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  const id = room.id;
   for (const line of room.lines.values()) {
-    const li = document.createElement("li");
-    li.className = "line";
-    const name = document.createElement("b");
-    name.className = "name";
-    name.textContent = line.name || t("guest_name", line.guest ?? "");
-    name.dir = "auto";
-    const text = document.createElement("span");
-    text.className = "text";
-    text.textContent = line.text;
-    text.dir = "auto";
-    li.title = time.format(new Date(line.at_ms));
-    li.append(name, " ", text);
-    if (isModerator()) {
-      const remove = document.createElement("button");
-      remove.type = "button";
-      remove.className = "link small remove-line";
-      remove.textContent = t("remove_line");
-      const id = room.id;
-      remove.onclick = () => api("POST", "/api/moderation/tournament-chat-remove", { tournament: id, line: line.id })
-        .catch((e) => showError(errorText(e)));
-      li.append(" ", remove);
-    }
-    list.append(li);
+    const remove = () => api("POST", "/api/moderation/tournament-chat-remove", { tournament: id, line: line.id });
+    list.append(lineItem(line, time, remove, showError).li);
   }
-  list.scrollTop = atEnd ? list.scrollHeight : list.scrollTop;
+  list.scrollTop = latest ? list.scrollHeight : list.scrollTop;
 }
 
-function showError(text) {
-  const box = $("#arena-chat-error");
-  box.textContent = text;
-  box.hidden = !text;
-}
+const showError = errorShower("#arena-chat-error");
 
 async function send(e) {
   e.preventDefault();
-  const input = $("#arena-chat-text");
-  const text = input.value.trim();
   const id = room.id;
-  if (id === null || !text) return;
-  showError("");
-  try {
-    const line = await api("POST", `/api/tournaments/${id}/chat`, { text });
-    input.value = "";
+  if (id === null) return;
+  const post = (text) => api("POST", `/api/tournaments/${id}/chat`, { text });
+  await sayInput($("#arena-chat-text"), post, (line) => {
     if (room.id === id && add(line)) render();
-  } catch (err) {
-    if (err.code === "too_many") {
-      const wait = err.fields && err.fields.wait_s;
-      showError(wait ? t("chat_wait_s", wait) : t("chat_wait"));
-    } else {
-      showError(errorText(err));
-    }
-  }
+  }, showError);
 }
 
 export function setup() {

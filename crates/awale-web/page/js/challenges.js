@@ -7,6 +7,7 @@
 // soon as it is accepted.
 
 import { api } from "./api.js";
+import { textEl } from "./dom.js";
 import { isolate, onLangChange, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { me, loadMe, nickname } from "./online.js";
@@ -116,9 +117,7 @@ export function render() {
       text.append(before, who, after ?? "");
       if (c.colour !== "R") facts.push(t("you_would_play", t(c.colour === "S" ? "north" : "south")));
     }
-    const what = document.createElement("span");
-    what.className = "muted small";
-    what.textContent = " · " + facts.join(" · ");
+    const what = textEl("span", "muted small", " · " + facts.join(" · "));
     text.append(what);
     li.append(text);
     const act = (label, cls, path) => {

@@ -3,19 +3,17 @@
 // room on their own screen, anybody may hide the chat.
 
 import { api } from "./api.js";
+import { atEnd, errorShower, keep, lineItem, sayInput } from "./chat-lines.js";
+import { textEl } from "./dom.js";
 import { onLive, session } from "./game.js";
 import { isUsername, playerLink } from "./players.js";
 import { getLang, t } from "./i18n.js";
-import { isModerator, kidMode } from "./people.js";
+import { kidMode } from "./people.js";
 import { isAccountSeat, personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
-import { errorText } from "./toast.js";
 import { sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
-
-// Messages kept on the page, as the server shows them.
-const KEPT = 200;
 
 const chat = {
   id: null, // the game the lines are of
@@ -41,10 +39,7 @@ function mine(g) {
 }
 
 function add(line) {
-  if (chat.lines.has(line.id)) return false;
-  chat.lines.set(line.id, line);
-  if (chat.lines.size > KEPT) chat.lines.delete(chat.lines.keys().next().value);
-  return true;
+  return keep(chat.lines, line);
 }
 
 // The messages of the game so far (again after a reconnection: those
@@ -108,86 +103,46 @@ function renderLines(g, player) {
   const fresh = !chat.drawn || !chat.drawn.startsWith(`${chat.room}:`);
   chat.drawn = key;
   const list = $("#chat-lines");
-  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+  const latest = atEnd(list);
   list.textContent = "";
   if (muted || !shown.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = t(muted ? "public_muted" : chat.room === "players" ? "no_messages_players" : "no_messages_public");
-    list.append(li);
+    list.append(textEl("li", "empty", t(muted ? "public_muted" : chat.room === "players" ? "no_messages_players" : "no_messages_public")));
     return;
   }
   const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
   for (const line of shown) {
-    const li = document.createElement("li");
-    li.className = "line" + (line.side ? " player-line" : "");
-    const name = document.createElement("b");
-    name.className = "name";
-    // A guest without a nickname comes as a number, worded here.
-    name.textContent = line.name || t("guest_name", line.guest ?? "");
-    name.dir = "auto";
-    if (line.side) name.title = sideName(line.side);
-    // A player's line under their account's name: a link to its page.
     const g = session.game;
+    const remove = () => api("POST", "/api/moderation/chat-remove", { game: g.id, line: line.id });
+    const { li, name } = lineItem(line, time, remove, showError);
+    if (line.side) {
+      li.classList.add("player-line");
+      name.title = sideName(line.side);
+    }
+    // A player's line under their account's name: a link to its page.
     const seat = line.side && g && g.seats && g.seats[line.side === "S" ? 0 : 1];
     if (seat && line.name && seat.name === line.name && isUsername(line.name) && isAccountSeat(g, line.side)) {
       name.textContent = "";
       name.append(playerLink(line.name));
     }
-    const text = document.createElement("span");
-    text.className = "text";
-    // Text only: whatever it says, it is never read as HTML.
-    text.textContent = line.text;
-    text.dir = "auto";
-    li.title = time.format(new Date(line.at_ms));
-    li.append(name, " ", text);
-    if (isModerator()) {
-      const remove = document.createElement("button");
-      remove.type = "button";
-      remove.className = "link small remove-line";
-      remove.textContent = t("remove_line");
-      remove.onclick = () => api("POST", "/api/moderation/chat-remove", { game: g.id, line: line.id })
-        .catch((e) => { $("#chat-error").textContent = errorText(e); $("#chat-error").hidden = false; });
-      li.append(" ", remove);
-    }
     list.append(li);
   }
   // Kept where the reader is, unless they were at the latest.
-  if (atEnd || fresh) list.scrollTop = list.scrollHeight;
+  if (latest || fresh) list.scrollTop = list.scrollHeight;
 }
 
 // ------------------------------------------------------------ writing --
 
-function showError(text) {
-  const box = $("#chat-error");
-  box.textContent = text;
-  box.hidden = !text;
-}
-
-// A refusal in words; too many messages: how long to wait.
-function refusal(e) {
-  if (e.code === "too_many") {
-    const wait = e.fields && e.fields.wait_s;
-    return wait ? t("chat_wait_s", wait) : t("chat_wait");
-  }
-  return errorText(e);
-}
+const showError = errorShower("#chat-error");
 
 async function send(e) {
   e.preventDefault();
   const g = session.game;
-  const input = $("#chat-text");
-  const text = input.value.trim();
-  if (!g || !text) return;
-  showError("");
+  if (!g) return;
   const room = chat.room;
-  try {
-    const line = await api("POST", `/api/games/${g.id}/chat`, { room, text });
-    input.value = "";
+  const post = (text) => api("POST", `/api/games/${g.id}/chat`, { room, text });
+  await sayInput($("#chat-text"), post, (line) => {
     if (chat.id === g.id && add(line)) render();
-  } catch (err) {
-    showError(refusal(err));
-  }
+  }, showError);
 }
 
 export function wire() {

@@ -2,6 +2,7 @@
 // import of game records (a file, or pasted text).
 
 import { api } from "./api.js";
+import { textEl } from "./dom.js";
 import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
@@ -34,9 +35,7 @@ export async function render() {
   if (ticket !== loading) return;
   list.textContent = "";
   if (!data.games.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = t("no_games");
+    const li = textEl("li", "empty", t("no_games"));
     list.append(li);
     return;
   }
@@ -77,13 +76,9 @@ export function card(s, date) {
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
   else if (s.mode === "online") title.textContent = t("online_names", isolate(s.names[0] || "?"), isolate(s.names[1] || "?"));
   else title.textContent = t("two_people");
-  const when = document.createElement("span");
-  when.className = "muted";
-  when.textContent = `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`;
+  const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);
   head.append(title, when);
-  const rules = document.createElement("div");
-  rules.className = "muted small";
-  rules.textContent = s.rules_view ? rulesWords(s.rules_view) : s.rules;
+  const rules = textEl("div", "muted small", s.rules_view ? rulesWords(s.rules_view) : s.rules);
   const result = document.createElement("div");
   result.className = "result-line";
   const summary = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);
@@ -96,15 +91,11 @@ export function card(s, date) {
   const goingOn = s.result === "*" && s.reason !== "aborted";
   open.textContent = goingOn ? t("continue_game") : t("open");
   open.onclick = () => nav.go({ view: "play", game: s.id });
-  const watch = document.createElement("button");
-  watch.className = "watch";
-  watch.textContent = t("replay");
+  const watch = textEl("button", "watch", t("replay"));
   watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
   // Nothing to replay in a game without a move.
   watch.hidden = !s.plies;
-  const exp = document.createElement("a");
-  exp.className = "button";
-  exp.textContent = t("export");
+  const exp = textEl("a", "button", t("export"));
   exp.href = `/api/games/${s.id}/record`;
   exp.setAttribute("download", `awale-${s.id}.ogn`);
   // A game kept in the browser is exported once it is on the server.

@@ -3,6 +3,7 @@
 // and says what happened and why, with a hint after a wrong try (and the
 // hole lit after two). Progress is kept in this browser.
 
+import { textEl } from "./dom.js";
 import { getLang, t, typography } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson, saveJson } from "./settings.js";
@@ -90,15 +91,9 @@ function renderList() {
     b.type = "button";
     b.className = "lesson-card" + (done === lesson.steps.length ? " done" : "");
     b.dataset.lesson = lesson.id;
-    const num = document.createElement("span");
-    num.className = "num";
-    num.textContent = String(i + 1);
-    const title = document.createElement("span");
-    title.className = "title";
-    title.textContent = say(lesson.title);
-    const st = document.createElement("span");
-    st.className = "state";
-    st.textContent = done === lesson.steps.length ? t("lesson_done") : t("lesson_steps", done, lesson.steps.length);
+    const num = textEl("span", "num", String(i + 1));
+    const title = textEl("span", "title", say(lesson.title));
+    const st = textEl("span", "state", done === lesson.steps.length ? t("lesson_done") : t("lesson_steps", done, lesson.steps.length));
     b.append(num, title, st);
     b.onclick = () => nav.go({ view: "learn", tab: "lessons", lesson: lesson.id });
     list.append(b);

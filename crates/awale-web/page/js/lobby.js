@@ -4,6 +4,7 @@
 // while shown (GET /api/lobby/events).
 
 import { api } from "./api.js";
+import { textEl } from "./dom.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { isUsername, playerLink } from "./players.js";
@@ -245,9 +246,7 @@ function renderFeatured(f) {
     const r = document.createElement("div");
     r.className = "mini-row " + cls;
     for (const i of indices) {
-      const h = document.createElement("span");
-      h.className = "mini-hole" + (f.last && "ABCDEFabcdef"[i] === f.last ? " last" : "");
-      h.textContent = String(b[i]);
+      const h = textEl("span", "mini-hole" + (f.last && "ABCDEFabcdef"[i] === f.last ? " last" : ""), String(b[i]));
       r.append(h);
     }
     return r;
@@ -271,9 +270,7 @@ export function render() {
     list.textContent = "";
     for (const g of games) list.append(item(g, challenge));
     if (!games.length) {
-      const li = document.createElement("li");
-      li.className = "empty muted";
-      li.textContent = data ? t(empty) : t("loading");
+      const li = textEl("li", "empty muted", data ? t(empty) : t("loading"));
       list.append(li);
     }
   }

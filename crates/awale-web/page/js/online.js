@@ -360,40 +360,31 @@ function renderOffer(g, side) {
   const text = document.createElement("p");
   const actions = document.createElement("div");
   actions.className = "actions";
+  // An offer (`takeback`, `draw`, `rematch`) made by seat `by`, in words
+  // to a watcher and to its maker (`waiting`, the other seat's name in
+  // them); the one it asks accepts (the request's body: `accept`) or
+  // declines.
+  const offered = (kind, by, [byKey, waiting, toYou], accept) => {
+    if (!side) text.textContent = t(byKey, seatName(g, by));
+    else if (by === side) text.textContent = t(waiting, seatName(g, other(side)));
+    else {
+      text.textContent = t(toYou, seatName(g, by));
+      actions.append(
+        button(t("accept"), "primary", () => request(kind, accept)),
+        button(t("decline"), "", () => request(kind, { accept: false })),
+      );
+    }
+  };
   if (o.takeback_declined && o.takeback_declined === side && goingOn(g)) {
     text.textContent = t("takeback_declined", seatName(g, other(side)));
   } else if (o.takeback && goingOn(g)) {
-    if (!side) text.textContent = t("takeback_asked_by", seatName(g, o.takeback));
-    else if (o.takeback === side) text.textContent = t("takeback_waiting");
-    else {
-      text.textContent = t("takeback_asked_you", seatName(g, o.takeback));
-      actions.append(
-        button(t("accept"), "primary", () => request("takeback", { accept: true })),
-        button(t("decline"), "", () => request("takeback", { accept: false })),
-      );
-    }
+    offered("takeback", o.takeback, ["takeback_asked_by", "takeback_waiting", "takeback_asked_you"], { accept: true });
   } else if (o.draw && goingOn(g)) {
-    if (!side) text.textContent = t("draw_offered_by", seatName(g, o.draw));
-    else if (o.draw === side) text.textContent = t("draw_waiting");
-    else {
-      text.textContent = t("draw_offered_you", seatName(g, o.draw));
-      actions.append(
-        button(t("accept"), "primary", () => request("draw", { accept: true })),
-        button(t("decline"), "", () => request("draw", { accept: false })),
-      );
-    }
+    offered("draw", o.draw, ["draw_offered_by", "draw_waiting", "draw_offered_you"], { accept: true });
   } else if (o.draw_declined && o.draw_declined === side && goingOn(g)) {
     text.textContent = t("draw_declined", seatName(g, other(side)));
   } else if (o.rematch && !o.rematch_id && g.end) {
-    if (!side) text.textContent = t("rematch_offered_by", seatName(g, o.rematch));
-    else if (o.rematch === side) text.textContent = t("rematch_waiting", seatName(g, other(side)));
-    else {
-      text.textContent = t("rematch_offered_you", seatName(g, o.rematch));
-      actions.append(
-        button(t("accept"), "primary", () => request("rematch")),
-        button(t("decline"), "", () => request("rematch", { accept: false })),
-      );
-    }
+    offered("rematch", o.rematch, ["rematch_offered_by", "rematch_waiting", "rematch_offered_you"], {});
   } else if (o.rematch_declined && o.rematch_declined === side && g.end && !o.rematch_id) {
     text.textContent = t("rematch_declined", seatName(g, other(side)));
   }

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { drawBoard, CCW_COLUMNS } from "./board.js";
+import { textEl } from "./dom.js";
 import { session, setHooks, play, undo, redo, hint, timeLeft, computerIfDue } from "./game.js";
 import { isolate, t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
@@ -299,9 +300,7 @@ function renderStatus() {
     res.className = "result";
     res.id = "result";
     res.textContent = resultWords(g, g.end, personSide(g));
-    const why = document.createElement("span");
-    why.className = "reason";
-    why.textContent = `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
+    const why = textEl("span", "reason", `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`);
     box.append(res, why);
     if (k === null) {
       const actions = document.createElement("div");
@@ -310,9 +309,7 @@ function renderStatus() {
       review.textContent = t("review");
       review.hidden = !canReview(g);
       review.onclick = () => view.actions.review && view.actions.review();
-      const again = document.createElement("button");
-      again.className = "primary";
-      again.textContent = t("new_game");
+      const again = textEl("button", "primary", t("new_game"));
       again.onclick = () => view.actions.newGame && view.actions.newGame();
       actions.append(review, again);
       box.append(actions);
@@ -450,9 +447,7 @@ function renderMoves() {
     const num = moveNumber(g.plies, i);
     if (p.side === "S" || i === 0) {
       li = document.createElement("li");
-      const n = document.createElement("span");
-      n.className = "num";
-      n.textContent = num + ".";
+      const n = textEl("span", "num", num + ".");
       li.append(n);
       if (p.side === "N") li.append(document.createElement("span"));
       list.append(li);
@@ -463,9 +458,7 @@ function renderMoves() {
     m.dataset.ply = i;
     m.textContent = p.move;
     if (p.captured && !hideCounts()) {
-      const c = document.createElement("span");
-      c.className = "cap";
-      c.textContent = "+" + p.captured;
+      const c = textEl("span", "cap", "+" + p.captured);
       m.append(c);
     }
     m.setAttribute("aria-label", t(p.captured ? "move_label_capture" : "move_label", num, sideName(p.side), p.move, p.captured) +

@@ -6,6 +6,7 @@
 
 import { api } from "./api.js";
 import { showButton } from "./challenges.js";
+import { textEl } from "./dom.js";
 import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -107,9 +108,7 @@ function drawPlayer() {
   const list = $("#player-ratings");
   list.textContent = "";
   if (!page.ratings.length) {
-    const p = document.createElement("li");
-    p.className = "empty";
-    p.textContent = t("player_no_rating");
+    const p = textEl("li", "empty", t("player_no_rating"));
     list.append(p);
   }
   for (const r of page.ratings) {
@@ -119,15 +118,9 @@ function drawPlayer() {
     b.className = "rating-card";
     b.dataset.speed = r.speed;
     b.setAttribute("aria-pressed", String(r.speed === shown.graph));
-    const speed = document.createElement("span");
-    speed.className = "speed";
-    speed.textContent = t("speed_" + r.speed);
-    const value = document.createElement("b");
-    value.className = "rating";
-    value.textContent = r.provisional ? `${r.rating}?` : String(r.rating);
-    const games = document.createElement("span");
-    games.className = "muted";
-    games.textContent = t("rated_games_n", r.games);
+    const speed = textEl("span", "speed", t("speed_" + r.speed));
+    const value = textEl("b", "rating", r.provisional ? `${r.rating}?` : String(r.rating));
+    const games = textEl("span", "muted", t("rated_games_n", r.games));
     b.append(speed, value, games);
     b.title = r.provisional ? t("rating_provisional", r.deviation) : t("rating_deviation", r.deviation);
     b.onclick = () => {
@@ -214,9 +207,7 @@ function drawGames() {
   list.textContent = "";
   if (!shown.games) return;
   if (!shown.games.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = t("player_no_games");
+    const li = textEl("li", "empty", t("player_no_games"));
     list.append(li);
     return;
   }
@@ -225,9 +216,7 @@ function drawGames() {
     const li = document.createElement("li");
     li.className = "played " + g.outcome;
     li.dataset.id = g.id;
-    const outcome = document.createElement("b");
-    outcome.className = "outcome";
-    outcome.textContent = t("outcome_" + g.outcome);
+    const outcome = textEl("b", "outcome", t("outcome_" + g.outcome));
     const against = document.createElement("span");
     const mine = g.side === "S" ? 0 : 1;
     const theirs = g.names[1 - mine] ?? "?";
@@ -244,9 +233,7 @@ function drawGames() {
     facts.textContent = parts.join(" · ");
     li.append(outcome, " ", against, " ", facts);
     if (g.change !== null && g.change !== undefined) {
-      const change = document.createElement("span");
-      change.className = "change " + (g.change >= 0 ? "up" : "down");
-      change.textContent = g.change >= 0 ? `+${g.change}` : `\u2212${-g.change}`;
+      const change = textEl("span", "change " + (g.change >= 0 ? "up" : "down"), g.change >= 0 ? `+${g.change}` : `\u2212${-g.change}`);
       li.append(" ", change);
     }
     const open = document.createElement("a");
@@ -294,23 +281,15 @@ function drawBoard() {
   const list = $("#board-list");
   list.textContent = "";
   if (!data.players.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = t("leaderboard_empty");
+    const li = textEl("li", "empty", t("leaderboard_empty"));
     list.append(li);
     return;
   }
   data.players.forEach((p, i) => {
     const li = document.createElement("li");
-    const rank = document.createElement("span");
-    rank.className = "rank";
-    rank.textContent = String(i + 1);
-    const rating = document.createElement("b");
-    rating.className = "rating";
-    rating.textContent = String(p.rating);
-    const games = document.createElement("span");
-    games.className = "muted";
-    games.textContent = t("rated_games_n", p.games);
+    const rank = textEl("span", "rank", String(i + 1));
+    const rating = textEl("b", "rating", String(p.rating));
+    const games = textEl("span", "muted", t("rated_games_n", p.games));
     li.append(rank, " ", playerLink(p.username), " ", rating, " ", games);
     list.append(li);
   });

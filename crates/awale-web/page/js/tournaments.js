@@ -9,6 +9,7 @@
 
 import { api } from "./api.js";
 import * as arenaChat from "./arena-chat.js";
+import { textEl } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -45,9 +46,7 @@ export function renderList() {
   if (!ul) return;
   ul.textContent = "";
   if (!state.list.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = t("arena_none");
+    const li = textEl("li", "empty", t("arena_none"));
     ul.append(li);
   }
   for (const a of state.list) {
@@ -222,9 +221,7 @@ export function render() {
   podium.hidden = !view.podium.length;
   podium.textContent = "";
   for (const l of view.podium) {
-    const li = document.createElement("li");
-    li.className = "podium-" + l.rank;
-    li.textContent = `${l.rank}. ${l.name} · ${t("arena_points", l.score)}`;
+    const li = textEl("li", "podium-" + l.rank, `${l.rank}. ${l.name} · ${t("arena_points", l.score)}`);
     podium.append(li);
   }
   const body = $("#arena-standings");
@@ -237,16 +234,12 @@ export function render() {
       const td = document.createElement("td");
       td.textContent = text;
       if (i === 4 && l.on_fire) {
-        const flame = document.createElement("span");
-        flame.className = "flame";
-        flame.textContent = " 🔥";
+        const flame = textEl("span", "flame", " 🔥");
         flame.title = t("arena_on_fire");
         td.append(flame);
       }
       if (i === 1 && l.presence !== "free" && l.presence !== "playing") {
-        const p = document.createElement("span");
-        p.className = "muted";
-        p.textContent = " (" + t("arena_" + l.presence) + ")";
+        const p = textEl("span", "muted", " (" + t("arena_" + l.presence) + ")");
         td.append(p);
       }
       tr.append(td);
@@ -311,9 +304,7 @@ function renderSwiss(view, swiss, me) {
     if (me && l.number === me.number) tr.className = "me";
     const name = td(l.name);
     if (l.withdrawn) {
-      const p = document.createElement("span");
-      p.className = "muted";
-      p.textContent = " (" + t("arena_withdrawn") + ")";
+      const p = textEl("span", "muted", " (" + t("arena_withdrawn") + ")");
       name.append(p);
     }
     tr.append(td(String(l.rank)), name, td(String(l.rating)), td(points(l.points)), td(points(l.buchholz), t("swiss_buchholz")), td(quarters(l.sonneborn_berger), t("swiss_sb")));

@@ -5,6 +5,7 @@
 // back into view.
 
 import { api } from "./api.js";
+import { textEl } from "./dom.js";
 import { getLang, isolate, onLangChange, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { card } from "./games.js";
@@ -74,9 +75,7 @@ function show() {
   for (const g of turns) {
     const li = card(g, date);
     if (g.deadline_ms) {
-      const until = document.createElement("div");
-      until.className = "small deadline";
-      until.textContent = t("move_before", date.format(new Date(g.deadline_ms)));
+      const until = textEl("div", "small deadline", t("move_before", date.format(new Date(g.deadline_ms))));
       li.insertBefore(until, li.querySelector(".actions"));
     }
     list.append(li);

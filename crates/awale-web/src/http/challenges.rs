@@ -15,7 +15,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, Player};
+use super::extract::{not_a, path_number, ClientIp, JsonBody, Player};
 use super::games::{parse_clock, ClockRequest};
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
 use crate::game::{now_ms, parse_name};
@@ -26,13 +26,7 @@ type ApiResult<T> = Result<T, ApiError>;
 /// A challenge's number from the path: 404 `no_such_challenge` for
 /// anything else.
 fn number(text: &str) -> Result<i64, Error> {
-    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
-        Error::new(
-            crate::Kind::NotFound,
-            "no_such_challenge",
-            format!("no challenge `{}`", crate::error::shown(text)),
-        )
-    })
+    path_number(text, "no_such_challenge", "challenge")
 }
 
 /// The body of POST /api/challenges.
@@ -66,17 +60,7 @@ pub async fn make(
         "random" | "R" => 'R',
         "S" => 'S',
         "N" => 'N',
-        other => {
-            return Err(Error::invalid(
-                "bad_side",
-                format!(
-                    "`{}` is not a side (S, N or random)",
-                    crate::error::shown(other)
-                ),
-            )
-            .with("text", other)
-            .into())
-        }
+        other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
     let name = match req.name {

@@ -96,6 +96,28 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
+/// A number from the path, above 0: for anything else, 404 `code`, "no
+/// `what` `text`".
+pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<i64, Error> {
+    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+        Error::new(
+            crate::Kind::NotFound,
+            code,
+            format!("no {what} `{}`", crate::error::shown(text)),
+        )
+    })
+}
+
+/// A word of the request that is none of those it may be: `code`,
+/// "`text` is not a `what`", the word given back (`text`).
+pub(crate) fn not_a(code: &'static str, text: &str, what: &str) -> Error {
+    Error::invalid(
+        code,
+        format!("`{}` is not a {what}", crate::error::shown(text)),
+    )
+    .with("text", text)
+}
+
 /// The player the request's cookie names, if it has a well-formed one
 /// (set by the guard, see `guard::identify`).
 #[derive(Clone, Debug, Default)]
@@ -105,18 +127,6 @@ impl Viewer {
     /// The player, if any.
     pub fn player(&self) -> Option<&PlayerId> {
         self.0.as_ref()
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Viewer {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(parts
-            .extensions
-            .get::<Viewer>()
-            .cloned()
-            .unwrap_or_default())
     }
 }
 
@@ -134,17 +144,21 @@ pub struct SignedIn {
 #[derive(Clone, Debug, Default)]
 pub struct Session(pub Option<SignedIn>);
 
-impl<S: Send + Sync> FromRequestParts<S> for Session {
-    type Rejection = std::convert::Infallible;
+/// Extractors of what the guard put in the request (each type's default
+/// when it put nothing there).
+macro_rules! set_by_guard {
+    ($($extractor:ty),+) => {$(
+        impl<S: Send + Sync> FromRequestParts<S> for $extractor {
+            type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(parts
-            .extensions
-            .get::<Session>()
-            .cloned()
-            .unwrap_or_default())
-    }
+            async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+                Ok(parts.extensions.get::<$extractor>().cloned().unwrap_or_default())
+            }
+        }
+    )+};
 }
+
+set_by_guard!(Viewer, Session);
 
 impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
     type Rejection = ApiError;

@@ -12,7 +12,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
+use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
 use crate::computer::{self, Hint, ReviewRow};
 use crate::error::{shown, Error};
 use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
@@ -102,13 +102,9 @@ pub(crate) struct ClockRequest {
 fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
     match text.unwrap_or("S") {
         "random" => Ok(Side::BOTH[usize::from(seed & 2 != 0)]),
-        other => other.parse().map_err(|_| {
-            Error::invalid(
-                "bad_side",
-                format!("`{}` is not a side (S, N or random)", shown(other)),
-            )
-            .with("text", other)
-        }),
+        other => other
+            .parse()
+            .map_err(|_| not_a("bad_side", other, "side (S, N or random)")),
     }
 }
 
@@ -174,17 +170,7 @@ pub async fn create(
         },
         "humans" => Mode::Humans,
         "online" => Mode::Online,
-        other => {
-            return Err(Error::invalid(
-                "bad_mode",
-                format!(
-                    "`{}` is not a mode (computer, humans or online)",
-                    shown(other)
-                ),
-            )
-            .with("text", other)
-            .into())
-        }
+        other => return Err(not_a("bad_mode", other, "mode (computer, humans or online)").into()),
     };
     let game = match &req.position {
         None => Game::new(rules),

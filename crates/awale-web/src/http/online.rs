@@ -11,7 +11,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, Player, Session};
+use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, Session};
 use crate::error::Error;
 use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
@@ -392,17 +392,7 @@ pub async fn chat(
     let room = match req.room.as_str() {
         "players" => "players",
         "public" => "public",
-        other => {
-            return Err(Error::invalid(
-                "bad_room",
-                format!(
-                    "`{}` is not a room (players or public)",
-                    crate::error::shown(other)
-                ),
-            )
-            .with("text", other)
-            .into())
-        }
+        other => return Err(not_a("bad_room", other, "room (players or public)").into()),
     };
     let (state, id) = (&on.state, on.id);
     state.shared.chats.take(&me, ip, now_ms())?;

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{JsonBody, Player, Session, Viewer};
+use super::extract::{path_number, JsonBody, Player, Session, Viewer};
 use super::tournament_chat::may_read;
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
@@ -32,13 +32,7 @@ type ApiResult<T> = Result<T, ApiError>;
 /// A tournament's number from the path: 404 `no_such_tournament` for
 /// anything else.
 pub(crate) fn number(text: &str) -> Result<i64, Error> {
-    text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
-        Error::new(
-            crate::Kind::NotFound,
-            "no_such_tournament",
-            format!("no tournament `{}`", crate::error::shown(text)),
-        )
-    })
+    path_number(text, "no_such_tournament", "tournament")
 }
 
 /// The body of POST /api/tournaments: an arena (`minutes`,
