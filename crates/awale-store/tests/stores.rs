@@ -3,7 +3,10 @@
 //! throwaway cluster, `pg/mod.rs`). Then what only a shared store does:
 //! fenced changes, notices between processes, the copy of a games file.
 
+mod common;
 mod pg;
+
+use common::{on_both, postgres, runtime, two_processes, Stores};
 
 use std::sync::Arc;
 
@@ -25,29 +28,6 @@ fn game() -> WebGame {
 
 fn me() -> PlayerId {
     PlayerId("p1".into())
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-fn postgres() -> PgStore {
-    PgStore::connect(&pg::cluster().database()).unwrap()
-}
-
-/// Runs `check` on a new store of each kind.
-fn on_both<F, Fut>(check: F)
-where
-    F: Fn(Arc<dyn GameStore>) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    runtime().block_on(async {
-        check(Arc::new(Store::in_memory().unwrap())).await;
-        check(Arc::new(postgres())).await;
-    });
 }
 
 /// What the service does after a change is stored: the copy now stands
@@ -428,7 +408,7 @@ fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
 
 #[test]
 fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
-    async fn check<S: GameStore + AccountStore>(store: S) {
+    async fn check(store: Arc<dyn Stores>) {
         let g = store.create(vec![game()]).await.unwrap().remove(0);
         let ama = store
             .create_account(new_account("Ama", Some(me())))
@@ -493,15 +473,12 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
         assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
         assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
     }
-    runtime().block_on(async {
-        check(Store::in_memory().unwrap()).await;
-        check(postgres()).await;
-    });
+    on_both(check);
 }
 
 #[test]
 fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
-    async fn check<S: AccountStore>(store: S) {
+    async fn check(store: Arc<dyn Stores>) {
         let ama = PlayerId("ama".into());
         let kofi = PlayerId("kofi".into());
         let yaw = PlayerId("yaw".into());
@@ -549,60 +526,33 @@ fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
         assert_eq!((back.clock, back.rated, back.colour), (None, false, 'R'));
         assert!(store.challenge(third + 100).await.unwrap().is_none());
         // Ama's: the one she made and the one she was sent, newest first.
-        let ids = |list: Vec<Challenge>| list.iter().map(|c| c.id).collect::<Vec<_>>();
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 0, 10).await.unwrap()),
-            [second, first]
-        );
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 0, 1).await.unwrap()),
-            [second]
-        );
+        let listed = async |who: &PlayerId, since_ms: i64, limit: usize| {
+            let list = store.challenges(who.clone(), since_ms, limit).await;
+            list.unwrap().iter().map(|c| c.id).collect::<Vec<_>>()
+        };
+        assert_eq!(listed(&ama, 0, 10).await, [second, first]);
+        assert_eq!(listed(&ama, 0, 1).await, [second]);
         // Settled once: accepted with its game; a second settling changes nothing.
-        assert!(store
-            .settle_challenge(first, "accepted", Some("G4me".into()), 100)
-            .await
-            .unwrap());
-        assert!(!store
-            .settle_challenge(first, "withdrawn", None, 200)
-            .await
-            .unwrap());
-        assert!(!store
-            .settle_challenge(third + 100, "declined", None, 200)
-            .await
-            .unwrap());
+        let settle = async |id: i64, state: &'static str, game: Option<&str>, now: i64| {
+            let game = game.map(String::from);
+            store.settle_challenge(id, state, game, now).await.unwrap()
+        };
+        assert!(settle(first, "accepted", Some("G4me"), 100).await);
+        assert!(!settle(first, "withdrawn", None, 200).await);
+        assert!(!settle(third + 100, "declined", None, 200).await);
         let back = store.challenge(first).await.unwrap().unwrap();
         assert_eq!(
             (back.state.as_str(), back.game.as_deref(), back.settled_ms),
             ("accepted", Some("G4me"), Some(100))
         );
-        assert!(store
-            .settle_challenge(second, "declined", None, 300)
-            .await
-            .unwrap());
+        assert!(settle(second, "declined", None, 300).await);
         // Settled ones are listed only when settled since the time asked.
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 100, 10).await.unwrap()),
-            [second, first]
-        );
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 101, 10).await.unwrap()),
-            [second]
-        );
-        assert!(store
-            .challenges(ama.clone(), 301, 10)
-            .await
-            .unwrap()
-            .is_empty());
-        assert_eq!(
-            ids(store.challenges(yaw.clone(), 1_000, 10).await.unwrap()),
-            [third]
-        );
+        assert_eq!(listed(&ama, 100, 10).await, [second, first]);
+        assert_eq!(listed(&ama, 101, 10).await, [second]);
+        assert!(listed(&ama, 301, 10).await.is_empty());
+        assert_eq!(listed(&yaw, 1_000, 10).await, [third]);
     }
-    runtime().block_on(async {
-        check(Store::in_memory().unwrap()).await;
-        check(postgres()).await;
-    });
+    on_both(check);
 }
 
 /// A line of a tournament's chat, said by `player` as `name`.
@@ -623,7 +573,7 @@ fn said(player: PlayerId, name: &str, text: &str, at_ms: i64) -> TournamentChatL
 
 #[test]
 fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
-    async fn check<S: TournamentStore + TournamentChatStore>(store: S) {
+    async fn check(store: Arc<dyn Stores>) {
         let row = |name: &str| TournamentRow {
             id: 0,
             kind: "arena".into(),
@@ -692,10 +642,7 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
         let last_two = store.tournament_chat(two, 2).await.unwrap();
         assert_eq!(last_two[1].line.text, format!("{}", CHAT_KEPT + 2));
     }
-    runtime().block_on(async {
-        check(Store::in_memory().unwrap()).await;
-        check(postgres()).await;
-    });
+    on_both(check);
 }
 
 // ------------------------------------------------- a shared store only --
@@ -703,9 +650,7 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
 #[test]
 fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
     runtime().block_on(async {
-        let url = pg::cluster().database();
-        let one = PgStore::connect(&url).unwrap();
-        let two = PgStore::connect(&url).unwrap();
+        let (one, two) = two_processes();
         let g = one.create(vec![game()]).await.unwrap().remove(0);
         let mut a = one.load(g.id).await.unwrap().unwrap();
         let mut b = two.load(g.id).await.unwrap().unwrap();
@@ -750,9 +695,7 @@ fn a_failed_change_leaves_the_game_as_it_was() {
 #[test]
 fn another_process_hears_each_change_once_committed() {
     runtime().block_on(async {
-        let url = pg::cluster().database();
-        let one = PgStore::connect(&url).unwrap();
-        let two = PgStore::connect(&url).unwrap();
+        let (one, two) = two_processes();
         let mut heard = two.notices().unwrap();
         let mut own = one.notices().unwrap();
         // Both listeners are connected once a first notice goes through.

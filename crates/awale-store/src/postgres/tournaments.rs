@@ -5,8 +5,8 @@ use deadpool_postgres::GenericClient;
 
 use super::PgStore;
 use crate::tournaments::{
-    ByeRow, EntrantRow, PairingRow, TournamentHold, TournamentRecord, TournamentRow,
-    TournamentStore,
+    bye_row, entrant_row, pairing_row, tournament_row, TournamentHold, TournamentRecord,
+    TournamentRow, TournamentStore, ENTRANT_COLUMNS, PAIRING_COLUMNS, TOURNAMENT_COLUMNS,
 };
 use crate::{Notice, StoreError, StoreFuture};
 use awale_model::game::PlayerId;
@@ -39,28 +39,6 @@ impl Drop for PgHold {
             }
         });
     }
-}
-
-const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
-     minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
-
-fn tournament_row(r: &tokio_postgres::Row) -> Result<TournamentRow, StoreError> {
-    Ok(TournamentRow {
-        id: r.try_get(0)?,
-        kind: r.try_get(1)?,
-        name: r.try_get(2)?,
-        clock: (r.try_get(3)?, r.try_get(4)?),
-        rated: r.try_get(5)?,
-        minutes: r.try_get(6)?,
-        starts_ms: r.try_get(7)?,
-        ends_ms: r.try_get(8)?,
-        creator: PlayerId(r.try_get(9)?),
-        state: r.try_get(10)?,
-        created_ms: r.try_get(11)?,
-        rounds: r.try_get(12)?,
-        current_round: r.try_get(13)?,
-        manual_rounds: r.try_get(14)?,
-    })
 }
 
 async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), StoreError> {
@@ -211,67 +189,41 @@ impl TournamentStore for PgStore {
                 return Ok(None);
             };
             let tournament = tournament_row(&row)?;
-            let mut entrants = Vec::new();
-            for r in tx
+            let entrants = tx
                 .query(
-                    "SELECT number, player, name, rating, presence, score, sheet, firsts
-                     FROM tournament_players WHERE tournament_id = $1 ORDER BY number",
+                    &format!(
+                        "SELECT {ENTRANT_COLUMNS} FROM tournament_players
+                         WHERE tournament_id = $1 ORDER BY number"
+                    ),
                     &[&id],
                 )
-                .await?
-            {
-                entrants.push(EntrantRow {
-                    number: r.try_get(0)?,
-                    player: PlayerId(r.try_get(1)?),
-                    name: r.try_get(2)?,
-                    rating: r.try_get(3)?,
-                    presence: r.try_get(4)?,
-                    score: r.try_get(5)?,
-                    sheet: r.try_get(6)?,
-                    firsts: r.try_get(7)?,
-                });
-            }
-            let mut games = Vec::new();
-            for r in tx
+                .await?;
+            let games = tx
                 .query(
-                    "SELECT game_id, first, second, berserk_first, berserk_second, result, round
-                     FROM tournament_games WHERE tournament_id = $1 ORDER BY game_id",
+                    &format!(
+                        "SELECT {PAIRING_COLUMNS} FROM tournament_games
+                         WHERE tournament_id = $1 ORDER BY game_id"
+                    ),
                     &[&id],
                 )
-                .await?
-            {
-                games.push(PairingRow {
-                    game_id: r.try_get(0)?,
-                    players: (r.try_get(1)?, r.try_get(2)?),
-                    berserk: [r.try_get(3)?, r.try_get(4)?],
-                    result: r.try_get(5)?,
-                    round: r.try_get(6)?,
-                });
-            }
-            let mut byes = Vec::new();
-            for r in tx
+                .await?;
+            let byes = tx
                 .query(
                     "SELECT round, number FROM tournament_byes WHERE tournament_id = $1
                      ORDER BY round",
                     &[&id],
                 )
-                .await?
-            {
-                byes.push(ByeRow {
-                    round: r.try_get(0)?,
-                    number: r.try_get(1)?,
-                });
-            }
-            tx.commit().await?;
-            Ok(Some(TournamentRecord {
+                .await?;
+            let record = TournamentRecord {
                 tournament,
-                entrants,
-                games,
-                byes,
-            }))
+                entrants: entrants.iter().map(entrant_row).collect::<Result<_, _>>()?,
+                games: games.iter().map(pairing_row).collect::<Result<_, _>>()?,
+                byes: byes.iter().map(bye_row).collect::<Result<_, _>>()?,
+            };
+            tx.commit().await?;
+            Ok(Some(record))
         })
     }
-
     fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>> {
         let me = self.clone();
         self.run(async move {
@@ -286,7 +238,7 @@ impl TournamentStore for PgStore {
                     &[&since_ms, &(limit as i64)],
                 )
                 .await?;
-            rows.iter().map(tournament_row).collect()
+            Ok(rows.iter().map(tournament_row).collect::<Result<_, _>>()?)
         })
     }
 
