@@ -180,9 +180,9 @@ pub(crate) fn tournament_row<R: Cells>(r: &R) -> Result<TournamentRow, R::Error>
     })
 }
 
-/// The columns of a tournament's players, as [`entrant_row`] reads them.
-pub(crate) const ENTRANT_COLUMNS: &str =
-    "number, player, name, rating, presence, score, sheet, firsts";
+/// Tournament `?1`'s players by number, as [`entrant_row`] reads them.
+pub(crate) const ENTRANTS: &str = "SELECT number, player, name, rating, presence, score,
+     sheet, firsts FROM tournament_players WHERE tournament_id = ?1 ORDER BY number";
 
 /// A tournament's player from a row of [`ENTRANT_COLUMNS`], in either store.
 pub(crate) fn entrant_row<R: Cells>(r: &R) -> Result<EntrantRow, R::Error> {
@@ -198,9 +198,10 @@ pub(crate) fn entrant_row<R: Cells>(r: &R) -> Result<EntrantRow, R::Error> {
     })
 }
 
-/// The columns of a tournament's games, as [`pairing_row`] reads them.
-pub(crate) const PAIRING_COLUMNS: &str =
-    "game_id, first, second, berserk_first, berserk_second, result, round";
+/// Tournament `?1`'s games, as [`pairing_row`] reads them.
+pub(crate) const PAIRINGS: &str = "SELECT game_id, first, second, berserk_first,
+     berserk_second, result, round FROM tournament_games WHERE tournament_id = ?1
+     ORDER BY game_id";
 
 /// A tournament's game from a row of [`PAIRING_COLUMNS`], in either store.
 pub(crate) fn pairing_row<R: Cells>(r: &R) -> Result<PairingRow, R::Error> {
@@ -213,7 +214,11 @@ pub(crate) fn pairing_row<R: Cells>(r: &R) -> Result<PairingRow, R::Error> {
     })
 }
 
-/// A bye from a row of its round and number, in either store.
+/// Tournament `?1`'s byes, as [`bye_row`] reads them.
+pub(crate) const BYES: &str =
+    "SELECT round, number FROM tournament_byes WHERE tournament_id = ?1 ORDER BY round";
+
+/// A bye from a row of [`BYES`], in either store.
 pub(crate) fn bye_row<R: Cells>(r: &R) -> Result<ByeRow, R::Error> {
     Ok(ByeRow {
         round: r.cell(0)?,
@@ -221,46 +226,48 @@ pub(crate) fn bye_row<R: Cells>(r: &R) -> Result<ByeRow, R::Error> {
     })
 }
 
+/// Tournament `?1`'s state, end, name, rounds and current round.
+pub(crate) const UPDATE_TOURNAMENT: &str = "UPDATE tournaments SET state = ?2, ends_ms = ?3,
+     name = ?4, rounds = ?5, current_round = ?6 WHERE id = ?1";
+
+/// A player of tournament `?1`, added or changed.
+pub(crate) const PUT_ENTRANT: &str = "INSERT INTO tournament_players
+        (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+     ON CONFLICT (tournament_id, number) DO UPDATE SET name = ?4, presence = ?6,
+        score = ?7, sheet = ?8, firsts = ?9";
+
+/// A game of tournament `?2`, added or changed.
+pub(crate) const PUT_PAIRING: &str = "INSERT INTO tournament_games
+        (game_id, tournament_id, first, second, berserk_first, berserk_second, result, round)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+     ON CONFLICT (game_id) DO UPDATE SET berserk_first = ?5, berserk_second = ?6,
+        result = ?7";
+
+/// Tournament `?1`'s bye of a round, added or changed.
+pub(crate) const PUT_BYE: &str = "INSERT INTO tournament_byes (tournament_id, round, number)
+     VALUES (?1, ?2, ?3) ON CONFLICT (tournament_id, round) DO UPDATE SET number = ?3";
+
 fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> {
     let t = &record.tournament;
-    let changed = conn
-        .prepare_cached(
-            "UPDATE tournaments SET state = ?2, ends_ms = ?3, name = ?4, rounds = ?5,
-                current_round = ?6 WHERE id = ?1",
-        )?
-        .execute(params![
-            t.id,
-            t.state,
-            t.ends_ms,
-            t.name,
-            t.rounds,
-            t.current_round
-        ])?;
+    let changed = conn.prepare_cached(UPDATE_TOURNAMENT)?.execute(params![
+        t.id,
+        t.state,
+        t.ends_ms,
+        t.name,
+        t.rounds,
+        t.current_round
+    ])?;
     if changed == 0 {
         return Err(StoreError::Refused(format!("no tournament {}", t.id)));
     }
     for e in &record.entrants {
-        conn.prepare_cached(
-            "INSERT INTO tournament_players
-                (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-             ON CONFLICT (tournament_id, number) DO UPDATE SET name = ?4, presence = ?6,
-                score = ?7, sheet = ?8, firsts = ?9",
-        )?
-        .execute(params![
+        conn.prepare_cached(PUT_ENTRANT)?.execute(params![
             t.id, e.number, e.player.0, e.name, e.rating, e.presence, e.score, e.sheet, e.firsts
         ])?;
     }
     for g in &record.games {
-        conn.prepare_cached(
-            "INSERT INTO tournament_games
-                (game_id, tournament_id, first, second, berserk_first, berserk_second, result,
-                 round)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-             ON CONFLICT (game_id) DO UPDATE SET berserk_first = ?5, berserk_second = ?6,
-                result = ?7",
-        )?
-        .execute(params![
+        conn.prepare_cached(PUT_PAIRING)?.execute(params![
             g.game_id,
             t.id,
             g.players.0,
@@ -272,11 +279,8 @@ fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> 
         ])?;
     }
     for b in &record.byes {
-        conn.prepare_cached(
-            "INSERT INTO tournament_byes (tournament_id, round, number) VALUES (?1, ?2, ?3)
-             ON CONFLICT (tournament_id, round) DO UPDATE SET number = ?3",
-        )?
-        .execute(params![t.id, b.round, b.number])?;
+        conn.prepare_cached(PUT_BYE)?
+            .execute(params![t.id, b.round, b.number])?;
     }
     Ok(())
 }
@@ -292,23 +296,15 @@ fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreErr
         return Ok(None);
     };
     let entrants = conn
-        .prepare_cached(&format!(
-            "SELECT {ENTRANT_COLUMNS} FROM tournament_players WHERE tournament_id = ?1
-             ORDER BY number"
-        ))?
+        .prepare_cached(ENTRANTS)?
         .query_map([id], |r| entrant_row(r))?
         .collect::<Result<Vec<_>, _>>()?;
     let games = conn
-        .prepare_cached(&format!(
-            "SELECT {PAIRING_COLUMNS} FROM tournament_games WHERE tournament_id = ?1
-             ORDER BY game_id"
-        ))?
+        .prepare_cached(PAIRINGS)?
         .query_map([id], |r| pairing_row(r))?
         .collect::<Result<Vec<_>, _>>()?;
     let byes = conn
-        .prepare_cached(
-            "SELECT round, number FROM tournament_byes WHERE tournament_id = ?1 ORDER BY round",
-        )?
+        .prepare_cached(BYES)?
         .query_map([id], |r| bye_row(r))?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(TournamentRecord {

@@ -4,9 +4,11 @@
 use deadpool_postgres::GenericClient;
 
 use super::PgStore;
+use crate::cells::dollar_params;
 use crate::tournaments::{
     bye_row, entrant_row, pairing_row, tournament_row, TournamentHold, TournamentRecord,
-    TournamentRow, TournamentStore, ENTRANT_COLUMNS, PAIRING_COLUMNS, TOURNAMENT_COLUMNS,
+    TournamentRow, TournamentStore, BYES, ENTRANTS, PAIRINGS, PUT_BYE, PUT_ENTRANT, PUT_PAIRING,
+    TOURNAMENT_COLUMNS, UPDATE_TOURNAMENT,
 };
 use crate::{Notice, StoreError, StoreFuture};
 use awale_model::game::PlayerId;
@@ -45,8 +47,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     let t = &record.tournament;
     let changed = tx
         .execute(
-            "UPDATE tournaments SET state = $2, ends_ms = $3, name = $4, rounds = $5,
-                current_round = $6 WHERE id = $1",
+            &dollar_params(UPDATE_TOURNAMENT),
             &[
                 &t.id,
                 &t.state,
@@ -62,11 +63,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     }
     for e in &record.entrants {
         tx.execute(
-            "INSERT INTO tournament_players
-                (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-             ON CONFLICT (tournament_id, number) DO UPDATE SET name = $4, presence = $6,
-                score = $7, sheet = $8, firsts = $9",
+            &dollar_params(PUT_ENTRANT),
             &[
                 &t.id,
                 &e.number,
@@ -83,12 +80,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     }
     for g in &record.games {
         tx.execute(
-            "INSERT INTO tournament_games
-                (game_id, tournament_id, first, second, berserk_first, berserk_second, result,
-                 round)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (game_id) DO UPDATE SET berserk_first = $5, berserk_second = $6,
-                result = $7",
+            &dollar_params(PUT_PAIRING),
             &[
                 &g.game_id,
                 &t.id,
@@ -103,12 +95,8 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
         .await?;
     }
     for b in &record.byes {
-        tx.execute(
-            "INSERT INTO tournament_byes (tournament_id, round, number) VALUES ($1, $2, $3)
-             ON CONFLICT (tournament_id, round) DO UPDATE SET number = $3",
-            &[&t.id, &b.round, &b.number],
-        )
-        .await?;
+        tx.execute(&dollar_params(PUT_BYE), &[&t.id, &b.round, &b.number])
+            .await?;
     }
     Ok(())
 }
@@ -189,31 +177,9 @@ impl TournamentStore for PgStore {
                 return Ok(None);
             };
             let tournament = tournament_row(&row)?;
-            let entrants = tx
-                .query(
-                    &format!(
-                        "SELECT {ENTRANT_COLUMNS} FROM tournament_players
-                         WHERE tournament_id = $1 ORDER BY number"
-                    ),
-                    &[&id],
-                )
-                .await?;
-            let games = tx
-                .query(
-                    &format!(
-                        "SELECT {PAIRING_COLUMNS} FROM tournament_games
-                         WHERE tournament_id = $1 ORDER BY game_id"
-                    ),
-                    &[&id],
-                )
-                .await?;
-            let byes = tx
-                .query(
-                    "SELECT round, number FROM tournament_byes WHERE tournament_id = $1
-                     ORDER BY round",
-                    &[&id],
-                )
-                .await?;
+            let entrants = tx.query(&dollar_params(ENTRANTS), &[&id]).await?;
+            let games = tx.query(&dollar_params(PAIRINGS), &[&id]).await?;
+            let byes = tx.query(&dollar_params(BYES), &[&id]).await?;
             let record = TournamentRecord {
                 tournament,
                 entrants: entrants.iter().map(entrant_row).collect::<Result<_, _>>()?,
