@@ -7,7 +7,11 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
-use crate::accounts::{account_row, challenge_row, ACCOUNT_COLUMNS, CHALLENGE_COLUMNS};
+use crate::accounts::{
+    account_row, challenge_row, challenges_query, report_row, session_query, ACCOUNT_COLUMNS,
+    BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS, REPORTS, SETTLE_CHALLENGE,
+};
+use crate::cells::dollar_params;
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
 use awale_model::account::{Account, Challenge, Report, Role};
@@ -221,11 +225,7 @@ impl AccountStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            let sql = format!(
-                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id
-                 WHERE s.digest = $1 AND s.expires_ms > $2
-                 AND a.deleted_ms IS NULL AND a.closed_ms IS NULL"
-            );
+            let sql = dollar_params(&session_query());
             Ok(client
                 .query_opt(&sql, &[&digest, &now])
                 .await?
@@ -399,13 +399,7 @@ impl AccountStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT a.username FROM blocks b JOIN accounts a ON a.id = b.blocked
-                     WHERE b.blocker = $1 ORDER BY a.username_key",
-                    &[&id],
-                )
-                .await?;
+            let rows = client.query(&dollar_params(BLOCKED_BY), &[&id]).await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
@@ -415,12 +409,7 @@ impl AccountStore for PgStore {
         self.run(async move {
             let client = me.client().await?;
             Ok(client
-                .query_one(
-                    "SELECT EXISTS (SELECT 1 FROM blocks k
-                       JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
-                       WHERE (x.player = $1 AND y.player = $2) OR (x.player = $2 AND y.player = $1))",
-                    &[&a.0, &b.0],
-                )
+                .query_one(&dollar_params(BLOCKS), &[&a.0, &b.0])
                 .await?
                 .get(0))
         })
@@ -455,31 +444,11 @@ impl AccountStore for PgStore {
         self.run(async move {
             let client = me.client().await?;
             let rows = client
-                .query(
-                    "SELECT r.id, a.username, b.username, r.game_id, r.reason, r.text,
-                            r.created_ms, r.resolved_ms, m.username
-                     FROM reports r JOIN accounts a ON a.id = r.reporter
-                     JOIN accounts b ON b.id = r.reported
-                     LEFT JOIN accounts m ON m.id = r.resolved_by
-                     ORDER BY r.resolved_ms IS NOT NULL, r.id DESC LIMIT $1",
-                    &[&(limit as i64)],
-                )
+                .query(&dollar_params(REPORTS), &[&(limit as i64)])
                 .await?;
             Ok(rows
                 .iter()
-                .map(|r| {
-                    Ok(Report {
-                        id: r.try_get(0)?,
-                        reporter: r.try_get(1)?,
-                        reported: r.try_get(2)?,
-                        game: r.try_get(3)?,
-                        reason: r.try_get(4)?,
-                        text: r.try_get(5)?,
-                        created_ms: r.try_get(6)?,
-                        resolved_ms: r.try_get(7)?,
-                        resolved_by: r.try_get(8)?,
-                    })
-                })
+                .map(report_row)
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()?)
         })
     }
@@ -549,12 +518,7 @@ impl AccountStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            let sql = format!(
-                "SELECT {CHALLENGE_COLUMNS} FROM challenges
-                 WHERE (from_player = $1 OR to_player = $1)
-                   AND (state = 'open' OR settled_ms >= $2)
-                 ORDER BY id DESC LIMIT $3"
-            );
+            let sql = dollar_params(&challenges_query());
             let rows = client
                 .query(&sql, &[&player.0, &since_ms, &(limit as i64)])
                 .await?;
@@ -577,8 +541,7 @@ impl AccountStore for PgStore {
             let client = me.client().await?;
             let n = client
                 .execute(
-                    "UPDATE challenges SET state = $2, game = $3, settled_ms = $4
-                     WHERE id = $1 AND state = 'open'",
+                    &dollar_params(SETTLE_CHALLENGE),
                     &[&id, &state, &game, &now],
                 )
                 .await?;
