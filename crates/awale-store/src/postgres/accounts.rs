@@ -76,9 +76,7 @@ impl PgStore {
         statements: &'static [&'static str],
         values: Vec<Box<dyn ToSql + Sync + Send>>,
     ) -> StoreFuture<'_, u64> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let mut changed = 0;
             for sql in statements {
@@ -100,11 +98,7 @@ impl PgStore {
         filter: &'static str,
         value: Box<dyn ToSql + Sync + Send>,
     ) -> StoreFuture<'_, Option<Account>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            find(&client, filter, &*value).await
-        })
+        self.with_client(move |client| async move { find(&client, filter, &*value).await })
     }
 }
 
@@ -115,8 +109,7 @@ fn drop_count(f: StoreFuture<'_, u64>) -> StoreFuture<'_, ()> {
 impl AccountStore for PgStore {
     fn create_account(&self, new: NewAccount) -> StoreFuture<'_, Option<Account>> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             // Two processes given one new name at once: one makes it.
             tx.execute(
@@ -222,9 +215,7 @@ impl AccountStore for PgStore {
     }
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let sql = dollar_params(&session_query());
             Ok(client
                 .query_opt(&sql, &[&digest, &now])
@@ -250,9 +241,7 @@ impl AccountStore for PgStore {
     }
 
     fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute(
                 "DELETE FROM sessions WHERE account_id = $1 AND digest IS DISTINCT FROM $2",
@@ -279,9 +268,7 @@ impl AccountStore for PgStore {
     }
 
     fn set_recovery_codes(&self, id: i64, digests: Vec<String>) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute("DELETE FROM recovery_codes WHERE account_id = $1", &[&id])
                 .await?;
@@ -298,9 +285,7 @@ impl AccountStore for PgStore {
     }
 
     fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let n: i64 = client
                 .query_one(
                     "SELECT COUNT(*) FROM recovery_codes WHERE account_id = $1 AND used_ms IS NULL",
@@ -314,8 +299,7 @@ impl AccountStore for PgStore {
 
     fn delete_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let Some(account) = find(&tx, "a.id = $1", &id).await? else {
                 return Ok(());
@@ -396,18 +380,14 @@ impl AccountStore for PgStore {
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client.query(&dollar_params(BLOCKED_BY), &[&id]).await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
 
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(client
                 .query_one(&dollar_params(BLOCKS), &[&a.0, &b.0])
                 .await?
@@ -424,9 +404,7 @@ impl AccountStore for PgStore {
         text: String,
         now: i64,
     ) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(client
                 .query_one(
                     "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
@@ -440,9 +418,7 @@ impl AccountStore for PgStore {
     }
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(&dollar_params(REPORTS), &[&(limit as i64)])
                 .await?;
@@ -471,9 +447,7 @@ impl AccountStore for PgStore {
     }
 
     fn add_challenge(&self, c: Challenge) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(client
                 .query_one(
                     "INSERT INTO challenges (from_player, from_name, to_player, to_name,
@@ -497,9 +471,7 @@ impl AccountStore for PgStore {
     }
 
     fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = $1");
             Ok(client
                 .query_opt(&sql, &[&id])
@@ -515,9 +487,7 @@ impl AccountStore for PgStore {
         since_ms: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<Challenge>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let sql = dollar_params(&challenges_query());
             let rows = client
                 .query(&sql, &[&player.0, &since_ms, &(limit as i64)])
@@ -536,9 +506,7 @@ impl AccountStore for PgStore {
         game: Option<String>,
         now: i64,
     ) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let n = client
                 .execute(
                     &dollar_params(SETTLE_CHALLENGE),

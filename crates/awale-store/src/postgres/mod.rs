@@ -214,6 +214,17 @@ impl PgStore {
         answer.recv().map_err(|_| StoreError::Closed)?
     }
 
+    /// Runs `work` on the store's runtime with a connection of the pool.
+    fn with_client<T, F, Fut>(&self, work: F) -> StoreFuture<'_, T>
+    where
+        T: Send + 'static,
+        F: FnOnce(deadpool_postgres::Object) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let me = self.clone();
+        self.run(async move { work(me.client().await?).await })
+    }
+
     /// A connection of the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         Ok(self.inner.pool.get().await?)
@@ -380,8 +391,7 @@ impl GameStore for PgStore {
 
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             rows::write_state(&tx, &game, from, Some(game.revision)).await?;
             let mut notice = Notice::of(&game);
@@ -400,9 +410,7 @@ impl GameStore for PgStore {
     }
 
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT id FROM games WHERE public_id = $1", &[&public_id])
                 .await?;
@@ -416,17 +424,13 @@ impl GameStore for PgStore {
         before: Option<(i64, i64)>,
         limit: usize,
     ) -> StoreFuture<'_, Page> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             rows::list_games(&client, player.as_ref(), before, limit, false).await
         })
     }
 
     fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(rows::list_games(&client, player.as_ref(), None, 1, true)
                 .await?
                 .games
@@ -436,9 +440,7 @@ impl GameStore for PgStore {
     }
 
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             // The newest `limit` public challenges, then the newest `limit`
             // games being played: counted apart, as the games file's, so
             // games in play never hide a challenge. A private invitation is
@@ -513,9 +515,7 @@ impl GameStore for PgStore {
     }
 
     fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             // The latest beat of any process: never set back.
             client
                 .execute(
@@ -583,9 +583,7 @@ impl GameStore for PgStore {
     }
 
     fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             client
                 .execute(
                     "INSERT INTO reviews (game_id, plies, body) VALUES ($1, $2, $3)
@@ -598,9 +596,7 @@ impl GameStore for PgStore {
     }
 
     fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT plies, body FROM reviews WHERE game_id = $1", &[&id])
                 .await?;
@@ -650,9 +646,7 @@ impl GameStore for PgStore {
     }
 
     fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(
                     "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = $1
@@ -690,9 +684,7 @@ impl GameStore for PgStore {
     }
 
     fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT name FROM players WHERE id = $1", &[&player.0])
                 .await?;
@@ -701,17 +693,11 @@ impl GameStore for PgStore {
     }
 
     fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            rows::turns(&client, &player, limit).await
-        })
+        self.with_client(move |client| async move { rows::turns(&client, &player, limit).await })
     }
 
     fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_one(
                     "SELECT (SELECT COUNT(*) FROM games WHERE south_player = $1
@@ -728,9 +714,7 @@ impl GameStore for PgStore {
     }
 
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute(
                 "INSERT INTO players (id, name, created_ms) VALUES ($1, $2, $3)
@@ -754,9 +738,7 @@ impl GameStore for PgStore {
     }
 
     fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
                 .await?;

@@ -120,9 +120,7 @@ impl RatingStore for PgStore {
         winner: Option<Side>,
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let changes = rate(&tx, game, &players, speed, winner, at_ms).await?;
             tx.commit().await?;
@@ -131,9 +129,7 @@ impl RatingStore for PgStore {
     }
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client.query(&dollar_params(RATINGS), &[&player.0]).await?;
             let mut out = Vec::new();
             for r in &rows {
@@ -150,9 +146,7 @@ impl RatingStore for PgStore {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(
                     &dollar_params(RATING_HISTORY),
@@ -169,9 +163,7 @@ impl RatingStore for PgStore {
     }
 
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let mut results = Results::default();
             for (seat, won, lost) in [
                 ("south_player", "1-0", "0-1"),

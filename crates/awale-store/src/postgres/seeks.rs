@@ -38,9 +38,7 @@ fn paired(game: String, side: &str, rated: bool) -> Paired {
 
 impl SeekStore for PgStore {
     fn renew_seek(&self, seek: SeekRow, now: i64) -> StoreFuture<'_, Renewed> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let (low, high) = (seek.limits.map(|l| l.0), seek.limits.map(|l| l.1));
             let made = tx
@@ -134,9 +132,7 @@ impl SeekStore for PgStore {
     }
 
     fn drop_seek(&self, player: PlayerId) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let gone = client
                 .execute(
                     "DELETE FROM seeks WHERE player = $1 AND claimed_ms IS NULL",
@@ -148,9 +144,7 @@ impl SeekStore for PgStore {
     }
 
     fn waiting_seeks(&self, stale_ms: i64) -> StoreFuture<'_, Vec<SeekRow>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             client
                 .execute("DELETE FROM seeks WHERE seen_ms < $1", &[&stale_ms])
                 .await?;
@@ -174,9 +168,7 @@ impl SeekStore for PgStore {
     }
 
     fn claim_seeks(&self, a: i64, b: i64, now: i64) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             // Row locks: of two processes claiming one seek, the second
             // waits for the first and then finds it claimed.
@@ -198,9 +190,7 @@ impl SeekStore for PgStore {
     }
 
     fn release_seeks(&self, seeks: Vec<i64>) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             client
                 .execute(
                     "UPDATE seeks SET claimed_ms = NULL WHERE id = ANY($1) AND game IS NULL",
@@ -213,8 +203,7 @@ impl SeekStore for PgStore {
 
     fn tell_paired(&self, seek: i64, paired: Paired) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute(
                 "UPDATE seeks SET game = $2, side = $3, rated = $4 WHERE id = $1",
@@ -228,9 +217,7 @@ impl SeekStore for PgStore {
     }
 
     fn take_paired(&self, seek: i64) -> StoreFuture<'_, Option<Paired>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt(
                     "DELETE FROM seeks WHERE id = $1 AND game IS NOT NULL

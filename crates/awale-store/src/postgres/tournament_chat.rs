@@ -51,9 +51,7 @@ impl TournamentChatStore for PgStore {
         tournament: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(&dollar_params(LAST_LINES), &[&tournament, &(limit as i64)])
                 .await?;
@@ -64,9 +62,7 @@ impl TournamentChatStore for PgStore {
     }
 
     fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(client
                 .execute(
                     "DELETE FROM tournament_chat WHERE tournament_id = $1 AND id = $2",

@@ -104,8 +104,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
 impl TournamentStore for PgStore {
     fn create_tournament(&self, tournament: TournamentRow) -> StoreFuture<'_, TournamentRow> {
         let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let t = &tournament;
             let row = client
                 .query_one(
@@ -140,8 +139,7 @@ impl TournamentStore for PgStore {
 
     fn save_tournament(&self, record: TournamentRecord) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             save(&tx, &record).await?;
             me.announce(
@@ -157,9 +155,7 @@ impl TournamentStore for PgStore {
     }
 
     fn load_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentRecord>> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             // One snapshot: the players and games of the row read.
             let tx = client
                 .build_transaction()
@@ -191,9 +187,7 @@ impl TournamentStore for PgStore {
         })
     }
     fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(
                     &format!(
@@ -209,9 +203,7 @@ impl TournamentStore for PgStore {
     }
 
     fn tournaments_made(&self, creator: PlayerId, since_ms: i64) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_one(
                     "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created_ms >= $2",
@@ -238,8 +230,7 @@ impl TournamentStore for PgStore {
 
     fn hold_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentHold>> {
         let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let key = HOLD_PREFIX | id;
             client
                 .execute("SELECT pg_advisory_lock($1)", &[&key])
