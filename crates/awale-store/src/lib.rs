@@ -187,7 +187,7 @@ impl rusqlite::types::FromSql for StoredRules {
 }
 
 /// A page of the list of games, newest first.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Page {
     /// The games.
     pub games: Vec<Summary>,

@@ -1,6 +1,8 @@
 //! The pools' seeks in PostgreSQL ([`SeekStore`]): one row a seeker, a
 //! pairing claimed under the rows' locks in one transaction.
 
+use tokio_postgres::types::ToSql;
+
 use super::PgStore;
 use crate::interface::Notice;
 use crate::seeks::{Paired, Renewed, SeekRow, SeekStore};
@@ -36,11 +38,34 @@ fn paired(game: String, side: &str, rated: bool) -> Paired {
     }
 }
 
+/// The values of a seek written, in the order of its columns (player, pool,
+/// name, account, rating, balance, low, high, since_ms, seen_ms): the new
+/// seek's, or the one renewed.
+fn seek_values<'a>(
+    seek: &'a SeekRow,
+    (low, high): &'a (Option<f64>, Option<f64>),
+    since_ms: &'a Option<i64>,
+    now: &'a i64,
+) -> [&'a (dyn ToSql + Sync); 10] {
+    [
+        &seek.player.0,
+        &seek.pool,
+        &seek.name,
+        &seek.account,
+        &seek.rating,
+        &seek.balance,
+        low,
+        high,
+        since_ms,
+        now,
+    ]
+}
+
 impl SeekStore for PgStore {
     fn renew_seek(&self, seek: SeekRow, now: i64) -> StoreFuture<'_, Renewed> {
         self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
-            let (low, high) = (seek.limits.map(|l| l.0), seek.limits.map(|l| l.1));
+            let limits = (seek.limits.map(|l| l.0), seek.limits.map(|l| l.1));
             let made = tx
                 .query_opt(
                     &format!(
@@ -48,18 +73,7 @@ impl SeekStore for PgStore {
                          high, since_ms, seen_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                          ON CONFLICT (player) DO NOTHING RETURNING {SEEK_COLUMNS}"
                     ),
-                    &[
-                        &seek.player.0,
-                        &seek.pool,
-                        &seek.name,
-                        &seek.account,
-                        &seek.rating,
-                        &seek.balance,
-                        &low,
-                        &high,
-                        &seek.since_ms,
-                        &now,
-                    ],
+                    &seek_values(&seek, &limits, &Some(seek.since_ms), &now),
                 )
                 .await?;
             if let Some(row) = made {
@@ -110,18 +124,7 @@ impl SeekStore for PgStore {
                             since_ms = COALESCE($9, since_ms), seen_ms = $10
                          WHERE player = $1 RETURNING {SEEK_COLUMNS}"
                     ),
-                    &[
-                        &seek.player.0,
-                        &seek.pool,
-                        &seek.name,
-                        &seek.account,
-                        &seek.rating,
-                        &seek.balance,
-                        &low,
-                        &high,
-                        &since,
-                        &now,
-                    ],
+                    &seek_values(&seek, &limits, &since, &now),
                 )
                 .await?
             };
