@@ -5,7 +5,8 @@
 use awale_core::{Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{Page, StoreError, Summary};
+use super::{ChatLine, Page, StoreError, Summary};
+use crate::cells::Cells;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
@@ -496,6 +497,31 @@ fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
         reason: r.get(9)?,
         names: [r.get(10)?, r.get(11)?],
         public_id: r.get(12)?,
+    })
+}
+
+/// Game `?1`'s last `?2` chat lines, newest first, as [`chat_line`] reads
+/// them.
+pub(crate) const CHAT_LINES: &str = "SELECT id, room, at_ms, side, name, text, guest FROM chat
+     WHERE game_id = ?1 ORDER BY id DESC LIMIT ?2";
+
+/// A chat line from a row of [`CHAT_LINES`], in either store.
+pub(crate) fn chat_line<R: Cells>(r: &R) -> Result<ChatLine, R::Error> {
+    let room: String = r.cell(1)?;
+    let side: Option<String> = r.cell(3)?;
+    let guest: Option<i64> = r.cell(6)?;
+    Ok(ChatLine {
+        id: r.cell(0)?,
+        room: if room == "players" {
+            "players"
+        } else {
+            "public"
+        },
+        at_ms: r.cell(2)?,
+        side: side.and_then(|s| side_from_text(&s)).map(Side::letter),
+        name: r.cell(4)?,
+        text: r.cell(5)?,
+        guest: guest.and_then(|g| u32::try_from(g).ok()),
     })
 }
 

@@ -29,9 +29,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
+use crate::cells::dollar_params;
 use crate::interface::{GameStore, Notice, StoreFuture};
 use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
-use awale_core::Side;
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 
@@ -649,35 +649,14 @@ impl GameStore for PgStore {
         self.with_client(move |client| async move {
             let rows = client
                 .query(
-                    "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = $1
-                     ORDER BY id DESC LIMIT $2",
+                    &dollar_params(crate::rows::CHAT_LINES),
                     &[&id, &(limit as i64)],
                 )
                 .await?;
             let mut lines = rows
                 .iter()
-                .map(|r| {
-                    let room: String = r.try_get(1)?;
-                    let side: Option<String> = r.try_get(3)?;
-                    Ok(ChatLine {
-                        id: r.try_get(0)?,
-                        room: if room == "players" {
-                            "players"
-                        } else {
-                            "public"
-                        },
-                        at_ms: r.try_get(2)?,
-                        side: side
-                            .and_then(|s| crate::rows::side_from_text(&s))
-                            .map(Side::letter),
-                        name: r.try_get(4)?,
-                        text: r.try_get(5)?,
-                        guest: r
-                            .try_get::<_, Option<i64>>(6)?
-                            .and_then(|g| u32::try_from(g).ok()),
-                    })
-                })
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+                .map(crate::rows::chat_line)
+                .collect::<Result<Vec<_>, _>>()?;
             lines.reverse();
             Ok(lines)
         })
