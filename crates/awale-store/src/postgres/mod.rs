@@ -225,6 +225,20 @@ impl PgStore {
         self.run(async move { work(me.client().await?).await })
     }
 
+    /// The ids a query (without parameters) lists, waited for on this
+    /// thread: what a start takes up again.
+    fn ids_blocking(&self, sql: &str) -> Result<Vec<i64>, StoreError> {
+        let me = self.clone();
+        let sql = sql.to_string();
+        self.block(async move {
+            let rows = me.client().await?.query(&sql, &[]).await?;
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?)
+        })
+    }
+
     /// A connection of the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         Ok(self.inner.pool.get().await?)
@@ -500,18 +514,10 @@ impl GameStore for PgStore {
     }
 
     fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        let me = self.clone();
-        self.block(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT id FROM games WHERE result = '*' AND stop IS NULL
-                     AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
-                    &[],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        self.ids_blocking(
+            "SELECT id FROM games WHERE result = '*' AND stop IS NULL
+             AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
+        )
     }
 
     fn alive(&self, now: i64) -> StoreFuture<'_, ()> {

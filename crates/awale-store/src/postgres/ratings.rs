@@ -249,11 +249,6 @@ impl RatingStore for PgStore {
     }
 
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        let me = self.clone();
-        self.block(async move {
-            let client = me.client().await?;
-            let rows = client.query(&dollar_params(UNRATED_GAMES), &[]).await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        self.ids_blocking(&dollar_params(UNRATED_GAMES))
     }
 }

@@ -215,17 +215,7 @@ impl TournamentStore for PgStore {
     }
 
     fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        let me = self.clone();
-        self.block(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id",
-                    &[],
-                )
-                .await?;
-            rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
-        })
+        self.ids_blocking("SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id")
     }
 
     fn hold_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentHold>> {
