@@ -186,7 +186,7 @@ impl rusqlite::types::FromSql for StoredRules {
 }
 
 /// A page of the list of games, newest first.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Page {
     /// The games.
     pub games: Vec<Summary>,

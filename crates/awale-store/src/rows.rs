@@ -426,7 +426,7 @@ pub(super) fn list_games(
     unfinished: bool,
 ) -> Result<Page, StoreError> {
     let Some(player) = player else {
-        return Ok(Page::default());
+        return Ok(page_of(Vec::new(), limit));
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = list_games_query(unfinished, false);

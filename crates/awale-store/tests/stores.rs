@@ -30,6 +30,16 @@ fn me() -> PlayerId {
     PlayerId("p1".into())
 }
 
+/// A new game, stored.
+async fn stored(store: &dyn GameStore) -> WebGame {
+    store.create(vec![game()]).await.unwrap().remove(0)
+}
+
+/// `letter`'s hole sown in `g` at `at_ms`.
+fn sow(g: &mut WebGame, letter: char, at_ms: i64) {
+    g.play(Move::from_letter(letter).unwrap(), at_ms).unwrap();
+}
+
 /// What the service does after a change is stored: the copy now stands
 /// for the next revision.
 async fn save(store: &dyn GameStore, g: &mut WebGame, from: usize) {
@@ -40,9 +50,9 @@ async fn save(store: &dyn GameStore, g: &mut WebGame, from: usize) {
 #[test]
 fn a_saved_game_loads_back_the_same() {
     on_both(|store| async move {
-        let mut g = store.create(vec![game()]).await.unwrap().remove(0);
+        let mut g = stored(&*store).await;
         for c in "FfAa".chars() {
-            g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+            sow(&mut g, c, 2_000);
         }
         g.seats = [
             Some(Seat {
@@ -72,16 +82,16 @@ fn a_saved_game_loads_back_the_same() {
 #[test]
 fn moves_replaced_from_a_ply_keep_the_ones_before() {
     on_both(|store| async move {
-        let mut g = store.create(vec![game()]).await.unwrap().remove(0);
+        let mut g = stored(&*store).await;
         for c in "FfAa".chars() {
-            g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+            sow(&mut g, c, 2_000);
             let before = g.game.plies().len() - 1;
             save(&*store, &mut g, before).await;
         }
         // A takeback of two moves, then another move: from ply 2 on.
         g.game.undo();
         g.game.undo();
-        g.play(Move::from_letter('B').unwrap(), 3_000).unwrap();
+        sow(&mut g, 'B', 3_000);
         save(&*store, &mut g, 2).await;
         let back = store.load(g.id).await.unwrap().unwrap();
         let letters: String = back.game.plies().iter().map(|p| p.mv.letter()).collect();
@@ -131,7 +141,7 @@ fn the_current_game_is_the_last_changed_going_on() {
         let made = store.create(vec![game(), game()]).await.unwrap();
         let mut first = made[0].clone();
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        first.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        sow(&mut first, 'F', 2_000);
         save(&*store, &mut first, 0).await;
         assert_eq!(store.current(Some(me())).await.unwrap(), Some(first.id));
         first.game.resign(Side::South).unwrap();
@@ -285,7 +295,7 @@ fn a_game_keeps_its_last_chat_messages_only() {
 #[test]
 fn reviews_and_nicknames_are_kept() {
     on_both(|store| async move {
-        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let g = stored(&*store).await;
         assert!(store.review(g.id).await.unwrap().is_none());
         store.save_review(g.id, 3, "{}".into()).await.unwrap();
         store.save_review(g.id, 4, "[1]".into()).await.unwrap();
@@ -382,7 +392,7 @@ fn games_over_days_keep_their_clock_and_each_player_finds_their_turns() {
         );
         // Ama moves: the game is Kofi's turn, after his older one.
         let mut g = made[0].clone();
-        g.play(Move::from_letter('C').unwrap(), 2_000).unwrap();
+        sow(&mut g, 'C', 2_000);
         save(&*store, &mut g, 0).await;
         assert!(store.turns(ama.clone(), 10).await.unwrap().is_empty());
         assert_eq!(
@@ -409,7 +419,7 @@ fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
 #[test]
 fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
     async fn check(store: Arc<dyn Stores>) {
-        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let g = stored(&*store).await;
         let ama = store
             .create_account(new_account("Ama", Some(me())))
             .await
@@ -651,11 +661,11 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
 fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
     runtime().block_on(async {
         let (one, two) = two_processes();
-        let g = one.create(vec![game()]).await.unwrap().remove(0);
+        let g = stored(&one).await;
         let mut a = one.load(g.id).await.unwrap().unwrap();
         let mut b = two.load(g.id).await.unwrap().unwrap();
-        a.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
-        b.play(Move::from_letter('E').unwrap(), 2_000).unwrap();
+        sow(&mut a, 'F', 2_000);
+        sow(&mut b, 'E', 2_000);
         one.save(a.clone(), 0).await.unwrap();
         match two.save(b.clone(), 0).await {
             Err(StoreError::Stale { id, stored }) => {
@@ -670,7 +680,7 @@ fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
         assert_eq!(back.revision, 1);
         // Read again, the second process changes the new revision.
         let mut b = back;
-        b.play(Move::from_letter('f').unwrap(), 3_000).unwrap();
+        sow(&mut b, 'f', 3_000);
         two.save(b, 1).await.unwrap();
         assert_eq!(one.load(g.id).await.unwrap().unwrap().game.plies().len(), 2);
     });
@@ -680,9 +690,9 @@ fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
 fn a_failed_change_leaves_the_game_as_it_was() {
     runtime().block_on(async {
         let store = postgres();
-        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let g = stored(&store).await;
         let mut bad = g.clone();
-        bad.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        sow(&mut bad, 'F', 2_000);
         // A name no column takes (longer than nothing refuses; a NUL does).
         bad.seats[0].as_mut().unwrap().name = "A\0B".into();
         assert!(store.save(bad, 0).await.is_err());
@@ -700,7 +710,7 @@ fn another_process_hears_each_change_once_committed() {
         let mut own = one.notices().unwrap();
         // Both listeners are connected once a first notice goes through.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let mut g = one.create(vec![game()]).await.unwrap().remove(0);
+        let mut g = stored(&one).await;
         let first = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
             .await
             .expect("a notice within 5 s")
@@ -713,7 +723,7 @@ fn another_process_hears_each_change_once_committed() {
                 timed: false
             }
         );
-        g.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        sow(&mut g, 'F', 2_000);
         let started = std::time::Instant::now();
         one.save(g.clone(), 0).await.unwrap();
         let second = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
@@ -828,7 +838,7 @@ fn a_games_file_is_copied_whole_and_checked() {
             .unwrap();
         for (i, g) in games.iter_mut().enumerate() {
             for c in "FfAaBbCc".chars().take(i % 8) {
-                g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+                sow(g, c, 2_000);
             }
             file.save(g.clone(), 0).await.unwrap();
         }
@@ -962,7 +972,7 @@ fn a_games_file_is_copied_whole_and_checked() {
             "bonne partie"
         );
         // New ids follow the copied ones.
-        let next = db.create(vec![game()]).await.unwrap().remove(0);
+        let next = stored(&db).await;
         assert_eq!(next.id, 32);
         // A second copy into the same database is refused, and changes nothing.
         match copy_to_postgres(&file, &db) {

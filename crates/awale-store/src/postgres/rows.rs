@@ -231,7 +231,7 @@ pub(super) async fn list_games(
     unfinished: bool,
 ) -> Result<Page, StoreError> {
     let Some(player) = player else {
-        return Ok(Page::default());
+        return Ok(crate::rows::page_of(Vec::new(), limit));
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = dollar_params(&crate::rows::list_games_query(unfinished, true));
