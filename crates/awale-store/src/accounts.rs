@@ -212,6 +212,62 @@ pub(crate) fn account_row<R: Cells>(r: &R) -> Result<Account, R::Error> {
     })
 }
 
+/// The account of session `?1` still valid at `?2`, open.
+pub(crate) fn session_query() -> String {
+    format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id
+         WHERE s.digest = ?1 AND s.expires_ms > ?2
+         AND a.deleted_ms IS NULL AND a.closed_ms IS NULL"
+    )
+}
+
+/// Player `?1`'s challenges, made or received, open or settled since `?2`,
+/// newest first, `?3` at most.
+pub(crate) fn challenges_query() -> String {
+    format!(
+        "SELECT {CHALLENGE_COLUMNS} FROM challenges
+         WHERE (from_player = ?1 OR to_player = ?1)
+           AND (state = 'open' OR settled_ms >= ?2)
+         ORDER BY id DESC LIMIT ?3"
+    )
+}
+
+/// Challenge `?1` settled as `?2` (with game `?3`) at `?4`, if still open.
+pub(crate) const SETTLE_CHALLENGE: &str = "UPDATE challenges SET state = ?2, game = ?3,
+     settled_ms = ?4 WHERE id = ?1 AND state = 'open'";
+
+/// The names account `?1` blocks.
+pub(crate) const BLOCKED_BY: &str = "SELECT a.username FROM blocks b
+     JOIN accounts a ON a.id = b.blocked WHERE b.blocker = ?1 ORDER BY a.username_key";
+
+/// Whether players `?1` and `?2` block each other, either way.
+pub(crate) const BLOCKS: &str = "SELECT EXISTS (SELECT 1 FROM blocks k
+       JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
+       WHERE (x.player = ?1 AND y.player = ?2) OR (x.player = ?2 AND y.player = ?1))";
+
+/// The last `?1` reports, those to look at first.
+pub(crate) const REPORTS: &str = "SELECT r.id, a.username, b.username, r.game_id, r.reason,
+        r.text, r.created_ms, r.resolved_ms, m.username
+     FROM reports r JOIN accounts a ON a.id = r.reporter
+     JOIN accounts b ON b.id = r.reported
+     LEFT JOIN accounts m ON m.id = r.resolved_by
+     ORDER BY r.resolved_ms IS NOT NULL, r.id DESC LIMIT ?1";
+
+/// A report from a row of [`REPORTS`], in either store.
+pub(crate) fn report_row<R: Cells>(r: &R) -> Result<Report, R::Error> {
+    Ok(Report {
+        id: r.cell(0)?,
+        reporter: r.cell(1)?,
+        reported: r.cell(2)?,
+        game: r.cell(3)?,
+        reason: r.cell(4)?,
+        text: r.cell(5)?,
+        created_ms: r.cell(6)?,
+        resolved_ms: r.cell(7)?,
+        resolved_by: r.cell(8)?,
+    })
+}
+
 fn find(
     conn: &Connection,
     filter: &str,
@@ -384,11 +440,7 @@ impl AccountStore for Store {
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
         Box::pin(self.read(move |conn| {
-            let sql = format!(
-                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id
-                 WHERE s.digest = ?1 AND s.expires_ms > ?2
-                 AND a.deleted_ms IS NULL AND a.closed_ms IS NULL"
-            );
+            let sql = session_query();
             Ok(conn
                 .prepare_cached(&sql)?
                 .query_row(params![digest, now], |r| account_row(r))
@@ -537,10 +589,7 @@ impl AccountStore for Store {
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
         Box::pin(self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT a.username FROM blocks b JOIN accounts a ON a.id = b.blocked
-                 WHERE b.blocker = ?1 ORDER BY a.username_key",
-            )?;
+            let mut stmt = conn.prepare_cached(BLOCKED_BY)?;
             let names = stmt.query_map([id], |r| r.get(0))?;
             Ok(names.collect::<Result<Vec<String>, _>>()?)
         }))
@@ -549,11 +598,7 @@ impl AccountStore for Store {
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
         Box::pin(self.read(move |conn| {
             Ok(conn
-                .prepare_cached(
-                    "SELECT EXISTS (SELECT 1 FROM blocks k
-                       JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
-                       WHERE (x.player = ?1 AND y.player = ?2) OR (x.player = ?2 AND y.player = ?1))",
-                )?
+                .prepare_cached(BLOCKS)?
                 .query_row(params![a.0, b.0], |r| r.get(0))?)
         }))
     }
@@ -579,27 +624,8 @@ impl AccountStore for Store {
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
         Box::pin(self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT r.id, a.username, b.username, r.game_id, r.reason, r.text, r.created_ms,
-                        r.resolved_ms, m.username
-                 FROM reports r JOIN accounts a ON a.id = r.reporter
-                 JOIN accounts b ON b.id = r.reported
-                 LEFT JOIN accounts m ON m.id = r.resolved_by
-                 ORDER BY r.resolved_ms IS NOT NULL, r.id DESC LIMIT ?1",
-            )?;
-            let rows = stmt.query_map([limit as i64], |r| {
-                Ok(Report {
-                    id: r.get(0)?,
-                    reporter: r.get(1)?,
-                    reported: r.get(2)?,
-                    game: r.get(3)?,
-                    reason: r.get(4)?,
-                    text: r.get(5)?,
-                    created_ms: r.get(6)?,
-                    resolved_ms: r.get(7)?,
-                    resolved_by: r.get(8)?,
-                })
-            })?;
+            let mut stmt = conn.prepare_cached(REPORTS)?;
+            let rows = stmt.query_map([limit as i64], |r| report_row(r))?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         }))
     }
@@ -668,12 +694,7 @@ impl AccountStore for Store {
         limit: usize,
     ) -> StoreFuture<'_, Vec<Challenge>> {
         Box::pin(self.read(move |conn| {
-            let sql = format!(
-                "SELECT {CHALLENGE_COLUMNS} FROM challenges
-                 WHERE (from_player = ?1 OR to_player = ?1)
-                   AND (state = 'open' OR settled_ms >= ?2)
-                 ORDER BY id DESC LIMIT ?3"
-            );
+            let sql = challenges_query();
             let mut stmt = conn.prepare_cached(&sql)?;
             let rows = stmt.query_map(params![player.0, since_ms, limit as i64], |r| {
                 challenge_row(r)
@@ -692,10 +713,7 @@ impl AccountStore for Store {
         Box::pin(async move {
             let n = self
                 .exec(
-                    &[
-                        "UPDATE challenges SET state = ?2, game = ?3, settled_ms = ?4
-                       WHERE id = ?1 AND state = 'open'",
-                    ],
+                    &[SETTLE_CHALLENGE],
                     vec![int(id), text(state.to_string()), opt_text(game), int(now)],
                 )
                 .await?;

@@ -34,3 +34,28 @@ impl Cells for tokio_postgres::Row {
         self.try_get(i)
     }
 }
+
+/// `sql`, written with SQLite's numbered parameters (`?1`), with
+/// PostgreSQL's (`$1`): a statement both stores run, written once.
+pub(crate) fn dollar_params(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        let numbered = c == '?' && chars.peek().is_some_and(char::is_ascii_digit);
+        out.push(if numbered { '$' } else { c });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dollar_params;
+
+    #[test]
+    fn numbered_parameters_become_postgres_ones_and_nothing_else_changes() {
+        assert_eq!(
+            dollar_params("SELECT a FROM t WHERE b = ?1 AND c = ?12 AND d = '?'"),
+            "SELECT a FROM t WHERE b = $1 AND c = $12 AND d = '?'"
+        );
+    }
+}

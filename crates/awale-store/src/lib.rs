@@ -14,7 +14,6 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use awale_core::Side;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
@@ -41,7 +40,7 @@ pub use interface::{GameStore, Notice, StoreFuture};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
 pub use ratings::RatingStore;
 pub use rows::parse_cursor;
-use rows::{find_game, insert_game, list_games, load_game, side_from_text, write_state};
+use rows::{find_game, insert_game, list_games, load_game, write_state};
 use schema::setup;
 pub use seeks::SeekStore;
 pub use tournaments::TournamentStore;
@@ -876,27 +875,8 @@ impl Store {
     /// When reading fails.
     pub async fn chat(&self, id: i64, limit: usize) -> Result<Vec<ChatLine>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = ?1
-                 ORDER BY id DESC LIMIT ?2",
-            )?;
-            let rows = stmt.query_map(params![id, limit as i64], |r| {
-                let room: String = r.get(1)?;
-                let side: Option<String> = r.get(3)?;
-                Ok(ChatLine {
-                    id: r.get(0)?,
-                    room: if room == "players" {
-                        "players"
-                    } else {
-                        "public"
-                    },
-                    at_ms: r.get(2)?,
-                    side: side.and_then(|s| side_from_text(&s)).map(Side::letter),
-                    name: r.get(4)?,
-                    text: r.get(5)?,
-                    guest: r.get(6)?,
-                })
-            })?;
+            let mut stmt = conn.prepare_cached(rows::CHAT_LINES)?;
+            let rows = stmt.query_map(params![id, limit as i64], |r| rows::chat_line(r))?;
             let mut lines = rows.collect::<Result<Vec<_>, _>>()?;
             lines.reverse();
             Ok(lines)

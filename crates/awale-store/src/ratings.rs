@@ -88,6 +88,15 @@ impl Outcome {
             _ => None,
         }
     }
+
+    /// `win`, `draw`, `loss`: the name [`Outcome::from_name`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
 }
 
 /// One finished online game in a player's list.
@@ -206,6 +215,144 @@ fn side_text(side: Side) -> &'static str {
     }
 }
 
+/// The rating at columns `i`, `i + 1`, `i + 2` (rating, deviation,
+/// volatility) of a row, in either store.
+pub(crate) fn glicko_at<R: Cells>(r: &R, i: usize) -> Result<Glicko, R::Error> {
+    Ok(Glicko {
+        rating: r.cell(i)?,
+        deviation: r.cell(i + 1)?,
+        volatility: r.cell(i + 2)?,
+    })
+}
+
+/// Player `?1`'s rating in speed `?2` and when it last changed.
+pub(crate) const CURRENT: &str = "SELECT rating, deviation, volatility, last_ms FROM ratings
+     WHERE player = ?1 AND speed = ?2";
+
+/// A rating and when it last changed, from a row of [`CURRENT`].
+pub(crate) fn current_of<R: Cells>(r: &R) -> Result<(Glicko, i64), R::Error> {
+    Ok((glicko_at(r, 0)?, r.cell(3)?))
+}
+
+/// A game's change of one player's rating, kept.
+pub(crate) const ADD_CHANGE: &str = "INSERT INTO rating_changes (game_id, side, player, speed,
+        at_ms, rating_before, deviation_before, volatility_before, rating_after,
+        deviation_after, volatility_after)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+/// Player `?1`'s ratings, one a speed.
+pub(crate) const RATINGS: &str = "SELECT speed, rating, deviation, volatility, games, last_ms
+     FROM ratings WHERE player = ?1";
+
+/// A rating from a row of [`RATINGS`], in either store; none in a speed
+/// this program does not know (skipped, not fatal).
+pub(crate) fn player_rating<R: Cells>(r: &R) -> Result<Option<PlayerRating>, R::Error> {
+    let speed: String = r.cell(0)?;
+    Ok(match Speed::from_name(&speed) {
+        Some(speed) => Some(PlayerRating {
+            speed,
+            glicko: glicko_at(r, 1)?,
+            games: r.cell(4)?,
+            last_ms: Some(r.cell(5)?),
+        }),
+        None => None,
+    })
+}
+
+/// Player `?1`'s rating after each rated game in speed `?2`, newest first,
+/// `?3` at most.
+pub(crate) const RATING_HISTORY: &str = "SELECT c.at_ms, c.rating_after, g.public_id
+     FROM rating_changes c JOIN games g ON g.id = c.game_id
+     WHERE c.player = ?1 AND c.speed = ?2 ORDER BY c.at_ms DESC, c.game_id DESC LIMIT ?3";
+
+/// A point of the graph from a row of [`RATING_HISTORY`], in either store.
+pub(crate) fn rating_point<R: Cells>(r: &R) -> Result<RatingPoint, R::Error> {
+    Ok(RatingPoint {
+        at_ms: r.cell(0)?,
+        rating: r.cell::<f64>(1)?.round() as i64,
+        game: r.cell(2)?,
+    })
+}
+
+/// A line of a leaderboard from a row of username, rating, deviation and
+/// games, in either store.
+pub(crate) fn leader<R: Cells>(r: &R) -> Result<Leader, R::Error> {
+    Ok(Leader {
+        username: r.cell(0)?,
+        rating: r.cell::<f64>(1)?.round() as i64,
+        deviation: r.cell::<f64>(2)?.round() as i64,
+        games: r.cell(3)?,
+    })
+}
+
+/// The rated games that ended without their rating change.
+pub(crate) const UNRATED_GAMES: &str = "SELECT id FROM games g
+     WHERE rated AND mode = 'online' AND result <> '*'
+     AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)";
+
+/// A value of the played games' query after its first three.
+pub(crate) enum FilterValue {
+    /// Rated or not.
+    Bool(bool),
+    /// A speed, an outcome, an opponent.
+    Text(String),
+}
+
+/// The played games' query of player `?1` before `(?2, public id ?3)`
+/// under `filter`, as [`played_game`] reads its rows: its text, and its
+/// values after the first three; the limit is the last value, which each
+/// store adds.
+pub(crate) fn played_games_query(filter: GameFilter) -> (String, Vec<FilterValue>) {
+    // The player's side and result are worked out once, in a subquery, so
+    // the filters read as the page names them.
+    let mut sql = String::from(
+        "SELECT * FROM (
+           SELECT g.public_id, g.updated_ms, g.id,
+             CASE WHEN g.south_player = ?1 THEN 'S' ELSE 'N' END AS side,
+             g.south_name, g.north_name,
+             (SELECT a.username FROM accounts a WHERE a.player =
+                CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
+                AND a.deleted_ms IS NULL) AS opponent,
+             CASE WHEN g.result = '1/2-1/2' THEN 'draw'
+                  WHEN (g.result = '1-0') = (g.south_player = ?1) THEN 'win'
+                  ELSE 'loss' END AS outcome,
+             g.result, g.reason, g.rated, g.speed, g.plies,
+             (SELECT ROUND(c.rating_after) - ROUND(c.rating_before) FROM rating_changes c
+                WHERE c.game_id = g.id AND c.player = ?1) AS change,
+             CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
+                AS opponent_player
+           FROM games g
+           WHERE (g.south_player = ?1 OR g.north_player = ?1) AND g.mode = 'online'
+             AND g.result <> '*'
+             AND (g.updated_ms < ?2 OR (g.updated_ms = ?2
+                  AND g.id < (SELECT b.id FROM games b WHERE b.public_id = ?3))))
+           AS played
+         WHERE TRUE",
+    );
+    let mut values = Vec::new();
+    let mut add = |clause: &str, value: FilterValue| {
+        values.push(value);
+        sql.push_str(&format!(" AND {clause} ?{}", values.len() + 3));
+    };
+    if let Some(rated) = filter.rated {
+        add("rated =", FilterValue::Bool(rated));
+    }
+    if let Some(speed) = filter.speed {
+        add("speed =", FilterValue::Text(speed.name().to_string()));
+    }
+    if let Some(outcome) = filter.result {
+        add("outcome =", FilterValue::Text(outcome.name().to_string()));
+    }
+    if let Some(opponent) = filter.opponent {
+        add("opponent_player =", FilterValue::Text(opponent.0));
+    }
+    sql.push_str(&format!(
+        " ORDER BY updated_ms DESC, id DESC LIMIT ?{}",
+        values.len() + 4
+    ));
+    (sql, values)
+}
+
 /// A player's game from a row of the played games' query, in either
 /// store (column 2 is the store's id, for the order only).
 pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
@@ -241,14 +388,7 @@ pub(crate) fn game_changes(
         "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ?1"
     ))?;
     let rows = stmt.query_map([id], |r| {
-        let glicko = |i: usize| -> rusqlite::Result<Glicko> {
-            Ok(Glicko {
-                rating: r.get(i)?,
-                deviation: r.get(i + 1)?,
-                volatility: r.get(i + 2)?,
-            })
-        };
-        Ok((r.get::<_, String>(0)?, glicko(1)?, glicko(4)?))
+        Ok((r.get::<_, String>(0)?, glicko_at(r, 1)?, glicko_at(r, 4)?))
     })?;
     changes_of_sides(id, rows.collect::<Result<Vec<_>, _>>()?)
 }
@@ -286,20 +426,8 @@ fn current(
     speed: Speed,
 ) -> Result<Option<(Glicko, i64)>, StoreError> {
     Ok(conn
-        .prepare_cached(
-            "SELECT rating, deviation, volatility, last_ms FROM ratings
-             WHERE player = ?1 AND speed = ?2",
-        )?
-        .query_row(params![player.0, speed.name()], |r| {
-            Ok((
-                Glicko {
-                    rating: r.get(0)?,
-                    deviation: r.get(1)?,
-                    volatility: r.get(2)?,
-                },
-                r.get(3)?,
-            ))
-        })
+        .prepare_cached(CURRENT)?
+        .query_row(params![player.0, speed.name()], |r| current_of(r))
         .optional()?)
 }
 
@@ -334,13 +462,7 @@ fn rate(
             a.volatility,
             at_ms
         ])?;
-        conn.prepare_cached(
-            "INSERT INTO rating_changes (game_id, side, player, speed, at_ms, rating_before,
-                deviation_before, volatility_before, rating_after, deviation_after,
-                volatility_after)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?
-        .execute(params![
+        conn.prepare_cached(ADD_CHANGE)?.execute(params![
             game,
             side_text(side),
             player.0,
@@ -382,35 +504,13 @@ impl Store {
     /// When reading fails.
     pub async fn ratings(&self, player: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT speed, rating, deviation, volatility, games, last_ms FROM ratings
-                 WHERE player = ?1",
-            )?;
-            let rows = stmt.query_map([&player.0], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    Glicko {
-                        rating: r.get(1)?,
-                        deviation: r.get(2)?,
-                        volatility: r.get(3)?,
-                    },
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            })?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (speed, glicko, games, last_ms) = row?;
-                // A speed this program does not know is skipped, not fatal.
-                if let Some(speed) = Speed::from_name(&speed) {
-                    out.push(PlayerRating {
-                        speed,
-                        glicko,
-                        games,
-                        last_ms: Some(last_ms),
-                    });
-                }
-            }
+            let mut stmt = conn.prepare_cached(RATINGS)?;
+            let rows = stmt.query_map([&player.0], |r| player_rating(r))?;
+            let mut out: Vec<PlayerRating> = rows
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .flatten()
+                .collect();
             out.sort_by_key(|r| r.speed);
             Ok(out)
         })
@@ -429,17 +529,9 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<RatingPoint>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT c.at_ms, c.rating_after, g.public_id FROM rating_changes c
-                 JOIN games g ON g.id = c.game_id
-                 WHERE c.player = ?1 AND c.speed = ?2 ORDER BY c.at_ms DESC, c.game_id DESC LIMIT ?3",
-            )?;
+            let mut stmt = conn.prepare_cached(RATING_HISTORY)?;
             let rows = stmt.query_map(params![player.0, speed.name(), limit as i64], |r| {
-                Ok(RatingPoint {
-                    at_ms: r.get(0)?,
-                    rating: r.get::<_, f64>(1)?.round() as i64,
-                    game: r.get(2)?,
-                })
+                rating_point(r)
             })?;
             let mut points = rows.collect::<Result<Vec<_>, _>>()?;
             points.reverse();
@@ -495,59 +587,14 @@ impl Store {
     ) -> Result<Vec<PlayedGame>, StoreError> {
         self.read(move |conn| {
             let (t, i) = before.unwrap_or((i64::MAX, String::new()));
-            // The player's side and result are worked out once, in a
-            // subquery, so the filters read as the page names them.
-            let mut sql = String::from(
-                "SELECT * FROM (
-                   SELECT g.public_id, g.updated_ms, g.id,
-                     CASE WHEN g.south_player = ?1 THEN 'S' ELSE 'N' END AS side,
-                     g.south_name, g.north_name,
-                     (SELECT a.username FROM accounts a WHERE a.player =
-                        CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
-                        AND a.deleted_ms IS NULL) AS opponent,
-                     CASE WHEN g.result = '1/2-1/2' THEN 'draw'
-                          WHEN (g.result = '1-0') = (g.south_player = ?1) THEN 'win'
-                          ELSE 'loss' END AS outcome,
-                     g.result, g.reason, g.rated, g.speed, g.plies,
-                     (SELECT ROUND(c.rating_after) - ROUND(c.rating_before) FROM rating_changes c
-                        WHERE c.game_id = g.id AND c.player = ?1) AS change,
-                     CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
-                        AS opponent_player
-                   FROM games g
-                   WHERE (g.south_player = ?1 OR g.north_player = ?1) AND g.mode = 'online'
-                     AND g.result <> '*'
-                     AND (g.updated_ms < ?2 OR (g.updated_ms = ?2
-                          AND g.id < (SELECT b.id FROM games b WHERE b.public_id = ?3))))
-                 WHERE 1",
-            );
+            let (sql, filters) = played_games_query(filter);
             let mut values: Vec<rusqlite::types::Value> =
                 vec![player.0.clone().into(), t.into(), i.into()];
-            let mut add = |clause: &str, value: rusqlite::types::Value| {
-                values.push(value);
-                sql.push_str(&format!(" AND {clause} ?{}", values.len()));
-            };
-            if let Some(rated) = filter.rated {
-                add("rated =", i64::from(rated).into());
-            }
-            if let Some(speed) = filter.speed {
-                add("speed =", speed.name().to_string().into());
-            }
-            if let Some(outcome) = filter.result {
-                let name = match outcome {
-                    Outcome::Win => "win",
-                    Outcome::Draw => "draw",
-                    Outcome::Loss => "loss",
-                };
-                add("outcome =", name.to_string().into());
-            }
-            if let Some(opponent) = filter.opponent {
-                add("opponent_player =", opponent.0.into());
-            }
+            values.extend(filters.into_iter().map(|v| match v {
+                FilterValue::Bool(b) => i64::from(b).into(),
+                FilterValue::Text(t) => t.into(),
+            }));
             values.push((limit as i64).into());
-            sql.push_str(&format!(
-                " ORDER BY updated_ms DESC, id DESC LIMIT ?{}",
-                values.len()
-            ));
             let mut stmt = conn.prepare(&sql)?;
             let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| played_game(r))?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -580,14 +627,7 @@ impl Store {
             )?;
             let rows = stmt.query_map(
                 params![speed.name(), since, rule.min_games, limit as i64],
-                |r| {
-                    Ok(Leader {
-                        username: r.get(0)?,
-                        rating: r.get::<_, f64>(1)?.round() as i64,
-                        deviation: r.get::<_, f64>(2)?.round() as i64,
-                        games: r.get(3)?,
-                    })
-                },
+                |r| leader(r),
             )?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
@@ -601,10 +641,7 @@ impl Store {
     /// When reading fails.
     pub fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
         self.read_blocking(|conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT id FROM games g WHERE rated AND mode = 'online' AND result <> '*'
-                 AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)",
-            )?;
+            let mut stmt = conn.prepare_cached(UNRATED_GAMES)?;
             let rows = stmt.query_map([], |r| r.get(0))?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })

@@ -5,7 +5,8 @@
 use awale_core::{Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{Page, StoreError, Summary};
+use super::{ChatLine, Page, StoreError, Summary};
+use crate::cells::Cells;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
@@ -425,40 +426,61 @@ pub(super) fn list_games(
     unfinished: bool,
 ) -> Result<Page, StoreError> {
     let Some(player) = player else {
-        return Ok(Page {
-            games: Vec::new(),
-            next: None,
-        });
+        return Ok(page_of(Vec::new(), limit));
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+    let sql = list_games_query(unfinished, false);
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let who = player.0.as_str();
+    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], summary)?;
+    Ok(page_of(rows.collect::<Result<Vec<_>, _>>()?, limit))
+}
+
+/// The query of [`list_games`] in either store (SQLite's numbering): the
+/// games where `?1` holds a seat, before `(?2, id ?3)`, `?4` at most, as
+/// [`SUMMARY_COLUMNS`]; only those going on when `unfinished`. Each seat's
+/// games come from an index scan of their own, then merged; the two stores
+/// differ only in how a member of a `UNION` takes its own order and limit
+/// (SQLite: a subquery; PostgreSQL: in parentheses).
+pub(crate) fn list_games_query(unfinished: bool, postgres: bool) -> String {
     let page = "(updated_ms < ?2 OR (updated_ms = ?2 AND id < ?3))";
     let open = if unfinished {
         "AND result = '*' AND stop IS NULL AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))"
     } else {
         ""
     };
+    let order = "ORDER BY updated_ms DESC, id DESC LIMIT ?4";
     let branch = |filter: &str| {
-        format!(
-            "SELECT * FROM (SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} AND {page} {open}
-             ORDER BY updated_ms DESC, id DESC LIMIT ?4)"
-        )
+        let member =
+            format!("SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} AND {page} {open} {order}");
+        if postgres {
+            format!("({member})")
+        } else {
+            format!("SELECT * FROM ({member})")
+        }
     };
-    let sql = format!(
-        "SELECT * FROM ({} UNION {}) ORDER BY updated_ms DESC, id DESC LIMIT ?4",
+    let union = format!(
+        "{} UNION {}",
         branch("south_player = ?1"),
-        branch("north_player = ?1"),
+        branch("north_player = ?1")
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let who = player.0.as_str();
-    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], summary)?;
-    let mut games = rows.collect::<Result<Vec<_>, _>>()?;
+    if postgres {
+        format!("{union} {order}")
+    } else {
+        format!("SELECT * FROM ({union}) {order}")
+    }
+}
+
+/// A page of the games read: one more than `limit` is read, to know
+/// whether another page follows.
+pub(crate) fn page_of(mut games: Vec<Summary>, limit: usize) -> Page {
     let next = if games.len() > limit {
         games.truncate(limit);
         games.last().map(|g| format!("{}.{}", g.updated_ms, g.id))
     } else {
         None
     };
-    Ok(Page { games, next })
+    Page { games, next }
 }
 
 fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
@@ -475,6 +497,31 @@ fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
         reason: r.get(9)?,
         names: [r.get(10)?, r.get(11)?],
         public_id: r.get(12)?,
+    })
+}
+
+/// Game `?1`'s last `?2` chat lines, newest first, as [`chat_line`] reads
+/// them.
+pub(crate) const CHAT_LINES: &str = "SELECT id, room, at_ms, side, name, text, guest FROM chat
+     WHERE game_id = ?1 ORDER BY id DESC LIMIT ?2";
+
+/// A chat line from a row of [`CHAT_LINES`], in either store.
+pub(crate) fn chat_line<R: Cells>(r: &R) -> Result<ChatLine, R::Error> {
+    let room: String = r.cell(1)?;
+    let side: Option<String> = r.cell(3)?;
+    let guest: Option<i64> = r.cell(6)?;
+    Ok(ChatLine {
+        id: r.cell(0)?,
+        room: if room == "players" {
+            "players"
+        } else {
+            "public"
+        },
+        at_ms: r.cell(2)?,
+        side: side.and_then(|s| side_from_text(&s)).map(Side::letter),
+        name: r.cell(4)?,
+        text: r.cell(5)?,
+        guest: guest.and_then(|g| u32::try_from(g).ok()),
     })
 }
 

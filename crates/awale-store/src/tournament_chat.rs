@@ -8,6 +8,7 @@ use rusqlite::params;
 
 use awale_model::game::PlayerId;
 
+use crate::cells::Cells;
 use crate::{ChatLine, Store, StoreFuture, CHAT_KEPT};
 
 /// A line of a tournament's chat and who said it.
@@ -41,27 +42,30 @@ pub trait TournamentChatStore: Send + Sync {
     fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool>;
 }
 
-/// A line as read, from `id, at_ms, player, name, text, guest`.
-pub(crate) fn line_of(
-    id: i64,
-    at_ms: i64,
-    player: String,
-    name: String,
-    text: String,
-    guest: Option<i64>,
-) -> TournamentChatLine {
-    TournamentChatLine {
+/// A room's last lines, newest first: tournament `?1`'s, `?2` at most.
+pub(crate) const LAST_LINES: &str = "SELECT id, at_ms, player, name, text, guest
+     FROM tournament_chat WHERE tournament_id = ?1 ORDER BY id DESC LIMIT ?2";
+
+/// Keeps tournament `?1`'s last `?2` + 1 lines only.
+pub(crate) const KEEP_LAST: &str = "DELETE FROM tournament_chat WHERE tournament_id = ?1
+     AND id < (SELECT id FROM tournament_chat WHERE tournament_id = ?1
+               ORDER BY id DESC LIMIT 1 OFFSET ?2)";
+
+/// A line from a row of [`LAST_LINES`], in either store.
+pub(crate) fn line_of<R: Cells>(r: &R) -> Result<TournamentChatLine, R::Error> {
+    let guest: Option<i64> = r.cell(5)?;
+    Ok(TournamentChatLine {
         line: ChatLine {
-            id,
+            id: r.cell(0)?,
             room: "public",
-            at_ms,
+            at_ms: r.cell(1)?,
             side: None,
-            name,
-            text,
+            name: r.cell(3)?,
+            text: r.cell(4)?,
             guest: guest.and_then(|g| u32::try_from(g).ok()),
         },
-        player: PlayerId(player),
-    }
+        player: PlayerId(r.cell(2)?),
+    })
 }
 
 impl TournamentChatStore for Store {
@@ -85,11 +89,8 @@ impl TournamentChatStore for Store {
                 l.guest
             ])?;
             said.line.id = conn.last_insert_rowid();
-            conn.prepare_cached(
-                "DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id < (SELECT id
-                 FROM tournament_chat WHERE tournament_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
-            )?
-            .execute(params![tournament, CHAT_KEPT as i64 - 1])?;
+            conn.prepare_cached(KEEP_LAST)?
+                .execute(params![tournament, CHAT_KEPT as i64 - 1])?;
             Ok(said)
         }))
     }
@@ -101,20 +102,8 @@ impl TournamentChatStore for Store {
     ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
         Box::pin(self.read(move |conn| {
             let mut lines = conn
-                .prepare_cached(
-                    "SELECT id, at_ms, player, name, text, guest FROM tournament_chat
-                     WHERE tournament_id = ?1 ORDER BY id DESC LIMIT ?2",
-                )?
-                .query_map(params![tournament, limit as i64], |r| {
-                    Ok(line_of(
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                })?
+                .prepare_cached(LAST_LINES)?
+                .query_map(params![tournament, limit as i64], |r| line_of(r))?
                 .collect::<Result<Vec<_>, _>>()?;
             lines.reverse();
             Ok(lines)

@@ -10,6 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use awale_model::game::PlayerId;
 
+use crate::cells::Cells;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A tournament's own row.
@@ -154,68 +155,119 @@ pub struct TournamentHold(
     pub Box<dyn Send + Sync>,
 );
 
-const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
+/// The columns of a tournament's row, as [`tournament_row`] reads them.
+pub(crate) const TOURNAMENT_COLUMNS: &str =
+    "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
      minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
 
-fn tournament_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
+/// A tournament from a row of [`TOURNAMENT_COLUMNS`], in either store.
+pub(crate) fn tournament_row<R: Cells>(r: &R) -> Result<TournamentRow, R::Error> {
     Ok(TournamentRow {
-        id: r.get(0)?,
-        kind: r.get(1)?,
-        name: r.get(2)?,
-        clock: (r.get(3)?, r.get(4)?),
-        rated: r.get(5)?,
-        minutes: r.get(6)?,
-        starts_ms: r.get(7)?,
-        ends_ms: r.get(8)?,
-        creator: PlayerId(r.get(9)?),
-        state: r.get(10)?,
-        created_ms: r.get(11)?,
-        rounds: r.get(12)?,
-        current_round: r.get(13)?,
-        manual_rounds: r.get(14)?,
+        id: r.cell(0)?,
+        kind: r.cell(1)?,
+        name: r.cell(2)?,
+        clock: (r.cell(3)?, r.cell(4)?),
+        rated: r.cell(5)?,
+        minutes: r.cell(6)?,
+        starts_ms: r.cell(7)?,
+        ends_ms: r.cell(8)?,
+        creator: PlayerId(r.cell(9)?),
+        state: r.cell(10)?,
+        created_ms: r.cell(11)?,
+        rounds: r.cell(12)?,
+        current_round: r.cell(13)?,
+        manual_rounds: r.cell(14)?,
     })
 }
 
+/// Tournament `?1`'s players by number, as [`entrant_row`] reads them.
+pub(crate) const ENTRANTS: &str = "SELECT number, player, name, rating, presence, score,
+     sheet, firsts FROM tournament_players WHERE tournament_id = ?1 ORDER BY number";
+
+/// A tournament's player from a row of [`ENTRANT_COLUMNS`], in either store.
+pub(crate) fn entrant_row<R: Cells>(r: &R) -> Result<EntrantRow, R::Error> {
+    Ok(EntrantRow {
+        number: r.cell(0)?,
+        player: PlayerId(r.cell(1)?),
+        name: r.cell(2)?,
+        rating: r.cell(3)?,
+        presence: r.cell(4)?,
+        score: r.cell(5)?,
+        sheet: r.cell(6)?,
+        firsts: r.cell(7)?,
+    })
+}
+
+/// Tournament `?1`'s games, as [`pairing_row`] reads them.
+pub(crate) const PAIRINGS: &str = "SELECT game_id, first, second, berserk_first,
+     berserk_second, result, round FROM tournament_games WHERE tournament_id = ?1
+     ORDER BY game_id";
+
+/// A tournament's game from a row of [`PAIRING_COLUMNS`], in either store.
+pub(crate) fn pairing_row<R: Cells>(r: &R) -> Result<PairingRow, R::Error> {
+    Ok(PairingRow {
+        game_id: r.cell(0)?,
+        players: (r.cell(1)?, r.cell(2)?),
+        berserk: [r.cell(3)?, r.cell(4)?],
+        result: r.cell(5)?,
+        round: r.cell(6)?,
+    })
+}
+
+/// Tournament `?1`'s byes, as [`bye_row`] reads them.
+pub(crate) const BYES: &str =
+    "SELECT round, number FROM tournament_byes WHERE tournament_id = ?1 ORDER BY round";
+
+/// A bye from a row of [`BYES`], in either store.
+pub(crate) fn bye_row<R: Cells>(r: &R) -> Result<ByeRow, R::Error> {
+    Ok(ByeRow {
+        round: r.cell(0)?,
+        number: r.cell(1)?,
+    })
+}
+
+/// Tournament `?1`'s state, end, name, rounds and current round.
+pub(crate) const UPDATE_TOURNAMENT: &str = "UPDATE tournaments SET state = ?2, ends_ms = ?3,
+     name = ?4, rounds = ?5, current_round = ?6 WHERE id = ?1";
+
+/// A player of tournament `?1`, added or changed.
+pub(crate) const PUT_ENTRANT: &str = "INSERT INTO tournament_players
+        (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+     ON CONFLICT (tournament_id, number) DO UPDATE SET name = ?4, presence = ?6,
+        score = ?7, sheet = ?8, firsts = ?9";
+
+/// A game of tournament `?2`, added or changed.
+pub(crate) const PUT_PAIRING: &str = "INSERT INTO tournament_games
+        (game_id, tournament_id, first, second, berserk_first, berserk_second, result, round)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+     ON CONFLICT (game_id) DO UPDATE SET berserk_first = ?5, berserk_second = ?6,
+        result = ?7";
+
+/// Tournament `?1`'s bye of a round, added or changed.
+pub(crate) const PUT_BYE: &str = "INSERT INTO tournament_byes (tournament_id, round, number)
+     VALUES (?1, ?2, ?3) ON CONFLICT (tournament_id, round) DO UPDATE SET number = ?3";
+
 fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> {
     let t = &record.tournament;
-    let changed = conn
-        .prepare_cached(
-            "UPDATE tournaments SET state = ?2, ends_ms = ?3, name = ?4, rounds = ?5,
-                current_round = ?6 WHERE id = ?1",
-        )?
-        .execute(params![
-            t.id,
-            t.state,
-            t.ends_ms,
-            t.name,
-            t.rounds,
-            t.current_round
-        ])?;
+    let changed = conn.prepare_cached(UPDATE_TOURNAMENT)?.execute(params![
+        t.id,
+        t.state,
+        t.ends_ms,
+        t.name,
+        t.rounds,
+        t.current_round
+    ])?;
     if changed == 0 {
         return Err(StoreError::Refused(format!("no tournament {}", t.id)));
     }
     for e in &record.entrants {
-        conn.prepare_cached(
-            "INSERT INTO tournament_players
-                (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-             ON CONFLICT (tournament_id, number) DO UPDATE SET name = ?4, presence = ?6,
-                score = ?7, sheet = ?8, firsts = ?9",
-        )?
-        .execute(params![
+        conn.prepare_cached(PUT_ENTRANT)?.execute(params![
             t.id, e.number, e.player.0, e.name, e.rating, e.presence, e.score, e.sheet, e.firsts
         ])?;
     }
     for g in &record.games {
-        conn.prepare_cached(
-            "INSERT INTO tournament_games
-                (game_id, tournament_id, first, second, berserk_first, berserk_second, result,
-                 round)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-             ON CONFLICT (game_id) DO UPDATE SET berserk_first = ?5, berserk_second = ?6,
-                result = ?7",
-        )?
-        .execute(params![
+        conn.prepare_cached(PUT_PAIRING)?.execute(params![
             g.game_id,
             t.id,
             g.players.0,
@@ -227,11 +279,8 @@ fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> 
         ])?;
     }
     for b in &record.byes {
-        conn.prepare_cached(
-            "INSERT INTO tournament_byes (tournament_id, round, number) VALUES (?1, ?2, ?3)
-             ON CONFLICT (tournament_id, round) DO UPDATE SET number = ?3",
-        )?
-        .execute(params![t.id, b.round, b.number])?;
+        conn.prepare_cached(PUT_BYE)?
+            .execute(params![t.id, b.round, b.number])?;
     }
     Ok(())
 }
@@ -241,54 +290,22 @@ fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreErr
         .prepare_cached(&format!(
             "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1"
         ))?
-        .query_row([id], tournament_row)
+        .query_row([id], |r| tournament_row(r))
         .optional()?
     else {
         return Ok(None);
     };
     let entrants = conn
-        .prepare_cached(
-            "SELECT number, player, name, rating, presence, score, sheet, firsts
-             FROM tournament_players WHERE tournament_id = ?1 ORDER BY number",
-        )?
-        .query_map([id], |r| {
-            Ok(EntrantRow {
-                number: r.get(0)?,
-                player: PlayerId(r.get(1)?),
-                name: r.get(2)?,
-                rating: r.get(3)?,
-                presence: r.get(4)?,
-                score: r.get(5)?,
-                sheet: r.get(6)?,
-                firsts: r.get(7)?,
-            })
-        })?
+        .prepare_cached(ENTRANTS)?
+        .query_map([id], |r| entrant_row(r))?
         .collect::<Result<Vec<_>, _>>()?;
     let games = conn
-        .prepare_cached(
-            "SELECT game_id, first, second, berserk_first, berserk_second, result, round
-             FROM tournament_games WHERE tournament_id = ?1 ORDER BY game_id",
-        )?
-        .query_map([id], |r| {
-            Ok(PairingRow {
-                game_id: r.get(0)?,
-                players: (r.get(1)?, r.get(2)?),
-                berserk: [r.get(3)?, r.get(4)?],
-                result: r.get(5)?,
-                round: r.get(6)?,
-            })
-        })?
+        .prepare_cached(PAIRINGS)?
+        .query_map([id], |r| pairing_row(r))?
         .collect::<Result<Vec<_>, _>>()?;
     let byes = conn
-        .prepare_cached(
-            "SELECT round, number FROM tournament_byes WHERE tournament_id = ?1 ORDER BY round",
-        )?
-        .query_map([id], |r| {
-            Ok(ByeRow {
-                round: r.get(0)?,
-                number: r.get(1)?,
-            })
-        })?
+        .prepare_cached(BYES)?
+        .query_map([id], |r| bye_row(r))?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(TournamentRecord {
         tournament,
@@ -347,7 +364,7 @@ impl TournamentStore for Store {
                      WHERE state <> 'finished' OR ends_ms >= ?1
                      ORDER BY state = 'finished', starts_ms, id LIMIT ?2"
                 ))?
-                .query_map(params![since_ms, limit as i64], tournament_row)?
+                .query_map(params![since_ms, limit as i64], |r| tournament_row(r))?
                 .collect::<Result<Vec<_>, _>>()?)
         }))
     }

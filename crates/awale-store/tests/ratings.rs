@@ -2,42 +2,15 @@
 //! transaction, once; the history, results and the change read back with
 //! the game.
 
-use std::sync::Arc;
-
 use awale_core::{Game, Rules, Side};
-use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use awale_model::game::{now_ms, Mode, Seat, WebGame};
 use awale_model::rating::{Speed, START};
-use awale_store::{AccountStore, GameStore, PgStore, RatingStore, Store};
+use awale_store::{GameStore, RatingStore};
 
+mod common;
 mod pg;
 
-/// Both stores' interfaces in one.
-trait Stores: GameStore + RatingStore + AccountStore {}
-impl<T: GameStore + RatingStore + AccountStore> Stores for T {}
-
-/// Runs `check` on a new store of each kind: the games file, then
-/// PostgreSQL (a throwaway cluster, `pg/mod.rs`).
-fn on_both<F, Fut>(check: F)
-where
-    F: Fn(Arc<dyn Stores>) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            check(Arc::new(Store::in_memory().unwrap())).await;
-            check(Arc::new(
-                PgStore::connect(&pg::cluster().database()).unwrap(),
-            ))
-            .await;
-        });
-}
-
-fn player(n: u8) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
+use common::{on_both, player, runtime, two_processes};
 
 fn online(rated: bool) -> WebGame {
     let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now_ms(), 1);
@@ -60,30 +33,21 @@ fn a_rated_game_moves_both_ratings_once_and_reads_back_with_the_game() {
         store.save(game.clone(), 0).await.unwrap();
         assert_eq!(store.unrated_games_blocking().unwrap(), vec![game.id]);
         let players = [player(1), player(2)];
-        let changes = store
-            .rate_game(
+        let rate = |at_ms: i64| {
+            store.rate_game(
                 game.id,
                 players.clone(),
                 Speed::Blitz,
                 Some(Side::South),
-                1_000,
+                at_ms,
             )
-            .await
-            .unwrap();
+        };
+        let changes = rate(1_000).await.unwrap();
         assert_eq!(changes[0].before, START);
         assert!(changes[0].change > 0 && changes[1].change == -changes[0].change);
         assert!(store.unrated_games_blocking().unwrap().is_empty());
         // Again: the same changes, nothing counted twice.
-        let again = store
-            .rate_game(
-                game.id,
-                players.clone(),
-                Speed::Blitz,
-                Some(Side::South),
-                2_000,
-            )
-            .await
-            .unwrap();
+        let again = rate(2_000).await.unwrap();
         assert_eq!(again, changes);
         let mine = store.ratings(player(1)).await.unwrap();
         assert_eq!(mine.len(), 1);
@@ -343,35 +307,29 @@ fn the_leaderboard_ranks_the_recently_active_open_accounts() {
 /// both is rated once.
 #[test]
 fn two_processes_rating_at_once_lose_no_update() {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let url = pg::cluster().database();
-            let one = PgStore::connect(&url).unwrap();
-            let two = PgStore::connect(&url).unwrap();
-            let players = [player(1), player(2)];
-            for round in 0..10 {
-                let made = one.create(vec![online(true), online(true)]).await.unwrap();
-                let (a, b) = (made[0].id, made[1].id);
-                let at = 1_000 * (round + 1);
-                let (first, second, again) = tokio::join!(
-                    one.rate_game(a, players.clone(), Speed::Blitz, Some(Side::South), at),
-                    two.rate_game(b, players.clone(), Speed::Blitz, None, at),
-                    two.rate_game(a, players.clone(), Speed::Blitz, Some(Side::South), at),
-                );
-                let (first, second, again) = (first.unwrap(), second.unwrap(), again.unwrap());
-                assert_eq!(again, first);
-                // One of the two went first; the other began from its result.
-                assert!(
-                    second[0].before == first[0].after || first[0].before == second[0].after,
-                    "round {round}: {first:?} {second:?}"
-                );
-            }
-            let mine = one.ratings(player(1)).await.unwrap();
-            assert_eq!(mine[0].games, 20);
-        });
+    runtime().block_on(async {
+        let (one, two) = two_processes();
+        let players = [player(1), player(2)];
+        for round in 0..10 {
+            let made = one.create(vec![online(true), online(true)]).await.unwrap();
+            let (a, b) = (made[0].id, made[1].id);
+            let at = 1_000 * (round + 1);
+            let (first, second, again) = tokio::join!(
+                one.rate_game(a, players.clone(), Speed::Blitz, Some(Side::South), at),
+                two.rate_game(b, players.clone(), Speed::Blitz, None, at),
+                two.rate_game(a, players.clone(), Speed::Blitz, Some(Side::South), at),
+            );
+            let (first, second, again) = (first.unwrap(), second.unwrap(), again.unwrap());
+            assert_eq!(again, first);
+            // One of the two went first; the other began from its result.
+            assert!(
+                second[0].before == first[0].after || first[0].before == second[0].after,
+                "round {round}: {first:?} {second:?}"
+            );
+        }
+        let mine = one.ratings(player(1)).await.unwrap();
+        assert_eq!(mine[0].games, 20);
+    });
 }
 
 #[test]

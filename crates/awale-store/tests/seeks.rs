@@ -4,11 +4,13 @@
 //! heard by the other processes, and what a lost process left is given
 //! back.
 
+mod common;
 mod pg;
+
+use common::{postgres, two_processes};
 
 use std::time::Duration;
 
-use awale_model::game::PlayerId;
 use awale_store::seeks::{Paired, Renewed, SeekRow, SeekStore};
 use awale_store::{GameStore, Notice, PgStore};
 
@@ -23,7 +25,7 @@ fn runtime() -> tokio::runtime::Runtime {
 fn seek(n: u8, pool: &str, since_ms: i64) -> SeekRow {
     SeekRow {
         id: 0,
-        player: PlayerId(format!("{n:064x}")),
+        player: common::player(n),
         pool: pool.into(),
         name: format!("P{n}"),
         account: n.is_multiple_of(2),
@@ -45,7 +47,7 @@ async fn put(store: &PgStore, n: u8, pool: &str, now: i64) -> SeekRow {
 #[test]
 fn a_renewed_seek_keeps_its_wait_and_a_pairing_is_claimed_once() {
     runtime().block_on(async {
-        let store = PgStore::connect(&pg::cluster().database()).unwrap();
+        let store = postgres();
         let one = put(&store, 1, "3+2", 1_000).await;
         assert_eq!(one.since_ms, 1_000);
         // Renewed later in the same pool: the same seek, the same wait.
@@ -127,11 +129,7 @@ fn a_renewed_seek_keeps_its_wait_and_a_pairing_is_claimed_once() {
 #[test]
 fn of_two_processes_pairing_the_same_seekers_one_claims_them() {
     runtime().block_on(async {
-        let url = pg::cluster().database();
-        let (a, b) = (
-            PgStore::connect(&url).unwrap(),
-            PgStore::connect(&url).unwrap(),
-        );
+        let (a, b) = two_processes();
         for round in 0..20u8 {
             let s = put(&a, 10 + 3 * round, "3+2", 1).await;
             let t = put(&b, 11 + 3 * round, "3+2", 1).await;
@@ -162,11 +160,7 @@ fn of_two_processes_pairing_the_same_seekers_one_claims_them() {
 #[test]
 fn another_process_hears_a_pairing_told() {
     runtime().block_on(async {
-        let url = pg::cluster().database();
-        let (a, b) = (
-            PgStore::connect(&url).unwrap(),
-            PgStore::connect(&url).unwrap(),
-        );
+        let (a, b) = two_processes();
         let mut heard = b.notices().unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
         let one = put(&b, 1, "1+0", 1).await;

@@ -3,7 +3,10 @@
 //! throwaway cluster, `pg/mod.rs`). Then what only a shared store does:
 //! fenced changes, notices between processes, the copy of a games file.
 
+mod common;
 mod pg;
+
+use common::{on_both, postgres, runtime, two_processes, Stores};
 
 use std::sync::Arc;
 
@@ -27,27 +30,14 @@ fn me() -> PlayerId {
     PlayerId("p1".into())
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
+/// A new game, stored.
+async fn stored(store: &dyn GameStore) -> WebGame {
+    store.create(vec![game()]).await.unwrap().remove(0)
 }
 
-fn postgres() -> PgStore {
-    PgStore::connect(&pg::cluster().database()).unwrap()
-}
-
-/// Runs `check` on a new store of each kind.
-fn on_both<F, Fut>(check: F)
-where
-    F: Fn(Arc<dyn GameStore>) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    runtime().block_on(async {
-        check(Arc::new(Store::in_memory().unwrap())).await;
-        check(Arc::new(postgres())).await;
-    });
+/// `letter`'s hole sown in `g` at `at_ms`.
+fn sow(g: &mut WebGame, letter: char, at_ms: i64) {
+    g.play(Move::from_letter(letter).unwrap(), at_ms).unwrap();
 }
 
 /// What the service does after a change is stored: the copy now stands
@@ -60,9 +50,9 @@ async fn save(store: &dyn GameStore, g: &mut WebGame, from: usize) {
 #[test]
 fn a_saved_game_loads_back_the_same() {
     on_both(|store| async move {
-        let mut g = store.create(vec![game()]).await.unwrap().remove(0);
+        let mut g = stored(&*store).await;
         for c in "FfAa".chars() {
-            g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+            sow(&mut g, c, 2_000);
         }
         g.seats = [
             Some(Seat {
@@ -92,16 +82,16 @@ fn a_saved_game_loads_back_the_same() {
 #[test]
 fn moves_replaced_from_a_ply_keep_the_ones_before() {
     on_both(|store| async move {
-        let mut g = store.create(vec![game()]).await.unwrap().remove(0);
+        let mut g = stored(&*store).await;
         for c in "FfAa".chars() {
-            g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+            sow(&mut g, c, 2_000);
             let before = g.game.plies().len() - 1;
             save(&*store, &mut g, before).await;
         }
         // A takeback of two moves, then another move: from ply 2 on.
         g.game.undo();
         g.game.undo();
-        g.play(Move::from_letter('B').unwrap(), 3_000).unwrap();
+        sow(&mut g, 'B', 3_000);
         save(&*store, &mut g, 2).await;
         let back = store.load(g.id).await.unwrap().unwrap();
         let letters: String = back.game.plies().iter().map(|p| p.mv.letter()).collect();
@@ -151,7 +141,7 @@ fn the_current_game_is_the_last_changed_going_on() {
         let made = store.create(vec![game(), game()]).await.unwrap();
         let mut first = made[0].clone();
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        first.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        sow(&mut first, 'F', 2_000);
         save(&*store, &mut first, 0).await;
         assert_eq!(store.current(Some(me())).await.unwrap(), Some(first.id));
         first.game.resign(Side::South).unwrap();
@@ -305,7 +295,7 @@ fn a_game_keeps_its_last_chat_messages_only() {
 #[test]
 fn reviews_and_nicknames_are_kept() {
     on_both(|store| async move {
-        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let g = stored(&*store).await;
         assert!(store.review(g.id).await.unwrap().is_none());
         store.save_review(g.id, 3, "{}".into()).await.unwrap();
         store.save_review(g.id, 4, "[1]".into()).await.unwrap();
@@ -402,7 +392,7 @@ fn games_over_days_keep_their_clock_and_each_player_finds_their_turns() {
         );
         // Ama moves: the game is Kofi's turn, after his older one.
         let mut g = made[0].clone();
-        g.play(Move::from_letter('C').unwrap(), 2_000).unwrap();
+        sow(&mut g, 'C', 2_000);
         save(&*store, &mut g, 0).await;
         assert!(store.turns(ama.clone(), 10).await.unwrap().is_empty());
         assert_eq!(
@@ -428,8 +418,8 @@ fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
 
 #[test]
 fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
-    async fn check<S: GameStore + AccountStore>(store: S) {
-        let g = store.create(vec![game()]).await.unwrap().remove(0);
+    async fn check(store: Arc<dyn Stores>) {
+        let g = stored(&*store).await;
         let ama = store
             .create_account(new_account("Ama", Some(me())))
             .await
@@ -493,15 +483,12 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
         assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
         assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
     }
-    runtime().block_on(async {
-        check(Store::in_memory().unwrap()).await;
-        check(postgres()).await;
-    });
+    on_both(check);
 }
 
 #[test]
 fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
-    async fn check<S: AccountStore>(store: S) {
+    async fn check(store: Arc<dyn Stores>) {
         let ama = PlayerId("ama".into());
         let kofi = PlayerId("kofi".into());
         let yaw = PlayerId("yaw".into());
@@ -549,60 +536,33 @@ fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
         assert_eq!((back.clock, back.rated, back.colour), (None, false, 'R'));
         assert!(store.challenge(third + 100).await.unwrap().is_none());
         // Ama's: the one she made and the one she was sent, newest first.
-        let ids = |list: Vec<Challenge>| list.iter().map(|c| c.id).collect::<Vec<_>>();
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 0, 10).await.unwrap()),
-            [second, first]
-        );
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 0, 1).await.unwrap()),
-            [second]
-        );
+        let listed = async |who: &PlayerId, since_ms: i64, limit: usize| {
+            let list = store.challenges(who.clone(), since_ms, limit).await;
+            list.unwrap().iter().map(|c| c.id).collect::<Vec<_>>()
+        };
+        assert_eq!(listed(&ama, 0, 10).await, [second, first]);
+        assert_eq!(listed(&ama, 0, 1).await, [second]);
         // Settled once: accepted with its game; a second settling changes nothing.
-        assert!(store
-            .settle_challenge(first, "accepted", Some("G4me".into()), 100)
-            .await
-            .unwrap());
-        assert!(!store
-            .settle_challenge(first, "withdrawn", None, 200)
-            .await
-            .unwrap());
-        assert!(!store
-            .settle_challenge(third + 100, "declined", None, 200)
-            .await
-            .unwrap());
+        let settle = async |id: i64, state: &'static str, game: Option<&str>, now: i64| {
+            let game = game.map(String::from);
+            store.settle_challenge(id, state, game, now).await.unwrap()
+        };
+        assert!(settle(first, "accepted", Some("G4me"), 100).await);
+        assert!(!settle(first, "withdrawn", None, 200).await);
+        assert!(!settle(third + 100, "declined", None, 200).await);
         let back = store.challenge(first).await.unwrap().unwrap();
         assert_eq!(
             (back.state.as_str(), back.game.as_deref(), back.settled_ms),
             ("accepted", Some("G4me"), Some(100))
         );
-        assert!(store
-            .settle_challenge(second, "declined", None, 300)
-            .await
-            .unwrap());
+        assert!(settle(second, "declined", None, 300).await);
         // Settled ones are listed only when settled since the time asked.
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 100, 10).await.unwrap()),
-            [second, first]
-        );
-        assert_eq!(
-            ids(store.challenges(ama.clone(), 101, 10).await.unwrap()),
-            [second]
-        );
-        assert!(store
-            .challenges(ama.clone(), 301, 10)
-            .await
-            .unwrap()
-            .is_empty());
-        assert_eq!(
-            ids(store.challenges(yaw.clone(), 1_000, 10).await.unwrap()),
-            [third]
-        );
+        assert_eq!(listed(&ama, 100, 10).await, [second, first]);
+        assert_eq!(listed(&ama, 101, 10).await, [second]);
+        assert!(listed(&ama, 301, 10).await.is_empty());
+        assert_eq!(listed(&yaw, 1_000, 10).await, [third]);
     }
-    runtime().block_on(async {
-        check(Store::in_memory().unwrap()).await;
-        check(postgres()).await;
-    });
+    on_both(check);
 }
 
 /// A line of a tournament's chat, said by `player` as `name`.
@@ -623,7 +583,7 @@ fn said(player: PlayerId, name: &str, text: &str, at_ms: i64) -> TournamentChatL
 
 #[test]
 fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
-    async fn check<S: TournamentStore + TournamentChatStore>(store: S) {
+    async fn check(store: Arc<dyn Stores>) {
         let row = |name: &str| TournamentRow {
             id: 0,
             kind: "arena".into(),
@@ -692,10 +652,7 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
         let last_two = store.tournament_chat(two, 2).await.unwrap();
         assert_eq!(last_two[1].line.text, format!("{}", CHAT_KEPT + 2));
     }
-    runtime().block_on(async {
-        check(Store::in_memory().unwrap()).await;
-        check(postgres()).await;
-    });
+    on_both(check);
 }
 
 // ------------------------------------------------- a shared store only --
@@ -703,14 +660,12 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
 #[test]
 fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
     runtime().block_on(async {
-        let url = pg::cluster().database();
-        let one = PgStore::connect(&url).unwrap();
-        let two = PgStore::connect(&url).unwrap();
-        let g = one.create(vec![game()]).await.unwrap().remove(0);
+        let (one, two) = two_processes();
+        let g = stored(&one).await;
         let mut a = one.load(g.id).await.unwrap().unwrap();
         let mut b = two.load(g.id).await.unwrap().unwrap();
-        a.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
-        b.play(Move::from_letter('E').unwrap(), 2_000).unwrap();
+        sow(&mut a, 'F', 2_000);
+        sow(&mut b, 'E', 2_000);
         one.save(a.clone(), 0).await.unwrap();
         match two.save(b.clone(), 0).await {
             Err(StoreError::Stale { id, stored }) => {
@@ -725,7 +680,7 @@ fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
         assert_eq!(back.revision, 1);
         // Read again, the second process changes the new revision.
         let mut b = back;
-        b.play(Move::from_letter('f').unwrap(), 3_000).unwrap();
+        sow(&mut b, 'f', 3_000);
         two.save(b, 1).await.unwrap();
         assert_eq!(one.load(g.id).await.unwrap().unwrap().game.plies().len(), 2);
     });
@@ -735,9 +690,9 @@ fn of_two_processes_racing_for_one_ply_the_second_is_stale() {
 fn a_failed_change_leaves_the_game_as_it_was() {
     runtime().block_on(async {
         let store = postgres();
-        let g = store.create(vec![game()]).await.unwrap().remove(0);
+        let g = stored(&store).await;
         let mut bad = g.clone();
-        bad.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        sow(&mut bad, 'F', 2_000);
         // A name no column takes (longer than nothing refuses; a NUL does).
         bad.seats[0].as_mut().unwrap().name = "A\0B".into();
         assert!(store.save(bad, 0).await.is_err());
@@ -750,14 +705,12 @@ fn a_failed_change_leaves_the_game_as_it_was() {
 #[test]
 fn another_process_hears_each_change_once_committed() {
     runtime().block_on(async {
-        let url = pg::cluster().database();
-        let one = PgStore::connect(&url).unwrap();
-        let two = PgStore::connect(&url).unwrap();
+        let (one, two) = two_processes();
         let mut heard = two.notices().unwrap();
         let mut own = one.notices().unwrap();
         // Both listeners are connected once a first notice goes through.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let mut g = one.create(vec![game()]).await.unwrap().remove(0);
+        let mut g = stored(&one).await;
         let first = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
             .await
             .expect("a notice within 5 s")
@@ -770,7 +723,7 @@ fn another_process_hears_each_change_once_committed() {
                 timed: false
             }
         );
-        g.play(Move::from_letter('F').unwrap(), 2_000).unwrap();
+        sow(&mut g, 'F', 2_000);
         let started = std::time::Instant::now();
         one.save(g.clone(), 0).await.unwrap();
         let second = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
@@ -885,7 +838,7 @@ fn a_games_file_is_copied_whole_and_checked() {
             .unwrap();
         for (i, g) in games.iter_mut().enumerate() {
             for c in "FfAaBbCc".chars().take(i % 8) {
-                g.play(Move::from_letter(c).unwrap(), 2_000).unwrap();
+                sow(g, c, 2_000);
             }
             file.save(g.clone(), 0).await.unwrap();
         }
@@ -1019,7 +972,7 @@ fn a_games_file_is_copied_whole_and_checked() {
             "bonne partie"
         );
         // New ids follow the copied ones.
-        let next = db.create(vec![game()]).await.unwrap().remove(0);
+        let next = stored(&db).await;
         assert_eq!(next.id, 32);
         // A second copy into the same database is refused, and changes nothing.
         match copy_to_postgres(&file, &db) {

@@ -4,40 +4,15 @@
 //! list and the count per creator; a Swiss's rounds, each game's round
 //! and the byes.
 
-use std::sync::Arc;
-
 use awale_core::{Game, Rules, Side};
-use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use awale_model::game::{now_ms, Mode, Seat, WebGame};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
-use awale_store::{GameStore, PgStore, Store, TournamentStore};
+use awale_store::{GameStore, Store, TournamentStore};
 
+mod common;
 mod pg;
 
-/// Both stores' interfaces in one.
-trait Stores: GameStore + TournamentStore {}
-impl<T: GameStore + TournamentStore> Stores for T {}
-
-fn on_both<F, Fut>(check: F)
-where
-    F: Fn(Arc<dyn Stores>) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            check(Arc::new(Store::in_memory().unwrap())).await;
-            check(Arc::new(
-                PgStore::connect(&pg::cluster().database()).unwrap(),
-            ))
-            .await;
-        });
-}
-
-fn player(n: u8) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
+use common::{on_both, player, two_processes, Stores};
 
 fn arena(creator: u8, starts_ms: i64) -> TournamentRow {
     TournamentRow {
@@ -274,11 +249,7 @@ fn two_processes_change_a_tournament_one_at_a_time_and_hear_each_other() {
         .build()
         .unwrap()
         .block_on(async {
-            let url = pg::cluster().database();
-            let (a, b) = (
-                PgStore::connect(&url).unwrap(),
-                PgStore::connect(&url).unwrap(),
-            );
+            let (a, b) = two_processes();
             let mut heard = b.notices().unwrap();
             // Its listener connects on its own: given the time to.
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;

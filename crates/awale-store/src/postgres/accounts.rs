@@ -7,7 +7,11 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
-use crate::accounts::{account_row, challenge_row, ACCOUNT_COLUMNS, CHALLENGE_COLUMNS};
+use crate::accounts::{
+    account_row, challenge_row, challenges_query, report_row, session_query, ACCOUNT_COLUMNS,
+    BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS, REPORTS, SETTLE_CHALLENGE,
+};
+use crate::cells::dollar_params;
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
 use awale_model::account::{Account, Challenge, Report, Role};
@@ -72,9 +76,7 @@ impl PgStore {
         statements: &'static [&'static str],
         values: Vec<Box<dyn ToSql + Sync + Send>>,
     ) -> StoreFuture<'_, u64> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let mut changed = 0;
             for sql in statements {
@@ -96,11 +98,7 @@ impl PgStore {
         filter: &'static str,
         value: Box<dyn ToSql + Sync + Send>,
     ) -> StoreFuture<'_, Option<Account>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            find(&client, filter, &*value).await
-        })
+        self.with_client(move |client| async move { find(&client, filter, &*value).await })
     }
 }
 
@@ -111,8 +109,7 @@ fn drop_count(f: StoreFuture<'_, u64>) -> StoreFuture<'_, ()> {
 impl AccountStore for PgStore {
     fn create_account(&self, new: NewAccount) -> StoreFuture<'_, Option<Account>> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             // Two processes given one new name at once: one makes it.
             tx.execute(
@@ -218,14 +215,8 @@ impl AccountStore for PgStore {
     }
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            let sql = format!(
-                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account_id
-                 WHERE s.digest = $1 AND s.expires_ms > $2
-                 AND a.deleted_ms IS NULL AND a.closed_ms IS NULL"
-            );
+        self.with_client(move |client| async move {
+            let sql = dollar_params(&session_query());
             Ok(client
                 .query_opt(&sql, &[&digest, &now])
                 .await?
@@ -250,9 +241,7 @@ impl AccountStore for PgStore {
     }
 
     fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute(
                 "DELETE FROM sessions WHERE account_id = $1 AND digest IS DISTINCT FROM $2",
@@ -279,9 +268,7 @@ impl AccountStore for PgStore {
     }
 
     fn set_recovery_codes(&self, id: i64, digests: Vec<String>) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute("DELETE FROM recovery_codes WHERE account_id = $1", &[&id])
                 .await?;
@@ -298,9 +285,7 @@ impl AccountStore for PgStore {
     }
 
     fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let n: i64 = client
                 .query_one(
                     "SELECT COUNT(*) FROM recovery_codes WHERE account_id = $1 AND used_ms IS NULL",
@@ -314,8 +299,7 @@ impl AccountStore for PgStore {
 
     fn delete_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let Some(account) = find(&tx, "a.id = $1", &id).await? else {
                 return Ok(());
@@ -396,31 +380,16 @@ impl AccountStore for PgStore {
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT a.username FROM blocks b JOIN accounts a ON a.id = b.blocked
-                     WHERE b.blocker = $1 ORDER BY a.username_key",
-                    &[&id],
-                )
-                .await?;
+        self.with_client(move |client| async move {
+            let rows = client.query(&dollar_params(BLOCKED_BY), &[&id]).await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
 
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(client
-                .query_one(
-                    "SELECT EXISTS (SELECT 1 FROM blocks k
-                       JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
-                       WHERE (x.player = $1 AND y.player = $2) OR (x.player = $2 AND y.player = $1))",
-                    &[&a.0, &b.0],
-                )
+                .query_one(&dollar_params(BLOCKS), &[&a.0, &b.0])
                 .await?
                 .get(0))
         })
@@ -435,9 +404,7 @@ impl AccountStore for PgStore {
         text: String,
         now: i64,
     ) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(client
                 .query_one(
                     "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
@@ -451,35 +418,13 @@ impl AccountStore for PgStore {
     }
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
-                .query(
-                    "SELECT r.id, a.username, b.username, r.game_id, r.reason, r.text,
-                            r.created_ms, r.resolved_ms, m.username
-                     FROM reports r JOIN accounts a ON a.id = r.reporter
-                     JOIN accounts b ON b.id = r.reported
-                     LEFT JOIN accounts m ON m.id = r.resolved_by
-                     ORDER BY r.resolved_ms IS NOT NULL, r.id DESC LIMIT $1",
-                    &[&(limit as i64)],
-                )
+                .query(&dollar_params(REPORTS), &[&(limit as i64)])
                 .await?;
             Ok(rows
                 .iter()
-                .map(|r| {
-                    Ok(Report {
-                        id: r.try_get(0)?,
-                        reporter: r.try_get(1)?,
-                        reported: r.try_get(2)?,
-                        game: r.try_get(3)?,
-                        reason: r.try_get(4)?,
-                        text: r.try_get(5)?,
-                        created_ms: r.try_get(6)?,
-                        resolved_ms: r.try_get(7)?,
-                        resolved_by: r.try_get(8)?,
-                    })
-                })
+                .map(report_row)
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()?)
         })
     }
@@ -530,9 +475,7 @@ impl AccountStore for PgStore {
     }
 
     fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = $1");
             Ok(client
                 .query_opt(&sql, &[&id])
@@ -548,15 +491,8 @@ impl AccountStore for PgStore {
         since_ms: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<Challenge>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            let sql = format!(
-                "SELECT {CHALLENGE_COLUMNS} FROM challenges
-                 WHERE (from_player = $1 OR to_player = $1)
-                   AND (state = 'open' OR settled_ms >= $2)
-                 ORDER BY id DESC LIMIT $3"
-            );
+        self.with_client(move |client| async move {
+            let sql = dollar_params(&challenges_query());
             let rows = client
                 .query(&sql, &[&player.0, &since_ms, &(limit as i64)])
                 .await?;
@@ -579,8 +515,7 @@ impl AccountStore for PgStore {
             let client = me.client().await?;
             let n = client
                 .execute(
-                    "UPDATE challenges SET state = $2, game = $3, settled_ms = $4
-                     WHERE id = $1 AND state = 'open'",
+                    &dollar_params(SETTLE_CHALLENGE),
                     &[&id, &state, &game, &now],
                 )
                 .await?;

@@ -29,9 +29,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
+use crate::cells::dollar_params;
 use crate::interface::{GameStore, Notice, StoreFuture};
 use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
-use awale_core::Side;
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 
@@ -214,6 +214,31 @@ impl PgStore {
         answer.recv().map_err(|_| StoreError::Closed)?
     }
 
+    /// Runs `work` on the store's runtime with a connection of the pool.
+    fn with_client<T, F, Fut>(&self, work: F) -> StoreFuture<'_, T>
+    where
+        T: Send + 'static,
+        F: FnOnce(deadpool_postgres::Object) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let me = self.clone();
+        self.run(async move { work(me.client().await?).await })
+    }
+
+    /// The ids a query (without parameters) lists, waited for on this
+    /// thread: what a start takes up again.
+    fn ids_blocking(&self, sql: &str) -> Result<Vec<i64>, StoreError> {
+        let me = self.clone();
+        let sql = sql.to_string();
+        self.block(async move {
+            let rows = me.client().await?.query(&sql, &[]).await?;
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?)
+        })
+    }
+
     /// A connection of the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         Ok(self.inner.pool.get().await?)
@@ -380,8 +405,7 @@ impl GameStore for PgStore {
 
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             rows::write_state(&tx, &game, from, Some(game.revision)).await?;
             let mut notice = Notice::of(&game);
@@ -400,9 +424,7 @@ impl GameStore for PgStore {
     }
 
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT id FROM games WHERE public_id = $1", &[&public_id])
                 .await?;
@@ -416,17 +438,13 @@ impl GameStore for PgStore {
         before: Option<(i64, i64)>,
         limit: usize,
     ) -> StoreFuture<'_, Page> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             rows::list_games(&client, player.as_ref(), before, limit, false).await
         })
     }
 
     fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             Ok(rows::list_games(&client, player.as_ref(), None, 1, true)
                 .await?
                 .games
@@ -436,9 +454,7 @@ impl GameStore for PgStore {
     }
 
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             // The newest `limit` public challenges, then the newest `limit`
             // games being played: counted apart, as the games file's, so
             // games in play never hide a challenge. A private invitation is
@@ -498,24 +514,14 @@ impl GameStore for PgStore {
     }
 
     fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        let me = self.clone();
-        self.block(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT id FROM games WHERE result = '*' AND stop IS NULL
-                     AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
-                    &[],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        self.ids_blocking(
+            "SELECT id FROM games WHERE result = '*' AND stop IS NULL
+             AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
+        )
     }
 
     fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             // The latest beat of any process: never set back.
             client
                 .execute(
@@ -583,9 +589,7 @@ impl GameStore for PgStore {
     }
 
     fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             client
                 .execute(
                     "INSERT INTO reviews (game_id, plies, body) VALUES ($1, $2, $3)
@@ -598,9 +602,7 @@ impl GameStore for PgStore {
     }
 
     fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT plies, body FROM reviews WHERE game_id = $1", &[&id])
                 .await?;
@@ -650,49 +652,24 @@ impl GameStore for PgStore {
     }
 
     fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(
-                    "SELECT id, room, at_ms, side, name, text, guest FROM chat WHERE game_id = $1
-                     ORDER BY id DESC LIMIT $2",
+                    &dollar_params(crate::rows::CHAT_LINES),
                     &[&id, &(limit as i64)],
                 )
                 .await?;
             let mut lines = rows
                 .iter()
-                .map(|r| {
-                    let room: String = r.try_get(1)?;
-                    let side: Option<String> = r.try_get(3)?;
-                    Ok(ChatLine {
-                        id: r.try_get(0)?,
-                        room: if room == "players" {
-                            "players"
-                        } else {
-                            "public"
-                        },
-                        at_ms: r.try_get(2)?,
-                        side: side
-                            .and_then(|s| crate::rows::side_from_text(&s))
-                            .map(Side::letter),
-                        name: r.try_get(4)?,
-                        text: r.try_get(5)?,
-                        guest: r
-                            .try_get::<_, Option<i64>>(6)?
-                            .and_then(|g| u32::try_from(g).ok()),
-                    })
-                })
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+                .map(crate::rows::chat_line)
+                .collect::<Result<Vec<_>, _>>()?;
             lines.reverse();
             Ok(lines)
         })
     }
 
     fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT name FROM players WHERE id = $1", &[&player.0])
                 .await?;
@@ -701,17 +678,11 @@ impl GameStore for PgStore {
     }
 
     fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            rows::turns(&client, &player, limit).await
-        })
+        self.with_client(move |client| async move { rows::turns(&client, &player, limit).await })
     }
 
     fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_one(
                     "SELECT (SELECT COUNT(*) FROM games WHERE south_player = $1
@@ -728,9 +699,7 @@ impl GameStore for PgStore {
     }
 
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute(
                 "INSERT INTO players (id, name, created_ms) VALUES ($1, $2, $3)
@@ -754,9 +723,7 @@ impl GameStore for PgStore {
     }
 
     fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
                 .await?;

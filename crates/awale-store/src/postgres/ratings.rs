@@ -9,9 +9,11 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
+use crate::cells::dollar_params;
 use crate::ratings::{
-    played_game, BoardRule, GameFilter, Leader, Outcome, PlayedGame, RatingPoint, RatingStore,
-    Results,
+    current_of, leader, played_game, played_games_query, player_rating, rating_point, BoardRule,
+    FilterValue, GameFilter, Leader, PlayedGame, RatingPoint, RatingStore, Results, ADD_CHANGE,
+    CURRENT, RATINGS, RATING_HISTORY, UNRATED_GAMES,
 };
 use crate::{StoreError, StoreFuture};
 use awale_core::Side;
@@ -35,24 +37,9 @@ async fn current(
     speed: Speed,
 ) -> Result<Option<(Glicko, i64)>, StoreError> {
     let row = tx
-        .query_opt(
-            "SELECT rating, deviation, volatility, last_ms FROM ratings
-             WHERE player = $1 AND speed = $2",
-            &[&player.0, &speed.name()],
-        )
+        .query_opt(&dollar_params(CURRENT), &[&player.0, &speed.name()])
         .await?;
-    Ok(row
-        .map(|r| -> Result<_, tokio_postgres::Error> {
-            Ok((
-                Glicko {
-                    rating: r.try_get(0)?,
-                    deviation: r.try_get(1)?,
-                    volatility: r.try_get(2)?,
-                },
-                r.try_get(3)?,
-            ))
-        })
-        .transpose()?)
+    Ok(row.as_ref().map(current_of).transpose()?)
 }
 
 async fn rate(
@@ -104,10 +91,7 @@ async fn rate(
         )
         .await?;
         tx.execute(
-            "INSERT INTO rating_changes (game_id, side, player, speed, at_ms, rating_before,
-                deviation_before, volatility_before, rating_after, deviation_after,
-                volatility_after)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            &dollar_params(ADD_CHANGE),
             &[
                 &game,
                 &side_text(side),
@@ -136,9 +120,7 @@ impl RatingStore for PgStore {
         winner: Option<Side>,
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             let changes = rate(&tx, game, &players, speed, winner, at_ms).await?;
             tx.commit().await?;
@@ -147,32 +129,11 @@ impl RatingStore for PgStore {
     }
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT speed, rating, deviation, volatility, games, last_ms FROM ratings
-                     WHERE player = $1",
-                    &[&player.0],
-                )
-                .await?;
+        self.with_client(move |client| async move {
+            let rows = client.query(&dollar_params(RATINGS), &[&player.0]).await?;
             let mut out = Vec::new();
-            for r in rows {
-                // A speed this program does not know is skipped, not fatal.
-                let Some(speed) = Speed::from_name(&r.try_get::<_, String>(0)?) else {
-                    continue;
-                };
-                out.push(PlayerRating {
-                    speed,
-                    glicko: Glicko {
-                        rating: r.try_get(1)?,
-                        deviation: r.try_get(2)?,
-                        volatility: r.try_get(3)?,
-                    },
-                    games: r.try_get(4)?,
-                    last_ms: Some(r.try_get(5)?),
-                });
+            for r in &rows {
+                out.extend(player_rating(r)?);
             }
             out.sort_by_key(|r| r.speed);
             Ok(out)
@@ -185,37 +146,24 @@ impl RatingStore for PgStore {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(
-                    "SELECT c.at_ms, c.rating_after, g.public_id FROM rating_changes c
-                     JOIN games g ON g.id = c.game_id
-                     WHERE c.player = $1 AND c.speed = $2
-                     ORDER BY c.at_ms DESC, c.game_id DESC LIMIT $3",
+                    &dollar_params(RATING_HISTORY),
                     &[&player.0, &speed.name(), &(limit as i64)],
                 )
                 .await?;
             let mut points = rows
                 .iter()
-                .map(|r| {
-                    Ok(RatingPoint {
-                        at_ms: r.try_get(0)?,
-                        rating: r.try_get::<_, f64>(1)?.round() as i64,
-                        game: r.try_get(2)?,
-                    })
-                })
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+                .map(rating_point)
+                .collect::<Result<Vec<_>, _>>()?;
             points.reverse();
             Ok(points)
         })
     }
 
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let mut results = Results::default();
             for (seat, won, lost) in [
                 ("south_player", "1-0", "0-1"),
@@ -248,64 +196,18 @@ impl RatingStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let (t, i) = before.unwrap_or((i64::MAX, String::new()));
-            // As the games file's: the player's side and result worked out
-            // once, in a subquery, so the filters read as the page names them.
-            let mut sql = String::from(
-                "SELECT * FROM (
-                   SELECT g.public_id, g.updated_ms, g.id,
-                     CASE WHEN g.south_player = $1 THEN 'S' ELSE 'N' END AS side,
-                     g.south_name, g.north_name,
-                     (SELECT a.username FROM accounts a WHERE a.player =
-                        CASE WHEN g.south_player = $1 THEN g.north_player ELSE g.south_player END
-                        AND a.deleted_ms IS NULL) AS opponent,
-                     CASE WHEN g.result = '1/2-1/2' THEN 'draw'
-                          WHEN (g.result = '1-0') = (g.south_player = $1) THEN 'win'
-                          ELSE 'loss' END AS outcome,
-                     g.result, g.reason, g.rated, g.speed, g.plies,
-                     (SELECT ROUND(c.rating_after) - ROUND(c.rating_before) FROM rating_changes c
-                        WHERE c.game_id = g.id AND c.player = $1) AS change,
-                     CASE WHEN g.south_player = $1 THEN g.north_player ELSE g.south_player END
-                        AS opponent_player
-                   FROM games g
-                   WHERE (g.south_player = $1 OR g.north_player = $1) AND g.mode = 'online'
-                     AND g.result <> '*'
-                     AND (g.updated_ms < $2 OR (g.updated_ms = $2
-                          AND g.id < (SELECT b.id FROM games b WHERE b.public_id = $3))))
-                   AS played
-                 WHERE TRUE",
-            );
+            let (sql, filters) = played_games_query(filter);
             let mut values: Vec<Box<dyn ToSql + Sync + Send>> =
                 vec![Box::new(player.0), Box::new(t), Box::new(i)];
-            let mut add = |clause: &str, value: Box<dyn ToSql + Sync + Send>| {
-                values.push(value);
-                sql.push_str(&format!(" AND {clause} ${}", values.len()));
-            };
-            if let Some(rated) = filter.rated {
-                add("rated =", Box::new(rated));
-            }
-            if let Some(speed) = filter.speed {
-                add("speed =", Box::new(speed.name().to_string()));
-            }
-            if let Some(outcome) = filter.result {
-                let name = match outcome {
-                    Outcome::Win => "win",
-                    Outcome::Draw => "draw",
-                    Outcome::Loss => "loss",
-                };
-                add("outcome =", Box::new(name.to_string()));
-            }
-            if let Some(opponent) = filter.opponent {
-                add("opponent_player =", Box::new(opponent.0));
-            }
+            values.extend(filters.into_iter().map(|v| match v {
+                FilterValue::Bool(b) => Box::new(b) as Box<dyn ToSql + Sync + Send>,
+                FilterValue::Text(t) => Box::new(t),
+            }));
             values.push(Box::new(limit as i64));
-            sql.push_str(&format!(
-                " ORDER BY updated_ms DESC, id DESC LIMIT ${}",
-                values.len()
-            ));
             let refs: Vec<&(dyn ToSql + Sync)> =
                 values.iter().map(|v| &**v as &(dyn ToSql + Sync)).collect();
             let client = me.client().await?;
-            let rows = client.query(&sql, &refs).await?;
+            let rows = client.query(&dollar_params(&sql), &refs).await?;
             rows.iter()
                 .map(played_game)
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()
@@ -340,31 +242,13 @@ impl RatingStore for PgStore {
                 )
                 .await?;
             rows.iter()
-                .map(|r| {
-                    Ok(Leader {
-                        username: r.try_get(0)?,
-                        rating: r.try_get::<_, f64>(1)?.round() as i64,
-                        deviation: r.try_get::<_, f64>(2)?.round() as i64,
-                        games: r.try_get(3)?,
-                    })
-                })
+                .map(leader)
                 .collect::<Result<Vec<_>, tokio_postgres::Error>>()
                 .map_err(StoreError::from)
         })
     }
 
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        let me = self.clone();
-        self.block(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT id FROM games g WHERE rated AND mode = 'online' AND result <> '*'
-                     AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)",
-                    &[],
-                )
-                .await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        self.ids_blocking(&dollar_params(UNRATED_GAMES))
     }
 }

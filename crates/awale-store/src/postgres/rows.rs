@@ -5,6 +5,7 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row as PgRow;
 
+use crate::cells::dollar_params;
 use crate::ratings::{changes_of_sides, CHANGE_COLUMNS};
 use crate::rows::{moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
 use crate::{Page, StoreError, StoredRules, Summary};
@@ -230,43 +231,18 @@ pub(super) async fn list_games(
     unfinished: bool,
 ) -> Result<Page, StoreError> {
     let Some(player) = player else {
-        return Ok(Page {
-            games: Vec::new(),
-            next: None,
-        });
+        return Ok(crate::rows::page_of(Vec::new(), limit));
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
-    let page = "(updated_ms < $2 OR (updated_ms = $2 AND id < $3))";
-    let open = if unfinished {
-        "AND result = '*' AND stop IS NULL AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))"
-    } else {
-        ""
-    };
-    let branch = |filter: &str| {
-        format!(
-            "(SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} AND {page} {open}
-             ORDER BY updated_ms DESC, id DESC LIMIT $4)"
-        )
-    };
-    let sql = format!(
-        "{} UNION {} ORDER BY updated_ms DESC, id DESC LIMIT $4",
-        branch("south_player = $1"),
-        branch("north_player = $1"),
-    );
+    let sql = dollar_params(&crate::rows::list_games_query(unfinished, true));
     let rows = client
         .query(&sql, &[&player.0, &t, &i, &(limit as i64 + 1)])
         .await?;
-    let mut games = rows
+    let games = rows
         .iter()
         .map(summary)
         .collect::<Result<Vec<_>, StoreError>>()?;
-    let next = if games.len() > limit {
-        games.truncate(limit);
-        games.last().map(|g| format!("{}.{}", g.updated_ms, g.id))
-    } else {
-        None
-    };
-    Ok(Page { games, next })
+    Ok(crate::rows::page_of(games, limit))
 }
 
 /// The games where it is `player`'s move, the longest waiting first (the

@@ -10,28 +10,33 @@ use crate::StoreError;
 /// The schema version this program writes (the games file's, mirrored).
 pub const SCHEMA_VERSION: i64 = 12;
 
-/// What a new database starts from: the games file's version 3 at once.
-const SCHEMA_V3: &str = include_str!("v3.sql");
+/// Each version's file, run on a database of an older version: what a new
+/// database starts from (the games file's version 3 at once), then one file
+/// a version, as the games file's.
+const MIGRATIONS: [(i64, &str); 10] = [
+    (3, include_str!("v3.sql")),
+    // Accounts, sessions, recovery codes, blocks, reports.
+    (4, include_str!("v4.sql")),
+    // Rated games, draw offers, ratings and their changes.
+    (5, include_str!("v5.sql")),
+    // Public ids, invitations' keys, chat guests' numbers.
+    (6, include_str!("v6.sql")),
+    // Clocks of days per move.
+    (7, include_str!("v7.sql")),
+    // Tournaments, their players and their games.
+    (8, include_str!("v8.sql")),
+    // Direct challenges.
+    (9, include_str!("v9.sql")),
+    // Swiss tournaments' rounds and byes.
+    (10, include_str!("v10.sql")),
+    // A tournament's chat room.
+    (11, include_str!("v11.sql")),
+    // A lobby seek's rating range.
+    (12, include_str!("v12.sql")),
+];
 
-/// Version 4: accounts, sessions, recovery codes, blocks, reports.
-const MIGRATE_V4: &str = include_str!("v4.sql");
-
-/// Version 5: rated games, draw offers, ratings and their changes.
-const MIGRATE_V5: &str = include_str!("v5.sql");
-/// Version 6: public ids, invitations' keys, chat guests' numbers.
-const MIGRATE_V6: &str = include_str!("v6.sql");
-/// Version 7: clocks of days per move.
-const MIGRATE_V7: &str = include_str!("v7.sql");
-/// Version 8: tournaments, their players and their games.
-const MIGRATE_V8: &str = include_str!("v8.sql");
-/// Version 9: direct challenges.
-const MIGRATE_V9: &str = include_str!("v9.sql");
-/// Version 10: Swiss tournaments' rounds and byes.
-const MIGRATE_V10: &str = include_str!("v10.sql");
-/// Version 11: a tournament's chat room.
-const MIGRATE_V11: &str = include_str!("v11.sql");
-/// Version 12: a lobby seek's rating range.
-const MIGRATE_V12: &str = include_str!("v12.sql");
+// The last file is the version this program writes.
+const _: () = assert!(MIGRATIONS[MIGRATIONS.len() - 1].0 == SCHEMA_VERSION);
 
 /// The key of the advisory lock the migrations run under.
 const MIGRATION_LOCK: i64 = 0x4177_616C_0001;
@@ -76,36 +81,10 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
              this one knows up to {SCHEMA_VERSION}): update awale"
         )));
     }
-    if version < 3 {
-        tx.batch_execute(SCHEMA_V3).await.map_err(refused)?;
-    }
-    // One file a version, as the games file's.
-    if version < 4 {
-        tx.batch_execute(MIGRATE_V4).await.map_err(refused)?;
-    }
-    if version < 5 {
-        tx.batch_execute(MIGRATE_V5).await.map_err(refused)?;
-    }
-    if version < 6 {
-        tx.batch_execute(MIGRATE_V6).await.map_err(refused)?;
-    }
-    if version < 7 {
-        tx.batch_execute(MIGRATE_V7).await.map_err(refused)?;
-    }
-    if version < 8 {
-        tx.batch_execute(MIGRATE_V8).await.map_err(refused)?;
-    }
-    if version < 9 {
-        tx.batch_execute(MIGRATE_V9).await.map_err(refused)?;
-    }
-    if version < 10 {
-        tx.batch_execute(MIGRATE_V10).await.map_err(refused)?;
-    }
-    if version < 11 {
-        tx.batch_execute(MIGRATE_V11).await.map_err(refused)?;
-    }
-    if version < 12 {
-        tx.batch_execute(MIGRATE_V12).await.map_err(refused)?;
+    for (to, sql) in MIGRATIONS {
+        if version < to {
+            tx.batch_execute(sql).await.map_err(refused)?;
+        }
     }
     // Not kept data, outside the versions (`seeks.rs`).
     tx.batch_execute(super::seeks::SEEKS_TABLE)

@@ -1,6 +1,8 @@
 //! The pools' seeks in PostgreSQL ([`SeekStore`]): one row a seeker, a
 //! pairing claimed under the rows' locks in one transaction.
 
+use tokio_postgres::types::ToSql;
+
 use super::PgStore;
 use crate::interface::Notice;
 use crate::seeks::{Paired, Renewed, SeekRow, SeekStore};
@@ -36,13 +38,34 @@ fn paired(game: String, side: &str, rated: bool) -> Paired {
     }
 }
 
+/// The values of a seek written, in the order of its columns (player, pool,
+/// name, account, rating, balance, low, high, since_ms, seen_ms): the new
+/// seek's, or the one renewed.
+fn seek_values<'a>(
+    seek: &'a SeekRow,
+    (low, high): &'a (Option<f64>, Option<f64>),
+    since_ms: &'a Option<i64>,
+    now: &'a i64,
+) -> [&'a (dyn ToSql + Sync); 10] {
+    [
+        &seek.player.0,
+        &seek.pool,
+        &seek.name,
+        &seek.account,
+        &seek.rating,
+        &seek.balance,
+        low,
+        high,
+        since_ms,
+        now,
+    ]
+}
+
 impl SeekStore for PgStore {
     fn renew_seek(&self, seek: SeekRow, now: i64) -> StoreFuture<'_, Renewed> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
-            let (low, high) = (seek.limits.map(|l| l.0), seek.limits.map(|l| l.1));
+            let limits = (seek.limits.map(|l| l.0), seek.limits.map(|l| l.1));
             let made = tx
                 .query_opt(
                     &format!(
@@ -50,18 +73,7 @@ impl SeekStore for PgStore {
                          high, since_ms, seen_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                          ON CONFLICT (player) DO NOTHING RETURNING {SEEK_COLUMNS}"
                     ),
-                    &[
-                        &seek.player.0,
-                        &seek.pool,
-                        &seek.name,
-                        &seek.account,
-                        &seek.rating,
-                        &seek.balance,
-                        &low,
-                        &high,
-                        &seek.since_ms,
-                        &now,
-                    ],
+                    &seek_values(&seek, &limits, &Some(seek.since_ms), &now),
                 )
                 .await?;
             if let Some(row) = made {
@@ -112,18 +124,7 @@ impl SeekStore for PgStore {
                             since_ms = COALESCE($9, since_ms), seen_ms = $10
                          WHERE player = $1 RETURNING {SEEK_COLUMNS}"
                     ),
-                    &[
-                        &seek.player.0,
-                        &seek.pool,
-                        &seek.name,
-                        &seek.account,
-                        &seek.rating,
-                        &seek.balance,
-                        &low,
-                        &high,
-                        &since,
-                        &now,
-                    ],
+                    &seek_values(&seek, &limits, &since, &now),
                 )
                 .await?
             };
@@ -134,9 +135,7 @@ impl SeekStore for PgStore {
     }
 
     fn drop_seek(&self, player: PlayerId) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let gone = client
                 .execute(
                     "DELETE FROM seeks WHERE player = $1 AND claimed_ms IS NULL",
@@ -148,9 +147,7 @@ impl SeekStore for PgStore {
     }
 
     fn waiting_seeks(&self, stale_ms: i64) -> StoreFuture<'_, Vec<SeekRow>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             client
                 .execute("DELETE FROM seeks WHERE seen_ms < $1", &[&stale_ms])
                 .await?;
@@ -174,9 +171,7 @@ impl SeekStore for PgStore {
     }
 
     fn claim_seeks(&self, a: i64, b: i64, now: i64) -> StoreFuture<'_, bool> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             // Row locks: of two processes claiming one seek, the second
             // waits for the first and then finds it claimed.
@@ -198,9 +193,7 @@ impl SeekStore for PgStore {
     }
 
     fn release_seeks(&self, seeks: Vec<i64>) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             client
                 .execute(
                     "UPDATE seeks SET claimed_ms = NULL WHERE id = ANY($1) AND game IS NULL",
@@ -213,8 +206,7 @@ impl SeekStore for PgStore {
 
     fn tell_paired(&self, seek: i64, paired: Paired) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             tx.execute(
                 "UPDATE seeks SET game = $2, side = $3, rated = $4 WHERE id = $1",
@@ -228,9 +220,7 @@ impl SeekStore for PgStore {
     }
 
     fn take_paired(&self, seek: i64) -> StoreFuture<'_, Option<Paired>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_opt(
                     "DELETE FROM seeks WHERE id = $1 AND game IS NOT NULL

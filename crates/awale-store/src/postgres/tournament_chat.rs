@@ -2,7 +2,10 @@
 //! games file's (`../tournament_chat.rs`), query for query.
 
 use super::PgStore;
-use crate::tournament_chat::{line_of, TournamentChatLine, TournamentChatStore};
+use crate::cells::dollar_params;
+use crate::tournament_chat::{
+    line_of, TournamentChatLine, TournamentChatStore, KEEP_LAST, LAST_LINES,
+};
 use crate::{Notice, StoreFuture, CHAT_KEPT};
 
 impl TournamentChatStore for PgStore {
@@ -34,8 +37,7 @@ impl TournamentChatStore for PgStore {
                 .try_get(0)?;
             said.line.id = id;
             tx.execute(
-                "DELETE FROM tournament_chat WHERE tournament_id = $1 AND id < (SELECT id
-                 FROM tournament_chat WHERE tournament_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
+                &dollar_params(KEEP_LAST),
                 &[&tournament, &(CHAT_KEPT as i64 - 1)],
             )
             .await?;
@@ -58,29 +60,11 @@ impl TournamentChatStore for PgStore {
         tournament: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
-                .query(
-                    "SELECT id, at_ms, player, name, text, guest FROM tournament_chat
-                     WHERE tournament_id = $1 ORDER BY id DESC LIMIT $2",
-                    &[&tournament, &(limit as i64)],
-                )
+                .query(&dollar_params(LAST_LINES), &[&tournament, &(limit as i64)])
                 .await?;
-            let mut lines = rows
-                .iter()
-                .map(|r| {
-                    Ok(line_of(
-                        r.try_get(0)?,
-                        r.try_get(1)?,
-                        r.try_get(2)?,
-                        r.try_get(3)?,
-                        r.try_get(4)?,
-                        r.try_get(5)?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, crate::StoreError>>()?;
+            let mut lines = rows.iter().map(line_of).collect::<Result<Vec<_>, _>>()?;
             lines.reverse();
             Ok(lines)
         })

@@ -4,9 +4,11 @@
 use deadpool_postgres::GenericClient;
 
 use super::PgStore;
+use crate::cells::dollar_params;
 use crate::tournaments::{
-    ByeRow, EntrantRow, PairingRow, TournamentHold, TournamentRecord, TournamentRow,
-    TournamentStore,
+    bye_row, entrant_row, pairing_row, tournament_row, TournamentHold, TournamentRecord,
+    TournamentRow, TournamentStore, BYES, ENTRANTS, PAIRINGS, PUT_BYE, PUT_ENTRANT, PUT_PAIRING,
+    TOURNAMENT_COLUMNS, UPDATE_TOURNAMENT,
 };
 use crate::{Notice, StoreError, StoreFuture};
 use awale_model::game::PlayerId;
@@ -41,34 +43,11 @@ impl Drop for PgHold {
     }
 }
 
-const TOURNAMENT_COLUMNS: &str = "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
-     minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
-
-fn tournament_row(r: &tokio_postgres::Row) -> Result<TournamentRow, StoreError> {
-    Ok(TournamentRow {
-        id: r.try_get(0)?,
-        kind: r.try_get(1)?,
-        name: r.try_get(2)?,
-        clock: (r.try_get(3)?, r.try_get(4)?),
-        rated: r.try_get(5)?,
-        minutes: r.try_get(6)?,
-        starts_ms: r.try_get(7)?,
-        ends_ms: r.try_get(8)?,
-        creator: PlayerId(r.try_get(9)?),
-        state: r.try_get(10)?,
-        created_ms: r.try_get(11)?,
-        rounds: r.try_get(12)?,
-        current_round: r.try_get(13)?,
-        manual_rounds: r.try_get(14)?,
-    })
-}
-
 async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), StoreError> {
     let t = &record.tournament;
     let changed = tx
         .execute(
-            "UPDATE tournaments SET state = $2, ends_ms = $3, name = $4, rounds = $5,
-                current_round = $6 WHERE id = $1",
+            &dollar_params(UPDATE_TOURNAMENT),
             &[
                 &t.id,
                 &t.state,
@@ -84,11 +63,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     }
     for e in &record.entrants {
         tx.execute(
-            "INSERT INTO tournament_players
-                (tournament_id, number, player, name, rating, presence, score, sheet, firsts)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-             ON CONFLICT (tournament_id, number) DO UPDATE SET name = $4, presence = $6,
-                score = $7, sheet = $8, firsts = $9",
+            &dollar_params(PUT_ENTRANT),
             &[
                 &t.id,
                 &e.number,
@@ -105,12 +80,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
     }
     for g in &record.games {
         tx.execute(
-            "INSERT INTO tournament_games
-                (game_id, tournament_id, first, second, berserk_first, berserk_second, result,
-                 round)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (game_id) DO UPDATE SET berserk_first = $5, berserk_second = $6,
-                result = $7",
+            &dollar_params(PUT_PAIRING),
             &[
                 &g.game_id,
                 &t.id,
@@ -125,12 +95,8 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
         .await?;
     }
     for b in &record.byes {
-        tx.execute(
-            "INSERT INTO tournament_byes (tournament_id, round, number) VALUES ($1, $2, $3)
-             ON CONFLICT (tournament_id, round) DO UPDATE SET number = $3",
-            &[&t.id, &b.round, &b.number],
-        )
-        .await?;
+        tx.execute(&dollar_params(PUT_BYE), &[&t.id, &b.round, &b.number])
+            .await?;
     }
     Ok(())
 }
@@ -138,8 +104,7 @@ async fn save(tx: &impl GenericClient, record: &TournamentRecord) -> Result<(), 
 impl TournamentStore for PgStore {
     fn create_tournament(&self, tournament: TournamentRow) -> StoreFuture<'_, TournamentRow> {
         let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let t = &tournament;
             let row = client
                 .query_one(
@@ -174,8 +139,7 @@ impl TournamentStore for PgStore {
 
     fn save_tournament(&self, record: TournamentRecord) -> StoreFuture<'_, ()> {
         let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             save(&tx, &record).await?;
             me.announce(
@@ -191,9 +155,7 @@ impl TournamentStore for PgStore {
     }
 
     fn load_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentRecord>> {
-        let me = self.clone();
-        self.run(async move {
-            let mut client = me.client().await?;
+        self.with_client(move |mut client| async move {
             // One snapshot: the players and games of the row read.
             let tx = client
                 .build_transaction()
@@ -211,71 +173,21 @@ impl TournamentStore for PgStore {
                 return Ok(None);
             };
             let tournament = tournament_row(&row)?;
-            let mut entrants = Vec::new();
-            for r in tx
-                .query(
-                    "SELECT number, player, name, rating, presence, score, sheet, firsts
-                     FROM tournament_players WHERE tournament_id = $1 ORDER BY number",
-                    &[&id],
-                )
-                .await?
-            {
-                entrants.push(EntrantRow {
-                    number: r.try_get(0)?,
-                    player: PlayerId(r.try_get(1)?),
-                    name: r.try_get(2)?,
-                    rating: r.try_get(3)?,
-                    presence: r.try_get(4)?,
-                    score: r.try_get(5)?,
-                    sheet: r.try_get(6)?,
-                    firsts: r.try_get(7)?,
-                });
-            }
-            let mut games = Vec::new();
-            for r in tx
-                .query(
-                    "SELECT game_id, first, second, berserk_first, berserk_second, result, round
-                     FROM tournament_games WHERE tournament_id = $1 ORDER BY game_id",
-                    &[&id],
-                )
-                .await?
-            {
-                games.push(PairingRow {
-                    game_id: r.try_get(0)?,
-                    players: (r.try_get(1)?, r.try_get(2)?),
-                    berserk: [r.try_get(3)?, r.try_get(4)?],
-                    result: r.try_get(5)?,
-                    round: r.try_get(6)?,
-                });
-            }
-            let mut byes = Vec::new();
-            for r in tx
-                .query(
-                    "SELECT round, number FROM tournament_byes WHERE tournament_id = $1
-                     ORDER BY round",
-                    &[&id],
-                )
-                .await?
-            {
-                byes.push(ByeRow {
-                    round: r.try_get(0)?,
-                    number: r.try_get(1)?,
-                });
-            }
-            tx.commit().await?;
-            Ok(Some(TournamentRecord {
+            let entrants = tx.query(&dollar_params(ENTRANTS), &[&id]).await?;
+            let games = tx.query(&dollar_params(PAIRINGS), &[&id]).await?;
+            let byes = tx.query(&dollar_params(BYES), &[&id]).await?;
+            let record = TournamentRecord {
                 tournament,
-                entrants,
-                games,
-                byes,
-            }))
+                entrants: entrants.iter().map(entrant_row).collect::<Result<_, _>>()?,
+                games: games.iter().map(pairing_row).collect::<Result<_, _>>()?,
+                byes: byes.iter().map(bye_row).collect::<Result<_, _>>()?,
+            };
+            tx.commit().await?;
+            Ok(Some(record))
         })
     }
-
     fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let rows = client
                 .query(
                     &format!(
@@ -286,14 +198,12 @@ impl TournamentStore for PgStore {
                     &[&since_ms, &(limit as i64)],
                 )
                 .await?;
-            rows.iter().map(tournament_row).collect()
+            Ok(rows.iter().map(tournament_row).collect::<Result<_, _>>()?)
         })
     }
 
     fn tournaments_made(&self, creator: PlayerId, since_ms: i64) -> StoreFuture<'_, i64> {
-        let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let row = client
                 .query_one(
                     "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created_ms >= $2",
@@ -305,23 +215,12 @@ impl TournamentStore for PgStore {
     }
 
     fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        let me = self.clone();
-        self.block(async move {
-            let client = me.client().await?;
-            let rows = client
-                .query(
-                    "SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id",
-                    &[],
-                )
-                .await?;
-            rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
-        })
+        self.ids_blocking("SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id")
     }
 
     fn hold_tournament(&self, id: i64) -> StoreFuture<'_, Option<TournamentHold>> {
         let me = self.clone();
-        self.run(async move {
-            let client = me.client().await?;
+        self.with_client(move |client| async move {
             let key = HOLD_PREFIX | id;
             client
                 .execute("SELECT pg_advisory_lock($1)", &[&key])

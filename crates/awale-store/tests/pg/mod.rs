@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -77,6 +77,18 @@ fn as_owner(program: &Path) -> Command {
     }
 }
 
+/// The output of `command`, run to its end; it must succeed (else its
+/// error output is the panic's message).
+fn succeeded(command: &mut Command) -> Output {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{command:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -105,17 +117,12 @@ impl Cluster {
             assert!(ok.success(), "chown of {}", dir.display());
         }
         let data = dir.join("data");
-        let out = as_owner(&bin.join("initdb"))
-            .arg("-D")
-            .arg(&data)
-            .args(["-A", "trust", "-U", "awale", "-E", "UTF8", "--no-sync"])
-            .args(["--locale=C.UTF-8"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "initdb: {}",
-            String::from_utf8_lossy(&out.stderr)
+        succeeded(
+            as_owner(&bin.join("initdb"))
+                .arg("-D")
+                .arg(&data)
+                .args(["-A", "trust", "-U", "awale", "-E", "UTF8", "--no-sync"])
+                .args(["--locale=C.UTF-8"]),
         );
         let port = free_port();
         let log = std::fs::File::create(dir.join("server.log")).unwrap();
@@ -179,22 +186,11 @@ impl Cluster {
     /// A new empty database; its address.
     pub fn database(&self) -> String {
         let name = format!("t{}", NEXT.fetch_add(1, Ordering::Relaxed));
-        let out = Command::new(self.bin.join("createdb"))
-            .args([
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &self.port.to_string(),
-                "-U",
-                "awale",
-            ])
-            .arg(&name)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "createdb: {}",
-            String::from_utf8_lossy(&out.stderr)
+        succeeded(
+            Command::new(self.bin.join("createdb"))
+                .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+                .args(["-U", "awale"])
+                .arg(&name),
         );
         self.url(&name)
     }
@@ -206,15 +202,16 @@ impl Cluster {
 
     /// Runs `sql` in the database at `url` with psql; its output.
     pub fn psql(&self, url: &str, sql: &str) -> String {
-        let out = Command::new(self.bin.join("psql"))
-            .args(["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", url, "-c", sql])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "psql: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = succeeded(Command::new(self.bin.join("psql")).args([
+            "-X",
+            "-A",
+            "-t",
+            "-v",
+            "ON_ERROR_STOP=1",
+            url,
+            "-c",
+            sql,
+        ]));
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 }

@@ -1,0 +1,64 @@
+//! What the store's tests share: a check run on a new store of each kind
+//! (the games file, then PostgreSQL on the throwaway cluster of
+//! `pg/mod.rs`), two processes on one PostgreSQL database, the players.
+//! Each test program declares `mod pg;` beside `mod common;`.
+#![allow(dead_code)]
+
+use std::future::Future;
+use std::sync::Arc;
+
+use awale_model::game::PlayerId;
+use awale_store::tournament_chat::TournamentChatStore;
+use awale_store::{AccountStore, GameStore, PgStore, RatingStore, Store, TournamentStore};
+
+use crate::pg;
+
+/// Every interface both stores fill, in one.
+pub trait Stores:
+    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore
+{
+}
+impl<T> Stores for T where
+    T: GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore
+{
+}
+
+/// A runtime on the test's own thread.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A store on a new database of the cluster.
+pub fn postgres() -> PgStore {
+    PgStore::connect(&pg::cluster().database()).unwrap()
+}
+
+/// Two stores on one new database, as two processes of one site.
+pub fn two_processes() -> (PgStore, PgStore) {
+    let url = pg::cluster().database();
+    (
+        PgStore::connect(&url).unwrap(),
+        PgStore::connect(&url).unwrap(),
+    )
+}
+
+/// Runs `check` on a new store of each kind: the games file, then
+/// PostgreSQL.
+pub fn on_both<F, Fut>(check: F)
+where
+    F: Fn(Arc<dyn Stores>) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    runtime().block_on(async {
+        check(Arc::new(Store::in_memory().unwrap())).await;
+        check(Arc::new(postgres())).await;
+    });
+}
+
+/// Player `n`, an id of the length the service makes.
+pub fn player(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
