@@ -15,7 +15,7 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{memory_app, Browser};
+use common::{memory_app, refused, Browser};
 
 /// Opens `b`'s own stream.
 async fn listen(b: &Browser, app: &Router) -> Stream {
@@ -183,12 +183,11 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
             "{body}"
         );
     }
-    let (status, body) = kofi
-        .post(&app, "/api/challenges/abc/accept", json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_challenge"))
+    refused(
+        kofi.post(&app, "/api/challenges/abc/accept", json!({}))
+            .await,
+        StatusCode::NOT_FOUND,
+        "no_such_challenge",
     );
 
     // A guest's casual challenge, declined.
@@ -205,12 +204,12 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         (Some("Yaw"), Some(false))
     );
     let id = made["id"].as_i64().unwrap();
-    let (status, body) = guest
-        .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_your_challenge"))
+    refused(
+        guest
+            .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
+            .await,
+        StatusCode::FORBIDDEN,
+        "not_your_challenge",
     );
     let (status, declined) = kofi
         .post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
@@ -238,10 +237,10 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         )
         .await;
     assert!(status.is_success(), "{status}");
-    let (status, body) = ama.post(&app, "/api/challenges", casual("Kofi")).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("blocked"))
+    refused(
+        ama.post(&app, "/api/challenges", casual("Kofi")).await,
+        StatusCode::FORBIDDEN,
+        "blocked",
     );
 }
 
@@ -255,10 +254,10 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
         json!({"mode": "online", "public": public, "rating_range": 200,
                "clock": {"minutes": 3, "increment_seconds": 2}, "name": "Yaw"})
     };
-    let (status, body) = guest.post(&app, "/api/games", seek(true)).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("range_needs_account"))
+    refused(
+        guest.post(&app, "/api/games", seek(true)).await,
+        StatusCode::FORBIDDEN,
+        "range_needs_account",
     );
     let (status, body) = ama.post(&app, "/api/games", seek(false)).await;
     assert_eq!(

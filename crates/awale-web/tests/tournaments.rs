@@ -14,7 +14,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{memory_app, until, Browser};
+use common::{memory_app, refused, until, Browser};
 
 fn arena() -> Value {
     json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})
@@ -34,18 +34,18 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let app = memory_app();
     let mut guest = Browser::default();
     guest.get(&app, "/api/me").await;
-    let (status, body) = guest.post(&app, "/api/tournaments", arena()).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("account_needed"))
+    refused(
+        guest.post(&app, "/api/tournaments", arena()).await,
+        StatusCode::FORBIDDEN,
+        "account_needed",
     );
     let mut ama = Browser::account(&app, "ama").await;
     let mut bad = arena();
     bad["minutes_each"] = json!(1000);
-    let (status, body) = ama.post(&app, "/api/tournaments", bad).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_tournament"))
+    refused(
+        ama.post(&app, "/api/tournaments", bad).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_tournament",
     );
     let (status, _) = ama
         .post(
@@ -58,12 +58,12 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let (status, made) = ama.post(&app, "/api/tournaments", arena()).await;
     assert_eq!(status, StatusCode::OK, "{made}");
     let id = made["id"].as_i64().unwrap();
-    let (status, body) = guest
-        .post(&app, &format!("/api/tournaments/{id}/join"), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("account_needed"))
+    refused(
+        guest
+            .post(&app, &format!("/api/tournaments/{id}/join"), json!({}))
+            .await,
+        StatusCode::FORBIDDEN,
+        "account_needed",
     );
     for uri in [
         "/api/tournaments/nope",
@@ -77,12 +77,11 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
             "{uri}"
         );
     }
-    let (status, body) = ama
-        .post(&app, &format!("/api/tournaments/{id}/berserk"), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::CONFLICT, Some("not_in_tournament"))
+    refused(
+        ama.post(&app, &format!("/api/tournaments/{id}/berserk"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "not_in_tournament",
     );
     let (_, list) = guest.get(&app, "/api/tournaments").await;
     assert_eq!(list[0]["name"], "Evening arena");
@@ -147,10 +146,10 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     })
     .await;
     assert!(line(&view, "ama")["game"].is_null(), "nobody left to play");
-    let (status, body) = kofi.post(&app, &format!("{uri}/close"), json!({})).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_the_creator"))
+    refused(
+        kofi.post(&app, &format!("{uri}/close"), json!({})).await,
+        StatusCode::FORBIDDEN,
+        "not_the_creator",
     );
     let (status, view) = ama.post(&app, &format!("{uri}/close"), json!({})).await;
     assert_eq!(status, StatusCode::OK);
@@ -250,27 +249,25 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
             "{answer}"
         );
     }
-    let (status, answer) = kofi
-        .post(&app, "/api/tournaments/999/chat", json!({"text": "hi"}))
-        .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_tournament"))
+    refused(
+        kofi.post(&app, "/api/tournaments/999/chat", json!({"text": "hi"}))
+            .await,
+        StatusCode::NOT_FOUND,
+        "no_such_tournament",
     );
-    let (status, answer) = kofi.get(&app, "/api/tournaments/x1/chat").await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_tournament"))
+    refused(
+        kofi.get(&app, "/api/tournaments/x1/chat").await,
+        StatusCode::NOT_FOUND,
+        "no_such_tournament",
     );
     // The rate, per player: three (the refused tournament's counted),
     // then wait.
     let (status, answer) = kofi.post(&app, &chat, json!({"text": "three"})).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
-    let (status, answer) = kofi.post(&app, &chat, json!({"text": "four"})).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::TOO_MANY_REQUESTS, Some("too_many")),
-        "{answer}"
+    refused(
+        kofi.post(&app, &chat, json!({"text": "four"})).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many",
     );
     // A block: ama no longer reads kofi, and kofi no longer reads ama.
     let (status, _) = ama
@@ -297,16 +294,15 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let (_, lines) = guest.get(&app, &chat).await;
     assert_eq!(lines.as_array().unwrap().len(), 4, "the others read both");
     // A moderator mutes and removes; nobody else may.
-    let (status, answer) = kofi
-        .post(
+    refused(
+        kofi.post(
             &app,
             "/api/moderation/tournament-chat-remove",
             json!({"tournament": id, "line": line["id"]}),
         )
-        .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_moderator"))
+        .await,
+        StatusCode::FORBIDDEN,
+        "not_moderator",
     );
     state.accounts().grant_moderator("ama").await.unwrap();
     let (status, _) = ama
@@ -317,10 +313,10 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         )
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, answer) = kofi.post(&app, &chat, json!({"text": "hush"})).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("muted"))
+    refused(
+        kofi.post(&app, &chat, json!({"text": "hush"})).await,
+        StatusCode::FORBIDDEN,
+        "muted",
     );
     let remove = json!({"tournament": id, "line": line["id"]});
     let (status, _) = ama
@@ -333,12 +329,11 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(status, StatusCode::NO_CONTENT);
     let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
     assert!(gone.contains("\"id\""), "{gone}");
-    let (status, answer) = ama
-        .post(&app, "/api/moderation/tournament-chat-remove", remove)
-        .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_line"))
+    refused(
+        ama.post(&app, "/api/moderation/tournament-chat-remove", remove)
+            .await,
+        StatusCode::NOT_FOUND,
+        "no_such_line",
     );
     let (_, lines) = guest.get(&app, &chat).await;
     assert!(lines
@@ -354,9 +349,9 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(status, StatusCode::OK);
     let (_, lines) = kid.get(&app, &chat).await;
     assert_eq!(lines, json!([]));
-    let (status, answer) = kid.post(&app, &chat, json!({"text": "coucou"})).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("kid_mode"))
+    refused(
+        kid.post(&app, &chat, json!({"text": "coucou"})).await,
+        StatusCode::FORBIDDEN,
+        "kid_mode",
     );
 }
