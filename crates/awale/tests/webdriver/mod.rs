@@ -205,6 +205,12 @@ impl Site {
         Site::start_with(name, &[])
     }
 
+    /// A server with the endgame database of [`database`].
+    pub fn with_database(name: &str) -> Site {
+        let db = database().to_str().expect("a UTF-8 path").to_string();
+        Site::start_with(name, &["--db", &db])
+    }
+
     /// The same with more arguments for `awale serve`.
     pub fn start_with(name: &str, more: &[&str]) -> Site {
         let turn = serial();
