@@ -6,32 +6,24 @@
 //! and a first move not made in time, both results. No timing: each step
 //! waits for what it needs to see.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{parse_records, Side};
-use awale_service::game::{PlayerId, Stop};
+use awale_service::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::tournament::swiss::Cell;
 use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
 use awale_service::Store;
 
-fn player(n: u8) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
+use common::{player, service, until};
 
 /// The player numbered `n` is named by a letter: 1 is A, 2 is B…
 fn name(n: u8) -> String {
     char::from(b'A' + n - 1).to_string()
-}
-
-fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
-    let store = Arc::new(store);
-    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
-    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
-    tournaments.start().unwrap();
-    (games, tournaments)
 }
 
 fn settings(rounds: i64, manual_rounds: bool) -> SwissSettings {
@@ -46,23 +38,6 @@ fn settings(rounds: i64, manual_rounds: bool) -> SwissSettings {
 
 fn swiss(view: &TournamentView) -> &SwissView {
     view.swiss.as_ref().expect("a Swiss's view")
-}
-
-/// Waits until `check` holds of tournament `id`'s view (polling: no
-/// deadline but a generous count, for a loaded machine).
-async fn until(
-    t: &Tournaments,
-    id: i64,
-    check: impl Fn(&TournamentView) -> bool,
-) -> TournamentView {
-    for _ in 0..3000 {
-        let view = t.get(id, Some(&player(1))).await.unwrap();
-        if check(&view) {
-            return view;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
 }
 
 /// The round shown, as "first-second" by names, and its bye.
@@ -182,30 +157,47 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     for n in 1..=5 {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
-    let view = t.start_round(id, &player(1)).await.unwrap();
+    let mut view = t.start_round(id, &player(1)).await.unwrap();
     assert_eq!(view.state, "started");
     assert_eq!(swiss(&view).round, 1);
-    assert_eq!(
-        pairings(&view),
-        (vec!["A-C".into(), "B-D".into()], Some("E".into()))
-    );
-    play(&t, &games, id, "A", Ends::FirstWins).await;
-    play(&t, &games, id, "B", Ends::Draw).await;
-    let view = until(&t, id, |v| swiss(v).round == 2).await;
-    assert_eq!(
-        pairings(&view),
-        (vec!["B-A".into(), "D-E".into()], Some("C".into()))
-    );
-    play(&t, &games, id, "B", Ends::FirstWins).await;
-    play(&t, &games, id, "D", Ends::SecondWins).await;
-    let view = until(&t, id, |v| swiss(v).round == 3).await;
-    assert_eq!(
-        pairings(&view),
-        (vec!["E-A".into(), "C-B".into()], Some("D".into()))
-    );
-    play(&t, &games, id, "E", Ends::FirstWins).await;
-    play(&t, &games, id, "C", Ends::FirstWins).await;
-    let view = until(&t, id, |v| v.state == "finished").await;
+    // Each round: its pairings and bye, then how its games end.
+    for (round, (games_of_round, bye), ends) in [
+        (
+            1,
+            (["A-C", "B-D"], "E"),
+            [("A", Ends::FirstWins), ("B", Ends::Draw)],
+        ),
+        (
+            2,
+            (["B-A", "D-E"], "C"),
+            [("B", Ends::FirstWins), ("D", Ends::SecondWins)],
+        ),
+        (
+            3,
+            (["E-A", "C-B"], "D"),
+            [("E", Ends::FirstWins), ("C", Ends::FirstWins)],
+        ),
+    ] {
+        assert_eq!(
+            pairings(&view),
+            (
+                games_of_round.map(String::from).to_vec(),
+                Some(bye.to_string())
+            ),
+            "round {round}"
+        );
+        for (first, how) in ends {
+            play(&t, &games, id, first, how).await;
+        }
+        view = until(&t, id, |v| {
+            if round < 3 {
+                swiss(v).round == round + 1
+            } else {
+                v.state == "finished"
+            }
+        })
+        .await;
+    }
     let lines: Vec<(String, u32, u32, u32)> = swiss(&view)
         .standings
         .iter()

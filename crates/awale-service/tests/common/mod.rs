@@ -1,0 +1,45 @@
+//! What the tournament tests share: players by number, the service on a
+//! store, and a wait for a tournament's view. Each test program uses its
+//! part (`mod common;`).
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_service::game::PlayerId;
+use awale_service::games::Games;
+use awale_service::live::Hub;
+use awale_service::tournaments::{TournamentView, Tournaments};
+use awale_service::Store;
+
+/// The player numbered `n`.
+pub fn player(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+/// The games and the tournaments on `store`, the tournaments' timers
+/// started.
+pub fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
+    let store = Arc::new(store);
+    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
+    tournaments.start().unwrap();
+    (games, tournaments)
+}
+
+/// Waits until `check` holds of tournament `id`'s view as player 1 sees
+/// it (polling: no deadline but a generous count, for a loaded machine).
+pub async fn until(
+    t: &Tournaments,
+    id: i64,
+    check: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
+    for _ in 0..3000 {
+        let view = t.get(id, Some(&player(1))).await.unwrap();
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
+}
