@@ -395,15 +395,8 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
     let path = dir.path().join("games.db");
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
-        let id = t
-            .create_swiss(&player(1), settings(2, false))
-            .await
-            .unwrap()
-            .id;
-        for n in 1..=4 {
-            t.join(id, &player(n), &name(n)).await.unwrap();
-        }
-        let view = t.start_round(id, &player(1)).await.unwrap();
+        let view = first_round(&t, 2, 4).await;
+        let id = view.id;
         assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
         let public: Vec<String> = swiss(&view)
             .games
@@ -467,16 +460,22 @@ async fn one_round(
     if let Some(ms) = first_move_ms {
         t.set_first_move_ms(ms);
     }
+    let view = first_round(&t, 1, players).await;
+    (t, view)
+}
+
+/// A Swiss of `rounds` rounds made by player 1, joined by players 1 to
+/// `players`, its first round started: the view then.
+async fn first_round(t: &Arc<Tournaments>, rounds: i64, players: u8) -> TournamentView {
     let id = t
-        .create_swiss(&player(1), settings(1, false))
+        .create_swiss(&player(1), settings(rounds, false))
         .await
         .unwrap()
         .id;
     for n in 1..=players {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
-    let view = t.start_round(id, &player(1)).await.unwrap();
-    (t, view)
+    t.start_round(id, &player(1)).await.unwrap()
 }
 
 #[tokio::test]
@@ -524,15 +523,8 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
 async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
     use awale_service::tournament::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
-    let id = t
-        .create_swiss(&player(1), settings(2, false))
-        .await
-        .unwrap()
-        .id;
-    for n in 1..=4 {
-        t.join(id, &player(n), &name(n)).await.unwrap();
-    }
-    let view = t.start_round(id, &player(1)).await.unwrap();
+    let view = first_round(&t, 2, 4).await;
+    let id = view.id;
     assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
     // (Two rounds of four: paired as a Swiss; three would be a round
     // robin.) B and D withdraw during their game: after round 1 only A

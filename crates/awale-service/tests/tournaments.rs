@@ -27,6 +27,16 @@ fn settings() -> ArenaSettings {
     }
 }
 
+/// Players 1 to `players` join tournament `id` (as P1, P2…): the view
+/// after the last.
+async fn join(t: &Arc<Tournaments>, id: i64, players: u8) -> TournamentView {
+    let mut view = None;
+    for n in 1..=players {
+        view = Some(t.join(id, &player(n), &format!("P{n}")).await.unwrap());
+    }
+    view.expect("a player")
+}
+
 fn line(view: &TournamentView, n: u8) -> &awale_service::tournaments::StandingLine {
     view.standings
         .iter()
@@ -60,8 +70,7 @@ async fn started(t: &Arc<Tournaments>) -> i64 {
 async fn the_free_are_paired_at_once_and_a_third_waits() {
     let (_games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    let view = t.join(id, &player(2), "P2").await.unwrap();
+    let view = join(&t, id, 2).await;
     assert!(line(&view, 1).game.is_some(), "paired at once");
     assert_eq!(line(&view, 1).game, line(&view, 2).game);
     assert_eq!(view.top_game, line(&view, 1).game);
@@ -74,9 +83,7 @@ async fn the_free_are_paired_at_once_and_a_third_waits() {
 async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_play() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    for n in 1..=4 {
-        t.join(id, &player(n), &format!("P{n}")).await.unwrap();
-    }
+    join(&t, id, 4).await;
     let view = t.get(id, None).await.unwrap();
     let opponent_of_1 = view
         .standings
@@ -110,8 +117,7 @@ async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_pl
 async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    t.join(id, &player(2), "P2").await.unwrap();
+    join(&t, id, 2).await;
     let mut scores = Vec::new();
     for k in 0..3 {
         let view = until(&t, id, |v| line(v, 1).game.is_some()).await;
@@ -143,8 +149,7 @@ async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
 async fn a_pause_asked_in_a_game_waits_for_its_end_and_a_comeback_pairs() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    let view = t.join(id, &player(2), "P2").await.unwrap();
+    let view = join(&t, id, 2).await;
     let view2 = t.leave(id, &player(1), Presence::Paused).await.unwrap();
     assert_eq!(line(&view2, 1).presence, Presence::Playing);
     resign(&games, &view, 2).await;
@@ -160,8 +165,7 @@ async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
     let (_games, t) = service(Store::in_memory().unwrap());
     t.set_first_move_ms(50);
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    t.join(id, &player(2), "P2").await.unwrap();
+    join(&t, id, 2).await;
     let view = until(&t, id, |v| {
         v.standings.iter().any(|l| l.presence == Presence::Paused)
     })
@@ -176,9 +180,7 @@ async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
 async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    for n in 1..=3 {
-        t.join(id, &player(n), &format!("P{n}")).await.unwrap();
-    }
+    join(&t, id, 3).await;
     let refused = t.close(id, &player(2)).await.unwrap_err();
     assert_eq!(refused.code, "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
@@ -256,8 +258,7 @@ async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
         let id = started(&t).await;
-        t.join(id, &player(1), "P1").await.unwrap();
-        let view = t.join(id, &player(2), "P2").await.unwrap();
+        let view = join(&t, id, 2).await;
         (id, line(&view, 1).game.clone().unwrap())
     };
     // Meanwhile, with no tournament service, the game ends.
