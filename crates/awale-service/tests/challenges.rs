@@ -29,6 +29,11 @@ struct World {
     time: Time,
 }
 
+/// Checks that `answer` is the refusal `code`.
+fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_service::Error>, code: &str) {
+    assert_eq!(answer.unwrap_err().code, code);
+}
+
 fn world() -> World {
     let store = Store::in_memory().unwrap();
     let time = Time::adjustable();
@@ -134,19 +139,13 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
     assert_eq!((clock.initial_ms, clock.increment_ms), (180_000, 2_000));
 
     // Settled once: a second answer is refused.
-    let again = w
-        .challenges
-        .accept(made.id, &kofi.player)
-        .await
-        .unwrap_err();
-    assert_eq!(again.code, "challenge_settled");
-    assert_eq!(
-        w.challenges
-            .decline(made.id, &kofi.player)
-            .await
-            .unwrap_err()
-            .code,
-        "challenge_settled"
+    refused_as(
+        w.challenges.accept(made.id, &kofi.player).await,
+        "challenge_settled",
+    );
+    refused_as(
+        w.challenges.decline(made.id, &kofi.player).await,
+        "challenge_settled",
     );
 }
 
@@ -292,45 +291,37 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
     let w = world();
     let ama = w.sign_up("Ama", 1).await;
     let kofi = w.sign_up("Kofi", 2).await;
-    let mut ama_hears = w.games.hub().watch_player(&ama.player);
-    let made = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
-    let _ = ama_hears.events.try_recv();
-    let declined = w.challenges.decline(made.id, &kofi.player).await.unwrap();
-    assert_eq!(declined.state, "declined");
-    let heard = ama_hears.events.try_recv().unwrap();
-    assert!(heard.data.contains("\"state\":\"declined\""));
-    assert_eq!(
-        w.challenges
-            .cancel(made.id, &ama.player)
+    // Declined by Kofi (Ama hears it), then one withdrawn by Ama (Kofi
+    // hears it): settled, a second answer is refused.
+    for (by_kofi, state) in [(true, "declined"), (false, "withdrawn")] {
+        let hearer = if by_kofi { &ama } else { &kofi };
+        let mut hears = w.games.hub().watch_player(&hearer.player);
+        let made = w
+            .challenges
+            .make(&ama.player, "", casual("Kofi"))
             .await
-            .unwrap_err()
-            .code,
-        "challenge_settled"
-    );
-
-    let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
-    let made = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
-    let _ = kofi_hears.events.try_recv();
-    let withdrawn = w.challenges.cancel(made.id, &ama.player).await.unwrap();
-    assert_eq!(withdrawn.state, "withdrawn");
-    let heard = kofi_hears.events.try_recv().unwrap();
-    assert!(heard.data.contains("\"state\":\"withdrawn\""));
-    assert_eq!(
-        w.challenges
-            .accept(made.id, &kofi.player)
-            .await
-            .unwrap_err()
-            .code,
-        "challenge_settled"
-    );
+            .unwrap();
+        let _ = hears.events.try_recv();
+        let settled = if by_kofi {
+            w.challenges.decline(made.id, &kofi.player).await
+        } else {
+            w.challenges.cancel(made.id, &ama.player).await
+        };
+        assert_eq!(settled.unwrap().state, state);
+        let heard = hears.events.try_recv().unwrap();
+        assert!(heard.data.contains(&format!("\"state\":\"{state}\"")));
+        if by_kofi {
+            refused_as(
+                w.challenges.cancel(made.id, &ama.player).await,
+                "challenge_settled",
+            );
+        } else {
+            refused_as(
+                w.challenges.accept(made.id, &kofi.player).await,
+                "challenge_settled",
+            );
+        }
+    }
     // Settled ones are listed a little while, then no more.
     let mine = w.challenges.mine(&ama.player).await.unwrap();
     assert!(mine.sent.iter().all(|c| c.state != "open"));
@@ -364,12 +355,10 @@ async fn a_challenge_nobody_answers_expires() {
     w.time.advance(Duration::from_secs(2));
     let mine = w.challenges.mine(&kofi.player).await.unwrap();
     assert_eq!(mine.received[0].state, "expired");
-    let late = w
-        .challenges
-        .accept(made.id, &kofi.player)
-        .await
-        .unwrap_err();
-    assert_eq!(late.code, "challenge_settled");
+    refused_as(
+        w.challenges.accept(made.id, &kofi.player).await,
+        "challenge_settled",
+    );
 
     // Accepting an expired one settles it so (nobody listed it first).
     let again = w
@@ -378,12 +367,10 @@ async fn a_challenge_nobody_answers_expires() {
         .await
         .unwrap();
     w.time.advance(Duration::from_millis(EXPIRES_MS as u64));
-    let late = w
-        .challenges
-        .accept(again.id, &kofi.player)
-        .await
-        .unwrap_err();
-    assert_eq!(late.code, "challenge_expired");
+    refused_as(
+        w.challenges.accept(again.id, &kofi.player).await,
+        "challenge_expired",
+    );
     // An expired one no longer counts as waiting: a new one may be sent.
     w.challenges
         .make(&ama.player, "", casual("Kofi"))
