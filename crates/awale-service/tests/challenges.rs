@@ -4,6 +4,8 @@
 //! events each player hears on their own channel. Lobby seeks with a
 //! rating range: only the ratings within it may take the free seat.
 
+mod common;
+
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +22,8 @@ use awale_service::rating::Speed;
 use awale_service::store::ratings::BoardRule;
 use awale_service::Store;
 
+use common::refused_as;
+
 struct World {
     store: Store,
     games: Arc<Games>,
@@ -27,11 +31,6 @@ struct World {
     challenges: Challenges,
     players: Players,
     time: Time,
-}
-
-/// Checks that `answer` is the refusal `code`.
-fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_service::Error>, code: &str) {
-    assert_eq!(answer.unwrap_err().code, code);
 }
 
 fn world() -> World {

@@ -1,5 +1,5 @@
-//! What the tournament tests share: players by number, the service on a
-//! store, and a wait for a tournament's view. Each test program uses its
+//! What the service tests share: players by number, the tournaments on
+//! a store, a wait for a tournament's view, the check of a refusal. Each test program uses its
 //! part (`mod common;`).
 #![allow(dead_code)]
 
@@ -42,4 +42,9 @@ pub async fn until(
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     panic!("never happened: {:?}", t.get(id, None).await.unwrap());
+}
+
+/// Checks that `answer` is the refusal `code`.
+pub fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_service::Error>, code: &str) {
+    assert_eq!(answer.unwrap_err().code, code);
 }
