@@ -16,29 +16,17 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{close_first_dialog, open_at_once, page_fetch, sign_up, tap, Browser, Site};
-
-fn hash(b: &Browser) -> String {
-    b.string("return location.hash")
-}
+use webdriver::{hash, member, open_at_once, page_fetch, tap, Browser, Site, DESKTOP, PHONE};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let site = Site::start("arena");
     let url = site.url.clone();
-    let start = |name: &str, lang: &str, phone: bool, account: &str| {
-        let (w, h) = if phone { (390, 844) } else { (1280, 900) };
-        let b = Browser::start(name, lang, w, h);
-        open_at_once(&b, &url);
-        close_first_dialog(&b);
-        sign_up(&b, account);
-        b
-    };
-    let ama = start("arena-ama", "fr-FR,fr", false, "Ama_K");
-    let kofi = start("arena-kofi", "en-US,en", true, "kofi_7");
-    let yaw = start("arena-yaw", "fr-FR,fr", true, "Yaw");
-    let esi = start("arena-esi", "en-US,en", false, "Esi");
+    let ama = member("arena-ama", "fr-FR,fr", DESKTOP, &url, "Ama_K");
+    let kofi = member("arena-kofi", "en-US,en", PHONE, &url, "kofi_7");
+    let yaw = member("arena-yaw", "fr-FR,fr", PHONE, &url, "Yaw");
+    let esi = member("arena-esi", "en-US,en", DESKTOP, &url, "Esi");
 
     // Ama makes an arena from the lobby.
     ama.goto(&format!("{url}/#lobby"));

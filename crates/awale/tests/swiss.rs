@@ -15,25 +15,16 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{close_first_dialog, open_at_once, page_fetch, sign_up, tap, Browser, Site};
-
-fn hash(b: &Browser) -> String {
-    b.string("return location.hash")
-}
+use webdriver::{hash, member, page_fetch, tap, Site, DESKTOP, PHONE};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     let site = Site::start("swiss");
     let url = site.url.clone();
-    let ama = Browser::start("swiss-ama", "fr-FR,fr", 1280, 900);
-    let kofi = Browser::start("swiss-kofi", "en-US,en", 390, 844);
-    let esi = Browser::start("swiss-esi", "en-US,en", 390, 844);
-    for (b, name) in [(&ama, "Ama_K"), (&kofi, "kofi_7"), (&esi, "Esi")] {
-        open_at_once(b, &url);
-        close_first_dialog(b);
-        sign_up(b, name);
-    }
+    let ama = member("swiss-ama", "fr-FR,fr", DESKTOP, &url, "Ama_K");
+    let kofi = member("swiss-kofi", "en-US,en", PHONE, &url, "kofi_7");
+    let esi = member("swiss-esi", "en-US,en", PHONE, &url, "Esi");
 
     // Ama makes a Swiss of 3 rounds, started by hand, from the lobby.
     ama.goto(&format!("{url}/#lobby"));

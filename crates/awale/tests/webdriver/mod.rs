@@ -891,6 +891,26 @@ pub fn sign_up(b: &Browser, name: &str) {
     assert_eq!(answer["status"], 201, "sign up {name}: {answer}");
 }
 
+/// A desktop's window and a phone's, for [`Browser::start`].
+pub const DESKTOP: (u32, u32) = (1280, 900);
+pub const PHONE: (u32, u32) = (390, 844);
+
+/// A new visitor of `url` in a browser of its own (`name`, preferring
+/// `languages`, its window `size`): the page open with the sowing shown
+/// at once, past the dialog a first visit opens, signed up as `account`.
+pub fn member(name: &str, languages: &str, size: (u32, u32), url: &str, account: &str) -> Browser {
+    let b = Browser::start(name, languages, size.0, size.1);
+    open_at_once(&b, url);
+    close_first_dialog(&b);
+    sign_up(&b, account);
+    b
+}
+
+/// The page's address after `#`, with it.
+pub fn hash(b: &Browser) -> String {
+    b.string("return location.hash")
+}
+
 /// Pairs the accounts of `first` and `second` in the 3+2 pool (a rated
 /// game), each tapping the lobby's 3+2 button as a person would and taken
 /// to the game by the page; then `loser` (one of them) resigns: the game's
