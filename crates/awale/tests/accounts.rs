@@ -14,8 +14,7 @@ mod webdriver;
 
 use serde_json::{json, Value};
 use webdriver::{
-    close_first_dialog, member, open_at_once, page_fetch, rated_game, tap, Browser, Site, DESKTOP,
-    PHONE,
+    ama_and_kofi, close_first_dialog, open_at_once, page_fetch, rated_game, tap, Browser, Site,
 };
 
 const PASSWORD: &str = "seeds in the fourth hole";
@@ -212,8 +211,7 @@ fn game_ids(b: &Browser) -> Vec<String> {
 fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     let site = Site::start("players");
     let url = site.url.clone();
-    let ama = member("players-ama", "fr-FR,fr", DESKTOP, &url, "Ama_K");
-    let kofi = member("players-kofi", "en-US,en", PHONE, &url, "kofi_7");
+    let (ama, kofi) = ama_and_kofi("players", &url);
     // Three rated blitz games (enough for the leaderboard): Ama wins two.
     let games = [
         rated_game(&ama, &kofi, &kofi),

@@ -16,22 +16,22 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{hash, member, open_at_once, page_fetch, tap, Browser, Site, DESKTOP, PHONE};
+use webdriver::{
+    ama_and_kofi, hash, member, open_at_once, open_tournament_form, page_fetch,
+    send_tournament_form, tap, Browser, Site, DESKTOP, PHONE,
+};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let site = Site::start("arena");
     let url = site.url.clone();
-    let ama = member("arena-ama", "fr-FR,fr", DESKTOP, &url, "Ama_K");
-    let kofi = member("arena-kofi", "en-US,en", PHONE, &url, "kofi_7");
+    let (ama, kofi) = ama_and_kofi("arena", &url);
     let yaw = member("arena-yaw", "fr-FR,fr", PHONE, &url, "Yaw");
     let esi = member("arena-esi", "en-US,en", DESKTOP, &url, "Esi");
 
     // Ama makes an arena from the lobby.
-    ama.goto(&format!("{url}/#lobby"));
-    ama.wait_shown("#arena-list", 10);
-    tap(&ama, ".arena-new summary");
+    open_tournament_form(&ama, &url);
     tap(&ama, "#arena-name");
     ama.keys("Soirée");
     ama.exec(
@@ -39,13 +39,7 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
          document.querySelector('#arena-length').value = '5';",
         json!([]),
     );
-    tap(&ama, "#arena-form button");
-    ama.wait_for(
-        "the new arena's page",
-        "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === 'Soirée'",
-        10,
-    );
-    let page = hash(&ama);
+    let page = send_tournament_form(&ama, "Soirée");
     let id = page["#tournament=".len()..].to_string();
     assert_eq!(ama.text("#arena-join"), "Rejoindre");
     tap(&ama, "#arena-join");

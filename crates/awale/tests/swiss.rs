@@ -15,21 +15,21 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{hash, member, page_fetch, tap, Site, DESKTOP, PHONE};
+use webdriver::{
+    ama_and_kofi, hash, member, open_tournament_form, page_fetch, send_tournament_form, tap, Site,
+    PHONE,
+};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     let site = Site::start("swiss");
     let url = site.url.clone();
-    let ama = member("swiss-ama", "fr-FR,fr", DESKTOP, &url, "Ama_K");
-    let kofi = member("swiss-kofi", "en-US,en", PHONE, &url, "kofi_7");
+    let (ama, kofi) = ama_and_kofi("swiss", &url);
     let esi = member("swiss-esi", "en-US,en", PHONE, &url, "Esi");
 
     // Ama makes a Swiss of 3 rounds, started by hand, from the lobby.
-    ama.goto(&format!("{url}/#lobby"));
-    ama.wait_shown("#arena-list", 10);
-    tap(&ama, ".arena-new summary");
+    open_tournament_form(&ama, &url);
     ama.exec(
         "const kind = document.querySelector('#arena-kind');
          kind.value = 'swiss';
@@ -48,13 +48,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     );
     tap(&ama, "#arena-name");
     ama.keys("Soirée du club");
-    tap(&ama, "#arena-form button");
-    ama.wait_for(
-        "the new Swiss's page",
-        "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === 'Soirée du club'",
-        10,
-    );
-    let page = hash(&ama);
+    let page = send_tournament_form(&ama, "Soirée du club");
     assert!(
         ama.text("#arena-info").contains("3 rondes"),
         "{}",

@@ -906,6 +906,38 @@ pub fn member(name: &str, languages: &str, size: (u32, u32), url: &str, account:
     b
 }
 
+/// Ama (in French, on a desktop) and Kofi (in English, on a phone), the
+/// accounts `Ama_K` and `kofi_7`, new visitors of `url` in browsers named
+/// after `test`.
+pub fn ama_and_kofi(test: &str, url: &str) -> (Browser, Browser) {
+    (
+        member(&format!("{test}-ama"), "fr-FR,fr", DESKTOP, url, "Ama_K"),
+        member(&format!("{test}-kofi"), "en-US,en", PHONE, url, "kofi_7"),
+    )
+}
+
+/// Opens the lobby's form for a new tournament on `b`.
+pub fn open_tournament_form(b: &Browser, url: &str) {
+    b.goto(&format!("{url}/#lobby"));
+    b.wait_shown("#arena-list", 10);
+    tap(b, ".arena-new summary");
+}
+
+/// Sends the lobby's tournament form and waits for the new tournament's
+/// page, titled `title`: its address (`#tournament=ID`).
+pub fn send_tournament_form(b: &Browser, title: &str) -> String {
+    tap(b, "#arena-form button");
+    b.wait_for(
+        &format!("the page of the new tournament {title}"),
+        &format!(
+            "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === {}",
+            json!(title)
+        ),
+        10,
+    );
+    hash(b)
+}
+
 /// The page's address after `#`, with it.
 pub fn hash(b: &Browser) -> String {
     b.string("return location.hash")
