@@ -155,21 +155,22 @@ async fn refusals_are_codes_and_a_limit_tells_its_wait() {
         (Some("weak_password"), Some("common"))
     );
     a.sign_up(&app, "Yaw").await;
-    refused(
-        a.post(
-            &app,
-            "/api/account/signup",
-            json!({"username": "Efua", "password": PASSWORD}),
-        )
-        .await,
+    a.post_refused(
+        &app,
+        "/api/account/signup",
+        json!({"username": "Efua", "password": PASSWORD}),
         StatusCode::CONFLICT,
         "logged_in",
-    );
-    refused(
-        a.post(&app, "/api/me", json!({"name": "Other"})).await,
+    )
+    .await;
+    a.post_refused(
+        &app,
+        "/api/me",
+        json!({"name": "Other"}),
         StatusCode::CONFLICT,
         "account_name",
-    );
+    )
+    .await;
 
     let mut b = Browser::opened(&app).await;
     let mut last = (StatusCode::OK, Value::Null);
@@ -208,22 +209,22 @@ async fn a_blocked_player_can_neither_join_nor_chat() {
         (StatusCode::OK, json!(["Kofi"]))
     );
     let game = ama.online_game(&app).await;
-    refused(
-        kofi.post(&app, &format!("/api/games/{game}/join"), json!({}))
-            .await,
+    kofi.post_refused(
+        &app,
+        &format!("/api/games/{game}/join"),
+        json!({}),
         StatusCode::FORBIDDEN,
         "blocked",
-    );
-    refused(
-        kofi.post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hi"}),
-        )
-        .await,
+    )
+    .await;
+    kofi.post_refused(
+        &app,
+        &format!("/api/games/{game}/chat"),
+        json!({"room": "public", "text": "hi"}),
         StatusCode::FORBIDDEN,
         "blocked",
-    );
+    )
+    .await;
     // A guest joins with the invitation's key, under its nickname; an
     // account under its username.
     let (_, links) = ama.get(&app, &format!("/api/games/{game}/links")).await;
@@ -273,16 +274,14 @@ async fn kid_mode_turns_chat_off() {
     assert_eq!(status, StatusCode::CREATED);
     let (_, lines) = kid.get(&app, &format!("/api/games/{game}/chat")).await;
     assert_eq!(lines, json!([]));
-    refused(
-        kid.post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hi"}),
-        )
-        .await,
+    kid.post_refused(
+        &app,
+        &format!("/api/games/{game}/chat"),
+        json!({"room": "public", "text": "hi"}),
         StatusCode::FORBIDDEN,
         "kid_mode",
-    );
+    )
+    .await;
     let (_, lines) = other.get(&app, &format!("/api/games/{game}/chat")).await;
     assert_eq!(lines.as_array().unwrap().len(), 1);
 }
@@ -322,16 +321,14 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let game = ama.online_game(&app).await;
-    refused(
-        kofi.post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hi"}),
-        )
-        .await,
+    kofi.post_refused(
+        &app,
+        &format!("/api/games/{game}/chat"),
+        json!({"room": "public", "text": "hi"}),
         StatusCode::FORBIDDEN,
         "muted",
-    );
+    )
+    .await;
     let (status, _) = ama
         .post(&app, "/api/moderation/close", json!({"username": "kofi"}))
         .await;
@@ -414,29 +411,25 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
     let mut guest = Browser::opened(&app).await;
     // A guest may not make a rated game, nor may anyone a rated game
     // against the computer or from a study position.
-    refused(
-        guest
-            .post(
-                &app,
-                "/api/games",
-                json!({"mode": "online", "name": "Yaw", "rated": true}),
-            )
-            .await,
-        StatusCode::FORBIDDEN,
-        "rated_needs_account",
-    );
-    let mut ama = Browser::opened(&app).await;
-    ama.sign_up(&app, "Ama").await;
-    refused(
-        ama.post(
+    guest
+        .post_refused(
             &app,
             "/api/games",
-            json!({"mode": "computer", "rated": true}),
+            json!({"mode": "online", "name": "Yaw", "rated": true}),
+            StatusCode::FORBIDDEN,
+            "rated_needs_account",
         )
-        .await,
+        .await;
+    let mut ama = Browser::opened(&app).await;
+    ama.sign_up(&app, "Ama").await;
+    ama.post_refused(
+        &app,
+        "/api/games",
+        json!({"mode": "computer", "rated": true}),
         StatusCode::UNPROCESSABLE_ENTITY,
         "rated_needs_online",
-    );
+    )
+    .await;
     let (status, body) = ama
         .post(
             &app,
@@ -473,17 +466,15 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
         .unwrap_or_else(|| panic!("{links}"))
         .to_string();
     // A guest with the invitation is refused the seat; an account takes it.
-    refused(
-        guest
-            .post(
-                &app,
-                &format!("/api/games/{game}/join"),
-                json!({"name": "Yaw", "key": key}),
-            )
-            .await,
-        StatusCode::FORBIDDEN,
-        "rated_needs_account",
-    );
+    guest
+        .post_refused(
+            &app,
+            &format!("/api/games/{game}/join"),
+            json!({"name": "Yaw", "key": key}),
+            StatusCode::FORBIDDEN,
+            "rated_needs_account",
+        )
+        .await;
     let mut kofi = Browser::opened(&app).await;
     kofi.sign_up(&app, "Kofi").await;
     let (status, joined) = kofi

@@ -15,7 +15,7 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{memory_app, refused, Browser};
+use common::{memory_app, Browser};
 
 /// Opens `b`'s own stream.
 async fn listen(b: &Browser, app: &Router) -> Stream {
@@ -183,12 +183,14 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
             "{body}"
         );
     }
-    refused(
-        kofi.post(&app, "/api/challenges/abc/accept", json!({}))
-            .await,
+    kofi.post_refused(
+        &app,
+        "/api/challenges/abc/accept",
+        json!({}),
         StatusCode::NOT_FOUND,
         "no_such_challenge",
-    );
+    )
+    .await;
 
     // A guest's casual challenge, declined.
     let (status, made) = guest
@@ -204,13 +206,15 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         (Some("Yaw"), Some(false))
     );
     let id = made["id"].as_i64().unwrap();
-    refused(
-        guest
-            .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
-            .await,
-        StatusCode::FORBIDDEN,
-        "not_your_challenge",
-    );
+    guest
+        .post_refused(
+            &app,
+            &format!("/api/challenges/{id}/accept"),
+            json!({}),
+            StatusCode::FORBIDDEN,
+            "not_your_challenge",
+        )
+        .await;
     let (status, declined) = kofi
         .post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
         .await;
@@ -237,11 +241,14 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         )
         .await;
     assert!(status.is_success(), "{status}");
-    refused(
-        ama.post(&app, "/api/challenges", casual("Kofi")).await,
+    ama.post_refused(
+        &app,
+        "/api/challenges",
+        casual("Kofi"),
         StatusCode::FORBIDDEN,
         "blocked",
-    );
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -254,11 +261,15 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
         json!({"mode": "online", "public": public, "rating_range": 200,
                "clock": {"minutes": 3, "increment_seconds": 2}, "name": "Yaw"})
     };
-    refused(
-        guest.post(&app, "/api/games", seek(true)).await,
-        StatusCode::FORBIDDEN,
-        "range_needs_account",
-    );
+    guest
+        .post_refused(
+            &app,
+            "/api/games",
+            seek(true),
+            StatusCode::FORBIDDEN,
+            "range_needs_account",
+        )
+        .await;
     let (status, body) = ama.post(&app, "/api/games", seek(false)).await;
     assert_eq!(
         (status, body["error"].as_str(), body["reason"].as_str()),

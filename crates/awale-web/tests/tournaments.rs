@@ -34,19 +34,26 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let app = memory_app();
     let mut guest = Browser::default();
     guest.get(&app, "/api/me").await;
-    refused(
-        guest.post(&app, "/api/tournaments", arena()).await,
-        StatusCode::FORBIDDEN,
-        "account_needed",
-    );
+    guest
+        .post_refused(
+            &app,
+            "/api/tournaments",
+            arena(),
+            StatusCode::FORBIDDEN,
+            "account_needed",
+        )
+        .await;
     let mut ama = Browser::account(&app, "ama").await;
     let mut bad = arena();
     bad["minutes_each"] = json!(1000);
-    refused(
-        ama.post(&app, "/api/tournaments", bad).await,
+    ama.post_refused(
+        &app,
+        "/api/tournaments",
+        bad,
         StatusCode::UNPROCESSABLE_ENTITY,
         "bad_tournament",
-    );
+    )
+    .await;
     let (status, _) = ama
         .post(
             &app,
@@ -58,13 +65,15 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let (status, made) = ama.post(&app, "/api/tournaments", arena()).await;
     assert_eq!(status, StatusCode::OK, "{made}");
     let id = made["id"].as_i64().unwrap();
-    refused(
-        guest
-            .post(&app, &format!("/api/tournaments/{id}/join"), json!({}))
-            .await,
-        StatusCode::FORBIDDEN,
-        "account_needed",
-    );
+    guest
+        .post_refused(
+            &app,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+            StatusCode::FORBIDDEN,
+            "account_needed",
+        )
+        .await;
     for uri in [
         "/api/tournaments/nope",
         "/api/tournaments/-1",
@@ -77,12 +86,14 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
             "{uri}"
         );
     }
-    refused(
-        ama.post(&app, &format!("/api/tournaments/{id}/berserk"), json!({}))
-            .await,
+    ama.post_refused(
+        &app,
+        &format!("/api/tournaments/{id}/berserk"),
+        json!({}),
         StatusCode::CONFLICT,
         "not_in_tournament",
-    );
+    )
+    .await;
     let (_, list) = guest.get(&app, "/api/tournaments").await;
     assert_eq!(list[0]["name"], "Evening arena");
     assert_eq!(list[0]["initial_ms"], 180_000);
@@ -146,11 +157,14 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     })
     .await;
     assert!(line(&view, "ama")["game"].is_null(), "nobody left to play");
-    refused(
-        kofi.post(&app, &format!("{uri}/close"), json!({})).await,
+    kofi.post_refused(
+        &app,
+        &format!("{uri}/close"),
+        json!({}),
         StatusCode::FORBIDDEN,
         "not_the_creator",
-    );
+    )
+    .await;
     let (status, view) = ama.post(&app, &format!("{uri}/close"), json!({})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["state"], "finished");
@@ -249,12 +263,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
             "{answer}"
         );
     }
-    refused(
-        kofi.post(&app, "/api/tournaments/999/chat", json!({"text": "hi"}))
-            .await,
+    kofi.post_refused(
+        &app,
+        "/api/tournaments/999/chat",
+        json!({"text": "hi"}),
         StatusCode::NOT_FOUND,
         "no_such_tournament",
-    );
+    )
+    .await;
     refused(
         kofi.get(&app, "/api/tournaments/x1/chat").await,
         StatusCode::NOT_FOUND,
@@ -264,11 +280,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     // then wait.
     let (status, answer) = kofi.post(&app, &chat, json!({"text": "three"})).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
-    refused(
-        kofi.post(&app, &chat, json!({"text": "four"})).await,
+    kofi.post_refused(
+        &app,
+        &chat,
+        json!({"text": "four"}),
         StatusCode::TOO_MANY_REQUESTS,
         "too_many",
-    );
+    )
+    .await;
     // A block: ama no longer reads kofi, and kofi no longer reads ama.
     let (status, _) = ama
         .post(
@@ -294,16 +313,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let (_, lines) = guest.get(&app, &chat).await;
     assert_eq!(lines.as_array().unwrap().len(), 4, "the others read both");
     // A moderator mutes and removes; nobody else may.
-    refused(
-        kofi.post(
-            &app,
-            "/api/moderation/tournament-chat-remove",
-            json!({"tournament": id, "line": line["id"]}),
-        )
-        .await,
+    kofi.post_refused(
+        &app,
+        "/api/moderation/tournament-chat-remove",
+        json!({"tournament": id, "line": line["id"]}),
         StatusCode::FORBIDDEN,
         "not_moderator",
-    );
+    )
+    .await;
     state.accounts().grant_moderator("ama").await.unwrap();
     let (status, _) = ama
         .post(
@@ -313,11 +330,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         )
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    refused(
-        kofi.post(&app, &chat, json!({"text": "hush"})).await,
+    kofi.post_refused(
+        &app,
+        &chat,
+        json!({"text": "hush"}),
         StatusCode::FORBIDDEN,
         "muted",
-    );
+    )
+    .await;
     let remove = json!({"tournament": id, "line": line["id"]});
     let (status, _) = ama
         .post(
@@ -329,12 +349,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(status, StatusCode::NO_CONTENT);
     let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
     assert!(gone.contains("\"id\""), "{gone}");
-    refused(
-        ama.post(&app, "/api/moderation/tournament-chat-remove", remove)
-            .await,
+    ama.post_refused(
+        &app,
+        "/api/moderation/tournament-chat-remove",
+        remove,
         StatusCode::NOT_FOUND,
         "no_such_line",
-    );
+    )
+    .await;
     let (_, lines) = guest.get(&app, &chat).await;
     assert!(lines
         .as_array()
@@ -349,9 +371,12 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(status, StatusCode::OK);
     let (_, lines) = kid.get(&app, &chat).await;
     assert_eq!(lines, json!([]));
-    refused(
-        kid.post(&app, &chat, json!({"text": "coucou"})).await,
+    kid.post_refused(
+        &app,
+        &chat,
+        json!({"text": "coucou"}),
         StatusCode::FORBIDDEN,
         "kid_mode",
-    );
+    )
+    .await;
 }

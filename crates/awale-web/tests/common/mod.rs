@@ -100,6 +100,19 @@ impl Browser {
         self.call(app, "POST", uri, Some(body)).await
     }
 
+    /// POSTs `body` to `uri`, which must refuse it as `code` with
+    /// `status`.
+    pub async fn post_refused(
+        &mut self,
+        app: &Router,
+        uri: &str,
+        body: Value,
+        status: StatusCode,
+        code: &str,
+    ) {
+        refused(self.post(app, uri, body).await, status, code);
+    }
+
     /// A browser that opened the site: it has its player's cookie.
     pub async fn opened(app: &Router) -> Browser {
         let mut b = Browser::default();
