@@ -813,7 +813,6 @@ async fn pair(
             )
             .await;
         let game = match made {
-            Ok((StatusCode::CREATED, _, body)) => game_made(&body),
             // Under the server's real limits (`--abuse`), players who make
             // games faster than people do are told to wait, and wait, as a
             // person would: their own pace, not the stranger's doing.
@@ -826,17 +825,7 @@ async fn pair(
                 tokio::time::sleep_until(until.into()).await;
                 continue;
             }
-            Ok((status, _, body)) => {
-                run.error(format!(
-                    "new game: {status} {}",
-                    String::from_utf8_lossy(&body)
-                ));
-                None
-            }
-            Err(e) => {
-                run.error(format!("new game: {e:#}"));
-                None
-            }
+            made => game_made(&run, "new game", made),
         };
         let Some(game) = game else {
             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -856,16 +845,11 @@ async fn pair(
                 None,
             )
             .await;
-        let key = match links {
-            Ok((StatusCode::OK, _, body)) => invite_key(&body),
-            _ => None,
-        };
-        let Some(key) = key else {
-            run.error("links: no invitation key".to_string());
+        let Some(key) = invite_key(&run, links) else {
             continue;
         };
         let path = format!("/api/games/{game}/join");
-        match run
+        let joined = run
             .request_from(
                 north.1,
                 "POST",
@@ -873,17 +857,9 @@ async fn pair(
                 Some(&north.0),
                 Some(join(slot, &key)),
             )
-            .await
-        {
-            Ok((StatusCode::OK, _, _)) => {}
-            Ok((status, _, body)) => {
-                run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
-                continue;
-            }
-            Err(e) => {
-                run.error(format!("join: {e:#}"));
-                continue;
-            }
+            .await;
+        if !answered_ok(&run, "join", joined) {
+            continue;
         }
         let watchers = (0..spectators)
             .map(|k| {
@@ -910,19 +886,66 @@ fn new_game(slot: usize) -> Value {
     json!({"mode": "online", "human": "S", "name": format!("South {slot}")})
 }
 
-/// The game a new game's answer names.
-fn game_made(body: &[u8]) -> Option<GameRef> {
-    serde_json::from_slice::<Value>(body)
+/// The game a request to make one (`what`) was answered with; else none,
+/// its refusal or failure counted as an error.
+fn game_made<E: std::fmt::Display>(
+    tally: &Tally,
+    what: &str,
+    made: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> Option<GameRef> {
+    let body = expected(tally, what, StatusCode::CREATED, made)?;
+    serde_json::from_slice::<Value>(&body)
         .ok()
         .and_then(|v| v["id"].as_str().map(GameRef::from))
 }
 
-/// The invitation's key, from a game's links.
-fn invite_key(body: &[u8]) -> Option<String> {
-    serde_json::from_slice::<Value>(body)
-        .ok()
-        .and_then(|v| v["invite"].as_str().map(String::from))
-        .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string()))
+/// The invitation's key, from the answer to a game's links; else none,
+/// counted as an error.
+fn invite_key<E>(
+    tally: &Tally,
+    links: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> Option<String> {
+    let key = match links {
+        Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v["invite"].as_str().map(String::from))
+            .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
+        _ => None,
+    };
+    if key.is_none() {
+        tally.error("links: no invitation key".to_string());
+    }
+    key
+}
+
+/// The body of `answer` (to `what`) when its status is `status`; else
+/// none, counted as an error.
+fn expected<E: std::fmt::Display>(
+    tally: &Tally,
+    what: &str,
+    status: StatusCode,
+    answer: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> Option<Bytes> {
+    match answer {
+        Ok((got, _, body)) if got == status => Some(body),
+        Ok((got, _, body)) => {
+            tally.error(format!("{what}: {got} {}", String::from_utf8_lossy(&body)));
+            None
+        }
+        Err(e) => {
+            tally.error(format!("{what}: {e:#}"));
+            None
+        }
+    }
+}
+
+/// Whether `answer` (to `what`) is a plain OK; else counted as an error.
+fn answered_ok<E: std::fmt::Display>(
+    tally: &Tally,
+    what: &str,
+    answer: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> bool {
+    expected(tally, what, StatusCode::OK, answer).is_some()
 }
 
 /// What North of pair `slot` sends to join with the invitation's `key`.

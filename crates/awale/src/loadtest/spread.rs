@@ -26,8 +26,9 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 
 use super::{
-    game_made, http_client, invite_key, join, json_body, letters, log_in_flood_with, new_game,
-    play_out, player_cookie, request_to, runtime, seeds, take_events, Head, Http, Logins, Tally,
+    answered_ok, game_made, http_client, invite_key, join, json_body, letters, log_in_flood_with,
+    new_game, play_out, player_cookie, request_to, runtime, seeds, take_events, Head, Http, Logins,
+    Tally,
 };
 
 /// What `awale loadtest` gives this run.
@@ -440,19 +441,9 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
         let game = match made {
-            Ok((StatusCode::CREATED, _, body)) => game_made(&body),
-            Ok((status, _, body)) => {
-                run.error(format!(
-                    "new game: {status} {}",
-                    String::from_utf8_lossy(&body)
-                ));
-                None
-            }
+            // Its process went away with it: the next round tries again.
             Err(Failed::Gone) => None,
-            Err(e) => {
-                run.error(format!("new game: {e}"));
-                None
-            }
+            made => game_made(&run, "new game", made),
         };
         let Some(game) = game else {
             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -466,30 +457,18 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let links = run
             .request(&south, "GET", &format!("/api/games/{game}/links"), None)
             .await;
-        let key = match links {
-            Ok((StatusCode::OK, _, body)) => invite_key(&body),
-            Err(Failed::Gone) => continue,
-            _ => None,
-        };
-        let Some(key) = key else {
-            run.error("links: no invitation key".to_string());
+        if matches!(links, Err(Failed::Gone)) {
+            continue;
+        }
+        let Some(key) = invite_key(&run, links) else {
             continue;
         };
         let path = format!("/api/games/{game}/join");
-        match run
+        let joined = run
             .request(&north, "POST", &path, Some(join(slot, &key)))
-            .await
-        {
-            Ok((StatusCode::OK, _, _)) => {}
-            Ok((status, _, body)) => {
-                run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
-                continue;
-            }
-            Err(Failed::Gone) => continue,
-            Err(e) => {
-                run.error(format!("join: {e}"));
-                continue;
-            }
+            .await;
+        if matches!(joined, Err(Failed::Gone)) || !answered_ok(&run, "join", joined) {
+            continue;
         }
         let watchers = (0..spectators)
             .map(|k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k)))
