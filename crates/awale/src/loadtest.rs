@@ -769,10 +769,7 @@ async fn seek(
         let (game, north) = paired;
         // Both players of a game are seekers: the South one lists it.
         if !north {
-            games
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(game.clone());
+            list_game(&games, &game);
         }
         seed = seed.rotate_left(13) ^ 0x9E37_79B9;
         let me = if north { "N" } else { "S" };
@@ -831,10 +828,7 @@ async fn pair(
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(game.clone());
+        list_game(&games, &game);
         // The invitation's key, as its maker's page has it.
         let links = run
             .request_from(
@@ -879,6 +873,15 @@ async fn pair(
         )
         .await;
     }
+}
+
+/// Lists `game` among the games played (their moves looked for in the
+/// store at the end).
+fn list_game(games: &Mutex<Vec<GameRef>>, game: &GameRef) {
+    games
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(game.clone());
 }
 
 /// What South of pair `slot` asks for: an online game, to play South.

@@ -16,7 +16,7 @@ use anyhow::Context;
 use hyper::StatusCode;
 use serde_json::{json, Value};
 
-use super::{p50_p99, play, read_events, GameRef, Run};
+use super::{list_game, p50_p99, play, read_events, GameRef, Run};
 
 /// The password of the arena's accounts.
 const PASSWORD: &str = "an arena loadtest's password";
@@ -344,10 +344,7 @@ async fn player(
             }
         };
         if me == "S" {
-            played
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(game.clone());
+            list_game(&played, &game);
         }
         seed = seed.rotate_left(11) ^ 0x2545_F491;
         play(

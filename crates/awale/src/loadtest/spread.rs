@@ -26,9 +26,9 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 
 use super::{
-    answered_ok, game_made, http_client, invite_key, join, json_body, letters, log_in_flood_with,
-    new_game, play_out, player_cookie, request_to, runtime, seeds, take_events, Head, Http, Logins,
-    Tally,
+    answered_ok, game_made, http_client, invite_key, join, json_body, letters, list_game,
+    log_in_flood_with, new_game, play_out, player_cookie, request_to, runtime, seeds, take_events,
+    Head, Http, Logins, Tally,
 };
 
 /// What `awale loadtest` gives this run.
@@ -449,10 +449,7 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(game.clone());
+        list_game(&games, &game);
         // The invitation's key, as its maker's page has it.
         let links = run
             .request(&south, "GET", &format!("/api/games/{game}/links"), None)
