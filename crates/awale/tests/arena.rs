@@ -17,7 +17,7 @@ mod webdriver;
 
 use serde_json::json;
 use webdriver::{
-    ama_and_kofi, hash, member, open_at_once, open_tournament_form, page_fetch,
+    ama_and_kofi, hash, member, open_at_once, open_tournament_form, page_fetch, page_post_ok,
     send_tournament_form, tap, Browser, Site, DESKTOP, PHONE,
 };
 
@@ -125,20 +125,8 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let first_round = [game_of(&ama), game_of(&yaw)];
     for loser in [&kofi, &yaw] {
         let game = game_of(loser);
-        let paused = page_fetch(
-            loser,
-            "POST",
-            &format!("/api/tournaments/{id}/pause"),
-            json!({}),
-        );
-        assert_eq!(paused["status"], 200, "{paused}");
-        let resigned = page_fetch(
-            loser,
-            "POST",
-            &format!("/api/games/{game}/resign"),
-            json!({}),
-        );
-        assert_eq!(resigned["status"], 200, "{resigned}");
+        page_post_ok(loser, &format!("/api/tournaments/{id}/pause"));
+        page_post_ok(loser, &format!("/api/games/{game}/resign"));
         loser.wait_for(
             "back to the tournament's page",
             &format!("return location.hash === '{page}'"),
@@ -162,20 +150,8 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert_eq!(kofi.text("#arena-join"), "Come back");
     // Esi pauses and resigns: Ama, on a streak, leads with 4.
     let game = game_of(&esi);
-    let paused = page_fetch(
-        &esi,
-        "POST",
-        &format!("/api/tournaments/{id}/pause"),
-        json!({}),
-    );
-    assert_eq!(paused["status"], 200, "{paused}");
-    let resigned = page_fetch(
-        &esi,
-        "POST",
-        &format!("/api/games/{game}/resign"),
-        json!({}),
-    );
-    assert_eq!(resigned["status"], 200, "{resigned}");
+    page_post_ok(&esi, &format!("/api/tournaments/{id}/pause"));
+    page_post_ok(&esi, &format!("/api/games/{game}/resign"));
     for b in [&ama, &esi] {
         b.wait_for(
             "back to the tournament's page",

@@ -16,8 +16,8 @@ mod webdriver;
 
 use serde_json::json;
 use webdriver::{
-    ama_and_kofi, hash, member, open_tournament_form, page_fetch, send_tournament_form, tap, Site,
-    PHONE,
+    ama_and_kofi, hash, member, open_tournament_form, page_fetch, page_post_ok,
+    send_tournament_form, tap, Site, PHONE,
 };
 
 #[test]
@@ -120,13 +120,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
         );
     }
     let game = hash(loser)[6..].to_string();
-    let resigned = page_fetch(
-        loser,
-        "POST",
-        &format!("/api/games/{game}/resign"),
-        json!({}),
-    );
-    assert_eq!(resigned["status"], 200, "{resigned}");
+    page_post_ok(loser, &format!("/api/games/{game}/resign"));
     for b in [winner, loser] {
         b.wait_for(
             "back to the tournament's page",

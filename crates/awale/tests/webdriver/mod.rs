@@ -880,6 +880,12 @@ pub fn page_fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
     ))
 }
 
+/// POSTs `{}` to `path` from the page of `b`, which must answer 200.
+pub fn page_post_ok(b: &Browser, path: &str) {
+    let answer = page_fetch(b, "POST", path, json!({}));
+    assert_eq!(answer["status"], 200, "{path}: {answer}");
+}
+
 /// Signs the browser `b` (on a page of the site) up as `name`.
 pub fn sign_up(b: &Browser, name: &str) {
     let answer = page_fetch(
@@ -969,12 +975,6 @@ pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String 
     assert_eq!(landed(first), paired, "both in the same game");
     let game = page_fetch(first, "GET", &format!("/api/games/{paired}"), Value::Null);
     assert_eq!(game["body"]["rated"], true, "{game}");
-    let resigned = page_fetch(
-        loser,
-        "POST",
-        &format!("/api/games/{paired}/resign"),
-        json!({}),
-    );
-    assert_eq!(resigned["status"], 200, "resign: {resigned}");
+    page_post_ok(loser, &format!("/api/games/{paired}/resign"));
     paired
 }
