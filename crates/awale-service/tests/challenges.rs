@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
 use awale_service::accounts::{Account, Accounts};
-use awale_service::challenges::{Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN};
+use awale_service::challenges::{ChallengeView, Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN};
 use awale_service::clock::Clock as Time;
 use awale_service::game::{Clock, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::Games;
@@ -57,6 +57,12 @@ fn world() -> World {
 }
 
 impl World {
+    /// The challenge `by` (named `name`, a guest's) makes, which the
+    /// service must take, not refuse.
+    async fn made(&self, by: &PlayerId, name: &str, challenge: NewChallenge) -> ChallengeView {
+        self.challenges.make(by, name, challenge).await.unwrap()
+    }
+
     async fn sign_up(&self, name: &str, n: u8) -> Account {
         let ip = Some(IpAddr::from([10, 0, 0, n]));
         self.accounts
@@ -100,11 +106,7 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
     let mut ama_hears = w.games.hub().watch_player(&ama.player);
     let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
     // The username in any case.
-    let made = w
-        .challenges
-        .make(&ama.player, "", blitz("kOFI"))
-        .await
-        .unwrap();
+    let made = w.made(&ama.player, "", blitz("kOFI")).await;
     assert_eq!((made.from.as_str(), made.to.as_str()), ("Ama", "Kofi"));
     assert!(made.sent && made.from_account && made.rated);
     assert_eq!(made.speed, "blitz");
@@ -154,11 +156,7 @@ async fn a_guest_challenges_casual_only_and_its_game_is_casual() {
     let kofi = w.sign_up("Kofi", 2).await;
     let refused = w.challenges.make(&guest(7), "Yaw", blitz("Kofi")).await;
     assert_eq!(refused.unwrap_err().code, "rated_needs_account");
-    let made = w
-        .challenges
-        .make(&guest(7), "Yaw", casual("Kofi"))
-        .await
-        .unwrap();
+    let made = w.made(&guest(7), "Yaw", casual("Kofi")).await;
     assert!(!made.from_account && made.from == "Yaw");
     let accepted = w.challenges.accept(made.id, &kofi.player).await.unwrap();
     let id = w.games.find(&accepted.game, None).await.unwrap();
@@ -267,11 +265,7 @@ async fn a_player_has_at_most_a_few_open_challenges() {
     let mut ids = Vec::new();
     for n in 0..MAX_OPEN {
         w.sign_up(&format!("player{n}"), 10 + n as u8).await;
-        let made = w
-            .challenges
-            .make(&ama.player, "", casual(&format!("player{n}")))
-            .await
-            .unwrap();
+        let made = w.made(&ama.player, "", casual(&format!("player{n}"))).await;
         ids.push(made.id);
     }
     w.sign_up("oneMore", 99).await;
@@ -295,11 +289,7 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
     for (by_kofi, state) in [(true, "declined"), (false, "withdrawn")] {
         let hearer = if by_kofi { &ama } else { &kofi };
         let mut hears = w.games.hub().watch_player(&hearer.player);
-        let made = w
-            .challenges
-            .make(&ama.player, "", casual("Kofi"))
-            .await
-            .unwrap();
+        let made = w.made(&ama.player, "", casual("Kofi")).await;
         let _ = hears.events.try_recv();
         let settled = if by_kofi {
             w.challenges.decline(made.id, &kofi.player).await
@@ -339,11 +329,7 @@ async fn a_challenge_nobody_answers_expires() {
     let w = world();
     let ama = w.sign_up("Ama", 1).await;
     let kofi = w.sign_up("Kofi", 2).await;
-    let made = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
+    let made = w.made(&ama.player, "", casual("Kofi")).await;
     assert_eq!(made.expires_ms, made.created_ms + EXPIRES_MS);
     w.time
         .advance(Duration::from_millis(EXPIRES_MS as u64 - 1_000));
@@ -360,11 +346,7 @@ async fn a_challenge_nobody_answers_expires() {
     );
 
     // Accepting an expired one settles it so (nobody listed it first).
-    let again = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
+    let again = w.made(&ama.player, "", casual("Kofi")).await;
     w.time.advance(Duration::from_millis(EXPIRES_MS as u64));
     refused_as(
         w.challenges.accept(again.id, &kofi.player).await,
