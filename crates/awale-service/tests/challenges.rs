@@ -73,10 +73,6 @@ impl World {
     }
 }
 
-fn code<T>(r: Result<T, awale_service::Error>) -> &'static str {
-    r.map(|_| ()).unwrap_err().code
-}
-
 fn guest(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
 }
@@ -177,85 +173,58 @@ async fn refusals_have_their_codes() {
     let ama = w.sign_up("Ama", 1).await;
     let kofi = w.sign_up("Kofi", 2).await;
     let c = &w.challenges;
-    assert_eq!(
-        code(c.make(&ama.player, "", blitz("nobody")).await),
-        "no_such_player"
+    refused_as(
+        c.make(&ama.player, "", blitz("nobody")).await,
+        "no_such_player",
     );
-    assert_eq!(
-        code(c.make(&ama.player, "", blitz("ama")).await),
-        "challenge_self"
+    refused_as(
+        c.make(&ama.player, "", blitz("ama")).await,
+        "challenge_self",
     );
     let no_clock = NewChallenge {
         clock: None,
         ..blitz("Kofi")
     };
-    assert_eq!(
-        code(c.make(&ama.player, "", no_clock).await),
-        "rated_needs_clock"
-    );
+    refused_as(c.make(&ama.player, "", no_clock).await, "rated_needs_clock");
     let days = NewChallenge {
         clock: Some(Clock::days(3).unwrap()),
         ..casual("Kofi")
     };
-    assert_eq!(code(c.make(&ama.player, "", days).await), "bad_clock");
+    refused_as(c.make(&ama.player, "", days).await, "bad_clock");
     let side = NewChallenge {
         colour: 'X',
         ..casual("Kofi")
     };
-    assert_eq!(code(c.make(&ama.player, "", side).await), "bad_side");
+    refused_as(c.make(&ama.player, "", side).await, "bad_side");
 
     // Blocks, either way.
     w.accounts.block(&kofi, "Ama").await.unwrap();
-    assert_eq!(
-        code(c.make(&ama.player, "", casual("Kofi")).await),
-        "blocked"
-    );
-    assert_eq!(
-        code(c.make(&kofi.player, "", casual("Ama")).await),
-        "blocked"
-    );
+    refused_as(c.make(&ama.player, "", casual("Kofi")).await, "blocked");
+    refused_as(c.make(&kofi.player, "", casual("Ama")).await, "blocked");
     w.accounts.unblock(&kofi, "Ama").await.unwrap();
 
     // Kid mode: accounts only (a guest's name is free text).
     w.accounts.set_kid(&kofi, true).await.unwrap();
-    assert_eq!(
-        code(c.make(&guest(9), "Yaw", casual("Kofi")).await),
-        "kid_mode"
-    );
+    refused_as(c.make(&guest(9), "Yaw", casual("Kofi")).await, "kid_mode");
     let made = c.make(&ama.player, "", casual("Kofi")).await.unwrap();
 
     // One open challenge to one player at a time.
-    assert_eq!(
-        code(c.make(&ama.player, "", casual("Kofi")).await),
-        "already_challenged"
+    refused_as(
+        c.make(&ama.player, "", casual("Kofi")).await,
+        "already_challenged",
     );
 
     // Only the challenged answers, only the challenger withdraws.
-    assert_eq!(
-        code(c.accept(made.id, &ama.player).await),
-        "not_your_challenge"
-    );
-    assert_eq!(
-        code(c.decline(made.id, &ama.player).await),
-        "not_your_challenge"
-    );
-    assert_eq!(
-        code(c.cancel(made.id, &kofi.player).await),
-        "not_your_challenge"
-    );
+    refused_as(c.accept(made.id, &ama.player).await, "not_your_challenge");
+    refused_as(c.decline(made.id, &ama.player).await, "not_your_challenge");
+    refused_as(c.cancel(made.id, &kofi.player).await, "not_your_challenge");
     // A stranger does not even see it.
-    assert_eq!(
-        code(c.accept(made.id, &guest(3)).await),
-        "no_such_challenge"
-    );
-    assert_eq!(
-        code(c.accept(9_999, &kofi.player).await),
-        "no_such_challenge"
-    );
+    refused_as(c.accept(made.id, &guest(3)).await, "no_such_challenge");
+    refused_as(c.accept(9_999, &kofi.player).await, "no_such_challenge");
 
     // A block made since the challenge: no game.
     w.accounts.block(&ama, "Kofi").await.unwrap();
-    assert_eq!(code(c.accept(made.id, &kofi.player).await), "blocked");
+    refused_as(c.accept(made.id, &kofi.player).await, "blocked");
 }
 
 #[tokio::test]
