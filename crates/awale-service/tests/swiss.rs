@@ -148,10 +148,7 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
 #[tokio::test]
 async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let item = t
-        .create_swiss(&player(1), settings(3, false))
-        .await
-        .unwrap();
+    let item = organised(&t, 3, false).await;
     assert_eq!((item.kind.as_str(), item.rounds), ("swiss", 3));
     let id = item.id;
     for n in 1..=5 {
@@ -278,11 +275,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
 #[tokio::test]
 async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let id = t
-        .create_swiss(&player(1), settings(3, true))
-        .await
-        .unwrap()
-        .id;
+    let id = organised(&t, 3, true).await.id;
     t.join(id, &player(1), "A").await.unwrap();
     let code = |r: Result<TournamentView, awale_service::Error>| r.unwrap_err().code;
     assert_eq!(code(t.start_round(id, &player(1)).await), "too_few_players");
@@ -464,14 +457,22 @@ async fn one_round(
     (t, view)
 }
 
+/// A Swiss of `rounds` rounds (started by hand when `manual_rounds`)
+/// made by player 1, the organiser.
+async fn organised(
+    t: &Arc<Tournaments>,
+    rounds: i64,
+    manual_rounds: bool,
+) -> awale_service::tournaments::TournamentItem {
+    t.create_swiss(&player(1), settings(rounds, manual_rounds))
+        .await
+        .unwrap()
+}
+
 /// A Swiss of `rounds` rounds made by player 1, joined by players 1 to
 /// `players`, its first round started: the view then.
 async fn first_round(t: &Arc<Tournaments>, rounds: i64, players: u8) -> TournamentView {
-    let id = t
-        .create_swiss(&player(1), settings(rounds, false))
-        .await
-        .unwrap()
-        .id;
+    let id = organised(t, rounds, false).await.id;
     for n in 1..=players {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
