@@ -19,7 +19,7 @@ use awale_service::tournament::swiss::Cell;
 use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
 use awale_service::Store;
 
-use common::{player, service, until};
+use common::{games_file, player, service, until};
 
 /// The player numbered `n` is named by a letter: 1 is A, 2 is B…
 fn name(n: u8) -> String {
@@ -384,8 +384,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
 
 #[tokio::test]
 async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_meanwhile() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.db");
+    let (_dir, path) = games_file();
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
         let view = first_round(&t, 2, 4).await;

@@ -15,7 +15,7 @@ use awale_service::tournament::arena::Presence;
 use awale_service::tournaments::{ArenaSettings, TournamentView, Tournaments};
 use awale_service::Store;
 
-use common::{player, service, until};
+use common::{games_file, player, service, until};
 
 fn settings() -> ArenaSettings {
     ArenaSettings {
@@ -253,8 +253,7 @@ async fn creating_is_checked_and_limited() {
 
 #[tokio::test]
 async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.db");
+    let (_dir, path) = games_file();
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
         let id = started(&t).await;

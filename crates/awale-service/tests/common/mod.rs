@@ -17,6 +17,14 @@ pub fn player(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
 }
 
+/// A scratch games file's path, in a directory that lasts as long as
+/// the first value kept.
+pub fn games_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.db");
+    (dir, path)
+}
+
 /// The games and the tournaments on `store`, the tournaments' timers
 /// started.
 pub fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
