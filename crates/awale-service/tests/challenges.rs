@@ -4,13 +4,15 @@
 //! events each player hears on their own channel. Lobby seeks with a
 //! rating range: only the ratings within it may take the free seat.
 
+mod common;
+
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
 use awale_service::accounts::{Account, Accounts};
-use awale_service::challenges::{Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN};
+use awale_service::challenges::{ChallengeView, Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN};
 use awale_service::clock::Clock as Time;
 use awale_service::game::{Clock, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::Games;
@@ -19,6 +21,8 @@ use awale_service::players::{parse_rating_range, Players};
 use awale_service::rating::Speed;
 use awale_service::store::ratings::BoardRule;
 use awale_service::Store;
+
+use common::refused_as;
 
 struct World {
     store: Store,
@@ -53,6 +57,12 @@ fn world() -> World {
 }
 
 impl World {
+    /// The challenge `by` (named `name`, a guest's) makes, which the
+    /// service must take, not refuse.
+    async fn made(&self, by: &PlayerId, name: &str, challenge: NewChallenge) -> ChallengeView {
+        self.challenges.make(by, name, challenge).await.unwrap()
+    }
+
     async fn sign_up(&self, name: &str, n: u8) -> Account {
         let ip = Some(IpAddr::from([10, 0, 0, n]));
         self.accounts
@@ -61,10 +71,6 @@ impl World {
             .unwrap()
             .account
     }
-}
-
-fn code<T>(r: Result<T, awale_service::Error>) -> &'static str {
-    r.map(|_| ()).unwrap_err().code
 }
 
 fn guest(n: u8) -> PlayerId {
@@ -96,11 +102,7 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
     let mut ama_hears = w.games.hub().watch_player(&ama.player);
     let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
     // The username in any case.
-    let made = w
-        .challenges
-        .make(&ama.player, "", blitz("kOFI"))
-        .await
-        .unwrap();
+    let made = w.made(&ama.player, "", blitz("kOFI")).await;
     assert_eq!((made.from.as_str(), made.to.as_str()), ("Ama", "Kofi"));
     assert!(made.sent && made.from_account && made.rated);
     assert_eq!(made.speed, "blitz");
@@ -134,19 +136,13 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
     assert_eq!((clock.initial_ms, clock.increment_ms), (180_000, 2_000));
 
     // Settled once: a second answer is refused.
-    let again = w
-        .challenges
-        .accept(made.id, &kofi.player)
-        .await
-        .unwrap_err();
-    assert_eq!(again.code, "challenge_settled");
-    assert_eq!(
-        w.challenges
-            .decline(made.id, &kofi.player)
-            .await
-            .unwrap_err()
-            .code,
-        "challenge_settled"
+    refused_as(
+        w.challenges.accept(made.id, &kofi.player).await,
+        "challenge_settled",
+    );
+    refused_as(
+        w.challenges.decline(made.id, &kofi.player).await,
+        "challenge_settled",
     );
 }
 
@@ -156,11 +152,7 @@ async fn a_guest_challenges_casual_only_and_its_game_is_casual() {
     let kofi = w.sign_up("Kofi", 2).await;
     let refused = w.challenges.make(&guest(7), "Yaw", blitz("Kofi")).await;
     assert_eq!(refused.unwrap_err().code, "rated_needs_account");
-    let made = w
-        .challenges
-        .make(&guest(7), "Yaw", casual("Kofi"))
-        .await
-        .unwrap();
+    let made = w.made(&guest(7), "Yaw", casual("Kofi")).await;
     assert!(!made.from_account && made.from == "Yaw");
     let accepted = w.challenges.accept(made.id, &kofi.player).await.unwrap();
     let id = w.games.find(&accepted.game, None).await.unwrap();
@@ -181,85 +173,58 @@ async fn refusals_have_their_codes() {
     let ama = w.sign_up("Ama", 1).await;
     let kofi = w.sign_up("Kofi", 2).await;
     let c = &w.challenges;
-    assert_eq!(
-        code(c.make(&ama.player, "", blitz("nobody")).await),
-        "no_such_player"
+    refused_as(
+        c.make(&ama.player, "", blitz("nobody")).await,
+        "no_such_player",
     );
-    assert_eq!(
-        code(c.make(&ama.player, "", blitz("ama")).await),
-        "challenge_self"
+    refused_as(
+        c.make(&ama.player, "", blitz("ama")).await,
+        "challenge_self",
     );
     let no_clock = NewChallenge {
         clock: None,
         ..blitz("Kofi")
     };
-    assert_eq!(
-        code(c.make(&ama.player, "", no_clock).await),
-        "rated_needs_clock"
-    );
+    refused_as(c.make(&ama.player, "", no_clock).await, "rated_needs_clock");
     let days = NewChallenge {
         clock: Some(Clock::days(3).unwrap()),
         ..casual("Kofi")
     };
-    assert_eq!(code(c.make(&ama.player, "", days).await), "bad_clock");
+    refused_as(c.make(&ama.player, "", days).await, "bad_clock");
     let side = NewChallenge {
         colour: 'X',
         ..casual("Kofi")
     };
-    assert_eq!(code(c.make(&ama.player, "", side).await), "bad_side");
+    refused_as(c.make(&ama.player, "", side).await, "bad_side");
 
     // Blocks, either way.
     w.accounts.block(&kofi, "Ama").await.unwrap();
-    assert_eq!(
-        code(c.make(&ama.player, "", casual("Kofi")).await),
-        "blocked"
-    );
-    assert_eq!(
-        code(c.make(&kofi.player, "", casual("Ama")).await),
-        "blocked"
-    );
+    refused_as(c.make(&ama.player, "", casual("Kofi")).await, "blocked");
+    refused_as(c.make(&kofi.player, "", casual("Ama")).await, "blocked");
     w.accounts.unblock(&kofi, "Ama").await.unwrap();
 
     // Kid mode: accounts only (a guest's name is free text).
     w.accounts.set_kid(&kofi, true).await.unwrap();
-    assert_eq!(
-        code(c.make(&guest(9), "Yaw", casual("Kofi")).await),
-        "kid_mode"
-    );
+    refused_as(c.make(&guest(9), "Yaw", casual("Kofi")).await, "kid_mode");
     let made = c.make(&ama.player, "", casual("Kofi")).await.unwrap();
 
     // One open challenge to one player at a time.
-    assert_eq!(
-        code(c.make(&ama.player, "", casual("Kofi")).await),
-        "already_challenged"
+    refused_as(
+        c.make(&ama.player, "", casual("Kofi")).await,
+        "already_challenged",
     );
 
     // Only the challenged answers, only the challenger withdraws.
-    assert_eq!(
-        code(c.accept(made.id, &ama.player).await),
-        "not_your_challenge"
-    );
-    assert_eq!(
-        code(c.decline(made.id, &ama.player).await),
-        "not_your_challenge"
-    );
-    assert_eq!(
-        code(c.cancel(made.id, &kofi.player).await),
-        "not_your_challenge"
-    );
+    refused_as(c.accept(made.id, &ama.player).await, "not_your_challenge");
+    refused_as(c.decline(made.id, &ama.player).await, "not_your_challenge");
+    refused_as(c.cancel(made.id, &kofi.player).await, "not_your_challenge");
     // A stranger does not even see it.
-    assert_eq!(
-        code(c.accept(made.id, &guest(3)).await),
-        "no_such_challenge"
-    );
-    assert_eq!(
-        code(c.accept(9_999, &kofi.player).await),
-        "no_such_challenge"
-    );
+    refused_as(c.accept(made.id, &guest(3)).await, "no_such_challenge");
+    refused_as(c.accept(9_999, &kofi.player).await, "no_such_challenge");
 
     // A block made since the challenge: no game.
     w.accounts.block(&ama, "Kofi").await.unwrap();
-    assert_eq!(code(c.accept(made.id, &kofi.player).await), "blocked");
+    refused_as(c.accept(made.id, &kofi.player).await, "blocked");
 }
 
 #[tokio::test]
@@ -269,11 +234,7 @@ async fn a_player_has_at_most_a_few_open_challenges() {
     let mut ids = Vec::new();
     for n in 0..MAX_OPEN {
         w.sign_up(&format!("player{n}"), 10 + n as u8).await;
-        let made = w
-            .challenges
-            .make(&ama.player, "", casual(&format!("player{n}")))
-            .await
-            .unwrap();
+        let made = w.made(&ama.player, "", casual(&format!("player{n}"))).await;
         ids.push(made.id);
     }
     w.sign_up("oneMore", 99).await;
@@ -292,45 +253,33 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
     let w = world();
     let ama = w.sign_up("Ama", 1).await;
     let kofi = w.sign_up("Kofi", 2).await;
-    let mut ama_hears = w.games.hub().watch_player(&ama.player);
-    let made = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
-    let _ = ama_hears.events.try_recv();
-    let declined = w.challenges.decline(made.id, &kofi.player).await.unwrap();
-    assert_eq!(declined.state, "declined");
-    let heard = ama_hears.events.try_recv().unwrap();
-    assert!(heard.data.contains("\"state\":\"declined\""));
-    assert_eq!(
-        w.challenges
-            .cancel(made.id, &ama.player)
-            .await
-            .unwrap_err()
-            .code,
-        "challenge_settled"
-    );
-
-    let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
-    let made = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
-    let _ = kofi_hears.events.try_recv();
-    let withdrawn = w.challenges.cancel(made.id, &ama.player).await.unwrap();
-    assert_eq!(withdrawn.state, "withdrawn");
-    let heard = kofi_hears.events.try_recv().unwrap();
-    assert!(heard.data.contains("\"state\":\"withdrawn\""));
-    assert_eq!(
-        w.challenges
-            .accept(made.id, &kofi.player)
-            .await
-            .unwrap_err()
-            .code,
-        "challenge_settled"
-    );
+    // Declined by Kofi (Ama hears it), then one withdrawn by Ama (Kofi
+    // hears it): settled, a second answer is refused.
+    for (by_kofi, state) in [(true, "declined"), (false, "withdrawn")] {
+        let hearer = if by_kofi { &ama } else { &kofi };
+        let mut hears = w.games.hub().watch_player(&hearer.player);
+        let made = w.made(&ama.player, "", casual("Kofi")).await;
+        let _ = hears.events.try_recv();
+        let settled = if by_kofi {
+            w.challenges.decline(made.id, &kofi.player).await
+        } else {
+            w.challenges.cancel(made.id, &ama.player).await
+        };
+        assert_eq!(settled.unwrap().state, state);
+        let heard = hears.events.try_recv().unwrap();
+        assert!(heard.data.contains(&format!("\"state\":\"{state}\"")));
+        if by_kofi {
+            refused_as(
+                w.challenges.cancel(made.id, &ama.player).await,
+                "challenge_settled",
+            );
+        } else {
+            refused_as(
+                w.challenges.accept(made.id, &kofi.player).await,
+                "challenge_settled",
+            );
+        }
+    }
     // Settled ones are listed a little while, then no more.
     let mine = w.challenges.mine(&ama.player).await.unwrap();
     assert!(mine.sent.iter().all(|c| c.state != "open"));
@@ -349,11 +298,7 @@ async fn a_challenge_nobody_answers_expires() {
     let w = world();
     let ama = w.sign_up("Ama", 1).await;
     let kofi = w.sign_up("Kofi", 2).await;
-    let made = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
+    let made = w.made(&ama.player, "", casual("Kofi")).await;
     assert_eq!(made.expires_ms, made.created_ms + EXPIRES_MS);
     w.time
         .advance(Duration::from_millis(EXPIRES_MS as u64 - 1_000));
@@ -364,26 +309,18 @@ async fn a_challenge_nobody_answers_expires() {
     w.time.advance(Duration::from_secs(2));
     let mine = w.challenges.mine(&kofi.player).await.unwrap();
     assert_eq!(mine.received[0].state, "expired");
-    let late = w
-        .challenges
-        .accept(made.id, &kofi.player)
-        .await
-        .unwrap_err();
-    assert_eq!(late.code, "challenge_settled");
+    refused_as(
+        w.challenges.accept(made.id, &kofi.player).await,
+        "challenge_settled",
+    );
 
     // Accepting an expired one settles it so (nobody listed it first).
-    let again = w
-        .challenges
-        .make(&ama.player, "", casual("Kofi"))
-        .await
-        .unwrap();
+    let again = w.made(&ama.player, "", casual("Kofi")).await;
     w.time.advance(Duration::from_millis(EXPIRES_MS as u64));
-    let late = w
-        .challenges
-        .accept(again.id, &kofi.player)
-        .await
-        .unwrap_err();
-    assert_eq!(late.code, "challenge_expired");
+    refused_as(
+        w.challenges.accept(again.id, &kofi.player).await,
+        "challenge_expired",
+    );
     // An expired one no longer counts as waiting: a new one may be sent.
     w.challenges
         .make(&ama.player, "", casual("Kofi"))

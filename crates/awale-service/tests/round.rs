@@ -2,17 +2,21 @@
 //! withdrawals, hand-overs and the computer's own moves, on a real (scratch)
 //! SQLite store.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_service::computer::Computer;
-use awale_service::game::{now_ms, Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use awale_service::game::{now_ms, Clock, Mode, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
 use awale_service::round::Offer;
 use awale_service::Store;
+
+use common::player;
 
 fn games() -> Arc<Games> {
     let store = Store::in_memory().unwrap();
@@ -24,8 +28,10 @@ fn games() -> Arc<Games> {
     )
 }
 
-fn player(n: u8) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
+/// Player 3, seated nowhere, may not make `offer` in game `id`.
+async fn not_for_a_stranger(games: &Arc<Games>, id: i64, offer: Offer) {
+    let stranger = games.offer(id, &player(3), offer, None).await.unwrap_err();
+    assert_eq!(stranger.code, "not_your_seat");
 }
 
 /// An online game between players 1 (South) and 2 (North).
@@ -75,11 +81,7 @@ async fn a_takeback_asked_and_accepted_takes_the_last_move_back() {
         .apply_move(id, Some(0), Move::from_letter('C').unwrap(), |_| Ok(()))
         .await
         .unwrap();
-    let stranger = games
-        .offer(id, &player(3), Offer::Takeback, None)
-        .await
-        .unwrap_err();
-    assert_eq!(stranger.code, "not_your_seat");
+    not_for_a_stranger(&games, id, Offer::Takeback).await;
     games
         .offer(id, &player(1), Offer::Takeback, None)
         .await
@@ -155,11 +157,7 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
             .await
             .unwrap();
     }
-    let stranger = games
-        .offer(id, &player(3), Offer::Draw, None)
-        .await
-        .unwrap_err();
-    assert_eq!(stranger.code, "not_your_seat");
+    not_for_a_stranger(&games, id, Offer::Draw).await;
     let offered = games
         .offer(id, &player(2), Offer::Draw, None)
         .await

@@ -6,32 +6,24 @@
 //! and a first move not made in time, both results. No timing: each step
 //! waits for what it needs to see.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{parse_records, Side};
-use awale_service::game::{PlayerId, Stop};
+use awale_service::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::tournament::swiss::Cell;
 use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
 use awale_service::Store;
 
-fn player(n: u8) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
+use common::{games_file, player, service, until};
 
 /// The player numbered `n` is named by a letter: 1 is A, 2 is B…
 fn name(n: u8) -> String {
     char::from(b'A' + n - 1).to_string()
-}
-
-fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
-    let store = Arc::new(store);
-    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
-    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
-    tournaments.start().unwrap();
-    (games, tournaments)
 }
 
 fn settings(rounds: i64, manual_rounds: bool) -> SwissSettings {
@@ -46,23 +38,6 @@ fn settings(rounds: i64, manual_rounds: bool) -> SwissSettings {
 
 fn swiss(view: &TournamentView) -> &SwissView {
     view.swiss.as_ref().expect("a Swiss's view")
-}
-
-/// Waits until `check` holds of tournament `id`'s view (polling: no
-/// deadline but a generous count, for a loaded machine).
-async fn until(
-    t: &Tournaments,
-    id: i64,
-    check: impl Fn(&TournamentView) -> bool,
-) -> TournamentView {
-    for _ in 0..3000 {
-        let view = t.get(id, Some(&player(1))).await.unwrap();
-        if check(&view) {
-            return view;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
 }
 
 /// The round shown, as "first-second" by names, and its bye.
@@ -173,39 +148,53 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
 #[tokio::test]
 async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let item = t
-        .create_swiss(&player(1), settings(3, false))
-        .await
-        .unwrap();
+    let item = organised(&t, 3, false).await;
     assert_eq!((item.kind.as_str(), item.rounds), ("swiss", 3));
     let id = item.id;
     for n in 1..=5 {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
-    let view = t.start_round(id, &player(1)).await.unwrap();
+    let mut view = t.start_round(id, &player(1)).await.unwrap();
     assert_eq!(view.state, "started");
     assert_eq!(swiss(&view).round, 1);
-    assert_eq!(
-        pairings(&view),
-        (vec!["A-C".into(), "B-D".into()], Some("E".into()))
-    );
-    play(&t, &games, id, "A", Ends::FirstWins).await;
-    play(&t, &games, id, "B", Ends::Draw).await;
-    let view = until(&t, id, |v| swiss(v).round == 2).await;
-    assert_eq!(
-        pairings(&view),
-        (vec!["B-A".into(), "D-E".into()], Some("C".into()))
-    );
-    play(&t, &games, id, "B", Ends::FirstWins).await;
-    play(&t, &games, id, "D", Ends::SecondWins).await;
-    let view = until(&t, id, |v| swiss(v).round == 3).await;
-    assert_eq!(
-        pairings(&view),
-        (vec!["E-A".into(), "C-B".into()], Some("D".into()))
-    );
-    play(&t, &games, id, "E", Ends::FirstWins).await;
-    play(&t, &games, id, "C", Ends::FirstWins).await;
-    let view = until(&t, id, |v| v.state == "finished").await;
+    // Each round: its pairings and bye, then how its games end.
+    for (round, (games_of_round, bye), ends) in [
+        (
+            1,
+            (["A-C", "B-D"], "E"),
+            [("A", Ends::FirstWins), ("B", Ends::Draw)],
+        ),
+        (
+            2,
+            (["B-A", "D-E"], "C"),
+            [("B", Ends::FirstWins), ("D", Ends::SecondWins)],
+        ),
+        (
+            3,
+            (["E-A", "C-B"], "D"),
+            [("E", Ends::FirstWins), ("C", Ends::FirstWins)],
+        ),
+    ] {
+        assert_eq!(
+            pairings(&view),
+            (
+                games_of_round.map(String::from).to_vec(),
+                Some(bye.to_string())
+            ),
+            "round {round}"
+        );
+        for (first, how) in ends {
+            play(&t, &games, id, first, how).await;
+        }
+        view = until(&t, id, |v| {
+            if round < 3 {
+                swiss(v).round == round + 1
+            } else {
+                v.state == "finished"
+            }
+        })
+        .await;
+    }
     let lines: Vec<(String, u32, u32, u32)> = swiss(&view)
         .standings
         .iter()
@@ -286,11 +275,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
 #[tokio::test]
 async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let id = t
-        .create_swiss(&player(1), settings(3, true))
-        .await
-        .unwrap()
-        .id;
+    let id = organised(&t, 3, true).await.id;
     t.join(id, &player(1), "A").await.unwrap();
     let code = |r: Result<TournamentView, awale_service::Error>| r.unwrap_err().code;
     assert_eq!(code(t.start_round(id, &player(1)).await), "too_few_players");
@@ -399,19 +384,11 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
 
 #[tokio::test]
 async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_meanwhile() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.db");
+    let (_dir, path) = games_file();
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
-        let id = t
-            .create_swiss(&player(1), settings(2, false))
-            .await
-            .unwrap()
-            .id;
-        for n in 1..=4 {
-            t.join(id, &player(n), &name(n)).await.unwrap();
-        }
-        let view = t.start_round(id, &player(1)).await.unwrap();
+        let view = first_round(&t, 2, 4).await;
+        let id = view.id;
         assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
         let public: Vec<String> = swiss(&view)
             .games
@@ -475,16 +452,30 @@ async fn one_round(
     if let Some(ms) = first_move_ms {
         t.set_first_move_ms(ms);
     }
-    let id = t
-        .create_swiss(&player(1), settings(1, false))
+    let view = first_round(&t, 1, players).await;
+    (t, view)
+}
+
+/// A Swiss of `rounds` rounds (started by hand when `manual_rounds`)
+/// made by player 1, the organiser.
+async fn organised(
+    t: &Arc<Tournaments>,
+    rounds: i64,
+    manual_rounds: bool,
+) -> awale_service::tournaments::TournamentItem {
+    t.create_swiss(&player(1), settings(rounds, manual_rounds))
         .await
         .unwrap()
-        .id;
+}
+
+/// A Swiss of `rounds` rounds made by player 1, joined by players 1 to
+/// `players`, its first round started: the view then.
+async fn first_round(t: &Arc<Tournaments>, rounds: i64, players: u8) -> TournamentView {
+    let id = organised(t, rounds, false).await.id;
     for n in 1..=players {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
-    let view = t.start_round(id, &player(1)).await.unwrap();
-    (t, view)
+    t.start_round(id, &player(1)).await.unwrap()
 }
 
 #[tokio::test]
@@ -532,15 +523,8 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
 async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
     use awale_service::tournament::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
-    let id = t
-        .create_swiss(&player(1), settings(2, false))
-        .await
-        .unwrap()
-        .id;
-    for n in 1..=4 {
-        t.join(id, &player(n), &name(n)).await.unwrap();
-    }
-    let view = t.start_round(id, &player(1)).await.unwrap();
+    let view = first_round(&t, 2, 4).await;
+    let id = view.id;
     assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
     // (Two rounds of four: paired as a Swiss; three would be a round
     // robin.) B and D withdraw during their game: after round 1 only A

@@ -4,27 +4,18 @@
 //! and berserk count; a pause waits for the game's end; the end stops the
 //! pairings while the games in play still count; a restart keeps it going.
 
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use awale_service::game::{now_ms, PlayerId, Stop};
+use std::sync::Arc;
+
+use awale_service::game::{now_ms, Stop};
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::tournament::arena::Presence;
 use awale_service::tournaments::{ArenaSettings, TournamentView, Tournaments};
 use awale_service::Store;
 
-fn player(n: u8) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
-
-fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
-    let store = Arc::new(store);
-    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
-    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
-    tournaments.start().unwrap();
-    (games, tournaments)
-}
+use common::{games_file, player, service, until};
 
 fn settings() -> ArenaSettings {
     ArenaSettings {
@@ -36,21 +27,14 @@ fn settings() -> ArenaSettings {
     }
 }
 
-/// Waits (a little) until `check` holds of tournament `id`'s view.
-async fn until(
-    t: &Tournaments,
-    id: i64,
-    viewer: u8,
-    check: impl Fn(&TournamentView) -> bool,
-) -> TournamentView {
-    for _ in 0..200 {
-        let view = t.get(id, Some(&player(viewer))).await.unwrap();
-        if check(&view) {
-            return view;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+/// Players 1 to `players` join tournament `id` (as P1, P2…): the view
+/// after the last.
+async fn join(t: &Arc<Tournaments>, id: i64, players: u8) -> TournamentView {
+    let mut view = None;
+    for n in 1..=players {
+        view = Some(t.join(id, &player(n), &format!("P{n}")).await.unwrap());
     }
-    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
+    view.expect("a player")
 }
 
 fn line(view: &TournamentView, n: u8) -> &awale_service::tournaments::StandingLine {
@@ -78,7 +62,7 @@ async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
 
 async fn started(t: &Arc<Tournaments>) -> i64 {
     let item = t.create(&player(1), settings()).await.unwrap();
-    until(t, item.id, 1, |v| v.state == "started").await;
+    until(t, item.id, |v| v.state == "started").await;
     item.id
 }
 
@@ -86,8 +70,7 @@ async fn started(t: &Arc<Tournaments>) -> i64 {
 async fn the_free_are_paired_at_once_and_a_third_waits() {
     let (_games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    let view = t.join(id, &player(2), "P2").await.unwrap();
+    let view = join(&t, id, 2).await;
     assert!(line(&view, 1).game.is_some(), "paired at once");
     assert_eq!(line(&view, 1).game, line(&view, 2).game);
     assert_eq!(view.top_game, line(&view, 1).game);
@@ -100,9 +83,7 @@ async fn the_free_are_paired_at_once_and_a_third_waits() {
 async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_play() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    for n in 1..=4 {
-        t.join(id, &player(n), &format!("P{n}")).await.unwrap();
-    }
+    join(&t, id, 4).await;
     let view = t.get(id, None).await.unwrap();
     let opponent_of_1 = view
         .standings
@@ -112,7 +93,7 @@ async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_pl
         .name
         .clone();
     resign(&games, &view, 1).await;
-    let view = until(&t, id, 1, |v| line(v, 1).sheet.len() == 1).await;
+    let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
     let winner = view.standings[0].clone();
     assert_eq!(winner.name, opponent_of_1);
     assert_eq!(winner.score, 2);
@@ -123,7 +104,7 @@ async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_pl
         .filter(|n| format!("P{n}") != opponent_of_1)
         .collect();
     resign(&games, &view, others[0]).await;
-    let view = until(&t, id, 1, |v| line(v, 1).game.is_some()).await;
+    let view = until(&t, id, |v| line(v, 1).game.is_some()).await;
     let new_opponent = view
         .standings
         .iter()
@@ -136,11 +117,10 @@ async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_pl
 async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    t.join(id, &player(2), "P2").await.unwrap();
+    join(&t, id, 2).await;
     let mut scores = Vec::new();
     for k in 0..3 {
-        let view = until(&t, id, 1, |v| line(v, 1).game.is_some()).await;
+        let view = until(&t, id, |v| line(v, 1).game.is_some()).await;
         if k == 2 {
             assert!(view.can_berserk);
             assert!(line(&view, 1).on_fire, "two wins: the flame");
@@ -156,7 +136,7 @@ async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
             assert!(clock.remaining_ms.contains(&30_000), "{clock:?}");
         }
         resign(&games, &view, 2).await;
-        let view = until(&t, id, 1, |v| line(v, 1).sheet.len() == k + 1).await;
+        let view = until(&t, id, |v| line(v, 1).sheet.len() == k + 1).await;
         scores.push(line(&view, 1).score);
     }
     // 2, 2, then 4 on the streak plus the berserk point.
@@ -169,12 +149,11 @@ async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
 async fn a_pause_asked_in_a_game_waits_for_its_end_and_a_comeback_pairs() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    let view = t.join(id, &player(2), "P2").await.unwrap();
+    let view = join(&t, id, 2).await;
     let view2 = t.leave(id, &player(1), Presence::Paused).await.unwrap();
     assert_eq!(line(&view2, 1).presence, Presence::Playing);
     resign(&games, &view, 2).await;
-    let view = until(&t, id, 1, |v| line(v, 1).presence == Presence::Paused).await;
+    let view = until(&t, id, |v| line(v, 1).presence == Presence::Paused).await;
     assert_eq!(line(&view, 1).score, 2, "a paused player keeps the score");
     assert!(line(&view, 2).game.is_none(), "alone: not paired");
     let view = t.join(id, &player(1), "P1").await.unwrap();
@@ -186,9 +165,8 @@ async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
     let (_games, t) = service(Store::in_memory().unwrap());
     t.set_first_move_ms(50);
     let id = started(&t).await;
-    t.join(id, &player(1), "P1").await.unwrap();
-    t.join(id, &player(2), "P2").await.unwrap();
-    let view = until(&t, id, 1, |v| {
+    join(&t, id, 2).await;
+    let view = until(&t, id, |v| {
         v.standings.iter().any(|l| l.presence == Presence::Paused)
     })
     .await;
@@ -202,9 +180,7 @@ async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
 async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    for n in 1..=3 {
-        t.join(id, &player(n), &format!("P{n}")).await.unwrap();
-    }
+    join(&t, id, 3).await;
     let refused = t.close(id, &player(2)).await.unwrap_err();
     assert_eq!(refused.code, "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
@@ -218,10 +194,7 @@ async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
     assert_eq!(playing.len(), 2);
     let loser: u8 = playing[1][1..].parse().unwrap();
     resign(&games, &view, loser).await;
-    let view = until(&t, id, 1, |v| {
-        v.podium.first().is_some_and(|l| l.score == 2)
-    })
-    .await;
+    let view = until(&t, id, |v| v.podium.first().is_some_and(|l| l.score == 2)).await;
     assert!(
         view.standings.iter().all(|l| l.game.is_none()),
         "no new game"
@@ -280,13 +253,11 @@ async fn creating_is_checked_and_limited() {
 
 #[tokio::test]
 async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.db");
+    let (_dir, path) = games_file();
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
         let id = started(&t).await;
-        t.join(id, &player(1), "P1").await.unwrap();
-        let view = t.join(id, &player(2), "P2").await.unwrap();
+        let view = join(&t, id, 2).await;
         (id, line(&view, 1).game.clone().unwrap())
     };
     // Meanwhile, with no tournament service, the game ends.
@@ -305,7 +276,7 @@ async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
             .unwrap();
     }
     let (_games, t) = service(Store::open(&path).unwrap());
-    let view = until(&t, id, 1, |v| {
+    let view = until(&t, id, |v| {
         v.standings.iter().any(|l| l.presence == Presence::Paused)
     })
     .await;

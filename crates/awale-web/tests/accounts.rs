@@ -3,16 +3,16 @@
 //! the same games, the session cookie's form, log-out, limits told with
 //! their wait, blocks and kid mode in chat, moderators only for moderators.
 
-use std::collections::HashMap;
+mod common;
+
 use std::time::Duration;
 
 use awale_web::{app, AppState, Config, Store};
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tower::ServiceExt;
+
+use common::{refused, Browser, PASSWORD};
 
 fn memory_app() -> Router {
     let config = Config {
@@ -20,114 +20,6 @@ fn memory_app() -> Router {
         ..Config::default()
     };
     app(AppState::new(Store::in_memory().unwrap(), config).unwrap())
-}
-
-/// A browser: its cookies, kept as a browser keeps them.
-#[derive(Default)]
-struct Browser {
-    cookies: HashMap<String, String>,
-    /// The last answer's `Set-Cookie` lines.
-    set: Vec<String>,
-    retry_after: Option<String>,
-}
-
-const PASSWORD: &str = "seeds in the fourth hole";
-
-impl Browser {
-    async fn call(
-        &mut self,
-        app: &Router,
-        method: &str,
-        uri: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let cookie: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .header("host", "127.0.0.1")
-            .header("content-type", "application/json");
-        if !cookie.is_empty() {
-            request = request.header("cookie", cookie.join("; "));
-        }
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let response = app
-            .clone()
-            .oneshot(request.body(Body::from(body)).unwrap())
-            .await
-            .unwrap();
-        let status = response.status();
-        self.set = response
-            .headers()
-            .get_all(header::SET_COOKIE)
-            .iter()
-            .map(|v| v.to_str().unwrap().to_string())
-            .collect();
-        self.retry_after = response
-            .headers()
-            .get(header::RETRY_AFTER)
-            .map(|v| v.to_str().unwrap().to_string());
-        for line in &self.set {
-            let pair = line.split(';').next().unwrap();
-            let (name, value) = pair.split_once('=').unwrap();
-            if line.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_string(), value.to_string());
-            }
-        }
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
-    }
-
-    async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
-        self.call(app, "GET", uri, None).await
-    }
-
-    async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-        self.call(app, "POST", uri, Some(body)).await
-    }
-
-    /// A browser that opened the page: it has its guest cookie.
-    async fn opened(app: &Router) -> Browser {
-        let mut b = Browser::default();
-        b.get(app, "/api/me").await;
-        assert!(b.cookies.contains_key("awale_player"));
-        b
-    }
-
-    async fn sign_up(&mut self, app: &Router, name: &str) -> Value {
-        let (status, body) = self
-            .post(
-                app,
-                "/api/account/signup",
-                json!({"username": name, "password": PASSWORD}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        body
-    }
-
-    async fn online_game(&mut self, app: &Router) -> String {
-        let (status, game) = self
-            .post(
-                app,
-                "/api/games",
-                json!({"mode": "online", "name": "Guest Ama"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{game}");
-        game["id"].as_str().unwrap().to_string()
-    }
 }
 
 fn ids(list: &Value) -> Vec<String> {
@@ -228,10 +120,10 @@ async fn an_ended_sessions_cookie_is_dropped() {
         .set
         .iter()
         .any(|c| c.starts_with("awale_session=;") && c.contains("Max-Age=0")));
-    let (status, body) = b.get(&app, "/api/account").await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_logged_in"))
+    refused(
+        b.get(&app, "/api/account").await,
+        StatusCode::FORBIDDEN,
+        "not_logged_in",
     );
 }
 
@@ -263,22 +155,22 @@ async fn refusals_are_codes_and_a_limit_tells_its_wait() {
         (Some("weak_password"), Some("common"))
     );
     a.sign_up(&app, "Yaw").await;
-    let (status, body) = a
-        .post(
-            &app,
-            "/api/account/signup",
-            json!({"username": "Efua", "password": PASSWORD}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::CONFLICT, Some("logged_in"))
-    );
-    let (status, body) = a.post(&app, "/api/me", json!({"name": "Other"})).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::CONFLICT, Some("account_name"))
-    );
+    a.post_refused(
+        &app,
+        "/api/account/signup",
+        json!({"username": "Efua", "password": PASSWORD}),
+        StatusCode::CONFLICT,
+        "logged_in",
+    )
+    .await;
+    a.post_refused(
+        &app,
+        "/api/me",
+        json!({"name": "Other"}),
+        StatusCode::CONFLICT,
+        "account_name",
+    )
+    .await;
 
     let mut b = Browser::opened(&app).await;
     let mut last = (StatusCode::OK, Value::Null);
@@ -317,25 +209,22 @@ async fn a_blocked_player_can_neither_join_nor_chat() {
         (StatusCode::OK, json!(["Kofi"]))
     );
     let game = ama.online_game(&app).await;
-    let (status, body) = kofi
-        .post(&app, &format!("/api/games/{game}/join"), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("blocked")),
-        "{body}"
-    );
-    let (status, body) = kofi
-        .post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hi"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("blocked"))
-    );
+    kofi.post_refused(
+        &app,
+        &format!("/api/games/{game}/join"),
+        json!({}),
+        StatusCode::FORBIDDEN,
+        "blocked",
+    )
+    .await;
+    kofi.post_refused(
+        &app,
+        &format!("/api/games/{game}/chat"),
+        json!({"room": "public", "text": "hi"}),
+        StatusCode::FORBIDDEN,
+        "blocked",
+    )
+    .await;
     // A guest joins with the invitation's key, under its nickname; an
     // account under its username.
     let (_, links) = ama.get(&app, &format!("/api/games/{game}/links")).await;
@@ -385,17 +274,14 @@ async fn kid_mode_turns_chat_off() {
     assert_eq!(status, StatusCode::CREATED);
     let (_, lines) = kid.get(&app, &format!("/api/games/{game}/chat")).await;
     assert_eq!(lines, json!([]));
-    let (status, body) = kid
-        .post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hi"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("kid_mode"))
-    );
+    kid.post_refused(
+        &app,
+        &format!("/api/games/{game}/chat"),
+        json!({"room": "public", "text": "hi"}),
+        StatusCode::FORBIDDEN,
+        "kid_mode",
+    )
+    .await;
     let (_, lines) = other.get(&app, &format!("/api/games/{game}/chat")).await;
     assert_eq!(lines.as_array().unwrap().len(), 1);
 }
@@ -416,10 +302,10 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let (status, body) = ama.get(&app, "/api/moderation/reports").await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_moderator"))
+    refused(
+        ama.get(&app, "/api/moderation/reports").await,
+        StatusCode::FORBIDDEN,
+        "not_moderator",
     );
     state.accounts().grant_moderator("ama").await.unwrap();
     let (status, body) = ama.get(&app, "/api/moderation/reports").await;
@@ -435,17 +321,14 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     let game = ama.online_game(&app).await;
-    let (status, body) = kofi
-        .post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hi"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("muted"))
-    );
+    kofi.post_refused(
+        &app,
+        &format!("/api/games/{game}/chat"),
+        json!({"room": "public", "text": "hi"}),
+        StatusCode::FORBIDDEN,
+        "muted",
+    )
+    .await;
     let (status, _) = ama
         .post(&app, "/api/moderation/close", json!({"username": "kofi"}))
         .await;
@@ -528,32 +411,25 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
     let mut guest = Browser::opened(&app).await;
     // A guest may not make a rated game, nor may anyone a rated game
     // against the computer or from a study position.
-    let (status, body) = guest
-        .post(
+    guest
+        .post_refused(
             &app,
             "/api/games",
             json!({"mode": "online", "name": "Yaw", "rated": true}),
+            StatusCode::FORBIDDEN,
+            "rated_needs_account",
         )
         .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("rated_needs_account")),
-        "{body}"
-    );
     let mut ama = Browser::opened(&app).await;
     ama.sign_up(&app, "Ama").await;
-    let (status, body) = ama
-        .post(
-            &app,
-            "/api/games",
-            json!({"mode": "computer", "rated": true}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::UNPROCESSABLE_ENTITY, Some("rated_needs_online")),
-        "{body}"
-    );
+    ama.post_refused(
+        &app,
+        "/api/games",
+        json!({"mode": "computer", "rated": true}),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "rated_needs_online",
+    )
+    .await;
     let (status, body) = ama
         .post(
             &app,
@@ -590,18 +466,15 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
         .unwrap_or_else(|| panic!("{links}"))
         .to_string();
     // A guest with the invitation is refused the seat; an account takes it.
-    let (status, body) = guest
-        .post(
+    guest
+        .post_refused(
             &app,
             &format!("/api/games/{game}/join"),
             json!({"name": "Yaw", "key": key}),
+            StatusCode::FORBIDDEN,
+            "rated_needs_account",
         )
         .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("rated_needs_account")),
-        "{body}"
-    );
     let mut kofi = Browser::opened(&app).await;
     kofi.sign_up(&app, "Kofi").await;
     let (status, joined) = kofi

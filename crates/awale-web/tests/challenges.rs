@@ -183,13 +183,14 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
             "{body}"
         );
     }
-    let (status, body) = kofi
-        .post(&app, "/api/challenges/abc/accept", json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_challenge"))
-    );
+    kofi.post_refused(
+        &app,
+        "/api/challenges/abc/accept",
+        json!({}),
+        StatusCode::NOT_FOUND,
+        "no_such_challenge",
+    )
+    .await;
 
     // A guest's casual challenge, declined.
     let (status, made) = guest
@@ -205,13 +206,15 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         (Some("Yaw"), Some(false))
     );
     let id = made["id"].as_i64().unwrap();
-    let (status, body) = guest
-        .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
+    guest
+        .post_refused(
+            &app,
+            &format!("/api/challenges/{id}/accept"),
+            json!({}),
+            StatusCode::FORBIDDEN,
+            "not_your_challenge",
+        )
         .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_your_challenge"))
-    );
     let (status, declined) = kofi
         .post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
         .await;
@@ -238,11 +241,14 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         )
         .await;
     assert!(status.is_success(), "{status}");
-    let (status, body) = ama.post(&app, "/api/challenges", casual("Kofi")).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("blocked"))
-    );
+    ama.post_refused(
+        &app,
+        "/api/challenges",
+        casual("Kofi"),
+        StatusCode::FORBIDDEN,
+        "blocked",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -255,11 +261,15 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
         json!({"mode": "online", "public": public, "rating_range": 200,
                "clock": {"minutes": 3, "increment_seconds": 2}, "name": "Yaw"})
     };
-    let (status, body) = guest.post(&app, "/api/games", seek(true)).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("range_needs_account"))
-    );
+    guest
+        .post_refused(
+            &app,
+            "/api/games",
+            seek(true),
+            StatusCode::FORBIDDEN,
+            "range_needs_account",
+        )
+        .await;
     let (status, body) = ama.post(&app, "/api/games", seek(false)).await;
     assert_eq!(
         (status, body["error"].as_str(), body["reason"].as_str()),

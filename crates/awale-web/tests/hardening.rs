@@ -961,39 +961,42 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     for i in 0..210 {
         let cookie = format!("awale_player={:064x}", 1_000 + i);
         let ip = format!("10.1.{}.{}", i / 200, i % 200 + 1);
-        let a = send(
-            &app,
-            from(
-                &ip,
-                post(
-                    "/api/games",
-                    &[JSON, HOST, ("cookie", &cookie)],
-                    r#"{"mode":"online","name":"Spam"}"#,
-                ),
-            ),
-        )
-        .await;
-        assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+        online_game_from(&app, &ip, &cookie, "Spam").await;
     }
-    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
-    let ids: Vec<String> = lobby.body["challenges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_str().unwrap().to_string())
-        .collect();
+    let (ids, _) = lobby(&app).await;
     assert!(ids.contains(&real), "the real challenge is hidden: {ids:?}");
     // Challenges whose maker never came are withdrawn; the real one stays.
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
-    let ids: Vec<String> = lobby.body["challenges"]
+    assert_eq!(lobby(&app).await.0, vec![real]);
+    drop(events);
+}
+
+/// A private online game made by the player of `cookie`, from `ip`, as
+/// `name`: its id.
+async fn online_game_from(app: &Router, ip: &str, cookie: &str, name: &str) -> String {
+    let body = json!({"mode": "online", "name": name}).to_string();
+    let made = send(
+        app,
+        from(
+            ip,
+            post("/api/games", &[JSON, HOST, ("cookie", cookie)], &body),
+        ),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    made.body["id"].as_str().unwrap().to_string()
+}
+
+/// The lobby: the ids of its challenges, and all it shows.
+async fn lobby(app: &Router) -> (Vec<String>, Value) {
+    let lobby = send(app, get("/api/lobby", &[HOST])).await;
+    let ids = lobby.body["challenges"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c["id"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(ids, vec![real]);
-    drop(events);
+    (ids, lobby.body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1015,20 +1018,7 @@ async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
             format!("awale_player={:064x}", 5_000 + 2 * i),
             format!("awale_player={:064x}", 5_001 + 2 * i),
         );
-        let made = send(
-            &app,
-            from(
-                &ip,
-                post(
-                    "/api/games",
-                    &[JSON, HOST, ("cookie", &maker)],
-                    r#"{"mode":"online","name":"Busy"}"#,
-                ),
-            ),
-        )
-        .await;
-        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
-        let id = made.body["id"].as_str().unwrap().to_string();
+        let id = online_game_from(&app, &ip, &maker, "Busy").await;
         let body = json!({"name": "Bee", "key": invite_key(&app, &maker, &id).await}).to_string();
         let joined = send(
             &app,
@@ -1044,15 +1034,9 @@ async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
         .await;
         assert_eq!(joined.status, StatusCode::OK, "{}", joined.body);
     }
-    let lobby = send(&app, get("/api/lobby", &[HOST])).await;
-    let ids: Vec<&str> = lobby.body["challenges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|c| c["id"].as_str())
-        .collect();
-    assert_eq!(ids, vec![real.as_str()]);
-    assert_eq!(lobby.body["live"].as_array().unwrap().len(), 200);
+    let (ids, lobby) = lobby(&app).await;
+    assert_eq!(ids, vec![real]);
+    assert_eq!(lobby["live"].as_array().unwrap().len(), 200);
 }
 
 #[tokio::test]

@@ -3,6 +3,8 @@
 //! into one clock game, and play it to a draw by agreement), and games
 //! over days (days per move, each player's list of games to move in).
 
+mod common;
+
 use std::time::Duration;
 
 use awale_web::{app, AppState, Config, Store};
@@ -12,6 +14,8 @@ use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
+
+use common::refused;
 
 fn cookie(n: u8) -> String {
     format!("awale_player={}", format!("{n:02x}").repeat(32))
@@ -96,10 +100,10 @@ async fn two_seekers_are_paired_and_agree_a_draw() {
     assert_eq!(game["clock"]["initial_ms"], 180_000);
     assert_eq!(game["clock"]["increment_ms"], 2_000);
     let draw = format!("/api/games/{id}/draw");
-    let (status, early) = call(&app, south, "POST", &draw, json!({})).await;
-    assert_eq!(
-        (status, early["error"].as_str()),
-        (StatusCode::CONFLICT, Some("draw_too_early"))
+    refused(
+        call(&app, south, "POST", &draw, json!({})).await,
+        StatusCode::CONFLICT,
+        "draw_too_early",
     );
     for (who, mv) in [(south, "C"), (north, "c")] {
         let (status, moved) = call(
@@ -122,10 +126,10 @@ async fn two_seekers_are_paired_and_agree_a_draw() {
         (status, theirs["error"].as_str(), theirs["reason"].as_str()),
         (StatusCode::CONFLICT, Some("draw_pending"), Some("theirs"))
     );
-    let (status, stranger) = call(&app, 9, "POST", &draw, json!({"accept": true})).await;
-    assert_eq!(
-        (status, stranger["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_your_seat"))
+    refused(
+        call(&app, 9, "POST", &draw, json!({"accept": true})).await,
+        StatusCode::FORBIDDEN,
+        "not_your_seat",
     );
     let (status, drawn) = call(&app, south, "POST", &draw, json!({"accept": true})).await;
     assert_eq!(status, StatusCode::OK, "{drawn}");
@@ -152,22 +156,22 @@ async fn a_seek_waits_is_cancelled_and_a_bad_pool_is_named() {
     assert_eq!(cancelled["cancelled"], true);
     let (_, again) = call(&app, 1, "POST", "/api/pools/cancel", json!({})).await;
     assert_eq!(again["cancelled"], false);
-    let (status, bad) = call(&app, 1, "POST", "/api/pools/2+1/seek", json!({})).await;
-    assert_eq!(
-        (status, bad["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_pool"))
+    refused(
+        call(&app, 1, "POST", "/api/pools/2+1/seek", json!({})).await,
+        StatusCode::NOT_FOUND,
+        "no_such_pool",
     );
-    let (status, bad) = call(
-        &app,
-        1,
-        "POST",
-        "/api/pools/3+2/seek",
-        json!({"name": "\u{200b}"}),
-    )
-    .await;
-    assert_eq!(
-        (status, bad["error"].as_str()),
-        (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_name"))
+    refused(
+        call(
+            &app,
+            1,
+            "POST",
+            "/api/pools/3+2/seek",
+            json!({"name": "\u{200b}"}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_name",
     );
 }
 

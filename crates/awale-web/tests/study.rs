@@ -91,6 +91,14 @@ fn error_code(status: StatusCode, body: &Value, expected: (StatusCode, &str)) {
     );
 }
 
+/// The analysis of `body` (a position and options): its answer, which
+/// must be OK.
+async fn analysis(app: &Router, body: Value) -> Value {
+    let (status, answer) = post(app, "/api/study/analysis", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
 #[tokio::test]
 async fn twenty_puzzles_in_a_row_each_with_one_answer_the_database_confirms() {
     let app = study_app();
@@ -277,13 +285,11 @@ async fn without_a_database_puzzles_say_how_to_build_one() {
     )
     .await;
     assert_eq!(s, StatusCode::OK);
-    let (s, a) = post(
+    let a = analysis(
         &app,
-        "/api/study/analysis",
         json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "lines": 2}),
     )
     .await;
-    assert_eq!(s, StatusCode::OK, "{a}");
     assert_eq!(a["lines"].as_array().unwrap().len(), 2);
     assert!(a["scores"]
         .as_array()
@@ -379,13 +385,7 @@ async fn the_analysis_gives_engine_lines_and_database_values_per_move() {
     let app = study_app();
     // F takes 5 at once (b and a); the database knows every move.
     let diagram = "0-0-0-1-0-2-1-2-0-0-0-1-20-21-S";
-    let (status, a) = post(
-        &app,
-        "/api/study/analysis",
-        json!({"position": diagram, "lines": 2}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{a}");
+    let a = analysis(&app, json!({"position": diagram, "lines": 2})).await;
     let lines = a["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["move"], "F");
@@ -450,13 +450,7 @@ async fn the_analysis_follows_the_database_where_it_decides_a_move() {
     let value = db.probe(&position).unwrap();
     assert_eq!((value.lower, value.upper), (5, 5));
     let best = db.best_move(&position).unwrap().to_string();
-    let (status, a) = post(
-        &app,
-        "/api/study/analysis",
-        json!({"position": diagram, "lines": 4}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{a}");
+    let a = analysis(&app, json!({"position": diagram, "lines": 4})).await;
     assert_eq!(a["db"], json!({"lower": 5, "upper": 5}));
     // The move the database plays keeps the value: decided, its score the
     // result at the end (25-23), first of the lines, and its line the

@@ -14,7 +14,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{memory_app, until, Browser};
+use common::{memory_app, refused, until, Browser};
 
 fn arena() -> Value {
     json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})
@@ -34,19 +34,26 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let app = memory_app();
     let mut guest = Browser::default();
     guest.get(&app, "/api/me").await;
-    let (status, body) = guest.post(&app, "/api/tournaments", arena()).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("account_needed"))
-    );
+    guest
+        .post_refused(
+            &app,
+            "/api/tournaments",
+            arena(),
+            StatusCode::FORBIDDEN,
+            "account_needed",
+        )
+        .await;
     let mut ama = Browser::account(&app, "ama").await;
     let mut bad = arena();
     bad["minutes_each"] = json!(1000);
-    let (status, body) = ama.post(&app, "/api/tournaments", bad).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_tournament"))
-    );
+    ama.post_refused(
+        &app,
+        "/api/tournaments",
+        bad,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_tournament",
+    )
+    .await;
     let (status, _) = ama
         .post(
             &app,
@@ -58,13 +65,15 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let (status, made) = ama.post(&app, "/api/tournaments", arena()).await;
     assert_eq!(status, StatusCode::OK, "{made}");
     let id = made["id"].as_i64().unwrap();
-    let (status, body) = guest
-        .post(&app, &format!("/api/tournaments/{id}/join"), json!({}))
+    guest
+        .post_refused(
+            &app,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+            StatusCode::FORBIDDEN,
+            "account_needed",
+        )
         .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("account_needed"))
-    );
     for uri in [
         "/api/tournaments/nope",
         "/api/tournaments/-1",
@@ -77,13 +86,14 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
             "{uri}"
         );
     }
-    let (status, body) = ama
-        .post(&app, &format!("/api/tournaments/{id}/berserk"), json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::CONFLICT, Some("not_in_tournament"))
-    );
+    ama.post_refused(
+        &app,
+        &format!("/api/tournaments/{id}/berserk"),
+        json!({}),
+        StatusCode::CONFLICT,
+        "not_in_tournament",
+    )
+    .await;
     let (_, list) = guest.get(&app, "/api/tournaments").await;
     assert_eq!(list[0]["name"], "Evening arena");
     assert_eq!(list[0]["initial_ms"], 180_000);
@@ -147,11 +157,14 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     })
     .await;
     assert!(line(&view, "ama")["game"].is_null(), "nobody left to play");
-    let (status, body) = kofi.post(&app, &format!("{uri}/close"), json!({})).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_the_creator"))
-    );
+    kofi.post_refused(
+        &app,
+        &format!("{uri}/close"),
+        json!({}),
+        StatusCode::FORBIDDEN,
+        "not_the_creator",
+    )
+    .await;
     let (status, view) = ama.post(&app, &format!("{uri}/close"), json!({})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["state"], "finished");
@@ -250,28 +263,31 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
             "{answer}"
         );
     }
-    let (status, answer) = kofi
-        .post(&app, "/api/tournaments/999/chat", json!({"text": "hi"}))
-        .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_tournament"))
-    );
-    let (status, answer) = kofi.get(&app, "/api/tournaments/x1/chat").await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_tournament"))
+    kofi.post_refused(
+        &app,
+        "/api/tournaments/999/chat",
+        json!({"text": "hi"}),
+        StatusCode::NOT_FOUND,
+        "no_such_tournament",
+    )
+    .await;
+    refused(
+        kofi.get(&app, "/api/tournaments/x1/chat").await,
+        StatusCode::NOT_FOUND,
+        "no_such_tournament",
     );
     // The rate, per player: three (the refused tournament's counted),
     // then wait.
     let (status, answer) = kofi.post(&app, &chat, json!({"text": "three"})).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
-    let (status, answer) = kofi.post(&app, &chat, json!({"text": "four"})).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::TOO_MANY_REQUESTS, Some("too_many")),
-        "{answer}"
-    );
+    kofi.post_refused(
+        &app,
+        &chat,
+        json!({"text": "four"}),
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many",
+    )
+    .await;
     // A block: ama no longer reads kofi, and kofi no longer reads ama.
     let (status, _) = ama
         .post(
@@ -297,17 +313,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let (_, lines) = guest.get(&app, &chat).await;
     assert_eq!(lines.as_array().unwrap().len(), 4, "the others read both");
     // A moderator mutes and removes; nobody else may.
-    let (status, answer) = kofi
-        .post(
-            &app,
-            "/api/moderation/tournament-chat-remove",
-            json!({"tournament": id, "line": line["id"]}),
-        )
-        .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("not_moderator"))
-    );
+    kofi.post_refused(
+        &app,
+        "/api/moderation/tournament-chat-remove",
+        json!({"tournament": id, "line": line["id"]}),
+        StatusCode::FORBIDDEN,
+        "not_moderator",
+    )
+    .await;
     state.accounts().grant_moderator("ama").await.unwrap();
     let (status, _) = ama
         .post(
@@ -317,11 +330,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         )
         .await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, answer) = kofi.post(&app, &chat, json!({"text": "hush"})).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("muted"))
-    );
+    kofi.post_refused(
+        &app,
+        &chat,
+        json!({"text": "hush"}),
+        StatusCode::FORBIDDEN,
+        "muted",
+    )
+    .await;
     let remove = json!({"tournament": id, "line": line["id"]});
     let (status, _) = ama
         .post(
@@ -333,13 +349,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(status, StatusCode::NO_CONTENT);
     let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
     assert!(gone.contains("\"id\""), "{gone}");
-    let (status, answer) = ama
-        .post(&app, "/api/moderation/tournament-chat-remove", remove)
-        .await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_line"))
-    );
+    ama.post_refused(
+        &app,
+        "/api/moderation/tournament-chat-remove",
+        remove,
+        StatusCode::NOT_FOUND,
+        "no_such_line",
+    )
+    .await;
     let (_, lines) = guest.get(&app, &chat).await;
     assert!(lines
         .as_array()
@@ -354,9 +371,12 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     assert_eq!(status, StatusCode::OK);
     let (_, lines) = kid.get(&app, &chat).await;
     assert_eq!(lines, json!([]));
-    let (status, answer) = kid.post(&app, &chat, json!({"text": "coucou"})).await;
-    assert_eq!(
-        (status, answer["error"].as_str()),
-        (StatusCode::FORBIDDEN, Some("kid_mode"))
-    );
+    kid.post_refused(
+        &app,
+        &chat,
+        json!({"text": "coucou"}),
+        StatusCode::FORBIDDEN,
+        "kid_mode",
+    )
+    .await;
 }

@@ -19,6 +19,20 @@
 //! line is one JSON object. With several `--addr` (processes of one site
 //! on one PostgreSQL database), or `--store`, the run is [`spread`]'s.
 
+/// A run whose field `tally` is what its clients count, read through it
+/// (`run.over()`, `run.error(..)`).
+macro_rules! counted_in_its_tally {
+    ($run:ty) => {
+        impl std::ops::Deref for $run {
+            type Target = Tally;
+
+            fn deref(&self) -> &Tally {
+                &self.tally
+            }
+        }
+    };
+}
+
 mod abuse;
 mod arena;
 mod spread;
@@ -106,20 +120,39 @@ struct Logins {
     ms: Vec<f64>,
 }
 
-/// Makes the accounts, then sends `per_s` log-ins a second until the
-/// end, each on its own task.
-async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
+impl Logins {
+    /// The log-ins' part of the report, at `per_s` a second.
+    fn report(&mut self, per_s: u64) -> Value {
+        json!({
+            "per_s": per_s,
+            "ok": self.ok,
+            "busy": self.busy,
+            "too_many": self.too_many,
+            "other": self.other,
+            "ok_ms": p50_p99(&mut self.ms),
+        })
+    }
+}
+
+/// Makes the accounts, then sends `per_s` log-ins a second until the end
+/// of `tally`'s run, each on its own task. `send(n, path, body)` POSTs
+/// for the `n`th client (an account's number, then a log-in's): the
+/// answer's status and body.
+async fn log_in_flood_with<S, F>(tally: &Tally, per_s: u64, send: S) -> anyhow::Result<Logins>
+where
+    S: Fn(usize, &'static str, Value) -> F,
+    F: std::future::Future<Output = anyhow::Result<(StatusCode, Bytes)>> + Send + 'static,
+{
     let mut names = Vec::new();
     for n in 0..LOGIN_ACCOUNTS {
         let name = format!("load{n}");
-        let (status, _, body) = run
-            .request(
-                "POST",
-                "/api/account/signup",
-                None,
-                Some(json!({"username": name, "password": LOGIN_PASSWORD})),
-            )
-            .await?;
+        let (status, body) = send(
+            n,
+            "/api/account/signup",
+            json!({"username": name, "password": LOGIN_PASSWORD}),
+        )
+        .await
+        .context("sign-up")?;
         anyhow::ensure!(
             status == StatusCode::CREATED,
             "sign-up: {status} {}",
@@ -132,31 +165,28 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
     let mut tick = tokio::time::interval(every);
     let mut tasks = Vec::new();
     let mut n = 0usize;
-    while !run.over() {
+    while !tally.over() {
         tick.tick().await;
-        let run = Arc::clone(&run);
         let results = Arc::clone(&results);
         let name = names[n % names.len()].clone();
+        let answer = send(
+            n,
+            "/api/account/login",
+            json!({"username": name, "password": LOGIN_PASSWORD}),
+        );
         n += 1;
         tasks.push(tokio::spawn(async move {
             let sent = Instant::now();
-            let answer = run
-                .request(
-                    "POST",
-                    "/api/account/login",
-                    None,
-                    Some(json!({"username": name, "password": LOGIN_PASSWORD})),
-                )
-                .await;
+            let answer = answer.await;
             let ms = sent.elapsed().as_secs_f64() * 1000.0;
             let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
             match answer {
-                Ok((StatusCode::OK, _, _)) => {
+                Ok((StatusCode::OK, _)) => {
                     r.ok += 1;
                     r.ms.push(ms);
                 }
-                Ok((StatusCode::SERVICE_UNAVAILABLE, _, _)) => r.busy += 1,
-                Ok((StatusCode::TOO_MANY_REQUESTS, _, _)) => r.too_many += 1,
+                Ok((StatusCode::SERVICE_UNAVAILABLE, _)) => r.busy += 1,
+                Ok((StatusCode::TOO_MANY_REQUESTS, _)) => r.too_many += 1,
                 _ => r.other += 1,
             }
         }));
@@ -166,6 +196,18 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
     }
     let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
     Ok(std::mem::take(&mut *r))
+}
+
+/// [`log_in_flood_with`] through this run's one server.
+async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
+    let send = |_, path: &'static str, body| {
+        let run = Arc::clone(&run);
+        async move {
+            let (status, _, body) = run.request("POST", path, None, Some(body)).await?;
+            Ok((status, body))
+        }
+    };
+    log_in_flood_with(&run, per_s, send).await
 }
 
 type Http = Client<HttpConnector, Full<Bytes>>;
@@ -192,13 +234,7 @@ struct Run {
     tally: Tally,
 }
 
-impl std::ops::Deref for Run {
-    type Target = Tally;
-
-    fn deref(&self) -> &Tally {
-        &self.tally
-    }
-}
+counted_in_its_tally!(Run);
 
 /// What the clients of a load test count and share, whether on one
 /// process or spread over several ([`spread`]).
@@ -247,6 +283,133 @@ impl Tally {
     /// Whether the run is over (its time out, or stopped).
     fn over(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    /// What a player of `game` playing `me` hears on its stream: the
+    /// opponent's moves timed, and each head passed to `tx`; false once
+    /// the game is over.
+    fn player_event(
+        &self,
+        game: &GameRef,
+        me: &str,
+        tx: &tokio::sync::mpsc::UnboundedSender<Head>,
+        (name, data): (&str, &str),
+    ) -> bool {
+        if name == "move" {
+            if let Some(i) = move_index(data) {
+                // The opponent's move reaching me.
+                let mine = data.contains(&format!("\"side\":\"{me}\""));
+                if !mine {
+                    self.note_arrival(game, i, &self.opponent_ms);
+                }
+            }
+        }
+        if name == "move" || name == "state" {
+            match serde_json::from_str::<Head>(data) {
+                Ok(head) => {
+                    let over = head.end.is_some();
+                    let _ = tx.send(head);
+                    return !over;
+                }
+                Err(e) => self.error(format!("event: {e}")),
+            }
+        }
+        true
+    }
+
+    /// What a spectator of `game` hears: each move timed; false once the
+    /// game is over.
+    fn spectator_event(&self, game: &GameRef, (name, data): (&str, &str)) -> bool {
+        if name == "move" {
+            if let Some(i) = move_index(data) {
+                self.note_arrival(game, i, &self.spectator_ms);
+            }
+            if data.contains("\"end\":{") {
+                return false;
+            }
+        }
+        !(name == "state" && data.contains("\"end\":{"))
+    }
+
+    /// The move a player plays in `head` (at ply `plies` of `game`), after
+    /// thinking: one of the legal ones, its sending time noted.
+    async fn choose_move(
+        &self,
+        game: &GameRef,
+        plies: usize,
+        head: &Head,
+        rng: &mut StdRng,
+    ) -> String {
+        if !self.think.is_zero() {
+            tokio::time::sleep(self.think).await;
+        }
+        let mv = head.legal[rng.random_range(0..head.legal.len())].clone();
+        self.sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((game.clone(), plies), Instant::now());
+        mv
+    }
+
+    /// Counts move `mv`, at ply `plies` of `game`, acknowledged.
+    fn acked_move(&self, game: &GameRef, plies: usize, mv: &str) {
+        self.moves.fetch_add(1, Ordering::Relaxed);
+        let letter = mv.chars().next().unwrap_or('?');
+        self.acked
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((game.clone(), plies, letter));
+    }
+
+    /// The acknowledged moves, game by game: (ply, letter).
+    fn acked_by_game(&self) -> HashMap<GameRef, Vec<(usize, char)>> {
+        let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
+        for (g, ply, letter) in self.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            by_game.entry(g.clone()).or_default().push((*ply, *letter));
+        }
+        by_game
+    }
+
+    /// The report's figures of the games (`played` of them, `moves` moves
+    /// in `elapsed` seconds, `lost` of them not found stored), the first
+    /// error and a summary told on the standard error.
+    fn report(
+        &self,
+        (games, spectators): (usize, usize),
+        played: usize,
+        moves: u64,
+        elapsed: f64,
+        lost: u64,
+    ) -> Value {
+        let mut opponent = self
+            .opponent_ms
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let mut spectator = self
+            .spectator_ms
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some(e) = self
+            .first_error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+        {
+            eprintln!("awale loadtest: first error: {e}");
+        }
+        eprintln!("awale loadtest: {played} games played, {moves} moves in {elapsed:.1} s");
+        json!({
+            "games": games,
+            "spectators": spectators,
+            "moves": moves,
+            "moves_per_s": round2(moves as f64 / elapsed.max(1e-9)),
+            "opponent_ms": p50_p99(&mut opponent),
+            "spectator_ms": p50_p99(&mut spectator),
+            "errors": self.errors.load(Ordering::Relaxed),
+            "lost": lost,
+        })
     }
 
     /// Notes in `into` how long after it was sent move `ply` of `game`
@@ -306,23 +469,8 @@ impl Run {
         cookie: Option<&str>,
         body: Option<Value>,
     ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
-        let mut req = Request::builder()
-            .method(method)
-            .uri(format!("http://{}{path}", self.addr))
-            .header("host", &self.addr);
-        if let Some(c) = cookie {
-            req = req.header("cookie", c);
-        }
-        // Every change is sent as JSON, as the page does (the server
-        // refuses any other).
-        if method != "GET" {
-            req = req.header("content-type", "application/json");
-        }
-        let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
-        let res = self
-            .client(from)
-            .request(req.body(Full::new(body))?)
-            .await?;
+        let req = request_to(&self.addr, method, path, cookie).body(json_body(body.as_ref()))?;
+        let res = self.client(from).request(req).await?;
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await?.to_bytes();
@@ -334,13 +482,46 @@ impl Run {
         let (_, headers, _) = self
             .request_from(from, "GET", "/api/me", None, None)
             .await?;
-        let cookie = headers
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| cookie::Cookie::parse(v).ok())
-            .context("no player cookie from /api/me")?;
-        Ok(format!("{}={}", cookie.name(), cookie.value()))
+        player_cookie(&headers)
     }
+}
+
+/// A request of `method path` to the process at `addr`, with `cookie`.
+fn request_to(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+) -> hyper::http::request::Builder {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(format!("http://{addr}{path}"))
+        .header("host", addr);
+    if let Some(c) = cookie {
+        req = req.header("cookie", c);
+    }
+    // Every change is sent as JSON, as the page does (the server refuses
+    // any other).
+    if method != "GET" {
+        req = req.header("content-type", "application/json");
+    }
+    req
+}
+
+/// A request's body: `body` as JSON, or nothing.
+fn json_body(body: Option<&Value>) -> Full<Bytes> {
+    Full::new(body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string())))
+}
+
+/// The player's cookie the server set on a first visit (`/api/me`), as
+/// sent back.
+fn player_cookie(headers: &hyper::HeaderMap) -> anyhow::Result<String> {
+    let cookie = headers
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| cookie::Cookie::parse(v).ok())
+        .context("no player cookie from /api/me")?;
+    Ok(format!("{}={}", cookie.name(), cookie.value()))
 }
 
 /// What a player reads from the events.
@@ -357,6 +538,39 @@ struct Head {
     waiting: bool,
 }
 
+impl Head {
+    /// The plies played, as this head tells (`before`, when it does not).
+    fn plies(&self, before: usize) -> usize {
+        match (self.index, &self.plies) {
+            (Some(i), _) => i + 1,
+            (None, Some(p)) => p.len(),
+            (None, None) => before,
+        }
+    }
+}
+
+/// Takes the whole events out of `text` (a stream of server-sent events
+/// as read so far), calling `on_event(name, data)` on each: false as soon
+/// as it does.
+fn take_events(text: &mut String, on_event: &mut impl FnMut(&str, &str) -> bool) -> bool {
+    while let Some(end) = text.find("\n\n") {
+        let event: String = text.drain(..end + 2).collect();
+        let mut name = "message";
+        let mut data = String::new();
+        for line in event.lines() {
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n;
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                data.push_str(d);
+            }
+        }
+        if !on_event(name, &data) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Reads server-sent events: calls `on_event(name, data)` until it
 /// returns false or the stream ends.
 async fn read_events(
@@ -366,14 +580,8 @@ async fn read_events(
     cookie: Option<&str>,
     mut on_event: impl FnMut(&str, &str) -> bool,
 ) -> anyhow::Result<()> {
-    let mut req = Request::get(format!("http://{}{path}", run.addr)).header("host", &run.addr);
-    if let Some(c) = cookie {
-        req = req.header("cookie", c);
-    }
-    let res = run
-        .client(from)
-        .request(req.body(Full::new(Bytes::new()))?)
-        .await?;
+    let req = request_to(&run.addr, "GET", path, cookie).body(json_body(None))?;
+    let res = run.client(from).request(req).await?;
     anyhow::ensure!(res.status() == StatusCode::OK, "{path}: {}", res.status());
     let mut body = res.into_body();
     let mut text = String::new();
@@ -387,20 +595,8 @@ async fn read_events(
             continue;
         };
         text.push_str(&String::from_utf8_lossy(&data));
-        while let Some(end) = text.find("\n\n") {
-            let event: String = text.drain(..end + 2).collect();
-            let mut name = "message";
-            let mut data = String::new();
-            for line in event.lines() {
-                if let Some(n) = line.strip_prefix("event: ") {
-                    name = n;
-                } else if let Some(d) = line.strip_prefix("data: ") {
-                    data.push_str(d);
-                }
-            }
-            if !on_event(name, &data) {
-                return Ok(());
-            }
+        if !take_events(&mut text, &mut on_event) {
+            return Ok(());
         }
     }
 }
@@ -431,26 +627,7 @@ async fn play(
         tokio::spawn(async move {
             let path = format!("/api/games/{game}/events");
             let result = read_events(&run, from, &path, Some(&cookie), |name, data| {
-                if name == "move" {
-                    if let Some(i) = move_index(data) {
-                        // The opponent's move reaching me.
-                        let mine = data.contains(&format!("\"side\":\"{me}\""));
-                        if !mine {
-                            run.note_arrival(&game, i, &run.opponent_ms);
-                        }
-                    }
-                }
-                if name == "move" || name == "state" {
-                    match serde_json::from_str::<Head>(data) {
-                        Ok(head) => {
-                            let over = head.end.is_some();
-                            let _ = tx.send(head);
-                            return !over;
-                        }
-                        Err(e) => run.error(format!("event: {e}")),
-                    }
-                }
-                true
+                run.player_event(&game, me, &tx, (name, data))
             })
             .await;
             if let Err(e) = result {
@@ -467,11 +644,7 @@ async fn play(
     let mut moved_at = None;
     let mut rng = StdRng::seed_from_u64(seed);
     while let Some(head) = rx.recv().await {
-        plies = match (head.index, &head.plies) {
-            (Some(i), _) => i + 1,
-            (None, Some(p)) => p.len(),
-            (None, None) => plies,
-        };
+        plies = head.plies(plies);
         if head.end.is_some() || run.over() {
             break;
         }
@@ -479,14 +652,7 @@ async fn play(
             continue;
         }
         moved_at = Some(plies);
-        if !run.think.is_zero() {
-            tokio::time::sleep(run.think).await;
-        }
-        let mv = head.legal[rng.random_range(0..head.legal.len())].clone();
-        run.sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert((game.clone(), plies), Instant::now());
+        let mv = run.choose_move(&game, plies, &head, &mut rng).await;
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
             .request_from(
@@ -498,15 +664,7 @@ async fn play(
             )
             .await
         {
-            Ok((StatusCode::OK, _, _)) => {
-                run.moves.fetch_add(1, Ordering::Relaxed);
-                let letter = mv.chars().next().unwrap_or('?');
-                run.acked.lock().unwrap_or_else(|p| p.into_inner()).push((
-                    game.clone(),
-                    plies,
-                    letter,
-                ));
-            }
+            Ok((StatusCode::OK, _, _)) => run.acked_move(&game, plies, &mv),
             Ok((status, _, body)) => {
                 if !run.over() {
                     run.error(format!("move: {status} {}", String::from_utf8_lossy(&body)));
@@ -526,15 +684,7 @@ async fn play(
 async fn watch(run: Arc<Run>, game: GameRef, from: Option<IpAddr>) {
     let path = format!("/api/games/{game}/events");
     let result = read_events(&run, from, &path, None, |name, data| {
-        if name == "move" {
-            if let Some(i) = move_index(data) {
-                run.note_arrival(&game, i, &run.spectator_ms);
-            }
-            if data.contains("\"end\":{") {
-                return false;
-            }
-        }
-        !(name == "state" && data.contains("\"end\":{"))
+        run.spectator_event(&game, (name, data))
     })
     .await;
     if let Err(e) = result {
@@ -619,10 +769,7 @@ async fn seek(
         let (game, north) = paired;
         // Both players of a game are seekers: the South one lists it.
         if !north {
-            games
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(game.clone());
+            list_game(&games, &game);
         }
         seed = seed.rotate_left(13) ^ 0x9E37_79B9;
         let me = if north { "N" } else { "S" };
@@ -659,13 +806,10 @@ async fn pair(
                 "POST",
                 "/api/games",
                 Some(&south.0),
-                Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
+                Some(new_game(slot)),
             )
             .await;
         let game = match made {
-            Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
-                .ok()
-                .and_then(|v| v["id"].as_str().map(GameRef::from)),
             // Under the server's real limits (`--abuse`), players who make
             // games faster than people do are told to wait, and wait, as a
             // person would: their own pace, not the stranger's doing.
@@ -678,26 +822,13 @@ async fn pair(
                 tokio::time::sleep_until(until.into()).await;
                 continue;
             }
-            Ok((status, _, body)) => {
-                run.error(format!(
-                    "new game: {status} {}",
-                    String::from_utf8_lossy(&body)
-                ));
-                None
-            }
-            Err(e) => {
-                run.error(format!("new game: {e:#}"));
-                None
-            }
+            made => game_made(&run, "new game", made),
         };
         let Some(game) = game else {
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(game.clone());
+        list_game(&games, &game);
         // The invitation's key, as its maker's page has it.
         let links = run
             .request_from(
@@ -708,62 +839,184 @@ async fn pair(
                 None,
             )
             .await;
-        let key = match links {
-            Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
-                .ok()
-                .and_then(|v| v["invite"].as_str().map(String::from))
-                .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
-            _ => None,
-        };
-        let Some(key) = key else {
-            run.error("links: no invitation key".to_string());
+        let Some(key) = invite_key(&run, links) else {
             continue;
         };
         let path = format!("/api/games/{game}/join");
-        match run
+        let joined = run
             .request_from(
                 north.1,
                 "POST",
                 &path,
                 Some(&north.0),
-                Some(json!({"name": format!("North {slot}"), "key": key})),
+                Some(join(slot, &key)),
             )
-            .await
-        {
-            Ok((StatusCode::OK, _, _)) => {}
-            Ok((status, _, body)) => {
-                run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
-                continue;
-            }
-            Err(e) => {
-                run.error(format!("join: {e:#}"));
-                continue;
-            }
+            .await;
+        if !answered_ok(&run, "join", joined) {
+            continue;
         }
-        let mut tasks = Vec::new();
-        for k in 0..spectators {
-            let from = run.honest(first_spectator + k);
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), from)));
-        }
-        let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
-        tasks.push(tokio::spawn(play(
-            Arc::clone(&run),
-            game.clone(),
-            south,
-            "S",
-            seed | 1,
-        )));
-        tasks.push(tokio::spawn(play(
-            Arc::clone(&run),
+        let watchers = (0..spectators)
+            .map(|k| {
+                watch(
+                    Arc::clone(&run),
+                    game.clone(),
+                    run.honest(first_spectator + k),
+                )
+            })
+            .collect();
+        play_out(
             game,
-            north,
-            "N",
-            seed.rotate_left(17) | 1,
-        )));
-        for t in tasks {
-            let _ = t.await;
+            (south, north),
+            seeds(slot, round),
+            watchers,
+            |game, who, me, seed| play(Arc::clone(&run), game, who, me, seed),
+        )
+        .await;
+    }
+}
+
+/// Lists `game` among the games played (their moves looked for in the
+/// store at the end).
+fn list_game(games: &Mutex<Vec<GameRef>>, game: &GameRef) {
+    games
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(game.clone());
+}
+
+/// What South of pair `slot` asks for: an online game, to play South.
+fn new_game(slot: usize) -> Value {
+    json!({"mode": "online", "human": "S", "name": format!("South {slot}")})
+}
+
+/// The game a request to make one (`what`) was answered with; else none,
+/// its refusal or failure counted as an error.
+fn game_made<E: std::fmt::Display>(
+    tally: &Tally,
+    what: &str,
+    made: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> Option<GameRef> {
+    let body = expected(tally, what, StatusCode::CREATED, made)?;
+    serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|v| v["id"].as_str().map(GameRef::from))
+}
+
+/// The invitation's key, from the answer to a game's links; else none,
+/// counted as an error.
+fn invite_key<E>(
+    tally: &Tally,
+    links: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> Option<String> {
+    let key = match links {
+        Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v["invite"].as_str().map(String::from))
+            .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
+        _ => None,
+    };
+    if key.is_none() {
+        tally.error("links: no invitation key".to_string());
+    }
+    key
+}
+
+/// The body of `answer` (to `what`) when its status is `status`; else
+/// none, counted as an error.
+fn expected<E: std::fmt::Display>(
+    tally: &Tally,
+    what: &str,
+    status: StatusCode,
+    answer: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> Option<Bytes> {
+    match answer {
+        Ok((got, _, body)) if got == status => Some(body),
+        Ok((got, _, body)) => {
+            tally.error(format!("{what}: {got} {}", String::from_utf8_lossy(&body)));
+            None
+        }
+        Err(e) => {
+            tally.error(format!("{what}: {e:#}"));
+            None
         }
     }
+}
+
+/// Whether `answer` (to `what`) is a plain OK; else counted as an error.
+fn answered_ok<E: std::fmt::Display>(
+    tally: &Tally,
+    what: &str,
+    answer: Result<(StatusCode, hyper::HeaderMap, Bytes), E>,
+) -> bool {
+    expected(tally, what, StatusCode::OK, answer).is_some()
+}
+
+/// What North of pair `slot` sends to join with the invitation's `key`.
+fn join(slot: usize, key: &str) -> Value {
+    json!({"name": format!("North {slot}"), "key": key})
+}
+
+/// The seeds of South's and North's moves in game `round` of pair `slot`.
+fn seeds(slot: usize, round: u64) -> (u64, u64) {
+    let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
+    (seed | 1, seed.rotate_left(17) | 1)
+}
+
+/// Plays `game` out, each on a task of its own: its spectators
+/// (`watchers`), and `players` (South, North) by `play(game, player, side,
+/// seed)` with the `seeds` of each; until all are done.
+async fn play_out<P, F, W>(
+    game: GameRef,
+    (south, north): (P, P),
+    (south_seed, north_seed): (u64, u64),
+    watchers: Vec<W>,
+    play: impl Fn(GameRef, P, &'static str, u64) -> F,
+) where
+    F: std::future::Future<Output = ()> + Send + 'static,
+    W: std::future::Future<Output = ()> + Send + 'static,
+{
+    let mut tasks: Vec<_> = watchers.into_iter().map(tokio::spawn).collect();
+    tasks.push(tokio::spawn(play(game.clone(), south, "S", south_seed)));
+    tasks.push(tokio::spawn(play(game, north, "N", north_seed)));
+    for t in tasks {
+        let _ = t.await;
+    }
+}
+
+/// `x` to two decimals, as the report gives its figures.
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The median and the 99th percentile of `values`, for the report.
+fn p50_p99(values: &mut [f64]) -> Value {
+    json!({"p50": round2(percentile(values, 50.0)), "p99": round2(percentile(values, 99.0))})
+}
+
+/// The letters of the moves of a game's view (`/api/games/ID`).
+fn letters(view: &Value) -> Vec<char> {
+    view["plies"]
+        .as_array()
+        .map(|plies| {
+            plies
+                .iter()
+                .map(|p| {
+                    p["move"]
+                        .as_str()
+                        .and_then(|m| m.chars().next())
+                        .unwrap_or('?')
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The runtime a load test runs on.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")
 }
 
 fn percentile(values: &mut [f64], p: f64) -> f64 {
@@ -777,10 +1030,7 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 
 /// Moves acknowledged but not in the store, looked up game by game.
 async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
-    let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
-    for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-        by_game.entry(g.clone()).or_default().push((*ply, *letter));
-    }
+    let by_game = run.acked_by_game();
     let mut lost = 0;
     for game in games {
         let Some(acked) = by_game.get(game) else {
@@ -790,13 +1040,9 @@ async fn lost_moves(run: &Run, games: &[GameRef]) -> anyhow::Result<u64> {
             .request("GET", &format!("/api/games/{game}"), None, None)
             .await?;
         anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
-        let view: Value = serde_json::from_slice(&body)?;
-        let stored = view["plies"].as_array().cloned().unwrap_or_default();
+        let stored = letters(&serde_json::from_slice(&body)?);
         for &(ply, letter) in acked {
-            let found = stored
-                .get(ply)
-                .and_then(|p| p["move"].as_str())
-                .is_some_and(|m| m.starts_with(letter));
+            let found = stored.get(ply) == Some(&letter);
             if !found {
                 lost += 1;
             }
@@ -829,11 +1075,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.arena != 1,
         "an arena needs at least 2 players (--arena N)"
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the runtime")?;
-    runtime.block_on(async move {
+    runtime()?.block_on(async move {
         let (addr, server) = match args.addr.first() {
             Some(addr) => {
                 if args.abuse {
@@ -865,9 +1107,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut path = store.path().as_os_str().to_owned();
             path.push("-wal");
             let path = std::path::PathBuf::from(path);
-            (tokio::spawn(wal_watch(Arc::clone(&run), path.clone())), path)
+            (
+                tokio::spawn(wal_watch(Arc::clone(&run), path.clone())),
+                path,
+            )
         });
-        let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
+        let flood =
+            (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
         let started = Instant::now();
         let mut pairs = Vec::new();
         // Honest clients by number: the players, then the spectators, then
@@ -875,25 +1121,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut next_client = 2 * args.games;
         for slot in 0..args.games {
             // Spectators spread evenly: the first games get one more.
-            let watching = args.spectators / args.games.max(1) + usize::from(slot < args.spectators % args.games.max(1));
+            let watching = args.spectators / args.games.max(1)
+                + usize::from(slot < args.spectators % args.games.max(1));
             let spectators = (watching, next_client);
             next_client += watching;
-            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, spectators, Arc::clone(&games))));
+            pairs.push(tokio::spawn(pair(
+                Arc::clone(&run),
+                slot,
+                spectators,
+                Arc::clone(&games),
+            )));
         }
         let pairings = Arc::new(Mutex::new(Pairings::default()));
         let pool_names: Vec<String> = awale_web::pools::POOLS.iter().map(|p| p.name()).collect();
         for n in 0..args.pools {
             let pool = pool_names[n % pool_names.len()].clone();
-            let task = seek(Arc::clone(&run), next_client, pool, Arc::clone(&pairings), Arc::clone(&games));
+            let task = seek(
+                Arc::clone(&run),
+                next_client,
+                pool,
+                Arc::clone(&pairings),
+                Arc::clone(&games),
+            );
             next_client += 1;
             pairs.push(tokio::spawn(task));
         }
         let arena = (args.arena > 0).then(|| {
-            let task = arena::run(Arc::clone(&run), args.arena, next_client, Arc::clone(&games));
+            let task = arena::run(
+                Arc::clone(&run),
+                args.arena,
+                next_client,
+                Arc::clone(&games),
+            );
             next_client += args.arena + 1;
             tokio::spawn(task)
         });
-        let abuse = args.abuse.then(|| tokio::spawn(abuse::run(Arc::clone(&run), next_client)));
+        let abuse = args
+            .abuse
+            .then(|| tokio::spawn(abuse::run(Arc::clone(&run), next_client)));
         for p in pairs {
             let _ = p.await;
         }
@@ -907,7 +1172,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         run.stop.store(true, Ordering::Relaxed);
         let wal = match wal {
-            Some((task, path)) => Some((task.await.context("the log's size")?, wal_idle(&path).await)),
+            Some((task, path)) => {
+                Some((task.await.context("the log's size")?, wal_idle(&path).await))
+            }
             None => None,
         };
         let logins = match flood {
@@ -918,35 +1185,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let lost = lost_moves(&run, &games).await?;
         let moves = run.moves.load(Ordering::Relaxed);
-        let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let mut spectator = run.spectator_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        if let Some(e) = run.first_error.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-            eprintln!("awale loadtest: first error: {e}");
-        }
-        eprintln!(
-            "awale loadtest: {} games played, {moves} moves in {elapsed:.1} s",
-            games.len()
+        let mut report = run.report(
+            (args.games, args.spectators),
+            games.len(),
+            moves,
+            elapsed,
+            lost,
         );
-        let round = |x: f64| (x * 100.0).round() / 100.0;
-        let mut report = json!({
-            "games": args.games,
-            "spectators": args.spectators,
-            "moves": moves,
-            "moves_per_s": round(moves as f64 / elapsed.max(1e-9)),
-            "opponent_ms": {"p50": round(percentile(&mut opponent, 50.0)), "p99": round(percentile(&mut opponent, 99.0))},
-            "spectator_ms": {"p50": round(percentile(&mut spectator, 50.0)), "p99": round(percentile(&mut spectator, 99.0))},
-            "errors": run.errors.load(Ordering::Relaxed),
-            "lost": lost,
-        });
         if let Some(mut l) = logins {
-            report["logins"] = json!({
-                "per_s": args.logins,
-                "ok": l.ok,
-                "busy": l.busy,
-                "too_many": l.too_many,
-                "other": l.other,
-                "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
-            });
+            report["logins"] = l.report(args.logins);
         }
         if let Some(abuse) = abuse {
             report["abuse"] = abuse;
@@ -958,11 +1205,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut p = pairings.lock().unwrap_or_else(|p| p.into_inner());
             report["pools"] = json!(args.pools);
             report["paired"] = json!(p.pairing_ms.len());
-            report["pairing_ms"] = json!({"p50": round(percentile(&mut p.pairing_ms, 50.0)), "p99": round(percentile(&mut p.pairing_ms, 99.0))});
+            report["pairing_ms"] = p50_p99(&mut p.pairing_ms);
         }
         if let Some((max, (idle, after))) = wal {
-            let mb = |bytes: u64| round(bytes as f64 / 1_048_576.0);
-            report["wal_mb"] = json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round(after)});
+            let mb = |bytes: u64| round2(bytes as f64 / 1_048_576.0);
+            report["wal_mb"] =
+                json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round2(after)});
         }
         println!("{report}");
         if let Some((state, store)) = server {

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{database, game_id, keys, temp_dir, Browser, Site};
+use webdriver::{game_id, keys, temp_dir, Browser, Site};
 
 /// Where a screenshot to look at by eye goes (a temporary directory).
 fn shot(name: &str) -> PathBuf {
@@ -49,6 +49,46 @@ fn wait(b: &Browser, what: &str, script: &str) {
     b.wait_for(what, script, 30);
 }
 
+/// Waits until the dialog `#dlg-{name}` is open.
+fn wait_dialog(b: &Browser, name: &str) {
+    let what = format!("the {name} dialog");
+    wait(
+        b,
+        &what,
+        &format!("return document.querySelector('#dlg-{name}').open"),
+    );
+}
+
+/// A view of the page reached by its address: its name, and the script
+/// that is true once it is drawn.
+struct View {
+    hash: &'static str,
+    name: &'static str,
+    ready: &'static str,
+}
+
+const GAMES: View = View {
+    hash: "#games",
+    name: "games",
+    ready: "document.querySelectorAll('.game-card').length > 0",
+};
+const RULES: View = View {
+    hash: "#rules",
+    name: "rules",
+    ready: "!!document.querySelector('#rules-text figure svg')",
+};
+const LESSONS: View = View {
+    hash: "#learn",
+    name: "lessons",
+    ready: "document.querySelectorAll('.lesson-card').length > 0",
+};
+
+/// Goes to `view` and waits until it is drawn.
+fn visit(b: &Browser, view: &View) {
+    go(b, view.hash);
+    wait(b, view.name, &format!("return {}", view.ready));
+}
+
 /// What axe-core finds on the page now, each line headed by `view`.
 fn check(b: &Browser, view: &str, found: &mut Vec<String>) {
     for v in b.axe_violations() {
@@ -72,11 +112,7 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     );
     if b.eval("return document.querySelector('#dlg-new').open") != json!(true) {
         b.click("#btn-new");
-        wait(
-            b,
-            "the new game dialog",
-            "return document.querySelector('#dlg-new').open",
-        );
+        wait_dialog(b, "new");
     }
     check(b, &v("new game dialog"), &mut found);
     b.click("#btn-start");
@@ -90,11 +126,7 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     wait(b, "the computer's answer", "return document.querySelectorAll('#move-list .mv').length >= 2 && document.querySelectorAll('.hole-hit.legal').length > 0");
     check(b, &v("play"), &mut found);
     b.click("#btn-settings");
-    wait(
-        b,
-        "the settings",
-        "return document.querySelector('#dlg-settings').open",
-    );
+    wait_dialog(b, "settings");
     check(b, &v("settings"), &mut found);
     // The high-contrast theme, chosen in the settings.
     b.click("#chk-contrast");
@@ -111,11 +143,7 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     b.eval("document.querySelector('#dlg-settings').close()");
     b.screenshot(&shot(&format!("play-{lang}.png")));
     b.click("#btn-resign");
-    wait(
-        b,
-        "the resign dialog",
-        "return document.querySelector('#dlg-resign').open",
-    );
+    wait_dialog(b, "resign");
     check(b, &v("resign dialog"), &mut found);
     b.eval("document.querySelector('#dlg-resign').close()");
     // A finished game, replayed and reviewed.
@@ -139,40 +167,29 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
         "return !document.querySelector('#replay-bar').hidden",
     );
     check(b, &v("replay"), &mut found);
-    go(b, "#games");
-    wait(
-        b,
-        "the games",
-        "return document.querySelectorAll('.game-card').length > 0",
-    );
-    check(b, &v("games"), &mut found);
-    go(b, "#rules");
-    wait(
-        b,
-        "the rules",
-        "return !!document.querySelector('#rules-text figure svg')",
-    );
-    check(b, &v("rules"), &mut found);
-    go(b, "#learn");
-    wait(
-        b,
-        "the lessons",
-        "return document.querySelectorAll('.lesson-card').length > 0",
-    );
-    check(b, &v("lessons"), &mut found);
+    for view in [GAMES, RULES, LESSONS] {
+        visit(b, &view);
+        check(b, &v(view.name), &mut found);
+    }
     b.click(".lesson-card");
     wait(b, "a lesson", "return !document.querySelector('#lesson').hidden && document.querySelectorAll('#lesson-board .hole-hit').length === 12");
     check(b, &v("lesson"), &mut found);
-    go(b, "#puzzles&seed=3&difficulty=3");
-    wait(
-        b,
-        "a puzzle",
-        "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
-    );
-    check(b, &v("puzzles"), &mut found);
-    go(b, "#analysis");
-    wait(b, "the analysis board", "return document.querySelectorAll('#analysis-board .hole-hit').length === 12 && document.querySelector('#an-lines').children.length > 0");
-    check(b, &v("analysis"), &mut found);
+    for view in [
+        View {
+            hash: "#puzzles&seed=3&difficulty=3",
+            name: "puzzles",
+            ready: "document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
+        },
+        View {
+            hash: "#analysis",
+            name: "analysis",
+            ready: "document.querySelectorAll('#analysis-board .hole-hit').length === 12 \
+                    && document.querySelector('#an-lines').children.length > 0",
+        },
+    ] {
+        visit(b, &view);
+        check(b, &v(view.name), &mut found);
+    }
     b.click("#an-edit");
     wait(
         b,
@@ -209,11 +226,7 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     bob_fetch(&format!("/api/games/{challenge}/abort"), json!({}));
     // An online game waiting for a friend, with its invite and chat.
     b.click("#btn-new");
-    wait(
-        b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-    );
+    wait_dialog(b, "new");
     b.click("#dlg-new input[name=mode][value=online]");
     b.exec(
         "document.querySelector('#new-nickname').value = arguments[0]",
@@ -230,28 +243,28 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     let _ = game_id(b);
     // A player's page (Bob's account, no rated game yet) and a
     // leaderboard.
-    go(b, "#player=Bob_B");
-    wait(
-        b,
-        "Bob's page",
-        "return !document.querySelector('#player-body').hidden && !!document.querySelector('#player-ratings li')",
-    );
-    check(b, &v("player's page"), &mut found);
-    go(b, "#leaderboard=blitz");
-    wait(
-        b,
-        "the leaderboard",
-        "return !document.querySelector('#leaderboard').hidden && !!document.querySelector('#board-list li')",
-    );
-    check(b, &v("leaderboard"), &mut found);
+    for view in [
+        View {
+            hash: "#player=Bob_B",
+            name: "player's page",
+            ready: "!document.querySelector('#player-body').hidden && !!document.querySelector('#player-ratings li')",
+        },
+        View {
+            hash: "#leaderboard=blitz",
+            name: "leaderboard",
+            ready: "!document.querySelector('#leaderboard').hidden && !!document.querySelector('#board-list li')",
+        },
+    ] {
+        visit(b, &view);
+        check(b, &v(view.name), &mut found);
+    }
     found
 }
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn every_view_passes_axe_at_wcag_21_aa_in_french_and_english() {
-    let db = database().to_str().expect("a UTF-8 path").to_string();
-    let site = Site::start_with("axe", &["--db", &db]);
+    let site = Site::with_database("axe");
     // Another player, whose open challenge the lobby shows.
     let bob = Browser::start("axe-bob", "en-GB,en", 800, 600);
     // With an account, whose page is one of the views.
@@ -396,6 +409,21 @@ fn tab_to(b: &Browser, css: &str, max: usize) {
     );
 }
 
+/// Tabs to `css` (at most `max` presses) and presses Enter there.
+fn press(b: &Browser, css: &str, max: usize) {
+    tab_to(b, css, max);
+    b.keys(keys::ENTER);
+}
+
+/// Tabs to the board `svg`, goes with the arrows to a hole that can be
+/// played and plays it with Enter: its letter.
+fn play_by_arrows(b: &Browser, svg: &str) -> String {
+    tab_to(b, &format!("{svg} .hole-hit"), 30);
+    let letter = arrow_to_playable(b, svg);
+    b.keys(keys::ENTER);
+    letter
+}
+
 /// Types `text` then Enter in the command field, which has the focus.
 fn command(b: &Browser, text: &str) {
     assert_eq!(
@@ -408,12 +436,13 @@ fn command(b: &Browser, text: &str) {
 }
 
 /// Waits until the log, read in the accessibility tree, has said what
-/// `done` accepts in its last two lines (joined by a space); returns them.
-fn wait_said(b: &Browser, what: &str, done: impl Fn(&str) -> bool) -> String {
+/// `done` accepts in its last `lines` lines (joined by a space); returns
+/// them.
+fn wait_log(b: &Browser, what: &str, lines: usize, done: impl Fn(&str) -> bool) -> String {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
     loop {
-        let lines = ax_said(&ax_tree(b));
-        let last = lines[lines.len().saturating_sub(2)..].join(" ");
+        let said = ax_said(&ax_tree(b));
+        let last = said[said.len().saturating_sub(lines)..].join(" ");
         if done(&last) {
             return last;
         }
@@ -425,25 +454,14 @@ fn wait_said(b: &Browser, what: &str, done: impl Fn(&str) -> bool) -> String {
     }
 }
 
-/// The last line the log has said, as the tree has it.
-fn last_said(b: &Browser) -> String {
-    ax_said(&ax_tree(b)).pop().unwrap_or_default()
+/// Waits until the log's last two lines are what `done` accepts.
+fn wait_said(b: &Browser, what: &str, done: impl Fn(&str) -> bool) -> String {
+    wait_log(b, what, 2, done)
 }
 
 /// Waits until the last line of the log is what `done` accepts.
 fn wait_last(b: &Browser, what: &str, done: impl Fn(&str) -> bool) -> String {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
-    loop {
-        let last = last_said(b);
-        if done(&last) {
-            return last;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "timed out waiting for {what} in the log (last: `{last}`)"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(150));
-    }
+    wait_log(b, what, 1, done)
 }
 
 /// Whether the log's words say the game is over.
@@ -460,15 +478,10 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
     b.cdp("Accessibility.enable", json!({}));
     // The new game dialog opens by itself on a first visit: level 1, and
     // a target of 2 seeds (the first capture ends the game), by keyboard.
-    wait(
-        &b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-    );
+    wait_dialog(&b, "new");
     tab_to(&b, "#sel-level", 20);
     b.keys(keys::HOME);
-    tab_to(&b, "details.options summary", 20);
-    b.keys(keys::ENTER);
+    press(&b, "details.options summary", 20);
     tab_to(&b, "#sel-target", 20);
     b.keys("2");
     assert_eq!(
@@ -477,8 +490,7 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
         ),
         json!(["1", "2"])
     );
-    tab_to(&b, "#btn-start", 40);
-    b.keys(keys::ENTER);
+    press(&b, "#btn-start", 40);
     wait(
         &b,
         "the game",
@@ -515,8 +527,7 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
 
     // A hint, asked for with its button, is said too.
     if !over(&said) {
-        tab_to(&b, "#btn-hint", 40);
-        b.keys(keys::ENTER);
+        press(&b, "#btn-hint", 40);
         let hint = wait_last(&b, "the hint", |s| s.starts_with("Hint: play "));
         // Its reasons are sentences of their own, never run together
         // ("seeds.Captures").
@@ -612,11 +623,9 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
         s.starts_with("Unknown command “zzz”")
     });
     // The game replayed from its start, a move at a time, is said too.
-    tab_to(&b, "#btn-replay", 40);
-    b.keys(keys::ENTER);
+    press(&b, "#btn-replay", 40);
     wait_last(&b, "the start position", |s| s == "Start position");
-    tab_to(&b, "#rp-next", 80);
-    b.keys(keys::ENTER);
+    press(&b, "#rp-next", 80);
     wait_last(&b, "the first move replayed", |s| {
         s.starts_with(&format!("You play {first}: 4 seeds sown; 0 to 0."))
     });
@@ -631,8 +640,7 @@ fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibil
         "btn-replay",
         "the focus back on Replay"
     );
-    tab_to(&b, "#btn-lang", 80);
-    b.keys(keys::ENTER);
+    press(&b, "#btn-lang", 80);
     wait(
         &b,
         "French",
@@ -680,11 +688,7 @@ fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_z
     b.goto(&site.url);
     b.eval("localStorage.clear(); localStorage.setItem('awale.sound', 'off')");
     b.goto(&site.url);
-    wait(
-        &b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-    );
+    wait_dialog(&b, "new");
     assert_eq!(
         b.eval("return document.documentElement.classList.contains('contrast')"),
         json!(true)
@@ -707,11 +711,7 @@ fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_z
         json!({"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": false}),
     );
     b.goto(&site.url);
-    wait(
-        &b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-    );
+    wait_dialog(&b, "new");
     assert_eq!(
         b.eval("return document.documentElement.classList.contains('contrast')"),
         json!(false)
@@ -736,41 +736,28 @@ fn reduced_motion_and_more_contrast_are_followed_and_text_survives_200_percent_z
     b.click("#btn-settings");
     look(&b, "settings");
     b.eval("document.querySelector('#dlg-settings').close()");
-    for (hash, view, ready) in [
-        (
-            "#games",
-            "games",
-            "document.querySelectorAll('.game-card').length > 0",
-        ),
-        (
-            "#rules",
-            "rules",
-            "!!document.querySelector('#rules-text figure svg')",
-        ),
-        (
-            "#learn",
-            "lessons",
-            "document.querySelectorAll('.lesson-card').length > 0",
-        ),
-        (
-            "#lesson=sow",
-            "lesson",
-            "document.querySelectorAll('#lesson-board .hole-hit').length === 12",
-        ),
-        (
-            "#analysis",
-            "analysis",
-            "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
-        ),
-        (
-            "#lobby",
-            "lobby",
-            "!document.querySelector('#view-lobby').hidden",
-        ),
+    for view in [
+        GAMES,
+        RULES,
+        LESSONS,
+        View {
+            hash: "#lesson=sow",
+            name: "lesson",
+            ready: "document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+        },
+        View {
+            hash: "#analysis",
+            name: "analysis",
+            ready: "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
+        },
+        View {
+            hash: "#lobby",
+            name: "lobby",
+            ready: "!document.querySelector('#view-lobby').hidden",
+        },
     ] {
-        go(&b, hash);
-        wait(&b, view, &format!("return {ready}"));
-        look(&b, view);
+        visit(&b, &view);
+        look(&b, view.name);
     }
     assert!(bad.is_empty(), "at 200% zoom:\n{}", bad.join("\n"));
 }
@@ -798,15 +785,10 @@ fn arrow_to_playable(b: &Browser, svg: &str) -> String {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
-    let db = database().to_str().expect("a UTF-8 path").to_string();
-    let site = Site::start_with("keyboard-learn", &["--db", &db]);
+    let site = Site::with_database("keyboard-learn");
     let b = Browser::start("keyboard-learn", "en-GB,en", 1280, 900);
     open(&b, &site.url, "en");
-    wait(
-        &b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-    );
+    wait_dialog(&b, "new");
     b.keys(keys::ESCAPE);
     wait(
         &b,
@@ -815,23 +797,15 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
     );
 
     // A lesson: its card, then a hole played from the board.
-    tab_to(&b, "#btn-learn", 30);
-    b.keys(keys::ENTER);
-    wait(
-        &b,
-        "the lessons",
-        "return document.querySelectorAll('.lesson-card').length > 0",
-    );
-    tab_to(&b, ".lesson-card[data-lesson='capture']", 30);
-    b.keys(keys::ENTER);
+    press(&b, "#btn-learn", 30);
+    wait(&b, "the lessons", &format!("return {}", LESSONS.ready));
+    press(&b, ".lesson-card[data-lesson='capture']", 30);
     wait(
         &b,
         "the lesson",
         "return document.querySelectorAll('#lesson-board .hole-hit').length === 12",
     );
-    tab_to(&b, "#lesson-board .hole-hit", 30);
-    let letter = arrow_to_playable(&b, "#lesson-board");
-    b.keys(keys::ENTER);
+    let letter = play_by_arrows(&b, "#lesson-board");
     wait(
         &b,
         "the lesson's answer",
@@ -844,16 +818,13 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
     );
 
     // A puzzle, the same way.
-    tab_to(&b, "#tab-puzzles", 60);
-    b.keys(keys::ENTER);
+    press(&b, "#tab-puzzles", 60);
     wait(
         &b,
         "a puzzle",
         "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
     );
-    tab_to(&b, "#puzzle-board .hole-hit", 30);
-    arrow_to_playable(&b, "#puzzle-board");
-    b.keys(keys::ENTER);
+    play_by_arrows(&b, "#puzzle-board");
     wait(
         &b,
         "the puzzle's answer",
@@ -861,16 +832,13 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
     );
 
     // The analysis board: a move played adds it to the variations.
-    tab_to(&b, "#tab-analysis", 80);
-    b.keys(keys::ENTER);
+    press(&b, "#tab-analysis", 80);
     wait(
         &b,
         "the analysis board",
         "return document.querySelectorAll('#analysis-board .hole-hit.legal').length > 0",
     );
-    tab_to(&b, "#analysis-board .hole-hit", 30);
-    let letter = arrow_to_playable(&b, "#analysis-board");
-    b.keys(keys::ENTER);
+    let letter = play_by_arrows(&b, "#analysis-board");
     wait(
         &b,
         "the move in the variations",
@@ -883,13 +851,8 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
     );
 
     // An online game for a friend, then a word in its chat.
-    tab_to(&b, "#btn-new", 80);
-    b.keys(keys::ENTER);
-    wait(
-        &b,
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-    );
+    press(&b, "#btn-new", 80);
+    wait_dialog(&b, "new");
     tab_to(&b, "input[name=mode]:checked", 10);
     b.keys(keys::RIGHT);
     b.keys(keys::RIGHT);
@@ -899,8 +862,7 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
     );
     tab_to(&b, "#new-nickname", 20);
     b.keys("Awa");
-    tab_to(&b, "#btn-start", 40);
-    b.keys(keys::ENTER);
+    press(&b, "#btn-start", 40);
     wait(
         &b,
         "the invite",

@@ -14,7 +14,7 @@ mod webdriver;
 
 use serde_json::{json, Value};
 use webdriver::{
-    close_first_dialog, open_at_once, page_fetch, rated_game, sign_up, tap, Browser, Site,
+    ama_and_kofi, close_first_dialog, open_at_once, page_fetch, rated_game, tap, Browser, Site,
 };
 
 const PASSWORD: &str = "seeds in the fourth hole";
@@ -211,14 +211,7 @@ fn game_ids(b: &Browser) -> Vec<String> {
 fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     let site = Site::start("players");
     let url = site.url.clone();
-    let ama = Browser::start("players-ama", "fr-FR,fr", 1280, 900);
-    open_at_once(&ama, &url);
-    close_first_dialog(&ama);
-    sign_up(&ama, "Ama_K");
-    let kofi = Browser::start("players-kofi", "en-US,en", 390, 844);
-    open_at_once(&kofi, &url);
-    close_first_dialog(&kofi);
-    sign_up(&kofi, "kofi_7");
+    let (ama, kofi) = ama_and_kofi("players", &url);
     // Three rated blitz games (enough for the leaderboard): Ama wins two.
     let games = [
         rated_game(&ama, &kofi, &kofi),

@@ -16,34 +16,22 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{close_first_dialog, open_at_once, page_fetch, sign_up, tap, Browser, Site};
-
-fn hash(b: &Browser) -> String {
-    b.string("return location.hash")
-}
+use webdriver::{
+    ama_and_kofi, hash, member, open_at_once, open_tournament_form, page_fetch, page_post_ok,
+    send_tournament_form, tap, Browser, Site, DESKTOP, PHONE,
+};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let site = Site::start("arena");
     let url = site.url.clone();
-    let start = |name: &str, lang: &str, phone: bool, account: &str| {
-        let (w, h) = if phone { (390, 844) } else { (1280, 900) };
-        let b = Browser::start(name, lang, w, h);
-        open_at_once(&b, &url);
-        close_first_dialog(&b);
-        sign_up(&b, account);
-        b
-    };
-    let ama = start("arena-ama", "fr-FR,fr", false, "Ama_K");
-    let kofi = start("arena-kofi", "en-US,en", true, "kofi_7");
-    let yaw = start("arena-yaw", "fr-FR,fr", true, "Yaw");
-    let esi = start("arena-esi", "en-US,en", false, "Esi");
+    let (ama, kofi) = ama_and_kofi("arena", &url);
+    let yaw = member("arena-yaw", "fr-FR,fr", PHONE, &url, "Yaw");
+    let esi = member("arena-esi", "en-US,en", DESKTOP, &url, "Esi");
 
     // Ama makes an arena from the lobby.
-    ama.goto(&format!("{url}/#lobby"));
-    ama.wait_shown("#arena-list", 10);
-    tap(&ama, ".arena-new summary");
+    open_tournament_form(&ama, &url);
     tap(&ama, "#arena-name");
     ama.keys("Soirée");
     ama.exec(
@@ -51,13 +39,7 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
          document.querySelector('#arena-length').value = '5';",
         json!([]),
     );
-    tap(&ama, "#arena-form button");
-    ama.wait_for(
-        "the new arena's page",
-        "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === 'Soirée'",
-        10,
-    );
-    let page = hash(&ama);
+    let page = send_tournament_form(&ama, "Soirée");
     let id = page["#tournament=".len()..].to_string();
     assert_eq!(ama.text("#arena-join"), "Rejoindre");
     tap(&ama, "#arena-join");
@@ -143,20 +125,8 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     let first_round = [game_of(&ama), game_of(&yaw)];
     for loser in [&kofi, &yaw] {
         let game = game_of(loser);
-        let paused = page_fetch(
-            loser,
-            "POST",
-            &format!("/api/tournaments/{id}/pause"),
-            json!({}),
-        );
-        assert_eq!(paused["status"], 200, "{paused}");
-        let resigned = page_fetch(
-            loser,
-            "POST",
-            &format!("/api/games/{game}/resign"),
-            json!({}),
-        );
-        assert_eq!(resigned["status"], 200, "{resigned}");
+        page_post_ok(loser, &format!("/api/tournaments/{id}/pause"));
+        page_post_ok(loser, &format!("/api/games/{game}/resign"));
         loser.wait_for(
             "back to the tournament's page",
             &format!("return location.hash === '{page}'"),
@@ -180,20 +150,8 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert_eq!(kofi.text("#arena-join"), "Come back");
     // Esi pauses and resigns: Ama, on a streak, leads with 4.
     let game = game_of(&esi);
-    let paused = page_fetch(
-        &esi,
-        "POST",
-        &format!("/api/tournaments/{id}/pause"),
-        json!({}),
-    );
-    assert_eq!(paused["status"], 200, "{paused}");
-    let resigned = page_fetch(
-        &esi,
-        "POST",
-        &format!("/api/games/{game}/resign"),
-        json!({}),
-    );
-    assert_eq!(resigned["status"], 200, "{resigned}");
+    page_post_ok(&esi, &format!("/api/tournaments/{id}/pause"));
+    page_post_ok(&esi, &format!("/api/games/{game}/resign"));
     for b in [&ama, &esi] {
         b.wait_for(
             "back to the tournament's page",

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{database, temp_dir, Browser, Site};
+use webdriver::{temp_dir, Browser, Site};
 
 fn screenshot(b: &Browser, name: &str) {
     let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
@@ -30,8 +30,7 @@ fn screenshot(b: &Browser, name: &str) {
 
 /// A server with the database, and a browser preferring `languages`.
 fn start(name: &str, languages: &str, width: u32, height: u32) -> (Site, Browser) {
-    let db = database().to_str().expect("a UTF-8 path").to_string();
-    let site = Site::start_with(name, &["--db", &db]);
+    let site = Site::with_database(name);
     (site, Browser::start(name, languages, width, height))
 }
 

@@ -11,32 +11,15 @@
 mod webdriver;
 
 use serde_json::{json, Value};
-use webdriver::{game_id, page_fetch, sign_up, tap, Browser, Site};
-
-/// Opens the site as a new visitor, past the dialog a first visit opens.
-fn arrive(b: &Browser, url: &str) {
-    b.goto(url);
-    b.eval("localStorage.setItem('awale.speed', '0')");
-    b.goto(url);
-    b.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
-    tap(b, "#dlg-new button[value=cancel]");
-}
+use webdriver::{game_id, member, page_fetch, tap, Browser, Site, DESKTOP, PHONE};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() {
     let site = Site::start("challenges");
     let url = site.url.clone();
-    let ama = Browser::start("challenges-ama", "fr-FR,fr", 1280, 900);
-    arrive(&ama, &url);
-    sign_up(&ama, "Ama_C");
-    let kofi = Browser::start("challenges-kofi", "en-US,en", 390, 844);
-    arrive(&kofi, &url);
-    sign_up(&kofi, "Kofi_C");
+    let ama = member("challenges-ama", "fr-FR,fr", DESKTOP, &url, "Ama_C");
+    let kofi = member("challenges-kofi", "en-US,en", PHONE, &url, "Kofi_C");
 
     // Kofi reads the rules, the page loaded again as his account's (his
     // own stream opens with it).

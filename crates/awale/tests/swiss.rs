@@ -15,30 +15,21 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{close_first_dialog, open_at_once, page_fetch, sign_up, tap, Browser, Site};
-
-fn hash(b: &Browser) -> String {
-    b.string("return location.hash")
-}
+use webdriver::{
+    ama_and_kofi, hash, member, open_tournament_form, page_fetch, page_post_ok,
+    send_tournament_form, tap, Site, PHONE,
+};
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     let site = Site::start("swiss");
     let url = site.url.clone();
-    let ama = Browser::start("swiss-ama", "fr-FR,fr", 1280, 900);
-    let kofi = Browser::start("swiss-kofi", "en-US,en", 390, 844);
-    let esi = Browser::start("swiss-esi", "en-US,en", 390, 844);
-    for (b, name) in [(&ama, "Ama_K"), (&kofi, "kofi_7"), (&esi, "Esi")] {
-        open_at_once(b, &url);
-        close_first_dialog(b);
-        sign_up(b, name);
-    }
+    let (ama, kofi) = ama_and_kofi("swiss", &url);
+    let esi = member("swiss-esi", "en-US,en", PHONE, &url, "Esi");
 
     // Ama makes a Swiss of 3 rounds, started by hand, from the lobby.
-    ama.goto(&format!("{url}/#lobby"));
-    ama.wait_shown("#arena-list", 10);
-    tap(&ama, ".arena-new summary");
+    open_tournament_form(&ama, &url);
     ama.exec(
         "const kind = document.querySelector('#arena-kind');
          kind.value = 'swiss';
@@ -57,13 +48,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     );
     tap(&ama, "#arena-name");
     ama.keys("Soirée du club");
-    tap(&ama, "#arena-form button");
-    ama.wait_for(
-        "the new Swiss's page",
-        "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === 'Soirée du club'",
-        10,
-    );
-    let page = hash(&ama);
+    let page = send_tournament_form(&ama, "Soirée du club");
     assert!(
         ama.text("#arena-info").contains("3 rondes"),
         "{}",
@@ -135,13 +120,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
         );
     }
     let game = hash(loser)[6..].to_string();
-    let resigned = page_fetch(
-        loser,
-        "POST",
-        &format!("/api/games/{game}/resign"),
-        json!({}),
-    );
-    assert_eq!(resigned["status"], 200, "{resigned}");
+    page_post_ok(loser, &format!("/api/games/{game}/resign"));
     for b in [winner, loser] {
         b.wait_for(
             "back to the tournament's page",

@@ -19,10 +19,18 @@ pub fn memory_app() -> Router {
     app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
 }
 
-/// A browser: its cookies.
+/// The password of the accounts the tests make.
+pub const PASSWORD: &str = "seeds in the fourth hole";
+
+/// A browser: its cookies, kept as a browser keeps them (one set with
+/// `Max-Age=0` is dropped).
 #[derive(Default)]
 pub struct Browser {
     pub cookies: HashMap<String, String>,
+    /// The last answer's `Set-Cookie` lines.
+    pub set: Vec<String>,
+    /// The last answer's `Retry-After`.
+    pub retry_after: Option<String>,
 }
 
 impl Browser {
@@ -57,10 +65,23 @@ impl Browser {
         let request = self.request(method, uri, body);
         let response = app.clone().oneshot(request).await.unwrap();
         let status = response.status();
-        for line in response.headers().get_all(header::SET_COOKIE) {
-            let line = line.to_str().unwrap();
+        self.set = response
+            .headers()
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect();
+        self.retry_after = response
+            .headers()
+            .get(header::RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_string());
+        for line in &self.set {
             let (name, value) = line.split(';').next().unwrap().split_once('=').unwrap();
-            self.cookies.insert(name.to_string(), value.to_string());
+            if line.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), value.to_string());
+            }
         }
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         let value = if bytes.is_empty() {
@@ -79,6 +100,19 @@ impl Browser {
         self.call(app, "POST", uri, Some(body)).await
     }
 
+    /// POSTs `body` to `uri`, which must refuse it as `code` with
+    /// `status`.
+    pub async fn post_refused(
+        &mut self,
+        app: &Router,
+        uri: &str,
+        body: Value,
+        status: StatusCode,
+        code: &str,
+    ) {
+        refused(self.post(app, uri, body).await, status, code);
+    }
+
     /// A browser that opened the site: it has its player's cookie.
     pub async fn opened(app: &Router) -> Browser {
         let mut b = Browser::default();
@@ -87,19 +121,48 @@ impl Browser {
         b
     }
 
-    /// A browser signed up as `name`.
-    pub async fn account(app: &Router, name: &str) -> Browser {
-        let mut b = Browser::opened(app).await;
-        let (status, body) = b
+    /// Signs up as `name` (with [`PASSWORD`]): the answer.
+    pub async fn sign_up(&mut self, app: &Router, name: &str) -> Value {
+        let (status, body) = self
             .post(
                 app,
                 "/api/account/signup",
-                json!({"username": name, "password": "seeds in the fourth hole"}),
+                json!({"username": name, "password": PASSWORD}),
             )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
+        body
+    }
+
+    /// A browser signed up as `name`.
+    pub async fn account(app: &Router, name: &str) -> Browser {
+        let mut b = Browser::opened(app).await;
+        b.sign_up(app, name).await;
         b
     }
+
+    /// An online game made by this browser (as "Guest Ama"): its id.
+    pub async fn online_game(&mut self, app: &Router) -> String {
+        let (status, game) = self
+            .post(
+                app,
+                "/api/games",
+                json!({"mode": "online", "name": "Guest Ama"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{game}");
+        game["id"].as_str().unwrap().to_string()
+    }
+}
+
+/// Checks that an answer is the refusal `code` with `status`.
+pub fn refused(answer: (StatusCode, Value), status: StatusCode, code: &str) {
+    assert_eq!(
+        (answer.0, answer.1["error"].as_str()),
+        (status, Some(code)),
+        "{}",
+        answer.1
+    );
 }
 
 /// What `uri` answers once `check` holds (polled every 10 ms, up to 30 s).

@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 
-use super::{read_events, Head, Run};
+use super::{game_made, read_events, Head, Run};
 
 /// How many addresses the stranger comes from.
 const STRANGER_ADDRESSES: u8 = 4;
@@ -224,22 +224,7 @@ async fn against_the_computer(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpA
         let made = run
             .request_from(from, "POST", "/api/games", Some(&cookie), Some(body))
             .await;
-        let id = match made {
-            Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
-                .ok()
-                .and_then(|v| v["id"].as_str().map(String::from)),
-            Ok((status, _, body)) => {
-                run.error(format!(
-                    "computer game: {status} {}",
-                    String::from_utf8_lossy(&body)
-                ));
-                None
-            }
-            Err(e) => {
-                run.error(format!("computer game: {e:#}"));
-                None
-            }
-        };
+        let id = game_made(&run, "computer game", made);
         let Some(id) = id else {
             tokio::time::sleep(Duration::from_millis(500)).await;
             continue;
@@ -348,25 +333,10 @@ async fn challenge(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, wait:
         Err(e) => return run.error(format!("challenger: {e:#}")),
     };
     let body = json!({"mode": "online", "human": "S", "name": "Honest", "public": true});
-    let id = match run
+    let made = run
         .request_from(from, "POST", "/api/games", Some(&cookie), Some(body))
-        .await
-    {
-        Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
-            .ok()
-            .and_then(|v| v["id"].as_str().map(String::from)),
-        Ok((status, _, body)) => {
-            run.error(format!(
-                "public challenge: {status} {}",
-                String::from_utf8_lossy(&body)
-            ));
-            None
-        }
-        Err(e) => {
-            run.error(format!("public challenge: {e:#}"));
-            None
-        }
-    };
+        .await;
+    let id = game_made(&run, "public challenge", made);
     let Some(id) = id else {
         // Counted as missing from the lobby: an honest challenge refused.
         abuse.lobby_missing.fetch_add(1, Ordering::Relaxed);
@@ -376,7 +346,7 @@ async fn challenge(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, wait:
         .challenges
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .push(id.clone());
+        .push(id.to_string());
     let path = format!("/api/games/{id}/events");
     if let Err(e) = read_events(&run, from, &path, Some(&cookie), |_, _| true).await {
         if !run.over() {

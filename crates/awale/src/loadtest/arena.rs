@@ -16,7 +16,7 @@ use anyhow::Context;
 use hyper::StatusCode;
 use serde_json::{json, Value};
 
-use super::{percentile, play, read_events, GameRef, Run};
+use super::{list_game, p50_p99, play, read_events, GameRef, Run};
 
 /// The password of the arena's accounts.
 const PASSWORD: &str = "an arena loadtest's password";
@@ -170,12 +170,11 @@ pub(super) async fn run(
         )
         .await;
     let mut m = measures.lock().unwrap_or_else(|p| p.into_inner());
-    let round = |x: f64| (x * 100.0).round() / 100.0;
     Ok(json!({
         "players": players,
         "games": m.games.len(),
-        "pairing_ms": {"p50": round(percentile(&mut m.pairing_ms, 50.0)), "p99": round(percentile(&mut m.pairing_ms, 99.0))},
-        "standings_ms": {"p50": round(percentile(&mut m.standings_ms, 50.0)), "p99": round(percentile(&mut m.standings_ms, 99.0))},
+        "pairing_ms": p50_p99(&mut m.pairing_ms),
+        "standings_ms": p50_p99(&mut m.standings_ms),
     }))
 }
 
@@ -345,10 +344,7 @@ async fn player(
             }
         };
         if me == "S" {
-            played
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(game.clone());
+            list_game(&played, &game);
         }
         seed = seed.rotate_left(11) ^ 0x2545_F491;
         play(

@@ -12,7 +12,6 @@
 //! acknowledged moves are looked for in the database itself. Its last line
 //! is one JSON object.
 
-use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -20,16 +19,17 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::{Request, StatusCode};
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
+use http_body_util::BodyExt;
+use hyper::StatusCode;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use serde_json::{json, Value};
 
-use super::{move_index, percentile, Head, Logins, Tally, LOGIN_ACCOUNTS, LOGIN_PASSWORD};
+use super::{
+    answered_ok, game_made, http_client, invite_key, join, json_body, letters, list_game,
+    log_in_flood_with, new_game, play_out, player_cookie, request_to, runtime, seeds, take_events,
+    Head, Http, Logins, Tally,
+};
 
 /// What `awale loadtest` gives this run.
 pub struct Args {
@@ -54,71 +54,21 @@ pub struct Args {
     pub(super) store: Option<String>,
 }
 
-/// Makes the accounts, then sends `per_s` log-ins a second until the
-/// end, each on its own task.
+/// [`log_in_flood_with`] through the processes, each log-in (and each
+/// account's sign-up) by a new client.
 async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
-    let mut names = Vec::new();
-    for n in 0..LOGIN_ACCOUNTS {
-        let name = format!("load{n}");
-        let (status, _, body) = run
-            .request(
-                &run.visitor(n),
-                "POST",
-                "/api/account/signup",
-                Some(json!({"username": name, "password": LOGIN_PASSWORD})),
-            )
-            .await
-            .map_err(|e| anyhow::anyhow!("sign-up: {e}"))?;
-        anyhow::ensure!(
-            status == StatusCode::CREATED,
-            "sign-up: {status} {}",
-            String::from_utf8_lossy(&body)
-        );
-        names.push(name);
-    }
-    let results = Arc::new(Mutex::new(Logins::default()));
-    let every = Duration::from_secs_f64(1.0 / per_s.max(1) as f64);
-    let mut tick = tokio::time::interval(every);
-    let mut tasks = Vec::new();
-    let mut n = 0usize;
-    while !run.over() {
-        tick.tick().await;
+    let send = |n, path: &'static str, body| {
         let run = Arc::clone(&run);
-        let results = Arc::clone(&results);
-        let name = names[n % names.len()].clone();
         let who = run.visitor(n);
-        n += 1;
-        tasks.push(tokio::spawn(async move {
-            let sent = Instant::now();
-            let answer = run
-                .request(
-                    &who,
-                    "POST",
-                    "/api/account/login",
-                    Some(json!({"username": name, "password": LOGIN_PASSWORD})),
-                )
-                .await;
-            let ms = sent.elapsed().as_secs_f64() * 1000.0;
-            let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
-            match answer {
-                Ok((StatusCode::OK, _, _)) => {
-                    r.ok += 1;
-                    r.ms.push(ms);
-                }
-                Ok((StatusCode::SERVICE_UNAVAILABLE, _, _)) => r.busy += 1,
-                Ok((StatusCode::TOO_MANY_REQUESTS, _, _)) => r.too_many += 1,
-                _ => r.other += 1,
+        async move {
+            match run.request(&who, "POST", path, Some(body)).await {
+                Ok((status, _, body)) => Ok((status, body)),
+                Err(e) => Err(anyhow::anyhow!("{e}")),
             }
-        }));
-    }
-    for t in tasks {
-        let _ = t.await;
-    }
-    let mut r = results.lock().unwrap_or_else(|p| p.into_inner());
-    Ok(std::mem::take(&mut *r))
+        }
+    };
+    log_in_flood_with(&run, per_s, send).await
 }
-
-type Http = Client<HttpConnector, Full<Bytes>>;
 
 /// One simulated browser: the address it seems to come from, its player's
 /// cookie once it has one, and the process it talks to now.
@@ -162,13 +112,7 @@ struct Run {
     tally: Tally,
 }
 
-impl std::ops::Deref for Run {
-    type Target = Tally;
-
-    fn deref(&self) -> &Tally {
-        &self.tally
-    }
-}
+counted_in_its_tally!(Run);
 
 impl Run {
     /// A new simulated client, on process `at` (modulo their number).
@@ -241,25 +185,13 @@ impl Run {
         let mut tries = 0;
         loop {
             let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
-            let mut req = Request::builder()
-                .method(method)
-                .uri(format!("http://{addr}{path}"))
-                .header("host", addr)
+            let mut req = request_to(addr, method, path, who.cookie.as_deref())
                 .header("x-forwarded-for", &who.from);
-            if let Some(c) = &who.cookie {
-                req = req.header("cookie", c);
-            }
             if let Some(a) = accept {
                 req = req.header("accept", a);
             }
-            // Every change is sent as JSON, as the page does (the server
-            // refuses any other).
-            if method != "GET" {
-                req = req.header("content-type", "application/json");
-            }
-            let body = body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string()));
             let req = req
-                .body(Full::new(body))
+                .body(json_body(body))
                 .map_err(|e| Failed::Other(e.into()))?;
             match self.client.request(req).await {
                 Ok(res) => return Ok(res),
@@ -313,12 +245,7 @@ impl Run {
             .request(&who, "GET", "/api/me", None)
             .await
             .map_err(|e| anyhow::anyhow!("/api/me: {e}"))?;
-        let cookie = headers
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| cookie::Cookie::parse(v).ok())
-            .context("no player cookie from /api/me")?;
-        who.cookie = Some(format!("{}={}", cookie.name(), cookie.value()));
+        who.cookie = Some(player_cookie(&headers)?);
         Ok(who)
     }
 }
@@ -365,20 +292,8 @@ async fn read_events(
             continue;
         };
         text.push_str(&String::from_utf8_lossy(&data));
-        while let Some(end) = text.find("\n\n") {
-            let event: String = text.drain(..end + 2).collect();
-            let mut name = "message";
-            let mut data = String::new();
-            for line in event.lines() {
-                if let Some(n) = line.strip_prefix("event: ") {
-                    name = n;
-                } else if let Some(d) = line.strip_prefix("data: ") {
-                    data.push_str(d);
-                }
-            }
-            if !on_event(name, &data) {
-                return Ok(Ended::Done);
-            }
+        if !take_events(&mut text, &mut on_event) {
+            return Ok(Ended::Done);
         }
     }
 }
@@ -425,26 +340,7 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
             let path = format!("/api/games/{game}/events");
             for _ in 0..REOPENS {
                 let result = read_events(&run, &who, &path, |name, data| {
-                    if name == "move" {
-                        if let Some(i) = move_index(data) {
-                            // The opponent's move reaching me.
-                            let mine = data.contains(&format!("\"side\":\"{me}\""));
-                            if !mine {
-                                run.note_arrival(&game, i, &run.opponent_ms);
-                            }
-                        }
-                    }
-                    if name == "move" || name == "state" {
-                        match serde_json::from_str::<Head>(data) {
-                            Ok(head) => {
-                                let over = head.end.is_some();
-                                let _ = tx.send(head);
-                                return !over;
-                            }
-                            Err(e) => run.error(format!("event: {e}")),
-                        }
-                    }
-                    true
+                    run.player_event(&game, me, &tx, (name, data))
                 })
                 .await;
                 if stream_done(&run, result, "events") {
@@ -467,39 +363,20 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
                 None => continue,
             },
         };
-        plies = match (head.index, &head.plies) {
-            (Some(i), _) => i + 1,
-            (None, Some(p)) => p.len(),
-            (None, None) => plies,
-        };
+        plies = head.plies(plies);
         if head.end.is_some() || run.over() {
             break;
         }
         if head.waiting || head.to_move != me || head.legal.is_empty() {
             continue;
         }
-        if !run.think.is_zero() {
-            tokio::time::sleep(run.think).await;
-        }
-        let mv = head.legal[rng.random_range(0..head.legal.len())].clone();
-        run.sent
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert((game.clone(), plies), Instant::now());
+        let mv = run.choose_move(&game, plies, &head, &mut rng).await;
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
             .request(&who, "POST", &path, Some(json!({"move": mv, "ply": plies})))
             .await
         {
-            Ok((StatusCode::OK, _, _)) => {
-                run.moves.fetch_add(1, Ordering::Relaxed);
-                let letter = mv.chars().next().unwrap_or('?');
-                run.acked.lock().unwrap_or_else(|p| p.into_inner()).push((
-                    game.clone(),
-                    plies,
-                    letter,
-                ));
-            }
+            Ok((StatusCode::OK, _, _)) => run.acked_move(&game, plies, &mv),
             // A copy behind the store's, on a process that has not heard
             // yet of the move the lost one made: the next state tells.
             Ok((StatusCode::CONFLICT, _, body))
@@ -532,15 +409,7 @@ async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
     let path = format!("/api/games/{game}/events");
     for _ in 0..REOPENS {
         let result = read_events(&run, &who, &path, |name, data| {
-            if name == "move" {
-                if let Some(i) = move_index(data) {
-                    run.note_arrival(&game, i, &run.spectator_ms);
-                }
-                if data.contains("\"end\":{") {
-                    return false;
-                }
-            }
-            !(name == "state" && data.contains("\"end\":{"))
+            run.spectator_event(&game, (name, data))
         })
         .await;
         if stream_done(&run, result, "spectator") {
@@ -569,98 +438,46 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
             }
         };
         let made = run
-            .request(
-                &south,
-                "POST",
-                "/api/games",
-                Some(json!({"mode": "online", "human": "S", "name": format!("South {slot}")})),
-            )
+            .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
         let game = match made {
-            Ok((StatusCode::CREATED, _, body)) => serde_json::from_slice::<Value>(&body)
-                .ok()
-                .and_then(|v| v["id"].as_str().map(GameRef::from)),
-            Ok((status, _, body)) => {
-                run.error(format!(
-                    "new game: {status} {}",
-                    String::from_utf8_lossy(&body)
-                ));
-                None
-            }
+            // Its process went away with it: the next round tries again.
             Err(Failed::Gone) => None,
-            Err(e) => {
-                run.error(format!("new game: {e}"));
-                None
-            }
+            made => game_made(&run, "new game", made),
         };
         let Some(game) = game else {
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(game.clone());
+        list_game(&games, &game);
         // The invitation's key, as its maker's page has it.
         let links = run
             .request(&south, "GET", &format!("/api/games/{game}/links"), None)
             .await;
-        let key = match links {
-            Ok((StatusCode::OK, _, body)) => serde_json::from_slice::<Value>(&body)
-                .ok()
-                .and_then(|v| v["invite"].as_str().map(String::from))
-                .and_then(|link| link.split_once("&k=").map(|(_, k)| k.to_string())),
-            Err(Failed::Gone) => continue,
-            _ => None,
-        };
-        let Some(key) = key else {
-            run.error("links: no invitation key".to_string());
+        if matches!(links, Err(Failed::Gone)) {
+            continue;
+        }
+        let Some(key) = invite_key(&run, links) else {
             continue;
         };
         let path = format!("/api/games/{game}/join");
-        match run
-            .request(
-                &north,
-                "POST",
-                &path,
-                Some(json!({"name": format!("North {slot}"), "key": key})),
-            )
-            .await
-        {
-            Ok((StatusCode::OK, _, _)) => {}
-            Ok((status, _, body)) => {
-                run.error(format!("join: {status} {}", String::from_utf8_lossy(&body)));
-                continue;
-            }
-            Err(Failed::Gone) => continue,
-            Err(e) => {
-                run.error(format!("join: {e}"));
-                continue;
-            }
+        let joined = run
+            .request(&north, "POST", &path, Some(join(slot, &key)))
+            .await;
+        if matches!(joined, Err(Failed::Gone)) || !answered_ok(&run, "join", joined) {
+            continue;
         }
-        let mut tasks = Vec::new();
-        for k in 0..spectators {
-            let who = run.visitor(slot + 2 + k);
-            tasks.push(tokio::spawn(watch(Arc::clone(&run), game.clone(), who)));
-        }
-        let seed = (slot as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ round;
-        tasks.push(tokio::spawn(play(
-            Arc::clone(&run),
-            game.clone(),
-            south,
-            "S",
-            seed | 1,
-        )));
-        tasks.push(tokio::spawn(play(
-            Arc::clone(&run),
+        let watchers = (0..spectators)
+            .map(|k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k)))
+            .collect();
+        play_out(
             game,
-            north,
-            "N",
-            seed.rotate_left(17) | 1,
-        )));
-        for t in tasks {
-            let _ = t.await;
-        }
+            (south, north),
+            seeds(slot, round),
+            watchers,
+            |game, who, me, seed| play(Arc::clone(&run), game, who, me, seed),
+        )
+        .await;
     }
 }
 
@@ -689,21 +506,7 @@ async fn stored_moves(
         .await
         .map_err(|e| anyhow::anyhow!("game {game}: {e}"))?;
     anyhow::ensure!(status == StatusCode::OK, "game {game}: {status}");
-    let view: Value = serde_json::from_slice(&body)?;
-    Ok(view["plies"]
-        .as_array()
-        .map(|plies| {
-            plies
-                .iter()
-                .map(|p| {
-                    p["move"]
-                        .as_str()
-                        .and_then(|m| m.chars().next())
-                        .unwrap_or('?')
-                })
-                .collect()
-        })
-        .unwrap_or_default())
+    Ok(letters(&serde_json::from_slice(&body)?))
 }
 
 /// Moves acknowledged but not in the store, looked up game by game, and
@@ -714,10 +517,7 @@ async fn lost_moves(
     db: Option<&awale_web::PgStore>,
     games: &[GameRef],
 ) -> anyhow::Result<(u64, u64)> {
-    let mut by_game: HashMap<GameRef, Vec<(usize, char)>> = HashMap::new();
-    for (g, ply, letter) in run.acked.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-        by_game.entry(g.clone()).or_default().push((*ply, *letter));
-    }
+    let mut by_game = run.acked_by_game();
     let mut lost = 0;
     let mut twice = 0;
     let reader = run.visitor(0);
@@ -740,23 +540,14 @@ async fn lost_moves(
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.games > 0, "--games must be at least 1");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the runtime")?;
-    runtime.block_on(async move {
+    runtime()?.block_on(async move {
         anyhow::ensure!(
             !args.addr.is_empty(),
             "--store: give the processes serving the site (--addr HOST:PORT, repeated)"
         );
         let addrs = args.addr.clone();
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        let client = Client::builder(TokioExecutor::new())
-            .pool_max_idle_per_host(usize::MAX)
-            .build(connector);
         let run = Arc::new(Run {
-            client,
+            client: http_client(None),
             dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
             addrs,
             visitors: AtomicU64::new(0),
@@ -766,13 +557,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             tally: Tally::new(args.seconds, args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
-        let flood = (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
+        let flood =
+            (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
         let started = Instant::now();
         let mut pairs = Vec::new();
         for slot in 0..args.games {
             // Spectators spread evenly: the first games get one more.
-            let watching = args.spectators / args.games + usize::from(slot < args.spectators % args.games);
-            pairs.push(tokio::spawn(pair(Arc::clone(&run), slot, watching, Arc::clone(&games))));
+            let watching =
+                args.spectators / args.games + usize::from(slot < args.spectators % args.games);
+            pairs.push(tokio::spawn(pair(
+                Arc::clone(&run),
+                slot,
+                watching,
+                Arc::clone(&games),
+            )));
         }
         for p in pairs {
             let _ = p.await;
@@ -790,26 +588,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let (lost, twice) = lost_moves(&run, db.as_ref(), &games).await?;
         let moves = run.moves.load(Ordering::Relaxed) - twice;
-        let mut opponent = run.opponent_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let mut spectator = run.spectator_ms.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        if let Some(e) = run.first_error.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-            eprintln!("awale loadtest: first error: {e}");
-        }
-        eprintln!(
-            "awale loadtest: {} games played, {moves} moves in {elapsed:.1} s",
-            games.len()
+        let mut report = run.report(
+            (args.games, args.spectators),
+            games.len(),
+            moves,
+            elapsed,
+            lost,
         );
-        let round = |x: f64| (x * 100.0).round() / 100.0;
-        let mut report = json!({
-            "games": args.games,
-            "spectators": args.spectators,
-            "moves": moves,
-            "moves_per_s": round(moves as f64 / elapsed.max(1e-9)),
-            "opponent_ms": {"p50": round(percentile(&mut opponent, 50.0)), "p99": round(percentile(&mut opponent, 99.0))},
-            "spectator_ms": {"p50": round(percentile(&mut spectator, 50.0)), "p99": round(percentile(&mut spectator, 99.0))},
-            "errors": run.errors.load(Ordering::Relaxed),
-            "lost": lost,
-        });
         if twice > 0 {
             report["resent"] = json!(twice);
         }
@@ -828,14 +613,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report["stale"] = json!(run.stale.load(Ordering::Relaxed));
         }
         if let Some(mut l) = logins {
-            report["logins"] = json!({
-                "per_s": args.logins,
-                "ok": l.ok,
-                "busy": l.busy,
-                "too_many": l.too_many,
-                "other": l.other,
-                "ok_ms": {"p50": round(percentile(&mut l.ms, 50.0)), "p99": round(percentile(&mut l.ms, 99.0))},
-            });
+            report["logins"] = l.report(args.logins);
         }
         println!("{report}");
         anyhow::Ok(())

@@ -210,6 +210,12 @@ impl Site {
         Site::start_with(name, &[])
     }
 
+    /// A server with the endgame database of [`database`].
+    pub fn with_database(name: &str) -> Site {
+        let db = database().to_str().expect("a UTF-8 path").to_string();
+        Site::start_with(name, &["--db", &db])
+    }
+
     /// The same with more arguments for `awale serve`.
     pub fn start_with(name: &str, more: &[&str]) -> Site {
         let turn = serial();
@@ -879,6 +885,12 @@ pub fn page_fetch(b: &Browser, method: &str, path: &str, body: Value) -> Value {
     ))
 }
 
+/// POSTs `{}` to `path` from the page of `b`, which must answer 200.
+pub fn page_post_ok(b: &Browser, path: &str) {
+    let answer = page_fetch(b, "POST", path, json!({}));
+    assert_eq!(answer["status"], 200, "{path}: {answer}");
+}
+
 /// Signs the browser `b` (on a page of the site) up as `name`.
 pub fn sign_up(b: &Browser, name: &str) {
     let answer = page_fetch(
@@ -888,6 +900,58 @@ pub fn sign_up(b: &Browser, name: &str) {
         json!({"username": name, "password": "seeds in the fourth hole"}),
     );
     assert_eq!(answer["status"], 201, "sign up {name}: {answer}");
+}
+
+/// A desktop's window and a phone's, for [`Browser::start`].
+pub const DESKTOP: (u32, u32) = (1280, 900);
+pub const PHONE: (u32, u32) = (390, 844);
+
+/// A new visitor of `url` in a browser of its own (`name`, preferring
+/// `languages`, its window `size`): the page open with the sowing shown
+/// at once, past the dialog a first visit opens, signed up as `account`.
+pub fn member(name: &str, languages: &str, size: (u32, u32), url: &str, account: &str) -> Browser {
+    let b = Browser::start(name, languages, size.0, size.1);
+    open_at_once(&b, url);
+    close_first_dialog(&b);
+    sign_up(&b, account);
+    b
+}
+
+/// Ama (in French, on a desktop) and Kofi (in English, on a phone), the
+/// accounts `Ama_K` and `kofi_7`, new visitors of `url` in browsers named
+/// after `test`.
+pub fn ama_and_kofi(test: &str, url: &str) -> (Browser, Browser) {
+    (
+        member(&format!("{test}-ama"), "fr-FR,fr", DESKTOP, url, "Ama_K"),
+        member(&format!("{test}-kofi"), "en-US,en", PHONE, url, "kofi_7"),
+    )
+}
+
+/// Opens the lobby's form for a new tournament on `b`.
+pub fn open_tournament_form(b: &Browser, url: &str) {
+    b.goto(&format!("{url}/#lobby"));
+    b.wait_shown("#arena-list", 10);
+    tap(b, ".arena-new summary");
+}
+
+/// Sends the lobby's tournament form and waits for the new tournament's
+/// page, titled `title`: its address (`#tournament=ID`).
+pub fn send_tournament_form(b: &Browser, title: &str) -> String {
+    tap(b, "#arena-form button");
+    b.wait_for(
+        &format!("the page of the new tournament {title}"),
+        &format!(
+            "return location.hash.startsWith('#tournament=') && document.querySelector('#arena-title').textContent === {}",
+            json!(title)
+        ),
+        10,
+    );
+    hash(b)
+}
+
+/// The page's address after `#`, with it.
+pub fn hash(b: &Browser) -> String {
+    b.string("return location.hash")
 }
 
 /// Pairs the accounts of `first` and `second` in the 3+2 pool (a rated
@@ -916,12 +980,6 @@ pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String 
     assert_eq!(landed(first), paired, "both in the same game");
     let game = page_fetch(first, "GET", &format!("/api/games/{paired}"), Value::Null);
     assert_eq!(game["body"]["rated"], true, "{game}");
-    let resigned = page_fetch(
-        loser,
-        "POST",
-        &format!("/api/games/{paired}/resign"),
-        json!({}),
-    );
-    assert_eq!(resigned["status"], 200, "resign: {resigned}");
+    page_post_ok(loser, &format!("/api/games/{paired}/resign"));
     paired
 }

@@ -1,0 +1,58 @@
+//! What the service tests share: players by number, the tournaments on
+//! a store, a wait for a tournament's view, the check of a refusal. Each test program uses its
+//! part (`mod common;`).
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use awale_service::game::PlayerId;
+use awale_service::games::Games;
+use awale_service::live::Hub;
+use awale_service::tournaments::{TournamentView, Tournaments};
+use awale_service::Store;
+
+/// The player numbered `n`.
+pub fn player(n: u8) -> PlayerId {
+    PlayerId(format!("{n:064x}"))
+}
+
+/// A scratch games file's path, in a directory that lasts as long as
+/// the first value kept.
+pub fn games_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.db");
+    (dir, path)
+}
+
+/// The games and the tournaments on `store`, the tournaments' timers
+/// started.
+pub fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
+    let store = Arc::new(store);
+    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
+    tournaments.start().unwrap();
+    (games, tournaments)
+}
+
+/// Waits until `check` holds of tournament `id`'s view as player 1 sees
+/// it (polling: no deadline but a generous count, for a loaded machine).
+pub async fn until(
+    t: &Tournaments,
+    id: i64,
+    check: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
+    for _ in 0..3000 {
+        let view = t.get(id, Some(&player(1))).await.unwrap();
+        if check(&view) {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
+}
+
+/// Checks that `answer` is the refusal `code`.
+pub fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_service::Error>, code: &str) {
+    assert_eq!(answer.unwrap_err().code, code);
+}
