@@ -438,8 +438,12 @@ impl Games {
         match read().await {
             // The flag fell on the way (its timer had not run yet, or ran
             // in a process that is gone): the fall is stored now, and a
-            // reader gets the game as it now is, not an error.
-            Err(e) if e.code == "game_over" => read().await,
+            // reader gets the game as it now is, not an error. Or another
+            // process stored the fall (or a move) first: the copy here was
+            // dropped, and reading again gives the stored game. A reader
+            // never gets `stale` (CI's run of processes.rs saw a GET
+            // answered 409 as two processes stored one flag's fall).
+            Err(e) if e.code == "game_over" || e.code == "stale" => read().await,
             answer => answer,
         }
         .map(|(game, ())| game)

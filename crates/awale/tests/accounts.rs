@@ -14,7 +14,8 @@ mod webdriver;
 
 use serde_json::{json, Value};
 use webdriver::{
-    ama_and_kofi, close_first_dialog, open_at_once, page_fetch, rated_game, tap, Browser, Site,
+    ama_and_kofi, close_first_dialog, doc_screenshot, open_at_once, page_fetch, rated_game, tap,
+    Browser, Site,
 };
 
 const PASSWORD: &str = "seeds in the fourth hole";
@@ -65,15 +66,6 @@ fn wait_account_button(b: &Browser, text: &str) {
     }
 }
 
-fn screenshot(b: &Browser, name: &str) {
-    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../docs")
-            .join(name);
-        b.screenshot(&path);
-    }
-}
-
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
@@ -109,7 +101,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     let said = ama.text("#account-error");
     assert!(said.contains("parmi les plus courants"), "{said}");
     type_in(&ama, "#signup-password", PASSWORD);
-    screenshot(&ama, "screenshot-account-signup-fr.png");
+    doc_screenshot(&ama, "screenshot-account-signup-fr.png");
     tap(&ama, "#btn-signup");
     ama.wait_shown("#dlg-account [data-pane=codes]", 15);
     let codes = ama.strings(
@@ -117,7 +109,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     );
     assert_eq!(codes.len(), 10, "{codes:?}");
     assert!(codes.iter().all(|c| c.len() == 14), "{codes:?}");
-    screenshot(&ama, "screenshot-account-codes-fr.png");
+    doc_screenshot(&ama, "screenshot-account-codes-fr.png");
     tap(&ama, "#codes-done");
     wait_account_button(&ama, "Ama_K");
     assert_eq!(my_games(&ama), games, "the guest's games are the account's");
@@ -150,7 +142,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
         "return document.querySelectorAll('#games-list > li').length === 2",
         20,
     );
-    screenshot(&phone, "screenshot-account-phone-en.png");
+    doc_screenshot(&phone, "screenshot-account-phone-en.png");
 
     // Kid mode, from the phone: the online game shows no chat.
     tap(&phone, "#btn-account");
@@ -162,7 +154,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
         "return document.documentElement.classList.contains('kid-mode')",
         10,
     );
-    screenshot(&phone, "screenshot-account-settings-en.png");
+    doc_screenshot(&phone, "screenshot-account-settings-en.png");
     tap(&phone, "#account-close");
     let online_id = online["body"]["id"].as_str().expect("a public id");
     phone.goto(&format!("{url}/#game={online_id}"));
@@ -270,7 +262,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         ama.text("#player-games li.empty"),
         "Aucune partie de ce genre."
     );
-    screenshot(&ama, "screenshot-player-fr.png");
+    doc_screenshot(&ama, "screenshot-player-fr.png");
     let found = ama.axe_violations();
     assert!(found.is_empty(), "the player's page: {found:?}");
 
@@ -346,7 +338,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     assert_eq!(kofi.text("#player-results"), "1 win · 0 draws · 2 losses");
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone: {wide:?}");
-    screenshot(&kofi, "screenshot-player-phone-en.png");
+    doc_screenshot(&kofi, "screenshot-player-phone-en.png");
     tap(&kofi, "#player-games li.played a.player-link");
     kofi.wait_for(
         "Ama's page",
@@ -361,7 +353,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     );
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone leaderboard: {wide:?}");
-    screenshot(&kofi, "screenshot-leaderboard-phone-en.png");
+    doc_screenshot(&kofi, "screenshot-leaderboard-phone-en.png");
     // One's own page, from the account's dialog.
     kofi.goto(&format!("{url}/#rules"));
     wait_account_button(&kofi, "kofi_7");

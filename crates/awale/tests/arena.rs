@@ -17,8 +17,8 @@ mod webdriver;
 
 use serde_json::json;
 use webdriver::{
-    ama_and_kofi, hash, member, open_at_once, open_tournament_form, page_fetch, page_post_ok,
-    send_tournament_form, tap, Browser, Site, DESKTOP, PHONE,
+    ama_and_kofi, doc_screenshot, hash, member, open_at_once, open_tournament_form, page_fetch,
+    page_post_ok, send_tournament_form, tap, Browser, Site, DESKTOP, PHONE,
 };
 
 #[test]
@@ -215,6 +215,8 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
             10,
         );
     }
+    doc_screenshot(&ama, "screenshot-arena-fr.png");
+    doc_screenshot(&kofi, "screenshot-arena-phone-en.png");
     let found = kofi.axe_violations();
     assert!(found.is_empty(), "the tournament's page: {found:?}");
 }

@@ -16,7 +16,7 @@ mod webdriver;
 
 use serde_json::json;
 use webdriver::{
-    ama_and_kofi, hash, member, open_tournament_form, page_fetch, page_post_ok,
+    ama_and_kofi, doc_screenshot, hash, member, open_tournament_form, page_fetch, page_post_ok,
     send_tournament_form, tap, Site, PHONE,
 };
 
@@ -158,6 +158,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
             .any(|row| row.contains("+") && row.contains(&first)),
         "the win in the crosstable: {cross:?}"
     );
+    doc_screenshot(&ama, "screenshot-swiss-fr.png");
     assert_eq!(ama.text("#swiss-start-round"), "Lancer la ronde 2");
     assert_eq!(
         ama.text("#arena-status"),
@@ -202,6 +203,7 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     );
     assert!(wide.is_empty(), "too wide on a phone: {wide:?}");
     assert_eq!(kofi.text("#swiss-round-title"), "Round 1 of 3");
+    doc_screenshot(&kofi, "screenshot-swiss-phone-en.png");
     let found = kofi.axe_violations();
     assert!(found.is_empty(), "the Swiss's page: {found:?}");
 }

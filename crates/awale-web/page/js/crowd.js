@@ -3,6 +3,7 @@
 // board and heard by every viewer, the sounds made here (Web Audio).
 
 import { api } from "./api.js";
+import { icon } from "./dom.js";
 import { onLive, session } from "./game.js";
 import { t } from "./i18n.js";
 import { settings } from "./settings.js";
@@ -27,12 +28,7 @@ function pop(r) {
   const el = document.createElement("div");
   el.className = `pop pop-${r.kind}`;
   el.dataset.kind = r.kind;
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", "i");
-  svg.setAttribute("aria-hidden", "true");
-  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-  use.setAttribute("href", `#i-${r.kind}`);
-  svg.append(use);
+  const svg = icon(r.kind);
   const text = document.createElement("span");
   text.textContent = `${t("react_" + r.kind)} · ${who(r)}`;
   el.append(svg, text);

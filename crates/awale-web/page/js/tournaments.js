@@ -9,7 +9,7 @@
 
 import { api } from "./api.js";
 import * as arenaChat from "./arena-chat.js";
-import { textEl } from "./dom.js";
+import { icon, textEl } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -234,9 +234,14 @@ export function render() {
       const td = document.createElement("td");
       td.textContent = text;
       if (i === 4 && l.on_fire) {
-        const flame = textEl("span", "flame", " 🔥");
+        // The streak's flame: drawn by the page, said by its name.
+        const flame = document.createElement("span");
+        flame.className = "flame";
         flame.title = t("arena_on_fire");
-        td.append(flame);
+        flame.setAttribute("role", "img");
+        flame.setAttribute("aria-label", t("arena_on_fire"));
+        flame.append(icon("flame"));
+        td.append(" ", flame);
       }
       if (i === 1 && l.presence !== "free" && l.presence !== "playing") {
         const p = textEl("span", "muted", " (" + t("arena_" + l.presence) + ")");

@@ -911,10 +911,31 @@ pub const PHONE: (u32, u32) = (390, 844);
 /// at once, past the dialog a first visit opens, signed up as `account`.
 pub fn member(name: &str, languages: &str, size: (u32, u32), url: &str, account: &str) -> Browser {
     let b = Browser::start(name, languages, size.0, size.1);
+    // Signed up from a page of the site that is not the game's, so that
+    // the game's page opens signed in (its header names the account), as
+    // after a sign-up in its dialog.
+    b.goto(&format!("{}/api/info", url.trim_end_matches('/')));
+    sign_up(&b, account);
     open_at_once(&b, url);
     close_first_dialog(&b);
-    sign_up(&b, account);
+    b.wait_for(
+        &format!("the header naming {account}"),
+        &format!("return document.querySelector('#btn-account').textContent === {account:?}"),
+        10,
+    );
     b
+}
+
+/// With `AWALE_SCREENSHOTS=1`, what `b` shows, as `docs/NAME` (the
+/// README's pictures); nothing otherwise.
+pub fn doc_screenshot(b: &Browser, name: &str) {
+    if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
+        b.screenshot(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../docs")
+                .join(name),
+        );
+    }
 }
 
 /// Ama (in French, on a desktop) and Kofi (in English, on a phone), the
