@@ -247,6 +247,16 @@ fn ok(answer: Result<(u16, Value), String>, what: &str) -> Value {
     }
 }
 
+/// Three processes, `a`, `b` and `c`, serving one site on a new database:
+/// its address, the folder of their logs (kept while it lives) and them.
+fn three_processes() -> (String, tempfile::TempDir, [Serve; 3]) {
+    let url = pg::cluster().database();
+    let dir = tempfile::tempdir().unwrap();
+    let serve = |name| Serve::start(&url, dir.path(), name);
+    let processes = [serve("a"), serve("b"), serve("c")];
+    (url, dir, processes)
+}
+
 /// Makes an online game on `south_at` and seats North on `north_at`.
 fn online_game(south_at: &str, north_at: &str, clock: Option<Value>) -> String {
     let mut body = json!({"mode": "online", "human": "S", "name": "Ama"});
@@ -310,12 +320,7 @@ fn play_one(addr: &str, id: &str, pick: usize) -> Value {
 
 #[test]
 fn three_processes_serve_one_site_through_the_loss_of_one() {
-    let cluster = pg::cluster();
-    let url = cluster.database();
-    let dir = tempfile::tempdir().unwrap();
-    let mut a = Serve::start(&url, dir.path(), "a");
-    let b = Serve::start(&url, dir.path(), "b");
-    let c = Serve::start(&url, dir.path(), "c");
+    let (url, _dir, [mut a, b, c]) = three_processes();
 
     // South plays on A, North on B, a spectator watches on C.
     let id = online_game(&a.addr, &b.addr, Some(json!({"minutes": 30})));
@@ -441,7 +446,7 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
         .count();
     assert_eq!(ends, 1, "the flag fell once for the watcher on C");
     assert_eq!(
-        cluster.psql(
+        pg::cluster().psql(
             &url,
             &format!("SELECT stop FROM games WHERE public_id = '{flagged}'")
         ),
@@ -644,12 +649,7 @@ fn sign_up(addr: &str, n: u8, name: &str) -> String {
 /// first, the podium seen on the others.
 #[test]
 fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
-    let cluster = pg::cluster();
-    let url = cluster.database();
-    let dir = tempfile::tempdir().unwrap();
-    let a = Serve::start(&url, dir.path(), "a");
-    let b = Serve::start(&url, dir.path(), "b");
-    let c = Serve::start(&url, dir.path(), "c");
+    let (_url, _dir, [a, b, c]) = three_processes();
     let at = [&a.addr, &b.addr, &c.addr, &a.addr];
     let names = ["Ama", "Kofi", "Esi", "Yaw"];
     let cookies: Vec<String> = names
@@ -829,12 +829,7 @@ fn heard_event(heard: &Heard, name: &str, check: impl Fn(&Value) -> bool, second
 /// on the first is heard on the third, and its removal by a moderator too.
 #[test]
 fn challenges_and_a_tournaments_chat_reach_the_players_on_other_processes() {
-    let cluster = pg::cluster();
-    let url = cluster.database();
-    let dir = tempfile::tempdir().unwrap();
-    let a = Serve::start(&url, dir.path(), "a");
-    let b = Serve::start(&url, dir.path(), "b");
-    let c = Serve::start(&url, dir.path(), "c");
+    let (url, _dir, [a, b, c]) = three_processes();
     let ama = sign_up(&a.addr, 1, "Ama");
     let kofi = sign_up(&b.addr, 2, "Kofi");
     let ama_hears = listen_to(&a.addr, "/api/me/events", Some(&ama));
@@ -902,7 +897,7 @@ fn challenges_and_a_tournaments_chat_reach_the_players_on_other_processes() {
     let line = heard_event(&watching, "chat", |v| v["text"] == "Good luck, everyone", 5);
     // A moderator (made so in the database, seen by the second process
     // once its 10 s cache of the session is over) removes it there.
-    cluster.psql(
+    pg::cluster().psql(
         &url,
         "UPDATE accounts SET role = 'moderator' WHERE username = 'Kofi'",
     );
