@@ -4,6 +4,7 @@
 //! operations on it, each checking who asks. Nothing here knows HTTP.
 
 use awale_core::{Game, Move, Position, Side};
+use serde::Serialize;
 
 use crate::error::Error;
 
@@ -166,30 +167,45 @@ impl End {
     }
 }
 
-/// What the two players of an online game have asked of each other.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What the two players of an online game have asked of each other. The
+/// view shows it as it is, each side by its letter (`S`, `N`), the rematch
+/// by its public id.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Offers {
     /// A takeback asked by this side, waiting for the other's answer.
+    #[serde(serialize_with = "letter")]
     pub takeback: Option<Side>,
     /// A rematch offered by this side (after the end).
+    #[serde(serialize_with = "letter")]
     pub rematch: Option<Side>,
     /// The rematch game, once accepted (its id in the store).
+    #[serde(skip)]
     pub rematch_id: Option<i64>,
     /// The rematch game's public id, as the page names it.
+    #[serde(rename = "rematch_id")]
     pub rematch_public_id: Option<String>,
     /// The side whose takeback request the other has just declined (until
     /// its next move or request), so that it is told. News of the moment:
     /// not stored.
+    #[serde(serialize_with = "letter")]
     pub takeback_declined: Option<Side>,
     /// The side whose rematch offer the other has declined (until it
     /// offers again). Not stored either.
+    #[serde(serialize_with = "letter")]
     pub rematch_declined: Option<Side>,
     /// A draw offered by this side, waiting for the other's answer.
+    #[serde(serialize_with = "letter")]
     pub draw: Option<Side>,
     /// The side whose draw offer was declined (answered no, or the other
     /// moved instead of answering): it is told, and may offer again after
     /// its next move, so that offers cannot be repeated at every tick.
+    #[serde(serialize_with = "letter")]
     pub draw_declined: Option<Side>,
+}
+
+/// A side in JSON: its letter, `S` or `N`.
+fn letter<S: serde::Serializer>(side: &Option<Side>, out: S) -> Result<S::Ok, S::Error> {
+    side.map(Side::letter).serialize(out)
 }
 
 /// The number of an event in a game's history (see `awale_service::live`). `epoch` names the history
@@ -1394,6 +1410,26 @@ mod tests {
         // The offerer may offer again.
         assert!(!g.offer_rematch(Side::South).unwrap());
         assert_eq!(g.offers.rematch_declined, None);
+    }
+
+    #[test]
+    fn the_offers_read_in_json_as_the_page_reads_them() {
+        let offers = Offers {
+            takeback: Some(Side::South),
+            rematch_id: Some(7),
+            rematch_public_id: Some("k3Xq".into()),
+            draw_declined: Some(Side::North),
+            ..Offers::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&offers).unwrap(),
+            serde_json::json!({
+                "takeback": "S", "rematch": null, "rematch_id": "k3Xq",
+                "takeback_declined": null, "rematch_declined": null,
+                "draw": null, "draw_declined": "N",
+            }),
+            "sides by letter, the rematch by its public id, the store's id not shown"
+        );
     }
 
     #[test]

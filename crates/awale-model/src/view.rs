@@ -5,7 +5,7 @@
 use awale_core::{Position, Rules, Side};
 use serde::Serialize;
 
-use crate::game::{Mode, PlayerId, WebGame};
+use crate::game::{Mode, Offers, PlayerId, WebGame};
 
 /// The rule options, with the preset-based name.
 #[derive(Clone, Debug, Serialize)]
@@ -182,7 +182,7 @@ pub struct Head {
     pub turn_elapsed_ms: i64,
     /// Offers between the players: `takeback` and `rematch` name the side
     /// that asked; `rematch_id` is the rematch once accepted.
-    pub offers: OffersView,
+    pub offers: Offers,
     /// The number of the game's last event when the view was made
     /// (`{epoch, number}`): a view is newer than another of the same
     /// epoch when its number is larger.
@@ -246,25 +246,6 @@ pub struct SideActions {
     pub rematch: bool,
     /// Offer a draw now.
     pub draw: bool,
-}
-
-/// Offers between the two players.
-#[derive(Clone, Debug, Serialize)]
-pub struct OffersView {
-    /// The side asking for a takeback.
-    pub takeback: Option<char>,
-    /// The side offering a rematch.
-    pub rematch: Option<char>,
-    /// The rematch game's public id.
-    pub rematch_id: Option<String>,
-    /// The side whose takeback request was just declined.
-    pub takeback_declined: Option<char>,
-    /// The side whose rematch offer was declined.
-    pub rematch_declined: Option<char>,
-    /// The side offering a draw.
-    pub draw: Option<char>,
-    /// The side whose draw offer was declined.
-    pub draw_declined: Option<char>,
 }
 
 /// A whole game.
@@ -358,15 +339,7 @@ impl WebGame {
             }),
             waiting: self.waiting(),
             turn_elapsed_ms: (now - self.turn_started_ms).max(0),
-            offers: OffersView {
-                takeback: self.offers.takeback.map(Side::letter),
-                rematch: self.offers.rematch.map(Side::letter),
-                rematch_id: self.offers.rematch_public_id.clone(),
-                takeback_declined: self.offers.takeback_declined.map(Side::letter),
-                rematch_declined: self.offers.rematch_declined.map(Side::letter),
-                draw: self.offers.draw.map(Side::letter),
-                draw_declined: self.offers.draw_declined.map(Side::letter),
-            },
+            offers: self.offers.clone(),
             actions: ActionsView {
                 south: self.actions(Side::South, now),
                 north: self.actions(Side::North, now),
