@@ -1,7 +1,8 @@
 -- The PostgreSQL store starts at version 3 of the games file's schema
 -- (`../v1.sql` to `../v3.sql`), in one step: the same tables, columns and
 -- indexes, with PostgreSQL's types (BIGINT for SQLite's INTEGER, BOOLEAN
--- for its 0/1). Later versions are one file each, as in SQLite.
+-- for its 0/1). Later versions are the games file's own files, in
+-- PostgreSQL's types (`schema.rs`), but for version 6 (`v6.sql`).
 -- `revision` is the one column SQLite has not: the fencing token of
 -- several processes (a change is written only over the revision it was
 -- made from).
