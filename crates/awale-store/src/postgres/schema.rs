@@ -13,41 +13,71 @@ pub const SCHEMA_VERSION: i64 = 12;
 /// Where a version's SQL comes from.
 enum Source {
     /// Written for PostgreSQL (where the dialects part: the first
-    /// versions at once with `revision`, the randomness of version 6).
+    /// versions' games at once with `revision`, the randomness of version
+    /// 6).
     Own(&'static str),
     /// The games file's migration, in PostgreSQL's types
     /// ([`from_games_file`]).
     GamesFile(&'static str),
+    /// The games file's migration from the statement that starts with the
+    /// second text on (what comes before, PostgreSQL's own file does).
+    GamesFileFrom(&'static str, &'static str),
 }
 
-use Source::{GamesFile, Own};
+use Source::{GamesFile, GamesFileFrom, Own};
+
+impl Source {
+    fn sql(&self) -> String {
+        match *self {
+            Own(sql) => sql.into(),
+            GamesFile(sql) => from_games_file(sql),
+            GamesFileFrom(sql, from) => {
+                let start = sql
+                    .find(from)
+                    .unwrap_or_else(|| panic!("no {from:?} in the games file's migration"));
+                from_games_file(&sql[start..])
+            }
+        }
+    }
+}
 
 /// Each version's SQL, run on a database of an older version: what a new
 /// database starts from (the games file's version 3 at once), then one
 /// version at a time, as the games file's.
-const MIGRATIONS: [(i64, Source); 10] = [
-    (3, Own(include_str!("v3.sql"))),
+const MIGRATIONS: [(i64, &[Source]); 10] = [
+    // The games and their moves, made whole (the games file's version 2
+    // alters the games of version 1), then the rest of version 2 (the
+    // indexes, reviews, chat, players, meta) and version 3 as the games
+    // file's.
+    (
+        3,
+        &[
+            Own(include_str!("v3.sql")),
+            GamesFileFrom(include_str!("../v2.sql"), "CREATE INDEX games_by_time"),
+            GamesFile(include_str!("../v3.sql")),
+        ],
+    ),
     // Accounts, sessions, recovery codes, blocks, reports.
-    (4, GamesFile(include_str!("../v4.sql"))),
+    (4, &[GamesFile(include_str!("../v4.sql"))]),
     // Rated games, draw offers, ratings and their changes (a database of
     // version 4 holds no online games whose speed is to be found, since
     // PostgreSQL stores came after the speeds: the games file's
     // `v5-speeds.sql` is not run).
-    (5, GamesFile(include_str!("../v5.sql"))),
+    (5, &[GamesFile(include_str!("../v5.sql"))]),
     // Public ids, invitations' keys, chat guests' numbers.
-    (6, Own(include_str!("v6.sql"))),
+    (6, &[Own(include_str!("v6.sql"))]),
     // Clocks of days per move.
-    (7, GamesFile(include_str!("../v7.sql"))),
+    (7, &[GamesFile(include_str!("../v7.sql"))]),
     // Tournaments, their players and their games.
-    (8, GamesFile(include_str!("../v8.sql"))),
+    (8, &[GamesFile(include_str!("../v8.sql"))]),
     // Direct challenges.
-    (9, GamesFile(include_str!("../v9.sql"))),
+    (9, &[GamesFile(include_str!("../v9.sql"))]),
     // Swiss tournaments' rounds and byes.
-    (10, GamesFile(include_str!("../v10.sql"))),
+    (10, &[GamesFile(include_str!("../v10.sql"))]),
     // A tournament's chat room.
-    (11, GamesFile(include_str!("../v11.sql"))),
+    (11, &[GamesFile(include_str!("../v11.sql"))]),
     // A lobby seek's rating range.
-    (12, GamesFile(include_str!("../v12.sql"))),
+    (12, &[GamesFile(include_str!("../v12.sql"))]),
 ];
 
 // The last file is the version this program writes.
@@ -68,8 +98,9 @@ const BOOLEANS: [&str; 7] = [
 /// A migration of the games file in PostgreSQL's types: BIGINT for
 /// INTEGER (a table's own `id` an identity, SQLite's row id), DOUBLE
 /// PRECISION for REAL, BOOLEAN (FALSE for 0) for the columns of
-/// [`BOOLEANS`]. Comments are kept; a line is its words with one space
-/// between.
+/// [`BOOLEANS`], BIGINT for a column of no type (SQLite's any value: here
+/// the store keeps only numbers in one, `meta`'s). Comments are kept; a
+/// line is its words with one space between.
 fn from_games_file(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len() * 5 / 4);
     for line in sql.lines() {
@@ -79,6 +110,13 @@ fn from_games_file(sql: &str) -> String {
             continue;
         }
         let words: Vec<&str> = line.split_whitespace().collect();
+        if let [column] = words[..] {
+            if column.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                out.push_str(column);
+                out.push_str(" BIGINT\n");
+                continue;
+            }
+        }
         let mut column = "";
         for (i, word) in words.iter().enumerate() {
             // A word and the punctuation after it (`INTEGER,`, `0;`).
@@ -152,13 +190,11 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
              this one knows up to {SCHEMA_VERSION}): update awale"
         )));
     }
-    for (to, source) in MIGRATIONS {
+    for (to, sources) in MIGRATIONS {
         if version < to {
-            let sql = match source {
-                Own(sql) => sql.into(),
-                GamesFile(sql) => from_games_file(sql),
-            };
-            tx.batch_execute(&sql).await.map_err(refused)?;
+            for source in sources {
+                tx.batch_execute(&source.sql()).await.map_err(refused)?;
+            }
         }
     }
     // Not kept data, outside the versions (`seeks.rs`).
@@ -211,7 +247,8 @@ mod tests {
     kid INTEGER NOT NULL DEFAULT 0,
     rated INTEGER NOT NULL,
     rounds INTEGER NOT NULL DEFAULT 0,
-    rating REAL NOT NULL
+    rating REAL NOT NULL,
+    value
 );
 ALTER TABLE games ADD COLUMN clock_per_move INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN rating_range INTEGER;
@@ -223,7 +260,8 @@ game_id BIGINT NOT NULL REFERENCES games(id),
 kid BOOLEAN NOT NULL DEFAULT FALSE,
 rated BOOLEAN NOT NULL,
 rounds BIGINT NOT NULL DEFAULT 0,
-rating DOUBLE PRECISION NOT NULL
+rating DOUBLE PRECISION NOT NULL,
+value BIGINT
 );
 ALTER TABLE games ADD COLUMN clock_per_move BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE games ADD COLUMN rating_range BIGINT;
