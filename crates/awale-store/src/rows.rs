@@ -220,37 +220,7 @@ pub(crate) const GAME_COLUMNS: &str =
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
     let mut stmt = conn.prepare_cached(&sql)?;
-    let row = stmt
-        .query_row([id], |r| {
-            Ok(Row {
-                created_ms: r.get(0)?,
-                rules: r.get(1)?,
-                start: r.get(2)?,
-                mode: r.get(3)?,
-                human: r.get(4)?,
-                level: r.get::<_, Option<i64>>(5)?,
-                seed: r.get(6)?,
-                clock: [r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?],
-                turn_started_ms: r.get(11)?,
-                resigned: r.get(12)?,
-                stop: r.get(13)?,
-                redo: r.get(14)?,
-                public: r.get(15)?,
-                seats: [(r.get(16)?, r.get(17)?), (r.get(18)?, r.get(19)?)],
-                takeback: r.get(20)?,
-                rematch: r.get(21)?,
-                rematch_id: r.get(22)?,
-                rated: r.get(23)?,
-                draw: r.get(24)?,
-                public_id: r.get(25)?,
-                invite: r.get(26)?,
-                rematch_public_id: r.get(27)?,
-                per_move: r.get(28)?,
-                rating_range: r.get(29)?,
-                revision: 0,
-            })
-        })
-        .optional()?;
+    let row = stmt.query_row([id], |r| game_row(r)).optional()?;
     let Some(row) = row else { return Ok(None) };
     let mut moves = conn.prepare_cached(
         "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
@@ -409,6 +379,38 @@ pub(crate) struct Row {
     pub(crate) rating_range: Option<i64>,
     /// The stored version (PostgreSQL's fencing token; 0 in SQLite).
     pub(crate) revision: i64,
+}
+
+/// A game's row from the columns of [`GAME_COLUMNS`], in either store (the
+/// revision, which only PostgreSQL keeps, 0).
+pub(crate) fn game_row<R: Cells>(r: &R) -> Result<Row, R::Error> {
+    Ok(Row {
+        created_ms: r.cell(0)?,
+        rules: r.cell(1)?,
+        start: r.cell(2)?,
+        mode: r.cell(3)?,
+        human: r.cell(4)?,
+        level: r.cell(5)?,
+        seed: r.cell(6)?,
+        clock: [r.cell(7)?, r.cell(8)?, r.cell(9)?, r.cell(10)?],
+        turn_started_ms: r.cell(11)?,
+        resigned: r.cell(12)?,
+        stop: r.cell(13)?,
+        redo: r.cell(14)?,
+        public: r.cell(15)?,
+        seats: [(r.cell(16)?, r.cell(17)?), (r.cell(18)?, r.cell(19)?)],
+        takeback: r.cell(20)?,
+        rematch: r.cell(21)?,
+        rematch_id: r.cell(22)?,
+        rated: r.cell(23)?,
+        draw: r.cell(24)?,
+        public_id: r.cell(25)?,
+        invite: r.cell(26)?,
+        rematch_public_id: r.cell(27)?,
+        per_move: r.cell(28)?,
+        rating_range: r.cell(29)?,
+        revision: 0,
+    })
 }
 
 pub(crate) const SUMMARY_COLUMNS: &str =
