@@ -31,7 +31,7 @@ use tokio_postgres::NoTls;
 
 use crate::cells::dollar_params;
 use crate::interface::{GameStore, Notice, StoreFuture};
-use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
+use crate::{ChatLine, LobbyGame, Page, StoreError, Summary, CHAT_KEPT};
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 
@@ -455,60 +455,15 @@ impl GameStore for PgStore {
 
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
         self.with_client(move |client| async move {
-            // The newest `limit` public challenges, then the newest `limit`
-            // games being played: counted apart, as the games file's, so
-            // games in play never hide a challenge. A private invitation is
-            // nobody else's business until it is played.
-            let kind = |which: &str| {
-                format!(
-                    "(SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                        north_name, plies, created_ms, start, public_id, rated,
-                        clock_per_move, {}, rating_range, {}
-                     FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                     AND {which}
-                     ORDER BY updated_ms DESC, id DESC LIMIT $1)",
-                    crate::LOBBY_RATINGS,
-                    crate::LOBBY_ACCOUNTS
-                )
-            };
-            let sql = format!(
-                "{} UNION ALL {}",
-                kind("public AND (south_player IS NULL OR north_player IS NULL)"),
-                kind("south_player IS NOT NULL AND north_player IS NOT NULL"),
-            );
+            // Both kinds in one statement, each with its own limit.
+            let [waiting, playing] =
+                crate::LOBBY_KINDS.map(|which| dollar_params(&crate::lobby_query(which)));
+            let sql = format!("({waiting}) UNION ALL ({playing})");
             let rows = client.query(&sql, &[&(limit as i64)]).await?;
-            let mut games = Vec::with_capacity(rows.len());
-            for r in rows {
-                let clock = match (r.try_get(2)?, r.try_get(3)?) {
-                    (Some(i), Some(inc)) => Some([i, inc]),
-                    _ => None,
-                };
-                let rules = StoredRules::from_text(r.try_get(1)?);
-                let start: String = r.try_get(8)?;
-                let usual = rules
-                    .rules
-                    .parse::<awale_core::Rules>()
-                    .ok()
-                    .map(|r| awale_core::Game::new(r).start().to_string());
-                games.push(LobbyGame {
-                    id: r.try_get(0)?,
-                    public_id: r.try_get(9)?,
-                    rules,
-                    clock,
-                    per_move: r.try_get(11)?,
-                    names: [r.try_get(4)?, r.try_get(5)?],
-                    plies: r.try_get(6)?,
-                    created_ms: r.try_get(7)?,
-                    start: (usual.as_deref() != Some(start.as_str())).then_some(start),
-                    rated: r.try_get(10)?,
-                    ratings: [
-                        crate::rounded(r.try_get(12)?),
-                        crate::rounded(r.try_get(13)?),
-                    ],
-                    rating_range: r.try_get(14)?,
-                    accounts: [r.try_get(15)?, r.try_get(16)?],
-                });
-            }
+            let games = rows
+                .iter()
+                .map(crate::lobby_game)
+                .collect::<Result<_, _>>()?;
             Ok(games)
         })
     }
