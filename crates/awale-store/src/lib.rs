@@ -839,9 +839,9 @@ impl Store {
     /// When the write fails.
     pub async fn add_chat(&self, game: i64, mut line: ChatLine) -> Result<ChatLine, StoreError> {
         self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            line.id = rows::add_chat_line(
+                conn,
+                rows::ADD_CHAT_LINE,
                 params![
                     game,
                     line.room,
@@ -851,13 +851,9 @@ impl Store {
                     line.text,
                     line.guest
                 ],
+                rows::KEEP_LAST_CHAT,
+                game,
             )?;
-            line.id = conn.last_insert_rowid();
-            conn.prepare_cached(
-                "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
-                 WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
-            )?
-            .execute(params![game, CHAT_KEPT as i64 - 1])?;
             Ok(line)
         })
         .await

@@ -5,7 +5,7 @@
 use awale_core::{Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{ChatLine, Page, StoreError, Summary};
+use super::{ChatLine, Page, StoreError, Summary, CHAT_KEPT};
 use crate::cells::Cells;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
@@ -506,6 +506,34 @@ fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
 /// them.
 pub(crate) const CHAT_LINES: &str = "SELECT id, room, at_ms, side, name, text, guest FROM chat
      WHERE game_id = ?1 ORDER BY id DESC LIMIT ?2";
+
+/// Adds a line to game `?1`'s chat (room, time, side, name, text, guest
+/// number): its number.
+pub(crate) const ADD_CHAT_LINE: &str =
+    "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id";
+
+/// Keeps game `?1`'s last `?2` + 1 chat lines only.
+pub(crate) const KEEP_LAST_CHAT: &str =
+    "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
+     WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)";
+
+/// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines:
+/// `add` (which gives the line's number) with `params`, then `keep_last`
+/// of room `room` (a game's chat, [`ADD_CHAT_LINE`] and
+/// [`KEEP_LAST_CHAT`], or a tournament's). The line's number.
+pub(crate) fn add_chat_line(
+    conn: &Connection,
+    add: &str,
+    params: impl rusqlite::Params,
+    keep_last: &str,
+    room: i64,
+) -> Result<i64, StoreError> {
+    let id = conn.prepare_cached(add)?.query_row(params, |r| r.get(0))?;
+    conn.prepare_cached(keep_last)?
+        .execute(params![room, CHAT_KEPT as i64 - 1])?;
+    Ok(id)
+}
 
 /// A chat line from a row of [`CHAT_LINES`], in either store.
 pub(crate) fn chat_line<R: Cells>(r: &R) -> Result<ChatLine, R::Error> {

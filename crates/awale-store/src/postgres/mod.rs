@@ -244,6 +244,32 @@ impl PgStore {
         Ok(self.inner.pool.get().await?)
     }
 
+    /// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines,
+    /// in one transaction announcing `notice` of the line's number: `add`
+    /// (which gives the number) with `params`, then `keep_last` of room
+    /// `room`, both written with SQLite's parameters (as the games file's
+    /// `rows::add_chat_line`). The line's number.
+    async fn add_chat_line(
+        &self,
+        add: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        keep_last: &str,
+        room: i64,
+        notice: impl FnOnce(i64) -> Notice,
+    ) -> Result<i64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let id: i64 = tx
+            .query_one(&dollar_params(add), params)
+            .await?
+            .try_get(0)?;
+        tx.execute(&dollar_params(keep_last), &[&room, &(CHAT_KEPT as i64 - 1)])
+            .await?;
+        self.announce(&tx, notice(id)).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
     /// The notice of `game`'s change, sent at the transaction's commit.
     async fn announce(
         &self,
@@ -569,12 +595,9 @@ impl GameStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let mut line = line;
-            let mut client = me.client().await?;
-            let tx = client.transaction().await?;
-            line.id = tx
-                .query_one(
-                    "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            line.id = me
+                .add_chat_line(
+                    crate::rows::ADD_CHAT_LINE,
                     &[
                         &game,
                         &line.room,
@@ -584,24 +607,11 @@ impl GameStore for PgStore {
                         &line.text,
                         &line.guest.map(i64::from),
                     ],
-                )
-                .await?
-                .get(0);
-            tx.execute(
-                "DELETE FROM chat WHERE game_id = $1 AND id < (SELECT id FROM chat
-                 WHERE game_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
-                &[&game, &(CHAT_KEPT as i64 - 1)],
-            )
-            .await?;
-            me.announce(
-                &tx,
-                Notice::Chat {
+                    crate::rows::KEEP_LAST_CHAT,
                     game,
-                    line: line.id,
-                },
-            )
-            .await?;
-            tx.commit().await?;
+                    |line| Notice::Chat { game, line },
+                )
+                .await?;
             Ok(line)
         })
     }
