@@ -41,6 +41,13 @@ fn stop_from_text(text: &str) -> Option<Stop> {
     }
 }
 
+/// Stores a new game (its making, rules, start, mode, computer's side and
+/// level, seed, rated, public id, invitation's key, speed, clock of days
+/// per move, rating range): its id.
+pub(crate) const ADD_GAME: &str = "INSERT INTO games (created_ms, updated_ms, rules, start, mode,
+        human, level, seed, rated, public_id, invite, speed, clock_per_move, rating_range)
+     VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id";
+
 pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), StoreError> {
     let (human, level) = match game.mode {
         Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
@@ -48,10 +55,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
     };
     game.give_keys()
         .map_err(|e| StoreError::Backend(e.message.into()))?;
-    conn.execute(
-        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
-                            public_id, invite, speed, clock_per_move, rating_range)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    game.id = conn.prepare_cached(ADD_GAME)?.query_row(
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -67,8 +71,8 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             game.clock.is_some_and(|c| c.per_move),
             game.rating_range,
         ],
+        |r| r.get(0),
     )?;
-    game.id = conn.last_insert_rowid();
     write_state(conn, game, 0)
 }
 

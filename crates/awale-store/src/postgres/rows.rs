@@ -29,9 +29,7 @@ pub(super) async fn insert_game(
     let speed = (game.mode == Mode::Online).then(|| game.speed().name());
     let row = tx
         .query_one(
-            "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
-                rated, public_id, invite, speed, clock_per_move, rating_range)
-             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+            &dollar_params(crate::rows::ADD_GAME),
             &[
                 &game.created_ms,
                 &game.game.rules().to_string(),
