@@ -5,12 +5,13 @@
 //! reports and the moderators' actions. Each change is one transaction.
 //! The rules (what a username may be, hashing, limits) are the service's.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
 use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
+use crate::rows::query_opt;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A new account, made in one transaction with its first session and its
@@ -287,10 +288,7 @@ fn find(
     value: &dyn rusqlite::ToSql,
 ) -> Result<Option<Account>, StoreError> {
     let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE {filter}");
-    Ok(conn
-        .prepare_cached(&sql)?
-        .query_row([value], |r| account_row(r))
-        .optional()?)
+    query_opt(conn, &sql, [value], |r| account_row(r))
 }
 
 /// Moves `guest`'s games (its seats in them, with `name`), uploads and
@@ -453,11 +451,9 @@ impl AccountStore for Store {
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
         Box::pin(self.read(move |conn| {
-            let sql = session_query();
-            Ok(conn
-                .prepare_cached(&sql)?
-                .query_row(params![digest, now], |r| account_row(r))
-                .optional()?)
+            query_opt(conn, &session_query(), params![digest, now], |r| {
+                account_row(r)
+            })
         }))
     }
 
@@ -689,10 +685,7 @@ impl AccountStore for Store {
     fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
         Box::pin(self.read(move |conn| {
             let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1");
-            Ok(conn
-                .prepare_cached(&sql)?
-                .query_row([id], |r| challenge_row(r))
-                .optional()?)
+            query_opt(conn, &sql, [id], |r| challenge_row(r))
         }))
     }
 

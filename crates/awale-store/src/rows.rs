@@ -223,8 +223,7 @@ pub(crate) const GAME_COLUMNS: &str =
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let row = stmt.query_row([id], |r| game_row(r)).optional()?;
+    let row = query_opt(conn, &sql, [id], |r| game_row(r))?;
     let Some(row) = row else { return Ok(None) };
     let mut moves = conn.prepare_cached(
         "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
@@ -593,10 +592,26 @@ pub fn parse_cursor(text: &str) -> Option<(i64, i64)> {
     Some((t.parse().ok()?, i.parse().ok()?))
 }
 
+/// The one row `sql` finds with `params`, read by `decode`, or None (as
+/// tokio-postgres's `query_opt`), the statement kept prepared.
+pub(crate) fn query_opt<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    decode: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Option<T>, StoreError> {
+    Ok(conn
+        .prepare_cached(sql)?
+        .query_row(params, decode)
+        .optional()?)
+}
+
 /// The store's id of the game whose public id is `public_id`.
 pub(super) fn find_game(conn: &Connection, public_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(conn
-        .prepare_cached("SELECT id FROM games WHERE public_id = ?1")?
-        .query_row([public_id], |r| r.get(0))
-        .optional()?)
+    query_opt(
+        conn,
+        "SELECT id FROM games WHERE public_id = ?1",
+        [public_id],
+        |r| r.get(0),
+    )
 }

@@ -6,11 +6,12 @@
 //! going on in memory and writes what changed in one transaction; a server
 //! that starts again reads the unfinished ones back.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
+use crate::rows::query_opt;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A tournament's own row.
@@ -294,13 +295,8 @@ fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> 
 }
 
 fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreError> {
-    let Some(tournament) = conn
-        .prepare_cached(&format!(
-            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1"
-        ))?
-        .query_row([id], |r| tournament_row(r))
-        .optional()?
-    else {
+    let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+    let Some(tournament) = query_opt(conn, &sql, [id], |r| tournament_row(r))? else {
         return Ok(None);
     };
     let entrants = conn
