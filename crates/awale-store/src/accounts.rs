@@ -5,12 +5,13 @@
 //! reports and the moderators' actions. Each change is one transaction.
 //! The rules (what a username may be, hashing, limits) are the service's.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
 use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
+use crate::rows::query_opt;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A new account, made in one transaction with its first session and its
@@ -245,6 +246,19 @@ pub(crate) const BLOCKS: &str = "SELECT EXISTS (SELECT 1 FROM blocks k
        JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
        WHERE (x.player = ?1 AND y.player = ?2) OR (x.player = ?2 AND y.player = ?1))";
 
+/// Stores a report (reporter, reported, the game if it still exists,
+/// reason, text, time): its id.
+pub(crate) const ADD_REPORT: &str =
+    "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
+     VALUES (?1, ?2, (SELECT id FROM games WHERE id = ?3), ?4, ?5, ?6) RETURNING id";
+
+/// Stores a challenge (who asks whom, with the names shown, the clock,
+/// rated, the challenger's side, the time): its id.
+pub(crate) const ADD_CHALLENGE: &str =
+    "INSERT INTO challenges (from_player, from_name, to_player, to_name, clock_initial_ms,
+        clock_increment_ms, rated, colour, created_ms)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id";
+
 /// The last `?1` reports, those to look at first.
 pub(crate) const REPORTS: &str = "SELECT r.id, a.username, b.username, r.game_id, r.reason,
         r.text, r.created_ms, r.resolved_ms, m.username
@@ -274,10 +288,7 @@ fn find(
     value: &dyn rusqlite::ToSql,
 ) -> Result<Option<Account>, StoreError> {
     let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE {filter}");
-    Ok(conn
-        .prepare_cached(&sql)?
-        .query_row([value], |r| account_row(r))
-        .optional()?)
+    query_opt(conn, &sql, [value], |r| account_row(r))
 }
 
 /// Moves `guest`'s games (its seats in them, with `name`), uploads and
@@ -440,11 +451,9 @@ impl AccountStore for Store {
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
         Box::pin(self.read(move |conn| {
-            let sql = session_query();
-            Ok(conn
-                .prepare_cached(&sql)?
-                .query_row(params![digest, now], |r| account_row(r))
-                .optional()?)
+            query_opt(conn, &session_query(), params![digest, now], |r| {
+                account_row(r)
+            })
         }))
     }
 
@@ -613,12 +622,11 @@ impl AccountStore for Store {
         now: i64,
     ) -> StoreFuture<'_, i64> {
         Box::pin(self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
-                 VALUES (?1, ?2, (SELECT id FROM games WHERE id = ?3), ?4, ?5, ?6)",
-                params![reporter, reported, game, reason, text, now],
-            )?;
-            Ok(conn.last_insert_rowid())
+            Ok(conn
+                .prepare_cached(ADD_REPORT)?
+                .query_row(params![reporter, reported, game, reason, text, now], |r| {
+                    r.get(0)
+                })?)
         }))
     }
 
@@ -657,10 +665,7 @@ impl AccountStore for Store {
 
     fn add_challenge(&self, c: Challenge) -> StoreFuture<'_, i64> {
         Box::pin(self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO challenges (from_player, from_name, to_player, to_name,
-                    clock_initial_ms, clock_increment_ms, rated, colour, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            Ok(conn.prepare_cached(ADD_CHALLENGE)?.query_row(
                 params![
                     c.from.0,
                     c.from_name,
@@ -672,18 +677,15 @@ impl AccountStore for Store {
                     c.colour.to_string(),
                     c.created_ms
                 ],
-            )?;
-            Ok(conn.last_insert_rowid())
+                |r| r.get(0),
+            )?)
         }))
     }
 
     fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
         Box::pin(self.read(move |conn| {
             let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1");
-            Ok(conn
-                .prepare_cached(&sql)?
-                .query_row([id], |r| challenge_row(r))
-                .optional()?)
+            query_opt(conn, &sql, [id], |r| challenge_row(r))
         }))
     }
 

@@ -21,6 +21,7 @@ use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 use awale_model::view;
+use cells::Cells;
 
 mod accounts;
 mod cells;
@@ -244,6 +245,58 @@ pub(crate) const LOBBY_ACCOUNTS: &str =
 pub(crate) const LOBBY_RATINGS: &str =
     "(SELECT r.rating FROM ratings r WHERE rated AND r.player = south_player AND r.speed = games.speed),
      (SELECT r.rating FROM ratings r WHERE rated AND r.player = north_player AND r.speed = games.speed)";
+
+/// The lobby's two kinds of games, each counted apart (games in play never
+/// hide a challenge): the public ones waiting for a second player (a
+/// private invitation is nobody else's business until it is played), and
+/// those being played.
+pub(crate) const LOBBY_KINDS: [&str; 2] = [
+    "public AND (south_player IS NULL OR north_player IS NULL)",
+    "south_player IS NOT NULL AND north_player IS NOT NULL",
+];
+
+/// The newest `?1` online games going on of kind `which` (one of
+/// [`LOBBY_KINDS`]), as [`lobby_game`] reads them.
+pub(crate) fn lobby_query(which: &str) -> String {
+    format!(
+        "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
+                plies, created_ms, start, public_id, rated, clock_per_move, {LOBBY_RATINGS},
+                rating_range, {LOBBY_ACCOUNTS}
+         FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
+         AND {which}
+         ORDER BY updated_ms DESC, id DESC LIMIT ?1"
+    )
+}
+
+/// A game of the lobby from a row of [`lobby_query`], in either store.
+pub(crate) fn lobby_game<R: Cells>(r: &R) -> Result<LobbyGame, R::Error> {
+    let clock = match (r.cell(2)?, r.cell(3)?) {
+        (Some(i), Some(inc)) => Some([i, inc]),
+        _ => None,
+    };
+    let rules = StoredRules::from_text(r.cell(1)?);
+    let start: String = r.cell(8)?;
+    let usual = rules
+        .rules
+        .parse::<awale_core::Rules>()
+        .ok()
+        .map(|r| awale_core::Game::new(r).start().to_string());
+    Ok(LobbyGame {
+        id: r.cell(0)?,
+        public_id: r.cell(9)?,
+        rules,
+        clock,
+        per_move: r.cell(11)?,
+        names: [r.cell(4)?, r.cell(5)?],
+        plies: r.cell(6)?,
+        created_ms: r.cell(7)?,
+        start: (usual.as_deref() != Some(start.as_str())).then_some(start),
+        rated: r.cell(10)?,
+        ratings: [rounded(r.cell(12)?), rounded(r.cell(13)?)],
+        rating_range: r.cell(14)?,
+        accounts: [r.cell(15)?, r.cell(16)?],
+    })
+}
 
 /// A rating as the lobby shows it.
 pub(crate) fn rounded(rating: Option<f64>) -> Option<i32> {
@@ -661,69 +714,11 @@ impl Store {
     /// When reading fails.
     pub async fn lobby(&self, limit: usize) -> Result<Vec<LobbyGame>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
-                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}, rating_range, {LOBBY_ACCOUNTS}
-                 FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                 AND public AND (south_player IS NULL OR north_player IS NULL)
-                 ORDER BY updated_ms DESC, id DESC LIMIT ?1"
-            ))?;
-            let mut live = conn.prepare_cached(&format!(
-                "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
-                        plies, created_ms, south_player IS NULL OR north_player IS NULL, public,
-                        start, public_id, rated, clock_per_move, {LOBBY_RATINGS}, rating_range, {LOBBY_ACCOUNTS}
-                 FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                 AND south_player IS NOT NULL AND north_player IS NOT NULL
-                 ORDER BY updated_ms DESC, id DESC LIMIT ?1"
-            ))?;
-            let row = |r: &rusqlite::Row<'_>| {
-                let clock = match (r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i64>>(3)?) {
-                    (Some(i), Some(inc)) => Some([i, inc]),
-                    _ => None,
-                };
-                let waiting: bool = r.get(8)?;
-                let public: bool = r.get(9)?;
-                Ok((
-                    LobbyGame {
-                        id: r.get(0)?,
-                        public_id: r.get(11)?,
-                        rules: r.get(1)?,
-                        clock,
-                        per_move: r.get(13)?,
-                        names: [r.get(4)?, r.get(5)?],
-                        plies: r.get(6)?,
-                        created_ms: r.get(7)?,
-                        start: {
-                            let start: String = r.get(10)?;
-                            let rules: StoredRules = r.get(1)?;
-                            let usual = rules
-                                .rules
-                                .parse::<awale_core::Rules>()
-                                .ok()
-                                .map(|r| awale_core::Game::new(r).start().to_string());
-                            (usual.as_deref() != Some(start.as_str())).then_some(start)
-                        },
-                        rated: r.get(12)?,
-                        ratings: [rounded(r.get(14)?), rounded(r.get(15)?)],
-                        rating_range: r.get(16)?,
-                        accounts: [r.get(17)?, r.get(18)?],
-                    },
-                    waiting,
-                    public,
-                ))
-            };
-            let rows = stmt
-                .query_map([limit as i64], row)?
-                .chain(live.query_map([limit as i64], row)?);
             let mut games = Vec::new();
-            for row in rows {
-                let (game, waiting, public) = row?;
-                // A private invitation is nobody else's business until it
-                // is being played.
-                if !waiting || public {
-                    games.push(game);
-                }
+            for which in LOBBY_KINDS {
+                let mut stmt = conn.prepare_cached(&lobby_query(which))?;
+                let rows = stmt.query_map([limit as i64], |r| lobby_game(r))?;
+                games.extend(rows.collect::<Result<Vec<_>, _>>()?);
             }
             Ok(games)
         })
@@ -844,9 +839,9 @@ impl Store {
     /// When the write fails.
     pub async fn add_chat(&self, game: i64, mut line: ChatLine) -> Result<ChatLine, StoreError> {
         self.write(move |conn| {
-            conn.execute(
-                "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            line.id = rows::add_chat_line(
+                conn,
+                rows::ADD_CHAT_LINE,
                 params![
                     game,
                     line.room,
@@ -856,13 +851,9 @@ impl Store {
                     line.text,
                     line.guest
                 ],
+                rows::KEEP_LAST_CHAT,
+                game,
             )?;
-            line.id = conn.last_insert_rowid();
-            conn.prepare_cached(
-                "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
-                 WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
-            )?
-            .execute(params![game, CHAT_KEPT as i64 - 1])?;
             Ok(line)
         })
         .await

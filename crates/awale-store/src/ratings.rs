@@ -6,7 +6,7 @@
 //! one transaction with both ratings, so two games ending at once never
 //! lose an update; the arithmetic is the model's (`awale_model::rating`).
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use awale_core::Side;
@@ -14,6 +14,7 @@ use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
 use crate::cells::Cells;
+use crate::rows::query_opt;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A player's results in finished online games (aborted ones left out).
@@ -425,10 +426,9 @@ fn current(
     player: &PlayerId,
     speed: Speed,
 ) -> Result<Option<(Glicko, i64)>, StoreError> {
-    Ok(conn
-        .prepare_cached(CURRENT)?
-        .query_row(params![player.0, speed.name()], |r| current_of(r))
-        .optional()?)
+    query_opt(conn, CURRENT, params![player.0, speed.name()], |r| {
+        current_of(r)
+    })
 }
 
 fn rate(

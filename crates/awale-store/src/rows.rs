@@ -5,7 +5,7 @@
 use awale_core::{Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{ChatLine, Page, StoreError, Summary};
+use super::{ChatLine, Page, StoreError, Summary, CHAT_KEPT};
 use crate::cells::Cells;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
@@ -41,6 +41,13 @@ fn stop_from_text(text: &str) -> Option<Stop> {
     }
 }
 
+/// Stores a new game (its making, rules, start, mode, computer's side and
+/// level, seed, rated, public id, invitation's key, speed, clock of days
+/// per move, rating range): its id.
+pub(crate) const ADD_GAME: &str = "INSERT INTO games (created_ms, updated_ms, rules, start, mode,
+        human, level, seed, rated, public_id, invite, speed, clock_per_move, rating_range)
+     VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id";
+
 pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), StoreError> {
     let (human, level) = match game.mode {
         Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
@@ -48,10 +55,7 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
     };
     game.give_keys()
         .map_err(|e| StoreError::Backend(e.message.into()))?;
-    conn.execute(
-        "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed, rated,
-                            public_id, invite, speed, clock_per_move, rating_range)
-         VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    game.id = conn.prepare_cached(ADD_GAME)?.query_row(
         params![
             game.created_ms,
             game.game.rules().to_string(),
@@ -67,8 +71,8 @@ pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), S
             game.clock.is_some_and(|c| c.per_move),
             game.rating_range,
         ],
+        |r| r.get(0),
     )?;
-    game.id = conn.last_insert_rowid();
     write_state(conn, game, 0)
 }
 
@@ -219,38 +223,7 @@ pub(crate) const GAME_COLUMNS: &str =
 
 pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let row = stmt
-        .query_row([id], |r| {
-            Ok(Row {
-                created_ms: r.get(0)?,
-                rules: r.get(1)?,
-                start: r.get(2)?,
-                mode: r.get(3)?,
-                human: r.get(4)?,
-                level: r.get::<_, Option<i64>>(5)?,
-                seed: r.get(6)?,
-                clock: [r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?],
-                turn_started_ms: r.get(11)?,
-                resigned: r.get(12)?,
-                stop: r.get(13)?,
-                redo: r.get(14)?,
-                public: r.get(15)?,
-                seats: [(r.get(16)?, r.get(17)?), (r.get(18)?, r.get(19)?)],
-                takeback: r.get(20)?,
-                rematch: r.get(21)?,
-                rematch_id: r.get(22)?,
-                rated: r.get(23)?,
-                draw: r.get(24)?,
-                public_id: r.get(25)?,
-                invite: r.get(26)?,
-                rematch_public_id: r.get(27)?,
-                per_move: r.get(28)?,
-                rating_range: r.get(29)?,
-                revision: 0,
-            })
-        })
-        .optional()?;
+    let row = query_opt(conn, &sql, [id], |r| game_row(r))?;
     let Some(row) = row else { return Ok(None) };
     let mut moves = conn.prepare_cached(
         "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
@@ -411,6 +384,38 @@ pub(crate) struct Row {
     pub(crate) revision: i64,
 }
 
+/// A game's row from the columns of [`GAME_COLUMNS`], in either store (the
+/// revision, which only PostgreSQL keeps, 0).
+pub(crate) fn game_row<R: Cells>(r: &R) -> Result<Row, R::Error> {
+    Ok(Row {
+        created_ms: r.cell(0)?,
+        rules: r.cell(1)?,
+        start: r.cell(2)?,
+        mode: r.cell(3)?,
+        human: r.cell(4)?,
+        level: r.cell(5)?,
+        seed: r.cell(6)?,
+        clock: [r.cell(7)?, r.cell(8)?, r.cell(9)?, r.cell(10)?],
+        turn_started_ms: r.cell(11)?,
+        resigned: r.cell(12)?,
+        stop: r.cell(13)?,
+        redo: r.cell(14)?,
+        public: r.cell(15)?,
+        seats: [(r.cell(16)?, r.cell(17)?), (r.cell(18)?, r.cell(19)?)],
+        takeback: r.cell(20)?,
+        rematch: r.cell(21)?,
+        rematch_id: r.cell(22)?,
+        rated: r.cell(23)?,
+        draw: r.cell(24)?,
+        public_id: r.cell(25)?,
+        invite: r.cell(26)?,
+        rematch_public_id: r.cell(27)?,
+        per_move: r.cell(28)?,
+        rating_range: r.cell(29)?,
+        revision: 0,
+    })
+}
+
 pub(crate) const SUMMARY_COLUMNS: &str =
     "id, created_ms, updated_ms, mode, human, level, rules, plies,
     result, reason, south_name, north_name, public_id";
@@ -505,6 +510,34 @@ fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
 pub(crate) const CHAT_LINES: &str = "SELECT id, room, at_ms, side, name, text, guest FROM chat
      WHERE game_id = ?1 ORDER BY id DESC LIMIT ?2";
 
+/// Adds a line to game `?1`'s chat (room, time, side, name, text, guest
+/// number): its number.
+pub(crate) const ADD_CHAT_LINE: &str =
+    "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id";
+
+/// Keeps game `?1`'s last `?2` + 1 chat lines only.
+pub(crate) const KEEP_LAST_CHAT: &str =
+    "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
+     WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)";
+
+/// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines:
+/// `add` (which gives the line's number) with `params`, then `keep_last`
+/// of room `room` (a game's chat, [`ADD_CHAT_LINE`] and
+/// [`KEEP_LAST_CHAT`], or a tournament's). The line's number.
+pub(crate) fn add_chat_line(
+    conn: &Connection,
+    add: &str,
+    params: impl rusqlite::Params,
+    keep_last: &str,
+    room: i64,
+) -> Result<i64, StoreError> {
+    let id = conn.prepare_cached(add)?.query_row(params, |r| r.get(0))?;
+    conn.prepare_cached(keep_last)?
+        .execute(params![room, CHAT_KEPT as i64 - 1])?;
+    Ok(id)
+}
+
 /// A chat line from a row of [`CHAT_LINES`], in either store.
 pub(crate) fn chat_line<R: Cells>(r: &R) -> Result<ChatLine, R::Error> {
     let room: String = r.cell(1)?;
@@ -559,10 +592,26 @@ pub fn parse_cursor(text: &str) -> Option<(i64, i64)> {
     Some((t.parse().ok()?, i.parse().ok()?))
 }
 
+/// The one row `sql` finds with `params`, read by `decode`, or None (as
+/// tokio-postgres's `query_opt`), the statement kept prepared.
+pub(crate) fn query_opt<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    decode: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Option<T>, StoreError> {
+    Ok(conn
+        .prepare_cached(sql)?
+        .query_row(params, decode)
+        .optional()?)
+}
+
 /// The store's id of the game whose public id is `public_id`.
 pub(super) fn find_game(conn: &Connection, public_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(conn
-        .prepare_cached("SELECT id FROM games WHERE public_id = ?1")?
-        .query_row([public_id], |r| r.get(0))
-        .optional()?)
+    query_opt(
+        conn,
+        "SELECT id FROM games WHERE public_id = ?1",
+        [public_id],
+        |r| r.get(0),
+    )
 }

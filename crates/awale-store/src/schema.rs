@@ -16,9 +16,10 @@ const APPLICATION_ID: i32 = 0x4177_616C;
 
 /// The migrations, in order: the n-th takes a file to schema version n,
 /// and the last one's number is the version this program writes. A new
-/// version is one more line here, with its SQL file beside this one (the
-/// PostgreSQL store mirrors each); a migration once released never
-/// changes, since files out there have run it.
+/// version is one more line here, with its SQL file beside this one (which
+/// the PostgreSQL store runs too, in its types, where the dialects agree);
+/// what a migration once released builds never changes, since files out
+/// there have run it.
 pub(crate) fn migrations() -> Vec<M<'static>> {
     vec![
         // Version 1 (awale 0.1, before the schema was versioned), where a
@@ -41,8 +42,11 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v4.sql")),
         // Version 5: ratings. Games rated or casual, a draw offer kept
         // with its game, each player's rating per speed, each rated game's
-        // changes.
-        M::up(include_str!("v5.sql")),
+        // changes; the online games' speeds (the games file's own part).
+        M::up(concat!(
+            include_str!("v5.sql"),
+            include_str!("v5-speeds.sql")
+        )),
         // Version 6: games' public ids (old games get one) and private
         // invitations' keys, a chat line's guest number.
         M::up(include_str!("v6.sql")),

@@ -9,7 +9,8 @@ use rusqlite::params;
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
-use crate::{ChatLine, Store, StoreFuture, CHAT_KEPT};
+use crate::rows::add_chat_line;
+use crate::{ChatLine, Store, StoreFuture};
 
 /// A line of a tournament's chat and who said it.
 #[derive(Clone, Debug)]
@@ -46,6 +47,12 @@ pub trait TournamentChatStore: Send + Sync {
 pub(crate) const LAST_LINES: &str = "SELECT id, at_ms, player, name, text, guest
      FROM tournament_chat WHERE tournament_id = ?1 ORDER BY id DESC LIMIT ?2";
 
+/// Adds a line to tournament `?1`'s room (time, player, name, text, guest
+/// number): its number.
+pub(crate) const ADD_LINE: &str =
+    "INSERT INTO tournament_chat (tournament_id, at_ms, player, name, text, guest)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id";
+
 /// Keeps tournament `?1`'s last `?2` + 1 lines only.
 pub(crate) const KEEP_LAST: &str = "DELETE FROM tournament_chat WHERE tournament_id = ?1
      AND id < (SELECT id FROM tournament_chat WHERE tournament_id = ?1
@@ -76,21 +83,13 @@ impl TournamentChatStore for Store {
     ) -> StoreFuture<'_, TournamentChatLine> {
         Box::pin(self.write(move |conn| {
             let l = &said.line;
-            conn.prepare_cached(
-                "INSERT INTO tournament_chat (tournament_id, at_ms, player, name, text, guest)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![
+            said.line.id = add_chat_line(
+                conn,
+                ADD_LINE,
+                params![tournament, l.at_ms, said.player.0, l.name, l.text, l.guest],
+                KEEP_LAST,
                 tournament,
-                l.at_ms,
-                said.player.0,
-                l.name,
-                l.text,
-                l.guest
-            ])?;
-            said.line.id = conn.last_insert_rowid();
-            conn.prepare_cached(KEEP_LAST)?
-                .execute(params![tournament, CHAT_KEPT as i64 - 1])?;
+            )?;
             Ok(said)
         }))
     }

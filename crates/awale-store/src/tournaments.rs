@@ -6,11 +6,12 @@
 //! going on in memory and writes what changed in one transaction; a server
 //! that starts again reads the unfinished ones back.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
+use crate::rows::query_opt;
 use crate::{Store, StoreError, StoreFuture};
 
 /// A tournament's own row.
@@ -227,6 +228,14 @@ pub(crate) fn bye_row<R: Cells>(r: &R) -> Result<ByeRow, R::Error> {
 }
 
 /// Tournament `?1`'s state, end, name, rounds and current round.
+/// Stores a new tournament (kind, name, clock, rated, length, start, end,
+/// creator, state, making, rounds, current round, rounds started by
+/// hand): its id.
+pub(crate) const ADD_TOURNAMENT: &str = "INSERT INTO tournaments (kind, name, clock_initial_ms,
+        clock_increment_ms, rated, minutes, starts_ms, ends_ms, creator, state, created_ms,
+        rounds, current_round, manual_rounds)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id";
+
 pub(crate) const UPDATE_TOURNAMENT: &str = "UPDATE tournaments SET state = ?2, ends_ms = ?3,
      name = ?4, rounds = ?5, current_round = ?6 WHERE id = ?1";
 
@@ -286,13 +295,8 @@ fn save(conn: &Connection, record: &TournamentRecord) -> Result<(), StoreError> 
 }
 
 fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreError> {
-    let Some(tournament) = conn
-        .prepare_cached(&format!(
-            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1"
-        ))?
-        .query_row([id], |r| tournament_row(r))
-        .optional()?
-    else {
+    let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+    let Some(tournament) = query_opt(conn, &sql, [id], |r| tournament_row(r))? else {
         return Ok(None);
     };
     let entrants = conn
@@ -319,32 +323,26 @@ impl TournamentStore for Store {
     fn create_tournament(&self, tournament: TournamentRow) -> StoreFuture<'_, TournamentRow> {
         Box::pin(self.write(move |conn| {
             let t = &tournament;
-            conn.prepare_cached(
-                "INSERT INTO tournaments (kind, name, clock_initial_ms, clock_increment_ms, rated,
-                    minutes, starts_ms, ends_ms, creator, state, created_ms, rounds,
-                    current_round, manual_rounds)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            )?
-            .execute(params![
-                t.kind,
-                t.name,
-                t.clock.0,
-                t.clock.1,
-                t.rated,
-                t.minutes,
-                t.starts_ms,
-                t.ends_ms,
-                t.creator.0,
-                t.state,
-                t.created_ms,
-                t.rounds,
-                t.current_round,
-                t.manual_rounds
-            ])?;
-            Ok(TournamentRow {
-                id: conn.last_insert_rowid(),
-                ..tournament
-            })
+            let id = conn.prepare_cached(ADD_TOURNAMENT)?.query_row(
+                params![
+                    t.kind,
+                    t.name,
+                    t.clock.0,
+                    t.clock.1,
+                    t.rated,
+                    t.minutes,
+                    t.starts_ms,
+                    t.ends_ms,
+                    t.creator.0,
+                    t.state,
+                    t.created_ms,
+                    t.rounds,
+                    t.current_round,
+                    t.manual_rounds
+                ],
+                |r| r.get(0),
+            )?;
+            Ok(TournamentRow { id, ..tournament })
         }))
     }
 

@@ -6,18 +6,9 @@
 ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN draw TEXT;
 -- The speed of an online game (`blitz`...), by its clock, for the filters
--- of a player's games: set when the game is made; here, for the games
--- made before, by the formula of `awale_model::rating::Speed::of`
--- (initial + 68 x increment, in seconds, against lichess's bounds).
+-- of a player's games: set when the game is made (for the games made
+-- before, `v5-speeds.sql`, run after this file).
 ALTER TABLE games ADD COLUMN speed TEXT;
-UPDATE games SET speed = CASE
-    WHEN clock_initial_ms IS NULL THEN 'correspondence'
-    WHEN (clock_initial_ms + 68 * clock_increment_ms) / 1000 < 30 THEN 'ultra_bullet'
-    WHEN (clock_initial_ms + 68 * clock_increment_ms) / 1000 < 180 THEN 'bullet'
-    WHEN (clock_initial_ms + 68 * clock_increment_ms) / 1000 < 480 THEN 'blitz'
-    WHEN (clock_initial_ms + 68 * clock_increment_ms) / 1000 < 1500 THEN 'rapid'
-    ELSE 'classical' END
-WHERE mode = 'online';
 CREATE TABLE ratings (
     player TEXT NOT NULL,
     speed TEXT NOT NULL,

@@ -1,6 +1,9 @@
 //! Games files of every earlier schema open, migrated, with their games,
 //! seats, chat, reviews, nicknames and uploads intact; and a migrated file
-//! ends with the very schema a new file has.
+//! ends with the very schema a new file has. An old file is built as that
+//! version made it: its migrations (which never change once released),
+//! its marks, and rows dumped from a file the program of that version
+//! wrote (`data/`).
 
 use std::path::{Path, PathBuf};
 
@@ -25,19 +28,46 @@ fn old_file(batches: &[&str]) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-fn v1() -> (tempfile::TempDir, PathBuf) {
-    old_file(&[
-        include_str!("../src/v1.sql"),
-        include_str!("data/games-v1.sql"),
-    ])
+/// The migrations of the schemas the dumps' rows are of, in order.
+const OLD_SCHEMAS: [&str; 3] = [
+    include_str!("../src/v1.sql"),
+    include_str!("../src/v2.sql"),
+    include_str!("../src/v3.sql"),
+];
+
+/// A file of schema `version` holding `rows`: the schema built by that
+/// version's migrations, the header's marks that version wrote (version 1
+/// wrote none), then the rows.
+fn file_of_version(version: usize, rows: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let marks = format!("PRAGMA application_id = 1098342764; PRAGMA user_version = {version};");
+    let mut batches = OLD_SCHEMAS[..version].to_vec();
+    if version > 1 {
+        batches.push(&marks);
+    }
+    batches.extend(rows);
+    old_file(&batches)
 }
 
+fn v1() -> (tempfile::TempDir, PathBuf) {
+    file_of_version(1, &[include_str!("data/games-v1.sql")])
+}
+
+/// The rows of versions 2 and 3, each with its own (`data/games-v2-v3.sql`).
+const V2_ROWS: [&str; 2] = [
+    include_str!("data/games-v2-v3.sql"),
+    include_str!("data/games-v2.sql"),
+];
+const V3_ROWS: [&str; 2] = [
+    include_str!("data/games-v2-v3.sql"),
+    include_str!("data/games-v3.sql"),
+];
+
 fn v2() -> (tempfile::TempDir, PathBuf) {
-    old_file(&[include_str!("data/games-v2.sql")])
+    file_of_version(2, &V2_ROWS)
 }
 
 fn v3() -> (tempfile::TempDir, PathBuf) {
-    old_file(&[include_str!("data/games-v3.sql")])
+    file_of_version(3, &V3_ROWS)
 }
 
 fn marks(path: &Path) -> (i32, i32) {
@@ -265,10 +295,7 @@ async fn a_file_of_version_3_keeps_its_uploads() {
 fn a_migration_that_fails_changes_nothing_and_says_why() {
     // A file of version 2 that somehow has version 3's table already:
     // version 3 cannot run.
-    let (_dir, path) = old_file(&[
-        include_str!("data/games-v2.sql"),
-        "CREATE TABLE uploads (x);",
-    ]);
+    let (_dir, path) = file_of_version(2, &[V2_ROWS[0], V2_ROWS[1], "CREATE TABLE uploads (x);"]);
     let before = schema(&path);
     let why = match Store::open(&path) {
         Ok(_) => panic!("the file was migrated"),
@@ -284,17 +311,21 @@ fn a_migration_that_fails_changes_nothing_and_says_why() {
 
 #[tokio::test]
 async fn old_games_get_public_ids_and_private_invitations_their_keys() {
-    // Version 3's dump, with a private invitation nobody took yet and a
+    // Version 3's rows, with a private invitation nobody took yet and a
     // line of a guest without a nickname (stored as `#4821` then).
-    let (_dir, path) = old_file(&[
-        include_str!("data/games-v3.sql"),
-        "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed, turn_started_ms,
+    let (_dir, path) = file_of_version(
+        3,
+        &[
+            V3_ROWS[0],
+            V3_ROWS[1],
+            "INSERT INTO games (id, created_ms, updated_ms, rules, start, mode, seed, turn_started_ms,
                            public, south_player, south_name)
          VALUES (9, 1, 1, 'awale', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 'online', 5, 1, 0,
                  'ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb', 'Ama');
          INSERT INTO chat (game_id, room, at_ms, side, name, text)
          VALUES (1, 'public', 2, NULL, '#4821', 'Bravo');",
-    ]);
+        ],
+    );
     let store = open(&path);
     let mut seen = std::collections::HashSet::new();
     for id in [1, 2, 3, 9] {

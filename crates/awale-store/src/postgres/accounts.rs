@@ -9,7 +9,7 @@ use tokio_postgres::types::ToSql;
 use super::PgStore;
 use crate::accounts::{
     account_row, challenge_row, challenges_query, report_row, session_query, ACCOUNT_COLUMNS,
-    BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS, REPORTS, SETTLE_CHALLENGE,
+    ADD_CHALLENGE, ADD_REPORT, BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS, REPORTS, SETTLE_CHALLENGE,
 };
 use crate::cells::dollar_params;
 use crate::interface::Notice;
@@ -407,9 +407,7 @@ impl AccountStore for PgStore {
         self.with_client(move |client| async move {
             Ok(client
                 .query_one(
-                    "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
-                     VALUES ($1, $2, (SELECT id FROM games WHERE id = $3), $4, $5, $6)
-                     RETURNING id",
+                    &dollar_params(ADD_REPORT),
                     &[&reporter, &reported, &game, &reason, &text, &now],
                 )
                 .await?
@@ -452,9 +450,7 @@ impl AccountStore for PgStore {
             let client = me.client().await?;
             let id: i64 = client
                 .query_one(
-                    "INSERT INTO challenges (from_player, from_name, to_player, to_name,
-                        clock_initial_ms, clock_increment_ms, rated, colour, created_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                    &dollar_params(ADD_CHALLENGE),
                     &[
                         &c.from.0,
                         &c.from_name,

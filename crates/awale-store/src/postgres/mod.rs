@@ -31,7 +31,7 @@ use tokio_postgres::NoTls;
 
 use crate::cells::dollar_params;
 use crate::interface::{GameStore, Notice, StoreFuture};
-use crate::{ChatLine, LobbyGame, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
+use crate::{ChatLine, LobbyGame, Page, StoreError, Summary, CHAT_KEPT};
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 
@@ -242,6 +242,32 @@ impl PgStore {
     /// A connection of the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         Ok(self.inner.pool.get().await?)
+    }
+
+    /// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines,
+    /// in one transaction announcing `notice` of the line's number: `add`
+    /// (which gives the number) with `params`, then `keep_last` of room
+    /// `room`, both written with SQLite's parameters (as the games file's
+    /// `rows::add_chat_line`). The line's number.
+    async fn add_chat_line(
+        &self,
+        add: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        keep_last: &str,
+        room: i64,
+        notice: impl FnOnce(i64) -> Notice,
+    ) -> Result<i64, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let id: i64 = tx
+            .query_one(&dollar_params(add), params)
+            .await?
+            .try_get(0)?;
+        tx.execute(&dollar_params(keep_last), &[&room, &(CHAT_KEPT as i64 - 1)])
+            .await?;
+        self.announce(&tx, notice(id)).await?;
+        tx.commit().await?;
+        Ok(id)
     }
 
     /// The notice of `game`'s change, sent at the transaction's commit.
@@ -455,60 +481,15 @@ impl GameStore for PgStore {
 
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
         self.with_client(move |client| async move {
-            // The newest `limit` public challenges, then the newest `limit`
-            // games being played: counted apart, as the games file's, so
-            // games in play never hide a challenge. A private invitation is
-            // nobody else's business until it is played.
-            let kind = |which: &str| {
-                format!(
-                    "(SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name,
-                        north_name, plies, created_ms, start, public_id, rated,
-                        clock_per_move, {}, rating_range, {}
-                     FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
-                     AND {which}
-                     ORDER BY updated_ms DESC, id DESC LIMIT $1)",
-                    crate::LOBBY_RATINGS,
-                    crate::LOBBY_ACCOUNTS
-                )
-            };
-            let sql = format!(
-                "{} UNION ALL {}",
-                kind("public AND (south_player IS NULL OR north_player IS NULL)"),
-                kind("south_player IS NOT NULL AND north_player IS NOT NULL"),
-            );
+            // Both kinds in one statement, each with its own limit.
+            let [waiting, playing] =
+                crate::LOBBY_KINDS.map(|which| dollar_params(&crate::lobby_query(which)));
+            let sql = format!("({waiting}) UNION ALL ({playing})");
             let rows = client.query(&sql, &[&(limit as i64)]).await?;
-            let mut games = Vec::with_capacity(rows.len());
-            for r in rows {
-                let clock = match (r.try_get(2)?, r.try_get(3)?) {
-                    (Some(i), Some(inc)) => Some([i, inc]),
-                    _ => None,
-                };
-                let rules = StoredRules::from_text(r.try_get(1)?);
-                let start: String = r.try_get(8)?;
-                let usual = rules
-                    .rules
-                    .parse::<awale_core::Rules>()
-                    .ok()
-                    .map(|r| awale_core::Game::new(r).start().to_string());
-                games.push(LobbyGame {
-                    id: r.try_get(0)?,
-                    public_id: r.try_get(9)?,
-                    rules,
-                    clock,
-                    per_move: r.try_get(11)?,
-                    names: [r.try_get(4)?, r.try_get(5)?],
-                    plies: r.try_get(6)?,
-                    created_ms: r.try_get(7)?,
-                    start: (usual.as_deref() != Some(start.as_str())).then_some(start),
-                    rated: r.try_get(10)?,
-                    ratings: [
-                        crate::rounded(r.try_get(12)?),
-                        crate::rounded(r.try_get(13)?),
-                    ],
-                    rating_range: r.try_get(14)?,
-                    accounts: [r.try_get(15)?, r.try_get(16)?],
-                });
-            }
+            let games = rows
+                .iter()
+                .map(crate::lobby_game)
+                .collect::<Result<_, _>>()?;
             Ok(games)
         })
     }
@@ -614,12 +595,9 @@ impl GameStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let mut line = line;
-            let mut client = me.client().await?;
-            let tx = client.transaction().await?;
-            line.id = tx
-                .query_one(
-                    "INSERT INTO chat (game_id, room, at_ms, side, name, text, guest)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            line.id = me
+                .add_chat_line(
+                    crate::rows::ADD_CHAT_LINE,
                     &[
                         &game,
                         &line.room,
@@ -629,24 +607,11 @@ impl GameStore for PgStore {
                         &line.text,
                         &line.guest.map(i64::from),
                     ],
-                )
-                .await?
-                .get(0);
-            tx.execute(
-                "DELETE FROM chat WHERE game_id = $1 AND id < (SELECT id FROM chat
-                 WHERE game_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
-                &[&game, &(CHAT_KEPT as i64 - 1)],
-            )
-            .await?;
-            me.announce(
-                &tx,
-                Notice::Chat {
+                    crate::rows::KEEP_LAST_CHAT,
                     game,
-                    line: line.id,
-                },
-            )
-            .await?;
-            tx.commit().await?;
+                    |line| Notice::Chat { game, line },
+                )
+                .await?;
             Ok(line)
         })
     }

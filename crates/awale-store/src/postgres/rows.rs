@@ -7,7 +7,7 @@ use tokio_postgres::Row as PgRow;
 
 use crate::cells::dollar_params;
 use crate::ratings::{changes_of_sides, CHANGE_COLUMNS};
-use crate::rows::{moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
+use crate::rows::{game_row, moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
 use crate::{Page, StoreError, StoredRules, Summary};
 use awale_model::game::{Mode, PlayerId, WebGame};
 use awale_model::rating::{Glicko, RatingChange};
@@ -29,9 +29,7 @@ pub(super) async fn insert_game(
     let speed = (game.mode == Mode::Online).then(|| game.speed().name());
     let row = tx
         .query_one(
-            "INSERT INTO games (created_ms, updated_ms, rules, start, mode, human, level, seed,
-                rated, public_id, invite, speed, clock_per_move, rating_range)
-             VALUES ($1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+            &dollar_params(crate::rows::ADD_GAME),
             &[
                 &game.created_ms,
                 &game.game.rules().to_string(),
@@ -152,34 +150,8 @@ pub(super) async fn load_game(
         return Ok(None);
     };
     let row = Row {
-        created_ms: r.try_get(0)?,
-        rules: r.try_get(1)?,
-        start: r.try_get(2)?,
-        mode: r.try_get(3)?,
-        human: r.try_get(4)?,
-        level: r.try_get(5)?,
-        seed: r.try_get(6)?,
-        clock: [r.try_get(7)?, r.try_get(8)?, r.try_get(9)?, r.try_get(10)?],
-        turn_started_ms: r.try_get(11)?,
-        resigned: r.try_get(12)?,
-        stop: r.try_get(13)?,
-        redo: r.try_get(14)?,
-        public: r.try_get(15)?,
-        seats: [
-            (r.try_get(16)?, r.try_get(17)?),
-            (r.try_get(18)?, r.try_get(19)?),
-        ],
-        takeback: r.try_get(20)?,
-        rematch: r.try_get(21)?,
-        rematch_id: r.try_get(22)?,
-        rated: r.try_get(23)?,
-        draw: r.try_get(24)?,
-        public_id: r.try_get(25)?,
-        invite: r.try_get(26)?,
-        rematch_public_id: r.try_get(27)?,
-        per_move: r.try_get(28)?,
-        rating_range: r.try_get(29)?,
         revision: r.try_get(30)?,
+        ..game_row(&r)?
     };
     let moves = client
         .query(

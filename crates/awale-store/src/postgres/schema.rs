@@ -10,33 +10,142 @@ use crate::StoreError;
 /// The schema version this program writes (the games file's, mirrored).
 pub const SCHEMA_VERSION: i64 = 12;
 
-/// Each version's file, run on a database of an older version: what a new
-/// database starts from (the games file's version 3 at once), then one file
-/// a version, as the games file's.
-const MIGRATIONS: [(i64, &str); 10] = [
-    (3, include_str!("v3.sql")),
+/// Where a version's SQL comes from.
+enum Source {
+    /// Written for PostgreSQL (where the dialects part: the first
+    /// versions' games at once with `revision`, the randomness of version
+    /// 6).
+    Own(&'static str),
+    /// The games file's migration, in PostgreSQL's types
+    /// ([`from_games_file`]).
+    GamesFile(&'static str),
+    /// The games file's migration from the statement that starts with the
+    /// second text on (what comes before, PostgreSQL's own file does).
+    GamesFileFrom(&'static str, &'static str),
+}
+
+use Source::{GamesFile, GamesFileFrom, Own};
+
+impl Source {
+    fn sql(&self) -> String {
+        match *self {
+            Own(sql) => sql.into(),
+            GamesFile(sql) => from_games_file(sql),
+            GamesFileFrom(sql, from) => {
+                let start = sql
+                    .find(from)
+                    .unwrap_or_else(|| panic!("no {from:?} in the games file's migration"));
+                from_games_file(&sql[start..])
+            }
+        }
+    }
+}
+
+/// Each version's SQL, run on a database of an older version: what a new
+/// database starts from (the games file's version 3 at once), then one
+/// version at a time, as the games file's.
+const MIGRATIONS: [(i64, &[Source]); 10] = [
+    // The games and their moves, made whole (the games file's version 2
+    // alters the games of version 1), then the rest of version 2 (the
+    // indexes, reviews, chat, players, meta) and version 3 as the games
+    // file's.
+    (
+        3,
+        &[
+            Own(include_str!("v3.sql")),
+            GamesFileFrom(include_str!("../v2.sql"), "CREATE INDEX games_by_time"),
+            GamesFile(include_str!("../v3.sql")),
+        ],
+    ),
     // Accounts, sessions, recovery codes, blocks, reports.
-    (4, include_str!("v4.sql")),
-    // Rated games, draw offers, ratings and their changes.
-    (5, include_str!("v5.sql")),
+    (4, &[GamesFile(include_str!("../v4.sql"))]),
+    // Rated games, draw offers, ratings and their changes (a database of
+    // version 4 holds no online games whose speed is to be found, since
+    // PostgreSQL stores came after the speeds: the games file's
+    // `v5-speeds.sql` is not run).
+    (5, &[GamesFile(include_str!("../v5.sql"))]),
     // Public ids, invitations' keys, chat guests' numbers.
-    (6, include_str!("v6.sql")),
+    (6, &[Own(include_str!("v6.sql"))]),
     // Clocks of days per move.
-    (7, include_str!("v7.sql")),
+    (7, &[GamesFile(include_str!("../v7.sql"))]),
     // Tournaments, their players and their games.
-    (8, include_str!("v8.sql")),
+    (8, &[GamesFile(include_str!("../v8.sql"))]),
     // Direct challenges.
-    (9, include_str!("v9.sql")),
+    (9, &[GamesFile(include_str!("../v9.sql"))]),
     // Swiss tournaments' rounds and byes.
-    (10, include_str!("v10.sql")),
+    (10, &[GamesFile(include_str!("../v10.sql"))]),
     // A tournament's chat room.
-    (11, include_str!("v11.sql")),
+    (11, &[GamesFile(include_str!("../v11.sql"))]),
     // A lobby seek's rating range.
-    (12, include_str!("v12.sql")),
+    (12, &[GamesFile(include_str!("../v12.sql"))]),
 ];
 
 // The last file is the version this program writes.
 const _: () = assert!(MIGRATIONS[MIGRATIONS.len() - 1].0 == SCHEMA_VERSION);
+
+/// The columns kept as BOOLEAN here, as 0 or 1 in an INTEGER in the games
+/// file.
+const BOOLEANS: [&str; 7] = [
+    "kid",
+    "muted",
+    "rated",
+    "clock_per_move",
+    "berserk_first",
+    "berserk_second",
+    "manual_rounds",
+];
+
+/// A migration of the games file in PostgreSQL's types: BIGINT for
+/// INTEGER (a table's own `id` an identity, SQLite's row id), DOUBLE
+/// PRECISION for REAL, BOOLEAN (FALSE for 0) for the columns of
+/// [`BOOLEANS`], BIGINT for a column of no type (SQLite's any value: here
+/// the store keeps only numbers in one, `meta`'s). Comments are kept; a
+/// line is its words with one space between.
+fn from_games_file(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() * 5 / 4);
+    for line in sql.lines() {
+        if line.trim_start().starts_with("--") {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let [column] = words[..] {
+            if column.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                out.push_str(column);
+                out.push_str(" BIGINT\n");
+                continue;
+            }
+        }
+        let mut column = "";
+        for (i, word) in words.iter().enumerate() {
+            // A word and the punctuation after it (`INTEGER,`, `0;`).
+            let bare = word.trim_end_matches([',', ';', ')']);
+            let rest = &word[bare.len()..];
+            if matches!(bare, "INTEGER" | "REAL") && i > 0 {
+                column = words[i - 1];
+            }
+            let boolean = BOOLEANS.contains(&column);
+            let translated = match bare {
+                "INTEGER" if boolean => "BOOLEAN",
+                "INTEGER" if column == "id" && words.get(i + 1) == Some(&"PRIMARY") => {
+                    "BIGINT GENERATED BY DEFAULT AS IDENTITY"
+                }
+                "INTEGER" => "BIGINT",
+                "REAL" => "DOUBLE PRECISION",
+                "0" if boolean && i > 0 && words[i - 1] == "DEFAULT" => "FALSE",
+                _ => bare,
+            };
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(translated);
+            out.push_str(rest);
+        }
+        out.push('\n');
+    }
+    out
+}
 
 /// The key of the advisory lock the migrations run under.
 const MIGRATION_LOCK: i64 = 0x4177_616C_0001;
@@ -81,9 +190,11 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
              this one knows up to {SCHEMA_VERSION}): update awale"
         )));
     }
-    for (to, sql) in MIGRATIONS {
+    for (to, sources) in MIGRATIONS {
         if version < to {
-            tx.batch_execute(sql).await.map_err(refused)?;
+            for source in sources {
+                tx.batch_execute(&source.sql()).await.map_err(refused)?;
+            }
         }
     }
     // Not kept data, outside the versions (`seeks.rs`).
@@ -121,4 +232,40 @@ fn foreign(shown: &str, tables: &[String]) -> StoreError {
          it. Give an empty database (createdb awale)",
         tables.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_games_files_types_become_postgresqls() {
+        let sqlite = "CREATE TABLE t (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    -- kid INTEGER stays in a comment
+    kid INTEGER NOT NULL DEFAULT 0,
+    rated INTEGER NOT NULL,
+    rounds INTEGER NOT NULL DEFAULT 0,
+    rating REAL NOT NULL,
+    value
+);
+ALTER TABLE games ADD COLUMN clock_per_move INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rating_range INTEGER;
+";
+        let postgres = "CREATE TABLE t (
+id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+game_id BIGINT NOT NULL REFERENCES games(id),
+    -- kid INTEGER stays in a comment
+kid BOOLEAN NOT NULL DEFAULT FALSE,
+rated BOOLEAN NOT NULL,
+rounds BIGINT NOT NULL DEFAULT 0,
+rating DOUBLE PRECISION NOT NULL,
+value BIGINT
+);
+ALTER TABLE games ADD COLUMN clock_per_move BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN rating_range BIGINT;
+";
+        assert_eq!(from_games_file(sqlite), postgres);
+    }
 }

@@ -4,9 +4,9 @@
 use super::PgStore;
 use crate::cells::dollar_params;
 use crate::tournament_chat::{
-    line_of, TournamentChatLine, TournamentChatStore, KEEP_LAST, LAST_LINES,
+    line_of, TournamentChatLine, TournamentChatStore, ADD_LINE, KEEP_LAST, LAST_LINES,
 };
-use crate::{Notice, StoreFuture, CHAT_KEPT};
+use crate::{Notice, StoreFuture};
 
 impl TournamentChatStore for PgStore {
     fn add_tournament_chat(
@@ -17,13 +17,10 @@ impl TournamentChatStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let mut said = said;
-            let mut client = me.client().await?;
-            let tx = client.transaction().await?;
             let l = &said.line;
-            let id: i64 = tx
-                .query_one(
-                    "INSERT INTO tournament_chat (tournament_id, at_ms, player, name, text, guest)
-                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            said.line.id = me
+                .add_chat_line(
+                    ADD_LINE,
                     &[
                         &tournament,
                         &l.at_ms,
@@ -32,25 +29,15 @@ impl TournamentChatStore for PgStore {
                         &l.text,
                         &l.guest.map(i64::from),
                     ],
-                )
-                .await?
-                .try_get(0)?;
-            said.line.id = id;
-            tx.execute(
-                &dollar_params(KEEP_LAST),
-                &[&tournament, &(CHAT_KEPT as i64 - 1)],
-            )
-            .await?;
-            me.announce(
-                &tx,
-                Notice::TournamentChat {
+                    KEEP_LAST,
                     tournament,
-                    line: id,
-                    removed: false,
-                },
-            )
-            .await?;
-            tx.commit().await?;
+                    |line| Notice::TournamentChat {
+                        tournament,
+                        line,
+                        removed: false,
+                    },
+                )
+                .await?;
             Ok(said)
         })
     }

@@ -7,8 +7,8 @@ use super::PgStore;
 use crate::cells::dollar_params;
 use crate::tournaments::{
     bye_row, entrant_row, pairing_row, tournament_row, TournamentHold, TournamentRecord,
-    TournamentRow, TournamentStore, BYES, ENTRANTS, PAIRINGS, PUT_BYE, PUT_ENTRANT, PUT_PAIRING,
-    TOURNAMENT_COLUMNS, UPDATE_TOURNAMENT,
+    TournamentRow, TournamentStore, ADD_TOURNAMENT, BYES, ENTRANTS, PAIRINGS, PUT_BYE, PUT_ENTRANT,
+    PUT_PAIRING, TOURNAMENT_COLUMNS, UPDATE_TOURNAMENT,
 };
 use crate::{Notice, StoreError, StoreFuture};
 use awale_model::game::PlayerId;
@@ -108,11 +108,7 @@ impl TournamentStore for PgStore {
             let t = &tournament;
             let row = client
                 .query_one(
-                    "INSERT INTO tournaments (kind, name, clock_initial_ms, clock_increment_ms,
-                        rated, minutes, starts_ms, ends_ms, creator, state, created_ms, rounds,
-                        current_round, manual_rounds)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-                     RETURNING id",
+                    &dollar_params(ADD_TOURNAMENT),
                     &[
                         &t.kind,
                         &t.name,
