@@ -10,6 +10,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, Tr
 
 use crate::round::Offer;
 use crate::AppState;
+use tournaments::TournamentFile;
 
 pub mod accounts;
 mod assets;
@@ -104,11 +105,11 @@ pub fn app(state: AppState) -> Router {
         )
         .route(
             "/api/tournaments/{id}/standings.csv",
-            get(tournaments::standings_csv),
+            get(|state, id| tournaments::download(TournamentFile::StandingsCsv, state, id)),
         )
         .route(
             "/api/tournaments/{id}/games.txt",
-            get(tournaments::games_file),
+            get(|state, id| tournaments::download(TournamentFile::GamesTxt, state, id)),
         )
         .route("/api/tournaments/{id}/events", get(tournaments::events))
         .route(
