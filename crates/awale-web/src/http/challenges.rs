@@ -17,8 +17,9 @@ use tokio::sync::broadcast::error::RecvError;
 use super::error::ApiError;
 use super::extract::{not_a, player_acts, ClientIp, JsonBody, Player};
 use super::games::{parse_clock, ClockRequest};
+use super::online::nickname;
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
-use crate::game::{now_ms, parse_name};
+use crate::game::now_ms;
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -57,13 +58,7 @@ pub async fn make(
         other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
-    let name = match req.name {
-        Some(name) => parse_name(Some(&name))?,
-        None => match state.shared.games.store().player_name(me.clone()).await? {
-            Some(name) => name,
-            None => parse_name(None)?,
-        },
-    };
+    let name = nickname(&state, &me, req.name.as_deref()).await?;
     state.shared.challenges.take(&me, ip, now_ms())?;
     let new = NewChallenge {
         to: req.to,
