@@ -1,7 +1,9 @@
 //! What handlers take from a request, read with the API's own errors: a
 //! JSON body (only as `application/json`), a query, a game id (its public
-//! id in the path), the viewer (the player their cookie names, if any),
-//! the request about one game that bundles them, and the client's address.
+//! id in the path), a tournament's or a challenge's number, the viewer (the
+//! player their cookie names, if any), the request about one game that
+//! bundles them, and the client's address; and the handlers made of one
+//! call of the service (`player_acts!`, `account_acts!`).
 
 use std::net::{IpAddr, SocketAddr};
 
