@@ -57,13 +57,11 @@ fn with_session(state: &AppState, secret: Option<&str>, answer: impl IntoRespons
 pub async fn sign_up(
     State(state): State<AppState>,
     Viewer(guest): Viewer,
-    Session(session): Session,
+    session: Session,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
-    if session.is_some() {
-        return Err(Error::conflict("logged_in", "log out first to make another account").into());
-    }
+    session.guest_only("logged_in", "log out first to make another account")?;
     let made = state
         .shared
         .accounts

@@ -223,6 +223,20 @@ pub struct SignedIn {
 #[derive(Clone, Debug, Default)]
 pub struct Session(pub Option<SignedIn>);
 
+impl Session {
+    /// Refuses what only a guest may do: 409 `code`, `why`, when logged in.
+    ///
+    /// # Errors
+    ///
+    /// That refusal.
+    pub fn guest_only(&self, code: &'static str, why: &str) -> Result<(), Error> {
+        match self.0 {
+            Some(_) => Err(Error::conflict(code, why)),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Extractors of what the guard put in the request (each type's default
 /// when it put nothing there).
 macro_rules! set_by_guard {

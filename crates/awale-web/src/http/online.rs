@@ -106,16 +106,13 @@ pub async fn rename(
     State(state): State<AppState>,
     Player(player): Player,
     ClientIp(ip): ClientIp,
-    Session(session): Session,
+    session: Session,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
-    if session.is_some() {
-        return Err(Error::conflict(
-            "account_name",
-            "a logged-in player's name is their username",
-        )
-        .into());
-    }
+    session.guest_only(
+        "account_name",
+        "a logged-in player's name is their username",
+    )?;
     let name = parse_name(req.name.as_deref())?;
     state.shared.renames.take(&player, ip, now_ms())?;
     state
