@@ -66,14 +66,14 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
     let mut second = Browser::opened(&app).await;
     let (_, none) = second.get(&app, "/api/games").await;
     assert!(ids(&none).is_empty());
-    let (status, body) = second
-        .post(
+    second
+        .posted(
             &app,
             "/api/account/login",
             json!({"username": "ama", "password": PASSWORD}),
+            StatusCode::OK,
         )
         .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
     let (_, theirs) = second.get(&app, "/api/games").await;
     assert_eq!(ids(&theirs), both);
     let (status, played) = second
@@ -90,8 +90,14 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
     );
 
     // Logged out, the browser is a guest again, without the games.
-    let (status, _) = second.post(&app, "/api/account/logout", json!({})).await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    second
+        .posted(
+            &app,
+            "/api/account/logout",
+            json!({}),
+            StatusCode::NO_CONTENT,
+        )
+        .await;
     assert!(!second.cookies.contains_key("awale_session"));
     let (_, gone) = second.get(&app, "/api/games").await;
     assert!(ids(&gone).is_empty());
@@ -102,8 +108,7 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
 #[tokio::test]
 async fn an_ended_sessions_cookie_is_dropped() {
     let app = memory_app();
-    let mut a = Browser::opened(&app).await;
-    a.sign_up(&app, "Kofi").await;
+    let mut a = Browser::account(&app, "Kofi").await;
     let kept = a.cookies.clone();
     let (status, ended) = a
         .post(&app, "/api/account/logout-everywhere", json!({}))
@@ -193,21 +198,9 @@ async fn refusals_are_codes_and_a_limit_tells_its_wait() {
 #[tokio::test]
 async fn a_blocked_player_can_neither_join_nor_chat() {
     let app = memory_app();
-    let mut ama = Browser::opened(&app).await;
-    ama.sign_up(&app, "Ama").await;
-    let mut kofi = Browser::opened(&app).await;
-    kofi.sign_up(&app, "Kofi").await;
-    let (status, body) = ama
-        .post(
-            &app,
-            "/api/account/blocks",
-            json!({"username": "kofi", "blocked": true}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["blocked"].clone()),
-        (StatusCode::OK, json!(["Kofi"]))
-    );
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    assert_eq!(ama.block(&app, "kofi", true).await, json!(["Kofi"]));
     let game = ama.online_game(&app).await;
     kofi.post_refused(
         &app,
@@ -217,31 +210,23 @@ async fn a_blocked_player_can_neither_join_nor_chat() {
         "blocked",
     )
     .await;
-    kofi.post_refused(
-        &app,
-        &format!("/api/games/{game}/chat"),
-        json!({"room": "public", "text": "hi"}),
+    refused(
+        kofi.say(&app, &game, "hi").await,
         StatusCode::FORBIDDEN,
         "blocked",
-    )
-    .await;
+    );
     // A guest joins with the invitation's key, under its nickname; an
     // account under its username.
-    let (_, links) = ama.get(&app, &format!("/api/games/{game}/links")).await;
-    let key = links["invite"]
-        .as_str()
-        .and_then(|l| l.split("&k=").nth(1))
-        .unwrap_or_else(|| panic!("{links}"))
-        .to_string();
+    let key = ama.invite_key(&app, &game).await;
     let mut guest = Browser::opened(&app).await;
-    let (status, joined) = guest
-        .post(
+    let joined = guest
+        .posted(
             &app,
             &format!("/api/games/{game}/join"),
             json!({"name": "Yaw", "key": key}),
+            StatusCode::OK,
         )
         .await;
-    assert_eq!(status, StatusCode::OK, "{joined}");
     let names: Vec<&str> = (0..2)
         .filter_map(|s| joined["seats"][s]["name"].as_str())
         .collect();
@@ -251,8 +236,7 @@ async fn a_blocked_player_can_neither_join_nor_chat() {
 #[tokio::test]
 async fn kid_mode_turns_chat_off() {
     let app = memory_app();
-    let mut kid = Browser::opened(&app).await;
-    kid.sign_up(&app, "Adjoa").await;
+    let mut kid = Browser::account(&app, "Adjoa").await;
     let (status, body) = kid
         .post(&app, "/api/account/settings", json!({"kid": true}))
         .await;
@@ -264,24 +248,15 @@ async fn kid_mode_turns_chat_off() {
     assert_eq!(me["account"]["kid"], true);
     let game = kid.online_game(&app).await;
     let mut other = Browser::opened(&app).await;
-    let (status, _) = other
-        .post(
-            &app,
-            &format!("/api/games/{game}/chat"),
-            json!({"room": "public", "text": "hello"}),
-        )
-        .await;
+    let (status, _) = other.say(&app, &game, "hello").await;
     assert_eq!(status, StatusCode::CREATED);
     let (_, lines) = kid.get(&app, &format!("/api/games/{game}/chat")).await;
     assert_eq!(lines, json!([]));
-    kid.post_refused(
-        &app,
-        &format!("/api/games/{game}/chat"),
-        json!({"room": "public", "text": "hi"}),
+    refused(
+        kid.say(&app, &game, "hi").await,
         StatusCode::FORBIDDEN,
         "kid_mode",
-    )
-    .await;
+    );
     let (_, lines) = other.get(&app, &format!("/api/games/{game}/chat")).await;
     assert_eq!(lines.as_array().unwrap().len(), 1);
 }
@@ -290,18 +265,15 @@ async fn kid_mode_turns_chat_off() {
 async fn moderation_is_for_moderators_and_reports_reach_them() {
     let state = AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap();
     let app = app(state.clone());
-    let mut ama = Browser::opened(&app).await;
-    ama.sign_up(&app, "Ama").await;
-    let mut kofi = Browser::opened(&app).await;
-    kofi.sign_up(&app, "Kofi").await;
-    let (status, body) = kofi
-        .post(
-            &app,
-            "/api/reports",
-            json!({"username": "Ama", "reason": "spam", "text": "ads"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    kofi.posted(
+        &app,
+        "/api/reports",
+        json!({"username": "Ama", "reason": "spam", "text": "ads"}),
+        StatusCode::CREATED,
+    )
+    .await;
     refused(
         ama.get(&app, "/api/moderation/reports").await,
         StatusCode::FORBIDDEN,
@@ -312,40 +284,34 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["reports"][0]["reporter"], "Kofi");
     assert_eq!(body["reports"][0]["reason"], "spam");
-    let (status, _) = ama
-        .post(
-            &app,
-            "/api/moderation/mute",
-            json!({"username": "kofi", "muted": true}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    ama.mute(&app, "kofi").await;
     let game = ama.online_game(&app).await;
-    kofi.post_refused(
-        &app,
-        &format!("/api/games/{game}/chat"),
-        json!({"room": "public", "text": "hi"}),
+    refused(
+        kofi.say(&app, &game, "hi").await,
         StatusCode::FORBIDDEN,
         "muted",
+    );
+    ama.posted(
+        &app,
+        "/api/moderation/close",
+        json!({"username": "kofi"}),
+        StatusCode::NO_CONTENT,
     )
     .await;
-    let (status, _) = ama
-        .post(&app, "/api/moderation/close", json!({"username": "kofi"}))
-        .await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
     let (_, me) = kofi.get(&app, "/api/me").await;
     assert_eq!(
         me["account"],
         Value::Null,
         "a closed account's session ends"
     );
-    let (status, body) = ama
-        .post(&app, "/api/moderation/reports/x/resolve", json!({}))
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::NOT_FOUND, Some("no_such_report"))
-    );
+    ama.post_refused(
+        &app,
+        "/api/moderation/reports/x/resolve",
+        json!({}),
+        StatusCode::NOT_FOUND,
+        "no_such_report",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -420,8 +386,7 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
             "rated_needs_account",
         )
         .await;
-    let mut ama = Browser::opened(&app).await;
-    ama.sign_up(&app, "Ama").await;
+    let mut ama = Browser::account(&app, "Ama").await;
     ama.post_refused(
         &app,
         "/api/games",
@@ -430,41 +395,29 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
         "rated_needs_online",
     )
     .await;
-    let (status, body) = ama
-        .post(
-            &app,
-            "/api/games",
-            json!({"mode": "online", "rated": true, "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N"}),
-        )
-        .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Some("rated_from_position")
-        ),
-        "{body}"
-    );
+    ama.post_refused(
+        &app,
+        "/api/games",
+        json!({"mode": "online", "rated": true, "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N"}),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "rated_from_position",
+    )
+    .await;
     // Casual unless asked.
     let casual = ama.online_game(&app).await;
     let (_, view) = ama.get(&app, &format!("/api/games/{casual}")).await;
     assert_eq!(view["rated"], false, "{view}");
-    let (status, made) = ama
-        .post(
+    let made = ama
+        .posted(
             &app,
             "/api/games",
             json!({"mode": "online", "rated": true, "human": "S"}),
+            StatusCode::CREATED,
         )
         .await;
-    assert_eq!(status, StatusCode::CREATED, "{made}");
     assert_eq!(made["rated"], true, "{made}");
     let game = made["id"].as_str().unwrap().to_string();
-    let (_, links) = ama.get(&app, &format!("/api/games/{game}/links")).await;
-    let key = links["invite"]
-        .as_str()
-        .and_then(|l| l.split("&k=").nth(1))
-        .unwrap_or_else(|| panic!("{links}"))
-        .to_string();
+    let key = ama.invite_key(&app, &game).await;
     // A guest with the invitation is refused the seat; an account takes it.
     guest
         .post_refused(
@@ -475,21 +428,22 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
             "rated_needs_account",
         )
         .await;
-    let mut kofi = Browser::opened(&app).await;
-    kofi.sign_up(&app, "Kofi").await;
-    let (status, joined) = kofi
-        .post(
-            &app,
-            &format!("/api/games/{game}/join"),
-            json!({"key": key}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{joined}");
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    kofi.posted(
+        &app,
+        &format!("/api/games/{game}/join"),
+        json!({"key": key}),
+        StatusCode::OK,
+    )
+    .await;
     // Kofi resigns: both ratings move, as the players' pages say.
-    let (status, ended) = kofi
-        .post(&app, &format!("/api/games/{game}/resign"), json!({}))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{ended}");
+    kofi.posted(
+        &app,
+        &format!("/api/games/{game}/resign"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await;
     let (status, page) = ama.get(&app, "/api/players/ama").await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let rating = &page["ratings"][0];

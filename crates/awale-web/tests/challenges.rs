@@ -15,7 +15,7 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{memory_app, Browser};
+use common::{memory_app, refused, Browser};
 
 /// Opens `b`'s own stream.
 async fn listen(b: &Browser, app: &Router) -> Stream {
@@ -79,15 +79,15 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
     assert_eq!(all, json!({"sent": [], "received": []}));
     assert_eq!(ama_hears.next().await.0, "challenges");
 
-    let (status, made) = ama
-        .post(
+    let made = ama
+        .posted(
             &app,
             "/api/challenges",
             json!({"to": "kofi", "clock": {"minutes": 5, "increment_seconds": 3},
                    "rated": true, "colour": "N"}),
+            StatusCode::CREATED,
         )
         .await;
-    assert_eq!(status, StatusCode::CREATED, "{made}");
     assert_eq!(
         (made["to"].as_str(), made["speed"].as_str()),
         (Some("Kofi"), Some("rapid"))
@@ -105,10 +105,14 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
     assert_eq!(mine["received"][0]["id"], made["id"]);
 
     let id = made["id"].as_i64().unwrap();
-    let (status, accepted) = kofi
-        .post(&app, &format!("/api/challenges/{id}/accept"), json!({}))
+    let accepted = kofi
+        .posted(
+            &app,
+            &format!("/api/challenges/{id}/accept"),
+            json!({}),
+            StatusCode::OK,
+        )
         .await;
-    assert_eq!(status, StatusCode::OK, "{accepted}");
     assert_eq!(accepted["side"], "S", "Ama asked for North");
     let game = accepted["game"].as_str().unwrap().to_string();
     // The challenger is told where the game is.
@@ -126,12 +130,11 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
         assert_eq!(view["rated"], true);
         assert_eq!(view["you"], json!([side]), "{view}");
     }
-    let (status, again) = kofi
-        .post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
-        .await;
-    assert_eq!(
-        (status, again["error"].as_str()),
-        (StatusCode::CONFLICT, Some("challenge_settled"))
+    refused(
+        kofi.post(&app, &format!("/api/challenges/{id}/decline"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "challenge_settled",
     );
 }
 
@@ -176,12 +179,7 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         ),
     ] {
         let who = if by_guest { &mut guest } else { &mut ama };
-        let (got, body) = who.post(&app, "/api/challenges", body).await;
-        assert_eq!(
-            (got, body["error"].as_str()),
-            (status, Some(code)),
-            "{body}"
-        );
+        refused(who.post(&app, "/api/challenges", body).await, status, code);
     }
     kofi.post_refused(
         &app,
@@ -193,14 +191,14 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
     .await;
 
     // A guest's casual challenge, declined.
-    let (status, made) = guest
-        .post(
+    let made = guest
+        .posted(
             &app,
             "/api/challenges",
             json!({"to": "Kofi", "name": "Yaw"}),
+            StatusCode::CREATED,
         )
         .await;
-    assert_eq!(status, StatusCode::CREATED, "{made}");
     assert_eq!(
         (made["from"].as_str(), made["from_account"].as_bool()),
         (Some("Yaw"), Some(false))
@@ -279,8 +277,9 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
             Some("private")
         )
     );
-    let (status, made) = ama.post(&app, "/api/games", seek(true)).await;
-    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let made = ama
+        .posted(&app, "/api/games", seek(true), StatusCode::CREATED)
+        .await;
     let id = made["id"].as_str().unwrap().to_string();
     let (_, lobby) = guest.call(&app, "GET", "/api/lobby", None).await;
     let listed = lobby["challenges"]
@@ -310,8 +309,7 @@ async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() 
         ),
         (Some(1300), Some(1700))
     );
-    let (status, joined) = efua.post(&app, &join, json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{joined}");
+    efua.posted(&app, &join, json!({}), StatusCode::OK).await;
     // Both seats are accounts': their names link to their pages.
     let accounts = format!("/api/games/{id}/accounts");
     let (status, seats) = guest.call(&app, "GET", &accounts, None).await;

@@ -738,6 +738,33 @@ async fn names_in_chat_are_the_servers_and_hide_nothing() {
     assert_eq!(said.body["text"], "one two");
 }
 
+/// Sends `request(i, headers)` from the address `ip` for each `i` of
+/// `players`, the headers naming a made-up player of number `i`: how many
+/// are answered `taken`; each other one must be refused 429.
+async fn taken_from(
+    app: &Router,
+    ip: &str,
+    players: std::ops::Range<usize>,
+    taken: StatusCode,
+    request: impl Fn(usize, &[(&str, &str)]) -> Request<Body>,
+) -> usize {
+    let mut count = 0;
+    for i in players {
+        let cookie = format!("awale_player={i:064x}");
+        let a = send(
+            app,
+            from(ip, request(i, &[JSON, HOST, ("cookie", &cookie)])),
+        )
+        .await;
+        if a.status == taken {
+            count += 1;
+        } else {
+            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
+        }
+    }
+    count
+}
+
 #[tokio::test]
 async fn limits_hold_against_made_up_cookies() {
     // Finding 5: limits counted per cookie fell to free cookies (chat,
@@ -760,68 +787,28 @@ async fn limits_hold_against_made_up_cookies() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     // Twenty cookies made up by one address: four players' worth of chat.
     let chat = format!("/api/games/{id}/chat");
-    let mut said = 0;
-    for i in 0..20 {
-        let cookie = format!("awale_player={i:064x}");
-        let body = r#"{"room":"public","text":"spam"}"#;
-        let a = send(
-            &app,
-            from(
-                stranger,
-                post(&chat, &[JSON, HOST, ("cookie", &cookie)], body),
-            ),
-        )
-        .await;
-        if a.status == StatusCode::CREATED {
-            said += 1;
-        } else {
-            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
-        }
-    }
+    let said = taken_from(&app, stranger, 0..20, StatusCode::CREATED, |_, headers| {
+        post(&chat, headers, r#"{"room":"public","text":"spam"}"#)
+    })
+    .await;
     assert!(said <= 8, "{said} messages from one address");
     // So with reactions (eight a second per player).
     let react = format!("/api/games/{id}/react");
-    let mut reacted = 0;
-    for i in 0..60 {
-        let cookie = format!("awale_player={:064x}", 100 + i);
-        let a = send(
-            &app,
-            from(
-                stranger,
-                post(
-                    &react,
-                    &[JSON, HOST, ("cookie", &cookie)],
-                    r#"{"kind":"applause"}"#,
-                ),
-            ),
-        )
-        .await;
-        if a.status.is_success() {
-            reacted += 1;
-        } else {
-            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
-        }
-    }
+    let reacted = taken_from(
+        &app,
+        stranger,
+        100..160,
+        StatusCode::NO_CONTENT,
+        |_, headers| post(&react, headers, r#"{"kind":"applause"}"#),
+    )
+    .await;
     assert!(reacted <= 32, "{reacted} reactions from one address");
     // And with renames (five at once per player).
-    let mut renamed = 0;
-    for i in 0..40 {
-        let cookie = format!("awale_player={:064x}", 200 + i);
-        let body = json!({ "name": format!("Spam {i}") }).to_string();
-        let a = send(
-            &app,
-            from(
-                stranger,
-                post("/api/me", &[JSON, HOST, ("cookie", &cookie)], &body),
-            ),
-        )
-        .await;
-        if a.status == StatusCode::OK {
-            renamed += 1;
-        } else {
-            assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
-        }
-    }
+    let renamed = taken_from(&app, stranger, 200..240, StatusCode::OK, |i, headers| {
+        let body = json!({ "name": format!("Spam {}", i - 200) }).to_string();
+        post("/api/me", headers, &body)
+    })
+    .await;
     assert!(renamed <= 20, "{renamed} renames from one address");
     // Renames are limited.
     let mut renamed = 0;

@@ -59,8 +59,7 @@ fn error(body: &Value) -> (&str, &str) {
 #[tokio::test]
 async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
     let app = memory_app();
-    let mut guest = Browser::default();
-    guest.get(&app, "/api/me").await;
+    let mut guest = Browser::opened(&app).await;
     let (status, body) = guest.post(&app, "/api/tournaments", swiss(3)).await;
     assert_eq!(
         (status, error(&body).0),
@@ -77,12 +76,19 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
             "kind",
         ),
     ] {
-        let (status, got) = ama.post(&app, "/api/tournaments", body).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{got}");
+        let got = ama
+            .posted(
+                &app,
+                "/api/tournaments",
+                body,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await;
         assert_eq!(error(&got), ("bad_tournament", reason));
     }
-    let (status, made) = ama.post(&app, "/api/tournaments", swiss(3)).await;
-    assert_eq!(status, StatusCode::OK, "{made}");
+    let made = ama
+        .posted(&app, "/api/tournaments", swiss(3), StatusCode::OK)
+        .await;
     assert_eq!(
         (made["kind"].as_str(), made["rounds"].as_i64()),
         (Some("swiss"), Some(3))
@@ -105,8 +111,9 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
         (status, error(&body).0),
         (StatusCode::FORBIDDEN, "not_organiser")
     );
-    let (status, view) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    let view = ama
+        .posted(&app, &format!("{uri}/round"), json!({}), StatusCode::OK)
+        .await;
     assert_eq!(view["swiss"]["round"], 1);
     assert_eq!(view["swiss"]["round_in_play"], true);
     let (status, body) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
@@ -125,10 +132,14 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
         "kofi" => &mut kofi,
         _ => &mut esi,
     };
-    let (status, _) = browser
-        .post(&app, &format!("/api/games/{public}/resign"), json!({}))
+    browser
+        .posted(
+            &app,
+            &format!("/api/games/{public}/resign"),
+            json!({}),
+            StatusCode::OK,
+        )
         .await;
-    assert_eq!(status, StatusCode::OK);
     let view = until(&mut ama, &app, &uri, |v| {
         v["swiss"]["next_round_ready"] == true
     })
@@ -170,12 +181,19 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
         "{text}"
     );
     // The record file is one the import reads.
-    let (status, imported) = ama.post(&app, "/api/import", json!({"record": text})).await;
-    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let imported = ama
+        .posted(
+            &app,
+            "/api/import",
+            json!({"record": text}),
+            StatusCode::CREATED,
+        )
+        .await;
     assert_eq!(imported["ids"].as_array().map(Vec::len), Some(1));
     // Round 2, started by the organiser.
-    let (status, view) = ama.post(&app, &format!("{uri}/round"), json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    let view = ama
+        .posted(&app, &format!("{uri}/round"), json!({}), StatusCode::OK)
+        .await;
     assert_eq!(view["swiss"]["round"], 2);
     // Unknown tournaments and an arena's CSV.
     let (status, body) = ama.get(&app, "/api/tournaments/999/standings.csv").await;

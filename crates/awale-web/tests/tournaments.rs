@@ -32,8 +32,7 @@ fn line<'a>(view: &'a Value, name: &str) -> &'a Value {
 #[tokio::test]
 async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
     let app = memory_app();
-    let mut guest = Browser::default();
-    guest.get(&app, "/api/me").await;
+    let mut guest = Browser::opened(&app).await;
     guest
         .post_refused(
             &app,
@@ -62,8 +61,9 @@ async fn guests_cannot_make_or_join_and_bad_arenas_are_refused_with_codes() {
         )
         .await;
     assert!(status.is_client_error());
-    let (status, made) = ama.post(&app, "/api/tournaments", arena()).await;
-    assert_eq!(status, StatusCode::OK, "{made}");
+    let made = ama
+        .posted(&app, "/api/tournaments", arena(), StatusCode::OK)
+        .await;
     let id = made["id"].as_i64().unwrap();
     guest
         .post_refused(
@@ -108,8 +108,9 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     let id = made["id"].as_i64().unwrap();
     let uri = format!("/api/tournaments/{id}");
     until(&mut ama, &app, &uri, |v| v["state"] == "started").await;
-    let (status, view) = ama.post(&app, &format!("{uri}/join"), json!({})).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    let view = ama
+        .posted(&app, &format!("{uri}/join"), json!({}), StatusCode::OK)
+        .await;
     assert_eq!(view["you"], 0);
     // The standings' stream: first as they are.
     let response = app
@@ -134,10 +135,13 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
         next.contains(&format!("\"your_game\":\"{game}\"")),
         "{next}"
     );
-    let (status, _) = kofi
-        .post(&app, &format!("/api/games/{game}/resign"), json!({}))
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    kofi.posted(
+        &app,
+        &format!("/api/games/{game}/resign"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await;
     let view = until(&mut ama, &app, &uri, |v| line(v, "ama")["score"] == 2).await;
     assert_eq!(view["standings"][0]["name"], "ama");
     // Alone, the two meet again; a withdrawal during that game waits for
@@ -206,8 +210,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let app = app(state.clone());
     let mut ama = Browser::account(&app, "ama").await;
     let mut kofi = Browser::account(&app, "kofi").await;
-    let mut guest = Browser::default();
-    guest.get(&app, "/api/me").await;
+    let mut guest = Browser::opened(&app).await;
     let (_, made) = ama.post(&app, "/api/tournaments", arena()).await;
     let id = made["id"].as_i64().unwrap();
     let chat = format!("/api/tournaments/{id}/chat");
@@ -220,8 +223,14 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let mut events = response.into_body();
     event_with(&mut events, "standings", "Evening arena").await;
     // A player speaks: stored, told live, read by everyone.
-    let (status, line) = kofi.post(&app, &chat, json!({"text": " akwaaba "})).await;
-    assert_eq!(status, StatusCode::CREATED, "{line}");
+    let line = kofi
+        .posted(
+            &app,
+            &chat,
+            json!({"text": " akwaaba "}),
+            StatusCode::CREATED,
+        )
+        .await;
     assert_eq!(
         (line["name"].as_str(), line["text"].as_str()),
         (Some("kofi"), Some("akwaaba"))
@@ -229,8 +238,9 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let heard = event_with(&mut events, "chat", "akwaaba").await;
     assert!(heard.contains("\"name\":\"kofi\""), "{heard}");
     // A guest speaks too, under their guest number.
-    let (status, said) = guest.post(&app, &chat, json!({"text": "bravo"})).await;
-    assert_eq!(status, StatusCode::CREATED, "{said}");
+    let said = guest
+        .posted(&app, &chat, json!({"text": "bravo"}), StatusCode::CREATED)
+        .await;
     assert_eq!(said["name"], "");
     assert!(said["guest"]
         .as_u64()
@@ -256,12 +266,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
             "bad_message",
         ),
     ] {
-        let (got, answer) = kofi.post(&app, &chat, body).await;
-        assert_eq!(
-            (got, answer["error"].as_str()),
-            (status, Some(code)),
-            "{answer}"
-        );
+        refused(kofi.post(&app, &chat, body).await, status, code);
     }
     kofi.post_refused(
         &app,
@@ -278,8 +283,8 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     );
     // The rate, per player: three (the refused tournament's counted),
     // then wait.
-    let (status, answer) = kofi.post(&app, &chat, json!({"text": "three"})).await;
-    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    kofi.posted(&app, &chat, json!({"text": "three"}), StatusCode::CREATED)
+        .await;
     kofi.post_refused(
         &app,
         &chat,
@@ -289,14 +294,13 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     )
     .await;
     // A block: ama no longer reads kofi, and kofi no longer reads ama.
-    let (status, _) = ama
-        .post(
-            &app,
-            "/api/account/blocks",
-            json!({"username": "kofi", "blocked": true}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    ama.posted(
+        &app,
+        "/api/account/blocks",
+        json!({"username": "kofi", "blocked": true}),
+        StatusCode::OK,
+    )
+    .await;
     let (_, lines) = ama.get(&app, &chat).await;
     assert!(
         lines
@@ -306,8 +310,13 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
             .all(|l| l["name"] != "kofi"),
         "{lines}"
     );
-    let (status, _) = ama.post(&app, &chat, json!({"text": "sans kofi"})).await;
-    assert_eq!(status, StatusCode::CREATED);
+    ama.posted(
+        &app,
+        &chat,
+        json!({"text": "sans kofi"}),
+        StatusCode::CREATED,
+    )
+    .await;
     let (_, lines) = kofi.get(&app, &chat).await;
     assert!(lines.as_array().unwrap().iter().all(|l| l["name"] != "ama"));
     let (_, lines) = guest.get(&app, &chat).await;
@@ -322,14 +331,13 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     )
     .await;
     state.accounts().grant_moderator("ama").await.unwrap();
-    let (status, _) = ama
-        .post(
-            &app,
-            "/api/moderation/mute",
-            json!({"username": "kofi", "muted": true}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    ama.posted(
+        &app,
+        "/api/moderation/mute",
+        json!({"username": "kofi", "muted": true}),
+        StatusCode::NO_CONTENT,
+    )
+    .await;
     kofi.post_refused(
         &app,
         &chat,
@@ -339,14 +347,13 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     )
     .await;
     let remove = json!({"tournament": id, "line": line["id"]});
-    let (status, _) = ama
-        .post(
-            &app,
-            "/api/moderation/tournament-chat-remove",
-            remove.clone(),
-        )
-        .await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    ama.posted(
+        &app,
+        "/api/moderation/tournament-chat-remove",
+        remove.clone(),
+        StatusCode::NO_CONTENT,
+    )
+    .await;
     let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
     assert!(gone.contains("\"id\""), "{gone}");
     ama.post_refused(
@@ -365,10 +372,13 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         .all(|l| l["text"] != "akwaaba"));
     // Kid mode: nothing to read, nothing to say.
     let mut kid = Browser::account(&app, "adjoa").await;
-    let (status, _) = kid
-        .post(&app, "/api/account/settings", json!({"kid": true}))
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    kid.posted(
+        &app,
+        "/api/account/settings",
+        json!({"kid": true}),
+        StatusCode::OK,
+    )
+    .await;
     let (_, lines) = kid.get(&app, &chat).await;
     assert_eq!(lines, json!([]));
     kid.post_refused(

@@ -5,8 +5,8 @@
 // server answers codes, worded here (words.js errorWords); the session
 // cookie is the server's (HttpOnly): the page never sees its secret.
 
-import { api } from "./api.js";
-import { textEl } from "./dom.js";
+import { api, fetched } from "./api.js";
+import { button, textEl } from "./dom.js";
 import { session } from "./game.js";
 import { t } from "./i18n.js";
 import { me } from "./online.js";
@@ -87,11 +87,7 @@ async function showAccount() {
   list.textContent = "";
   for (const name of page.blocked) {
     const li = document.createElement("li");
-    const unblock = document.createElement("button");
-    unblock.type = "button";
-    unblock.className = "link";
-    unblock.textContent = t("unblock");
-    unblock.onclick = () => block(name, false);
+    const unblock = button(t("unblock"), "link", () => block(name, false));
     const who = document.createElement("span");
     who.textContent = name;
     who.dir = "auto";
@@ -186,13 +182,8 @@ async function deleteAccount(ev) {
 async function showReports() {
   const list = $("#reports-list");
   list.textContent = "";
-  let answer;
-  try {
-    answer = await api("GET", "/api/moderation/reports");
-  } catch (e) {
-    fail(e);
-    return;
-  }
+  const answer = await fetched("/api/moderation/reports", fail);
+  if (answer === undefined) return;
   $("#reports-none").hidden = answer.reports.length > 0;
   for (const r of answer.reports) {
     const li = document.createElement("li");
@@ -220,15 +211,12 @@ async function showReports() {
     const actions = document.createElement("div");
     actions.className = "report-actions";
     const act = (key, run) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = t(key);
-      b.onclick = async () => {
+      const b = button(t(key), "", async () => {
         await tried(async () => {
           await run();
           await showReports();
         });
-      };
+      });
       actions.append(b);
     };
     if (!r.resolved_ms) act("report_resolve", () => api("POST", `/api/moderation/reports/${r.id}/resolve`));

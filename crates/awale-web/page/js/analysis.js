@@ -7,7 +7,7 @@
 // be shared and opened again.
 
 import { api } from "./api.js";
-import { textEl } from "./dom.js";
+import { button, textEl } from "./dom.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { moveWords, say } from "./spoken.js";
@@ -170,11 +170,7 @@ function renderTree() {
       n = main;
     }
   };
-  const root = document.createElement("button");
-  root.type = "button";
-  root.className = "mv" + (state.current === state.root ? " current" : "");
-  root.textContent = t("an_start");
-  root.onclick = () => select(state.root);
+  const root = button(t("an_start"), "mv" + (state.current === state.root ? " current" : ""), () => select(state.root));
   box.append(root);
   line(state.root, box);
   const cur = box.querySelector(".mv.current");
@@ -182,16 +178,12 @@ function renderTree() {
 }
 
 function moveButton(n) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "mv" + (n === state.current ? " current" : "");
-  b.textContent = n.move;
+  const b = button(n.move, "mv" + (n === state.current ? " current" : ""), () => select(n));
   if (n.captured) {
     const c = textEl("span", "cap", "+" + n.captured);
     b.append(c);
   }
   b.setAttribute("aria-label", t(n.captured ? "an_move_capture" : "an_move", sideName(n.move < "a" ? "S" : "N"), n.move, n.captured));
-  b.onclick = () => select(n);
   return b;
 }
 
@@ -281,16 +273,13 @@ function renderAnalysis() {
   status.textContent = a.db ? t("an_db_value", oracleWords(a.db, side, lead)) : "";
   for (const l of a.lines) {
     const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "an-line";
+    const b = button("", "an-line", () => addLine(l.pv));
     b.title = t("an_line_add");
     const head = document.createElement("b");
     head.textContent = l.move;
     const score = textEl("span", "score", scoreWords(l.score, side));
     const pv = textEl("span", "pv", l.pv.join(" "));
     b.append(head, " ", score, " ", pv);
-    b.onclick = () => addLine(l.pv);
     li.append(b);
     lines.append(li);
   }
@@ -304,12 +293,7 @@ function renderAnalysis() {
   for (const m of a.scores) {
     const tr = document.createElement("tr");
     const mv = document.createElement("td");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "mv";
-    b.textContent = m.move;
-    b.onclick = () => playMove(m.move);
-    mv.append(b);
+    mv.append(button(m.move, "mv", () => playMove(m.move)));
     const eng = document.createElement("td");
     eng.textContent = m.score ? scoreWords(m.score, side) : "";
     const db = document.createElement("td");

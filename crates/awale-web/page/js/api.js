@@ -16,6 +16,27 @@ export class ApiError extends Error {
   }
 }
 
+// What `api("GET", path)` answers, or undefined when it fails, the failure
+// given to `failed` (which shows it).
+export async function fetched(path, failed) {
+  try {
+    return await api("GET", path);
+  } catch (e) {
+    failed(e);
+    return undefined;
+  }
+}
+
+// The JSON a server-sent event `ev` carries; undefined when it is not JSON
+// (the event is then passed over).
+export function eventJson(ev) {
+  try {
+    return JSON.parse(ev.data);
+  } catch (e) {
+    return undefined;
+  }
+}
+
 export async function api(method, path, body) {
   const mine = await local.own(method, path, body);
   if (mine !== undefined && mine !== null) return mine;

@@ -5,7 +5,7 @@
 // a line.
 
 import { api } from "./api.js";
-import { atEnd, errorShower, keep, lineItem, sayInput } from "./chat-lines.js";
+import { atEnd, errorShower, keep, lineItem, loadLines, sayInput } from "./chat-lines.js";
 import { textEl } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { isModerator, kidMode } from "./people.js";
@@ -20,15 +20,7 @@ function add(line) {
 
 async function load(id) {
   if (kidMode()) return;
-  try {
-    const lines = await api("GET", `/api/tournaments/${id}/chat`);
-    if (room.id !== id) return;
-    for (const line of lines) add(line);
-    room.drawn = null;
-    render();
-  } catch (e) {
-    // The events bring the next ones.
-  }
+  await loadLines(room, id, `/api/tournaments/${id}/chat`, add, render);
 }
 
 // Follows the room of tournament `id` on its events' `source`.

@@ -6,8 +6,8 @@
 // once wherever the player is, and the challenger goes into the game as
 // soon as it is accepted.
 
-import { api } from "./api.js";
-import { textEl } from "./dom.js";
+import { api, eventJson } from "./api.js";
+import { button, textEl } from "./dom.js";
 import { isolate, onLangChange, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { me, loadMe, nickname } from "./online.js";
@@ -59,12 +59,8 @@ export function start() {
     wait = REOPEN_MS;
   };
   source.addEventListener("challenges", (ev) => {
-    let all;
-    try {
-      all = JSON.parse(ev.data);
-    } catch (e) {
-      return;
-    }
+    const all = eventJson(ev);
+    if (all === undefined) return;
     const seen = new Map(known);
     known.clear();
     for (const c of [...all.sent, ...all.received]) {
@@ -121,11 +117,7 @@ export function render() {
     text.append(what);
     li.append(text);
     const act = (label, cls, path) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = cls;
-      b.textContent = t(label);
-      b.onclick = () => answer(c, path, b);
+      const b = button(t(label), cls, () => answer(c, path, b));
       li.append(" ", b);
     };
     if (c.sent) act("challenge_withdraw", "cancel", "cancel");

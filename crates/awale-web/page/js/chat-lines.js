@@ -1,7 +1,9 @@
 // What a game's chat and a tournament's room share: the lines kept, a line
 // drawn (text only, never read as HTML) with a moderator's button that
-// removes it, a refusal in words.
+// removes it, a refusal in words, the lines read when a room opens.
 
+import { api } from "./api.js";
+import { button } from "./dom.js";
 import { t } from "./i18n.js";
 import { isModerator } from "./people.js";
 import { errorText } from "./toast.js";
@@ -42,12 +44,7 @@ export function lineItem(line, time, remove, showError) {
   li.title = time.format(new Date(line.at_ms));
   li.append(name, " ", text);
   if (isModerator()) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "link small remove-line";
-    button.textContent = t("remove_line");
-    button.onclick = () => remove().catch((e) => showError(errorText(e)));
-    li.append(" ", button);
+    li.append(" ", button(t("remove_line"), "link small remove-line", () => remove().catch((e) => showError(errorText(e)))));
   }
   return { li, name };
 }
@@ -83,4 +80,19 @@ function refusal(e) {
     return wait ? t("chat_wait_s", wait) : t("chat_wait");
   }
   return errorText(e);
+}
+
+// Reads the lines at `path` into the room `room` (each through `add`) and
+// draws them (`render`), unless another room (not `id`) is shown by then.
+// A failure is passed over: the events bring the next ones.
+export async function loadLines(room, id, path, add, render) {
+  try {
+    const lines = await api("GET", path);
+    if (room.id !== id) return;
+    for (const line of lines) add(line);
+    room.drawn = null;
+    render();
+  } catch (e) {
+    // The events bring the next ones.
+  }
 }

@@ -3,7 +3,7 @@
 // room on their own screen, anybody may hide the chat.
 
 import { api } from "./api.js";
-import { atEnd, errorShower, keep, lineItem, sayInput } from "./chat-lines.js";
+import { atEnd, errorShower, keep, lineItem, loadLines, sayInput } from "./chat-lines.js";
 import { textEl } from "./dom.js";
 import { onLive, session } from "./game.js";
 import { isUsername, playerLink } from "./players.js";
@@ -45,15 +45,7 @@ function add(line) {
 // The messages of the game so far (again after a reconnection: those
 // said meanwhile).
 async function load(id) {
-  try {
-    const lines = await api("GET", `/api/games/${id}/chat`);
-    if (chat.id !== id) return;
-    for (const line of lines) add(line);
-    chat.drawn = null;
-    render();
-  } catch (e) {
-    // The events bring the next ones.
-  }
+  await loadLines(chat, id, `/api/games/${id}/chat`, add, render);
 }
 
 function onLine(line) {

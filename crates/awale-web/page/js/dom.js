@@ -9,6 +9,25 @@ export function textEl(tag, className, text) {
   return e;
 }
 
+// When `items` is empty, says so in the list `list` (an item of class
+// `empty` saying `text`): whether it is.
+export function sayEmpty(list, items, text) {
+  if (items.length) return false;
+  list.append(textEl("li", "empty", text));
+  return true;
+}
+
+// A button (not a form's submit) saying `text`, of class `cls` when given,
+// that runs `onclick`.
+export function button(text, cls, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  if (cls) b.className = cls;
+  b.onclick = onclick;
+  return b;
+}
+
 // The icon `name` of the page's own drawings (`#i-NAME` in index.html,
 // never a font's glyph), hidden from screen readers: its element says it.
 export function icon(name) {

@@ -1,8 +1,8 @@
 // The stored games: a list to continue, replay or export each one, and the
 // import of game records (a file, or pasted text).
 
-import { api } from "./api.js";
-import { textEl } from "./dom.js";
+import { api, fetched } from "./api.js";
+import { sayEmpty, textEl } from "./dom.js";
 import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { loadJson } from "./settings.js";
@@ -25,20 +25,11 @@ export async function render() {
   turns.refresh();
   const ticket = ++loading;
   const list = $("#games-list");
-  let data;
-  try {
-    data = await api("GET", "/api/games");
-  } catch (e) {
-    showError(e);
-    return;
-  }
+  const data = await fetched("/api/games", showError);
+  if (data === undefined) return;
   if (ticket !== loading) return;
   list.textContent = "";
-  if (!data.games.length) {
-    const li = textEl("li", "empty", t("no_games"));
-    list.append(li);
-    return;
-  }
+  if (sayEmpty(list, data.games, t("no_games"))) return;
   append(list, data, ticket);
 }
 

@@ -4,6 +4,7 @@
 // claim, rematch).
 
 import { api } from "./api.js";
+import { button } from "./dom.js";
 import { apply, onLive, session } from "./game.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
@@ -253,15 +254,6 @@ async function request(path, body = {}) {
     showError(e);
     return null;
   }
-}
-
-function button(text, cls, onclick) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = text;
-  if (cls) b.className = cls;
-  b.onclick = onclick;
-  return b;
 }
 
 // ------------------------------------------------------------ drawing --

@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { showButton } from "./challenges.js";
-import { textEl } from "./dom.js";
+import { sayEmpty, textEl } from "./dom.js";
 import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -107,10 +107,7 @@ function drawPlayer() {
   }
   const list = $("#player-ratings");
   list.textContent = "";
-  if (!page.ratings.length) {
-    const p = textEl("li", "empty", t("player_no_rating"));
-    list.append(p);
-  }
+  sayEmpty(list, page.ratings, t("player_no_rating"));
   for (const r of page.ratings) {
     const li = document.createElement("li");
     const b = document.createElement("button");
@@ -191,26 +188,28 @@ async function loadGames(mine) {
   if (shown.filters.speed) q.set("speed", shown.filters.speed);
   if (shown.filters.result) q.set("result", shown.filters.result);
   q.set("limit", "50");
+  await loadInto(mine, `/api/players/${encodeURIComponent(shown.player)}/games?${q}`, "games", drawGames);
+}
+
+// Reads `path` into `shown[key]` and draws it (`draw`), unless another
+// load (a newer ticket than `mine`) came meanwhile; a failure is shown.
+async function loadInto(mine, path, key, draw) {
   try {
-    const games = await api("GET", `/api/players/${encodeURIComponent(shown.player)}/games?${q}`);
+    const data = await api("GET", path);
     if (mine !== ticket) return;
-    shown.games = games;
+    shown[key] = data;
   } catch (e) {
     if (mine === ticket) showError(e);
     return;
   }
-  drawGames();
+  draw();
 }
 
 function drawGames() {
   const list = $("#player-games");
   list.textContent = "";
   if (!shown.games) return;
-  if (!shown.games.length) {
-    const li = textEl("li", "empty", t("player_no_games"));
-    list.append(li);
-    return;
-  }
+  if (sayEmpty(list, shown.games, t("player_no_games"))) return;
   const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   for (const g of shown.games) {
     const li = document.createElement("li");
@@ -248,15 +247,7 @@ function drawGames() {
 async function loadBoard(mine) {
   drawBoardTabs();
   $("#board-list").textContent = "";
-  try {
-    const data = await api("GET", `/api/leaderboard/${shown.board}`);
-    if (mine !== ticket) return;
-    shown.data = data;
-  } catch (e) {
-    if (mine === ticket) showError(e);
-    return;
-  }
-  drawBoard();
+  await loadInto(mine, `/api/leaderboard/${shown.board}`, "data", drawBoard);
 }
 
 function drawBoardTabs() {
@@ -280,11 +271,7 @@ function drawBoard() {
   $("#board-rule").textContent = t("leaderboard_rule", { games: data.min_games, weeks: data.weeks });
   const list = $("#board-list");
   list.textContent = "";
-  if (!data.players.length) {
-    const li = textEl("li", "empty", t("leaderboard_empty"));
-    list.append(li);
-    return;
-  }
+  if (sayEmpty(list, data.players, t("leaderboard_empty"))) return;
   data.players.forEach((p, i) => {
     const li = document.createElement("li");
     const rank = textEl("span", "rank", String(i + 1));

@@ -7,9 +7,9 @@
 // the round" and the files to download. A player is sent to each new game
 // of theirs, and back here once it ends.
 
-import { api } from "./api.js";
+import { api, eventJson } from "./api.js";
 import * as arenaChat from "./arena-chat.js";
-import { icon, textEl } from "./dom.js";
+import { icon, sayEmpty, textEl } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
@@ -45,10 +45,7 @@ export function renderList() {
   const ul = $("#arena-list");
   if (!ul) return;
   ul.textContent = "";
-  if (!state.list.length) {
-    const li = textEl("li", "empty", t("arena_none"));
-    ul.append(li);
-  }
+  sayEmpty(ul, state.list, t("arena_none"));
   for (const a of state.list) {
     const li = document.createElement("li");
     const link = document.createElement("a");
@@ -94,12 +91,8 @@ function follow(id) {
   state.game = null;
   const source = new EventSource(`/api/tournaments/${id}/events`);
   source.addEventListener("standings", (ev) => {
-    let view;
-    try {
-      view = JSON.parse(ev.data);
-    } catch (e) {
-      return;
-    }
+    const view = eventJson(ev);
+    if (view === undefined) return;
     view.you = state.you;
     view.can_berserk = state.view ? state.view.can_berserk : false;
     view.yours = state.view ? state.view.yours : false;

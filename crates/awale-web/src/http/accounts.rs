@@ -11,7 +11,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, Session, SignedIn, Viewer};
+use super::extract::{account_acts, ClientIp, JsonBody, Session, SignedIn, Viewer};
 use super::guard::session_cookie;
 use crate::accounts::{AccountView, Report};
 use crate::error::Error;
@@ -57,13 +57,11 @@ fn with_session(state: &AppState, secret: Option<&str>, answer: impl IntoRespons
 pub async fn sign_up(
     State(state): State<AppState>,
     Viewer(guest): Viewer,
-    Session(session): Session,
+    session: Session,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
-    if session.is_some() {
-        return Err(Error::conflict("logged_in", "log out first to make another account").into());
-    }
+    session.guest_only("logged_in", "log out first to make another account")?;
     let made = state
         .shared
         .accounts
@@ -378,39 +376,11 @@ pub struct MuteRequest {
     muted: bool,
 }
 
-/// POST /api/moderation/mute: mutes a player from chat (or not).
-pub async fn mute(
-    State(state): State<AppState>,
-    me: SignedIn,
-    JsonBody(req): JsonBody<MuteRequest>,
-) -> ApiResult<StatusCode> {
-    state
-        .shared
-        .accounts
-        .mute(&me.account, &req.username, req.muted)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
 /// The body of POST /api/moderation/close.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CloseRequest {
     username: String,
-}
-
-/// POST /api/moderation/close: closes a player's account.
-pub async fn close(
-    State(state): State<AppState>,
-    me: SignedIn,
-    JsonBody(req): JsonBody<CloseRequest>,
-) -> ApiResult<StatusCode> {
-    state
-        .shared
-        .accounts
-        .close(&me.account, &req.username)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
 }
 
 /// The body of POST /api/moderation/chat-remove.
@@ -421,16 +391,12 @@ pub struct RemoveLine {
     line: i64,
 }
 
-/// POST /api/moderation/chat-remove: removes one chat line.
-pub async fn remove_chat_line(
-    State(state): State<AppState>,
-    me: SignedIn,
-    JsonBody(req): JsonBody<RemoveLine>,
-) -> ApiResult<StatusCode> {
-    state
-        .shared
-        .accounts
-        .remove_chat_line(&me.account, req.game, req.line)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+account_acts! {
+    /// POST /api/moderation/mute: mutes a player from chat (or not).
+    mute(MuteRequest): |shared, me, req| shared.accounts.mute(&me.account, &req.username, req.muted);
+    /// POST /api/moderation/close: closes a player's account.
+    close(CloseRequest): |shared, me, req| shared.accounts.close(&me.account, &req.username);
+    /// POST /api/moderation/chat-remove: removes one chat line.
+    remove_chat_line(RemoveLine):
+        |shared, me, req| shared.accounts.remove_chat_line(&me.account, req.game, req.line);
 }

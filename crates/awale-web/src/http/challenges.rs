@@ -6,7 +6,7 @@
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::Json;
@@ -15,19 +15,14 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{not_a, path_number, ClientIp, JsonBody, Player};
+use super::extract::{not_a, player_acts, ClientIp, JsonBody, Player};
 use super::games::{parse_clock, ClockRequest};
+use super::online::nickname;
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
-use crate::game::{now_ms, parse_name};
+use crate::game::now_ms;
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
-
-/// A challenge's number from the path: 404 `no_such_challenge` for
-/// anything else.
-fn number(text: &str) -> Result<i64, Error> {
-    path_number(text, "no_such_challenge", "challenge")
-}
 
 /// The body of POST /api/challenges.
 #[derive(Deserialize)]
@@ -63,13 +58,7 @@ pub async fn make(
         other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
-    let name = match req.name {
-        Some(name) => parse_name(Some(&name))?,
-        None => match state.shared.games.store().player_name(me.clone()).await? {
-            Some(name) => name,
-            None => parse_name(None)?,
-        },
-    };
+    let name = nickname(&state, &me, req.name.as_deref()).await?;
     state.shared.challenges.take(&me, ip, now_ms())?;
     let new = NewChallenge {
         to: req.to,
@@ -89,33 +78,15 @@ pub async fn mine(
     Ok(Json(state.shared.direct.mine(&me).await?))
 }
 
-/// POST /api/challenges/{id}/accept: the game is made; its id and the
-/// accepter's side.
-pub async fn accept(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Accepted>> {
-    Ok(Json(state.shared.direct.accept(number(&id)?, &me).await?))
-}
-
-/// POST /api/challenges/{id}/decline.
-pub async fn decline(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<ChallengeView>> {
-    Ok(Json(state.shared.direct.decline(number(&id)?, &me).await?))
-}
-
-/// POST /api/challenges/{id}/cancel: the challenger withdraws it.
-pub async fn cancel(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<ChallengeView>> {
-    Ok(Json(state.shared.direct.cancel(number(&id)?, &me).await?))
-}
+player_acts! { ChallengeId {
+    /// POST /api/challenges/{id}/accept: the game is made; its id and the
+    /// accepter's side.
+    accept -> Accepted: direct.accept();
+    /// POST /api/challenges/{id}/decline.
+    decline -> ChallengeView: direct.decline();
+    /// POST /api/challenges/{id}/cancel: the challenger withdraws it.
+    cancel -> ChallengeView: direct.cancel();
+}}
 
 /// GET /api/me/events: the viewer's own stream, open on every page of the
 /// site: `challenges` (all of them, first), then `challenge` each time one

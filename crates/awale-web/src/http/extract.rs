@@ -1,7 +1,9 @@
 //! What handlers take from a request, read with the API's own errors: a
 //! JSON body (only as `application/json`), a query, a game id (its public
-//! id in the path), the viewer (the player their cookie names, if any),
-//! the request about one game that bundles them, and the client's address.
+//! id in the path), a tournament's or a challenge's number, the viewer (the
+//! player their cookie names, if any), the request about one game that
+//! bundles them, and the client's address; and the handlers made of one
+//! call of the service (`player_acts!`, `account_acts!`).
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -10,6 +12,7 @@ use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Query, Req
 use axum::http::header::AsHeaderName;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::de::DeserializeOwned;
 
@@ -96,6 +99,82 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
+/// The `{id}` of a tournament's path: its number (404
+/// `no_such_tournament` for anything else).
+pub struct TournamentId(pub i64);
+
+/// The `{id}` of a direct challenge's path: its number (404
+/// `no_such_challenge` for anything else).
+pub struct ChallengeId(pub i64);
+
+/// Extractors of a number from the path, each with the code and the word
+/// of what it numbers.
+macro_rules! numbered_in_path {
+    ($($extractor:ident: $code:literal, $what:literal;)+) => {$(
+        impl<S: Send + Sync> FromRequestParts<S> for $extractor {
+            type Rejection = Response;
+
+            async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+                let Path(text) = Path::<String>::from_request_parts(parts, state)
+                    .await
+                    .map_err(IntoResponse::into_response)?;
+                path_number(&text, $code, $what)
+                    .map($extractor)
+                    .map_err(|e| ApiError::from(e).into_response())
+            }
+        }
+    )+};
+}
+
+numbered_in_path! {
+    TournamentId: "no_such_tournament", "tournament";
+    ChallengeId: "no_such_challenge", "challenge";
+}
+
+/// Handlers of what a player does to the thing numbered in the path (`Id`
+/// is its extractor, [`TournamentId`] or [`ChallengeId`]): each calls one
+/// operation of a service of the server's shared state with the number,
+/// the player and any further arguments (`service.operation(args)`), and
+/// answers with what it gives, as JSON.
+macro_rules! player_acts {
+    ($Id:ident {
+        $($(#[doc = $doc:literal])+
+        $name:ident -> $answer:ty: $service:ident.$op:ident($($arg:expr),*);)+
+    }) => {$(
+        $(#[doc = $doc])+
+        pub async fn $name(
+            axum::extract::State(state): axum::extract::State<$crate::AppState>,
+            $crate::http::extract::Player(me): $crate::http::extract::Player,
+            $crate::http::extract::$Id(id): $crate::http::extract::$Id,
+        ) -> Result<axum::Json<$answer>, $crate::http::error::ApiError> {
+            Ok(axum::Json(state.shared.$service.$op(id, &me $(, $arg)*).await?))
+        }
+    )+};
+}
+pub(crate) use player_acts;
+
+/// Handlers of what a logged-in account asks with a JSON body (`name(Body)`):
+/// each calls one operation of a service of the server's shared state
+/// (`|shared, me, req| ...`, `me` the [`SignedIn`] account, `req` the body)
+/// and answers 204 No Content.
+macro_rules! account_acts {
+    ($($(#[doc = $doc:literal])+
+        $name:ident($body:ty): |$shared:ident, $me:ident, $req:ident| $op:expr;)+
+    ) => {$(
+        $(#[doc = $doc])+
+        pub async fn $name(
+            axum::extract::State(state): axum::extract::State<$crate::AppState>,
+            $me: $crate::http::extract::SignedIn,
+            $crate::http::extract::JsonBody($req): $crate::http::extract::JsonBody<$body>,
+        ) -> Result<axum::http::StatusCode, $crate::http::error::ApiError> {
+            let $shared = &state.shared;
+            $op.await?;
+            Ok(axum::http::StatusCode::NO_CONTENT)
+        }
+    )+};
+}
+pub(crate) use account_acts;
+
 /// A number from the path, above 0: for anything else, 404 `code`, "no
 /// `what` `text`".
 pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<i64, Error> {
@@ -143,6 +222,20 @@ pub struct SignedIn {
 /// The request's session, if it is logged in (set by the guard).
 #[derive(Clone, Debug, Default)]
 pub struct Session(pub Option<SignedIn>);
+
+impl Session {
+    /// Refuses what only a guest may do: 409 `code`, `why`, when logged in.
+    ///
+    /// # Errors
+    ///
+    /// That refusal.
+    pub fn guest_only(&self, code: &'static str, why: &str) -> Result<(), Error> {
+        match self.0 {
+            Some(_) => Err(Error::conflict(code, why)),
+            None => Ok(()),
+        }
+    }
+}
 
 /// Extractors of what the guard put in the request (each type's default
 /// when it put nothing there).

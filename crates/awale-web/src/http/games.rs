@@ -117,6 +117,20 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
     }
 }
 
+/// Whether a game stored without playing it here (imported, uploaded) is
+/// against the computer (`computer`) or between humans (`humans`); for
+/// anything else `bad_mode`, "... is not a `what` (computer or humans)".
+fn against_computer(text: &str, what: &str) -> Result<bool, Error> {
+    match text {
+        "computer" => Ok(true),
+        "humans" => Ok(false),
+        other => Err(Error::invalid(
+            "bad_mode",
+            format!("`{}` is not a {what} (computer or humans)", shown(other)),
+        )),
+    }
+}
+
 pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, Error> {
     let Some(c) = clock else { return Ok(None) };
     let minutes = match (c.minutes, c.days) {
@@ -692,18 +706,12 @@ pub async fn import(
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
-    let as_ = match req.mode.as_deref().unwrap_or("humans") {
-        "humans" => ImportAs::Humans,
-        "computer" => ImportAs::Computer {
+    let as_ = if against_computer(req.mode.as_deref().unwrap_or("humans"), "mode")? {
+        ImportAs::Computer {
             level: parse_level(req.level)?,
-        },
-        other => {
-            return Err(Error::invalid(
-                "bad_mode",
-                format!("`{}` is not a mode (computer or humans)", shown(other)),
-            )
-            .into())
         }
+    } else {
+        ImportAs::Humans
     };
     let shared = &state.shared;
     let pay = |cost| shared.creations.take(&ip, cost, now_ms());
@@ -792,19 +800,13 @@ pub async fn upload(
             .map_err(|e| Error::game_over(&e.to_string()))?;
     }
     let seed = random_seed();
-    let mode = match req.mode.as_str() {
-        "computer" => Mode::Computer {
+    let mode = if against_computer(&req.mode, "mode played offline")? {
+        Mode::Computer {
             human: parse_side(req.human.as_deref(), seed)?,
             level: parse_level(req.level)?,
-        },
-        "humans" => Mode::Humans,
-        other => {
-            return Err(Error::invalid(
-                "bad_mode",
-                format!("`{other}` is not a mode played offline (computer or humans)"),
-            )
-            .into())
         }
+    } else {
+        Mode::Humans
     };
     state.shared.creations.take(&ip, 1, now_ms())?;
     let now = now_ms();

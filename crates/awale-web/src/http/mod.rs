@@ -10,6 +10,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, Tr
 
 use crate::round::Offer;
 use crate::AppState;
+use tournaments::TournamentFile;
 
 pub mod accounts;
 mod assets;
@@ -39,35 +40,9 @@ pub fn app(state: AppState) -> Router {
         .route("/v/{*file}", get(assets::serve))
         .route("/api/info", get(games::info))
         .route("/api/me", get(online::me).post(online::rename))
-        .route("/api/account", get(accounts::show))
-        .route("/api/account/signup", post(accounts::sign_up))
-        .route("/api/account/login", post(accounts::log_in))
-        .route("/api/account/logout", post(accounts::log_out))
-        .route(
-            "/api/account/logout-everywhere",
-            post(accounts::log_out_everywhere),
-        )
-        .route("/api/account/password", post(accounts::change_password))
-        .route("/api/account/reset", post(accounts::reset_password))
-        .route(
-            "/api/account/recovery-codes",
-            post(accounts::new_recovery_codes),
-        )
-        .route("/api/account/delete", post(accounts::delete))
-        .route("/api/account/settings", post(accounts::settings))
-        .route("/api/account/blocks", post(accounts::block))
+        .nest("/api/account", account_routes())
         .route("/api/reports", post(accounts::report))
-        .route("/api/moderation/reports", get(accounts::reports))
-        .route(
-            "/api/moderation/reports/{id}/resolve",
-            post(accounts::resolve),
-        )
-        .route("/api/moderation/mute", post(accounts::mute))
-        .route("/api/moderation/close", post(accounts::close))
-        .route(
-            "/api/moderation/chat-remove",
-            post(accounts::remove_chat_line),
-        )
+        .nest("/api/moderation", moderation_routes())
         .route("/api/me/events", get(challenges::events))
         .route(
             "/api/challenges",
@@ -89,47 +64,13 @@ pub fn app(state: AppState) -> Router {
             "/api/tournaments",
             get(tournaments::list).post(tournaments::create),
         )
-        .route("/api/tournaments/{id}", get(tournaments::show))
-        .route("/api/tournaments/{id}/join", post(tournaments::join))
-        .route(
-            "/api/tournaments/{id}/withdraw",
-            post(tournaments::withdraw),
-        )
-        .route("/api/tournaments/{id}/pause", post(tournaments::pause))
-        .route("/api/tournaments/{id}/berserk", post(tournaments::berserk))
-        .route("/api/tournaments/{id}/close", post(tournaments::close))
-        .route(
-            "/api/tournaments/{id}/round",
-            post(tournaments::start_round),
-        )
-        .route(
-            "/api/tournaments/{id}/standings.csv",
-            get(tournaments::standings_csv),
-        )
-        .route(
-            "/api/tournaments/{id}/games.txt",
-            get(tournaments::games_file),
-        )
-        .route("/api/tournaments/{id}/events", get(tournaments::events))
-        .route(
-            "/api/tournaments/{id}/chat",
-            get(tournament_chat::lines).post(tournament_chat::say),
-        )
-        .route(
-            "/api/moderation/tournament-chat-remove",
-            post(tournament_chat::remove),
-        )
+        .nest("/api/tournaments/{id}", tournament_routes())
         .route("/api/handoff", post(online::take_handoff))
         .route("/api/games", get(games::list).post(games::create))
         .route("/api/games/current", get(games::current))
         .route("/api/turns", get(games::turns))
         .nest("/api/games/{id}", game_routes())
-        .route("/api/study", get(study::info))
-        .route("/api/study/puzzles/daily", get(study::daily))
-        .route("/api/study/puzzles/next", get(study::next))
-        .route("/api/study/puzzles/check", post(study::check))
-        .route("/api/study/position", get(study::position))
-        .route("/api/study/analysis", post(study::analysis))
+        .nest("/api/study", study_routes())
         .route("/api/uploads", post(games::upload))
         .route(
             "/api/import",
@@ -158,6 +99,69 @@ pub fn app(state: AppState) -> Router {
             guard::guard,
         ))
         .with_state(state)
+}
+
+/// The routes of the logged-in account, under `/api/account`.
+fn account_routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(accounts::show))
+        .route("/signup", post(accounts::sign_up))
+        .route("/login", post(accounts::log_in))
+        .route("/logout", post(accounts::log_out))
+        .route("/logout-everywhere", post(accounts::log_out_everywhere))
+        .route("/password", post(accounts::change_password))
+        .route("/reset", post(accounts::reset_password))
+        .route("/recovery-codes", post(accounts::new_recovery_codes))
+        .route("/delete", post(accounts::delete))
+        .route("/settings", post(accounts::settings))
+        .route("/blocks", post(accounts::block))
+}
+
+/// The moderators' routes, under `/api/moderation`.
+fn moderation_routes() -> Router<AppState> {
+    Router::new()
+        .route("/reports", get(accounts::reports))
+        .route("/reports/{id}/resolve", post(accounts::resolve))
+        .route("/mute", post(accounts::mute))
+        .route("/close", post(accounts::close))
+        .route("/chat-remove", post(accounts::remove_chat_line))
+        .route("/tournament-chat-remove", post(tournament_chat::remove))
+}
+
+/// The routes of one tournament, under `/api/tournaments/{id}`.
+fn tournament_routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(tournaments::show))
+        .route("/join", post(tournaments::join))
+        .route("/withdraw", post(tournaments::withdraw))
+        .route("/pause", post(tournaments::pause))
+        .route("/berserk", post(tournaments::berserk))
+        .route("/close", post(tournaments::close))
+        .route("/round", post(tournaments::start_round))
+        .route(
+            "/standings.csv",
+            get(|state, id| tournaments::download(TournamentFile::StandingsCsv, state, id)),
+        )
+        .route(
+            "/games.txt",
+            get(|state, id| tournaments::download(TournamentFile::GamesTxt, state, id)),
+        )
+        .route("/events", get(tournaments::events))
+        .route(
+            "/chat",
+            get(tournament_chat::lines).post(tournament_chat::say),
+        )
+}
+
+/// The routes of study (puzzles, positions, analysis), under `/api/study`.
+fn study_routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(study::info))
+        .route("/puzzles/daily", get(study::daily))
+        .route("/puzzles/next", get(study::next))
+        .route("/puzzles/check", post(study::check))
+        .route("/position", get(study::position))
+        .route("/analysis", post(study::analysis))
 }
 
 /// The routes of one game, under `/api/games/{id}`.

@@ -47,6 +47,28 @@ pub(crate) fn seat_name(session: &Session, given: Option<&str>) -> Result<(Strin
     }
 }
 
+/// The nickname `player` plays under: the one `given` (checked), else the
+/// one they chose before, else the default one.
+pub(crate) async fn nickname(
+    state: &AppState,
+    player: &PlayerId,
+    given: Option<&str>,
+) -> ApiResult<String> {
+    if given.is_some() {
+        return Ok(parse_name(given)?);
+    }
+    match state
+        .shared
+        .games
+        .store()
+        .player_name(player.clone())
+        .await?
+    {
+        Some(name) => Ok(name),
+        None => Ok(parse_name(None)?),
+    }
+}
+
 /// A number from 1000 to 9999 for a player's default nickname.
 pub(crate) fn guest_number(player: &PlayerId) -> u32 {
     let n = u32::from_str_radix(player.0.get(..8).unwrap_or("0"), 16).unwrap_or(0);
@@ -84,16 +106,13 @@ pub async fn rename(
     State(state): State<AppState>,
     Player(player): Player,
     ClientIp(ip): ClientIp,
-    Session(session): Session,
+    session: Session,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
-    if session.is_some() {
-        return Err(Error::conflict(
-            "account_name",
-            "a logged-in player's name is their username",
-        )
-        .into());
-    }
+    session.guest_only(
+        "account_name",
+        "a logged-in player's name is their username",
+    )?;
     let name = parse_name(req.name.as_deref())?;
     state.shared.renames.take(&player, ip, now_ms())?;
     state

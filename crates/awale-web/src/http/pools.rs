@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{JsonBody, Player, UrlQuery};
-use crate::game::parse_name;
+use super::online::nickname;
 use crate::pools::{Pool, SeekNews};
 use crate::AppState;
 
@@ -50,14 +50,7 @@ pub async fn seek(
     JsonBody(req): JsonBody<SeekRequest>,
 ) -> ApiResult<Json<SeekNews>> {
     let pool = Pool::parse(&pool)?;
-    let store = state.shared.games.store();
-    let name = match req.name {
-        Some(name) => parse_name(Some(&name))?,
-        None => match store.player_name(me.clone()).await? {
-            Some(name) => name,
-            None => parse_name(None)?,
-        },
-    };
+    let name = nickname(&state, &me, req.name.as_deref()).await?;
     let seeker = state.shared.player_pages.seeker(me, name, pool).await?;
     let wait = Duration::from_secs(query.wait_s.unwrap_or(20).min(LONGEST_WAIT_S));
     Ok(Json(state.shared.pools.seek(pool, seeker, wait).await?))

@@ -7,13 +7,13 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, Player, Session, SignedIn, Viewer};
+use super::extract::{account_acts, ClientIp, JsonBody, Player, Session, TournamentId, Viewer};
 use super::online::{chat_text, guest_number};
 use crate::game::{now_ms, PlayerId};
 use crate::store::tournament_chat::TournamentChatLine;
@@ -40,10 +40,9 @@ pub async fn say(
     Player(me): Player,
     ClientIp(ip): ClientIp,
     Session(session): Session,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
     JsonBody(req): JsonBody<SayRequest>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let id = super::tournaments::number(&id)?;
     let account = session.as_ref().map(|s| &s.account);
     let text = chat_text(account, &req.text)?;
     let shared = &state.shared;
@@ -100,9 +99,8 @@ pub async fn lines(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
     Session(session): Session,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Json<Vec<ChatLine>>> {
-    let id = super::tournaments::number(&id)?;
     state.shared.tournaments.watch(id).await?;
     if session.is_some_and(|s| s.account.kid) {
         // Kid mode: no chat to read.
@@ -126,17 +124,9 @@ pub struct RemoveLine {
     line: i64,
 }
 
-/// POST /api/moderation/tournament-chat-remove: a moderator removes one
-/// line of a tournament's room.
-pub async fn remove(
-    State(state): State<AppState>,
-    me: SignedIn,
-    JsonBody(req): JsonBody<RemoveLine>,
-) -> ApiResult<StatusCode> {
-    state
-        .shared
-        .tournament_chat
-        .remove(&me.account, req.tournament, req.line)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+account_acts! {
+    /// POST /api/moderation/tournament-chat-remove: a moderator removes one
+    /// line of a tournament's room.
+    remove(RemoveLine):
+        |shared, me, req| shared.tournament_chat.remove(&me.account, req.tournament, req.line);
 }

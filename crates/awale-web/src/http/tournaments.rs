@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -19,7 +19,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{path_number, JsonBody, Player, Session, Viewer};
+use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
 use super::tournament_chat::may_read;
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
@@ -28,12 +28,6 @@ use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
-
-/// A tournament's number from the path: 404 `no_such_tournament` for
-/// anything else.
-pub(crate) fn number(text: &str) -> Result<i64, Error> {
-    path_number(text, "no_such_tournament", "tournament")
-}
 
 /// The body of POST /api/tournaments: an arena (`minutes`,
 /// `starts_in_minutes`), or with `kind` `swiss` a Swiss (`rounds`,
@@ -152,76 +146,29 @@ pub async fn create(
 pub async fn show(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
     Ok(Json(
         state.shared.tournaments.get(id, viewer.as_ref()).await?,
     ))
 }
 
-/// POST /api/tournaments/{id}/join: joins, or comes back after a pause.
-pub async fn join(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
-    Ok(Json(state.shared.tournaments.join(id, &me, "").await?))
-}
-
-/// POST /api/tournaments/{id}/withdraw: leaves (the score stays).
-pub async fn withdraw(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
-    Ok(Json(
-        state
-            .shared
-            .tournaments
-            .leave(id, &me, Presence::Withdrawn)
-            .await?,
-    ))
-}
-
-/// POST /api/tournaments/{id}/pause: not paired until back.
-pub async fn pause(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
-    Ok(Json(
-        state
-            .shared
-            .tournaments
-            .leave(id, &me, Presence::Paused)
-            .await?,
-    ))
-}
-
-/// POST /api/tournaments/{id}/berserk: halves the viewer's clock in their
-/// game, before their first move.
-pub async fn berserk(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
-    Ok(Json(state.shared.tournaments.berserk(id, &me).await?))
-}
-
-/// POST /api/tournaments/{id}/close: its creator ends it now.
-pub async fn close(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
-    Ok(Json(state.shared.tournaments.close(id, &me).await?))
-}
+player_acts! { TournamentId {
+    /// POST /api/tournaments/{id}/join: joins, or comes back after a pause.
+    join -> TournamentView: tournaments.join("");
+    /// POST /api/tournaments/{id}/withdraw: leaves (the score stays).
+    withdraw -> TournamentView: tournaments.leave(Presence::Withdrawn);
+    /// POST /api/tournaments/{id}/pause: not paired until back.
+    pause -> TournamentView: tournaments.leave(Presence::Paused);
+    /// POST /api/tournaments/{id}/berserk: halves the viewer's clock in
+    /// their game, before their first move.
+    berserk -> TournamentView: tournaments.berserk();
+    /// POST /api/tournaments/{id}/close: its creator ends it now.
+    close -> TournamentView: tournaments.close();
+    /// POST /api/tournaments/{id}/round: a Swiss's organiser starts it, or
+    /// its next round.
+    start_round -> TournamentView: tournaments.start_round();
+}}
 
 /// GET /api/tournaments/{id}/events: `standings` now, then as they change
 /// (at most twice a second; the tournament with the viewer's own game,
@@ -233,9 +180,8 @@ pub async fn events(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
     Session(session): Session,
-    Path(id): Path<String>,
+    TournamentId(id): TournamentId,
 ) -> ApiResult<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>> {
-    let id = number(&id)?;
     let (rx, now) = state.shared.tournaments.watch(id).await?;
     let games = match &viewer {
         Some(_) => Some(state.shared.tournaments.follow_games(id).await?),
@@ -328,60 +274,44 @@ pub async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
-/// POST /api/tournaments/{id}/round: a Swiss's organiser starts it, or its
-/// next round.
-pub async fn start_round(
-    State(state): State<AppState>,
-    Player(me): Player,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TournamentView>> {
-    let id = number(&id)?;
-    Ok(Json(state.shared.tournaments.start_round(id, &me).await?))
+/// A tournament's file to download.
+#[derive(Clone, Copy)]
+pub enum TournamentFile {
+    /// GET /api/tournaments/{id}/standings.csv: a Swiss's standings (rank,
+    /// name, rating, points, Buchholz, Sonneborn-Berger), a file to keep.
+    StandingsCsv,
+    /// GET /api/tournaments/{id}/games.txt: every game of the tournament
+    /// as one record file (the notation `awale` exports and imports).
+    GamesTxt,
 }
 
-/// A file to download: its type, its name, its text.
-fn download(kind: &str, name: String, text: String) -> Response {
-    (
+/// GET /api/tournaments/{id}/standings.csv or games.txt: the file `which`,
+/// named `awale-tournament-{id}-standings.csv` (or `-games.txt`).
+pub async fn download(
+    which: TournamentFile,
+    State(state): State<AppState>,
+    TournamentId(id): TournamentId,
+) -> ApiResult<Response> {
+    let tournaments = &state.shared.tournaments;
+    let (kind, file, (_, text)) = match which {
+        TournamentFile::StandingsCsv => (
+            "text/csv",
+            "standings.csv",
+            tournaments.standings_csv(id).await?,
+        ),
+        TournamentFile::GamesTxt => ("text/plain", "games.txt", tournaments.games_file(id).await?),
+    };
+    Ok((
         [
             (header::CONTENT_TYPE, format!("{kind}; charset=utf-8")),
             (
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
+                format!("attachment; filename=\"awale-tournament-{id}-{file}\""),
             ),
         ],
         text,
     )
-        .into_response()
-}
-
-/// GET /api/tournaments/{id}/standings.csv: a Swiss's standings (rank,
-/// name, rating, points, Buchholz, Sonneborn-Berger), a file to keep.
-pub async fn standings_csv(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Response> {
-    let id = number(&id)?;
-    let (_, csv) = state.shared.tournaments.standings_csv(id).await?;
-    Ok(download(
-        "text/csv",
-        format!("awale-tournament-{id}-standings.csv"),
-        csv,
-    ))
-}
-
-/// GET /api/tournaments/{id}/games.txt: every game of the tournament as one
-/// record file (the notation `awale` exports and imports).
-pub async fn games_file(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Response> {
-    let id = number(&id)?;
-    let (_, text) = state.shared.tournaments.games_file(id).await?;
-    Ok(download(
-        "text/plain",
-        format!("awale-tournament-{id}-games.txt"),
-        text,
-    ))
+        .into_response())
 }
 
 /// What a tournament's follower has heard so far.

@@ -100,6 +100,52 @@ impl Browser {
         self.call(app, "POST", uri, Some(body)).await
     }
 
+    /// POSTs `body` to `uri`, which must answer `status`: the answer.
+    pub async fn posted(
+        &mut self,
+        app: &Router,
+        uri: &str,
+        body: Value,
+        status: StatusCode,
+    ) -> Value {
+        let (got, answer) = self.post(app, uri, body).await;
+        assert_eq!(got, status, "{uri}: {answer}");
+        answer
+    }
+
+    /// Blocks the player `name` (or, with `blocked` false, no longer):
+    /// the usernames blocked now.
+    pub async fn block(&mut self, app: &Router, name: &str, blocked: bool) -> Value {
+        let body = json!({"username": name, "blocked": blocked});
+        self.posted(app, "/api/account/blocks", body, StatusCode::OK)
+            .await["blocked"]
+            .clone()
+    }
+
+    /// A moderator mutes the player `name` from chat.
+    pub async fn mute(&mut self, app: &Router, name: &str) {
+        let body = json!({"username": name, "muted": true});
+        self.posted(app, "/api/moderation/mute", body, StatusCode::NO_CONTENT)
+            .await;
+    }
+
+    /// Says `text` in the public room of `game`: the answer.
+    pub async fn say(&mut self, app: &Router, game: &str, text: &str) -> (StatusCode, Value) {
+        let body = json!({"room": "public", "text": text});
+        self.post(app, &format!("/api/games/{game}/chat"), body)
+            .await
+    }
+
+    /// The key of the invitation to `game` (from its links).
+    pub async fn invite_key(&mut self, app: &Router, game: &str) -> String {
+        let (_, links) = self.get(app, &format!("/api/games/{game}/links")).await;
+        links["invite"]
+            .as_str()
+            .and_then(|l| l.split("&k=").nth(1))
+            .unwrap_or_else(|| panic!("{links}"))
+            .to_string()
+    }
+
     /// POSTs `body` to `uri`, which must refuse it as `code` with
     /// `status`.
     pub async fn post_refused(
