@@ -8,6 +8,7 @@
 //! is sent into the game when it is accepted.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
 use serde::Serialize;
@@ -28,6 +29,10 @@ pub const EXPIRES_MS: i64 = 10 * 60_000;
 pub const SETTLED_SHOWN_MS: i64 = 60_000;
 /// The most challenges listed for one player.
 const LISTED: usize = 50;
+
+/// How long news of a challenge accepted on another process waits for its
+/// game to be stored there.
+const GAME_WAIT: Duration = Duration::from_secs(5);
 
 /// A challenge as its two players see it (player ids are never shown).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -143,7 +148,12 @@ impl Challenges {
                 return;
             };
             match me.accounts.challenge(id).await {
-                Ok(Some(c)) => me.tell(&c).await,
+                Ok(Some(c)) => {
+                    // Accepted on another process, which stores the game
+                    // just after: told once the game can be opened.
+                    me.wait_for_game(&c).await;
+                    me.tell(&c).await;
+                }
                 Ok(None) => {}
                 Err(e) => tracing::warn!(challenge = id, error = %e, "a challenge not read"),
             }
@@ -185,8 +195,22 @@ impl Challenges {
         hub.publish_player(&c.to, "challenge", Self::view(c, from_account, false));
     }
 
-    /// Settles `c` (open) as `state`: false when it was settled meanwhile.
-    async fn settle(
+    /// Until the game challenge `c` was accepted with can be found in the
+    /// store (at most [`GAME_WAIT`]): news of it must not send a page to a
+    /// game not stored yet.
+    async fn wait_for_game(&self, c: &Challenge) {
+        let Some(game) = &c.game else { return };
+        let deadline = tokio::time::Instant::now() + GAME_WAIT;
+        while !matches!(self.games.store().find(game.clone()).await, Ok(Some(_)))
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Stores `c` (open) settled as `state`, untold: false when it was
+    /// settled meanwhile.
+    async fn claim(
         &self,
         c: &mut Challenge,
         state: &'static str,
@@ -203,8 +227,17 @@ impl Challenges {
         c.state = state.to_string();
         c.game = game;
         c.settled_ms = Some(now);
-        self.tell(c).await;
         Ok(true)
+    }
+
+    /// Settles `c` (open) as `state` and tells both players: false when it
+    /// was settled meanwhile.
+    async fn settle(&self, c: &mut Challenge, state: &'static str) -> Result<bool, Error> {
+        let settled = self.claim(c, state, None).await?;
+        if settled {
+            self.tell(c).await;
+        }
+        Ok(settled)
     }
 
     /// Whether open challenge `c` has waited too long at `now`.
@@ -361,7 +394,7 @@ impl Challenges {
             ));
         }
         if Self::expired(&c, self.now()) {
-            self.settle(&mut c, "expired", None).await?;
+            self.settle(&mut c, "expired").await?;
             return Err(Error::conflict(
                 "challenge_expired",
                 "this challenge waited too long and expired",
@@ -415,9 +448,11 @@ impl Challenges {
         game.rated = c.rated && from_account.is_some() && self.games.ratings().is_some();
         game.give_keys()?;
         let public_id = game.public_id.clone();
-        // Settled first: of two answers at once, one only makes a game.
+        // Settled first: of two answers at once, one only makes a game;
+        // told once the game is stored, so that the challenger's page
+        // finds it.
         if !self
-            .settle(&mut c, "accepted", Some(public_id.clone()))
+            .claim(&mut c, "accepted", Some(public_id.clone()))
             .await?
         {
             let now_state = self
@@ -428,6 +463,7 @@ impl Challenges {
             return Err(settled(&now_state));
         }
         self.games.create(vec![game]).await?;
+        self.tell(&c).await;
         Ok(Accepted {
             challenge: Self::view(&c, from_account.is_some(), false),
             game: public_id,
@@ -463,7 +499,7 @@ impl Challenges {
         state: &'static str,
         sent: bool,
     ) -> Result<ChallengeView, Error> {
-        if !self.settle(&mut c, state, None).await? {
+        if !self.settle(&mut c, state).await? {
             let now = self
                 .accounts
                 .challenge(c.id)
@@ -491,7 +527,7 @@ impl Challenges {
             .await?
         {
             if Self::expired(&c, now) {
-                self.settle(&mut c, "expired", None).await?;
+                self.settle(&mut c, "expired").await?;
             }
             let from_account = self.open_account(&c.from).await?.is_some();
             let sent = c.from == *player;

@@ -147,6 +147,28 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
 }
 
 #[tokio::test]
+async fn the_challenger_is_told_of_the_game_once_it_is_stored() {
+    // Told before, the challenger's page went to a game not found (seen
+    // on a loaded machine).
+    let w = world();
+    let ama = w.sign_up("Ama", 1).await;
+    let kofi = w.sign_up("Kofi", 2).await;
+    let made = w.made(&ama.player, "", blitz("Kofi")).await;
+    let mut ama_hears = w.games.hub().watch_player(&ama.player);
+    let (accepted, found) = tokio::join!(w.challenges.accept(made.id, &kofi.player), async {
+        let heard = ama_hears.events.recv().await.unwrap();
+        let view: serde_json::Value = serde_json::from_str(&heard.data).unwrap();
+        let game = view["game"]
+            .as_str()
+            .expect("the game in the news")
+            .to_string();
+        w.games.store().find(game).await.unwrap()
+    });
+    assert!(found.is_some(), "the news came before the game was stored");
+    assert_eq!(found, w.store.find(accepted.unwrap().game).await.unwrap());
+}
+
+#[tokio::test]
 async fn a_guest_challenges_casual_only_and_its_game_is_casual() {
     let w = world();
     let kofi = w.sign_up("Kofi", 2).await;
