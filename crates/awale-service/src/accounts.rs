@@ -21,7 +21,7 @@ use crate::games::Games;
 use crate::limiter::{Limiter, Rate};
 use crate::lock;
 use crate::secret::{digest, new_secret, random_bytes};
-use crate::store::{AccountStore, NewAccount};
+use crate::store::{AccountStore, NewAccount, NewReport};
 pub use awale_model::account::{Account, AccountView, Report, Role};
 
 /// Shortest and longest username, in characters.
@@ -884,14 +884,14 @@ impl Accounts {
         self.reports.take(&account.id, 1, now_ms())?;
         Ok(self
             .store
-            .add_report(
-                account.id,
-                other.id,
+            .add_report(NewReport {
+                reporter: account.id,
+                reported: other.id,
                 game,
-                (*reason).to_string(),
+                reason: (*reason).to_string(),
                 text,
-                now_ms(),
-            )
+                created_ms: now_ms(),
+            })
             .await?)
     }
 

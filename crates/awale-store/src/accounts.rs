@@ -116,18 +116,8 @@ pub trait AccountStore: Send + Sync {
     /// block no one).
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool>;
 
-    /// Stores a report (its id is given back in it); `reporter` and
-    /// `reported` are account ids.
-    #[allow(clippy::too_many_arguments)]
-    fn add_report(
-        &self,
-        reporter: i64,
-        reported: i64,
-        game: Option<i64>,
-        reason: String,
-        text: String,
-        now: i64,
-    ) -> StoreFuture<'_, i64>;
+    /// Stores a report: its id.
+    fn add_report(&self, report: NewReport) -> StoreFuture<'_, i64>;
 
     /// The last `limit` reports, open ones first, newest first.
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>>;
@@ -248,6 +238,23 @@ pub(crate) const BLOCKS: &str = "SELECT EXISTS (SELECT 1 FROM blocks k
 
 /// Stores a report (reporter, reported, the game if it still exists,
 /// reason, text, time): its id.
+/// A report about to be stored ([`AccountStore::add_report`]).
+#[derive(Clone, Debug)]
+pub struct NewReport {
+    /// Who reports (an account's id).
+    pub reporter: i64,
+    /// Who is reported (an account's id).
+    pub reported: i64,
+    /// The game it is about, if any (a game since gone is left out).
+    pub game: Option<i64>,
+    /// Why, as a code (`cheating`, `insults`, `spam`, `name`, `other`).
+    pub reason: String,
+    /// The reporter's words.
+    pub text: String,
+    /// When (ms since 1970).
+    pub created_ms: i64,
+}
+
 pub(crate) const ADD_REPORT: &str =
     "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
      VALUES (?1, ?2, (SELECT id FROM games WHERE id = ?3), ?4, ?5, ?6) RETURNING id";
@@ -612,21 +619,19 @@ impl AccountStore for Store {
         }))
     }
 
-    fn add_report(
-        &self,
-        reporter: i64,
-        reported: i64,
-        game: Option<i64>,
-        reason: String,
-        text: String,
-        now: i64,
-    ) -> StoreFuture<'_, i64> {
+    fn add_report(&self, r: NewReport) -> StoreFuture<'_, i64> {
         Box::pin(self.write(move |conn| {
-            Ok(conn
-                .prepare_cached(ADD_REPORT)?
-                .query_row(params![reporter, reported, game, reason, text, now], |r| {
-                    r.get(0)
-                })?)
+            Ok(conn.prepare_cached(ADD_REPORT)?.query_row(
+                params![
+                    r.reporter,
+                    r.reported,
+                    r.game,
+                    r.reason,
+                    r.text,
+                    r.created_ms
+                ],
+                |row| row.get(0),
+            )?)
         }))
     }
 

@@ -35,7 +35,7 @@ pub mod seeks;
 pub mod tournament_chat;
 pub mod tournaments;
 
-pub use accounts::{AccountStore, NewAccount};
+pub use accounts::{AccountStore, NewAccount, NewReport};
 pub use copy::{copy_to_postgres, CopyReport};
 pub use interface::{GameStore, Notice, StoreFuture};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};

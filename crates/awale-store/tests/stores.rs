@@ -16,8 +16,8 @@ use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
-    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, Notice, PgStore,
-    Store, StoreError, TournamentStore, CHAT_KEPT,
+    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, NewReport,
+    Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -473,7 +473,14 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
         store.set_kid(kofi.id, true).await.unwrap();
         assert!(store.account(kofi.id).await.unwrap().unwrap().kid);
         let report = store
-            .add_report(ama.id, kofi.id, Some(g.id), "chat".into(), "rude".into(), 8)
+            .add_report(NewReport {
+                reporter: ama.id,
+                reported: kofi.id,
+                game: Some(g.id),
+                reason: "chat".into(),
+                text: "rude".into(),
+                created_ms: 8,
+            })
             .await
             .unwrap();
         assert!(store.resolve_report(report, ama.id, 9).await.unwrap());

@@ -13,7 +13,7 @@ use crate::accounts::{
 };
 use crate::cells::dollar_params;
 use crate::interface::Notice;
-use crate::{AccountStore, NewAccount, StoreError, StoreFuture};
+use crate::{AccountStore, NewAccount, NewReport, StoreError, StoreFuture};
 use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
@@ -395,20 +395,19 @@ impl AccountStore for PgStore {
         })
     }
 
-    fn add_report(
-        &self,
-        reporter: i64,
-        reported: i64,
-        game: Option<i64>,
-        reason: String,
-        text: String,
-        now: i64,
-    ) -> StoreFuture<'_, i64> {
+    fn add_report(&self, r: NewReport) -> StoreFuture<'_, i64> {
         self.with_client(move |client| async move {
             Ok(client
                 .query_one(
                     &dollar_params(ADD_REPORT),
-                    &[&reporter, &reported, &game, &reason, &text, &now],
+                    &[
+                        &r.reporter,
+                        &r.reported,
+                        &r.game,
+                        &r.reason,
+                        &r.text,
+                        &r.created_ms,
+                    ],
                 )
                 .await?
                 .get(0))
