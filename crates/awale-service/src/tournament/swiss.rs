@@ -1065,22 +1065,14 @@ mod tests {
         let st = s.standings();
         let order: Vec<usize> = st.iter().map(|l| l.player).collect();
         assert_eq!(order, vec![b, a, d, c]);
-        let by = |p: usize| st.iter().find(|l| l.player == p).unwrap().clone();
+        // Points, Buchholz, Sonneborn-Berger of a, b, c and d.
+        let tie_breaks = |p: usize| {
+            let l = st.iter().find(|l| l.player == p).unwrap();
+            (l.points, l.buchholz, l.sonneborn_berger)
+        };
         assert_eq!(
-            (by(a).points, by(a).buchholz, by(a).sonneborn_berger),
-            (3, 9, 10)
-        );
-        assert_eq!(
-            (by(b).points, by(b).buchholz, by(b).sonneborn_berger),
-            (4, 8, 10)
-        );
-        assert_eq!(
-            (by(c).points, by(c).buchholz, by(c).sonneborn_berger),
-            (2, 10, 6)
-        );
-        assert_eq!(
-            (by(d).points, by(d).buchholz, by(d).sonneborn_berger),
-            (3, 9, 8)
+            [a, b, c, d].map(tie_breaks),
+            [(3, 9, 10), (4, 8, 10), (2, 10, 6), (3, 9, 8)]
         );
         let csv = s.standings_csv(&["Awa", "Bintou", "=Cheick", "Diop, D."]);
         assert_eq!(
