@@ -19,6 +19,35 @@ use serde_json::{json, Value};
 /// so a game a test makes through the API is the browser's.
 pub const TEST_PLAYER: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
+/// Connects to `addr` and sends one HTTP/1.1 request with the JSON `body`
+/// and, given one, the `Cookie` header `cookie`; the connection, its reads
+/// timing out after `timeout`, to read the answer from.
+pub fn send(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<TcpStream, String> {
+    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|e| format!("write {addr}: {e}"))?;
+    Ok(stream)
+}
+
 /// One HTTP/1.1 request, as [`TEST_PLAYER`]; returns the status and the body.
 pub fn http(
     addr: &str,
@@ -26,18 +55,15 @@ pub fn http(
     path: &str,
     body: Option<&Value>,
 ) -> Result<(u16, Vec<u8>), String> {
-    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(90)))
-        .map_err(|e| e.to_string())?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nCookie: awale_player={TEST_PLAYER}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream
-        .write_all(request.as_bytes())
-        .map_err(|e| format!("write {addr}: {e}"))?;
+    let player = format!("awale_player={TEST_PLAYER}");
+    let mut stream = send(
+        addr,
+        method,
+        path,
+        Some(&player),
+        body,
+        Duration::from_secs(90),
+    )?;
     // Read the header, then exactly the body: servers may keep the
     // connection open whatever we asked.
     let mut raw = Vec::new();
