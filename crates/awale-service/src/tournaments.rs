@@ -1253,24 +1253,9 @@ impl Tournaments {
         match self.games.create(made).await {
             Ok(games) => {
                 let mut ids = Vec::new();
-                for (game, &(first, second)) in games.iter().zip(&pairs) {
-                    let row = PairingRow {
-                        game_id: game.id,
-                        players: (first as i64, second as i64),
-                        berserk: [false, false],
-                        result: None,
-                        round: 0,
-                    };
-                    running.games.insert(
-                        game.id,
-                        Held {
-                            row,
-                            public_id: game.public_id.clone(),
-                        },
-                    );
-                    lock(&self.by_game).insert(game.id, running.row.id);
+                for (game, &players) in games.iter().zip(&pairs) {
+                    self.hold(running, game, players, 0);
                     ids.push(game.id);
-                    self.arm_first_move(game);
                 }
                 if let Err(e) = self
                     .store
@@ -1290,6 +1275,29 @@ impl Tournaments {
                 }
             }
         }
+    }
+
+    /// Holds `game`, just made for the players numbered `players` in round
+    /// `round` (0 in an arena), as one of `running`'s.
+    fn hold(&self, running: &mut Running, game: &WebGame, players: (usize, usize), round: i64) {
+        let row = PairingRow {
+            game_id: game.id,
+            players: (players.0 as i64, players.1 as i64),
+            berserk: [false, false],
+            result: None,
+            round,
+        };
+        running.games.insert(
+            game.id,
+            Held {
+                row,
+                public_id: game.public_id.clone(),
+            },
+        );
+        lock(&self.by_game).insert(game.id, running.row.id);
+        // No clock runs before a side's first move: one who does not
+        // sow in time loses by forfeit, so the tournament cannot hang.
+        self.arm_first_move(game);
     }
 
     /// Aborts `game` if its first mover has not sown in time (counted from
