@@ -201,9 +201,8 @@ fn game_ids(b: &Browser) -> Vec<String> {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
-    let site = Site::start("players");
+    let (site, ama, kofi) = ama_and_kofi("players");
     let url = site.url.clone();
-    let (ama, kofi) = ama_and_kofi("players", &url);
     // Three rated blitz games (enough for the leaderboard): Ama wins two.
     let games = [
         rated_game(&ama, &kofi, &kofi),

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{game_id, temp_dir, Browser, Site};
+use webdriver::{game_id, temp_dir, Browser, Site, DESKTOP, PHONE};
 
 /// Where the screenshots of the README go: `docs/` with
 /// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.
@@ -63,8 +63,7 @@ fn english(name: &str, url: &str) -> Browser {
 /// A server with no game yet, and a browser in English on its page, where
 /// the new game dialog has opened by itself.
 fn first_visit(name: &str) -> (Site, Browser) {
-    let site = Site::start(name);
-    let b = english(name, &site.url);
+    let (site, b) = Site::start(name).visited("en-US,en", DESKTOP, open);
     wait_dialog(&b);
     (site, b)
 }
@@ -148,9 +147,7 @@ fn import(b: &Browser, record: &str) {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_game_against_the_computer_played_by_clicking() {
-    let site = Site::start("play");
-    let b = Browser::start("play", "en-US,en", 1280, 1500);
-    open(&b, &site.url);
+    let (site, b) = Site::start("play").visited("en-US,en", (1280, 1500), open);
 
     // No stored game yet: the new game dialog opens by itself.
     wait_dialog(&b);
@@ -578,10 +575,8 @@ fn header_overflow(b: &Browser) -> Vec<String> {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_header_fits_at_every_width_in_french_and_english() {
-    let site = Site::start("header");
     // Started as a phone: its emulated screen is resized to each width.
-    let b = Browser::start("header", "fr-FR,fr", 390, 844);
-    open(&b, &site.url);
+    let (_site, b) = Site::start("header").visited("fr-FR,fr", PHONE, open);
     wait_dialog(&b);
     b.click("#dlg-new button[value=cancel]");
     // The rows of buttons each width gives (style.css): two below a wide

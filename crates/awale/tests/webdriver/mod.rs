@@ -224,6 +224,8 @@ pub fn start_server_with(data: &Path, more: &[&str]) -> (Process, String) {
 pub struct Site {
     /// The server's address, `http://127.0.0.1:PORT`.
     pub url: String,
+    /// The test's name, given to its store and to its browser.
+    name: String,
     data: PathBuf,
     more: Vec<String>,
     server: Process,
@@ -249,6 +251,7 @@ impl Site {
         let (server, url) = start_server_with(&data, more);
         Site {
             url,
+            name: name.to_string(),
             data,
             more: more.iter().map(|m| m.to_string()).collect(),
             server,
@@ -293,6 +296,20 @@ impl Site {
             assert!(Instant::now() < deadline, "awale serve did not start again");
             std::thread::sleep(Duration::from_millis(200));
         }
+    }
+
+    /// The site and a browser named after its test, preferring
+    /// `languages`, its window `size`, on the site's page opened by `open`
+    /// (each test binary opens it its own way: speed, sound, language).
+    pub fn visited(
+        self,
+        languages: &str,
+        size: (u32, u32),
+        open: impl FnOnce(&Browser, &str),
+    ) -> (Site, Browser) {
+        let b = Browser::start(&self.name, languages, size.0, size.1);
+        open(&b, &self.url);
+        (self, b)
     }
 
     /// The address of the page at `rest` (`#learn`, `?join=3`...).
@@ -964,14 +981,26 @@ pub fn doc_screenshot(b: &Browser, name: &str) {
     }
 }
 
-/// Ama (in French, on a desktop) and Kofi (in English, on a phone), the
-/// accounts `Ama_K` and `kofi_7`, new visitors of `url` in browsers named
-/// after `test`.
-pub fn ama_and_kofi(test: &str, url: &str) -> (Browser, Browser) {
-    (
-        member(&format!("{test}-ama"), "fr-FR,fr", DESKTOP, url, "Ama_K"),
-        member(&format!("{test}-kofi"), "en-US,en", PHONE, url, "kofi_7"),
-    )
+/// The server of `test` (an empty store) and two new visitors of its
+/// page in browsers named after `test`: Ama (in French, on a desktop) and
+/// Kofi (in English, on a phone), the accounts `Ama_K` and `kofi_7`.
+pub fn ama_and_kofi(test: &str) -> (Site, Browser, Browser) {
+    let site = Site::start(test);
+    let ama = member(
+        &format!("{test}-ama"),
+        "fr-FR,fr",
+        DESKTOP,
+        &site.url,
+        "Ama_K",
+    );
+    let kofi = member(
+        &format!("{test}-kofi"),
+        "en-US,en",
+        PHONE,
+        &site.url,
+        "kofi_7",
+    );
+    (site, ama, kofi)
 }
 
 /// Opens the lobby's form for a new tournament on `b`.
@@ -994,6 +1023,24 @@ pub fn send_tournament_form(b: &Browser, title: &str) -> String {
         10,
     );
     hash(b)
+}
+
+/// Joins the tournament whose page `b` shows by its button, first
+/// checking the button says `label` (in the page's language).
+pub fn join_tournament(b: &Browser, label: &str) {
+    b.wait_shown("#arena-join", 10);
+    assert_eq!(b.text("#arena-join"), label);
+    tap(b, "#arena-join");
+}
+
+/// Waits until the tournament's page on `b` has `players` lines in its
+/// standings `table` (`#arena-standings`, `#swiss-standings`).
+pub fn wait_standings(b: &Browser, table: &str, players: usize) {
+    b.wait_for(
+        &format!("{players} in the standings"),
+        &format!("return document.querySelectorAll('{table} tr').length === {players}"),
+        10,
+    );
 }
 
 /// The page's address after `#`, with it.
