@@ -828,31 +828,7 @@ async fn pair(
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        list_game(&games, &game);
-        // The invitation's key, as its maker's page has it.
-        let links = run
-            .request_from(
-                south.1,
-                "GET",
-                &format!("/api/games/{game}/links"),
-                Some(&south.0),
-                None,
-            )
-            .await;
-        let Some(key) = invite_key(&run, links) else {
-            continue;
-        };
-        let path = format!("/api/games/{game}/join");
-        let joined = run
-            .request_from(
-                north.1,
-                "POST",
-                &path,
-                Some(&north.0),
-                Some(join(slot, &key)),
-            )
-            .await;
-        if !answered_ok(&run, "join", joined) {
+        if !seat_north(&*run, &games, (slot, &game), (&south, &north)).await {
             continue;
         }
         let watchers = (0..spectators)
@@ -873,6 +849,77 @@ async fn pair(
         )
         .await;
     }
+}
+
+/// A player's answer: its status, headers and body.
+type Answer = (StatusCode, hyper::HeaderMap, Bytes);
+
+/// The requests of a run's players, for the steps of a pair the plain run
+/// and [`spread`]'s share.
+trait Players: std::ops::Deref<Target = Tally> + Sync {
+    /// Who sends a request.
+    type Player: Sync;
+    /// A request that got no answer.
+    type Failure: std::fmt::Display + Send;
+
+    /// A request of `who`.
+    fn ask(
+        &self,
+        who: &Self::Player,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> impl std::future::Future<Output = Result<Answer, Self::Failure>> + Send;
+
+    /// Whether `answer` was lost with its process (not counted: the pair
+    /// tries again).
+    fn lost(answer: &Result<Answer, Self::Failure>) -> bool;
+}
+
+impl Players for Run {
+    /// A player's cookie, and the address its connections come from.
+    type Player = (String, Option<IpAddr>);
+    type Failure = anyhow::Error;
+
+    async fn ask(
+        &self,
+        (cookie, from): &Self::Player,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> anyhow::Result<Answer> {
+        self.request_from(*from, method, path, Some(cookie), body)
+            .await
+    }
+
+    fn lost(_: &anyhow::Result<Answer>) -> bool {
+        false
+    }
+}
+
+/// Lists pair `slot`'s new `game` among the games played, and seats North
+/// in it with the invitation's key, as South's page has it. False when
+/// that went wrong (counted, unless lost with its process): the pair
+/// tries again.
+async fn seat_north<R: Players>(
+    run: &R,
+    games: &Mutex<Vec<GameRef>>,
+    (slot, game): (usize, &GameRef),
+    (south, north): (&R::Player, &R::Player),
+) -> bool {
+    list_game(games, game);
+    let links = run
+        .ask(south, "GET", &format!("/api/games/{game}/links"), None)
+        .await;
+    if R::lost(&links) {
+        return false;
+    }
+    let Some(key) = invite_key(run, links) else {
+        return false;
+    };
+    let path = format!("/api/games/{game}/join");
+    let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
+    !R::lost(&joined) && answered_ok(run, "join", joined)
 }
 
 /// Lists `game` among the games played (their moves looked for in the
