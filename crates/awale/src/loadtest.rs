@@ -809,7 +809,7 @@ async fn pair(
                 Some(new_game(slot)),
             )
             .await;
-        let game = match made {
+        let made = match made {
             // Under the server's real limits (`--abuse`), players who make
             // games faster than people do are told to wait, and wait, as a
             // person would: their own pace, not the stranger's doing.
@@ -822,15 +822,11 @@ async fn pair(
                 tokio::time::sleep_until(until.into()).await;
                 continue;
             }
-            made => game_made(&run, "new game", made),
+            made => made,
         };
-        let Some(game) = game else {
-            tokio::time::sleep(Duration::from_millis(200)).await;
+        let Some(game) = seated_game(&*run, &games, slot, made, (&south, &north)).await else {
             continue;
         };
-        if !seat_north(&*run, &games, (slot, &game), (&south, &north)).await {
-            continue;
-        }
         let watchers = (0..spectators)
             .map(|k| {
                 watch(
@@ -841,11 +837,12 @@ async fn pair(
             })
             .collect();
         play_out(
+            &run,
             game,
             (south, north),
             seeds(slot, round),
             watchers,
-            |game, who, me, seed| play(Arc::clone(&run), game, who, me, seed),
+            play,
         )
         .await;
     }
@@ -897,29 +894,38 @@ impl Players for Run {
     }
 }
 
-/// Lists pair `slot`'s new `game` among the games played, and seats North
-/// in it with the invitation's key, as South's page has it. False when
-/// that went wrong (counted, unless lost with its process): the pair
-/// tries again.
-async fn seat_north<R: Players>(
+/// Pair `slot`'s new game, from South's answer to making it (`made`):
+/// listed among the games played, North seated in it with the
+/// invitation's key, as South's page has it. None when that went wrong
+/// (counted, unless lost with its process): the pair tries again, a
+/// moment later when no game was made.
+async fn seated_game<R: Players>(
     run: &R,
     games: &Mutex<Vec<GameRef>>,
-    (slot, game): (usize, &GameRef),
+    slot: usize,
+    made: Result<Answer, R::Failure>,
     (south, north): (&R::Player, &R::Player),
-) -> bool {
-    list_game(games, game);
+) -> Option<GameRef> {
+    let game = if R::lost(&made) {
+        None
+    } else {
+        game_made(run, "new game", made)
+    };
+    let Some(game) = game else {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        return None;
+    };
+    list_game(games, &game);
     let links = run
         .ask(south, "GET", &format!("/api/games/{game}/links"), None)
         .await;
     if R::lost(&links) {
-        return false;
+        return None;
     }
-    let Some(key) = invite_key(run, links) else {
-        return false;
-    };
+    let key = invite_key(run, links)?;
     let path = format!("/api/games/{game}/join");
     let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
-    !R::lost(&joined) && answered_ok(run, "join", joined)
+    (!R::lost(&joined) && answered_ok(run, "join", joined)).then_some(game)
 }
 
 /// Lists `game` among the games played (their moves looked for in the
@@ -1010,21 +1016,34 @@ fn seeds(slot: usize, round: u64) -> (u64, u64) {
 }
 
 /// Plays `game` out, each on a task of its own: its spectators
-/// (`watchers`), and `players` (South, North) by `play(game, player, side,
-/// seed)` with the `seeds` of each; until all are done.
-async fn play_out<P, F, W>(
+/// (`watchers`), and `players` (South, North) by `play(run, game, player,
+/// side, seed)` with the `seeds` of each; until all are done.
+async fn play_out<R, P, F, W>(
+    run: &Arc<R>,
     game: GameRef,
     (south, north): (P, P),
     (south_seed, north_seed): (u64, u64),
     watchers: Vec<W>,
-    play: impl Fn(GameRef, P, &'static str, u64) -> F,
+    play: impl Fn(Arc<R>, GameRef, P, &'static str, u64) -> F,
 ) where
     F: std::future::Future<Output = ()> + Send + 'static,
     W: std::future::Future<Output = ()> + Send + 'static,
 {
     let mut tasks: Vec<_> = watchers.into_iter().map(tokio::spawn).collect();
-    tasks.push(tokio::spawn(play(game.clone(), south, "S", south_seed)));
-    tasks.push(tokio::spawn(play(game, north, "N", north_seed)));
+    tasks.push(tokio::spawn(play(
+        Arc::clone(run),
+        game.clone(),
+        south,
+        "S",
+        south_seed,
+    )));
+    tasks.push(tokio::spawn(play(
+        Arc::clone(run),
+        game,
+        north,
+        "N",
+        north_seed,
+    )));
     for t in tasks {
         let _ = t.await;
     }

@@ -26,9 +26,9 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 
 use super::{
-    game_made, http_client, json_body, letters, log_in_flood_with, new_game, play_out,
-    player_cookie, request_to, runtime, seat_north, seeds, take_events, Answer, Head, Http, Logins,
-    Players, Tally,
+    http_client, json_body, letters, log_in_flood_with, new_game, play_out, player_cookie,
+    request_to, runtime, seated_game, seeds, take_events, Answer, Head, Http, Logins, Players,
+    Tally,
 };
 
 /// What `awale loadtest` gives this run.
@@ -459,27 +459,19 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let made = run
             .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
-        let game = match made {
-            // Its process went away with it: the next round tries again.
-            Err(Failed::Gone) => None,
-            made => game_made(&run, "new game", made),
-        };
-        let Some(game) = game else {
-            tokio::time::sleep(Duration::from_millis(200)).await;
+        let Some(game) = seated_game(&*run, &games, slot, made, (&south, &north)).await else {
             continue;
         };
-        if !seat_north(&*run, &games, (slot, &game), (&south, &north)).await {
-            continue;
-        }
         let watchers = (0..spectators)
             .map(|k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k)))
             .collect();
         play_out(
+            &run,
             game,
             (south, north),
             seeds(slot, round),
             watchers,
-            |game, who, me, seed| play(Arc::clone(&run), game, who, me, seed),
+            play,
         )
         .await;
     }
