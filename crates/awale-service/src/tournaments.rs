@@ -149,9 +149,10 @@ fn bad_tournament(what: &'static str, message: &str) -> Error {
     Error::invalid("bad_tournament", message.to_string()).because(what)
 }
 
-/// A tournament as the page shows it.
+/// What the list and the page both say of a tournament (its row's
+/// settings and state), first in the JSON of each.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TournamentView {
+pub struct TournamentFacts {
     /// Its number.
     pub id: i64,
     /// `arena`.
@@ -172,6 +173,31 @@ pub struct TournamentView {
     pub ends_ms: i64,
     /// `created`, `started`, `finished`.
     pub state: String,
+}
+
+impl From<&TournamentRow> for TournamentFacts {
+    fn from(t: &TournamentRow) -> TournamentFacts {
+        TournamentFacts {
+            id: t.id,
+            kind: t.kind.clone(),
+            name: t.name.clone(),
+            initial_ms: t.clock.0,
+            increment_ms: t.clock.1,
+            rated: t.rated,
+            minutes: t.minutes,
+            starts_ms: t.starts_ms,
+            ends_ms: t.ends_ms,
+            state: t.state.clone(),
+        }
+    }
+}
+
+/// A tournament as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TournamentView {
+    /// Its settings and state.
+    #[serde(flatten)]
+    pub facts: TournamentFacts,
     /// How many players joined.
     pub players: usize,
     /// The standings (the first [`STANDINGS_SHOWN`]).
@@ -199,26 +225,9 @@ pub struct TournamentView {
 /// A tournament in the list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TournamentItem {
-    /// Its number.
-    pub id: i64,
-    /// `arena`.
-    pub kind: String,
-    /// Its name.
-    pub name: String,
-    /// Each side's time (ms).
-    pub initial_ms: i64,
-    /// The increment (ms).
-    pub increment_ms: i64,
-    /// Rated or casual.
-    pub rated: bool,
-    /// Its length (minutes).
-    pub minutes: i64,
-    /// When it starts and ends.
-    pub starts_ms: i64,
-    /// See `starts_ms`.
-    pub ends_ms: i64,
-    /// `created`, `started`, `finished`.
-    pub state: String,
+    /// Its settings and state.
+    #[serde(flatten)]
+    pub facts: TournamentFacts,
     /// A Swiss's number of rounds (0 for an arena).
     pub rounds: i64,
 }
@@ -226,16 +235,7 @@ pub struct TournamentItem {
 impl From<&TournamentRow> for TournamentItem {
     fn from(t: &TournamentRow) -> TournamentItem {
         TournamentItem {
-            id: t.id,
-            kind: t.kind.clone(),
-            name: t.name.clone(),
-            initial_ms: t.clock.0,
-            increment_ms: t.clock.1,
-            rated: t.rated,
-            minutes: t.minutes,
-            starts_ms: t.starts_ms,
-            ends_ms: t.ends_ms,
-            state: t.state.clone(),
+            facts: TournamentFacts::from(t),
             rounds: t.rounds,
         }
     }
@@ -497,16 +497,7 @@ impl Running {
             .and_then(|(a, _)| self.game_of(a).map(|h| h.public_id.clone()));
         let you = viewer.and_then(|v| self.number_of(v));
         TournamentView {
-            id: self.row.id,
-            kind: self.row.kind.clone(),
-            name: self.row.name.clone(),
-            initial_ms: self.row.clock.0,
-            increment_ms: self.row.clock.1,
-            rated: self.row.rated,
-            minutes: self.row.minutes,
-            starts_ms: self.row.starts_ms,
-            ends_ms: self.row.ends_ms,
-            state: self.row.state.clone(),
+            facts: TournamentFacts::from(&self.row),
             players: self.entrants.len(),
             standings,
             top_game,
@@ -1262,24 +1253,9 @@ impl Tournaments {
         match self.games.create(made).await {
             Ok(games) => {
                 let mut ids = Vec::new();
-                for (game, &(first, second)) in games.iter().zip(&pairs) {
-                    let row = PairingRow {
-                        game_id: game.id,
-                        players: (first as i64, second as i64),
-                        berserk: [false, false],
-                        result: None,
-                        round: 0,
-                    };
-                    running.games.insert(
-                        game.id,
-                        Held {
-                            row,
-                            public_id: game.public_id.clone(),
-                        },
-                    );
-                    lock(&self.by_game).insert(game.id, running.row.id);
+                for (game, &players) in games.iter().zip(&pairs) {
+                    self.hold(running, game, players, 0);
                     ids.push(game.id);
-                    self.arm_first_move(game);
                 }
                 if let Err(e) = self
                     .store
@@ -1299,6 +1275,29 @@ impl Tournaments {
                 }
             }
         }
+    }
+
+    /// Holds `game`, just made for the players numbered `players` in round
+    /// `round` (0 in an arena), as one of `running`'s.
+    fn hold(&self, running: &mut Running, game: &WebGame, players: (usize, usize), round: i64) {
+        let row = PairingRow {
+            game_id: game.id,
+            players: (players.0 as i64, players.1 as i64),
+            berserk: [false, false],
+            result: None,
+            round,
+        };
+        running.games.insert(
+            game.id,
+            Held {
+                row,
+                public_id: game.public_id.clone(),
+            },
+        );
+        lock(&self.by_game).insert(game.id, running.row.id);
+        // No clock runs before a side's first move: one who does not
+        // sow in time loses by forfeit, so the tournament cannot hang.
+        self.arm_first_move(game);
     }
 
     /// Aborts `game` if its first mover has not sown in time (counted from

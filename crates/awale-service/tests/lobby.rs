@@ -86,14 +86,14 @@ async fn the_lobby_features_a_running_arenas_top_game() {
         minutes: 30,
         starts_ms: 0,
     };
-    let id = t.create(&player(1), settings).await.unwrap().id;
+    let id = t.create(&player(1), settings).await.unwrap().facts.id;
     for n in 1..=4 {
         t.join(id, &player(n), &format!("P{n}")).await.unwrap();
     }
     // Two games in play; the arena names its top game.
     let mut view = t.get(id, None).await.unwrap();
     for _ in 0..200 {
-        if view.state == "started" && view.standings.iter().all(|l| l.game.is_some()) {
+        if view.facts.state == "started" && view.standings.iter().all(|l| l.game.is_some()) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;

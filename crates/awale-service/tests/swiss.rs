@@ -149,13 +149,13 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
 async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     let (games, t) = service(Store::in_memory().unwrap());
     let item = organised(&t, 3, false).await;
-    assert_eq!((item.kind.as_str(), item.rounds), ("swiss", 3));
-    let id = item.id;
+    assert_eq!((item.facts.kind.as_str(), item.rounds), ("swiss", 3));
+    let id = item.facts.id;
     for n in 1..=5 {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
     let mut view = t.start_round(id, &player(1)).await.unwrap();
-    assert_eq!(view.state, "started");
+    assert_eq!(view.facts.state, "started");
     assert_eq!(swiss(&view).round, 1);
     // Each round: its pairings and bye, then how its games end.
     for (round, (games_of_round, bye), ends) in [
@@ -190,7 +190,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
             if round < 3 {
                 swiss(v).round == round + 1
             } else {
-                v.state == "finished"
+                v.facts.state == "finished"
             }
         })
         .await;
@@ -275,7 +275,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
 #[tokio::test]
 async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() {
     let (games, t) = service(Store::in_memory().unwrap());
-    let id = organised(&t, 3, true).await.id;
+    let id = organised(&t, 3, true).await.facts.id;
     t.join(id, &player(1), "A").await.unwrap();
     let code = |r: Result<TournamentView, awale_service::Error>| r.unwrap_err().code;
     assert_eq!(code(t.start_round(id, &player(1)).await), "too_few_players");
@@ -348,7 +348,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .any(|l| l.name == leaver && l.withdrawn && l.points >= 2));
     // The organiser ends it early: the games in play still count.
     let view = t.close(id, &player(1)).await.unwrap();
-    assert_eq!(view.state, "finished");
+    assert_eq!(view.facts.state, "finished");
     assert_eq!(code(t.start_round(id, &player(1)).await), "tournament_over");
     // Not a Swiss: no rounds, no CSV.
     let arena = t
@@ -364,9 +364,12 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         )
         .await
         .unwrap();
-    assert_eq!(code(t.start_round(arena.id, &player(2)).await), "not_swiss");
     assert_eq!(
-        t.standings_csv(arena.id).await.unwrap_err().code,
+        code(t.start_round(arena.facts.id, &player(2)).await),
+        "not_swiss"
+    );
+    assert_eq!(
+        t.standings_csv(arena.facts.id).await.unwrap_err().code,
         "not_swiss"
     );
     // Creating is checked.
@@ -388,7 +391,7 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
     let (id, public) = {
         let (_games, t) = service(Store::open(&path).unwrap());
         let view = first_round(&t, 2, 4).await;
-        let id = view.id;
+        let id = view.facts.id;
         assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
         let public: Vec<String> = swiss(&view)
             .games
@@ -415,7 +418,7 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
     // Both results recorded from the games, round 2 paired at once.
     let view = until(&t, id, |v| swiss(v).round == 2).await;
     assert_eq!(swiss(&view).games.len(), 2);
-    assert_eq!(view.state, "started");
+    assert_eq!(view.facts.state, "started");
     let points: u32 = swiss(&view).standings.iter().map(|l| l.points).sum();
     assert_eq!(points, 4, "two games of round 1 counted");
     // And the round-2 games are the new process's to record.
@@ -471,7 +474,7 @@ async fn organised(
 /// A Swiss of `rounds` rounds made by player 1, joined by players 1 to
 /// `players`, its first round started: the view then.
 async fn first_round(t: &Arc<Tournaments>, rounds: i64, players: u8) -> TournamentView {
-    let id = organised(t, rounds, false).await.id;
+    let id = organised(t, rounds, false).await.facts.id;
     for n in 1..=players {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
@@ -491,7 +494,7 @@ async fn a_flag_that_falls_on_the_injected_clock_is_a_result() {
     let gid = both_sow(&games, swiss(&view).games[0].game.as_ref().unwrap()).await;
     let mover = games.load(gid).await.unwrap().game.position().to_move();
     time.advance(Duration::from_secs(301));
-    let view = until(&t, view.id, |v| v.state == "finished").await;
+    let view = until(&t, view.facts.id, |v| v.facts.state == "finished").await;
     let game = games.load(gid).await.unwrap();
     assert_eq!(game.stop, Some(Stop::Time(mover)));
     // A sowed first, so A was to move again and lost on time.
@@ -510,7 +513,7 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
     let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
     // Nobody sows: the first mover's wait is cut short.
     let (t, view) = one_round(&games, store, 2, Some(1)).await;
-    let view = until(&t, view.id, |v| v.state == "finished").await;
+    let view = until(&t, view.facts.id, |v| v.facts.state == "finished").await;
     let lines: Vec<(&str, u32)> = swiss(&view)
         .standings
         .iter()
@@ -524,7 +527,7 @@ async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
     use awale_service::tournament::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
     let view = first_round(&t, 2, 4).await;
-    let id = view.id;
+    let id = view.facts.id;
     assert_eq!(pairings(&view).0, ["A-C", "B-D"]);
     // (Two rounds of four: paired as a Swiss; three would be a round
     // robin.) B and D withdraw during their game: after round 1 only A
@@ -534,7 +537,7 @@ async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
     }
     play(&t, &games, id, "B", Ends::Draw).await;
     play(&t, &games, id, "A", Ends::FirstWins).await;
-    let view = until(&t, id, |v| v.state == "finished").await;
+    let view = until(&t, id, |v| v.facts.state == "finished").await;
     let s = swiss(&view);
     assert_eq!(
         (s.round, s.rounds),
@@ -559,6 +562,7 @@ async fn a_withdrawal_from_a_round_robin_cuts_the_rounds_to_those_still_possible
         .create_swiss(&player(1), settings(5, true))
         .await
         .unwrap()
+        .facts
         .id;
     for n in 1..=5 {
         t.join(id, &player(n), &name(n)).await.unwrap();
@@ -579,7 +583,7 @@ async fn a_withdrawal_from_a_round_robin_cuts_the_rounds_to_those_still_possible
             assert_eq!(swiss(&view).rounds, 3, "cut from 5 to 3");
         }
     }
-    let view = until(&t, id, |v| v.state == "finished").await;
+    let view = until(&t, id, |v| v.facts.state == "finished").await;
     assert_eq!((swiss(&view).round, swiss(&view).rounds), (3, 3));
 }
 

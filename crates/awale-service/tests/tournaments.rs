@@ -62,8 +62,8 @@ async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
 
 async fn started(t: &Arc<Tournaments>) -> i64 {
     let item = t.create(&player(1), settings()).await.unwrap();
-    until(t, item.id, |v| v.state == "started").await;
-    item.id
+    until(t, item.facts.id, |v| v.facts.state == "started").await;
+    item.facts.id
 }
 
 #[tokio::test]
@@ -184,7 +184,7 @@ async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
     let refused = t.close(id, &player(2)).await.unwrap_err();
     assert_eq!(refused.code, "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
-    assert_eq!(view.state, "finished");
+    assert_eq!(view.facts.state, "finished");
     let playing: Vec<String> = view
         .standings
         .iter()
@@ -281,7 +281,7 @@ async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
     })
     .await;
     assert_eq!(view.players, 2);
-    assert_eq!(view.state, "started");
+    assert_eq!(view.facts.state, "started");
 }
 
 #[tokio::test]
@@ -300,7 +300,7 @@ async fn the_schedule_makes_each_arena_once_for_its_next_start() {
     assert_eq!(list.len(), 2, "{list:?}");
     assert!(list
         .iter()
-        .any(|a| a.name == "Hourly 3+2" && a.minutes == 57));
+        .any(|a| a.facts.name == "Hourly 3+2" && a.facts.minutes == 57));
     t.schedule_once(&SCHEDULE, now + 3_600_000).await.unwrap();
     assert_eq!(t.list().await.unwrap().len(), 3, "the next hour's");
 }

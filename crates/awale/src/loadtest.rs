@@ -809,7 +809,7 @@ async fn pair(
                 Some(new_game(slot)),
             )
             .await;
-        let game = match made {
+        let made = match made {
             // Under the server's real limits (`--abuse`), players who make
             // games faster than people do are told to wait, and wait, as a
             // person would: their own pace, not the stranger's doing.
@@ -822,39 +822,11 @@ async fn pair(
                 tokio::time::sleep_until(until.into()).await;
                 continue;
             }
-            made => game_made(&run, "new game", made),
+            made => made,
         };
-        let Some(game) = game else {
-            tokio::time::sleep(Duration::from_millis(200)).await;
+        let Some(game) = seated_game(&*run, &games, slot, made, (&south, &north)).await else {
             continue;
         };
-        list_game(&games, &game);
-        // The invitation's key, as its maker's page has it.
-        let links = run
-            .request_from(
-                south.1,
-                "GET",
-                &format!("/api/games/{game}/links"),
-                Some(&south.0),
-                None,
-            )
-            .await;
-        let Some(key) = invite_key(&run, links) else {
-            continue;
-        };
-        let path = format!("/api/games/{game}/join");
-        let joined = run
-            .request_from(
-                north.1,
-                "POST",
-                &path,
-                Some(&north.0),
-                Some(join(slot, &key)),
-            )
-            .await;
-        if !answered_ok(&run, "join", joined) {
-            continue;
-        }
         let watchers = (0..spectators)
             .map(|k| {
                 watch(
@@ -865,14 +837,95 @@ async fn pair(
             })
             .collect();
         play_out(
+            &run,
             game,
             (south, north),
             seeds(slot, round),
             watchers,
-            |game, who, me, seed| play(Arc::clone(&run), game, who, me, seed),
+            play,
         )
         .await;
     }
+}
+
+/// A player's answer: its status, headers and body.
+type Answer = (StatusCode, hyper::HeaderMap, Bytes);
+
+/// The requests of a run's players, for the steps of a pair the plain run
+/// and [`spread`]'s share.
+trait Players: std::ops::Deref<Target = Tally> + Sync {
+    /// Who sends a request.
+    type Player: Sync;
+    /// A request that got no answer.
+    type Failure: std::fmt::Display + Send;
+
+    /// A request of `who`.
+    fn ask(
+        &self,
+        who: &Self::Player,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> impl std::future::Future<Output = Result<Answer, Self::Failure>> + Send;
+
+    /// Whether `answer` was lost with its process (not counted: the pair
+    /// tries again).
+    fn lost(answer: &Result<Answer, Self::Failure>) -> bool;
+}
+
+impl Players for Run {
+    /// A player's cookie, and the address its connections come from.
+    type Player = (String, Option<IpAddr>);
+    type Failure = anyhow::Error;
+
+    async fn ask(
+        &self,
+        (cookie, from): &Self::Player,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> anyhow::Result<Answer> {
+        self.request_from(*from, method, path, Some(cookie), body)
+            .await
+    }
+
+    fn lost(_: &anyhow::Result<Answer>) -> bool {
+        false
+    }
+}
+
+/// Pair `slot`'s new game, from South's answer to making it (`made`):
+/// listed among the games played, North seated in it with the
+/// invitation's key, as South's page has it. None when that went wrong
+/// (counted, unless lost with its process): the pair tries again, a
+/// moment later when no game was made.
+async fn seated_game<R: Players>(
+    run: &R,
+    games: &Mutex<Vec<GameRef>>,
+    slot: usize,
+    made: Result<Answer, R::Failure>,
+    (south, north): (&R::Player, &R::Player),
+) -> Option<GameRef> {
+    let game = if R::lost(&made) {
+        None
+    } else {
+        game_made(run, "new game", made)
+    };
+    let Some(game) = game else {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        return None;
+    };
+    list_game(games, &game);
+    let links = run
+        .ask(south, "GET", &format!("/api/games/{game}/links"), None)
+        .await;
+    if R::lost(&links) {
+        return None;
+    }
+    let key = invite_key(run, links)?;
+    let path = format!("/api/games/{game}/join");
+    let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
+    (!R::lost(&joined) && answered_ok(run, "join", joined)).then_some(game)
 }
 
 /// Lists `game` among the games played (their moves looked for in the
@@ -963,21 +1016,34 @@ fn seeds(slot: usize, round: u64) -> (u64, u64) {
 }
 
 /// Plays `game` out, each on a task of its own: its spectators
-/// (`watchers`), and `players` (South, North) by `play(game, player, side,
-/// seed)` with the `seeds` of each; until all are done.
-async fn play_out<P, F, W>(
+/// (`watchers`), and `players` (South, North) by `play(run, game, player,
+/// side, seed)` with the `seeds` of each; until all are done.
+async fn play_out<R, P, F, W>(
+    run: &Arc<R>,
     game: GameRef,
     (south, north): (P, P),
     (south_seed, north_seed): (u64, u64),
     watchers: Vec<W>,
-    play: impl Fn(GameRef, P, &'static str, u64) -> F,
+    play: impl Fn(Arc<R>, GameRef, P, &'static str, u64) -> F,
 ) where
     F: std::future::Future<Output = ()> + Send + 'static,
     W: std::future::Future<Output = ()> + Send + 'static,
 {
     let mut tasks: Vec<_> = watchers.into_iter().map(tokio::spawn).collect();
-    tasks.push(tokio::spawn(play(game.clone(), south, "S", south_seed)));
-    tasks.push(tokio::spawn(play(game, north, "N", north_seed)));
+    tasks.push(tokio::spawn(play(
+        Arc::clone(run),
+        game.clone(),
+        south,
+        "S",
+        south_seed,
+    )));
+    tasks.push(tokio::spawn(play(
+        Arc::clone(run),
+        game,
+        north,
+        "N",
+        north_seed,
+    )));
     for t in tasks {
         let _ = t.await;
     }

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{game_id, keys, temp_dir, Browser, Site};
+use webdriver::{game_id, keys, temp_dir, Browser, Site, DESKTOP};
 
 /// Where a screenshot to look at by eye goes (a temporary directory).
 fn shot(name: &str) -> PathBuf {
@@ -472,9 +472,8 @@ fn over(said: &str) -> bool {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_game_against_the_computer_played_by_keyboard_and_followed_by_the_accessibility_tree() {
-    let site = Site::start("keyboard");
-    let b = Browser::start("keyboard", "en-GB,en", 1280, 900);
-    open(&b, &site.url, "en");
+    let (site, b) =
+        Site::start("keyboard").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
     b.cdp("Accessibility.enable", json!({}));
     // The new game dialog opens by itself on a first visit: level 1, and
     // a target of 2 seeds (the first capture ends the game), by keyboard.
@@ -785,9 +784,8 @@ fn arrow_to_playable(b: &Browser, svg: &str) -> String {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
-    let site = Site::with_database("keyboard-learn");
-    let b = Browser::start("keyboard-learn", "en-GB,en", 1280, 900);
-    open(&b, &site.url, "en");
+    let english = |b: &Browser, url: &str| open(b, url, "en");
+    let (_site, b) = Site::with_database("keyboard-learn").visited("en-GB,en", DESKTOP, english);
     wait_dialog(&b, "new");
     b.keys(keys::ESCAPE);
     wait(

@@ -15,14 +15,12 @@ mod webdriver;
 use serde_json::{json, Value};
 use webdriver::{
     ama_and_kofi, close_first_dialog, doc_screenshot, open_at_once, page_fetch, rated_game, tap,
-    Browser, Site,
+    Browser, Site, DESKTOP,
 };
 
 const PASSWORD: &str = "seeds in the fourth hole";
 
-/// Closes the new-game dialog that a first visit opens by itself (over
-/// the whole page, the header's account button included), as a new
-/// player who came to log in would.
+/// Types `text` into the field `css`, emptied first.
 fn type_in(b: &Browser, css: &str, text: &str) {
     tap(b, css);
     b.exec(
@@ -30,6 +28,13 @@ fn type_in(b: &Browser, css: &str, text: &str) {
         json!([css]),
     );
     b.keys(text);
+}
+
+/// Opens the account's dialog by the header's button, on its pane `pane`
+/// (`login` for a guest, `account` once logged in).
+fn account_dialog(b: &Browser, pane: &str) {
+    tap(b, "#btn-account");
+    b.wait_shown(&format!("#dlg-account [data-pane={pane}]"), 10);
 }
 
 fn my_games(b: &Browser) -> Vec<String> {
@@ -69,13 +74,10 @@ fn wait_account_button(b: &Browser, text: &str) {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
-    let site = Site::start("accounts");
-    let url = site.url.clone();
-
     // A guest, in French on a desktop, plays an online game and one
     // against the computer.
-    let ama = Browser::start("accounts-ama", "fr-FR,fr", 1280, 900);
-    open_at_once(&ama, &url);
+    let (site, ama) = Site::start("accounts").visited("fr-FR,fr", DESKTOP, open_at_once);
+    let url = site.url.clone();
     close_first_dialog(&ama);
     wait_account_button(&ama, "Se connecter");
     let online = page_fetch(
@@ -91,8 +93,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     assert_eq!(games.len(), 2);
 
     // Signs up: a weak password first, told in French.
-    tap(&ama, "#btn-account");
-    ama.wait_shown("#dlg-account [data-pane=login]", 10);
+    account_dialog(&ama, "login");
     tap(&ama, "#dlg-account [data-to=signup]");
     type_in(&ama, "#signup-name", "Ama_K");
     type_in(&ama, "#signup-password", "motdepasse");
@@ -124,8 +125,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     close_first_dialog(&phone);
     wait_account_button(&phone, "Log in");
     assert!(my_games(&phone).is_empty());
-    tap(&phone, "#btn-account");
-    phone.wait_shown("#dlg-account [data-pane=login]", 10);
+    account_dialog(&phone, "login");
     type_in(&phone, "#login-name", "ama_k");
     type_in(&phone, "#login-password", "not my password");
     tap(&phone, "#btn-login");
@@ -145,8 +145,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     doc_screenshot(&phone, "screenshot-account-phone-en.png");
 
     // Kid mode, from the phone: the online game shows no chat.
-    tap(&phone, "#btn-account");
-    phone.wait_shown("#dlg-account [data-pane=account]", 10);
+    account_dialog(&phone, "account");
     assert_eq!(phone.text("#account-name"), "Ama_K");
     tap(&phone, "#chk-kid");
     phone.wait_for(
@@ -171,8 +170,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     assert!(!top.contains("Ama_K"), "no name in kid mode: {top}");
 
     // Logged out, the phone is a guest again, without the games.
-    tap(&phone, "#btn-account");
-    phone.wait_shown("#dlg-account [data-pane=account]", 10);
+    account_dialog(&phone, "account");
     tap(&phone, "#btn-logout");
     wait_account_button(&phone, "Log in");
     assert!(my_games(&phone).is_empty());
@@ -201,9 +199,8 @@ fn game_ids(b: &Browser) -> Vec<String> {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
-    let site = Site::start("players");
+    let (site, ama, kofi) = ama_and_kofi("players");
     let url = site.url.clone();
-    let (ama, kofi) = ama_and_kofi("players", &url);
     // Three rated blitz games (enough for the leaderboard): Ama wins two.
     let games = [
         rated_game(&ama, &kofi, &kofi),
@@ -357,8 +354,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     // One's own page, from the account's dialog.
     kofi.goto(&format!("{url}/#rules"));
     wait_account_button(&kofi, "kofi_7");
-    tap(&kofi, "#btn-account");
-    kofi.wait_shown("#dlg-account [data-pane=account]", 10);
+    account_dialog(&kofi, "account");
     tap(&kofi, "#account-page");
     kofi.wait_for(
         "his own page, the dialog closed",

@@ -17,16 +17,16 @@ mod webdriver;
 
 use serde_json::json;
 use webdriver::{
-    ama_and_kofi, doc_screenshot, hash, member, open_at_once, open_tournament_form, page_fetch,
-    page_post_ok, send_tournament_form, tap, Browser, Site, DESKTOP, PHONE,
+    ama_and_kofi, doc_screenshot, hash, join_tournament, member, open_at_once,
+    open_tournament_form, page_fetch, page_post_ok, send_tournament_form, tap, wait_standings,
+    Browser, DESKTOP, PHONE,
 };
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
-    let site = Site::start("arena");
+    let (site, ama, kofi) = ama_and_kofi("arena");
     let url = site.url.clone();
-    let (ama, kofi) = ama_and_kofi("arena", &url);
     let yaw = member("arena-yaw", "fr-FR,fr", PHONE, &url, "Yaw");
     let esi = member("arena-esi", "en-US,en", DESKTOP, &url, "Esi");
 
@@ -41,21 +41,14 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     );
     let page = send_tournament_form(&ama, "Soirée");
     let id = page["#tournament=".len()..].to_string();
-    assert_eq!(ama.text("#arena-join"), "Rejoindre");
-    tap(&ama, "#arena-join");
-    ama.wait_for(
-        "Ama in the standings",
-        "return document.querySelectorAll('#arena-standings tr').length === 1",
-        10,
-    );
+    join_tournament(&ama, "Rejoindre");
+    wait_standings(&ama, "#arena-standings", 1);
 
     // The others join from the tournament's page, two by two: each pair is
     // sent to its game.
     for (b, join) in [(&kofi, "Join"), (&yaw, "Rejoindre"), (&esi, "Join")] {
         b.goto(&format!("{url}/{page}"));
-        b.wait_shown("#arena-join", 10);
-        assert_eq!(b.text("#arena-join"), join);
-        tap(b, "#arena-join");
+        join_tournament(b, join);
     }
     for b in [&ama, &kofi, &yaw, &esi] {
         b.wait_for(

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{game_id, temp_dir, Browser, Site};
+use webdriver::{game_id, temp_dir, Browser, Site, DESKTOP, PHONE};
 
 /// Where the screenshots of the README go: `docs/` with
 /// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.
@@ -63,8 +63,7 @@ fn english(name: &str, url: &str) -> Browser {
 /// A server with no game yet, and a browser in English on its page, where
 /// the new game dialog has opened by itself.
 fn first_visit(name: &str) -> (Site, Browser) {
-    let site = Site::start(name);
-    let b = english(name, &site.url);
+    let (site, b) = Site::start(name).visited("en-US,en", DESKTOP, open);
     wait_dialog(&b);
     (site, b)
 }
@@ -148,9 +147,7 @@ fn import(b: &Browser, record: &str) {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_game_against_the_computer_played_by_clicking() {
-    let site = Site::start("play");
-    let b = Browser::start("play", "en-US,en", 1280, 1500);
-    open(&b, &site.url);
+    let (site, b) = Site::start("play").visited("en-US,en", (1280, 1500), open);
 
     // No stored game yet: the new game dialog opens by itself.
     wait_dialog(&b);
@@ -578,10 +575,8 @@ fn header_overflow(b: &Browser) -> Vec<String> {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_header_fits_at_every_width_in_french_and_english() {
-    let site = Site::start("header");
     // Started as a phone: its emulated screen is resized to each width.
-    let b = Browser::start("header", "fr-FR,fr", 390, 844);
-    open(&b, &site.url);
+    let (_site, b) = Site::start("header").visited("fr-FR,fr", PHONE, open);
     wait_dialog(&b);
     b.click("#dlg-new button[value=cancel]");
     // The rows of buttons each width gives (style.css): two below a wide
@@ -1048,21 +1043,27 @@ fn back_and_forward_walk_through_views_games_and_replays() {
     assert_eq!(b.text("#status"), "Replay: South to move");
 }
 
+/// A game of `site` at a grand slam (F would take a and b, all of North's
+/// seeds: forbidden; A is the only move), opened in English by browser
+/// `name`, where F has been tapped: the refusal shown. The game's id and
+/// the browser.
+fn grand_slam_refused(site: &Site, name: &str) -> (String, Browser) {
+    let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
+    let b = english(name, &site.page(&format!("#game={id}")));
+    wait_for_person(&b);
+    assert_eq!(legal(&b), "A");
+    b.click(".hole-hit[data-letter='F']");
+    b.wait_shown("#toast", 10);
+    (id, b)
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_refused_grand_slam_is_explained_in_words() {
     // No endgame databases: the page says how to build them.
     let empty = temp_dir("slam-no-db");
     let site = Site::start_with("slam", &["--db", empty.to_str().unwrap()]);
-    let url = &site.url;
-    // F would take a and b, all of North's seeds: forbidden (A is legal).
-    let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
-    let b = english("slam", &format!("{url}/#game={id}"));
-    wait_for_person(&b);
-    let legal = legal(&b);
-    assert_eq!(legal, "A");
-    b.click(".hole-hit[data-letter='F']");
-    b.wait_shown("#toast", 10);
+    let (_, b) = grand_slam_refused(&site, "slam");
     let said = b.text("#toast");
     assert!(
         said.contains("grand slam") && said.contains("forbid"),
@@ -1085,14 +1086,7 @@ fn a_refused_grand_slam_is_explained_in_words() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn switching_the_language_changes_every_word_a_hint_and_a_refusal_included() {
     let site = Site::start("words");
-    let url = &site.url;
-    // F would take a and b, all of North's seeds: forbidden; A is the
-    // only move.
-    let id = site.import(json!({"record": "[FEN \"1-0-0-0-0-2-1-1-0-0-0-0-20-23-S\"]\n\n*\n"}));
-    let b = english("words", &format!("{url}/#game={id}"));
-    wait_for_person(&b);
-    b.click(".hole-hit[data-letter='F']");
-    b.wait_shown("#toast", 10);
+    let (id, b) = grand_slam_refused(&site, "words");
     let said = b.text("#toast");
     assert!(said.contains("grand slam"), "{said}");
     switch_language(&b, "fr");

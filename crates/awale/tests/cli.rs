@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{awale, awale_reading, stderr, stdout};
+use common::{awale, awale_reading, serve_with, stderr, stdout};
 
 #[test]
 fn perft_prints_the_leaf_count_under_each_preset() {
@@ -247,15 +247,7 @@ fn serve_refuses_a_public_url_that_is_not_an_http_address() {
         ("ftp://awale.example.org", "http:// or https://"),
         ("https://awale.example.org/?join=1", "no user, query"),
     ] {
-        let o = awale(&[
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--data",
-            data.to_str().unwrap(),
-            "--public-url",
-            url,
-        ]);
+        let o = serve_with(&data, &["--public-url", url]);
         assert!(!o.status.success(), "{url}");
         let err = stderr(&o);
         assert!(

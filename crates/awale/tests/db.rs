@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{awale, command, folder, text};
+use common::{awale, command, folder, serve_with, text};
 
 fn level(dir: &Path, seeds: u8) -> PathBuf {
     dir.join("forbidden-nobody")
@@ -42,15 +42,7 @@ fn serve_refuses_a_databases_folder_that_does_not_exist() {
     let guard = folder();
     let missing = guard.path().join("no-such-folder");
     let data = guard.path().join("data");
-    let out = awale(&[
-        "serve",
-        "--addr",
-        "127.0.0.1:0",
-        "--data",
-        data.to_str().unwrap(),
-        "--db",
-        missing.to_str().unwrap(),
-    ]);
+    let out = serve_with(&data, &["--db", missing.to_str().unwrap()]);
     assert!(!out.status.success());
     let said = text(&out);
     assert!(

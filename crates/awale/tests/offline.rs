@@ -16,7 +16,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{Browser, Site};
+use webdriver::{Browser, Site, PHONE};
 
 /// Opens `url` with quick animations, no sound, nothing kept of a visit.
 fn open(b: &Browser, url: &str) {
@@ -68,9 +68,7 @@ fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> (u16, Value) {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
-    let mut site = Site::start("offline");
-    let b = Browser::start("offline", "en-US,en", 390, 844);
-    open(&b, &site.url);
+    let (mut site, b) = Site::start("offline").visited("en-US,en", PHONE, open);
     wait_installed(&b);
 
     // Installable: a manifest with its icons, and no error from Chromium.
@@ -307,9 +305,7 @@ fn engine(b: &Browser, request: Value) -> Value {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_page_engine_searches_exactly_as_the_binary() {
-    let site = Site::start("engine-signature");
-    let b = Browser::start("engine-signature", "en-US,en", 1000, 800);
-    open(&b, &site.url);
+    let (_site, b) = Site::start("engine-signature").visited("en-US,en", (1000, 800), open);
     let native = native_bench(&["--depth", "12"]);
     let page = engine(&b, json!({"op": "bench", "depth": 12}));
     // The same search: the same node signature over `awale bench`'s positions.
@@ -338,9 +334,7 @@ fn the_page_engine_searches_exactly_as_the_binary() {
 #[test]
 #[ignore = "a measurement: run by hand (docs/BENCHMARKS.md)"]
 fn wasm_speed_against_native() {
-    let site = Site::start("wasm-speed");
-    let b = Browser::start("wasm-speed", "en-US,en", 1000, 800);
-    open(&b, &site.url);
+    let (_site, b) = Site::start("wasm-speed").visited("en-US,en", (1000, 800), open);
     let (mut native_nps, mut page_nps) = (0f64, 0f64);
     let (mut native_depth, mut page_depth) = (0f64, 0f64);
     for _ in 0..3 {

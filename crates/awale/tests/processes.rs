@@ -8,6 +8,7 @@
 
 #[path = "../../awale-store/tests/pg/mod.rs"]
 mod pg;
+mod webdriver;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -33,11 +34,8 @@ impl Drop for Serve {
 }
 
 impl Serve {
-    fn start(url: &str, dir: &std::path::Path, name: &str) -> Serve {
-        Serve::start_with(url, dir, name, &[])
-    }
-
-    /// The same, with more of `awale serve`'s arguments.
+    /// `awale serve` on store `url` with the arguments `more`, named
+    /// `name`: its log in `dir`.
     fn start_with(url: &str, dir: &std::path::Path, name: &str, more: &[&str]) -> Serve {
         let log = dir.join(format!("{name}.log"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
@@ -96,21 +94,8 @@ fn request_with_cookies(
     cookie: Option<&str>,
     body: Option<Value>,
 ) -> Result<(u16, Value, Vec<String>), String> {
-    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream
-        .write_all(head.as_bytes())
-        .map_err(|e| format!("write {addr}: {e}"))?;
+    let timeout = Duration::from_secs(30);
+    let stream = webdriver::send(addr, method, path, cookie, body.as_ref(), timeout)?;
     let mut reader = BufReader::new(stream);
     let (status, chunked, length, cookies) = read_head(&mut reader)?;
     let mut bytes = Vec::new();
@@ -247,13 +232,14 @@ fn ok(answer: Result<(u16, Value), String>, what: &str) -> Value {
     }
 }
 
-/// Three processes, `a`, `b` and `c`, serving one site on a new database:
-/// its address, the folder of their logs (kept while it lives) and them.
-fn three_processes() -> (String, tempfile::TempDir, [Serve; 3]) {
+/// Two or three processes, `a`, `b` (and `c`), serving one site on a new
+/// database with `awale serve`'s arguments `more`: its address, the folder
+/// of their logs (kept while it lives) and them.
+fn processes<const N: usize>(more: &[&str]) -> (String, tempfile::TempDir, [Serve; N]) {
     let url = pg::cluster().database();
     let dir = tempfile::tempdir().unwrap();
-    let serve = |name| Serve::start(&url, dir.path(), name);
-    let processes = [serve("a"), serve("b"), serve("c")];
+    let processes =
+        std::array::from_fn(|i| Serve::start_with(&url, dir.path(), ["a", "b", "c"][i], more));
     (url, dir, processes)
 }
 
@@ -320,7 +306,7 @@ fn play_one(addr: &str, id: &str, pick: usize) -> Value {
 
 #[test]
 fn three_processes_serve_one_site_through_the_loss_of_one() {
-    let (url, _dir, [mut a, b, c]) = three_processes();
+    let (url, _dir, [mut a, b, c]) = processes(&[]);
 
     // South plays on A, North on B, a spectator watches on C.
     let id = online_game(&a.addr, &b.addr, Some(json!({"minutes": 30})));
@@ -460,11 +446,7 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
 
 #[test]
 fn of_two_processes_sent_one_ply_one_plays_it() {
-    let cluster = pg::cluster();
-    let url = cluster.database();
-    let dir = tempfile::tempdir().unwrap();
-    let a = Serve::start(&url, dir.path(), "a");
-    let b = Serve::start(&url, dir.path(), "b");
+    let (_url, _dir, [a, b]) = processes(&[]);
     let id = online_game(&a.addr, &b.addr, None);
     // Both processes hold the game.
     for s in [&a, &b] {
@@ -505,9 +487,6 @@ fn of_two_processes_sent_one_ply_one_plays_it() {
 
 #[test]
 fn a_load_over_two_processes_loses_nothing_when_one_is_killed() {
-    let cluster = pg::cluster();
-    let url = cluster.database();
-    let dir = tempfile::tempdir().unwrap();
     // As behind a load balancer: each simulated client its own address.
     let more = [
         "--trust-proxy",
@@ -515,8 +494,7 @@ fn a_load_over_two_processes_loses_nothing_when_one_is_killed() {
         "--max-connections-per-ip",
         "0",
     ];
-    let mut a = Serve::start_with(&url, dir.path(), "a", &more);
-    let b = Serve::start_with(&url, dir.path(), "b", &more);
+    let (url, _dir, [mut a, b]) = processes(&more);
     let load = Command::new(env!("CARGO_BIN_EXE_awale"))
         .args([
             "loadtest", "--addr", &a.addr, "--addr", &b.addr, "--store", &url,
@@ -541,7 +519,7 @@ fn a_load_over_two_processes_loses_nothing_when_one_is_killed() {
     assert!(report["failovers"].as_u64().unwrap() > 0, "{report}");
     assert!(report["moves"].as_u64().unwrap() > 100, "{report}");
     // Every acknowledged move is in the database: at least as many there.
-    let stored: u64 = cluster
+    let stored: u64 = pg::cluster()
         .psql(&url, "SELECT COUNT(*) FROM moves")
         .parse()
         .unwrap();
@@ -567,11 +545,7 @@ fn seek(addr: &str, n: u8, name: &str, wait_s: u64) -> Value {
 
 #[test]
 fn seekers_on_two_processes_are_paired_into_one_game() {
-    let cluster = pg::cluster();
-    let url = cluster.database();
-    let dir = tempfile::tempdir().unwrap();
-    let a = Serve::start(&url, dir.path(), "a");
-    let b = Serve::start(&url, dir.path(), "b");
+    let (_url, _dir, [a, b]) = processes(&[]);
     // One who seeks on A, then cancels, is paired with nobody.
     let waiting = seek(&a.addr, 9, "Esi", 0);
     assert!(waiting["waiting"].is_object(), "{waiting}");
@@ -649,7 +623,7 @@ fn sign_up(addr: &str, n: u8, name: &str) -> String {
 /// first, the podium seen on the others.
 #[test]
 fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
-    let (_url, _dir, [a, b, c]) = three_processes();
+    let (_url, _dir, [a, b, c]) = processes(&[]);
     let at = [&a.addr, &b.addr, &c.addr, &a.addr];
     let names = ["Ama", "Kofi", "Esi", "Yaw"];
     let cookies: Vec<String> = names
@@ -657,31 +631,17 @@ fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
         .enumerate()
         .map(|(i, name)| sign_up(at[i], i as u8 + 1, name))
         .collect();
-    let made = ok(
-        request(
-            &a.addr,
-            "POST",
-            "/api/tournaments",
-            Some(&cookies[0]),
-            Some(
-                json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30}),
-            ),
-        ),
-        "new arena",
-    );
+    // Player `i`'s request (`what`), on its process, with its cookies.
+    let as_player = |i: usize, method: &str, path: &str, body: Option<Value>, what: &str| {
+        ok(request(at[i], method, path, Some(&cookies[i]), body), what)
+    };
+    let arena =
+        json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30});
+    let made = as_player(0, "POST", "/api/tournaments", Some(arena), "new arena");
     let id = made["id"].as_i64().expect("an arena");
     let path = format!("/api/tournaments/{id}");
     for i in 0..4 {
-        ok(
-            request(
-                at[i],
-                "POST",
-                &format!("{path}/join"),
-                Some(&cookies[i]),
-                Some(json!({})),
-            ),
-            "join",
-        );
+        as_player(i, "POST", &format!("{path}/join"), Some(json!({})), "join");
     }
     // Each plays where they are: a move while it is theirs, then South
     // resigns once both have sown, until two games are over.
@@ -699,50 +659,23 @@ fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
         }
         assert!(Instant::now() < deadline, "two games not over: {seen}");
         for i in 0..4 {
-            let mine = ok(
-                request(at[i], "GET", &path, Some(&cookies[i]), None),
-                "arena",
-            );
+            let mine = as_player(i, "GET", &path, None, "arena");
             let Some(game) = mine["your_game"].as_str() else {
                 continue;
             };
-            let view = ok(
-                request(
-                    at[i],
-                    "GET",
-                    &format!("/api/games/{game}"),
-                    Some(&cookies[i]),
-                    None,
-                ),
-                "game",
-            );
+            let view = as_player(i, "GET", &format!("/api/games/{game}"), None, "game");
             let you = view["you"].as_array().cloned().unwrap_or_default();
             let plies = view["plies"].as_array().map_or(0, Vec::len);
             if !view["end"].is_null() || you.is_empty() {
                 continue;
             }
             if plies >= 2 && you.contains(&json!("S")) {
-                ok(
-                    request(
-                        at[i],
-                        "POST",
-                        &format!("/api/games/{game}/resign"),
-                        Some(&cookies[i]),
-                        Some(json!({})),
-                    ),
-                    "resign",
-                );
+                let resign = format!("/api/games/{game}/resign");
+                as_player(i, "POST", &resign, Some(json!({})), "resign");
             } else if plies < 2 && you.contains(&view["to_move"]) {
-                ok(
-                    request(
-                        at[i],
-                        "POST",
-                        &format!("/api/games/{game}/moves"),
-                        Some(&cookies[i]),
-                        Some(json!({"move": view["legal"][0], "ply": plies})),
-                    ),
-                    "move",
-                );
+                let mv = json!({"move": view["legal"][0], "ply": plies});
+                let moves = format!("/api/games/{game}/moves");
+                as_player(i, "POST", &moves, Some(mv), "move");
             }
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -774,14 +707,11 @@ fn an_arena_over_three_processes_is_joined_played_and_ended_on_any() {
     assert!(winners >= 2, "{:?}", standings(&b.addr));
 
     // Its maker ends it on the first process; the others show the end.
-    ok(
-        request(
-            &a.addr,
-            "POST",
-            &format!("{path}/close"),
-            Some(&cookies[0]),
-            Some(json!({})),
-        ),
+    as_player(
+        0,
+        "POST",
+        &format!("{path}/close"),
+        Some(json!({})),
         "close",
     );
     for addr in [&b.addr, &c.addr] {
@@ -829,7 +759,7 @@ fn heard_event(heard: &Heard, name: &str, check: impl Fn(&Value) -> bool, second
 /// on the first is heard on the third, and its removal by a moderator too.
 #[test]
 fn challenges_and_a_tournaments_chat_reach_the_players_on_other_processes() {
-    let (url, _dir, [a, b, c]) = three_processes();
+    let (url, _dir, [a, b, c]) = processes(&[]);
     let ama = sign_up(&a.addr, 1, "Ama");
     let kofi = sign_up(&b.addr, 2, "Kofi");
     let ama_hears = listen_to(&a.addr, "/api/me/events", Some(&ama));

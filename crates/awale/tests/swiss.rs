@@ -16,16 +16,15 @@ mod webdriver;
 
 use serde_json::json;
 use webdriver::{
-    ama_and_kofi, doc_screenshot, hash, member, open_tournament_form, page_fetch, page_post_ok,
-    send_tournament_form, tap, Site, PHONE,
+    ama_and_kofi, doc_screenshot, hash, join_tournament, member, open_tournament_form, page_fetch,
+    page_post_ok, send_tournament_form, tap, wait_standings, PHONE,
 };
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
-    let site = Site::start("swiss");
+    let (site, ama, kofi) = ama_and_kofi("swiss");
     let url = site.url.clone();
-    let (ama, kofi) = ama_and_kofi("swiss", &url);
     let esi = member("swiss-esi", "en-US,en", PHONE, &url, "Esi");
 
     // Ama makes a Swiss of 3 rounds, started by hand, from the lobby.
@@ -54,36 +53,26 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
         "{}",
         ama.text("#arena-info")
     );
-    tap(&ama, "#arena-join");
-    ama.wait_for(
-        "Ama in the standings",
-        "return document.querySelectorAll('#swiss-standings tr').length === 1",
-        10,
-    );
+    join_tournament(&ama, "Rejoindre");
+    wait_standings(&ama, "#swiss-standings", 1);
     assert_eq!(ama.text("#swiss-start-round"), "Lancer le tournoi");
 
     // Kofi and Esi join from the tournament's page.
     for b in [&kofi, &esi] {
         b.goto(&format!("{url}/{page}"));
-        b.wait_shown("#arena-join", 10);
-        assert_eq!(b.text("#arena-join"), "Join");
+        join_tournament(b, "Join");
         assert_eq!(
             b.eval("return document.querySelector('#swiss-start-round').hidden"),
             json!(true),
             "only the organiser starts the rounds"
         );
-        tap(b, "#arena-join");
         b.wait_for(
             "joined",
             "return document.querySelector('#arena-join').hidden",
             10,
         );
     }
-    ama.wait_for(
-        "three in the standings",
-        "return document.querySelectorAll('#swiss-standings tr').length === 3",
-        10,
-    );
+    wait_standings(&ama, "#swiss-standings", 3);
 
     // Ama starts round 1: one game and a bye; the two paired are sent to it.
     tap(&ama, "#swiss-start-round");

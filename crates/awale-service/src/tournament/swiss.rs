@@ -876,6 +876,15 @@ mod tests {
         }
     }
 
+    /// A Swiss of players rated `ratings` over `rounds` rounds, its first
+    /// round paired and won by the stronger seeds.
+    fn after_round_one(ratings: Vec<i32>, rounds: usize) -> Swiss {
+        let mut s = Swiss::new(ratings, rounds).unwrap();
+        s.pair_next_round().unwrap();
+        play_all(&mut s, seed_wins);
+        s
+    }
+
     /// The stronger seed (lower number) wins.
     fn seed_wins(a: usize, b: usize) -> Outcome {
         if a < b {
@@ -1065,22 +1074,14 @@ mod tests {
         let st = s.standings();
         let order: Vec<usize> = st.iter().map(|l| l.player).collect();
         assert_eq!(order, vec![b, a, d, c]);
-        let by = |p: usize| st.iter().find(|l| l.player == p).unwrap().clone();
+        // Points, Buchholz, Sonneborn-Berger of a, b, c and d.
+        let tie_breaks = |p: usize| {
+            let l = st.iter().find(|l| l.player == p).unwrap();
+            (l.points, l.buchholz, l.sonneborn_berger)
+        };
         assert_eq!(
-            (by(a).points, by(a).buchholz, by(a).sonneborn_berger),
-            (3, 9, 10)
-        );
-        assert_eq!(
-            (by(b).points, by(b).buchholz, by(b).sonneborn_berger),
-            (4, 8, 10)
-        );
-        assert_eq!(
-            (by(c).points, by(c).buchholz, by(c).sonneborn_berger),
-            (2, 10, 6)
-        );
-        assert_eq!(
-            (by(d).points, by(d).buchholz, by(d).sonneborn_berger),
-            (3, 9, 8)
+            [a, b, c, d].map(tie_breaks),
+            [(3, 9, 10), (4, 8, 10), (2, 10, 6), (3, 9, 8)]
         );
         let csv = s.standings_csv(&["Awa", "Bintou", "=Cheick", "Diop, D."]);
         assert_eq!(
@@ -1105,9 +1106,7 @@ mod tests {
     fn leaders_meet_leaders() {
         // After round 1 with seeds winning, the four winners (0, 1, 2, 3)
         // must meet each other in round 2.
-        let mut s = Swiss::new((0..8).map(|i| 2000 - 50 * i).collect(), 3).unwrap();
-        s.pair_next_round().unwrap();
-        play_all(&mut s, seed_wins);
+        let mut s = after_round_one((0..8).map(|i| 2000 - 50 * i).collect(), 3);
         let r = s.pair_next_round().unwrap();
         for p in &r.pairings {
             assert_eq!(p.first < 4, p.second < 4, "{p:?}");
@@ -1116,9 +1115,7 @@ mod tests {
 
     #[test]
     fn a_withdrawn_player_is_left_out_and_a_late_one_paired_without_a_repeat() {
-        let mut s = Swiss::new(vec![1600, 1500, 1400, 1300], 3).unwrap();
-        s.pair_next_round().unwrap();
-        play_all(&mut s, seed_wins);
+        let mut s = after_round_one(vec![1600, 1500, 1400, 1300], 3);
         // Player 3 withdraws, player 4 joins: still four to pair.
         s.set_out(3, true);
         let late = s.add_player(1450);
@@ -1225,15 +1222,11 @@ mod tests {
     fn fitting_keeps_the_rounds_that_remain_possible() {
         // Four players, three rounds: after round 1 one withdraws; the three
         // left can still meet the two they have not met (a bye each round).
-        let mut s = Swiss::new(vec![1600, 1500, 1400, 1300], 3).unwrap();
-        s.pair_next_round().unwrap();
-        play_all(&mut s, seed_wins);
+        let mut s = after_round_one(vec![1600, 1500, 1400, 1300], 3);
         s.set_out(3, true);
         assert_eq!(s.fit_rounds(), 3);
         // A late entry in a Swiss of three rounds leaves them possible.
-        let mut s = Swiss::new(vec![1600, 1500, 1400, 1300, 1200, 1100], 3).unwrap();
-        s.pair_next_round().unwrap();
-        play_all(&mut s, seed_wins);
+        let mut s = after_round_one(vec![1600, 1500, 1400, 1300, 1200, 1100], 3);
         s.add_player(1450);
         assert_eq!(s.fit_rounds(), 3);
     }

@@ -523,25 +523,8 @@ impl Tournaments {
         let mut ids = Vec::new();
         let mut players = Vec::new();
         for (game, p) in games.iter().zip(&round.pairings) {
-            let row = PairingRow {
-                game_id: game.id,
-                players: (p.first as i64, p.second as i64),
-                berserk: [false, false],
-                result: None,
-                round: number,
-            };
-            running.games.insert(
-                game.id,
-                Held {
-                    row,
-                    public_id: game.public_id.clone(),
-                },
-            );
-            lock(&self.by_game).insert(game.id, running.row.id);
+            self.hold(running, game, (p.first, p.second), number);
             ids.push(game.id);
-            // No clock runs before a side's first move: one who does not
-            // sow in time loses by forfeit, so the round cannot hang.
-            self.arm_first_move(game);
             for n in [p.first, p.second] {
                 running.arena.players[n].presence = Presence::Playing;
                 players.push(n);

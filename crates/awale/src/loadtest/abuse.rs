@@ -88,58 +88,35 @@ struct Abuse {
     renames: Tally,
 }
 
+/// What every task of the run is given: the run, and the counts of what
+/// the honest clients and the stranger met.
+type Shared = (Arc<Run>, Arc<Abuse>);
+
 /// Runs the honest computer players, the honest challenges, and the
 /// stranger until the end of the run; honest clients are numbered from
 /// `first_client`. Its report, for the last line's `"abuse"`.
 pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
     let abuse = Arc::new(Abuse::default());
+    let shared = || (Arc::clone(&run), Arc::clone(&abuse));
     let mut tasks = Vec::new();
     for k in 0..COMPUTER_PLAYERS {
         let from = run.honest(first_client + k);
-        tasks.push(tokio::spawn(against_the_computer(
-            Arc::clone(&run),
-            Arc::clone(&abuse),
-            from,
-            k as u64,
-        )));
+        tasks.push(tokio::spawn(against_the_computer(shared(), from, k as u64)));
     }
     let makers = first_client + COMPUTER_PLAYERS;
     // One challenge before the flood, one in the middle of it.
     let later = (run.deadline - Instant::now()) / 3;
     for (k, wait) in [Duration::ZERO, later].into_iter().enumerate() {
         let from = run.honest(makers + k);
-        tasks.push(tokio::spawn(challenge(
-            Arc::clone(&run),
-            Arc::clone(&abuse),
-            from,
-            wait,
-        )));
+        tasks.push(tokio::spawn(challenge(shared(), from, wait)));
     }
-    tasks.push(tokio::spawn(watch_lobby(
-        Arc::clone(&run),
-        Arc::clone(&abuse),
-        run.honest(makers + 2),
-    )));
+    tasks.push(tokio::spawn(watch_lobby(shared(), run.honest(makers + 2))));
     for n in 1..=STRANGER_ADDRESSES {
         let from = Some(IpAddr::from([127, 2, 0, n]));
         let seed = u64::from(n);
-        tasks.push(tokio::spawn(give_up_searches(
-            Arc::clone(&run),
-            Arc::clone(&abuse),
-            from,
-        )));
-        tasks.push(tokio::spawn(offer_flood(
-            Arc::clone(&run),
-            Arc::clone(&abuse),
-            from,
-            seed,
-        )));
-        tasks.push(tokio::spawn(chatter(
-            Arc::clone(&run),
-            Arc::clone(&abuse),
-            from,
-            seed,
-        )));
+        tasks.push(tokio::spawn(give_up_searches(shared(), from)));
+        tasks.push(tokio::spawn(offer_flood(shared(), from, seed)));
+        tasks.push(tokio::spawn(chatter(shared(), from, seed)));
     }
     for t in tasks {
         let _ = t.await;
@@ -213,7 +190,7 @@ async fn game_head(
 
 /// An honest player of the computer: game after game, a hint before every
 /// other move, each computer move waited for (at most [`PATIENCE`]).
-async fn against_the_computer(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, seed: u64) {
+async fn against_the_computer((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed ^ 0xC0FF_EE00);
     let cookie = match run.player(from).await {
         Ok(c) => c,
@@ -323,7 +300,7 @@ async fn against_the_computer(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpA
 
 /// An honest public challenge, made after `wait`, its maker on its live
 /// events (connected, as a page is) until the end.
-async fn challenge(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, wait: Duration) {
+async fn challenge((run, abuse): Shared, from: Option<IpAddr>, wait: Duration) {
     tokio::time::sleep(wait).await;
     if run.over() {
         return;
@@ -356,7 +333,7 @@ async fn challenge(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, wait:
 }
 
 /// Looks at the lobby twice a second: is every honest challenge there?
-async fn watch_lobby(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
+async fn watch_lobby((run, abuse): Shared, from: Option<IpAddr>) {
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     while !run.over() {
         tick.tick().await;
@@ -401,7 +378,7 @@ async fn watch_lobby(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
 /// Finding 1: [`BURST`] askers at once, each asking an analysis or a
 /// hint, giving it up after [`GIVE_UP`] and asking again (50 ms after a
 /// refusal), so the stranger's places in the queue are always taken.
-async fn give_up_searches(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>) {
+async fn give_up_searches((run, abuse): Shared, from: Option<IpAddr>) {
     let Ok(cookie) = run.player(from).await else {
         return;
     };
@@ -462,7 +439,7 @@ async fn give_up_searches(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>
 
 /// Finding 4: public challenges from made-up players, as fast as the
 /// server takes them, their makers never connected.
-async fn offer_flood(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, seed: u64) {
+async fn offer_flood((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed ^ 0x0FFE_5000);
     while !run.over() {
         let cookie = made_up(&mut rng);
@@ -478,7 +455,7 @@ async fn offer_flood(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, see
 
 /// Finding 5: chat, reactions and renames from made-up players (a new one
 /// each time), in the games the lobby shows, about 50 rounds a second.
-async fn chatter(run: Arc<Run>, abuse: Arc<Abuse>, from: Option<IpAddr>, seed: u64) {
+async fn chatter((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed ^ 0x0C4A_7000);
     let mut games: Vec<String> = Vec::new();
     let mut looked = Instant::now() - Duration::from_secs(10);

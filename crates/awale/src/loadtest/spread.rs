@@ -26,9 +26,9 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 
 use super::{
-    answered_ok, game_made, http_client, invite_key, join, json_body, letters, list_game,
-    log_in_flood_with, new_game, play_out, player_cookie, request_to, runtime, seeds, take_events,
-    Head, Http, Logins, Tally,
+    http_client, json_body, letters, log_in_flood_with, new_game, play_out, player_cookie,
+    request_to, runtime, seated_game, seeds, take_events, Answer, Head, Http, Logins, Players,
+    Tally,
 };
 
 /// What `awale loadtest` gives this run.
@@ -421,6 +421,25 @@ async fn watch(run: Arc<Run>, game: GameRef, who: Visitor) {
 /// A game, by its public id.
 type GameRef = Arc<str>;
 
+impl Players for Run {
+    type Player = Visitor;
+    type Failure = Failed;
+
+    async fn ask(
+        &self,
+        who: &Visitor,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<Answer, Failed> {
+        self.request(who, method, path, body).await
+    }
+
+    fn lost(answer: &Result<Answer, Failed>) -> bool {
+        matches!(answer, Err(Failed::Gone))
+    }
+}
+
 /// One pair of players, game after game (two new players each time, as
 /// new visitors: the limits per player are a person's), with `spectators`
 /// watching each. With several processes, South is on process `slot`,
@@ -440,42 +459,19 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let made = run
             .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
-        let game = match made {
-            // Its process went away with it: the next round tries again.
-            Err(Failed::Gone) => None,
-            made => game_made(&run, "new game", made),
-        };
-        let Some(game) = game else {
-            tokio::time::sleep(Duration::from_millis(200)).await;
+        let Some(game) = seated_game(&*run, &games, slot, made, (&south, &north)).await else {
             continue;
         };
-        list_game(&games, &game);
-        // The invitation's key, as its maker's page has it.
-        let links = run
-            .request(&south, "GET", &format!("/api/games/{game}/links"), None)
-            .await;
-        if matches!(links, Err(Failed::Gone)) {
-            continue;
-        }
-        let Some(key) = invite_key(&run, links) else {
-            continue;
-        };
-        let path = format!("/api/games/{game}/join");
-        let joined = run
-            .request(&north, "POST", &path, Some(join(slot, &key)))
-            .await;
-        if matches!(joined, Err(Failed::Gone)) || !answered_ok(&run, "join", joined) {
-            continue;
-        }
         let watchers = (0..spectators)
             .map(|k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k)))
             .collect();
         play_out(
+            &run,
             game,
             (south, north),
             seeds(slot, round),
             watchers,
-            |game, who, me, seed| play(Arc::clone(&run), game, who, me, seed),
+            play,
         )
         .await;
     }

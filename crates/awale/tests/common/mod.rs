@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses its part
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -20,6 +21,14 @@ pub fn command(args: &[&str]) -> Command {
 /// `awale ARGS`, with nothing to read, run to its end.
 pub fn awale(args: &[&str]) -> Output {
     command(args).output().expect("the awale binary runs")
+}
+
+/// `awale serve` on a free port with its games file `data` and the
+/// arguments `more`, run to its end (for the settings it refuses).
+pub fn serve_with(data: &Path, more: &[&str]) -> Output {
+    let data = data.to_str().expect("a UTF-8 path");
+    let args = ["serve", "--addr", "127.0.0.1:0", "--data", data];
+    awale(&[&args[..], more].concat())
 }
 
 /// `awale ARGS` reading `input`, run to its end.

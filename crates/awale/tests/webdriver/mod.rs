@@ -19,6 +19,35 @@ use serde_json::{json, Value};
 /// so a game a test makes through the API is the browser's.
 pub const TEST_PLAYER: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
+/// Connects to `addr` and sends one HTTP/1.1 request with the JSON `body`
+/// and, given one, the `Cookie` header `cookie`; the connection, its reads
+/// timing out after `timeout`, to read the answer from.
+pub fn send(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&Value>,
+    timeout: Duration,
+) -> Result<TcpStream, String> {
+    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|e| format!("write {addr}: {e}"))?;
+    Ok(stream)
+}
+
 /// One HTTP/1.1 request, as [`TEST_PLAYER`]; returns the status and the body.
 pub fn http(
     addr: &str,
@@ -26,18 +55,15 @@ pub fn http(
     path: &str,
     body: Option<&Value>,
 ) -> Result<(u16, Vec<u8>), String> {
-    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(90)))
-        .map_err(|e| e.to_string())?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nCookie: awale_player={TEST_PLAYER}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream
-        .write_all(request.as_bytes())
-        .map_err(|e| format!("write {addr}: {e}"))?;
+    let player = format!("awale_player={TEST_PLAYER}");
+    let mut stream = send(
+        addr,
+        method,
+        path,
+        Some(&player),
+        body,
+        Duration::from_secs(90),
+    )?;
     // Read the header, then exactly the body: servers may keep the
     // connection open whatever we asked.
     let mut raw = Vec::new();
@@ -198,6 +224,8 @@ pub fn start_server_with(data: &Path, more: &[&str]) -> (Process, String) {
 pub struct Site {
     /// The server's address, `http://127.0.0.1:PORT`.
     pub url: String,
+    /// The test's name, given to its store and to its browser.
+    name: String,
     data: PathBuf,
     more: Vec<String>,
     server: Process,
@@ -223,6 +251,7 @@ impl Site {
         let (server, url) = start_server_with(&data, more);
         Site {
             url,
+            name: name.to_string(),
             data,
             more: more.iter().map(|m| m.to_string()).collect(),
             server,
@@ -267,6 +296,20 @@ impl Site {
             assert!(Instant::now() < deadline, "awale serve did not start again");
             std::thread::sleep(Duration::from_millis(200));
         }
+    }
+
+    /// The site and a browser named after its test, preferring
+    /// `languages`, its window `size`, on the site's page opened by `open`
+    /// (each test binary opens it its own way: speed, sound, language).
+    pub fn visited(
+        self,
+        languages: &str,
+        size: (u32, u32),
+        open: impl FnOnce(&Browser, &str),
+    ) -> (Site, Browser) {
+        let b = Browser::start(&self.name, languages, size.0, size.1);
+        open(&b, &self.url);
+        (self, b)
     }
 
     /// The address of the page at `rest` (`#learn`, `?join=3`...).
@@ -938,14 +981,26 @@ pub fn doc_screenshot(b: &Browser, name: &str) {
     }
 }
 
-/// Ama (in French, on a desktop) and Kofi (in English, on a phone), the
-/// accounts `Ama_K` and `kofi_7`, new visitors of `url` in browsers named
-/// after `test`.
-pub fn ama_and_kofi(test: &str, url: &str) -> (Browser, Browser) {
-    (
-        member(&format!("{test}-ama"), "fr-FR,fr", DESKTOP, url, "Ama_K"),
-        member(&format!("{test}-kofi"), "en-US,en", PHONE, url, "kofi_7"),
-    )
+/// The server of `test` (an empty store) and two new visitors of its
+/// page in browsers named after `test`: Ama (in French, on a desktop) and
+/// Kofi (in English, on a phone), the accounts `Ama_K` and `kofi_7`.
+pub fn ama_and_kofi(test: &str) -> (Site, Browser, Browser) {
+    let site = Site::start(test);
+    let ama = member(
+        &format!("{test}-ama"),
+        "fr-FR,fr",
+        DESKTOP,
+        &site.url,
+        "Ama_K",
+    );
+    let kofi = member(
+        &format!("{test}-kofi"),
+        "en-US,en",
+        PHONE,
+        &site.url,
+        "kofi_7",
+    );
+    (site, ama, kofi)
 }
 
 /// Opens the lobby's form for a new tournament on `b`.
@@ -968,6 +1023,24 @@ pub fn send_tournament_form(b: &Browser, title: &str) -> String {
         10,
     );
     hash(b)
+}
+
+/// Joins the tournament whose page `b` shows by its button, first
+/// checking the button says `label` (in the page's language).
+pub fn join_tournament(b: &Browser, label: &str) {
+    b.wait_shown("#arena-join", 10);
+    assert_eq!(b.text("#arena-join"), label);
+    tap(b, "#arena-join");
+}
+
+/// Waits until the tournament's page on `b` has `players` lines in its
+/// standings `table` (`#arena-standings`, `#swiss-standings`).
+pub fn wait_standings(b: &Browser, table: &str, players: usize) {
+    b.wait_for(
+        &format!("{players} in the standings"),
+        &format!("return document.querySelectorAll('{table} tr').length === {players}"),
+        10,
+    );
 }
 
 /// The page's address after `#`, with it.
