@@ -144,8 +144,9 @@ impl Level {
     /// The level's strength in Elo points, measured with `awale match`
     /// between adjacent levels (docs/BENCHMARKS.md, 200 to 400 games a
     /// pair, `awale` rules), the greedy player ([`greedy_move`]) set at
-    /// 1000. Perfect won all 11 games it played against Titan: its figure
-    /// is Titan's plus the floor of that step (+183 with 95% confidence).
+    /// 1000. Perfect scored 38.5 of 40 against Titan (no loss; and 11 of
+    /// 11 before): its figure is Titan's plus the floor of that step
+    /// (+428 with 95% confidence), not a point estimate.
     pub fn elo(self) -> u32 {
         match self {
             Level::Seed => 860,
@@ -163,7 +164,7 @@ impl Level {
             Level::Champion => 3387,
             Level::Legend => 3609,
             Level::Titan => 3839,
-            Level::Perfect => 4022,
+            Level::Perfect => 4267,
         }
     }
 
