@@ -851,8 +851,8 @@ fn person_to_play(b: &Browser, what: &str) {
     while b.eval(lit) != json!(true) {
         assert!(
             Instant::now() < deadline,
-            "{what}: no legal hole lit; status `{}`",
-            b.text("#status")
+            "{what}: no legal hole lit; page: {}",
+            b.page_state()
         );
         std::thread::sleep(Duration::from_millis(100));
     }

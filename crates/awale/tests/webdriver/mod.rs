@@ -449,6 +449,44 @@ impl Browser {
         self.command(method, &format!("/session/{}{path}", self.session), body)
     }
 
+    /// What the page shows ([`PAGE_STATE`]), and the player cookies the
+    /// browser holds for it (whether each is [`TEST_PLAYER`]'s): said when
+    /// a wait times out.
+    pub fn page_state(&self) -> String {
+        let page = self.exec(PAGE_STATE, json!([]));
+        let cookies = self.session_command("GET", "/cookie", None);
+        let players: Vec<String> = cookies
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| {
+                c["name"]
+                    .as_str()
+                    .is_some_and(|n| n.ends_with("awale_player"))
+            })
+            .map(|c| {
+                let whose = if c["value"] == TEST_PLAYER {
+                    "the test player"
+                } else {
+                    "another player"
+                };
+                let text = |key: &str| c[key].as_str().unwrap_or("?").to_string();
+                format!(
+                    "{} on {}{}: {whose}",
+                    text("name"),
+                    text("domain"),
+                    text("path")
+                )
+            })
+            .collect();
+        let players = if players.is_empty() {
+            "none".to_string()
+        } else {
+            players.join(", ")
+        };
+        format!("{page} | player cookies: {players}")
+    }
+
     /// Makes this browser [`TEST_PLAYER`] on the site it shows now, so the
     /// games the test makes through the API are its own.
     pub fn be_test_player(&self) {
@@ -537,8 +575,10 @@ impl Browser {
             }
             if Instant::now() >= deadline {
                 // What the page said last (an error shown, where it is).
-                let page = self.exec(PAGE_STATE, json!([]));
-                panic!("timed out waiting for {what} (last: {v}; page: {page})");
+                panic!(
+                    "timed out waiting for {what} (last: {v}; page: {})",
+                    self.page_state()
+                );
             }
             std::thread::sleep(Duration::from_millis(100));
         }
