@@ -437,13 +437,7 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
     )
     .await;
     // Kofi resigns: both ratings move, as the players' pages say.
-    kofi.posted(
-        &app,
-        &format!("/api/games/{game}/resign"),
-        json!({}),
-        StatusCode::OK,
-    )
-    .await;
+    kofi.resigns(&app, &game).await;
     let (status, page) = ama.get(&app, "/api/players/ama").await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let rating = &page["ratings"][0];

@@ -132,14 +132,7 @@ async fn a_swiss_is_made_played_by_rounds_and_its_files_downloaded() {
         "kofi" => &mut kofi,
         _ => &mut esi,
     };
-    browser
-        .posted(
-            &app,
-            &format!("/api/games/{public}/resign"),
-            json!({}),
-            StatusCode::OK,
-        )
-        .await;
+    browser.resigns(&app, &public).await;
     let view = until(&mut ama, &app, &uri, |v| {
         v["swiss"]["next_round_ready"] == true
     })

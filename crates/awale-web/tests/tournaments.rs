@@ -135,13 +135,7 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
         next.contains(&format!("\"your_game\":\"{game}\"")),
         "{next}"
     );
-    kofi.posted(
-        &app,
-        &format!("/api/games/{game}/resign"),
-        json!({}),
-        StatusCode::OK,
-    )
-    .await;
+    kofi.resigns(&app, &game).await;
     let view = until(&mut ama, &app, &uri, |v| line(v, "ama")["score"] == 2).await;
     assert_eq!(view["standings"][0]["name"], "ama");
     // Alone, the two meet again; a withdrawal during that game waits for

@@ -113,6 +113,12 @@ impl Browser {
         answer
     }
 
+    /// Resigns game `game` (its public id), which must be taken.
+    pub async fn resigns(&mut self, app: &Router, game: &str) {
+        let uri = format!("/api/games/{game}/resign");
+        self.posted(app, &uri, json!({}), StatusCode::OK).await;
+    }
+
     /// Blocks the player `name` (or, with `blocked` false, no longer):
     /// the usernames blocked now.
     pub async fn block(&mut self, app: &Router, name: &str, blocked: bool) -> Value {
