@@ -212,6 +212,32 @@ async fn every_answer_carries_the_security_headers() {
 }
 
 #[tokio::test]
+async fn only_the_page_makes_a_player() {
+    // A browser asks for `/favicon.ico` beside its first page: answered
+    // late, a new player's cookie there replaced the one just set (the
+    // browser tests' player, a flake of two CI runs).
+    let app = app(state(quick()));
+    for uri in [
+        "/favicon.ico",
+        "/nowhere",
+        "/sw.js",
+        "/api/info",
+        "/api/lobby",
+    ] {
+        let a = send(&app, get(uri, &[HOST])).await;
+        assert!(
+            !a.headers.contains_key("set-cookie"),
+            "{uri}: {:?}",
+            a.headers
+        );
+    }
+    for uri in ["/", "/api/me"] {
+        let a = send(&app, get(uri, &[HOST])).await;
+        assert!(a.headers.contains_key("set-cookie"), "{uri}");
+    }
+}
+
+#[tokio::test]
 async fn a_browsers_game_is_played_by_that_browser_only() {
     let app = app(state(quick()));
     let mine = visit(&app).await;

@@ -38,6 +38,13 @@ pub const SESSION_COOKIE: &str = "awale_session";
 /// Its name over https.
 pub const SECURE_SESSION_COOKIE: &str = "__Host-awale_session";
 
+/// The requests that make a player for a browser without one: the page,
+/// and `/api/me`, which a page its service worker served asks first. No
+/// other: a browser also asks for `/favicon.ico` and the like, and such a
+/// request, answered late, would replace the cookie a first visit just got
+/// (or one set meanwhile) with another player's.
+const PAGE_LOADS: [&str; 2] = ["/", "/api/me"];
+
 /// How long the player cookie lasts (one year).
 const COOKIE_SECONDS: i64 = 365 * 24 * 3600;
 
@@ -95,8 +102,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
             Err(e) => tracing::warn!(error = %e, "a session could not be looked up"),
         }
     }
-    let page_load = req.method() == Method::GET
-        && (!req.uri().path().starts_with("/api/") || req.uri().path() == "/api/me");
+    let page_load = req.method() == Method::GET && PAGE_LOADS.contains(&req.uri().path());
     // New players are counted per address: past the rate, the page is
     // served without one (it can watch, not play, until later).
     let may_mint = || state.shared.players.take(&client.0, 1, now_ms()).is_ok();
