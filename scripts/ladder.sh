@@ -4,14 +4,14 @@
 #
 #   bash scripts/ladder.sh [GAMES] [FIRST_LEVEL] [LAST_LEVEL] [EXTRA MATCH FLAGS...]
 #
-# GAMES per pair (default 100), levels FIRST..LAST (default 1..16). The
+# GAMES per pair (default 100), levels FIRST..LAST (default 1..18). The
 # games of each pair go to target/ladder/levelN-vs-levelM.ogn.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 games=${1:-100}
 first=${2:-1}
-last=${3:-16}
+last=${3:-18}
 shift $(( $# < 3 ? $# : 3 ))
 
 cargo build --release --quiet -p awale

@@ -4,7 +4,8 @@
 //! behind the first hole, not always the opponent's answer); the next
 //! score every move with a shallow search and pick one at random, better
 //! moves more often (a softmax with a temperature): they lose by
-//! overlooking, not by throwing seeds away. The strongest searches long,
+//! overlooking, not by throwing seeds away. Above them, searches of a
+//! fixed depth or number of nodes; the strongest searches for its time,
 //! with the opening book and the endgame oracle.
 
 use std::sync::atomic::AtomicBool;
@@ -41,21 +42,34 @@ pub enum Level {
     /// Level 10: few people beat it.
     Master,
     /// Level 11: a deep search.
-    Grandmaster,
+    Champion,
     /// Level 12: a deeper search, nearly always the best move.
     Virtuoso,
     /// Level 13: a deeper search still, the best move or one close to it.
-    Champion,
+    InternationalMaster,
     /// Level 14: the deepest of the choosing levels, seldom off the best
     /// move.
-    Legend,
+    Grandmaster,
     /// Level 15: the search of Perfect, 16 plies deep, without the
     /// endgame oracle.
     Titan,
-    /// Level 16: the strongest search, with the opening book and the
+    /// Level 16: the search of Perfect for a number of nodes, without the
+    /// endgame oracle.
+    Colossus,
+    /// Level 17: the same, four times the nodes.
+    Legend,
+    /// Level 18: the strongest search, with the opening book and the
     /// endgame oracle when one is set.
     Perfect,
 }
+
+/// Colossus's search, in nodes a move: about four times what Titan's 16
+/// plies take in a game, on the average (docs/BENCHMARKS.md).
+const COLOSSUS_NODES: u64 = 120_000;
+
+/// Legend's, about four times Colossus's and a twentieth of what Perfect
+/// searches in its 3 seconds here.
+const LEGEND_NODES: u64 = 500_000;
 
 /// How a level chooses its move.
 enum Style {
@@ -76,6 +90,7 @@ enum Style {
     /// A normal search within these limits.
     Search {
         depth: Option<u32>,
+        nodes: Option<u64>,
         time: Option<Duration>,
     },
 }
@@ -93,11 +108,13 @@ impl Level {
         Level::Seasoned,
         Level::Expert,
         Level::Master,
-        Level::Grandmaster,
-        Level::Virtuoso,
         Level::Champion,
-        Level::Legend,
+        Level::Virtuoso,
+        Level::InternationalMaster,
+        Level::Grandmaster,
         Level::Titan,
+        Level::Colossus,
+        Level::Legend,
         Level::Perfect,
     ];
 
@@ -132,21 +149,22 @@ impl Level {
             Level::Seasoned => "seasoned",
             Level::Expert => "expert",
             Level::Master => "master",
+            Level::InternationalMaster => "international_master",
             Level::Grandmaster => "grandmaster",
             Level::Virtuoso => "virtuoso",
             Level::Champion => "champion",
             Level::Legend => "legend",
             Level::Titan => "titan",
+            Level::Colossus => "colossus",
             Level::Perfect => "perfect",
         }
     }
 
     /// The level's strength in Elo points, measured with `awale match`
-    /// between adjacent levels (docs/BENCHMARKS.md, 200 to 400 games a
-    /// pair, `awale` rules), the greedy player ([`greedy_move`]) set at
-    /// 1000. Perfect scored 38.5 of 40 against Titan (no loss; and 11 of
-    /// 11 before): its figure is Titan's plus the floor of that step
-    /// (+428 with 95% confidence), not a point estimate.
+    /// between adjacent levels (docs/BENCHMARKS.md, `awale` rules: 200 to
+    /// 400 games a pair up to Colossus, 100 for Legend, 38 for Perfect,
+    /// whose 3 s a move make a game last minutes), the greedy player
+    /// ([`greedy_move`]) set at 1000.
     pub fn elo(self) -> u32 {
         match self {
             Level::Seed => 860,
@@ -159,12 +177,14 @@ impl Level {
             Level::Seasoned => 2380,
             Level::Expert => 2575,
             Level::Master => 2810,
-            Level::Grandmaster => 2985,
+            Level::Champion => 2985,
             Level::Virtuoso => 3205,
-            Level::Champion => 3387,
-            Level::Legend => 3609,
+            Level::InternationalMaster => 3387,
+            Level::Grandmaster => 3609,
             Level::Titan => 3839,
-            Level::Perfect => 4267,
+            Level::Colossus => 4019,
+            Level::Legend => 4210,
+            Level::Perfect => 4454,
         }
     }
 
@@ -187,16 +207,28 @@ impl Level {
             Level::Seasoned => soft(5, 90.0),
             Level::Expert => soft(6, 75.0),
             Level::Master => soft(7, 60.0),
-            Level::Grandmaster => soft(8, 55.0),
+            Level::Champion => soft(8, 55.0),
             Level::Virtuoso => soft(10, 50.0),
-            Level::Champion => soft(11, 40.0),
-            Level::Legend => soft(13, 20.0),
+            Level::InternationalMaster => soft(11, 40.0),
+            Level::Grandmaster => soft(13, 20.0),
             Level::Titan => Style::Search {
                 depth: Some(16),
+                nodes: None,
+                time: None,
+            },
+            Level::Colossus => Style::Search {
+                depth: None,
+                nodes: Some(COLOSSUS_NODES),
+                time: None,
+            },
+            Level::Legend => Style::Search {
+                depth: None,
+                nodes: Some(LEGEND_NODES),
                 time: None,
             },
             Level::Perfect => Style::Search {
                 depth: None,
+                nodes: None,
                 time: Some(Duration::from_secs(3)),
             },
         }
@@ -214,8 +246,9 @@ impl Level {
         match self.style() {
             Style::Beginner { .. } => Limits::depth(1),
             Style::Soft { depth, .. } => Limits::depth(depth),
-            Style::Search { depth, time } => Limits {
+            Style::Search { depth, nodes, time } => Limits {
                 depth,
+                nodes,
                 movetime: time,
                 ..Limits::default()
             },
@@ -442,14 +475,11 @@ mod tests {
     }
 
     #[test]
-    fn each_step_up_to_titan_is_150_to_250_elo() {
-        // Perfect's step is bounded below only (docs/BENCHMARKS.md).
-        let below_perfect = &Level::ALL[..Level::ALL.len() - 1];
-        for pair in below_perfect.windows(2) {
+    fn each_step_is_150_to_250_elo() {
+        for pair in Level::ALL.windows(2) {
             let step = pair[1].elo() - pair[0].elo();
             assert!((150..=250).contains(&step), "{pair:?}: {step}");
         }
-        assert!(Level::Perfect.elo() > Level::Titan.elo());
     }
 
     #[test]
@@ -474,9 +504,17 @@ mod tests {
         assert!((Level::ALL.len() + 1).to_string().parse::<Level>().is_err());
         assert!("nobody".parse::<Level>().is_err());
         assert_eq!("12".parse(), Ok(Level::Virtuoso));
+        assert_eq!("13".parse(), Ok(Level::InternationalMaster));
+        assert_eq!("14".parse(), Ok(Level::Grandmaster));
         assert_eq!("Champion".parse(), Ok(Level::Champion));
         assert_eq!("legend".parse(), Ok(Level::Legend));
+        assert_eq!(
+            "International_Master".parse(),
+            Ok(Level::InternationalMaster)
+        );
         assert_eq!("titan".parse(), Ok(Level::Titan));
-        assert_eq!("16".parse(), Ok(Level::Perfect));
+        assert_eq!("16".parse(), Ok(Level::Colossus));
+        assert_eq!("17".parse(), Ok(Level::Legend));
+        assert_eq!("18".parse(), Ok(Level::Perfect));
     }
 }

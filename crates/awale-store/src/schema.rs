@@ -68,9 +68,23 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
 
 /// The number of levels (`awale_engine::Level::ALL`) whose numbers the
 /// games are stored with, kept in `meta` as `levels`: files written before
-/// the mark, with twelve levels, stored Perfect as 12; it is 16 since
-/// levels 12 to 15 came between Grandmaster and Perfect.
-const LEVELS: i64 = 16;
+/// the mark, with twelve levels, stored Perfect as 12; it was 16 once four
+/// levels came between Grandmaster and Perfect, and is 18 since two more
+/// came below Perfect (levels 1 to 15 kept their play; some their names). Perfect is always the last: a store of fewer levels
+/// has its games at Perfect moved to the last number, once; the numbers
+/// below keep their levels.
+pub(crate) const LEVELS: i64 = 18;
+
+/// The levels of a store without the `levels` mark.
+pub(crate) const UNMARKED_LEVELS: i64 = 12;
+
+/// Moves the games at Perfect of a store of `?2` levels to level `?1`.
+pub(crate) const PERFECT_MOVES_UP: &str =
+    "UPDATE games SET level = $1 WHERE mode = 'computer' AND level = $2";
+
+/// Marks the store with its levels' numbering, `?1`.
+pub(crate) const LEVELS_MARKED: &str = "INSERT INTO meta (key, value) VALUES ('levels', $1)
+     ON CONFLICT (key) DO UPDATE SET value = $1";
 
 /// The tables and columns of version 1 (before the schema was versioned),
 /// to recognise such a file.
@@ -162,21 +176,16 @@ pub(super) fn setup(conn: &mut Connection, path: &Path) -> Result<(), StoreError
     let after = || -> Result<(), rusqlite::Error> {
         conn.execute_batch("BEGIN IMMEDIATE")?;
         // Levels renumbered apart from the schema (a file of any version
-        // may hold games of the twelve levels): once, marked in `meta`.
-        let levels: Option<i64> = conn
+        // may hold games of fewer levels): once, marked in `meta`.
+        let levels: i64 = conn
             .query_row("SELECT value FROM meta WHERE key = 'levels'", [], |r| {
                 r.get(0)
             })
-            .optional()?;
-        if levels.is_none() {
-            conn.execute(
-                "UPDATE games SET level = ?1 WHERE mode = 'computer' AND level = 12",
-                [LEVELS],
-            )?;
-            conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('levels', ?1)",
-                [LEVELS],
-            )?;
+            .optional()?
+            .unwrap_or(UNMARKED_LEVELS);
+        if levels < LEVELS {
+            conn.execute(PERFECT_MOVES_UP, [LEVELS, levels])?;
+            conn.execute(LEVELS_MARKED, [LEVELS])?;
         }
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('opened_ms', ?1)

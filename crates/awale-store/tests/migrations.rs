@@ -193,8 +193,8 @@ async fn opening_a_migrated_file_again_changes_nothing() {
     let (before, marks_before) = (schema(&path), marks(&path));
     let store = open(&path);
     let game = store.load(3).await.unwrap().unwrap();
-    // Perfect, remapped once from 12 to 16, not again.
-    assert!(matches!(game.mode, Mode::Computer { level: 16, .. }));
+    // Perfect, remapped once from 12 to 18, not again.
+    assert!(matches!(game.mode, Mode::Computer { level: 18, .. }));
     store.close();
     assert_eq!(schema(&path), before);
     assert_eq!(marks(&path), marks_before);
@@ -218,11 +218,11 @@ async fn a_file_of_version_1_keeps_its_games() {
         matches!(
             c.mode,
             Mode::Computer {
-                level: 16,
+                level: 18,
                 human: Side::South
             }
         ),
-        "Perfect was level 12 of 12; it is 16 of 16: {:?}",
+        "Perfect was level 12 of 12; it is 18 of 18: {:?}",
         c.mode
     );
     assert_eq!(moves(&c), "Fa");
@@ -262,11 +262,11 @@ async fn a_file_of_version_2_keeps_its_seats_chat_reviews_and_names() {
             .as_deref(),
         Some("Kofi")
     );
-    // Written before the levels' mark: Perfect (12 of 12) is 16 now, and
+    // Written before the levels' mark: Perfect (12 of 12) is 18 now, and
     // level 2 is still 2.
     let perfect = store.load(3).await.unwrap().unwrap();
     assert!(
-        matches!(perfect.mode, Mode::Computer { level: 16, .. }),
+        matches!(perfect.mode, Mode::Computer { level: 18, .. }),
         "{:?}",
         perfect.mode
     );
@@ -323,6 +323,32 @@ async fn a_file_of_version_3_keeps_its_uploads() {
         .await
         .unwrap();
     assert_eq!(page.games.len(), 1, "Kofi plays in the online game only");
+}
+
+#[tokio::test]
+async fn a_file_of_sixteen_levels_has_its_perfect_games_at_the_last_level() {
+    // Version 3's file is marked with sixteen levels: its game 3 against
+    // Perfect (16), a copy of it against Titan (15).
+    let games = "UPDATE games SET mode = 'computer', level = 16, human = 'S' WHERE id = 3;
+         CREATE TEMP TABLE titan AS SELECT * FROM games WHERE id = 3;
+         UPDATE titan SET id = 4, level = 15;
+         INSERT INTO games SELECT * FROM titan;";
+    let (_dir, path) = file_of_version(3, &[V3_ROWS[0], V3_ROWS[1], games]);
+    let store = open(&path);
+    let level = |game: WebGame| match game.mode {
+        Mode::Computer { level, .. } => level,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(level(store.load(3).await.unwrap().unwrap()), 18, "Perfect");
+    assert_eq!(level(store.load(4).await.unwrap().unwrap()), 15, "Titan");
+    store.close();
+    // Once only: a game at 16 now is Colossus's.
+    Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE games SET level = 16 WHERE id = 4", [])
+        .unwrap();
+    let store = open(&path);
+    assert_eq!(level(store.load(4).await.unwrap().unwrap()), 16, "Colossus");
 }
 
 #[test]

@@ -836,6 +836,45 @@ fn another_programs_database_is_refused() {
 }
 
 #[test]
+fn a_database_of_sixteen_levels_has_its_perfect_games_at_the_last_level() {
+    runtime().block_on(async {
+        let cluster = pg::cluster();
+        let url = cluster.database();
+        let against = |level| {
+            let human = Side::South;
+            WebGame::new(
+                Mode::Computer { level, human },
+                Game::new(Rules::AWALE),
+                1_000,
+                7,
+            )
+        };
+        let ids: Vec<i64> = {
+            let store = PgStore::connect(&url).unwrap();
+            let made = store.create(vec![against(16), against(15)]).await.unwrap();
+            made.iter().map(|g| g.id).collect()
+        };
+        // As a database written with sixteen levels (Perfect at 16) left it.
+        cluster.psql(&url, "UPDATE meta SET value = 16 WHERE key = 'levels'");
+        let store = PgStore::connect(&url).unwrap();
+        let level = |game: Option<WebGame>| match game.unwrap().mode {
+            Mode::Computer { level, .. } => level,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(level(store.load(ids[0]).await.unwrap()), 18, "Perfect");
+        assert_eq!(level(store.load(ids[1]).await.unwrap()), 15, "Titan");
+        drop(store);
+        // Once: a game stored at 16 since is Colossus's.
+        cluster.psql(
+            &url,
+            &format!("UPDATE games SET level = 16 WHERE id = {}", ids[1]),
+        );
+        let store = PgStore::connect(&url).unwrap();
+        assert_eq!(level(store.load(ids[1]).await.unwrap()), 16, "Colossus");
+    });
+}
+
+#[test]
 fn a_games_file_is_copied_whole_and_checked() {
     runtime().block_on(async {
         let file = Store::in_memory().unwrap();

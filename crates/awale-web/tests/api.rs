@@ -789,7 +789,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     // would answer at once).
     let (id, _) = new_game(
         &app,
-        json!({"mode": "computer", "level": 16, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
+        json!({"mode": "computer", "level": 18, "human": "N", "position": "3-5-5-5-0-5-5-4-4-4-4-4-0-0-S"}),
     )
     .await;
     // The computer is to move: the server searches at once, for nobody

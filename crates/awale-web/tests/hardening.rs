@@ -1281,10 +1281,10 @@ async fn a_games_file_of_the_first_version_is_migrated() {
         b.body["end"]["reason"], "time",
         "a flag fallen before stays fallen"
     );
-    // Perfect was level 12 of 12; it is 16 of 16.
+    // Perfect was level 12 of 12; it is 18 of 18.
     let c = send(&app, get(&format!("/api/games/{three}"), &[HOST])).await;
     assert_eq!(c.status, StatusCode::OK, "{}", c.body);
-    assert_eq!(c.body["level"], 16, "{}", c.body);
+    assert_eq!(c.body["level"], 18, "{}", c.body);
     // An old game belongs to nobody (it was made without a player): it
     // can be watched and exported, not played, and is in nobody's list.
     let list = send(&app, get("/api/games", &[HOST, ME])).await;

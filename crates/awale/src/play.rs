@@ -55,10 +55,10 @@ pub struct Args {
     /// or greedy (takes the biggest capture).
     #[arg(long, value_enum, default_value_t = ComputerKind::Engine)]
     computer: ComputerKind,
-    /// The engine's strength: 1 (Graine/Seed, a child's first day) to 16
+    /// The engine's strength: 1 (Graine/Seed, a child's first day) to 18
     /// (Parfait/Perfect), or the level's name (default: the engine's
     /// default level, as on the page).
-    #[arg(long, value_name = "1-16|NAME", value_parser = parse_level)]
+    #[arg(long, value_name = "1-18|NAME", value_parser = parse_level)]
     level: Option<Level>,
     /// Your side against the computer: south or north (sud, nord).
     #[arg(long, default_value = "south", value_name = "south|north")]

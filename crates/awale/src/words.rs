@@ -77,11 +77,11 @@ pub fn level_words(level: Level, lang: Lang) -> (&'static str, &'static str) {
             "Très peu de joueurs le battent.",
             "Very few players beat it.",
         ),
-        Level::Grandmaster => (
-            "Grand maître",
-            "Grandmaster",
-            "Une recherche profonde, sans pitié.",
-            "A deep search, without mercy.",
+        Level::Champion => (
+            "Champion",
+            "Champion",
+            "Un champion : une recherche profonde, sans pitié.",
+            "A champion: a deep search, without mercy.",
         ),
         Level::Virtuoso => (
             "Virtuose",
@@ -89,23 +89,35 @@ pub fn level_words(level: Level, lang: Lang) -> (&'static str, &'static str) {
             "Calcule plus loin encore et joue presque toujours le meilleur coup.",
             "Reads further still and nearly always plays the best move.",
         ),
-        Level::Champion => (
-            "Champion",
-            "Champion",
-            "Un champion : le meilleur coup, ou un coup qui le vaut presque.",
-            "A champion: the best move, or one nearly as good.",
+        Level::InternationalMaster => (
+            "Maître international",
+            "International master",
+            "Le meilleur coup, ou un coup qui le vaut presque.",
+            "The best move, or one nearly as good.",
         ),
-        Level::Legend => (
-            "Légende",
-            "Legend",
-            "Une légende : s'écarte rarement du meilleur coup, même loin devant.",
-            "A legend: seldom strays from the best move, even far ahead.",
+        Level::Grandmaster => (
+            "Grand maître",
+            "Grandmaster",
+            "Un grand maître : s'écarte rarement du meilleur coup, même loin devant.",
+            "A grandmaster: seldom strays from the best move, even far ahead.",
         ),
         Level::Titan => (
             "Titan",
             "Titan",
             "Cherche comme Parfait, moins loin, sans les tables de finales.",
             "Searches as Perfect does, less far, without the endgame tables.",
+        ),
+        Level::Colossus => (
+            "Colosse",
+            "Colossus",
+            "Cherche comme Parfait, plus loin que Titan, sans les tables de finales.",
+            "Searches as Perfect does, further than Titan, without the endgame tables.",
+        ),
+        Level::Legend => (
+            "Légende",
+            "Legend",
+            "Presque Parfait : cherche plus loin encore, sans les tables de finales.",
+            "Nearly Perfect: searches further still, without the endgame tables.",
         ),
         Level::Perfect => (
             "Parfait",
@@ -282,6 +294,12 @@ mod tests {
         assert_eq!(parse_level("Maître"), Ok(Level::Master));
         assert_eq!(parse_level("perfect"), Ok(Level::Perfect));
         assert_eq!(parse_level("grand maitre"), Ok(Level::Grandmaster));
+        assert_eq!(parse_level("Colosse"), Ok(Level::Colossus));
+        assert_eq!(
+            parse_level("maitre international"),
+            Ok(Level::InternationalMaster)
+        );
+        assert_eq!(parse_level("Légende"), Ok(Level::Legend));
         assert_eq!(parse_level("eleve"), Ok(Level::Pupil));
         assert_eq!(parse_level("Élève"), Ok(Level::Pupil));
         assert!(parse_level("0").is_err());

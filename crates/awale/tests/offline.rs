@@ -109,14 +109,14 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         10,
     );
     b.click("input[name=mode][value=computer]");
-    b.click("#sel-level option[value='16']");
+    b.click("#sel-level option[value='18']");
     b.click("#btn-start");
     b.wait_for(
         "the refusal of the Perfect level",
         "return document.querySelector('#new-error').textContent.includes('endgame databases')",
         10,
     );
-    // The strongest level without a database, to the end.
+    // A searching level without a database (Titan), to the end.
     b.click("#sel-level option[value='15']");
     b.click("#btn-start");
     b.wait_for(

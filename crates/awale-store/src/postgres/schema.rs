@@ -5,6 +5,7 @@
 
 use tokio_postgres::Client;
 
+use crate::schema::{LEVELS, LEVELS_MARKED, PERFECT_MOVES_UP};
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
@@ -208,14 +209,23 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
     )
     .await
     .map_err(refused)?;
-    // The levels' numbering of the games file (see `schema.rs`): a new
-    // database has the sixteen levels' from the start.
-    tx.execute(
-        "INSERT INTO meta (key, value) VALUES ('levels', 16) ON CONFLICT (key) DO NOTHING",
-        &[],
-    )
-    .await
-    .map_err(refused)?;
+    // The levels' numbering, as the games file's (see `schema.rs`): a new
+    // database is marked with today's, one of fewer levels has its games
+    // at Perfect moved to the last number.
+    let levels: Option<i64> = tx
+        .query_opt("SELECT value FROM meta WHERE key = 'levels'", &[])
+        .await
+        .map_err(refused)?
+        .map(|r| r.get(0));
+    if levels.is_none_or(|l| l < LEVELS) {
+        let from = levels.unwrap_or(LEVELS);
+        tx.execute(PERFECT_MOVES_UP, &[&LEVELS, &from])
+            .await
+            .map_err(refused)?;
+        tx.execute(LEVELS_MARKED, &[&LEVELS])
+            .await
+            .map_err(refused)?;
+    }
     tx.execute(
         "INSERT INTO meta (key, value) VALUES ('opened_ms', $1)
          ON CONFLICT (key) DO UPDATE SET value = $1",

@@ -15,7 +15,7 @@ const DB_NAME = "awale-offline";
 const STORE = "games";
 const PREFIX = "offline-";
 // The strongest level plays from the server's endgame databases.
-const PERFECT = 16;
+const PERFECT = 18;
 // The engine's time for a hint or an analysis (the server's hint time).
 const THINK_MS = 1000;
 
