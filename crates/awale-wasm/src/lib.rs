@@ -490,7 +490,10 @@ mod tests {
             (json!({"op": "game", "moves": "Fz"}), "bad_moves"),
             (json!({"op": "game", "moves": "FF"}), "illegal_move"),
             (json!({"op": "game", "resigned": "X"}), "bad_side"),
-            (json!({"op": "computer", "level": 16}), "needs_server"),
+            (
+                json!({"op": "computer", "level": Level::Perfect.number()}),
+                "needs_server",
+            ),
             (json!({"op": "computer", "level": 99}), "bad_level"),
             (json!({"op": "analysis", "lines": 0}), "bad_lines"),
             (json!({"op": "hint", "time_ms": 0}), "bad_time"),
