@@ -9,7 +9,13 @@
 //! search is cheap) and writes one line per position: the diagram, the
 //! rules, and the label, what the search expects to be captured from here
 //! on (its score minus the store difference, hundredths of a seed).
-//! Decided positions are left out. Two threads.
+//! Decided positions are left out. Two threads. The labeller searches with
+//! the evaluation in force (the tables and the network, `trained()`).
+//!
+//! `data/evaldata.txt.xz` holds the positions the network in force was
+//! trained on (`evaldata 24000 11 OUT 1000`, stopped after games 1000 to
+//! about 13000, labelled before the network existed: by the tables alone);
+//! `xz -dk` it to train again (`examples/train.rs`).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -28,7 +28,7 @@ fn main() {
         eprintln!("usage: fit OUT DATA...");
         std::process::exit(2);
     };
-    let base = awale_engine::eval::trained().clone();
+    let base = awale_engine::eval::tables().clone();
     let mut rows: [Vec<Vec<(Position, f64)>>; 2] = Default::default();
     for group in &mut rows {
         *group = vec![Vec::new(); PHASES];

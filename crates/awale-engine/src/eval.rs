@@ -7,7 +7,11 @@
 //! positions from self-play (`cargo run --release -p awale-match --example
 //! tune`; see docs/ENGINE.md).
 
+use std::sync::Arc;
+
 use awale_core::Position;
+
+use crate::net::{active_inputs, Net};
 
 /// Number of board features.
 pub const FEATURES: usize = 7;
@@ -197,6 +201,18 @@ pub struct PhaseTable {
 pub struct Evaluation {
     /// The tables of each phase (see [`phase`]).
     pub phases: [PhaseTable; PHASES],
+    /// A learned correction added to the tables' score, if any.
+    pub correction: Option<Correction>,
+}
+
+/// A network ([`Net`]) that corrects the tables, with the repetition rule
+/// it is asked about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Correction {
+    /// The network.
+    pub net: Arc<Net>,
+    /// Whether positions are played under the `own_row` repetition rule.
+    pub own_row: bool,
 }
 
 impl Evaluation {
@@ -231,6 +247,7 @@ impl Evaluation {
         };
         Evaluation {
             phases: std::array::from_fn(|_| table.clone()),
+            correction: None,
         }
     }
 
@@ -246,7 +263,13 @@ impl Evaluation {
             score += i32::from(values[usize::from(seeds).min(48)]);
         }
         let [mover, opponent] = Rows::of(board).captures_at_hand();
-        score + i32::from(table.capture[0]) * mover + i32::from(table.capture[1]) * opponent
+        score += i32::from(table.capture[0]) * mover + i32::from(table.capture[1]) * opponent;
+        if let Some(c) = &self.correction {
+            score += c
+                .net
+                .correction(&active_inputs(position, [mover, opponent]), c.own_row);
+        }
+        score
     }
 }
 
@@ -279,17 +302,39 @@ impl Evaluations {
             awale_core::Repetition::OwnRow => &self.own_row,
         }
     }
+
+    /// The same tables corrected by `net` (or no longer corrected).
+    pub fn with_net(mut self, net: Option<Arc<Net>>) -> Evaluations {
+        for (e, own_row) in [(&mut self.nobody, false), (&mut self.own_row, true)] {
+            e.correction = net.clone().map(|net| Correction { net, own_row });
+        }
+        self
+    }
 }
 
-/// The tables the engine plays with, `crates/awale-engine/data/eval.txt`
-/// (fitted by `examples/fit.rs`), read once.
-pub fn trained() -> &'static Evaluations {
-    static TRAINED: std::sync::OnceLock<Evaluations> = std::sync::OnceLock::new();
-    TRAINED.get_or_init(|| match parse_tables(include_str!("../data/eval.txt")) {
+/// The tables the engine's evaluation starts from,
+/// `crates/awale-engine/data/eval.txt` (fitted by `examples/fit.rs`), read
+/// once.
+pub fn tables() -> &'static Evaluations {
+    static TABLES: std::sync::OnceLock<Evaluations> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| match parse_tables(include_str!("../data/eval.txt")) {
         Ok(e) => e,
         // The file is part of the source, checked by a test.
         Err(e) => panic!("data/eval.txt: {e}"),
     })
+}
+
+/// What the engine plays with: the [`tables`] corrected by the network of
+/// `crates/awale-engine/data/eval.net` (trained by `examples/train.rs`).
+pub fn trained() -> &'static Evaluations {
+    static TRAINED: std::sync::OnceLock<Evaluations> = std::sync::OnceLock::new();
+    TRAINED.get_or_init(
+        || match Net::from_bytes(include_bytes!("../data/eval.net")) {
+            Ok(net) => tables().clone().with_net(Some(Arc::new(net))),
+            // The file is part of the source, checked by a test.
+            Err(e) => panic!("data/eval.net: {e}"),
+        },
+    )
 }
 
 /// The tables as text: for each rule (`nobody`, `own_row`) and phase, a
@@ -334,9 +379,11 @@ pub fn parse_tables(text: &str) -> Result<Evaluations, String> {
     let mut e = Evaluations {
         nobody: Evaluation {
             phases: std::array::from_fn(|_| empty.clone()),
+            correction: None,
         },
         own_row: Evaluation {
             phases: std::array::from_fn(|_| empty.clone()),
+            correction: None,
         },
     };
     let mut seen = [[0u32; PHASES]; 2];
@@ -578,10 +625,59 @@ mod table_tests {
 
     #[test]
     fn the_tables_in_force_read_and_print_back() {
-        let text = tables_text(trained());
-        assert_eq!(parse_tables(&text).as_ref(), Ok(trained()));
+        let text = tables_text(tables());
+        assert_eq!(parse_tables(&text).as_ref(), Ok(tables()));
         assert!(parse_tables(&text.replace("own_row 3 hole 11", "# gone")).is_err());
         assert!(parse_tables("nobody 9 capture 1 2").is_err());
+    }
+
+    fn of(e: &Evaluations, own_row: bool) -> &Evaluation {
+        if own_row {
+            &e.own_row
+        } else {
+            &e.nobody
+        }
+    }
+
+    #[test]
+    fn the_network_in_force_reads_back_and_corrects_both_rules() {
+        let bytes = include_bytes!("../data/eval.net");
+        let net = Net::from_bytes(bytes).expect("data/eval.net");
+        assert_eq!(net.to_bytes(), bytes);
+        let e = trained();
+        for (evaluation, own_row) in [(&e.nobody, false), (&e.own_row, true)] {
+            let c = evaluation.correction.as_ref().expect("a network");
+            assert_eq!((*c.net == net, c.own_row), (true, own_row));
+            assert_eq!(evaluation.phases, of(tables(), own_row).phases);
+        }
+    }
+
+    /// The evaluation with the network is the tables' plus the network's
+    /// correction of the same inputs.
+    #[test]
+    fn the_network_adds_its_correction_to_the_tables() {
+        let mut rng = StdRng::seed_from_u64(26);
+        for k in 0..300 {
+            let mut holes = [0u8; 12];
+            for _ in 0..rng.random_range(0..49) {
+                holes[rng.random_range(0..12)] += 1;
+            }
+            let on_board: u8 = holes.iter().sum();
+            let south = (48 - on_board) / 3;
+            let stores = [south, 48 - on_board - south];
+            let p = Position::new(holes, stores, Side::BOTH[k % 2]).unwrap();
+            let captures = captures_at_hand(&p.relative_holes());
+            for own_row in [false, true] {
+                let with = of(trained(), own_row);
+                let without = of(tables(), own_row);
+                let c = with.correction.as_ref().unwrap();
+                assert_eq!(
+                    with.evaluate(&p),
+                    without.evaluate(&p) + c.net.correction(&active_inputs(&p, captures), own_row),
+                    "{p}"
+                );
+            }
+        }
     }
 
     #[test]

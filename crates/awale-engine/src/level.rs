@@ -331,6 +331,9 @@ pub fn choose_move_within(
     // Only the strongest level knows the endgame tables: the others play
     // with the oracle set aside.
     let set_aside = (level != Level::Perfect).then(|| engine.take_oracle());
+    // Every level plays with the evaluation tables its Elo figure was
+    // measured with: the network (`crate::net`) set aside.
+    let with_net = engine.set_net_aside();
     let chosen = match level.style() {
         Style::Beginner {
             chain,
@@ -377,6 +380,9 @@ pub fn choose_move_within(
     };
     if let Some(oracle) = set_aside {
         engine.set_oracle(oracle);
+    }
+    if let Some(evaluations) = with_net {
+        engine.put_back_evaluations(evaluations);
     }
     chosen
 }

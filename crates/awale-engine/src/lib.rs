@@ -22,6 +22,7 @@ pub mod eval;
 pub mod explain;
 pub mod level;
 pub mod limits;
+pub mod net;
 /// The endgame oracle's trait, from `awale-core` (where the databases
 /// find it without the engine).
 pub use awale_core::oracle;

@@ -259,6 +259,24 @@ impl Engine {
         self.table.clear();
     }
 
+    /// Sets the evaluation's network aside (the table keeps what it
+    /// learnt: its scores are heuristics either way); returns the
+    /// evaluations to put back with [`Engine::put_back_evaluations`], or
+    /// `None` when there is no network.
+    pub(crate) fn set_net_aside(&mut self) -> Option<Arc<Evaluations>> {
+        let e = &self.evaluations;
+        if e.nobody.correction.is_none() && e.own_row.correction.is_none() {
+            return None;
+        }
+        let tables = Arc::new((**e).clone().with_net(None));
+        Some(std::mem::replace(&mut self.evaluations, tables))
+    }
+
+    /// Puts back what [`Engine::set_net_aside`] set aside.
+    pub(crate) fn put_back_evaluations(&mut self, evaluations: Arc<Evaluations>) {
+        self.evaluations = evaluations;
+    }
+
     /// The evaluation used in games under `rules`.
     pub fn evaluation(&self, rules: &Rules) -> &Evaluation {
         self.evaluations.for_rules(rules)

@@ -92,3 +92,42 @@ fn no_move_is_chosen_when_the_game_is_over() {
         None
     );
 }
+
+/// Every level plays with the tables its Elo figure was measured with, not
+/// with the network the engine searches with otherwise, and leaves the
+/// network in place for the engine's other searches.
+#[test]
+fn levels_play_with_the_tables_and_leave_the_network_in_place() {
+    use std::sync::Arc;
+
+    use awale_engine::eval::{tables, trained};
+    let stop = AtomicBool::new(false);
+    let with_tables = || {
+        let mut e = engine();
+        e.set_evaluations(Arc::new(tables().clone()));
+        e
+    };
+    let mut game = Game::new(Rules::AWALE);
+    for k in [2, 3, 4, 1, 1, 5] {
+        let moves = game.legal_moves();
+        game.play(moves[k % moves.len()]).unwrap();
+    }
+    for level in [
+        Level::Player,
+        Level::Expert,
+        Level::Grandmaster,
+        Level::Titan,
+    ] {
+        for seed in 0..4 {
+            let mut with_net = engine();
+            let a = choose_move(&mut with_net, &game, level, seed, &stop);
+            let b = choose_move(&mut with_tables(), &game, level, seed, &stop);
+            assert_eq!(a, b, "{level:?}, seed {seed}");
+            assert_eq!(
+                with_net.evaluation(game.rules()),
+                trained().for_rules(game.rules())
+            );
+        }
+    }
+    assert!(trained().for_rules(game.rules()).correction.is_some());
+}

@@ -9,7 +9,8 @@
 //! two-ply openings with both colours, under `awale` then `abapa` (144
 //! games a round, two at a time), until an SPRT of H0 = 0 Elo against H1 =
 //! 10 Elo (alpha = beta = 0.05) decides or `MAX_GAMES` (default 1440) are
-//! played. `VARIANTS_BASE=FILE` gives the default other evaluation tables.
+//! played. `VARIANTS_BASE=VARIANT` plays the other side as that variant
+//! instead of the default (`net=none`: the tables without the network).
 //! Fixed nodes or depth make the result independent of the load of the
 //! machine, but ignore speed: a variant slower per node must also win at
 //! fixed time. `LIMIT` may also be `startdepth=D`: the nodes the variant
@@ -26,7 +27,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Rules};
-use awale_engine::eval::{parse_tables, trained, Evaluations};
+use awale_engine::eval::{parse_tables, tables, trained, Evaluations};
+use awale_engine::net::Net;
 use awale_engine::{Clock, Engine, EngineOptions, Limits, SearchParams};
 use awale_match::elo::{Sprt, SprtDecision, Tally};
 use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
@@ -34,12 +36,21 @@ use awale_match::{openings, run_match, MatchConfig, PlayerSpec};
 /// The variants: `default`, or search settings as `KNOB=N,KNOB=N` (the
 /// fields of `SearchParams`, 0 or 1 for a yes or no) changed from the
 /// default; `tables=FILE` plays the default search with the tables of
-/// `FILE`.
+/// `FILE`, `net=FILE` with the tables in force corrected by the network
+/// of `FILE` (`examples/train.rs` in `awale-engine`), `net=none` with the
+/// tables alone.
 fn variant(name: &str) -> Option<(SearchParams, Arc<Evaluations>)> {
     let base = SearchParams::default();
     if let Some(file) = name.strip_prefix("tables=") {
         let text = std::fs::read_to_string(file).ok()?;
         return Some((base, Arc::new(parse_tables(&text).ok()?)));
+    }
+    if let Some(file) = name.strip_prefix("net=") {
+        let net = match file {
+            "none" => None,
+            _ => Some(Arc::new(Net::from_bytes(&std::fs::read(file).ok()?).ok()?)),
+        };
+        return Some((base, Arc::new(tables().clone().with_net(net))));
     }
     let mut params = base;
     for setting in name.split(',').filter(|s| *s != "default") {
@@ -93,7 +104,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let b = match std::env::var("VARIANTS_BASE") {
-        Ok(file) => variant(&format!("tables={file}")).ok_or("VARIANTS_BASE tables")?,
+        Ok(base) => variant(&base).ok_or(format!("VARIANTS_BASE: unknown variant {base}"))?,
         Err(_) => variant("default").ok_or("default")?,
     };
     let limits = match limit.split_once('=') {
