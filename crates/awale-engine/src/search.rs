@@ -168,6 +168,9 @@ pub struct Engine {
     table: Table,
     oracle: Option<Arc<dyn Oracle>>,
     evaluations: Arc<Evaluations>,
+    /// The same without their network: the evaluation where the oracle
+    /// knows the position.
+    endgame: Arc<Evaluations>,
     params: SearchParams,
 }
 
@@ -193,6 +196,7 @@ impl Engine {
             table: Table::try_new(options.hash_mb)?,
             oracle: None,
             evaluations: Arc::new(crate::eval::trained().clone()),
+            endgame: Arc::new(crate::eval::tables().clone()),
             params: SearchParams::default(),
         })
     }
@@ -255,6 +259,7 @@ impl Engine {
     /// Plays with other evaluation tables (for tuning and for matches
     /// between evaluations).
     pub fn set_evaluations(&mut self, evaluations: Arc<Evaluations>) {
+        self.endgame = Arc::new((*evaluations).clone().with_net(None));
         self.evaluations = evaluations;
         self.table.clear();
     }
@@ -335,6 +340,7 @@ impl Engine {
             limits,
             start: Instant::now(),
             eval: self.evaluations.for_rules(&rules),
+            endgame_eval: self.endgame.for_rules(&rules),
             params: self.params,
         };
         let threads = self.options.threads.max(1);
@@ -488,6 +494,9 @@ struct Shared<'a> {
     limits: &'a Limits,
     start: Instant,
     eval: &'a Evaluation,
+    /// The evaluation of positions the oracle knows: `eval` without its
+    /// network, as the databases' tests played it.
+    endgame_eval: &'a Evaluation,
     params: SearchParams,
 }
 
@@ -995,7 +1004,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         if !pv_node && self.statically_pruned(pos, depth, beta) {
-            return self.eval.evaluate(pos);
+            return self.evaluate(pos);
         }
         if !pv_node && self.null_move_cuts(pos, depth, beta, ply) {
             return beta;
@@ -1061,6 +1070,18 @@ impl<'a, 'b> Worker<'a, 'b> {
             return Some(-WIN + ply as i32);
         }
         None
+    }
+
+    /// The static evaluation of `pos`: where the oracle knows the position
+    /// (its bounds carry the search there), without the network, which
+    /// learnt from positions labelled without the databases.
+    #[inline(always)]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        if pos.seeds_on_board() <= self.shared.oracle_seeds {
+            self.shared.endgame_eval.evaluate(pos)
+        } else {
+            self.eval.evaluate(pos)
+        }
     }
 
     /// What the endgame oracle settles: an exact result, or a bound beyond
@@ -1138,7 +1159,7 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// A node at the horizon: the evaluation, or (when asked for) a search
     /// of the captures until the position is quiet.
     fn leaf(&mut self, pos: &Position, legal: Moves, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        let stand = self.eval.evaluate(pos);
+        let stand = self.evaluate(pos);
         if !self.params.qsearch || ply >= MAX_PLY || stand >= beta {
             return stand;
         }
@@ -1179,7 +1200,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             && depth <= p.static_depth
             && beta.abs() < MAX_HEURISTIC
             && pos.seeds_in_row(pos.to_move()) > 0
-            && self.eval.evaluate(pos) - p.static_margin * depth >= beta
+            && self.evaluate(pos) - p.static_margin * depth >= beta
     }
 
     /// Whether the side to move, were it to pass, would still stand at
@@ -1194,7 +1215,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             || beta.abs() >= MAX_HEURISTIC
             || i32::from(pos.seeds_on_board()) < p.null_seeds
             || pos.seeds_in_row(pos.to_move().opponent()) == 0
-            || self.eval.evaluate(pos) < beta
+            || self.evaluate(pos) < beta
         {
             return false;
         }
@@ -1287,7 +1308,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             // never pruned.
             if may_be_futile && quiet && k > 0 && child.seeds_in_row(child.to_move()) > 0 && {
                 *futile.get_or_insert_with(|| {
-                    self.eval.evaluate(pos) + self.params.futility * depth <= alpha_start
+                    self.evaluate(pos) + self.params.futility * depth <= alpha_start
                 })
             } {
                 k += 1;

@@ -609,7 +609,11 @@ fn bounds_that_decide_nothing_still_bound_the_score() {
     let game = game_at("1-1-1-0-0-0-1-1-1-2-1-1-19-19-S", Rules::AWALE);
     let pos = game.position();
     assert!(game.legal_moves().into_iter().all(|m| pos.captures(m) == 0));
-    let plain = search(&mut engine(), &game, &Limits::depth(3)).score;
+    // Where the oracle knows the position, the engine evaluates it by the
+    // tables alone (without the network): so does the engine compared.
+    let mut tables = engine();
+    tables.set_evaluations(Arc::new(awale_engine::eval::tables().clone()));
+    let plain = search(&mut tables, &game, &Limits::depth(3)).score;
     assert!(
         !plain.is_decided() && plain.cp_value().abs() > 100,
         "the evaluation alone says {plain}"
@@ -626,4 +630,37 @@ fn bounds_that_decide_nothing_still_bound_the_score() {
         ..awale_engine::SearchParams::default()
     });
     assert_eq!(search(&mut before, &game, &Limits::depth(3)).score, plain);
+}
+
+/// The network is left out where the oracle knows the position: an oracle
+/// that knows nothing but covers every position makes the search that of
+/// the tables alone.
+#[test]
+fn positions_the_oracle_covers_are_evaluated_without_the_network() {
+    struct Silent;
+    impl Oracle for Silent {
+        fn probe(&self, _: &Position) -> Option<Bounds> {
+            None
+        }
+        fn max_seeds(&self) -> u8 {
+            48
+        }
+        fn rules(&self) -> Rules {
+            Rules::AWALE
+        }
+    }
+    let game = game_at("3-0-5-2-1-4-0-6-2-1-3-2-9-10-S", Rules::AWALE);
+    let mut tables = engine();
+    tables.set_evaluations(Arc::new(awale_engine::eval::tables().clone()));
+    let with_tables = search(&mut tables, &game, &Limits::depth(8));
+    let with_net = search(&mut engine(), &game, &Limits::depth(8));
+    let covered = search(&mut engine_with(Silent), &game, &Limits::depth(8));
+    assert_eq!(
+        (covered.score, covered.nodes),
+        (with_tables.score, with_tables.nodes)
+    );
+    assert_ne!(
+        (with_net.score, with_net.nodes),
+        (with_tables.score, with_tables.nodes)
+    );
 }
