@@ -14,8 +14,10 @@
 
 use std::io::Write;
 
-use awale_core::{Position, Repetition, Rules};
-use awale_engine::eval::{captures_at_hand, phase, store_difference, Evaluation, PHASES};
+use awale_core::{Position, Repetition};
+use awale_engine::eval::{
+    captures_at_hand, labelled_positions, phase, store_difference, Evaluation, PHASES,
+};
 
 /// Unknowns of one phase: 12 holes × 49 seed counts, then the two captures.
 const N: usize = 12 * 49 + 2;
@@ -36,19 +38,8 @@ fn main() {
     let mut count = 0usize;
     for file in files {
         let text = std::fs::read_to_string(file).expect("data file");
-        for line in text.lines() {
-            let mut words = line.split_whitespace();
-            let (Some(p), Some(r), Some(l)) = (words.next(), words.next(), words.next()) else {
-                continue;
-            };
-            let (Ok(pos), Ok(rules), Ok(label)) =
-                (p.parse::<Position>(), r.parse::<Rules>(), l.parse::<f64>())
-            else {
-                continue;
-            };
-            if label.abs() > 1500.0 {
-                continue;
-            }
+        for (pos, rules, label) in labelled_positions(&text) {
+            let label = f64::from(label);
             let g = usize::from(rules.repetition == Repetition::OwnRow);
             rows[g][phase(pos.seeds_on_board())].push((pos, label));
             count += 1;

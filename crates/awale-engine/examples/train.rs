@@ -12,8 +12,8 @@
 //! network's integers and the held-out error is measured again with the
 //! engine's own integer code.
 
-use awale_core::{Position, Repetition, Rules};
-use awale_engine::eval::{captures_at_hand, store_difference, tables};
+use awale_core::Repetition;
+use awale_engine::eval::{captures_at_hand, labelled_positions, store_difference, tables};
 use awale_engine::net::{
     active_inputs, Net, ACTIVATION, ACTIVE, HIDDEN, INPUTS, MAX_HIDDEN_WEIGHT, OUTPUT_SCALE,
 };
@@ -165,19 +165,7 @@ fn main() {
     let mut samples = Vec::new();
     for file in files.unwrap_or_default() {
         let text = std::fs::read_to_string(file).expect("data file");
-        for line in text.lines() {
-            let mut words = line.split_whitespace();
-            let (Some(p), Some(r), Some(l)) = (words.next(), words.next(), words.next()) else {
-                continue;
-            };
-            let (Ok(pos), Ok(rules), Ok(label)) =
-                (p.parse::<Position>(), r.parse::<Rules>(), l.parse::<i32>())
-            else {
-                continue;
-            };
-            if label.abs() > 1500 {
-                continue;
-            }
+        for (pos, rules, label) in labelled_positions(&text) {
             let eval = tables.for_rules(&rules);
             let left = label - (eval.evaluate(&pos) - store_difference(&pos));
             samples.push(Sample {

@@ -312,6 +312,23 @@ impl Evaluations {
     }
 }
 
+/// The positions of a file of `examples/evaldata.rs`, one a line
+/// (`DIAGRAM RULES LABEL`, the label what a deeper search expects to be
+/// captured from there, in hundredths of a seed), for fitting the tables
+/// and training the network. Lines that are not one are passed over, and
+/// so are labels beyond ±15 seeds (games all but decided).
+pub fn labelled_positions(
+    text: &str,
+) -> impl Iterator<Item = (Position, awale_core::Rules, i32)> + '_ {
+    text.lines().filter_map(|line| {
+        let mut words = line.split_whitespace();
+        let position = words.next()?.parse().ok()?;
+        let rules = words.next()?.parse().ok()?;
+        let label: i32 = words.next()?.parse().ok()?;
+        (label.abs() <= 1500).then_some((position, rules, label))
+    })
+}
+
 /// The tables the engine's evaluation starts from,
 /// `crates/awale-engine/data/eval.txt` (fitted by `examples/fit.rs`), read
 /// once.
@@ -602,6 +619,15 @@ mod table_tests {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
+    /// Holes of 0 to 48 seeds in all, sown one by one at random.
+    fn random_holes(rng: &mut StdRng) -> [u8; 12] {
+        let mut holes = [0u8; 12];
+        for _ in 0..rng.random_range(0..49) {
+            holes[rng.random_range(0..12)] += 1;
+        }
+        holes
+    }
+
     #[test]
     fn the_table_of_weights_evaluates_as_the_weights() {
         let w = Weights([3, -5, 7, 11, -13, 17, -19]);
@@ -609,10 +635,7 @@ mod table_tests {
         let tuned = Evaluation::from_weights(&Weights::TUNED);
         let mut rng = StdRng::seed_from_u64(5);
         for _ in 0..3000 {
-            let mut holes = [0u8; 12];
-            for _ in 0..rng.random_range(0..49) {
-                holes[rng.random_range(0..12)] += 1;
-            }
+            let holes = random_holes(&mut rng);
             let on_board: u8 = holes.iter().sum();
             let stores = [(48 - on_board) / 2, 48 - on_board - (48 - on_board) / 2];
             for side in Side::BOTH {
@@ -621,6 +644,18 @@ mod table_tests {
                 assert_eq!(tuned.evaluate(&p), evaluate(&p), "{p}");
             }
         }
+    }
+
+    #[test]
+    fn labelled_positions_pass_over_bad_lines_and_decided_labels() {
+        let text = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S awale 35\n\
+                    not a line\n\
+                    4-4-4-4-4-4-4-4-4-4-4-4-0-0-N abapa -1600\n\
+                    4-4-4-4-4-4-4-4-4-4-4-4-0-0-N abapa -1500\n";
+        let read: Vec<_> = labelled_positions(text).collect();
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0], (Position::START, awale_core::Rules::AWALE, 35));
+        assert_eq!(read[1].2, -1500);
     }
 
     #[test]
@@ -658,10 +693,7 @@ mod table_tests {
     fn the_network_adds_its_correction_to_the_tables() {
         let mut rng = StdRng::seed_from_u64(26);
         for k in 0..300 {
-            let mut holes = [0u8; 12];
-            for _ in 0..rng.random_range(0..49) {
-                holes[rng.random_range(0..12)] += 1;
-            }
+            let holes = random_holes(&mut rng);
             let on_board: u8 = holes.iter().sum();
             let south = (48 - on_board) / 3;
             let stores = [south, 48 - on_board - south];
