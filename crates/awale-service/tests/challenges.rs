@@ -71,6 +71,11 @@ impl World {
             .unwrap()
             .account
     }
+
+    /// Ama and Kofi, the two accounts most tests need.
+    async fn ama_and_kofi(&self) -> (Account, Account) {
+        (self.sign_up("Ama", 1).await, self.sign_up("Kofi", 2).await)
+    }
 }
 
 fn guest(n: u8) -> PlayerId {
@@ -97,8 +102,7 @@ fn casual(to: &str) -> NewChallenge {
 #[tokio::test]
 async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challenger() {
     let w = world();
-    let ama = w.sign_up("Ama", 1).await;
-    let kofi = w.sign_up("Kofi", 2).await;
+    let (ama, kofi) = w.ama_and_kofi().await;
     let mut ama_hears = w.games.hub().watch_player(&ama.player);
     let mut kofi_hears = w.games.hub().watch_player(&kofi.player);
     // The username in any case.
@@ -151,8 +155,7 @@ async fn the_challenger_is_told_of_the_game_once_it_is_stored() {
     // Told before, the challenger's page went to a game not found (seen
     // on a loaded machine).
     let w = world();
-    let ama = w.sign_up("Ama", 1).await;
-    let kofi = w.sign_up("Kofi", 2).await;
+    let (ama, kofi) = w.ama_and_kofi().await;
     let made = w.made(&ama.player, "", blitz("Kofi")).await;
     let mut ama_hears = w.games.hub().watch_player(&ama.player);
     let (accepted, found) = tokio::join!(w.challenges.accept(made.id, &kofi.player), async {
@@ -192,8 +195,7 @@ async fn a_guest_challenges_casual_only_and_its_game_is_casual() {
 #[tokio::test]
 async fn refusals_have_their_codes() {
     let w = world();
-    let ama = w.sign_up("Ama", 1).await;
-    let kofi = w.sign_up("Kofi", 2).await;
+    let (ama, kofi) = w.ama_and_kofi().await;
     let c = &w.challenges;
     refused_as(
         c.make(&ama.player, "", blitz("nobody")).await,
@@ -273,8 +275,7 @@ async fn a_player_has_at_most_a_few_open_challenges() {
 #[tokio::test]
 async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
     let w = world();
-    let ama = w.sign_up("Ama", 1).await;
-    let kofi = w.sign_up("Kofi", 2).await;
+    let (ama, kofi) = w.ama_and_kofi().await;
     // Declined by Kofi (Ama hears it), then one withdrawn by Ama (Kofi
     // hears it): settled, a second answer is refused.
     for (by_kofi, state) in [(true, "declined"), (false, "withdrawn")] {
@@ -318,8 +319,7 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
 #[tokio::test]
 async fn a_challenge_nobody_answers_expires() {
     let w = world();
-    let ama = w.sign_up("Ama", 1).await;
-    let kofi = w.sign_up("Kofi", 2).await;
+    let (ama, kofi) = w.ama_and_kofi().await;
     let made = w.made(&ama.player, "", casual("Kofi")).await;
     assert_eq!(made.expires_ms, made.created_ms + EXPIRES_MS);
     w.time
@@ -359,8 +359,7 @@ async fn some_game(w: &World) -> i64 {
 #[tokio::test]
 async fn a_seek_with_a_rating_range_is_taken_only_by_ratings_within_it() {
     let w = world();
-    let ama = w.sign_up("Ama", 1).await;
-    let kofi = w.sign_up("Kofi", 2).await;
+    let (ama, kofi) = w.ama_and_kofi().await;
     let yaw = w.sign_up("Yaw", 3).await;
     let efua = w.sign_up("Efua", 4).await;
     // Kofi beats Yaw twice in blitz: far above 1500, Yaw far below.
