@@ -16,6 +16,7 @@ use std::time::Duration;
 use awale_core::{Game, Move, Rules, Side, Variant};
 use awale_engine::{Engine, EngineOptions, Level, Limits, Oracle};
 use serde::Serialize;
+use serde_with::skip_serializing_none;
 
 use crate::error::{Error, Kind};
 use crate::lock;
@@ -193,24 +194,21 @@ pub struct Hint {
 /// One reason a move is good, as data the page words (`why_KIND` in its
 /// catalogs, with the numbers): `{"kind": "captures", "seeds": 5,
 /// "holes": 2}`. Fields a kind has not are left out.
+#[skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Why {
     /// The reason ([`awale_engine::Reason::name`]).
     pub kind: &'static str,
     /// Seeds it captures, threatens, saves, or the krou holds.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub seeds: Option<u8>,
     /// Holes of a chain capture.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub holes: Option<u8>,
     /// The mover's own moves to a forced win.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub moves: Option<u32>,
     /// The final margin the databases prove (above 0 a win).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<i32>,
     /// The hole (a krou's), or the other move that would give seeds away.
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "move")]
     pub mv: Option<String>,
 }
 
@@ -936,6 +934,16 @@ mod tests {
         }
         assert!(is_level(DEFAULT_LEVEL));
         assert!(!is_level(0));
+    }
+
+    #[test]
+    fn a_reason_leaves_out_the_fields_its_kind_has_not() {
+        let why = Why::of(&awale_engine::Reason::Captures { seeds: 5, holes: 2 });
+        let json = serde_json::to_value(&why).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "captures", "seeds": 5, "holes": 2})
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ use awale_core::{Game, Move, Position, Rules, Side};
 use awale_db::Database;
 use awale_puzzles::PuzzleError;
 use serde::Serialize;
+use serde_with::skip_serializing_none;
 
 use crate::computer::{Computer, OracleValue, Score};
 use crate::error::{Error, Kind};
@@ -143,6 +144,7 @@ pub struct StudyEnd {
 }
 
 /// What one hole of the mover's row does.
+#[skip_serializing_none]
 #[derive(Clone, Debug, Serialize)]
 pub struct HoleMove {
     /// Its letter.
@@ -151,27 +153,20 @@ pub struct HoleMove {
     /// Whether it can be played.
     pub legal: bool,
     /// Where its seeds fall, in order (board indices); legal moves only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sown: Option<Vec<u8>>,
     /// The holes its capture empties; legal moves only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub captures: Option<Vec<u8>>,
     /// Seeds captured; legal moves only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub captured: Option<u8>,
     /// Whether it takes every seed of the opponent (capturing nothing);
     /// legal moves only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub grand_slam: Option<bool>,
     /// The position after it; legal moves only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
     /// Why it cannot be played: `empty_hole`, `does_not_feed`,
     /// `grand_slam` or `game_over`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
     /// The same in English words.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
 
