@@ -56,6 +56,12 @@ fn post(uri: &str, headers: &[(&str, &str)], body: &str) -> Request<Body> {
     req.body(Body::from(body.to_string())).unwrap()
 }
 
+/// POSTs `body` to `uri` as the page would (JSON, from the server's own
+/// host) for the player of `cookie`.
+async fn post_as(app: &Router, cookie: &str, uri: &str, body: &str) -> Answer {
+    send(app, post(uri, &[JSON, HOST, ("cookie", cookie)], body)).await
+}
+
 fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
     let mut req = Request::get(uri);
     for (k, v) in headers {
@@ -243,15 +249,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
     let mine = visit(&app).await;
     let theirs = visit(&app).await;
     assert_ne!(mine, theirs);
-    let made = send(
-        &app,
-        post(
-            "/api/games",
-            &[JSON, HOST, ("cookie", &mine)],
-            r#"{"mode":"humans"}"#,
-        ),
-    )
-    .await;
+    let made = post_as(&app, &mine, "/api/games", r#"{"mode":"humans"}"#).await;
     assert_eq!(made.body["you"], json!(["S", "N"]));
     let id = made.body["id"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
@@ -262,11 +260,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
         "awale_player=<script>",
         "",
     ] {
-        let a = send(
-            &app,
-            post(&moves, &[JSON, HOST, ("cookie", cookie)], r#"{"move":"F"}"#),
-        )
-        .await;
+        let a = post_as(&app, cookie, &moves, r#"{"move":"F"}"#).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{cookie}: {}", a.body);
         assert_eq!(a.body["error"], "not_your_seat");
         let watched = send(
@@ -276,11 +270,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
         .await;
         assert_eq!(watched.body["you"], json!([]), "a spectator plays nothing");
     }
-    let a = send(
-        &app,
-        post(&moves, &[JSON, HOST, ("cookie", &mine)], r#"{"move":"F"}"#),
-    )
-    .await;
+    let a = post_as(&app, &mine, &moves, r#"{"move":"F"}"#).await;
     assert_eq!(a.status, StatusCode::OK);
     // Their list does not show my game.
     let list = send(&app, get("/api/games", &[HOST, ("cookie", &theirs)])).await;
@@ -414,11 +404,7 @@ fn from(ip: &str, mut req: Request<Body>) -> Request<Body> {
 
 /// A game made by `cookie`: its id.
 async fn game_of(app: &Router, cookie: &str, body: &str) -> String {
-    let a = send(
-        app,
-        post("/api/games", &[JSON, HOST, ("cookie", cookie)], body),
-    )
-    .await;
+    let a = post_as(app, cookie, "/api/games", body).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
     a.body["id"].as_str().unwrap().to_string()
 }
@@ -449,7 +435,7 @@ async fn searches_given_up_while_waiting_give_their_places_back() {
             let _ = ask.await;
         }
     }
-    let a = send(&app, post(&hint, &[JSON, HOST, ("cookie", &me)], "")).await;
+    let a = post_as(&app, &me, &hint, "").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let id = game_of(&app, &me, r#"{"mode":"computer","human":"N","level":1}"#).await;
     computer_answers(&app, &me, &id).await;
@@ -573,26 +559,14 @@ async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
         (json!({"name": "Eve"}), "missing"),
         (json!({"name": "Eve", "key": wrong}), "wrong"),
     ] {
-        let a = send(
-            &app,
-            post(
-                &join,
-                &[JSON, HOST, ("cookie", stranger.as_str())],
-                &body.to_string(),
-            ),
-        )
-        .await;
+        let a = post_as(&app, &stranger, &join, &body.to_string()).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
         assert_eq!(a.body["error"], "invite_key");
         assert_eq!(a.body["reason"], reason);
     }
     // The friend with the whole link takes it.
     let body = json!({"name": "Kofi", "key": key}).to_string();
-    let a = send(
-        &app,
-        post(&join, &[JSON, HOST, ("cookie", kofi.as_str())], &body),
-    )
-    .await;
+    let a = post_as(&app, &kofi, &join, &body).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
 
@@ -622,15 +596,7 @@ async fn no_game_without_a_player_and_each_sees_only_their_own() {
         let current = send(&app, get("/api/games/current", &[HOST, ("cookie", cookie)])).await;
         assert_eq!(current.body["game"], Value::Null, "{cookie}");
         for action in ["undo", "resign"] {
-            let a = send(
-                &app,
-                post(
-                    &format!("/api/games/{id}/{action}"),
-                    &[JSON, HOST, ("cookie", cookie)],
-                    "",
-                ),
-            )
-            .await;
+            let a = post_as(&app, cookie, &format!("/api/games/{id}/{action}"), "").await;
             assert_eq!(a.status, StatusCode::FORBIDDEN, "{action}: {}", a.body);
         }
     }
@@ -728,39 +694,33 @@ async fn names_in_chat_are_the_servers_and_hide_nothing() {
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     let join = format!("/api/games/{id}/join");
     let body = json!({"name": "Kofi", "key": invite_key(&app, &ama, &id).await}).to_string();
-    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], &body)).await;
+    let a = post_as(&app, &kofi, &join, &body).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let chat = format!("/api/games/{id}/chat");
-    let said = send(
+    let said = post_as(
         &app,
-        post(
-            &chat,
-            &[JSON, HOST, ("cookie", &cleo)],
-            r#"{"room":"public","text":"I resign","name":"Ama"}"#,
-        ),
+        &cleo,
+        &chat,
+        r#"{"room":"public","text":"I resign","name":"Ama"}"#,
     )
     .await;
     assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
     assert_ne!(said.body["name"], "Ama", "a spectator spoke as a player");
     assert_eq!(said.body["side"], Value::Null);
-    let renamed = send(
+    let renamed = post_as(
         &app,
-        post(
-            "/api/me",
-            &[JSON, HOST, ("cookie", &cleo)],
-            &json!({"name": "Cl\u{200B}eo\u{202E}exe.txt"}).to_string(),
-        ),
+        &cleo,
+        "/api/me",
+        &json!({"name": "Cl\u{200B}eo\u{202E}exe.txt"}).to_string(),
     )
     .await;
     assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
     assert_eq!(renamed.body["name"], "Cleoexe.txt");
-    let said = send(
+    let said = post_as(
         &app,
-        post(
-            &chat,
-            &[JSON, HOST, ("cookie", &cleo)],
-            &json!({"room": "public", "text": "one\ntwo\u{0}\u{2067}"}).to_string(),
-        ),
+        &cleo,
+        &chat,
+        &json!({"room": "public", "text": "one\ntwo\u{0}\u{2067}"}).to_string(),
     )
     .await;
     assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
@@ -813,7 +773,7 @@ async fn limits_hold_against_made_up_cookies() {
     let kofi = visit(&app).await;
     let join = format!("/api/games/{id}/join");
     let body = json!({"name": "Kofi", "key": invite_key(&app, &ama, &id).await}).to_string();
-    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], &body)).await;
+    let a = post_as(&app, &kofi, &join, &body).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     // Twenty cookies made up by one address: four players' worth of chat.
     let chat = format!("/api/games/{id}/chat");
@@ -844,11 +804,7 @@ async fn limits_hold_against_made_up_cookies() {
     let mut renamed = 0;
     for i in 0..20 {
         let body = json!({ "name": format!("Name {i}") }).to_string();
-        let a = send(
-            &app,
-            post("/api/me", &[JSON, HOST, ("cookie", &ama)], &body),
-        )
-        .await;
+        let a = post_as(&app, &ama, "/api/me", &body).await;
         if a.status != StatusCode::OK {
             assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
             break;
@@ -866,13 +822,13 @@ async fn limits_hold_against_made_up_cookies() {
     // One player's flood of hand-over links leaves the other's.
     let handoff = format!("/api/games/{id}/handoff");
     for _ in 0..10_001 {
-        let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &ama)], "")).await;
+        let a = post_as(&app, &ama, &handoff, "").await;
         if a.status == StatusCode::TOO_MANY_REQUESTS {
             break;
         }
         assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     }
-    let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &kofi)], "")).await;
+    let a = post_as(&app, &kofi, &handoff, "").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
 
@@ -937,13 +893,7 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
         challenge_grace: Duration::from_millis(500),
         ..quick()
     }));
-    let honest = visit(&app).await;
-    let real = game_of(
-        &app,
-        &honest,
-        r#"{"mode":"online","name":"Ama","public":true}"#,
-    )
-    .await;
+    let (honest, real) = honest_challenge(&app).await;
     // Its maker is there, on the game's live events.
     let events = app
         .clone()
@@ -988,6 +938,19 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     drop(events);
 }
 
+/// The one real challenge of the lobby tests: a public online game made by
+/// a player who opened the page. That player's cookie and the game's id.
+async fn honest_challenge(app: &Router) -> (String, String) {
+    let honest = visit(app).await;
+    let real = game_of(
+        app,
+        &honest,
+        r#"{"mode":"online","name":"Ama","public":true}"#,
+    )
+    .await;
+    (honest, real)
+}
+
 /// A private online game made by the player of `cookie`, from `ip`, as
 /// `name`: its id.
 async fn online_game_from(app: &Router, ip: &str, cookie: &str, name: &str) -> String {
@@ -1022,13 +985,7 @@ async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
     // lobby took the newest 200 of challenges and games being played
     // together, so 200 games in play hid every challenge older than them.
     let app = app(state(quick()));
-    let honest = visit(&app).await;
-    let real = game_of(
-        &app,
-        &honest,
-        r#"{"mode":"online","name":"Ama","public":true}"#,
-    )
-    .await;
+    let (_, real) = honest_challenge(&app).await;
     for i in 0..201 {
         let ip = format!("10.2.{}.{}", i / 200, i % 200 + 1);
         let (maker, joiner) = (
