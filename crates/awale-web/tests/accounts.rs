@@ -7,19 +7,19 @@ mod common;
 
 use std::time::Duration;
 
-use awale_web::{app, AppState, Config, Store};
+use awale_web::{app, Config};
 use axum::http::StatusCode;
 use axum::Router;
 use serde_json::{json, Value};
 
-use common::{refused, Browser, PASSWORD};
+use common::{memory_state, refused, Browser, PASSWORD};
 
 fn memory_app() -> Router {
     let config = Config {
         move_time: Duration::from_millis(200),
         ..Config::default()
     };
-    app(AppState::new(Store::in_memory().unwrap(), config).unwrap())
+    app(memory_state(config))
 }
 
 fn ids(list: &Value) -> Vec<String> {
@@ -259,7 +259,7 @@ async fn kid_mode_turns_chat_off() {
 
 #[tokio::test]
 async fn moderation_is_for_moderators_and_reports_reach_them() {
-    let state = AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap();
+    let state = memory_state(Config::default());
     let app = app(state.clone());
     let mut ama = Browser::account(&app, "Ama").await;
     let mut kofi = Browser::account(&app, "Kofi").await;

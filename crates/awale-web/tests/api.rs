@@ -17,7 +17,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{refused, Events};
+use common::{memory_state, refused, Events};
 
 fn quick_config() -> Config {
     Config {
@@ -28,7 +28,7 @@ fn quick_config() -> Config {
 }
 
 fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), quick_config()).unwrap())
+    app(memory_state(quick_config()))
 }
 
 async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
@@ -787,7 +787,7 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
         clock: time.clone(),
         ..quick_config()
     };
-    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let app = app(memory_state(config));
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
@@ -1190,7 +1190,7 @@ async fn an_online_games_links_come_with_their_qr_codes() {
         public_url: Some("https://awale.example.org/".into()),
         ..quick_config()
     };
-    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let app = app(memory_state(config));
     let (id, _) = new_game(&app, json!({"mode": "online", "name": "Ama"})).await;
     let (status, links) = call(&app, "GET", &format!("/api/games/{id}/links"), None).await;
     assert_eq!(status, StatusCode::OK, "{links}");

@@ -5,6 +5,8 @@
 //! 4712cf4 failed, or of the second one (issue 20, from "a second attack
 //! test" on) that main at 6db840a failed.
 
+mod common;
+
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -17,16 +19,14 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+use common::memory_state;
+
 fn quick() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_secs(20),
         ..Config::default()
     }
-}
-
-fn state(config: Config) -> AppState {
-    AppState::new(Store::in_memory().unwrap(), config).unwrap()
 }
 
 struct Answer {
@@ -106,7 +106,7 @@ async fn invite_key(app: &Router, maker: &str, id: &str) -> String {
 
 #[tokio::test]
 async fn requests_from_another_site_change_nothing() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let ok = send(
         &app,
         post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
@@ -176,7 +176,7 @@ async fn requests_from_another_site_change_nothing() {
 
 #[tokio::test]
 async fn only_the_servers_own_names_are_answered() {
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         public_url: Some("https://awale.example.org".into()),
         ..quick()
     }));
@@ -203,7 +203,7 @@ async fn only_the_servers_own_names_are_answered() {
 
 #[tokio::test]
 async fn every_answer_carries_the_security_headers() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     for uri in ["/", "/app.js", "/api/info", "/nowhere"] {
         let a = send(&app, get(uri, &[HOST])).await;
         let csp = a.headers["content-security-policy"].to_str().unwrap();
@@ -222,7 +222,7 @@ async fn only_the_page_makes_a_player() {
     // A browser asks for `/favicon.ico` beside its first page: answered
     // late, a new player's cookie there replaced the one just set (the
     // browser tests' player, a flake of two CI runs).
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     for uri in [
         "/favicon.ico",
         "/nowhere",
@@ -245,7 +245,7 @@ async fn only_the_page_makes_a_player() {
 
 #[tokio::test]
 async fn a_browsers_game_is_played_by_that_browser_only() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let mine = visit(&app).await;
     let theirs = visit(&app).await;
     assert_ne!(mine, theirs);
@@ -279,7 +279,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
 
 #[tokio::test]
 async fn a_study_position_keeps_its_side_to_move() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let a = send(
         &app,
         post(
@@ -296,7 +296,7 @@ async fn a_study_position_keeps_its_side_to_move() {
 
 #[tokio::test]
 async fn new_games_and_imports_are_limited_per_client() {
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         create_rate: Rate {
             burst: 3,
             every_ms: 60_000,
@@ -330,7 +330,7 @@ async fn new_games_and_imports_are_limited_per_client() {
 
 #[tokio::test]
 async fn the_list_of_games_comes_a_page_at_a_time() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let record: String = (0..30)
         .map(|i| format!("[Round \"{i}\"]\n1. F f *\n\n"))
         .collect();
@@ -362,7 +362,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_abandoned_hint_stops_its_search() {
-    let state = state(quick());
+    let state = memory_state(quick());
     let app = app(state.clone());
     let a = send(
         &app,
@@ -413,7 +413,7 @@ async fn game_of(app: &Router, cookie: &str, body: &str) -> String {
 async fn searches_given_up_while_waiting_give_their_places_back() {
     // Finding 1: a request dropped while it waited kept its place in the
     // queue for good; two bursts filled it and every later search was 503.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         hint_time: Duration::from_millis(400),
         max_searches: 1,
         max_queued_searches: 4,
@@ -468,7 +468,7 @@ async fn computer_answers(app: &Router, cookie: &str, id: &str) {
 async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
     // Finding 1: 40 analysis requests from one address filled the queue
     // and every other user's computer move was refused.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         hint_time: Duration::from_millis(1_500),
         max_searches: 1,
         ..quick()
@@ -524,7 +524,7 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
 async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
     // Finding 2: invitations were `?join=<sequential id>`: reading 1,000
     // ids took 0.08 s, and a stranger took a private game's free seat.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let (ama, kofi, stranger) = (visit(&app).await, visit(&app).await, visit(&app).await);
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     assert_eq!(id.len(), 10, "{id}");
@@ -575,7 +575,7 @@ async fn no_game_without_a_player_and_each_sees_only_their_own() {
     // Finding 3: games made without a cookie had no seats (anyone could
     // move, undo, resign), were in every visitor's list, and the last one
     // touched was every visitor's `current`.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let a = send(
         &app,
         post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
@@ -609,7 +609,7 @@ async fn a_change_without_a_body_must_still_be_sent_as_json() {
     // Finding 8: abort, claim, rematch, hand-over, hint and review take no
     // body, so a form or text/plain request (which another site's page can
     // send without a preflight) passed for the page's.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let id = game_of(&app, ME.1, r#"{"mode":"humans"}"#).await;
     let online = game_of(&app, ME.1, r#"{"mode":"online","name":"Ama"}"#).await;
     let types = [
@@ -653,7 +653,7 @@ async fn a_change_without_a_body_must_still_be_sent_as_json() {
 async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
     // Finding 7: the body time limit restarted with every chunk, so a body
     // sent one byte at a time stayed open as long as its sender liked.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         body_timeout: Duration::from_millis(300),
         ..quick()
     }));
@@ -689,7 +689,7 @@ async fn names_in_chat_are_the_servers_and_hide_nothing() {
     // Finding 9: a spectator could post under a player's nickname (the
     // message's `name` was believed), and names and messages could hold
     // bidi overrides, zero-width characters, NUL and newlines.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let (ama, kofi, cleo) = (visit(&app).await, visit(&app).await, visit(&app).await);
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     let join = format!("/api/games/{id}/join");
@@ -760,7 +760,7 @@ async fn limits_hold_against_made_up_cookies() {
     // Finding 5: limits counted per cookie fell to free cookies (chat,
     // reactions), renames had none, and one player's 10,001 hand-over
     // links made everyone's answer 503.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         chat_rate: Rate {
             burst: 2,
             every_ms: 60_000,
@@ -837,7 +837,7 @@ async fn only_the_named_proxies_are_believed_and_ipv6_counts_by_64() {
     // Finding 6: `--trust-proxy` believed X-Forwarded-For from any
     // loopback peer, and limits counted each IPv6 address apart: 300
     // made-up addresses made 300 games with no 429.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         create_rate: Rate {
             burst: 2,
             every_ms: 60_000,
@@ -889,7 +889,7 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     // then dropped the private ones; a challenge whose maker never
     // connected never expired; nothing capped them. 200 challenges emptied
     // the lobby.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         challenge_grace: Duration::from_millis(500),
         ..quick()
     }));
@@ -984,7 +984,7 @@ async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
     // Finding 4 again (`awale loadtest --abuse` at 60 games found it): the
     // lobby took the newest 200 of challenges and games being played
     // together, so 200 games in play hid every challenge older than them.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let (_, real) = honest_challenge(&app).await;
     for i in 0..201 {
         let ip = format!("10.2.{}.{}", i / 200, i % 200 + 1);
@@ -1272,7 +1272,7 @@ fn no_body_gets_a_server_error() {
         .enable_all()
         .build()
         .unwrap();
-    let app = runtime.block_on(async { app(state(quick())) });
+    let app = runtime.block_on(async { app(memory_state(quick())) });
     let game = runtime.block_on(async {
         let online = send(
             &app,

@@ -5,11 +5,11 @@
 
 mod common;
 
-use awale_web::{app, AppState, Config, Store};
+use awale_web::{app, Config};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use common::{memory_app, refused, until, Browser, Events};
+use common::{memory_app, memory_state, refused, until, Browser, Events};
 
 fn arena() -> Value {
     json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})
@@ -164,7 +164,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         },
         ..Config::default()
     };
-    let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
+    let state = memory_state(config);
     let app = app(state.clone());
     let mut ama = Browser::account(&app, "ama").await;
     let mut kofi = Browser::account(&app, "kofi").await;

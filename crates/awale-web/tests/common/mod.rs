@@ -15,9 +15,14 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+/// The server's state on a store in memory, with `config`.
+pub fn memory_state(config: Config) -> AppState {
+    AppState::new(Store::in_memory().unwrap(), config).unwrap()
+}
+
 /// The site on a store in memory, with the default settings.
 pub fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
+    app(memory_state(Config::default()))
 }
 
 /// The password of the accounts the tests make.
