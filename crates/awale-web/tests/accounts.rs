@@ -7,19 +7,19 @@ mod common;
 
 use std::time::Duration;
 
-use awale_web::{app, AppState, Config, Store};
+use awale_web::{app, Config};
 use axum::http::StatusCode;
 use axum::Router;
 use serde_json::{json, Value};
 
-use common::{refused, Browser, PASSWORD};
+use common::{memory_state, refused, Browser, PASSWORD};
 
 fn memory_app() -> Router {
     let config = Config {
         move_time: Duration::from_millis(200),
         ..Config::default()
     };
-    app(AppState::new(Store::in_memory().unwrap(), config).unwrap())
+    app(memory_state(config))
 }
 
 fn ids(list: &Value) -> Vec<String> {
@@ -160,22 +160,18 @@ async fn refusals_are_codes_and_a_limit_tells_its_wait() {
         (Some("weak_password"), Some("common"))
     );
     a.sign_up(&app, "Yaw").await;
-    a.post_refused(
-        &app,
-        "/api/account/signup",
-        json!({"username": "Efua", "password": PASSWORD}),
-        StatusCode::CONFLICT,
-        "logged_in",
-    )
-    .await;
-    a.post_refused(
-        &app,
-        "/api/me",
-        json!({"name": "Other"}),
-        StatusCode::CONFLICT,
-        "account_name",
-    )
-    .await;
+    // Logged in: no second account, and the username is the name.
+    for (uri, body, code) in [
+        (
+            "/api/account/signup",
+            json!({"username": "Efua", "password": PASSWORD}),
+            "logged_in",
+        ),
+        ("/api/me", json!({"name": "Other"}), "account_name"),
+    ] {
+        a.post_refused(&app, uri, body, StatusCode::CONFLICT, code)
+            .await;
+    }
 
     let mut b = Browser::opened(&app).await;
     let mut last = (StatusCode::OK, Value::Null);
@@ -263,7 +259,7 @@ async fn kid_mode_turns_chat_off() {
 
 #[tokio::test]
 async fn moderation_is_for_moderators_and_reports_reach_them() {
-    let state = AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap();
+    let state = memory_state(Config::default());
     let app = app(state.clone());
     let mut ama = Browser::account(&app, "Ama").await;
     let mut kofi = Browser::account(&app, "Kofi").await;
@@ -387,22 +383,20 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
         )
         .await;
     let mut ama = Browser::account(&app, "Ama").await;
-    ama.post_refused(
-        &app,
-        "/api/games",
-        json!({"mode": "computer", "rated": true}),
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "rated_needs_online",
-    )
-    .await;
-    ama.post_refused(
-        &app,
-        "/api/games",
-        json!({"mode": "online", "rated": true, "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N"}),
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "rated_from_position",
-    )
-    .await;
+    let status = StatusCode::UNPROCESSABLE_ENTITY;
+    for (body, code) in [
+        (
+            json!({"mode": "computer", "rated": true}),
+            "rated_needs_online",
+        ),
+        (
+            json!({"mode": "online", "rated": true, "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N"}),
+            "rated_from_position",
+        ),
+    ] {
+        ama.post_refused(&app, "/api/games", body, status, code)
+            .await;
+    }
     // Casual unless asked.
     let casual = ama.online_game(&app).await;
     let (_, view) = ama.get(&app, &format!("/api/games/{casual}")).await;

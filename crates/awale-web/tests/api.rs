@@ -2,6 +2,8 @@
 //! stored and reloaded, and every kind of bad input answered with a JSON
 //! error and the right status, leaving the stored game as it was.
 
+mod common;
+
 use std::time::Duration;
 
 use awale_core::parse_records;
@@ -15,6 +17,8 @@ use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+use common::{memory_state, refused, Events};
+
 fn quick_config() -> Config {
     Config {
         move_time: Duration::from_millis(200),
@@ -24,7 +28,7 @@ fn quick_config() -> Config {
 }
 
 fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), quick_config()).unwrap())
+    app(memory_state(quick_config()))
 }
 
 async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
@@ -63,16 +67,6 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (St
         )
     });
     (status, value)
-}
-
-/// Checks that an answer is the refusal `code` with `status`.
-fn refused(answer: (StatusCode, Value), status: StatusCode, code: &str) {
-    assert_eq!(
-        (answer.0, answer.1["error"].as_str()),
-        (status, Some(code)),
-        "{}",
-        answer.1
-    );
 }
 
 async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
@@ -658,7 +652,9 @@ async fn the_page_and_its_files_are_served() {
 async fn live_events_start_with_the_game_state() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
-    let mut body = events(&app, &id).await;
+    let response = get(&app, &format!("/api/games/{id}/events")).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
     let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
         .await
         .unwrap()
@@ -745,41 +741,13 @@ async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
     assert_eq!(hint["oracle"], Value::Null, "other rules: no oracle");
 }
 
-/// Reads server-sent events from `body` until one named `name` arrives
-/// (or panics after `seconds`); returns its data.
-async fn next_event(body: &mut Body, name: &str, seconds: u64) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(seconds);
-    let mut text = String::new();
-    loop {
-        let frame = tokio::time::timeout_at(deadline, body.frame())
-            .await
-            .unwrap_or_else(|_| panic!("no `{name}` event; got: {text}"))
-            .expect("the stream ended")
-            .expect("a frame");
-        if let Ok(data) = frame.into_data() {
-            text.push_str(&String::from_utf8_lossy(&data));
-        }
-        for event in text.split("\n\n") {
-            if event.starts_with(&format!("event: {name}\n")) {
-                let data: String = event
-                    .lines()
-                    .filter_map(|l| l.strip_prefix("data: "))
-                    .collect();
-                return serde_json::from_str(&data).expect("JSON data");
-            }
-        }
+/// The events of `uri` (a game's), asked with `headers`.
+async fn open_events(app: &Router, uri: &str, headers: &[(&str, &str)]) -> Events {
+    let mut request = Request::get(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
     }
-}
-
-/// The live events of game `id`, as a stream of server-sent events.
-async fn events(app: &Router, id: &str) -> Body {
-    let response = get(app, &format!("/api/games/{id}/events")).await;
-    assert_eq!(response.status(), StatusCode::OK);
-    assert!(response.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .starts_with("text/event-stream"));
-    response.into_body()
+    Events::open(app, request.body(Body::empty()).unwrap()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -794,15 +762,15 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     .await;
     // The computer is to move: the server searches at once, for nobody
     // in particular; whoever watches sees it think and move.
-    let mut stream = events(&app, &id).await;
-    let first = next_event(&mut stream, "state", 5).await;
+    let mut stream = open_events(&app, &format!("/api/games/{id}/events"), &[("cookie", ME)]).await;
+    let first = stream.named("state").await;
     assert_eq!(first["id"], id);
-    let thinking = next_event(&mut stream, "thinking", 10).await;
+    let thinking = stream.named("thinking").await;
     assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
     assert_eq!(thinking["game"], id);
     // Its line would be a free hint to the player.
     assert!(thinking.get("pv").is_none(), "{thinking}");
-    let moved = next_event(&mut stream, "move", 10).await;
+    let moved = stream.named("move").await;
     assert_eq!(
         (moved["id"].as_str(), moved["index"].as_u64()),
         (Some(id.as_str()), Some(0))
@@ -819,12 +787,12 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
         clock: time.clone(),
         ..quick_config()
     };
-    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let app = app(memory_state(config));
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
-    let mut stream = events(&app, &id).await;
-    let first = next_event(&mut stream, "state", 5).await;
+    let mut stream = open_events(&app, &format!("/api/games/{id}/events"), &[("cookie", ME)]).await;
+    let first = stream.named("state").await;
     assert_eq!(first["clock"]["running"], "S");
     // Not a moment before its time is out, the flag stays up.
     time.advance(Duration::from_millis(5_000));
@@ -833,7 +801,7 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     // Six seconds later the server ends the game and says so, with no
     // request to make it look (the games' clock wakes its timer).
     time.advance(Duration::from_millis(1_100));
-    let ended = next_event(&mut stream, "state", 5).await;
+    let ended = stream.named("state").await;
     assert_eq!(ended["end"]["reason"], "time", "{ended}");
     assert_eq!(ended["end"]["loser_by"], "S");
     assert_eq!(ended["end"]["winner"], "N");
@@ -1105,43 +1073,20 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
     let (status, theirs) = post_as(&app, &"d".repeat(64), "/api/uploads", game.clone()).await;
     assert_eq!(status, StatusCode::CREATED, "{theirs}");
     assert_ne!(theirs["game"]["id"], g["id"]);
-    // Without a player, with a bad key, bad moves or an online game: refused.
+    // Without a player, refused; with a bad key, bad moves or an online
+    // game, refused as unprocessable.
     refused(
         post_as(&app, "", "/api/uploads", game.clone()).await,
         StatusCode::FORBIDDEN,
         "no_player",
     );
-    for (change, status, code) in [
-        (
-            json!({"key": "short"}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_key",
-        ),
-        (
-            json!({"key": "a key with spaces"}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_key",
-        ),
-        (
-            json!({"moves": "FF"}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_move",
-        ),
-        (
-            json!({"mode": "online"}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_mode",
-        ),
-        (
-            json!({"level": 40}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_level",
-        ),
-        (
-            json!({"start": "9-9"}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad_position",
-        ),
+    for (change, code) in [
+        (json!({"key": "short"}), "bad_key"),
+        (json!({"key": "a key with spaces"}), "bad_key"),
+        (json!({"moves": "FF"}), "illegal_move"),
+        (json!({"mode": "online"}), "bad_mode"),
+        (json!({"level": 40}), "bad_level"),
+        (json!({"start": "9-9"}), "bad_position"),
     ] {
         let mut body = game.clone();
         for (k, v) in change.as_object().unwrap() {
@@ -1154,64 +1099,8 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
                 json!(k)
             }
         });
-        refused(post_as(&app, &me, "/api/uploads", body).await, status, code);
-    }
-}
-
-/// A stream of server-sent events read one event at a time: its name, its
-/// id (a version, for the events of the game's history) and its data.
-struct Events {
-    body: Body,
-    text: String,
-}
-
-impl Events {
-    async fn open(app: &Router, uri: &str, last_event_id: Option<&str>) -> Events {
-        let mut request = Request::get(uri);
-        if let Some(id) = last_event_id {
-            request = request.header("last-event-id", id);
-        }
-        let response = app
-            .clone()
-            .oneshot(request.body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK, "{uri}");
-        Events {
-            body: response.into_body(),
-            text: String::new(),
-        }
-    }
-
-    /// The next event but `presence` (sent to every new listener).
-    async fn next(&mut self) -> (String, Option<String>, Value) {
-        loop {
-            while let Some(end) = self.text.find("\n\n") {
-                let raw: String = self.text.drain(..end + 2).collect();
-                let field = |name: &str| {
-                    raw.lines()
-                        .filter_map(|l| l.strip_prefix(name))
-                        .collect::<Vec<_>>()
-                };
-                let Some(name) = field("event: ").first().map(|s| s.to_string()) else {
-                    continue; // a comment, or the retry time alone
-                };
-                if name == "presence" {
-                    continue;
-                }
-                let id = field("id: ").first().map(|s| s.to_string());
-                let data = serde_json::from_str(&field("data: ").concat()).expect("JSON data");
-                return (name, id, data);
-            }
-            let frame = tokio::time::timeout(Duration::from_secs(5), self.body.frame())
-                .await
-                .unwrap_or_else(|_| panic!("no event; got: {}", self.text))
-                .expect("the stream ended")
-                .expect("a frame");
-            if let Ok(data) = frame.into_data() {
-                self.text.push_str(&String::from_utf8_lossy(&data));
-            }
-        }
+        let answer = post_as(&app, &me, "/api/uploads", body).await;
+        refused(answer, StatusCode::UNPROCESSABLE_ENTITY, code);
     }
 }
 
@@ -1220,7 +1109,7 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     let uri = format!("/api/games/{id}/events");
-    let mut live = Events::open(&app, &uri, None).await;
+    let mut live = open_events(&app, &uri, &[]).await;
     let (name, first_id, first) = live.next().await;
     assert_eq!(name, "state");
     let (epoch, number) = (
@@ -1249,7 +1138,7 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     }
     // Back after the first state (a page's own query): both moves, then
     // the clocks now; no whole game.
-    let mut back = Events::open(&app, &format!("{uri}?since={}", version(number)), None).await;
+    let mut back = open_events(&app, &format!("{uri}?since={}", version(number)), &[]).await;
     for ply in 0..2 {
         let (name, _, event) = back.next().await;
         assert_eq!(
@@ -1264,13 +1153,13 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     );
     // The browser coming back by itself, after the first move.
     let last = version(number + 1);
-    let mut back = Events::open(&app, &uri, Some(&last)).await;
+    let mut back = open_events(&app, &uri, &[("last-event-id", &last)]).await;
     let (name, event_id, event) = back.next().await;
     assert_eq!((name.as_str(), event["index"].as_u64()), ("move", Some(1)));
     assert_eq!(event_id, Some(version(number + 2)));
     assert_eq!(back.next().await.0, "clock");
     // Nothing missed: the clocks alone.
-    let mut back = Events::open(&app, &format!("{uri}?since={}", version(number + 2)), None).await;
+    let mut back = open_events(&app, &format!("{uri}?since={}", version(number + 2)), &[]).await;
     assert_eq!(back.next().await.0, "clock");
     // Another history (a server started again) or a version from the
     // future: the whole game.
@@ -1278,7 +1167,7 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
         format!("{}.1", epoch.wrapping_add(1) % (1 << 32)),
         version(99),
     ] {
-        let mut back = Events::open(&app, &format!("{uri}?since={since}"), None).await;
+        let mut back = open_events(&app, &format!("{uri}?since={since}"), &[]).await;
         let (name, _, whole) = back.next().await;
         assert_eq!(
             (name.as_str(), plies(&whole)),
@@ -1287,7 +1176,7 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
         );
     }
     // A header no server of ours wrote: the whole game too.
-    let mut back = Events::open(&app, &uri, Some("yesterday")).await;
+    let mut back = open_events(&app, &uri, &[("last-event-id", "yesterday")]).await;
     assert_eq!(back.next().await.0, "state");
     // A query that is no version is refused.
     let (status, refused) = call(&app, "GET", &format!("{uri}?since=soon"), None).await;
@@ -1301,7 +1190,7 @@ async fn an_online_games_links_come_with_their_qr_codes() {
         public_url: Some("https://awale.example.org/".into()),
         ..quick_config()
     };
-    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let app = app(memory_state(config));
     let (id, _) = new_game(&app, json!({"mode": "online", "name": "Ama"})).await;
     let (status, links) = call(&app, "GET", &format!("/api/games/{id}/links"), None).await;
     assert_eq!(status, StatusCode::OK, "{links}");

@@ -6,65 +6,15 @@
 
 mod common;
 
-use std::time::Duration;
-
-use axum::body::BodyDataStream;
 use axum::http::StatusCode;
 use axum::Router;
-use futures_util::StreamExt;
-use serde_json::{json, Value};
-use tower::ServiceExt;
+use serde_json::json;
 
-use common::{memory_app, refused, Browser};
+use common::{memory_app, refused, Browser, Events};
 
 /// Opens `b`'s own stream.
-async fn listen(b: &Browser, app: &Router) -> Stream {
-    let response = app
-        .clone()
-        .oneshot(b.request("GET", "/api/me/events", None))
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    Stream {
-        body: response.into_body().into_data_stream(),
-        text: String::new(),
-    }
-}
-
-/// A stream of server-sent events, read event by event.
-struct Stream {
-    body: BodyDataStream,
-    text: String,
-}
-
-impl Stream {
-    /// The next event (not a keep-alive): its name and data.
-    async fn next(&mut self) -> (String, Value) {
-        loop {
-            if let Some(at) = self.text.find("\n\n") {
-                let block: String = self.text.drain(..at + 2).collect();
-                let mut name = String::new();
-                let mut data = String::new();
-                for line in block.lines() {
-                    if let Some(n) = line.strip_prefix("event: ") {
-                        name = n.to_string();
-                    } else if let Some(d) = line.strip_prefix("data: ") {
-                        data.push_str(d);
-                    }
-                }
-                if name.is_empty() {
-                    continue;
-                }
-                return (name, serde_json::from_str(&data).unwrap());
-            }
-            let chunk = tokio::time::timeout(Duration::from_secs(30), self.body.next())
-                .await
-                .expect("an event comes")
-                .expect("the stream goes on")
-                .unwrap();
-            self.text.push_str(&String::from_utf8_lossy(&chunk));
-        }
-    }
+async fn listen(b: &Browser, app: &Router) -> Events {
+    Events::open(app, b.request("GET", "/api/me/events", None)).await
 }
 
 #[tokio::test]
@@ -74,7 +24,7 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
     let mut kofi = Browser::account(&app, "Kofi").await;
     let mut heard = listen(&kofi, &app).await;
     let mut ama_hears = listen(&ama, &app).await;
-    let (name, all) = heard.next().await;
+    let (name, _, all) = heard.next().await;
     assert_eq!(name, "challenges");
     assert_eq!(all, json!({"sent": [], "received": []}));
     assert_eq!(ama_hears.next().await.0, "challenges");
@@ -92,14 +42,14 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
         (made["to"].as_str(), made["speed"].as_str()),
         (Some("Kofi"), Some("rapid"))
     );
-    let (name, event) = heard.next().await;
+    let (name, _, event) = heard.next().await;
     assert_eq!(name, "challenge");
     assert_eq!(
         (event["from"].as_str(), event["sent"].as_bool()),
         (Some("Ama"), Some(false))
     );
     assert_eq!(event["clock"], json!([300_000, 3_000]));
-    assert_eq!(ama_hears.next().await.1["state"], "open");
+    assert_eq!(ama_hears.next().await.2["state"], "open");
 
     let (_, mine) = kofi.call(&app, "GET", "/api/challenges", None).await;
     assert_eq!(mine["received"][0]["id"], made["id"]);
@@ -116,7 +66,7 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
     assert_eq!(accepted["side"], "S", "Ama asked for North");
     let game = accepted["game"].as_str().unwrap().to_string();
     // The challenger is told where the game is.
-    let (_, event) = ama_hears.next().await;
+    let (_, _, event) = ama_hears.next().await;
     assert_eq!(
         (event["state"].as_str(), event["game"].as_str()),
         (Some("accepted"), Some(game.as_str()))
@@ -231,14 +181,7 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
         (status, withdrawn["state"].as_str()),
         (StatusCode::OK, Some("withdrawn"))
     );
-    let (status, _) = kofi
-        .post(
-            &app,
-            "/api/account/blocks",
-            json!({"username": "Ama", "blocked": true}),
-        )
-        .await;
-    assert!(status.is_success(), "{status}");
+    kofi.block(&app, "Ama", true).await;
     ama.post_refused(
         &app,
         "/api/challenges",

@@ -5,6 +5,8 @@
 //! 4712cf4 failed, or of the second one (issue 20, from "a second attack
 //! test" on) that main at 6db840a failed.
 
+mod common;
+
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -17,16 +19,14 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+use common::memory_state;
+
 fn quick() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_secs(20),
         ..Config::default()
     }
-}
-
-fn state(config: Config) -> AppState {
-    AppState::new(Store::in_memory().unwrap(), config).unwrap()
 }
 
 struct Answer {
@@ -54,6 +54,12 @@ fn post(uri: &str, headers: &[(&str, &str)], body: &str) -> Request<Body> {
         req = req.header(*k, *v);
     }
     req.body(Body::from(body.to_string())).unwrap()
+}
+
+/// POSTs `body` to `uri` as the page would (JSON, from the server's own
+/// host) for the player of `cookie`.
+async fn post_as(app: &Router, cookie: &str, uri: &str, body: &str) -> Answer {
+    send(app, post(uri, &[JSON, HOST, ("cookie", cookie)], body)).await
 }
 
 fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
@@ -100,7 +106,7 @@ async fn invite_key(app: &Router, maker: &str, id: &str) -> String {
 
 #[tokio::test]
 async fn requests_from_another_site_change_nothing() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let ok = send(
         &app,
         post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
@@ -170,7 +176,7 @@ async fn requests_from_another_site_change_nothing() {
 
 #[tokio::test]
 async fn only_the_servers_own_names_are_answered() {
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         public_url: Some("https://awale.example.org".into()),
         ..quick()
     }));
@@ -197,7 +203,7 @@ async fn only_the_servers_own_names_are_answered() {
 
 #[tokio::test]
 async fn every_answer_carries_the_security_headers() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     for uri in ["/", "/app.js", "/api/info", "/nowhere"] {
         let a = send(&app, get(uri, &[HOST])).await;
         let csp = a.headers["content-security-policy"].to_str().unwrap();
@@ -216,7 +222,7 @@ async fn only_the_page_makes_a_player() {
     // A browser asks for `/favicon.ico` beside its first page: answered
     // late, a new player's cookie there replaced the one just set (the
     // browser tests' player, a flake of two CI runs).
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     for uri in [
         "/favicon.ico",
         "/nowhere",
@@ -239,19 +245,11 @@ async fn only_the_page_makes_a_player() {
 
 #[tokio::test]
 async fn a_browsers_game_is_played_by_that_browser_only() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let mine = visit(&app).await;
     let theirs = visit(&app).await;
     assert_ne!(mine, theirs);
-    let made = send(
-        &app,
-        post(
-            "/api/games",
-            &[JSON, HOST, ("cookie", &mine)],
-            r#"{"mode":"humans"}"#,
-        ),
-    )
-    .await;
+    let made = post_as(&app, &mine, "/api/games", r#"{"mode":"humans"}"#).await;
     assert_eq!(made.body["you"], json!(["S", "N"]));
     let id = made.body["id"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
@@ -262,11 +260,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
         "awale_player=<script>",
         "",
     ] {
-        let a = send(
-            &app,
-            post(&moves, &[JSON, HOST, ("cookie", cookie)], r#"{"move":"F"}"#),
-        )
-        .await;
+        let a = post_as(&app, cookie, &moves, r#"{"move":"F"}"#).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{cookie}: {}", a.body);
         assert_eq!(a.body["error"], "not_your_seat");
         let watched = send(
@@ -276,11 +270,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
         .await;
         assert_eq!(watched.body["you"], json!([]), "a spectator plays nothing");
     }
-    let a = send(
-        &app,
-        post(&moves, &[JSON, HOST, ("cookie", &mine)], r#"{"move":"F"}"#),
-    )
-    .await;
+    let a = post_as(&app, &mine, &moves, r#"{"move":"F"}"#).await;
     assert_eq!(a.status, StatusCode::OK);
     // Their list does not show my game.
     let list = send(&app, get("/api/games", &[HOST, ("cookie", &theirs)])).await;
@@ -289,7 +279,7 @@ async fn a_browsers_game_is_played_by_that_browser_only() {
 
 #[tokio::test]
 async fn a_study_position_keeps_its_side_to_move() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let a = send(
         &app,
         post(
@@ -306,7 +296,7 @@ async fn a_study_position_keeps_its_side_to_move() {
 
 #[tokio::test]
 async fn new_games_and_imports_are_limited_per_client() {
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         create_rate: Rate {
             burst: 3,
             every_ms: 60_000,
@@ -340,7 +330,7 @@ async fn new_games_and_imports_are_limited_per_client() {
 
 #[tokio::test]
 async fn the_list_of_games_comes_a_page_at_a_time() {
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let record: String = (0..30)
         .map(|i| format!("[Round \"{i}\"]\n1. F f *\n\n"))
         .collect();
@@ -372,7 +362,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_abandoned_hint_stops_its_search() {
-    let state = state(quick());
+    let state = memory_state(quick());
     let app = app(state.clone());
     let a = send(
         &app,
@@ -414,11 +404,7 @@ fn from(ip: &str, mut req: Request<Body>) -> Request<Body> {
 
 /// A game made by `cookie`: its id.
 async fn game_of(app: &Router, cookie: &str, body: &str) -> String {
-    let a = send(
-        app,
-        post("/api/games", &[JSON, HOST, ("cookie", cookie)], body),
-    )
-    .await;
+    let a = post_as(app, cookie, "/api/games", body).await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
     a.body["id"].as_str().unwrap().to_string()
 }
@@ -427,7 +413,7 @@ async fn game_of(app: &Router, cookie: &str, body: &str) -> String {
 async fn searches_given_up_while_waiting_give_their_places_back() {
     // Finding 1: a request dropped while it waited kept its place in the
     // queue for good; two bursts filled it and every later search was 503.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         hint_time: Duration::from_millis(400),
         max_searches: 1,
         max_queued_searches: 4,
@@ -449,7 +435,7 @@ async fn searches_given_up_while_waiting_give_their_places_back() {
             let _ = ask.await;
         }
     }
-    let a = send(&app, post(&hint, &[JSON, HOST, ("cookie", &me)], "")).await;
+    let a = post_as(&app, &me, &hint, "").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let id = game_of(&app, &me, r#"{"mode":"computer","human":"N","level":1}"#).await;
     computer_answers(&app, &me, &id).await;
@@ -482,7 +468,7 @@ async fn computer_answers(app: &Router, cookie: &str, id: &str) {
 async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
     // Finding 1: 40 analysis requests from one address filled the queue
     // and every other user's computer move was refused.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         hint_time: Duration::from_millis(1_500),
         max_searches: 1,
         ..quick()
@@ -538,7 +524,7 @@ async fn one_clients_flood_of_analysis_leaves_others_their_searches() {
 async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
     // Finding 2: invitations were `?join=<sequential id>`: reading 1,000
     // ids took 0.08 s, and a stranger took a private game's free seat.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let (ama, kofi, stranger) = (visit(&app).await, visit(&app).await, visit(&app).await);
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     assert_eq!(id.len(), 10, "{id}");
@@ -573,26 +559,14 @@ async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
         (json!({"name": "Eve"}), "missing"),
         (json!({"name": "Eve", "key": wrong}), "wrong"),
     ] {
-        let a = send(
-            &app,
-            post(
-                &join,
-                &[JSON, HOST, ("cookie", stranger.as_str())],
-                &body.to_string(),
-            ),
-        )
-        .await;
+        let a = post_as(&app, &stranger, &join, &body.to_string()).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
         assert_eq!(a.body["error"], "invite_key");
         assert_eq!(a.body["reason"], reason);
     }
     // The friend with the whole link takes it.
     let body = json!({"name": "Kofi", "key": key}).to_string();
-    let a = send(
-        &app,
-        post(&join, &[JSON, HOST, ("cookie", kofi.as_str())], &body),
-    )
-    .await;
+    let a = post_as(&app, &kofi, &join, &body).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
 
@@ -601,7 +575,7 @@ async fn no_game_without_a_player_and_each_sees_only_their_own() {
     // Finding 3: games made without a cookie had no seats (anyone could
     // move, undo, resign), were in every visitor's list, and the last one
     // touched was every visitor's `current`.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let a = send(
         &app,
         post("/api/games", &[JSON, HOST], r#"{"mode":"humans"}"#),
@@ -622,15 +596,7 @@ async fn no_game_without_a_player_and_each_sees_only_their_own() {
         let current = send(&app, get("/api/games/current", &[HOST, ("cookie", cookie)])).await;
         assert_eq!(current.body["game"], Value::Null, "{cookie}");
         for action in ["undo", "resign"] {
-            let a = send(
-                &app,
-                post(
-                    &format!("/api/games/{id}/{action}"),
-                    &[JSON, HOST, ("cookie", cookie)],
-                    "",
-                ),
-            )
-            .await;
+            let a = post_as(&app, cookie, &format!("/api/games/{id}/{action}"), "").await;
             assert_eq!(a.status, StatusCode::FORBIDDEN, "{action}: {}", a.body);
         }
     }
@@ -643,7 +609,7 @@ async fn a_change_without_a_body_must_still_be_sent_as_json() {
     // Finding 8: abort, claim, rematch, hand-over, hint and review take no
     // body, so a form or text/plain request (which another site's page can
     // send without a preflight) passed for the page's.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let id = game_of(&app, ME.1, r#"{"mode":"humans"}"#).await;
     let online = game_of(&app, ME.1, r#"{"mode":"online","name":"Ama"}"#).await;
     let types = [
@@ -687,7 +653,7 @@ async fn a_change_without_a_body_must_still_be_sent_as_json() {
 async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
     // Finding 7: the body time limit restarted with every chunk, so a body
     // sent one byte at a time stayed open as long as its sender liked.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         body_timeout: Duration::from_millis(300),
         ..quick()
     }));
@@ -723,44 +689,38 @@ async fn names_in_chat_are_the_servers_and_hide_nothing() {
     // Finding 9: a spectator could post under a player's nickname (the
     // message's `name` was believed), and names and messages could hold
     // bidi overrides, zero-width characters, NUL and newlines.
-    let app = app(state(quick()));
+    let app = app(memory_state(quick()));
     let (ama, kofi, cleo) = (visit(&app).await, visit(&app).await, visit(&app).await);
     let id = game_of(&app, &ama, r#"{"mode":"online","name":"Ama"}"#).await;
     let join = format!("/api/games/{id}/join");
     let body = json!({"name": "Kofi", "key": invite_key(&app, &ama, &id).await}).to_string();
-    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], &body)).await;
+    let a = post_as(&app, &kofi, &join, &body).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let chat = format!("/api/games/{id}/chat");
-    let said = send(
+    let said = post_as(
         &app,
-        post(
-            &chat,
-            &[JSON, HOST, ("cookie", &cleo)],
-            r#"{"room":"public","text":"I resign","name":"Ama"}"#,
-        ),
+        &cleo,
+        &chat,
+        r#"{"room":"public","text":"I resign","name":"Ama"}"#,
     )
     .await;
     assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
     assert_ne!(said.body["name"], "Ama", "a spectator spoke as a player");
     assert_eq!(said.body["side"], Value::Null);
-    let renamed = send(
+    let renamed = post_as(
         &app,
-        post(
-            "/api/me",
-            &[JSON, HOST, ("cookie", &cleo)],
-            &json!({"name": "Cl\u{200B}eo\u{202E}exe.txt"}).to_string(),
-        ),
+        &cleo,
+        "/api/me",
+        &json!({"name": "Cl\u{200B}eo\u{202E}exe.txt"}).to_string(),
     )
     .await;
     assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
     assert_eq!(renamed.body["name"], "Cleoexe.txt");
-    let said = send(
+    let said = post_as(
         &app,
-        post(
-            &chat,
-            &[JSON, HOST, ("cookie", &cleo)],
-            &json!({"room": "public", "text": "one\ntwo\u{0}\u{2067}"}).to_string(),
-        ),
+        &cleo,
+        &chat,
+        &json!({"room": "public", "text": "one\ntwo\u{0}\u{2067}"}).to_string(),
     )
     .await;
     assert_eq!(said.status, StatusCode::CREATED, "{}", said.body);
@@ -800,7 +760,7 @@ async fn limits_hold_against_made_up_cookies() {
     // Finding 5: limits counted per cookie fell to free cookies (chat,
     // reactions), renames had none, and one player's 10,001 hand-over
     // links made everyone's answer 503.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         chat_rate: Rate {
             burst: 2,
             every_ms: 60_000,
@@ -813,7 +773,7 @@ async fn limits_hold_against_made_up_cookies() {
     let kofi = visit(&app).await;
     let join = format!("/api/games/{id}/join");
     let body = json!({"name": "Kofi", "key": invite_key(&app, &ama, &id).await}).to_string();
-    let a = send(&app, post(&join, &[JSON, HOST, ("cookie", &kofi)], &body)).await;
+    let a = post_as(&app, &kofi, &join, &body).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     // Twenty cookies made up by one address: four players' worth of chat.
     let chat = format!("/api/games/{id}/chat");
@@ -844,11 +804,7 @@ async fn limits_hold_against_made_up_cookies() {
     let mut renamed = 0;
     for i in 0..20 {
         let body = json!({ "name": format!("Name {i}") }).to_string();
-        let a = send(
-            &app,
-            post("/api/me", &[JSON, HOST, ("cookie", &ama)], &body),
-        )
-        .await;
+        let a = post_as(&app, &ama, "/api/me", &body).await;
         if a.status != StatusCode::OK {
             assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
             break;
@@ -866,13 +822,13 @@ async fn limits_hold_against_made_up_cookies() {
     // One player's flood of hand-over links leaves the other's.
     let handoff = format!("/api/games/{id}/handoff");
     for _ in 0..10_001 {
-        let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &ama)], "")).await;
+        let a = post_as(&app, &ama, &handoff, "").await;
         if a.status == StatusCode::TOO_MANY_REQUESTS {
             break;
         }
         assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     }
-    let a = send(&app, post(&handoff, &[JSON, HOST, ("cookie", &kofi)], "")).await;
+    let a = post_as(&app, &kofi, &handoff, "").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
 
@@ -881,7 +837,7 @@ async fn only_the_named_proxies_are_believed_and_ipv6_counts_by_64() {
     // Finding 6: `--trust-proxy` believed X-Forwarded-For from any
     // loopback peer, and limits counted each IPv6 address apart: 300
     // made-up addresses made 300 games with no 429.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         create_rate: Rate {
             burst: 2,
             every_ms: 60_000,
@@ -933,17 +889,11 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     // then dropped the private ones; a challenge whose maker never
     // connected never expired; nothing capped them. 200 challenges emptied
     // the lobby.
-    let app = app(state(Config {
+    let app = app(memory_state(Config {
         challenge_grace: Duration::from_millis(500),
         ..quick()
     }));
-    let honest = visit(&app).await;
-    let real = game_of(
-        &app,
-        &honest,
-        r#"{"mode":"online","name":"Ama","public":true}"#,
-    )
-    .await;
+    let (honest, real) = honest_challenge(&app).await;
     // Its maker is there, on the game's live events.
     let events = app
         .clone()
@@ -988,6 +938,19 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     drop(events);
 }
 
+/// The one real challenge of the lobby tests: a public online game made by
+/// a player who opened the page. That player's cookie and the game's id.
+async fn honest_challenge(app: &Router) -> (String, String) {
+    let honest = visit(app).await;
+    let real = game_of(
+        app,
+        &honest,
+        r#"{"mode":"online","name":"Ama","public":true}"#,
+    )
+    .await;
+    (honest, real)
+}
+
 /// A private online game made by the player of `cookie`, from `ip`, as
 /// `name`: its id.
 async fn online_game_from(app: &Router, ip: &str, cookie: &str, name: &str) -> String {
@@ -1021,14 +984,8 @@ async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
     // Finding 4 again (`awale loadtest --abuse` at 60 games found it): the
     // lobby took the newest 200 of challenges and games being played
     // together, so 200 games in play hid every challenge older than them.
-    let app = app(state(quick()));
-    let honest = visit(&app).await;
-    let real = game_of(
-        &app,
-        &honest,
-        r#"{"mode":"online","name":"Ama","public":true}"#,
-    )
-    .await;
+    let app = app(memory_state(quick()));
+    let (_, real) = honest_challenge(&app).await;
     for i in 0..201 {
         let ip = format!("10.2.{}.{}", i / 200, i % 200 + 1);
         let (maker, joiner) = (
@@ -1315,7 +1272,7 @@ fn no_body_gets_a_server_error() {
         .enable_all()
         .build()
         .unwrap();
-    let app = runtime.block_on(async { app(state(quick())) });
+    let app = runtime.block_on(async { app(memory_state(quick())) });
     let game = runtime.block_on(async {
         let online = send(
             &app,

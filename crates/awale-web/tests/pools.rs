@@ -7,7 +7,6 @@ mod common;
 
 use std::time::Duration;
 
-use awale_web::{app, AppState, Config, Store};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -15,7 +14,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::refused;
+use common::{memory_app, refused};
 
 fn cookie(n: u8) -> String {
     format!("awale_player={}", format!("{n:02x}").repeat(32))
@@ -35,10 +34,6 @@ async fn call(app: &Router, who: u8, method: &str, uri: &str, body: Value) -> (S
     let value = serde_json::from_slice(&bytes)
         .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
     (status, value)
-}
-
-fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
 }
 
 /// Players 1 and 2 seek 3+2 and are paired: the game's id and player 1's

@@ -3,6 +3,8 @@
 //! checked), a position's moves, the analysis of a position; and every kind
 //! of bad input answered with a JSON error.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -16,6 +18,8 @@ use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
+
+use common::memory_state;
 
 const MAX: u8 = 10;
 
@@ -49,7 +53,7 @@ fn study_app() -> Router {
 }
 
 fn bare_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), config()).unwrap())
+    app(memory_state(config()))
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
@@ -549,7 +553,7 @@ async fn analyses_share_the_search_pool_and_beyond_its_queue_are_refused() {
         hint_time: Duration::from_millis(400),
         ..Config::default()
     };
-    let app = app(AppState::new(Store::in_memory().unwrap(), config).unwrap());
+    let app = app(memory_state(config));
     let body = json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "lines": 1});
     let ask = || post(&app, "/api/study/analysis", body.clone());
     let (a, b, c, d) = tokio::join!(ask(), ask(), ask(), ask());

@@ -5,16 +5,11 @@
 
 mod common;
 
-use std::time::Duration;
-
-use awale_web::{app, AppState, Config, Store};
-use axum::body::Body;
+use awale_web::{app, Config};
 use axum::http::StatusCode;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
-use common::{memory_app, refused, until, Browser};
+use common::{memory_app, memory_state, refused, until, Browser, Events};
 
 fn arena() -> Value {
     json!({"name": "Evening arena", "minutes_each": 3, "increment_s": 2, "minutes": 30})
@@ -113,22 +108,13 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
         .await;
     assert_eq!(view["you"], 0);
     // The standings' stream: first as they are.
-    let response = app
-        .clone()
-        .oneshot(kofi.request("GET", &format!("{uri}/events"), None))
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let mut events = response.into_body();
-    let first = events.frame().await.unwrap().unwrap().into_data().unwrap();
-    let first = String::from_utf8_lossy(&first).to_string();
-    assert!(first.starts_with("event: standings"), "{first}");
+    let mut events = Events::open(&app, kofi.request("GET", &format!("{uri}/events"), None)).await;
+    assert_eq!(events.next().await.0, "standings");
     let (_, view) = kofi.post(&app, &format!("{uri}/join"), json!({})).await;
     let game = line(&view, "kofi")["game"].as_str().unwrap().to_string();
     assert_eq!(line(&view, "ama")["game"], game.as_str());
     assert!(view["can_berserk"].as_bool().is_some());
-    let next = events.frame().await.unwrap().unwrap().into_data().unwrap();
-    let next = String::from_utf8_lossy(&next);
+    let next = events.next().await.2.to_string();
     assert!(next.contains(&game), "the pairing is told");
     // Each viewer's stream names their own game, wherever their line is.
     assert!(
@@ -169,28 +155,6 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
     assert_eq!(view["podium"][0]["name"], "ama");
 }
 
-/// The next event of a server-sent stream, as text (`None`: none within a
-/// few seconds).
-async fn next_event(events: &mut Body) -> Option<String> {
-    let frame = tokio::time::timeout(Duration::from_secs(5), events.frame())
-        .await
-        .ok()??
-        .ok()?;
-    Some(String::from_utf8_lossy(&frame.into_data().ok()?).to_string())
-}
-
-/// Waits on a stream for an event named `name` holding `text`.
-async fn event_with(events: &mut Body, name: &str, text: &str) -> String {
-    loop {
-        let event = next_event(events)
-            .await
-            .unwrap_or_else(|| panic!("no `{name}` event with {text}"));
-        if event.starts_with(&format!("event: {name}\n")) && event.contains(text) {
-            return event;
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games() {
     let config = Config {
@@ -200,7 +164,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         },
         ..Config::default()
     };
-    let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
+    let state = memory_state(config);
     let app = app(state.clone());
     let mut ama = Browser::account(&app, "ama").await;
     let mut kofi = Browser::account(&app, "kofi").await;
@@ -209,13 +173,13 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     let id = made["id"].as_i64().unwrap();
     let chat = format!("/api/tournaments/{id}/chat");
     // A watcher (a guest) follows the tournament's events.
-    let response = app
-        .clone()
-        .oneshot(guest.request("GET", &format!("/api/tournaments/{id}/events"), None))
-        .await
-        .unwrap();
-    let mut events = response.into_body();
-    event_with(&mut events, "standings", "Evening arena").await;
+    let watching = guest.request("GET", &format!("/api/tournaments/{id}/events"), None);
+    let mut events = Events::open(&app, watching).await;
+    let standings = events.named("standings").await;
+    assert!(
+        standings.to_string().contains("Evening arena"),
+        "{standings}"
+    );
     // A player speaks: stored, told live, read by everyone.
     let line = kofi
         .posted(
@@ -229,8 +193,11 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         (line["name"].as_str(), line["text"].as_str()),
         (Some("kofi"), Some("akwaaba"))
     );
-    let heard = event_with(&mut events, "chat", "akwaaba").await;
-    assert!(heard.contains("\"name\":\"kofi\""), "{heard}");
+    let heard = events.named("chat").await;
+    assert_eq!(
+        (heard["name"].as_str(), heard["text"].as_str()),
+        (Some("kofi"), Some("akwaaba"))
+    );
     // A guest speaks too, under their guest number.
     let said = guest
         .posted(&app, &chat, json!({"text": "bravo"}), StatusCode::CREATED)
@@ -288,13 +255,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     )
     .await;
     // A block: ama no longer reads kofi, and kofi no longer reads ama.
-    ama.posted(
-        &app,
-        "/api/account/blocks",
-        json!({"username": "kofi", "blocked": true}),
-        StatusCode::OK,
-    )
-    .await;
+    ama.block(&app, "kofi", true).await;
     let (_, lines) = ama.get(&app, &chat).await;
     assert!(
         lines
@@ -325,13 +286,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
     )
     .await;
     state.accounts().grant_moderator("ama").await.unwrap();
-    ama.posted(
-        &app,
-        "/api/moderation/mute",
-        json!({"username": "kofi", "muted": true}),
-        StatusCode::NO_CONTENT,
-    )
-    .await;
+    ama.mute(&app, "kofi").await;
     kofi.post_refused(
         &app,
         &chat,
@@ -348,8 +303,8 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         StatusCode::NO_CONTENT,
     )
     .await;
-    let gone = event_with(&mut events, "chat_removed", &line["id"].to_string()).await;
-    assert!(gone.contains("\"id\""), "{gone}");
+    let gone = events.named("chat_removed").await;
+    assert_eq!(gone["id"], line["id"], "{gone}");
     ama.post_refused(
         &app,
         "/api/moderation/tournament-chat-remove",

@@ -1,6 +1,7 @@
-//! What the HTTP tests share: the router on a scratch store, and a
-//! browser that keeps its cookies across calls, opens its session and
-//! signs up. Each test program uses its part (`mod common;`).
+//! What the HTTP tests share: the router on a scratch store, a browser
+//! that keeps its cookies across calls, opens its session and signs up,
+//! and a reader of server-sent events. Each test program uses its part
+//! (`mod common;`).
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -14,9 +15,14 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+/// The server's state on a store in memory, with `config`.
+pub fn memory_state(config: Config) -> AppState {
+    AppState::new(Store::in_memory().unwrap(), config).unwrap()
+}
+
 /// The site on a store in memory, with the default settings.
 pub fn memory_app() -> Router {
-    app(AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap())
+    app(memory_state(Config::default()))
 }
 
 /// The password of the accounts the tests make.
@@ -232,4 +238,73 @@ pub async fn until(
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     panic!("{uri}: never happened");
+}
+
+/// A stream of server-sent events, read one event at a time: its name, its
+/// id (a version, for the events of a game's history) and its data.
+pub struct Events {
+    body: Body,
+    text: String,
+}
+
+impl Events {
+    /// The events `request` answers with (it must be 200, as an event
+    /// stream).
+    pub async fn open(app: &Router, request: Request<Body>) -> Events {
+        let uri = request.uri().to_string();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        let kind = &response.headers()[header::CONTENT_TYPE];
+        assert!(
+            kind.to_str().unwrap().starts_with("text/event-stream"),
+            "{uri}: {kind:?}"
+        );
+        Events {
+            body: response.into_body(),
+            text: String::new(),
+        }
+    }
+
+    /// The next event but `presence` (sent to every new listener of a
+    /// game): its name, its id if it has one, and its data (JSON).
+    pub async fn next(&mut self) -> (String, Option<String>, Value) {
+        loop {
+            while let Some(end) = self.text.find("\n\n") {
+                let raw: String = self.text.drain(..end + 2).collect();
+                let field = |name: &str| {
+                    raw.lines()
+                        .filter_map(|l| l.strip_prefix(name))
+                        .collect::<Vec<_>>()
+                };
+                let Some(name) = field("event: ").first().map(|s| s.to_string()) else {
+                    continue; // a comment (keep-alive), or the retry time alone
+                };
+                if name == "presence" {
+                    continue;
+                }
+                let id = field("id: ").first().map(|s| s.to_string());
+                let data = serde_json::from_str(&field("data: ").concat()).expect("JSON data");
+                return (name, id, data);
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(30), self.body.frame())
+                .await
+                .unwrap_or_else(|_| panic!("no event; got: {}", self.text))
+                .expect("the stream ended")
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                self.text.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+
+    /// The data of the next event named `name` (the others are passed
+    /// over).
+    pub async fn named(&mut self, name: &str) -> Value {
+        loop {
+            let (event, _, data) = self.next().await;
+            if event == name {
+                return data;
+            }
+        }
+    }
 }
