@@ -41,8 +41,8 @@ const MAX_TIME_MS: u64 = 60_000;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Request {
-    /// `new`, `position`, `game`, `computer`, `hint`, `analysis`, `bench`
-    /// or `start_time`.
+    /// `new`, `position`, `game`, `level`, `computer`, `hint`, `analysis`,
+    /// `bench` or `start_time`.
     op: String,
     /// The rules, as `awale` or `abapa,target=20` (default `awale`).
     rules: Option<String>,
@@ -104,6 +104,7 @@ fn handle(r: &Request) -> Result<Value, Refusal> {
             Ok(position_view(&game))
         }
         "game" => game_view(r),
+        "level" => Ok(json!({ "level": offline_level(r)?.number() })),
         "computer" => computer(r),
         "hint" => hint(r),
         "analysis" => analysis(r),
@@ -327,10 +328,9 @@ fn game_view(r: &Request) -> Result<Value, Refusal> {
     Ok(Value::Object(view))
 }
 
-/// The computer's move at a level that needs no database. The strongest
-/// level, which plays from the endgame databases, is the server's.
-fn computer(r: &Request) -> Result<Value, Refusal> {
-    let game = replay(r)?;
+/// The level asked for (the default when none is), if it plays here:
+/// every level but the strongest, which plays from the endgame databases.
+fn offline_level(r: &Request) -> Result<Level, Refusal> {
     let number = r.level.unwrap_or(Level::DEFAULT.number());
     let level = Level::from_number(number)
         .ok_or_else(|| refuse("bad_level", format!("level {number} is not a level")))?;
@@ -340,6 +340,14 @@ fn computer(r: &Request) -> Result<Value, Refusal> {
             "the Perfect level plays from the endgame databases, which only the server has",
         ));
     }
+    Ok(level)
+}
+
+/// The computer's move at a level that needs no database. The strongest
+/// level, which plays from the endgame databases, is the server's.
+fn computer(r: &Request) -> Result<Value, Refusal> {
+    let game = replay(r)?;
+    let level = offline_level(r)?;
     if game.end().is_some() {
         return Err(refuse("game_over", "the game is over"));
     }
@@ -495,6 +503,11 @@ mod tests {
                 "needs_server",
             ),
             (json!({"op": "computer", "level": 99}), "bad_level"),
+            (
+                json!({"op": "level", "level": Level::Perfect.number()}),
+                "needs_server",
+            ),
+            (json!({"op": "level", "level": 0}), "bad_level"),
             (json!({"op": "analysis", "lines": 0}), "bad_lines"),
             (json!({"op": "hint", "time_ms": 0}), "bad_time"),
             (json!({"op": "bench", "depth": 99}), "bad_depth"),
@@ -503,6 +516,15 @@ mod tests {
             assert_eq!(ask(request.clone())["error"], code, "{request}");
         }
         assert!(answer("\u{0}").contains("bad_json"));
+    }
+
+    #[test]
+    fn the_level_op_fills_in_the_default_and_keeps_a_level_that_plays_here() {
+        assert_eq!(
+            ask(json!({"op": "level"}))["level"],
+            Level::DEFAULT.number()
+        );
+        assert_eq!(ask(json!({"op": "level", "level": 1}))["level"], 1);
     }
 
     #[test]

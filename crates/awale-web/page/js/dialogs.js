@@ -127,11 +127,26 @@ function updateForm() {
   f.increment.disabled = days;
 }
 
+// The level last chosen in the new-game form, as its number now. It is
+// kept by its key, so that a ladder renumbered by a new version of the
+// server keeps the same opponent; a form saved before keys were kept gives
+// its number. Null when none was saved or the level is gone.
+export function savedLevel() {
+  const saved = loadJson("awale.newgame");
+  if (!saved || !info) return null;
+  const l = saved.level_key
+    ? info.levels.find((x) => x.key === saved.level_key)
+    : info.levels.find((x) => x.number === +saved.level);
+  return l ? l.number : null;
+}
+
 function restoreForm() {
   const saved = loadJson("awale.newgame");
   if (!saved) return;
   const f = form();
   for (const k of FORM_FIELDS) if (saved[k] !== undefined && f[k]) f[k].value = saved[k];
+  const level = savedLevel();
+  f.level.value = String(level || (info ? info.default_level : 3));
   f.clock.checked = !!saved.clock;
 }
 
@@ -139,6 +154,8 @@ function saveForm() {
   const f = form();
   const saved = { clock: f.clock.checked };
   for (const k of FORM_FIELDS) saved[k] = f[k].value;
+  const level = info && info.levels.find((x) => x.number === +f.level.value);
+  if (level) saved.level_key = level.key;
   saveJson("awale.newgame", saved);
 }
 

@@ -2,10 +2,10 @@
 // import of game records (a file, or pasted text).
 
 import { api, fetched } from "./api.js";
+import { savedLevel } from "./dialogs.js";
 import { sayEmpty, textEl } from "./dom.js";
 import { getLang, isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
-import { loadJson } from "./settings.js";
 import { showError } from "./toast.js";
 import * as turns from "./turns.js";
 import { errorWords, levelName, rulesWords, shortResult } from "./words.js";
@@ -111,8 +111,7 @@ async function importText(text) {
   importError(null);
   const body = { record: text, mode: $("#import-mode").value };
   if (body.mode === "computer") {
-    const saved = loadJson("awale.newgame");
-    body.level = +((saved && saved.level) || (info ? info.default_level : 3));
+    body.level = savedLevel() || (info ? info.default_level : 3);
   }
   try {
     const r = await api("POST", "/api/import", body);

@@ -14,8 +14,6 @@ import { loadJson } from "./settings.js";
 const DB_NAME = "awale-offline";
 const STORE = "games";
 const PREFIX = "offline-";
-// The strongest level plays from the server's endgame databases.
-const PERFECT = 18;
 // The engine's time for a hint or an analysis (the server's hint time).
 const THINK_MS = 1000;
 
@@ -109,8 +107,12 @@ async function create(body) {
   if (mode === "online") throw refuse("needs_network");
   if (mode !== "computer" && mode !== "humans") throw refuse("bad_mode");
   if (body.clock) throw refuse("offline_clock");
-  const level = body.level === undefined ? 3 : Number(body.level);
-  if (mode === "computer" && level >= PERFECT) throw refuse("needs_server");
+  // The engine fills in the default level and refuses the one that plays
+  // from the server's endgame databases (needs_server).
+  const level =
+    mode === "computer"
+      ? (await ask({ op: "level", level: body.level === undefined ? undefined : Number(body.level) })).level
+      : null;
   const start = body.position || (await ask({ op: "new", rules: body.rules })).start;
   let human = body.human || "S";
   if (human === "random") human = crypto.getRandomValues(new Uint8Array(1))[0] & 1 ? "N" : "S";
