@@ -64,7 +64,7 @@ fn english(name: &str, url: &str) -> Browser {
 /// the new game dialog has opened by itself.
 fn first_visit(name: &str) -> (Site, Browser) {
     let (site, b) = Site::start(name).visited("en-US,en", DESKTOP, open);
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     (site, b)
 }
 
@@ -86,14 +86,6 @@ fn wait_for_person(b: &Browser) {
         "the person's turn",
         "return document.querySelectorAll('.hole-hit.legal').length > 0 || !!document.querySelector('#result')",
         30,
-    );
-}
-
-fn wait_dialog(b: &Browser) {
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
     );
 }
 
@@ -150,7 +142,7 @@ fn a_game_against_the_computer_played_by_clicking() {
     let (site, b) = Site::start("play").visited("en-US,en", (1280, 1500), open);
 
     // No stored game yet: the new game dialog opens by itself.
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     assert_eq!(b.text("#dlg-new h2"), "New game");
     // The clock's fields follow its box.
     let fields = "return document.querySelector('#clock-fields').disabled";
@@ -449,7 +441,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
         15,
     );
     b.click("#btn-new");
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     assert_eq!(b.text("#btn-start"), "Commencer");
     b.click("#form-new details summary");
     b.click("select[name=direction] option[value=counter_clockwise]");
@@ -577,7 +569,7 @@ fn header_overflow(b: &Browser) -> Vec<String> {
 fn the_header_fits_at_every_width_in_french_and_english() {
     // Started as a phone: its emulated screen is resized to each width.
     let (_site, b) = Site::start("header").visited("fr-FR,fr", PHONE, open);
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     b.click("#dlg-new button[value=cancel]");
     // The rows of buttons each width gives (style.css): two below a wide
     // desktop's (New game, the account and the icons; then the views), one
@@ -893,7 +885,7 @@ fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
 
     // A new game at level 1, the person South.
     b.click("#btn-new");
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     b.eval("document.querySelector('#sel-level').value = '1'; document.querySelector('#sel-target').value = 'off'");
     b.click("input[name=human][value=S] + span");
     b.click("#btn-start");
@@ -1072,7 +1064,7 @@ fn a_refused_grand_slam_is_explained_in_words() {
     assert_eq!(moves(&b).len(), 0);
 
     b.click("#btn-new");
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     b.eval("const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value; s.dispatchEvent(new Event('change'))");
     let note = b.text("#level-oracle");
     assert!(note.contains("awale db build"), "{note}");

@@ -236,11 +236,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
 
     // Awa, on her first visit, plays a friend: 3 + 2, South, by invitation.
     open(&awa, &url);
-    awa.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    awa.wait_open("#dlg-new", 15);
     tap(&awa, "#form-new input[name=mode][value=online] + span");
     assert!(shown(&awa, "#new-nickname"));
     let placeholder = awa.string("return document.querySelector('#new-nickname').placeholder");
@@ -1115,11 +1111,7 @@ fn a_game_over_days_is_listed_first_for_whoever_is_to_move_and_its_move_told() {
     let awa = Browser::start("days-awa", "fr-FR,fr", 1100, 900);
     let bob = Browser::start("days-bob", "en-US,en", 390, 844);
     open(&awa, &url);
-    awa.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    awa.wait_open("#dlg-new", 15);
     tap(&awa, "#dlg-new input[name=mode][value=online] + span");
     assert!(
         shown(&awa, "#dlg-new .days-choice"),
