@@ -353,10 +353,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         open(&dede, &format!("{url}/#lobby"));
         let body = json!({"mode": "online", "human": "random", "name": "Dédé", "public": true,
                           "clock": {"minutes": 5, "increment_seconds": 3}});
-        let challenge = fetch(&dede, "POST", "/api/games", body)["id"]
-            .as_str()
-            .map(String::from)
-            .expect("Dédé's challenge");
+        let challenge = new_game(&dede, body);
         tap(&bob, "#btn-lobby");
         wait_text(&bob, "#lobby-challenges", "Challenge from Dédé");
         wait_text(&bob, "#lobby-live", "Awa – Bob");
@@ -1203,15 +1200,10 @@ fn the_lobby_features_a_game_being_played_and_its_board_moves_live() {
     let bob = Browser::start("featured-bob", "en-US,en", 390, 844);
     open(&awa, &format!("{url}/#rules"));
     open(&bob, &format!("{url}/#rules"));
-    let id = fetch(
+    let id = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "public": true}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     fetch(
         &bob,
         "POST",
