@@ -16,10 +16,13 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use webdriver::{game_id, page_fetch, tap, temp_dir, Browser, Site};
 
-/// Finds and decodes the QR codes in a PNG screenshot.
-fn qr_in_picture(png_path: &Path) -> Vec<String> {
+/// The QR codes on the screen of `b`: its screenshot (kept as `name`
+/// in a temporary folder), read back as a phone's camera would.
+fn qr_on_screen(b: &Browser, name: &str) -> Vec<String> {
+    let png_path = temp_dir("online-qr").join(name);
+    b.screenshot(&png_path);
     let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(png_path).expect("the screenshot"),
+        std::fs::File::open(&png_path).expect("the screenshot"),
     ));
     let mut reader = decoder.read_info().expect("a PNG");
     let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
@@ -270,10 +273,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     assert!(links["invite"].is_null(), "{links}");
     wait_text(&awa, "#status", "En attente de l'adversaire");
     awa.eval("document.querySelector('#invite-qr').scrollIntoView({block: 'center'})");
-    let shot = temp_dir("online-qr").join("invite.png");
-    awa.screenshot(&shot);
     assert_eq!(
-        qr_in_picture(&shot),
+        qr_on_screen(&awa, "invite.png"),
         vec![invite.clone()],
         "the QR code on the screen"
     );
@@ -549,10 +550,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         .unwrap_or_default()
         .to_string();
     assert!(link.starts_with(&format!("{url}/?continue=")), "{link}");
-    let shot = temp_dir("online-qr").join("handoff.png");
-    bob.screenshot(&shot);
     assert_eq!(
-        qr_in_picture(&shot),
+        qr_on_screen(&bob, "handoff.png"),
         vec![link.clone()],
         "the private link's QR code"
     );
