@@ -401,10 +401,11 @@ fn header_rows(b: &Browser) -> usize {
     n.as_u64().unwrap_or(0) as usize
 }
 
-/// Hole labels of `board` that run together: a letter touching its count
-/// ("D10"), or a chip touching its neighbour's.
-fn cramped_labels(b: &Browser, board: &str) -> Vec<String> {
-    b.strings(&format!(
+/// Checks that no hole labels of `board` run together (`what` names the
+/// check): a letter touching its count ("D10"), or a chip touching its
+/// neighbour's.
+fn assert_labels_apart(b: &Browser, board: &str, what: &str) {
+    let cramped = b.strings(&format!(
         "const bad = [];
          const chips = [...document.querySelectorAll('{board} rect.chip')]
            .filter(r => r.nextElementSibling && r.nextElementSibling.classList.contains('letter'));
@@ -420,7 +421,8 @@ fn cramped_labels(b: &Browser, board: &str) -> Vec<String> {
            }});
          }});
          return bad;"
-    ))
+    ));
+    assert!(cramped.is_empty(), "{what}: {cramped:?}");
 }
 
 #[test]
@@ -479,8 +481,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     let spaces = plain_spaces_before_punctuation(&b);
     assert!(spaces.is_empty(), "French typography: {spaces:?}");
     assert_eq!(header_rows(&b), 2, "the French phone header");
-    let cramped = cramped_labels(&b, "#board");
-    assert!(cramped.is_empty(), "{cramped:?}");
+    assert_labels_apart(&b, "#board", "board");
     to_top(&b);
     b.screenshot(&screenshot_path("screenshot-phone.png"));
 
@@ -525,8 +526,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
         "return document.querySelector(\"#analysis-board [data-count='D']\")?.textContent === '10'",
         15,
     );
-    let cramped = cramped_labels(&b, "#analysis-board");
-    assert!(cramped.is_empty(), "phone: {cramped:?}");
+    assert_labels_apart(&b, "#analysis-board", "phone");
     // The same page on a desktop's screen (a phone's screen is emulated:
     // `resize` changes the emulated screen, as the window's size would not).
     b.resize(1280, 900);
@@ -535,8 +535,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
         "return window.innerWidth === 1280 && document.querySelector('#analysis-board').clientWidth > 450",
         10,
     );
-    let cramped = cramped_labels(&b, "#analysis-board");
-    assert!(cramped.is_empty(), "desktop: {cramped:?}");
+    assert_labels_apart(&b, "#analysis-board", "desktop");
     assert_eq!(header_rows(&b), 1, "the desktop header");
 }
 
