@@ -824,24 +824,19 @@ async fn pair(
             }
             made => made,
         };
-        let Some(game) = seated_game(&*run, &games, slot, made, (&south, &north)).await else {
-            continue;
+        let watcher = |game: &GameRef, k| {
+            watch(
+                Arc::clone(&run),
+                game.clone(),
+                run.honest(first_spectator + k),
+            )
         };
-        let watchers = (0..spectators)
-            .map(|k| {
-                watch(
-                    Arc::clone(&run),
-                    game.clone(),
-                    run.honest(first_spectator + k),
-                )
-            })
-            .collect();
         play_out(
             &run,
-            game,
+            (&games, slot, round),
+            made,
             (south, north),
-            seeds(slot, round),
-            watchers,
+            (spectators, watcher),
             play,
         )
         .await;
@@ -1015,21 +1010,31 @@ fn seeds(slot: usize, round: u64) -> (u64, u64) {
     (seed | 1, seed.rotate_left(17) | 1)
 }
 
-/// Plays `game` out, each on a task of its own: its spectators
-/// (`watchers`), and `players` (South, North) by `play(run, game, player,
-/// side, seed)` with the `seeds` of each; until all are done.
-async fn play_out<R, P, F, W>(
+/// Plays pair `slot`'s game `round` out, from South's answer to making it
+/// (`made`): North seated in it (see [`seated_game`]), then, each on a
+/// task of its own, its `spectators` (the `k`th by `watch(game, k)`) and
+/// the players (South, North) by `play(run, game, player, side, seed)`
+/// with the [`seeds`] of each; until all are done. Nothing more when the
+/// seating went wrong: the pair tries again.
+async fn play_out<R, F, W>(
     run: &Arc<R>,
-    game: GameRef,
-    (south, north): (P, P),
-    (south_seed, north_seed): (u64, u64),
-    watchers: Vec<W>,
-    play: impl Fn(Arc<R>, GameRef, P, &'static str, u64) -> F,
+    (games, slot, round): (&Mutex<Vec<GameRef>>, usize, u64),
+    made: Result<Answer, R::Failure>,
+    (south, north): (R::Player, R::Player),
+    (spectators, watch): (usize, impl Fn(&GameRef, usize) -> W),
+    play: impl Fn(Arc<R>, GameRef, R::Player, &'static str, u64) -> F,
 ) where
+    R: Players,
     F: std::future::Future<Output = ()> + Send + 'static,
     W: std::future::Future<Output = ()> + Send + 'static,
 {
-    let mut tasks: Vec<_> = watchers.into_iter().map(tokio::spawn).collect();
+    let Some(game) = seated_game(&**run, games, slot, made, (&south, &north)).await else {
+        return;
+    };
+    let (south_seed, north_seed) = seeds(slot, round);
+    let mut tasks: Vec<_> = (0..spectators)
+        .map(|k| tokio::spawn(watch(&game, k)))
+        .collect();
     tasks.push(tokio::spawn(play(
         Arc::clone(run),
         game.clone(),

@@ -51,12 +51,7 @@ fn wait(b: &Browser, what: &str, script: &str) {
 
 /// Waits until the dialog `#dlg-{name}` is open.
 fn wait_dialog(b: &Browser, name: &str) {
-    let what = format!("the {name} dialog");
-    wait(
-        b,
-        &what,
-        &format!("return document.querySelector('#dlg-{name}').open"),
-    );
+    b.wait_open(&format!("#dlg-{name}"), 30);
 }
 
 /// A view of the page reached by its address: its name, and the script

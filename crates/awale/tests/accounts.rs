@@ -137,11 +137,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     assert_eq!(my_games(&phone), games);
     // Its games list shows them.
     phone.goto(&format!("{url}/#games"));
-    phone.wait_for(
-        "two games in the list",
-        "return document.querySelectorAll('#games-list > li').length === 2",
-        20,
-    );
+    wait_listing(&phone, "#games", "#games-list > li", 2);
     doc_screenshot(&phone, "screenshot-account-phone-en.png");
 
     // Kid mode, from the phone: the online game shows no chat.
@@ -192,6 +188,22 @@ fn too_wide(b: &Browser) -> Vec<String> {
     )
 }
 
+/// The games of a player's page, the players of a leaderboard (for
+/// [`wait_listing`]).
+const PLAYED: &str = "#player-games li.played";
+const RANKED: &str = "#board-list a.player-link";
+
+/// Waits for the page at `hash` with `n` of `items` in its list.
+fn wait_listing(b: &Browser, hash: &str, items: &str, n: usize) {
+    b.wait_for(
+        &format!("{hash} with {n} of `{items}`"),
+        &format!(
+            "return location.hash === '{hash}' && document.querySelectorAll('{items}').length === {n}"
+        ),
+        20,
+    );
+}
+
 fn game_ids(b: &Browser) -> Vec<String> {
     b.strings("return [...document.querySelectorAll('#player-games li.played')].map((li) => li.dataset.id)")
 }
@@ -210,11 +222,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
 
     // Kofi's page, by its short address, in French.
     ama.goto(&format!("{url}/@/kofi_7"));
-    ama.wait_for(
-        "Kofi's page",
-        "return location.hash === '#player=kofi_7' && document.querySelectorAll('#player-games li.played').length === 3",
-        20,
-    );
+    wait_listing(&ama, "#player=kofi_7", PLAYED, 3);
     assert_eq!(ama.text("#player-name"), "kofi_7");
     assert_eq!(
         ama.text("#player-results"),
@@ -240,11 +248,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         "const s = document.querySelector('#player-result'); s.value = 'win'; s.dispatchEvent(new Event('change'))",
         json!([]),
     );
-    ama.wait_for(
-        "Kofi's one win",
-        "return document.querySelectorAll('#player-games li.played').length === 1",
-        10,
-    );
+    wait_listing(&ama, "#player=kofi_7", PLAYED, 1);
     assert_eq!(game_ids(&ama), vec![games[1].clone()]);
     ama.exec(
         "const s = document.querySelector('#player-speed'); s.value = 'bullet'; s.dispatchEvent(new Event('change'))",
@@ -267,11 +271,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     // links to their pages.
     ama.goto(&format!("{url}/#lobby"));
     tap(&ama, "#btn-leaderboard");
-    ama.wait_for(
-        "the blitz leaderboard",
-        "return location.hash === '#leaderboard=blitz' && document.querySelectorAll('#board-list a.player-link').length === 2",
-        20,
-    );
+    wait_listing(&ama, "#leaderboard=blitz", RANKED, 2);
     let names = ama.strings("return [...document.querySelectorAll('#board-list a.player-link')].map((a) => a.textContent)");
     assert_eq!(names, ["Ama_K", "kofi_7"]);
     assert!(ama
@@ -287,17 +287,9 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         20,
     );
     ama.goto(&format!("{url}/#leaderboard=blitz"));
-    ama.wait_for(
-        "the blitz leaderboard again",
-        "return document.querySelectorAll('#board-list a.player-link').length === 2",
-        20,
-    );
+    wait_listing(&ama, "#leaderboard=blitz", RANKED, 2);
     tap(&ama, "#board-list a.player-link");
-    ama.wait_for(
-        "her own page",
-        "return location.hash === '#player=Ama_K' && document.querySelectorAll('#player-games li.played').length === 3",
-        20,
-    );
+    wait_listing(&ama, "#player=Ama_K", PLAYED, 3);
     assert_eq!(
         ama.text("#player-results"),
         "2 victoires · 0 nulle · 1 défaite"
@@ -327,27 +319,15 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
 
     // On a phone, in English: Ama's page, found from the opponent's link.
     kofi.goto(&format!("{url}/@/kofi_7"));
-    kofi.wait_for(
-        "his page",
-        "return document.querySelectorAll('#player-games li.played').length === 3",
-        20,
-    );
+    wait_listing(&kofi, "#player=kofi_7", PLAYED, 3);
     assert_eq!(kofi.text("#player-results"), "1 win · 0 draws · 2 losses");
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone: {wide:?}");
     doc_screenshot(&kofi, "screenshot-player-phone-en.png");
     tap(&kofi, "#player-games li.played a.player-link");
-    kofi.wait_for(
-        "Ama's page",
-        "return location.hash === '#player=Ama_K' && document.querySelectorAll('#player-games li.played').length === 3",
-        20,
-    );
+    wait_listing(&kofi, "#player=Ama_K", PLAYED, 3);
     kofi.goto(&format!("{url}/#leaderboard=blitz"));
-    kofi.wait_for(
-        "the leaderboard",
-        "return document.querySelectorAll('#board-list a.player-link').length === 2",
-        20,
-    );
+    wait_listing(&kofi, "#leaderboard=blitz", RANKED, 2);
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone leaderboard: {wide:?}");
     doc_screenshot(&kofi, "screenshot-leaderboard-phone-en.png");
@@ -372,11 +352,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     ama.goto(&format!("{url}/@/Ama_K"));
     wait_account_button(&ama, "Ama_K");
     tap(&ama, "#btn-new");
-    ama.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        10,
-    );
+    ama.wait_open("#dlg-new", 10);
     tap(&ama, "#dlg-new input[name=mode][value=online] + span");
     tap(&ama, "#dlg-new input[name=rated][value=rated] + span");
     tap(&ama, "#btn-start");

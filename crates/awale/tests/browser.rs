@@ -64,7 +64,7 @@ fn english(name: &str, url: &str) -> Browser {
 /// the new game dialog has opened by itself.
 fn first_visit(name: &str) -> (Site, Browser) {
     let (site, b) = Site::start(name).visited("en-US,en", DESKTOP, open);
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     (site, b)
 }
 
@@ -86,14 +86,6 @@ fn wait_for_person(b: &Browser) {
         "the person's turn",
         "return document.querySelectorAll('.hole-hit.legal').length > 0 || !!document.querySelector('#result')",
         30,
-    );
-}
-
-fn wait_dialog(b: &Browser) {
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
     );
 }
 
@@ -150,7 +142,7 @@ fn a_game_against_the_computer_played_by_clicking() {
     let (site, b) = Site::start("play").visited("en-US,en", (1280, 1500), open);
 
     // No stored game yet: the new game dialog opens by itself.
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     assert_eq!(b.text("#dlg-new h2"), "New game");
     // The clock's fields follow its box.
     let fields = "return document.querySelector('#clock-fields').disabled";
@@ -409,10 +401,11 @@ fn header_rows(b: &Browser) -> usize {
     n.as_u64().unwrap_or(0) as usize
 }
 
-/// Hole labels of `board` that run together: a letter touching its count
-/// ("D10"), or a chip touching its neighbour's.
-fn cramped_labels(b: &Browser, board: &str) -> Vec<String> {
-    b.strings(&format!(
+/// Checks that no hole labels of `board` run together (`what` names the
+/// check): a letter touching its count ("D10"), or a chip touching its
+/// neighbour's.
+fn assert_labels_apart(b: &Browser, board: &str, what: &str) {
+    let cramped = b.strings(&format!(
         "const bad = [];
          const chips = [...document.querySelectorAll('{board} rect.chip')]
            .filter(r => r.nextElementSibling && r.nextElementSibling.classList.contains('letter'));
@@ -428,7 +421,8 @@ fn cramped_labels(b: &Browser, board: &str) -> Vec<String> {
            }});
          }});
          return bad;"
-    ))
+    ));
+    assert!(cramped.is_empty(), "{what}: {cramped:?}");
 }
 
 #[test]
@@ -449,7 +443,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
         15,
     );
     b.click("#btn-new");
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     assert_eq!(b.text("#btn-start"), "Commencer");
     b.click("#form-new details summary");
     b.click("select[name=direction] option[value=counter_clockwise]");
@@ -487,8 +481,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     let spaces = plain_spaces_before_punctuation(&b);
     assert!(spaces.is_empty(), "French typography: {spaces:?}");
     assert_eq!(header_rows(&b), 2, "the French phone header");
-    let cramped = cramped_labels(&b, "#board");
-    assert!(cramped.is_empty(), "{cramped:?}");
+    assert_labels_apart(&b, "#board", "board");
     to_top(&b);
     b.screenshot(&screenshot_path("screenshot-phone.png"));
 
@@ -533,8 +526,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
         "return document.querySelector(\"#analysis-board [data-count='D']\")?.textContent === '10'",
         15,
     );
-    let cramped = cramped_labels(&b, "#analysis-board");
-    assert!(cramped.is_empty(), "phone: {cramped:?}");
+    assert_labels_apart(&b, "#analysis-board", "phone");
     // The same page on a desktop's screen (a phone's screen is emulated:
     // `resize` changes the emulated screen, as the window's size would not).
     b.resize(1280, 900);
@@ -543,8 +535,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
         "return window.innerWidth === 1280 && document.querySelector('#analysis-board').clientWidth > 450",
         10,
     );
-    let cramped = cramped_labels(&b, "#analysis-board");
-    assert!(cramped.is_empty(), "desktop: {cramped:?}");
+    assert_labels_apart(&b, "#analysis-board", "desktop");
     assert_eq!(header_rows(&b), 1, "the desktop header");
 }
 
@@ -577,7 +568,7 @@ fn header_overflow(b: &Browser) -> Vec<String> {
 fn the_header_fits_at_every_width_in_french_and_english() {
     // Started as a phone: its emulated screen is resized to each width.
     let (_site, b) = Site::start("header").visited("fr-FR,fr", PHONE, open);
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     b.click("#dlg-new button[value=cancel]");
     // The rows of buttons each width gives (style.css): two below a wide
     // desktop's (New game, the account and the icons; then the views), one
@@ -893,7 +884,7 @@ fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
 
     // A new game at level 1, the person South.
     b.click("#btn-new");
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     b.eval("document.querySelector('#sel-level').value = '1'; document.querySelector('#sel-target').value = 'off'");
     b.click("input[name=human][value=S] + span");
     b.click("#btn-start");
@@ -1072,7 +1063,7 @@ fn a_refused_grand_slam_is_explained_in_words() {
     assert_eq!(moves(&b).len(), 0);
 
     b.click("#btn-new");
-    wait_dialog(&b);
+    b.wait_open("#dlg-new", 15);
     b.eval("const s = document.querySelector('#sel-level'); s.value = s.options[s.options.length - 1].value; s.dispatchEvent(new Event('change'))");
     let note = b.text("#level-oracle");
     assert!(note.contains("awale db build"), "{note}");

@@ -300,11 +300,7 @@ fn board_digits(b: &Browser) -> String {
 fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
     let (site, b) = start("nocount", "fr-FR,fr", 1200, 900);
     open(&b, &site.page(""));
-    b.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    b.wait_open("#dlg-new", 15);
     // Fast play: a short clock, one tap; without counting.
     b.eval("[...document.querySelectorAll('#clock-presets button')].find(b => b.textContent === '3 + 2').id = 'fast'");
     b.click("#fast");

@@ -37,11 +37,7 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
     ama.wait_shown("#player-challenge", 20);
     assert_eq!(ama.text("#player-challenge"), "Défier");
     tap(&ama, "#player-challenge");
-    ama.wait_for(
-        "the challenge dialog",
-        "return document.querySelector('#dlg-challenge').open",
-        10,
-    );
+    ama.wait_open("#dlg-challenge", 10);
     assert_eq!(ama.text("#challenge-title"), "Défier Kofi_C");
     let found = ama.axe_violations();
     assert!(found.is_empty(), "the challenge dialog: {found:?}");

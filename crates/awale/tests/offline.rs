@@ -95,11 +95,7 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     site.stop();
     b.set_offline(true);
     b.goto(&site.url);
-    b.wait_for(
-        "the new game dialog, offline",
-        "return document.querySelector('#dlg-new').open",
-        30,
-    );
+    b.wait_open("#dlg-new", 30);
     // Online play and the Perfect level say that they need the network.
     b.click("input[name=mode][value=online]");
     b.click("#btn-start");
@@ -182,11 +178,7 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     );
     b.goto(&format!("{}/#games", site.url));
     b.click("#btn-new");
-    b.wait_for(
-        "the dialog",
-        "return document.querySelector('#dlg-new').open",
-        10,
-    );
+    b.wait_open("#dlg-new", 10);
     b.click("input[name=mode][value=humans]");
     b.click("#btn-start");
     b.wait_for(

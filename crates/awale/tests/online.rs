@@ -16,10 +16,13 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use webdriver::{game_id, page_fetch, tap, temp_dir, Browser, Site};
 
-/// Finds and decodes the QR codes in a PNG screenshot.
-fn qr_in_picture(png_path: &Path) -> Vec<String> {
+/// The QR codes on the screen of `b`: its screenshot (kept as `name`
+/// in a temporary folder), read back as a phone's camera would.
+fn qr_on_screen(b: &Browser, name: &str) -> Vec<String> {
+    let png_path = temp_dir("online-qr").join(name);
+    b.screenshot(&png_path);
     let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(png_path).expect("the screenshot"),
+        std::fs::File::open(&png_path).expect("the screenshot"),
     ));
     let mut reader = decoder.read_info().expect("a PNG");
     let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
@@ -236,11 +239,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
 
     // Awa, on her first visit, plays a friend: 3 + 2, South, by invitation.
     open(&awa, &url);
-    awa.wait_for(
-        "the new game dialog",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    awa.wait_open("#dlg-new", 15);
     tap(&awa, "#form-new input[name=mode][value=online] + span");
     assert!(shown(&awa, "#new-nickname"));
     let placeholder = awa.string("return document.querySelector('#new-nickname').placeholder");
@@ -274,10 +273,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     assert!(links["invite"].is_null(), "{links}");
     wait_text(&awa, "#status", "En attente de l'adversaire");
     awa.eval("document.querySelector('#invite-qr').scrollIntoView({block: 'center'})");
-    let shot = temp_dir("online-qr").join("invite.png");
-    awa.screenshot(&shot);
     assert_eq!(
-        qr_in_picture(&shot),
+        qr_on_screen(&awa, "invite.png"),
         vec![invite.clone()],
         "the QR code on the screen"
     );
@@ -357,10 +354,7 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         open(&dede, &format!("{url}/#lobby"));
         let body = json!({"mode": "online", "human": "random", "name": "Dédé", "public": true,
                           "clock": {"minutes": 5, "increment_seconds": 3}});
-        let challenge = fetch(&dede, "POST", "/api/games", body)["id"]
-            .as_str()
-            .map(String::from)
-            .expect("Dédé's challenge");
+        let challenge = new_game(&dede, body);
         tap(&bob, "#btn-lobby");
         wait_text(&bob, "#lobby-challenges", "Challenge from Dédé");
         wait_text(&bob, "#lobby-live", "Awa – Bob");
@@ -556,10 +550,8 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
         .unwrap_or_default()
         .to_string();
     assert!(link.starts_with(&format!("{url}/?continue=")), "{link}");
-    let shot = temp_dir("online-qr").join("handoff.png");
-    bob.screenshot(&shot);
     assert_eq!(
-        qr_in_picture(&shot),
+        qr_on_screen(&bob, "handoff.png"),
         vec![link.clone()],
         "the private link's QR code"
     );
@@ -1115,11 +1107,7 @@ fn a_game_over_days_is_listed_first_for_whoever_is_to_move_and_its_move_told() {
     let awa = Browser::start("days-awa", "fr-FR,fr", 1100, 900);
     let bob = Browser::start("days-bob", "en-US,en", 390, 844);
     open(&awa, &url);
-    awa.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    awa.wait_open("#dlg-new", 15);
     tap(&awa, "#dlg-new input[name=mode][value=online] + span");
     assert!(
         shown(&awa, "#dlg-new .days-choice"),
@@ -1211,15 +1199,10 @@ fn the_lobby_features_a_game_being_played_and_its_board_moves_live() {
     let bob = Browser::start("featured-bob", "en-US,en", 390, 844);
     open(&awa, &format!("{url}/#rules"));
     open(&bob, &format!("{url}/#rules"));
-    let id = fetch(
+    let id = new_game(
         &awa,
-        "POST",
-        "/api/games",
         json!({"mode": "online", "human": "S", "name": "Awa", "public": true}),
-    )["id"]
-        .as_str()
-        .map(String::from)
-        .expect("a game");
+    );
     fetch(
         &bob,
         "POST",

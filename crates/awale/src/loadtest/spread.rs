@@ -27,8 +27,7 @@ use serde_json::{json, Value};
 
 use super::{
     http_client, json_body, letters, log_in_flood_with, new_game, play_out, player_cookie,
-    request_to, runtime, seated_game, seeds, take_events, Answer, Head, Http, Logins, Players,
-    Tally,
+    request_to, runtime, take_events, Answer, Head, Http, Logins, Players, Tally,
 };
 
 /// What `awale loadtest` gives this run.
@@ -459,18 +458,14 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let made = run
             .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
-        let Some(game) = seated_game(&*run, &games, slot, made, (&south, &north)).await else {
-            continue;
-        };
-        let watchers = (0..spectators)
-            .map(|k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k)))
-            .collect();
+        let watcher =
+            |game: &GameRef, k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k));
         play_out(
             &run,
-            game,
+            (&games, slot, round),
+            made,
             (south, north),
-            seeds(slot, round),
-            watchers,
+            (spectators, watcher),
             play,
         )
         .await;

@@ -558,6 +558,17 @@ impl Browser {
         );
     }
 
+    /// Waits until the dialog matching `css` is open; panics after
+    /// `seconds`.
+    pub fn wait_open(&self, css: &str, seconds: u64) {
+        self.wait_for_with(
+            &format!("`{css}` open"),
+            "return !!document.querySelector(arguments[0])?.open",
+            json!([css]),
+            seconds,
+        );
+    }
+
     /// `wait_for` of a script with arguments.
     fn wait_for_with(&self, what: &str, script: &str, args: Value, seconds: u64) -> Value {
         let deadline = Instant::now() + Duration::from_secs(seconds);
@@ -936,11 +947,7 @@ pub fn open_at_once(b: &Browser, url: &str) {
 
 /// Closes the new game dialog a first visit opens.
 pub fn close_first_dialog(b: &Browser) {
-    b.wait_for(
-        "the new game dialog of a first visit",
-        "return document.querySelector('#dlg-new').open",
-        15,
-    );
+    b.wait_open("#dlg-new", 15);
     tap(b, "#dlg-new button[value=cancel]");
     b.wait_for(
         "the dialog closed",
