@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{game_id, temp_dir, Browser, Site, DESKTOP, PHONE};
+use webdriver::{close_first_dialog, game_id, temp_dir, Browser, Site, DESKTOP, PHONE};
 
 /// Where the screenshots of the README go: `docs/` with
 /// `AWALE_SCREENSHOTS=1`, else the temporary directory of `shot_path`.
@@ -161,6 +161,24 @@ fn a_game_against_the_computer_played_by_clicking() {
     b.screenshot(&screenshot_path("screenshot-new-game.png"));
     b.click("#btn-start");
     wait_for_person(&b);
+
+    // The form keeps its level by key: a ladder renumbered since (here, a
+    // saved number that names another level now) opens on the same one.
+    let second =
+        b.eval("return fetch('/api/info').then((r) => r.json()).then((i) => i.levels[1].key)");
+    let saved = b.eval("return JSON.parse(localStorage.getItem('awale.newgame'))");
+    assert_eq!(saved["level_key"], second, "{saved}");
+    b.eval(
+        "const s = JSON.parse(localStorage.getItem('awale.newgame')); s.level = '1'; \
+         localStorage.setItem('awale.newgame', JSON.stringify(s));",
+    );
+    b.click("#btn-new");
+    b.wait_open("#dlg-new", 10);
+    assert_eq!(
+        b.eval("return document.querySelector('#sel-level').value"),
+        json!("2")
+    );
+    close_first_dialog(&b);
 
     // Named for screen readers: the holes with their seeds, the icons.
     let names = b.eval(
