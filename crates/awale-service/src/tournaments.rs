@@ -1124,10 +1124,8 @@ impl Tournaments {
                 .await?;
         } else {
             let _ = running.arena.set_presence(number, presence);
-            self.store
-                .save_tournament(running.record(&[number], &[]))
+            self.save_and_tell(&room, &running, running.record(&[number], &[]))
                 .await?;
-            self.tell(&room, &running);
         }
         Ok(running.view(Some(player)))
     }
@@ -1194,10 +1192,8 @@ impl Tournaments {
         if let Some(h) = running.games.get_mut(&game_id) {
             h.row.berserk[side] = true;
         }
-        self.store
-            .save_tournament(running.record(&[], &[game_id]))
+        self.save_and_tell(&room, &running, running.record(&[], &[game_id]))
             .await?;
-        self.tell(&room, &running);
         Ok(running.view(Some(player)))
     }
 
@@ -1447,6 +1443,18 @@ impl Tournaments {
     /// featured game its top game, and the watchers the standings (at most
     /// once every [`STANDINGS_EVERY_MS`]; a send due later reads them as
     /// they are then).
+    /// Stores `record`, the changes of `running`, and tells `room`.
+    async fn save_and_tell(
+        &self,
+        room: &Arc<Room>,
+        running: &Running,
+        record: TournamentRecord,
+    ) -> Result<(), Error> {
+        self.store.save_tournament(record).await?;
+        self.tell(room, running);
+        Ok(())
+    }
+
     fn tell(&self, room: &Arc<Room>, running: &Running) {
         let top = running
             .arena

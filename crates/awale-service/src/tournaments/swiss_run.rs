@@ -147,6 +147,16 @@ impl Running {
         }
     }
 
+    /// Player `number` comes back to the rounds to come (`Free`) or
+    /// withdraws from them (`Withdrawn`), and the rounds are fitted again.
+    fn set_in_rounds(&mut self, number: usize, presence: Presence) {
+        self.arena.players[number].presence = presence;
+        if let Some(swiss) = self.swiss.as_mut() {
+            swiss.set_out(number, presence == Presence::Withdrawn);
+        }
+        self.fit_rounds();
+    }
+
     /// The record of what changed in a Swiss: the tournament's row, the
     /// players `entrants`, the games `games` and the byes of round `round`.
     pub(super) fn swiss_record(
@@ -374,16 +384,10 @@ impl Tournaments {
                 n
             }
         };
-        running.arena.players[number].presence = Presence::Free;
         running.entrants[number].after_game = None;
-        if let Some(swiss) = running.swiss.as_mut() {
-            swiss.set_out(number, false);
-        }
-        running.fit_rounds();
-        self.store
-            .save_tournament(running.record(&[number], &[]))
+        running.set_in_rounds(number, Presence::Free);
+        self.save_and_tell(room, &running, running.record(&[number], &[]))
             .await?;
-        self.tell(room, &running);
         Ok(running.view(Some(player)))
     }
 
@@ -401,15 +405,9 @@ impl Tournaments {
         if running.game_of(number).is_some() {
             running.entrants[number].after_game = Some(Presence::Withdrawn);
         } else {
-            running.arena.players[number].presence = Presence::Withdrawn;
-            if let Some(swiss) = running.swiss.as_mut() {
-                swiss.set_out(number, true);
-            }
-            running.fit_rounds();
-            self.store
-                .save_tournament(running.record(&[number], &[]))
+            running.set_in_rounds(number, Presence::Withdrawn);
+            self.save_and_tell(room, &running, running.record(&[number], &[]))
                 .await?;
-            self.tell(room, &running);
         }
         Ok(running.view(Some(player)))
     }
@@ -533,10 +531,8 @@ impl Tournaments {
         if let Some(b) = round.bye {
             players.push(b);
         }
-        self.store
-            .save_tournament(running.swiss_record(&players, &ids, number))
+        self.save_and_tell(room, running, running.swiss_record(&players, &ids, number))
             .await?;
-        self.tell(room, running);
         Ok(())
     }
 
@@ -544,10 +540,8 @@ impl Tournaments {
         running.row.state = "finished".into();
         running.row.ends_ms = now_ms();
         let all: Vec<usize> = (0..running.entrants.len()).collect();
-        self.store
-            .save_tournament(running.record(&all, &[]))
+        self.save_and_tell(room, running, running.record(&all, &[]))
             .await?;
-        self.tell(room, running);
         Ok(())
     }
 
@@ -588,17 +582,10 @@ impl Tournaments {
             }
         }
         for n in [first, second] {
-            let withdraws = running.entrants[n].after_game.take() == Some(Presence::Withdrawn);
-            running.arena.players[n].presence = if withdraws {
-                Presence::Withdrawn
+            if running.entrants[n].after_game.take() == Some(Presence::Withdrawn) {
+                running.set_in_rounds(n, Presence::Withdrawn);
             } else {
-                Presence::Free
-            };
-            if withdraws {
-                if let Some(swiss) = running.swiss.as_mut() {
-                    swiss.set_out(n, true);
-                }
-                running.fit_rounds();
+                running.arena.players[n].presence = Presence::Free;
             }
         }
         if let Err(e) = self
