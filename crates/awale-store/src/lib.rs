@@ -180,12 +180,6 @@ impl StoredRules {
     }
 }
 
-impl rusqlite::types::FromSql for StoredRules {
-    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        String::column_result(value).map(StoredRules::from_text)
-    }
-}
-
 /// A page of the list of games, newest first.
 #[derive(Clone, Debug, Serialize)]
 pub struct Page {

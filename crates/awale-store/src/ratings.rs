@@ -209,7 +209,8 @@ pub trait RatingStore: Send + Sync {
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError>;
 }
 
-fn side_text(side: Side) -> &'static str {
+/// A side as the rating changes keep it: `S` or `N`.
+pub(crate) fn side_text(side: Side) -> &'static str {
     match side {
         Side::South => "S",
         Side::North => "N",
@@ -234,6 +235,14 @@ pub(crate) const CURRENT: &str = "SELECT rating, deviation, volatility, last_ms 
 pub(crate) fn current_of<R: Cells>(r: &R) -> Result<(Glicko, i64), R::Error> {
     Ok((glicko_at(r, 0)?, r.cell(3)?))
 }
+
+/// Player `?1`'s rating in speed `?2` after a game, at `?6`: `?3`, `?4`,
+/// `?5` (rating, deviation, volatility).
+pub(crate) const SET_RATING: &str =
+    "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
+     VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
+     ON CONFLICT (player, speed) DO UPDATE SET rating = ?3, deviation = ?4,
+        volatility = ?5, games = ratings.games + 1, last_ms = ?6";
 
 /// A game's change of one player's rating, kept.
 pub(crate) const ADD_CHANGE: &str = "INSERT INTO rating_changes (game_id, side, player, speed,
@@ -375,22 +384,24 @@ pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
     })
 }
 
-/// The columns of a game's rating changes, as [`changes_of_sides`] reads
-/// them: the side, then its rating before and after.
-pub(crate) const CHANGE_COLUMNS: &str = "side, rating_before, deviation_before, volatility_before,
-     rating_after, deviation_after, volatility_after";
+/// Game `?1`'s rating changes, as [`side_change`] reads them.
+pub(crate) const GAME_CHANGES: &str = "SELECT side, rating_before, deviation_before,
+     volatility_before, rating_after, deviation_after, volatility_after
+     FROM rating_changes WHERE game_id = ?1";
+
+/// A side's change (its side, its rating before and after) from a row of
+/// [`GAME_CHANGES`], in either store.
+pub(crate) fn side_change<R: Cells>(r: &R) -> Result<(String, Glicko, Glicko), R::Error> {
+    Ok((r.cell(0)?, glicko_at(r, 1)?, glicko_at(r, 4)?))
+}
 
 /// The changes game `id` made, if it was rated.
 pub(crate) fn game_changes(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ?1"
-    ))?;
-    let rows = stmt.query_map([id], |r| {
-        Ok((r.get::<_, String>(0)?, glicko_at(r, 1)?, glicko_at(r, 4)?))
-    })?;
+    let mut stmt = conn.prepare_cached(GAME_CHANGES)?;
+    let rows = stmt.query_map([id], |r| side_change(r))?;
     changes_of_sides(id, rows.collect::<Result<Vec<_>, _>>()?)
 }
 
@@ -448,13 +459,7 @@ fn rate(
     let changes = rating::rate_game(before(&players[0])?, before(&players[1])?, winner, at_ms);
     for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
         let (b, a) = (change.before, change.after);
-        conn.prepare_cached(
-            "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
-             ON CONFLICT (player, speed) DO UPDATE SET rating = ?3, deviation = ?4,
-                volatility = ?5, games = games + 1, last_ms = ?6",
-        )?
-        .execute(params![
+        conn.prepare_cached(SET_RATING)?.execute(params![
             player.0,
             speed.name(),
             a.rating,

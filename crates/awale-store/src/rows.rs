@@ -5,7 +5,7 @@
 use awale_core::{Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{ChatLine, Page, StoreError, Summary, CHAT_KEPT};
+use super::{ChatLine, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
 use crate::cells::Cells;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
@@ -435,10 +435,12 @@ pub(super) fn list_games(
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = list_games_query(unfinished, false);
-    let mut stmt = conn.prepare_cached(&sql)?;
     let who = player.0.as_str();
-    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], summary)?;
-    Ok(page_of(rows.collect::<Result<Vec<_>, _>>()?, limit))
+    let games = summaries(
+        &mut conn.prepare_cached(&sql)?,
+        params![who, t, i, limit as i64 + 1],
+    )?;
+    Ok(page_of(games, limit))
 }
 
 /// The query of [`list_games`] in either store (SQLite's numbering): the
@@ -488,21 +490,43 @@ pub(crate) fn page_of(mut games: Vec<Summary>, limit: usize) -> Page {
     Page { games, next }
 }
 
-fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
+/// A line of the list from a row of [`SUMMARY_COLUMNS`], in either store.
+pub(crate) fn summary<R: Cells>(r: &R) -> Result<Summary, StoreError>
+where
+    StoreError: From<R::Error>,
+{
+    let id: i64 = r.cell(0)?;
+    let level: Option<i64> = r.cell(5)?;
     Ok(Summary {
-        id: r.get(0)?,
-        created_ms: r.get(1)?,
-        updated_ms: r.get(2)?,
-        mode: r.get(3)?,
-        human: r.get(4)?,
-        level: r.get(5)?,
-        rules: r.get(6)?,
-        plies: r.get(7)?,
-        result: r.get(8)?,
-        reason: r.get(9)?,
-        names: [r.get(10)?, r.get(11)?],
-        public_id: r.get(12)?,
+        id,
+        created_ms: r.cell(1)?,
+        updated_ms: r.cell(2)?,
+        mode: r.cell(3)?,
+        human: r.cell(4)?,
+        level: level
+            .map(|l| {
+                u8::try_from(l).map_err(|_| StoreError::Corrupt {
+                    id,
+                    message: format!("level {l}"),
+                })
+            })
+            .transpose()?,
+        rules: StoredRules::from_text(r.cell(6)?),
+        plies: r.cell(7)?,
+        result: r.cell(8)?,
+        reason: r.cell(9)?,
+        names: [r.cell(10)?, r.cell(11)?],
+        public_id: r.cell(12)?,
     })
+}
+
+/// The games of a query of [`SUMMARY_COLUMNS`] in the games file.
+fn summaries(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Summary>, StoreError> {
+    let rows = stmt.query_map(params, |r| Ok(summary(r)))?;
+    rows.map(|r| r?).collect()
 }
 
 /// Game `?1`'s last `?2` chat lines, newest first, as [`chat_line`] reads
@@ -581,9 +605,10 @@ pub(super) fn turns(
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT ?2"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![player.0, limit as i64], summary)?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    summaries(
+        &mut conn.prepare_cached(&sql)?,
+        params![player.0, limit as i64],
+    )
 }
 
 /// Reads a [`Page::next`] back.

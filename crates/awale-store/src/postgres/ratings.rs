@@ -11,9 +11,9 @@ use tokio_postgres::types::ToSql;
 use super::PgStore;
 use crate::cells::dollar_params;
 use crate::ratings::{
-    current_of, leader, played_game, played_games_query, player_rating, rating_point, BoardRule,
-    FilterValue, GameFilter, Leader, PlayedGame, RatingPoint, RatingStore, Results, ADD_CHANGE,
-    CURRENT, RATINGS, RATING_HISTORY, UNRATED_GAMES,
+    current_of, leader, played_game, played_games_query, player_rating, rating_point, side_text,
+    BoardRule, FilterValue, GameFilter, Leader, PlayedGame, RatingPoint, RatingStore, Results,
+    ADD_CHANGE, CURRENT, RATINGS, RATING_HISTORY, SET_RATING, UNRATED_GAMES,
 };
 use crate::{StoreError, StoreFuture};
 use awale_core::Side;
@@ -23,13 +23,6 @@ use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 /// The second key of the players' advisory locks (beside uploads' 0 and
 /// account names' 1).
 const RATING_LOCK_SPACE: i64 = 2;
-
-fn side_text(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
 
 async fn current(
     tx: &impl GenericClient,
@@ -76,10 +69,7 @@ async fn rate(
     for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
         let (b, a) = (change.before, change.after);
         tx.execute(
-            "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
-             VALUES ($1, $2, $3, $4, $5, 1, $6)
-             ON CONFLICT (player, speed) DO UPDATE SET rating = $3, deviation = $4,
-                volatility = $5, games = ratings.games + 1, last_ms = $6",
+            &dollar_params(SET_RATING),
             &[
                 &player.0,
                 &speed.name(),

@@ -3,14 +3,27 @@
 //! the `revision` every change is fenced by.
 
 use deadpool_postgres::GenericClient;
-use tokio_postgres::Row as PgRow;
+use tokio_postgres::types::{FromSql, ToSql};
 
 use crate::cells::dollar_params;
-use crate::ratings::{changes_of_sides, CHANGE_COLUMNS};
-use crate::rows::{game_row, moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
-use crate::{Page, StoreError, StoredRules, Summary};
+use crate::ratings::{changes_of_sides, side_change, GAME_CHANGES};
+use crate::rows::{
+    game_row, moves_from, rebuild, summary, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS,
+};
+use crate::{Page, StoreError, Summary};
 use awale_model::game::{Mode, PlayerId, WebGame};
-use awale_model::rating::{Glicko, RatingChange};
+use awale_model::rating::RatingChange;
+
+/// The first column of the one row `sql` finds with `params`, or None (as
+/// the games file's `rows::query_opt`).
+pub(super) async fn value_opt<T: for<'a> FromSql<'a>>(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Option<T>, StoreError> {
+    let row = client.query_opt(sql, params).await?;
+    Ok(row.map(|r| r.try_get(0)).transpose()?)
+}
 
 /// Stores a new game: its id and revision (0) are set.
 pub(super) async fn insert_game(
@@ -104,13 +117,11 @@ pub(super) async fn write_state(
         )
         .await?;
     if changed != 1 {
-        let exists = tx
-            .query_opt("SELECT revision FROM games WHERE id = $1", &[&game.id])
-            .await?;
+        let exists = value_opt(tx, "SELECT revision FROM games WHERE id = $1", &[&game.id]).await?;
         return Err(match exists {
-            Some(row) => StoreError::Stale {
+            Some(stored) => StoreError::Stale {
                 id: game.id,
-                stored: row.get(0),
+                stored,
             },
             None => StoreError::Corrupt {
                 id: game.id,
@@ -172,24 +183,10 @@ pub(super) async fn rating_changes(
     client: &impl GenericClient,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let rows = client
-        .query(
-            &format!("SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = $1"),
-            &[&id],
-        )
-        .await?;
+    let rows = client.query(&dollar_params(GAME_CHANGES), &[&id]).await?;
     let sides = rows
         .iter()
-        .map(|r| {
-            let glicko = |i: usize| -> Result<Glicko, tokio_postgres::Error> {
-                Ok(Glicko {
-                    rating: r.try_get(i)?,
-                    deviation: r.try_get(i + 1)?,
-                    volatility: r.try_get(i + 2)?,
-                })
-            };
-            Ok((r.try_get::<_, String>(0)?, glicko(1)?, glicko(4)?))
-        })
+        .map(side_change)
         .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
     changes_of_sides(id, sides)
 }
@@ -232,30 +229,4 @@ pub(super) async fn turns(
     );
     let rows = client.query(&sql, &[&player.0, &(limit as i64)]).await?;
     rows.iter().map(summary).collect()
-}
-
-fn summary(r: &PgRow) -> Result<Summary, StoreError> {
-    let id: i64 = r.try_get(0)?;
-    let level: Option<i64> = r.try_get(5)?;
-    Ok(Summary {
-        id,
-        created_ms: r.try_get(1)?,
-        updated_ms: r.try_get(2)?,
-        mode: r.try_get(3)?,
-        human: r.try_get(4)?,
-        level: level
-            .map(|l| {
-                u8::try_from(l).map_err(|_| StoreError::Corrupt {
-                    id,
-                    message: format!("level {l}"),
-                })
-            })
-            .transpose()?,
-        rules: StoredRules::from_text(r.try_get(6)?),
-        plies: r.try_get(7)?,
-        result: r.try_get(8)?,
-        reason: r.try_get(9)?,
-        names: [r.try_get(10)?, r.try_get(11)?],
-        public_id: r.try_get(12)?,
-    })
 }
