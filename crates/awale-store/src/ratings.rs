@@ -6,15 +6,15 @@
 //! one transaction with both ratings, so two games ending at once never
 //! lose an update; the arithmetic is the model's (`awale_model::rating`).
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, params_from_iter, Connection};
 use serde::Serialize;
 
 use awale_core::Side;
 use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
-use crate::cells::Cells;
-use crate::rows::query_opt;
+use crate::cells::{Cells, Value};
+use crate::rows::{query_opt, side_to_text};
 use crate::{Store, StoreError, StoreFuture};
 
 /// A player's results in finished online games (aborted ones left out).
@@ -209,14 +209,6 @@ pub trait RatingStore: Send + Sync {
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError>;
 }
 
-/// A side as the rating changes keep it: `S` or `N`.
-pub(crate) fn side_text(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
-
 /// The rating at columns `i`, `i + 1`, `i + 2` (rating, deviation,
 /// volatility) of a row, in either store.
 pub(crate) fn glicko_at<R: Cells>(r: &R, i: usize) -> Result<Glicko, R::Error> {
@@ -249,6 +241,69 @@ pub(crate) const ADD_CHANGE: &str = "INSERT INTO rating_changes (game_id, side, 
         at_ms, rating_before, deviation_before, volatility_before, rating_after,
         deviation_after, volatility_after)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+/// A player's rating after a rated game and the game's change of it, as
+/// both stores write them ([`SET_RATING`], [`ADD_CHANGE`]).
+pub(crate) struct RatingRow {
+    game: i64,
+    side: String,
+    player: String,
+    speed: &'static str,
+    at_ms: i64,
+    change: RatingChange,
+}
+
+impl RatingRow {
+    /// The rows of game `game`, ended at `at_ms` between `players` (South,
+    /// North) in `speed`, with its `changes`.
+    pub(crate) fn of_game(
+        game: i64,
+        players: &[PlayerId; 2],
+        speed: Speed,
+        at_ms: i64,
+        changes: &[RatingChange; 2],
+    ) -> [RatingRow; 2] {
+        Side::BOTH.map(|side| RatingRow {
+            game,
+            side: side_to_text(side),
+            player: players[side.index()].0.clone(),
+            speed: speed.name(),
+            at_ms,
+            change: changes[side.index()],
+        })
+    }
+
+    /// The values of [`SET_RATING`], in its order.
+    pub(crate) fn rating(&self) -> [&dyn Value; 6] {
+        let after = &self.change.after;
+        [
+            &self.player,
+            &self.speed,
+            &after.rating,
+            &after.deviation,
+            &after.volatility,
+            &self.at_ms,
+        ]
+    }
+
+    /// The values of [`ADD_CHANGE`], in its order.
+    pub(crate) fn change(&self) -> [&dyn Value; 11] {
+        let (before, after) = (&self.change.before, &self.change.after);
+        [
+            &self.game,
+            &self.side,
+            &self.player,
+            &self.speed,
+            &self.at_ms,
+            &before.rating,
+            &before.deviation,
+            &before.volatility,
+            &after.rating,
+            &after.deviation,
+            &after.volatility,
+        ]
+    }
+}
 
 /// Player `?1`'s ratings, one a speed.
 pub(crate) const RATINGS: &str = "SELECT speed, rating, deviation, volatility, games, last_ms
@@ -293,6 +348,61 @@ pub(crate) fn leader<R: Cells>(r: &R) -> Result<Leader, R::Error> {
         deviation: r.cell::<f64>(2)?.round() as i64,
         games: r.cell(3)?,
     })
+}
+
+/// The seats of a player's results: the seat's column, the result it
+/// wins by, the one it loses by.
+pub(crate) const RESULT_SEATS: [(&str, &str, &str); 2] = [
+    ("south_player", "1-0", "0-1"),
+    ("north_player", "0-1", "1-0"),
+];
+
+/// Player `?1`'s wins (result `?2`), draws, losses (result `?3`) and rated
+/// games from `seat` (one of [`RESULT_SEATS`]), as [`Results::add`] reads
+/// them.
+pub(crate) fn results_query(seat: &str) -> String {
+    format!(
+        "SELECT COUNT(*) FILTER (WHERE result = ?2),
+                COUNT(*) FILTER (WHERE result = '1/2-1/2'),
+                COUNT(*) FILTER (WHERE result = ?3),
+                COUNT(*) FILTER (WHERE rated)
+         FROM games WHERE {seat} = ?1 AND mode = 'online' AND result <> '*'"
+    )
+}
+
+impl Results {
+    /// Adds a seat's row of [`results_query`], in either store.
+    pub(crate) fn add<R: Cells>(&mut self, r: &R) -> Result<(), R::Error> {
+        self.wins += r.cell::<i64>(0)?;
+        self.draws += r.cell::<i64>(1)?;
+        self.losses += r.cell::<i64>(2)?;
+        self.rated += r.cell::<i64>(3)?;
+        Ok(())
+    }
+}
+
+impl BoardRule {
+    /// The start of the window at `now`.
+    pub(crate) fn since(self, now: i64) -> i64 {
+        now - self.weeks * 7 * 86_400_000
+    }
+}
+
+/// The best `?4` open accounts of speed `?1` with at least `?3` rated
+/// games since `?2` (a [`BoardRule`]), best first, as [`leader`] reads
+/// them. Names of one rating are compared byte by byte, as SQLite does;
+/// PostgreSQL (`postgres`) is told so, whatever the database's collation.
+pub(crate) fn leaderboard_query(postgres: bool) -> String {
+    let collate = if postgres { " COLLATE \"C\"" } else { "" };
+    format!(
+        "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
+         JOIN accounts a ON a.player = r.player
+         WHERE r.speed = ?1 AND r.last_ms >= ?2
+           AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
+           AND (SELECT COUNT(*) FROM rating_changes c
+                WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
+         ORDER BY r.rating DESC, a.username_key{collate} LIMIT ?4"
+    )
 }
 
 /// The rated games that ended without their rating change.
@@ -457,29 +567,11 @@ fn rate(
         Ok(current(conn, p, speed)?.map_or((rating::START, None), |(g, last)| (g, Some(last))))
     };
     let changes = rating::rate_game(before(&players[0])?, before(&players[1])?, winner, at_ms);
-    for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
-        let (b, a) = (change.before, change.after);
-        conn.prepare_cached(SET_RATING)?.execute(params![
-            player.0,
-            speed.name(),
-            a.rating,
-            a.deviation,
-            a.volatility,
-            at_ms
-        ])?;
-        conn.prepare_cached(ADD_CHANGE)?.execute(params![
-            game,
-            side_text(side),
-            player.0,
-            speed.name(),
-            at_ms,
-            b.rating,
-            b.deviation,
-            b.volatility,
-            a.rating,
-            a.deviation,
-            a.volatility
-        ])?;
+    for row in RatingRow::of_game(game, players, speed, at_ms, &changes) {
+        conn.prepare_cached(SET_RATING)?
+            .execute(params_from_iter(row.rating()))?;
+        conn.prepare_cached(ADD_CHANGE)?
+            .execute(params_from_iter(row.change()))?;
     }
     Ok(changes)
 }
@@ -553,25 +645,9 @@ impl Store {
     pub async fn results(&self, player: PlayerId) -> Result<Results, StoreError> {
         self.read(move |conn| {
             let mut results = Results::default();
-            for (seat, won, lost) in [
-                ("south_player", "1-0", "0-1"),
-                ("north_player", "0-1", "1-0"),
-            ] {
-                let sql = format!(
-                    "SELECT
-                        COALESCE(SUM(result = ?2), 0), COALESCE(SUM(result = '1/2-1/2'), 0),
-                        COALESCE(SUM(result = ?3), 0), COALESCE(SUM(rated AND result <> '*'), 0)
-                     FROM games WHERE {seat} = ?1 AND mode = 'online' AND result <> '*'"
-                );
-                let (w, d, l, r): (i64, i64, i64, i64) = conn
-                    .prepare_cached(&sql)?
-                    .query_row(params![player.0, won, lost], |r| {
-                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                    })?;
-                results.wins += w;
-                results.draws += d;
-                results.losses += l;
-                results.rated += r;
+            for (seat, won, lost) in RESULT_SEATS {
+                conn.prepare_cached(&results_query(seat))?
+                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
             }
             Ok(results)
         })
@@ -619,17 +695,9 @@ impl Store {
         now: i64,
         limit: usize,
     ) -> Result<Vec<Leader>, StoreError> {
-        let since = now - rule.weeks * 7 * 86_400_000;
+        let since = rule.since(now);
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
-                 JOIN accounts a ON a.player = r.player
-                 WHERE r.speed = ?1 AND r.last_ms >= ?2
-                   AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
-                   AND (SELECT COUNT(*) FROM rating_changes c
-                        WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
-                 ORDER BY r.rating DESC, a.username_key LIMIT ?4",
-            )?;
+            let mut stmt = conn.prepare_cached(&leaderboard_query(false))?;
             let rows = stmt.query_map(
                 params![speed.name(), since, rule.min_games, limit as i64],
                 |r| leader(r),

@@ -9,11 +9,12 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
 use super::PgStore;
-use crate::cells::dollar_params;
+use crate::cells::{dollar_params, pg_values};
 use crate::ratings::{
-    current_of, leader, played_game, played_games_query, player_rating, rating_point, side_text,
-    BoardRule, FilterValue, GameFilter, Leader, PlayedGame, RatingPoint, RatingStore, Results,
-    ADD_CHANGE, CURRENT, RATINGS, RATING_HISTORY, SET_RATING, UNRATED_GAMES,
+    current_of, leader, leaderboard_query, played_game, played_games_query, player_rating,
+    rating_point, results_query, BoardRule, FilterValue, GameFilter, Leader, PlayedGame,
+    RatingPoint, RatingRow, RatingStore, Results, ADD_CHANGE, CURRENT, RATINGS, RATING_HISTORY,
+    RESULT_SEATS, SET_RATING, UNRATED_GAMES,
 };
 use crate::{StoreError, StoreFuture};
 use awale_core::Side;
@@ -66,37 +67,11 @@ async fn rate(
         );
     }
     let changes = rating::rate_game(before[0], before[1], winner, at_ms);
-    for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
-        let (b, a) = (change.before, change.after);
-        tx.execute(
-            &dollar_params(SET_RATING),
-            &[
-                &player.0,
-                &speed.name(),
-                &a.rating,
-                &a.deviation,
-                &a.volatility,
-                &at_ms,
-            ],
-        )
-        .await?;
-        tx.execute(
-            &dollar_params(ADD_CHANGE),
-            &[
-                &game,
-                &side_text(side),
-                &player.0,
-                &speed.name(),
-                &at_ms,
-                &b.rating,
-                &b.deviation,
-                &b.volatility,
-                &a.rating,
-                &a.deviation,
-                &a.volatility,
-            ],
-        )
-        .await?;
+    for row in RatingRow::of_game(game, players, speed, at_ms, &changes) {
+        tx.execute(&dollar_params(SET_RATING), &pg_values(&row.rating()))
+            .await?;
+        tx.execute(&dollar_params(ADD_CHANGE), &pg_values(&row.change()))
+            .await?;
     }
     Ok(changes)
 }
@@ -155,22 +130,9 @@ impl RatingStore for PgStore {
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
         self.with_client(move |client| async move {
             let mut results = Results::default();
-            for (seat, won, lost) in [
-                ("south_player", "1-0", "0-1"),
-                ("north_player", "0-1", "1-0"),
-            ] {
-                let sql = format!(
-                    "SELECT COUNT(*) FILTER (WHERE result = $2),
-                            COUNT(*) FILTER (WHERE result = '1/2-1/2'),
-                            COUNT(*) FILTER (WHERE result = $3),
-                            COUNT(*) FILTER (WHERE rated)
-                     FROM games WHERE {seat} = $1 AND mode = 'online' AND result <> '*'"
-                );
-                let r = client.query_one(&sql, &[&player.0, &won, &lost]).await?;
-                results.wins += r.try_get::<_, i64>(0)?;
-                results.draws += r.try_get::<_, i64>(1)?;
-                results.losses += r.try_get::<_, i64>(2)?;
-                results.rated += r.try_get::<_, i64>(3)?;
+            for (seat, won, lost) in RESULT_SEATS {
+                let sql = dollar_params(&results_query(seat));
+                results.add(&client.query_one(&sql, &[&player.0, &won, &lost]).await?)?;
             }
             Ok(results)
         })
@@ -213,21 +175,12 @@ impl RatingStore for PgStore {
         limit: usize,
     ) -> StoreFuture<'_, Vec<Leader>> {
         let me = self.clone();
-        let since = now - rule.weeks * 7 * 86_400_000;
+        let since = rule.since(now);
         self.run(async move {
             let client = me.client().await?;
-            // Names compared byte by byte, as SQLite does, whatever the
-            // database's collation.
             let rows = client
                 .query(
-                    "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
-                     JOIN accounts a ON a.player = r.player
-                     WHERE r.speed = $1 AND r.last_ms >= $2
-                       AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
-                       AND (SELECT COUNT(*) FROM rating_changes c
-                            WHERE c.player = r.player AND c.speed = r.speed
-                              AND c.at_ms >= $2) >= $3
-                     ORDER BY r.rating DESC, a.username_key COLLATE \"C\" LIMIT $4",
+                    &dollar_params(&leaderboard_query(true)),
                     &[&speed.name(), &since, &rule.min_games, &(limit as i64)],
                 )
                 .await?;

@@ -5,13 +5,14 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::{FromSql, ToSql};
 
-use crate::cells::dollar_params;
+use crate::cells::{dollar_params, pg_values};
 use crate::ratings::{changes_of_sides, side_change, GAME_CHANGES};
 use crate::rows::{
-    game_row, moves_from, rebuild, summary, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS,
+    game_row, moves_from, rebuild, summary, NewRow, Row, State, GAME_COLUMNS, SET_STATE,
+    SUMMARY_COLUMNS,
 };
 use crate::{Page, StoreError, Summary};
-use awale_model::game::{Mode, PlayerId, WebGame};
+use awale_model::game::{PlayerId, WebGame};
 use awale_model::rating::RatingChange;
 
 /// The first column of the one row `sql` finds with `params`, or None (as
@@ -30,34 +31,11 @@ pub(super) async fn insert_game(
     tx: &impl GenericClient,
     game: &mut WebGame,
 ) -> Result<(), StoreError> {
-    let (human, level) = match game.mode {
-        Mode::Computer { human, level } => (
-            Some(crate::rows::side_to_text(human)),
-            Some(i64::from(level)),
-        ),
-        Mode::Humans | Mode::Online => (None, None),
-    };
-    game.give_keys()
-        .map_err(|e| StoreError::Backend(e.message.into()))?;
-    let speed = (game.mode == Mode::Online).then(|| game.speed().name());
+    let new = NewRow::of(game)?;
     let row = tx
         .query_one(
             &dollar_params(crate::rows::ADD_GAME),
-            &[
-                &game.created_ms,
-                &game.game.rules().to_string(),
-                &game.game.start().to_string(),
-                &game.mode.name(),
-                &human,
-                &level,
-                &(game.seed as i64),
-                &game.rated,
-                &game.public_id,
-                &game.invite,
-                &speed,
-                &game.clock.is_some_and(|c| c.per_move),
-                &game.rating_range,
-            ],
+            &pg_values(&new.values()),
         )
         .await?;
     game.id = row.get(0);
@@ -75,45 +53,18 @@ pub(super) async fn write_state(
     fence: Option<i64>,
 ) -> Result<(), StoreError> {
     let s = State::of(game);
+    let mut values = s.values().to_vec();
+    values.push(&fence);
     // The row first: its lock orders the writers of one game, and the
     // fence is checked before anything else is written.
     let changed = tx
         .execute(
-            "UPDATE games SET updated_ms = $2, clock_initial_ms = $3, clock_increment_ms = $4,
-                south_ms = $5, north_ms = $6, turn_started_ms = $7, resigned = $8, stop = $9,
-                redo = $10, result = $11, reason = $12, level = $13, human = $14,
-                public = $15, south_player = $16, south_name = $17, north_player = $18,
-                north_name = $19, takeback = $20, rematch = $21, rematch_id = $22, plies = $23,
-                draw = $25,
-                revision = revision + (CASE WHEN $24::BIGINT IS NULL THEN 0 ELSE 1 END)
-             WHERE id = $1 AND ($24::BIGINT IS NULL OR revision = $24::BIGINT)",
-            &[
-                &game.id,
-                &s.updated_ms,
-                &s.clock[0],
-                &s.clock[1],
-                &s.clock[2],
-                &s.clock[3],
-                &s.turn_started_ms,
-                &s.resigned,
-                &s.stop,
-                &s.redo,
-                &s.result,
-                &s.reason,
-                &s.level,
-                &s.human,
-                &s.public,
-                &s.seats[0],
-                &s.seats[1],
-                &s.seats[2],
-                &s.seats[3],
-                &s.takeback,
-                &s.rematch,
-                &s.rematch_id,
-                &s.plies,
-                &fence,
-                &s.draw,
-            ],
+            &dollar_params(&format!(
+                "UPDATE games SET {SET_STATE},
+                    revision = revision + (CASE WHEN ?25::BIGINT IS NULL THEN 0 ELSE 1 END)
+                 WHERE id = ?1 AND (?25::BIGINT IS NULL OR revision = ?25::BIGINT)"
+            )),
+            &pg_values(&values),
         )
         .await?;
     if changed != 1 {
