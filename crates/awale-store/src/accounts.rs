@@ -11,7 +11,7 @@ use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
-use crate::rows::query_opt;
+use crate::rows::{query_all, query_opt};
 use crate::{Store, StoreError, StoreFuture};
 
 /// A new account, made in one transaction with its first session and its
@@ -604,11 +604,7 @@ impl AccountStore for Store {
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(BLOCKED_BY)?;
-            let names = stmt.query_map([id], |r| r.get(0))?;
-            Ok(names.collect::<Result<Vec<String>, _>>()?)
-        }))
+        Box::pin(self.read(move |conn| query_all(conn, BLOCKED_BY, [id], |r| r.get(0))))
     }
 
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
@@ -636,11 +632,7 @@ impl AccountStore for Store {
     }
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
-        Box::pin(self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(REPORTS)?;
-            let rows = stmt.query_map([limit as i64], |r| report_row(r))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        }))
+        Box::pin(self.read(move |conn| query_all(conn, REPORTS, [limit as i64], |r| report_row(r))))
     }
 
     fn resolve_report(&self, id: i64, by: i64, now: i64) -> StoreFuture<'_, bool> {
@@ -701,12 +693,8 @@ impl AccountStore for Store {
         limit: usize,
     ) -> StoreFuture<'_, Vec<Challenge>> {
         Box::pin(self.read(move |conn| {
-            let sql = challenges_query();
-            let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![player.0, since_ms, limit as i64], |r| {
-                challenge_row(r)
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            let values = params![player.0, since_ms, limit as i64];
+            query_all(conn, &challenges_query(), values, |r| challenge_row(r))
         }))
     }
 

@@ -38,15 +38,18 @@ impl Cells for tokio_postgres::Row {
 /// A value both stores can bind to a statement's parameter, so that a
 /// statement's values are listed once for SQLite and PostgreSQL alike
 /// (SQLite binds them as they are: `rusqlite::params_from_iter`).
-pub(crate) trait Value: rusqlite::ToSql + tokio_postgres::types::ToSql + Sync {}
+pub(crate) trait Value:
+    rusqlite::ToSql + tokio_postgres::types::ToSql + Send + Sync
+{
+}
 
-impl<T> Value for T where T: rusqlite::ToSql + tokio_postgres::types::ToSql + Sync {}
+impl<T> Value for T where T: rusqlite::ToSql + tokio_postgres::types::ToSql + Send + Sync {}
 
 /// `values` as PostgreSQL's client takes them.
 pub(crate) fn pg_values<'a>(
-    values: &[&'a dyn Value],
+    values: impl IntoIterator<Item = &'a dyn Value>,
 ) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
-    values.iter().map(|&v| v as _).collect()
+    values.into_iter().map(|v| v as _).collect()
 }
 
 /// `sql`, written with SQLite's numbered parameters (`?1`), with

@@ -14,7 +14,7 @@ use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
 use crate::cells::{Cells, Value};
-use crate::rows::{query_opt, side_to_text};
+use crate::rows::{query_all, query_opt, side_to_text};
 use crate::{Store, StoreError, StoreFuture};
 
 /// A player's results in finished online games (aborted ones left out).
@@ -410,19 +410,15 @@ pub(crate) const UNRATED_GAMES: &str = "SELECT id FROM games g
      WHERE rated AND mode = 'online' AND result <> '*'
      AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)";
 
-/// A value of the played games' query after its first three.
-pub(crate) enum FilterValue {
-    /// Rated or not.
-    Bool(bool),
-    /// A speed, an outcome, an opponent.
-    Text(String),
-}
-
-/// The played games' query of player `?1` before `(?2, public id ?3)`
-/// under `filter`, as [`played_game`] reads its rows: its text, and its
-/// values after the first three; the limit is the last value, which each
-/// store adds.
-pub(crate) fn played_games_query(filter: GameFilter) -> (String, Vec<FilterValue>) {
+/// The played games' query of `player` under `filter`, `limit` at most,
+/// before `before` (from the newest when None), as [`played_game`] reads
+/// its rows: its text and its values.
+pub(crate) fn played_games_query(
+    player: PlayerId,
+    filter: GameFilter,
+    before: Option<(i64, String)>,
+    limit: usize,
+) -> (String, Vec<Box<dyn Value>>) {
     // The player's side and result are worked out once, in a subquery, so
     // the filters read as the page names them.
     let mut sql = String::from(
@@ -449,26 +445,28 @@ pub(crate) fn played_games_query(filter: GameFilter) -> (String, Vec<FilterValue
            AS played
          WHERE TRUE",
     );
-    let mut values = Vec::new();
-    let mut add = |clause: &str, value: FilterValue| {
+    let (t, i) = before.unwrap_or((i64::MAX, String::new()));
+    let mut values: Vec<Box<dyn Value>> = vec![Box::new(player.0), Box::new(t), Box::new(i)];
+    let mut add = |clause: &str, value: Box<dyn Value>| {
         values.push(value);
-        sql.push_str(&format!(" AND {clause} ?{}", values.len() + 3));
+        sql.push_str(&format!(" AND {clause} ?{}", values.len()));
     };
     if let Some(rated) = filter.rated {
-        add("rated =", FilterValue::Bool(rated));
+        add("rated =", Box::new(rated));
     }
     if let Some(speed) = filter.speed {
-        add("speed =", FilterValue::Text(speed.name().to_string()));
+        add("speed =", Box::new(speed.name()));
     }
     if let Some(outcome) = filter.result {
-        add("outcome =", FilterValue::Text(outcome.name().to_string()));
+        add("outcome =", Box::new(outcome.name()));
     }
     if let Some(opponent) = filter.opponent {
-        add("opponent_player =", FilterValue::Text(opponent.0));
+        add("opponent_player =", Box::new(opponent.0));
     }
+    values.push(Box::new(limit as i64));
     sql.push_str(&format!(
         " ORDER BY updated_ms DESC, id DESC LIMIT ?{}",
-        values.len() + 4
+        values.len()
     ));
     (sql, values)
 }
@@ -510,9 +508,7 @@ pub(crate) fn game_changes(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let mut stmt = conn.prepare_cached(GAME_CHANGES)?;
-    let rows = stmt.query_map([id], |r| side_change(r))?;
-    changes_of_sides(id, rows.collect::<Result<Vec<_>, _>>()?)
+    changes_of_sides(id, query_all(conn, GAME_CHANGES, [id], |r| side_change(r))?)
 }
 
 /// Game `id`'s rating changes from its rows (side, before, after), in
@@ -576,151 +572,6 @@ fn rate(
     Ok(changes)
 }
 
-impl Store {
-    /// See [`RatingStore::rate_game`].
-    ///
-    /// # Errors
-    ///
-    /// When the write fails; nothing is rated then.
-    pub async fn rate_game(
-        &self,
-        game: i64,
-        players: [PlayerId; 2],
-        speed: Speed,
-        winner: Option<Side>,
-        at_ms: i64,
-    ) -> Result<[RatingChange; 2], StoreError> {
-        self.write(move |conn| rate(conn, game, &players, speed, winner, at_ms))
-            .await
-    }
-
-    /// See [`RatingStore::ratings`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn ratings(&self, player: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
-        self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(RATINGS)?;
-            let rows = stmt.query_map([&player.0], |r| player_rating(r))?;
-            let mut out: Vec<PlayerRating> = rows
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .flatten()
-                .collect();
-            out.sort_by_key(|r| r.speed);
-            Ok(out)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::rating_history`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn rating_history(
-        &self,
-        player: PlayerId,
-        speed: Speed,
-        limit: usize,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
-        self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(RATING_HISTORY)?;
-            let rows = stmt.query_map(params![player.0, speed.name(), limit as i64], |r| {
-                rating_point(r)
-            })?;
-            let mut points = rows.collect::<Result<Vec<_>, _>>()?;
-            points.reverse();
-            Ok(points)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::results`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn results(&self, player: PlayerId) -> Result<Results, StoreError> {
-        self.read(move |conn| {
-            let mut results = Results::default();
-            for (seat, won, lost) in RESULT_SEATS {
-                conn.prepare_cached(&results_query(seat))?
-                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
-            }
-            Ok(results)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::played_games`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn played_games(
-        &self,
-        player: PlayerId,
-        filter: GameFilter,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<PlayedGame>, StoreError> {
-        self.read(move |conn| {
-            let (t, i) = before.unwrap_or((i64::MAX, String::new()));
-            let (sql, filters) = played_games_query(filter);
-            let mut values: Vec<rusqlite::types::Value> =
-                vec![player.0.clone().into(), t.into(), i.into()];
-            values.extend(filters.into_iter().map(|v| match v {
-                FilterValue::Bool(b) => i64::from(b).into(),
-                FilterValue::Text(t) => t.into(),
-            }));
-            values.push((limit as i64).into());
-            let mut stmt = conn.prepare(&sql)?;
-            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| played_game(r))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::leaderboard`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn leaderboard(
-        &self,
-        speed: Speed,
-        rule: BoardRule,
-        now: i64,
-        limit: usize,
-    ) -> Result<Vec<Leader>, StoreError> {
-        let since = rule.since(now);
-        self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&leaderboard_query(false))?;
-            let rows = stmt.query_map(
-                params![speed.name(), since, rule.min_games, limit as i64],
-                |r| leader(r),
-            )?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::unrated_games_blocking`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        self.read_blocking(|conn| {
-            let mut stmt = conn.prepare_cached(UNRATED_GAMES)?;
-            let rows = stmt.query_map([], |r| r.get(0))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-    }
-}
-
 impl RatingStore for Store {
     fn rate_game(
         &self,
@@ -730,11 +581,19 @@ impl RatingStore for Store {
         winner: Option<Side>,
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]> {
-        Box::pin(Store::rate_game(self, game, players, speed, winner, at_ms))
+        Box::pin(self.write(move |conn| rate(conn, game, &players, speed, winner, at_ms)))
     }
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
-        Box::pin(Store::ratings(self, player))
+        Box::pin(self.read(move |conn| {
+            let mut out: Vec<PlayerRating> =
+                query_all(conn, RATINGS, [&player.0], |r| player_rating(r))?
+                    .into_iter()
+                    .flatten()
+                    .collect();
+            out.sort_by_key(|r| r.speed);
+            Ok(out)
+        }))
     }
 
     fn rating_history(
@@ -743,11 +602,23 @@ impl RatingStore for Store {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
-        Box::pin(Store::rating_history(self, player, speed, limit))
+        Box::pin(self.read(move |conn| {
+            let values = params![player.0, speed.name(), limit as i64];
+            let mut points = query_all(conn, RATING_HISTORY, values, |r| rating_point(r))?;
+            points.reverse();
+            Ok(points)
+        }))
     }
 
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
-        Box::pin(Store::results(self, player))
+        Box::pin(self.read(move |conn| {
+            let mut results = Results::default();
+            for (seat, won, lost) in RESULT_SEATS {
+                conn.prepare_cached(&results_query(seat))?
+                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
+            }
+            Ok(results)
+        }))
     }
 
     fn played_games(
@@ -757,7 +628,14 @@ impl RatingStore for Store {
         before: Option<(i64, String)>,
         limit: usize,
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
-        Box::pin(Store::played_games(self, player, filter, before, limit))
+        Box::pin(self.read(move |conn| {
+            let (sql, values) = played_games_query(player, filter, before, limit);
+            let mut stmt = conn.prepare(&sql)?;
+            let rows = stmt.query_map(params_from_iter(values.iter().map(|v| &**v)), |r| {
+                played_game(r)
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        }))
     }
 
     fn leaderboard(
@@ -767,10 +645,14 @@ impl RatingStore for Store {
         now: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<Leader>> {
-        Box::pin(Store::leaderboard(self, speed, rule, now, limit))
+        let since = rule.since(now);
+        Box::pin(self.read(move |conn| {
+            let values = params![speed.name(), since, rule.min_games, limit as i64];
+            query_all(conn, &leaderboard_query(false), values, |r| leader(r))
+        }))
     }
 
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        Store::unrated_games_blocking(self)
+        self.read_blocking(|conn| query_all(conn, UNRATED_GAMES, [], |r| r.get(0)))
     }
 }

@@ -228,6 +228,16 @@ pub(crate) const SET_STATE: &str =
      north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
      draw = ?24";
 
+/// Game `?1`'s moves in order, as [`move_row`] reads them.
+pub(crate) const MOVES: &str =
+    "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply";
+
+/// A move from a row of [`MOVES`] (ply, letter, stones captured), in
+/// either store.
+pub(crate) fn move_row<R: Cells>(r: &R) -> Result<(i64, String, i64), R::Error> {
+    Ok((r.cell(0)?, r.cell(1)?, r.cell(2)?))
+}
+
 /// The moves of `game` from ply `from` on: ply, letter, stones captured.
 pub(crate) fn moves_from(game: &WebGame, from: usize) -> Vec<(i64, String, i64)> {
     game.game
@@ -279,18 +289,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
     let row = query_opt(conn, &sql, [id], |r| game_row(r))?;
     let Some(row) = row else { return Ok(None) };
-    let mut moves = conn.prepare_cached(
-        "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
-    )?;
-    let moves = moves
-        .query_map([id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let moves = query_all(conn, MOVES, [id], |r| move_row(r))?;
     let changes = crate::ratings::game_changes(conn, id)?;
     rebuild(id, row, &moves, changes).map(Some)
 }
@@ -683,6 +682,19 @@ pub(crate) fn query_opt<T>(
         .prepare_cached(sql)?
         .query_row(params, decode)
         .optional()?)
+}
+
+/// The rows `sql` finds with `params`, each read by `decode` (as
+/// tokio-postgres's `query`), the statement kept prepared.
+pub(crate) fn query_all<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    decode: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, decode)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
 /// The store's id of the game whose public id is `public_id`.

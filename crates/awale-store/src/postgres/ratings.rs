@@ -6,15 +6,14 @@
 //! game is never rated twice.
 
 use deadpool_postgres::GenericClient;
-use tokio_postgres::types::ToSql;
 
 use super::PgStore;
 use crate::cells::{dollar_params, pg_values};
 use crate::ratings::{
     current_of, leader, leaderboard_query, played_game, played_games_query, player_rating,
-    rating_point, results_query, BoardRule, FilterValue, GameFilter, Leader, PlayedGame,
-    RatingPoint, RatingRow, RatingStore, Results, ADD_CHANGE, CURRENT, RATINGS, RATING_HISTORY,
-    RESULT_SEATS, SET_RATING, UNRATED_GAMES,
+    rating_point, results_query, BoardRule, GameFilter, Leader, PlayedGame, RatingPoint, RatingRow,
+    RatingStore, Results, ADD_CHANGE, CURRENT, RATINGS, RATING_HISTORY, RESULT_SEATS, SET_RATING,
+    UNRATED_GAMES,
 };
 use crate::{StoreError, StoreFuture};
 use awale_core::Side;
@@ -68,9 +67,9 @@ async fn rate(
     }
     let changes = rating::rate_game(before[0], before[1], winner, at_ms);
     for row in RatingRow::of_game(game, players, speed, at_ms, &changes) {
-        tx.execute(&dollar_params(SET_RATING), &pg_values(&row.rating()))
+        tx.execute(&dollar_params(SET_RATING), &pg_values(row.rating()))
             .await?;
-        tx.execute(&dollar_params(ADD_CHANGE), &pg_values(&row.change()))
+        tx.execute(&dollar_params(ADD_CHANGE), &pg_values(row.change()))
             .await?;
     }
     Ok(changes)
@@ -147,17 +146,8 @@ impl RatingStore for PgStore {
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
         let me = self.clone();
         self.run(async move {
-            let (t, i) = before.unwrap_or((i64::MAX, String::new()));
-            let (sql, filters) = played_games_query(filter);
-            let mut values: Vec<Box<dyn ToSql + Sync + Send>> =
-                vec![Box::new(player.0), Box::new(t), Box::new(i)];
-            values.extend(filters.into_iter().map(|v| match v {
-                FilterValue::Bool(b) => Box::new(b) as Box<dyn ToSql + Sync + Send>,
-                FilterValue::Text(t) => Box::new(t),
-            }));
-            values.push(Box::new(limit as i64));
-            let refs: Vec<&(dyn ToSql + Sync)> =
-                values.iter().map(|v| &**v as &(dyn ToSql + Sync)).collect();
+            let (sql, values) = played_games_query(player, filter, before, limit);
+            let refs = pg_values(values.iter().map(|v| &**v));
             let client = me.client().await?;
             let rows = client.query(&dollar_params(&sql), &refs).await?;
             rows.iter()

@@ -5,11 +5,11 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::{FromSql, ToSql};
 
-use crate::cells::{dollar_params, pg_values};
+use crate::cells::{dollar_params, pg_values, Value};
 use crate::ratings::{changes_of_sides, side_change, GAME_CHANGES};
 use crate::rows::{
-    game_row, moves_from, rebuild, summary, NewRow, Row, State, GAME_COLUMNS, SET_STATE,
-    SUMMARY_COLUMNS,
+    game_row, move_row, moves_from, rebuild, summary, NewRow, Row, State, GAME_COLUMNS, MOVES,
+    SET_STATE, SUMMARY_COLUMNS,
 };
 use crate::{Page, StoreError, Summary};
 use awale_model::game::{PlayerId, WebGame};
@@ -35,7 +35,7 @@ pub(super) async fn insert_game(
     let row = tx
         .query_one(
             &dollar_params(crate::rows::ADD_GAME),
-            &pg_values(&new.values()),
+            &pg_values(new.values()),
         )
         .await?;
     game.id = row.get(0);
@@ -53,8 +53,6 @@ pub(super) async fn write_state(
     fence: Option<i64>,
 ) -> Result<(), StoreError> {
     let s = State::of(game);
-    let mut values = s.values().to_vec();
-    values.push(&fence);
     // The row first: its lock orders the writers of one game, and the
     // fence is checked before anything else is written.
     let changed = tx
@@ -64,7 +62,7 @@ pub(super) async fn write_state(
                     revision = revision + (CASE WHEN ?25::BIGINT IS NULL THEN 0 ELSE 1 END)
                  WHERE id = ?1 AND (?25::BIGINT IS NULL OR revision = ?25::BIGINT)"
             )),
-            &pg_values(&values),
+            &pg_values(s.values().into_iter().chain([&fence as &dyn Value])),
         )
         .await?;
     if changed != 1 {
@@ -116,14 +114,11 @@ pub(super) async fn load_game(
         ..game_row(&r)?
     };
     let moves = client
-        .query(
-            "SELECT ply, letter, captured FROM moves WHERE game_id = $1 ORDER BY ply",
-            &[&id],
-        )
+        .query(&dollar_params(MOVES), &[&id])
         .await?
         .iter()
-        .map(|m| Ok((m.try_get(0)?, m.try_get(1)?, m.try_get(2)?)))
-        .collect::<Result<Vec<(i64, String, i64)>, tokio_postgres::Error>>()?;
+        .map(move_row)
+        .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
     let changes = rating_changes(client, id).await?;
     rebuild(id, row, &moves, changes).map(Some)
 }
