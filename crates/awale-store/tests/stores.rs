@@ -11,7 +11,7 @@ use common::{next_notice, on_both, postgres, runtime, two_processes, Stores};
 use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_model::account::Challenge;
+use awale_model::account::{Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
@@ -489,6 +489,78 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
         let gone = store.load(g.id).await.unwrap().unwrap();
         assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
         assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
+    }
+    on_both(check);
+}
+
+/// The plain changes of accounts (each store writes them from one list of
+/// statements): sessions, a new password, recovery codes, role, mute,
+/// blocks, closing, a moderator's removal of a chat line.
+#[test]
+fn sessions_passwords_roles_and_blocks_change_alike_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let ama = store
+            .create_account(new_account("Ama", None))
+            .await
+            .unwrap()
+            .unwrap();
+        store
+            .add_session(ama.id, "s-two".into(), 20, 5_000)
+            .await
+            .unwrap();
+        store
+            .add_session(ama.id, "s-three".into(), 30, 5_000)
+            .await
+            .unwrap();
+        store.end_session("s-three".into()).await.unwrap();
+        assert!(store.session("s-three".into(), 40).await.unwrap().is_none());
+        // A new password ends every session but the one kept.
+        store
+            .set_password(ama.id, "$argon2id$y".into(), Some("s-two".into()))
+            .await
+            .unwrap();
+        assert!(store.session("s-Ama".into(), 500).await.unwrap().is_none());
+        let kept = store.session("s-two".into(), 500).await.unwrap();
+        assert_eq!(kept.expect("the kept session").password_hash, "$argon2id$y");
+        store
+            .set_recovery_codes(ama.id, vec!["n1".into(), "n2".into(), "n3".into()])
+            .await
+            .unwrap();
+        assert_eq!(store.recovery_codes_left(ama.id).await.unwrap(), 3);
+        assert!(!store
+            .use_recovery_code(ama.id, "r1".into(), 50)
+            .await
+            .unwrap());
+        store.set_role(ama.id, Role::Moderator).await.unwrap();
+        store.set_muted(ama.id, true).await.unwrap();
+        let back = store.account(ama.id).await.unwrap().unwrap();
+        assert_eq!((back.role, back.muted), (Role::Moderator, true));
+        let kofi = store
+            .create_account(new_account("Kofi", None))
+            .await
+            .unwrap()
+            .unwrap();
+        store.block(ama.id, kofi.id, 60).await.unwrap();
+        store.block(ama.id, kofi.id, 61).await.unwrap();
+        assert_eq!(store.blocked_by(ama.id).await.unwrap().len(), 1);
+        store.unblock(ama.id, kofi.id).await.unwrap();
+        assert!(store.blocked_by(ama.id).await.unwrap().is_empty());
+        store.close_account(kofi.id, 70).await.unwrap();
+        assert!(store.session("s-Kofi".into(), 500).await.unwrap().is_none());
+        let g = stored(&*store).await;
+        let said = ChatLine {
+            id: 0,
+            room: "public",
+            at_ms: 80,
+            side: None,
+            name: "Ama".into(),
+            text: "hello".into(),
+            guest: None,
+        };
+        let line = store.add_chat(g.id, said).await.unwrap();
+        assert!(store.remove_chat_line(g.id, line.id).await.unwrap());
+        assert!(!store.remove_chat_line(g.id, line.id).await.unwrap());
+        assert!(store.chat(g.id, 10).await.unwrap().is_empty());
     }
     on_both(check);
 }
