@@ -6,6 +6,7 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
+use super::rows::query_all;
 use super::PgStore;
 use crate::accounts::{
     account_row, challenge_row, challenges_query, report_row, session_query, Change,
@@ -298,13 +299,8 @@ impl AccountStore for PgStore {
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(&dollar_params(REPORTS), &[&(limit as i64)])
-                .await?;
-            Ok(rows
-                .iter()
-                .map(report_row)
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?)
+            let sql = dollar_params(REPORTS);
+            query_all(&client, &sql, &[&(limit as i64)], report_row).await
         })
     }
 
@@ -363,13 +359,13 @@ impl AccountStore for PgStore {
     ) -> StoreFuture<'_, Vec<Challenge>> {
         self.with_client(move |client| async move {
             let sql = dollar_params(&challenges_query());
-            let rows = client
-                .query(&sql, &[&player.0, &since_ms, &(limit as i64)])
-                .await?;
-            Ok(rows
-                .iter()
-                .map(challenge_row)
-                .collect::<Result<Vec<_>, _>>()?)
+            query_all(
+                &client,
+                &sql,
+                &[&player.0, &since_ms, &(limit as i64)],
+                challenge_row,
+            )
+            .await
         })
     }
 

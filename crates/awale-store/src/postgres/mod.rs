@@ -620,16 +620,14 @@ impl GameStore for PgStore {
 
     fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(
-                    &dollar_params(crate::rows::CHAT_LINES),
-                    &[&id, &(limit as i64)],
-                )
-                .await?;
-            let mut lines = rows
-                .iter()
-                .map(crate::rows::chat_line)
-                .collect::<Result<Vec<_>, _>>()?;
+            let sql = dollar_params(crate::rows::CHAT_LINES);
+            let mut lines = rows::query_all(
+                &client,
+                &sql,
+                &[&id, &(limit as i64)],
+                crate::rows::chat_line,
+            )
+            .await?;
             lines.reverse();
             Ok(lines)
         })

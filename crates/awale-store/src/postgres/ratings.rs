@@ -7,6 +7,7 @@
 
 use deadpool_postgres::GenericClient;
 
+use super::rows::query_all;
 use super::PgStore;
 use crate::cells::{dollar_params, pg_values};
 use crate::ratings::{
@@ -111,16 +112,14 @@ impl RatingStore for PgStore {
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(
-                    &dollar_params(RATING_HISTORY),
-                    &[&player.0, &speed.name(), &(limit as i64)],
-                )
-                .await?;
-            let mut points = rows
-                .iter()
-                .map(rating_point)
-                .collect::<Result<Vec<_>, _>>()?;
+            let sql = dollar_params(RATING_HISTORY);
+            let mut points = query_all(
+                &client,
+                &sql,
+                &[&player.0, &speed.name(), &(limit as i64)],
+                rating_point,
+            )
+            .await?;
             points.reverse();
             Ok(points)
         })
@@ -149,11 +148,7 @@ impl RatingStore for PgStore {
             let (sql, values) = played_games_query(player, filter, before, limit);
             let refs = pg_values(values.iter().map(|v| &**v));
             let client = me.client().await?;
-            let rows = client.query(&dollar_params(&sql), &refs).await?;
-            rows.iter()
-                .map(played_game)
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()
-                .map_err(StoreError::from)
+            query_all(&client, &dollar_params(&sql), &refs, played_game).await
         })
     }
 
@@ -168,16 +163,14 @@ impl RatingStore for PgStore {
         let since = rule.since(now);
         self.run(async move {
             let client = me.client().await?;
-            let rows = client
-                .query(
-                    &dollar_params(&leaderboard_query(true)),
-                    &[&speed.name(), &since, &rule.min_games, &(limit as i64)],
-                )
-                .await?;
-            rows.iter()
-                .map(leader)
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()
-                .map_err(StoreError::from)
+            let sql = dollar_params(&leaderboard_query(true));
+            query_all(
+                &client,
+                &sql,
+                &[&speed.name(), &since, &rule.min_games, &(limit as i64)],
+                leader,
+            )
+            .await
         })
     }
 

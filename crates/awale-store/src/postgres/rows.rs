@@ -26,6 +26,21 @@ pub(super) async fn value_opt<T: for<'a> FromSql<'a>>(
     Ok(row.map(|r| r.try_get(0)).transpose()?)
 }
 
+/// The rows `sql` finds with `params`, each read by `decode` (as the games
+/// file's `rows::query_all`).
+pub(super) async fn query_all<T, E>(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+    decode: impl FnMut(&tokio_postgres::Row) -> Result<T, E>,
+) -> Result<Vec<T>, StoreError>
+where
+    StoreError: From<E> + From<tokio_postgres::Error>,
+{
+    let rows = client.query(sql, params).await?;
+    Ok(rows.iter().map(decode).collect::<Result<_, E>>()?)
+}
+
 /// Stores a new game: its id and revision (0) are set.
 pub(super) async fn insert_game(
     tx: &impl GenericClient,
@@ -113,12 +128,7 @@ pub(super) async fn load_game(
         revision: r.try_get(30)?,
         ..game_row(&r)?
     };
-    let moves = client
-        .query(&dollar_params(MOVES), &[&id])
-        .await?
-        .iter()
-        .map(move_row)
-        .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+    let moves = query_all(client, &dollar_params(MOVES), &[&id], move_row).await?;
     let changes = rating_changes(client, id).await?;
     rebuild(id, row, &moves, changes).map(Some)
 }
@@ -129,11 +139,7 @@ pub(super) async fn rating_changes(
     client: &impl GenericClient,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let rows = client.query(&dollar_params(GAME_CHANGES), &[&id]).await?;
-    let sides = rows
-        .iter()
-        .map(side_change)
-        .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+    let sides = query_all(client, &dollar_params(GAME_CHANGES), &[&id], side_change).await?;
     changes_of_sides(id, sides)
 }
 
@@ -150,13 +156,13 @@ pub(super) async fn list_games(
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = dollar_params(&crate::rows::list_games_query(unfinished, true));
-    let rows = client
-        .query(&sql, &[&player.0, &t, &i, &(limit as i64 + 1)])
-        .await?;
-    let games = rows
-        .iter()
-        .map(summary)
-        .collect::<Result<Vec<_>, StoreError>>()?;
+    let games = query_all(
+        client,
+        &sql,
+        &[&player.0, &t, &i, &(limit as i64 + 1)],
+        summary,
+    )
+    .await?;
     Ok(crate::rows::page_of(games, limit))
 }
 
