@@ -1,6 +1,8 @@
 //! A row of either store read by column number, so that turning a row into
 //! a record (an account, a played game) is written once for SQLite and
-//! PostgreSQL alike: the SQL differs between the two, the decoding not.
+//! PostgreSQL alike, and a statement's values given to either store the
+//! same way: a statement is written once too, with SQLite's numbered
+//! parameters ([`dollar_params`] gives PostgreSQL's).
 
 /// A value both stores can read from a column.
 pub(crate) trait Cell:
