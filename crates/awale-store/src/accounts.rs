@@ -5,13 +5,13 @@
 //! reports and the moderators' actions. Each change is one transaction.
 //! The rules (what a username may be, hashing, limits) are the service's.
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, params_from_iter, Connection};
 
 use awale_model::account::{Account, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
-use crate::cells::Cells;
-use crate::rows::query_opt;
+use crate::cells::{Cells, Value};
+use crate::rows::{query_all, query_opt};
 use crate::{Store, StoreError, StoreFuture};
 
 /// A new account, made in one transaction with its first session and its
@@ -223,10 +223,6 @@ pub(crate) fn challenges_query() -> String {
     )
 }
 
-/// Challenge `?1` settled as `?2` (with game `?3`) at `?4`, if still open.
-pub(crate) const SETTLE_CHALLENGE: &str = "UPDATE challenges SET state = ?2, game = ?3,
-     settled_ms = ?4 WHERE id = ?1 AND state = 'open'";
-
 /// The names account `?1` blocks.
 pub(crate) const BLOCKED_BY: &str = "SELECT a.username FROM blocks b
      JOIN accounts a ON a.id = b.blocked WHERE b.blocker = ?1 ORDER BY a.username_key";
@@ -236,8 +232,6 @@ pub(crate) const BLOCKS: &str = "SELECT EXISTS (SELECT 1 FROM blocks k
        JOIN accounts x ON x.id = k.blocker JOIN accounts y ON y.id = k.blocked
        WHERE (x.player = ?1 AND y.player = ?2) OR (x.player = ?2 AND y.player = ?1))";
 
-/// Stores a report (reporter, reported, the game if it still exists,
-/// reason, text, time): its id.
 /// A report about to be stored ([`AccountStore::add_report`]).
 #[derive(Clone, Debug)]
 pub struct NewReport {
@@ -255,6 +249,8 @@ pub struct NewReport {
     pub created_ms: i64,
 }
 
+/// Stores a report (reporter, reported, the game if it still exists,
+/// reason, text, time): its id.
 pub(crate) const ADD_REPORT: &str =
     "INSERT INTO reports (reporter, reported, game_id, reason, text, created_ms)
      VALUES (?1, ?2, (SELECT id FROM games WHERE id = ?3), ?4, ?5, ?6) RETURNING id";
@@ -289,6 +285,265 @@ pub(crate) fn report_row<R: Cells>(r: &R) -> Result<Report, R::Error> {
     })
 }
 
+/// Whether username key `?1` is taken.
+pub(crate) const NAME_TAKEN: &str =
+    "SELECT EXISTS (SELECT 1 FROM accounts WHERE username_key = ?1)";
+
+/// Stores a new account ([`NewAccount::values`]): its id.
+pub(crate) const ADD_ACCOUNT: &str =
+    "INSERT INTO accounts (username, username_key, player, password_hash, created_ms)
+     VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id";
+
+/// Stores a session (its digest, the account, when made, when it ends).
+const ADD_SESSION: &str = "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
+     VALUES (?1, ?2, ?3, ?4)";
+
+impl NewAccount {
+    /// The values of [`ADD_ACCOUNT`], in its order.
+    pub(crate) fn values(&self) -> [&dyn Value; 5] {
+        [
+            &self.username,
+            &self.key,
+            &self.player.0,
+            &self.password_hash,
+            &self.created_ms,
+        ]
+    }
+}
+
+/// A change of accounts both stores make statement for statement, in one
+/// transaction: its statements, written with SQLite's numbered parameters,
+/// each with its values.
+pub(crate) struct Change(Vec<(&'static str, Vec<Box<dyn Value>>)>);
+
+impl Change {
+    /// A change of one statement.
+    fn one(sql: &'static str, values: Vec<Box<dyn Value>>) -> Change {
+        Change(vec![(sql, values)])
+    }
+
+    /// Its statements, each with its values.
+    pub(crate) fn statements(&self) -> impl Iterator<Item = (&'static str, Vec<&dyn Value>)> {
+        self.0
+            .iter()
+            .map(|(sql, values)| (*sql, values.iter().map(|v| &**v).collect()))
+    }
+
+    /// [`AccountStore::add_session`].
+    pub(crate) fn add_session(id: i64, digest: String, created_ms: i64, expires_ms: i64) -> Change {
+        Change::one(
+            ADD_SESSION,
+            vec![
+                Box::new(digest),
+                Box::new(id),
+                Box::new(created_ms),
+                Box::new(expires_ms),
+            ],
+        )
+    }
+
+    /// Account `id`'s rows beside its own, made with it from `new`: its
+    /// recovery codes, first session and player, and its guest's uploads
+    /// and nickname taken over (the guest's seats are each store's own).
+    pub(crate) fn new_account(id: i64, new: &NewAccount) -> Change {
+        let mut change = Change::recovery_codes(id, &new.recovery);
+        let (digest, expires_ms) = &new.session;
+        change.0.push((
+            ADD_SESSION,
+            vec![
+                Box::new(digest.clone()),
+                Box::new(id),
+                Box::new(new.created_ms),
+                Box::new(*expires_ms),
+            ],
+        ));
+        change.0.push((
+            "INSERT INTO players (id, name, created_ms, account_id) VALUES (?1, ?2, ?3, ?4)",
+            vec![
+                Box::new(new.player.0.clone()),
+                Box::new(new.username.clone()),
+                Box::new(new.created_ms),
+                Box::new(id),
+            ],
+        ));
+        if let Some(guest) = &new.guest {
+            change.0.push((
+                "UPDATE uploads SET player = ?2 WHERE player = ?1",
+                vec![Box::new(guest.0.clone()), Box::new(new.player.0.clone())],
+            ));
+            change.0.push((
+                "INSERT INTO players (id, name, created_ms, account_id) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (id) DO UPDATE SET account_id = ?4",
+                vec![
+                    Box::new(guest.0.clone()),
+                    Box::new(new.username.clone()),
+                    Box::new(new.created_ms),
+                    Box::new(id),
+                ],
+            ));
+        }
+        change
+    }
+
+    /// Account `id`'s recovery codes `digests`, added.
+    fn recovery_codes(id: i64, digests: &[String]) -> Change {
+        let add = |digest: &String| -> (&'static str, Vec<Box<dyn Value>>) {
+            (
+                "INSERT INTO recovery_codes (account_id, digest) VALUES (?1, ?2)",
+                vec![Box::new(id), Box::new(digest.clone())],
+            )
+        };
+        Change(digests.iter().map(add).collect())
+    }
+
+    /// [`AccountStore::set_recovery_codes`].
+    pub(crate) fn set_recovery_codes(id: i64, digests: &[String]) -> Change {
+        let mut change = Change::one(
+            "DELETE FROM recovery_codes WHERE account_id = ?1",
+            vec![Box::new(id)],
+        );
+        change.0.extend(Change::recovery_codes(id, digests).0);
+        change
+    }
+
+    /// [`AccountStore::end_session`].
+    pub(crate) fn end_session(digest: String) -> Change {
+        Change::one(
+            "DELETE FROM sessions WHERE digest = ?1",
+            vec![Box::new(digest)],
+        )
+    }
+
+    /// [`AccountStore::end_sessions`].
+    pub(crate) fn end_sessions(id: i64, keep: Option<String>) -> Change {
+        Change::one(
+            "DELETE FROM sessions WHERE account_id = ?1 AND digest IS DISTINCT FROM ?2",
+            vec![Box::new(id), Box::new(keep)],
+        )
+    }
+
+    /// [`AccountStore::set_password`].
+    pub(crate) fn set_password(id: i64, hash: String, keep: Option<String>) -> Change {
+        Change(vec![
+            (
+                "DELETE FROM sessions WHERE account_id = ?1 AND digest IS DISTINCT FROM ?2",
+                vec![Box::new(id), Box::new(keep)],
+            ),
+            (
+                "UPDATE accounts SET password_hash = ?2 WHERE id = ?1",
+                vec![Box::new(id), Box::new(hash)],
+            ),
+        ])
+    }
+
+    /// [`AccountStore::use_recovery_code`].
+    pub(crate) fn use_recovery_code(id: i64, digest: String, now: i64) -> Change {
+        Change::one(
+            "UPDATE recovery_codes SET used_ms = ?3
+                 WHERE account_id = ?1 AND digest = ?2 AND used_ms IS NULL",
+            vec![Box::new(id), Box::new(digest), Box::new(now)],
+        )
+    }
+
+    /// [`AccountStore::close_account`].
+    pub(crate) fn close_account(id: i64, now: i64) -> Change {
+        Change(vec![
+            (
+                "UPDATE accounts SET closed_ms = ?2 WHERE id = ?1 AND closed_ms IS NULL",
+                vec![Box::new(id), Box::new(now)],
+            ),
+            (
+                "DELETE FROM sessions WHERE account_id = ?1",
+                vec![Box::new(id)],
+            ),
+        ])
+    }
+
+    /// [`AccountStore::set_kid`].
+    pub(crate) fn set_kid(id: i64, kid: bool) -> Change {
+        Change::one(
+            "UPDATE accounts SET kid = ?2 WHERE id = ?1",
+            vec![Box::new(id), Box::new(kid)],
+        )
+    }
+
+    /// [`AccountStore::set_role`].
+    pub(crate) fn set_role(id: i64, role: Role) -> Change {
+        Change::one(
+            "UPDATE accounts SET role = ?2 WHERE id = ?1",
+            vec![Box::new(id), Box::new(role.name())],
+        )
+    }
+
+    /// [`AccountStore::set_muted`].
+    pub(crate) fn set_muted(id: i64, muted: bool) -> Change {
+        Change::one(
+            "UPDATE accounts SET muted = ?2 WHERE id = ?1",
+            vec![Box::new(id), Box::new(muted)],
+        )
+    }
+
+    /// [`AccountStore::block`].
+    pub(crate) fn block(blocker: i64, blocked: i64, now: i64) -> Change {
+        Change::one(
+            "INSERT INTO blocks (blocker, blocked, created_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO NOTHING",
+            vec![Box::new(blocker), Box::new(blocked), Box::new(now)],
+        )
+    }
+
+    /// [`AccountStore::unblock`].
+    pub(crate) fn unblock(blocker: i64, blocked: i64) -> Change {
+        Change::one(
+            "DELETE FROM blocks WHERE blocker = ?1 AND blocked = ?2",
+            vec![Box::new(blocker), Box::new(blocked)],
+        )
+    }
+
+    /// [`AccountStore::resolve_report`].
+    pub(crate) fn resolve_report(id: i64, by: i64, now: i64) -> Change {
+        Change::one(
+            "UPDATE reports SET resolved_ms = ?3, resolved_by = ?2
+                 WHERE id = ?1 AND resolved_ms IS NULL",
+            vec![Box::new(id), Box::new(by), Box::new(now)],
+        )
+    }
+
+    /// [`AccountStore::remove_chat_line`].
+    pub(crate) fn remove_chat_line(game: i64, line: i64) -> Change {
+        Change::one(
+            "DELETE FROM chat WHERE game_id = ?1 AND id = ?2",
+            vec![Box::new(game), Box::new(line)],
+        )
+    }
+
+    /// [`AccountStore::settle_challenge`]: challenge `id` settled as
+    /// `state` (with `game`) at `now`, if still open.
+    pub(crate) fn settle_challenge(
+        id: i64,
+        state: &'static str,
+        game: Option<String>,
+        now: i64,
+    ) -> Change {
+        Change::one(
+            "UPDATE challenges SET state = ?2, game = ?3,
+                 settled_ms = ?4 WHERE id = ?1 AND state = 'open'",
+            vec![Box::new(id), Box::new(state), Box::new(game), Box::new(now)],
+        )
+    }
+}
+
+/// Makes `change` in the games file: how many rows it changed.
+fn apply(conn: &Connection, change: &Change) -> Result<usize, StoreError> {
+    let mut changed = 0;
+    for (sql, values) in change.statements() {
+        changed += conn
+            .prepare_cached(sql)?
+            .execute(params_from_iter(values))?;
+    }
+    Ok(changed)
+}
+
 fn find(
     conn: &Connection,
     filter: &str,
@@ -298,15 +553,12 @@ fn find(
     query_opt(conn, &sql, [value], |r| account_row(r))
 }
 
-/// Moves `guest`'s games (its seats in them, with `name`), uploads and
-/// nickname to `player`, and links the guest to account `id`.
-fn take_over_guest(
+/// Gives `guest`'s seats in its games to `player`, named `name`.
+fn take_over_seats(
     conn: &Connection,
     guest: &PlayerId,
     player: &PlayerId,
     name: &str,
-    id: i64,
-    now: i64,
 ) -> Result<(), StoreError> {
     for side in ["south", "north"] {
         conn.execute(
@@ -316,58 +568,22 @@ fn take_over_guest(
             params![guest.0, player.0, name],
         )?;
     }
-    conn.execute(
-        "UPDATE uploads SET player = ?2 WHERE player = ?1",
-        params![guest.0, player.0],
-    )?;
-    conn.execute(
-        "INSERT INTO players (id, name, created_ms, account_id) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT(id) DO UPDATE SET account_id = ?4",
-        params![guest.0, name, now, id],
-    )?;
     Ok(())
 }
 
 impl Store {
     async fn create_account_(&self, new: NewAccount) -> Result<Option<Account>, StoreError> {
         self.write(move |conn| {
-            let taken: bool = conn.query_row(
-                "SELECT EXISTS (SELECT 1 FROM accounts WHERE username_key = ?1)",
-                [&new.key],
-                |r| r.get(0),
-            )?;
+            let taken: bool = conn.query_row(NAME_TAKEN, [&new.key], |r| r.get(0))?;
             if taken {
                 return Ok(None);
             }
-            conn.execute(
-                "INSERT INTO accounts (username, username_key, player, password_hash, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
-                    new.username,
-                    new.key,
-                    new.player.0,
-                    new.password_hash,
-                    new.created_ms
-                ],
-            )?;
-            let id = conn.last_insert_rowid();
-            for digest in &new.recovery {
-                conn.execute(
-                    "INSERT INTO recovery_codes (account_id, digest) VALUES (?1, ?2)",
-                    params![id, digest],
-                )?;
-            }
-            conn.execute(
-                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![new.session.0, id, new.created_ms, new.session.1],
-            )?;
-            conn.execute(
-                "INSERT INTO players (id, name, created_ms, account_id) VALUES (?1, ?2, ?3, ?4)",
-                params![new.player.0, new.username, new.created_ms, id],
-            )?;
+            let id: i64 = conn
+                .prepare_cached(ADD_ACCOUNT)?
+                .query_row(params_from_iter(new.values()), |r| r.get(0))?;
+            apply(conn, &Change::new_account(id, &new))?;
             if let Some(guest) = &new.guest {
-                take_over_guest(conn, guest, &new.player, &new.username, id, new.created_ms)?;
+                take_over_seats(conn, guest, &new.player, &new.username)?;
             }
             find(conn, "a.id = ?1", &id)
         })
@@ -382,45 +598,15 @@ impl Store {
         self.read(move |conn| find(conn, filter, &value)).await
     }
 
-    /// [`Store::exec`], for a change that answers nothing.
-    fn change(
-        &self,
-        sql: &'static [&'static str],
-        values: Vec<rusqlite::types::Value>,
-    ) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.exec(sql, values).await.map(drop) })
+    /// Makes `change`, which answers nothing.
+    fn change(&self, change: Change) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.exec(change).await.map(drop) })
     }
 
-    async fn exec(
-        &self,
-        sql: &'static [&'static str],
-        values: Vec<rusqlite::types::Value>,
-    ) -> Result<usize, StoreError> {
-        self.write(move |conn| {
-            let mut changed = 0;
-            for statement in sql {
-                let mut stmt = conn.prepare_cached(statement)?;
-                let wanted = stmt.parameter_count();
-                changed += stmt.execute(rusqlite::params_from_iter(&values[..wanted]))?;
-            }
-            Ok(changed)
-        })
-        .await
+    /// Makes `change`: how many rows it changed.
+    async fn exec(&self, change: Change) -> Result<usize, StoreError> {
+        self.write(move |conn| apply(conn, &change)).await
     }
-}
-
-use rusqlite::types::Value;
-
-fn int(v: i64) -> Value {
-    Value::Integer(v)
-}
-
-fn text(v: String) -> Value {
-    Value::Text(v)
-}
-
-fn opt_text(v: Option<String>) -> Value {
-    v.map_or(Value::Null, Value::Text)
 }
 
 impl AccountStore for Store {
@@ -447,13 +633,7 @@ impl AccountStore for Store {
         created_ms: i64,
         expires_ms: i64,
     ) -> StoreFuture<'_, ()> {
-        self.change(
-            &[
-                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
-                   VALUES (?1, ?2, ?3, ?4)",
-            ],
-            vec![text(digest), int(id), int(created_ms), int(expires_ms)],
-        )
+        self.change(Change::add_session(id, digest, created_ms, expires_ms))
     }
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
@@ -465,53 +645,24 @@ impl AccountStore for Store {
     }
 
     fn end_session(&self, digest: String) -> StoreFuture<'_, ()> {
-        self.change(
-            &["DELETE FROM sessions WHERE digest = ?1"],
-            vec![text(digest)],
-        )
+        self.change(Change::end_session(digest))
     }
 
     fn end_sessions(&self, id: i64, keep: Option<String>) -> StoreFuture<'_, usize> {
-        Box::pin(self.exec(
-            &["DELETE FROM sessions WHERE account_id = ?1 AND digest IS NOT ?2"],
-            vec![int(id), opt_text(keep)],
-        ))
+        Box::pin(self.exec(Change::end_sessions(id, keep)))
     }
 
     fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
-        self.change(
-            &[
-                "DELETE FROM sessions WHERE account_id = ?1 AND digest IS NOT ?2",
-                "UPDATE accounts SET password_hash = ?3 WHERE id = ?1",
-            ],
-            vec![int(id), opt_text(keep), text(hash)],
-        )
+        self.change(Change::set_password(id, hash, keep))
     }
 
     fn use_recovery_code(&self, id: i64, digest: String, now: i64) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            let used = self
-                .exec(
-                    &["UPDATE recovery_codes SET used_ms = ?3
-                       WHERE account_id = ?1 AND digest = ?2 AND used_ms IS NULL"],
-                    vec![int(id), text(digest), int(now)],
-                )
-                .await?;
-            Ok(used == 1)
-        })
+        let used = self.exec(Change::use_recovery_code(id, digest, now));
+        Box::pin(async move { Ok(used.await? == 1) })
     }
 
     fn set_recovery_codes(&self, id: i64, digests: Vec<String>) -> StoreFuture<'_, ()> {
-        Box::pin(self.write(move |conn| {
-            conn.execute("DELETE FROM recovery_codes WHERE account_id = ?1", [id])?;
-            for digest in &digests {
-                conn.execute(
-                    "INSERT INTO recovery_codes (account_id, digest) VALUES (?1, ?2)",
-                    params![id, digest],
-                )?;
-            }
-            Ok(())
-        }))
+        self.change(Change::set_recovery_codes(id, &digests))
     }
 
     fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
@@ -556,59 +707,31 @@ impl AccountStore for Store {
     }
 
     fn close_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
-        self.change(
-            &[
-                "UPDATE accounts SET closed_ms = ?2 WHERE id = ?1 AND closed_ms IS NULL",
-                "DELETE FROM sessions WHERE account_id = ?1",
-            ],
-            vec![int(id), int(now)],
-        )
+        self.change(Change::close_account(id, now))
     }
 
     fn set_kid(&self, id: i64, kid: bool) -> StoreFuture<'_, ()> {
-        self.change(
-            &["UPDATE accounts SET kid = ?2 WHERE id = ?1"],
-            vec![int(id), int(i64::from(kid))],
-        )
+        self.change(Change::set_kid(id, kid))
     }
 
     fn set_role(&self, id: i64, role: Role) -> StoreFuture<'_, ()> {
-        self.change(
-            &["UPDATE accounts SET role = ?2 WHERE id = ?1"],
-            vec![int(id), text(role.name().to_string())],
-        )
+        self.change(Change::set_role(id, role))
     }
 
     fn set_muted(&self, id: i64, muted: bool) -> StoreFuture<'_, ()> {
-        self.change(
-            &["UPDATE accounts SET muted = ?2 WHERE id = ?1"],
-            vec![int(id), int(i64::from(muted))],
-        )
+        self.change(Change::set_muted(id, muted))
     }
 
     fn block(&self, blocker: i64, blocked: i64, now: i64) -> StoreFuture<'_, ()> {
-        self.change(
-            &[
-                "INSERT INTO blocks (blocker, blocked, created_ms) VALUES (?1, ?2, ?3)
-                   ON CONFLICT DO NOTHING",
-            ],
-            vec![int(blocker), int(blocked), int(now)],
-        )
+        self.change(Change::block(blocker, blocked, now))
     }
 
     fn unblock(&self, blocker: i64, blocked: i64) -> StoreFuture<'_, ()> {
-        self.change(
-            &["DELETE FROM blocks WHERE blocker = ?1 AND blocked = ?2"],
-            vec![int(blocker), int(blocked)],
-        )
+        self.change(Change::unblock(blocker, blocked))
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(BLOCKED_BY)?;
-            let names = stmt.query_map([id], |r| r.get(0))?;
-            Ok(names.collect::<Result<Vec<String>, _>>()?)
-        }))
+        Box::pin(self.read(move |conn| query_all(conn, BLOCKED_BY, [id], |r| r.get(0))))
     }
 
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
@@ -636,36 +759,17 @@ impl AccountStore for Store {
     }
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
-        Box::pin(self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(REPORTS)?;
-            let rows = stmt.query_map([limit as i64], |r| report_row(r))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        }))
+        Box::pin(self.read(move |conn| query_all(conn, REPORTS, [limit as i64], |r| report_row(r))))
     }
 
     fn resolve_report(&self, id: i64, by: i64, now: i64) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            let n = self
-                .exec(
-                    &["UPDATE reports SET resolved_ms = ?3, resolved_by = ?2
-                       WHERE id = ?1 AND resolved_ms IS NULL"],
-                    vec![int(id), int(by), int(now)],
-                )
-                .await?;
-            Ok(n == 1)
-        })
+        let n = self.exec(Change::resolve_report(id, by, now));
+        Box::pin(async move { Ok(n.await? == 1) })
     }
 
     fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            let n = self
-                .exec(
-                    &["DELETE FROM chat WHERE game_id = ?1 AND id = ?2"],
-                    vec![int(game), int(line)],
-                )
-                .await?;
-            Ok(n == 1)
-        })
+        let n = self.exec(Change::remove_chat_line(game, line));
+        Box::pin(async move { Ok(n.await? == 1) })
     }
 
     fn add_challenge(&self, c: Challenge) -> StoreFuture<'_, i64> {
@@ -701,12 +805,8 @@ impl AccountStore for Store {
         limit: usize,
     ) -> StoreFuture<'_, Vec<Challenge>> {
         Box::pin(self.read(move |conn| {
-            let sql = challenges_query();
-            let mut stmt = conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map(params![player.0, since_ms, limit as i64], |r| {
-                challenge_row(r)
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            let values = params![player.0, since_ms, limit as i64];
+            query_all(conn, &challenges_query(), values, |r| challenge_row(r))
         }))
     }
 
@@ -717,14 +817,7 @@ impl AccountStore for Store {
         game: Option<String>,
         now: i64,
     ) -> StoreFuture<'_, bool> {
-        Box::pin(async move {
-            let n = self
-                .exec(
-                    &[SETTLE_CHALLENGE],
-                    vec![int(id), text(state.to_string()), opt_text(game), int(now)],
-                )
-                .await?;
-            Ok(n == 1)
-        })
+        let n = self.exec(Change::settle_challenge(id, state, game, now));
+        Box::pin(async move { Ok(n.await? == 1) })
     }
 }

@@ -1,6 +1,8 @@
 //! A row of either store read by column number, so that turning a row into
 //! a record (an account, a played game) is written once for SQLite and
-//! PostgreSQL alike: the SQL differs between the two, the decoding not.
+//! PostgreSQL alike, and a statement's values given to either store the
+//! same way: a statement is written once too, with SQLite's numbered
+//! parameters ([`dollar_params`] gives PostgreSQL's).
 
 /// A value both stores can read from a column.
 pub(crate) trait Cell:
@@ -33,6 +35,23 @@ impl Cells for tokio_postgres::Row {
     fn cell<T: Cell>(&self, i: usize) -> Result<T, tokio_postgres::Error> {
         self.try_get(i)
     }
+}
+
+/// A value both stores can bind to a statement's parameter, so that a
+/// statement's values are listed once for SQLite and PostgreSQL alike
+/// (SQLite binds them as they are: `rusqlite::params_from_iter`).
+pub(crate) trait Value:
+    rusqlite::ToSql + tokio_postgres::types::ToSql + Send + Sync
+{
+}
+
+impl<T> Value for T where T: rusqlite::ToSql + tokio_postgres::types::ToSql + Send + Sync {}
+
+/// `values` as PostgreSQL's client takes them.
+pub(crate) fn pg_values<'a>(
+    values: impl IntoIterator<Item = &'a dyn Value>,
+) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
+    values.into_iter().map(|v| v as _).collect()
 }
 
 /// `sql`, written with SQLite's numbered parameters (`?1`), with

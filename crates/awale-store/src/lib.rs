@@ -41,7 +41,7 @@ pub use interface::{GameStore, Notice, StoreFuture};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
 pub use ratings::RatingStore;
 pub use rows::parse_cursor;
-use rows::{find_game, insert_game, list_games, load_game, write_state};
+use rows::{find_game, insert_game, list_games, load_game, query_all, write_state};
 use schema::setup;
 pub use seeks::SeekStore;
 pub use tournaments::TournamentStore;
@@ -177,12 +177,6 @@ impl StoredRules {
             .ok()
             .map(|r| view::RulesView::of(&r));
         StoredRules { rules, rules_view }
-    }
-}
-
-impl rusqlite::types::FromSql for StoredRules {
-    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        String::column_result(value).map(StoredRules::from_text)
     }
 }
 
@@ -716,9 +710,8 @@ impl Store {
         self.read(move |conn| {
             let mut games = Vec::new();
             for which in LOBBY_KINDS {
-                let mut stmt = conn.prepare_cached(&lobby_query(which))?;
-                let rows = stmt.query_map([limit as i64], |r| lobby_game(r))?;
-                games.extend(rows.collect::<Result<Vec<_>, _>>()?);
+                let sql = lobby_query(which);
+                games.extend(query_all(conn, &sql, [limit as i64], |r| lobby_game(r))?);
             }
             Ok(games)
         })
@@ -732,12 +725,13 @@ impl Store {
     /// When reading fails.
     pub fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
         self.read_blocking(|conn| {
-            let mut stmt = conn.prepare(
+            query_all(
+                conn,
                 "SELECT id FROM games WHERE result = '*' AND stop IS NULL
                  AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
-            )?;
-            let ids = stmt.query_map([], |r| r.get(0))?;
-            Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+                [],
+                |r| r.get(0),
+            )
         })
     }
 
@@ -866,9 +860,8 @@ impl Store {
     /// When reading fails.
     pub async fn chat(&self, id: i64, limit: usize) -> Result<Vec<ChatLine>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(rows::CHAT_LINES)?;
-            let rows = stmt.query_map(params![id, limit as i64], |r| rows::chat_line(r))?;
-            let mut lines = rows.collect::<Result<Vec<_>, _>>()?;
+            let values = params![id, limit as i64];
+            let mut lines = query_all(conn, rows::CHAT_LINES, values, |r| rows::chat_line(r))?;
             lines.reverse();
             Ok(lines)
         })

@@ -6,15 +6,15 @@
 //! one transaction with both ratings, so two games ending at once never
 //! lose an update; the arithmetic is the model's (`awale_model::rating`).
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, params_from_iter, Connection};
 use serde::Serialize;
 
 use awale_core::Side;
 use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
-use crate::cells::Cells;
-use crate::rows::query_opt;
+use crate::cells::{Cells, Value};
+use crate::rows::{query_all, query_opt, side_to_text};
 use crate::{Store, StoreError, StoreFuture};
 
 /// A player's results in finished online games (aborted ones left out).
@@ -209,13 +209,6 @@ pub trait RatingStore: Send + Sync {
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError>;
 }
 
-fn side_text(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
-
 /// The rating at columns `i`, `i + 1`, `i + 2` (rating, deviation,
 /// volatility) of a row, in either store.
 pub(crate) fn glicko_at<R: Cells>(r: &R, i: usize) -> Result<Glicko, R::Error> {
@@ -235,11 +228,82 @@ pub(crate) fn current_of<R: Cells>(r: &R) -> Result<(Glicko, i64), R::Error> {
     Ok((glicko_at(r, 0)?, r.cell(3)?))
 }
 
+/// Player `?1`'s rating in speed `?2` after a game, at `?6`: `?3`, `?4`,
+/// `?5` (rating, deviation, volatility).
+pub(crate) const SET_RATING: &str =
+    "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
+     VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
+     ON CONFLICT (player, speed) DO UPDATE SET rating = ?3, deviation = ?4,
+        volatility = ?5, games = ratings.games + 1, last_ms = ?6";
+
 /// A game's change of one player's rating, kept.
 pub(crate) const ADD_CHANGE: &str = "INSERT INTO rating_changes (game_id, side, player, speed,
         at_ms, rating_before, deviation_before, volatility_before, rating_after,
         deviation_after, volatility_after)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+/// A player's rating after a rated game and the game's change of it, as
+/// both stores write them ([`SET_RATING`], [`ADD_CHANGE`]).
+pub(crate) struct RatingRow {
+    game: i64,
+    side: String,
+    player: String,
+    speed: &'static str,
+    at_ms: i64,
+    change: RatingChange,
+}
+
+impl RatingRow {
+    /// The rows of game `game`, ended at `at_ms` between `players` (South,
+    /// North) in `speed`, with its `changes`.
+    pub(crate) fn of_game(
+        game: i64,
+        players: &[PlayerId; 2],
+        speed: Speed,
+        at_ms: i64,
+        changes: &[RatingChange; 2],
+    ) -> [RatingRow; 2] {
+        Side::BOTH.map(|side| RatingRow {
+            game,
+            side: side_to_text(side),
+            player: players[side.index()].0.clone(),
+            speed: speed.name(),
+            at_ms,
+            change: changes[side.index()],
+        })
+    }
+
+    /// The values of [`SET_RATING`], in its order.
+    pub(crate) fn rating(&self) -> [&dyn Value; 6] {
+        let after = &self.change.after;
+        [
+            &self.player,
+            &self.speed,
+            &after.rating,
+            &after.deviation,
+            &after.volatility,
+            &self.at_ms,
+        ]
+    }
+
+    /// The values of [`ADD_CHANGE`], in its order.
+    pub(crate) fn change(&self) -> [&dyn Value; 11] {
+        let (before, after) = (&self.change.before, &self.change.after);
+        [
+            &self.game,
+            &self.side,
+            &self.player,
+            &self.speed,
+            &self.at_ms,
+            &before.rating,
+            &before.deviation,
+            &before.volatility,
+            &after.rating,
+            &after.deviation,
+            &after.volatility,
+        ]
+    }
+}
 
 /// Player `?1`'s ratings, one a speed.
 pub(crate) const RATINGS: &str = "SELECT speed, rating, deviation, volatility, games, last_ms
@@ -286,24 +350,75 @@ pub(crate) fn leader<R: Cells>(r: &R) -> Result<Leader, R::Error> {
     })
 }
 
+/// The seats of a player's results: the seat's column, the result it
+/// wins by, the one it loses by.
+pub(crate) const RESULT_SEATS: [(&str, &str, &str); 2] = [
+    ("south_player", "1-0", "0-1"),
+    ("north_player", "0-1", "1-0"),
+];
+
+/// Player `?1`'s wins (result `?2`), draws, losses (result `?3`) and rated
+/// games from `seat` (one of [`RESULT_SEATS`]), as [`Results::add`] reads
+/// them.
+pub(crate) fn results_query(seat: &str) -> String {
+    format!(
+        "SELECT COUNT(*) FILTER (WHERE result = ?2),
+                COUNT(*) FILTER (WHERE result = '1/2-1/2'),
+                COUNT(*) FILTER (WHERE result = ?3),
+                COUNT(*) FILTER (WHERE rated)
+         FROM games WHERE {seat} = ?1 AND mode = 'online' AND result <> '*'"
+    )
+}
+
+impl Results {
+    /// Adds a seat's row of [`results_query`], in either store.
+    pub(crate) fn add<R: Cells>(&mut self, r: &R) -> Result<(), R::Error> {
+        self.wins += r.cell::<i64>(0)?;
+        self.draws += r.cell::<i64>(1)?;
+        self.losses += r.cell::<i64>(2)?;
+        self.rated += r.cell::<i64>(3)?;
+        Ok(())
+    }
+}
+
+impl BoardRule {
+    /// The start of the window at `now`.
+    pub(crate) fn since(self, now: i64) -> i64 {
+        now - self.weeks * 7 * 86_400_000
+    }
+}
+
+/// The best `?4` open accounts of speed `?1` with at least `?3` rated
+/// games since `?2` (a [`BoardRule`]), best first, as [`leader`] reads
+/// them. Names of one rating are compared byte by byte, as SQLite does;
+/// PostgreSQL (`postgres`) is told so, whatever the database's collation.
+pub(crate) fn leaderboard_query(postgres: bool) -> String {
+    let collate = if postgres { " COLLATE \"C\"" } else { "" };
+    format!(
+        "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
+         JOIN accounts a ON a.player = r.player
+         WHERE r.speed = ?1 AND r.last_ms >= ?2
+           AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
+           AND (SELECT COUNT(*) FROM rating_changes c
+                WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
+         ORDER BY r.rating DESC, a.username_key{collate} LIMIT ?4"
+    )
+}
+
 /// The rated games that ended without their rating change.
 pub(crate) const UNRATED_GAMES: &str = "SELECT id FROM games g
      WHERE rated AND mode = 'online' AND result <> '*'
      AND NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.id)";
 
-/// A value of the played games' query after its first three.
-pub(crate) enum FilterValue {
-    /// Rated or not.
-    Bool(bool),
-    /// A speed, an outcome, an opponent.
-    Text(String),
-}
-
-/// The played games' query of player `?1` before `(?2, public id ?3)`
-/// under `filter`, as [`played_game`] reads its rows: its text, and its
-/// values after the first three; the limit is the last value, which each
-/// store adds.
-pub(crate) fn played_games_query(filter: GameFilter) -> (String, Vec<FilterValue>) {
+/// The played games' query of `player` under `filter`, `limit` at most,
+/// before `before` (from the newest when None), as [`played_game`] reads
+/// its rows: its text and its values.
+pub(crate) fn played_games_query(
+    player: PlayerId,
+    filter: GameFilter,
+    before: Option<(i64, String)>,
+    limit: usize,
+) -> (String, Vec<Box<dyn Value>>) {
     // The player's side and result are worked out once, in a subquery, so
     // the filters read as the page names them.
     let mut sql = String::from(
@@ -330,26 +445,28 @@ pub(crate) fn played_games_query(filter: GameFilter) -> (String, Vec<FilterValue
            AS played
          WHERE TRUE",
     );
-    let mut values = Vec::new();
-    let mut add = |clause: &str, value: FilterValue| {
+    let (t, i) = before.unwrap_or((i64::MAX, String::new()));
+    let mut values: Vec<Box<dyn Value>> = vec![Box::new(player.0), Box::new(t), Box::new(i)];
+    let mut add = |clause: &str, value: Box<dyn Value>| {
         values.push(value);
-        sql.push_str(&format!(" AND {clause} ?{}", values.len() + 3));
+        sql.push_str(&format!(" AND {clause} ?{}", values.len()));
     };
     if let Some(rated) = filter.rated {
-        add("rated =", FilterValue::Bool(rated));
+        add("rated =", Box::new(rated));
     }
     if let Some(speed) = filter.speed {
-        add("speed =", FilterValue::Text(speed.name().to_string()));
+        add("speed =", Box::new(speed.name()));
     }
     if let Some(outcome) = filter.result {
-        add("outcome =", FilterValue::Text(outcome.name().to_string()));
+        add("outcome =", Box::new(outcome.name()));
     }
     if let Some(opponent) = filter.opponent {
-        add("opponent_player =", FilterValue::Text(opponent.0));
+        add("opponent_player =", Box::new(opponent.0));
     }
+    values.push(Box::new(limit as i64));
     sql.push_str(&format!(
         " ORDER BY updated_ms DESC, id DESC LIMIT ?{}",
-        values.len() + 4
+        values.len()
     ));
     (sql, values)
 }
@@ -375,23 +492,23 @@ pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
     })
 }
 
-/// The columns of a game's rating changes, as [`changes_of_sides`] reads
-/// them: the side, then its rating before and after.
-pub(crate) const CHANGE_COLUMNS: &str = "side, rating_before, deviation_before, volatility_before,
-     rating_after, deviation_after, volatility_after";
+/// Game `?1`'s rating changes, as [`side_change`] reads them.
+pub(crate) const GAME_CHANGES: &str = "SELECT side, rating_before, deviation_before,
+     volatility_before, rating_after, deviation_after, volatility_after
+     FROM rating_changes WHERE game_id = ?1";
+
+/// A side's change (its side, its rating before and after) from a row of
+/// [`GAME_CHANGES`], in either store.
+pub(crate) fn side_change<R: Cells>(r: &R) -> Result<(String, Glicko, Glicko), R::Error> {
+    Ok((r.cell(0)?, glicko_at(r, 1)?, glicko_at(r, 4)?))
+}
 
 /// The changes game `id` made, if it was rated.
 pub(crate) fn game_changes(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ?1"
-    ))?;
-    let rows = stmt.query_map([id], |r| {
-        Ok((r.get::<_, String>(0)?, glicko_at(r, 1)?, glicko_at(r, 4)?))
-    })?;
-    changes_of_sides(id, rows.collect::<Result<Vec<_>, _>>()?)
+    changes_of_sides(id, query_all(conn, GAME_CHANGES, [id], |r| side_change(r))?)
 }
 
 /// Game `id`'s rating changes from its rows (side, before, after), in
@@ -446,35 +563,11 @@ fn rate(
         Ok(current(conn, p, speed)?.map_or((rating::START, None), |(g, last)| (g, Some(last))))
     };
     let changes = rating::rate_game(before(&players[0])?, before(&players[1])?, winner, at_ms);
-    for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
-        let (b, a) = (change.before, change.after);
-        conn.prepare_cached(
-            "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
-             ON CONFLICT (player, speed) DO UPDATE SET rating = ?3, deviation = ?4,
-                volatility = ?5, games = games + 1, last_ms = ?6",
-        )?
-        .execute(params![
-            player.0,
-            speed.name(),
-            a.rating,
-            a.deviation,
-            a.volatility,
-            at_ms
-        ])?;
-        conn.prepare_cached(ADD_CHANGE)?.execute(params![
-            game,
-            side_text(side),
-            player.0,
-            speed.name(),
-            at_ms,
-            b.rating,
-            b.deviation,
-            b.volatility,
-            a.rating,
-            a.deviation,
-            a.volatility
-        ])?;
+    for row in RatingRow::of_game(game, players, speed, at_ms, &changes) {
+        conn.prepare_cached(SET_RATING)?
+            .execute(params_from_iter(row.rating()))?;
+        conn.prepare_cached(ADD_CHANGE)?
+            .execute(params_from_iter(row.change()))?;
     }
     Ok(changes)
 }
@@ -504,13 +597,11 @@ impl Store {
     /// When reading fails.
     pub async fn ratings(&self, player: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(RATINGS)?;
-            let rows = stmt.query_map([&player.0], |r| player_rating(r))?;
-            let mut out: Vec<PlayerRating> = rows
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .flatten()
-                .collect();
+            let mut out: Vec<PlayerRating> =
+                query_all(conn, RATINGS, [&player.0], |r| player_rating(r))?
+                    .into_iter()
+                    .flatten()
+                    .collect();
             out.sort_by_key(|r| r.speed);
             Ok(out)
         })
@@ -529,11 +620,8 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<RatingPoint>, StoreError> {
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(RATING_HISTORY)?;
-            let rows = stmt.query_map(params![player.0, speed.name(), limit as i64], |r| {
-                rating_point(r)
-            })?;
-            let mut points = rows.collect::<Result<Vec<_>, _>>()?;
+            let values = params![player.0, speed.name(), limit as i64];
+            let mut points = query_all(conn, RATING_HISTORY, values, |r| rating_point(r))?;
             points.reverse();
             Ok(points)
         })
@@ -548,25 +636,9 @@ impl Store {
     pub async fn results(&self, player: PlayerId) -> Result<Results, StoreError> {
         self.read(move |conn| {
             let mut results = Results::default();
-            for (seat, won, lost) in [
-                ("south_player", "1-0", "0-1"),
-                ("north_player", "0-1", "1-0"),
-            ] {
-                let sql = format!(
-                    "SELECT
-                        COALESCE(SUM(result = ?2), 0), COALESCE(SUM(result = '1/2-1/2'), 0),
-                        COALESCE(SUM(result = ?3), 0), COALESCE(SUM(rated AND result <> '*'), 0)
-                     FROM games WHERE {seat} = ?1 AND mode = 'online' AND result <> '*'"
-                );
-                let (w, d, l, r): (i64, i64, i64, i64) = conn
-                    .prepare_cached(&sql)?
-                    .query_row(params![player.0, won, lost], |r| {
-                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                    })?;
-                results.wins += w;
-                results.draws += d;
-                results.losses += l;
-                results.rated += r;
+            for (seat, won, lost) in RESULT_SEATS {
+                conn.prepare_cached(&results_query(seat))?
+                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
             }
             Ok(results)
         })
@@ -586,17 +658,11 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<PlayedGame>, StoreError> {
         self.read(move |conn| {
-            let (t, i) = before.unwrap_or((i64::MAX, String::new()));
-            let (sql, filters) = played_games_query(filter);
-            let mut values: Vec<rusqlite::types::Value> =
-                vec![player.0.clone().into(), t.into(), i.into()];
-            values.extend(filters.into_iter().map(|v| match v {
-                FilterValue::Bool(b) => i64::from(b).into(),
-                FilterValue::Text(t) => t.into(),
-            }));
-            values.push((limit as i64).into());
+            let (sql, values) = played_games_query(player, filter, before, limit);
             let mut stmt = conn.prepare(&sql)?;
-            let rows = stmt.query_map(rusqlite::params_from_iter(values), |r| played_game(r))?;
+            let rows = stmt.query_map(params_from_iter(values.iter().map(|v| &**v)), |r| {
+                played_game(r)
+            })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
         .await
@@ -614,22 +680,10 @@ impl Store {
         now: i64,
         limit: usize,
     ) -> Result<Vec<Leader>, StoreError> {
-        let since = now - rule.weeks * 7 * 86_400_000;
+        let since = rule.since(now);
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
-                 JOIN accounts a ON a.player = r.player
-                 WHERE r.speed = ?1 AND r.last_ms >= ?2
-                   AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
-                   AND (SELECT COUNT(*) FROM rating_changes c
-                        WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
-                 ORDER BY r.rating DESC, a.username_key LIMIT ?4",
-            )?;
-            let rows = stmt.query_map(
-                params![speed.name(), since, rule.min_games, limit as i64],
-                |r| leader(r),
-            )?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            let values = params![speed.name(), since, rule.min_games, limit as i64];
+            query_all(conn, &leaderboard_query(false), values, |r| leader(r))
         })
         .await
     }
@@ -640,11 +694,7 @@ impl Store {
     ///
     /// When reading fails.
     pub fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        self.read_blocking(|conn| {
-            let mut stmt = conn.prepare_cached(UNRATED_GAMES)?;
-            let rows = stmt.query_map([], |r| r.get(0))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
+        self.read_blocking(|conn| query_all(conn, UNRATED_GAMES, [], |r| r.get(0)))
     }
 }
 

@@ -3,10 +3,10 @@
 //! every move. Lists of games read the indexes a page at a time.
 
 use awale_core::{Game, Move, Position, Rules, Side};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 
-use super::{ChatLine, Page, StoreError, Summary, CHAT_KEPT};
-use crate::cells::Cells;
+use super::{ChatLine, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
+use crate::cells::{Cells, Value};
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
@@ -48,67 +48,114 @@ pub(crate) const ADD_GAME: &str = "INSERT INTO games (created_ms, updated_ms, ru
         human, level, seed, rated, public_id, invite, speed, clock_per_move, rating_range)
      VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id";
 
-pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), StoreError> {
-    let (human, level) = match game.mode {
-        Mode::Computer { human, level } => (Some(side_to_text(human)), Some(level)),
-        Mode::Humans | Mode::Online => (None, None),
-    };
-    game.give_keys()
-        .map_err(|e| StoreError::Backend(e.message.into()))?;
-    game.id = conn.prepare_cached(ADD_GAME)?.query_row(
-        params![
-            game.created_ms,
-            game.game.rules().to_string(),
-            game.game.start().to_string(),
-            game.mode.name(),
+/// A new game's row as [`ADD_GAME`] writes it: the same for every store.
+pub(crate) struct NewRow {
+    created_ms: i64,
+    rules: String,
+    start: String,
+    mode: &'static str,
+    human: Option<String>,
+    level: Option<i64>,
+    seed: i64,
+    rated: bool,
+    public_id: String,
+    invite: Option<String>,
+    speed: Option<&'static str>,
+    per_move: bool,
+    rating_range: Option<i64>,
+}
+
+impl NewRow {
+    /// `game`'s row, once its keys are given.
+    pub(crate) fn of(game: &mut WebGame) -> Result<NewRow, StoreError> {
+        game.give_keys()
+            .map_err(|e| StoreError::Backend(e.message.into()))?;
+        let (human, level) = computer_of(game.mode);
+        Ok(NewRow {
+            created_ms: game.created_ms,
+            rules: game.game.rules().to_string(),
+            start: game.game.start().to_string(),
+            mode: game.mode.name(),
             human,
             level,
-            game.seed as i64,
-            game.rated,
-            game.public_id,
-            game.invite,
-            (game.mode == Mode::Online).then(|| game.speed().name()),
-            game.clock.is_some_and(|c| c.per_move),
-            game.rating_range,
-        ],
-        |r| r.get(0),
-    )?;
+            seed: game.seed as i64,
+            rated: game.rated,
+            public_id: game.public_id.clone(),
+            invite: game.invite.clone(),
+            speed: (game.mode == Mode::Online).then(|| game.speed().name()),
+            per_move: game.clock.is_some_and(|c| c.per_move),
+            rating_range: game.rating_range,
+        })
+    }
+
+    /// The values of [`ADD_GAME`], in its order.
+    pub(crate) fn values(&self) -> [&dyn Value; 13] {
+        [
+            &self.created_ms,
+            &self.rules,
+            &self.start,
+            &self.mode,
+            &self.human,
+            &self.level,
+            &self.seed,
+            &self.rated,
+            &self.public_id,
+            &self.invite,
+            &self.speed,
+            &self.per_move,
+            &self.rating_range,
+        ]
+    }
+}
+
+/// The computer's side and level, in a game against it.
+fn computer_of(mode: Mode) -> (Option<String>, Option<i64>) {
+    match mode {
+        Mode::Computer { human, level } => (Some(side_to_text(human)), Some(i64::from(level))),
+        Mode::Humans | Mode::Online => (None, None),
+    }
+}
+
+pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), StoreError> {
+    let row = NewRow::of(game)?;
+    game.id = conn
+        .prepare_cached(ADD_GAME)?
+        .query_row(params_from_iter(row.values()), |r| r.get(0))?;
     write_state(conn, game, 0)
 }
 
 /// A game's state as the `games` row keeps it: the same for every store.
 pub(crate) struct State {
-    pub(crate) updated_ms: i64,
+    id: i64,
+    updated_ms: i64,
     /// Initial time, increment, South's and North's time left.
-    pub(crate) clock: [Option<i64>; 4],
-    pub(crate) turn_started_ms: i64,
-    pub(crate) resigned: Option<String>,
-    pub(crate) stop: Option<String>,
-    pub(crate) redo: String,
-    pub(crate) result: &'static str,
-    pub(crate) reason: Option<&'static str>,
-    pub(crate) level: Option<i64>,
-    pub(crate) human: Option<String>,
-    pub(crate) public: bool,
+    clock: [Option<i64>; 4],
+    turn_started_ms: i64,
+    resigned: Option<String>,
+    stop: Option<String>,
+    redo: String,
+    result: &'static str,
+    reason: Option<&'static str>,
+    level: Option<i64>,
+    human: Option<String>,
+    public: bool,
     /// South's player and name, North's player and name.
-    pub(crate) seats: [Option<String>; 4],
-    pub(crate) takeback: Option<String>,
-    pub(crate) rematch: Option<String>,
-    pub(crate) rematch_id: Option<i64>,
-    pub(crate) plies: i64,
-    pub(crate) draw: Option<String>,
+    seats: [Option<String>; 4],
+    takeback: Option<String>,
+    rematch: Option<String>,
+    rematch_id: Option<i64>,
+    plies: i64,
+    draw: Option<String>,
 }
 
 impl State {
     pub(crate) fn of(game: &WebGame) -> State {
         let end = game.end();
-        let (human, level) = match game.mode {
-            Mode::Computer { human, level } => (Some(side_to_text(human)), Some(i64::from(level))),
-            Mode::Humans | Mode::Online => (None, None),
-        };
+        let (human, level) = computer_of(game.mode);
         let c = game.clock;
         let [south, north] = &game.seats;
         State {
+            id: game.id,
             updated_ms: awale_model::game::now_ms(),
             clock: [
                 c.map(|c| c.initial_ms),
@@ -138,6 +185,57 @@ impl State {
             draw: game.offers.draw.map(side_to_text),
         }
     }
+
+    /// The values of [`SET_STATE`], in its order (the game's id first).
+    pub(crate) fn values(&self) -> [&dyn Value; 24] {
+        let [south, south_name, north, north_name] = &self.seats;
+        [
+            &self.id,
+            &self.updated_ms,
+            &self.clock[0],
+            &self.clock[1],
+            &self.clock[2],
+            &self.clock[3],
+            &self.turn_started_ms,
+            &self.resigned,
+            &self.stop,
+            &self.redo,
+            &self.result,
+            &self.reason,
+            &self.level,
+            &self.human,
+            &self.public,
+            south,
+            south_name,
+            north,
+            north_name,
+            &self.takeback,
+            &self.rematch,
+            &self.rematch_id,
+            &self.plies,
+            &self.draw,
+        ]
+    }
+}
+
+/// The columns of a game's state set to [`State::values`] (of game `?1`),
+/// in either store.
+pub(crate) const SET_STATE: &str =
+    "updated_ms = ?2, clock_initial_ms = ?3, clock_increment_ms = ?4,
+     south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
+     redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
+     public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,
+     north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
+     draw = ?24";
+
+/// Game `?1`'s moves in order, as [`move_row`] reads them.
+pub(crate) const MOVES: &str =
+    "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply";
+
+/// A move from a row of [`MOVES`] (ply, letter, stones captured), in
+/// either store.
+pub(crate) fn move_row<R: Cells>(r: &R) -> Result<(i64, String, i64), R::Error> {
+    Ok((r.cell(0)?, r.cell(1)?, r.cell(2)?))
 }
 
 /// The moves of `game` from ply `from` on: ply, letter, stones captured.
@@ -168,43 +266,9 @@ pub(super) fn write_state(
             insert.execute(params![game.id, ply, letter, captured])?;
         }
     }
-    let s = State::of(game);
     let changed = conn
-        .prepare_cached(
-            "UPDATE games SET updated_ms = ?2, clock_initial_ms = ?3, clock_increment_ms = ?4,
-                south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
-                redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
-                public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,
-                north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
-                draw = ?24
-             WHERE id = ?1",
-        )?
-        .execute(params![
-            game.id,
-            s.updated_ms,
-            s.clock[0],
-            s.clock[1],
-            s.clock[2],
-            s.clock[3],
-            s.turn_started_ms,
-            s.resigned,
-            s.stop,
-            s.redo,
-            s.result,
-            s.reason,
-            s.level,
-            s.human,
-            s.public,
-            s.seats[0],
-            s.seats[1],
-            s.seats[2],
-            s.seats[3],
-            s.takeback,
-            s.rematch,
-            s.rematch_id,
-            s.plies,
-            s.draw,
-        ])?;
+        .prepare_cached(&format!("UPDATE games SET {SET_STATE} WHERE id = ?1"))?
+        .execute(params_from_iter(State::of(game).values()))?;
     if changed != 1 {
         return Err(StoreError::Corrupt {
             id: game.id,
@@ -225,18 +289,7 @@ pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, S
     let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
     let row = query_opt(conn, &sql, [id], |r| game_row(r))?;
     let Some(row) = row else { return Ok(None) };
-    let mut moves = conn.prepare_cached(
-        "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply",
-    )?;
-    let moves = moves
-        .query_map([id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    let moves = query_all(conn, MOVES, [id], |r| move_row(r))?;
     let changes = crate::ratings::game_changes(conn, id)?;
     rebuild(id, row, &moves, changes).map(Some)
 }
@@ -435,10 +488,12 @@ pub(super) fn list_games(
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = list_games_query(unfinished, false);
-    let mut stmt = conn.prepare_cached(&sql)?;
     let who = player.0.as_str();
-    let rows = stmt.query_map(params![who, t, i, limit as i64 + 1], summary)?;
-    Ok(page_of(rows.collect::<Result<Vec<_>, _>>()?, limit))
+    let games = summaries(
+        &mut conn.prepare_cached(&sql)?,
+        params![who, t, i, limit as i64 + 1],
+    )?;
+    Ok(page_of(games, limit))
 }
 
 /// The query of [`list_games`] in either store (SQLite's numbering): the
@@ -488,21 +543,43 @@ pub(crate) fn page_of(mut games: Vec<Summary>, limit: usize) -> Page {
     Page { games, next }
 }
 
-fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<Summary> {
+/// A line of the list from a row of [`SUMMARY_COLUMNS`], in either store.
+pub(crate) fn summary<R: Cells>(r: &R) -> Result<Summary, StoreError>
+where
+    StoreError: From<R::Error>,
+{
+    let id: i64 = r.cell(0)?;
+    let level: Option<i64> = r.cell(5)?;
     Ok(Summary {
-        id: r.get(0)?,
-        created_ms: r.get(1)?,
-        updated_ms: r.get(2)?,
-        mode: r.get(3)?,
-        human: r.get(4)?,
-        level: r.get(5)?,
-        rules: r.get(6)?,
-        plies: r.get(7)?,
-        result: r.get(8)?,
-        reason: r.get(9)?,
-        names: [r.get(10)?, r.get(11)?],
-        public_id: r.get(12)?,
+        id,
+        created_ms: r.cell(1)?,
+        updated_ms: r.cell(2)?,
+        mode: r.cell(3)?,
+        human: r.cell(4)?,
+        level: level
+            .map(|l| {
+                u8::try_from(l).map_err(|_| StoreError::Corrupt {
+                    id,
+                    message: format!("level {l}"),
+                })
+            })
+            .transpose()?,
+        rules: StoredRules::from_text(r.cell(6)?),
+        plies: r.cell(7)?,
+        result: r.cell(8)?,
+        reason: r.cell(9)?,
+        names: [r.cell(10)?, r.cell(11)?],
+        public_id: r.cell(12)?,
     })
+}
+
+/// The games of a query of [`SUMMARY_COLUMNS`] in the games file.
+fn summaries(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Summary>, StoreError> {
+    let rows = stmt.query_map(params, |r| Ok(summary(r)))?;
+    rows.map(|r| r?).collect()
 }
 
 /// Game `?1`'s last `?2` chat lines, newest first, as [`chat_line`] reads
@@ -581,9 +658,10 @@ pub(super) fn turns(
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT ?2"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![player.0, limit as i64], summary)?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    summaries(
+        &mut conn.prepare_cached(&sql)?,
+        params![player.0, limit as i64],
+    )
 }
 
 /// Reads a [`Page::next`] back.
@@ -604,6 +682,19 @@ pub(crate) fn query_opt<T>(
         .prepare_cached(sql)?
         .query_row(params, decode)
         .optional()?)
+}
+
+/// The rows `sql` finds with `params`, each read by `decode` (as
+/// tokio-postgres's `query`), the statement kept prepared.
+pub(crate) fn query_all<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    decode: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, decode)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
 /// The store's id of the game whose public id is `public_id`.

@@ -9,7 +9,7 @@ use rusqlite::params;
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
-use crate::rows::add_chat_line;
+use crate::rows::{add_chat_line, query_all};
 use crate::{ChatLine, Store, StoreFuture};
 
 /// A line of a tournament's chat and who said it.
@@ -100,10 +100,8 @@ impl TournamentChatStore for Store {
         limit: usize,
     ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
         Box::pin(self.read(move |conn| {
-            let mut lines = conn
-                .prepare_cached(LAST_LINES)?
-                .query_map(params![tournament, limit as i64], |r| line_of(r))?
-                .collect::<Result<Vec<_>, _>>()?;
+            let values = params![tournament, limit as i64];
+            let mut lines = query_all(conn, LAST_LINES, values, |r| line_of(r))?;
             lines.reverse();
             Ok(lines)
         }))

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection};
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
-use crate::rows::query_opt;
+use crate::rows::{query_all, query_opt};
 use crate::{Store, StoreError, StoreFuture};
 
 /// A tournament's own row.
@@ -299,18 +299,9 @@ fn load(conn: &Connection, id: i64) -> Result<Option<TournamentRecord>, StoreErr
     let Some(tournament) = query_opt(conn, &sql, [id], |r| tournament_row(r))? else {
         return Ok(None);
     };
-    let entrants = conn
-        .prepare_cached(ENTRANTS)?
-        .query_map([id], |r| entrant_row(r))?
-        .collect::<Result<Vec<_>, _>>()?;
-    let games = conn
-        .prepare_cached(PAIRINGS)?
-        .query_map([id], |r| pairing_row(r))?
-        .collect::<Result<Vec<_>, _>>()?;
-    let byes = conn
-        .prepare_cached(BYES)?
-        .query_map([id], |r| bye_row(r))?
-        .collect::<Result<Vec<_>, _>>()?;
+    let entrants = query_all(conn, ENTRANTS, [id], |r| entrant_row(r))?;
+    let games = query_all(conn, PAIRINGS, [id], |r| pairing_row(r))?;
+    let byes = query_all(conn, BYES, [id], |r| bye_row(r))?;
     Ok(Some(TournamentRecord {
         tournament,
         entrants,
@@ -356,14 +347,13 @@ impl TournamentStore for Store {
 
     fn tournaments(&self, since_ms: i64, limit: usize) -> StoreFuture<'_, Vec<TournamentRow>> {
         Box::pin(self.read(move |conn| {
-            Ok(conn
-                .prepare_cached(&format!(
-                    "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
-                     WHERE state <> 'finished' OR ends_ms >= ?1
-                     ORDER BY state = 'finished', starts_ms, id LIMIT ?2"
-                ))?
-                .query_map(params![since_ms, limit as i64], |r| tournament_row(r))?
-                .collect::<Result<Vec<_>, _>>()?)
+            let sql = format!(
+                "SELECT {TOURNAMENT_COLUMNS} FROM tournaments
+                 WHERE state <> 'finished' OR ends_ms >= ?1
+                 ORDER BY state = 'finished', starts_ms, id LIMIT ?2"
+            );
+            let values = params![since_ms, limit as i64];
+            query_all(conn, &sql, values, |r| tournament_row(r))
         }))
     }
 
@@ -379,10 +369,8 @@ impl TournamentStore for Store {
 
     fn unfinished_tournaments_blocking(&self) -> Result<Vec<i64>, StoreError> {
         self.read_blocking(|conn| {
-            Ok(conn
-                .prepare("SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id")?
-                .query_map([], |r| r.get(0))?
-                .collect::<Result<Vec<_>, _>>()?)
+            let sql = "SELECT id FROM tournaments WHERE state <> 'finished' ORDER BY id";
+            query_all(conn, sql, [], |r| r.get(0))
         })
     }
 }

@@ -7,7 +7,7 @@
 mod common;
 mod pg;
 
-use common::{postgres, two_processes};
+use common::{next_notice, postgres, two_processes};
 
 use std::time::Duration;
 
@@ -172,10 +172,7 @@ fn another_process_hears_a_pairing_told() {
             rated: false,
         };
         a.tell_paired(one.id, paired.clone()).await.unwrap();
-        let notice = tokio::time::timeout(Duration::from_secs(5), heard.recv())
-            .await
-            .expect("heard within 5 s")
-            .unwrap();
+        let notice = next_notice(&mut heard).await;
         assert_eq!(notice, Notice::Paired { seek: one.id });
         assert_eq!(notice, Notice::from_text(&notice.to_text()).unwrap());
         assert_eq!(b.take_paired(one.id).await.unwrap(), Some(paired));

@@ -6,12 +6,12 @@
 mod common;
 mod pg;
 
-use common::{on_both, postgres, runtime, two_processes, Stores};
+use common::{next_notice, on_both, postgres, runtime, two_processes, Stores};
 
 use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_model::account::Challenge;
+use awale_model::account::{Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
@@ -493,6 +493,78 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
     on_both(check);
 }
 
+/// The plain changes of accounts (each store writes them from one list of
+/// statements): sessions, a new password, recovery codes, role, mute,
+/// blocks, closing, a moderator's removal of a chat line.
+#[test]
+fn sessions_passwords_roles_and_blocks_change_alike_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let ama = store
+            .create_account(new_account("Ama", None))
+            .await
+            .unwrap()
+            .unwrap();
+        store
+            .add_session(ama.id, "s-two".into(), 20, 5_000)
+            .await
+            .unwrap();
+        store
+            .add_session(ama.id, "s-three".into(), 30, 5_000)
+            .await
+            .unwrap();
+        store.end_session("s-three".into()).await.unwrap();
+        assert!(store.session("s-three".into(), 40).await.unwrap().is_none());
+        // A new password ends every session but the one kept.
+        store
+            .set_password(ama.id, "$argon2id$y".into(), Some("s-two".into()))
+            .await
+            .unwrap();
+        assert!(store.session("s-Ama".into(), 500).await.unwrap().is_none());
+        let kept = store.session("s-two".into(), 500).await.unwrap();
+        assert_eq!(kept.expect("the kept session").password_hash, "$argon2id$y");
+        store
+            .set_recovery_codes(ama.id, vec!["n1".into(), "n2".into(), "n3".into()])
+            .await
+            .unwrap();
+        assert_eq!(store.recovery_codes_left(ama.id).await.unwrap(), 3);
+        assert!(!store
+            .use_recovery_code(ama.id, "r1".into(), 50)
+            .await
+            .unwrap());
+        store.set_role(ama.id, Role::Moderator).await.unwrap();
+        store.set_muted(ama.id, true).await.unwrap();
+        let back = store.account(ama.id).await.unwrap().unwrap();
+        assert_eq!((back.role, back.muted), (Role::Moderator, true));
+        let kofi = store
+            .create_account(new_account("Kofi", None))
+            .await
+            .unwrap()
+            .unwrap();
+        store.block(ama.id, kofi.id, 60).await.unwrap();
+        store.block(ama.id, kofi.id, 61).await.unwrap();
+        assert_eq!(store.blocked_by(ama.id).await.unwrap().len(), 1);
+        store.unblock(ama.id, kofi.id).await.unwrap();
+        assert!(store.blocked_by(ama.id).await.unwrap().is_empty());
+        store.close_account(kofi.id, 70).await.unwrap();
+        assert!(store.session("s-Kofi".into(), 500).await.unwrap().is_none());
+        let g = stored(&*store).await;
+        let said = ChatLine {
+            id: 0,
+            room: "public",
+            at_ms: 80,
+            side: None,
+            name: "Ama".into(),
+            text: "hello".into(),
+            guest: None,
+        };
+        let line = store.add_chat(g.id, said).await.unwrap();
+        assert!(store.remove_chat_line(g.id, line.id).await.unwrap());
+        assert!(!store.remove_chat_line(g.id, line.id).await.unwrap());
+        assert!(store.chat(g.id, 10).await.unwrap().is_empty());
+    }
+    on_both(check);
+}
+
 #[test]
 fn direct_challenges_are_kept_and_settled_once_by_both_stores() {
     async fn check(store: Arc<dyn Stores>) {
@@ -718,10 +790,7 @@ fn another_process_hears_each_change_once_committed() {
         // Both listeners are connected once a first notice goes through.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         let mut g = stored(&one).await;
-        let first = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
-            .await
-            .expect("a notice within 5 s")
-            .unwrap();
+        let first = next_notice(&mut heard).await;
         assert_eq!(
             first,
             Notice::Game {
@@ -733,10 +802,7 @@ fn another_process_hears_each_change_once_committed() {
         sow(&mut g, 'F', 2_000);
         let started = std::time::Instant::now();
         one.save(g.clone(), 0).await.unwrap();
-        let second = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
-            .await
-            .unwrap()
-            .unwrap();
+        let second = next_notice(&mut heard).await;
         assert_eq!(
             second,
             Notice::Game {
@@ -765,10 +831,7 @@ fn another_process_hears_each_change_once_committed() {
             )
             .await
             .unwrap();
-        let third = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
-            .await
-            .unwrap()
-            .unwrap();
+        let third = next_notice(&mut heard).await;
         assert_eq!(
             third,
             Notice::Chat {

@@ -6,12 +6,14 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
+use super::rows::query_all;
 use super::PgStore;
 use crate::accounts::{
-    account_row, challenge_row, challenges_query, report_row, session_query, ACCOUNT_COLUMNS,
-    ADD_CHALLENGE, ADD_REPORT, BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS, REPORTS, SETTLE_CHALLENGE,
+    account_row, challenge_row, challenges_query, report_row, session_query, Change,
+    ACCOUNT_COLUMNS, ADD_ACCOUNT, ADD_CHALLENGE, ADD_REPORT, BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS,
+    NAME_TAKEN, REPORTS,
 };
-use crate::cells::dollar_params;
+use crate::cells::{dollar_params, pg_values};
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, NewReport, StoreError, StoreFuture};
 use awale_model::account::{Account, Challenge, Report, Role};
@@ -69,25 +71,11 @@ impl PgStore {
         Ok(())
     }
 
-    /// Runs `statements` in one transaction, each with as many of `values`
-    /// as it takes; the rows they changed.
-    fn exec(
-        &self,
-        statements: &'static [&'static str],
-        values: Vec<Box<dyn ToSql + Sync + Send>>,
-    ) -> StoreFuture<'_, u64> {
+    /// Makes `change` in one transaction: the rows it changed.
+    fn exec(&self, change: Change) -> StoreFuture<'_, u64> {
         self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
-            let mut changed = 0;
-            for sql in statements {
-                let stmt = tx.prepare_cached(sql).await?;
-                let wanted = stmt.params().len();
-                let refs: Vec<&(dyn ToSql + Sync)> = values[..wanted]
-                    .iter()
-                    .map(|v| &**v as &(dyn ToSql + Sync))
-                    .collect();
-                changed += tx.execute(&stmt, &refs).await?;
-            }
+            let changed = apply(&tx, &change).await?;
             tx.commit().await?;
             Ok(changed)
         })
@@ -100,6 +88,16 @@ impl PgStore {
     ) -> StoreFuture<'_, Option<Account>> {
         self.with_client(move |client| async move { find(&client, filter, &*value).await })
     }
+}
+
+/// Makes `change` on `client`: the rows it changed.
+async fn apply(client: &impl GenericClient, change: &Change) -> Result<u64, StoreError> {
+    let mut changed = 0;
+    for (sql, values) in change.statements() {
+        let stmt = client.prepare_cached(&dollar_params(sql)).await?;
+        changed += client.execute(&stmt, &pg_values(values)).await?;
+    }
+    Ok(changed)
 }
 
 fn drop_count(f: StoreFuture<'_, u64>) -> StoreFuture<'_, ()> {
@@ -118,62 +116,19 @@ impl AccountStore for PgStore {
             )
             .await?;
             let taken: bool = tx
-                .query_one(
-                    "SELECT EXISTS (SELECT 1 FROM accounts WHERE username_key = $1)",
-                    &[&new.key],
-                )
+                .query_one(&dollar_params(NAME_TAKEN), &[&new.key])
                 .await?
-                .get(0);
+                .try_get(0)?;
             if taken {
                 return Ok(None);
             }
             let id: i64 = tx
-                .query_one(
-                    "INSERT INTO accounts (username, username_key, player, password_hash,
-                        created_ms)
-                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                    &[
-                        &new.username,
-                        &new.key,
-                        &new.player.0,
-                        &new.password_hash,
-                        &new.created_ms,
-                    ],
-                )
+                .query_one(&dollar_params(ADD_ACCOUNT), &pg_values(new.values()))
                 .await?
-                .get(0);
-            for digest in &new.recovery {
-                tx.execute(
-                    "INSERT INTO recovery_codes (account_id, digest) VALUES ($1, $2)",
-                    &[&id, digest],
-                )
-                .await?;
-            }
-            tx.execute(
-                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
-                 VALUES ($1, $2, $3, $4)",
-                &[&new.session.0, &id, &new.created_ms, &new.session.1],
-            )
-            .await?;
-            tx.execute(
-                "INSERT INTO players (id, name, created_ms, account_id) VALUES ($1, $2, $3, $4)",
-                &[&new.player.0, &new.username, &new.created_ms, &id],
-            )
-            .await?;
+                .try_get(0)?;
+            apply(&tx, &Change::new_account(id, &new)).await?;
             if let Some(guest) = &new.guest {
                 me.reseat(&tx, guest, &new.player, &new.username).await?;
-                tx.execute(
-                    "UPDATE uploads SET player = $2 WHERE player = $1",
-                    &[&guest.0, &new.player.0],
-                )
-                .await?;
-                tx.execute(
-                    "INSERT INTO players (id, name, created_ms, account_id)
-                     VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (id) DO UPDATE SET account_id = $4",
-                    &[&guest.0, &new.username, &new.created_ms, &id],
-                )
-                .await?;
             }
             let account = find(&tx, "a.id = $1", &id).await?;
             tx.commit().await?;
@@ -200,18 +155,7 @@ impl AccountStore for PgStore {
         created_ms: i64,
         expires_ms: i64,
     ) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &[
-                "INSERT INTO sessions (digest, account_id, created_ms, expires_ms)
-               VALUES ($1, $2, $3, $4)",
-            ],
-            vec![
-                Box::new(digest),
-                Box::new(id),
-                Box::new(created_ms),
-                Box::new(expires_ms),
-            ],
-        ))
+        drop_count(self.exec(Change::add_session(id, digest, created_ms, expires_ms)))
     }
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
@@ -226,62 +170,25 @@ impl AccountStore for PgStore {
     }
 
     fn end_session(&self, digest: String) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &["DELETE FROM sessions WHERE digest = $1"],
-            vec![Box::new(digest)],
-        ))
+        drop_count(self.exec(Change::end_session(digest)))
     }
 
     fn end_sessions(&self, id: i64, keep: Option<String>) -> StoreFuture<'_, usize> {
-        let done = self.exec(
-            &["DELETE FROM sessions WHERE account_id = $1 AND digest IS DISTINCT FROM $2"],
-            vec![Box::new(id), Box::new(keep)],
-        );
+        let done = self.exec(Change::end_sessions(id, keep));
         Box::pin(async move { done.await.map(|n| n as usize) })
     }
 
     fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
-        self.with_client(move |mut client| async move {
-            let tx = client.transaction().await?;
-            tx.execute(
-                "DELETE FROM sessions WHERE account_id = $1 AND digest IS DISTINCT FROM $2",
-                &[&id, &keep],
-            )
-            .await?;
-            tx.execute(
-                "UPDATE accounts SET password_hash = $2 WHERE id = $1",
-                &[&id, &hash],
-            )
-            .await?;
-            tx.commit().await?;
-            Ok(())
-        })
+        drop_count(self.exec(Change::set_password(id, hash, keep)))
     }
 
     fn use_recovery_code(&self, id: i64, digest: String, now: i64) -> StoreFuture<'_, bool> {
-        let done = self.exec(
-            &["UPDATE recovery_codes SET used_ms = $3
-               WHERE account_id = $1 AND digest = $2 AND used_ms IS NULL"],
-            vec![Box::new(id), Box::new(digest), Box::new(now)],
-        );
+        let done = self.exec(Change::use_recovery_code(id, digest, now));
         Box::pin(async move { done.await.map(|n| n == 1) })
     }
 
     fn set_recovery_codes(&self, id: i64, digests: Vec<String>) -> StoreFuture<'_, ()> {
-        self.with_client(move |mut client| async move {
-            let tx = client.transaction().await?;
-            tx.execute("DELETE FROM recovery_codes WHERE account_id = $1", &[&id])
-                .await?;
-            for digest in &digests {
-                tx.execute(
-                    "INSERT INTO recovery_codes (account_id, digest) VALUES ($1, $2)",
-                    &[&id, digest],
-                )
-                .await?;
-            }
-            tx.commit().await?;
-            Ok(())
-        })
+        drop_count(self.exec(Change::set_recovery_codes(id, &digests)))
     }
 
     fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
@@ -332,51 +239,27 @@ impl AccountStore for PgStore {
     }
 
     fn close_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &[
-                "UPDATE accounts SET closed_ms = $2 WHERE id = $1 AND closed_ms IS NULL",
-                "DELETE FROM sessions WHERE account_id = $1",
-            ],
-            vec![Box::new(id), Box::new(now)],
-        ))
+        drop_count(self.exec(Change::close_account(id, now)))
     }
 
     fn set_kid(&self, id: i64, kid: bool) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &["UPDATE accounts SET kid = $2 WHERE id = $1"],
-            vec![Box::new(id), Box::new(kid)],
-        ))
+        drop_count(self.exec(Change::set_kid(id, kid)))
     }
 
     fn set_role(&self, id: i64, role: Role) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &["UPDATE accounts SET role = $2 WHERE id = $1"],
-            vec![Box::new(id), Box::new(role.name().to_string())],
-        ))
+        drop_count(self.exec(Change::set_role(id, role)))
     }
 
     fn set_muted(&self, id: i64, muted: bool) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &["UPDATE accounts SET muted = $2 WHERE id = $1"],
-            vec![Box::new(id), Box::new(muted)],
-        ))
+        drop_count(self.exec(Change::set_muted(id, muted)))
     }
 
     fn block(&self, blocker: i64, blocked: i64, now: i64) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &[
-                "INSERT INTO blocks (blocker, blocked, created_ms) VALUES ($1, $2, $3)
-               ON CONFLICT DO NOTHING",
-            ],
-            vec![Box::new(blocker), Box::new(blocked), Box::new(now)],
-        ))
+        drop_count(self.exec(Change::block(blocker, blocked, now)))
     }
 
     fn unblock(&self, blocker: i64, blocked: i64) -> StoreFuture<'_, ()> {
-        drop_count(self.exec(
-            &["DELETE FROM blocks WHERE blocker = $1 AND blocked = $2"],
-            vec![Box::new(blocker), Box::new(blocked)],
-        ))
+        drop_count(self.exec(Change::unblock(blocker, blocked)))
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
@@ -416,30 +299,18 @@ impl AccountStore for PgStore {
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(&dollar_params(REPORTS), &[&(limit as i64)])
-                .await?;
-            Ok(rows
-                .iter()
-                .map(report_row)
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()?)
+            let sql = dollar_params(REPORTS);
+            query_all(&client, &sql, &[&(limit as i64)], report_row).await
         })
     }
 
     fn resolve_report(&self, id: i64, by: i64, now: i64) -> StoreFuture<'_, bool> {
-        let done = self.exec(
-            &["UPDATE reports SET resolved_ms = $3, resolved_by = $2
-               WHERE id = $1 AND resolved_ms IS NULL"],
-            vec![Box::new(id), Box::new(by), Box::new(now)],
-        );
+        let done = self.exec(Change::resolve_report(id, by, now));
         Box::pin(async move { done.await.map(|n| n == 1) })
     }
 
     fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool> {
-        let done = self.exec(
-            &["DELETE FROM chat WHERE game_id = $1 AND id = $2"],
-            vec![Box::new(game), Box::new(line)],
-        );
+        let done = self.exec(Change::remove_chat_line(game, line));
         Box::pin(async move { done.await.map(|n| n == 1) })
     }
 
@@ -488,13 +359,13 @@ impl AccountStore for PgStore {
     ) -> StoreFuture<'_, Vec<Challenge>> {
         self.with_client(move |client| async move {
             let sql = dollar_params(&challenges_query());
-            let rows = client
-                .query(&sql, &[&player.0, &since_ms, &(limit as i64)])
-                .await?;
-            Ok(rows
-                .iter()
-                .map(challenge_row)
-                .collect::<Result<Vec<_>, _>>()?)
+            query_all(
+                &client,
+                &sql,
+                &[&player.0, &since_ms, &(limit as i64)],
+                challenge_row,
+            )
+            .await
         })
     }
 
@@ -508,12 +379,7 @@ impl AccountStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            let n = client
-                .execute(
-                    &dollar_params(SETTLE_CHALLENGE),
-                    &[&id, &state, &game, &now],
-                )
-                .await?;
+            let n = apply(&client, &Change::settle_challenge(id, state, game, now)).await?;
             if n == 1 {
                 me.announce(&client, Notice::Challenge { id }).await?;
             }

@@ -408,14 +408,14 @@ impl GameStore for PgStore {
                 &[&player.0, &key],
             )
             .await?;
-            let stored = tx
-                .query_opt(
-                    "SELECT game_id FROM uploads WHERE player = $1 AND key = $2",
-                    &[&player.0, &key],
-                )
-                .await?;
-            if let Some(row) = stored {
-                return Ok(Err(row.get(0)));
+            let stored = rows::value_opt(
+                &tx,
+                "SELECT game_id FROM uploads WHERE player = $1 AND key = $2",
+                &[&player.0, &key],
+            )
+            .await?;
+            if let Some(id) = stored {
+                return Ok(Err(id));
             }
             rows::insert_game(&tx, &mut game).await?;
             tx.execute(
@@ -451,10 +451,12 @@ impl GameStore for PgStore {
 
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
         self.with_client(move |client| async move {
-            let row = client
-                .query_opt("SELECT id FROM games WHERE public_id = $1", &[&public_id])
-                .await?;
-            Ok(row.map(|r| r.get(0)))
+            rows::value_opt(
+                &client,
+                "SELECT id FROM games WHERE public_id = $1",
+                &[&public_id],
+            )
+            .await
         })
     }
 
@@ -618,16 +620,14 @@ impl GameStore for PgStore {
 
     fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(
-                    &dollar_params(crate::rows::CHAT_LINES),
-                    &[&id, &(limit as i64)],
-                )
-                .await?;
-            let mut lines = rows
-                .iter()
-                .map(crate::rows::chat_line)
-                .collect::<Result<Vec<_>, _>>()?;
+            let sql = dollar_params(crate::rows::CHAT_LINES);
+            let mut lines = rows::query_all(
+                &client,
+                &sql,
+                &[&id, &(limit as i64)],
+                crate::rows::chat_line,
+            )
+            .await?;
             lines.reverse();
             Ok(lines)
         })
@@ -635,10 +635,12 @@ impl GameStore for PgStore {
 
     fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
         self.with_client(move |client| async move {
-            let row = client
-                .query_opt("SELECT name FROM players WHERE id = $1", &[&player.0])
-                .await?;
-            Ok(row.map(|r| r.get(0)))
+            rows::value_opt(
+                &client,
+                "SELECT name FROM players WHERE id = $1",
+                &[&player.0],
+            )
+            .await
         })
     }
 
@@ -689,10 +691,7 @@ impl GameStore for PgStore {
 
     fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
         self.with_client(move |client| async move {
-            let row = client
-                .query_opt("SELECT revision FROM games WHERE id = $1", &[&id])
-                .await?;
-            Ok(row.map(|r| r.get(0)))
+            rows::value_opt(&client, "SELECT revision FROM games WHERE id = $1", &[&id]).await
         })
     }
 

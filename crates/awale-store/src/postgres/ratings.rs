@@ -6,14 +6,15 @@
 //! game is never rated twice.
 
 use deadpool_postgres::GenericClient;
-use tokio_postgres::types::ToSql;
 
+use super::rows::query_all;
 use super::PgStore;
-use crate::cells::dollar_params;
+use crate::cells::{dollar_params, pg_values};
 use crate::ratings::{
-    current_of, leader, played_game, played_games_query, player_rating, rating_point, BoardRule,
-    FilterValue, GameFilter, Leader, PlayedGame, RatingPoint, RatingStore, Results, ADD_CHANGE,
-    CURRENT, RATINGS, RATING_HISTORY, UNRATED_GAMES,
+    current_of, leader, leaderboard_query, played_game, played_games_query, player_rating,
+    rating_point, results_query, BoardRule, GameFilter, Leader, PlayedGame, RatingPoint, RatingRow,
+    RatingStore, Results, ADD_CHANGE, CURRENT, RATINGS, RATING_HISTORY, RESULT_SEATS, SET_RATING,
+    UNRATED_GAMES,
 };
 use crate::{StoreError, StoreFuture};
 use awale_core::Side;
@@ -23,13 +24,6 @@ use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 /// The second key of the players' advisory locks (beside uploads' 0 and
 /// account names' 1).
 const RATING_LOCK_SPACE: i64 = 2;
-
-fn side_text(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
-}
 
 async fn current(
     tx: &impl GenericClient,
@@ -73,40 +67,11 @@ async fn rate(
         );
     }
     let changes = rating::rate_game(before[0], before[1], winner, at_ms);
-    for (side, (player, change)) in Side::BOTH.into_iter().zip(players.iter().zip(&changes)) {
-        let (b, a) = (change.before, change.after);
-        tx.execute(
-            "INSERT INTO ratings (player, speed, rating, deviation, volatility, games, last_ms)
-             VALUES ($1, $2, $3, $4, $5, 1, $6)
-             ON CONFLICT (player, speed) DO UPDATE SET rating = $3, deviation = $4,
-                volatility = $5, games = ratings.games + 1, last_ms = $6",
-            &[
-                &player.0,
-                &speed.name(),
-                &a.rating,
-                &a.deviation,
-                &a.volatility,
-                &at_ms,
-            ],
-        )
-        .await?;
-        tx.execute(
-            &dollar_params(ADD_CHANGE),
-            &[
-                &game,
-                &side_text(side),
-                &player.0,
-                &speed.name(),
-                &at_ms,
-                &b.rating,
-                &b.deviation,
-                &b.volatility,
-                &a.rating,
-                &a.deviation,
-                &a.volatility,
-            ],
-        )
-        .await?;
+    for row in RatingRow::of_game(game, players, speed, at_ms, &changes) {
+        tx.execute(&dollar_params(SET_RATING), &pg_values(row.rating()))
+            .await?;
+        tx.execute(&dollar_params(ADD_CHANGE), &pg_values(row.change()))
+            .await?;
     }
     Ok(changes)
 }
@@ -147,16 +112,14 @@ impl RatingStore for PgStore {
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(
-                    &dollar_params(RATING_HISTORY),
-                    &[&player.0, &speed.name(), &(limit as i64)],
-                )
-                .await?;
-            let mut points = rows
-                .iter()
-                .map(rating_point)
-                .collect::<Result<Vec<_>, _>>()?;
+            let sql = dollar_params(RATING_HISTORY);
+            let mut points = query_all(
+                &client,
+                &sql,
+                &[&player.0, &speed.name(), &(limit as i64)],
+                rating_point,
+            )
+            .await?;
             points.reverse();
             Ok(points)
         })
@@ -165,22 +128,9 @@ impl RatingStore for PgStore {
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
         self.with_client(move |client| async move {
             let mut results = Results::default();
-            for (seat, won, lost) in [
-                ("south_player", "1-0", "0-1"),
-                ("north_player", "0-1", "1-0"),
-            ] {
-                let sql = format!(
-                    "SELECT COUNT(*) FILTER (WHERE result = $2),
-                            COUNT(*) FILTER (WHERE result = '1/2-1/2'),
-                            COUNT(*) FILTER (WHERE result = $3),
-                            COUNT(*) FILTER (WHERE rated)
-                     FROM games WHERE {seat} = $1 AND mode = 'online' AND result <> '*'"
-                );
-                let r = client.query_one(&sql, &[&player.0, &won, &lost]).await?;
-                results.wins += r.try_get::<_, i64>(0)?;
-                results.draws += r.try_get::<_, i64>(1)?;
-                results.losses += r.try_get::<_, i64>(2)?;
-                results.rated += r.try_get::<_, i64>(3)?;
+            for (seat, won, lost) in RESULT_SEATS {
+                let sql = dollar_params(&results_query(seat));
+                results.add(&client.query_one(&sql, &[&player.0, &won, &lost]).await?)?;
             }
             Ok(results)
         })
@@ -195,23 +145,10 @@ impl RatingStore for PgStore {
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
         let me = self.clone();
         self.run(async move {
-            let (t, i) = before.unwrap_or((i64::MAX, String::new()));
-            let (sql, filters) = played_games_query(filter);
-            let mut values: Vec<Box<dyn ToSql + Sync + Send>> =
-                vec![Box::new(player.0), Box::new(t), Box::new(i)];
-            values.extend(filters.into_iter().map(|v| match v {
-                FilterValue::Bool(b) => Box::new(b) as Box<dyn ToSql + Sync + Send>,
-                FilterValue::Text(t) => Box::new(t),
-            }));
-            values.push(Box::new(limit as i64));
-            let refs: Vec<&(dyn ToSql + Sync)> =
-                values.iter().map(|v| &**v as &(dyn ToSql + Sync)).collect();
+            let (sql, values) = played_games_query(player, filter, before, limit);
+            let refs = pg_values(values.iter().map(|v| &**v));
             let client = me.client().await?;
-            let rows = client.query(&dollar_params(&sql), &refs).await?;
-            rows.iter()
-                .map(played_game)
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()
-                .map_err(StoreError::from)
+            query_all(&client, &dollar_params(&sql), &refs, played_game).await
         })
     }
 
@@ -223,28 +160,17 @@ impl RatingStore for PgStore {
         limit: usize,
     ) -> StoreFuture<'_, Vec<Leader>> {
         let me = self.clone();
-        let since = now - rule.weeks * 7 * 86_400_000;
+        let since = rule.since(now);
         self.run(async move {
             let client = me.client().await?;
-            // Names compared byte by byte, as SQLite does, whatever the
-            // database's collation.
-            let rows = client
-                .query(
-                    "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
-                     JOIN accounts a ON a.player = r.player
-                     WHERE r.speed = $1 AND r.last_ms >= $2
-                       AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
-                       AND (SELECT COUNT(*) FROM rating_changes c
-                            WHERE c.player = r.player AND c.speed = r.speed
-                              AND c.at_ms >= $2) >= $3
-                     ORDER BY r.rating DESC, a.username_key COLLATE \"C\" LIMIT $4",
-                    &[&speed.name(), &since, &rule.min_games, &(limit as i64)],
-                )
-                .await?;
-            rows.iter()
-                .map(leader)
-                .collect::<Result<Vec<_>, tokio_postgres::Error>>()
-                .map_err(StoreError::from)
+            let sql = dollar_params(&leaderboard_query(true));
+            query_all(
+                &client,
+                &sql,
+                &[&speed.name(), &since, &rule.min_games, &(limit as i64)],
+                leader,
+            )
+            .await
         })
     }
 

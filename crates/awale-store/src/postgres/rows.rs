@@ -3,48 +3,54 @@
 //! the `revision` every change is fenced by.
 
 use deadpool_postgres::GenericClient;
-use tokio_postgres::Row as PgRow;
+use tokio_postgres::types::{FromSql, ToSql};
 
-use crate::cells::dollar_params;
-use crate::ratings::{changes_of_sides, CHANGE_COLUMNS};
-use crate::rows::{game_row, moves_from, rebuild, Row, State, GAME_COLUMNS, SUMMARY_COLUMNS};
-use crate::{Page, StoreError, StoredRules, Summary};
-use awale_model::game::{Mode, PlayerId, WebGame};
-use awale_model::rating::{Glicko, RatingChange};
+use crate::cells::{dollar_params, pg_values, Value};
+use crate::ratings::{changes_of_sides, side_change, GAME_CHANGES};
+use crate::rows::{
+    game_row, move_row, moves_from, rebuild, summary, NewRow, Row, State, GAME_COLUMNS, MOVES,
+    SET_STATE, SUMMARY_COLUMNS,
+};
+use crate::{Page, StoreError, Summary};
+use awale_model::game::{PlayerId, WebGame};
+use awale_model::rating::RatingChange;
+
+/// The first column of the one row `sql` finds with `params`, or None (as
+/// the games file's `rows::query_opt`).
+pub(super) async fn value_opt<T: for<'a> FromSql<'a>>(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Option<T>, StoreError> {
+    let row = client.query_opt(sql, params).await?;
+    Ok(row.map(|r| r.try_get(0)).transpose()?)
+}
+
+/// The rows `sql` finds with `params`, each read by `decode` (as the games
+/// file's `rows::query_all`).
+pub(super) async fn query_all<T, E>(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+    decode: impl FnMut(&tokio_postgres::Row) -> Result<T, E>,
+) -> Result<Vec<T>, StoreError>
+where
+    StoreError: From<E> + From<tokio_postgres::Error>,
+{
+    let rows = client.query(sql, params).await?;
+    Ok(rows.iter().map(decode).collect::<Result<_, E>>()?)
+}
 
 /// Stores a new game: its id and revision (0) are set.
 pub(super) async fn insert_game(
     tx: &impl GenericClient,
     game: &mut WebGame,
 ) -> Result<(), StoreError> {
-    let (human, level) = match game.mode {
-        Mode::Computer { human, level } => (
-            Some(crate::rows::side_to_text(human)),
-            Some(i64::from(level)),
-        ),
-        Mode::Humans | Mode::Online => (None, None),
-    };
-    game.give_keys()
-        .map_err(|e| StoreError::Backend(e.message.into()))?;
-    let speed = (game.mode == Mode::Online).then(|| game.speed().name());
+    let new = NewRow::of(game)?;
     let row = tx
         .query_one(
             &dollar_params(crate::rows::ADD_GAME),
-            &[
-                &game.created_ms,
-                &game.game.rules().to_string(),
-                &game.game.start().to_string(),
-                &game.mode.name(),
-                &human,
-                &level,
-                &(game.seed as i64),
-                &game.rated,
-                &game.public_id,
-                &game.invite,
-                &speed,
-                &game.clock.is_some_and(|c| c.per_move),
-                &game.rating_range,
-            ],
+            &pg_values(new.values()),
         )
         .await?;
     game.id = row.get(0);
@@ -66,51 +72,20 @@ pub(super) async fn write_state(
     // fence is checked before anything else is written.
     let changed = tx
         .execute(
-            "UPDATE games SET updated_ms = $2, clock_initial_ms = $3, clock_increment_ms = $4,
-                south_ms = $5, north_ms = $6, turn_started_ms = $7, resigned = $8, stop = $9,
-                redo = $10, result = $11, reason = $12, level = $13, human = $14,
-                public = $15, south_player = $16, south_name = $17, north_player = $18,
-                north_name = $19, takeback = $20, rematch = $21, rematch_id = $22, plies = $23,
-                draw = $25,
-                revision = revision + (CASE WHEN $24::BIGINT IS NULL THEN 0 ELSE 1 END)
-             WHERE id = $1 AND ($24::BIGINT IS NULL OR revision = $24::BIGINT)",
-            &[
-                &game.id,
-                &s.updated_ms,
-                &s.clock[0],
-                &s.clock[1],
-                &s.clock[2],
-                &s.clock[3],
-                &s.turn_started_ms,
-                &s.resigned,
-                &s.stop,
-                &s.redo,
-                &s.result,
-                &s.reason,
-                &s.level,
-                &s.human,
-                &s.public,
-                &s.seats[0],
-                &s.seats[1],
-                &s.seats[2],
-                &s.seats[3],
-                &s.takeback,
-                &s.rematch,
-                &s.rematch_id,
-                &s.plies,
-                &fence,
-                &s.draw,
-            ],
+            &dollar_params(&format!(
+                "UPDATE games SET {SET_STATE},
+                    revision = revision + (CASE WHEN ?25::BIGINT IS NULL THEN 0 ELSE 1 END)
+                 WHERE id = ?1 AND (?25::BIGINT IS NULL OR revision = ?25::BIGINT)"
+            )),
+            &pg_values(s.values().into_iter().chain([&fence as &dyn Value])),
         )
         .await?;
     if changed != 1 {
-        let exists = tx
-            .query_opt("SELECT revision FROM games WHERE id = $1", &[&game.id])
-            .await?;
+        let exists = value_opt(tx, "SELECT revision FROM games WHERE id = $1", &[&game.id]).await?;
         return Err(match exists {
-            Some(row) => StoreError::Stale {
+            Some(stored) => StoreError::Stale {
                 id: game.id,
-                stored: row.get(0),
+                stored,
             },
             None => StoreError::Corrupt {
                 id: game.id,
@@ -153,15 +128,7 @@ pub(super) async fn load_game(
         revision: r.try_get(30)?,
         ..game_row(&r)?
     };
-    let moves = client
-        .query(
-            "SELECT ply, letter, captured FROM moves WHERE game_id = $1 ORDER BY ply",
-            &[&id],
-        )
-        .await?
-        .iter()
-        .map(|m| Ok((m.try_get(0)?, m.try_get(1)?, m.try_get(2)?)))
-        .collect::<Result<Vec<(i64, String, i64)>, tokio_postgres::Error>>()?;
+    let moves = query_all(client, &dollar_params(MOVES), &[&id], move_row).await?;
     let changes = rating_changes(client, id).await?;
     rebuild(id, row, &moves, changes).map(Some)
 }
@@ -172,25 +139,7 @@ pub(super) async fn rating_changes(
     client: &impl GenericClient,
     id: i64,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    let rows = client
-        .query(
-            &format!("SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = $1"),
-            &[&id],
-        )
-        .await?;
-    let sides = rows
-        .iter()
-        .map(|r| {
-            let glicko = |i: usize| -> Result<Glicko, tokio_postgres::Error> {
-                Ok(Glicko {
-                    rating: r.try_get(i)?,
-                    deviation: r.try_get(i + 1)?,
-                    volatility: r.try_get(i + 2)?,
-                })
-            };
-            Ok((r.try_get::<_, String>(0)?, glicko(1)?, glicko(4)?))
-        })
-        .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;
+    let sides = query_all(client, &dollar_params(GAME_CHANGES), &[&id], side_change).await?;
     changes_of_sides(id, sides)
 }
 
@@ -207,13 +156,13 @@ pub(super) async fn list_games(
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = dollar_params(&crate::rows::list_games_query(unfinished, true));
-    let rows = client
-        .query(&sql, &[&player.0, &t, &i, &(limit as i64 + 1)])
-        .await?;
-    let games = rows
-        .iter()
-        .map(summary)
-        .collect::<Result<Vec<_>, StoreError>>()?;
+    let games = query_all(
+        client,
+        &sql,
+        &[&player.0, &t, &i, &(limit as i64 + 1)],
+        summary,
+    )
+    .await?;
     Ok(crate::rows::page_of(games, limit))
 }
 
@@ -232,30 +181,4 @@ pub(super) async fn turns(
     );
     let rows = client.query(&sql, &[&player.0, &(limit as i64)]).await?;
     rows.iter().map(summary).collect()
-}
-
-fn summary(r: &PgRow) -> Result<Summary, StoreError> {
-    let id: i64 = r.try_get(0)?;
-    let level: Option<i64> = r.try_get(5)?;
-    Ok(Summary {
-        id,
-        created_ms: r.try_get(1)?,
-        updated_ms: r.try_get(2)?,
-        mode: r.try_get(3)?,
-        human: r.try_get(4)?,
-        level: level
-            .map(|l| {
-                u8::try_from(l).map_err(|_| StoreError::Corrupt {
-                    id,
-                    message: format!("level {l}"),
-                })
-            })
-            .transpose()?,
-        rules: StoredRules::from_text(r.try_get(6)?),
-        plies: r.try_get(7)?,
-        result: r.try_get(8)?,
-        reason: r.try_get(9)?,
-        names: [r.try_get(10)?, r.try_get(11)?],
-        public_id: r.try_get(12)?,
-    })
 }

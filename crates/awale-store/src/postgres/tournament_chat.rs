@@ -48,10 +48,10 @@ impl TournamentChatStore for PgStore {
         limit: usize,
     ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
         self.with_client(move |client| async move {
-            let rows = client
-                .query(&dollar_params(LAST_LINES), &[&tournament, &(limit as i64)])
-                .await?;
-            let mut lines = rows.iter().map(line_of).collect::<Result<Vec<_>, _>>()?;
+            let sql = dollar_params(LAST_LINES);
+            let mut lines =
+                super::rows::query_all(&client, &sql, &[&tournament, &(limit as i64)], line_of)
+                    .await?;
             lines.reverse();
             Ok(lines)
         })

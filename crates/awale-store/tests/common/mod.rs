@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use awale_model::game::PlayerId;
 use awale_store::tournament_chat::TournamentChatStore;
-use awale_store::{AccountStore, GameStore, PgStore, RatingStore, Store, TournamentStore};
+use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
 
 use crate::pg;
 
@@ -56,6 +56,14 @@ where
         check(Arc::new(Store::in_memory().unwrap())).await;
         check(Arc::new(postgres())).await;
     });
+}
+
+/// The next notice `heard` gets from another process, within 5 s.
+pub async fn next_notice(heard: &mut tokio::sync::broadcast::Receiver<Notice>) -> Notice {
+    tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
+        .await
+        .expect("a notice within 5 s")
+        .unwrap()
 }
 
 /// Player `n`, an id of the length the service makes.
