@@ -348,38 +348,35 @@ impl Change {
     pub(crate) fn new_account(id: i64, new: &NewAccount) -> Change {
         let mut change = Change::recovery_codes(id, &new.recovery);
         let (digest, expires_ms) = &new.session;
-        change.0.push((
-            ADD_SESSION,
-            vec![
-                Box::new(digest.clone()),
-                Box::new(id),
-                Box::new(new.created_ms),
-                Box::new(*expires_ms),
-            ],
-        ));
-        change.0.push((
+        change
+            .0
+            .extend(Change::add_session(id, digest.clone(), new.created_ms, *expires_ms).0);
+        // The account's player, and its guest's (made if it is not stored
+        // yet), both named by the account.
+        let player = |sql, player: &PlayerId| -> (&'static str, Vec<Box<dyn Value>>) {
+            (
+                sql,
+                vec![
+                    Box::new(player.0.clone()),
+                    Box::new(new.username.clone()),
+                    Box::new(new.created_ms),
+                    Box::new(id),
+                ],
+            )
+        };
+        change.0.push(player(
             "INSERT INTO players (id, name, created_ms, account_id) VALUES (?1, ?2, ?3, ?4)",
-            vec![
-                Box::new(new.player.0.clone()),
-                Box::new(new.username.clone()),
-                Box::new(new.created_ms),
-                Box::new(id),
-            ],
+            &new.player,
         ));
         if let Some(guest) = &new.guest {
             change.0.push((
                 "UPDATE uploads SET player = ?2 WHERE player = ?1",
                 vec![Box::new(guest.0.clone()), Box::new(new.player.0.clone())],
             ));
-            change.0.push((
+            change.0.push(player(
                 "INSERT INTO players (id, name, created_ms, account_id) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (id) DO UPDATE SET account_id = ?4",
-                vec![
-                    Box::new(guest.0.clone()),
-                    Box::new(new.username.clone()),
-                    Box::new(new.created_ms),
-                    Box::new(id),
-                ],
+                guest,
             ));
         }
         change
@@ -424,16 +421,12 @@ impl Change {
 
     /// [`AccountStore::set_password`].
     pub(crate) fn set_password(id: i64, hash: String, keep: Option<String>) -> Change {
-        Change(vec![
-            (
-                "DELETE FROM sessions WHERE account_id = ?1 AND digest IS DISTINCT FROM ?2",
-                vec![Box::new(id), Box::new(keep)],
-            ),
-            (
-                "UPDATE accounts SET password_hash = ?2 WHERE id = ?1",
-                vec![Box::new(id), Box::new(hash)],
-            ),
-        ])
+        let mut change = Change::end_sessions(id, keep);
+        change.0.push((
+            "UPDATE accounts SET password_hash = ?2 WHERE id = ?1",
+            vec![Box::new(id), Box::new(hash)],
+        ));
+        change
     }
 
     /// [`AccountStore::use_recovery_code`].
