@@ -572,132 +572,6 @@ fn rate(
     Ok(changes)
 }
 
-impl Store {
-    /// See [`RatingStore::rate_game`].
-    ///
-    /// # Errors
-    ///
-    /// When the write fails; nothing is rated then.
-    pub async fn rate_game(
-        &self,
-        game: i64,
-        players: [PlayerId; 2],
-        speed: Speed,
-        winner: Option<Side>,
-        at_ms: i64,
-    ) -> Result<[RatingChange; 2], StoreError> {
-        self.write(move |conn| rate(conn, game, &players, speed, winner, at_ms))
-            .await
-    }
-
-    /// See [`RatingStore::ratings`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn ratings(&self, player: PlayerId) -> Result<Vec<PlayerRating>, StoreError> {
-        self.read(move |conn| {
-            let mut out: Vec<PlayerRating> =
-                query_all(conn, RATINGS, [&player.0], |r| player_rating(r))?
-                    .into_iter()
-                    .flatten()
-                    .collect();
-            out.sort_by_key(|r| r.speed);
-            Ok(out)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::rating_history`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn rating_history(
-        &self,
-        player: PlayerId,
-        speed: Speed,
-        limit: usize,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
-        self.read(move |conn| {
-            let values = params![player.0, speed.name(), limit as i64];
-            let mut points = query_all(conn, RATING_HISTORY, values, |r| rating_point(r))?;
-            points.reverse();
-            Ok(points)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::results`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn results(&self, player: PlayerId) -> Result<Results, StoreError> {
-        self.read(move |conn| {
-            let mut results = Results::default();
-            for (seat, won, lost) in RESULT_SEATS {
-                conn.prepare_cached(&results_query(seat))?
-                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
-            }
-            Ok(results)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::played_games`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn played_games(
-        &self,
-        player: PlayerId,
-        filter: GameFilter,
-        before: Option<(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<PlayedGame>, StoreError> {
-        self.read(move |conn| {
-            let (sql, values) = played_games_query(player, filter, before, limit);
-            let mut stmt = conn.prepare(&sql)?;
-            let rows = stmt.query_map(params_from_iter(values.iter().map(|v| &**v)), |r| {
-                played_game(r)
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-        .await
-    }
-
-    /// See [`RatingStore::leaderboard`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub async fn leaderboard(
-        &self,
-        speed: Speed,
-        rule: BoardRule,
-        now: i64,
-        limit: usize,
-    ) -> Result<Vec<Leader>, StoreError> {
-        let since = rule.since(now);
-        self.read(move |conn| {
-            let values = params![speed.name(), since, rule.min_games, limit as i64];
-            query_all(conn, &leaderboard_query(false), values, |r| leader(r))
-        })
-        .await
-    }
-
-    /// See [`RatingStore::unrated_games_blocking`].
-    ///
-    /// # Errors
-    ///
-    /// When reading fails.
-    pub fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        self.read_blocking(|conn| query_all(conn, UNRATED_GAMES, [], |r| r.get(0)))
-    }
-}
-
 impl RatingStore for Store {
     fn rate_game(
         &self,
@@ -707,11 +581,19 @@ impl RatingStore for Store {
         winner: Option<Side>,
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]> {
-        Box::pin(Store::rate_game(self, game, players, speed, winner, at_ms))
+        Box::pin(self.write(move |conn| rate(conn, game, &players, speed, winner, at_ms)))
     }
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
-        Box::pin(Store::ratings(self, player))
+        Box::pin(self.read(move |conn| {
+            let mut out: Vec<PlayerRating> =
+                query_all(conn, RATINGS, [&player.0], |r| player_rating(r))?
+                    .into_iter()
+                    .flatten()
+                    .collect();
+            out.sort_by_key(|r| r.speed);
+            Ok(out)
+        }))
     }
 
     fn rating_history(
@@ -720,11 +602,23 @@ impl RatingStore for Store {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
-        Box::pin(Store::rating_history(self, player, speed, limit))
+        Box::pin(self.read(move |conn| {
+            let values = params![player.0, speed.name(), limit as i64];
+            let mut points = query_all(conn, RATING_HISTORY, values, |r| rating_point(r))?;
+            points.reverse();
+            Ok(points)
+        }))
     }
 
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
-        Box::pin(Store::results(self, player))
+        Box::pin(self.read(move |conn| {
+            let mut results = Results::default();
+            for (seat, won, lost) in RESULT_SEATS {
+                conn.prepare_cached(&results_query(seat))?
+                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
+            }
+            Ok(results)
+        }))
     }
 
     fn played_games(
@@ -734,7 +628,11 @@ impl RatingStore for Store {
         before: Option<(i64, String)>,
         limit: usize,
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
-        Box::pin(Store::played_games(self, player, filter, before, limit))
+        Box::pin(self.read(move |conn| {
+            let (sql, values) = played_games_query(player, filter, before, limit);
+            let values = params_from_iter(values.iter().map(|v| &**v));
+            query_all(conn, &sql, values, |r| played_game(r))
+        }))
     }
 
     fn leaderboard(
@@ -744,10 +642,14 @@ impl RatingStore for Store {
         now: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<Leader>> {
-        Box::pin(Store::leaderboard(self, speed, rule, now, limit))
+        let since = rule.since(now);
+        Box::pin(self.read(move |conn| {
+            let values = params![speed.name(), since, rule.min_games, limit as i64];
+            query_all(conn, &leaderboard_query(false), values, |r| leader(r))
+        }))
     }
 
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        Store::unrated_games_blocking(self)
+        self.read_blocking(|conn| query_all(conn, UNRATED_GAMES, [], |r| r.get(0)))
     }
 }
