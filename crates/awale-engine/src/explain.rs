@@ -85,6 +85,59 @@ impl Reason {
             Reason::OnlyMove => "only_move",
         }
     }
+
+    /// Its numbers as front ends show them, each field `None` where the
+    /// reason has none.
+    pub fn fields(&self) -> ReasonFields {
+        let none = ReasonFields::default();
+        match *self {
+            Reason::WinsByForce { plies } => ReasonFields {
+                moves: Some(plies.div_ceil(2)),
+                ..none
+            },
+            Reason::DatabaseResult { margin } => ReasonFields {
+                margin: Some(margin),
+                ..none
+            },
+            Reason::Captures { seeds, holes } => ReasonFields {
+                seeds: Some(seeds),
+                holes: Some(holes),
+                ..none
+            },
+            Reason::ThreatensCapture { seeds } | Reason::SavesSeeds { seeds } => ReasonFields {
+                seeds: Some(seeds),
+                ..none
+            },
+            Reason::AvoidsGivingChain { seeds, instead } => ReasonFields {
+                seeds: Some(seeds),
+                mv: Some(instead),
+                ..none
+            },
+            Reason::BuildsKrou { hole, seeds } => ReasonFields {
+                seeds: Some(seeds),
+                mv: Some(hole),
+                ..none
+            },
+            Reason::FeedsOpponent | Reason::OnlyMove => none,
+        }
+    }
+}
+
+/// A reason's numbers as front ends show them ([`Reason::fields`]): the
+/// fields of a hint's reason on the wire, the same for the server and the
+/// page's engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReasonFields {
+    /// Seeds it captures, threatens, saves, or the krou holds.
+    pub seeds: Option<u8>,
+    /// Holes of a chain capture.
+    pub holes: Option<u8>,
+    /// The mover's own moves to a forced win.
+    pub moves: Option<u32>,
+    /// The final margin the databases prove (above 0 a win).
+    pub margin: Option<i32>,
+    /// The hole (a krou's), or the other move that would give seeds away.
+    pub mv: Option<Move>,
 }
 
 /// The best capture of `side`'s moves, were it to move in `position`,

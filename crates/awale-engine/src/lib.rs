@@ -32,7 +32,7 @@ pub mod search;
 mod tt;
 
 pub use book::Book;
-pub use explain::{explain, Reason};
+pub use explain::{explain, Reason, ReasonFields};
 pub use level::{choose_move, choose_move_within, greedy_move, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{move_value_in_game, value_in_game, Bounds, Oracle};

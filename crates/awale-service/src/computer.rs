@@ -215,40 +215,14 @@ pub struct Why {
 impl Why {
     /// The wire form of the engine's reason.
     pub fn of(reason: &awale_engine::Reason) -> Why {
-        use awale_engine::Reason as R;
-        let why = Why {
+        let f = reason.fields();
+        Why {
             kind: reason.name(),
-            ..Why::default()
-        };
-        match *reason {
-            R::WinsByForce { plies } => Why {
-                moves: Some(plies.div_ceil(2)),
-                ..why
-            },
-            R::DatabaseResult { margin } => Why {
-                margin: Some(margin),
-                ..why
-            },
-            R::Captures { seeds, holes } => Why {
-                seeds: Some(seeds),
-                holes: Some(holes),
-                ..why
-            },
-            R::ThreatensCapture { seeds } | R::SavesSeeds { seeds } => Why {
-                seeds: Some(seeds),
-                ..why
-            },
-            R::AvoidsGivingChain { seeds, instead } => Why {
-                seeds: Some(seeds),
-                mv: Some(instead.to_string()),
-                ..why
-            },
-            R::BuildsKrou { hole, seeds } => Why {
-                seeds: Some(seeds),
-                mv: Some(hole.to_string()),
-                ..why
-            },
-            R::FeedsOpponent | R::OnlyMove => why,
+            seeds: f.seeds,
+            holes: f.holes,
+            moves: f.moves,
+            margin: f.margin,
+            mv: f.mv.map(|m| m.to_string()),
         }
     }
 }

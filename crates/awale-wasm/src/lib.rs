@@ -453,26 +453,19 @@ fn analysis(r: &Request) -> Result<Value, Refusal> {
 /// A hint's reason as data the page words (`hint_why_KIND`), in the shape
 /// the server sends (awale-service's `Why`).
 fn why_view(reason: &Reason) -> Value {
+    let f = reason.fields();
     let mut why = json!({ "kind": reason.name() });
-    match *reason {
-        Reason::WinsByForce { plies } => why["moves"] = plies.div_ceil(2).into(),
-        Reason::DatabaseResult { margin } => why["margin"] = margin.into(),
-        Reason::Captures { seeds, holes } => {
-            why["seeds"] = seeds.into();
-            why["holes"] = holes.into();
+    let fields = [
+        ("seeds", f.seeds.map(Value::from)),
+        ("holes", f.holes.map(Value::from)),
+        ("moves", f.moves.map(Value::from)),
+        ("margin", f.margin.map(Value::from)),
+        ("move", f.mv.map(|m| m.to_string().into())),
+    ];
+    for (name, value) in fields {
+        if let Some(value) = value {
+            why[name] = value;
         }
-        Reason::ThreatensCapture { seeds } | Reason::SavesSeeds { seeds } => {
-            why["seeds"] = seeds.into();
-        }
-        Reason::AvoidsGivingChain { seeds, instead } => {
-            why["seeds"] = seeds.into();
-            why["move"] = instead.to_string().into();
-        }
-        Reason::BuildsKrou { hole, seeds } => {
-            why["seeds"] = seeds.into();
-            why["move"] = hole.to_string().into();
-        }
-        Reason::FeedsOpponent | Reason::OnlyMove => {}
     }
     why
 }
@@ -525,6 +518,21 @@ mod tests {
             Level::DEFAULT.number()
         );
         assert_eq!(ask(json!({"op": "level", "level": 1}))["level"], 1);
+    }
+
+    #[test]
+    fn a_reason_has_the_fields_the_server_sends_and_no_others() {
+        let krou = Reason::BuildsKrou {
+            hole: Move::new(Side::South, 2),
+            seeds: 12,
+        };
+        assert_eq!(
+            why_view(&krou),
+            json!({"kind": "builds_krou", "seeds": 12, "move": "C"})
+        );
+        let win = why_view(&Reason::WinsByForce { plies: 5 });
+        assert_eq!(win, json!({"kind": "wins_by_force", "moves": 3}));
+        assert_eq!(why_view(&Reason::OnlyMove), json!({"kind": "only_move"}));
     }
 
     #[test]
