@@ -11,7 +11,7 @@ use common::{next_notice, on_both, postgres, runtime, two_processes, Stores};
 use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_model::account::{Challenge, Role};
+use awale_model::account::{Account, Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
@@ -416,6 +416,15 @@ fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
     }
 }
 
+/// The account `store` makes for `name`, a name nobody has.
+async fn signed_up(store: &dyn Stores, name: &str) -> Account {
+    store
+        .create_account(new_account(name, None))
+        .await
+        .unwrap()
+        .expect("a new name")
+}
+
 #[test]
 fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
     async fn check(store: Arc<dyn Stores>) {
@@ -456,11 +465,7 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
             .await
             .unwrap());
         assert_eq!(store.recovery_codes_left(ama.id).await.unwrap(), 1);
-        let kofi = store
-            .create_account(new_account("Kofi", None))
-            .await
-            .unwrap()
-            .unwrap();
+        let kofi = signed_up(&*store, "Kofi").await;
         store.block(ama.id, kofi.id, 7).await.unwrap();
         assert!(store
             .blocks(kofi.player.clone(), ama.player.clone())
@@ -535,11 +540,7 @@ fn sessions_passwords_roles_and_blocks_change_alike_in_both_stores() {
         store.set_muted(ama.id, true).await.unwrap();
         let back = store.account(ama.id).await.unwrap().unwrap();
         assert_eq!((back.role, back.muted), (Role::Moderator, true));
-        let kofi = store
-            .create_account(new_account("Kofi", None))
-            .await
-            .unwrap()
-            .unwrap();
+        let kofi = signed_up(&*store, "Kofi").await;
         store.block(ama.id, kofi.id, 60).await.unwrap();
         store.block(ama.id, kofi.id, 61).await.unwrap();
         assert_eq!(store.blocked_by(ama.id).await.unwrap().len(), 1);
