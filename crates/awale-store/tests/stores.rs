@@ -886,6 +886,19 @@ fn another_programs_database_is_refused() {
         Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("another program's database was used"),
     }
+    // Tables named as ours, another program's all the same (its version
+    // is not a number): refused, not a panic.
+    let url = cluster.database();
+    cluster.psql(
+        &url,
+        "CREATE TABLE meta (key TEXT, value TEXT); CREATE TABLE games (id INT); \
+         INSERT INTO meta VALUES ('schema_version', 'v2')",
+    );
+    match PgStore::connect(&url) {
+        Err(StoreError::Refused(why)) => assert!(why.contains("another program"), "{why}"),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("another program's database was used"),
+    }
     match PgStore::connect("postgres://awale@127.0.0.1:1/none") {
         Err(StoreError::Refused(why)) => assert!(why.contains("cannot reach"), "{why}"),
         Err(e) => panic!("refused for another reason: {e}"),

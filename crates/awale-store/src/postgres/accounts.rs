@@ -6,7 +6,7 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::ToSql;
 
-use super::rows::query_all;
+use super::rows::{query_all, value_one};
 use super::PgStore;
 use crate::accounts::{
     account_row, challenge_row, challenges_query, report_row, session_query, Change,
@@ -61,9 +61,9 @@ impl PgStore {
             self.announce(
                 tx,
                 Notice::Game {
-                    id: row.get(0),
-                    revision: row.get(1),
-                    timed: row.get(2),
+                    id: row.try_get(0)?,
+                    revision: row.try_get(1)?,
+                    timed: row.try_get(2)?,
                 },
             )
             .await?;
@@ -193,13 +193,12 @@ impl AccountStore for PgStore {
 
     fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
         self.with_client(move |client| async move {
-            let n: i64 = client
-                .query_one(
-                    "SELECT COUNT(*) FROM recovery_codes WHERE account_id = $1 AND used_ms IS NULL",
-                    &[&id],
-                )
-                .await?
-                .get(0);
+            let n: i64 = value_one(
+                &client,
+                "SELECT COUNT(*) FROM recovery_codes WHERE account_id = $1 AND used_ms IS NULL",
+                &[&id],
+            )
+            .await?;
             Ok(n as usize)
         })
     }
@@ -265,35 +264,30 @@ impl AccountStore for PgStore {
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
         self.with_client(move |client| async move {
             let rows = client.query(&dollar_params(BLOCKED_BY), &[&id]).await?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?)
         })
     }
 
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
         self.with_client(move |client| async move {
-            Ok(client
-                .query_one(&dollar_params(BLOCKS), &[&a.0, &b.0])
-                .await?
-                .get(0))
+            value_one(&client, &dollar_params(BLOCKS), &[&a.0, &b.0]).await
         })
     }
 
     fn add_report(&self, r: NewReport) -> StoreFuture<'_, i64> {
         self.with_client(move |client| async move {
-            Ok(client
-                .query_one(
-                    &dollar_params(ADD_REPORT),
-                    &[
-                        &r.reporter,
-                        &r.reported,
-                        &r.game,
-                        &r.reason,
-                        &r.text,
-                        &r.created_ms,
-                    ],
-                )
-                .await?
-                .get(0))
+            let values: [&(dyn ToSql + Sync); 6] = [
+                &r.reporter,
+                &r.reported,
+                &r.game,
+                &r.reason,
+                &r.text,
+                &r.created_ms,
+            ];
+            value_one(&client, &dollar_params(ADD_REPORT), &values).await
         })
     }
 
@@ -318,23 +312,19 @@ impl AccountStore for PgStore {
         let me = self.clone();
         self.run(async move {
             let client = me.client().await?;
-            let id: i64 = client
-                .query_one(
-                    &dollar_params(ADD_CHALLENGE),
-                    &[
-                        &c.from.0,
-                        &c.from_name,
-                        &c.to.0,
-                        &c.to_name,
-                        &c.clock.map(|c| c.0),
-                        &c.clock.map(|c| c.1),
-                        &c.rated,
-                        &c.colour.to_string(),
-                        &c.created_ms,
-                    ],
-                )
-                .await?
-                .get(0);
+            let colour = c.colour.to_string();
+            let values: [&(dyn ToSql + Sync); 9] = [
+                &c.from.0,
+                &c.from_name,
+                &c.to.0,
+                &c.to_name,
+                &c.clock.map(|c| c.0),
+                &c.clock.map(|c| c.1),
+                &c.rated,
+                &colour,
+                &c.created_ms,
+            ];
+            let id: i64 = value_one(&client, &dollar_params(ADD_CHALLENGE), &values).await?;
             me.announce(&client, Notice::Challenge { id }).await?;
             Ok(id)
         })

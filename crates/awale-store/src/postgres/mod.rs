@@ -528,19 +528,16 @@ impl GameStore for PgStore {
                 &[],
             )
             .await?;
-            let alive: Option<i64> = tx
-                .query_one(
-                    "SELECT value FROM meta WHERE key = 'alive_ms' FOR UPDATE",
-                    &[],
-                )
-                .await?
-                .get(0);
+            let alive: Option<i64> = rows::value_one(
+                &tx,
+                "SELECT value FROM meta WHERE key = 'alive_ms' FOR UPDATE",
+                &[],
+            )
+            .await?;
             // Another process running holds the site's lock (shared): the
             // site was up, nobody's time is given back.
-            let alone: bool = tx
-                .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&SITE_LOCK])
-                .await?
-                .get(0);
+            let alone: bool =
+                rows::value_one(&tx, "SELECT pg_try_advisory_xact_lock($1)", &[&SITE_LOCK]).await?;
             let down = if alone {
                 alive.map_or(0, |a| (now - a).max(0))
             } else {
@@ -589,7 +586,10 @@ impl GameStore for PgStore {
             let row = client
                 .query_opt("SELECT plies, body FROM reviews WHERE game_id = $1", &[&id])
                 .await?;
-            Ok(row.map(|r| (r.get::<_, i64>(0) as usize, r.get(1))))
+            let review = |r: tokio_postgres::Row| -> Result<_, tokio_postgres::Error> {
+                Ok((r.try_get::<_, i64>(0)? as usize, r.try_get(1)?))
+            };
+            Ok(row.map(review).transpose()?)
         })
     }
 
@@ -650,18 +650,17 @@ impl GameStore for PgStore {
 
     fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
         self.with_client(move |client| async move {
-            let row = client
-                .query_one(
-                    "SELECT (SELECT COUNT(*) FROM games WHERE south_player = $1
-                             AND north_player IS NULL AND mode = 'online' AND result = '*'
-                             AND stop IS NULL)
-                          + (SELECT COUNT(*) FROM games WHERE north_player = $1
-                             AND south_player IS NULL AND mode = 'online' AND result = '*'
-                             AND stop IS NULL)",
-                    &[&player.0],
-                )
-                .await?;
-            Ok(row.get(0))
+            rows::value_one(
+                &client,
+                "SELECT (SELECT COUNT(*) FROM games WHERE south_player = $1
+                         AND north_player IS NULL AND mode = 'online' AND result = '*'
+                         AND stop IS NULL)
+                      + (SELECT COUNT(*) FROM games WHERE north_player = $1
+                         AND south_player IS NULL AND mode = 'online' AND result = '*'
+                         AND stop IS NULL)",
+                &[&player.0],
+            )
+            .await
         })
     }
 

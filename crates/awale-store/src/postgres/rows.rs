@@ -15,6 +15,17 @@ use crate::{Page, StoreError, Summary};
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::rating::RatingChange;
 
+/// The first column of the one row `sql` finds with `params` (a count, an
+/// id just made): an error, not a panic, when the row or its type is not
+/// what was asked.
+pub(super) async fn value_one<T: for<'a> FromSql<'a>>(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<T, StoreError> {
+    Ok(client.query_one(sql, params).await?.try_get(0)?)
+}
+
 /// The first column of the one row `sql` finds with `params`, or None (as
 /// the games file's `rows::query_opt`).
 pub(super) async fn value_opt<T: for<'a> FromSql<'a>>(
@@ -53,7 +64,7 @@ pub(super) async fn insert_game(
             &pg_values(new.values()),
         )
         .await?;
-    game.id = row.get(0);
+    game.id = row.try_get(0)?;
     game.revision = 0;
     write_state(tx, game, 0, None).await
 }

@@ -169,8 +169,9 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
         .await
         .map_err(refused)?
         .iter()
-        .map(|r| r.get(0))
-        .collect();
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()
+        .map_err(refused)?;
     let version: i64 = if tables.is_empty() {
         0
     } else if tables.iter().any(|t| t == "meta") && tables.iter().any(|t| t == "games") {
@@ -178,7 +179,9 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
             .query_opt("SELECT value FROM meta WHERE key = 'schema_version'", &[])
             .await
             .map_err(refused)?;
-        match row.and_then(|r| r.get::<_, Option<i64>>(0)) {
+        // Another program's `meta` may hold anything there: not a
+        // version of ours (not a number) is another program's database.
+        match row.and_then(|r| r.try_get::<_, Option<i64>>(0).ok().flatten()) {
             Some(v) => v,
             None => return Err(foreign(shown, &tables)),
         }
@@ -216,7 +219,9 @@ pub(crate) async fn setup(client: &mut Client, shown: &str) -> Result<(), StoreE
         .query_opt("SELECT value FROM meta WHERE key = 'levels'", &[])
         .await
         .map_err(refused)?
-        .map(|r| r.get(0));
+        .map(|r| r.try_get(0))
+        .transpose()
+        .map_err(refused)?;
     if levels.is_none_or(|l| l < LEVELS) {
         let from = levels.unwrap_or(LEVELS);
         tx.execute(PERFECT_MOVES_UP, &[&LEVELS, &from])
