@@ -489,10 +489,9 @@ pub(super) fn list_games(
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
     let sql = list_games_query(unfinished, false);
     let who = player.0.as_str();
-    let games = summaries(
-        &mut conn.prepare_cached(&sql)?,
-        params![who, t, i, limit as i64 + 1],
-    )?;
+    let games = query_all(conn, &sql, params![who, t, i, limit as i64 + 1], |r| {
+        summary(r)
+    })?;
     Ok(page_of(games, limit))
 }
 
@@ -573,15 +572,6 @@ where
     })
 }
 
-/// The games of a query of [`SUMMARY_COLUMNS`] in the games file.
-fn summaries(
-    stmt: &mut rusqlite::CachedStatement<'_>,
-    params: impl rusqlite::Params,
-) -> Result<Vec<Summary>, StoreError> {
-    let rows = stmt.query_map(params, |r| Ok(summary(r)))?;
-    rows.map(|r| r?).collect()
-}
-
 /// Game `?1`'s last `?2` chat lines, newest first, as [`chat_line`] reads
 /// them.
 pub(crate) const CHAT_LINES: &str = "SELECT id, room, at_ms, side, name, text, guest FROM chat
@@ -658,10 +648,7 @@ pub(super) fn turns(
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT ?2"
     );
-    summaries(
-        &mut conn.prepare_cached(&sql)?,
-        params![player.0, limit as i64],
-    )
+    query_all(conn, &sql, params![player.0, limit as i64], |r| summary(r))
 }
 
 /// Reads a [`Page::next`] back.
@@ -686,15 +673,22 @@ pub(crate) fn query_opt<T>(
 
 /// The rows `sql` finds with `params`, each read by `decode` (as
 /// tokio-postgres's `query`), the statement kept prepared.
-pub(crate) fn query_all<T>(
+pub(crate) fn query_all<T, E>(
     conn: &Connection,
     sql: &str,
     params: impl rusqlite::Params,
-    decode: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-) -> Result<Vec<T>, StoreError> {
+    mut decode: impl FnMut(&rusqlite::Row<'_>) -> Result<T, E>,
+) -> Result<Vec<T>, StoreError>
+where
+    StoreError: From<E>,
+{
     let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map(params, decode)?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    let mut rows = stmt.query(params)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(decode(r)?);
+    }
+    Ok(out)
 }
 
 /// The store's id of the game whose public id is `public_id`.

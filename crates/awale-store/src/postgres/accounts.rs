@@ -263,11 +263,10 @@ impl AccountStore for PgStore {
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
         self.with_client(move |client| async move {
-            let rows = client.query(&dollar_params(BLOCKED_BY), &[&id]).await?;
-            Ok(rows
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<_, _>>()?)
+            query_all(&client, &dollar_params(BLOCKED_BY), &[&id], |r| {
+                r.try_get(0)
+            })
+            .await
         })
     }
 

@@ -231,11 +231,7 @@ impl PgStore {
         let me = self.clone();
         let sql = sql.to_string();
         self.block(async move {
-            let rows = me.client().await?.query(&sql, &[]).await?;
-            Ok(rows
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<_, _>>()?)
+            rows::query_all(&me.client().await?, &sql, &[], |r| r.try_get(0)).await
         })
     }
 
@@ -487,12 +483,7 @@ impl GameStore for PgStore {
             let [waiting, playing] =
                 crate::LOBBY_KINDS.map(|which| dollar_params(&crate::lobby_query(which)));
             let sql = format!("({waiting}) UNION ALL ({playing})");
-            let rows = client.query(&sql, &[&(limit as i64)]).await?;
-            let games = rows
-                .iter()
-                .map(crate::lobby_game)
-                .collect::<Result<_, _>>()?;
-            Ok(games)
+            rows::query_all(&client, &sql, &[&(limit as i64)], crate::lobby_game).await
         })
     }
 

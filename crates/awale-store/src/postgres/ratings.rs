@@ -95,11 +95,12 @@ impl RatingStore for PgStore {
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
         self.with_client(move |client| async move {
-            let rows = client.query(&dollar_params(RATINGS), &[&player.0]).await?;
-            let mut out = Vec::new();
-            for r in &rows {
-                out.extend(player_rating(r)?);
-            }
+            let sql = dollar_params(RATINGS);
+            let mut out: Vec<PlayerRating> = query_all(&client, &sql, &[&player.0], player_rating)
+                .await?
+                .into_iter()
+                .flatten()
+                .collect();
             out.sort_by_key(|r| r.speed);
             Ok(out)
         })

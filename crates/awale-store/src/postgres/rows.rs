@@ -190,6 +190,5 @@ pub(super) async fn turns(
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT $2"
     );
-    let rows = client.query(&sql, &[&player.0, &(limit as i64)]).await?;
-    rows.iter().map(summary).collect()
+    query_all(client, &sql, &[&player.0, &(limit as i64)], summary).await
 }
