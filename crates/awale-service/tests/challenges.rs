@@ -20,6 +20,7 @@ use awale_service::live::Hub;
 use awale_service::players::{parse_rating_range, Players};
 use awale_service::rating::Speed;
 use awale_service::store::ratings::{BoardRule, RatingStore};
+use awale_service::store::GameStore;
 use awale_service::Store;
 
 use common::refused_as;

@@ -4,6 +4,7 @@
 
 mod common;
 
+use awale_service::store::GameStore;
 use std::sync::Arc;
 use std::time::Duration;
 

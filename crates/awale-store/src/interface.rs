@@ -11,7 +11,7 @@ use std::pin::Pin;
 
 use awale_model::game::{PlayerId, WebGame};
 
-use crate::{ChatLine, LobbyGame, Page, Store, StoreError, Summary};
+use crate::{ChatLine, LobbyGame, Page, StoreError, Summary};
 
 /// A change another process made, heard from a shared store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,94 +249,6 @@ pub trait GameStore: Send + Sync {
     /// several processes share; None for one only this process writes.
     fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
         None
-    }
-}
-
-impl GameStore for Store {
-    fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
-        Box::pin(Store::create(self, games))
-    }
-
-    fn upload(
-        &self,
-        player: PlayerId,
-        key: String,
-        game: WebGame,
-    ) -> StoreFuture<'_, Result<WebGame, i64>> {
-        Box::pin(Store::upload(self, player, key, game))
-    }
-
-    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
-        Box::pin(Store::save(self, game, from))
-    }
-
-    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
-        Box::pin(Store::load(self, id))
-    }
-
-    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
-        Box::pin(Store::find(self, public_id))
-    }
-
-    fn list(
-        &self,
-        player: Option<PlayerId>,
-        before: Option<(i64, i64)>,
-        limit: usize,
-    ) -> StoreFuture<'_, Page> {
-        Box::pin(Store::list(self, player, before, limit))
-    }
-
-    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
-        Box::pin(Store::current(self, player))
-    }
-
-    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
-        Box::pin(Store::lobby(self, limit))
-    }
-
-    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        Store::timed_games_blocking(self)
-    }
-
-    fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
-        Box::pin(Store::alive(self, now))
-    }
-
-    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
-        Store::resume_clocks_blocking(self, now)
-    }
-
-    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
-        Box::pin(Store::save_review(self, id, plies, body))
-    }
-
-    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
-        Box::pin(Store::review(self, id))
-    }
-
-    fn add_chat(&self, game: i64, line: ChatLine) -> StoreFuture<'_, ChatLine> {
-        Box::pin(Store::add_chat(self, game, line))
-    }
-
-    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
-        Box::pin(Store::chat(self, id, limit))
-    }
-
-    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
-        Box::pin(Store::player_name(self, player))
-    }
-
-    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
-        Box::pin(Store::open_challenges(self, player))
-    }
-
-    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
-        Box::pin(Store::turns(self, player, limit))
-    }
-
-    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
-        Box::pin(Store::set_player_name(self, player, name, now))
     }
 }
 

@@ -553,7 +553,9 @@ impl Store {
         }
         result
     }
+}
 
+impl GameStore for Store {
     // -------------------------------------------------------------- games --
 
     /// Stores new games, all or none, and gives them back with their ids.
@@ -561,14 +563,13 @@ impl Store {
     /// # Errors
     ///
     /// When a write fails; nothing is stored then.
-    pub async fn create(&self, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, StoreError> {
-        self.write(move |conn| {
+    fn create(&self, mut games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
+        Box::pin(self.write(move |conn| {
             for game in &mut games {
                 insert_game(conn, game)?;
             }
             Ok(games)
-        })
-        .await
+        }))
     }
 
     /// Stores `game`, played in `player`'s browser without a network, under
@@ -580,13 +581,13 @@ impl Store {
     /// # Errors
     ///
     /// When a write fails; nothing is stored then.
-    pub async fn upload(
+    fn upload(
         &self,
         player: PlayerId,
         key: String,
         mut game: WebGame,
-    ) -> Result<Result<WebGame, i64>, StoreError> {
-        self.write(move |conn| {
+    ) -> StoreFuture<'_, Result<WebGame, i64>> {
+        Box::pin(self.write(move |conn| {
             let stored: Option<i64> = conn
                 .query_row(
                     "SELECT game_id FROM uploads WHERE player = ?1 AND key = ?2",
@@ -603,8 +604,7 @@ impl Store {
                 params![player.0, key, game.id],
             )?;
             Ok(Ok(game))
-        })
-        .await
+        }))
     }
 
     /// Writes `game` over its stored version: the moves from ply `from` on
@@ -614,8 +614,8 @@ impl Store {
     /// # Errors
     ///
     /// When the write fails; the stored game is then unchanged.
-    pub async fn save(&self, game: WebGame, from: usize) -> Result<(), StoreError> {
-        self.write(move |conn| write_state(conn, &game, from)).await
+    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+        Box::pin(self.write(move |conn| write_state(conn, &game, from)))
     }
 
     /// Loads a game, or None when there is no game with this id.
@@ -623,8 +623,8 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails or the stored moves do not replay.
-    pub async fn load(&self, id: i64) -> Result<Option<WebGame>, StoreError> {
-        self.read(move |conn| load_game(conn, id)).await
+    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
+        Box::pin(self.read(move |conn| load_game(conn, id)))
     }
 
     /// The store's id of the game whose public id is `public_id`, or None.
@@ -632,8 +632,8 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn find(&self, public_id: String) -> Result<Option<i64>, StoreError> {
-        self.read(move |conn| find_game(conn, &public_id)).await
+    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
+        Box::pin(self.read(move |conn| find_game(conn, &public_id)))
     }
 
     /// The games `player` plays in (none without a player), newest first, `limit` at most, from `before` (a [`Page::next`]).
@@ -641,14 +641,13 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn list(
+    fn list(
         &self,
         player: Option<PlayerId>,
         before: Option<(i64, i64)>,
         limit: usize,
-    ) -> Result<Page, StoreError> {
-        self.read(move |conn| list_games(conn, player.as_ref(), before, limit, false))
-            .await
+    ) -> StoreFuture<'_, Page> {
+        Box::pin(self.read(move |conn| list_games(conn, player.as_ref(), before, limit, false)))
     }
 
     /// The id of the game `player` changed last among those still going
@@ -657,14 +656,13 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn current(&self, player: Option<PlayerId>) -> Result<Option<i64>, StoreError> {
-        self.read(move |conn| {
+    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
+        Box::pin(self.read(move |conn| {
             Ok(list_games(conn, player.as_ref(), None, 1, true)?
                 .games
                 .first()
                 .map(|s| s.id))
-        })
-        .await
+        }))
     }
 
     /// The online games going on where it is `player`'s move, the longest
@@ -673,9 +671,8 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn turns(&self, player: PlayerId, limit: usize) -> Result<Vec<Summary>, StoreError> {
-        self.read(move |conn| rows::turns(conn, &player, limit))
-            .await
+    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
+        Box::pin(self.read(move |conn| rows::turns(conn, &player, limit)))
     }
 
     /// How many online games `player` made wait for an opponent now.
@@ -683,18 +680,19 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn open_challenges(&self, player: PlayerId) -> Result<i64, StoreError> {
-        self.read(move |conn| {
-            Ok(conn.query_row(
-                "SELECT (SELECT COUNT(*) FROM games WHERE south_player = ?1 AND north_player IS NULL
-                         AND mode = 'online' AND result = '*' AND stop IS NULL)
-                      + (SELECT COUNT(*) FROM games WHERE north_player = ?1 AND south_player IS NULL
-                         AND mode = 'online' AND result = '*' AND stop IS NULL)",
-                [&player.0],
-                |r| r.get(0),
-            )?)
-        })
-        .await
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
+        Box::pin(
+            self.read(move |conn| {
+                Ok(conn.query_row(
+                    "SELECT (SELECT COUNT(*) FROM games WHERE south_player = ?1 AND north_player IS NULL
+                             AND mode = 'online' AND result = '*' AND stop IS NULL)
+                          + (SELECT COUNT(*) FROM games WHERE north_player = ?1 AND south_player IS NULL
+                             AND mode = 'online' AND result = '*' AND stop IS NULL)",
+                    [&player.0],
+                    |r| r.get(0),
+                )?)
+            }),
+        )
     }
 
     /// Online games going on: those waiting for a second player (public
@@ -706,16 +704,15 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn lobby(&self, limit: usize) -> Result<Vec<LobbyGame>, StoreError> {
-        self.read(move |conn| {
+    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
+        Box::pin(self.read(move |conn| {
             let mut games = Vec::new();
             for which in LOBBY_KINDS {
                 let sql = lobby_query(which);
                 games.extend(query_all(conn, &sql, [limit as i64], |r| lobby_game(r))?);
             }
             Ok(games)
-        })
-        .await
+        }))
     }
 
     /// Unfinished games with a clock, or online ones: their ids.
@@ -723,7 +720,7 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
+    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
         self.read_blocking(|conn| {
             query_all(
                 conn,
@@ -742,16 +739,15 @@ impl Store {
     /// # Errors
     ///
     /// When the write fails.
-    pub async fn alive(&self, now: i64) -> Result<(), StoreError> {
-        self.write(move |conn| {
+    fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
+        Box::pin(self.write(move |conn| {
             conn.execute(
                 "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
-                 ON CONFLICT(key) DO UPDATE SET value = ?1",
+                     ON CONFLICT(key) DO UPDATE SET value = ?1",
                 [now],
             )?;
             Ok(())
-        })
-        .await
+        }))
     }
 
     /// Gives back to the unfinished timed games the time the server was
@@ -761,7 +757,7 @@ impl Store {
     /// # Errors
     ///
     /// When the write fails.
-    pub fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
+    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
         self.write_blocking(move |conn| {
             let alive: Option<i64> = conn
                 .query_row("SELECT value FROM meta WHERE key = 'alive_ms'", [], |r| {
@@ -792,16 +788,15 @@ impl Store {
     /// # Errors
     ///
     /// When the write fails.
-    pub async fn save_review(&self, id: i64, plies: usize, body: String) -> Result<(), StoreError> {
-        self.write(move |conn| {
+    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
+        Box::pin(self.write(move |conn| {
             conn.execute(
                 "INSERT INTO reviews (game_id, plies, body) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(game_id) DO UPDATE SET plies = ?2, body = ?3",
+                     ON CONFLICT(game_id) DO UPDATE SET plies = ?2, body = ?3",
                 params![id, plies as i64, body],
             )?;
             Ok(())
-        })
-        .await
+        }))
     }
 
     /// The stored review of game `id`: the number of moves it covers and
@@ -810,8 +805,8 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn review(&self, id: i64) -> Result<Option<(usize, String)>, StoreError> {
-        self.read(move |conn| {
+    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
+        Box::pin(self.read(move |conn| {
             Ok(conn
                 .query_row(
                     "SELECT plies, body FROM reviews WHERE game_id = ?1",
@@ -819,8 +814,7 @@ impl Store {
                     |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)),
                 )
                 .optional()?)
-        })
-        .await
+        }))
     }
 
     // --------------------------------------------------------------- chat --
@@ -831,8 +825,8 @@ impl Store {
     /// # Errors
     ///
     /// When the write fails.
-    pub async fn add_chat(&self, game: i64, mut line: ChatLine) -> Result<ChatLine, StoreError> {
-        self.write(move |conn| {
+    fn add_chat(&self, game: i64, mut line: ChatLine) -> StoreFuture<'_, ChatLine> {
+        Box::pin(self.write(move |conn| {
             line.id = rows::add_chat_line(
                 conn,
                 rows::ADD_CHAT_LINE,
@@ -849,8 +843,7 @@ impl Store {
                 game,
             )?;
             Ok(line)
-        })
-        .await
+        }))
     }
 
     /// The last `limit` chat messages of game `id`, oldest first.
@@ -858,14 +851,13 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn chat(&self, id: i64, limit: usize) -> Result<Vec<ChatLine>, StoreError> {
-        self.read(move |conn| {
+    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
+        Box::pin(self.read(move |conn| {
             let values = params![id, limit as i64];
             let mut lines = query_all(conn, rows::CHAT_LINES, values, |r| rows::chat_line(r))?;
             lines.reverse();
             Ok(lines)
-        })
-        .await
+        }))
     }
 
     // ------------------------------------------------------------ players --
@@ -875,15 +867,14 @@ impl Store {
     /// # Errors
     ///
     /// When reading fails.
-    pub async fn player_name(&self, player: PlayerId) -> Result<Option<String>, StoreError> {
-        self.read(move |conn| {
+    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
+        Box::pin(self.read(move |conn| {
             Ok(conn
                 .query_row("SELECT name FROM players WHERE id = ?1", [&player.0], |r| {
                     r.get(0)
                 })
                 .optional()?)
-        })
-        .await
+        }))
     }
 
     /// Sets the nickname of `player` (creating the player), and in the
@@ -892,16 +883,11 @@ impl Store {
     /// # Errors
     ///
     /// When the write fails.
-    pub async fn set_player_name(
-        &self,
-        player: PlayerId,
-        name: String,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        self.write(move |conn| {
+    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
+        Box::pin(self.write(move |conn| {
             conn.execute(
                 "INSERT INTO players (id, name, created_ms) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(id) DO UPDATE SET name = ?2",
+                     ON CONFLICT(id) DO UPDATE SET name = ?2",
                 params![player.0, name, now],
             )?;
             conn.execute(
@@ -913,10 +899,11 @@ impl Store {
                 params![player.0, name],
             )?;
             Ok(())
-        })
-        .await
+        }))
     }
+}
 
+impl Store {
     /// A consistent copy of the whole store at `dest` (which must not
     /// exist), taken while the server runs.
     ///

@@ -5,6 +5,7 @@
 //! its marks, and rows dumped from a file the program of that version
 //! wrote (`data/`).
 
+use awale_store::GameStore;
 use std::path::{Path, PathBuf};
 
 use awale_core::Side;

@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use awale_core::parse_records;
+use awale_web::store::GameStore;
 use awale_web::{app, AppState, Config, Store};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
