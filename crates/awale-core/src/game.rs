@@ -358,7 +358,9 @@ impl Game {
         Ok(())
     }
 
-    /// `side` resigns: the opponent takes the seeds left.
+    /// `side` resigns: the opponent takes the seeds left. What `undo` had
+    /// taken back is cleared, as a move other than the one `redo` would
+    /// play clears it: nothing is played after the end.
     ///
     /// # Errors
     ///
@@ -368,6 +370,7 @@ impl Game {
             return Err(GameError::Over(reason));
         }
         self.resigned = Some(side);
+        self.undone.clear();
         Ok(())
     }
 }

@@ -138,6 +138,21 @@ fn resignation_gives_the_seeds_left_to_the_opponent() {
 }
 
 #[test]
+fn a_resignation_clears_the_moves_taken_back() {
+    let mut g = Game::new(Rules::AWALE);
+    play_all(&mut g, "Ff");
+    assert!(g.undo().is_some());
+    assert!(g.can_redo());
+    g.resign(Side::South).unwrap();
+    assert!(!g.can_redo(), "nothing is played after the end");
+    assert_eq!(g.redo(), None);
+    // Taking the resignation back gives no redo either.
+    assert_eq!(g.undo(), None);
+    assert!(!g.can_redo());
+    assert_eq!(g.plies().len(), 1);
+}
+
+#[test]
 fn an_empty_board_ends_the_game() {
     let diagram = "0-0-0-0-0-0-0-0-0-0-0-0-20-16-N";
     for o in ended_under_each_preset(diagram, EndReason::EmptyBoard) {

@@ -347,6 +347,15 @@ pub(crate) fn rebuild(
             )));
         }
     }
+    // The moves taken back before the resignation: a file written before
+    // a resignation cleared them holds both, so they are set first.
+    let redo = row
+        .redo
+        .chars()
+        .map(|c| Move::from_letter(c).ok_or_else(|| corrupt(format!("redo move `{c}`"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    game.set_redo_list(redo)
+        .map_err(|e| corrupt(format!("redo list: {e}")))?;
     if let Some(s) = row.resigned.as_deref() {
         game.resign(side(s)?)
             .map_err(|e| corrupt(format!("resignation: {e}")))?;
@@ -355,13 +364,6 @@ pub(crate) fn rebuild(
         None => None,
         Some(s) => Some(stop_from_text(s).ok_or_else(|| corrupt(format!("end `{s}`")))?),
     };
-    let redo = row
-        .redo
-        .chars()
-        .map(|c| Move::from_letter(c).ok_or_else(|| corrupt(format!("redo move `{c}`"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    game.set_redo_list(redo)
-        .map_err(|e| corrupt(format!("redo list: {e}")))?;
     let seats = row.seats.map(|(player, name)| {
         player.map(|p| Seat {
             player: PlayerId(p),

@@ -370,6 +370,41 @@ fn a_migration_that_fails_changes_nothing_and_says_why() {
     assert_eq!(marks(&path).1, 2);
 }
 
+/// A program before resignations cleared the moves taken back wrote both:
+/// such a game loads, resigned, with nothing to redo.
+#[tokio::test]
+async fn a_game_resigned_with_moves_taken_back_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    let store = open(&path);
+    let mut game = WebGame::new(
+        Mode::Humans,
+        awale_core::Game::new(Default::default()),
+        0,
+        1,
+    );
+    for c in "Ff".chars() {
+        game.play(awale_core::Move::from_letter(c).unwrap(), 1)
+            .unwrap();
+    }
+    let id = store.create(vec![game]).await.unwrap()[0].id;
+    store.close();
+    let conn = Connection::open(&path).unwrap();
+    for sql in [
+        "UPDATE games SET resigned = 'S', redo = 'f', plies = 1 WHERE id = ?1",
+        "DELETE FROM moves WHERE game_id = ?1 AND ply = 1",
+    ] {
+        conn.execute(sql, [id]).unwrap();
+    }
+    drop(conn);
+    let store = open(&path);
+    let back = store.load(id).await.unwrap().expect("the game is there");
+    assert_eq!(moves(&back), "F");
+    assert_eq!(back.game.resigned(), Some(Side::South));
+    assert!(!back.game.can_redo());
+    store.close();
+}
+
 #[tokio::test]
 async fn old_games_get_public_ids_and_private_invitations_their_keys() {
     // Version 3's rows, with a private invitation nobody took yet and a

@@ -100,6 +100,24 @@ fn moves_replaced_from_a_ply_keep_the_ones_before() {
 }
 
 #[test]
+fn a_game_resigned_after_a_takeback_loads_back() {
+    on_both(|store| async move {
+        let mut g = stored(&*store).await;
+        for c in "Ff".chars() {
+            sow(&mut g, c, 2_000);
+        }
+        save(&*store, &mut g, 0).await;
+        g.game.undo();
+        g.game.resign(Side::South).unwrap();
+        save(&*store, &mut g, 1).await;
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.game.resigned(), Some(Side::South));
+        assert_eq!(back.game.plies().len(), 1);
+        assert!(!back.game.can_redo());
+    });
+}
+
+#[test]
 fn several_games_are_created_all_together() {
     on_both(|store| async move {
         let made = store.create(vec![game(), game(), game()]).await.unwrap();
