@@ -670,13 +670,16 @@ impl WebGame {
     }
 
     /// Takes back moves: against the computer, back to the person's
-    /// previous turn; otherwise one move.
+    /// previous turn; otherwise one move. Online, only an accepted request
+    /// takes moves back ([`WebGame::answer_takeback`]).
     ///
     /// # Errors
     ///
-    /// `nothing_to_undo`, `clock_game` or `game_over` (conflict).
+    /// `nothing_to_undo`, `clock_game`, `game_over` or `online_game`
+    /// (conflict).
     pub fn undo(&mut self, now: i64) -> Result<(), Error> {
         self.check_takeback()?;
+        self.check_offline()?;
         let human = match self.mode {
             Mode::Computer { human, .. } => Some(human),
             Mode::Humans | Mode::Online => None,
@@ -712,15 +715,11 @@ impl WebGame {
     ///
     /// # Errors
     ///
-    /// `nothing_to_redo`, `clock_game` or `game_over` (conflict).
+    /// `nothing_to_redo`, `clock_game`, `game_over` or `online_game`
+    /// (conflict).
     pub fn redo(&mut self, now: i64) -> Result<(), Error> {
         self.check_takeback()?;
-        if self.mode == Mode::Online {
-            return Err(Error::conflict(
-                "online_game",
-                "an online game has no redo: ask for a takeback instead",
-            ));
-        }
+        self.check_offline()?;
         let human = match self.mode {
             Mode::Computer { human, .. } => Some(human),
             Mode::Humans | Mode::Online => None,
@@ -758,6 +757,18 @@ impl WebGame {
                 "the game ended by resignation, time or abandon",
             )
             .because("stopped"));
+        }
+        Ok(())
+    }
+
+    /// Refuses the undo and redo of one player alone in an online game:
+    /// there the opponent must accept a takeback.
+    fn check_offline(&self) -> Result<(), Error> {
+        if self.mode == Mode::Online {
+            return Err(Error::conflict(
+                "online_game",
+                "an online game has no undo or redo: ask for a takeback instead",
+            ));
         }
         Ok(())
     }
@@ -1247,6 +1258,24 @@ mod tests {
         let mut g = clocked(0);
         g.play(letter('F'), 10).unwrap();
         assert_eq!(g.undo(10).unwrap_err().code, "clock_game");
+    }
+
+    #[test]
+    fn online_only_an_accepted_takeback_takes_moves_back() {
+        for clock in [None, Some(Clock::new(60_000, 2_000))] {
+            let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 1);
+            g.seats = [Some(player("ama")), Some(player("kofi"))];
+            g.clock = clock;
+            for c in ['F', 'f', 'A'] {
+                g.play(letter(c), 0).unwrap();
+            }
+            assert_eq!(g.undo(0).unwrap_err().code, "online_game");
+            assert_eq!(g.redo(0).unwrap_err().code, "online_game");
+            assert_eq!(g.game.plies().len(), 3, "nothing taken back alone");
+            g.ask_takeback(Side::South).unwrap();
+            g.answer_takeback(Side::North, true, 0).unwrap();
+            assert_eq!(g.game.plies().len(), 2);
+        }
     }
 
     #[test]
