@@ -859,7 +859,9 @@ impl WebGame {
     ///
     /// # Errors
     ///
-    /// `not_your_seat` when `player` holds no seat here.
+    /// `not_your_seat` when `player` holds no seat here; `already_seated`
+    /// when `to` holds the other seat (the opponent, given the link, would
+    /// play both sides and lock `player` out), as [`WebGame::sit`] refuses.
     pub fn hand_over(&mut self, player: &PlayerId, to: PlayerId) -> Result<Side, Error> {
         let side = Side::BOTH
             .into_iter()
@@ -872,6 +874,15 @@ impl WebGame {
                 Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
                     .because("link")
             })?;
+        if self.seats[side.opponent().index()]
+            .as_ref()
+            .is_some_and(|seat| seat.player == to)
+        {
+            return Err(Error::conflict(
+                "already_seated",
+                "you already play in this game",
+            ));
+        }
         if let Some(seat) = &mut self.seats[side.index()] {
             seat.player = to;
         }
@@ -1347,6 +1358,27 @@ mod tests {
             "bad_name"
         );
         assert_eq!(clean_text("one\ntwo\u{0}\u{2067}"), "one two");
+    }
+
+    #[test]
+    fn a_seat_is_never_handed_to_the_player_of_the_other() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats[0] = Some(player("ama"));
+        g.sit(player("kofi"), None, 5).unwrap();
+        let ama = PlayerId("ama".into());
+        let kofi = PlayerId("kofi".into());
+        let e = g.hand_over(&ama, kofi.clone()).unwrap_err();
+        assert_eq!(
+            (e.code, e.kind),
+            ("already_seated", crate::error::Kind::Conflict)
+        );
+        assert_eq!(g.sides_of(Some(&ama)), vec![Side::South]);
+        assert_eq!(g.sides_of(Some(&kofi)), vec![Side::North]);
+        // To another device, or to the same one again, it moves.
+        assert_eq!(g.hand_over(&ama, ama.clone()).unwrap(), Side::South);
+        let phone = PlayerId("ama's phone".into());
+        assert_eq!(g.hand_over(&ama, phone.clone()).unwrap(), Side::South);
+        assert_eq!(g.sides_of(Some(&phone)), vec![Side::South]);
     }
 
     #[test]

@@ -155,6 +155,19 @@ async fn a_players_fourth_hand_over_link_replaces_their_oldest_never_anothers() 
     assert_eq!(moved.online_seat(Some(&player(8))), Some(Side::North));
 }
 
+#[tokio::test]
+async fn the_opponent_may_not_take_a_hand_over_link() {
+    let games = games();
+    let id = online(&games, None).await.id;
+    let handoffs = Handoffs::default();
+    let token = handoffs.offer(&games, id, player(1)).await.unwrap();
+    let taken = handoffs.take(&games, &token, player(2)).await.unwrap_err();
+    assert_eq!(taken.code, "already_seated");
+    let game = games.load(id).await.unwrap();
+    assert_eq!(game.online_seat(Some(&player(1))), Some(Side::South));
+    assert_eq!(game.online_seat(Some(&player(2))), Some(Side::North));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_service_plays_the_computers_move_with_nobody_asking() {
     let games = games();
