@@ -870,7 +870,9 @@ impl WebGame {
     ///
     /// # Errors
     ///
-    /// `not_your_seat` when `player` holds no seat here.
+    /// `not_your_seat` when `player` holds no seat here; `already_seated`
+    /// when `to` holds the other seat (the opponent, given the link, would
+    /// play both sides and lock `player` out), as [`WebGame::sit`] refuses.
     pub fn hand_over(&mut self, player: &PlayerId, to: PlayerId) -> Result<Side, Error> {
         let side = Side::BOTH
             .into_iter()
@@ -883,6 +885,15 @@ impl WebGame {
                 Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
                     .because("link")
             })?;
+        if self.seats[side.opponent().index()]
+            .as_ref()
+            .is_some_and(|seat| seat.player == to)
+        {
+            return Err(Error::conflict(
+                "already_seated",
+                "you already play in this game",
+            ));
+        }
         if let Some(seat) = &mut self.seats[side.index()] {
             seat.player = to;
         }
@@ -1134,29 +1145,18 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
 }
 
 /// Whether `c` may be hidden or turn text around: a control character
-/// (NUL, a newline), a bidirectional embedding, override, isolate or mark
-/// (U+202E would show `evil` as `live`), or a character of no width.
+/// (NUL, a newline), an interlinear annotation mark, or one of Unicode's
+/// Default_Ignorable_Code_Point set, those a font shows as nothing:
+/// bidirectional embeddings, overrides, isolates and marks (U+202E would
+/// show `evil` as `live`), characters of no width, Hangul fillers,
+/// variation selectors, tags. (The set, not a list of ours: it names the
+/// code points Unicode keeps for such uses, unassigned ones included.)
 fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF0}'..='\u{FFFB}'
-        )
+    use icu_properties::props::DefaultIgnorableCodePoint;
+    use icu_properties::{CodePointSetData, CodePointSetDataBorrowed};
+    const IGNORABLE: CodePointSetDataBorrowed<'static> =
+        CodePointSetData::new::<DefaultIgnorableCodePoint>();
+    c.is_control() || matches!(c, '\u{FFF9}'..='\u{FFFB}') || IGNORABLE.contains(c)
 }
 
 /// Text typed by a player, as others will see it: hidden and turning
@@ -1376,6 +1376,84 @@ mod tests {
             "bad_name"
         );
         assert_eq!(clean_text("one\ntwo\u{0}\u{2067}"), "one two");
+    }
+
+    #[test]
+    fn every_default_ignorable_character_is_dropped() {
+        // Unicode's Default_Ignorable_Code_Point set, the ends of each
+        // run: fonts show these as nothing, so a name or a message of them
+        // alone would look blank.
+        let runs: [(&str, &[char]); 14] = [
+            ("soft hyphen, grapheme joiner", &['\u{00AD}', '\u{034F}']),
+            ("Arabic letter mark", &['\u{061C}']),
+            (
+                "Hangul fillers",
+                &['\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}'],
+            ),
+            ("Khmer inherent vowels", &['\u{17B4}', '\u{17B5}']),
+            ("Mongolian selectors", &['\u{180B}', '\u{180E}', '\u{180F}']),
+            ("zero widths, marks", &['\u{200B}', '\u{200D}', '\u{200F}']),
+            ("embeddings, overrides", &['\u{202A}', '\u{202E}']),
+            (
+                "joiner, isolates",
+                &['\u{2060}', '\u{2065}', '\u{2066}', '\u{206F}'],
+            ),
+            (
+                "variation selectors",
+                &['\u{FE00}', '\u{FE0F}', '\u{E0100}', '\u{E01EF}'],
+            ),
+            (
+                "byte order mark, specials",
+                &['\u{FEFF}', '\u{FFF0}', '\u{FFF8}'],
+            ),
+            ("shorthand format controls", &['\u{1BCA0}', '\u{1BCA3}']),
+            ("musical formatting", &['\u{1D173}', '\u{1D17A}']),
+            (
+                "tags",
+                &['\u{E0000}', '\u{E0001}', '\u{E0041}', '\u{E007F}'],
+            ),
+            (
+                "unassigned, kept ignorable",
+                &['\u{E0080}', '\u{E01F0}', '\u{E0FFF}'],
+            ),
+        ];
+        for (run, chars) in runs {
+            for c in chars {
+                let shown = clean_text(&format!("a{c}b"));
+                assert_eq!(shown, "ab", "{run}: U+{:04X}", u32::from(*c));
+            }
+        }
+        assert_eq!(clean_text("\u{E0041}\u{E0042}\u{E0043}"), "");
+        assert_eq!(
+            parse_name(Some("\u{1D173}\u{1D174}")).unwrap_err().code,
+            "bad_name"
+        );
+        // Not in the set, so kept: the braille blank is a braille cell
+        // (a space in braille text), and letters, marks and emoji stay.
+        for text in ["\u{2800}", "Akwaaba", "é\u{0301}", "🎉", "مرحبا"] {
+            assert_eq!(clean_text(text), text);
+        }
+    }
+
+    #[test]
+    fn a_seat_is_never_handed_to_the_player_of_the_other() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats[0] = Some(player("ama"));
+        g.sit(player("kofi"), None, 5).unwrap();
+        let ama = PlayerId("ama".into());
+        let kofi = PlayerId("kofi".into());
+        let e = g.hand_over(&ama, kofi.clone()).unwrap_err();
+        assert_eq!(
+            (e.code, e.kind),
+            ("already_seated", crate::error::Kind::Conflict)
+        );
+        assert_eq!(g.sides_of(Some(&ama)), vec![Side::South]);
+        assert_eq!(g.sides_of(Some(&kofi)), vec![Side::North]);
+        // To another device, or to the same one again, it moves.
+        assert_eq!(g.hand_over(&ama, ama.clone()).unwrap(), Side::South);
+        let phone = PlayerId("ama's phone".into());
+        assert_eq!(g.hand_over(&ama, phone.clone()).unwrap(), Side::South);
+        assert_eq!(g.sides_of(Some(&phone)), vec![Side::South]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Moving a seat to another device: a private link made for one player's
 //! seat, taken once by another browser within ten minutes. Only the
-//! token's digest is kept (in memory: a restart forgets the links).
+//! token's digest is kept (in memory: a restart forgets the links), and
+//! a player's few newest links only.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -14,22 +15,35 @@ use crate::secret::{digest, new_secret};
 pub const HANDOFF_MS: i64 = 10 * 60 * 1000;
 /// Links that may wait at once.
 const MAX_WAITING: usize = 10_000;
+/// Links that may wait for one player: a new one replaces their oldest,
+/// so one player's links never fill the room everyone's wait in.
+pub const PER_PLAYER: usize = 3;
 
 /// A seat waiting to move to another device.
 struct Handoff {
     game: i64,
     player: PlayerId,
     expires_ms: i64,
+    /// The how-manieth link made: the oldest is the lowest (several may
+    /// be made within one millisecond).
+    made: u64,
 }
 
 /// The links waiting to be taken, by their token's digest.
 #[derive(Default)]
 pub struct Handoffs {
-    waiting: Mutex<HashMap<String, Handoff>>,
+    waiting: Mutex<Waiting>,
+}
+
+#[derive(Default)]
+struct Waiting {
+    links: HashMap<String, Handoff>,
+    made: u64,
 }
 
 impl Handoffs {
-    /// A token for `me`'s seat of online game `id`, to put in a link.
+    /// A token for `me`'s seat of online game `id`, to put in a link;
+    /// `me`'s oldest link stops working when [`PER_PLAYER`] wait.
     ///
     /// # Errors
     ///
@@ -46,20 +60,29 @@ impl Handoffs {
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
         let now = now_ms();
         let mut waiting = crate::lock(&self.waiting);
-        waiting.retain(|_, h| h.expires_ms > now);
-        if waiting.len() > MAX_WAITING {
+        let Waiting { links, made } = &mut *waiting;
+        links.retain(|_, h| h.expires_ms > now);
+        let mine = || links.iter().filter(|(_, h)| h.player == me);
+        if mine().count() >= PER_PLAYER {
+            if let Some(oldest) = mine().min_by_key(|(_, h)| h.made).map(|(d, _)| d.clone()) {
+                links.remove(&oldest);
+            }
+        }
+        if links.len() > MAX_WAITING {
             return Err(Error::new(
                 Kind::Busy,
                 "busy",
                 "too many links waiting: try later",
             ));
         }
-        waiting.insert(
+        *made += 1;
+        links.insert(
             digest(&token),
             Handoff {
                 game: id,
                 player: me,
                 expires_ms: now + HANDOFF_MS,
+                made: *made,
             },
         );
         Ok(token)
@@ -69,8 +92,9 @@ impl Handoffs {
     ///
     /// # Errors
     ///
-    /// `no_such_link` when the token is unknown, used or expired; the
-    /// model's hand-over rules.
+    /// `no_such_link` when the token is unknown, used, expired or
+    /// replaced by its maker's newer links; the model's hand-over rules
+    /// (`already_seated` for the opponent).
     pub async fn take(
         &self,
         games: &Arc<Games>,
@@ -78,13 +102,14 @@ impl Handoffs {
         me: PlayerId,
     ) -> Result<WebGame, Error> {
         let handoff = crate::lock(&self.waiting)
+            .links
             .remove(&digest(token))
             .filter(|h| h.expires_ms > now_ms())
             .ok_or_else(|| {
                 Error::new(
                     Kind::NotFound,
                     "no_such_link",
-                    "this link is unknown, used or expired: make a new one on the other device",
+                    "this link is unknown, used, expired or replaced: make a new one on the other device",
                 )
             })?;
         let (game, _) = games

@@ -19,7 +19,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::error::Error;
-use crate::game::{now_ms, random_seed, Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use crate::game::{clean_text, now_ms, random_seed, Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use crate::games::Games;
 use crate::lock;
 use crate::rating::Speed;
@@ -852,9 +852,10 @@ impl Tournaments {
         now: i64,
     ) -> Result<TournamentRow, Error> {
         self.name_of(creator, "").await?;
-        let name = name.trim().to_string();
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
+        // Cleaned as nicknames and messages are: a bidi override or a
+        // zero width would disguise it, and a name of them alone is blank.
+        let name = clean_text(name);
+        if name.is_empty() || name.chars().count() > MAX_NAME {
             return Err(bad_tournament(
                 "name",
                 "a tournament's name has 1 to 40 characters",

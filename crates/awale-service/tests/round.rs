@@ -126,6 +126,48 @@ async fn a_hand_over_link_moves_the_seat_once() {
     assert_eq!(used.code, "no_such_link");
 }
 
+#[tokio::test]
+async fn a_players_fourth_hand_over_link_replaces_their_oldest_never_anothers() {
+    let games = games();
+    let handoffs = Handoffs::default();
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(online(&games, None).await.id);
+    }
+    let north = handoffs.offer(&games, ids[0], player(2)).await.unwrap();
+    let mut links = Vec::new();
+    for &id in &ids {
+        links.push(handoffs.offer(&games, id, player(1)).await.unwrap());
+    }
+    let oldest = handoffs
+        .take(&games, &links[0], player(7))
+        .await
+        .unwrap_err();
+    assert_eq!(oldest.code, "no_such_link");
+    let first = games.load(ids[0]).await.unwrap();
+    assert_eq!(first.online_seat(Some(&player(1))), Some(Side::South));
+    for (&id, link) in ids.iter().zip(&links).skip(1) {
+        let moved = handoffs.take(&games, link, player(7)).await.unwrap();
+        assert_eq!(moved.id, id);
+        assert_eq!(moved.online_seat(Some(&player(7))), Some(Side::South));
+    }
+    let moved = handoffs.take(&games, &north, player(8)).await.unwrap();
+    assert_eq!(moved.online_seat(Some(&player(8))), Some(Side::North));
+}
+
+#[tokio::test]
+async fn the_opponent_may_not_take_a_hand_over_link() {
+    let games = games();
+    let id = online(&games, None).await.id;
+    let handoffs = Handoffs::default();
+    let token = handoffs.offer(&games, id, player(1)).await.unwrap();
+    let taken = handoffs.take(&games, &token, player(2)).await.unwrap_err();
+    assert_eq!(taken.code, "already_seated");
+    let game = games.load(id).await.unwrap();
+    assert_eq!(game.online_seat(Some(&player(1))), Some(Side::South));
+    assert_eq!(game.online_seat(Some(&player(2))), Some(Side::North));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_service_plays_the_computers_move_with_nobody_asking() {
     let games = games();

@@ -252,6 +252,35 @@ async fn creating_is_checked_and_limited() {
 }
 
 #[tokio::test]
+async fn a_tournaments_name_loses_what_would_hide_or_turn_it() {
+    let (_games, t) = service(Store::in_memory().unwrap());
+    let made = t
+        .create(
+            &player(1),
+            ArenaSettings {
+                name: "Club \u{202E}txt.exe\u{200B}\u{2066}".into(),
+                ..settings()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(made.facts.name, "Club txt.exe");
+    for blank in ["\u{202E}\u{200B}", "\u{E0041}\u{E0042}", "\n\t"] {
+        let e = t
+            .create(
+                &player(1),
+                ArenaSettings {
+                    name: blank.into(),
+                    ..settings()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert_eq!((e.code, e.reason), ("bad_tournament", Some("name")));
+    }
+}
+
+#[tokio::test]
 async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
     let (_dir, path) = games_file();
     let (id, public) = {
