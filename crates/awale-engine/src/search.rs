@@ -311,6 +311,18 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.search_for(game, limits, stop, on_info, Purpose::Play)
+    }
+
+    /// [`Engine::search`], for a move to play or for the score alone.
+    fn search_for(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        purpose: Purpose,
+    ) -> SearchResult {
         let root = game.position();
         if game.end().is_some() || root.legal_moves(game.rules()).is_empty() {
             return SearchResult {
@@ -342,6 +354,7 @@ impl Engine {
             eval: self.evaluations.for_rules(&rules),
             endgame_eval: self.endgame.for_rules(&rules),
             params: self.params,
+            purpose,
         };
         let threads = self.options.threads.max(1);
         std::thread::scope(|scope| {
@@ -425,7 +438,8 @@ impl Engine {
                     vec![m],
                 )
             } else {
-                let result = self.search(&child, &child_limits, stop, &mut |_| {});
+                let result =
+                    self.search_for(&child, &child_limits, stop, &mut |_| {}, Purpose::Score);
                 let mut pv = vec![m];
                 pv.extend(result.pv);
                 (-result.score, pv)
@@ -498,6 +512,17 @@ struct Shared<'a> {
     /// network, as the databases' tests played it.
     endgame_eval: &'a Evaluation,
     params: SearchParams,
+    purpose: Purpose,
+}
+
+/// What a search is for: a move to play, or the score of its root (each
+/// move's child in [`Engine::analyze`]). A root with one legal move is
+/// answered at once only in the first case: there is nothing to choose, but
+/// there is still a score to find.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Play,
+    Score,
 }
 
 /// A move at the root with what the last iteration found.
@@ -800,7 +825,10 @@ impl<'a, 'b> Worker<'a, 'b> {
                 if self.limit_reached(false) {
                     break;
                 }
-                if root_moves.len() == 1 && self.budget.is_some() {
+                if root_moves.len() == 1
+                    && self.budget.is_some()
+                    && self.shared.purpose == Purpose::Play
+                {
                     break;
                 }
                 if self.shared.stop.load(Ordering::Relaxed) {
