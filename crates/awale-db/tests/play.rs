@@ -4,10 +4,11 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use awale_core::{Game, Position, Rules, Side};
 use awale_db::{level_size, unrank};
-use awale_engine::{Engine, EngineOptions, Limits, Oracle};
+use awale_engine::{Engine, EngineOptions, Limits, Oracle, Score};
 use rand::RngExt;
 
 mod common;
@@ -139,4 +140,49 @@ fn the_perfect_level_with_the_database_captures_exactly_the_value() {
             - (i32::from(stores[1]) - i32::from(start.stores()[1]));
         assert_eq!(gained, i32::from(value), "{start}");
     }
+}
+
+#[test]
+fn the_search_with_the_database_scores_its_root_at_the_exact_value() {
+    // North wins 28-20 (+9 from here, a margin of 8) with b or d, whose
+    // next capture is 41 and 45 plies away; c wins by 4 only. Below the
+    // root the positions since the last capture may come back, so the
+    // database gives the search only bounds there (between 0 and the
+    // value: -1 to 8 for North), and the search took a line it could
+    // prove (c, a win by 4) for the root's score and move. The root's own
+    // value is exact, and so is that of the database's move there.
+    let (db, _dir) = common::database(&Rules::AWALE, MAX);
+    let start: Position = "0-0-3-0-2-1-0-1-1-1-0-0-20-19-N".parse().unwrap();
+    assert_eq!(db.probe(&start).unwrap().lower, 9);
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        threads: 1,
+    });
+    let oracle: Arc<dyn Oracle> = Arc::new(db);
+    engine.set_oracle(Some(oracle));
+    let game = Game::from_position(Rules::AWALE, start);
+    let stop = AtomicBool::new(false);
+    for limits in [
+        Limits::depth(12),
+        Limits::movetime(Duration::from_millis(200)),
+    ] {
+        let result = engine.search(&game, &limits, &stop, &mut |_| {});
+        assert_eq!(result.score, Score::proven(8), "{limits:?}");
+        let best = result.best.unwrap().to_string();
+        assert!(best == "b" || best == "d", "{limits:?}: {best}");
+    }
+    let analyses = engine.analyze(&game, &Limits::movetime(Duration::from_millis(300)), &stop);
+    let score_of = |name: &str| {
+        analyses
+            .iter()
+            .find(|a| a.mv.to_string() == name)
+            .unwrap()
+            .score
+    };
+    // b is the database's move: worth exactly the root's value. d's and
+    // c's values inside the game are known only within bounds (c's next
+    // capture is 8 plies away): below 8, and for c at most 4.
+    assert_eq!(analyses[0].mv.to_string(), "b", "{analyses:?}");
+    assert_eq!(analyses[0].score, Score::proven(8), "{analyses:?}");
+    assert!(score_of("c") <= Score::proven(4), "{analyses:?}");
 }

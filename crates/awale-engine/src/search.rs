@@ -16,7 +16,7 @@ use awale_core::{EndReason, Game, Move, Moves, Position, Repetition, Rules};
 use crate::clock::Instant;
 use crate::eval::{Evaluation, Evaluations, Weights};
 use crate::limits::Limits;
-use crate::oracle::Oracle;
+use crate::oracle::{move_value_in_game, Oracle};
 use crate::score::{Score, MAX_HEURISTIC};
 use crate::tt::{Bound, Entry, Table, TableTooBig};
 
@@ -311,6 +311,18 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.search_for(game, limits, stop, on_info, Purpose::Play)
+    }
+
+    /// [`Engine::search`], for a move to play or for the score alone.
+    fn search_for(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+        purpose: Purpose,
+    ) -> SearchResult {
         let root = game.position();
         if game.end().is_some() || root.legal_moves(game.rules()).is_empty() {
             return SearchResult {
@@ -336,12 +348,14 @@ impl Engine {
             rules,
             oracle,
             oracle_seeds: oracle.map_or(0, |o| o.max_seeds()),
+            proven: proven_root_moves(oracle, game),
             history: history_keys(game),
             limits,
             start: Instant::now(),
             eval: self.evaluations.for_rules(&rules),
             endgame_eval: self.endgame.for_rules(&rules),
             params: self.params,
+            purpose,
         };
         let threads = self.options.threads.max(1);
         std::thread::scope(|scope| {
@@ -425,16 +439,48 @@ impl Engine {
                     vec![m],
                 )
             } else {
-                let result = self.search(&child, &child_limits, stop, &mut |_| {});
+                let result =
+                    self.search_for(&child, &child_limits, stop, &mut |_| {}, Purpose::Score);
                 let mut pv = vec![m];
                 pv.extend(result.pv);
                 (-result.score, pv)
             };
+            // What the oracle proves of the move inside the game outranks
+            // the child's search, which sees from the child only bounds.
+            let score = proven_move_score(self.oracle_for(game.rules()), game, m).unwrap_or(score);
             analyses.push(MoveAnalysis { mv: m, score, pv });
         }
         analyses.sort_by_key(|a| std::cmp::Reverse(a.score));
         analyses
     }
+}
+
+/// The score of the move `mv` of `game`, from its mover's view, where the
+/// oracle knows it exactly inside the game ([`move_value_in_game`]): a
+/// capture into a position it knows exactly, or the move it plays in a
+/// position whose value it knows exactly. The search below such a move
+/// sees only widened bounds (each position since the last capture may come
+/// back) and would take the best result it can prove for the score.
+fn proven_move_score(oracle: Option<&dyn Oracle>, game: &Game, mv: Move) -> Option<Score> {
+    let (wide, _) = move_value_in_game(oracle?, game, mv)?;
+    if !wide.is_exact() {
+        return None;
+    }
+    let pos = game.position();
+    let me = pos.to_move();
+    let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+    Some(Score::proven(diff + i32::from(wide.lower)))
+}
+
+/// [`proven_move_score`] of each legal move of `game`, by index in the row.
+fn proven_root_moves(oracle: Option<&dyn Oracle>, game: &Game) -> [Option<i32>; 6] {
+    let mut proven = [None; 6];
+    if oracle.is_some() {
+        for m in game.legal_moves() {
+            proven[m.index_in_row()] = proven_move_score(oracle, game, m).map(|s| s.0);
+        }
+    }
+    proven
 }
 
 /// The static score of a position: won or lost when a side holds more than
@@ -490,6 +536,9 @@ struct Shared<'a> {
     rules: Rules,
     oracle: Option<&'a dyn Oracle>,
     oracle_seeds: u8,
+    /// The root moves whose score the oracle knows exactly inside the game
+    /// (by index in the row): [`proven_root_moves`].
+    proven: [Option<i32>; 6],
     history: Vec<(u128, u8)>,
     limits: &'a Limits,
     start: Instant,
@@ -498,6 +547,17 @@ struct Shared<'a> {
     /// network, as the databases' tests played it.
     endgame_eval: &'a Evaluation,
     params: SearchParams,
+    purpose: Purpose,
+}
+
+/// What a search is for: a move to play, or the score of its root (each
+/// move's child in [`Engine::analyze`]). A root with one legal move is
+/// answered at once only in the first case: there is nothing to choose, but
+/// there is still a score to find.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Play,
+    Score,
 }
 
 /// A move at the root with what the last iteration found.
@@ -800,7 +860,10 @@ impl<'a, 'b> Worker<'a, 'b> {
                 if self.limit_reached(false) {
                     break;
                 }
-                if root_moves.len() == 1 && self.budget.is_some() {
+                if root_moves.len() == 1
+                    && self.budget.is_some()
+                    && self.shared.purpose == Purpose::Play
+                {
                     break;
                 }
                 if self.shared.stop.load(Ordering::Relaxed) {
@@ -867,7 +930,10 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
         for k in 0..root_moves.len() {
             let child = root_moves[k].child;
-            let score = if k == 0 {
+            // A move the oracle proves is still searched, in full, for its
+            // line; its score is the proof.
+            let proven = self.shared.proven[usize::from(root_moves[k].index)];
+            let score = if k == 0 || proven.is_some() {
                 -self.node(&child, depth - 1, -beta, -alpha, 1)
             } else {
                 let mut s = -self.node(&child, depth - 1, -alpha - 1, -alpha, 1);
@@ -879,6 +945,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             if self.stopped {
                 break;
             }
+            let score = proven.unwrap_or(score);
             if score > best {
                 best = score;
             }

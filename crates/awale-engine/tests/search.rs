@@ -526,6 +526,23 @@ fn analyze_scores_every_legal_move_best_first() {
 }
 
 #[test]
+fn a_timed_analysis_searches_a_move_that_leaves_one_reply_in_full() {
+    // C and F lose, D alone holds the draw. C leaves North one reply: the
+    // search of C's child, timed, used to stop after one ply (nothing to
+    // choose there) and score C from it, level with D or above it.
+    let game = game_at("0-0-2-1-0-1-0-0-1-0-0-0-22-21-S", Rules::AWALE);
+    let stop = AtomicBool::new(false);
+    let limits = Limits::movetime(Duration::from_millis(200));
+    let analyses = engine().analyze(&game, &limits, &stop);
+    let moves: Vec<String> = analyses.iter().map(|a| a.mv.to_string()).collect();
+    assert_eq!(moves[0], "D", "{analyses:?}");
+    assert!(!analyses[0].score.is_decided(), "{analyses:?}");
+    for a in &analyses[1..] {
+        assert!(a.score.is_loss(), "{analyses:?}");
+    }
+}
+
+#[test]
 fn an_infinite_search_answers_only_when_stopped() {
     // Two seeds: every depth is searched in no time, yet the search waits.
     let game = game_at("0-0-0-0-0-1-0-0-0-0-0-1-23-23-S", Rules::AWALE);
