@@ -842,18 +842,20 @@ impl Accounts {
     }
 
     /// `account` reports `username` for `reason` (one of
-    /// [`REPORT_REASONS`]), about `game` if given, in `text`: the report's
-    /// number.
+    /// [`REPORT_REASONS`]), about `game` if given (its public id, as the
+    /// page knows it; the report keeps the store's number), in `text`: the
+    /// report's number.
     ///
     /// # Errors
     ///
     /// `bad_report` (reason, text too long, oneself), `no_such_account`,
-    /// `too_many`.
+    /// `no_such_game` (a public id of no game, or a number: games are
+    /// never named by their number), `too_many`.
     pub async fn report(
         &self,
         account: &Account,
         username: &str,
-        game: Option<i64>,
+        game: Option<&str>,
         reason: &str,
         text: &str,
     ) -> Result<i64, Error> {
@@ -881,6 +883,11 @@ impl Accounts {
         if other.id == account.id {
             return Err(Error::invalid("bad_report", "one cannot report oneself").because("self"));
         }
+        let game = match game {
+            // No viewer: a number names no game here, whoever asks.
+            Some(public_id) => Some(self.games.find(public_id, None).await?),
+            None => None,
+        };
         self.reports.take(&account.id, 1, now_ms())?;
         Ok(self
             .store

@@ -386,16 +386,26 @@ async fn reports_reach_the_moderators_only() {
     let game = online_game(&w, &ama.account.player, Some(&kofi.account.player)).await;
     let bad = w
         .accounts
-        .report(&ama.account, "kofi", Some(game.id), "rude", "")
+        .report(&ama.account, "kofi", Some(&game.public_id), "rude", "")
         .await
         .unwrap_err();
     assert_eq!((bad.code, bad.reason), ("bad_report", Some("reason")));
+    // A game is named by its public id, never by the store's number.
+    let number = game.id.to_string();
+    for other in [number.as_str(), "-1", "0000000000"] {
+        refused_as(
+            w.accounts
+                .report(&ama.account, "kofi", Some(other), "insults", "")
+                .await,
+            "no_such_game",
+        );
+    }
     let id = w
         .accounts
         .report(
             &ama.account,
             "kofi",
-            Some(game.id),
+            Some(&game.public_id),
             "insults",
             "he wrote \u{202e}bad words",
         )

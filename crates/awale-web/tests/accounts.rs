@@ -311,6 +311,48 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
 }
 
 #[tokio::test]
+async fn a_report_names_its_game_by_the_id_in_its_address() {
+    let state = memory_state(Config::default());
+    let app = app(state.clone());
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let game = ama.online_game(&app).await;
+    // What the page sends from the online game it shows.
+    let report =
+        |game: Value| json!({"username": "Ama", "game": game, "reason": "insults", "text": "rude"});
+    kofi.posted(
+        &app,
+        "/api/reports",
+        report(json!(game)),
+        StatusCode::CREATED,
+    )
+    .await;
+    // A public id of no game, a number as text (the store's, never shown),
+    // a number: refused, and no report taken.
+    for (other, status, code) in [
+        (json!("zzzzzzzzzz"), StatusCode::NOT_FOUND, "no_such_game"),
+        (json!("1"), StatusCode::NOT_FOUND, "no_such_game"),
+        (json!("-1"), StatusCode::NOT_FOUND, "no_such_game"),
+        (json!(1), StatusCode::UNPROCESSABLE_ENTITY, "bad_field"),
+        (
+            json!(1_i64 << 62),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad_field",
+        ),
+    ] {
+        kofi.post_refused(&app, "/api/reports", report(other), status, code)
+            .await;
+    }
+    let mut mo = Browser::account(&app, "Efua").await;
+    state.accounts().grant_moderator("efua").await.unwrap();
+    let (status, body) = mo.get(&app, "/api/moderation/reports").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let reports = body["reports"].as_array().unwrap();
+    assert_eq!(reports.len(), 1, "{body}");
+    assert!(!reports[0]["game"].is_null(), "about the game: {body}");
+}
+
+#[tokio::test]
 async fn hostile_bodies_to_the_account_routes_get_clear_refusals() {
     let app = memory_app();
     let mut a = Browser::opened(&app).await;

@@ -1106,6 +1106,24 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
 }
 
 #[tokio::test]
+async fn an_upload_resigned_after_the_end_is_told_how_the_game_ended() {
+    let app = memory_app();
+    let me = "c".repeat(64);
+    // The start is already over (no seed on the board): no resigning it.
+    let game = json!({
+        "key": "finished-game-1", "start": "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", "moves": "",
+        "mode": "humans", "resigned": "S",
+    });
+    let answer = post_as(&app, &me, "/api/uploads", game).await;
+    refused(answer.clone(), StatusCode::CONFLICT, "game_over");
+    assert_eq!(
+        answer.1["fields"]["end"], "empty_board",
+        "the end's code, not a sentence: {}",
+        answer.1
+    );
+}
+
+#[tokio::test]
 async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
     let app = memory_app();
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;

@@ -1112,6 +1112,96 @@ async fn the_smaller_findings_are_closed() {
     );
 }
 
+#[tokio::test]
+async fn no_refusal_quotes_more_than_a_few_characters_of_its_input() {
+    // Finding 11b again (the trial of 2026-12): every way in that quoted
+    // its input whole, through the handlers, the extractors, serde, the
+    // guard and the record reader.
+    let app = app(memory_state(quick()));
+    let id = game_of(&app, ME.1, r#"{"mode":"humans"}"#).await;
+    let x = |n: usize| "x".repeat(n);
+    let record = format!("[Variant \"{}\"]\n\n1. F f *\n", x(9_000));
+    let requests = [
+        post(
+            "/api/games",
+            &[JSON, HOST, ME],
+            &json!({ x(10_000): 1 }).to_string(),
+        ),
+        post(
+            "/api/games",
+            &[JSON, HOST, ME],
+            &json!({"rules": x(10_000)}).to_string(),
+        ),
+        post(
+            "/api/study/analysis",
+            &[JSON, HOST],
+            &json!({"position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "rules": x(10_000)}).to_string(),
+        ),
+        post(
+            "/api/games",
+            &[JSON, HOST, ME],
+            &json!({"mode": x(10_000)}).to_string(),
+        ),
+        post(
+            "/api/games",
+            &[JSON, HOST, ME],
+            &json!({"level": x(10_000)}).to_string(),
+        ),
+        get(&format!("/api/games?{}=1", x(20_000)), &[HOST, ME]),
+        get(&format!("/{}", x(20_000)), &[HOST]),
+        get(
+            &format!("/api/study/puzzles/next?theme={}", x(20_000)),
+            &[HOST],
+        ),
+        get(
+            &format!("/api/study/position?position={}", x(20_000)),
+            &[HOST],
+        ),
+        get(
+            &format!("/api/games/{id}/events?since={}", "9".repeat(5_000)),
+            &[HOST, ME],
+        ),
+        get(&format!("/api/tournaments/%FF{}", x(20_000)), &[HOST]),
+        get("/api/me", &[("host", &x(5_000))]),
+        post(
+            "/api/uploads",
+            &[JSON, HOST, ME],
+            &json!({"key": "long-resign-1", "start": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+                    "moves": "", "mode": "humans", "resigned": x(10_000)})
+            .to_string(),
+        ),
+        post(
+            "/api/import",
+            &[JSON, HOST, ME],
+            &json!({ "record": record }).to_string(),
+        ),
+    ];
+    for req in requests {
+        let what = format!(
+            "{} {}",
+            req.method(),
+            &req.uri().to_string()[..40.min(req.uri().to_string().len())]
+        );
+        let response = app.clone().oneshot(req).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(status.is_client_error(), "{what}: {status} {text}");
+        assert!(
+            bytes.len() < 600 && !text.contains(&x(25)) && !text.contains(&"9".repeat(25)),
+            "{what}: {} bytes: {text}",
+            bytes.len()
+        );
+        let answer: Value =
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| panic!("{what}: {text}"));
+        assert!(answer["error"].is_string(), "{what}: {text}");
+    }
+    // Input holding a backtick slips out of the quotes, not past the bound.
+    let sly = json!({ format!("x`{}", x(10_000)): 1 }).to_string();
+    let a = send(&app, post("/api/games", &[JSON, HOST, ME], &sly)).await;
+    assert!(a.body.to_string().len() < 600, "{}", a.body);
+}
+
 // ----------------------------------------------------------- games files --
 
 fn temp_file(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -307,7 +307,8 @@ pub async fn block(
 #[serde(deny_unknown_fields)]
 pub struct ReportRequest {
     username: String,
-    game: Option<i64>,
+    /// The game it is about: its public id, as in its address.
+    game: Option<String>,
     reason: String,
     #[serde(default)]
     text: String,
@@ -329,7 +330,13 @@ pub async fn report(
     let id = state
         .shared
         .accounts
-        .report(&me.account, &req.username, req.game, &req.reason, &req.text)
+        .report(
+            &me.account,
+            &req.username,
+            req.game.as_deref(),
+            &req.reason,
+            &req.text,
+        )
         .await?;
     Ok((StatusCode::CREATED, Json(Reported { id })))
 }

@@ -795,9 +795,12 @@ pub async fn upload(
     if let Some(text) = req.resigned.as_deref() {
         let side: Side = text
             .parse()
-            .map_err(|_| Error::invalid("bad_side", format!("`{text}` is not a side (S or N)")))?;
-        game.resign(side)
-            .map_err(|e| Error::game_over(&e.to_string()))?;
+            .map_err(|_| not_a("bad_side", text, "side (S or N)"))?;
+        // `end` is the reason's code (`empty_board`), as for any game over.
+        game.resign(side).map_err(|e| match e {
+            awale_core::GameError::Over(end) => Error::game_over(end.name()),
+            illegal @ awale_core::GameError::Illegal(_) => Error::illegal_move(illegal, None),
+        })?;
     }
     let seed = random_seed();
     let mode = if against_computer(&req.mode, "mode played offline")? {

@@ -213,17 +213,29 @@ fn with_security_headers(policy: &Policy, mut response: Response) -> Response {
     response
 }
 
-/// The host name of a `Host` value, lower case, without its port.
-fn host_name(host: &str) -> String {
+/// The host name of a `Host` value, lower case, without its port; `None`
+/// when the value is not a host and port: a bracketed address followed by
+/// anything but `:PORT` (`[::1]@evil.com`), or a name holding other than
+/// letters, digits, dots, dashes and underscores (`evil.com/.localhost`),
+/// either of which would make the links built from it name another site.
+fn host_name(host: &str) -> Option<String> {
     let host = host.trim().to_ascii_lowercase();
+    let port_ok = |port: &str| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
     if let Some(rest) = host.strip_prefix('[') {
         // [::1]:8080
-        return rest.split(']').next().unwrap_or("").to_string();
+        let (address, after) = rest.split_once(']')?;
+        let ok = after.is_empty() || after.strip_prefix(':').is_some_and(port_ok);
+        return ok.then(|| address.to_string());
     }
-    match host.rsplit_once(':') {
-        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name.to_string(),
-        _ => host,
-    }
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port_ok(port) => name,
+        _ => host.as_str(),
+    };
+    let name_ok = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    name_ok.then(|| name.to_string())
 }
 
 fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
@@ -231,13 +243,12 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
         // Browsers always send one: a request without is not a page's.
         return Ok(());
     };
-    let Ok(text) = host.to_str() else {
+    let Some(name) = host.to_str().ok().and_then(host_name) else {
         return Err(ApiError::bad_request(
             "bad_host",
-            "the Host header is not text",
+            "the Host header is not a host name or address with an optional port",
         ));
     };
-    let name = host_name(text);
     let ok = name.parse::<std::net::IpAddr>().is_ok()
         || name == "localhost"
         || name.ends_with(".localhost")
@@ -245,11 +256,12 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     if ok {
         Ok(())
     } else {
+        let name = crate::error::shown(&name);
         Err(ApiError::forbidden(
             "bad_host",
             format!(
                 "this server does not answer to the name `{name}` (start it with \
-                 --public-url or --allow-host {name} to serve it under that name)"
+                 --public-url or --allow-host `{name}` to serve it under that name)"
             ),
         ))
     }
@@ -357,9 +369,44 @@ mod tests {
 
     #[test]
     fn host_names_lose_their_port_and_case() {
-        assert_eq!(host_name("LocalHost:8080"), "localhost");
-        assert_eq!(host_name("[::1]:8080"), "::1");
-        assert_eq!(host_name("awale.example.org"), "awale.example.org");
+        assert_eq!(host_name("LocalHost:8080").as_deref(), Some("localhost"));
+        assert_eq!(host_name("[::1]:8080").as_deref(), Some("::1"));
+        assert_eq!(host_name("[::1]").as_deref(), Some("::1"));
+        assert_eq!(
+            host_name("awale.example.org").as_deref(),
+            Some("awale.example.org")
+        );
+    }
+
+    #[test]
+    fn a_host_is_a_name_or_address_and_a_port_with_nothing_after() {
+        let policy = Policy::default();
+        for forged in [
+            "[::1]@evil.com",
+            "[::1]:80@evil.com",
+            "[::1]evil.com",
+            "[::1]:",
+            "[::1",
+            "evil.com/.localhost",
+            "evil.com#.localhost",
+            "evil.com?.localhost",
+            "x@evil.localhost",
+            "localhost:80@evil.com",
+            "",
+        ] {
+            assert_eq!(host_name(forged), None, "{forged}");
+            let refused = check_host(&policy, &headers(&[("host", forged)])).unwrap_err();
+            assert!(
+                matches!(
+                    refused,
+                    ApiError::Http {
+                        code: "bad_host",
+                        ..
+                    }
+                ),
+                "{forged}: {refused}"
+            );
+        }
     }
 
     #[test]
