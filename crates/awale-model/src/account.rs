@@ -105,8 +105,9 @@ pub struct Report {
     pub reporter: String,
     /// Who is reported (a username).
     pub reported: String,
-    /// The game it is about, if any.
-    pub game: Option<i64>,
+    /// The game it is about, if any: its public id (the store's number of
+    /// a game is never shown).
+    pub game: Option<String>,
     /// Why, as a code (`cheating`, `insults`, `spam`, `name`, `other`).
     pub reason: String,
     /// The reporter's words, if any.

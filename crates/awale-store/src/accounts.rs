@@ -263,10 +263,11 @@ pub(crate) const ADD_CHALLENGE: &str =
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id";
 
 /// The last `?1` reports, those to look at first.
-pub(crate) const REPORTS: &str = "SELECT r.id, a.username, b.username, r.game_id, r.reason,
+pub(crate) const REPORTS: &str = "SELECT r.id, a.username, b.username, g.public_id, r.reason,
         r.text, r.created_ms, r.resolved_ms, m.username
      FROM reports r JOIN accounts a ON a.id = r.reporter
      JOIN accounts b ON b.id = r.reported
+     LEFT JOIN games g ON g.id = r.game_id
      LEFT JOIN accounts m ON m.id = r.resolved_by
      ORDER BY r.resolved_ms IS NOT NULL, r.id DESC LIMIT ?1";
 
