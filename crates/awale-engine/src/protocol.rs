@@ -392,9 +392,7 @@ pub fn decided_margin(score: Score, game: &Game, pv: &[Move]) -> Option<i32> {
     if let Some(margin) = score.proven_margin() {
         return Some(margin);
     }
-    score.plies_to_end()?;
-    // From the score, not the sign of the plies: a loss in 0 plies is 0 too.
-    let wins = score.is_win();
+    let wins = score.forced()?.wins;
     let me = game.position().to_move();
     let mut line = game.clone();
     for &m in pv {
@@ -427,12 +425,13 @@ pub fn decided_margin(score: Score, game: &Game, pv: &[Move]) -> Option<i32> {
 /// game as its final margin (see [`decided_margin`]) or, with
 /// [`DecidedScores::Mate`] and a known distance, `mate M`.
 pub fn score_words(score: Score, game: &Game, pv: &[Move], decided: DecidedScores) -> String {
-    if let (DecidedScores::Mate, Some(plies)) = (decided, score.plies_to_end()) {
+    if let (DecidedScores::Mate, Some(forced)) = (decided, score.forced()) {
         // Moves of the side to move: a win in 1 or 2 plies is its next move.
-        let moves = if score.is_win() {
+        let plies = forced.plies as i32;
+        let moves = if forced.wins {
             (plies + 1) / 2
         } else {
-            plies / 2
+            -(plies / 2)
         };
         return format!("mate {moves}");
     }
