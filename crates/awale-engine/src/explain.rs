@@ -181,9 +181,12 @@ pub fn explain(
     let me = position.to_move();
     let opponent = me.opponent();
     let after = position.play_unchecked(mv);
-    if let Some(plies) = score.and_then(Score::plies_to_end).filter(|&p| p > 0) {
+    if let Some(forced) = score
+        .and_then(Score::forced)
+        .filter(|f| f.wins && f.plies > 0)
+    {
         reasons.push(Reason::WinsByForce {
-            plies: plies as u32,
+            plies: forced.plies,
         });
     }
     // The databases' result, where the game keeps their value (a move

@@ -36,7 +36,7 @@ pub use explain::{explain, Reason, ReasonFields};
 pub use level::{choose_move, choose_move_within, greedy_move, Level, UnknownLevel};
 pub use limits::{Clock, Limits};
 pub use oracle::{move_value_in_game, value_in_game, Bounds, Oracle};
-pub use score::Score;
+pub use score::{Forced, Score};
 #[doc(hidden)]
 pub use search::SearchParams;
 pub use search::{Engine, EngineOptions, MoveAnalysis, SearchInfo, SearchResult};

@@ -378,7 +378,7 @@ pub enum DecidedScores {
     #[default]
     Margin,
     /// `mate M`, `M` the side to move's moves to the end (negative when it
-    /// loses), when the distance is known; `cp` margin otherwise.
+    /// loses), when the distance is known and not 0; `cp` margin otherwise.
     Mate,
 }
 
@@ -392,9 +392,7 @@ pub fn decided_margin(score: Score, game: &Game, pv: &[Move]) -> Option<i32> {
     if let Some(margin) = score.proven_margin() {
         return Some(margin);
     }
-    score.plies_to_end()?;
-    // From the score, not the sign of the plies: a loss in 0 plies is 0 too.
-    let wins = score.is_win();
+    let wins = score.forced()?.wins;
     let me = game.position().to_move();
     let mut line = game.clone();
     for &m in pv {
@@ -427,14 +425,14 @@ pub fn decided_margin(score: Score, game: &Game, pv: &[Move]) -> Option<i32> {
 /// game as its final margin (see [`decided_margin`]) or, with
 /// [`DecidedScores::Mate`] and a known distance, `mate M`.
 pub fn score_words(score: Score, game: &Game, pv: &[Move], decided: DecidedScores) -> String {
-    if let (DecidedScores::Mate, Some(plies)) = (decided, score.plies_to_end()) {
-        // Moves of the side to move: a win in 1 or 2 plies is its next move.
-        let moves = if score.is_win() {
-            (plies + 1) / 2
-        } else {
-            plies / 2
-        };
-        return format!("mate {moves}");
+    // A game already over (never the root of a search, which has a move to
+    // play) has no moves to the end: `mate 0` would not say who won.
+    if let (DecidedScores::Mate, Some(forced)) = (decided, score.forced().filter(|f| f.plies > 0)) {
+        // The side to move's own moves, won or lost: in 1 or 2 plies, its
+        // next move (a loss in 1 is its own move ending the game).
+        let moves = forced.plies.div_ceil(2);
+        let sign = if forced.wins { "" } else { "-" };
+        return format!("mate {sign}{moves}");
     }
     match decided_margin(score, game, pv) {
         Some(margin) => format!("cp {}", margin * 100),
@@ -1564,6 +1562,12 @@ mod tests {
             // `MateScores`: the side to move's moves to the end.
             (Score::win_in(7), DecidedScores::Mate, "mate 4"),
             (Score::loss_in(4), DecidedScores::Mate, "mate -2"),
+            // A loss in an odd number of plies ends on the side's own move.
+            (Score::loss_in(3), DecidedScores::Mate, "mate -2"),
+            (Score::loss_in(1), DecidedScores::Mate, "mate -1"),
+            (Score::win_in(1), DecidedScores::Mate, "mate 1"),
+            // Over already: no `mate 0`, which would not say who won.
+            (Score::loss_in(0), DecidedScores::Mate, "cp -1200"),
         ] {
             assert_eq!(score_words(score, &game, &[], asked), words, "{score:?}");
         }

@@ -79,13 +79,21 @@ impl Score {
         self.0 < -PROVEN
     }
 
-    /// For a win or loss with a known distance: the plies to the end,
-    /// positive when the side to move wins, negative when it loses.
-    pub fn plies_to_end(self) -> Option<i32> {
+    /// For a win or loss with a known distance: who wins, and in how many
+    /// plies. A win and a loss at ply 0 (the game is over) differ here by
+    /// [`Forced::wins`], where a signed count of plies could not tell them
+    /// apart.
+    pub fn forced(self) -> Option<Forced> {
         if self.0 >= WIN - MAX_PLY {
-            Some(WIN - self.0)
+            Some(Forced {
+                wins: true,
+                plies: (WIN - self.0) as u32,
+            })
         } else if self.0 <= -(WIN - MAX_PLY) {
-            Some(-(WIN + self.0))
+            Some(Forced {
+                wins: false,
+                plies: (WIN + self.0) as u32,
+            })
         } else {
             None
         }
@@ -119,7 +127,7 @@ impl Score {
 
     /// The raw value in hundredths of a seed. For decided scores it is a
     /// large number (above 28,000 in absolute value) that still orders
-    /// correctly; a protocol should report [`Score::plies_to_end`] instead.
+    /// correctly; a protocol should report [`Score::forced`] instead.
     pub fn cp_value(self) -> i32 {
         self.0
     }
@@ -150,6 +158,17 @@ impl Score {
     }
 }
 
+/// A game decided in a known number of plies, from the side to move's view
+/// ([`Score::forced`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Forced {
+    /// Whether the side to move wins (else it loses).
+    pub wins: bool,
+    /// Plies to the end, both sides' moves counted; 0 when the game is
+    /// already over.
+    pub plies: u32,
+}
+
 impl std::ops::Neg for Score {
     type Output = Score;
     fn neg(self) -> Score {
@@ -159,12 +178,9 @@ impl std::ops::Neg for Score {
 
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(n) = self.plies_to_end() {
-            if n >= 0 {
-                write!(f, "win in {n}")
-            } else {
-                write!(f, "loss in {}", -n)
-            }
+        if let Some(Forced { wins, plies }) = self.forced() {
+            let result = if wins { "win" } else { "loss" };
+            write!(f, "{result} in {plies}")
         } else if let Some(m) = self.proven_margin() {
             if m > 0 {
                 write!(f, "win by {m}")
@@ -175,6 +191,55 @@ impl fmt::Display for Score {
             let sign = if self.0 < 0 { '-' } else { '+' };
             let a = self.0.abs();
             write!(f, "{sign}{}.{:02} seeds", a / 100, a % 100)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loss_at_ply_zero_is_a_loss_in_every_view() {
+        let (won, lost) = (Score::win_in(0), Score::loss_in(0));
+        assert!(won.is_win() && !won.is_loss());
+        assert!(lost.is_loss() && !lost.is_win());
+        assert_eq!(
+            won.forced(),
+            Some(Forced {
+                wins: true,
+                plies: 0
+            })
+        );
+        assert_eq!(
+            lost.forced(),
+            Some(Forced {
+                wins: false,
+                plies: 0
+            })
+        );
+        assert_eq!((won.hundredths(), lost.hundredths()), (5_000, -5_000));
+        assert_eq!(won.to_string(), "win in 0");
+        assert_eq!(lost.to_string(), "loss in 0");
+        assert!(won > lost);
+    }
+
+    #[test]
+    fn a_forced_result_keeps_its_side_and_distance() {
+        for plies in [0, 1, 2, 7, MAX_PLY as u32] {
+            let wins = Forced { wins: true, plies };
+            let loses = Forced { wins: false, plies };
+            assert_eq!(Score::win_in(plies).forced(), Some(wins));
+            assert_eq!(Score::loss_in(plies).forced(), Some(loses));
+            assert_eq!((-Score::win_in(plies)).forced(), Some(loses));
+        }
+        // Beyond the distances kept, the longest one stands.
+        assert_eq!(
+            Score::win_in(5_000).forced().map(|f| f.plies),
+            Some(MAX_PLY as u32)
+        );
+        for score in [Score::DRAW, Score::cp(-MAX_HEURISTIC), Score::proven(-3)] {
+            assert_eq!(score.forced(), None, "{score:?}");
         }
     }
 }

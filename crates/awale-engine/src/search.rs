@@ -874,8 +874,8 @@ impl<'a, 'b> Worker<'a, 'b> {
                 break;
             }
             // A win or loss found within the horizon stays what it is.
-            if let Some(n) = Score(score).plies_to_end() {
-                if (n.unsigned_abs()) < depth && !self.until_stopped() {
+            if let Some(forced) = Score(score).forced() {
+                if forced.plies < depth && !self.until_stopped() {
                     break;
                 }
             }

@@ -65,11 +65,30 @@ pub struct Score {
     pub cp: i32,
     /// Whether the result is known (a forced win or loss, or an oracle's).
     pub decided: bool,
-    /// For a forced result: plies to the end, positive when the side to
-    /// move wins.
-    pub plies_to_end: Option<i32>,
+    /// For a result forced in a known number of plies: who wins, when.
+    pub forced: Option<Forced>,
     /// The engine's own wording, e.g. "+1.50 seeds" or "win in 7".
     pub text: String,
+}
+
+/// A result forced in a known number of plies, side to move's view:
+/// `{"wins": false, "plies": 0}` is a game the side has already lost (a
+/// signed count of plies could not tell it from one it has won).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Forced {
+    /// Whether the side to move wins (else it loses).
+    pub wins: bool,
+    /// Plies to the end, both sides' moves counted.
+    pub plies: u32,
+}
+
+impl From<awale_engine::Forced> for Forced {
+    fn from(f: awale_engine::Forced) -> Forced {
+        Forced {
+            wins: f.wins,
+            plies: f.plies,
+        }
+    }
 }
 
 impl From<awale_engine::Score> for Score {
@@ -77,7 +96,7 @@ impl From<awale_engine::Score> for Score {
         Score {
             cp: s.hundredths(),
             decided: s.is_decided(),
-            plies_to_end: s.plies_to_end(),
+            forced: s.forced().map(Forced::from),
             text: s.to_string(),
         }
     }
@@ -157,10 +176,10 @@ pub fn follow_database(
         return engine;
     };
     let margin = lead + i32::from(value.lower);
-    let plies_to_end = engine
+    let forced = engine
         .as_ref()
-        .and_then(|s| s.plies_to_end)
-        .filter(|&p| margin != 0 && (p >= 0) == (margin > 0));
+        .and_then(|s| s.forced)
+        .filter(|f| margin != 0 && f.wins == (margin > 0));
     // A proven draw is the engine's even score; here it is decided.
     let text = if margin == 0 {
         "draw".to_string()
@@ -170,7 +189,7 @@ pub fn follow_database(
     Some(Score {
         cp: margin * 100,
         decided: true,
-        plies_to_end,
+        forced,
         text,
     })
 }
@@ -968,7 +987,11 @@ mod tests {
     #[test]
     fn decided_scores_stay_readable_in_seeds() {
         let s: Score = awale_engine::Score::win_in(5).into();
-        assert_eq!((s.cp, s.decided, s.plies_to_end), (5_000, true, Some(5)));
+        let wins = Forced {
+            wins: true,
+            plies: 5,
+        };
+        assert_eq!((s.cp, s.decided, s.forced), (5_000, true, Some(wins)));
         let s: Score = awale_engine::Score::proven(-3).into();
         assert_eq!((s.cp, s.decided), (-300, true));
         let s: Score = awale_engine::Score::cp(150).into();

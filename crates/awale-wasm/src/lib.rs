@@ -357,13 +357,13 @@ fn computer(r: &Request) -> Result<Value, Refusal> {
 }
 
 /// A score as the server's API gives it: hundredths of a seed (a decided
-/// game as its margin, or ±50 seeds), whether decided, plies to the end,
-/// the engine's words.
+/// game as its margin, or ±50 seeds), whether decided, a forced result
+/// (who wins, in how many plies), the engine's words.
 fn score_view(s: awale_engine::Score) -> Value {
     json!({
         "cp": s.hundredths(),
         "decided": s.is_decided(),
-        "plies_to_end": s.plies_to_end(),
+        "forced": s.forced().map(|f| json!({"wins": f.wins, "plies": f.plies})),
         "text": s.to_string(),
     })
 }
@@ -578,5 +578,17 @@ mod tests {
         assert!(v["db"].is_null());
         let h = ask(json!({"op": "hint", "time_ms": 50}));
         assert!(h["best"]["mv"].is_string(), "{h}");
+    }
+
+    #[test]
+    fn a_move_that_loses_at_once_is_scored_a_loss_as_the_server_does() {
+        // F, South's one move, leaves North its 27 seeds: lost at ply 0.
+        let diagram = "0-0-0-0-0-1-0-0-0-0-0-0-20-27-S";
+        let lost = json!({"cp": -5_000, "decided": true,
+            "forced": {"wins": false, "plies": 0}, "text": "loss in 0"});
+        let v = ask(json!({"op": "analysis", "position": diagram, "time_ms": 50}));
+        assert_eq!(v["scores"][0]["score"], lost, "{v}");
+        let h = ask(json!({"op": "hint", "position": diagram, "time_ms": 50}));
+        assert_eq!(h["best"]["score"], lost, "{h}");
     }
 }

@@ -434,6 +434,26 @@ async fn the_analysis_gives_engine_lines_and_database_values_per_move() {
     assert_eq!(over["end"]["reason"], "starvation");
 }
 
+#[tokio::test]
+async fn a_move_that_loses_at_once_is_scored_a_loss() {
+    // South's one move F leaves North, 27 seeds in store, the game: a
+    // forced result at ply 0, which a count of plies alone said was won.
+    let diagram = "0-0-0-0-0-1-0-0-0-0-0-0-20-27-S";
+    let a = analysis(&bare_app(), json!({"position": diagram})).await;
+    let lost = json!({"wins": false, "plies": 0});
+    for score in [&a["lines"][0]["score"], &a["scores"][0]["score"]] {
+        assert_eq!(score["forced"], lost, "{a}");
+        assert_eq!(score["cp"], -5_000, "{a}");
+        assert_eq!(score["text"], "loss in 0", "{a}");
+    }
+    // Where the database decides the move too, the loss keeps its
+    // distance (it agrees with the database's result).
+    let a = analysis(&study_app(), json!({"position": diagram})).await;
+    let score = &a["scores"][0]["score"];
+    assert_eq!(score["forced"], lost, "{a}");
+    assert!(final_margin(score).is_some_and(|m| m < 0), "{a}");
+}
+
 /// The score in seeds at the end (the mover's view) that an analysis gives
 /// a move, when decided.
 fn final_margin(score: &Value) -> Option<i64> {

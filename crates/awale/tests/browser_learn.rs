@@ -466,6 +466,26 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     wait_text(&c, "#an-status", "Base de finales");
 }
 
+/// A move that loses at once is the other side's win on the page: its
+/// score (a forced result at ply 0) once said the mover won.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_move_that_loses_at_once_is_worded_the_other_sides_win() {
+    // South's one move F leaves North its 27 seeds: North has won. No
+    // database: the engine's score alone.
+    let site = Site::start("lost-at-once");
+    let b = Browser::start("lost-at-once", "en-US,en", 1200, 900);
+    open(
+        &b,
+        &site.page("#analysis&position=0-0-0-0-0-1-0-0-0-0-0-0-20-27-S&rules=awale"),
+    );
+    let engine = "#an-moves tr:nth-child(2) td:nth-child(2)";
+    assert_eq!(wait_text(&b, engine, " wins"), "North wins at once");
+    assert_eq!(text(&b, "#an-lines li .score"), "North wins at once");
+    b.click("#btn-lang");
+    assert_eq!(wait_text(&b, engine, " gagne"), "Nord gagne aussitôt");
+}
+
 /// Checks that nothing of `what` overflows a phone's screen, and that no
 /// text is too small to read or breaks French typography.
 fn fits_phone(b: &Browser, what: &str) {

@@ -54,20 +54,24 @@ export function levelUsesDatabases(info, n) {
   return !!(l && l.uses_databases);
 }
 
-// A player's moves to the end of a forced result: `plies` counts both
-// players' turns, the mover's own moves are every other one.
-function ownMoves(plies) {
-  return Math.max(1, Math.ceil(Math.abs(plies) / 2));
+// The winner's own moves to the end of a move's forced result: `plies`
+// counts both players' turns after the move, which is the mover's first.
+// 0 when the move loses at once.
+function winnersMoves(forced) {
+  return forced.wins ? 1 + Math.floor(forced.plies / 2) : Math.ceil(forced.plies / 2);
 }
 
-// An engine score (side to move's view of `side`: {cp, decided,
-// plies_to_end}) in words: who leads, by how many seeds; a decided score
-// (a forced result, or the endgame databases') is the result at the end.
+// A move's engine score (the view of `side`, to move: {cp, decided,
+// forced: {wins, plies}}) in words: who leads, by how many seeds; a
+// decided score (a forced result, or the endgame databases') is the result
+// at the end. Who wins is `forced.wins`: a loss at ply 0 has 0 plies as a
+// win has.
 export function scoreWords(score, side) {
   if (!score) return "";
-  if (score.plies_to_end !== null && score.plies_to_end !== undefined) {
-    const winner = score.plies_to_end >= 0 ? side : other(side);
-    return t("wins_in", sideName(winner), ownMoves(score.plies_to_end));
+  if (score.forced) {
+    const winner = score.forced.wins ? side : other(side);
+    const moves = winnersMoves(score.forced);
+    return moves === 0 ? t("wins_now", sideName(winner)) : t("wins_in", sideName(winner), moves);
   }
   if (score.decided) return marginWords(Math.round(score.cp / 100), side);
   const seeds = Math.round(Math.abs(score.cp) / 10) / 10;
