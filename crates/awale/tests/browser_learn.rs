@@ -197,6 +197,56 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     assert_eq!(text(&b, ".lesson-card[data-lesson='sow'] .title"), "Semer");
 }
 
+/// Taps `letter` on the lesson's board until the step is solved (taps
+/// while the board is loading or sowing are not taken).
+fn solve_step(b: &Browser, letter: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while b.eval("return !document.querySelector('#lesson-next').hidden") != json!(true) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{letter} never taken: {}",
+            text(b, "#lesson-feedback")
+        );
+        if b.eval(&format!(
+            "return !!document.querySelector(\"#lesson-board .hole-hit.legal[data-letter='{letter}']\")"
+        )) == json!(true)
+        {
+            tap(b, "#lesson-board", letter);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// A step is kept as done once solved: a learner who goes on at once,
+/// before the line that follows the move has played, keeps it. Meanwhile
+/// the step's own praise shows, never words that read like a failure.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
+    let (site, b) = start("lesson-early", "fr-FR,fr", 1200, 900);
+    open(&b, &site.page("#lesson=strategy"));
+    wait_text(&b, "#lesson-step", "Étape 1 sur 2");
+    solve_step(&b, "E");
+    let said = text(&b, "#lesson-feedback");
+    assert!(
+        said.starts_with("Bravo") && said.contains("L'adversaire doit jouer sa seule graine"),
+        "{said}"
+    );
+    assert!(!said.contains("on ne prend que"), "{said}");
+    b.click("#lesson-next");
+    wait_text(&b, "#lesson-step", "Étape 2 sur 2");
+    solve_step(&b, "B");
+    b.click("#lesson-back");
+    wait(
+        &b,
+        "the list",
+        "return !document.querySelector('#lesson-list').hidden",
+    );
+    wait_text(&b, ".lesson-card[data-lesson='strategy'] .state", "Finie");
+    let progress = b.eval("return JSON.parse(localStorage.getItem('awale.lessons'))");
+    assert_eq!(progress["strategy"], 2, "{progress}");
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_puzzle_failed_then_solved_plays_the_database_line() {
