@@ -182,8 +182,11 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     b.goto(&site.page("#lesson=feed"));
     wait_text(&b, "#lesson-task", "no seeds at all");
     tap(&b, "#lesson-board", "A");
-    let said = wait_text(&b, "#lesson-feedback", "not allowed");
-    assert!(said.contains("The seeds of A stay on your side"), "{said}");
+    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    assert_eq!(
+        said,
+        "The seeds of A stay on your side: your opponent still has nothing. Not allowed! Try again!"
+    );
     // The list shows the lesson done, in French too.
     b.click("#lesson-back");
     wait(
@@ -245,6 +248,23 @@ fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
     wait_text(&b, ".lesson-card[data-lesson='strategy'] .state", "Finie");
     let progress = b.eval("return JSON.parse(localStorage.getItem('awale.lessons'))");
     assert_eq!(progress["strategy"], 2, "{progress}");
+}
+
+/// A move the rules refuse, for which the step has its own words, is
+/// answered with them alone: not the rules' reason then the same again.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_refusal_with_its_own_words_says_them_once() {
+    let (site, b) = start("lesson-slam", "en-US,en", 1200, 900);
+    open(&b, &site.page("#lesson=grand_slam"));
+    wait_text(&b, "#lesson-task", "grand slam");
+    b.find("#lesson-board .hole-hit.legal[data-letter='A']");
+    tap(&b, "#lesson-board", "F");
+    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    assert_eq!(
+        said,
+        "F would take a and b, all your opponent's seeds: a grand slam, forbidden! Try again!"
+    );
 }
 
 #[test]

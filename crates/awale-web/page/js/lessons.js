@@ -168,7 +168,8 @@ async function play(letter) {
   const wrongText = s.wrong && s.wrong[letter];
   if (!m.legal) {
     state.tries++;
-    feedback("bad", () => [whyNot(m, true), say(wrongText), t("lesson_try_again")]);
+    // The step's own words for this move, else why the rules refuse it.
+    feedback("bad", () => [wrongText ? say(wrongText) : whyNot(m, true), t("lesson_try_again")]);
     renderLesson();
     drawStep();
     return;
