@@ -84,9 +84,15 @@ function arg(a) {
   return String(a);
 }
 
+// The locale of the page's language, for dates and numbers (never the
+// browser's own: a French page writes French times).
+export function locale() {
+  return lang === "fr" ? "fr-FR" : "en-GB";
+}
+
 // A number the language's way: at most `digits` decimals.
 export function number(n, digits = 2) {
-  return new Intl.NumberFormat(lang === "fr" ? "fr-FR" : "en-GB", {
+  return new Intl.NumberFormat(locale(), {
     maximumFractionDigits: digits,
     useGrouping: Math.abs(n) >= 10000,
   }).format(n);
