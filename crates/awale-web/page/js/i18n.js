@@ -62,6 +62,19 @@ export function t(key, ...args) {
   return typography(text);
 }
 
+// The number of a guest's default nickname in either language ("Guest
+// 4821", "Invité 4821": a guest who chose none sits down under the words
+// of their own page), else null.
+export function guestNumber(name) {
+  for (const table of [FR, EN]) {
+    const [before, after = ""] = typography(table.guest_name).split("{0}");
+    if (name.length <= before.length + after.length || !name.startsWith(before) || !name.endsWith(after)) continue;
+    const n = name.slice(before.length, name.length - after.length);
+    if (/^\d{4}$/.test(n)) return Number(n);
+  }
+  return null;
+}
+
 // Whether `key` has a text.
 // A player's text (a nickname) inside a sentence, isolated from it: its
 // direction cannot turn the words around it (U+2068 ... U+2069, what
