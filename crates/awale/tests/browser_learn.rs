@@ -356,6 +356,58 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
     wait_text(&b, "#puzzle-goal", "joue et");
 }
 
+/// While a wrong move's answer is sown, "See the solution" is shown
+/// disabled (a click then did nothing); once the answer has played, it
+/// works.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_puzzle_solution_cannot_be_asked_for_nothing_while_an_answer_plays() {
+    let (site, b) = start("puzzle-busy", "en-US,en", 1200, 900);
+    let (status, next) = site.call("GET", "/api/study/puzzles/next?seed=3&difficulty=3", None);
+    assert_eq!(status, 200, "{next}");
+    let answer = next["puzzle"]["answer"].as_str().unwrap().to_string();
+    open(&b, &site.page("#puzzles&seed=3&difficulty=3"));
+    wait_text(&b, "#puzzle-goal", "to play and");
+    let wrong = b
+        .exec(
+            "return [...document.querySelectorAll('#puzzle-board .hole-hit.legal')] \
+             .map(h => h.dataset.letter).find(l => l !== arguments[0])",
+            json!([answer]),
+        )
+        .as_str()
+        .expect("a wrong move to try")
+        .to_string();
+    // The button as it is each time the feedback changes.
+    b.eval(
+        "window.seen = []; \
+         new MutationObserver(() => { \
+           const s = document.querySelector('#puzzle-solution'); \
+           window.seen.push([document.querySelector('#puzzle-feedback').textContent, s.hidden || s.disabled]); \
+         }).observe(document.querySelector('#puzzle-feedback'), {childList: true, characterData: true, subtree: true});",
+    );
+    tap(&b, "#puzzle-board", &wrong);
+    wait_text(&b, "#puzzle-feedback", "Try another move.");
+    let seen = b.eval("return window.seen");
+    let watching: Vec<&Value> = seen
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s[0].as_str().unwrap_or("").contains("Watch the answer."))
+        .collect();
+    assert!(!watching.is_empty(), "{seen}");
+    assert!(
+        watching.iter().all(|s| s[1] == json!(true)),
+        "the button could be pressed while the answer played: {seen}"
+    );
+    wait(
+        &b,
+        "the button",
+        "const s = document.querySelector('#puzzle-solution'); return !s.hidden && !s.disabled",
+    );
+    b.click("#puzzle-solution");
+    wait_text(&b, "#puzzle-feedback", &format!("The solution: {answer}."));
+}
+
 /// The digits on the board: hole counts, store counts, what screen readers
 /// are told of holes and stores.
 fn board_digits(b: &Browser) -> String {
