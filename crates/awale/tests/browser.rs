@@ -974,6 +974,27 @@ fn a_new_game_does_not_keep_the_last_games_words() {
     assert!(!said.contains("resigned"), "{said}");
 }
 
+/// An arena game's Berserk button, whose label says what it does, wraps
+/// in the side column: the page is never wider than the window (French,
+/// 1300 pixels, where it was 1332 wide).
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_berserk_button_wraps_within_the_page() {
+    let (_site, b) = first_visit("berserk");
+    b.click("#btn-start");
+    wait_for_person(&b);
+    switch_language(&b, "fr");
+    b.resize(1300, 900);
+    // Shown as in an arena's game.
+    b.eval("document.querySelector('#game-berserk').hidden = false");
+    assert!(b
+        .text("#game-berserk")
+        .starts_with("Berserk (moitié du temps"));
+    let widths =
+        b.eval("const e = document.documentElement; return [e.scrollWidth, e.clientWidth]");
+    assert!(widths[0].as_u64() <= widths[1].as_u64(), "{widths}");
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_loss_on_time_shows_the_losers_clock_at_zero_and_says_who() {
