@@ -946,6 +946,55 @@ fn a_new_game_started_while_the_computer_thinks_stays_on_the_board() {
     assert_eq!(g["plies"].as_array().map(Vec::len), Some(0), "{g}");
 }
 
+/// The words said under the board are the game's: a new game started
+/// after a resignation does not keep "You lost. You resigned." under its
+/// "Your move".
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_new_game_does_not_keep_the_last_games_words() {
+    let (_site, b) = first_visit("said");
+    b.click("input[name=human][value=S] + span");
+    b.click("#btn-start");
+    wait_for_person(&b);
+    b.click("#btn-resign");
+    b.click("#resign-S");
+    b.wait_shown("#result", 10);
+    b.wait_for(
+        "the resignation said",
+        "return document.querySelector('#said').textContent.includes('You resigned.')",
+        10,
+    );
+    b.click("#btn-new");
+    b.wait_open("#dlg-new", 15);
+    b.click("input[name=human][value=S] + span");
+    b.click("#btn-start");
+    wait_for_person(&b);
+    assert_eq!(b.text("#status"), "Your move");
+    let said = b.string("return document.querySelector('#said').textContent");
+    assert!(!said.contains("resigned"), "{said}");
+}
+
+/// An arena game's Berserk button, whose label says what it does, wraps
+/// in the side column: the page is never wider than the window (French,
+/// 1300 pixels, where it was 1332 wide).
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_berserk_button_wraps_within_the_page() {
+    let (_site, b) = first_visit("berserk");
+    b.click("#btn-start");
+    wait_for_person(&b);
+    switch_language(&b, "fr");
+    b.resize(1300, 900);
+    // Shown as in an arena's game.
+    b.eval("document.querySelector('#game-berserk').hidden = false");
+    assert!(b
+        .text("#game-berserk")
+        .starts_with("Berserk (moitié du temps"));
+    let widths =
+        b.eval("const e = document.documentElement; return [e.scrollWidth, e.clientWidth]");
+    assert!(widths[0].as_u64() <= widths[1].as_u64(), "{widths}");
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_loss_on_time_shows_the_losers_clock_at_zero_and_says_who() {

@@ -182,8 +182,11 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     b.goto(&site.page("#lesson=feed"));
     wait_text(&b, "#lesson-task", "no seeds at all");
     tap(&b, "#lesson-board", "A");
-    let said = wait_text(&b, "#lesson-feedback", "not allowed");
-    assert!(said.contains("The seeds of A stay on your side"), "{said}");
+    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    assert_eq!(
+        said,
+        "The seeds of A stay on your side: your opponent still has nothing. Not allowed! Try again!"
+    );
     // The list shows the lesson done, in French too.
     b.click("#lesson-back");
     wait(
@@ -195,6 +198,73 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     b.click("#btn-lang");
     wait_text(&b, ".lesson-card[data-lesson='capture'] .state", "Finie");
     assert_eq!(text(&b, ".lesson-card[data-lesson='sow'] .title"), "Semer");
+}
+
+/// Taps `letter` on the lesson's board until the step is solved (taps
+/// while the board is loading or sowing are not taken).
+fn solve_step(b: &Browser, letter: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while b.eval("return !document.querySelector('#lesson-next').hidden") != json!(true) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{letter} never taken: {}",
+            text(b, "#lesson-feedback")
+        );
+        if b.eval(&format!(
+            "return !!document.querySelector(\"#lesson-board .hole-hit.legal[data-letter='{letter}']\")"
+        )) == json!(true)
+        {
+            tap(b, "#lesson-board", letter);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// A step is kept as done once solved: a learner who goes on at once,
+/// before the line that follows the move has played, keeps it. Meanwhile
+/// the step's own praise shows, never words that read like a failure.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
+    let (site, b) = start("lesson-early", "fr-FR,fr", 1200, 900);
+    open(&b, &site.page("#lesson=strategy"));
+    wait_text(&b, "#lesson-step", "Étape 1 sur 2");
+    solve_step(&b, "E");
+    let said = text(&b, "#lesson-feedback");
+    assert!(
+        said.starts_with("Bravo") && said.contains("L'adversaire doit jouer sa seule graine"),
+        "{said}"
+    );
+    assert!(!said.contains("on ne prend que"), "{said}");
+    b.click("#lesson-next");
+    wait_text(&b, "#lesson-step", "Étape 2 sur 2");
+    solve_step(&b, "B");
+    b.click("#lesson-back");
+    wait(
+        &b,
+        "the list",
+        "return !document.querySelector('#lesson-list').hidden",
+    );
+    wait_text(&b, ".lesson-card[data-lesson='strategy'] .state", "Finie");
+    let progress = b.eval("return JSON.parse(localStorage.getItem('awale.lessons'))");
+    assert_eq!(progress["strategy"], 2, "{progress}");
+}
+
+/// A move the rules refuse, for which the step has its own words, is
+/// answered with them alone: not the rules' reason then the same again.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_refusal_with_its_own_words_says_them_once() {
+    let (site, b) = start("lesson-slam", "en-US,en", 1200, 900);
+    open(&b, &site.page("#lesson=grand_slam"));
+    wait_text(&b, "#lesson-task", "grand slam");
+    b.find("#lesson-board .hole-hit.legal[data-letter='A']");
+    tap(&b, "#lesson-board", "F");
+    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    assert_eq!(
+        said,
+        "F would take a and b, all your opponent's seeds: a grand slam, forbidden! Try again!"
+    );
 }
 
 #[test]
@@ -284,6 +354,58 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
     b.click("#btn-lang");
     wait_text(&b, "#puzzle-title", "Problème du jour");
     wait_text(&b, "#puzzle-goal", "joue et");
+}
+
+/// While a wrong move's answer is sown, "See the solution" is shown
+/// disabled (a click then did nothing); once the answer has played, it
+/// works.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_puzzle_solution_cannot_be_asked_for_nothing_while_an_answer_plays() {
+    let (site, b) = start("puzzle-busy", "en-US,en", 1200, 900);
+    let (status, next) = site.call("GET", "/api/study/puzzles/next?seed=3&difficulty=3", None);
+    assert_eq!(status, 200, "{next}");
+    let answer = next["puzzle"]["answer"].as_str().unwrap().to_string();
+    open(&b, &site.page("#puzzles&seed=3&difficulty=3"));
+    wait_text(&b, "#puzzle-goal", "to play and");
+    let wrong = b
+        .exec(
+            "return [...document.querySelectorAll('#puzzle-board .hole-hit.legal')] \
+             .map(h => h.dataset.letter).find(l => l !== arguments[0])",
+            json!([answer]),
+        )
+        .as_str()
+        .expect("a wrong move to try")
+        .to_string();
+    // The button as it is each time the feedback changes.
+    b.eval(
+        "window.seen = []; \
+         new MutationObserver(() => { \
+           const s = document.querySelector('#puzzle-solution'); \
+           window.seen.push([document.querySelector('#puzzle-feedback').textContent, s.hidden || s.disabled]); \
+         }).observe(document.querySelector('#puzzle-feedback'), {childList: true, characterData: true, subtree: true});",
+    );
+    tap(&b, "#puzzle-board", &wrong);
+    wait_text(&b, "#puzzle-feedback", "Try another move.");
+    let seen = b.eval("return window.seen");
+    let watching: Vec<&Value> = seen
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s[0].as_str().unwrap_or("").contains("Watch the answer."))
+        .collect();
+    assert!(!watching.is_empty(), "{seen}");
+    assert!(
+        watching.iter().all(|s| s[1] == json!(true)),
+        "the button could be pressed while the answer played: {seen}"
+    );
+    wait(
+        &b,
+        "the button",
+        "const s = document.querySelector('#puzzle-solution'); return !s.hidden && !s.disabled",
+    );
+    b.click("#puzzle-solution");
+    wait_text(&b, "#puzzle-feedback", &format!("The solution: {answer}."));
 }
 
 /// The digits on the board: hole counts, store counts, what screen readers

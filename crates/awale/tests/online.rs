@@ -218,6 +218,74 @@ fn screenshot_to(name: &str) -> PathBuf {
 
 // --------------------------------------------------------------- tests --
 
+/// Two guests without nicknames, one on a French page, one on an English
+/// page: each reader's page words both guests its own way ("Invité 4821",
+/// "Guest 4821"), on the seats and in the chat, whichever page made the
+/// name; the chat's times are written the page's language's way, not the
+/// browser's (an English page in an American browser: 14:05, not 2:05 PM).
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn guests_without_nicknames_are_named_in_each_readers_language() {
+    let site = Site::start("guests");
+    let url = site.url.clone();
+    let awa = Browser::start("guest-fr", "fr-FR,fr", 1280, 1000);
+    let bob = Browser::start("guest-en", "en-US,en", 1280, 1000);
+    open(&awa, &url);
+    awa.wait_open("#dlg-new", 15);
+    tap(&awa, "#form-new input[name=mode][value=online] + span");
+    tap(&awa, "#form-new input[name=human][value=S] + span");
+    tap(&awa, "#btn-start");
+    let invite = awa
+        .wait_for(
+            "the invite link",
+            "const link = document.querySelector('#invite-link').value; return link.includes('?join=') && link",
+            20,
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    open(&bob, &format!("{url}/#lobby"));
+    bob.goto(&invite);
+    let number = |b: &Browser| fetch(b, "GET", "/api/me", Value::Null)["guest"].clone();
+    let (awa_n, bob_n) = (number(&awa), number(&bob));
+    wait_text(
+        &bob,
+        "#player-bottom .who",
+        &format!("North · Guest {bob_n} · you"),
+    );
+    wait_text(&bob, "#player-top .who", &format!("South · Guest {awa_n}"));
+    wait_text(&awa, "#player-top .who", &format!("Nord · Invité {bob_n}"));
+    wait_text(
+        &awa,
+        "#player-bottom .who",
+        &format!("Sud · Invité {awa_n}"),
+    );
+
+    say(&bob, Some("players"), "Hello");
+    wait_text(&awa, "#chat-lines", "Hello");
+    let lines = chat_lines(&awa);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("Invité {bob_n}"))),
+        "{lines:?}"
+    );
+    wait_text(&bob, "#chat-lines", "Hello");
+    let times = bob
+        .strings("return [...document.querySelectorAll('#chat-lines li.line')].map(l => l.title)");
+    assert!(!times.is_empty());
+    for time in &times {
+        let digits: Vec<&str> = time.split(':').collect();
+        assert!(
+            digits.len() == 2
+                && digits
+                    .iter()
+                    .all(|d| d.len() == 2 && d.bytes().all(|c| c.is_ascii_digit())),
+            "a time the English page's way (en-GB): `{time}`"
+        );
+    }
+}
+
 /// Two players and a spectator, each in their own browser: a game by
 /// invite link (its QR code read from the screen), seats, presence, moves
 /// seen by all, a spectator stepping back on their own, the two chat

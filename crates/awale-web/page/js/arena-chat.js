@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { atEnd, errorShower, keep, lineItem, loadLines, sayInput } from "./chat-lines.js";
 import { textEl } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, locale, t } from "./i18n.js";
 import { isModerator, kidMode } from "./people.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -58,7 +58,7 @@ export function render() {
   const latest = atEnd(list);
   list.textContent = "";
   if (!room.lines.size) list.append(textEl("li", "empty", t("arena_chat_empty")));
-  const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  const time = new Intl.DateTimeFormat(locale(), { timeStyle: "short" });
   const id = room.id;
   for (const line of room.lines.values()) {
     const remove = () => api("POST", "/api/moderation/tournament-chat-remove", { tournament: id, line: line.id });

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { button } from "./dom.js";
 import { t } from "./i18n.js";
-import { isModerator } from "./people.js";
+import { isModerator, wordedName } from "./people.js";
 import { errorText } from "./toast.js";
 
 // Lines kept on the page, as the server shows them.
@@ -33,8 +33,9 @@ export function lineItem(line, time, remove, showError) {
   li.className = "line";
   const name = document.createElement("b");
   name.className = "name";
-  // A guest without a nickname comes as a number, worded here.
-  name.textContent = line.name || t("guest_name", line.guest ?? "");
+  // A guest without a nickname comes as a number, worded here (and a
+  // seated guest's default nickname, made by their page, too).
+  name.textContent = line.name ? wordedName(line.name) : t("guest_name", line.guest ?? "");
   name.dir = "auto";
   const text = document.createElement("span");
   text.className = "text";

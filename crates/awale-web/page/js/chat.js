@@ -7,7 +7,7 @@ import { atEnd, errorShower, keep, lineItem, loadLines, sayInput } from "./chat-
 import { textEl } from "./dom.js";
 import { onLive, session } from "./game.js";
 import { isUsername, playerLink } from "./players.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, locale, t } from "./i18n.js";
 import { kidMode } from "./people.js";
 import { isAccountSeat, personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
@@ -101,7 +101,7 @@ function renderLines(g, player) {
     list.append(textEl("li", "empty", t(muted ? "public_muted" : chat.room === "players" ? "no_messages_players" : "no_messages_public")));
     return;
   }
-  const time = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  const time = new Intl.DateTimeFormat(locale(), { timeStyle: "short" });
   for (const line of shown) {
     const g = session.game;
     const remove = () => api("POST", "/api/moderation/chat-remove", { game: g.id, line: line.id });

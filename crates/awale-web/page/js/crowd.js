@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { icon } from "./dom.js";
 import { onLive, session } from "./game.js";
 import { t } from "./i18n.js";
+import { wordedName } from "./people.js";
 import { settings } from "./settings.js";
 import { showError, toast } from "./toast.js";
 
@@ -20,7 +21,7 @@ const SHOWN = 5;
 function who(r) {
   const g = session.game;
   const seat = r.side && g && g.seats && g.seats[r.side === "S" ? 0 : 1];
-  return seat ? seat.name : t("the_public");
+  return seat ? wordedName(seat.name) : t("the_public");
 }
 
 function pop(r) {

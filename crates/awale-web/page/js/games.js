@@ -4,7 +4,7 @@
 import { api, fetched } from "./api.js";
 import { savedLevel } from "./dialogs.js";
 import { sayEmpty, textEl } from "./dom.js";
-import { getLang, isolate, t } from "./i18n.js";
+import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 import * as turns from "./turns.js";
@@ -34,7 +34,7 @@ export async function render() {
 }
 
 function append(list, data, ticket) {
-  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const date = new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" });
   for (const s of data.games) list.append(card(s, date));
   if (!data.next) return;
   const li = document.createElement("li");

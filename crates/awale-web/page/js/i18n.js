@@ -62,6 +62,19 @@ export function t(key, ...args) {
   return typography(text);
 }
 
+// The number of a guest's default nickname in either language ("Guest
+// 4821", "Invité 4821": a guest who chose none sits down under the words
+// of their own page), else null.
+export function guestNumber(name) {
+  for (const table of [FR, EN]) {
+    const [before, after = ""] = typography(table.guest_name).split("{0}");
+    if (name.length <= before.length + after.length || !name.startsWith(before) || !name.endsWith(after)) continue;
+    const n = name.slice(before.length, name.length - after.length);
+    if (/^\d{4}$/.test(n)) return Number(n);
+  }
+  return null;
+}
+
 // Whether `key` has a text.
 // A player's text (a nickname) inside a sentence, isolated from it: its
 // direction cannot turn the words around it (U+2068 ... U+2069, what
@@ -84,9 +97,15 @@ function arg(a) {
   return String(a);
 }
 
+// The locale of the page's language, for dates and numbers (never the
+// browser's own: a French page writes French times).
+export function locale() {
+  return lang === "fr" ? "fr-FR" : "en-GB";
+}
+
 // A number the language's way: at most `digits` decimals.
 export function number(n, digits = 2) {
-  return new Intl.NumberFormat(lang === "fr" ? "fr-FR" : "en-GB", {
+  return new Intl.NumberFormat(locale(), {
     maximumFractionDigits: digits,
     useGrouping: Math.abs(n) >= 10000,
   }).format(n);

@@ -168,7 +168,8 @@ async function play(letter) {
   const wrongText = s.wrong && s.wrong[letter];
   if (!m.legal) {
     state.tries++;
-    feedback("bad", () => [whyNot(m, true), say(wrongText), t("lesson_try_again")]);
+    // The step's own words for this move, else why the rules refuse it.
+    feedback("bad", () => [wrongText ? say(wrongText) : whyNot(m, true), t("lesson_try_again")]);
     renderLesson();
     drawStep();
     return;
@@ -185,8 +186,11 @@ async function play(letter) {
     // again: no "Well done! Well done!").
     const praise = () => [t("lesson_well_done"), s.success ? say(s.success) : whatHappened(view, letter)];
     if (s.accept.includes(letter)) {
+      // Done as soon as it is solved: the learner may go on before the
+      // line that follows has played.
       state.solved = true;
-      feedback("good", s.then && s.then.length ? () => [t("lesson_well_done"), whatHappened(view, letter)] : praise);
+      markDone(lesson.id, stepIndex + 1);
+      feedback("good", praise);
       renderLesson();
       if (s.then && s.then.length) {
         await new Promise((r) => setTimeout(r, 500));
@@ -195,9 +199,6 @@ async function play(letter) {
         if (!end || !here()) return;
         board.paint(end, { over: true });
       }
-      markDone(lesson.id, stepIndex + 1);
-      feedback("good", praise);
-      renderLesson();
       $("#lesson-next").focus();
     } else {
       state.tries++;

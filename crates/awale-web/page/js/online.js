@@ -8,6 +8,7 @@ import { button } from "./dom.js";
 import { apply, onLive, session } from "./game.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { wordedName } from "./people.js";
 import { mySides, personSide } from "./play-view.js";
 import { showError, toast } from "./toast.js";
 import { other, sideName } from "./words.js";
@@ -188,7 +189,7 @@ function mySide(g) {
 // as it is); the side's name for a free seat.
 function seatName(g, side) {
   const seat = g.seats && g.seats[side === "S" ? 0 : 1];
-  return seat ? isolate(seat.name) : sideName(side);
+  return seat ? isolate(wordedName(seat.name)) : sideName(side);
 }
 
 function goingOn(g) {

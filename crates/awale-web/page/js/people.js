@@ -2,7 +2,7 @@
 // empty by the server) as "deleted player", and in kid mode no free-text
 // name at all (the side's name stands for the player) and no chat.
 
-import { t } from "./i18n.js";
+import { guestNumber, t } from "./i18n.js";
 
 let kid = false;
 let moderator = false;
@@ -25,10 +25,19 @@ export function kidMode() {
   return kid;
 }
 
+// `name` (a nickname as the server sent it) in this page's words: a
+// guest's default one ("Guest 4821", made by a page in English) is
+// worded by each reader's page ("Invité 4821" in French), as the chat
+// words a guest's number.
+export function wordedName(name) {
+  const guest = guestNumber(name);
+  return guest === null ? name : t("guest_name", guest);
+}
+
 // The name to show for `name` (as the server sent it), or null when none
 // is shown (kid mode): the caller shows the side instead.
 export function shownName(name) {
   if (kid) return null;
   if (name === "") return t("deleted_player");
-  return name;
+  return wordedName(name);
 }

@@ -13,7 +13,7 @@ import * as nav from "./nav.js";
 import { shownName } from "./people.js";
 import { isUsername, playerLink } from "./players.js";
 import { showError, toast } from "./toast.js";
-import { say, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
+import { say, unsay, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, leadOf, rulesWords,
   storesWords, resultWords, reasonWords, whyWords,
@@ -348,7 +348,11 @@ function speakMoves() {
   if (session.animating) return;
   const was = view.spoken;
   view.spoken = g ? { id: g.id, n: g.plies.length, end: !!g.end, waiting: !!g.waiting } : null;
-  if (!g || !was || was.id !== g.id) return;
+  if (!g || !was || was.id !== g.id) {
+    // Another game (or none): the last game's lines go with it.
+    if ((was && was.id) !== (g && g.id)) unsay();
+    return;
+  }
   const you = personSide(g);
   const parts = [];
   if (g.plies.length > was.n && g.plies.length - was.n <= 2) {

@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { showButton } from "./challenges.js";
 import { sayEmpty, textEl } from "./dom.js";
-import { getLang, isolate, t } from "./i18n.js";
+import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 import { errorWords } from "./words.js";
@@ -95,7 +95,7 @@ function drawPlayer() {
   $("#player-body").hidden = false;
   $("#player-name").textContent = page.username;
   showButton(page.username);
-  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "long" });
+  const date = new Intl.DateTimeFormat(locale(), { dateStyle: "long" });
   $("#player-since").textContent = t("player_since", date.format(new Date(page.created_ms)));
   const res = page.results;
   $("#player-results").textContent = [t("player_wins", res.wins), t("player_draws", res.draws), t("player_losses", res.losses)].join(" · ");
@@ -175,7 +175,7 @@ function drawGraph(rating) {
     title.textContent = String(p.rating);
     dot.append(title);
   });
-  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium" });
+  const date = new Intl.DateTimeFormat(locale(), { dateStyle: "medium" });
   if (first) {
     add("text", { x: left, y: H - 8, class: "graph-label" }, date.format(new Date(first.at_ms)));
     add("text", { x: W - right, y: H - 8, class: "graph-label", "text-anchor": "end" }, date.format(new Date(last.at_ms)));
@@ -210,7 +210,7 @@ function drawGames() {
   list.textContent = "";
   if (!shown.games) return;
   if (sayEmpty(list, shown.games, t("player_no_games"))) return;
-  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const date = new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" });
   for (const g of shown.games) {
     const li = document.createElement("li");
     li.className = "played " + g.outcome;

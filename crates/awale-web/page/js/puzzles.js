@@ -141,7 +141,10 @@ export function render() {
   const f = state.feedback;
   box.className = "feedback" + (f ? ` ${f.kind}` : "");
   box.textContent = f ? f.parts().filter(Boolean).join(" ") : "";
-  $("#puzzle-solution").hidden = state.solved || state.revealed || state.tries === 0;
+  const solution = $("#puzzle-solution");
+  solution.hidden = state.solved || state.revealed || state.tries === 0;
+  // Not while a move's answer is being sown: a click then would do nothing.
+  solution.disabled = state.busy;
   $("#puzzle-next").classList.toggle("primary", state.solved || state.revealed);
 }
 

@@ -25,6 +25,12 @@ export function say(text, where = "#said") {
   while (log.children.length > 20) log.firstElementChild.remove();
 }
 
+// Empties the log `where`: another game is shown, of which nothing was
+// said yet.
+export function unsay(where = "#said") {
+  $(where).textContent = "";
+}
+
 // "2 from your B and 3 from your C", the language's way.
 function list(items) {
   return new Intl.ListFormat(getLang() === "fr" ? "fr" : "en", { type: "conjunction" }).format(items);

@@ -10,7 +10,7 @@
 import { api, eventJson } from "./api.js";
 import * as arenaChat from "./arena-chat.js";
 import { icon, sayEmpty, textEl } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 
@@ -26,7 +26,7 @@ function clockText(x) {
 }
 
 function timeText(ms) {
-  const fmt = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+  const fmt = new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" });
   return fmt.format(new Date(ms));
 }
 
@@ -261,7 +261,7 @@ function points(half) {
 }
 
 function quarters(q) {
-  const text = (q / 4).toLocaleString(getLang() === "fr" ? "fr-FR" : "en-GB", { maximumFractionDigits: 2 });
+  const text = (q / 4).toLocaleString(locale(), { maximumFractionDigits: 2 });
   return text;
 }
 

@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { textEl } from "./dom.js";
-import { getLang, isolate, onLangChange, t } from "./i18n.js";
+import { getLang, isolate, locale, onLangChange, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { card } from "./games.js";
 
@@ -71,7 +71,7 @@ function show() {
   box.hidden = !turns.length;
   const list = $("#turns-list");
   list.textContent = "";
-  const date = new Intl.DateTimeFormat(getLang() === "fr" ? "fr-FR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const date = new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" });
   for (const g of turns) {
     const li = card(g, date);
     if (g.deadline_ms) {
