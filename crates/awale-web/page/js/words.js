@@ -3,6 +3,7 @@
 // server's refusals (from their codes and facts).
 
 import { getLang, t, has, typography } from "./i18n.js";
+import { wordedName } from "./people.js";
 
 export function sideName(side) {
   return side === "S" ? t("south") : t("north");
@@ -195,7 +196,7 @@ export function resultWords(game, end, you = null) {
 // The nickname of `side`'s player in an online game, else null.
 export function seatName(game, side) {
   const seat = game && game.mode === "online" && game.seats && game.seats[side === "S" ? 0 : 1];
-  return seat ? seat.name : null;
+  return seat && seat.name ? wordedName(seat.name) : null;
 }
 
 // Why the game ended, in a sentence naming who when it matters.
