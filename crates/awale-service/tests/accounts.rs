@@ -424,7 +424,11 @@ async fn reports_reach_the_moderators_only() {
         ),
         (id, "Ama", "Kofi")
     );
-    assert_eq!(report.game.as_deref(), Some(game.public_id.as_str()), "shown by its public id");
+    assert_eq!(
+        report.game.as_deref(),
+        Some(game.public_id.as_str()),
+        "shown by its public id"
+    );
     assert_eq!(report.text, "he wrote bad words", "turning marks dropped");
     w.accounts.resolve_report(&mo, id).await.unwrap();
     refused_as(w.accounts.resolve_report(&mo, id).await, "no_such_report");
