@@ -132,7 +132,7 @@ impl Opened {
         match url {
             Some(url) => Ok(Opened::Postgres(connect(url)?)),
             None => {
-                let path = store_path(data)?;
+                let path = new_store_path(data)?;
                 let store =
                     Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
                 Ok(Opened::File(store, path))
@@ -199,15 +199,41 @@ fn default_data_dir() -> anyhow::Result<PathBuf> {
         .context("no data directory (HOME is not set): give one with --data")
 }
 
-pub(crate) fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let path = match data {
+/// The games file `--data` names: the file itself, or `games.sqlite` in
+/// the folder it names (the user's data directory without it).
+fn games_file(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    Ok(match data {
         Some(p) if p.is_dir() => p.join("games.sqlite"),
         Some(p) => p,
         None => default_data_dir()?.join("games.sqlite"),
-    };
+    })
+}
+
+/// The games file `awale serve` keeps, its folder made if missing: the
+/// server alone starts a new games file.
+fn new_store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let path = games_file(data)?;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    Ok(path)
+}
+
+/// The games file of the commands that act on a server's games (`backup`,
+/// `admin`), which must exist: a typo in `--data` would otherwise open a
+/// new, empty file and act on it as if it were the server's.
+pub(crate) fn existing_store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let given = data.is_some();
+    let path = games_file(data)?;
+    if !path.is_file() {
+        if given {
+            anyhow::bail!("--data {}: no such games file", path.display());
+        }
+        anyhow::bail!(
+            "{}: no such games file (`awale serve` makes it; another one is given with --data)",
+            path.display()
+        );
     }
     Ok(path)
 }
@@ -348,7 +374,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// `awale backup FILE`.
 pub fn backup(args: BackupArgs) -> anyhow::Result<ExitCode> {
-    let path = store_path(args.data)?;
+    let path = existing_store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     store
         .backup_blocking(&args.dest)

@@ -258,3 +258,31 @@ fn serve_refuses_a_public_url_that_is_not_an_http_address() {
         assert!(!data.exists(), "{url}: the games file was made");
     }
 }
+
+/// `backup` and `admin` act on a server's games file: one that is not
+/// there (a typo in --data) is an error naming it, and is not made.
+#[test]
+fn backup_and_admin_refuse_a_games_file_that_is_not_there() {
+    let dir = common::folder();
+    let missing = dir.path().join("nothere").join("x.sqlite");
+    let missing_arg = missing.to_str().unwrap();
+    let copy = dir.path().join("copy.sqlite");
+    let in_folder = dir.path().join("games.sqlite");
+    let folder_arg = dir.path().to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &["backup", "--data", missing_arg, copy.to_str().unwrap()],
+        &["admin", "--data", missing_arg, "grant-moderator", "bob"],
+        &["backup", "--data", folder_arg, copy.to_str().unwrap()],
+        &["admin", "--data", folder_arg, "revoke-moderator", "bob"],
+    ];
+    for args in cases {
+        let o = awale(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("no such games file"), "{args:?}: {err}");
+        assert!(err.contains("x.sqlite") || err.contains("games.sqlite"), "{args:?}: {err}");
+        assert!(!stdout(&o).contains("copied"), "{args:?}");
+    }
+    assert!(!missing.exists() && !missing.parent().unwrap().exists());
+    assert!(!in_folder.exists() && !copy.exists());
+}
