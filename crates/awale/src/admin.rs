@@ -59,6 +59,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     store.close();
     let username = done?;
-    println!("{username} is now a {}", role.name());
+    outln!("{username} is now a {}", role.name());
     Ok(ExitCode::SUCCESS)
 }

@@ -78,9 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--threads and --hash must be at least 1");
     }
     let position = game.position();
-    println!("{position}  {} to move  ({rules})", position.to_move());
+    outln!("{position}  {} to move  ({rules})", position.to_move());
     if let Some(reason) = game.end() {
-        println!("the game is over ({reason}): no move to analyse");
+        outln!("the game is over ({reason}): no move to analyse");
         return Ok(ExitCode::SUCCESS);
     }
     let limits = match args.depth {
@@ -95,16 +95,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let dir = args.db.as_deref().map(std::path::Path::new);
         let oracle = awale_db::oracle_for(&rules, dir).context("the endgame databases")?;
         if let Some(o) = &oracle {
-            println!("endgame databases: up to {} seeds", o.max_seeds());
+            outln!("endgame databases: up to {} seeds", o.max_seeds());
         }
         engine.set_oracle(oracle);
     }
     let oracle = engine.oracle_for(&rules).is_some();
     let analyses = engine.analyze(&game, &limits, &AtomicBool::new(false));
-    println!("{:<5} {:<14} line", "move", "score");
+    outln!("{:<5} {:<14} line", "move", "score");
     for a in analyses {
         let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
-        println!(
+        outln!(
             "{:<5} {:<14} {}",
             a.mv.to_string(),
             a.score.to_string(),
@@ -116,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None
         };
         for reason in explain(&game, a.mv, Some(a.score), oracle) {
-            println!("      - {}", reason_text(&reason, lang));
+            outln!("      - {}", reason_text(&reason, lang));
         }
     }
     Ok(ExitCode::SUCCESS)

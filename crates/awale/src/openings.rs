@@ -75,8 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     );
     eprintln!();
-    println!("# Balanced openings for `awale match`: each is played once with each");
-    println!("# engine as South. Made by:");
+    outln!("# Balanced openings for `awale match`: each is played once with each");
+    outln!("# engine as South. Made by:");
     let mut command = format!(
         "awale openings --plies {} --depth {} --max-score {} --count {} --rules {rules}",
         args.plies, args.depth, args.max_score, args.count
@@ -84,16 +84,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(t) = args.time {
         command.push_str(&format!(" --time {t}"));
     }
-    println!("#   {command}");
-    println!(
+    outln!("#   {command}");
+    outln!(
         "# {} of the positions after {} plies scored within {} cp of 0;",
         found.len(),
         args.plies,
         args.max_score
     );
-    println!("# the score is the side to move's (South's after an even number of plies).");
+    outln!("# the score is the side to move's (South's after an even number of plies).");
     for (opening, score) in found.iter().take(args.count) {
-        println!("{}  # {score}", opening.letters());
+        outln!("{}  # {score}", opening.letters());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -33,7 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !rules.target_reached(position.stores()) {
             for m in position.legal_moves(&rules) {
                 let n = perft(&position.play_unchecked(m), args.depth - 1, &rules);
-                println!("{m}: {n}");
+                outln!("{m}: {n}");
                 total += n;
             }
         }
@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         perft(&position, args.depth, &rules)
     };
     let seconds = started.elapsed().as_secs_f64();
-    println!("{leaves}");
+    outln!("{leaves}");
     eprintln!(
         "perft {} under {rules} from {position}: {leaves} leaves in {seconds:.3} s ({:.1} M leaves/s)",
         args.depth,

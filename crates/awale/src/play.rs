@@ -404,14 +404,14 @@ impl Session {
     }
 
     fn say(&self, fr: &'static str, en: &'static str) {
-        println!("{}", t(self.lang, fr, en));
+        outln!("{}", t(self.lang, fr, en));
     }
 
     fn greet(&self) {
         let lang = self.lang;
         if let Some((Computer::Engine(level), _)) = self.computer {
             let (name, about) = level_words(level, lang);
-            println!(
+            outln!(
                 "{}{} {} ({name}, {} Elo). {about}",
                 t(lang, "Niveau de l'ordinateur", "Computer level"),
                 colon(lang),
@@ -486,17 +486,17 @@ impl Session {
         let captured = self.game.play(m)?;
         self.turn_started = Instant::now();
         self.last = Some(m.hole());
-        print!(
+        out!(
             "{} {m}",
             t(self.lang, "L'ordinateur joue", "The computer plays")
         );
         if captured > 0 {
-            print!(
+            out!(
                 " {}",
                 self.captured_text(captured, "et prend", "and captures")
             );
         }
-        println!(".");
+        outln!(".");
         Ok(())
     }
 
@@ -540,9 +540,9 @@ impl Session {
                 let result = self.engine.search(&self.game, &limits, &stop, &mut |_| {});
                 match (result.best, self.seeds) {
                     (Some(m), Seeds::Counted) => {
-                        println!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score)
+                        outln!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score)
                     }
-                    (Some(m), Seeds::Uncounted) => println!("{} {m}.", t(lang, "Essayez", "Try")),
+                    (Some(m), Seeds::Uncounted) => outln!("{} {m}.", t(lang, "Essayez", "Try")),
                     (None, _) => {}
                 }
             }
@@ -552,11 +552,11 @@ impl Session {
             }
             Command::Moves => {
                 let moves: Vec<String> = self.game.moves().map(|m| m.to_string()).collect();
-                println!("{}", moves.join(" "));
+                outln!("{}", moves.join(" "));
             }
             Command::Play(m) => {
                 if let Err(e) = self.game.position().check(m, self.game.rules()) {
-                    println!("{}", refusal_text(lang, &GameError::Illegal(e)));
+                    outln!("{}", refusal_text(lang, &GameError::Illegal(e)));
                     return Ok(true);
                 }
                 // The time since the turn began: thinking, asking for a
@@ -570,10 +570,10 @@ impl Session {
                         self.last = Some(m.hole());
                         if captured > 0 {
                             let text = self.captured_text(captured, "Vous prenez", "You capture");
-                            println!("{text}.");
+                            outln!("{text}.");
                         }
                     }
-                    Err(e) => println!("{}", refusal_text(lang, &e)),
+                    Err(e) => outln!("{}", refusal_text(lang, &e)),
                 }
             }
             Command::Unknown => self.say(
@@ -596,23 +596,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let over = session.game.end().is_some() || session.flagged.is_some();
         // The result screen shows the numbers, even without counting.
         let seeds = if over { Seeds::Counted } else { session.seeds };
-        print!(
+        out!(
             "\n{}",
             board_text::draw_seeds(&position, direction, session.last, session.lang, seeds)
         );
         if let Some(side) = session.flagged {
-            println!(
+            outln!(
                 "{}",
                 lost_on_time_text(session.lang, side, position.stores())
             );
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(outcome) = session.game.outcome() {
-            println!("{}", outcome_text(session.lang, &outcome));
+            outln!("{}", outcome_text(session.lang, &outcome));
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(clock) = &session.clock {
-            println!("{}", clock.text(session.lang));
+            outln!("{}", clock.text(session.lang));
         }
         if let Some(computer) = session.computer_to_move() {
             session.computer_turn(computer)?;
@@ -624,14 +624,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|m| m.to_string())
             .collect();
-        print!(
+        out!(
             "{} ({}) > ",
             side_name(session.lang, position.to_move()),
             legal.join(" ")
         );
         std::io::stdout().flush()?;
         let Some(line) = lines.next() else {
-            println!();
+            outln!();
             return Ok(ExitCode::SUCCESS);
         };
         if !session.command(read_command(&line?))? {

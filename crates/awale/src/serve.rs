@@ -380,6 +380,6 @@ pub fn backup(args: BackupArgs) -> anyhow::Result<ExitCode> {
         .backup_blocking(&args.dest)
         .with_context(|| format!("backup of {}", path.display()))?;
     store.close();
-    println!("{} copied to {}", path.display(), args.dest.display());
+    outln!("{} copied to {}", path.display(), args.dest.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{awale, awale_reading, serve_with, stderr, stdout};
+use common::{awale, awale_reading, awale_unread, serve_with, stderr, stdout};
 
 #[test]
 fn perft_prints_the_leaf_count_under_each_preset() {
@@ -285,4 +285,35 @@ fn backup_and_admin_refuse_a_games_file_that_is_not_there() {
     }
     assert!(!missing.exists() && !missing.parent().unwrap().exists());
     assert!(!in_folder.exists() && !copy.exists());
+}
+
+/// A reader that stops reading (`awale show ... | head -1`) ends every
+/// command as an error does ("awale: Broken pipe", exit 2), never with a
+/// panic's trace.
+#[test]
+fn a_closed_standard_output_ends_every_command_without_a_panic() {
+    let dir = common::folder();
+    let records = dir.path().join("games.ogn");
+    let cases: &[&[&str]] = &[
+        &["show", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"],
+        &["perft", "3", "--divide"],
+        &["analyze", "--depth", "1", "--db", "none"],
+        &["play", "--opponent", "human"],
+        &[
+            "match",
+            "depth=1",
+            "depth=1",
+            "--games",
+            "2",
+            "--records",
+            records.to_str().unwrap(),
+        ],
+    ];
+    for args in cases {
+        let o = awale_unread(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("awale: Broken pipe"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
 }

@@ -53,6 +53,18 @@ pub fn awale_reading_after(args: &[&str], input: &str, delay: Duration) -> Outpu
     child.wait_with_output().expect("the awale binary ends")
 }
 
+/// `awale ARGS` whose standard output nobody reads (`| head` gone before
+/// it writes), run to its end: what it printed on its standard error.
+pub fn awale_unread(args: &[&str]) -> Output {
+    // The reading end is closed before the start: every write fails.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    command(args)
+        .stdout(writer)
+        .output()
+        .expect("the awale binary runs")
+}
+
 /// What it printed on its standard output.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
