@@ -193,7 +193,9 @@ enum Player {
 }
 
 impl Player {
-    fn start(spec: &PlayerSpec, seed: u64) -> Result<Player, ExternalError> {
+    /// The player of `spec`, started: our engine with its table, or the
+    /// external engine's process.
+    fn start(spec: &PlayerSpec, seed: u64) -> Result<Player, MatchError> {
         Ok(match &spec.kind {
             PlayerKind::Ours {
                 level,
@@ -202,7 +204,11 @@ impl Player {
                 params,
                 oracle,
             } => {
-                let mut engine = Box::new(Engine::new(*options));
+                // A table the memory cannot hold (`hash=`) is the match's
+                // configuration refused, not a panic of its thread.
+                let mut engine = Box::new(Engine::try_new(*options).map_err(|e| {
+                    MatchError::Config(format!("{}: hash={}: {e}", spec.name, options.hash_mb))
+                })?);
                 if let Some(oracle) = oracle {
                     engine.set_oracle(Some(Arc::clone(&oracle.0)));
                 }
@@ -219,7 +225,8 @@ impl Player {
                 }
             }
             PlayerKind::External { command, options } => Player::External(Box::new(
-                ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)?,
+                ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)
+                    .map_err(MatchError::Engine)?,
             )),
         })
     }
@@ -457,10 +464,10 @@ impl<'a> Match<'a> {
     /// # Errors
     ///
     /// [`MatchError::Config`] for a configuration that cannot be played
-    /// (no openings, a bad concurrency, an opening the rules refuse, an
-    /// external engine without a `Rules` option under rules other than
-    /// `abapa`), [`MatchError::Engine`] when an external engine cannot be
-    /// started.
+    /// (no openings, a bad concurrency, an opening the rules refuse, a
+    /// `hash` the memory cannot hold, an external engine without a `Rules`
+    /// option under rules other than `abapa`), [`MatchError::Engine`] when
+    /// an external engine cannot be started.
     pub fn new(
         config: &'a MatchConfig,
         a: &'a PlayerSpec,
@@ -481,7 +488,7 @@ impl<'a> Match<'a> {
         let mut notes = Vec::new();
         let mut started = [None, None];
         for (i, spec) in [a, b].into_iter().enumerate() {
-            let player = Player::start(spec, player_seed(0, i)).map_err(MatchError::Engine)?;
+            let player = Player::start(spec, player_seed(0, i))?;
             if let Player::External(engine) = &player {
                 if !engine.has_option("Rules") {
                     if !plays_without_rules_option(&config.rules) {
@@ -562,7 +569,7 @@ impl<'a> Match<'a> {
                             match Player::start(spec, player_seed(worker, i)) {
                                 Ok(p) => players[i] = Some(p),
                                 Err(e) => {
-                                    let _ = sender.send(Err(MatchError::Engine(e)));
+                                    let _ = sender.send(Err(e));
                                     return;
                                 }
                             }
@@ -844,6 +851,24 @@ mod tests {
         };
         let summary = run_match(&config, &strong, &weak, &mut |_, _| {}).unwrap();
         assert!(summary.tally.games() < 1000);
+    }
+
+    #[test]
+    fn a_table_the_memory_cannot_hold_is_refused_before_any_game() {
+        let mut big: PlayerSpec = "depth=1,name=big".parse().unwrap();
+        if let PlayerKind::Ours { options, .. } = &mut big.kind {
+            options.hash_mb = 99_999_999;
+        }
+        let small: PlayerSpec = "depth=1".parse().unwrap();
+        let mut games = 0;
+        let e = run_match(&config(2), &small, &big, &mut |_, _| games += 1).unwrap_err();
+        assert_eq!(games, 0);
+        let text = e.to_string();
+        assert!(matches!(e, MatchError::Config(_)), "{text}");
+        assert!(
+            text.contains("big: hash=99999999") && text.contains("does not fit in memory"),
+            "{text}"
+        );
     }
 
     /// An engine without a `Rules` option that always answers `f`.

@@ -87,10 +87,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(depth) => Limits::depth(depth),
         None => Limits::movetime(Duration::from_millis(args.time.unwrap_or(2000))),
     };
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = Engine::try_new(EngineOptions {
         hash_mb: args.hash,
         threads: args.threads,
-    });
+    })
+    .context("--hash")?;
     if args.db.as_deref() != Some("none") {
         let dir = args.db.as_deref().map(std::path::Path::new);
         let oracle = awale_db::oracle_for(&rules, dir).context("the endgame databases")?;

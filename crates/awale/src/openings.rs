@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use awale_engine::{Engine, EngineOptions, Limits};
 use awale_match::openings::generate;
 
@@ -51,10 +51,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.threads == 0 || args.hash == 0 {
         bail!("--threads and --hash must be at least 1");
     }
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = Engine::try_new(EngineOptions {
         hash_mb: args.hash,
         threads: args.threads,
-    });
+    })
+    .context("--hash")?;
     let limits = Limits {
         depth: Some(args.depth),
         movetime: args.time.map(Duration::from_millis),

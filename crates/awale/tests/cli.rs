@@ -317,3 +317,42 @@ fn a_closed_standard_output_ends_every_command_without_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The memory this machine can give now, in MiB (Linux), if known.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+/// A `--hash` the memory cannot hold is refused with a message and exit
+/// 2 (as `uci --hash` is), by every command that searches.
+#[test]
+fn a_hash_the_memory_cannot_hold_is_refused_not_a_panic() {
+    let dir = common::folder();
+    let records = dir.path().join("games.ogn");
+    let mut cases: Vec<Vec<&str>> = vec![
+        vec!["analyze", "--hash", "99999999", "--depth", "2", "--db", "none"],
+        vec!["bench", "--hash", "99999999", "--depth", "1"],
+        vec!["openings", "--hash", "99999999", "--plies", "1", "--depth", "1"],
+    ];
+    // `hash=` of a match stops at 65536 MiB: refused where it does not fit.
+    if available_mib().is_some_and(|mib| mib < 60_000) {
+        cases.push(vec![
+            "match",
+            "depth=1,hash=65536",
+            "depth=1",
+            "--games",
+            "2",
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+    }
+    for args in &cases {
+        let o = awale(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("does not fit in memory"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
