@@ -4,13 +4,14 @@
 //! without counting (seeds as dots, no number until the end) and on a
 //! clock (`--fast`: a short one).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position, Side};
+use awale_engine::protocol::{read_line, LineRead};
 use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Level, Limits};
 
 use crate::words::{level_words, parse_level, Lang};
@@ -588,8 +589,10 @@ impl Session {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut session = Session::new(args)?;
     session.greet();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    // Bytes, not `lines()`: a typed byte that is not UTF-8 is a line the
+    // game does not understand, not the end of the game.
+    let mut input = std::io::stdin().lock();
+    let mut line = Vec::new();
     loop {
         let position = session.game.position();
         let direction = session.game.rules().direction;
@@ -630,11 +633,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             legal.join(" ")
         );
         std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
-            outln!();
-            return Ok(ExitCode::SUCCESS);
+        let command = match read_line(&mut input, &mut line)? {
+            LineRead::End => {
+                outln!();
+                return Ok(ExitCode::SUCCESS);
+            }
+            LineRead::TooLong(_) => Command::Unknown,
+            LineRead::Line => read_command(&String::from_utf8_lossy(&line)),
         };
-        if !session.command(read_command(&line?))? {
+        if !session.command(command)? {
             return Ok(ExitCode::SUCCESS);
         }
     }

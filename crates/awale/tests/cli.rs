@@ -188,6 +188,19 @@ fn terminal_play_takes_moves_and_rejects_bad_ones() {
 }
 
 #[test]
+fn terminal_play_takes_a_line_that_is_not_utf8_as_one_more_unknown_word() {
+    let o = common::awale_reading_bytes(
+        &["play", "--opponent", "human", "--lang", "en"],
+        b"F\n\xff\nf\n",
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("That is not a move"), "{out}");
+    // The game went on: North played f after the byte.
+    assert!(out.contains("South (A B C D E) >"), "{out}");
+}
+
+#[test]
 fn terminal_play_against_the_computer_reaches_the_end() {
     // Feed a long list of all letters: the illegal ones are refused, the
     // legal ones played, until the game ends.
