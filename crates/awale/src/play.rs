@@ -444,11 +444,13 @@ impl Session {
         in_time
     }
 
-    /// A move made: the capture in words (none without counting).
+    /// A move made: the capture in words, `fr` or `en` (`et prend`, `and
+    /// captures`) followed by the seeds (their number only when counting).
     fn captured_text(&self, captured: u8, fr: &'static str, en: &'static str) -> String {
+        let verb = t(self.lang, fr, en);
         match self.seeds {
-            Seeds::Counted => format!("{} {captured}", t(self.lang, fr, en)),
-            Seeds::Uncounted => t(self.lang, "des graines", "seeds").to_string(),
+            Seeds::Counted => format!("{verb} {captured}"),
+            Seeds::Uncounted => format!("{verb} {}", t(self.lang, "des graines", "seeds")),
         }
     }
 

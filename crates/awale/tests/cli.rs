@@ -200,6 +200,44 @@ fn terminal_play_takes_a_line_that_is_not_utf8_as_one_more_unknown_word() {
     assert!(out.contains("South (A B C D E) >"), "{out}");
 }
 
+/// Without counting, a capture is said without its number, in a whole
+/// sentence: the computer's (F takes a's 3) and the player's (f takes
+/// A's 3).
+#[test]
+fn terminal_play_without_counting_says_captures_in_whole_sentences() {
+    for (lang, computer, player) in [
+        (
+            "en",
+            "The computer plays F and captures seeds.",
+            "You capture seeds.",
+        ),
+        (
+            "fr",
+            "L'ordinateur joue F et prend des graines.",
+            "Vous prenez des graines.",
+        ),
+    ] {
+        let o = awale_reading(
+            &[
+                "play",
+                "--computer",
+                "greedy",
+                "--no-count",
+                "--side",
+                "north",
+                "--lang",
+                lang,
+                "--position",
+                "2-1-0-0-0-1-2-0-0-0-0-1-20-21-S",
+            ],
+            "f\n",
+        );
+        let out = stdout(&o);
+        assert!(out.contains(computer), "{lang}: {out}");
+        assert!(out.contains(&format!("> {player}")), "{lang}: {out}");
+    }
+}
+
 #[test]
 fn terminal_play_against_the_computer_reaches_the_end() {
     // Feed a long list of all letters: the illegal ones are refused, the
