@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use awale_core::{parse_moves, Game, Position};
 use awale_engine::{explain, Engine, EngineOptions, Limits};
 
-use crate::words::{reason_text, Lang};
+use crate::words::{reason_text, search_score_text, Lang};
 
 use crate::rules_args::RulesArgs;
 
@@ -41,8 +41,8 @@ pub struct Args {
     /// or `none` to search without them.
     #[arg(long, value_name = "DIR|none")]
     db: Option<String>,
-    /// Language of the explanations: `fr` or `en` (default: from LANG,
-    /// French if it starts with fr).
+    /// Language of the scores and explanations: `fr` or `en` (default:
+    /// from LANG, French if it starts with fr).
     #[arg(long, value_name = "fr|en")]
     lang: Option<String>,
     #[command(flatten)]
@@ -102,13 +102,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let oracle = engine.oracle_for(&rules).is_some();
     let analyses = engine.analyze(&game, &limits, &AtomicBool::new(false));
-    outln!("{:<5} {:<14} line", "move", "score");
+    outln!("{:<5} {:<18} line", "move", "score");
     for a in analyses {
         let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
         outln!(
-            "{:<5} {:<14} {}",
+            "{:<5} {:<18} {}",
             a.mv.to_string(),
-            a.score.to_string(),
+            search_score_text(a.score, lang),
             line.join(" ")
         );
         let oracle = if oracle {

@@ -14,7 +14,7 @@ use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position,
 use awale_engine::protocol::{read_line, LineRead};
 use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Level, Limits};
 
-use crate::words::{level_words, parse_level, Lang};
+use crate::words::{level_words, parse_level, search_score_text, Lang};
 use rand::seq::IndexedRandom;
 use rand::RngExt;
 
@@ -543,7 +543,8 @@ impl Session {
                 let result = self.engine.search(&self.game, &limits, &stop, &mut |_| {});
                 match (result.best, self.seeds) {
                     (Some(m), Seeds::Counted) => {
-                        outln!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score)
+                        let score = search_score_text(result.score, lang);
+                        outln!("{} {m} ({score})", t(lang, "Essayez", "Try"))
                     }
                     (Some(m), Seeds::Uncounted) => outln!("{} {m}.", t(lang, "Essayez", "Try")),
                     (None, _) => {}

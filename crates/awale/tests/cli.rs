@@ -287,6 +287,29 @@ fn the_french_terminal_speaks_french_with_the_pages_words() {
     assert_eq!(out.matches("Nord (a b c d e f) >").count(), 5, "{out}");
 }
 
+/// The French terminal words a score in French (graines, a decimal
+/// comma): the hint of `play` and every move of `analyze`.
+#[test]
+fn scores_are_worded_in_the_terminals_language() {
+    let out = two_people("fr", "conseil\nquitter\n");
+    let hint = out
+        .lines()
+        .find(|l| l.contains("Essayez"))
+        .unwrap_or_else(|| panic!("no hint: {out}"));
+    assert!(hint.contains("graine") && hint.contains(','), "{hint}");
+    assert!(!hint.contains("seed") && !hint.contains('.'), "{hint}");
+    let o = awale(&["analyze", "--depth", "2", "--db", "none", "--lang", "fr"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // The six moves' lines: `A     +0,12 graine      A a`.
+    let moves: Vec<&str> = out.lines().filter(|l| l.contains(" graine")).collect();
+    assert_eq!(moves.len(), 6, "{out}");
+    assert!(moves.iter().all(|l| l.contains(',')), "{out}");
+    assert!(!out.contains("seeds"), "{out}");
+    let o = awale(&["analyze", "--depth", "2", "--db", "none", "--lang", "en"]);
+    assert_eq!(stdout(&o).matches(" seeds ").count(), 6, "{}", stdout(&o));
+}
+
 /// A public URL that links cannot be made from is refused at start,
 /// before the games file is touched.
 #[test]
