@@ -95,8 +95,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.db.as_deref() != Some("none") {
         let dir = args.db.as_deref().map(std::path::Path::new);
         let oracle = awale_db::oracle_for(&rules, dir).context("the endgame databases")?;
-        if let Some(o) = &oracle {
-            outln!("endgame databases: up to {} seeds", o.max_seeds());
+        match (&oracle, dir) {
+            (Some(o), _) => outln!("endgame databases: up to {} seeds", o.max_seeds()),
+            (None, Some(dir)) => eprintln!(
+                "awale: searching without endgame databases: {}",
+                crate::db::none_in(dir, &rules)
+            ),
+            (None, None) => {}
         }
         engine.set_oracle(oracle);
     }

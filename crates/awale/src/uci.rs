@@ -56,8 +56,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.db.as_deref() != Some("none") {
         let dir = args.db.map(PathBuf::from);
         let output = Arc::clone(&output);
+        // Asked at a `go` under rules not seen before: an `info string`
+        // before the search's lines says what a folder named lacks.
         protocol.set_oracle_source(Box::new(move |rules: &Rules| {
             match awale_db::oracle_for(rules, dir.as_deref()) {
+                Ok(None) => {
+                    if let Some(dir) = &dir {
+                        let why = crate::db::none_in(dir, rules);
+                        output(&format!("info string endgame databases not used: {why}"));
+                    }
+                    None
+                }
                 Ok(oracle) => oracle,
                 Err(e) => {
                     output(&format!("info string endgame databases not used: {e}"));

@@ -430,3 +430,25 @@ fn a_hash_the_memory_cannot_hold_is_refused_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// A `--db` folder named that holds no database (missing: a typo; or
+/// empty) is said on standard error; the analysis goes on without.
+#[test]
+fn analyze_says_when_the_db_folder_named_holds_no_database() {
+    let dir = common::folder();
+    let missing = dir.path().join("nothere");
+    for (folder, why) in [
+        (&missing, "the folder does not exist"),
+        (&dir.path().to_path_buf(), "no endgame database for awale in it"),
+    ] {
+        let folder = folder.to_str().unwrap();
+        let o = awale(&["analyze", "--db", folder, "--depth", "2"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("--db {folder}: {why}")),
+            "{folder}: {err}"
+        );
+        assert_eq!(stdout(&o).matches(" seeds ").count(), 6, "{}", stdout(&o));
+    }
+}
