@@ -35,7 +35,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use awale_core::{leader, result_text, EndReason, Game, Move, Record, Rules, Side};
+use awale_core::{leader, result_text, EndReason, FirstPlayer, Game, Move, Record, Rules, Side};
 use awale_engine::protocol::Go;
 use awale_engine::{choose_move, Engine, Level, Limits};
 use elo::{Sprt, SprtDecision, Tally};
@@ -286,7 +286,21 @@ fn today() -> String {
     awale_core::record_date(seconds)
 }
 
-/// Plays one game between `players` (South first) from `opening`.
+/// Who starts the games of the `pair`-th opening played (both its games,
+/// so that each player starts one): the side the rules name, or under
+/// `first=random` one drawn for the pair, the same at every run.
+fn first_side(rules: &Rules, pair: usize) -> Side {
+    match rules.first {
+        FirstPlayer::Side(side) => side,
+        FirstPlayer::Random => {
+            let mut rng = StdRng::seed_from_u64(0xF1257 ^ pair as u64);
+            Side::BOTH[usize::from(rng.random::<bool>())]
+        }
+    }
+}
+
+/// Plays one game between `players` (South's, North's) from `opening`,
+/// the `round`-th of the match (counted from 1).
 fn play_game(
     config: &MatchConfig,
     players: [&mut Player; 2],
@@ -296,7 +310,10 @@ fn play_game(
     round: usize,
     a_is_south: bool,
 ) -> Result<GameReport, MatchError> {
-    let mut game = opening.game(config.rules).map_err(MatchError::Config)?;
+    let first = first_side(&config.rules, (round - 1) / 2);
+    let mut game = opening
+        .game(config.rules, first)
+        .map_err(MatchError::Config)?;
     let mut clocks = limits.map(|l| l.clock.map(|c| c.remaining));
     let mut adjudicated: Option<(Option<Side>, String)> = None;
     let mut forfeit: Option<(Side, String)> = None;
@@ -410,7 +427,8 @@ fn play_game(
     }
     let round_text = round.to_string();
     let date = today();
-    let opening_text = opening.letters();
+    // The opening as played (turned round when North starts).
+    let opening_text: String = opening.moves_from(first).iter().map(|m| m.letter()).collect();
     let mut record = Record::from_game(
         &game,
         &[
@@ -483,7 +501,9 @@ impl<'a> Match<'a> {
             )));
         }
         for opening in &config.openings {
-            opening.game(config.rules).map_err(MatchError::Config)?;
+            for first in Side::BOTH {
+                opening.game(config.rules, first).map_err(MatchError::Config)?;
+            }
         }
         let mut notes = Vec::new();
         let mut started = [None, None];
@@ -851,6 +871,55 @@ mod tests {
         };
         let summary = run_match(&config, &strong, &weak, &mut |_, _| {}).unwrap();
         assert!(summary.tally.games() < 1000);
+    }
+
+    /// The first move of each game's record, and its `Variant` and
+    /// `Opening` tags, for a match of `games` under `rules`.
+    fn starts(rules: Rules, games: usize) -> Vec<(Side, String, String)> {
+        let a: PlayerSpec = "depth=1".parse().unwrap();
+        let b: PlayerSpec = "depth=1".parse().unwrap();
+        let config = MatchConfig {
+            rules,
+            openings: openings::parse_openings("FfAa\nBbCc\nAbCd\nEd\n", rules).unwrap(),
+            max_plies: 6,
+            ..config(games)
+        };
+        let mut seen = Vec::new();
+        run_match(&config, &a, &b, &mut |r, _| {
+            let tag = |name| r.record.tag(name).unwrap_or_default().to_string();
+            seen.push((r.round, r.record.moves[0].mv.side(), tag("Variant"), tag("Opening")));
+            r.record.to_game().unwrap();
+        })
+        .unwrap();
+        seen.sort_by_key(|s| s.0);
+        seen.into_iter().map(|(_, side, v, o)| (side, v, o)).collect()
+    }
+
+    #[test]
+    fn the_rules_first_player_starts_every_game_of_a_match() {
+        let north = Rules {
+            first: FirstPlayer::Side(Side::North),
+            ..Rules::AWALE
+        };
+        let games = starts(north, 4);
+        assert_eq!(games.len(), 4);
+        for (side, variant, _) in &games {
+            assert_eq!((*side, variant.as_str()), (Side::North, "awale,first=north"));
+        }
+        // The opening turned round, as played.
+        assert_eq!(games[0].2, "fFaA");
+        // Random: drawn for each opening's pair of games, both sides seen.
+        let random = Rules {
+            first: FirstPlayer::Random,
+            ..Rules::AWALE
+        };
+        let games = starts(random, 8);
+        for pair in games.chunks(2) {
+            assert_eq!(pair[0].0, pair[1].0, "{games:?}");
+            assert_eq!(pair[0].1, "awale,first=random");
+        }
+        assert!(games.iter().any(|g| g.0 == Side::North), "{games:?}");
+        assert!(games.iter().any(|g| g.0 == Side::South), "{games:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use awale_core::{perft, Position};
+use awale_core::{perft, Game, Position};
 
 use crate::rules_args::RulesArgs;
 
@@ -14,7 +14,8 @@ pub struct Args {
     /// Plies to look ahead (at most 30).
     #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
     depth: u32,
-    /// Start from this diagram instead of the start position.
+    /// Start from this diagram instead of the start position (its side to
+    /// move as `--first` says).
     #[arg(long, value_name = "DIAGRAM")]
     position: Option<Position>,
     /// Print the count under each legal move first.
@@ -26,7 +27,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let position = args.position.unwrap_or(Position::START);
+    // The rules' start: `--first north` moves North first (`random`
+    // draws, as a new game does).
+    let position = args
+        .position
+        .unwrap_or_else(|| Game::new(rules).start());
     let started = Instant::now();
     let leaves = if args.divide && args.depth > 0 {
         let mut total = 0;

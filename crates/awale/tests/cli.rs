@@ -24,6 +24,14 @@ fn perft_divide_lists_every_move() {
 }
 
 #[test]
+fn perft_starts_with_the_side_the_rules_name() {
+    let o = awale(&["perft", "1", "--divide", "--first", "north"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("a: 1\nb: 1\n"), "{out}");
+    assert_eq!(out.lines().last(), Some("6"), "{out}");
+}
+
+#[test]
 fn show_draws_the_board_with_both_stores() {
     let o = awale(&["show", "0-0-0-0-1-1-1-0-0-0-0-0-20-25-S"]);
     assert!(o.status.success());
