@@ -428,7 +428,11 @@ fn play_game(
     let round_text = round.to_string();
     let date = today();
     // The opening as played (turned round when North starts).
-    let opening_text: String = opening.moves_from(first).iter().map(|m| m.letter()).collect();
+    let opening_text: String = opening
+        .moves_from(first)
+        .iter()
+        .map(|m| m.letter())
+        .collect();
     let mut record = Record::from_game(
         &game,
         &[
@@ -502,7 +506,9 @@ impl<'a> Match<'a> {
         }
         for opening in &config.openings {
             for first in Side::BOTH {
-                opening.game(config.rules, first).map_err(MatchError::Config)?;
+                opening
+                    .game(config.rules, first)
+                    .map_err(MatchError::Config)?;
             }
         }
         let mut notes = Vec::new();
@@ -887,12 +893,19 @@ mod tests {
         let mut seen = Vec::new();
         run_match(&config, &a, &b, &mut |r, _| {
             let tag = |name| r.record.tag(name).unwrap_or_default().to_string();
-            seen.push((r.round, r.record.moves[0].mv.side(), tag("Variant"), tag("Opening")));
+            seen.push((
+                r.round,
+                r.record.moves[0].mv.side(),
+                tag("Variant"),
+                tag("Opening"),
+            ));
             r.record.to_game().unwrap();
         })
         .unwrap();
         seen.sort_by_key(|s| s.0);
-        seen.into_iter().map(|(_, side, v, o)| (side, v, o)).collect()
+        seen.into_iter()
+            .map(|(_, side, v, o)| (side, v, o))
+            .collect()
     }
 
     #[test]
@@ -904,7 +917,10 @@ mod tests {
         let games = starts(north, 4);
         assert_eq!(games.len(), 4);
         for (side, variant, _) in &games {
-            assert_eq!((*side, variant.as_str()), (Side::North, "awale,first=north"));
+            assert_eq!(
+                (*side, variant.as_str()),
+                (Side::North, "awale,first=north")
+            );
         }
         // The opening turned round, as played.
         assert_eq!(games[0].2, "fFaA");

@@ -117,7 +117,10 @@ pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<dyn awale_engine::
 /// named is a folder meant to hold one, and a typo is worth a word).
 pub fn none_in(dir: &Path, rules: &Rules) -> String {
     if dir.is_dir() {
-        format!("--db {}: no endgame database for {rules} in it", dir.display())
+        format!(
+            "--db {}: no endgame database for {rules} in it",
+            dir.display()
+        )
     } else {
         format!("--db {}: the folder does not exist", dir.display())
     }

@@ -29,9 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     // The rules' start: `--first north` moves North first (`random`
     // draws, as a new game does).
-    let position = args
-        .position
-        .unwrap_or_else(|| Game::new(rules).start());
+    let position = args.position.unwrap_or_else(|| Game::new(rules).start());
     let started = Instant::now();
     let leaves = if args.divide && args.depth > 0 {
         let mut total = 0;

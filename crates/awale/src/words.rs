@@ -190,10 +190,18 @@ pub fn search_score_text(score: Score, lang: Lang) -> String {
         return match score.plies_to_end().map(|p| p.unsigned_abs().div_ceil(2)) {
             Some(0) if won => word("gagné", "won").to_string(),
             Some(0) => word("perdu", "lost").to_string(),
-            Some(moves) => format!("{verb} {} {}", word("en", "in"), count(moves, word("coup", "move"))),
+            Some(moves) => format!(
+                "{verb} {} {}",
+                word("en", "in"),
+                count(moves, word("coup", "move"))
+            ),
             None => {
                 let seeds = score.proven_margin().unwrap_or(0).unsigned_abs();
-                format!("{verb} {} {}", word("de", "by"), count(seeds, word("graine", "seed")))
+                format!(
+                    "{verb} {} {}",
+                    word("de", "by"),
+                    count(seeds, word("graine", "seed"))
+                )
             }
         };
     }

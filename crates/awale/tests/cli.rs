@@ -362,7 +362,10 @@ fn backup_and_admin_refuse_a_games_file_that_is_not_there() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
         assert!(err.contains("no such games file"), "{args:?}: {err}");
-        assert!(err.contains("x.sqlite") || err.contains("games.sqlite"), "{args:?}: {err}");
+        assert!(
+            err.contains("x.sqlite") || err.contains("games.sqlite"),
+            "{args:?}: {err}"
+        );
         assert!(!stdout(&o).contains("copied"), "{args:?}");
     }
     assert!(!missing.exists() && !missing.parent().unwrap().exists());
@@ -414,9 +417,13 @@ fn a_hash_the_memory_cannot_hold_is_refused_not_a_panic() {
     let dir = common::folder();
     let records = dir.path().join("games.ogn");
     let mut cases: Vec<Vec<&str>> = vec![
-        vec!["analyze", "--hash", "99999999", "--depth", "2", "--db", "none"],
+        vec![
+            "analyze", "--hash", "99999999", "--depth", "2", "--db", "none",
+        ],
         vec!["bench", "--hash", "99999999", "--depth", "1"],
-        vec!["openings", "--hash", "99999999", "--plies", "1", "--depth", "1"],
+        vec![
+            "openings", "--hash", "99999999", "--plies", "1", "--depth", "1",
+        ],
     ];
     // `hash=` of a match stops at 65536 MiB: refused where it does not fit.
     if available_mib().is_some_and(|mib| mib < 60_000) {
@@ -447,7 +454,10 @@ fn analyze_says_when_the_db_folder_named_holds_no_database() {
     let missing = dir.path().join("nothere");
     for (folder, why) in [
         (&missing, "the folder does not exist"),
-        (&dir.path().to_path_buf(), "no endgame database for awale in it"),
+        (
+            &dir.path().to_path_buf(),
+            "no endgame database for awale in it",
+        ),
     ] {
         let folder = folder.to_str().unwrap();
         let o = awale(&["analyze", "--db", folder, "--depth", "2"]);
