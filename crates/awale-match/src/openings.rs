@@ -76,7 +76,7 @@ impl Opening {
 /// An openings file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsError {
-    /// 1-based line.
+    /// 1-based line; 0 when the fault is the whole file's (no opening in it).
     pub line: usize,
     /// What is wrong.
     pub message: String,
@@ -84,6 +84,9 @@ pub struct OpeningsError {
 
 impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return f.write_str(&self.message);
+        }
         write!(f, "line {}: {}", self.line, self.message)
     }
 }
@@ -119,9 +122,14 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, Openings
         openings.push(opening);
     }
     if openings.is_empty() {
+        let message = if text.trim().is_empty() {
+            "the file is empty: no opening in it"
+        } else {
+            "no opening in the file: only comments and blank lines"
+        };
         return Err(OpeningsError {
-            line: text.lines().count(),
-            message: "no opening in the file".into(),
+            line: 0,
+            message: message.into(),
         });
     }
     Ok(openings)
@@ -253,7 +261,10 @@ mod tests {
         // F then F again: South cannot play twice in a row.
         let e = parse_openings("FF\n", Rules::AWALE).unwrap_err();
         assert_eq!(e.line, 1);
-        assert!(parse_openings("# nothing\n", Rules::AWALE).is_err());
+        let e = parse_openings("# nothing\n", Rules::AWALE).unwrap_err();
+        assert_eq!(e.to_string(), "no opening in the file: only comments and blank lines");
+        let e = parse_openings("", Rules::AWALE).unwrap_err();
+        assert_eq!(e.to_string(), "the file is empty: no opening in it");
     }
 
     #[test]
