@@ -101,6 +101,8 @@ impl std::error::Error for OpeningsError {}
 /// [`OpeningsError`] for the first line that is not an opening, or for an
 /// empty list.
 pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
+    // A byte order mark some editors write first is no move.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let (moves, comment) = line.split_once('#').unwrap_or((line, ""));
@@ -252,6 +254,12 @@ mod tests {
         assert_eq!(openings[0].letters(), "FfAa");
         assert_eq!(openings[0].comment, "+0.10");
         assert_eq!(openings[1].letters(), "Ff");
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_first_opening_is_skipped() {
+        let openings = parse_openings("\u{feff}FfAa\n", Rules::AWALE).unwrap();
+        assert_eq!(openings[0].letters(), "FfAa");
     }
 
     #[test]

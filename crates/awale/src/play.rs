@@ -303,7 +303,8 @@ enum Command {
 /// French words are the page's (Annuler, Rétablir, Conseil, Abandonner);
 /// the older terminal words still work.
 fn read_command(line: &str) -> Command {
-    let word = line.trim();
+    // A byte order mark (from a file of moves) is no part of a word.
+    let word = line.trim().trim_start_matches('\u{feff}');
     if let Ok(m) = word.parse::<Move>() {
         return Command::Play(m);
     }
@@ -666,6 +667,10 @@ mod tests {
             Command::Play(Move::from_letter('F').unwrap())
         );
         assert_eq!(read_command("zz"), Command::Unknown);
+        assert_eq!(
+            read_command("\u{feff}F"),
+            Command::Play(Move::from_letter('F').unwrap())
+        );
     }
 
     #[test]

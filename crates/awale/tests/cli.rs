@@ -169,6 +169,18 @@ fn replay_letter_lines_may_have_comments_with_digits() {
     assert!(out.contains(r#"{"game":1,"end":null"#), "{out}");
 }
 
+/// A byte order mark that an editor wrote first is skipped, before
+/// letters or a record.
+#[test]
+fn replay_skips_a_byte_order_mark_at_the_start() {
+    assert_eq!(
+        replay_json_end("\u{feff}FfAa\n"),
+        r#"{"game":0,"end":null,"board":[0,6,6,6,5,1,0,6,6,6,5,1],"stores":[0,0],"winner":null}"#
+    );
+    let last = replay_json_end("\u{feff}[Variant \"awale\"]\n\n1. F f *\n");
+    assert!(last.starts_with(r#"{"game":0,"end":null,"#), "{last}");
+}
+
 #[test]
 fn a_broken_record_is_an_error_not_a_panic() {
     let o = awale_reading(&["replay", "--json"], "[Event \"x\n1. F *");
