@@ -270,7 +270,10 @@ mod tests {
         let e = parse_openings("FF\n", Rules::AWALE).unwrap_err();
         assert_eq!(e.line, 1);
         let e = parse_openings("# nothing\n", Rules::AWALE).unwrap_err();
-        assert_eq!(e.to_string(), "no opening in the file: only comments and blank lines");
+        assert_eq!(
+            e.to_string(),
+            "no opening in the file: only comments and blank lines"
+        );
         let e = parse_openings("", Rules::AWALE).unwrap_err();
         assert_eq!(e.to_string(), "the file is empty: no opening in it");
     }

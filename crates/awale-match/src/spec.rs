@@ -363,6 +363,9 @@ mod tests {
         }
         // The levels' range is the engine's ladder.
         let e = "level=0".parse::<PlayerSpec>().unwrap_err().to_string();
-        assert!(e.contains(&format!("from 1 to {})", Level::ALL.len())), "{e}");
+        assert!(
+            e.contains(&format!("from 1 to {})", Level::ALL.len())),
+            "{e}"
+        );
     }
 }

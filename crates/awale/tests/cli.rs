@@ -57,6 +57,10 @@ fn bad_input_exits_with_2_and_names_the_problem() {
         (&["perft", "x"], "x"),
         (&["perft", "3", "--bogus"], "--bogus"),
         (&["play", "--side", "east"], "east"),
+        // Beyond what the options advertise as their maximum.
+        (&["uci", "--threads", "1000"], "1..=256"),
+        (&["uci", "--hash", "70000"], "1..=65536"),
+        (&["uci", "--threads", "0"], "1..=256"),
     ];
     for (args, expected) in cases {
         let o = awale(args);
