@@ -130,7 +130,11 @@ enum Opened {
 impl Opened {
     fn open(data: Option<PathBuf>, url: Option<&str>) -> anyhow::Result<Opened> {
         match url {
-            Some(url) => Ok(Opened::Postgres(connect(url)?)),
+            Some(url) => Ok(Opened::Postgres(connect(postgres_url(
+                url,
+                "--store",
+                "a games file is given with --data",
+            )?)?)),
             None => {
                 let path = new_store_path(data)?;
                 let store =
@@ -155,24 +159,30 @@ impl Opened {
     }
 }
 
-fn connect(url: &str) -> anyhow::Result<PgStore> {
+/// `url` if it is a PostgreSQL address; else an error naming the `flag`
+/// that gave it and, in `instead`, the flag for a games file.
+fn postgres_url<'a>(url: &'a str, flag: &str, instead: &str) -> anyhow::Result<&'a str> {
     if !awale_web::store::is_postgres_url(url) {
         anyhow::bail!(
-            "--store `{url}`: give a PostgreSQL address, postgres://USER@HOST/DATABASE (a games \
-             file is given with --data)"
+            "{flag} `{url}`: give a PostgreSQL address, postgres://USER@HOST/DATABASE ({instead})"
         );
     }
+    Ok(url)
+}
+
+fn connect(url: &str) -> anyhow::Result<PgStore> {
     PgStore::connect(url).context("game store")
 }
 
 /// `awale store migrate`.
 pub fn store(args: StoreArgs) -> anyhow::Result<ExitCode> {
     let StoreCommand::Migrate { from, to } = args.command;
+    let to = postgres_url(&to, "--to", "the games file is given with --from")?;
     if !from.is_file() {
         anyhow::bail!("--from {}: no such games file", from.display());
     }
     let file = Store::open(&from).with_context(|| format!("game store {}", from.display()))?;
-    let db = connect(&to)?;
+    let db = connect(to)?;
     let report = awale_web::store::copy_to_postgres(&file, &db)
         .with_context(|| format!("copy of {} into {}", from.display(), db.shown()))?;
     file.close();

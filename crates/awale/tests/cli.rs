@@ -486,3 +486,25 @@ fn analyze_says_when_the_db_folder_named_holds_no_database() {
         assert_eq!(stdout(&o).matches(" seeds ").count(), 6, "{}", stdout(&o));
     }
 }
+
+/// `store migrate` names its own flags when the address is not
+/// PostgreSQL's (it has no --store, no --data), before it opens the
+/// games file.
+#[test]
+fn store_migrate_names_its_own_flags() {
+    let dir = common::folder();
+    let file = dir.path().join("games.sqlite");
+    std::fs::write(&file, b"").unwrap();
+    let from = file.to_str().unwrap();
+    let o = awale(&["store", "migrate", "--from", from, "--to", "mysql://u@h/d"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--to `mysql://u@h/d`"), "{err}");
+    assert!(err.contains("given with --from"), "{err}");
+    assert!(!err.contains("--store") && !err.contains("--data"), "{err}");
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().len(),
+        0,
+        "the file was opened"
+    );
+}
