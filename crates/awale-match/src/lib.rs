@@ -35,7 +35,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use awale_core::{leader, result_text, EndReason, Game, Move, Record, Rules, Side};
+use awale_core::{leader, result_text, EndReason, FirstPlayer, Game, Move, Record, Rules, Side};
 use awale_engine::protocol::Go;
 use awale_engine::{choose_move, Engine, Level, Limits};
 use elo::{Sprt, SprtDecision, Tally};
@@ -193,7 +193,9 @@ enum Player {
 }
 
 impl Player {
-    fn start(spec: &PlayerSpec, seed: u64) -> Result<Player, ExternalError> {
+    /// The player of `spec`, started: our engine with its table, or the
+    /// external engine's process.
+    fn start(spec: &PlayerSpec, seed: u64) -> Result<Player, MatchError> {
         Ok(match &spec.kind {
             PlayerKind::Ours {
                 level,
@@ -202,7 +204,11 @@ impl Player {
                 params,
                 oracle,
             } => {
-                let mut engine = Box::new(Engine::new(*options));
+                // A table the memory cannot hold (`hash=`) is the match's
+                // configuration refused, not a panic of its thread.
+                let mut engine = Box::new(Engine::try_new(*options).map_err(|e| {
+                    MatchError::Config(format!("{}: hash={}: {e}", spec.name, options.hash_mb))
+                })?);
                 if let Some(oracle) = oracle {
                     engine.set_oracle(Some(Arc::clone(&oracle.0)));
                 }
@@ -219,7 +225,8 @@ impl Player {
                 }
             }
             PlayerKind::External { command, options } => Player::External(Box::new(
-                ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)?,
+                ExternalEngine::start(command, options, external::HANDSHAKE_TIMEOUT)
+                    .map_err(MatchError::Engine)?,
             )),
         })
     }
@@ -279,7 +286,21 @@ fn today() -> String {
     awale_core::record_date(seconds)
 }
 
-/// Plays one game between `players` (South first) from `opening`.
+/// Who starts the games of the `pair`-th opening played (both its games,
+/// so that each player starts one): the side the rules name, or under
+/// `first=random` one drawn for the pair, the same at every run.
+fn first_side(rules: &Rules, pair: usize) -> Side {
+    match rules.first {
+        FirstPlayer::Side(side) => side,
+        FirstPlayer::Random => {
+            let mut rng = StdRng::seed_from_u64(0xF1257 ^ pair as u64);
+            Side::BOTH[usize::from(rng.random::<bool>())]
+        }
+    }
+}
+
+/// Plays one game between `players` (South's, North's) from `opening`,
+/// the `round`-th of the match (counted from 1).
 fn play_game(
     config: &MatchConfig,
     players: [&mut Player; 2],
@@ -289,7 +310,10 @@ fn play_game(
     round: usize,
     a_is_south: bool,
 ) -> Result<GameReport, MatchError> {
-    let mut game = opening.game(config.rules).map_err(MatchError::Config)?;
+    let first = first_side(&config.rules, (round - 1) / 2);
+    let mut game = opening
+        .game(config.rules, first)
+        .map_err(MatchError::Config)?;
     let mut clocks = limits.map(|l| l.clock.map(|c| c.remaining));
     let mut adjudicated: Option<(Option<Side>, String)> = None;
     let mut forfeit: Option<(Side, String)> = None;
@@ -403,7 +427,12 @@ fn play_game(
     }
     let round_text = round.to_string();
     let date = today();
-    let opening_text = opening.letters();
+    // The opening as played (turned round when North starts).
+    let opening_text: String = opening
+        .moves_from(first)
+        .iter()
+        .map(|m| m.letter())
+        .collect();
     let mut record = Record::from_game(
         &game,
         &[
@@ -457,10 +486,10 @@ impl<'a> Match<'a> {
     /// # Errors
     ///
     /// [`MatchError::Config`] for a configuration that cannot be played
-    /// (no openings, a bad concurrency, an opening the rules refuse, an
-    /// external engine without a `Rules` option under rules other than
-    /// `abapa`), [`MatchError::Engine`] when an external engine cannot be
-    /// started.
+    /// (no openings, a bad concurrency, an opening the rules refuse, a
+    /// `hash` the memory cannot hold, an external engine without a `Rules`
+    /// option under rules other than `abapa`), [`MatchError::Engine`] when
+    /// an external engine cannot be started.
     pub fn new(
         config: &'a MatchConfig,
         a: &'a PlayerSpec,
@@ -476,12 +505,16 @@ impl<'a> Match<'a> {
             )));
         }
         for opening in &config.openings {
-            opening.game(config.rules).map_err(MatchError::Config)?;
+            for first in Side::BOTH {
+                opening
+                    .game(config.rules, first)
+                    .map_err(MatchError::Config)?;
+            }
         }
         let mut notes = Vec::new();
         let mut started = [None, None];
         for (i, spec) in [a, b].into_iter().enumerate() {
-            let player = Player::start(spec, player_seed(0, i)).map_err(MatchError::Engine)?;
+            let player = Player::start(spec, player_seed(0, i))?;
             if let Player::External(engine) = &player {
                 if !engine.has_option("Rules") {
                     if !plays_without_rules_option(&config.rules) {
@@ -562,7 +595,7 @@ impl<'a> Match<'a> {
                             match Player::start(spec, player_seed(worker, i)) {
                                 Ok(p) => players[i] = Some(p),
                                 Err(e) => {
-                                    let _ = sender.send(Err(MatchError::Engine(e)));
+                                    let _ = sender.send(Err(e));
                                     return;
                                 }
                             }
@@ -844,6 +877,83 @@ mod tests {
         };
         let summary = run_match(&config, &strong, &weak, &mut |_, _| {}).unwrap();
         assert!(summary.tally.games() < 1000);
+    }
+
+    /// The first move of each game's record, and its `Variant` and
+    /// `Opening` tags, for a match of `games` under `rules`.
+    fn starts(rules: Rules, games: usize) -> Vec<(Side, String, String)> {
+        let a: PlayerSpec = "depth=1".parse().unwrap();
+        let b: PlayerSpec = "depth=1".parse().unwrap();
+        let config = MatchConfig {
+            rules,
+            openings: openings::parse_openings("FfAa\nBbCc\nAbCd\nEd\n", rules).unwrap(),
+            max_plies: 6,
+            ..config(games)
+        };
+        let mut seen = Vec::new();
+        run_match(&config, &a, &b, &mut |r, _| {
+            let tag = |name| r.record.tag(name).unwrap_or_default().to_string();
+            seen.push((
+                r.round,
+                r.record.moves[0].mv.side(),
+                tag("Variant"),
+                tag("Opening"),
+            ));
+            r.record.to_game().unwrap();
+        })
+        .unwrap();
+        seen.sort_by_key(|s| s.0);
+        seen.into_iter()
+            .map(|(_, side, v, o)| (side, v, o))
+            .collect()
+    }
+
+    #[test]
+    fn the_rules_first_player_starts_every_game_of_a_match() {
+        let north = Rules {
+            first: FirstPlayer::Side(Side::North),
+            ..Rules::AWALE
+        };
+        let games = starts(north, 4);
+        assert_eq!(games.len(), 4);
+        for (side, variant, _) in &games {
+            assert_eq!(
+                (*side, variant.as_str()),
+                (Side::North, "awale,first=north")
+            );
+        }
+        // The opening turned round, as played.
+        assert_eq!(games[0].2, "fFaA");
+        // Random: drawn for each opening's pair of games, both sides seen.
+        let random = Rules {
+            first: FirstPlayer::Random,
+            ..Rules::AWALE
+        };
+        let games = starts(random, 8);
+        for pair in games.chunks(2) {
+            assert_eq!(pair[0].0, pair[1].0, "{games:?}");
+            assert_eq!(pair[0].1, "awale,first=random");
+        }
+        assert!(games.iter().any(|g| g.0 == Side::North), "{games:?}");
+        assert!(games.iter().any(|g| g.0 == Side::South), "{games:?}");
+    }
+
+    #[test]
+    fn a_table_the_memory_cannot_hold_is_refused_before_any_game() {
+        let mut big: PlayerSpec = "depth=1,name=big".parse().unwrap();
+        if let PlayerKind::Ours { options, .. } = &mut big.kind {
+            options.hash_mb = 99_999_999;
+        }
+        let small: PlayerSpec = "depth=1".parse().unwrap();
+        let mut games = 0;
+        let e = run_match(&config(2), &small, &big, &mut |_, _| games += 1).unwrap_err();
+        assert_eq!(games, 0);
+        let text = e.to_string();
+        assert!(matches!(e, MatchError::Config(_)), "{text}");
+        assert!(
+            text.contains("big: hash=99999999") && text.contains("does not fit in memory"),
+            "{text}"
+        );
     }
 
     /// An engine without a `Rules` option that always answers `f`.

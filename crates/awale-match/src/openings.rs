@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-use awale_core::{parse_moves, Game, Move, Rules};
+use awale_core::{parse_moves, Game, Move, Position, Rules, Side};
 
 use awale_engine::Engine;
 use awale_engine::Limits;
@@ -23,7 +23,8 @@ pub const BUILTIN: &str = include_str!("../data/openings.txt");
 /// One opening: the moves played before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    /// The moves, from the start position with South to move.
+    /// The moves, from the start position with South to move (North's
+    /// start plays them turned round: [`Opening::moves_from`]).
     pub moves: Vec<Move>,
     /// What the file says about it (e.g. the score it was chosen with).
     pub comment: String,
@@ -35,24 +36,37 @@ impl Opening {
         self.moves.iter().map(|m| m.letter()).collect()
     }
 
-    /// The game after the opening under `rules`.
+    /// The moves as played when `first` starts: the opening's own, or
+    /// with North first each from the hole facing it in the other row
+    /// (`fFaA` for `FfAa`): the same game, the board turned round.
+    pub fn moves_from(&self, first: Side) -> Vec<Move> {
+        self.moves
+            .iter()
+            .map(|&m| match first {
+                Side::South => m,
+                Side::North => Move::new(m.side().opponent(), m.index_in_row()),
+            })
+            .collect()
+    }
+
+    /// The game after the opening under `rules` when `first` starts (its
+    /// moves as [`Opening::moves_from`] plays them); the game keeps the
+    /// rules as given, who starts included.
     ///
     /// # Errors
     ///
     /// A message when a move cannot be played or the game is already over.
-    pub fn game(&self, rules: Rules) -> Result<Game, String> {
-        let mut game = Game::new(Rules {
-            first: awale_core::FirstPlayer::Side(awale_core::Side::South),
-            ..rules
-        });
-        for (i, &m) in self.moves.iter().enumerate() {
+    pub fn game(&self, rules: Rules, first: Side) -> Result<Game, String> {
+        let moves = self.moves_from(first);
+        let letters: String = moves.iter().map(|m| m.letter()).collect();
+        let mut game = Game::from_position(rules, Position::start(first));
+        for (i, &m) in moves.iter().enumerate() {
             game.play(m)
-                .map_err(|e| format!("opening {}: move {} ({m}): {e}", self.letters(), i + 1))?;
+                .map_err(|e| format!("opening {letters}: move {} ({m}): {e}", i + 1))?;
         }
         if let Some(reason) = game.end() {
             return Err(format!(
-                "opening {}: the game is already over ({reason})",
-                self.letters()
+                "opening {letters}: the game is already over ({reason})"
             ));
         }
         Ok(game)
@@ -62,7 +76,7 @@ impl Opening {
 /// An openings file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsError {
-    /// 1-based line.
+    /// 1-based line; 0 when the fault is the whole file's (no opening in it).
     pub line: usize,
     /// What is wrong.
     pub message: String,
@@ -70,6 +84,9 @@ pub struct OpeningsError {
 
 impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return f.write_str(&self.message);
+        }
         write!(f, "line {}: {}", self.line, self.message)
     }
 }
@@ -84,6 +101,8 @@ impl std::error::Error for OpeningsError {}
 /// [`OpeningsError`] for the first line that is not an opening, or for an
 /// empty list.
 pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
+    // A byte order mark some editors write first is no move.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let (moves, comment) = line.split_once('#').unwrap_or((line, ""));
@@ -99,13 +118,20 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, Openings
             moves,
             comment: comment.trim().to_string(),
         };
-        opening.game(rules).map_err(error)?;
+        // Written from South's start; North's start plays the same game
+        // turned round.
+        opening.game(rules, Side::South).map_err(error)?;
         openings.push(opening);
     }
     if openings.is_empty() {
+        let message = if text.trim().is_empty() {
+            "the file is empty: no opening in it"
+        } else {
+            "no opening in the file: only comments and blank lines"
+        };
         return Err(OpeningsError {
-            line: text.lines().count(),
-            message: "no opening in the file".into(),
+            line: 0,
+            message: message.into(),
         });
     }
     Ok(openings)
@@ -215,7 +241,7 @@ mod tests {
         let openings = builtin(Rules::AWALE).unwrap();
         let positions: HashSet<_> = openings
             .iter()
-            .map(|o| o.game(Rules::AWALE).unwrap().position())
+            .map(|o| o.game(Rules::AWALE, Side::South).unwrap().position())
             .collect();
         assert_eq!(positions.len(), openings.len());
     }
@@ -231,13 +257,25 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_before_the_first_opening_is_skipped() {
+        let openings = parse_openings("\u{feff}FfAa\n", Rules::AWALE).unwrap();
+        assert_eq!(openings[0].letters(), "FfAa");
+    }
+
+    #[test]
     fn bad_lines_are_located() {
         let e = parse_openings("Ff\nFx\n", Rules::AWALE).unwrap_err();
         assert_eq!(e.line, 2);
         // F then F again: South cannot play twice in a row.
         let e = parse_openings("FF\n", Rules::AWALE).unwrap_err();
         assert_eq!(e.line, 1);
-        assert!(parse_openings("# nothing\n", Rules::AWALE).is_err());
+        let e = parse_openings("# nothing\n", Rules::AWALE).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no opening in the file: only comments and blank lines"
+        );
+        let e = parse_openings("", Rules::AWALE).unwrap_err();
+        assert_eq!(e.to_string(), "the file is empty: no opening in it");
     }
 
     #[test]

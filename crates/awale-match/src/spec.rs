@@ -182,10 +182,10 @@ impl FromStr for PlayerSpec {
             match key {
                 "name" => name = Some(value.to_string()),
                 "level" => {
-                    let n = number(u64::from(u8::MAX))?;
-                    level = Some(Level::from_number(n as u8).ok_or_else(|| {
+                    let found = value.parse::<u8>().ok().and_then(Level::from_number);
+                    level = Some(found.ok_or_else(|| {
                         bad(format!(
-                            "there is no level {n} (levels go from 1 to {})",
+                            "level: `{value}` is not a level (levels go from 1 to {})",
                             Level::ALL.len()
                         ))
                     })?);
@@ -344,8 +344,9 @@ mod tests {
     fn bad_player_specs_say_why() {
         for (spec, expected) in [
             ("", "give level="),
-            ("level=0", "level"),
-            ("level=99", "no level 99"),
+            ("level=0", "`0` is not a level (levels go from 1 to"),
+            ("level=99", "`99` is not a level"),
+            ("level=x", "`x` is not a level"),
             ("depth=x", "depth"),
             ("speed=3", "unknown key"),
             ("depth", "not key=value"),
@@ -360,5 +361,11 @@ mod tests {
             let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(e.contains(expected), "{spec}: {e}");
         }
+        // The levels' range is the engine's ladder.
+        let e = "level=0".parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("from 1 to {})", Level::ALL.len())),
+            "{e}"
+        );
     }
 }

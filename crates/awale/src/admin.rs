@@ -37,7 +37,7 @@ enum Action {
 
 /// `awale admin ...`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let path = crate::serve::store_path(args.data)?;
+    let path = crate::serve::existing_store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     let (name, role) = match &args.action {
         Action::GrantModerator { name } => (name, Role::Moderator),
@@ -59,6 +59,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     store.close();
     let username = done?;
-    println!("{username} is now a {}", role.name());
+    outln!("{username} is now a {}", role.name());
     Ok(ExitCode::SUCCESS)
 }

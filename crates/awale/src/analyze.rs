@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use awale_core::{parse_moves, Game, Position};
 use awale_engine::{explain, Engine, EngineOptions, Limits};
 
-use crate::words::{reason_text, Lang};
+use crate::words::{reason_text, search_score_text, Lang};
 
 use crate::rules_args::RulesArgs;
 
@@ -41,8 +41,8 @@ pub struct Args {
     /// or `none` to search without them.
     #[arg(long, value_name = "DIR|none")]
     db: Option<String>,
-    /// Language of the explanations: `fr` or `en` (default: from LANG,
-    /// French if it starts with fr).
+    /// Language of the scores and explanations: `fr` or `en` (default:
+    /// from LANG, French if it starts with fr).
     #[arg(long, value_name = "fr|en")]
     lang: Option<String>,
     #[command(flatten)]
@@ -78,36 +78,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--threads and --hash must be at least 1");
     }
     let position = game.position();
-    println!("{position}  {} to move  ({rules})", position.to_move());
+    outln!("{position}  {} to move  ({rules})", position.to_move());
     if let Some(reason) = game.end() {
-        println!("the game is over ({reason}): no move to analyse");
+        outln!("the game is over ({reason}): no move to analyse");
         return Ok(ExitCode::SUCCESS);
     }
     let limits = match args.depth {
         Some(depth) => Limits::depth(depth),
         None => Limits::movetime(Duration::from_millis(args.time.unwrap_or(2000))),
     };
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = Engine::try_new(EngineOptions {
         hash_mb: args.hash,
         threads: args.threads,
-    });
+    })
+    .context("--hash")?;
     if args.db.as_deref() != Some("none") {
         let dir = args.db.as_deref().map(std::path::Path::new);
         let oracle = awale_db::oracle_for(&rules, dir).context("the endgame databases")?;
-        if let Some(o) = &oracle {
-            println!("endgame databases: up to {} seeds", o.max_seeds());
+        match (&oracle, dir) {
+            (Some(o), _) => outln!("endgame databases: up to {} seeds", o.max_seeds()),
+            (None, Some(dir)) => eprintln!(
+                "awale: searching without endgame databases: {}",
+                crate::db::none_in(dir, &rules)
+            ),
+            (None, None) => {}
         }
         engine.set_oracle(oracle);
     }
     let oracle = engine.oracle_for(&rules).is_some();
     let analyses = engine.analyze(&game, &limits, &AtomicBool::new(false));
-    println!("{:<5} {:<14} line", "move", "score");
+    outln!("{:<5} {:<18} line", "move", "score");
     for a in analyses {
         let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
-        println!(
-            "{:<5} {:<14} {}",
+        outln!(
+            "{:<5} {:<18} {}",
             a.mv.to_string(),
-            a.score.to_string(),
+            search_score_text(a.score, lang),
             line.join(" ")
         );
         let oracle = if oracle {
@@ -116,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None
         };
         for reason in explain(&game, a.mv, Some(a.score), oracle) {
-            println!("      - {}", reason_text(&reason, lang));
+            outln!("      - {}", reason_text(&reason, lang));
         }
     }
     Ok(ExitCode::SUCCESS)

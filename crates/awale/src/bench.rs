@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use awale_core::{Game, Rules};
 use awale_engine::{Engine, EngineOptions, Limits};
 
@@ -34,10 +35,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = Engine::try_new(EngineOptions {
         hash_mb: args.hash,
         threads: 1,
-    });
+    })
+    .context("--hash")?;
     let stop = AtomicBool::new(false);
     // Written through a handle so that a closed pipe is an error, not a panic.
     let mut out = std::io::stdout().lock();

@@ -2,7 +2,7 @@
 //! seeds level by level (resuming after a kill), `probe` prints what they
 //! know of a position and of each move, `info` lists what is built.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -109,6 +109,20 @@ pub fn perfect_oracle(rules: &Rules) -> Option<std::sync::Arc<dyn awale_engine::
             eprintln!("awale: endgame database not used: {e}");
             None
         }
+    }
+}
+
+/// Why the folder a user named with `--db` gave no database for `rules`
+/// (the library takes a folder without one for "none built"; a folder
+/// named is a folder meant to hold one, and a typo is worth a word).
+pub fn none_in(dir: &Path, rules: &Rules) -> String {
+    if dir.is_dir() {
+        format!(
+            "--db {}: no endgame database for {rules} in it",
+            dir.display()
+        )
+    } else {
+        format!("--db {}: the folder does not exist", dir.display())
     }
 }
 

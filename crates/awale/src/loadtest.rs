@@ -1283,7 +1283,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report["wal_mb"] =
                 json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round2(after)});
         }
-        println!("{report}");
+        outln!("{report}");
         if let Some((state, store)) = server {
             state.stop();
             store.close();

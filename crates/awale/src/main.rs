@@ -1,9 +1,16 @@
 //! `awale`: the one binary. Parses the command line and hands each
 //! subcommand to its module; the game itself lives in the library crates.
 
+// Standard output goes through `outln!` and `out!` (module `out`): a reader
+// gone (`| head`) is an error to report, not a panic.
+#![deny(clippy::print_stdout)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+#[macro_use]
+mod out;
 
 mod admin;
 mod analyze;

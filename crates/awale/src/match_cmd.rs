@@ -144,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("creating {}", args.records.display()))?,
     );
     let total = games.div_ceil(2) * 2;
-    println!(
+    outln!(
         "{} vs {}: {total} games, {} openings, rules {rules}, {} at a time",
         a.name,
         b.name,
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.concurrency
     );
     for note in prepared.notes() {
-        println!("Note: {note}");
+        outln!("Note: {note}");
     }
     let started = Instant::now();
     let mut write_error = None;
@@ -165,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             let south = report.record.tag("South").unwrap_or("?");
             let north = report.record.tag("North").unwrap_or("?");
-            println!(
+            outln!(
                 "game {:>4}/{total}  {south} (S) - {north} (N)  opening {}  {}  {}  [{}: {}]",
                 report.round,
                 report.record.tag("Opening").unwrap_or(""),
@@ -183,8 +183,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let summary = summary?;
     let t = summary.tally;
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{} vs {}: {} wins, {} draws, {} losses in {} games ({:.1} s)",
         a.name,
         b.name,
@@ -195,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     if let (Some(score), Some(elo)) = (t.score(), t.elo()) {
-        println!(
+        outln!(
             "Score of {}: {:.1}/{} ({:.1}%)",
             a.name,
             t.points(),
@@ -207,14 +207,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             String::new()
         };
-        println!(
+        outln!(
             "Elo difference: {}{margin} (95% interval {} .. {})",
             signed(elo.elo),
             signed(elo.lower),
             signed(elo.upper)
         );
         if let Some(los) = t.likelihood_of_superiority() {
-            println!("Likelihood of superiority: {:.1}%", 100.0 * los);
+            outln!("Likelihood of superiority: {:.1}%", 100.0 * los);
         }
     }
     if let Some(sprt) = &config.sprt {
@@ -224,7 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(SprtDecision::AcceptH0) => "H0 accepted: stopped early".to_string(),
             None => "no decision".to_string(),
         };
-        println!(
+        outln!(
             "SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} [{:.2}, {:.2}]: {verdict}",
             sprt.elo0,
             sprt.elo1,
@@ -235,6 +235,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             upper
         );
     }
-    println!("Games written to {}", args.records.display());
+    outln!("Games written to {}", args.records.display());
     Ok(ExitCode::SUCCESS)
 }

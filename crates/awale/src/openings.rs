@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use awale_engine::{Engine, EngineOptions, Limits};
 use awale_match::openings::generate;
 
@@ -51,10 +51,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.threads == 0 || args.hash == 0 {
         bail!("--threads and --hash must be at least 1");
     }
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = Engine::try_new(EngineOptions {
         hash_mb: args.hash,
         threads: args.threads,
-    });
+    })
+    .context("--hash")?;
     let limits = Limits {
         depth: Some(args.depth),
         movetime: args.time.map(Duration::from_millis),
@@ -75,8 +76,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     );
     eprintln!();
-    println!("# Balanced openings for `awale match`: each is played once with each");
-    println!("# engine as South. Made by:");
+    outln!("# Balanced openings for `awale match`: each is played once with each");
+    outln!("# engine as South. Made by:");
     let mut command = format!(
         "awale openings --plies {} --depth {} --max-score {} --count {} --rules {rules}",
         args.plies, args.depth, args.max_score, args.count
@@ -84,16 +85,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(t) = args.time {
         command.push_str(&format!(" --time {t}"));
     }
-    println!("#   {command}");
-    println!(
+    outln!("#   {command}");
+    outln!(
         "# {} of the positions after {} plies scored within {} cp of 0;",
         found.len(),
         args.plies,
         args.max_score
     );
-    println!("# the score is the side to move's (South's after an even number of plies).");
+    outln!("# the score is the side to move's (South's after an even number of plies).");
     for (opening, score) in found.iter().take(args.count) {
-        println!("{}  # {score}", opening.letters());
+        outln!("{}  # {score}", opening.letters());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,16 +4,17 @@
 //! without counting (seeds as dots, no number until the end) and on a
 //! clock (`--fast`: a short one).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use awale_core::{EndReason, Game, GameError, Move, MoveError, Outcome, Position, Side};
+use awale_engine::protocol::{read_line, LineRead};
 use awale_engine::{choose_move, greedy_move, Engine, EngineOptions, Level, Limits};
 
-use crate::words::{level_words, parse_level, Lang};
+use crate::words::{level_words, parse_level, search_score_text, Lang};
 use rand::seq::IndexedRandom;
 use rand::RngExt;
 
@@ -302,7 +303,8 @@ enum Command {
 /// French words are the page's (Annuler, Rétablir, Conseil, Abandonner);
 /// the older terminal words still work.
 fn read_command(line: &str) -> Command {
-    let word = line.trim();
+    // A byte order mark (from a file of moves) is no part of a word.
+    let word = line.trim().trim_start_matches('\u{feff}');
     if let Ok(m) = word.parse::<Move>() {
         return Command::Play(m);
     }
@@ -404,14 +406,14 @@ impl Session {
     }
 
     fn say(&self, fr: &'static str, en: &'static str) {
-        println!("{}", t(self.lang, fr, en));
+        outln!("{}", t(self.lang, fr, en));
     }
 
     fn greet(&self) {
         let lang = self.lang;
         if let Some((Computer::Engine(level), _)) = self.computer {
             let (name, about) = level_words(level, lang);
-            println!(
+            outln!(
                 "{}{} {} ({name}, {} Elo). {about}",
                 t(lang, "Niveau de l'ordinateur", "Computer level"),
                 colon(lang),
@@ -443,11 +445,13 @@ impl Session {
         in_time
     }
 
-    /// A move made: the capture in words (none without counting).
+    /// A move made: the capture in words, `fr` or `en` (`et prend`, `and
+    /// captures`) followed by the seeds (their number only when counting).
     fn captured_text(&self, captured: u8, fr: &'static str, en: &'static str) -> String {
+        let verb = t(self.lang, fr, en);
         match self.seeds {
-            Seeds::Counted => format!("{} {captured}", t(self.lang, fr, en)),
-            Seeds::Uncounted => t(self.lang, "des graines", "seeds").to_string(),
+            Seeds::Counted => format!("{verb} {captured}"),
+            Seeds::Uncounted => format!("{verb} {}", t(self.lang, "des graines", "seeds")),
         }
     }
 
@@ -486,17 +490,17 @@ impl Session {
         let captured = self.game.play(m)?;
         self.turn_started = Instant::now();
         self.last = Some(m.hole());
-        print!(
+        out!(
             "{} {m}",
             t(self.lang, "L'ordinateur joue", "The computer plays")
         );
         if captured > 0 {
-            print!(
+            out!(
                 " {}",
                 self.captured_text(captured, "et prend", "and captures")
             );
         }
-        println!(".");
+        outln!(".");
         Ok(())
     }
 
@@ -540,9 +544,10 @@ impl Session {
                 let result = self.engine.search(&self.game, &limits, &stop, &mut |_| {});
                 match (result.best, self.seeds) {
                     (Some(m), Seeds::Counted) => {
-                        println!("{} {m} ({})", t(lang, "Essayez", "Try"), result.score)
+                        let score = search_score_text(result.score, lang);
+                        outln!("{} {m} ({score})", t(lang, "Essayez", "Try"))
                     }
-                    (Some(m), Seeds::Uncounted) => println!("{} {m}.", t(lang, "Essayez", "Try")),
+                    (Some(m), Seeds::Uncounted) => outln!("{} {m}.", t(lang, "Essayez", "Try")),
                     (None, _) => {}
                 }
             }
@@ -552,11 +557,11 @@ impl Session {
             }
             Command::Moves => {
                 let moves: Vec<String> = self.game.moves().map(|m| m.to_string()).collect();
-                println!("{}", moves.join(" "));
+                outln!("{}", moves.join(" "));
             }
             Command::Play(m) => {
                 if let Err(e) = self.game.position().check(m, self.game.rules()) {
-                    println!("{}", refusal_text(lang, &GameError::Illegal(e)));
+                    outln!("{}", refusal_text(lang, &GameError::Illegal(e)));
                     return Ok(true);
                 }
                 // The time since the turn began: thinking, asking for a
@@ -570,10 +575,10 @@ impl Session {
                         self.last = Some(m.hole());
                         if captured > 0 {
                             let text = self.captured_text(captured, "Vous prenez", "You capture");
-                            println!("{text}.");
+                            outln!("{text}.");
                         }
                     }
-                    Err(e) => println!("{}", refusal_text(lang, &e)),
+                    Err(e) => outln!("{}", refusal_text(lang, &e)),
                 }
             }
             Command::Unknown => self.say(
@@ -588,31 +593,33 @@ impl Session {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut session = Session::new(args)?;
     session.greet();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    // Bytes, not `lines()`: a typed byte that is not UTF-8 is a line the
+    // game does not understand, not the end of the game.
+    let mut input = std::io::stdin().lock();
+    let mut line = Vec::new();
     loop {
         let position = session.game.position();
         let direction = session.game.rules().direction;
         let over = session.game.end().is_some() || session.flagged.is_some();
         // The result screen shows the numbers, even without counting.
         let seeds = if over { Seeds::Counted } else { session.seeds };
-        print!(
+        out!(
             "\n{}",
             board_text::draw_seeds(&position, direction, session.last, session.lang, seeds)
         );
         if let Some(side) = session.flagged {
-            println!(
+            outln!(
                 "{}",
                 lost_on_time_text(session.lang, side, position.stores())
             );
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(outcome) = session.game.outcome() {
-            println!("{}", outcome_text(session.lang, &outcome));
+            outln!("{}", outcome_text(session.lang, &outcome));
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(clock) = &session.clock {
-            println!("{}", clock.text(session.lang));
+            outln!("{}", clock.text(session.lang));
         }
         if let Some(computer) = session.computer_to_move() {
             session.computer_turn(computer)?;
@@ -624,17 +631,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|m| m.to_string())
             .collect();
-        print!(
+        out!(
             "{} ({}) > ",
             side_name(session.lang, position.to_move()),
             legal.join(" ")
         );
         std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
-            println!();
-            return Ok(ExitCode::SUCCESS);
+        let command = match read_line(&mut input, &mut line)? {
+            LineRead::End => {
+                outln!();
+                return Ok(ExitCode::SUCCESS);
+            }
+            LineRead::TooLong(_) => Command::Unknown,
+            LineRead::Line => read_command(&String::from_utf8_lossy(&line)),
         };
-        if !session.command(read_command(&line?))? {
+        if !session.command(command)? {
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -656,6 +667,10 @@ mod tests {
             Command::Play(Move::from_letter('F').unwrap())
         );
         assert_eq!(read_command("zz"), Command::Unknown);
+        assert_eq!(
+            read_command("\u{feff}F"),
+            Command::Play(Move::from_letter('F').unwrap())
+        );
     }
 
     #[test]

@@ -67,8 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             MAX_INPUT >> 20
         );
     }
-    let inputs: Vec<Input> = if looks_like_records(&text) {
-        match parse_records(&text) {
+    // A byte order mark some editors write first is no move.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let inputs: Vec<Input> = if looks_like_records(text) {
+        match parse_records(text) {
             Ok(records) => records.iter().map(record_input).collect(),
             Err(e) => vec![Input {
                 game: Err(format!("bad game record: {e}")),

@@ -130,9 +130,13 @@ enum Opened {
 impl Opened {
     fn open(data: Option<PathBuf>, url: Option<&str>) -> anyhow::Result<Opened> {
         match url {
-            Some(url) => Ok(Opened::Postgres(connect(url)?)),
+            Some(url) => Ok(Opened::Postgres(connect(postgres_url(
+                url,
+                "--store",
+                "a games file is given with --data",
+            )?)?)),
             None => {
-                let path = store_path(data)?;
+                let path = new_store_path(data)?;
                 let store =
                     Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
                 Ok(Opened::File(store, path))
@@ -155,24 +159,30 @@ impl Opened {
     }
 }
 
-fn connect(url: &str) -> anyhow::Result<PgStore> {
+/// `url` if it is a PostgreSQL address; else an error naming the `flag`
+/// that gave it and, in `instead`, the flag for a games file.
+fn postgres_url<'a>(url: &'a str, flag: &str, instead: &str) -> anyhow::Result<&'a str> {
     if !awale_web::store::is_postgres_url(url) {
         anyhow::bail!(
-            "--store `{url}`: give a PostgreSQL address, postgres://USER@HOST/DATABASE (a games \
-             file is given with --data)"
+            "{flag} `{url}`: give a PostgreSQL address, postgres://USER@HOST/DATABASE ({instead})"
         );
     }
+    Ok(url)
+}
+
+fn connect(url: &str) -> anyhow::Result<PgStore> {
     PgStore::connect(url).context("game store")
 }
 
 /// `awale store migrate`.
 pub fn store(args: StoreArgs) -> anyhow::Result<ExitCode> {
     let StoreCommand::Migrate { from, to } = args.command;
+    let to = postgres_url(&to, "--to", "the games file is given with --from")?;
     if !from.is_file() {
         anyhow::bail!("--from {}: no such games file", from.display());
     }
     let file = Store::open(&from).with_context(|| format!("game store {}", from.display()))?;
-    let db = connect(&to)?;
+    let db = connect(to)?;
     let report = awale_web::store::copy_to_postgres(&file, &db)
         .with_context(|| format!("copy of {} into {}", from.display(), db.shown()))?;
     file.close();
@@ -199,15 +209,41 @@ fn default_data_dir() -> anyhow::Result<PathBuf> {
         .context("no data directory (HOME is not set): give one with --data")
 }
 
-pub(crate) fn store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let path = match data {
+/// The games file `--data` names: the file itself, or `games.sqlite` in
+/// the folder it names (the user's data directory without it).
+fn games_file(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    Ok(match data {
         Some(p) if p.is_dir() => p.join("games.sqlite"),
         Some(p) => p,
         None => default_data_dir()?.join("games.sqlite"),
-    };
+    })
+}
+
+/// The games file `awale serve` keeps, its folder made if missing: the
+/// server alone starts a new games file.
+fn new_store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let path = games_file(data)?;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    Ok(path)
+}
+
+/// The games file of the commands that act on a server's games (`backup`,
+/// `admin`), which must exist: a typo in `--data` would otherwise open a
+/// new, empty file and act on it as if it were the server's.
+pub(crate) fn existing_store_path(data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let given = data.is_some();
+    let path = games_file(data)?;
+    if !path.is_file() {
+        if given {
+            anyhow::bail!("--data {}: no such games file", path.display());
+        }
+        anyhow::bail!(
+            "{}: no such games file (`awale serve` makes it; another one is given with --data)",
+            path.display()
+        );
     }
     Ok(path)
 }
@@ -348,12 +384,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// `awale backup FILE`.
 pub fn backup(args: BackupArgs) -> anyhow::Result<ExitCode> {
-    let path = store_path(args.data)?;
+    let path = existing_store_path(args.data)?;
     let store = Store::open(&path).with_context(|| format!("game store {}", path.display()))?;
     store
         .backup_blocking(&args.dest)
         .with_context(|| format!("backup of {}", path.display()))?;
     store.close();
-    println!("{} copied to {}", path.display(), args.dest.display());
+    outln!("{} copied to {}", path.display(), args.dest.display());
     Ok(ExitCode::SUCCESS)
 }

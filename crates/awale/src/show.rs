@@ -21,18 +21,18 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     let position = args.position;
-    print!(
+    out!(
         "{}",
         board_text::draw(&position, rules.direction, None, Lang::En)
     );
     match position.end(&rules) {
-        Some(reason) => println!("Game over: {reason}."),
+        Some(reason) => outln!("Game over: {reason}."),
         None => {
             let moves: Vec<String> = position
                 .legal_moves(&rules)
                 .map(|m| m.to_string())
                 .collect();
-            println!(
+            outln!(
                 "{} to move; legal moves: {}",
                 position.to_move(),
                 moves.join(" ")

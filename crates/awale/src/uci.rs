@@ -10,7 +10,9 @@ use std::sync::Arc;
 use awale_core::Rules;
 
 use anyhow::Context;
-use awale_engine::protocol::{read_line, Flow, LineRead, Output, Protocol, MAX_LINE_BYTES};
+use awale_engine::protocol::{
+    read_line, Flow, LineRead, Output, Protocol, MAX_HASH_MB, MAX_LINE_BYTES, MAX_THREADS,
+};
 use awale_engine::{Engine, EngineOptions};
 
 use crate::rules_args::RulesArgs;
@@ -18,12 +20,16 @@ use crate::rules_args::RulesArgs;
 /// Arguments of `awale uci`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Transposition table size in MiB (the `Hash` option can change it).
-    #[arg(long, value_name = "MIB")]
-    hash: Option<usize>,
-    /// Search threads (the `Threads` option can change it).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    /// Transposition table size in MiB (the `Hash` option can change it),
+    /// within the option's range.
+    #[arg(long, value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
+    hash: Option<u64>,
+    /// Search threads (the `Threads` option can change it), within the
+    /// option's range.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: Option<u64>,
     /// Endgame databases folder (default: where `awale db build` writes),
     /// or `none` to search without them. Used when built for the rules set.
     #[arg(long, value_name = "DIR|none")]
@@ -39,9 +45,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules_or(Rules::ABAPA)?;
     let defaults = EngineOptions::default();
+    // The flags' ranges are the options' (what `uci` advertises).
     let options = EngineOptions {
-        hash_mb: args.hash.unwrap_or(defaults.hash_mb).max(1),
-        threads: args.threads.unwrap_or(defaults.threads).max(1),
+        hash_mb: args.hash.map_or(defaults.hash_mb, |mib| mib as usize),
+        threads: args.threads.map_or(defaults.threads, |n| n as usize),
     };
     let output: Output = Arc::new(|line: &str| {
         // One lock per line: lines from the search thread never interleave.
@@ -56,8 +63,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.db.as_deref() != Some("none") {
         let dir = args.db.map(PathBuf::from);
         let output = Arc::clone(&output);
+        // Asked at a `go` under rules not seen before: an `info string`
+        // before the search's lines says what a folder named lacks.
         protocol.set_oracle_source(Box::new(move |rules: &Rules| {
             match awale_db::oracle_for(rules, dir.as_deref()) {
+                Ok(None) => {
+                    if let Some(dir) = &dir {
+                        let why = crate::db::none_in(dir, rules);
+                        output(&format!("info string endgame databases not used: {why}"));
+                    }
+                    None
+                }
                 Ok(oracle) => oracle,
                 Err(e) => {
                     output(&format!("info string endgame databases not used: {e}"));

@@ -1,9 +1,9 @@
 //! The terminal's own words, in French and English: the levels' names and
-//! who they are for, and why a move is good (the engine gives both as
-//! data: a level's key, a reason with its numbers). The page has its own,
+//! who they are for, a search's score, and why a move is good (the engine
+//! gives them as data: a level's key, a score, a reason with its numbers). The page has its own,
 //! in its catalogs (`text-fr.json`, `text-en.json`).
 
-use awale_engine::{Level, Reason};
+use awale_engine::{Level, Reason, Score};
 
 /// A language of the terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -166,6 +166,57 @@ pub fn parse_level(text: &str) -> Result<Level, String> {
         })
 }
 
+/// A search's score, from the side to move's view, in `lang`: the seeds
+/// it is ahead by (`+1.50 seeds`, `-0,03 graine`: the language's decimal
+/// mark, French's singular below 2), or the result of a decided game
+/// (`wins in 3 moves`, `perd de 4 graines`). The engine's `Display` is
+/// English, for logs and protocols.
+pub fn search_score_text(score: Score, lang: Lang) -> String {
+    let fr = lang == Lang::Fr;
+    let word = |fr_word: &'static str, en_word: &'static str| if fr { fr_word } else { en_word };
+    let count = |n: u32, word: &str| {
+        let s = if n > 1 { "s" } else { "" };
+        format!("{n} {word}{s}")
+    };
+    if score.is_decided() {
+        // Who wins is asked of the score itself: a loss already there (0
+        // plies) has no sign to tell it by.
+        let won = score.is_win();
+        let verb = if won {
+            word("gagne", "wins")
+        } else {
+            word("perd", "loses")
+        };
+        return match score.plies_to_end().map(|p| p.unsigned_abs().div_ceil(2)) {
+            Some(0) if won => word("gagné", "won").to_string(),
+            Some(0) => word("perdu", "lost").to_string(),
+            Some(moves) => format!(
+                "{verb} {} {}",
+                word("en", "in"),
+                count(moves, word("coup", "move"))
+            ),
+            None => {
+                let seeds = score.proven_margin().unwrap_or(0).unsigned_abs();
+                format!(
+                    "{verb} {} {}",
+                    word("de", "by"),
+                    count(seeds, word("graine", "seed"))
+                )
+            }
+        };
+    }
+    let cp = score.cp_value();
+    let sign = if cp < 0 { '-' } else { '+' };
+    let (whole, hundredths) = (cp.unsigned_abs() / 100, cp.unsigned_abs() % 100);
+    if fr {
+        // French counts in the singular below 2: "1,50 graine".
+        let seeds = if whole >= 2 { "graines" } else { "graine" };
+        format!("{sign}{whole},{hundredths:02} {seeds}")
+    } else {
+        format!("{sign}{whole}.{hundredths:02} seeds")
+    }
+}
+
 /// Why a move is good (the engine's reason) as a sentence for a player.
 pub fn reason_text(reason: &Reason, lang: Lang) -> String {
     let fr = lang == Lang::Fr;
@@ -306,6 +357,23 @@ mod tests {
         assert!(parse_level(&(Level::ALL.len() + 1).to_string()).is_err());
         assert!(parse_level("nobody").is_err());
         assert_eq!(parse_level("légende"), Ok(Level::Legend));
+    }
+
+    #[test]
+    fn scores_are_worded_in_the_terminals_language() {
+        let cases = [
+            (Score::cp(-3), "-0,03 graine", "-0.03 seeds"),
+            (Score::cp(250), "+2,50 graines", "+2.50 seeds"),
+            (Score::win_in(5), "gagne en 3 coups", "wins in 3 moves"),
+            (Score::loss_in(2), "perd en 1 coup", "loses in 1 move"),
+            (Score::loss_in(0), "perdu", "lost"),
+            (Score::proven(4), "gagne de 4 graines", "wins by 4 seeds"),
+            (Score::proven(-1), "perd de 1 graine", "loses by 1 seed"),
+        ];
+        for (score, fr, en) in cases {
+            assert_eq!(search_score_text(score, Lang::Fr), fr, "{score:?}");
+            assert_eq!(search_score_text(score, Lang::En), en, "{score:?}");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{awale, awale_reading, serve_with, stderr, stdout};
+use common::{awale, awale_reading, awale_unread, serve_with, stderr, stdout};
 
 #[test]
 fn perft_prints_the_leaf_count_under_each_preset() {
@@ -21,6 +21,14 @@ fn perft_divide_lists_every_move() {
     assert!(out.starts_with("A: "), "{out}");
     assert_eq!(out.lines().count(), 7);
     assert_eq!(out.lines().last(), Some("190"));
+}
+
+#[test]
+fn perft_starts_with_the_side_the_rules_name() {
+    let o = awale(&["perft", "1", "--divide", "--first", "north"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("a: 1\nb: 1\n"), "{out}");
+    assert_eq!(out.lines().last(), Some("6"), "{out}");
 }
 
 #[test]
@@ -49,6 +57,10 @@ fn bad_input_exits_with_2_and_names_the_problem() {
         (&["perft", "x"], "x"),
         (&["perft", "3", "--bogus"], "--bogus"),
         (&["play", "--side", "east"], "east"),
+        // Beyond what the options advertise as their maximum.
+        (&["uci", "--threads", "1000"], "1..=256"),
+        (&["uci", "--hash", "70000"], "1..=65536"),
+        (&["uci", "--threads", "0"], "1..=256"),
     ];
     for (args, expected) in cases {
         let o = awale(args);
@@ -161,6 +173,18 @@ fn replay_letter_lines_may_have_comments_with_digits() {
     assert!(out.contains(r#"{"game":1,"end":null"#), "{out}");
 }
 
+/// A byte order mark that an editor wrote first is skipped, before
+/// letters or a record.
+#[test]
+fn replay_skips_a_byte_order_mark_at_the_start() {
+    assert_eq!(
+        replay_json_end("\u{feff}FfAa\n"),
+        r#"{"game":0,"end":null,"board":[0,6,6,6,5,1,0,6,6,6,5,1],"stores":[0,0],"winner":null}"#
+    );
+    let last = replay_json_end("\u{feff}[Variant \"awale\"]\n\n1. F f *\n");
+    assert!(last.starts_with(r#"{"game":0,"end":null,"#), "{last}");
+}
+
 #[test]
 fn a_broken_record_is_an_error_not_a_panic() {
     let o = awale_reading(&["replay", "--json"], "[Event \"x\n1. F *");
@@ -185,6 +209,57 @@ fn terminal_play_takes_moves_and_rejects_bad_ones() {
     assert!(out.contains("that hole belongs to South"), "{out}");
     assert!(out.contains("not a move"), "{out}");
     assert!(out.contains("North (a b c d e f) >"), "{out}");
+}
+
+#[test]
+fn terminal_play_takes_a_line_that_is_not_utf8_as_one_more_unknown_word() {
+    let o = common::awale_reading_bytes(
+        &["play", "--opponent", "human", "--lang", "en"],
+        b"F\n\xff\nf\n",
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("That is not a move"), "{out}");
+    // The game went on: North played f after the byte.
+    assert!(out.contains("South (A B C D E) >"), "{out}");
+}
+
+/// Without counting, a capture is said without its number, in a whole
+/// sentence: the computer's (F takes a's 3) and the player's (f takes
+/// A's 3).
+#[test]
+fn terminal_play_without_counting_says_captures_in_whole_sentences() {
+    for (lang, computer, player) in [
+        (
+            "en",
+            "The computer plays F and captures seeds.",
+            "You capture seeds.",
+        ),
+        (
+            "fr",
+            "L'ordinateur joue F et prend des graines.",
+            "Vous prenez des graines.",
+        ),
+    ] {
+        let o = awale_reading(
+            &[
+                "play",
+                "--computer",
+                "greedy",
+                "--no-count",
+                "--side",
+                "north",
+                "--lang",
+                lang,
+                "--position",
+                "2-1-0-0-0-1-2-0-0-0-0-1-20-21-S",
+            ],
+            "f\n",
+        );
+        let out = stdout(&o);
+        assert!(out.contains(computer), "{lang}: {out}");
+        assert!(out.contains(&format!("> {player}")), "{lang}: {out}");
+    }
 }
 
 #[test]
@@ -236,6 +311,29 @@ fn the_french_terminal_speaks_french_with_the_pages_words() {
     assert_eq!(out.matches("Nord (a b c d e f) >").count(), 5, "{out}");
 }
 
+/// The French terminal words a score in French (graines, a decimal
+/// comma): the hint of `play` and every move of `analyze`.
+#[test]
+fn scores_are_worded_in_the_terminals_language() {
+    let out = two_people("fr", "conseil\nquitter\n");
+    let hint = out
+        .lines()
+        .find(|l| l.contains("Essayez"))
+        .unwrap_or_else(|| panic!("no hint: {out}"));
+    assert!(hint.contains("graine") && hint.contains(','), "{hint}");
+    assert!(!hint.contains("seed") && !hint.contains('.'), "{hint}");
+    let o = awale(&["analyze", "--depth", "2", "--db", "none", "--lang", "fr"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // The six moves' lines: `A     +0,12 graine      A a`.
+    let moves: Vec<&str> = out.lines().filter(|l| l.contains(" graine")).collect();
+    assert_eq!(moves.len(), 6, "{out}");
+    assert!(moves.iter().all(|l| l.contains(',')), "{out}");
+    assert!(!out.contains("seeds"), "{out}");
+    let o = awale(&["analyze", "--depth", "2", "--db", "none", "--lang", "en"]);
+    assert_eq!(stdout(&o).matches(" seeds ").count(), 6, "{}", stdout(&o));
+}
+
 /// A public URL that links cannot be made from is refused at start,
 /// before the games file is touched.
 #[test]
@@ -257,4 +355,156 @@ fn serve_refuses_a_public_url_that_is_not_an_http_address() {
         assert!(!err.contains("panicked"), "{url}: {err}");
         assert!(!data.exists(), "{url}: the games file was made");
     }
+}
+
+/// `backup` and `admin` act on a server's games file: one that is not
+/// there (a typo in --data) is an error naming it, and is not made.
+#[test]
+fn backup_and_admin_refuse_a_games_file_that_is_not_there() {
+    let dir = common::folder();
+    let missing = dir.path().join("nothere").join("x.sqlite");
+    let missing_arg = missing.to_str().unwrap();
+    let copy = dir.path().join("copy.sqlite");
+    let in_folder = dir.path().join("games.sqlite");
+    let folder_arg = dir.path().to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &["backup", "--data", missing_arg, copy.to_str().unwrap()],
+        &["admin", "--data", missing_arg, "grant-moderator", "bob"],
+        &["backup", "--data", folder_arg, copy.to_str().unwrap()],
+        &["admin", "--data", folder_arg, "revoke-moderator", "bob"],
+    ];
+    for args in cases {
+        let o = awale(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("no such games file"), "{args:?}: {err}");
+        assert!(
+            err.contains("x.sqlite") || err.contains("games.sqlite"),
+            "{args:?}: {err}"
+        );
+        assert!(!stdout(&o).contains("copied"), "{args:?}");
+    }
+    assert!(!missing.exists() && !missing.parent().unwrap().exists());
+    assert!(!in_folder.exists() && !copy.exists());
+}
+
+/// A reader that stops reading (`awale show ... | head -1`) ends every
+/// command as an error does ("awale: Broken pipe", exit 2), never with a
+/// panic's trace.
+#[test]
+fn a_closed_standard_output_ends_every_command_without_a_panic() {
+    let dir = common::folder();
+    let records = dir.path().join("games.ogn");
+    let cases: &[&[&str]] = &[
+        &["show", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"],
+        &["perft", "3", "--divide"],
+        &["analyze", "--depth", "1", "--db", "none"],
+        &["play", "--opponent", "human"],
+        &[
+            "match",
+            "depth=1",
+            "depth=1",
+            "--games",
+            "2",
+            "--records",
+            records.to_str().unwrap(),
+        ],
+    ];
+    for args in cases {
+        let o = awale_unread(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("awale: Broken pipe"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// The memory this machine can give now, in MiB (Linux), if known.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+/// A `--hash` the memory cannot hold is refused with a message and exit
+/// 2 (as `uci --hash` is), by every command that searches.
+#[test]
+fn a_hash_the_memory_cannot_hold_is_refused_not_a_panic() {
+    let dir = common::folder();
+    let records = dir.path().join("games.ogn");
+    let mut cases: Vec<Vec<&str>> = vec![
+        vec![
+            "analyze", "--hash", "99999999", "--depth", "2", "--db", "none",
+        ],
+        vec!["bench", "--hash", "99999999", "--depth", "1"],
+        vec![
+            "openings", "--hash", "99999999", "--plies", "1", "--depth", "1",
+        ],
+    ];
+    // `hash=` of a match stops at 65536 MiB: refused where it does not fit.
+    if available_mib().is_some_and(|mib| mib < 60_000) {
+        cases.push(vec![
+            "match",
+            "depth=1,hash=65536",
+            "depth=1",
+            "--games",
+            "2",
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+    }
+    for args in &cases {
+        let o = awale(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("does not fit in memory"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// A `--db` folder named that holds no database (missing: a typo; or
+/// empty) is said on standard error; the analysis goes on without.
+#[test]
+fn analyze_says_when_the_db_folder_named_holds_no_database() {
+    let dir = common::folder();
+    let missing = dir.path().join("nothere");
+    for (folder, why) in [
+        (&missing, "the folder does not exist"),
+        (
+            &dir.path().to_path_buf(),
+            "no endgame database for awale in it",
+        ),
+    ] {
+        let folder = folder.to_str().unwrap();
+        let o = awale(&["analyze", "--db", folder, "--depth", "2"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("--db {folder}: {why}")),
+            "{folder}: {err}"
+        );
+        assert_eq!(stdout(&o).matches(" seeds ").count(), 6, "{}", stdout(&o));
+    }
+}
+
+/// `store migrate` names its own flags when the address is not
+/// PostgreSQL's (it has no --store, no --data), before it opens the
+/// games file.
+#[test]
+fn store_migrate_names_its_own_flags() {
+    let dir = common::folder();
+    let file = dir.path().join("games.sqlite");
+    std::fs::write(&file, b"").unwrap();
+    let from = file.to_str().unwrap();
+    let o = awale(&["store", "migrate", "--from", from, "--to", "mysql://u@h/d"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--to `mysql://u@h/d`"), "{err}");
+    assert!(err.contains("given with --from"), "{err}");
+    assert!(!err.contains("--store") && !err.contains("--data"), "{err}");
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().len(),
+        0,
+        "the file was opened"
+    );
 }

@@ -529,6 +529,30 @@ fn a_hash_beyond_the_memory_is_refused_and_the_engine_goes_on() {
     uci.quit();
 }
 
+/// A `--db` folder named that does not exist is said in an `info string`
+/// at the first search under the rules, after `uciok` and before the
+/// search's lines; the engine searches without.
+#[test]
+fn a_db_folder_that_does_not_exist_is_said_in_an_info_string() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nothere");
+    let missing = missing.to_str().unwrap();
+    let mut uci = Uci::start_with(&["--db", missing, "--hash", "1"]);
+    uci.send("uci");
+    let hello = uci.until("uciok");
+    assert!(hello.iter().all(|l| !l.contains("not used")), "{hello:?}");
+    let lines = uci.search("position startpos", "go depth 2");
+    let said = format!(
+        "info string endgame databases not used: --db {missing}: the folder does not exist"
+    );
+    assert_eq!(lines[0], said, "{lines:?}");
+    move_of(Side::South, &lines);
+    // Said once for the rules, not at every search.
+    let again = uci.search("position startpos moves F", "go depth 2");
+    assert!(again.iter().all(|l| !l.contains("not used")), "{again:?}");
+    uci.quit();
+}
+
 /// A line far beyond the longest read (64 times it here; 500 MB took 582 MB
 /// before the cap) is skipped without being kept: the memory stays small
 /// and the next line is answered.

@@ -606,7 +606,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(mut l) = logins {
             report["logins"] = l.report(args.logins);
         }
-        println!("{report}");
+        outln!("{report}");
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)

@@ -38,6 +38,15 @@ pub fn awale_reading(args: &[&str], input: &str) -> Output {
 
 /// `awale ARGS` with `input` written to it after `delay`, run to its end.
 pub fn awale_reading_after(args: &[&str], input: &str, delay: Duration) -> Output {
+    awale_reading_bytes_after(args, input.as_bytes(), delay)
+}
+
+/// `awale ARGS` reading `input`, which need not be text, run to its end.
+pub fn awale_reading_bytes(args: &[&str], input: &[u8]) -> Output {
+    awale_reading_bytes_after(args, input, Duration::ZERO)
+}
+
+fn awale_reading_bytes_after(args: &[&str], input: &[u8], delay: Duration) -> Output {
     let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -46,11 +55,21 @@ pub fn awale_reading_after(args: &[&str], input: &str, delay: Duration) -> Outpu
         .expect("the awale binary runs");
     std::thread::sleep(delay);
     let mut stdin = child.stdin.take().expect("a pipe to its input");
-    stdin
-        .write_all(input.as_bytes())
-        .expect("its input written");
+    stdin.write_all(input).expect("its input written");
     drop(stdin);
     child.wait_with_output().expect("the awale binary ends")
+}
+
+/// `awale ARGS` whose standard output nobody reads (`| head` gone before
+/// it writes), run to its end: what it printed on its standard error.
+pub fn awale_unread(args: &[&str]) -> Output {
+    // The reading end is closed before the start: every write fails.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    command(args)
+        .stdout(writer)
+        .output()
+        .expect("the awale binary runs")
 }
 
 /// What it printed on its standard output.
