@@ -334,15 +334,19 @@ pub fn analyse(
             (m, value)
         })
         .collect();
-    // The lines, best first: the engine's, or the databases' where they
-    // decide the move.
+    // The lines, best first (of moves scored alike, one the databases
+    // decide): the engine's, or the databases' where they decide the move.
+    let decided = |v: &MoveValue| v.db.as_ref().is_some_and(OracleValue::is_exact);
     let mut ranked: Vec<&(Move, MoveValue)> =
         moves.iter().filter(|(_, v)| v.score.is_some()).collect();
-    ranked.sort_by_key(|(_, v)| std::cmp::Reverse(v.score.as_ref().map_or(i32::MIN, |s| s.cp)));
+    ranked.sort_by_key(|(_, v)| {
+        let cp = v.score.as_ref().map_or(i32::MIN, |s| s.cp);
+        (std::cmp::Reverse(cp), !decided(v))
+    });
     let engine_lines = ranked
         .into_iter()
         .filter_map(|(m, v)| {
-            let pv = if v.db.as_ref().is_some_and(OracleValue::is_exact) {
+            let pv = if decided(v) {
                 let mut after = game.clone();
                 after.play(*m).ok()?;
                 std::iter::once(*m)
