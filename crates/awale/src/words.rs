@@ -187,7 +187,7 @@ pub fn search_score_text(score: Score, lang: Lang) -> String {
         } else {
             word("perd", "loses")
         };
-        return match score.plies_to_end().map(|p| p.unsigned_abs().div_ceil(2)) {
+        return match score.forced().map(|forced| forced.plies.div_ceil(2)) {
             Some(0) if won => word("gagné", "won").to_string(),
             Some(0) => word("perdu", "lost").to_string(),
             Some(moves) => format!(
