@@ -1160,12 +1160,13 @@ fn hidden(c: char) -> bool {
 }
 
 /// Text typed by a player, as others will see it: hidden and turning
-/// characters dropped (a newline or a tab becomes a space), trimmed.
+/// characters dropped (a newline, a tab or the braille blank becomes a
+/// space), trimmed.
 pub fn clean_text(text: &str) -> String {
     let shown: String = text
         .chars()
         .filter_map(|c| match c {
-            '\n' | '\r' | '\t' => Some(' '),
+            '\n' | '\r' | '\t' | '\u{2800}' => Some(' '),
             c if hidden(c) => None,
             c => Some(c),
         })
@@ -1428,11 +1429,23 @@ mod tests {
             parse_name(Some("\u{1D173}\u{1D174}")).unwrap_err().code,
             "bad_name"
         );
-        // Not in the set, so kept: the braille blank is a braille cell
-        // (a space in braille text), and letters, marks and emoji stay.
-        for text in ["\u{2800}", "Akwaaba", "é\u{0301}", "🎉", "مرحبا"] {
+        // Letters, marks, braille and emoji stay.
+        for text in ["Akwaaba", "é\u{0301}", "🎉", "مرحبا", "\u{2801}\u{2803}"] {
             assert_eq!(clean_text(text), text);
         }
+    }
+
+    #[test]
+    fn a_braille_blank_is_a_space_so_a_name_of_them_is_blank() {
+        // Not Default_Ignorable, yet a font draws U+2800 as nothing: in
+        // braille text it is the space between words, so it becomes one.
+        assert_eq!(clean_text("\u{2801}\u{2800}\u{2803}"), "\u{2801} \u{2803}");
+        assert_eq!(
+            parse_name(Some("\u{2800}\u{2800}\u{2800}"))
+                .unwrap_err()
+                .code,
+            "bad_name"
+        );
     }
 
     #[test]
