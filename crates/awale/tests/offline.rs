@@ -352,3 +352,187 @@ fn wasm_speed_against_native() {
     );
     assert!(ratio >= 0.5, "the page's engine is at {ratio:.2} of native");
 }
+
+/// A game against the computer on the server, made by the page's player
+/// (with `clock` when not null): its id.
+fn server_game(b: &Browser, clock: Value) -> String {
+    let mut body = json!({"mode": "computer", "level": 1, "human": "S"});
+    if !clock.is_null() {
+        body["clock"] = clock;
+    }
+    let (status, game) = fetch(b, "POST", "/api/games", body);
+    assert_eq!(status, 201, "{game}");
+    game["id"].as_str().expect("a game's id").to_string()
+}
+
+/// Waits until `css` is shown and holds each of `words`.
+fn wait_words(b: &Browser, css: &str, words: &[&str]) {
+    b.wait_for(
+        &format!("{css} saying {words:?}"),
+        &format!(
+            "const e = document.querySelector({css:?}); \
+             return !!e && !e.hidden && e.offsetParent !== null && \
+               {words:?}.every((w) => e.textContent.includes(w));"
+        ),
+        20,
+    );
+}
+
+/// The text the view `css` shows, as a reader sees it.
+fn shown_text(b: &Browser, css: &str) -> String {
+    b.string(&format!("return document.querySelector({css:?}).innerText"))
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn without_the_server_the_page_says_what_needs_the_network_and_what_works() {
+    let (mut site, b) = Site::start("offline-words").visited("en-US,en", PHONE, open);
+    let game = server_game(&b, Value::Null);
+    wait_installed(&b);
+    site.stop();
+
+    // A server's game in the address: out of reach, said so, with what
+    // works without the network; no "Play online".
+    b.goto(&site.page(&format!("#game={game}")));
+    wait_words(
+        &b,
+        "#welcome-offline",
+        &[
+            &format!("Game {game} is on the server"),
+            "play the computer, two on this screen, and follow the lessons",
+        ],
+    );
+    assert!(
+        b.eval("return document.querySelector('#welcome-online').offsetParent === null")
+            == json!(true)
+    );
+    b.click("#btn-lang");
+    wait_words(
+        &b,
+        "#welcome-offline",
+        &[
+            &format!("La partie {game} est sur le serveur"),
+            "jouer contre l'ordinateur, à deux sur cet écran, et suivre les leçons",
+        ],
+    );
+
+    // The lobby says it needs the network, and draws no empty list.
+    b.click("#btn-lobby");
+    wait_words(
+        &b,
+        "#lobby-offline",
+        &[
+            "Le jeu en ligne a besoin du réseau",
+            "jouer contre l'ordinateur",
+        ],
+    );
+    let lobby = shown_text(&b, "#view-lobby");
+    for absent in [
+        "Aucun tournoi",
+        "Parties en cours",
+        "Aucune partie",
+        "Chargement",
+    ] {
+        assert!(!lobby.contains(absent), "{absent} in {lobby}");
+    }
+    b.click("#btn-lang");
+    wait_words(
+        &b,
+        "#lobby-offline",
+        &["Online play needs the network", "play the computer"],
+    );
+    // The same with the phone offline too.
+    b.set_offline(true);
+    b.goto(&site.page("#lobby"));
+    wait_words(&b, "#lobby-offline", &["Online play needs the network"]);
+    let lobby = shown_text(&b, "#view-lobby");
+    for absent in ["No tournament", "Games being played", "No game", "Loading"] {
+        assert!(!lobby.contains(absent), "{absent} in {lobby}");
+    }
+
+    // Puzzles come from the server.
+    b.goto(&site.page("#puzzles"));
+    wait_words(
+        &b,
+        "#puzzle-missing",
+        &[
+            "Puzzles come from the server: they need the network",
+            "follow the lessons",
+        ],
+    );
+    b.click("#btn-lang");
+    wait_words(
+        &b,
+        "#puzzle-missing",
+        &["Les problèmes viennent du serveur : ils ont besoin du réseau"],
+    );
+
+    // The network back: the lobby's lists, and the puzzles asked again
+    // (this server has no database: it says so).
+    site.start_again();
+    b.set_offline(false);
+    b.click("#tab-lessons");
+    b.click("#tab-puzzles");
+    wait_words(&b, "#puzzle-missing", &["awale db build"]);
+    b.click("#btn-lobby");
+    wait_words(&b, "#arena-list", &["Aucun tournoi pour l'instant."]);
+    assert!(b.eval("return document.querySelector('#lobby-offline').hidden") == json!(true));
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_connection_line_speaks_of_clocks_only_in_a_game_with_them() {
+    let (mut site, b) = Site::start("offline-clocks").visited("en-US,en", PHONE, open);
+    let url = site.url.clone();
+    let opened = |id: &str| {
+        b.goto(&format!("{url}/#game={id}"));
+        b.wait_for(
+            "the game on the board",
+            "return document.querySelectorAll('#board .hole-hit.legal').length > 0",
+            20,
+        );
+    };
+    let untimed = server_game(&b, Value::Null);
+    opened(&untimed);
+    site.kill();
+    wait_words(
+        &b,
+        "#connection",
+        &["Connection to the server lost: reconnecting…"],
+    );
+    assert!(
+        !b.text("#connection").contains("clock"),
+        "{}",
+        b.text("#connection")
+    );
+    b.click("#btn-lang");
+    wait_words(
+        &b,
+        "#connection",
+        &["Connexion au serveur perdue : reconnexion…"],
+    );
+    assert!(
+        !b.text("#connection").contains("horloge"),
+        "{}",
+        b.text("#connection")
+    );
+
+    site.start_again();
+    let timed = server_game(&b, json!({"minutes": 5, "increment_seconds": 3}));
+    opened(&timed);
+    site.kill();
+    wait_words(
+        &b,
+        "#connection",
+        &["Connexion au serveur perdue", "Les horloges attendent."],
+    );
+    b.click("#btn-lang");
+    wait_words(
+        &b,
+        "#connection",
+        &[
+            "Connection to the server lost",
+            "The clocks wait meanwhile.",
+        ],
+    );
+}

@@ -11,13 +11,18 @@ import { isUsername, playerLink } from "./players.js";
 import { shownName } from "./people.js";
 import { loadMe, me, nickname, onRename, rename } from "./online.js";
 import { errorText, showError, toast } from "./toast.js";
+import { fillList } from "./tournaments.js";
 import { rulesWords, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
+// How long the page waits before opening the lobby's stream again once the
+// browser gave it up.
+const REOPEN_MS = 3000;
 
 const lobby = {
   source: null, // the live stream while the lobby is shown
   last: null, // the last lobby received
+  unreachable: false, // the stream failed and no lobby came since: the server cannot be reached
 };
 
 // The seek in a pool: its name, when it began, and a number that changes
@@ -129,6 +134,29 @@ export function open() {
     } catch (e) {
       return;
     }
+    if (lobby.unreachable) {
+      // The server is back: what could not be fetched without it.
+      lobby.unreachable = false;
+      fillPools();
+      fillList();
+    }
+    render();
+  });
+  // No network or no server: the lobby says so rather than drawing lists
+  // it does not know. The browser tries again by itself, or, once it
+  // gives up, the page does; the next lobby received clears it.
+  source.addEventListener("error", () => {
+    if (lobby.source !== source) return;
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(() => {
+        if (lobby.source !== source) return;
+        lobby.source = null;
+        open();
+      }, REOPEN_MS);
+    }
+    if (lobby.unreachable) return;
+    lobby.unreachable = true;
+    lobby.last = null;
     render();
   });
   lobby.source = source;
@@ -260,6 +288,10 @@ function renderFeatured(f) {
 }
 
 export function render() {
+  const away = $("#lobby-offline");
+  away.hidden = !lobby.unreachable;
+  $("#lobby-online").hidden = lobby.unreachable;
+  if (lobby.unreachable) away.textContent = `${t("lobby_needs_network")} ${t("offline_works")}`;
   const data = lobby.last;
   renderFeatured(data && data.featured);
   for (const [sel, games, challenge, empty] of [

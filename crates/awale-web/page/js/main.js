@@ -91,13 +91,18 @@ async function route(r) {
       else if (!(await game.open(r.game))) return;
     } catch (e) {
       game.select(null);
+      // No answer at all (no network, or the server down): a game of the
+      // server's cannot be reached now, which the welcome says, with what
+      // works without it.
+      const unreachable = e.code === "network" && !local.isLocal(r.game);
       if (r.fallback) {
-        // The game shown last is not on this server (any more).
-        localStorage.removeItem("awale.last");
+        // The game shown last is not on this server (any more); kept when
+        // the server could not be asked.
+        if (!unreachable) localStorage.removeItem("awale.last");
         return route({ view: "play" });
       }
-      play.setWelcome(true);
-      showError(e);
+      play.setWelcome(true, unreachable ? r.game : null);
+      if (!unreachable) showError(e);
       return;
     }
     // An old link's number, or a game played offline and sent since, is

@@ -28,6 +28,7 @@ const view = {
   shown: null, // the position on the board during a sowing
   actions: {}, // what the result's buttons do: {review, newGame}
   welcome: false, // no game to show
+  unreachable: null, // the server's game the welcome stands for, out of reach without a network
   spoken: null, // the game and plies last said in words ({id, n, end, waiting})
   hintSaid: null, // the hint last said in words
 };
@@ -36,10 +37,24 @@ export function setInfo(info) {
   view.info = info;
 }
 
-// Whether the page has found no game to show (the welcome is shown then).
-export function setWelcome(on) {
+// Whether the page has found no game to show (the welcome is shown then);
+// `unreachable`, the server's game of the address when the server could
+// not be reached: the welcome then says so, and what works without it.
+export function setWelcome(on, unreachable = null) {
   view.welcome = on;
+  view.unreachable = on ? unreachable : null;
   render();
+}
+
+function renderWelcome() {
+  const box = $("#welcome");
+  box.hidden = !!session.id || !view.welcome;
+  const away = view.unreachable;
+  $("#welcome-text").hidden = !!away;
+  $("#welcome-online").hidden = !!away;
+  const offline = $("#welcome-offline");
+  offline.hidden = !away;
+  if (away) offline.textContent = `${t("welcome_unreachable", away)} ${t("offline_works")}`;
 }
 
 export function setActions(actions) {
@@ -624,10 +639,11 @@ export function render() {
     view.flippedFor = `${g.id}:${personSide(g)}`;
     view.flipped = (g.mode === "computer" && g.human === "N") || (g.mode === "online" && personSide(g) === "N");
   }
-  $("#welcome").hidden = !!session.id || !view.welcome;
+  renderWelcome();
   const lost = $("#connection");
   lost.hidden = !session.id || !session.offline;
-  if (!lost.hidden) lost.textContent = t("connection_lost");
+  // The clocks wait for the server's word: said only of a game with them.
+  if (!lost.hidden) lost.textContent = t(g && g.clock ? "connection_lost_clocks" : "connection_lost");
   $("#player-top").hidden = $("#player-bottom").hidden = !session.id;
   renderBoard();
   renderStatus();

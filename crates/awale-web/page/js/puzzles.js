@@ -50,7 +50,8 @@ function newSeed() {
 // Shows the puzzle the address names: of the day, or from a seed.
 export async function show(route) {
   const key = route.seed !== undefined ? `seed:${route.seed}:${route.difficulty || ""}:${route.theme || ""}` : "daily";
-  if (key === state.key && (state.puzzle || state.missing)) {
+  // A puzzle that could not come for want of the network is asked again.
+  if (key === state.key && (state.puzzle || (state.missing && state.missing.code !== "network"))) {
     render();
     return;
   }
@@ -115,6 +116,8 @@ export function render() {
       const code = document.createElement("code");
       code.textContent = "awale db build --max-seeds 16";
       missing.append(code, " ", t("oracle_missing_then"));
+    } else if (state.missing.code === "network") {
+      missing.textContent = `${t("puzzle_needs_network")} ${t("offline_works")}`;
     } else {
       missing.textContent = errorText(state.missing);
     }

@@ -35,7 +35,8 @@ export async function fillList() {
   try {
     state.list = await api("GET", "/api/tournaments");
   } catch (e) {
-    showError(e);
+    // Without the server the lobby says that it needs the network.
+    if (e.code !== "network") showError(e);
     return;
   }
   renderList();
