@@ -353,26 +353,41 @@ fn wasm_speed_against_native() {
     assert!(ratio >= 0.5, "the page's engine is at {ratio:.2} of native");
 }
 
-/// A game against the computer on the server, made by the page's player
-/// (with `clock` when not null): its id.
-fn server_game(b: &Browser, clock: Value) -> String {
+/// Opens `url` as [`open`] does, the browser being the test player of
+/// the games made through the API.
+fn open_as_test_player(b: &Browser, url: &str) {
+    b.goto(url);
+    b.be_test_player();
+    open(b, url);
+}
+
+/// A game against the computer made on `site` by the test player (with
+/// `clock` when not null): its id.
+fn server_game(site: &Site, clock: Value) -> String {
     let mut body = json!({"mode": "computer", "level": 1, "human": "S"});
     if !clock.is_null() {
         body["clock"] = clock;
     }
-    let (status, game) = fetch(b, "POST", "/api/games", body);
+    let (status, game) = site.call("POST", "/api/games", Some(body));
     assert_eq!(status, 201, "{game}");
     game["id"].as_str().expect("a game's id").to_string()
 }
 
-/// Waits until `css` is shown and holds each of `words`.
+/// Loads `url` afresh (not a move within the page shown).
+fn load(b: &Browser, url: &str) {
+    b.goto("about:blank");
+    b.goto(url);
+}
+
+/// Waits until `css` is shown and holds each of `words` (French's
+/// no-break spaces read as spaces).
 fn wait_words(b: &Browser, css: &str, words: &[&str]) {
     b.wait_for(
         &format!("{css} saying {words:?}"),
         &format!(
             "const e = document.querySelector({css:?}); \
              return !!e && !e.hidden && e.offsetParent !== null && \
-               {words:?}.every((w) => e.textContent.includes(w));"
+               {words:?}.every((w) => e.textContent.replace(/[\\u00a0\\u202f]/g, ' ').includes(w));"
         ),
         20,
     );
@@ -386,14 +401,15 @@ fn shown_text(b: &Browser, css: &str) -> String {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn without_the_server_the_page_says_what_needs_the_network_and_what_works() {
-    let (mut site, b) = Site::start("offline-words").visited("en-US,en", PHONE, open);
-    let game = server_game(&b, Value::Null);
+    let (mut site, b) =
+        Site::start("offline-words").visited("en-US,en", PHONE, open_as_test_player);
+    let game = server_game(&site, Value::Null);
     wait_installed(&b);
     site.stop();
 
     // A server's game in the address: out of reach, said so, with what
     // works without the network; no "Play online".
-    b.goto(&site.page(&format!("#game={game}")));
+    load(&b, &site.page(&format!("#game={game}")));
     wait_words(
         &b,
         "#welcome-offline",
@@ -482,17 +498,18 @@ fn without_the_server_the_page_says_what_needs_the_network_and_what_works() {
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_connection_line_speaks_of_clocks_only_in_a_game_with_them() {
-    let (mut site, b) = Site::start("offline-clocks").visited("en-US,en", PHONE, open);
+    let (mut site, b) =
+        Site::start("offline-clocks").visited("en-US,en", PHONE, open_as_test_player);
     let url = site.url.clone();
     let opened = |id: &str| {
-        b.goto(&format!("{url}/#game={id}"));
+        load(&b, &format!("{url}/#game={id}"));
         b.wait_for(
             "the game on the board",
             "return document.querySelectorAll('#board .hole-hit.legal').length > 0",
             20,
         );
     };
-    let untimed = server_game(&b, Value::Null);
+    let untimed = server_game(&site, Value::Null);
     opened(&untimed);
     site.kill();
     wait_words(
@@ -518,7 +535,7 @@ fn the_connection_line_speaks_of_clocks_only_in_a_game_with_them() {
     );
 
     site.start_again();
-    let timed = server_game(&b, json!({"minutes": 5, "increment_seconds": 3}));
+    let timed = server_game(&site, json!({"minutes": 5, "increment_seconds": 3}));
     opened(&timed);
     site.kill();
     wait_words(
