@@ -4,7 +4,10 @@
 //! network is cut (DevTools' offline emulation, and the server stopped):
 //! the page starts again from the phone's cache, plays a whole game
 //! against the computer and a lesson with its own engine; back online, the
-//! game is in My games on the server, once. Also the WebAssembly engine's
+//! game is in My games on the server, once. What the page says with the
+//! server out of reach: a server's game, the lobby and the puzzles need the
+//! network, and what works meanwhile; the connection line's clocks only in a
+//! game with them. Also the WebAssembly engine's
 //! speed against the native binary's (`awale bench`), in one run, a
 //! measurement run by hand (docs/BENCHMARKS.md).
 //!
