@@ -653,6 +653,13 @@ impl Tournaments {
         let id = record.tournament.id;
         let mut arena = Arena::default();
         let mut entrants = Vec::new();
+        // Who has waited longest is this process's memory, not the store's.
+        let waited = |n: usize| {
+            known
+                .and_then(|k| k.arena.players.get(n))
+                .map(|p| p.free_since)
+        };
+        arena.freed = known.map_or(0, |k| k.arena.freed);
         for e in &record.entrants {
             let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
                 Error::internal(format!("tournament {id}: a sheet unread: {err}"))
@@ -663,6 +670,7 @@ impl Tournaments {
                 presence,
                 sheet,
                 firsts: e.firsts as u32,
+                free_since: waited(arena.players.len()).unwrap_or(arena.freed),
             });
             entrants.push(Entrant {
                 player: e.player.clone(),

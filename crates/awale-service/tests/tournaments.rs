@@ -114,6 +114,31 @@ async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_pl
 }
 
 #[tokio::test]
+async fn of_three_players_each_keeps_getting_games() {
+    // P1 and P2 paired at once, P3 joins during their game; each game
+    // resigned at once: nobody sits out two games in a row.
+    let (games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    join(&t, id, 3).await;
+    let played = |v: &TournamentView| v.standings.iter().map(|l| l.sheet.len()).sum::<usize>() / 2;
+    let mut out = Vec::new();
+    for k in 0..7 {
+        let view = until(&t, id, |v| {
+            played(v) == k && v.standings.iter().any(|l| l.game.is_some())
+        })
+        .await;
+        let waiting: Vec<u8> = (1..=3).filter(|&n| line(&view, n).game.is_none()).collect();
+        assert_eq!(waiting.len(), 1, "{view:?}");
+        out.push(waiting[0]);
+        let loser = (1..=3).find(|&n| line(&view, n).game.is_some()).unwrap();
+        resign(&games, &view, loser).await;
+    }
+    for w in out.windows(2) {
+        assert_ne!(w[0], w[1], "sat out twice in a row: {out:?}");
+    }
+}
+
+#[tokio::test]
 async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;

@@ -7,7 +7,7 @@
 //! tournament's page, where the round's result, the standings with their
 //! tie-breaks and the crosstable show; the standings' CSV downloads from
 //! its link, and the games as one record file; the button now offers
-//! round 2.
+//! round 2. The organiser ends it: the podium in points, as the standings.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -195,4 +195,59 @@ fn an_organiser_runs_a_swiss_round_and_the_standings_crosstable_and_csv_show() {
     doc_screenshot(&kofi, "screenshot-swiss-phone-en.png");
     let found = kofi.axe_violations();
     assert!(found.is_empty(), "the Swiss's page: {found:?}");
+
+    // Ama ends it after one round: the podium counts as the standings do
+    // (a win 1 point, not the JSON's 2 half points).
+    tap(&ama, "#arena-close");
+    for (b, words) in [
+        (&ama, ["1 point", "1 point", "0 point"]),
+        (&kofi, ["1 point", "1 point", "0 points"]),
+    ] {
+        b.wait_for(
+            "the podium",
+            "return document.querySelectorAll('#arena-podium li').length === 3",
+            10,
+        );
+        let podium = b.strings(
+            "return [...document.querySelectorAll('#arena-podium li')].map((li) => li.textContent)",
+        );
+        for (line, w) in podium.iter().zip(words) {
+            assert!(line.ends_with(&format!(" · {w}")), "{podium:?}");
+        }
+        assert!(podium[2].contains(&names[1]), "the loser third: {podium:?}");
+    }
+    // Half points in words, each language's plural (French: below 2 is
+    // singular) and a lone ½ a "point" in both.
+    for (b, want) in [
+        (
+            &ama,
+            [
+                "0 point",
+                "½ point",
+                "1 point",
+                "1½ point",
+                "2 points",
+                "2½ points",
+            ],
+        ),
+        (
+            &kofi,
+            [
+                "0 points",
+                "½ point",
+                "1 point",
+                "1½ points",
+                "2 points",
+                "2½ points",
+            ],
+        ),
+    ] {
+        let words = b.exec_async(
+            "const done = arguments[arguments.length - 1];
+             const main = document.querySelector('script[type=module]').src;
+             import(new URL('tournaments.js', main))
+               .then((m) => done([0, 1, 2, 3, 4, 5].map((h) => m.pointsWords(h))), (e) => done(String(e)));",
+        );
+        assert_eq!(words, json!(want));
+    }
 }

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::matching;
+
 /// Where an arena player is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -49,6 +51,11 @@ pub struct ArenaPlayer {
     pub sheet: Vec<Sheet>,
     /// How many of their games they sowed first.
     pub firsts: u32,
+    /// When they last came free, counted in [`Arena::freed`]: the lower,
+    /// the longer they have waited. Not stored: after a restart all wait
+    /// alike.
+    #[serde(default)]
+    pub free_since: u64,
 }
 
 impl ArenaPlayer {
@@ -105,6 +112,10 @@ pub struct Arena {
     pub players: Vec<ArenaPlayer>,
     /// The games in play: (first, second).
     pub playing: Vec<(usize, usize)>,
+    /// How many times a player has come free (joined, a game ended, came
+    /// back): the clock of who has waited longest.
+    #[serde(default)]
+    pub freed: u64,
 }
 
 /// One line of the standings.
@@ -121,13 +132,24 @@ pub struct ArenaStanding {
 impl Arena {
     /// Adds a free player; returns their number.
     pub fn join(&mut self, rating: i32) -> usize {
+        self.freed += 1;
         self.players.push(ArenaPlayer {
             rating,
             presence: Presence::Free,
             sheet: Vec::new(),
             firsts: 0,
+            free_since: self.freed,
         });
         self.players.len() - 1
+    }
+
+    /// `players` come free now, together.
+    fn come_free(&mut self, players: &[usize]) {
+        self.freed += 1;
+        for &p in players {
+            self.players[p].presence = Presence::Free;
+            self.players[p].free_since = self.freed;
+        }
     }
 
     fn player_mut(&mut self, p: usize) -> Result<&mut ArenaPlayer, ArenaError> {
@@ -145,16 +167,25 @@ impl Arena {
         if player.presence == Presence::Playing || presence == Presence::Playing {
             return Err(ArenaError::InGame(p));
         }
-        player.presence = presence;
+        if presence == Presence::Free && player.presence != Presence::Free {
+            self.come_free(&[p]);
+        } else {
+            player.presence = presence;
+        }
         Ok(())
     }
 
     /// Pairs the free players and returns the new games as (first, second).
     ///
-    /// The free players are ranked by score, then rating; from the top, each
-    /// meets the nearest one below who was not their last opponent. Two
-    /// players who just met meet again only when nobody else is in a game
-    /// (else they wait for someone to come free).
+    /// As lichess's arena: the free players are ranked by score, then
+    /// rating, and a pair is *fresh* when neither was the other's last
+    /// opponent. First, who plays: as many fresh pairs as can be made, and
+    /// of those who could play, whoever has waited longest is never left
+    /// out for someone who came free after.
+    /// Then, among those, from the top of the ranking each meets the
+    /// nearest one below with whom the pair is fresh. Those no fresh pair
+    /// could take meet again one they just met only when no game was in
+    /// play (else they wait for someone to come free).
     pub fn pair(&mut self) -> Vec<(usize, usize)> {
         let mut free: Vec<usize> = (0..self.players.len())
             .filter(|&p| self.players[p].presence == Presence::Free)
@@ -166,26 +197,78 @@ impl Arena {
                 .then(pb.rating.cmp(&pa.rating))
                 .then(a.cmp(&b))
         });
-        let nobody_else_playing = self.playing.is_empty();
-        let mut games = Vec::new();
-        let mut taken = vec![false; free.len()];
-        for i in 0..free.len() {
-            if taken[i] {
-                continue;
+        let n = free.len();
+        let fresh = |i: usize, j: usize| {
+            let (a, b) = (free[i], free[j]);
+            i != j
+                && self.players[a].last_opponent() != Some(b)
+                && self.players[b].last_opponent() != Some(a)
+        };
+        // Who plays: the players brought in one at a time in the order they
+        // came free, each time the most pairs among those in. When one
+        // more pair can be made, it takes the newcomer and whoever came
+        // free earliest among those still left out.
+        let mut by_wait: Vec<usize> = (0..n).collect();
+        by_wait.sort_by_key(|&i| (self.players[free[i]].free_since, i));
+        let mut allowed: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut chosen = vec![None; n];
+        for (k, &v) in by_wait.iter().enumerate() {
+            for &u in &by_wait[..k] {
+                if fresh(u, v) {
+                    allowed[u].push(v);
+                    allowed[v].push(u);
+                }
             }
-            let a = free[i];
-            let fresh = (i + 1..free.len()).find(|&j| {
-                !taken[j]
-                    && self.players[a].last_opponent() != Some(free[j])
-                    && self.players[free[j]].last_opponent() != Some(a)
-            });
-            let again = || (i + 1..free.len()).find(|&j| !taken[j]);
-            let Some(j) = fresh.or_else(|| if nobody_else_playing { again() } else { None }) else {
-                continue;
-            };
-            taken[i] = true;
-            taken[j] = true;
-            let b = free[j];
+            for &u in &by_wait[..k] {
+                if chosen[u].is_none() && matching::augment(&allowed, &mut chosen, u) {
+                    break;
+                }
+            }
+        }
+        // The same players paired again by rank: from the top, the nearest
+        // fresh one below; whoever that leaves out is paired back in.
+        let plays: Vec<bool> = chosen.iter().map(Option::is_some).collect();
+        let among: Vec<Vec<usize>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .filter(|&j| plays[i] && plays[j] && fresh(i, j))
+                    .collect()
+            })
+            .collect();
+        let mut mate = vec![None; n];
+        for i in 0..n {
+            if plays[i] && mate[i].is_none() {
+                if let Some(j) = (i + 1..n).find(|&j| plays[j] && mate[j].is_none() && fresh(i, j))
+                {
+                    mate[i] = Some(j);
+                    mate[j] = Some(i);
+                }
+            }
+        }
+        for i in 0..n {
+            if plays[i] && mate[i].is_none() {
+                matching::augment(&among, &mut mate, i);
+            }
+        }
+        if mate.iter().map(Option::is_some).ne(plays.iter().copied()) {
+            mate = chosen;
+        }
+        let mut pairs: Vec<(usize, usize)> = (0..n)
+            .filter_map(|i| mate[i].filter(|&j| i < j).map(|j| (i, j)))
+            .collect();
+        if self.playing.is_empty() {
+            // No game to wait for: those no fresh pair could take meet one
+            // they just met, by rank, the one who came free last sitting
+            // out an odd number.
+            let mut left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
+            left.sort_by_key(|&i| (self.players[free[i]].free_since, i));
+            left.truncate(left.len() - left.len() % 2);
+            left.sort_unstable();
+            pairs.extend(left.chunks(2).map(|c| (c[0], c[1])));
+        }
+        let mut games = Vec::new();
+        for (i, j) in pairs {
+            let (a, b) = (free[i], free[j]);
             // Whoever has sown first less often sows first; ties go to the
             // lower in the ranking.
             let (first, second) = if self.players[a].firsts < self.players[b].firsts {
@@ -235,10 +318,12 @@ impl Arena {
                 points: base + bonus,
                 on_fire,
             });
-            if player.presence == Presence::Playing {
-                player.presence = Presence::Free;
-            }
         }
+        let back: Vec<usize> = [first, second]
+            .into_iter()
+            .filter(|&p| self.players[p].presence == Presence::Playing)
+            .collect();
+        self.come_free(&back);
         Ok(())
     }
 
@@ -262,6 +347,7 @@ impl Arena {
     /// [`ArenaError::NotPlaying`] when the two are not in a game together.
     pub fn cancel(&mut self, first: usize, second: usize) -> Result<(), ArenaError> {
         self.leave_playing(first, second)?;
+        // They keep the time they had waited: the game never began.
         for p in [first, second] {
             let player = &mut self.players[p];
             if player.presence == Presence::Playing {
@@ -365,6 +451,89 @@ mod tests {
         for (x, y) in arena.pair() {
             assert_ne!(arena.players[x].last_opponent(), Some(y));
         }
+    }
+
+    /// Finishes every game in play, the first player winning.
+    fn finish_all(arena: &mut Arena) {
+        for (a, b) in arena.playing.clone() {
+            arena.finish(a, b, 2, [false, false]).unwrap();
+        }
+    }
+
+    fn played(games: &[(usize, usize)], p: usize) -> bool {
+        games.iter().any(|&(a, b)| a == p || b == p)
+    }
+
+    #[test]
+    fn of_three_players_nobody_is_left_out_for_good() {
+        // As on the site: A and B paired at once, Z joins during their
+        // game; each game finished at once.
+        let mut arena = Arena::default();
+        let a = arena.join(1500);
+        let b = arena.join(1500);
+        assert_eq!(arena.pair().len(), 1);
+        let z = arena.join(1500);
+        assert!(arena.pair().is_empty(), "Z waits for the game");
+        let mut out = Vec::new();
+        for _ in 0..12 {
+            finish_all(&mut arena);
+            let games = arena.pair();
+            assert_eq!(games.len(), 1, "{arena:?}");
+            out.push([a, b, z].into_iter().find(|&p| !played(&games, p)).unwrap());
+        }
+        // Whoever sat out a game plays the next one.
+        for w in out.windows(2) {
+            assert_ne!(w[0], w[1], "sat out twice in a row: {out:?}");
+        }
+        for p in [a, b, z] {
+            assert!(arena.players[p].sheet.len() >= 7, "{p}: {arena:?}");
+        }
+    }
+
+    #[test]
+    fn a_fresh_pair_below_comes_before_a_rematch_at_the_top() {
+        let mut arena = Arena::default();
+        let a = arena.join(1900);
+        let b = arena.join(1800);
+        let z = arena.join(1700);
+        arena.playing.push((a, b));
+        arena.finish(a, b, 2, [false, false]).unwrap();
+        arena.playing.push((a, z));
+        arena.finish(a, z, 2, [false, false]).unwrap();
+        // A, the leader, just met Z, and B's last was A: only B-Z is fresh.
+        let games = arena.pair();
+        assert_eq!(games.len(), 1);
+        assert!(!played(&games, a), "{games:?}");
+    }
+
+    #[test]
+    fn whoever_has_waited_longest_is_not_left_out() {
+        let mut arena = Arena::default();
+        for r in [2000, 1900, 1800, 1700, 1600] {
+            arena.join(r);
+        }
+        // 0-1 and 2-3; 4, the lowest, waits.
+        let games = arena.pair();
+        assert_eq!(games.len(), 2);
+        assert!(!played(&games, 4));
+        // 0-1 ends, then 2-3: the higher rated win.
+        for pair in [(0, 1), (2, 3)] {
+            let (x, y) = arena
+                .playing
+                .iter()
+                .copied()
+                .find(|&(x, y)| x.min(y) == pair.0)
+                .unwrap();
+            arena
+                .finish(x, y, if x < y { 2 } else { 0 }, [false, false])
+                .unwrap();
+        }
+        // By rank alone 0-2 and 1-3 would leave 4 out again: 4 plays, and
+        // the one left out came free last (from 2-3), the lower of them.
+        let games = arena.pair();
+        assert_eq!(games.len(), 2);
+        assert!(played(&games, 4), "{games:?}");
+        assert!(!played(&games, 3), "{games:?}");
     }
 
     #[test]

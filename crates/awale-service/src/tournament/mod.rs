@@ -6,4 +6,5 @@
 
 pub mod arena;
 pub mod chat;
+mod matching;
 pub mod swiss;

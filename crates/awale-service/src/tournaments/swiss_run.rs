@@ -372,6 +372,7 @@ impl Tournaments {
                     presence: Presence::Free,
                     sheet: Vec::new(),
                     firsts: 0,
+                    free_since: 0,
                 });
                 running.entrants.push(Entrant {
                     player: player.clone(),

@@ -215,7 +215,9 @@ export function render() {
   podium.hidden = !view.podium.length;
   podium.textContent = "";
   for (const l of view.podium) {
-    const li = textEl("li", "podium-" + l.rank, `${l.rank}. ${l.name} · ${t("arena_points", l.score)}`);
+    // A Swiss's score comes in half points, an arena's in points.
+    const score = swiss ? pointsWords(l.score) : t("arena_points", l.score);
+    const li = textEl("li", "podium-" + l.rank, `${l.rank}. ${l.name} · ${score}`);
     podium.append(li);
   }
   const body = $("#arena-standings");
@@ -255,10 +257,17 @@ function swissStatus(view, swiss) {
   return t("swiss_round_waits", swiss.round + 1);
 }
 
+// A Swiss's points, which the server counts in halves (a win is 2): 1½.
 function points(half) {
   const whole = Math.floor(half / 2);
   if (half % 2 === 0) return String(whole);
   return whole ? `${whole}½` : "½";
+}
+
+// The same with their word: "1½ points", "1½ point" in French (below 2),
+// and a lone "½ point" in both (English's rules would say "½ points").
+export function pointsWords(half) {
+  return t("arena_points", points(half), { count: half === 1 ? 1 : half / 2 });
 }
 
 function quarters(q) {
