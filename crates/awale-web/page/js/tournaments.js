@@ -126,9 +126,12 @@ function stopFollowing() {
 }
 
 // Its page left for another view: the tournament is no longer followed,
-// unless the viewer plays in it (sent to each new game, and back).
+// unless the viewer plays in it (sent to each new game, and back): has a
+// line, or was sent to a game of it (state.you alone was not enough: in
+// arena.rs a player who had just joined was left without the stream
+// that sends them back after their game).
 export function leave() {
-  if (state.you === null || state.you === undefined) stopFollowing();
+  if ((state.you === null || state.you === undefined) && !state.game) stopFollowing();
 }
 
 // Closed while the page is left (streams.js), opened again if it comes
