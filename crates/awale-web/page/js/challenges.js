@@ -13,6 +13,7 @@ import * as nav from "./nav.js";
 import { me, loadMe, nickname } from "./online.js";
 import { shownName } from "./people.js";
 import { playerLink } from "./players.js";
+import { whileShown } from "./streams.js";
 import { showError } from "./toast.js";
 import { errorWords } from "./words.js";
 
@@ -46,7 +47,10 @@ function upsert(c) {
 // longer each time it fails at once: a browser without a player cookie
 // yet is refused until it has one).
 let wait = REOPEN_MS;
+let started = false;
 export function start() {
+  started = true;
+  clearTimeout(timer);
   if (source) source.close();
   if (me.guest === null && !me.account) {
     // No answer from /api/me yet (offline): tried again later.
@@ -85,6 +89,16 @@ export function start() {
     }
   };
 }
+
+// Closed while the page is left (streams.js), opened again if it comes
+// back.
+whileShown(
+  () => {
+    clearTimeout(timer);
+    if (source) source.close();
+  },
+  () => started && start(),
+);
 
 // The banner: open challenges, received first.
 export function render() {

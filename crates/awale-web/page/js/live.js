@@ -9,6 +9,10 @@
 // last one and gets what it missed. `connection(up)` says when the stream
 // is lost and when it is back. Each listener belongs to one game; closing
 // it stops its callbacks at once, even for events already on their way.
+// A page left closes the stream; back from the browser's cache, it opens
+// it again from the last version received (streams.js).
+
+import { whileShown } from "./streams.js";
 
 const EVENTS = ["state", "move", "thinking", "clock", "chat", "chat_removed", "reaction", "presence"];
 
@@ -51,9 +55,17 @@ export function listen(id, on) {
     }
   };
   start();
+  const forget = whileShown(
+    () => {
+      clearTimeout(timer);
+      source.close();
+    },
+    () => open && start(),
+  );
   return {
     close() {
       open = false;
+      forget();
       clearTimeout(timer);
       source.close();
     },

@@ -10,6 +10,7 @@ import * as nav from "./nav.js";
 import { isUsername, playerLink } from "./players.js";
 import { shownName } from "./people.js";
 import { loadMe, me, nickname, onRename, rename } from "./online.js";
+import { whileShown } from "./streams.js";
 import { errorText, showError, toast } from "./toast.js";
 import { fillList } from "./tournaments.js";
 import { rulesWords, sideName } from "./words.js";
@@ -23,6 +24,7 @@ const lobby = {
   source: null, // the live stream while the lobby is shown
   last: null, // the last lobby received
   unreachable: false, // the stream failed and no lobby came since: the server cannot be reached
+  paused: false, // its stream closed while the page is left
 };
 
 // The seek in a pool: its name, when it began, and a number that changes
@@ -126,7 +128,12 @@ export function open() {
   fillNickname();
   fillPools();
   loadMe().then(fillNickname);
-  if (lobby.source) return;
+  if (!lobby.source) listenLobby();
+}
+
+// The lobby's stream; closed while the page is left (streams.js), opened
+// again if it comes back to the lobby.
+function listenLobby() {
   const source = new EventSource("/api/lobby/events");
   source.addEventListener("lobby", (ev) => {
     try {
@@ -167,7 +174,22 @@ export function stop() {
   cancelSeek();
   if (lobby.source) lobby.source.close();
   lobby.source = null;
+  lobby.paused = false;
 }
+
+whileShown(
+  () => {
+    if (!lobby.source) return;
+    lobby.source.close();
+    lobby.source = null;
+    lobby.paused = true;
+  },
+  () => {
+    if (!lobby.paused) return;
+    lobby.paused = false;
+    listenLobby();
+  },
+);
 
 function fillNickname() {
   const input = $("#me-name");

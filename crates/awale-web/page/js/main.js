@@ -48,6 +48,10 @@ function showView(name) {
     tournaments.fillList();
   }
   else lobby.stop();
+  // Each view's stream is closed when it is left (a tournament's is kept
+  // while the viewer plays in it): with the game's and the player's own,
+  // a page holds few of the browser's connections to the server.
+  if (name !== "tournament") tournaments.leave();
 }
 
 // Shows what an address names (see nav.js). Called on every change of

@@ -12,13 +12,15 @@ import * as arenaChat from "./arena-chat.js";
 import { icon, sayEmpty, textEl } from "./dom.js";
 import { locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { whileShown } from "./streams.js";
 import { showError } from "./toast.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 // The tournament followed: its id, the last view, the stream, the viewer's
 // game last seen (to go to a new one, and back when it ends).
-const state = { id: null, view: null, source: null, you: null, game: null, list: [] };
+// `paused`: its stream closed while the page is left.
+const state = { id: null, view: null, source: null, paused: false, you: null, game: null, list: [] };
 
 function clockText(x) {
   const minutes = x.initial_ms / 60000;
@@ -90,6 +92,11 @@ function follow(id) {
   state.id = id;
   state.view = null;
   state.game = null;
+  listenTournament(id);
+}
+
+// The stream of tournament `id`.
+function listenTournament(id) {
   const source = new EventSource(`/api/tournaments/${id}/events`);
   source.addEventListener("standings", (ev) => {
     const view = eventJson(ev);
@@ -116,7 +123,33 @@ function follow(id) {
 function stopFollowing() {
   if (state.source) state.source.close();
   state.source = null;
+  state.paused = false;
 }
+
+// Its page left for another view: the tournament is no longer followed,
+// unless the viewer plays in it (sent to each new game, and back): has a
+// line, or was sent to a game of it (state.you alone was not enough: in
+// arena.rs a player who had just joined was left without the stream
+// that sends them back after their game).
+export function leave() {
+  if ((state.you === null || state.you === undefined) && !state.game) stopFollowing();
+}
+
+// Closed while the page is left (streams.js), opened again if it comes
+// back.
+whileShown(
+  () => {
+    if (!state.source) return;
+    state.source.close();
+    state.source = null;
+    state.paused = true;
+  },
+  () => {
+    if (!state.paused) return;
+    state.paused = false;
+    listenTournament(state.id);
+  },
+);
 
 async function load() {
   try {
