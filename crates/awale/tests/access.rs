@@ -885,3 +885,181 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
         s.starts_with("You play C: 4 seeds sown; 0 to 0. North") && s.ends_with("to move.")
     });
 }
+
+/// What has the keyboard's focus: its id, else its tag and classes.
+fn focused(b: &Browser) -> String {
+    b.string(
+        "const e = document.activeElement; \
+         return e.id || e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + (e.closest('svg') ? ' in #' + e.closest('svg').id : '')",
+    )
+}
+
+/// Plays, with Enter, the hole of the board that has the focus or the
+/// first that can be played; waits for the computer's answer.
+fn play_and_wait(b: &Browser, plies: usize) {
+    b.exec(
+        "const e = document.activeElement; \
+         if (!e.matches('#board .hole-hit.legal')) document.querySelector('#board .hole-hit.legal').focus()",
+        json!([]),
+    );
+    b.keys(keys::ENTER);
+    wait(
+        b,
+        "the computer's answer",
+        &format!(
+            "return document.querySelectorAll('#move-list .mv').length === {plies} \
+             && document.querySelectorAll('#board .hole-hit.legal').length > 0"
+        ),
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn hint_undo_resign_and_review_keep_the_focus_and_the_review_is_said() {
+    let (_site, b) =
+        Site::start("focus-controls").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
+    b.cdp("Accessibility.enable", json!({}));
+    wait_dialog(&b, "new");
+    b.click("#btn-start");
+    wait(
+        &b,
+        "the game",
+        "return document.querySelectorAll('#board .hole-hit.legal').length > 0",
+    );
+    play_and_wait(&b, 2);
+    play_and_wait(&b, 4);
+
+    // The buttons are busy while their request runs, and keep the focus.
+    press(&b, "#btn-hint", 40);
+    wait(
+        &b,
+        "the hint",
+        "return !document.querySelector('#hint-box').hidden",
+    );
+    assert_eq!(focused(&b), "btn-hint", "the focus stayed on Hint");
+    press(&b, "#btn-undo", 40);
+    wait(
+        &b,
+        "a move taken back",
+        "return document.querySelectorAll('#move-list .mv').length === 2 \
+         && document.querySelectorAll('#board .hole-hit.legal').length > 0",
+    );
+    assert_eq!(focused(&b), "btn-undo", "the focus stayed on Undo");
+    // Nothing left to take back: Undo cannot be used, the board has the
+    // focus.
+    b.keys(keys::ENTER);
+    wait(
+        &b,
+        "the start again",
+        "return document.querySelectorAll('#move-list .mv').length === 0 \
+         && document.querySelector('#btn-undo').disabled",
+    );
+    assert!(
+        focused(&b).ends_with(" in #board"),
+        "the focus on the board after the last Undo: {}",
+        focused(&b)
+    );
+
+    // Resigned in its dialog: the result has the focus.
+    play_and_wait(&b, 2);
+    press(&b, "#btn-resign", 40);
+    wait_dialog(&b, "resign");
+    press(&b, "#resign-S", 10);
+    wait(&b, "the result", "return !!document.querySelector('#result')");
+    wait(
+        &b,
+        "the focus on the result",
+        "return document.activeElement.id === 'result'",
+    );
+
+    // The result's Review button keeps it too, and the review is heard
+    // in the log: that it runs, then what it found.
+    press(&b, "#result-review", 10);
+    wait(
+        &b,
+        "the review",
+        "return /plies reviewed/.test(document.querySelector('#review-status').textContent)",
+    );
+    assert_eq!(
+        focused(&b),
+        "result-review",
+        "the focus stayed on the result's Review"
+    );
+    let status = b.text("#review-status");
+    let said = wait_log(&b, "the review", 2, |s| s.ends_with(&status));
+    assert!(said.starts_with("Reviewing…"), "{said}");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_game_started_from_the_first_visits_dialog_is_said_with_the_focus_on_the_board() {
+    let (_site, b) =
+        Site::start("focus-start").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
+    b.cdp("Accessibility.enable", json!({}));
+    // The dialog opened by itself: nothing had the focus before it.
+    wait_dialog(&b, "new");
+    press(&b, "#btn-start", 40);
+    wait(
+        &b,
+        "the game",
+        "return document.querySelectorAll('#board .hole-hit.legal').length > 0 \
+         && !document.querySelector('#dlg-new').open",
+    );
+    wait_last(&b, "the start said", |s| s == "The game starts. Your move.");
+    assert!(
+        focused(&b).starts_with("circle.hole-hit.legal"),
+        "the focus on a hole to play: {}",
+        focused(&b)
+    );
+    // The board is one stop of Tab: from the language button, the next
+    // stop is a hole, not the board's svg.
+    b.exec("document.querySelector('#btn-lang').focus()", json!([]));
+    b.keys(keys::TAB);
+    assert!(
+        focused(&b).ends_with(" in #board"),
+        "the stop after the language button: {}",
+        focused(&b)
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_opened_has_the_focus_on_its_task_and_its_board_is_one_tab_stop() {
+    let (site, b) =
+        Site::start("focus-lesson").visited("fr-FR,fr", DESKTOP, |b, url| open(b, url, "fr"));
+    wait_dialog(&b, "new");
+    b.keys(keys::ESCAPE);
+    // Its address opened.
+    b.goto(&site.page("#lesson=chain&step=1"));
+    wait(
+        &b,
+        "the lesson",
+        "return document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+    );
+    wait(
+        &b,
+        "the focus on the task",
+        "return document.activeElement.id === 'lesson-task'",
+    );
+    assert!(!b.text("#lesson-task").is_empty());
+    // The next stop of Tab after the language button is a hole.
+    b.exec("document.querySelector('#btn-lang').focus()", json!([]));
+    for _ in 0..10 {
+        b.keys(keys::TAB);
+        let at = focused(&b);
+        assert_ne!(at, "lesson-board", "the lesson's svg is no stop of Tab");
+        if at.ends_with(" in #lesson-board") {
+            break;
+        }
+    }
+    assert!(focused(&b).ends_with(" in #lesson-board"), "{}", focused(&b));
+    // From the list of lessons, by keyboard.
+    press(&b, "#lesson-back", 40);
+    wait(&b, "the lessons", &format!("return {}", LESSONS.ready));
+    press(&b, ".lesson-card[data-lesson='capture']", 30);
+    wait(
+        &b,
+        "the focus on the task",
+        "return !document.querySelector('#lesson').hidden && document.activeElement.id === 'lesson-task'",
+    );
+}
