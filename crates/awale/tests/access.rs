@@ -886,12 +886,54 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
     });
 }
 
-/// What has the keyboard's focus: its id, else its tag and classes.
+/// What has the keyboard's focus: its id, else its tag and classes, and
+/// the svg it is in.
 fn focused(b: &Browser) -> String {
     b.string(
         "const e = document.activeElement; \
          return e.id || e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + (e.closest('svg') ? ' in #' + e.closest('svg').id : '')",
     )
+}
+
+/// Whether what has the focus is what `ok` accepts, within 3 seconds;
+/// if not, a line for `problems` saying `what` and where the focus is.
+fn check_focus(b: &Browser, what: &str, ok: impl Fn(&str) -> bool, problems: &mut Vec<String>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        let at = focused(b);
+        if ok(&at) {
+            return;
+        }
+        if std::time::Instant::now() > deadline {
+            problems.push(format!("{what}: the focus is on {at}"));
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Whether the log has said what `done` accepts in its last `lines`
+/// lines within 5 seconds; if not, a line for `problems`.
+fn check_said(
+    b: &Browser,
+    what: &str,
+    lines: usize,
+    done: impl Fn(&str) -> bool,
+    problems: &mut Vec<String>,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let said = ax_said(&ax_tree(b));
+        let last = said[said.len().saturating_sub(lines)..].join(" ");
+        if done(&last) {
+            return;
+        }
+        if std::time::Instant::now() > deadline {
+            problems.push(format!("{what} not said (last: `{last}`)"));
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
 }
 
 /// Plays, with Enter, the hole of the board that has the focus or the
@@ -919,6 +961,7 @@ fn hint_undo_resign_and_review_keep_the_focus_and_the_review_is_said() {
     let (_site, b) =
         Site::start("focus-controls").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
     b.cdp("Accessibility.enable", json!({}));
+    let mut problems = Vec::new();
     wait_dialog(&b, "new");
     b.click("#btn-start");
     wait(
@@ -936,7 +979,7 @@ fn hint_undo_resign_and_review_keep_the_focus_and_the_review_is_said() {
         "the hint",
         "return !document.querySelector('#hint-box').hidden",
     );
-    assert_eq!(focused(&b), "btn-hint", "the focus stayed on Hint");
+    check_focus(&b, "after Hint", |at| at == "btn-hint", &mut problems);
     press(&b, "#btn-undo", 40);
     wait(
         &b,
@@ -944,20 +987,21 @@ fn hint_undo_resign_and_review_keep_the_focus_and_the_review_is_said() {
         "return document.querySelectorAll('#move-list .mv').length === 2 \
          && document.querySelectorAll('#board .hole-hit.legal').length > 0",
     );
-    assert_eq!(focused(&b), "btn-undo", "the focus stayed on Undo");
+    check_focus(&b, "after Undo", |at| at == "btn-undo", &mut problems);
     // Nothing left to take back: Undo cannot be used, the board has the
     // focus.
-    b.keys(keys::ENTER);
+    press(&b, "#btn-undo", 40);
     wait(
         &b,
         "the start again",
         "return document.querySelectorAll('#move-list .mv').length === 0 \
          && document.querySelector('#btn-undo').disabled",
     );
-    assert!(
-        focused(&b).ends_with(" in #board"),
-        "the focus on the board after the last Undo: {}",
-        focused(&b)
+    check_focus(
+        &b,
+        "after the last Undo",
+        |at| at.ends_with(" in #board"),
+        &mut problems,
     );
 
     // Resigned in its dialog: the result has the focus.
@@ -965,29 +1009,36 @@ fn hint_undo_resign_and_review_keep_the_focus_and_the_review_is_said() {
     press(&b, "#btn-resign", 40);
     wait_dialog(&b, "resign");
     press(&b, "#resign-S", 10);
-    wait(&b, "the result", "return !!document.querySelector('#result')");
     wait(
         &b,
-        "the focus on the result",
-        "return document.activeElement.id === 'result'",
+        "the result",
+        "return !!document.querySelector('#result')",
     );
+    check_focus(&b, "after resigning", |at| at == "result", &mut problems);
 
     // The result's Review button keeps it too, and the review is heard
     // in the log: that it runs, then what it found.
-    press(&b, "#result-review", 10);
+    press(&b, "#status button", 60);
     wait(
         &b,
         "the review",
         "return /plies reviewed/.test(document.querySelector('#review-status').textContent)",
     );
-    assert_eq!(
-        focused(&b),
-        "result-review",
-        "the focus stayed on the result's Review"
+    check_focus(
+        &b,
+        "after the result's Review",
+        |at| at == "result-review",
+        &mut problems,
     );
     let status = b.text("#review-status");
-    let said = wait_log(&b, "the review", 2, |s| s.ends_with(&status));
-    assert!(said.starts_with("Reviewing…"), "{said}");
+    check_said(
+        &b,
+        "the review",
+        2,
+        |s| s == format!("Reviewing… {status}"),
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
@@ -996,6 +1047,7 @@ fn a_game_started_from_the_first_visits_dialog_is_said_with_the_focus_on_the_boa
     let (_site, b) =
         Site::start("focus-start").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
     b.cdp("Accessibility.enable", json!({}));
+    let mut problems = Vec::new();
     // The dialog opened by itself: nothing had the focus before it.
     wait_dialog(&b, "new");
     press(&b, "#btn-start", 40);
@@ -1005,21 +1057,30 @@ fn a_game_started_from_the_first_visits_dialog_is_said_with_the_focus_on_the_boa
         "return document.querySelectorAll('#board .hole-hit.legal').length > 0 \
          && !document.querySelector('#dlg-new').open",
     );
-    wait_last(&b, "the start said", |s| s == "The game starts. Your move.");
-    assert!(
-        focused(&b).starts_with("circle.hole-hit.legal"),
-        "the focus on a hole to play: {}",
-        focused(&b)
+    check_said(
+        &b,
+        "the start",
+        1,
+        |s| s == "The game starts. Your move.",
+        &mut problems,
+    );
+    check_focus(
+        &b,
+        "after Start",
+        |at| at.starts_with("circle.hole-hit.legal") && at.ends_with(" in #board"),
+        &mut problems,
     );
     // The board is one stop of Tab: from the language button, the next
     // stop is a hole, not the board's svg.
     b.exec("document.querySelector('#btn-lang').focus()", json!([]));
     b.keys(keys::TAB);
-    assert!(
-        focused(&b).ends_with(" in #board"),
-        "the stop after the language button: {}",
-        focused(&b)
+    check_focus(
+        &b,
+        "Tab from the language button",
+        |at| at.ends_with(" in #board"),
+        &mut problems,
     );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
@@ -1027,6 +1088,7 @@ fn a_game_started_from_the_first_visits_dialog_is_said_with_the_focus_on_the_boa
 fn a_lesson_opened_has_the_focus_on_its_task_and_its_board_is_one_tab_stop() {
     let (site, b) =
         Site::start("focus-lesson").visited("fr-FR,fr", DESKTOP, |b, url| open(b, url, "fr"));
+    let mut problems = Vec::new();
     wait_dialog(&b, "new");
     b.keys(keys::ESCAPE);
     // Its address opened.
@@ -1034,32 +1096,44 @@ fn a_lesson_opened_has_the_focus_on_its_task_and_its_board_is_one_tab_stop() {
     wait(
         &b,
         "the lesson",
-        "return document.querySelectorAll('#lesson-board .hole-hit').length === 12",
+        "return document.querySelectorAll('#lesson-board .hole-hit').length === 12 \
+         && document.querySelector('#lesson-task').textContent !== ''",
     );
-    wait(
+    check_focus(
         &b,
-        "the focus on the task",
-        "return document.activeElement.id === 'lesson-task'",
+        "a lesson's address opened",
+        |at| at == "lesson-task",
+        &mut problems,
     );
-    assert!(!b.text("#lesson-task").is_empty());
-    // The next stop of Tab after the language button is a hole.
+    // Tab from the language button (over the tabs and "All lessons")
+    // comes to a hole, not to the board's svg.
     b.exec("document.querySelector('#btn-lang').focus()", json!([]));
     for _ in 0..10 {
         b.keys(keys::TAB);
-        let at = focused(&b);
-        assert_ne!(at, "lesson-board", "the lesson's svg is no stop of Tab");
-        if at.ends_with(" in #lesson-board") {
+        if focused(&b).contains("lesson-board") {
             break;
         }
     }
-    assert!(focused(&b).ends_with(" in #lesson-board"), "{}", focused(&b));
+    check_focus(
+        &b,
+        "Tab from the language button",
+        |at| at.ends_with(" in #lesson-board"),
+        &mut problems,
+    );
     // From the list of lessons, by keyboard.
     press(&b, "#lesson-back", 40);
     wait(&b, "the lessons", &format!("return {}", LESSONS.ready));
     press(&b, ".lesson-card[data-lesson='capture']", 30);
     wait(
         &b,
-        "the focus on the task",
-        "return !document.querySelector('#lesson').hidden && document.activeElement.id === 'lesson-task'",
+        "the lesson",
+        "return !document.querySelector('#lesson').hidden",
     );
+    check_focus(
+        &b,
+        "a lesson opened from the list",
+        |at| at == "lesson-task",
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
