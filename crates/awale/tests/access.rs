@@ -885,3 +885,255 @@ fn lessons_puzzles_analysis_and_online_chat_are_used_by_keyboard_alone() {
         s.starts_with("You play C: 4 seeds sown; 0 to 0. North") && s.ends_with("to move.")
     });
 }
+
+/// What has the keyboard's focus: its id, else its tag and classes, and
+/// the svg it is in.
+fn focused(b: &Browser) -> String {
+    b.string(
+        "const e = document.activeElement; \
+         return e.id || e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + (e.closest('svg') ? ' in #' + e.closest('svg').id : '')",
+    )
+}
+
+/// Whether what has the focus is what `ok` accepts, within 3 seconds;
+/// if not, a line for `problems` saying `what` and where the focus is.
+fn check_focus(b: &Browser, what: &str, ok: impl Fn(&str) -> bool, problems: &mut Vec<String>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        let at = focused(b);
+        if ok(&at) {
+            return;
+        }
+        if std::time::Instant::now() > deadline {
+            problems.push(format!("{what}: the focus is on {at}"));
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Whether the log has said what `done` accepts in its last `lines`
+/// lines within 5 seconds; if not, a line for `problems`.
+fn check_said(
+    b: &Browser,
+    what: &str,
+    lines: usize,
+    done: impl Fn(&str) -> bool,
+    problems: &mut Vec<String>,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let said = ax_said(&ax_tree(b));
+        let last = said[said.len().saturating_sub(lines)..].join(" ");
+        if done(&last) {
+            return;
+        }
+        if std::time::Instant::now() > deadline {
+            problems.push(format!("{what} not said (last: `{last}`)"));
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+}
+
+/// Plays, with Enter, the hole of the board that has the focus or the
+/// first that can be played; waits for the computer's answer.
+fn play_and_wait(b: &Browser, plies: usize) {
+    b.exec(
+        "const e = document.activeElement; \
+         if (!e.matches('#board .hole-hit.legal')) document.querySelector('#board .hole-hit.legal').focus()",
+        json!([]),
+    );
+    b.keys(keys::ENTER);
+    wait(
+        b,
+        "the computer's answer",
+        &format!(
+            "return document.querySelectorAll('#move-list .mv').length === {plies} \
+             && document.querySelectorAll('#board .hole-hit.legal').length > 0"
+        ),
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn hint_undo_resign_and_review_keep_the_focus_and_the_review_is_said() {
+    let (_site, b) =
+        Site::start("focus-controls").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
+    b.cdp("Accessibility.enable", json!({}));
+    let mut problems = Vec::new();
+    wait_dialog(&b, "new");
+    b.click("#btn-start");
+    wait(
+        &b,
+        "the game",
+        "return document.querySelectorAll('#board .hole-hit.legal').length > 0",
+    );
+    play_and_wait(&b, 2);
+    play_and_wait(&b, 4);
+
+    // The buttons are busy while their request runs, and keep the focus.
+    press(&b, "#btn-hint", 40);
+    wait(
+        &b,
+        "the hint",
+        "return !document.querySelector('#hint-box').hidden",
+    );
+    check_focus(&b, "after Hint", |at| at == "btn-hint", &mut problems);
+    press(&b, "#btn-undo", 40);
+    wait(
+        &b,
+        "a move taken back",
+        "return document.querySelectorAll('#move-list .mv').length === 2 \
+         && document.querySelectorAll('#board .hole-hit.legal').length > 0",
+    );
+    check_focus(&b, "after Undo", |at| at == "btn-undo", &mut problems);
+    // Nothing left to take back: Undo cannot be used, the board has the
+    // focus.
+    press(&b, "#btn-undo", 40);
+    wait(
+        &b,
+        "the start again",
+        "return document.querySelectorAll('#move-list .mv').length === 0 \
+         && document.querySelector('#btn-undo').disabled",
+    );
+    check_focus(
+        &b,
+        "after the last Undo",
+        |at| at.ends_with(" in #board"),
+        &mut problems,
+    );
+
+    // Resigned in its dialog: the result has the focus.
+    play_and_wait(&b, 2);
+    press(&b, "#btn-resign", 40);
+    wait_dialog(&b, "resign");
+    press(&b, "#resign-S", 10);
+    wait(
+        &b,
+        "the result",
+        "return !!document.querySelector('#result')",
+    );
+    check_focus(&b, "after resigning", |at| at == "result", &mut problems);
+
+    // The result's Review button keeps it too, and the review is heard
+    // in the log: that it runs, then what it found.
+    press(&b, "#status button", 60);
+    wait(
+        &b,
+        "the review",
+        "return /plies reviewed/.test(document.querySelector('#review-status').textContent)",
+    );
+    check_focus(
+        &b,
+        "after the result's Review",
+        |at| at == "result-review",
+        &mut problems,
+    );
+    let status = b.text("#review-status");
+    check_said(
+        &b,
+        "the review",
+        2,
+        |s| s == format!("Reviewing… {status}"),
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_game_started_from_the_first_visits_dialog_is_said_with_the_focus_on_the_board() {
+    let (_site, b) =
+        Site::start("focus-start").visited("en-GB,en", DESKTOP, |b, url| open(b, url, "en"));
+    b.cdp("Accessibility.enable", json!({}));
+    let mut problems = Vec::new();
+    // The dialog opened by itself: nothing had the focus before it.
+    wait_dialog(&b, "new");
+    press(&b, "#btn-start", 40);
+    wait(
+        &b,
+        "the game",
+        "return document.querySelectorAll('#board .hole-hit.legal').length > 0 \
+         && !document.querySelector('#dlg-new').open",
+    );
+    check_said(
+        &b,
+        "the start",
+        1,
+        |s| s == "The game starts. Your move.",
+        &mut problems,
+    );
+    check_focus(
+        &b,
+        "after Start",
+        |at| at.starts_with("circle.hole-hit.legal") && at.ends_with(" in #board"),
+        &mut problems,
+    );
+    // The board is one stop of Tab: from the language button, the next
+    // stop is a hole, not the board's svg.
+    b.exec("document.querySelector('#btn-lang').focus()", json!([]));
+    b.keys(keys::TAB);
+    check_focus(
+        &b,
+        "Tab from the language button",
+        |at| at.ends_with(" in #board"),
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_lesson_opened_has_the_focus_on_its_task_and_its_board_is_one_tab_stop() {
+    let (site, b) =
+        Site::start("focus-lesson").visited("fr-FR,fr", DESKTOP, |b, url| open(b, url, "fr"));
+    let mut problems = Vec::new();
+    wait_dialog(&b, "new");
+    b.keys(keys::ESCAPE);
+    // Its address opened.
+    b.goto(&site.page("#lesson=chain&step=1"));
+    wait(
+        &b,
+        "the lesson",
+        "return document.querySelectorAll('#lesson-board .hole-hit').length === 12 \
+         && document.querySelector('#lesson-task').textContent !== ''",
+    );
+    check_focus(
+        &b,
+        "a lesson's address opened",
+        |at| at == "lesson-task",
+        &mut problems,
+    );
+    // Tab from the language button (over the tabs and "All lessons")
+    // comes to a hole, not to the board's svg.
+    b.exec("document.querySelector('#btn-lang').focus()", json!([]));
+    for _ in 0..10 {
+        b.keys(keys::TAB);
+        if focused(&b).contains("lesson-board") {
+            break;
+        }
+    }
+    check_focus(
+        &b,
+        "Tab from the language button",
+        |at| at.ends_with(" in #lesson-board"),
+        &mut problems,
+    );
+    // From the list of lessons, by keyboard.
+    press(&b, "#lesson-back", 40);
+    wait(&b, "the lessons", &format!("return {}", LESSONS.ready));
+    press(&b, ".lesson-card[data-lesson='capture']", 30);
+    wait(
+        &b,
+        "the lesson",
+        "return !document.querySelector('#lesson').hidden",
+    );
+    check_focus(
+        &b,
+        "a lesson opened from the list",
+        |at| at == "lesson-task",
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -964,11 +964,21 @@ fn a_new_game_does_not_keep_the_last_games_words() {
         "return document.querySelector('#said').textContent.includes('You resigned.')",
         10,
     );
+    let resigned = game_id(&b);
     b.click("#btn-new");
     b.wait_open("#dlg-new", 15);
     b.click("input[name=human][value=S] + span");
     b.click("#btn-start");
-    wait_for_person(&b);
+    // The new game on the board (the last one's result would do for
+    // `wait_for_person`).
+    b.wait_for(
+        "the new game",
+        &format!(
+            "return !location.hash.startsWith('#game={resigned}') \
+             && document.querySelectorAll('.hole-hit.legal').length > 0"
+        ),
+        30,
+    );
     assert_eq!(b.text("#status"), "Your move");
     let said = b.string("return document.querySelector('#said').textContent");
     assert!(!said.contains("resigned"), "{said}");

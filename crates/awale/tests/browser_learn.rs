@@ -181,6 +181,8 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     // An illegal try is explained: North starving, A does not feed.
     b.goto(&site.page("#lesson=feed"));
     wait_text(&b, "#lesson-task", "no seeds at all");
+    // Its position on the board (a tap before is not taken).
+    b.find("#lesson-board .hole-hit.legal");
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "Try again");
     assert_eq!(

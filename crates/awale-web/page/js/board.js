@@ -131,8 +131,10 @@ export function holeName(hole, n, you, noCount) {
 function wireKeys(svg) {
   if (svg.dataset.keys) return;
   svg.dataset.keys = "on";
-  svg.addEventListener("focusin", (e) => {
-    const letter = e.target.dataset && e.target.dataset.letter;
+  // Heard on the document, not on the svg: Chromium makes an svg with a
+  // focus listener a stop of the Tab key of its own.
+  document.addEventListener("focusin", (e) => {
+    const letter = svg.contains(e.target) && e.target.dataset && e.target.dataset.letter;
     if (!letter) return;
     svg.dataset.at = letter;
     for (const h of svg.querySelectorAll(".hole-hit")) h.setAttribute("tabindex", h === e.target ? "0" : "-1");

@@ -238,7 +238,8 @@ function openSettings() {
 function openResign() {
   const g = session.game;
   const sides = mySides(g);
-  if (!g || g.end || !sides.length) return;
+  // Marked unavailable while a request runs (the focus stays on it).
+  if (!g || g.end || !sides.length || $("#btn-resign").getAttribute("aria-disabled") === "true") return;
   const two = sides.length === 2;
   $("#resign-text").textContent = two ? t("resign_who") : g.mode === "computer" ? t("confirm_resign") : t("confirm_resign_online");
   for (const side of ["S", "N"]) {

@@ -104,6 +104,9 @@ async function openStep(lesson, step) {
   Object.assign(state, { lesson, step, view: null, busy: false, tries: 0, solved: false, feedback: null });
   const s = lesson.steps[step];
   renderLesson();
+  // The step's task is read first: the focus goes there (from the list,
+  // from Next, or a lesson's address opened).
+  if (!$("#view-learn").hidden) $("#lesson-task").focus();
   try {
     state.view = await positionView(s.position, s.rules || "awale");
   } catch (e) {

@@ -119,6 +119,8 @@ async function route(r) {
   }
   if (game.session.id !== r.game) return;
   play.setReplay(r.ply ?? null);
+  // Just started from the new game dialog.
+  if (r.created) play.started();
   if (r.review) review.open();
   else review.hide();
 }

@@ -292,35 +292,49 @@ setInterval(renderClocks, 200);
 function renderStatus() {
   const g = session.game;
   const box = $("#status");
-  box.textContent = "";
-  if (!g) return;
+  const text = (words) => {
+    delete box.dataset.result;
+    if (box.textContent !== words || box.childElementCount) box.textContent = words;
+  };
+  if (!g) {
+    text("");
+    return;
+  }
   const a = session.animating;
   if (a) {
     const p = a.view.plies[a.ply];
-    let text;
-    if (personSide(g) === p.side) text = t("you_sow", p.move);
-    else if (g.mode === "computer" && p.side !== g.human) text = t("computer_sows", p.move);
-    else text = t("side_sows", sideName(p.side), p.move);
-    box.textContent = text;
+    if (personSide(g) === p.side) text(t("you_sow", p.move));
+    else if (g.mode === "computer" && p.side !== g.human) text(t("computer_sows", p.move));
+    else text(t("side_sows", sideName(p.side), p.move));
     return;
   }
   const k = session.replayAt;
   if (k !== null && (k < g.plies.length || !g.end)) {
     const side = k < g.plies.length ? g.plies[k].side : g.to_move;
-    box.textContent = t("replay_to_move", sideName(side));
+    text(t("replay_to_move", sideName(side)));
     return;
   }
   if (g.end) {
+    const result = resultWords(g, g.end, personSide(g));
+    const reason = `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
+    // Drawn again only when it changes: its buttons keep the focus.
+    const key = JSON.stringify([g.id, result, reason, k === null, canReview(g), t("review"), t("new_game")]);
+    if (box.dataset.result === key) return;
+    box.textContent = "";
+    box.dataset.result = key;
     const res = document.createElement("div");
     res.className = "result";
     res.id = "result";
-    res.textContent = resultWords(g, g.end, personSide(g));
-    const why = textEl("span", "reason", `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`);
+    res.textContent = result;
+    // The focus may be put there (after resigning).
+    res.tabIndex = -1;
+    const why = textEl("span", "reason", reason);
     box.append(res, why);
     if (k === null) {
       const actions = document.createElement("div");
       actions.className = "actions";
       const review = document.createElement("button");
+      review.id = "result-review";
       review.textContent = t("review");
       review.hidden = !canReview(g);
       review.onclick = () => view.actions.review && view.actions.review();
@@ -331,7 +345,7 @@ function renderStatus() {
     }
     return;
   }
-  box.textContent = turnWords(g);
+  text(turnWords(g));
 }
 
 // Whose turn it is in game `g`, not over, in words.
@@ -341,6 +355,19 @@ function turnWords(g) {
   if (personSide(g) === g.to_move) return t("your_turn");
   if (watching(g)) return t("watching_turn_of", sideLabel(g, g.to_move));
   return t("turn_of", sideLabel(g, g.to_move));
+}
+
+// A game just started (from the new game dialog) is said, with whose
+// turn it is. The focus goes to the board if the dialog left it nowhere:
+// it opened by itself on a first visit, or from a button gone since.
+export function started() {
+  const g = session.game;
+  if (!g) return;
+  say(`${t("said_game_started")} ${sentence(g.end ? endWords(g) : turnWords(g))}`);
+  const now = document.activeElement;
+  const lost = !now || now === document.body || !!now.closest("[hidden], dialog:not([open])");
+  const hole = $("#board .hole-hit[tabindex='0']");
+  if (lost && hole) hole.focus();
 }
 
 // `text` ended as a sentence.
@@ -530,6 +557,15 @@ export function leaveReplay() {
 
 // ---------------------------------------------------------- controls --
 
+// Button `b` can be used (`can`), once the page is `idle`. While a request
+// runs it is only marked unavailable (aria-disabled), not disabled: a
+// disabled button loses the keyboard's focus to the page's top.
+function available(b, can, idle) {
+  b.disabled = !can;
+  if (can && !idle) b.setAttribute("aria-disabled", "true");
+  else b.removeAttribute("aria-disabled");
+}
+
 function renderControls() {
   const g = session.game;
   const has = !!g;
@@ -540,10 +576,10 @@ function renderControls() {
   const online = has && g.mode === "online";
   $("#btn-undo").hidden = $("#btn-redo").hidden = $("#btn-hint").hidden = online;
   $("#btn-resign").hidden = online && !mySides(g).length;
-  $("#btn-undo").disabled = !has || !g.can_undo || !idle || replay;
-  $("#btn-redo").disabled = !has || !g.can_redo || !idle || replay;
-  $("#btn-hint").disabled = !canHint(g) || !idle || replay;
-  $("#btn-resign").disabled = !has || !!g.end || !!g.waiting || !idle || replay || !mySides(g).length;
+  available($("#btn-undo"), has && g.can_undo && !replay, idle);
+  available($("#btn-redo"), has && g.can_redo && !replay, idle);
+  available($("#btn-hint"), canHint(g) && !replay, idle);
+  available($("#btn-resign"), has && !g.end && !g.waiting && !replay && mySides(g).length > 0, idle);
   $("#btn-flip").disabled = !has;
   $("#btn-replay").disabled = !has || !g.plies.length;
   $("#btn-review").disabled = !canReview(g);
@@ -633,6 +669,9 @@ function renderControls() {
 
 export function render() {
   const g = session.game;
+  // The control with the focus, if any (see keepFocus).
+  const focused = document.activeElement;
+  const control = !!(focused && focused.closest && focused.closest("#view-play .controls, #status"));
   // The person's side at the bottom: North's, against the computer or
   // online, is turned (again when a seat comes to this page).
   if (g && view.flippedFor !== `${g.id}:${personSide(g)}`) {
@@ -652,6 +691,20 @@ export function render() {
   speakMoves();
   if (!session.animating) renderPlayers(view.shown);
   for (const f of renderers) f();
+  keepFocus(focused, control);
+}
+
+// A control of the play view's that had the focus and can no longer be
+// used (Undo with nothing left to take back, Resign once the game is
+// over, a result drawn again) would leave the focus on the page's top: it
+// goes to the result of a game over, else to the board.
+function keepFocus(was, control) {
+  if (!control) return;
+  const now = document.activeElement;
+  const lost = !was.isConnected || was.disabled || !!was.closest("[hidden]");
+  if (!lost || (now && now !== document.body && now !== was)) return;
+  const to = $("#result") || $("#board .hole-hit[tabindex='0']");
+  if (to && !$("#view-play").hidden) to.focus();
 }
 
 export function flip() {

@@ -9,6 +9,7 @@ import { current, session } from "./game.js";
 import { t, number } from "./i18n.js";
 import { canReview, moveNumber, setMistakes, showPly } from "./play-view.js";
 import { prefersReducedMotion } from "./settings.js";
+import { say } from "./spoken.js";
 import { showError } from "./toast.js";
 import { sideName, scoreWords } from "./words.js";
 
@@ -24,18 +25,20 @@ export async function open() {
   const g = session.game;
   if (!g) return;
   const box = $("#review");
+  // Said once when opened, not again at each position looked at.
+  const aloud = box.hidden;
   box.hidden = false;
   $("#plot").textContent = "";
   $("#mistakes").textContent = "";
   if (!canReview(g)) {
-    $("#review-status").textContent = t("review_after_end");
+    status(t("review_after_end"), aloud);
     return;
   }
   if (shown && shown.id === g.id) {
-    draw();
+    draw(aloud);
     return;
   }
-  $("#review-status").textContent = t("review_running");
+  status(t("review_running"), aloud);
   box.scrollIntoView({ behavior: "smooth", block: "start" });
   const epoch = session.epoch;
   let r;
@@ -55,7 +58,16 @@ export async function open() {
   if (!current(epoch) || r.id !== g.id) return;
   shown = r;
   setMistakes(r.id, r.plies.filter((p) => p.mistake).map((p) => p.ply));
-  draw();
+  draw(aloud);
+}
+
+// Where the review is, in words: shown, and said in the play view's log
+// when `aloud`, so that a screen reader hears that it runs, then what it
+// found. (The review's box is shown at that moment: a live region in it
+// would not be heard.)
+function status(words, aloud) {
+  $("#review-status").textContent = words;
+  if (aloud) say(words);
 }
 
 // Drawn again in the language chosen.
@@ -63,12 +75,13 @@ export function redraw() {
   if (shown && !$("#review").hidden && session.game && shown.id === session.game.id) draw();
 }
 
-function draw() {
+// Draws the review shown; says what it found when `aloud`.
+function draw(aloud = false) {
   const r = shown;
   const plies = session.game.plies;
   const mistakes = r.plies.filter((p) => p.mistake);
   const moves = r.plies.length ? moveNumber(plies, r.plies.length - 1) : 0;
-  $("#review-status").textContent = `${t("plies_reviewed", r.plies.length, moves)}, ${t("mistakes_n", mistakes.length)}.`;
+  status(`${t("plies_reviewed", r.plies.length, moves)}, ${t("mistakes_n", mistakes.length)}.`, aloud);
   drawPlot(r);
   const table = $("#mistakes");
   table.textContent = "";
