@@ -707,7 +707,12 @@ fn urlish(text: &str) -> String {
 }
 
 /// `call` as a player (games need one), with its cookie.
-async fn as_player(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+async fn as_player(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
     let request = Request::builder()
         .method(method)
         .uri(uri)
@@ -721,7 +726,10 @@ async fn as_player(app: &Router, method: &str, uri: &str, body: Option<Value>) -
     let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 /// The decided kind of a score (mover's view), as the review gives it:
@@ -751,7 +759,8 @@ async fn a_review_of_an_endgame_played_as_the_databases_play_it_finds_no_mistake
     let oracle = awale_db::oracle_for(&Rules::AWALE, Some(&dir))
         .unwrap()
         .expect("the oracle");
-    let mut game = awale_core::Game::from_position(Rules::AWALE, start.parse::<Position>().unwrap());
+    let mut game =
+        awale_core::Game::from_position(Rules::AWALE, start.parse::<Position>().unwrap());
     let (status, made) = as_player(
         &app,
         "POST",

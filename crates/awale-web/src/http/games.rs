@@ -613,8 +613,7 @@ fn current_form(body: &str) -> bool {
     struct Form {
         version: Option<u32>,
     }
-    serde_json::from_str::<Form>(body)
-        .is_ok_and(|f| f.version == Some(computer::REVIEW_VERSION))
+    serde_json::from_str::<Form>(body).is_ok_and(|f| f.version == Some(computer::REVIEW_VERSION))
 }
 
 /// GET /api/games/{id}/review: the stored review, if the game has one of
