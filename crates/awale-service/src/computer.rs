@@ -247,8 +247,13 @@ impl Why {
 }
 
 /// A move that loses this much (hundredths of a seed) against the best
-/// one is a mistake.
+/// one, in the same kind of value, is a mistake.
 pub const MISTAKE_LOSS: i32 = 200;
+
+/// The version of a review's form ([`ReviewRow`]): 2 since a cost compares
+/// like with like (before, a forced result counted as ±50 seeds against
+/// real margins). A stored review of an older form is made again.
+pub const REVIEW_VERSION: u32 = 2;
 
 /// Nodes searched for each move of a review: a fixed budget, so the same
 /// game gets the same review on any machine (with the same databases).
@@ -270,12 +275,108 @@ pub struct ReviewRow {
     pub best: Option<BestMove>,
     /// The best score from South's view, for the plot.
     pub eval_south: Option<i32>,
-    /// What the move played lost against the best (hundredths of a seed).
-    pub loss: i32,
-    /// Whether the loss makes it a mistake ([`MISTAKE_LOSS`]).
+    /// The seeds (hundredths) the move played lost against the best, where
+    /// both are in seeds ([`Cost::seeds`]); null where one is a result
+    /// forced in a known number of moves whose margin is unknown.
+    pub loss: Option<i32>,
+    /// The result it gave up, where it changed it ([`GaveUp`]).
+    pub gave_up: Option<GaveUp>,
+    /// Whether it is a mistake ([`Cost::is_mistake`]).
     pub mistake: bool,
     /// The database's value before the move.
     pub oracle: Option<OracleValue>,
+}
+
+/// A game's result from one side's view, where a score knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Score {
+    /// The result, where the score is decided: a forced result, or the
+    /// databases' final margin (0 a draw).
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.decided {
+            return None;
+        }
+        Some(match self.forced {
+            Some(f) if f.wins => Outcome::Win,
+            Some(_) => Outcome::Loss,
+            None => match self.cp.signum() {
+                1 => Outcome::Win,
+                -1 => Outcome::Loss,
+                _ => Outcome::Draw,
+            },
+        })
+    }
+
+    /// The score in seeds (hundredths): an estimate, or a decided game's
+    /// final margin. None for a result forced in a known number of moves
+    /// whose margin is unknown: its `cp` (±50 seeds) only keeps plots
+    /// readable, no seed can be counted from it.
+    fn seeds(&self) -> Option<i32> {
+        (!self.decided || self.cp.abs() < 5_000).then_some(self.cp)
+    }
+}
+
+/// What a move changed in the result, against the best move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GaveUp {
+    /// A win (forced, or proven by the databases) became a draw or a loss,
+    /// or a game no longer seen won.
+    Win,
+    /// A proven draw became a loss.
+    Draw,
+    /// A game not decided became a loss.
+    Game,
+}
+
+/// What a move cost against the best one, measured in the same kind of
+/// value: results against results, seeds against seeds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Seeds lost (hundredths), where both scores are in seeds (two
+    /// estimates, two final margins, or a margin and an estimate).
+    pub seeds: Option<i32>,
+    /// The result given up, where the move changed it.
+    pub gave_up: Option<GaveUp>,
+}
+
+impl Cost {
+    /// What `played` cost against `best` (both the mover's view). Two
+    /// decided scores are compared by their results, and by their margins
+    /// where both are known: a move that keeps a win, or keeps a lost game
+    /// lost, costs no seeds against a result whose margin is unknown. A
+    /// decided score against an estimate counts seeds where it has a
+    /// margin; a forced result without one gives up a win (the best wins
+    /// by force) or the game (the move played loses by force).
+    pub fn of(best: &Score, played: &Score) -> Cost {
+        let seeds = match (best.seeds(), played.seeds()) {
+            (Some(b), Some(p)) => Some((b - p).max(0)),
+            _ => None,
+        };
+        let gave_up = match (best.outcome(), played.outcome()) {
+            (Some(b), Some(p)) if p < b => Some(if b == Outcome::Win {
+                GaveUp::Win
+            } else {
+                GaveUp::Draw
+            }),
+            (Some(Outcome::Win), None) if seeds.is_none() => Some(GaveUp::Win),
+            (None, Some(Outcome::Loss)) if seeds.is_none() => Some(GaveUp::Game),
+            _ => None,
+        };
+        Cost { seeds, gave_up }
+    }
+
+    /// Whether the move is a mistake: it changed the result, or lost
+    /// [`MISTAKE_LOSS`] or more.
+    pub fn is_mistake(&self) -> bool {
+        self.gave_up.is_some() || self.seeds.is_some_and(|s| s >= MISTAKE_LOSS)
+    }
 }
 
 /// The best move of a position.
@@ -878,12 +979,26 @@ impl Computer {
                 break;
             }
             let mover = replay.position().to_move();
-            let scores = self.analyze(&replay, &limits, true, stop);
+            // Where the databases decide a move, its score is theirs: a
+            // forced result then has its margin too.
+            let scores: Vec<MoveScore> = self
+                .analyze(&replay, &limits, true, stop)
+                .into_iter()
+                .filter_map(|m| {
+                    Some(MoveScore {
+                        mv: m.mv,
+                        score: self.followed(&replay, m.mv, Some(m.score))?,
+                    })
+                })
+                .collect();
             let best = best_of(&scores).cloned();
             let played = scores.iter().find(|m| m.mv == mv).cloned();
-            let loss = match (&best, &played) {
-                (Some(b), Some(p)) => b.score.cp - p.score.cp,
-                _ => 0,
+            let cost = match (&best, &played) {
+                (Some(b), Some(p)) => Cost::of(&b.score, &p.score),
+                _ => Cost {
+                    seeds: Some(0),
+                    gave_up: None,
+                },
             };
             let south_view = |cp: i32| if mover == Side::South { cp } else { -cp };
             rows.push(ReviewRow {
@@ -896,8 +1011,9 @@ impl Computer {
                     mv: b.mv.letter().to_string(),
                     score: b.score,
                 }),
-                loss,
-                mistake: loss >= MISTAKE_LOSS,
+                loss: cost.seeds,
+                gave_up: cost.gave_up,
+                mistake: cost.is_mistake(),
                 oracle: self.oracle_value(&replay),
             });
             if replay.play(mv).is_err() {
@@ -908,8 +1024,17 @@ impl Computer {
     }
 }
 
+/// The best of `scores`: any win above any estimate, any estimate above
+/// any loss (as the engine orders them), then by seeds.
 fn best_of(scores: &[MoveScore]) -> Option<&MoveScore> {
-    scores.iter().max_by_key(|s| s.score.cp)
+    scores.iter().max_by_key(|s| {
+        let class = match s.score.outcome() {
+            Some(Outcome::Win) => 2,
+            Some(Outcome::Loss) => 0,
+            _ => 1,
+        };
+        (class, s.score.cp)
+    })
 }
 
 #[cfg(test)]
@@ -982,6 +1107,102 @@ mod tests {
         let _ = computer.hint(&game, Duration::from_millis(50), &stop);
         let second = serde_json::to_string(&computer.review(&game, &stop)).unwrap();
         assert_eq!(first, second);
+    }
+
+    fn forced(wins: bool, plies: u32) -> Score {
+        if wins {
+            awale_engine::Score::win_in(plies).into()
+        } else {
+            awale_engine::Score::loss_in(plies).into()
+        }
+    }
+
+    /// A final margin the databases prove (mover's view), as the review
+    /// has it where they decide a move.
+    fn margin(seeds: i32) -> Score {
+        let value = OracleValue {
+            lower: seeds as i8,
+            upper: seeds as i8,
+            fresh: None,
+        };
+        follow_database(None, Some(&value), 0).unwrap()
+    }
+
+    fn estimate(cp: i32) -> Score {
+        awale_engine::Score::cp(cp).into()
+    }
+
+    #[test]
+    fn a_forced_result_against_a_margin_is_judged_by_the_result_alone() {
+        // Issue: "f — North wins by 16 | e — North wins in 10 | 34 seeds":
+        // the computer's winning move called a mistake.
+        let keeps_the_win = Cost::of(&forced(true, 10), &margin(16));
+        assert_eq!(keeps_the_win, Cost::default());
+        assert!(!keeps_the_win.is_mistake());
+        // "C — North wins in 3 | D — North wins by 16 | 34 seeds": a lost
+        // game kept lost is no 34-seed mistake, either way round.
+        let still_lost = Cost::of(&margin(-16), &forced(false, 3));
+        assert_eq!(still_lost, Cost::default());
+        assert!(!Cost::of(&forced(false, 9), &margin(-10)).is_mistake());
+        // A result thrown away is a mistake, with no seeds made up.
+        let thrown = Cost::of(&forced(true, 5), &margin(-4));
+        assert_eq!((thrown.seeds, thrown.gave_up), (None, Some(GaveUp::Win)));
+        assert!(thrown.is_mistake());
+        let draw_lost = Cost::of(&margin(0), &forced(false, 7));
+        assert_eq!(draw_lost.gave_up, Some(GaveUp::Draw));
+    }
+
+    #[test]
+    fn forced_results_on_both_sides_are_compared_by_their_results() {
+        assert!(!Cost::of(&forced(true, 3), &forced(true, 21)).is_mistake());
+        assert!(!Cost::of(&forced(false, 30), &forced(false, 1)).is_mistake());
+        let thrown = Cost::of(&forced(true, 3), &forced(false, 8));
+        assert_eq!(
+            thrown,
+            Cost {
+                seeds: None,
+                gave_up: Some(GaveUp::Win)
+            }
+        );
+    }
+
+    #[test]
+    fn margins_and_estimates_are_compared_in_seeds() {
+        // Two margins: the seeds a won game gives away count.
+        let fewer = Cost::of(&margin(16), &margin(10));
+        assert_eq!((fewer.seeds, fewer.gave_up), (Some(600), None));
+        assert!(fewer.is_mistake());
+        let lost = Cost::of(&margin(2), &margin(-4));
+        assert_eq!((lost.seeds, lost.gave_up), (Some(600), Some(GaveUp::Win)));
+        // Two estimates, as before.
+        assert_eq!(Cost::of(&estimate(150), &estimate(0)).seeds, Some(150));
+        assert!(!Cost::of(&estimate(150), &estimate(0)).is_mistake());
+        assert!(Cost::of(&estimate(150), &estimate(-100)).is_mistake());
+        // A margin against an estimate: both seeds.
+        assert_eq!(Cost::of(&margin(5), &estimate(200)).seeds, Some(300));
+        // A forced result against an estimate: by the result.
+        let missed = Cost::of(&forced(true, 9), &estimate(300));
+        assert_eq!((missed.seeds, missed.gave_up), (None, Some(GaveUp::Win)));
+        let into_a_loss = Cost::of(&estimate(-100), &forced(false, 6));
+        assert_eq!(into_a_loss.gave_up, Some(GaveUp::Game));
+    }
+
+    #[test]
+    fn the_best_move_is_a_win_before_any_estimate_and_an_estimate_before_any_loss() {
+        let scores = |list: Vec<(char, Score)>| -> Vec<MoveScore> {
+            list.into_iter()
+                .map(|(c, score)| MoveScore {
+                    mv: Move::from_letter(c).unwrap(),
+                    score,
+                })
+                .collect()
+        };
+        let won = scores(vec![('A', estimate(6_000)), ('B', margin(2))]);
+        assert_eq!(best_of(&won).unwrap().mv, Move::from_letter('B').unwrap());
+        let lost = scores(vec![('A', margin(-30)), ('B', forced(false, 2))]);
+        assert_eq!(best_of(&lost).unwrap().mv, Move::from_letter('A').unwrap());
+        let open = scores(vec![('A', forced(false, 40)), ('B', estimate(-4_000))]);
+        assert_eq!(best_of(&open).unwrap().mv, Move::from_letter('B').unwrap());
     }
 
     #[test]

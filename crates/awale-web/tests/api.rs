@@ -546,14 +546,70 @@ async fn hint_and_review_score_the_moves() {
         assert_eq!(row["ply"], i);
         assert!(row["eval_south"].is_i64(), "{row}");
         assert!(row["best"]["move"].is_string(), "{row}");
-        assert!(row["loss"].as_i64().unwrap() >= 0, "{row}");
+        // Seeds where both scores are in seeds, else null.
+        assert!(
+            row["loss"].is_null() || row["loss"].as_i64().unwrap() >= 0,
+            "{row}"
+        );
+        assert!(row.get("gave_up").is_some(), "{row}");
     }
+    assert_eq!(review["version"], 2);
     assert_eq!(review["end"]["reason"], "resignation");
     // Stored with the game: asked again, the same review at once.
     let (status, stored) = call(&app, "GET", &review_url, None).await;
     assert_eq!((status, &stored), (StatusCode::OK, &review));
     let (_, again) = call(&app, "POST", &review_url, None).await;
     assert_eq!(again, review);
+}
+
+#[tokio::test]
+async fn a_review_stored_in_the_old_form_is_made_again() {
+    // Reviews written before version 2 counted a forced result as ±50
+    // seeds against real margins: their costs are false, so the server
+    // makes them again rather than serve them.
+    let state = memory_state(quick_config());
+    let app = app(state.clone());
+    let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
+    for (i, m) in ["F", "f"].iter().enumerate() {
+        on_game(&app, &id, "moves", Some(json!({"move": m, "ply": i}))).await;
+    }
+    on_game(&app, &id, "resign", Some(json!({"side": "S"}))).await;
+    let number = state.games().find(&id, None).await.unwrap();
+    // The old form (as in awale-store's tests/data/games-v2-v3.sql), with
+    // a "mistake" of 34 seeds.
+    let row = |ply: usize, side: &str, mv: &str| {
+        json!({"ply": ply, "side": side, "move": mv,
+               "played": {"cp": 1600, "decided": true, "forced": null, "text": "win by 16"},
+               "best": {"move": "A", "score": {"cp": 5000, "decided": true,
+                        "forced": {"wins": true, "plies": 9}, "text": "win in 9"}},
+               "eval_south": 5000, "loss": 3400, "mistake": true, "oracle": null})
+    };
+    let old = json!({"id": id, "plies": [row(0, "S", "F"), row(1, "N", "f")],
+                     "end": {"reason": "resignation", "stores": [0, 48], "winner": "N",
+                             "loser_by": "S", "result": "0-1"}});
+    state
+        .games()
+        .store()
+        .save_review(number, 2, old.to_string())
+        .await
+        .unwrap();
+    let review_url = format!("/api/games/{id}/review");
+    let (status, answer) = call(&app, "GET", &review_url, None).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("no_review")),
+        "{answer}"
+    );
+    let (status, review) = call(&app, "POST", &review_url, None).await;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    assert_eq!(review["version"], 2);
+    for row in review["plies"].as_array().unwrap() {
+        assert_ne!(row["loss"], 3400, "{row}");
+        assert_eq!(row["mistake"], false, "the opening's first moves: {row}");
+    }
+    // Kept in the new form: served as it is from now on.
+    let (status, stored) = call(&app, "GET", &review_url, None).await;
+    assert_eq!((status, &stored), (StatusCode::OK, &review));
 }
 
 #[tokio::test]

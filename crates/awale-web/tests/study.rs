@@ -705,3 +705,115 @@ fn urlish(text: &str) -> String {
         })
         .collect()
 }
+
+/// `call` as a player (games need one), with its cookie.
+async fn as_player(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header(
+            "cookie",
+            "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        )
+        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// The decided kind of a score (mover's view), as the review gives it:
+/// "win", "loss", "draw" or none (an estimate), and its margin where known
+/// (a forced result without one has ±50 seeds, which are no margin).
+fn result_and_margin(score: &Value) -> (Option<&'static str>, Option<i64>) {
+    if score["decided"] != true {
+        return (None, None);
+    }
+    let cp = score["cp"].as_i64().unwrap();
+    let result = match (&score["forced"]["wins"], cp.signum()) {
+        (Value::Bool(true), _) | (_, 1) => "win",
+        (Value::Bool(false), _) | (_, -1) => "loss",
+        _ => "draw",
+    };
+    (Some(result), (cp.abs() < 5_000).then_some(cp))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_of_an_endgame_played_as_the_databases_play_it_finds_no_mistake() {
+    // Issue: in a lost endgame, moves that kept it lost were 34-40-seed
+    // mistakes, and the winner's own winning move a 34-seed one: a forced
+    // result (±50 seeds) was measured against the databases' margins.
+    let app = study_app();
+    let start = "0-0-1-1-0-2-1-2-0-1-0-1-19-20-S";
+    let dir = db_dir().clone();
+    let oracle = awale_db::oracle_for(&Rules::AWALE, Some(&dir))
+        .unwrap()
+        .expect("the oracle");
+    let mut game =
+        awale_core::Game::from_position(Rules::AWALE, start.parse::<Position>().unwrap());
+    let (status, made) = as_player(
+        &app,
+        "POST",
+        "/api/games",
+        Some(json!({"mode": "humans", "position": start})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let mut ply = 0;
+    while game.end().is_none() && ply < 40 {
+        let mv = oracle.root_move(&game).expect("the databases' move");
+        let (status, answer) = as_player(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(json!({"move": mv.letter().to_string(), "ply": ply})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        game.play(mv).unwrap();
+        ply += 1;
+    }
+    if game.end().is_none() {
+        as_player(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(json!({"side": "S"})),
+        )
+        .await;
+    }
+    let (status, review) = as_player(&app, "POST", &format!("/api/games/{id}/review"), None).await;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    assert_eq!(review["version"], 2);
+    let rows = review["plies"].as_array().unwrap();
+    assert_eq!(rows.len(), ply, "{review}");
+    let mut decided = 0;
+    for row in rows {
+        let (played, best) = (&row["played"], &row["best"]["score"]);
+        let (played_result, played_margin) = result_and_margin(played);
+        let (best_result, best_margin) = result_and_margin(best);
+        decided += usize::from(played_result.is_some());
+        // The databases' move keeps the result and its margin: no mistake,
+        // no seeds lost.
+        assert_eq!(row["mistake"], false, "{row}");
+        assert!(row["gave_up"].is_null(), "{row}");
+        assert!(row["loss"].is_null() || row["loss"] == 0, "{row}");
+        assert_eq!(played_result, best_result, "{row}");
+        // Where both margins are known they are the same.
+        if let (Some(p), Some(b)) = (played_margin, best_margin) {
+            assert_eq!(p, b, "{row}");
+        }
+    }
+    assert!(decided * 2 >= rows.len(), "mostly decided: {review}");
+}

@@ -48,8 +48,10 @@ export function onLangChange(f) {
 // The text of `key` with {0}, {1}… replaced by `args`, and {name} by the
 // field `name` of an object among them (the facts of a server's error). An
 // entry may be an object of plural forms ({one, other}): the first number
-// in `args` chooses (or the object's `count`). Numbers are written the
-// language's way (1,5 in French).
+// in `args` chooses (or the object's `count`), so an entry counts one
+// thing: a text with two counts is made of an entry for each (words.js
+// `reviewCounts`). Numbers are written the language's way (1,5 in
+// French).
 export function t(key, ...args) {
   let entry = TABLES[lang][key] ?? EN[key];
   if (entry === undefined) return key;

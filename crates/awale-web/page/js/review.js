@@ -6,12 +6,12 @@
 import { api } from "./api.js";
 import { el } from "./board.js";
 import { current, session } from "./game.js";
-import { t, number } from "./i18n.js";
+import { t } from "./i18n.js";
 import { canReview, moveNumber, setMistakes, showPly } from "./play-view.js";
 import { prefersReducedMotion } from "./settings.js";
 import { say } from "./spoken.js";
 import { showError } from "./toast.js";
-import { sideName, scoreWords } from "./words.js";
+import { costWords, plotLabel, reviewCounts, sideName, scoreWords } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let shown = null; // the review on screen
@@ -81,7 +81,7 @@ function draw(aloud = false) {
   const plies = session.game.plies;
   const mistakes = r.plies.filter((p) => p.mistake);
   const moves = r.plies.length ? moveNumber(plies, r.plies.length - 1) : 0;
-  status(`${t("plies_reviewed", r.plies.length, moves)}, ${t("mistakes_n", mistakes.length)}.`, aloud);
+  status(reviewCounts(r.plies.length, moves, mistakes.length), aloud);
   drawPlot(r);
   const table = $("#mistakes");
   table.textContent = "";
@@ -108,12 +108,17 @@ function draw(aloud = false) {
     tr.insertCell().append(go);
     tr.insertCell().textContent = `${p.move} — ${scoreWords(p.played, p.side)}`;
     tr.insertCell().textContent = p.best ? `${p.best.move} — ${scoreWords(p.best.score, p.side)}` : "";
-    tr.insertCell().textContent = t("cost_seeds", Math.round(p.loss / 10) / 10);
+    tr.insertCell().textContent = costWords(p);
     tr.onclick = () => {
       showPly(p.ply + 1);
       window.scrollTo({ top: 0, behavior: prefersReducedMotion ? "auto" : "smooth" });
     };
   }
+}
+
+// A forced result without its margin: its cp (±50 seeds) is no lead.
+function noSeeds(sc) {
+  return !!sc && sc.decided && Math.abs(sc.cp) >= 5000;
 }
 
 function drawPlot(r) {
@@ -127,7 +132,9 @@ function drawPlot(r) {
   // Scaled to the game: the largest lead it saw fits (a big loss is not
   // flattened at 12 seeds), at least ±12 seeds.
   const south = (sc, side) => (sc ? (side === "S" ? sc.cp : -sc.cp) : 0);
-  const seen = Math.max(0, ...r.plies.map((p) => Math.abs(south(p.played, p.side)) / 100));
+  // A forced result without a margin is drawn at the edge, and does not
+  // stretch the scale.
+  const seen = Math.max(0, ...r.plies.filter((p) => !noSeeds(p.played)).map((p) => Math.abs(south(p.played, p.side)) / 100));
   const span = [12, 15, 20, 25, 30, 40, 50].find((s) => seen <= s) ?? Math.ceil(seen / 10) * 10;
   const step = span <= 15 ? 5 : span <= 30 ? 10 : 25;
   const x = (i) => left + (i * (PW - left - right)) / n;
@@ -161,6 +168,5 @@ function drawPlot(r) {
       window.scrollTo({ top: 0, behavior: prefersReducedMotion ? "auto" : "smooth" });
     });
   });
-  const last = r.plies.length ? south(r.plies[r.plies.length - 1].played, r.plies[r.plies.length - 1].side) : 0;
-  svg.setAttribute("aria-label", t("plot_label", number(Math.round(last / 10) / 10)));
+  svg.setAttribute("aria-label", plotLabel(r.end || session.game.end));
 }

@@ -81,6 +81,32 @@ export function scoreWords(score, side) {
   return t("leads_by", sideName(leader), seeds);
 }
 
+// A review's counts, each number with its own plural: "2 plies reviewed
+// (1 move), 0 mistakes."
+export function reviewCounts(plies, moves, mistakes) {
+  return t("review_counts", t("plies_reviewed", plies), t("moves_n", moves), t("mistakes_n", mistakes));
+}
+
+// What a reviewed mistake cost: the result it gave up (`gave_up`), and
+// the seeds it lost where they can be counted (`loss`, hundredths; null
+// where a forced result's margin is unknown). A review stored before
+// results were told apart has `loss` only.
+export function costWords(row) {
+  const parts = [];
+  if (row.gave_up) parts.push(t(`gave_up_${row.gave_up}`));
+  const seeds = row.loss === null || row.loss === undefined ? null : Math.round(row.loss / 10) / 10;
+  if (seeds !== null && (seeds > 0 || !row.gave_up)) parts.push(t("cost_seeds", seeds));
+  return parts.join(", ");
+}
+
+// The review plot's name: the game's real final lead for South (its
+// stores at the end, `end` as the server gives it), not the engine's last
+// score.
+export function plotLabel(end) {
+  if (!end || !end.stores) return t("plot_help");
+  return t("plot_label", end.stores[0] - end.stores[1]);
+}
+
 // A final margin (side `side`'s store minus the other's at the end) in
 // words: who wins by how many seeds, or a draw.
 function marginWords(margin, side) {

@@ -594,6 +594,9 @@ pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>
 /// A game's review.
 #[derive(Serialize)]
 pub struct Review {
+    /// The form it is written in ([`computer::REVIEW_VERSION`]; absent
+    /// before 2).
+    pub version: u32,
     /// The game's public id.
     pub id: String,
     /// Each move, reviewed.
@@ -602,12 +605,23 @@ pub struct Review {
     pub end: Option<EndView>,
 }
 
+/// Whether a stored review is of the form reviews are made in now: an
+/// older one (its costs counted a forced result as ±50 seeds) is made
+/// again.
+fn current_form(body: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Form {
+        version: Option<u32>,
+    }
+    serde_json::from_str::<Form>(body).is_ok_and(|f| f.version == Some(computer::REVIEW_VERSION))
+}
+
 /// GET /api/games/{id}/review: the stored review, if the game has one of
-/// all its moves.
+/// all its moves in the current form.
 pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
     let game = on.load().await?;
     match on.state.shared.games.store().review(on.id).await? {
-        Some((plies, body)) if plies == game.game.plies().len() => {
+        Some((plies, body)) if plies == game.game.plies().len() && current_form(&body) => {
             Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
         }
         _ => Err(Error::new(
@@ -629,7 +643,7 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
     let (state, id) = (&on.state, on.id);
     let plies = game.game.plies().len();
     if let Some((stored, body)) = state.shared.games.store().review(id).await? {
-        if stored == plies {
+        if stored == plies && current_form(&body) {
             return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
         }
     }
@@ -644,6 +658,7 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
     }
     let end = game.head(now_ms()).end;
     let body = serde_json::to_string(&Review {
+        version: computer::REVIEW_VERSION,
         id: game.public_id.clone(),
         plies: rows,
         end,
