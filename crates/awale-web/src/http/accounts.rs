@@ -302,6 +302,12 @@ pub async fn block(
     let accounts = &state.shared.accounts;
     if req.blocked {
         accounts.block(&me.account, &req.username).await?;
+        let other = accounts.find(&req.username).await?;
+        state
+            .shared
+            .direct
+            .end_between(&me.account.player, &other.player)
+            .await?;
     } else {
         accounts.unblock(&me.account, &req.username).await?;
     }
