@@ -1054,7 +1054,10 @@ impl Accounts {
             return Err(Error::new(
                 Kind::NotFound,
                 "no_such_line",
-                format!("no chat line {line} in game `{}`", crate::error::shown(game)),
+                format!(
+                    "no chat line {line} in game `{}`",
+                    crate::error::shown(game)
+                ),
             ));
         }
         self.games

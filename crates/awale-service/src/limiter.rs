@@ -158,6 +158,10 @@ mod tests {
         l.take(&1, 1, 0).unwrap();
         let e = l.take(&1, 1, 10).unwrap_err();
         assert_eq!(e.reason, Some("sign_ups"), "the page's key");
-        assert!(e.message.starts_with("too many sign ups for now"), "{}", e.message);
+        assert!(
+            e.message.starts_with("too many sign ups for now"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -174,7 +174,10 @@ async fn only_failed_password_checks_count_against_the_log_in_limit() {
         .unwrap();
     // Four wrong ones leave one try; a right one takes none of it.
     for _ in 0..4 {
-        refused_as(w.accounts.log_in("kwesi", "guess", ip(1)).await, "bad_login");
+        refused_as(
+            w.accounts.log_in("kwesi", "guess", ip(1)).await,
+            "bad_login",
+        );
     }
     w.accounts.log_in("kwesi", PASSWORD, ip(1)).await.unwrap();
     // A wrong password where the account is known says so.

@@ -56,7 +56,10 @@ async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped()
     let id = first.id;
     let refused = games.rematch(id, &player(1)).await.unwrap_err();
     assert_eq!(refused.code, "not_over");
-    games.change(id, |g| g.resign(Side::North, now_ms())).await.unwrap();
+    games
+        .change(id, |g| g.resign(Side::North, now_ms()))
+        .await
+        .unwrap();
     let stranger = games.rematch(id, &player(3)).await.unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
     let offered = games.rematch(id, &player(1)).await.unwrap();
@@ -357,5 +360,9 @@ async fn a_stale_request_is_told_the_moves_in_good_english() {
         .apply_move(id, Some(1), Move::from_letter('a').unwrap(), |_| Ok(()))
         .await
         .unwrap_err();
-    assert!(stale.message.starts_with("the game has 2 moves, "), "{}", stale.message);
+    assert!(
+        stale.message.starts_with("the game has 2 moves, "),
+        "{}",
+        stale.message
+    );
 }

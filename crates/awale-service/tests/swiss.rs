@@ -409,7 +409,9 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
         for p in &public {
             let gid = games.find(p, None).await.unwrap();
             games
-                .change(gid, |g| g.resign(g.game.position().to_move(), awale_service::game::now_ms()))
+                .change(gid, |g| {
+                    g.resign(g.game.position().to_move(), awale_service::game::now_ms())
+                })
                 .await
                 .unwrap();
         }

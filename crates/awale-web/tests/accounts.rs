@@ -433,11 +433,22 @@ async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log
     )
     .await;
     let (_, me) = gina.get(&app, "/api/me").await;
-    assert_eq!(me["name"], Value::Null, "a deleted account's name is dropped");
+    assert_eq!(
+        me["name"],
+        Value::Null,
+        "a deleted account's name is dropped"
+    );
     let mut guest = Browser::opened(&app).await;
     // An account's name in any case (open or deleted), a reserved one, with
     // what `parse_name` drops hidden in it.
-    for name in ["alice_t", "ALICE_T", " Gina ", "admin", "Moderator", "al\u{200B}ice_t"] {
+    for name in [
+        "alice_t",
+        "ALICE_T",
+        " Gina ",
+        "admin",
+        "Moderator",
+        "al\u{200B}ice_t",
+    ] {
         guest
             .post_refused(
                 &app,
@@ -470,10 +481,19 @@ async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log
     let (_, me) = alice.get(&app, "/api/me").await;
     assert_eq!(me["account"]["username"], "alice_t", "{me}");
     alice
-        .posted(&app, "/api/account/logout", json!({}), StatusCode::NO_CONTENT)
+        .posted(
+            &app,
+            "/api/account/logout",
+            json!({}),
+            StatusCode::NO_CONTENT,
+        )
         .await;
     let (_, me) = alice.get(&app, "/api/me").await;
-    assert_eq!((me["account"].clone(), me["name"].clone()), (Value::Null, Value::Null), "{me}");
+    assert_eq!(
+        (me["account"].clone(), me["name"].clone()),
+        (Value::Null, Value::Null),
+        "{me}"
+    );
 }
 
 #[tokio::test]

@@ -217,9 +217,21 @@ async fn blocking_a_player_ends_the_challenges_between_them() {
             .find(|c| c["id"] == *id)
             .map(|c| c["state"].clone())
     };
-    assert_eq!(state(&mine["received"], &sent["id"]), Some(json!("declined")), "{mine}");
-    assert_eq!(state(&mine["sent"], &theirs["id"]), Some(json!("withdrawn")), "{mine}");
-    assert_eq!(state(&mine["received"], &other["id"]), Some(json!("open")), "{mine}");
+    assert_eq!(
+        state(&mine["received"], &sent["id"]),
+        Some(json!("declined")),
+        "{mine}"
+    );
+    assert_eq!(
+        state(&mine["sent"], &theirs["id"]),
+        Some(json!("withdrawn")),
+        "{mine}"
+    );
+    assert_eq!(
+        state(&mine["received"], &other["id"]),
+        Some(json!("open")),
+        "{mine}"
+    );
     for (who, id) in [(&mut kofi, &sent["id"]), (&mut ama, &theirs["id"])] {
         who.post_refused(
             &app,
