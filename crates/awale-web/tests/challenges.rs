@@ -210,7 +210,7 @@ async fn blocking_a_player_ends_the_challenges_between_them() {
         .await;
     kofi.block(&app, "Ama", true).await;
     let (_, mine) = kofi.get(&app, "/api/challenges").await;
-    let state = |list: &Value, id: &Value| {
+    let state = |list: &serde_json::Value, id: &serde_json::Value| {
         list.as_array()
             .unwrap()
             .iter()
