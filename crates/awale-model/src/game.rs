@@ -783,16 +783,34 @@ impl WebGame {
         self.mode != Mode::Online && self.check_takeback().is_ok() && self.game.can_redo()
     }
 
-    /// `side` resigns.
+    /// `side` resigns at `now`; the running clock is charged up to then,
+    /// so the clocks kept are those of the moment of resigning.
     ///
     /// # Errors
     ///
     /// `game_over` when the game is already over.
-    pub fn resign(&mut self, side: Side) -> Result<(), Error> {
+    pub fn resign(&mut self, side: Side, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
+        let running = self.clock_running();
         self.game
             .resign(side)
-            .map_err(|e| Error::conflict("game_over", e.to_string()).because("stopped"))
+            .map_err(|e| Error::conflict("game_over", e.to_string()).because("stopped"))?;
+        self.charge_clock(running, now);
+        Ok(())
+    }
+
+    /// At an end that is no move (a resignation, a draw agreed, an abort),
+    /// charges the side to move the time it used since its turn began, if
+    /// its clock was `running` then: once the game is over no clock runs,
+    /// and the time used in the last turn would be given back, as a flag
+    /// fall never is.
+    fn charge_clock(&mut self, running: bool, now: i64) {
+        if let (Some(clock), true) = (&mut self.clock, running) {
+            let mover = self.game.position().to_move().index();
+            let used = (now - self.turn_started_ms).max(0);
+            clock.remaining_ms[mover] = (clock.remaining_ms[mover] - used).max(0);
+            self.turn_started_ms = now;
+        }
     }
 
     /// Gives `player`, who made this game against the computer or on one
@@ -982,6 +1000,7 @@ impl WebGame {
                  other has not made a first move within 30 seconds",
             ));
         }
+        self.charge_clock(self.clock_running(), now);
         self.stop = Some(Stop::Aborted);
         Ok(())
     }
@@ -1078,13 +1097,14 @@ impl WebGame {
         Ok(())
     }
 
-    /// `side` answers the other's draw offer: yes ends the game drawn, no
-    /// tells the offerer (`draw_declined`).
+    /// `side` answers the other's draw offer at `now`: yes ends the game
+    /// drawn (the running clock charged up to then), no tells the offerer
+    /// (`draw_declined`).
     ///
     /// # Errors
     ///
     /// `game_over`; `no_draw` when the other offered none.
-    pub fn answer_draw(&mut self, side: Side, accept: bool) -> Result<(), Error> {
+    pub fn answer_draw(&mut self, side: Side, accept: bool, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
         let Some(offerer) = self.offers.draw.filter(|&o| o != side) else {
             return Err(Error::conflict(
@@ -1094,6 +1114,7 @@ impl WebGame {
         };
         self.offers.draw = None;
         if accept {
+            self.charge_clock(self.clock_running(), now);
             self.stop = Some(Stop::Agreed);
         } else {
             self.offers.draw_declined = Some(offerer);
@@ -1513,7 +1534,7 @@ mod tests {
         // Said until the asker's next move.
         g.play(letter('f'), 3).unwrap();
         assert_eq!(g.offers.takeback_declined, None);
-        g.resign(Side::North).unwrap();
+        g.resign(Side::North, 4).unwrap();
         assert_eq!(
             g.decline_rematch(Side::North).unwrap_err().code,
             "no_rematch"
@@ -1572,7 +1593,7 @@ mod tests {
             ("draw_pending", Some("theirs"))
         );
         assert_eq!(
-            g.answer_draw(Side::South, true).unwrap_err().code,
+            g.answer_draw(Side::South, true, 0).unwrap_err().code,
             "no_draw"
         );
         g.play(letter('A'), 3).unwrap();
@@ -1586,14 +1607,14 @@ mod tests {
         );
         assert_eq!(g.offer_draw(Side::South).unwrap_err().code, "draw_declined");
         assert_eq!(
-            g.answer_draw(Side::North, false).unwrap_err().code,
+            g.answer_draw(Side::North, false, 0).unwrap_err().code,
             "no_draw"
         );
         g.play(letter('B'), 5).unwrap();
         assert_eq!(g.offers.draw_declined, None);
         // Offered by North, declined by South.
         g.offer_draw(Side::North).unwrap();
-        g.answer_draw(Side::South, false).unwrap();
+        g.answer_draw(Side::South, false, 0).unwrap();
         assert_eq!(
             (g.offers.draw, g.offers.draw_declined),
             (None, Some(Side::North))
@@ -1604,7 +1625,7 @@ mod tests {
         g.offer_draw(Side::South).unwrap();
         assert!(!g.actions(Side::South, 6).draw, "its own offer waits");
         assert!(!g.actions(Side::North, 6).draw, "answer instead");
-        g.answer_draw(Side::North, true).unwrap();
+        g.answer_draw(Side::North, true, 0).unwrap();
         let end = g.end().unwrap();
         assert_eq!((end.reason, end.winner), (EndReason::Agreement, None));
         assert_eq!(end.result_text(), "1/2-1/2");
@@ -1669,6 +1690,44 @@ mod tests {
         assert_eq!(g.clock.unwrap().remaining_ms, [21_000, 30_000]);
         assert!(g.check_flag(100_000));
         assert_eq!(g.stop, Some(Stop::Time(Side::North)));
+    }
+
+    #[test]
+    fn an_end_by_the_players_keeps_the_clocks_of_its_moment() {
+        // South and North have made their first moves (free, online), so
+        // South's time runs: 5 s of it are used when South resigns, North
+        // agrees a draw or the game is aborted.
+        let begun = || {
+            let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+            g.clock = Some(Clock::new(30_000, 0));
+            g.seats = [Some(player("ama")), Some(player("kofi"))];
+            g.play(letter('F'), 1_000).unwrap();
+            g.play(letter('f'), 2_000).unwrap();
+            g
+        };
+        let mut resigned = begun();
+        assert_eq!(resigned.time_left(7_000), Some([25_000, 30_000]));
+        resigned.resign(Side::South, 7_000).unwrap();
+        assert_eq!(resigned.clock.unwrap().remaining_ms, [25_000, 30_000]);
+        assert_eq!(resigned.time_left(99_000), Some([25_000, 30_000]));
+        // The opponent resigning on the other's turn charges the mover.
+        let mut theirs = begun();
+        theirs.resign(Side::North, 7_000).unwrap();
+        assert_eq!(theirs.time_left(99_000), Some([25_000, 30_000]));
+        let mut agreed = begun();
+        agreed.play(letter('A'), 3_000).unwrap();
+        agreed.offer_draw(Side::South).unwrap();
+        agreed.answer_draw(Side::North, true, 10_000).unwrap();
+        assert_eq!(agreed.time_left(99_000), Some([29_000, 23_000]));
+        // Never below nothing, and a free first move is charged nothing.
+        let mut late = begun();
+        late.resign(Side::South, 99_000).unwrap();
+        assert_eq!(late.time_left(99_000), Some([0, 30_000]));
+        let mut first = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        first.clock = Some(Clock::new(30_000, 0));
+        first.seats = [Some(player("ama")), Some(player("kofi"))];
+        first.abort(Side::South, 9_000).unwrap();
+        assert_eq!(first.time_left(99_000), Some([30_000, 30_000]));
     }
 
     #[test]
@@ -1746,7 +1805,7 @@ mod tests {
         g.play(letter('f'), 12_000).unwrap();
         assert_eq!(g.actions(Side::North, 99_000).abort_in_ms, None);
         // Watchers' views carry both sides; a game over offers a rematch.
-        g.resign(Side::South).unwrap();
+        g.resign(Side::South, 13_000).unwrap();
         let after = g.actions(Side::North, 100_000);
         assert!(after.rematch && !after.takeback && after.claim_in_ms.is_none());
     }

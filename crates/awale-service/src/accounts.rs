@@ -177,14 +177,20 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
         .because("characters"));
     }
     let key = name.to_ascii_lowercase();
-    let bare: String = key.chars().filter(|c| *c != '_' && *c != '-').collect();
-    if RESERVED.contains(&bare.as_str()) {
+    if is_reserved(&key) {
         return Err(
             Error::invalid("bad_username", format!("`{name}` is kept for the server"))
                 .because("reserved"),
         );
     }
     Ok((name.to_string(), key))
+}
+
+/// Whether a folded name is kept for the server (compared with `-` and
+/// `_` dropped).
+fn is_reserved(key: &str) -> bool {
+    let bare: String = key.chars().filter(|c| *c != '_' && *c != '-').collect();
+    RESERVED.contains(&bare.as_str())
 }
 
 /// A new password checked against the rules.
@@ -267,6 +273,11 @@ fn no_account(name: &str) -> Error {
         "no_such_account",
         format!("no account `{}`", crate::error::shown(name)),
     )
+}
+
+/// The folded key of `account`'s username, as log-ins count it.
+fn key_of(account: &Account) -> String {
+    account_key(&account.username)
 }
 
 fn bad_login() -> Error {
@@ -429,15 +440,26 @@ impl Accounts {
 
     /// Counts a log-in (or password check) of `username` from `client`
     /// against their limits; the username's key (as accounts are found).
+    /// Takes a try of the log-in limits (per address, per account) for
+    /// `username`, at the start of the check, so tries in flight together
+    /// count together: its folded key. A right password gives it back
+    /// ([`Accounts::give_back_login`]): only failed checks count.
     fn take_login(&self, username: &str, client: Option<IpAddr>) -> Result<String, Error> {
         let username = account_key(username);
         let now = now_ms();
         self.login_clients.take(&client, 1, now)?;
-        // A name longer than any username is kept short: a flood of long
-        // made-up names does not fill the memory with their buckets.
-        let key: String = username.chars().take(USERNAME_CHARS.1 + 1).collect();
-        self.logins.take(&key, 1, now)?;
+        if let Err(e) = self.logins.take(&login_bucket(&username), 1, now) {
+            self.login_clients.give_back(&client, 1);
+            return Err(e);
+        }
         Ok(username)
+    }
+
+    /// Gives back the try [`Accounts::take_login`] took for `key`: the
+    /// password (or recovery code) was right.
+    fn give_back_login(&self, key: &str, client: Option<IpAddr>) {
+        self.login_clients.give_back(&client, 1);
+        self.logins.give_back(&login_bucket(key), 1);
     }
 
     fn new_session(&self) -> Result<(String, String, i64), Error> {
@@ -525,6 +547,7 @@ impl Accounts {
         let Some(account) = account.filter(|a| right && a.deleted_ms.is_none()) else {
             return Err(bad_login());
         };
+        self.give_back_login(&key_of(&account), client);
         if account.closed_ms.is_some() {
             return Err(closed());
         }
@@ -600,7 +623,7 @@ impl Accounts {
     ///
     /// # Errors
     ///
-    /// `bad_login` (wrong current password), `weak_password`, `too_many`,
+    /// `bad_password` (wrong current password), `weak_password`, `too_many`,
     /// `busy`.
     pub async fn change_password(
         &self,
@@ -659,6 +682,7 @@ impl Accounts {
         {
             return Err(bad());
         }
+        self.give_back_login(&key_of(&account), client);
         self.store.set_password(account.id, hash, None).await?;
         self.forget(account.id);
         self.open_session(account).await
@@ -669,7 +693,7 @@ impl Accounts {
     ///
     /// # Errors
     ///
-    /// `bad_login`, `too_many`, `busy`.
+    /// `bad_password`, `too_many`, `busy`.
     pub async fn new_recovery_codes(
         &self,
         account: &Account,
@@ -715,8 +739,10 @@ impl Accounts {
                 .verify(password.to_string(), fresh.password_hash)
                 .await?
         {
-            return Err(bad_login());
+            // The account is known here: no name to keep secret.
+            return Err(Error::forbidden("bad_password", "wrong password"));
         }
+        self.give_back_login(&key_of(account), client);
         Ok(())
     }
 
@@ -726,7 +752,7 @@ impl Accounts {
     ///
     /// # Errors
     ///
-    /// `bad_login`, `too_many`, `busy`.
+    /// `bad_password`, `too_many`, `busy`.
     pub async fn delete(
         &self,
         account: &Account,
@@ -959,6 +985,34 @@ impl Accounts {
         Ok(())
     }
 
+    /// Refuses a guest's nickname (checked by `parse_name`) that would
+    /// pass for an account or for the server: one that, folded as sign-up
+    /// folds usernames, is a reserved name or the username of an account,
+    /// open, closed or deleted (a deleted name is never given again).
+    ///
+    /// # Errors
+    ///
+    /// `name_taken` (conflict), the reason `reserved` or `account`; a
+    /// storage failure.
+    pub async fn check_guest_name(&self, name: &str) -> Result<(), Error> {
+        let key = account_key(name);
+        let refused = |reason| {
+            Err(Error::conflict(
+                "name_taken",
+                "this nickname is an account's or the server's: choose another",
+            )
+            .because(reason))
+        };
+        if is_reserved(&key) {
+            return refused("reserved");
+        }
+        // Only a name a username could be is looked up.
+        if parse_username(name).is_ok() && self.store.account_by_key(key).await?.is_some() {
+            return refused("account");
+        }
+        Ok(())
+    }
+
     /// A moderator closes `username`'s account: its sessions end and it
     /// can no longer log in.
     ///
@@ -979,29 +1033,36 @@ impl Accounts {
         Ok(())
     }
 
-    /// A moderator removes chat line `line` of game `game`; the game's
+    /// A moderator removes chat line `line` of the game whose public id
+    /// is `game` (the one in its address, as reports name it); the game's
     /// watchers are told (`chat_removed`).
     ///
     /// # Errors
     ///
-    /// `not_moderator`, `no_such_line`.
+    /// `not_moderator`, `no_such_game` (a number is no public id, whoever
+    /// asks), `no_such_line`.
     pub async fn remove_chat_line(
         &self,
         moderator: &Account,
-        game: i64,
+        game: &str,
         line: i64,
     ) -> Result<(), Error> {
         Accounts::moderator(moderator)?;
-        if !self.store.remove_chat_line(game, line).await? {
+        // No viewer: a number names no game here, whoever asks.
+        let id = self.games.find(game, None).await?;
+        if !self.store.remove_chat_line(id, line).await? {
             return Err(Error::new(
                 Kind::NotFound,
                 "no_such_line",
-                format!("no chat line {line} in game {game}"),
+                format!(
+                    "no chat line {line} in game `{}`",
+                    crate::error::shown(game)
+                ),
             ));
         }
         self.games
             .hub()
-            .publish_now(game, "chat_removed", serde_json::json!({ "id": line }));
+            .publish_now(id, "chat_removed", serde_json::json!({ "id": line }));
         Ok(())
     }
 
@@ -1046,6 +1107,13 @@ fn taken(username: &str) -> Error {
 
 fn closed() -> Error {
     Error::forbidden("account_closed", "a moderator closed this account")
+}
+
+/// The log-in bucket of a folded name: a name longer than any username is
+/// kept short, so a flood of long made-up names does not fill the memory
+/// with their buckets.
+fn login_bucket(key: &str) -> String {
+    key.chars().take(USERNAME_CHARS.1 + 1).collect()
 }
 
 /// The key an account is found by: its username without the spaces around

@@ -511,6 +511,35 @@ impl Challenges {
         Ok(Self::view(&c, from_account, sent))
     }
 
+    /// `blocker` blocks `blocked`: the open challenges between them end,
+    /// as lichess does, the ones `blocked` sent declined, those `blocker`
+    /// sent withdrawn (accepting one would be refused anyway, `blocked`).
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn end_between(&self, blocker: &PlayerId, blocked: &PlayerId) -> Result<(), Error> {
+        for mut c in self
+            .accounts
+            .challenges(blocker.clone(), self.now(), LISTED)
+            .await?
+        {
+            if c.state != "open" {
+                continue;
+            }
+            let state = if c.from == *blocked && c.to == *blocker {
+                "declined"
+            } else if c.from == *blocker && c.to == *blocked {
+                "withdrawn"
+            } else {
+                continue;
+            };
+            // Settled meanwhile by an answer: nothing left to end.
+            self.settle(&mut c, state).await?;
+        }
+        Ok(())
+    }
+
     /// `player`'s challenges: the open ones and those settled in the last
     /// [`SETTLED_SHOWN_MS`], newest first; those that waited too long are
     /// settled as expired here.

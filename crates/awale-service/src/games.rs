@@ -490,8 +490,9 @@ impl Games {
                     return Err(Error::conflict(
                         "stale",
                         format!(
-                            "the game has {} moves, the request expected {p}: reload the game",
-                            plies.len()
+                            "the game has {} move{}, the request expected {p}: reload the game",
+                            plies.len(),
+                            if plies.len() == 1 { "" } else { "s" }
                         ),
                     ))
                 }

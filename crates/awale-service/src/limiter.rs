@@ -103,10 +103,22 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         let wait_s = ((cost - *tokens) / per_ms / 1000.0).ceil().max(1.0);
         Err(Error::too_many(
             "too_many",
-            format!("too many {} for now: wait {wait_s} s", self.what),
+            // `what` is also the reason, an identifier: in words, spaced.
+            format!(
+                "too many {} for now: wait {wait_s} s",
+                self.what.replace('_', " ")
+            ),
         )
         .because(self.what)
         .with("wait_s", wait_s as i64))
+    }
+    /// Gives `cost` tokens back to `key`'s bucket (a try taken at its
+    /// start that turned out not to count, as a right password).
+    pub fn give_back(&self, key: &K, cost: u32) {
+        let burst = f64::from(self.rate.burst);
+        if let Some((tokens, _)) = crate::lock(&self.buckets).get_mut(key) {
+            *tokens = (*tokens + f64::from(cost)).min(burst);
+        }
     }
 }
 
@@ -132,5 +144,24 @@ mod tests {
         l.take(&2, 1, 10).unwrap();
         l.take(&1, 1, 1_100).unwrap();
         assert!(l.take(&1, 1, 1_200).is_err());
+    }
+
+    #[test]
+    fn a_limits_message_words_its_reason_and_keeps_the_identifier_for_the_page() {
+        let l = Limiter::new(
+            "sign_ups",
+            Rate {
+                burst: 1,
+                every_ms: 60_000,
+            },
+        );
+        l.take(&1, 1, 0).unwrap();
+        let e = l.take(&1, 1, 10).unwrap_err();
+        assert_eq!(e.reason, Some("sign_ups"), "the page's key");
+        assert!(
+            e.message.starts_with("too many sign ups for now"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -81,7 +81,7 @@ impl Games {
             (Offer::Takeback, None) => g.ask_takeback(side),
             (Offer::Takeback, Some(yes)) => g.answer_takeback(side, yes, self.now_ms()),
             (Offer::Draw, None) => g.offer_draw(side),
-            (Offer::Draw, Some(yes)) => g.answer_draw(side, yes),
+            (Offer::Draw, Some(yes)) => g.answer_draw(side, yes, self.now_ms()),
         })
         .await
     }

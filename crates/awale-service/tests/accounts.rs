@@ -161,6 +161,39 @@ async fn log_ins_are_limited_per_account_with_the_wait_told() {
 }
 
 #[tokio::test]
+async fn only_failed_password_checks_count_against_the_log_in_limit() {
+    let w = world();
+    let made = w.sign_up("Kwesi", 1).await;
+    // Right passwords, more than the limit's five: none counts.
+    for n in 0..8 {
+        w.accounts.log_in("kwesi", PASSWORD, ip(n)).await.unwrap();
+    }
+    w.accounts
+        .new_recovery_codes(&made.account, PASSWORD, ip(1))
+        .await
+        .unwrap();
+    // Four wrong ones leave one try; a right one takes none of it.
+    for _ in 0..4 {
+        refused_as(
+            w.accounts.log_in("kwesi", "guess", ip(1)).await,
+            "bad_login",
+        );
+    }
+    w.accounts.log_in("kwesi", PASSWORD, ip(1)).await.unwrap();
+    // A wrong password where the account is known says so.
+    refused_as(
+        w.accounts.delete(&made.account, "guess", ip(1)).await,
+        "bad_password",
+    );
+    let e = w
+        .accounts
+        .delete(&made.account, PASSWORD, ip(1))
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.reason), ("too_many", Some("logins")));
+}
+
+#[tokio::test]
 async fn log_ins_are_limited_per_address() {
     let w = world();
     let mut refused = None;
@@ -236,7 +269,7 @@ async fn changing_the_password_asks_the_current_one_and_ends_the_other_sessions(
         )
         .await
         .unwrap_err();
-    assert_eq!(wrong.code, "bad_login");
+    assert_eq!(wrong.code, "bad_password");
     let weak = w
         .accounts
         .change_password(&made.account, &made.session, PASSWORD, "password1", ip(1))
@@ -336,7 +369,7 @@ async fn a_deleted_account_keeps_its_games_but_not_its_name_nor_a_way_in() {
         .delete(&made.account, "not it", ip(1))
         .await
         .unwrap_err();
-    assert_eq!(wrong.code, "bad_login");
+    assert_eq!(wrong.code, "bad_password");
     w.accounts
         .delete(&made.account, PASSWORD, ip(1))
         .await
@@ -471,13 +504,23 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
         )
         .await
         .unwrap();
+    // The game by its public id; the store's number is never shown, so a
+    // number names no game.
+    refused_as(
+        w.accounts
+            .remove_chat_line(&mo, &game.id.to_string(), line.id)
+            .await,
+        "no_such_game",
+    );
     w.accounts
-        .remove_chat_line(&mo, game.id, line.id)
+        .remove_chat_line(&mo, &game.public_id, line.id)
         .await
         .unwrap();
     assert!(w.store.chat(game.id, 10).await.unwrap().is_empty());
     refused_as(
-        w.accounts.remove_chat_line(&mo, game.id, line.id).await,
+        w.accounts
+            .remove_chat_line(&mo, &game.public_id, line.id)
+            .await,
         "no_such_line",
     );
 

@@ -127,7 +127,9 @@ async fn the_lobby_features_a_running_arenas_top_game() {
         let Some(public) = &line.game else { continue };
         let game = games.find(public, None).await.unwrap();
         let _ = games
-            .change(game, |g| g.resign(awale_core::Side::South))
+            .change(game, |g| {
+                g.resign(awale_core::Side::South, awale_service::game::now_ms())
+            })
             .await;
     }
     let mut featured = None;

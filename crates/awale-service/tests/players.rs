@@ -103,7 +103,10 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
     } else {
         Side::North
     };
-    w.games.change(id, |g| g.resign(ama_side)).await.unwrap();
+    w.games
+        .change(id, |g| g.resign(ama_side, awale_service::game::now_ms()))
+        .await
+        .unwrap();
     let page = w.players.page("KOFI_7").await.unwrap();
     assert_eq!(page.username, "kofi_7");
     assert_eq!((page.results.wins, page.results.losses), (1, 0));

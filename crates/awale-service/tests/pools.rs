@@ -142,7 +142,9 @@ async fn a_rated_game_that_ends_changes_both_ratings_and_says_so() {
             .unwrap();
     }
     let (ended, ()) = games
-        .change(game.id, |g| g.resign(awale_core::Side::South))
+        .change(game.id, |g| {
+            g.resign(awale_core::Side::South, awale_service::game::now_ms())
+        })
         .await
         .unwrap();
     let [south, north] = ended.rating_changes.expect("rated at the end");

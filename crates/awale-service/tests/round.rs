@@ -56,7 +56,10 @@ async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped()
     let id = first.id;
     let refused = games.rematch(id, &player(1)).await.unwrap_err();
     assert_eq!(refused.code, "not_over");
-    games.change(id, |g| g.resign(Side::North)).await.unwrap();
+    games
+        .change(id, |g| g.resign(Side::North, now_ms()))
+        .await
+        .unwrap();
     let stranger = games.rematch(id, &player(3)).await.unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
     let offered = games.rematch(id, &player(1)).await.unwrap();
@@ -285,4 +288,81 @@ async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() 
     assert_eq!(claim_in(&games.load(id).await.unwrap()), Some(0));
     let won = games.claim(id, &player(1)).await.unwrap();
     assert_eq!(won.stop, Some(Stop::Abandoned(Side::North)));
+}
+
+#[tokio::test]
+async fn a_resignation_or_a_draw_agreed_keeps_the_clocks_of_its_moment_in_the_store() {
+    let time = awale_service::clock::Clock::adjustable();
+    let store = Store::in_memory().unwrap();
+    let games =
+        Arc::new(Games::new(Arc::new(store), Arc::new(Hub::default())).with_clock(time.clone()));
+    let resigned = online(&games, Some(Clock::new(30_000, 0))).await.id;
+    let drawn = online(&games, Some(Clock::new(30_000, 0))).await.id;
+    for id in [resigned, drawn] {
+        // The first moves are free online: then South's time runs.
+        for c in ['F', 'f'] {
+            games
+                .apply_move(id, None, Move::from_letter(c).unwrap(), |_| Ok(()))
+                .await
+                .unwrap();
+        }
+    }
+    games
+        .offer(drawn, &player(1), Offer::Draw, None)
+        .await
+        .unwrap();
+    time.advance(Duration::from_millis(5_000));
+    // As the resign handler does: the games' clock, under the game's lock.
+    games
+        .change(resigned, |g| g.resign(Side::South, games.now_ms()))
+        .await
+        .unwrap();
+    games
+        .offer(drawn, &player(2), Offer::Draw, Some(true))
+        .await
+        .unwrap();
+    time.advance(Duration::from_millis(60_000));
+    for id in [resigned, drawn] {
+        // Read back from the store as another process would, a minute on.
+        let stored = games.store().load(id).await.unwrap().unwrap();
+        assert!(stored.end().is_some());
+        let [south, north] = stored.time_left(games.now_ms()).unwrap();
+        assert!((24_000..=25_000).contains(&south), "game {id}: {south}");
+        assert_eq!(north, 30_000);
+        let held = games.load(id).await.unwrap();
+        assert_eq!(held.time_left(games.now_ms()), Some([south, north]));
+    }
+}
+
+#[tokio::test]
+async fn a_stale_request_is_told_the_moves_in_good_english() {
+    let games = games();
+    let id = online(&games, None).await.id;
+    let c = Move::from_letter('C').unwrap();
+    games.apply_move(id, Some(0), c, |_| Ok(())).await.unwrap();
+    let stale = games
+        .apply_move(id, Some(0), Move::from_letter('E').unwrap(), |_| Ok(()))
+        .await
+        .unwrap_err();
+    assert_eq!(stale.code, "stale");
+    assert!(
+        stale.message.starts_with("the game has 1 move, "),
+        "{}",
+        stale.message
+    );
+    games
+        .apply_move(id, Some(1), Move::from_letter('c').unwrap(), |_| Ok(()))
+        .await
+        .unwrap();
+    let stale = games.apply_move(id, Some(0), c, |_| Ok(())).await;
+    assert!(stale.is_ok(), "the same move again is played once");
+    let stale = games
+        .apply_move(id, Some(1), Move::from_letter('a').unwrap(), |_| Ok(()))
+        .await
+        .unwrap_err();
+    assert!(
+        stale.message.starts_with("the game has 2 moves, "),
+        "{}",
+        stale.message
+    );
 }

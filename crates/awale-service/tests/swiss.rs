@@ -87,8 +87,8 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
                 .find(|s| g.seats[s.index()].as_ref().unwrap().player == first_player)
                 .unwrap();
             match ends {
-                Ends::FirstWins => g.resign(first_side.opponent()),
-                Ends::SecondWins => g.resign(first_side),
+                Ends::FirstWins => g.resign(first_side.opponent(), awale_service::game::now_ms()),
+                Ends::SecondWins => g.resign(first_side, awale_service::game::now_ms()),
                 Ends::Draw => {
                     g.stop = Some(Stop::Agreed);
                     Ok(())
@@ -409,7 +409,9 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
         for p in &public {
             let gid = games.find(p, None).await.unwrap();
             games
-                .change(gid, |g| g.resign(g.game.position().to_move()))
+                .change(gid, |g| {
+                    g.resign(g.game.position().to_move(), awale_service::game::now_ms())
+                })
                 .await
                 .unwrap();
         }

@@ -54,7 +54,7 @@ async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
                 .into_iter()
                 .find(|s| g.seats[s.index()].as_ref().unwrap().player == player(loser))
                 .unwrap();
-            g.resign(side)
+            g.resign(side, now_ms())
         })
         .await
         .unwrap();

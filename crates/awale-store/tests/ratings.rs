@@ -29,7 +29,7 @@ fn a_rated_game_moves_both_ratings_once_and_reads_back_with_the_game() {
     on_both(|store| async move {
         let mut game = store.create(vec![online(true)]).await.unwrap().remove(0);
         assert!(store.load(game.id).await.unwrap().unwrap().rated);
-        game.resign(Side::North).unwrap();
+        game.resign(Side::North, now_ms()).unwrap();
         store.save(game.clone(), 0).await.unwrap();
         assert_eq!(store.unrated_games_blocking().unwrap(), vec![game.id]);
         let players = [player(1), player(2)];
@@ -145,9 +145,9 @@ fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
             games.push(g);
         }
         let mut games = store.create(games).await.unwrap();
-        games[0].resign(Side::North).unwrap();
+        games[0].resign(Side::North, now_ms()).unwrap();
         games[1].stop = Some(awale_model::game::Stop::Agreed);
-        games[2].resign(Side::South).unwrap();
+        games[2].resign(Side::South, now_ms()).unwrap();
         for g in &games[..3] {
             store.save(g.clone(), 0).await.unwrap();
         }
@@ -336,7 +336,7 @@ fn two_processes_rating_at_once_lose_no_update() {
 fn the_lobby_shows_a_rated_games_players_ratings_in_its_speed() {
     on_both(|store| async move {
         let mut first = store.create(vec![online(true)]).await.unwrap().remove(0);
-        first.resign(Side::North).unwrap();
+        first.resign(Side::North, now_ms()).unwrap();
         store.save(first.clone(), 0).await.unwrap();
         // Games without a clock are correspondence.
         store

@@ -388,7 +388,8 @@ fn games_over_days_keep_their_clock_and_each_player_finds_their_turns() {
         waiting.seats[1] = None;
         waiting.public = true;
         let mut over = online(None);
-        over.resign(Side::South).unwrap();
+        over.resign(Side::South, awale_model::game::now_ms())
+            .unwrap();
         let made = store
             .create(vec![online(None), online(Some(north_first)), over, waiting])
             .await

@@ -353,6 +353,150 @@ async fn a_report_names_its_game_by_the_id_in_its_address() {
 }
 
 #[tokio::test]
+async fn a_moderator_removes_a_chat_line_by_the_games_public_id() {
+    // What the page sends (`chat.js`): the game's id from its address,
+    // never the store's number (which is never shown).
+    let state = memory_state(Config::default());
+    let app = app(state.clone());
+    let mut mo = Browser::account(&app, "Ama").await;
+    state.accounts().grant_moderator("ama").await.unwrap();
+    let mut maker = Browser::opened(&app).await;
+    let game = maker.online_game(&app).await;
+    let mut watcher = Browser::opened(&app).await;
+    let (status, line) = watcher.say(&app, &game, "rude words").await;
+    assert_eq!(status, StatusCode::CREATED, "{line}");
+    let mut events = common::Events::open(
+        &app,
+        watcher.request("GET", &format!("/api/games/{game}/events"), None),
+    )
+    .await;
+    let remove = json!({"game": game, "line": line["id"]});
+    maker
+        .post_refused(
+            &app,
+            "/api/moderation/chat-remove",
+            remove.clone(),
+            StatusCode::FORBIDDEN,
+            "not_logged_in",
+        )
+        .await;
+    mo.posted(
+        &app,
+        "/api/moderation/chat-remove",
+        remove.clone(),
+        StatusCode::NO_CONTENT,
+    )
+    .await;
+    let gone = events.named("chat_removed").await;
+    assert_eq!(gone["id"], line["id"], "{gone}");
+    let (_, lines) = watcher.get(&app, &format!("/api/games/{game}/chat")).await;
+    assert_eq!(lines, json!([]), "the line is gone for watchers");
+    mo.post_refused(
+        &app,
+        "/api/moderation/chat-remove",
+        remove,
+        StatusCode::NOT_FOUND,
+        "no_such_line",
+    )
+    .await;
+    // A number, as text or not, names no game.
+    for other in [json!("1"), json!("zzzzzzzzzz")] {
+        mo.post_refused(
+            &app,
+            "/api/moderation/chat-remove",
+            json!({"game": other, "line": 1}),
+            StatusCode::NOT_FOUND,
+            "no_such_game",
+        )
+        .await;
+    }
+    mo.post_refused(
+        &app,
+        "/api/moderation/chat-remove",
+        json!({"game": 1, "line": 1}),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_field",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log_out() {
+    let app = memory_app();
+    let mut alice = Browser::account(&app, "alice_t").await;
+    let mut gina = Browser::account(&app, "Gina").await;
+    gina.posted(
+        &app,
+        "/api/account/delete",
+        json!({"password": PASSWORD}),
+        StatusCode::NO_CONTENT,
+    )
+    .await;
+    let (_, me) = gina.get(&app, "/api/me").await;
+    assert_eq!(
+        me["name"],
+        Value::Null,
+        "a deleted account's name is dropped"
+    );
+    let mut guest = Browser::opened(&app).await;
+    // An account's name in any case (open or deleted), a reserved one, with
+    // what `parse_name` drops hidden in it.
+    for name in [
+        "alice_t",
+        "ALICE_T",
+        " Gina ",
+        "admin",
+        "Moderator",
+        "al\u{200B}ice_t",
+    ] {
+        guest
+            .post_refused(
+                &app,
+                "/api/me",
+                json!({"name": name}),
+                StatusCode::CONFLICT,
+                "name_taken",
+            )
+            .await;
+        guest
+            .post_refused(
+                &app,
+                "/api/games",
+                json!({"mode": "online", "public": true, "name": name}),
+                StatusCode::CONFLICT,
+                "name_taken",
+            )
+            .await;
+    }
+    let (_, me) = guest.get(&app, "/api/me").await;
+    assert_eq!(me["name"], Value::Null, "{me}");
+    // Names that only look near one are a guest's to take.
+    for name in ["alice t", "Alice the guest", "adminette"] {
+        let me = guest
+            .posted(&app, "/api/me", json!({"name": name}), StatusCode::OK)
+            .await;
+        assert_eq!(me["name"], name);
+    }
+    // The account logs out: its browser is a guest without its name.
+    let (_, me) = alice.get(&app, "/api/me").await;
+    assert_eq!(me["account"]["username"], "alice_t", "{me}");
+    alice
+        .posted(
+            &app,
+            "/api/account/logout",
+            json!({}),
+            StatusCode::NO_CONTENT,
+        )
+        .await;
+    let (_, me) = alice.get(&app, "/api/me").await;
+    assert_eq!(
+        (me["account"].clone(), me["name"].clone()),
+        (Value::Null, Value::Null),
+        "{me}"
+    );
+}
+
+#[tokio::test]
 async fn hostile_bodies_to_the_account_routes_get_clear_refusals() {
     let app = memory_app();
     let mut a = Browser::opened(&app).await;

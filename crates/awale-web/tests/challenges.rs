@@ -193,6 +193,58 @@ async fn refusals_declines_and_withdrawals_have_their_statuses() {
 }
 
 #[tokio::test]
+async fn blocking_a_player_ends_the_challenges_between_them() {
+    let app = memory_app();
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let mut efua = Browser::account(&app, "Efua").await;
+    let body = |to: &str| json!({"to": to, "clock": {"minutes": 3, "increment_seconds": 2}});
+    let sent = ama
+        .posted(&app, "/api/challenges", body("Kofi"), StatusCode::CREATED)
+        .await;
+    let theirs = kofi
+        .posted(&app, "/api/challenges", body("Ama"), StatusCode::CREATED)
+        .await;
+    let other = efua
+        .posted(&app, "/api/challenges", body("Kofi"), StatusCode::CREATED)
+        .await;
+    kofi.block(&app, "Ama", true).await;
+    let (_, mine) = kofi.get(&app, "/api/challenges").await;
+    let state = |list: &serde_json::Value, id: &serde_json::Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == *id)
+            .map(|c| c["state"].clone())
+    };
+    assert_eq!(
+        state(&mine["received"], &sent["id"]),
+        Some(json!("declined")),
+        "{mine}"
+    );
+    assert_eq!(
+        state(&mine["sent"], &theirs["id"]),
+        Some(json!("withdrawn")),
+        "{mine}"
+    );
+    assert_eq!(
+        state(&mine["received"], &other["id"]),
+        Some(json!("open")),
+        "{mine}"
+    );
+    for (who, id) in [(&mut kofi, &sent["id"]), (&mut ama, &theirs["id"])] {
+        who.post_refused(
+            &app,
+            &format!("/api/challenges/{id}/accept"),
+            json!({}),
+            StatusCode::CONFLICT,
+            "challenge_settled",
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
 async fn a_lobby_seek_with_a_rating_range_shows_it_and_refuses_who_is_outside() {
     let app = memory_app();
     let mut ama = Browser::account(&app, "Ama").await;

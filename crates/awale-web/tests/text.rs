@@ -249,3 +249,24 @@ fn every_level_and_every_reason_of_a_hint_has_words() {
         assert!(en.contains_key(&key), "no words for {key}");
     }
 }
+
+#[test]
+fn a_rating_change_is_written_one_way_on_every_page() {
+    // The game page wrote "-242" (a hyphen), the player's page "−242" (a
+    // true minus): both write it with `words.js`'s `ratingChange`, and
+    // neither signs a number its own way.
+    let words = include_str!("../page/js/words.js");
+    assert!(
+        words.contains("export function ratingChange(n)") && words.contains("\\u2212"),
+        "words.js writes a change with a true minus"
+    );
+    for (file, text) in [
+        ("online.js", include_str!("../page/js/online.js")),
+        ("players.js", include_str!("../page/js/players.js")),
+    ] {
+        assert!(text.contains("ratingChange("), "{file} writes no change");
+        for own in ["\"+\" +", "`+${", "\\u2212", "\u{2212}$"] {
+            assert!(!text.contains(own), "{file} signs a number itself: {own}");
+        }
+    }
+}

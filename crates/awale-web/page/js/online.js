@@ -11,7 +11,7 @@ import * as nav from "./nav.js";
 import { wordedName } from "./people.js";
 import { mySides, personSide } from "./play-view.js";
 import { showError, toast } from "./toast.js";
-import { other, sideName } from "./words.js";
+import { other, ratingChange, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -282,18 +282,17 @@ export function render() {
 }
 
 // A rated game's end tells both players what it did to their ratings
-// (`+12`, `-12`; "?" while a rating is provisional).
+// (`+12`, `−12`; "?" while a rating is provisional).
 function renderRatingChange(g) {
   const line = $("#rating-change");
   const c = g.end && g.rating_changes;
   line.hidden = !c;
   if (!c) return;
-  const signed = (n) => (n > 0 ? "+" + n : String(n));
   const shown = (r) => r.after + (r.provisional ? "?" : "");
   line.textContent = t(
     "rating_change",
-    seatName(g, "S") || sideName("S"), c[0].before, shown(c[0]), signed(c[0].change),
-    seatName(g, "N") || sideName("N"), c[1].before, shown(c[1]), signed(c[1].change),
+    seatName(g, "S") || sideName("S"), c[0].before, shown(c[0]), ratingChange(c[0].change),
+    seatName(g, "N") || sideName("N"), c[1].before, shown(c[1]), ratingChange(c[1].change),
   );
 }
 

@@ -10,7 +10,7 @@ import { sayEmpty, textEl } from "./dom.js";
 import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
-import { errorWords } from "./words.js";
+import { errorWords, ratingChange } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = "http://www.w3.org/2000/svg";
@@ -232,7 +232,7 @@ function drawGames() {
     facts.textContent = parts.join(" · ");
     li.append(outcome, " ", against, " ", facts);
     if (g.change !== null && g.change !== undefined) {
-      const change = textEl("span", "change " + (g.change >= 0 ? "up" : "down"), g.change >= 0 ? `+${g.change}` : `\u2212${-g.change}`);
+      const change = textEl("span", "change " + (g.change >= 0 ? "up" : "down"), ratingChange(g.change));
       li.append(" ", change);
     }
     const open = document.createElement("a");

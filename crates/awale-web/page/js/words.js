@@ -5,6 +5,12 @@
 import { getLang, t, has, typography } from "./i18n.js";
 import { wordedName } from "./people.js";
 
+// A rating's change, written one way on every page: "+12", "−12" (a
+// true minus, not a hyphen), "+0".
+export function ratingChange(n) {
+  return n < 0 ? `\u2212${-n}` : `+${n}`;
+}
+
 export function sideName(side) {
   return side === "S" ? t("south") : t("north");
 }

@@ -5,14 +5,15 @@
 //! here requests are read and answered, and the session cookie set.
 
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{account_acts, ClientIp, JsonBody, Session, SignedIn, Viewer};
-use super::guard::session_cookie;
+use super::guard::{player_of, session_cookie};
+use super::online::drop_account_name;
 use crate::accounts::{AccountView, Report};
 use crate::error::Error;
 use crate::AppState;
@@ -101,13 +102,15 @@ pub async fn log_in(
 }
 
 /// POST /api/account/logout: this browser's session ends (it is a guest
-/// again).
+/// again, without the account's name).
 pub async fn log_out(
     State(state): State<AppState>,
     Session(session): Session,
+    headers: HeaderMap,
 ) -> ApiResult<Response> {
     if let Some(session) = session {
         state.shared.accounts.log_out(&session.secret).await?;
+        drop_account_name(&state, player_of(&headers), &session.account).await?;
     }
     Ok(with_session(&state, None, StatusCode::NO_CONTENT))
 }
@@ -124,12 +127,14 @@ pub struct Ended {
 pub async fn log_out_everywhere(
     State(state): State<AppState>,
     me: SignedIn,
+    headers: HeaderMap,
 ) -> ApiResult<Response> {
     let ended = state
         .shared
         .accounts
         .log_out_everywhere(&me.account)
         .await?;
+    drop_account_name(&state, player_of(&headers), &me.account).await?;
     Ok(with_session(&state, None, Json(Ended { ended })))
 }
 
@@ -215,11 +220,13 @@ pub async fn new_recovery_codes(
 }
 
 /// POST /api/account/delete: the account is deleted (the password asked);
-/// its games stay, played by a deleted player.
+/// its games stay, played by a deleted player; the browser is a guest
+/// again, without the account's name.
 pub async fn delete(
     State(state): State<AppState>,
     me: SignedIn,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     JsonBody(req): JsonBody<PasswordOnly>,
 ) -> ApiResult<Response> {
     state
@@ -227,6 +234,7 @@ pub async fn delete(
         .accounts
         .delete(&me.account, &req.password, ip)
         .await?;
+    drop_account_name(&state, player_of(&headers), &me.account).await?;
     Ok(with_session(&state, None, StatusCode::NO_CONTENT))
 }
 
@@ -294,6 +302,12 @@ pub async fn block(
     let accounts = &state.shared.accounts;
     if req.blocked {
         accounts.block(&me.account, &req.username).await?;
+        let other = accounts.find(&req.username).await?;
+        state
+            .shared
+            .direct
+            .end_between(&me.account.player, &other.player)
+            .await?;
     } else {
         accounts.unblock(&me.account, &req.username).await?;
     }
@@ -394,7 +408,9 @@ pub struct CloseRequest {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveLine {
-    game: i64,
+    /// The game's public id, the one in its address (the store's number
+    /// is never shown).
+    game: String,
     line: i64,
 }
 
@@ -405,5 +421,5 @@ account_acts! {
     close(CloseRequest): |shared, me, req| shared.accounts.close(&me.account, &req.username);
     /// POST /api/moderation/chat-remove: removes one chat line.
     remove_chat_line(RemoveLine):
-        |shared, me, req| shared.accounts.remove_chat_line(&me.account, req.game, req.line);
+        |shared, me, req| shared.accounts.remove_chat_line(&me.account, &req.game, req.line);
 }

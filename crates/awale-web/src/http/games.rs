@@ -218,7 +218,8 @@ pub async fn create(
         );
     }
     if mode == Mode::Online {
-        let (name, account) = super::online::seat_name(&session, req.name.as_deref())?;
+        let (name, account) =
+            super::online::seat_name(&state, &session, req.name.as_deref()).await?;
         if req.rated {
             if !account {
                 return Err(rated_needs_account().into());
@@ -522,6 +523,7 @@ pub async fn resign(
         }
     };
     let player = on.viewer.player();
+    let games = &on.state.shared.games;
     on.change(|game| {
         let side = match side {
             Some(s) => {
@@ -530,7 +532,9 @@ pub async fn resign(
             }
             None => game.side_for(player)?,
         };
-        game.resign(side)
+        // The games' clock, under the game's lock: the clocks kept are
+        // those of this moment.
+        game.resign(side, games.now_ms())
     })
     .await
 }

@@ -336,8 +336,9 @@ pub(super) fn says_json(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
-/// The player a request's cookie names, when the cookie is well formed.
-fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
+/// The player a request's cookie names, when the cookie is well formed
+/// (the browser's own, whatever account is logged in there).
+pub(crate) fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
     secret_of(headers, COOKIE, SECURE_COOKIE).map(player_id)
 }
 

@@ -38,13 +38,25 @@ pub struct Me {
 }
 
 /// The name a player sits and speaks under: a logged-in account's
-/// username, else the nickname given (checked); and whether it is an
-/// account's.
-pub(crate) fn seat_name(session: &Session, given: Option<&str>) -> Result<(String, bool), Error> {
+/// username, else the nickname given (checked, and no account's or the
+/// server's name); and whether it is an account's.
+pub(crate) async fn seat_name(
+    state: &AppState,
+    session: &Session,
+    given: Option<&str>,
+) -> Result<(String, bool), Error> {
     match &session.0 {
         Some(signed) => Ok((signed.account.username.clone(), true)),
-        None => parse_name(given).map(|name| (name, false)),
+        None => Ok((guest_name(state, given).await?, false)),
     }
+}
+
+/// A guest's nickname `given`, checked: `bad_name`, or `name_taken` when
+/// it would pass for an account or the server.
+async fn guest_name(state: &AppState, given: Option<&str>) -> Result<String, Error> {
+    let name = parse_name(given)?;
+    state.shared.accounts.check_guest_name(&name).await?;
+    Ok(name)
 }
 
 /// The nickname `player` plays under: the one `given` (checked), else the
@@ -55,18 +67,47 @@ pub(crate) async fn nickname(
     given: Option<&str>,
 ) -> ApiResult<String> {
     if given.is_some() {
-        return Ok(parse_name(given)?);
+        return Ok(guest_name(state, given).await?);
     }
-    match state
+    match stored_name(state, player).await? {
+        Some(name) => Ok(name),
+        None => Ok(parse_name(None)?),
+    }
+}
+
+/// The nickname stored for `player`, if any (a dropped one is empty).
+async fn stored_name(state: &AppState, player: &PlayerId) -> Result<Option<String>, Error> {
+    let name = state
         .shared
         .games
         .store()
         .player_name(player.clone())
-        .await?
-    {
-        Some(name) => Ok(name),
-        None => Ok(parse_name(None)?),
+        .await?;
+    Ok(name.filter(|n| !n.is_empty()))
+}
+
+/// Drops the nickname of the browser's own player (`guest`, its cookie's)
+/// when it is the username of `account`, which logs out or is deleted
+/// there: a guest signing up gave its player the account's name, which
+/// the browser would keep as a guest.
+pub(crate) async fn drop_account_name(
+    state: &AppState,
+    guest: Option<PlayerId>,
+    account: &crate::accounts::Account,
+) -> Result<(), Error> {
+    let Some(guest) = guest.filter(|g| *g != account.player) else {
+        return Ok(());
+    };
+    let name = stored_name(state, &guest).await?;
+    if name.is_some_and(|n| n.trim().eq_ignore_ascii_case(&account.username)) {
+        state
+            .shared
+            .games
+            .store()
+            .set_player_name(guest, String::new(), now_ms())
+            .await?;
     }
+    Ok(())
 }
 
 /// A number from 1000 to 9999 for a player's default nickname.
@@ -81,12 +122,7 @@ pub async fn me(
     Player(player): Player,
     Session(session): Session,
 ) -> ApiResult<Json<Me>> {
-    let name = state
-        .shared
-        .games
-        .store()
-        .player_name(player.clone())
-        .await?;
+    let name = stored_name(&state, &player).await?;
     Ok(Json(Me {
         name,
         guest: guest_number(&player),
@@ -113,7 +149,7 @@ pub async fn rename(
         "account_name",
         "a logged-in player's name is their username",
     )?;
-    let name = parse_name(req.name.as_deref())?;
+    let name = guest_name(&state, req.name.as_deref()).await?;
     state.shared.renames.take(&player, ip, now_ms())?;
     state
         .shared
@@ -215,7 +251,7 @@ pub async fn join(
     session: Session,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let (name, account) = seat_name(&session, req.name.as_deref())?;
+    let (name, account) = seat_name(&on.state, &session, req.name.as_deref()).await?;
     // No challenge between players one of whom blocks the other.
     let game = on.load().await?;
     if game.rated && !account && game.waiting() {
