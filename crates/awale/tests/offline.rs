@@ -392,7 +392,8 @@ fn wait_words(b: &Browser, css: &str, words: &[&str]) {
              return !!e && !e.hidden && e.offsetParent !== null && \
                {words:?}.every((w) => e.textContent.replace(/[\\u00a0\\u202f]/g, ' ').includes(w));"
         ),
-        20,
+        // Generous: a loaded machine (CI) reconnects the streams slowly.
+        60,
     );
 }
 
