@@ -480,6 +480,20 @@ async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log
     // The account logs out: its browser is a guest without its name.
     let (_, me) = alice.get(&app, "/api/me").await;
     assert_eq!(me["account"]["username"], "alice_t", "{me}");
+    // The account itself seeks under its own name (the page sends it):
+    // the check is a guest's, never the account's.
+    let seek = alice
+        .posted(
+            &app,
+            "/api/pools/3+2/seek?wait_s=0",
+            json!({"name": "alice_t"}),
+            StatusCode::OK,
+        )
+        .await;
+    assert!(seek["waiting"].is_object(), "{seek}");
+    alice
+        .posted(&app, "/api/pools/cancel", json!({}), StatusCode::OK)
+        .await;
     alice
         .posted(
             &app,

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
-use super::extract::{not_a, player_acts, ClientIp, JsonBody, Player};
+use super::extract::{not_a, player_acts, ClientIp, JsonBody, Player, Session};
 use super::games::{parse_clock, ClockRequest};
 use super::online::nickname;
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
@@ -48,6 +48,7 @@ pub struct ChallengeRequest {
 pub async fn make(
     State(state): State<AppState>,
     Player(me): Player,
+    session: Session,
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<ChallengeRequest>,
 ) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
@@ -58,7 +59,7 @@ pub async fn make(
         other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
-    let name = nickname(&state, &me, req.name.as_deref()).await?;
+    let name = nickname(&state, &session, &me, req.name.as_deref()).await?;
     state.shared.challenges.take(&me, ip, now_ms())?;
     let new = NewChallenge {
         to: req.to,

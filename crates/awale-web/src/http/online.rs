@@ -59,13 +59,18 @@ async fn guest_name(state: &AppState, given: Option<&str>) -> Result<String, Err
     Ok(name)
 }
 
-/// The nickname `player` plays under: the one `given` (checked), else the
-/// one they chose before, else the default one.
+/// The name `player` seeks or challenges under: a logged-in account's
+/// username, else the nickname `given` (checked), else the one they chose
+/// before, else the default one.
 pub(crate) async fn nickname(
     state: &AppState,
+    session: &Session,
     player: &PlayerId,
     given: Option<&str>,
 ) -> ApiResult<String> {
+    if let Some(signed) = &session.0 {
+        return Ok(signed.account.username.clone());
+    }
     if given.is_some() {
         return Ok(guest_name(state, given).await?);
     }
