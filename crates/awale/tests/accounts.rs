@@ -232,6 +232,14 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     assert!(card.starts_with("Blitz"), "{card}");
     assert!(card.contains('?'), "a provisional rating: {card}");
     assert!(card.contains("3 parties classées"), "{card}");
+    // Two lost rated games shown ("Perdue", "-N" in red): readable
+    // (WCAG's contrast, which --bad on the panel failed).
+    assert_eq!(
+        ama.eval("return document.querySelectorAll('#player-games li.loss .outcome').length"),
+        json!(2)
+    );
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "a player's page with lost rated games: {found:?}");
     // The graph: a point per game, drawn by the page.
     assert_eq!(
         ama.eval("return document.querySelectorAll('#player-graph svg circle.graph-dot').length"),
@@ -321,6 +329,8 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     kofi.goto(&format!("{url}/@/kofi_7"));
     wait_listing(&kofi, "#player=kofi_7", PLAYED, 3);
     assert_eq!(kofi.text("#player-results"), "1 win · 0 draws · 2 losses");
+    let found = kofi.axe_violations();
+    assert!(found.is_empty(), "a player's page with lost rated games, in English: {found:?}");
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone: {wide:?}");
     doc_screenshot(&kofi, "screenshot-player-phone-en.png");
@@ -346,6 +356,31 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     kofi.goto(&format!("{url}/#player=nobody_here"));
     kofi.wait_shown("#player-missing", 20);
     assert_eq!(kofi.text("#player-missing"), "No player has this name.");
+
+    // Kofi reports Ama about their first game; Ama, made a moderator,
+    // opens that game from her reports: the game shown, the dialog gone.
+    let reported = page_fetch(
+        &kofi,
+        "POST",
+        "/api/reports",
+        json!({"username": "Ama_K", "game": games[0], "reason": "other", "text": "?"}),
+    );
+    assert_eq!(reported["status"], 201, "{reported}");
+    site.admin(&["grant-moderator", "Ama_K"]);
+    ama.goto(&format!("{url}/#rules"));
+    wait_account_button(&ama, "Ama_K");
+    account_dialog(&ama, "account");
+    ama.wait_shown("#reports-list li.report a", 10);
+    tap(&ama, "#reports-list li.report a");
+    ama.wait_for(
+        "the reported game, the dialog closed",
+        &format!(
+            "return location.hash === '#game={}' && !document.querySelector('#dlg-account').open \
+               && !document.querySelector('#view-play').hidden",
+            games[0]
+        ),
+        20,
+    );
 
     // A rated game with a friend, chosen in the new game dialog (an
     // account may; a guest's choice is casual only).

@@ -65,6 +65,30 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
         .eval("return document.querySelector('#view-rules').hidden")
         .as_bool()
         .unwrap());
+    // He declines it: Ama is told (as a declined draw is), the banner
+    // empty; she challenges him again and he accepts.
+    tap(&kofi, "#challenges li.challenge.received button.decline");
+    ama.wait_for(
+        "Ama told of the refusal",
+        "return !document.querySelector('#toast').hidden \
+           && document.querySelector('#toast').textContent === 'Kofi_C a refusé votre défi.' \
+           && document.querySelector('#challenges').hidden",
+        15,
+    );
+    kofi.wait_for(
+        "Kofi's banner empty",
+        "return document.querySelector('#challenges').hidden",
+        10,
+    );
+    tap(&ama, "#player-challenge");
+    ama.wait_open("#dlg-challenge", 10);
+    ama.exec(
+        "document.querySelector('#challenge-clock').value = '3+2';
+         document.querySelector('#challenge-colour').value = 'S';",
+        json!([]),
+    );
+    tap(&ama, "#challenge-send");
+    kofi.wait_shown("#challenges li.challenge.received", 15);
     tap(&kofi, "#challenges li.challenge.received button.accept");
 
     // Both are taken into the same game, each in their seat.
@@ -93,5 +117,35 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
         "the banner empty",
         "return document.querySelector('#challenges').hidden",
         10,
+    );
+
+    // A second device of Ama's, which showed a finished game last: its
+    // home page is the game going on, not that old one; the lobby lists
+    // it as hers to go back to, not to watch.
+    let old = site.import(json!({
+        "record": "[FEN \"0-0-0-0-0-1-0-0-0-0-0-0-27-20-S\"]\n\n1. F *\n",
+        "mode": "computer",
+        "level": 1,
+    }));
+    let old_view = page_fetch(&ama, "GET", &format!("/api/games/{old}"), Value::Null);
+    assert!(!old_view["body"]["end"].is_null(), "{old_view}");
+    ama.exec(
+        "localStorage.setItem('awale.last', arguments[0])",
+        json!([old_view["body"].to_string()]),
+    );
+    ama.goto(&url);
+    ama.wait_for(
+        "the game going on",
+        &format!("return location.hash === '#game={game}'"),
+        20,
+    );
+    ama.eval("location.hash = '#lobby'");
+    ama.wait_for(
+        "her game in the lobby, to go back to",
+        &format!(
+            "const li = document.querySelector('#lobby-live li[data-id=\"{game}\"]'); \
+             return !!li && li.querySelector('button').textContent === 'Reprendre votre partie'"
+        ),
+        20,
     );
 }

@@ -55,6 +55,8 @@ function value(id) {
 // After a log-in or a log-out the whole page starts again as the new
 // player (its games, its seats, its name).
 function restart() {
+  // Not a first visit: the new game dialog is not opened by itself then.
+  sessionStorage.setItem("awale.restarted", "1");
   location.reload();
 }
 
@@ -197,8 +199,10 @@ async function showReports() {
     li.append(head);
     if (r.game) {
       const link = document.createElement("a");
-      link.href = `#game/${r.game}`;
+      link.href = `#game=${r.game}`;
       link.textContent = t("report_game", r.game);
+      // The game opens behind the modal dialog: the dialog goes.
+      link.onclick = () => $("#dlg-account").close();
       li.append(link);
     }
     if (r.text) {

@@ -14,7 +14,7 @@ import { me, loadMe, nickname } from "./online.js";
 import { shownName } from "./people.js";
 import { playerLink } from "./players.js";
 import { whileShown } from "./streams.js";
-import { showError } from "./toast.js";
+import { showError, toast } from "./toast.js";
 import { errorWords } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -40,6 +40,11 @@ function upsert(c) {
   // a page opening later does not jump into an old game).
   if (c.sent && c.state === "accepted" && c.game && before && before.state === "open") {
     nav.go({ view: "play", game: c.game });
+  }
+  // Ours, declined while we waited: said, as a declined draw or rematch
+  // is (the banner's line goes).
+  if (c.sent && c.state === "declined" && before && before.state === "open") {
+    toast(() => t("challenge_declined", c.to));
   }
 }
 

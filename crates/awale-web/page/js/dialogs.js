@@ -177,6 +177,8 @@ export function openNewGame(mode = null) {
 // something is typed there already), the default as a placeholder.
 function fillNickname() {
   const input = $("#new-nickname");
+  // An account plays under its username: no nickname to choose.
+  input.closest(".field").hidden = !!me.account;
   if (!input.value && document.activeElement !== input) input.value = me.name || "";
   input.placeholder = nickname();
   // Rated is for accounts (the server says so too): a guest plays casual.

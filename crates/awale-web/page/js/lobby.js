@@ -25,6 +25,7 @@ const lobby = {
   last: null, // the last lobby received
   unreachable: false, // the stream failed and no lobby came since: the server cannot be reached
   paused: false, // its stream closed while the page is left
+  mine: null, // the public id of this player's own game going on (GET /api/games/current)
 };
 
 // The seek in a pool: its name, when it began, and a number that changes
@@ -41,6 +42,9 @@ async function fillPools() {
   } catch (e) {
     return;
   }
+  // Asked twice while the first answer was on its way (the lobby opened
+  // again, the server back): the buttons once.
+  if (box.childElementCount) return;
   for (const p of pools) {
     const b = document.createElement("button");
     b.type = "button";
@@ -128,6 +132,10 @@ export function open() {
   fillNickname();
   fillPools();
   loadMe().then(fillNickname);
+  api("GET", "/api/games/current").then((c) => {
+    lobby.mine = c.game ? c.game.id : null;
+    render();
+  }, () => {});
   if (!lobby.source) listenLobby();
 }
 
@@ -192,6 +200,8 @@ whileShown(
 );
 
 function fillNickname() {
+  // An account plays under its username: no nickname to choose.
+  $("#me-form").hidden = !!me.account;
   const input = $("#me-name");
   if (document.activeElement !== input) input.value = me.name || "";
   input.placeholder = nickname();
@@ -245,8 +255,11 @@ function item(game, challenge) {
   } else {
     fill(who, t("names_vs", "\u0000", "\u0000"), [named(game.names[0], "S"), named(game.names[1], "N")]);
     parts.push(game.plies ? t("plies_n", game.plies) : t("no_move_yet"), t("spectators_n", game.spectators || 0));
-    b.className = "watch";
-    b.textContent = t("watch");
+    // One's own game (played from another device or tab): to play, not
+    // to watch.
+    const mine = game.id === lobby.mine;
+    b.className = mine ? "primary resume" : "watch";
+    b.textContent = t(mine ? "lobby_resume" : "watch");
     b.onclick = () => nav.go({ view: "play", game: game.id });
   }
   what.textContent = parts.join(" · ");

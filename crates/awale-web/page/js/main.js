@@ -33,6 +33,10 @@ import { setPresets } from "./words.js";
 const $ = (sel) => document.querySelector(sel);
 const VIEWS = ["play", "lobby", "games", "rules", "learn", "players", "tournament"];
 let firstLoad = true;
+// The page started again after a log-in, a sign-up or a log-out
+// (account.js): not a first visit.
+const restarted = sessionStorage.getItem("awale.restarted") === "1";
+sessionStorage.removeItem("awale.restarted");
 
 function showView(name) {
   for (const v of VIEWS) $("#view-" + v).hidden = v !== name;
@@ -54,9 +58,20 @@ function showView(name) {
   if (name !== "tournament") tournaments.leave();
 }
 
+// The game going on for this player (the server's view), if any; none
+// when the server cannot be asked.
+async function currentGame() {
+  try {
+    return (await api("GET", "/api/games/current")).game;
+  } catch (e) {
+    return null;
+  }
+}
+
 // Shows what an address names (see nav.js). Called on every change of
 // address, from a click or from Back and Forward.
 async function route(r) {
+  const at = location.hash;
   showView(r.view);
   if (r.view === "learn") await learn.route(r);
   if (r.view === "players") await players.route(r);
@@ -82,7 +97,9 @@ async function route(r) {
       // Nothing going on: the welcome, and the new game dialog once.
       game.select(null);
       play.setWelcome(true);
-      if (firstLoad) dialogs.openNewGame();
+      // Not after a log-in or a sign-up (the page started again), nor
+      // over a view gone to while the server was asked.
+      if (firstLoad && !restarted && location.hash === at) dialogs.openNewGame();
     }
     firstLoad = false;
     return;
@@ -227,6 +244,9 @@ async function main() {
   const last = loadJson("awale.last");
   let r = start;
   if (start.view === "play" && !start.game && last && last.id) r = { view: "play", game: last.id, fallback: true };
+  // The game kept here is over: a game going on (begun on another device,
+  // or in another tab) comes first.
+  if (r.fallback && last.end && (await currentGame())) r = { view: "play" };
   if (r.view === "play" && r.game && last && last.id === r.game) {
     showView("play");
     game.select(last.id);

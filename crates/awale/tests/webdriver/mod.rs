@@ -312,6 +312,23 @@ impl Site {
         (self, b)
     }
 
+    /// Runs `awale admin --data DATA ARGS...` on the site's store while
+    /// it serves (`grant-moderator NAME`), which must succeed.
+    pub fn admin(&self, args: &[&str]) {
+        let out = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .arg("admin")
+            .arg("--data")
+            .arg(&self.data)
+            .args(args)
+            .output()
+            .expect("cannot run awale admin");
+        assert!(
+            out.status.success(),
+            "awale admin {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// The address of the page at `rest` (`#learn`, `?join=3`...).
     pub fn page(&self, rest: &str) -> String {
         format!("{}/{rest}", self.url)
