@@ -89,6 +89,20 @@ fn check(b: &Browser, view: &str, found: &mut Vec<String>) {
     for v in b.axe_violations() {
         found.push(format!("[{view}] {v}"));
     }
+    // Each view is headed by one h1 (a screen reader's first landmark),
+    // and no timer is left empty (a game without a clock has none).
+    let h1 = b.strings(
+        "return [...document.querySelectorAll('main h1')].filter((h) => !h.closest('[hidden]')).map((h) => h.textContent)",
+    );
+    if h1.len() != 1 || h1[0].trim().is_empty() {
+        found.push(format!("[{view}] headings h1: {h1:?}, not one"));
+    }
+    let timers = b.eval(
+        "return [...document.querySelectorAll('[role=timer]')].filter((e) => !e.closest('[hidden]') && !e.closest('[aria-hidden=true]') && !e.textContent.trim()).length",
+    );
+    if timers != json!(0) {
+        found.push(format!("[{view}] {timers} empty timers"));
+    }
 }
 
 /// Every view of the page, one after the other, in `lang`: what axe-core

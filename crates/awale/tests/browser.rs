@@ -522,7 +522,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
 
     // The rules page, in French, with its pictures.
     b.click("#btn-rules");
-    assert_eq!(b.text("#rules-text h2"), "Les règles de l'awalé");
+    assert_eq!(b.text("#rules-text h1"), "Les règles de l'awalé");
     let figures = b.eval("return document.querySelectorAll('#rules-text figure svg').length");
     assert_eq!(figures, json!(4));
     let problems = phone_problems(&b);
@@ -532,7 +532,7 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     let spaces = plain_spaces_before_punctuation(&b);
     assert!(spaces.is_empty(), "French typography: {spaces:?}");
     b.click("#btn-lang");
-    assert_eq!(b.text("#rules-text h2"), "The rules of Awalé");
+    assert_eq!(b.text("#rules-text h1"), "The rules of Awalé");
 
     // The board in English.
     b.click("#btn-play");

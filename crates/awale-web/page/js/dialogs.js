@@ -3,6 +3,7 @@
 // the settings, and resigning.
 
 import { api } from "./api.js";
+import * as engine from "./engine.js";
 import { session, resign } from "./game.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
@@ -66,6 +67,37 @@ export function fillLevels() {
   fillTargets();
   fillClockPresets();
   describeLevel();
+  markOfflineLevels();
+}
+
+// Without a network the page's engine plays: a level it cannot play (the
+// strongest, from the server's endgame databases: it answers
+// `needs_server`) is shown but not offered, rather than refused after
+// Start.
+let marking = 0;
+async function markOfflineLevels() {
+  const ticket = ++marking;
+  const sel = $("#sel-level");
+  const offline = navigator.onLine === false;
+  for (const o of sel.options) {
+    if (!offline) continue;
+    let needsServer = false;
+    try {
+      await engine.ask({ op: "level", level: Number(o.value) });
+    } catch (e) {
+      needsServer = e.code === "needs_server";
+    }
+    if (ticket !== marking) return;
+    if (!needsServer) continue;
+    o.disabled = true;
+    o.textContent = `${o.textContent} ${t("level_needs_network")}`;
+    if (o.selected) {
+      const playable = [...sel.options].filter((x) => !x.disabled && x !== o);
+      // The strongest level it can play instead.
+      if (playable.length) sel.value = playable[playable.length - 1].value;
+      describeLevel();
+    }
+  }
 }
 
 function fillTargets() {
@@ -261,6 +293,12 @@ export function wire(onSoundChange, onNoCountChange) {
   for (const r of f.querySelectorAll("input[name=mode], input[name=clock]")) r.onchange = updateForm;
   f.days.onchange = updateForm;
   $("#sel-level").onchange = describeLevel;
+  // The network lost or back while the dialog shows: its levels follow.
+  for (const ev of ["online", "offline"]) {
+    window.addEventListener(ev, () => {
+      if ($("#dlg-new").open) fillLevels();
+    });
+  }
   $("#btn-start").onclick = (e) => {
     e.preventDefault();
     startNewGame();

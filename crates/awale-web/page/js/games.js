@@ -8,7 +8,8 @@ import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 import * as turns from "./turns.js";
-import { errorWords, levelName, rulesWords, shortResult } from "./words.js";
+import { shownName } from "./people.js";
+import { errorWords, levelName, rulesWords, shortResult, sideName } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let info = null;
@@ -65,7 +66,12 @@ export function card(s, date) {
   head.className = "head";
   const title = document.createElement("b");
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
-  else if (s.mode === "online") title.textContent = t("online_names", isolate(s.names[0] || "?"), isolate(s.names[1] || "?"));
+  else if (s.mode === "online") {
+    // Named as everywhere else: a guest's default name in the page's
+    // words, a deleted player said so, the side's name in kid mode.
+    const named = (i) => isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S"));
+    title.textContent = t("online_names", named(0), named(1));
+  }
   else title.textContent = t("two_people");
   const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);
   head.append(title, when);

@@ -270,9 +270,12 @@ function renderClocks() {
   for (const id of ["#player-top", "#player-bottom"]) {
     const box = $(id);
     const c = box.querySelector(".clock");
+    // No clock: no timer for a screen reader to find empty.
+    c.hidden = !left;
     if (!left) {
       c.textContent = "";
       c.className = "clock";
+      c.removeAttribute("aria-label");
       continue;
     }
     const side = box.dataset.side;
