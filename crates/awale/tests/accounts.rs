@@ -367,9 +367,30 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     );
     assert_eq!(reported["status"], 201, "{reported}");
     site.admin(&["grant-moderator", "Ama_K"]);
-    ama.goto(&format!("{url}/#rules"));
-    wait_account_button(&ama, "Ama_K");
-    account_dialog(&ama, "account");
+    // The server knows her sessions for a few seconds (its cache): her
+    // page is opened again until it sees her a moderator.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        ama.goto(&format!("{url}/#rules"));
+        wait_account_button(&ama, "Ama_K");
+        account_dialog(&ama, "account");
+        if ama
+            .wait_for(
+                "the account's pane drawn",
+                "return document.querySelector('#account-name').textContent === 'Ama_K' \
+                   ? (document.querySelector('#moderation').hidden ? 'player' : 'moderator') : null",
+                10,
+            )
+            == json!("moderator")
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Ama never seen a moderator"
+        );
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    }
     ama.wait_shown("#reports-list li.report a", 10);
     tap(&ama, "#reports-list li.report a");
     ama.wait_for(
@@ -410,6 +431,74 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         ),
         json!(true),
         "a guest cannot choose a rated game"
+    );
+    // A guest is asked a nickname in the lobby.
+    guest.eval("document.querySelector('#dlg-new').close(); location.hash = '#lobby'");
+    guest.wait_for(
+        "the guest's nickname field",
+        "return !document.querySelector('#view-lobby').hidden && !document.querySelector('#me-form').hidden",
+        10,
+    );
+    // The guest signs up in the dialog, from the home page: the recovery
+    // codes can be copied (and it is said) or printed; the page, started
+    // again as the account, opens no New game dialog by itself, and the
+    // lobby asks no nickname of an account.
+    guest.eval("location.hash = ''");
+    guest.wait_shown("#welcome", 10);
+    account_dialog(&guest, "login");
+    tap(&guest, "#dlg-account [data-to=signup]");
+    type_in(&guest, "#signup-name", "Guest_P");
+    type_in(&guest, "#signup-password", PASSWORD);
+    tap(&guest, "#btn-signup");
+    guest.wait_shown("#dlg-account [data-pane=codes]", 15);
+    let code = guest.string("return document.querySelector('#codes-list li').textContent");
+    assert_eq!(guest.text("#codes-print"), "Imprimer");
+    let found = guest.axe_violations();
+    assert!(found.is_empty(), "the recovery codes: {found:?}");
+    tap(&guest, "#codes-copy");
+    let said = guest.wait_for(
+        "the codes copied (or selected to copy)",
+        "return document.querySelector('#codes-copied').textContent",
+        10,
+    );
+    assert!(said.as_str().unwrap_or("").starts_with("Codes "), "{said}");
+    tap(&guest, "#codes-done");
+    wait_account_button(&guest, "Guest_P");
+    guest.wait_for(
+        "the welcome (or the lobby)",
+        "return !document.querySelector('#view-play').hidden && !document.querySelector('#welcome').hidden \
+           || !document.querySelector('#view-lobby').hidden",
+        20,
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert_eq!(
+        guest.eval("return document.querySelector('#dlg-new').open"),
+        json!(false),
+        "no New game dialog after a sign-up"
+    );
+    guest.eval("location.hash = '#lobby'");
+    guest.wait_for(
+        "the lobby without a nickname field",
+        "return !document.querySelector('#view-lobby').hidden && document.querySelector('#me-form').hidden",
+        10,
+    );
+    // Logged out, then a new password by a recovery code: said done,
+    // logged in.
+    account_dialog(&guest, "account");
+    tap(&guest, "#btn-logout");
+    wait_account_button(&guest, "Se connecter");
+    account_dialog(&guest, "login");
+    tap(&guest, "#dlg-account [data-to=reset]");
+    type_in(&guest, "#reset-name", "Guest_P");
+    type_in(&guest, "#reset-code", &code);
+    type_in(&guest, "#reset-password", "another long password");
+    tap(&guest, "#dlg-account [data-pane=reset] button.primary");
+    wait_account_button(&guest, "Guest_P");
+    guest.wait_for(
+        "the reset confirmed",
+        "return !document.querySelector('#toast').hidden \
+           && document.querySelector('#toast').textContent === 'Mot de passe changé : vous êtes connecté.'",
+        15,
     );
     // A rated challenge in the lobby says so, its maker's name a link to
     // her page.

@@ -54,9 +54,10 @@ function value(id) {
 
 // After a log-in or a log-out the whole page starts again as the new
 // player (its games, its seats, its name).
-function restart() {
+// `said`: the key of the words the page says once started again.
+function restart(said = null) {
   // Not a first visit: the new game dialog is not opened by itself then.
-  sessionStorage.setItem("awale.restarted", "1");
+  sessionStorage.setItem("awale.restarted", said || "1");
   location.reload();
 }
 
@@ -111,6 +112,20 @@ function showCodes(codes, then) {
     list.append(li);
   }
   $("#codes-done").onclick = then;
+  $("#codes-copied").textContent = "";
+  const text = codes.join("\n");
+  $("#codes-copy").onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      $("#codes-copied").textContent = t("codes_copied");
+    } catch (e) {
+      // No clipboard allowed here: the codes selected, to copy by hand.
+      getSelection().selectAllChildren(list);
+      $("#codes-copied").textContent = t("codes_selected");
+    }
+  };
+  // The page printed shows the codes alone (style.css, @media print).
+  $("#codes-print").onclick = () => window.print();
 }
 
 async function signUp(ev) {
@@ -120,7 +135,7 @@ async function signUp(ev) {
       username: value("#signup-name"),
       password: value("#signup-password"),
     });
-    showCodes(made.recovery_codes, restart);
+    showCodes(made.recovery_codes, () => restart());
   });
 }
 
@@ -140,7 +155,7 @@ async function reset(ev) {
       code: value("#reset-code"),
       password: value("#reset-password"),
     });
-    restart();
+    restart("reset_done");
   });
 }
 

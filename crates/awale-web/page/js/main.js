@@ -15,7 +15,7 @@ import * as game from "./game.js";
 import * as games from "./games.js";
 import * as learn from "./learn.js";
 import * as local from "./local.js";
-import { getLang, onLangChange, setLang, translatePage } from "./i18n.js";
+import { getLang, onLangChange, setLang, t, translatePage } from "./i18n.js";
 import * as lobby from "./lobby.js";
 import * as nav from "./nav.js";
 import * as online from "./online.js";
@@ -27,7 +27,7 @@ import * as turns from "./turns.js";
 import * as tournaments from "./tournaments.js";
 import { applyContrast, loadJson, saveJson, settings, setSound } from "./settings.js";
 import { sound } from "./sound.js";
-import { showError } from "./toast.js";
+import { showError, toast } from "./toast.js";
 import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -35,7 +35,7 @@ const VIEWS = ["play", "lobby", "games", "rules", "learn", "players", "tournamen
 let firstLoad = true;
 // The page started again after a log-in, a sign-up or a log-out
 // (account.js): not a first visit.
-const restarted = sessionStorage.getItem("awale.restarted") === "1";
+const restarted = sessionStorage.getItem("awale.restarted");
 sessionStorage.removeItem("awale.restarted");
 
 function showView(name) {
@@ -261,6 +261,12 @@ async function main() {
   }, showError);
   await route(r);
   await infoRequest;
+  // What the account's change that started the page again says (a
+  // password reset by a recovery code: done, logged in).
+  if (restarted && restarted !== "1") {
+    const said = restarted;
+    toast(() => t(said));
+  }
   // The games played here without a network go to the server once it
   // answers again.
   local.sync();
