@@ -130,21 +130,28 @@ pub struct PlayedGame {
 }
 
 /// Who may appear on a leaderboard: at least `min_games` rated games in
-/// the speed within the last `weeks` weeks.
+/// the speed within the last `weeks` weeks, and a rating no longer
+/// provisional (its deviation at most `max_deviation`), as lichess lists
+/// only established ratings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardRule {
     /// Rated games needed in the window.
     pub min_games: i64,
     /// The window, in weeks.
     pub weeks: i64,
+    /// The highest rating deviation listed (as of the player's last rated
+    /// game): [`rating::PROVISIONAL_DEVIATION`], a provisional rating ("?")
+    /// is not.
+    pub max_deviation: i64,
 }
 
 impl Default for BoardRule {
-    /// Three rated games in the last four weeks.
+    /// Three rated games in the last four weeks, the rating established.
     fn default() -> BoardRule {
         BoardRule {
             min_games: 3,
             weeks: 4,
+            max_deviation: rating::PROVISIONAL_DEVIATION as i64,
         }
     }
 }
@@ -397,7 +404,7 @@ pub(crate) fn leaderboard_query(postgres: bool) -> String {
     format!(
         "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
          JOIN accounts a ON a.player = r.player
-         WHERE r.speed = ?1 AND r.last_ms >= ?2
+         WHERE r.speed = ?1 AND r.last_ms >= ?2 AND r.deviation <= ?5
            AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
            AND (SELECT COUNT(*) FROM rating_changes c
                 WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
@@ -644,7 +651,13 @@ impl RatingStore for Store {
     ) -> StoreFuture<'_, Vec<Leader>> {
         let since = rule.since(now);
         Box::pin(self.read(move |conn| {
-            let values = params![speed.name(), since, rule.min_games, limit as i64];
+            let values = params![
+                speed.name(),
+                since,
+                rule.min_games,
+                limit as i64,
+                rule.max_deviation
+            ];
             query_all(conn, &leaderboard_query(false), values, |r| leader(r))
         }))
     }

@@ -276,25 +276,38 @@ fn the_leaderboard_ranks_the_recently_active_open_accounts() {
                 .await
                 .unwrap();
         }
-        let board = store
+        // Four games leave a rating provisional (deviation over 110): not
+        // listed under the site's rule, as on lichess.
+        let provisional = store
             .leaderboard(Speed::Blitz, BoardRule::default(), now, 10)
+            .await
+            .unwrap();
+        assert!(provisional.is_empty(), "{provisional:?}");
+        // Any deviation allowed, to see the rest of the rule.
+        let any = BoardRule {
+            max_deviation: 500,
+            ..BoardRule::default()
+        };
+        let board = store
+            .leaderboard(Speed::Blitz, any, now, 10)
             .await
             .unwrap();
         let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
         assert_eq!(names, ["Joueur1", "Joueur2"]);
+        assert!(board.iter().all(|l| l.deviation > 110), "{board:?}");
         assert_eq!(board[0].games, 4);
         assert!(board[0].rating > board[1].rating);
         // Four weeks later, nobody is recent enough.
         let later = now + 29 * 86_400_000;
         let empty = store
-            .leaderboard(Speed::Blitz, BoardRule::default(), later, 10)
+            .leaderboard(Speed::Blitz, any, later, 10)
             .await
             .unwrap();
         assert!(empty.is_empty());
         // A closed account leaves the board.
         store.close_account(accounts[0].id, now).await.unwrap();
         let board = store
-            .leaderboard(Speed::Blitz, BoardRule::default(), now, 10)
+            .leaderboard(Speed::Blitz, any, now, 10)
             .await
             .unwrap();
         let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();

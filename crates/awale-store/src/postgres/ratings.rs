@@ -168,7 +168,13 @@ impl RatingStore for PgStore {
             query_all(
                 &client,
                 &sql,
-                &[&speed.name(), &since, &rule.min_games, &(limit as i64)],
+                &[
+                    &speed.name(),
+                    &since,
+                    &rule.min_games,
+                    &(limit as i64),
+                    &rule.max_deviation,
+                ],
                 leader,
             )
             .await

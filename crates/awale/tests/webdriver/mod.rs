@@ -329,6 +329,22 @@ impl Site {
         );
     }
 
+    /// Runs `sql` on the site's games file while it serves (the
+    /// `sqlite3` program), for a state that would take too long to reach
+    /// by playing (ratings after dozens of games).
+    pub fn sql(&self, sql: &str) {
+        let out = Command::new("sqlite3")
+            .arg(self.data.join("games.sqlite"))
+            .arg(sql)
+            .output()
+            .expect("cannot run sqlite3");
+        assert!(
+            out.status.success(),
+            "sqlite3 {sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// The address of the page at `rest` (`#learn`, `?join=3`...).
     pub fn page(&self, rest: &str) -> String {
         format!("{}/{rest}", self.url)
