@@ -26,6 +26,7 @@ const state = {
   tries: 0, // wrong tries at this step
   solved: false,
   feedback: null, // {kind, parts}: said again in the other language
+  showing: null, // the timer that puts the step back after a wrong try shown
 };
 
 async function load() {
@@ -101,7 +102,8 @@ function renderList() {
 }
 
 async function openStep(lesson, step) {
-  Object.assign(state, { lesson, step, view: null, busy: false, tries: 0, solved: false, feedback: null });
+  clearTimeout(state.showing);
+  Object.assign(state, { lesson, step, view: null, busy: false, tries: 0, solved: false, feedback: null, showing: null });
   const s = lesson.steps[step];
   renderLesson();
   // The step's task is read first: the focus goes there (from the list,
@@ -165,6 +167,12 @@ async function play(letter) {
   const stepIndex = state.step;
   const s = lesson.steps[stepIndex];
   const rules = s.rules || "awale";
+  if (state.showing) {
+    // A wrong try still shown: the step's position back first.
+    clearTimeout(state.showing);
+    state.showing = null;
+    drawStep();
+  }
   const view = state.view;
   const m = moveOf(view, letter);
   if (!m) return;
@@ -207,14 +215,19 @@ async function play(letter) {
       state.tries++;
       // The step's own words for this move, else what the move did: in a
       // lesson on sowing (or a step on where the last seed falls), where
-      // it fell and the task again, never capture rules not yet taught.
+      // it fell (the task stays shown above, not said twice), never
+      // capture rules not yet taught.
       const sowing = lesson.id === "sow" || (s.check && "last" in s.check);
-      const did = () => (sowing ? [whereLastFell(view, letter), say(s.task)] : [whatHappened(view, letter)]);
+      const did = () => (sowing ? [whereLastFell(view, letter)] : [whatHappened(view, letter)]);
       feedback("bad", () => [...(wrongText ? [say(wrongText)] : did()), t("lesson_try_again")]);
       renderLesson();
-      // The step's position again, once the learner has seen the move.
-      await new Promise((r) => setTimeout(r, 1800));
-      if (here() && !state.solved) drawStep();
+      // The step's position again once the learner has seen the move, or
+      // at once when they play again meanwhile (a tap is never lost).
+      state.busy = false;
+      state.showing = setTimeout(() => {
+        state.showing = null;
+        if (here() && !state.solved) drawStep();
+      }, 1800);
     }
   } catch (e) {
     showError(e);
@@ -225,6 +238,8 @@ async function play(letter) {
 
 function again() {
   if (!state.lesson) return;
+  clearTimeout(state.showing);
+  state.showing = null;
   state.solved = false;
   state.busy = false;
   state.feedback = null;
@@ -257,6 +272,12 @@ export function render() {
 export function wire() {
   board = new StudyBoard($("#lesson-board"));
   listenForMoves($("#lesson-board"), () => !$("#lesson").hidden && !$("#view-learn").hidden, () => state.view, play);
+  // A wrong try still shown (its position, where no hole is to be
+  // played): a tap on a hole plays it from the step's position.
+  $("#lesson-board").addEventListener("click", (e) => {
+    const hit = e.target.closest(".hole-hit");
+    if (hit && state.showing && !hit.classList.contains("tappable")) play(hit.dataset.letter);
+  });
   $("#lesson-again").onclick = again;
   $("#lesson-next").onclick = next;
   $("#lesson-back").onclick = () => nav.go({ view: "learn", tab: "lessons" });
