@@ -158,6 +158,13 @@ pub struct Summary {
     pub reason: Option<String>,
     /// The nicknames of an online game's players (South, North).
     pub names: [Option<String>; 2],
+    /// A game over days (its clock a time per move).
+    pub per_move: bool,
+    /// The tournament it was played in (its number), if any.
+    pub tournament: Option<i64>,
+    /// The side of the player whose list it is (`S` or `N`; South when
+    /// they hold both seats, as on one screen).
+    pub you: Option<String>,
 }
 
 /// Rules as stored, with their options (read once from their column).

@@ -471,9 +471,13 @@ pub(crate) fn game_row<R: Cells>(r: &R) -> Result<Row, R::Error> {
     })
 }
 
+/// The columns of a line of a player's list; `?1` (`$1`) is the player,
+/// whose seat is told (`you`).
 pub(crate) const SUMMARY_COLUMNS: &str =
     "id, created_ms, updated_ms, mode, human, level, rules, plies,
-    result, reason, south_name, north_name, public_id";
+    result, reason, south_name, north_name, public_id, clock_per_move,
+    (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = games.id) AS tournament,
+    CASE WHEN south_player = ?1 THEN 'S' WHEN north_player = ?1 THEN 'N' END AS you";
 
 /// The games of `player` (by their seats), newest first: two index scans
 /// merged, so a long list of other players' games costs nothing. Nobody's
@@ -571,6 +575,9 @@ where
         reason: r.cell(9)?,
         names: [r.cell(10)?, r.cell(11)?],
         public_id: r.cell(12)?,
+        per_move: r.cell(13)?,
+        tournament: r.cell(14)?,
+        you: r.cell(15)?,
     })
 }
 

@@ -187,8 +187,9 @@ pub(super) async fn turns(
     let filter = crate::rows::TURNS_FILTER
         .replace("{p}", "$1")
         .replace("{last}", "right(start, 1)");
-    let sql = format!(
+    // The summary's columns name the player as `?1`.
+    let sql = dollar_params(&format!(
         "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT $2"
-    );
+    ));
     query_all(client, &sql, &[&player.0, &(limit as i64)], summary).await
 }

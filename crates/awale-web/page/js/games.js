@@ -76,6 +76,13 @@ export function card(s, date) {
   const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);
   head.append(title, when);
   const rules = textEl("div", "muted small", s.rules_view ? rulesWords(s.rules_view) : s.rules);
+  // What kind of game: over days, of a tournament (a link back to it).
+  if (s.per_move) rules.append(` · ${t("days_game")}`);
+  if (s.tournament) {
+    const link = textEl("a", "", t("tournament_game"));
+    link.href = `#tournament=${s.tournament}`;
+    rules.append(" · ", link);
+  }
   const result = document.createElement("div");
   result.className = "result-line";
   const summary = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);

@@ -255,6 +255,9 @@ export function shortResult(summary) {
   if (summary.reason === "aborted") head = t("short_aborted");
   else if (!winner) head = t("short_draw");
   else if (summary.mode === "computer") head = winner === summary.human ? t("short_won_you") : t("short_lost_you");
+  // An online game in one's own list: from one's own side (the server
+  // says which, `you`).
+  else if (summary.mode === "online" && summary.you) head = winner === summary.you ? t("short_won_you") : t("short_lost_you");
   else head = t("short_won_side", sideName(winner));
   // A called-off game's head says it all: "called off", not "called off
   // (called off)".
