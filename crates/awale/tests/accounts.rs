@@ -165,9 +165,22 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     let top = phone.text("#player-top .who") + &phone.text("#player-bottom .who");
     assert!(!top.contains("Ama_K"), "no name in kid mode: {top}");
 
-    // Logged out, the phone is a guest again, without the games.
-    account_dialog(&phone, "account");
-    tap(&phone, "#btn-logout");
+    // Logged out from another tab of the same browser (opened by this
+    // one): this page follows at once, a guest again, without the games.
+    phone.eval("window.otherTab = window.open('/#rules')");
+    phone.wait_for(
+        "the other tab, logged in",
+        "const d = window.otherTab && window.otherTab.document; \
+         return !!d && d.querySelector('#btn-account')?.textContent === 'Ama_K'",
+        20,
+    );
+    phone.eval("window.otherTab.document.querySelector('#btn-account').click()");
+    phone.wait_for(
+        "the other tab's account pane",
+        "return !window.otherTab.document.querySelector('#dlg-account [data-pane=account]').hidden",
+        10,
+    );
+    phone.eval("window.otherTab.document.querySelector('#btn-logout').click()");
     wait_account_button(&phone, "Log in");
     assert!(my_games(&phone).is_empty());
     // The desktop is still logged in (one session ended, not the other).
@@ -274,6 +287,31 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     doc_screenshot(&ama, "screenshot-player-fr.png");
     let found = ama.axe_violations();
     assert!(found.is_empty(), "the player's page: {found:?}");
+
+    // Her games, in French: each result from her side, the games before
+    // the import's controls.
+    ama.goto(&format!("{url}/#games"));
+    wait_listing(&ama, "#games", "#games-list > li.game-card", 3);
+    let results = ama.strings(
+        "return [...document.querySelectorAll('#games-list .result-line')].map((e) => e.textContent)",
+    );
+    assert_eq!(
+        results.iter().filter(|r| r.contains("vous avez gagné")).count(),
+        2,
+        "{results:?}"
+    );
+    assert_eq!(
+        results.iter().filter(|r| r.contains("vous avez perdu")).count(),
+        1,
+        "{results:?}"
+    );
+    assert_eq!(
+        ama.eval(
+            "return !!(document.querySelector('#games-list').compareDocumentPosition(document.querySelector('#view-games .import')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+        ),
+        json!(true),
+        "the games first, then the import"
+    );
 
     // The leaderboard, from the lobby: nobody yet, three games leave a
     // rating provisional ("?"), which is not listed (as on lichess).

@@ -58,6 +58,9 @@ function value(id) {
 function restart(said = null) {
   // Not a first visit: the new game dialog is not opened by itself then.
   sessionStorage.setItem("awale.restarted", said || "1");
+  // The other tabs of this browser share the cookie: they start again
+  // too (the storage event), rather than show the old name.
+  localStorage.setItem("awale.account-changed", String(Date.now()));
   location.reload();
 }
 
@@ -304,4 +307,9 @@ export function wire() {
     });
   };
   $("#account-close").onclick = () => $("#dlg-account").close();
+  window.addEventListener("storage", (e) => {
+    if (e.key !== "awale.account-changed") return;
+    sessionStorage.setItem("awale.restarted", "1");
+    location.reload();
+  });
 }
