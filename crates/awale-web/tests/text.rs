@@ -270,3 +270,45 @@ fn a_rating_change_is_written_one_way_on_every_page() {
         }
     }
 }
+
+#[test]
+fn lessons_and_puzzles_say_tu_in_french() {
+    // Lessons said "tu", puzzles "vous" (issue 42): the learning pages
+    // speak to the learner one way, "tu", in their catalog words and in
+    // the lessons' own.
+    let fr = catalog("fr", include_str!("../page/js/text-fr.json"));
+    let vous = |text: &str| {
+        text.split(|c: char| !c.is_alphabetic())
+            .any(|w| ["vous", "Vous", "votre", "Votre", "vos", "Vos"].contains(&w) || (w.len() > 4 && w.ends_with("ez") && w.chars().next().is_some_and(char::is_uppercase)))
+    };
+    for (key, entry) in &fr {
+        if !["lesson_", "study_", "puzzle_"].iter().any(|p| key.starts_with(p)) {
+            continue;
+        }
+        for text in texts("fr", key, entry) {
+            assert!(!vous(text), "fr {key} says vous: {text}");
+        }
+    }
+    let lessons = include_str!("../page/lessons.json");
+    let lessons: Value = serde_json::from_str(lessons).expect("lessons.json");
+    fn french<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+        match v {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    match (k.as_str(), v) {
+                        ("fr", Value::String(s)) => out.push(s),
+                        _ => french(v, out),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|v| french(v, out)),
+            _ => {}
+        }
+    }
+    let mut said = Vec::new();
+    french(&lessons, &mut said);
+    assert!(said.len() > 20, "the lessons' French words: {}", said.len());
+    for text in said {
+        assert!(!vous(text), "a lesson says vous: {text}");
+    }
+}
