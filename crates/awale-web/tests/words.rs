@@ -121,3 +121,18 @@ fn a_mistakes_cost_says_the_result_given_up_and_only_seeds_that_count() {
     assert_eq!(en[0], "win thrown away");
     assert_eq!(en[3], "game lost");
 }
+
+#[test]
+fn an_online_game_in_ones_own_list_is_won_or_lost_from_ones_side() {
+    // Issue 42: My games said "Nord a gagné" to North; the list says which
+    // seat is the viewer's (`you`), and the result is worded from it.
+    let out = said(
+        r#"words.shortResult({"mode": "online", "result": "0-1", "reason": "resign", "you": "N"}), words.shortResult({"mode": "online", "result": "0-1", "reason": "resign", "you": "S"}), words.shortResult({"mode": "online", "result": "0-1", "reason": "resign"})"#,
+    );
+    let fr: Vec<String> = out["fr"].as_array().unwrap().iter().map(plain).collect();
+    assert!(fr[0].starts_with("vous avez gagné"), "{fr:?}");
+    assert!(fr[1].starts_with("vous avez perdu"), "{fr:?}");
+    assert!(fr[2].starts_with("Nord a gagné"), "{fr:?}");
+    let en: Vec<String> = out["en"].as_array().unwrap().iter().map(plain).collect();
+    assert!(en[0].starts_with("you won"), "{en:?}");
+}
