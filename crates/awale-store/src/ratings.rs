@@ -127,6 +127,10 @@ pub struct PlayedGame {
     pub plies: i64,
     /// The player's rating change, when rated.
     pub change: Option<i64>,
+    /// Its clock: `clock` (minutes and increment), `per_move` (days per
+    /// move) or `none` (no clock: a game without a time limit, of the
+    /// correspondence speed for ratings but not over days).
+    pub clock: &'static str,
 }
 
 /// Who may appear on a leaderboard: at least `min_games` rated games in
@@ -443,7 +447,8 @@ pub(crate) fn played_games_query(
              (SELECT ROUND(c.rating_after) - ROUND(c.rating_before) FROM rating_changes c
                 WHERE c.game_id = g.id AND c.player = ?1) AS change,
              CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
-                AS opponent_player
+                AS opponent_player,
+             g.clock_initial_ms IS NOT NULL AS clocked, g.clock_per_move
            FROM games g
            WHERE (g.south_player = ?1 OR g.north_player = ?1) AND g.mode = 'online'
              AND g.result <> '*'
@@ -496,6 +501,13 @@ pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
         speed: r.cell(11)?,
         plies: r.cell(12)?,
         change: r.cell::<Option<f64>>(13)?.map(|c| c as i64),
+        clock: if r.cell::<bool>(16)? {
+            "per_move"
+        } else if r.cell::<bool>(15)? {
+            "clock"
+        } else {
+            "none"
+        },
     })
 }
 

@@ -234,6 +234,19 @@ fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
             .await
             .unwrap();
         assert_eq!(theirs.last().unwrap().outcome, Outcome::Loss);
+        // Games without a clock: said so, not "correspondence" (their
+        // speed for ratings).
+        assert!(first.iter().all(|g| g.clock == "none"), "{first:?}");
+        // The list of one's games says one's seat, and that they are
+        // neither over days nor of a tournament.
+        for (n, side) in [(1, "S"), (2, "N")] {
+            let page = store.list(Some(player(n)), None, 10).await.unwrap();
+            assert!(!page.games.is_empty());
+            for g in &page.games {
+                assert_eq!(g.you.as_deref(), Some(side), "{g:?}");
+                assert!(!g.per_move && g.tournament.is_none(), "{g:?}");
+            }
+        }
     });
 }
 

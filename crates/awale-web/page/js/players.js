@@ -227,7 +227,10 @@ function drawGames() {
     const facts = document.createElement("span");
     facts.className = "muted";
     const parts = [g.rated ? t("rated_game") : t("casual_game")];
-    if (g.speed) parts.push(t("speed_" + g.speed));
+    // A game without a clock counts as correspondence for ratings, but
+    // is not one over days: said "no clock".
+    if (g.clock === "none") parts.push(t("no_clock"));
+    else if (g.speed) parts.push(t("speed_" + g.speed));
     parts.push(date.format(new Date(g.updated_ms)));
     facts.textContent = parts.join(" · ");
     li.append(outcome, " ", against, " ", facts);
