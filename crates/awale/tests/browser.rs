@@ -469,6 +469,15 @@ fn a_phone_390_pixels_wide_shows_everything_in_french_and_english() {
     b.click("#btn-new");
     b.wait_open("#dlg-new", 15);
     assert_eq!(b.text("#btn-start"), "Commencer");
+    // Its buttons on the screen as it opens, not below the fold.
+    assert_eq!(
+        b.eval(
+            "const r = document.querySelector('#btn-start').getBoundingClientRect(); \
+             return r.top >= 0 && r.bottom <= window.innerHeight"
+        ),
+        json!(true),
+        "Start below the fold"
+    );
     b.click("#form-new details summary");
     b.click("select[name=direction] option[value=counter_clockwise]");
     let problems = phone_problems(&b);
