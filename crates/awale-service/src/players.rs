@@ -91,6 +91,9 @@ pub struct PlayerPage {
     pub results: Results,
     /// The game they play now (its public id), if any.
     pub playing: Option<String>,
+    /// Whether a page of theirs is open now (their own stream listens on
+    /// this server).
+    pub online: bool,
 }
 
 /// A leaderboard.
@@ -126,6 +129,8 @@ pub struct Players {
     accounts: Arc<dyn AccountStore>,
     ratings: Arc<dyn RatingStore>,
     rule: BoardRule,
+    /// Who listens to their own stream now (online), when known.
+    hub: Option<Arc<crate::live::Hub>>,
 }
 
 /// No account is named `name`.
@@ -151,7 +156,15 @@ impl Players {
             accounts,
             ratings,
             rule,
+            hub: None,
         }
+    }
+
+    /// The same, saying who is online by `hub` (their own stream open).
+    #[must_use]
+    pub fn with_presence(mut self, hub: Arc<crate::live::Hub>) -> Players {
+        self.hub = Some(hub);
+        self
     }
 
     /// The open account named `name` (any case).
@@ -188,7 +201,9 @@ impl Players {
                     .await?,
             });
         }
+        let online = self.hub.as_ref().is_some_and(|h| h.player_listens(&player));
         Ok(PlayerPage {
+            online,
             username: account.username,
             created_ms: account.created_ms,
             ratings,

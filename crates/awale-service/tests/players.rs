@@ -42,7 +42,8 @@ fn world() -> World {
         weeks: 4,
         max_deviation: 500,
     };
-    let players = Players::new(store.clone(), store.clone(), store, rule);
+    let players = Players::new(store.clone(), store.clone(), store, rule)
+        .with_presence(Arc::clone(games.hub()));
     World {
         games,
         accounts,
@@ -202,4 +203,17 @@ async fn players_who_block_each_other_are_not_paired() {
     assert!(matches!(b, SeekNews::Waiting { .. }), "{b:?}");
     // Both still seek, their wait kept.
     assert_eq!(w.pools.counts()[3].1, 2);
+}
+
+#[tokio::test]
+async fn a_players_page_says_whether_they_are_online() {
+    // Issue 42: no online status on players' pages. Online: a page of
+    // theirs listens to their own stream.
+    let w = world();
+    let ama = sign_up(&w, "Ama").await;
+    assert!(!w.players.page("ama").await.unwrap().online);
+    let watch = w.games.hub().watch_player(&ama);
+    assert!(w.players.page("Ama").await.unwrap().online);
+    drop(watch);
+    assert!(!w.players.page("ama").await.unwrap().online);
 }

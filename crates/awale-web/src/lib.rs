@@ -300,12 +300,10 @@ impl AppState {
             store.clone(),
         ));
         direct.start();
-        let player_pages = Arc::new(players::Players::new(
-            store.clone(),
-            store.clone(),
-            store,
-            config.leaderboard,
-        ));
+        let player_pages = Arc::new(
+            players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
+                .with_presence(Arc::clone(games.hub())),
+        );
         let mut policy = config.policy.clone();
         let public_url = match &config.public_url {
             Some(text) => {

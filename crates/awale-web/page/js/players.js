@@ -99,6 +99,9 @@ function drawPlayer() {
   $("#player-since").textContent = t("player_since", date.format(new Date(page.created_ms)));
   const res = page.results;
   $("#player-results").textContent = [t("player_wins", res.wins), t("player_draws", res.draws), t("player_losses", res.losses)].join(" · ");
+  const online = $("#player-online");
+  online.hidden = !page.online;
+  online.textContent = t("player_online");
   const playing = $("#player-playing");
   playing.hidden = !page.playing;
   if (page.playing) {
