@@ -237,6 +237,9 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     ama.goto(&format!("{url}/@/kofi_7"));
     wait_listing(&ama, "#player=kofi_7", PLAYED, 3);
     assert_eq!(ama.text("#player-name"), "kofi_7");
+    // His page is open on his phone: online.
+    ama.wait_shown("#player-online", 10);
+    assert_eq!(ama.text("#player-online"), "En ligne");
     assert_eq!(
         ama.text("#player-results"),
         "1 victoire · 0 nulle · 2 défaites"
