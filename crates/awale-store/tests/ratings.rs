@@ -301,10 +301,7 @@ fn the_leaderboard_ranks_the_recently_active_open_accounts() {
             max_deviation: 500,
             ..BoardRule::default()
         };
-        let board = store
-            .leaderboard(Speed::Blitz, any, now, 10)
-            .await
-            .unwrap();
+        let board = store.leaderboard(Speed::Blitz, any, now, 10).await.unwrap();
         let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
         assert_eq!(names, ["Joueur1", "Joueur2"]);
         assert!(board.iter().all(|l| l.deviation > 110), "{board:?}");
@@ -319,10 +316,7 @@ fn the_leaderboard_ranks_the_recently_active_open_accounts() {
         assert!(empty.is_empty());
         // A closed account leaves the board.
         store.close_account(accounts[0].id, now).await.unwrap();
-        let board = store
-            .leaderboard(Speed::Blitz, any, now, 10)
-            .await
-            .unwrap();
+        let board = store.leaderboard(Speed::Blitz, any, now, 10).await.unwrap();
         let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
         assert_eq!(names, ["Joueur2"]);
     });

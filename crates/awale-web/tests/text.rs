@@ -278,11 +278,18 @@ fn lessons_and_puzzles_say_tu_in_french() {
     // the lessons' own.
     let fr = catalog("fr", include_str!("../page/js/text-fr.json"));
     let vous = |text: &str| {
-        text.split(|c: char| !c.is_alphabetic())
-            .any(|w| ["vous", "Vous", "votre", "Votre", "vos", "Vos"].contains(&w) || (w.len() > 4 && w.ends_with("ez") && w.chars().next().is_some_and(char::is_uppercase)))
+        text.split(|c: char| !c.is_alphabetic()).any(|w| {
+            ["vous", "Vous", "votre", "Votre", "vos", "Vos"].contains(&w)
+                || (w.len() > 4
+                    && w.ends_with("ez")
+                    && w.chars().next().is_some_and(char::is_uppercase))
+        })
     };
     for (key, entry) in &fr {
-        if !["lesson_", "study_", "puzzle_"].iter().any(|p| key.starts_with(p)) {
+        if !["lesson_", "study_", "puzzle_"]
+            .iter()
+            .any(|p| key.starts_with(p))
+        {
             continue;
         }
         for text in texts("fr", key, entry) {

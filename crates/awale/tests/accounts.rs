@@ -255,7 +255,10 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         json!(2)
     );
     let found = ama.axe_violations();
-    assert!(found.is_empty(), "a player's page with lost rated games: {found:?}");
+    assert!(
+        found.is_empty(),
+        "a player's page with lost rated games: {found:?}"
+    );
     // The graph: a point per game, drawn by the page.
     assert_eq!(
         ama.eval("return document.querySelectorAll('#player-graph svg circle.graph-dot').length"),
@@ -299,12 +302,18 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         "return [...document.querySelectorAll('#games-list .result-line')].map((e) => e.textContent)",
     );
     assert_eq!(
-        results.iter().filter(|r| r.contains("vous avez gagné")).count(),
+        results
+            .iter()
+            .filter(|r| r.contains("vous avez gagné"))
+            .count(),
         2,
         "{results:?}"
     );
     assert_eq!(
-        results.iter().filter(|r| r.contains("vous avez perdu")).count(),
+        results
+            .iter()
+            .filter(|r| r.contains("vous avez perdu"))
+            .count(),
         1,
         "{results:?}"
     );
@@ -381,7 +390,10 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     wait_listing(&kofi, "#player=kofi_7", PLAYED, 3);
     assert_eq!(kofi.text("#player-results"), "1 win · 0 draws · 2 losses");
     let found = kofi.axe_violations();
-    assert!(found.is_empty(), "a player's page with lost rated games, in English: {found:?}");
+    assert!(
+        found.is_empty(),
+        "a player's page with lost rated games, in English: {found:?}"
+    );
     let wide = too_wide(&kofi);
     assert!(wide.is_empty(), "phone: {wide:?}");
     doc_screenshot(&kofi, "screenshot-player-phone-en.png");

@@ -117,7 +117,10 @@ fn the_sowing_lesson_answers_with_the_task_and_praises_once() {
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "Try again");
     assert!(said.contains("Your last seed fell in E"), "{said}");
-    assert!(!said.contains("into hole b"), "the task not said twice: {said}");
+    assert!(
+        !said.contains("into hole b"),
+        "the task not said twice: {said}"
+    );
     assert!(!said.contains("captur"), "no capture rule yet: {said}");
     // E tapped at once, while the wrong try still shows: played, without
     // "Start again".
