@@ -431,11 +431,12 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     assert_eq!(reported["status"], 201, "{reported}");
     site.admin(&["grant-moderator", "Ama_K"]);
     // The server knows her sessions for a few seconds (its cache): her
-    // page is opened again until it sees her a moderator.
+    // account's dialog is opened again (asking again) until it sees her a
+    // moderator.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    ama.goto(&format!("{url}/#rules"));
+    wait_account_button(&ama, "Ama_K");
     loop {
-        ama.goto(&format!("{url}/#rules"));
-        wait_account_button(&ama, "Ama_K");
         account_dialog(&ama, "account");
         if ama
             .wait_for(
@@ -451,6 +452,9 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         assert!(
             std::time::Instant::now() < deadline,
             "Ama never seen a moderator"
+        );
+        ama.eval(
+            "document.querySelector('#dlg-account').close(); document.querySelector('#account-name').textContent = ''",
         );
         std::thread::sleep(std::time::Duration::from_secs(2));
     }
