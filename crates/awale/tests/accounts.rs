@@ -564,7 +564,7 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     guest.wait_for(
         "the reset confirmed",
         "return !document.querySelector('#toast').hidden \
-           && document.querySelector('#toast').textContent === 'Mot de passe changé : vous êtes connecté.'",
+           && document.querySelector('#toast').textContent.replace(/[\\u00a0\\u202f]/g, ' ') === 'Mot de passe changé : vous êtes connecté.'",
         15,
     );
     // A rated challenge in the lobby says so, its maker's name a link to
