@@ -595,12 +595,22 @@ const ANALYSIS_NICENESS: i32 = 10;
 /// only leaves the thread as it was.
 fn lower_this_threads_priority() {
     #[cfg(target_os = "linux")]
+    lower_this_threads_priority_by(ANALYSIS_NICENESS);
+}
+
+/// Lowers the calling thread's CPU priority by `niceness` (Linux nice
+/// values, at most 19 in all); the threads it starts afterwards inherit
+/// it. Elsewhere, nothing; a failure only leaves the thread as it was.
+pub(crate) fn lower_this_threads_priority_by(niceness: i32) {
+    #[cfg(target_os = "linux")]
     {
         use rustix::process::{getpriority_process, setpriority_process};
         if let Ok(now) = getpriority_process(None) {
-            let _ = setpriority_process(None, (now + ANALYSIS_NICENESS).min(19));
+            let _ = setpriority_process(None, (now + niceness).min(19));
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = niceness;
 }
 
 /// The most places in the queue one client may hold, of `max_queued`: a
@@ -784,6 +794,12 @@ impl Computer {
             .entry(rules.value_key())
             .or_insert_with(|| source(rules))
             .clone()
+    }
+
+    /// Forgets the oracles found so far: the next game that needs one asks
+    /// the source again (a level of the databases was just built).
+    pub fn forget_oracles(&self) {
+        lock(&self.oracles).clear();
     }
 
     /// Runs `work` with an engine of the pool, which has the oracle for
