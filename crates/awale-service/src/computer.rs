@@ -252,8 +252,9 @@ pub const MISTAKE_LOSS: i32 = 200;
 
 /// The version of a review's form ([`ReviewRow`]): 2 since a cost compares
 /// like with like (before, a forced result counted as ±50 seeds against
-/// real margins). A stored review of an older form is made again.
-pub const REVIEW_VERSION: u32 = 2;
+/// real margins); 3 since each row says whether its loss is exact. A
+/// stored review of an older form is made again.
+pub const REVIEW_VERSION: u32 = 3;
 
 /// Nodes searched for each move of a review: a fixed budget, so the same
 /// game gets the same review on any machine (with the same databases).
@@ -279,6 +280,10 @@ pub struct ReviewRow {
     /// both are in seeds ([`Cost::seeds`]); null where one is a result
     /// forced in a known number of moves whose margin is unknown.
     pub loss: Option<i32>,
+    /// Whether `loss` is exact: both the move played and the best one
+    /// decided (by the endgame databases, or a result forced in a known
+    /// number of moves); else it is the engine's estimate.
+    pub exact: bool,
     /// The result it gave up, where it changed it ([`GaveUp`]).
     pub gave_up: Option<GaveUp>,
     /// Whether it is a mistake ([`Cost::is_mistake`]).
@@ -1028,6 +1033,11 @@ impl Computer {
                     score: b.score,
                 }),
                 loss: cost.seeds,
+                exact: match (&best, &played) {
+                    (Some(b), Some(p)) => b.score.decided && p.score.decided,
+                    // The only move, or none scored: nothing to lose.
+                    _ => true,
+                },
                 gave_up: cost.gave_up,
                 mistake: cost.is_mistake(),
                 oracle: self.oracle_value(&replay),

@@ -114,3 +114,36 @@ fn a_damaged_level_stops_the_build_and_is_never_read() {
         "a damaged database is never read"
     );
 }
+
+/// Issue 40, accuracy: a game played as the databases play it, on both
+/// sides, loses no seed on any move, every loss exact: 100 for each side.
+#[test]
+fn a_game_played_as_the_databases_play_scores_100_for_both_sides() {
+    use awale_core::{Game, Position};
+    use std::sync::atomic::AtomicBool;
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    awale_db::build(root, &Rules::AWALE, 8, 2).unwrap();
+    let db = awale_db::Database::open(root, &Rules::AWALE).unwrap();
+    let start: Position = "1-0-2-0-1-0-0-1-0-2-1-0-20-20-S".parse().unwrap();
+    let mut game = Game::from_position(Rules::AWALE, start);
+    while game.end().is_none() && game.plies().len() < 24 {
+        let mv = db.best_move_in_game(&game).expect("the database decides");
+        game.play(mv).unwrap();
+    }
+    assert!(game.plies().len() >= 4, "a game of a few moves each");
+    let computer = computer(root);
+    let rows = computer.review(&game, &AtomicBool::new(false));
+    assert_eq!(rows.len(), game.plies().len());
+    for row in &rows {
+        assert!(row.exact, "decided by the databases: {row:?}");
+        assert!(!row.mistake, "{row:?}");
+    }
+    let accuracy = awale_service::accuracy::accuracies(&rows);
+    assert_eq!(accuracy.len(), 2);
+    for side in accuracy {
+        assert_eq!(side.accuracy, 100.0, "{side:?}");
+        assert_eq!(side.exact, side.moves);
+    }
+}

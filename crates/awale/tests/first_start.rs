@@ -126,11 +126,22 @@ fn db_none_builds_nothing_and_uses_nothing() {
     assert_eq!(info["databases"], Value::Null);
     assert!(!home.join("awale").join("db").exists());
     let refused = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", "none", "--db-levels", "8"])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            "none",
+            "--db-levels",
+            "8",
+        ])
         .env("XDG_DATA_HOME", &home)
         .output()
         .unwrap();
     assert_eq!(refused.status.code(), Some(2));
     let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(err.contains("--db-levels") && err.contains("--db none"), "{err}");
+    assert!(
+        err.contains("--db-levels") && err.contains("--db none"),
+        "{err}"
+    );
 }
