@@ -1021,6 +1021,11 @@ impl Computer {
                     gave_up: None,
                 },
             };
+            let exact = match (&best, &played) {
+                (Some(b), Some(p)) => b.score.decided && p.score.decided,
+                // The only move, or none scored: nothing to lose.
+                _ => true,
+            };
             let south_view = |cp: i32| if mover == Side::South { cp } else { -cp };
             rows.push(ReviewRow {
                 ply: i,
@@ -1033,11 +1038,7 @@ impl Computer {
                     score: b.score,
                 }),
                 loss: cost.seeds,
-                exact: match (&best, &played) {
-                    (Some(b), Some(p)) => b.score.decided && p.score.decided,
-                    // The only move, or none scored: nothing to lose.
-                    _ => true,
-                },
+                exact,
                 gave_up: cost.gave_up,
                 mistake: cost.is_mistake(),
                 oracle: self.oracle_value(&replay),
