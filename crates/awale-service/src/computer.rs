@@ -252,8 +252,9 @@ pub const MISTAKE_LOSS: i32 = 200;
 
 /// The version of a review's form ([`ReviewRow`]): 2 since a cost compares
 /// like with like (before, a forced result counted as ±50 seeds against
-/// real margins). A stored review of an older form is made again.
-pub const REVIEW_VERSION: u32 = 2;
+/// real margins); 3 since each row says whether its loss is exact. A
+/// stored review of an older form is made again.
+pub const REVIEW_VERSION: u32 = 3;
 
 /// Nodes searched for each move of a review: a fixed budget, so the same
 /// game gets the same review on any machine (with the same databases).
@@ -279,6 +280,10 @@ pub struct ReviewRow {
     /// both are in seeds ([`Cost::seeds`]); null where one is a result
     /// forced in a known number of moves whose margin is unknown.
     pub loss: Option<i32>,
+    /// Whether `loss` is exact: both the move played and the best one
+    /// decided (by the endgame databases, or a result forced in a known
+    /// number of moves); else it is the engine's estimate.
+    pub exact: bool,
     /// The result it gave up, where it changed it ([`GaveUp`]).
     pub gave_up: Option<GaveUp>,
     /// Whether it is a mistake ([`Cost::is_mistake`]).
@@ -595,12 +600,22 @@ const ANALYSIS_NICENESS: i32 = 10;
 /// only leaves the thread as it was.
 fn lower_this_threads_priority() {
     #[cfg(target_os = "linux")]
+    lower_this_threads_priority_by(ANALYSIS_NICENESS);
+}
+
+/// Lowers the calling thread's CPU priority by `niceness` (Linux nice
+/// values, at most 19 in all); the threads it starts afterwards inherit
+/// it. Elsewhere, nothing; a failure only leaves the thread as it was.
+pub(crate) fn lower_this_threads_priority_by(niceness: i32) {
+    #[cfg(target_os = "linux")]
     {
         use rustix::process::{getpriority_process, setpriority_process};
         if let Ok(now) = getpriority_process(None) {
-            let _ = setpriority_process(None, (now + ANALYSIS_NICENESS).min(19));
+            let _ = setpriority_process(None, (now + niceness).min(19));
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = niceness;
 }
 
 /// The most places in the queue one client may hold, of `max_queued`: a
@@ -784,6 +799,12 @@ impl Computer {
             .entry(rules.value_key())
             .or_insert_with(|| source(rules))
             .clone()
+    }
+
+    /// Forgets the oracles found so far: the next game that needs one asks
+    /// the source again (a level of the databases was just built).
+    pub fn forget_oracles(&self) {
+        lock(&self.oracles).clear();
     }
 
     /// Runs `work` with an engine of the pool, which has the oracle for
@@ -1000,6 +1021,11 @@ impl Computer {
                     gave_up: None,
                 },
             };
+            let exact = match (&best, &played) {
+                (Some(b), Some(p)) => b.score.decided && p.score.decided,
+                // The only move, or none scored: nothing to lose.
+                _ => true,
+            };
             let south_view = |cp: i32| if mover == Side::South { cp } else { -cp };
             rows.push(ReviewRow {
                 ply: i,
@@ -1012,6 +1038,7 @@ impl Computer {
                     score: b.score,
                 }),
                 loss: cost.seeds,
+                exact,
                 gave_up: cost.gave_up,
                 mistake: cost.is_mistake(),
                 oracle: self.oracle_value(&replay),

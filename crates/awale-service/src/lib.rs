@@ -9,9 +9,11 @@
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod accuracy;
 pub mod challenges;
 pub mod clock;
 pub mod computer;
+pub mod databases;
 pub mod games;
 pub mod handoff;
 pub mod limiter;

@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_with::skip_serializing_none;
 
 use crate::computer::{Computer, OracleValue, Score};
+use crate::databases::Readiness;
 use crate::error::{Error, Kind};
 use crate::view::{BoardView, RulesView};
 
@@ -34,6 +35,9 @@ pub const MAX_HISTORY: usize = 2_000;
 #[derive(Default)]
 pub struct Study {
     puzzles: RwLock<Option<Arc<Database>>>,
+    /// How far the server's own build of the databases is (None: it
+    /// builds none).
+    readiness: RwLock<Option<Readiness>>,
 }
 
 impl Study {
@@ -53,8 +57,8 @@ impl Study {
                     Kind::NotFound,
                     "no_database",
                     "puzzles come from the endgame database, and this server has none for the \
-                     awale rules: build it with `awale db build --max-seeds 16`, then restart \
-                     the server",
+                     awale rules yet: it builds it at start unless told not to (`--db none`), \
+                     or build it with `awale db build --max-seeds 16`, then restart the server",
                 )
             })
     }
@@ -65,6 +69,34 @@ impl Study {
             .puzzles
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = db;
+    }
+
+    /// How far the server's background build of the databases is; None
+    /// when it builds none (`--db none`, or a folder of the owner's).
+    pub fn readiness(&self) -> Option<Readiness> {
+        self.readiness
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Sets how far the build is.
+    pub fn set_readiness(&self, readiness: Option<Readiness>) {
+        *self
+            .readiness
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = readiness;
+    }
+
+    /// Changes how far the build is, if one runs.
+    pub fn update_readiness(&self, change: impl FnOnce(&mut Readiness)) {
+        let mut readiness = self
+            .readiness
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(r) = readiness.as_mut() {
+            change(r);
+        }
     }
 }
 

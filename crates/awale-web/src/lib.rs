@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, challenges, clock, computer, error, game, games, handoff, limiter, live, players,
-    pools, rating, records, round, store, study, tournament, tournaments, view,
+    accounts, challenges, clock, computer, databases, error, game, games, handoff, limiter, live,
+    players, pools, rating, records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -186,7 +186,7 @@ struct Shared {
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
-    study: study::Study,
+    study: Arc<study::Study>,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -342,7 +342,7 @@ impl AppState {
                 policy,
                 public_url,
                 config,
-                study: study::Study::default(),
+                study: Arc::default(),
             }),
         })
     }
@@ -351,6 +351,30 @@ impl AppState {
     /// rules, which puzzles come from (None: no puzzles).
     pub fn set_puzzle_database(&self, db: Option<Arc<awale_db::Database>>) {
         self.shared.study.set_database(db);
+    }
+
+    /// Builds the levels of the `awale` rules missing in `root` up to
+    /// `target` seeds, in the background at the lowest priority, each put
+    /// in use (puzzles, the computer's oracle) as soon as it is written
+    /// (`awale_service::databases`).
+    ///
+    /// # Errors
+    ///
+    /// When its thread cannot be started.
+    pub fn build_databases(
+        &self,
+        root: std::path::PathBuf,
+        target: u8,
+        threads: usize,
+    ) -> std::io::Result<()> {
+        awale_service::databases::build_in_background(
+            root,
+            target,
+            threads,
+            Arc::clone(&self.shared.study),
+            Arc::clone(&self.shared.computer),
+        )
+        .map(drop)
     }
 
     /// The games in use.

@@ -34,9 +34,19 @@ pub struct Args {
     #[arg(long, value_name = "URL")]
     store: Option<String>,
     /// Endgame databases folder, as built by `awale db build` (default:
-    /// `awale/db` in the user's data directory; used when present).
-    #[arg(long, value_name = "PATH")]
+    /// `awale/db` in the user's data directory, where the server builds
+    /// the levels it lacks in the background); `none`: no databases, and
+    /// no build.
+    #[arg(long, value_name = "PATH|none")]
     db: Option<PathBuf>,
+    /// Build the endgame databases of the `awale` rules up to this many
+    /// seeds in the background, at the lowest CPU priority, each level used
+    /// as soon as it is written (default: 20 in the default folder, about
+    /// three minutes on two cores and 452 MB; none in a folder named with
+    /// `--db` unless given).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u8).range(0..=48))]
+    db_levels: Option<u8>,
     /// The address players reach the server at, e.g.
     /// `https://awale.example.org` (behind a reverse proxy): invite links
     /// use it, the server answers to its name, and cookies are sent over
@@ -77,6 +87,7 @@ impl Default for Args {
             data: None,
             store: None,
             db: None,
+            db_levels: None,
             public_url: None,
             allow_host: Vec::new(),
             trust_proxy: Vec::new(),
@@ -290,10 +301,43 @@ fn exposure(addr: &SocketAddr) -> Option<String> {
     ))
 }
 
+/// What the server does with endgame databases: none (`--db none`), or
+/// those of a folder (`--db`, or the default), perhaps building the
+/// levels it lacks up to a target.
+struct Databases {
+    /// The folder named (None: the default one).
+    dir: Option<PathBuf>,
+    /// Build up to this many seeds in the background.
+    build: Option<u8>,
+}
+
+impl Databases {
+    /// From `--db` and `--db-levels`; None for `--db none`.
+    fn of(args: &Args) -> anyhow::Result<Option<Databases>> {
+        if args.db.as_deref() == Some(std::path::Path::new("none")) {
+            if args.db_levels.is_some() {
+                anyhow::bail!("--db-levels builds databases, and --db none asks for none");
+            }
+            return Ok(None);
+        }
+        let build = match (&args.db, args.db_levels) {
+            (_, Some(n)) => Some(n),
+            (None, None) => Some(awale_web::databases::DEFAULT_TARGET),
+            // A folder of the owner's is theirs to fill.
+            (Some(_), None) => None,
+        };
+        Ok(Some(Databases {
+            dir: args.db.clone(),
+            build,
+        }))
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let databases = Databases::of(&args)?;
     // A folder named but missing is a mistake (a typo, an unmounted disk):
     // said at once rather than serving silently with no databases.
-    if let Some(db) = &args.db {
+    if let Some(db) = databases.as_ref().and_then(|d| d.dir.as_ref()) {
         if !db.is_dir() {
             anyhow::bail!(
                 "--db {}: the folder does not exist (build the databases into it with \
@@ -351,23 +395,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Endgame databases built with `awale db build`, found per rule
         // variant when a game needs one: the Perfect level, hints and
         // reviews use them.
-        let oracles: awale_web::computer::OracleSource = Box::new(move |rules| {
-            match awale_db::oracle_for(rules, db.as_deref()) {
-                Ok(oracle) => oracle,
-                Err(e) => {
-                    // A damaged file is never used; the game goes on without.
-                    tracing::warn!("endgame database not used: {e}");
-                    None
+        let oracles: Option<awale_web::computer::OracleSource> = databases.as_ref().map(|_| {
+            Box::new(move |rules: &awale_core::Rules| {
+                match awale_db::oracle_for(rules, db.as_deref()) {
+                    Ok(oracle) => oracle,
+                    Err(e) => {
+                        // A damaged file is never used; the game goes on without.
+                        tracing::warn!("endgame database not used: {e}");
+                        None
+                    }
                 }
-            }
+            }) as awale_web::computer::OracleSource
         });
         let state = match &opened {
-            Opened::File(store, _) => AppState::with_oracle(store.clone(), config, Some(oracles)),
-            Opened::Postgres(db) => AppState::with_oracle(db.clone(), config, Some(oracles)),
+            Opened::File(store, _) => AppState::with_oracle(store.clone(), config, oracles),
+            Opened::Postgres(db) => AppState::with_oracle(db.clone(), config, oracles),
         }
         .context("cannot start the server")?;
-        // Puzzles come from the exact database of the awale rules.
-        state.set_puzzle_database(puzzle_database(args.db.as_deref()));
+        if let Some(databases) = &databases {
+            // Puzzles come from the exact database of the awale rules.
+            state.set_puzzle_database(puzzle_database(databases.dir.as_deref()));
+            let root = databases.dir.clone().or_else(awale_db::default_dir);
+            match (databases.build, root) {
+                (Some(target), Some(root)) => {
+                    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    state
+                        .build_databases(root, target, threads)
+                        .context("cannot start building the endgame databases")?;
+                }
+                (Some(_), None) => tracing::warn!(
+                    "no data folder known for this user: no endgame databases built (give --db)"
+                ),
+                (None, _) => {}
+            }
+        } else {
+            tracing::info!("no endgame databases (--db none)");
+        }
         if args.schedule {
             state
                 .tournaments()

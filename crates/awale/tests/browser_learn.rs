@@ -658,3 +658,30 @@ fn the_learn_pages_fit_a_phone_in_french() {
     b.click("#an-edit");
     fits_phone(&b, "the editor");
 }
+
+/// Issue 40: a server still building its databases (a fresh folder) says
+/// how far on the Learn page, in a polite live region (role status), and
+/// the puzzle comes as soon as the first levels do; axe finds nothing
+/// there.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_server_building_its_databases_says_how_far_and_the_puzzle_comes() {
+    let folder = temp_dir("building-db-folder");
+    let folder = folder.to_str().expect("a UTF-8 path");
+    let site = Site::start_with("building-db", &["--db", folder, "--db-levels", "20"]);
+    let b = Browser::start("building-db", "en-US,en", 1200, 900);
+    open(&b, &site.page("#puzzles"));
+    let said = wait_text(&b, "#db-progress", "Perfect play and puzzles: levels up to");
+    assert!(said.contains("of 20 ready"), "{said}");
+    assert_eq!(
+        b.eval("return document.querySelector('#db-progress').getAttribute('role')"),
+        json!("status")
+    );
+    wait(
+        &b,
+        "the puzzle",
+        "return !document.querySelector('#puzzle-main').hidden",
+    );
+    let violations = b.axe_violations();
+    assert!(violations.is_empty(), "{violations:?}");
+}

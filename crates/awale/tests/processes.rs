@@ -41,6 +41,8 @@ impl Serve {
         let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
             .args(["serve", "--addr", "127.0.0.1:0", "--store", url])
             .args(more)
+            // No databases built in the user's data folder by a test.
+            .args(["--db", "none"])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap())

@@ -4,6 +4,7 @@
 // #analysis[&position=P&rules=R&moves=M | &game=ID&ply=N].
 
 import * as analysis from "./analysis.js";
+import * as databases from "./databases.js";
 import * as lessons from "./lessons.js";
 import * as nav from "./nav.js";
 import * as puzzles from "./puzzles.js";
@@ -20,6 +21,9 @@ export async function route(r) {
     if (name === tab) b.setAttribute("aria-current", "page");
     else b.removeAttribute("aria-current");
   }
+  // How far the server's databases are; the puzzles asked again once
+  // they come (a first start builds them).
+  databases.follow(() => puzzles.retry());
   if (tab === "lessons") await lessons.show(r);
   else if (tab === "puzzles") await puzzles.show(r);
   else await analysis.show(r);
@@ -27,6 +31,7 @@ export async function route(r) {
 
 // Again in the page's language.
 export function render() {
+  databases.render();
   lessons.render();
   puzzles.redraw();
   analysis.redraw();

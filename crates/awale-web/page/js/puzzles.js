@@ -18,6 +18,7 @@ const STATS = "awale.puzzles";
 const REFUTATION_PLIES = 6;
 
 let board = null;
+let lastRoute = null; // the last address shown, for retry()
 const state = {
   key: null, // what was asked: "daily" or "seed:S:D"
   puzzle: null, // the server's puzzle
@@ -47,8 +48,18 @@ function newSeed() {
   return a[0];
 }
 
+// Asks again for the puzzle the address names when it could not come for
+// want of a database, which the server was still building (databases.js).
+export function retry() {
+  if (state.missing && state.missing.code === "no_database" && lastRoute && !$("#learn-puzzles").hidden) {
+    state.key = null;
+    show(lastRoute);
+  }
+}
+
 // Shows the puzzle the address names: of the day, or from a seed.
 export async function show(route) {
+  lastRoute = route;
   const key = route.seed !== undefined ? `seed:${route.seed}:${route.difficulty || ""}:${route.theme || ""}` : "daily";
   // A puzzle that could not come for want of the network is asked again.
   if (key === state.key && (state.puzzle || (state.missing && state.missing.code !== "network"))) {

@@ -81,7 +81,8 @@ function draw(aloud = false) {
   const plies = session.game.plies;
   const mistakes = r.plies.filter((p) => p.mistake);
   const moves = r.plies.length ? moveNumber(plies, r.plies.length - 1) : 0;
-  status(reviewCounts(r.plies.length, moves, mistakes.length), aloud);
+  const counts = reviewCounts(r.plies.length, moves, mistakes.length);
+  status([counts, accuracyWords(r.accuracy)].filter(Boolean).join(" "), aloud);
   drawPlot(r);
   const table = $("#mistakes");
   table.textContent = "";
@@ -114,6 +115,18 @@ function draw(aloud = false) {
       window.scrollTo({ top: 0, behavior: prefersReducedMotion ? "auto" : "smooth" });
     };
   }
+}
+
+// Each side's accuracy (0 to 100, docs/ACCURACY.md), with how many of its
+// moves' losses were exact (the databases decided them) rather than
+// the engine's estimates.
+function accuracyWords(list) {
+  if (!Array.isArray(list) || !list.length) return "";
+  const lang = document.documentElement.lang || undefined;
+  const sides = list.map((a) =>
+    t("review_accuracy_side", sideName(a.side), Number(a.accuracy).toLocaleString(lang, { maximumFractionDigits: 1 }), a.exact, a.moves),
+  );
+  return t("review_accuracy", sides.join(", "));
 }
 
 // A forced result without its margin: its cp (±50 seeds) is no lead.

@@ -605,6 +605,8 @@ pub struct Review {
     pub id: String,
     /// Each move, reviewed.
     pub plies: Vec<ReviewRow>,
+    /// Each side's accuracy (docs/ACCURACY.md), South first.
+    pub accuracy: Vec<awale_service::accuracy::Accuracy>,
     /// How the game ended.
     pub end: Option<EndView>,
 }
@@ -664,6 +666,7 @@ pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response
     let body = serde_json::to_string(&Review {
         version: computer::REVIEW_VERSION,
         id: game.public_id.clone(),
+        accuracy: awale_service::accuracy::accuracies(&rows),
         plies: rows,
         end,
     })

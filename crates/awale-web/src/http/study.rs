@@ -44,6 +44,8 @@ pub async fn info(State(state): State<AppState>) -> Json<Value> {
         "themes": Theme::ALL.iter().map(|t| t.name()).collect::<Vec<_>>(),
         "difficulties": [1, 2, 3, 4, 5],
         "build": "awale db build --max-seeds 16",
+        // How far the server's own build is (null: it builds none).
+        "databases": state.shared.study.readiness(),
     }))
 }
 

@@ -178,7 +178,8 @@ pub fn database() -> &'static Path {
 }
 
 /// Starts `awale serve --addr ADDR --data DATA MORE...` (no `--data` when
-/// `MORE` names a `--store`), its error output
+/// `MORE` names a `--store`; `--db none` unless `MORE` names `--db` or
+/// `--db-levels`), its error output
 /// to `stderr`; returns it, once it has printed its first line, with the
 /// address it serves at (`HOST:PORT`), if that line names one. The rest
 /// of what it prints is read and dropped, so that its writes never fail.
@@ -193,6 +194,11 @@ pub fn spawn_serve(
     // A store given by its address (`--store postgres://...`) has no folder.
     if !more.contains(&"--store") {
         serve.arg("--data").arg(data);
+    }
+    // Without a folder named, a server builds the databases in the user's
+    // data folder at its first start: tests ask for none unless they say.
+    if !more.contains(&"--db") && !more.contains(&"--db-levels") {
+        serve.args(["--db", "none"]);
     }
     let mut child = serve
         .args(more)
