@@ -42,6 +42,13 @@ const IDLE_MS: i64 = 10 * 60 * 1000;
 /// How often the lobby is sent again when it changed.
 const LOBBY_EVERY: Duration = Duration::from_millis(300);
 
+/// How often a process sharing its store looks for flags that should
+/// have fallen in games held by a process that is gone.
+const FLAGS_OVERDUE_EVERY: Duration = Duration::from_secs(2);
+/// How long after its time ran out a flag the holding process did not
+/// drop is dropped by another.
+const FLAG_TAKEN_OVER_MS: i64 = 2_000;
+
 /// The games' ends kept for a follower that is slow to read them.
 const ENDINGS_KEPT: usize = 1024;
 
@@ -293,7 +300,17 @@ impl Games {
                 });
             }
         }
-        for id in self.store.timed_games_blocking()? {
+        let shared = self.store.notices().is_some();
+        // With a store several processes share and the site up, the games
+        // going on are held by the processes serving them: their flags are
+        // theirs (taken over below once overdue, when such a process is
+        // gone). Alone, or on the games file, every flag is armed here.
+        let timed = if !shared || down > 0 {
+            self.store.timed_games_blocking()?
+        } else {
+            Vec::new()
+        };
+        for id in timed {
             let me = Arc::clone(self);
             tokio::spawn(async move {
                 // Loading arms the game's flag.
@@ -307,8 +324,13 @@ impl Games {
             let mut beat = tokio::time::interval(HEARTBEAT);
             let mut lobby = tokio::time::interval(LOBBY_EVERY);
             let mut sweep = tokio::time::interval(Duration::from_secs(60));
+            let mut overdue = tokio::time::interval(FLAGS_OVERDUE_EVERY);
             loop {
                 tokio::select! {
+                    _ = overdue.tick(), if shared => {
+                        let Some(games) = me.upgrade() else { return };
+                        games.take_over_flags().await;
+                    }
                     _ = beat.tick() => {
                         let Some(games) = me.upgrade() else { return };
                         if let Err(e) = games.store.alive(games.now_ms()).await {
@@ -434,7 +456,7 @@ impl Games {
     ///
     /// `no_such_game`, or a storage failure.
     pub async fn load(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
-        let read = || self.apply(id, |_| Ok(((), false)));
+        let read = || self.apply(id, true, |_| Ok(((), false)));
         match read().await {
             // The flag fell on the way (its timer had not run yet, or ran
             // in a process that is gone): the fall is stored now, and a
@@ -458,12 +480,15 @@ impl Games {
     ///
     /// `no_such_game`, `game_over` when the flag fell, `change`'s error, or
     /// a storage failure (the game is then unchanged).
+    /// With a store several processes share, `change` may be made twice:
+    /// again on the stored game when the copy held here turns out older
+    /// (its first result is then dropped).
     pub async fn change<T>(
         self: &Arc<Self>,
         id: i64,
-        change: impl FnOnce(&mut WebGame) -> Result<T, Error>,
+        mut change: impl FnMut(&mut WebGame) -> Result<T, Error>,
     ) -> Result<(WebGame, T), Error> {
-        self.apply(id, |g| change(g).map(|t| (t, true))).await
+        self.apply(id, false, |g| change(g).map(|t| (t, true))).await
     }
 
     /// Plays `mv` in game `id` for a request that saw `ply` moves, after
@@ -480,9 +505,9 @@ impl Games {
         id: i64,
         ply: Option<usize>,
         mv: awale_core::Move,
-        check: impl FnOnce(&WebGame) -> Result<(), Error>,
+        check: impl Fn(&WebGame) -> Result<(), Error>,
     ) -> Result<(WebGame, ()), Error> {
-        self.apply(id, |game| {
+        self.apply(id, false, |game| {
             let plies = game.game.plies();
             match ply {
                 Some(p) if p < plies.len() && plies[p].mv == mv => return Ok(((), false)),
@@ -516,7 +541,7 @@ impl Games {
             // in memory): the second try gives the seats.
             for _ in 0..2 {
                 let result = self
-                    .apply(id, |game| {
+                    .apply(id, true, |game| {
                         let mut changed = false;
                         for seat in game.seats.iter_mut().flatten() {
                             if seat.player == *from {
@@ -542,11 +567,18 @@ impl Games {
     }
 
     /// [`Games::change`], where `change` also says whether it changed
-    /// anything (nothing is stored or sent otherwise).
+    /// anything (nothing is stored or sent otherwise). With a store several
+    /// processes share, a copy held here may be older than the stored game
+    /// (another process changed it, its notice not heard yet): a read
+    /// (`fresh`) checks the stored revision first; a change does not (the
+    /// store writes it only over the revision it was made from), and is
+    /// made again on the stored game when its write was refused as stale
+    /// or when it was refused while the copy had not been checked.
     async fn apply<T>(
         self: &Arc<Self>,
         id: i64,
-        change: impl FnOnce(&mut WebGame) -> Result<(T, bool), Error>,
+        fresh: bool,
+        mut change: impl FnMut(&mut WebGame) -> Result<(T, bool), Error>,
     ) -> Result<(WebGame, T), Error> {
         if id <= 0 {
             return Err(Error::no_game(id));
@@ -554,6 +586,8 @@ impl Games {
         let entry = self.entry(id);
         entry.touched_ms.store(self.now_ms(), Ordering::Relaxed);
         let mut slot = entry.game.lock().await;
+        // Whether the copy is known to be the stored game.
+        let mut checked = self.store.notices().is_none();
         if slot.is_none() {
             match self.store.load(id).await? {
                 Some(mut game) => {
@@ -561,6 +595,7 @@ impl Games {
                     self.rate(&mut game).await;
                     self.arm_flag(&entry, &game);
                     *slot = Some(game);
+                    checked = true;
                 }
                 None => {
                     drop(slot);
@@ -569,85 +604,131 @@ impl Games {
                 }
             }
         }
-        // A shared store: the copy held here may be older than the stored
-        // game (another process changed it, its notice not heard yet).
-        if let (Some(stored), Some(held)) = (self.store.revision(id).await?, slot.as_ref()) {
-            if held.revision < stored {
-                self.catch_up(id, &entry, &mut slot).await?;
-            }
+        if fresh && !checked {
+            self.check_revision(id, &entry, &mut slot).await?;
+            checked = true;
         }
-        let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
-        let mut game = current.clone();
-        self.note_presence(&mut game);
-        let ended_before = game.end().is_some();
-        let plies_before = game.game.plies().len();
-        let flag_fell = game.check_flag(self.now_ms());
-        let outcome = if flag_fell {
-            Err(Error::game_over("time"))
-        } else {
-            change(&mut game)
-        };
-        let changed = match &outcome {
-            Ok((_, changed)) => *changed,
-            Err(_) => flag_fell,
-        };
-        if changed {
-            let kept = game.game.plies().len().min(plies_before);
-            match self.store.save(game.clone(), kept).await {
-                Ok(()) => game.revision += 1,
-                Err(e @ StoreError::Stale { .. }) => {
-                    // Another process changed the game: this copy is old.
-                    // Read again, it is sent to this process's watchers.
-                    *slot = None;
-                    drop(slot);
-                    let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, i64::MAX).await });
-                    return Err(e.into());
-                }
-                Err(e) => return Err(e.into()),
-            }
-            self.rate(&mut game).await;
-            let kind = if game.game.plies().len() == plies_before + 1 && kept == plies_before {
-                Change::Move
+        loop {
+            let current = slot.as_ref().ok_or_else(|| Error::no_game(id))?;
+            let mut game = current.clone();
+            self.note_presence(&mut game);
+            let ended_before = game.end().is_some();
+            let plies_before = game.game.plies().len();
+            let flag_fell = game.check_flag(self.now_ms());
+            let outcome = if flag_fell {
+                Err(Error::game_over("time"))
             } else {
-                Change::State
+                change(&mut game)
             };
-            self.arm_flag(&entry, &game);
-            self.publish(&mut game, kind);
-            if !ended_before && game.end().is_some() {
-                // An error only means that nobody follows the ends now.
-                let _ = self.endings.send(game.clone());
+            let changed = match &outcome {
+                Ok((_, changed)) => *changed,
+                Err(_) => flag_fell,
+            };
+            if !changed && outcome.is_err() && !checked {
+                // Refused: perhaps only because the copy is old.
+                checked = true;
+                if self.check_revision(id, &entry, &mut slot).await? {
+                    continue;
+                }
             }
-            if game.mode == Mode::Online {
-                self.lobby_changed.store(true, Ordering::Relaxed);
+            if changed {
+                let kept = game.game.plies().len().min(plies_before);
+                match self.store.save(game.clone(), kept).await {
+                    Ok(()) => game.revision += 1,
+                    Err(StoreError::Stale { .. }) if !checked => {
+                        // The copy was old: the change is made again on
+                        // the stored game.
+                        checked = true;
+                        self.catch_up(id, &entry, &mut slot, None).await?;
+                        continue;
+                    }
+                    Err(e @ StoreError::Stale { .. }) => {
+                        // Another process changed the game: this copy is old.
+                        // Read again, it is sent to this process's watchers.
+                        *slot = None;
+                        drop(slot);
+                        let me = Arc::clone(self);
+                        tokio::spawn(async move { me.refresh(id, i64::MAX, 0).await });
+                        return Err(e.into());
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+                self.rate(&mut game).await;
+                let kind = if game.game.plies().len() == plies_before + 1 && kept == plies_before {
+                    Change::Move
+                } else {
+                    Change::State
+                };
+                self.arm_flag(&entry, &game);
+                self.publish(&mut game, kind);
+                if !ended_before && game.end().is_some() {
+                    // An error only means that nobody follows the ends now.
+                    let _ = self.endings.send(game.clone());
+                }
+                if game.mode == Mode::Online {
+                    self.lobby_changed.store(true, Ordering::Relaxed);
+                }
+                *slot = Some(game.clone());
             }
-            *slot = Some(game.clone());
-        }
-        if let Some(stored) = slot.as_ref() {
-            self.arm_computer(&entry, stored);
-        }
-        drop(slot);
-        match outcome {
-            Ok((t, _)) => Ok((game, t)),
+            if let Some(stored) = slot.as_ref() {
+                self.arm_computer(&entry, stored);
+            }
+            drop(slot);
             // A flag that fell on a request's way is news to everyone but
             // the request: its answer is the game as it now is.
-            Err(e) => Err(e),
+            return outcome.map(|(t, _)| (game, t));
         }
     }
 
-    /// What another process changed, told to this one.
+    /// Reads the stored revision of game `id` and, when the copy of `slot`
+    /// is older, the game again (see [`Games::catch_up`]). Whether it was
+    /// older.
+    async fn check_revision(
+        self: &Arc<Self>,
+        id: i64,
+        entry: &Entry,
+        slot: &mut Option<WebGame>,
+    ) -> Result<bool, Error> {
+        if let (Some(stored), Some(held)) = (self.store.revision(id).await?, slot.as_ref()) {
+            if held.revision < stored {
+                self.catch_up(id, entry, slot, None).await?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// What another process changed, told to this one. A game is followed
+    /// only where one of this process's clients plays or watches it (and
+    /// its end where a copy is held, for whoever follows the ends): a
+    /// process pays nothing for the moves of a game it does not serve. A
+    /// copy held here without watchers is dropped (read again when next
+    /// asked for); the process that made the change holds the game and
+    /// arms its flag.
     fn heard(self: &Arc<Self>, notice: Notice) {
         match notice {
             Notice::Game {
                 id,
                 revision,
-                timed,
+                kept,
+                ended,
             } => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
-                let held = lock(&self.entries).contains_key(&id);
-                if held || timed {
+                let entry = lock(&self.entries).get(&id).cloned();
+                let kept = usize::try_from(kept).unwrap_or(0);
+                if self.hub.has_listeners(id) || (ended && entry.is_some()) {
                     let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, revision).await });
+                    tokio::spawn(async move { me.refresh(id, revision, kept).await });
+                } else if let Some(entry) = entry {
+                    tokio::spawn(async move {
+                        let mut slot = entry.game.lock().await;
+                        if slot.as_ref().is_some_and(|held| held.revision < revision) {
+                            *slot = None;
+                            if let Some(timer) = lock(&entry.timer).take() {
+                                timer.abort();
+                            }
+                        }
+                    });
                 }
             }
             Notice::Chat { game, line } => {
@@ -686,36 +767,49 @@ impl Games {
                 let held: Vec<i64> = lock(&self.entries).keys().copied().collect();
                 for id in held {
                     let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, i64::MAX).await });
+                    tokio::spawn(async move { me.refresh(id, i64::MAX, 0).await });
                 }
             }
         }
     }
 
     /// Reads game `id` again when the copy held here is older than
-    /// `revision` (another process changed it), arms its flag, and tells
-    /// this process's watchers: the new move, or the whole game.
-    async fn refresh(self: &Arc<Self>, id: i64, revision: i64) {
+    /// `revision` (another process changed it, leaving its first `kept`
+    /// plies), arms its flag, and tells this process's watchers: the new
+    /// move, or the whole game.
+    async fn refresh(self: &Arc<Self>, id: i64, revision: i64, kept: usize) {
         let entry = self.entry(id);
         let mut slot = entry.game.lock().await;
         if slot.as_ref().is_some_and(|held| held.revision >= revision) {
             return;
         }
-        if let Err(e) = self.catch_up(id, &entry, &mut slot).await {
+        if let Err(e) = self
+            .catch_up(id, &entry, &mut slot, Some((revision, kept)))
+            .await
+        {
             tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
         }
     }
 
     /// Reads the game of `slot` again (it changed in another process),
     /// arms its flag and tells this process's watchers what changed: the
-    /// new move, or the whole game. Under the game's lock.
+    /// new move, or the whole game. Under the game's lock. With `newer`
+    /// (the revision stored, the plies it kept) and a copy at the revision
+    /// before, only the new rows are read.
     async fn catch_up(
         self: &Arc<Self>,
         id: i64,
         entry: &Entry,
         slot: &mut Option<WebGame>,
+        newer: Option<(i64, usize)>,
     ) -> Result<(), Error> {
-        let Some(mut game) = self.store.load(id).await? else {
+        let loaded = match (slot.as_ref(), newer) {
+            (Some(held), Some((revision, kept))) if held.revision + 1 == revision => {
+                self.store.load_newer(held.clone(), kept).await?
+            }
+            _ => self.store.load(id).await?,
+        };
+        let Some(mut game) = loaded else {
             return Ok(());
         };
         if slot
@@ -992,6 +1086,38 @@ impl Games {
             });
         }
         Ok(lobby)
+    }
+
+    /// Drops the flags the processes holding their games did not drop in
+    /// time (such a process is gone): the games whose side to move ran out
+    /// of time [`FLAG_TAKEN_OVER_MS`] ago and are not held here are read
+    /// (reading drops the flag; of several processes doing so, the store's
+    /// fence lets one store the fall). One read of the store each
+    /// [`FLAGS_OVERDUE_EVERY`], whatever the number of games and moves.
+    async fn take_over_flags(self: &Arc<Self>) {
+        let before = self.now_ms() - FLAG_TAKEN_OVER_MS;
+        let ids = match self.store.overdue_flags(before, 100).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "overdue flags not read");
+                return;
+            }
+        };
+        for id in ids {
+            let held = lock(&self.entries).get(&id).cloned();
+            // A copy held here has its own timer.
+            if held.is_some_and(|e| e.game.try_lock().map_or(true, |slot| slot.is_some())) {
+                continue;
+            }
+            let me = Arc::clone(self);
+            tokio::spawn(async move {
+                match me.load(id).await {
+                    Err(e) if e.code == "game_over" => {}
+                    Err(e) => tracing::warn!(game = id, error = %e, "overdue flag not dropped"),
+                    Ok(_) => {}
+                }
+            });
+        }
     }
 
     /// Marks the lobby as changed (it is sent to its watchers soon).

@@ -113,7 +113,7 @@ impl Handoffs {
                 )
             })?;
         let (game, _) = games
-            .change(handoff.game, |g| g.hand_over(&handoff.player, me))
+            .change(handoff.game, |g| g.hand_over(&handoff.player, me.clone()))
             .await?;
         Ok(game)
     }

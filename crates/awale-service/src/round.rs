@@ -39,7 +39,7 @@ impl Games {
         self: &Arc<Self>,
         id: i64,
         me: &PlayerId,
-        change: impl FnOnce(&mut WebGame, Side) -> Result<(), Error>,
+        mut change: impl FnMut(&mut WebGame, Side) -> Result<(), Error>,
     ) -> Result<WebGame, Error> {
         let (game, ()) = self
             .change(id, |g| {

@@ -16,15 +16,20 @@ use crate::{ChatLine, LobbyGame, Page, StoreError, Summary};
 /// A change another process made, heard from a shared store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notice {
-    /// Game `id` was stored at `revision`; `timed` when it goes on with a
-    /// clock or online (its flag must be watched).
+    /// Game `id` was stored at `revision`, its first `kept` plies as they
+    /// were at the revision before (a process holding that revision reads
+    /// only the rows after them: [`GameStore::load_newer`]); `ended` when
+    /// the game is over now. A process that holds no copy of the game has
+    /// nothing to do with it (its flag is armed by the process holding it).
     Game {
         /// The game.
         id: i64,
         /// Its stored revision now.
         revision: i64,
-        /// Whether a flag may fall in it.
-        timed: bool,
+        /// The plies this change left as they were.
+        kept: i64,
+        /// Whether the game is over.
+        ended: bool,
     },
     /// A chat line was added to game `game`.
     Chat {
@@ -66,17 +71,18 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// The notice of `game`'s change, as just stored.
-    pub fn of(game: &WebGame) -> Notice {
+    /// The notice of `game`'s change, as just stored at `revision`, its
+    /// first `kept` plies left as they were.
+    pub fn of(game: &WebGame, revision: i64, kept: usize) -> Notice {
         Notice::Game {
             id: game.id,
-            revision: game.revision,
-            timed: game.end().is_none()
-                && (game.clock.is_some() || game.mode == awale_model::game::Mode::Online),
+            revision,
+            kept: kept as i64,
+            ended: game.end().is_some(),
         }
     }
 
-    /// As sent between processes: `g ID REVISION TIMED`, `c GAME LINE`,
+    /// As sent between processes: `g ID REVISION ENDED KEPT`, `c GAME LINE`,
     /// `p SEEK`, `t TOURNAMENT`, `k TOURNAMENT LINE REMOVED` or
     /// `h CHALLENGE`.
     pub fn to_text(self) -> String {
@@ -84,8 +90,9 @@ impl Notice {
             Notice::Game {
                 id,
                 revision,
-                timed,
-            } => format!("g {id} {revision} {}", u8::from(timed)),
+                kept,
+                ended,
+            } => format!("g {id} {revision} {} {kept}", u8::from(ended)),
             Notice::Chat { game, line } => format!("c {game} {line}"),
             Notice::Paired { seek } => format!("p {seek}"),
             Notice::Tournament { id } => format!("t {id}"),
@@ -106,7 +113,8 @@ impl Notice {
             "g" => Notice::Game {
                 id: words.next()?.parse().ok()?,
                 revision: words.next()?.parse().ok()?,
-                timed: words.next()? == "1",
+                ended: words.next()? == "1",
+                kept: words.next()?.parse().ok().filter(|k: &i64| *k >= 0)?,
             },
             "c" => Notice::Chat {
                 game: words.next()?.parse().ok()?,
@@ -238,6 +246,26 @@ pub trait GameStore: Send + Sync {
         Box::pin(async { Ok(None) })
     }
 
+    /// Game `held.id` as stored now, read from a copy `held` at the
+    /// revision before: only the game's row and its moves from ply `kept`
+    /// on are read (the first `kept` are `held`'s), and its rating changes
+    /// only when it is over. A store only this process writes reads the
+    /// whole game.
+    fn load_newer(&self, held: WebGame, kept: usize) -> StoreFuture<'_, Option<WebGame>> {
+        let _ = kept;
+        self.load(held.id)
+    }
+
+    /// The games going on with a clock whose side to move ran out of time
+    /// before `before_ms` (ms since the epoch), at most `limit`: the flags
+    /// the process holding them did not drop (it is gone), for a store
+    /// several processes share; none for one only this process writes
+    /// (it arms every flag itself).
+    fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
+        let _ = (before_ms, limit);
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
     /// The pools' seeks, for a store that several processes share (each
     /// pairs over all of them); None for one only this process writes
     /// (its pools stay in memory).
@@ -264,12 +292,14 @@ mod tests {
             Notice::Game {
                 id: 7,
                 revision: 12,
-                timed: true,
+                kept: 31,
+                ended: true,
             },
             Notice::Game {
                 id: 1,
                 revision: 0,
-                timed: false,
+                kept: 0,
+                ended: false,
             },
             Notice::Chat { game: 3, line: 41 },
             Notice::Paired { seek: 9 },
@@ -291,7 +321,7 @@ mod tests {
             let text = notice.to_text();
             assert_eq!(Notice::from_text(&text), Some(notice), "{text}");
         }
-        for odd in ["", "x 1", "g 1 2", "t", "t x", "h 1 2", "k 1 2", "r 1"] {
+        for odd in ["", "x 1", "g 1 2", "g 1 2 0", "g 1 2 0 -1", "t", "t x", "h 1 2", "k 1 2", "r 1"] {
             assert_eq!(Notice::from_text(odd), None, "{odd}");
         }
     }

@@ -816,7 +816,8 @@ fn another_process_hears_each_change_once_committed() {
             Notice::Game {
                 id: g.id,
                 revision: 0,
-                timed: false
+                kept: 0,
+                ended: false
             }
         );
         sow(&mut g, 'F', 2_000);
@@ -828,7 +829,8 @@ fn another_process_hears_each_change_once_committed() {
             Notice::Game {
                 id: g.id,
                 revision: 1,
-                timed: false
+                kept: 0,
+                ended: false
             }
         );
         assert!(

@@ -446,6 +446,138 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
     }
 }
 
+/// The statements the cluster logged from offset `from` of its log on,
+/// each with the program that sent it (`application_name`).
+fn statements_since(from: u64) -> Vec<(String, String)> {
+    let mut log = std::fs::File::open(pg::cluster().dir.join("server.log")).unwrap();
+    std::io::Seek::seek(&mut log, std::io::SeekFrom::Start(from)).unwrap();
+    let mut text = String::new();
+    log.read_to_string(&mut text).unwrap();
+    text.lines()
+        .filter_map(|line| {
+            let (_, rest) = line.split_once("] ")?;
+            let (who, said) = rest.split_once(": LOG:  ")?;
+            let sql = said
+                .strip_prefix("statement: ")
+                .or_else(|| said.split_once(": ").filter(|(k, _)| k.starts_with("execute")).map(|(_, q)| q))?;
+            Some((who.to_string(), sql.to_string()))
+        })
+        .collect()
+}
+
+/// The length of the cluster's log now.
+fn log_length() -> u64 {
+    std::fs::metadata(pg::cluster().dir.join("server.log"))
+        .unwrap()
+        .len()
+}
+
+/// Whether statement `sql` reads a game: its row (`SELECT created_ms, ...`,
+/// the first line of the game's columns), its moves or its ratings.
+fn reads_a_game(sql: &str) -> bool {
+    sql.starts_with("SELECT created_ms, rules, start")
+        || sql.contains("FROM moves")
+        || sql.contains("FROM rating_changes")
+}
+
+#[test]
+fn an_idle_process_reads_nothing_of_the_games_it_does_not_serve() {
+    // Three processes, each naming itself to the database; every
+    // statement of this test's database logged.
+    let url = pg::cluster().database();
+    let name = url.rsplit('/').next().unwrap().to_string();
+    pg::cluster().psql(&url, &format!("ALTER DATABASE {name} SET log_statement = 'all'"));
+    let dir = tempfile::tempdir().unwrap();
+    let [mut a, b, c] = ["a", "b", "c"].map(|n| {
+        Serve::start_with(&format!("{url}?application_name=awale-{n}"), dir.path(), n, &[])
+    });
+
+    // Both players on A, a spectator on B, nobody on C.
+    let id = online_game(&a.addr, &a.addr, Some(json!({"minutes": 30})));
+    let spectator = listen(&b.addr, &id, None);
+    std::thread::sleep(Duration::from_millis(500));
+    let from = log_length();
+    let moves = 30;
+    for n in 0..moves {
+        play_one(&a.addr, &id, n);
+    }
+    // B's spectator saw them all.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while spectator
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(name, _, _)| name == "move")
+        .count()
+        < moves
+    {
+        assert!(Instant::now() < deadline, "B's spectator missed moves");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let said = statements_since(from);
+    let of = |who: &str| -> Vec<&String> {
+        said.iter()
+            .filter(|(w, _)| w == who)
+            .map(|(_, sql)| sql)
+            .collect()
+    };
+    let (by_a, by_b, by_c) = (of("awale-a"), of("awale-b"), of("awale-c"));
+    assert!(by_a.len() >= moves, "A's statements not logged: {said:?}");
+    // C serves nobody in this game: it read nothing of it.
+    let read_by_c: Vec<_> = by_c.iter().filter(|sql| reads_a_game(sql)).collect();
+    assert!(read_by_c.is_empty(), "C read a game it does not serve: {read_by_c:?}");
+    // B, whose client watches, read only each move's new rows: no whole
+    // game, no ratings.
+    let whole: Vec<_> = by_b
+        .iter()
+        .filter(|sql| {
+            (sql.contains("FROM moves") && !sql.contains("ply >="))
+                || sql.contains("FROM rating_changes")
+        })
+        .collect();
+    assert!(whole.is_empty(), "B read whole games: {whole:?}");
+    assert!(
+        by_b.iter().any(|sql| sql.contains("FROM moves") && sql.contains("ply >=")),
+        "B read no moves: {by_b:?}"
+    );
+    eprintln!(
+        "statements during {moves} moves: A {}, B {}, C {} (C's: {:?})",
+        by_a.len(),
+        by_b.len(),
+        by_c.len(),
+        by_c
+    );
+
+    // A game whose clock runs on A only, nobody else serving it: A killed,
+    // its flag falls anyway (taken over by B or C from the store), once.
+    let flagged = online_game(&a.addr, &a.addr, Some(json!({"minutes": 0.1})));
+    play_one(&a.addr, &flagged, 0);
+    play_one(&a.addr, &flagged, 0);
+    let revision = |what: &str| {
+        pg::cluster().psql(
+            &url,
+            &format!("SELECT {what} FROM games WHERE public_id = '{flagged}'"),
+        )
+    };
+    let before: i64 = revision("revision").parse().unwrap();
+    a.kill();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while revision("COALESCE(stop, '')").is_empty() {
+        assert!(Instant::now() < deadline, "the flag did not fall");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(revision("stop"), "time S");
+    // B and C both look for overdue flags: one stored the fall.
+    std::thread::sleep(Duration::from_secs(5));
+    let after: i64 = revision("revision").parse().unwrap();
+    assert_eq!(after, before + 1, "the fall was stored more than once");
+    for s in [&b, &c] {
+        let log = std::fs::read_to_string(&s.log).unwrap_or_default();
+        assert!(!log.contains("ERROR"), "{log}");
+    }
+}
+
 #[test]
 fn of_two_processes_sent_one_ply_one_plays_it() {
     let (_url, _dir, [a, b]) = processes(&[]);

@@ -51,9 +51,7 @@ impl PgStore {
                     north_player = CASE WHEN north_player = $1 THEN $2 ELSE north_player END,
                     revision = revision + 1
                  WHERE south_player = $1 OR north_player = $1
-                 RETURNING id, revision,
-                    result = '*' AND stop IS NULL
-                    AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
+                 RETURNING id, revision, result <> '*' OR stop IS NOT NULL, plies",
                 &[&player.0, &to.0, &name],
             )
             .await?;
@@ -63,7 +61,8 @@ impl PgStore {
                 Notice::Game {
                     id: row.try_get(0)?,
                     revision: row.try_get(1)?,
-                    timed: row.try_get(2)?,
+                    ended: row.try_get(2)?,
+                    kept: row.try_get(3)?,
                 },
             )
             .await?;

@@ -273,8 +273,8 @@ impl PgStore {
         notice: Notice,
     ) -> Result<(), StoreError> {
         let text = format!("{} {}", self.inner.origin, notice.to_text());
-        tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &text])
-            .await?;
+        let notify = rows::cached(tx, "SELECT pg_notify($1, $2)").await?;
+        tx.execute(&notify, &[&CHANNEL, &text]).await?;
         Ok(())
     }
 
@@ -380,7 +380,7 @@ impl GameStore for PgStore {
             let tx = client.transaction().await?;
             for game in &mut games {
                 rows::insert_game(&tx, game).await?;
-                me.announce(&tx, Notice::of(game)).await?;
+                me.announce(&tx, Notice::of(game, 0, 0)).await?;
             }
             tx.commit().await?;
             Ok(games)
@@ -419,7 +419,7 @@ impl GameStore for PgStore {
                 &[&player.0, &key, &game.id],
             )
             .await?;
-            me.announce(&tx, Notice::of(&game)).await?;
+            me.announce(&tx, Notice::of(&game, 0, 0)).await?;
             tx.commit().await?;
             Ok(Ok(game))
         })
@@ -430,11 +430,8 @@ impl GameStore for PgStore {
         self.with_client(move |mut client| async move {
             let tx = client.transaction().await?;
             rows::write_state(&tx, &game, from, Some(game.revision)).await?;
-            let mut notice = Notice::of(&game);
-            if let Notice::Game { revision, .. } = &mut notice {
-                *revision += 1;
-            }
-            me.announce(&tx, notice).await?;
+            me.announce(&tx, Notice::of(&game, game.revision + 1, from))
+                .await?;
             tx.commit().await?;
             Ok(())
         })
@@ -443,6 +440,16 @@ impl GameStore for PgStore {
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
         let me = self.clone();
         self.run(async move { me.load_game(id).await })
+    }
+
+    fn load_newer(&self, held: WebGame, kept: usize) -> StoreFuture<'_, Option<WebGame>> {
+        self.with_client(move |client| async move { rows::load_newer(&client, &held, kept).await })
+    }
+
+    fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
+        self.with_client(
+            move |client| async move { rows::overdue_flags(&client, before_ms, limit).await },
+        )
     }
 
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
@@ -497,13 +504,13 @@ impl GameStore for PgStore {
     fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
         self.with_client(move |client| async move {
             // The latest beat of any process: never set back.
-            client
-                .execute(
-                    "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
-                     ON CONFLICT (key) DO UPDATE SET value = GREATEST(meta.value, $1)",
-                    &[&now],
-                )
-                .await?;
+            let beat = rows::cached(
+                &client,
+                "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
+                 ON CONFLICT (key) DO UPDATE SET value = GREATEST(meta.value, $1)",
+            )
+            .await?;
+            client.execute(&beat, &[&now]).await?;
             Ok(())
         })
     }

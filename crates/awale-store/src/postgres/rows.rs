@@ -15,6 +15,16 @@ use crate::{Page, StoreError, Summary};
 use awale_model::game::{PlayerId, WebGame};
 use awale_model::rating::RatingChange;
 
+/// Statement `sql` prepared on `client`'s connection, once: the pool keeps
+/// each connection's prepared statements, so a statement run again costs
+/// one round trip and no new plan.
+pub(super) async fn cached(
+    client: &impl GenericClient,
+    sql: &str,
+) -> Result<tokio_postgres::Statement, StoreError> {
+    Ok(client.prepare_cached(sql).await?)
+}
+
 /// The first column of the one row `sql` finds with `params` (a count, an
 /// id just made): an error, not a panic, when the row or its type is not
 /// what was asked.
@@ -23,7 +33,8 @@ pub(super) async fn value_one<T: for<'a> FromSql<'a>>(
     sql: &str,
     params: &[&(dyn ToSql + Sync)],
 ) -> Result<T, StoreError> {
-    Ok(client.query_one(sql, params).await?.try_get(0)?)
+    let statement = cached(client, sql).await?;
+    Ok(client.query_one(&statement, params).await?.try_get(0)?)
 }
 
 /// The first column of the one row `sql` finds with `params`, or None (as
@@ -33,7 +44,8 @@ pub(super) async fn value_opt<T: for<'a> FromSql<'a>>(
     sql: &str,
     params: &[&(dyn ToSql + Sync)],
 ) -> Result<Option<T>, StoreError> {
-    let row = client.query_opt(sql, params).await?;
+    let statement = cached(client, sql).await?;
+    let row = client.query_opt(&statement, params).await?;
     Ok(row.map(|r| r.try_get(0)).transpose()?)
 }
 
@@ -48,7 +60,8 @@ pub(super) async fn query_all<T, E>(
 where
     StoreError: From<E> + From<tokio_postgres::Error>,
 {
-    let rows = client.query(sql, params).await?;
+    let statement = cached(client, sql).await?;
+    let rows = client.query(&statement, params).await?;
     Ok(rows.iter().map(decode).collect::<Result<_, E>>()?)
 }
 
@@ -58,12 +71,8 @@ pub(super) async fn insert_game(
     game: &mut WebGame,
 ) -> Result<(), StoreError> {
     let new = NewRow::of(game)?;
-    let row = tx
-        .query_one(
-            &dollar_params(crate::rows::ADD_GAME),
-            &pg_values(new.values()),
-        )
-        .await?;
+    let add = cached(tx, &dollar_params(crate::rows::ADD_GAME)).await?;
+    let row = tx.query_one(&add, &pg_values(new.values())).await?;
     game.id = row.try_get(0)?;
     game.revision = 0;
     write_state(tx, game, 0, None).await
@@ -81,13 +90,18 @@ pub(super) async fn write_state(
     let s = State::of(game);
     // The row first: its lock orders the writers of one game, and the
     // fence is checked before anything else is written.
+    let update = cached(
+        tx,
+        &dollar_params(&format!(
+            "UPDATE games SET {SET_STATE},
+                revision = revision + (CASE WHEN ?25::BIGINT IS NULL THEN 0 ELSE 1 END)
+             WHERE id = ?1 AND (?25::BIGINT IS NULL OR revision = ?25::BIGINT)"
+        )),
+    )
+    .await?;
     let changed = tx
         .execute(
-            &dollar_params(&format!(
-                "UPDATE games SET {SET_STATE},
-                    revision = revision + (CASE WHEN ?25::BIGINT IS NULL THEN 0 ELSE 1 END)
-                 WHERE id = ?1 AND (?25::BIGINT IS NULL OR revision = ?25::BIGINT)"
-            )),
+            &update,
             &pg_values(s.values().into_iter().chain([&fence as &dyn Value])),
         )
         .await?;
@@ -104,25 +118,33 @@ pub(super) async fn write_state(
             },
         });
     }
-    tx.execute(
-        "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-        &[&game.id, &(from as i64)],
+    // The moves taken back (if any) and the new ones: sent together, one
+    // round trip (the server runs them in order).
+    let delete = cached(tx, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2").await?;
+    let from_ply = from as i64;
+    let delete_params: [&(dyn ToSql + Sync); 2] = [&game.id, &from_ply];
+    let deleted = tx.execute(&delete, &delete_params);
+    let moves = moves_from(game, from);
+    if moves.is_empty() {
+        deleted.await?;
+        return Ok(());
+    }
+    let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
+    let letters: Vec<&str> = moves.iter().map(|m| m.1.as_str()).collect();
+    let captured: Vec<i64> = moves.iter().map(|m| m.2).collect();
+    // One statement for all the moves (a whole game on creation or
+    // import): arrays unnested.
+    let insert = cached(
+        tx,
+        "INSERT INTO moves (game_id, ply, letter, captured)
+         SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::BIGINT[])",
     )
     .await?;
-    let moves = moves_from(game, from);
-    if !moves.is_empty() {
-        let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
-        let letters: Vec<&str> = moves.iter().map(|m| m.1.as_str()).collect();
-        let captured: Vec<i64> = moves.iter().map(|m| m.2).collect();
-        // One statement for all the moves (a whole game on creation or
-        // import): arrays unnested.
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, letter, captured)
-             SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::BIGINT[])",
-            &[&game.id, &plies, &letters, &captured],
-        )
-        .await?;
-    }
+    let insert_params: [&(dyn ToSql + Sync); 4] = [&game.id, &plies, &letters, &captured];
+    let inserted = tx.execute(&insert, &insert_params);
+    let (deleted, inserted) = futures_util::future::join(deleted, inserted).await;
+    deleted?;
+    inserted?;
     Ok(())
 }
 
@@ -131,17 +153,82 @@ pub(super) async fn load_game(
     client: &impl GenericClient,
     id: i64,
 ) -> Result<Option<WebGame>, StoreError> {
-    let sql = format!("SELECT {GAME_COLUMNS}, revision FROM games WHERE id = $1");
-    let Some(r) = client.query_opt(&sql, &[&id]).await? else {
+    let Some(row) = game_row_of(client, id).await? else {
         return Ok(None);
-    };
-    let row = Row {
-        revision: r.try_get(30)?,
-        ..game_row(&r)?
     };
     let moves = query_all(client, &dollar_params(MOVES), &[&id], move_row).await?;
     let changes = rating_changes(client, id).await?;
     rebuild(id, row, &moves, changes).map(Some)
+}
+
+/// Game `id`'s row with its revision, or None.
+async fn game_row_of(client: &impl GenericClient, id: i64) -> Result<Option<Row>, StoreError> {
+    let sql = format!("SELECT {GAME_COLUMNS}, revision FROM games WHERE id = $1");
+    let statement = cached(client, &sql).await?;
+    let Some(r) = client.query_opt(&statement, &[&id]).await? else {
+        return Ok(None);
+    };
+    Ok(Some(Row {
+        revision: r.try_get(30)?,
+        ..game_row(&r)?
+    }))
+}
+
+/// Game `held.id` as stored now, from `held` (the revision before): its
+/// row, its moves from ply `kept` on (the first `kept` are `held`'s), its
+/// rating changes only when it is over and rated. The whole game when
+/// `held` has fewer than `kept` plies.
+pub(super) async fn load_newer(
+    client: &impl GenericClient,
+    held: &WebGame,
+    kept: usize,
+) -> Result<Option<WebGame>, StoreError> {
+    let id = held.id;
+    if held.game.plies().len() < kept {
+        return load_game(client, id).await;
+    }
+    let newer = dollar_params(&MOVES.replace("game_id = ?1", "game_id = ?1 AND ply >= ?2"));
+    // The two statements go out together (one connection pipelines them).
+    let (row, newer) = futures_util::future::join(
+        game_row_of(client, id),
+        query_all(client, &newer, &[&id, &(kept as i64)], move_row),
+    )
+    .await;
+    let Some(row) = row? else { return Ok(None) };
+    let mut moves = moves_from(held, 0);
+    moves.truncate(kept);
+    moves.extend(newer?);
+    let mut game = rebuild(id, row, &moves, None)?;
+    if game.rated && game.end().is_some() {
+        game.rating_changes = rating_changes(client, id).await?;
+    }
+    Ok(Some(game))
+}
+
+/// The games going on with a running clock whose side to move ran out of
+/// time before `before_ms`, at most `limit` (the side to move as
+/// [`crate::rows::TURNS_FILTER`] finds it; an online game's clock runs
+/// once both seats are taken and the side to move has moved).
+pub(super) async fn overdue_flags(
+    client: &impl GenericClient,
+    before_ms: i64,
+    limit: usize,
+) -> Result<Vec<i64>, StoreError> {
+    query_all(
+        client,
+        "SELECT id FROM games
+         WHERE result = '*' AND stop IS NULL AND resigned IS NULL
+           AND clock_initial_ms IS NOT NULL AND turn_started_ms IS NOT NULL
+           AND (mode <> 'online'
+                OR (south_player IS NOT NULL AND north_player IS NOT NULL AND plies >= 2))
+           AND turn_started_ms
+               + CASE WHEN (right(start, 1) = 'S') = (plies % 2 = 0) THEN south_ms ELSE north_ms END
+               < $1
+         ORDER BY id LIMIT $2",
+        &[&before_ms, &(limit as i64)],
+        |r| r.try_get(0),
+    )
+    .await
 }
 
 /// The changes game `id` made to its players' ratings, if it was rated

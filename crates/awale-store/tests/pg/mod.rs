@@ -142,6 +142,10 @@ impl Cluster {
             // A test machine's crash loses nothing the tests need.
             .args(["-c", "fsync=off", "-c", "full_page_writes=off"])
             .args(["-c", "max_connections=300", "-c", "shared_buffers=32MB"])
+            // Each line says which program sent it (its application_name):
+            // a test counts one process's statements (`log_statement`, set
+            // on its own database).
+            .args(["-c", "log_line_prefix=%m [%p] %a: "])
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
             .stderr(log)

@@ -351,7 +351,7 @@ impl OnGame {
     /// What `change` refuses, `no_such_game`, or when the store fails.
     pub async fn change<T>(
         &self,
-        change: impl FnOnce(&mut WebGame) -> Result<T, Error>,
+        change: impl FnMut(&mut WebGame) -> Result<T, Error>,
     ) -> Result<Json<GameView>, ApiError> {
         let (game, _) = self.state.shared.games.change(self.id, change).await?;
         Ok(self.view(&game))
