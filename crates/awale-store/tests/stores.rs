@@ -178,14 +178,15 @@ fn a_finished_game_keeps_its_date_when_changed_after_its_end() {
         save(&*store, &mut g, 0).await;
         g.game.resign(Side::North).unwrap();
         save(&*store, &mut g, 1).await;
-        let date = |page: awale_store::Page| page.games.iter().find(|s| s.id == g.id).unwrap().updated_ms;
+        let id = g.id;
+        let date = |page: awale_store::Page| page.games.iter().find(|s| s.id == id).unwrap().updated_ms;
         let ended = date(store.list(Some(me()), None, 10).await.unwrap());
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         g.seats.iter_mut().flatten().next().unwrap().name = String::new();
         save(&*store, &mut g, 1).await;
         let page = store.list(Some(me()), None, 10).await.unwrap();
         assert_eq!(date(page), ended, "a change after the end keeps the date");
-        assert_eq!(stored_name(&*store, g.id).await, "");
+        assert_eq!(stored_name(&*store, id).await, "");
     });
 }
 

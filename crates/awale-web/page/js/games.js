@@ -6,6 +6,7 @@ import { savedLevel } from "./dialogs.js";
 import { sayEmpty, textEl } from "./dom.js";
 import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { wordedName } from "./people.js";
 import { showError } from "./toast.js";
 import * as turns from "./turns.js";
 import { errorWords, levelName, rulesWords, shortResult } from "./words.js";
@@ -57,6 +58,13 @@ function append(list, data, ticket) {
   list.append(li);
 }
 
+// A seat's name on a card: a deleted account's seat (its name left empty
+// by the server) named as the player page names it (issue 42: it was "?").
+function seatName(name) {
+  if (name === "") return isolate(t("deleted_player"));
+  return isolate(name ? wordedName(name) : "?");
+}
+
 export function card(s, date) {
   const li = document.createElement("li");
   li.className = "game-card";
@@ -65,7 +73,7 @@ export function card(s, date) {
   head.className = "head";
   const title = document.createElement("b");
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
-  else if (s.mode === "online") title.textContent = t("online_names", isolate(s.names[0] || "?"), isolate(s.names[1] || "?"));
+  else if (s.mode === "online") title.textContent = t("online_names", seatName(s.names[0]), seatName(s.names[1]));
   else title.textContent = t("two_people");
   const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);
   head.append(title, when);
