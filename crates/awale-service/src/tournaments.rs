@@ -1308,7 +1308,9 @@ impl Tournaments {
         }
         let pairs = running.arena.pair(now);
         if let Some(at) = running.arena.rematch_due() {
-            self.arm_pairing(running.row.id, at);
+            // Never sooner than a second from now: a wait that could not
+            // be paired is not tried again at once.
+            self.arm_pairing(running.row.id, at.max(now + 1_000));
         }
         if pairs.is_empty() {
             return;
