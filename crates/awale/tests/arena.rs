@@ -311,6 +311,22 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     let mut resigned: Vec<String> = Vec::new();
     let mut longest = 0;
     let mut told_waiting = false;
+    let mut sown: Vec<String> = Vec::new();
+    // Each side of `game` sows once (its players' browsers).
+    let sow_twice = |game: &str, sides: [&Browser; 2]| {
+        for ply in 0..2 {
+            for b in sides {
+                let v = page_fetch(b, "GET", &format!("/api/games/{game}"), json!(null));
+                let v = &v["body"];
+                let plies = v["plies"].as_array().map_or(0, Vec::len);
+                let to_move = &v["to_move"];
+                if plies == ply && v["you"].as_array().is_some_and(|y| y.contains(to_move)) {
+                    let mv = json!({"move": v["legal"][0], "ply": ply});
+                    page_fetch(b, "POST", &format!("/api/games/{game}/moves"), mv);
+                }
+            }
+        }
+    };
     let mut view = view_of(&ama);
     let ends = view["ends_ms"].as_i64().unwrap();
     loop {
@@ -341,7 +357,8 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
             }
         }
         // The loser of each game: the higher number, 2 s or 8 s after it
-        // was first seen; none in the last 25 s (games left in play).
+        // was first seen; none in the last 25 s (games left in play, both
+        // sides sowing once so that none is aborted for want of a move).
         let mut games: Vec<(String, i64)> = lines
             .iter()
             .filter_map(|l| Some((l["game"].as_str()?.to_string(), l["number"].as_i64()?)))
@@ -353,13 +370,18 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
             let (first, delay) = *seen
                 .entry(game.clone())
                 .or_insert_with(|| (Instant::now(), if count % 2 == 0 { 2 } else { 8 }));
-            if !resigned.contains(game)
-                && first.elapsed() >= Duration::from_secs(delay)
-                && ends - now > 25_000
-            {
-                let r = page_fetch(number[&loser], "POST", &format!("/api/games/{game}/resign"), json!({}));
-                assert_eq!(r["status"], 200, "{r}");
-                resigned.push(game.clone());
+            if resigned.contains(game) {
+                continue;
+            }
+            if ends - now > 25_000 {
+                if first.elapsed() >= Duration::from_secs(delay) {
+                    let r = page_fetch(number[&loser], "POST", &format!("/api/games/{game}/resign"), json!({}));
+                    assert_eq!(r["status"], 200, "{r}");
+                    resigned.push(game.clone());
+                }
+            } else if !sown.contains(game) {
+                sow_twice(game, [number[&pair[0].1], number[&pair[1].1]]);
+                sown.push(game.clone());
             }
         }
         std::thread::sleep(Duration::from_millis(700));
@@ -392,7 +414,6 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         .find(|(n, _)| !last_players.contains(n))
         .map(|(_, b)| *b)
         .unwrap();
-    observer.goto(&format!("{url}/{page}"));
     let french = |b: &Browser| std::ptr::eq(b, &ama) || std::ptr::eq(b, &yaw);
     let pending = |b: &Browser| {
         if french(b) {
@@ -401,6 +422,16 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
             "Time is up: results are provisional, pending the end of the last games"
         }
     };
+    let in_last = number[&last_players[0]];
+    in_last.wait_for(
+        "the game's page says the results are pending",
+        &format!(
+            "return location.hash.startsWith('#game=') && document.querySelector('#game-tournament-left').textContent === {}",
+            json!(pending(in_last))
+        ),
+        15,
+    );
+    observer.goto(&format!("{url}/{page}"));
     observer.wait_for(
         "results pending",
         &format!("return document.querySelector('#arena-status').textContent === {}", json!(pending(observer))),
@@ -410,15 +441,6 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         observer.eval("return document.querySelector('#arena-podium').hidden"),
         json!(true),
         "no podium while results are pending"
-    );
-    let in_last = number[&last_players[0]];
-    in_last.wait_for(
-        "the game's page says the results are pending",
-        &format!(
-            "return location.hash.startsWith('#game=') && document.querySelector('#game-tournament-left').textContent === {}",
-            json!(pending(in_last))
-        ),
-        15,
     );
 
     // The last game ends: finished, the podium, which then stays.
