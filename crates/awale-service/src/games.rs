@@ -203,6 +203,11 @@ impl Games {
         self.clock.now_ms()
     }
 
+    /// The games' clock (the tournaments' timers wait on it too).
+    pub fn clock(&self) -> Clock {
+        self.clock.clone()
+    }
+
     /// The games that end from now on (by the rules, on time, abandoned,
     /// aborted, resigned), each once as it ended, for whoever follows
     /// them (the tournaments). A receiver that falls behind hears

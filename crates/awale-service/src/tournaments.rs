@@ -3,8 +3,10 @@
 //! withdraw, pause, come back and berserk; whoever is free is paired at
 //! once by starting an online game through the games service; each game's
 //! end (by the rules, on time, abandoned, aborted) is recorded as it
-//! comes ([`Games::endings`]); at its end no new game starts, the games in
-//! play finish and count. Every change is stored before it is told, and
+//! comes ([`Games::endings`]); when its time is up no new game starts, the
+//! games in play finish and count, and it is finished when the last of
+//! them ends (as lichess: until then its standings are provisional, its
+//! results pending). Every change is stored before it is told, and
 //! the watchers of a tournament get its standings when they change. No
 //! HTTP, no SQL. A Swiss (rounds, byes, tie-breaks) is held the same way:
 //! [`swiss_run`].
@@ -18,6 +20,7 @@ use awale_core::{Game, Rules, Side};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use crate::clock::Clock as TimeSource;
 use crate::error::Error;
 use crate::game::{clean_text, now_ms, random_seed, Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use crate::games::Games;
@@ -129,7 +132,7 @@ pub struct StandingLine {
     pub number: usize,
     /// The name shown.
     pub name: String,
-    /// Their rating when they joined.
+    /// Their rating now (read again after each of their games).
     pub rating: i32,
     /// Their points.
     pub score: u32,
@@ -142,6 +145,9 @@ pub struct StandingLine {
     pub sheet: Vec<[u32; 2]>,
     /// The public id of their game in play.
     pub game: Option<String>,
+    /// Since when (ms, the server's clock) they have been looking for an
+    /// opponent in an arena going on; None: not waiting.
+    pub waiting_ms: Option<i64>,
 }
 
 /// A new tournament refused: its `what` is out of bounds.
@@ -204,8 +210,15 @@ pub struct TournamentView {
     pub standings: Vec<StandingLine>,
     /// The top game to watch (its public id).
     pub top_game: Option<String>,
-    /// The first three, once finished.
+    /// The first three, once finished (then final: no game is left to
+    /// change them).
     pub podium: Vec<StandingLine>,
+    /// An arena's time is up but games are still in play: the standings
+    /// are provisional, the results pending until the last game ends.
+    pub results_pending: bool,
+    /// The server's time when the view was made (ms): how long a player
+    /// has waited is counted from it.
+    pub now_ms: i64,
     /// The viewer's own number, when they joined.
     pub you: Option<usize>,
     /// The viewer may berserk now (in a game where they have not moved).
@@ -266,6 +279,8 @@ struct Running {
     games: HashMap<i64, Held>,
     /// A Swiss's rounds, once started.
     swiss: Option<Swiss>,
+    /// The games' clock (the views' time).
+    clock: TimeSource,
 }
 
 /// A held tournament to change: its room's lock and, where several
@@ -305,6 +320,9 @@ struct Room {
     /// faster than its watchers can read whole standings).
     sent_ms: AtomicI64,
     due: std::sync::atomic::AtomicBool,
+    /// When the pairing timer armed for players left waiting fires (ms;
+    /// 0: none armed).
+    pairing_at: AtomicI64,
 }
 
 /// The tournaments in use.
@@ -463,7 +481,25 @@ impl Running {
                 .map(|s| [u32::from(s.result), s.points])
                 .collect(),
             game: in_play.get(&number).map(|g| (*g).to_string()),
+            waiting_ms: if self.is_swiss()
+                || self.row.state != "started"
+                || self.clock.now_ms() >= self.row.ends_ms
+                || p.presence != Presence::Free
+            {
+                None
+            } else {
+                p.waiting_ms
+            },
         }
+    }
+
+    /// An arena whose time is up, with games still in play: it finishes
+    /// when the last ends.
+    fn results_pending(&self) -> bool {
+        !self.is_swiss()
+            && self.row.state == "started"
+            && self.clock.now_ms() >= self.row.ends_ms
+            && !self.arena.playing.is_empty()
     }
 
     fn view(&self, viewer: Option<&PlayerId>) -> TournamentView {
@@ -502,6 +538,8 @@ impl Running {
             standings,
             top_game,
             podium,
+            results_pending: self.results_pending(),
+            now_ms: self.clock.now_ms(),
             you,
             can_berserk: false,
             yours: viewer.is_some_and(|v| *v == self.row.creator),
@@ -629,6 +667,7 @@ impl Tournaments {
             moves: broadcast::channel(256).0,
             sent_ms: AtomicI64::new(0),
             due: std::sync::atomic::AtomicBool::new(false),
+            pairing_at: AtomicI64::new(0),
         });
         let (room, new) = {
             let mut rooms = lock(&self.rooms);
@@ -654,11 +693,7 @@ impl Tournaments {
         let mut arena = Arena::default();
         let mut entrants = Vec::new();
         // Who has waited longest is this process's memory, not the store's.
-        let waited = |n: usize| {
-            known
-                .and_then(|k| k.arena.players.get(n))
-                .map(|p| p.free_since)
-        };
+        let waited = |n: usize| known.and_then(|k| k.arena.players.get(n));
         arena.freed = known.map_or(0, |k| k.arena.freed);
         for e in &record.entrants {
             let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
@@ -670,7 +705,10 @@ impl Tournaments {
                 presence,
                 sheet,
                 firsts: e.firsts as u32,
-                free_since: waited(arena.players.len()).unwrap_or(arena.freed),
+                free_since: waited(arena.players.len()).map_or(arena.freed, |p| p.free_since),
+                waiting_ms: waited(arena.players.len())
+                    .filter(|p| p.presence == Presence::Free && presence == Presence::Free)
+                    .and_then(|p| p.waiting_ms),
             });
             entrants.push(Entrant {
                 player: e.player.clone(),
@@ -710,6 +748,7 @@ impl Tournaments {
             entrants,
             games,
             swiss,
+            clock: self.games.clock(),
         })
     }
 
@@ -764,10 +803,10 @@ impl Tournaments {
     /// Starts the timers of `room`'s start and end.
     fn arm_schedule(&self, id: i64, starts: i64, ends: i64) {
         let me = self.me.clone();
+        let clock = self.games.clock();
         tokio::spawn(async move {
             for (at, state) in [(starts, "started"), (ends, "finished")] {
-                let wait = (at - now_ms()).max(0) as u64;
-                tokio::time::sleep(Duration::from_millis(wait)).await;
+                clock.sleep_until(at).await;
                 let Some(tournaments) = me.upgrade() else {
                     return;
                 };
@@ -799,9 +838,14 @@ impl Tournaments {
         if order(&running.row.state) >= order(state) {
             return Ok(());
         }
-        running.row.state = state.into();
         if state == "finished" {
-            running.row.ends_ms = running.row.ends_ms.min(now_ms());
+            running.row.ends_ms = running.row.ends_ms.min(self.games.now_ms());
+        }
+        // An arena's time is up: it is finished once its last game ends
+        // (`games_ended`); until then its results are pending.
+        let finished_later = state == "finished" && !running.is_swiss() && !running.arena.playing.is_empty();
+        if !finished_later {
+            running.row.state = state.into();
         }
         self.store.save_tournament(running.record(&[], &[])).await?;
         if state == "started" {
@@ -823,7 +867,7 @@ impl Tournaments {
         creator: &PlayerId,
         settings: ArenaSettings,
     ) -> Result<TournamentItem, Error> {
-        let now = now_ms();
+        let now = self.games.now_ms();
         let row = self
             .new_row(creator, "arena", &settings.name, settings.clock, now)
             .await?;
@@ -1010,6 +1054,10 @@ impl Tournaments {
         let (Some(you), Some(viewer), false) = (view.you, viewer, running.is_swiss()) else {
             return Ok(view);
         };
+        if running.row.state != "started" || view.now_ms >= running.row.ends_ms {
+            // The arena's time is up: a berserk point no longer counts.
+            return Ok(view);
+        }
         let Some(held) = running.game_of(you).cloned() else {
             return Ok(view);
         };
@@ -1069,7 +1117,10 @@ impl Tournaments {
             return self.swiss_join(&room, player, name, rating).await;
         }
         let mut running = self.change(&room).await?;
-        if running.row.state == "finished" {
+        // Once its time is up (its last games finishing), nobody joins.
+        if running.row.state == "finished"
+            || (running.row.state == "started" && self.games.now_ms() >= running.row.ends_ms)
+        {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
         let number = match running.number_of(player) {
@@ -1177,7 +1228,10 @@ impl Tournaments {
                 "berserk is for a game of the arena, before your first move, once",
             )
         };
-        if running.is_swiss() {
+        if running.is_swiss()
+            || running.row.state != "started"
+            || self.games.now_ms() >= running.row.ends_ms
+        {
             return Err(cannot());
         }
         let held = running.game_of(number).cloned().ok_or_else(cannot)?;
@@ -1227,26 +1281,37 @@ impl Tournaments {
 
     async fn rating_of(&self, player: &PlayerId, room: &Room) -> i32 {
         let clock = room.running.lock().await.row.clock;
+        self.current_rating(player, clock)
+            .await
+            .unwrap_or(crate::rating::START.rating.round() as i32)
+    }
+
+    /// `player`'s rating now at the speed of `clock` (the start's when
+    /// they have none); None where ratings are not kept or not read.
+    async fn current_rating(&self, player: &PlayerId, clock: (i64, i64)) -> Option<i32> {
         let speed = Speed::of(Some(clock));
-        let Some(ratings) = self.games.ratings() else {
-            return crate::rating::START.rating.round() as i32;
-        };
-        match ratings.ratings(player.clone()).await {
-            Ok(list) => list
-                .iter()
+        let ratings = self.games.ratings()?;
+        let list = ratings.ratings(player.clone()).await.ok()?;
+        Some(
+            list.iter()
                 .find(|r| r.speed == speed)
                 .map_or(crate::rating::START.rating, |r| r.glicko.rating)
                 .round() as i32,
-            Err(_) => crate::rating::START.rating.round() as i32,
-        }
+        )
     }
 
     /// Pairs the free players of a started arena and starts their games.
     async fn pair(&self, running: &mut Running) {
-        if running.is_swiss() || running.row.state != "started" || now_ms() >= running.row.ends_ms {
+        let now = self.games.now_ms();
+        if running.is_swiss() || running.row.state != "started" || now >= running.row.ends_ms {
             return;
         }
-        let pairs = running.arena.pair();
+        let pairs = running.arena.pair(now);
+        if let Some(at) = running.arena.rematch_due() {
+            // Never sooner than a second from now: a wait that could not
+            // be paired is not tried again at once.
+            self.arm_pairing(running.row.id, at.max(now + 1_000));
+        }
         if pairs.is_empty() {
             return;
         }
@@ -1280,6 +1345,45 @@ impl Tournaments {
                 }
             }
         }
+    }
+
+    /// Pairs tournament `id` again at `at` (ms, the games' clock): players
+    /// left waiting may then meet again ([`Arena::rematch_due`]). One timer
+    /// a tournament, the soonest kept.
+    fn arm_pairing(&self, id: i64, at: i64) {
+        let Some(room) = lock(&self.rooms).get(&id).cloned() else {
+            return;
+        };
+        let armed = room.pairing_at.load(Ordering::Relaxed);
+        if armed != 0 && armed <= at {
+            return;
+        }
+        room.pairing_at.store(at, Ordering::Relaxed);
+        let me = self.me.clone();
+        let clock = self.games.clock();
+        tokio::spawn(async move {
+            clock.sleep_until(at).await;
+            let Some(tournaments) = me.upgrade() else {
+                return;
+            };
+            // Another timer armed sooner may have taken its place.
+            if room
+                .pairing_at
+                .compare_exchange(at, 0, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+            {
+                return;
+            }
+            let mut running = match tournaments.change(&room).await {
+                Ok(running) => running,
+                Err(e) => {
+                    tracing::warn!(tournament = id, error = %e, "waiting players not paired");
+                    return;
+                }
+            };
+            tournaments.pair(&mut running).await;
+            tournaments.tell(&room, &running);
+        });
     }
 
     /// Holds `game`, just made for the players numbered `players` in round
@@ -1395,6 +1499,22 @@ impl Tournaments {
             }
             if ids.is_empty() {
                 continue;
+            }
+            // The standings show ratings as they are now, the game's change
+            // counted (it is stored before its end is told).
+            for &n in &numbers {
+                let player = running.entrants[n].player.clone();
+                if let Some(rating) = self.current_rating(&player, running.row.clock).await {
+                    running.arena.players[n].rating = rating;
+                }
+            }
+            // The arena's time was up and its last game has ended: it is
+            // finished, its podium final.
+            if running.row.state == "started"
+                && self.games.now_ms() >= running.row.ends_ms
+                && running.arena.playing.is_empty()
+            {
+                running.row.state = "finished".into();
             }
             if let Err(e) = self
                 .store

@@ -391,6 +391,35 @@ async fn a_deleted_account_keeps_its_games_but_not_its_name_nor_a_way_in() {
 }
 
 #[tokio::test]
+async fn a_deleted_accounts_finished_games_keep_their_dates() {
+    // Issue 42: deleting an account wrote the deletion's time as the date
+    // of each of its games (a 05:25 draw showed as 05:47, lists reordered).
+    let w = world();
+    let made = w.sign_up("Kwabena", 1).await;
+    let game = online_game(&w, &made.account.player, Some(&guest(6))).await;
+    w.games
+        .change(game.id, |g| g.resign(Side::North, now_ms()))
+        .await
+        .unwrap();
+    let date = |w: &World| {
+        let store = w.store.clone();
+        async move {
+            let page = store.list(Some(guest(6)), None, 10).await.unwrap();
+            page.games.iter().find(|s| s.id == game.id).unwrap().updated_ms
+        }
+    };
+    let ended = date(&w).await;
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    w.accounts
+        .delete(&made.account, PASSWORD, ip(1))
+        .await
+        .unwrap();
+    let kept = w.games.load(game.id).await.unwrap();
+    assert_eq!(kept.seats[0].as_ref().unwrap().name, "", "named as deleted");
+    assert_eq!(date(&w).await, ended, "the game keeps its date");
+}
+
+#[tokio::test]
 async fn a_block_works_both_ways_and_only_between_accounts() {
     let w = world();
     let ama = w.sign_up("Ama", 1).await;

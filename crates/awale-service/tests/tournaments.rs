@@ -15,7 +15,7 @@ use awale_service::tournament::arena::Presence;
 use awale_service::tournaments::{ArenaSettings, TournamentView, Tournaments};
 use awale_service::Store;
 
-use common::{games_file, player, service, until};
+use common::{games_file, player, rated_service_on, service, until};
 
 fn settings() -> ArenaSettings {
     ArenaSettings {
@@ -202,14 +202,25 @@ async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
 }
 
 #[tokio::test]
-async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
+async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_stays() {
+    // Issue 42: an arena said finished and showed a podium while a game
+    // still ran, then the podium changed. As lichess: the time up, no new
+    // game, the standings provisional until the last game ends.
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
     join(&t, id, 3).await;
     let refused = t.close(id, &player(2)).await.unwrap_err();
     assert_eq!(refused.code, "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
-    assert_eq!(view.facts.state, "finished");
+    assert_eq!(view.facts.state, "started", "a game is still in play");
+    assert!(view.results_pending);
+    assert!(view.podium.is_empty(), "no podium while results are pending");
+    assert!(
+        view.standings.iter().all(|l| l.waiting_ms.is_none()),
+        "nobody is looking for a game once the time is up"
+    );
+    let late = t.join(id, &player(5), "P5").await.unwrap_err();
+    assert_eq!(late.code, "tournament_over");
     let playing: Vec<String> = view
         .standings
         .iter()
@@ -217,16 +228,104 @@ async fn the_end_stops_pairings_the_games_in_play_count_and_the_podium_stays() {
         .map(|l| l.name.clone())
         .collect();
     assert_eq!(playing.len(), 2);
+    let in_play = t.get(id, Some(&player(1))).await.unwrap();
+    assert!(!in_play.can_berserk, "no berserk once the time is up");
     let loser: u8 = playing[1][1..].parse().unwrap();
     resign(&games, &view, loser).await;
-    let view = until(&t, id, |v| v.podium.first().is_some_and(|l| l.score == 2)).await;
+    let view = until(&t, id, |v| v.facts.state == "finished").await;
+    assert!(!view.results_pending);
     assert!(
         view.standings.iter().all(|l| l.game.is_none()),
         "no new game"
     );
     assert_eq!(view.podium.len(), 3);
+    assert_eq!(view.podium[0].name, playing[0]);
+    assert_eq!(view.podium[0].score, 2, "the last game counted");
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let later = t.get(id, Some(&player(1))).await.unwrap();
+    assert_eq!(later.podium, view.podium, "the podium no longer changes");
     let late = t.join(id, &player(5), "P5").await.unwrap_err();
     assert_eq!(late.code, "tournament_over");
+}
+
+#[tokio::test]
+async fn an_arena_without_games_in_play_is_finished_at_once() {
+    let (_games, t) = service(Store::in_memory().unwrap());
+    let id = started(&t).await;
+    t.join(id, &player(1), "P1").await.unwrap();
+    let view = t.close(id, &player(1)).await.unwrap();
+    assert_eq!(view.facts.state, "finished");
+    assert!(!view.results_pending);
+    assert_eq!(view.podium.len(), 1);
+}
+
+#[tokio::test]
+async fn two_who_just_met_meet_again_after_a_short_wait_when_nobody_else_is_free() {
+    // Issue 42: in a small arena a pair that had just played waited for
+    // the other game to end, a minute with no word. Now they are told
+    // they are looking for an opponent, since when, and meet again after
+    // REMATCH_WAIT_MS when nobody else came free.
+    use awale_service::tournament::arena::REMATCH_WAIT_MS;
+    let clock = awale_service::clock::Clock::adjustable();
+    let (games, t) = rated_service_on(Store::in_memory().unwrap(), clock.clone());
+    let id = started(&t).await;
+    join(&t, id, 4).await;
+    let view = t.get(id, None).await.unwrap();
+    let opponent_of_1 = view
+        .standings
+        .iter()
+        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
+        .unwrap()
+        .name
+        .clone();
+    resign(&games, &view, 1).await;
+    let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
+    assert!(line(&view, 1).game.is_none(), "no rematch at once");
+    let since = line(&view, 1).waiting_ms.expect("looking for an opponent");
+    assert!(since <= view.now_ms && view.now_ms - since < REMATCH_WAIT_MS);
+    assert!(
+        view.standings
+            .iter()
+            .filter(|l| l.game.is_some())
+            .all(|l| l.waiting_ms.is_none()),
+        "{view:?}"
+    );
+    clock.advance(std::time::Duration::from_millis(REMATCH_WAIT_MS as u64));
+    let view = until(&t, id, |v| line(v, 1).game.is_some()).await;
+    let again = view
+        .standings
+        .iter()
+        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
+        .unwrap();
+    assert_eq!(again.name, opponent_of_1, "nobody else was free: they meet again");
+    assert_eq!(line(&view, 1).waiting_ms, None);
+}
+
+#[tokio::test]
+async fn the_standings_show_ratings_as_they_are_after_each_game() {
+    // Issue 42: the rating column kept the ratings at join (1500).
+    let (games, t) = rated_service_on(
+        Store::in_memory().unwrap(),
+        awale_service::clock::Clock::system(),
+    );
+    let item = t
+        .create(
+            &player(1),
+            ArenaSettings {
+                rated: true,
+                ..settings()
+            },
+        )
+        .await
+        .unwrap();
+    let id = item.facts.id;
+    until(&t, id, |v| v.facts.state == "started").await;
+    let view = join(&t, id, 2).await;
+    assert_eq!(line(&view, 1).rating, 1500);
+    resign(&games, &view, 2).await;
+    let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
+    assert!(line(&view, 1).rating > 1500, "{view:?}");
+    assert!(line(&view, 2).rating < 1500, "{view:?}");
 }
 
 #[tokio::test]

@@ -219,9 +219,12 @@ impl State {
 }
 
 /// The columns of a game's state set to [`State::values`] (of game `?1`),
-/// in either store.
+/// in either store. A game that had ended keeps its date (`updated_ms`,
+/// the time of its end): a change after it (a deleted player's seat, a
+/// rematch offer) does not move it in anyone's list of games.
 pub(crate) const SET_STATE: &str =
-    "updated_ms = ?2, clock_initial_ms = ?3, clock_increment_ms = ?4,
+    "updated_ms = CASE WHEN result = '*' THEN ?2 ELSE updated_ms END,
+     clock_initial_ms = ?3, clock_increment_ms = ?4,
      south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
      redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
      public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,

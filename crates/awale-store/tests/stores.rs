@@ -169,6 +169,33 @@ fn the_current_game_is_the_last_changed_going_on() {
 }
 
 #[test]
+fn a_finished_game_keeps_its_date_when_changed_after_its_end() {
+    // Issue 42: deleting an account renamed its seats in every game and
+    // wrote the deletion's time as each game's date.
+    on_both(|store| async move {
+        let mut g = stored(&*store).await;
+        sow(&mut g, 'F', 2_000);
+        save(&*store, &mut g, 0).await;
+        g.game.resign(Side::North).unwrap();
+        save(&*store, &mut g, 1).await;
+        let id = g.id;
+        let date = |page: awale_store::Page| page.games.iter().find(|s| s.id == id).unwrap().updated_ms;
+        let ended = date(store.list(Some(me()), None, 10).await.unwrap());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        g.seats.iter_mut().flatten().next().unwrap().name = String::new();
+        save(&*store, &mut g, 1).await;
+        let page = store.list(Some(me()), None, 10).await.unwrap();
+        assert_eq!(date(page), ended, "a change after the end keeps the date");
+        assert_eq!(stored_name(&*store, id).await, "");
+    });
+}
+
+async fn stored_name(store: &dyn GameStore, id: i64) -> String {
+    let game = store.load(id).await.unwrap().unwrap();
+    game.seats.iter().flatten().next().unwrap().name.clone()
+}
+
+#[test]
 fn an_upload_sent_twice_is_stored_once() {
     on_both(|store| async move {
         let first = store

@@ -177,10 +177,10 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert_eq!(ama.text("#arena-close"), "Terminer le tournoi");
     tap(&ama, "#arena-close");
     for (b, finished) in [
-        (&ama, "Terminé"),
-        (&kofi, "Finished"),
-        (&yaw, "Terminé"),
-        (&esi, "Finished"),
+        (&ama, "Terminé : résultats définitifs"),
+        (&kofi, "Finished: final results"),
+        (&yaw, "Terminé : résultats définitifs"),
+        (&esi, "Finished: final results"),
     ] {
         b.wait_for(
             "the podium",
@@ -210,6 +210,264 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     }
     doc_screenshot(&ama, "screenshot-arena-fr.png");
     doc_screenshot(&kofi, "screenshot-arena-phone-en.png");
-    let found = kofi.axe_violations();
-    assert!(found.is_empty(), "the tournament's page: {found:?}");
+    // A finished arena, in both languages (issue 42).
+    for b in [&kofi, &ama] {
+        let found = b.axe_violations();
+        assert!(found.is_empty(), "the finished arena's page: {found:?}");
+    }
+}
+
+/// Issue 42's check, as lichess runs an arena: four accounts in a
+/// 3-minute arena (1+0), their games ended at staggered times through the
+/// API (a loser resigns 2 s or 8 s after the pairing, so one pair often
+/// ends while the other plays): while it runs, nobody waits more than 15 s
+/// for a game, and a player waiting reads "looking for an opponent" with
+/// the time waited; a game's page names its tournament with its time
+/// left, and its berserk button goes after the player's first move. When
+/// the time is up with games in play, the page says the results are
+/// pending and shows no podium; once the last game ends it says the
+/// arena is finished, shows the podium, and the podium no longer changes.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() {
+    use std::collections::HashMap;
+    use std::time::{Duration, Instant};
+
+    let (site, ama, kofi) = ama_and_kofi("arena-wait");
+    let url = site.url.clone();
+    let yaw = member("arena-wait-yaw", "fr-FR,fr", PHONE, &url, "Yaw");
+    let esi = member("arena-wait-esi", "en-US,en", DESKTOP, &url, "Esi");
+    let made = page_fetch(
+        &ama,
+        "POST",
+        "/api/tournaments",
+        json!({"name": "Trois minutes", "minutes_each": 1, "increment_s": 0, "rated": false,
+               "minutes": 3, "starts_in_minutes": 0}),
+    );
+    assert_eq!(made["status"], 200, "{made}");
+    let id = made["body"]["id"].as_i64().unwrap();
+    let page = format!("#tournament={id}");
+    let players = [&ama, &kofi, &yaw, &esi];
+    // Each browser's number in the arena.
+    let mut number: HashMap<i64, &Browser> = HashMap::new();
+    for b in players {
+        b.goto(&format!("{url}/{page}"));
+        let joined = page_fetch(b, "POST", &format!("/api/tournaments/{id}/join"), json!({}));
+        assert_eq!(joined["status"], 200, "{joined}");
+        number.insert(joined["body"]["you"].as_i64().unwrap(), b);
+    }
+    let view_of = |b: &Browser| {
+        let v = page_fetch(b, "GET", &format!("/api/tournaments/{id}"), json!(null));
+        assert_eq!(v["status"], 200, "{v}");
+        v["body"].clone()
+    };
+
+    // The first games: each page shows its game, naming the tournament
+    // with its time left; berserk is offered until the player's first move.
+    for b in players {
+        b.wait_for(
+            "sent to the arena game",
+            "return location.hash.startsWith('#game=')",
+            15,
+        );
+    }
+    for (b, left) in [(&ama, "Fin du tournoi dans "), (&kofi, "Tournament ends in ")] {
+        b.wait_shown("#game-tournament", 10);
+        assert!(b.text("#game-tournament-link").contains("Trois minutes"));
+        assert_eq!(
+            b.eval("return document.querySelector('#game-tournament-link').getAttribute('href')"),
+            json!(page)
+        );
+        assert!(b.text("#game-tournament-left").starts_with(left), "{}", b.text("#game-tournament-left"));
+    }
+    let game = hash(&ama)[6..].to_string();
+    let state = page_fetch(&ama, "GET", &format!("/api/games/{game}"), json!(null));
+    let mover = if state["body"]["you"][0] == state["body"]["to_move"] {
+        &ama
+    } else {
+        players
+            .into_iter()
+            .find(|b| !std::ptr::eq(*b, &ama) && hash(b) == hash(&ama))
+            .unwrap()
+    };
+    mover.wait_shown("#game-berserk", 10);
+    let legal = state["body"]["legal"][0].clone();
+    let moved = page_fetch(
+        mover,
+        "POST",
+        &format!("/api/games/{game}/moves"),
+        json!({"move": legal, "ply": 0}),
+    );
+    assert_eq!(moved["status"], 200, "{moved}");
+    mover.wait_for(
+        "the berserk button gone after the first move",
+        "return document.querySelector('#game-berserk').hidden",
+        10,
+    );
+
+    // While it runs: losers resign at staggered times; nobody waits long.
+    // Each game: when first seen, and after how long its loser resigns.
+    let mut seen: HashMap<String, (Instant, u64)> = HashMap::new();
+    let mut resigned: Vec<String> = Vec::new();
+    let mut longest = 0;
+    let mut told_waiting = false;
+    let mut sown: Vec<String> = Vec::new();
+    // Each side of `game` sows once (its players' browsers).
+    let sow_twice = |game: &str, sides: [&Browser; 2]| {
+        for ply in 0..2 {
+            for b in sides {
+                let v = page_fetch(b, "GET", &format!("/api/games/{game}"), json!(null));
+                let v = &v["body"];
+                let plies = v["plies"].as_array().map_or(0, Vec::len);
+                let to_move = &v["to_move"];
+                if plies == ply && v["you"].as_array().is_some_and(|y| y.contains(to_move)) {
+                    let mv = json!({"move": v["legal"][0], "ply": ply});
+                    page_fetch(b, "POST", &format!("/api/games/{game}/moves"), mv);
+                }
+            }
+        }
+    };
+    let mut view = view_of(&ama);
+    let ends = view["ends_ms"].as_i64().unwrap();
+    loop {
+        let now = view["now_ms"].as_i64().unwrap();
+        if now >= ends {
+            break;
+        }
+        let lines = view["standings"].as_array().unwrap().clone();
+        for l in &lines {
+            if let Some(since) = l["waiting_ms"].as_i64() {
+                longest = longest.max(now - since);
+                assert!(now - since <= 15_000, "waited {} ms: {view}", now - since);
+                let b = number[&l["number"].as_i64().unwrap()];
+                if now - since >= 3_000 && hash(b) == page {
+                    // Empty when paired meanwhile.
+                    let text = b.string(
+                        "const p = document.querySelector('#arena-waiting'); return p.hidden ? '' : p.textContent",
+                    );
+                    if !text.is_empty() {
+                        assert!(
+                            text.starts_with("Recherche d'un adversaire… (0:")
+                                || text.starts_with("Looking for an opponent… (0:"),
+                            "{text}"
+                        );
+                        told_waiting = true;
+                    }
+                }
+            }
+        }
+        // The loser of each game: the higher number, 2 s or 8 s after it
+        // was first seen; none in the last 25 s (games left in play, both
+        // sides sowing once so that none is aborted for want of a move).
+        let mut games: Vec<(String, i64)> = lines
+            .iter()
+            .filter_map(|l| Some((l["game"].as_str()?.to_string(), l["number"].as_i64()?)))
+            .collect();
+        games.sort();
+        for pair in games.chunks(2).filter(|c| c.len() == 2) {
+            let (game, loser) = (&pair[0].0, pair[0].1.max(pair[1].1));
+            let count = seen.len();
+            let (first, delay) = *seen
+                .entry(game.clone())
+                .or_insert_with(|| (Instant::now(), if count % 2 == 0 { 2 } else { 8 }));
+            if resigned.contains(game) {
+                continue;
+            }
+            if ends - now > 25_000 {
+                if first.elapsed() >= Duration::from_secs(delay) {
+                    let r = page_fetch(number[&loser], "POST", &format!("/api/games/{game}/resign"), json!({}));
+                    assert_eq!(r["status"], 200, "{r}");
+                    resigned.push(game.clone());
+                }
+            } else if !sown.contains(game) {
+                sow_twice(game, [number[&pair[0].1], number[&pair[1].1]]);
+                sown.push(game.clone());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(700));
+        view = view_of(&ama);
+    }
+    assert!(resigned.len() >= 6, "games played: {}", resigned.len());
+    assert!(told_waiting, "a waiting player's page never said so");
+
+    // The time is up with games in play: results pending, no podium.
+    let view = view_of(&ama);
+    assert_eq!(view["state"], "started", "{view}");
+    assert_eq!(view["results_pending"], true, "{view}");
+    let mut in_play: Vec<(String, i64)> = view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| Some((l["game"].as_str()?.to_string(), l["number"].as_i64()?)))
+        .collect();
+    in_play.sort();
+    assert!(!in_play.is_empty(), "{view}");
+    let last: Vec<(String, i64)> = in_play.split_off(in_play.len() - 2);
+    for pair in in_play.chunks(2) {
+        let loser = pair[0].1.max(pair[1].1);
+        page_post_ok(number[&loser], &format!("/api/games/{}/resign", pair[0].0));
+    }
+    let (last_game, last_loser) = (last[0].0.clone(), last[0].1.max(last[1].1));
+    let last_players = [last[0].1, last[1].1];
+    let observer = number
+        .iter()
+        .find(|(n, _)| !last_players.contains(n))
+        .map(|(_, b)| *b)
+        .unwrap();
+    let french = |b: &Browser| std::ptr::eq(b, &ama) || std::ptr::eq(b, &yaw);
+    let pending = |b: &Browser| {
+        if french(b) {
+            "Temps écoulé : résultats provisoires, en attente de la fin des dernières parties"
+        } else {
+            "Time is up: results are provisional, pending the end of the last games"
+        }
+    };
+    let in_last = number[&last_players[0]];
+    in_last.wait_for(
+        "the game's page says the results are pending",
+        &format!(
+            "return location.hash.startsWith('#game=') && document.querySelector('#game-tournament-left').textContent === {}",
+            json!(pending(in_last))
+        ),
+        15,
+    );
+    observer.goto(&format!("{url}/{page}"));
+    observer.wait_for(
+        "results pending",
+        &format!("return document.querySelector('#arena-status').textContent === {}", json!(pending(observer))),
+        15,
+    );
+    assert_eq!(
+        observer.eval("return document.querySelector('#arena-podium').hidden"),
+        json!(true),
+        "no podium while results are pending"
+    );
+
+    // The last game ends: finished, the podium, which then stays.
+    page_post_ok(number[&last_loser], &format!("/api/games/{last_game}/resign"));
+    let finished = if french(observer) {
+        "Terminé : résultats définitifs"
+    } else {
+        "Finished: final results"
+    };
+    observer.wait_for(
+        "finished once the last game ended",
+        &format!(
+            "return document.querySelector('#arena-status').textContent === {}
+               && document.querySelectorAll('#arena-podium li').length === 3",
+            json!(finished)
+        ),
+        15,
+    );
+    let podium = |b: &Browser| {
+        b.strings("return [...document.querySelectorAll('#arena-podium li')].map((li) => li.textContent)")
+    };
+    let shown = podium(observer);
+    let view = view_of(observer);
+    assert_eq!(view["state"], "finished", "{view}");
+    assert_eq!(view["results_pending"], false);
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(podium(observer), shown, "the podium no longer changes");
+    assert_eq!(view_of(observer)["podium"], view["podium"]);
+    eprintln!("longest wait: {longest} ms, games: {}", resigned.len());
 }

@@ -3,12 +3,21 @@
 //! rating (not the one just played); a win is 2 points, a draw 1; after two
 //! wins in a row each further win counts double until a game that is not a
 //! win (the streak, shown as a flame); a player who berserks (halves their
-//! own clock at the start of a game) wins one point more. Pure: the service
-//! keeps it, starts the games and tells the watchers.
+//! own clock at the start of a game) wins one point more. Pure (the time
+//! given to each pairing): the service keeps it, starts the games and
+//! tells the watchers.
 
 use serde::{Deserialize, Serialize};
 
 use super::matching;
+
+/// How long two players who just met wait, when nobody else is free and
+/// games are in play, before they meet again (ms). Lichess never pairs
+/// last opponents again while more than two play; in a small arena that
+/// left a pair waiting for the other game to end, a minute or more with
+/// nothing to do (issue 42): here they wait a few seconds for someone
+/// else to come free, then meet again.
+pub const REMATCH_WAIT_MS: i64 = 5_000;
 
 /// Where an arena player is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +65,10 @@ pub struct ArenaPlayer {
     /// alike.
     #[serde(default)]
     pub free_since: u64,
+    /// Since when (ms) they have waited for an opponent, free and not
+    /// paired at a pairing; None when not waiting. Not stored.
+    #[serde(default)]
+    pub waiting_ms: Option<i64>,
 }
 
 impl ArenaPlayer {
@@ -139,6 +152,7 @@ impl Arena {
             sheet: Vec::new(),
             firsts: 0,
             free_since: self.freed,
+            waiting_ms: None,
         });
         self.players.len() - 1
     }
@@ -149,6 +163,7 @@ impl Arena {
         for &p in players {
             self.players[p].presence = Presence::Free;
             self.players[p].free_since = self.freed;
+            self.players[p].waiting_ms = None;
         }
     }
 
@@ -171,11 +186,15 @@ impl Arena {
             self.come_free(&[p]);
         } else {
             player.presence = presence;
+            if presence != Presence::Free {
+                player.waiting_ms = None;
+            }
         }
         Ok(())
     }
 
-    /// Pairs the free players and returns the new games as (first, second).
+    /// Pairs the free players at `now` (ms) and returns the new games as
+    /// (first, second).
     ///
     /// As lichess's arena: the free players are ranked by score, then
     /// rating, and a pair is *fresh* when neither was the other's last
@@ -184,9 +203,11 @@ impl Arena {
     /// out for someone who came free after.
     /// Then, among those, from the top of the ranking each meets the
     /// nearest one below with whom the pair is fresh. Those no fresh pair
-    /// could take meet again one they just met only when no game was in
-    /// play (else they wait for someone to come free).
-    pub fn pair(&mut self) -> Vec<(usize, usize)> {
+    /// could take meet again one they just met when no game is in play,
+    /// or once both have waited [`REMATCH_WAIT_MS`] (until then someone
+    /// else may come free). Whoever is left waiting is noted as waiting
+    /// since `now` (see [`Arena::rematch_due`]).
+    pub fn pair(&mut self, now: i64) -> Vec<(usize, usize)> {
         let mut free: Vec<usize> = (0..self.players.len())
             .filter(|&p| self.players[p].presence == Presence::Free)
             .collect();
@@ -256,11 +277,20 @@ impl Arena {
         let mut pairs: Vec<(usize, usize)> = (0..n)
             .filter_map(|i| mate[i].filter(|&j| i < j).map(|j| (i, j)))
             .collect();
-        if self.playing.is_empty() {
-            // No game to wait for: those no fresh pair could take meet one
-            // they just met, by rank, the one who came free last sitting
-            // out an odd number.
-            let mut left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none()).collect();
+        {
+            // Those no fresh pair could take meet one they just met, by
+            // rank, the one who came free last sitting out an odd number:
+            // at once when no game is in play (nobody to wait for), else
+            // those who have waited long enough.
+            let waited = |i: usize| {
+                self.playing.is_empty()
+                    || self.players[free[i]]
+                        .waiting_ms
+                        .is_some_and(|since| now - since >= REMATCH_WAIT_MS)
+            };
+            let mut left: Vec<usize> = (0..n)
+                .filter(|&i| mate[i].is_none() && waited(i))
+                .collect();
             left.sort_by_key(|&i| (self.players[free[i]].free_since, i));
             left.truncate(left.len() - left.len() % 2);
             left.sort_unstable();
@@ -282,9 +312,37 @@ impl Arena {
             self.players[first].presence = Presence::Playing;
             self.players[first].firsts += 1;
             self.players[second].presence = Presence::Playing;
+            self.players[first].waiting_ms = None;
+            self.players[second].waiting_ms = None;
             self.playing.push((first, second));
         }
+        for p in &mut self.players {
+            if p.presence == Presence::Free && p.waiting_ms.is_none() {
+                p.waiting_ms = Some(now);
+            }
+        }
         games
+    }
+
+    /// When a pairing may pair someone left waiting: the soonest a pair
+    /// of players who just met may meet again ([`REMATCH_WAIT_MS`]), when
+    /// two or more wait while games are in play. None: the next end or
+    /// arrival will pair them.
+    #[must_use]
+    pub fn rematch_due(&self) -> Option<i64> {
+        let waiting: Vec<i64> = self
+            .players
+            .iter()
+            .filter(|p| p.presence == Presence::Free)
+            .filter_map(|p| p.waiting_ms)
+            .collect();
+        if waiting.len() < 2 || self.playing.is_empty() {
+            return None;
+        }
+        // Both of a pair must have waited: the second longest wait decides.
+        let mut waiting = waiting;
+        waiting.sort_unstable();
+        Some(waiting[1] + REMATCH_WAIT_MS)
     }
 
     /// Records the end of the game between `first` and `second`: `result`
@@ -424,14 +482,14 @@ mod tests {
         for r in [1500, 1900, 1700, 1300] {
             arena.join(r);
         }
-        let mut games = arena.pair();
+        let mut games = arena.pair(0);
         for g in &mut games {
             *g = (g.0.min(g.1), g.0.max(g.1));
         }
         games.sort_unstable();
         // Ranked 1 (1900), 2 (1700), 0 (1500), 3 (1300): 1-2 and 0-3.
         assert_eq!(games, vec![(0, 3), (1, 2)]);
-        assert!(arena.pair().is_empty(), "nobody is free");
+        assert!(arena.pair(0).is_empty(), "nobody is free");
     }
 
     #[test]
@@ -440,15 +498,54 @@ mod tests {
         for r in [2000, 1900, 1800, 1700] {
             arena.join(r);
         }
-        let games = arena.pair();
+        let games = arena.pair(0);
         let (a, b) = games.iter().copied().find(|&(a, b)| a.min(b) == 0).unwrap();
         arena.finish(a, b, 1, [false, false]).unwrap();
         // 0 and 1 are free, the other game goes on: they wait.
-        assert!(arena.pair().is_empty());
+        assert!(arena.pair(0).is_empty());
         let (c, d) = arena.playing[0];
         arena.finish(c, d, 2, [false, false]).unwrap();
         // Now all four are free: nobody meets the last opponent.
-        for (x, y) in arena.pair() {
+        for (x, y) in arena.pair(0) {
+            assert_ne!(arena.players[x].last_opponent(), Some(y));
+        }
+    }
+
+    #[test]
+    fn two_who_just_met_meet_again_after_a_short_wait_while_others_play() {
+        let mut arena = Arena::default();
+        for r in [2000, 1900, 1800, 1700] {
+            arena.join(r);
+        }
+        let games = arena.pair(0);
+        let (a, b) = games.iter().copied().find(|&(a, b)| a.min(b) == 0).unwrap();
+        arena.finish(a, b, 1, [false, false]).unwrap();
+        // The other game goes on: nobody else is free, they wait...
+        assert!(arena.pair(1_000).is_empty());
+        assert_eq!(arena.players[a].waiting_ms, Some(1_000));
+        assert_eq!(arena.rematch_due(), Some(1_000 + REMATCH_WAIT_MS));
+        assert!(arena.pair(1_000 + REMATCH_WAIT_MS - 1).is_empty());
+        // ...a few seconds, then meet again.
+        let again = arena.pair(1_000 + REMATCH_WAIT_MS);
+        assert_eq!(again.len(), 1);
+        assert!(played(&again, a) && played(&again, b), "{again:?}");
+        assert_eq!(arena.players[a].waiting_ms, None);
+        assert_eq!(arena.rematch_due(), None);
+    }
+
+    #[test]
+    fn someone_come_free_meanwhile_is_met_rather_than_the_last_opponent() {
+        let mut arena = Arena::default();
+        for r in [2000, 1900, 1800, 1700] {
+            arena.join(r);
+        }
+        arena.pair(0);
+        let (a, b) = arena.playing[0];
+        arena.finish(a, b, 2, [false, false]).unwrap();
+        assert!(arena.pair(1_000).is_empty());
+        let (c, d) = arena.playing[0];
+        arena.finish(c, d, 2, [false, false]).unwrap();
+        for (x, y) in arena.pair(2_000) {
             assert_ne!(arena.players[x].last_opponent(), Some(y));
         }
     }
@@ -471,13 +568,13 @@ mod tests {
         let mut arena = Arena::default();
         let a = arena.join(1500);
         let b = arena.join(1500);
-        assert_eq!(arena.pair().len(), 1);
+        assert_eq!(arena.pair(0).len(), 1);
         let z = arena.join(1500);
-        assert!(arena.pair().is_empty(), "Z waits for the game");
+        assert!(arena.pair(0).is_empty(), "Z waits for the game");
         let mut out = Vec::new();
         for _ in 0..12 {
             finish_all(&mut arena);
-            let games = arena.pair();
+            let games = arena.pair(0);
             assert_eq!(games.len(), 1, "{arena:?}");
             out.push([a, b, z].into_iter().find(|&p| !played(&games, p)).unwrap());
         }
@@ -501,7 +598,7 @@ mod tests {
         arena.playing.push((a, z));
         arena.finish(a, z, 2, [false, false]).unwrap();
         // A, the leader, just met Z, and B's last was A: only B-Z is fresh.
-        let games = arena.pair();
+        let games = arena.pair(0);
         assert_eq!(games.len(), 1);
         assert!(!played(&games, a), "{games:?}");
     }
@@ -513,7 +610,7 @@ mod tests {
             arena.join(r);
         }
         // 0-1 and 2-3; 4, the lowest, waits.
-        let games = arena.pair();
+        let games = arena.pair(0);
         assert_eq!(games.len(), 2);
         assert!(!played(&games, 4));
         // 0-1 ends, then 2-3: the higher rated win.
@@ -530,7 +627,7 @@ mod tests {
         }
         // By rank alone 0-2 and 1-3 would leave 4 out again: 4 plays, and
         // the one left out came free last (from 2-3), the lower of them.
-        let games = arena.pair();
+        let games = arena.pair(0);
         assert_eq!(games.len(), 2);
         assert!(played(&games, 4), "{games:?}");
         assert!(!played(&games, 3), "{games:?}");
@@ -541,9 +638,9 @@ mod tests {
         let mut arena = Arena::default();
         arena.join(1500);
         arena.join(1500);
-        let (a, b) = arena.pair()[0];
+        let (a, b) = arena.pair(0)[0];
         arena.finish(a, b, 0, [false, false]).unwrap();
-        assert_eq!(arena.pair().len(), 1);
+        assert_eq!(arena.pair(0).len(), 1);
     }
 
     #[test]
@@ -586,7 +683,7 @@ mod tests {
         let b = arena.join(1500);
         let c = arena.join(1500);
         arena.set_presence(c, Presence::Paused).unwrap();
-        let games = arena.pair();
+        let games = arena.pair(0);
         assert_eq!(games.len(), 1);
         assert!(!games.iter().any(|&(x, y)| x == c || y == c));
         assert_eq!(
@@ -597,7 +694,7 @@ mod tests {
         arena.finish(x, y, 2, [false, false]).unwrap();
         arena.set_presence(x, Presence::Withdrawn).unwrap();
         arena.set_presence(c, Presence::Free).unwrap();
-        let games = arena.pair();
+        let games = arena.pair(0);
         assert_eq!(games.len(), 1);
         assert!(games[0] == (y, c) || games[0] == (c, y));
         assert_eq!(
@@ -616,7 +713,7 @@ mod tests {
         let mut arena = Arena::default();
         let a = arena.join(1500);
         let b = arena.join(1500);
-        let (x, y) = arena.pair()[0];
+        let (x, y) = arena.pair(0)[0];
         arena.cancel(x, y).unwrap();
         assert!(arena.players.iter().all(|p| p.sheet.is_empty()));
         assert!(!arena.is_playing(a) && !arena.is_playing(b));
@@ -630,7 +727,7 @@ mod tests {
             arena.join(1500);
         }
         for _ in 0..20 {
-            for (a, b) in arena.pair() {
+            for (a, b) in arena.pair(0) {
                 arena.finish(a, b, 1, [false, false]).unwrap();
             }
         }
@@ -648,7 +745,7 @@ mod tests {
         arena
             .finish(players[0], players[1], 2, [false, false])
             .unwrap();
-        let games = arena.pair();
+        let games = arena.pair(0);
         assert_eq!(games.len(), 2);
         let top = arena.top_game().unwrap();
         assert!(top.0 == players[0] || top.1 == players[0]);

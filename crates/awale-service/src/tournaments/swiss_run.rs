@@ -373,6 +373,7 @@ impl Tournaments {
                     sheet: Vec::new(),
                     firsts: 0,
                     free_since: 0,
+                    waiting_ms: None,
                 });
                 running.entrants.push(Entrant {
                     player: player.clone(),

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use awale_service::clock::Clock;
 use awale_service::game::PlayerId;
 use awale_service::games::Games;
 use awale_service::live::Hub;
@@ -30,6 +31,20 @@ pub fn games_file() -> (tempfile::TempDir, std::path::PathBuf) {
 pub fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
     let store = Arc::new(store);
     let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    let tournaments = Tournaments::new(Arc::clone(&games), store, None);
+    tournaments.start().unwrap();
+    (games, tournaments)
+}
+
+/// [`service`], its games rated and on `clock` (a test's, moved forward
+/// at will).
+pub fn rated_service_on(store: Store, clock: Clock) -> (Arc<Games>, Arc<Tournaments>) {
+    let store = Arc::new(store);
+    let games = Arc::new(
+        Games::new(store.clone(), Arc::new(Hub::default()))
+            .with_ratings(store.clone())
+            .with_clock(clock),
+    );
     let tournaments = Tournaments::new(Arc::clone(&games), store, None);
     tournaments.start().unwrap();
     (games, tournaments)

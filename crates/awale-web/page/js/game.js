@@ -135,6 +135,9 @@ export function apply(view, animate) {
   // Views sent to every viewer do not say which sides this one plays.
   if (view.you === undefined && session.latest) view.you = session.latest.you;
   session.latest = view;
+  // Who shows something beside the game (a tournament's berserk button,
+  // asked again of the server) hears of each view.
+  document.dispatchEvent(new CustomEvent("awale-game-view", { detail: view }));
   setClock(view.clock);
   session.queue = session.queue.then(async () => {
     if (!current(epoch)) return;

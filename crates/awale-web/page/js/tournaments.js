@@ -20,7 +20,26 @@ const $ = (sel) => document.querySelector(sel);
 // The tournament followed: its id, the last view, the stream, the viewer's
 // game last seen (to go to a new one, and back when it ends).
 // `paused`: its stream closed while the page is left.
-const state = { id: null, view: null, source: null, paused: false, you: null, game: null, list: [] };
+// `offset`: the server's clock less the page's (waits and time left are
+// counted on the server's); `seen`: the games of this tournament seen, whose
+// pages name it.
+const state = { id: null, view: null, source: null, paused: false, you: null, game: null, list: [], offset: 0, seen: new Set(), asking: false };
+
+// A duration as minutes and seconds ("2:05").
+function duration(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The server's time now, as the page reckons it.
+function serverNow() {
+  return Date.now() + state.offset;
+}
+
+// A view just come from the server: its clock against the page's.
+function heard(view) {
+  if (typeof view.now_ms === "number") state.offset = view.now_ms - Date.now();
+}
 
 function clockText(x) {
   const minutes = x.initial_ms / 60000;
@@ -92,6 +111,7 @@ function follow(id) {
   state.id = id;
   state.view = null;
   state.game = null;
+  state.seen = new Set();
   listenTournament(id);
 }
 
@@ -101,10 +121,15 @@ function listenTournament(id) {
   source.addEventListener("standings", (ev) => {
     const view = eventJson(ev);
     if (view === undefined) return;
+    heard(view);
+    const before = state.view;
     view.you = state.you;
-    view.can_berserk = state.view ? state.view.can_berserk : false;
-    view.yours = state.view ? state.view.yours : false;
+    view.can_berserk = before ? before.can_berserk : false;
+    view.yours = before ? before.yours : false;
     changed(view);
+    // The time up or the end: whether berserk is still allowed is the
+    // server's to say.
+    if (before && before.can_berserk && (before.state !== view.state || before.results_pending !== view.results_pending)) refreshMine();
   });
   // The viewer's own game, told at once (the standings come at most
   // twice a second).
@@ -154,6 +179,7 @@ whileShown(
 async function load() {
   try {
     const view = await api("GET", `/api/tournaments/${state.id}`);
+    heard(view);
     state.you = view.you;
     changed(view);
   } catch (e) {
@@ -175,6 +201,8 @@ function changed(view) {
   // standings shown).
   const game = "your_game" in view ? view.your_game : me ? me.game : null;
   state.game = game;
+  if (game) state.seen.add(game);
+  for (const l of view.standings) if (l.game) state.seen.add(l.game);
   const here = location.hash === "#tournament=" + view.id;
   if (game && game !== before) {
     nav.go({ view: "play", game });
@@ -192,13 +220,19 @@ function changed(view) {
 }
 
 async function refreshMine() {
+  if (state.asking || state.id === null) return;
+  state.asking = true;
   try {
     const view = await api("GET", `/api/tournaments/${state.id}`);
+    heard(view);
     state.you = view.you;
     state.view = { ...state.view, can_berserk: view.can_berserk };
     renderBerserk();
+    if (!$("#view-tournament").hidden) render();
   } catch (e) {
     // The next standings bring it.
+  } finally {
+    state.asking = false;
   }
 }
 
@@ -206,6 +240,46 @@ function renderBerserk() {
   const b = $("#game-berserk");
   if (!b) return;
   b.hidden = !(state.view && state.view.can_berserk && state.game);
+  renderGameTournament();
+}
+
+// A game of the tournament followed names it, links back to it and says
+// its time left (or that its results are pending).
+function renderGameTournament() {
+  const box = $("#game-tournament");
+  if (!box) return;
+  const view = state.view;
+  const m = /^#game=([A-Za-z0-9_-]+)/.exec(location.hash);
+  const shown = m ? m[1] : null;
+  const ofIt = !!(view && shown && state.seen.has(shown));
+  box.hidden = !ofIt;
+  if (!ofIt) return;
+  const link = $("#game-tournament-link");
+  link.href = "#tournament=" + view.id;
+  link.textContent = t("arena_of_game", view.name);
+  let left = "";
+  if (view.results_pending) left = t("arena_results_pending");
+  else if (!view.swiss && view.state === "started") left = t("arena_time_left", duration(view.ends_ms - serverNow()));
+  else if (view.state === "finished") left = t("arena_results_final");
+  $("#game-tournament-left").textContent = left;
+}
+
+// The viewer looking for an opponent in an arena going on: since when.
+function renderWaiting() {
+  const p = $("#arena-waiting");
+  if (!p) return;
+  const view = state.view;
+  const me = view && !view.swiss ? mine(view) : null;
+  const since = me && typeof me.waiting_ms === "number" ? me.waiting_ms : null;
+  p.hidden = since === null;
+  if (since !== null) p.textContent = t("arena_looking", duration(serverNow() - since));
+}
+
+// Each second: the time waited and the time left, as they run.
+function tick() {
+  if (!state.view) return;
+  renderWaiting();
+  renderGameTournament();
 }
 
 export function render() {
@@ -221,10 +295,13 @@ export function render() {
   const status = $("#arena-status");
   if (swiss) status.textContent = swissStatus(view, swiss);
   else if (view.state === "created") status.textContent = t("arena_starts_at", timeText(view.starts_ms));
+  else if (view.results_pending) status.textContent = t("arena_results_pending");
   else if (view.state === "started") status.textContent = t("arena_ends_at", timeText(view.ends_ms));
-  else status.textContent = t("arena_state_finished");
+  else status.textContent = t("arena_results_final");
+  renderWaiting();
   const me = mine(view);
-  const open = view.state !== "finished";
+  // Time up, the last games finishing: nobody joins, pauses or ends it.
+  const open = view.state !== "finished" && !view.results_pending;
   $("#arena-join").hidden = !open || (me && (me.presence === "free" || me.presence === "playing"));
   $("#arena-join").textContent = t(me ? "arena_come_back" : "arena_join");
   if (swiss) $("#arena-join").hidden = !open || swiss.round_in_play || (me && me.presence !== "withdrawn");
@@ -403,6 +480,13 @@ async function act(what) {
 }
 
 export function setup() {
+  setInterval(tick, 1000);
+  // A view of the viewer's arena game while berserk is offered: after
+  // their first move the server says no more.
+  document.addEventListener("awale-game-view", (ev) => {
+    if (ev.detail && ev.detail.id === state.game && state.view && state.view.can_berserk) refreshMine();
+    renderGameTournament();
+  });
   $("#arena-form").addEventListener("submit", create);
   $("#arena-kind").addEventListener("change", showKind);
   $("#swiss-start-round").addEventListener("click", () => act("round"));
