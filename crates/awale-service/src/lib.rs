@@ -16,6 +16,8 @@ pub mod games;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
+pub mod mistakes;
+pub mod puzzle_rating;
 mod notices;
 pub mod players;
 pub mod pools;

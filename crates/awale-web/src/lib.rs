@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, challenges, clock, computer, error, game, games, handoff, limiter, live, players,
-    pools, rating, records, round, store, study, tournament, tournaments, view,
+    accounts, challenges, clock, computer, error, game, games, handoff, limiter, live, mistakes,
+    players, pools, rating, records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -39,7 +39,7 @@ pub use store::{PgStore, Store, StoreError};
 
 use limiter::{Limiter, PerPlayerAndClient, Rate};
 use store::tournament_chat::TournamentChatStore;
-use store::{AccountStore, GameStore, RatingStore, TournamentStore};
+use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -187,6 +187,8 @@ struct Shared {
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
     study: study::Study,
+    /// The players' mistakes as puzzles.
+    mistakes: mistakes::Mistakes,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -223,7 +225,14 @@ pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
 /// tournament chat in: the games file ([`Store`]) or PostgreSQL
 /// ([`PgStore`]).
 pub trait ServerStore:
-    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore + Clone + 'static
+    GameStore
+    + AccountStore
+    + RatingStore
+    + TournamentStore
+    + TournamentChatStore
+    + MistakeStore
+    + Clone
+    + 'static
 {
 }
 
@@ -233,6 +242,7 @@ impl<T> ServerStore for T where
         + RatingStore
         + TournamentStore
         + TournamentChatStore
+        + MistakeStore
         + Clone
         + 'static
 {
@@ -300,6 +310,7 @@ impl AppState {
             store.clone(),
         ));
         direct.start();
+        let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),
@@ -345,6 +356,7 @@ impl AppState {
                 public_url,
                 config,
                 study: study::Study::default(),
+                mistakes,
             }),
         })
     }
