@@ -401,7 +401,8 @@ pub struct Judged {
     pub answered: MoveScore,
     /// Every move good enough: none of them a mistake against the best.
     pub good: Vec<Move>,
-    /// Whether the databases decide every move (the values exact).
+    /// Whether every move's result is known (the databases decide it, or
+    /// the game ends within the search): the values are exact.
     pub exact: bool,
     /// The best move's line.
     pub best_line: Vec<Move>,
@@ -1042,9 +1043,9 @@ impl Computer {
             .map(|m| m.mv)
             .collect();
         let answered = moves.iter().find(|m| m.mv == answer)?.clone();
-        let exact = moves
-            .iter()
-            .all(|m| self.move_value(game, m.mv).is_some_and(|v| v.is_exact()));
+        // Exact where every move's result is known: the databases decide
+        // it, or the game ends within the search.
+        let exact = moves.iter().all(|m| m.score.decided);
         Some(Judged {
             good,
             exact,

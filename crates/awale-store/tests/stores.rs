@@ -16,9 +16,8 @@ use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
-    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, MistakeRow,
-    MistakeStore, NewAccount, NewReport, Notice, PgStore, Store, StoreError, TournamentStore,
-    CHAT_KEPT,
+    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, MistakeRow, NewAccount,
+    NewReport, Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
