@@ -401,8 +401,9 @@ pub struct Judged {
     pub answered: MoveScore,
     /// Every move good enough: none of them a mistake against the best.
     pub good: Vec<Move>,
-    /// Whether every move's result is known (the databases decide it, or
-    /// the game ends within the search): the values are exact.
+    /// Whether the answer's result and the best's are known (the
+    /// databases decide them, or the game ends within the search): the
+    /// values compared are exact.
     pub exact: bool,
     /// The best move's line.
     pub best_line: Vec<Move>,
@@ -1043,9 +1044,9 @@ impl Computer {
             .map(|m| m.mv)
             .collect();
         let answered = moves.iter().find(|m| m.mv == answer)?.clone();
-        // Exact where every move's result is known: the databases decide
-        // it, or the game ends within the search.
-        let exact = moves.iter().all(|m| m.score.decided);
+        // Exact where the answer's result and the best's are known (the
+        // databases decide them, or the game ends within the search).
+        let exact = answered.score.decided && best.score.decided;
         Some(Judged {
             good,
             exact,

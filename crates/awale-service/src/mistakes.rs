@@ -66,7 +66,11 @@ impl MistakeView {
             ply: row.ply,
             rules: row.rules.clone(),
             position: row.position.clone(),
-            side: if row.position.ends_with('N') { 'N' } else { 'S' },
+            side: if row.position.ends_with('N') {
+                'N'
+            } else {
+                'S'
+            },
             played: row.played.clone(),
             solved: row.solved,
             tries: row.tries,
@@ -208,7 +212,11 @@ impl Mistakes {
         for (i, mv) in moves.iter().enumerate() {
             let position = replay.position();
             let mine = sides.contains(&position.to_move());
-            if let Some(p) = review.plies.get(i).filter(|p| p.ply == i && p.mistake && mine) {
+            if let Some(p) = review
+                .plies
+                .get(i)
+                .filter(|p| p.ply == i && p.mistake && mine)
+            {
                 if let Some(best) = p.best.as_ref().filter(|b| b.mv != p.mv) {
                     debug_assert_eq!(p.side, position.to_move().letter());
                     rows.push(MistakeRow {

@@ -44,8 +44,7 @@ pub fn after_attempts(solver: &Glicko, attempts: &[(Glicko, bool)], tau: f64) ->
 /// game ratings keep.
 pub fn rate_attempt(solver: Glicko, puzzle: Glicko, solved: bool) -> (Glicko, Glicko) {
     let bounded = |before: Glicko, after: Glicko| {
-        if after.rating.is_finite() && after.deviation.is_finite() && after.volatility.is_finite()
-        {
+        if after.rating.is_finite() && after.deviation.is_finite() && after.volatility.is_finite() {
             Glicko {
                 rating: after.rating,
                 deviation: after.deviation.clamp(MIN_DEVIATION, MAX_DEVIATION),
@@ -57,10 +56,7 @@ pub fn rate_attempt(solver: Glicko, puzzle: Glicko, solved: bool) -> (Glicko, Gl
     };
     let solver_after = after_attempts(&solver, &[(puzzle, solved)], TAU);
     let puzzle_after = after_attempts(&puzzle, &[(solver, !solved)], TAU);
-    (
-        bounded(solver, solver_after),
-        bounded(puzzle, puzzle_after),
-    )
+    (bounded(solver, solver_after), bounded(puzzle, puzzle_after))
 }
 
 /// Of `puzzles` (a key and its rating), the one nearest `target`; the
@@ -99,7 +95,11 @@ mod tests {
     /// misses two of 1550/100 and 1700/300 ends at 1464.06/151.52/0.05999.
     #[test]
     fn glickmans_example_as_puzzle_attempts() {
-        let attempts = [(r(1400.0, 30.0), true), (r(1550.0, 100.0), false), (r(1700.0, 300.0), false)];
+        let attempts = [
+            (r(1400.0, 30.0), true),
+            (r(1550.0, 100.0), false),
+            (r(1700.0, 300.0), false),
+        ];
         let after = after_attempts(&r(1500.0, 200.0), &attempts, TAU);
         assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
         assert!((after.deviation - 151.52).abs() < 0.005, "{after:?}");
@@ -109,14 +109,24 @@ mod tests {
     #[test]
     fn a_solve_moves_the_solver_up_and_the_puzzle_down() {
         let (solver, puzzle) = rate_attempt(r(1500.0, 200.0), r(1600.0, 200.0), true);
-        assert!(solver.rating > 1500.0 && puzzle.rating < 1600.0, "{solver:?} {puzzle:?}");
+        assert!(
+            solver.rating > 1500.0 && puzzle.rating < 1600.0,
+            "{solver:?} {puzzle:?}"
+        );
         let (solver, puzzle) = rate_attempt(r(1500.0, 200.0), r(1600.0, 200.0), false);
-        assert!(solver.rating < 1500.0 && puzzle.rating > 1600.0, "{solver:?} {puzzle:?}");
+        assert!(
+            solver.rating < 1500.0 && puzzle.rating > 1600.0,
+            "{solver:?} {puzzle:?}"
+        );
     }
 
     #[test]
     fn the_next_puzzle_is_the_nearest_and_a_streak_rises() {
-        let puzzles = [(1, r(1200.0, 80.0)), (2, r(1480.0, 80.0)), (3, r(1900.0, 80.0))];
+        let puzzles = [
+            (1, r(1200.0, 80.0)),
+            (2, r(1480.0, 80.0)),
+            (3, r(1900.0, 80.0)),
+        ];
         assert_eq!(nearest(&puzzles, 1500.0), Some(2));
         assert_eq!(nearest::<u8>(&[], 1500.0), None);
         let me = r(1500.0, 80.0);

@@ -857,8 +857,13 @@ async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_revi
         StatusCode::OK,
     )
     .await;
-    ama.posted(&app, &format!("/api/games/{id}/review"), json!({}), StatusCode::OK)
-        .await;
+    ama.posted(
+        &app,
+        &format!("/api/games/{id}/review"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await;
     refused(
         kofi.post(&app, &learn, json!({})).await,
         StatusCode::FORBIDDEN,
@@ -872,7 +877,11 @@ async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_revi
         .unwrap_or_else(|| panic!("E is a mistake: {kept}"));
     assert_eq!(
         (&blunder["position"], &blunder["played"], &blunder["side"]),
-        (&json!("0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"), &json!("E"), &json!("S"))
+        (
+            &json!("0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"),
+            &json!("E"),
+            &json!("S")
+        )
     );
     let n = blunder["id"].as_i64().unwrap();
     // Asked again, kept once.
@@ -906,10 +915,14 @@ async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_revi
     );
     // The blunder is wrong; the databases' win is right, exact, its line
     // played out.
-    let wrong = ama.posted(&app, &answer, json!({"move": "E"}), StatusCode::OK).await;
+    let wrong = ama
+        .posted(&app, &answer, json!({"move": "E"}), StatusCode::OK)
+        .await;
     assert_eq!(wrong["right"], false, "{wrong}");
     assert_eq!(wrong["best"]["move"], "F", "{wrong}");
-    let right = ama.posted(&app, &answer, json!({"move": "F"}), StatusCode::OK).await;
+    let right = ama
+        .posted(&app, &answer, json!({"move": "F"}), StatusCode::OK)
+        .await;
     assert_eq!(
         (&right["right"], &right["exact"], &right["margin"]),
         (&json!(true), &json!(true), &Value::Null),
@@ -919,11 +932,17 @@ async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_revi
     assert_eq!(right["line"][0], "F", "{right}");
     assert_eq!(right["answered"]["score"]["decided"], true, "{right}");
     assert_eq!(
-        (&right["mistake"]["solved"], &right["mistake"]["tries"], &right["mistake"]["learnt"]),
+        (
+            &right["mistake"]["solved"],
+            &right["mistake"]["tries"],
+            &right["mistake"]["learnt"]
+        ),
         (&json!(1), &json!(2), &json!(false))
     );
     // Solved twice: learnt, listed after those still to learn.
-    let learnt = ama.posted(&app, &answer, json!({"move": "F"}), StatusCode::OK).await;
+    let learnt = ama
+        .posted(&app, &answer, json!({"move": "F"}), StatusCode::OK)
+        .await;
     assert_eq!(learnt["mistake"]["learnt"], true, "{learnt}");
     let (_, list) = ama.get(&app, "/api/study/mistakes").await;
     let listed = list["mistakes"].as_array().unwrap();

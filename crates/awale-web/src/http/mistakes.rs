@@ -27,7 +27,9 @@ pub async fn learn(on: OnGame, Player(player): Player) -> ApiResult<Json<Value>>
         .mistakes
         .learn(&player, on.id, &game, now_ms())
         .await?;
-    Ok(Json(json!({ "game": game.public_id, "mistakes": mistakes })))
+    Ok(Json(
+        json!({ "game": game.public_id, "mistakes": mistakes }),
+    ))
 }
 
 /// GET /api/study/mistakes: the asker's mistakes, those to try first.
