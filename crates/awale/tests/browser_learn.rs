@@ -599,7 +599,7 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
     let (site, b) = start("mistakes", "en-US,en", 1200, 900);
-    open(&b, &site.page("#games"));
+    open(&b, &site.page("#rules"));
     let made = page_fetch(
         &b,
         "POST",
@@ -633,7 +633,7 @@ fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
     assert_eq!(resigned["status"], 200, "{resigned}");
     // The review, from the game's page; its button for the player's own
     // mistakes.
-    b.goto(&site.page(&format!("#game={id}&review")));
+    open(&b, &site.page(&format!("#game={id}&review")));
     wait(
         &b,
         "the learn button",
@@ -668,6 +668,9 @@ fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
     assert!(said.contains("South wins by 8"), "{said}");
     assert!(said.contains("exact values"), "{said}");
     wait_text(&b, "#mistake-feedback", "The better line: F");
+    // Said in words, move by move, as the game view says its moves.
+    let said = wait_text(&b, "#mistake-said", "You play F");
+    assert!(said.contains("North plays f"), "{said}");
     // In the player's list, solved once of twice; kept by the server.
     wait_text(&b, "#mistake-list", "Solved 1 time of 2");
     let list = page_fetch(&b, "GET", "/api/study/mistakes", Value::Null);

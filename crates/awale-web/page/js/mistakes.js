@@ -9,9 +9,10 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { moveWords, say, unsay } from "./spoken.js";
 import { errorText } from "./toast.js";
 import { scoreWords, sideName } from "./words.js";
-import { StudyBoard, listenForMoves, moveOf, playMarks, positionView, whyNot } from "./study-board.js";
+import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, positionView, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -43,6 +44,7 @@ export async function show(route) {
     return;
   }
   Object.assign(state, { key, list: null, mistake: null, view: null, busy: false, done: false, feedback: null, missing: null });
+  unsay("#mistake-said");
   render();
   try {
     const list = await api("GET", "/api/study/mistakes");
@@ -162,6 +164,7 @@ async function play(letter) {
       if (!end || !here()) return;
       board.paint(end, { over: true });
       feedback("good", () => [said(), sureness(judged), t("mistake_line_done", judged.line.join(" "))]);
+      await sayLine(m, judged.line);
     } else {
       feedback("bad", () => [said(), sureness(judged)]);
       drawMistake();
@@ -186,6 +189,19 @@ async function refreshList(key) {
     drawList();
   } catch {
     // The list shown stays; the next visit reads it again.
+  }
+}
+
+// The line played out, each move in words (as the game view says its
+// moves), in the view's log.
+async function sayLine(m, letters) {
+  unsay("#mistake-said");
+  let view = await positionView(m.position, m.rules);
+  for (const letter of letters) {
+    const hole = moveOf(view, letter);
+    if (!hole || !hole.legal) break;
+    say(moveWords(plyOf(view, letter), m.side), "#mistake-said");
+    view = await positionView(hole.after, m.rules);
   }
 }
 
