@@ -394,6 +394,28 @@ pub struct BestMove {
     pub score: Score,
 }
 
+/// Moves of a line shown after a judged answer, at most.
+pub const LINE_SHOWN: usize = 20;
+
+/// An answer judged as a review judges a move ([`Computer::judge`]).
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The best move and its score.
+    pub best: MoveScore,
+    /// The answer and its score.
+    pub answered: MoveScore,
+    /// Every move good enough: none of them a mistake against the best.
+    pub good: Vec<Move>,
+    /// Whether the answer's result and the best's are known (the
+    /// databases decide them, or the game ends within the search): the
+    /// values compared are exact.
+    pub exact: bool,
+    /// The best move's line.
+    pub best_line: Vec<Move>,
+    /// The answer's line.
+    pub answer_line: Vec<Move>,
+}
+
 /// Hash table size of each engine of the pool.
 const HASH_MB: usize = 32;
 
@@ -988,6 +1010,74 @@ impl Computer {
         }
     }
 
+    /// Every legal move of `game`'s position scored as a review scores it
+    /// (a fresh engine within `limits`), with the line expected. Where the
+    /// databases decide a move, its score is theirs (a forced result then
+    /// has its margin too) and its line the one they play.
+    fn review_scores(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Vec<(MoveScore, Vec<Move>)> {
+        let decided = |mv: Move| self.move_value(game, mv).is_some_and(|v| v.is_exact());
+        self.with_engine(game.rules(), true, |e| {
+            e.new_game();
+            e.analyze(game, limits, stop)
+        })
+        .into_iter()
+        .filter_map(|m| {
+            let score = self.followed(game, m.mv, Some(m.score.into()))?;
+            let line = if decided(m.mv) {
+                let mut after = game.clone();
+                after.play(m.mv).ok()?;
+                std::iter::once(m.mv)
+                    .chain(self.oracle_line(&after, LINE_SHOWN - 1))
+                    .collect()
+            } else {
+                m.pv
+            };
+            Some((MoveScore { mv: m.mv, score }, line))
+        })
+        .collect()
+    }
+
+    /// Judges `answer` in `game`'s position as a review would judge it:
+    /// every move scored with the review's budget, the best of them, and
+    /// whether `answer` is good enough (no mistake against the best:
+    /// [`Cost::is_mistake`]). The rule of what is right in "learn from
+    /// your mistakes".
+    pub fn judge(&self, game: &Game, answer: Move, stop: &AtomicBool) -> Option<Judged> {
+        let limits = Limits::nodes(REVIEW_NODES_PER_MOVE);
+        let scored = self.review_scores(game, &limits, stop);
+        let moves: Vec<MoveScore> = scored.iter().map(|(m, _)| m.clone()).collect();
+        let best = best_of(&moves)?.clone();
+        let line_of = |mv: Move| {
+            scored
+                .iter()
+                .find(|(m, _)| m.mv == mv)
+                .map(|(_, l)| l.clone())
+                .unwrap_or_default()
+        };
+        let good: Vec<Move> = moves
+            .iter()
+            .filter(|m| !Cost::of(&best.score, &m.score).is_mistake())
+            .map(|m| m.mv)
+            .collect();
+        let answered = moves.iter().find(|m| m.mv == answer)?.clone();
+        // Exact where the answer's result and the best's are known (the
+        // databases decide them, or the game ends within the search).
+        let exact = answered.score.decided && best.score.decided;
+        Some(Judged {
+            good,
+            exact,
+            best_line: line_of(best.mv),
+            answer_line: line_of(answer),
+            best,
+            answered,
+        })
+    }
+
     /// Reviews every move of `game` with a fixed number of nodes each: its
     /// score, the best move, what it lost, whether that makes a mistake.
     /// Stops early (returning the moves reviewed so far) once `stop` is set.
@@ -1000,17 +1090,10 @@ impl Computer {
                 break;
             }
             let mover = replay.position().to_move();
-            // Where the databases decide a move, its score is theirs: a
-            // forced result then has its margin too.
             let scores: Vec<MoveScore> = self
-                .analyze(&replay, &limits, true, stop)
+                .review_scores(&replay, &limits, stop)
                 .into_iter()
-                .filter_map(|m| {
-                    Some(MoveScore {
-                        mv: m.mv,
-                        score: self.followed(&replay, m.mv, Some(m.score))?,
-                    })
-                })
+                .map(|(m, _)| m)
                 .collect();
             let best = best_of(&scores).cloned();
             let played = scores.iter().find(|m| m.mv == mv).cloned();

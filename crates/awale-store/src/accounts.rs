@@ -562,6 +562,10 @@ fn take_over_seats(
             params![guest.0, player.0, name],
         )?;
     }
+    conn.execute(
+        "UPDATE mistakes SET player = ?2 WHERE player = ?1",
+        params![guest.0, player.0],
+    )?;
     Ok(())
 }
 

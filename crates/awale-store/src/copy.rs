@@ -31,6 +31,7 @@ const TABLES: &[&str] = &[
     "tournament_byes",
     "challenges",
     "tournament_chat",
+    "mistakes",
 ];
 
 /// What was copied.
@@ -205,6 +206,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
             "tournaments",
             "challenges",
             "tournament_chat",
+            "mistakes",
         ] {
             tx.execute(
                 &format!(

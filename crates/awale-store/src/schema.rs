@@ -63,6 +63,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v11.sql")),
         // Version 12: a lobby seek's rating range.
         M::up(include_str!("v12.sql")),
+        // Version 13: a player's mistakes as puzzles (learn from your
+        // mistakes).
+        M::up(include_str!("mistakes.sql")),
     ]
 }
 

@@ -16,8 +16,8 @@ use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
-    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, NewAccount, NewReport,
-    Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
+    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, MistakeRow, NewAccount,
+    NewReport, Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -777,6 +777,95 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
         assert_eq!(kept.last().unwrap().line.text, format!("{}", CHAT_KEPT + 2));
         let last_two = store.tournament_chat(two, 2).await.unwrap();
         assert_eq!(last_two[1].line.text, format!("{}", CHAT_KEPT + 2));
+    }
+    on_both(check);
+}
+
+/// Mistake `ply` of game `game`, kept for `player`.
+fn mistake(player: &PlayerId, game: &str, ply: i64) -> MistakeRow {
+    MistakeRow {
+        id: 0,
+        player: player.clone(),
+        game: game.into(),
+        ply,
+        rules: "awale".into(),
+        position: "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S".into(),
+        played: "E".into(),
+        best: "F".into(),
+        solved: 0,
+        tries: 0,
+        created_ms: 10,
+        due_ms: 10 + ply,
+    }
+}
+
+#[test]
+fn a_players_mistakes_are_kept_once_each_their_tries_counted_by_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let other = PlayerId("p2".into());
+        store
+            .add_mistakes(vec![mistake(&me(), "g1", 4), mistake(&me(), "g1", 2)])
+            .await
+            .unwrap();
+        // The same mistake again (a review asked twice) is kept once, as
+        // it was; another player's is theirs.
+        let mut again = mistake(&me(), "g1", 4);
+        again.best = "A".into();
+        store
+            .add_mistakes(vec![again, mistake(&other, "g1", 4)])
+            .await
+            .unwrap();
+        let mine = store.mistakes(me(), 10).await.unwrap();
+        assert_eq!(
+            mine.iter().map(|m| m.ply).collect::<Vec<_>>(),
+            [2, 4],
+            "soonest due first"
+        );
+        assert!(mine.iter().all(|m| m.best == "F" && m.player == me()));
+        let first = mine[0].clone();
+        assert_eq!(
+            store.mistake(me(), first.id).await.unwrap(),
+            Some(first.clone())
+        );
+        // Not theirs: neither read nor tried.
+        assert_eq!(store.mistake(other.clone(), first.id).await.unwrap(), None);
+        assert_eq!(
+            store
+                .mistake_tried(other.clone(), first.id, true, 99)
+                .await
+                .unwrap(),
+            None
+        );
+        let tried = store
+            .mistake_tried(me(), first.id, false, 50)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((tried.solved, tried.tries, tried.due_ms), (0, 1, 50));
+        let tried = store
+            .mistake_tried(me(), first.id, true, 70)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((tried.solved, tried.tries, tried.due_ms), (1, 2, 70));
+        assert_eq!(store.mistakes(me(), 1).await.unwrap()[0].ply, 4);
+        assert_eq!(store.mistakes(other, 10).await.unwrap().len(), 1);
+        // A guest's mistakes go with them to their new account.
+        let guest = PlayerId("guest-with-mistakes".into());
+        store
+            .add_mistakes(vec![mistake(&guest, "g2", 1)])
+            .await
+            .unwrap();
+        let mut new = new_account("Adjoa", Some(guest.clone()));
+        new.player = PlayerId("adjoa-player".into());
+        store.create_account(new).await.unwrap().unwrap();
+        assert!(store.mistakes(guest, 10).await.unwrap().is_empty());
+        let moved = store
+            .mistakes(PlayerId("adjoa-player".into()), 10)
+            .await
+            .unwrap();
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0].game, "g2");
     }
     on_both(check);
 }

@@ -29,6 +29,7 @@ pub mod server;
 use awale_service::lock;
 pub use awale_service::{
     accounts, challenges, clock, computer, databases, error, game, games, handoff, limiter, live,
+    mistakes,
     players, pools, rating, records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
@@ -39,7 +40,7 @@ pub use store::{PgStore, Store, StoreError};
 
 use limiter::{Limiter, PerPlayerAndClient, Rate};
 use store::tournament_chat::TournamentChatStore;
-use store::{AccountStore, GameStore, RatingStore, TournamentStore};
+use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -187,6 +188,8 @@ struct Shared {
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
     study: Arc<study::Study>,
+    /// The players' mistakes as puzzles.
+    mistakes: mistakes::Mistakes,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -223,7 +226,14 @@ pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
 /// tournament chat in: the games file ([`Store`]) or PostgreSQL
 /// ([`PgStore`]).
 pub trait ServerStore:
-    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore + Clone + 'static
+    GameStore
+    + AccountStore
+    + RatingStore
+    + TournamentStore
+    + TournamentChatStore
+    + MistakeStore
+    + Clone
+    + 'static
 {
 }
 
@@ -233,6 +243,7 @@ impl<T> ServerStore for T where
         + RatingStore
         + TournamentStore
         + TournamentChatStore
+        + MistakeStore
         + Clone
         + 'static
 {
@@ -300,6 +311,7 @@ impl AppState {
             store.clone(),
         ));
         direct.start();
+        let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
                 .with_presence(Arc::clone(games.hub())),
@@ -343,6 +355,7 @@ impl AppState {
                 public_url,
                 config,
                 study: Arc::default(),
+                mistakes,
             }),
         })
     }

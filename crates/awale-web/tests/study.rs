@@ -19,7 +19,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::memory_state;
+use common::{memory_state, refused, Browser};
 
 const MAX: u8 = 10;
 
@@ -816,4 +816,137 @@ async fn a_review_of_an_endgame_played_as_the_databases_play_it_finds_no_mistake
         }
     }
     assert!(decided * 2 >= rows.len(), "mostly decided: {review}");
+}
+
+/// Issue 40, learn from your mistakes: a reviewed game's mistakes become
+/// puzzles of its player's own list (never of another's); an answer is
+/// judged by the review's rule (the blunder again is wrong, the
+/// databases' win is right and exact, with its line); solved twice, a
+/// mistake is learnt. Every bad request gets its clear error.
+#[tokio::test]
+async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_review_rule() {
+    let app = study_app();
+    let mut ama = Browser::opened(&app).await;
+    let mut kofi = Browser::opened(&app).await;
+    // E where F wins by 8 seeds (the databases decide), then North's a.
+    let game = ama
+        .posted(
+            &app,
+            "/api/games",
+            json!({"mode": "humans", "position": "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let moves = format!("/api/games/{id}/moves");
+    ama.posted(&app, &moves, json!({"move": "E", "ply": 0}), StatusCode::OK)
+        .await;
+    ama.posted(&app, &moves, json!({"move": "a", "ply": 1}), StatusCode::OK)
+        .await;
+    let learn = format!("/api/games/{id}/mistakes");
+    // Not over, so not reviewed: nothing to learn yet.
+    refused(
+        ama.post(&app, &learn, json!({})).await,
+        StatusCode::NOT_FOUND,
+        "no_review",
+    );
+    ama.posted(
+        &app,
+        &format!("/api/games/{id}/resign"),
+        json!({"side": "S"}),
+        StatusCode::OK,
+    )
+    .await;
+    ama.posted(
+        &app,
+        &format!("/api/games/{id}/review"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await;
+    refused(
+        kofi.post(&app, &learn, json!({})).await,
+        StatusCode::FORBIDDEN,
+        "not_your_game",
+    );
+    let kept = ama.posted(&app, &learn, json!({}), StatusCode::OK).await;
+    let mistakes = kept["mistakes"].as_array().unwrap();
+    let blunder = mistakes
+        .iter()
+        .find(|m| m["ply"] == 0)
+        .unwrap_or_else(|| panic!("E is a mistake: {kept}"));
+    assert_eq!(
+        (&blunder["position"], &blunder["played"], &blunder["side"]),
+        (
+            &json!("0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"),
+            &json!("E"),
+            &json!("S")
+        )
+    );
+    let n = blunder["id"].as_i64().unwrap();
+    // Asked again, kept once.
+    let again = ama.posted(&app, &learn, json!({}), StatusCode::OK).await;
+    assert_eq!(again["mistakes"], kept["mistakes"]);
+    // Another player neither sees nor answers it.
+    let (_, theirs) = kofi.get(&app, "/api/study/mistakes").await;
+    assert_eq!(theirs["mistakes"], json!([]));
+    let answer = format!("/api/study/mistakes/{n}/answer");
+    refused(
+        kofi.post(&app, &answer, json!({"move": "F"})).await,
+        StatusCode::NOT_FOUND,
+        "no_mistake",
+    );
+    refused(
+        ama.post(&app, "/api/study/mistakes/x1/answer", json!({"move": "F"}))
+            .await,
+        StatusCode::NOT_FOUND,
+        "no_mistake",
+    );
+    refused(
+        ama.post(&app, &answer, json!({"move": "Z"})).await,
+        StatusCode::BAD_REQUEST,
+        "bad_move",
+    );
+    let (status, empty) = ama.post(&app, &answer, json!({"move": "A"})).await;
+    assert_eq!(
+        (status, empty["error"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("illegal_move")),
+        "{empty}"
+    );
+    // The blunder is wrong; the databases' win is right, exact, its line
+    // played out.
+    let wrong = ama
+        .posted(&app, &answer, json!({"move": "E"}), StatusCode::OK)
+        .await;
+    assert_eq!(wrong["right"], false, "{wrong}");
+    assert_eq!(wrong["best"]["move"], "F", "{wrong}");
+    let right = ama
+        .posted(&app, &answer, json!({"move": "F"}), StatusCode::OK)
+        .await;
+    assert_eq!(
+        (&right["right"], &right["exact"], &right["margin"]),
+        (&json!(true), &json!(true), &Value::Null),
+        "{right}"
+    );
+    assert_eq!(right["good"], json!(["F"]), "{right}");
+    assert_eq!(right["line"][0], "F", "{right}");
+    assert_eq!(right["answered"]["score"]["decided"], true, "{right}");
+    assert_eq!(
+        (
+            &right["mistake"]["solved"],
+            &right["mistake"]["tries"],
+            &right["mistake"]["learnt"]
+        ),
+        (&json!(1), &json!(2), &json!(false))
+    );
+    // Solved twice: learnt, listed after those still to learn.
+    let learnt = ama
+        .posted(&app, &answer, json!({"move": "F"}), StatusCode::OK)
+        .await;
+    assert_eq!(learnt["mistake"]["learnt"], true, "{learnt}");
+    let (_, list) = ama.get(&app, "/api/study/mistakes").await;
+    let listed = list["mistakes"].as_array().unwrap();
+    assert_eq!(listed.last().unwrap()["id"], n, "{list}");
+    let (status, one) = ama.get(&app, &format!("/api/study/mistakes/{n}")).await;
+    assert_eq!((status, &one["learnt"]), (StatusCode::OK, &json!(true)));
 }

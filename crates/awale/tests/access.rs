@@ -206,6 +206,15 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
         "return !document.querySelector('#an-editor').hidden",
     );
     check(b, &v("analysis editor"), &mut found);
+    // Learn from your mistakes, its list still empty (the view with a
+    // mistake on its board: browser_learn.rs).
+    let mistakes = View {
+        hash: "#mistakes",
+        name: "mistakes",
+        ready: "document.querySelectorAll('#mistake-list li').length > 0",
+    };
+    visit(b, &mistakes);
+    check(b, &v(mistakes.name), &mut found);
     // The lobby, with an open challenge of Bob's (called off after: a
     // first visit with challenges waiting opens the lobby).
     bob.goto(&site.page("#rules"));

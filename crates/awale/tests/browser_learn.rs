@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{temp_dir, Browser, Site};
+use webdriver::{page_fetch, temp_dir, Browser, Site};
 
 fn screenshot(b: &Browser, name: &str) {
     let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
@@ -585,6 +585,106 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
         "return location.hash.includes('position=1-0-0-0-0-0-0-0-0-0-0-2-20-25-S')",
     );
     wait_text(&c, "#an-status", "Base de finales");
+}
+
+/// Issue 40: a player loses a game to the computer after a known blunder
+/// (E, where F wins by 8 seeds: the databases decide), opens "learn from
+/// your mistakes" from the review, is shown the position before it,
+/// plays the better move and is told it is right; the better line is
+/// played out, and the mistake is in their list, solved once.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
+    let (site, b) = start("mistakes", "en-US,en", 1200, 900);
+    open(&b, &site.page("#rules"));
+    let made = page_fetch(
+        &b,
+        "POST",
+        "/api/games",
+        json!({"mode": "computer", "level": 1, "human": "S",
+               "position": "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"}),
+    );
+    assert_eq!(made["status"], 201, "{made}");
+    let id = made["body"]["id"].as_str().expect("a game id").to_string();
+    let played = page_fetch(
+        &b,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "E", "ply": 0}),
+    );
+    assert_eq!(played["status"], 200, "{played}");
+    // The computer answers; then the player gives up.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let game = page_fetch(&b, "GET", &format!("/api/games/{id}"), Value::Null);
+        if game["body"]["plies"]
+            .as_array()
+            .is_some_and(|p| p.len() >= 2)
+        {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no answer: {game}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let resigned = page_fetch(&b, "POST", &format!("/api/games/{id}/resign"), json!({}));
+    assert_eq!(resigned["status"], 200, "{resigned}");
+    // The review, from the game's page; its button for the player's own
+    // mistakes.
+    open(&b, &site.page(&format!("#game={id}&review")));
+    wait(
+        &b,
+        "the learn button",
+        "return !document.querySelector('#btn-learn-mistakes').hidden",
+    );
+    b.click("#btn-learn-mistakes");
+    let task = wait_text(&b, "#mistake-task", "you played E here");
+    assert_eq!(
+        task,
+        "South to move. In your game you played E here. Find a better move."
+    );
+    assert!(b.string("return location.hash").starts_with("#mistakes"));
+    // The position before the blunder, on the board.
+    wait(
+        &b,
+        "the position",
+        "return !!document.querySelector(\"#mistake-board .hole-hit.legal[data-letter='F']\")",
+    );
+    // The blunder again is not the answer.
+    tap(&b, "#mistake-board", "E");
+    // Its value here is the engine's estimate (the databases bound it
+    // only): the margin is said.
+    let said = wait_text(&b, "#mistake-feedback", "Not E");
+    assert!(said.contains("a move within 2 seeds of the best"), "{said}");
+    wait(
+        &b,
+        "the board back",
+        "return !!document.querySelector(\"#mistake-board .hole-hit.legal[data-letter='F']\")",
+    );
+    tap(&b, "#mistake-board", "F");
+    let said = wait_text(&b, "#mistake-feedback", "Right! F is a better move");
+    assert!(said.contains("South wins by 8"), "{said}");
+    assert!(said.contains("exact values"), "{said}");
+    wait_text(&b, "#mistake-feedback", "The better line: F");
+    // Said in words, move by move, as the game view says its moves.
+    let said = wait_text(&b, "#mistake-said", "You play F");
+    assert!(said.contains("North plays f"), "{said}");
+    // In the player's list, solved once of twice; kept by the server.
+    wait_text(&b, "#mistake-list", "Solved 1 time of 2");
+    let list = page_fetch(&b, "GET", "/api/study/mistakes", Value::Null);
+    let mistakes = list["body"]["mistakes"].as_array().expect("a list").clone();
+    assert_eq!(mistakes.len(), 1, "{list}");
+    assert_eq!(mistakes[0]["game"], json!(id));
+    assert_eq!(mistakes[0]["played"], "E");
+    assert_eq!(mistakes[0]["position"], "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S");
+    assert_eq!(
+        (mistakes[0]["solved"].clone(), mistakes[0]["tries"].clone()),
+        (json!(1), json!(2))
+    );
+    // The view is accessible, and in French too.
+    let violations = b.axe_violations();
+    assert!(violations.is_empty(), "{violations:?}");
+    b.click("#btn-lang");
+    wait_text(&b, "#mistake-task", "Dans ta partie, tu as joué E ici");
 }
 
 /// A move that loses at once is the other side's win on the page: its

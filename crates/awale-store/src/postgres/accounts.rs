@@ -128,6 +128,11 @@ impl AccountStore for PgStore {
             apply(&tx, &Change::new_account(id, &new)).await?;
             if let Some(guest) = &new.guest {
                 me.reseat(&tx, guest, &new.player, &new.username).await?;
+                tx.execute(
+                    "UPDATE mistakes SET player = $2 WHERE player = $1",
+                    &[&guest.0, &new.player.0],
+                )
+                .await?;
             }
             let account = find(&tx, "a.id = $1", &id).await?;
             tx.commit().await?;

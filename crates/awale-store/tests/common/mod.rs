@@ -9,17 +9,23 @@ use std::sync::Arc;
 
 use awale_model::game::PlayerId;
 use awale_store::tournament_chat::TournamentChatStore;
+use awale_store::MistakeStore;
 use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
 
 use crate::pg;
 
 /// Every interface both stores fill, in one.
 pub trait Stores:
-    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore
+    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore + MistakeStore
 {
 }
 impl<T> Stores for T where
-    T: GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore
+    T: GameStore
+        + AccountStore
+        + RatingStore
+        + TournamentStore
+        + TournamentChatStore
+        + MistakeStore
 {
 }
 

@@ -1,16 +1,18 @@
-// The Learn view (Apprendre): three tabs, the lessons, the puzzles from
-// the endgame databases and the analysis board, each with its addresses
+// The Learn view (Apprendre): four tabs, the lessons, the puzzles from
+// the endgame databases, the analysis board and the player's mistakes, each with its addresses
 // (see nav.js): #learn, #lesson=ID&step=N, #puzzles[&seed=S&difficulty=D],
-// #analysis[&position=P&rules=R&moves=M | &game=ID&ply=N].
+// #analysis[&position=P&rules=R&moves=M | &game=ID&ply=N],
+// #mistakes[&id=N | &game=ID] (learn from your mistakes).
 
 import * as analysis from "./analysis.js";
 import * as databases from "./databases.js";
 import * as lessons from "./lessons.js";
+import * as mistakes from "./mistakes.js";
 import * as nav from "./nav.js";
 import * as puzzles from "./puzzles.js";
 
 const $ = (sel) => document.querySelector(sel);
-const TABS = ["lessons", "puzzles", "analysis"];
+const TABS = ["lessons", "puzzles", "analysis", "mistakes"];
 
 // Shows the tab and what `route` names in it.
 export async function route(r) {
@@ -26,6 +28,7 @@ export async function route(r) {
   databases.follow(() => puzzles.retry());
   if (tab === "lessons") await lessons.show(r);
   else if (tab === "puzzles") await puzzles.show(r);
+  else if (tab === "mistakes") await mistakes.show(r);
   else await analysis.show(r);
 }
 
@@ -35,13 +38,16 @@ export function render() {
   lessons.render();
   puzzles.redraw();
   analysis.redraw();
+  mistakes.redraw();
 }
 
 export function wire() {
   lessons.wire();
   puzzles.wire();
   analysis.wire();
+  mistakes.wire();
   $("#tab-lessons").onclick = () => nav.go({ view: "learn", tab: "lessons" });
   $("#tab-puzzles").onclick = () => nav.go({ view: "learn", tab: "puzzles" });
   $("#tab-analysis").onclick = () => nav.go({ view: "learn", tab: "analysis" });
+  $("#tab-mistakes").onclick = () => nav.go({ view: "learn", tab: "mistakes" });
 }

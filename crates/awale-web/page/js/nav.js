@@ -9,7 +9,8 @@
 //   #tournament=ID    an arena's page (tournaments.js)
 //   #leaderboard=SPEED the best players of a speed (`blitz`...)
 //   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
-//   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5
+//   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5,
+//   #mistakes, #mistakes&id=N, #mistakes&game=ID
 //                     the Learn view's tabs (learn.js)
 // The router (main.js) turns an address into what the page shows.
 
@@ -77,6 +78,11 @@ function parseLearn(text, params) {
     if (theme && /^[a-z_]{1,20}$/.test(theme)) r.theme = theme;
     return r;
   }
+  if (params.has("mistakes")) {
+    const r = { view: "learn", tab: "mistakes", id: number("id") };
+    if (isGameId(params.get("game"))) r.game = params.get("game");
+    return r;
+  }
   if (params.has("analysis")) {
     const r = { view: "learn", tab: "analysis" };
     for (const key of ["position", "rules", "moves"]) if (params.get(key)) r[key] = params.get(key);
@@ -96,6 +102,11 @@ function formatLearn(route) {
     if (route.difficulty) q.set("difficulty", route.difficulty);
     if (route.theme) q.set("theme", route.theme);
     return "#puzzles" + (q.size ? "&" + q : "");
+  }
+  if (route.tab === "mistakes") {
+    if (route.id !== undefined) q.set("id", route.id);
+    else if (route.game) q.set("game", route.game);
+    return "#mistakes" + (q.size ? "&" + q : "");
   }
   if (route.tab === "analysis") {
     if (route.game) {

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { el } from "./board.js";
 import { current, session } from "./game.js";
 import { t } from "./i18n.js";
+import { fromGame } from "./mistakes.js";
 import { canReview, moveNumber, setMistakes, showPly } from "./play-view.js";
 import { prefersReducedMotion } from "./settings.js";
 import { say } from "./spoken.js";
@@ -20,6 +21,23 @@ export function hide() {
   $("#review").hidden = true;
 }
 
+// The viewer's own mistakes in the review shown: the sides they played.
+function ownMistakes(r) {
+  const you = (session.game && session.game.you) || [];
+  return r.plies.filter((p) => p.mistake && you.includes(p.side));
+}
+
+// "Learn from your mistakes": the viewer's mistakes of this game kept as
+// puzzles of their list, the first shown.
+async function learnMistakes() {
+  if (!shown) return;
+  try {
+    await fromGame(shown.id);
+  } catch (e) {
+    showError(e);
+  }
+}
+
 // Shows the review of the game on the board: the stored one, or a new one.
 export async function open() {
   const g = session.game;
@@ -30,6 +48,7 @@ export async function open() {
   box.hidden = false;
   $("#plot").textContent = "";
   $("#mistakes").textContent = "";
+  $("#btn-learn-mistakes").hidden = true;
   if (!canReview(g)) {
     status(t("review_after_end"), aloud);
     return;
@@ -86,6 +105,9 @@ function draw(aloud = false) {
   drawPlot(r);
   const table = $("#mistakes");
   table.textContent = "";
+  const learn = $("#btn-learn-mistakes");
+  learn.hidden = !ownMistakes(r).length;
+  learn.onclick = learnMistakes;
   if (!mistakes.length) {
     table.insertRow().insertCell().textContent = t("no_mistake");
     return;

@@ -119,6 +119,10 @@ pub struct TournamentId(pub i64);
 /// `no_such_challenge` for anything else).
 pub struct ChallengeId(pub i64);
 
+/// The `{id}` of one of the player's mistakes: its number (404
+/// `no_mistake` for anything else).
+pub struct MistakeId(pub i64);
+
 /// Extractors of a number from the path, each with the code and the word
 /// of what it numbers.
 macro_rules! numbered_in_path {
@@ -143,6 +147,7 @@ macro_rules! numbered_in_path {
 numbered_in_path! {
     TournamentId: "no_such_tournament", "tournament";
     ChallengeId: "no_such_challenge", "challenge";
+    MistakeId: "no_mistake", "mistake";
 }
 
 /// Handlers of what a player does to the thing numbered in the path (`Id`

@@ -21,6 +21,7 @@ pub mod events;
 pub mod extract;
 pub mod games;
 pub mod guard;
+pub mod mistakes;
 pub mod online;
 pub mod players;
 pub mod pools;
@@ -162,6 +163,9 @@ fn study_routes() -> Router<AppState> {
         .route("/puzzles/check", post(study::check))
         .route("/position", get(study::position))
         .route("/analysis", post(study::analysis))
+        .route("/mistakes", get(mistakes::list))
+        .route("/mistakes/{id}", get(mistakes::show))
+        .route("/mistakes/{id}/answer", post(mistakes::answer))
 }
 
 /// The routes of one game, under `/api/games/{id}`.
@@ -174,6 +178,7 @@ fn game_routes() -> Router<AppState> {
         .route("/resign", post(games::resign))
         .route("/hint", post(games::hint))
         .route("/review", get(games::stored_review).post(games::review))
+        .route("/mistakes", post(mistakes::learn))
         .route("/record", get(games::record))
         .route("/events", get(events::game_events))
         .route("/links", get(online::links))

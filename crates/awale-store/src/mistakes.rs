@@ -1,0 +1,168 @@
+//! A player's mistakes kept as puzzles (learn from your mistakes), behind
+//! their own interface ([`MistakeStore`], which the PostgreSQL store fills
+//! too): each the position before a move a review found a mistake, with
+//! how often it was solved and tried and when it is next due. The service
+//! decides what is a mistake, what answer is right and when one comes
+//! back; the store keeps the rows.
+
+use rusqlite::params;
+
+use awale_model::game::PlayerId;
+
+use crate::cells::Cells;
+use crate::rows::{query_all, query_opt};
+use crate::{Store, StoreFuture};
+
+/// One mistake of a player, as a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MistakeRow {
+    /// Its number (0 before it is stored).
+    pub id: i64,
+    /// Whose mistake it is.
+    pub player: PlayerId,
+    /// The game's public id.
+    pub game: String,
+    /// The index of the move in the game.
+    pub ply: i64,
+    /// The game's rules, as text.
+    pub rules: String,
+    /// The position before the move (a diagram).
+    pub position: String,
+    /// The move played (a letter).
+    pub played: String,
+    /// The review's better move (a letter).
+    pub best: String,
+    /// Times solved.
+    pub solved: i64,
+    /// Times tried.
+    pub tries: i64,
+    /// When it was kept.
+    pub created_ms: i64,
+    /// When it comes back.
+    pub due_ms: i64,
+}
+
+/// Where the players' mistakes are kept.
+pub trait MistakeStore: Send + Sync {
+    /// Keeps `rows` (a mistake a player has already is kept once, as it
+    /// was); all of them or none.
+    fn add_mistakes(&self, rows: Vec<MistakeRow>) -> StoreFuture<'_, ()>;
+
+    /// `player`'s mistakes, the soonest due first, `limit` at most.
+    fn mistakes(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<MistakeRow>>;
+
+    /// `player`'s mistake number `id`, if it is theirs.
+    fn mistake(&self, player: PlayerId, id: i64) -> StoreFuture<'_, Option<MistakeRow>>;
+
+    /// Notes a try of `player`'s mistake `id` (solved or not) and when it
+    /// comes back; the mistake as it is now, None when it is not theirs.
+    fn mistake_tried(
+        &self,
+        player: PlayerId,
+        id: i64,
+        solved: bool,
+        due_ms: i64,
+    ) -> StoreFuture<'_, Option<MistakeRow>>;
+}
+
+/// The columns of a mistake, in [`mistake_of`]'s order.
+const COLUMNS: &str =
+    "id, player, game, ply, rules, position, played, best, solved, tries, created_ms, due_ms";
+
+/// Keeps a mistake once (player, game, move).
+pub(crate) const ADD: &str = "INSERT INTO mistakes
+     (player, game, ply, rules, position, played, best, solved, tries, created_ms, due_ms)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+     ON CONFLICT (player, game, ply) DO NOTHING";
+
+/// Player `?1`'s mistakes, soonest due first, `?2` at most.
+pub(crate) fn list_sql() -> String {
+    format!("SELECT {COLUMNS} FROM mistakes WHERE player = ?1 ORDER BY due_ms, id LIMIT ?2")
+}
+
+/// Player `?1`'s mistake `?2`.
+pub(crate) fn one_sql() -> String {
+    format!("SELECT {COLUMNS} FROM mistakes WHERE player = ?1 AND id = ?2")
+}
+
+/// Notes a try of player `?1`'s mistake `?2`: solved `?3` (0 or 1) more
+/// times, due at `?4`.
+pub(crate) fn tried_sql() -> String {
+    format!(
+        "UPDATE mistakes SET solved = solved + ?3, tries = tries + 1, due_ms = ?4
+         WHERE player = ?1 AND id = ?2 RETURNING {COLUMNS}"
+    )
+}
+
+/// A mistake from a row of [`COLUMNS`], in either store.
+pub(crate) fn mistake_of<R: Cells>(r: &R) -> Result<MistakeRow, R::Error> {
+    Ok(MistakeRow {
+        id: r.cell(0)?,
+        player: PlayerId(r.cell(1)?),
+        game: r.cell(2)?,
+        ply: r.cell(3)?,
+        rules: r.cell(4)?,
+        position: r.cell(5)?,
+        played: r.cell(6)?,
+        best: r.cell(7)?,
+        solved: r.cell(8)?,
+        tries: r.cell(9)?,
+        created_ms: r.cell(10)?,
+        due_ms: r.cell(11)?,
+    })
+}
+
+impl MistakeStore for Store {
+    fn add_mistakes(&self, rows: Vec<MistakeRow>) -> StoreFuture<'_, ()> {
+        Box::pin(self.write(move |conn| {
+            let mut add = conn.prepare_cached(ADD)?;
+            for m in &rows {
+                add.execute(params![
+                    m.player.0,
+                    m.game,
+                    m.ply,
+                    m.rules,
+                    m.position,
+                    m.played,
+                    m.best,
+                    m.solved,
+                    m.tries,
+                    m.created_ms,
+                    m.due_ms
+                ])?;
+            }
+            Ok(())
+        }))
+    }
+
+    fn mistakes(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<MistakeRow>> {
+        Box::pin(self.read(move |conn| {
+            query_all(conn, &list_sql(), params![player.0, limit as i64], |r| {
+                mistake_of(r)
+            })
+        }))
+    }
+
+    fn mistake(&self, player: PlayerId, id: i64) -> StoreFuture<'_, Option<MistakeRow>> {
+        Box::pin(self.read(move |conn| {
+            query_opt(conn, &one_sql(), params![player.0, id], |r| mistake_of(r))
+        }))
+    }
+
+    fn mistake_tried(
+        &self,
+        player: PlayerId,
+        id: i64,
+        solved: bool,
+        due_ms: i64,
+    ) -> StoreFuture<'_, Option<MistakeRow>> {
+        Box::pin(self.write(move |conn| {
+            query_opt(
+                conn,
+                &tried_sql(),
+                params![player.0, id, i64::from(solved), due_ms],
+                |r| mistake_of(r),
+            )
+        }))
+    }
+}
