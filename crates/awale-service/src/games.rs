@@ -88,6 +88,8 @@ pub struct Games {
     /// The top game of each tournament going on (tournament, game), told
     /// by the tournaments: the featured game is one of them first.
     tournament_tops: Mutex<HashMap<i64, i64>>,
+    /// The rated games each pair of players began lately.
+    pairs: crate::fairplay::PairLimit,
 }
 
 /// What a change did, for the watchers.
@@ -166,6 +168,7 @@ impl Games {
             clock: Clock::system(),
             endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
             tournament_tops: Mutex::new(HashMap::new()),
+            pairs: crate::fairplay::PairLimit::default(),
         }
     }
 
@@ -591,6 +594,12 @@ impl Games {
             Ok((_, changed)) => *changed,
             Err(_) => flag_fell,
         };
+        if changed && game.rated && game.end().is_some() && !game.real_start() {
+            // Rated means earned: a game that ends before both sides made
+            // a real start is played casual (stored so: nothing to rate
+            // at the next start either).
+            game.rated = false;
+        }
         if changed {
             let kept = game.game.plies().len().min(plies_before);
             match self.store.save(game.clone(), kept).await {
@@ -750,12 +759,21 @@ impl Games {
         Ok(())
     }
 
-    /// Stores new games and makes them live.
+    /// Stores new games and makes them live. Rated games are checked here,
+    /// whichever way they are made (`crate::fairplay`): their terms, and
+    /// the limit on rated games between the same two players.
     ///
     /// # Errors
     ///
-    /// A storage failure; nothing is stored then.
+    /// The rated terms' refusals (`rated_needs_clock`,
+    /// `rated_needs_standard_rules`, `rated_from_position`,
+    /// `rated_needs_online`), `too_many_rated_together`, a storage
+    /// failure; nothing is stored then.
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+        for game in &games {
+            crate::fairplay::check_rated_terms(game)?;
+        }
+        self.pairs.take(&games, self.now_ms())?;
         let mut games = self.store.create(games).await?;
         for game in &mut games {
             self.note_presence(game);

@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod challenges;
 pub mod clock;
 pub mod computer;
+pub mod fairplay;
 pub mod games;
 pub mod handoff;
 pub mod limiter;

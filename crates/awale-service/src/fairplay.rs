@@ -1,0 +1,147 @@
+//! Rated means earned: the terms a rated game is played on, whichever way
+//! it is made (a game offered, a direct challenge, a pool, a rematch, a
+//! tournament), and the limit on rated games between the same two
+//! players. [`Games::create`](crate::games::Games::create) checks both for
+//! every game it makes, so no path can skip them. `docs/SECURITY.md`
+//! ("Rated means earned") says the rules and their tests.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+
+use awale_core::{Game, Rules};
+
+use crate::error::Error;
+use crate::game::{Mode, PlayerId, WebGame};
+
+/// The fastest clock a rated game is played on: 15 s (lichess's fastest
+/// rated clock, ¼+0; the tournaments' too). A faster game measures the
+/// network more than the play.
+pub const RATED_MIN_INITIAL_MS: i64 = 15_000;
+/// The slowest: 180 minutes (the longest clock a game may have).
+pub const RATED_MAX_INITIAL_MS: i64 = 180 * 60_000;
+/// The most a move adds on a rated clock: 60 s.
+pub const RATED_MAX_INCREMENT_MS: i64 = 60_000;
+
+/// Rated games two players may begin together within [`PAIR_WINDOW_MS`]:
+/// the same limit for rematches, direct challenges, pools and games
+/// offered (friends who play on, play casual).
+pub const PAIR_RATED_LIMIT: usize = 10;
+/// The window of [`PAIR_RATED_LIMIT`]: a day.
+pub const PAIR_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Checks the terms of `game` if it is rated: online, on a rated clock
+/// (minutes within the speeds' range, or days per move) and a preset's
+/// rules (`awale` or `abapa`, whatever the direction drawn or who sows
+/// first; no option changed), from the start position.
+///
+/// # Errors
+///
+/// `rated_needs_online`, `rated_needs_clock`, `rated_needs_standard_rules`,
+/// `rated_from_position`.
+pub fn check_rated_terms(game: &WebGame) -> Result<(), Error> {
+    if !game.rated {
+        return Ok(());
+    }
+    if game.mode != Mode::Online {
+        return Err(Error::invalid(
+            "rated_needs_online",
+            "only an online game may be rated",
+        ));
+    }
+    let fair_clock = game.clock.is_some_and(|c| {
+        c.per_move
+            || ((RATED_MIN_INITIAL_MS..=RATED_MAX_INITIAL_MS).contains(&c.initial_ms)
+                && (0..=RATED_MAX_INCREMENT_MS).contains(&c.increment_ms))
+    });
+    if !fair_clock {
+        return Err(Error::invalid(
+            "rated_needs_clock",
+            "a rated game is played with a clock of 15 s to 180 min (0 to 60 s a move), or days per move",
+        ));
+    }
+    let rules = *game.game.rules();
+    let standard = [Rules::AWALE, Rules::ABAPA].into_iter().any(|preset| {
+        Rules {
+            direction: preset.direction,
+            first: preset.first,
+            ..rules
+        } == preset
+    });
+    if !standard {
+        return Err(Error::invalid(
+            "rated_needs_standard_rules",
+            "a rated game is played on a preset's rules (awale or abapa), no option changed",
+        ));
+    }
+    if game.game.start() != Game::new(rules).start() {
+        return Err(Error::invalid(
+            "rated_from_position",
+            "a game from a study position is casual",
+        ));
+    }
+    Ok(())
+}
+
+/// The rated games each pair of players began, within the window: kept in
+/// memory (a restart forgets them; several processes on one PostgreSQL
+/// store each keep their own).
+#[derive(Default)]
+pub struct PairLimit {
+    began: Mutex<HashMap<(PlayerId, PlayerId), VecDeque<i64>>>,
+}
+
+impl PairLimit {
+    /// Counts the rated games among `games` (all or none: the batch is
+    /// refused whole) against their pairs' limits at `now`.
+    ///
+    /// # Errors
+    ///
+    /// `too_many_rated_together` when a pair has begun
+    /// [`PAIR_RATED_LIMIT`] rated games within [`PAIR_WINDOW_MS`].
+    pub fn take(&self, games: &[WebGame], now: i64) -> Result<(), Error> {
+        let pairs: Vec<(PlayerId, PlayerId)> = games
+            .iter()
+            .filter(|g| g.rated)
+            .filter_map(|g| match &g.seats {
+                [Some(a), Some(b)] => Some(Self::pair(&a.player, &b.player)),
+                _ => None,
+            })
+            .collect();
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let mut began = crate::lock(&self.began);
+        began.retain(|_, times| {
+            while times.front().is_some_and(|&t| t <= now - PAIR_WINDOW_MS) {
+                times.pop_front();
+            }
+            !times.is_empty()
+        });
+        for pair in &pairs {
+            let before = began.get(pair).map_or(0, VecDeque::len);
+            let here = pairs.iter().filter(|p| *p == pair).count();
+            if before + here > PAIR_RATED_LIMIT {
+                return Err(Error::conflict(
+                    "too_many_rated_together",
+                    format!(
+                        "you have played {before} rated games together today: play on casual"
+                    ),
+                )
+                .with("max", PAIR_RATED_LIMIT));
+            }
+        }
+        for pair in pairs {
+            began.entry(pair).or_default().push_back(now);
+        }
+        Ok(())
+    }
+
+    /// The two players in one order, whoever sits where.
+    fn pair(a: &PlayerId, b: &PlayerId) -> (PlayerId, PlayerId) {
+        if a.0 <= b.0 {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        }
+    }
+}
