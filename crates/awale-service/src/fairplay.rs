@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use awale_core::{Game, Rules};
 
 use crate::error::Error;
-use crate::game::{Mode, PlayerId, WebGame};
+use crate::game::{Clock, Mode, PlayerId, WebGame};
 
 /// The fastest clock a rated game is played on: 15 s (lichess's fastest
 /// rated clock, ¼+0; the tournaments' too). A faster game measures the
@@ -36,8 +36,8 @@ pub const PAIR_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 ///
 /// # Errors
 ///
-/// `rated_needs_online`, `rated_needs_clock`, `rated_needs_standard_rules`,
-/// `rated_from_position`.
+/// `rated_needs_online`, `rated_from_position`, `rated_needs_clock`,
+/// `rated_needs_standard_rules`.
 pub fn check_rated_terms(game: &WebGame) -> Result<(), Error> {
     if !game.rated {
         return Ok(());
@@ -48,17 +48,13 @@ pub fn check_rated_terms(game: &WebGame) -> Result<(), Error> {
             "only an online game may be rated",
         ));
     }
-    let fair_clock = game.clock.is_some_and(|c| {
-        c.per_move
-            || ((RATED_MIN_INITIAL_MS..=RATED_MAX_INITIAL_MS).contains(&c.initial_ms)
-                && (0..=RATED_MAX_INCREMENT_MS).contains(&c.increment_ms))
-    });
-    if !fair_clock {
+    if game.game.start() != Game::new(*game.game.rules()).start() {
         return Err(Error::invalid(
-            "rated_needs_clock",
-            "a rated game is played with a clock of 15 s to 180 min (0 to 60 s a move), or days per move",
+            "rated_from_position",
+            "a game from a study position is casual",
         ));
     }
+    check_rated_clock(game.clock)?;
     let rules = *game.game.rules();
     let standard = [Rules::AWALE, Rules::ABAPA].into_iter().any(|preset| {
         Rules {
@@ -73,13 +69,31 @@ pub fn check_rated_terms(game: &WebGame) -> Result<(), Error> {
             "a rated game is played on a preset's rules (awale or abapa), no option changed",
         ));
     }
-    if game.game.start() != Game::new(rules).start() {
-        return Err(Error::invalid(
-            "rated_from_position",
-            "a game from a study position is casual",
-        ));
-    }
     Ok(())
+}
+
+/// Checks that `clock` is one a rated game may be played on: minutes
+/// within the speeds' range ([`RATED_MIN_INITIAL_MS`] to
+/// [`RATED_MAX_INITIAL_MS`], up to [`RATED_MAX_INCREMENT_MS`] a move), or
+/// days per move.
+///
+/// # Errors
+///
+/// `rated_needs_clock`.
+pub fn check_rated_clock(clock: Option<Clock>) -> Result<(), Error> {
+    let fair = clock.is_some_and(|c| {
+        c.per_move
+            || ((RATED_MIN_INITIAL_MS..=RATED_MAX_INITIAL_MS).contains(&c.initial_ms)
+                && (0..=RATED_MAX_INCREMENT_MS).contains(&c.increment_ms))
+    });
+    if fair {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "rated_needs_clock",
+            "a rated game is played with a clock of 15 s to 180 min (0 to 60 s a move), or days per move",
+        ))
+    }
 }
 
 /// The rated games each pair of players began, within the window: kept in
