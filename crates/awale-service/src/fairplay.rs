@@ -159,3 +159,158 @@ impl PairLimit {
         }
     }
 }
+
+/// How long an account is remembered at an address or on a device: two
+/// accounts seen at the same place within this window play casual.
+pub const SAME_PLACE_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+/// Places remembered per account (the newest).
+const PLACES_PER_ACCOUNT: usize = 16;
+/// Accounts remembered at once: past it, those not seen within the window
+/// are forgotten first.
+const ACCOUNTS_KEPT: usize = 200_000;
+/// Flagged pairs kept for the moderators (the newest).
+const FLAGS_KEPT: usize = 1_000;
+
+/// Where an account was seen: an address (IPv6 by /64, as the limits
+/// count it) or a device (the browser's own player cookie, whoever is
+/// logged in on it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// A client address.
+    Address(std::net::IpAddr),
+    /// A browser, by its player cookie's digest.
+    Device(PlayerId),
+}
+
+/// Two accounts seen at one place whose rated game was played casual.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FlaggedPair {
+    /// The two players (South's, North's), by name as seated.
+    pub names: [String; 2],
+    /// Their player ids, for the service (never shown).
+    #[serde(skip)]
+    pub players: [PlayerId; 2],
+    /// When (milliseconds since 1970).
+    pub at_ms: i64,
+    /// Whether they shared an address, a device, or both.
+    pub address: bool,
+    /// See [`FlaggedPair::address`].
+    pub device: bool,
+}
+
+/// Where each account was seen lately (in memory: a restart forgets), and
+/// the pairs flagged for it.
+#[derive(Default)]
+pub struct Sightings {
+    seen: Mutex<HashMap<PlayerId, Vec<(Place, i64)>>>,
+    flagged: Mutex<VecDeque<FlaggedPair>>,
+}
+
+impl Sightings {
+    /// `account` was seen at `address` on `device` at `now` (the guard
+    /// tells each request of a logged-in browser). 127.0.0.1 and ::1 are
+    /// no place (see below).
+    pub fn note(
+        &self,
+        account: &PlayerId,
+        address: Option<std::net::IpAddr>,
+        device: Option<&PlayerId>,
+        now: i64,
+    ) {
+        // The machine's own address is everyone's on a server that is not
+        // told its clients' (no `--trust-proxy` behind a proxy, tests'
+        // browsers): it tells no two players apart, so it is not a place.
+        let own = |ip: &std::net::IpAddr| {
+            *ip == std::net::IpAddr::from([127, 0, 0, 1])
+                || *ip == std::net::IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
+        };
+        let places = address
+            .filter(|ip| !own(ip))
+            .map(Place::Address)
+            .into_iter()
+            .chain(device.filter(|d| *d != account).cloned().map(Place::Device));
+        let mut seen = crate::lock(&self.seen);
+        if seen.len() >= ACCOUNTS_KEPT && !seen.contains_key(account) {
+            seen.retain(|_, p| p.iter().any(|(_, t)| *t > now - SAME_PLACE_WINDOW_MS));
+            if seen.len() >= ACCOUNTS_KEPT {
+                return;
+            }
+        }
+        let mine = seen.entry(account.clone()).or_default();
+        for place in places {
+            match mine.iter_mut().find(|(p, _)| *p == place) {
+                Some((_, t)) => *t = now,
+                None => mine.push((place, now)),
+            }
+        }
+        mine.retain(|(_, t)| *t > now - SAME_PLACE_WINDOW_MS);
+        if mine.len() > PLACES_PER_ACCOUNT {
+            mine.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
+            mine.truncate(PLACES_PER_ACCOUNT);
+        }
+    }
+
+    /// Whether `a` and `b` were seen at one address, and on one device,
+    /// within the window before `now`.
+    pub fn shared(&self, a: &PlayerId, b: &PlayerId, now: i64) -> (bool, bool) {
+        let seen = crate::lock(&self.seen);
+        let recent = |p: &PlayerId| -> Vec<Place> {
+            seen.get(p)
+                .into_iter()
+                .flatten()
+                .filter(|(_, t)| *t > now - SAME_PLACE_WINDOW_MS)
+                .map(|(place, _)| place.clone())
+                .collect()
+        };
+        let (of_a, of_b) = (recent(a), recent(b));
+        let common = |device: bool| {
+            of_a.iter()
+                .filter(|p| matches!(p, Place::Device(_)) == device)
+                .any(|p| of_b.contains(p))
+        };
+        // A device that is the other account's own browser counts too.
+        let device = common(true)
+            || of_a.contains(&Place::Device(b.clone()))
+            || of_b.contains(&Place::Device(a.clone()));
+        (common(false), device)
+    }
+
+    /// Plays casual each rated game of `games` whose two players were seen
+    /// at one place, and flags the pair for the moderators.
+    pub fn demote(&self, games: &mut [WebGame], now: i64) {
+        for game in games.iter_mut().filter(|g| g.rated) {
+            let [Some(south), Some(north)] = &game.seats else {
+                continue;
+            };
+            let (address, device) = self.shared(&south.player, &north.player, now);
+            if !(address || device) {
+                continue;
+            }
+            let flag = FlaggedPair {
+                names: [south.name.clone(), north.name.clone()],
+                players: [south.player.clone(), north.player.clone()],
+                at_ms: now,
+                address,
+                device,
+            };
+            game.rated = false;
+            tracing::info!(
+                south = %flag.names[0],
+                north = %flag.names[1],
+                address,
+                device,
+                "a rated game between accounts seen at one place is played casual"
+            );
+            let mut flagged = crate::lock(&self.flagged);
+            if flagged.len() >= FLAGS_KEPT {
+                flagged.pop_front();
+            }
+            flagged.push_back(flag);
+        }
+    }
+
+    /// The pairs flagged, newest first.
+    pub fn flagged(&self) -> Vec<FlaggedPair> {
+        crate::lock(&self.flagged).iter().rev().cloned().collect()
+    }
+}

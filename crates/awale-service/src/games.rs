@@ -90,6 +90,8 @@ pub struct Games {
     tournament_tops: Mutex<HashMap<i64, i64>>,
     /// The rated games each pair of players began lately.
     pairs: crate::fairplay::PairLimit,
+    /// Where accounts were seen lately: two seen at one place play casual.
+    sightings: crate::fairplay::Sightings,
 }
 
 /// What a change did, for the watchers.
@@ -169,6 +171,7 @@ impl Games {
             endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
             tournament_tops: Mutex::new(HashMap::new()),
             pairs: crate::fairplay::PairLimit::default(),
+            sightings: crate::fairplay::Sightings::default(),
         }
     }
 
@@ -223,6 +226,12 @@ impl Games {
     pub fn with_ratings(mut self, ratings: Arc<dyn RatingStore>) -> Games {
         self.ratings = Some(ratings);
         self
+    }
+
+    /// Where accounts were seen lately (the guard tells it), and the pairs
+    /// flagged for playing each other from one place.
+    pub fn sightings(&self) -> &crate::fairplay::Sightings {
+        &self.sightings
     }
 
     /// The ratings' store, if games may be rated.
@@ -760,8 +769,9 @@ impl Games {
     }
 
     /// Stores new games and makes them live. Rated games are checked here,
-    /// whichever way they are made (`crate::fairplay`): their terms, and
-    /// the limit on rated games between the same two players.
+    /// whichever way they are made (`crate::fairplay`): their terms; two
+    /// accounts seen at one place play casual (flagged); the limit on rated
+    /// games between the same two players.
     ///
     /// # Errors
     ///
@@ -769,11 +779,13 @@ impl Games {
     /// `rated_needs_standard_rules`, `rated_from_position`,
     /// `rated_needs_online`), `too_many_rated_together`, a storage
     /// failure; nothing is stored then.
-    pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+    pub async fn create(self: &Arc<Self>, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
         for game in &games {
             crate::fairplay::check_rated_terms(game)?;
         }
-        self.pairs.take(&games, self.now_ms())?;
+        let now = self.now_ms();
+        self.sightings.demote(&mut games, now);
+        self.pairs.take(&games, now)?;
         let mut games = self.store.create(games).await?;
         for game in &mut games {
             self.note_presence(game);
@@ -790,6 +802,36 @@ impl Games {
             }
         }
         Ok(games)
+    }
+
+    /// `seat` takes the free seat of online game `id` (a private game's
+    /// with its invitation's `key`). When a rated game is full, the rules
+    /// [`Games::create`] checks for a game made full hold: two accounts
+    /// seen at one place play casual (flagged), and the pair's limit of
+    /// rated games.
+    ///
+    /// # Errors
+    ///
+    /// The model's seating rules (`seat_taken`, `bad_key`, ...),
+    /// `too_many_rated_together`, a storage failure.
+    pub async fn sit(
+        self: &Arc<Self>,
+        id: i64,
+        seat: crate::game::Seat,
+        key: Option<&str>,
+    ) -> Result<WebGame, Error> {
+        let now = self.now_ms();
+        let (game, ()) = self
+            .change(id, |g| {
+                g.sit(seat, key, now)?;
+                if g.rated && !g.waiting() {
+                    self.sightings.demote(std::slice::from_mut(g), now);
+                    self.pairs.take(std::slice::from_ref(g), now)?;
+                }
+                Ok(())
+            })
+            .await?;
+        Ok(game)
     }
 
     /// Notes on `game` since when each seated player has been away, as the

@@ -251,3 +251,60 @@ async fn a_connected_player_who_stalls_can_be_claimed_against() {
     let limit = awale_service::game::STALL_AFTER_MS - 128_000;
     assert!((limit - 5_000..=limit).contains(&claim_in), "{claim_in}");
 }
+
+#[tokio::test]
+async fn accounts_seen_at_one_place_play_casual_and_are_flagged() {
+    let (games, store, _) = rated_games();
+    let now = games.now_ms();
+    let home: std::net::IpAddr = [203, 0, 113, 7].into();
+    let elsewhere: std::net::IpAddr = [198, 51, 100, 9].into();
+    let seen = games.sightings();
+    // Players 1 and 2 from one address (the farm of the attack test).
+    seen.note(&player(1), Some(home), Some(&player(101)), now);
+    seen.note(&player(2), Some(home), Some(&player(102)), now);
+    // Player 3 elsewhere, but on player 1's browser; player 4 apart.
+    seen.note(&player(3), Some(elsewhere), Some(&player(101)), now);
+    seen.note(&player(4), Some(elsewhere), Some(&player(104)), now);
+    let made = games
+        .create(vec![
+            between(1, 2, blitz(), Rules::AWALE, true),
+            between(3, 1, blitz(), Rules::AWALE, true),
+            between(2, 4, blitz(), Rules::AWALE, true),
+        ])
+        .await
+        .unwrap();
+    assert!(!made[0].rated, "one address: casual");
+    assert!(!made[1].rated, "one device: casual");
+    assert!(made[2].rated, "two places: rated");
+    // Played out, the casual one moves no rating.
+    play(&games, made[0].id, 4).await;
+    resign(&games, made[0].id, Side::North).await;
+    assert!(store.ratings(player(1)).await.unwrap().is_empty());
+    let flagged = seen.flagged();
+    assert_eq!(flagged.len(), 2);
+    assert!(flagged[0].device && !flagged[0].address);
+    assert!(flagged[1].address && !flagged[1].device);
+    assert_eq!(flagged[1].names, ["P1".to_string(), "P2".to_string()]);
+    // A rated game offered by one, its seat taken by the other: casual too.
+    let mut offered = between(1, 2, blitz(), Rules::AWALE, true);
+    offered.seats[1] = None;
+    offered.public = true;
+    let id = games.create(vec![offered]).await.unwrap()[0].id;
+    assert!(games.load(id).await.unwrap().rated, "one seat: nothing to compare");
+    let seat = Seat {
+        player: player(2),
+        name: "P2".into(),
+    };
+    let joined = games.sit(id, seat, None).await.unwrap();
+    assert!(!joined.rated && !joined.waiting());
+    assert_eq!(seen.flagged().len(), 3);
+    // The machine's own address is no place (tests' browsers, a server
+    // told no client's address).
+    let own: std::net::IpAddr = [127, 0, 0, 1].into();
+    seen.note(&player(5), Some(own), Some(&player(105)), now);
+    seen.note(&player(6), Some(own), Some(&player(106)), now);
+    assert_eq!(seen.shared(&player(5), &player(6), now), (false, false));
+    // Past the window, the place is forgotten.
+    let later = now + awale_service::fairplay::SAME_PLACE_WINDOW_MS + 1;
+    assert_eq!(seen.shared(&player(1), &player(2), later), (false, false));
+}
