@@ -1801,9 +1801,12 @@ mod tests {
         g.play(letter('F'), 0).unwrap();
         assert!(g.claim(Side::South, Some(0), 60_000).is_err());
         assert!(
-            g.claim(Side::South, None, 999_000).is_err(),
-            "still connected"
+            g.claim(Side::South, None, STALL_AFTER_MS - 1).is_err(),
+            "still connected, within the move limit"
         );
+        // Connected but stalled past the move limit: claimable (issue 38).
+        assert!(g.clone().claim(Side::South, None, STALL_AFTER_MS).is_ok());
+        assert!(g.clone().claim(Side::South, None, 999_000).is_ok());
         assert!(g.claim(Side::North, Some(0), 999_000).is_err(), "own move");
         g.claim(Side::South, Some(0), 120_000).unwrap();
         let end = g.end().unwrap();
