@@ -137,9 +137,7 @@ impl PairLimit {
             if before + here > PAIR_RATED_LIMIT {
                 return Err(Error::conflict(
                     "too_many_rated_together",
-                    format!(
-                        "you have played {before} rated games together today: play on casual"
-                    ),
+                    format!("you have played {before} rated games together today: play on casual"),
                 )
                 .with("max", PAIR_RATED_LIMIT));
             }

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_service::game::{Clock, Mode, Seat, Stop, WebGame};
 use awale_service::fairplay::PAIR_RATED_LIMIT;
+use awale_service::game::{Clock, Mode, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
@@ -67,11 +67,7 @@ async fn play(games: &Arc<Games>, id: i64, count: usize) {
 
 async fn resign(games: &Arc<Games>, id: i64, side: Side) -> WebGame {
     let now = games.now_ms();
-    games
-        .change(id, |g| g.resign(side, now))
-        .await
-        .unwrap()
-        .0
+    games.change(id, |g| g.resign(side, now)).await.unwrap().0
 }
 
 #[tokio::test]
@@ -119,7 +115,10 @@ async fn rated_games_need_a_rated_clock_and_standard_rules_however_made() {
         "rated_needs_clock",
     );
     let target_two: Rules = "awale,target=2".parse().unwrap();
-    refused_as(refused(blitz(), target_two).await, "rated_needs_standard_rules");
+    refused_as(
+        refused(blitz(), target_two).await,
+        "rated_needs_standard_rules",
+    );
     // A game from a position is casual.
     let mut from_position = between(1, 2, blitz(), Rules::AWALE, true);
     let mut moved = Game::new(Rules::AWALE);
@@ -161,7 +160,9 @@ async fn a_rated_seat_is_never_handed_to_another_player() {
     // The loser's link to a fresh guest: refused, the seat stays theirs.
     refused_as(handoffs.offer(&games, id, player(2)).await, "rated_seat");
     refused_as(
-        games.change(id, |g| g.hand_over(&player(2), player(9))).await,
+        games
+            .change(id, |g| g.hand_over(&player(2), player(9)))
+            .await,
         "rated_seat",
     );
     let ended = resign(&games, id, Side::North).await;
@@ -195,7 +196,10 @@ async fn rematches_and_challenges_between_two_accounts_share_one_limit() {
     resign(&games, last, Side::North).await;
     // A rematch of the last: over the limit, refused.
     games.rematch(last, &player(1)).await.unwrap();
-    refused_as(games.rematch(last, &player(2)).await, "too_many_rated_together");
+    refused_as(
+        games.rematch(last, &player(2)).await,
+        "too_many_rated_together",
+    );
     refused_as(
         games
             .create(vec![between(2, 1, blitz(), Rules::AWALE, true)])
@@ -290,7 +294,10 @@ async fn accounts_seen_at_one_place_play_casual_and_are_flagged() {
     offered.seats[1] = None;
     offered.public = true;
     let id = games.create(vec![offered]).await.unwrap()[0].id;
-    assert!(games.load(id).await.unwrap().rated, "one seat: nothing to compare");
+    assert!(
+        games.load(id).await.unwrap().rated,
+        "one seat: nothing to compare"
+    );
     let seat = Seat {
         player: player(2),
         name: "P2".into(),

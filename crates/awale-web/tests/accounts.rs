@@ -604,7 +604,10 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
     // Rated means earned: no rated game without a clock, at 0.1 min, or
     // on rules changed (the service's rule, for every way a game is made).
     for (body, code) in [
-        (json!({"mode": "online", "rated": true}), "rated_needs_clock"),
+        (
+            json!({"mode": "online", "rated": true}),
+            "rated_needs_clock",
+        ),
         (
             json!({"mode": "online", "rated": true,
                    "clock": {"minutes": 0.1, "increment_seconds": 0}}),

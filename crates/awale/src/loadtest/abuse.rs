@@ -137,6 +137,10 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
     }
     let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
     let a = &abuse;
+    let farm = a.farm.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let handover = a.handover.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let rated_ok =
+        farm["rated_points_gained"] == json!(0) && handover["loss_dodged"] == json!(false);
     json!({
         "computer_ok": n(&a.computer_moves) > 0 && n(&a.computer_answered) == n(&a.computer_moves),
         "hints_ok": n(&a.hints) > 0 && n(&a.hints_answered) == n(&a.hints),
@@ -162,14 +166,10 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
             "chat": a.chat.report(),
             "reactions": a.reactions.report(),
             "renames": a.renames.report(),
-            "rating_farm": a.farm.lock().unwrap_or_else(|p| p.into_inner()).clone(),
-            "seat_handover": a.handover.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            "rating_farm": farm,
+            "seat_handover": handover,
         },
-        "rated_ok": {
-            let farm = a.farm.lock().unwrap_or_else(|p| p.into_inner());
-            let handover = a.handover.lock().unwrap_or_else(|p| p.into_inner());
-            farm["rated_points_gained"] == json!(0) && handover["loss_dodged"] == json!(false)
-        },
+        "rated_ok": rated_ok,
     })
 }
 
@@ -533,7 +533,13 @@ async fn stranger_account(run: &Run, from: Option<IpAddr>, name: &str) -> anyhow
     let player = run.player(from).await?;
     let body = json!({"username": name, "password": "farmed rating seeds"});
     let (status, headers, answer) = run
-        .request_from(from, "POST", "/api/account/signup", Some(&player), Some(body))
+        .request_from(
+            from,
+            "POST",
+            "/api/account/signup",
+            Some(&player),
+            Some(body),
+        )
         .await?;
     anyhow::ensure!(
         status == StatusCode::CREATED,
@@ -568,7 +574,16 @@ async fn call(
 
 /// `name`'s rating points above the start, summed over its speeds.
 async fn points_above_start(run: &Run, from: Option<IpAddr>, cookie: &str, name: &str) -> i64 {
-    match call(run, from, "GET", &format!("/api/players/{name}"), cookie, None).await {
+    match call(
+        run,
+        from,
+        "GET",
+        &format!("/api/players/{name}"),
+        cookie,
+        None,
+    )
+    .await
+    {
         Ok((StatusCode::OK, page)) => page["ratings"]
             .as_array()
             .into_iter()
@@ -599,7 +614,9 @@ async fn play_plies(
         let mut played = false;
         for (from, cookie) in players {
             let body = json!({"move": mv});
-            if let Ok((StatusCode::OK, _)) = call(run, from, "POST", &path, cookie, Some(body)).await {
+            if let Ok((StatusCode::OK, _)) =
+                call(run, from, "POST", &path, cookie, Some(body)).await
+            {
                 played = true;
                 break;
             }
@@ -663,7 +680,16 @@ async fn rating_farm((run, abuse): Shared) {
         }
         let resign = format!("/api/games/{id}/resign");
         let _ = call(&run, from, "POST", &resign, &partner, Some(json!({}))).await;
-        if let Ok((_, view)) = call(&run, from, "GET", &format!("/api/games/{id}"), &farmer, None).await {
+        if let Ok((_, view)) = call(
+            &run,
+            from,
+            "GET",
+            &format!("/api/games/{id}"),
+            &farmer,
+            None,
+        )
+        .await
+        {
             if view["rated"] == json!(true) {
                 rated += 1;
             }
@@ -702,7 +728,8 @@ async fn seat_handover((run, abuse): Shared) {
         let loser = stranger_account(&run, loser_at, &loser_name).await?;
         let body = json!({"mode": "online", "human": "S", "public": true, "rated": true,
                           "clock": {"minutes": 3, "increment_seconds": 2}});
-        let (status, made) = call(&run, winner_at, "POST", "/api/games", &winner, Some(body)).await?;
+        let (status, made) =
+            call(&run, winner_at, "POST", "/api/games", &winner, Some(body)).await?;
         anyhow::ensure!(status == StatusCode::CREATED, "rated game: {status} {made}");
         let id = made["id"].as_str().unwrap_or_default().to_string();
         let join = format!("/api/games/{id}/join");
@@ -729,7 +756,15 @@ async fn seat_handover((run, abuse): Shared) {
             let resign = format!("/api/games/{id}/resign");
             call(&run, loser_at, "POST", &resign, &loser, Some(json!({}))).await?;
         }
-        let (_, view) = call(&run, winner_at, "GET", &format!("/api/games/{id}"), &winner, None).await?;
+        let (_, view) = call(
+            &run,
+            winner_at,
+            "GET",
+            &format!("/api/games/{id}"),
+            &winner,
+            None,
+        )
+        .await?;
         let lost = points_above_start(&run, loser_at, &loser, &loser_name).await;
         anyhow::Ok(json!({
             "handoff": status.as_u16(),
