@@ -320,6 +320,14 @@ pub const ABORT_AFTER_MS: i64 = 30_000;
 /// How long a player must be gone on their move (no clock) before the
 /// other may claim the win.
 pub const CLAIM_AFTER_MS: i64 = 120_000;
+/// How long a player may stay on their move in a game without a clock,
+/// connected or not, before the other may claim the win: the move limit
+/// a player who keeps the page open and never moves runs into.
+pub const STALL_AFTER_MS: i64 = 10 * 60_000;
+/// The moves each side makes before a rated game counts (lichess: a game
+/// with fewer than two moves each is an abort): a rated game that ends
+/// sooner is played casual.
+pub const RATED_MOVES_EACH: usize = 2;
 
 impl WebGame {
     /// A new game, not yet stored.
@@ -466,11 +474,26 @@ impl WebGame {
     }
 
     /// Whether this game, just ended, changes its players' ratings: rated,
-    /// over, and not aborted (an aborted game changes nothing).
+    /// over, not aborted (an aborted game changes nothing) and really
+    /// begun ([`WebGame::real_start`]).
     pub fn rates(&self) -> bool {
         self.rated
             && self.mode == Mode::Online
+            && self.real_start()
             && self.end().is_some_and(|e| e.reason != EndReason::Aborted)
+    }
+
+    /// Whether both sides have made [`RATED_MOVES_EACH`] moves: a rated
+    /// game counts only then.
+    pub fn real_start(&self) -> bool {
+        Side::BOTH.into_iter().all(|side| {
+            self.game
+                .plies()
+                .iter()
+                .filter(|p| p.before.to_move() == side)
+                .count()
+                >= RATED_MOVES_EACH
+        })
     }
 
     /// Whether the computer plays the side to move now.
@@ -890,8 +913,13 @@ impl WebGame {
     ///
     /// `not_your_seat` when `player` holds no seat here; `already_seated`
     /// when `to` holds the other seat (the opponent, given the link, would
-    /// play both sides and lock `player` out), as [`WebGame::sit`] refuses.
+    /// play both sides and lock `player` out), as [`WebGame::sit`] refuses;
+    /// `rated_seat` when the game is rated and `to` is another player (a
+    /// rated seat stays with its account: its result is the account's).
     pub fn hand_over(&mut self, player: &PlayerId, to: PlayerId) -> Result<Side, Error> {
+        if self.rated && *player != to && self.online_seat(Some(player)).is_some() {
+            return Err(rated_seat());
+        }
         let side = Side::BOTH
             .into_iter()
             .find(|s| {
@@ -1006,21 +1034,23 @@ impl WebGame {
     }
 
     /// `side` claims the win because the other, to move, has been gone for
-    /// [`CLAIM_AFTER_MS`] (`gone_since`: when they were last connected).
+    /// [`CLAIM_AFTER_MS`] (`gone_since`: when they were last connected), or
+    /// has stayed on their move for [`STALL_AFTER_MS`], connected or not.
     ///
     /// # Errors
     ///
-    /// `cannot_claim` when the other is to move but not gone long enough,
-    /// or the game has a clock (the flag decides then).
+    /// `cannot_claim` when the other is to move but not gone or stalled
+    /// long enough, or the game has a clock (the flag decides then).
     pub fn claim(&mut self, side: Side, gone_since: Option<i64>, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
         let mover = self.game.position().to_move();
         let gone = gone_since.is_some_and(|t| now - t.max(self.turn_started_ms) >= CLAIM_AFTER_MS);
-        if self.clock.is_some() || mover == side || !gone {
+        let stalled = now - self.turn_started_ms >= STALL_AFTER_MS;
+        if self.clock.is_some() || mover == side || !(gone || stalled) {
             return Err(Error::conflict(
                 "cannot_claim",
                 "the win can be claimed only when your opponent, to move, has been gone for \
-                 2 minutes (in a game without a clock)",
+                 2 minutes or on their move for 10 (in a game without a clock)",
             ));
         }
         self.stop = Some(Stop::Abandoned(mover));
@@ -1224,6 +1254,16 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
 pub fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>()
         .map_err(|e| Error::invalid("bad_position", e.to_string()).with("text", text))
+}
+
+/// A rated seat is not handed to another player: its result is its
+/// account's, so another device logs in to the account instead.
+pub fn rated_seat() -> Error {
+    Error::forbidden(
+        "rated_seat",
+        "a rated seat stays with its account: log in to your account on the other device",
+    )
+    .because("rated")
 }
 
 #[cfg(test)]
@@ -1761,9 +1801,12 @@ mod tests {
         g.play(letter('F'), 0).unwrap();
         assert!(g.claim(Side::South, Some(0), 60_000).is_err());
         assert!(
-            g.claim(Side::South, None, 999_000).is_err(),
-            "still connected"
+            g.claim(Side::South, None, STALL_AFTER_MS - 1).is_err(),
+            "still connected, within the move limit"
         );
+        // Connected but stalled past the move limit: claimable (issue 38).
+        assert!(g.clone().claim(Side::South, None, STALL_AFTER_MS).is_ok());
+        assert!(g.clone().claim(Side::South, None, 999_000).is_ok());
         assert!(g.claim(Side::North, Some(0), 999_000).is_err(), "own move");
         g.claim(Side::South, Some(0), 120_000).unwrap();
         let end = g.end().unwrap();
@@ -1791,7 +1834,8 @@ mod tests {
         // while North is here.
         let south = g.actions(Side::South, 11_000);
         assert_eq!(south.abort_in_ms, Some(20_000));
-        assert_eq!(south.claim_in_ms, None, "North is connected");
+        // Connected, North runs into the move limit only.
+        assert_eq!(south.claim_in_ms, Some(1_000 + STALL_AFTER_MS - 11_000));
         assert!(south.takeback);
         // Gone since before its turn: two minutes from the turn's start.
         g.gone_since[Side::North.index()] = Some(0);

@@ -367,17 +367,18 @@ impl WebGame {
             (at > now && abort_at(at)).then_some(at - now)
         };
         // A claim against the opponent as the watchers last saw it: the
-        // earliest it may come, if they stay away.
+        // earliest it may come, if they stay away or stay on their move.
         let gone = self.gone_since[side.opponent().index()];
         let claim_at = |t: i64| self.clone().claim(side, gone, t).is_ok();
-        let claim_in_ms = gone.and_then(|since| {
-            let earliest = since.max(self.turn_started_ms) + crate::game::CLAIM_AFTER_MS;
-            if claim_at(now) {
-                Some(0)
-            } else {
-                (earliest > now && claim_at(earliest)).then_some(earliest - now)
-            }
+        let stalled_at = self.turn_started_ms + crate::game::STALL_AFTER_MS;
+        let earliest = gone.map_or(stalled_at, |since| {
+            (since.max(self.turn_started_ms) + crate::game::CLAIM_AFTER_MS).min(stalled_at)
         });
+        let claim_in_ms = if claim_at(now) {
+            Some(0)
+        } else {
+            (earliest > now && claim_at(earliest)).then_some(earliest - now)
+        };
         let rematch = self.offers.rematch.is_none() && self.clone().offer_rematch(side).is_ok();
         SideActions {
             takeback: self.clone().ask_takeback(side).is_ok(),

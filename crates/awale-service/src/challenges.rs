@@ -299,12 +299,9 @@ impl Challenges {
                     "a rated game is between two accounts: log in, or play a casual game",
                 ));
             }
-            if new.clock.is_none_or(|c| c.per_move) {
-                return Err(Error::invalid(
-                    "rated_needs_clock",
-                    "a rated challenge is played with a clock",
-                ));
-            }
+            // The rated terms every game has (`Games::create` checks them
+            // again when the game is made).
+            crate::fairplay::check_rated_clock(new.clock)?;
             if self.games.ratings().is_none() {
                 return Err(Error::conflict(
                     "no_ratings",

@@ -95,6 +95,10 @@ pub struct Games {
     /// The top game of each tournament going on (tournament, game), told
     /// by the tournaments: the featured game is one of them first.
     tournament_tops: Mutex<HashMap<i64, i64>>,
+    /// The rated games each pair of players began lately.
+    pairs: crate::fairplay::PairLimit,
+    /// Where accounts were seen lately: two seen at one place play casual.
+    sightings: crate::fairplay::Sightings,
 }
 
 /// What a change did, for the watchers.
@@ -173,6 +177,8 @@ impl Games {
             clock: Clock::system(),
             endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
             tournament_tops: Mutex::new(HashMap::new()),
+            pairs: crate::fairplay::PairLimit::default(),
+            sightings: crate::fairplay::Sightings::default(),
         }
     }
 
@@ -232,6 +238,12 @@ impl Games {
     pub fn with_ratings(mut self, ratings: Arc<dyn RatingStore>) -> Games {
         self.ratings = Some(ratings);
         self
+    }
+
+    /// Where accounts were seen lately (the guard tells it), and the pairs
+    /// flagged for playing each other from one place.
+    pub fn sightings(&self) -> &crate::fairplay::Sightings {
+        &self.sightings
     }
 
     /// The ratings' store, if games may be rated.
@@ -629,6 +641,12 @@ impl Games {
                 Ok((_, changed)) => *changed,
                 Err(_) => flag_fell,
             };
+            if changed && game.rated && game.end().is_some() && !game.real_start() {
+                // Rated means earned: a game that ends before both sides made
+                // a real start is played casual (stored so: nothing to rate
+                // at the next start either).
+                game.rated = false;
+            }
             if !changed && outcome.is_err() && !checked {
                 // Refused: perhaps only because the copy is old.
                 checked = true;
@@ -849,12 +867,24 @@ impl Games {
         Ok(())
     }
 
-    /// Stores new games and makes them live.
+    /// Stores new games and makes them live. Rated games are checked here,
+    /// whichever way they are made (`crate::fairplay`): their terms; two
+    /// accounts seen at one place play casual (flagged); the limit on rated
+    /// games between the same two players.
     ///
     /// # Errors
     ///
-    /// A storage failure; nothing is stored then.
-    pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+    /// The rated terms' refusals (`rated_needs_clock`,
+    /// `rated_needs_standard_rules`, `rated_from_position`,
+    /// `rated_needs_online`), `too_many_rated_together`, a storage
+    /// failure; nothing is stored then.
+    pub async fn create(self: &Arc<Self>, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+        for game in &games {
+            crate::fairplay::check_rated_terms(game)?;
+        }
+        let now = self.now_ms();
+        self.sightings.demote(&mut games, now);
+        self.pairs.take(&games, now)?;
         let mut games = self.store.create(games).await?;
         for game in &mut games {
             self.note_presence(game);
@@ -871,6 +901,36 @@ impl Games {
             }
         }
         Ok(games)
+    }
+
+    /// `seat` takes the free seat of online game `id` (a private game's
+    /// with its invitation's `key`). When a rated game is full, the rules
+    /// [`Games::create`] checks for a game made full hold: two accounts
+    /// seen at one place play casual (flagged), and the pair's limit of
+    /// rated games.
+    ///
+    /// # Errors
+    ///
+    /// The model's seating rules (`seat_taken`, `bad_key`, ...),
+    /// `too_many_rated_together`, a storage failure.
+    pub async fn sit(
+        self: &Arc<Self>,
+        id: i64,
+        seat: crate::game::Seat,
+        key: Option<&str>,
+    ) -> Result<WebGame, Error> {
+        let now = self.now_ms();
+        let (game, ()) = self
+            .change(id, |g| {
+                g.sit(seat.clone(), key, now)?;
+                if g.rated && !g.waiting() {
+                    self.sightings.demote(std::slice::from_mut(g), now);
+                    self.pairs.take(std::slice::from_ref(g), now)?;
+                }
+                Ok(())
+            })
+            .await?;
+        Ok(game)
     }
 
     /// Notes on `game` since when each seated player has been away, as the

@@ -1,7 +1,8 @@
 //! Moving a seat to another device: a private link made for one player's
 //! seat, taken once by another browser within ten minutes. Only the
 //! token's digest is kept (in memory: a restart forgets the links), and
-//! a player's few newest links only.
+//! a player's few newest links only. A rated seat is never handed over:
+//! its result is its account's, so the other device logs in instead.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -47,7 +48,8 @@ impl Handoffs {
     ///
     /// # Errors
     ///
-    /// `not_your_seat`; `busy` when too many links wait; `internal` when
+    /// `not_your_seat`; `rated_seat` in a rated game (a rated seat stays
+    /// with its account); `busy` when too many links wait; `internal` when
     /// the system gives no random bytes.
     pub async fn offer(&self, games: &Arc<Games>, id: i64, me: PlayerId) -> Result<String, Error> {
         let game = games.load(id).await?;
@@ -56,6 +58,10 @@ impl Handoffs {
                 Error::forbidden("not_your_seat", "you hold no seat in this game")
                     .because("watching"),
             );
+        }
+        if game.rated {
+            // Its result is the account's: another device logs in.
+            return Err(crate::game::rated_seat());
         }
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
         let now = now_ms();

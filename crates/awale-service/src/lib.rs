@@ -14,6 +14,7 @@ pub mod challenges;
 pub mod clock;
 pub mod computer;
 pub mod databases;
+pub mod fairplay;
 pub mod games;
 pub mod handoff;
 pub mod limiter;

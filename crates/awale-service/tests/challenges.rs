@@ -211,6 +211,15 @@ async fn refusals_have_their_codes() {
         ..blitz("Kofi")
     };
     refused_as(c.make(&ama.player, "", no_clock).await, "rated_needs_clock");
+    // 0.1 minute: below the rated clocks' range (issue 38).
+    let bullet_six = NewChallenge {
+        clock: Some(Clock::new(6_000, 0)),
+        ..blitz("Kofi")
+    };
+    refused_as(
+        c.make(&ama.player, "", bullet_six).await,
+        "rated_needs_clock",
+    );
     let days = NewChallenge {
         clock: Some(Clock::days(3).unwrap()),
         ..casual("Kofi")

@@ -101,7 +101,16 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
         names.contains(&"Ama") && names.contains(&"kofi_7"),
         "{names:?}"
     );
-    // Ama resigns: Kofi wins.
+    // Two moves each (a real start), then Ama resigns: Kofi wins.
+    for _ in 0..4 {
+        let g = w.games.load(id).await.unwrap();
+        let mv = g.game.legal_moves()[0];
+        let ply = g.game.plies().len();
+        w.games
+            .apply_move(id, Some(ply), mv, |_| Ok(()))
+            .await
+            .unwrap();
+    }
     let ama_side = if g.seats[0].as_ref().unwrap().player == ama {
         Side::South
     } else {

@@ -130,7 +130,8 @@ async fn a_rated_game_that_ends_changes_both_ratings_and_says_so() {
     assert!(game.rated);
     let loser = game.seats[0].as_ref().unwrap().player.clone();
     let winner = game.seats[1].as_ref().unwrap().player.clone();
-    for c in ['C', 'c'] {
+    // Two moves each: a real start (a rated game ended sooner is casual).
+    for c in ['C', 'c', 'D', 'd'] {
         games
             .apply_move(
                 game.id,

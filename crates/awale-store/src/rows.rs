@@ -146,6 +146,7 @@ pub(crate) struct State {
     rematch_id: Option<i64>,
     plies: i64,
     draw: Option<String>,
+    rated: bool,
 }
 
 impl State {
@@ -183,11 +184,13 @@ impl State {
             rematch_id: game.offers.rematch_id,
             plies: game.game.plies().len() as i64,
             draw: game.offers.draw.map(side_to_text),
+            // A rated game that ended before a real start is played casual.
+            rated: game.rated,
         }
     }
 
     /// The values of [`SET_STATE`], in its order (the game's id first).
-    pub(crate) fn values(&self) -> [&dyn Value; 24] {
+    pub(crate) fn values(&self) -> [&dyn Value; 25] {
         let [south, south_name, north, north_name] = &self.seats;
         [
             &self.id,
@@ -214,6 +217,7 @@ impl State {
             &self.rematch_id,
             &self.plies,
             &self.draw,
+            &self.rated,
         ]
     }
 }
@@ -229,7 +233,7 @@ pub(crate) const SET_STATE: &str =
      redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
      public = ?15, south_player = ?16, south_name = ?17, north_player = ?18,
      north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
-     draw = ?24";
+     draw = ?24, rated = ?25";
 
 /// Game `?1`'s moves in order, as [`move_row`] reads them.
 pub(crate) const MOVES: &str =

@@ -601,11 +601,33 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
     let casual = ama.online_game(&app).await;
     let (_, view) = ama.get(&app, &format!("/api/games/{casual}")).await;
     assert_eq!(view["rated"], false, "{view}");
+    // Rated means earned: no rated game without a clock, at 0.1 min, or
+    // on rules changed (the service's rule, for every way a game is made).
+    for (body, code) in [
+        (
+            json!({"mode": "online", "rated": true}),
+            "rated_needs_clock",
+        ),
+        (
+            json!({"mode": "online", "rated": true,
+                   "clock": {"minutes": 0.1, "increment_seconds": 0}}),
+            "rated_needs_clock",
+        ),
+        (
+            json!({"mode": "online", "rated": true, "rules": "awale,target=2",
+                   "clock": {"minutes": 3, "increment_seconds": 2}}),
+            "rated_needs_standard_rules",
+        ),
+    ] {
+        ama.post_refused(&app, "/api/games", body, StatusCode::BAD_REQUEST, code)
+            .await;
+    }
     let made = ama
         .posted(
             &app,
             "/api/games",
-            json!({"mode": "online", "rated": true, "human": "S"}),
+            json!({"mode": "online", "rated": true, "human": "S",
+                   "clock": {"minutes": 3, "increment_seconds": 2}}),
             StatusCode::CREATED,
         )
         .await;
@@ -630,7 +652,19 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
         StatusCode::OK,
     )
     .await;
-    // Kofi resigns: both ratings move, as the players' pages say.
+    // Two moves each (a real start), then Kofi resigns: both ratings
+    // move, as the players' pages say.
+    for (i, letter) in ["C", "c", "D", "d"].into_iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut ama } else { &mut kofi };
+        mover
+            .posted(
+                &app,
+                &format!("/api/games/{game}/moves"),
+                json!({"move": letter}),
+                StatusCode::OK,
+            )
+            .await;
+    }
     kofi.resigns(&app, &game).await;
     let (status, page) = ama.get(&app, "/api/players/ama").await;
     assert_eq!(status, StatusCode::OK, "{page}");

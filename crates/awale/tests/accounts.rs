@@ -478,6 +478,8 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
     ama.wait_open("#dlg-new", 10);
     tap(&ama, "#dlg-new input[name=mode][value=online] + span");
     tap(&ama, "#dlg-new input[name=rated][value=rated] + span");
+    // Rated means a clock (the server refuses a rated game without one).
+    tap(&ama, "#dlg-new input[name=clock] + span");
     tap(&ama, "#btn-start");
     ama.wait_for(
         "the rated game",
@@ -573,7 +575,8 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         &ama,
         "POST",
         "/api/games",
-        json!({"mode": "online", "public": true, "rated": true}),
+        json!({"mode": "online", "public": true, "rated": true,
+               "clock": {"minutes": 5, "increment_seconds": 3}}),
     );
     assert_eq!(made["status"], 201, "{made}");
     kofi.goto(&format!("{url}/#lobby"));

@@ -276,9 +276,17 @@ fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
     assert_eq!(last["errors"], 0, "{last} {stderr}");
     assert_eq!(last["lost"], 0, "{last}");
     let abuse = &last["abuse"];
-    for check in ["computer_ok", "hints_ok", "lobby_ok"] {
+    // Issue 38: the rated attacks gain nothing (rated_ok: no rated
+    // point farmed, no rated loss handed to a guest).
+    for check in ["computer_ok", "hints_ok", "lobby_ok", "rated_ok"] {
         assert_eq!(abuse[check], true, "{check}: {last} {stderr}");
     }
+    let farm = &abuse["stranger"]["rating_farm"];
+    assert!(farm["games"].as_u64().unwrap_or(0) > 1, "{farm}");
+    assert_eq!(farm["rated_games"], 0, "{farm}");
+    let handover = &abuse["stranger"]["seat_handover"];
+    assert_eq!(handover["handoff"], 403, "{handover}");
+    assert_eq!(handover["refused_as"], "rated_seat", "{handover}");
     // The stranger did attack, and was refused.
     let stranger = &abuse["stranger"];
     assert!(

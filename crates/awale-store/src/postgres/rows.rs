@@ -94,8 +94,8 @@ pub(super) async fn write_state(
         tx,
         &dollar_params(&format!(
             "UPDATE games SET {SET_STATE},
-                revision = revision + (CASE WHEN ?25::BIGINT IS NULL THEN 0 ELSE 1 END)
-             WHERE id = ?1 AND (?25::BIGINT IS NULL OR revision = ?25::BIGINT)"
+                revision = revision + (CASE WHEN ?26::BIGINT IS NULL THEN 0 ELSE 1 END)
+             WHERE id = ?1 AND (?26::BIGINT IS NULL OR revision = ?26::BIGINT)"
         )),
     )
     .await?;

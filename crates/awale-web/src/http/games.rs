@@ -212,11 +212,6 @@ pub async fn create(
     if req.rating_range.is_some() && mode != Mode::Online {
         crate::players::parse_rating_range(req.rating_range, false, false)?;
     }
-    if req.rated && mode != Mode::Online {
-        return Err(
-            Error::invalid("rated_needs_online", "only an online game may be rated").into(),
-        );
-    }
     if mode == Mode::Online {
         let (name, account) =
             super::online::seat_name(&state, &session, req.name.as_deref()).await?;
@@ -228,13 +223,6 @@ pub async fn create(
                 return Err(Error::conflict(
                     "no_ratings",
                     "this server keeps no ratings: play a casual game",
-                )
-                .into());
-            }
-            if req.position.is_some() {
-                return Err(Error::invalid(
-                    "rated_from_position",
-                    "a game from a study position is casual",
                 )
                 .into());
             }
@@ -271,8 +259,11 @@ pub async fn create(
                 .await?;
         }
     } else {
+        // Refused by the service's rated terms (`rated_needs_online`).
+        web.rated = req.rated;
         web.seat_maker(&player);
     }
+    // The rated terms (clock, rules, start) are the service's.
     let web = state.shared.games.create(vec![web]).await?.remove(0);
     if let Some(side) = web
         .seats

@@ -91,6 +91,14 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     if let Some(secret) = secret_of(req.headers(), SESSION_COOKIE, SECURE_SESSION_COOKIE) {
         match state.shared.accounts.session(secret).await {
             Ok(Some(account)) => {
+                // Where the account is seen (its address, this browser):
+                // two accounts seen at one place play casual.
+                state.shared.games.sightings().note(
+                    &account.player,
+                    client.0,
+                    player.as_ref(),
+                    now_ms(),
+                );
                 player = Some(account.player.clone());
                 session = Some(SignedIn {
                     account,

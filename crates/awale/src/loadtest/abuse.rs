@@ -8,6 +8,13 @@
 //! play the computer (asking hints) and offer public challenges, and the
 //! report says whether each of their computer moves and hints was
 //! answered and each of their challenges stayed in the lobby.
+//!
+//! Issue 38's rated attacks run beside them: rating farming (two accounts
+//! from one address, a rated 3+2 game, one move each, a resignation,
+//! rematches one after another, then the same with two moves each) and
+//! the hand-over of a losing rated seat to a fresh guest; the report says
+//! what the stranger got (`rated_points_gained`, must be 0;
+//! `loss_dodged`, must be false).
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -86,6 +93,11 @@ struct Abuse {
     chat: Tally,
     reactions: Tally,
     renames: Tally,
+    /// Issue 38: the farmed account's rating points above the start, the
+    /// farmed games played, and what became of the hand-over of a rated
+    /// seat (its report).
+    farm: Mutex<Value>,
+    handover: Mutex<Value>,
 }
 
 /// What every task of the run is given: the run, and the counts of what
@@ -118,11 +130,17 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
         tasks.push(tokio::spawn(offer_flood(shared(), from, seed)));
         tasks.push(tokio::spawn(chatter(shared(), from, seed)));
     }
+    tasks.push(tokio::spawn(rating_farm(shared())));
+    tasks.push(tokio::spawn(seat_handover(shared())));
     for t in tasks {
         let _ = t.await;
     }
     let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
     let a = &abuse;
+    let farm = a.farm.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let handover = a.handover.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let rated_ok =
+        farm["rated_points_gained"] == json!(0) && handover["loss_dodged"] == json!(false);
     json!({
         "computer_ok": n(&a.computer_moves) > 0 && n(&a.computer_answered) == n(&a.computer_moves),
         "hints_ok": n(&a.hints) > 0 && n(&a.hints_answered) == n(&a.hints),
@@ -148,7 +166,10 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
             "chat": a.chat.report(),
             "reactions": a.reactions.report(),
             "renames": a.renames.report(),
+            "rating_farm": farm,
+            "seat_handover": handover,
         },
+        "rated_ok": rated_ok,
     })
 }
 
@@ -504,4 +525,257 @@ async fn chatter((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
             .note(&status_of(&run, from, "POST", "/api/me", c, Some(name)).await);
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// An account of the stranger's, signed up from `from` on a browser of its
+/// own: its cookies (player and session) and its name.
+async fn stranger_account(run: &Run, from: Option<IpAddr>, name: &str) -> anyhow::Result<String> {
+    let player = run.player(from).await?;
+    let body = json!({"username": name, "password": "farmed rating seeds"});
+    let (status, headers, answer) = run
+        .request_from(
+            from,
+            "POST",
+            "/api/account/signup",
+            Some(&player),
+            Some(body),
+        )
+        .await?;
+    anyhow::ensure!(
+        status == StatusCode::CREATED,
+        "sign-up {name}: {status} {}",
+        String::from_utf8_lossy(&answer)
+    );
+    let session = headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| cookie::Cookie::parse(v).ok())
+        .find(|c| c.name().ends_with("awale_session"))
+        .map(|c| format!("{}={}", c.name(), c.value()))
+        .ok_or_else(|| anyhow::anyhow!("no session cookie for {name}"))?;
+    Ok(format!("{player}; {session}"))
+}
+
+/// A request's answer as JSON (status, body; Null when it is not JSON).
+async fn call(
+    run: &Run,
+    from: Option<IpAddr>,
+    method: &str,
+    path: &str,
+    cookie: &str,
+    body: Option<Value>,
+) -> anyhow::Result<(StatusCode, Value)> {
+    let (status, _, body) = run
+        .request_from(from, method, path, Some(cookie), body)
+        .await?;
+    Ok((status, serde_json::from_slice(&body).unwrap_or(Value::Null)))
+}
+
+/// `name`'s rating points above the start, summed over its speeds.
+async fn points_above_start(run: &Run, from: Option<IpAddr>, cookie: &str, name: &str) -> i64 {
+    match call(
+        run,
+        from,
+        "GET",
+        &format!("/api/players/{name}"),
+        cookie,
+        None,
+    )
+    .await
+    {
+        Ok((StatusCode::OK, page)) => page["ratings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["rating"].as_i64())
+            .map(|r| r - 1500)
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// Plays `moves` plies of game `id` between two players (whoever is to
+/// move plays its first legal move): whether all were played.
+async fn play_plies(
+    run: &Run,
+    players: [(Option<IpAddr>, &str); 2],
+    id: &str,
+    moves: usize,
+) -> bool {
+    let path = format!("/api/games/{id}/moves");
+    for _ in 0..moves {
+        let Ok(head) = game_head(run, players[0].0, players[0].1, id).await else {
+            return false;
+        };
+        let Some(mv) = head.legal.first().cloned() else {
+            return false;
+        };
+        let mut played = false;
+        for (from, cookie) in players {
+            let body = json!({"move": mv});
+            if let Ok((StatusCode::OK, _)) =
+                call(run, from, "POST", &path, cookie, Some(body)).await
+            {
+                played = true;
+                break;
+            }
+        }
+        if !played {
+            return false;
+        }
+    }
+    true
+}
+
+/// Issue 38, finding 1: two accounts from one address farm a rating. A
+/// public rated 3+2 game, taken by the other; one move each (then, in the
+/// second half, two each), the farmer's partner resigns; both ask a
+/// rematch, again and again. Reports the farmer's points above the start.
+async fn rating_farm((run, abuse): Shared) {
+    let from = Some(IpAddr::from([127, 2, 0, 5]));
+    let tag = std::process::id() % 10_000;
+    let (farmer_name, partner_name) = (format!("farm{tag}a"), format!("farm{tag}b"));
+    let accounts = async {
+        let farmer = stranger_account(&run, from, &farmer_name).await?;
+        let partner = stranger_account(&run, from, &partner_name).await?;
+        anyhow::Ok((farmer, partner))
+    };
+    let (farmer, partner) = match accounts.await {
+        Ok(a) => a,
+        Err(e) => {
+            *abuse.farm.lock().unwrap_or_else(|p| p.into_inner()) =
+                json!({"error": format!("{e:#}"), "rated_points_gained": 0});
+            return;
+        }
+    };
+    let (mut games, mut rated, mut refused) = (0u64, 0u64, 0u64);
+    let body = json!({"mode": "online", "human": "S", "public": true, "rated": true,
+                      "clock": {"minutes": 3, "increment_seconds": 2}});
+    let made = call(&run, from, "POST", "/api/games", &farmer, Some(body)).await;
+    let mut game = match made {
+        Ok((StatusCode::CREATED, v)) => v["id"].as_str().map(String::from),
+        _ => None,
+    };
+    if let Some(id) = &game {
+        let join = format!("/api/games/{id}/join");
+        if !matches!(
+            call(&run, from, "POST", &join, &partner, Some(json!({}))).await,
+            Ok((StatusCode::OK, _))
+        ) {
+            game = None;
+        }
+    }
+    let half = run.deadline - (run.deadline - Instant::now()) / 2;
+    while let Some(id) = game.take() {
+        if run.over() {
+            break;
+        }
+        games += 1;
+        // The farmer is South in the first game, the colours swap after.
+        let moves = if Instant::now() < half { 2 } else { 4 };
+        let players = [(from, farmer.as_str()), (from, partner.as_str())];
+        if !play_plies(&run, players, &id, moves).await {
+            break;
+        }
+        let resign = format!("/api/games/{id}/resign");
+        let _ = call(&run, from, "POST", &resign, &partner, Some(json!({}))).await;
+        if let Ok((_, view)) = call(
+            &run,
+            from,
+            "GET",
+            &format!("/api/games/{id}"),
+            &farmer,
+            None,
+        )
+        .await
+        {
+            if view["rated"] == json!(true) {
+                rated += 1;
+            }
+        }
+        let rematch = format!("/api/games/{id}/rematch");
+        let _ = call(&run, from, "POST", &rematch, &farmer, Some(json!({}))).await;
+        match call(&run, from, "POST", &rematch, &partner, Some(json!({}))).await {
+            Ok((StatusCode::OK, view)) => {
+                game = view["offers"]["rematch_id"].as_str().map(String::from);
+            }
+            _ => refused += 1,
+        }
+    }
+    let gained = points_above_start(&run, from, &farmer, &farmer_name).await;
+    *abuse.farm.lock().unwrap_or_else(|p| p.into_inner()) = json!({
+        "games": games,
+        "rated_games": rated,
+        "rematches_refused": refused,
+        "rated_points_gained": gained,
+    });
+}
+
+/// Issue 38, finding 2: a rated game between two accounts on two
+/// addresses; after two moves each the loser asks a "continue on another
+/// device" link for a fresh guest, which would resign. Reports whether
+/// the loss was dodged (the loser's rating unchanged).
+async fn seat_handover((run, abuse): Shared) {
+    let (winner_at, loser_at) = (
+        Some(IpAddr::from([127, 2, 0, 6])),
+        Some(IpAddr::from([127, 2, 0, 7])),
+    );
+    let tag = std::process::id() % 10_000;
+    let (winner_name, loser_name) = (format!("hand{tag}a"), format!("hand{tag}b"));
+    let report = async {
+        let winner = stranger_account(&run, winner_at, &winner_name).await?;
+        let loser = stranger_account(&run, loser_at, &loser_name).await?;
+        let body = json!({"mode": "online", "human": "S", "public": true, "rated": true,
+                          "clock": {"minutes": 3, "increment_seconds": 2}});
+        let (status, made) =
+            call(&run, winner_at, "POST", "/api/games", &winner, Some(body)).await?;
+        anyhow::ensure!(status == StatusCode::CREATED, "rated game: {status} {made}");
+        let id = made["id"].as_str().unwrap_or_default().to_string();
+        let join = format!("/api/games/{id}/join");
+        let (status, joined) = call(&run, loser_at, "POST", &join, &loser, Some(json!({}))).await?;
+        anyhow::ensure!(status == StatusCode::OK, "join: {status} {joined}");
+        let players = [(winner_at, winner.as_str()), (loser_at, loser.as_str())];
+        anyhow::ensure!(play_plies(&run, players, &id, 4).await, "moves");
+        let link = format!("/api/games/{id}/handoff");
+        let (status, answer) = call(&run, loser_at, "POST", &link, &loser, Some(json!({}))).await?;
+        let handed = status == StatusCode::OK;
+        if handed {
+            // The fresh guest takes the seat and resigns.
+            let guest = run.player(loser_at).await?;
+            let token = answer["link"]
+                .as_str()
+                .and_then(|l| l.split("continue=").nth(1))
+                .unwrap_or_default()
+                .to_string();
+            let body = json!({"token": token});
+            call(&run, loser_at, "POST", "/api/handoff", &guest, Some(body)).await?;
+            let resign = format!("/api/games/{id}/resign");
+            call(&run, loser_at, "POST", &resign, &guest, Some(json!({}))).await?;
+        } else {
+            let resign = format!("/api/games/{id}/resign");
+            call(&run, loser_at, "POST", &resign, &loser, Some(json!({}))).await?;
+        }
+        let (_, view) = call(
+            &run,
+            winner_at,
+            "GET",
+            &format!("/api/games/{id}"),
+            &winner,
+            None,
+        )
+        .await?;
+        let lost = points_above_start(&run, loser_at, &loser, &loser_name).await;
+        anyhow::Ok(json!({
+            "handoff": status.as_u16(),
+            "refused_as": answer["error"],
+            "rated": view["rated"],
+            "loser_points": lost,
+            "loss_dodged": view["rated"] == json!(true) && lost == 0,
+        }))
+    };
+    let report = report
+        .await
+        .unwrap_or_else(|e| json!({"error": format!("{e:#}"), "loss_dodged": false}));
+    *abuse.handover.lock().unwrap_or_else(|p| p.into_inner()) = report;
 }

@@ -1160,6 +1160,16 @@ pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String 
     assert_eq!(landed(first), paired, "both in the same game");
     let game = page_fetch(first, "GET", &format!("/api/games/{paired}"), Value::Null);
     assert_eq!(game["body"]["rated"], true, "{game}");
+    // Two moves each, a real start (a rated game ended sooner is casual):
+    // whoever is to move plays.
+    let moves = format!("/api/games/{paired}/moves");
+    for letter in ["C", "c", "D", "d"] {
+        let body = json!({ "move": letter });
+        if page_fetch(first, "POST", &moves, body.clone())["status"] != 200 {
+            let answer = page_fetch(second, "POST", &moves, body);
+            assert_eq!(answer["status"], 200, "{letter}: {answer}");
+        }
+    }
     page_post_ok(loser, &format!("/api/games/{paired}/resign"));
     paired
 }
