@@ -157,7 +157,9 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
         10,
     );
     std::thread::sleep(std::time::Duration::from_secs(2));
-    let pools = ama.strings("return [...document.querySelectorAll('#pools button')].map((b) => b.dataset.pool)");
+    let pools = ama.strings(
+        "return [...document.querySelectorAll('#pools button')].map((b) => b.dataset.pool)",
+    );
     let mut once = pools.clone();
     once.sort();
     once.dedup();
