@@ -668,7 +668,7 @@ impl RatingStore for Store {
                 since,
                 rule.min_games,
                 limit as i64,
-                rule.max_deviation
+                rule.max_deviation as f64
             ];
             query_all(conn, &leaderboard_query(false), values, |r| leader(r))
         }))

@@ -234,9 +234,13 @@ fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
             .await
             .unwrap();
         assert_eq!(theirs.last().unwrap().outcome, Outcome::Loss);
-        // Games without a clock: said so, not "correspondence" (their
-        // speed for ratings).
-        assert!(first.iter().all(|g| g.clock == "none"), "{first:?}");
+        // A game without a clock is said so ("none"), not by its speed
+        // for ratings ("correspondence"); the others have a clock.
+        assert!(first.iter().any(|g| g.clock == "none"), "{first:?}");
+        for g in &first {
+            let unclocked = g.speed.as_deref() == Some("correspondence");
+            assert_eq!(g.clock == "none", unclocked, "{g:?}");
+        }
         // The list of one's games says one's seat, and that they are
         // neither over days nor of a tournament.
         for (n, side) in [(1, "S"), (2, "N")] {

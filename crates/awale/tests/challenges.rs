@@ -148,4 +148,20 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
         ),
         20,
     );
+    // The lobby opened twice while its pools were being asked for (from
+    // a tournament, back to the lobby): each quick-pairing button once.
+    ama.eval("location.hash = '#rules'; location.hash = '#lobby'; location.hash = '#rules'; location.hash = '#lobby'");
+    ama.wait_for(
+        "the quick-pairing buttons",
+        "return document.querySelectorAll('#pools button').length > 0",
+        10,
+    );
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let pools = ama.strings(
+        "return [...document.querySelectorAll('#pools button')].map((b) => b.dataset.pool)",
+    );
+    let mut once = pools.clone();
+    once.sort();
+    once.dedup();
+    assert_eq!(pools.len(), once.len(), "each pool once: {pools:?}");
 }

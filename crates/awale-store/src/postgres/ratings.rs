@@ -173,7 +173,8 @@ impl RatingStore for PgStore {
                     &since,
                     &rule.min_games,
                     &(limit as i64),
-                    &rule.max_deviation,
+                    // Compared with a DOUBLE PRECISION column.
+                    &(rule.max_deviation as f64),
                 ],
                 leader,
             )

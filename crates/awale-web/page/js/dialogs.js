@@ -146,6 +146,10 @@ function applyPreset() {
 
 function updateForm() {
   const f = form();
+  // A refusal of the form as it was (online play without a network) is
+  // not left under another choice.
+  $("#new-error").hidden = true;
+  $("#new-error").textContent = "";
   document.querySelector(".computer-only").hidden = f.mode.value !== "computer";
   document.querySelector(".online-only").hidden = f.mode.value !== "online";
   document.querySelector(".side-choice").hidden = f.mode.value === "humans";
