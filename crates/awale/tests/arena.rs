@@ -177,9 +177,9 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert_eq!(ama.text("#arena-close"), "Terminer le tournoi");
     tap(&ama, "#arena-close");
     for (b, finished) in [
-        (&ama, "Terminé : résultats définitifs"),
+        (&ama, "Terminé\u{a0}: résultats définitifs"),
         (&kofi, "Finished: final results"),
-        (&yaw, "Terminé : résultats définitifs"),
+        (&yaw, "Terminé\u{a0}: résultats définitifs"),
         (&esi, "Finished: final results"),
     ] {
         b.wait_for(
@@ -417,7 +417,7 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     let french = |b: &Browser| std::ptr::eq(b, &ama) || std::ptr::eq(b, &yaw);
     let pending = |b: &Browser| {
         if french(b) {
-            "Temps écoulé : résultats provisoires, en attente de la fin des dernières parties"
+            "Temps écoulé\u{a0}: résultats provisoires, en attente de la fin des dernières parties"
         } else {
             "Time is up: results are provisional, pending the end of the last games"
         }
@@ -446,7 +446,7 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     // The last game ends: finished, the podium, which then stays.
     page_post_ok(number[&last_loser], &format!("/api/games/{last_game}/resign"));
     let finished = if french(observer) {
-        "Terminé : résultats définitifs"
+        "Terminé\u{a0}: résultats définitifs"
     } else {
         "Finished: final results"
     };
