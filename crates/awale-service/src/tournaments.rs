@@ -843,7 +843,8 @@ impl Tournaments {
         }
         // An arena's time is up: it is finished once its last game ends
         // (`games_ended`); until then its results are pending.
-        let finished_later = state == "finished" && !running.is_swiss() && !running.arena.playing.is_empty();
+        let finished_later =
+            state == "finished" && !running.is_swiss() && !running.arena.playing.is_empty();
         if !finished_later {
             running.row.state = state.into();
         }

@@ -405,7 +405,11 @@ async fn a_deleted_accounts_finished_games_keep_their_dates() {
         let store = w.store.clone();
         async move {
             let page = store.list(Some(guest(6)), None, 10).await.unwrap();
-            page.games.iter().find(|s| s.id == game.id).unwrap().updated_ms
+            page.games
+                .iter()
+                .find(|s| s.id == game.id)
+                .unwrap()
+                .updated_ms
         }
     };
     let ended = date(&w).await;

@@ -214,7 +214,10 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     let view = t.close(id, &player(1)).await.unwrap();
     assert_eq!(view.facts.state, "started", "a game is still in play");
     assert!(view.results_pending);
-    assert!(view.podium.is_empty(), "no podium while results are pending");
+    assert!(
+        view.podium.is_empty(),
+        "no podium while results are pending"
+    );
     assert!(
         view.standings.iter().all(|l| l.waiting_ms.is_none()),
         "nobody is looking for a game once the time is up"
@@ -297,7 +300,10 @@ async fn two_who_just_met_meet_again_after_a_short_wait_when_nobody_else_is_free
         .iter()
         .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
         .unwrap();
-    assert_eq!(again.name, opponent_of_1, "nobody else was free: they meet again");
+    assert_eq!(
+        again.name, opponent_of_1,
+        "nobody else was free: they meet again"
+    );
     assert_eq!(line(&view, 1).waiting_ms, None);
 }
 

@@ -179,7 +179,8 @@ fn a_finished_game_keeps_its_date_when_changed_after_its_end() {
         g.game.resign(Side::North).unwrap();
         save(&*store, &mut g, 1).await;
         let id = g.id;
-        let date = |page: awale_store::Page| page.games.iter().find(|s| s.id == id).unwrap().updated_ms;
+        let date =
+            |page: awale_store::Page| page.games.iter().find(|s| s.id == id).unwrap().updated_ms;
         let ended = date(store.list(Some(me()), None, 10).await.unwrap());
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         g.seats.iter_mut().flatten().next().unwrap().name = String::new();

@@ -177,9 +177,9 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     assert_eq!(ama.text("#arena-close"), "Terminer le tournoi");
     tap(&ama, "#arena-close");
     for (b, finished) in [
-        (&ama, "Terminé : résultats définitifs"),
+        (&ama, "Terminé\u{a0}: résultats définitifs"),
         (&kofi, "Finished: final results"),
-        (&yaw, "Terminé : résultats définitifs"),
+        (&yaw, "Terminé\u{a0}: résultats définitifs"),
         (&esi, "Finished: final results"),
     ] {
         b.wait_for(
@@ -271,14 +271,21 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
             15,
         );
     }
-    for (b, left) in [(&ama, "Fin du tournoi dans "), (&kofi, "Tournament ends in ")] {
+    for (b, left) in [
+        (&ama, "Fin du tournoi dans "),
+        (&kofi, "Tournament ends in "),
+    ] {
         b.wait_shown("#game-tournament", 10);
         assert!(b.text("#game-tournament-link").contains("Trois minutes"));
         assert_eq!(
             b.eval("return document.querySelector('#game-tournament-link').getAttribute('href')"),
             json!(page)
         );
-        assert!(b.text("#game-tournament-left").starts_with(left), "{}", b.text("#game-tournament-left"));
+        assert!(
+            b.text("#game-tournament-left").starts_with(left),
+            "{}",
+            b.text("#game-tournament-left")
+        );
     }
     let game = hash(&ama)[6..].to_string();
     let state = page_fetch(&ama, "GET", &format!("/api/games/{game}"), json!(null));
@@ -375,7 +382,12 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
             }
             if ends - now > 25_000 {
                 if first.elapsed() >= Duration::from_secs(delay) {
-                    let r = page_fetch(number[&loser], "POST", &format!("/api/games/{game}/resign"), json!({}));
+                    let r = page_fetch(
+                        number[&loser],
+                        "POST",
+                        &format!("/api/games/{game}/resign"),
+                        json!({}),
+                    );
                     assert_eq!(r["status"], 200, "{r}");
                     resigned.push(game.clone());
                 }
@@ -417,7 +429,7 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     let french = |b: &Browser| std::ptr::eq(b, &ama) || std::ptr::eq(b, &yaw);
     let pending = |b: &Browser| {
         if french(b) {
-            "Temps écoulé : résultats provisoires, en attente de la fin des dernières parties"
+            "Temps écoulé\u{a0}: résultats provisoires, en attente de la fin des dernières parties"
         } else {
             "Time is up: results are provisional, pending the end of the last games"
         }
@@ -434,7 +446,10 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     observer.goto(&format!("{url}/{page}"));
     observer.wait_for(
         "results pending",
-        &format!("return document.querySelector('#arena-status').textContent === {}", json!(pending(observer))),
+        &format!(
+            "return document.querySelector('#arena-status').textContent === {}",
+            json!(pending(observer))
+        ),
         15,
     );
     assert_eq!(
@@ -444,9 +459,12 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     );
 
     // The last game ends: finished, the podium, which then stays.
-    page_post_ok(number[&last_loser], &format!("/api/games/{last_game}/resign"));
+    page_post_ok(
+        number[&last_loser],
+        &format!("/api/games/{last_game}/resign"),
+    );
     let finished = if french(observer) {
-        "Terminé : résultats définitifs"
+        "Terminé\u{a0}: résultats définitifs"
     } else {
         "Finished: final results"
     };
@@ -460,7 +478,9 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         15,
     );
     let podium = |b: &Browser| {
-        b.strings("return [...document.querySelectorAll('#arena-podium li')].map((li) => li.textContent)")
+        b.strings(
+            "return [...document.querySelectorAll('#arena-podium li')].map((li) => li.textContent)",
+        )
     };
     let shown = podium(observer);
     let view = view_of(observer);

@@ -288,9 +288,7 @@ impl Arena {
                         .waiting_ms
                         .is_some_and(|since| now - since >= REMATCH_WAIT_MS)
             };
-            let mut left: Vec<usize> = (0..n)
-                .filter(|&i| mate[i].is_none() && waited(i))
-                .collect();
+            let mut left: Vec<usize> = (0..n).filter(|&i| mate[i].is_none() && waited(i)).collect();
             left.sort_by_key(|&i| (self.players[free[i]].free_since, i));
             left.truncate(left.len() - left.len() % 2);
             left.sort_unstable();
