@@ -552,8 +552,16 @@ async fn hint_and_review_score_the_moves() {
             "{row}"
         );
         assert!(row.get("gave_up").is_some(), "{row}");
+        assert!(row["exact"].is_boolean(), "{row}");
     }
-    assert_eq!(review["version"], 2);
+    assert_eq!(review["version"], 3);
+    // Each side's accuracy, from 0 to 100 (docs/ACCURACY.md).
+    let accuracy = review["accuracy"].as_array().unwrap();
+    assert_eq!(accuracy.len(), 2, "{review}");
+    for side in accuracy {
+        let a = side["accuracy"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&a), "{side}");
+    }
     assert_eq!(review["end"]["reason"], "resignation");
     // Stored with the game: asked again, the same review at once.
     let (status, stored) = call(&app, "GET", &review_url, None).await;
@@ -602,7 +610,7 @@ async fn a_review_stored_in_the_old_form_is_made_again() {
     );
     let (status, review) = call(&app, "POST", &review_url, None).await;
     assert_eq!(status, StatusCode::OK, "{review}");
-    assert_eq!(review["version"], 2);
+    assert_eq!(review["version"], 3);
     for row in review["plies"].as_array().unwrap() {
         assert_ne!(row["loss"], 3400, "{row}");
         assert_eq!(row["mistake"], false, "the opening's first moves: {row}");

@@ -795,15 +795,24 @@ async fn a_review_of_an_endgame_played_as_the_databases_play_it_finds_no_mistake
     }
     let (status, review) = as_player(&app, "POST", &format!("/api/games/{id}/review"), None).await;
     assert_eq!(status, StatusCode::OK, "{review}");
-    assert_eq!(review["version"], 2);
+    assert_eq!(review["version"], 3);
     let rows = review["plies"].as_array().unwrap();
     assert_eq!(rows.len(), ply, "{review}");
+    // Issue 40: the databases' play loses nothing: 100 for the side that
+    // played it (docs/ACCURACY.md).
+    let south = &review["accuracy"][0];
+    assert_eq!(south["side"], "S", "{review}");
+    assert_eq!(south["accuracy"], 100.0, "{review}");
     let mut decided = 0;
     for row in rows {
         let (played, best) = (&row["played"], &row["best"]["score"]);
         let (played_result, played_margin) = result_and_margin(played);
         let (best_result, best_margin) = result_and_margin(best);
         decided += usize::from(played_result.is_some());
+        // Both decided: the loss is exact, and the row says so.
+        if played_result.is_some() && best_result.is_some() {
+            assert_eq!(row["exact"], true, "{row}");
+        }
         // The databases' move keeps the result and its margin: no mistake,
         // no seeds lost.
         assert_eq!(row["mistake"], false, "{row}");
