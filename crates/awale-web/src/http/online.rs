@@ -282,7 +282,9 @@ pub async fn join(
         name: name.clone(),
     };
     let key = req.key;
-    let view = on.change(|g| g.sit(seat.clone(), key.as_deref(), now_ms())).await?;
+    let view = on
+        .change(|g| g.sit(seat.clone(), key.as_deref(), now_ms()))
+        .await?;
     if !account {
         let store = on.state.shared.games.store();
         store.set_player_name(me, name, now_ms()).await?;
