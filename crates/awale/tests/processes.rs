@@ -445,24 +445,42 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
 }
 
 /// The statements the cluster logged from offset `from` of its log on,
-/// each with the program that sent it (`application_name`).
+/// each with the program that sent it (`application_name`); a statement
+/// of several lines whole (the lines after its first carry no prefix).
 fn statements_since(from: u64) -> Vec<(String, String)> {
     let mut log = std::fs::File::open(pg::cluster().dir.join("server.log")).unwrap();
     std::io::Seek::seek(&mut log, std::io::SeekFrom::Start(from)).unwrap();
     let mut text = String::new();
     log.read_to_string(&mut text).unwrap();
-    text.lines()
-        .filter_map(|line| {
-            let (_, rest) = line.split_once("] ")?;
-            let (who, said) = rest.split_once(": LOG:  ")?;
-            let sql = said.strip_prefix("statement: ").or_else(|| {
-                said.split_once(": ")
-                    .filter(|(k, _)| k.starts_with("execute"))
-                    .map(|(_, q)| q)
-            })?;
-            Some((who.to_string(), sql.to_string()))
-        })
-        .collect()
+    let mut said: Vec<(String, String)> = Vec::new();
+    // Whether the last line read began a statement (its next lines go on).
+    let mut open = false;
+    for line in text.lines() {
+        if line.starts_with([' ', '\t']) {
+            if let (true, Some((_, sql))) = (open, said.last_mut()) {
+                sql.push('\n');
+                sql.push_str(line.trim());
+            }
+            continue;
+        }
+        open = false;
+        let Some((_, rest)) = line.split_once("] ") else {
+            continue;
+        };
+        let Some((who, text)) = rest.split_once(": LOG:  ") else {
+            continue;
+        };
+        let sql = text.strip_prefix("statement: ").or_else(|| {
+            text.split_once(": ")
+                .filter(|(k, _)| k.starts_with("execute"))
+                .map(|(_, q)| q)
+        });
+        if let Some(sql) = sql {
+            said.push((who.to_string(), sql.to_string()));
+            open = true;
+        }
+    }
+    said
 }
 
 /// The length of the cluster's log now.
