@@ -505,7 +505,8 @@ impl Games {
         id: i64,
         mut change: impl FnMut(&mut WebGame) -> Result<T, Error>,
     ) -> Result<(WebGame, T), Error> {
-        self.apply(id, false, |g| change(g).map(|t| (t, true))).await
+        self.apply(id, false, |g| change(g).map(|t| (t, true)))
+            .await
     }
 
     /// Plays `mv` in game `id` for a request that saw `ply` moves, after
@@ -828,7 +829,7 @@ impl Games {
     ) -> Result<(), Error> {
         let loaded = match (slot.as_ref(), newer) {
             (Some(held), Some((revision, kept))) if held.revision + 1 == revision => {
-                self.store.load_newer(held.clone(), kept).await?
+                self.store.load_newer(held.clone(), revision, kept).await?
             }
             _ => self.store.load(id).await?,
         };

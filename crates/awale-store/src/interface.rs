@@ -246,13 +246,19 @@ pub trait GameStore: Send + Sync {
         Box::pin(async { Ok(None) })
     }
 
-    /// Game `held.id` as stored now, read from a copy `held` at the
-    /// revision before: only the game's row and its moves from ply `kept`
-    /// on are read (the first `kept` are `held`'s), and its rating changes
-    /// only when it is over. A store only this process writes reads the
-    /// whole game.
-    fn load_newer(&self, held: WebGame, kept: usize) -> StoreFuture<'_, Option<WebGame>> {
-        let _ = kept;
+    /// Game `held.id` as stored at `revision`, read from a copy `held` at
+    /// the revision before, the change having left its first `kept` plies:
+    /// only the game's row and its moves from ply `kept` on are read (the
+    /// first `kept` are `held`'s), and its rating changes only when it is
+    /// over. The whole game when it is no longer at `revision`, and from a
+    /// store only this process writes.
+    fn load_newer(
+        &self,
+        held: WebGame,
+        revision: i64,
+        kept: usize,
+    ) -> StoreFuture<'_, Option<WebGame>> {
+        let _ = (revision, kept);
         self.load(held.id)
     }
 
@@ -321,7 +327,18 @@ mod tests {
             let text = notice.to_text();
             assert_eq!(Notice::from_text(&text), Some(notice), "{text}");
         }
-        for odd in ["", "x 1", "g 1 2", "g 1 2 0", "g 1 2 0 -1", "t", "t x", "h 1 2", "k 1 2", "r 1"] {
+        for odd in [
+            "",
+            "x 1",
+            "g 1 2",
+            "g 1 2 0",
+            "g 1 2 0 -1",
+            "t",
+            "t x",
+            "h 1 2",
+            "k 1 2",
+            "r 1",
+        ] {
             assert_eq!(Notice::from_text(odd), None, "{odd}");
         }
     }

@@ -447,22 +447,42 @@ fn three_processes_serve_one_site_through_the_loss_of_one() {
 }
 
 /// The statements the cluster logged from offset `from` of its log on,
-/// each with the program that sent it (`application_name`).
+/// each with the program that sent it (`application_name`); a statement
+/// of several lines whole (the lines after its first carry no prefix).
 fn statements_since(from: u64) -> Vec<(String, String)> {
     let mut log = std::fs::File::open(pg::cluster().dir.join("server.log")).unwrap();
     std::io::Seek::seek(&mut log, std::io::SeekFrom::Start(from)).unwrap();
     let mut text = String::new();
     log.read_to_string(&mut text).unwrap();
-    text.lines()
-        .filter_map(|line| {
-            let (_, rest) = line.split_once("] ")?;
-            let (who, said) = rest.split_once(": LOG:  ")?;
-            let sql = said
-                .strip_prefix("statement: ")
-                .or_else(|| said.split_once(": ").filter(|(k, _)| k.starts_with("execute")).map(|(_, q)| q))?;
-            Some((who.to_string(), sql.to_string()))
-        })
-        .collect()
+    let mut said: Vec<(String, String)> = Vec::new();
+    // Whether the last line read began a statement (its next lines go on).
+    let mut open = false;
+    for line in text.lines() {
+        if line.starts_with([' ', '\t']) {
+            if let (true, Some((_, sql))) = (open, said.last_mut()) {
+                sql.push('\n');
+                sql.push_str(line.trim());
+            }
+            continue;
+        }
+        open = false;
+        let Some((_, rest)) = line.split_once("] ") else {
+            continue;
+        };
+        let Some((who, text)) = rest.split_once(": LOG:  ") else {
+            continue;
+        };
+        let sql = text.strip_prefix("statement: ").or_else(|| {
+            text.split_once(": ")
+                .filter(|(k, _)| k.starts_with("execute"))
+                .map(|(_, q)| q)
+        });
+        if let Some(sql) = sql {
+            said.push((who.to_string(), sql.to_string()));
+            open = true;
+        }
+    }
+    said
 }
 
 /// The length of the cluster's log now.
@@ -486,10 +506,18 @@ fn an_idle_process_reads_nothing_of_the_games_it_does_not_serve() {
     // statement of this test's database logged.
     let url = pg::cluster().database();
     let name = url.rsplit('/').next().unwrap().to_string();
-    pg::cluster().psql(&url, &format!("ALTER DATABASE {name} SET log_statement = 'all'"));
+    pg::cluster().psql(
+        &url,
+        &format!("ALTER DATABASE {name} SET log_statement = 'all'"),
+    );
     let dir = tempfile::tempdir().unwrap();
     let [mut a, b, c] = ["a", "b", "c"].map(|n| {
-        Serve::start_with(&format!("{url}?application_name=awale-{n}"), dir.path(), n, &[])
+        Serve::start_with(
+            &format!("{url}?application_name=awale-{n}"),
+            dir.path(),
+            n,
+            &[],
+        )
     });
 
     // Both players on A, a spectator on B, nobody on C.
@@ -501,17 +529,37 @@ fn an_idle_process_reads_nothing_of_the_games_it_does_not_serve() {
     for n in 0..moves {
         play_one(&a.addr, &id, n);
     }
-    // B's spectator saw them all.
+    // B's spectator saw them all (several moves stored before B read them
+    // come as one `state`).
     let deadline = Instant::now() + Duration::from_secs(10);
-    while spectator
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(name, _, _)| name == "move")
-        .count()
-        < moves
-    {
-        assert!(Instant::now() < deadline, "B's spectator missed moves");
+    let seen = || {
+        let heard = spectator.lock().unwrap();
+        let mut seen = vec![false; moves];
+        for (name, data, _) in heard.iter() {
+            if name == "move" {
+                if let Some(i) = data["index"].as_u64() {
+                    seen[i as usize] = true;
+                }
+            }
+            if name == "state" {
+                let known = data["plies"].as_array().map_or(0, Vec::len);
+                seen.iter_mut().take(known).for_each(|s| *s = true);
+            }
+        }
+        seen.iter().all(|s| *s)
+    };
+    while !seen() {
+        assert!(
+            Instant::now() < deadline,
+            "B's spectator missed moves: {:?} {}",
+            spectator
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|(n, d, _)| format!("{n} {}", d["index"]))
+                .collect::<Vec<_>>(),
+            std::fs::read_to_string(&b.log).unwrap_or_default()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(500));
@@ -526,21 +574,29 @@ fn an_idle_process_reads_nothing_of_the_games_it_does_not_serve() {
     assert!(by_a.len() >= moves, "A's statements not logged: {said:?}");
     // C serves nobody in this game: it read nothing of it.
     let read_by_c: Vec<_> = by_c.iter().filter(|sql| reads_a_game(sql)).collect();
-    assert!(read_by_c.is_empty(), "C read a game it does not serve: {read_by_c:?}");
-    // B, whose client watches, read only each move's new rows: no whole
-    // game, no ratings.
-    let whole: Vec<_> = by_b
-        .iter()
-        .filter(|sql| {
-            (sql.contains("FROM moves") && !sql.contains("ply >="))
-                || sql.contains("FROM rating_changes")
-        })
-        .collect();
-    assert!(whole.is_empty(), "B read whole games: {whole:?}");
     assert!(
-        by_b.iter().any(|sql| sql.contains("FROM moves") && sql.contains("ply >=")),
-        "B read no moves: {by_b:?}"
+        read_by_c.is_empty(),
+        "C read a game it does not serve: {read_by_c:?}"
     );
+    // B, whose client watches, read the new rows (the game's row with the
+    // moves after its copy's, one statement), the whole game only when
+    // several changes were stored before it read the first (the rows after
+    // its copy are then not known to be the only ones changed); never the
+    // ratings of a game going on.
+    let newer = by_b
+        .iter()
+        .filter(|sql| sql.contains("ARRAY(SELECT ply FROM moves"))
+        .count();
+    let whole = by_b
+        .iter()
+        .filter(|sql| sql.starts_with("SELECT ply, letter, captured FROM moves"))
+        .count();
+    assert!(newer > 0, "B read no new rows: {by_b:?}");
+    assert!(
+        !by_b.iter().any(|sql| sql.contains("FROM rating_changes")),
+        "B read ratings: {by_b:?}"
+    );
+    eprintln!("B read the new rows {newer} times, whole games {whole} times");
     eprintln!(
         "statements during {moves} moves: A {}, B {}, C {} (C's: {:?})",
         by_a.len(),

@@ -443,14 +443,21 @@ impl GameStore for PgStore {
         self.run(async move { me.load_game(id).await })
     }
 
-    fn load_newer(&self, held: WebGame, kept: usize) -> StoreFuture<'_, Option<WebGame>> {
-        self.with_client(move |client| async move { rows::load_newer(&client, &held, kept).await })
+    fn load_newer(
+        &self,
+        held: WebGame,
+        revision: i64,
+        kept: usize,
+    ) -> StoreFuture<'_, Option<WebGame>> {
+        self.with_client(move |client| async move {
+            rows::load_newer(&client, &held, revision, kept).await
+        })
     }
 
     fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
-        self.with_client(
-            move |client| async move { rows::overdue_flags(&client, before_ms, limit).await },
-        )
+        self.with_client(move |client| async move {
+            rows::overdue_flags(&client, before_ms, limit).await
+        })
     }
 
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {

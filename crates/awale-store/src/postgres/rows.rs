@@ -162,7 +162,10 @@ pub(super) async fn load_game(
 }
 
 /// Game `id`'s row with its revision, or None.
-async fn game_row_of(client: &impl GenericClient, id: i64) -> Result<Option<Row>, StoreError> {
+pub(super) async fn game_row_of(
+    client: &impl GenericClient,
+    id: i64,
+) -> Result<Option<Row>, StoreError> {
     let sql = format!("SELECT {GAME_COLUMNS}, revision FROM games WHERE id = $1");
     let statement = cached(client, &sql).await?;
     let Some(r) = client.query_opt(&statement, &[&id]).await? else {
@@ -174,30 +177,53 @@ async fn game_row_of(client: &impl GenericClient, id: i64) -> Result<Option<Row>
     }))
 }
 
-/// Game `held.id` as stored now, from `held` (the revision before): its
-/// row, its moves from ply `kept` on (the first `kept` are `held`'s), its
-/// rating changes only when it is over and rated. The whole game when
-/// `held` has fewer than `kept` plies.
+/// Game `held.id` as stored now, from `held` (the revision before
+/// `revision`, which left its first `kept` plies): its row and its moves
+/// from ply `kept` on, in one statement (one snapshot), the first `kept`
+/// plies being `held`'s; its rating changes only when it is over and
+/// rated. The whole game when the row is at another revision than
+/// `revision` (a later change may have taken back some of `held`'s plies)
+/// or `held` has fewer than `kept` plies.
 pub(super) async fn load_newer(
     client: &impl GenericClient,
     held: &WebGame,
+    revision: i64,
     kept: usize,
 ) -> Result<Option<WebGame>, StoreError> {
     let id = held.id;
     if held.game.plies().len() < kept {
         return load_game(client, id).await;
     }
-    let newer = dollar_params(&MOVES.replace("game_id = ?1", "game_id = ?1 AND ply >= ?2"));
-    // The two statements go out together (one connection pipelines them).
-    let (row, newer) = futures_util::future::join(
-        game_row_of(client, id),
-        query_all(client, &newer, &[&id, &(kept as i64)], move_row),
-    )
-    .await;
-    let Some(row) = row? else { return Ok(None) };
+    let sql = format!(
+        "SELECT {GAME_COLUMNS}, revision,
+            ARRAY(SELECT ply FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply),
+            ARRAY(SELECT letter FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply),
+            ARRAY(SELECT captured FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply)
+         FROM games WHERE id = $1"
+    );
+    let statement = cached(client, &sql).await?;
+    let Some(r) = client.query_opt(&statement, &[&id, &(kept as i64)]).await? else {
+        return Ok(None);
+    };
+    let row = Row {
+        revision: r.try_get(30)?,
+        ..game_row(&r)?
+    };
+    if row.revision != revision {
+        return load_game(client, id).await;
+    }
+    let plies: Vec<i64> = r.try_get(31)?;
+    let letters: Vec<String> = r.try_get(32)?;
+    let captured: Vec<i64> = r.try_get(33)?;
     let mut moves = moves_from(held, 0);
     moves.truncate(kept);
-    moves.extend(newer?);
+    moves.extend(
+        plies
+            .into_iter()
+            .zip(letters)
+            .zip(captured)
+            .map(|((p, l), c)| (p, l, c)),
+    );
     let mut game = rebuild(id, row, &moves, None)?;
     if game.rated && game.end().is_some() {
         game.rating_changes = rating_changes(client, id).await?;
