@@ -946,6 +946,21 @@ impl Accounts {
         Ok(self.store.reports(200).await?)
     }
 
+    /// The pairs of accounts whose rated game was played casual because
+    /// they were seen at one address or device, newest first, for a
+    /// moderator (`crate::fairplay`).
+    ///
+    /// # Errors
+    ///
+    /// `not_moderator`.
+    pub fn flagged_pairs(
+        &self,
+        moderator: &Account,
+    ) -> Result<Vec<crate::fairplay::FlaggedPair>, Error> {
+        Accounts::moderator(moderator)?;
+        Ok(self.games.sightings().flagged())
+    }
+
     /// A moderator marks report `id` dealt with.
     ///
     /// # Errors

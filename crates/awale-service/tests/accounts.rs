@@ -500,6 +500,9 @@ async fn reports_reach_the_moderators_only() {
     refused_as(w.accounts.resolve_report(&mo, id).await, "no_such_report");
     let reports = w.accounts.reports(&mo).await.unwrap();
     assert_eq!(reports[0].resolved_by.as_deref(), Some("Ama"));
+    // The pairs flagged for playing rated from one place: moderators only.
+    refused_as(w.accounts.flagged_pairs(&kofi.account), "not_moderator");
+    assert!(w.accounts.flagged_pairs(&mo).unwrap().is_empty());
 }
 
 #[tokio::test]

@@ -275,7 +275,18 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         StatusCode::FORBIDDEN,
         "not_moderator",
     );
+    refused(
+        ama.get(&app, "/api/moderation/flags").await,
+        StatusCode::FORBIDDEN,
+        "not_moderator",
+    );
     state.accounts().grant_moderator("ama").await.unwrap();
+    let (status, body) = ama.get(&app, "/api/moderation/flags").await;
+    assert_eq!(
+        (status, &body["flags"]),
+        (StatusCode::OK, &json!([])),
+        "{body}"
+    );
     let (status, body) = ama.get(&app, "/api/moderation/reports").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["reports"][0]["reporter"], "Kofi");

@@ -368,6 +368,19 @@ pub async fn reports(State(state): State<AppState>, me: SignedIn) -> ApiResult<J
     Ok(Json(Reports { reports }))
 }
 
+/// The pairs flagged for playing rated from one place, for a moderator.
+#[derive(Serialize)]
+pub struct Flags {
+    /// Newest first.
+    pub flags: Vec<awale_service::fairplay::FlaggedPair>,
+}
+
+/// GET /api/moderation/flags.
+pub async fn flags(State(state): State<AppState>, me: SignedIn) -> ApiResult<Json<Flags>> {
+    let flags = state.shared.accounts.flagged_pairs(&me.account)?;
+    Ok(Json(Flags { flags }))
+}
+
 /// POST /api/moderation/reports/{id}/resolve.
 pub async fn resolve(
     State(state): State<AppState>,

@@ -123,6 +123,7 @@ fn moderation_routes() -> Router<AppState> {
     Router::new()
         .route("/reports", get(accounts::reports))
         .route("/reports/{id}/resolve", post(accounts::resolve))
+        .route("/flags", get(accounts::flags))
         .route("/mute", post(accounts::mute))
         .route("/close", post(accounts::close))
         .route("/chat-remove", post(accounts::remove_chat_line))
