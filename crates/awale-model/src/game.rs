@@ -1005,6 +1005,24 @@ impl WebGame {
         Ok(())
     }
 
+    /// The server aborts a game whose side to move has not made its first
+    /// move within [`ABORT_AFTER_MS`] of its turn (a pool's pairing nobody
+    /// plays): the side that did not move, or None when the game has
+    /// begun, ended, or the time is not up.
+    pub fn abort_unstarted(&mut self, now: i64) -> Option<Side> {
+        let mover = self.game.position().to_move();
+        let due = self.check_going_on().is_ok()
+            && !self.waiting()
+            && !self.has_moved(mover)
+            && now - self.turn_started_ms >= ABORT_AFTER_MS;
+        if !due {
+            return None;
+        }
+        self.charge_clock(self.clock_running(), now);
+        self.stop = Some(Stop::Aborted);
+        Some(mover)
+    }
+
     /// `side` claims the win because the other, to move, has been gone for
     /// [`CLAIM_AFTER_MS`] (`gone_since`: when they were last connected).
     ///

@@ -309,6 +309,10 @@ pub struct LoggedIn {
     pub account: Account,
     /// The session's secret.
     pub session: String,
+    /// The device's secret for this account (the device cookie): a later
+    /// log-in that shows it is counted against the device's own tries,
+    /// not the account's (see [`Accounts::log_in_on`]).
+    pub device: String,
 }
 
 /// The accounts of the server.
@@ -328,6 +332,8 @@ pub struct Accounts {
     /// A hash to verify against when the username is unknown, so that the
     /// answer takes as long as for a known one.
     decoy: String,
+    /// The key that tags device cookies.
+    device_key: [u8; 32],
 }
 
 impl Accounts {
@@ -374,7 +380,38 @@ impl Accounts {
             reports: Limiter::new("reports", REPORTS_PER_ACCOUNT),
             sessions: Mutex::new(HashMap::new()),
             decoy,
+            device_key: random_bytes().map_err(|_| no_randomness())?,
         })
+    }
+
+    /// The same, its device cookies tagged with `key` (the server's, kept
+    /// across restarts) rather than a key of this process's life.
+    pub fn with_device_key(mut self, key: [u8; 32]) -> Accounts {
+        self.device_key = key;
+        self
+    }
+
+    /// A new device secret for account `id`: 128 random bits and their
+    /// tag, 64 hex digits.
+    fn new_device(&self, id: i64) -> Result<String, Error> {
+        let nonce = crate::secret::hex(&random_bytes::<16>().map_err(|_| no_randomness())?);
+        Ok(self.device_secret(id, &nonce))
+    }
+
+    fn device_secret(&self, id: i64, nonce: &str) -> String {
+        let tag = crate::secret::hmac_sha256(
+            &self.device_key,
+            format!("awale device {id} {nonce}").as_bytes(),
+        );
+        format!("{nonce}{}", &crate::secret::hex(&tag)[..32])
+    }
+
+    /// Whether `device` is a device secret this server gave on a log-in
+    /// to account `id`.
+    fn trusts(&self, id: i64, device: &str) -> bool {
+        device.len() == 64
+            && device.is_ascii()
+            && crate::secret::same_secret(&self.device_secret(id, &device[..32]), device)
     }
 
     /// The same with other limits: log-ins (and resets, password checks)
@@ -447,11 +484,10 @@ impl Accounts {
     fn take_login(&self, username: &str, client: Option<IpAddr>) -> Result<String, Error> {
         let username = account_key(username);
         let now = now_ms();
+        // A try refused (429) still costs the address its try: polling
+        // from elsewhere cannot keep an account locked for free.
         self.login_clients.take(&client, 1, now)?;
-        if let Err(e) = self.logins.take(&login_bucket(&username), 1, now) {
-            self.login_clients.give_back(&client, 1);
-            return Err(e);
-        }
+        self.logins.take(&login_bucket(&username), 1, now)?;
         Ok(username)
     }
 
@@ -534,20 +570,63 @@ impl Accounts {
         password: &str,
         client: Option<IpAddr>,
     ) -> Result<LoggedIn, Error> {
-        let key = self.take_login(username, client)?;
+        self.log_in_on(username, password, client, None).await
+    }
+
+    /// Logs `username` in from a device that shows `device` (the secret
+    /// a former log-in to this account gave it, OWASP's device cookie):
+    /// such a device's tries are counted apart from the account's, so
+    /// strangers' wrong passwords, which lock the account for strangers,
+    /// never lock it for the devices it logged in on. Every try counts
+    /// against the address too. A try the server could not check (`busy`)
+    /// counts nowhere.
+    ///
+    /// # Errors
+    ///
+    /// As [`Accounts::log_in`].
+    pub async fn log_in_on(
+        &self,
+        username: &str,
+        password: &str,
+        client: Option<IpAddr>,
+        device: Option<&str>,
+    ) -> Result<LoggedIn, Error> {
+        let key = account_key(username);
+        let now = now_ms();
+        self.login_clients.take(&client, 1, now)?;
         if password.len() > MAX_PASSWORD_BYTES || key.len() > 64 {
             return Err(bad_login());
         }
-        let account = self.store.account_by_key(key).await?;
+        let account = self.store.account_by_key(key.clone()).await?;
+        let trusted = match (&account, device) {
+            (Some(a), Some(d)) => self.trusts(a.id, d),
+            _ => false,
+        };
+        let bucket = match device {
+            Some(d) if trusted => format!("device {}", &d[..32]),
+            _ => login_bucket(&key),
+        };
+        self.logins.take(&bucket, 1, now)?;
+        let give_back = || {
+            self.login_clients.give_back(&client, 1);
+            self.logins.give_back(&bucket, 1);
+        };
         let hash = account
             .as_ref()
             .filter(|a| a.deleted_ms.is_none())
             .map_or_else(|| self.decoy.clone(), |a| a.password_hash.clone());
-        let right = self.verify(password.to_string(), hash).await?;
+        let right = match self.verify(password.to_string(), hash).await {
+            Ok(right) => right,
+            Err(e) => {
+                // Not checked (busy): not a failed try.
+                give_back();
+                return Err(e);
+            }
+        };
         let Some(account) = account.filter(|a| right && a.deleted_ms.is_none()) else {
             return Err(bad_login());
         };
-        self.give_back_login(&key_of(&account), client);
+        give_back();
         if account.closed_ms.is_some() {
             return Err(closed());
         }
@@ -559,9 +638,11 @@ impl Accounts {
         self.store
             .add_session(account.id, session, now_ms(), expires)
             .await?;
+        let device = self.new_device(account.id)?;
         Ok(LoggedIn {
             account,
             session: secret,
+            device,
         })
     }
 
@@ -664,23 +745,36 @@ impl Accounts {
                 "wrong username or recovery code (or the code was used)",
             )
         };
+        // The same answer, after the same work, for a name known or not:
+        // the new password is checked against the name as typed, a hash
+        // is made either way, and a closed account says so only to whoever
+        // holds one of its codes.
+        check_password(new, username.trim())?;
         let account = self
             .store
-            .account_by_key(key)
+            .account_by_key(key.clone())
             .await?
-            .filter(|a| a.deleted_ms.is_none())
-            .ok_or_else(bad)?;
-        if account.closed_ms.is_some() {
-            return Err(closed());
-        }
-        check_password(new, &account.username)?;
-        let hash = self.hash(new.to_string()).await?;
+            .filter(|a| a.deleted_ms.is_none());
+        let hash = match self.hash(new.to_string()).await {
+            Ok(hash) => hash,
+            Err(e) => {
+                // Not checked (busy): not a failed try.
+                self.give_back_login(&key, client);
+                return Err(e);
+            }
+        };
+        let Some(account) = account else {
+            return Err(bad());
+        };
         if !self
             .store
             .use_recovery_code(account.id, digest(&normal_code(code)), now_ms())
             .await?
         {
             return Err(bad());
+        }
+        if account.closed_ms.is_some() {
+            return Err(closed());
         }
         self.give_back_login(&key_of(&account), client);
         self.store.set_password(account.id, hash, None).await?;

@@ -196,6 +196,11 @@ impl Games {
         self.clock.now_ms()
     }
 
+    /// The clock the games read (timers wait on it).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
     /// The games that end from now on (by the rules, on time, abandoned,
     /// aborted, resigned), each once as it ended, for whoever follows
     /// them (the tournaments). A receiver that falls behind hears

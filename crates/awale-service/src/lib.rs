@@ -13,6 +13,7 @@ pub mod challenges;
 pub mod clock;
 pub mod computer;
 pub mod games;
+pub mod guests;
 pub mod handoff;
 pub mod limiter;
 pub mod live;
