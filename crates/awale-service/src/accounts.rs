@@ -104,6 +104,17 @@ const RESERVED: &[&str] = &[
     "north",
     "sud",
     "nord",
+    // The page's own words, which a name must not pass for.
+    "deletedplayer",
+    "joueursupprime",
+    "you",
+    "vous",
+    "toi",
+    "opponent",
+    "adversaire",
+    "spectator",
+    "spectateur",
+    "moderation",
 ];
 
 /// The most common passwords (8 characters or more), refused.
@@ -186,11 +197,65 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
     Ok((name.to_string(), key))
 }
 
-/// Whether a folded name is kept for the server (compared with `-` and
-/// `_` dropped).
+/// Whether a folded name is kept for the server (compared with `-`, `_`,
+/// spaces and accents dropped), or passes for the page's name of a guest
+/// (`Guest 1234`, `Invité 1234`).
 fn is_reserved(key: &str) -> bool {
-    let bare: String = key.chars().filter(|c| *c != '_' && *c != '-').collect();
-    RESERVED.contains(&bare.as_str())
+    let bare = bare(key);
+    let numbered = ["guest", "invite", "invité"].iter().any(|p| {
+        bare.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    });
+    numbered || RESERVED.contains(&bare.as_str())
+}
+
+/// A name without `-`, `_`, spaces and accents (combining marks).
+fn bare(key: &str) -> String {
+    key.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' ' | '\u{300}'..='\u{36f}'))
+        .collect()
+}
+
+/// The reserved names' skeletons, bare.
+static RESERVED_SKELETONS: std::sync::LazyLock<std::collections::HashSet<String>> =
+    std::sync::LazyLock::new(|| {
+        // In lower and upper case: `I` passes for `l`, `i` does not.
+        RESERVED
+            .iter()
+            .flat_map(|r| [r.to_string(), r.to_uppercase()])
+            .flat_map(|r| name_skeletons(&r))
+            .map(|k| bare(&k))
+            .collect()
+    });
+
+/// Whether a name looks like a reserved one (`Аdmin`, `ADMlN`,
+/// `Deleted player`): a skeleton of it is a reserved name's.
+pub fn looks_reserved(name: &str) -> bool {
+    name_skeletons(name)
+        .iter()
+        .any(|k| RESERVED_SKELETONS.contains(&bare(k)))
+}
+
+pub use crate::game::{look_alike, name_skeletons};
+
+/// Refuses a name that mixes scripts (Latin letters with Cyrillic or
+/// Greek ones: `аlice`, `Аdmin`), as UTS #39's single-script rule says;
+/// digits and punctuation belong to every script.
+///
+/// # Errors
+///
+/// `bad_name`, the reason `mixed_scripts`.
+pub fn check_single_script(name: &str) -> Result<(), Error> {
+    use unicode_security::MixedScript;
+    if name.is_single_script() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "bad_name",
+            "a name takes the letters of one script (not Latin and Cyrillic mixed, say)",
+        )
+        .because("mixed_scripts"))
+    }
 }
 
 /// A new password checked against the rules.
@@ -522,6 +587,23 @@ impl Accounts {
         check_password(password, &username)?;
         if self.store.account_by_key(key.clone()).await?.is_some() {
             return Err(taken(&username));
+        }
+        // A name that looks like a reserved one or an account's (`aIice`
+        // beside `alice`) is refused too.
+        if looks_reserved(&username) {
+            return Err(Error::invalid(
+                "bad_username",
+                format!("`{username}` looks like a name kept for the server"),
+            )
+            .because("reserved"));
+        }
+        for alike in name_skeletons(&username) {
+            if alike != key
+                && parse_username(&alike).is_ok()
+                && self.store.account_by_key(alike).await?.is_some()
+            {
+                return Err(taken(&username));
+            }
         }
         self.signups.take(&client, 1, now_ms())?;
         let hash = self.hash(password.to_string()).await?;
@@ -1097,12 +1179,20 @@ impl Accounts {
             )
             .because(reason))
         };
-        if is_reserved(&key) {
+        check_single_script(name)?;
+        let alike = name_skeletons(name);
+        if is_reserved(&key) || looks_reserved(name) {
             return refused("reserved");
         }
-        // Only a name a username could be is looked up.
-        if parse_username(name).is_ok() && self.store.account_by_key(key).await?.is_some() {
-            return refused("account");
+        // Only a name a username could be is looked up: the name, and
+        // each of its skeletons (`ａｌｉｃｅ` is looked up as `alice`).
+        let mut keys = vec![key];
+        keys.extend(alike);
+        keys.dedup();
+        for key in keys {
+            if parse_username(&key).is_ok() && self.store.account_by_key(key).await?.is_some() {
+                return refused("account");
+            }
         }
         Ok(())
     }

@@ -54,6 +54,13 @@ pub const STANDINGS_EVERY_MS: i64 = 500;
 /// How long the player to sow first in an arena game may wait before it
 /// (ms): then the game is aborted and that player paused.
 pub const FIRST_MOVE_MS: i64 = 30_000;
+
+/// Joins, pauses and withdrawals a player may make: 10 at once, then one
+/// every 6 s (each is a stored change: issue 38 found 300 in 2.8 s).
+pub const COMINGS: crate::limiter::Rate = crate::limiter::Rate {
+    burst: 10,
+    every_ms: 6_000,
+};
 /// The tournaments finished lately that the list shows (ms).
 const LISTED_AFTER_END_MS: i64 = 24 * 3_600_000;
 
@@ -318,6 +325,8 @@ pub struct Tournaments {
     by_game: Mutex<HashMap<i64, i64>>,
     first_move_ms: AtomicI64,
     me: Weak<Tournaments>,
+    /// Joins, pauses and withdrawals per player (each a stored change).
+    comings: crate::limiter::Limiter<PlayerId>,
 }
 
 fn presence_name(p: Presence) -> &'static str {
@@ -528,6 +537,7 @@ impl Tournaments {
             by_game: Mutex::new(HashMap::new()),
             first_move_ms: AtomicI64::new(FIRST_MOVE_MS),
             me: me.clone(),
+            comings: crate::limiter::Limiter::new("tournament_comings", COMINGS),
         })
     }
 
@@ -1061,6 +1071,7 @@ impl Tournaments {
         player: &PlayerId,
         name: &str,
     ) -> Result<TournamentView, Error> {
+        self.comings.take(player, 1, self.games.now_ms())?;
         let name = self.name_of(player, name).await?;
         let name = name.as_str();
         let room = self.room(id).await?;
@@ -1112,6 +1123,7 @@ impl Tournaments {
         player: &PlayerId,
         presence: Presence,
     ) -> Result<TournamentView, Error> {
+        self.comings.take(player, 1, self.games.now_ms())?;
         let presence = if presence == Presence::Paused {
             Presence::Paused
         } else {

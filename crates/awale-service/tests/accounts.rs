@@ -769,3 +769,43 @@ async fn a_reset_answers_the_same_for_a_known_name_and_an_unknown_one() {
         assert_eq!(wrong.code, "bad_recovery_code", "{name}");
     }
 }
+
+#[tokio::test]
+async fn names_that_pass_for_another_are_refused() {
+    let w = world();
+    w.sign_up("alice_s", 1).await;
+    // Issue 38: each of these was taken as a guest's nickname.
+    for (name, code, reason) in [
+        ("аlice_s", "bad_name", "mixed_scripts"), // Cyrillic а
+        ("Аdmin", "bad_name", "mixed_scripts"),   // Cyrillic А
+        ("ａｌｉｃｅ＿ｓ", "name_taken", "account"), // full width
+        ("aIice_s", "name_taken", "account"),     // I for l
+        ("ALICE_S", "name_taken", "account"),
+        ("Deleted player", "name_taken", "reserved"),
+        ("Joueur supprimé", "name_taken", "reserved"),
+        ("Guest 1234", "name_taken", "reserved"),
+        ("ADMlN", "name_taken", "reserved"),
+    ] {
+        let e = w.accounts.check_guest_name(name).await.unwrap_err();
+        assert_eq!((e.code, e.reason), (code, Some(reason)), "{name}");
+    }
+    // Names of one script that pass for nobody are taken.
+    for name in ["Kwame", "Ама", "Ζωή", "bob_2"] {
+        w.accounts.check_guest_name(name).await.unwrap();
+    }
+    // Usernames too: an account's look-alike, a reserved name's.
+    let e = w
+        .accounts
+        .sign_up("aIice_s", PASSWORD, None, ip(2))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, "username_taken");
+    let e = w
+        .accounts
+        .sign_up("ADMlN", PASSWORD, None, ip(3))
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.reason), ("bad_username", Some("reserved")));
+    assert!(awale_service::accounts::look_alike("alice_s", "ａｌｉｃｅ＿ｓ"));
+    assert!(!awale_service::accounts::look_alike("alice_s", "alice_z"));
+}

@@ -68,6 +68,12 @@ pub struct Args {
     /// Sundays at 18:00 UTC, listed on the home page.
     #[arg(long)]
     schedule: bool,
+    /// The file of the key that tags guests' cookies (made when missing;
+    /// default: `guest.key` beside the games file, or in the user's data
+    /// directory with `--store`). Every process serving one PostgreSQL
+    /// store needs the same key: give them one file.
+    #[arg(long, value_name = "FILE")]
+    guest_key: Option<PathBuf>,
 }
 
 impl Default for Args {
@@ -84,6 +90,7 @@ impl Default for Args {
             max_connections_per_ip: 64,
             timeout: 20,
             schedule: false,
+            guest_key: None,
         }
     }
 }
@@ -372,7 +379,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         awale_web::parse_public_url(url).map_err(|why| anyhow::anyhow!("--public-url: {why}"))?;
     }
     let opened = Opened::open(args.data, args.store.as_deref())?;
-    let guest_key = guest_key(&opened.guest_key_path()?)?;
+    let guest_key = guest_key(&match &args.guest_key {
+        Some(path) => path.clone(),
+        None => opened.guest_key_path()?,
+    })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

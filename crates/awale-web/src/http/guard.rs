@@ -22,7 +22,7 @@ use cookie::{Cookie, SameSite};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
-use crate::game::{now_ms, PlayerId};
+use crate::game::now_ms;
 use crate::AppState;
 pub use awale_service::secret::player_id;
 
