@@ -1392,7 +1392,11 @@ mod tests {
                 name: alike.into(),
             };
             let e = g.sit(seat, None, 5).unwrap_err();
-            assert_eq!((e.code, e.reason), ("name_taken", Some("opponent")), "{alike}");
+            assert_eq!(
+                (e.code, e.reason),
+                ("name_taken", Some("opponent")),
+                "{alike}"
+            );
         }
         let seat = Seat {
             player: PlayerId("kofi".into()),

@@ -1104,6 +1104,20 @@ impl Accounts {
             .await?)
     }
 
+    /// Refuses a moderator's action on a moderator or on themselves: the
+    /// administrator (whoever runs `awale admin` on the server) is above
+    /// the moderators, and acts on them from the command line.
+    fn outranks(moderator: &Account, other: &Account) -> Result<(), Error> {
+        if other.id == moderator.id || other.role != Role::Player {
+            return Err(Error::forbidden(
+                "moderator_rank",
+                "a moderator acts neither on a moderator nor on themselves \
+                 (the administrator does, with `awale admin`)",
+            ));
+        }
+        Ok(())
+    }
+
     fn moderator(account: &Account) -> Result<(), Error> {
         if account.role == Role::Moderator {
             Ok(())
@@ -1156,6 +1170,7 @@ impl Accounts {
     ) -> Result<(), Error> {
         Accounts::moderator(moderator)?;
         let other = self.find(username).await?;
+        Accounts::outranks(moderator, &other)?;
         self.store.set_muted(other.id, muted).await?;
         self.forget(other.id);
         Ok(())
@@ -1212,6 +1227,7 @@ impl Accounts {
                 "a moderator cannot close their own account",
             ));
         }
+        Accounts::outranks(moderator, &other)?;
         self.store.close_account(other.id, now_ms()).await?;
         self.forget(other.id);
         Ok(())

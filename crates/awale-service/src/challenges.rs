@@ -351,7 +351,10 @@ impl Challenges {
             .with("max", MAX_OPEN));
         }
         if me.is_none() {
-            let theirs = self.accounts.challenges(to.player.clone(), now, LISTED).await?;
+            let theirs = self
+                .accounts
+                .challenges(to.player.clone(), now, LISTED)
+                .await?;
             let mut from_guests = 0;
             for c in theirs
                 .iter()

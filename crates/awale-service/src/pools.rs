@@ -603,9 +603,9 @@ impl Pools {
         let now = now_ms();
         let player = seeker.player.clone();
         seeker.balance = self.balance(&player);
-        let renewal = lock(&self.seekers).get(&player).is_some_and(|s| {
-            !matches!(*s.news.borrow(), Some(SeekNews::Paired { .. }))
-        });
+        let renewal = lock(&self.seekers)
+            .get(&player)
+            .is_some_and(|s| !matches!(*s.news.borrow(), Some(SeekNews::Paired { .. })));
         if !renewal {
             let limit = lock(&self.limit).clone();
             if let Some(limit) = limit {
@@ -792,7 +792,9 @@ impl Pools {
         let no_shows = Arc::clone(&self.no_shows);
         tokio::spawn(async move {
             loop {
-                let Ok(game) = games.load(id).await else { return };
+                let Ok(game) = games.load(id).await else {
+                    return;
+                };
                 let begun = game.has_moved(Side::South) && game.has_moved(Side::North);
                 if game.end().is_some() || begun {
                     return;

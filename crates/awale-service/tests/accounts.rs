@@ -642,7 +642,11 @@ async fn a_device_that_logged_in_before_is_not_locked_out_by_strangers() {
         let _ = w.accounts.log_in("yaw", "guess", ip(n)).await;
     }
     let stranger = w.accounts.log_in("yaw", PASSWORD, ip(30)).await;
-    assert_eq!(stranger.unwrap_err().code, "too_many", "strangers stay limited");
+    assert_eq!(
+        stranger.unwrap_err().code,
+        "too_many",
+        "strangers stay limited"
+    );
     // A device secret of another account, or a made-up one, is a stranger's.
     let other = w.sign_up("Adwoa", 2).await;
     let theirs = w
@@ -709,7 +713,10 @@ async fn a_refused_try_still_costs_the_address_its_try() {
     }
     // The address has no try left, whatever the name.
     refused_as(accounts.log_in("someone", "guess", ip(5)).await, "too_many");
-    refused_as(accounts.log_in("someone", "guess", ip(6)).await, "bad_login");
+    refused_as(
+        accounts.log_in("someone", "guess", ip(6)).await,
+        "bad_login",
+    );
 }
 
 #[tokio::test]
@@ -776,10 +783,10 @@ async fn names_that_pass_for_another_are_refused() {
     w.sign_up("alice_s", 1).await;
     // Issue 38: each of these was taken as a guest's nickname.
     for (name, code, reason) in [
-        ("аlice_s", "bad_name", "mixed_scripts"), // Cyrillic а
-        ("Аdmin", "bad_name", "mixed_scripts"),   // Cyrillic А
+        ("аlice_s", "bad_name", "mixed_scripts"),    // Cyrillic а
+        ("Аdmin", "bad_name", "mixed_scripts"),      // Cyrillic А
         ("ａｌｉｃｅ＿ｓ", "name_taken", "account"), // full width
-        ("aIice_s", "name_taken", "account"),     // I for l
+        ("aIice_s", "name_taken", "account"),        // I for l
         ("ALICE_S", "name_taken", "account"),
         ("Deleted player", "name_taken", "reserved"),
         ("Joueur supprimé", "name_taken", "reserved"),
@@ -806,6 +813,30 @@ async fn names_that_pass_for_another_are_refused() {
         .await
         .unwrap_err();
     assert_eq!((e.code, e.reason), ("bad_username", Some("reserved")));
-    assert!(awale_service::accounts::look_alike("alice_s", "ａｌｉｃｅ＿ｓ"));
+    assert!(awale_service::accounts::look_alike(
+        "alice_s",
+        "ａｌｉｃｅ＿ｓ"
+    ));
     assert!(!awale_service::accounts::look_alike("alice_s", "alice_z"));
+}
+
+#[tokio::test]
+async fn a_moderator_acts_neither_on_a_moderator_nor_on_themselves() {
+    let w = world();
+    w.sign_up("Ama", 1).await;
+    w.sign_up("Kofi", 2).await;
+    w.sign_up("Yaa", 3).await;
+    let ama = w.accounts.grant_moderator("Ama").await.unwrap();
+    w.accounts.grant_moderator("Kofi").await.unwrap();
+    // Issue 38: a moderator closed another (no reopen) and muted itself.
+    for (name, muted) in [("kofi", true), ("ama", true)] {
+        refused_as(w.accounts.mute(&ama, name, muted).await, "moderator_rank");
+    }
+    refused_as(w.accounts.close(&ama, "kofi").await, "moderator_rank");
+    refused_as(w.accounts.close(&ama, "ama").await, "bad_close");
+    // A player, muted, is unmuted: the action is undone.
+    w.accounts.mute(&ama, "yaa", true).await.unwrap();
+    w.accounts.mute(&ama, "yaa", false).await.unwrap();
+    let yaa = w.store.account_by_key("yaa".into()).await.unwrap().unwrap();
+    assert!(!yaa.muted);
 }

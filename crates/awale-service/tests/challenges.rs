@@ -468,6 +468,11 @@ async fn guests_challenges_are_capped_and_an_accounts_comes_first() {
     assert!(mine.received[0].from_account);
     // Another account still challenges Ama.
     w.sign_up("Abena", 3).await;
-    let abena = w.store.account_by_key("abena".into()).await.unwrap().unwrap();
+    let abena = w
+        .store
+        .account_by_key("abena".into())
+        .await
+        .unwrap()
+        .unwrap();
     w.made(&abena.player, "", casual("Ama")).await;
 }

@@ -248,7 +248,14 @@ async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_s
     let north = game.seats[1].as_ref().unwrap().player.clone();
     // The ghost seeks again at once, in another pool, and never moves.
     let elsewhere = Pool::parse("1+0").unwrap();
-    let as_south = seeker(if south == seeker(1, true).player { 1 } else { 2 }, true);
+    let as_south = seeker(
+        if south == seeker(1, true).player {
+            1
+        } else {
+            2
+        },
+        true,
+    );
     pools
         .seek(elsewhere, as_south, None, Duration::from_millis(10))
         .await
@@ -337,7 +344,10 @@ async fn after_a_block_and_an_unblock_the_pools_pair_the_two_again() {
         (first, second.unwrap())
     };
     let (first, second) = both().await;
-    assert!(matches!(first, SeekNews::Waiting { .. }), "blocked: {first:?}");
+    assert!(
+        matches!(first, SeekNews::Waiting { .. }),
+        "blocked: {first:?}"
+    );
     assert!(matches!(second, SeekNews::Waiting { .. }));
     accounts.unblock(&ama.account, "Kofi").await.unwrap();
     assert!(!store.blocks(a.clone(), k.clone()).await.unwrap());

@@ -373,7 +373,9 @@ async fn joins_and_withdrawals_are_limited_per_player() {
         let done = if n % 2 == 0 {
             t.join(id, &player(2), "P2").await.map(|_| ())
         } else {
-            t.leave(id, &player(2), Presence::Withdrawn).await.map(|_| ())
+            t.leave(id, &player(2), Presence::Withdrawn)
+                .await
+                .map(|_| ())
         };
         if let Err(e) = done {
             refused = Some((n, e));

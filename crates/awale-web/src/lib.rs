@@ -285,13 +285,14 @@ impl AppState {
                 .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
-            accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(
-                config.login_rate,
-                config.login_client_rate,
-                config.signup_rate,
-            )
-            // Device cookies outlive a restart with the guests' key.
-            .with_device_key(secret::hmac_sha256(&guest_key.bytes(), b"awale device key")),
+            accounts::Accounts::new(store.clone(), Arc::clone(&games))?
+                .with_limits(
+                    config.login_rate,
+                    config.login_client_rate,
+                    config.signup_rate,
+                )
+                // Device cookies outlive a restart with the guests' key.
+                .with_device_key(secret::hmac_sha256(&guest_key.bytes(), b"awale device key")),
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);

@@ -821,7 +821,12 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     .await;
     // The computer is to move: the server searches at once, for nobody
     // in particular; whoever watches sees it think and move.
-    let mut stream = open_events(&app, &format!("/api/games/{id}/events"), &[("cookie", ME.as_str())]).await;
+    let mut stream = open_events(
+        &app,
+        &format!("/api/games/{id}/events"),
+        &[("cookie", ME.as_str())],
+    )
+    .await;
     let first = stream.named("state").await;
     assert_eq!(first["id"], id);
     let thinking = stream.named("thinking").await;
@@ -850,7 +855,12 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
-    let mut stream = open_events(&app, &format!("/api/games/{id}/events"), &[("cookie", ME.as_str())]).await;
+    let mut stream = open_events(
+        &app,
+        &format!("/api/games/{id}/events"),
+        &[("cookie", ME.as_str())],
+    )
+    .await;
     let first = stream.named("state").await;
     assert_eq!(first["clock"]["running"], "S");
     // Not a moment before its time is out, the flag stays up.

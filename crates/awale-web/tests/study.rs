@@ -718,10 +718,7 @@ async fn as_player(
         .method(method)
         .uri(uri)
         .header("content-type", "application/json")
-        .header(
-            "cookie",
-            format!("awale_player={}", common::guest(0x0123)),
-        )
+        .header("cookie", format!("awale_player={}", common::guest(0x0123)))
         .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
         .unwrap();
     let response = app.clone().oneshot(request).await.unwrap();

@@ -356,9 +356,7 @@ pub fn guest_key(path: &std::path::Path) -> anyhow::Result<awale_web::secret::Gu
                 .with_context(|| format!("cannot write the guest key {}", path.display()))?;
             Ok(key)
         }
-        Err(e) => {
-            Err(e).with_context(|| format!("cannot read the guest key {}", path.display()))
-        }
+        Err(e) => Err(e).with_context(|| format!("cannot read the guest key {}", path.display())),
     }
 }
 

@@ -37,7 +37,7 @@ const GIVE_UP: Duration = Duration::from_millis(300);
 const BURST: usize = 40;
 const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
 
-/// Answers counted by kind: accepted, refused (429, 409, 503), other.
+/// Answers counted by kind: accepted, refused (429, 409, 503, 403), other.
 #[derive(Default)]
 struct Tally {
     ok: AtomicU64,
@@ -52,7 +52,9 @@ impl Tally {
             Ok(
                 StatusCode::TOO_MANY_REQUESTS
                 | StatusCode::CONFLICT
-                | StatusCode::SERVICE_UNAVAILABLE,
+                | StatusCode::SERVICE_UNAVAILABLE
+                // A made-up cookie is no player (issue 38).
+                | StatusCode::FORBIDDEN,
             ) => &self.refused,
             _ => &self.other,
         };
@@ -123,7 +125,10 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
         tasks.push(tokio::spawn(challenge(shared(), from, wait)));
     }
     tasks.push(tokio::spawn(watch_lobby(shared(), run.honest(makers + 2))));
-    tasks.push(tokio::spawn(honest_account(shared(), run.honest(makers + 3))));
+    tasks.push(tokio::spawn(honest_account(
+        shared(),
+        run.honest(makers + 3),
+    )));
     for n in 1..=STRANGER_ADDRESSES {
         let from = Some(IpAddr::from([127, 2, 0, n]));
         let seed = u64::from(n);
@@ -502,8 +507,8 @@ async fn pool_flood((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
             )
             .await;
         if let Ok((_, _, body)) = &answer {
-            let paired = serde_json::from_slice::<Value>(body)
-                .is_ok_and(|v| v["paired"].is_object());
+            let paired =
+                serde_json::from_slice::<Value>(body).is_ok_and(|v| v["paired"].is_object());
             if paired {
                 abuse.ghost_games.fetch_add(1, Ordering::Relaxed);
             }
