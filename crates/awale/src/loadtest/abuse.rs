@@ -488,7 +488,7 @@ async fn pool_flood((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
     let mut round = 0u64;
     while !run.over() {
         round += 1;
-        let cookie = if round % 4 == 0 {
+        let cookie = if round.is_multiple_of(4) {
             match run.player(from).await {
                 Ok(cookie) => cookie,
                 Err(_) => made_up(&mut rng),
