@@ -893,6 +893,21 @@ impl WebGame {
                 Some(_) => {}
             }
         }
+        // Two players who look alike by name: one passes for the other.
+        let named = !seat.name.trim().is_empty();
+        if named
+            && self
+                .seats
+                .iter()
+                .flatten()
+                .any(|s| look_alike(&s.name, &seat.name))
+        {
+            return Err(Error::conflict(
+                "name_taken",
+                "your name looks like your opponent's: choose another",
+            )
+            .because("opponent"));
+        }
         let Some(side) = Side::BOTH
             .into_iter()
             .find(|s| self.seats[s.index()].is_none())
@@ -1031,6 +1046,24 @@ impl WebGame {
         self.charge_clock(self.clock_running(), now);
         self.stop = Some(Stop::Aborted);
         Ok(())
+    }
+
+    /// The server aborts a game whose side to move has not made its first
+    /// move within [`ABORT_AFTER_MS`] of its turn (a pool's pairing nobody
+    /// plays): the side that did not move, or None when the game has
+    /// begun, ended, or the time is not up.
+    pub fn abort_unstarted(&mut self, now: i64) -> Option<Side> {
+        let mover = self.game.position().to_move();
+        let due = self.check_going_on().is_ok()
+            && !self.waiting()
+            && !self.has_moved(mover)
+            && now - self.turn_started_ms >= ABORT_AFTER_MS;
+        if !due {
+            return None;
+        }
+        self.charge_clock(self.clock_running(), now);
+        self.stop = Some(Stop::Aborted);
+        Some(mover)
     }
 
     /// `side` claims the win because the other, to move, has been gone for
@@ -1246,6 +1279,27 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     Ok(name)
 }
 
+/// The forms two names that look alike share: their confusable skeletons
+/// (Unicode TS #39), in lower case, folded before and after (`I` and `l`
+/// are one, and so are `A` and `a`): `аlice` in Cyrillic, `ａｌｉｃｅ` in
+/// full width and `aIice` all give `alice`.
+pub fn name_skeletons(name: &str) -> Vec<String> {
+    use unicode_security::confusable_detection::skeleton;
+    let name = name.trim();
+    let mut keys = vec![
+        skeleton(name).collect::<String>().to_lowercase(),
+        skeleton(&name.to_lowercase()).collect::<String>(),
+    ];
+    keys.dedup();
+    keys
+}
+
+/// Whether two names look alike: they share a skeleton.
+pub fn look_alike(a: &str, b: &str) -> bool {
+    let b = name_skeletons(b);
+    name_skeletons(a).iter().any(|k| b.contains(k))
+}
+
 /// A position's diagram, checked.
 ///
 /// # Errors
@@ -1363,6 +1417,32 @@ mod tests {
         g.play(letter('E'), 0).unwrap();
         assert!(!g.game.can_redo());
         assert_eq!(g.redo(0).unwrap_err().code, "nothing_to_redo");
+    }
+
+    #[test]
+    fn a_player_cannot_sit_under_a_name_that_looks_like_the_opponents() {
+        let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+        g.seats[0] = Some(Seat {
+            player: PlayerId("ama".into()),
+            name: "alice_s".into(),
+        });
+        for alike in ["аlice_s", "ａｌｉｃｅ＿ｓ", "aIice_s", "ALICE_S", "alice_s"] {
+            let seat = Seat {
+                player: PlayerId("kofi".into()),
+                name: alike.into(),
+            };
+            let e = g.sit(seat, None, 5).unwrap_err();
+            assert_eq!(
+                (e.code, e.reason),
+                ("name_taken", Some("opponent")),
+                "{alike}"
+            );
+        }
+        let seat = Seat {
+            player: PlayerId("kofi".into()),
+            name: "Kofi".into(),
+        };
+        assert_eq!(g.sit(seat, None, 5).unwrap(), Side::North);
     }
 
     #[test]

@@ -28,6 +28,92 @@ pub fn player_id(secret: &str) -> PlayerId {
     PlayerId(digest(secret))
 }
 
+/// HMAC-SHA-256 of `message` under `key` (RFC 2104), written over `sha2`
+/// so no second digest crate is needed.
+pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    if key.len() > 64 {
+        block[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        block[..key.len()].copy_from_slice(key);
+    }
+    let pad = |byte: u8| block.map(|b| b ^ byte);
+    let inner = Sha256::new()
+        .chain_update(pad(0x36))
+        .chain_update(message)
+        .finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
+}
+
+/// The server's key for guests' secrets: a guest is a player only when its
+/// secret was made by the server, that is, carries this key's tag. Kept in
+/// the data folder (`guest.key`), so guests outlive a restart.
+#[derive(Clone)]
+pub struct GuestKey([u8; 32]);
+
+impl std::fmt::Debug for GuestKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GuestKey(..)")
+    }
+}
+
+/// Hex digits of a guest secret's random part (128 bits) and of its tag.
+const GUEST_HALF: usize = 32;
+
+impl GuestKey {
+    /// A new key from the system's randomness.
+    ///
+    /// # Errors
+    ///
+    /// When the system gives no random bytes.
+    pub fn new() -> Result<GuestKey, getrandom::Error> {
+        Ok(GuestKey(random_bytes()?))
+    }
+
+    /// The key of these bytes (as kept in a file).
+    pub fn from_bytes(bytes: [u8; 32]) -> GuestKey {
+        GuestKey(bytes)
+    }
+
+    /// The key's bytes (to keep it in a file).
+    pub fn bytes(&self) -> [u8; 32] {
+        self.0
+    }
+
+    /// A new guest secret: 128 random bits, then the first 128 bits of
+    /// their HMAC under the key, 64 hex digits in all (the shape of the
+    /// secrets made before, so cookies keep their form).
+    ///
+    /// # Errors
+    ///
+    /// When the system gives no random bytes.
+    pub fn issue(&self) -> Result<String, getrandom::Error> {
+        let nonce = hex(&random_bytes::<16>()?);
+        Ok(self.sign(&nonce))
+    }
+
+    /// The secret made of `nonce` (32 hex digits) and its tag.
+    pub fn sign(&self, nonce: &str) -> String {
+        let tag = hmac_sha256(&self.0, format!("awale guest {nonce}").as_bytes());
+        format!("{nonce}{}", &hex(&tag)[..GUEST_HALF])
+    }
+
+    /// Whether `secret` is one this key issued (compared in a time that
+    /// does not tell how much of the tag matched).
+    pub fn issued(&self, secret: &str) -> bool {
+        let Some(nonce) = secret.get(..GUEST_HALF) else {
+            return false;
+        };
+        secret.len() == 2 * GUEST_HALF
+            && nonce.bytes().all(|b| b.is_ascii_hexdigit())
+            && same_secret(&self.sign(&nonce.to_ascii_lowercase()), secret)
+    }
+}
+
 /// Bytes as lower-case hex.
 pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
@@ -126,6 +212,32 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hmac_is_rfc_4231s() {
+        // RFC 4231, test case 2.
+        let mac = hmac_sha256(b"Jefe", b"what do ya want for nothing?");
+        assert_eq!(
+            hex(&mac),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn a_guest_secret_is_one_the_key_issued() {
+        let key = GuestKey::new().unwrap();
+        let secret = key.issue().unwrap();
+        assert_eq!(secret.len(), 64);
+        assert!(key.issued(&secret));
+        assert!(!GuestKey::new().unwrap().issued(&secret), "another key's");
+        assert!(!key.issued(&"ab".repeat(32)), "made up");
+        assert!(!key.issued(&new_secret().unwrap()), "random");
+        assert!(!key.issued(&secret[..63]));
+        assert!(!key.issued("é"));
+        let mut forged = secret.clone().into_bytes();
+        forged[63] = if forged[63] == b'0' { b'1' } else { b'0' };
+        assert!(!key.issued(std::str::from_utf8(&forged).unwrap()));
+    }
 
     #[test]
     fn public_ids_are_base62_of_ten_and_never_a_number() {

@@ -104,6 +104,17 @@ const RESERVED: &[&str] = &[
     "north",
     "sud",
     "nord",
+    // The page's own words, which a name must not pass for.
+    "deletedplayer",
+    "joueursupprime",
+    "you",
+    "vous",
+    "toi",
+    "opponent",
+    "adversaire",
+    "spectator",
+    "spectateur",
+    "moderation",
 ];
 
 /// The most common passwords (8 characters or more), refused.
@@ -186,11 +197,65 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
     Ok((name.to_string(), key))
 }
 
-/// Whether a folded name is kept for the server (compared with `-` and
-/// `_` dropped).
+/// Whether a folded name is kept for the server (compared with `-`, `_`,
+/// spaces and accents dropped), or passes for the page's name of a guest
+/// (`Guest 1234`, `Invité 1234`).
 fn is_reserved(key: &str) -> bool {
-    let bare: String = key.chars().filter(|c| *c != '_' && *c != '-').collect();
-    RESERVED.contains(&bare.as_str())
+    let bare = bare(key);
+    let numbered = ["guest", "invite", "invité"].iter().any(|p| {
+        bare.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    });
+    numbered || RESERVED.contains(&bare.as_str())
+}
+
+/// A name without `-`, `_`, spaces and accents (combining marks).
+fn bare(key: &str) -> String {
+    key.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' ' | '\u{300}'..='\u{36f}'))
+        .collect()
+}
+
+/// The reserved names' skeletons, bare.
+static RESERVED_SKELETONS: std::sync::LazyLock<std::collections::HashSet<String>> =
+    std::sync::LazyLock::new(|| {
+        // In lower and upper case: `I` passes for `l`, `i` does not.
+        RESERVED
+            .iter()
+            .flat_map(|r| [r.to_string(), r.to_uppercase()])
+            .flat_map(|r| name_skeletons(&r))
+            .map(|k| bare(&k))
+            .collect()
+    });
+
+/// Whether a name looks like a reserved one (`Аdmin`, `ADMlN`,
+/// `Deleted player`): a skeleton of it is a reserved name's.
+pub fn looks_reserved(name: &str) -> bool {
+    name_skeletons(name)
+        .iter()
+        .any(|k| RESERVED_SKELETONS.contains(&bare(k)))
+}
+
+pub use crate::game::{look_alike, name_skeletons};
+
+/// Refuses a name that mixes scripts (Latin letters with Cyrillic or
+/// Greek ones: `аlice`, `Аdmin`), as UTS #39's single-script rule says;
+/// digits and punctuation belong to every script.
+///
+/// # Errors
+///
+/// `bad_name`, the reason `mixed_scripts`.
+pub fn check_single_script(name: &str) -> Result<(), Error> {
+    use unicode_security::MixedScript;
+    if name.is_single_script() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "bad_name",
+            "a name takes the letters of one script (not Latin and Cyrillic mixed, say)",
+        )
+        .because("mixed_scripts"))
+    }
 }
 
 /// A new password checked against the rules.
@@ -309,6 +374,10 @@ pub struct LoggedIn {
     pub account: Account,
     /// The session's secret.
     pub session: String,
+    /// The device's secret for this account (the device cookie): a later
+    /// log-in that shows it is counted against the device's own tries,
+    /// not the account's (see [`Accounts::log_in_on`]).
+    pub device: String,
 }
 
 /// The accounts of the server.
@@ -328,6 +397,8 @@ pub struct Accounts {
     /// A hash to verify against when the username is unknown, so that the
     /// answer takes as long as for a known one.
     decoy: String,
+    /// The key that tags device cookies.
+    device_key: [u8; 32],
 }
 
 impl Accounts {
@@ -374,7 +445,38 @@ impl Accounts {
             reports: Limiter::new("reports", REPORTS_PER_ACCOUNT),
             sessions: Mutex::new(HashMap::new()),
             decoy,
+            device_key: random_bytes().map_err(|_| no_randomness())?,
         })
+    }
+
+    /// The same, its device cookies tagged with `key` (the server's, kept
+    /// across restarts) rather than a key of this process's life.
+    pub fn with_device_key(mut self, key: [u8; 32]) -> Accounts {
+        self.device_key = key;
+        self
+    }
+
+    /// A new device secret for account `id`: 128 random bits and their
+    /// tag, 64 hex digits.
+    fn new_device(&self, id: i64) -> Result<String, Error> {
+        let nonce = crate::secret::hex(&random_bytes::<16>().map_err(|_| no_randomness())?);
+        Ok(self.device_secret(id, &nonce))
+    }
+
+    fn device_secret(&self, id: i64, nonce: &str) -> String {
+        let tag = crate::secret::hmac_sha256(
+            &self.device_key,
+            format!("awale device {id} {nonce}").as_bytes(),
+        );
+        format!("{nonce}{}", &crate::secret::hex(&tag)[..32])
+    }
+
+    /// Whether `device` is a device secret this server gave on a log-in
+    /// to account `id`.
+    fn trusts(&self, id: i64, device: &str) -> bool {
+        device.len() == 64
+            && device.is_ascii()
+            && crate::secret::same_secret(&self.device_secret(id, &device[..32]), device)
     }
 
     /// The same with other limits: log-ins (and resets, password checks)
@@ -447,11 +549,10 @@ impl Accounts {
     fn take_login(&self, username: &str, client: Option<IpAddr>) -> Result<String, Error> {
         let username = account_key(username);
         let now = now_ms();
+        // A try refused (429) still costs the address its try: polling
+        // from elsewhere cannot keep an account locked for free.
         self.login_clients.take(&client, 1, now)?;
-        if let Err(e) = self.logins.take(&login_bucket(&username), 1, now) {
-            self.login_clients.give_back(&client, 1);
-            return Err(e);
-        }
+        self.logins.take(&login_bucket(&username), 1, now)?;
         Ok(username)
     }
 
@@ -486,6 +587,23 @@ impl Accounts {
         check_password(password, &username)?;
         if self.store.account_by_key(key.clone()).await?.is_some() {
             return Err(taken(&username));
+        }
+        // A name that looks like a reserved one or an account's (`aIice`
+        // beside `alice`) is refused too.
+        if looks_reserved(&username) {
+            return Err(Error::invalid(
+                "bad_username",
+                format!("`{username}` looks like a name kept for the server"),
+            )
+            .because("reserved"));
+        }
+        for alike in name_skeletons(&username) {
+            if alike != key
+                && parse_username(&alike).is_ok()
+                && self.store.account_by_key(alike).await?.is_some()
+            {
+                return Err(taken(&username));
+            }
         }
         self.signups.take(&client, 1, now_ms())?;
         let hash = self.hash(password.to_string()).await?;
@@ -534,20 +652,63 @@ impl Accounts {
         password: &str,
         client: Option<IpAddr>,
     ) -> Result<LoggedIn, Error> {
-        let key = self.take_login(username, client)?;
+        self.log_in_on(username, password, client, None).await
+    }
+
+    /// Logs `username` in from a device that shows `device` (the secret
+    /// a former log-in to this account gave it, OWASP's device cookie):
+    /// such a device's tries are counted apart from the account's, so
+    /// strangers' wrong passwords, which lock the account for strangers,
+    /// never lock it for the devices it logged in on. Every try counts
+    /// against the address too. A try the server could not check (`busy`)
+    /// counts nowhere.
+    ///
+    /// # Errors
+    ///
+    /// As [`Accounts::log_in`].
+    pub async fn log_in_on(
+        &self,
+        username: &str,
+        password: &str,
+        client: Option<IpAddr>,
+        device: Option<&str>,
+    ) -> Result<LoggedIn, Error> {
+        let key = account_key(username);
+        let now = now_ms();
+        self.login_clients.take(&client, 1, now)?;
         if password.len() > MAX_PASSWORD_BYTES || key.len() > 64 {
             return Err(bad_login());
         }
-        let account = self.store.account_by_key(key).await?;
+        let account = self.store.account_by_key(key.clone()).await?;
+        let trusted = match (&account, device) {
+            (Some(a), Some(d)) => self.trusts(a.id, d),
+            _ => false,
+        };
+        let bucket = match device {
+            Some(d) if trusted => format!("device {}", &d[..32]),
+            _ => login_bucket(&key),
+        };
+        self.logins.take(&bucket, 1, now)?;
+        let give_back = || {
+            self.login_clients.give_back(&client, 1);
+            self.logins.give_back(&bucket, 1);
+        };
         let hash = account
             .as_ref()
             .filter(|a| a.deleted_ms.is_none())
             .map_or_else(|| self.decoy.clone(), |a| a.password_hash.clone());
-        let right = self.verify(password.to_string(), hash).await?;
+        let right = match self.verify(password.to_string(), hash).await {
+            Ok(right) => right,
+            Err(e) => {
+                // Not checked (busy): not a failed try.
+                give_back();
+                return Err(e);
+            }
+        };
         let Some(account) = account.filter(|a| right && a.deleted_ms.is_none()) else {
             return Err(bad_login());
         };
-        self.give_back_login(&key_of(&account), client);
+        give_back();
         if account.closed_ms.is_some() {
             return Err(closed());
         }
@@ -559,9 +720,11 @@ impl Accounts {
         self.store
             .add_session(account.id, session, now_ms(), expires)
             .await?;
+        let device = self.new_device(account.id)?;
         Ok(LoggedIn {
             account,
             session: secret,
+            device,
         })
     }
 
@@ -664,23 +827,36 @@ impl Accounts {
                 "wrong username or recovery code (or the code was used)",
             )
         };
+        // The same answer, after the same work, for a name known or not:
+        // the new password is checked against the name as typed, a hash
+        // is made either way, and a closed account says so only to whoever
+        // holds one of its codes.
+        check_password(new, username.trim())?;
         let account = self
             .store
-            .account_by_key(key)
+            .account_by_key(key.clone())
             .await?
-            .filter(|a| a.deleted_ms.is_none())
-            .ok_or_else(bad)?;
-        if account.closed_ms.is_some() {
-            return Err(closed());
-        }
-        check_password(new, &account.username)?;
-        let hash = self.hash(new.to_string()).await?;
+            .filter(|a| a.deleted_ms.is_none());
+        let hash = match self.hash(new.to_string()).await {
+            Ok(hash) => hash,
+            Err(e) => {
+                // Not checked (busy): not a failed try.
+                self.give_back_login(&key, client);
+                return Err(e);
+            }
+        };
+        let Some(account) = account else {
+            return Err(bad());
+        };
         if !self
             .store
             .use_recovery_code(account.id, digest(&normal_code(code)), now_ms())
             .await?
         {
             return Err(bad());
+        }
+        if account.closed_ms.is_some() {
+            return Err(closed());
         }
         self.give_back_login(&key_of(&account), client);
         self.store.set_password(account.id, hash, None).await?;
@@ -928,6 +1104,20 @@ impl Accounts {
             .await?)
     }
 
+    /// Refuses a moderator's action on a moderator or on themselves: the
+    /// administrator (whoever runs `awale admin` on the server) is above
+    /// the moderators, and acts on them from the command line.
+    fn outranks(moderator: &Account, other: &Account) -> Result<(), Error> {
+        if other.id == moderator.id || other.role != Role::Player {
+            return Err(Error::forbidden(
+                "moderator_rank",
+                "a moderator acts neither on a moderator nor on themselves \
+                 (the administrator does, with `awale admin`)",
+            ));
+        }
+        Ok(())
+    }
+
     fn moderator(account: &Account) -> Result<(), Error> {
         if account.role == Role::Moderator {
             Ok(())
@@ -995,6 +1185,7 @@ impl Accounts {
     ) -> Result<(), Error> {
         Accounts::moderator(moderator)?;
         let other = self.find(username).await?;
+        Accounts::outranks(moderator, &other)?;
         self.store.set_muted(other.id, muted).await?;
         self.forget(other.id);
         Ok(())
@@ -1018,12 +1209,20 @@ impl Accounts {
             )
             .because(reason))
         };
-        if is_reserved(&key) {
+        check_single_script(name)?;
+        let alike = name_skeletons(name);
+        if is_reserved(&key) || looks_reserved(name) {
             return refused("reserved");
         }
-        // Only a name a username could be is looked up.
-        if parse_username(name).is_ok() && self.store.account_by_key(key).await?.is_some() {
-            return refused("account");
+        // Only a name a username could be is looked up: the name, and
+        // each of its skeletons (`ａｌｉｃｅ` is looked up as `alice`).
+        let mut keys = vec![key];
+        keys.extend(alike);
+        keys.dedup();
+        for key in keys {
+            if parse_username(&key).is_ok() && self.store.account_by_key(key).await?.is_some() {
+                return refused("account");
+            }
         }
         Ok(())
     }
@@ -1043,6 +1242,7 @@ impl Accounts {
                 "a moderator cannot close their own account",
             ));
         }
+        Accounts::outranks(moderator, &other)?;
         self.store.close_account(other.id, now_ms()).await?;
         self.forget(other.id);
         Ok(())

@@ -22,6 +22,9 @@ use awale_model::account::{Account, Challenge};
 
 /// How many open challenges a player may have sent at once.
 pub const MAX_OPEN: usize = 5;
+/// How many open challenges from guests a player may receive at once:
+/// guests cannot bury the challenges of accounts (issue 38).
+pub const MAX_FROM_GUESTS: usize = 10;
 /// How long a challenge waits for its answer before it expires.
 pub const EXPIRES_MS: i64 = 10 * 60_000;
 /// How long a settled challenge is still listed (the challenger who
@@ -344,6 +347,33 @@ impl Challenges {
             .because("direct")
             .with("max", MAX_OPEN));
         }
+        if me.is_none() {
+            let theirs = self
+                .accounts
+                .challenges(to.player.clone(), now, LISTED)
+                .await?;
+            let mut from_guests = 0;
+            for c in theirs
+                .iter()
+                .filter(|c| c.to == to.player && c.state == "open" && !Self::expired(c, now))
+            {
+                if self.open_account(&c.from).await?.is_none() {
+                    from_guests += 1;
+                }
+            }
+            if from_guests >= MAX_FROM_GUESTS {
+                return Err(Error::conflict(
+                    "too_many_challenges",
+                    format!(
+                        "{} has {from_guests} challenges from guests waiting already: \
+                         log in, or try later",
+                        to.username
+                    ),
+                )
+                .because("guests")
+                .with("max", MAX_FROM_GUESTS));
+            }
+        }
         let mut challenge = Challenge {
             id: 0,
             from: from.clone(),
@@ -564,6 +594,9 @@ impl Challenges {
                 mine.received.push(view);
             }
         }
+        // Accounts' challenges first (a stable sort keeps the store's
+        // order within each).
+        mine.received.sort_by_key(|c| !c.from_account);
         Ok(mine)
     }
 }

@@ -209,9 +209,9 @@ impl Games {
         self.clock.now_ms()
     }
 
-    /// The games' clock (the tournaments' timers wait on it too).
-    pub fn clock(&self) -> Clock {
-        self.clock.clone()
+    /// The clock the games read (timers wait on it).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The games that end from now on (by the rules, on time, abandoned,

@@ -16,6 +16,7 @@ pub mod computer;
 pub mod databases;
 pub mod fairplay;
 pub mod games;
+pub mod guests;
 pub mod handoff;
 pub mod limiter;
 pub mod live;

@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::game::{now_ms, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
+use crate::limiter::PerPlayerAndClient;
 use crate::lock;
 use crate::store::seeks::{Paired, Renewed, SeekRow, SeekStore};
 use crate::store::Notice;
@@ -332,6 +333,10 @@ fn pair(pool: Pool, a: Waiting, b: Waiting, now: i64) -> Pairing {
     }
 }
 
+/// How long a pair found blocking each other is not proposed again before
+/// the accounts are asked again (so an unblock is heard within it).
+pub const AVOID_RECHECK_MS: i64 = 30_000;
+
 /// How long a seek lasts without its seeker coming back for news (a
 /// closed page stops seeking).
 pub const SEEK_EXPIRES_MS: i64 = 30_000;
@@ -374,8 +379,16 @@ pub struct Pools {
     /// Asked whether two accounts block each other before their game is
     /// made (none: nobody blocks).
     accounts: Option<Arc<dyn crate::store::AccountStore>>,
-    /// Pairs found blocking each other: never proposed again.
-    avoid: Arc<Mutex<std::collections::HashSet<(PlayerId, PlayerId)>>>,
+    /// Pairs found blocking each other, and when: not proposed again
+    /// until [`AVOID_RECHECK_MS`] later, when the accounts are asked
+    /// again (an unblock is heard).
+    avoid: Arc<Mutex<HashMap<(PlayerId, PlayerId), i64>>>,
+    /// New seeks count as games made, per player and per address (the
+    /// limit of online games offered), when set.
+    limit: Mutex<Option<Arc<PerPlayerAndClient<PlayerId>>>>,
+    /// Players whose paired game was aborted because they did not make
+    /// their first move: their seeks are dropped at the next tick.
+    no_shows: Arc<Mutex<Vec<PlayerId>>>,
     matchmaker: Mutex<Matchmaker>,
     /// Who may not meet, for the matchmaker of each shared round.
     blocked: Blocked,
@@ -405,16 +418,22 @@ impl Pools {
         blocked: Blocked,
         accounts: Option<Arc<dyn crate::store::AccountStore>>,
     ) -> Arc<Pools> {
-        let avoid: Arc<Mutex<std::collections::HashSet<(PlayerId, PlayerId)>>> = Arc::default();
+        let avoid: Arc<Mutex<HashMap<(PlayerId, PlayerId), i64>>> = Arc::default();
         let known = Arc::clone(&avoid);
+        let clock = games.clock().clone();
         let blocked: Blocked = Arc::new(move |a: &PlayerId, b: &PlayerId| {
-            blocked(a, b) || lock(&known).contains(&(a.clone(), b.clone()))
+            blocked(a, b)
+                || lock(&known)
+                    .get(&(a.clone(), b.clone()))
+                    .is_some_and(|&found| clock.now_ms() - found < AVOID_RECHECK_MS)
         });
         let shared = games.store().seek_store();
         Arc::new(Pools {
             games,
             accounts,
             avoid,
+            limit: Mutex::new(None),
+            no_shows: Arc::default(),
             matchmaker: Mutex::new(Matchmaker::new(Arc::clone(&blocked))),
             blocked,
             shared,
@@ -434,6 +453,12 @@ impl Pools {
                 tick.tick().await;
                 let Some(pools) = me.upgrade() else { return };
                 pools.expire(now_ms());
+                let no_shows = std::mem::take(&mut *lock(&pools.no_shows));
+                for player in no_shows {
+                    if let Err(e) = pools.cancel(&player).await {
+                        tracing::warn!(error = %e, "a no-show's seek not dropped");
+                    }
+                }
                 if let Some(shared) = &pools.shared {
                     if let Err(e) = pools.shared_round(shared.as_ref()).await {
                         tracing::warn!(error = %e, "the shared pools were not paired this time");
@@ -551,22 +576,42 @@ impl Pools {
         lock(&self.recent).get(player).map_or(0, |r| r.iter().sum())
     }
 
-    /// `seeker` seeks in `pool` (or renews their seek: a seek lasts
-    /// [`SEEK_EXPIRES_MS`] after the last call), and waits up to `wait`
-    /// for a pairing. The news: paired (the game), or still waiting.
+    /// Counts each new seek as a game made (renewals do not), per player
+    /// and per client address: the same limit as the online games a
+    /// player offers.
+    pub fn set_limit(&self, limit: Arc<PerPlayerAndClient<PlayerId>>) {
+        *lock(&self.limit) = Some(limit);
+    }
+
+    /// `seeker`, at address `client`, seeks in `pool` (or renews their
+    /// seek: a seek lasts [`SEEK_EXPIRES_MS`] after the last call), and
+    /// waits up to `wait` for a pairing. The news: paired (the game), or
+    /// still waiting.
     ///
     /// # Errors
     ///
-    /// When the paired game cannot be made (the store).
+    /// `too_many` when a new seek is past the limit of games made (see
+    /// [`Pools::set_limit`]); when the paired game cannot be made (the
+    /// store).
     pub async fn seek(
         self: &Arc<Self>,
         pool: Pool,
         mut seeker: Seeker,
+        client: Option<std::net::IpAddr>,
         wait: Duration,
     ) -> Result<SeekNews, Error> {
         let now = now_ms();
         let player = seeker.player.clone();
         seeker.balance = self.balance(&player);
+        let renewal = lock(&self.seekers)
+            .get(&player)
+            .is_some_and(|s| !matches!(*s.news.borrow(), Some(SeekNews::Paired { .. })));
+        if !renewal {
+            let limit = lock(&self.limit).clone();
+            if let Some(limit) = limit {
+                limit.take(&player, client, now)?;
+            }
+        }
         let mut news = {
             let mut seekers = lock(&self.seekers);
             let entry = seekers.entry(player.clone()).or_insert_with(|| Seeking {
@@ -651,9 +696,11 @@ impl Pools {
             if !matches!(blocked, Ok(false)) {
                 // Blocked: never again; the check failed: try again later.
                 if matches!(blocked, Ok(true)) {
+                    let found = self.games.now_ms();
                     let mut avoid = lock(&self.avoid);
-                    avoid.insert((a.clone(), b.clone()));
-                    avoid.insert((b, a));
+                    avoid.retain(|_, at| found - *at < AVOID_RECHECK_MS);
+                    avoid.insert((a.clone(), b.clone()), found);
+                    avoid.insert((b, a), found);
                 }
                 if let (Some(shared), Some(seeks)) = (&self.shared, claimed) {
                     self.release(shared.as_ref(), seeks).await;
@@ -666,7 +713,12 @@ impl Pools {
                 return;
             }
         }
-        let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), now, random_seed());
+        let mut game = WebGame::new(
+            Mode::Online,
+            Game::new(Rules::AWALE),
+            self.games.now_ms(),
+            random_seed(),
+        );
         game.clock = Some(pairing.pool.clock());
         game.seats = [
             Some(Seat {
@@ -709,6 +761,9 @@ impl Pools {
                         _ => self.tell(&seeker.player, &paired),
                     }
                 }
+                if let Some(made) = made.first() {
+                    self.abort_if_unplayed(made.id);
+                }
                 tracing::debug!(game = %id, pool = %pairing.pool.name(), "pool pairing");
             }
             Err(e) => {
@@ -727,6 +782,48 @@ impl Pools {
 }
 
 impl Pools {
+    /// Aborts pool game `id` when a side's first move does not come
+    /// within [`crate::game::ABORT_AFTER_MS`] of its turn (South's from
+    /// the pairing, North's from South's first move); the side that did
+    /// not move loses its seek. A ghost's pairing ends in half a minute
+    /// and leaves the honest player free.
+    fn abort_if_unplayed(&self, id: i64) {
+        let games = Arc::clone(&self.games);
+        let no_shows = Arc::clone(&self.no_shows);
+        tokio::spawn(async move {
+            loop {
+                let Ok(game) = games.load(id).await else {
+                    return;
+                };
+                let begun = game.has_moved(Side::South) && game.has_moved(Side::North);
+                if game.end().is_some() || begun {
+                    return;
+                }
+                let deadline = game.turn_started_ms + crate::game::ABORT_AFTER_MS;
+                if games.now_ms() < deadline {
+                    games.clock().sleep_until(deadline).await;
+                    continue;
+                }
+                let now = games.now_ms();
+                match games.change(id, |g| Ok(g.abort_unstarted(now))).await {
+                    Ok((game, Some(side))) => {
+                        if let Some(seat) = &game.seats[side.index()] {
+                            lock(&no_shows).push(seat.player.clone());
+                        }
+                        tracing::debug!(game = id, "pool game aborted: no first move");
+                        return;
+                    }
+                    // A move came meanwhile: look again.
+                    Ok((_, None)) => {}
+                    Err(e) => {
+                        tracing::debug!(game = id, error = %e, "pool game not aborted");
+                        return;
+                    }
+                }
+            }
+        });
+    }
+
     /// Gives claimed shared seeks back to the pool.
     async fn release(&self, shared: &dyn SeekStore, seeks: [i64; 2]) {
         if let Err(e) = shared.release_seeks(seeks.to_vec()).await {

@@ -57,6 +57,13 @@ pub const STANDINGS_EVERY_MS: i64 = 500;
 /// How long the player to sow first in an arena game may wait before it
 /// (ms): then the game is aborted and that player paused.
 pub const FIRST_MOVE_MS: i64 = 30_000;
+
+/// Joins, pauses and withdrawals a player may make: 10 at once, then one
+/// every 6 s (each is a stored change: issue 38 found 300 in 2.8 s).
+pub const COMINGS: crate::limiter::Rate = crate::limiter::Rate {
+    burst: 10,
+    every_ms: 6_000,
+};
 /// The tournaments finished lately that the list shows (ms).
 const LISTED_AFTER_END_MS: i64 = 24 * 3_600_000;
 
@@ -336,6 +343,8 @@ pub struct Tournaments {
     by_game: Mutex<HashMap<i64, i64>>,
     first_move_ms: AtomicI64,
     me: Weak<Tournaments>,
+    /// Joins, pauses and withdrawals per player (each a stored change).
+    comings: crate::limiter::Limiter<PlayerId>,
 }
 
 fn presence_name(p: Presence) -> &'static str {
@@ -566,6 +575,7 @@ impl Tournaments {
             by_game: Mutex::new(HashMap::new()),
             first_move_ms: AtomicI64::new(FIRST_MOVE_MS),
             me: me.clone(),
+            comings: crate::limiter::Limiter::new("tournament_comings", COMINGS),
         })
     }
 
@@ -748,7 +758,7 @@ impl Tournaments {
             entrants,
             games,
             swiss,
-            clock: self.games.clock(),
+            clock: self.games.clock().clone(),
         })
     }
 
@@ -803,7 +813,7 @@ impl Tournaments {
     /// Starts the timers of `room`'s start and end.
     fn arm_schedule(&self, id: i64, starts: i64, ends: i64) {
         let me = self.me.clone();
-        let clock = self.games.clock();
+        let clock = self.games.clock().clone();
         tokio::spawn(async move {
             for (at, state) in [(starts, "started"), (ends, "finished")] {
                 clock.sleep_until(at).await;
@@ -1110,6 +1120,7 @@ impl Tournaments {
         player: &PlayerId,
         name: &str,
     ) -> Result<TournamentView, Error> {
+        self.comings.take(player, 1, self.games.now_ms())?;
         let name = self.name_of(player, name).await?;
         let name = name.as_str();
         let room = self.room(id).await?;
@@ -1164,6 +1175,7 @@ impl Tournaments {
         player: &PlayerId,
         presence: Presence,
     ) -> Result<TournamentView, Error> {
+        self.comings.take(player, 1, self.games.now_ms())?;
         let presence = if presence == Presence::Paused {
             Presence::Paused
         } else {
@@ -1361,7 +1373,7 @@ impl Tournaments {
         }
         room.pairing_at.store(at, Ordering::Relaxed);
         let me = self.me.clone();
-        let clock = self.games.clock();
+        let clock = self.games.clock().clone();
         tokio::spawn(async move {
             clock.sleep_until(at).await;
             let Some(tournaments) = me.upgrade() else {

@@ -662,3 +662,217 @@ async fn hostile_names_codes_and_passwords_are_refused_with_codes() {
         "bad_recovery_code"
     );
 }
+
+#[tokio::test]
+async fn a_device_that_logged_in_before_is_not_locked_out_by_strangers() {
+    let w = world();
+    let made = w.sign_up("Yaw", 1).await;
+    let mine = w
+        .accounts
+        .log_in_on("yaw", PASSWORD, ip(1), None)
+        .await
+        .unwrap();
+    assert_eq!(mine.device.len(), 64);
+    // Strangers, from many addresses, use up the account's tries.
+    for n in 10..20 {
+        let _ = w.accounts.log_in("yaw", "guess", ip(n)).await;
+    }
+    let stranger = w.accounts.log_in("yaw", PASSWORD, ip(30)).await;
+    assert_eq!(
+        stranger.unwrap_err().code,
+        "too_many",
+        "strangers stay limited"
+    );
+    // A device secret of another account, or a made-up one, is a stranger's.
+    let other = w.sign_up("Adwoa", 2).await;
+    let theirs = w
+        .accounts
+        .log_in_on("adwoa", PASSWORD, ip(2), None)
+        .await
+        .unwrap();
+    for forged in [theirs.device.as_str(), &"ab".repeat(32), "short"] {
+        let e = w
+            .accounts
+            .log_in_on("yaw", PASSWORD, ip(31), Some(forged))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, "too_many", "{forged}");
+    }
+    // The device it logged in on gets in.
+    let again = w
+        .accounts
+        .log_in_on("yaw", PASSWORD, ip(1), Some(&mine.device))
+        .await
+        .unwrap();
+    assert_eq!(again.account.id, made.account.id);
+    // A device's own wrong tries are limited too.
+    let mut refused = false;
+    for _ in 0..10 {
+        let e = w
+            .accounts
+            .log_in_on("yaw", "guess", ip(1), Some(&mine.device))
+            .await
+            .unwrap_err();
+        refused |= e.code == "too_many";
+    }
+    assert!(refused);
+    assert_ne!(other.account.id, made.account.id);
+}
+
+#[tokio::test]
+async fn a_refused_try_still_costs_the_address_its_try() {
+    use awale_service::limiter::Rate;
+    let store = Store::in_memory().unwrap();
+    let games = Arc::new(Games::new(
+        Arc::new(store.clone()),
+        Arc::new(Hub::default()),
+    ));
+    let slow = Rate {
+        burst: 1,
+        every_ms: 600_000,
+    };
+    let client = Rate {
+        burst: 4,
+        every_ms: 600_000,
+    };
+    let accounts = Accounts::with_cost(Arc::new(store), games, 1024, 1)
+        .unwrap()
+        .with_limits(slow, client, awale_service::accounts::SIGNUPS_PER_CLIENT);
+    accounts
+        .sign_up("Kojo", PASSWORD, None, ip(1))
+        .await
+        .unwrap();
+    // One wrong try, then polling: each 429 takes the address's try.
+    refused_as(accounts.log_in("kojo", "guess", ip(5)).await, "bad_login");
+    for _ in 0..3 {
+        refused_as(accounts.log_in("kojo", "guess", ip(5)).await, "too_many");
+    }
+    // The address has no try left, whatever the name.
+    refused_as(accounts.log_in("someone", "guess", ip(5)).await, "too_many");
+    refused_as(
+        accounts.log_in("someone", "guess", ip(6)).await,
+        "bad_login",
+    );
+}
+
+#[tokio::test]
+async fn busy_never_counts_as_a_failed_try() {
+    let w = Arc::new(world());
+    w.sign_up("Efua", 1).await;
+    let mut busy = 0;
+    for round in 0..200u32 {
+        // A flood of made-up names from many addresses fills the queue of
+        // hashes while the honest player tries.
+        let flood: Vec<_> = (0..120u32)
+            .map(|i| {
+                let w = Arc::clone(&w);
+                tokio::spawn(async move {
+                    let from = Some(IpAddr::from([10, 1, (i % 250) as u8, (round % 250) as u8]));
+                    let _ = w
+                        .accounts
+                        .log_in(&format!("nobody{round}x{i}"), "guess", from)
+                        .await;
+                })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        match w.accounts.log_in("efua", PASSWORD, ip(1)).await {
+            Err(e) if e.code == "busy" => busy += 1,
+            Err(e) => panic!("the honest player was refused: {e:?} after {busy} busy"),
+            Ok(_) => {}
+        }
+        for task in flood {
+            task.await.unwrap();
+        }
+        if busy >= 6 {
+            break;
+        }
+    }
+    assert!(busy >= 6, "the flood made the server busy ({busy})");
+    // Six busy answers took none of the account's five tries.
+    w.accounts.log_in("efua", PASSWORD, ip(1)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_reset_answers_the_same_for_a_known_name_and_an_unknown_one() {
+    let w = world();
+    w.sign_up("Kofi", 1).await;
+    for name in ["kofi", "nobody-at-all"] {
+        let weak = w
+            .accounts
+            .reset_password(name, "0000-0000-0000", "short", ip(2))
+            .await
+            .unwrap_err();
+        assert_eq!(weak.code, "weak_password", "{name}");
+        let wrong = w
+            .accounts
+            .reset_password(name, "0000-0000-0000", "a long enough password", ip(3))
+            .await
+            .unwrap_err();
+        assert_eq!(wrong.code, "bad_recovery_code", "{name}");
+    }
+}
+
+#[tokio::test]
+async fn names_that_pass_for_another_are_refused() {
+    let w = world();
+    w.sign_up("alice_s", 1).await;
+    // Issue 38: each of these was taken as a guest's nickname.
+    for (name, code, reason) in [
+        ("аlice_s", "bad_name", "mixed_scripts"),    // Cyrillic а
+        ("Аdmin", "bad_name", "mixed_scripts"),      // Cyrillic А
+        ("ａｌｉｃｅ＿ｓ", "name_taken", "account"), // full width
+        ("aIice_s", "name_taken", "account"),        // I for l
+        ("ALICE_S", "name_taken", "account"),
+        ("Deleted player", "name_taken", "reserved"),
+        ("Joueur supprimé", "name_taken", "reserved"),
+        ("Guest 1234", "name_taken", "reserved"),
+        ("ADMlN", "name_taken", "reserved"),
+    ] {
+        let e = w.accounts.check_guest_name(name).await.unwrap_err();
+        assert_eq!((e.code, e.reason), (code, Some(reason)), "{name}");
+    }
+    // Names of one script that pass for nobody are taken.
+    for name in ["Kwame", "Ама", "Ζωή", "bob_2"] {
+        w.accounts.check_guest_name(name).await.unwrap();
+    }
+    // Usernames too: an account's look-alike, a reserved name's.
+    let e = w
+        .accounts
+        .sign_up("aIice_s", PASSWORD, None, ip(2))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, "username_taken");
+    let e = w
+        .accounts
+        .sign_up("ADMlN", PASSWORD, None, ip(3))
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.reason), ("bad_username", Some("reserved")));
+    assert!(awale_service::accounts::look_alike(
+        "alice_s",
+        "ａｌｉｃｅ＿ｓ"
+    ));
+    assert!(!awale_service::accounts::look_alike("alice_s", "alice_z"));
+}
+
+#[tokio::test]
+async fn a_moderator_acts_neither_on_a_moderator_nor_on_themselves() {
+    let w = world();
+    w.sign_up("Ama", 1).await;
+    w.sign_up("Kofi", 2).await;
+    w.sign_up("Yaa", 3).await;
+    let ama = w.accounts.grant_moderator("Ama").await.unwrap();
+    w.accounts.grant_moderator("Kofi").await.unwrap();
+    // Issue 38: a moderator closed another (no reopen) and muted itself.
+    for (name, muted) in [("kofi", true), ("ama", true)] {
+        refused_as(w.accounts.mute(&ama, name, muted).await, "moderator_rank");
+    }
+    refused_as(w.accounts.close(&ama, "kofi").await, "moderator_rank");
+    refused_as(w.accounts.close(&ama, "ama").await, "bad_close");
+    // A player, muted, is unmuted: the action is undone.
+    w.accounts.mute(&ama, "yaa", true).await.unwrap();
+    w.accounts.mute(&ama, "yaa", false).await.unwrap();
+    let yaa = w.store.account_by_key("yaa".into()).await.unwrap().unwrap();
+    assert!(!yaa.muted);
+}

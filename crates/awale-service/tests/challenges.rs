@@ -20,7 +20,7 @@ use awale_service::live::Hub;
 use awale_service::players::{parse_rating_range, Players};
 use awale_service::rating::Speed;
 use awale_service::store::ratings::{BoardRule, RatingStore};
-use awale_service::store::GameStore;
+use awale_service::store::{AccountStore, GameStore};
 use awale_service::Store;
 
 use common::refused_as;
@@ -450,4 +450,38 @@ fn a_rating_range_is_a_lobby_seeks_and_an_accounts() {
         let refused = parse_rating_range(Some(range), public, account).unwrap_err();
         assert_eq!(refused.code, code, "{range} {public} {account}");
     }
+}
+
+#[tokio::test]
+async fn guests_challenges_are_capped_and_an_accounts_comes_first() {
+    use awale_service::challenges::MAX_FROM_GUESTS;
+    let w = world();
+    let (ama, kofi) = w.ama_and_kofi().await;
+    // Kofi (an account, a friend) challenges first; then guests by the
+    // hundred (issue 38: 120 buried the friend's challenge).
+    w.made(&kofi.player, "", casual("Ama")).await;
+    let mut refused = 0;
+    for n in 0..120u8 {
+        match w.challenges.make(&guest(n), "Spam", casual("Ama")).await {
+            Ok(_) => {}
+            Err(e) => {
+                assert_eq!((e.code, e.reason), ("too_many_challenges", Some("guests")));
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(refused, 120 - MAX_FROM_GUESTS);
+    let mine = w.challenges.mine(&ama.player).await.unwrap();
+    assert_eq!(mine.received.len(), MAX_FROM_GUESTS + 1);
+    assert_eq!(mine.received[0].from, "Kofi", "the account's first");
+    assert!(mine.received[0].from_account);
+    // Another account still challenges Ama.
+    w.sign_up("Abena", 3).await;
+    let abena = w
+        .store
+        .account_by_key("abena".into())
+        .await
+        .unwrap()
+        .unwrap();
+    w.made(&abena.player, "", casual("Ama")).await;
 }

@@ -68,12 +68,12 @@ async fn seek_both(w: &World, a: &PlayerId, b: &PlayerId) -> (SeekNews, SeekNews
     let sb = w.players.seeker(b.clone(), "y".into(), pool).await.unwrap();
     let first = {
         let pools = Arc::clone(&w.pools);
-        tokio::spawn(async move { pools.seek(pool, sa, Duration::from_millis(800)).await })
+        tokio::spawn(async move { pools.seek(pool, sa, None, Duration::from_millis(800)).await })
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
     let second = w
         .pools
-        .seek(pool, sb, Duration::from_millis(700))
+        .seek(pool, sb, None, Duration::from_millis(700))
         .await
         .unwrap();
     (first.await.unwrap().unwrap(), second)

@@ -40,14 +40,14 @@ async fn two_seekers_of_one_pool_get_one_clock_game_with_a_seat_each() {
         let pools = Arc::clone(&pools);
         tokio::spawn(async move {
             pools
-                .seek(pool, seeker(1, true), Duration::from_secs(5))
+                .seek(pool, seeker(1, true), None, Duration::from_secs(5))
                 .await
         })
     };
     // The first seek waits; the second pairs both at once.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let second = pools
-        .seek(pool, seeker(2, true), Duration::from_secs(5))
+        .seek(pool, seeker(2, true), None, Duration::from_secs(5))
         .await
         .unwrap();
     let first = first.await.unwrap().unwrap();
@@ -81,7 +81,7 @@ async fn a_lone_seek_waits_and_a_cancel_ends_it() {
     let (_games, pools) = pools();
     let pool = Pool::parse("1+0").unwrap();
     let news = pools
-        .seek(pool, seeker(1, false), Duration::from_millis(50))
+        .seek(pool, seeker(1, false), None, Duration::from_millis(50))
         .await
         .unwrap();
     assert!(
@@ -91,7 +91,7 @@ async fn a_lone_seek_waits_and_a_cancel_ends_it() {
     assert_eq!(pools.counts()[0].1, 1);
     // A guest and an account are not paired.
     let other = pools
-        .seek(pool, seeker(2, true), Duration::from_millis(50))
+        .seek(pool, seeker(2, true), None, Duration::from_millis(50))
         .await
         .unwrap();
     assert!(matches!(other, SeekNews::Waiting { .. }));
@@ -107,13 +107,13 @@ async fn paired(games: &Arc<Games>, pools: &Arc<Pools>) -> awale_service::game::
         let pools = Arc::clone(pools);
         tokio::spawn(async move {
             pools
-                .seek(pool, seeker(1, true), Duration::from_secs(5))
+                .seek(pool, seeker(1, true), None, Duration::from_secs(5))
                 .await
         })
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
     pools
-        .seek(pool, seeker(2, true), Duration::from_secs(5))
+        .seek(pool, seeker(2, true), None, Duration::from_secs(5))
         .await
         .unwrap();
     let SeekNews::Paired { game, .. } = first.await.unwrap().unwrap() else {
@@ -175,4 +175,188 @@ async fn an_aborted_rated_game_changes_nothing() {
     let ratings = games.ratings().unwrap();
     assert!(ratings.ratings(south).await.unwrap().is_empty());
     assert!(ratings.unrated_games_blocking().unwrap().is_empty());
+}
+
+fn address(n: u8) -> Option<std::net::IpAddr> {
+    Some(std::net::IpAddr::from([10, 0, 0, n]))
+}
+
+#[tokio::test]
+async fn a_new_seek_counts_as_a_game_made_for_the_player_and_the_address() {
+    use awale_service::limiter::{PerPlayerAndClient, Rate};
+    let (_games, pools) = pools();
+    // One game per player at once: four players' worth per address.
+    let rate = Rate {
+        burst: 1,
+        every_ms: 600_000,
+    };
+    pools.set_limit(Arc::new(PerPlayerAndClient::new("offers", rate)));
+    let pool = Pool::parse("1+0").unwrap();
+    let wait = Duration::from_millis(10);
+    // A guest's seek, then its renewals: one game made.
+    for _ in 0..3 {
+        let news = pools
+            .seek(pool, seeker(1, false), address(1), wait)
+            .await
+            .unwrap();
+        assert!(matches!(news, SeekNews::Waiting { .. }), "{news:?}");
+    }
+    // Cancelled and made again: a second game, past the player's limit.
+    pools.cancel(&seeker(1, false).player).await.unwrap();
+    let again = pools
+        .seek(pool, seeker(1, false), address(1), wait)
+        .await
+        .unwrap_err();
+    assert_eq!(again.code, "too_many");
+    // Other players of the same address: three more, then the address is
+    // out, whoever the cookie names (accounts too: no pairing between
+    // guests and accounts, so nobody is paired here).
+    for n in 2..=4 {
+        pools
+            .seek(pool, seeker(n, false), address(1), wait)
+            .await
+            .unwrap();
+    }
+    let flood = pools
+        .seek(pool, seeker(5, true), address(1), wait)
+        .await
+        .unwrap_err();
+    assert_eq!(flood.code, "too_many");
+    // Another address seeks as before.
+    pools
+        .seek(pool, seeker(6, true), address(2), wait)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_seek() {
+    let store = Arc::new(Store::in_memory().unwrap());
+    let clock = awale_service::clock::Clock::adjustable();
+    let games = Arc::new(
+        Games::new(store.clone(), Arc::new(Hub::default()))
+            .with_ratings(store)
+            .with_clock(clock.clone()),
+    );
+    games.start().unwrap();
+    let pools = Pools::new(
+        Arc::clone(&games),
+        Arc::new(|_: &PlayerId, _: &PlayerId| false),
+    );
+    pools.start();
+    let game = paired(&games, &pools).await;
+    let south = game.seats[0].as_ref().unwrap().player.clone();
+    let north = game.seats[1].as_ref().unwrap().player.clone();
+    // The ghost seeks again at once, in another pool, and never moves.
+    let elsewhere = Pool::parse("1+0").unwrap();
+    let as_south = seeker(
+        if south == seeker(1, true).player {
+            1
+        } else {
+            2
+        },
+        true,
+    );
+    pools
+        .seek(elsewhere, as_south, None, Duration::from_millis(10))
+        .await
+        .unwrap();
+    assert_eq!(pools.counts()[0].1, 1);
+    // 29 s: still waiting for South's first move.
+    clock.advance(Duration::from_secs(29));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(games.load(game.id).await.unwrap().end().is_none());
+    clock.advance(Duration::from_secs(2));
+    let mut ended = None;
+    for _ in 0..200 {
+        let now = games.load(game.id).await.unwrap();
+        if now.stop.is_some() {
+            ended = Some(now);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let ended = ended.expect("the unplayed pool game is aborted");
+    assert_eq!(ended.stop, Some(awale_service::game::Stop::Aborted));
+    // The no-show's seek is dropped at the pools' next tick.
+    for _ in 0..100 {
+        if pools.counts()[0].1 == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(pools.counts()[0].1, 0, "South's seek is gone");
+    assert_ne!(south, north);
+}
+
+#[tokio::test]
+async fn after_a_block_and_an_unblock_the_pools_pair_the_two_again() {
+    use awale_service::store::AccountStore;
+    let store = Store::in_memory().unwrap();
+    let clock = awale_service::clock::Clock::adjustable();
+    let games = Arc::new(
+        Games::new(Arc::new(store.clone()), Arc::new(Hub::default()))
+            .with_ratings(Arc::new(store.clone()))
+            .with_clock(clock.clone()),
+    );
+    let accounts = awale_service::accounts::Accounts::with_cost(
+        Arc::new(store.clone()),
+        Arc::clone(&games),
+        1024,
+        1,
+    )
+    .unwrap();
+    let ama = accounts
+        .sign_up("Ama", "seeds in the fourth hole", None, address(1))
+        .await
+        .unwrap();
+    let kofi = accounts
+        .sign_up("Kofi", "seeds in the fourth hole", None, address(2))
+        .await
+        .unwrap();
+    let pools = Pools::with_accounts(
+        Arc::clone(&games),
+        Arc::new(|_: &PlayerId, _: &PlayerId| false),
+        Some(Arc::new(store.clone())),
+    );
+    let as_seeker = |player: &PlayerId, name: &str| Seeker {
+        player: player.clone(),
+        name: name.into(),
+        account: true,
+        rating: 1500.0,
+        balance: 0,
+        limits: None,
+    };
+    let (a, k) = (&ama.account.player, &kofi.account.player);
+    accounts.block(&ama.account, "Kofi").await.unwrap();
+    let pool = Pool::parse("5+3").unwrap();
+    let wait = Duration::from_millis(300);
+    let both = || async {
+        let first = {
+            let pools = Arc::clone(&pools);
+            let s = as_seeker(a, "Ama");
+            tokio::spawn(async move { pools.seek(pool, s, None, wait).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let second = pools.seek(pool, as_seeker(k, "Kofi"), None, wait).await;
+        let first = first.await.unwrap().unwrap();
+        pools.cancel(a).await.unwrap();
+        pools.cancel(k).await.unwrap();
+        (first, second.unwrap())
+    };
+    let (first, second) = both().await;
+    assert!(
+        matches!(first, SeekNews::Waiting { .. }),
+        "blocked: {first:?}"
+    );
+    assert!(matches!(second, SeekNews::Waiting { .. }));
+    accounts.unblock(&ama.account, "Kofi").await.unwrap();
+    assert!(!store.blocks(a.clone(), k.clone()).await.unwrap());
+    // Once the pair is asked about again, they meet.
+    clock.advance(Duration::from_millis(
+        awale_service::pools::AVOID_RECHECK_MS as u64 + 1,
+    ));
+    let (first, second) = both().await;
+    assert!(matches!(first, SeekNews::Paired { .. }), "{first:?}");
+    assert!(matches!(second, SeekNews::Paired { .. }), "{second:?}");
 }

@@ -467,3 +467,29 @@ async fn the_schedule_makes_each_arena_once_for_its_next_start() {
     t.schedule_once(&SCHEDULE, now + 3_600_000).await.unwrap();
     assert_eq!(t.list().await.unwrap().len(), 3, "the next hour's");
 }
+
+#[tokio::test]
+async fn joins_and_withdrawals_are_limited_per_player() {
+    let (_games, t) = service(Store::in_memory().unwrap());
+    let id = t.create(&player(1), settings()).await.unwrap().facts.id;
+    // Issue 38: 300 joins and withdrawals in 2.8 s, each a stored change.
+    let mut refused = None;
+    for n in 0..40 {
+        let done = if n % 2 == 0 {
+            t.join(id, &player(2), "P2").await.map(|_| ())
+        } else {
+            t.leave(id, &player(2), Presence::Withdrawn)
+                .await
+                .map(|_| ())
+        };
+        if let Err(e) = done {
+            refused = Some((n, e));
+            break;
+        }
+    }
+    let (n, e) = refused.expect("limited");
+    assert_eq!(n, awale_service::tournaments::COMINGS.burst as usize);
+    assert_eq!((e.code, e.reason), ("too_many", Some("tournament_comings")));
+    // Another player is not held up.
+    t.join(id, &player(3), "P3").await.unwrap();
+}

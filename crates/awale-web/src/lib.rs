@@ -28,9 +28,9 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, challenges, clock, computer, databases, error, game, games, handoff, limiter, live,
-    mistakes,
-    players, pools, rating, records, round, store, study, tournament, tournaments, view,
+    accounts, challenges, clock, computer, databases, error, game, games, guests, handoff, limiter,
+    live, mistakes, players, pools, rating, records, round, secret, store, study, tournament,
+    tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -95,6 +95,10 @@ pub struct Config {
     pub reaction_rate: Rate,
     /// New players (the cookie given on a first visit) per client address.
     pub player_rate: Rate,
+    /// The key that tags the guests' secrets the server issues (kept in
+    /// the data folder by `awale serve`; None: a new one, for this state's
+    /// life only).
+    pub guest_key: Option<awale_service::secret::GuestKey>,
     /// Online games a player may offer (and four times as many per client
     /// address).
     pub challenge_rate: Rate,
@@ -137,10 +141,8 @@ impl Default for Config {
                 burst: 8,
                 every_ms: 1_000,
             },
-            player_rate: Rate {
-                burst: 30,
-                every_ms: 2_000,
-            },
+            player_rate: awale_service::guests::NEW_GUESTS_PER_CLIENT,
+            guest_key: None,
             challenge_rate: CHALLENGE_RATE,
             login_rate: accounts::LOGINS_PER_ACCOUNT,
             login_client_rate: accounts::LOGINS_PER_CLIENT,
@@ -166,13 +168,14 @@ struct Shared {
     /// The public URL, read (its path ends with `/`): links start with it.
     public_url: Option<url::Url>,
     creations: Limiter<Option<std::net::IpAddr>>,
-    /// New players (cookies given) per client address.
-    players: Limiter<Option<std::net::IpAddr>>,
+    /// Guests: the secrets the server issued, new ones per client address.
+    guests: guests::Guests,
     chats: PerPlayerAndClient<game::PlayerId>,
     reactions: PerPlayerAndClient<game::PlayerId>,
     renames: PerPlayerAndClient<game::PlayerId>,
     handoff_links: PerPlayerAndClient<game::PlayerId>,
-    challenges: PerPlayerAndClient<game::PlayerId>,
+    /// Online games offered and pool seeks (one limit).
+    challenges: Arc<PerPlayerAndClient<game::PlayerId>>,
     handoffs: handoff::Handoffs,
     /// Direct challenges, from players' pages.
     direct: Arc<challenges::Challenges>,
@@ -279,6 +282,13 @@ impl AppState {
             config.max_queued_searches,
         ));
         let store = Arc::new(store);
+        let guest_key = match &config.guest_key {
+            Some(key) => key.clone(),
+            None => secret::GuestKey::new()
+                .map_err(|e| Error::internal(format!("no random bytes for a key: {e}")))?,
+        };
+        let guests =
+            guests::Guests::new(guest_key.clone(), config.player_rate, Some(store.clone()));
         let games = Arc::new(
             games::Games::new(store.clone(), Arc::new(live::Hub::default()))
                 .with_computer(Arc::clone(&computer), config.move_time)
@@ -286,11 +296,14 @@ impl AppState {
                 .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
-            accounts::Accounts::new(store.clone(), Arc::clone(&games))?.with_limits(
-                config.login_rate,
-                config.login_client_rate,
-                config.signup_rate,
-            ),
+            accounts::Accounts::new(store.clone(), Arc::clone(&games))?
+                .with_limits(
+                    config.login_rate,
+                    config.login_client_rate,
+                    config.signup_rate,
+                )
+                // Device cookies outlive a restart with the guests' key.
+                .with_device_key(secret::hmac_sha256(&guest_key.bytes(), b"awale device key")),
         );
         games.start()?;
         games.set_challenge_grace(config.challenge_grace);
@@ -300,6 +313,8 @@ impl AppState {
             Arc::new(|_: &_, _: &_| false),
             Some(store.clone()),
         );
+        let challenges = Arc::new(PerPlayerAndClient::new("offers", config.challenge_rate));
+        pools.set_limit(Arc::clone(&challenges));
         pools.start();
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
@@ -338,12 +353,12 @@ impl AppState {
                 games,
                 accounts,
                 creations: Limiter::new("games", config.create_rate),
-                players: Limiter::new("players", config.player_rate),
+                guests,
                 chats: PerPlayerAndClient::new("chat", config.chat_rate),
                 reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
                 renames: PerPlayerAndClient::new("renames", RENAME_RATE),
                 handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
-                challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
+                challenges,
                 handoffs: handoff::Handoffs::default(),
                 direct,
                 pools,
@@ -393,6 +408,11 @@ impl AppState {
     /// The games in use.
     pub fn games(&self) -> &Arc<games::Games> {
         &self.shared.games
+    }
+
+    /// The guests (the secrets the server issued).
+    pub fn guests(&self) -> &guests::Guests {
+        &self.shared.guests
     }
 
     /// The accounts.

@@ -24,6 +24,7 @@ fn quick_config() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_millis(200),
+        guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
         ..Config::default()
     }
 }
@@ -37,7 +38,7 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
         .method(method)
         .uri(uri)
         .header("content-type", "application/json")
-        .header("cookie", ME)
+        .header("cookie", ME.as_str())
         .body(Body::from(body))
         .unwrap();
     let response = app.clone().oneshot(request).await.unwrap();
@@ -47,12 +48,13 @@ async fn call_raw(app: &Router, method: &str, uri: &str, body: Vec<u8>) -> (Stat
 }
 
 /// The one player these tests play as (games need one: issue 20).
-const ME: &str = "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+static ME: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("awale_player={}", common::guest(0x0123)));
 
 /// GETs `uri`: the whole response.
 async fn get(app: &Router, uri: &str) -> axum::response::Response {
     let request = Request::get(uri)
-        .header("cookie", ME)
+        .header("cookie", ME.as_str())
         .body(Body::empty())
         .unwrap();
     app.clone().oneshot(request).await.unwrap()
@@ -827,7 +829,12 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     .await;
     // The computer is to move: the server searches at once, for nobody
     // in particular; whoever watches sees it think and move.
-    let mut stream = open_events(&app, &format!("/api/games/{id}/events"), &[("cookie", ME)]).await;
+    let mut stream = open_events(
+        &app,
+        &format!("/api/games/{id}/events"),
+        &[("cookie", ME.as_str())],
+    )
+    .await;
     let first = stream.named("state").await;
     assert_eq!(first["id"], id);
     let thinking = stream.named("thinking").await;
@@ -856,7 +863,12 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
-    let mut stream = open_events(&app, &format!("/api/games/{id}/events"), &[("cookie", ME)]).await;
+    let mut stream = open_events(
+        &app,
+        &format!("/api/games/{id}/events"),
+        &[("cookie", ME.as_str())],
+    )
+    .await;
     let first = stream.named("state").await;
     assert_eq!(first["clock"]["running"], "S");
     // Not a moment before its time is out, the flag stays up.
@@ -1111,7 +1123,7 @@ async fn post_as(app: &Router, player: &str, uri: &str, body: Value) -> (StatusC
 #[tokio::test]
 async fn a_game_played_offline_is_uploaded_once_by_its_key() {
     let app = memory_app();
-    let me = "c".repeat(64);
+    let me = common::guest(0xc);
     let game = json!({
         "key": "0123456789abcdef", "start": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "moves": "FfA",
         "mode": "computer", "human": "N", "level": 5, "resigned": "N", "created_ms": 1_000,
@@ -1135,7 +1147,7 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
         (Some(false), &g["id"])
     );
     // Another browser's key is its own.
-    let (status, theirs) = post_as(&app, &"d".repeat(64), "/api/uploads", game.clone()).await;
+    let (status, theirs) = post_as(&app, &common::guest(0xd), "/api/uploads", game.clone()).await;
     assert_eq!(status, StatusCode::CREATED, "{theirs}");
     assert_ne!(theirs["game"]["id"], g["id"]);
     // Without a player, refused; with a bad key, bad moves or an online
@@ -1172,7 +1184,7 @@ async fn a_game_played_offline_is_uploaded_once_by_its_key() {
 #[tokio::test]
 async fn an_upload_resigned_after_the_end_is_told_how_the_game_ended() {
     let app = memory_app();
-    let me = "c".repeat(64);
+    let me = common::guest(0xc);
     // The start is already over (no seed on the board): no resigning it.
     let game = json!({
         "key": "finished-game-1", "start": "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S", "moves": "",

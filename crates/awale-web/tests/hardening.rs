@@ -25,6 +25,7 @@ fn quick() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_secs(20),
+        guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
         ..Config::default()
     }
 }
@@ -73,10 +74,10 @@ fn get(uri: &str, headers: &[(&str, &str)]) -> Request<Body> {
 const JSON: (&str, &str) = ("content-type", "application/json");
 const HOST: (&str, &str) = ("host", "127.0.0.1:8080");
 /// A player's cookie (games need one: issue 20, finding 3).
-const ME: (&str, &str) = (
-    "cookie",
-    "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-);
+static ME_COOKIE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("awale_player={}", common::guest(0x0123)));
+static ME: std::sync::LazyLock<(&str, &str)> =
+    std::sync::LazyLock::new(|| ("cookie", ME_COOKIE.as_str()));
 
 /// The cookie a first visit of the page sets, as `name=value`.
 async fn visit(app: &Router) -> String {
@@ -109,7 +110,7 @@ async fn requests_from_another_site_change_nothing() {
     let app = app(memory_state(quick()));
     let ok = send(
         &app,
-        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, *ME], r#"{"mode":"humans"}"#),
     )
     .await;
     assert_eq!(ok.status, StatusCode::CREATED);
@@ -152,7 +153,7 @@ async fn requests_from_another_site_change_nothing() {
     )
     .await;
     assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, ME])).await;
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, *ME])).await;
     assert_eq!(game.body["plies"], json!([]));
     assert_eq!(game.body["end"], Value::Null);
     // The page itself gets through.
@@ -163,7 +164,7 @@ async fn requests_from_another_site_change_nothing() {
             &[
                 JSON,
                 HOST,
-                ME,
+                *ME,
                 ("origin", "http://127.0.0.1:8080"),
                 ("sec-fetch-site", "same-origin"),
             ],
@@ -284,7 +285,7 @@ async fn a_study_position_keeps_its_side_to_move() {
         &app,
         post(
             "/api/games",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             r#"{"mode":"humans","position":"0-0-0-0-1-2-1-0-0-0-0-0-20-24-N"}"#,
         ),
     )
@@ -306,14 +307,14 @@ async fn new_games_and_imports_are_limited_per_client() {
     for _ in 0..3 {
         let a = send(
             &app,
-            post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
+            post("/api/games", &[JSON, HOST, *ME], r#"{"mode":"humans"}"#),
         )
         .await;
         assert_eq!(a.status, StatusCode::CREATED);
     }
     let a = send(
         &app,
-        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, *ME], r#"{"mode":"humans"}"#),
     )
     .await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
@@ -324,7 +325,7 @@ async fn new_games_and_imports_are_limited_per_client() {
         a.body
     );
     let record = json!({"record": "1. F f"}).to_string();
-    let a = send(&app, post("/api/import", &[JSON, HOST, ME], &record)).await;
+    let a = send(&app, post("/api/import", &[JSON, HOST, *ME], &record)).await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
@@ -338,7 +339,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
         &app,
         post(
             "/api/import",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({"record": record}).to_string(),
         ),
     )
@@ -347,7 +348,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
     let mut seen = 0;
     let mut uri = "/api/games?limit=12".to_string();
     loop {
-        let page = send(&app, get(&uri, &[HOST, ME])).await;
+        let page = send(&app, get(&uri, &[HOST, *ME])).await;
         assert_eq!(page.status, StatusCode::OK);
         seen += page.body["games"].as_array().unwrap().len();
         match page.body["next"].as_str() {
@@ -356,7 +357,7 @@ async fn the_list_of_games_comes_a_page_at_a_time() {
         }
     }
     assert_eq!(seen, 30);
-    let bad = send(&app, get("/api/games?before=yesterday", &[HOST, ME])).await;
+    let bad = send(&app, get("/api/games?before=yesterday", &[HOST, *ME])).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
@@ -366,14 +367,14 @@ async fn an_abandoned_hint_stops_its_search() {
     let app = app(state.clone());
     let a = send(
         &app,
-        post("/api/games", &[JSON, HOST, ME], r#"{"mode":"humans"}"#),
+        post("/api/games", &[JSON, HOST, *ME], r#"{"mode":"humans"}"#),
     )
     .await;
     let id = a.body["id"].as_str().unwrap().to_string();
     let hint = format!("/api/games/{id}/hint");
     // Fifty asks, each given up after 20 ms (the hint time is 20 s).
     for _ in 0..50 {
-        let call = app.clone().oneshot(post(&hint, &[JSON, HOST, ME], ""));
+        let call = app.clone().oneshot(post(&hint, &[JSON, HOST, *ME], ""));
         let _ = tokio::time::timeout(Duration::from_millis(20), call).await;
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
@@ -629,7 +630,7 @@ async fn a_change_without_a_body_must_still_be_sent_as_json() {
     ];
     for path in &paths {
         for kind in types {
-            let mut headers = vec![HOST, ME];
+            let mut headers = vec![HOST, *ME];
             if let Some(k) = kind {
                 headers.push(("content-type", k));
             }
@@ -643,9 +644,9 @@ async fn a_change_without_a_body_must_still_be_sent_as_json() {
             assert_eq!(a.body["error"], "not_json");
         }
     }
-    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, ME])).await;
+    let game = send(&app, get(&format!("/api/games/{id}"), &[HOST, *ME])).await;
     assert_eq!(game.body["end"], Value::Null, "nobody resigned");
-    let game = send(&app, get(&format!("/api/games/{online}"), &[HOST, ME])).await;
+    let game = send(&app, get(&format!("/api/games/{online}"), &[HOST, *ME])).await;
     assert_eq!(game.body["end"], Value::Null, "nothing aborted");
 }
 
@@ -674,7 +675,7 @@ async fn a_body_dripped_slowly_is_cut_off_at_the_body_time() {
     let mut req = Request::post("/api/games")
         .body(Body::from_stream(drip))
         .unwrap();
-    for (k, v) in [JSON, HOST, ME] {
+    for (k, v) in [JSON, HOST, *ME] {
         req.headers_mut().insert(k, v.parse().unwrap());
     }
     let started = std::time::Instant::now();
@@ -740,7 +741,7 @@ async fn taken_from(
 ) -> usize {
     let mut count = 0;
     for i in players {
-        let cookie = format!("awale_player={i:064x}");
+        let cookie = format!("awale_player={}", common::guest(i as u64));
         let a = send(
             app,
             from(ip, request(i, &[JSON, HOST, ("cookie", &cookie)])),
@@ -849,7 +850,7 @@ async fn only_the_named_proxies_are_believed_and_ipv6_counts_by_64() {
         ..quick()
     }));
     let new_game = |peer: &str, forwarded: &str| {
-        let mut headers = vec![JSON, HOST, ME];
+        let mut headers = vec![JSON, HOST, *ME];
         if !forwarded.is_empty() {
             headers.push(("x-forwarded-for", forwarded));
         }
@@ -911,7 +912,7 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
             &app,
             post(
                 "/api/games",
-                &[JSON, HOST, ME],
+                &[JSON, HOST, *ME],
                 r#"{"mode":"online","name":"Spam","public":true}"#,
             ),
         )
@@ -926,7 +927,7 @@ async fn a_flood_of_challenges_leaves_the_real_one_in_the_lobby() {
     // 210 private invitations from as many made-up players and addresses,
     // newer than the real challenge.
     for i in 0..210 {
-        let cookie = format!("awale_player={:064x}", 1_000 + i);
+        let cookie = format!("awale_player={}", common::guest(1_000 + i));
         let ip = format!("10.1.{}.{}", i / 200, i % 200 + 1);
         online_game_from(&app, &ip, &cookie, "Spam").await;
     }
@@ -989,8 +990,8 @@ async fn many_games_being_played_leave_the_challenges_in_the_lobby() {
     for i in 0..201 {
         let ip = format!("10.2.{}.{}", i / 200, i % 200 + 1);
         let (maker, joiner) = (
-            format!("awale_player={:064x}", 5_000 + 2 * i),
-            format!("awale_player={:064x}", 5_001 + 2 * i),
+            format!("awale_player={}", common::guest(5_000 + 2 * i)),
+            format!("awale_player={}", common::guest(5_001 + 2 * i)),
         );
         let id = online_game_from(&app, &ip, &maker, "Busy").await;
         let body = json!({"name": "Bee", "key": invite_key(&app, &maker, &id).await}).to_string();
@@ -1094,7 +1095,7 @@ async fn the_smaller_findings_are_closed() {
         let a = send(&app, post("/api/games", &mine, body)).await;
         a.body["id"].as_str().unwrap().to_string()
     };
-    let stranger = format!("awale_player={}", "e".repeat(64));
+    let stranger = format!("awale_player={}", common::guest(0xe));
     let a = send(
         &app,
         post(
@@ -1124,12 +1125,12 @@ async fn no_refusal_quotes_more_than_a_few_characters_of_its_input() {
     let requests = [
         post(
             "/api/games",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({ x(10_000): 1 }).to_string(),
         ),
         post(
             "/api/games",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({"rules": x(10_000)}).to_string(),
         ),
         post(
@@ -1139,15 +1140,15 @@ async fn no_refusal_quotes_more_than_a_few_characters_of_its_input() {
         ),
         post(
             "/api/games",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({"mode": x(10_000)}).to_string(),
         ),
         post(
             "/api/games",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({"level": x(10_000)}).to_string(),
         ),
-        get(&format!("/api/games?{}=1", x(20_000)), &[HOST, ME]),
+        get(&format!("/api/games?{}=1", x(20_000)), &[HOST, *ME]),
         get(&format!("/{}", x(20_000)), &[HOST]),
         get(
             &format!("/api/study/puzzles/next?theme={}", x(20_000)),
@@ -1159,20 +1160,20 @@ async fn no_refusal_quotes_more_than_a_few_characters_of_its_input() {
         ),
         get(
             &format!("/api/games/{id}/events?since={}", "9".repeat(5_000)),
-            &[HOST, ME],
+            &[HOST, *ME],
         ),
         get(&format!("/api/tournaments/%FF{}", x(20_000)), &[HOST]),
         get("/api/me", &[("host", &x(5_000))]),
         post(
             "/api/uploads",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({"key": "long-resign-1", "start": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
                     "moves": "", "mode": "humans", "resigned": x(10_000)})
             .to_string(),
         ),
         post(
             "/api/import",
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             &json!({ "record": record }).to_string(),
         ),
     ];
@@ -1198,7 +1199,7 @@ async fn no_refusal_quotes_more_than_a_few_characters_of_its_input() {
     }
     // Input holding a backtick slips out of the quotes, not past the bound.
     let sly = json!({ format!("x`{}", x(10_000)): 1 }).to_string();
-    let a = send(&app, post("/api/games", &[JSON, HOST, ME], &sly)).await;
+    let a = send(&app, post("/api/games", &[JSON, HOST, *ME], &sly)).await;
     assert!(a.body.to_string().len() < 600, "{}", a.body);
 }
 
@@ -1325,7 +1326,7 @@ async fn a_games_file_of_the_first_version_is_migrated() {
     assert_eq!(a.body["notation"], "1. F f 2. A");
     assert_eq!(a.body["id"], one.as_str());
     // Its old number is nobody's way in (it has no player).
-    let a = send(&app, get("/api/games/1", &[HOST, ME])).await;
+    let a = send(&app, get("/api/games/1", &[HOST, *ME])).await;
     assert_eq!(a.status, StatusCode::NOT_FOUND, "{}", a.body);
     let b = send(&app, get(&format!("/api/games/{two}"), &[HOST])).await;
     assert_eq!(
@@ -1338,13 +1339,13 @@ async fn a_games_file_of_the_first_version_is_migrated() {
     assert_eq!(c.body["level"], 18, "{}", c.body);
     // An old game belongs to nobody (it was made without a player): it
     // can be watched and exported, not played, and is in nobody's list.
-    let list = send(&app, get("/api/games", &[HOST, ME])).await;
+    let list = send(&app, get("/api/games", &[HOST, *ME])).await;
     assert_eq!(list.body["games"], json!([]));
     let a = send(
         &app,
         post(
             &format!("/api/games/{one}/moves"),
-            &[JSON, HOST, ME],
+            &[JSON, HOST, *ME],
             r#"{"move":"a"}"#,
         ),
     )
@@ -1371,7 +1372,7 @@ fn no_body_gets_a_server_error() {
                 &[
                     JSON,
                     HOST,
-                    ("cookie", &format!("awale_player={}", "c".repeat(64))),
+                    ("cookie", &format!("awale_player={}", common::guest(0xc))),
                 ],
                 r#"{"mode":"online","name":"Ama"}"#,
             ),

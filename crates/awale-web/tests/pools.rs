@@ -17,7 +17,7 @@ use tower::ServiceExt;
 use common::{memory_app, refused};
 
 fn cookie(n: u8) -> String {
-    format!("awale_player={}", format!("{n:02x}").repeat(32))
+    format!("awale_player={}", common::guest(u64::from(n)))
 }
 
 async fn call(app: &Router, who: u8, method: &str, uri: &str, body: Value) -> (StatusCode, Value) {
@@ -52,15 +52,23 @@ async fn paired(app: &Router) -> (String, String) {
             .await
         })
     };
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let (status, pools) = call(app, 3, "GET", "/api/pools", Value::Null).await;
-    assert_eq!(status, StatusCode::OK);
-    let p32 = pools
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "3+2")
-        .unwrap();
+    // The first seek is waiting (on a loaded machine, give it time).
+    let mut p32 = Value::Null;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let (status, pools) = call(app, 3, "GET", "/api/pools", Value::Null).await;
+        assert_eq!(status, StatusCode::OK);
+        p32 = pools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "3+2")
+            .unwrap()
+            .clone();
+        if p32["seeking"] == 1 {
+            break;
+        }
+    }
     assert_eq!(
         (p32["seeking"].as_i64(), p32["speed"].as_str()),
         (Some(1), Some("blitz"))
@@ -245,4 +253,100 @@ async fn a_game_over_days_is_made_joined_and_listed_as_each_ones_turn() {
     assert_eq!(turns(2).await, std::slice::from_ref(&id));
     // A stranger has no turns; nor has a request without a player.
     assert!(turns(3).await.is_empty());
+}
+
+/// POSTs a seek of pool 1+0 (answered at once) with `cookie`.
+async fn seek_with(app: &Router, cookie: &str) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/pools/1+0/seek?wait_s=0")
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .body(Body::from(json!({"name": "Ghost"}).to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+#[tokio::test]
+async fn made_up_cookies_are_no_players_and_flood_no_pool() {
+    let app = memory_app();
+    // A guest the server made (a page's first visit).
+    let mut browser = common::Browser::default();
+    let (status, _) = browser.get(&app, "/api/me").await;
+    assert_eq!(status, StatusCode::OK);
+    let cookie = format!("awale_player={}", browser.cookies["awale_player"]);
+    // Issue 38, finding 3: 2,000 seeks, each with a new made-up cookie,
+    // made 1,001 games. A made-up secret is no player now.
+    for i in 0..200u32 {
+        let (status, answer) = seek_with(&app, &format!("awale_player={i:064x}")).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+        assert_eq!(answer["error"], "no_player");
+    }
+    let (_, pools) = call(&app, 1, "GET", "/api/pools", Value::Null).await;
+    let seeking: u64 = pools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["seeking"].as_u64().unwrap())
+        .sum();
+    assert_eq!(seeking, 0);
+    // The guest the server made seeks. (The made-up cookies cost the
+    // address its new guests' tokens: no new guest from it for now.)
+    let (status, answer) = seek_with(&app, &cookie).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(answer["waiting"].is_object(), "{answer}");
+}
+
+#[tokio::test]
+async fn a_seek_counts_as_a_game_made_for_the_player() {
+    let app = memory_app();
+    // Seek, cancel, seek again: each new seek is a game offered; the
+    // player's ten are soon spent (renewals cost nothing).
+    let mut refused = None;
+    for n in 0..30 {
+        let (status, answer) = seek_with(&app, &cookie(9)).await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some((n, answer));
+            break;
+        }
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let (status, _) = seek_with(&app, &cookie(9)).await;
+        assert_eq!(status, StatusCode::OK, "a renewal is free");
+        let (status, _) = call(&app, 9, "POST", "/api/pools/cancel", Value::Null).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (n, answer) = refused.expect("seeks are limited as games made");
+    assert_eq!(n, 10, "{answer}");
+    assert_eq!(answer["error"], "too_many");
+}
+
+#[tokio::test]
+async fn a_guest_of_before_signed_secrets_keeps_its_cookie() {
+    use awale_web::store::GameStore;
+    let store = awale_web::Store::in_memory().unwrap();
+    let state = awale_web::AppState::new(
+        store.clone(),
+        awale_web::Config {
+            guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
+            ..awale_web::Config::default()
+        },
+    )
+    .unwrap();
+    let app = awale_web::app(state);
+    // An old guest: a secret the server made before it tagged them, its
+    // player known to the store (a nickname, here).
+    let old = "5".repeat(64);
+    let player = awale_web::secret::player_id(&old);
+    store
+        .set_player_name(player, "Old Timer".into(), 1_000)
+        .await
+        .unwrap();
+    let (status, answer) = seek_with(&app, &format!("awale_player={old}")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    // One never seen is no player.
+    let (status, _) = seek_with(&app, &format!("awale_player={}", "6".repeat(64))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
 }

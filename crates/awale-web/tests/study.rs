@@ -36,6 +36,7 @@ fn db_dir() -> &'static PathBuf {
 fn config() -> Config {
     Config {
         hint_time: Duration::from_millis(300),
+        guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
         ..Config::default()
     }
 }
@@ -717,10 +718,7 @@ async fn as_player(
         .method(method)
         .uri(uri)
         .header("content-type", "application/json")
-        .header(
-            "cookie",
-            "awale_player=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-        )
+        .header("cookie", format!("awale_player={}", common::guest(0x0123)))
         .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
         .unwrap();
     let response = app.clone().oneshot(request).await.unwrap();

@@ -78,6 +78,12 @@ pub struct Args {
     /// Sundays at 18:00 UTC, listed on the home page.
     #[arg(long)]
     schedule: bool,
+    /// The file of the key that tags guests' cookies (made when missing;
+    /// default: `guest.key` beside the games file, or in the user's data
+    /// directory with `--store`). Every process serving one PostgreSQL
+    /// store needs the same key: give them one file.
+    #[arg(long, value_name = "FILE")]
+    guest_key: Option<PathBuf>,
 }
 
 impl Default for Args {
@@ -95,6 +101,7 @@ impl Default for Args {
             max_connections_per_ip: 64,
             timeout: 20,
             schedule: false,
+            guest_key: None,
         }
     }
 }
@@ -153,6 +160,19 @@ impl Opened {
                 Ok(Opened::File(store, path))
             }
         }
+    }
+
+    /// Where the server's guest key is kept: beside the games file, or
+    /// (PostgreSQL) in the user's data directory; every process serving
+    /// one PostgreSQL store needs the same file (docs/DEPLOY.md).
+    fn guest_key_path(&self) -> anyhow::Result<PathBuf> {
+        Ok(match self {
+            Opened::File(_, path) => path
+                .parent()
+                .map(|dir| dir.join(GUEST_KEY_FILE))
+                .unwrap_or_else(|| PathBuf::from(GUEST_KEY_FILE)),
+            Opened::Postgres(_) => default_data_dir()?.join(GUEST_KEY_FILE),
+        })
     }
 
     fn shown(&self) -> String {
@@ -333,6 +353,56 @@ impl Databases {
     }
 }
 
+/// The file of the key that tags guests' secrets (see `guest_key`).
+pub const GUEST_KEY_FILE: &str = "guest.key";
+
+/// The server's guest key, read from `path` (64 hex digits), or made and
+/// written there (readable by its owner only) when the file is missing:
+/// guests' cookies outlive a restart only with the same key.
+pub fn guest_key(path: &std::path::Path) -> anyhow::Result<awale_web::secret::GuestKey> {
+    use awale_web::secret::GuestKey;
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let text = text.trim();
+            let mut bytes = [0u8; 32];
+            let ok = text.len() == 64
+                && text.is_ascii()
+                && bytes.iter_mut().enumerate().all(|(i, b)| {
+                    u8::from_str_radix(&text[2 * i..2 * i + 2], 16)
+                        .map(|v| *b = v)
+                        .is_ok()
+                });
+            if !ok {
+                anyhow::bail!(
+                    "{}: not a guest key (64 hex digits); remove it to make a new one                      (every guest's cookie then ends)",
+                    path.display()
+                );
+            }
+            Ok(GuestKey::from_bytes(bytes))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = GuestKey::new().map_err(|e| anyhow::anyhow!("no random bytes: {e}"))?;
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot make {}", dir.display()))?;
+            }
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut file = options
+                .open(path)
+                .with_context(|| format!("cannot write the guest key {}", path.display()))?;
+            let text = awale_web::secret::hex(&key.bytes());
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("cannot write the guest key {}", path.display()))?;
+            Ok(key)
+        }
+        Err(e) => Err(e).with_context(|| format!("cannot read the guest key {}", path.display())),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let databases = Databases::of(&args)?;
     // A folder named but missing is a mistake (a typo, an unmounted disk):
@@ -351,6 +421,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         awale_web::parse_public_url(url).map_err(|why| anyhow::anyhow!("--public-url: {why}"))?;
     }
     let opened = Opened::open(args.data, args.store.as_deref())?;
+    let guest_key = guest_key(&match &args.guest_key {
+        Some(path) => path.clone(),
+        None => opened.guest_key_path()?,
+    })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -360,6 +434,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
     let config = Config {
         public_url,
+        guest_key: Some(guest_key),
         body_timeout: timeout,
         policy: Policy {
             allowed_hosts: args

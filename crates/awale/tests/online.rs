@@ -1439,7 +1439,7 @@ fn pages_and_views_left_close_their_event_streams() {
             );
             assert!(status < 300, "{status} {made}");
             let id = made["id"].as_str().expect("a game").to_string();
-            join_as(&site, &id, &format!("{:064x}", i + 1), &format!("Bob{i}"));
+            join_as(&site, &id, &webdriver::test_guest(i as u64 + 1), &format!("Bob{i}"));
             id
         })
         .collect();

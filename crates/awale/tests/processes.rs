@@ -40,6 +40,13 @@ impl Serve {
         let log = dir.join(format!("{name}.log"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
             .args(["serve", "--addr", "127.0.0.1:0", "--store", url])
+            .arg("--guest-key")
+            .arg({
+                // The tests' guest key, so `player(n)` is a guest.
+                let key = dir.join("test-guest.key");
+                std::fs::write(&key, "07".repeat(32)).unwrap();
+                key
+            })
             .args(more)
             // No databases built in the user's data folder by a test.
             .args(["--db", "none"])
@@ -72,9 +79,10 @@ impl Serve {
     }
 }
 
-/// A player's cookie (a secret of 64 hexadecimal digits).
+/// A player's cookie: guest `n` of the servers' key (`--guest-key`).
 fn player(n: u8) -> String {
-    format!("awale_player={}", format!("{n:02x}").repeat(32))
+    let key = awale_web::secret::GuestKey::from_bytes([7; 32]);
+    format!("awale_player={}", key.sign(&format!("{n:032x}")))
 }
 
 /// One request; the status and the JSON answer.

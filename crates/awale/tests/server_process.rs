@@ -299,6 +299,18 @@ fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
             "{kind}: {last}"
         );
     }
+    // Issue 38: pool floods make at most the addresses' games (four
+    // addresses, 40 games at once each and one every 5 s), and wrong
+    // passwords from the stranger refuse no honest log-in.
+    let ghosts = stranger["ghost_games"].as_u64().unwrap();
+    assert!(ghosts <= 4 * 45, "{ghosts} ghost games: {last}");
+    assert!(stranger["seeks"]["refused"].as_u64().unwrap() > 0, "{last}");
+    assert!(
+        stranger["logins"]["refused"].as_u64().unwrap() > 0,
+        "{last}"
+    );
+    assert!(abuse["honest"]["logins"].as_u64().unwrap() > 0, "{last}");
+    assert_eq!(abuse["honest"]["logins_refused"], 0, "{last}");
     // The scratch games file's log was looked at, and emptied once idle.
     assert_eq!(last["wal_mb"]["idle"], 0.0, "{last}");
 }

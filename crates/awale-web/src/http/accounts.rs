@@ -5,14 +5,14 @@
 //! here requests are read and answered, and the session cookie set.
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{account_acts, ClientIp, JsonBody, Session, SignedIn, Viewer};
-use super::guard::{player_of, session_cookie};
+use super::extract::{account_acts, ClientIp, GuestCookie, JsonBody, Session, SignedIn, Viewer};
+use super::guard::{device_cookie, device_of, session_cookie};
 use super::online::drop_account_name;
 use crate::accounts::{AccountView, Report};
 use crate::error::Error;
@@ -84,12 +84,14 @@ pub async fn log_in(
     State(state): State<AppState>,
     Session(session): Session,
     ClientIp(ip): ClientIp,
+    headers: axum::http::HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
+    let device = device_of(&headers);
     let done = state
         .shared
         .accounts
-        .log_in(&req.username, &req.password, ip)
+        .log_in_on(&req.username, &req.password, ip, device)
         .await?;
     if let Some(old) = session {
         // Another account was logged in here: its session ends.
@@ -98,7 +100,12 @@ pub async fn log_in(
     let body = AccountAnswer {
         account: done.account.view(),
     };
-    Ok(with_session(&state, Some(&done.session), Json(body)))
+    let mut response = with_session(&state, Some(&done.session), Json(body));
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        device_cookie(&state.shared.policy, &done.device),
+    );
+    Ok(response)
 }
 
 /// POST /api/account/logout: this browser's session ends (it is a guest
@@ -106,11 +113,11 @@ pub async fn log_in(
 pub async fn log_out(
     State(state): State<AppState>,
     Session(session): Session,
-    headers: HeaderMap,
+    GuestCookie(guest): GuestCookie,
 ) -> ApiResult<Response> {
     if let Some(session) = session {
         state.shared.accounts.log_out(&session.secret).await?;
-        drop_account_name(&state, player_of(&headers), &session.account).await?;
+        drop_account_name(&state, guest, &session.account).await?;
     }
     Ok(with_session(&state, None, StatusCode::NO_CONTENT))
 }
@@ -127,14 +134,14 @@ pub struct Ended {
 pub async fn log_out_everywhere(
     State(state): State<AppState>,
     me: SignedIn,
-    headers: HeaderMap,
+    GuestCookie(guest): GuestCookie,
 ) -> ApiResult<Response> {
     let ended = state
         .shared
         .accounts
         .log_out_everywhere(&me.account)
         .await?;
-    drop_account_name(&state, player_of(&headers), &me.account).await?;
+    drop_account_name(&state, guest, &me.account).await?;
     Ok(with_session(&state, None, Json(Ended { ended })))
 }
 
@@ -226,7 +233,7 @@ pub async fn delete(
     State(state): State<AppState>,
     me: SignedIn,
     ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    GuestCookie(guest): GuestCookie,
     JsonBody(req): JsonBody<PasswordOnly>,
 ) -> ApiResult<Response> {
     state
@@ -234,7 +241,7 @@ pub async fn delete(
         .accounts
         .delete(&me.account, &req.password, ip)
         .await?;
-    drop_account_name(&state, player_of(&headers), &me.account).await?;
+    drop_account_name(&state, guest, &me.account).await?;
     Ok(with_session(&state, None, StatusCode::NO_CONTENT))
 }
 

@@ -256,6 +256,11 @@ impl Session {
     }
 }
 
+/// The guest the browser's own player cookie stands for (a secret the
+/// server issued), whatever account is logged in there (set by the guard).
+#[derive(Clone, Debug, Default)]
+pub struct GuestCookie(pub Option<PlayerId>);
+
 /// Extractors of what the guard put in the request (each type's default
 /// when it put nothing there).
 macro_rules! set_by_guard {
@@ -270,7 +275,7 @@ macro_rules! set_by_guard {
     )+};
 }
 
-set_by_guard!(Viewer, Session);
+set_by_guard!(Viewer, Session, GuestCookie);
 
 impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
     type Rejection = ApiError;

@@ -21,10 +21,10 @@ use axum::response::{IntoResponse, Response};
 use cookie::{Cookie, SameSite};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, Session, SignedIn, Viewer};
-use crate::game::{now_ms, PlayerId};
+use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
+use crate::game::now_ms;
 use crate::AppState;
-pub use awale_service::secret::{new_secret, player_id};
+pub use awale_service::secret::player_id;
 
 /// The cookie that holds a browser's player secret.
 pub const COOKIE: &str = "awale_player";
@@ -37,6 +37,16 @@ pub const SESSION_COOKIE: &str = "awale_session";
 
 /// Its name over https.
 pub const SECURE_SESSION_COOKIE: &str = "__Host-awale_session";
+
+/// The cookie of a device that logged in to an account before (OWASP's
+/// device cookie): its log-ins are not locked out by strangers' tries.
+pub const DEVICE_COOKIE: &str = "awale_device";
+
+/// Its name over https.
+pub const SECURE_DEVICE_COOKIE: &str = "__Host-awale_device";
+
+/// How long a device cookie lasts (one year).
+const DEVICE_SECONDS: i64 = 365 * 24 * 3600;
 
 /// The requests that make a player for a browser without one: the page,
 /// and `/api/me`, which a page its service worker served asks first. No
@@ -85,7 +95,12 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         &policy.trust_proxy,
     );
     let mut issued = None;
-    let mut player = player_of(req.headers());
+    // Only a secret the server issued stands for a guest.
+    let guest = match secret_of(req.headers(), COOKIE, SECURE_COOKIE) {
+        Some(secret) => state.shared.guests.player(secret, client.0, now_ms()).await,
+        None => None,
+    };
+    let mut player = guest.clone();
     let mut session = None;
     let mut stale_session = false;
     if let Some(secret) = secret_of(req.headers(), SESSION_COOKIE, SECURE_SESSION_COOKIE) {
@@ -111,18 +126,21 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
         }
     }
     let page_load = req.method() == Method::GET && PAGE_LOADS.contains(&req.uri().path());
-    // New players are counted per address: past the rate, the page is
+    // New guests are counted per address: past the rate, the page is
     // served without one (it can watch, not play, until later).
-    let may_mint = || state.shared.players.take(&client.0, 1, now_ms()).is_ok();
-    if player.is_none() && page_load && may_mint() {
-        match new_secret() {
+    if player.is_none() && page_load {
+        match state.shared.guests.admit(client.0, now_ms()) {
             Ok(secret) => {
                 player = Some(player_id(&secret));
                 issued = Some(secret);
             }
-            Err(e) => tracing::error!(error = %e, "no random bytes for a player secret"),
+            Err(e) if e.kind == crate::Kind::Internal => {
+                tracing::error!(error = %e, "no player secret");
+            }
+            Err(_) => {}
         }
     }
+    req.extensions_mut().insert(GuestCookie(guest));
     req.extensions_mut().insert(Viewer(player));
     req.extensions_mut().insert(Session(session));
     req.extensions_mut().insert(client);
@@ -157,6 +175,22 @@ pub fn session_cookie(policy: &Policy, secret: Option<&str>) -> HeaderValue {
         seconds,
     )
     .unwrap_or_else(|| HeaderValue::from_static(""))
+}
+
+/// The `Set-Cookie` of a device's secret (see [`DEVICE_COOKIE`]).
+pub fn device_cookie(policy: &Policy, secret: &str) -> HeaderValue {
+    secret_cookie(
+        policy,
+        (DEVICE_COOKIE, SECURE_DEVICE_COOKIE),
+        secret,
+        DEVICE_SECONDS,
+    )
+    .unwrap_or_else(|| HeaderValue::from_static(""))
+}
+
+/// The device secret a request's cookie holds, when well formed.
+pub fn device_of(headers: &HeaderMap) -> Option<&str> {
+    secret_of(headers, DEVICE_COOKIE, SECURE_DEVICE_COOKIE)
 }
 
 /// The `Set-Cookie` of a secret kept `seconds` (0 with an empty value:
@@ -307,7 +341,10 @@ fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError>
             None => host,
         })
     });
-    let same_host = host.is_some_and(|h| authority.is_some_and(|a| a == h));
+    // Served over https (an https public URL): a page over plain http,
+    // even on the same host, is not the site's (issue 38).
+    let scheme_ok = !policy.secure_cookies || origin.starts_with("https://");
+    let same_host = scheme_ok && host.is_some_and(|h| authority.is_some_and(|a| a == h));
     let public = policy
         .public_origin
         .as_deref()
@@ -342,12 +379,6 @@ pub(super) fn says_json(headers: &HeaderMap) -> bool {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
-}
-
-/// The player a request's cookie names, when the cookie is well formed
-/// (the browser's own, whatever account is logged in there).
-pub(crate) fn player_of(headers: &HeaderMap) -> Option<PlayerId> {
-    secret_of(headers, COOKIE, SECURE_COOKIE).map(player_id)
 }
 
 /// The secret of cookie `name` (or `secure`, its https name), when well
@@ -468,14 +499,22 @@ mod tests {
     }
 
     #[test]
-    fn a_cookie_names_a_player_only_when_well_formed() {
-        let secret = new_secret().unwrap();
-        let good = headers(&[("cookie", &format!("x=1; {COOKIE}={secret}"))]);
-        assert_eq!(player_of(&good), Some(player_id(&secret)));
-        assert_ne!(player_id(&secret).0, secret, "the secret is never the id");
-        for bad in ["abc", "<script>", &"g".repeat(64)] {
-            let h = headers(&[("cookie", &format!("{COOKIE}={bad}"))]);
-            assert_eq!(player_of(&h), None, "{bad}");
-        }
+    fn behind_an_https_public_url_a_plain_http_origin_is_refused() {
+        let policy = Policy {
+            allowed_hosts: vec!["awale.example.org".into()],
+            public_origin: Some("https://awale.example.org".into()),
+            secure_cookies: true,
+            ..Policy::default()
+        };
+        let http = headers(&[
+            ("host", "awale.example.org"),
+            ("origin", "http://awale.example.org"),
+        ]);
+        assert!(check_same_site(&policy, &http).is_err());
+        let https = headers(&[
+            ("host", "awale.example.org"),
+            ("origin", "https://awale.example.org"),
+        ]);
+        assert!(check_same_site(&policy, &https).is_ok());
     }
 }

@@ -10,7 +10,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{JsonBody, Player, Session, UrlQuery};
+use super::extract::{ClientIp, JsonBody, Player, Session, UrlQuery};
 use super::online::nickname;
 use crate::pools::{Pool, SeekNews};
 use crate::AppState;
@@ -46,6 +46,7 @@ pub async fn seek(
     State(state): State<AppState>,
     Player(me): Player,
     session: Session,
+    ClientIp(ip): ClientIp,
     Path(pool): Path<String>,
     UrlQuery(query): UrlQuery<SeekQuery>,
     JsonBody(req): JsonBody<SeekRequest>,
@@ -54,7 +55,7 @@ pub async fn seek(
     let name = nickname(&state, &session, &me, req.name.as_deref()).await?;
     let seeker = state.shared.player_pages.seeker(me, name, pool).await?;
     let wait = Duration::from_secs(query.wait_s.unwrap_or(20).min(LONGEST_WAIT_S));
-    Ok(Json(state.shared.pools.seek(pool, seeker, wait).await?))
+    Ok(Json(state.shared.pools.seek(pool, seeker, ip, wait).await?))
 }
 
 /// What POST /api/pools/cancel answers.

@@ -15,8 +15,22 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-/// The server's state on a store in memory, with `config`.
-pub fn memory_state(config: Config) -> AppState {
+/// The guest key of the tests' servers (unless a test gives its own), so
+/// tests can make guests' cookies as the server would ([`guest`]).
+pub const TEST_KEY: [u8; 32] = [7; 32];
+
+/// The secret of the test server's guest numbered `n` (a cookie's value):
+/// one the server could have issued, unlike a made-up one.
+pub fn guest(n: u64) -> String {
+    awale_web::secret::GuestKey::from_bytes(TEST_KEY).sign(&format!("{n:032x}"))
+}
+
+/// The server's state on a store in memory, with `config` (and the tests'
+/// guest key when it gives none).
+pub fn memory_state(mut config: Config) -> AppState {
+    config
+        .guest_key
+        .get_or_insert_with(|| awale_web::secret::GuestKey::from_bytes(TEST_KEY));
     AppState::new(Store::in_memory().unwrap(), config).unwrap()
 }
 

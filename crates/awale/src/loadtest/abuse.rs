@@ -44,7 +44,7 @@ const GIVE_UP: Duration = Duration::from_millis(300);
 const BURST: usize = 40;
 const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
 
-/// Answers counted by kind: accepted, refused (429, 409, 503), other.
+/// Answers counted by kind: accepted, refused (429, 409, 503, 403), other.
 #[derive(Default)]
 struct Tally {
     ok: AtomicU64,
@@ -59,7 +59,9 @@ impl Tally {
             Ok(
                 StatusCode::TOO_MANY_REQUESTS
                 | StatusCode::CONFLICT
-                | StatusCode::SERVICE_UNAVAILABLE,
+                | StatusCode::SERVICE_UNAVAILABLE
+                // A made-up cookie is no player (issue 38).
+                | StatusCode::FORBIDDEN,
             ) => &self.refused,
             _ => &self.other,
         };
@@ -98,6 +100,18 @@ struct Abuse {
     /// seat (its report).
     farm: Mutex<Value>,
     handover: Mutex<Value>,
+    /// The stranger's pool seeks (made-up cookies and guests of its own).
+    seeks: Tally,
+    /// Pairings the stranger's seeks got: games nobody means to play.
+    ghost_games: AtomicU64,
+    /// The stranger's wrong passwords at the honest account.
+    logins: Tally,
+    /// The honest account's log-ins (from a device that logged in before),
+    /// and those refused.
+    honest_logins: AtomicU64,
+    honest_logins_refused: AtomicU64,
+    /// Set once the honest account has logged in a first time.
+    honest_ready: std::sync::atomic::AtomicBool,
 }
 
 /// What every task of the run is given: the run, and the counts of what
@@ -123,12 +137,18 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
         tasks.push(tokio::spawn(challenge(shared(), from, wait)));
     }
     tasks.push(tokio::spawn(watch_lobby(shared(), run.honest(makers + 2))));
+    tasks.push(tokio::spawn(honest_account(
+        shared(),
+        run.honest(makers + 3),
+    )));
     for n in 1..=STRANGER_ADDRESSES {
         let from = Some(IpAddr::from([127, 2, 0, n]));
         let seed = u64::from(n);
         tasks.push(tokio::spawn(give_up_searches(shared(), from)));
         tasks.push(tokio::spawn(offer_flood(shared(), from, seed)));
         tasks.push(tokio::spawn(chatter(shared(), from, seed)));
+        tasks.push(tokio::spawn(pool_flood(shared(), from, seed)));
+        tasks.push(tokio::spawn(login_flood(shared(), from)));
     }
     tasks.push(tokio::spawn(rating_farm(shared())));
     tasks.push(tokio::spawn(seat_handover(shared())));
@@ -153,6 +173,8 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
             "challenges": a.challenges.lock().unwrap_or_else(|p| p.into_inner()).len(),
             "lobby_checks": n(&a.lobby_checks),
             "lobby_missing": n(&a.lobby_missing),
+            "logins": n(&a.honest_logins),
+            "logins_refused": n(&a.honest_logins_refused),
         },
         "stranger": {
             "addresses": STRANGER_ADDRESSES,
@@ -168,12 +190,16 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
             "renames": a.renames.report(),
             "rating_farm": farm,
             "seat_handover": handover,
+            "seeks": a.seeks.report(),
+            "ghost_games": n(&a.ghost_games),
+            "logins": a.logins.report(),
         },
         "rated_ok": rated_ok,
     })
 }
 
-/// A made-up player's cookie (the server takes any well-formed one).
+/// A made-up player's cookie (the server takes none of them since issue
+/// 38: a guest's secret must be one it issued).
 fn made_up(rng: &mut StdRng) -> String {
     format!(
         "awale_player={:016x}{:016x}{:016x}{:016x}",
@@ -471,6 +497,126 @@ async fn offer_flood((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
             abuse.offers.note(&answer);
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+}
+
+/// Issue 38, finding 3: pool seeks, most from made-up cookies (a new one
+/// each time), one in four from a guest the server gave the stranger (as
+/// many as the address may have); each pairing answered is a game nobody
+/// means to play.
+async fn pool_flood((run, abuse): Shared, from: Option<IpAddr>, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x9001_5000);
+    let mut round = 0u64;
+    while !run.over() {
+        round += 1;
+        let cookie = if round.is_multiple_of(4) {
+            match run.player(from).await {
+                Ok(cookie) => cookie,
+                Err(_) => made_up(&mut rng),
+            }
+        } else {
+            made_up(&mut rng)
+        };
+        let body = json!({"name": "Ghost"});
+        let answer = run
+            .request_from(
+                from,
+                "POST",
+                "/api/pools/3+2/seek?wait_s=0",
+                Some(&cookie),
+                Some(body),
+            )
+            .await;
+        if let Ok((_, _, body)) = &answer {
+            let paired =
+                serde_json::from_slice::<Value>(body).is_ok_and(|v| v["paired"].is_object());
+            if paired {
+                abuse.ghost_games.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        abuse.seeks.note(&answer.map(|(status, _, _)| status));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// The password of the honest account the stranger tries to lock out.
+const HONEST_PASSWORD: &str = "seeds in the fourth hole";
+/// Its name.
+const HONEST_ACCOUNT: &str = "honest_player";
+
+/// An honest account: signed up, logged in once (its device cookie
+/// kept), then logging in again every half second while the stranger
+/// tries wrong passwords at it; each refusal is counted.
+async fn honest_account((run, abuse): Shared, from: Option<IpAddr>) {
+    let Ok(guest) = run.player(from).await else {
+        return;
+    };
+    let credentials = json!({"username": HONEST_ACCOUNT, "password": HONEST_PASSWORD});
+    let _ = run
+        .request_from(
+            from,
+            "POST",
+            "/api/account/signup",
+            Some(&guest),
+            Some(credentials.clone()),
+        )
+        .await;
+    let mut device: Option<String> = None;
+    while !run.over() {
+        let cookie = match &device {
+            Some(d) => format!("{guest}; {d}"),
+            None => guest.clone(),
+        };
+        let answer = run
+            .request_from(
+                from,
+                "POST",
+                "/api/account/login",
+                Some(&cookie),
+                Some(credentials.clone()),
+            )
+            .await;
+        abuse.honest_logins.fetch_add(1, Ordering::Relaxed);
+        match answer {
+            Ok((status, headers, _)) if status.is_success() => {
+                if let Some(d) = headers
+                    .get_all("set-cookie")
+                    .iter()
+                    .filter_map(|v| v.to_str().ok())
+                    .filter_map(|v| cookie::Cookie::parse(v).ok())
+                    .find(|c| c.name().ends_with("awale_device"))
+                {
+                    device = Some(format!("{}={}", d.name(), d.value()));
+                }
+                abuse.honest_ready.store(true, Ordering::Relaxed);
+            }
+            _ => {
+                abuse.honest_logins_refused.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+/// Issue 38, findings 4 and 5: wrong passwords at the honest account,
+/// once it has logged in a first time, as fast as the server answers.
+async fn login_flood((run, abuse): Shared, from: Option<IpAddr>) {
+    while !run.over() && !abuse.honest_ready.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let wrong = json!({"username": HONEST_ACCOUNT, "password": "not the password"});
+    while !run.over() {
+        let answer = status_of(
+            &run,
+            from,
+            "POST",
+            "/api/account/login",
+            None,
+            Some(wrong.clone()),
+        )
+        .await;
+        abuse.logins.note(&answer);
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 

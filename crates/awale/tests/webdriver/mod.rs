@@ -17,7 +17,34 @@ use serde_json::{json, Value};
 /// The player the tests' own HTTP requests play as (a game needs one), and
 /// the browsers of the one-player tests too (see [`Browser::be_test_player`]),
 /// so a game a test makes through the API is the browser's.
-pub const TEST_PLAYER: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+/// (A guest the server issued: the servers the tests start keep
+/// [`TEST_GUEST_KEY`], under which this is the nonce `0123...cdef` and its
+/// tag; a made-up secret is no player.)
+pub const TEST_PLAYER: &str = "0123456789abcdef0123456789abcdef714bbf6bed78ef870c54470bb7e1b3c4";
+
+/// The guest key of the servers the tests start (`--guest-key`), in hex.
+pub const TEST_GUEST_KEY: &str = "0707070707070707070707070707070707070707070707070707070707070707";
+
+/// The secret of the test servers' guest numbered `n` (a cookie's value).
+pub fn test_guest(n: u64) -> String {
+    awale_web::secret::GuestKey::from_bytes([7; 32]).sign(&format!("{n:032x}"))
+}
+
+/// Writes [`TEST_GUEST_KEY`] into `data`'s folder (once) and names it to
+/// the server: `--guest-key FILE`.
+fn guest_key_file(data: &Path) -> PathBuf {
+    let dir = if data.extension().is_some() {
+        data.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        data.to_path_buf()
+    };
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join("test-guest.key");
+    if !file.exists() {
+        std::fs::write(&file, TEST_GUEST_KEY).expect("cannot write the guest key");
+    }
+    file
+}
 
 /// Connects to `addr` and sends one HTTP/1.1 request with the JSON `body`
 /// and, given one, the `Cookie` header `cookie`; the connection, its reads
@@ -200,6 +227,7 @@ pub fn spawn_serve(
     if !more.contains(&"--db") && !more.contains(&"--db-levels") {
         serve.args(["--db", "none"]);
     }
+    serve.arg("--guest-key").arg(guest_key_file(data));
     let mut child = serve
         .args(more)
         .stdout(Stdio::piped())
