@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod accounts;
+pub mod bots;
 pub mod challenges;
 pub mod clock;
 pub mod computer;

@@ -63,6 +63,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("v11.sql")),
         // Version 12: a lobby seek's rating range.
         M::up(include_str!("v12.sql")),
+        // Version 13: bots and personal API tokens.
+        M::up(include_str!("v13.sql")),
     ]
 }
 

@@ -28,7 +28,7 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, challenges, clock, computer, error, game, games, handoff, limiter, live, players,
+    accounts, bots, challenges, clock, computer, error, game, games, handoff, limiter, live, players,
     pools, rating, records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
@@ -175,6 +175,8 @@ struct Shared {
     handoffs: handoff::Handoffs,
     /// Direct challenges, from players' pages.
     direct: Arc<challenges::Challenges>,
+    /// The API for bots and other clients (tokens, bots).
+    api: Arc<bots::Api>,
     /// Quick pairing.
     pools: Arc<pools::Pools>,
     /// Players' pages and leaderboards.
@@ -300,6 +302,11 @@ impl AppState {
             store.clone(),
         ));
         direct.start();
+        let api = Arc::new(bots::Api::new(
+            Arc::clone(&games),
+            Arc::clone(&accounts),
+            Arc::clone(&direct),
+        ));
         let player_pages = Arc::new(players::Players::new(
             store.clone(),
             store.clone(),
@@ -336,6 +343,7 @@ impl AppState {
                 challenges: PerPlayerAndClient::new("offers", config.challenge_rate),
                 handoffs: handoff::Handoffs::default(),
                 direct,
+                api,
                 pools,
                 player_pages,
                 tournaments,
