@@ -175,6 +175,8 @@ pub struct GameFull {
     pub north: Option<ApiPlayer>,
     /// The rules' name (`awale`).
     pub rules: String,
+    /// The caller's side, `S` or `N`.
+    pub you: char,
     /// The state now.
     pub state: GameState,
 }
@@ -538,7 +540,7 @@ impl Api {
     ///
     /// As [`Api::my_game`].
     pub async fn game_full(&self, caller: &Caller, text: &str) -> Result<GameFull, Error> {
-        let (game, _) = self.my_game(caller, text).await?;
+        let (game, you) = self.my_game(caller, text).await?;
         let mut players = [None, None];
         for side in Side::BOTH {
             if let Some(seat) = &game.seats[side.index()] {
@@ -563,6 +565,7 @@ impl Api {
             south,
             north,
             rules: game.game.rules().to_string(),
+            you: you.letter(),
             state: game_state(&game, self.games.now_ms()),
         })
     }
