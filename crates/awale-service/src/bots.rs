@@ -460,9 +460,8 @@ impl Api {
         } else {
             Scope::BoardPlay
         });
-        if !token.scopes.split_whitespace().any(|s| s == scope.name()) {
-            return Err(missing(scope));
-        }
+        // The account's kind first: a person on the bot API is told so,
+        // whatever their token's scopes.
         if scope == Scope::BotPlay && !account.bot {
             return Err(Error::forbidden(
                 "not_a_bot",
@@ -475,6 +474,9 @@ impl Api {
                 "bot_on_board_api",
                 "a bot plays through the bot API, not the board API",
             ));
+        }
+        if !token.scopes.split_whitespace().any(|s| s == scope.name()) {
+            return Err(missing(scope));
         }
         Ok(Caller {
             account,

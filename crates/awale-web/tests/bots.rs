@@ -252,9 +252,16 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
     // A person's tokens: on the bot API, refused.
     let mut ama = Browser::account(&app, "Ama").await;
     let board = Client { token: token(&mut ama, &app, &["board:play"]).await };
-    refused(board.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "missing_scope");
+    refused(board.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_a_bot");
     let wrong = Client { token: token(&mut ama, &app, &["bot:play"]).await };
     refused(wrong.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_a_bot");
+    // A token without the scope asked for.
+    let reader = Client { token: token(&mut ama, &app, &["read"]).await };
+    refused(
+        reader.post(&app, &format!("/api/board/game/{game}/move/A")).await,
+        StatusCode::FORBIDDEN,
+        "missing_scope",
+    );
     // A bot's on the board API, refused too.
     refused(
         alpha.post(&app, &format!("/api/board/game/{game}/move/A")).await,
