@@ -57,6 +57,9 @@ pub struct Account {
     pub kid: bool,
     /// Muted by a moderator: it may not chat.
     pub muted: bool,
+    /// A bot: it plays only through the API, with a token of the `bot:play`
+    /// scope, never in people's quick pairing (an upgrade for good).
+    pub bot: bool,
     /// When its owner deleted it, if they did.
     pub deleted_ms: Option<i64>,
     /// When a moderator closed it, if one did.
@@ -76,6 +79,7 @@ impl Account {
             role: self.role,
             kid: self.kid,
             muted: self.muted,
+            bot: self.bot,
             created_ms: self.created_ms,
         }
     }
@@ -92,8 +96,30 @@ pub struct AccountView {
     pub kid: bool,
     /// Muted from chat.
     pub muted: bool,
+    /// A bot account.
+    pub bot: bool,
     /// When it was made.
     pub created_ms: i64,
+}
+
+/// A personal API token as stored: only its digest is kept (the token is
+/// shown once, when made).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiToken {
+    /// The id its owner names it by (to revoke it), never the secret.
+    pub public_id: String,
+    /// Its owner's account.
+    pub account_id: i64,
+    /// The secret's digest.
+    pub digest: String,
+    /// The name its owner gave it.
+    pub name: String,
+    /// Its scopes, space-separated (`bot:play`, `board:play`, `read`).
+    pub scopes: String,
+    /// When it was made.
+    pub created_ms: i64,
+    /// When it was revoked, if it was.
+    pub revoked_ms: Option<i64>,
 }
 
 /// A report of a player by another, for the moderators.

@@ -19,6 +19,8 @@ pub enum Kind {
     Conflict,
     /// Not this player's to do (a seat held by someone else).
     Forbidden,
+    /// No valid credentials (an API token missing, unknown or revoked).
+    Unauthorized,
     /// Too many requests of this kind from this player: wait.
     TooMany,
     /// The server is too busy now: try again later.

@@ -753,6 +753,12 @@ impl Accounts {
         Ok(account)
     }
 
+    /// Account `id` changed elsewhere (it became a bot): its sessions are
+    /// looked up again.
+    pub fn changed(&self, id: i64) {
+        self.forget(id);
+    }
+
     /// Forgets the looked-up sessions of account `id` (it changed).
     fn forget(&self, id: i64) {
         lock(&self.sessions).retain(|_, (a, _)| a.as_ref().is_none_or(|a| a.id != id));

@@ -899,6 +899,14 @@ impl Games {
             }
             if game.mode == Mode::Online {
                 self.lobby_changed.store(true, Ordering::Relaxed);
+                // Each seated player hears of it on their own channel (a
+                // bot's event stream: `gameStart`).
+                if !game.waiting() {
+                    for seat in game.seats.iter().flatten() {
+                        self.hub
+                            .publish_player(&seat.player, "game_start", &game.public_id);
+                    }
+                }
             }
         }
         Ok(games)

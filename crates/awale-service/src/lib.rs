@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod accuracy;
+pub mod bots;
 pub mod challenges;
 pub mod clock;
 pub mod computer;

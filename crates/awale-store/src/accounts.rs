@@ -7,7 +7,7 @@
 
 use rusqlite::{params, params_from_iter, Connection};
 
-use awale_model::account::{Account, Challenge, Report, Role};
+use awale_model::account::{Account, ApiToken, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 use crate::cells::{Cells, Value};
@@ -155,6 +155,22 @@ pub trait AccountStore: Send + Sync {
         game: Option<String>,
         now: i64,
     ) -> StoreFuture<'_, bool>;
+
+    /// Makes account `id` a bot, for good.
+    fn set_bot(&self, id: i64) -> StoreFuture<'_, ()>;
+
+    /// Stores a new API token (its `revoked_ms` ignored).
+    fn add_token(&self, token: ApiToken) -> StoreFuture<'_, ()>;
+
+    /// Account `id`'s tokens, revoked ones too, newest first.
+    fn tokens(&self, id: i64) -> StoreFuture<'_, Vec<ApiToken>>;
+
+    /// The token of `digest`, not revoked, and its account, open.
+    fn token(&self, digest: String) -> StoreFuture<'_, Option<(ApiToken, Account)>>;
+
+    /// Revokes account `id`'s token `public_id` at `now`: false when it
+    /// has none such not revoked yet.
+    fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool>;
 }
 
 /// The columns [`challenge_row`] reads, in both stores.
@@ -185,7 +201,7 @@ pub(crate) fn challenge_row<R: Cells>(r: &R) -> Result<Challenge, R::Error> {
 /// The columns [`account_row`] reads, in both stores.
 pub(crate) const ACCOUNT_COLUMNS: &str =
     "a.id, a.username, a.player, a.password_hash, a.created_ms, \
-     a.role, a.kid, a.muted, a.deleted_ms, a.closed_ms";
+     a.role, a.kid, a.muted, a.deleted_ms, a.closed_ms, a.bot";
 
 /// The account of a row of [`ACCOUNT_COLUMNS`], in either store.
 pub(crate) fn account_row<R: Cells>(r: &R) -> Result<Account, R::Error> {
@@ -200,7 +216,56 @@ pub(crate) fn account_row<R: Cells>(r: &R) -> Result<Account, R::Error> {
         muted: r.cell(7)?,
         deleted_ms: r.cell(8)?,
         closed_ms: r.cell(9)?,
+        bot: r.cell(10)?,
     })
+}
+
+/// The columns [`token_row`] reads, in both stores.
+pub(crate) const TOKEN_COLUMNS: &str =
+    "t.public_id, t.account_id, t.digest, t.name, t.scopes, t.created_ms, t.revoked_ms";
+
+/// An API token of a row of [`TOKEN_COLUMNS`], in either store.
+pub(crate) fn token_row<R: Cells>(r: &R) -> Result<ApiToken, R::Error> {
+    Ok(ApiToken {
+        public_id: r.cell(0)?,
+        account_id: r.cell(1)?,
+        digest: r.cell(2)?,
+        name: r.cell(3)?,
+        scopes: r.cell(4)?,
+        created_ms: r.cell(5)?,
+        revoked_ms: r.cell(6)?,
+    })
+}
+
+/// Account `?1`'s tokens, revoked ones too, newest first.
+pub(crate) fn tokens_query() -> String {
+    format!("SELECT {TOKEN_COLUMNS} FROM api_tokens t WHERE t.account_id = ?1 ORDER BY t.id DESC")
+}
+
+/// The token of digest `?1` not revoked, with its account, open.
+pub(crate) fn token_query() -> String {
+    format!(
+        "SELECT {TOKEN_COLUMNS}, {ACCOUNT_COLUMNS} FROM api_tokens t
+         JOIN accounts a ON a.id = t.account_id
+         WHERE t.digest = ?1 AND t.revoked_ms IS NULL
+         AND a.deleted_ms IS NULL AND a.closed_ms IS NULL"
+    )
+}
+
+/// A row of [`token_query`]: the token and its account.
+pub(crate) fn token_and_account<R: Cells>(r: &R) -> Result<(ApiToken, Account), R::Error> {
+    Ok((token_row(r)?, account_row(&Shifted(r, 7))?))
+}
+
+/// A row's cells from the `n`-th on.
+struct Shifted<'r, R>(&'r R, usize);
+
+impl<R: Cells> Cells for Shifted<'_, R> {
+    type Error = R::Error;
+
+    fn cell<T: crate::cells::Cell>(&self, i: usize) -> Result<T, R::Error> {
+        self.0.cell(i + self.1)
+    }
 }
 
 /// The account of session `?1` still valid at `?2`, open.
@@ -511,6 +576,39 @@ impl Change {
         )
     }
 
+    /// [`AccountStore::set_bot`].
+    pub(crate) fn set_bot(id: i64) -> Change {
+        Change::one(
+            "UPDATE accounts SET bot = ?2 WHERE id = ?1",
+            vec![Box::new(id), Box::new(true)],
+        )
+    }
+
+    /// [`AccountStore::add_token`].
+    pub(crate) fn add_token(t: ApiToken) -> Change {
+        Change::one(
+            "INSERT INTO api_tokens (public_id, account_id, digest, name, scopes, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            vec![
+                Box::new(t.public_id),
+                Box::new(t.account_id),
+                Box::new(t.digest),
+                Box::new(t.name),
+                Box::new(t.scopes),
+                Box::new(t.created_ms),
+            ],
+        )
+    }
+
+    /// [`AccountStore::revoke_token`].
+    pub(crate) fn revoke_token(id: i64, public_id: String, now: i64) -> Change {
+        Change::one(
+            "UPDATE api_tokens SET revoked_ms = ?3
+                 WHERE account_id = ?1 AND public_id = ?2 AND revoked_ms IS NULL",
+            vec![Box::new(id), Box::new(public_id), Box::new(now)],
+        )
+    }
+
     /// [`AccountStore::settle_challenge`]: challenge `id` settled as
     /// `state` (with `game`) at `now`, if still open.
     pub(crate) fn settle_challenge(
@@ -816,6 +914,29 @@ impl AccountStore for Store {
         now: i64,
     ) -> StoreFuture<'_, bool> {
         let n = self.exec(Change::settle_challenge(id, state, game, now));
+        Box::pin(async move { Ok(n.await? == 1) })
+    }
+
+    fn set_bot(&self, id: i64) -> StoreFuture<'_, ()> {
+        self.change(Change::set_bot(id))
+    }
+
+    fn add_token(&self, token: ApiToken) -> StoreFuture<'_, ()> {
+        self.change(Change::add_token(token))
+    }
+
+    fn tokens(&self, id: i64) -> StoreFuture<'_, Vec<ApiToken>> {
+        Box::pin(self.read(move |conn| query_all(conn, &tokens_query(), [id], |r| token_row(r))))
+    }
+
+    fn token(&self, digest: String) -> StoreFuture<'_, Option<(ApiToken, Account)>> {
+        Box::pin(self.read(move |conn| {
+            query_opt(conn, &token_query(), [digest], |r| token_and_account(r))
+        }))
+    }
+
+    fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool> {
+        let n = self.exec(Change::revoke_token(id, public_id, now));
         Box::pin(async move { Ok(n.await? == 1) })
     }
 }

@@ -66,6 +66,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 13: a player's mistakes as puzzles (learn from your
         // mistakes).
         M::up(include_str!("mistakes.sql")),
+        // Version 14: bots and personal API tokens.
+        M::up(include_str!("bots.sql")),
     ]
 }
 

@@ -11,7 +11,7 @@ use common::{next_notice, on_both, postgres, runtime, two_processes, Stores};
 use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_model::account::{Account, Challenge, Role};
+use awale_model::account::{Account, ApiToken, Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
@@ -541,6 +541,49 @@ fn accounts_sessions_and_blocks_are_kept_by_both_stores() {
         let gone = store.load(g.id).await.unwrap().unwrap();
         assert_eq!(gone.seats[0].as_ref().unwrap().name, "");
         assert_eq!(store.end_sessions(kofi.id, None).await.unwrap(), 1);
+    }
+    on_both(check);
+}
+
+#[test]
+fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing() {
+    async fn check(store: Arc<dyn Stores>) {
+        let ama = signed_up(&*store, "Ama").await;
+        assert!(!ama.bot);
+        store.set_bot(ama.id).await.unwrap();
+        assert!(store.account(ama.id).await.unwrap().unwrap().bot);
+        let token = |public_id: &str, digest: &str, at: i64| ApiToken {
+            public_id: public_id.into(),
+            account_id: ama.id,
+            digest: digest.into(),
+            name: "my engine".into(),
+            scopes: "bot:play read".into(),
+            created_ms: at,
+            revoked_ms: None,
+        };
+        store.add_token(token("t1", "d1", 10)).await.unwrap();
+        store.add_token(token("t2", "d2", 20)).await.unwrap();
+        let (found, owner) = store.token("d1".into()).await.unwrap().unwrap();
+        assert_eq!(found, token("t1", "d1", 10));
+        assert_eq!(owner.id, ama.id);
+        assert!(owner.bot);
+        assert!(store.token("nothing".into()).await.unwrap().is_none());
+        let kofi = signed_up(&*store, "Kofi").await;
+        // Only its owner revokes a token, once.
+        assert!(!store.revoke_token(kofi.id, "t1".into(), 30).await.unwrap());
+        assert!(store.revoke_token(ama.id, "t1".into(), 30).await.unwrap());
+        assert!(!store.revoke_token(ama.id, "t1".into(), 31).await.unwrap());
+        assert!(store.token("d1".into()).await.unwrap().is_none());
+        let listed = store.tokens(ama.id).await.unwrap();
+        assert_eq!(
+            listed.iter().map(|t| t.public_id.as_str()).collect::<Vec<_>>(),
+            ["t2", "t1"]
+        );
+        assert_eq!(listed[1].revoked_ms, Some(30));
+        assert!(store.tokens(kofi.id).await.unwrap().is_empty());
+        // A closed account's tokens find nothing.
+        store.close_account(ama.id, 40).await.unwrap();
+        assert!(store.token("d2".into()).await.unwrap().is_none());
     }
     on_both(check);
 }

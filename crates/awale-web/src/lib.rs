@@ -28,9 +28,9 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, challenges, clock, computer, databases, error, game, games, guests, handoff, limiter,
-    live, mistakes, players, pools, rating, records, round, secret, store, study, tournament,
-    tournaments, view,
+    accounts, bots, challenges, clock, computer, databases, error, game, games, guests, handoff,
+    limiter, live, mistakes, players, pools, rating, records, round, secret, store, study,
+    tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -179,6 +179,8 @@ struct Shared {
     handoffs: handoff::Handoffs,
     /// Direct challenges, from players' pages.
     direct: Arc<challenges::Challenges>,
+    /// The API for bots and other clients (tokens, bots).
+    api: Arc<bots::Api>,
     /// Quick pairing.
     pools: Arc<pools::Pools>,
     /// Players' pages and leaderboards.
@@ -326,6 +328,11 @@ impl AppState {
             store.clone(),
         ));
         direct.start();
+        let api = Arc::new(bots::Api::new(
+            Arc::clone(&games),
+            Arc::clone(&accounts),
+            Arc::clone(&direct),
+        ));
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
@@ -361,6 +368,7 @@ impl AppState {
                 challenges,
                 handoffs: handoff::Handoffs::default(),
                 direct,
+                api,
                 pools,
                 player_pages,
                 tournaments,

@@ -15,6 +15,7 @@ mod out;
 mod admin;
 mod analyze;
 mod bench;
+mod bot;
 mod board_text;
 mod db;
 mod loadtest;
@@ -69,6 +70,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Play a match between two engines and print the score and Elo.
     Match(Box<match_cmd::Args>),
+    /// Connect an engine (the Oware engine protocol) to a site as a bot.
+    Bot(Box<bot::Args>),
     /// Find balanced openings for matches.
     Openings(openings::Args),
     /// Endgame databases: build, probe, info.
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => match_cmd::run(*args),
+        Command::Bot(args) => bot::run(*args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
         Command::Puzzles(args) => puzzles::run(args),

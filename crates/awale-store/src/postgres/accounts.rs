@@ -9,14 +9,15 @@ use tokio_postgres::types::ToSql;
 use super::rows::{query_all, value_one};
 use super::PgStore;
 use crate::accounts::{
-    account_row, challenge_row, challenges_query, report_row, session_query, Change,
+    account_row, challenge_row, challenges_query, report_row, session_query, token_and_account,
+    token_query, token_row, tokens_query, Change,
     ACCOUNT_COLUMNS, ADD_ACCOUNT, ADD_CHALLENGE, ADD_REPORT, BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS,
     NAME_TAKEN, REPORTS,
 };
 use crate::cells::{dollar_params, pg_values};
 use crate::interface::Notice;
 use crate::{AccountStore, NewAccount, NewReport, StoreError, StoreFuture};
-use awale_model::account::{Account, Challenge, Report, Role};
+use awale_model::account::{Account, ApiToken, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 async fn find(
@@ -378,5 +379,34 @@ impl AccountStore for PgStore {
             }
             Ok(n == 1)
         })
+    }
+
+    fn set_bot(&self, id: i64) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(Change::set_bot(id)))
+    }
+
+    fn add_token(&self, token: ApiToken) -> StoreFuture<'_, ()> {
+        drop_count(self.exec(Change::add_token(token)))
+    }
+
+    fn tokens(&self, id: i64) -> StoreFuture<'_, Vec<ApiToken>> {
+        self.with_client(move |client| async move {
+            query_all(&client, &dollar_params(&tokens_query()), &[&id], token_row).await
+        })
+    }
+
+    fn token(&self, digest: String) -> StoreFuture<'_, Option<(ApiToken, Account)>> {
+        self.with_client(move |client| async move {
+            Ok(client
+                .query_opt(&dollar_params(&token_query()), &[&digest])
+                .await?
+                .map(|r| token_and_account(&r))
+                .transpose()?)
+        })
+    }
+
+    fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool> {
+        let done = self.exec(Change::revoke_token(id, public_id, now));
+        Box::pin(async move { done.await.map(|n| n == 1) })
     }
 }

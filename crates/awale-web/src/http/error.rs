@@ -80,6 +80,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
         Kind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
         Kind::Conflict => StatusCode::CONFLICT,
         Kind::Forbidden => StatusCode::FORBIDDEN,
+        Kind::Unauthorized => StatusCode::UNAUTHORIZED,
         Kind::TooMany => StatusCode::TOO_MANY_REQUESTS,
         Kind::Busy => StatusCode::SERVICE_UNAVAILABLE,
         Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -84,6 +84,21 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     if let Err(e) = check_host(policy, req.headers()) {
         return with_security_headers(policy, e.into_response());
     }
+    // A request bearing an API token is the token's alone: its cookies
+    // are not read (a page of another site cannot add the header without
+    // asking, so the cross-site checks have nothing to guard).
+    let token = req.headers().contains_key(header::AUTHORIZATION);
+    if token {
+        req.extensions_mut().insert(Viewer(None));
+        req.extensions_mut().insert(Session(None));
+        let client = ClientIp::of(
+            ClientIp::peer(req.extensions()),
+            req.headers(),
+            &policy.trust_proxy,
+        );
+        req.extensions_mut().insert(client);
+        return with_security_headers(policy, next.run(req).await);
+    }
     if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         if let Err(e) = check_same_site(policy, req.headers()).and_then(|()| check_json(&req)) {
             return with_security_headers(policy, e.into_response());

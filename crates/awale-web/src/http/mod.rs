@@ -13,6 +13,7 @@ use crate::AppState;
 use tournaments::TournamentFile;
 
 pub mod accounts;
+pub mod api;
 mod assets;
 pub mod challenges;
 mod deadline;
@@ -45,6 +46,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/reports", post(accounts::report))
         .nest("/api/moderation", moderation_routes())
         .route("/api/me/events", get(challenges::events))
+        .route("/api/stream/event", get(api::account_events))
+        .route("/api/bot/account/upgrade", post(api::upgrade))
+        .route("/api/{api}/game/stream/{id}", get(api::game_stream))
+        .route("/api/{api}/game/{id}/move/{mv}", post(api::play))
+        .route("/api/{api}/game/{id}/resign", post(api::resign))
+        .route("/api/{api}/game/{id}/draw/{answer}", post(api::draw))
+        .route("/api/challenge/{name}", post(api::challenge))
+        .route("/api/challenge/{id}/accept", post(api::accept))
+        .route("/api/challenge/{id}/decline", post(api::decline))
         .route(
             "/api/challenges",
             get(challenges::mine).post(challenges::make),
@@ -116,6 +126,9 @@ fn account_routes() -> Router<AppState> {
         .route("/delete", post(accounts::delete))
         .route("/settings", post(accounts::settings))
         .route("/blocks", post(accounts::block))
+        .route("/tokens", get(api::tokens).post(api::make_token))
+        .route("/tokens/{id}/revoke", post(api::revoke))
+        .route("/bot", post(api::upgrade_page))
 }
 
 /// The moderators' routes, under `/api/moderation`.

@@ -52,6 +52,7 @@ pub async fn seek(
     JsonBody(req): JsonBody<SeekRequest>,
 ) -> ApiResult<Json<SeekNews>> {
     let pool = Pool::parse(&pool)?;
+    crate::bots::check_may_seek(session.0.as_ref().map(|s| &s.account))?;
     let name = nickname(&state, &session, &me, req.name.as_deref()).await?;
     let seeker = state.shared.player_pages.seeker(me, name, pool).await?;
     let wait = Duration::from_secs(query.wait_s.unwrap_or(20).min(LONGEST_WAIT_S));

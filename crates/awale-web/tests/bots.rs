@@ -1,0 +1,370 @@
+//! The API for bots and other clients, on the router itself: personal
+//! tokens made on the account page (shown once, revoked), bot accounts,
+//! the account's event stream and a game's stream as newline-delimited
+//! JSON, a rated game between two bots played through the API to its end,
+//! and every bad input refused with its status and code, nothing changed.
+
+mod common;
+
+use std::time::Duration;
+
+use awale_core::{Game, Move, Rules};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use common::{memory_app, refused, Browser};
+
+/// A client of the API: its token, sent as `Authorization: Bearer`.
+struct Client {
+    token: String,
+}
+
+impl Client {
+    fn request(&self, method: &str, uri: &str, body: Option<Value>) -> Request<Body> {
+        let mut r = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", "127.0.0.1")
+            .header("authorization", format!("Bearer {}", self.token));
+        if body.is_some() {
+            r = r.header("content-type", "application/json");
+        }
+        r.body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
+            .unwrap()
+    }
+
+    async fn call(&self, app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+        let response = app
+            .clone()
+            .oneshot(self.request(method, uri, body))
+            .await
+            .unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap()
+        };
+        (status, value)
+    }
+
+    async fn post(&self, app: &Router, uri: &str) -> (StatusCode, Value) {
+        self.call(app, "POST", uri, None).await
+    }
+
+    async fn stream(&self, app: &Router, uri: &str) -> Lines {
+        let response = app.clone().oneshot(self.request("GET", uri, None)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+        assert_eq!(
+            response.headers()["content-type"].to_str().unwrap(),
+            "application/x-ndjson"
+        );
+        Lines {
+            body: response.into_body(),
+            text: String::new(),
+        }
+    }
+}
+
+/// A stream of newline-delimited JSON, read a line at a time (the empty
+/// lines that keep it alive passed over).
+struct Lines {
+    body: Body,
+    text: String,
+}
+
+impl Lines {
+    /// The next line, or None when the stream ended.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            while let Some(end) = self.text.find('\n') {
+                let line: String = self.text.drain(..=end).collect();
+                if !line.trim().is_empty() {
+                    return Some(serde_json::from_str(&line).expect("a JSON line"));
+                }
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(30), self.body.frame())
+                .await
+                .expect("a line within 30 s");
+            match frame {
+                None => return None,
+                Some(frame) => {
+                    if let Ok(data) = frame.expect("a frame").into_data() {
+                        self.text.push_str(&String::from_utf8_lossy(&data));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next line of type `kind`.
+    async fn of_type(&mut self, kind: &str) -> Value {
+        loop {
+            let line = self.next().await.expect("the stream goes on");
+            if line["type"] == kind {
+                return line;
+            }
+        }
+    }
+}
+
+/// A token of `b`'s account with `scopes`: its secret.
+async fn token(b: &mut Browser, app: &Router, scopes: &[&str]) -> String {
+    let made = b
+        .posted(
+            app,
+            "/api/account/tokens",
+            json!({"name": "my engine", "scopes": scopes}),
+            StatusCode::CREATED,
+        )
+        .await;
+    made["token"].as_str().unwrap().to_string()
+}
+
+/// An account named `name` upgraded to a bot, and its client.
+async fn bot(app: &Router, name: &str) -> (Browser, Client) {
+    let mut b = Browser::account(app, name).await;
+    let client = Client {
+        token: token(&mut b, app, &["bot:play"]).await,
+    };
+    let (status, up) = client.post(app, "/api/bot/account/upgrade").await;
+    assert_eq!(status, StatusCode::OK, "{up}");
+    assert_eq!(up["bot"], true);
+    (b, client)
+}
+
+/// The first legal move in a game of `moves` (letters, spaced).
+fn a_legal_move(moves: &str) -> String {
+    let mut game = Game::new(Rules::AWALE);
+    for letter in moves.split_whitespace() {
+        game.play(Move::from_letter(letter.chars().next().unwrap()).unwrap())
+            .unwrap();
+    }
+    game.legal_moves()[0].letter().to_string()
+}
+
+/// Alpha challenges Beta (rated, 1+0, Alpha South) and Beta accepts:
+/// the game's id.
+async fn rated_game(app: &Router, alpha: &Client, beta: &Client) -> String {
+    let (status, made) = alpha
+        .call(
+            app,
+            "POST",
+            "/api/challenge/Beta",
+            Some(json!({"rated": true, "clock": {"minutes": 1, "increment_seconds": 0}, "color": "S"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = beta.post(app, &format!("/api/challenge/{id}/accept")).await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    accepted["game"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn two_bots_challenge_each_other_and_play_a_rated_game_to_its_end_through_the_api() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let (_, beta) = bot(&app, "Beta").await;
+    let mut beta_events = beta.stream(&app, "/api/stream/event").await;
+    let mut alpha_events = alpha.stream(&app, "/api/stream/event").await;
+
+    let (status, made) = alpha
+        .call(
+            &app,
+            "POST",
+            "/api/challenge/Beta",
+            Some(json!({"rated": true, "clock": {"minutes": 1, "increment_seconds": 0}, "color": "S"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let heard = beta_events.of_type("challenge").await;
+    assert_eq!(heard["challenge"]["from"], "Alpha");
+    let id = heard["challenge"]["id"].as_i64().unwrap();
+    let (status, _) = beta.post(&app, &format!("/api/challenge/{id}/accept")).await;
+    assert_eq!(status, StatusCode::OK);
+    let game = alpha_events.of_type("gameStart").await["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(beta_events.of_type("gameStart").await["game"], game);
+
+    let mut south = alpha.stream(&app, &format!("/api/bot/game/stream/{game}")).await;
+    let full = south.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["rated"], true);
+    assert_eq!(full["south"], json!({"name": "Alpha", "bot": true}));
+    assert_eq!(full["north"], json!({"name": "Beta", "bot": true}));
+    assert_eq!(full["state"]["moves"], "");
+
+    // A few moves each, each seen on the stream, then North resigns.
+    let mut moves = String::new();
+    for ply in 0..6 {
+        let mover = if ply % 2 == 0 { &alpha } else { &beta };
+        let mv = a_legal_move(&moves);
+        let (status, done) = mover
+            .post(&app, &format!("/api/bot/game/{game}/move/{mv}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{done}");
+        let state = south.of_type("gameState").await;
+        moves = state["moves"].as_str().unwrap().to_string();
+        assert_eq!(moves.split_whitespace().count(), ply + 1);
+        assert!(state["time_ms"].is_array());
+    }
+    let (status, _) = beta.post(&app, &format!("/api/bot/game/{game}/resign")).await;
+    assert_eq!(status, StatusCode::OK);
+    let last = south.of_type("gameState").await;
+    assert_eq!((last["status"].as_str(), last["winner"].as_str()), (Some("resignation"), Some("S")));
+    assert!(south.next().await.is_none(), "the game's stream ends with it");
+    assert_eq!(alpha_events.of_type("gameFinish").await["game"], game);
+
+    // The ratings show it.
+    let mut anyone = Browser::opened(&app).await;
+    let (_, page) = anyone.get(&app, "/api/players/Alpha").await;
+    assert!(page.to_string().contains("bullet"), "{page}");
+}
+
+#[tokio::test]
+async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and_change_nothing() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let (_, beta) = bot(&app, "Beta").await;
+    let (_, gamma) = bot(&app, "Gamma").await;
+    let game = rated_game(&app, &alpha, &beta).await;
+    let play = |mv: &str| format!("/api/bot/game/{game}/move/{mv}");
+
+    // No token, a made-up token.
+    let nobody = Client { token: "awt_made-up".into() };
+    refused(nobody.post(&app, &play("A")).await, StatusCode::UNAUTHORIZED, "bad_token");
+    let mut raw = Browser::opened(&app).await;
+    refused(raw.post(&app, &play("A"), json!({})).await, StatusCode::UNAUTHORIZED, "no_token");
+    // A bot of another game.
+    refused(gamma.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_your_game");
+    // Out of turn: North moves first.
+    refused(beta.post(&app, &play("a")).await, StatusCode::CONFLICT, "not_your_turn");
+    // A hole that is no move.
+    refused(alpha.post(&app, &play("Z")).await, StatusCode::BAD_REQUEST, "bad_move");
+    // A person's tokens: on the bot API, refused.
+    let mut ama = Browser::account(&app, "Ama").await;
+    let board = Client { token: token(&mut ama, &app, &["board:play"]).await };
+    refused(board.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_a_bot");
+    let wrong = Client { token: token(&mut ama, &app, &["bot:play"]).await };
+    refused(wrong.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_a_bot");
+    // A token without the scope asked for.
+    let reader = Client { token: token(&mut ama, &app, &["read"]).await };
+    refused(
+        reader.post(&app, &format!("/api/board/game/{game}/move/A")).await,
+        StatusCode::FORBIDDEN,
+        "missing_scope",
+    );
+    // A bot's on the board API, refused too.
+    refused(
+        alpha.post(&app, &format!("/api/board/game/{game}/move/A")).await,
+        StatusCode::FORBIDDEN,
+        "bot_on_board_api",
+    );
+    // Nothing moved.
+    let mut south = alpha.stream(&app, &format!("/api/bot/game/stream/{game}")).await;
+    assert_eq!(south.next().await.unwrap()["state"]["moves"], "");
+
+    // A revoked token: refused, and its streams end.
+    let mut b = Browser::account(&app, "Delta").await;
+    let delta = Client { token: token(&mut b, &app, &["board:play"]).await };
+    let mut events = delta.stream(&app, "/api/stream/event").await;
+    let (_, list) = b.get(&app, "/api/account/tokens").await;
+    let listed = list["tokens"].as_array().unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(!list.to_string().contains(&delta.token), "a token is shown once");
+    let id = listed[0]["id"].as_str().unwrap();
+    b.posted(&app, &format!("/api/account/tokens/{id}/revoke"), json!({}), StatusCode::NO_CONTENT)
+        .await;
+    assert!(events.next().await.is_none(), "a revoked token's stream ends");
+    refused(delta.post(&app, "/api/challenge/Alpha").await, StatusCode::UNAUTHORIZED, "bad_token");
+    // Someone else's token is not theirs to revoke.
+    let (_, alpha_list) = ama.get(&app, "/api/account/tokens").await;
+    let theirs = alpha_list["tokens"][0]["id"].as_str().unwrap();
+    b.post_refused(
+        &app,
+        &format!("/api/account/tokens/{theirs}/revoke"),
+        json!({}),
+        StatusCode::NOT_FOUND,
+        "no_such_token",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let (_, beta) = bot(&app, "Beta").await;
+    let game = rated_game(&app, &alpha, &beta).await;
+    // A thousand calls at once (each a move out of turn): refused past the
+    // token's burst.
+    let mut limited = 0;
+    for _ in 0..1000 {
+        let (status, body) = beta.post(&app, &format!("/api/bot/game/{game}/move/a")).await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(body["error"], "too_many");
+            limited += 1;
+        }
+    }
+    assert!(limited > 900, "{limited} refused as too many");
+    // The other bot plays on.
+    let (status, done) = alpha.post(&app, &format!("/api/bot/game/{game}/move/A")).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["state"]["moves"], "A");
+}
+
+#[tokio::test]
+async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_only() {
+    let app = memory_app();
+    let (mut bot_page, alpha) = bot(&app, "Alpha").await;
+    bot_page
+        .post_refused(&app, "/api/pools/1+0/seek?wait_s=0", json!({}), StatusCode::FORBIDDEN, "bot_in_pools")
+        .await;
+    let mut ama = Browser::account(&app, "Ama").await;
+    refused(
+        alpha
+            .call(
+                &app,
+                "POST",
+                "/api/challenge/Ama",
+                Some(json!({"rated": true, "clock": {"minutes": 1, "increment_seconds": 0}})),
+            )
+            .await,
+        StatusCode::FORBIDDEN,
+        "bot_rated_vs_person",
+    );
+    // A person challenges the bot to a rated game and plays it from
+    // another client through the board API.
+    let made = ama
+        .posted(
+            &app,
+            "/api/challenges",
+            json!({"to": "Alpha", "rated": true, "clock": {"minutes": 3, "increment_seconds": 2}, "colour": "S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = alpha.post(&app, &format!("/api/challenge/{id}/accept")).await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let game = accepted["game"].as_str().unwrap();
+    let board = Client { token: token(&mut ama, &app, &["board:play"]).await };
+    let (status, done) = board.post(&app, &format!("/api/board/game/{game}/move/C")).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    let (status, done) = alpha.post(&app, &format!("/api/bot/game/{game}/move/f")).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["state"]["moves"], "C f");
+    // The upgrade is for good.
+    refused(
+        alpha.post(&app, "/api/bot/account/upgrade").await,
+        StatusCode::CONFLICT,
+        "already_bot",
+    );
+}

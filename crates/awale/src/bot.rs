@@ -1,0 +1,451 @@
+//! `awale bot`: the bridge between a site's bot API and any engine that
+//! speaks the Oware engine protocol (this program's `awale uci`, or
+//! another), as lichess-bot is for UCI engines. It listens to the bot's
+//! events, accepts the challenges its rules allow (speeds, rated or
+//! casual, at most N games at once), plays each game with
+//! its own engine process fed the clock, goes on after a dropped
+//! connection (the event stream lists the games going on when it opens
+//! again), and logs each game. Docs: docs/BOTS.md.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use awale_core::{Game, Move, Rules};
+use awale_engine::protocol::Go;
+use awale_match::external::{ExternalEngine, HANDSHAKE_TIMEOUT};
+use bytes::Bytes;
+use clap::Parser;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{json, Value};
+
+/// `awale bot`'s options.
+#[derive(Parser, Debug, Clone)]
+pub struct Args {
+    /// The site's address (`http://HOST:PORT`).
+    #[arg(long)]
+    server: String,
+    /// The bot's API token (scope `bot:play`).
+    #[arg(long)]
+    token: String,
+    /// The engine's command line (`"awale uci --level 3"`).
+    #[arg(long)]
+    engine: String,
+    /// An engine option set at its start, `NAME=VALUE` (`Level=3`); again
+    /// for more.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// The most games played at once.
+    #[arg(long, default_value_t = 2)]
+    max_games: usize,
+    /// The speeds accepted (`bullet,blitz,rapid,classical`).
+    #[arg(long, value_delimiter = ',', default_value = "bullet,blitz,rapid,classical")]
+    speeds: Vec<String>,
+    /// Accept rated challenges, casual ones, or both (`rated,casual`).
+    #[arg(long, value_delimiter = ',', default_value = "rated,casual")]
+    modes: Vec<String>,
+    /// Challenge this player or bot once connected.
+    #[arg(long)]
+    challenge: Option<String>,
+    /// The clock of that challenge: minutes + seconds per move (`1+0`).
+    #[arg(long, default_value = "1+0")]
+    clock: String,
+    /// Make that challenge rated.
+    #[arg(long)]
+    rated: bool,
+    /// Write each game's record to this folder (`GAME.txt`).
+    #[arg(long)]
+    log_dir: Option<PathBuf>,
+    /// Stop after this many games have ended (0: never).
+    #[arg(long, default_value_t = 0)]
+    games: usize,
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// What the games share: the client, the options, the games in play.
+struct Bridge {
+    http: Http,
+    args: Args,
+    playing: Mutex<HashSet<String>>,
+    ended: Mutex<usize>,
+    done: tokio::sync::Notify,
+}
+
+/// Runs the bridge until it is stopped (or `--games` have ended).
+///
+/// # Errors
+///
+/// A bad server address or engine command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !args.server.starts_with("http://") {
+        bail!("--server must be an http:// address (put a TLS proxy before an https site)");
+    }
+    if args.engine.split_whitespace().next().is_none() {
+        bail!("--engine is the engine's command line");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let bridge = Arc::new(Bridge {
+            http: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
+            args,
+            playing: Mutex::new(HashSet::new()),
+            ended: Mutex::new(0),
+            done: tokio::sync::Notify::new(),
+        });
+        tokio::select! {
+            r = bridge.clone().listen() => r,
+            () = bridge.done.notified() => Ok(()),
+        }
+    })
+}
+
+impl Bridge {
+    fn request(&self, method: &str, path: &str, body: Option<Value>) -> anyhow::Result<Request<Full<Bytes>>> {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.args.server.trim_end_matches('/')))
+            .header("authorization", format!("Bearer {}", self.args.token));
+        if body.is_some() {
+            req = req.header("content-type", "application/json");
+        }
+        let body = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
+        Ok(req.body(Full::new(body))?)
+    }
+
+    async fn send(&self, method: &str, path: &str, body: Option<Value>) -> anyhow::Result<Response<Incoming>> {
+        let req = self.request(method, path, body)?;
+        Ok(self.http.request(req).await?)
+    }
+
+    /// A call: its status and JSON answer.
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> anyhow::Result<(StatusCode, Value)> {
+        let res = self.send(method, path, body).await?;
+        let status = res.status();
+        let bytes = res.into_body().collect().await?.to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Ok((status, value))
+    }
+
+    /// Opens stream `path`: its lines, or an error when refused.
+    async fn stream(&self, path: &str) -> anyhow::Result<Lines> {
+        let res = self.send("GET", path, None).await?;
+        if res.status() != StatusCode::OK {
+            let status = res.status();
+            let bytes = res.into_body().collect().await?.to_bytes();
+            bail!("{path}: {status} {}", String::from_utf8_lossy(&bytes));
+        }
+        Ok(Lines {
+            body: res.into_body(),
+            text: String::new(),
+        })
+    }
+
+    /// The account's events, again after each drop.
+    async fn listen(self: Arc<Self>) -> anyhow::Result<()> {
+        let mut challenged = false;
+        loop {
+            match self.stream("/api/stream/event").await {
+                Ok(mut lines) => {
+                    eprintln!("awale bot: connected to {}", self.args.server);
+                    if !challenged {
+                        challenged = true;
+                        self.challenge().await;
+                    }
+                    while let Some(event) = lines.next().await {
+                        self.clone().on_event(event).await;
+                    }
+                    eprintln!("awale bot: the event stream ended; connecting again");
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    eprintln!("awale bot: {text}");
+                    // A token refused is not a network drop.
+                    if text.contains("401") || text.contains("403") {
+                        bail!("the server refuses this token: {text}");
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+
+    async fn challenge(&self) {
+        let Some(to) = &self.args.challenge else { return };
+        let (minutes, increment) = self.args.clock.split_once('+').unwrap_or((&self.args.clock, "0"));
+        let body = json!({
+            "rated": self.args.rated,
+            "clock": {
+                "minutes": minutes.trim().parse::<f64>().unwrap_or(1.0),
+                "increment_seconds": increment.trim().parse::<f64>().unwrap_or(0.0),
+            },
+        });
+        match self.call("POST", &format!("/api/challenge/{to}"), Some(body)).await {
+            Ok((status, answer)) if status.is_success() => {
+                eprintln!("awale bot: challenged {to} (challenge {})", answer["id"]);
+            }
+            Ok((status, answer)) => eprintln!("awale bot: challenge to {to} refused: {status} {answer}"),
+            Err(e) => eprintln!("awale bot: challenge to {to} failed: {e}"),
+        }
+    }
+
+    async fn on_event(self: Arc<Self>, event: Value) {
+        match event["type"].as_str() {
+            Some("challenge") => self.answer(&event["challenge"]).await,
+            Some("gameStart") => {
+                if let Some(game) = event["game"].as_str() {
+                    let game = game.to_string();
+                    if lock(&self.playing).insert(game.clone()) {
+                        tokio::spawn(self.clone().play(game));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Accepts or declines a challenge received, by the bridge's rules.
+    async fn answer(&self, c: &Value) {
+        if c["sent"].as_bool() != Some(false) || c["state"] != "open" {
+            return;
+        }
+        let id = c["id"].as_i64().unwrap_or_default();
+        let speed = c["speed"].as_str().unwrap_or("");
+        let mode = if c["rated"].as_bool() == Some(true) { "rated" } else { "casual" };
+        let busy = lock(&self.playing).len() >= self.args.max_games;
+        let refuse = if busy {
+            Some("busy")
+        } else if !self.args.speeds.iter().any(|s| s == speed) {
+            Some("speed")
+        } else if !self.args.modes.iter().any(|m| m == mode) {
+            Some("mode")
+        } else {
+            None
+        };
+        let (verb, why) = match refuse {
+            Some(why) => ("decline", why),
+            None => ("accept", "its rules allow it"),
+        };
+        match self.call("POST", &format!("/api/challenge/{id}/{verb}"), None).await {
+            Ok((status, _)) => eprintln!(
+                "awale bot: {verb} challenge {id} from {} ({speed}, {mode}): {why} ({status})",
+                c["from"]
+            ),
+            Err(e) => eprintln!("awale bot: challenge {id}: {e}"),
+        }
+    }
+
+    /// Plays game `id` to its end, its stream opened again after a drop.
+    async fn play(self: Arc<Self>, id: String) {
+        eprintln!("awale bot: game {id} starts");
+        let mut engine: Option<ExternalEngine> = None;
+        let mut last = Value::Null;
+        let mut tries = 0;
+        loop {
+            match self.play_stream(&id, &mut engine, &mut last).await {
+                Ok(true) => break,
+                Ok(false) => tries = 0,
+                Err(e) => {
+                    eprintln!("awale bot: game {id}: {e:#}");
+                    tries += 1;
+                    if tries > 30 {
+                        break;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        self.log(&id, &last);
+        lock(&self.playing).remove(&id);
+        let ended = {
+            let mut ended = lock(&self.ended);
+            *ended += 1;
+            *ended
+        };
+        if self.args.games > 0 && ended >= self.args.games {
+            self.done.notify_one();
+        }
+    }
+
+    /// Follows game `id`'s stream, moving when it is the bot's turn: true
+    /// once the game is over.
+    async fn play_stream(
+        &self,
+        id: &str,
+        engine: &mut Option<ExternalEngine>,
+        last: &mut Value,
+    ) -> anyhow::Result<bool> {
+        let mut lines = self.stream(&format!("/api/bot/game/stream/{id}")).await?;
+        let full = lines.next().await.context("the game's stream closed at once")?;
+        let rules: Rules = full["rules"]
+            .as_str()
+            .unwrap_or("awale")
+            .parse()
+            .map_err(|e| anyhow::anyhow!("rules {}: {e:?}", full["rules"]))?;
+        let you = full["you"].as_str().unwrap_or("S").to_string();
+        let increment = full["clock"][1].as_i64().unwrap_or(0);
+        *last = full.clone();
+        let mut state = full["state"].clone();
+        loop {
+            if state["status"] != "started" {
+                last["state"] = state;
+                return Ok(true);
+            }
+            if state["to_move"].as_str() == Some(you.as_str()) {
+                let mv = self.think(engine, rules, &state, increment).await?;
+                let (status, answer) = self
+                    .call("POST", &format!("/api/bot/game/{id}/move/{mv}"), None)
+                    .await?;
+                if !status.is_success() {
+                    eprintln!("awale bot: game {id}: move {mv} refused: {status} {answer}");
+                }
+            }
+            let Some(next) = lines.next().await else {
+                return Ok(false);
+            };
+            if next["type"] == "gameState" {
+                last["state"] = next.clone();
+                state = next;
+            }
+        }
+    }
+
+    /// The engine's move in `state` (its own process, started at the
+    /// game's first move to make).
+    async fn think(
+        &self,
+        engine: &mut Option<ExternalEngine>,
+        rules: Rules,
+        state: &Value,
+        increment: i64,
+    ) -> anyhow::Result<char> {
+        let mut game = Game::new(rules);
+        for letter in state["moves"].as_str().unwrap_or("").split_whitespace() {
+            let mv = letter
+                .chars()
+                .next()
+                .and_then(Move::from_letter)
+                .with_context(|| format!("`{letter}` is not a move"))?;
+            game.play(mv).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        }
+        let ms = |i: usize| {
+            state["time_ms"][i]
+                .as_i64()
+                .map(|t| Duration::from_millis(t.max(0) as u64))
+        };
+        let go = Go {
+            wtime: ms(0),
+            btime: ms(1),
+            winc: (increment > 0).then(|| Duration::from_millis(increment as u64)),
+            binc: (increment > 0).then(|| Duration::from_millis(increment as u64)),
+            movetime: ms(0).is_none().then(|| Duration::from_millis(500)),
+            ..Go::default()
+        };
+        let mine = match ms(0).zip(ms(1)) {
+            Some((s, n)) => {
+                if game.position().to_move() == awale_core::Side::South {
+                    s
+                } else {
+                    n
+                }
+            }
+            None => Duration::from_secs(5),
+        };
+        let timeout = mine.min(Duration::from_secs(60)) + Duration::from_millis(200);
+        let taken = engine.take();
+        let command: Vec<String> = self.args.engine.split_whitespace().map(str::to_string).collect();
+        let options: Vec<(String, String)> = self
+            .args
+            .options
+            .iter()
+            .filter_map(|o| o.split_once('='))
+            .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+            .collect();
+        let (back, answer) = tokio::task::spawn_blocking(move || {
+            let mut engine = match taken {
+                Some(e) => e,
+                None => {
+                    let mut e = ExternalEngine::start(&command, &options, HANDSHAKE_TIMEOUT)?;
+                    e.new_game(&rules)?;
+                    e
+                }
+            };
+            let answer = engine.go(&game, &go, timeout);
+            Ok::<_, awale_match::external::ExternalError>((Some(engine), answer))
+        })
+        .await??;
+        *engine = back;
+        let answer = answer?;
+        let best = answer.best.context("the engine found no move")?;
+        Ok(best.letter())
+    }
+
+    /// Writes game `id`'s record to the log folder, and a line to standard
+    /// error.
+    fn log(&self, id: &str, last: &Value) {
+        let state = &last["state"];
+        let line = format!(
+            "game {id}: {} vs {}, {}, winner {}, moves: {}",
+            last["south"]["name"],
+            last["north"]["name"],
+            state["status"],
+            state["winner"],
+            state["moves"].as_str().unwrap_or("")
+        );
+        eprintln!("awale bot: {line}");
+        if let Some(dir) = &self.args.log_dir {
+            let written = std::fs::create_dir_all(dir).and_then(|()| {
+                let mut f = std::fs::File::create(dir.join(format!("{id}.txt")))?;
+                writeln!(f, "{line}")?;
+                writeln!(f, "{last}")
+            });
+            if let Err(e) = written {
+                eprintln!("awale bot: game {id} not logged: {e}");
+            }
+        }
+    }
+}
+
+/// A stream of newline-delimited JSON, a line at a time.
+struct Lines {
+    body: Incoming,
+    text: String,
+}
+
+impl Lines {
+    /// The next line (the empty ones that keep it alive passed over), or
+    /// None when the stream ends or breaks.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            while let Some(end) = self.text.find('\n') {
+                let line: String = self.text.drain(..=end).collect();
+                if let Ok(value) = serde_json::from_str(line.trim()) {
+                    return Some(value);
+                }
+            }
+            // Keep-alives come every 5 s: 20 s of silence is a drop.
+            let frame = tokio::time::timeout(Duration::from_secs(20), self.body.frame())
+                .await
+                .ok()??
+                .ok()?;
+            if let Ok(data) = frame.into_data() {
+                self.text.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
