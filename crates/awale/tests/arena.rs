@@ -376,7 +376,7 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
             let count = seen.len();
             let (first, delay) = *seen
                 .entry(game.clone())
-                .or_insert_with(|| (Instant::now(), if count % 2 == 0 { 2 } else { 8 }));
+                .or_insert_with(|| (Instant::now(), if count.is_multiple_of(2) { 2 } else { 8 }));
             if resigned.contains(game) {
                 continue;
             }
