@@ -28,8 +28,8 @@ pub mod server;
 
 use awale_service::lock;
 pub use awale_service::{
-    accounts, bots, challenges, clock, computer, error, game, games, handoff, limiter, live, players,
-    pools, rating, records, round, store, study, tournament, tournaments, view,
+    accounts, bots, challenges, clock, computer, error, game, games, handoff, limiter, live,
+    players, pools, rating, records, round, store, study, tournament, tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
