@@ -385,7 +385,10 @@ impl Api {
     /// Whether `caller`'s token is still valid (a stream asks now and
     /// then: a revocation on another process is heard so).
     pub async fn still_valid(&self, caller: &Caller) -> bool {
-        matches!(self.accounts().token(caller.digest.clone()).await, Ok(Some(_)))
+        matches!(
+            self.accounts().token(caller.digest.clone()).await,
+            Ok(Some(_))
+        )
     }
 
     /// The caller of a request bearing `bearer` (the `Authorization`
@@ -419,7 +422,11 @@ impl Api {
     /// As [`Api::caller`] and [`Api::upgrade`].
     pub async fn upgrade_by_token(&self, bearer: Option<&str>) -> Result<Account, Error> {
         let (token, account, _) = self.token_of(bearer).await?;
-        if !token.scopes.split_whitespace().any(|s| s == Scope::BotPlay.name()) {
+        if !token
+            .scopes
+            .split_whitespace()
+            .any(|s| s == Scope::BotPlay.name())
+        {
             return Err(missing(Scope::BotPlay));
         }
         self.upgrade(&account).await
@@ -494,7 +501,10 @@ impl Api {
     /// its games and ratings as a person's); or a storage failure.
     pub async fn upgrade(&self, account: &Account) -> Result<Account, Error> {
         if account.bot {
-            return Err(Error::conflict("already_bot", "this account is a bot already"));
+            return Err(Error::conflict(
+                "already_bot",
+                "this account is a bot already",
+            ));
         }
         let played = self
             .games

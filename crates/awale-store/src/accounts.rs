@@ -930,9 +930,11 @@ impl AccountStore for Store {
     }
 
     fn token(&self, digest: String) -> StoreFuture<'_, Option<(ApiToken, Account)>> {
-        Box::pin(self.read(move |conn| {
-            query_opt(conn, &token_query(), [digest], |r| token_and_account(r))
-        }))
+        Box::pin(
+            self.read(move |conn| {
+                query_opt(conn, &token_query(), [digest], |r| token_and_account(r))
+            }),
+        )
     }
 
     fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool> {

@@ -576,7 +576,10 @@ fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing
         assert!(store.token("d1".into()).await.unwrap().is_none());
         let listed = store.tokens(ama.id).await.unwrap();
         assert_eq!(
-            listed.iter().map(|t| t.public_id.as_str()).collect::<Vec<_>>(),
+            listed
+                .iter()
+                .map(|t| t.public_id.as_str())
+                .collect::<Vec<_>>(),
             ["t2", "t1"]
         );
         assert_eq!(listed[1].revoked_ms, Some(30));

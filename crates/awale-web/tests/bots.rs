@@ -37,7 +37,13 @@ impl Client {
             .unwrap()
     }
 
-    async fn call(&self, app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    async fn call(
+        &self,
+        app: &Router,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
         let response = app
             .clone()
             .oneshot(self.request(method, uri, body))
@@ -58,7 +64,11 @@ impl Client {
     }
 
     async fn stream(&self, app: &Router, uri: &str) -> Lines {
-        let response = app.clone().oneshot(self.request("GET", uri, None)).await.unwrap();
+        let response = app
+            .clone()
+            .oneshot(self.request("GET", uri, None))
+            .await
+            .unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{uri}");
         assert_eq!(
             response.headers()["content-type"].to_str().unwrap(),
@@ -186,7 +196,9 @@ async fn two_bots_challenge_each_other_and_play_a_rated_game_to_its_end_through_
     let heard = beta_events.of_type("challenge").await;
     assert_eq!(heard["challenge"]["from"], "Alpha");
     let id = heard["challenge"]["id"].as_i64().unwrap();
-    let (status, _) = beta.post(&app, &format!("/api/challenge/{id}/accept")).await;
+    let (status, _) = beta
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
     assert_eq!(status, StatusCode::OK);
     let game = alpha_events.of_type("gameStart").await["game"]
         .as_str()
@@ -194,7 +206,9 @@ async fn two_bots_challenge_each_other_and_play_a_rated_game_to_its_end_through_
         .to_string();
     assert_eq!(beta_events.of_type("gameStart").await["game"], game);
 
-    let mut south = alpha.stream(&app, &format!("/api/bot/game/stream/{game}")).await;
+    let mut south = alpha
+        .stream(&app, &format!("/api/bot/game/stream/{game}"))
+        .await;
     let full = south.next().await.unwrap();
     assert_eq!(full["type"], "gameFull");
     assert_eq!(full["rated"], true);
@@ -216,11 +230,19 @@ async fn two_bots_challenge_each_other_and_play_a_rated_game_to_its_end_through_
         assert_eq!(moves.split_whitespace().count(), ply + 1);
         assert!(state["time_ms"].is_array());
     }
-    let (status, _) = beta.post(&app, &format!("/api/bot/game/{game}/resign")).await;
+    let (status, _) = beta
+        .post(&app, &format!("/api/bot/game/{game}/resign"))
+        .await;
     assert_eq!(status, StatusCode::OK);
     let last = south.of_type("gameState").await;
-    assert_eq!((last["status"].as_str(), last["winner"].as_str()), (Some("resignation"), Some("S")));
-    assert!(south.next().await.is_none(), "the game's stream ends with it");
+    assert_eq!(
+        (last["status"].as_str(), last["winner"].as_str()),
+        (Some("resignation"), Some("S"))
+    );
+    assert!(
+        south.next().await.is_none(),
+        "the game's stream ends with it"
+    );
     assert_eq!(alpha_events.of_type("gameFinish").await["game"], game);
 
     // The ratings show it.
@@ -239,52 +261,111 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
     let play = |mv: &str| format!("/api/bot/game/{game}/move/{mv}");
 
     // No token, a made-up token.
-    let nobody = Client { token: "awt_made-up".into() };
-    refused(nobody.post(&app, &play("A")).await, StatusCode::UNAUTHORIZED, "bad_token");
+    let nobody = Client {
+        token: "awt_made-up".into(),
+    };
+    refused(
+        nobody.post(&app, &play("A")).await,
+        StatusCode::UNAUTHORIZED,
+        "bad_token",
+    );
     let mut raw = Browser::opened(&app).await;
-    refused(raw.post(&app, &play("A"), json!({})).await, StatusCode::UNAUTHORIZED, "no_token");
+    refused(
+        raw.post(&app, &play("A"), json!({})).await,
+        StatusCode::UNAUTHORIZED,
+        "no_token",
+    );
     // A bot of another game.
-    refused(gamma.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_your_game");
+    refused(
+        gamma.post(&app, &play("A")).await,
+        StatusCode::FORBIDDEN,
+        "not_your_game",
+    );
     // Out of turn: North moves first.
-    refused(beta.post(&app, &play("a")).await, StatusCode::CONFLICT, "not_your_turn");
+    refused(
+        beta.post(&app, &play("a")).await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
+    );
     // A hole that is no move.
-    refused(alpha.post(&app, &play("Z")).await, StatusCode::BAD_REQUEST, "bad_move");
+    refused(
+        alpha.post(&app, &play("Z")).await,
+        StatusCode::BAD_REQUEST,
+        "bad_move",
+    );
     // A person's tokens: on the bot API, refused.
     let mut ama = Browser::account(&app, "Ama").await;
-    let board = Client { token: token(&mut ama, &app, &["board:play"]).await };
-    refused(board.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_a_bot");
-    let wrong = Client { token: token(&mut ama, &app, &["bot:play"]).await };
-    refused(wrong.post(&app, &play("A")).await, StatusCode::FORBIDDEN, "not_a_bot");
-    // A token without the scope asked for.
-    let reader = Client { token: token(&mut ama, &app, &["read"]).await };
+    let board = Client {
+        token: token(&mut ama, &app, &["board:play"]).await,
+    };
     refused(
-        reader.post(&app, &format!("/api/board/game/{game}/move/A")).await,
+        board.post(&app, &play("A")).await,
+        StatusCode::FORBIDDEN,
+        "not_a_bot",
+    );
+    let wrong = Client {
+        token: token(&mut ama, &app, &["bot:play"]).await,
+    };
+    refused(
+        wrong.post(&app, &play("A")).await,
+        StatusCode::FORBIDDEN,
+        "not_a_bot",
+    );
+    // A token without the scope asked for.
+    let reader = Client {
+        token: token(&mut ama, &app, &["read"]).await,
+    };
+    refused(
+        reader
+            .post(&app, &format!("/api/board/game/{game}/move/A"))
+            .await,
         StatusCode::FORBIDDEN,
         "missing_scope",
     );
     // A bot's on the board API, refused too.
     refused(
-        alpha.post(&app, &format!("/api/board/game/{game}/move/A")).await,
+        alpha
+            .post(&app, &format!("/api/board/game/{game}/move/A"))
+            .await,
         StatusCode::FORBIDDEN,
         "bot_on_board_api",
     );
     // Nothing moved.
-    let mut south = alpha.stream(&app, &format!("/api/bot/game/stream/{game}")).await;
+    let mut south = alpha
+        .stream(&app, &format!("/api/bot/game/stream/{game}"))
+        .await;
     assert_eq!(south.next().await.unwrap()["state"]["moves"], "");
 
     // A revoked token: refused, and its streams end.
     let mut b = Browser::account(&app, "Delta").await;
-    let delta = Client { token: token(&mut b, &app, &["board:play"]).await };
+    let delta = Client {
+        token: token(&mut b, &app, &["board:play"]).await,
+    };
     let mut events = delta.stream(&app, "/api/stream/event").await;
     let (_, list) = b.get(&app, "/api/account/tokens").await;
     let listed = list["tokens"].as_array().unwrap();
     assert_eq!(listed.len(), 1);
-    assert!(!list.to_string().contains(&delta.token), "a token is shown once");
+    assert!(
+        !list.to_string().contains(&delta.token),
+        "a token is shown once"
+    );
     let id = listed[0]["id"].as_str().unwrap();
-    b.posted(&app, &format!("/api/account/tokens/{id}/revoke"), json!({}), StatusCode::NO_CONTENT)
-        .await;
-    assert!(events.next().await.is_none(), "a revoked token's stream ends");
-    refused(delta.post(&app, "/api/challenge/Alpha").await, StatusCode::UNAUTHORIZED, "bad_token");
+    b.posted(
+        &app,
+        &format!("/api/account/tokens/{id}/revoke"),
+        json!({}),
+        StatusCode::NO_CONTENT,
+    )
+    .await;
+    assert!(
+        events.next().await.is_none(),
+        "a revoked token's stream ends"
+    );
+    refused(
+        delta.post(&app, "/api/challenge/Alpha").await,
+        StatusCode::UNAUTHORIZED,
+        "bad_token",
+    );
     // Someone else's token is not theirs to revoke.
     let (_, alpha_list) = ama.get(&app, "/api/account/tokens").await;
     let theirs = alpha_list["tokens"][0]["id"].as_str().unwrap();
@@ -308,7 +389,9 @@ async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
     // token's burst.
     let mut limited = 0;
     for _ in 0..1000 {
-        let (status, body) = beta.post(&app, &format!("/api/bot/game/{game}/move/a")).await;
+        let (status, body) = beta
+            .post(&app, &format!("/api/bot/game/{game}/move/a"))
+            .await;
         if status == StatusCode::TOO_MANY_REQUESTS {
             assert_eq!(body["error"], "too_many");
             limited += 1;
@@ -316,7 +399,9 @@ async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
     }
     assert!(limited > 900, "{limited} refused as too many");
     // The other bot plays on.
-    let (status, done) = alpha.post(&app, &format!("/api/bot/game/{game}/move/A")).await;
+    let (status, done) = alpha
+        .post(&app, &format!("/api/bot/game/{game}/move/A"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{done}");
     assert_eq!(done["state"]["moves"], "A");
 }
@@ -326,7 +411,13 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
     let app = memory_app();
     let (mut bot_page, alpha) = bot(&app, "Alpha").await;
     bot_page
-        .post_refused(&app, "/api/pools/1+0/seek?wait_s=0", json!({}), StatusCode::FORBIDDEN, "bot_in_pools")
+        .post_refused(
+            &app,
+            "/api/pools/1+0/seek?wait_s=0",
+            json!({}),
+            StatusCode::FORBIDDEN,
+            "bot_in_pools",
+        )
         .await;
     let mut ama = Browser::account(&app, "Ama").await;
     refused(
@@ -352,13 +443,21 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
         )
         .await;
     let id = made["id"].as_i64().unwrap();
-    let (status, accepted) = alpha.post(&app, &format!("/api/challenge/{id}/accept")).await;
+    let (status, accepted) = alpha
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{accepted}");
     let game = accepted["game"].as_str().unwrap();
-    let board = Client { token: token(&mut ama, &app, &["board:play"]).await };
-    let (status, done) = board.post(&app, &format!("/api/board/game/{game}/move/C")).await;
+    let board = Client {
+        token: token(&mut ama, &app, &["board:play"]).await,
+    };
+    let (status, done) = board
+        .post(&app, &format!("/api/board/game/{game}/move/C"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{done}");
-    let (status, done) = alpha.post(&app, &format!("/api/bot/game/{game}/move/f")).await;
+    let (status, done) = alpha
+        .post(&app, &format!("/api/bot/game/{game}/move/f"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{done}");
     assert_eq!(done["state"]["moves"], "C f");
     // The upgrade is for good.

@@ -47,7 +47,11 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     max_games: usize,
     /// The speeds accepted (`bullet,blitz,rapid,classical`).
-    #[arg(long, value_delimiter = ',', default_value = "bullet,blitz,rapid,classical")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "bullet,blitz,rapid,classical"
+    )]
     speeds: Vec<String>,
     /// Accept rated challenges, casual ones, or both (`rated,casual`).
     #[arg(long, value_delimiter = ',', default_value = "rated,casual")]
@@ -112,7 +116,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 impl Bridge {
-    fn request(&self, method: &str, path: &str, body: Option<Value>) -> anyhow::Result<Request<Full<Bytes>>> {
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> anyhow::Result<Request<Full<Bytes>>> {
         let mut req = Request::builder()
             .method(method)
             .uri(format!("{}{path}", self.args.server.trim_end_matches('/')))
@@ -124,13 +133,23 @@ impl Bridge {
         Ok(req.body(Full::new(body))?)
     }
 
-    async fn send(&self, method: &str, path: &str, body: Option<Value>) -> anyhow::Result<Response<Incoming>> {
+    async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> anyhow::Result<Response<Incoming>> {
         let req = self.request(method, path, body)?;
         Ok(self.http.request(req).await?)
     }
 
     /// A call: its status and JSON answer.
-    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> anyhow::Result<(StatusCode, Value)> {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> anyhow::Result<(StatusCode, Value)> {
         let res = self.send(method, path, body).await?;
         let status = res.status();
         let bytes = res.into_body().collect().await?.to_bytes();
@@ -182,8 +201,14 @@ impl Bridge {
     }
 
     async fn challenge(&self) {
-        let Some(to) = &self.args.challenge else { return };
-        let (minutes, increment) = self.args.clock.split_once('+').unwrap_or((&self.args.clock, "0"));
+        let Some(to) = &self.args.challenge else {
+            return;
+        };
+        let (minutes, increment) = self
+            .args
+            .clock
+            .split_once('+')
+            .unwrap_or((&self.args.clock, "0"));
         let body = json!({
             "rated": self.args.rated,
             "clock": {
@@ -191,11 +216,16 @@ impl Bridge {
                 "increment_seconds": increment.trim().parse::<f64>().unwrap_or(0.0),
             },
         });
-        match self.call("POST", &format!("/api/challenge/{to}"), Some(body)).await {
+        match self
+            .call("POST", &format!("/api/challenge/{to}"), Some(body))
+            .await
+        {
             Ok((status, answer)) if status.is_success() => {
                 eprintln!("awale bot: challenged {to} (challenge {})", answer["id"]);
             }
-            Ok((status, answer)) => eprintln!("awale bot: challenge to {to} refused: {status} {answer}"),
+            Ok((status, answer)) => {
+                eprintln!("awale bot: challenge to {to} refused: {status} {answer}")
+            }
             Err(e) => eprintln!("awale bot: challenge to {to} failed: {e}"),
         }
     }
@@ -222,7 +252,11 @@ impl Bridge {
         }
         let id = c["id"].as_i64().unwrap_or_default();
         let speed = c["speed"].as_str().unwrap_or("");
-        let mode = if c["rated"].as_bool() == Some(true) { "rated" } else { "casual" };
+        let mode = if c["rated"].as_bool() == Some(true) {
+            "rated"
+        } else {
+            "casual"
+        };
         let busy = lock(&self.playing).len() >= self.args.max_games;
         let refuse = if busy {
             Some("busy")
@@ -237,7 +271,10 @@ impl Bridge {
             Some(why) => ("decline", why),
             None => ("accept", "its rules allow it"),
         };
-        match self.call("POST", &format!("/api/challenge/{id}/{verb}"), None).await {
+        match self
+            .call("POST", &format!("/api/challenge/{id}/{verb}"), None)
+            .await
+        {
             Ok((status, _)) => eprintln!(
                 "awale bot: {verb} challenge {id} from {} ({speed}, {mode}): {why} ({status})",
                 c["from"]
@@ -287,7 +324,10 @@ impl Bridge {
         last: &mut Value,
     ) -> anyhow::Result<bool> {
         let mut lines = self.stream(&format!("/api/bot/game/stream/{id}")).await?;
-        let full = lines.next().await.context("the game's stream closed at once")?;
+        let full = lines
+            .next()
+            .await
+            .context("the game's stream closed at once")?;
         let rules: Rules = full["rules"]
             .as_str()
             .unwrap_or("awale")
@@ -364,7 +404,12 @@ impl Bridge {
         };
         let timeout = mine.min(Duration::from_secs(60)) + Duration::from_millis(200);
         let taken = engine.take();
-        let command: Vec<String> = self.args.engine.split_whitespace().map(str::to_string).collect();
+        let command: Vec<String> = self
+            .args
+            .engine
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
         let options: Vec<(String, String)> = self
             .args
             .options

@@ -15,8 +15,8 @@ mod out;
 mod admin;
 mod analyze;
 mod bench;
-mod bot;
 mod board_text;
+mod bot;
 mod db;
 mod loadtest;
 mod match_cmd;
@@ -133,7 +133,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => uci::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => match_cmd::run(*args),
-        Command::Bot(args) => bot::run(*args),
+        Command::Bot(args) => bot::run(*args).map(|()| ExitCode::SUCCESS),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
         Command::Puzzles(args) => puzzles::run(args),

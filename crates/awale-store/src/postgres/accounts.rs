@@ -10,9 +10,8 @@ use super::rows::{query_all, value_one};
 use super::PgStore;
 use crate::accounts::{
     account_row, challenge_row, challenges_query, report_row, session_query, token_and_account,
-    token_query, token_row, tokens_query, Change,
-    ACCOUNT_COLUMNS, ADD_ACCOUNT, ADD_CHALLENGE, ADD_REPORT, BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS,
-    NAME_TAKEN, REPORTS,
+    token_query, token_row, tokens_query, Change, ACCOUNT_COLUMNS, ADD_ACCOUNT, ADD_CHALLENGE,
+    ADD_REPORT, BLOCKED_BY, BLOCKS, CHALLENGE_COLUMNS, NAME_TAKEN, REPORTS,
 };
 use crate::cells::{dollar_params, pg_values};
 use crate::interface::Notice;

@@ -104,7 +104,10 @@ pub struct Upgraded {
 }
 
 /// POST /api/account/bot: the logged-in account becomes a bot, for good.
-pub async fn upgrade_page(State(state): State<AppState>, me: SignedIn) -> ApiResult<Json<Upgraded>> {
+pub async fn upgrade_page(
+    State(state): State<AppState>,
+    me: SignedIn,
+) -> ApiResult<Json<Upgraded>> {
     let account = state.shared.api.upgrade(&me.account).await?;
     Ok(Json(Upgraded {
         ok: true,
@@ -114,7 +117,10 @@ pub async fn upgrade_page(State(state): State<AppState>, me: SignedIn) -> ApiRes
 }
 
 /// POST /api/bot/account/upgrade: the token's account becomes a bot.
-pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Upgraded>> {
+pub async fn upgrade(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Upgraded>> {
     let account = state.shared.api.upgrade_by_token(bearer(&headers)).await?;
     Ok(Json(Upgraded {
         ok: true,
@@ -303,7 +309,10 @@ async fn alive(api: &Api, caller: &Caller, tx: &mpsc::Sender<Bytes>) -> bool {
 
 /// GET /api/stream/event: the account's events (challenges, games that
 /// start and end), its waiting challenges and games going on first.
-pub async fn account_events(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+pub async fn account_events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     let api = Arc::clone(&state.shared.api);
     let caller = api.player(bearer(&headers)).await?;
     let games = Arc::clone(api.games());
