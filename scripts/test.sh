@@ -15,6 +15,16 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# Some browser tests read or set a row of the test server's games file
+# with the sqlite3 program (Debian's package). Installed only when missing.
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    echo "scripts/test.sh: installing sqlite3 for the browser tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq sqlite3 >/dev/null
+fi
+
 # The accessibility tests inject axe-core (the npm package, its version
 # pinned in crates/awale/tests/axe/package-lock.json) into the page. Needs
 # npm (Debian's package); installed only when missing.

@@ -209,6 +209,15 @@ fn is_reserved(key: &str) -> bool {
     numbered || RESERVED.contains(&bare.as_str())
 }
 
+/// Whether a folded name is the page's name of guest `number` (`Guest
+/// 8694`, `Invité 8694`): a guest may sit under its own.
+fn is_default_guest_name(key: &str, number: u32) -> bool {
+    let bare = bare(key);
+    ["guest", "invite", "invité"]
+        .iter()
+        .any(|p| bare.strip_prefix(p) == Some(number.to_string().as_str()))
+}
+
 /// A name without `-`, `_`, spaces and accents (combining marks).
 fn bare(key: &str) -> String {
     key.chars()
@@ -1206,8 +1215,13 @@ impl Accounts {
     ///
     /// `name_taken` (conflict), the reason `reserved` or `account`; a
     /// storage failure.
-    pub async fn check_guest_name(&self, name: &str) -> Result<(), Error> {
+    pub async fn check_guest_name(&self, name: &str, own: Option<u32>) -> Result<(), Error> {
         let key = account_key(name);
+        if own.is_some_and(|n| is_default_guest_name(&key, n)) {
+            // The page's own name for this guest (`Guest 8694`), which
+            // passes for nobody else.
+            return Ok(());
+        }
         let refused = |reason| {
             Err(Error::conflict(
                 "name_taken",

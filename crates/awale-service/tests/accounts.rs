@@ -829,12 +829,26 @@ async fn names_that_pass_for_another_are_refused() {
         ("Guest 1234", "name_taken", "reserved"),
         ("ADMlN", "name_taken", "reserved"),
     ] {
-        let e = w.accounts.check_guest_name(name).await.unwrap_err();
+        let e = w
+            .accounts
+            .check_guest_name(name, Some(4321))
+            .await
+            .unwrap_err();
         assert_eq!((e.code, e.reason), (code, Some(reason)), "{name}");
     }
+    // A guest sits under the page's own name for it, not another's
+    // (the default name a joining guest's page sends).
+    w.accounts
+        .check_guest_name("Guest 1234", Some(1234))
+        .await
+        .unwrap();
+    w.accounts
+        .check_guest_name("Invité 1234", Some(1234))
+        .await
+        .unwrap();
     // Names of one script that pass for nobody are taken.
     for name in ["Kwame", "Ама", "Ζωή", "bob_2"] {
-        w.accounts.check_guest_name(name).await.unwrap();
+        w.accounts.check_guest_name(name, None).await.unwrap();
     }
     // Usernames too: an account's look-alike, a reserved name's.
     let e = w

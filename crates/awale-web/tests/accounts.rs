@@ -630,8 +630,14 @@ async fn a_game_made_rated_is_between_two_accounts_and_changes_their_ratings() {
             "rated_needs_standard_rules",
         ),
     ] {
-        ama.post_refused(&app, "/api/games", body, StatusCode::UNPROCESSABLE_ENTITY, code)
-            .await;
+        ama.post_refused(
+            &app,
+            "/api/games",
+            body,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+        )
+        .await;
     }
     let made = ama
         .posted(

@@ -214,7 +214,7 @@ pub async fn create(
     }
     if mode == Mode::Online {
         let (name, account) =
-            super::online::seat_name(&state, &session, req.name.as_deref()).await?;
+            super::online::seat_name(&state, &session, &player, req.name.as_deref()).await?;
         if req.rated {
             if !account {
                 return Err(rated_needs_account().into());

@@ -43,19 +43,28 @@ pub struct Me {
 pub(crate) async fn seat_name(
     state: &AppState,
     session: &Session,
+    player: &PlayerId,
     given: Option<&str>,
 ) -> Result<(String, bool), Error> {
     match &session.0 {
         Some(signed) => Ok((signed.account.username.clone(), true)),
-        None => Ok((guest_name(state, given).await?, false)),
+        None => Ok((guest_name(state, player, given).await?, false)),
     }
 }
 
 /// A guest's nickname `given`, checked: `bad_name`, or `name_taken` when
 /// it would pass for an account or the server.
-async fn guest_name(state: &AppState, given: Option<&str>) -> Result<String, Error> {
+async fn guest_name(
+    state: &AppState,
+    player: &PlayerId,
+    given: Option<&str>,
+) -> Result<String, Error> {
     let name = parse_name(given)?;
-    state.shared.accounts.check_guest_name(&name).await?;
+    state
+        .shared
+        .accounts
+        .check_guest_name(&name, Some(guest_number(player)))
+        .await?;
     Ok(name)
 }
 
@@ -72,7 +81,7 @@ pub(crate) async fn nickname(
         return Ok(signed.account.username.clone());
     }
     if given.is_some() {
-        return Ok(guest_name(state, given).await?);
+        return Ok(guest_name(state, player, given).await?);
     }
     match stored_name(state, player).await? {
         Some(name) => Ok(name),
@@ -154,7 +163,7 @@ pub async fn rename(
         "account_name",
         "a logged-in player's name is their username",
     )?;
-    let name = guest_name(&state, req.name.as_deref()).await?;
+    let name = guest_name(&state, &player, req.name.as_deref()).await?;
     state.shared.renames.take(&player, ip, now_ms())?;
     state
         .shared
@@ -256,7 +265,7 @@ pub async fn join(
     session: Session,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<GameView>> {
-    let (name, account) = seat_name(&on.state, &session, req.name.as_deref()).await?;
+    let (name, account) = seat_name(&on.state, &session, &me, req.name.as_deref()).await?;
     // No challenge between players one of whom blocks the other.
     let game = on.load().await?;
     if game.rated && !account && game.waiting() {
