@@ -124,7 +124,11 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
     let accepted = w.challenges.accept(made.id, &kofi.player).await.unwrap();
     assert_eq!(accepted.side, 'N', "Ama asked for South");
     assert_eq!(accepted.challenge.state, "accepted");
-    let heard = ama_hears.events.try_recv().unwrap();
+    // The player's channel also tells a game's start (a bot's stream):
+    // the challenge's news is the one named so.
+    let heard = std::iter::from_fn(|| ama_hears.events.try_recv().ok())
+        .find(|e| e.name == "challenge")
+        .expect("the challenge's news");
     assert!(heard.data.contains(&accepted.game), "{}", heard.data);
     assert!(heard.data.contains("\"state\":\"accepted\""));
 
@@ -160,7 +164,12 @@ async fn the_challenger_is_told_of_the_game_once_it_is_stored() {
     let made = w.made(&ama.player, "", blitz("Kofi")).await;
     let mut ama_hears = w.games.hub().watch_player(&ama.player);
     let (accepted, found) = tokio::join!(w.challenges.accept(made.id, &kofi.player), async {
-        let heard = ama_hears.events.recv().await.unwrap();
+        let heard = loop {
+            let heard = ama_hears.events.recv().await.unwrap();
+            if heard.name == "challenge" {
+                break heard;
+            }
+        };
         let view: serde_json::Value = serde_json::from_str(&heard.data).unwrap();
         let game = view["game"]
             .as_str()

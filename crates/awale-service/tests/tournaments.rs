@@ -328,6 +328,20 @@ async fn the_standings_show_ratings_as_they_are_after_each_game() {
     until(&t, id, |v| v.facts.state == "started").await;
     let view = join(&t, id, 2).await;
     assert_eq!(line(&view, 1).rating, 1500);
+    // A rated game counts once both sides made two moves.
+    let game = games
+        .find(line(&view, 1).game.as_ref().unwrap(), None)
+        .await
+        .unwrap();
+    for _ in 0..4 {
+        let g = games.load(game).await.unwrap();
+        let mv = g.game.legal_moves()[0];
+        let ply = g.game.plies().len();
+        games
+            .apply_move(game, Some(ply), mv, |_| Ok(()))
+            .await
+            .unwrap();
+    }
     resign(&games, &view, 2).await;
     let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
     assert!(line(&view, 1).rating > 1500, "{view:?}");

@@ -1,4 +1,4 @@
--- Version 13: bots and personal API tokens. An account upgraded to a
+-- Version 14: bots and personal API tokens. An account upgraded to a
 -- bot (for good: it plays only through the API); a token's digest (the
 -- token itself is shown once and never kept), its owner, a name its owner
 -- chose, its scopes (`bot:play`, `board:play`, `read`, space-separated),

@@ -32,6 +32,7 @@ const TABLES: &[&str] = &[
     "challenges",
     "tournament_chat",
     "mistakes",
+    "api_tokens",
 ];
 
 /// What was copied.
@@ -207,6 +208,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
             "challenges",
             "tournament_chat",
             "mistakes",
+            "api_tokens",
         ] {
             tx.execute(
                 &format!(

@@ -65,8 +65,14 @@ async fn the_challenged_hears_the_challenge_at_once_and_accepting_seats_both() {
         .await;
     assert_eq!(accepted["side"], "S", "Ama asked for North");
     let game = accepted["game"].as_str().unwrap().to_string();
-    // The challenger is told where the game is.
-    let (_, _, event) = ama_hears.next().await;
+    // The challenger is told where the game is (past the game's start,
+    // which the player's stream tells too).
+    let event = loop {
+        let (name, _, event) = ama_hears.next().await;
+        if name == "challenge" {
+            break event;
+        }
+    };
     assert_eq!(
         (event["state"].as_str(), event["game"].as_str()),
         (Some("accepted"), Some(game.as_str()))
