@@ -350,7 +350,10 @@ impl Protocol {
     /// # Errors
     ///
     /// Why the position was refused, when no rules allow its moves.
-    pub(super) fn game_of(&self, position: &PositionCommand) -> Result<(Game, Option<String>), String> {
+    pub(super) fn game_of(
+        &self,
+        position: &PositionCommand,
+    ) -> Result<(Game, Option<String>), String> {
         let refused = match position.game(self.rules) {
             Ok(game) => return Ok((game, None)),
             Err(e) => e,

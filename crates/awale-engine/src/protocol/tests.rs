@@ -283,10 +283,9 @@ fn setoption_changes_the_rules() {
 fn rules_decide_which_moves_are_legal() {
     // South to play: E or the grand slam F, which captures North's only
     // seeds; forbidden under awale, legal and capturing nothing in abapa.
-    let p = PositionCommand::parse(
-        "fen 0-0-0-0-1-1-1-0-0-0-0-0-22-23-S moves F".split_whitespace(),
-    )
-    .unwrap();
+    let p =
+        PositionCommand::parse("fen 0-0-0-0-1-1-1-0-0-0-0-0-22-23-S moves F".split_whitespace())
+            .unwrap();
     assert!(p.game(Rules::AWALE).is_err());
     assert!(p.game(Rules::ABAPA).is_ok());
 }

@@ -14,7 +14,9 @@ impl Accounts {
         if other.id == account.id {
             return Err(Error::invalid("bad_block", "one cannot block oneself"));
         }
-        self.store.block(account.id, other.id, self.now_ms()).await?;
+        self.store
+            .block(account.id, other.id, self.now_ms())
+            .await?;
         Ok(())
     }
 

@@ -207,7 +207,11 @@ impl Accounts {
     /// `username`, at the start of the check, so tries in flight together
     /// count together: its folded key. A right password gives it back
     /// ([`Accounts::give_back_login`]): only failed checks count.
-    pub(super) fn take_login(&self, username: &str, client: Option<IpAddr>) -> Result<String, Error> {
+    pub(super) fn take_login(
+        &self,
+        username: &str,
+        client: Option<IpAddr>,
+    ) -> Result<String, Error> {
         let username = account_key(username);
         let now = self.now_ms();
         // A try refused (429) still costs the address its try: polling

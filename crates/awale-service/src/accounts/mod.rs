@@ -43,10 +43,10 @@ use log_in::account_key;
 pub use log_in::{LoggedIn, SignedUp};
 use moderation::closed;
 pub use names::{check_single_script, looks_reserved, parse_username};
-use passwords::{new_recovery_code, normal_code};
 pub use passwords::{
     check_password, ARGON2_LANES, ARGON2_MEMORY_KIB, ARGON2_PASSES, HASHING, MAX_WAITING_HASHES,
 };
+use passwords::{new_recovery_code, normal_code};
 
 /// Shortest and longest username, in characters.
 pub const USERNAME_CHARS: (usize, usize) = (3, 20);
