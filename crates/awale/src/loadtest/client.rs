@@ -1,0 +1,206 @@
+//! The load test's client: HTTP requests as the page makes them (cookies,
+//! JSON bodies, each from its own address), the games' heads, the
+//! server-sent events read as they come.
+
+use super::*;
+
+pub(super) type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// A client whose connections come from `from` (any address), a loopback
+/// address of its own, so the server counts its limits apart.
+pub(super) fn http_client(from: Option<IpAddr>) -> Http {
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    connector.set_local_address(from);
+    Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(usize::MAX)
+        .build(connector)
+}
+
+impl Run {
+    /// The `n`th honest client's address: 127.1.x.y under `--abuse`, else
+    /// none of its own.
+    pub(super) fn honest(&self, n: usize) -> Option<IpAddr> {
+        self.spread
+            .then(|| IpAddr::from([127, 1, (n / 250 % 256) as u8, (n % 250 + 1) as u8]))
+    }
+
+    /// The client whose connections come from `from`.
+    pub(super) fn client(&self, from: Option<IpAddr>) -> Http {
+        let Some(ip) = from else {
+            return self.client.clone();
+        };
+        self.clients
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(ip)
+            .or_insert_with(|| http_client(Some(ip)))
+            .clone()
+    }
+
+    pub(super) async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
+        self.request_from(None, method, path, cookie, body).await
+    }
+
+    /// A request whose connection comes from `from`.
+    pub(super) async fn request_from(
+        &self,
+        from: Option<IpAddr>,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> anyhow::Result<(StatusCode, hyper::HeaderMap, Bytes)> {
+        let req = request_to(&self.addr, method, path, cookie).body(json_body(body.as_ref()))?;
+        let res = self.client(from).request(req).await?;
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await?.to_bytes();
+        Ok((status, headers, bytes))
+    }
+
+    /// A new player: the cookie the server sets on a first visit.
+    pub(super) async fn player(&self, from: Option<IpAddr>) -> anyhow::Result<String> {
+        let (_, headers, _) = self
+            .request_from(from, "GET", "/api/me", None, None)
+            .await?;
+        player_cookie(&headers)
+    }
+}
+
+/// A request of `method path` to the process at `addr`, with `cookie`.
+pub(super) fn request_to(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+) -> hyper::http::request::Builder {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(format!("http://{addr}{path}"))
+        .header("host", addr);
+    if let Some(c) = cookie {
+        req = req.header("cookie", c);
+    }
+    // Every change is sent as JSON, as the page does (the server refuses
+    // any other).
+    if method != "GET" {
+        req = req.header("content-type", "application/json");
+    }
+    req
+}
+
+/// A request's body: `body` as JSON, or nothing.
+pub(super) fn json_body(body: Option<&Value>) -> Full<Bytes> {
+    Full::new(body.map_or_else(Bytes::new, |v| Bytes::from(v.to_string())))
+}
+
+/// The player's cookie the server set on a first visit (`/api/me`), as
+/// sent back.
+pub(super) fn player_cookie(headers: &hyper::HeaderMap) -> anyhow::Result<String> {
+    let cookie = headers
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| cookie::Cookie::parse(v).ok())
+        .context("no player cookie from /api/me")?;
+    Ok(format!("{}={}", cookie.name(), cookie.value()))
+}
+
+/// What a player reads from the events.
+#[derive(Deserialize)]
+pub(super) struct Head {
+    #[serde(default)]
+    pub(super) index: Option<usize>,
+    #[serde(default)]
+    pub(super) plies: Option<Vec<Value>>,
+    pub(super) to_move: String,
+    pub(super) legal: Vec<String>,
+    pub(super) end: Option<Value>,
+    #[serde(default)]
+    pub(super) waiting: bool,
+}
+
+impl Head {
+    /// The plies played, as this head tells (`before`, when it does not).
+    pub(super) fn plies(&self, before: usize) -> usize {
+        match (self.index, &self.plies) {
+            (Some(i), _) => i + 1,
+            (None, Some(p)) => p.len(),
+            (None, None) => before,
+        }
+    }
+}
+
+/// Takes the whole events out of `text` (a stream of server-sent events
+/// as read so far), calling `on_event(name, data)` on each: false as soon
+/// as it does.
+pub(super) fn take_events(
+    text: &mut String,
+    on_event: &mut impl FnMut(&str, &str) -> bool,
+) -> bool {
+    while let Some(end) = text.find("\n\n") {
+        let event: String = text.drain(..end + 2).collect();
+        let mut name = "message";
+        let mut data = String::new();
+        for line in event.lines() {
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n;
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                data.push_str(d);
+            }
+        }
+        if !on_event(name, &data) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Reads server-sent events: calls `on_event(name, data)` until it
+/// returns false or the stream ends.
+pub(super) async fn read_events(
+    run: &Run,
+    from: Option<IpAddr>,
+    path: &str,
+    cookie: Option<&str>,
+    mut on_event: impl FnMut(&str, &str) -> bool,
+) -> anyhow::Result<()> {
+    let req = request_to(&run.addr, "GET", path, cookie).body(json_body(None))?;
+    let res = run.client(from).request(req).await?;
+    anyhow::ensure!(res.status() == StatusCode::OK, "{path}: {}", res.status());
+    let mut body = res.into_body();
+    let mut text = String::new();
+    loop {
+        let frame = tokio::select! {
+            f = body.frame() => f,
+            () = tokio::time::sleep_until(run.deadline.into()) => return Ok(()),
+        };
+        let Some(frame) = frame else { return Ok(()) };
+        let Ok(data) = frame?.into_data() else {
+            continue;
+        };
+        text.push_str(&String::from_utf8_lossy(&data));
+        if !take_events(&mut text, &mut on_event) {
+            return Ok(());
+        }
+    }
+}
+
+/// The `"index":N` of a move event, read without parsing the rest.
+pub(super) fn move_index(data: &str) -> Option<usize> {
+    let at = data.find("\"index\":")? + 8;
+    let digits: String = data[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// A player's answer: its status, headers and body.
+pub(super) type Answer = (StatusCode, hyper::HeaderMap, Bytes);
