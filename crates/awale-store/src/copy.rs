@@ -156,7 +156,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
     let mut expected = Vec::with_capacity(ids.len());
     for &id in &ids {
         let game = from
-            .read_blocking(move |conn| crate::rows::load_game(conn, id))?
+            .read_blocking(move |conn| crate::sqlite::rows::load_game(conn, id))?
             .ok_or_else(|| StoreError::Refused(format!("game {id} vanished during the copy")))?;
         expected.push((id, fingerprint(&game)));
     }

@@ -5,13 +5,10 @@
 //! decides what is a mistake, what answer is right and when one comes
 //! back; the store keeps the rows.
 
-use rusqlite::params;
-
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
-use crate::rows::{query_all, query_opt};
-use crate::{Store, StoreFuture};
+use crate::interface::StoreFuture;
 
 /// One mistake of a player, as a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,59 +107,4 @@ pub(crate) fn mistake_of<R: Cells>(r: &R) -> Result<MistakeRow, R::Error> {
         created_ms: r.cell(10)?,
         due_ms: r.cell(11)?,
     })
-}
-
-impl MistakeStore for Store {
-    fn add_mistakes(&self, rows: Vec<MistakeRow>) -> StoreFuture<'_, ()> {
-        Box::pin(self.write(move |conn| {
-            let mut add = conn.prepare_cached(ADD)?;
-            for m in &rows {
-                add.execute(params![
-                    m.player.0,
-                    m.game,
-                    m.ply,
-                    m.rules,
-                    m.position,
-                    m.played,
-                    m.best,
-                    m.solved,
-                    m.tries,
-                    m.created_ms,
-                    m.due_ms
-                ])?;
-            }
-            Ok(())
-        }))
-    }
-
-    fn mistakes(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<MistakeRow>> {
-        Box::pin(self.read(move |conn| {
-            query_all(conn, &list_sql(), params![player.0, limit as i64], |r| {
-                mistake_of(r)
-            })
-        }))
-    }
-
-    fn mistake(&self, player: PlayerId, id: i64) -> StoreFuture<'_, Option<MistakeRow>> {
-        Box::pin(self.read(move |conn| {
-            query_opt(conn, &one_sql(), params![player.0, id], |r| mistake_of(r))
-        }))
-    }
-
-    fn mistake_tried(
-        &self,
-        player: PlayerId,
-        id: i64,
-        solved: bool,
-        due_ms: i64,
-    ) -> StoreFuture<'_, Option<MistakeRow>> {
-        Box::pin(self.write(move |conn| {
-            query_opt(
-                conn,
-                &tried_sql(),
-                params![player.0, id, i64::from(solved), due_ms],
-                |r| mistake_of(r),
-            )
-        }))
-    }
 }

@@ -4,13 +4,11 @@
 //! hides the lines of a player the reader blocks); a tournament keeps its
 //! last [`CHAT_KEPT`] lines.
 
-use rusqlite::params;
-
 use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
-use crate::rows::{add_chat_line, query_all};
-use crate::{ChatLine, Store, StoreFuture};
+use crate::interface::StoreFuture;
+use crate::records::ChatLine;
 
 /// A line of a tournament's chat and who said it.
 #[derive(Clone, Debug)]
@@ -73,46 +71,4 @@ pub(crate) fn line_of<R: Cells>(r: &R) -> Result<TournamentChatLine, R::Error> {
         },
         player: PlayerId(r.cell(2)?),
     })
-}
-
-impl TournamentChatStore for Store {
-    fn add_tournament_chat(
-        &self,
-        tournament: i64,
-        mut said: TournamentChatLine,
-    ) -> StoreFuture<'_, TournamentChatLine> {
-        Box::pin(self.write(move |conn| {
-            let l = &said.line;
-            said.line.id = add_chat_line(
-                conn,
-                ADD_LINE,
-                params![tournament, l.at_ms, said.player.0, l.name, l.text, l.guest],
-                KEEP_LAST,
-                tournament,
-            )?;
-            Ok(said)
-        }))
-    }
-
-    fn tournament_chat(
-        &self,
-        tournament: i64,
-        limit: usize,
-    ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
-        Box::pin(self.read(move |conn| {
-            let values = params![tournament, limit as i64];
-            let mut lines = query_all(conn, LAST_LINES, values, |r| line_of(r))?;
-            lines.reverse();
-            Ok(lines)
-        }))
-    }
-
-    fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool> {
-        Box::pin(self.write(move |conn| {
-            Ok(conn
-                .prepare_cached("DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id = ?2")?
-                .execute(params![tournament, line])?
-                > 0)
-        }))
-    }
 }

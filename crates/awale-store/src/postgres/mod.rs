@@ -37,19 +37,19 @@ use awale_model::lock;
 
 mod accounts;
 mod mistakes;
-mod ratings;
 mod rows;
 pub(crate) mod schema;
 mod seeks;
 mod tournament_chat;
 mod tournaments;
+mod tx;
 
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
 
 /// Connections in the pool: writes and reads at once.
 const POOL_SIZE: usize = 16;
 /// The channel changes are announced on.
-const CHANNEL: &str = "awale";
+pub(crate) const CHANNEL: &str = "awale";
 /// The key of the advisory lock every running process holds (shared).
 const SITE_LOCK: i64 = 0x4177_616C_0002;
 /// How long the listener waits before connecting again.
@@ -495,10 +495,10 @@ impl GameStore for PgStore {
     fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
         self.with_client(move |client| async move {
             // Both kinds in one statement, each with its own limit.
-            let [waiting, playing] =
-                crate::LOBBY_KINDS.map(|which| dollar_params(&crate::lobby_query(which)));
+            let [waiting, playing] = crate::rows::LOBBY_KINDS
+                .map(|which| dollar_params(&crate::rows::lobby_query(which)));
             let sql = format!("({waiting}) UNION ALL ({playing})");
-            rows::query_all(&client, &sql, &[&(limit as i64)], crate::lobby_game).await
+            rows::query_all(&client, &sql, &[&(limit as i64)], crate::rows::lobby_game).await
         })
     }
 
