@@ -10,6 +10,7 @@ mod accounts;
 mod cells;
 mod copy;
 mod error;
+mod games;
 mod interface;
 pub mod mistakes;
 mod postgres;

@@ -7,8 +7,9 @@
 
 use awale_model::game::PlayerId;
 
-use crate::cells::Cells;
+use crate::cells::{Cells, Value};
 use crate::interface::StoreFuture;
+use crate::tx::{Backend, Tx};
 
 /// One mistake of a player, as a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,4 +108,69 @@ pub(crate) fn mistake_of<R: Cells>(r: &R) -> Result<MistakeRow, R::Error> {
         created_ms: r.cell(10)?,
         due_ms: r.cell(11)?,
     })
+}
+
+impl MistakeRow {
+    /// The values of [`ADD`], in its order.
+    fn values(&self) -> [&dyn Value; 11] {
+        [
+            &self.player.0,
+            &self.game,
+            &self.ply,
+            &self.rules,
+            &self.position,
+            &self.played,
+            &self.best,
+            &self.solved,
+            &self.tries,
+            &self.created_ms,
+            &self.due_ms,
+        ]
+    }
+}
+
+impl<S: Backend> MistakeStore for S {
+    fn add_mistakes(&self, rows: Vec<MistakeRow>) -> StoreFuture<'_, ()> {
+        self.write(move |tx| {
+            Box::pin(async move {
+                for m in &rows {
+                    tx.execute(ADD, &m.values()).await?;
+                }
+                Ok(())
+            })
+        })
+    }
+
+    fn mistakes(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<MistakeRow>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&player.0, &(limit as i64)];
+                tx.query(&list_sql(), &values, |r| mistake_of(r)).await
+            })
+        })
+    }
+
+    fn mistake(&self, player: PlayerId, id: i64) -> StoreFuture<'_, Option<MistakeRow>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&player.0, &id];
+                tx.query_opt(&one_sql(), &values, |r| mistake_of(r)).await
+            })
+        })
+    }
+
+    fn mistake_tried(
+        &self,
+        player: PlayerId,
+        id: i64,
+        solved: bool,
+        due_ms: i64,
+    ) -> StoreFuture<'_, Option<MistakeRow>> {
+        self.write(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 4] = [&player.0, &id, &i64::from(solved), &due_ms];
+                tx.query_opt(&tried_sql(), &values, |r| mistake_of(r)).await
+            })
+        })
+    }
 }

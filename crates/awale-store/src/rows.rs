@@ -6,7 +6,9 @@ use awale_core::{Game, Move, Position, Rules, Side};
 
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
-use crate::records::{ChatLine, LobbyGame, Page, StoredRules, Summary};
+use crate::interface::Notice;
+use crate::records::{ChatLine, LobbyGame, Page, StoredRules, Summary, CHAT_KEPT};
+use crate::tx::Tx;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
@@ -641,4 +643,24 @@ pub(crate) fn lobby_game<R: Cells>(r: &R) -> Result<LobbyGame, R::Error> {
 /// A rating as the lobby shows it.
 pub(crate) fn rounded(rating: Option<f64>) -> Option<i32> {
     rating.map(|r| r.round() as i32)
+}
+
+/// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines,
+/// telling `notice` of its number: `add` (which gives the number) with
+/// `values`, then `keep_last` of room `room` (a game's chat,
+/// [`ADD_CHAT_LINE`] and [`KEEP_LAST_CHAT`], or a tournament's). The
+/// line's number.
+pub(crate) async fn add_chat_line<X: Tx>(
+    tx: &X,
+    add: &str,
+    values: &[&dyn Value],
+    keep_last: &str,
+    room: i64,
+    notice: impl FnOnce(i64) -> Notice + Send,
+) -> Result<i64, StoreError> {
+    let id: i64 = tx.value(add, values).await?;
+    tx.execute(keep_last, &[&room, &(CHAT_KEPT as i64 - 1)])
+        .await?;
+    tx.announce(notice(id)).await?;
+    Ok(id)
 }

@@ -6,9 +6,12 @@
 
 use awale_model::game::PlayerId;
 
-use crate::cells::Cells;
+use crate::cells::{Cells, Value};
+use crate::interface::Notice;
 use crate::interface::StoreFuture;
 use crate::records::ChatLine;
+use crate::rows::add_chat_line;
+use crate::tx::{Backend, Tx};
 
 /// A line of a tournament's chat and who said it.
 #[derive(Clone, Debug)]
@@ -71,4 +74,73 @@ pub(crate) fn line_of<R: Cells>(r: &R) -> Result<TournamentChatLine, R::Error> {
         },
         player: PlayerId(r.cell(2)?),
     })
+}
+
+impl<S: Backend> TournamentChatStore for S {
+    fn add_tournament_chat(
+        &self,
+        tournament: i64,
+        mut said: TournamentChatLine,
+    ) -> StoreFuture<'_, TournamentChatLine> {
+        self.write(move |tx| {
+            Box::pin(async move {
+                let l = &said.line;
+                let guest = l.guest.map(i64::from);
+                let values: [&dyn Value; 6] = [
+                    &tournament,
+                    &l.at_ms,
+                    &said.player.0,
+                    &l.name,
+                    &l.text,
+                    &guest,
+                ];
+                let notice = |line| Notice::TournamentChat {
+                    tournament,
+                    line,
+                    removed: false,
+                };
+                said.line.id =
+                    add_chat_line(tx, ADD_LINE, &values, KEEP_LAST, tournament, notice).await?;
+                Ok(said)
+            })
+        })
+    }
+
+    fn tournament_chat(
+        &self,
+        tournament: i64,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&tournament, &(limit as i64)];
+                let mut lines = tx.query(LAST_LINES, &values, |r| line_of(r)).await?;
+                lines.reverse();
+                Ok(lines)
+            })
+        })
+    }
+
+    fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool> {
+        self.write(move |tx| {
+            Box::pin(async move {
+                let removed = tx
+                    .execute(
+                        "DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id = ?2",
+                        &[&tournament, &line],
+                    )
+                    .await?
+                    > 0;
+                if removed {
+                    let notice = Notice::TournamentChat {
+                        tournament,
+                        line,
+                        removed: true,
+                    };
+                    tx.announce(notice).await?;
+                }
+                Ok(removed)
+            })
+        })
+    }
 }

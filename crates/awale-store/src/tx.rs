@@ -89,6 +89,15 @@ pub(crate) trait Tx: Send + Sync {
         }
     }
 
+    /// Replaces game `game`'s moves from ply `from` on by `moves` (ply,
+    /// letter, stones captured).
+    fn replace_moves(
+        &self,
+        game: i64,
+        from: usize,
+        moves: Vec<(i64, String, i64)>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
     /// Holds the lock `key` of `space` until the transaction ends, so that
     /// processes sharing the store take turns (PostgreSQL's advisory
     /// locks); nothing in the games file, whose one writer takes every

@@ -5,6 +5,7 @@
 use std::future::Future;
 
 use deadpool_postgres::Object;
+use tokio_postgres::types::ToSql;
 
 use super::{rows::cached, PgStore, CHANNEL};
 use crate::cells::{dollar_params, pg_values, Value};
@@ -24,7 +25,25 @@ pub(crate) struct PgTx {
 }
 
 impl PgTx {
-    fn client(&self) -> Result<&Object, StoreError> {
+    /// A transaction begun on `client`.
+    pub(crate) async fn begin(client: Object, origin: u64) -> Result<PgTx, StoreError> {
+        let mut tx = PgTx {
+            client: Some(client),
+            origin,
+            open: false,
+        };
+        tx.client()?.batch_execute("BEGIN").await?;
+        tx.open = true;
+        Ok(tx)
+    }
+
+    /// Commits the transaction.
+    pub(crate) async fn commit(mut self) -> Result<(), StoreError> {
+        self.end("COMMIT").await
+    }
+
+    /// The connection.
+    pub(crate) fn client(&self) -> Result<&Object, StoreError> {
         self.client.as_ref().ok_or(StoreError::Closed)
     }
 
@@ -77,6 +96,45 @@ impl Tx for PgTx {
         }
     }
 
+    fn replace_moves(
+        &self,
+        game: i64,
+        from: usize,
+        moves: Vec<(i64, String, i64)>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async move {
+            let client = self.client()?;
+            // The moves taken back (if any) and the new ones: sent
+            // together, one round trip (the server runs them in order).
+            let delete =
+                cached(client, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2").await?;
+            let from_ply = from as i64;
+            let delete_params: [&(dyn ToSql + Sync); 2] = [&game, &from_ply];
+            let deleted = client.execute(&delete, &delete_params);
+            if moves.is_empty() {
+                deleted.await?;
+                return Ok(());
+            }
+            let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
+            let letters: Vec<&str> = moves.iter().map(|m| m.1.as_str()).collect();
+            let captured: Vec<i64> = moves.iter().map(|m| m.2).collect();
+            // One statement for all the moves (a whole game on creation or
+            // import): arrays unnested.
+            let insert = cached(
+                client,
+                "INSERT INTO moves (game_id, ply, letter, captured)
+                 SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::BIGINT[])",
+            )
+            .await?;
+            let insert_params: [&(dyn ToSql + Sync); 4] = [&game, &plies, &letters, &captured];
+            let inserted = client.execute(&insert, &insert_params);
+            let (deleted, inserted) = futures_util::future::join(deleted, inserted).await;
+            deleted?;
+            inserted?;
+            Ok(())
+        }
+    }
+
     fn lock(&self, space: i64, key: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
         async move {
             let client = self.client()?;
@@ -111,16 +169,10 @@ impl Backend for PgStore {
     {
         let me = self.clone();
         self.run(async move {
-            let mut tx = PgTx {
-                client: Some(me.client().await?),
-                origin: me.inner.origin,
-                open: false,
-            };
-            tx.client()?.batch_execute("BEGIN").await?;
-            tx.open = true;
+            let mut tx = PgTx::begin(me.client().await?, me.inner.origin).await?;
             match work(&tx).await {
                 Ok(value) => {
-                    tx.end("COMMIT").await?;
+                    tx.commit().await?;
                     Ok(value)
                 }
                 Err(e) => {

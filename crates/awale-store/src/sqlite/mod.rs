@@ -21,14 +21,10 @@ use schema::setup;
 
 mod accounts;
 mod games;
-mod mistakes;
 pub(crate) mod rows;
 pub(crate) mod schema;
-mod tournament_chat;
 mod tournaments;
 mod tx;
-
-pub(crate) use tx::Lite;
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -42,7 +38,7 @@ type Finish = Box<dyn FnOnce(bool) + Send>;
 /// or not.
 type Job = Box<dyn FnOnce(Option<&Shared>) -> Finish + Send>;
 
-/// A connection [`Lite`] steps may share (one at a time: its lock).
+/// A connection `Lite` steps may share (one at a time: its lock).
 pub(crate) type Shared = Arc<Mutex<Connection>>;
 
 /// Most writes committed together.

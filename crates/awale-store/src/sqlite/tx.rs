@@ -3,7 +3,7 @@
 
 use std::future::Future;
 
-use rusqlite::params_from_iter;
+use rusqlite::{params, params_from_iter};
 
 use super::{in_savepoint_shared, Shared, Store};
 use crate::cells::Value;
@@ -48,6 +48,27 @@ impl Tx for Lite {
                 out.push(decode(&Row::Lite(r))?);
             }
             Ok(out)
+        })();
+        std::future::ready(done)
+    }
+
+    fn replace_moves(
+        &self,
+        game: i64,
+        from: usize,
+        moves: Vec<(i64, String, i64)>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let done = (|| {
+            let conn = lock(&self.0);
+            conn.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
+                .execute(params![game, from as i64])?;
+            let mut insert = conn.prepare_cached(
+                "INSERT INTO moves (game_id, ply, letter, captured) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (ply, letter, captured) in moves {
+                insert.execute(params![game, ply, letter, captured])?;
+            }
+            Ok(())
         })();
         std::future::ready(done)
     }
