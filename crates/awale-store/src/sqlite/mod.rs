@@ -19,7 +19,6 @@ use crate::error::StoreError;
 use awale_model::lock;
 use schema::setup;
 
-mod accounts;
 mod games;
 pub(crate) mod rows;
 pub(crate) mod schema;
