@@ -5,14 +5,13 @@
 //! reports and the moderators' actions. Each change is one transaction.
 //! The rules (what a username may be, hashing, limits) are the service's.
 
-use rusqlite::{params, params_from_iter, Connection};
-
 use awale_model::account::{Account, ApiToken, Challenge, Report, Role};
 use awale_model::game::PlayerId;
 
 use crate::cells::{Cells, Value};
-use crate::rows::{query_all, query_opt};
-use crate::{Store, StoreError, StoreFuture};
+use crate::error::StoreError;
+use crate::interface::{Notice, StoreFuture};
+use crate::tx::{Backend, Tx};
 
 /// A new account, made in one transaction with its first session and its
 /// recovery codes.
@@ -625,101 +624,166 @@ impl Change {
     }
 }
 
-/// Makes `change` in the games file: how many rows it changed.
-fn apply(conn: &Connection, change: &Change) -> Result<usize, StoreError> {
+/// Makes `change`: how many rows it changed.
+async fn apply<X: Tx>(tx: &X, change: &Change) -> Result<u64, StoreError> {
     let mut changed = 0;
     for (sql, values) in change.statements() {
-        changed += conn
-            .prepare_cached(sql)?
-            .execute(params_from_iter(values))?;
+        changed += tx.execute(sql, &values).await?;
     }
     Ok(changed)
 }
 
-fn find(
-    conn: &Connection,
+/// The account `filter` (of `?1`, `value`) finds.
+async fn find<X: Tx>(
+    tx: &X,
     filter: &str,
-    value: &dyn rusqlite::ToSql,
+    value: &dyn Value,
 ) -> Result<Option<Account>, StoreError> {
     let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE {filter}");
-    query_opt(conn, &sql, [value], |r| account_row(r))
+    tx.query_opt(&sql, &[value], |r| account_row(r)).await
 }
 
-/// Gives `guest`'s seats in its games to `player`, named `name`.
-fn take_over_seats(
-    conn: &Connection,
-    guest: &PlayerId,
+/// Gives the seats of `player` in its games to `to`, named `name` (the
+/// revision one up where there is one, each change announced).
+async fn reseat<X: Tx>(
+    tx: &X,
     player: &PlayerId,
+    to: &PlayerId,
     name: &str,
 ) -> Result<(), StoreError> {
-    for side in ["south", "north"] {
-        conn.execute(
-            &format!(
-                "UPDATE games SET {side}_player = ?2, {side}_name = ?3 WHERE {side}_player = ?1"
-            ),
-            params![guest.0, player.0, name],
-        )?;
+    let (bump, revision) = if X::POSTGRES {
+        (", revision = revision + 1", "revision")
+    } else {
+        ("", "0")
+    };
+    let sql = format!(
+        "UPDATE games SET
+            south_name = CASE WHEN south_player = ?1 THEN ?3 ELSE south_name END,
+            north_name = CASE WHEN north_player = ?1 THEN ?3 ELSE north_name END,
+            south_player = CASE WHEN south_player = ?1 THEN ?2 ELSE south_player END,
+            north_player = CASE WHEN north_player = ?1 THEN ?2 ELSE north_player END{bump}
+         WHERE south_player = ?1 OR north_player = ?1
+         RETURNING id, {revision}, result <> '*' OR stop IS NOT NULL, plies"
+    );
+    let values: [&dyn Value; 3] = [&player.0, &to.0, &name];
+    let changed = tx
+        .query(&sql, &values, |r| {
+            Ok(Notice::Game {
+                id: r.cell(0)?,
+                revision: r.cell(1)?,
+                ended: r.cell(2)?,
+                kept: r.cell(3)?,
+            })
+        })
+        .await?;
+    for notice in changed {
+        tx.announce(notice).await?;
     }
-    conn.execute(
-        "UPDATE mistakes SET player = ?2 WHERE player = ?1",
-        params![guest.0, player.0],
-    )?;
     Ok(())
 }
 
-impl Store {
-    async fn create_account_(&self, new: NewAccount) -> Result<Option<Account>, StoreError> {
-        self.write(move |conn| {
-            let taken: bool = conn.query_row(NAME_TAKEN, [&new.key], |r| r.get(0))?;
-            if taken {
-                return Ok(None);
-            }
-            let id: i64 = conn
-                .prepare_cached(ADD_ACCOUNT)?
-                .query_row(params_from_iter(new.values()), |r| r.get(0))?;
-            apply(conn, &Change::new_account(id, &new))?;
-            if let Some(guest) = &new.guest {
-                take_over_seats(conn, guest, &new.player, &new.username)?;
-            }
-            find(conn, "a.id = ?1", &id)
-        })
-        .await
+/// Makes `new` (as [`AccountStore::create_account`]).
+async fn create<X: Tx>(tx: &X, new: NewAccount) -> Result<Option<Account>, StoreError> {
+    // Two processes given one new name at once: one makes it.
+    tx.lock(1, &new.key).await?;
+    if tx.value::<bool>(NAME_TAKEN, &[&new.key]).await? {
+        return Ok(None);
     }
-
-    async fn find_(
-        &self,
-        filter: &'static str,
-        value: impl rusqlite::ToSql + Send + 'static,
-    ) -> Result<Option<Account>, StoreError> {
-        self.read(move |conn| find(conn, filter, &value)).await
+    let id: i64 = tx.value(ADD_ACCOUNT, &new.values()).await?;
+    apply(tx, &Change::new_account(id, &new)).await?;
+    if let Some(guest) = &new.guest {
+        reseat(tx, guest, &new.player, &new.username).await?;
+        let values: [&dyn Value; 2] = [&guest.0, &new.player.0];
+        tx.execute("UPDATE mistakes SET player = ?2 WHERE player = ?1", &values)
+            .await?;
     }
-
-    /// Makes `change`, which answers nothing.
-    fn change(&self, change: Change) -> StoreFuture<'_, ()> {
-        Box::pin(async move { self.exec(change).await.map(drop) })
-    }
-
-    /// Makes `change`: how many rows it changed.
-    async fn exec(&self, change: Change) -> Result<usize, StoreError> {
-        self.write(move |conn| apply(conn, &change)).await
-    }
+    find(tx, "a.id = ?1", &id).await
 }
 
-impl AccountStore for Store {
+/// Deletes account `id` (as [`AccountStore::delete_account`]).
+async fn delete<X: Tx>(tx: &X, id: i64, now: i64) -> Result<(), StoreError> {
+    let Some(account) = find(tx, "a.id = ?1", &id).await? else {
+        return Ok(());
+    };
+    tx.execute(
+        "UPDATE accounts SET deleted_ms = ?2, password_hash = '', kid = FALSE, muted = FALSE
+         WHERE id = ?1",
+        &[&id, &now],
+    )
+    .await?;
+    for sql in [
+        "DELETE FROM sessions WHERE account_id = ?1",
+        "DELETE FROM recovery_codes WHERE account_id = ?1",
+        "DELETE FROM blocks WHERE blocker = ?1 OR blocked = ?1",
+    ] {
+        tx.execute(sql, &[&id]).await?;
+    }
+    reseat(tx, &account.player, &account.player, "").await?;
+    tx.execute(
+        "UPDATE players SET name = '' WHERE id = ?1",
+        &[&account.player.0],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Makes `change` in one transaction: how many rows it changed.
+fn exec<S: Backend>(store: &S, change: Change) -> StoreFuture<'_, u64> {
+    store.write(move |tx| Box::pin(async move { apply(tx, &change).await }))
+}
+
+/// Makes `change`, which answers nothing.
+fn change<S: Backend>(store: &S, change: Change) -> StoreFuture<'_, ()> {
+    let done = exec(store, change);
+    Box::pin(async move { done.await.map(drop) })
+}
+
+/// Makes `change`: whether it changed one row.
+fn one<S: Backend>(store: &S, change: Change) -> StoreFuture<'_, bool> {
+    let done = exec(store, change);
+    Box::pin(async move { Ok(done.await? == 1) })
+}
+
+/// The account `filter` (of `?1`, `value`) finds.
+fn find_in<'s, S: Backend>(
+    store: &'s S,
+    filter: &'static str,
+    value: impl Value + 'static,
+) -> StoreFuture<'s, Option<Account>> {
+    store.read(move |tx| Box::pin(async move { find(tx, filter, &value).await }))
+}
+
+/// The rows `sql` finds with `values`, each read by `decode`.
+fn rows<S, T, V, D>(store: &S, sql: String, values: V, decode: D) -> StoreFuture<'_, Vec<T>>
+where
+    S: Backend,
+    T: Send + 'static,
+    V: AsRef<[Box<dyn Value>]> + Send + 'static,
+    D: FnMut(&crate::tx::Row<'_>) -> Result<T, StoreError> + Send + 'static,
+{
+    store.read(move |tx| {
+        Box::pin(async move {
+            let values: Vec<&dyn Value> = values.as_ref().iter().map(|v| &**v).collect();
+            tx.query(&sql, &values, decode).await
+        })
+    })
+}
+
+impl<S: Backend> AccountStore for S {
     fn create_account(&self, account: NewAccount) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.create_account_(account))
+        self.write(move |tx| Box::pin(create(tx, account)))
     }
 
     fn account_by_key(&self, key: String) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.find_("a.username_key = ?1", key))
+        find_in(self, "a.username_key = ?1", key)
     }
 
     fn account(&self, id: i64) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.find_("a.id = ?1", id))
+        find_in(self, "a.id = ?1", id)
     }
 
     fn account_of(&self, player: PlayerId) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.find_("a.player = ?1", player.0))
+        find_in(self, "a.player = ?1", player.0)
     }
 
     fn add_session(
@@ -729,169 +793,163 @@ impl AccountStore for Store {
         created_ms: i64,
         expires_ms: i64,
     ) -> StoreFuture<'_, ()> {
-        self.change(Change::add_session(id, digest, created_ms, expires_ms))
+        change(
+            self,
+            Change::add_session(id, digest, created_ms, expires_ms),
+        )
     }
 
     fn session(&self, digest: String, now: i64) -> StoreFuture<'_, Option<Account>> {
-        Box::pin(self.read(move |conn| {
-            query_opt(conn, &session_query(), params![digest, now], |r| {
-                account_row(r)
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&digest, &now];
+                tx.query_opt(&session_query(), &values, |r| account_row(r))
+                    .await
             })
-        }))
+        })
     }
 
     fn end_session(&self, digest: String) -> StoreFuture<'_, ()> {
-        self.change(Change::end_session(digest))
+        change(self, Change::end_session(digest))
     }
 
     fn end_sessions(&self, id: i64, keep: Option<String>) -> StoreFuture<'_, usize> {
-        Box::pin(self.exec(Change::end_sessions(id, keep)))
+        let done = exec(self, Change::end_sessions(id, keep));
+        Box::pin(async move { done.await.map(|n| n as usize) })
     }
 
     fn set_password(&self, id: i64, hash: String, keep: Option<String>) -> StoreFuture<'_, ()> {
-        self.change(Change::set_password(id, hash, keep))
+        change(self, Change::set_password(id, hash, keep))
     }
 
     fn use_recovery_code(&self, id: i64, digest: String, now: i64) -> StoreFuture<'_, bool> {
-        let used = self.exec(Change::use_recovery_code(id, digest, now));
-        Box::pin(async move { Ok(used.await? == 1) })
+        one(self, Change::use_recovery_code(id, digest, now))
     }
 
     fn set_recovery_codes(&self, id: i64, digests: Vec<String>) -> StoreFuture<'_, ()> {
-        self.change(Change::set_recovery_codes(id, &digests))
+        change(self, Change::set_recovery_codes(id, &digests))
     }
 
     fn recovery_codes_left(&self, id: i64) -> StoreFuture<'_, usize> {
-        Box::pin(self.read(move |conn| {
-            let n: i64 = conn.query_row(
-                "SELECT COUNT(*) FROM recovery_codes WHERE account_id = ?1 AND used_ms IS NULL",
-                [id],
-                |r| r.get(0),
-            )?;
-            Ok(n as usize)
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let n: i64 = tx
+                    .value(
+                        "SELECT COUNT(*) FROM recovery_codes
+                         WHERE account_id = ?1 AND used_ms IS NULL",
+                        &[&id],
+                    )
+                    .await?;
+                Ok(n as usize)
+            })
+        })
     }
 
     fn delete_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
-        Box::pin(self.write(move |conn| {
-            let Some(account) = find(conn, "a.id = ?1", &id)? else {
-                return Ok(());
-            };
-            conn.execute(
-                "UPDATE accounts SET deleted_ms = ?2, password_hash = '', kid = 0, muted = 0
-                 WHERE id = ?1",
-                params![id, now],
-            )?;
-            conn.execute("DELETE FROM sessions WHERE account_id = ?1", [id])?;
-            conn.execute("DELETE FROM recovery_codes WHERE account_id = ?1", [id])?;
-            conn.execute(
-                "DELETE FROM blocks WHERE blocker = ?1 OR blocked = ?1",
-                [id],
-            )?;
-            for side in ["south", "north"] {
-                conn.execute(
-                    &format!("UPDATE games SET {side}_name = '' WHERE {side}_player = ?1"),
-                    [&account.player.0],
-                )?;
-            }
-            conn.execute(
-                "UPDATE players SET name = '' WHERE id = ?1",
-                [&account.player.0],
-            )?;
-            Ok(())
-        }))
+        self.write(move |tx| Box::pin(delete(tx, id, now)))
     }
 
     fn close_account(&self, id: i64, now: i64) -> StoreFuture<'_, ()> {
-        self.change(Change::close_account(id, now))
+        change(self, Change::close_account(id, now))
     }
 
     fn set_kid(&self, id: i64, kid: bool) -> StoreFuture<'_, ()> {
-        self.change(Change::set_kid(id, kid))
+        change(self, Change::set_kid(id, kid))
     }
 
     fn set_role(&self, id: i64, role: Role) -> StoreFuture<'_, ()> {
-        self.change(Change::set_role(id, role))
+        change(self, Change::set_role(id, role))
     }
 
     fn set_muted(&self, id: i64, muted: bool) -> StoreFuture<'_, ()> {
-        self.change(Change::set_muted(id, muted))
+        change(self, Change::set_muted(id, muted))
     }
 
     fn block(&self, blocker: i64, blocked: i64, now: i64) -> StoreFuture<'_, ()> {
-        self.change(Change::block(blocker, blocked, now))
+        change(self, Change::block(blocker, blocked, now))
     }
 
     fn unblock(&self, blocker: i64, blocked: i64) -> StoreFuture<'_, ()> {
-        self.change(Change::unblock(blocker, blocked))
+        change(self, Change::unblock(blocker, blocked))
     }
 
     fn blocked_by(&self, id: i64) -> StoreFuture<'_, Vec<String>> {
-        Box::pin(self.read(move |conn| query_all(conn, BLOCKED_BY, [id], |r| r.get(0))))
+        rows(
+            self,
+            BLOCKED_BY.into(),
+            [Box::new(id) as Box<dyn Value>],
+            |r| r.cell(0),
+        )
     }
 
     fn blocks(&self, a: PlayerId, b: PlayerId) -> StoreFuture<'_, bool> {
-        Box::pin(self.read(move |conn| {
-            Ok(conn
-                .prepare_cached(BLOCKS)?
-                .query_row(params![a.0, b.0], |r| r.get(0))?)
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&a.0, &b.0];
+                tx.value(BLOCKS, &values).await
+            })
+        })
     }
 
     fn add_report(&self, r: NewReport) -> StoreFuture<'_, i64> {
-        Box::pin(self.write(move |conn| {
-            Ok(conn.prepare_cached(ADD_REPORT)?.query_row(
-                params![
-                    r.reporter,
-                    r.reported,
-                    r.game,
-                    r.reason,
-                    r.text,
-                    r.created_ms
-                ],
-                |row| row.get(0),
-            )?)
-        }))
+        self.write(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 6] = [
+                    &r.reporter,
+                    &r.reported,
+                    &r.game,
+                    &r.reason,
+                    &r.text,
+                    &r.created_ms,
+                ];
+                tx.value(ADD_REPORT, &values).await
+            })
+        })
     }
 
     fn reports(&self, limit: usize) -> StoreFuture<'_, Vec<Report>> {
-        Box::pin(self.read(move |conn| query_all(conn, REPORTS, [limit as i64], |r| report_row(r))))
+        let values = [Box::new(limit as i64) as Box<dyn Value>];
+        rows(self, REPORTS.into(), values, |r| report_row(r))
     }
 
     fn resolve_report(&self, id: i64, by: i64, now: i64) -> StoreFuture<'_, bool> {
-        let n = self.exec(Change::resolve_report(id, by, now));
-        Box::pin(async move { Ok(n.await? == 1) })
+        one(self, Change::resolve_report(id, by, now))
     }
 
     fn remove_chat_line(&self, game: i64, line: i64) -> StoreFuture<'_, bool> {
-        let n = self.exec(Change::remove_chat_line(game, line));
-        Box::pin(async move { Ok(n.await? == 1) })
+        one(self, Change::remove_chat_line(game, line))
     }
 
     fn add_challenge(&self, c: Challenge) -> StoreFuture<'_, i64> {
-        Box::pin(self.write(move |conn| {
-            Ok(conn.prepare_cached(ADD_CHALLENGE)?.query_row(
-                params![
-                    c.from.0,
-                    c.from_name,
-                    c.to.0,
-                    c.to_name,
-                    c.clock.map(|c| c.0),
-                    c.clock.map(|c| c.1),
-                    c.rated,
-                    c.colour.to_string(),
-                    c.created_ms
-                ],
-                |r| r.get(0),
-            )?)
-        }))
+        self.write(move |tx| {
+            Box::pin(async move {
+                let colour = c.colour.to_string();
+                let (initial, increment) = (c.clock.map(|c| c.0), c.clock.map(|c| c.1));
+                let values: [&dyn Value; 9] = [
+                    &c.from.0,
+                    &c.from_name,
+                    &c.to.0,
+                    &c.to_name,
+                    &initial,
+                    &increment,
+                    &c.rated,
+                    &colour,
+                    &c.created_ms,
+                ];
+                let id: i64 = tx.value(ADD_CHALLENGE, &values).await?;
+                tx.announce(Notice::Challenge { id }).await?;
+                Ok(id)
+            })
+        })
     }
 
     fn challenge(&self, id: i64) -> StoreFuture<'_, Option<Challenge>> {
-        Box::pin(self.read(move |conn| {
-            let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1");
-            query_opt(conn, &sql, [id], |r| challenge_row(r))
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let sql = format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1");
+                tx.query_opt(&sql, &[&id], |r| challenge_row(r)).await
+            })
+        })
     }
 
     fn challenges(
@@ -900,10 +958,12 @@ impl AccountStore for Store {
         since_ms: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<Challenge>> {
-        Box::pin(self.read(move |conn| {
-            let values = params![player.0, since_ms, limit as i64];
-            query_all(conn, &challenges_query(), values, |r| challenge_row(r))
-        }))
+        let values: [Box<dyn Value>; 3] = [
+            Box::new(player.0),
+            Box::new(since_ms),
+            Box::new(limit as i64),
+        ];
+        rows(self, challenges_query(), values, |r| challenge_row(r))
     }
 
     fn settle_challenge(
@@ -913,32 +973,41 @@ impl AccountStore for Store {
         game: Option<String>,
         now: i64,
     ) -> StoreFuture<'_, bool> {
-        let n = self.exec(Change::settle_challenge(id, state, game, now));
-        Box::pin(async move { Ok(n.await? == 1) })
+        self.write(move |tx| {
+            Box::pin(async move {
+                let settled =
+                    apply(tx, &Change::settle_challenge(id, state, game, now)).await? == 1;
+                if settled {
+                    tx.announce(Notice::Challenge { id }).await?;
+                }
+                Ok(settled)
+            })
+        })
     }
 
     fn set_bot(&self, id: i64) -> StoreFuture<'_, ()> {
-        self.change(Change::set_bot(id))
+        change(self, Change::set_bot(id))
     }
 
     fn add_token(&self, token: ApiToken) -> StoreFuture<'_, ()> {
-        self.change(Change::add_token(token))
+        change(self, Change::add_token(token))
     }
 
     fn tokens(&self, id: i64) -> StoreFuture<'_, Vec<ApiToken>> {
-        Box::pin(self.read(move |conn| query_all(conn, &tokens_query(), [id], |r| token_row(r))))
+        let values = [Box::new(id) as Box<dyn Value>];
+        rows(self, tokens_query(), values, |r| token_row(r))
     }
 
     fn token(&self, digest: String) -> StoreFuture<'_, Option<(ApiToken, Account)>> {
-        Box::pin(
-            self.read(move |conn| {
-                query_opt(conn, &token_query(), [digest], |r| token_and_account(r))
-            }),
-        )
+        self.read(move |tx| {
+            Box::pin(async move {
+                tx.query_opt(&token_query(), &[&digest], |r| token_and_account(r))
+                    .await
+            })
+        })
     }
 
     fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool> {
-        let n = self.exec(Change::revoke_token(id, public_id, now));
-        Box::pin(async move { Ok(n.await? == 1) })
+        one(self, Change::revoke_token(id, public_id, now))
     }
 }

@@ -6,6 +6,7 @@
 use rusqlite::types::Value;
 use tokio_postgres::types::{ToSql, Type};
 
+use crate::tx::Backend;
 use crate::{PgStore, Store, StoreError};
 
 /// The tables copied, in an order their references allow; `meta` is the
@@ -156,7 +157,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
     let mut expected = Vec::with_capacity(ids.len());
     for &id in &ids {
         let game = from
-            .read_blocking(move |conn| crate::rows::load_game(conn, id))?
+            .read_here(move |tx| Box::pin(crate::games::load_game(tx, id)))?
             .ok_or_else(|| StoreError::Refused(format!("game {id} vanished during the copy")))?;
         expected.push((id, fingerprint(&game)));
     }
@@ -166,8 +167,8 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
         .map(|t| (t.0.clone(), t.2.len() as i64))
         .collect();
     let report = to.block_on(async move {
-        let mut client = store.pool().get().await?;
-        let tx = client.transaction().await?;
+        let pg = super::postgres::PgTx::begin(store.pool().get().await?, 0).await?;
+        let tx = pg.client()?;
         let held: i64 = tx
             .query_one("SELECT COUNT(*) FROM games", &[])
             .await?
@@ -242,7 +243,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
             rows.push((table, got));
         }
         for (id, print) in &expected {
-            let copied = super::postgres::load_in(&tx, *id)
+            let copied = crate::games::load_game(&pg, *id)
                 .await?
                 .ok_or_else(|| StoreError::Refused(format!("game {id} was not copied")))?;
             if fingerprint(&copied) != *print {
@@ -251,7 +252,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
                 )));
             }
         }
-        tx.commit().await?;
+        pg.commit().await?;
         Ok(CopyReport {
             rows,
             games_checked: expected.len(),

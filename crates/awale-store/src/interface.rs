@@ -11,7 +11,8 @@ use std::pin::Pin;
 
 use awale_model::game::{PlayerId, WebGame};
 
-use crate::{ChatLine, LobbyGame, Page, StoreError, Summary};
+use crate::error::StoreError;
+use crate::records::{ChatLine, LobbyGame, Page, Summary};
 
 /// A change another process made, heard from a shared store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

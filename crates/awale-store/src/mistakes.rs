@@ -5,13 +5,11 @@
 //! decides what is a mistake, what answer is right and when one comes
 //! back; the store keeps the rows.
 
-use rusqlite::params;
-
 use awale_model::game::PlayerId;
 
-use crate::cells::Cells;
-use crate::rows::{query_all, query_opt};
-use crate::{Store, StoreFuture};
+use crate::cells::{Cells, Value};
+use crate::interface::StoreFuture;
+use crate::tx::{Backend, Tx};
 
 /// One mistake of a player, as a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,41 +110,53 @@ pub(crate) fn mistake_of<R: Cells>(r: &R) -> Result<MistakeRow, R::Error> {
     })
 }
 
-impl MistakeStore for Store {
+impl MistakeRow {
+    /// The values of [`ADD`], in its order.
+    fn values(&self) -> [&dyn Value; 11] {
+        [
+            &self.player.0,
+            &self.game,
+            &self.ply,
+            &self.rules,
+            &self.position,
+            &self.played,
+            &self.best,
+            &self.solved,
+            &self.tries,
+            &self.created_ms,
+            &self.due_ms,
+        ]
+    }
+}
+
+impl<S: Backend> MistakeStore for S {
     fn add_mistakes(&self, rows: Vec<MistakeRow>) -> StoreFuture<'_, ()> {
-        Box::pin(self.write(move |conn| {
-            let mut add = conn.prepare_cached(ADD)?;
-            for m in &rows {
-                add.execute(params![
-                    m.player.0,
-                    m.game,
-                    m.ply,
-                    m.rules,
-                    m.position,
-                    m.played,
-                    m.best,
-                    m.solved,
-                    m.tries,
-                    m.created_ms,
-                    m.due_ms
-                ])?;
-            }
-            Ok(())
-        }))
+        self.write(move |tx| {
+            Box::pin(async move {
+                for m in &rows {
+                    tx.execute(ADD, &m.values()).await?;
+                }
+                Ok(())
+            })
+        })
     }
 
     fn mistakes(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<MistakeRow>> {
-        Box::pin(self.read(move |conn| {
-            query_all(conn, &list_sql(), params![player.0, limit as i64], |r| {
-                mistake_of(r)
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&player.0, &(limit as i64)];
+                tx.query(&list_sql(), &values, |r| mistake_of(r)).await
             })
-        }))
+        })
     }
 
     fn mistake(&self, player: PlayerId, id: i64) -> StoreFuture<'_, Option<MistakeRow>> {
-        Box::pin(self.read(move |conn| {
-            query_opt(conn, &one_sql(), params![player.0, id], |r| mistake_of(r))
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&player.0, &id];
+                tx.query_opt(&one_sql(), &values, |r| mistake_of(r)).await
+            })
+        })
     }
 
     fn mistake_tried(
@@ -156,13 +166,11 @@ impl MistakeStore for Store {
         solved: bool,
         due_ms: i64,
     ) -> StoreFuture<'_, Option<MistakeRow>> {
-        Box::pin(self.write(move |conn| {
-            query_opt(
-                conn,
-                &tried_sql(),
-                params![player.0, id, i64::from(solved), due_ms],
-                |r| mistake_of(r),
-            )
-        }))
+        self.write(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 4] = [&player.0, &id, &i64::from(solved), &due_ms];
+                tx.query_opt(&tried_sql(), &values, |r| mistake_of(r)).await
+            })
+        })
     }
 }

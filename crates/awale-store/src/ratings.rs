@@ -6,7 +6,6 @@
 //! one transaction with both ratings, so two games ending at once never
 //! lose an update; the arithmetic is the model's (`awale_model::rating`).
 
-use rusqlite::{params, params_from_iter, Connection};
 use serde::Serialize;
 
 use awale_core::Side;
@@ -14,8 +13,10 @@ use awale_model::game::PlayerId;
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
 use crate::cells::{Cells, Value};
-use crate::rows::{query_all, query_opt, side_to_text};
-use crate::{Store, StoreError, StoreFuture};
+use crate::error::StoreError;
+use crate::interface::StoreFuture;
+use crate::rows::side_to_text;
+use crate::tx::{Backend, Tx};
 
 /// A player's results in finished online games (aborted ones left out).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -522,14 +523,6 @@ pub(crate) fn side_change<R: Cells>(r: &R) -> Result<(String, Glicko, Glicko), R
     Ok((r.cell(0)?, glicko_at(r, 1)?, glicko_at(r, 4)?))
 }
 
-/// The changes game `id` made, if it was rated.
-pub(crate) fn game_changes(
-    conn: &Connection,
-    id: i64,
-) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    changes_of_sides(id, query_all(conn, GAME_CHANGES, [id], |r| side_change(r))?)
-}
-
 /// Game `id`'s rating changes from its rows (side, before, after), in
 /// either store: South's and North's, or none when it was not rated.
 ///
@@ -557,41 +550,57 @@ pub(crate) fn changes_of_sides(
     Ok(south.zip(north).map(|(s, n)| [s, n]))
 }
 
-fn current(
-    conn: &Connection,
-    player: &PlayerId,
-    speed: Speed,
-) -> Result<Option<(Glicko, i64)>, StoreError> {
-    query_opt(conn, CURRENT, params![player.0, speed.name()], |r| {
-        current_of(r)
-    })
+/// The second key of the players' locks (beside uploads' 0 and account
+/// names' 1).
+const RATING_LOCK_SPACE: i64 = 2;
+
+/// The changes game `id` made, if it was rated.
+pub(crate) async fn game_changes<X: Tx>(
+    tx: &X,
+    id: i64,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
+    changes_of_sides(
+        id,
+        tx.query(GAME_CHANGES, &[&id], |r| side_change(r)).await?,
+    )
 }
 
-fn rate(
-    conn: &Connection,
+/// Rates game `game` (as [`RatingStore::rate_game`]): both players' locks
+/// taken in one order (processes sharing the store rate one player's games
+/// in turn, and a game once), the changes already made if any, else both
+/// ratings and the game's changes written.
+async fn rate<X: Tx>(
+    tx: &X,
     game: i64,
-    players: &[PlayerId; 2],
+    players: [PlayerId; 2],
     speed: Speed,
     winner: Option<Side>,
     at_ms: i64,
 ) -> Result<[RatingChange; 2], StoreError> {
-    if let Some(done) = game_changes(conn, game)? {
+    let mut keys = [players[0].0.as_str(), players[1].0.as_str()];
+    keys.sort_unstable();
+    for key in keys {
+        tx.lock(RATING_LOCK_SPACE, key).await?;
+    }
+    if let Some(done) = game_changes(tx, game).await? {
         return Ok(done);
     }
-    let before = |p: &PlayerId| -> Result<(Glicko, Option<i64>), StoreError> {
-        Ok(current(conn, p, speed)?.map_or((rating::START, None), |(g, last)| (g, Some(last))))
-    };
-    let changes = rating::rate_game(before(&players[0])?, before(&players[1])?, winner, at_ms);
-    for row in RatingRow::of_game(game, players, speed, at_ms, &changes) {
-        conn.prepare_cached(SET_RATING)?
-            .execute(params_from_iter(row.rating()))?;
-        conn.prepare_cached(ADD_CHANGE)?
-            .execute(params_from_iter(row.change()))?;
+    let mut before = [(rating::START, None); 2];
+    for (p, b) in players.iter().zip(&mut before) {
+        let values: [&dyn Value; 2] = [&p.0, &speed.name()];
+        if let Some((g, last)) = tx.query_opt(CURRENT, &values, |r| current_of(r)).await? {
+            *b = (g, Some(last));
+        }
+    }
+    let changes = rating::rate_game(before[0], before[1], winner, at_ms);
+    for row in RatingRow::of_game(game, &players, speed, at_ms, &changes) {
+        tx.execute(SET_RATING, &row.rating()).await?;
+        tx.execute(ADD_CHANGE, &row.change()).await?;
     }
     Ok(changes)
 }
 
-impl RatingStore for Store {
+impl<S: Backend> RatingStore for S {
     fn rate_game(
         &self,
         game: i64,
@@ -600,19 +609,20 @@ impl RatingStore for Store {
         winner: Option<Side>,
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]> {
-        Box::pin(self.write(move |conn| rate(conn, game, &players, speed, winner, at_ms)))
+        self.write(move |tx| Box::pin(rate(tx, game, players, speed, winner, at_ms)))
     }
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
-        Box::pin(self.read(move |conn| {
-            let mut out: Vec<PlayerRating> =
-                query_all(conn, RATINGS, [&player.0], |r| player_rating(r))?
-                    .into_iter()
-                    .flatten()
-                    .collect();
-            out.sort_by_key(|r| r.speed);
-            Ok(out)
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let rows = tx
+                    .query(RATINGS, &[&player.0], |r| player_rating(r))
+                    .await?;
+                let mut out: Vec<PlayerRating> = rows.into_iter().flatten().collect();
+                out.sort_by_key(|r| r.speed);
+                Ok(out)
+            })
+        })
     }
 
     fn rating_history(
@@ -621,23 +631,30 @@ impl RatingStore for Store {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
-        Box::pin(self.read(move |conn| {
-            let values = params![player.0, speed.name(), limit as i64];
-            let mut points = query_all(conn, RATING_HISTORY, values, |r| rating_point(r))?;
-            points.reverse();
-            Ok(points)
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 3] = [&player.0, &speed.name(), &(limit as i64)];
+                let mut points = tx
+                    .query(RATING_HISTORY, &values, |r| rating_point(r))
+                    .await?;
+                points.reverse();
+                Ok(points)
+            })
+        })
     }
 
     fn results(&self, player: PlayerId) -> StoreFuture<'_, Results> {
-        Box::pin(self.read(move |conn| {
-            let mut results = Results::default();
-            for (seat, won, lost) in RESULT_SEATS {
-                conn.prepare_cached(&results_query(seat))?
-                    .query_row(params![player.0, won, lost], |r| results.add(r))?;
-            }
-            Ok(results)
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let mut results = Results::default();
+                for (seat, won, lost) in RESULT_SEATS {
+                    let values: [&dyn Value; 3] = [&player.0, &won, &lost];
+                    tx.query(&results_query(seat), &values, |r| results.add(r))
+                        .await?;
+                }
+                Ok(results)
+            })
+        })
     }
 
     fn played_games(
@@ -647,11 +664,13 @@ impl RatingStore for Store {
         before: Option<(i64, String)>,
         limit: usize,
     ) -> StoreFuture<'_, Vec<PlayedGame>> {
-        Box::pin(self.read(move |conn| {
-            let (sql, values) = played_games_query(player, filter, before, limit);
-            let values = params_from_iter(values.iter().map(|v| &**v));
-            query_all(conn, &sql, values, |r| played_game(r))
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let (sql, values) = played_games_query(player, filter, before, limit);
+                let values: Vec<&dyn Value> = values.iter().map(|v| &**v).collect();
+                tx.query(&sql, &values, |r| played_game(r)).await
+            })
+        })
     }
 
     fn leaderboard(
@@ -662,19 +681,23 @@ impl RatingStore for Store {
         limit: usize,
     ) -> StoreFuture<'_, Vec<Leader>> {
         let since = rule.since(now);
-        Box::pin(self.read(move |conn| {
-            let values = params![
-                speed.name(),
-                since,
-                rule.min_games,
-                limit as i64,
-                rule.max_deviation as f64
-            ];
-            query_all(conn, &leaderboard_query(false), values, |r| leader(r))
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                // The deviation is compared with a DOUBLE PRECISION column.
+                let values: [&dyn Value; 5] = [
+                    &speed.name(),
+                    &since,
+                    &rule.min_games,
+                    &(limit as i64),
+                    &(rule.max_deviation as f64),
+                ];
+                let sql = leaderboard_query(S::Tx::POSTGRES);
+                tx.query(&sql, &values, |r| leader(r)).await
+            })
+        })
     }
 
     fn unrated_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        self.read_blocking(|conn| query_all(conn, UNRATED_GAMES, [], |r| r.get(0)))
+        self.read_here(|tx| Box::pin(tx.query(UNRATED_GAMES, &[], |r| r.cell(0))))
     }
 }

@@ -3,10 +3,12 @@
 //! every move. Lists of games read the indexes a page at a time.
 
 use awale_core::{Game, Move, Position, Rules, Side};
-use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 
-use super::{ChatLine, Page, StoreError, StoredRules, Summary, CHAT_KEPT};
 use crate::cells::{Cells, Value};
+use crate::error::StoreError;
+use crate::interface::Notice;
+use crate::records::{ChatLine, LobbyGame, Page, StoredRules, Summary, CHAT_KEPT};
+use crate::tx::Tx;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
 /// A side as the store writes it: its letter.
@@ -114,14 +116,6 @@ fn computer_of(mode: Mode) -> (Option<String>, Option<i64>) {
         Mode::Computer { human, level } => (Some(side_to_text(human)), Some(i64::from(level))),
         Mode::Humans | Mode::Online => (None, None),
     }
-}
-
-pub(super) fn insert_game(conn: &Connection, game: &mut WebGame) -> Result<(), StoreError> {
-    let row = NewRow::of(game)?;
-    game.id = conn
-        .prepare_cached(ADD_GAME)?
-        .query_row(params_from_iter(row.values()), |r| r.get(0))?;
-    write_state(conn, game, 0)
 }
 
 /// A game's state as the `games` row keeps it: the same for every store.
@@ -256,50 +250,12 @@ pub(crate) fn moves_from(game: &WebGame, from: usize) -> Vec<(i64, String, i64)>
         .collect()
 }
 
-pub(super) fn write_state(
-    conn: &Connection,
-    game: &WebGame,
-    from: usize,
-) -> Result<(), StoreError> {
-    conn.execute(
-        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-        params![game.id, from as i64],
-    )?;
-    {
-        let mut insert = conn.prepare_cached(
-            "INSERT INTO moves (game_id, ply, letter, captured) VALUES (?1, ?2, ?3, ?4)",
-        )?;
-        for (ply, letter, captured) in moves_from(game, from) {
-            insert.execute(params![game.id, ply, letter, captured])?;
-        }
-    }
-    let changed = conn
-        .prepare_cached(&format!("UPDATE games SET {SET_STATE} WHERE id = ?1"))?
-        .execute(params_from_iter(State::of(game).values()))?;
-    if changed != 1 {
-        return Err(StoreError::Corrupt {
-            id: game.id,
-            message: "no such game to update".into(),
-        });
-    }
-    Ok(())
-}
-
 pub(crate) const GAME_COLUMNS: &str =
     "created_ms, rules, start, mode, human, level, seed, clock_initial_ms,
     clock_increment_ms, south_ms, north_ms, turn_started_ms, resigned, stop, redo, public,
     south_player, south_name, north_player, north_name, takeback, rematch, rematch_id, rated, draw,
     public_id, invite, (SELECT r.public_id FROM games r WHERE r.id = games.rematch_id),
     clock_per_move, rating_range";
-
-pub(super) fn load_game(conn: &Connection, id: i64) -> Result<Option<WebGame>, StoreError> {
-    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
-    let row = query_opt(conn, &sql, [id], |r| game_row(r))?;
-    let Some(row) = row else { return Ok(None) };
-    let moves = query_all(conn, MOVES, [id], |r| move_row(r))?;
-    let changes = crate::ratings::game_changes(conn, id)?;
-    rebuild(id, row, &moves, changes).map(Some)
-}
 
 /// Rebuilds game `id` from its row and its moves (ply, letter, captured),
 /// replaying and checking every move: the same for every store.
@@ -486,28 +442,6 @@ pub(crate) const SUMMARY_COLUMNS: &str =
     (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = games.id) AS tournament,
     CASE WHEN south_player = ?1 THEN 'S' WHEN north_player = ?1 THEN 'N' END AS you";
 
-/// The games of `player` (by their seats), newest first: two index scans
-/// merged, so a long list of other players' games costs nothing. Nobody's
-/// games are listed to a request without a player.
-pub(super) fn list_games(
-    conn: &Connection,
-    player: Option<&PlayerId>,
-    before: Option<(i64, i64)>,
-    limit: usize,
-    unfinished: bool,
-) -> Result<Page, StoreError> {
-    let Some(player) = player else {
-        return Ok(page_of(Vec::new(), limit));
-    };
-    let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
-    let sql = list_games_query(unfinished, false);
-    let who = player.0.as_str();
-    let games = query_all(conn, &sql, params![who, t, i, limit as i64 + 1], |r| {
-        summary(r)
-    })?;
-    Ok(page_of(games, limit))
-}
-
 /// The query of [`list_games`] in either store (SQLite's numbering): the
 /// games where `?1` holds a seat, before `(?2, id ?3)`, `?4` at most, as
 /// [`SUMMARY_COLUMNS`]; only those going on when `unfinished`. Each seat's
@@ -604,23 +538,6 @@ pub(crate) const KEEP_LAST_CHAT: &str =
     "DELETE FROM chat WHERE game_id = ?1 AND id < (SELECT id FROM chat
      WHERE game_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)";
 
-/// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines:
-/// `add` (which gives the line's number) with `params`, then `keep_last`
-/// of room `room` (a game's chat, [`ADD_CHAT_LINE`] and
-/// [`KEEP_LAST_CHAT`], or a tournament's). The line's number.
-pub(crate) fn add_chat_line(
-    conn: &Connection,
-    add: &str,
-    params: impl rusqlite::Params,
-    keep_last: &str,
-    room: i64,
-) -> Result<i64, StoreError> {
-    let id = conn.prepare_cached(add)?.query_row(params, |r| r.get(0))?;
-    conn.prepare_cached(keep_last)?
-        .execute(params![room, CHAT_KEPT as i64 - 1])?;
-    Ok(id)
-}
-
 /// A chat line from a row of [`CHAT_LINES`], in either store.
 pub(crate) fn chat_line<R: Cells>(r: &R) -> Result<ChatLine, R::Error> {
     let room: String = r.cell(1)?;
@@ -651,68 +568,99 @@ pub(crate) const TURNS_FILTER: &str = "mode = 'online' AND result = '*' AND stop
     AND ((south_player = {p} AND ({last} = 'S') = (plies % 2 = 0))
       OR (north_player = {p} AND ({last} = 'N') = (plies % 2 = 0)))";
 
-/// The games where it is `player`'s move, the longest waiting first, at
-/// most `limit`.
-pub(super) fn turns(
-    conn: &Connection,
-    player: &PlayerId,
-    limit: usize,
-) -> Result<Vec<Summary>, StoreError> {
-    let filter = TURNS_FILTER
-        .replace("{p}", "?1")
-        .replace("{last}", "substr(start, -1)");
-    let sql = format!(
-        "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} ORDER BY updated_ms, id LIMIT ?2"
-    );
-    query_all(conn, &sql, params![player.0, limit as i64], |r| summary(r))
-}
-
 /// Reads a [`Page::next`] back.
 pub fn parse_cursor(text: &str) -> Option<(i64, i64)> {
     let (t, i) = text.split_once('.')?;
     Some((t.parse().ok()?, i.parse().ok()?))
 }
 
-/// The one row `sql` finds with `params`, read by `decode`, or None (as
-/// tokio-postgres's `query_opt`), the statement kept prepared.
-pub(crate) fn query_opt<T>(
-    conn: &Connection,
-    sql: &str,
-    params: impl rusqlite::Params,
-    decode: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-) -> Result<Option<T>, StoreError> {
-    Ok(conn
-        .prepare_cached(sql)?
-        .query_row(params, decode)
-        .optional()?)
-}
+/// The lobby's columns of whether each seat is an open account's (the
+/// same SQL for both stores).
+pub(crate) const LOBBY_ACCOUNTS: &str =
+    "EXISTS (SELECT 1 FROM accounts a WHERE a.player = south_player
+             AND a.deleted_ms IS NULL AND a.closed_ms IS NULL),
+     EXISTS (SELECT 1 FROM accounts a WHERE a.player = north_player
+             AND a.deleted_ms IS NULL AND a.closed_ms IS NULL)";
 
-/// The rows `sql` finds with `params`, each read by `decode` (as
-/// tokio-postgres's `query`), the statement kept prepared.
-pub(crate) fn query_all<T, E>(
-    conn: &Connection,
-    sql: &str,
-    params: impl rusqlite::Params,
-    mut decode: impl FnMut(&rusqlite::Row<'_>) -> Result<T, E>,
-) -> Result<Vec<T>, StoreError>
-where
-    StoreError: From<E>,
-{
-    let mut stmt = conn.prepare_cached(sql)?;
-    let mut rows = stmt.query(params)?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(decode(r)?);
-    }
-    Ok(out)
-}
+/// The lobby's columns of a rated game's two players' ratings now (the
+/// same SQL for both stores).
+pub(crate) const LOBBY_RATINGS: &str =
+    "(SELECT r.rating FROM ratings r WHERE rated AND r.player = south_player AND r.speed = games.speed),
+     (SELECT r.rating FROM ratings r WHERE rated AND r.player = north_player AND r.speed = games.speed)";
 
-/// The store's id of the game whose public id is `public_id`.
-pub(super) fn find_game(conn: &Connection, public_id: &str) -> Result<Option<i64>, StoreError> {
-    query_opt(
-        conn,
-        "SELECT id FROM games WHERE public_id = ?1",
-        [public_id],
-        |r| r.get(0),
+/// The lobby's two kinds of games, each counted apart (games in play never
+/// hide a challenge): the public ones waiting for a second player (a
+/// private invitation is nobody else's business until it is played), and
+/// those being played.
+pub(crate) const LOBBY_KINDS: [&str; 2] = [
+    "public AND (south_player IS NULL OR north_player IS NULL)",
+    "south_player IS NOT NULL AND north_player IS NOT NULL",
+];
+
+/// The newest `?1` online games going on of kind `which` (one of
+/// [`LOBBY_KINDS`]), as [`lobby_game`] reads them.
+pub(crate) fn lobby_query(which: &str) -> String {
+    format!(
+        "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
+                plies, created_ms, start, public_id, rated, clock_per_move, {LOBBY_RATINGS},
+                rating_range, {LOBBY_ACCOUNTS}
+         FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
+         AND {which}
+         ORDER BY updated_ms DESC, id DESC LIMIT ?1"
     )
+}
+
+/// A game of the lobby from a row of [`lobby_query`], in either store.
+pub(crate) fn lobby_game<R: Cells>(r: &R) -> Result<LobbyGame, R::Error> {
+    let clock = match (r.cell(2)?, r.cell(3)?) {
+        (Some(i), Some(inc)) => Some([i, inc]),
+        _ => None,
+    };
+    let rules = StoredRules::from_text(r.cell(1)?);
+    let start: String = r.cell(8)?;
+    let usual = rules
+        .rules
+        .parse::<awale_core::Rules>()
+        .ok()
+        .map(|r| awale_core::Game::new(r).start().to_string());
+    Ok(LobbyGame {
+        id: r.cell(0)?,
+        public_id: r.cell(9)?,
+        rules,
+        clock,
+        per_move: r.cell(11)?,
+        names: [r.cell(4)?, r.cell(5)?],
+        plies: r.cell(6)?,
+        created_ms: r.cell(7)?,
+        start: (usual.as_deref() != Some(start.as_str())).then_some(start),
+        rated: r.cell(10)?,
+        ratings: [rounded(r.cell(12)?), rounded(r.cell(13)?)],
+        rating_range: r.cell(14)?,
+        accounts: [r.cell(15)?, r.cell(16)?],
+    })
+}
+
+/// A rating as the lobby shows it.
+pub(crate) fn rounded(rating: Option<f64>) -> Option<i32> {
+    rating.map(|r| r.round() as i32)
+}
+
+/// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines,
+/// telling `notice` of its number: `add` (which gives the number) with
+/// `values`, then `keep_last` of room `room` (a game's chat,
+/// [`ADD_CHAT_LINE`] and [`KEEP_LAST_CHAT`], or a tournament's). The
+/// line's number.
+pub(crate) async fn add_chat_line<X: Tx>(
+    tx: &X,
+    add: &str,
+    values: &[&dyn Value],
+    keep_last: &str,
+    room: i64,
+    notice: impl FnOnce(i64) -> Notice + Send,
+) -> Result<i64, StoreError> {
+    let id: i64 = tx.value(add, values).await?;
+    tx.execute(keep_last, &[&room, &(CHAT_KEPT as i64 - 1)])
+        .await?;
+    tx.announce(notice(id)).await?;
+    Ok(id)
 }

@@ -4,13 +4,14 @@
 //! hides the lines of a player the reader blocks); a tournament keeps its
 //! last [`CHAT_KEPT`] lines.
 
-use rusqlite::params;
-
 use awale_model::game::PlayerId;
 
-use crate::cells::Cells;
-use crate::rows::{add_chat_line, query_all};
-use crate::{ChatLine, Store, StoreFuture};
+use crate::cells::{Cells, Value};
+use crate::interface::Notice;
+use crate::interface::StoreFuture;
+use crate::records::ChatLine;
+use crate::rows::add_chat_line;
+use crate::tx::{Backend, Tx};
 
 /// A line of a tournament's chat and who said it.
 #[derive(Clone, Debug)]
@@ -75,23 +76,34 @@ pub(crate) fn line_of<R: Cells>(r: &R) -> Result<TournamentChatLine, R::Error> {
     })
 }
 
-impl TournamentChatStore for Store {
+impl<S: Backend> TournamentChatStore for S {
     fn add_tournament_chat(
         &self,
         tournament: i64,
         mut said: TournamentChatLine,
     ) -> StoreFuture<'_, TournamentChatLine> {
-        Box::pin(self.write(move |conn| {
-            let l = &said.line;
-            said.line.id = add_chat_line(
-                conn,
-                ADD_LINE,
-                params![tournament, l.at_ms, said.player.0, l.name, l.text, l.guest],
-                KEEP_LAST,
-                tournament,
-            )?;
-            Ok(said)
-        }))
+        self.write(move |tx| {
+            Box::pin(async move {
+                let l = &said.line;
+                let guest = l.guest.map(i64::from);
+                let values: [&dyn Value; 6] = [
+                    &tournament,
+                    &l.at_ms,
+                    &said.player.0,
+                    &l.name,
+                    &l.text,
+                    &guest,
+                ];
+                let notice = |line| Notice::TournamentChat {
+                    tournament,
+                    line,
+                    removed: false,
+                };
+                said.line.id =
+                    add_chat_line(tx, ADD_LINE, &values, KEEP_LAST, tournament, notice).await?;
+                Ok(said)
+            })
+        })
     }
 
     fn tournament_chat(
@@ -99,20 +111,36 @@ impl TournamentChatStore for Store {
         tournament: i64,
         limit: usize,
     ) -> StoreFuture<'_, Vec<TournamentChatLine>> {
-        Box::pin(self.read(move |conn| {
-            let values = params![tournament, limit as i64];
-            let mut lines = query_all(conn, LAST_LINES, values, |r| line_of(r))?;
-            lines.reverse();
-            Ok(lines)
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&tournament, &(limit as i64)];
+                let mut lines = tx.query(LAST_LINES, &values, |r| line_of(r)).await?;
+                lines.reverse();
+                Ok(lines)
+            })
+        })
     }
 
     fn remove_tournament_chat_line(&self, tournament: i64, line: i64) -> StoreFuture<'_, bool> {
-        Box::pin(self.write(move |conn| {
-            Ok(conn
-                .prepare_cached("DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id = ?2")?
-                .execute(params![tournament, line])?
-                > 0)
-        }))
+        self.write(move |tx| {
+            Box::pin(async move {
+                let removed = tx
+                    .execute(
+                        "DELETE FROM tournament_chat WHERE tournament_id = ?1 AND id = ?2",
+                        &[&tournament, &line],
+                    )
+                    .await?
+                    > 0;
+                if removed {
+                    let notice = Notice::TournamentChat {
+                        tournament,
+                        line,
+                        removed: true,
+                    };
+                    tx.announce(notice).await?;
+                }
+                Ok(removed)
+            })
+        })
     }
 }

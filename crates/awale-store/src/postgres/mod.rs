@@ -29,27 +29,27 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
-use crate::cells::dollar_params;
-use crate::interface::{GameStore, Notice, StoreFuture};
-use crate::{ChatLine, LobbyGame, Page, StoreError, Summary, CHAT_KEPT};
-use awale_model::game::{PlayerId, WebGame};
+use crate::games::GameHooks;
+use crate::interface::{Notice, StoreFuture};
+use crate::tx::Backend;
+use crate::StoreError;
+use awale_model::game::WebGame;
 use awale_model::lock;
 
-mod accounts;
-mod mistakes;
-mod ratings;
 mod rows;
 pub(crate) mod schema;
 mod seeks;
-mod tournament_chat;
 mod tournaments;
+mod tx;
+
+pub(crate) use tx::PgTx;
 
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
 
 /// Connections in the pool: writes and reads at once.
 const POOL_SIZE: usize = 16;
 /// The channel changes are announced on.
-const CHANNEL: &str = "awale";
+pub(crate) const CHANNEL: &str = "awale";
 /// The key of the advisory lock every running process holds (shared).
 const SITE_LOCK: i64 = 0x4177_616C_0002;
 /// How long the listener waits before connecting again.
@@ -241,32 +241,6 @@ impl PgStore {
         Ok(self.inner.pool.get().await?)
     }
 
-    /// Adds a line to a chat room that keeps its last [`CHAT_KEPT`] lines,
-    /// in one transaction announcing `notice` of the line's number: `add`
-    /// (which gives the number) with `params`, then `keep_last` of room
-    /// `room`, both written with SQLite's parameters (as the games file's
-    /// `rows::add_chat_line`). The line's number.
-    async fn add_chat_line(
-        &self,
-        add: &str,
-        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
-        keep_last: &str,
-        room: i64,
-        notice: impl FnOnce(i64) -> Notice,
-    ) -> Result<i64, StoreError> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        let id: i64 = tx
-            .query_one(&dollar_params(add), params)
-            .await?
-            .try_get(0)?;
-        tx.execute(&dollar_params(keep_last), &[&room, &(CHAT_KEPT as i64 - 1)])
-            .await?;
-        self.announce(&tx, notice(id)).await?;
-        tx.commit().await?;
-        Ok(id)
-    }
-
     /// The notice of `game`'s change, sent at the transaction's commit.
     async fn announce(
         &self,
@@ -292,20 +266,6 @@ impl PgStore {
     {
         self.block(work)
     }
-
-    /// Loads game `id` (crate use: the copy's check).
-    pub(crate) async fn load_game(&self, id: i64) -> Result<Option<WebGame>, StoreError> {
-        let client = self.client().await?;
-        rows::load_game(&client, id).await
-    }
-}
-
-/// Game `id` read in transaction `tx` (the copy's check).
-pub(crate) async fn load_in(
-    tx: &impl deadpool_postgres::GenericClient,
-    id: i64,
-) -> Result<Option<WebGame>, StoreError> {
-    rows::load_game(tx, id).await
 }
 
 /// Hears the other processes' notices and passes them on; on a lost
@@ -372,158 +332,8 @@ async fn listen(store: std::sync::Weak<Inner>) {
     }
 }
 
-impl GameStore for PgStore {
-    fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
-        let me = self.clone();
-        self.run(async move {
-            let mut games = games;
-            let mut client = me.client().await?;
-            let tx = client.transaction().await?;
-            for game in &mut games {
-                rows::insert_game(&tx, game).await?;
-                me.announce(&tx, Notice::of(game, 0, 0)).await?;
-            }
-            tx.commit().await?;
-            Ok(games)
-        })
-    }
-
-    fn upload(
-        &self,
-        player: PlayerId,
-        key: String,
-        game: WebGame,
-    ) -> StoreFuture<'_, Result<WebGame, i64>> {
-        let me = self.clone();
-        self.run(async move {
-            let mut game = game;
-            let mut client = me.client().await?;
-            let tx = client.transaction().await?;
-            // Two processes given the same upload at once: one stores it.
-            tx.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || $2, 0))",
-                &[&player.0, &key],
-            )
-            .await?;
-            let stored = rows::value_opt(
-                &tx,
-                "SELECT game_id FROM uploads WHERE player = $1 AND key = $2",
-                &[&player.0, &key],
-            )
-            .await?;
-            if let Some(id) = stored {
-                return Ok(Err(id));
-            }
-            rows::insert_game(&tx, &mut game).await?;
-            tx.execute(
-                "INSERT INTO uploads (player, key, game_id) VALUES ($1, $2, $3)",
-                &[&player.0, &key, &game.id],
-            )
-            .await?;
-            me.announce(&tx, Notice::of(&game, 0, 0)).await?;
-            tx.commit().await?;
-            Ok(Ok(game))
-        })
-    }
-
-    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
-        let me = self.clone();
-        self.with_client(move |mut client| async move {
-            let tx = client.transaction().await?;
-            rows::write_state(&tx, &game, from, Some(game.revision)).await?;
-            me.announce(&tx, Notice::of(&game, game.revision + 1, from))
-                .await?;
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
-        let me = self.clone();
-        self.run(async move { me.load_game(id).await })
-    }
-
-    fn load_newer(
-        &self,
-        held: WebGame,
-        revision: i64,
-        kept: usize,
-    ) -> StoreFuture<'_, Option<WebGame>> {
-        self.with_client(move |client| async move {
-            rows::load_newer(&client, &held, revision, kept).await
-        })
-    }
-
-    fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
-        self.with_client(move |client| async move {
-            rows::overdue_flags(&client, before_ms, limit).await
-        })
-    }
-
-    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
-        self.with_client(move |client| async move {
-            rows::value_opt(
-                &client,
-                "SELECT id FROM games WHERE public_id = $1",
-                &[&public_id],
-            )
-            .await
-        })
-    }
-
-    fn list(
-        &self,
-        player: Option<PlayerId>,
-        before: Option<(i64, i64)>,
-        limit: usize,
-    ) -> StoreFuture<'_, Page> {
-        self.with_client(move |client| async move {
-            rows::list_games(&client, player.as_ref(), before, limit, false).await
-        })
-    }
-
-    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
-        self.with_client(move |client| async move {
-            Ok(rows::list_games(&client, player.as_ref(), None, 1, true)
-                .await?
-                .games
-                .first()
-                .map(|s| s.id))
-        })
-    }
-
-    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
-        self.with_client(move |client| async move {
-            // Both kinds in one statement, each with its own limit.
-            let [waiting, playing] =
-                crate::LOBBY_KINDS.map(|which| dollar_params(&crate::lobby_query(which)));
-            let sql = format!("({waiting}) UNION ALL ({playing})");
-            rows::query_all(&client, &sql, &[&(limit as i64)], crate::lobby_game).await
-        })
-    }
-
-    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
-        self.ids_blocking(
-            "SELECT id FROM games WHERE result = '*' AND stop IS NULL
-             AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
-        )
-    }
-
-    fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
-        self.with_client(move |client| async move {
-            // The latest beat of any process: never set back.
-            let beat = rows::cached(
-                &client,
-                "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
-                 ON CONFLICT (key) DO UPDATE SET value = GREATEST(meta.value, $1)",
-            )
-            .await?;
-            client.execute(&beat, &[&now]).await?;
-            Ok(())
-        })
-    }
-
-    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
+impl GameHooks for PgStore {
+    fn resume_clocks_here(&self, now: i64) -> Result<i64, StoreError> {
         let me = self.clone();
         self.block(async move {
             let mut client = me.client().await?;
@@ -574,137 +384,34 @@ impl GameStore for PgStore {
         })
     }
 
-    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
-        self.with_client(move |client| async move {
-            client
-                .execute(
-                    "INSERT INTO reviews (game_id, plies, body) VALUES ($1, $2, $3)
-                     ON CONFLICT (game_id) DO UPDATE SET plies = $2, body = $3",
-                    &[&id, &(plies as i64), &body],
-                )
-                .await?;
-            Ok(())
-        })
-    }
-
-    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
-        self.with_client(move |client| async move {
-            let row = client
-                .query_opt("SELECT plies, body FROM reviews WHERE game_id = $1", &[&id])
-                .await?;
-            let review = |r: tokio_postgres::Row| -> Result<_, tokio_postgres::Error> {
-                Ok((r.try_get::<_, i64>(0)? as usize, r.try_get(1)?))
-            };
-            Ok(row.map(review).transpose()?)
-        })
-    }
-
-    fn add_chat(&self, game: i64, line: ChatLine) -> StoreFuture<'_, ChatLine> {
-        let me = self.clone();
-        self.run(async move {
-            let mut line = line;
-            line.id = me
-                .add_chat_line(
-                    crate::rows::ADD_CHAT_LINE,
-                    &[
-                        &game,
-                        &line.room,
-                        &line.at_ms,
-                        &line.side.map(String::from),
-                        &line.name,
-                        &line.text,
-                        &line.guest.map(i64::from),
-                    ],
-                    crate::rows::KEEP_LAST_CHAT,
-                    game,
-                    |line| Notice::Chat { game, line },
-                )
-                .await?;
-            Ok(line)
-        })
-    }
-
-    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
-        self.with_client(move |client| async move {
-            let sql = dollar_params(crate::rows::CHAT_LINES);
-            let mut lines = rows::query_all(
-                &client,
-                &sql,
-                &[&id, &(limit as i64)],
-                crate::rows::chat_line,
-            )
-            .await?;
-            lines.reverse();
-            Ok(lines)
-        })
-    }
-
-    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
-        self.with_client(move |client| async move {
-            rows::value_opt(
-                &client,
-                "SELECT name FROM players WHERE id = $1",
-                &[&player.0],
-            )
-            .await
-        })
-    }
-
-    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
-        self.with_client(move |client| async move { rows::turns(&client, &player, limit).await })
-    }
-
-    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
-        self.with_client(move |client| async move {
-            rows::value_one(
-                &client,
-                "SELECT (SELECT COUNT(*) FROM games WHERE south_player = $1
-                         AND north_player IS NULL AND mode = 'online' AND result = '*'
-                         AND stop IS NULL)
-                      + (SELECT COUNT(*) FROM games WHERE north_player = $1
-                         AND south_player IS NULL AND mode = 'online' AND result = '*'
-                         AND stop IS NULL)",
-                &[&player.0],
-            )
-            .await
-        })
-    }
-
-    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
-        self.with_client(move |mut client| async move {
-            let tx = client.transaction().await?;
-            tx.execute(
-                "INSERT INTO players (id, name, created_ms) VALUES ($1, $2, $3)
-                 ON CONFLICT (id) DO UPDATE SET name = $2",
-                &[&player.0, &name, &now],
-            )
-            .await?;
-            // As in the games file: the names of the seats of their games
-            // going on (the games held in memory keep theirs).
-            tx.execute(
-                "UPDATE games SET
-                    south_name = CASE WHEN south_player = $1 THEN $2 ELSE south_name END,
-                    north_name = CASE WHEN north_player = $1 THEN $2 ELSE north_name END
-                 WHERE (south_player = $1 OR north_player = $1) AND result = '*'",
-                &[&player.0, &name],
-            )
-            .await?;
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+    fn stored_revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
         self.with_client(move |client| async move {
             rows::value_opt(&client, "SELECT revision FROM games WHERE id = $1", &[&id]).await
         })
     }
 
-    fn seek_store(&self) -> Option<Arc<dyn crate::seeks::SeekStore>> {
+    fn newer(
+        &self,
+        held: WebGame,
+        revision: i64,
+        kept: usize,
+    ) -> Option<StoreFuture<'_, Option<WebGame>>> {
+        Some(self.read(move |tx| {
+            Box::pin(async move { rows::load_newer(tx, &held, revision, kept).await })
+        }))
+    }
+
+    fn overdue(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
+        self.with_client(move |client| async move {
+            rows::overdue_flags(&client, before_ms, limit).await
+        })
+    }
+
+    fn seeks(&self) -> Option<Arc<dyn crate::seeks::SeekStore>> {
         Some(Arc::new(self.clone()))
     }
 
-    fn notices(&self) -> Option<broadcast::Receiver<Notice>> {
+    fn heard(&self) -> Option<broadcast::Receiver<Notice>> {
         Some(self.inner.notices.subscribe())
     }
 }

@@ -1,0 +1,481 @@
+//! The games, reviews, chat and nicknames ([`GameStore`]) written once for
+//! both stores: a game written as its row and moves (`rows.rs`), read
+//! back and replayed; what only one store does is its [`Backend`]'s
+//! (`GameHooks`).
+
+use std::future::Future;
+use std::sync::Arc;
+
+use crate::cells::{Cells, Value};
+use crate::error::StoreError;
+use crate::interface::{GameStore, Notice, StoreFuture};
+use crate::records::{ChatLine, LobbyGame, Page, Summary};
+use crate::rows::{
+    chat_line, game_row, list_games_query, lobby_game, lobby_query, move_row, moves_from, page_of,
+    rebuild, summary, NewRow, Row, State, ADD_CHAT_LINE, ADD_GAME, CHAT_LINES, GAME_COLUMNS,
+    KEEP_LAST_CHAT, LOBBY_KINDS, MOVES, SET_STATE, SUMMARY_COLUMNS, TURNS_FILTER,
+};
+use crate::seeks::SeekStore;
+use crate::tx::{Backend, Tx};
+use awale_model::game::{PlayerId, WebGame};
+
+/// What only one store does with games (the others' defaults: a store
+/// only this process writes).
+pub(crate) trait GameHooks {
+    /// As [`GameStore::resume_clocks_blocking`].
+    ///
+    /// # Errors
+    ///
+    /// When the write fails.
+    fn resume_clocks_here(&self, now: i64) -> Result<i64, StoreError>;
+
+    /// As [`GameStore::revision`].
+    fn stored_revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        let _ = id;
+        Box::pin(async { Ok(None) })
+    }
+
+    /// As [`GameStore::load_newer`]: None to read the whole game.
+    fn newer(
+        &self,
+        held: WebGame,
+        revision: i64,
+        kept: usize,
+    ) -> Option<StoreFuture<'_, Option<WebGame>>> {
+        let _ = (held, revision, kept);
+        None
+    }
+
+    /// As [`GameStore::overdue_flags`].
+    fn overdue(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
+        let _ = (before_ms, limit);
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// As [`GameStore::seek_store`].
+    fn seeks(&self) -> Option<Arc<dyn SeekStore>> {
+        None
+    }
+
+    /// As [`GameStore::notices`].
+    fn heard(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
+        None
+    }
+}
+
+/// Stores a new game: its id and revision (0) are set.
+pub(crate) async fn insert_game<X: Tx>(tx: &X, game: &mut WebGame) -> Result<(), StoreError> {
+    let new = NewRow::of(game)?;
+    game.id = tx.value(ADD_GAME, &new.values()).await?;
+    game.revision = 0;
+    write_state(tx, game, 0, None).await
+}
+
+/// Writes `game`'s state and its moves from ply `from` on. With `fence`
+/// (a store several processes share), only over that stored revision
+/// ([`StoreError::Stale`] otherwise), and the revision goes one up.
+pub(crate) async fn write_state<X: Tx>(
+    tx: &X,
+    game: &WebGame,
+    from: usize,
+    fence: Option<i64>,
+) -> Result<(), StoreError> {
+    let state = State::of(game);
+    // The row first: its lock orders the writers of one game, and the
+    // fence is checked before anything else is written.
+    let (sql, fenced) = if X::POSTGRES {
+        let sql = format!(
+            "UPDATE games SET {SET_STATE},
+                revision = revision + (CASE WHEN ?26::BIGINT IS NULL THEN 0 ELSE 1 END)
+             WHERE id = ?1 AND (?26::BIGINT IS NULL OR revision = ?26::BIGINT)"
+        );
+        (sql, Some(&fence as &dyn Value))
+    } else {
+        (format!("UPDATE games SET {SET_STATE} WHERE id = ?1"), None)
+    };
+    let values: Vec<&dyn Value> = state.values().into_iter().chain(fenced).collect();
+    if tx.execute(&sql, &values).await? != 1 {
+        let stored = match fence {
+            Some(_) => {
+                tx.value_opt("SELECT revision FROM games WHERE id = ?1", &[&game.id])
+                    .await?
+            }
+            None => None,
+        };
+        return Err(match stored {
+            Some(stored) => StoreError::Stale {
+                id: game.id,
+                stored,
+            },
+            None => StoreError::Corrupt {
+                id: game.id,
+                message: "no such game to update".into(),
+            },
+        });
+    }
+    tx.replace_moves(game.id, from, moves_from(game, from))
+        .await
+}
+
+/// Game `id`'s row with its revision (0 in the games file), or None.
+pub(crate) async fn game_row_of<X: Tx>(tx: &X, id: i64) -> Result<Option<Row>, StoreError> {
+    let revision = if X::POSTGRES { "revision" } else { "0" };
+    let sql = format!("SELECT {GAME_COLUMNS}, {revision} FROM games WHERE id = ?1");
+    tx.query_opt(&sql, &[&id], |r| {
+        Ok(Row {
+            revision: r.cell(30)?,
+            ..game_row(r)?
+        })
+    })
+    .await
+}
+
+/// Game `id`, its moves replayed and checked, or None.
+pub(crate) async fn load_game<X: Tx>(tx: &X, id: i64) -> Result<Option<WebGame>, StoreError> {
+    let Some(row) = game_row_of(tx, id).await? else {
+        return Ok(None);
+    };
+    let moves = tx.query(MOVES, &[&id], |r| move_row(r)).await?;
+    let changes = crate::ratings::game_changes(tx, id).await?;
+    rebuild(id, row, &moves, changes).map(Some)
+}
+
+/// The games of `player` (by their seats), newest first: two index scans
+/// merged, so a long list of other players' games costs nothing. Nobody's
+/// games are listed to a request without a player.
+async fn list_games<X: Tx>(
+    tx: &X,
+    player: Option<PlayerId>,
+    before: Option<(i64, i64)>,
+    limit: usize,
+    unfinished: bool,
+) -> Result<Page, StoreError> {
+    let Some(player) = player else {
+        return Ok(page_of(Vec::new(), limit));
+    };
+    let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
+    let sql = list_games_query(unfinished, X::POSTGRES);
+    let values: [&dyn Value; 4] = [&player.0, &t, &i, &(limit as i64 + 1)];
+    let games = tx.query(&sql, &values, |r| summary(r)).await?;
+    Ok(page_of(games, limit))
+}
+
+/// Runs `work`'s reads on `store` (a shorter name for the impl below).
+fn reads<S, T, W>(store: &S, work: W) -> StoreFuture<'_, T>
+where
+    S: Backend,
+    T: Send + 'static,
+    W: for<'a> FnOnce(&'a S::Tx) -> StoreFuture<'a, T> + Send + 'static,
+{
+    store.read(work)
+}
+
+/// One value a statement without parameters reads, boxed.
+fn boxed<'a, T>(
+    work: impl Future<Output = Result<T, StoreError>> + Send + 'a,
+) -> StoreFuture<'a, T> {
+    Box::pin(work)
+}
+
+impl<S: Backend + GameHooks> GameStore for S {
+    fn create(&self, mut games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
+        self.write(move |tx| {
+            boxed(async move {
+                for game in &mut games {
+                    insert_game(tx, game).await?;
+                    tx.announce(Notice::of(game, 0, 0)).await?;
+                }
+                Ok(games)
+            })
+        })
+    }
+
+    fn upload(
+        &self,
+        player: PlayerId,
+        key: String,
+        mut game: WebGame,
+    ) -> StoreFuture<'_, Result<WebGame, i64>> {
+        self.write(move |tx| {
+            boxed(async move {
+                // Two processes given the same upload at once: one stores it.
+                tx.lock(0, &format!("{} {key}", player.0)).await?;
+                let values: [&dyn Value; 2] = [&player.0, &key];
+                let stored = tx
+                    .value_opt(
+                        "SELECT game_id FROM uploads WHERE player = ?1 AND key = ?2",
+                        &values,
+                    )
+                    .await?;
+                if let Some(id) = stored {
+                    return Ok(Err(id));
+                }
+                insert_game(tx, &mut game).await?;
+                let values: [&dyn Value; 3] = [&player.0, &key, &game.id];
+                tx.execute(
+                    "INSERT INTO uploads (player, key, game_id) VALUES (?1, ?2, ?3)",
+                    &values,
+                )
+                .await?;
+                tx.announce(Notice::of(&game, 0, 0)).await?;
+                Ok(Ok(game))
+            })
+        })
+    }
+
+    fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+        self.write(move |tx| {
+            boxed(async move {
+                let fence = S::Tx::POSTGRES.then_some(game.revision);
+                write_state(tx, &game, from, fence).await?;
+                tx.announce(Notice::of(&game, game.revision + 1, from))
+                    .await
+            })
+        })
+    }
+
+    fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
+        reads(self, move |tx| boxed(load_game(tx, id)))
+    }
+
+    fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                tx.value_opt("SELECT id FROM games WHERE public_id = ?1", &[&public_id])
+                    .await
+            })
+        })
+    }
+
+    fn list(
+        &self,
+        player: Option<PlayerId>,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> StoreFuture<'_, Page> {
+        reads(self, move |tx| {
+            boxed(list_games(tx, player, before, limit, false))
+        })
+    }
+
+    fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                let page = list_games(tx, player, None, 1, true).await?;
+                Ok(page.games.first().map(|s| s.id))
+            })
+        })
+    }
+
+    fn lobby(&self, limit: usize) -> StoreFuture<'_, Vec<LobbyGame>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                // Both kinds in one statement, each with its own limit.
+                let [waiting, playing] = LOBBY_KINDS.map(lobby_query);
+                let sql = format!(
+                    "SELECT * FROM ({waiting}) AS waiting
+                     UNION ALL SELECT * FROM ({playing}) AS playing"
+                );
+                tx.query(&sql, &[&(limit as i64)], |r| lobby_game(r)).await
+            })
+        })
+    }
+
+    fn timed_games_blocking(&self) -> Result<Vec<i64>, StoreError> {
+        self.read_here(|tx| {
+            boxed(tx.query(
+                "SELECT id FROM games WHERE result = '*' AND stop IS NULL
+                 AND (clock_initial_ms IS NOT NULL OR mode = 'online')",
+                &[],
+                |r| r.cell(0),
+            ))
+        })
+    }
+
+    fn alive(&self, now: i64) -> StoreFuture<'_, ()> {
+        self.write(move |tx| {
+            boxed(async move {
+                // Several processes: the latest beat of any, never set back.
+                let value = if S::Tx::POSTGRES {
+                    "GREATEST(meta.value, ?1)"
+                } else {
+                    "?1"
+                };
+                let sql = format!(
+                    "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
+                     ON CONFLICT (key) DO UPDATE SET value = {value}"
+                );
+                tx.execute(&sql, &[&now]).await?;
+                Ok(())
+            })
+        })
+    }
+
+    fn resume_clocks_blocking(&self, now: i64) -> Result<i64, StoreError> {
+        self.resume_clocks_here(now)
+    }
+
+    fn save_review(&self, id: i64, plies: usize, body: String) -> StoreFuture<'_, ()> {
+        self.write(move |tx| {
+            boxed(async move {
+                let values: [&dyn Value; 3] = [&id, &(plies as i64), &body];
+                tx.execute(
+                    "INSERT INTO reviews (game_id, plies, body) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (game_id) DO UPDATE SET plies = ?2, body = ?3",
+                    &values,
+                )
+                .await?;
+                Ok(())
+            })
+        })
+    }
+
+    fn review(&self, id: i64) -> StoreFuture<'_, Option<(usize, String)>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                let sql = "SELECT plies, body FROM reviews WHERE game_id = ?1";
+                tx.query_opt(sql, &[&id], |r| {
+                    Ok((r.cell::<i64>(0)? as usize, r.cell(1)?))
+                })
+                .await
+            })
+        })
+    }
+
+    fn add_chat(&self, game: i64, mut line: ChatLine) -> StoreFuture<'_, ChatLine> {
+        self.write(move |tx| {
+            boxed(async move {
+                let side = line.side.map(String::from);
+                let guest = line.guest.map(i64::from);
+                let values: [&dyn Value; 7] = [
+                    &game,
+                    &line.room,
+                    &line.at_ms,
+                    &side,
+                    &line.name,
+                    &line.text,
+                    &guest,
+                ];
+                let notice = |line| Notice::Chat { game, line };
+                line.id = crate::rows::add_chat_line(
+                    tx,
+                    ADD_CHAT_LINE,
+                    &values,
+                    KEEP_LAST_CHAT,
+                    game,
+                    notice,
+                )
+                .await?;
+                Ok(line)
+            })
+        })
+    }
+
+    fn chat(&self, id: i64, limit: usize) -> StoreFuture<'_, Vec<ChatLine>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                let values: [&dyn Value; 2] = [&id, &(limit as i64)];
+                let mut lines = tx.query(CHAT_LINES, &values, |r| chat_line(r)).await?;
+                lines.reverse();
+                Ok(lines)
+            })
+        })
+    }
+
+    fn player_name(&self, player: PlayerId) -> StoreFuture<'_, Option<String>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                tx.value_opt("SELECT name FROM players WHERE id = ?1", &[&player.0])
+                    .await
+            })
+        })
+    }
+
+    fn open_challenges(&self, player: PlayerId) -> StoreFuture<'_, i64> {
+        reads(self, move |tx| {
+            boxed(async move {
+                tx.value(
+                    "SELECT (SELECT COUNT(*) FROM games WHERE south_player = ?1
+                             AND north_player IS NULL AND mode = 'online' AND result = '*'
+                             AND stop IS NULL)
+                          + (SELECT COUNT(*) FROM games WHERE north_player = ?1
+                             AND south_player IS NULL AND mode = 'online' AND result = '*'
+                             AND stop IS NULL)",
+                    &[&player.0],
+                )
+                .await
+            })
+        })
+    }
+
+    fn turns(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<Summary>> {
+        reads(self, move |tx| {
+            boxed(async move {
+                let last = if S::Tx::POSTGRES {
+                    "right(start, 1)"
+                } else {
+                    "substr(start, -1)"
+                };
+                let filter = TURNS_FILTER.replace("{p}", "?1").replace("{last}", last);
+                let sql = format!(
+                    "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter}
+                     ORDER BY updated_ms, id LIMIT ?2"
+                );
+                let values: [&dyn Value; 2] = [&player.0, &(limit as i64)];
+                tx.query(&sql, &values, |r| summary(r)).await
+            })
+        })
+    }
+
+    fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
+        self.write(move |tx| {
+            boxed(async move {
+                let values: [&dyn Value; 3] = [&player.0, &name, &now];
+                tx.execute(
+                    "INSERT INTO players (id, name, created_ms) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (id) DO UPDATE SET name = ?2",
+                    &values,
+                )
+                .await?;
+                // The names of the seats of their games going on (the
+                // games held in memory keep theirs).
+                tx.execute(
+                    "UPDATE games SET
+                        south_name = CASE WHEN south_player = ?1 THEN ?2 ELSE south_name END,
+                        north_name = CASE WHEN north_player = ?1 THEN ?2 ELSE north_name END
+                     WHERE (south_player = ?1 OR north_player = ?1) AND result = '*'",
+                    &values[..2],
+                )
+                .await?;
+                Ok(())
+            })
+        })
+    }
+
+    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        self.stored_revision(id)
+    }
+
+    fn load_newer(
+        &self,
+        held: WebGame,
+        revision: i64,
+        kept: usize,
+    ) -> StoreFuture<'_, Option<WebGame>> {
+        let id = held.id;
+        self.newer(held, revision, kept)
+            .unwrap_or_else(|| self.load(id))
+    }
+
+    fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
+        self.overdue(before_ms, limit)
+    }
+
+    fn seek_store(&self) -> Option<Arc<dyn SeekStore>> {
+        self.seeks()
+    }
+
+    fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
+        self.heard()
+    }
+}

@@ -1,0 +1,134 @@
+//! The records both stores give: a line of a player's list of games, a
+//! page of it, a game of the lobby, a chat line.
+
+use serde::Serialize;
+
+use awale_model::view;
+
+/// One line of the list of games.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The game's id in the store (not shown).
+    #[serde(skip)]
+    pub id: i64,
+    /// The game's public id.
+    #[serde(rename = "id")]
+    pub public_id: String,
+    /// When it was created (milliseconds since 1970).
+    pub created_ms: i64,
+    /// When it last changed.
+    pub updated_ms: i64,
+    /// `computer`, `humans` or `online`.
+    pub mode: String,
+    /// The person's side against the computer (`S` or `N`).
+    pub human: Option<String>,
+    /// The computer's level.
+    pub level: Option<u8>,
+    /// The rules.
+    #[serde(flatten)]
+    pub rules: StoredRules,
+    /// Moves played.
+    pub plies: i64,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it goes on (or aborted).
+    pub result: String,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// The nicknames of an online game's players (South, North).
+    pub names: [Option<String>; 2],
+    /// A game over days (its clock a time per move).
+    pub per_move: bool,
+    /// The tournament it was played in (its number), if any.
+    pub tournament: Option<i64>,
+    /// The side of the player whose list it is (`S` or `N`; South when
+    /// they hold both seats, as on one screen).
+    pub you: Option<String>,
+}
+
+/// Rules as stored, with their options (read once from their column).
+#[derive(Clone, Debug, Serialize)]
+pub struct StoredRules {
+    /// The rules, as `awale,target=20`.
+    pub rules: String,
+    /// The same, option by option (None if the stored text is unreadable).
+    pub rules_view: Option<view::RulesView>,
+}
+
+impl StoredRules {
+    /// The rules as stored, read option by option.
+    pub fn from_text(rules: String) -> StoredRules {
+        let rules_view = rules
+            .parse::<awale_core::Rules>()
+            .ok()
+            .map(|r| view::RulesView::of(&r));
+        StoredRules { rules, rules_view }
+    }
+}
+
+/// A page of the list of games, newest first.
+#[derive(Clone, Debug, Serialize)]
+pub struct Page {
+    /// The games.
+    pub games: Vec<Summary>,
+    /// Where the next page starts, if there is one (give it as `before`).
+    pub next: Option<String>,
+}
+
+/// An online game as the lobby lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LobbyGame {
+    /// The game's id in the store (not shown).
+    #[serde(skip)]
+    pub id: i64,
+    /// The game's public id.
+    #[serde(rename = "id")]
+    pub public_id: String,
+    /// The rules.
+    #[serde(flatten)]
+    pub rules: StoredRules,
+    /// Initial time and increment, when the game has a clock.
+    pub clock: Option<[i64; 2]>,
+    /// A game over days: the clock's time is given again at each move.
+    pub per_move: bool,
+    /// The nicknames (South, North); None for a free seat.
+    pub names: [Option<String>; 2],
+    /// Moves played.
+    pub plies: i64,
+    /// When it was offered.
+    pub created_ms: i64,
+    /// The start diagram, when it is not the rules' own start (a study
+    /// position: the one who accepts sees what they accept).
+    pub start: Option<String>,
+    /// Rated (between two accounts: its names are usernames) or casual.
+    pub rated: bool,
+    /// A rated game's players' ratings now in its speed (South, North),
+    /// rounded; None for a casual game or a player not rated yet.
+    pub ratings: [Option<i32>; 2],
+    /// A seek's rating range (± around its maker's rating), if it has one.
+    pub rating_range: Option<i64>,
+    /// Which seats are open accounts' (South, North): their names link
+    /// to their pages; a guest's does not.
+    pub accounts: [bool; 2],
+}
+
+/// A chat message.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChatLine {
+    /// Its number, increasing.
+    pub id: i64,
+    /// `players` or `public`.
+    pub room: &'static str,
+    /// When it was sent.
+    pub at_ms: i64,
+    /// The sender's side, for a player; None for a spectator.
+    pub side: Option<char>,
+    /// The sender's nickname (empty for a guest without one).
+    pub name: String,
+    /// The text, as typed (shown as text, never as HTML).
+    pub text: String,
+    /// The guest number of a sender without a nickname, which the page
+    /// words in its language ("Invité 4821", "Guest 4821").
+    pub guest: Option<u32>,
+}
+
+/// Chat messages a game keeps (the page shows the last 200).
+pub const CHAT_KEPT: usize = 500;
