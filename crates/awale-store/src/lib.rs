@@ -26,6 +26,7 @@ use cells::Cells;
 mod accounts;
 mod cells;
 mod copy;
+pub mod explorer;
 mod interface;
 pub mod mistakes;
 mod postgres;
@@ -38,6 +39,7 @@ pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount, NewReport};
 pub use copy::{copy_to_postgres, CopyReport};
+pub use explorer::{ExplorerStore, OpeningMove};
 pub use interface::{GameStore, Notice, StoreFuture};
 pub use mistakes::{MistakeRow, MistakeStore};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};

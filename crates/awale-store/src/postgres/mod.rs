@@ -36,6 +36,7 @@ use awale_model::game::{PlayerId, WebGame};
 use awale_model::lock;
 
 mod accounts;
+mod explorer;
 mod mistakes;
 mod ratings;
 mod rows;
