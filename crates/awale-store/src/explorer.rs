@@ -41,9 +41,11 @@ pub trait ExplorerStore: Send + Sync {
 }
 
 /// The count: `?1` the rules, `?2` the start, `?3` the line, `?4` its
-/// length. A game follows the line when each of its first `?4` moves is
-/// the line's letter at that ply (its moves read by their key, game and
-/// ply); the next move is its move at ply `?4`. The same text in both
+/// length. A game follows the line when none of its first `?4` moves
+/// differs from the line's letter at that ply (its moves read by their
+/// key, game and ply, in order: most games are left at their first
+/// moves); it has them all, since it has a move at ply `?4`, the next
+/// move counted. The same text in both
 /// dialects (the `CAST`: PostgreSQL's `substr` takes an `INTEGER`).
 pub(crate) const OPENING_MOVES: &str = "SELECT m.letter, COUNT(*),
        SUM(CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END),
@@ -51,9 +53,9 @@ pub(crate) const OPENING_MOVES: &str = "SELECT m.letter, COUNT(*),
        SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END)
      FROM games g JOIN moves m ON m.game_id = g.id AND m.ply = ?4
      WHERE g.rules = ?1 AND g.start = ?2 AND g.result IN ('1-0', '0-1', '1/2-1/2')
-       AND (SELECT COUNT(*) FROM moves p
+       AND NOT EXISTS (SELECT 1 FROM moves p
             WHERE p.game_id = g.id AND p.ply < ?4
-              AND p.letter = substr(?3, CAST(p.ply + 1 AS INTEGER), 1)) = ?4
+              AND p.letter <> substr(?3, CAST(p.ply + 1 AS INTEGER), 1))
      GROUP BY m.letter
      ORDER BY COUNT(*) DESC, m.letter";
 
