@@ -41,23 +41,29 @@ pub trait ExplorerStore: Send + Sync {
 }
 
 /// The count: `?1` the rules, `?2` the start, `?3` the line, `?4` its
-/// length. A game follows the line when none of its first `?4` moves
-/// differs from the line's letter at that ply (its moves read by their
-/// key, game and ply, in order: most games are left at their first
-/// moves); it has them all, since it has a move at ply `?4`, the next
-/// move counted. The same text in both
+/// length. The finished games of the rules and start are read one by one
+/// (no index on moves by ply: a scan of the moves themselves cost 70 ms
+/// with 1,000 games against 10 to 20 ms this way); a game follows the line
+/// when none of its first `?4` moves differs from the line's letter at
+/// that ply (its moves read by their key, game and ply, in order: most
+/// games are left at their first moves); its next move is its move at ply
+/// `?4` (none: it ended there, not counted). The same text in both
 /// dialects (the `CAST`: PostgreSQL's `substr` takes an `INTEGER`).
-pub(crate) const OPENING_MOVES: &str = "SELECT m.letter, COUNT(*),
-       SUM(CASE WHEN g.result = '1-0' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN g.result = '0-1' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END)
-     FROM games g JOIN moves m ON m.game_id = g.id AND m.ply = ?4
-     WHERE g.rules = ?1 AND g.start = ?2 AND g.result IN ('1-0', '0-1', '1/2-1/2')
-       AND NOT EXISTS (SELECT 1 FROM moves p
-            WHERE p.game_id = g.id AND p.ply < ?4
-              AND p.letter <> substr(?3, CAST(p.ply + 1 AS INTEGER), 1))
-     GROUP BY m.letter
-     ORDER BY COUNT(*) DESC, m.letter";
+pub(crate) const OPENING_MOVES: &str = "SELECT next_letter, COUNT(*),
+       SUM(CASE WHEN result = '1-0' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN result = '0-1' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN result = '1/2-1/2' THEN 1 ELSE 0 END)
+     FROM (SELECT g.result AS result,
+                  (SELECT m.letter FROM moves m
+                   WHERE m.game_id = g.id AND m.ply = ?4) AS next_letter
+           FROM games g
+           WHERE g.rules = ?1 AND g.start = ?2 AND g.result IN ('1-0', '0-1', '1/2-1/2')
+             AND NOT EXISTS (SELECT 1 FROM moves p
+                  WHERE p.game_id = g.id AND p.ply < ?4
+                    AND p.letter <> substr(?3, CAST(p.ply + 1 AS INTEGER), 1))) AS followed
+     WHERE next_letter IS NOT NULL
+     GROUP BY next_letter
+     ORDER BY COUNT(*) DESC, next_letter";
 
 /// A move from a row of [`OPENING_MOVES`], in either store.
 pub(crate) fn opening_move_of<R: Cells>(r: &R) -> Result<OpeningMove, R::Error> {
