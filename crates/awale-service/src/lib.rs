@@ -15,6 +15,7 @@ pub mod challenges;
 pub mod clock;
 pub mod computer;
 pub mod databases;
+pub mod explorer;
 pub mod fairplay;
 pub mod games;
 pub mod guests;

@@ -917,6 +917,70 @@ fn a_players_mistakes_are_kept_once_each_their_tries_counted_by_both_stores() {
     on_both(check);
 }
 
+/// A finished game of `rules` whose moves are `line`, ended by `end`
+/// (a side's resignation, or a draw agreed when None), stored.
+async fn finished(store: &dyn GameStore, rules: Rules, line: &str, end: Option<Side>) {
+    let mut g = WebGame::new(Mode::Humans, Game::new(rules), 1_000, 7);
+    g.seat_maker(&me());
+    let mut g = store.create(vec![g]).await.unwrap().remove(0);
+    for c in line.chars() {
+        sow(&mut g, c, 2_000);
+    }
+    match end {
+        Some(side) => g.game.resign(side).unwrap(),
+        None => g.stop = Some(Stop::Agreed),
+    }
+    save(store, &mut g, 0).await;
+}
+
+#[test]
+fn the_explorer_counts_the_finished_games_of_a_line_by_their_next_move_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        finished(&*store, Rules::AWALE, "FfAa", Some(Side::South)).await;
+        finished(&*store, Rules::AWALE, "FfB", Some(Side::North)).await;
+        finished(&*store, Rules::AWALE, "Fe", None).await;
+        finished(&*store, Rules::AWALE, "F", Some(Side::South)).await;
+        finished(&*store, Rules::AWALE, "Ae", Some(Side::South)).await;
+        // Not counted: other rules, a game going on.
+        finished(&*store, Rules::ABAPA, "Ff", Some(Side::South)).await;
+        let mut going = stored(&*store).await;
+        sow(&mut going, 'F', 2_000);
+        sow(&mut going, 'f', 2_000);
+        save(&*store, &mut going, 0).await;
+        let start = Game::new(Rules::AWALE).start().to_string();
+        let count = |line: &str| {
+            let store = store.clone();
+            let (start, line) = (start.clone(), line.to_string());
+            async move {
+                store
+                    .opening_moves("awale".into(), start, line)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|m| (m.letter, m.games, m.south_wins, m.north_wins, m.draws))
+                    .collect::<Vec<_>>()
+            }
+        };
+        let row = |l: &str, games, south, north, draws| (l.to_string(), games, south, north, draws);
+        assert_eq!(
+            count("").await,
+            [row("F", 4, 1, 2, 1), row("A", 1, 0, 1, 0)],
+            "at the start"
+        );
+        assert_eq!(
+            count("F").await,
+            [row("f", 2, 1, 1, 0), row("e", 1, 0, 0, 1)]
+        );
+        assert_eq!(
+            count("Ff").await,
+            [row("A", 1, 0, 1, 0), row("B", 1, 1, 0, 0)]
+        );
+        assert!(count("FfAa").await.is_empty(), "the game ended there");
+        assert!(count("Fa").await.is_empty());
+    }
+    on_both(check);
+}
+
 // ------------------------------------------------- a shared store only --
 
 #[test]

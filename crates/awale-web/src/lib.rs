@@ -195,6 +195,8 @@ struct Shared {
     study: Arc<study::Study>,
     /// The players' mistakes as puzzles.
     mistakes: mistakes::Mistakes,
+    /// The opening explorer.
+    explorer: awale_service::explorer::Explorer,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -237,6 +239,7 @@ pub trait ServerStore:
     + TournamentStore
     + TournamentChatStore
     + MistakeStore
+    + store::ExplorerStore
     + Clone
     + 'static
 {
@@ -249,6 +252,7 @@ impl<T> ServerStore for T where
         + TournamentStore
         + TournamentChatStore
         + MistakeStore
+        + store::ExplorerStore
         + Clone
         + 'static
 {
@@ -334,6 +338,7 @@ impl AppState {
             Arc::clone(&direct),
         ));
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
+        let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
                 .with_presence(Arc::clone(games.hub())),
@@ -379,6 +384,7 @@ impl AppState {
                 config,
                 study: Arc::default(),
                 mistakes,
+                explorer,
             }),
         })
     }

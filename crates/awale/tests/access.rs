@@ -215,6 +215,16 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
     };
     visit(b, &mistakes);
     check(b, &v(mistakes.name), &mut found);
+    // The opening explorer at the start (the game resigned above counted
+    // if it had moves).
+    let explorer = View {
+        hash: "#explorer",
+        name: "explorer",
+        ready: "document.querySelectorAll('#explorer-moves tbody tr').length > 0 \
+                && document.querySelectorAll('#explorer-board .hole-hit').length === 12",
+    };
+    visit(b, &explorer);
+    check(b, &v(explorer.name), &mut found);
     // The lobby, with an open challenge of Bob's (called off after: a
     // first visit with challenges waiting opens the lobby).
     bob.goto(&site.page("#rules"));

@@ -9,14 +9,20 @@ use std::sync::Arc;
 
 use awale_model::game::PlayerId;
 use awale_store::tournament_chat::TournamentChatStore;
-use awale_store::MistakeStore;
 use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
+use awale_store::{ExplorerStore, MistakeStore};
 
 use crate::pg;
 
 /// Every interface both stores fill, in one.
 pub trait Stores:
-    GameStore + AccountStore + RatingStore + TournamentStore + TournamentChatStore + MistakeStore
+    GameStore
+    + AccountStore
+    + RatingStore
+    + TournamentStore
+    + TournamentChatStore
+    + MistakeStore
+    + ExplorerStore
 {
 }
 impl<T> Stores for T where
@@ -26,6 +32,7 @@ impl<T> Stores for T where
         + TournamentStore
         + TournamentChatStore
         + MistakeStore
+        + ExplorerStore
 {
 }
 

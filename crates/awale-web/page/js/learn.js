@@ -2,17 +2,19 @@
 // the endgame databases, the analysis board and the player's mistakes, each with its addresses
 // (see nav.js): #learn, #lesson=ID&step=N, #puzzles[&seed=S&difficulty=D],
 // #analysis[&position=P&rules=R&moves=M | &game=ID&ply=N],
-// #mistakes[&id=N | &game=ID] (learn from your mistakes).
+// #mistakes[&id=N | &game=ID] (learn from your mistakes), #explorer[&play=MOVES]
+// (the opening explorer).
 
 import * as analysis from "./analysis.js";
 import * as databases from "./databases.js";
+import * as explorer from "./explorer.js";
 import * as lessons from "./lessons.js";
 import * as mistakes from "./mistakes.js";
 import * as nav from "./nav.js";
 import * as puzzles from "./puzzles.js";
 
 const $ = (sel) => document.querySelector(sel);
-const TABS = ["lessons", "puzzles", "analysis", "mistakes"];
+const TABS = ["lessons", "puzzles", "analysis", "mistakes", "explorer"];
 
 // Shows the tab and what `route` names in it.
 export async function route(r) {
@@ -29,6 +31,7 @@ export async function route(r) {
   if (tab === "lessons") await lessons.show(r);
   else if (tab === "puzzles") await puzzles.show(r);
   else if (tab === "mistakes") await mistakes.show(r);
+  else if (tab === "explorer") await explorer.show(r);
   else await analysis.show(r);
 }
 
@@ -39,6 +42,7 @@ export function render() {
   puzzles.redraw();
   analysis.redraw();
   mistakes.redraw();
+  explorer.redraw();
 }
 
 export function wire() {
@@ -46,8 +50,10 @@ export function wire() {
   puzzles.wire();
   analysis.wire();
   mistakes.wire();
+  explorer.wire();
   $("#tab-lessons").onclick = () => nav.go({ view: "learn", tab: "lessons" });
   $("#tab-puzzles").onclick = () => nav.go({ view: "learn", tab: "puzzles" });
   $("#tab-analysis").onclick = () => nav.go({ view: "learn", tab: "analysis" });
   $("#tab-mistakes").onclick = () => nav.go({ view: "learn", tab: "mistakes" });
+  $("#tab-explorer").onclick = () => nav.go({ view: "learn", tab: "explorer" });
 }

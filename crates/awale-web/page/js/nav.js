@@ -10,7 +10,7 @@
 //   #leaderboard=SPEED the best players of a speed (`blitz`...)
 //   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
 //   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5,
-//   #mistakes, #mistakes&id=N, #mistakes&game=ID
+//   #mistakes, #mistakes&id=N, #mistakes&game=ID, #explorer&play=FfA
 //                     the Learn view's tabs (learn.js)
 // The router (main.js) turns an address into what the page shows.
 
@@ -83,6 +83,10 @@ function parseLearn(text, params) {
     if (isGameId(params.get("game"))) r.game = params.get("game");
     return r;
   }
+  if (params.has("explorer")) {
+    const play = params.get("play");
+    return { view: "learn", tab: "explorer", play: play && /^[A-Fa-f]{1,400}$/.test(play) ? play : "" };
+  }
   if (params.has("analysis")) {
     const r = { view: "learn", tab: "analysis" };
     for (const key of ["position", "rules", "moves"]) if (params.get(key)) r[key] = params.get(key);
@@ -107,6 +111,9 @@ function formatLearn(route) {
     if (route.id !== undefined) q.set("id", route.id);
     else if (route.game) q.set("game", route.game);
     return "#mistakes" + (q.size ? "&" + q : "");
+  }
+  if (route.tab === "explorer") {
+    return "#explorer" + (route.play ? "&play=" + route.play : "");
   }
   if (route.tab === "analysis") {
     if (route.game) {

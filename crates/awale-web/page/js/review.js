@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { el } from "./board.js";
+import { fromGame as exploreGame } from "./explorer.js";
 import { current, session } from "./game.js";
 import { t } from "./i18n.js";
 import { fromGame } from "./mistakes.js";
@@ -46,6 +47,9 @@ export async function open() {
   // Said once when opened, not again at each position looked at.
   const aloud = box.hidden;
   box.hidden = false;
+  // The opening explorer at the position shown (the game's end unless
+  // it is replayed).
+  $("#btn-explore-opening").onclick = () => exploreGame(g, session.replayAt ?? undefined).catch(showError);
   $("#plot").textContent = "";
   $("#mistakes").textContent = "";
   $("#btn-learn-mistakes").hidden = true;
@@ -108,6 +112,7 @@ function draw(aloud = false) {
   const learn = $("#btn-learn-mistakes");
   learn.hidden = !ownMistakes(r).length;
   learn.onclick = learnMistakes;
+
   if (!mistakes.length) {
     table.insertRow().insertCell().textContent = t("no_mistake");
     return;

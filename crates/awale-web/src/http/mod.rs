@@ -19,6 +19,7 @@ pub mod challenges;
 mod deadline;
 pub mod error;
 pub mod events;
+pub mod explorer;
 pub mod extract;
 pub mod games;
 pub mod guard;
@@ -82,6 +83,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/turns", get(games::turns))
         .nest("/api/games/{id}", game_routes())
         .nest("/api/study", study_routes())
+        .route("/api/explorer", get(explorer::show))
         .route("/api/uploads", post(games::upload))
         .route(
             "/api/import",
