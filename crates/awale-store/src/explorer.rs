@@ -1,15 +1,13 @@
-//! The opening explorer's counting (behind [`ExplorerStore`], which the
+//! The opening explorer's counting (behind [`ExplorerStore`], filled once
 //! PostgreSQL store fills too, with the same SQL): of the finished games
 //! of some rules from some start, those whose first moves are a given
 //! line, counted by the move they played next, with their results. The
 //! service decides which rules and start count and what the counts mean;
 //! here, the one query.
 
-use rusqlite::params;
-
-use crate::cells::Cells;
-use crate::rows::query_all;
-use crate::{Store, StoreFuture};
+use crate::cells::{Cells, Value};
+use crate::tx::{Backend, Tx};
+use crate::StoreFuture;
 
 /// A move played after a line, in the stored games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,21 +74,19 @@ pub(crate) fn opening_move_of<R: Cells>(r: &R) -> Result<OpeningMove, R::Error> 
     })
 }
 
-impl ExplorerStore for Store {
+impl<S: Backend> ExplorerStore for S {
     fn opening_moves(
         &self,
         rules: String,
         start: String,
         line: String,
     ) -> StoreFuture<'_, Vec<OpeningMove>> {
-        Box::pin(self.read(move |conn| {
-            let plies = line.chars().count() as i64;
-            query_all(
-                conn,
-                OPENING_MOVES,
-                params![rules, start, line, plies],
-                |r| opening_move_of(r),
-            )
-        }))
+        self.read(move |tx| {
+            Box::pin(async move {
+                let plies = line.chars().count() as i64;
+                let values: [&dyn Value; 4] = [&rules, &start, &line, &plies];
+                tx.query(OPENING_MOVES, &values, |r| opening_move_of(r)).await
+            })
+        })
     }
 }

@@ -36,7 +36,6 @@ use crate::StoreError;
 use awale_model::game::WebGame;
 use awale_model::lock;
 
-mod explorer;
 mod rows;
 pub(crate) mod schema;
 mod seeks;
