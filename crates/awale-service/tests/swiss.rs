@@ -15,7 +15,7 @@ use awale_core::{parse_records, Side};
 use awale_service::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_service::tournament::swiss::Cell;
+use awale_service::pairing::swiss::Cell;
 use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
 use awale_service::Store;
 
@@ -285,7 +285,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
     t.leave(
         id,
         &player(3),
-        awale_service::tournament::arena::Presence::Withdrawn,
+        awale_service::pairing::arena::Presence::Withdrawn,
     )
     .await
     .unwrap();
@@ -326,7 +326,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .leave(
             id,
             &leaver_id,
-            awale_service::tournament::arena::Presence::Withdrawn,
+            awale_service::pairing::arena::Presence::Withdrawn,
         )
         .await
         .unwrap();
@@ -334,13 +334,13 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         |v: &TournamentView, who: &str| v.standings.iter().find(|l| l.name == who).unwrap().clone();
     assert_eq!(
         line(&view, &leaver).presence,
-        awale_service::tournament::arena::Presence::Playing
+        awale_service::pairing::arena::Presence::Playing
     );
     play(&t, &games, id, &first, Ends::SecondWins).await;
     let view = t.get(id, None).await.unwrap();
     assert_eq!(
         line(&view, &leaver).presence,
-        awale_service::tournament::arena::Presence::Withdrawn
+        awale_service::pairing::arena::Presence::Withdrawn
     );
     assert!(swiss(&view)
         .standings
@@ -526,7 +526,7 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
 
 #[tokio::test]
 async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
-    use awale_service::tournament::arena::Presence;
+    use awale_service::pairing::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
     let view = first_round(&t, 2, 4).await;
     let id = view.facts.id;
@@ -558,7 +558,7 @@ async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
 /// played, no pair twice.
 #[tokio::test]
 async fn a_withdrawal_from_a_round_robin_cuts_the_rounds_to_those_still_possible() {
-    use awale_service::tournament::arena::Presence;
+    use awale_service::pairing::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
     let id = t
         .create_swiss(&player(1), settings(5, true))

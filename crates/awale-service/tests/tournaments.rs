@@ -11,7 +11,7 @@ use std::sync::Arc;
 use awale_service::game::{now_ms, Stop};
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_service::tournament::arena::Presence;
+use awale_service::pairing::arena::Presence;
 use awale_service::tournaments::{ArenaSettings, TournamentView, Tournaments};
 use awale_service::Store;
 
@@ -268,7 +268,7 @@ async fn two_who_just_met_meet_again_after_a_short_wait_when_nobody_else_is_free
     // the other game to end, a minute with no word. Now they are told
     // they are looking for an opponent, since when, and meet again after
     // REMATCH_WAIT_MS when nobody else came free.
-    use awale_service::tournament::arena::REMATCH_WAIT_MS;
+    use awale_service::pairing::arena::REMATCH_WAIT_MS;
     let clock = awale_service::clock::Clock::adjustable();
     let (games, t) = rated_service_on(Store::in_memory().unwrap(), clock.clone());
     let id = started(&t).await;

@@ -1,5 +1,5 @@
 //! The Swiss side of [`Tournaments`]: a club's evening of rounds, its rules
-//! those of [`crate::tournament::swiss`]. Its organiser makes it (name,
+//! those of [`crate::pairing::swiss`]. Its organiser makes it (name,
 //! clock, rated or casual, rounds, each round started by hand or paired as
 //! the last ends), players join or withdraw before it starts and between
 //! rounds, the organiser starts it; each round's games are started through
@@ -19,8 +19,8 @@ use crate::error::Error;
 use crate::game::{now_ms, PlayerId, Stop, WebGame};
 use crate::lock;
 use crate::store::tournaments::{ByeRow, PairingRow, TournamentRecord, TournamentRow};
-use crate::tournament::arena::{ArenaPlayer, Presence};
-use crate::tournament::swiss::{
+use crate::pairing::arena::{ArenaPlayer, Presence};
+use crate::pairing::swiss::{
     most_rounds, Cell, HalfPoints, Outcome, Pairing, Round, Swiss, SwissError,
 };
 
