@@ -9,37 +9,41 @@
 //! results pending). Every change is stored before it is told, and
 //! the watchers of a tournament get its standings when they change. No
 //! HTTP, no SQL. A Swiss (rounds, byes, tie-breaks) is held the same way:
-//! [`swiss_run`].
+//! [`swiss_run`]. Here: the rooms held, making, joining, leaving, ending;
+//! the arena's pairings and ends in [`arena_run`], the schedule and each
+//! start and end timed in [`schedule`], what watchers see in [`view`].
+//! Every time read is the games' clock ([`Games::clock`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
 use tokio::sync::broadcast;
 
 use crate::clock::Clock as TimeSource;
 use crate::error::Error;
-use crate::game::{clean_text, now_ms, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
+use crate::game::{clean_text, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
 use crate::lock;
+use crate::pairing::arena::{Arena, ArenaPlayer, Presence, Sheet};
+use crate::pairing::swiss::Swiss;
 use crate::store::tournaments::{
     EntrantRow, PairingRow, TournamentHold, TournamentRecord, TournamentRow, TournamentStore,
 };
 use crate::store::AccountStore;
 use crate::store::Notice;
-use crate::pairing::arena::{Arena, ArenaPlayer, Presence, Sheet};
-use crate::pairing::swiss::Swiss;
 
 mod arena_run;
 mod schedule;
+mod state;
 mod swiss_run;
 mod view;
 pub use schedule::{Scheduled, SCHEDULE, SERVER};
+pub use state::{TournamentKind, TournamentState};
 pub use swiss_run::{SwissGame, SwissLine, SwissSettings, SwissView, MAX_ROUNDS};
-pub use view::{StandingLine, TournamentFacts, TournamentItem, TournamentView};
 use view::send_standings;
+pub use view::{StandingLine, TournamentFacts, TournamentItem, TournamentView};
 
 /// How many tournaments one player may make in a day.
 pub const MADE_PER_DAY: i64 = 3;
@@ -110,7 +114,10 @@ struct Held {
 
 /// An arena going on, in memory.
 struct Running {
+    /// As stored; its `kind` and `state` those below, in words.
     row: TournamentRow,
+    kind: TournamentKind,
+    state: TournamentState,
     arena: Arena,
     entrants: Vec<Entrant>,
     games: HashMap<i64, Held>,
@@ -186,12 +193,15 @@ fn presence_name(p: Presence) -> &'static str {
     }
 }
 
-fn presence_of(name: &str) -> Presence {
+fn presence_of(name: &str) -> Result<Presence, Error> {
     match name {
-        "playing" => Presence::Playing,
-        "paused" => Presence::Paused,
-        "withdrawn" => Presence::Withdrawn,
-        _ => Presence::Free,
+        "free" => Ok(Presence::Free),
+        "playing" => Ok(Presence::Playing),
+        "paused" => Ok(Presence::Paused),
+        "withdrawn" => Ok(Presence::Withdrawn),
+        _ => Err(Error::internal(format!(
+            "a tournament player of no known presence: {name:?}"
+        ))),
     }
 }
 
@@ -206,11 +216,11 @@ fn stored_presence(presence: Presence, after_game: Option<Presence>) -> String {
 }
 
 /// [`stored_presence`] read back.
-fn presence_read(text: &str) -> (Presence, Option<Presence>) {
-    match text.split_once(':') {
-        Some((now, wish)) => (presence_of(now), Some(presence_of(wish))),
-        None => (presence_of(text), None),
-    }
+fn presence_read(text: &str) -> Result<(Presence, Option<Presence>), Error> {
+    Ok(match text.split_once(':') {
+        Some((now, wish)) => (presence_of(now)?, Some(presence_of(wish)?)),
+        None => (presence_of(text)?, None),
+    })
 }
 
 fn no_tournament(id: i64) -> Error {
@@ -239,6 +249,12 @@ impl Running {
         }
     }
 
+    /// Moves it on to `state` (stored with the next record).
+    fn set(&mut self, state: TournamentState) {
+        self.state = state;
+        self.row.state = state.as_str().into();
+    }
+
     fn record(&self, entrants: &[usize], games: &[i64]) -> TournamentRecord {
         TournamentRecord {
             tournament: self.row.clone(),
@@ -257,7 +273,7 @@ impl Running {
         let mut game = WebGame::new(
             Mode::Online,
             Game::new(Rules::AWALE),
-            now_ms(),
+            self.clock.now_ms(),
             random_seed(),
         );
         game.clock = Some(Clock::new(self.row.clock.0, self.row.clock.1));
@@ -408,7 +424,8 @@ impl Tournaments {
             .await?
             .ok_or_else(|| no_tournament(id))?;
         let running = self.running_from(record, None).await?;
-        let schedule = (running.row.state != "finished" && running.row.kind == "arena")
+        let schedule = (running.state != TournamentState::Finished
+            && running.kind == TournamentKind::Arena)
             .then_some((running.row.starts_ms, running.row.ends_ms));
         let room = Arc::new(Room {
             running: tokio::sync::Mutex::new(running),
@@ -449,7 +466,7 @@ impl Tournaments {
             let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
                 Error::internal(format!("tournament {id}: a sheet unread: {err}"))
             })?;
-            let (presence, after_game) = presence_read(&e.presence);
+            let (presence, after_game) = presence_read(&e.presence)?;
             arena.players.push(ArenaPlayer {
                 rating: e.rating as i32,
                 presence,
@@ -493,6 +510,8 @@ impl Tournaments {
         }
         let swiss = swiss_run::swiss_of(&record);
         Ok(Running {
+            kind: TournamentKind::parse(&record.tournament.kind)?,
+            state: TournamentState::parse(&record.tournament.state)?,
             row: record.tournament,
             arena,
             entrants,
@@ -564,7 +583,13 @@ impl Tournaments {
     ) -> Result<TournamentItem, Error> {
         let now = self.games.now_ms();
         let row = self
-            .new_row(creator, "arena", &settings.name, settings.clock, now)
+            .new_row(
+                creator,
+                TournamentKind::Arena,
+                &settings.name,
+                settings.clock,
+                now,
+            )
             .await?;
         if !(1..=MAX_MINUTES).contains(&settings.minutes) {
             return Err(bad_tournament(
@@ -593,7 +618,7 @@ impl Tournaments {
     async fn new_row(
         &self,
         creator: &PlayerId,
-        kind: &str,
+        kind: TournamentKind,
         name: &str,
         clock: (i64, i64),
         now: i64,
@@ -617,7 +642,7 @@ impl Tournaments {
         }
         Ok(TournamentRow {
             id: 0,
-            kind: kind.into(),
+            kind: kind.as_str().into(),
             name,
             clock,
             rated: false,
@@ -625,7 +650,7 @@ impl Tournaments {
             starts_ms: now,
             ends_ms: now,
             creator: creator.clone(),
-            state: "created".into(),
+            state: TournamentState::Created.as_str().into(),
             created_ms: now,
             rounds: 0,
             current_round: 0,
@@ -643,7 +668,7 @@ impl Tournaments {
                 ..row
             })
             .await?;
-        let item = TournamentItem::from(&row);
+        let item = TournamentItem::try_from(&row)?;
         self.room(row.id).await?;
         Ok(item)
     }
@@ -673,9 +698,9 @@ impl Tournaments {
     pub async fn list(&self) -> Result<Vec<TournamentItem>, Error> {
         let rows = self
             .store
-            .tournaments(now_ms() - LISTED_AFTER_END_MS, 50)
+            .tournaments(self.games.now_ms() - LISTED_AFTER_END_MS, 50)
             .await?;
-        Ok(rows.iter().map(TournamentItem::from).collect())
+        rows.iter().map(TournamentItem::try_from).collect()
     }
 
     /// Tournament `id` as `viewer` sees it.
@@ -690,7 +715,7 @@ impl Tournaments {
         let (Some(you), Some(viewer), false) = (view.you, viewer, running.is_swiss()) else {
             return Ok(view);
         };
-        if running.row.state != "started" || view.now_ms >= running.row.ends_ms {
+        if running.state != TournamentState::Started || view.now_ms >= running.row.ends_ms {
             // The arena's time is up: a berserk point no longer counts.
             return Ok(view);
         }
@@ -755,8 +780,9 @@ impl Tournaments {
         }
         let mut running = self.change(&room).await?;
         // Once its time is up (its last games finishing), nobody joins.
-        if running.row.state == "finished"
-            || (running.row.state == "started" && self.games.now_ms() >= running.row.ends_ms)
+        if running.state == TournamentState::Finished
+            || (running.state == TournamentState::Started
+                && self.games.now_ms() >= running.row.ends_ms)
         {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
@@ -781,7 +807,7 @@ impl Tournaments {
         self.store
             .save_tournament(running.record(&[number], &[]))
             .await?;
-        if running.row.state == "started" {
+        if running.state == TournamentState::Started {
             self.pair(&mut running).await;
         }
         self.tell(&room, &running);
@@ -842,7 +868,7 @@ impl Tournaments {
                 "only the tournament's creator may end it",
             ));
         }
-        self.set_state(id, "finished").await?;
+        self.set_state(id, TournamentState::Finished).await?;
         let running = room.running.lock().await;
         Ok(running.view(Some(player)))
     }
@@ -912,19 +938,20 @@ impl Tournaments {
             // An error only means that nobody watches now.
             let _ = room.moves.send(Arc::new(changes));
         }
-        let now = now_ms();
+        let clock = self.games.clock().clone();
+        let now = clock.now_ms();
         let last = room.sent_ms.load(Ordering::Relaxed);
         if now - last >= STANDINGS_EVERY_MS && !room.due.load(Ordering::Relaxed) {
             room.sent_ms.store(now, Ordering::Relaxed);
             send_standings(room, running);
         } else if !room.due.swap(true, Ordering::Relaxed) {
-            let wait = (last + STANDINGS_EVERY_MS - now).clamp(0, STANDINGS_EVERY_MS) as u64;
+            let wait = (last + STANDINGS_EVERY_MS - now).clamp(0, STANDINGS_EVERY_MS);
             let room = Arc::clone(room);
             tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(wait)).await;
+                clock.sleep_until(now + wait).await;
                 let running = room.running.lock().await;
                 room.due.store(false, Ordering::Relaxed);
-                room.sent_ms.store(now_ms(), Ordering::Relaxed);
+                room.sent_ms.store(clock.now_ms(), Ordering::Relaxed);
                 send_standings(&room, &running);
             });
         }

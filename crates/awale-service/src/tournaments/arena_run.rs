@@ -5,17 +5,18 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 use awale_core::Side;
 
-use super::{berserk_allowed, seat_of, Held, Running, TournamentView, Tournaments};
+use super::{
+    berserk_allowed, seat_of, Held, Running, TournamentState, TournamentView, Tournaments,
+};
 use crate::error::Error;
-use crate::game::{now_ms, PlayerId, Stop, WebGame};
+use crate::game::{PlayerId, Stop, WebGame};
 use crate::lock;
+use crate::pairing::arena::Presence;
 use crate::rating::Speed;
 use crate::store::tournaments::PairingRow;
-use crate::pairing::arena::Presence;
 
 impl Tournaments {
     /// `player` halves their own clock in their game of tournament `id`,
@@ -38,7 +39,7 @@ impl Tournaments {
             )
         };
         if running.is_swiss()
-            || running.row.state != "started"
+            || running.state != TournamentState::Started
             || self.games.now_ms() >= running.row.ends_ms
         {
             return Err(cannot());
@@ -86,7 +87,10 @@ impl Tournaments {
     /// Pairs the free players of a started arena and starts their games.
     pub(super) async fn pair(&self, running: &mut Running) {
         let now = self.games.now_ms();
-        if running.is_swiss() || running.row.state != "started" || now >= running.row.ends_ms {
+        if running.is_swiss()
+            || running.state != TournamentState::Started
+            || now >= running.row.ends_ms
+        {
             return;
         }
         let pairs = running.arena.pair(now);
@@ -171,7 +175,13 @@ impl Tournaments {
 
     /// Holds `game`, just made for the players numbered `players` in round
     /// `round` (0 in an arena), as one of `running`'s.
-    pub(super) fn hold(&self, running: &mut Running, game: &WebGame, players: (usize, usize), round: i64) {
+    pub(super) fn hold(
+        &self,
+        running: &mut Running,
+        game: &WebGame,
+        players: (usize, usize),
+        round: i64,
+    ) {
         let row = PairingRow {
             game_id: game.id,
             players: (players.0 as i64, players.1 as i64),
@@ -200,10 +210,9 @@ impl Tournaments {
         }
         let id = game.id;
         let due = game.created_ms + self.first_move_ms.load(Ordering::Relaxed);
-        let wait = (due - now_ms()).max(0) as u64;
         let games = Arc::clone(&self.games);
         tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(wait)).await;
+            games.clock().sleep_until(due).await;
             let aborted = games
                 .change(id, |game| {
                     if game.end().is_some() || game.game.plies().len() >= 2 {
@@ -293,11 +302,11 @@ impl Tournaments {
             }
             // The arena's time was up and its last game has ended: it is
             // finished, its podium final.
-            if running.row.state == "started"
+            if running.state == TournamentState::Started
                 && self.games.now_ms() >= running.row.ends_ms
                 && running.arena.playing.is_empty()
             {
-                running.row.state = "finished".into();
+                running.set(TournamentState::Finished);
             }
             if let Err(e) = self
                 .store

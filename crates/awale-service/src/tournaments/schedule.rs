@@ -3,11 +3,10 @@
 //! moved on from `created` to `started` to `finished`.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use super::Tournaments;
+use super::{TournamentKind, TournamentState, Tournaments};
 use crate::error::Error;
-use crate::game::{now_ms, PlayerId};
+use crate::game::PlayerId;
 use crate::store::tournaments::TournamentRow;
 
 /// The creator named on the server's own arenas.
@@ -58,22 +57,27 @@ impl Scheduled {
     }
 }
 
+/// How often the schedule is checked (ms).
+const SCHEDULE_CHECK_MS: i64 = 60_000;
+
 impl Tournaments {
     /// Keeps `schedule`: each of its arenas is made for its next start
     /// (once: one already made is found in the store, across restarts),
     /// checked every minute. Needs a Tokio runtime.
     pub fn keep_schedule(self: &Arc<Self>, schedule: Vec<Scheduled>) {
         let me = Arc::downgrade(self);
+        let clock = self.games.clock().clone();
         tokio::spawn(async move {
-            let mut every = tokio::time::interval(Duration::from_secs(60));
             loop {
-                every.tick().await;
+                let now = clock.now_ms();
                 let Some(tournaments) = me.upgrade() else {
                     return;
                 };
-                if let Err(e) = tournaments.schedule_once(&schedule, now_ms()).await {
+                if let Err(e) = tournaments.schedule_once(&schedule, now).await {
                     tracing::warn!(error = %e, "the schedule's arenas not made");
                 }
+                drop(tournaments);
+                clock.sleep_until(now + SCHEDULE_CHECK_MS).await;
             }
         });
     }
@@ -98,7 +102,7 @@ impl Tournaments {
                 .store
                 .create_tournament(TournamentRow {
                     id: 0,
-                    kind: "arena".into(),
+                    kind: TournamentKind::Arena.as_str().into(),
                     name: s.name.into(),
                     clock: s.clock,
                     rated: self.games.ratings().is_some(),
@@ -106,7 +110,7 @@ impl Tournaments {
                     starts_ms,
                     ends_ms: starts_ms + s.minutes * 60_000,
                     creator: PlayerId(SERVER.into()),
-                    state: "created".into(),
+                    state: TournamentState::Created.as_str().into(),
                     created_ms: now,
                     rounds: 0,
                     current_round: 0,
@@ -123,7 +127,10 @@ impl Tournaments {
         let me = self.me.clone();
         let clock = self.games.clock().clone();
         tokio::spawn(async move {
-            for (at, state) in [(starts, "started"), (ends, "finished")] {
+            for (at, state) in [
+                (starts, TournamentState::Started),
+                (ends, TournamentState::Finished),
+            ] {
                 clock.sleep_until(at).await;
                 let Some(tournaments) = me.upgrade() else {
                     return;
@@ -140,34 +147,30 @@ impl Tournaments {
     pub(super) fn set_state<'a>(
         &'a self,
         id: i64,
-        state: &'a str,
+        state: TournamentState,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), Error>> + Send + 'a>> {
         Box::pin(self.move_on(id, state))
     }
 
-    async fn move_on(&self, id: i64, state: &str) -> Result<(), Error> {
+    async fn move_on(&self, id: i64, state: TournamentState) -> Result<(), Error> {
         let room = self.room(id).await?;
         let mut running = self.change(&room).await?;
-        let order = |s: &str| match s {
-            "created" => 0,
-            "started" => 1,
-            _ => 2,
-        };
-        if order(&running.row.state) >= order(state) {
+        if running.state >= state {
             return Ok(());
         }
-        if state == "finished" {
+        if state == TournamentState::Finished {
             running.row.ends_ms = running.row.ends_ms.min(self.games.now_ms());
         }
         // An arena's time is up: it is finished once its last game ends
         // (`games_ended`); until then its results are pending.
-        let finished_later =
-            state == "finished" && !running.is_swiss() && !running.arena.playing.is_empty();
+        let finished_later = state == TournamentState::Finished
+            && !running.is_swiss()
+            && !running.arena.playing.is_empty();
         if !finished_later {
-            running.row.state = state.into();
+            running.set(state);
         }
         self.store.save_tournament(running.record(&[], &[])).await?;
-        if state == "started" {
+        if state == TournamentState::Started {
             self.pair(&mut running).await;
         }
         self.tell(&room, &running);

@@ -6,10 +6,11 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{Room, Running, SwissView, STANDINGS_SHOWN};
+use super::{Room, Running, SwissView, TournamentKind, TournamentState, STANDINGS_SHOWN};
+use crate::error::Error;
 use crate::game::PlayerId;
-use crate::store::tournaments::TournamentRow;
 use crate::pairing::arena::Presence;
+use crate::store::tournaments::TournamentRow;
 
 /// One line of the standings as watchers see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -44,8 +45,8 @@ pub struct StandingLine {
 pub struct TournamentFacts {
     /// Its number.
     pub id: i64,
-    /// `arena`.
-    pub kind: String,
+    /// `arena` or `swiss`.
+    pub kind: TournamentKind,
     /// Its name.
     pub name: String,
     /// Each side's time (ms).
@@ -61,14 +62,15 @@ pub struct TournamentFacts {
     /// See `starts_ms`.
     pub ends_ms: i64,
     /// `created`, `started`, `finished`.
-    pub state: String,
+    pub state: TournamentState,
 }
 
-impl From<&TournamentRow> for TournamentFacts {
-    fn from(t: &TournamentRow) -> TournamentFacts {
+impl TournamentFacts {
+    /// The facts of row `t`, of `kind` and in `state` (read from it).
+    pub(super) fn of(t: &TournamentRow, kind: TournamentKind, state: TournamentState) -> Self {
         TournamentFacts {
             id: t.id,
-            kind: t.kind.clone(),
+            kind,
             name: t.name.clone(),
             initial_ms: t.clock.0,
             increment_ms: t.clock.1,
@@ -76,8 +78,21 @@ impl From<&TournamentRow> for TournamentFacts {
             minutes: t.minutes,
             starts_ms: t.starts_ms,
             ends_ms: t.ends_ms,
-            state: t.state.clone(),
+            state,
         }
+    }
+}
+
+impl TryFrom<&TournamentRow> for TournamentFacts {
+    type Error = Error;
+
+    /// # Errors
+    ///
+    /// A stored kind or state that names none.
+    fn try_from(t: &TournamentRow) -> Result<TournamentFacts, Error> {
+        let kind = TournamentKind::parse(&t.kind)?;
+        let state = TournamentState::parse(&t.state)?;
+        Ok(TournamentFacts::of(t, kind, state))
     }
 }
 
@@ -128,12 +143,17 @@ pub struct TournamentItem {
     pub rounds: i64,
 }
 
-impl From<&TournamentRow> for TournamentItem {
-    fn from(t: &TournamentRow) -> TournamentItem {
-        TournamentItem {
-            facts: TournamentFacts::from(t),
+impl TryFrom<&TournamentRow> for TournamentItem {
+    type Error = Error;
+
+    /// # Errors
+    ///
+    /// A stored kind or state that names none.
+    fn try_from(t: &TournamentRow) -> Result<TournamentItem, Error> {
+        Ok(TournamentItem {
+            facts: TournamentFacts::try_from(t)?,
             rounds: t.rounds,
-        }
+        })
     }
 }
 
@@ -162,7 +182,7 @@ impl Running {
                 .collect(),
             game: in_play.get(&number).map(|g| (*g).to_string()),
             waiting_ms: if self.is_swiss()
-                || self.row.state != "started"
+                || self.state != TournamentState::Started
                 || self.clock.now_ms() >= self.row.ends_ms
                 || p.presence != Presence::Free
             {
@@ -177,7 +197,7 @@ impl Running {
     /// when the last ends.
     pub(super) fn results_pending(&self) -> bool {
         !self.is_swiss()
-            && self.row.state == "started"
+            && self.state == TournamentState::Started
             && self.clock.now_ms() >= self.row.ends_ms
             && !self.arena.playing.is_empty()
     }
@@ -201,7 +221,7 @@ impl Running {
                 .map(|(i, s)| self.line((i + 1, s.player, s.score, s.on_fire), &in_play))
                 .collect(),
         };
-        let finished = self.row.state == "finished";
+        let finished = self.state == TournamentState::Finished;
         let podium = if finished {
             standings.iter().take(3).cloned().collect()
         } else {
@@ -213,7 +233,7 @@ impl Running {
             .and_then(|(a, _)| self.game_of(a).map(|h| h.public_id.clone()));
         let you = viewer.and_then(|v| self.number_of(v));
         TournamentView {
-            facts: TournamentFacts::from(&self.row),
+            facts: TournamentFacts::of(&self.row, self.kind, self.state),
             players: self.entrants.len(),
             standings,
             top_game,

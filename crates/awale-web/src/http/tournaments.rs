@@ -22,10 +22,10 @@ use super::error::ApiError;
 use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
 use super::tournament_chat::may_read;
 use crate::game::now_ms;
-use awale_service::pairing::arena::Presence;
 use crate::tournament::chat::ChatNews;
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_service::pairing::arena::Presence;
 
 type ApiResult<T> = Result<T, ApiError>;
 
