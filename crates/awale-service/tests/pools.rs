@@ -124,7 +124,7 @@ async fn paired(games: &Arc<Games>, pools: &Arc<Pools>) -> awale_service::game::
                 .await
         })
     };
-    seeking(&pools, 1).await;
+    seeking(pools, 1).await;
     pools
         .seek(pool, seeker(2, true), None, Duration::from_secs(5))
         .await
