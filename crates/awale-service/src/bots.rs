@@ -699,7 +699,7 @@ impl Api {
             .await?
             .received
             .into_iter()
-            .filter(|c| c.state == "open")
+            .filter(|c| c.state == crate::challenges::ChallengeState::Open)
             .filter_map(|c| serde_json::to_value(c).ok())
             .map(|challenge| AccountEvent::Challenge { challenge })
             .collect();

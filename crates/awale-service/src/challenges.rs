@@ -8,7 +8,6 @@
 //! is sent into the game when it is accepted.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
 use serde::Serialize;
@@ -35,7 +34,66 @@ const LISTED: usize = 50;
 
 /// How long news of a challenge accepted on another process waits for its
 /// game to be stored there.
-const GAME_WAIT: Duration = Duration::from_secs(5);
+const GAME_WAIT_MS: i64 = 5_000;
+
+/// Where a challenge is: open, or settled one way for good. Its word on
+/// the wire and in the store is its name in lower case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeState {
+    /// Waiting for its answer.
+    Open,
+    /// Accepted: its game made.
+    Accepted,
+    /// Declined by the challenged.
+    Declined,
+    /// Withdrawn by the challenger.
+    Withdrawn,
+    /// Left open for [`EXPIRES_MS`].
+    Expired,
+}
+
+impl ChallengeState {
+    /// Its word, on the wire and in the store.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeState::Open => "open",
+            ChallengeState::Accepted => "accepted",
+            ChallengeState::Declined => "declined",
+            ChallengeState::Withdrawn => "withdrawn",
+            ChallengeState::Expired => "expired",
+        }
+    }
+
+    /// The state of stored challenge `c`.
+    ///
+    /// # Errors
+    ///
+    /// An internal error naming its word when it names no state.
+    pub fn of(c: &Challenge) -> Result<ChallengeState, Error> {
+        [
+            ChallengeState::Open,
+            ChallengeState::Accepted,
+            ChallengeState::Declined,
+            ChallengeState::Withdrawn,
+            ChallengeState::Expired,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == c.state)
+        .ok_or_else(|| {
+            Error::internal(format!(
+                "challenge {} in no known state: {:?}",
+                c.id, c.state
+            ))
+        })
+    }
+}
+
+/// Whether stored challenge `c` is open (one in an unknown state is not).
+fn is_open(c: &Challenge) -> bool {
+    matches!(ChallengeState::of(c), Ok(ChallengeState::Open))
+}
 
 /// A challenge as its two players see it (player ids are never shown).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -62,7 +120,7 @@ pub struct ChallengeView {
     /// When it expires.
     pub expires_ms: i64,
     /// `open`, `accepted`, `declined`, `withdrawn` or `expired`.
-    pub state: String,
+    pub state: ChallengeState,
     /// The game made when it was accepted (its public id).
     pub game: Option<String>,
     /// True for the challenger's copy, false for the challenged's.
@@ -171,8 +229,8 @@ impl Challenges {
             .filter(Account::is_open))
     }
 
-    fn view(c: &Challenge, from_account: bool, sent: bool) -> ChallengeView {
-        ChallengeView {
+    fn view(c: &Challenge, from_account: bool, sent: bool) -> Result<ChallengeView, Error> {
+        Ok(ChallengeView {
             id: c.id,
             from: c.from_name.clone(),
             from_account,
@@ -183,10 +241,10 @@ impl Challenges {
             colour: c.colour.to_string(),
             created_ms: c.created_ms,
             expires_ms: c.created_ms + EXPIRES_MS,
-            state: c.state.clone(),
+            state: ChallengeState::of(c)?,
             game: c.game.clone(),
             sent,
-        }
+        })
     }
 
     /// Tells both players of `c` what it is now.
@@ -194,20 +252,25 @@ impl Challenges {
         // Whether the challenger is an account, for the link to their page.
         let from_account = matches!(self.open_account(&c.from).await, Ok(Some(_)));
         let hub = self.games.hub();
-        hub.publish_player(&c.from, "challenge", Self::view(c, from_account, true));
-        hub.publish_player(&c.to, "challenge", Self::view(c, from_account, false));
+        for (player, sent) in [(&c.from, true), (&c.to, false)] {
+            match Self::view(c, from_account, sent) {
+                Ok(view) => hub.publish_player(player, "challenge", view),
+                Err(e) => tracing::warn!(challenge = c.id, error = %e, "a challenge not told"),
+            }
+        }
     }
 
     /// Until the game challenge `c` was accepted with can be found in the
-    /// store (at most [`GAME_WAIT`]): news of it must not send a page to a
+    /// store (at most [`GAME_WAIT_MS`]): news of it must not send a page to a
     /// game not stored yet.
     async fn wait_for_game(&self, c: &Challenge) {
         let Some(game) = &c.game else { return };
-        let deadline = tokio::time::Instant::now() + GAME_WAIT;
+        let clock = self.games.clock();
+        let deadline = clock.now_ms() + GAME_WAIT_MS;
         while !matches!(self.games.store().find(game.clone()).await, Ok(Some(_)))
-            && tokio::time::Instant::now() < deadline
+            && clock.now_ms() < deadline
         {
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            clock.sleep_until(clock.now_ms() + 50).await;
         }
     }
 
@@ -216,18 +279,18 @@ impl Challenges {
     async fn claim(
         &self,
         c: &mut Challenge,
-        state: &'static str,
+        state: ChallengeState,
         game: Option<String>,
     ) -> Result<bool, Error> {
         let now = self.now();
         if !self
             .accounts
-            .settle_challenge(c.id, state, game.clone(), now)
+            .settle_challenge(c.id, state.as_str(), game.clone(), now)
             .await?
         {
             return Ok(false);
         }
-        c.state = state.to_string();
+        c.state = state.as_str().to_string();
         c.game = game;
         c.settled_ms = Some(now);
         Ok(true)
@@ -235,7 +298,7 @@ impl Challenges {
 
     /// Settles `c` (open) as `state` and tells both players: false when it
     /// was settled meanwhile.
-    async fn settle(&self, c: &mut Challenge, state: &'static str) -> Result<bool, Error> {
+    async fn settle(&self, c: &mut Challenge, state: ChallengeState) -> Result<bool, Error> {
         let settled = self.claim(c, state, None).await?;
         if settled {
             self.tell(c).await;
@@ -245,7 +308,7 @@ impl Challenges {
 
     /// Whether open challenge `c` has waited too long at `now`.
     fn expired(c: &Challenge, now: i64) -> bool {
-        c.state == "open" && now >= c.created_ms + EXPIRES_MS
+        is_open(c) && now >= c.created_ms + EXPIRES_MS
     }
 
     /// `from` (named `guest_name` if they are a guest) challenges `new.to`.
@@ -328,7 +391,7 @@ impl Challenges {
         let mine = self.accounts.challenges(from.clone(), now, LISTED).await?;
         let open: Vec<&Challenge> = mine
             .iter()
-            .filter(|c| c.from == *from && c.state == "open" && !Self::expired(c, now))
+            .filter(|c| c.from == *from && is_open(c) && !Self::expired(c, now))
             .collect();
         if open.iter().any(|c| c.to == to.player) {
             return Err(Error::conflict(
@@ -355,7 +418,7 @@ impl Challenges {
             let mut from_guests = 0;
             for c in theirs
                 .iter()
-                .filter(|c| c.to == to.player && c.state == "open" && !Self::expired(c, now))
+                .filter(|c| c.to == to.player && is_open(c) && !Self::expired(c, now))
             {
                 if self.open_account(&c.from).await?.is_none() {
                     from_guests += 1;
@@ -386,13 +449,13 @@ impl Challenges {
             rated: new.rated,
             colour: new.colour,
             created_ms: now,
-            state: "open".into(),
+            state: ChallengeState::Open.as_str().into(),
             game: None,
             settled_ms: None,
         };
         challenge.id = self.accounts.add_challenge(challenge.clone()).await?;
         self.tell(&challenge).await;
-        Ok(Self::view(&challenge, me.is_some(), true))
+        Self::view(&challenge, me.is_some(), true)
     }
 
     /// Challenge `id`, open, for `player` (who must be its challenger, or
@@ -421,13 +484,13 @@ impl Challenges {
             ));
         }
         if Self::expired(&c, self.now()) {
-            self.settle(&mut c, "expired").await?;
+            self.settle(&mut c, ChallengeState::Expired).await?;
             return Err(Error::conflict(
                 "challenge_expired",
                 "this challenge waited too long and expired",
             ));
         }
-        if c.state != "open" {
+        if ChallengeState::of(&c)? != ChallengeState::Open {
             return Err(settled(&c));
         }
         Ok(c)
@@ -479,7 +542,7 @@ impl Challenges {
         // told once the game is stored, so that the challenger's page
         // finds it.
         if !self
-            .claim(&mut c, "accepted", Some(public_id.clone()))
+            .claim(&mut c, ChallengeState::Accepted, Some(public_id.clone()))
             .await?
         {
             let now_state = self
@@ -492,7 +555,7 @@ impl Challenges {
         self.games.create(vec![game]).await?;
         self.tell(&c).await;
         Ok(Accepted {
-            challenge: Self::view(&c, from_account.is_some(), false),
+            challenge: Self::view(&c, from_account.is_some(), false)?,
             game: public_id,
             side: challenger_side.opponent().letter(),
         })
@@ -506,7 +569,7 @@ impl Challenges {
     /// `challenge_expired`.
     pub async fn decline(&self, id: i64, player: &PlayerId) -> Result<ChallengeView, Error> {
         let c = self.open_one(id, player, true).await?;
-        self.end(c, "declined", false).await
+        self.end(c, ChallengeState::Declined, false).await
     }
 
     /// `player` withdraws their challenge `id`.
@@ -517,13 +580,13 @@ impl Challenges {
     /// `challenge_expired`.
     pub async fn cancel(&self, id: i64, player: &PlayerId) -> Result<ChallengeView, Error> {
         let c = self.open_one(id, player, false).await?;
-        self.end(c, "withdrawn", true).await
+        self.end(c, ChallengeState::Withdrawn, true).await
     }
 
     async fn end(
         &self,
         mut c: Challenge,
-        state: &'static str,
+        state: ChallengeState,
         sent: bool,
     ) -> Result<ChallengeView, Error> {
         if !self.settle(&mut c, state).await? {
@@ -535,7 +598,7 @@ impl Challenges {
             return Err(settled(&now));
         }
         let from_account = self.open_account(&c.from).await?.is_some();
-        Ok(Self::view(&c, from_account, sent))
+        Self::view(&c, from_account, sent)
     }
 
     /// `blocker` blocks `blocked`: the open challenges between them end,
@@ -551,13 +614,13 @@ impl Challenges {
             .challenges(blocker.clone(), self.now(), LISTED)
             .await?
         {
-            if c.state != "open" {
+            if !is_open(&c) {
                 continue;
             }
             let state = if c.from == *blocked && c.to == *blocker {
-                "declined"
+                ChallengeState::Declined
             } else if c.from == *blocker && c.to == *blocked {
-                "withdrawn"
+                ChallengeState::Withdrawn
             } else {
                 continue;
             };
@@ -583,11 +646,11 @@ impl Challenges {
             .await?
         {
             if Self::expired(&c, now) {
-                self.settle(&mut c, "expired").await?;
+                self.settle(&mut c, ChallengeState::Expired).await?;
             }
             let from_account = self.open_account(&c.from).await?.is_some();
             let sent = c.from == *player;
-            let view = Self::view(&c, from_account, sent);
+            let view = Self::view(&c, from_account, sent)?;
             if sent {
                 mine.sent.push(view);
             } else {

@@ -24,6 +24,7 @@ pub mod limiter;
 pub mod live;
 pub mod mistakes;
 mod notices;
+pub mod pairing;
 pub mod players;
 pub mod pools;
 pub mod puzzle_rating;

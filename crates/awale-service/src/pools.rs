@@ -23,7 +23,7 @@ use awale_core::{Game, Rules, Side};
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::game::{now_ms, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
+use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
 use crate::limiter::PerPlayerAndClient;
 use crate::lock;
@@ -340,8 +340,9 @@ pub const AVOID_RECHECK_MS: i64 = 30_000;
 /// How long a seek lasts without its seeker coming back for news (a
 /// closed page stops seeking).
 pub const SEEK_EXPIRES_MS: i64 = 30_000;
-/// How often the waiting seekers are paired again as their ranges widen.
-const TICK: Duration = Duration::from_millis(500);
+/// How often the waiting seekers are paired again as their ranges widen
+/// (ms).
+const TICK_MS: i64 = 500;
 
 /// What a seeker learns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -447,28 +448,14 @@ impl Pools {
     /// dropping the seeks whose page left. Needs a Tokio runtime.
     pub fn start(self: &Arc<Self>) {
         let me = Arc::downgrade(self);
+        let clock = self.games.clock().clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(TICK);
             loop {
-                tick.tick().await;
+                let now = clock.now_ms();
                 let Some(pools) = me.upgrade() else { return };
-                pools.expire(now_ms());
-                let no_shows = std::mem::take(&mut *lock(&pools.no_shows));
-                for player in no_shows {
-                    if let Err(e) = pools.cancel(&player).await {
-                        tracing::warn!(error = %e, "a no-show's seek not dropped");
-                    }
-                }
-                if let Some(shared) = &pools.shared {
-                    if let Err(e) = pools.shared_round(shared.as_ref()).await {
-                        tracing::warn!(error = %e, "the shared pools were not paired this time");
-                    }
-                    continue;
-                }
-                let made = lock(&pools.matchmaker).tick(now_ms());
-                for pairing in made {
-                    pools.start_game(pairing, None).await;
-                }
+                pools.tick(now).await;
+                drop(pools);
+                clock.sleep_until(now + TICK_MS).await;
             }
         });
         if let (Some(_), Some(notices)) = (&self.shared, self.games.store().notices()) {
@@ -489,10 +476,32 @@ impl Pools {
         }
     }
 
+    /// One tick at `now`: the seeks whose page left dropped, the no-shows'
+    /// seeks dropped, the waiting paired as their ranges widen.
+    async fn tick(&self, now: i64) {
+        self.expire(now);
+        let no_shows = std::mem::take(&mut *lock(&self.no_shows));
+        for player in no_shows {
+            if let Err(e) = self.cancel(&player).await {
+                tracing::warn!(error = %e, "a no-show's seek not dropped");
+            }
+        }
+        if let Some(shared) = &self.shared {
+            if let Err(e) = self.shared_round(shared.as_ref()).await {
+                tracing::warn!(error = %e, "the shared pools were not paired this time");
+            }
+            return;
+        }
+        let made = lock(&self.matchmaker).tick(now);
+        for pairing in made {
+            self.start_game(pairing, None).await;
+        }
+    }
+
     /// One round over the seeks every process shares: the pairings the
     /// waits allow, each claimed before its game is made.
     async fn shared_round(&self, shared: &dyn SeekStore) -> Result<(), Error> {
-        let now = now_ms();
+        let now = self.games.now_ms();
         let rows = shared.waiting_seeks(now - SEEK_EXPIRES_MS).await?;
         let mut matchmaker = Matchmaker::new(Arc::clone(&self.blocked));
         let mut seeks = HashMap::new();
@@ -600,7 +609,7 @@ impl Pools {
         client: Option<std::net::IpAddr>,
         wait: Duration,
     ) -> Result<SeekNews, Error> {
-        let now = now_ms();
+        let now = self.games.now_ms();
         let player = seeker.player.clone();
         seeker.balance = self.balance(&player);
         let renewal = lock(&self.seekers)
@@ -646,11 +655,18 @@ impl Pools {
                 self.start_game(pairing, None).await;
             }
         }
-        let waited = tokio::time::timeout(wait, news.wait_for(Option::is_some)).await;
-        if let Ok(Ok(news)) = waited {
-            if let Some(news) = news.clone() {
-                return Ok(news);
+        // Waited on the games' clock: a test moving it on ends the wait.
+        let clock = self.games.clock();
+        let until = now + i64::try_from(wait.as_millis()).unwrap_or(i64::MAX / 2);
+        tokio::select! {
+            got = news.wait_for(Option::is_some) => {
+                if let Ok(news) = got {
+                    if let Some(news) = news.clone() {
+                        return Ok(news);
+                    }
+                }
             }
+            () = clock.sleep_until(until) => {}
         }
         let (pool, since) = match since {
             Some(since) => (pool, since),
@@ -660,7 +676,7 @@ impl Pools {
         };
         Ok(SeekNews::Waiting {
             pool: pool.name(),
-            waited_ms: now_ms() - since,
+            waited_ms: self.games.now_ms() - since,
         })
     }
 
@@ -689,7 +705,7 @@ impl Pools {
     /// cannot be made puts both back to seeking. `claimed`: the shared
     /// seeks (South's, North's) this process claimed for it.
     async fn start_game(&self, pairing: Pairing, claimed: Option<[i64; 2]>) {
-        let now = now_ms();
+        let now = self.games.now_ms();
         if let (Some(accounts), true) = (&self.accounts, pairing.south.account) {
             let (a, b) = (pairing.south.player.clone(), pairing.north.player.clone());
             let blocked = accounts.blocks(a.clone(), b.clone()).await;

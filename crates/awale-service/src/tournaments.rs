@@ -1,5 +1,5 @@
 //! Tournaments in use: each arena going on held in memory behind its own
-//! lock, its rules those of [`crate::tournament::arena`]; players join,
+//! lock, its rules those of [`crate::pairing::arena`]; players join,
 //! withdraw, pause, come back and berserk; whoever is free is paired at
 //! once by starting an online game through the games service; each game's
 //! end (by the rules, on time, abandoned, aborted) is recorded as it
@@ -9,33 +9,41 @@
 //! results pending). Every change is stored before it is told, and
 //! the watchers of a tournament get its standings when they change. No
 //! HTTP, no SQL. A Swiss (rounds, byes, tie-breaks) is held the same way:
-//! [`swiss_run`].
+//! [`swiss_run`]. Here: the rooms held, making, joining, leaving, ending;
+//! the arena's pairings and ends in [`arena_run`], the schedule and each
+//! start and end timed in [`schedule`], what watchers see in [`view`].
+//! Every time read is the games' clock ([`Games::clock`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
-use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::clock::Clock as TimeSource;
 use crate::error::Error;
-use crate::game::{clean_text, now_ms, random_seed, Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use crate::game::{clean_text, random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
 use crate::lock;
-use crate::rating::Speed;
+use crate::pairing::arena::{Arena, ArenaPlayer, Presence, Sheet};
+use crate::pairing::swiss::Swiss;
 use crate::store::tournaments::{
     EntrantRow, PairingRow, TournamentHold, TournamentRecord, TournamentRow, TournamentStore,
 };
 use crate::store::AccountStore;
 use crate::store::Notice;
-use crate::tournament::arena::{Arena, ArenaPlayer, Presence, Sheet};
-use crate::tournament::swiss::Swiss;
 
+mod arena_run;
+mod schedule;
+mod state;
 mod swiss_run;
+mod view;
+pub use schedule::{Scheduled, SCHEDULE, SERVER};
+pub use state::{TournamentKind, TournamentState};
 pub use swiss_run::{SwissGame, SwissLine, SwissSettings, SwissView, MAX_ROUNDS};
+use view::send_standings;
+pub use view::{StandingLine, TournamentFacts, TournamentItem, TournamentView};
 
 /// How many tournaments one player may make in a day.
 pub const MADE_PER_DAY: i64 = 3;
@@ -67,54 +75,6 @@ pub const COMINGS: crate::limiter::Rate = crate::limiter::Rate {
 /// The tournaments finished lately that the list shows (ms).
 const LISTED_AFTER_END_MS: i64 = 24 * 3_600_000;
 
-/// The creator named on the server's own arenas.
-pub const SERVER: &str = "server";
-
-/// An arena the server makes itself, again and again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Scheduled {
-    /// Its name.
-    pub name: &'static str,
-    /// Each side's time and the increment (ms).
-    pub clock: (i64, i64),
-    /// Its length (minutes).
-    pub minutes: i64,
-    /// How often it starts (ms).
-    pub every_ms: i64,
-    /// Its start within the period, from the Unix epoch (a Thursday, 00:00
-    /// UTC).
-    pub offset_ms: i64,
-}
-
-/// The server's schedule (`awale serve --schedule`): an hourly 3+2 arena
-/// (57 minutes, so the next begins as it ends) and a weekly 5+3 one on
-/// Sunday at 18:00 UTC, two hours long. Both rated.
-pub const SCHEDULE: [Scheduled; 2] = [
-    Scheduled {
-        name: "Hourly 3+2",
-        clock: (180_000, 2_000),
-        minutes: 57,
-        every_ms: 3_600_000,
-        offset_ms: 0,
-    },
-    Scheduled {
-        name: "Weekly 5+3",
-        clock: (300_000, 3_000),
-        minutes: 120,
-        every_ms: 7 * 24 * 3_600_000,
-        // Thursday 00:00 + 3 days + 18 hours: Sunday 18:00.
-        offset_ms: (3 * 24 + 18) * 3_600_000,
-    },
-];
-
-impl Scheduled {
-    /// Its next start after `now`.
-    #[must_use]
-    pub fn next_start(&self, now: i64) -> i64 {
-        ((now - self.offset_ms).div_euclid(self.every_ms) + 1) * self.every_ms + self.offset_ms
-    }
-}
-
 /// What a new arena is to be.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArenaSettings {
@@ -130,135 +90,9 @@ pub struct ArenaSettings {
     pub starts_ms: i64,
 }
 
-/// One line of the standings as watchers see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct StandingLine {
-    /// The rank, from 1.
-    pub rank: usize,
-    /// The player's number in the tournament.
-    pub number: usize,
-    /// The name shown.
-    pub name: String,
-    /// Their rating now (read again after each of their games).
-    pub rating: i32,
-    /// Their points.
-    pub score: u32,
-    /// On a streak (the flame): the next win counts double.
-    pub on_fire: bool,
-    /// `free`, `playing`, `paused`, `withdrawn`.
-    pub presence: Presence,
-    /// Their last results, oldest first: 2 win, 1 draw, 0 loss (the
-    /// points of each beside).
-    pub sheet: Vec<[u32; 2]>,
-    /// The public id of their game in play.
-    pub game: Option<String>,
-    /// Since when (ms, the server's clock) they have been looking for an
-    /// opponent in an arena going on; None: not waiting.
-    pub waiting_ms: Option<i64>,
-}
-
 /// A new tournament refused: its `what` is out of bounds.
 fn bad_tournament(what: &'static str, message: &str) -> Error {
     Error::invalid("bad_tournament", message.to_string()).because(what)
-}
-
-/// What the list and the page both say of a tournament (its row's
-/// settings and state), first in the JSON of each.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TournamentFacts {
-    /// Its number.
-    pub id: i64,
-    /// `arena`.
-    pub kind: String,
-    /// Its name.
-    pub name: String,
-    /// Each side's time (ms).
-    pub initial_ms: i64,
-    /// The increment (ms).
-    pub increment_ms: i64,
-    /// Rated or casual.
-    pub rated: bool,
-    /// Its length (minutes).
-    pub minutes: i64,
-    /// When it starts and ends.
-    pub starts_ms: i64,
-    /// See `starts_ms`.
-    pub ends_ms: i64,
-    /// `created`, `started`, `finished`.
-    pub state: String,
-}
-
-impl From<&TournamentRow> for TournamentFacts {
-    fn from(t: &TournamentRow) -> TournamentFacts {
-        TournamentFacts {
-            id: t.id,
-            kind: t.kind.clone(),
-            name: t.name.clone(),
-            initial_ms: t.clock.0,
-            increment_ms: t.clock.1,
-            rated: t.rated,
-            minutes: t.minutes,
-            starts_ms: t.starts_ms,
-            ends_ms: t.ends_ms,
-            state: t.state.clone(),
-        }
-    }
-}
-
-/// A tournament as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TournamentView {
-    /// Its settings and state.
-    #[serde(flatten)]
-    pub facts: TournamentFacts,
-    /// How many players joined.
-    pub players: usize,
-    /// The standings (the first [`STANDINGS_SHOWN`]).
-    pub standings: Vec<StandingLine>,
-    /// The top game to watch (its public id).
-    pub top_game: Option<String>,
-    /// The first three, once finished (then final: no game is left to
-    /// change them).
-    pub podium: Vec<StandingLine>,
-    /// An arena's time is up but games are still in play: the standings
-    /// are provisional, the results pending until the last game ends.
-    pub results_pending: bool,
-    /// The server's time when the view was made (ms): how long a player
-    /// has waited is counted from it.
-    pub now_ms: i64,
-    /// The viewer's own number, when they joined.
-    pub you: Option<usize>,
-    /// The viewer may berserk now (in a game where they have not moved).
-    pub can_berserk: bool,
-    /// The viewer made it (and may end it).
-    pub yours: bool,
-    /// A Swiss's rounds, games, standings with tie-breaks and crosstable.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub swiss: Option<SwissView>,
-    /// The public id of the viewer's game in play (null: none), when they
-    /// joined: their line may be below the standings shown. The stream
-    /// of the standings gives each viewer theirs too.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub your_game: Option<Option<String>>,
-}
-
-/// A tournament in the list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TournamentItem {
-    /// Its settings and state.
-    #[serde(flatten)]
-    pub facts: TournamentFacts,
-    /// A Swiss's number of rounds (0 for an arena).
-    pub rounds: i64,
-}
-
-impl From<&TournamentRow> for TournamentItem {
-    fn from(t: &TournamentRow) -> TournamentItem {
-        TournamentItem {
-            facts: TournamentFacts::from(t),
-            rounds: t.rounds,
-        }
-    }
 }
 
 /// A player of a held tournament, beside their arena line.
@@ -280,7 +114,10 @@ struct Held {
 
 /// An arena going on, in memory.
 struct Running {
+    /// As stored; its `kind` and `state` those below, in words.
     row: TournamentRow,
+    kind: TournamentKind,
+    state: TournamentState,
     arena: Arena,
     entrants: Vec<Entrant>,
     games: HashMap<i64, Held>,
@@ -356,12 +193,15 @@ fn presence_name(p: Presence) -> &'static str {
     }
 }
 
-fn presence_of(name: &str) -> Presence {
+fn presence_of(name: &str) -> Result<Presence, Error> {
     match name {
-        "playing" => Presence::Playing,
-        "paused" => Presence::Paused,
-        "withdrawn" => Presence::Withdrawn,
-        _ => Presence::Free,
+        "free" => Ok(Presence::Free),
+        "playing" => Ok(Presence::Playing),
+        "paused" => Ok(Presence::Paused),
+        "withdrawn" => Ok(Presence::Withdrawn),
+        _ => Err(Error::internal(format!(
+            "a tournament player of no known presence: {name:?}"
+        ))),
     }
 }
 
@@ -376,11 +216,11 @@ fn stored_presence(presence: Presence, after_game: Option<Presence>) -> String {
 }
 
 /// [`stored_presence`] read back.
-fn presence_read(text: &str) -> (Presence, Option<Presence>) {
-    match text.split_once(':') {
-        Some((now, wish)) => (presence_of(now), Some(presence_of(wish))),
-        None => (presence_of(text), None),
-    }
+fn presence_read(text: &str) -> Result<(Presence, Option<Presence>), Error> {
+    Ok(match text.split_once(':') {
+        Some((now, wish)) => (presence_of(now)?, Some(presence_of(wish)?)),
+        None => (presence_of(text)?, None),
+    })
 }
 
 fn no_tournament(id: i64) -> Error {
@@ -409,6 +249,12 @@ impl Running {
         }
     }
 
+    /// Moves it on to `state` (stored with the next record).
+    fn set(&mut self, state: TournamentState) {
+        self.state = state;
+        self.row.state = state.as_str().into();
+    }
+
     fn record(&self, entrants: &[usize], games: &[i64]) -> TournamentRecord {
         TournamentRecord {
             tournament: self.row.clone(),
@@ -427,7 +273,7 @@ impl Running {
         let mut game = WebGame::new(
             Mode::Online,
             Game::new(Rules::AWALE),
-            now_ms(),
+            self.clock.now_ms(),
             random_seed(),
         );
         game.clock = Some(Clock::new(self.row.clock.0, self.row.clock.1));
@@ -465,96 +311,6 @@ impl Running {
             }
         }
         playing
-    }
-
-    fn line(
-        &self,
-        (rank, number, score, on_fire): (usize, usize, u32, bool),
-        in_play: &HashMap<usize, &str>,
-    ) -> StandingLine {
-        let p = &self.arena.players[number];
-        StandingLine {
-            rank,
-            number,
-            name: self.entrants[number].name.clone(),
-            rating: p.rating,
-            score,
-            on_fire,
-            presence: p.presence,
-            sheet: p
-                .sheet
-                .iter()
-                .rev()
-                .take(12)
-                .rev()
-                .map(|s| [u32::from(s.result), s.points])
-                .collect(),
-            game: in_play.get(&number).map(|g| (*g).to_string()),
-            waiting_ms: if self.is_swiss()
-                || self.row.state != "started"
-                || self.clock.now_ms() >= self.row.ends_ms
-                || p.presence != Presence::Free
-            {
-                None
-            } else {
-                p.waiting_ms
-            },
-        }
-    }
-
-    /// An arena whose time is up, with games still in play: it finishes
-    /// when the last ends.
-    fn results_pending(&self) -> bool {
-        !self.is_swiss()
-            && self.row.state == "started"
-            && self.clock.now_ms() >= self.row.ends_ms
-            && !self.arena.playing.is_empty()
-    }
-
-    fn view(&self, viewer: Option<&PlayerId>) -> TournamentView {
-        let in_play = self.in_play();
-        let swiss = self.is_swiss().then(|| self.swiss_view());
-        let standings: Vec<StandingLine> = match &swiss {
-            Some(swiss) => swiss
-                .standings
-                .iter()
-                .take(STANDINGS_SHOWN)
-                .map(|l| self.line((l.rank, l.number, l.points, false), &in_play))
-                .collect(),
-            None => self
-                .arena
-                .standings()
-                .iter()
-                .enumerate()
-                .take(STANDINGS_SHOWN)
-                .map(|(i, s)| self.line((i + 1, s.player, s.score, s.on_fire), &in_play))
-                .collect(),
-        };
-        let finished = self.row.state == "finished";
-        let podium = if finished {
-            standings.iter().take(3).cloned().collect()
-        } else {
-            Vec::new()
-        };
-        let top_game = self
-            .arena
-            .top_game()
-            .and_then(|(a, _)| self.game_of(a).map(|h| h.public_id.clone()));
-        let you = viewer.and_then(|v| self.number_of(v));
-        TournamentView {
-            facts: TournamentFacts::from(&self.row),
-            players: self.entrants.len(),
-            standings,
-            top_game,
-            podium,
-            results_pending: self.results_pending(),
-            now_ms: self.clock.now_ms(),
-            you,
-            can_berserk: false,
-            yours: viewer.is_some_and(|v| *v == self.row.creator),
-            swiss,
-            your_game: you.map(|n| self.game_of(n).map(|h| h.public_id.clone())),
-        }
     }
 }
 
@@ -668,7 +424,8 @@ impl Tournaments {
             .await?
             .ok_or_else(|| no_tournament(id))?;
         let running = self.running_from(record, None).await?;
-        let schedule = (running.row.state != "finished" && running.row.kind == "arena")
+        let schedule = (running.state != TournamentState::Finished
+            && running.kind == TournamentKind::Arena)
             .then_some((running.row.starts_ms, running.row.ends_ms));
         let room = Arc::new(Room {
             running: tokio::sync::Mutex::new(running),
@@ -709,7 +466,7 @@ impl Tournaments {
             let sheet: Vec<Sheet> = serde_json::from_str(&e.sheet).map_err(|err| {
                 Error::internal(format!("tournament {id}: a sheet unread: {err}"))
             })?;
-            let (presence, after_game) = presence_read(&e.presence);
+            let (presence, after_game) = presence_read(&e.presence)?;
             arena.players.push(ArenaPlayer {
                 rating: e.rating as i32,
                 presence,
@@ -753,6 +510,8 @@ impl Tournaments {
         }
         let swiss = swiss_run::swiss_of(&record);
         Ok(Running {
+            kind: TournamentKind::parse(&record.tournament.kind)?,
+            state: TournamentState::parse(&record.tournament.state)?,
             row: record.tournament,
             arena,
             entrants,
@@ -810,62 +569,6 @@ impl Tournaments {
         self.tell(&room, &running);
     }
 
-    /// Starts the timers of `room`'s start and end.
-    fn arm_schedule(&self, id: i64, starts: i64, ends: i64) {
-        let me = self.me.clone();
-        let clock = self.games.clock().clone();
-        tokio::spawn(async move {
-            for (at, state) in [(starts, "started"), (ends, "finished")] {
-                clock.sleep_until(at).await;
-                let Some(tournaments) = me.upgrade() else {
-                    return;
-                };
-                if let Err(e) = tournaments.set_state(id, state).await {
-                    tracing::warn!(tournament = id, error = %e, "a tournament's state not stored");
-                }
-            }
-        });
-    }
-
-    /// Moves tournament `id` on to `state` (`started`, `finished`). Boxed:
-    /// it is called from the timers that holding a tournament arms.
-    fn set_state<'a>(
-        &'a self,
-        id: i64,
-        state: &'a str,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), Error>> + Send + 'a>> {
-        Box::pin(self.move_on(id, state))
-    }
-
-    async fn move_on(&self, id: i64, state: &str) -> Result<(), Error> {
-        let room = self.room(id).await?;
-        let mut running = self.change(&room).await?;
-        let order = |s: &str| match s {
-            "created" => 0,
-            "started" => 1,
-            _ => 2,
-        };
-        if order(&running.row.state) >= order(state) {
-            return Ok(());
-        }
-        if state == "finished" {
-            running.row.ends_ms = running.row.ends_ms.min(self.games.now_ms());
-        }
-        // An arena's time is up: it is finished once its last game ends
-        // (`games_ended`); until then its results are pending.
-        let finished_later =
-            state == "finished" && !running.is_swiss() && !running.arena.playing.is_empty();
-        if !finished_later {
-            running.row.state = state.into();
-        }
-        self.store.save_tournament(running.record(&[], &[])).await?;
-        if state == "started" {
-            self.pair(&mut running).await;
-        }
-        self.tell(&room, &running);
-        Ok(())
-    }
-
     /// Makes an arena for `creator`.
     ///
     /// # Errors
@@ -880,7 +583,13 @@ impl Tournaments {
     ) -> Result<TournamentItem, Error> {
         let now = self.games.now_ms();
         let row = self
-            .new_row(creator, "arena", &settings.name, settings.clock, now)
+            .new_row(
+                creator,
+                TournamentKind::Arena,
+                &settings.name,
+                settings.clock,
+                now,
+            )
             .await?;
         if !(1..=MAX_MINUTES).contains(&settings.minutes) {
             return Err(bad_tournament(
@@ -909,7 +618,7 @@ impl Tournaments {
     async fn new_row(
         &self,
         creator: &PlayerId,
-        kind: &str,
+        kind: TournamentKind,
         name: &str,
         clock: (i64, i64),
         now: i64,
@@ -933,7 +642,7 @@ impl Tournaments {
         }
         Ok(TournamentRow {
             id: 0,
-            kind: kind.into(),
+            kind: kind.as_str().into(),
             name,
             clock,
             rated: false,
@@ -941,7 +650,7 @@ impl Tournaments {
             starts_ms: now,
             ends_ms: now,
             creator: creator.clone(),
-            state: "created".into(),
+            state: TournamentState::Created.as_str().into(),
             created_ms: now,
             rounds: 0,
             current_round: 0,
@@ -959,7 +668,7 @@ impl Tournaments {
                 ..row
             })
             .await?;
-        let item = TournamentItem::from(&row);
+        let item = TournamentItem::try_from(&row)?;
         self.room(row.id).await?;
         Ok(item)
     }
@@ -981,65 +690,6 @@ impl Tournaments {
         Ok(())
     }
 
-    /// Keeps `schedule`: each of its arenas is made for its next start
-    /// (once: one already made is found in the store, across restarts),
-    /// checked every minute. Needs a Tokio runtime.
-    pub fn keep_schedule(self: &Arc<Self>, schedule: Vec<Scheduled>) {
-        let me = Arc::downgrade(self);
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(Duration::from_secs(60));
-            loop {
-                every.tick().await;
-                let Some(tournaments) = me.upgrade() else {
-                    return;
-                };
-                if let Err(e) = tournaments.schedule_once(&schedule, now_ms()).await {
-                    tracing::warn!(error = %e, "the schedule's arenas not made");
-                }
-            }
-        });
-    }
-
-    /// Makes the arenas of `schedule` whose next start after `now` has
-    /// none yet.
-    ///
-    /// # Errors
-    ///
-    /// A storage failure.
-    pub async fn schedule_once(&self, schedule: &[Scheduled], now: i64) -> Result<(), Error> {
-        let made = self.store.tournaments(now, 200).await?;
-        for s in schedule {
-            let starts_ms = s.next_start(now);
-            if made
-                .iter()
-                .any(|t| t.creator.0 == SERVER && t.name == s.name && t.starts_ms == starts_ms)
-            {
-                continue;
-            }
-            let row = self
-                .store
-                .create_tournament(TournamentRow {
-                    id: 0,
-                    kind: "arena".into(),
-                    name: s.name.into(),
-                    clock: s.clock,
-                    rated: self.games.ratings().is_some(),
-                    minutes: s.minutes,
-                    starts_ms,
-                    ends_ms: starts_ms + s.minutes * 60_000,
-                    creator: PlayerId(SERVER.into()),
-                    state: "created".into(),
-                    created_ms: now,
-                    rounds: 0,
-                    current_round: 0,
-                    manual_rounds: false,
-                })
-                .await?;
-            self.room(row.id).await?;
-        }
-        Ok(())
-    }
-
     /// The tournaments going on or to come, and those finished lately.
     ///
     /// # Errors
@@ -1048,9 +698,9 @@ impl Tournaments {
     pub async fn list(&self) -> Result<Vec<TournamentItem>, Error> {
         let rows = self
             .store
-            .tournaments(now_ms() - LISTED_AFTER_END_MS, 50)
+            .tournaments(self.games.now_ms() - LISTED_AFTER_END_MS, 50)
             .await?;
-        Ok(rows.iter().map(TournamentItem::from).collect())
+        rows.iter().map(TournamentItem::try_from).collect()
     }
 
     /// Tournament `id` as `viewer` sees it.
@@ -1065,7 +715,7 @@ impl Tournaments {
         let (Some(you), Some(viewer), false) = (view.you, viewer, running.is_swiss()) else {
             return Ok(view);
         };
-        if running.row.state != "started" || view.now_ms >= running.row.ends_ms {
+        if running.state != TournamentState::Started || view.now_ms >= running.row.ends_ms {
             // The arena's time is up: a berserk point no longer counts.
             return Ok(view);
         }
@@ -1130,8 +780,9 @@ impl Tournaments {
         }
         let mut running = self.change(&room).await?;
         // Once its time is up (its last games finishing), nobody joins.
-        if running.row.state == "finished"
-            || (running.row.state == "started" && self.games.now_ms() >= running.row.ends_ms)
+        if running.state == TournamentState::Finished
+            || (running.state == TournamentState::Started
+                && self.games.now_ms() >= running.row.ends_ms)
         {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
@@ -1156,7 +807,7 @@ impl Tournaments {
         self.store
             .save_tournament(running.record(&[number], &[]))
             .await?;
-        if running.row.state == "started" {
+        if running.state == TournamentState::Started {
             self.pair(&mut running).await;
         }
         self.tell(&room, &running);
@@ -1217,59 +868,8 @@ impl Tournaments {
                 "only the tournament's creator may end it",
             ));
         }
-        self.set_state(id, "finished").await?;
+        self.set_state(id, TournamentState::Finished).await?;
         let running = room.running.lock().await;
-        Ok(running.view(Some(player)))
-    }
-
-    /// `player` halves their own clock in their game of tournament `id`,
-    /// before their first move: a win gives one more point.
-    ///
-    /// # Errors
-    ///
-    /// `no_such_tournament`, `not_in_tournament`, `cannot_berserk` (not in
-    /// a game, moved already, or berserked already), a storage failure.
-    pub async fn berserk(&self, id: i64, player: &PlayerId) -> Result<TournamentView, Error> {
-        let room = self.room(id).await?;
-        let mut running = self.change(&room).await?;
-        let number = running.number_of(player).ok_or_else(|| {
-            Error::conflict("not_in_tournament", "you have not joined this tournament")
-        })?;
-        let cannot = || {
-            Error::conflict(
-                "cannot_berserk",
-                "berserk is for a game of the arena, before your first move, once",
-            )
-        };
-        if running.is_swiss()
-            || running.row.state != "started"
-            || self.games.now_ms() >= running.row.ends_ms
-        {
-            return Err(cannot());
-        }
-        let held = running.game_of(number).cloned().ok_or_else(cannot)?;
-        let side = usize::from(held.row.players.0 != number as i64);
-        if held.row.berserk[side] {
-            return Err(cannot());
-        }
-        self.games
-            .change(held.row.game_id, |game| {
-                if !berserk_allowed(game, player) {
-                    return Err(cannot());
-                }
-                let seat = seat_of(game, player).ok_or_else(cannot)?;
-                if let Some(clock) = game.clock.as_mut() {
-                    clock.remaining_ms[seat.index()] = clock.initial_ms / 2;
-                }
-                Ok(())
-            })
-            .await?;
-        let game_id = held.row.game_id;
-        if let Some(h) = running.games.get_mut(&game_id) {
-            h.row.berserk[side] = true;
-        }
-        self.save_and_tell(&room, &running, running.record(&[], &[game_id]))
-            .await?;
         Ok(running.view(Some(player)))
     }
 
@@ -1299,292 +899,6 @@ impl Tournaments {
             .unwrap_or(crate::rating::START.rating.round() as i32)
     }
 
-    /// `player`'s rating now at the speed of `clock` (the start's when
-    /// they have none); None where ratings are not kept or not read.
-    async fn current_rating(&self, player: &PlayerId, clock: (i64, i64)) -> Option<i32> {
-        let speed = Speed::of(Some(clock));
-        let ratings = self.games.ratings()?;
-        let list = ratings.ratings(player.clone()).await.ok()?;
-        Some(
-            list.iter()
-                .find(|r| r.speed == speed)
-                .map_or(crate::rating::START.rating, |r| r.glicko.rating)
-                .round() as i32,
-        )
-    }
-
-    /// Pairs the free players of a started arena and starts their games.
-    async fn pair(&self, running: &mut Running) {
-        let now = self.games.now_ms();
-        if running.is_swiss() || running.row.state != "started" || now >= running.row.ends_ms {
-            return;
-        }
-        let pairs = running.arena.pair(now);
-        if let Some(at) = running.arena.rematch_due() {
-            // Never sooner than a second from now: a wait that could not
-            // be paired is not tried again at once.
-            self.arm_pairing(running.row.id, at.max(now + 1_000));
-        }
-        if pairs.is_empty() {
-            return;
-        }
-        let made: Vec<WebGame> = pairs
-            .iter()
-            .map(|&(first, second)| running.new_game(first, second))
-            .collect();
-        let numbers: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
-        match self.games.create(made).await {
-            Ok(games) => {
-                let mut ids = Vec::new();
-                for (game, &players) in games.iter().zip(&pairs) {
-                    self.hold(running, game, players, 0);
-                    ids.push(game.id);
-                }
-                if let Err(e) = self
-                    .store
-                    .save_tournament(running.record(&numbers, &ids))
-                    .await
-                {
-                    tracing::warn!(tournament = running.row.id, error = %e, "a pairing not stored");
-                }
-            }
-            Err(e) => {
-                tracing::warn!(tournament = running.row.id, error = %e, "arena games not made");
-                for (first, second) in pairs {
-                    let _ = running.arena.cancel(first, second);
-                    if let Some(p) = running.arena.players.get_mut(first) {
-                        p.firsts = p.firsts.saturating_sub(1);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Pairs tournament `id` again at `at` (ms, the games' clock): players
-    /// left waiting may then meet again ([`Arena::rematch_due`]). One timer
-    /// a tournament, the soonest kept.
-    fn arm_pairing(&self, id: i64, at: i64) {
-        let Some(room) = lock(&self.rooms).get(&id).cloned() else {
-            return;
-        };
-        let armed = room.pairing_at.load(Ordering::Relaxed);
-        if armed != 0 && armed <= at {
-            return;
-        }
-        room.pairing_at.store(at, Ordering::Relaxed);
-        let me = self.me.clone();
-        let clock = self.games.clock().clone();
-        tokio::spawn(async move {
-            clock.sleep_until(at).await;
-            let Some(tournaments) = me.upgrade() else {
-                return;
-            };
-            // Another timer armed sooner may have taken its place.
-            if room
-                .pairing_at
-                .compare_exchange(at, 0, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-            {
-                return;
-            }
-            let mut running = match tournaments.change(&room).await {
-                Ok(running) => running,
-                Err(e) => {
-                    tracing::warn!(tournament = id, error = %e, "waiting players not paired");
-                    return;
-                }
-            };
-            tournaments.pair(&mut running).await;
-            tournaments.tell(&room, &running);
-        });
-    }
-
-    /// Holds `game`, just made for the players numbered `players` in round
-    /// `round` (0 in an arena), as one of `running`'s.
-    fn hold(&self, running: &mut Running, game: &WebGame, players: (usize, usize), round: i64) {
-        let row = PairingRow {
-            game_id: game.id,
-            players: (players.0 as i64, players.1 as i64),
-            berserk: [false, false],
-            result: None,
-            round,
-        };
-        running.games.insert(
-            game.id,
-            Held {
-                row,
-                public_id: game.public_id.clone(),
-            },
-        );
-        lock(&self.by_game).insert(game.id, running.row.id);
-        // No clock runs before a side's first move: one who does not
-        // sow in time loses by forfeit, so the tournament cannot hang.
-        self.arm_first_move(game);
-    }
-
-    /// Aborts `game` if its first mover has not sown in time (counted from
-    /// when it was made).
-    fn arm_first_move(&self, game: &WebGame) {
-        if game.end().is_some() || game.game.plies().len() >= 2 {
-            return;
-        }
-        let id = game.id;
-        let due = game.created_ms + self.first_move_ms.load(Ordering::Relaxed);
-        let wait = (due - now_ms()).max(0) as u64;
-        let games = Arc::clone(&self.games);
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(wait)).await;
-            let aborted = games
-                .change(id, |game| {
-                    if game.end().is_some() || game.game.plies().len() >= 2 {
-                        return Ok(false);
-                    }
-                    game.stop = Some(Stop::Aborted);
-                    Ok(true)
-                })
-                .await;
-            if let Err(e) = aborted {
-                if e.code != "game_over" {
-                    tracing::warn!(game = id, error = %e, "an arena game not aborted");
-                }
-            }
-        });
-    }
-
-    /// Reads every game in play of the held tournaments again (an end may
-    /// have been missed) and records those that ended.
-    async fn check_games(&self) {
-        let ids: Vec<i64> = lock(&self.by_game).keys().copied().collect();
-        let mut ended = Vec::new();
-        for id in ids {
-            if let Ok(game) = self.games.load(id).await {
-                if game.end().is_some() {
-                    ended.push(game);
-                }
-            }
-        }
-        self.games_ended(&ended).await;
-    }
-
-    /// Records the ends of `games` (those of arenas), frees their players
-    /// and pairs again: each tournament's ends in one write, one pairing
-    /// and one telling (a big arena's ends come faster than one write
-    /// each).
-    async fn games_ended(&self, games: &[WebGame]) {
-        let mut by_tournament: Vec<(i64, Vec<&WebGame>)> = Vec::new();
-        for game in games.iter().filter(|g| g.end().is_some()) {
-            let Some(tid) = lock(&self.by_game).get(&game.id).copied() else {
-                continue;
-            };
-            match by_tournament.iter_mut().find(|(t, _)| *t == tid) {
-                Some((_, list)) => list.push(game),
-                None => by_tournament.push((tid, vec![game])),
-            }
-        }
-        for (tid, games) in by_tournament {
-            let Ok(room) = self.room(tid).await else {
-                continue;
-            };
-            let mut running = match self.change(&room).await {
-                Ok(running) => running,
-                Err(e) => {
-                    tracing::warn!(tournament = tid, error = %e, "game ends not recorded");
-                    continue;
-                }
-            };
-            // A Swiss's ends, one by one: each may end its round.
-            if running.is_swiss() {
-                for game in games {
-                    let held = running.games.get(&game.id).cloned();
-                    if let Some(held) = held.filter(|h| h.row.result.is_none()) {
-                        self.swiss_game_ended(&room, &mut running, game, held).await;
-                    }
-                }
-                continue;
-            }
-            let mut numbers = Vec::new();
-            let mut ids = Vec::new();
-            for game in games {
-                if let Some((first, second)) = self.record_end(&mut running, game) {
-                    numbers.extend([first, second]);
-                    ids.push(game.id);
-                }
-            }
-            if ids.is_empty() {
-                continue;
-            }
-            // The standings show ratings as they are now, the game's change
-            // counted (it is stored before its end is told).
-            for &n in &numbers {
-                let player = running.entrants[n].player.clone();
-                if let Some(rating) = self.current_rating(&player, running.row.clock).await {
-                    running.arena.players[n].rating = rating;
-                }
-            }
-            // The arena's time was up and its last game has ended: it is
-            // finished, its podium final.
-            if running.row.state == "started"
-                && self.games.now_ms() >= running.row.ends_ms
-                && running.arena.playing.is_empty()
-            {
-                running.row.state = "finished".into();
-            }
-            if let Err(e) = self
-                .store
-                .save_tournament(running.record(&numbers, &ids))
-                .await
-            {
-                tracing::warn!(tournament = tid, error = %e, "arena results not stored");
-            }
-            self.pair(&mut running).await;
-            self.tell(&room, &running);
-        }
-    }
-
-    /// Records the end of `game` in `running` (not stored yet): its two
-    /// players' numbers, or None when it was recorded already.
-    fn record_end(&self, running: &mut Running, game: &WebGame) -> Option<(usize, usize)> {
-        let end = game.end()?;
-        let held = running.games.get(&game.id).cloned()?;
-        if held.row.result.is_some() {
-            return None;
-        }
-        let (first, second) = (held.row.players.0 as usize, held.row.players.1 as usize);
-        let first_side = seat_of(game, &running.entrants[first].player).unwrap_or(Side::South);
-        let result: i64 = if game.stop == Some(Stop::Aborted) {
-            let _ = running.arena.cancel(first, second);
-            // Who did not sow in time is paused until they come back.
-            let late = game.game.position().to_move();
-            let late_number = if late == first_side { first } else { second };
-            let _ = running.arena.set_presence(late_number, Presence::Paused);
-            -1
-        } else {
-            let result = match end.winner {
-                None => 1,
-                Some(w) if w == first_side => 2,
-                Some(_) => 0,
-            };
-            let _ = running
-                .arena
-                .finish(first, second, result as u8, held.row.berserk);
-            i64::from(result)
-        };
-        lock(&self.by_game).remove(&game.id);
-        if let Some(h) = running.games.get_mut(&game.id) {
-            h.row.result = Some(result);
-        }
-        for n in [first, second] {
-            if let Some(wish) = running.entrants[n].after_game.take() {
-                let _ = running.arena.set_presence(n, wish);
-            }
-        }
-        Some((first, second))
-    }
-
-    /// Tells each player whose game changed (at once), the lobby's
-    /// featured game its top game, and the watchers the standings (at most
-    /// once every [`STANDINGS_EVERY_MS`]; a send due later reads them as
-    /// they are then).
     /// Stores `record`, the changes of `running`, and tells `room`.
     async fn save_and_tell(
         &self,
@@ -1597,6 +911,10 @@ impl Tournaments {
         Ok(())
     }
 
+    /// Tells each player whose game changed (at once), the lobby's
+    /// featured game its top game, and the watchers the standings (at most
+    /// once every [`STANDINGS_EVERY_MS`]; a send due later reads them as
+    /// they are then).
     fn tell(&self, room: &Arc<Room>, running: &Running) {
         let top = running
             .arena
@@ -1620,19 +938,20 @@ impl Tournaments {
             // An error only means that nobody watches now.
             let _ = room.moves.send(Arc::new(changes));
         }
-        let now = now_ms();
+        let clock = self.games.clock().clone();
+        let now = clock.now_ms();
         let last = room.sent_ms.load(Ordering::Relaxed);
         if now - last >= STANDINGS_EVERY_MS && !room.due.load(Ordering::Relaxed) {
             room.sent_ms.store(now, Ordering::Relaxed);
             send_standings(room, running);
         } else if !room.due.swap(true, Ordering::Relaxed) {
-            let wait = (last + STANDINGS_EVERY_MS - now).clamp(0, STANDINGS_EVERY_MS) as u64;
+            let wait = (last + STANDINGS_EVERY_MS - now).clamp(0, STANDINGS_EVERY_MS);
             let room = Arc::clone(room);
             tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(wait)).await;
+                clock.sleep_until(now + wait).await;
                 let running = room.running.lock().await;
                 room.due.store(false, Ordering::Relaxed);
-                room.sent_ms.store(now_ms(), Ordering::Relaxed);
+                room.sent_ms.store(clock.now_ms(), Ordering::Relaxed);
                 send_standings(&room, &running);
             });
         }
@@ -1649,14 +968,6 @@ impl Tournaments {
         id: i64,
     ) -> Result<broadcast::Receiver<Arc<GameMoves>>, Error> {
         Ok(self.room(id).await?.moves.subscribe())
-    }
-}
-
-/// Sends `running`'s standings to `room`'s watchers.
-fn send_standings(room: &Room, running: &Running) {
-    if let Ok(text) = serde_json::to_string(&running.view(None)) {
-        // An error only means that nobody watches now.
-        let _ = room.news.send(text.into());
     }
 }
 

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
 use awale_service::accounts::{Account, Accounts};
-use awale_service::challenges::{ChallengeView, Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN};
+use awale_service::challenges::{
+    ChallengeState, ChallengeView, Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN,
+};
 use awale_service::clock::Clock as Time;
 use awale_service::game::{Clock, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::Games;
@@ -123,7 +125,7 @@ async fn an_accepted_challenge_seats_both_in_a_rated_game_and_tells_the_challeng
 
     let accepted = w.challenges.accept(made.id, &kofi.player).await.unwrap();
     assert_eq!(accepted.side, 'N', "Ama asked for South");
-    assert_eq!(accepted.challenge.state, "accepted");
+    assert_eq!(accepted.challenge.state, ChallengeState::Accepted);
     // The player's channel also tells a game's start (a bot's stream):
     // the challenge's news is the one named so.
     let heard = std::iter::from_fn(|| ama_hears.events.try_recv().ok())
@@ -297,7 +299,10 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
     let (ama, kofi) = w.ama_and_kofi().await;
     // Declined by Kofi (Ama hears it), then one withdrawn by Ama (Kofi
     // hears it): settled, a second answer is refused.
-    for (by_kofi, state) in [(true, "declined"), (false, "withdrawn")] {
+    for (by_kofi, state) in [
+        (true, ChallengeState::Declined),
+        (false, ChallengeState::Withdrawn),
+    ] {
         let hearer = if by_kofi { &ama } else { &kofi };
         let mut hears = w.games.hub().watch_player(&hearer.player);
         let made = w.made(&ama.player, "", casual("Kofi")).await;
@@ -309,7 +314,9 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
         };
         assert_eq!(settled.unwrap().state, state);
         let heard = hears.events.try_recv().unwrap();
-        assert!(heard.data.contains(&format!("\"state\":\"{state}\"")));
+        assert!(heard
+            .data
+            .contains(&format!("\"state\":\"{}\"", state.as_str())));
         if by_kofi {
             refused_as(
                 w.challenges.cancel(made.id, &ama.player).await,
@@ -324,7 +331,7 @@ async fn decline_and_withdraw_settle_the_challenge_and_tell_both() {
     }
     // Settled ones are listed a little while, then no more.
     let mine = w.challenges.mine(&ama.player).await.unwrap();
-    assert!(mine.sent.iter().all(|c| c.state != "open"));
+    assert!(mine.sent.iter().all(|c| c.state != ChallengeState::Open));
     w.time.advance(Duration::from_secs(120));
     assert!(w
         .challenges
@@ -345,11 +352,11 @@ async fn a_challenge_nobody_answers_expires() {
         .advance(Duration::from_millis(EXPIRES_MS as u64 - 1_000));
     assert_eq!(
         w.challenges.mine(&kofi.player).await.unwrap().received[0].state,
-        "open"
+        ChallengeState::Open
     );
     w.time.advance(Duration::from_secs(2));
     let mine = w.challenges.mine(&kofi.player).await.unwrap();
-    assert_eq!(mine.received[0].state, "expired");
+    assert_eq!(mine.received[0].state, ChallengeState::Expired);
     refused_as(
         w.challenges.accept(made.id, &kofi.player).await,
         "challenge_settled",

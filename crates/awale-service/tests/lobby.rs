@@ -71,7 +71,7 @@ async fn the_lobby_features_a_running_arenas_top_game() {
     use awale_service::game::{now_ms, random_seed, Mode, PlayerId, Seat, WebGame};
     use awale_service::games::Games;
     use awale_service::live::Hub;
-    use awale_service::tournaments::{ArenaSettings, Tournaments};
+    use awale_service::tournaments::{ArenaSettings, TournamentState, Tournaments};
     use awale_service::Store;
 
     let player = |n: u8| PlayerId(format!("{n:064x}"));
@@ -93,7 +93,9 @@ async fn the_lobby_features_a_running_arenas_top_game() {
     // Two games in play; the arena names its top game.
     let mut view = t.get(id, None).await.unwrap();
     for _ in 0..200 {
-        if view.facts.state == "started" && view.standings.iter().all(|l| l.game.is_some()) {
+        if view.facts.state == TournamentState::Started
+            && view.standings.iter().all(|l| l.game.is_some())
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use awale_service::clock::Clock;
 use awale_service::game::PlayerId;
 use awale_service::games::Games;
 use awale_service::live::Hub;
@@ -13,12 +14,24 @@ use awale_service::Store;
 
 fn pools() -> (Arc<Games>, Arc<Pools>) {
     let store = Arc::new(Store::in_memory().unwrap());
-    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())).with_ratings(store));
+    let games = Arc::new(
+        Games::new(store.clone(), Arc::new(Hub::default()))
+            .with_ratings(store)
+            .with_clock(Clock::adjustable()),
+    );
     let pools = Pools::new(
         Arc::clone(&games),
         Arc::new(|_: &PlayerId, _: &PlayerId| false),
     );
     (games, pools)
+}
+
+/// Until `n` seek in all the pools (the seeks spawned before have been
+/// heard): the runtime is handed over, no time waited.
+async fn seeking(pools: &Pools, n: usize) {
+    while pools.counts().iter().map(|(_, k)| k).sum::<usize>() < n {
+        tokio::task::yield_now().await;
+    }
 }
 
 fn seeker(n: u8, account: bool) -> Seeker {
@@ -45,7 +58,7 @@ async fn two_seekers_of_one_pool_get_one_clock_game_with_a_seat_each() {
         })
     };
     // The first seek waits; the second pairs both at once.
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    seeking(&pools, 1).await;
     let second = pools
         .seek(pool, seeker(2, true), None, Duration::from_secs(5))
         .await
@@ -111,7 +124,7 @@ async fn paired(games: &Arc<Games>, pools: &Arc<Pools>) -> awale_service::game::
                 .await
         })
     };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    seeking(pools, 1).await;
     pools
         .seek(pool, seeker(2, true), None, Duration::from_secs(5))
         .await
@@ -144,7 +157,7 @@ async fn a_rated_game_that_ends_changes_both_ratings_and_says_so() {
     }
     let (ended, ()) = games
         .change(game.id, |g| {
-            g.resign(awale_core::Side::South, awale_service::game::now_ms())
+            g.resign(awale_core::Side::South, games.now_ms())
         })
         .await
         .unwrap();
@@ -232,7 +245,7 @@ async fn a_new_seek_counts_as_a_game_made_for_the_player_and_the_address() {
 #[tokio::test]
 async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_seek() {
     let store = Arc::new(Store::in_memory().unwrap());
-    let clock = awale_service::clock::Clock::adjustable();
+    let clock = Clock::adjustable();
     let games = Arc::new(
         Games::new(store.clone(), Arc::new(Hub::default()))
             .with_ratings(store)
@@ -263,27 +276,26 @@ async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_s
         .unwrap();
     assert_eq!(pools.counts()[0].1, 1);
     // 29 s: still waiting for South's first move.
+    let mut endings = games.endings();
     clock.advance(Duration::from_secs(29));
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
     assert!(games.load(game.id).await.unwrap().end().is_none());
     clock.advance(Duration::from_secs(2));
-    let mut ended = None;
-    for _ in 0..200 {
-        let now = games.load(game.id).await.unwrap();
-        if now.stop.is_some() {
-            ended = Some(now);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let ended = ended.expect("the unplayed pool game is aborted");
+    let ended = tokio::time::timeout(Duration::from_secs(60), endings.recv())
+        .await
+        .expect("the unplayed pool game is aborted")
+        .unwrap();
+    assert_eq!(ended.id, game.id);
     assert_eq!(ended.stop, Some(awale_service::game::Stop::Aborted));
-    // The no-show's seek is dropped at the pools' next tick.
-    for _ in 0..100 {
+    // The no-show's seek is dropped at the pools' next tick (on the clock).
+    for _ in 0..1_000 {
         if pools.counts()[0].1 == 0 {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        clock.advance(Duration::from_millis(500));
+        tokio::task::yield_now().await;
     }
     assert_eq!(pools.counts()[0].1, 0, "South's seek is gone");
     assert_ne!(south, north);
@@ -293,7 +305,7 @@ async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_s
 async fn after_a_block_and_an_unblock_the_pools_pair_the_two_again() {
     use awale_service::store::AccountStore;
     let store = Store::in_memory().unwrap();
-    let clock = awale_service::clock::Clock::adjustable();
+    let clock = Clock::adjustable();
     let games = Arc::new(
         Games::new(Arc::new(store.clone()), Arc::new(Hub::default()))
             .with_ratings(Arc::new(store.clone()))
@@ -337,7 +349,7 @@ async fn after_a_block_and_an_unblock_the_pools_pair_the_two_again() {
             let s = as_seeker(a, "Ama");
             tokio::spawn(async move { pools.seek(pool, s, None, wait).await })
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        seeking(&pools, 1).await;
         let second = pools.seek(pool, as_seeker(k, "Kofi"), None, wait).await;
         let first = first.await.unwrap().unwrap();
         pools.cancel(a).await.unwrap();

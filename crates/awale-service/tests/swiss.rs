@@ -15,8 +15,10 @@ use awale_core::{parse_records, Side};
 use awale_service::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_service::tournament::swiss::Cell;
-use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
+use awale_service::pairing::swiss::Cell;
+use awale_service::tournaments::{
+    SwissSettings, SwissView, TournamentState, TournamentView, Tournaments,
+};
 use awale_service::Store;
 
 use common::{games_file, player, service, until};
@@ -155,7 +157,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
         t.join(id, &player(n), &name(n)).await.unwrap();
     }
     let mut view = t.start_round(id, &player(1)).await.unwrap();
-    assert_eq!(view.facts.state, "started");
+    assert_eq!(view.facts.state, TournamentState::Started);
     assert_eq!(swiss(&view).round, 1);
     // Each round: its pairings and bye, then how its games end.
     for (round, (games_of_round, bye), ends) in [
@@ -190,7 +192,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
             if round < 3 {
                 swiss(v).round == round + 1
             } else {
-                v.facts.state == "finished"
+                v.facts.state == TournamentState::Finished
             }
         })
         .await;
@@ -285,7 +287,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
     t.leave(
         id,
         &player(3),
-        awale_service::tournament::arena::Presence::Withdrawn,
+        awale_service::pairing::arena::Presence::Withdrawn,
     )
     .await
     .unwrap();
@@ -326,7 +328,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .leave(
             id,
             &leaver_id,
-            awale_service::tournament::arena::Presence::Withdrawn,
+            awale_service::pairing::arena::Presence::Withdrawn,
         )
         .await
         .unwrap();
@@ -334,13 +336,13 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         |v: &TournamentView, who: &str| v.standings.iter().find(|l| l.name == who).unwrap().clone();
     assert_eq!(
         line(&view, &leaver).presence,
-        awale_service::tournament::arena::Presence::Playing
+        awale_service::pairing::arena::Presence::Playing
     );
     play(&t, &games, id, &first, Ends::SecondWins).await;
     let view = t.get(id, None).await.unwrap();
     assert_eq!(
         line(&view, &leaver).presence,
-        awale_service::tournament::arena::Presence::Withdrawn
+        awale_service::pairing::arena::Presence::Withdrawn
     );
     assert!(swiss(&view)
         .standings
@@ -348,7 +350,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .any(|l| l.name == leaver && l.withdrawn && l.points >= 2));
     // The organiser ends it early: the games in play still count.
     let view = t.close(id, &player(1)).await.unwrap();
-    assert_eq!(view.facts.state, "finished");
+    assert_eq!(view.facts.state, TournamentState::Finished);
     assert_eq!(code(t.start_round(id, &player(1)).await), "tournament_over");
     // Not a Swiss: no rounds, no CSV.
     let arena = t
@@ -420,7 +422,7 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
     // Both results recorded from the games, round 2 paired at once.
     let view = until(&t, id, |v| swiss(v).round == 2).await;
     assert_eq!(swiss(&view).games.len(), 2);
-    assert_eq!(view.facts.state, "started");
+    assert_eq!(view.facts.state, TournamentState::Started);
     let points: u32 = swiss(&view).standings.iter().map(|l| l.points).sum();
     assert_eq!(points, 4, "two games of round 1 counted");
     // And the round-2 games are the new process's to record.
@@ -496,7 +498,10 @@ async fn a_flag_that_falls_on_the_injected_clock_is_a_result() {
     let gid = both_sow(&games, swiss(&view).games[0].game.as_ref().unwrap()).await;
     let mover = games.load(gid).await.unwrap().game.position().to_move();
     time.advance(Duration::from_secs(301));
-    let view = until(&t, view.facts.id, |v| v.facts.state == "finished").await;
+    let view = until(&t, view.facts.id, |v| {
+        v.facts.state == TournamentState::Finished
+    })
+    .await;
     let game = games.load(gid).await.unwrap();
     assert_eq!(game.stop, Some(Stop::Time(mover)));
     // A sowed first, so A was to move again and lost on time.
@@ -515,7 +520,10 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
     let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
     // Nobody sows: the first mover's wait is cut short.
     let (t, view) = one_round(&games, store, 2, Some(1)).await;
-    let view = until(&t, view.facts.id, |v| v.facts.state == "finished").await;
+    let view = until(&t, view.facts.id, |v| {
+        v.facts.state == TournamentState::Finished
+    })
+    .await;
     let lines: Vec<(&str, u32)> = swiss(&view)
         .standings
         .iter()
@@ -526,7 +534,7 @@ async fn a_first_move_not_made_in_time_loses_the_game() {
 
 #[tokio::test]
 async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
-    use awale_service::tournament::arena::Presence;
+    use awale_service::pairing::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
     let view = first_round(&t, 2, 4).await;
     let id = view.facts.id;
@@ -539,7 +547,7 @@ async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
     }
     play(&t, &games, id, "B", Ends::Draw).await;
     play(&t, &games, id, "A", Ends::FirstWins).await;
-    let view = until(&t, id, |v| v.facts.state == "finished").await;
+    let view = until(&t, id, |v| v.facts.state == TournamentState::Finished).await;
     let s = swiss(&view);
     assert_eq!(
         (s.round, s.rounds),
@@ -558,7 +566,7 @@ async fn a_round_without_a_pairing_that_avoids_a_repeat_ends_the_swiss() {
 /// played, no pair twice.
 #[tokio::test]
 async fn a_withdrawal_from_a_round_robin_cuts_the_rounds_to_those_still_possible() {
-    use awale_service::tournament::arena::Presence;
+    use awale_service::pairing::arena::Presence;
     let (games, t) = service(Store::in_memory().unwrap());
     let id = t
         .create_swiss(&player(1), settings(5, true))
@@ -585,7 +593,7 @@ async fn a_withdrawal_from_a_round_robin_cuts_the_rounds_to_those_still_possible
             assert_eq!(swiss(&view).rounds, 3, "cut from 5 to 3");
         }
     }
-    let view = until(&t, id, |v| v.facts.state == "finished").await;
+    let view = until(&t, id, |v| v.facts.state == TournamentState::Finished).await;
     assert_eq!((swiss(&view).round, swiss(&view).rounds), (3, 3));
 }
 

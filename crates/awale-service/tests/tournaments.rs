@@ -7,12 +7,16 @@
 mod common;
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use awale_service::game::{now_ms, Stop};
+use awale_service::clock::Clock;
+use awale_service::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_service::tournament::arena::Presence;
-use awale_service::tournaments::{ArenaSettings, TournamentView, Tournaments};
+use awale_service::pairing::arena::Presence;
+use awale_service::tournaments::{
+    ArenaSettings, TournamentState, TournamentView, Tournaments, FIRST_MOVE_MS,
+};
 use awale_service::Store;
 
 use common::{games_file, player, rated_service_on, service, until};
@@ -54,15 +58,41 @@ async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
                 .into_iter()
                 .find(|s| g.seats[s.index()].as_ref().unwrap().player == player(loser))
                 .unwrap();
-            g.resign(side, now_ms())
+            g.resign(side, games.now_ms())
         })
         .await
         .unwrap();
 }
 
+/// Players 1 to 4 join started arena `id` and P1 resigns their first
+/// game: P1's first opponent, and the view once that game is recorded.
+async fn four_and_p1_lost(
+    games: &Arc<Games>,
+    t: &Arc<Tournaments>,
+    id: i64,
+) -> (String, TournamentView) {
+    join(t, id, 4).await;
+    let view = t.get(id, None).await.unwrap();
+    let opponent_of_1 = view
+        .standings
+        .iter()
+        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
+        .unwrap()
+        .name
+        .clone();
+    resign(games, &view, 1).await;
+    (
+        opponent_of_1,
+        until(t, id, |v| line(v, 1).sheet.len() == 1).await,
+    )
+}
+
 async fn started(t: &Arc<Tournaments>) -> i64 {
     let item = t.create(&player(1), settings()).await.unwrap();
-    until(t, item.facts.id, |v| v.facts.state == "started").await;
+    until(t, item.facts.id, |v| {
+        v.facts.state == TournamentState::Started
+    })
+    .await;
     item.facts.id
 }
 
@@ -83,17 +113,7 @@ async fn the_free_are_paired_at_once_and_a_third_waits() {
 async fn a_finished_game_frees_both_without_an_immediate_rematch_while_others_play() {
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    join(&t, id, 4).await;
-    let view = t.get(id, None).await.unwrap();
-    let opponent_of_1 = view
-        .standings
-        .iter()
-        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
-        .unwrap()
-        .name
-        .clone();
-    resign(&games, &view, 1).await;
-    let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
+    let (opponent_of_1, view) = four_and_p1_lost(&games, &t, id).await;
     let winner = view.standings[0].clone();
     assert_eq!(winner.name, opponent_of_1);
     assert_eq!(winner.score, 2);
@@ -187,10 +207,20 @@ async fn a_pause_asked_in_a_game_waits_for_its_end_and_a_comeback_pairs() {
 
 #[tokio::test]
 async fn a_first_mover_who_does_not_sow_is_aborted_and_paused() {
-    let (_games, t) = service(Store::in_memory().unwrap());
-    t.set_first_move_ms(50);
+    let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
-    join(&t, id, 2).await;
+    let view = join(&t, id, 2).await;
+    assert!(line(&view, 1).game.is_some());
+    // Not yet: the first mover has their time.
+    games
+        .clock()
+        .advance(Duration::from_millis(FIRST_MOVE_MS as u64 - 1_000));
+    let view = t.get(id, None).await.unwrap();
+    assert!(view
+        .standings
+        .iter()
+        .all(|l| l.presence == Presence::Playing));
+    games.clock().advance(Duration::from_millis(1_000));
     let view = until(&t, id, |v| {
         v.standings.iter().any(|l| l.presence == Presence::Paused)
     })
@@ -212,7 +242,11 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     let refused = t.close(id, &player(2)).await.unwrap_err();
     assert_eq!(refused.code, "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
-    assert_eq!(view.facts.state, "started", "a game is still in play");
+    assert_eq!(
+        view.facts.state,
+        TournamentState::Started,
+        "a game is still in play"
+    );
     assert!(view.results_pending);
     assert!(
         view.podium.is_empty(),
@@ -235,7 +269,7 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     assert!(!in_play.can_berserk, "no berserk once the time is up");
     let loser: u8 = playing[1][1..].parse().unwrap();
     resign(&games, &view, loser).await;
-    let view = until(&t, id, |v| v.facts.state == "finished").await;
+    let view = until(&t, id, |v| v.facts.state == TournamentState::Finished).await;
     assert!(!view.results_pending);
     assert!(
         view.standings.iter().all(|l| l.game.is_none()),
@@ -244,7 +278,11 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     assert_eq!(view.podium.len(), 3);
     assert_eq!(view.podium[0].name, playing[0]);
     assert_eq!(view.podium[0].score, 2, "the last game counted");
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // A minute on (any timer left would fire), the podium stays.
+    games.clock().advance(Duration::from_secs(60));
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
     let later = t.get(id, Some(&player(1))).await.unwrap();
     assert_eq!(later.podium, view.podium, "the podium no longer changes");
     let late = t.join(id, &player(5), "P5").await.unwrap_err();
@@ -257,7 +295,7 @@ async fn an_arena_without_games_in_play_is_finished_at_once() {
     let id = started(&t).await;
     t.join(id, &player(1), "P1").await.unwrap();
     let view = t.close(id, &player(1)).await.unwrap();
-    assert_eq!(view.facts.state, "finished");
+    assert_eq!(view.facts.state, TournamentState::Finished);
     assert!(!view.results_pending);
     assert_eq!(view.podium.len(), 1);
 }
@@ -268,21 +306,11 @@ async fn two_who_just_met_meet_again_after_a_short_wait_when_nobody_else_is_free
     // the other game to end, a minute with no word. Now they are told
     // they are looking for an opponent, since when, and meet again after
     // REMATCH_WAIT_MS when nobody else came free.
-    use awale_service::tournament::arena::REMATCH_WAIT_MS;
-    let clock = awale_service::clock::Clock::adjustable();
-    let (games, t) = rated_service_on(Store::in_memory().unwrap(), clock.clone());
+    use awale_service::pairing::arena::REMATCH_WAIT_MS;
+    let (games, t) = rated_service_on(Store::in_memory().unwrap(), Clock::adjustable());
+    let clock = games.clock().clone();
     let id = started(&t).await;
-    join(&t, id, 4).await;
-    let view = t.get(id, None).await.unwrap();
-    let opponent_of_1 = view
-        .standings
-        .iter()
-        .find(|l| l.name != "P1" && l.game == line(&view, 1).game)
-        .unwrap()
-        .name
-        .clone();
-    resign(&games, &view, 1).await;
-    let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
+    let (opponent_of_1, view) = four_and_p1_lost(&games, &t, id).await;
     assert!(line(&view, 1).game.is_none(), "no rematch at once");
     let since = line(&view, 1).waiting_ms.expect("looking for an opponent");
     assert!(since <= view.now_ms && view.now_ms - since < REMATCH_WAIT_MS);
@@ -293,7 +321,7 @@ async fn two_who_just_met_meet_again_after_a_short_wait_when_nobody_else_is_free
             .all(|l| l.waiting_ms.is_none()),
         "{view:?}"
     );
-    clock.advance(std::time::Duration::from_millis(REMATCH_WAIT_MS as u64));
+    clock.advance(Duration::from_millis(REMATCH_WAIT_MS as u64));
     let view = until(&t, id, |v| line(v, 1).game.is_some()).await;
     let again = view
         .standings
@@ -310,10 +338,7 @@ async fn two_who_just_met_meet_again_after_a_short_wait_when_nobody_else_is_free
 #[tokio::test]
 async fn the_standings_show_ratings_as_they_are_after_each_game() {
     // Issue 42: the rating column kept the ratings at join (1500).
-    let (games, t) = rated_service_on(
-        Store::in_memory().unwrap(),
-        awale_service::clock::Clock::system(),
-    );
+    let (games, t) = rated_service_on(Store::in_memory().unwrap(), Clock::adjustable());
     let item = t
         .create(
             &player(1),
@@ -325,7 +350,7 @@ async fn the_standings_show_ratings_as_they_are_after_each_game() {
         .await
         .unwrap();
     let id = item.facts.id;
-    until(&t, id, |v| v.facts.state == "started").await;
+    until(&t, id, |v| v.facts.state == TournamentState::Started).await;
     let view = join(&t, id, 2).await;
     assert_eq!(line(&view, 1).rating, 1500);
     // A rated game counts once both sides made two moves.
@@ -350,7 +375,7 @@ async fn the_standings_show_ratings_as_they_are_after_each_game() {
 
 #[tokio::test]
 async fn creating_is_checked_and_limited() {
-    let (_games, t) = service(Store::in_memory().unwrap());
+    let (games, t) = service(Store::in_memory().unwrap());
     for (change, what) in [
         (
             ArenaSettings {
@@ -375,7 +400,7 @@ async fn creating_is_checked_and_limited() {
         ),
         (
             ArenaSettings {
-                starts_ms: now_ms() + 30 * 24 * 3_600_000,
+                starts_ms: games.now_ms() + 30 * 24 * 3_600_000,
                 ..settings()
             },
             "starts",
@@ -454,7 +479,7 @@ async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
     })
     .await;
     assert_eq!(view.players, 2);
-    assert_eq!(view.facts.state, "started");
+    assert_eq!(view.facts.state, TournamentState::Started);
 }
 
 #[tokio::test]
@@ -469,8 +494,8 @@ async fn the_schedule_makes_each_arena_once_for_its_next_start() {
     // The list shows what ends after the real clock: move the same Wednesday
     // 12:10 weeks ahead, past today, so the test does not age.
     const WEEK: i64 = 7 * 86_400_000;
-    let now = now + ((now_ms() - now) / WEEK + 1) * WEEK;
-    let (_games, t) = service(Store::in_memory().unwrap());
+    let (games, t) = service(Store::in_memory().unwrap());
+    let now = now + ((games.now_ms() - now) / WEEK + 1) * WEEK;
     t.schedule_once(&SCHEDULE, now).await.unwrap();
     t.schedule_once(&SCHEDULE, now + 60_000).await.unwrap();
     let list = t.list().await.unwrap();

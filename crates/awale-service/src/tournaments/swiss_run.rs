@@ -1,5 +1,5 @@
 //! The Swiss side of [`Tournaments`]: a club's evening of rounds, its rules
-//! those of [`crate::tournament::swiss`]. Its organiser makes it (name,
+//! those of [`crate::pairing::swiss`]. Its organiser makes it (name,
 //! clock, rated or casual, rounds, each round started by hand or paired as
 //! the last ends), players join or withdraw before it starts and between
 //! rounds, the organiser starts it; each round's games are started through
@@ -14,15 +14,18 @@ use std::sync::Arc;
 use awale_core::Side;
 use serde::Serialize;
 
-use super::{bad_tournament, seat_of, Entrant, Held, Room, Running, Tournaments};
+use super::{
+    bad_tournament, seat_of, Entrant, Held, Room, Running, TournamentKind, TournamentState,
+    Tournaments,
+};
 use crate::error::Error;
-use crate::game::{now_ms, PlayerId, Stop, WebGame};
+use crate::game::{PlayerId, Stop, WebGame};
 use crate::lock;
-use crate::store::tournaments::{ByeRow, PairingRow, TournamentRecord, TournamentRow};
-use crate::tournament::arena::{ArenaPlayer, Presence};
-use crate::tournament::swiss::{
+use crate::pairing::arena::{ArenaPlayer, Presence};
+use crate::pairing::swiss::{
     most_rounds, Cell, HalfPoints, Outcome, Pairing, Round, Swiss, SwissError,
 };
+use crate::store::tournaments::{ByeRow, PairingRow, TournamentRecord, TournamentRow};
 
 /// The most rounds a Swiss may have.
 pub const MAX_ROUNDS: i64 = 15;
@@ -135,7 +138,7 @@ fn not_organiser() -> Error {
 
 impl Running {
     pub(super) fn is_swiss(&self) -> bool {
-        self.row.kind == "swiss"
+        self.kind == TournamentKind::Swiss
     }
 
     /// After a withdrawal or a late entry in a Swiss under way: the rounds
@@ -197,7 +200,7 @@ impl Running {
                 .get(n)
                 .is_some_and(|p| p.presence == Presence::Withdrawn)
         };
-        let finished = self.row.state == "finished";
+        let finished = self.state == TournamentState::Finished;
         let in_play = round_in_play(self);
         let rounds_left = self.row.current_round < self.row.rounds;
         let Some(swiss) = &self.swiss else {
@@ -284,7 +287,7 @@ impl Running {
 /// and its rounds from the games and byes stored (None before its start).
 pub(super) fn swiss_of(record: &TournamentRecord) -> Option<Swiss> {
     let t = &record.tournament;
-    if t.kind != "swiss" || t.current_round == 0 {
+    if t.kind != TournamentKind::Swiss.as_str() || t.current_round == 0 {
         return None;
     }
     let mut swiss = Swiss {
@@ -327,9 +330,15 @@ impl Tournaments {
         creator: &PlayerId,
         settings: SwissSettings,
     ) -> Result<super::TournamentItem, Error> {
-        let now = now_ms();
+        let now = self.games.now_ms();
         let row = self
-            .new_row(creator, "swiss", &settings.name, settings.clock, now)
+            .new_row(
+                creator,
+                TournamentKind::Swiss,
+                &settings.name,
+                settings.clock,
+                now,
+            )
             .await?;
         if !(1..=MAX_ROUNDS).contains(&settings.rounds) {
             return Err(bad_tournament("rounds", "a Swiss has 1 to 15 rounds"));
@@ -354,7 +363,7 @@ impl Tournaments {
         rating: i32,
     ) -> Result<super::TournamentView, Error> {
         let mut running = self.change(room).await?;
-        if running.row.state == "finished" {
+        if running.state == TournamentState::Finished {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
         if round_in_play(&running) {
@@ -439,7 +448,7 @@ impl Tournaments {
         if running.row.creator != *player {
             return Err(not_organiser());
         }
-        if running.row.state == "finished" {
+        if running.state == TournamentState::Finished {
             return Err(Error::conflict("tournament_over", "the tournament is over"));
         }
         if round_in_play(&running) {
@@ -476,8 +485,8 @@ impl Tournaments {
                 }
             }
             running.row.rounds = rounds;
-            running.row.state = "started".into();
-            running.row.starts_ms = now_ms();
+            running.set(TournamentState::Started);
+            running.row.starts_ms = running.clock.now_ms();
             running.swiss = Some(swiss);
         } else if running.swiss.as_ref().is_some_and(|s| s.active().len() < 2) {
             return Err(Error::conflict(
@@ -539,8 +548,8 @@ impl Tournaments {
     }
 
     async fn finish_swiss(&self, room: &Arc<Room>, running: &mut Running) -> Result<(), Error> {
-        running.row.state = "finished".into();
-        running.row.ends_ms = now_ms();
+        running.set(TournamentState::Finished);
+        running.row.ends_ms = running.clock.now_ms();
         let all: Vec<usize> = (0..running.entrants.len()).collect();
         self.save_and_tell(room, running, running.record(&all, &[]))
             .await?;
@@ -603,7 +612,7 @@ impl Tournaments {
     /// Once a round is over: the next one paired (rounds paired as the
     /// last ends), or the end when none is left.
     pub(super) async fn after_result(&self, room: &Arc<Room>, running: &mut Running) {
-        let over = running.row.state == "started"
+        let over = running.state == TournamentState::Started
             && running
                 .swiss
                 .as_ref()

@@ -1,6 +1,6 @@
 //! What the service tests share: players by number, the tournaments on
-//! a store, a wait for a tournament's view, the check of a refusal. Each test program uses its
-//! part (`mod common;`).
+//! a store, a wait for a tournament's view, the check of a refusal. Each test
+//! program uses its part (`mod common;`).
 #![allow(dead_code)]
 
 use std::sync::Arc;
@@ -27,10 +27,12 @@ pub fn games_file() -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 /// The games and the tournaments on `store`, the tournaments' timers
-/// started.
+/// started, on a clock the test moves forward at will (`games.clock()`).
 pub fn service(store: Store) -> (Arc<Games>, Arc<Tournaments>) {
     let store = Arc::new(store);
-    let games = Arc::new(Games::new(store.clone(), Arc::new(Hub::default())));
+    let games = Arc::new(
+        Games::new(store.clone(), Arc::new(Hub::default())).with_clock(Clock::adjustable()),
+    );
     let tournaments = Tournaments::new(Arc::clone(&games), store, None);
     tournaments.start().unwrap();
     (games, tournaments)
@@ -51,20 +53,29 @@ pub fn rated_service_on(store: Store, clock: Clock) -> (Arc<Games>, Arc<Tourname
 }
 
 /// Waits until `check` holds of tournament `id`'s view as player 1 sees
-/// it (polling: no deadline but a generous count, for a loaded machine).
+/// it: read again at each change the tournament tells its watchers (its
+/// standings, a player's game), not polled; a minute without it fails.
 pub async fn until(
     t: &Tournaments,
     id: i64,
     check: impl Fn(&TournamentView) -> bool,
 ) -> TournamentView {
-    for _ in 0..3000 {
+    let (mut standings, _) = t.watch(id).await.unwrap();
+    let mut games = t.follow_games(id).await.unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
         let view = t.get(id, Some(&player(1))).await.unwrap();
         if check(&view) {
             return view;
         }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        tokio::select! {
+            _ = standings.recv() => {}
+            _ = games.recv() => {}
+            () = tokio::time::sleep_until(deadline) => {
+                panic!("never happened: {:?}", t.get(id, None).await.unwrap())
+            }
+        }
     }
-    panic!("never happened: {:?}", t.get(id, None).await.unwrap());
 }
 
 /// Checks that `answer` is the refusal `code`.

@@ -19,7 +19,6 @@ use super::extract::{not_a, player_acts, ClientIp, JsonBody, Player, Session};
 use super::games::{parse_clock, ClockRequest};
 use super::online::nickname;
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
-use crate::game::now_ms;
 use crate::{AppState, Error};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -60,7 +59,10 @@ pub async fn make(
     };
     let clock = parse_clock(req.clock)?;
     let name = nickname(&state, &session, &me, req.name.as_deref()).await?;
-    state.shared.challenges.take(&me, ip, now_ms())?;
+    state
+        .shared
+        .challenges
+        .take(&me, ip, state.shared.games.now_ms())?;
     let new = NewChallenge {
         to: req.to,
         clock,

@@ -21,11 +21,10 @@ use tokio::sync::broadcast::error::RecvError;
 use super::error::ApiError;
 use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
 use super::tournament_chat::may_read;
-use crate::game::now_ms;
-use crate::tournament::arena::Presence;
 use crate::tournament::chat::ChatNews;
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_service::pairing::arena::Presence;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -136,7 +135,11 @@ pub async fn create(
         clock,
         rated: req.rated,
         minutes: req.minutes.unwrap_or(0),
-        starts_ms: now_ms().saturating_add(starts_in * 60_000),
+        starts_ms: state
+            .shared
+            .games
+            .now_ms()
+            .saturating_add(starts_in * 60_000),
     };
     Ok(Json(state.shared.tournaments.create(&me, settings).await?))
 }

@@ -476,10 +476,7 @@ mod tests {
 
     #[test]
     fn free_players_are_paired_by_score_and_rating() {
-        let mut arena = Arena::default();
-        for r in [1500, 1900, 1700, 1300] {
-            arena.join(r);
-        }
+        let mut arena = arena_of(&[1500, 1900, 1700, 1300]);
         let mut games = arena.pair(0);
         for g in &mut games {
             *g = (g.0.min(g.1), g.0.max(g.1));
@@ -492,13 +489,7 @@ mod tests {
 
     #[test]
     fn the_opponent_just_played_is_avoided_while_others_play() {
-        let mut arena = Arena::default();
-        for r in [2000, 1900, 1800, 1700] {
-            arena.join(r);
-        }
-        let games = arena.pair(0);
-        let (a, b) = games.iter().copied().find(|&(a, b)| a.min(b) == 0).unwrap();
-        arena.finish(a, b, 1, [false, false]).unwrap();
+        let (mut arena, _, _) = first_game_drawn();
         // 0 and 1 are free, the other game goes on: they wait.
         assert!(arena.pair(0).is_empty());
         let (c, d) = arena.playing[0];
@@ -511,13 +502,7 @@ mod tests {
 
     #[test]
     fn two_who_just_met_meet_again_after_a_short_wait_while_others_play() {
-        let mut arena = Arena::default();
-        for r in [2000, 1900, 1800, 1700] {
-            arena.join(r);
-        }
-        let games = arena.pair(0);
-        let (a, b) = games.iter().copied().find(|&(a, b)| a.min(b) == 0).unwrap();
-        arena.finish(a, b, 1, [false, false]).unwrap();
+        let (mut arena, a, b) = first_game_drawn();
         // The other game goes on: nobody else is free, they wait...
         assert!(arena.pair(1_000).is_empty());
         assert_eq!(arena.players[a].waiting_ms, Some(1_000));
@@ -533,10 +518,7 @@ mod tests {
 
     #[test]
     fn someone_come_free_meanwhile_is_met_rather_than_the_last_opponent() {
-        let mut arena = Arena::default();
-        for r in [2000, 1900, 1800, 1700] {
-            arena.join(r);
-        }
+        let mut arena = arena_of(&[2000, 1900, 1800, 1700]);
         arena.pair(0);
         let (a, b) = arena.playing[0];
         arena.finish(a, b, 2, [false, false]).unwrap();
@@ -546,6 +528,25 @@ mod tests {
         for (x, y) in arena.pair(2_000) {
             assert_ne!(arena.players[x].last_opponent(), Some(y));
         }
+    }
+
+    /// An arena of players of these ratings, none paired yet.
+    fn arena_of(ratings: &[i32]) -> Arena {
+        let mut arena = Arena::default();
+        for &r in ratings {
+            arena.join(r);
+        }
+        arena
+    }
+
+    /// Four players paired at 0, the game of player 0 drawn (the other
+    /// going on): the arena and the two who drew.
+    fn first_game_drawn() -> (Arena, usize, usize) {
+        let mut arena = arena_of(&[2000, 1900, 1800, 1700]);
+        let games = arena.pair(0);
+        let (a, b) = games.iter().copied().find(|&(a, b)| a.min(b) == 0).unwrap();
+        arena.finish(a, b, 1, [false, false]).unwrap();
+        (arena, a, b)
     }
 
     /// Finishes every game in play, the first player winning.
@@ -603,10 +604,7 @@ mod tests {
 
     #[test]
     fn whoever_has_waited_longest_is_not_left_out() {
-        let mut arena = Arena::default();
-        for r in [2000, 1900, 1800, 1700, 1600] {
-            arena.join(r);
-        }
+        let mut arena = arena_of(&[2000, 1900, 1800, 1700, 1600]);
         // 0-1 and 2-3; 4, the lowest, waits.
         let games = arena.pair(0);
         assert_eq!(games.len(), 2);
