@@ -118,9 +118,23 @@ impl Handoffs {
                     "this link is unknown, used, expired or replaced: make a new one on the other device",
                 )
             })?;
-        let (game, _) = games
-            .change(handoff.game, |g| g.hand_over(&handoff.player, me.clone()))
-            .await?;
+        games.hand_over(handoff.game, &handoff.player, me).await
+    }
+}
+
+impl Games {
+    /// `from`'s seat in game `id` goes to `to` (a hand-over link taken).
+    ///
+    /// # Errors
+    ///
+    /// The model's hand-over rules (`already_seated`, `rated_seat`, ...).
+    pub async fn hand_over(
+        self: &Arc<Self>,
+        id: i64,
+        from: &PlayerId,
+        to: PlayerId,
+    ) -> Result<WebGame, Error> {
+        let (game, _side) = self.change(id, |g| g.hand_over(from, to.clone())).await?;
         Ok(game)
     }
 }

@@ -27,6 +27,13 @@ use tokio::task::AbortHandle;
 
 use crate::clock::Clock;
 
+mod acts;
+mod creation;
+mod listing;
+
+pub use acts::{check_ply, Review};
+pub use creation::{rated_needs_account, NewGame, Upload, MAX_OPEN_CHALLENGES};
+
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{Mode, PlayerId, WebGame};
@@ -274,8 +281,8 @@ impl Games {
         }
     }
 
-    /// The store.
-    pub fn store(&self) -> &dyn GameStore {
+    /// The store (the service's own: no door out of it).
+    pub(crate) fn store(&self) -> &dyn GameStore {
         &*self.store
     }
 
@@ -500,7 +507,7 @@ impl Games {
     /// With a store several processes share, `change` may be made twice:
     /// again on the stored game when the copy held here turns out older
     /// (its first result is then dropped).
-    pub async fn change<T>(
+    pub(crate) async fn change<T>(
         self: &Arc<Self>,
         id: i64,
         mut change: impl FnMut(&mut WebGame) -> Result<T, Error>,
@@ -518,7 +525,7 @@ impl Games {
     ///
     /// `stale` when the game has moved on otherwise; `check`'s error; the
     /// move's (`not_your_turn`, `illegal_move`, `game_over`).
-    pub async fn apply_move(
+    pub(crate) async fn apply_move(
         self: &Arc<Self>,
         id: i64,
         ply: Option<usize>,
@@ -529,17 +536,7 @@ impl Games {
             let plies = game.game.plies();
             match ply {
                 Some(p) if p < plies.len() && plies[p].mv == mv => return Ok(((), false)),
-                Some(p) if p != plies.len() => {
-                    return Err(Error::conflict(
-                        "stale",
-                        format!(
-                            "the game has {} move{}, the request expected {p}: reload the game",
-                            plies.len(),
-                            if plies.len() == 1 { "" } else { "s" }
-                        ),
-                    ))
-                }
-                _ => {}
+                _ => acts::check_ply(game, ply)?,
             }
             check(game)?;
             game.play(mv, self.now_ms())?;
