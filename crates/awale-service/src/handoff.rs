@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, PlayerId, WebGame};
+use crate::game::{PlayerId, WebGame};
 use crate::games::Games;
 use crate::secret::{digest, new_secret};
 
@@ -64,7 +64,7 @@ impl Handoffs {
             return Err(crate::game::rated_seat());
         }
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
-        let now = now_ms();
+        let now = games.now_ms();
         let mut waiting = crate::lock(&self.waiting);
         let Waiting { links, made } = &mut *waiting;
         links.retain(|_, h| h.expires_ms > now);
@@ -110,7 +110,7 @@ impl Handoffs {
         let handoff = crate::lock(&self.waiting)
             .links
             .remove(&digest(token))
-            .filter(|h| h.expires_ms > now_ms())
+            .filter(|h| h.expires_ms > games.now_ms())
             .ok_or_else(|| {
                 Error::new(
                     Kind::NotFound,

@@ -186,7 +186,8 @@ async fn an_aborted_games_view_says_what_the_service_answers_to_a_hint_or_a_revi
     let game = online(&games, None).await;
     let aborted = games.abort(game.id, &player(1)).await.unwrap();
     let view = aborted.view(games.now_ms(), Some(Some(&player(1))));
-    let hint = games.hint(game.id, Some(&player(1)), None, Duration::from_millis(20));
+    let one = player(1);
+    let hint = games.hint(game.id, Some(&one), None, Duration::from_millis(20));
     assert!(!view.head.can_hint);
     assert_eq!(hint.await.unwrap_err().code, "game_over");
     assert!(!view.head.can_review);
@@ -203,7 +204,8 @@ async fn an_aborted_games_view_says_what_the_service_answers_to_a_hint_or_a_revi
     assert!(hint.await.is_ok());
     let theirs = mine.view(games.now_ms(), Some(Some(&player(4))));
     assert!(!theirs.head.can_hint);
-    let stranger = games.hint(mine.id, Some(&player(4)), None, Duration::from_millis(20));
+    let four = player(4);
+    let stranger = games.hint(mine.id, Some(&four), None, Duration::from_millis(20));
     assert_eq!(stranger.await.unwrap_err().code, "not_fair");
     let review = games.review(mine.id, None).await.unwrap_err();
     assert_eq!(review.code, "game_not_over");

@@ -5,6 +5,7 @@
 //! [`crate::fairplay`]'s, checked by [`Games::create`] for every way a
 //! game is made.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use awale_core::{Game, Side};
@@ -189,5 +190,79 @@ impl Games {
             Err(id) => (false, id),
         };
         Ok((created, self.load(id).await?))
+    }
+
+    /// Stores new games and makes them live. Rated games are checked here,
+    /// whichever way they are made (`crate::fairplay`): their terms; two
+    /// accounts seen at one place play casual (flagged); the limit on rated
+    /// games between the same two players.
+    ///
+    /// # Errors
+    ///
+    /// The rated terms' refusals (`rated_needs_clock`,
+    /// `rated_needs_standard_rules`, `rated_from_position`,
+    /// `rated_needs_online`), `too_many_rated_together`, a storage
+    /// failure; nothing is stored then.
+    pub async fn create(self: &Arc<Self>, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+        for game in &games {
+            crate::fairplay::check_rated_terms(game)?;
+        }
+        let now = self.now_ms();
+        self.sightings.demote(&mut games, now);
+        self.pairs.take(&games, now)?;
+        let mut games = self.store.create(games).await?;
+        for game in &mut games {
+            self.note_presence(game);
+            if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
+                game.version = self.hub.version(game.id);
+                let entry = self.entry(game.id);
+                let mut slot = entry.game.lock().await;
+                self.arm_flag(&entry, game);
+                self.arm_computer(&entry, game);
+                *slot = Some(game.clone());
+            }
+            if game.mode == Mode::Online {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+                // Each seated player hears of it on their own channel (a
+                // bot's event stream: `gameStart`).
+                if !game.waiting() {
+                    for seat in game.seats.iter().flatten() {
+                        self.hub
+                            .publish_player(&seat.player, "game_start", &game.public_id);
+                    }
+                }
+            }
+        }
+        Ok(games)
+    }
+
+    /// `seat` takes the free seat of online game `id` (a private game's
+    /// with its invitation's `key`). When a rated game is full, the rules
+    /// [`Games::create`] checks for a game made full hold: two accounts
+    /// seen at one place play casual (flagged), and the pair's limit of
+    /// rated games.
+    ///
+    /// # Errors
+    ///
+    /// The model's seating rules (`seat_taken`, `bad_key`, ...),
+    /// `too_many_rated_together`, a storage failure.
+    pub async fn sit(
+        self: &Arc<Self>,
+        id: i64,
+        seat: crate::game::Seat,
+        key: Option<&str>,
+    ) -> Result<WebGame, Error> {
+        let now = self.now_ms();
+        let (game, ()) = self
+            .change(id, |g| {
+                g.sit(seat.clone(), key, now)?;
+                if g.rated && !g.waiting() {
+                    self.sightings.demote(std::slice::from_mut(g), now);
+                    self.pairs.take(std::slice::from_ref(g), now)?;
+                }
+                Ok(())
+            })
+            .await?;
+        Ok(game)
     }
 }
