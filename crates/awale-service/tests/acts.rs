@@ -64,7 +64,10 @@ async fn online(games: &Arc<Games>, clock: Option<GameClock>) -> WebGame {
         player: player(2),
         name: "Kofi".to_string(),
     };
-    games.sit(made.id, seat, made.invite.as_deref()).await.unwrap()
+    games
+        .sit(made.id, seat, made.invite.as_deref())
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -108,13 +111,13 @@ async fn the_rules_of_making_a_game_are_the_services() {
     for _ in 0..MAX_OPEN_CHALLENGES {
         games.new_game(ask(&me, Mode::Online)).await.unwrap();
     }
-    let refused = games
-        .new_game(ask(&me, Mode::Online))
-        .await
-        .unwrap_err();
+    let refused = games.new_game(ask(&me, Mode::Online)).await.unwrap_err();
     assert_eq!(refused.code, "too_many_challenges");
     // The guest's nickname is kept for their next games.
-    assert_eq!(games.player_name(&me).await.unwrap().as_deref(), Some("Ama"));
+    assert_eq!(
+        games.player_name(&me).await.unwrap().as_deref(),
+        Some("Ama")
+    );
 }
 
 #[tokio::test]

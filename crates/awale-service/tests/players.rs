@@ -109,9 +109,7 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
         let g = w.games.load(id).await.unwrap();
         let mv = g.game.legal_moves()[0];
         let ply = g.game.plies().len();
-        play_seated(&w.games, id, Some(ply), mv)
-            .await
-            .unwrap();
+        play_seated(&w.games, id, Some(ply), mv).await.unwrap();
     }
     let ama_side = if g.seats[0].as_ref().unwrap().player == ama {
         Side::South

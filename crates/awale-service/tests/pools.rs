@@ -135,9 +135,14 @@ async fn a_rated_game_that_ends_changes_both_ratings_and_says_so() {
     let winner = game.seats[1].as_ref().unwrap().player.clone();
     // Two moves each: a real start (a rated game ended sooner is casual).
     for c in ['C', 'c', 'D', 'd'] {
-        play_seated(&games, game.id, None, awale_core::Move::from_letter(c).unwrap())
-            .await
-            .unwrap();
+        play_seated(
+            &games,
+            game.id,
+            None,
+            awale_core::Move::from_letter(c).unwrap(),
+        )
+        .await
+        .unwrap();
     }
     let ended = resign_seated(&games, game.id, awale_core::Side::South)
         .await

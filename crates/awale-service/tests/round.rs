@@ -272,9 +272,7 @@ async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() 
     let (_south_events, _, _, _south) = hub.watch(id, Some(Side::South), now_ms(), None);
     let (_north_events, _, _, north) = hub.watch(id, Some(Side::North), now_ms(), None);
     let south_move = Move::from_letter('F').unwrap();
-    play_seated(&games, id, Some(0), south_move)
-        .await
-        .unwrap();
+    play_seated(&games, id, Some(0), south_move).await.unwrap();
     let claim_in = |g: &WebGame| g.actions(Side::South, games.now_ms()).claim_in_ms;
     let here = games.load(id).await.unwrap();
     // North at the board: only the move limit's claim, 10 minutes on.

@@ -19,8 +19,8 @@ use awale_service::tournament::swiss::Cell;
 use awale_service::tournaments::{SwissSettings, SwissView, TournamentView, Tournaments};
 use awale_service::Store;
 
-use common::{games_file, play_seated, player, resign_seated, service, until};
 use awale_service::round::Offer;
+use common::{games_file, play_seated, player, resign_seated, service, until};
 
 /// The player numbered `n` is named by a letter: 1 is A, 2 is B…
 fn name(n: u8) -> String {
@@ -88,7 +88,9 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
         .unwrap();
     match ends {
         Ends::FirstWins => {
-            resign_seated(&games, gid, first_side.opponent()).await.unwrap();
+            resign_seated(&games, gid, first_side.opponent())
+                .await
+                .unwrap();
         }
         Ends::SecondWins => {
             resign_seated(&games, gid, first_side).await.unwrap();
@@ -443,9 +445,7 @@ async fn both_sow(games: &Arc<Games>, public: &str) -> i64 {
     for ply in 0..2 {
         let game = games.load(gid).await.unwrap();
         let mv = game.game.legal_moves()[0];
-        play_seated(&games, gid, Some(ply), mv)
-            .await
-            .unwrap();
+        play_seated(&games, gid, Some(ply), mv).await.unwrap();
     }
     gid
 }

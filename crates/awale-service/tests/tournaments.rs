@@ -48,10 +48,7 @@ fn line(view: &TournamentView, n: u8) -> &awale_service::tournaments::StandingLi
 async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
     let public = line(view, loser).game.clone().unwrap();
     let id = games.find(&public, None).await.unwrap();
-    games
-        .resign(id, Some(&player(loser)), None)
-        .await
-        .unwrap();
+    games.resign(id, Some(&player(loser)), None).await.unwrap();
 }
 
 async fn started(t: &Arc<Tournaments>) -> i64 {
@@ -331,9 +328,7 @@ async fn the_standings_show_ratings_as_they_are_after_each_game() {
         let g = games.load(game).await.unwrap();
         let mv = g.game.legal_moves()[0];
         let ply = g.game.plies().len();
-        play_seated(&games, game, Some(ply), mv)
-            .await
-            .unwrap();
+        play_seated(&games, game, Some(ply), mv).await.unwrap();
     }
     resign(&games, &view, 2).await;
     let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;

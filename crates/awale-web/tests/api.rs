@@ -600,10 +600,7 @@ async fn a_review_stored_in_the_old_form_is_made_again() {
     let old = json!({"id": id, "plies": [row(0, "S", "F"), row(1, "N", "f")],
                      "end": {"reason": "resignation", "stores": [0, 48], "winner": "N",
                              "loser_by": "S", "result": "0-1"}});
-    store
-        .save_review(number, 2, old.to_string())
-        .await
-        .unwrap();
+    store.save_review(number, 2, old.to_string()).await.unwrap();
     let review_url = format!("/api/games/{id}/review");
     let (status, answer) = call(&app, "GET", &review_url, None).await;
     assert_eq!(

@@ -33,7 +33,10 @@ impl Games {
     /// # Errors
     ///
     /// A storage failure.
-    pub async fn current(self: &Arc<Self>, player: Option<&PlayerId>) -> Result<Option<WebGame>, Error> {
+    pub async fn current(
+        self: &Arc<Self>,
+        player: Option<&PlayerId>,
+    ) -> Result<Option<WebGame>, Error> {
         match self.store.current(player.cloned()).await? {
             None => Ok(None),
             Some(id) => Ok(Some(self.load(id).await?)),
@@ -58,7 +61,10 @@ impl Games {
     /// A storage failure.
     pub async fn set_player_name(&self, player: &PlayerId, name: String) -> Result<(), Error> {
         let now = self.now_ms();
-        Ok(self.store.set_player_name(player.clone(), name, now).await?)
+        Ok(self
+            .store
+            .set_player_name(player.clone(), name, now)
+            .await?)
     }
 
     /// Stores chat line `line` of game `id` (the chat's handlers' until

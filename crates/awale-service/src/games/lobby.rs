@@ -5,8 +5,8 @@
 
 use std::sync::atomic::Ordering;
 
-use awale_store::LobbyGame;
 use awale_model::error::Error;
+use awale_store::LobbyGame;
 use serde::Serialize;
 
 use super::Games;

@@ -728,5 +728,4 @@ impl Games {
         .await
         .map(|_| ())
     }
-
 }

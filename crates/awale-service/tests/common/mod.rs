@@ -27,7 +27,9 @@ pub async fn play_seated(
     mv: awale_core::Move,
 ) -> Result<awale_service::game::WebGame, awale_service::Error> {
     let game = games.load(id).await?;
-    let player = game.seats[mv.side().index()].as_ref().map(|s| s.player.clone());
+    let player = game.seats[mv.side().index()]
+        .as_ref()
+        .map(|s| s.player.clone());
     games.play(id, player.as_ref(), ply, mv).await
 }
 

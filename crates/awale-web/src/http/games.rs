@@ -13,13 +13,13 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
+use crate::AppState;
 use awale_model::error::{shown, Error};
 use awale_model::game::{parse_move, parse_position, random_seed, Clock, Mode};
 use awale_model::view::GameView;
 use awale_service::computer::{self, Hint};
 use awale_service::records::{self, ImportAs};
 use awale_store::{parse_cursor, Page};
-use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -193,7 +193,8 @@ pub async fn create(
     };
     let clock = parse_clock(req.clock)?;
     let (name, account) = if mode == Mode::Online {
-        let named = super::online::seat_name(&state, &session, &player, req.name.as_deref()).await?;
+        let named =
+            super::online::seat_name(&state, &session, &player, req.name.as_deref()).await?;
         state.shared.challenges.take(&player, ip, games.now_ms())?;
         named
     } else {
@@ -330,9 +331,7 @@ pub async fn play(
     };
     let mv = parse_move(&req.mv)?;
     let games = &on.state.shared.games;
-    let game = games
-        .play(on.id, on.viewer.player(), req.ply, mv)
-        .await?;
+    let game = games.play(on.id, on.viewer.player(), req.ply, mv).await?;
     if short {
         if let Some(mut event) = game.move_event(games.now_ms()) {
             event.you = Some(
@@ -358,7 +357,9 @@ pub struct PlyRequest {
 /// POST /api/games/{id}/undo.
 pub async fn undo(on: OnGame, JsonBody(req): JsonBody<PlyRequest>) -> ApiResult<Json<GameView>> {
     let games = &on.state.shared.games;
-    let game = games.undo(on.id, on.viewer.player(), req.ply, false).await?;
+    let game = games
+        .undo(on.id, on.viewer.player(), req.ply, false)
+        .await?;
     Ok(on.view(&game))
 }
 

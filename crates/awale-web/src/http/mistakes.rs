@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, MistakeId, OnGame, Player};
-use awale_model::game::parse_move;
 use crate::mistakes::{MistakeAnswer, MistakeList, MistakeView};
 use crate::AppState;
+use awale_model::game::parse_move;
 
 type ApiResult<T> = Result<T, ApiError>;
 

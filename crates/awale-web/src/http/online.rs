@@ -558,7 +558,10 @@ pub async fn react(
         )
         .into());
     };
-    on.state.shared.reactions.take(&me, ip, on.state.shared.games.now_ms())?;
+    on.state
+        .shared
+        .reactions
+        .take(&me, ip, on.state.shared.games.now_ms())?;
     let game = on.load().await?;
     let side = game.online_seat(Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();
