@@ -58,7 +58,7 @@ async fn play(games: &Arc<Games>, id: i64, count: usize) {
         let game = games.load(id).await.unwrap();
         let mv: Move = game.game.legal_moves()[0];
         let ply = game.game.plies().len();
-        play_seated(&games, id, Some(ply), mv).await.unwrap();
+        play_seated(games, id, Some(ply), mv).await.unwrap();
     }
 }
 

@@ -88,18 +88,18 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
         .unwrap();
     match ends {
         Ends::FirstWins => {
-            resign_seated(&games, gid, first_side.opponent())
+            resign_seated(games, gid, first_side.opponent())
                 .await
                 .unwrap();
         }
         Ends::SecondWins => {
-            resign_seated(&games, gid, first_side).await.unwrap();
+            resign_seated(games, gid, first_side).await.unwrap();
         }
         Ends::Draw => {
             // A draw is agreed once both have moved.
             for _ in 0..2 {
                 let mv = games.load(gid).await.unwrap().game.legal_moves()[0];
-                play_seated(&games, gid, None, mv).await.unwrap();
+                play_seated(games, gid, None, mv).await.unwrap();
             }
             let [south, north] = g.seats.clone().map(|s| s.unwrap().player);
             games.offer(gid, &south, Offer::Draw, None).await.unwrap();
@@ -445,7 +445,7 @@ async fn both_sow(games: &Arc<Games>, public: &str) -> i64 {
     for ply in 0..2 {
         let game = games.load(gid).await.unwrap();
         let mv = game.game.legal_moves()[0];
-        play_seated(&games, gid, Some(ply), mv).await.unwrap();
+        play_seated(games, gid, Some(ply), mv).await.unwrap();
     }
     gid
 }
