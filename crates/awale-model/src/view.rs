@@ -5,6 +5,7 @@
 use awale_core::{Position, Rules, Side};
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::game::{Mode, Offers, PlayerId, WebGame};
 
 /// The rule options, with the preset-based name.
@@ -171,6 +172,12 @@ pub struct Head {
     pub can_redo: bool,
     /// Whether the computer is to move.
     pub computer_to_move: bool,
+    /// Whether the viewer may ask for a hint now, by the rule the server
+    /// answers a hint request with ([`WebGame::hint_refusal`]; in a
+    /// view made for nobody in particular, a player of the game).
+    pub can_hint: bool,
+    /// Whether the game may be reviewed now ([`WebGame::review_refusal`]).
+    pub can_review: bool,
     /// The end, if the game is over.
     pub end: Option<EndView>,
     /// The clock, if any.
@@ -300,6 +307,60 @@ pub struct MoveEvent {
     pub you: Option<Vec<char>>,
 }
 
+/// Fair play: when the computer's help may be asked (one rule, for the
+/// views' `can_hint` and `can_review` and the service's answers to a hint
+/// or review request).
+impl WebGame {
+    /// Why `viewer` may not ask for a hint now, if not: a hint is for a
+    /// player of the game going on, without a clock, never online, and not
+    /// while the computer is to move. `viewer` None: a view for nobody in
+    /// particular, read as a player's.
+    ///
+    /// Codes: `game_over`, `not_fair` (a spectator), `no_hint` (because
+    /// `online`, `clock`, `computer`).
+    pub fn hint_refusal(&self, viewer: Option<Option<&PlayerId>>) -> Option<Error> {
+        if let Some(end) = self.end() {
+            return Some(Error::game_over(end.reason.name()));
+        }
+        if viewer.is_some_and(|v| self.sides_of(v).is_empty()) {
+            return Some(Error::forbidden(
+                "not_fair",
+                "only the players may ask for a hint",
+            ));
+        }
+        let no_hint = |reason: &'static str, why: &str| {
+            Some(Error::forbidden("no_hint", why.to_string()).because(reason))
+        };
+        if self.mode == Mode::Online {
+            return no_hint("online", "no help from the computer in an online game");
+        }
+        if self.clock.is_some() {
+            return no_hint("clock", "no hints in a game with a clock");
+        }
+        if self.computer_to_move() {
+            return no_hint("computer", "it is the computer's turn");
+        }
+        None
+    }
+
+    /// Why the game may not be reviewed now, if not: a review comes once
+    /// the game is over, whoever played it; an aborted game has nothing to
+    /// review. Codes: `game_not_over`, `nothing_to_review`.
+    pub fn review_refusal(&self) -> Option<Error> {
+        match self.end() {
+            None => Some(Error::forbidden(
+                "game_not_over",
+                "the review comes once the game is over",
+            )),
+            Some(end) if end.reason == crate::game::EndReason::Aborted => Some(Error::forbidden(
+                "nothing_to_review",
+                "an aborted game has nothing to review",
+            )),
+            Some(_) => None,
+        }
+    }
+}
+
 impl WebGame {
     /// What changes with each move, at time `now`.
     pub fn head(&self, now: i64) -> Head {
@@ -321,6 +382,8 @@ impl WebGame {
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
             computer_to_move: self.computer_to_move(),
+            can_hint: self.hint_refusal(None).is_none(),
+            can_review: self.review_refusal().is_none(),
             end: end.map(|e| EndView {
                 reason: e.reason.name(),
                 stores: e.stores,
@@ -396,8 +459,12 @@ impl WebGame {
             Mode::Computer { human, level } => (Some(Side::letter(human)), Some(level)),
             Mode::Humans | Mode::Online => (None, None),
         };
+        let mut head = self.head(now);
+        if let Some(viewer) = viewer {
+            head.can_hint = self.hint_refusal(Some(viewer)).is_none();
+        }
         GameView {
-            head: self.head(now),
+            head,
             created_ms: self.created_ms,
             mode: self.mode.name(),
             human,

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, PlayerId, WebGame};
+use crate::game::{PlayerId, WebGame};
 use crate::games::Games;
 use crate::secret::{digest, new_secret};
 
@@ -64,7 +64,7 @@ impl Handoffs {
             return Err(crate::game::rated_seat());
         }
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
-        let now = now_ms();
+        let now = games.now_ms();
         let mut waiting = crate::lock(&self.waiting);
         let Waiting { links, made } = &mut *waiting;
         links.retain(|_, h| h.expires_ms > now);
@@ -110,7 +110,7 @@ impl Handoffs {
         let handoff = crate::lock(&self.waiting)
             .links
             .remove(&digest(token))
-            .filter(|h| h.expires_ms > now_ms())
+            .filter(|h| h.expires_ms > games.now_ms())
             .ok_or_else(|| {
                 Error::new(
                     Kind::NotFound,
@@ -118,9 +118,23 @@ impl Handoffs {
                     "this link is unknown, used, expired or replaced: make a new one on the other device",
                 )
             })?;
-        let (game, _) = games
-            .change(handoff.game, |g| g.hand_over(&handoff.player, me.clone()))
-            .await?;
+        games.hand_over(handoff.game, &handoff.player, me).await
+    }
+}
+
+impl Games {
+    /// `from`'s seat in game `id` goes to `to` (a hand-over link taken).
+    ///
+    /// # Errors
+    ///
+    /// The model's hand-over rules (`already_seated`, `rated_seat`, ...).
+    pub async fn hand_over(
+        self: &Arc<Self>,
+        id: i64,
+        from: &PlayerId,
+        to: PlayerId,
+    ) -> Result<WebGame, Error> {
+        let (game, _side) = self.change(id, |g| g.hand_over(from, to.clone())).await?;
         Ok(game)
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use awale_core::{parse_records, Game, Record, Side};
 
 use crate::error::Error;
-use crate::game::{now_ms, random_seed, Mode, PlayerId, Stop, WebGame};
+use crate::game::{random_seed, Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
 
 /// Games one import may hold.
@@ -129,7 +129,7 @@ impl Games {
                 level,
             },
         };
-        let now = now_ms();
+        let now = self.now_ms();
         let webs: Vec<WebGame> = games
             .into_iter()
             .zip(&records)

@@ -35,7 +35,7 @@ impl Games {
     /// # Errors
     ///
     /// `not_online`, `not_your_seat`, `change`'s, or as [`Games::change`].
-    pub async fn online_change(
+    pub(crate) async fn online_change(
         self: &Arc<Self>,
         id: i64,
         me: &PlayerId,
@@ -220,9 +220,20 @@ impl Games {
             if games.hub().gone_since(id, side, 0).is_none() {
                 return;
             }
-            if games.change(id, WebGame::withdraw).await.is_ok() {
+            if games.withdraw(id).await.is_ok() {
                 tracing::debug!(game = id, "challenge withdrawn: its maker left");
             }
         });
+    }
+
+    /// Withdraws online game `id`, a challenge nobody took (its maker
+    /// left).
+    ///
+    /// # Errors
+    ///
+    /// `not_waiting` when the game has begun, or as [`Games::load`].
+    pub async fn withdraw(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
+        let (game, ()) = self.change(id, WebGame::withdraw).await?;
+        Ok(game)
     }
 }

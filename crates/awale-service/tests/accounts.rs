@@ -15,7 +15,7 @@ use awale_service::live::Hub;
 use awale_service::store::{AccountStore, ChatLine, GameStore};
 use awale_service::Store;
 
-use common::refused_as;
+use common::{refused_as, resign_seated};
 
 struct World {
     store: Store,
@@ -397,10 +397,7 @@ async fn a_deleted_accounts_finished_games_keep_their_dates() {
     let w = world();
     let made = w.sign_up("Kwabena", 1).await;
     let game = online_game(&w, &made.account.player, Some(&guest(6))).await;
-    w.games
-        .change(game.id, |g| g.resign(Side::North, now_ms()))
-        .await
-        .unwrap();
+    resign_seated(&w.games, game.id, Side::North).await.unwrap();
     let date = |w: &World| {
         let store = w.store.clone();
         async move {

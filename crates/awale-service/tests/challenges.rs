@@ -177,7 +177,9 @@ async fn the_challenger_is_told_of_the_game_once_it_is_stored() {
             .as_str()
             .expect("the game in the news")
             .to_string();
-        w.games.store().find(game).await.unwrap()
+        awale_service::store::GameStore::find(&w.store, game)
+            .await
+            .unwrap()
     });
     assert!(found.is_some(), "the news came before the game was stored");
     assert_eq!(found, w.store.find(accepted.unwrap().game).await.unwrap());

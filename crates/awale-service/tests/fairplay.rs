@@ -20,7 +20,7 @@ use awale_service::live::Hub;
 use awale_service::store::ratings::RatingStore;
 use awale_service::Store;
 
-use common::{player, refused_as};
+use common::{play_seated, player, refused_as, resign_seated};
 
 fn rated_games() -> (Arc<Games>, Arc<Store>, awale_service::clock::Clock) {
     let time = awale_service::clock::Clock::adjustable();
@@ -58,16 +58,12 @@ async fn play(games: &Arc<Games>, id: i64, count: usize) {
         let game = games.load(id).await.unwrap();
         let mv: Move = game.game.legal_moves()[0];
         let ply = game.game.plies().len();
-        games
-            .apply_move(id, Some(ply), mv, |_| Ok(()))
-            .await
-            .unwrap();
+        play_seated(games, id, Some(ply), mv).await.unwrap();
     }
 }
 
 async fn resign(games: &Arc<Games>, id: i64, side: Side) -> WebGame {
-    let now = games.now_ms();
-    games.change(id, |g| g.resign(side, now)).await.unwrap().0
+    resign_seated(games, id, side).await.unwrap()
 }
 
 #[tokio::test]
@@ -160,9 +156,7 @@ async fn a_rated_seat_is_never_handed_to_another_player() {
     // The loser's link to a fresh guest: refused, the seat stays theirs.
     refused_as(handoffs.offer(&games, id, player(2)).await, "rated_seat");
     refused_as(
-        games
-            .change(id, |g| g.hand_over(&player(2), player(9)))
-            .await,
+        games.hand_over(id, &player(2), player(9)).await,
         "rated_seat",
     );
     let ended = resign(&games, id, Side::North).await;

@@ -1,6 +1,9 @@
 //! The lobby's featured game: which of the games being played the home
 //! page shows.
 
+mod common;
+use common::resign_seated;
+
 use awale_service::games::{featured, featured_among, LiveGame};
 use awale_service::store::{LobbyGame, StoredRules};
 
@@ -128,11 +131,7 @@ async fn the_lobby_features_a_running_arenas_top_game() {
     for line in &view.standings {
         let Some(public) = &line.game else { continue };
         let game = games.find(public, None).await.unwrap();
-        let _ = games
-            .change(game, |g| {
-                g.resign(awale_core::Side::South, awale_service::game::now_ms())
-            })
-            .await;
+        let _ = resign_seated(&games, game, awale_core::Side::South).await;
     }
     let mut featured = None;
     for _ in 0..200 {

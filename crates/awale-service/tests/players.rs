@@ -4,6 +4,9 @@
 //! filters) and on the leaderboard; a guest meets guests only; a blocked
 //! pair is never paired.
 
+mod common;
+use common::{play_seated, resign_seated};
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -106,20 +109,14 @@ async fn a_rated_pool_game_shows_on_both_pages_and_the_leaderboard() {
         let g = w.games.load(id).await.unwrap();
         let mv = g.game.legal_moves()[0];
         let ply = g.game.plies().len();
-        w.games
-            .apply_move(id, Some(ply), mv, |_| Ok(()))
-            .await
-            .unwrap();
+        play_seated(&w.games, id, Some(ply), mv).await.unwrap();
     }
     let ama_side = if g.seats[0].as_ref().unwrap().player == ama {
         Side::South
     } else {
         Side::North
     };
-    w.games
-        .change(id, |g| g.resign(ama_side, awale_service::game::now_ms()))
-        .await
-        .unwrap();
+    resign_seated(&w.games, id, ama_side).await.unwrap();
     let page = w.players.page("KOFI_7").await.unwrap();
     assert_eq!(page.username, "kofi_7");
     assert_eq!((page.results.wins, page.results.losses), (1, 0));

@@ -2,6 +2,9 @@
 //! two seekers paired into one clock game with a seat each, a seek that
 //! waits, a cancel.
 
+mod common;
+use common::{play_seated, resign_seated};
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -145,20 +148,16 @@ async fn a_rated_game_that_ends_changes_both_ratings_and_says_so() {
     let winner = game.seats[1].as_ref().unwrap().player.clone();
     // Two moves each: a real start (a rated game ended sooner is casual).
     for c in ['C', 'c', 'D', 'd'] {
-        games
-            .apply_move(
-                game.id,
-                None,
-                awale_core::Move::from_letter(c).unwrap(),
-                |_| Ok(()),
-            )
-            .await
-            .unwrap();
+        play_seated(
+            &games,
+            game.id,
+            None,
+            awale_core::Move::from_letter(c).unwrap(),
+        )
+        .await
+        .unwrap();
     }
-    let (ended, ()) = games
-        .change(game.id, |g| {
-            g.resign(awale_core::Side::South, games.now_ms())
-        })
+    let ended = resign_seated(&games, game.id, awale_core::Side::South)
         .await
         .unwrap();
     let [south, north] = ended.rating_changes.expect("rated at the end");

@@ -17,10 +17,14 @@ use awale_service::live::Hub;
 use awale_service::round::Offer;
 use awale_service::Store;
 
-use common::player;
+use common::{play_seated, player, resign_seated};
 
 fn games() -> Arc<Games> {
-    let store = Store::in_memory().unwrap();
+    games_on(Store::in_memory().unwrap())
+}
+
+/// The games of `store`, with a computer.
+fn games_on(store: Store) -> Arc<Games> {
     Arc::new(
         Games::new(Arc::new(store), Arc::new(Hub::default())).with_computer(
             Arc::new(Computer::new(None, 1, 4)),
@@ -56,10 +60,7 @@ async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped()
     let id = first.id;
     let refused = games.rematch(id, &player(1)).await.unwrap_err();
     assert_eq!(refused.code, "not_over");
-    games
-        .change(id, |g| g.resign(Side::North, now_ms()))
-        .await
-        .unwrap();
+    resign_seated(&games, id, Side::North).await.unwrap();
     let stranger = games.rematch(id, &player(3)).await.unwrap_err();
     assert_eq!(stranger.code, "not_your_seat");
     let offered = games.rematch(id, &player(1)).await.unwrap();
@@ -81,8 +82,7 @@ async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped()
 async fn a_takeback_asked_and_accepted_takes_the_last_move_back() {
     let games = games();
     let id = online(&games, None).await.id;
-    games
-        .apply_move(id, Some(0), Move::from_letter('C').unwrap(), |_| Ok(()))
+    play_seated(&games, id, Some(0), Move::from_letter('C').unwrap())
         .await
         .unwrap();
     not_for_a_stranger(&games, id, Offer::Takeback).await;
@@ -110,7 +110,7 @@ async fn a_challenge_is_withdrawn_by_its_maker_and_only_while_it_waits() {
     assert!(withdrawn.end().is_some(), "the challenge ends");
     // A game that has begun is not withdrawn.
     let begun = online(&games, None).await.id;
-    let refused = games.change(begun, WebGame::withdraw).await.unwrap_err();
+    let refused = games.withdraw(begun).await.unwrap_err();
     assert_eq!(refused.code, "not_waiting");
 }
 
@@ -195,11 +195,11 @@ async fn the_service_plays_the_computers_move_with_nobody_asking() {
 
 #[tokio::test]
 async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
-    let games = games();
+    let store = Store::in_memory().unwrap();
+    let games = games_on(store.clone());
     let id = online(&games, None).await.id;
     for c in ['C', 'c'] {
-        games
-            .apply_move(id, None, Move::from_letter(c).unwrap(), |_| Ok(()))
+        play_seated(&games, id, None, Move::from_letter(c).unwrap())
             .await
             .unwrap();
     }
@@ -229,7 +229,7 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
     let end = drawn.end().unwrap();
     assert_eq!((end.reason.name(), end.winner), ("agreement", None));
     // Read back from the store as another process would.
-    let stored = games.store().load(id).await.unwrap().unwrap();
+    let stored = store.load(id).await.unwrap().unwrap();
     assert_eq!(stored.end().unwrap().reason.name(), "agreement");
     assert_eq!(stored.end().unwrap().result_text(), "1/2-1/2");
 }
@@ -272,10 +272,7 @@ async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() 
     let (_south_events, _, _, _south) = hub.watch(id, Some(Side::South), now_ms(), None);
     let (_north_events, _, _, north) = hub.watch(id, Some(Side::North), now_ms(), None);
     let south_move = Move::from_letter('F').unwrap();
-    games
-        .apply_move(id, Some(0), south_move, |_| Ok(()))
-        .await
-        .unwrap();
+    play_seated(&games, id, Some(0), south_move).await.unwrap();
     let claim_in = |g: &WebGame| g.actions(Side::South, games.now_ms()).claim_in_ms;
     let here = games.load(id).await.unwrap();
     // North at the board: only the move limit's claim, 10 minutes on.
@@ -299,15 +296,15 @@ async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() 
 async fn a_resignation_or_a_draw_agreed_keeps_the_clocks_of_its_moment_in_the_store() {
     let time = awale_service::clock::Clock::adjustable();
     let store = Store::in_memory().unwrap();
-    let games =
-        Arc::new(Games::new(Arc::new(store), Arc::new(Hub::default())).with_clock(time.clone()));
+    let games = Arc::new(
+        Games::new(Arc::new(store.clone()), Arc::new(Hub::default())).with_clock(time.clone()),
+    );
     let resigned = online(&games, Some(Clock::new(30_000, 0))).await.id;
     let drawn = online(&games, Some(Clock::new(30_000, 0))).await.id;
     for id in [resigned, drawn] {
         // The first moves are free online: then South's time runs.
         for c in ['F', 'f'] {
-            games
-                .apply_move(id, None, Move::from_letter(c).unwrap(), |_| Ok(()))
+            play_seated(&games, id, None, Move::from_letter(c).unwrap())
                 .await
                 .unwrap();
         }
@@ -318,10 +315,7 @@ async fn a_resignation_or_a_draw_agreed_keeps_the_clocks_of_its_moment_in_the_st
         .unwrap();
     time.advance(Duration::from_millis(5_000));
     // As the resign handler does: the games' clock, under the game's lock.
-    games
-        .change(resigned, |g| g.resign(Side::South, games.now_ms()))
-        .await
-        .unwrap();
+    resign_seated(&games, resigned, Side::South).await.unwrap();
     games
         .offer(drawn, &player(2), Offer::Draw, Some(true))
         .await
@@ -329,7 +323,7 @@ async fn a_resignation_or_a_draw_agreed_keeps_the_clocks_of_its_moment_in_the_st
     time.advance(Duration::from_millis(60_000));
     for id in [resigned, drawn] {
         // Read back from the store as another process would, a minute on.
-        let stored = games.store().load(id).await.unwrap().unwrap();
+        let stored = store.load(id).await.unwrap().unwrap();
         assert!(stored.end().is_some());
         let [south, north] = stored.time_left(games.now_ms()).unwrap();
         assert!((24_000..=25_000).contains(&south), "game {id}: {south}");
@@ -344,9 +338,8 @@ async fn a_stale_request_is_told_the_moves_in_good_english() {
     let games = games();
     let id = online(&games, None).await.id;
     let c = Move::from_letter('C').unwrap();
-    games.apply_move(id, Some(0), c, |_| Ok(())).await.unwrap();
-    let stale = games
-        .apply_move(id, Some(0), Move::from_letter('E').unwrap(), |_| Ok(()))
+    play_seated(&games, id, Some(0), c).await.unwrap();
+    let stale = play_seated(&games, id, Some(0), Move::from_letter('E').unwrap())
         .await
         .unwrap_err();
     assert_eq!(stale.code, "stale");
@@ -355,14 +348,12 @@ async fn a_stale_request_is_told_the_moves_in_good_english() {
         "{}",
         stale.message
     );
-    games
-        .apply_move(id, Some(1), Move::from_letter('c').unwrap(), |_| Ok(()))
+    play_seated(&games, id, Some(1), Move::from_letter('c').unwrap())
         .await
         .unwrap();
-    let stale = games.apply_move(id, Some(0), c, |_| Ok(())).await;
+    let stale = play_seated(&games, id, Some(0), c).await;
     assert!(stale.is_ok(), "the same move again is played once");
-    let stale = games
-        .apply_move(id, Some(1), Move::from_letter('a').unwrap(), |_| Ok(()))
+    let stale = play_seated(&games, id, Some(1), Move::from_letter('a').unwrap())
         .await
         .unwrap_err();
     assert!(

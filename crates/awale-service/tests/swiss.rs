@@ -21,7 +21,8 @@ use awale_service::tournaments::{
 };
 use awale_service::Store;
 
-use common::{games_file, player, service, until};
+use awale_service::round::Offer;
+use common::{games_file, play_seated, player, resign_seated, service, until};
 
 /// The player numbered `n` is named by a letter: 1 is A, 2 is B…
 fn name(n: u8) -> String {
@@ -82,23 +83,34 @@ async fn play(t: &Tournaments, games: &Arc<Games>, id: i64, first: &str, ends: E
         .clone();
     let gid = games.find(game.game.as_ref().unwrap(), None).await.unwrap();
     let first_player = player(first.as_bytes()[0] - b'A' + 1);
-    games
-        .change(gid, |g| {
-            let first_side = Side::BOTH
-                .into_iter()
-                .find(|s| g.seats[s.index()].as_ref().unwrap().player == first_player)
-                .unwrap();
-            match ends {
-                Ends::FirstWins => g.resign(first_side.opponent(), awale_service::game::now_ms()),
-                Ends::SecondWins => g.resign(first_side, awale_service::game::now_ms()),
-                Ends::Draw => {
-                    g.stop = Some(Stop::Agreed);
-                    Ok(())
-                }
-            }
-        })
-        .await
+    let g = games.load(gid).await.unwrap();
+    let first_side = Side::BOTH
+        .into_iter()
+        .find(|s| g.seats[s.index()].as_ref().unwrap().player == first_player)
         .unwrap();
+    match ends {
+        Ends::FirstWins => {
+            resign_seated(games, gid, first_side.opponent())
+                .await
+                .unwrap();
+        }
+        Ends::SecondWins => {
+            resign_seated(games, gid, first_side).await.unwrap();
+        }
+        Ends::Draw => {
+            // A draw is agreed once both have moved.
+            for _ in 0..2 {
+                let mv = games.load(gid).await.unwrap().game.legal_moves()[0];
+                play_seated(games, gid, None, mv).await.unwrap();
+            }
+            let [south, north] = g.seats.clone().map(|s| s.unwrap().player);
+            games.offer(gid, &south, Offer::Draw, None).await.unwrap();
+            games
+                .offer(gid, &north, Offer::Draw, Some(true))
+                .await
+                .unwrap();
+        }
+    }
     let number = game.first;
     until(t, id, |v| {
         swiss(v).standings.iter().any(|l| {
@@ -410,12 +422,8 @@ async fn a_restart_keeps_the_round_in_play_and_pairs_the_next_when_it_ended_mean
         ));
         for p in &public {
             let gid = games.find(p, None).await.unwrap();
-            games
-                .change(gid, |g| {
-                    g.resign(g.game.position().to_move(), awale_service::game::now_ms())
-                })
-                .await
-                .unwrap();
+            let to_move = games.load(gid).await.unwrap().game.position().to_move();
+            resign_seated(&games, gid, to_move).await.unwrap();
         }
     }
     let (_games, t) = service(Store::open(&path).unwrap());
@@ -439,10 +447,7 @@ async fn both_sow(games: &Arc<Games>, public: &str) -> i64 {
     for ply in 0..2 {
         let game = games.load(gid).await.unwrap();
         let mv = game.game.legal_moves()[0];
-        games
-            .apply_move(gid, Some(ply), mv, |_| Ok(()))
-            .await
-            .unwrap();
+        play_seated(games, gid, Some(ply), mv).await.unwrap();
     }
     gid
 }

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_service::clock::Clock;
-use awale_service::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::pairing::arena::Presence;
@@ -19,7 +18,7 @@ use awale_service::tournaments::{
 };
 use awale_service::Store;
 
-use common::{games_file, player, rated_service_on, service, until};
+use common::{games_file, play_seated, player, rated_service_on, service, until};
 
 fn settings() -> ArenaSettings {
     ArenaSettings {
@@ -52,16 +51,7 @@ fn line(view: &TournamentView, n: u8) -> &awale_service::tournaments::StandingLi
 async fn resign(games: &Arc<Games>, view: &TournamentView, loser: u8) {
     let public = line(view, loser).game.clone().unwrap();
     let id = games.find(&public, None).await.unwrap();
-    games
-        .change(id, |g| {
-            let side = awale_core::Side::BOTH
-                .into_iter()
-                .find(|s| g.seats[s.index()].as_ref().unwrap().player == player(loser))
-                .unwrap();
-            g.resign(side, games.now_ms())
-        })
-        .await
-        .unwrap();
+    games.resign(id, Some(&player(loser)), None).await.unwrap();
 }
 
 /// Players 1 to 4 join started arena `id` and P1 resigns their first
@@ -362,10 +352,7 @@ async fn the_standings_show_ratings_as_they_are_after_each_game() {
         let g = games.load(game).await.unwrap();
         let mv = g.game.legal_moves()[0];
         let ply = g.game.plies().len();
-        games
-            .apply_move(game, Some(ply), mv, |_| Ok(()))
-            .await
-            .unwrap();
+        play_seated(&games, game, Some(ply), mv).await.unwrap();
     }
     resign(&games, &view, 2).await;
     let view = until(&t, id, |v| line(v, 1).sheet.len() == 1).await;
@@ -465,13 +452,7 @@ async fn a_restart_keeps_the_arena_and_records_a_game_that_ended_meanwhile() {
             Arc::new(Hub::default()),
         ));
         let gid = games.find(&public, None).await.unwrap();
-        games
-            .change(gid, |g| {
-                g.stop = Some(Stop::Aborted);
-                Ok(())
-            })
-            .await
-            .unwrap();
+        games.abort(gid, &player(1)).await.unwrap();
     }
     let (_games, t) = service(Store::open(&path).unwrap());
     let view = until(&t, id, |v| {

@@ -577,7 +577,10 @@ async fn a_review_stored_in_the_old_form_is_made_again() {
     // Reviews written before version 2 counted a forced result as ±50
     // seeds against real margins: their costs are false, so the server
     // makes them again rather than serve them.
-    let state = memory_state(quick_config());
+    let store = awale_web::Store::in_memory().unwrap();
+    let mut config = quick_config();
+    config.guest_key = Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY));
+    let state = awale_web::AppState::new(store.clone(), config).unwrap();
     let app = app(state.clone());
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
     for (i, m) in ["F", "f"].iter().enumerate() {
@@ -597,12 +600,7 @@ async fn a_review_stored_in_the_old_form_is_made_again() {
     let old = json!({"id": id, "plies": [row(0, "S", "F"), row(1, "N", "f")],
                      "end": {"reason": "resignation", "stores": [0, 48], "winner": "N",
                              "loser_by": "S", "result": "0-1"}});
-    state
-        .games()
-        .store()
-        .save_review(number, 2, old.to_string())
-        .await
-        .unwrap();
+    store.save_review(number, 2, old.to_string()).await.unwrap();
     let review_url = format!("/api/games/{id}/review");
     let (status, answer) = call(&app, "GET", &review_url, None).await;
     assert_eq!(

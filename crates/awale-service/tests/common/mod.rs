@@ -18,6 +18,32 @@ pub fn player(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
 }
 
+/// Plays `mv` in game `id` as the player seated on its side (through the
+/// service's `play`, as a page's move goes), having seen `ply` moves.
+pub async fn play_seated(
+    games: &Arc<Games>,
+    id: i64,
+    ply: Option<usize>,
+    mv: awale_core::Move,
+) -> Result<awale_service::game::WebGame, awale_service::Error> {
+    let game = games.load(id).await?;
+    let player = game.seats[mv.side().index()]
+        .as_ref()
+        .map(|s| s.player.clone());
+    games.play(id, player.as_ref(), ply, mv).await
+}
+
+/// The player seated on `side` of game `id` resigns it.
+pub async fn resign_seated(
+    games: &Arc<Games>,
+    id: i64,
+    side: awale_core::Side,
+) -> Result<awale_service::game::WebGame, awale_service::Error> {
+    let game = games.load(id).await?;
+    let player = game.seats[side.index()].as_ref().map(|s| s.player.clone());
+    games.resign(id, player.as_ref(), Some(side)).await
+}
+
 /// A scratch games file's path, in a directory that lasts as long as
 /// the first value kept.
 pub fn games_file() -> (tempfile::TempDir, std::path::PathBuf) {

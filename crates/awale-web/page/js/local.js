@@ -68,6 +68,10 @@ async function view(g) {
     can_undo: !!g.resigned || rules.plies.some((p) => !human || p.side === human),
     can_redo: g.redo.length > 0 && !g.resigned,
     computer_to_move: !!human && !rules.end && rules.to_move !== human,
+    // The server's fair-play rule for a game kept in the browser (no
+    // clock, never online): a hint on the person's turn, a review once over.
+    can_hint: !rules.end && !(!!human && rules.to_move !== human),
+    can_review: !!rules.end && rules.end.reason !== "aborted",
     clock: null,
     waiting: false,
     turn_elapsed_ms: 0,

@@ -90,17 +90,14 @@ export function isHumanTurn(g) {
   return mySides(g).includes(g.to_move);
 }
 
-// Fair play: hints only in a game without a clock, on the person's turn,
-// never online; the review once the game is over (it names the best
-// moves).
+// Fair play is the server's rule: its view says when a hint may be asked
+// (`can_hint`) and when the game may be reviewed (`can_review`).
 export function canHint(g) {
-  return !!g && !g.end && !g.clock && g.mode !== "online" && isHumanTurn(g);
+  return !!g && !!g.can_hint;
 }
 
-// A game over can be reviewed, not one called off (it has nothing to
-// review).
 export function canReview(g) {
-  return !!g && !!g.end && g.end.reason !== "aborted";
+  return !!g && !!g.can_review;
 }
 
 function columns() {

@@ -352,20 +352,6 @@ impl OnGame {
     pub fn view(&self, game: &WebGame) -> Json<GameView> {
         Json(game.view(self.state.shared.games.now_ms(), Some(self.viewer.player())))
     }
-
-    /// Applies `change` to the game, stores it, and answers with the game
-    /// as the viewer sees it.
-    ///
-    /// # Errors
-    ///
-    /// What `change` refuses, `no_such_game`, or when the store fails.
-    pub async fn change<T>(
-        &self,
-        change: impl FnMut(&mut WebGame) -> Result<T, Error>,
-    ) -> Result<Json<GameView>, ApiError> {
-        let (game, _) = self.state.shared.games.change(self.id, change).await?;
-        Ok(self.view(&game))
-    }
 }
 
 /// The client's address as limits count it (an IPv6 address by its /64,

@@ -13,13 +13,13 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
-use crate::computer::{self, Hint, ReviewRow};
-use crate::error::{shown, Error};
-use crate::game::{now_ms, parse_move, parse_position, random_seed, Clock, Mode, Seat, WebGame};
-use crate::records::{self, ImportAs};
-use crate::store::{parse_cursor, Page};
-use crate::view::{EndView, GameView};
 use crate::AppState;
+use awale_model::error::{shown, Error};
+use awale_model::game::{parse_move, parse_position, random_seed, Clock, Mode};
+use awale_model::view::GameView;
+use awale_service::computer::{self, Hint};
+use awale_service::records::{self, ImportAs};
+use awale_store::{parse_cursor, Page};
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -39,9 +39,6 @@ pub async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
         "version": env!("CARGO_PKG_VERSION"),
     }))
 }
-
-/// Online games waiting for an opponent one player may have.
-const MAX_OPEN_CHALLENGES: i64 = 3;
 
 /// The clock presets offered (minutes, seconds added per move).
 pub const CLOCK_PRESETS: [[u32; 2]; 5] = [[1, 1], [3, 2], [5, 3], [10, 5], [15, 10]];
@@ -161,7 +158,8 @@ pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, 
 
 /// POST /api/games: starts a game, which belongs to the browser that made
 /// it (a request without a player cookie is refused: a game without seats
-/// would be anyone's).
+/// would be anyone's). Who may make what is the service's
+/// ([`awale_service::games::Games::new_game`]).
 pub async fn create(
     State(state): State<AppState>,
     Player(player): Player,
@@ -169,7 +167,8 @@ pub async fn create(
     session: super::extract::Session,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
-    state.shared.creations.take(&ip, 1, now_ms())?;
+    let games = &state.shared.games;
+    state.shared.creations.take(&ip, 1, games.now_ms())?;
     let rules: Rules = match &req.rules {
         None => Rules::AWALE,
         Some(text) => text
@@ -192,104 +191,38 @@ pub async fn create(
         // included, whatever the preset says of who starts.
         Some(diagram) => Game::from_position(rules, parse_position(diagram)?),
     };
-    if mode == Mode::Online && game.outcome().is_some() {
-        return Err(Error::invalid(
-            "finished_position",
-            "the game is already over in this position: give one where it goes on",
-        )
-        .into());
-    }
-    let now = now_ms();
-    let mut web = WebGame::new(mode, game, now, seed);
-    web.clock = parse_clock(req.clock)?;
-    if web.clock.is_some_and(|c| c.per_move) && mode != Mode::Online {
-        return Err(Error::invalid(
-            "days_need_online",
-            "a game over days is played online, a move when each can",
-        )
-        .into());
-    }
-    if req.rating_range.is_some() && mode != Mode::Online {
-        crate::players::parse_rating_range(req.rating_range, false, false)?;
-    }
-    if mode == Mode::Online {
-        let (name, account) =
+    let clock = parse_clock(req.clock)?;
+    let (name, account) = if mode == Mode::Online {
+        let named =
             super::online::seat_name(&state, &session, &player, req.name.as_deref()).await?;
-        if req.rated {
-            if !account {
-                return Err(rated_needs_account().into());
-            }
-            if state.shared.games.ratings().is_none() {
-                return Err(Error::conflict(
-                    "no_ratings",
-                    "this server keeps no ratings: play a casual game",
-                )
-                .into());
-            }
-            web.rated = true;
-        }
-        let side = parse_side(req.human.as_deref(), seed)?;
-        let open = state
-            .shared
-            .games
-            .store()
-            .open_challenges(player.clone())
-            .await?;
-        if open >= MAX_OPEN_CHALLENGES {
-            return Err(Error::conflict(
-                "too_many_challenges",
-                format!("you have {open} games waiting for an opponent: withdraw one first"),
-            )
-            .into());
-        }
-        state.shared.challenges.take(&player, ip, now)?;
-        web.seats[side.index()] = Some(Seat {
-            player: player.clone(),
-            name: name.clone(),
-        });
-        web.public = req.public;
-        web.rating_range =
-            crate::players::parse_rating_range(req.rating_range, req.public, account)?;
-        if !account {
-            state
-                .shared
-                .games
-                .store()
-                .set_player_name(player.clone(), name, now)
-                .await?;
-        }
+        state.shared.challenges.take(&player, ip, games.now_ms())?;
+        named
     } else {
-        // Refused by the service's rated terms (`rated_needs_online`).
-        web.rated = req.rated;
-        web.seat_maker(&player);
-    }
-    // The rated terms (clock, rules, start) are the service's.
-    let web = state.shared.games.create(vec![web]).await?.remove(0);
-    if let Some(side) = web
-        .seats
-        .iter()
-        .position(Option::is_some)
-        .filter(|_| web.waiting())
-    {
-        // Withdrawn unless its maker comes to play it.
-        state
-            .shared
-            .games
-            .withdraw_when_gone(web.id, Side::BOTH[side]);
-    }
+        (String::new(), session.0.is_some())
+    };
+    let web = games
+        .new_game(awale_service::games::NewGame {
+            maker: player.clone(),
+            name,
+            account,
+            mode,
+            game,
+            seed,
+            clock,
+            side: if mode == Mode::Online {
+                parse_side(req.human.as_deref(), seed)?
+            } else {
+                Side::South
+            },
+            public: req.public,
+            rated: req.rated,
+            rating_range: req.rating_range,
+        })
+        .await?;
     Ok((
         StatusCode::CREATED,
-        Json(web.view(now, Some(Some(&player)))),
+        Json(web.view(games.now_ms(), Some(Some(&player)))),
     ))
-}
-
-/// A rated game is between two accounts: refused to a guest, to make or
-/// to join.
-pub(crate) fn rated_needs_account() -> Error {
-    Error::forbidden(
-        "rated_needs_account",
-        "a rated game is between two accounts: log in, or play a casual game",
-    )
 }
 
 /// The query of GET /api/games.
@@ -320,12 +253,7 @@ pub async fn list(
         })?),
     };
     let limit = q.limit.unwrap_or(50).clamp(1, 100);
-    let page = state
-        .shared
-        .games
-        .store()
-        .list(viewer.0, before, limit)
-        .await?;
+    let page = state.shared.games.list(viewer.0, before, limit).await?;
     Ok(Json(page))
 }
 
@@ -335,12 +263,9 @@ pub async fn current(
     State(state): State<AppState>,
     viewer: Viewer,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let id = state.shared.games.store().current(viewer.0.clone()).await?;
-    let game = match id {
-        None => None,
-        Some(id) => Some(state.shared.games.load(id).await?),
-    };
-    let view = game.map(|g| g.view(now_ms(), Some(viewer.player())));
+    let games = &state.shared.games;
+    let game = games.current(viewer.player()).await?;
+    let view = game.map(|g| g.view(games.now_ms(), Some(viewer.player())));
     Ok(Json(serde_json::json!({ "game": view })))
 }
 
@@ -360,21 +285,6 @@ pub async fn turns(
 /// GET /api/games/{id}.
 pub async fn show(on: OnGame) -> ApiResult<Json<GameView>> {
     Ok(on.view(&on.load().await?))
-}
-
-/// Checks that `expected` (the number of moves the page has seen) matches
-/// the game, so a double click or a stale page cannot play twice.
-fn check_ply(game: &WebGame, expected: Option<usize>) -> Result<(), Error> {
-    let plies = game.game.plies().len();
-    match expected {
-        Some(e) if e != plies => Err(Error::conflict(
-            "stale",
-            format!("the game has {plies} moves, the request expected {e}: reload the game"),
-        )
-        .with("plies", plies)
-        .with("expected", e)),
-        _ => Ok(()),
-    }
 }
 
 /// The body of POST /api/games/{id}/moves.
@@ -420,28 +330,10 @@ pub async fn play(
         }
     };
     let mv = parse_move(&req.mv)?;
-    let player = on.viewer.0.clone();
-    let (game, ()) = on
-        .state
-        .shared
-        .games
-        .apply_move(on.id, req.ply, mv, move |game| {
-            // A stranger is refused as one, whoever is to move.
-            if game.sides_of(player.as_ref()).is_empty() {
-                game.check_side(player.as_ref(), mv.side())?;
-            }
-            if game.computer_to_move() {
-                return Err(
-                    Error::conflict("not_your_turn", "it is the computer's turn")
-                        .because("computer"),
-                );
-            }
-            game.check_side(player.as_ref(), mv.side())?;
-            Ok(())
-        })
-        .await?;
+    let games = &on.state.shared.games;
+    let game = games.play(on.id, on.viewer.player(), req.ply, mv).await?;
     if short {
-        if let Some(mut event) = game.move_event(now_ms()) {
+        if let Some(mut event) = game.move_event(games.now_ms()) {
             event.you = Some(
                 game.sides_of(on.viewer.player())
                     .into_iter()
@@ -464,26 +356,18 @@ pub struct PlyRequest {
 
 /// POST /api/games/{id}/undo.
 pub async fn undo(on: OnGame, JsonBody(req): JsonBody<PlyRequest>) -> ApiResult<Json<GameView>> {
-    take_back(&on, req.ply, WebGame::undo).await
+    let games = &on.state.shared.games;
+    let game = games
+        .undo(on.id, on.viewer.player(), req.ply, false)
+        .await?;
+    Ok(on.view(&game))
 }
 
 /// POST /api/games/{id}/redo.
 pub async fn redo(on: OnGame, JsonBody(req): JsonBody<PlyRequest>) -> ApiResult<Json<GameView>> {
-    take_back(&on, req.ply, WebGame::redo).await
-}
-
-/// Undo or redo (`step`) for a player of the game who saw `ply` moves.
-async fn take_back(
-    on: &OnGame,
-    ply: Option<usize>,
-    step: fn(&mut WebGame, i64) -> Result<(), Error>,
-) -> ApiResult<Json<GameView>> {
-    on.change(|game| {
-        check_ply(game, ply)?;
-        game.side_for(on.viewer.player())?;
-        step(game, now_ms())
-    })
-    .await
+    let games = &on.state.shared.games;
+    let game = games.undo(on.id, on.viewer.player(), req.ply, true).await?;
+    Ok(on.view(&game))
 }
 
 /// The body of POST /api/games/{id}/resign.
@@ -513,162 +397,37 @@ pub async fn resign(
             .into())
         }
     };
-    let player = on.viewer.player();
     let games = &on.state.shared.games;
-    on.change(|game| {
-        let side = match side {
-            Some(s) => {
-                game.check_side(player, s)?;
-                s
-            }
-            None => game.side_for(player)?,
-        };
-        // The games' clock, under the game's lock: the clocks kept are
-        // those of this moment.
-        game.resign(side, games.now_ms())
-    })
-    .await
-}
-
-/// Whether hints and reviews are fair in `game` now (the page follows the
-/// same rule). A review comes once the game is over, whoever played it. A
-/// hint is for a player of the game, on a game without a clock, never
-/// online, and not while the computer is to move. Codes: `game_not_over`,
-/// `no_hint`, `not_fair` (a spectator).
-fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error> {
-    let over = game.end().is_some();
-    if review {
-        return if over {
-            Ok(())
-        } else {
-            Err(Error::forbidden(
-                "game_not_over",
-                "the review comes once the game is over",
-            ))
-        };
-    }
-    if game.sides_of(viewer.player()).is_empty() {
-        return Err(Error::forbidden(
-            "not_fair",
-            "only the players may ask for a hint",
-        ));
-    }
-    let no_hint =
-        |reason: &'static str, why: &str| Err(Error::forbidden("no_hint", why).because(reason));
-    if game.mode == Mode::Online {
-        return no_hint("online", "no help from the computer in an online game");
-    }
-    if game.clock.is_some() {
-        return no_hint("clock", "no hints in a game with a clock");
-    }
-    if game.computer_to_move() {
-        return no_hint("computer", "it is the computer's turn");
-    }
-    Ok(())
+    let game = games.resign(on.id, on.viewer.player(), side).await?;
+    Ok(on.view(&game))
 }
 
 /// POST /api/games/{id}/hint: the engine's best move for the side to move,
 /// every move's score, and the database's value where it has one. Stops
-/// when the asker goes away.
+/// when the asker goes away. Refused as the view's `can_hint` says.
 pub async fn hint(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Json<Hint>> {
-    let game = on.load().await?;
-    if let Some(end) = game.end() {
-        return Err(Error::game_over(end.reason.name()).into());
-    }
-    check_fair(&game, &on.viewer, false)?;
-    let state = &on.state;
-    let budget = state.shared.config.hint_time;
-    let hint = state
-        .shared
-        .computer
-        .run_stoppable(asker, move |c, stop| c.hint(&game.game, budget, stop))
-        .await?;
+    let budget = on.state.shared.config.hint_time;
+    let games = &on.state.shared.games;
+    let hint = games.hint(on.id, on.viewer.player(), asker, budget).await?;
     Ok(Json(hint))
 }
 
-/// A game's review.
-#[derive(Serialize)]
-pub struct Review {
-    /// The form it is written in ([`computer::REVIEW_VERSION`]; absent
-    /// before 2).
-    pub version: u32,
-    /// The game's public id.
-    pub id: String,
-    /// Each move, reviewed.
-    pub plies: Vec<ReviewRow>,
-    /// Each side's accuracy (docs/ACCURACY.md), South first.
-    pub accuracy: Vec<awale_service::accuracy::Accuracy>,
-    /// How the game ended.
-    pub end: Option<EndView>,
-}
-
-/// Whether a stored review is of the form reviews are made in now: an
-/// older one (its costs counted a forced result as ±50 seeds) is made
-/// again.
-fn current_form(body: &str) -> bool {
-    #[derive(Deserialize)]
-    struct Form {
-        version: Option<u32>,
-    }
-    serde_json::from_str::<Form>(body).is_ok_and(|f| f.version == Some(computer::REVIEW_VERSION))
+/// A review's JSON, as stored.
+fn json(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// GET /api/games/{id}/review: the stored review, if the game has one of
 /// all its moves in the current form.
 pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
-    let game = on.load().await?;
-    match on.state.shared.games.store().review(on.id).await? {
-        Some((plies, body)) if plies == game.game.plies().len() && current_form(&body) => {
-            Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
-        }
-        _ => Err(Error::new(
-            crate::error::Kind::NotFound,
-            "no_review",
-            "this game has not been reviewed yet (POST to review it)",
-        )
-        .into()),
-    }
+    Ok(json(on.state.shared.games.stored_review(on.id).await?))
 }
 
 /// POST /api/games/{id}/review: every move of the game scored with the
-/// same search budget (the same game always gets the same review), the
-/// evaluation after each (South's view), mistakes with the better move.
-/// The review is stored with the game and given again at once.
+/// same search budget, stored with the game and given again at once
+/// (`awale_service::games::Games::review`).
 pub async fn review(on: OnGame, ClientIp(asker): ClientIp) -> ApiResult<Response> {
-    let game = on.load().await?;
-    check_fair(&game, &on.viewer, true)?;
-    let (state, id) = (&on.state, on.id);
-    let plies = game.game.plies().len();
-    if let Some((stored, body)) = state.shared.games.store().review(id).await? {
-        if stored == plies && current_form(&body) {
-            return Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response());
-        }
-    }
-    let core = game.game.clone();
-    let rows = state
-        .shared
-        .computer
-        .run_stoppable(asker, move |c, stop| c.review(&core, stop))
-        .await?;
-    if rows.len() < plies {
-        return Err(Error::internal("the review was stopped").into());
-    }
-    let end = game.head(now_ms()).end;
-    let body = serde_json::to_string(&Review {
-        version: computer::REVIEW_VERSION,
-        id: game.public_id.clone(),
-        accuracy: awale_service::accuracy::accuracies(&rows),
-        plies: rows,
-        end,
-    })
-    .map_err(|e| Error::internal(format!("review not written: {e}")))?;
-    state
-        .shared
-        .games
-        .store()
-        .save_review(id, plies, body.clone())
-        .await?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(json(on.state.shared.games.review(on.id, asker).await?))
 }
 
 /// GET /api/games/{id}/record: the game record, to save as a file.
@@ -727,14 +486,14 @@ pub async fn import(
         ImportAs::Humans
     };
     let shared = &state.shared;
-    let pay = |cost| shared.creations.take(&ip, cost, now_ms());
+    let pay = |cost| shared.creations.take(&ip, cost, shared.games.now_ms());
     let webs = shared.games.import(&req.record, as_, &player, pay).await?;
     let ids: Vec<String> = webs.iter().map(|w| w.public_id.clone()).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(now_ms(), Some(Some(&player))),
+            game: webs[0].view(shared.games.now_ms(), Some(Some(&player))),
         }),
     ))
 }
@@ -790,18 +549,6 @@ pub async fn upload(
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<Upload>,
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
-    let key_ok = (8..=64).contains(&req.key.len())
-        && req
-            .key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if !key_ok {
-        return Err(Error::invalid(
-            "bad_key",
-            "an upload's key is 8 to 64 letters, digits, `-` or `_`",
-        )
-        .into());
-    }
     let rules = crate::study::parse_rules(req.rules.as_deref())?;
     let mut game =
         crate::study::replay(parse_position(&req.start)?, rules, Some(req.moves.as_str()))?;
@@ -824,18 +571,18 @@ pub async fn upload(
     } else {
         Mode::Humans
     };
-    state.shared.creations.take(&ip, 1, now_ms())?;
-    let now = now_ms();
-    let mut web = WebGame::new(mode, game, now, seed);
-    // Its own time, not the upload's (never in the future).
-    web.created_ms = req.created_ms.map_or(now, |t| t.clamp(0, now));
-    web.seat_maker(&player);
-    let store = state.shared.games.store();
-    let (created, id) = match store.upload(player.clone(), req.key, web).await? {
-        Ok(stored) => (true, stored.id),
-        Err(id) => (false, id),
-    };
-    let game = state.shared.games.load(id).await?;
+    let games = &state.shared.games;
+    state.shared.creations.take(&ip, 1, games.now_ms())?;
+    let (created, game) = games
+        .upload(awale_service::games::Upload {
+            player: player.clone(),
+            key: req.key,
+            game,
+            mode,
+            seed,
+            created_ms: req.created_ms,
+        })
+        .await?;
     let status = if created {
         StatusCode::CREATED
     } else {
@@ -845,7 +592,7 @@ pub async fn upload(
         status,
         Json(Uploaded {
             created,
-            game: game.view(now, Some(Some(&player))),
+            game: game.view(games.now_ms(), Some(Some(&player))),
         }),
     ))
 }

@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, MistakeId, OnGame, Player};
-use crate::game::{now_ms, parse_move};
 use crate::mistakes::{MistakeAnswer, MistakeList, MistakeView};
 use crate::AppState;
+use awale_model::game::parse_move;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -25,7 +25,7 @@ pub async fn learn(on: OnGame, Player(player): Player) -> ApiResult<Json<Value>>
         .state
         .shared
         .mistakes
-        .learn(&player, on.id, &game, now_ms())
+        .learn(&player, on.id, &game, on.state.shared.games.now_ms())
         .await?;
     Ok(Json(
         json!({ "game": game.public_id, "mistakes": mistakes }),
@@ -37,7 +37,8 @@ pub async fn list(
     State(state): State<AppState>,
     Player(player): Player,
 ) -> ApiResult<Json<MistakeList>> {
-    Ok(Json(state.shared.mistakes.list(&player, now_ms()).await?))
+    let now = state.shared.games.now_ms();
+    Ok(Json(state.shared.mistakes.list(&player, now).await?))
 }
 
 /// GET /api/study/mistakes/{id}: one of the asker's mistakes.
@@ -71,7 +72,7 @@ pub async fn answer(
     let judged = state
         .shared
         .mistakes
-        .answer(&player, id, mv, asker, now_ms())
+        .answer(&player, id, mv, asker, state.shared.games.now_ms())
         .await?;
     Ok(Json(judged))
 }

@@ -91,13 +91,7 @@ pub(crate) async fn nickname(
 
 /// The nickname stored for `player`, if any (a dropped one is empty).
 async fn stored_name(state: &AppState, player: &PlayerId) -> Result<Option<String>, Error> {
-    let name = state
-        .shared
-        .games
-        .store()
-        .player_name(player.clone())
-        .await?;
-    Ok(name.filter(|n| !n.is_empty()))
+    state.shared.games.player_name(player).await
 }
 
 /// Drops the nickname of the browser's own player (`guest`, its cookie's)
@@ -117,8 +111,7 @@ pub(crate) async fn drop_account_name(
         state
             .shared
             .games
-            .store()
-            .set_player_name(guest, String::new(), now_ms())
+            .set_player_name(&guest, String::new())
             .await?;
     }
     Ok(())
@@ -164,13 +157,9 @@ pub async fn rename(
         "a logged-in player's name is their username",
     )?;
     let name = guest_name(&state, &player, req.name.as_deref()).await?;
-    state.shared.renames.take(&player, ip, now_ms())?;
-    state
-        .shared
-        .games
-        .store()
-        .set_player_name(player.clone(), name.clone(), now_ms())
-        .await?;
+    let games = &state.shared.games;
+    state.shared.renames.take(&player, ip, games.now_ms())?;
+    games.set_player_name(&player, name.clone()).await?;
     Ok(Json(Me {
         name: Some(name),
         guest: guest_number(&player),
@@ -269,7 +258,7 @@ pub async fn join(
     // No challenge between players one of whom blocks the other.
     let game = on.load().await?;
     if game.rated && !account && game.waiting() {
-        return Err(super::games::rated_needs_account().into());
+        return Err(awale_service::games::rated_needs_account().into());
     }
     for seat in game.seats.iter().flatten() {
         on.state
@@ -299,8 +288,7 @@ pub async fn join(
         .await?;
     let view = on.view(&game);
     if !account {
-        let store = on.state.shared.games.store();
-        store.set_player_name(me, name, now_ms()).await?;
+        on.state.shared.games.set_player_name(&me, name).await?;
     }
     Ok(view)
 }
@@ -385,7 +373,7 @@ pub async fn handoff(
     headers: HeaderMap,
 ) -> ApiResult<Json<HandoffLink>> {
     let shared = &on.state.shared;
-    shared.handoff_links.take(&me, ip, now_ms())?;
+    shared.handoff_links.take(&me, ip, shared.games.now_ms())?;
     let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
     let base = base_url(&on.state, &headers)?;
     let link = link(&base, &format!("continue={token}"));
@@ -413,7 +401,7 @@ pub async fn take_handoff(
         .handoffs
         .take(&shared.games, &req.token, me.clone())
         .await?;
-    Ok(Json(game.view(now_ms(), Some(Some(&me)))))
+    Ok(Json(game.view(shared.games.now_ms(), Some(Some(&me)))))
 }
 
 /// The body of POST /api/games/{id}/chat.
@@ -497,7 +485,7 @@ pub async fn chat(
     // the page words).
     let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
         Some(s) => Some(s.name.clone()),
-        None => state.shared.games.store().player_name(me.clone()).await?,
+        None => state.shared.games.player_name(&me).await?,
     };
     let guest = name.is_none().then(|| guest_number(&me));
     let line = ChatLine {
@@ -509,7 +497,7 @@ pub async fn chat(
         text,
         guest,
     };
-    let line = state.shared.games.store().add_chat(id, line).await?;
+    let line = state.shared.games.add_chat(id, line).await?;
     let event = if room == "players" {
         "chat_players"
     } else {
@@ -527,8 +515,7 @@ pub async fn chat_lines(on: OnGame, Session(session): Session) -> ApiResult<Json
     }
     let game = on.load().await?;
     let seated = game.online_seat(on.viewer.player()).is_some();
-    let store = on.state.shared.games.store();
-    let mut lines = store.chat(on.id, CHAT_SHOWN).await?;
+    let mut lines = on.state.shared.games.chat(on.id, CHAT_SHOWN).await?;
     lines.retain(|l| l.room == "public" || seated);
     Ok(Json(lines))
 }
@@ -571,7 +558,10 @@ pub async fn react(
         )
         .into());
     };
-    on.state.shared.reactions.take(&me, ip, now_ms())?;
+    on.state
+        .shared
+        .reactions
+        .take(&me, ip, on.state.shared.games.now_ms())?;
     let game = on.load().await?;
     let side = game.online_seat(Some(&me)).map(Side::letter);
     let hub = on.state.shared.games.hub();

@@ -14,7 +14,7 @@ use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody, UrlQuery};
 use crate::computer::{Asker, Priority};
 use crate::error::Error;
-use crate::game::{now_ms, parse_move, parse_position, random_seed};
+use crate::game::{parse_move, parse_position, random_seed};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
 use crate::AppState;
 
@@ -64,7 +64,8 @@ pub async fn daily(
     ClientIp(asker): ClientIp,
     UrlQuery(q): UrlQuery<DailyQuery>,
 ) -> ApiResult<Json<Value>> {
-    let day = q.day.map_or(now_ms().max(0) / 86_400_000, i64::from);
+    let today = state.shared.games.now_ms().max(0) / 86_400_000;
+    let day = q.day.map_or(today, i64::from);
     let found = on_puzzles(&state, asker, move |db| {
         awale_puzzles::daily(db, day as u64)
     })

@@ -53,7 +53,7 @@ pub async fn say(
     // else the nickname they chose, else a guest number the page words.
     let name = match account {
         Some(a) => Some(a.username.clone()),
-        None => shared.games.store().player_name(me.clone()).await?,
+        None => shared.games.player_name(&me).await?,
     };
     let guest = name.is_none().then(|| guest_number(&me));
     let line = TournamentChatLine {

@@ -22,17 +22,26 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use awale_core::Side;
-use serde::Serialize;
 use tokio::task::AbortHandle;
 
 use crate::clock::Clock;
+
+mod acts;
+mod creation;
+mod listing;
+mod loading;
+mod lobby;
+
+pub use acts::{check_ply, Review};
+pub use creation::{rated_needs_account, NewGame, Upload, MAX_OPEN_CHALLENGES};
+pub use lobby::{featured, featured_among, Featured, LiveGame, Lobby};
 
 use crate::computer::{Computer, Priority, Thinking};
 use crate::error::{Error, Kind};
 use crate::game::{Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
-use crate::store::{GameStore, LobbyGame, Notice, RatingStore, StoreError};
+use crate::store::{GameStore, RatingStore, StoreError};
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -109,59 +118,6 @@ enum Change {
     State,
 }
 
-/// The lobby: open challenges and games being played.
-#[derive(Clone, Debug, Serialize)]
-pub struct Lobby {
-    /// Games waiting for a second player.
-    pub challenges: Vec<LobbyGame>,
-    /// Games being played, with how many watch.
-    pub live: Vec<LiveGame>,
-    /// The game worth watching now, with its board: see [`featured`].
-    pub featured: Option<Featured>,
-}
-
-/// The game the home page shows, live.
-#[derive(Clone, Debug, Serialize)]
-pub struct Featured {
-    /// The game.
-    #[serde(flatten)]
-    pub game: LiveGame,
-    /// Its position now.
-    pub board: crate::view::BoardView,
-    /// The last move's letter, if any.
-    pub last: Option<char>,
-}
-
-/// Which of the games being played is worth watching: the rated game of
-/// the highest rated players (the sum of their ratings), else the most
-/// watched, else the newest.
-pub fn featured(live: &[LiveGame]) -> Option<&LiveGame> {
-    featured_among(live, &[])
-}
-
-/// [`featured`], but a tournament's top game (one of `tops`, the game of
-/// its highest-placed players) comes before any other; among several
-/// tournaments', the same order again (rating, watchers, newest).
-pub fn featured_among<'a>(live: &'a [LiveGame], tops: &[i64]) -> Option<&'a LiveGame> {
-    live.iter().max_by_key(|g| {
-        let rating = match g.game.ratings {
-            [Some(s), Some(n)] => i64::from(s) + i64::from(n),
-            _ => 0,
-        };
-        (tops.contains(&g.game.id), rating, g.spectators, g.game.id)
-    })
-}
-
-/// A game being played, in the lobby.
-#[derive(Clone, Debug, Serialize)]
-pub struct LiveGame {
-    /// The game.
-    #[serde(flatten)]
-    pub game: LobbyGame,
-    /// How many watch it.
-    pub spectators: usize,
-}
-
 impl Games {
     /// The games of `store`, watched through `hub`.
     pub fn new(store: Arc<dyn GameStore>, hub: Arc<Hub>) -> Games {
@@ -179,21 +135,6 @@ impl Games {
             tournament_tops: Mutex::new(HashMap::new()),
             pairs: crate::fairplay::PairLimit::default(),
             sightings: crate::fairplay::Sightings::default(),
-        }
-    }
-
-    /// Tournament `tournament`'s top game is now `game` (none: no game in
-    /// play, or it is over): the lobby's featured game prefers it.
-    pub fn set_tournament_top(&self, tournament: i64, game: Option<i64>) {
-        let changed = {
-            let mut tops = lock(&self.tournament_tops);
-            match game {
-                Some(g) => tops.insert(tournament, g) != Some(g),
-                None => tops.remove(&tournament).is_some(),
-            }
-        };
-        if changed {
-            self.lobby_changed();
         }
     }
 
@@ -274,8 +215,8 @@ impl Games {
         }
     }
 
-    /// The store.
-    pub fn store(&self) -> &dyn GameStore {
+    /// The store (the service's own: no door out of it).
+    pub(crate) fn store(&self) -> &dyn GameStore {
         &*self.store
     }
 
@@ -404,90 +345,6 @@ impl Games {
         }
     }
 
-    /// The store's id of the game an address names by `text`: its public
-    /// id, or, for the links made before games had one, its number in the
-    /// store, which opens the game for its own players only (`viewer`
-    /// holds a seat): numbers are easy to guess.
-    ///
-    /// # Errors
-    ///
-    /// `no_such_game` (not found) for any other text, a public id of no
-    /// game, or a number of a game the viewer does not play (the reason
-    /// `numbered` then: the page asks for the game's new link); a storage
-    /// failure.
-    pub async fn find(
-        self: &Arc<Self>,
-        text: &str,
-        viewer: Option<&crate::game::PlayerId>,
-    ) -> Result<i64, Error> {
-        let not_found = || {
-            Error::new(
-                Kind::NotFound,
-                "no_such_game",
-                format!("no game with id `{}`", crate::error::shown(text)),
-            )
-        };
-        if crate::secret::is_numbered(text) {
-            let numbered = || {
-                Error::new(
-                    Kind::NotFound,
-                    "no_such_game",
-                    "games are no longer found by number: ask a player of the game for its link",
-                )
-                .because("numbered")
-            };
-            let id = text.parse::<i64>().ok().filter(|&id| id > 0);
-            let Some(id) = id else { return Err(numbered()) };
-            // From the store, not into memory: strangers walking numbers
-            // load nothing for long.
-            let seated = match self.store.load(id).await? {
-                Some(game) => viewer
-                    .is_some_and(|v| game.seats.iter().flatten().any(|seat| seat.player == *v)),
-                None => false,
-            };
-            return if seated { Ok(id) } else { Err(numbered()) };
-        }
-        if !crate::secret::is_game_id(text) {
-            return Err(not_found());
-        }
-        if let Some(&id) = lock(&self.public_ids).get(text) {
-            return Ok(id);
-        }
-        let id = self
-            .store
-            .find(text.to_string())
-            .await?
-            .ok_or_else(not_found)?;
-        let mut known = lock(&self.public_ids);
-        // Bounded between sweeps, whatever is asked.
-        if known.len() >= 100_000 {
-            known.clear();
-        }
-        known.insert(text.to_string(), id);
-        Ok(id)
-    }
-
-    /// Game `id` as it is now; its flag falls first if its time ran out.
-    ///
-    /// # Errors
-    ///
-    /// `no_such_game`, or a storage failure.
-    pub async fn load(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
-        let read = || self.apply(id, true, |_| Ok(((), false)));
-        match read().await {
-            // The flag fell on the way (its timer had not run yet, or ran
-            // in a process that is gone): the fall is stored now, and a
-            // reader gets the game as it now is, not an error. Or another
-            // process stored the fall (or a move) first: the copy here was
-            // dropped, and reading again gives the stored game. A reader
-            // never gets `stale` (CI's run of processes.rs saw a GET
-            // answered 409 as two processes stored one flag's fall).
-            Err(e) if e.code == "game_over" || e.code == "stale" => read().await,
-            answer => answer,
-        }
-        .map(|(game, ())| game)
-    }
-
     /// Applies `change` to game `id` (after its flag falls, if its time ran
     /// out), stores the result and tells the watchers, all under the game's
     /// lock. An error leaves the game as it was. Returns the game after the
@@ -500,7 +357,7 @@ impl Games {
     /// With a store several processes share, `change` may be made twice:
     /// again on the stored game when the copy held here turns out older
     /// (its first result is then dropped).
-    pub async fn change<T>(
+    pub(crate) async fn change<T>(
         self: &Arc<Self>,
         id: i64,
         mut change: impl FnMut(&mut WebGame) -> Result<T, Error>,
@@ -518,7 +375,7 @@ impl Games {
     ///
     /// `stale` when the game has moved on otherwise; `check`'s error; the
     /// move's (`not_your_turn`, `illegal_move`, `game_over`).
-    pub async fn apply_move(
+    pub(crate) async fn apply_move(
         self: &Arc<Self>,
         id: i64,
         ply: Option<usize>,
@@ -529,17 +386,7 @@ impl Games {
             let plies = game.game.plies();
             match ply {
                 Some(p) if p < plies.len() && plies[p].mv == mv => return Ok(((), false)),
-                Some(p) if p != plies.len() => {
-                    return Err(Error::conflict(
-                        "stale",
-                        format!(
-                            "the game has {} move{}, the request expected {p}: reload the game",
-                            plies.len(),
-                            if plies.len() == 1 { "" } else { "s" }
-                        ),
-                    ))
-                }
-                _ => {}
+                _ => acts::check_ply(game, ply)?,
             }
             check(game)?;
             game.play(mv, self.now_ms())?;
@@ -702,244 +549,6 @@ impl Games {
             // the request: its answer is the game as it now is.
             return outcome.map(|(t, _)| (game, t));
         }
-    }
-
-    /// Reads the stored revision of game `id` and, when the copy of `slot`
-    /// is older, the game again (see [`Games::catch_up`]). Whether it was
-    /// older.
-    async fn check_revision(
-        self: &Arc<Self>,
-        id: i64,
-        entry: &Entry,
-        slot: &mut Option<WebGame>,
-    ) -> Result<bool, Error> {
-        if let (Some(stored), Some(held)) = (self.store.revision(id).await?, slot.as_ref()) {
-            if held.revision < stored {
-                self.catch_up(id, entry, slot, None).await?;
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// What another process changed, told to this one. A game is followed
-    /// only where one of this process's clients plays or watches it (and
-    /// its end where a copy is held, for whoever follows the ends): a
-    /// process pays nothing for the moves of a game it does not serve. A
-    /// copy held here without watchers is dropped (read again when next
-    /// asked for); the process that made the change holds the game and
-    /// arms its flag.
-    fn heard(self: &Arc<Self>, notice: Notice) {
-        match notice {
-            Notice::Game {
-                id,
-                revision,
-                kept,
-                ended,
-            } => {
-                self.lobby_changed.store(true, Ordering::Relaxed);
-                let entry = lock(&self.entries).get(&id).cloned();
-                let kept = usize::try_from(kept).unwrap_or(0);
-                if self.hub.has_listeners(id) || (ended && entry.is_some()) {
-                    let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, revision, kept).await });
-                } else if let Some(entry) = entry {
-                    tokio::spawn(async move {
-                        let mut slot = entry.game.lock().await;
-                        if slot.as_ref().is_some_and(|held| held.revision < revision) {
-                            *slot = None;
-                            if let Some(timer) = lock(&entry.timer).take() {
-                                timer.abort();
-                            }
-                        }
-                    });
-                }
-            }
-            Notice::Chat { game, line } => {
-                if !self.hub.has_listeners(game) {
-                    return;
-                }
-                let me = Arc::clone(self);
-                tokio::spawn(async move {
-                    let lines = match me.store.chat(game, 50).await {
-                        Ok(lines) => lines,
-                        Err(e) => {
-                            tracing::warn!(game, error = %e, "a chat line not read");
-                            return;
-                        }
-                    };
-                    if let Some(line) = lines.into_iter().find(|l| l.id == line) {
-                        // The names the chat's handler sends them under.
-                        let event = if line.room == "players" {
-                            "chat_players"
-                        } else {
-                            "chat"
-                        };
-                        me.hub.publish(game, event, &line);
-                    }
-                });
-            }
-            // The pools', the tournaments', their chat rooms' and the
-            // challenges' news (`pools.rs`, `tournaments.rs`,
-            // `tournament/chat.rs`, `challenges.rs` hear it).
-            Notice::Paired { .. }
-            | Notice::Tournament { .. }
-            | Notice::TournamentChat { .. }
-            | Notice::Challenge { .. } => {}
-            Notice::Resync => {
-                self.lobby_changed.store(true, Ordering::Relaxed);
-                let held: Vec<i64> = lock(&self.entries).keys().copied().collect();
-                for id in held {
-                    let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, i64::MAX, 0).await });
-                }
-            }
-        }
-    }
-
-    /// Reads game `id` again when the copy held here is older than
-    /// `revision` (another process changed it, leaving its first `kept`
-    /// plies), arms its flag, and tells this process's watchers: the new
-    /// move, or the whole game.
-    async fn refresh(self: &Arc<Self>, id: i64, revision: i64, kept: usize) {
-        let entry = self.entry(id);
-        let mut slot = entry.game.lock().await;
-        if slot.as_ref().is_some_and(|held| held.revision >= revision) {
-            return;
-        }
-        if let Err(e) = self
-            .catch_up(id, &entry, &mut slot, Some((revision, kept)))
-            .await
-        {
-            tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
-        }
-    }
-
-    /// Reads the game of `slot` again (it changed in another process),
-    /// arms its flag and tells this process's watchers what changed: the
-    /// new move, or the whole game. Under the game's lock. With `newer`
-    /// (the revision stored, the plies it kept) and a copy at the revision
-    /// before, only the new rows are read.
-    async fn catch_up(
-        self: &Arc<Self>,
-        id: i64,
-        entry: &Entry,
-        slot: &mut Option<WebGame>,
-        newer: Option<(i64, usize)>,
-    ) -> Result<(), Error> {
-        let loaded = match (slot.as_ref(), newer) {
-            (Some(held), Some((revision, kept))) if held.revision + 1 == revision => {
-                self.store.load_newer(held.clone(), revision, kept).await?
-            }
-            _ => self.store.load(id).await?,
-        };
-        let Some(mut game) = loaded else {
-            return Ok(());
-        };
-        if slot
-            .as_ref()
-            .is_some_and(|held| held.revision >= game.revision)
-        {
-            return Ok(());
-        }
-        let kind = match slot.as_ref() {
-            Some(held) => {
-                let (old, new) = (held.game.plies(), game.game.plies());
-                if new.len() == old.len() + 1 && new[..old.len()] == *old {
-                    Some(Change::Move)
-                } else {
-                    Some(Change::State)
-                }
-            }
-            None if self.hub.has_listeners(id) => Some(Change::State),
-            None => None,
-        };
-        game.version = self.hub.version(id);
-        self.arm_flag(entry, &game);
-        if let Some(kind) = kind {
-            self.publish(&mut game, kind);
-        }
-        // An end made in another process is told here too (the process
-        // that holds the game's tournament records it).
-        if slot.as_ref().is_some_and(|held| held.end().is_none()) && game.end().is_some() {
-            let _ = self.endings.send(game.clone());
-        }
-        *slot = Some(game);
-        Ok(())
-    }
-
-    /// Stores new games and makes them live. Rated games are checked here,
-    /// whichever way they are made (`crate::fairplay`): their terms; two
-    /// accounts seen at one place play casual (flagged); the limit on rated
-    /// games between the same two players.
-    ///
-    /// # Errors
-    ///
-    /// The rated terms' refusals (`rated_needs_clock`,
-    /// `rated_needs_standard_rules`, `rated_from_position`,
-    /// `rated_needs_online`), `too_many_rated_together`, a storage
-    /// failure; nothing is stored then.
-    pub async fn create(self: &Arc<Self>, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
-        for game in &games {
-            crate::fairplay::check_rated_terms(game)?;
-        }
-        let now = self.now_ms();
-        self.sightings.demote(&mut games, now);
-        self.pairs.take(&games, now)?;
-        let mut games = self.store.create(games).await?;
-        for game in &mut games {
-            self.note_presence(game);
-            if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
-                game.version = self.hub.version(game.id);
-                let entry = self.entry(game.id);
-                let mut slot = entry.game.lock().await;
-                self.arm_flag(&entry, game);
-                self.arm_computer(&entry, game);
-                *slot = Some(game.clone());
-            }
-            if game.mode == Mode::Online {
-                self.lobby_changed.store(true, Ordering::Relaxed);
-                // Each seated player hears of it on their own channel (a
-                // bot's event stream: `gameStart`).
-                if !game.waiting() {
-                    for seat in game.seats.iter().flatten() {
-                        self.hub
-                            .publish_player(&seat.player, "game_start", &game.public_id);
-                    }
-                }
-            }
-        }
-        Ok(games)
-    }
-
-    /// `seat` takes the free seat of online game `id` (a private game's
-    /// with its invitation's `key`). When a rated game is full, the rules
-    /// [`Games::create`] checks for a game made full hold: two accounts
-    /// seen at one place play casual (flagged), and the pair's limit of
-    /// rated games.
-    ///
-    /// # Errors
-    ///
-    /// The model's seating rules (`seat_taken`, `bad_key`, ...),
-    /// `too_many_rated_together`, a storage failure.
-    pub async fn sit(
-        self: &Arc<Self>,
-        id: i64,
-        seat: crate::game::Seat,
-        key: Option<&str>,
-    ) -> Result<WebGame, Error> {
-        let now = self.now_ms();
-        let (game, ()) = self
-            .change(id, |g| {
-                g.sit(seat.clone(), key, now)?;
-                if g.rated && !g.waiting() {
-                    self.sightings.demote(std::slice::from_mut(g), now);
-                    self.pairs.take(std::slice::from_ref(g), now)?;
-                }
-                Ok(())
-            })
-            .await?;
-        Ok(game)
     }
 
     /// Notes on `game` since when each seated player has been away, as the
@@ -1118,94 +727,5 @@ impl Games {
         })
         .await
         .map(|_| ())
-    }
-
-    /// The lobby now: open public challenges and games being played.
-    ///
-    /// # Errors
-    ///
-    /// When the store cannot be read.
-    pub async fn lobby(&self) -> Result<Lobby, Error> {
-        let games = self.store.lobby(200).await?;
-        let mut lobby = Lobby {
-            challenges: Vec::new(),
-            live: Vec::new(),
-            featured: None,
-        };
-        for game in games {
-            if game.names.iter().any(Option::is_none) {
-                lobby.challenges.push(game);
-            } else {
-                let spectators = self.hub.presence(game.id).spectators;
-                lobby.live.push(LiveGame { game, spectators });
-            }
-        }
-        lobby.live.sort_by(|a, b| {
-            b.spectators
-                .cmp(&a.spectators)
-                .then(b.game.id.cmp(&a.game.id))
-        });
-        let tops: Vec<i64> = lock(&self.tournament_tops).values().copied().collect();
-        if let Some(best) = featured_among(&lobby.live, &tops).cloned() {
-            // The copy in memory if it is there and free, else the store's.
-            let held = lock(&self.entries).get(&best.game.id).cloned();
-            let game = match held.as_ref().and_then(|e| e.game.try_lock().ok()) {
-                Some(slot) if slot.is_some() => slot.clone(),
-                _ => self.store.load(best.game.id).await?,
-            };
-            lobby.featured = game.map(|g| Featured {
-                board: crate::view::BoardView::of(&g.game.position()),
-                last: g.game.plies().last().map(|p| p.mv.letter()),
-                game: best,
-            });
-        }
-        Ok(lobby)
-    }
-
-    /// Drops the flags the processes holding their games did not drop in
-    /// time (such a process is gone): the games whose side to move ran out
-    /// of time [`FLAG_TAKEN_OVER_MS`] ago and are not held here are read
-    /// (reading drops the flag; of several processes doing so, the store's
-    /// fence lets one store the fall). One read of the store each
-    /// [`FLAGS_OVERDUE_EVERY`], whatever the number of games and moves.
-    async fn take_over_flags(self: &Arc<Self>) {
-        let before = self.now_ms() - FLAG_TAKEN_OVER_MS;
-        let ids = match self.store.overdue_flags(before, 100).await {
-            Ok(ids) => ids,
-            Err(e) => {
-                tracing::warn!(error = %e, "overdue flags not read");
-                return;
-            }
-        };
-        for id in ids {
-            let held = lock(&self.entries).get(&id).cloned();
-            // A copy held here has its own timer.
-            if held.is_some_and(|e| e.game.try_lock().map_or(true, |slot| slot.is_some())) {
-                continue;
-            }
-            let me = Arc::clone(self);
-            tokio::spawn(async move {
-                match me.load(id).await {
-                    Err(e) if e.code == "game_over" => {}
-                    Err(e) => tracing::warn!(game = id, error = %e, "overdue flag not dropped"),
-                    Ok(_) => {}
-                }
-            });
-        }
-    }
-
-    /// Marks the lobby as changed (it is sent to its watchers soon).
-    pub fn lobby_changed(&self) {
-        self.lobby_changed.store(true, Ordering::Relaxed);
-    }
-
-    async fn send_lobby(&self) {
-        if self.hub.lobby_listeners() == 0 || !self.lobby_changed.swap(false, Ordering::Relaxed) {
-            return;
-        }
-        match self.lobby().await {
-            Ok(lobby) => self.hub.publish_lobby("lobby", lobby),
-            Err(e) => tracing::warn!(error = %e, "lobby not sent"),
-        }
     }
 }

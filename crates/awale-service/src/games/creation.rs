@@ -1,0 +1,268 @@
+//! A game made by a player: offered online (rated or casual, in the lobby
+//! or by invitation), against the computer, on one screen, or uploaded
+//! after offline play. Every rule of who may make what is here, typed
+//! requests in and the game out; the rated terms themselves are
+//! [`crate::fairplay`]'s, checked by [`Games::create`] for every way a
+//! game is made.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use awale_core::{Game, Side};
+use awale_model::error::Error;
+use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
+
+use super::Games;
+
+/// Online games waiting for an opponent one player may have.
+pub const MAX_OPEN_CHALLENGES: i64 = 3;
+
+/// A game a player asks for (read from a request by the web crate).
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Who makes it (and plays it: both sides on one screen, their side
+    /// against the computer, one seat online).
+    pub maker: PlayerId,
+    /// The maker's name online (their username, or their nickname checked).
+    pub name: String,
+    /// Whether the maker is logged in to an account.
+    pub account: bool,
+    /// Against the computer, on one screen, or online.
+    pub mode: Mode,
+    /// The game as it starts (a preset's start, or a study position).
+    pub game: Game,
+    /// The game's random seed.
+    pub seed: u64,
+    /// Its clock, if any.
+    pub clock: Option<Clock>,
+    /// The maker's side online.
+    pub side: Side,
+    /// Online: listed in the lobby rather than by invitation only.
+    pub public: bool,
+    /// Rated (online, between accounts, on the rated terms).
+    pub rated: bool,
+    /// Online, in the lobby: the ratings that may take the free seat
+    /// (± this many points around the maker's); none: anyone.
+    pub rating_range: Option<i64>,
+}
+
+/// A game the page played without a network, to store.
+#[derive(Clone, Debug)]
+pub struct Upload {
+    /// Whose (the browser's player).
+    pub player: PlayerId,
+    /// The browser's key for it (8 to 64 letters, digits, `-`, `_`): the
+    /// same key twice stores the game once.
+    pub key: String,
+    /// The game as played (replayed from its start and moves).
+    pub game: Game,
+    /// Against the computer or on one screen.
+    pub mode: Mode,
+    /// The game's random seed.
+    pub seed: u64,
+    /// When it was started in the browser (never in the future).
+    pub created_ms: Option<i64>,
+}
+
+/// A rated game is between two accounts: refused to a guest, to make or
+/// to join.
+pub fn rated_needs_account() -> Error {
+    Error::forbidden(
+        "rated_needs_account",
+        "a rated game is between two accounts: log in, or play a casual game",
+    )
+}
+
+impl Games {
+    /// Makes the game `new` asks for and makes it live: an online game
+    /// waits for its second player (withdrawn unless its maker comes to
+    /// play it). The rules: an online game starts from a position that
+    /// goes on; a game over days is online; a rating range is a lobby
+    /// seek's; rated is between accounts, on a server that keeps ratings,
+    /// and on the rated terms ([`Games::create`]); a player has at most
+    /// [`MAX_OPEN_CHALLENGES`] games waiting.
+    ///
+    /// # Errors
+    ///
+    /// `finished_position`, `days_need_online`, `bad_range`,
+    /// `range_needs_account`, `rated_needs_account`, `no_ratings`,
+    /// `too_many_challenges`, the rated terms' and [`Games::create`]'s.
+    pub async fn new_game(self: &Arc<Self>, new: NewGame) -> Result<WebGame, Error> {
+        let online = new.mode == Mode::Online;
+        if online && new.game.outcome().is_some() {
+            return Err(Error::invalid(
+                "finished_position",
+                "the game is already over in this position: give one where it goes on",
+            ));
+        }
+        if new.clock.is_some_and(|c| c.per_move) && !online {
+            return Err(Error::invalid(
+                "days_need_online",
+                "a game over days is played online, a move when each can",
+            ));
+        }
+        let now = self.now_ms();
+        let mut web = WebGame::new(new.mode, new.game, now, new.seed);
+        web.clock = new.clock;
+        // Refused by the rated terms when not online (`rated_needs_online`).
+        web.rated = new.rated;
+        if online {
+            if new.rated {
+                if !new.account {
+                    return Err(rated_needs_account());
+                }
+                if self.ratings.is_none() {
+                    return Err(Error::conflict(
+                        "no_ratings",
+                        "this server keeps no ratings: play a casual game",
+                    ));
+                }
+            }
+            web.rating_range =
+                crate::players::parse_rating_range(new.rating_range, new.public, new.account)?;
+            let open = self.store.open_challenges(new.maker.clone()).await?;
+            if open >= MAX_OPEN_CHALLENGES {
+                return Err(Error::conflict(
+                    "too_many_challenges",
+                    format!("you have {open} games waiting for an opponent: withdraw one first"),
+                ));
+            }
+            web.seats[new.side.index()] = Some(Seat {
+                player: new.maker.clone(),
+                name: new.name.clone(),
+            });
+            web.public = new.public;
+        } else {
+            crate::players::parse_rating_range(new.rating_range, false, false)?;
+            web.seat_maker(&new.maker);
+        }
+        crate::fairplay::check_rated_terms(&web)?;
+        if online && !new.account {
+            self.set_player_name(&new.maker, new.name).await?;
+        }
+        let web = self.create(vec![web]).await?.remove(0);
+        if let Some(side) = web
+            .seats
+            .iter()
+            .position(Option::is_some)
+            .filter(|_| web.waiting())
+        {
+            // Withdrawn unless its maker comes to play it.
+            self.withdraw_when_gone(web.id, Side::BOTH[side]);
+        }
+        Ok(web)
+    }
+
+    /// Stores a game played offline, for its player, once per key:
+    /// whether this call stored it (false: it was stored before under
+    /// that key) and the game as stored. The same rules as any game made
+    /// here ([`Games::create`]'s terms): never online, never rated.
+    ///
+    /// # Errors
+    ///
+    /// `bad_key`, `bad_mode` (an online game), a storage failure.
+    pub async fn upload(self: &Arc<Self>, up: Upload) -> Result<(bool, WebGame), Error> {
+        let key_ok = (8..=64).contains(&up.key.len())
+            && up
+                .key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !key_ok {
+            return Err(Error::invalid(
+                "bad_key",
+                "an upload's key is 8 to 64 letters, digits, `-` or `_`",
+            ));
+        }
+        if up.mode == Mode::Online {
+            return Err(Error::invalid(
+                "bad_mode",
+                "an online game is played online, not uploaded",
+            ));
+        }
+        let now = self.now_ms();
+        let mut web = WebGame::new(up.mode, up.game, now, up.seed);
+        // Its own time, not the upload's (never in the future).
+        web.created_ms = up.created_ms.map_or(now, |t| t.clamp(0, now));
+        web.seat_maker(&up.player);
+        crate::fairplay::check_rated_terms(&web)?;
+        let (created, id) = match self.store.upload(up.player, up.key, web).await? {
+            Ok(stored) => (true, stored.id),
+            Err(id) => (false, id),
+        };
+        Ok((created, self.load(id).await?))
+    }
+
+    /// Stores new games and makes them live. Rated games are checked here,
+    /// whichever way they are made (`crate::fairplay`): their terms; two
+    /// accounts seen at one place play casual (flagged); the limit on rated
+    /// games between the same two players.
+    ///
+    /// # Errors
+    ///
+    /// The rated terms' refusals (`rated_needs_clock`,
+    /// `rated_needs_standard_rules`, `rated_from_position`,
+    /// `rated_needs_online`), `too_many_rated_together`, a storage
+    /// failure; nothing is stored then.
+    pub async fn create(self: &Arc<Self>, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+        for game in &games {
+            crate::fairplay::check_rated_terms(game)?;
+        }
+        let now = self.now_ms();
+        self.sightings.demote(&mut games, now);
+        self.pairs.take(&games, now)?;
+        let mut games = self.store.create(games).await?;
+        for game in &mut games {
+            self.note_presence(game);
+            if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
+                game.version = self.hub.version(game.id);
+                let entry = self.entry(game.id);
+                let mut slot = entry.game.lock().await;
+                self.arm_flag(&entry, game);
+                self.arm_computer(&entry, game);
+                *slot = Some(game.clone());
+            }
+            if game.mode == Mode::Online {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+                // Each seated player hears of it on their own channel (a
+                // bot's event stream: `gameStart`).
+                if !game.waiting() {
+                    for seat in game.seats.iter().flatten() {
+                        self.hub
+                            .publish_player(&seat.player, "game_start", &game.public_id);
+                    }
+                }
+            }
+        }
+        Ok(games)
+    }
+
+    /// `seat` takes the free seat of online game `id` (a private game's
+    /// with its invitation's `key`). When a rated game is full, the rules
+    /// [`Games::create`] checks for a game made full hold: two accounts
+    /// seen at one place play casual (flagged), and the pair's limit of
+    /// rated games.
+    ///
+    /// # Errors
+    ///
+    /// The model's seating rules (`seat_taken`, `bad_key`, ...),
+    /// `too_many_rated_together`, a storage failure.
+    pub async fn sit(
+        self: &Arc<Self>,
+        id: i64,
+        seat: crate::game::Seat,
+        key: Option<&str>,
+    ) -> Result<WebGame, Error> {
+        let now = self.now_ms();
+        let (game, ()) = self
+            .change(id, |g| {
+                g.sit(seat.clone(), key, now)?;
+                if g.rated && !g.waiting() {
+                    self.sightings.demote(std::slice::from_mut(g), now);
+                    self.pairs.take(std::slice::from_ref(g), now)?;
+                }
+                Ok(())
+            })
+            .await?;
+        Ok(game)
+    }
+}

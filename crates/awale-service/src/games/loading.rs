@@ -1,0 +1,297 @@
+//! Games found and read: by public id (an old link's number for its own
+//! players only), loaded from the store into memory (a flag that ran out
+//! falls on the way), and read again when another process sharing the
+//! store changed them (its notices heard here), or when the process that
+//! held a game's flag is gone.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use awale_model::error::{Error, Kind};
+use awale_model::game::WebGame;
+use awale_store::Notice;
+
+use super::{Change, Entry, Games, FLAG_TAKEN_OVER_MS};
+use crate::lock;
+
+impl Games {
+    /// The store's id of the game an address names by `text`: its public
+    /// id, or, for the links made before games had one, its number in the
+    /// store, which opens the game for its own players only (`viewer`
+    /// holds a seat): numbers are easy to guess.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_game` (not found) for any other text, a public id of no
+    /// game, or a number of a game the viewer does not play (the reason
+    /// `numbered` then: the page asks for the game's new link); a storage
+    /// failure.
+    pub async fn find(
+        self: &Arc<Self>,
+        text: &str,
+        viewer: Option<&crate::game::PlayerId>,
+    ) -> Result<i64, Error> {
+        let not_found = || {
+            Error::new(
+                Kind::NotFound,
+                "no_such_game",
+                format!("no game with id `{}`", crate::error::shown(text)),
+            )
+        };
+        if crate::secret::is_numbered(text) {
+            let numbered = || {
+                Error::new(
+                    Kind::NotFound,
+                    "no_such_game",
+                    "games are no longer found by number: ask a player of the game for its link",
+                )
+                .because("numbered")
+            };
+            let id = text.parse::<i64>().ok().filter(|&id| id > 0);
+            let Some(id) = id else { return Err(numbered()) };
+            // From the store, not into memory: strangers walking numbers
+            // load nothing for long.
+            let seated = match self.store.load(id).await? {
+                Some(game) => viewer
+                    .is_some_and(|v| game.seats.iter().flatten().any(|seat| seat.player == *v)),
+                None => false,
+            };
+            return if seated { Ok(id) } else { Err(numbered()) };
+        }
+        if !crate::secret::is_game_id(text) {
+            return Err(not_found());
+        }
+        if let Some(&id) = lock(&self.public_ids).get(text) {
+            return Ok(id);
+        }
+        let id = self
+            .store
+            .find(text.to_string())
+            .await?
+            .ok_or_else(not_found)?;
+        let mut known = lock(&self.public_ids);
+        // Bounded between sweeps, whatever is asked.
+        if known.len() >= 100_000 {
+            known.clear();
+        }
+        known.insert(text.to_string(), id);
+        Ok(id)
+    }
+
+    /// Game `id` as it is now; its flag falls first if its time ran out.
+    ///
+    /// # Errors
+    ///
+    /// `no_such_game`, or a storage failure.
+    pub async fn load(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
+        let read = || self.apply(id, true, |_| Ok(((), false)));
+        match read().await {
+            // The flag fell on the way (its timer had not run yet, or ran
+            // in a process that is gone): the fall is stored now, and a
+            // reader gets the game as it now is, not an error. Or another
+            // process stored the fall (or a move) first: the copy here was
+            // dropped, and reading again gives the stored game. A reader
+            // never gets `stale` (CI's run of processes.rs saw a GET
+            // answered 409 as two processes stored one flag's fall).
+            Err(e) if e.code == "game_over" || e.code == "stale" => read().await,
+            answer => answer,
+        }
+        .map(|(game, ())| game)
+    }
+
+    /// Reads the stored revision of game `id` and, when the copy of `slot`
+    /// is older, the game again (see [`Games::catch_up`]). Whether it was
+    /// older.
+    pub(super) async fn check_revision(
+        self: &Arc<Self>,
+        id: i64,
+        entry: &Entry,
+        slot: &mut Option<WebGame>,
+    ) -> Result<bool, Error> {
+        if let (Some(stored), Some(held)) = (self.store.revision(id).await?, slot.as_ref()) {
+            if held.revision < stored {
+                self.catch_up(id, entry, slot, None).await?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// What another process changed, told to this one. A game is followed
+    /// only where one of this process's clients plays or watches it (and
+    /// its end where a copy is held, for whoever follows the ends): a
+    /// process pays nothing for the moves of a game it does not serve. A
+    /// copy held here without watchers is dropped (read again when next
+    /// asked for); the process that made the change holds the game and
+    /// arms its flag.
+    pub(super) fn heard(self: &Arc<Self>, notice: Notice) {
+        match notice {
+            Notice::Game {
+                id,
+                revision,
+                kept,
+                ended,
+            } => {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+                let entry = lock(&self.entries).get(&id).cloned();
+                let kept = usize::try_from(kept).unwrap_or(0);
+                if self.hub.has_listeners(id) || (ended && entry.is_some()) {
+                    let me = Arc::clone(self);
+                    tokio::spawn(async move { me.refresh(id, revision, kept).await });
+                } else if let Some(entry) = entry {
+                    tokio::spawn(async move {
+                        let mut slot = entry.game.lock().await;
+                        if slot.as_ref().is_some_and(|held| held.revision < revision) {
+                            *slot = None;
+                            if let Some(timer) = lock(&entry.timer).take() {
+                                timer.abort();
+                            }
+                        }
+                    });
+                }
+            }
+            Notice::Chat { game, line } => {
+                if !self.hub.has_listeners(game) {
+                    return;
+                }
+                let me = Arc::clone(self);
+                tokio::spawn(async move {
+                    let lines = match me.store.chat(game, 50).await {
+                        Ok(lines) => lines,
+                        Err(e) => {
+                            tracing::warn!(game, error = %e, "a chat line not read");
+                            return;
+                        }
+                    };
+                    if let Some(line) = lines.into_iter().find(|l| l.id == line) {
+                        // The names the chat's handler sends them under.
+                        let event = if line.room == "players" {
+                            "chat_players"
+                        } else {
+                            "chat"
+                        };
+                        me.hub.publish(game, event, &line);
+                    }
+                });
+            }
+            // The pools', the tournaments', their chat rooms' and the
+            // challenges' news (`pools.rs`, `tournaments.rs`,
+            // `tournament/chat.rs`, `challenges.rs` hear it).
+            Notice::Paired { .. }
+            | Notice::Tournament { .. }
+            | Notice::TournamentChat { .. }
+            | Notice::Challenge { .. } => {}
+            Notice::Resync => {
+                self.lobby_changed.store(true, Ordering::Relaxed);
+                let held: Vec<i64> = lock(&self.entries).keys().copied().collect();
+                for id in held {
+                    let me = Arc::clone(self);
+                    tokio::spawn(async move { me.refresh(id, i64::MAX, 0).await });
+                }
+            }
+        }
+    }
+
+    /// Reads game `id` again when the copy held here is older than
+    /// `revision` (another process changed it, leaving its first `kept`
+    /// plies), arms its flag, and tells this process's watchers: the new
+    /// move, or the whole game.
+    pub(super) async fn refresh(self: &Arc<Self>, id: i64, revision: i64, kept: usize) {
+        let entry = self.entry(id);
+        let mut slot = entry.game.lock().await;
+        if slot.as_ref().is_some_and(|held| held.revision >= revision) {
+            return;
+        }
+        if let Err(e) = self
+            .catch_up(id, &entry, &mut slot, Some((revision, kept)))
+            .await
+        {
+            tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
+        }
+    }
+
+    /// Reads the game of `slot` again (it changed in another process),
+    /// arms its flag and tells this process's watchers what changed: the
+    /// new move, or the whole game. Under the game's lock. With `newer`
+    /// (the revision stored, the plies it kept) and a copy at the revision
+    /// before, only the new rows are read.
+    pub(super) async fn catch_up(
+        self: &Arc<Self>,
+        id: i64,
+        entry: &Entry,
+        slot: &mut Option<WebGame>,
+        newer: Option<(i64, usize)>,
+    ) -> Result<(), Error> {
+        let loaded = match (slot.as_ref(), newer) {
+            (Some(held), Some((revision, kept))) if held.revision + 1 == revision => {
+                self.store.load_newer(held.clone(), revision, kept).await?
+            }
+            _ => self.store.load(id).await?,
+        };
+        let Some(mut game) = loaded else {
+            return Ok(());
+        };
+        if slot
+            .as_ref()
+            .is_some_and(|held| held.revision >= game.revision)
+        {
+            return Ok(());
+        }
+        let kind = match slot.as_ref() {
+            Some(held) => {
+                let (old, new) = (held.game.plies(), game.game.plies());
+                if new.len() == old.len() + 1 && new[..old.len()] == *old {
+                    Some(Change::Move)
+                } else {
+                    Some(Change::State)
+                }
+            }
+            None if self.hub.has_listeners(id) => Some(Change::State),
+            None => None,
+        };
+        game.version = self.hub.version(id);
+        self.arm_flag(entry, &game);
+        if let Some(kind) = kind {
+            self.publish(&mut game, kind);
+        }
+        // An end made in another process is told here too (the process
+        // that holds the game's tournament records it).
+        if slot.as_ref().is_some_and(|held| held.end().is_none()) && game.end().is_some() {
+            let _ = self.endings.send(game.clone());
+        }
+        *slot = Some(game);
+        Ok(())
+    }
+
+    /// Drops the flags the processes holding their games did not drop in
+    /// time (such a process is gone): the games whose side to move ran out
+    /// of time [`FLAG_TAKEN_OVER_MS`] ago and are not held here are read
+    /// (reading drops the flag; of several processes doing so, the store's
+    /// fence lets one store the fall). One read of the store each
+    /// [`FLAGS_OVERDUE_EVERY`], whatever the number of games and moves.
+    pub(super) async fn take_over_flags(self: &Arc<Self>) {
+        let before = self.now_ms() - FLAG_TAKEN_OVER_MS;
+        let ids = match self.store.overdue_flags(before, 100).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "overdue flags not read");
+                return;
+            }
+        };
+        for id in ids {
+            let held = lock(&self.entries).get(&id).cloned();
+            // A copy held here has its own timer.
+            if held.is_some_and(|e| e.game.try_lock().map_or(true, |slot| slot.is_some())) {
+                continue;
+            }
+            let me = Arc::clone(self);
+            tokio::spawn(async move {
+                match me.load(id).await {
+                    Err(e) if e.code == "game_over" => {}
+                    Err(e) => tracing::warn!(game = id, error = %e, "overdue flag not dropped"),
+                    Ok(_) => {}
+                }
+            });
+        }
+    }
+}
