@@ -5,6 +5,5 @@
 //! the service keeps them and starts their games.
 
 pub mod arena;
-pub mod chat;
 mod matching;
 pub mod swiss;
