@@ -554,6 +554,43 @@ mod tests {
     }
 
     #[test]
+    fn each_event_reaches_its_audience_and_no_chat_a_kid() {
+        let hub = Arc::new(Hub::default());
+        let (mut rx, _, _, _w) = hub.watch(9, None, 0, None);
+        let _ = rx.try_recv(); // the presence
+        hub.publish(9, "move", 1);
+        hub.publish_chat(9, Audience::Players, "to the players");
+        hub.publish_chat(9, Audience::All, "to everyone");
+        hub.publish_chat_now(9, "chat_removed", 2);
+        let events: Vec<Event> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        let names = |l: Listener| -> Vec<&str> {
+            events
+                .iter()
+                .filter(|e| e.reaches(l))
+                .map(|e| match e.audience {
+                    Audience::Players => "players",
+                    Audience::All => e.name,
+                })
+                .collect()
+        };
+        let player = Listener {
+            seated: true,
+            kid: false,
+        };
+        assert_eq!(
+            names(player),
+            ["move", "players", "chat", "chat_removed"]
+        );
+        assert_eq!(
+            names(Listener::default()),
+            ["move", "chat", "chat_removed"]
+        );
+        for seated in [true, false] {
+            assert_eq!(names(Listener { seated, kid: true }), ["move"]);
+        }
+    }
+
+    #[test]
     fn a_player_hears_their_own_events_and_their_channel_goes_with_them() {
         let hub = Arc::new(Hub::default());
         let ama = crate::game::PlayerId("ama".into());
