@@ -354,9 +354,7 @@ impl Chat {
             guest,
         };
         let line = self.lines.add_chat(game, line).await?;
-        self.games
-            .hub()
-            .publish_chat(game, room.audience(), &line);
+        self.games.hub().publish_chat(game, room.audience(), &line);
         Ok(line)
     }
 
@@ -550,11 +548,7 @@ impl Chat {
         if let Some(&known) = seen.get(speaker) {
             return known;
         }
-        let may = !self
-            .accounts
-            .blocks(reader, speaker)
-            .await
-            .unwrap_or(false);
+        let may = !self.accounts.blocks(reader, speaker).await.unwrap_or(false);
         seen.insert(speaker.clone(), may);
         may
     }

@@ -20,8 +20,8 @@ use awale_core::Side;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-pub use crate::game::Version;
 use crate::clock::Clock;
+pub use crate::game::Version;
 use crate::lock;
 
 /// Who may receive an event of a game.
@@ -577,14 +577,8 @@ mod tests {
             seated: true,
             kid: false,
         };
-        assert_eq!(
-            names(player),
-            ["move", "players", "chat", "chat_removed"]
-        );
-        assert_eq!(
-            names(Listener::default()),
-            ["move", "chat", "chat_removed"]
-        );
+        assert_eq!(names(player), ["move", "players", "chat", "chat_removed"]);
+        assert_eq!(names(Listener::default()), ["move", "chat", "chat_removed"]);
         for seated in [true, false] {
             assert_eq!(names(Listener { seated, kid: true }), ["move"]);
         }

@@ -38,8 +38,8 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 pub use store::{PgStore, Store, StoreError};
 
-use limiter::{Limiter, PerPlayerAndClient, Rate};
 use awale_store::tournament_chat::TournamentChatStore;
+use limiter::{Limiter, PerPlayerAndClient, Rate};
 use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
@@ -291,10 +291,13 @@ impl AppState {
         let guests =
             guests::Guests::new(guest_key.clone(), config.player_rate, Some(store.clone()));
         let games = Arc::new(
-            games::Games::new(store.clone(), Arc::new(live::Hub::new(config.clock.clone())))
-                .with_computer(Arc::clone(&computer), config.move_time)
-                .with_ratings(store.clone())
-                .with_clock(config.clock.clone()),
+            games::Games::new(
+                store.clone(),
+                Arc::new(live::Hub::new(config.clock.clone())),
+            )
+            .with_computer(Arc::clone(&computer), config.move_time)
+            .with_ratings(store.clone())
+            .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
             accounts::Accounts::new(store.clone(), Arc::clone(&games))?

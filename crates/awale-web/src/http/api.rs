@@ -387,9 +387,7 @@ pub async fn game_stream(
     let caller = api.caller(bearer(&headers), scope_of(&api_name)?).await?;
     let (web, side) = api.my_game(&caller, &game).await?;
     let games = Arc::clone(api.games());
-    let (mut rx, _, _, watch) = games
-        .hub()
-        .watch(web.id, Some(side), games.now_ms(), None);
+    let (mut rx, _, _, watch) = games.hub().watch(web.id, Some(side), games.now_ms(), None);
     let listener = awale_service::live::Listener {
         seated: true,
         kid: caller.account.kid,

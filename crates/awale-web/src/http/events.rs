@@ -32,9 +32,9 @@ use super::error::ApiError;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{OnGame, Session, UrlQuery, Viewer};
+use crate::AppState;
 use awale_model::game::WebGame;
 use awale_service::live::{Event, Listener, Version, Watch};
-use crate::AppState;
 
 struct Follower {
     id: i64,

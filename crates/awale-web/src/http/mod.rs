@@ -140,7 +140,10 @@ fn moderation_routes() -> Router<AppState> {
         .route("/mute", post(accounts::mute))
         .route("/close", post(accounts::close))
         .route("/chat-remove", post(chat::remove_game_line))
-        .route("/tournament-chat-remove", post(chat::remove_tournament_line))
+        .route(
+            "/tournament-chat-remove",
+            post(chat::remove_tournament_line),
+        )
         .route("/games/{id}/chat", get(chat::reported_game))
 }
 

@@ -22,9 +22,9 @@ use super::error::ApiError;
 use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
 use crate::game::now_ms;
 use crate::tournament::arena::Presence;
-use awale_service::chat::ChatNews;
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_service::chat::ChatNews;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -252,7 +252,10 @@ pub async fn events(
                 Heard::Chat(Ok(news)) => match &*news {
                     ChatNews::Said(l) => {
                         let chat = &f.state.shared.chat;
-                        if !chat.may_read(f.viewer.as_ref(), &l.player, &mut f.seen).await {
+                        if !chat
+                            .may_read(f.viewer.as_ref(), &l.player, &mut f.seen)
+                            .await
+                        {
                             continue;
                         }
                         let Ok(text) = serde_json::to_string(&l.line) else {
