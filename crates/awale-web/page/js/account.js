@@ -246,7 +246,7 @@ async function showReports() {
       actions.append(b);
     };
     if (r.game) {
-      actions.append(button(t("report_read_chat"), "", () => tried(() => readChat(r.game, rooms))));
+      actions.append(button(t("report_read_chat"), "read-chat", () => tried(() => readChat(r.game, rooms))));
     }
     if (!r.resolved_ms) act("report_resolve", () => api("POST", `/api/moderation/reports/${r.id}/resolve`));
     else {
