@@ -3,8 +3,8 @@
 //! ([`computer`]: searches, hints, reviews), the study pages ([`study`]) and
 //! rate limits ([`limiter`]), accounts ([`accounts`]: sign-up, log-in,
 //! sessions, recovery codes, blocks, reports, moderators), direct
-//! challenges between players ([`challenges`]) and the time they
-//! read ([`clock`]). It knows no HTTP and no SQL: it keeps games
+//! challenges between players ([`challenges`]), every chat room
+//! ([`chat`]) and the time they read ([`clock`]). It knows no HTTP and no SQL: it keeps games
 //! through `awale-store` and is served by `awale-web`.
 #![deny(missing_docs)]
 
@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod accuracy;
 pub mod bots;
 pub mod challenges;
+pub mod chat;
 pub mod clock;
 pub mod computer;
 pub mod databases;
@@ -31,7 +32,6 @@ pub mod puzzle_rating;
 pub mod records;
 pub mod round;
 pub mod study;
-pub mod tournament;
 pub mod tournaments;
 pub mod turns;
 

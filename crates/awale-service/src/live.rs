@@ -20,18 +20,66 @@ use awale_core::Side;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use crate::clock::Clock;
 pub use crate::game::Version;
 use crate::lock;
+
+/// Who may receive an event of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Every listener: the players and the spectators.
+    All,
+    /// The game's two players only (the players' chat room).
+    Players,
+}
 
 /// One event for the listeners of a game or of the lobby.
 #[derive(Clone, Debug)]
 pub struct Event {
-    /// The event's name.
+    /// The event's name, as the stream sends it.
     pub name: &'static str,
     /// Its JSON data.
     pub data: Arc<str>,
     /// Its number in the game's history (None: an event of the moment).
     pub version: Option<Version>,
+    /// Who may receive it.
+    pub audience: Audience,
+    /// Whether it is chat (a line, a line's removal): no kid-mode account
+    /// receives it.
+    pub chat: bool,
+}
+
+/// One listener of a game's stream, as the events' audiences ask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Listener {
+    /// Whether they play the game.
+    pub seated: bool,
+    /// Whether they are a kid-mode account.
+    pub kid: bool,
+}
+
+impl Event {
+    /// An event of the moment for every listener.
+    fn now(name: &'static str, data: Arc<str>) -> Event {
+        Event {
+            name,
+            data,
+            version: None,
+            audience: Audience::All,
+            chat: false,
+        }
+    }
+
+    /// Whether `listener` may receive this event.
+    pub fn reaches(&self, listener: Listener) -> bool {
+        if self.chat && listener.kid {
+            return false;
+        }
+        match self.audience {
+            Audience::All => true,
+            Audience::Players => listener.seated,
+        }
+    }
 }
 
 /// A game's last versioned events.
@@ -135,6 +183,8 @@ pub struct Hub {
     /// The channels of the players who listen (by player id).
     players: Mutex<HashMap<String, broadcast::Sender<Event>>>,
     next_watcher: AtomicU64,
+    /// The time presences are counted by.
+    clock: Clock,
 }
 
 /// The games' channels and histories, under one lock: a listener that
@@ -147,12 +197,7 @@ struct Rooms {
 
 impl Default for Hub {
     fn default() -> Self {
-        Hub {
-            rooms: Mutex::new(Rooms::default()),
-            lobby: broadcast::channel(CHANNEL_CAPACITY).0,
-            players: Mutex::new(HashMap::new()),
-            next_watcher: AtomicU64::new(1),
-        }
+        Hub::new(Clock::system())
     }
 }
 
@@ -184,6 +229,17 @@ impl Watch {
 }
 
 impl Hub {
+    /// A hub whose presences are timed by `clock` (the games' own).
+    pub fn new(clock: Clock) -> Hub {
+        Hub {
+            rooms: Mutex::new(Rooms::default()),
+            lobby: broadcast::channel(CHANNEL_CAPACITY).0,
+            players: Mutex::new(HashMap::new()),
+            next_watcher: AtomicU64::new(1),
+            clock,
+        }
+    }
+
     /// Adds an event to game `id`'s history and sends it to its listeners,
     /// if any: `make` writes its data, given its version. Returns the
     /// version (the same when `make` fails to write anything).
@@ -191,6 +247,18 @@ impl Hub {
         &self,
         id: i64,
         name: &'static str,
+        make: impl FnOnce(Version) -> Option<String>,
+    ) -> Version {
+        self.publish_for(id, name, Audience::All, false, make)
+    }
+
+    /// [`Hub::publish_versioned`] for `audience` (and chat when `chat`).
+    fn publish_for(
+        &self,
+        id: i64,
+        name: &'static str,
+        audience: Audience,
+        chat: bool,
         make: impl FnOnce(Version) -> Option<String>,
     ) -> Version {
         let mut rooms = lock(&self.rooms);
@@ -211,6 +279,8 @@ impl Hub {
             name,
             data: text.into(),
             version: Some(version),
+            audience,
+            chat,
         };
         history.push(event.clone());
         if let Some(channel) = channels.get(&id) {
@@ -225,16 +295,33 @@ impl Hub {
         self.publish_versioned(id, name, |_| serde_json::to_string(&data).ok())
     }
 
+    /// Adds a chat line (`data`) to game `id`'s history as `chat`, for
+    /// `audience` (never a kid-mode account), and sends it.
+    pub fn publish_chat(&self, id: i64, audience: Audience, data: impl Serialize) -> Version {
+        self.publish_for(id, "chat", audience, true, |_| {
+            serde_json::to_string(&data).ok()
+        })
+    }
+
     /// Sends an event of the moment (not kept, no version) to the
     /// listeners of game `id`, if any.
     pub fn publish_now(&self, id: i64, name: &'static str, data: impl Serialize) {
+        self.send_now(id, name, false, data);
+    }
+
+    /// Sends chat of the moment (a line's removal) to the listeners of
+    /// game `id` but kid-mode accounts.
+    pub fn publish_chat_now(&self, id: i64, name: &'static str, data: impl Serialize) {
+        self.send_now(id, name, true, data);
+    }
+
+    fn send_now(&self, id: i64, name: &'static str, chat: bool, data: impl Serialize) {
         let rooms = lock(&self.rooms);
         if let Some(channel) = rooms.channels.get(&id) {
             if let Ok(text) = serde_json::to_string(&data) {
                 let _ = channel.sender.send(Event {
-                    name,
-                    data: text.into(),
-                    version: None,
+                    chat,
+                    ..Event::now(name, text.into())
                 });
             }
         }
@@ -290,12 +377,11 @@ impl Hub {
             None => channel.spectators += 1,
         }
         let receiver = channel.sender.subscribe();
-        let presence = presence_of(channel);
-        let _ = channel.sender.send(Event {
-            name: "presence",
-            data: serde_json::to_string(&presence).unwrap_or_default().into(),
-            version: None,
-        });
+        let presence = presence_of(channel, self.clock.now_ms());
+        let _ = channel.sender.send(Event::now(
+            "presence",
+            serde_json::to_string(&presence).unwrap_or_default().into(),
+        ));
         drop(rooms);
         let watch = Watch {
             hub: Arc::clone(self),
@@ -315,30 +401,30 @@ impl Hub {
             Some(side) => {
                 channel.seats[side.index()] = channel.seats[side.index()].saturating_sub(1);
                 if channel.seats[side.index()] == 0 {
-                    channel.gone_since[side.index()] = crate::game::now_ms();
+                    channel.gone_since[side.index()] = self.clock.now_ms();
                 }
             }
             None => channel.spectators = channel.spectators.saturating_sub(1),
         }
-        let presence = presence_of(channel);
+        let presence = presence_of(channel, self.clock.now_ms());
         if channel.seats == [0, 0] && channel.spectators == 0 {
             channels.remove(&id);
         } else {
-            let _ = channel.sender.send(Event {
-                name: "presence",
-                data: serde_json::to_string(&presence).unwrap_or_default().into(),
-                version: None,
-            });
+            let _ = channel.sender.send(Event::now(
+                "presence",
+                serde_json::to_string(&presence).unwrap_or_default().into(),
+            ));
         }
         Some(presence)
     }
 
     /// Who watches game `id`.
     pub fn presence(&self, id: i64) -> Presence {
+        let now = self.clock.now_ms();
         lock(&self.rooms)
             .channels
             .get(&id)
-            .map(presence_of)
+            .map(|c| presence_of(c, now))
             .unwrap_or_default()
     }
 
@@ -359,11 +445,7 @@ impl Hub {
             return;
         }
         if let Ok(text) = serde_json::to_string(&data) {
-            let _ = self.lobby.send(Event {
-                name,
-                data: text.into(),
-                version: None,
-            });
+            let _ = self.lobby.send(Event::now(name, text.into()));
         }
     }
 
@@ -414,11 +496,7 @@ impl Hub {
             return;
         };
         if let Ok(text) = serde_json::to_string(&data) {
-            let _ = sender.send(Event {
-                name,
-                data: text.into(),
-                version: None,
-            });
+            let _ = sender.send(Event::now(name, text.into()));
         }
     }
 
@@ -441,8 +519,7 @@ impl Hub {
     }
 }
 
-fn presence_of(c: &Channel) -> Presence {
-    let now = crate::game::now_ms();
+fn presence_of(c: &Channel, now: i64) -> Presence {
     let away = |i: usize| {
         if c.seats[i] > 0 {
             0
@@ -474,6 +551,37 @@ mod tests {
         assert!(hub.gone_since(7, Side::South, 0).is_some());
         drop(fan);
         assert!(!hub.has_listeners(7));
+    }
+
+    #[test]
+    fn each_event_reaches_its_audience_and_no_chat_a_kid() {
+        let hub = Arc::new(Hub::default());
+        let (mut rx, _, _, _w) = hub.watch(9, None, 0, None);
+        let _ = rx.try_recv(); // the presence
+        hub.publish(9, "move", 1);
+        hub.publish_chat(9, Audience::Players, "to the players");
+        hub.publish_chat(9, Audience::All, "to everyone");
+        hub.publish_chat_now(9, "chat_removed", 2);
+        let events: Vec<Event> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        let names = |l: Listener| -> Vec<&str> {
+            events
+                .iter()
+                .filter(|e| e.reaches(l))
+                .map(|e| match e.audience {
+                    Audience::Players => "players",
+                    Audience::All => e.name,
+                })
+                .collect()
+        };
+        let player = Listener {
+            seated: true,
+            kid: false,
+        };
+        assert_eq!(names(player), ["move", "players", "chat", "chat_removed"]);
+        assert_eq!(names(Listener::default()), ["move", "chat", "chat_removed"]);
+        for seated in [true, false] {
+            assert_eq!(names(Listener { seated, kid: true }), ["move"]);
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use awale_service::lock;
 pub use awale_service::{
     accounts, bots, challenges, clock, computer, databases, error, game, games, guests, handoff,
     limiter, live, mistakes, players, pools, rating, records, round, secret, store, study,
-    tournament, tournaments, view,
+    tournaments, view,
 };
 pub use error::{Error, Kind};
 pub use http::app;
@@ -38,8 +38,8 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 pub use store::{PgStore, Store, StoreError};
 
+use awale_store::tournament_chat::TournamentChatStore;
 use limiter::{Limiter, PerPlayerAndClient, Rate};
-use store::tournament_chat::TournamentChatStore;
 use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
@@ -170,7 +170,6 @@ struct Shared {
     creations: Limiter<Option<std::net::IpAddr>>,
     /// Guests: the secrets the server issued, new ones per client address.
     guests: guests::Guests,
-    chats: PerPlayerAndClient<game::PlayerId>,
     reactions: PerPlayerAndClient<game::PlayerId>,
     renames: PerPlayerAndClient<game::PlayerId>,
     handoff_links: PerPlayerAndClient<game::PlayerId>,
@@ -187,8 +186,8 @@ struct Shared {
     player_pages: Arc<players::Players>,
     /// Arenas.
     tournaments: Arc<tournaments::Tournaments>,
-    /// The tournaments' chat rooms.
-    tournament_chat: Arc<tournament::chat::TournamentChat>,
+    /// Every chat room: games' and tournaments'.
+    chat: Arc<awale_service::chat::Chat>,
     /// Set when the server stops: live streams end.
     stopping: tokio::sync::watch::Sender<bool>,
     /// The study pages' puzzles' database.
@@ -296,10 +295,13 @@ impl AppState {
         let guests =
             guests::Guests::new(guest_key.clone(), config.player_rate, Some(store.clone()));
         let games = Arc::new(
-            games::Games::new(store.clone(), Arc::new(live::Hub::default()))
-                .with_computer(Arc::clone(&computer), config.move_time)
-                .with_ratings(store.clone())
-                .with_clock(config.clock.clone()),
+            games::Games::new(
+                store.clone(),
+                Arc::new(live::Hub::new(config.clock.clone())),
+            )
+            .with_computer(Arc::clone(&computer), config.move_time)
+            .with_ratings(store.clone())
+            .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
             accounts::Accounts::new(store.clone(), Arc::clone(&games))?
@@ -325,8 +327,14 @@ impl AppState {
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
         tournaments.start()?;
-        let tournament_chat = Arc::new(tournament::chat::TournamentChat::new(store.clone()));
-        tournament_chat.start(store.notices());
+        let chat = Arc::new(awale_service::chat::Chat::new(
+            Arc::clone(&games),
+            Arc::clone(&accounts),
+            Arc::clone(&tournaments),
+            store.clone(),
+            config.chat_rate,
+        ));
+        chat.start(store.notices());
         let direct = Arc::new(challenges::Challenges::new(
             Arc::clone(&games),
             store.clone(),
@@ -366,7 +374,6 @@ impl AppState {
                 accounts,
                 creations: Limiter::new("games", config.create_rate),
                 guests,
-                chats: PerPlayerAndClient::new("chat", config.chat_rate),
                 reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
                 renames: PerPlayerAndClient::new("renames", RENAME_RATE),
                 handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
@@ -377,7 +384,7 @@ impl AppState {
                 pools,
                 player_pages,
                 tournaments,
-                tournament_chat,
+                chat,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
                 public_url,

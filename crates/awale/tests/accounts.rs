@@ -429,6 +429,13 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         json!({"username": "Ama_K", "game": games[0], "reason": "other", "text": "?"}),
     );
     assert_eq!(reported["status"], 201, "{reported}");
+    let said = page_fetch(
+        &kofi,
+        "POST",
+        &format!("/api/games/{}/chat", games[0]),
+        json!({"room": "players", "text": "between the two of us"}),
+    );
+    assert_eq!(said["status"], 201, "{said}");
     site.admin(&["grant-moderator", "Ama_K"]);
     // The server knows her sessions for a few seconds (its cache): her
     // account's dialog is opened again (asking again) until it sees her a
@@ -459,6 +466,16 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         std::thread::sleep(std::time::Duration::from_secs(2));
     }
     ama.wait_shown("#reports-list li.report a", 10);
+    // The players' room of the reported game, read from the report.
+    tap(&ama, "#reports-list li.report button.read-chat");
+    ama.wait_for(
+        "the reported game's players' room",
+        "return document.querySelector('#reports-list .report-chat')\
+           .textContent.includes('between the two of us') || null",
+        20,
+    );
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "a reported game's chat: {found:?}");
     tap(&ama, "#reports-list li.report a");
     ama.wait_for(
         "the reported game, the dialog closed",

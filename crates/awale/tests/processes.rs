@@ -964,7 +964,9 @@ fn heard_event(heard: &Heard, name: &str, check: impl Fn(&Value) -> bool, second
 /// once: a direct challenge made on the first is seen live by the
 /// challenged on the second, who accepts it there; the challenger, on the
 /// first, is told where the game is. A line said in a tournament's chat
-/// on the first is heard on the third, and its removal by a moderator too.
+/// on the first is heard on the third, and its removal by a moderator too;
+/// a line said in their game on the first is heard on the others by its
+/// room's audience.
 #[test]
 fn challenges_and_a_tournaments_chat_reach_the_players_on_other_processes() {
     let (url, _dir, [a, b, c]) = processes(&[]);
@@ -1063,5 +1065,32 @@ fn challenges_and_a_tournaments_chat_reach_the_players_on_other_processes() {
         "chat_removed",
         |v| v.to_string().contains(&line["id"].to_string()),
         5,
+    );
+
+    // The game's rooms: said on the first, heard on the others by their
+    // audience (the players' room by the players only).
+    let game = told["game"].as_str().unwrap().to_string();
+    let events = format!("/api/games/{game}/events");
+    let kofi_watches = listen_to(&b.addr, &events, Some(&kofi));
+    let fan_watches = listen_to(&c.addr, &events, None);
+    std::thread::sleep(Duration::from_millis(300));
+    for (room, text) in [("players", "between us"), ("public", "hello all")] {
+        ok(
+            request(
+                &a.addr,
+                "POST",
+                &format!("/api/games/{game}/chat"),
+                Some(&ama),
+                Some(json!({"room": room, "text": text})),
+            ),
+            "say in a game",
+        );
+    }
+    let heard = heard_event(&kofi_watches, "chat", |v| v["room"] == "players", 5);
+    assert_eq!(heard["text"], "between us", "{heard}");
+    let heard = heard_event(&fan_watches, "chat", |_| true, 5);
+    assert_eq!(
+        heard["text"], "hello all",
+        "a spectator hears the public's room only: {heard}"
     );
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
-use awale_store::{ChatLine, Page};
+use awale_store::Page;
 
 use super::Games;
 
@@ -65,24 +65,5 @@ impl Games {
             .store
             .set_player_name(player.clone(), name, now)
             .await?)
-    }
-
-    /// Stores chat line `line` of game `id` (the chat's handlers' until
-    /// the chat service takes them over).
-    ///
-    /// # Errors
-    ///
-    /// A storage failure.
-    pub async fn add_chat(&self, id: i64, line: ChatLine) -> Result<ChatLine, Error> {
-        Ok(self.store.add_chat(id, line).await?)
-    }
-
-    /// Game `id`'s last `limit` chat lines, both rooms.
-    ///
-    /// # Errors
-    ///
-    /// A storage failure.
-    pub async fn chat(&self, id: i64, limit: usize) -> Result<Vec<ChatLine>, Error> {
-        Ok(self.store.chat(id, limit).await?)
     }
 }

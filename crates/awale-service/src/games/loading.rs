@@ -150,34 +150,11 @@ impl Games {
                     });
                 }
             }
-            Notice::Chat { game, line } => {
-                if !self.hub.has_listeners(game) {
-                    return;
-                }
-                let me = Arc::clone(self);
-                tokio::spawn(async move {
-                    let lines = match me.store.chat(game, 50).await {
-                        Ok(lines) => lines,
-                        Err(e) => {
-                            tracing::warn!(game, error = %e, "a chat line not read");
-                            return;
-                        }
-                    };
-                    if let Some(line) = lines.into_iter().find(|l| l.id == line) {
-                        // The names the chat's handler sends them under.
-                        let event = if line.room == "players" {
-                            "chat_players"
-                        } else {
-                            "chat"
-                        };
-                        me.hub.publish(game, event, &line);
-                    }
-                });
-            }
-            // The pools', the tournaments', their chat rooms' and the
-            // challenges' news (`pools.rs`, `tournaments.rs`,
-            // `tournament/chat.rs`, `challenges.rs` hear it).
-            Notice::Paired { .. }
+            // The pools', the tournaments', the chat rooms' and the
+            // challenges' news (`pools.rs`, `tournaments.rs`, `chat.rs`,
+            // `challenges.rs` hear it).
+            Notice::Chat { .. }
+            | Notice::Paired { .. }
             | Notice::Tournament { .. }
             | Notice::TournamentChat { .. }
             | Notice::Challenge { .. } => {}

@@ -6,9 +6,10 @@
 // cookie is the server's (HttpOnly): the page never sees its secret.
 
 import { api, fetched } from "./api.js";
+import { lineItem } from "./chat-lines.js";
 import { button, textEl } from "./dom.js";
 import { session } from "./game.js";
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { me } from "./online.js";
 import { setKid, setModerator } from "./people.js";
 import { errorText, toast } from "./toast.js";
@@ -223,6 +224,9 @@ async function showReports() {
       link.onclick = () => $("#dlg-account").close();
       li.append(link);
     }
+    // The game's two rooms, read here when asked (for a report only).
+    const rooms = document.createElement("div");
+    rooms.className = "report-chat";
     if (r.text) {
       const text = document.createElement("p");
       text.className = "small";
@@ -241,6 +245,9 @@ async function showReports() {
       });
       actions.append(b);
     };
+    if (r.game) {
+      actions.append(button(t("report_read_chat"), "read-chat", () => tried(() => readChat(r.game, rooms))));
+    }
     if (!r.resolved_ms) act("report_resolve", () => api("POST", `/api/moderation/reports/${r.id}/resolve`));
     else {
       const by = textEl("span", "muted small", t("report_resolved_by", r.resolved_by || "?"));
@@ -249,8 +256,40 @@ async function showReports() {
     act("mute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: true }));
     act("unmute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: false }));
     act("close_account", () => api("POST", "/api/moderation/close", { username: r.reported }));
-    li.append(actions);
+    li.append(actions, rooms);
     list.append(li);
+  }
+}
+
+// Both rooms of reported game `game`, as a moderator reads them, drawn in
+// `box` (each line with its removal).
+async function readChat(game, box) {
+  const chat = await api("GET", `/api/moderation/games/${encodeURIComponent(game)}/chat`);
+  box.textContent = "";
+  const time = new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" });
+  const shown = (text) => {
+    const error = $("#account-error");
+    error.textContent = text;
+    error.hidden = !text;
+  };
+  const rooms = [
+    ["players", "room_players", "no_messages_players"],
+    ["public", "room_public", "no_messages_public"],
+  ];
+  for (const [room, title, none] of rooms) {
+    const head = document.createElement("p");
+    head.append(textEl("b", "", t(title)));
+    const lines = document.createElement("ul");
+    lines.className = "chat-lines";
+    for (const line of chat[room]) {
+      const remove = async () => {
+        await api("POST", "/api/moderation/chat-remove", { game, line: line.id });
+        await readChat(game, box);
+      };
+      lines.append(lineItem(line, time, remove, shown).li);
+    }
+    if (!chat[room].length) lines.append(textEl("li", "empty", t(none)));
+    box.append(head, lines);
   }
 }
 

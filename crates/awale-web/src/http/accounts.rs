@@ -424,22 +424,9 @@ pub struct CloseRequest {
     username: String,
 }
 
-/// The body of POST /api/moderation/chat-remove.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RemoveLine {
-    /// The game's public id, the one in its address (the store's number
-    /// is never shown).
-    game: String,
-    line: i64,
-}
-
 account_acts! {
     /// POST /api/moderation/mute: mutes a player from chat (or not).
     mute(MuteRequest): |shared, me, req| shared.accounts.mute(&me.account, &req.username, req.muted);
     /// POST /api/moderation/close: closes a player's account.
     close(CloseRequest): |shared, me, req| shared.accounts.close(&me.account, &req.username);
-    /// POST /api/moderation/chat-remove: removes one chat line.
-    remove_chat_line(RemoveLine):
-        |shared, me, req| shared.accounts.remove_chat_line(&me.account, &req.game, req.line);
 }

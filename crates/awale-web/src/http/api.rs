@@ -23,7 +23,6 @@ use super::extract::{not_a, JsonBody, SignedIn};
 use super::games::{parse_clock, ClockRequest};
 use crate::bots::{Api, Caller, Scope};
 use crate::challenges::NewChallenge;
-use crate::game::now_ms;
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -388,7 +387,11 @@ pub async fn game_stream(
     let caller = api.caller(bearer(&headers), scope_of(&api_name)?).await?;
     let (web, side) = api.my_game(&caller, &game).await?;
     let games = Arc::clone(api.games());
-    let (mut rx, _, _, watch) = games.hub().watch(web.id, Some(side), now_ms(), None);
+    let (mut rx, _, _, watch) = games.hub().watch(web.id, Some(side), games.now_ms(), None);
+    let listener = awale_service::live::Listener {
+        seated: true,
+        kid: caller.account.kid,
+    };
     let full = api.game_full(&caller, &game).await?;
     let mut revoked = api.revocations();
     let mut stopping = state.shared.stopping.subscribe();
@@ -410,10 +413,14 @@ pub async fn game_stream(
                         return;
                     }
                 }
-                Wake::Event(Ok(e)) if e.name == "chat_players" || e.name == "chat" => {
+                // The seat's own listener: the players' room reaches it, no
+                // chat a kid-mode account.
+                Wake::Event(Ok(e)) if e.chat && !e.reaches(listener) => {}
+                Wake::Event(Ok(e)) if e.name == "chat" => {
+                    let players = e.audience == awale_service::live::Audience::Players;
                     let chat = serde_json::json!({
                         "type": "chatLine",
-                        "room": if e.name == "chat" { "spectator" } else { "player" },
+                        "room": if players { "player" } else { "spectator" },
                         "line": serde_json::from_str::<serde_json::Value>(&e.data)
                             .unwrap_or_default(),
                     });

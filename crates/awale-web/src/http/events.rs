@@ -12,7 +12,11 @@
 //! listener that comes back (`Last-Event-ID`, or `?since=EPOCH.NUMBER`)
 //! gets the events it missed, then `clock` (the clocks now), or the whole
 //! game when they are no longer kept. A listener that falls behind gets
-//! the whole game again. The players' chat room reaches the players only.
+//! the whole game again. Each event reaches only its audience
+//! (`awale_service::live::Event::reaches`): the players' chat room the
+//! players only, no chat line (either room) nor its removal a kid-mode
+//! account; both rooms' lines are sent as `chat` (the line's `room` says
+//! which).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -27,17 +31,18 @@ use tokio::sync::broadcast::error::RecvError;
 use super::error::ApiError;
 use serde::{Deserialize, Serialize};
 
-use super::extract::{OnGame, UrlQuery, Viewer};
-use crate::game::{now_ms, WebGame};
-use crate::live::{Event, Version, Watch};
+use super::extract::{OnGame, Session, UrlQuery, Viewer};
 use crate::AppState;
+use awale_model::game::WebGame;
+use awale_service::live::{Event, Listener, Version, Watch};
 
-struct Listener {
+struct Follower {
     id: i64,
     rx: tokio::sync::broadcast::Receiver<Event>,
     state: AppState,
     viewer: Viewer,
-    seated: bool,
+    /// Who listens, as the events' audiences ask.
+    listener: Listener,
     /// What to send before the live events: the whole game, or what the
     /// listener missed (then the clocks now).
     first: std::collections::VecDeque<SseEvent>,
@@ -80,12 +85,7 @@ fn since(query: &EventsQuery, headers: &HeaderMap) -> Result<Option<Version>, Ap
 
 /// An event as the stream sends it, with its version as its id.
 fn sse(event: &Event) -> SseEvent {
-    let name = if event.name == "chat_players" {
-        "chat"
-    } else {
-        event.name
-    };
-    let sse = SseEvent::default().event(name).data(&*event.data);
+    let sse = SseEvent::default().event(event.name).data(&*event.data);
     match event.version {
         Some(v) => sse.id(v.to_string()),
         None => sse,
@@ -113,6 +113,7 @@ struct ClockNow {
 /// GET /api/games/{id}/events[?since=EPOCH.NUMBER].
 pub async fn game_events(
     on: OnGame,
+    Session(session): Session,
     headers: HeaderMap,
     UrlQuery(query): UrlQuery<EventsQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
@@ -120,8 +121,12 @@ pub async fn game_events(
     let game = on.load().await?;
     let OnGame { state, id, viewer } = on;
     let seat = game.online_seat(viewer.player());
+    let listener = Listener {
+        seated: seat.is_some(),
+        kid: session.is_some_and(|s| s.account.kid),
+    };
     let hub = Arc::clone(state.shared.games.hub());
-    let (rx, missed, _, mut watch) = hub.watch(id, seat, now_ms(), since);
+    let (rx, missed, _, mut watch) = hub.watch(id, seat, state.shared.games.now_ms(), since);
     if let Some(side) = seat {
         let games = Arc::clone(&state.shared.games);
         watch.on_leave(move |presence| {
@@ -136,10 +141,7 @@ pub async fn game_events(
     let mut seen = None;
     match missed {
         Some(events) => {
-            for event in events
-                .iter()
-                .filter(|e| e.name != "chat_players" || seat.is_some())
-            {
+            for event in events.iter().filter(|e| e.reaches(listener)) {
                 first.push_back(sse(event));
             }
             let now = ClockNow {
@@ -157,18 +159,18 @@ pub async fn game_events(
     if let Some(head) = first.pop_front() {
         first.push_front(head.retry(RETRY));
     }
-    let listener = Listener {
+    let follower = Follower {
         id,
         rx,
         stopping: state.shared.stopping.subscribe(),
         state,
-        seated: seat.is_some(),
+        listener,
         viewer,
         first,
         seen,
         _watch: watch,
     };
-    let stream = futures_util::stream::unfold(listener, |mut l| async move {
+    let stream = futures_util::stream::unfold(follower, |mut l| async move {
         if let Some(event) = l.first.pop_front() {
             return Some((Ok(event), l));
         }
@@ -178,7 +180,7 @@ pub async fn game_events(
                 _ = async { l.stopping.wait_for(|s| *s).await.map(|_| ()) } => return None,
             };
             match received {
-                Ok(event) if event.name == "chat_players" && !l.seated => continue,
+                Ok(event) if !event.reaches(l.listener) => continue,
                 Ok(event) => {
                     let sent = matches!((event.version, l.seen), (Some(v), Some(seen))
                         if v.epoch == seen.epoch && v.number <= seen.number);

@@ -16,6 +16,7 @@ pub mod accounts;
 pub mod api;
 mod assets;
 pub mod challenges;
+pub mod chat;
 mod deadline;
 pub mod error;
 pub mod events;
@@ -29,7 +30,6 @@ pub mod players;
 pub mod pools;
 mod qr;
 pub mod study;
-pub mod tournament_chat;
 pub mod tournaments;
 
 /// The whole application: the page, its files and the API.
@@ -141,8 +141,12 @@ fn moderation_routes() -> Router<AppState> {
         .route("/flags", get(accounts::flags))
         .route("/mute", post(accounts::mute))
         .route("/close", post(accounts::close))
-        .route("/chat-remove", post(accounts::remove_chat_line))
-        .route("/tournament-chat-remove", post(tournament_chat::remove))
+        .route("/chat-remove", post(chat::remove_game_line))
+        .route(
+            "/tournament-chat-remove",
+            post(chat::remove_tournament_line),
+        )
+        .route("/games/{id}/chat", get(chat::reported_game))
 }
 
 /// The routes of one tournament, under `/api/tournaments/{id}`.
@@ -166,7 +170,7 @@ fn tournament_routes() -> Router<AppState> {
         .route("/events", get(tournaments::events))
         .route(
             "/chat",
-            get(tournament_chat::lines).post(tournament_chat::say),
+            get(chat::tournament_lines).post(chat::say_in_tournament),
         )
 }
 
@@ -211,7 +215,7 @@ fn game_routes() -> Router<AppState> {
         .route("/claim", post(online::claim))
         .route("/rematch", post(online::rematch))
         .route("/handoff", post(online::handoff))
-        .route("/chat", get(online::chat_lines).post(online::chat))
+        .route("/chat", get(chat::game_lines).post(chat::say_in_game))
         .route("/react", post(online::react))
         .route("/presence", get(online::presence))
         .route("/accounts", get(online::seat_accounts))

@@ -1,6 +1,6 @@
 //! The handlers of online play: the player's nickname, joining a game by
 //! its invite link, the lobby, takebacks, abort, claims, rematches, moving
-//! a seat to another device, chat and the public's reactions. Who may do
+//! a seat to another device and the public's reactions (chat: `chat.rs`). Who may do
 //! what is the model's ([`crate::game`]); here requests are read, limited
 //! and answered.
 
@@ -11,21 +11,16 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, Session};
+use super::extract::{ClientIp, JsonBody, OnGame, Player, Session};
 use crate::error::Error;
-use crate::game::{clean_text, now_ms, parse_name, Mode, PlayerId, Seat};
+use crate::game::{parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
 use crate::round::Offer;
-use crate::store::ChatLine;
 use crate::view::GameView;
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
 
-/// Longest chat message, in characters.
-pub const MAX_CHAT_CHARS: usize = 280;
-/// Chat messages a game keeps showing.
-const CHAT_SHOWN: usize = 200;
 /// Who the viewer is.
 #[derive(Serialize)]
 pub struct Me {
@@ -119,8 +114,7 @@ pub(crate) async fn drop_account_name(
 
 /// A number from 1000 to 9999 for a player's default nickname.
 pub(crate) fn guest_number(player: &PlayerId) -> u32 {
-    let n = u32::from_str_radix(player.0.get(..8).unwrap_or("0"), 16).unwrap_or(0);
-    1000 + n % 9000
+    awale_service::chat::guest_number(player)
 }
 
 /// GET /api/me.
@@ -402,122 +396,6 @@ pub async fn take_handoff(
         .take(&shared.games, &req.token, me.clone())
         .await?;
     Ok(Json(game.view(shared.games.now_ms(), Some(Some(&me)))))
-}
-
-/// The body of POST /api/games/{id}/chat.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChatRequest {
-    /// `players` or `public`.
-    room: String,
-    /// The message: text, 1 to 280 characters.
-    text: String,
-    /// Ignored (older pages sent the sender's nickname): the name shown
-    /// is the server's record of the sender, never the message's.
-    #[serde(default)]
-    #[allow(dead_code)]
-    name: Option<serde::de::IgnoredAny>,
-}
-
-/// The message `text` as it is kept (cleaned), if `account` may say it:
-/// refused when muted, in kid mode, empty or longer than
-/// [`MAX_CHAT_CHARS`]. The games' and the tournaments' chat alike.
-pub(crate) fn chat_text(
-    account: Option<&crate::accounts::Account>,
-    text: &str,
-) -> Result<String, Error> {
-    crate::accounts::Accounts::check_may_chat(account)?;
-    if account.is_some_and(|a| a.kid) {
-        return Err(Error::forbidden("kid_mode", "chat is off in kid mode"));
-    }
-    let text = clean_text(text);
-    let length = text.chars().count();
-    if length == 0 || length > MAX_CHAT_CHARS {
-        return Err(Error::invalid(
-            "bad_message",
-            format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
-        )
-        .with("max", MAX_CHAT_CHARS)
-        .with("length", length));
-    }
-    Ok(text)
-}
-
-/// POST /api/games/{id}/chat: says something in a room of the game.
-pub async fn chat(
-    on: OnGame,
-    Player(me): Player,
-    ClientIp(ip): ClientIp,
-    Session(session): Session,
-    JsonBody(req): JsonBody<ChatRequest>,
-) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let text = chat_text(session.as_ref().map(|s| &s.account), &req.text)?;
-    let room = match req.room.as_str() {
-        "players" => "players",
-        "public" => "public",
-        other => return Err(not_a("bad_room", other, "room (players or public)").into()),
-    };
-    let (state, id) = (&on.state, on.id);
-    state.shared.chats.take(&me, ip, now_ms())?;
-    let game = on.load().await?;
-    if game.mode != Mode::Online {
-        return Err(Error::conflict("not_online", "chat is for online games").into());
-    }
-    let seat = game.online_seat(Some(&me));
-    // Nobody speaks in a game of a player who blocks them.
-    for other in game.seats.iter().flatten() {
-        state
-            .shared
-            .accounts
-            .check_not_blocked(&other.player, &me)
-            .await?;
-    }
-    if room == "players" && seat.is_none() {
-        return Err(Error::forbidden(
-            "not_your_seat",
-            "the players' room is for the two players: write in the public's room",
-        )
-        .because("players_room")
-        .into());
-    }
-    // Who speaks is the server's record of them: their seat's name, or
-    // the nickname they chose (a guest number before they chose one, which
-    // the page words).
-    let name = match seat.and_then(|side| game.seats[side.index()].as_ref()) {
-        Some(s) => Some(s.name.clone()),
-        None => state.shared.games.player_name(&me).await?,
-    };
-    let guest = name.is_none().then(|| guest_number(&me));
-    let line = ChatLine {
-        id: 0,
-        room,
-        at_ms: now_ms(),
-        side: seat.map(Side::letter),
-        name: name.unwrap_or_default(),
-        text,
-        guest,
-    };
-    let line = state.shared.games.add_chat(id, line).await?;
-    let event = if room == "players" {
-        "chat_players"
-    } else {
-        "chat"
-    };
-    state.shared.games.hub().publish(id, event, &line);
-    Ok((StatusCode::CREATED, Json(line)))
-}
-
-/// GET /api/games/{id}/chat: the last messages the viewer may read.
-pub async fn chat_lines(on: OnGame, Session(session): Session) -> ApiResult<Json<Vec<ChatLine>>> {
-    if session.is_some_and(|s| s.account.kid) {
-        // Kid mode: no chat to read.
-        return Ok(Json(Vec::new()));
-    }
-    let game = on.load().await?;
-    let seated = game.online_seat(on.viewer.player()).is_some();
-    let mut lines = on.state.shared.games.chat(on.id, CHAT_SHOWN).await?;
-    lines.retain(|l| l.room == "public" || seated);
-    Ok(Json(lines))
 }
 
 /// The reactions the public can send.

@@ -20,10 +20,9 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::error::ApiError;
 use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
-use super::tournament_chat::may_read;
-use crate::tournament::chat::ChatNews;
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_service::chat::ChatNews;
 use awale_service::pairing::arena::Presence;
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -178,7 +177,7 @@ player_acts! { TournamentId {
 /// `your_game`, when they joined); `your_game` at once when it changes;
 /// and the room's
 /// `chat` lines and `chat_removed` as they come (not in kid mode, not a
-/// blocked player's: see `tournament_chat`).
+/// blocked player's: see `awale_service::chat`).
 pub async fn events(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
@@ -192,8 +191,10 @@ pub async fn events(
     };
     let first = serde_json::to_string(&now)
         .map_err(|e| Error::internal(format!("standings not written: {e}")))?;
-    let chat =
-        (!session.is_some_and(|s| s.account.kid)).then(|| state.shared.tournament_chat.follow(id));
+    let chat = state
+        .shared
+        .chat
+        .follow_tournament(session.as_ref().map(|s| &s.account), id);
     let follow = Follow {
         id,
         stopping: state.shared.stopping.subscribe(),
@@ -253,7 +254,11 @@ pub async fn events(
                 Heard::Games(Err(RecvError::Closed)) => f.games = None,
                 Heard::Chat(Ok(news)) => match &*news {
                     ChatNews::Said(l) => {
-                        if !may_read(&f.state, f.viewer.as_ref(), &l.player, &mut f.seen).await {
+                        let chat = &f.state.shared.chat;
+                        if !chat
+                            .may_read(f.viewer.as_ref(), &l.player, &mut f.seen)
+                            .await
+                        {
                             continue;
                         }
                         let Ok(text) = serde_json::to_string(&l.line) else {
