@@ -35,7 +35,7 @@ pub mod study;
 pub mod tournaments;
 pub mod turns;
 
-pub use awale_model::{error, game, rating, secret, view};
-pub use awale_model::{lock, Error, Kind};
-pub use awale_store as store;
-pub use awale_store::{Store, StoreError};
+// The lower crates' names the service's modules use (not re-exported:
+// other crates name `awale_model` and `awale_store` themselves).
+use awale_model::{error, game, lock, rating, secret, view, Kind};
+use awale_store as store;

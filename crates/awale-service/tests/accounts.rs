@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
 use awale_service::accounts::{Accounts, Role, SignedUp};
-use awale_service::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_service::store::{AccountStore, ChatLine, GameStore};
-use awale_service::Store;
+use awale_store::{AccountStore, ChatLine, GameStore};
+use awale_store::Store;
 
 use common::{refused_as, resign_seated};
 
@@ -617,7 +617,7 @@ async fn a_flood_of_log_ins_waits_in_a_bounded_queue_then_is_told_to_wait() {
     assert!(busy < 200 - awale_service::accounts::MAX_WAITING_HASHES);
 }
 
-fn code<T>(r: Result<T, awale_service::Error>) -> &'static str {
+fn code<T>(r: Result<T, awale_model::Error>) -> &'static str {
     match r {
         Ok(_) => "ok",
         Err(e) => e.code,

@@ -13,12 +13,12 @@ use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_service::fairplay::PAIR_RATED_LIMIT;
-use awale_service::game::{Clock, Mode, Seat, Stop, WebGame};
+use awale_model::game::{Clock, Mode, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
-use awale_service::store::ratings::RatingStore;
-use awale_service::Store;
+use awale_store::ratings::RatingStore;
+use awale_store::Store;
 
 use common::{play_seated, player, refused_as, resign_seated};
 
@@ -95,7 +95,7 @@ async fn a_rated_game_resigned_before_two_moves_each_changes_no_rating() {
     assert_eq!(store.ratings(player(1)).await.unwrap()[0].games, 1);
 }
 
-use awale_service::store::GameStore;
+use awale_store::GameStore;
 
 #[tokio::test]
 async fn rated_games_need_a_rated_clock_and_standard_rules_however_made() {
@@ -246,7 +246,7 @@ async fn a_connected_player_who_stalls_can_be_claimed_against() {
     let won = games.claim(id, &player(1)).await.unwrap();
     assert_eq!(won.stop, Some(Stop::Abandoned(Side::North)));
     // At the move limit (the test's clock runs with the system's too).
-    let limit = awale_service::game::STALL_AFTER_MS - 128_000;
+    let limit = awale_model::game::STALL_AFTER_MS - 128_000;
     assert!((limit - 5_000..=limit).contains(&claim_in), "{claim_in}");
 }
 

@@ -5,7 +5,7 @@ mod common;
 use common::resign_seated;
 
 use awale_service::games::{featured, featured_among, LiveGame};
-use awale_service::store::{LobbyGame, StoredRules};
+use awale_store::{LobbyGame, StoredRules};
 
 fn live(id: i64, ratings: [Option<i32>; 2], spectators: usize) -> LiveGame {
     LiveGame {
@@ -71,11 +71,11 @@ async fn the_lobby_features_a_running_arenas_top_game() {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use awale_service::game::{now_ms, random_seed, Mode, PlayerId, Seat, WebGame};
+    use awale_model::game::{now_ms, random_seed, Mode, PlayerId, Seat, WebGame};
     use awale_service::games::Games;
     use awale_service::live::Hub;
     use awale_service::tournaments::{ArenaSettings, TournamentState, Tournaments};
-    use awale_service::Store;
+    use awale_store::Store;
 
     let player = |n: u8| PlayerId(format!("{n:064x}"));
     let store = Arc::new(Store::in_memory().unwrap());

@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_service::clock::Clock;
-use awale_service::game::PlayerId;
+use awale_model::game::PlayerId;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::pools::{Pool, Pools, SeekNews, Seeker};
-use awale_service::Store;
+use awale_store::Store;
 
 fn pools() -> (Arc<Games>, Arc<Pools>) {
     let store = Arc::new(Store::in_memory().unwrap());
@@ -117,7 +117,7 @@ async fn a_lone_seek_waits_and_a_cancel_ends_it() {
 }
 
 /// Players 1 and 2 paired in 3+2 (accounts): the game.
-async fn paired(games: &Arc<Games>, pools: &Arc<Pools>) -> awale_service::game::WebGame {
+async fn paired(games: &Arc<Games>, pools: &Arc<Pools>) -> awale_model::game::WebGame {
     let pool = Pool::parse("3+2").unwrap();
     let first = {
         let pools = Arc::clone(pools);
@@ -172,7 +172,7 @@ async fn a_rated_game_that_ends_changes_both_ratings_and_says_so() {
     assert!(told[1].provisional, "one game: still provisional");
     let ratings = games.ratings().unwrap();
     let theirs = ratings.ratings(winner).await.unwrap();
-    assert_eq!(theirs[0].speed, awale_service::rating::Speed::Blitz);
+    assert_eq!(theirs[0].speed, awale_model::rating::Speed::Blitz);
     assert_eq!(theirs[0].glicko, north.after);
     assert_eq!(ratings.ratings(loser).await.unwrap()[0].games, 1);
 }
@@ -287,7 +287,7 @@ async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_s
         .expect("the unplayed pool game is aborted")
         .unwrap();
     assert_eq!(ended.id, game.id);
-    assert_eq!(ended.stop, Some(awale_service::game::Stop::Aborted));
+    assert_eq!(ended.stop, Some(awale_model::game::Stop::Aborted));
     // The no-show's seek is dropped at the pools' next tick (on the clock).
     for _ in 0..1_000 {
         if pools.counts()[0].1 == 0 {
@@ -302,7 +302,7 @@ async fn a_pool_game_without_a_first_move_is_aborted_and_its_no_show_loses_its_s
 
 #[tokio::test]
 async fn after_a_block_and_an_unblock_the_pools_pair_the_two_again() {
-    use awale_service::store::AccountStore;
+    use awale_store::AccountStore;
     let store = Store::in_memory().unwrap();
     let clock = Clock::adjustable();
     let games = Arc::new(

@@ -4,18 +4,18 @@
 
 mod common;
 
-use awale_service::store::GameStore;
+use awale_store::GameStore;
 use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_service::computer::Computer;
-use awale_service::game::{now_ms, Clock, Mode, Seat, Stop, WebGame};
+use awale_model::game::{now_ms, Clock, Mode, Seat, Stop, WebGame};
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;
 use awale_service::round::Offer;
-use awale_service::Store;
+use awale_store::Store;
 
 use common::{play_seated, player, resign_seated};
 

@@ -12,14 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{parse_records, Side};
-use awale_service::game::Stop;
+use awale_model::game::Stop;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::pairing::swiss::Cell;
 use awale_service::tournaments::{
     SwissSettings, SwissView, TournamentState, TournamentView, Tournaments,
 };
-use awale_service::Store;
+use awale_store::Store;
 
 use awale_service::round::Offer;
 use common::{games_file, play_seated, player, resign_seated, service, until};
@@ -291,7 +291,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
     let (games, t) = service(Store::in_memory().unwrap());
     let id = organised(&t, 3, true).await.facts.id;
     t.join(id, &player(1), "A").await.unwrap();
-    let code = |r: Result<TournamentView, awale_service::Error>| r.unwrap_err().code;
+    let code = |r: Result<TournamentView, awale_model::Error>| r.unwrap_err().code;
     assert_eq!(code(t.start_round(id, &player(1)).await), "too_few_players");
     t.join(id, &player(2), "B").await.unwrap();
     t.join(id, &player(3), "C").await.unwrap();

@@ -16,7 +16,7 @@ use awale_service::pairing::arena::Presence;
 use awale_service::tournaments::{
     ArenaSettings, TournamentState, TournamentView, Tournaments, FIRST_MOVE_MS,
 };
-use awale_service::Store;
+use awale_store::Store;
 
 use common::{games_file, play_seated, player, rated_service_on, service, until};
 

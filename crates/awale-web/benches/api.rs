@@ -3,7 +3,8 @@
 //! to a file store (WAL, synchronous=FULL) before the answer. See
 //! docs/BENCHMARKS.md.
 
-use awale_web::{app, AppState, Config, Store};
+use awale_store::Store;
+use awale_web::{app, AppState, Config};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;

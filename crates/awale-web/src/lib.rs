@@ -1,17 +1,18 @@
-//! Awalé in the browser: an HTTP server (axum) with a JSON API, live
-//! updates as server-sent events, stored games in SQLite, online play
-//! between browsers (seats, lobby, chat, clocks kept by the server), and
-//! the page itself, embedded in the binary.
+//! Awalé in the browser, over HTTP: the JSON API (axum), live updates as
+//! server-sent events, the bot API, and the page itself, embedded in the
+//! binary. It carries; it decides nothing: each handler reads a request,
+//! calls one operation of the game service (`awale_service`: every rule,
+//! every store access) and answers its view.
 //!
-//! The layers, from the inside out: [`game`] (a game and who may do what
-//! to it), [`view`] (what the page sees), [`store`] (SQLite), [`games`]
-//! (the games in use, their locks, clocks and watchers), [`computer`]
-//! (searches), then `http` (routes, guard, handlers) and [`server`]
-//! (sockets, limits, shutdown). [`app`] builds the router from an
+//! The layers, from the outside in: [`server`] (sockets, limits,
+//! shutdown), then `http` (routes, guard, extractors, handlers), over the
+//! service, which keeps its games in `awale_store` (SQLite or PostgreSQL)
+//! as `awale_model` describes them. [`app`] builds the router from an
 //! [`AppState`]; tests call it directly (`oneshot`).
 //!
 //! ```
-//! use awale_web::{app, AppState, Config, Store};
+//! use awale_store::Store;
+//! use awale_web::{app, AppState, Config};
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let state = AppState::new(Store::in_memory().unwrap(), Config::default()).unwrap();
 //! let router = app(state);
@@ -26,17 +27,17 @@ use std::time::Duration;
 mod http;
 pub mod server;
 
-use awale_service::lock;
-pub use awale_service::{
-    accounts, bots, challenges, clock, computer, databases, error, game, games, guests, handoff,
-    limiter, live, mistakes, players, pools, rating, records, round, secret, store, study,
-    tournaments, view,
+// The lower crates' modules the handlers use (not re-exported: other
+// crates name `awale_service`, `awale_model` and `awale_store` themselves).
+use awale_model::{error, game, lock, rating, secret, view, Error};
+use awale_service::{
+    accounts, bots, challenges, clock, computer, games, guests, handoff, limiter, live, mistakes,
+    players, pools, round, study, tournaments,
 };
-pub use error::{Error, Kind};
+use awale_store as store;
 pub use http::app;
 pub use http::error::ApiError;
 pub use http::guard::Policy;
-pub use store::{PgStore, Store, StoreError};
 
 use awale_store::tournament_chat::TournamentChatStore;
 use limiter::{Limiter, PerPlayerAndClient, Rate};
@@ -98,7 +99,7 @@ pub struct Config {
     /// The key that tags the guests' secrets the server issues (kept in
     /// the data folder by `awale serve`; None: a new one, for this state's
     /// life only).
-    pub guest_key: Option<awale_service::secret::GuestKey>,
+    pub guest_key: Option<awale_model::secret::GuestKey>,
     /// Online games a player may offer (and four times as many per client
     /// address).
     pub challenge_rate: Rate,
@@ -488,7 +489,7 @@ mod tests {
             public_url: Some("https://Awale.Example.org:443/awale".into()),
             ..Config::default()
         };
-        let state = AppState::new(Store::in_memory().unwrap(), config).unwrap();
+        let state = AppState::new(awale_store::Store::in_memory().unwrap(), config).unwrap();
         let policy = &state.shared.policy;
         // Browsers leave the default port out of `Origin`.
         assert_eq!(
@@ -503,7 +504,7 @@ mod tests {
             public_url: Some("awale.example.org".into()),
             ..Config::default()
         };
-        let refused = AppState::new(Store::in_memory().unwrap(), bad).err();
+        let refused = AppState::new(awale_store::Store::in_memory().unwrap(), bad).err();
         assert_eq!(refused.map(|e| e.code), Some("bad_public_url"));
     }
 }

@@ -7,8 +7,9 @@ mod common;
 use std::time::Duration;
 
 use awale_core::parse_records;
-use awale_web::store::GameStore;
-use awale_web::{app, AppState, Config, Store};
+use awale_store::GameStore;
+use awale_store::Store;
+use awale_web::{app, AppState, Config};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -24,7 +25,7 @@ fn quick_config() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_millis(200),
-        guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
+        guest_key: Some(awale_model::secret::GuestKey::from_bytes(common::TEST_KEY)),
         ..Config::default()
     }
 }
@@ -577,9 +578,9 @@ async fn a_review_stored_in_the_old_form_is_made_again() {
     // Reviews written before version 2 counted a forced result as ±50
     // seeds against real margins: their costs are false, so the server
     // makes them again rather than serve them.
-    let store = awale_web::Store::in_memory().unwrap();
+    let store = awale_store::Store::in_memory().unwrap();
     let mut config = quick_config();
-    config.guest_key = Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY));
+    config.guest_key = Some(awale_model::secret::GuestKey::from_bytes(common::TEST_KEY));
     let state = awale_web::AppState::new(store.clone(), config).unwrap();
     let app = app(state.clone());
     let (id, _) = new_game(&app, json!({"mode": "humans"})).await;
@@ -636,7 +637,7 @@ async fn the_current_game_is_the_one_changed_last_and_unfinished() {
 
 #[tokio::test]
 async fn the_computers_turn_left_by_a_stopped_server_is_played_when_the_game_is_opened() {
-    use awale_web::game::{Mode, WebGame};
+    use awale_model::game::{Mode, WebGame};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite");
     // A game stored with the computer to move, as a server that stopped
@@ -781,7 +782,7 @@ impl awale_engine::Oracle for WideBounds {
 
 #[tokio::test]
 async fn hints_carry_the_oracles_value_where_it_covers_the_position() {
-    let source: awale_web::computer::OracleSource = Box::new(|rules| {
+    let source: awale_service::computer::OracleSource = Box::new(|rules| {
         (rules.grand_slam == awale_core::Rules::AWALE.grand_slam)
             .then(|| std::sync::Arc::new(WideBounds) as std::sync::Arc<dyn awale_engine::Oracle>)
     });
@@ -852,7 +853,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
-    let time = awale_web::clock::Clock::adjustable();
+    let time = awale_service::clock::Clock::adjustable();
     let config = Config {
         clock: time.clone(),
         ..quick_config()

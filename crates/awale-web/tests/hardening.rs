@@ -10,8 +10,9 @@ mod common;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use awale_web::limiter::Rate;
-use awale_web::{app, AppState, Config, Store};
+use awale_service::limiter::Rate;
+use awale_store::Store;
+use awale_web::{app, AppState, Config};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -25,7 +26,7 @@ fn quick() -> Config {
     Config {
         move_time: Duration::from_millis(200),
         hint_time: Duration::from_secs(20),
-        guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
+        guest_key: Some(awale_model::secret::GuestKey::from_bytes(common::TEST_KEY)),
         ..Config::default()
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use awale_core::{Game, Move, Position, Rules, Side};
 use awale_db::{build, Database};
-use awale_web::study::PositionView;
+use awale_service::study::PositionView;
 use serde_json::Value;
 
 fn lessons() -> Value {

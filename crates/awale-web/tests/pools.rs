@@ -325,12 +325,12 @@ async fn a_seek_counts_as_a_game_made_for_the_player() {
 
 #[tokio::test]
 async fn a_guest_of_before_signed_secrets_keeps_its_cookie() {
-    use awale_web::store::GameStore;
-    let store = awale_web::Store::in_memory().unwrap();
+    use awale_store::GameStore;
+    let store = awale_store::Store::in_memory().unwrap();
     let state = awale_web::AppState::new(
         store.clone(),
         awale_web::Config {
-            guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
+            guest_key: Some(awale_model::secret::GuestKey::from_bytes(common::TEST_KEY)),
             ..awale_web::Config::default()
         },
     )
@@ -339,7 +339,7 @@ async fn a_guest_of_before_signed_secrets_keeps_its_cookie() {
     // An old guest: a secret the server made before it tagged them, its
     // player known to the store (a nickname, here).
     let old = "5".repeat(64);
-    let player = awale_web::secret::player_id(&old);
+    let player = awale_model::secret::player_id(&old);
     store
         .set_player_name(player, "Old Timer".into(), 1_000)
         .await

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use awale_core::{Position, Rules};
 use awale_db::{build, Database};
-use awale_web::{app, AppState, Config, Store};
+use awale_store::Store;
+use awale_web::{app, AppState, Config};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -36,7 +37,7 @@ fn db_dir() -> &'static PathBuf {
 fn config() -> Config {
     Config {
         hint_time: Duration::from_millis(300),
-        guest_key: Some(awale_web::secret::GuestKey::from_bytes(common::TEST_KEY)),
+        guest_key: Some(awale_model::secret::GuestKey::from_bytes(common::TEST_KEY)),
         ..Config::default()
     }
 }
@@ -44,7 +45,7 @@ fn config() -> Config {
 /// A server with the database, for puzzles and as the engine's oracle.
 fn study_app() -> Router {
     let dir = db_dir().clone();
-    let oracles: awale_web::computer::OracleSource =
+    let oracles: awale_service::computer::OracleSource =
         Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
     let state =
         AppState::with_oracle(Store::in_memory().unwrap(), config(), Some(oracles)).unwrap();
@@ -605,7 +606,7 @@ fn no_study_request_gets_a_server_error() {
         .unwrap();
     let app = runtime.block_on(async {
         let dir = db_dir().clone();
-        let oracles: awale_web::computer::OracleSource =
+        let oracles: awale_service::computer::OracleSource =
             Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
         let config = Config {
             hint_time: Duration::from_millis(5),

@@ -158,7 +158,7 @@ async fn two_accounts_are_paired_and_a_resignation_moves_the_standings_live() {
 #[tokio::test]
 async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games() {
     let config = Config {
-        chat_rate: awale_web::limiter::Rate {
+        chat_rate: awale_service::limiter::Rate {
             burst: 3,
             every_ms: 3_600_000,
         },

@@ -6,9 +6,9 @@
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use awale_web::accounts::Role;
-use awale_web::store::AccountStore;
-use awale_web::Store;
+use awale_service::accounts::Role;
+use awale_store::AccountStore;
+use awale_store::Store;
 
 /// Arguments of `awale admin`.
 #[derive(clap::Args)]

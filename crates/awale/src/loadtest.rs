@@ -218,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )));
         }
         let pairings = Arc::new(Mutex::new(Pairings::default()));
-        let pool_names: Vec<String> = awale_web::pools::POOLS.iter().map(|p| p.name()).collect();
+        let pool_names: Vec<String> = awale_service::pools::POOLS.iter().map(|p| p.name()).collect();
         for n in 0..args.pools {
             let pool = pool_names[n % pool_names.len()].clone();
             let task = seek(
@@ -338,9 +338,9 @@ async fn wal_idle(path: &std::path::Path) -> (u64, f64) {
 /// its own), the limits the server ships with.
 async fn start_server(
     real_limits: bool,
-) -> anyhow::Result<(String, (awale_web::AppState, awale_web::Store))> {
-    use awale_web::limiter::Rate;
-    let store = awale_web::Store::in_memory().context("scratch games file")?;
+) -> anyhow::Result<(String, (awale_web::AppState, awale_store::Store))> {
+    use awale_service::limiter::Rate;
+    let store = awale_store::Store::in_memory().context("scratch games file")?;
     let unlimited = Rate {
         burst: u32::MAX,
         every_ms: 1,

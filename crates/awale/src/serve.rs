@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use awale_web::server::Limits;
-use awale_web::{AppState, Config, PgStore, Policy, Store};
+use awale_store::{PgStore, Store};
+use awale_web::{AppState, Config, Policy};
 
 /// Arguments of `awale serve`.
 #[derive(clap::Args)]
@@ -193,7 +194,7 @@ impl Opened {
 /// `url` if it is a PostgreSQL address; else an error naming the `flag`
 /// that gave it and, in `instead`, the flag for a games file.
 fn postgres_url<'a>(url: &'a str, flag: &str, instead: &str) -> anyhow::Result<&'a str> {
-    if !awale_web::store::is_postgres_url(url) {
+    if !awale_store::is_postgres_url(url) {
         anyhow::bail!(
             "{flag} `{url}`: give a PostgreSQL address, postgres://USER@HOST/DATABASE ({instead})"
         );
@@ -214,7 +215,7 @@ pub fn store(args: StoreArgs) -> anyhow::Result<ExitCode> {
     }
     let file = Store::open(&from).with_context(|| format!("game store {}", from.display()))?;
     let db = connect(to)?;
-    let report = awale_web::store::copy_to_postgres(&file, &db)
+    let report = awale_store::copy_to_postgres(&file, &db)
         .with_context(|| format!("copy of {} into {}", from.display(), db.shown()))?;
     file.close();
     db.close();
@@ -342,7 +343,7 @@ impl Databases {
         }
         let build = match (&args.db, args.db_levels) {
             (_, Some(n)) => Some(n),
-            (None, None) => Some(awale_web::databases::DEFAULT_TARGET),
+            (None, None) => Some(awale_service::databases::DEFAULT_TARGET),
             // A folder of the owner's is theirs to fill.
             (Some(_), None) => None,
         };
@@ -359,8 +360,8 @@ pub const GUEST_KEY_FILE: &str = "guest.key";
 /// The server's guest key, read from `path` (64 hex digits), or made and
 /// written there (readable by its owner only) when the file is missing:
 /// guests' cookies outlive a restart only with the same key.
-pub fn guest_key(path: &std::path::Path) -> anyhow::Result<awale_web::secret::GuestKey> {
-    use awale_web::secret::GuestKey;
+pub fn guest_key(path: &std::path::Path) -> anyhow::Result<awale_model::secret::GuestKey> {
+    use awale_model::secret::GuestKey;
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let text = text.trim();
@@ -393,7 +394,7 @@ pub fn guest_key(path: &std::path::Path) -> anyhow::Result<awale_web::secret::Gu
             let mut file = options
                 .open(path)
                 .with_context(|| format!("cannot write the guest key {}", path.display()))?;
-            let text = awale_web::secret::hex(&key.bytes());
+            let text = awale_model::secret::hex(&key.bytes());
             file.write_all(text.as_bytes())
                 .and_then(|()| file.sync_all())
                 .with_context(|| format!("cannot write the guest key {}", path.display()))?;
@@ -470,7 +471,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Endgame databases built with `awale db build`, found per rule
         // variant when a game needs one: the Perfect level, hints and
         // reviews use them.
-        let oracles: Option<awale_web::computer::OracleSource> = databases.as_ref().map(|_| {
+        let oracles: Option<awale_service::computer::OracleSource> = databases.as_ref().map(|_| {
             Box::new(move |rules: &awale_core::Rules| {
                 match awale_db::oracle_for(rules, db.as_deref()) {
                     Ok(oracle) => oracle,
@@ -480,7 +481,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         None
                     }
                 }
-            }) as awale_web::computer::OracleSource
+            }) as awale_service::computer::OracleSource
         });
         let state = match &opened {
             Opened::File(store, _) => AppState::with_oracle(store.clone(), config, oracles),
@@ -509,7 +510,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.schedule {
             state
                 .tournaments()
-                .keep_schedule(awale_web::tournaments::SCHEDULE.to_vec());
+                .keep_schedule(awale_service::tournaments::SCHEDULE.to_vec());
         }
         awale_web::server::serve(listener, state, limits, awale_web::server::signal()).await;
         anyhow::Ok(())

@@ -81,7 +81,7 @@ impl Serve {
 
 /// A player's cookie: guest `n` of the servers' key (`--guest-key`).
 fn player(n: u8) -> String {
-    let key = awale_web::secret::GuestKey::from_bytes([7; 32]);
+    let key = awale_model::secret::GuestKey::from_bytes([7; 32]);
     format!("awale_player={}", key.sign(&format!("{n:032x}")))
 }
 

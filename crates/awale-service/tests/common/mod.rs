@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_service::clock::Clock;
-use awale_service::game::PlayerId;
+use awale_model::game::PlayerId;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::tournaments::{TournamentView, Tournaments};
-use awale_service::Store;
+use awale_store::Store;
 
 /// The player numbered `n`.
 pub fn player(n: u8) -> PlayerId {
@@ -25,7 +25,7 @@ pub async fn play_seated(
     id: i64,
     ply: Option<usize>,
     mv: awale_core::Move,
-) -> Result<awale_service::game::WebGame, awale_service::Error> {
+) -> Result<awale_model::game::WebGame, awale_model::Error> {
     let game = games.load(id).await?;
     let player = game.seats[mv.side().index()]
         .as_ref()
@@ -38,7 +38,7 @@ pub async fn resign_seated(
     games: &Arc<Games>,
     id: i64,
     side: awale_core::Side,
-) -> Result<awale_service::game::WebGame, awale_service::Error> {
+) -> Result<awale_model::game::WebGame, awale_model::Error> {
     let game = games.load(id).await?;
     let player = game.seats[side.index()].as_ref().map(|s| s.player.clone());
     games.resign(id, player.as_ref(), Some(side)).await
@@ -105,6 +105,6 @@ pub async fn until(
 }
 
 /// Checks that `answer` is the refusal `code`.
-pub fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_service::Error>, code: &str) {
+pub fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_model::Error>, code: &str) {
     assert_eq!(answer.unwrap_err().code, code);
 }

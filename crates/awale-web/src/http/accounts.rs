@@ -396,7 +396,7 @@ pub async fn resolve(
 ) -> ApiResult<StatusCode> {
     let id = id.parse::<i64>().map_err(|_| {
         Error::new(
-            crate::Kind::NotFound,
+            awale_model::Kind::NotFound,
             "no_such_report",
             format!("no report `{}`", crate::error::shown(&id)),
         )

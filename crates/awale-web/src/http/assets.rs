@@ -114,7 +114,8 @@ fn none_match(headers: &HeaderMap, etag: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{app, AppState, Config, Store};
+    use crate::{app, AppState, Config};
+    use awale_store::Store;
     use axum::http::Request;
     use http_body_util::BodyExt;
     use std::io::Read;

@@ -199,7 +199,7 @@ pub(crate) use account_acts;
 pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<i64, Error> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
         Error::new(
-            crate::Kind::NotFound,
+            awale_model::Kind::NotFound,
             code,
             format!("no {what} `{}`", crate::error::shown(text)),
         )

@@ -24,7 +24,7 @@ use super::error::ApiError;
 use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
 use crate::game::now_ms;
 use crate::AppState;
-pub use awale_service::secret::player_id;
+pub use awale_model::secret::player_id;
 
 /// The cookie that holds a browser's player secret.
 pub const COOKIE: &str = "awale_player";
@@ -149,7 +149,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
                 player = Some(player_id(&secret));
                 issued = Some(secret);
             }
-            Err(e) if e.kind == crate::Kind::Internal => {
+            Err(e) if e.kind == awale_model::Kind::Internal => {
                 tracing::error!(error = %e, "no player secret");
             }
             Err(_) => {}

@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use awale_web::{app, AppState, Config, Store};
+use awale_store::Store;
+use awale_web::{app, AppState, Config};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -22,7 +23,7 @@ pub const TEST_KEY: [u8; 32] = [7; 32];
 /// The secret of the test server's guest numbered `n` (a cookie's value):
 /// one the server could have issued, unlike a made-up one.
 pub fn guest(n: u64) -> String {
-    awale_web::secret::GuestKey::from_bytes(TEST_KEY).sign(&format!("{n:032x}"))
+    awale_model::secret::GuestKey::from_bytes(TEST_KEY).sign(&format!("{n:032x}"))
 }
 
 /// The server's state on a store in memory, with `config` (and the tests'
@@ -30,7 +31,7 @@ pub fn guest(n: u64) -> String {
 pub fn memory_state(mut config: Config) -> AppState {
     config
         .guest_key
-        .get_or_insert_with(|| awale_web::secret::GuestKey::from_bytes(TEST_KEY));
+        .get_or_insert_with(|| awale_model::secret::GuestKey::from_bytes(TEST_KEY));
     AppState::new(Store::in_memory().unwrap(), config).unwrap()
 }
 

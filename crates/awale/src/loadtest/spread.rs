@@ -473,11 +473,11 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
 /// else as a process serves the game.
 async fn stored_moves(
     run: &Run,
-    db: Option<&awale_web::PgStore>,
+    db: Option<&awale_store::PgStore>,
     reader: &Visitor,
     game: &GameRef,
 ) -> anyhow::Result<Vec<char>> {
-    use awale_web::store::GameStore;
+    use awale_store::GameStore;
     if let Some(db) = db {
         let id = db
             .find(game.to_string())
@@ -502,7 +502,7 @@ async fn stored_moves(
 /// process was lost with the first answer: played once, answered twice).
 async fn lost_moves(
     run: &Run,
-    db: Option<&awale_web::PgStore>,
+    db: Option<&awale_store::PgStore>,
     games: &[GameRef],
 ) -> anyhow::Result<(u64, u64)> {
     let mut by_game = run.acked_by_game();
@@ -571,7 +571,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let elapsed = started.elapsed().as_secs_f64();
         let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let db = match &args.store {
-            Some(url) => Some(awale_web::PgStore::connect(url).context("--store")?),
+            Some(url) => Some(awale_store::PgStore::connect(url).context("--store")?),
             None => None,
         };
         let (lost, twice) = lost_moves(&run, db.as_ref(), &games).await?;

@@ -27,7 +27,7 @@ pub const TEST_GUEST_KEY: &str = "0707070707070707070707070707070707070707070707
 
 /// The secret of the test servers' guest numbered `n` (a cookie's value).
 pub fn test_guest(n: u64) -> String {
-    awale_web::secret::GuestKey::from_bytes([7; 32]).sign(&format!("{n:032x}"))
+    awale_model::secret::GuestKey::from_bytes([7; 32]).sign(&format!("{n:032x}"))
 }
 
 /// Writes [`TEST_GUEST_KEY`] into `data`'s folder (once) and names it to
