@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::clock::Clock;
 use crate::error::{Error, Kind};
-use crate::game::{now_ms, PlayerId};
+use crate::game::PlayerId;
 use crate::pools::{Pool, Seeker};
 use crate::rating::{Speed, START};
 use crate::store::ratings::{BoardRule, GameFilter, Leader, PlayedGame, RatingPoint, Results};
@@ -131,6 +132,8 @@ pub struct Players {
     rule: BoardRule,
     /// Who listens to their own stream now (online), when known.
     hub: Option<Arc<crate::live::Hub>>,
+    /// The time deviations grow by.
+    clock: Clock,
 }
 
 /// No account is named `name`.
@@ -157,7 +160,15 @@ impl Players {
             ratings,
             rule,
             hub: None,
+            clock: Clock::system(),
         }
+    }
+
+    /// The same, reading the time on `clock` (the games').
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Players {
+        self.clock = clock;
+        self
     }
 
     /// The same, saying who is online by `hub` (their own stream open).
@@ -184,7 +195,7 @@ impl Players {
     pub async fn page(&self, name: &str) -> Result<PlayerPage, Error> {
         let account = self.account(name).await?;
         let player = account.player.clone();
-        let now = now_ms();
+        let now = self.clock.now_ms();
         let mut ratings = Vec::new();
         for r in self.ratings.ratings(player.clone()).await? {
             let idle = r.last_ms.map_or(0, |t| now - t);
@@ -257,7 +268,7 @@ impl Players {
             weeks: self.rule.weeks,
             players: self
                 .ratings
-                .leaderboard(speed, self.rule, now_ms(), BOARD_SIZE)
+                .leaderboard(speed, self.rule, self.clock.now_ms(), BOARD_SIZE)
                 .await?,
         })
     }

@@ -8,12 +8,12 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
-use awale_service::accounts::{Accounts, Role, SignedUp};
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use awale_service::accounts::{Accounts, Role, SignedUp};
 use awale_service::games::Games;
 use awale_service::live::Hub;
-use awale_store::{AccountStore, ChatLine, GameStore};
 use awale_store::Store;
+use awale_store::{AccountStore, ChatLine, GameStore};
 
 use common::{refused_as, resign_seated};
 

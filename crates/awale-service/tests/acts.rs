@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
+use awale_model::game::{Clock as GameClock, Mode, PlayerId, Seat, WebGame};
 use awale_service::clock::Clock;
 use awale_service::computer::Computer;
-use awale_model::game::{Clock as GameClock, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::{Games, NewGame, Upload, MAX_OPEN_CHALLENGES};
 use awale_service::live::Hub;
 use awale_store::Store;

@@ -11,19 +11,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
+use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
+use awale_model::rating::Speed;
 use awale_service::accounts::{Account, Accounts};
 use awale_service::challenges::{
     ChallengeState, ChallengeView, Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN,
 };
 use awale_service::clock::Clock as Time;
-use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::players::{parse_rating_range, Players};
-use awale_model::rating::Speed;
 use awale_store::ratings::{BoardRule, RatingStore};
-use awale_store::{AccountStore, GameStore};
 use awale_store::Store;
+use awale_store::{AccountStore, GameStore};
 
 use common::refused_as;
 
@@ -177,9 +177,7 @@ async fn the_challenger_is_told_of_the_game_once_it_is_stored() {
             .as_str()
             .expect("the game in the news")
             .to_string();
-        awale_store::GameStore::find(&w.store, game)
-            .await
-            .unwrap()
+        awale_store::GameStore::find(&w.store, game).await.unwrap()
     });
     assert!(found.is_some(), "the news came before the game was stored");
     assert_eq!(found, w.store.find(accepted.unwrap().game).await.unwrap());

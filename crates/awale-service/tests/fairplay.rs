@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_service::fairplay::PAIR_RATED_LIMIT;
 use awale_model::game::{Clock, Mode, Seat, Stop, WebGame};
+use awale_service::fairplay::PAIR_RATED_LIMIT;
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;

@@ -8,8 +8,8 @@ use common::{play_seated, resign_seated};
 use std::sync::Arc;
 use std::time::Duration;
 
-use awale_service::clock::Clock;
 use awale_model::game::PlayerId;
+use awale_service::clock::Clock;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::pools::{Pool, Pools, SeekNews, Seeker};

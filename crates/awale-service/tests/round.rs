@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_service::computer::Computer;
 use awale_model::game::{now_ms, Clock, Mode, Seat, Stop, WebGame};
+use awale_service::computer::Computer;
 use awale_service::games::Games;
 use awale_service::handoff::Handoffs;
 use awale_service::live::Hub;

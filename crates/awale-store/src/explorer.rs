@@ -85,7 +85,8 @@ impl<S: Backend> ExplorerStore for S {
             Box::pin(async move {
                 let plies = line.chars().count() as i64;
                 let values: [&dyn Value; 4] = [&rules, &start, &line, &plies];
-                tx.query(OPENING_MOVES, &values, |r| opening_move_of(r)).await
+                tx.query(OPENING_MOVES, &values, |r| opening_move_of(r))
+                    .await
             })
         })
     }

@@ -350,7 +350,8 @@ impl AppState {
         let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
-                .with_presence(Arc::clone(games.hub())),
+                .with_presence(Arc::clone(games.hub()))
+                .with_clock(config.clock.clone()),
         );
         let mut policy = config.policy.clone();
         let public_url = match &config.public_url {

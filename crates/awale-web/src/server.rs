@@ -63,14 +63,21 @@ struct Refusals {
 impl Refusals {
     fn note(&self, peer: SocketAddr, why: &str) {
         let n = self.count.fetch_add(1, Ordering::Relaxed) + 1;
-        let now = crate::game::now_ms();
+        // Milliseconds since the first refusal (logs only: no rule reads it).
+        static SINCE: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        let now = SINCE
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_millis() as i64
+            + 1;
         let last = self.last_log_ms.load(Ordering::Relaxed);
         // One line every ten seconds at most, whatever the flood.
-        if now - last >= 10_000
-            && self
-                .last_log_ms
-                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
+        if last == 0
+            || now - last >= 10_000
+                && self
+                    .last_log_ms
+                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
         {
             tracing::warn!(
                 %peer,

@@ -218,7 +218,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )));
         }
         let pairings = Arc::new(Mutex::new(Pairings::default()));
-        let pool_names: Vec<String> = awale_service::pools::POOLS.iter().map(|p| p.name()).collect();
+        let pool_names: Vec<String> = awale_service::pools::POOLS
+            .iter()
+            .map(|p| p.name())
+            .collect();
         for n in 0..args.pools {
             let pool = pool_names[n % pool_names.len()].clone();
             let task = seek(

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use awale_web::server::Limits;
 use awale_store::{PgStore, Store};
+use awale_web::server::Limits;
 use awale_web::{AppState, Config, Policy};
 
 /// Arguments of `awale serve`.

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use awale_service::clock::Clock;
 use awale_model::game::PlayerId;
+use awale_service::clock::Clock;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::tournaments::{TournamentView, Tournaments};

@@ -22,7 +22,6 @@ use cookie::{Cookie, SameSite};
 
 use super::error::ApiError;
 use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
-use crate::game::now_ms;
 use crate::AppState;
 pub use awale_model::secret::player_id;
 
@@ -112,7 +111,13 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     let mut issued = None;
     // Only a secret the server issued stands for a guest.
     let guest = match secret_of(req.headers(), COOKIE, SECURE_COOKIE) {
-        Some(secret) => state.shared.guests.player(secret, client.0, now_ms()).await,
+        Some(secret) => {
+            state
+                .shared
+                .guests
+                .player(secret, client.0, state.shared.games.now_ms())
+                .await
+        }
         None => None,
     };
     let mut player = guest.clone();
@@ -127,7 +132,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
                     &account.player,
                     client.0,
                     player.as_ref(),
-                    now_ms(),
+                    state.shared.games.now_ms(),
                 );
                 player = Some(account.player.clone());
                 session = Some(SignedIn {
@@ -144,7 +149,11 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     // New guests are counted per address: past the rate, the page is
     // served without one (it can watch, not play, until later).
     if player.is_none() && page_load {
-        match state.shared.guests.admit(client.0, now_ms()) {
+        match state
+            .shared
+            .guests
+            .admit(client.0, state.shared.games.now_ms())
+        {
             Ok(secret) => {
                 player = Some(player_id(&secret));
                 issued = Some(secret);
