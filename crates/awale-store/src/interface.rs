@@ -242,10 +242,7 @@ pub trait GameStore: Send + Sync {
     /// (a copy held in memory older than it is read again before a
     /// change); None for a store only this process writes (its copies are
     /// always the last), or when there is no such game.
-    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
-        let _ = id;
-        Box::pin(async { Ok(None) })
-    }
+    fn revision(&self, id: i64) -> StoreFuture<'_, Option<i64>>;
 
     /// Game `held.id` as stored at `revision`, read from a copy `held` at
     /// the revision before, the change having left its first `kept` plies:
@@ -258,33 +255,23 @@ pub trait GameStore: Send + Sync {
         held: WebGame,
         revision: i64,
         kept: usize,
-    ) -> StoreFuture<'_, Option<WebGame>> {
-        let _ = (revision, kept);
-        self.load(held.id)
-    }
+    ) -> StoreFuture<'_, Option<WebGame>>;
 
     /// The games going on with a clock whose side to move ran out of time
     /// before `before_ms` (ms since the epoch), at most `limit`: the flags
     /// the process holding them did not drop (it is gone), for a store
     /// several processes share; none for one only this process writes
     /// (it arms every flag itself).
-    fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>> {
-        let _ = (before_ms, limit);
-        Box::pin(async { Ok(Vec::new()) })
-    }
+    fn overdue_flags(&self, before_ms: i64, limit: usize) -> StoreFuture<'_, Vec<i64>>;
 
     /// The pools' seeks, for a store that several processes share (each
     /// pairs over all of them); None for one only this process writes
     /// (its pools stay in memory).
-    fn seek_store(&self) -> Option<std::sync::Arc<dyn crate::seeks::SeekStore>> {
-        None
-    }
+    fn seek_store(&self) -> Option<std::sync::Arc<dyn crate::seeks::SeekStore>>;
 
     /// The changes other processes make to this store, for a store that
     /// several processes share; None for one only this process writes.
-    fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
-        None
-    }
+    fn notices(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>>;
 }
 
 #[cfg(test)]

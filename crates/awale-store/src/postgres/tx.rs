@@ -2,8 +2,6 @@
 //! a transaction for a write; SQLite's numbered parameters become
 //! PostgreSQL's.
 
-use std::future::Future;
-
 use deadpool_postgres::Object;
 use tokio_postgres::types::ToSql;
 
@@ -68,94 +66,79 @@ impl Drop for PgTx {
 impl Tx for PgTx {
     const POSTGRES: bool = true;
 
-    fn execute(
-        &self,
-        sql: &str,
-        values: &[&dyn Value],
-    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
-        async move {
-            let client = self.client()?;
-            let statement = cached(client, &dollar_params(sql)).await?;
-            let values = pg_values(values.iter().copied());
-            Ok(client.execute(&statement, &values).await?)
-        }
+    async fn execute(&self, sql: &str, values: &[&dyn Value]) -> Result<u64, StoreError> {
+        let client = self.client()?;
+        let statement = cached(client, &dollar_params(sql)).await?;
+        let values = pg_values(values.iter().copied());
+        Ok(client.execute(&statement, &values).await?)
     }
 
-    fn query<T: Send>(
+    async fn query<T: Send>(
         &self,
         sql: &str,
         values: &[&dyn Value],
         mut decode: impl FnMut(&Row<'_>) -> Result<T, StoreError> + Send,
-    ) -> impl Future<Output = Result<Vec<T>, StoreError>> + Send {
-        async move {
-            let client = self.client()?;
-            let statement = cached(client, &dollar_params(sql)).await?;
-            let values = pg_values(values.iter().copied());
-            let rows = client.query(&statement, &values).await?;
-            rows.iter().map(|r| decode(&Row::Pg(r))).collect()
-        }
+    ) -> Result<Vec<T>, StoreError> {
+        let client = self.client()?;
+        let statement = cached(client, &dollar_params(sql)).await?;
+        let values = pg_values(values.iter().copied());
+        let rows = client.query(&statement, &values).await?;
+        rows.iter().map(|r| decode(&Row::Pg(r))).collect()
     }
 
-    fn replace_moves(
+    async fn replace_moves(
         &self,
         game: i64,
         from: usize,
         moves: Vec<(i64, String, i64)>,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let client = self.client()?;
-            // The moves taken back (if any) and the new ones: sent
-            // together, one round trip (the server runs them in order).
-            let delete =
-                cached(client, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2").await?;
-            let from_ply = from as i64;
-            let delete_params: [&(dyn ToSql + Sync); 2] = [&game, &from_ply];
-            let deleted = client.execute(&delete, &delete_params);
-            if moves.is_empty() {
-                deleted.await?;
-                return Ok(());
-            }
-            let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
-            let letters: Vec<&str> = moves.iter().map(|m| m.1.as_str()).collect();
-            let captured: Vec<i64> = moves.iter().map(|m| m.2).collect();
-            // One statement for all the moves (a whole game on creation or
-            // import): arrays unnested.
-            let insert = cached(
-                client,
-                "INSERT INTO moves (game_id, ply, letter, captured)
+    ) -> Result<(), StoreError> {
+        let client = self.client()?;
+        // The moves taken back (if any) and the new ones: sent
+        // together, one round trip (the server runs them in order).
+        let delete = cached(client, "DELETE FROM moves WHERE game_id = $1 AND ply >= $2").await?;
+        let from_ply = from as i64;
+        let delete_params: [&(dyn ToSql + Sync); 2] = [&game, &from_ply];
+        let deleted = client.execute(&delete, &delete_params);
+        if moves.is_empty() {
+            deleted.await?;
+            return Ok(());
+        }
+        let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
+        let letters: Vec<&str> = moves.iter().map(|m| m.1.as_str()).collect();
+        let captured: Vec<i64> = moves.iter().map(|m| m.2).collect();
+        // One statement for all the moves (a whole game on creation or
+        // import): arrays unnested.
+        let insert = cached(
+            client,
+            "INSERT INTO moves (game_id, ply, letter, captured)
                  SELECT $1, * FROM UNNEST($2::BIGINT[], $3::TEXT[], $4::BIGINT[])",
-            )
-            .await?;
-            let insert_params: [&(dyn ToSql + Sync); 4] = [&game, &plies, &letters, &captured];
-            let inserted = client.execute(&insert, &insert_params);
-            let (deleted, inserted) = futures_util::future::join(deleted, inserted).await;
-            deleted?;
-            inserted?;
-            Ok(())
-        }
+        )
+        .await?;
+        let insert_params: [&(dyn ToSql + Sync); 4] = [&game, &plies, &letters, &captured];
+        let inserted = client.execute(&insert, &insert_params);
+        let (deleted, inserted) = futures_util::future::join(deleted, inserted).await;
+        deleted?;
+        inserted?;
+        Ok(())
     }
 
-    fn lock(&self, space: i64, key: &str) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let client = self.client()?;
-            let lock = cached(
-                client,
-                "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))",
-            )
-            .await?;
-            client.execute(&lock, &[&key, &space]).await?;
-            Ok(())
-        }
+    async fn lock(&self, space: i64, key: &str) -> Result<(), StoreError> {
+        let client = self.client()?;
+        let lock = cached(
+            client,
+            "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))",
+        )
+        .await?;
+        client.execute(&lock, &[&key, &space]).await?;
+        Ok(())
     }
 
-    fn announce(&self, notice: Notice) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let client = self.client()?;
-            let text = format!("{} {}", self.origin, notice.to_text());
-            let notify = cached(client, "SELECT pg_notify($1, $2)").await?;
-            client.execute(&notify, &[&CHANNEL, &text]).await?;
-            Ok(())
-        }
+    async fn announce(&self, notice: Notice) -> Result<(), StoreError> {
+        let client = self.client()?;
+        let text = format!("{} {}", self.origin, notice.to_text());
+        let notify = cached(client, "SELECT pg_notify($1, $2)").await?;
+        client.execute(&notify, &[&CHANNEL, &text]).await?;
+        Ok(())
     }
 }
 

@@ -242,16 +242,7 @@ impl Store {
         &self,
         work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let _turn = self
-            .inner
-            .reading
-            .acquire()
-            .await
-            .map_err(|_| StoreError::Closed)?;
-        let store = self.clone();
-        tokio::task::spawn_blocking(move || store.read_blocking(work))
-            .await
-            .map_err(|e| StoreError::Refused(format!("a read failed: {e}")))?
+        self.read_shared(move |conn| work(&lock(conn))).await
     }
 
     /// [`Store::read`] of work on a shared connection (the steps of a
