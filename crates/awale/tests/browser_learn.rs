@@ -70,32 +70,50 @@ fn text(b: &Browser, css: &str) -> String {
 
 /// Waits until the text of `css` holds `needle`; returns the text.
 fn wait_text(b: &Browser, css: &str, needle: &str) -> String {
+    let mut t = String::new();
+    poll(
+        100,
+        || {
+            t = text(b, css);
+            t.contains(needle)
+        },
+        || {
+            format!(
+                "`{needle}` in {css} (last: `{}`; at {})",
+                text(b, css),
+                b.eval("return location.hash")
+            )
+        },
+    );
+    t
+}
+
+/// Calls `done` every `every_ms` until it returns true; fails after 30 s
+/// saying what was awaited (`what()`).
+fn poll(every_ms: u64, mut done: impl FnMut() -> bool, what: impl Fn() -> String) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let t = text(b, css);
-        if t.contains(needle) {
-            return t;
-        }
+    while !done() {
         assert!(
             std::time::Instant::now() < deadline,
-            "timed out waiting for `{needle}` in {css} (last: `{t}`; at {})",
-            b.eval("return location.hash")
+            "timed out waiting for {}",
+            what()
         );
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::thread::sleep(std::time::Duration::from_millis(every_ms));
     }
 }
 
 /// Waits until `script` returns true.
 fn wait(b: &Browser, what: &str, script: &str) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while b.eval(script) != json!(true) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "timed out waiting for {what} (at {})",
-            b.eval("return location.hash + ' ' + document.querySelector('main').innerText.slice(0, 600)")
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    poll(
+        100,
+        || b.eval(script) == json!(true),
+        || {
+            format!(
+                "{what} (at {})",
+                b.eval("return location.hash + ' ' + document.querySelector('main').innerText.slice(0, 600)")
+            )
+        },
+    );
 }
 
 /// Issue 21: the sowing lesson answers a wrong try with where the last
@@ -155,11 +173,7 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
         "return !document.querySelector('#lesson-hint-text').hidden",
     );
     assert!(text(&b, "#lesson-hint-text").contains("Hole a has 2 seeds"));
-    wait(
-        &b,
-        "the board back",
-        "return !!document.querySelector(\"#lesson-board .hole-hit.legal[data-letter='E']\")",
-    );
+    wait_legal(&b, "the board back", "#lesson-board", "E");
     screenshot(&b, "screenshot-lesson.png");
     tap(&b, "#lesson-board", "E");
     let said = wait_text(&b, "#lesson-feedback", "Well done!");
@@ -199,24 +213,35 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     assert_eq!(text(&b, ".lesson-card[data-lesson='sow'] .title"), "Semer");
 }
 
+/// The script that says whether hole `letter` of board `svg` may be
+/// played now.
+fn legal_hole(svg: &str, letter: &str) -> String {
+    format!("return !!document.querySelector(\"{svg} .hole-hit.legal[data-letter='{letter}']\")")
+}
+
+/// Waits until hole `letter` of board `svg` may be played (`what`: the
+/// board awaited, for the failure's words).
+fn wait_legal(b: &Browser, what: &str, svg: &str, letter: &str) {
+    wait(b, what, &legal_hole(svg, letter));
+}
+
 /// Taps `letter` on the lesson's board until the step is solved (taps
 /// while the board is loading or sowing are not taken).
 fn solve_step(b: &Browser, letter: &str) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while b.eval("return !document.querySelector('#lesson-next').hidden") != json!(true) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{letter} never taken: {}",
-            text(b, "#lesson-feedback")
-        );
-        if b.eval(&format!(
-            "return !!document.querySelector(\"#lesson-board .hole-hit.legal[data-letter='{letter}']\")"
-        )) == json!(true)
-        {
-            tap(b, "#lesson-board", letter);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
+    let legal = legal_hole("#lesson-board", letter);
+    poll(
+        200,
+        || {
+            if b.eval("return !document.querySelector('#lesson-next').hidden") == json!(true) {
+                return true;
+            }
+            if b.eval(&legal) == json!(true) {
+                tap(b, "#lesson-board", letter);
+            }
+            false
+        },
+        || format!("{letter} to be taken: {}", text(b, "#lesson-feedback")),
+    );
 }
 
 /// A step is kept as done once solved: a learner who goes on at once,
@@ -644,22 +669,14 @@ fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
     );
     assert!(b.string("return location.hash").starts_with("#mistakes"));
     // The position before the blunder, on the board.
-    wait(
-        &b,
-        "the position",
-        "return !!document.querySelector(\"#mistake-board .hole-hit.legal[data-letter='F']\")",
-    );
+    wait_legal(&b, "the position", "#mistake-board", "F");
     // The blunder again is not the answer.
     tap(&b, "#mistake-board", "E");
     // Its value here is the engine's estimate (the databases bound it
     // only): the margin is said.
     let said = wait_text(&b, "#mistake-feedback", "Not E");
     assert!(said.contains("a move within 2 seeds of the best"), "{said}");
-    wait(
-        &b,
-        "the board back",
-        "return !!document.querySelector(\"#mistake-board .hole-hit.legal[data-letter='F']\")",
-    );
+    wait_legal(&b, "the board back", "#mistake-board", "F");
     tap(&b, "#mistake-board", "F");
     let said = wait_text(&b, "#mistake-feedback", "Right! F is a better move");
     assert!(said.contains("South wins by 8"), "{said}");

@@ -13,6 +13,16 @@ mod webdriver;
 use serde_json::{json, Value};
 use webdriver::{game_id, member, page_fetch, tap, Browser, Site, DESKTOP, PHONE};
 
+/// Sends the challenge dialog open in `b`: 3+2, casual, South.
+fn send_challenge(b: &Browser) {
+    b.exec(
+        "document.querySelector('#challenge-clock').value = '3+2';
+         document.querySelector('#challenge-colour').value = 'S';",
+        json!([]),
+    );
+    tap(b, "#challenge-send");
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() {
@@ -41,12 +51,7 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
     assert_eq!(ama.text("#challenge-title"), "Défier Kofi_C");
     let found = ama.axe_violations();
     assert!(found.is_empty(), "the challenge dialog: {found:?}");
-    ama.exec(
-        "document.querySelector('#challenge-clock').value = '3+2';
-         document.querySelector('#challenge-colour').value = 'S';",
-        json!([]),
-    );
-    tap(&ama, "#challenge-send");
+    send_challenge(&ama);
     ama.wait_shown("#challenges li.challenge.sent", 10);
     let sent = ama.text("#challenges li.challenge.sent");
     assert!(
@@ -82,12 +87,7 @@ fn a_challenge_from_a_players_page_is_seen_at_once_and_accepted_into_one_game() 
     );
     tap(&ama, "#player-challenge");
     ama.wait_open("#dlg-challenge", 10);
-    ama.exec(
-        "document.querySelector('#challenge-clock').value = '3+2';
-         document.querySelector('#challenge-colour').value = 'S';",
-        json!([]),
-    );
-    tap(&ama, "#challenge-send");
+    send_challenge(&ama);
     kofi.wait_shown("#challenges li.challenge.received", 15);
     tap(&kofi, "#challenges li.challenge.received button.accept");
 

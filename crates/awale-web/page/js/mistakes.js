@@ -12,7 +12,7 @@ import * as nav from "./nav.js";
 import { moveWords, say, unsay } from "./spoken.js";
 import { errorText } from "./toast.js";
 import { scoreWords, sideName } from "./words.js";
-import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, positionView, whyNot } from "./study-board.js";
+import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, positionView, tryMove } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -139,44 +139,29 @@ function sureness(judged) {
 async function play(letter) {
   const m = state.mistake;
   if (!m || state.busy || state.done || !state.view) return;
-  const hole = moveOf(state.view, letter);
-  if (!hole) return;
-  if (!hole.legal) {
-    feedback("bad", () => [whyNot(hole)]);
-    return;
-  }
-  const key = state.key;
-  const here = () => state.key === key;
-  state.busy = true;
-  feedback("", () => [t("study_sowing", letter)]);
-  try {
-    const judged = await api("POST", `/api/study/mistakes/${m.id}/answer`, { move: letter });
-    if (!here()) return;
-    state.mistake = judged.mistake;
-    const side = m.side;
-    const said = () => judged.right
-      ? t("mistake_right", letter, scoreWords(judged.answered.score, side))
-      : t("mistake_wrong", letter, scoreWords(judged.answered.score, side));
-    if (judged.right) {
-      state.done = true;
-      feedback("good", () => [said(), sureness(judged), t("mistake_line_follows")]);
-      const end = await board.sowLine(m.position, m.rules, judged.line);
-      if (!end || !here()) return;
-      board.paint(end, { over: true });
-      feedback("good", () => [said(), sureness(judged), t("mistake_line_done", judged.line.join(" "))]);
-      await sayLine(m, judged.line);
-    } else {
-      feedback("bad", () => [said(), sureness(judged)]);
-      drawMistake();
-    }
-  } catch (e) {
-    if (here()) feedback("bad", () => [errorText(e)]);
-  } finally {
-    if (here()) {
-      state.busy = false;
-      render();
-      refreshList(key);
-    }
+  await tryMove(state, letter, { feedback, render, judge: (here) => judge(m, letter, here), done: refreshList });
+}
+
+// The server's word on `letter` played in mistake `m`, shown and said.
+async function judge(m, letter, here) {
+  const judged = await api("POST", `/api/study/mistakes/${m.id}/answer`, { move: letter });
+  if (!here()) return;
+  state.mistake = judged.mistake;
+  const side = m.side;
+  const said = () => judged.right
+    ? t("mistake_right", letter, scoreWords(judged.answered.score, side))
+    : t("mistake_wrong", letter, scoreWords(judged.answered.score, side));
+  if (judged.right) {
+    state.done = true;
+    feedback("good", () => [said(), sureness(judged), t("mistake_line_follows")]);
+    const end = await board.sowLine(m.position, m.rules, judged.line);
+    if (!end || !here()) return;
+    board.paint(end, { over: true });
+    feedback("good", () => [said(), sureness(judged), t("mistake_line_done", judged.line.join(" "))]);
+    await sayLine(m, judged.line);
+  } else {
+    feedback("bad", () => [said(), sureness(judged)]);
+    drawMistake();
   }
 }
 

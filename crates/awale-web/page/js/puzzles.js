@@ -10,7 +10,7 @@ import * as nav from "./nav.js";
 import { loadJson, saveJson } from "./settings.js";
 import { errorText } from "./toast.js";
 import { sideName } from "./words.js";
-import { StudyBoard, listenForMoves, moveOf, playMarks, positionView, whyNot } from "./study-board.js";
+import { StudyBoard, listenForMoves, playMarks, positionView, tryMove } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const STATS = "awale.puzzles";
@@ -170,57 +170,44 @@ function feedback(kind, parts) {
 async function play(letter) {
   const p = state.puzzle;
   if (!p || state.busy || state.solved || state.revealed || !state.view) return;
-  const m = moveOf(state.view, letter);
-  if (!m) return;
-  if (!m.legal) {
-    feedback("bad", () => [whyNot(m)]);
-    return;
-  }
-  const key = state.key;
-  const here = () => state.key === key;
-  state.busy = true;
-  feedback("", () => [t("study_sowing", letter)]);
-  try {
-    const judged = await api("POST", "/api/study/puzzles/check", { position: p.position, move: letter });
+  await tryMove(state, letter, { feedback, render, judge: (here) => judge(p, letter, here) });
+}
+
+// The server's word on `letter` played in puzzle `p`: the line that
+// follows a right move, the start of the refutation of a wrong one.
+async function judge(p, letter, here) {
+  const judged = await api("POST", "/api/study/puzzles/check", { position: p.position, move: letter });
+  if (!here()) return;
+  const mine = judged.moves.find((x) => x.move === letter);
+  if (judged.correct) {
+    state.solved = true;
+    const s = stats();
+    s.solved++;
+    if (state.tries === 0) s.streak++;
+    s.best = Math.max(s.best, s.streak);
+    if (state.day !== null) s.days[state.day] = true;
+    saveStats(s);
+    feedback("good", () => [t(p.goal === "draw" ? "puzzle_right_draw" : "puzzle_right_win", letter), t("puzzle_line_follows")]);
+    const end = await board.sowLine(p.position, "awale", judged.line);
+    if (!end || !here()) return;
+    board.paint(end, { over: true });
+    feedback("good", () => [
+      t(p.goal === "draw" ? "puzzle_right_draw" : "puzzle_right_win", letter),
+      t("puzzle_line_done", judged.line.join(" "), valueWords(judged.value)),
+    ]);
+  } else {
+    state.tries++;
+    const s = stats();
+    s.streak = 0;
+    saveStats(s);
+    feedback("bad", () => [t("puzzle_wrong", letter), valueWords(mine ? mine.value : 0), t("puzzle_watch")]);
+    // The start of the refutation: enough to see what the move allows.
+    const end = await board.sowLine(p.position, "awale", judged.refutation.slice(0, REFUTATION_PLIES));
+    if (!end || !here()) return;
+    await new Promise((r) => setTimeout(r, 900));
     if (!here()) return;
-    const mine = judged.moves.find((x) => x.move === letter);
-    if (judged.correct) {
-      state.solved = true;
-      const s = stats();
-      s.solved++;
-      if (state.tries === 0) s.streak++;
-      s.best = Math.max(s.best, s.streak);
-      if (state.day !== null) s.days[state.day] = true;
-      saveStats(s);
-      feedback("good", () => [t(p.goal === "draw" ? "puzzle_right_draw" : "puzzle_right_win", letter), t("puzzle_line_follows")]);
-      const end = await board.sowLine(p.position, "awale", judged.line);
-      if (!end || !here()) return;
-      board.paint(end, { over: true });
-      feedback("good", () => [
-        t(p.goal === "draw" ? "puzzle_right_draw" : "puzzle_right_win", letter),
-        t("puzzle_line_done", judged.line.join(" "), valueWords(judged.value)),
-      ]);
-    } else {
-      state.tries++;
-      const s = stats();
-      s.streak = 0;
-      saveStats(s);
-      feedback("bad", () => [t("puzzle_wrong", letter), valueWords(mine ? mine.value : 0), t("puzzle_watch")]);
-      // The start of the refutation: enough to see what the move allows.
-      const end = await board.sowLine(p.position, "awale", judged.refutation.slice(0, REFUTATION_PLIES));
-      if (!end || !here()) return;
-      await new Promise((r) => setTimeout(r, 900));
-      if (!here()) return;
-      feedback("bad", () => [t("puzzle_wrong", letter), valueWords(mine ? mine.value : 0), t("puzzle_try_again")]);
-      drawPuzzle();
-    }
-  } catch (e) {
-    if (here()) feedback("bad", () => [errorText(e)]);
-  } finally {
-    if (here()) {
-      state.busy = false;
-      render();
-    }
+    feedback("bad", () => [t("puzzle_wrong", letter), valueWords(mine ? mine.value : 0), t("puzzle_try_again")]);
+    drawPuzzle();
   }
 }
 

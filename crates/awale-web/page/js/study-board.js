@@ -8,6 +8,7 @@ import { drawBoard } from "./board.js";
 import { settings } from "./settings.js";
 import { animatePly } from "./sowing.js";
 import { t } from "./i18n.js";
+import { errorText } from "./toast.js";
 import { holeLetter, letterHole } from "./words.js";
 
 const views = new Map();
@@ -158,6 +159,35 @@ export function whereLastFell(view, letter) {
 
 // Why a hole of the mover's row cannot be played, in words; `familiar`:
 // as the lessons say it (to a child).
+// One try of `letter` on a study board (a puzzle, a mistake of one's
+// own): an illegal hole is told why; else the board is busy while `judge`
+// asks the server and shows its answer, an error is told in words, and
+// then `done` runs. `state.key` names what the board shows: `judge` is
+// given `here`, false once another is shown, so a late answer is dropped.
+export async function tryMove(state, letter, { feedback, render, judge, done = () => {} }) {
+  const hole = moveOf(state.view, letter);
+  if (!hole) return;
+  if (!hole.legal) {
+    feedback("bad", () => [whyNot(hole)]);
+    return;
+  }
+  const key = state.key;
+  const here = () => state.key === key;
+  state.busy = true;
+  feedback("", () => [t("study_sowing", letter)]);
+  try {
+    await judge(here);
+  } catch (e) {
+    if (here()) feedback("bad", () => [errorText(e)]);
+  } finally {
+    if (here()) {
+      state.busy = false;
+      render();
+      done(key);
+    }
+  }
+}
+
 export function whyNot(m, familiar = false) {
   const prefix = familiar ? "lesson_why_" : "why_";
   switch (m.reason) {
