@@ -10,8 +10,11 @@ use std::sync::Arc;
 use awale_core::{Game, Rules, Side};
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use awale_service::accounts::{Accounts, Role, SignedUp};
+use awale_service::chat::Chat;
 use awale_service::games::Games;
+use awale_service::limiter::Rate;
 use awale_service::live::Hub;
+use awale_service::tournaments::Tournaments;
 use awale_store::Store;
 use awale_store::{AccountStore, ChatLine, GameStore};
 
@@ -537,23 +540,37 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
         )
         .await
         .unwrap();
+    // The chat service removes it (its accounts over the same store).
+    let chat = Chat::new(
+        Arc::clone(&w.games),
+        Arc::new(
+            Accounts::with_cost(Arc::new(w.store.clone()), Arc::clone(&w.games), 1024, 1).unwrap(),
+        ),
+        Tournaments::new(Arc::clone(&w.games), Arc::new(w.store.clone()), None),
+        Arc::new(w.store.clone()),
+        Rate {
+            burst: 5,
+            every_ms: 2_000,
+        },
+    );
+    refused_as(
+        chat.remove_game_line(&kofi.account, &game.public_id, line.id)
+            .await,
+        "not_moderator",
+    );
     // The game by its public id; the store's number is never shown, so a
     // number names no game.
     refused_as(
-        w.accounts
-            .remove_chat_line(&mo, &game.id.to_string(), line.id)
+        chat.remove_game_line(&mo, &game.id.to_string(), line.id)
             .await,
         "no_such_game",
     );
-    w.accounts
-        .remove_chat_line(&mo, &game.public_id, line.id)
+    chat.remove_game_line(&mo, &game.public_id, line.id)
         .await
         .unwrap();
     assert!(w.store.chat(game.id, 10).await.unwrap().is_empty());
     refused_as(
-        w.accounts
-            .remove_chat_line(&mo, &game.public_id, line.id)
-            .await,
+        chat.remove_game_line(&mo, &game.public_id, line.id).await,
         "no_such_line",
     );
 

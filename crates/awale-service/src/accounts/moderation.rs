@@ -121,39 +121,6 @@ impl Accounts {
         Ok(())
     }
 
-    /// A moderator removes chat line `line` of the game whose public id
-    /// is `game` (the one in its address, as reports name it); the game's
-    /// watchers are told (`chat_removed`).
-    ///
-    /// # Errors
-    ///
-    /// `not_moderator`, `no_such_game` (a number is no public id, whoever
-    /// asks), `no_such_line`.
-    pub async fn remove_chat_line(
-        &self,
-        moderator: &Account,
-        game: &str,
-        line: i64,
-    ) -> Result<(), Error> {
-        Accounts::moderator(moderator)?;
-        // No viewer: a number names no game here, whoever asks.
-        let id = self.games.find(game, None).await?;
-        if !self.store.remove_chat_line(id, line).await? {
-            return Err(Error::new(
-                Kind::NotFound,
-                "no_such_line",
-                format!(
-                    "no chat line {line} in game `{}`",
-                    crate::error::shown(game)
-                ),
-            ));
-        }
-        self.games
-            .hub()
-            .publish_now(id, "chat_removed", serde_json::json!({ "id": line }));
-        Ok(())
-    }
-
     /// Makes `username` a moderator (the server's own command, `awale
     /// admin grant-moderator`: whoever runs it holds the games file).
     ///
