@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::Code;
+
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -35,7 +37,7 @@ pub struct Error {
     /// Its kind.
     pub kind: Kind,
     /// A stable machine-readable code such as `illegal_move`.
-    pub code: &'static str,
+    pub code: Code,
     /// What went wrong, naming the rejected input.
     pub message: String,
     /// Why, more precisely, as a stable code (for an illegal move: the
@@ -50,7 +52,7 @@ pub struct Error {
 
 impl Error {
     /// An error of this kind, code and message.
-    pub fn new(kind: Kind, code: &'static str, message: impl Into<String>) -> Error {
+    pub fn new(kind: Kind, code: Code, message: impl Into<String>) -> Error {
         Error {
             kind,
             code,
@@ -79,22 +81,22 @@ impl Error {
     }
 
     /// A bad value or a move the rules refuse.
-    pub fn invalid(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn invalid(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::Invalid, code, message)
     }
 
     /// Not possible now.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn conflict(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::Conflict, code, message)
     }
 
     /// Not this player's to do.
-    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn forbidden(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::Forbidden, code, message)
     }
 
     /// Too many requests.
-    pub fn too_many(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn too_many(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::TooMany, code, message)
     }
 

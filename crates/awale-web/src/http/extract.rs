@@ -7,6 +7,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use awale_model::Code;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
 use axum::http::header::AsHeaderName;
@@ -126,7 +127,7 @@ pub struct MistakeId(pub i64);
 /// Extractors of a number from the path, each with the code and the word
 /// of what it numbers.
 macro_rules! numbered_in_path {
-    ($($extractor:ident: $code:literal, $what:literal;)+) => {$(
+    ($($extractor:ident: $code:expr, $what:literal;)+) => {$(
         impl<S: Send + Sync> FromRequestParts<S> for $extractor {
             type Rejection = Response;
 
@@ -196,7 +197,7 @@ pub(crate) use account_acts;
 
 /// A number from the path, above 0: for anything else, 404 `code`, "no
 /// `what` `text`".
-pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<i64, Error> {
+pub(crate) fn path_number(text: &str, code: Code, what: &str) -> Result<i64, Error> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
         Error::new(
             crate::Kind::NotFound,
@@ -208,7 +209,7 @@ pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<
 
 /// A word of the request that is none of those it may be: `code`,
 /// "`text` is not a `what`", the word given back (`text`).
-pub(crate) fn not_a(code: &'static str, text: &str, what: &str) -> Error {
+pub(crate) fn not_a(code: Code, text: &str, what: &str) -> Error {
     Error::invalid(
         code,
         format!("`{}` is not a {what}", crate::error::shown(text)),
@@ -248,7 +249,7 @@ impl Session {
     /// # Errors
     ///
     /// That refusal.
-    pub fn guest_only(&self, code: &'static str, why: &str) -> Result<(), Error> {
+    pub fn guest_only(&self, code: Code, why: &str) -> Result<(), Error> {
         match self.0 {
             Some(_) => Err(Error::conflict(code, why)),
             None => Ok(()),
