@@ -60,7 +60,7 @@ impl ApiError {
                 status,
                 code,
                 message,
-            } => (*status, code, message, None),
+            } => (*status, *code, message, None),
         }
     }
 
@@ -205,7 +205,7 @@ fn cut_strings(value: &mut serde_json::Value) {
 pub(crate) async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "not_found",
+        Code::NotFound,
         format!("nothing at `{}`", uri.path()),
     )
 }
