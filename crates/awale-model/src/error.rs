@@ -102,14 +102,14 @@ impl Error {
 
     /// The server failed.
     pub fn internal(message: impl Into<String>) -> Error {
-        Error::new(Kind::Internal, "internal", message)
+        Error::new(Kind::Internal, Code::Internal, message)
     }
 
     /// No game with this id.
     pub fn no_game(id: i64) -> Error {
         Error::new(
             Kind::NotFound,
-            "no_such_game",
+            Code::NoSuchGame,
             format!("no game with id `{id}`"),
         )
         .with("id", id)
@@ -123,7 +123,7 @@ impl Error {
             awale_core::GameError::Illegal(illegal) => illegal.name(),
             awale_core::GameError::Over(_) => "game_over",
         };
-        let error = Error::invalid("illegal_move", e.to_string()).because(reason);
+        let error = Error::invalid(Code::IllegalMove, e.to_string()).because(reason);
         match mv {
             Some(mv) => error.with("move", mv.to_string()),
             None => error,
@@ -140,7 +140,7 @@ impl Error {
             Some(n) => format!("game {n}: {e}"),
             None => e.to_string(),
         };
-        let mut error = Error::invalid("bad_record", message);
+        let mut error = Error::invalid(Code::BadRecord, message);
         if let Some(n) = game {
             error = error.with("game", n);
         }
@@ -223,7 +223,7 @@ impl Error {
 
     /// The game is over (`reason`: how it ended).
     pub fn game_over(reason: &str) -> Error {
-        Error::conflict("game_over", format!("the game is over ({reason})")).with("end", reason)
+        Error::conflict(Code::GameOver, format!("the game is over ({reason})")).with("end", reason)
     }
 }
 

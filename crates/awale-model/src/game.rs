@@ -7,6 +7,7 @@ use awale_core::{Game, Move, Position, Side};
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::Code;
 
 /// Who plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +90,7 @@ impl Clock {
     pub fn days(days: u32) -> Result<Clock, Error> {
         if !DAYS_PER_MOVE.contains(&days) {
             return Err(Error::invalid(
-                "bad_clock",
+                Code::BadClock,
                 format!("a game over days gives 1, 2, 3, 5, 7 or 14 days per move, not {days}"),
             )
             .with("days", days.to_string()));
@@ -441,7 +442,7 @@ impl WebGame {
     /// `not_waiting` once the second player has come or the game is over.
     pub fn withdraw(&mut self) -> Result<(), Error> {
         if !self.waiting() || self.end().is_some() {
-            return Err(Error::conflict("not_waiting", "the game has begun"));
+            return Err(Error::conflict(Code::NotWaiting, "the game has begun"));
         }
         self.stop = Some(Stop::Aborted);
         Ok(())
@@ -549,7 +550,7 @@ impl WebGame {
                 format!("you are watching this game: {side} is another player's seat"),
             ),
         };
-        Err(Error::forbidden("not_your_seat", message)
+        Err(Error::forbidden(Code::NotYourSeat, message)
             .because(reason)
             .with("side", side.to_string()))
     }
@@ -565,7 +566,7 @@ impl WebGame {
         match sides.as_slice() {
             [side] => Ok(*side),
             [] => Err(Error::forbidden(
-                "not_your_seat",
+                Code::NotYourSeat,
                 "you are watching this game: only its players can do that",
             )
             .because("watching")),
@@ -637,7 +638,7 @@ impl WebGame {
         }
         if self.waiting() {
             return Err(Error::conflict(
-                "waiting_for_opponent",
+                Code::WaitingForOpponent,
                 "the game has not begun: it waits for its second player",
             ));
         }
@@ -658,7 +659,7 @@ impl WebGame {
         let timed = self.clock_running();
         if mv.side() != mover {
             return Err(Error::conflict(
-                "not_your_turn",
+                Code::NotYourTurn,
                 format!("{mv} is a hole of {} but {mover} is to move", mv.side()),
             )
             .because("not_your_hole")
@@ -708,7 +709,7 @@ impl WebGame {
             Mode::Humans | Mode::Online => None,
         };
         if self.game.plies().is_empty() {
-            return Err(Error::conflict("nothing_to_undo", "no move to take back"));
+            return Err(Error::conflict(Code::NothingToUndo, "no move to take back"));
         }
         // Against the computer, take back the computer's answer and the
         // person's move, back to a position where the person moves.
@@ -724,7 +725,7 @@ impl WebGame {
                 // left to take back: put the moves back.
                 while self.game.plies().len() < before && self.game.redo().is_some() {}
                 return Err(
-                    Error::conflict("nothing_to_undo", "no move of yours to take back")
+                    Error::conflict(Code::NothingToUndo, "no move of yours to take back")
                         .because("yours"),
                 );
             }
@@ -748,7 +749,7 @@ impl WebGame {
             Mode::Humans | Mode::Online => None,
         };
         if !self.game.can_redo() {
-            return Err(Error::conflict("nothing_to_redo", "no move to play again"));
+            return Err(Error::conflict(Code::NothingToRedo, "no move to play again"));
         }
         while self.game.can_redo() {
             let played = self.game.redo();
@@ -770,13 +771,13 @@ impl WebGame {
     fn check_takeback(&self) -> Result<(), Error> {
         if self.clock.is_some() && self.mode != Mode::Online {
             return Err(Error::conflict(
-                "clock_game",
+                Code::ClockGame,
                 "moves cannot be taken back in a game with a clock",
             ));
         }
         if self.stop.is_some() || self.game.resigned().is_some() {
             return Err(Error::conflict(
-                "game_over",
+                Code::GameOver,
                 "the game ended by resignation, time or abandon",
             )
             .because("stopped"));
@@ -789,7 +790,7 @@ impl WebGame {
     fn check_offline(&self) -> Result<(), Error> {
         if self.mode == Mode::Online {
             return Err(Error::conflict(
-                "online_game",
+                Code::OnlineGame,
                 "an online game has no undo or redo: ask for a takeback instead",
             ));
         }
@@ -817,7 +818,7 @@ impl WebGame {
         let running = self.clock_running();
         self.game
             .resign(side)
-            .map_err(|e| Error::conflict("game_over", e.to_string()).because("stopped"))?;
+            .map_err(|e| Error::conflict(Code::GameOver, e.to_string()).because("stopped"))?;
         self.charge_clock(running, now);
         Ok(())
     }
@@ -867,21 +868,21 @@ impl WebGame {
     pub fn sit(&mut self, seat: Seat, key: Option<&str>, now: i64) -> Result<Side, Error> {
         if self.mode != Mode::Online || self.end().is_some() {
             return Err(Error::conflict(
-                "seat_taken",
+                Code::SeatTaken,
                 "this game has no free seat: you can watch it",
             )
             .because("closed"));
         }
         if self.seats.iter().flatten().any(|s| s.player == seat.player) {
             return Err(Error::conflict(
-                "already_seated",
+                Code::AlreadySeated,
                 "you already play in this game",
             ));
         }
         if let (false, Some(invite)) = (self.public, &self.invite) {
             let refused = |reason| {
                 Err(Error::forbidden(
-                    "invite_key",
+                    Code::InviteKey,
                     "this game is played by invitation: its free seat is taken with the whole \
                      invitation link (ask its maker for it)",
                 )
@@ -903,7 +904,7 @@ impl WebGame {
                 .any(|s| look_alike(&s.name, &seat.name))
         {
             return Err(Error::conflict(
-                "name_taken",
+                Code::NameTaken,
                 "your name looks like your opponent's: choose another",
             )
             .because("opponent"));
@@ -913,7 +914,7 @@ impl WebGame {
             .find(|s| self.seats[s.index()].is_none())
         else {
             return Err(Error::conflict(
-                "seat_taken",
+                Code::SeatTaken,
                 "both seats are taken: you can watch the game",
             ));
         };
@@ -943,7 +944,7 @@ impl WebGame {
                     .is_some_and(|seat| seat.player == *player)
             })
             .ok_or_else(|| {
-                Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
+                Error::forbidden(Code::NotYourSeat, "this link is for a seat you do not hold")
                     .because("link")
             })?;
         if self.seats[side.opponent().index()]
@@ -951,7 +952,7 @@ impl WebGame {
             .is_some_and(|seat| seat.player == to)
         {
             return Err(Error::conflict(
-                "already_seated",
+                Code::AlreadySeated,
                 "you already play in this game",
             ));
         }
@@ -972,13 +973,13 @@ impl WebGame {
         self.check_takeback()?;
         if !self.has_moved(side) {
             return Err(
-                Error::conflict("nothing_to_undo", "you have no move to take back")
+                Error::conflict(Code::NothingToUndo, "you have no move to take back")
                     .because("yours"),
             );
         }
         if self.offers.takeback.is_some() {
             return Err(Error::conflict(
-                "takeback_pending",
+                Code::TakebackPending,
                 "a takeback is already asked",
             ));
         }
@@ -997,7 +998,7 @@ impl WebGame {
     pub fn answer_takeback(&mut self, side: Side, accept: bool, now: i64) -> Result<(), Error> {
         let Some(asker) = self.offers.takeback.filter(|&a| a != side) else {
             return Err(Error::conflict(
-                "no_takeback",
+                Code::NoTakeback,
                 "your opponent has not asked for a takeback",
             ));
         };
@@ -1038,7 +1039,7 @@ impl WebGame {
         };
         if !allowed {
             return Err(Error::conflict(
-                "cannot_abort",
+                Code::CannotAbort,
                 "the game can be aborted only before both players have moved, or when the \
                  other has not made a first move within 30 seconds",
             ));
@@ -1081,7 +1082,7 @@ impl WebGame {
         let stalled = now - self.turn_started_ms >= STALL_AFTER_MS;
         if self.clock.is_some() || mover == side || !(gone || stalled) {
             return Err(Error::conflict(
-                "cannot_claim",
+                Code::CannotClaim,
                 "the win can be claimed only when your opponent, to move, has been gone for \
                  2 minutes or on their move for 10 (in a game without a clock)",
             ));
@@ -1098,11 +1099,11 @@ impl WebGame {
     /// `not_over` while the game goes on; `rematch_made` once it exists.
     pub fn offer_rematch(&mut self, side: Side) -> Result<bool, Error> {
         if self.end().is_none() {
-            return Err(Error::conflict("not_over", "the game is not over yet"));
+            return Err(Error::conflict(Code::NotOver, "the game is not over yet"));
         }
         if self.offers.rematch_id.is_some() {
             return Err(Error::conflict(
-                "rematch_made",
+                Code::RematchMade,
                 "the rematch has already begun",
             ));
         }
@@ -1129,21 +1130,21 @@ impl WebGame {
         self.check_going_on()?;
         if !(self.has_moved(Side::South) && self.has_moved(Side::North)) {
             return Err(Error::conflict(
-                "draw_too_early",
+                Code::DrawTooEarly,
                 "a draw can be offered once both players have moved (before, abort the game)",
             ));
         }
         match self.offers.draw {
             Some(offerer) if offerer == side => {
                 return Err(Error::conflict(
-                    "draw_pending",
+                    Code::DrawPending,
                     "you have offered a draw: waiting for the answer",
                 )
                 .because("yours"))
             }
             Some(_) => {
                 return Err(Error::conflict(
-                    "draw_pending",
+                    Code::DrawPending,
                     "your opponent offers a draw: accept or decline it",
                 )
                 .because("theirs"))
@@ -1152,7 +1153,7 @@ impl WebGame {
         }
         if self.offers.draw_declined == Some(side) {
             return Err(Error::conflict(
-                "draw_declined",
+                Code::DrawDeclined,
                 "your draw offer was declined: you may offer again after your next move",
             ));
         }
@@ -1171,7 +1172,7 @@ impl WebGame {
         self.check_going_on()?;
         let Some(offerer) = self.offers.draw.filter(|&o| o != side) else {
             return Err(Error::conflict(
-                "no_draw",
+                Code::NoDraw,
                 "your opponent has not offered a draw",
             ));
         };
@@ -1194,7 +1195,7 @@ impl WebGame {
     pub fn decline_rematch(&mut self, side: Side) -> Result<(), Error> {
         let Some(offerer) = self.offers.rematch.filter(|&o| o != side) else {
             return Err(Error::conflict(
-                "no_rematch",
+                Code::NoRematch,
                 "your opponent has not offered a rematch",
             ));
         };
@@ -1218,7 +1219,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
     .ok_or_else(|| {
         Error::new(
             crate::error::Kind::Malformed,
-            "bad_move",
+            Code::BadMove,
             format!(
                 "`{}` is not a move (holes are A-F for South, a-f for North)",
                 crate::error::shown(text)
@@ -1272,7 +1273,7 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     let length = name.chars().count();
     if length == 0 || length > MAX_NAME_CHARS {
         return Err(Error::invalid(
-            "bad_name",
+            Code::BadName,
             "a nickname takes 1 to 24 characters",
         ));
     }
@@ -1307,14 +1308,14 @@ pub fn look_alike(a: &str, b: &str) -> bool {
 /// `bad_position` naming what is wrong in the diagram.
 pub fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>()
-        .map_err(|e| Error::invalid("bad_position", e.to_string()).with("text", text))
+        .map_err(|e| Error::invalid(Code::BadPosition, e.to_string()).with("text", text))
 }
 
 /// A rated seat is not handed to another player: its result is its
 /// account's, so another device logs in to the account instead.
 pub fn rated_seat() -> Error {
     Error::forbidden(
-        "rated_seat",
+        Code::RatedSeat,
         "a rated seat stays with its account: log in to your account on the other device",
     )
     .because("rated")
@@ -1433,7 +1434,7 @@ mod tests {
             };
             let e = g.sit(seat, None, 5).unwrap_err();
             assert_eq!(
-                (e.code, e.reason),
+                (e.code.as_str(), e.reason),
                 ("name_taken", Some("opponent")),
                 "{alike}"
             );
@@ -1492,7 +1493,7 @@ mod tests {
         ] {
             let e = g.clone().sit(player("yaw"), given, 5).unwrap_err();
             assert_eq!(
-                (e.code, e.reason, e.kind),
+                (e.code.as_str(), e.reason, e.kind),
                 ("invite_key", Some(reason), crate::error::Kind::Forbidden)
             );
         }
@@ -1598,7 +1599,7 @@ mod tests {
         let kofi = PlayerId("kofi".into());
         let e = g.hand_over(&ama, kofi.clone()).unwrap_err();
         assert_eq!(
-            (e.code, e.kind),
+            (e.code.as_str(), e.kind),
             ("already_seated", crate::error::Kind::Conflict)
         );
         assert_eq!(g.sides_of(Some(&ama)), vec![Side::South]);
@@ -1709,7 +1710,7 @@ mod tests {
         // Refused while the opponent's own offer waits.
         let theirs = g.offer_draw(Side::North).unwrap_err();
         assert_eq!(
-            (theirs.code, theirs.reason),
+            (theirs.code.as_str(), theirs.reason),
             ("draw_pending", Some("theirs"))
         );
         assert_eq!(

@@ -22,6 +22,7 @@ use crate::limiter::{Limiter, Rate};
 use crate::lock;
 use crate::secret::{digest, new_secret, random_bytes};
 use crate::store::{AccountStore, NewAccount, NewReport};
+use awale_model::Code;
 pub use awale_model::account::{Account, AccountView, Report, Role};
 
 /// Shortest and longest username, in characters.
@@ -170,7 +171,7 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
     let (min, max) = USERNAME_CHARS;
     if length < min || length > max {
         return Err(Error::invalid(
-            "bad_username",
+            Code::BadUsername,
             format!("a username takes {min} to {max} characters"),
         )
         .because("length")
@@ -182,7 +183,7 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
         return Err(Error::invalid(
-            "bad_username",
+            Code::BadUsername,
             "a username takes letters (a to z), digits, `_` and `-` only",
         )
         .because("characters"));
@@ -190,7 +191,7 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
     let key = name.to_ascii_lowercase();
     if is_reserved(&key) {
         return Err(
-            Error::invalid("bad_username", format!("`{name}` is kept for the server"))
+            Error::invalid(Code::BadUsername, format!("`{name}` is kept for the server"))
                 .because("reserved"),
         );
     }
@@ -260,7 +261,7 @@ pub fn check_single_script(name: &str) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::invalid(
-            "bad_name",
+            Code::BadName,
             "a name takes the letters of one script (not Latin and Cyrillic mixed, say)",
         )
         .because("mixed_scripts"))
@@ -277,7 +278,7 @@ pub fn check_single_script(name: &str) -> Result<(), Error> {
 pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(Error::invalid(
-            "weak_password",
+            Code::WeakPassword,
             format!("a password takes at least {MIN_PASSWORD_CHARS} characters"),
         )
         .because("short")
@@ -285,7 +286,7 @@ pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
     }
     if password.len() > MAX_PASSWORD_BYTES {
         return Err(Error::invalid(
-            "weak_password",
+            Code::WeakPassword,
             format!("a password takes at most {MAX_PASSWORD_BYTES} bytes"),
         )
         .because("long")
@@ -294,14 +295,14 @@ pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
     let folded = password.to_lowercase();
     if COMMON.contains(folded.as_str()) {
         return Err(Error::invalid(
-            "weak_password",
+            Code::WeakPassword,
             "this password is one of the most common: choose another",
         )
         .because("common"));
     }
     if folded == username.to_lowercase() {
         return Err(
-            Error::invalid("weak_password", "the password may not be the username")
+            Error::invalid(Code::WeakPassword, "the password may not be the username")
                 .because("username"),
         );
     }
@@ -344,7 +345,7 @@ fn no_randomness() -> Error {
 fn no_account(name: &str) -> Error {
     Error::new(
         Kind::NotFound,
-        "no_such_account",
+        Code::NoSuchAccount,
         format!("no account `{}`", crate::error::shown(name)),
     )
 }
@@ -357,11 +358,11 @@ fn key_of(account: &Account) -> String {
 fn bad_login() -> Error {
     // One answer for a wrong name and a wrong password: which names exist
     // is no stranger's business.
-    Error::forbidden("bad_login", "wrong username or password")
+    Error::forbidden(Code::BadLogin, "wrong username or password")
 }
 
 fn not_moderator() -> Error {
-    Error::forbidden("not_moderator", "this is for moderators")
+    Error::forbidden(Code::NotModerator, "this is for moderators")
 }
 
 /// A new account, logged in: its session's secret (for the cookie) and
@@ -512,7 +513,7 @@ impl Accounts {
             self.waiting.fetch_sub(1, Ordering::AcqRel);
             return Err(Error::new(
                 Kind::Busy,
-                "busy",
+                Code::Busy,
                 "too many log-ins at once: try again in a moment",
             )
             .because("logins")
@@ -601,7 +602,7 @@ impl Accounts {
         // beside `alice`) is refused too.
         if looks_reserved(&username) {
             return Err(Error::invalid(
-                "bad_username",
+                Code::BadUsername,
                 format!("`{username}` looks like a name kept for the server"),
             )
             .because("reserved"));
@@ -838,7 +839,7 @@ impl Accounts {
         let key = self.take_login(username, client)?;
         let bad = || {
             Error::forbidden(
-                "bad_recovery_code",
+                Code::BadRecoveryCode,
                 "wrong username or recovery code (or the code was used)",
             )
         };
@@ -931,7 +932,7 @@ impl Accounts {
                 .await?
         {
             // The account is known here: no name to keep secret.
-            return Err(Error::forbidden("bad_password", "wrong password"));
+            return Err(Error::forbidden(Code::BadPassword, "wrong password"));
         }
         self.give_back_login(&key_of(account), client);
         Ok(())
@@ -1004,7 +1005,7 @@ impl Accounts {
     pub async fn block(&self, account: &Account, username: &str) -> Result<(), Error> {
         let other = self.find(username).await?;
         if other.id == account.id {
-            return Err(Error::invalid("bad_block", "one cannot block oneself"));
+            return Err(Error::invalid(Code::BadBlock, "one cannot block oneself"));
         }
         self.store.block(account.id, other.id, now_ms()).await?;
         Ok(())
@@ -1051,7 +1052,7 @@ impl Accounts {
     pub async fn check_not_blocked(&self, a: &PlayerId, b: &PlayerId) -> Result<(), Error> {
         if self.blocks(a, b).await? {
             return Err(Error::forbidden(
-                "blocked",
+                Code::Blocked,
                 "one of these players blocks the other",
             ));
         }
@@ -1078,7 +1079,7 @@ impl Accounts {
     ) -> Result<i64, Error> {
         let Some(reason) = REPORT_REASONS.iter().find(|r| **r == reason) else {
             return Err(Error::invalid(
-                "bad_report",
+                Code::BadReport,
                 format!(
                     "`{}` is not a reason ({})",
                     crate::error::shown(reason),
@@ -1090,7 +1091,7 @@ impl Accounts {
         let text = clean_text(text);
         if text.chars().count() > MAX_REPORT_CHARS {
             return Err(Error::invalid(
-                "bad_report",
+                Code::BadReport,
                 format!("a report takes at most {MAX_REPORT_CHARS} characters"),
             )
             .because("long")
@@ -1098,7 +1099,7 @@ impl Accounts {
         }
         let other = self.find(username).await?;
         if other.id == account.id {
-            return Err(Error::invalid("bad_report", "one cannot report oneself").because("self"));
+            return Err(Error::invalid(Code::BadReport, "one cannot report oneself").because("self"));
         }
         let game = match game {
             // No viewer: a number names no game here, whoever asks.
@@ -1125,7 +1126,7 @@ impl Accounts {
     fn outranks(moderator: &Account, other: &Account) -> Result<(), Error> {
         if other.id == moderator.id || other.role != Role::Player {
             return Err(Error::forbidden(
-                "moderator_rank",
+                Code::ModeratorRank,
                 "a moderator acts neither on a moderator nor on themselves \
                  (the administrator does, with `awale admin`)",
             ));
@@ -1180,7 +1181,7 @@ impl Accounts {
         {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_report",
+                Code::NoSuchReport,
                 format!("no open report {id}"),
             ));
         }
@@ -1224,7 +1225,7 @@ impl Accounts {
         }
         let refused = |reason| {
             Err(Error::conflict(
-                "name_taken",
+                Code::NameTaken,
                 "this nickname is an account's or the server's: choose another",
             )
             .because(reason))
@@ -1258,7 +1259,7 @@ impl Accounts {
         let other = self.find(username).await?;
         if other.id == moderator.id {
             return Err(Error::invalid(
-                "bad_close",
+                Code::BadClose,
                 "a moderator cannot close their own account",
             ));
         }
@@ -1288,7 +1289,7 @@ impl Accounts {
         if !self.store.remove_chat_line(id, line).await? {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_line",
+                Code::NoSuchLine,
                 format!(
                     "no chat line {line} in game `{}`",
                     crate::error::shown(game)
@@ -1325,7 +1326,7 @@ impl Accounts {
     pub fn check_may_chat(account: Option<&Account>) -> Result<(), Error> {
         if account.is_some_and(|a| a.muted) {
             return Err(Error::forbidden(
-                "muted",
+                Code::Muted,
                 "a moderator muted this account from chat",
             ));
         }
@@ -1335,13 +1336,13 @@ impl Accounts {
 
 fn taken(username: &str) -> Error {
     Error::conflict(
-        "username_taken",
+        Code::UsernameTaken,
         format!("the username `{username}` is taken"),
     )
 }
 
 fn closed() -> Error {
-    Error::forbidden("account_closed", "a moderator closed this account")
+    Error::forbidden(Code::AccountClosed, "a moderator closed this account")
 }
 
 /// The log-in bucket of a folded name: a name longer than any username is
@@ -1383,7 +1384,7 @@ mod tests {
             ("GUEST", "reserved"),
         ] {
             let e = parse_username(bad).unwrap_err();
-            assert_eq!((e.code, e.reason), ("bad_username", Some(reason)), "{bad}");
+            assert_eq!((e.code.as_str(), e.reason), ("bad_username", Some(reason)), "{bad}");
         }
     }
 
@@ -1406,7 +1407,7 @@ mod tests {
             ("kofi_2026", "username"),
         ] {
             let e = check_password(bad, "Kofi_2026").unwrap_err();
-            assert_eq!((e.code, e.reason), ("weak_password", Some(reason)), "{bad}");
+            assert_eq!((e.code.as_str(), e.reason), ("weak_password", Some(reason)), "{bad}");
         }
         assert_eq!(
             check_password(&"x".repeat(300), "kofi").unwrap_err().reason,

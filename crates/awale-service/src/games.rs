@@ -33,6 +33,7 @@ use crate::game::{Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
 use crate::store::{GameStore, LobbyGame, Notice, RatingStore, StoreError};
+use awale_model::Code;
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -423,7 +424,7 @@ impl Games {
         let not_found = || {
             Error::new(
                 Kind::NotFound,
-                "no_such_game",
+                Code::NoSuchGame,
                 format!("no game with id `{}`", crate::error::shown(text)),
             )
         };
@@ -431,7 +432,7 @@ impl Games {
             let numbered = || {
                 Error::new(
                     Kind::NotFound,
-                    "no_such_game",
+                    Code::NoSuchGame,
                     "games are no longer found by number: ask a player of the game for its link",
                 )
                 .because("numbered")
@@ -482,7 +483,7 @@ impl Games {
             // dropped, and reading again gives the stored game. A reader
             // never gets `stale` (CI's run of processes.rs saw a GET
             // answered 409 as two processes stored one flag's fall).
-            Err(e) if e.code == "game_over" || e.code == "stale" => read().await,
+            Err(e) if e.code == Code::GameOver || e.code == Code::Stale => read().await,
             answer => answer,
         }
         .map(|(game, ())| game)
@@ -531,7 +532,7 @@ impl Games {
                 Some(p) if p < plies.len() && plies[p].mv == mv => return Ok(((), false)),
                 Some(p) if p != plies.len() => {
                     return Err(Error::conflict(
-                        "stale",
+                        Code::Stale,
                         format!(
                             "the game has {} move{}, the request expected {p}: reload the game",
                             plies.len(),
@@ -572,8 +573,8 @@ impl Games {
                     })
                     .await;
                 match result {
-                    Err(e) if e.code == "game_over" => continue,
-                    Err(e) if e.code == "no_such_game" => break,
+                    Err(e) if e.code == Code::GameOver => continue,
+                    Err(e) if e.code == Code::NoSuchGame => break,
                     Err(e) => {
                         tracing::warn!(game = id, error = %e, "seats not moved");
                         break;
@@ -993,7 +994,7 @@ impl Games {
             }
             match games.load(id).await {
                 // The flag fell: the load ended the game, as it should.
-                Err(e) if e.code == "game_over" => {}
+                Err(e) if e.code == Code::GameOver => {}
                 Err(e) => tracing::warn!(game = id, error = %e, "clock check failed"),
                 Ok(_) => {}
             }
@@ -1036,7 +1037,7 @@ impl Games {
                 Ok(()) => {}
                 // The game changed during the search (a resignation, a
                 // takeback): its move is not needed.
-                Err(e) if e.code == "stale" || e.code == "game_over" => {
+                Err(e) if e.code == Code::Stale || e.code == Code::GameOver => {
                     tracing::debug!(game = id, error = %e, "the computer's move was not needed");
                 }
                 Err(e) => tracing::warn!(game = id, error = %e, "the computer did not move"),
@@ -1110,7 +1111,7 @@ impl Games {
         self.apply_move(id, Some(plies), mv, |g| {
             if !g.computer_to_move() {
                 return Err(Error::conflict(
-                    "stale",
+                    Code::Stale,
                     "the game changed during the search",
                 ));
             }
@@ -1186,7 +1187,7 @@ impl Games {
             let me = Arc::clone(self);
             tokio::spawn(async move {
                 match me.load(id).await {
-                    Err(e) if e.code == "game_over" => {}
+                    Err(e) if e.code == Code::GameOver => {}
                     Err(e) => tracing::warn!(game = id, error = %e, "overdue flag not dropped"),
                     Ok(_) => {}
                 }

@@ -33,6 +33,7 @@ use crate::store::AccountStore;
 use crate::store::Notice;
 use crate::tournament::arena::{Arena, ArenaPlayer, Presence, Sheet};
 use crate::tournament::swiss::Swiss;
+use awale_model::Code;
 
 mod swiss_run;
 pub use swiss_run::{SwissGame, SwissLine, SwissSettings, SwissView, MAX_ROUNDS};
@@ -159,7 +160,7 @@ pub struct StandingLine {
 
 /// A new tournament refused: its `what` is out of bounds.
 fn bad_tournament(what: &'static str, message: &str) -> Error {
-    Error::invalid("bad_tournament", message.to_string()).because(what)
+    Error::invalid(Code::BadTournament, message.to_string()).because(what)
 }
 
 /// What the list and the page both say of a tournament (its row's
@@ -386,7 +387,7 @@ fn presence_read(text: &str) -> (Presence, Option<Presence>) {
 fn no_tournament(id: i64) -> Error {
     Error::new(
         crate::Kind::NotFound,
-        "no_such_tournament",
+        Code::NoSuchTournament,
         format!("no tournament {id}"),
     )
 }
@@ -974,7 +975,7 @@ impl Tournaments {
             >= MADE_PER_DAY
         {
             return Err(Error::too_many(
-                "tournament_limit",
+                Code::TournamentLimit,
                 format!("{MADE_PER_DAY} tournaments a day at most"),
             ));
         }
@@ -1133,7 +1134,7 @@ impl Tournaments {
         if running.row.state == "finished"
             || (running.row.state == "started" && self.games.now_ms() >= running.row.ends_ms)
         {
-            return Err(Error::conflict("tournament_over", "the tournament is over"));
+            return Err(Error::conflict(Code::TournamentOver, "the tournament is over"));
         }
         let number = match running.number_of(player) {
             Some(n) => {
@@ -1187,7 +1188,7 @@ impl Tournaments {
         }
         let mut running = self.change(&room).await?;
         let number = running.number_of(player).ok_or_else(|| {
-            Error::conflict("not_in_tournament", "you have not joined this tournament")
+            Error::conflict(Code::NotInTournament, "you have not joined this tournament")
         })?;
         if running.arena.is_playing(number) {
             // Stored: whichever process records the game's end does it.
@@ -1213,7 +1214,7 @@ impl Tournaments {
         let room = self.room(id).await?;
         if room.running.lock().await.row.creator != *player {
             return Err(Error::forbidden(
-                "not_the_creator",
+                Code::NotTheCreator,
                 "only the tournament's creator may end it",
             ));
         }
@@ -1233,11 +1234,11 @@ impl Tournaments {
         let room = self.room(id).await?;
         let mut running = self.change(&room).await?;
         let number = running.number_of(player).ok_or_else(|| {
-            Error::conflict("not_in_tournament", "you have not joined this tournament")
+            Error::conflict(Code::NotInTournament, "you have not joined this tournament")
         })?;
         let cannot = || {
             Error::conflict(
-                "cannot_berserk",
+                Code::CannotBerserk,
                 "berserk is for a game of the arena, before your first move, once",
             )
         };
@@ -1286,7 +1287,7 @@ impl Tournaments {
         match accounts.account_of(player.clone()).await? {
             Some(account) if account.is_open() => Ok(account.username),
             _ => Err(Error::forbidden(
-                "account_needed",
+                Code::AccountNeeded,
                 "tournaments are for accounts: sign up or log in",
             )),
         }
@@ -1444,7 +1445,7 @@ impl Tournaments {
                 })
                 .await;
             if let Err(e) = aborted {
-                if e.code != "game_over" {
+                if e.code != Code::GameOver {
                     tracing::warn!(game = id, error = %e, "an arena game not aborted");
                 }
             }

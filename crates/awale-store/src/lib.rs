@@ -45,6 +45,7 @@ pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{find_game, insert_game, list_games, load_game, query_all, write_state};
 use schema::setup;
+use awale_model::Code;
 pub use seeks::SeekStore;
 pub use tournaments::TournamentStore;
 
@@ -103,7 +104,7 @@ impl From<StoreError> for Error {
         if let StoreError::Stale { .. } = e {
             // A race lost to another process: answered as a stale ply.
             return Error::conflict(
-                "stale",
+                Code::Stale,
                 "the game changed meanwhile (on another server): reload the game",
             );
         }
@@ -113,7 +114,7 @@ impl From<StoreError> for Error {
             tracing::info!("a store call after the store closed: the server is stopping");
             return Error::new(
                 awale_model::error::Kind::Busy,
-                "busy",
+                Code::Busy,
                 "the server is stopping: try again in a moment",
             );
         }
@@ -1063,7 +1064,7 @@ mod tests {
         assert!(matches!(e, StoreError::Closed), "{e}");
         let answer = Error::from(e);
         assert_eq!(
-            (answer.kind, answer.code),
+            (answer.kind, answer.code.as_str()),
             (awale_model::error::Kind::Busy, "busy"),
             "{answer:?}"
         );

@@ -41,6 +41,7 @@ pub use store::{PgStore, Store, StoreError};
 use limiter::{Limiter, PerPlayerAndClient, Rate};
 use store::tournament_chat::TournamentChatStore;
 use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
+use awale_model::Code;
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -341,7 +342,7 @@ impl AppState {
         let mut policy = config.policy.clone();
         let public_url = match &config.public_url {
             Some(text) => {
-                Some(parse_public_url(text).map_err(|why| Error::invalid("bad_public_url", why))?)
+                Some(parse_public_url(text).map_err(|why| Error::invalid(Code::BadPublicUrl, why))?)
             }
             None => None,
         };
@@ -491,6 +492,6 @@ mod tests {
             ..Config::default()
         };
         let refused = AppState::new(Store::in_memory().unwrap(), bad).err();
-        assert_eq!(refused.map(|e| e.code), Some("bad_public_url"));
+        assert_eq!(refused.map(|e| e.code.as_str()), Some("bad_public_url"));
     }
 }

@@ -15,6 +15,7 @@ use crate::error::{Error, Kind};
 use crate::lock;
 use crate::store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use crate::store::Notice;
+use awale_model::Code;
 
 /// How many of a room's last lines are read to find one said elsewhere.
 const CHAT_READ: usize = 50;
@@ -141,7 +142,7 @@ impl TournamentChat {
         line: i64,
     ) -> Result<(), Error> {
         if moderator.role != Role::Moderator {
-            return Err(Error::forbidden("not_moderator", "this is for moderators"));
+            return Err(Error::forbidden(Code::NotModerator, "this is for moderators"));
         }
         if !self
             .store
@@ -150,7 +151,7 @@ impl TournamentChat {
         {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_line",
+                Code::NoSuchLine,
                 format!("no chat line {line} in tournament {tournament}"),
             ));
         }

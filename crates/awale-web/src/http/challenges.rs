@@ -21,6 +21,7 @@ use super::online::nickname;
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
 use crate::game::now_ms;
 use crate::{AppState, Error};
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -56,7 +57,7 @@ pub async fn make(
         "random" | "R" => 'R',
         "S" => 'S',
         "N" => 'N',
-        other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
+        other => return Err(not_a(Code::BadSide, other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
     let name = nickname(&state, &session, &me, req.name.as_deref()).await?;

@@ -31,6 +31,7 @@ use super::extract::{OnGame, UrlQuery, Viewer};
 use crate::game::{now_ms, WebGame};
 use crate::live::{Event, Version, Watch};
 use crate::AppState;
+use awale_model::Code;
 
 struct Listener {
     id: i64,
@@ -66,7 +67,7 @@ fn since(query: &EventsQuery, headers: &HeaderMap) -> Result<Option<Version>, Ap
     if let Some(text) = &query.since {
         return text.parse().map(Some).map_err(|()| {
             ApiError::bad_request(
-                "bad_query",
+                Code::BadQuery,
                 format!("`since={text}` is not an event's version (EPOCH.NUMBER)"),
             )
         });

@@ -20,6 +20,7 @@ use crate::records::{self, ImportAs};
 use crate::store::{parse_cursor, Page};
 use crate::view::{EndView, GameView};
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -104,7 +105,7 @@ fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
         "random" => Ok(Side::BOTH[usize::from(seed & 2 != 0)]),
         other => other
             .parse()
-            .map_err(|_| not_a("bad_side", other, "side (S, N or random)")),
+            .map_err(|_| not_a(Code::BadSide, other, "side (S, N or random)")),
     }
 }
 
@@ -113,7 +114,7 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
     if computer::is_level(level) {
         Ok(level)
     } else {
-        Err(Error::invalid("bad_level", format!("there is no level {level}")).with("level", level))
+        Err(Error::invalid(Code::BadLevel, format!("there is no level {level}")).with("level", level))
     }
 }
 
@@ -125,7 +126,7 @@ fn against_computer(text: &str, what: &str) -> Result<bool, Error> {
         "computer" => Ok(true),
         "humans" => Ok(false),
         other => Err(Error::invalid(
-            "bad_mode",
+            Code::BadMode,
             format!("`{}` is not a {what} (computer or humans)", shown(other)),
         )),
     }
@@ -138,7 +139,7 @@ pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, 
         (Some(minutes), None) => minutes,
         _ => {
             return Err(Error::invalid(
-                "bad_clock",
+                Code::BadClock,
                 "a clock is minutes (and seconds per move) or days per move, one of the two",
             ))
         }
@@ -149,7 +150,7 @@ pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, 
         && (0.0..=60.0).contains(&c.increment_seconds);
     if !ok {
         return Err(Error::invalid(
-            "bad_clock",
+            Code::BadClock,
             "the clock takes 0.1 to 180 minutes and 0 to 60 seconds per move",
         ));
     }
@@ -174,7 +175,7 @@ pub async fn create(
         None => Rules::AWALE,
         Some(text) => text
             .parse()
-            .map_err(|e| Error::invalid("bad_rules", format!("{e}")).with("text", text.as_str()))?,
+            .map_err(|e| Error::invalid(Code::BadRules, format!("{e}")).with("text", text.as_str()))?,
     };
     let seed = random_seed();
     let mode = match req.mode.as_deref().unwrap_or("computer") {
@@ -184,7 +185,7 @@ pub async fn create(
         },
         "humans" => Mode::Humans,
         "online" => Mode::Online,
-        other => return Err(not_a("bad_mode", other, "mode (computer, humans or online)").into()),
+        other => return Err(not_a(Code::BadMode, other, "mode (computer, humans or online)").into()),
     };
     let game = match &req.position {
         None => Game::new(rules),
@@ -194,7 +195,7 @@ pub async fn create(
     };
     if mode == Mode::Online && game.outcome().is_some() {
         return Err(Error::invalid(
-            "finished_position",
+            Code::FinishedPosition,
             "the game is already over in this position: give one where it goes on",
         )
         .into());
@@ -204,7 +205,7 @@ pub async fn create(
     web.clock = parse_clock(req.clock)?;
     if web.clock.is_some_and(|c| c.per_move) && mode != Mode::Online {
         return Err(Error::invalid(
-            "days_need_online",
+            Code::DaysNeedOnline,
             "a game over days is played online, a move when each can",
         )
         .into());
@@ -221,7 +222,7 @@ pub async fn create(
             }
             if state.shared.games.ratings().is_none() {
                 return Err(Error::conflict(
-                    "no_ratings",
+                    Code::NoRatings,
                     "this server keeps no ratings: play a casual game",
                 )
                 .into());
@@ -237,7 +238,7 @@ pub async fn create(
             .await?;
         if open >= MAX_OPEN_CHALLENGES {
             return Err(Error::conflict(
-                "too_many_challenges",
+                Code::TooManyChallenges,
                 format!("you have {open} games waiting for an opponent: withdraw one first"),
             )
             .into());
@@ -287,7 +288,7 @@ pub async fn create(
 /// to join.
 pub(crate) fn rated_needs_account() -> Error {
     Error::forbidden(
-        "rated_needs_account",
+        Code::RatedNeedsAccount,
         "a rated game is between two accounts: log in, or play a casual game",
     )
 }
@@ -314,7 +315,7 @@ pub async fn list(
         None | Some("") => None,
         Some(text) => Some(parse_cursor(text).ok_or_else(|| {
             Error::invalid(
-                "bad_cursor",
+                Code::BadCursor,
                 format!("`{}` is not a page's `next`", shown(text)),
             )
         })?),
@@ -368,7 +369,7 @@ fn check_ply(game: &WebGame, expected: Option<usize>) -> Result<(), Error> {
     let plies = game.game.plies().len();
     match expected {
         Some(e) if e != plies => Err(Error::conflict(
-            "stale",
+            Code::Stale,
             format!("the game has {plies} moves, the request expected {e}: reload the game"),
         )
         .with("plies", plies)
@@ -413,7 +414,7 @@ pub async fn play(
         Some("move") => true,
         Some(other) => {
             return Err(Error::invalid(
-                "bad_query",
+                Code::BadQuery,
                 format!("`{}` is not an answer (game or move)", shown(other)),
             )
             .into())
@@ -432,7 +433,7 @@ pub async fn play(
             }
             if game.computer_to_move() {
                 return Err(
-                    Error::conflict("not_your_turn", "it is the computer's turn")
+                    Error::conflict(Code::NotYourTurn, "it is the computer's turn")
                         .because("computer"),
                 );
             }
@@ -507,7 +508,7 @@ pub async fn resign(
         Some("N") => Some(Side::North),
         Some(other) => {
             return Err(Error::invalid(
-                "bad_side",
+                Code::BadSide,
                 format!("`{}` is not a side (S or N)", shown(other)),
             )
             .into())
@@ -542,19 +543,19 @@ fn check_fair(game: &WebGame, viewer: &Viewer, review: bool) -> Result<(), Error
             Ok(())
         } else {
             Err(Error::forbidden(
-                "game_not_over",
+                Code::GameNotOver,
                 "the review comes once the game is over",
             ))
         };
     }
     if game.sides_of(viewer.player()).is_empty() {
         return Err(Error::forbidden(
-            "not_fair",
+            Code::NotFair,
             "only the players may ask for a hint",
         ));
     }
     let no_hint =
-        |reason: &'static str, why: &str| Err(Error::forbidden("no_hint", why).because(reason));
+        |reason: &'static str, why: &str| Err(Error::forbidden(Code::NoHint, why).because(reason));
     if game.mode == Mode::Online {
         return no_hint("online", "no help from the computer in an online game");
     }
@@ -623,7 +624,7 @@ pub async fn stored_review(on: OnGame) -> ApiResult<Response> {
         }
         _ => Err(Error::new(
             crate::error::Kind::NotFound,
-            "no_review",
+            Code::NoReview,
             "this game has not been reviewed yet (POST to review it)",
         )
         .into()),
@@ -797,7 +798,7 @@ pub async fn upload(
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !key_ok {
         return Err(Error::invalid(
-            "bad_key",
+            Code::BadKey,
             "an upload's key is 8 to 64 letters, digits, `-` or `_`",
         )
         .into());
@@ -808,7 +809,7 @@ pub async fn upload(
     if let Some(text) = req.resigned.as_deref() {
         let side: Side = text
             .parse()
-            .map_err(|_| not_a("bad_side", text, "side (S or N)"))?;
+            .map_err(|_| not_a(Code::BadSide, text, "side (S or N)"))?;
         // `end` is the reason's code (`empty_board`), as for any game over.
         game.resign(side).map_err(|e| match e {
             awale_core::GameError::Over(end) => Error::game_over(end.name()),

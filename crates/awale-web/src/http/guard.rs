@@ -24,6 +24,7 @@ use super::error::ApiError;
 use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
 use crate::game::now_ms;
 use crate::AppState;
+use awale_model::Code;
 pub use awale_service::secret::player_id;
 
 /// The cookie that holds a browser's player secret.
@@ -302,7 +303,7 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     };
     let Some(name) = host.to_str().ok().and_then(host_name) else {
         return Err(ApiError::bad_request(
-            "bad_host",
+            Code::BadHost,
             "the Host header is not a host name or address with an optional port",
         ));
     };
@@ -315,7 +316,7 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     } else {
         let name = crate::error::shown(&name);
         Err(ApiError::forbidden(
-            "bad_host",
+            Code::BadHost,
             format!(
                 "this server does not answer to the name `{name}` (start it with \
                  --public-url or --allow-host `{name}` to serve it under that name)"
@@ -327,7 +328,7 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
 fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     let refuse = |what: &str| {
         Err(ApiError::forbidden(
-            "cross_site",
+            Code::CrossSite,
             format!("refused: this request comes from another site ({what})"),
         ))
     };
@@ -380,7 +381,7 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
     } else {
         Err(ApiError::new(
             axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "not_json",
+            Code::NotJson,
             "a request that changes something must be sent as application/json",
         ))
     }
@@ -455,7 +456,7 @@ mod tests {
                 matches!(
                     refused,
                     ApiError::Http {
-                        code: "bad_host",
+                        code: Code::BadHost,
                         ..
                     }
                 ),

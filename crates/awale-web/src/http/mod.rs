@@ -11,6 +11,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, Tr
 use crate::round::Offer;
 use crate::AppState;
 use tournaments::TournamentFile;
+use awale_model::Code;
 
 pub mod accounts;
 pub mod api;
@@ -228,7 +229,7 @@ fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response:
     tracing::error!(panic = message, "a request handler panicked");
     error::ApiError::new(
         axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-        "internal",
+        Code::Internal,
         "the server failed on this request",
     )
     .into_response()
@@ -238,7 +239,7 @@ fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response:
 async fn method_not_allowed() -> error::ApiError {
     error::ApiError::new(
         axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        Code::MethodNotAllowed,
         "this path does not take this method",
     )
 }

@@ -19,6 +19,7 @@ use crate::round::Offer;
 use crate::store::ChatLine;
 use crate::view::GameView;
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -160,7 +161,7 @@ pub async fn rename(
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
     session.guest_only(
-        "account_name",
+        Code::AccountName,
         "a logged-in player's name is their username",
     )?;
     let name = guest_name(&state, &player, req.name.as_deref()).await?;
@@ -195,7 +196,7 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> Result<url::Url, Error> {
         .unwrap_or("127.0.0.1");
     url::Url::parse(&format!("http://{host}/")).map_err(|e| {
         Error::invalid(
-            "bad_host",
+            Code::BadHost,
             format!("the Host header `{host}` is not an address: {e}"),
         )
     })
@@ -228,7 +229,7 @@ pub struct Links {
 pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     let game = on.load().await?;
     if game.mode != Mode::Online {
-        return Err(Error::conflict("not_online", "this game is not played online").into());
+        return Err(Error::conflict(Code::NotOnline, "this game is not played online").into());
     }
     let base = base_url(&on.state, &headers)?;
     let id = &game.public_id;
@@ -440,13 +441,13 @@ pub(crate) fn chat_text(
 ) -> Result<String, Error> {
     crate::accounts::Accounts::check_may_chat(account)?;
     if account.is_some_and(|a| a.kid) {
-        return Err(Error::forbidden("kid_mode", "chat is off in kid mode"));
+        return Err(Error::forbidden(Code::KidMode, "chat is off in kid mode"));
     }
     let text = clean_text(text);
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
         return Err(Error::invalid(
-            "bad_message",
+            Code::BadMessage,
             format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
         )
         .with("max", MAX_CHAT_CHARS)
@@ -467,13 +468,13 @@ pub async fn chat(
     let room = match req.room.as_str() {
         "players" => "players",
         "public" => "public",
-        other => return Err(not_a("bad_room", other, "room (players or public)").into()),
+        other => return Err(not_a(Code::BadRoom, other, "room (players or public)").into()),
     };
     let (state, id) = (&on.state, on.id);
     state.shared.chats.take(&me, ip, now_ms())?;
     let game = on.load().await?;
     if game.mode != Mode::Online {
-        return Err(Error::conflict("not_online", "chat is for online games").into());
+        return Err(Error::conflict(Code::NotOnline, "chat is for online games").into());
     }
     let seat = game.online_seat(Some(&me));
     // Nobody speaks in a game of a player who blocks them.
@@ -486,7 +487,7 @@ pub async fn chat(
     }
     if room == "players" && seat.is_none() {
         return Err(Error::forbidden(
-            "not_your_seat",
+            Code::NotYourSeat,
             "the players' room is for the two players: write in the public's room",
         )
         .because("players_room")
@@ -562,7 +563,7 @@ pub async fn react(
 ) -> ApiResult<StatusCode> {
     let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
         return Err(Error::invalid(
-            "bad_reaction",
+            Code::BadReaction,
             format!(
                 "`{}` is not a reaction ({})",
                 crate::error::shown(&req.kind),

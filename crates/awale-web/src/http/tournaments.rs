@@ -26,6 +26,7 @@ use crate::tournament::arena::Presence;
 use crate::tournament::chat::ChatNews;
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -66,7 +67,7 @@ pub struct NewArena {
 /// rather than ignored.
 fn not_of_this_kind(field: &str, kind: &str) -> Error {
     Error::invalid(
-        "bad_tournament",
+        Code::BadTournament,
         format!("`{field}` is not a setting of {kind}"),
     )
     .because("field")
@@ -117,7 +118,7 @@ pub async fn create(
         }
         Some(_) => {
             return Err(Error::invalid(
-                "bad_tournament",
+                Code::BadTournament,
                 "a tournament's kind is `arena` or `swiss`",
             )
             .because("kind")
