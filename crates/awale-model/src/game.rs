@@ -749,7 +749,10 @@ impl WebGame {
             Mode::Humans | Mode::Online => None,
         };
         if !self.game.can_redo() {
-            return Err(Error::conflict(Code::NothingToRedo, "no move to play again"));
+            return Err(Error::conflict(
+                Code::NothingToRedo,
+                "no move to play again",
+            ));
         }
         while self.game.can_redo() {
             let played = self.game.redo();

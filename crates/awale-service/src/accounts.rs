@@ -22,8 +22,8 @@ use crate::limiter::{Limiter, Rate};
 use crate::lock;
 use crate::secret::{digest, new_secret, random_bytes};
 use crate::store::{AccountStore, NewAccount, NewReport};
-use awale_model::Code;
 pub use awale_model::account::{Account, AccountView, Report, Role};
+use awale_model::Code;
 
 /// Shortest and longest username, in characters.
 pub const USERNAME_CHARS: (usize, usize) = (3, 20);
@@ -190,10 +190,11 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
     }
     let key = name.to_ascii_lowercase();
     if is_reserved(&key) {
-        return Err(
-            Error::invalid(Code::BadUsername, format!("`{name}` is kept for the server"))
-                .because("reserved"),
-        );
+        return Err(Error::invalid(
+            Code::BadUsername,
+            format!("`{name}` is kept for the server"),
+        )
+        .because("reserved"));
     }
     Ok((name.to_string(), key))
 }
@@ -1099,7 +1100,9 @@ impl Accounts {
         }
         let other = self.find(username).await?;
         if other.id == account.id {
-            return Err(Error::invalid(Code::BadReport, "one cannot report oneself").because("self"));
+            return Err(
+                Error::invalid(Code::BadReport, "one cannot report oneself").because("self")
+            );
         }
         let game = match game {
             // No viewer: a number names no game here, whoever asks.
@@ -1384,7 +1387,11 @@ mod tests {
             ("GUEST", "reserved"),
         ] {
             let e = parse_username(bad).unwrap_err();
-            assert_eq!((e.code.as_str(), e.reason), ("bad_username", Some(reason)), "{bad}");
+            assert_eq!(
+                (e.code.as_str(), e.reason),
+                ("bad_username", Some(reason)),
+                "{bad}"
+            );
         }
     }
 
@@ -1407,7 +1414,11 @@ mod tests {
             ("kofi_2026", "username"),
         ] {
             let e = check_password(bad, "Kofi_2026").unwrap_err();
-            assert_eq!((e.code.as_str(), e.reason), ("weak_password", Some(reason)), "{bad}");
+            assert_eq!(
+                (e.code.as_str(), e.reason),
+                ("weak_password", Some(reason)),
+                "{bad}"
+            );
         }
         assert_eq!(
             check_password(&"x".repeat(300), "kofi").unwrap_err().reason,

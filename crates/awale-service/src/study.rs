@@ -144,8 +144,9 @@ pub fn replay(start: Position, rules: Rules, moves: Option<&str>) -> Result<Game
     let Some(text) = moves else {
         return Ok(game);
     };
-    let moves = awale_core::parse_moves(text)
-        .map_err(|e| Error::new(Kind::Malformed, Code::BadMoves, e.to_string()).with("text", text))?;
+    let moves = awale_core::parse_moves(text).map_err(|e| {
+        Error::new(Kind::Malformed, Code::BadMoves, e.to_string()).with("text", text)
+    })?;
     if moves.len() > MAX_HISTORY {
         return Err(Error::invalid(
             Code::BadMoves,

@@ -1134,7 +1134,10 @@ impl Tournaments {
         if running.row.state == "finished"
             || (running.row.state == "started" && self.games.now_ms() >= running.row.ends_ms)
         {
-            return Err(Error::conflict(Code::TournamentOver, "the tournament is over"));
+            return Err(Error::conflict(
+                Code::TournamentOver,
+                "the tournament is over",
+            ));
         }
         let number = match running.number_of(player) {
             Some(n) => {

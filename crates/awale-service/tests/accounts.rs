@@ -15,8 +15,8 @@ use awale_service::live::Hub;
 use awale_service::store::{AccountStore, ChatLine, GameStore};
 use awale_service::Store;
 
-use common::refused_as;
 use awale_model::Code;
+use common::refused_as;
 
 struct World {
     store: Store,
@@ -456,7 +456,10 @@ async fn reports_reach_the_moderators_only() {
         .report(&ama.account, "kofi", Some(&game.public_id), "rude", "")
         .await
         .unwrap_err();
-    assert_eq!((bad.code.as_str(), bad.reason), ("bad_report", Some("reason")));
+    assert_eq!(
+        (bad.code.as_str(), bad.reason),
+        ("bad_report", Some("reason"))
+    );
     // A game is named by its public id, never by the store's number.
     let number = game.id.to_string();
     for other in [number.as_str(), "-1", "0000000000"] {
@@ -863,7 +866,10 @@ async fn names_that_pass_for_another_are_refused() {
         .sign_up("ADMlN", PASSWORD, None, ip(3))
         .await
         .unwrap_err();
-    assert_eq!((e.code.as_str(), e.reason), ("bad_username", Some("reserved")));
+    assert_eq!(
+        (e.code.as_str(), e.reason),
+        ("bad_username", Some("reserved"))
+    );
     assert!(awale_service::accounts::look_alike(
         "alice_s",
         "ａｌｉｃｅ＿ｓ"

@@ -474,7 +474,10 @@ async fn guests_challenges_are_capped_and_an_accounts_comes_first() {
         match w.challenges.make(&guest(n), "Spam", casual("Ama")).await {
             Ok(_) => {}
             Err(e) => {
-                assert_eq!((e.code.as_str(), e.reason), ("too_many_challenges", Some("guests")));
+                assert_eq!(
+                    (e.code.as_str(), e.reason),
+                    ("too_many_challenges", Some("guests"))
+                );
                 refused += 1;
             }
         }

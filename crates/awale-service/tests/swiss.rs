@@ -377,7 +377,10 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .create_swiss(&player(3), settings(0, true))
         .await
         .unwrap_err();
-    assert_eq!((bad.code.as_str(), bad.reason), ("bad_tournament", Some("rounds")));
+    assert_eq!(
+        (bad.code.as_str(), bad.reason),
+        ("bad_tournament", Some("rounds"))
+    );
     let bad = t
         .create_swiss(&player(3), settings(16, true))
         .await

@@ -420,7 +420,10 @@ async fn a_tournaments_name_loses_what_would_hide_or_turn_it() {
             )
             .await
             .unwrap_err();
-        assert_eq!((e.code.as_str(), e.reason), ("bad_tournament", Some("name")));
+        assert_eq!(
+            (e.code.as_str(), e.reason),
+            ("bad_tournament", Some("name"))
+        );
     }
 }
 
@@ -503,7 +506,10 @@ async fn joins_and_withdrawals_are_limited_per_player() {
     }
     let (n, e) = refused.expect("limited");
     assert_eq!(n, awale_service::tournaments::COMINGS.burst as usize);
-    assert_eq!((e.code.as_str(), e.reason), ("too_many", Some("tournament_comings")));
+    assert_eq!(
+        (e.code.as_str(), e.reason),
+        ("too_many", Some("tournament_comings"))
+    );
     // Another player is not held up.
     t.join(id, &player(3), "P3").await.unwrap();
 }

@@ -37,6 +37,7 @@ pub mod tournament_chat;
 pub mod tournaments;
 
 pub use accounts::{AccountStore, NewAccount, NewReport};
+use awale_model::Code;
 pub use copy::{copy_to_postgres, CopyReport};
 pub use interface::{GameStore, Notice, StoreFuture};
 pub use mistakes::{MistakeRow, MistakeStore};
@@ -45,7 +46,6 @@ pub use ratings::RatingStore;
 pub use rows::parse_cursor;
 use rows::{find_game, insert_game, list_games, load_game, query_all, write_state};
 use schema::setup;
-use awale_model::Code;
 pub use seeks::SeekStore;
 pub use tournaments::TournamentStore;
 

@@ -38,10 +38,10 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 pub use store::{PgStore, Store, StoreError};
 
+use awale_model::Code;
 use limiter::{Limiter, PerPlayerAndClient, Rate};
 use store::tournament_chat::TournamentChatStore;
 use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
-use awale_model::Code;
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -341,9 +341,9 @@ impl AppState {
         );
         let mut policy = config.policy.clone();
         let public_url = match &config.public_url {
-            Some(text) => {
-                Some(parse_public_url(text).map_err(|why| Error::invalid(Code::BadPublicUrl, why))?)
-            }
+            Some(text) => Some(
+                parse_public_url(text).map_err(|why| Error::invalid(Code::BadPublicUrl, why))?,
+            ),
             None => None,
         };
         if let Some(url) = &public_url {

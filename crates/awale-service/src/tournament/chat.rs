@@ -142,7 +142,10 @@ impl TournamentChat {
         line: i64,
     ) -> Result<(), Error> {
         if moderator.role != Role::Moderator {
-            return Err(Error::forbidden(Code::NotModerator, "this is for moderators"));
+            return Err(Error::forbidden(
+                Code::NotModerator,
+                "this is for moderators",
+            ));
         }
         if !self
             .store

@@ -356,7 +356,10 @@ impl Tournaments {
     ) -> Result<super::TournamentView, Error> {
         let mut running = self.change(room).await?;
         if running.row.state == "finished" {
-            return Err(Error::conflict(Code::TournamentOver, "the tournament is over"));
+            return Err(Error::conflict(
+                Code::TournamentOver,
+                "the tournament is over",
+            ));
         }
         if round_in_play(&running) {
             return Err(Error::conflict(
@@ -441,7 +444,10 @@ impl Tournaments {
             return Err(not_organiser());
         }
         if running.row.state == "finished" {
-            return Err(Error::conflict(Code::TournamentOver, "the tournament is over"));
+            return Err(Error::conflict(
+                Code::TournamentOver,
+                "the tournament is over",
+            ));
         }
         if round_in_play(&running) {
             return Err(Error::conflict(

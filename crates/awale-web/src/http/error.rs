@@ -6,9 +6,9 @@
 //! answer quotes of the input is cut (`bounded`), whichever handler,
 //! extractor or library wrote the message.
 
+use awale_model::Code;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use awale_model::Code;
 use axum::Json;
 
 use crate::error::{shown, Error, Kind, SHOWN_CHARS};

@@ -49,7 +49,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return serde_json::from_slice(b"{}").map(JsonBody).map_err(|e| {
-                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, Code::BadField, e.to_string())
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Code::BadField,
+                    e.to_string(),
+                )
             });
         }
         if !json {
@@ -61,7 +65,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         }
         serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
             if e.is_data() {
-                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, Code::BadField, e.to_string())
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Code::BadField,
+                    e.to_string(),
+                )
             } else {
                 ApiError::bad_request(Code::BadJson, format!("malformed JSON: {e}"))
             }

@@ -114,7 +114,10 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
     if computer::is_level(level) {
         Ok(level)
     } else {
-        Err(Error::invalid(Code::BadLevel, format!("there is no level {level}")).with("level", level))
+        Err(
+            Error::invalid(Code::BadLevel, format!("there is no level {level}"))
+                .with("level", level),
+        )
     }
 }
 
@@ -173,9 +176,9 @@ pub async fn create(
     state.shared.creations.take(&ip, 1, now_ms())?;
     let rules: Rules = match &req.rules {
         None => Rules::AWALE,
-        Some(text) => text
-            .parse()
-            .map_err(|e| Error::invalid(Code::BadRules, format!("{e}")).with("text", text.as_str()))?,
+        Some(text) => text.parse().map_err(|e| {
+            Error::invalid(Code::BadRules, format!("{e}")).with("text", text.as_str())
+        })?,
     };
     let seed = random_seed();
     let mode = match req.mode.as_deref().unwrap_or("computer") {
@@ -185,7 +188,9 @@ pub async fn create(
         },
         "humans" => Mode::Humans,
         "online" => Mode::Online,
-        other => return Err(not_a(Code::BadMode, other, "mode (computer, humans or online)").into()),
+        other => {
+            return Err(not_a(Code::BadMode, other, "mode (computer, humans or online)").into())
+        }
     };
     let game = match &req.position {
         None => Game::new(rules),

@@ -10,8 +10,8 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, Tr
 
 use crate::round::Offer;
 use crate::AppState;
-use tournaments::TournamentFile;
 use awale_model::Code;
+use tournaments::TournamentFile;
 
 pub mod accounts;
 pub mod api;

@@ -199,12 +199,13 @@ pub async fn analysis(
     let game = study::replay(start, rules, req.moves.as_deref())?;
     let lines = req.lines.unwrap_or(3);
     if !(1..=MAX_LINES).contains(&lines) {
-        return Err(
-            Error::invalid(Code::BadLines, format!("lines {lines}: from 1 to {MAX_LINES}"))
-                .with("lines", lines)
-                .with("max", MAX_LINES)
-                .into(),
-        );
+        return Err(Error::invalid(
+            Code::BadLines,
+            format!("lines {lines}: from 1 to {MAX_LINES}"),
+        )
+        .with("lines", lines)
+        .with("max", MAX_LINES)
+        .into());
     }
     let budget = state.shared.config.hint_time;
     let analysis = state
