@@ -16,7 +16,6 @@ use serde::Serialize;
 use serde_with::skip_serializing_none;
 
 use crate::computer::{Computer, OracleValue, Score};
-use crate::databases::Readiness;
 use crate::error::{Error, Kind};
 use crate::view::{BoardView, RulesView};
 use awale_model::Code;
@@ -30,6 +29,22 @@ pub const MAX_LINES: usize = 6;
 
 /// Most moves of the history an analysis replays.
 pub const MAX_HISTORY: usize = 2_000;
+
+/// What the background build of the databases (`databases.rs`) has made
+/// ready, for the study pages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Readiness {
+    /// Every level up to this many seeds is built and used (None: not
+    /// even level 0 yet).
+    pub ready: Option<u8>,
+    /// The level the build goes up to (or the highest found, if more).
+    pub target: u8,
+    /// Whether a level is being built now.
+    pub building: bool,
+    /// Why the build stopped short of the target (a damaged file, a full
+    /// disk). A damaged file is never read: then no level is used.
+    pub stopped: Option<String>,
+}
 
 /// What the study pages need that the games do not: the exact database of
 /// the `awale` rules, for puzzles.
