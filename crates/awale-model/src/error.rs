@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::Code;
+
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -35,7 +37,7 @@ pub struct Error {
     /// Its kind.
     pub kind: Kind,
     /// A stable machine-readable code such as `illegal_move`.
-    pub code: &'static str,
+    pub code: Code,
     /// What went wrong, naming the rejected input.
     pub message: String,
     /// Why, more precisely, as a stable code (for an illegal move: the
@@ -50,7 +52,7 @@ pub struct Error {
 
 impl Error {
     /// An error of this kind, code and message.
-    pub fn new(kind: Kind, code: &'static str, message: impl Into<String>) -> Error {
+    pub fn new(kind: Kind, code: Code, message: impl Into<String>) -> Error {
         Error {
             kind,
             code,
@@ -79,35 +81,35 @@ impl Error {
     }
 
     /// A bad value or a move the rules refuse.
-    pub fn invalid(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn invalid(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::Invalid, code, message)
     }
 
     /// Not possible now.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn conflict(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::Conflict, code, message)
     }
 
     /// Not this player's to do.
-    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn forbidden(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::Forbidden, code, message)
     }
 
     /// Too many requests.
-    pub fn too_many(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn too_many(code: Code, message: impl Into<String>) -> Error {
         Error::new(Kind::TooMany, code, message)
     }
 
     /// The server failed.
     pub fn internal(message: impl Into<String>) -> Error {
-        Error::new(Kind::Internal, "internal", message)
+        Error::new(Kind::Internal, Code::Internal, message)
     }
 
     /// No game with this id.
     pub fn no_game(id: i64) -> Error {
         Error::new(
             Kind::NotFound,
-            "no_such_game",
+            Code::NoSuchGame,
             format!("no game with id `{id}`"),
         )
         .with("id", id)
@@ -121,7 +123,7 @@ impl Error {
             awale_core::GameError::Illegal(illegal) => illegal.name(),
             awale_core::GameError::Over(_) => "game_over",
         };
-        let error = Error::invalid("illegal_move", e.to_string()).because(reason);
+        let error = Error::invalid(Code::IllegalMove, e.to_string()).because(reason);
         match mv {
             Some(mv) => error.with("move", mv.to_string()),
             None => error,
@@ -138,7 +140,7 @@ impl Error {
             Some(n) => format!("game {n}: {e}"),
             None => e.to_string(),
         };
-        let mut error = Error::invalid("bad_record", message);
+        let mut error = Error::invalid(Code::BadRecord, message);
         if let Some(n) = game {
             error = error.with("game", n);
         }
@@ -221,7 +223,7 @@ impl Error {
 
     /// The game is over (`reason`: how it ended).
     pub fn game_over(reason: &str) -> Error {
-        Error::conflict("game_over", format!("the game is over ({reason})")).with("end", reason)
+        Error::conflict(Code::GameOver, format!("the game is over ({reason})")).with("end", reason)
     }
 }
 

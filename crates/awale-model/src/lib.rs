@@ -7,12 +7,14 @@
 #![deny(missing_docs)]
 
 pub mod account;
+pub mod code;
 pub mod error;
 pub mod game;
 pub mod rating;
 pub mod secret;
 pub mod view;
 
+pub use code::Code;
 pub use error::{Error, Kind};
 
 /// Locks `m`, going on when a thread panicked while holding it: every value

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::game::{Mode, Offers, PlayerId, WebGame};
+use crate::Code;
 
 /// The rule options, with the preset-based name.
 #[derive(Clone, Debug, Serialize)]
@@ -324,12 +325,12 @@ impl WebGame {
         }
         if viewer.is_some_and(|v| self.sides_of(v).is_empty()) {
             return Some(Error::forbidden(
-                "not_fair",
+                Code::NotFair,
                 "only the players may ask for a hint",
             ));
         }
         let no_hint = |reason: &'static str, why: &str| {
-            Some(Error::forbidden("no_hint", why.to_string()).because(reason))
+            Some(Error::forbidden(Code::NoHint, why.to_string()).because(reason))
         };
         if self.mode == Mode::Online {
             return no_hint("online", "no help from the computer in an online game");
@@ -349,11 +350,11 @@ impl WebGame {
     pub fn review_refusal(&self) -> Option<Error> {
         match self.end() {
             None => Some(Error::forbidden(
-                "game_not_over",
+                Code::GameNotOver,
                 "the review comes once the game is over",
             )),
             Some(end) if end.reason == crate::game::EndReason::Aborted => Some(Error::forbidden(
-                "nothing_to_review",
+                Code::NothingToReview,
                 "an aborted game has nothing to review",
             )),
             Some(_) => None,

@@ -22,6 +22,7 @@ use crate::round::Offer;
 use crate::secret::{digest, new_secret};
 use crate::store::AccountStore;
 use awale_model::account::{Account, ApiToken};
+use awale_model::Code;
 
 /// What a token allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,7 +236,7 @@ pub struct Api {
 fn bad_token() -> Error {
     Error::new(
         Kind::Unauthorized,
-        "bad_token",
+        Code::BadToken,
         "this token is not valid: it was revoked, or never made",
     )
 }
@@ -279,7 +280,7 @@ impl Api {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > TOKEN_NAME_CHARS {
             return Err(Error::invalid(
-                "bad_name",
+                Code::BadName,
                 format!("a token's name is 1 to {TOKEN_NAME_CHARS} characters"),
             ));
         }
@@ -287,7 +288,7 @@ impl Api {
         for s in scopes {
             let scope = Scope::from_name(s).ok_or_else(|| {
                 Error::invalid(
-                    "bad_scope",
+                    Code::BadScope,
                     format!(
                         "`{}` is not a scope (bot:play, board:play, read)",
                         crate::error::shown(s)
@@ -300,7 +301,7 @@ impl Api {
         }
         if chosen.is_empty() {
             return Err(Error::invalid(
-                "bad_scope",
+                Code::BadScope,
                 "a token needs a scope at least (bot:play, board:play, read)",
             ));
         }
@@ -313,7 +314,7 @@ impl Api {
             .count();
         if live >= TOKENS_PER_ACCOUNT {
             return Err(Error::conflict(
-                "too_many_tokens",
+                Code::TooManyTokens,
                 format!("an account holds {TOKENS_PER_ACCOUNT} tokens at most: revoke one first"),
             ));
         }
@@ -368,7 +369,7 @@ impl Api {
         {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_token",
+                Code::NoSuchToken,
                 format!("you have no token `{}` in use", crate::error::shown(id)),
             ));
         }
@@ -437,7 +438,7 @@ impl Api {
         let Some(header) = bearer else {
             return Err(Error::new(
                 Kind::Unauthorized,
-                "no_token",
+                Code::NoToken,
                 "this call needs a personal API token: `Authorization: Bearer TOKEN`",
             ));
         };
@@ -471,14 +472,14 @@ impl Api {
         // whatever their token's scopes.
         if scope == Scope::BotPlay && !account.bot {
             return Err(Error::forbidden(
-                "not_a_bot",
+                Code::NotABot,
                 "the bot API is for bot accounts: upgrade this account to a bot, \
                  or play through the board API",
             ));
         }
         if scope == Scope::BoardPlay && account.bot {
             return Err(Error::forbidden(
-                "bot_on_board_api",
+                Code::BotOnBoardApi,
                 "a bot plays through the bot API, not the board API",
             ));
         }
@@ -502,7 +503,7 @@ impl Api {
     pub async fn upgrade(&self, account: &Account) -> Result<Account, Error> {
         if account.bot {
             return Err(Error::conflict(
-                "already_bot",
+                Code::AlreadyBot,
                 "this account is a bot already",
             ));
         }
@@ -513,7 +514,7 @@ impl Api {
             .await?;
         if played.games.iter().any(|g| g.mode == "online") {
             return Err(Error::conflict(
-                "has_games",
+                Code::HasGames,
                 "an account that has played online games cannot become a bot: make a new one",
             ));
         }
@@ -539,7 +540,7 @@ impl Api {
             .flatten()
             .ok_or_else(|| {
                 Error::forbidden(
-                    "not_your_game",
+                    Code::NotYourGame,
                     format!("you do not play game `{}`", crate::error::shown(text)),
                 )
             })?;
@@ -657,7 +658,7 @@ impl Api {
                 .await?;
             if to.is_some_and(|a| !a.bot) {
                 return Err(Error::forbidden(
-                    "bot_rated_vs_person",
+                    Code::BotRatedVsPerson,
                     "a bot challenges a person to a casual game only: \
                      a rated game against a bot is the person's choice",
                 ));
@@ -750,7 +751,7 @@ impl Api {
 
 fn missing(scope: Scope) -> Error {
     Error::forbidden(
-        "missing_scope",
+        Code::MissingScope,
         format!("this token lacks the scope `{}`", scope.name()),
     )
     .with("scope", scope.name())
@@ -764,7 +765,7 @@ fn missing(scope: Scope) -> Error {
 pub fn check_may_seek(account: Option<&Account>) -> Result<(), Error> {
     if account.is_some_and(|a| a.bot) {
         return Err(Error::forbidden(
-            "bot_in_pools",
+            Code::BotInPools,
             "a bot never joins people's quick pairing: it is challenged, or plays in the bot arena",
         ));
     }

@@ -18,6 +18,7 @@ use crate::games::Games;
 use crate::players::no_player;
 use crate::store::{AccountStore, Notice};
 use awale_model::account::{Account, Challenge};
+use awale_model::Code;
 
 /// How many open challenges a player may have sent at once.
 pub const MAX_OPEN: usize = 5;
@@ -170,7 +171,7 @@ pub struct Challenges {
 fn no_challenge(id: i64) -> Error {
     Error::new(
         Kind::NotFound,
-        "no_such_challenge",
+        Code::NoSuchChallenge,
         format!("there is no challenge {id}"),
     )
     .with("id", id)
@@ -178,7 +179,7 @@ fn no_challenge(id: i64) -> Error {
 
 fn settled(c: &Challenge) -> Error {
     Error::conflict(
-        "challenge_settled",
+        Code::ChallengeSettled,
         format!("this challenge was {} already", c.state),
     )
     .with("state", c.state.as_str())
@@ -336,14 +337,14 @@ impl Challenges {
             .ok_or_else(|| no_player(&new.to))?;
         if to.player == *from {
             return Err(Error::invalid(
-                "challenge_self",
+                Code::ChallengeSelf,
                 "one cannot challenge oneself",
             ));
         }
         let me = self.open_account(from).await?;
         if me.is_none() && to.kid {
             return Err(Error::forbidden(
-                "kid_mode",
+                Code::KidMode,
                 "this player is in kid mode: only accounts may challenge them",
             )
             .because("challenge"));
@@ -354,14 +355,14 @@ impl Challenges {
             .await?
         {
             return Err(Error::forbidden(
-                "blocked",
+                Code::Blocked,
                 "one of these players blocks the other",
             ));
         }
         if new.rated {
             if me.is_none() {
                 return Err(Error::forbidden(
-                    "rated_needs_account",
+                    Code::RatedNeedsAccount,
                     "a rated game is between two accounts: log in, or play a casual game",
                 ));
             }
@@ -370,20 +371,20 @@ impl Challenges {
             crate::fairplay::check_rated_clock(new.clock)?;
             if self.games.ratings().is_none() {
                 return Err(Error::conflict(
-                    "no_ratings",
+                    Code::NoRatings,
                     "this server keeps no ratings: play a casual game",
                 ));
             }
         }
         if new.clock.is_some_and(|c| c.per_move) {
             return Err(Error::invalid(
-                "bad_clock",
+                Code::BadClock,
                 "a challenge's clock is minutes and seconds per move",
             ));
         }
         if !matches!(new.colour, 'S' | 'N' | 'R') {
             return Err(Error::invalid(
-                "bad_side",
+                Code::BadSide,
                 format!("`{}` is not a side (S, N or random)", new.colour),
             ));
         }
@@ -395,13 +396,13 @@ impl Challenges {
             .collect();
         if open.iter().any(|c| c.to == to.player) {
             return Err(Error::conflict(
-                "already_challenged",
+                Code::AlreadyChallenged,
                 format!("your challenge to {} waits already", to.username),
             ));
         }
         if open.len() >= MAX_OPEN {
             return Err(Error::conflict(
-                "too_many_challenges",
+                Code::TooManyChallenges,
                 format!(
                     "you have {} challenges waiting for an answer: withdraw one first",
                     open.len()
@@ -426,7 +427,7 @@ impl Challenges {
             }
             if from_guests >= MAX_FROM_GUESTS {
                 return Err(Error::conflict(
-                    "too_many_challenges",
+                    Code::TooManyChallenges,
                     format!(
                         "{} has {from_guests} challenges from guests waiting already: \
                          log in, or try later",
@@ -475,7 +476,7 @@ impl Challenges {
         let theirs = if challenged { &c.to } else { &c.from };
         if theirs != player {
             return Err(Error::forbidden(
-                "not_your_challenge",
+                Code::NotYourChallenge,
                 if challenged {
                     "only the challenged player may answer this challenge"
                 } else {
@@ -486,7 +487,7 @@ impl Challenges {
         if Self::expired(&c, self.now()) {
             self.settle(&mut c, ChallengeState::Expired).await?;
             return Err(Error::conflict(
-                "challenge_expired",
+                Code::ChallengeExpired,
                 "this challenge waited too long and expired",
             ));
         }
@@ -508,7 +509,7 @@ impl Challenges {
         let mut c = self.open_one(id, player, true).await?;
         if self.accounts.blocks(c.from.clone(), c.to.clone()).await? {
             return Err(Error::forbidden(
-                "blocked",
+                Code::Blocked,
                 "one of these players blocks the other",
             ));
         }

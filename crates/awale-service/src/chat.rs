@@ -30,6 +30,7 @@ use crate::games::Games;
 use crate::limiter::{PerPlayerAndClient, Rate};
 use crate::live::Audience;
 use crate::tournaments::Tournaments;
+use awale_model::Code;
 
 /// Longest chat message, in characters.
 pub const MAX_CHAT_CHARS: usize = 280;
@@ -58,7 +59,7 @@ impl Room {
             "players" => Ok(Room::Players),
             "public" => Ok(Room::Public),
             other => Err(Error::invalid(
-                "bad_room",
+                Code::BadRoom,
                 format!(
                     "`{}` is not a room (players or public)",
                     awale_model::error::shown(other)
@@ -157,13 +158,13 @@ pub fn guest_number(player: &PlayerId) -> u32 {
 pub fn clean_message(account: Option<&Account>, text: &str) -> Result<String, Error> {
     Accounts::check_may_chat(account)?;
     if account.is_some_and(|a| a.kid) {
-        return Err(Error::forbidden("kid_mode", "chat is off in kid mode"));
+        return Err(Error::forbidden(Code::KidMode, "chat is off in kid mode"));
     }
     let text = clean_text(text);
     let length = text.chars().count();
     if length == 0 || length > MAX_CHAT_CHARS {
         return Err(Error::invalid(
-            "bad_message",
+            Code::BadMessage,
             format!("a message takes 1 to {MAX_CHAT_CHARS} characters (this one has {length})"),
         )
         .with("max", MAX_CHAT_CHARS)
@@ -173,7 +174,7 @@ pub fn clean_message(account: Option<&Account>, text: &str) -> Result<String, Er
 }
 
 fn not_moderator() -> Error {
-    Error::forbidden("not_moderator", "this is for moderators")
+    Error::forbidden(Code::NotModerator, "this is for moderators")
 }
 
 fn moderator(account: &Account) -> Result<(), Error> {
@@ -319,7 +320,7 @@ impl Chat {
         let text = self.may_say(who, text)?;
         let web = self.games.load(game).await?;
         if web.mode != Mode::Online {
-            return Err(Error::conflict("not_online", "chat is for online games"));
+            return Err(Error::conflict(Code::NotOnline, "chat is for online games"));
         }
         let seat = web.online_seat(Some(who.player));
         // Nobody speaks in a game of a player who blocks them.
@@ -330,7 +331,7 @@ impl Chat {
         }
         if room == Room::Players && seat.is_none() {
             return Err(Error::forbidden(
-                "not_your_seat",
+                Code::NotYourSeat,
                 "the players' room is for the two players: write in the public's room",
             )
             .because("players_room"));
@@ -400,7 +401,7 @@ impl Chat {
         if !self.removals.remove_chat_line(id, line).await? {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_line",
+                Code::NoSuchLine,
                 format!(
                     "no chat line {line} in game `{}`",
                     awale_model::error::shown(game)
@@ -432,7 +433,7 @@ impl Chat {
         if !reports.iter().any(|r| r.game.as_deref() == Some(game)) {
             return Err(Error::new(
                 Kind::NotFound,
-                "not_reported",
+                Code::NotReported,
                 format!(
                     "no report names game `{}`: its players' room is theirs",
                     awale_model::error::shown(game)
@@ -573,7 +574,7 @@ impl Chat {
         {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_line",
+                Code::NoSuchLine,
                 format!("no chat line {line} in tournament {tournament}"),
             ));
         }

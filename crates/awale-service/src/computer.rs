@@ -20,6 +20,7 @@ use serde_with::skip_serializing_none;
 
 use crate::error::{Error, Kind};
 use crate::lock;
+use awale_model::Code;
 
 /// A level offered to players.
 #[derive(Clone, Debug, Serialize)]
@@ -685,7 +686,7 @@ impl Computer {
         let busy = || {
             Error::new(
                 Kind::Busy,
-                "busy",
+                Code::Busy,
                 "the computer is busy with other searches: try again in a moment",
             )
         };

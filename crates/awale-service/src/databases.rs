@@ -13,10 +13,9 @@ use std::time::Duration;
 
 use awale_core::Rules;
 use awale_db::{Database, DbError};
-use serde::Serialize;
 
 use crate::computer::{lower_this_threads_priority_by, Computer};
-use crate::study::Study;
+use crate::study::{Readiness, Study};
 
 /// The level a server builds up to by default: every board of at most 20
 /// seeds (225.8 million boards, 452 MB of files, about 106 MB of memory
@@ -32,21 +31,6 @@ const BUILD_NICENESS: i32 = 19;
 /// How long a server waits before looking again when another process
 /// (`awale db build`, another server) is building in the same folder.
 const BUSY_RETRY: Duration = Duration::from_secs(20);
-
-/// What the background build has made ready, for the study pages.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Readiness {
-    /// Every level up to this many seeds is built and used (None: not
-    /// even level 0 yet).
-    pub ready: Option<u8>,
-    /// The level the build goes up to (or the highest found, if more).
-    pub target: u8,
-    /// Whether a level is being built now.
-    pub building: bool,
-    /// Why the build stopped short of the target (a damaged file, a full
-    /// disk). A damaged file is never read: then no level is used.
-    pub stopped: Option<String>,
-}
 
 /// Starts building, in the background, the levels of the `awale` rules
 /// missing in the database folder `root` up to `target` seeds, on

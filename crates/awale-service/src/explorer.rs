@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::computer::{Computer, OracleValue};
 use crate::study::{self, PositionView};
 use awale_model::error::Error;
+use awale_model::Code;
 use awale_store::ExplorerStore;
 
 /// Moves of a line the explorer follows, at most (an opening is far
@@ -157,7 +158,7 @@ pub fn line(play: Option<&str>) -> Result<Game, Error> {
             .count();
         if count > MAX_LINE {
             return Err(Error::invalid(
-                "bad_moves",
+                Code::BadMoves,
                 format!("{count} moves: the explorer follows at most {MAX_LINE}"),
             )
             .because("too_many")

@@ -12,6 +12,7 @@ use awale_core::{Game, Rules};
 
 use crate::error::Error;
 use crate::game::{Clock, Mode, PlayerId, WebGame};
+use awale_model::Code;
 
 /// The fastest clock a rated game is played on: 15 s (lichess's fastest
 /// rated clock, ¼+0; the tournaments' too). A faster game measures the
@@ -44,13 +45,13 @@ pub fn check_rated_terms(game: &WebGame) -> Result<(), Error> {
     }
     if game.mode != Mode::Online {
         return Err(Error::invalid(
-            "rated_needs_online",
+            Code::RatedNeedsOnline,
             "only an online game may be rated",
         ));
     }
     if game.game.start() != Game::new(*game.game.rules()).start() {
         return Err(Error::invalid(
-            "rated_from_position",
+            Code::RatedFromPosition,
             "a game from a study position is casual",
         ));
     }
@@ -65,7 +66,7 @@ pub fn check_rated_terms(game: &WebGame) -> Result<(), Error> {
     });
     if !standard {
         return Err(Error::invalid(
-            "rated_needs_standard_rules",
+            Code::RatedNeedsStandardRules,
             "a rated game is played on a preset's rules (awale or abapa), no option changed",
         ));
     }
@@ -90,7 +91,7 @@ pub fn check_rated_clock(clock: Option<Clock>) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::invalid(
-            "rated_needs_clock",
+            Code::RatedNeedsClock,
             "a rated game is played with a clock of 15 s to 180 min (0 to 60 s a move), or days per move",
         ))
     }
@@ -136,7 +137,7 @@ impl PairLimit {
             let here = pairs.iter().filter(|p| *p == pair).count();
             if before + here > PAIR_RATED_LIMIT {
                 return Err(Error::conflict(
-                    "too_many_rated_together",
+                    Code::TooManyRatedTogether,
                     format!("you have played {before} rated games together today: play on casual"),
                 )
                 .with("max", PAIR_RATED_LIMIT));

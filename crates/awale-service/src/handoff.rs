@@ -11,6 +11,7 @@ use crate::error::{Error, Kind};
 use crate::game::{PlayerId, WebGame};
 use crate::games::Games;
 use crate::secret::{digest, new_secret};
+use awale_model::Code;
 
 /// How long a "continue on another device" link works.
 pub const HANDOFF_MS: i64 = 10 * 60 * 1000;
@@ -55,7 +56,7 @@ impl Handoffs {
         let game = games.load(id).await?;
         if game.online_seat(Some(&me)).is_none() {
             return Err(
-                Error::forbidden("not_your_seat", "you hold no seat in this game")
+                Error::forbidden(Code::NotYourSeat, "you hold no seat in this game")
                     .because("watching"),
             );
         }
@@ -77,7 +78,7 @@ impl Handoffs {
         if links.len() > MAX_WAITING {
             return Err(Error::new(
                 Kind::Busy,
-                "busy",
+                Code::Busy,
                 "too many links waiting: try later",
             ));
         }
@@ -114,7 +115,7 @@ impl Handoffs {
             .ok_or_else(|| {
                 Error::new(
                     Kind::NotFound,
-                    "no_such_link",
+                    Code::NoSuchLink,
                     "this link is unknown, used, expired or replaced: make a new one on the other device",
                 )
             })?;

@@ -7,6 +7,7 @@ use std::hash::Hash;
 use std::sync::Mutex;
 
 use crate::error::Error;
+use awale_model::Code;
 
 /// One kind of limit: `burst` actions at once, then one every `every_ms`.
 #[derive(Clone, Copy, Debug)]
@@ -102,7 +103,7 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         }
         let wait_s = ((cost - *tokens) / per_ms / 1000.0).ceil().max(1.0);
         Err(Error::too_many(
-            "too_many",
+            Code::TooMany,
             // `what` is also the reason, an identifier: in words, spaced.
             format!(
                 "too many {} for now: wait {wait_s} s",

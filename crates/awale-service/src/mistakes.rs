@@ -18,6 +18,7 @@ use crate::computer::{Asker, Computer, Priority, Score, MISTAKE_LOSS};
 use crate::error::{Error, Kind};
 use crate::game::{parse_position, PlayerId, WebGame};
 use crate::store::{GameStore, MistakeRow, MistakeStore};
+use awale_model::Code;
 
 /// Solved this many times, a mistake is learnt: it comes back no more.
 pub const SOLVED_ENOUGH: i64 = 2;
@@ -188,7 +189,7 @@ impl Mistakes {
         let sides = game.sides_of(Some(player));
         if sides.is_empty() {
             return Err(Error::forbidden(
-                "not_your_game",
+                Code::NotYourGame,
                 "only a player of the game learns from its mistakes",
             ));
         }
@@ -196,7 +197,7 @@ impl Mistakes {
         let no_review = || {
             Error::new(
                 Kind::NotFound,
-                "no_review",
+                Code::NoReview,
                 "this game has not been reviewed yet (POST to review it)",
             )
         };
@@ -284,7 +285,7 @@ impl Mistakes {
             .ok_or_else(|| {
                 Error::new(
                     Kind::NotFound,
-                    "no_mistake",
+                    Code::NoMistake,
                     format!("no mistake {id} in your list"),
                 )
                 .with("id", id)

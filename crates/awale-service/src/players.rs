@@ -15,6 +15,7 @@ use crate::pools::{Pool, Seeker};
 use crate::rating::{Speed, START};
 use crate::store::ratings::{BoardRule, GameFilter, Leader, PlayedGame, RatingPoint, Results};
 use crate::store::{AccountStore, GameStore, RatingStore};
+use awale_model::Code;
 
 /// How many points each rating graph shows at most.
 pub const GRAPH_POINTS: usize = 200;
@@ -40,14 +41,14 @@ pub fn parse_rating_range(
     let Some(range) = range else { return Ok(None) };
     if !(1..=MAX_RATING_RANGE).contains(&range) {
         return Err(Error::invalid(
-            "bad_range",
+            Code::BadRange,
             format!("a rating range is 1 to {MAX_RATING_RANGE} points around yours"),
         )
         .with("max", MAX_RATING_RANGE));
     }
     if !public {
         return Err(Error::invalid(
-            "bad_range",
+            Code::BadRange,
             "a rating range is for a seek in the lobby, not an invitation",
         )
         .because("private")
@@ -55,7 +56,7 @@ pub fn parse_rating_range(
     }
     if !account {
         return Err(Error::forbidden(
-            "range_needs_account",
+            Code::RangeNeedsAccount,
             "a rating range is set by an account (a guest has no rating): log in",
         ));
     }
@@ -140,7 +141,7 @@ pub struct Players {
 pub(crate) fn no_player(name: &str) -> Error {
     Error::new(
         Kind::NotFound,
-        "no_such_player",
+        Code::NoSuchPlayer,
         format!("no player is named `{}`", crate::error::shown(name)),
     )
     .with("name", name)
@@ -325,7 +326,7 @@ impl Players {
         let (low, high) = (centre.round() as i64 - range, centre.round() as i64 + range);
         let Some(mine) = self.rating_of(player, speed).await? else {
             return Err(Error::forbidden(
-                "out_of_range",
+                Code::OutOfRange,
                 "this seek is for accounts rated within its range: log in",
             )
             .because("guest")
@@ -335,7 +336,7 @@ impl Players {
         let mine = mine.round() as i64;
         if !(low..=high).contains(&mine) {
             return Err(Error::forbidden(
-                "out_of_range",
+                Code::OutOfRange,
                 format!("this seek takes ratings from {low} to {high}; yours is {mine}"),
             )
             .with("low", low)

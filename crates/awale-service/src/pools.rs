@@ -29,6 +29,7 @@ use crate::limiter::PerPlayerAndClient;
 use crate::lock;
 use crate::store::seeks::{Paired, Renewed, SeekRow, SeekStore};
 use crate::store::Notice;
+use awale_model::Code;
 
 /// A pool: a clock, initial time and increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -75,7 +76,7 @@ impl Pool {
             .ok_or_else(|| {
                 Error::new(
                     crate::Kind::NotFound,
-                    "no_such_pool",
+                    Code::NoSuchPool,
                     format!(
                         "`{}` is not a pool (pools: 1+0, 1+1, 3+0, 3+2, 5+3, 10+5, 15+10)",
                         crate::error::shown(text)

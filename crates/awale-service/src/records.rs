@@ -9,6 +9,7 @@ use awale_core::{parse_records, Game, Record, Side};
 use crate::error::Error;
 use crate::game::{random_seed, Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
+use awale_model::Code;
 
 /// Games one import may hold.
 pub const MAX_IMPORTED_GAMES: usize = 200;
@@ -99,12 +100,12 @@ impl Games {
         let records = parse_records(text).map_err(|e| Error::bad_record(&e, None))?;
         if records.is_empty() {
             return Err(
-                Error::invalid("bad_record", "the file holds no game record").because("empty"),
+                Error::invalid(Code::BadRecord, "the file holds no game record").because("empty"),
             );
         }
         if records.len() > MAX_IMPORTED_GAMES {
             return Err(Error::invalid(
-                "bad_record",
+                Code::BadRecord,
                 format!(
                     "the file holds {} games; at most {MAX_IMPORTED_GAMES} are imported at once",
                     records.len()

@@ -14,6 +14,7 @@ use awale_core::Side;
 use crate::error::Error;
 use crate::game::{Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
+use awale_model::Code;
 
 /// How long the maker of an open challenge may be gone (a reload, a
 /// network change) before the challenge is withdrawn.
@@ -45,13 +46,13 @@ impl Games {
             .change(id, |g| {
                 if g.mode != Mode::Online {
                     return Err(Error::conflict(
-                        "not_online",
+                        Code::NotOnline,
                         "this game is not played online",
                     ));
                 }
                 let side = g.online_seat(Some(me)).ok_or_else(|| {
                     Error::forbidden(
-                        "not_your_seat",
+                        Code::NotYourSeat,
                         "you hold no seat in this game: you can watch, not play",
                     )
                     .because("watching")
@@ -129,7 +130,7 @@ impl Games {
     pub async fn rematch(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
         let seat = |g: &WebGame| {
             g.online_seat(Some(me)).ok_or_else(|| {
-                Error::forbidden("not_your_seat", "only the players can ask for a rematch")
+                Error::forbidden(Code::NotYourSeat, "only the players can ask for a rematch")
                     .because("watching")
             })
         };
@@ -141,7 +142,7 @@ impl Games {
                     if g.offer_rematch(seat(g)?)? {
                         // The other's offer came meanwhile: accept it again.
                         return Err(Error::conflict(
-                            "stale",
+                            Code::Stale,
                             "the other player has just offered",
                         ));
                     }
@@ -158,7 +159,7 @@ impl Games {
             .change(id, |g| {
                 if !g.offer_rematch(seat(g)?)? {
                     return Err(Error::conflict(
-                        "no_rematch",
+                        Code::NoRematch,
                         "the rematch offer was withdrawn",
                     ));
                 }

@@ -16,9 +16,9 @@ use serde::Serialize;
 use serde_with::skip_serializing_none;
 
 use crate::computer::{Computer, OracleValue, Score};
-use crate::databases::Readiness;
 use crate::error::{Error, Kind};
 use crate::view::{BoardView, RulesView};
+use awale_model::Code;
 
 /// Puzzles a request for a difficulty or a theme looks at, at most (each
 /// is a few database probes: a fraction of a millisecond).
@@ -29,6 +29,22 @@ pub const MAX_LINES: usize = 6;
 
 /// Most moves of the history an analysis replays.
 pub const MAX_HISTORY: usize = 2_000;
+
+/// What the background build of the databases (`databases.rs`) has made
+/// ready, for the study pages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Readiness {
+    /// Every level up to this many seeds is built and used (None: not
+    /// even level 0 yet).
+    pub ready: Option<u8>,
+    /// The level the build goes up to (or the highest found, if more).
+    pub target: u8,
+    /// Whether a level is being built now.
+    pub building: bool,
+    /// Why the build stopped short of the target (a damaged file, a full
+    /// disk). A damaged file is never read: then no level is used.
+    pub stopped: Option<String>,
+}
 
 /// What the study pages need that the games do not: the exact database of
 /// the `awale` rules, for puzzles.
@@ -55,7 +71,7 @@ impl Study {
             .ok_or_else(|| {
                 Error::new(
                     Kind::NotFound,
-                    "no_database",
+                    Code::NoDatabase,
                     "puzzles come from the endgame database, and this server has none for the \
                      awale rules yet: it builds it at start unless told not to (`--db none`), \
                      or build it with `awale db build --max-seeds 16`, then restart the server",
@@ -104,7 +120,7 @@ impl Study {
 pub fn puzzle_error(e: PuzzleError) -> Error {
     match e {
         PuzzleError::Illegal(e) => Error::illegal_move(awale_core::GameError::Illegal(e), None),
-        PuzzleError::NotCovered(..) => Error::invalid("not_covered", e.to_string()),
+        PuzzleError::NotCovered(..) => Error::invalid(Code::NotCovered, e.to_string()),
         other => Error::internal(other.to_string()),
     }
 }
@@ -113,7 +129,7 @@ pub fn puzzle_error(e: PuzzleError) -> Error {
 pub fn no_puzzle() -> Error {
     Error::new(
         Kind::NotFound,
-        "no_puzzle",
+        Code::NoPuzzle,
         "no puzzle of this kind near this seed: try another seed (a bigger database has more)",
     )
 }
@@ -128,7 +144,7 @@ pub fn parse_rules(text: Option<&str>) -> Result<Rules, Error> {
         None => Ok(Rules::AWALE),
         Some(t) => t
             .parse()
-            .map_err(|e| Error::invalid("bad_rules", format!("{e}"))),
+            .map_err(|e| Error::invalid(Code::BadRules, format!("{e}"))),
     }
 }
 
@@ -143,11 +159,12 @@ pub fn replay(start: Position, rules: Rules, moves: Option<&str>) -> Result<Game
     let Some(text) = moves else {
         return Ok(game);
     };
-    let moves = awale_core::parse_moves(text)
-        .map_err(|e| Error::new(Kind::Malformed, "bad_moves", e.to_string()).with("text", text))?;
+    let moves = awale_core::parse_moves(text).map_err(|e| {
+        Error::new(Kind::Malformed, Code::BadMoves, e.to_string()).with("text", text)
+    })?;
     if moves.len() > MAX_HISTORY {
         return Err(Error::invalid(
-            "bad_moves",
+            Code::BadMoves,
             format!("{} moves: at most {MAX_HISTORY}", moves.len()),
         )
         .because("too_many")

@@ -39,6 +39,7 @@ mod schedule;
 mod state;
 mod swiss_run;
 mod view;
+use awale_model::Code;
 pub use schedule::{Scheduled, SCHEDULE, SERVER};
 pub use state::{TournamentKind, TournamentState};
 pub use swiss_run::{SwissGame, SwissLine, SwissSettings, SwissView, MAX_ROUNDS};
@@ -92,7 +93,7 @@ pub struct ArenaSettings {
 
 /// A new tournament refused: its `what` is out of bounds.
 fn bad_tournament(what: &'static str, message: &str) -> Error {
-    Error::invalid("bad_tournament", message.to_string()).because(what)
+    Error::invalid(Code::BadTournament, message.to_string()).because(what)
 }
 
 /// A player of a held tournament, beside their arena line.
@@ -226,7 +227,7 @@ fn presence_read(text: &str) -> Result<(Presence, Option<Presence>), Error> {
 fn no_tournament(id: i64) -> Error {
     Error::new(
         crate::Kind::NotFound,
-        "no_such_tournament",
+        Code::NoSuchTournament,
         format!("no tournament {id}"),
     )
 }
@@ -683,7 +684,7 @@ impl Tournaments {
             >= MADE_PER_DAY
         {
             return Err(Error::too_many(
-                "tournament_limit",
+                Code::TournamentLimit,
                 format!("{MADE_PER_DAY} tournaments a day at most"),
             ));
         }
@@ -784,7 +785,10 @@ impl Tournaments {
             || (running.state == TournamentState::Started
                 && self.games.now_ms() >= running.row.ends_ms)
         {
-            return Err(Error::conflict("tournament_over", "the tournament is over"));
+            return Err(Error::conflict(
+                Code::TournamentOver,
+                "the tournament is over",
+            ));
         }
         let number = match running.number_of(player) {
             Some(n) => {
@@ -838,7 +842,7 @@ impl Tournaments {
         }
         let mut running = self.change(&room).await?;
         let number = running.number_of(player).ok_or_else(|| {
-            Error::conflict("not_in_tournament", "you have not joined this tournament")
+            Error::conflict(Code::NotInTournament, "you have not joined this tournament")
         })?;
         if running.arena.is_playing(number) {
             // Stored: whichever process records the game's end does it.
@@ -864,7 +868,7 @@ impl Tournaments {
         let room = self.room(id).await?;
         if room.running.lock().await.row.creator != *player {
             return Err(Error::forbidden(
-                "not_the_creator",
+                Code::NotTheCreator,
                 "only the tournament's creator may end it",
             ));
         }
@@ -886,7 +890,7 @@ impl Tournaments {
         match accounts.account_of(player.clone()).await? {
             Some(account) if account.is_open() => Ok(account.username),
             _ => Err(Error::forbidden(
-                "account_needed",
+                Code::AccountNeeded,
                 "tournaments are for accounts: sign up or log in",
             )),
         }

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::game::PlayerId;
 use crate::games::Games;
 use crate::store::Summary;
+use awale_model::Code;
 
 /// How many of a player's turns are listed at most.
 pub const TURNS_LISTED: usize = 100;
@@ -39,7 +40,7 @@ impl Games {
         for summary in listed {
             let game = match self.load(summary.id).await {
                 Ok(game) => game,
-                Err(e) if e.code == "no_such_game" => continue,
+                Err(e) if e.code == Code::NoSuchGame => continue,
                 Err(e) => return Err(e),
             };
             let mine = game.seats[game.game.position().to_move().index()]

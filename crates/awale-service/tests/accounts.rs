@@ -18,6 +18,7 @@ use awale_service::tournaments::Tournaments;
 use awale_store::Store;
 use awale_store::{AccountStore, ChatLine, GameStore};
 
+use awale_model::Code;
 use common::{refused_as, resign_seated};
 
 struct World {
@@ -96,7 +97,7 @@ async fn a_username_is_taken_whatever_its_case() {
         .sign_up("kOFI", PASSWORD, None, ip(2))
         .await
         .unwrap_err();
-    assert_eq!(e.code, "username_taken");
+    assert_eq!(e.code.as_str(), "username_taken");
 }
 
 #[tokio::test]
@@ -148,7 +149,7 @@ async fn log_ins_are_limited_per_account_with_the_wait_told() {
             .log_in("kwame", "guess", ip(n))
             .await
             .unwrap_err();
-        assert_eq!(e.code, "bad_login");
+        assert_eq!(e.code.as_str(), "bad_login");
     }
     // The right password, from yet another address: still refused now.
     let e = w
@@ -156,7 +157,7 @@ async fn log_ins_are_limited_per_account_with_the_wait_told() {
         .log_in("kwame", PASSWORD, ip(9))
         .await
         .unwrap_err();
-    assert_eq!((e.code, e.reason), ("too_many", Some("logins")));
+    assert_eq!((e.code.as_str(), e.reason), ("too_many", Some("logins")));
     assert!(e.fields["wait_s"].as_i64().unwrap() >= 1);
     // Another account is not held up.
     w.sign_up("Abena", 2).await;
@@ -193,7 +194,7 @@ async fn only_failed_password_checks_count_against_the_log_in_limit() {
         .delete(&made.account, PASSWORD, ip(1))
         .await
         .unwrap_err();
-    assert_eq!((e.code, e.reason), ("too_many", Some("logins")));
+    assert_eq!((e.code.as_str(), e.reason), ("too_many", Some("logins")));
 }
 
 #[tokio::test]
@@ -202,11 +203,11 @@ async fn log_ins_are_limited_per_address() {
     let mut refused = None;
     for n in 0..30 {
         match w.accounts.log_in(&format!("name{n}"), "guess", ip(7)).await {
-            Err(e) if e.code == "too_many" => {
+            Err(e) if e.code == Code::TooMany => {
                 refused = Some((n, e));
                 break;
             }
-            Err(e) => assert_eq!(e.code, "bad_login"),
+            Err(e) => assert_eq!(e.code.as_str(), "bad_login"),
             Ok(_) => unreachable!(),
         }
     }
@@ -240,13 +241,13 @@ async fn a_recovery_code_resets_the_password_once() {
         .reset_password("akua", &code, "yet another password", ip(1))
         .await
         .unwrap_err();
-    assert_eq!(used.code, "bad_recovery_code");
+    assert_eq!(used.code.as_str(), "bad_recovery_code");
     let made_up = w
         .accounts
         .reset_password("akua", "0000-0000-0000", "yet another password", ip(1))
         .await
         .unwrap_err();
-    assert_eq!(made_up.code, "bad_recovery_code");
+    assert_eq!(made_up.code.as_str(), "bad_recovery_code");
     assert_eq!(
         w.accounts
             .recovery_codes_left(&reset.account)
@@ -272,13 +273,13 @@ async fn changing_the_password_asks_the_current_one_and_ends_the_other_sessions(
         )
         .await
         .unwrap_err();
-    assert_eq!(wrong.code, "bad_password");
+    assert_eq!(wrong.code.as_str(), "bad_password");
     let weak = w
         .accounts
         .change_password(&made.account, &made.session, PASSWORD, "password1", ip(1))
         .await
         .unwrap_err();
-    assert_eq!(weak.code, "weak_password");
+    assert_eq!(weak.code.as_str(), "weak_password");
     w.accounts
         .change_password(
             &made.account,
@@ -372,7 +373,7 @@ async fn a_deleted_account_keeps_its_games_but_not_its_name_nor_a_way_in() {
         .delete(&made.account, "not it", ip(1))
         .await
         .unwrap_err();
-    assert_eq!(wrong.code, "bad_password");
+    assert_eq!(wrong.code.as_str(), "bad_password");
     w.accounts
         .delete(&made.account, PASSWORD, ip(1))
         .await
@@ -455,7 +456,10 @@ async fn reports_reach_the_moderators_only() {
         .report(&ama.account, "kofi", Some(&game.public_id), "rude", "")
         .await
         .unwrap_err();
-    assert_eq!((bad.code, bad.reason), ("bad_report", Some("reason")));
+    assert_eq!(
+        (bad.code.as_str(), bad.reason),
+        ("bad_report", Some("reason"))
+    );
     // A game is named by its public id, never by the store's number.
     let number = game.id.to_string();
     for other in [number.as_str(), "-1", "0000000000"] {
@@ -621,7 +625,7 @@ async fn a_flood_of_log_ins_waits_in_a_bounded_queue_then_is_told_to_wait() {
     let mut busy = 0;
     for t in tries {
         let e = t.await.unwrap().unwrap_err();
-        match e.code {
+        match e.code.as_str() {
             "busy" => {
                 assert_eq!(e.reason, Some("logins"));
                 assert!(e.fields["wait_s"].as_i64().unwrap() >= 1);
@@ -637,7 +641,7 @@ async fn a_flood_of_log_ins_waits_in_a_bounded_queue_then_is_told_to_wait() {
 fn code<T>(r: Result<T, awale_model::Error>) -> &'static str {
     match r {
         Ok(_) => "ok",
-        Err(e) => e.code,
+        Err(e) => e.code.as_str(),
     }
 }
 
@@ -666,7 +670,7 @@ async fn hostile_names_codes_and_passwords_are_refused_with_codes() {
         .sign_up("Ama", &long, None, ip(1))
         .await
         .unwrap_err();
-    assert_eq!((e.code, e.reason), ("weak_password", Some("long")));
+    assert_eq!((e.code.as_str(), e.reason), ("weak_password", Some("long")));
     assert_eq!(
         code(
             w.accounts
@@ -710,7 +714,7 @@ async fn a_device_that_logged_in_before_is_not_locked_out_by_strangers() {
             .log_in_on("yaw", PASSWORD, ip(31), Some(forged))
             .await
             .unwrap_err();
-        assert_eq!(e.code, "too_many", "{forged}");
+        assert_eq!(e.code.as_str(), "too_many", "{forged}");
     }
     // The device it logged in on gets in.
     let again = w
@@ -727,7 +731,7 @@ async fn a_device_that_logged_in_before_is_not_locked_out_by_strangers() {
             .log_in_on("yaw", "guess", ip(1), Some(&mine.device))
             .await
             .unwrap_err();
-        refused |= e.code == "too_many";
+        refused |= e.code == Code::TooMany;
     }
     assert!(refused);
     assert_ne!(other.account.id, made.account.id);
@@ -791,7 +795,7 @@ async fn busy_never_counts_as_a_failed_try() {
             .collect();
         tokio::task::yield_now().await;
         match w.accounts.log_in("efua", PASSWORD, ip(1)).await {
-            Err(e) if e.code == "busy" => busy += 1,
+            Err(e) if e.code == Code::Busy => busy += 1,
             Err(e) => panic!("the honest player was refused: {e:?} after {busy} busy"),
             Ok(_) => {}
         }
@@ -817,13 +821,13 @@ async fn a_reset_answers_the_same_for_a_known_name_and_an_unknown_one() {
             .reset_password(name, "0000-0000-0000", "short", ip(2))
             .await
             .unwrap_err();
-        assert_eq!(weak.code, "weak_password", "{name}");
+        assert_eq!(weak.code.as_str(), "weak_password", "{name}");
         let wrong = w
             .accounts
             .reset_password(name, "0000-0000-0000", "a long enough password", ip(3))
             .await
             .unwrap_err();
-        assert_eq!(wrong.code, "bad_recovery_code", "{name}");
+        assert_eq!(wrong.code.as_str(), "bad_recovery_code", "{name}");
     }
 }
 
@@ -848,7 +852,7 @@ async fn names_that_pass_for_another_are_refused() {
             .check_guest_name(name, Some(4321))
             .await
             .unwrap_err();
-        assert_eq!((e.code, e.reason), (code, Some(reason)), "{name}");
+        assert_eq!((e.code.as_str(), e.reason), (code, Some(reason)), "{name}");
     }
     // A guest sits under the page's own name for it, not another's
     // (the default name a joining guest's page sends).
@@ -870,13 +874,16 @@ async fn names_that_pass_for_another_are_refused() {
         .sign_up("aIice_s", PASSWORD, None, ip(2))
         .await
         .unwrap_err();
-    assert_eq!(e.code, "username_taken");
+    assert_eq!(e.code.as_str(), "username_taken");
     let e = w
         .accounts
         .sign_up("ADMlN", PASSWORD, None, ip(3))
         .await
         .unwrap_err();
-    assert_eq!((e.code, e.reason), ("bad_username", Some("reserved")));
+    assert_eq!(
+        (e.code.as_str(), e.reason),
+        ("bad_username", Some("reserved"))
+    );
     assert!(awale_service::accounts::look_alike(
         "alice_s",
         "ａｌｉｃｅ＿ｓ"

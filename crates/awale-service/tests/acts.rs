@@ -82,7 +82,7 @@ async fn the_rules_of_making_a_game_are_the_services() {
         })
         .await
         .unwrap_err();
-    assert_eq!(refused.code, "days_need_online");
+    assert_eq!(refused.code.as_str(), "days_need_online");
     let refused = games
         .new_game(NewGame {
             rated: true,
@@ -90,7 +90,7 @@ async fn the_rules_of_making_a_game_are_the_services() {
         })
         .await
         .unwrap_err();
-    assert_eq!(refused.code, "rated_needs_account");
+    assert_eq!(refused.code.as_str(), "rated_needs_account");
     let refused = games
         .new_game(NewGame {
             rated: true,
@@ -99,7 +99,11 @@ async fn the_rules_of_making_a_game_are_the_services() {
         })
         .await
         .unwrap_err();
-    assert_eq!(refused.code, "no_ratings", "this service keeps no ratings");
+    assert_eq!(
+        refused.code.as_str(),
+        "no_ratings",
+        "this service keeps no ratings"
+    );
     let refused = games
         .new_game(NewGame {
             rated: true,
@@ -107,12 +111,12 @@ async fn the_rules_of_making_a_game_are_the_services() {
         })
         .await
         .unwrap_err();
-    assert_eq!(refused.code, "rated_needs_online");
+    assert_eq!(refused.code.as_str(), "rated_needs_online");
     for _ in 0..MAX_OPEN_CHALLENGES {
         games.new_game(ask(&me, Mode::Online)).await.unwrap();
     }
     let refused = games.new_game(ask(&me, Mode::Online)).await.unwrap_err();
-    assert_eq!(refused.code, "too_many_challenges");
+    assert_eq!(refused.code.as_str(), "too_many_challenges");
     // The guest's nickname is kept for their next games.
     assert_eq!(
         games.player_name(&me).await.unwrap().as_deref(),
@@ -173,10 +177,10 @@ async fn a_stranger_and_the_computers_turn_are_refused_by_play() {
         .play(game.id, Some(&player(5)), Some(0), mv)
         .await
         .unwrap_err();
-    assert_eq!(stranger.code, "not_your_seat");
+    assert_eq!(stranger.code.as_str(), "not_your_seat");
     let turn = games.play(game.id, Some(&me), Some(0), mv).await;
     // The computer may have moved already: then the request is stale.
-    let code = turn.map(|_| "played").unwrap_or_else(|e| e.code);
+    let code = turn.map(|_| "played").unwrap_or_else(|e| e.code.as_str());
     assert!(
         code == "not_your_turn" || code == "stale",
         "the computer's turn: {code}"
@@ -195,7 +199,7 @@ async fn an_aborted_games_view_says_what_the_service_answers_to_a_hint_or_a_revi
     assert_eq!(hint.await.unwrap_err().code, "game_over");
     assert!(!view.head.can_review);
     let review = games.review(game.id, None).await.unwrap_err();
-    assert_eq!(review.code, "nothing_to_review");
+    assert_eq!(review.code.as_str(), "nothing_to_review");
 
     // On one screen, without a clock: both say yes to its player; a
     // stranger's view and answer both say no.
@@ -211,7 +215,7 @@ async fn an_aborted_games_view_says_what_the_service_answers_to_a_hint_or_a_revi
     let stranger = games.hint(mine.id, Some(&four), None, Duration::from_millis(20));
     assert_eq!(stranger.await.unwrap_err().code, "not_fair");
     let review = games.review(mine.id, None).await.unwrap_err();
-    assert_eq!(review.code, "game_not_over");
+    assert_eq!(review.code.as_str(), "game_not_over");
 }
 
 #[tokio::test]

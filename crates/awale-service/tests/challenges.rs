@@ -424,7 +424,7 @@ async fn a_seek_with_a_rating_range_is_taken_only_by_ratings_within_it() {
             .check_rating_range(&stored, &who.player)
             .await
             .unwrap_err();
-        assert_eq!(refused.code, "out_of_range", "{rating}");
+        assert_eq!(refused.code.as_str(), "out_of_range", "{rating}");
         assert_eq!(refused.fields["low"], 1400);
         assert_eq!(refused.fields["high"], 1600);
     }
@@ -434,7 +434,7 @@ async fn a_seek_with_a_rating_range_is_taken_only_by_ratings_within_it() {
         .await
         .unwrap_err();
     assert_eq!(
-        (refused.code, refused.reason),
+        (refused.code.as_str(), refused.reason),
         ("out_of_range", Some("guest"))
     );
     w.players
@@ -464,7 +464,7 @@ fn a_rating_range_is_a_lobby_seeks_and_an_accounts() {
         (200, true, false, "range_needs_account"),
     ] {
         let refused = parse_rating_range(Some(range), public, account).unwrap_err();
-        assert_eq!(refused.code, code, "{range} {public} {account}");
+        assert_eq!(refused.code.as_str(), code, "{range} {public} {account}");
     }
 }
 
@@ -481,7 +481,10 @@ async fn guests_challenges_are_capped_and_an_accounts_comes_first() {
         match w.challenges.make(&guest(n), "Spam", casual("Ama")).await {
             Ok(_) => {}
             Err(e) => {
-                assert_eq!((e.code, e.reason), ("too_many_challenges", Some("guests")));
+                assert_eq!(
+                    (e.code.as_str(), e.reason),
+                    ("too_many_challenges", Some("guests"))
+                );
                 refused += 1;
             }
         }

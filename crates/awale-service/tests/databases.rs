@@ -9,7 +9,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use awale_core::Rules;
 use awale_service::computer::{Computer, OracleSource};
-use awale_service::databases::{build_in_background, Readiness};
+use awale_service::databases::build_in_background;
+use awale_service::study::Readiness;
 use awale_service::study::Study;
 
 fn computer(root: &Path) -> Arc<Computer> {

@@ -90,7 +90,7 @@ async fn the_explorer_counts_the_finished_games_of_each_move_and_lists_every_leg
 
     for (bad, code) in [("Fz", "bad_moves"), ("FF", "illegal_move")] {
         let e = explorer.explore(Some(bad)).await.unwrap_err();
-        assert_eq!(e.code, code, "{bad}: {e:?}");
+        assert_eq!(e.code.as_str(), code, "{bad}: {e:?}");
     }
 }
 

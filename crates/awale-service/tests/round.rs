@@ -36,7 +36,7 @@ fn games_on(store: Store) -> Arc<Games> {
 /// Player 3, seated nowhere, may not make `offer` in game `id`.
 async fn not_for_a_stranger(games: &Arc<Games>, id: i64, offer: Offer) {
     let stranger = games.offer(id, &player(3), offer, None).await.unwrap_err();
-    assert_eq!(stranger.code, "not_your_seat");
+    assert_eq!(stranger.code.as_str(), "not_your_seat");
 }
 
 /// An online game between players 1 (South) and 2 (North).
@@ -59,10 +59,10 @@ async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped()
     let first = online(&games, Some(clock)).await;
     let id = first.id;
     let refused = games.rematch(id, &player(1)).await.unwrap_err();
-    assert_eq!(refused.code, "not_over");
+    assert_eq!(refused.code.as_str(), "not_over");
     resign_seated(&games, id, Side::North).await.unwrap();
     let stranger = games.rematch(id, &player(3)).await.unwrap_err();
-    assert_eq!(stranger.code, "not_your_seat");
+    assert_eq!(stranger.code.as_str(), "not_your_seat");
     let offered = games.rematch(id, &player(1)).await.unwrap();
     assert_eq!(offered.offers.rematch, Some(Side::South));
     assert_eq!(offered.offers.rematch_id, None);
@@ -75,7 +75,7 @@ async fn a_rematch_offered_and_accepted_starts_a_game_with_the_colours_swapped()
     assert!(next.game.plies().is_empty());
     // Once made, no second rematch.
     let again = games.rematch(id, &player(1)).await.unwrap_err();
-    assert_eq!(again.code, "rematch_made");
+    assert_eq!(again.code.as_str(), "rematch_made");
 }
 
 #[tokio::test]
@@ -111,7 +111,7 @@ async fn a_challenge_is_withdrawn_by_its_maker_and_only_while_it_waits() {
     // A game that has begun is not withdrawn.
     let begun = online(&games, None).await.id;
     let refused = games.withdraw(begun).await.unwrap_err();
-    assert_eq!(refused.code, "not_waiting");
+    assert_eq!(refused.code.as_str(), "not_waiting");
 }
 
 #[tokio::test]
@@ -120,13 +120,13 @@ async fn a_hand_over_link_moves_the_seat_once() {
     let id = online(&games, None).await.id;
     let handoffs = Handoffs::default();
     let stranger = handoffs.offer(&games, id, player(3)).await.unwrap_err();
-    assert_eq!(stranger.code, "not_your_seat");
+    assert_eq!(stranger.code.as_str(), "not_your_seat");
     let token = handoffs.offer(&games, id, player(1)).await.unwrap();
     let moved = handoffs.take(&games, &token, player(7)).await.unwrap();
     assert_eq!(moved.online_seat(Some(&player(7))), Some(Side::South));
     assert_eq!(moved.online_seat(Some(&player(1))), None);
     let used = handoffs.take(&games, &token, player(8)).await.unwrap_err();
-    assert_eq!(used.code, "no_such_link");
+    assert_eq!(used.code.as_str(), "no_such_link");
 }
 
 #[tokio::test]
@@ -146,7 +146,7 @@ async fn a_players_fourth_hand_over_link_replaces_their_oldest_never_anothers() 
         .take(&games, &links[0], player(7))
         .await
         .unwrap_err();
-    assert_eq!(oldest.code, "no_such_link");
+    assert_eq!(oldest.code.as_str(), "no_such_link");
     let first = games.load(ids[0]).await.unwrap();
     assert_eq!(first.online_seat(Some(&player(1))), Some(Side::South));
     for (&id, link) in ids.iter().zip(&links).skip(1) {
@@ -165,7 +165,7 @@ async fn the_opponent_may_not_take_a_hand_over_link() {
     let handoffs = Handoffs::default();
     let token = handoffs.offer(&games, id, player(1)).await.unwrap();
     let taken = handoffs.take(&games, &token, player(2)).await.unwrap_err();
-    assert_eq!(taken.code, "already_seated");
+    assert_eq!(taken.code.as_str(), "already_seated");
     let game = games.load(id).await.unwrap();
     assert_eq!(game.online_seat(Some(&player(1))), Some(Side::South));
     assert_eq!(game.online_seat(Some(&player(2))), Some(Side::North));
@@ -214,14 +214,14 @@ async fn a_draw_offered_and_accepted_ends_the_game_drawn_and_is_stored() {
         .await
         .unwrap_err();
     assert_eq!(
-        (refused.code, refused.reason),
+        (refused.code.as_str(), refused.reason),
         ("draw_pending", Some("theirs"))
     );
     let own = games
         .offer(id, &player(2), Offer::Draw, Some(true))
         .await
         .unwrap_err();
-    assert_eq!(own.code, "no_draw");
+    assert_eq!(own.code.as_str(), "no_draw");
     let drawn = games
         .offer(id, &player(1), Offer::Draw, Some(true))
         .await
@@ -285,7 +285,7 @@ async fn a_claim_comes_when_the_view_says_two_minutes_after_the_opponent_left() 
     let wait = claim_in(&games.load(id).await.unwrap()).expect("a claim to come");
     assert!((119_000..=120_000).contains(&wait), "{wait}");
     let early = games.claim(id, &player(1)).await.unwrap_err();
-    assert_eq!(early.code, "cannot_claim");
+    assert_eq!(early.code.as_str(), "cannot_claim");
     time.advance(Duration::from_millis(wait as u64));
     assert_eq!(claim_in(&games.load(id).await.unwrap()), Some(0));
     let won = games.claim(id, &player(1)).await.unwrap();
@@ -342,7 +342,7 @@ async fn a_stale_request_is_told_the_moves_in_good_english() {
     let stale = play_seated(&games, id, Some(0), Move::from_letter('E').unwrap())
         .await
         .unwrap_err();
-    assert_eq!(stale.code, "stale");
+    assert_eq!(stale.code.as_str(), "stale");
     assert!(
         stale.message.starts_with("the game has 1 move, "),
         "{}",

@@ -283,7 +283,7 @@ async fn a_club_evening_of_five_players_and_three_rounds_worked_by_hand() {
     assert_eq!(results.iter().filter(|r| **r == "1/2-1/2").count(), 1);
     // Joining a finished Swiss is refused.
     let late = t.join(id, &player(9), "Late").await.unwrap_err();
-    assert_eq!(late.code, "tournament_over");
+    assert_eq!(late.code.as_str(), "tournament_over");
 }
 
 #[tokio::test]
@@ -391,12 +391,15 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
         .create_swiss(&player(3), settings(0, true))
         .await
         .unwrap_err();
-    assert_eq!((bad.code, bad.reason), ("bad_tournament", Some("rounds")));
+    assert_eq!(
+        (bad.code.as_str(), bad.reason),
+        ("bad_tournament", Some("rounds"))
+    );
     let bad = t
         .create_swiss(&player(3), settings(16, true))
         .await
         .unwrap_err();
-    assert_eq!(bad.code, "bad_tournament");
+    assert_eq!(bad.code.as_str(), "bad_tournament");
 }
 
 #[tokio::test]

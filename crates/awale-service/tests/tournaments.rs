@@ -161,7 +161,7 @@ async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
             assert!(line(&view, 1).on_fire, "two wins: the flame");
             t.berserk(id, &player(1)).await.unwrap();
             let again = t.berserk(id, &player(1)).await.unwrap_err();
-            assert_eq!(again.code, "cannot_berserk");
+            assert_eq!(again.code.as_str(), "cannot_berserk");
             let public = line(&view, 1).game.clone().unwrap();
             let game = games
                 .load(games.find(&public, None).await.unwrap())
@@ -177,7 +177,7 @@ async fn streaks_double_the_third_win_and_berserk_adds_a_point() {
     // 2, 2, then 4 on the streak plus the berserk point.
     assert_eq!(scores, vec![2, 4, 9]);
     let stranger = t.berserk(id, &player(9)).await.unwrap_err();
-    assert_eq!(stranger.code, "not_in_tournament");
+    assert_eq!(stranger.code.as_str(), "not_in_tournament");
 }
 
 #[tokio::test]
@@ -230,7 +230,7 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     let id = started(&t).await;
     join(&t, id, 3).await;
     let refused = t.close(id, &player(2)).await.unwrap_err();
-    assert_eq!(refused.code, "not_the_creator");
+    assert_eq!(refused.code.as_str(), "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
     assert_eq!(
         view.facts.state,
@@ -247,7 +247,7 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
         "nobody is looking for a game once the time is up"
     );
     let late = t.join(id, &player(5), "P5").await.unwrap_err();
-    assert_eq!(late.code, "tournament_over");
+    assert_eq!(late.code.as_str(), "tournament_over");
     let playing: Vec<String> = view
         .standings
         .iter()
@@ -276,7 +276,7 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     let later = t.get(id, Some(&player(1))).await.unwrap();
     assert_eq!(later.podium, view.podium, "the podium no longer changes");
     let late = t.join(id, &player(5), "P5").await.unwrap_err();
-    assert_eq!(late.code, "tournament_over");
+    assert_eq!(late.code.as_str(), "tournament_over");
 }
 
 #[tokio::test]
@@ -394,13 +394,13 @@ async fn creating_is_checked_and_limited() {
         ),
     ] {
         let e = t.create(&player(1), change).await.unwrap_err();
-        assert_eq!((e.code, e.reason), ("bad_tournament", Some(what)));
+        assert_eq!((e.code.as_str(), e.reason), ("bad_tournament", Some(what)));
     }
     for _ in 0..awale_service::tournaments::MADE_PER_DAY {
         t.create(&player(1), settings()).await.unwrap();
     }
     let e = t.create(&player(1), settings()).await.unwrap_err();
-    assert_eq!(e.code, "tournament_limit");
+    assert_eq!(e.code.as_str(), "tournament_limit");
     assert_eq!(
         t.list().await.unwrap().len() as i64,
         awale_service::tournaments::MADE_PER_DAY
@@ -432,7 +432,10 @@ async fn a_tournaments_name_loses_what_would_hide_or_turn_it() {
             )
             .await
             .unwrap_err();
-        assert_eq!((e.code, e.reason), ("bad_tournament", Some("name")));
+        assert_eq!(
+            (e.code.as_str(), e.reason),
+            ("bad_tournament", Some("name"))
+        );
     }
 }
 
@@ -509,7 +512,10 @@ async fn joins_and_withdrawals_are_limited_per_player() {
     }
     let (n, e) = refused.expect("limited");
     assert_eq!(n, awale_service::tournaments::COMINGS.burst as usize);
-    assert_eq!((e.code, e.reason), ("too_many", Some("tournament_comings")));
+    assert_eq!(
+        (e.code.as_str(), e.reason),
+        ("too_many", Some("tournament_comings"))
+    );
     // Another player is not held up.
     t.join(id, &player(3), "P3").await.unwrap();
 }

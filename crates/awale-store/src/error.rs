@@ -3,6 +3,7 @@
 use std::fmt;
 
 use awale_model::error::Error;
+use awale_model::Code;
 
 /// A storage failure, or a stored game that no longer replays.
 #[derive(Debug)]
@@ -59,7 +60,7 @@ impl From<StoreError> for Error {
         if let StoreError::Stale { .. } = e {
             // A race lost to another process: answered as a stale ply.
             return Error::conflict(
-                "stale",
+                Code::Stale,
                 "the game changed meanwhile (on another server): reload the game",
             );
         }
@@ -69,7 +70,7 @@ impl From<StoreError> for Error {
             tracing::info!("a store call after the store closed: the server is stopping");
             return Error::new(
                 awale_model::error::Kind::Busy,
-                "busy",
+                Code::Busy,
                 "the server is stopping: try again in a moment",
             );
         }

@@ -39,6 +39,7 @@ pub use http::app;
 pub use http::error::ApiError;
 pub use http::guard::Policy;
 
+use awale_model::Code;
 use awale_store::tournament_chat::TournamentChatStore;
 use limiter::{Limiter, PerPlayerAndClient, Rate};
 use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
@@ -355,9 +356,9 @@ impl AppState {
         );
         let mut policy = config.policy.clone();
         let public_url = match &config.public_url {
-            Some(text) => {
-                Some(parse_public_url(text).map_err(|why| Error::invalid("bad_public_url", why))?)
-            }
+            Some(text) => Some(
+                parse_public_url(text).map_err(|why| Error::invalid(Code::BadPublicUrl, why))?,
+            ),
             None => None,
         };
         if let Some(url) = &public_url {
@@ -506,6 +507,6 @@ mod tests {
             ..Config::default()
         };
         let refused = AppState::new(awale_store::Store::in_memory().unwrap(), bad).err();
-        assert_eq!(refused.map(|e| e.code), Some("bad_public_url"));
+        assert_eq!(refused.map(|e| e.code.as_str()), Some("bad_public_url"));
     }
 }

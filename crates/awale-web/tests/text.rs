@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 
+use awale_model::Code;
 use serde_json::{Map, Value};
 
 fn catalog(lang: &str, text: &str) -> Map<String, Value> {
@@ -125,20 +126,9 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The first string literal of `text` after skipping spaces and an
-/// optional first argument that is not a string (`Kind::NotFound,`,
-/// `StatusCode::FORBIDDEN,`, `status,`).
+/// The first string literal of `text` after skipping spaces.
 fn first_literal(text: &str) -> Option<&str> {
-    let mut rest = text.trim_start();
-    if !rest.starts_with('"') {
-        let comma = rest.find(',')?;
-        let first = &rest[..comma];
-        if first.contains('"') || first.contains('(') {
-            return None;
-        }
-        rest = rest[comma + 1..].trim_start();
-    }
-    let rest = rest.strip_prefix('"')?;
+    let rest = text.trim_start().strip_prefix('"')?;
     let end = rest.find('"')?;
     Some(&rest[..end])
 }
@@ -147,11 +137,9 @@ fn is_code(text: &str) -> bool {
     !text.is_empty() && text.chars().all(|c| c.is_ascii_lowercase() || c == '_')
 }
 
-/// Every error code and reason the server's sources send: the first
-/// string of each `Error::invalid(..)`, `ApiError::new(..)`… and of each
-/// `.because(..)`, when it is a code (`snake_case`: other crates' errors
-/// with such names take sentences).
-fn server_codes() -> (BTreeSet<String>, BTreeSet<String>) {
+/// Every reason the server's sources give an error: the first string of
+/// each `.because(..)`, when it is a code (`snake_case`).
+fn server_reasons() -> BTreeSet<String> {
     let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     for krate in std::fs::read_dir(&crates).unwrap().flatten() {
@@ -160,28 +148,9 @@ fn server_codes() -> (BTreeSet<String>, BTreeSet<String>) {
             rust_files(&src, &mut files);
         }
     }
-    let makers = [
-        "Error::new(",
-        "Error::invalid(",
-        "Error::conflict(",
-        "Error::forbidden(",
-        "Error::too_many(",
-        "ApiError::new(",
-        "ApiError::bad_request(",
-        "ApiError::forbidden(",
-    ];
-    let (mut codes, mut reasons) = (BTreeSet::new(), BTreeSet::new());
+    let mut reasons = BTreeSet::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        for maker in makers {
-            for (at, _) in text.match_indices(maker) {
-                // `fn new(` and the like are definitions, not codes.
-                if let Some(code) = first_literal(&text[at + maker.len()..]).filter(|c| is_code(c))
-                {
-                    codes.insert(code.to_string());
-                }
-            }
-        }
         for (at, _) in text.match_indices(".because(") {
             if let Some(reason) =
                 first_literal(&text[at + ".because(".len()..]).filter(|c| is_code(c))
@@ -190,21 +159,33 @@ fn server_codes() -> (BTreeSet<String>, BTreeSet<String>) {
             }
         }
     }
-    (codes, reasons)
+    reasons
+}
+
+/// Every code of the closed list the server answers with has its words,
+/// `err_CODE`, in both catalogs (French and English have the same keys).
+#[test]
+fn every_error_code_has_words() {
+    let fr = catalog("fr", include_str!("../page/js/text-fr.json"));
+    let en = catalog("en", include_str!("../page/js/text-en.json"));
+    assert!(Code::ALL.len() > 100, "too few codes: {}", Code::ALL.len());
+    // Worded by words.js from their reason and fields, not `err_CODE`'s
+    // own text alone.
+    for lang in [&fr, &en] {
+        let missing: Vec<&str> = Code::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .filter(|c| !lang.contains_key(&format!("err_{c}")))
+            .collect();
+        assert!(missing.is_empty(), "codes without words: {missing:?}");
+    }
 }
 
 #[test]
-fn every_error_code_and_reason_the_server_sends_has_words() {
+fn every_error_reason_the_server_sends_has_words() {
     let en = catalog("en", include_str!("../page/js/text-en.json"));
-    let (codes, reasons) = server_codes();
-    assert!(codes.len() > 40, "too few codes found: {codes:?}");
-    // Worded by words.js from their reason and fields, not `err_CODE`'s
-    // own text alone.
-    let missing: Vec<&String> = codes
-        .iter()
-        .filter(|c| !en.contains_key(&format!("err_{c}")))
-        .collect();
-    assert!(missing.is_empty(), "codes without words: {missing:?}");
+    let reasons = server_reasons();
+    assert!(reasons.len() > 20, "too few reasons found: {reasons:?}");
     // A reason is worded by some key of its family: `err_CODE_REASON`,
     // `record_REASON` (records), `why_…` (a move's rule).
     let missing: Vec<&String> = reasons

@@ -3,6 +3,7 @@
 
 use super::{Mode, Stop, WebGame};
 use crate::error::Error;
+use crate::Code;
 
 /// A game clock: each side's time left, counting down on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +45,7 @@ impl Clock {
     pub fn days(days: u32) -> Result<Clock, Error> {
         if !DAYS_PER_MOVE.contains(&days) {
             return Err(Error::invalid(
-                "bad_clock",
+                Code::BadClock,
                 format!("a game over days gives 1, 2, 3, 5, 7 or 14 days per move, not {days}"),
             )
             .with("days", days.to_string()));

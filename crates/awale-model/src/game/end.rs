@@ -6,6 +6,7 @@ use awale_core::Side;
 
 use super::WebGame;
 use crate::error::Error;
+use crate::Code;
 
 /// An end the rules crate does not know about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +136,7 @@ impl WebGame {
     /// `not_waiting` once the second player has come or the game is over.
     pub fn withdraw(&mut self) -> Result<(), Error> {
         if !self.waiting() || self.end().is_some() {
-            return Err(Error::conflict("not_waiting", "the game has begun"));
+            return Err(Error::conflict(Code::NotWaiting, "the game has begun"));
         }
         self.stop = Some(Stop::Aborted);
         Ok(())
@@ -152,7 +153,7 @@ impl WebGame {
         let running = self.clock_running();
         self.game
             .resign(side)
-            .map_err(|e| Error::conflict("game_over", e.to_string()).because("stopped"))?;
+            .map_err(|e| Error::conflict(Code::GameOver, e.to_string()).because("stopped"))?;
         self.charge_clock(running, now);
         Ok(())
     }
@@ -177,7 +178,7 @@ impl WebGame {
         };
         if !allowed {
             return Err(Error::conflict(
-                "cannot_abort",
+                Code::CannotAbort,
                 "the game can be aborted only before both players have moved, or when the \
                  other has not made a first move within 30 seconds",
             ));
@@ -220,7 +221,7 @@ impl WebGame {
         let stalled = now - self.turn_started_ms >= STALL_AFTER_MS;
         if self.clock.is_some() || mover == side || !(gone || stalled) {
             return Err(Error::conflict(
-                "cannot_claim",
+                Code::CannotClaim,
                 "the win can be claimed only when your opponent, to move, has been gone for \
                  2 minutes or on their move for 10 (in a game without a clock)",
             ));

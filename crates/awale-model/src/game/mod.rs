@@ -14,6 +14,7 @@
 use awale_core::{Game, Move, Side};
 
 use crate::error::Error;
+use crate::Code;
 
 mod clock;
 mod end;
@@ -245,7 +246,7 @@ impl WebGame {
         }
         if self.waiting() {
             return Err(Error::conflict(
-                "waiting_for_opponent",
+                Code::WaitingForOpponent,
                 "the game has not begun: it waits for its second player",
             ));
         }
@@ -266,7 +267,7 @@ impl WebGame {
         let timed = self.clock_running();
         if mv.side() != mover {
             return Err(Error::conflict(
-                "not_your_turn",
+                Code::NotYourTurn,
                 format!("{mv} is a hole of {} but {mover} is to move", mv.side()),
             )
             .because("not_your_hole")
@@ -316,7 +317,7 @@ impl WebGame {
             Mode::Humans | Mode::Online => None,
         };
         if self.game.plies().is_empty() {
-            return Err(Error::conflict("nothing_to_undo", "no move to take back"));
+            return Err(Error::conflict(Code::NothingToUndo, "no move to take back"));
         }
         // Against the computer, take back the computer's answer and the
         // person's move, back to a position where the person moves.
@@ -332,7 +333,7 @@ impl WebGame {
                 // left to take back: put the moves back.
                 while self.game.plies().len() < before && self.game.redo().is_some() {}
                 return Err(
-                    Error::conflict("nothing_to_undo", "no move of yours to take back")
+                    Error::conflict(Code::NothingToUndo, "no move of yours to take back")
                         .because("yours"),
                 );
             }
@@ -356,7 +357,10 @@ impl WebGame {
             Mode::Humans | Mode::Online => None,
         };
         if !self.game.can_redo() {
-            return Err(Error::conflict("nothing_to_redo", "no move to play again"));
+            return Err(Error::conflict(
+                Code::NothingToRedo,
+                "no move to play again",
+            ));
         }
         while self.game.can_redo() {
             let played = self.game.redo();
@@ -378,13 +382,13 @@ impl WebGame {
     fn check_takeback(&self) -> Result<(), Error> {
         if self.clock.is_some() && self.mode != Mode::Online {
             return Err(Error::conflict(
-                "clock_game",
+                Code::ClockGame,
                 "moves cannot be taken back in a game with a clock",
             ));
         }
         if self.stop.is_some() || self.game.resigned().is_some() {
             return Err(Error::conflict(
-                "game_over",
+                Code::GameOver,
                 "the game ended by resignation, time or abandon",
             )
             .because("stopped"));
@@ -397,7 +401,7 @@ impl WebGame {
     fn check_offline(&self) -> Result<(), Error> {
         if self.mode == Mode::Online {
             return Err(Error::conflict(
-                "online_game",
+                Code::OnlineGame,
                 "an online game has no undo or redo: ask for a takeback instead",
             ));
         }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{Mode, Stop, WebGame};
 use crate::error::Error;
+use crate::Code;
 
 /// What the two players of an online game have asked of each other. The
 /// view shows it as it is, each side by its letter (`S`, `N`), the rematch
@@ -79,13 +80,13 @@ impl WebGame {
         self.check_takeback()?;
         if !self.has_moved(side) {
             return Err(
-                Error::conflict("nothing_to_undo", "you have no move to take back")
+                Error::conflict(Code::NothingToUndo, "you have no move to take back")
                     .because("yours"),
             );
         }
         if self.offers.takeback.is_some() {
             return Err(Error::conflict(
-                "takeback_pending",
+                Code::TakebackPending,
                 "a takeback is already asked",
             ));
         }
@@ -104,7 +105,7 @@ impl WebGame {
     pub fn answer_takeback(&mut self, side: Side, accept: bool, now: i64) -> Result<(), Error> {
         let Some(asker) = self.offers.takeback.filter(|&a| a != side) else {
             return Err(Error::conflict(
-                "no_takeback",
+                Code::NoTakeback,
                 "your opponent has not asked for a takeback",
             ));
         };
@@ -133,11 +134,11 @@ impl WebGame {
     /// `not_over` while the game goes on; `rematch_made` once it exists.
     pub fn offer_rematch(&mut self, side: Side) -> Result<bool, Error> {
         if self.end().is_none() {
-            return Err(Error::conflict("not_over", "the game is not over yet"));
+            return Err(Error::conflict(Code::NotOver, "the game is not over yet"));
         }
         if self.offers.rematch_id.is_some() {
             return Err(Error::conflict(
-                "rematch_made",
+                Code::RematchMade,
                 "the rematch has already begun",
             ));
         }
@@ -164,21 +165,21 @@ impl WebGame {
         self.check_going_on()?;
         if !(self.has_moved(Side::South) && self.has_moved(Side::North)) {
             return Err(Error::conflict(
-                "draw_too_early",
+                Code::DrawTooEarly,
                 "a draw can be offered once both players have moved (before, abort the game)",
             ));
         }
         match self.offers.draw {
             Some(offerer) if offerer == side => {
                 return Err(Error::conflict(
-                    "draw_pending",
+                    Code::DrawPending,
                     "you have offered a draw: waiting for the answer",
                 )
                 .because("yours"))
             }
             Some(_) => {
                 return Err(Error::conflict(
-                    "draw_pending",
+                    Code::DrawPending,
                     "your opponent offers a draw: accept or decline it",
                 )
                 .because("theirs"))
@@ -187,7 +188,7 @@ impl WebGame {
         }
         if self.offers.draw_declined == Some(side) {
             return Err(Error::conflict(
-                "draw_declined",
+                Code::DrawDeclined,
                 "your draw offer was declined: you may offer again after your next move",
             ));
         }
@@ -206,7 +207,7 @@ impl WebGame {
         self.check_going_on()?;
         let Some(offerer) = self.offers.draw.filter(|&o| o != side) else {
             return Err(Error::conflict(
-                "no_draw",
+                Code::NoDraw,
                 "your opponent has not offered a draw",
             ));
         };
@@ -229,7 +230,7 @@ impl WebGame {
     pub fn decline_rematch(&mut self, side: Side) -> Result<(), Error> {
         let Some(offerer) = self.offers.rematch.filter(|&o| o != side) else {
             return Err(Error::conflict(
-                "no_rematch",
+                Code::NoRematch,
                 "your opponent has not offered a rematch",
             ));
         };

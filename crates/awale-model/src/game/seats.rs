@@ -5,6 +5,7 @@ use awale_core::Side;
 
 use super::{look_alike, Mode, WebGame};
 use crate::error::Error;
+use crate::Code;
 
 /// A player: the hash of the secret their browser keeps in a cookie (the
 /// secret itself is never stored).
@@ -24,7 +25,7 @@ pub struct Seat {
 /// account's, so another device logs in to the account instead.
 pub fn rated_seat() -> Error {
     Error::forbidden(
-        "rated_seat",
+        Code::RatedSeat,
         "a rated seat stays with its account: log in to your account on the other device",
     )
     .because("rated")
@@ -112,7 +113,7 @@ impl WebGame {
                 format!("you are watching this game: {side} is another player's seat"),
             ),
         };
-        Err(Error::forbidden("not_your_seat", message)
+        Err(Error::forbidden(Code::NotYourSeat, message)
             .because(reason)
             .with("side", side.to_string()))
     }
@@ -128,7 +129,7 @@ impl WebGame {
         match sides.as_slice() {
             [side] => Ok(*side),
             [] => Err(Error::forbidden(
-                "not_your_seat",
+                Code::NotYourSeat,
                 "you are watching this game: only its players can do that",
             )
             .because("watching")),
@@ -165,21 +166,21 @@ impl WebGame {
     pub fn sit(&mut self, seat: Seat, key: Option<&str>, now: i64) -> Result<Side, Error> {
         if self.mode != Mode::Online || self.end().is_some() {
             return Err(Error::conflict(
-                "seat_taken",
+                Code::SeatTaken,
                 "this game has no free seat: you can watch it",
             )
             .because("closed"));
         }
         if self.seats.iter().flatten().any(|s| s.player == seat.player) {
             return Err(Error::conflict(
-                "already_seated",
+                Code::AlreadySeated,
                 "you already play in this game",
             ));
         }
         if let (false, Some(invite)) = (self.public, &self.invite) {
             let refused = |reason| {
                 Err(Error::forbidden(
-                    "invite_key",
+                    Code::InviteKey,
                     "this game is played by invitation: its free seat is taken with the whole \
                      invitation link (ask its maker for it)",
                 )
@@ -201,7 +202,7 @@ impl WebGame {
                 .any(|s| look_alike(&s.name, &seat.name))
         {
             return Err(Error::conflict(
-                "name_taken",
+                Code::NameTaken,
                 "your name looks like your opponent's: choose another",
             )
             .because("opponent"));
@@ -211,7 +212,7 @@ impl WebGame {
             .find(|s| self.seats[s.index()].is_none())
         else {
             return Err(Error::conflict(
-                "seat_taken",
+                Code::SeatTaken,
                 "both seats are taken: you can watch the game",
             ));
         };
@@ -241,7 +242,7 @@ impl WebGame {
                     .is_some_and(|seat| seat.player == *player)
             })
             .ok_or_else(|| {
-                Error::forbidden("not_your_seat", "this link is for a seat you do not hold")
+                Error::forbidden(Code::NotYourSeat, "this link is for a seat you do not hold")
                     .because("link")
             })?;
         if self.seats[side.opponent().index()]
@@ -249,7 +250,7 @@ impl WebGame {
             .is_some_and(|seat| seat.player == to)
         {
             return Err(Error::conflict(
-                "already_seated",
+                Code::AlreadySeated,
                 "you already play in this game",
             ));
         }

@@ -111,7 +111,7 @@ fn a_player_cannot_sit_under_a_name_that_looks_like_the_opponents() {
         };
         let e = g.sit(seat, None, 5).unwrap_err();
         assert_eq!(
-            (e.code, e.reason),
+            (e.code.as_str(), e.reason),
             ("name_taken", Some("opponent")),
             "{alike}"
         );
@@ -170,7 +170,7 @@ fn a_private_games_free_seat_needs_its_invitations_key() {
     ] {
         let e = g.clone().sit(player("yaw"), given, 5).unwrap_err();
         assert_eq!(
-            (e.code, e.reason, e.kind),
+            (e.code.as_str(), e.reason, e.kind),
             ("invite_key", Some(reason), crate::error::Kind::Forbidden)
         );
     }
@@ -276,7 +276,7 @@ fn a_seat_is_never_handed_to_the_player_of_the_other() {
     let kofi = PlayerId("kofi".into());
     let e = g.hand_over(&ama, kofi.clone()).unwrap_err();
     assert_eq!(
-        (e.code, e.kind),
+        (e.code.as_str(), e.kind),
         ("already_seated", crate::error::Kind::Conflict)
     );
     assert_eq!(g.sides_of(Some(&ama)), vec![Side::South]);
@@ -387,7 +387,7 @@ fn a_draw_is_offered_accepted_declined_and_cancelled_by_a_move() {
     // Refused while the opponent's own offer waits.
     let theirs = g.offer_draw(Side::North).unwrap_err();
     assert_eq!(
-        (theirs.code, theirs.reason),
+        (theirs.code.as_str(), theirs.reason),
         ("draw_pending", Some("theirs"))
     );
     assert_eq!(

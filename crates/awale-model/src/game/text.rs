@@ -4,6 +4,7 @@
 use awale_core::{Move, Position};
 
 use crate::error::Error;
+use crate::Code;
 
 /// Reads a move letter.
 ///
@@ -19,7 +20,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
     .ok_or_else(|| {
         Error::new(
             crate::error::Kind::Malformed,
-            "bad_move",
+            Code::BadMove,
             format!(
                 "`{}` is not a move (holes are A-F for South, a-f for North)",
                 crate::error::shown(text)
@@ -73,7 +74,7 @@ pub fn parse_name(name: Option<&str>) -> Result<String, Error> {
     let length = name.chars().count();
     if length == 0 || length > MAX_NAME_CHARS {
         return Err(Error::invalid(
-            "bad_name",
+            Code::BadName,
             "a nickname takes 1 to 24 characters",
         ));
     }
@@ -108,5 +109,5 @@ pub fn look_alike(a: &str, b: &str) -> bool {
 /// `bad_position` naming what is wrong in the diagram.
 pub fn parse_position(text: &str) -> Result<Position, Error> {
     text.parse::<Position>()
-        .map_err(|e| Error::invalid("bad_position", e.to_string()).with("text", text))
+        .map_err(|e| Error::invalid(Code::BadPosition, e.to_string()).with("text", text))
 }

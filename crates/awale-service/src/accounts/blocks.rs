@@ -1,6 +1,7 @@
 //! Blocks and reports: what a player does about another.
 
 use super::*;
+use awale_model::Code;
 
 impl Accounts {
     /// `account` blocks `username`: no challenges, chat or pairing between
@@ -12,7 +13,7 @@ impl Accounts {
     pub async fn block(&self, account: &Account, username: &str) -> Result<(), Error> {
         let other = self.find(username).await?;
         if other.id == account.id {
-            return Err(Error::invalid("bad_block", "one cannot block oneself"));
+            return Err(Error::invalid(Code::BadBlock, "one cannot block oneself"));
         }
         self.store
             .block(account.id, other.id, self.now_ms())
@@ -61,7 +62,7 @@ impl Accounts {
     pub async fn check_not_blocked(&self, a: &PlayerId, b: &PlayerId) -> Result<(), Error> {
         if self.blocks(a, b).await? {
             return Err(Error::forbidden(
-                "blocked",
+                Code::Blocked,
                 "one of these players blocks the other",
             ));
         }
@@ -88,7 +89,7 @@ impl Accounts {
     ) -> Result<i64, Error> {
         let Some(reason) = REPORT_REASONS.iter().find(|r| **r == reason) else {
             return Err(Error::invalid(
-                "bad_report",
+                Code::BadReport,
                 format!(
                     "`{}` is not a reason ({})",
                     crate::error::shown(reason),
@@ -100,7 +101,7 @@ impl Accounts {
         let text = clean_text(text);
         if text.chars().count() > MAX_REPORT_CHARS {
             return Err(Error::invalid(
-                "bad_report",
+                Code::BadReport,
                 format!("a report takes at most {MAX_REPORT_CHARS} characters"),
             )
             .because("long")
@@ -108,7 +109,9 @@ impl Accounts {
         }
         let other = self.find(username).await?;
         if other.id == account.id {
-            return Err(Error::invalid("bad_report", "one cannot report oneself").because("self"));
+            return Err(
+                Error::invalid(Code::BadReport, "one cannot report oneself").because("self")
+            );
         }
         let game = match game {
             // No viewer: a number names no game here, whoever asks.

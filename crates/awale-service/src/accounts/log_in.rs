@@ -2,6 +2,7 @@
 //! guest), the log-in limits per account, per address and per device.
 
 use super::*;
+use awale_model::Code;
 
 /// A new account, logged in: its session's secret (for the cookie) and
 /// its recovery codes, shown once.
@@ -31,12 +32,12 @@ pub struct LoggedIn {
 fn bad_login() -> Error {
     // One answer for a wrong name and a wrong password: which names exist
     // is no stranger's business.
-    Error::forbidden("bad_login", "wrong username or password")
+    Error::forbidden(Code::BadLogin, "wrong username or password")
 }
 
 fn taken(username: &str) -> Error {
     Error::conflict(
-        "username_taken",
+        Code::UsernameTaken,
         format!("the username `{username}` is taken"),
     )
 }
@@ -78,7 +79,7 @@ impl Accounts {
         // beside `alice`) is refused too.
         if looks_reserved(&username) {
             return Err(Error::invalid(
-                "bad_username",
+                Code::BadUsername,
                 format!("`{username}` looks like a name kept for the server"),
             )
             .because("reserved"));

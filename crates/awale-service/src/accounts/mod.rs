@@ -39,6 +39,7 @@ mod passwords;
 mod sessions;
 
 pub use crate::game::{look_alike, name_skeletons};
+use awale_model::Code;
 use log_in::account_key;
 pub use log_in::{LoggedIn, SignedUp};
 use moderation::closed;
@@ -102,7 +103,7 @@ fn no_randomness() -> Error {
 fn no_account(name: &str) -> Error {
     Error::new(
         Kind::NotFound,
-        "no_such_account",
+        Code::NoSuchAccount,
         format!("no account `{}`", crate::error::shown(name)),
     )
 }

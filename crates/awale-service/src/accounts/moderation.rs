@@ -3,13 +3,14 @@
 //! chat (not a kid, not a muted account).
 
 use super::*;
+use awale_model::Code;
 
 fn not_moderator() -> Error {
-    Error::forbidden("not_moderator", "this is for moderators")
+    Error::forbidden(Code::NotModerator, "this is for moderators")
 }
 
 pub(super) fn closed() -> Error {
-    Error::forbidden("account_closed", "a moderator closed this account")
+    Error::forbidden(Code::AccountClosed, "a moderator closed this account")
 }
 
 impl Accounts {
@@ -19,7 +20,7 @@ impl Accounts {
     fn outranks(moderator: &Account, other: &Account) -> Result<(), Error> {
         if other.id == moderator.id || other.role != Role::Player {
             return Err(Error::forbidden(
-                "moderator_rank",
+                Code::ModeratorRank,
                 "a moderator acts neither on a moderator nor on themselves \
                  (the administrator does, with `awale admin`)",
             ));
@@ -74,7 +75,7 @@ impl Accounts {
         {
             return Err(Error::new(
                 Kind::NotFound,
-                "no_such_report",
+                Code::NoSuchReport,
                 format!("no open report {id}"),
             ));
         }
@@ -111,7 +112,7 @@ impl Accounts {
         let other = self.find(username).await?;
         if other.id == moderator.id {
             return Err(Error::invalid(
-                "bad_close",
+                Code::BadClose,
                 "a moderator cannot close their own account",
             ));
         }
@@ -145,7 +146,7 @@ impl Accounts {
     pub fn check_may_chat(account: Option<&Account>) -> Result<(), Error> {
         if account.is_some_and(|a| a.muted) {
             return Err(Error::forbidden(
-                "muted",
+                Code::Muted,
                 "a moderator muted this account from chat",
             ));
         }

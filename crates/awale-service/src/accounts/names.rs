@@ -2,6 +2,7 @@
 //! names that look like them or like an account's.
 
 use super::*;
+use awale_model::Code;
 
 /// Names nobody may take (compared folded, with `-` and `_` dropped).
 const RESERVED: &[&str] = &[
@@ -74,7 +75,7 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
     let (min, max) = USERNAME_CHARS;
     if length < min || length > max {
         return Err(Error::invalid(
-            "bad_username",
+            Code::BadUsername,
             format!("a username takes {min} to {max} characters"),
         )
         .because("length")
@@ -86,17 +87,18 @@ pub fn parse_username(name: &str) -> Result<(String, String), Error> {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
         return Err(Error::invalid(
-            "bad_username",
+            Code::BadUsername,
             "a username takes letters (a to z), digits, `_` and `-` only",
         )
         .because("characters"));
     }
     let key = name.to_ascii_lowercase();
     if is_reserved(&key) {
-        return Err(
-            Error::invalid("bad_username", format!("`{name}` is kept for the server"))
-                .because("reserved"),
-        );
+        return Err(Error::invalid(
+            Code::BadUsername,
+            format!("`{name}` is kept for the server"),
+        )
+        .because("reserved"));
     }
     Ok((name.to_string(), key))
 }
@@ -162,7 +164,7 @@ pub fn check_single_script(name: &str) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::invalid(
-            "bad_name",
+            Code::BadName,
             "a name takes the letters of one script (not Latin and Cyrillic mixed, say)",
         )
         .because("mixed_scripts"))
@@ -188,7 +190,7 @@ impl Accounts {
         }
         let refused = |reason| {
             Err(Error::conflict(
-                "name_taken",
+                Code::NameTaken,
                 "this nickname is an account's or the server's: choose another",
             )
             .because(reason))

@@ -3,6 +3,7 @@
 //! resetting one.
 
 use super::*;
+use awale_model::Code;
 
 /// Argon2id's cost: 19 MiB of memory, 2 passes, 1 lane (the OWASP
 /// password storage cheat sheet's first choice). Changing it keeps old
@@ -47,7 +48,7 @@ pub(super) static COMMON: std::sync::LazyLock<std::collections::HashSet<&'static
 pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(Error::invalid(
-            "weak_password",
+            Code::WeakPassword,
             format!("a password takes at least {MIN_PASSWORD_CHARS} characters"),
         )
         .because("short")
@@ -55,7 +56,7 @@ pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
     }
     if password.len() > MAX_PASSWORD_BYTES {
         return Err(Error::invalid(
-            "weak_password",
+            Code::WeakPassword,
             format!("a password takes at most {MAX_PASSWORD_BYTES} bytes"),
         )
         .because("long")
@@ -64,14 +65,14 @@ pub fn check_password(password: &str, username: &str) -> Result<(), Error> {
     let folded = password.to_lowercase();
     if COMMON.contains(folded.as_str()) {
         return Err(Error::invalid(
-            "weak_password",
+            Code::WeakPassword,
             "this password is one of the most common: choose another",
         )
         .because("common"));
     }
     if folded == username.to_lowercase() {
         return Err(
-            Error::invalid("weak_password", "the password may not be the username")
+            Error::invalid(Code::WeakPassword, "the password may not be the username")
                 .because("username"),
         );
     }
@@ -118,7 +119,7 @@ impl Accounts {
             self.waiting.fetch_sub(1, Ordering::AcqRel);
             return Err(Error::new(
                 Kind::Busy,
-                "busy",
+                Code::Busy,
                 "too many log-ins at once: try again in a moment",
             )
             .because("logins")
@@ -197,7 +198,7 @@ impl Accounts {
         let key = self.take_login(username, client)?;
         let bad = || {
             Error::forbidden(
-                "bad_recovery_code",
+                Code::BadRecoveryCode,
                 "wrong username or recovery code (or the code was used)",
             )
         };
@@ -290,7 +291,7 @@ impl Accounts {
                 .await?
         {
             // The account is known here: no name to keep secret.
-            return Err(Error::forbidden("bad_password", "wrong password"));
+            return Err(Error::forbidden(Code::BadPassword, "wrong password"));
         }
         self.give_back_login(&key_of(account), client);
         Ok(())

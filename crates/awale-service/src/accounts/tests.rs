@@ -25,7 +25,11 @@ fn usernames_take_3_to_20_letters_digits_underscores_and_dashes() {
         ("GUEST", "reserved"),
     ] {
         let e = parse_username(bad).unwrap_err();
-        assert_eq!((e.code, e.reason), ("bad_username", Some(reason)), "{bad}");
+        assert_eq!(
+            (e.code.as_str(), e.reason),
+            ("bad_username", Some(reason)),
+            "{bad}"
+        );
     }
 }
 
@@ -48,7 +52,11 @@ fn short_common_and_username_passwords_are_refused() {
         ("kofi_2026", "username"),
     ] {
         let e = check_password(bad, "Kofi_2026").unwrap_err();
-        assert_eq!((e.code, e.reason), ("weak_password", Some(reason)), "{bad}");
+        assert_eq!(
+            (e.code.as_str(), e.reason),
+            ("weak_password", Some(reason)),
+            "{bad}"
+        );
     }
     assert_eq!(
         check_password(&"x".repeat(300), "kofi").unwrap_err().reason,

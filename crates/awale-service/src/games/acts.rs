@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Games;
 use crate::computer::{self, Asker, Hint, ReviewRow};
+use awale_model::Code;
 
 /// The one check of a request that names the number of moves it saw
 /// (`expected`): `stale` when the game has another number, so a double
@@ -26,7 +27,7 @@ pub fn check_ply(game: &WebGame, expected: Option<usize>) -> Result<(), Error> {
     let plies = game.game.plies().len();
     match expected {
         Some(e) if e != plies => Err(Error::conflict(
-            "stale",
+            Code::Stale,
             format!(
                 "the game has {plies} move{}, the request expected {e}: reload the game",
                 if plies == 1 { "" } else { "s" }
@@ -47,7 +48,7 @@ fn check_mover(game: &WebGame, player: Option<&PlayerId>, mv: Move) -> Result<()
     }
     if game.computer_to_move() {
         return Err(
-            Error::conflict("not_your_turn", "it is the computer's turn").because("computer"),
+            Error::conflict(Code::NotYourTurn, "it is the computer's turn").because("computer"),
         );
     }
     game.check_side(player, mv.side())
@@ -206,7 +207,7 @@ impl Games {
             }
             _ => Err(Error::new(
                 Kind::NotFound,
-                "no_review",
+                Code::NoReview,
                 "this game has not been reviewed yet (POST to review it)",
             )),
         }

@@ -13,6 +13,7 @@ use awale_model::error::Error;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
 
 use super::Games;
+use awale_model::Code;
 
 /// Online games waiting for an opponent one player may have.
 pub const MAX_OPEN_CHALLENGES: i64 = 3;
@@ -68,7 +69,7 @@ pub struct Upload {
 /// to join.
 pub fn rated_needs_account() -> Error {
     Error::forbidden(
-        "rated_needs_account",
+        Code::RatedNeedsAccount,
         "a rated game is between two accounts: log in, or play a casual game",
     )
 }
@@ -91,13 +92,13 @@ impl Games {
         let online = new.mode == Mode::Online;
         if online && new.game.outcome().is_some() {
             return Err(Error::invalid(
-                "finished_position",
+                Code::FinishedPosition,
                 "the game is already over in this position: give one where it goes on",
             ));
         }
         if new.clock.is_some_and(|c| c.per_move) && !online {
             return Err(Error::invalid(
-                "days_need_online",
+                Code::DaysNeedOnline,
                 "a game over days is played online, a move when each can",
             ));
         }
@@ -113,7 +114,7 @@ impl Games {
                 }
                 if self.ratings.is_none() {
                     return Err(Error::conflict(
-                        "no_ratings",
+                        Code::NoRatings,
                         "this server keeps no ratings: play a casual game",
                     ));
                 }
@@ -123,7 +124,7 @@ impl Games {
             let open = self.store.open_challenges(new.maker.clone()).await?;
             if open >= MAX_OPEN_CHALLENGES {
                 return Err(Error::conflict(
-                    "too_many_challenges",
+                    Code::TooManyChallenges,
                     format!("you have {open} games waiting for an opponent: withdraw one first"),
                 ));
             }
@@ -169,13 +170,13 @@ impl Games {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
         if !key_ok {
             return Err(Error::invalid(
-                "bad_key",
+                Code::BadKey,
                 "an upload's key is 8 to 64 letters, digits, `-` or `_`",
             ));
         }
         if up.mode == Mode::Online {
             return Err(Error::invalid(
-                "bad_mode",
+                Code::BadMode,
                 "an online game is played online, not uploaded",
             ));
         }

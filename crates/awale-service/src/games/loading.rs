@@ -13,6 +13,7 @@ use awale_store::Notice;
 
 use super::{Change, Entry, Games, FLAG_TAKEN_OVER_MS};
 use crate::lock;
+use awale_model::Code;
 
 impl Games {
     /// The store's id of the game an address names by `text`: its public
@@ -34,7 +35,7 @@ impl Games {
         let not_found = || {
             Error::new(
                 Kind::NotFound,
-                "no_such_game",
+                Code::NoSuchGame,
                 format!("no game with id `{}`", crate::error::shown(text)),
             )
         };
@@ -42,7 +43,7 @@ impl Games {
             let numbered = || {
                 Error::new(
                     Kind::NotFound,
-                    "no_such_game",
+                    Code::NoSuchGame,
                     "games are no longer found by number: ask a player of the game for its link",
                 )
                 .because("numbered")
@@ -93,7 +94,7 @@ impl Games {
             // dropped, and reading again gives the stored game. A reader
             // never gets `stale` (CI's run of processes.rs saw a GET
             // answered 409 as two processes stored one flag's fall).
-            Err(e) if e.code == "game_over" || e.code == "stale" => read().await,
+            Err(e) if e.code == Code::GameOver || e.code == Code::Stale => read().await,
             answer => answer,
         }
         .map(|(game, ())| game)
@@ -264,7 +265,7 @@ impl Games {
             let me = Arc::clone(self);
             tokio::spawn(async move {
                 match me.load(id).await {
-                    Err(e) if e.code == "game_over" => {}
+                    Err(e) if e.code == Code::GameOver => {}
                     Err(e) => tracing::warn!(game = id, error = %e, "overdue flag not dropped"),
                     Ok(_) => {}
                 }

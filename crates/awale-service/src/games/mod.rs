@@ -42,6 +42,7 @@ use crate::game::{Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
 use crate::store::{GameStore, RatingStore, StoreError};
+use awale_model::Code;
 
 /// How often the server notes that it is alive (for clocks across a
 /// restart).
@@ -419,8 +420,8 @@ impl Games {
                     })
                     .await;
                 match result {
-                    Err(e) if e.code == "game_over" => continue,
-                    Err(e) if e.code == "no_such_game" => break,
+                    Err(e) if e.code == Code::GameOver => continue,
+                    Err(e) if e.code == Code::NoSuchGame => break,
                     Err(e) => {
                         tracing::warn!(game = id, error = %e, "seats not moved");
                         break;
@@ -602,7 +603,7 @@ impl Games {
             }
             match games.load(id).await {
                 // The flag fell: the load ended the game, as it should.
-                Err(e) if e.code == "game_over" => {}
+                Err(e) if e.code == Code::GameOver => {}
                 Err(e) => tracing::warn!(game = id, error = %e, "clock check failed"),
                 Ok(_) => {}
             }
@@ -645,7 +646,7 @@ impl Games {
                 Ok(()) => {}
                 // The game changed during the search (a resignation, a
                 // takeback): its move is not needed.
-                Err(e) if e.code == "stale" || e.code == "game_over" => {
+                Err(e) if e.code == Code::Stale || e.code == Code::GameOver => {
                     tracing::debug!(game = id, error = %e, "the computer's move was not needed");
                 }
                 Err(e) => tracing::warn!(game = id, error = %e, "the computer did not move"),
@@ -719,7 +720,7 @@ impl Games {
         self.apply_move(id, Some(plies), mv, |g| {
             if !g.computer_to_move() {
                 return Err(Error::conflict(
-                    "stale",
+                    Code::Stale,
                     "the game changed during the search",
                 ));
             }

@@ -17,6 +17,7 @@ use crate::lock;
 use crate::pairing::arena::Presence;
 use crate::rating::Speed;
 use crate::store::tournaments::PairingRow;
+use awale_model::Code;
 
 impl Tournaments {
     /// `player` halves their own clock in their game of tournament `id`,
@@ -30,11 +31,11 @@ impl Tournaments {
         let room = self.room(id).await?;
         let mut running = self.change(&room).await?;
         let number = running.number_of(player).ok_or_else(|| {
-            Error::conflict("not_in_tournament", "you have not joined this tournament")
+            Error::conflict(Code::NotInTournament, "you have not joined this tournament")
         })?;
         let cannot = || {
             Error::conflict(
-                "cannot_berserk",
+                Code::CannotBerserk,
                 "berserk is for a game of the arena, before your first move, once",
             )
         };
@@ -223,7 +224,7 @@ impl Tournaments {
                 })
                 .await;
             if let Err(e) = aborted {
-                if e.code != "game_over" {
+                if e.code != Code::GameOver {
                     tracing::warn!(game = id, error = %e, "an arena game not aborted");
                 }
             }

@@ -26,6 +26,7 @@ use crate::pairing::swiss::{
     most_rounds, Cell, HalfPoints, Outcome, Pairing, Round, Swiss, SwissError,
 };
 use crate::store::tournaments::{ByeRow, PairingRow, TournamentRecord, TournamentRow};
+use awale_model::Code;
 
 /// The most rounds a Swiss may have.
 pub const MAX_ROUNDS: i64 = 15;
@@ -131,7 +132,7 @@ fn round_in_play(running: &Running) -> bool {
 
 fn not_organiser() -> Error {
     Error::forbidden(
-        "not_organiser",
+        Code::NotOrganiser,
         "only the tournament's organiser may start its rounds",
     )
 }
@@ -364,11 +365,14 @@ impl Tournaments {
     ) -> Result<super::TournamentView, Error> {
         let mut running = self.change(room).await?;
         if running.state == TournamentState::Finished {
-            return Err(Error::conflict("tournament_over", "the tournament is over"));
+            return Err(Error::conflict(
+                Code::TournamentOver,
+                "the tournament is over",
+            ));
         }
         if round_in_play(&running) {
             return Err(Error::conflict(
-                "round_in_play",
+                Code::RoundInPlay,
                 "a round is in play: join once it ends",
             ));
         }
@@ -411,7 +415,7 @@ impl Tournaments {
     ) -> Result<super::TournamentView, Error> {
         let mut running = self.change(room).await?;
         let number = running.number_of(player).ok_or_else(|| {
-            Error::conflict("not_in_tournament", "you have not joined this tournament")
+            Error::conflict(Code::NotInTournament, "you have not joined this tournament")
         })?;
         if running.game_of(number).is_some() {
             running.entrants[number].after_game = Some(Presence::Withdrawn);
@@ -441,7 +445,7 @@ impl Tournaments {
         let mut running = self.change(&room).await?;
         if !running.is_swiss() {
             return Err(Error::conflict(
-                "not_swiss",
+                Code::NotSwiss,
                 "rounds are for a Swiss tournament",
             ));
         }
@@ -449,11 +453,14 @@ impl Tournaments {
             return Err(not_organiser());
         }
         if running.state == TournamentState::Finished {
-            return Err(Error::conflict("tournament_over", "the tournament is over"));
+            return Err(Error::conflict(
+                Code::TournamentOver,
+                "the tournament is over",
+            ));
         }
         if round_in_play(&running) {
             return Err(Error::conflict(
-                "round_in_play",
+                Code::RoundInPlay,
                 "the round in play has games going on",
             ));
         }
@@ -467,7 +474,7 @@ impl Tournaments {
                 .count();
             if present < 2 {
                 return Err(Error::conflict(
-                    "too_few_players",
+                    Code::TooFewPlayers,
                     format!("a Swiss needs two players at least, it has {present}"),
                 ));
             }
@@ -490,7 +497,7 @@ impl Tournaments {
             running.swiss = Some(swiss);
         } else if running.swiss.as_ref().is_some_and(|s| s.active().len() < 2) {
             return Err(Error::conflict(
-                "too_few_players",
+                Code::TooFewPlayers,
                 "fewer than two players are left",
             ));
         }
@@ -510,7 +517,7 @@ impl Tournaments {
             Err(SwissError::AllRoundsPaired(_) | SwissError::NoPairing { .. }) => {
                 return self.finish_swiss(room, running).await;
             }
-            Err(e) => return Err(Error::conflict("round_in_play", e.to_string())),
+            Err(e) => return Err(Error::conflict(Code::RoundInPlay, e.to_string())),
         };
         let made: Vec<WebGame> = round
             .pairings
@@ -656,7 +663,7 @@ impl Tournaments {
         let running = room.running.lock().await;
         if !running.is_swiss() {
             return Err(Error::conflict(
-                "not_swiss",
+                Code::NotSwiss,
                 "the standings as CSV are a Swiss tournament's",
             ));
         }
@@ -693,7 +700,7 @@ impl Tournaments {
         };
         if games.len() > MAX_FILE_GAMES {
             return Err(Error::conflict(
-                "too_many_for_file",
+                Code::TooManyForFile,
                 format!("a tournament's record file holds {MAX_FILE_GAMES} games at most"),
             )
             .with("most", MAX_FILE_GAMES));
@@ -710,7 +717,7 @@ impl Tournaments {
             board += 1;
             let game = match self.games.load(g.game_id).await {
                 Ok(game) => game,
-                Err(e) if e.code == "no_such_game" => continue,
+                Err(e) if e.code == Code::NoSuchGame => continue,
                 Err(e) => return Err(e),
             };
             let round = if g.round > 0 {

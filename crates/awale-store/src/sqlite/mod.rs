@@ -493,7 +493,7 @@ mod tests {
         assert!(matches!(e, StoreError::Closed), "{e}");
         let answer = Error::from(e);
         assert_eq!(
-            (answer.kind, answer.code),
+            (answer.kind, answer.code.as_str()),
             (awale_model::error::Kind::Busy, "busy"),
             "{answer:?}"
         );

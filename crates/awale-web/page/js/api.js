@@ -4,17 +4,8 @@
 // console only). The games kept in the browser, and whatever the page can
 // do without a network, are answered by local.js in the same shapes.
 
+import { ApiError } from "./api-error.js";
 import * as local from "./local.js";
-
-export class ApiError extends Error {
-  constructor(status, code, message, reason = null, fields = {}) {
-    super(message || code);
-    this.status = status;
-    this.code = code;
-    this.reason = reason;
-    this.fields = fields || {};
-  }
-}
 
 // What `api("GET", path)` answers, or undefined when it fails, the failure
 // given to `failed` (which shows it).

@@ -3,7 +3,7 @@
 // page plays, sows, hints and analyses with it (local.js). Requests and
 // answers have the shapes of the server's API (crates/awale-wasm).
 
-import { ApiError } from "./api.js";
+import { ApiError } from "./api-error.js";
 
 let worker = null;
 let next = 1;

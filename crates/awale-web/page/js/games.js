@@ -2,14 +2,14 @@
 // import of game records (a file, or pasted text).
 
 import { api, fetched } from "./api.js";
+import { card, setInfo as setCardInfo } from "./game-card.js";
 import { savedLevel } from "./dialogs.js";
-import { sayEmpty, textEl } from "./dom.js";
-import { isolate, locale, t } from "./i18n.js";
+import { sayEmpty } from "./dom.js";
+import { locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { showError } from "./toast.js";
 import * as turns from "./turns.js";
-import { shownName } from "./people.js";
-import { errorWords, levelName, rulesWords, shortResult, sideName } from "./words.js";
+import { errorWords } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 let info = null;
@@ -17,6 +17,7 @@ let loading = 0;
 
 export function setInfo(i) {
   info = i;
+  setCardInfo(i);
 }
 
 // Lists the games (again: the words follow the language), newest first,
@@ -56,57 +57,6 @@ function append(list, data, ticket) {
   };
   li.append(more);
   list.append(li);
-}
-
-export function card(s, date) {
-  const li = document.createElement("li");
-  li.className = "game-card";
-  li.dataset.id = s.id;
-  const head = document.createElement("div");
-  head.className = "head";
-  const title = document.createElement("b");
-  if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
-  else if (s.mode === "online") {
-    // Named as everywhere else: a guest's default name in the page's
-    // words, a deleted player said so, the side's name in kid mode.
-    const named = (i) => isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S"));
-    title.textContent = t("online_names", named(0), named(1));
-  }
-  else title.textContent = t("two_people");
-  const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);
-  head.append(title, when);
-  const rules = textEl("div", "muted small", s.rules_view ? rulesWords(s.rules_view) : s.rules);
-  // What kind of game: over days, of a tournament (a link back to it).
-  if (s.per_move) rules.append(` · ${t("days_game")}`);
-  if (s.tournament) {
-    const link = textEl("a", "", t("tournament_game"));
-    link.href = `#tournament=${s.tournament}`;
-    rules.append(" · ", link);
-  }
-  const result = document.createElement("div");
-  result.className = "result-line";
-  const summary = s.plies ? `${t("plies_n", s.plies)} · ${shortResult(s)}` : shortResult(s);
-  result.textContent = `${summary}${s.offline ? ` · ${t("offline_pending")}` : ""}`;
-  const actions = document.createElement("div");
-  actions.className = "actions";
-  const open = document.createElement("button");
-  open.className = "open";
-  // A called-off game is over: it opens, it does not continue.
-  const goingOn = s.result === "*" && s.reason !== "aborted";
-  open.textContent = goingOn ? t("continue_game") : t("open");
-  open.onclick = () => nav.go({ view: "play", game: s.id });
-  const watch = textEl("button", "watch", t("replay"));
-  watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
-  // Nothing to replay in a game without a move.
-  watch.hidden = !s.plies;
-  const exp = textEl("a", "button", t("export"));
-  exp.href = `/api/games/${s.id}/record`;
-  exp.setAttribute("download", `awale-${s.id}.ogn`);
-  // A game kept in the browser is exported once it is on the server.
-  if (s.offline) actions.append(open, watch);
-  else actions.append(open, watch, exp);
-  li.append(head, rules, result, actions);
-  return li;
 }
 
 // The import's error, as a function of the language (said again when the

@@ -7,7 +7,7 @@
 // analysis board sow and analyse here too. Answers have the server's
 // shapes, so the views do not know where they come from.
 
-import { ApiError } from "./api.js";
+import { ApiError } from "./api-error.js";
 import { ask, reset } from "./engine.js";
 import { loadJson } from "./settings.js";
 

@@ -1,6 +1,7 @@
 // How players' names are shown: a deleted account's seat (its name left
 // empty by the server) as "deleted player", and in kid mode no free-text
-// name at all (the side's name stands for the player) and no chat.
+// name at all (the side's name stands for the player) and no chat; a link
+// to a player's page.
 
 import { guestNumber, t } from "./i18n.js";
 
@@ -40,4 +41,18 @@ export function shownName(name) {
   if (kid) return null;
   if (name === "") return t("deleted_player");
   return wordedName(name);
+}
+
+// Whether `text` may be a username (3-20 letters, digits, `_` or `-`).
+export function isUsername(text) {
+  return typeof text === "string" && /^[A-Za-z0-9_-]{3,20}$/.test(text);
+}
+
+// A link to the page of the player named `name`.
+export function playerLink(name, text = name) {
+  const a = document.createElement("a");
+  a.href = "#player=" + encodeURIComponent(name);
+  a.className = "player-link";
+  a.textContent = text;
+  return a;
 }

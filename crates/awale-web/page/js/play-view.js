@@ -10,8 +10,7 @@ import { isolate, t, getLang } from "./i18n.js";
 import { animatePly, plyHoles } from "./sowing.js";
 import { settings } from "./settings.js";
 import * as nav from "./nav.js";
-import { shownName } from "./people.js";
-import { isUsername, playerLink } from "./players.js";
+import { isUsername, playerLink, shownName } from "./people.js";
 import { showError, toast } from "./toast.js";
 import { say, unsay, moveWords, boardWords, commandOf, helpWords } from "./spoken.js";
 import {

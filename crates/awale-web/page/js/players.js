@@ -9,6 +9,7 @@ import { showButton } from "./challenges.js";
 import { sayEmpty, textEl } from "./dom.js";
 import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { playerLink } from "./people.js";
 import { showError } from "./toast.js";
 import { errorWords, ratingChange } from "./words.js";
 
@@ -19,20 +20,6 @@ export const SPEEDS = ["ultra_bullet", "bullet", "blitz", "rapid", "classical", 
 // What the view shows now (redrawn as it is when the language changes).
 let shown = null;
 let ticket = 0;
-
-// Whether `text` may be a username (3-20 letters, digits, `_` or `-`).
-export function isUsername(text) {
-  return typeof text === "string" && /^[A-Za-z0-9_-]{3,20}$/.test(text);
-}
-
-// A link to the page of the player named `name`.
-export function playerLink(name, text = name) {
-  const a = document.createElement("a");
-  a.href = "#player=" + encodeURIComponent(name);
-  a.className = "player-link";
-  a.textContent = text;
-  return a;
-}
 
 // Shows what `r` names: `r.player` (a player's page) or `r.board` (a
 // leaderboard's speed).

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { textEl } from "./dom.js";
 import { getLang, isolate, locale, onLangChange, t } from "./i18n.js";
 import * as nav from "./nav.js";
-import { card } from "./games.js";
+import { card } from "./game-card.js";
 
 const $ = (sel) => document.querySelector(sel);
 const EVERY_MS = 20000;

@@ -17,6 +17,7 @@ use super::online::drop_account_name;
 use crate::accounts::{AccountView, Report};
 use crate::error::Error;
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -62,7 +63,7 @@ pub async fn sign_up(
     ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
-    session.guest_only("logged_in", "log out first to make another account")?;
+    session.guest_only(Code::LoggedIn, "log out first to make another account")?;
     let made = state
         .shared
         .accounts
@@ -397,7 +398,7 @@ pub async fn resolve(
     let id = id.parse::<i64>().map_err(|_| {
         Error::new(
             awale_model::Kind::NotFound,
-            "no_such_report",
+            Code::NoSuchReport,
             format!("no report `{}`", crate::error::shown(&id)),
         )
     })?;

@@ -24,6 +24,7 @@ use super::games::{parse_clock, ClockRequest};
 use crate::bots::{Api, Caller, Scope};
 use crate::challenges::NewChallenge;
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -43,7 +44,7 @@ fn scope_of(api: &str) -> ApiResult<Scope> {
     match api {
         "bot" => Ok(Scope::BotPlay),
         "board" => Ok(Scope::BoardPlay),
-        other => Err(not_a("no_such_api", other, "API (bot or board)").into()),
+        other => Err(not_a(Code::NoSuchApi, other, "API (bot or board)").into()),
     }
 }
 
@@ -170,7 +171,7 @@ pub async fn draw(
     let yes = match answer.as_str() {
         "yes" => true,
         "no" => false,
-        other => return Err(not_a("bad_answer", other, "answer (yes or no)").into()),
+        other => return Err(not_a(Code::BadAnswer, other, "answer (yes or no)").into()),
     };
     let api_ = &state.shared.api;
     let caller = api_.caller(bearer(&headers), scope_of(&api)?).await?;
@@ -201,7 +202,7 @@ pub async fn challenge(
         "random" | "R" => 'R',
         "S" | "south" => 'S',
         "N" | "north" => 'N',
-        other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
+        other => return Err(not_a(Code::BadSide, other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
     let api = &state.shared.api;
@@ -222,7 +223,7 @@ pub async fn challenge(
 
 fn challenge_id(text: &str) -> ApiResult<i64> {
     text.parse()
-        .map_err(|_| not_a("bad_challenge", text, "challenge number").into())
+        .map_err(|_| not_a(Code::BadChallenge, text, "challenge number").into())
 }
 
 /// POST /api/challenge/{id}/accept.

@@ -20,6 +20,7 @@ use super::games::{parse_clock, ClockRequest};
 use super::online::nickname;
 use crate::challenges::{Accepted, ChallengeView, MyChallenges, NewChallenge};
 use crate::{AppState, Error};
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -55,7 +56,7 @@ pub async fn make(
         "random" | "R" => 'R',
         "S" => 'S',
         "N" => 'N',
-        other => return Err(not_a("bad_side", other, "side (S, N or random)").into()),
+        other => return Err(not_a(Code::BadSide, other, "side (S, N or random)").into()),
     };
     let clock = parse_clock(req.clock)?;
     let name = nickname(&state, &session, &me, req.name.as_deref()).await?;

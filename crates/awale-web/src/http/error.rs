@@ -6,6 +6,7 @@
 //! answer quotes of the input is cut (`bounded`), whichever handler,
 //! extractor or library wrote the message.
 
+use awale_model::Code;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -24,7 +25,7 @@ pub enum ApiError {
         /// The HTTP status.
         status: StatusCode,
         /// A stable machine-readable code such as `not_json`.
-        code: &'static str,
+        code: Code,
         /// What went wrong, naming the rejected input.
         message: String,
     },
@@ -32,7 +33,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// An error of the HTTP layer with this status, code and message.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, code: Code, message: impl Into<String>) -> ApiError {
         ApiError::Http {
             status,
             code,
@@ -41,25 +42,25 @@ impl ApiError {
     }
 
     /// 400: the request cannot be read.
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn bad_request(code: Code, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     /// 403: refused (another site's request, a seat of someone else).
-    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn forbidden(code: Code, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, code, message)
     }
 
     /// Its status, code, message and reason (a more precise code, for some
     /// of the model's errors).
-    fn parts(&self) -> (StatusCode, &'static str, &str, Option<&'static str>) {
+    fn parts(&self) -> (StatusCode, Code, &str, Option<&'static str>) {
         match self {
             ApiError::Game(e) => (status_of(e.kind), e.code, &e.message, e.reason),
             ApiError::Http {
                 status,
                 code,
                 message,
-            } => (*status, code, message, None),
+            } => (*status, *code, message, None),
         }
     }
 
@@ -204,7 +205,7 @@ fn cut_strings(value: &mut serde_json::Value) {
 pub(crate) async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "not_found",
+        Code::NotFound,
         format!("nothing at `{}`", uri.path()),
     )
 }

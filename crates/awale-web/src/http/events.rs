@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::extract::{OnGame, Session, UrlQuery, Viewer};
 use crate::AppState;
 use awale_model::game::WebGame;
+use awale_model::Code;
 use awale_service::live::{Event, Listener, Version, Watch};
 
 struct Follower {
@@ -71,7 +72,7 @@ fn since(query: &EventsQuery, headers: &HeaderMap) -> Result<Option<Version>, Ap
     if let Some(text) = &query.since {
         return text.parse().map(Some).map_err(|()| {
             ApiError::bad_request(
-                "bad_query",
+                Code::BadQuery,
                 format!("`since={text}` is not an event's version (EPOCH.NUMBER)"),
             )
         });

@@ -7,6 +7,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use awale_model::Code;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
 use axum::http::header::AsHeaderName;
@@ -37,32 +38,40 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             let status = e.status();
             let text = e.body_text();
             if text.contains(super::deadline::TOO_SLOW) {
-                return ApiError::new(StatusCode::REQUEST_TIMEOUT, "slow_body", TOO_SLOW_TEXT);
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, Code::SlowBody, TOO_SLOW_TEXT);
             }
             let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                "too_large"
+                Code::TooLarge
             } else {
-                "bad_body"
+                Code::BadBody
             };
             ApiError::new(status, code, text)
         })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return serde_json::from_slice(b"{}").map(JsonBody).map_err(|e| {
-                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_field", e.to_string())
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Code::BadField,
+                    e.to_string(),
+                )
             });
         }
         if !json {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "not_json",
+                Code::NotJson,
                 "the body must be sent as application/json",
             ));
         }
         serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
             if e.is_data() {
-                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad_field", e.to_string())
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Code::BadField,
+                    e.to_string(),
+                )
             } else {
-                ApiError::bad_request("bad_json", format!("malformed JSON: {e}"))
+                ApiError::bad_request(Code::BadJson, format!("malformed JSON: {e}"))
             }
         })
     }
@@ -91,7 +100,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for UrlQuery<T> {
                     "." => format!("the query: {}", e.inner()),
                     path => format!("the query's `{path}`: {}", e.inner()),
                 };
-                ApiError::bad_request("bad_query", message)
+                ApiError::bad_request(Code::BadQuery, message)
             })
     }
 }
@@ -106,7 +115,7 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let Path(text) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, "no_such_game", e.body_text()))?;
+            .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, Code::NoSuchGame, e.body_text()))?;
         Ok(GameId(text))
     }
 }
@@ -126,7 +135,7 @@ pub struct MistakeId(pub i64);
 /// Extractors of a number from the path, each with the code and the word
 /// of what it numbers.
 macro_rules! numbered_in_path {
-    ($($extractor:ident: $code:literal, $what:literal;)+) => {$(
+    ($($extractor:ident: $code:expr, $what:literal;)+) => {$(
         impl<S: Send + Sync> FromRequestParts<S> for $extractor {
             type Rejection = Response;
 
@@ -145,9 +154,9 @@ macro_rules! numbered_in_path {
 }
 
 numbered_in_path! {
-    TournamentId: "no_such_tournament", "tournament";
-    ChallengeId: "no_such_challenge", "challenge";
-    MistakeId: "no_mistake", "mistake";
+    TournamentId: Code::NoSuchTournament, "tournament";
+    ChallengeId: Code::NoSuchChallenge, "challenge";
+    MistakeId: Code::NoMistake, "mistake";
 }
 
 /// Handlers of what a player does to the thing numbered in the path (`Id`
@@ -196,7 +205,7 @@ pub(crate) use account_acts;
 
 /// A number from the path, above 0: for anything else, 404 `code`, "no
 /// `what` `text`".
-pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<i64, Error> {
+pub(crate) fn path_number(text: &str, code: Code, what: &str) -> Result<i64, Error> {
     text.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
         Error::new(
             awale_model::Kind::NotFound,
@@ -208,7 +217,7 @@ pub(crate) fn path_number(text: &str, code: &'static str, what: &str) -> Result<
 
 /// A word of the request that is none of those it may be: `code`,
 /// "`text` is not a `what`", the word given back (`text`).
-pub(crate) fn not_a(code: &'static str, text: &str, what: &str) -> Error {
+pub(crate) fn not_a(code: Code, text: &str, what: &str) -> Error {
     Error::invalid(
         code,
         format!("`{}` is not a {what}", crate::error::shown(text)),
@@ -248,7 +257,7 @@ impl Session {
     /// # Errors
     ///
     /// That refusal.
-    pub fn guest_only(&self, code: &'static str, why: &str) -> Result<(), Error> {
+    pub fn guest_only(&self, code: Code, why: &str) -> Result<(), Error> {
         match self.0 {
             Some(_) => Err(Error::conflict(code, why)),
             None => Ok(()),
@@ -284,7 +293,7 @@ impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
         let Ok(Session(session)) = Session::from_request_parts(parts, state).await;
         session.ok_or_else(|| {
             Error::forbidden(
-                "not_logged_in",
+                Code::NotLoggedIn,
                 "this is for a logged-in account: log in first",
             )
             .into()
@@ -303,7 +312,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Player {
         let Ok(Viewer(player)) = Viewer::from_request_parts(parts, state).await;
         let player = player.ok_or_else(|| {
             Error::forbidden(
-                "no_player",
+                Code::NoPlayer,
                 "this browser has no player cookie: open the page first",
             )
         })?;

@@ -17,6 +17,7 @@ use crate::AppState;
 use awale_model::error::{shown, Error};
 use awale_model::game::{parse_move, parse_position, random_seed, Clock, Mode};
 use awale_model::view::GameView;
+use awale_model::Code;
 use awale_service::computer::{self, Hint};
 use awale_service::records::{self, ImportAs};
 use awale_store::{parse_cursor, Page};
@@ -101,7 +102,7 @@ fn parse_side(text: Option<&str>, seed: u64) -> Result<Side, Error> {
         "random" => Ok(Side::BOTH[usize::from(seed & 2 != 0)]),
         other => other
             .parse()
-            .map_err(|_| not_a("bad_side", other, "side (S, N or random)")),
+            .map_err(|_| not_a(Code::BadSide, other, "side (S, N or random)")),
     }
 }
 
@@ -110,7 +111,10 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
     if computer::is_level(level) {
         Ok(level)
     } else {
-        Err(Error::invalid("bad_level", format!("there is no level {level}")).with("level", level))
+        Err(
+            Error::invalid(Code::BadLevel, format!("there is no level {level}"))
+                .with("level", level),
+        )
     }
 }
 
@@ -122,7 +126,7 @@ fn against_computer(text: &str, what: &str) -> Result<bool, Error> {
         "computer" => Ok(true),
         "humans" => Ok(false),
         other => Err(Error::invalid(
-            "bad_mode",
+            Code::BadMode,
             format!("`{}` is not a {what} (computer or humans)", shown(other)),
         )),
     }
@@ -135,7 +139,7 @@ pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, 
         (Some(minutes), None) => minutes,
         _ => {
             return Err(Error::invalid(
-                "bad_clock",
+                Code::BadClock,
                 "a clock is minutes (and seconds per move) or days per move, one of the two",
             ))
         }
@@ -146,7 +150,7 @@ pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, 
         && (0.0..=60.0).contains(&c.increment_seconds);
     if !ok {
         return Err(Error::invalid(
-            "bad_clock",
+            Code::BadClock,
             "the clock takes 0.1 to 180 minutes and 0 to 60 seconds per move",
         ));
     }
@@ -171,9 +175,9 @@ pub async fn create(
     state.shared.creations.take(&ip, 1, games.now_ms())?;
     let rules: Rules = match &req.rules {
         None => Rules::AWALE,
-        Some(text) => text
-            .parse()
-            .map_err(|e| Error::invalid("bad_rules", format!("{e}")).with("text", text.as_str()))?,
+        Some(text) => text.parse().map_err(|e| {
+            Error::invalid(Code::BadRules, format!("{e}")).with("text", text.as_str())
+        })?,
     };
     let seed = random_seed();
     let mode = match req.mode.as_deref().unwrap_or("computer") {
@@ -183,7 +187,9 @@ pub async fn create(
         },
         "humans" => Mode::Humans,
         "online" => Mode::Online,
-        other => return Err(not_a("bad_mode", other, "mode (computer, humans or online)").into()),
+        other => {
+            return Err(not_a(Code::BadMode, other, "mode (computer, humans or online)").into())
+        }
     };
     let game = match &req.position {
         None => Game::new(rules),
@@ -247,7 +253,7 @@ pub async fn list(
         None | Some("") => None,
         Some(text) => Some(parse_cursor(text).ok_or_else(|| {
             Error::invalid(
-                "bad_cursor",
+                Code::BadCursor,
                 format!("`{}` is not a page's `next`", shown(text)),
             )
         })?),
@@ -323,7 +329,7 @@ pub async fn play(
         Some("move") => true,
         Some(other) => {
             return Err(Error::invalid(
-                "bad_query",
+                Code::BadQuery,
                 format!("`{}` is not an answer (game or move)", shown(other)),
             )
             .into())
@@ -391,7 +397,7 @@ pub async fn resign(
         Some("N") => Some(Side::North),
         Some(other) => {
             return Err(Error::invalid(
-                "bad_side",
+                Code::BadSide,
                 format!("`{}` is not a side (S or N)", shown(other)),
             )
             .into())
@@ -555,7 +561,7 @@ pub async fn upload(
     if let Some(text) = req.resigned.as_deref() {
         let side: Side = text
             .parse()
-            .map_err(|_| not_a("bad_side", text, "side (S or N)"))?;
+            .map_err(|_| not_a(Code::BadSide, text, "side (S or N)"))?;
         // `end` is the reason's code (`empty_board`), as for any game over.
         game.resign(side).map_err(|e| match e {
             awale_core::GameError::Over(end) => Error::game_over(end.name()),

@@ -24,6 +24,7 @@ use super::error::ApiError;
 use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
 use crate::AppState;
 pub use awale_model::secret::player_id;
+use awale_model::Code;
 
 /// The cookie that holds a browser's player secret.
 pub const COOKIE: &str = "awale_player";
@@ -311,7 +312,7 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     };
     let Some(name) = host.to_str().ok().and_then(host_name) else {
         return Err(ApiError::bad_request(
-            "bad_host",
+            Code::BadHost,
             "the Host header is not a host name or address with an optional port",
         ));
     };
@@ -324,7 +325,7 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     } else {
         let name = crate::error::shown(&name);
         Err(ApiError::forbidden(
-            "bad_host",
+            Code::BadHost,
             format!(
                 "this server does not answer to the name `{name}` (start it with \
                  --public-url or --allow-host `{name}` to serve it under that name)"
@@ -336,7 +337,7 @@ fn check_host(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
 fn check_same_site(policy: &Policy, headers: &HeaderMap) -> Result<(), ApiError> {
     let refuse = |what: &str| {
         Err(ApiError::forbidden(
-            "cross_site",
+            Code::CrossSite,
             format!("refused: this request comes from another site ({what})"),
         ))
     };
@@ -389,7 +390,7 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
     } else {
         Err(ApiError::new(
             axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "not_json",
+            Code::NotJson,
             "a request that changes something must be sent as application/json",
         ))
     }
@@ -464,7 +465,7 @@ mod tests {
                 matches!(
                     refused,
                     ApiError::Http {
-                        code: "bad_host",
+                        code: Code::BadHost,
                         ..
                     }
                 ),

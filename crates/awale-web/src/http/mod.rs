@@ -10,6 +10,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnFailure, DefaultOnResponse, Tr
 
 use crate::round::Offer;
 use crate::AppState;
+use awale_model::Code;
 use tournaments::TournamentFile;
 
 pub mod accounts;
@@ -234,7 +235,7 @@ fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response:
     tracing::error!(panic = message, "a request handler panicked");
     error::ApiError::new(
         axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-        "internal",
+        Code::Internal,
         "the server failed on this request",
     )
     .into_response()
@@ -244,7 +245,7 @@ fn panicked(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response:
 async fn method_not_allowed() -> error::ApiError {
     error::ApiError::new(
         axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        Code::MethodNotAllowed,
         "this path does not take this method",
     )
 }

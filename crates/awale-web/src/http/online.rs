@@ -18,6 +18,7 @@ use crate::games::Lobby;
 use crate::round::Offer;
 use crate::view::GameView;
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -147,7 +148,7 @@ pub async fn rename(
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
     session.guest_only(
-        "account_name",
+        Code::AccountName,
         "a logged-in player's name is their username",
     )?;
     let name = guest_name(&state, &player, req.name.as_deref()).await?;
@@ -178,7 +179,7 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> Result<url::Url, Error> {
         .unwrap_or("127.0.0.1");
     url::Url::parse(&format!("http://{host}/")).map_err(|e| {
         Error::invalid(
-            "bad_host",
+            Code::BadHost,
             format!("the Host header `{host}` is not an address: {e}"),
         )
     })
@@ -211,7 +212,7 @@ pub struct Links {
 pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     let game = on.load().await?;
     if game.mode != Mode::Online {
-        return Err(Error::conflict("not_online", "this game is not played online").into());
+        return Err(Error::conflict(Code::NotOnline, "this game is not played online").into());
     }
     let base = base_url(&on.state, &headers)?;
     let id = &game.public_id;
@@ -427,7 +428,7 @@ pub async fn react(
 ) -> ApiResult<StatusCode> {
     let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
         return Err(Error::invalid(
-            "bad_reaction",
+            Code::BadReaction,
             format!(
                 "`{}` is not a reaction ({})",
                 crate::error::shown(&req.kind),

@@ -14,6 +14,7 @@ use crate::players::{Board, ListFilter, PlayerPage};
 use crate::rating::Speed;
 use crate::store::ratings::{Outcome, PlayedGame};
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -52,7 +53,7 @@ pub struct GamesQuery {
 
 fn bad_filter(name: &'static str, text: &str) -> Error {
     Error::invalid(
-        "bad_filter",
+        Code::BadFilter,
         format!("`{}` is not a {name}", crate::error::shown(text)),
     )
     .because(name)

@@ -17,6 +17,7 @@ use crate::error::Error;
 use crate::game::{parse_move, parse_position, random_seed};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
 use crate::AppState;
+use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -96,7 +97,7 @@ pub async fn next(
 ) -> ApiResult<Json<Value>> {
     if let Some(d) = q.difficulty.filter(|d| !(1..=5).contains(d)) {
         return Err(
-            Error::invalid("bad_difficulty", format!("difficulty {d}: from 1 to 5"))
+            Error::invalid(Code::BadDifficulty, format!("difficulty {d}: from 1 to 5"))
                 .with("difficulty", d)
                 .into(),
         );
@@ -104,7 +105,7 @@ pub async fn next(
     let theme = match &q.theme {
         None => None,
         Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
-            Error::invalid("bad_theme", format!("`{name}` is not a theme"))
+            Error::invalid(Code::BadTheme, format!("`{name}` is not a theme"))
                 .with("text", name.as_str())
         })?),
     };
@@ -199,12 +200,13 @@ pub async fn analysis(
     let game = study::replay(start, rules, req.moves.as_deref())?;
     let lines = req.lines.unwrap_or(3);
     if !(1..=MAX_LINES).contains(&lines) {
-        return Err(
-            Error::invalid("bad_lines", format!("lines {lines}: from 1 to {MAX_LINES}"))
-                .with("lines", lines)
-                .with("max", MAX_LINES)
-                .into(),
-        );
+        return Err(Error::invalid(
+            Code::BadLines,
+            format!("lines {lines}: from 1 to {MAX_LINES}"),
+        )
+        .with("lines", lines)
+        .with("max", MAX_LINES)
+        .into());
     }
     let budget = state.shared.config.hint_time;
     let analysis = state

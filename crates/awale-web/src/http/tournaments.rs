@@ -22,6 +22,7 @@ use super::error::ApiError;
 use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_model::Code;
 use awale_service::chat::ChatNews;
 use awale_service::pairing::arena::Presence;
 
@@ -64,7 +65,7 @@ pub struct NewArena {
 /// rather than ignored.
 fn not_of_this_kind(field: &str, kind: &str) -> Error {
     Error::invalid(
-        "bad_tournament",
+        Code::BadTournament,
         format!("`{field}` is not a setting of {kind}"),
     )
     .because("field")
@@ -115,7 +116,7 @@ pub async fn create(
         }
         Some(_) => {
             return Err(Error::invalid(
-                "bad_tournament",
+                Code::BadTournament,
                 "a tournament's kind is `arena` or `swiss`",
             )
             .because("kind")
