@@ -20,9 +20,10 @@ use std::sync::{Arc, Mutex};
 
 use awale_core::Side;
 use awale_model::game::{clean_text, Mode, PlayerId};
+use awale_model::lists::ChatLine;
 use awale_model::{lock, Error, Kind};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
-use awale_store::{AccountStore, ChatLine, GameStore, Notice};
+use awale_store::{AccountStore, GameStore, Notice};
 use tokio::sync::broadcast;
 
 use crate::accounts::{Account, Accounts, Role};

@@ -13,8 +13,9 @@ use crate::error::{Error, Kind};
 use crate::game::PlayerId;
 use crate::pools::{Pool, Seeker};
 use crate::rating::{Speed, START};
-use crate::store::ratings::{BoardRule, GameFilter, Leader, PlayedGame, RatingPoint, Results};
+use crate::store::ratings::{BoardRule, GameFilter};
 use crate::store::{AccountStore, GameStore, RatingStore};
+use awale_model::lists::{Leader, PlayedGame, RatingPoint, Results};
 use awale_model::Code;
 
 /// How many points each rating graph shows at most.
@@ -120,7 +121,7 @@ pub struct ListFilter {
     /// Of this speed only.
     pub speed: Option<Speed>,
     /// Won, drawn or lost only.
-    pub result: Option<crate::store::ratings::Outcome>,
+    pub result: Option<awale_model::lists::Outcome>,
     /// Against this username only.
     pub opponent: Option<String>,
 }

@@ -16,10 +16,6 @@ use crate::game::{Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
 use awale_model::Code;
 
-/// How long the maker of an open challenge may be gone (a reload, a
-/// network change) before the challenge is withdrawn.
-pub const CHALLENGE_GRACE: Duration = Duration::from_secs(20);
-
 /// What one player of a game going on offers the other, who answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Offer {
@@ -199,7 +195,7 @@ impl Games {
     }
 
     /// How long the maker of a waiting online game may be away (never
-    /// come yet, or gone) before it is withdrawn ([`CHALLENGE_GRACE`] by
+    /// come yet, or gone) before it is withdrawn ([`crate::games::CHALLENGE_GRACE`] by
     /// default).
     pub fn set_challenge_grace(&self, grace: Duration) {
         self.challenge_grace_ms.store(

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::game::PlayerId;
 use crate::games::Games;
-use crate::store::Summary;
+use awale_model::lists::Summary;
 use awale_model::Code;
 
 /// How many of a player's turns are listed at most.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
+use awale_model::lists::ChatLine;
 use awale_service::accounts::{Accounts, Role, SignedUp};
 use awale_service::chat::Chat;
 use awale_service::games::Games;
@@ -16,7 +17,7 @@ use awale_service::limiter::Rate;
 use awale_service::live::Hub;
 use awale_service::tournaments::Tournaments;
 use awale_store::Store;
-use awale_store::{AccountStore, ChatLine, GameStore};
+use awale_store::{AccountStore, GameStore};
 
 use awale_model::Code;
 use common::{refused_as, resign_seated};

@@ -4,8 +4,8 @@
 mod common;
 use common::resign_seated;
 
+use awale_model::lists::{LobbyGame, StoredRules};
 use awale_service::games::{featured, featured_among, LiveGame};
-use awale_store::{LobbyGame, StoredRules};
 
 fn live(id: i64, ratings: [Option<i32>; 2], spectators: usize) -> LiveGame {
     LiveGame {

@@ -12,13 +12,14 @@ use std::time::Duration;
 
 use awale_core::Side;
 use awale_model::game::PlayerId;
+use awale_model::lists::Outcome;
 use awale_model::rating::Speed;
 use awale_service::accounts::Accounts;
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::players::{ListFilter, Players};
 use awale_service::pools::{Pool, Pools, SeekNews};
-use awale_store::ratings::{BoardRule, Outcome};
+use awale_store::ratings::BoardRule;
 use awale_store::Store;
 
 struct World {

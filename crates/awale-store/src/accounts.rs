@@ -10,7 +10,8 @@ use awale_model::game::PlayerId;
 
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
-use crate::interface::{Notice, StoreFuture};
+use crate::error::StoreFuture;
+use crate::interface::Notice;
 use crate::tx::{Backend, Tx};
 
 /// A new account, made in one transaction with its first session and its

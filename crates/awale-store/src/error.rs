@@ -1,6 +1,8 @@
 //! What a store call fails with, in either store.
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 
 use awale_model::error::Error;
 use awale_model::Code;
@@ -80,3 +82,6 @@ impl From<StoreError> for Error {
         Error::internal("the server failed to read or store the game: it is logged")
     }
 }
+
+/// What a store's calls give: a future that may be sent between threads.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

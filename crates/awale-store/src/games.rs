@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
-use crate::interface::{GameStore, Notice, StoreFuture};
-use crate::records::{ChatLine, LobbyGame, Page, Summary};
+use crate::error::StoreFuture;
+use crate::interface::{GameStore, Notice};
 use crate::rows::{
     chat_line, game_row, list_games_query, lobby_game, lobby_query, move_row, moves_from, page_of,
     rebuild, summary, NewRow, Row, State, ADD_CHAT_LINE, ADD_GAME, CHAT_LINES, GAME_COLUMNS,
@@ -18,6 +18,7 @@ use crate::rows::{
 use crate::seeks::SeekStore;
 use crate::tx::{Backend, Tx};
 use awale_model::game::{PlayerId, WebGame};
+use awale_model::lists::{ChatLine, LobbyGame, Page, Summary};
 
 /// What only one store does with games (the others' defaults: a store
 /// only this process writes).

@@ -6,13 +6,10 @@
 //! each change of a game (a move, a resignation, a new seat) is one
 //! transaction, answered once it is durable.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use awale_model::game::{PlayerId, WebGame};
 
-use crate::error::StoreError;
-use crate::records::{ChatLine, LobbyGame, Page, Summary};
+use crate::error::{StoreError, StoreFuture};
+use awale_model::lists::{ChatLine, LobbyGame, Page, Summary};
 
 /// A change another process made, heard from a shared store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,9 +138,6 @@ impl Notice {
         words.next().is_none().then_some(notice)
     }
 }
-
-/// What a store's calls give: a future that may be sent between threads.
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
 /// Where the game service keeps games, reviews, chat and nicknames.
 pub trait GameStore: Send + Sync {

@@ -8,7 +8,7 @@
 use awale_model::game::PlayerId;
 
 use crate::cells::{Cells, Value};
-use crate::interface::StoreFuture;
+use crate::error::StoreFuture;
 use crate::tx::{Backend, Tx};
 
 /// One mistake of a player, as a puzzle.

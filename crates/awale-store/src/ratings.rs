@@ -6,54 +6,16 @@
 //! one transaction with both ratings, so two games ending at once never
 //! lose an update; the arithmetic is the model's (`awale_model::rating`).
 
-use serde::Serialize;
-
 use awale_core::Side;
 use awale_model::game::PlayerId;
+use awale_model::lists::{Leader, Outcome, PlayedGame, RatingPoint, Results};
 use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
 
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
-use crate::interface::StoreFuture;
+use crate::error::StoreFuture;
 use crate::rows::side_to_text;
 use crate::tx::{Backend, Tx};
-
-/// A player's results in finished online games (aborted ones left out).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Results {
-    /// Games won.
-    pub wins: i64,
-    /// Games drawn.
-    pub draws: i64,
-    /// Games lost.
-    pub losses: i64,
-    /// Of these, rated.
-    pub rated: i64,
-}
-
-/// One line of a leaderboard.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Leader {
-    /// The account's username.
-    pub username: String,
-    /// The rating, rounded.
-    pub rating: i64,
-    /// Its deviation, rounded.
-    pub deviation: i64,
-    /// Rated games in this speed in all.
-    pub games: i64,
-}
-
-/// One point of a rating graph.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RatingPoint {
-    /// When the game ended (ms since 1970).
-    pub at_ms: i64,
-    /// The rating after it, rounded.
-    pub rating: i64,
-    /// The game's public id.
-    pub game: String,
-}
 
 /// Which of a player's finished games to list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,72 +28,6 @@ pub struct GameFilter {
     pub result: Option<Outcome>,
     /// Against this player only.
     pub opponent: Option<PlayerId>,
-}
-
-/// A game's result from one player's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// Won.
-    Win,
-    /// Drawn.
-    Draw,
-    /// Lost.
-    Loss,
-}
-
-impl Outcome {
-    /// `win`, `draw`, `loss`.
-    pub fn from_name(name: &str) -> Option<Outcome> {
-        match name {
-            "win" => Some(Outcome::Win),
-            "draw" => Some(Outcome::Draw),
-            "loss" => Some(Outcome::Loss),
-            _ => None,
-        }
-    }
-
-    /// `win`, `draw`, `loss`: the name [`Outcome::from_name`] reads.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Win => "win",
-            Outcome::Draw => "draw",
-            Outcome::Loss => "loss",
-        }
-    }
-}
-
-/// One finished online game in a player's list.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayedGame {
-    /// The game's public id.
-    pub id: String,
-    /// When it ended.
-    pub updated_ms: i64,
-    /// The player's side, `S` or `N`.
-    pub side: char,
-    /// The nicknames (South, North).
-    pub names: [Option<String>; 2],
-    /// The opponent's username, when they play with an account.
-    pub opponent: Option<String>,
-    /// Its result from the player's side.
-    pub outcome: Outcome,
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    pub result: String,
-    /// Why it ended.
-    pub reason: Option<String>,
-    /// Rated or casual.
-    pub rated: bool,
-    /// Its speed.
-    pub speed: Option<String>,
-    /// Moves played.
-    pub plies: i64,
-    /// The player's rating change, when rated.
-    pub change: Option<i64>,
-    /// Its clock: `clock` (minutes and increment), `per_move` (days per
-    /// move) or `none` (no clock: a game without a time limit, of the
-    /// correspondence speed for ratings but not over days).
-    pub clock: &'static str,
 }
 
 /// Who may appear on a leaderboard: at least `min_games` rated games in
@@ -382,15 +278,13 @@ pub(crate) fn results_query(seat: &str) -> String {
     )
 }
 
-impl Results {
-    /// Adds a seat's row of [`results_query`], in either store.
-    pub(crate) fn add<R: Cells>(&mut self, r: &R) -> Result<(), R::Error> {
-        self.wins += r.cell::<i64>(0)?;
-        self.draws += r.cell::<i64>(1)?;
-        self.losses += r.cell::<i64>(2)?;
-        self.rated += r.cell::<i64>(3)?;
-        Ok(())
-    }
+/// Adds a seat's row of [`results_query`] to `results`, in either store.
+fn add_results<R: Cells>(results: &mut Results, r: &R) -> Result<(), R::Error> {
+    results.wins += r.cell::<i64>(0)?;
+    results.draws += r.cell::<i64>(1)?;
+    results.losses += r.cell::<i64>(2)?;
+    results.rated += r.cell::<i64>(3)?;
+    Ok(())
 }
 
 impl BoardRule {
@@ -649,8 +543,10 @@ impl<S: Backend> RatingStore for S {
                 let mut results = Results::default();
                 for (seat, won, lost) in RESULT_SEATS {
                     let values: [&dyn Value; 3] = [&player.0, &won, &lost];
-                    tx.query(&results_query(seat), &values, |r| results.add(r))
-                        .await?;
+                    tx.query(&results_query(seat), &values, |r| {
+                        add_results(&mut results, r)
+                    })
+                    .await?;
                 }
                 Ok(results)
             })

@@ -7,9 +7,12 @@ use awale_core::{Game, Move, Position, Rules, Side};
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
 use crate::interface::Notice;
-use crate::records::{ChatLine, LobbyGame, Page, StoredRules, Summary, CHAT_KEPT};
 use crate::tx::Tx;
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
+use awale_model::lists::{ChatLine, LobbyGame, Page, StoredRules, Summary};
+
+/// Chat messages a game keeps (the page shows the last 200).
+pub const CHAT_KEPT: usize = 500;
 
 /// A side as the store writes it: its letter.
 pub(crate) fn side_to_text(side: Side) -> String {

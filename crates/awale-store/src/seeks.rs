@@ -13,7 +13,7 @@
 
 use awale_model::game::PlayerId;
 
-use crate::interface::StoreFuture;
+use crate::error::StoreFuture;
 
 /// A seek as the processes share it: who seeks in which pool, with what
 /// the pairing needs of them.

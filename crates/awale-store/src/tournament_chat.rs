@@ -7,11 +7,11 @@
 use awale_model::game::PlayerId;
 
 use crate::cells::{Cells, Value};
+use crate::error::StoreFuture;
 use crate::interface::Notice;
-use crate::interface::StoreFuture;
-use crate::records::ChatLine;
 use crate::rows::add_chat_line;
 use crate::tx::{Backend, Tx};
+use awale_model::lists::ChatLine;
 
 /// A line of a tournament's chat and who said it.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use awale_model::game::PlayerId;
 
 use crate::cells::Cells;
 use crate::error::StoreError;
-use crate::interface::StoreFuture;
+use crate::error::StoreFuture;
 
 /// A tournament's own row.
 #[derive(Clone, Debug, PartialEq, Eq)]

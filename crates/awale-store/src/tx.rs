@@ -12,7 +12,8 @@ use std::task::{Context, Poll, Waker};
 
 use crate::cells::{Cell, Cells, Value};
 use crate::error::StoreError;
-use crate::interface::{Notice, StoreFuture};
+use crate::error::StoreFuture;
+use crate::interface::Notice;
 
 /// A row of either store's answer, read by column ([`Cells`]).
 pub(crate) enum Row<'a> {

@@ -173,7 +173,8 @@ fn a_players_games_are_filtered_by_rated_speed_result_and_opponent() {
                     .collect::<Vec<_>>()
             }
         };
-        use awale_store::ratings::{GameFilter, Outcome};
+        use awale_model::lists::Outcome;
+        use awale_store::ratings::GameFilter;
         // Listed by public id, never the store's number.
         let ids: Vec<String> = games.iter().map(|g| g.public_id.clone()).collect();
         assert_eq!(

@@ -13,11 +13,12 @@ use std::sync::Arc;
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::{Account, ApiToken, Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
+use awale_model::lists::ChatLine;
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
-    copy_to_postgres, parse_cursor, AccountStore, ChatLine, GameStore, MistakeRow, NewAccount,
-    NewReport, Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
+    copy_to_postgres, parse_cursor, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
+    Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -179,8 +180,9 @@ fn a_finished_game_keeps_its_date_when_changed_after_its_end() {
         g.game.resign(Side::North).unwrap();
         save(&*store, &mut g, 1).await;
         let id = g.id;
-        let date =
-            |page: awale_store::Page| page.games.iter().find(|s| s.id == id).unwrap().updated_ms;
+        let date = |page: awale_model::lists::Page| {
+            page.games.iter().find(|s| s.id == id).unwrap().updated_ms
+        };
         let ended = date(store.list(Some(me()), None, 10).await.unwrap());
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         g.seats.iter_mut().flatten().next().unwrap().name = String::new();
@@ -428,7 +430,9 @@ fn games_over_days_keep_their_clock_and_each_player_finds_their_turns() {
             Some(Clock::days(3).unwrap()),
             "days per move kept"
         );
-        let ids = |games: Vec<awale_store::Summary>| games.iter().map(|s| s.id).collect::<Vec<_>>();
+        let ids = |games: Vec<awale_model::lists::Summary>| {
+            games.iter().map(|s| s.id).collect::<Vec<_>>()
+        };
         assert_eq!(
             ids(store.turns(ama.clone(), 10).await.unwrap()),
             [made[0].id]

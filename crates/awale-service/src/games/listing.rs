@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use awale_model::error::Error;
 use awale_model::game::{PlayerId, WebGame};
-use awale_store::Page;
+use awale_model::lists::Page;
 
 use super::Games;
 

@@ -6,7 +6,7 @@
 use std::sync::atomic::Ordering;
 
 use awale_model::error::Error;
-use awale_store::LobbyGame;
+use awale_model::lists::LobbyGame;
 use serde::Serialize;
 
 use super::Games;

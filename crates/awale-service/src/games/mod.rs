@@ -83,6 +83,10 @@ struct Player {
 const BUSY_RETRY: Duration = Duration::from_millis(250);
 const BUSY_TRIES: u32 = 240;
 
+/// How long the maker of an open challenge may be gone (a reload, a
+/// network change) before the challenge is withdrawn.
+pub const CHALLENGE_GRACE: Duration = Duration::from_secs(20);
+
 /// The games in use, the store behind them and their watchers.
 pub struct Games {
     store: Arc<dyn GameStore>,
@@ -128,7 +132,7 @@ impl Games {
             entries: Mutex::new(HashMap::new()),
             public_ids: Mutex::new(HashMap::new()),
             lobby_changed: AtomicBool::new(true),
-            challenge_grace_ms: AtomicI64::new(crate::round::CHALLENGE_GRACE.as_millis() as i64),
+            challenge_grace_ms: AtomicI64::new(CHALLENGE_GRACE.as_millis() as i64),
             player: None,
             ratings: None,
             clock: Clock::system(),

@@ -29,8 +29,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
+use crate::error::StoreFuture;
 use crate::games::GameHooks;
-use crate::interface::{Notice, StoreFuture};
+use crate::interface::Notice;
 use crate::tx::Backend;
 use crate::StoreError;
 use awale_model::game::WebGame;
@@ -248,7 +249,7 @@ impl PgStore {
         notice: Notice,
     ) -> Result<(), StoreError> {
         let text = format!("{} {}", self.inner.origin, notice.to_text());
-        let notify = rows::cached(tx, "SELECT pg_notify($1, $2)").await?;
+        let notify = tx::cached(tx, "SELECT pg_notify($1, $2)").await?;
         tx.execute(&notify, &[&CHANNEL, &text]).await?;
         Ok(())
     }

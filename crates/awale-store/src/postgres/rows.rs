@@ -5,22 +5,12 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::types::{FromSql, ToSql};
 
-use super::tx::PgTx;
+use super::tx::{cached, PgTx};
 use crate::games::load_game;
 use crate::ratings::game_changes;
 use crate::rows::{game_row, moves_from, rebuild, Row, GAME_COLUMNS};
 use crate::StoreError;
 use awale_model::game::WebGame;
-
-/// Statement `sql` prepared on `client`'s connection, once: the pool keeps
-/// each connection's prepared statements, so a statement run again costs
-/// one round trip and no new plan.
-pub(super) async fn cached(
-    client: &impl GenericClient,
-    sql: &str,
-) -> Result<tokio_postgres::Statement, StoreError> {
-    Ok(client.prepare_cached(sql).await?)
-}
 
 /// The first column of the one row `sql` finds with `params` (a count, an
 /// id just made): an error, not a panic, when the row or its type is not

@@ -5,11 +5,22 @@
 use deadpool_postgres::Object;
 use tokio_postgres::types::ToSql;
 
-use super::{rows::cached, PgStore, CHANNEL};
+use super::{PgStore, CHANNEL};
 use crate::cells::{dollar_params, pg_values, Value};
 use crate::error::StoreError;
-use crate::interface::{Notice, StoreFuture};
+use crate::error::StoreFuture;
+use crate::interface::Notice;
 use crate::tx::{Backend, Row, Tx};
+
+/// Statement `sql` prepared on `client`'s connection, once: the pool keeps
+/// each connection's prepared statements, so a statement run again costs
+/// one round trip and no new plan.
+pub(super) async fn cached(
+    client: &impl deadpool_postgres::GenericClient,
+    sql: &str,
+) -> Result<tokio_postgres::Statement, StoreError> {
+    Ok(client.prepare_cached(sql).await?)
+}
 
 /// The steps of a write (a transaction) or of reads on a pooled connection.
 pub(crate) struct PgTx {

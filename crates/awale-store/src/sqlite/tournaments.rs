@@ -5,7 +5,7 @@ use rusqlite::{params, Connection};
 use super::rows::{query_all, query_opt};
 use super::Store;
 use crate::error::StoreError;
-use crate::interface::StoreFuture;
+use crate::error::StoreFuture;
 use crate::tournaments::*;
 use awale_model::game::PlayerId;
 

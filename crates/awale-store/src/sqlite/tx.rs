@@ -8,7 +8,8 @@ use rusqlite::{params, params_from_iter};
 use super::{in_savepoint_shared, Shared, Store};
 use crate::cells::Value;
 use crate::error::StoreError;
-use crate::interface::{Notice, StoreFuture};
+use crate::error::StoreFuture;
+use crate::interface::Notice;
 use crate::tx::{at_once, Backend, Row, Tx};
 use awale_model::lock;
 

@@ -6,8 +6,8 @@
 //! (`chat`, `chat_removed` on `/api/games/{id}/events`) and the
 //! tournament's (`/api/tournaments/{id}/events`).
 
+use awale_model::lists::ChatLine;
 use awale_service::chat::{GameChat, Room, Speaker};
-use awale_store::ChatLine;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;

@@ -33,7 +33,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let json = super::guard::says_json(req.headers());
+        let json = says_json(req.headers());
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             let status = e.status();
             let text = e.body_text();
@@ -443,4 +443,14 @@ pub fn header_items<'a>(
         .filter_map(|v| v.to_str().ok())
         .flat_map(move |v| v.split(separator))
         .map(str::trim)
+}
+
+/// Whether `headers` say the body is JSON (`application/json`, with or
+/// without parameters).
+pub(super) fn says_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }

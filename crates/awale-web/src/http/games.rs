@@ -16,11 +16,12 @@ use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer
 use crate::AppState;
 use awale_model::error::{shown, Error};
 use awale_model::game::{parse_move, parse_position, random_seed, Clock, Mode};
+use awale_model::lists::Page;
 use awale_model::view::GameView;
 use awale_model::Code;
 use awale_service::computer::{self, Hint};
 use awale_service::records::{self, ImportAs};
-use awale_store::{parse_cursor, Page};
+use awale_store::parse_cursor;
 
 type ApiResult<T> = Result<T, ApiError>;
 

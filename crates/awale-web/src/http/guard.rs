@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use cookie::{Cookie, SameSite};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, GuestCookie, Session, SignedIn, Viewer};
+use super::extract::{says_json, ClientIp, GuestCookie, Session, SignedIn, Viewer};
 use crate::AppState;
 pub use awale_model::secret::player_id;
 use awale_model::Code;
@@ -394,16 +394,6 @@ fn check_json(req: &Request) -> Result<(), ApiError> {
             "a request that changes something must be sent as application/json",
         ))
     }
-}
-
-/// Whether `headers` say the body is JSON (`application/json`, with or
-/// without parameters).
-pub(super) fn says_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// The secret of cookie `name` (or `secure`, its https name), when well

@@ -12,8 +12,8 @@ use super::extract::UrlQuery;
 use crate::error::Error;
 use crate::players::{Board, ListFilter, PlayerPage};
 use crate::rating::Speed;
-use crate::store::ratings::{Outcome, PlayedGame};
 use crate::AppState;
+use awale_model::lists::{Outcome, PlayedGame};
 use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;

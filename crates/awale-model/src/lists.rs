@@ -1,9 +1,12 @@
-//! The records both stores give: a line of a player's list of games, a
-//! page of it, a game of the lobby, a chat line.
+//! The records the stores give and the page sees, as JSON: a line of a
+//! player's list of games, a page of it, a game of the lobby, a chat
+//! line, a player's results, rating history and played games, a
+//! leaderboard's line. The stores fill them (`awale-store`, either store);
+//! their JSON shape is decided here, beside the game's views.
 
 use serde::Serialize;
 
-use awale_model::view;
+use crate::view;
 
 /// One line of the list of games.
 #[derive(Clone, Debug, Serialize)]
@@ -130,5 +133,105 @@ pub struct ChatLine {
     pub guest: Option<u32>,
 }
 
-/// Chat messages a game keeps (the page shows the last 200).
-pub const CHAT_KEPT: usize = 500;
+/// A player's results in finished online games (aborted ones left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Results {
+    /// Games won.
+    pub wins: i64,
+    /// Games drawn.
+    pub draws: i64,
+    /// Games lost.
+    pub losses: i64,
+    /// Of these, rated.
+    pub rated: i64,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leader {
+    /// The account's username.
+    pub username: String,
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Its deviation, rounded.
+    pub deviation: i64,
+    /// Rated games in this speed in all.
+    pub games: i64,
+}
+
+/// One point of a rating graph.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingPoint {
+    /// When the game ended (ms since 1970).
+    pub at_ms: i64,
+    /// The rating after it, rounded.
+    pub rating: i64,
+    /// The game's public id.
+    pub game: String,
+}
+
+/// A game's result from one player's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+impl Outcome {
+    /// `win`, `draw`, `loss`.
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        match name {
+            "win" => Some(Outcome::Win),
+            "draw" => Some(Outcome::Draw),
+            "loss" => Some(Outcome::Loss),
+            _ => None,
+        }
+    }
+
+    /// `win`, `draw`, `loss`: the name [`Outcome::from_name`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+/// One finished online game in a player's list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayedGame {
+    /// The game's public id.
+    pub id: String,
+    /// When it ended.
+    pub updated_ms: i64,
+    /// The player's side, `S` or `N`.
+    pub side: char,
+    /// The nicknames (South, North).
+    pub names: [Option<String>; 2],
+    /// The opponent's username, when they play with an account.
+    pub opponent: Option<String>,
+    /// Its result from the player's side.
+    pub outcome: Outcome,
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Its speed.
+    pub speed: Option<String>,
+    /// Moves played.
+    pub plies: i64,
+    /// The player's rating change, when rated.
+    pub change: Option<i64>,
+    /// Its clock: `clock` (minutes and increment), `per_move` (days per
+    /// move) or `none` (no clock: a game without a time limit, of the
+    /// correspondence speed for ratings but not over days).
+    pub clock: &'static str,
+}
