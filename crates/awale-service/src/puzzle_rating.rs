@@ -5,18 +5,15 @@
 //! puzzle chosen near the solver's rating; a streak's puzzles of rising
 //! difficulty. Pure arithmetic: what is stored and served is not here.
 
-use crate::rating::{Glicko, Result as Game, MAX_DEVIATION, MAX_VOLATILITY, MIN_DEVIATION};
+use crate::rating::{Glicko, Result as Game, MAX_DEVIATION, MAX_VOLATILITY, MIN_DEVIATION, START};
 
 /// The system constant of puzzle ratings (Glickman's 0.5: puzzles are
 /// many short periods, lichess's game 0.75 would swing them).
 pub const TAU: f64 = 0.5;
 
-/// Where a puzzle starts (its solvers soon move it).
-pub const PUZZLE_START: Glicko = Glicko {
-    rating: 1500.0,
-    deviation: 500.0,
-    volatility: 0.09,
-};
+/// Where a puzzle starts: where an unknown player starts ([`START`]), as
+/// solvers and puzzles are rated on one scale (its solvers soon move it).
+pub const PUZZLE_START: Glicko = START;
 
 /// A streak's first puzzle is this far below the solver's rating; each
 /// one after is [`STREAK_STEP`] harder.
