@@ -354,17 +354,7 @@ fn in_savepoint_shared<T>(
 ) -> Result<T, StoreError> {
     lock(conn).execute_batch("SAVEPOINT job")?;
     let result = work(conn);
-    let conn = lock(conn);
-    match result {
-        Ok(value) => {
-            conn.execute_batch("RELEASE job")?;
-            Ok(value)
-        }
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
-            Err(e)
-        }
-    }
+    end_savepoint(&lock(conn), result)
 }
 
 fn in_savepoint<T>(
@@ -372,7 +362,15 @@ fn in_savepoint<T>(
     work: impl FnOnce(&Connection) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
     conn.execute_batch("SAVEPOINT job")?;
-    match work(conn) {
+    let result = work(conn);
+    end_savepoint(conn, result)
+}
+
+/// Ends savepoint `job` as its work went: released when the work
+/// succeeded, rolled back to (and released) when it failed, so that a
+/// failed step leaves nothing behind; the work's result either way.
+fn end_savepoint<T>(conn: &Connection, result: Result<T, StoreError>) -> Result<T, StoreError> {
+    match result {
         Ok(value) => {
             conn.execute_batch("RELEASE job")?;
             Ok(value)
