@@ -6,6 +6,8 @@
 //! (`chat`, `chat_removed` on `/api/games/{id}/events`) and the
 //! tournament's (`/api/tournaments/{id}/events`).
 
+use std::net::IpAddr;
+
 use awale_model::lists::ChatLine;
 use awale_service::chat::{GameChat, Room, Speaker};
 use axum::extract::{Path, State};
@@ -17,9 +19,25 @@ use super::error::ApiError;
 use super::extract::{
     account_acts, ClientIp, JsonBody, OnGame, Player, Session, SignedIn, TournamentId, Viewer,
 };
+use crate::game::PlayerId;
+use crate::game::PlayerId;
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
+
+/// Who speaks in a request: its player, its account when it is logged
+/// in, its client's address (for the flood limit and the moderators).
+fn speaker<'a>(
+    player: &'a PlayerId,
+    session: &'a Option<SignedIn>,
+    client: Option<IpAddr>,
+) -> Speaker<'a> {
+    Speaker {
+        player,
+        account: session.as_ref().map(|s| &s.account),
+        client,
+    }
+}
 
 /// The body of POST /api/games/{id}/chat.
 #[derive(Deserialize)]
@@ -45,11 +63,7 @@ pub async fn say_in_game(
     JsonBody(req): JsonBody<GameSay>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
     let room = Room::parse(&req.room)?;
-    let who = Speaker {
-        player: &me,
-        account: session.as_ref().map(|s| &s.account),
-        client,
-    };
+    let who = speaker(&me, &session, client);
     let line = on
         .state
         .shared
@@ -89,11 +103,7 @@ pub async fn say_in_tournament(
     TournamentId(id): TournamentId,
     JsonBody(req): JsonBody<TournamentSay>,
 ) -> ApiResult<(StatusCode, Json<ChatLine>)> {
-    let who = Speaker {
-        player: &me,
-        account: session.as_ref().map(|s| &s.account),
-        client,
-    };
+    let who = speaker(&me, &session, client);
     let line = state
         .shared
         .chat
