@@ -20,7 +20,6 @@ use super::extract::{
     account_acts, ClientIp, JsonBody, OnGame, Player, Session, SignedIn, TournamentId, Viewer,
 };
 use crate::game::PlayerId;
-use crate::game::PlayerId;
 use crate::AppState;
 
 type ApiResult<T> = Result<T, ApiError>;
