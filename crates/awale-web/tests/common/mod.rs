@@ -104,13 +104,7 @@ impl Browser {
                 self.cookies.insert(name.to_string(), value.to_string());
             }
         }
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
+        (status, json_of(response.into_body()).await)
     }
 
     pub async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
@@ -214,6 +208,19 @@ impl Browser {
         b
     }
 
+    /// A browser signed up as `name`, its account set to kid mode.
+    pub async fn kid_account(app: &Router, name: &str) -> Browser {
+        let mut kid = Browser::account(app, name).await;
+        kid.posted(
+            app,
+            "/api/account/settings",
+            json!({"kid": true}),
+            StatusCode::OK,
+        )
+        .await;
+        kid
+    }
+
     /// An online game made by this browser (as "Guest Ama"): its id.
     pub async fn online_game(&mut self, app: &Router) -> String {
         let (status, game) = self
@@ -226,6 +233,37 @@ impl Browser {
         assert_eq!(status, StatusCode::CREATED, "{game}");
         game["id"].as_str().unwrap().to_string()
     }
+}
+
+/// The JSON a response's `body` holds, read to its end: null when empty.
+pub async fn json_of(body: Body) -> Value {
+    let bytes = body.collect().await.unwrap().to_bytes();
+    if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap()
+    }
+}
+
+/// POSTs `body` as JSON with no cookie but `cookie` (a header's whole
+/// value): the status and the JSON answer, which must be JSON.
+pub async fn post_with_cookie(
+    app: &Router,
+    uri: &str,
+    cookie: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
 }
 
 /// Checks that an answer is the refusal `code` with `status`.
