@@ -305,12 +305,8 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         StatusCode::NO_CONTENT,
     )
     .await;
-    let (_, me) = kofi.get(&app, "/api/me").await;
-    assert_eq!(
-        me["account"],
-        Value::Null,
-        "a closed account's session ends"
-    );
+    kofi.assert_me_without(&app, "account", "a closed account's session ends")
+        .await;
     ama.post_refused(
         &app,
         "/api/moderation/reports/x/resolve",
@@ -443,12 +439,8 @@ async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log
         StatusCode::NO_CONTENT,
     )
     .await;
-    let (_, me) = gina.get(&app, "/api/me").await;
-    assert_eq!(
-        me["name"],
-        Value::Null,
-        "a deleted account's name is dropped"
-    );
+    gina.assert_me_without(&app, "name", "a deleted account's name is dropped")
+        .await;
     let mut guest = Browser::opened(&app).await;
     // An account's name in any case (open or deleted), a reserved one, with
     // what `parse_name` drops hidden in it.

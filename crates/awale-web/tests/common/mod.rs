@@ -111,6 +111,19 @@ impl Browser {
         self.call(app, "GET", uri, None).await
     }
 
+    /// What `/api/me` tells this browser of itself: its account (null for a
+    /// guest), its name.
+    pub async fn me(&mut self, app: &Router) -> Value {
+        self.get(app, "/api/me").await.1
+    }
+
+    /// Checks that `/api/me` tells this browser no `field` (null): `why`
+    /// is what the test says when it does.
+    pub async fn assert_me_without(&mut self, app: &Router, field: &str, why: &str) {
+        let me = self.me(app).await;
+        assert_eq!(me[field], Value::Null, "{why}");
+    }
+
     pub async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
         self.call(app, "POST", uri, Some(body)).await
     }
