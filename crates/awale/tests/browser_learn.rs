@@ -701,9 +701,7 @@ fn a_move_that_loses_at_once_is_worded_the_other_sides_win() {
     // database: the engine's score alone.
     let site = Site::start("lost-at-once");
     let b = Browser::start("lost-at-once", "en-US,en", 1200, 900);
-    b.open_fresh(
-        &site.page("#analysis&position=0-0-0-0-0-1-0-0-0-0-0-0-20-27-S&rules=awale"),
-    );
+    b.open_fresh(&site.page("#analysis&position=0-0-0-0-0-1-0-0-0-0-0-0-20-27-S&rules=awale"));
     let engine = "#an-moves tr:nth-child(2) td:nth-child(2)";
     assert_eq!(wait_text(&b, engine, " wins"), "North wins at once");
     assert_eq!(text(&b, "#an-lines li .score"), "North wins at once");
