@@ -178,11 +178,7 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     assert_eq!(progress["capture"], 2);
     // An illegal try is explained: North starving, A does not feed.
     b.goto(&site.page("#lesson=feed"));
-    wait_text(&b, "#lesson-task", "no seeds at all");
-    // Its position on the board (a tap before is not taken).
-    b.find("#lesson-board .hole-hit.legal");
-    tap(&b, "#lesson-board", "A");
-    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    let said = refused_try(&b, "no seeds at all", "", "A");
     assert_eq!(
         said,
         "The seeds of A stay on your side: your opponent still has nothing. Not allowed! Try again!"
@@ -261,6 +257,16 @@ fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
     assert_eq!(progress["strategy"], 2, "{progress}");
 }
 
+/// Waits for the lesson's task to say `task` and for its position on the
+/// board (a legal hole, `legal` narrowing which: a tap before is not
+/// taken), taps hole `letter`: the feedback, once it says "Try again".
+fn refused_try(b: &Browser, task: &str, legal: &str, letter: &str) -> String {
+    wait_text(b, "#lesson-task", task);
+    b.find(&format!("#lesson-board .hole-hit.legal{legal}"));
+    tap(b, "#lesson-board", letter);
+    wait_text(b, "#lesson-feedback", "Try again")
+}
+
 /// A move the rules refuse, for which the step has its own words, is
 /// answered with them alone: not the rules' reason then the same again.
 #[test]
@@ -268,10 +274,7 @@ fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
 fn a_lesson_refusal_with_its_own_words_says_them_once() {
     let (site, b) = start("lesson-slam", "en-US,en", 1200, 900);
     b.open_fresh(&site.page("#lesson=grand_slam"));
-    wait_text(&b, "#lesson-task", "grand slam");
-    b.find("#lesson-board .hole-hit.legal[data-letter='A']");
-    tap(&b, "#lesson-board", "F");
-    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    let said = refused_try(&b, "grand slam", "[data-letter='A']", "F");
     assert_eq!(
         said,
         "F would take a and b, all your opponent's seeds: a grand slam, forbidden! Try again!"
