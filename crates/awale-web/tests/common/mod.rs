@@ -214,6 +214,17 @@ impl Browser {
         body
     }
 
+    /// Logs this browser's account out (answered No Content).
+    pub async fn log_out(&mut self, app: &Router) {
+        self.posted(
+            app,
+            "/api/account/logout",
+            json!({}),
+            StatusCode::NO_CONTENT,
+        )
+        .await;
+    }
+
     /// A browser signed up as `name`.
     pub async fn account(app: &Router, name: &str) -> Browser {
         let mut b = Browser::opened(app).await;
