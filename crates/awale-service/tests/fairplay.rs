@@ -66,16 +66,23 @@ async fn resign(games: &Arc<Games>, id: i64, side: Side) -> WebGame {
     resign_seated(games, id, side).await.unwrap()
 }
 
-#[tokio::test]
-async fn a_rated_game_resigned_before_two_moves_each_changes_no_rating() {
-    let (games, store, _) = rated_games();
-    // The farming of the attack: one move each, then a resignation.
+/// A rated blitz game between players 1 and 2, made and played `moves`
+/// legal moves into: its id.
+async fn rated_blitz_played(games: &Arc<Games>, moves: usize) -> i64 {
     let id = games
         .create(vec![between(1, 2, blitz(), Rules::AWALE, true)])
         .await
         .unwrap()[0]
         .id;
-    play(&games, id, 2).await;
+    play(games, id, moves).await;
+    id
+}
+
+#[tokio::test]
+async fn a_rated_game_resigned_before_two_moves_each_changes_no_rating() {
+    let (games, store, _) = rated_games();
+    // The farming of the attack: one move each, then a resignation.
+    let id = rated_blitz_played(&games, 2).await;
     let ended = resign(&games, id, Side::North).await;
     assert!(ended.rating_changes.is_none(), "{:?}", ended.rating_changes);
     assert!(!ended.rated, "an early end is played casual");
@@ -84,12 +91,7 @@ async fn a_rated_game_resigned_before_two_moves_each_changes_no_rating() {
     // Still unrated read back from the store (a restart rates nothing).
     assert!(!store.load(id).await.unwrap().unwrap().rated);
     // Two moves each: a real start, rated.
-    let id = games
-        .create(vec![between(1, 2, blitz(), Rules::AWALE, true)])
-        .await
-        .unwrap()[0]
-        .id;
-    play(&games, id, 4).await;
+    let id = rated_blitz_played(&games, 4).await;
     let ended = resign(&games, id, Side::North).await;
     assert!(ended.rated && ended.rating_changes.is_some());
     assert_eq!(store.ratings(player(1)).await.unwrap()[0].games, 1);
@@ -146,12 +148,7 @@ async fn rated_games_need_a_rated_clock_and_standard_rules_however_made() {
 #[tokio::test]
 async fn a_rated_seat_is_never_handed_to_another_player() {
     let (games, store, _) = rated_games();
-    let id = games
-        .create(vec![between(1, 2, blitz(), Rules::AWALE, true)])
-        .await
-        .unwrap()[0]
-        .id;
-    play(&games, id, 4).await;
+    let id = rated_blitz_played(&games, 4).await;
     let handoffs = Handoffs::default();
     // The loser's link to a fresh guest: refused, the seat stays theirs.
     refused_as(handoffs.offer(&games, id, player(2)).await, "rated_seat");

@@ -90,14 +90,7 @@ async fn a_guests_games_follow_it_into_its_account_and_to_a_second_browser() {
     );
 
     // Logged out, the browser is a guest again, without the games.
-    second
-        .posted(
-            &app,
-            "/api/account/logout",
-            json!({}),
-            StatusCode::NO_CONTENT,
-        )
-        .await;
+    second.log_out(&app).await;
     assert!(!second.cookies.contains_key("awale_session"));
     let (_, gone) = second.get(&app, "/api/games").await;
     assert!(ids(&gone).is_empty());
@@ -305,12 +298,8 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
         StatusCode::NO_CONTENT,
     )
     .await;
-    let (_, me) = kofi.get(&app, "/api/me").await;
-    assert_eq!(
-        me["account"],
-        Value::Null,
-        "a closed account's session ends"
-    );
+    kofi.assert_me_without(&app, "account", "a closed account's session ends")
+        .await;
     ama.post_refused(
         &app,
         "/api/moderation/reports/x/resolve",
@@ -443,12 +432,8 @@ async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log
         StatusCode::NO_CONTENT,
     )
     .await;
-    let (_, me) = gina.get(&app, "/api/me").await;
-    assert_eq!(
-        me["name"],
-        Value::Null,
-        "a deleted account's name is dropped"
-    );
+    gina.assert_me_without(&app, "name", "a deleted account's name is dropped")
+        .await;
     let mut guest = Browser::opened(&app).await;
     // An account's name in any case (open or deleted), a reserved one, with
     // what `parse_name` drops hidden in it.
@@ -505,15 +490,8 @@ async fn a_guest_takes_no_accounts_name_nor_the_servers_and_keeps_none_after_log
     alice
         .posted(&app, "/api/pools/cancel", json!({}), StatusCode::OK)
         .await;
-    alice
-        .posted(
-            &app,
-            "/api/account/logout",
-            json!({}),
-            StatusCode::NO_CONTENT,
-        )
-        .await;
-    let (_, me) = alice.get(&app, "/api/me").await;
+    alice.log_out(&app).await;
+    let me = alice.me(&app).await;
     assert_eq!(
         (me["account"].clone(), me["name"].clone()),
         (Value::Null, Value::Null),

@@ -816,6 +816,19 @@ async fn open_events(app: &Router, uri: &str, headers: &[(&str, &str)]) -> Event
     Events::open(app, request.body(Body::empty()).unwrap()).await
 }
 
+/// Opens the event stream of game `id` as [`ME`] and reads its first event,
+/// the game's state: the stream, then the state.
+async fn watch(app: &Router, id: &str) -> (Events, Value) {
+    let mut stream = open_events(
+        app,
+        &format!("/api/games/{id}/events"),
+        &[("cookie", ME.as_str())],
+    )
+    .await;
+    let first = stream.named("state").await;
+    (stream, first)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computers_thinking_and_move_are_sent_live() {
     let app = memory_app();
@@ -828,13 +841,7 @@ async fn the_computers_thinking_and_move_are_sent_live() {
     .await;
     // The computer is to move: the server searches at once, for nobody
     // in particular; whoever watches sees it think and move.
-    let mut stream = open_events(
-        &app,
-        &format!("/api/games/{id}/events"),
-        &[("cookie", ME.as_str())],
-    )
-    .await;
-    let first = stream.named("state").await;
+    let (mut stream, first) = watch(&app, &id).await;
     assert_eq!(first["id"], id);
     let thinking = stream.named("thinking").await;
     assert!(thinking["depth"].as_u64().unwrap() >= 1, "{thinking}");
@@ -862,13 +869,7 @@ async fn the_flag_falls_on_the_server_for_watchers_and_for_nobody() {
     let clock = json!({"mode": "humans", "clock": {"minutes": 0.1}});
     let (id, _) = new_game(&app, clock.clone()).await;
     let (alone, _) = new_game(&app, clock).await;
-    let mut stream = open_events(
-        &app,
-        &format!("/api/games/{id}/events"),
-        &[("cookie", ME.as_str())],
-    )
-    .await;
-    let first = stream.named("state").await;
+    let (mut stream, first) = watch(&app, &id).await;
     assert_eq!(first["clock"]["running"], "S");
     // Not a moment before its time is out, the flag stays up.
     time.advance(Duration::from_millis(5_000));
@@ -1106,17 +1107,7 @@ async fn a_move_can_answer_with_itself_only() {
 
 /// POSTs `body` to `uri` as the browser whose player cookie is `player`.
 async fn post_as(app: &Router, player: &str, uri: &str, body: Value) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method("POST")
-        .uri(uri)
-        .header("content-type", "application/json")
-        .header("cookie", format!("awale_player={player}"))
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    common::post_with_cookie(app, uri, &format!("awale_player={player}"), body).await
 }
 
 #[tokio::test]

@@ -16,7 +16,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{memory_app, refused, Browser};
+use common::{json_of, memory_app, refused, Browser};
 
 /// A client of the API: its token, sent as `Authorization: Bearer`.
 struct Client {
@@ -50,13 +50,7 @@ impl Client {
             .await
             .unwrap();
         let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
+        (status, json_of(response.into_body()).await)
     }
 
     async fn post(&self, app: &Router, uri: &str) -> (StatusCode, Value) {

@@ -72,14 +72,7 @@ async fn react(app: &Router, b: &mut Browser, game: &str) {
 async fn a_kid_mode_accounts_event_stream_carries_no_chat_line() {
     let state = memory_state(Config::default());
     let app = app(state.clone());
-    let mut kid = Browser::account(&app, "Adjoa").await;
-    kid.posted(
-        &app,
-        "/api/account/settings",
-        json!({"kid": true}),
-        StatusCode::OK,
-    )
-    .await;
+    let mut kid = Browser::kid_account(&app, "Adjoa").await;
     let game = kid.online_game(&app).await;
     let mut other = Browser::opened(&app).await;
     join(&app, &mut kid, &mut other, &game).await;

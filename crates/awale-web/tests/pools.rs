@@ -257,17 +257,8 @@ async fn a_game_over_days_is_made_joined_and_listed_as_each_ones_turn() {
 
 /// POSTs a seek of pool 1+0 (answered at once) with `cookie`.
 async fn seek_with(app: &Router, cookie: &str) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method("POST")
-        .uri("/api/pools/1+0/seek?wait_s=0")
-        .header("content-type", "application/json")
-        .header("cookie", cookie)
-        .body(Body::from(json!({"name": "Ghost"}).to_string()))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    let seek = json!({"name": "Ghost"});
+    common::post_with_cookie(app, "/api/pools/1+0/seek?wait_s=0", cookie, seek).await
 }
 
 #[tokio::test]

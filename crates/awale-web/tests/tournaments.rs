@@ -320,14 +320,7 @@ async fn a_tournaments_chat_reaches_its_watchers_with_the_protections_of_a_games
         .iter()
         .all(|l| l["text"] != "akwaaba"));
     // Kid mode: nothing to read, nothing to say.
-    let mut kid = Browser::account(&app, "adjoa").await;
-    kid.posted(
-        &app,
-        "/api/account/settings",
-        json!({"kid": true}),
-        StatusCode::OK,
-    )
-    .await;
+    let mut kid = Browser::kid_account(&app, "adjoa").await;
     let (_, lines) = kid.get(&app, &chat).await;
     assert_eq!(lines, json!([]));
     kid.post_refused(

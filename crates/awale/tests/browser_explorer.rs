@@ -28,18 +28,6 @@ fn rows(b: &Browser) -> Vec<String> {
     )
 }
 
-/// Opens `url` with quick animations, no sound, nothing stored of an
-/// earlier visit.
-fn open(b: &Browser, url: &str) {
-    b.goto(url);
-    b.be_test_player();
-    b.eval(
-        "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
-         localStorage.setItem('awale.sound', 'off');",
-    );
-    b.goto(url);
-}
-
 fn wait(b: &Browser, what: &str, script: &str) {
     b.wait_for(what, &format!("return {script}"), 30);
 }
@@ -52,7 +40,7 @@ fn the_explorer_counts_the_sites_games_and_walks_a_line_by_table_and_keyboard() 
     game(&site, "1. F f 2. B b", "1-0");
     let c = game(&site, "1. C d", "1-0");
     let b = Browser::start("explorer", "en-US,en", 1200, 900);
-    open(&b, &site.page("#explorer"));
+    b.open_fresh(&site.page("#explorer"));
     wait(
         &b,
         "the start's moves",

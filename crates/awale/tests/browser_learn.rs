@@ -34,22 +34,9 @@ fn start(name: &str, languages: &str, width: u32, height: u32) -> (Site, Browser
     (site, Browser::start(name, languages, width, height))
 }
 
-/// Opens `url` with quick animations, no sound, and nothing stored of an
-/// earlier visit.
-fn open(b: &Browser, url: &str) {
-    b.goto(url);
-    // The games the test makes through the API are this browser's.
-    b.be_test_player();
-    b.eval(
-        "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
-         localStorage.setItem('awale.sound', 'off');",
-    );
-    b.goto(url);
-}
-
 /// Opens the list of lessons; waits for it.
 fn open_lessons(b: &Browser, site: &Site) {
-    open(b, &site.page("#learn"));
+    b.open_fresh(&site.page("#learn"));
     b.find(".lesson-card");
 }
 
@@ -124,7 +111,7 @@ fn wait(b: &Browser, what: &str, script: &str) {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_sowing_lesson_answers_with_the_task_and_praises_once() {
     let (site, b) = start("sowing", "en-US,en", 1200, 900);
-    open(&b, &site.page("#lesson=sow&step=1"));
+    b.open_fresh(&site.page("#lesson=sow&step=1"));
     wait_text(&b, "#lesson-task", "Touch hole D");
     tap(&b, "#lesson-board", "D");
     let said = wait_text(&b, "#lesson-feedback", "Well done!");
@@ -191,11 +178,7 @@ fn a_lesson_done_wrong_then_right_is_kept_as_done() {
     assert_eq!(progress["capture"], 2);
     // An illegal try is explained: North starving, A does not feed.
     b.goto(&site.page("#lesson=feed"));
-    wait_text(&b, "#lesson-task", "no seeds at all");
-    // Its position on the board (a tap before is not taken).
-    b.find("#lesson-board .hole-hit.legal");
-    tap(&b, "#lesson-board", "A");
-    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    let said = refused_try(&b, "no seeds at all", "", "A");
     assert_eq!(
         said,
         "The seeds of A stay on your side: your opponent still has nothing. Not allowed! Try again!"
@@ -251,7 +234,7 @@ fn solve_step(b: &Browser, letter: &str) {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
     let (site, b) = start("lesson-early", "fr-FR,fr", 1200, 900);
-    open(&b, &site.page("#lesson=strategy"));
+    b.open_fresh(&site.page("#lesson=strategy"));
     wait_text(&b, "#lesson-step", "Étape 1 sur 2");
     solve_step(&b, "E");
     let said = text(&b, "#lesson-feedback");
@@ -274,34 +257,59 @@ fn a_lesson_step_solved_is_kept_when_the_learner_goes_on_at_once() {
     assert_eq!(progress["strategy"], 2, "{progress}");
 }
 
+/// Waits for the lesson's task to say `task` and for its position on the
+/// board (a legal hole, `legal` narrowing which: a tap before is not
+/// taken), taps hole `letter`: the feedback, once it says "Try again".
+fn refused_try(b: &Browser, task: &str, legal: &str, letter: &str) -> String {
+    wait_text(b, "#lesson-task", task);
+    b.find(&format!("#lesson-board .hole-hit.legal{legal}"));
+    tap(b, "#lesson-board", letter);
+    wait_text(b, "#lesson-feedback", "Try again")
+}
+
 /// A move the rules refuse, for which the step has its own words, is
 /// answered with them alone: not the rules' reason then the same again.
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_lesson_refusal_with_its_own_words_says_them_once() {
     let (site, b) = start("lesson-slam", "en-US,en", 1200, 900);
-    open(&b, &site.page("#lesson=grand_slam"));
-    wait_text(&b, "#lesson-task", "grand slam");
-    b.find("#lesson-board .hole-hit.legal[data-letter='A']");
-    tap(&b, "#lesson-board", "F");
-    let said = wait_text(&b, "#lesson-feedback", "Try again");
+    b.open_fresh(&site.page("#lesson=grand_slam"));
+    let said = refused_try(&b, "grand slam", "[data-letter='A']", "F");
     assert_eq!(
         said,
         "F would take a and b, all your opponent's seeds: a grand slam, forbidden! Try again!"
     );
 }
 
+/// Asks the server for the puzzle of seed 3 at difficulty 3, then opens the
+/// page on it and waits for its goal: the puzzle the page shows, as the
+/// server gave it (its answer, its line, its position).
+fn open_puzzle(site: &Site, b: &Browser) -> Value {
+    let (status, next) = site.call("GET", "/api/study/puzzles/next?seed=3&difficulty=3", None);
+    assert_eq!(status, 200, "{next}");
+    b.open_fresh(&site.page("#puzzles&seed=3&difficulty=3"));
+    wait_text(b, "#puzzle-goal", "to play and");
+    next["puzzle"].clone()
+}
+
+/// A legal move of the puzzle board that is not `answer`.
+fn wrong_move(b: &Browser, answer: &str) -> String {
+    b.exec(
+        "return [...document.querySelectorAll('#puzzle-board .hole-hit.legal')] \
+         .map(h => h.dataset.letter).find(l => l !== arguments[0])",
+        json!([answer]),
+    )
+    .as_str()
+    .expect("a wrong move to try")
+    .to_string()
+}
+
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_puzzle_failed_then_solved_plays_the_database_line() {
     let (site, b) = start("puzzle", "en-US,en", 1200, 900);
-    // The puzzle the page will show, asked of the server: its answer.
-    let (status, next) = site.call("GET", "/api/study/puzzles/next?seed=3&difficulty=3", None);
-    assert_eq!(status, 200, "{next}");
-    let p = &next["puzzle"];
+    let p = &open_puzzle(&site, &b);
     let answer = p["answer"].as_str().unwrap().to_string();
-    open(&b, &site.page("#puzzles&seed=3&difficulty=3"));
-    wait_text(&b, "#puzzle-goal", "to play and");
     let goal = text(&b, "#puzzle-goal");
     let side = if p["position"].as_str().unwrap().ends_with('S') {
         "South"
@@ -316,15 +324,7 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
          return +a.getAttribute('cy') > +f.getAttribute('cy') ? 'South' : 'North'",
     );
     assert_eq!(bottom, side);
-    let wrong = b
-        .exec(
-            "return [...document.querySelectorAll('#puzzle-board .hole-hit.legal')] \
-             .map(h => h.dataset.letter).find(l => l !== arguments[0])",
-            json!([answer]),
-        )
-        .as_str()
-        .expect("a wrong move to try")
-        .to_string();
+    let wrong = wrong_move(&b, &answer);
     tap(&b, "#puzzle-board", &wrong);
     let said = wait_text(&b, "#puzzle-feedback", "Try another move.");
     assert!(said.starts_with(&format!("Not {wrong}:")), "{said}");
@@ -387,20 +387,11 @@ fn a_puzzle_failed_then_solved_plays_the_database_line() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_puzzle_solution_cannot_be_asked_for_nothing_while_an_answer_plays() {
     let (site, b) = start("puzzle-busy", "en-US,en", 1200, 900);
-    let (status, next) = site.call("GET", "/api/study/puzzles/next?seed=3&difficulty=3", None);
-    assert_eq!(status, 200, "{next}");
-    let answer = next["puzzle"]["answer"].as_str().unwrap().to_string();
-    open(&b, &site.page("#puzzles&seed=3&difficulty=3"));
-    wait_text(&b, "#puzzle-goal", "to play and");
-    let wrong = b
-        .exec(
-            "return [...document.querySelectorAll('#puzzle-board .hole-hit.legal')] \
-             .map(h => h.dataset.letter).find(l => l !== arguments[0])",
-            json!([answer]),
-        )
+    let answer = open_puzzle(&site, &b)["answer"]
         .as_str()
-        .expect("a wrong move to try")
+        .unwrap()
         .to_string();
+    let wrong = wrong_move(&b, &answer);
     // The button as it is each time the feedback changes.
     b.eval(
         "window.seen = []; \
@@ -445,7 +436,7 @@ fn board_digits(b: &Browser) -> String {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_fast_game_without_counting_shows_numbers_only_at_the_end() {
     let (site, b) = start("nocount", "fr-FR,fr", 1200, 900);
-    open(&b, &site.page(""));
+    b.open_fresh(&site.page(""));
     b.wait_open("#dlg-new", 15);
     // Fast play: a short clock, one tap; without counting.
     b.eval("[...document.querySelectorAll('#clock-presets button')].find(b => b.textContent === '3 + 2').id = 'fast'");
@@ -502,7 +493,7 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     // A finished game: North plays its last seed, nobody can feed it.
     let record = "[Event \"Study\"]\n[FEN \"2-1-0-0-0-0-0-0-0-0-0-1-21-23-S\"]\n\n1. A f 1-0";
     let id = site.import(json!({ "record": record }));
-    open(&b, &site.page(&format!("#game={id}&ply=0")));
+    b.open_fresh(&site.page(&format!("#game={id}&ply=0")));
     wait(
         &b,
         "the replay",
@@ -580,7 +571,7 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
     let link = b.string("return document.querySelector('#an-link').value");
     assert!(link.ends_with(&hash), "{link} {hash}");
     let c = Browser::start("analysis-shared", "fr-FR,fr", 1200, 900);
-    open(&c, &link);
+    c.open_fresh(&link);
     wait(
         &c,
         "the shared position",
@@ -621,7 +612,7 @@ fn the_analysis_board_opens_a_stored_game_position_and_shares_it() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
     let (site, b) = start("mistakes", "en-US,en", 1200, 900);
-    open(&b, &site.page("#rules"));
+    b.open_fresh(&site.page("#rules"));
     let made = page_fetch(
         &b,
         "POST",
@@ -655,7 +646,7 @@ fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
     assert_eq!(resigned["status"], 200, "{resigned}");
     // The review, from the game's page; its button for the player's own
     // mistakes.
-    open(&b, &site.page(&format!("#game={id}&review")));
+    b.open_fresh(&site.page(&format!("#game={id}&review")));
     wait(
         &b,
         "the learn button",
@@ -713,10 +704,7 @@ fn a_move_that_loses_at_once_is_worded_the_other_sides_win() {
     // database: the engine's score alone.
     let site = Site::start("lost-at-once");
     let b = Browser::start("lost-at-once", "en-US,en", 1200, 900);
-    open(
-        &b,
-        &site.page("#analysis&position=0-0-0-0-0-1-0-0-0-0-0-0-20-27-S&rules=awale"),
-    );
+    b.open_fresh(&site.page("#analysis&position=0-0-0-0-0-1-0-0-0-0-0-0-20-27-S&rules=awale"));
     let engine = "#an-moves tr:nth-child(2) td:nth-child(2)";
     assert_eq!(wait_text(&b, engine, " wins"), "North wins at once");
     assert_eq!(text(&b, "#an-lines li .score"), "North wins at once");
@@ -788,7 +776,7 @@ fn a_server_building_its_databases_says_how_far_and_the_puzzle_comes() {
     let folder = folder.to_str().expect("a UTF-8 path");
     let site = Site::start_with("building-db", &["--db", folder, "--db-levels", "20"]);
     let b = Browser::start("building-db", "en-US,en", 1200, 900);
-    open(&b, &site.page("#puzzles"));
+    b.open_fresh(&site.page("#puzzles"));
     let said = wait_text(&b, "#db-progress", "Perfect play and puzzles: levels up to");
     assert!(said.contains("of 20 ready"), "{said}");
     assert_eq!(

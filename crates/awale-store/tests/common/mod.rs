@@ -14,7 +14,8 @@ use awale_store::{ExplorerStore, MistakeStore};
 
 use crate::pg;
 
-/// Every interface both stores fill, in one.
+/// Every interface both stores fill, in one (the checks take either as a
+/// `dyn Stores`).
 pub trait Stores:
     GameStore
     + AccountStore
@@ -25,16 +26,8 @@ pub trait Stores:
     + ExplorerStore
 {
 }
-impl<T> Stores for T where
-    T: GameStore
-        + AccountStore
-        + RatingStore
-        + TournamentStore
-        + TournamentChatStore
-        + MistakeStore
-        + ExplorerStore
-{
-}
+impl Stores for Store {}
+impl Stores for PgStore {}
 
 /// A runtime on the test's own thread.
 pub fn runtime() -> tokio::runtime::Runtime {

@@ -104,17 +104,24 @@ impl Browser {
                 self.cookies.insert(name.to_string(), value.to_string());
             }
         }
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap()
-        };
-        (status, value)
+        (status, json_of(response.into_body()).await)
     }
 
     pub async fn get(&mut self, app: &Router, uri: &str) -> (StatusCode, Value) {
         self.call(app, "GET", uri, None).await
+    }
+
+    /// What `/api/me` tells this browser of itself: its account (null for a
+    /// guest), its name.
+    pub async fn me(&mut self, app: &Router) -> Value {
+        self.get(app, "/api/me").await.1
+    }
+
+    /// Checks that `/api/me` tells this browser no `field` (null): `why`
+    /// is what the test says when it does.
+    pub async fn assert_me_without(&mut self, app: &Router, field: &str, why: &str) {
+        let me = self.me(app).await;
+        assert_eq!(me[field], Value::Null, "{why}");
     }
 
     pub async fn post(&mut self, app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
@@ -207,11 +214,35 @@ impl Browser {
         body
     }
 
+    /// Logs this browser's account out (answered No Content).
+    pub async fn log_out(&mut self, app: &Router) {
+        self.posted(
+            app,
+            "/api/account/logout",
+            json!({}),
+            StatusCode::NO_CONTENT,
+        )
+        .await;
+    }
+
     /// A browser signed up as `name`.
     pub async fn account(app: &Router, name: &str) -> Browser {
         let mut b = Browser::opened(app).await;
         b.sign_up(app, name).await;
         b
+    }
+
+    /// A browser signed up as `name`, its account set to kid mode.
+    pub async fn kid_account(app: &Router, name: &str) -> Browser {
+        let mut kid = Browser::account(app, name).await;
+        kid.posted(
+            app,
+            "/api/account/settings",
+            json!({"kid": true}),
+            StatusCode::OK,
+        )
+        .await;
+        kid
     }
 
     /// An online game made by this browser (as "Guest Ama"): its id.
@@ -226,6 +257,37 @@ impl Browser {
         assert_eq!(status, StatusCode::CREATED, "{game}");
         game["id"].as_str().unwrap().to_string()
     }
+}
+
+/// The JSON a response's `body` holds, read to its end: null when empty.
+pub async fn json_of(body: Body) -> Value {
+    let bytes = body.collect().await.unwrap().to_bytes();
+    if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap()
+    }
+}
+
+/// POSTs `body` as JSON with no cookie but `cookie` (a header's whole
+/// value): the status and the JSON answer, which must be JSON.
+pub async fn post_with_cookie(
+    app: &Router,
+    uri: &str,
+    cookie: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
 }
 
 /// Checks that an answer is the refusal `code` with `status`.

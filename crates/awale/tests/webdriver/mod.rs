@@ -568,6 +568,19 @@ impl Browser {
         self.session_command("POST", "/url", Some(&json!({ "url": url })));
     }
 
+    /// Opens `url` as the test player (see [`Browser::be_test_player`]: the
+    /// games a test makes through the API are this browser's) with quick
+    /// animations, no sound, and nothing stored of an earlier visit.
+    pub fn open_fresh(&self, url: &str) {
+        self.goto(url);
+        self.be_test_player();
+        self.eval(
+            "localStorage.clear(); localStorage.setItem('awale.speed', '20'); \
+             localStorage.setItem('awale.sound', 'off');",
+        );
+        self.goto(url);
+    }
+
     /// Runs `script` (a function body) with `args`; returns its value.
     pub fn exec(&self, script: &str, args: Value) -> Value {
         self.session_command(
