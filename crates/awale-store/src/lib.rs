@@ -36,3 +36,19 @@ pub use rows::{parse_cursor, CHAT_KEPT};
 pub use seeks::SeekStore;
 pub use sqlite::{Store, WAL_LIMIT_BYTES};
 pub use tournaments::TournamentStore;
+
+/// Every interface both stores fill, in one: what a server keeps its
+/// games, accounts, ratings, tournaments and their chat, mistakes and
+/// openings in (either store, or a `dyn Stores` in the contract suite).
+pub trait Stores:
+    GameStore
+    + AccountStore
+    + RatingStore
+    + TournamentStore
+    + tournament_chat::TournamentChatStore
+    + MistakeStore
+    + ExplorerStore
+{
+}
+impl Stores for Store {}
+impl Stores for PgStore {}

@@ -6,7 +6,8 @@
 mod common;
 mod pg;
 
-use common::{next_notice, on_both, postgres, runtime, two_processes, Stores};
+use awale_store::Stores;
+use common::{next_notice, on_both, postgres, runtime, two_processes};
 
 use std::sync::Arc;
 

@@ -12,7 +12,8 @@ use awale_store::{GameStore, Store, TournamentStore};
 mod common;
 mod pg;
 
-use common::{on_both, player, two_processes, Stores};
+use awale_store::Stores;
+use common::{on_both, player, two_processes};
 
 fn arena(creator: u8, starts_ms: i64) -> TournamentRow {
     TournamentRow {

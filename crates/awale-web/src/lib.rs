@@ -40,9 +40,7 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 
 use awale_model::Code;
-use awale_store::tournament_chat::TournamentChatStore;
 use limiter::{Limiter, PerPlayerAndClient, Rate};
-use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -233,31 +231,9 @@ pub fn parse_public_url(text: &str) -> Result<url::Url, String> {
 /// What a server keeps its games, accounts, ratings, tournaments and
 /// tournament chat in: the games file ([`Store`]) or PostgreSQL
 /// ([`PgStore`]).
-pub trait ServerStore:
-    GameStore
-    + AccountStore
-    + RatingStore
-    + TournamentStore
-    + TournamentChatStore
-    + MistakeStore
-    + store::ExplorerStore
-    + Clone
-    + 'static
-{
-}
+pub trait ServerStore: store::Stores + Clone + 'static {}
 
-impl<T> ServerStore for T where
-    T: GameStore
-        + AccountStore
-        + RatingStore
-        + TournamentStore
-        + TournamentChatStore
-        + MistakeStore
-        + store::ExplorerStore
-        + Clone
-        + 'static
-{
-}
+impl<T: store::Stores + Clone + 'static> ServerStore for T {}
 
 impl AppState {
     /// The state of a server storing its games in `store` (the games file,

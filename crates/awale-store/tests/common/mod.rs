@@ -8,26 +8,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 use awale_model::game::PlayerId;
-use awale_store::tournament_chat::TournamentChatStore;
-use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
-use awale_store::{ExplorerStore, MistakeStore};
+use awale_store::{Notice, PgStore, Store, Stores};
 
 use crate::pg;
-
-/// Every interface both stores fill, in one (the checks take either as a
-/// `dyn Stores`).
-pub trait Stores:
-    GameStore
-    + AccountStore
-    + RatingStore
-    + TournamentStore
-    + TournamentChatStore
-    + MistakeStore
-    + ExplorerStore
-{
-}
-impl Stores for Store {}
-impl Stores for PgStore {}
 
 /// A runtime on the test's own thread.
 pub fn runtime() -> tokio::runtime::Runtime {
