@@ -262,10 +262,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => None,
         };
         run.stop.store(true, Ordering::Relaxed);
-        let wal = match wal {
-            Some(watch) => Some(watch.report().await?),
-            None => None,
-        };
+        let wal = WalWatch::report_of(wal).await?;
         let logins = match flood {
             Some(task) => Some(task.await.context("log-ins")??),
             None => None,
@@ -348,6 +345,14 @@ impl WalWatch {
         WalWatch { largest, path }
     }
 
+    /// The report's `wal_mb` of `watch`, if any, once the run is over.
+    async fn report_of(watch: Option<WalWatch>) -> anyhow::Result<Option<Value>> {
+        match watch {
+            Some(watch) => Ok(Some(watch.report().await?)),
+            None => Ok(None),
+        }
+    }
+
     /// The report's `wal_mb` once the run is over: the log's largest size,
     /// its size once the moves stop and how long after.
     async fn report(self) -> anyhow::Result<Value> {
@@ -369,7 +374,7 @@ fn open_files(args: &Args) {
         let mut limit = getrlimit(Resource::Nofile);
         if limit.current < limit.maximum {
             limit.current = limit.maximum;
-            if let Err(e) = setrlimit(Resource::Nofile, limit.clone()) {
+            if let Err(e) = setrlimit(Resource::Nofile, limit) {
                 eprintln!("awale loadtest: cannot raise the open files' limit: {e}");
             }
         }
@@ -382,7 +387,7 @@ fn open_files(args: &Args) {
         // Spare files: the games file, the logs, the server's own.
         let need = (2 * players + args.spectators) * per_client / 2 + 256;
         if (have as usize) < need {
-            let can = (have as usize).saturating_sub(256) * clients / (need - 256);
+            let can = (have as usize).saturating_sub(256) * clients / (need - 256).max(1);
             eprintln!(
                 "awale loadtest: {have} open files allowed (the hard limit), about {need} \
                  needed: at most about {can} of the {clients} clients can be held \

@@ -363,6 +363,26 @@ fn the_loadtest_drives_a_default_server_and_finishes_its_games() {
 }
 
 #[test]
+fn the_loadtest_says_how_many_clients_its_open_files_hold() {
+    // Issue 39, item 4: the open files' limit is raised to the hard limit;
+    // when even that is too low for the run, the tool says how many
+    // clients it can hold (here a hard limit of 300 for 2,000 players).
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n 300 && exec {} loadtest --addr 127.0.0.1:9 --games 1000 --seconds 1",
+            env!("CARGO_BIN_EXE_awale")
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("300 open files allowed") && stderr.contains("clients can be held"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_loadtests_pool_seekers_are_paired_and_play_their_games() {
     // Issue 22's check: `awale loadtest --pools N` seeks in the quick
     // pairing pools through the public API, plays the games it is paired

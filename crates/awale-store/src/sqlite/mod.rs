@@ -479,7 +479,9 @@ impl Wal {
             Self::WAIT
         };
         let _ = conn.busy_timeout(wait);
-        let busy = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+        let busy = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            r.get::<_, i64>(0)
+        });
         let _ = conn.busy_timeout(std::time::Duration::from_secs(5));
         match busy {
             Ok(0) => self.retry_at = None,

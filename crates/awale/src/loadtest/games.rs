@@ -224,7 +224,9 @@ pub(super) async fn pair(
 
 /// The requests of a run's players, for the steps of a pair the plain run
 /// and [`spread`]'s share.
-pub(super) trait Players: std::ops::Deref<Target = Tally> + Send + Sync + Sized + 'static {
+pub(super) trait Players:
+    std::ops::Deref<Target = Tally> + Send + Sync + Sized + 'static
+{
     /// Who sends a request.
     type Player: Send + Sync + Clone + 'static;
     /// Who watches a game.
@@ -358,7 +360,10 @@ pub(super) async fn finish_game<R: Players>(run: &R, south: &R::Player, game: &G
             return;
         }
     }
-    let over = match run.ask(south, "GET", &format!("/api/games/{game}"), None).await {
+    let over = match run
+        .ask(south, "GET", &format!("/api/games/{game}"), None)
+        .await
+    {
         Ok((StatusCode::OK, _, body)) => {
             serde_json::from_slice::<Value>(&body).is_ok_and(|v| !v["end"].is_null())
         }

@@ -31,9 +31,9 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 
 use super::{
-    on_loopback, WalWatch, http_client, json_body, letters, log_in_flood_with, loopback, new_game,
-    play_out, player_cookie, request_to, runtime, take_events, Answer, Head, Http, Logins,
-    Players, Tally,
+    http_client, json_body, letters, log_in_flood_with, loopback, new_game, on_loopback, play_out,
+    player_cookie, request_to, runtime, take_events, Answer, Head, Http, Logins, Players, Tally,
+    WalWatch,
 };
 
 /// What `awale loadtest` gives this run.
@@ -371,16 +371,15 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
     loop {
         // A move lost with its process, or a stale answer, may leave no
         // event to wait for: after a while, the game itself is read.
-        let (head, watchdog) =
-            match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
-                Ok(Some(head)) => (head, false),
-                Ok(None) => break,
-                Err(_) if run.over() => break,
-                Err(_) => match fetch_head(&run, &who, &game).await {
-                    Some(head) => (head, true),
-                    None => continue,
-                },
-            };
+        let (head, watchdog) = match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
+            Ok(Some(head)) => (head, false),
+            Ok(None) => break,
+            Err(_) if run.over() => break,
+            Err(_) => match fetch_head(&run, &who, &game).await {
+                Some(head) => (head, true),
+                None => continue,
+            },
+        };
         plies = head.plies(plies);
         if head.end.is_some() || run.over() {
             break;
@@ -604,10 +603,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = p.await;
         }
         run.stop.store(true, Ordering::Relaxed);
-        let wal = match wal {
-            Some(watch) => Some(watch.report().await?),
-            None => None,
-        };
+        let wal = WalWatch::report_of(wal).await?;
         let logins = match flood {
             Some(task) => Some(task.await.context("log-ins")??),
             None => None,
