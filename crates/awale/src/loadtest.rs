@@ -75,8 +75,10 @@ use statistics::*;
 #[derive(clap::Args)]
 pub struct Args {
     /// A running server to load (default: one started here, on a scratch
-    /// games file); repeated, processes of one site (`--store
-    /// postgres://`), each game's players on different ones.
+    /// games file), on loopback, with its default options: each client
+    /// connects from a loopback address of its own; repeated, processes
+    /// of one site (`--store postgres://`), each game's players on
+    /// different ones.
     #[arg(long, value_name = "HOST:PORT")]
     addr: Vec<String>,
     /// Games played at once.

@@ -38,8 +38,8 @@ use super::{
 
 /// What `awale loadtest` gives this run.
 pub struct Args {
-    /// A running server to load (default: one started here, on a scratch
-    /// games file); repeated, processes of one site (`--store postgres://`).
+    /// The running servers to load (on loopback): one, or processes of one
+    /// site (`--store postgres://`).
     pub(super) addr: Vec<String>,
     /// Games played at once.
     pub(super) games: usize,
