@@ -34,7 +34,7 @@ pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
 pub use ratings::RatingStore;
 pub use rows::{parse_cursor, CHAT_KEPT};
 pub use seeks::SeekStore;
-pub use sqlite::{Store, WAL_LIMIT_BYTES};
+pub use sqlite::{Store, WAL_LIMIT_BYTES, WAL_MAX_BYTES};
 pub use tournaments::TournamentStore;
 
 /// Every interface both stores fill, in one: what a server keeps its

@@ -15,9 +15,15 @@
 //! of N accounts is played beside (see [`arena`]): the report adds its
 //! games and how long a pairing and the standings take. Without
 //! `--addr`, it starts its own server on a free loopback port with a
-//! scratch games file, and reports its log's (WAL's) largest size. Its last
-//! line is one JSON object. With several `--addr` (processes of one site
-//! on one PostgreSQL database), or `--store`, the run is [`spread`]'s.
+//! scratch games file, and reports its log's (WAL's) largest size (with
+//! `--games-file`, that of the server loaded). Its last line is one JSON
+//! object. With `--addr` (real servers started with their default
+//! options: one, or processes of one site on one PostgreSQL database),
+//! the run is [`spread`]'s, each client on a loopback address of its own;
+//! `--abuse`, `--pools` and `--arena` load one server through this run.
+//! Games still going when the time is up are resigned. The open files'
+//! limit is raised to the hard limit; when even that is too low for the
+//! run, the tool says how many clients it can hold.
 
 /// A run whose field `tally` is what its clients count, read through it
 /// (`run.over()`, `run.error(..)`).
@@ -69,8 +75,10 @@ use statistics::*;
 #[derive(clap::Args)]
 pub struct Args {
     /// A running server to load (default: one started here, on a scratch
-    /// games file); repeated, processes of one site (`--store
-    /// postgres://`), each game's players on different ones.
+    /// games file), on loopback, with its default options: each client
+    /// connects from a loopback address of its own; repeated, processes
+    /// of one site (`--store postgres://`), each game's players on
+    /// different ones.
     #[arg(long, value_name = "HOST:PORT")]
     addr: Vec<String>,
     /// Games played at once.
@@ -113,6 +121,10 @@ pub struct Args {
     /// through a process.
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    /// The games file of the server loaded (`awale serve --data`'s
+    /// `games.sqlite`): its log's (WAL's) largest size is reported.
+    #[arg(long, value_name = "FILE")]
+    games_file: Option<std::path::PathBuf>,
 }
 
 /// What all the simulated clients share.
@@ -137,11 +149,15 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let one_server = args.abuse || args.pools > 0 || args.arena > 0;
     if args.addr.len() > 1 || args.store.is_some() {
         anyhow::ensure!(
-            !args.abuse && args.pools == 0 && args.arena == 0,
+            !one_server,
             "--abuse, --pools and --arena load one process: give one --addr and no --store"
         );
+    }
+    open_files(&args);
+    if !args.addr.is_empty() && !one_server {
         return spread::run(spread::Args {
             addr: args.addr,
             games: args.games,
@@ -150,6 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             think_ms: args.think_ms,
             logins: args.logins,
             store: args.store,
+            games_file: args.games_file,
         });
     }
     anyhow::ensure!(
@@ -163,16 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     runtime()?.block_on(async move {
         let (addr, server) = match args.addr.first() {
             Some(addr) => {
-                if args.abuse {
-                    let on_loopback = addr
-                        .parse::<std::net::SocketAddr>()
-                        .is_ok_and(|a| a.ip().is_loopback());
-                    anyhow::ensure!(
-                        on_loopback,
-                        "--abuse spreads its clients over loopback addresses: \
-                         give a server on loopback (--addr 127.0.0.1:PORT), not {addr}"
-                    );
-                }
+                on_loopback(std::slice::from_ref(addr))?;
                 (addr.clone(), None)
             }
             None => {
@@ -183,23 +191,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let run = Arc::new(Run {
             client: http_client(None),
             clients: Mutex::new(HashMap::new()),
-            spread: args.abuse,
+            // A real server keeps its limits per address: each honest
+            // client on one of its own.
+            spread: args.abuse || server.is_none(),
             addr,
             tally: Tally::new(args.seconds, args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
-        let wal = server.as_ref().map(|(_, store)| {
-            let mut path = store.path().as_os_str().to_owned();
-            path.push("-wal");
-            let path = std::path::PathBuf::from(path);
-            (
-                tokio::spawn(wal_watch(Arc::clone(&run), path.clone())),
-                path,
-            )
-        });
+        let games_file = match (&server, args.games_file) {
+            (Some((_, store)), _) => Some(store.path().to_path_buf()),
+            (None, file) => file,
+        };
+        let wal = games_file.map(|file| WalWatch::start(&run, &file));
         let flood =
             (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
-        let started = Instant::now();
         let mut pairs = Vec::new();
         // Honest clients by number: the players, then the spectators, then
         // (under --abuse) the computer's players and the challenges' makers.
@@ -259,27 +264,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => None,
         };
         run.stop.store(true, Ordering::Relaxed);
-        let wal = match wal {
-            Some((task, path)) => {
-                Some((task.await.context("the log's size")?, wal_idle(&path).await))
-            }
-            None => None,
-        };
+        let wal = WalWatch::report_of(wal).await?;
         let logins = match flood {
             Some(task) => Some(task.await.context("log-ins")??),
             None => None,
         };
-        let elapsed = started.elapsed().as_secs_f64();
         let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let lost = lost_moves(&run, &games).await?;
         let moves = run.moves.load(Ordering::Relaxed);
-        let mut report = run.report(
-            (args.games, args.spectators),
-            games.len(),
-            moves,
-            elapsed,
-            lost,
-        );
+        let mut report = run.report((args.games, args.spectators), games.len(), moves, lost);
         if let Some(mut l) = logins {
             report["logins"] = l.report(args.logins);
         }
@@ -295,10 +288,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report["paired"] = json!(p.pairing_ms.len());
             report["pairing_ms"] = p50_p99(&mut p.pairing_ms);
         }
-        if let Some((max, (idle, after))) = wal {
-            let mb = |bytes: u64| round2(bytes as f64 / 1_048_576.0);
-            report["wal_mb"] =
-                json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round2(after)});
+        if let Some(wal) = wal {
+            report["wal_mb"] = wal;
         }
         outln!("{report}");
         if let Some((state, store)) = server {
@@ -310,16 +301,104 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The largest size of the games file's log (`path`) while the run lasts,
-/// looked at every 50 ms.
-async fn wal_watch(run: Arc<Run>, path: std::path::PathBuf) -> u64 {
-    let mut max = 0;
-    let mut tick = tokio::time::interval(Duration::from_millis(50));
-    while !run.over() {
-        tick.tick().await;
-        max = max.max(std::fs::metadata(&path).map_or(0, |m| m.len()));
+/// Refuses servers not on loopback: the clients spread over loopback
+/// source addresses, each its own, so that a server's limits per address
+/// apply to each as to a real player.
+fn on_loopback(addrs: &[String]) -> anyhow::Result<()> {
+    for addr in addrs {
+        let on_loopback = addr
+            .parse::<std::net::SocketAddr>()
+            .is_ok_and(|a| a.ip().is_loopback());
+        anyhow::ensure!(
+            on_loopback,
+            "the load test's clients come from loopback addresses, each its own: \
+             give servers on loopback (--addr 127.0.0.1:PORT), not {addr}"
+        );
     }
-    max
+    Ok(())
+}
+
+/// The games file's log (`FILE-wal`) looked at while the run lasts.
+struct WalWatch {
+    /// Its largest size, looked at every 50 ms.
+    largest: tokio::task::JoinHandle<u64>,
+    path: std::path::PathBuf,
+}
+
+impl WalWatch {
+    /// Looks at the log of `games_file` until `run` is over.
+    fn start<R>(run: &Arc<R>, games_file: &std::path::Path) -> WalWatch
+    where
+        R: std::ops::Deref<Target = Tally> + Send + Sync + 'static,
+    {
+        let mut path = games_file.as_os_str().to_owned();
+        path.push("-wal");
+        let path = std::path::PathBuf::from(path);
+        let (run, watched) = (Arc::clone(run), path.clone());
+        let largest = tokio::spawn(async move {
+            let mut max = 0;
+            let mut tick = tokio::time::interval(Duration::from_millis(50));
+            while !run.over() {
+                tick.tick().await;
+                max = max.max(std::fs::metadata(&watched).map_or(0, |m| m.len()));
+            }
+            max
+        });
+        WalWatch { largest, path }
+    }
+
+    /// The report's `wal_mb` of `watch`, if any, once the run is over.
+    async fn report_of(watch: Option<WalWatch>) -> anyhow::Result<Option<Value>> {
+        match watch {
+            Some(watch) => Ok(Some(watch.report().await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The report's `wal_mb` once the run is over: the log's largest size,
+    /// its size once the moves stop and how long after.
+    async fn report(self) -> anyhow::Result<Value> {
+        let max = self.largest.await.context("the log's size")?;
+        let (idle, after) = wal_idle(&self.path).await;
+        let mb = |bytes: u64| round2(bytes as f64 / 1_048_576.0);
+        Ok(json!({"max": mb(max), "idle": mb(idle), "idle_after_s": round2(after)}))
+    }
+}
+
+/// Raises the open files' limit to the hard limit where the system allows;
+/// when that is still fewer than the run needs (about two a player, one a
+/// spectator, twice that with the server in this process), says so, and
+/// how many clients it can hold.
+fn open_files(args: &Args) {
+    #[cfg(unix)]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource};
+        let mut limit = getrlimit(Resource::Nofile);
+        if limit.current < limit.maximum {
+            limit.current = limit.maximum;
+            if let Err(e) = setrlimit(Resource::Nofile, limit) {
+                eprintln!("awale loadtest: cannot raise the open files' limit: {e}");
+            }
+        }
+        let Some(have) = getrlimit(Resource::Nofile).current else {
+            return;
+        };
+        let players = 2 * args.games + args.pools + args.arena;
+        let clients = players + args.spectators;
+        let per_client = if args.addr.is_empty() { 4 } else { 2 };
+        // Spare files: the games file, the logs, the server's own.
+        let need = (2 * players + args.spectators) * per_client / 2 + 256;
+        if (have as usize) < need {
+            let can = (have as usize).saturating_sub(256) * clients / (need - 256).max(1);
+            eprintln!(
+                "awale loadtest: {have} open files allowed (the hard limit), about {need} \
+                 needed: at most about {can} of the {clients} clients can be held \
+                 (raise it with ulimit -n, or run fewer)"
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = args;
 }
 
 /// The log's size once the moves stop: when it is emptied, or after 5 s

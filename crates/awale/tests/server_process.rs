@@ -316,6 +316,73 @@ fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
 }
 
 #[test]
+fn the_loadtest_drives_a_default_server_and_finishes_its_games() {
+    // Issue 39, item 4: `awale loadtest --addr` loads a real `awale serve`
+    // started with its default options (30 new players and 64
+    // connections an address): its clients each on a loopback address of
+    // their own, no error, nothing lost, and the games still going when
+    // the time is up resigned, so the server keeps none open.
+    let dir = temp_dir("loadtest-real");
+    let server = Server::start(&dir, "127.0.0.1:0", &[]);
+    let file = dir.join("games.sqlite");
+    let (last, stderr) = loadtest(&[
+        "--addr",
+        &server.addr,
+        "--games",
+        "40",
+        "--spectators",
+        "80",
+        "--seconds",
+        "6",
+        "--games-file",
+        file.to_str().unwrap(),
+    ]);
+    assert!(last["moves"].as_u64().unwrap() > 0, "{last}");
+    assert_eq!(last["errors"], 0, "{last} {stderr}");
+    assert_eq!(last["lost"], 0, "{last}");
+    assert_eq!(last["left_open"], 0, "{last}");
+    assert!(last["finished_at_end"].as_u64().unwrap() > 0, "{last}");
+    assert!(last["wal_mb"]["max"].as_f64().unwrap() > 0.0, "{last}");
+    // The games file itself: every online game over.
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    let (all, open): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), COUNT(*) FILTER (WHERE result = '*' AND stop IS NULL \
+               AND resigned IS NULL) FROM games WHERE mode = 'online'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(all >= 40, "{all} games");
+    assert_eq!(open, 0, "{open} of {all} games left open: {last}");
+    assert!(
+        !server.log.lock().unwrap().contains("too many connections"),
+        "{}",
+        server.log.lock().unwrap()
+    );
+}
+
+#[test]
+fn the_loadtest_says_how_many_clients_its_open_files_hold() {
+    // Issue 39, item 4: the open files' limit is raised to the hard limit;
+    // when even that is too low for the run, the tool says how many
+    // clients it can hold (here a hard limit of 300 for 2,000 players).
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n 300 && exec {} loadtest --addr 127.0.0.1:9 --games 1000 --seconds 1",
+            env!("CARGO_BIN_EXE_awale")
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("300 open files allowed") && stderr.contains("clients can be held"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_loadtests_pool_seekers_are_paired_and_play_their_games() {
     // Issue 22's check: `awale loadtest --pools N` seeks in the quick
     // pairing pools through the public API, plays the games it is paired

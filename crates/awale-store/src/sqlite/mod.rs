@@ -118,9 +118,13 @@ impl Store {
         let mut conn = Connection::open(path).map_err(|e| refused_open(path, e))?;
         setup(&mut conn, path)?;
         let (tx, rx) = mpsc::channel::<Job>();
+        let wal = Wal {
+            path: wal_path(path),
+            retry_at: None,
+        };
         let thread = std::thread::Builder::new()
             .name("awale-store".into())
-            .spawn(move || write_loop(conn, rx))
+            .spawn(move || write_loop(conn, rx, wal))
             .map_err(|e| StoreError::Refused(format!("cannot start the store's thread: {e}")))?;
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let checkpoints = {
@@ -385,17 +389,34 @@ fn end_savepoint<T>(conn: &Connection, result: Result<T, StoreError>) -> Result<
 /// How often the log is folded into the file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// The log's size beyond which it is folded in and emptied at once, even
-/// while moves keep coming (the writers wait for that, briefly).
-pub const WAL_LIMIT_BYTES: u64 = 32 * 1024 * 1024;
+/// The log's size beyond which the writer, between two batches, folds it
+/// into the file and empties it (`TRUNCATE`).
+pub const WAL_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The size the log is kept under at any load: from half of it, the
+/// writer waits longer for the readers of the moment before its next
+/// batch, and tries at every batch. Every read is short (a statement, or
+/// a few, each its own snapshot); only a long one (a backup's `VACUUM
+/// INTO`) can hold the log back meanwhile.
+pub const WAL_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The games file's write-ahead log (`FILE-wal`).
+fn wal_path(path: &Path) -> PathBuf {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    PathBuf::from(wal)
+}
 
 /// Folds the write-ahead log into the file now and then, on a connection
 /// of its own, so the writer never stops for it (the writer's own
-/// automatic checkpoints are off). A passive checkpoint cannot shrink the
-/// log, and under steady writes and reads it cannot start it over either
-/// (it grew to 281 MB for a 2.6 MB file): so the log is also emptied
-/// (`TRUNCATE`) once it passes [`WAL_LIMIT_BYTES`], and whenever it has
-/// stopped growing (the server is idle).
+/// automatic checkpoints are off): passive checkpoints, which copy the
+/// log's pages into the file beside the writes, and the log emptied
+/// (`TRUNCATE`) once it has stopped growing (the server is idle). A
+/// passive checkpoint cannot start the log over while the writer keeps
+/// adding to it, and a `TRUNCATE` from here waits for the write lock the
+/// writer takes again at once: under steady writes the log grew to
+/// 469 MB. So the writer itself empties it between batches
+/// ([`Wal::fold`]) once it passes [`WAL_LIMIT_BYTES`].
 fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
     let conn = match Connection::open(path) {
         Ok(c) => c,
@@ -405,20 +426,14 @@ fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
         }
     };
     let _ = conn.busy_timeout(std::time::Duration::from_secs(1));
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    let wal = PathBuf::from(wal);
+    let wal = wal_path(path);
     let size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
     let mut last = size();
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
         std::thread::sleep(CHECKPOINT_EVERY);
         let now = size();
         let idle = now == last && now > 0;
-        let mode = if now > WAL_LIMIT_BYTES || idle {
-            "TRUNCATE"
-        } else {
-            "PASSIVE"
-        };
+        let mode = if idle { "TRUNCATE" } else { "PASSIVE" };
         let pragma = format!("PRAGMA wal_checkpoint({mode})");
         if let Err(e) = conn.query_row(&pragma, [], |_| Ok(())) {
             tracing::debug!(error = %e, "checkpoint skipped");
@@ -427,10 +442,63 @@ fn checkpoint_loop(path: &Path, stop: &std::sync::atomic::AtomicBool) {
     }
 }
 
+/// The log as the writer keeps it bounded.
+struct Wal {
+    path: PathBuf,
+    /// After a fold the readers kept from completing: not tried again
+    /// before then, unless the log nears [`WAL_MAX_BYTES`].
+    retry_at: Option<std::time::Instant>,
+}
+
+impl Wal {
+    /// How long the writer waits at most for the readers of the moment
+    /// to finish, below and above half of [`WAL_MAX_BYTES`].
+    const WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+    const WAIT_NEAR_MAX: std::time::Duration = std::time::Duration::from_secs(2);
+    /// How long after a fold that could not complete the next is tried.
+    const RETRY: std::time::Duration = std::time::Duration::from_millis(250);
+
+    /// Between two batches (no write under way, the write lock free): when
+    /// the log has passed [`WAL_LIMIT_BYTES`], folds it into the file and
+    /// empties it, waiting for the readers still on its pages (their
+    /// snapshots are short). Near [`WAL_MAX_BYTES`] it waits longer, and
+    /// tries again at each batch rather than let the log grow.
+    fn fold(&mut self, conn: &Connection) {
+        let size = std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        if size <= WAL_LIMIT_BYTES {
+            return;
+        }
+        let near_max = size >= WAL_MAX_BYTES / 2;
+        let now = std::time::Instant::now();
+        if !near_max && self.retry_at.is_some_and(|at| now < at) {
+            return;
+        }
+        let wait = if near_max {
+            Self::WAIT_NEAR_MAX
+        } else {
+            Self::WAIT
+        };
+        let _ = conn.busy_timeout(wait);
+        let busy = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            r.get::<_, i64>(0)
+        });
+        let _ = conn.busy_timeout(std::time::Duration::from_secs(5));
+        match busy {
+            Ok(0) => self.retry_at = None,
+            Ok(_) => self.retry_at = Some(now + Self::RETRY),
+            Err(e) => {
+                tracing::debug!(error = %e, "the log could not be emptied yet");
+                self.retry_at = Some(now + Self::RETRY);
+            }
+        }
+    }
+}
+
 /// The writer: takes every write waiting (up to [`MAX_BATCH`]), runs them
-/// in one transaction, commits (one disk sync), then answers each. When
-/// the store closes, folds the write-ahead log into the file.
-fn write_loop(conn: Connection, jobs: mpsc::Receiver<Job>) {
+/// in one transaction, commits (one disk sync), then answers each, and
+/// keeps the log bounded ([`Wal::fold`]). When the store closes, folds the
+/// write-ahead log into the file.
+fn write_loop(conn: Connection, jobs: mpsc::Receiver<Job>, mut wal: Wal) {
     let shared: Shared = Arc::new(Mutex::new(conn));
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
@@ -455,6 +523,7 @@ fn write_loop(conn: Connection, jobs: mpsc::Receiver<Job>) {
         for finish in finishes {
             finish(committed);
         }
+        wal.fold(&lock(&shared));
     }
     let conn = lock(&shared);
     if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {

@@ -17,6 +17,14 @@ pub(super) fn http_client(from: Option<IpAddr>) -> Http {
         .build(connector)
 }
 
+/// The `n`th loopback address of a load test's clients on real servers
+/// ([`spread`]): 127.3.0.1 on, each client's own (those of `--abuse` are
+/// 127.1 and 127.2).
+pub(super) fn loopback(n: u64) -> IpAddr {
+    let byte = |x: u64| (x % 250) as u8;
+    IpAddr::from([127, 3 + byte(n / 62_500), byte(n / 250), byte(n) + 1])
+}
+
 impl Run {
     /// The `n`th honest client's address: 127.1.x.y under `--abuse`, else
     /// none of its own.

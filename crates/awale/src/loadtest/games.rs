@@ -217,32 +217,39 @@ pub(super) async fn pair(
             }
             made => made,
         };
-        let watcher = |game: &GameRef, k| {
-            watch(
-                Arc::clone(&run),
-                game.clone(),
-                run.honest(first_spectator + k),
-            )
-        };
-        play_out(
-            &run,
-            (&games, slot, round),
-            made,
-            (south, north),
-            (spectators, watcher),
-            play,
-        )
-        .await;
+        let watchers = (0..spectators).map(|k| run.honest(first_spectator + k));
+        play_out(&run, (&games, slot, round), made, (south, north), watchers).await;
     }
 }
 
 /// The requests of a run's players, for the steps of a pair the plain run
 /// and [`spread`]'s share.
-pub(super) trait Players: std::ops::Deref<Target = Tally> + Sync {
+pub(super) trait Players:
+    std::ops::Deref<Target = Tally> + Send + Sync + Sized + 'static
+{
     /// Who sends a request.
-    type Player: Sync;
+    type Player: Send + Sync + Clone + 'static;
+    /// Who watches a game.
+    type Watcher: Send + 'static;
     /// A request that got no answer.
     type Failure: std::fmt::Display + Send;
+
+    /// `who`'s side `me` (`S`, `N`) of `game`, its moves drawn from
+    /// `seed`, until the game's end or the run's.
+    fn play(
+        run: Arc<Self>,
+        game: GameRef,
+        who: Self::Player,
+        me: &'static str,
+        seed: u64,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static;
+
+    /// `who` watching `game`, each move's arrival timed.
+    fn watch(
+        run: Arc<Self>,
+        game: GameRef,
+        who: Self::Watcher,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static;
 
     /// A request of `who`.
     fn ask(
@@ -261,7 +268,27 @@ pub(super) trait Players: std::ops::Deref<Target = Tally> + Sync {
 impl Players for Run {
     /// A player's cookie, and the address its connections come from.
     type Player = (String, Option<IpAddr>);
+    /// The address a spectator's connections come from.
+    type Watcher = Option<IpAddr>;
     type Failure = anyhow::Error;
+
+    fn play(
+        run: Arc<Run>,
+        game: GameRef,
+        who: Self::Player,
+        me: &'static str,
+        seed: u64,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        play(run, game, who, me, seed)
+    }
+
+    fn watch(
+        run: Arc<Run>,
+        game: GameRef,
+        from: Option<IpAddr>,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        watch(run, game, from)
+    }
 
     async fn ask(
         &self,
@@ -304,13 +331,47 @@ pub(super) async fn seated_game<R: Players>(
     let links = run
         .ask(south, "GET", &format!("/api/games/{game}/links"), None)
         .await;
-    if R::lost(&links) {
+    let seated = if R::lost(&links) {
+        false
+    } else if let Some(key) = invite_key(run, links) {
+        let path = format!("/api/games/{game}/join");
+        let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
+        !R::lost(&joined) && answered_ok(run, "join", joined)
+    } else {
+        false
+    };
+    if !seated {
+        // Not left waiting for an opponent on the server.
+        finish_game(run, south, &game).await;
         return None;
     }
-    let key = invite_key(run, links)?;
-    let path = format!("/api/games/{game}/join");
-    let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
-    (!R::lost(&joined) && answered_ok(run, "join", joined)).then_some(game)
+    Some(game)
+}
+
+/// Ends `game`, still going at the end of the run (or never joined), as
+/// South, its maker: resigned, else (a challenge nobody joined, a game not
+/// really begun) withdrawn or aborted; counted in `finished`, or in
+/// `left_open` when neither was taken and the game is not over either.
+pub(super) async fn finish_game<R: Players>(run: &R, south: &R::Player, game: &GameRef) {
+    for act in ["resign", "abort"] {
+        let path = format!("/api/games/{game}/{act}");
+        if let Ok((StatusCode::OK, _, _)) = run.ask(south, "POST", &path, Some(json!({}))).await {
+            run.finished.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+    }
+    let over = match run
+        .ask(south, "GET", &format!("/api/games/{game}"), None)
+        .await
+    {
+        Ok((StatusCode::OK, _, body)) => {
+            serde_json::from_slice::<Value>(&body).is_ok_and(|v| !v["end"].is_null())
+        }
+        _ => false,
+    };
+    if !over {
+        run.left_open.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// Lists `game` among the games played (their moves looked for in the
@@ -402,45 +463,42 @@ pub(super) fn seeds(slot: usize, round: u64) -> (u64, u64) {
 
 /// Plays pair `slot`'s game `round` out, from South's answer to making it
 /// (`made`): North seated in it (see [`seated_game`]), then, each on a
-/// task of its own, its `spectators` (the `k`th by `watch(game, k)`) and
-/// the players (South, North) by `play(run, game, player, side, seed)`
-/// with the [`seeds`] of each; until all are done. Nothing more when the
-/// seating went wrong: the pair tries again.
-pub(super) async fn play_out<R, F, W>(
+/// task of its own, its `watchers` ([`Players::watch`], made only once
+/// the game is) and the players (South, North, [`Players::play`]) with
+/// the [`seeds`] of each; until all are done; then, when the run's time
+/// is up, the game ended ([`finish_game`]). Nothing more when the seating
+/// went wrong: the pair tries again.
+pub(super) async fn play_out<R: Players>(
     run: &Arc<R>,
     (games, slot, round): (&Mutex<Vec<GameRef>>, usize, u64),
     made: Result<Answer, R::Failure>,
     (south, north): (R::Player, R::Player),
-    (spectators, watch): (usize, impl Fn(&GameRef, usize) -> W),
-    play: impl Fn(Arc<R>, GameRef, R::Player, &'static str, u64) -> F,
-) where
-    R: Players,
-    F: std::future::Future<Output = ()> + Send + 'static,
-    W: std::future::Future<Output = ()> + Send + 'static,
-{
+    watchers: impl Iterator<Item = R::Watcher>,
+) {
     let Some(game) = seated_game(&**run, games, slot, made, (&south, &north)).await else {
         return;
     };
+    let maker = south.clone();
     let (south_seed, north_seed) = seeds(slot, round);
-    let mut tasks: Vec<_> = (0..spectators)
-        .map(|k| tokio::spawn(watch(&game, k)))
+    let mut tasks: Vec<_> = watchers
+        .map(|who| tokio::spawn(R::watch(Arc::clone(run), game.clone(), who)))
         .collect();
-    tasks.push(tokio::spawn(play(
-        Arc::clone(run),
-        game.clone(),
-        south,
-        "S",
-        south_seed,
-    )));
-    tasks.push(tokio::spawn(play(
-        Arc::clone(run),
-        game,
-        north,
-        "N",
-        north_seed,
-    )));
+    for (who, me, seed) in [(south, "S", south_seed), (north, "N", north_seed)] {
+        tasks.push(tokio::spawn(R::play(
+            Arc::clone(run),
+            game.clone(),
+            who,
+            me,
+            seed,
+        )));
+    }
     for t in tasks {
         let _ = t.await;
+    }
+    // The run's time is up with the game going: ended, so that the
+    // server does not keep it open.
+    if run.over() {
+        finish_game(&**run, &maker, &game).await;
     }
 }
 

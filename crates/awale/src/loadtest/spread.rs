@@ -1,21 +1,26 @@
-//! `awale loadtest --addr A --addr B ... [--store URL]`: the load test
-//! over several processes of one site. Online games between simulated
-//! players through the page's API, as the one-process test
-//! (`super`) plays them, but the two players of a game are on different
-//! processes and the spectators spread over all; a client whose process
-//! stops answering goes on through the next, as behind a load balancer,
-//! and a move whose answer was lost with its process counts as in doubt,
-//! not as acknowledged. Every simulated client seems to come from its own
-//! address (`X-Forwarded-For`), so that the servers, started with
-//! `--trust-proxy 127.0.0.1 --max-connections-per-ip 0`, apply their
-//! limits per client as they would to real players. With `--store`, the
-//! acknowledged moves are looked for in the database itself. Its last line
-//! is one JSON object.
+//! `awale loadtest --addr A [--addr B ...] [--store URL]`: the load test
+//! of real servers, one process or several of one site. Online games
+//! between simulated players through the page's API, as the one-process
+//! test (`super`) plays them, but the two players of a game are on
+//! different processes (when there are several) and the spectators spread
+//! over all; a client whose process stops answering goes on through the
+//! next, as behind a load balancer, and a move whose answer was lost with
+//! its process counts as in doubt, not as acknowledged. Every simulated
+//! client connects from a loopback address of its own (127.3.0.1 on), so
+//! that servers started with their default options apply their limits per
+//! address (new players, connections) to each as to a real player: the
+//! servers must be on loopback. A 409 `stale` answering a client's own move
+//! sent again at the same ply (after 3 s without an event) counts as
+//! `stale`, not as an error. At the end, every game still going is
+//! resigned (a challenge never joined, withdrawn), so that the servers do
+//! not keep thousands of open games; `left_open` counts those that could
+//! not be. With `--store`, the acknowledged moves are looked for in the
+//! database itself. Its last line is one JSON object.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use bytes::Bytes;
@@ -26,14 +31,15 @@ use rand::SeedableRng;
 use serde_json::{json, Value};
 
 use super::{
-    http_client, json_body, letters, log_in_flood_with, new_game, play_out, player_cookie,
-    request_to, runtime, take_events, Answer, Head, Http, Logins, Players, Tally,
+    http_client, json_body, letters, log_in_flood_with, loopback, new_game, on_loopback, play_out,
+    player_cookie, request_to, runtime, take_events, Answer, Head, Http, Logins, Players, Tally,
+    WalWatch,
 };
 
 /// What `awale loadtest` gives this run.
 pub struct Args {
-    /// A running server to load (default: one started here, on a scratch
-    /// games file); repeated, processes of one site (`--store postgres://`).
+    /// The running servers to load (on loopback): one, or processes of one
+    /// site (`--store postgres://`).
     pub(super) addr: Vec<String>,
     /// Games played at once.
     pub(super) games: usize,
@@ -51,6 +57,9 @@ pub struct Args {
     /// the acknowledged moves are then looked for there rather than
     /// through a process.
     pub(super) store: Option<String>,
+    /// The games file of the server loaded (SQLite), whose log's largest
+    /// size is reported.
+    pub(super) games_file: Option<std::path::PathBuf>,
 }
 
 /// [`log_in_flood_with`] through the processes, each log-in (and each
@@ -69,12 +78,23 @@ async fn log_in_flood(run: Arc<Run>, per_s: u64) -> anyhow::Result<Logins> {
     log_in_flood_with(&run, per_s, send).await
 }
 
-/// One simulated browser: the address it seems to come from, its player's
-/// cookie once it has one, and the process it talks to now.
+/// One simulated browser: its connections (from a loopback address of its
+/// own), its player's cookie once it has one, and the process it talks to
+/// now.
 struct Visitor {
-    from: String,
+    client: Http,
     cookie: Option<String>,
     at: AtomicUsize,
+}
+
+impl Clone for Visitor {
+    fn clone(&self) -> Visitor {
+        Visitor {
+            client: self.client.clone(),
+            cookie: self.cookie.clone(),
+            at: AtomicUsize::new(self.at.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 /// Why a request got no answer.
@@ -97,11 +117,10 @@ impl std::fmt::Display for Failed {
 
 /// What all the simulated clients share.
 struct Run {
-    client: Http,
     /// The processes, and whether each was found gone.
     addrs: Vec<String>,
     dead: Vec<AtomicBool>,
-    /// Simulated clients made so far (each its own address).
+    /// Simulated clients made so far (each its own loopback address).
     visitors: AtomicU64,
     /// Clients moved to another process, and moves in doubt with it.
     failovers: AtomicU64,
@@ -119,7 +138,7 @@ impl Run {
     fn visitor(&self, at: usize) -> Visitor {
         let n = self.visitors.fetch_add(1, Ordering::Relaxed);
         Visitor {
-            from: format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255),
+            client: http_client(Some(loopback(n))),
             cookie: None,
             at: AtomicUsize::new(at % self.addrs.len()),
         }
@@ -180,15 +199,14 @@ impl Run {
         let mut tries = 0;
         loop {
             let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
-            let mut req = request_to(addr, method, path, who.cookie.as_deref())
-                .header("x-forwarded-for", &who.from);
+            let mut req = request_to(addr, method, path, who.cookie.as_deref());
             if let Some(a) = accept {
                 req = req.header("accept", a);
             }
             let req = req
                 .body(json_body(body))
                 .map_err(|e| Failed::Other(e.into()))?;
-            match self.client.request(req).await {
+            match who.client.request(req).await {
                 Ok(res) => return Ok(res),
                 // Never sent: sent again, to the next process when this
                 // one is gone, else after a moment (a few times).
@@ -296,7 +314,6 @@ async fn read_events(
 /// How many times a client opens a game's stream again before it gives up.
 const REOPENS: usize = 5;
 
-/// A head read from the game itself (a watchdog, when no event came).
 /// Whether a listener whose stream ended with `result` stops (the game
 /// over, the run over, or an error, counted as `what`) rather than
 /// listening again through a process still up.
@@ -313,6 +330,7 @@ fn stream_done(run: &Run, result: Result<Ended, Failed>, what: &str) -> bool {
     }
 }
 
+/// A head read from the game itself (a watchdog, when no event came).
 async fn fetch_head(run: &Run, who: &Visitor, game: &GameRef) -> Option<Head> {
     match run
         .request(who, "GET", &format!("/api/games/{game}"), None)
@@ -345,16 +363,20 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
         })
     };
     let mut plies = 0usize;
+    // The ply last moved at: a position heard twice (the state read on
+    // connecting and the move event of its last ply) is not moved at
+    // twice; only the watchdog sends a move again at the same ply.
+    let mut moved_at = None;
     let mut rng = StdRng::seed_from_u64(seed);
     loop {
         // A move lost with its process, or a stale answer, may leave no
         // event to wait for: after a while, the game itself is read.
-        let head = match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
-            Ok(Some(head)) => head,
+        let (head, watchdog) = match tokio::time::timeout(Duration::from_secs(3), rx.recv()).await {
+            Ok(Some(head)) => (head, false),
             Ok(None) => break,
             Err(_) if run.over() => break,
             Err(_) => match fetch_head(&run, &who, &game).await {
-                Some(head) => head,
+                Some(head) => (head, true),
                 None => continue,
             },
         };
@@ -365,6 +387,11 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
         if head.waiting || head.to_move != me || head.legal.is_empty() {
             continue;
         }
+        let again = moved_at == Some(plies);
+        if again && !watchdog {
+            continue;
+        }
+        moved_at = Some(plies);
         let mv = run.choose_move(&game, plies, &head, &mut rng).await;
         let path = format!("/api/games/{game}/moves?answer=move");
         match run
@@ -374,11 +401,13 @@ async fn play(run: Arc<Run>, game: GameRef, who: Visitor, me: &'static str, seed
             Ok((StatusCode::OK, _, _)) => run.acked_move(&game, plies, &mv),
             // The game moved on from the ply this client saw: its own
             // move sent again after 3 s without an event (the late event
-            // then came), or a copy behind the store's on a process that
-            // has not heard yet of the move a lost one made. Not the
-            // server's error: the next state tells.
+            // then came), or, once a process was lost, a copy behind the
+            // store's on a process that has not heard yet of the move a
+            // lost one made. Not the server's error: the next state tells.
+            // A first move at a ply refused so is one.
             Ok((StatusCode::CONFLICT, _, body))
-                if serde_json::from_slice::<Value>(&body).is_ok_and(|v| v["error"] == "stale") =>
+                if serde_json::from_slice::<Value>(&body).is_ok_and(|v| v["error"] == "stale")
+                    && (again || run.failovers.load(Ordering::Relaxed) > 0) =>
             {
                 run.stale.fetch_add(1, Ordering::Relaxed);
             }
@@ -419,7 +448,26 @@ type GameRef = Arc<str>;
 
 impl Players for Run {
     type Player = Visitor;
+    type Watcher = Visitor;
     type Failure = Failed;
+
+    fn play(
+        run: Arc<Run>,
+        game: GameRef,
+        who: Visitor,
+        me: &'static str,
+        seed: u64,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        play(run, game, who, me, seed)
+    }
+
+    fn watch(
+        run: Arc<Run>,
+        game: GameRef,
+        who: Visitor,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        watch(run, game, who)
+    }
 
     async fn ask(
         &self,
@@ -455,17 +503,8 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let made = run
             .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
-        let watcher =
-            |game: &GameRef, k| watch(Arc::clone(&run), game.clone(), run.visitor(slot + 2 + k));
-        play_out(
-            &run,
-            (&games, slot, round),
-            made,
-            (south, north),
-            (spectators, watcher),
-            play,
-        )
-        .await;
+        let watchers = (0..spectators).map(|k| run.visitor(slot + 2 + k));
+        play_out(&run, (&games, slot, round), made, (south, north), watchers).await;
     }
 }
 
@@ -533,9 +572,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             !args.addr.is_empty(),
             "--store: give the processes serving the site (--addr HOST:PORT, repeated)"
         );
+        on_loopback(&args.addr)?;
         let addrs = args.addr.clone();
         let run = Arc::new(Run {
-            client: http_client(None),
             dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
             addrs,
             visitors: AtomicU64::new(0),
@@ -545,9 +584,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             tally: Tally::new(args.seconds, args.think_ms),
         });
         let games = Arc::new(Mutex::new(Vec::new()));
+        let wal = args.games_file.map(|file| WalWatch::start(&run, &file));
         let flood =
             (args.logins > 0).then(|| tokio::spawn(log_in_flood(Arc::clone(&run), args.logins)));
-        let started = Instant::now();
         let mut pairs = Vec::new();
         for slot in 0..args.games {
             // Spectators spread evenly: the first games get one more.
@@ -564,11 +603,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = p.await;
         }
         run.stop.store(true, Ordering::Relaxed);
+        let wal = WalWatch::report_of(wal).await?;
         let logins = match flood {
             Some(task) => Some(task.await.context("log-ins")??),
             None => None,
         };
-        let elapsed = started.elapsed().as_secs_f64();
         let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let db = match &args.store {
             Some(url) => Some(awale_store::PgStore::connect(url).context("--store")?),
@@ -576,15 +615,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let (lost, twice) = lost_moves(&run, db.as_ref(), &games).await?;
         let moves = run.moves.load(Ordering::Relaxed) - twice;
-        let mut report = run.report(
-            (args.games, args.spectators),
-            games.len(),
-            moves,
-            elapsed,
-            lost,
-        );
+        let mut report = run.report((args.games, args.spectators), games.len(), moves, lost);
         if twice > 0 {
             report["resent"] = json!(twice);
+        }
+        if let Some(wal) = wal {
+            report["wal_mb"] = wal;
         }
         if run.addrs.len() > 1 {
             let gone: Vec<&String> = run

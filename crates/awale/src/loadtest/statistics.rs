@@ -6,6 +6,7 @@ use super::*;
 /// What the clients of a load test count and share, whether on one
 /// process or spread over several ([`spread`]).
 pub(super) struct Tally {
+    pub(super) started: Instant,
     pub(super) deadline: Instant,
     pub(super) stop: AtomicBool,
     pub(super) moves: AtomicU64,
@@ -18,14 +19,20 @@ pub(super) struct Tally {
     /// Acknowledged moves: (game, ply, letter).
     pub(super) acked: Mutex<Vec<(GameRef, usize, char)>>,
     pub(super) think: Duration,
+    /// Games still going at the end (or never joined), ended by their
+    /// maker; and those that could not be.
+    pub(super) finished: AtomicU64,
+    pub(super) left_open: AtomicU64,
 }
 
 impl Tally {
     /// The tally of a run of `seconds`, its players thinking `think_ms`
     /// before each move.
     pub(super) fn new(seconds: u64, think_ms: u64) -> Tally {
+        let started = Instant::now();
         Tally {
-            deadline: Instant::now() + Duration::from_secs(seconds),
+            started,
+            deadline: started + Duration::from_secs(seconds),
             stop: AtomicBool::new(false),
             moves: AtomicU64::new(0),
             errors: AtomicU64::new(0),
@@ -35,6 +42,8 @@ impl Tally {
             spectator_ms: Mutex::new(Vec::new()),
             acked: Mutex::new(Vec::new()),
             think: Duration::from_millis(think_ms),
+            finished: AtomicU64::new(0),
+            left_open: AtomicU64::new(0),
         }
     }
 
@@ -138,16 +147,20 @@ impl Tally {
     }
 
     /// The report's figures of the games (`played` of them, `moves` moves
-    /// in `elapsed` seconds, `lost` of them not found stored), the first
+    /// over the run's time, `lost` of them not found stored), the first
     /// error and a summary told on the standard error.
     pub(super) fn report(
         &self,
         (games, spectators): (usize, usize),
         played: usize,
         moves: u64,
-        elapsed: f64,
         lost: u64,
     ) -> Value {
+        let elapsed = self
+            .deadline
+            .min(Instant::now())
+            .duration_since(self.started)
+            .as_secs_f64();
         let mut opponent = self
             .opponent_ms
             .lock()
@@ -176,6 +189,8 @@ impl Tally {
             "spectator_ms": p50_p99(&mut spectator),
             "errors": self.errors.load(Ordering::Relaxed),
             "lost": lost,
+            "finished_at_end": self.finished.load(Ordering::Relaxed),
+            "left_open": self.left_open.load(Ordering::Relaxed),
         })
     }
 
