@@ -148,6 +148,27 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     let offline_game = b.string("return location.hash.slice(6)");
     let played = b.eval("return document.querySelectorAll('#move-list .mv').length");
     assert!(plies >= 10, "{plies} moves of the person");
+    // Export, offline: the record written here, in the notation other
+    // Oware programs read (not a greyed button).
+    b.wait_for(
+        "the offline game's Export",
+        "const a = document.querySelector('#btn-export'); \
+         return a.getAttribute('aria-disabled') === null && !a.classList.contains('disabled') \
+           && a.href.startsWith('blob:') && a.getAttribute('download').endsWith('.ogn')",
+        20,
+    );
+    let exported = b
+        .exec_async(
+            "const done = arguments[0]; \
+             fetch(document.querySelector('#btn-export').href).then((r) => r.text()).then(done, (e) => done(String(e)));",
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let records = awale_core::parse_records(&exported).unwrap_or_else(|e| panic!("{e}: {exported}"));
+    let game = records[0].to_game().unwrap_or_else(|e| panic!("{e}: {exported}"));
+    assert_eq!(json!(game.plies().len()), played, "{exported}");
+    assert!(exported.contains("[North \"Computer (level 15)\"]"), "{exported}");
 
     // A lesson, with the page's own rules.
     b.goto(&format!("{}/#learn", site.url));
@@ -235,6 +256,24 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     assert_eq!(listed[0]["level"], 15);
     assert_eq!(json!(listed[0]["plies"]), played);
     assert_ne!(listed[0]["result"], "*");
+    // Its record from the server has the moves and the result exported
+    // offline.
+    let id = listed[0]["id"].as_str().expect("an id");
+    let from_server = b
+        .exec_async(&format!(
+            "const done = arguments[0]; fetch('/api/games/{id}/record').then((r) => r.text()).then(done);"
+        ))
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let moves = |record: &str| -> Vec<String> {
+        record
+            .lines()
+            .filter(|l| !l.starts_with("[Site") && !l.starts_with("[Round") && !l.starts_with("[Date"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(moves(&exported), moves(&from_server), "offline:\n{exported}\nserver:\n{from_server}");
     // The page lists it from the server; the game on one screen, still
     // going on, stays in the browser until it ends.
     b.wait_for(

@@ -26,7 +26,7 @@ export function card(s, date) {
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
   else if (s.mode === "online") {
     // Named as everywhere else: a guest's default name in the page's
-    // words, a deleted player said so, the side's name in kid mode.
+    // words, a deleted player said so.
     const named = (i) => isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S"));
     title.textContent = t("online_names", named(0), named(1));
   }

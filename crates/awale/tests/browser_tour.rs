@@ -1,0 +1,225 @@
+//! A new player's tour of the site (issue 42), end to end in a real
+//! headless Chromium: every view once, as a new player meets them, on a
+//! phone (390 pixels) and on a desktop, in French and in English. On each
+//! view: nothing past the screen's edge, one `h1`, no catalog key shown
+//! raw nor a word left empty, no word of the other language (a side's or
+//! a guest's name), no link in the browser's default blue, no script
+//! error (a refused request is the page's to say, not the console's).
+//! With `AWALE_SCREENSHOTS=1` it refreshes the pictures of the views in
+//! `docs/`.
+//!
+//! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
+//! as those of `browser.rs`.
+
+mod webdriver;
+
+use serde_json::json;
+use webdriver::{doc_screenshot, open_at_once, page_fetch, sign_up, tap, Browser, Site, PHONE};
+
+/// Kept by the page from its first script on: what the console was told
+/// as an error, and the errors no script caught.
+const WATCH_ERRORS: &str = "
+  window.__problems = [];
+  const error = console.error.bind(console);
+  console.error = (...args) => { window.__problems.push('console.error: ' + args.map(String).join(' ')); error(...args); };
+  addEventListener('error', (e) => window.__problems.push('error: ' + e.message));
+  addEventListener('unhandledrejection', (e) => window.__problems.push('unhandled: ' + ((e.reason && e.reason.message) || e.reason)));
+";
+
+/// What a new player would find wrong on the page as it is now, in
+/// `arguments[0]` (`fr` or `en`).
+const LOOK: &str = "
+  const lang = arguments[0];
+  const bad = [];
+  const w = window.innerWidth;
+  const seen = (e) => !!e && e.getClientRects().length > 0 && !e.closest('[hidden]')
+    && getComputedStyle(e).visibility !== 'hidden';
+  const name = (e) => e.id || (typeof e.className === 'string' ? e.className : '') || e.tagName;
+  if (document.documentElement.scrollWidth > w + 1) bad.push('page ' + document.documentElement.scrollWidth + ' wide');
+  const dialog = document.querySelector('dialog[open]');
+  const scope = dialog ? [dialog] : [document.querySelector('header'), document.querySelector('main')];
+  for (const root of scope) {
+    for (const e of root.querySelectorAll('*')) {
+      if (!seen(e)) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width && r.right > w + 1) bad.push('past the edge: ' + name(e) + ' ' + Math.round(r.right));
+    }
+  }
+  if (!dialog) {
+    const h1 = [...document.querySelectorAll('main h1')].filter(seen);
+    if (h1.length !== 1) bad.push('h1: ' + h1.length);
+  }
+  for (const root of scope) {
+    for (const a of root.querySelectorAll('a[href]')) {
+      if (!seen(a)) continue;
+      const c = getComputedStyle(a).color;
+      if (c === 'rgb(0, 0, 238)' || c === 'rgb(85, 26, 139)') bad.push('default link colour: ' + name(a) + ' ' + a.textContent.trim());
+    }
+    for (const e of root.querySelectorAll('[data-i18n]')) {
+      if (seen(e) && !e.textContent.trim()) bad.push('no words: ' + e.dataset.i18n);
+    }
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const text = n.textContent.trim();
+      if (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(text) && seen(n.parentElement)) bad.push('a catalog key: ' + text);
+    }
+    const said = root.innerText || '';
+    const other = lang === 'fr' ? /\\b(Guest \\d+|South|North)\\b/ : /\\b(Invité \\d+|Sud|Nord)\\b/;
+    const found = said.match(other);
+    if (found) bad.push('the other language: ' + found[0]);
+  }
+  for (const p of window.__problems || []) bad.push(p);
+  window.__problems = [];
+  return bad;
+";
+
+/// What is wrong with the view `what` of `b` in `lang`, each line headed
+/// by where it was seen.
+fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>) {
+    let bad = b.exec(LOOK, json!([lang]));
+    for line in bad.as_array().into_iter().flatten() {
+        found.push(format!("[{lang} {size} {what}] {}", line.as_str().unwrap_or("?")));
+    }
+}
+
+/// Goes to `hash` and waits until `ready` (a script's condition) holds.
+fn visit(b: &Browser, hash: &str, ready: &str) {
+    b.exec("location.hash = arguments[0]", json!([hash]));
+    b.wait_for(
+        &format!("{hash} drawn"),
+        &format!("return location.hash === {} && ({ready})", json!(hash)),
+        30,
+    );
+}
+
+/// The views a new player reaches from the header, each looked at.
+fn views(b: &Browser, lang: &str, size: &str, found: &mut Vec<String>) {
+    for (hash, what, ready) in [
+        ("#games", "my games", "document.querySelectorAll('.game-card').length > 0"),
+        ("#rules", "rules", "!!document.querySelector('#rules-text figure svg')"),
+        ("#learn", "lessons", "document.querySelectorAll('.lesson-card').length > 0"),
+        (
+            "#puzzles&seed=3&difficulty=3",
+            "puzzles",
+            "document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
+        ),
+        (
+            "#analysis",
+            "analysis",
+            "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
+        ),
+        ("#lobby", "lobby", "!document.querySelector('#view-lobby').hidden && document.querySelectorAll('#pools button').length > 0"),
+        (
+            "#leaderboard=blitz",
+            "leaderboard",
+            "!document.querySelector('#leaderboard').hidden",
+        ),
+        (
+            "#player=Bob_B",
+            "a player's page",
+            "!document.querySelector('#player-body').hidden && !!document.querySelector('#player-ratings li')",
+        ),
+    ] {
+        visit(b, hash, ready);
+        look(b, lang, size, what, found);
+    }
+    for (button, dialog, what) in [
+        ("#btn-new", "#dlg-new", "new game dialog"),
+        ("#btn-settings", "#dlg-settings", "settings"),
+        ("#btn-account", "#dlg-account", "account"),
+    ] {
+        tap(b, button);
+        b.wait_open(dialog, 10);
+        look(b, lang, size, what, found);
+        b.exec("document.querySelector(arguments[0]).close()", json!([dialog]));
+    }
+}
+
+/// A new player in `lang`: the first visit's dialog, a game against the
+/// computer, every view on a phone then on a desktop, then the same as an
+/// account (its own page, its settings).
+fn tour(site: &Site, lang: &str, languages: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let b = Browser::start(&format!("tour-{lang}"), languages, PHONE.0, PHONE.1);
+    b.cdp(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": WATCH_ERRORS }),
+    );
+    open_at_once(&b, &site.url);
+    b.wait_open("#dlg-new", 20);
+    look(&b, lang, "phone", "first visit", &mut found);
+    tap(&b, "#btn-start");
+    b.wait_for(
+        "a game against the computer",
+        "return document.querySelectorAll('#board .hole-hit.legal').length > 0",
+        20,
+    );
+    tap(&b, "#board .hole-hit.legal");
+    b.wait_for(
+        "the computer's answer",
+        "return document.querySelectorAll('#move-list .mv').length >= 2 \
+           && document.querySelectorAll('#board .hole-hit.legal').length > 0",
+        30,
+    );
+    look(&b, lang, "phone", "play", &mut found);
+    // A refused request (a move out of turn, 409) is said by the page
+    // only, not logged as an error.
+    let game = b.string("return location.hash.slice(6).split('&')[0]");
+    let refused = page_fetch(
+        &b,
+        "POST",
+        &format!("/api/games/{game}/computer"),
+        json!({}),
+    );
+    assert!(
+        refused["status"].as_u64().is_some_and(|s| s >= 400),
+        "{refused}"
+    );
+    views(&b, lang, "phone", &mut found);
+    b.resize(1280, 900);
+    b.wait_for(
+        "a desktop's screen",
+        "return window.innerWidth === 1280",
+        10,
+    );
+    visit(&b, &format!("#game={game}"), "document.querySelectorAll('#board .hole-hit').length === 12");
+    look(&b, lang, "desktop", "play", &mut found);
+    views(&b, lang, "desktop", &mut found);
+
+    // Signed up: its own page and its account's settings (kid mode said).
+    let me = if lang == "fr" { "Ama_tour" } else { "Kofi_tour" };
+    sign_up(&b, me);
+    b.goto(&site.page(&format!("#player={me}")));
+    b.wait_for(
+        "one's own page",
+        "return !document.querySelector('#player-body').hidden",
+        20,
+    );
+    look(&b, lang, "desktop", "one's own page", &mut found);
+    tap(&b, "#btn-account");
+    b.wait_shown("#dlg-account [data-pane=account]", 10);
+    look(&b, lang, "desktop", "account settings", &mut found);
+    if lang == "en" {
+        doc_screenshot(&b, "screenshot-account-settings-en.png");
+    }
+    b.exec("document.querySelector('#dlg-account').close()", json!([]));
+    b.resize(PHONE.0, PHONE.1);
+    b.wait_for("a phone's screen", "return window.innerWidth === 390", 10);
+    tap(&b, "#btn-account");
+    b.wait_shown("#dlg-account [data-pane=account]", 10);
+    look(&b, lang, "phone", "account settings", &mut found);
+    found
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_new_player_tours_every_view_on_a_phone_and_a_desktop_in_both_languages() {
+    let site = Site::with_database("tour");
+    // An account with a page to visit.
+    let bob = Browser::start("tour-bob", "en-GB,en", 800, 600);
+    bob.goto(&site.page("#rules"));
+    sign_up(&bob, "Bob_B");
+    let mut found = tour(&site, "fr", "fr-FR,fr");
+    found.extend(tour(&site, "en", "en-US,en"));
+    assert!(found.is_empty(), "a new player finds:\n{}", found.join("\n"));
+}
