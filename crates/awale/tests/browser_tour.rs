@@ -93,7 +93,8 @@ fn visit(b: &Browser, hash: &str, ready: &str) {
 }
 
 /// The views a new player reaches from the header, each looked at.
-fn views(b: &Browser, lang: &str, size: &str, found: &mut Vec<String>) {
+fn views(b: &Browser, arena: &str, lang: &str, size: &str, found: &mut Vec<String>) {
+    let arena_hash = format!("#tournament={arena}");
     for (hash, what, ready) in [
         ("#games", "my games", "document.querySelectorAll('.game-card').length > 0"),
         ("#rules", "rules", "!!document.querySelector('#rules-text figure svg')"),
@@ -108,7 +109,17 @@ fn views(b: &Browser, lang: &str, size: &str, found: &mut Vec<String>) {
             "analysis",
             "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
         ),
-        ("#lobby", "lobby", "!document.querySelector('#view-lobby').hidden && document.querySelectorAll('#pools button').length > 0"),
+        (
+            "#lobby",
+            "lobby",
+            "document.querySelectorAll('#pools button').length > 0 \
+               && document.querySelectorAll('#arena-list a').length > 0",
+        ),
+        (
+            arena_hash.as_str(),
+            "an arena to come",
+            "!!document.querySelector('#arena-title').textContent",
+        ),
         (
             "#leaderboard=blitz",
             "leaderboard",
@@ -138,7 +149,7 @@ fn views(b: &Browser, lang: &str, size: &str, found: &mut Vec<String>) {
 /// A new player in `lang`: the first visit's dialog, a game against the
 /// computer, every view on a phone then on a desktop, then the same as an
 /// account (its own page, its settings).
-fn tour(site: &Site, lang: &str, languages: &str) -> Vec<String> {
+fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     let mut found = Vec::new();
     let b = Browser::start(&format!("tour-{lang}"), languages, PHONE.0, PHONE.1);
     b.cdp(
@@ -175,7 +186,7 @@ fn tour(site: &Site, lang: &str, languages: &str) -> Vec<String> {
         refused["status"].as_u64().is_some_and(|s| s >= 400),
         "{refused}"
     );
-    views(&b, lang, "phone", &mut found);
+    views(&b, arena, lang, "phone", &mut found);
     b.resize(1280, 900);
     b.wait_for(
         "a desktop's screen",
@@ -184,7 +195,7 @@ fn tour(site: &Site, lang: &str, languages: &str) -> Vec<String> {
     );
     visit(&b, &format!("#game={game}"), "document.querySelectorAll('#board .hole-hit').length === 12");
     look(&b, lang, "desktop", "play", &mut found);
-    views(&b, lang, "desktop", &mut found);
+    views(&b, arena, lang, "desktop", &mut found);
 
     // Signed up: its own page and its account's settings (kid mode said).
     let me = if lang == "fr" { "Ama_tour" } else { "Kofi_tour" };
@@ -219,7 +230,16 @@ fn a_new_player_tours_every_view_on_a_phone_and_a_desktop_in_both_languages() {
     let bob = Browser::start("tour-bob", "en-GB,en", 800, 600);
     bob.goto(&site.page("#rules"));
     sign_up(&bob, "Bob_B");
-    let mut found = tour(&site, "fr", "fr-FR,fr");
-    found.extend(tour(&site, "en", "en-US,en"));
+    // An arena to come, in the lobby's list.
+    let made = page_fetch(
+        &bob,
+        "POST",
+        "/api/tournaments",
+        json!({"name": "Tour du soir", "minutes_each": 3.0, "increment_s": 2, "minutes": 20, "starts_in_minutes": 30}),
+    );
+    let arena = made["body"]["id"].to_string();
+    assert!(made["status"].as_u64().is_some_and(|s| s < 300) && arena != "null", "{made}");
+    let mut found = tour(&site, &arena, "fr", "fr-FR,fr");
+    found.extend(tour(&site, &arena, "en", "en-US,en"));
     assert!(found.is_empty(), "a new player finds:\n{}", found.join("\n"));
 }

@@ -502,6 +502,19 @@ fn without_the_server_the_page_says_what_needs_the_network_and_what_works() {
         "#lobby-offline",
         &["Online play needs the network", "play the computer"],
     );
+    // The server stopped while the phone has a network: the Perfect
+    // level is not offered either, said before Start.
+    b.click("#btn-new");
+    b.wait_open("#dlg-new", 10);
+    b.click("input[name=mode][value=computer]");
+    b.wait_for(
+        "the Perfect level not offered without the server",
+        "const o = document.querySelector('#sel-level option[value=\"18\"]'); \
+         return o.disabled && o.textContent.endsWith('(with the network only)') \
+           && document.querySelector('#sel-level').value !== '18'",
+        20,
+    );
+    b.exec("document.querySelector('#dlg-new').close()", json!([]));
     // The same with the phone offline too.
     b.set_offline(true);
     b.goto(&site.page("#lobby"));
