@@ -229,6 +229,22 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         "return [...document.querySelectorAll('#games-list .game-card')].some((c) => c.textContent.includes('played offline'))",
         20,
     );
+    // Its card exports it too: the record written here.
+    b.eval(
+        "window.saved = []; const make = URL.createObjectURL; \
+         URL.createObjectURL = (blob) => { window.saved.push(blob); return make(blob); };",
+    );
+    b.click(&format!("#games-list .game-card[data-id='{offline_game}'] a.export"));
+    let saved = b
+        .exec_async(
+            "const done = arguments[0]; const wait = () => window.saved.length \
+               ? window.saved[window.saved.length - 1].text().then(done) : setTimeout(wait, 100); wait();",
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(saved, exported, "My games exports the record the board exports");
+    assert!(b.string("return location.hash") == "#games");
 
     // Back online: the game goes to the server, once.
     site.restart();
