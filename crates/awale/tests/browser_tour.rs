@@ -5,8 +5,6 @@
 //! raw nor a word left empty, no word of the other language (a side's or
 //! a guest's name), no link in the browser's default blue, no script
 //! error (a refused request is the page's to say, not the console's).
-//! With `AWALE_SCREENSHOTS=1` it refreshes the pictures of the views in
-//! `docs/`.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -14,7 +12,7 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{doc_screenshot, open_at_once, page_fetch, sign_up, tap, Browser, Site, PHONE};
+use webdriver::{open_at_once, page_fetch, sign_up, tap, Browser, Site, PHONE};
 
 /// Kept by the page from its first script on: what the console was told
 /// as an error, and the errors no script caught.
@@ -206,13 +204,15 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
         "return !document.querySelector('#player-body').hidden",
         20,
     );
+    b.wait_for(
+        "the header naming the account",
+        &format!("return document.querySelector('#btn-account').textContent === {me:?}"),
+        20,
+    );
     look(&b, lang, "desktop", "one's own page", &mut found);
     tap(&b, "#btn-account");
     b.wait_shown("#dlg-account [data-pane=account]", 10);
     look(&b, lang, "desktop", "account settings", &mut found);
-    if lang == "en" {
-        doc_screenshot(&b, "screenshot-account-settings-en.png");
-    }
     b.exec("document.querySelector('#dlg-account').close()", json!([]));
     b.resize(PHONE.0, PHONE.1);
     b.wait_for("a phone's screen", "return window.innerWidth === 390", 10);
