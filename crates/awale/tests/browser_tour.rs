@@ -198,6 +198,10 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     // Signed up: its own page and its account's settings (kid mode said).
     let me = if lang == "fr" { "Ama_tour" } else { "Kofi_tour" };
     sign_up(&b, me);
+    eprintln!("the tour in {lang} so far: {found:#?}");
+    // Another address first: a new address with only its `#` changed
+    // would not load the page again.
+    b.goto(&format!("{}/api/info", site.url));
     b.goto(&site.page(&format!("#player={me}")));
     b.wait_for(
         "one's own page",

@@ -19,7 +19,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{Browser, Site, PHONE};
+use webdriver::{tap, temp_dir, Browser, Site, PHONE};
 
 /// Opens `url` with quick animations, no sound, nothing kept of a visit.
 fn open(b: &Browser, url: &str) {
@@ -66,6 +66,36 @@ fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> (u16, Value) {
     );
     let v = b.exec_async(&script);
     (v[0].as_u64().unwrap_or(0) as u16, v[1].clone())
+}
+
+/// The file a click on `css` saves (a record, `.ogn`), as a person who
+/// clicks Export gets it, in a folder of its own named after `folder`.
+fn downloaded(b: &Browser, folder: &str, css: &str) -> String {
+    let dir = temp_dir(folder);
+    b.cdp(
+        "Browser.setDownloadBehavior",
+        json!({"behavior": "allow", "downloadPath": dir.to_string_lossy()}),
+    );
+    tap(b, css);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let saved = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find(|e| e.path().extension().is_some_and(|x| x == "ogn"))
+            .and_then(|e| std::fs::read_to_string(e.path()).ok())
+            .filter(|text| !text.is_empty());
+        if let Some(text) = saved {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{css}: no record saved in {}",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 #[test]
@@ -157,14 +187,7 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
            && a.href.startsWith('blob:') && a.getAttribute('download').endsWith('.ogn')",
         20,
     );
-    let exported = b
-        .exec_async(
-            "const done = arguments[0]; \
-             fetch(document.querySelector('#btn-export').href).then((r) => r.text()).then(done, (e) => done(String(e)));",
-        )
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let exported = downloaded(&b, "offline-export", "#btn-export");
     let records = awale_core::parse_records(&exported).unwrap_or_else(|e| panic!("{e}: {exported}"));
     let game = records[0].to_game().unwrap_or_else(|e| panic!("{e}: {exported}"));
     assert_eq!(json!(game.plies().len()), played, "{exported}");
@@ -230,19 +253,11 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         20,
     );
     // Its card exports it too: the record written here.
-    b.eval(
-        "window.saved = []; const make = URL.createObjectURL; \
-         URL.createObjectURL = (blob) => { window.saved.push(blob); return make(blob); };",
+    let saved = downloaded(
+        &b,
+        "offline-export-card",
+        &format!("#games-list .game-card[data-id='{offline_game}'] a.export"),
     );
-    b.click(&format!("#games-list .game-card[data-id='{offline_game}'] a.export"));
-    let saved = b
-        .exec_async(
-            "const done = arguments[0]; const wait = () => window.saved.length \
-               ? window.saved[window.saved.length - 1].text().then(done) : setTimeout(wait, 100); wait();",
-        )
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
     assert_eq!(saved, exported, "My games exports the record the board exports");
     assert!(b.string("return location.hash") == "#games");
 
