@@ -94,7 +94,14 @@ fn visit(b: &Browser, hash: &str, ready: &str) {
 fn views(b: &Browser, arena: &str, lang: &str, size: &str, found: &mut Vec<String>) {
     let arena_hash = format!("#tournament={arena}");
     for (hash, what, ready) in [
-        ("#games", "my games", "document.querySelectorAll('.game-card').length > 0"),
+        (
+            "#games",
+            "my games",
+            // The games first, then the import's controls (issue 42).
+            "document.querySelectorAll('.game-card').length > 0 \
+               && document.querySelector('.game-card').getBoundingClientRect().top \
+                  < document.querySelector('#view-games section.import').getBoundingClientRect().top",
+        ),
         ("#rules", "rules", "!!document.querySelector('#rules-text figure svg')"),
         ("#learn", "lessons", "document.querySelectorAll('.lesson-card').length > 0"),
         (
@@ -157,6 +164,18 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     open_at_once(&b, &site.url);
     b.wait_open("#dlg-new", 20);
     look(&b, lang, "phone", "first visit", &mut found);
+    // The look sees what it looks for: a link in the default blue, a
+    // catalog key, a script's error, put there and taken away.
+    b.exec(
+        "const a = document.createElement('a'); a.id = 'planted'; a.href = '#rules'; \
+         a.style.color = 'rgb(0, 0, 238)'; a.textContent = 'some_key'; \
+         document.querySelector('#dlg-new').append(a); console.error('planted');",
+        json!([]),
+    );
+    let mut planted = Vec::new();
+    look(&b, lang, "phone", "planted", &mut planted);
+    b.exec("document.querySelector('#planted').remove()", json!([]));
+    assert_eq!(planted.len(), 3, "{planted:?}");
     tap(&b, "#btn-start");
     b.wait_for(
         "a game against the computer",
@@ -246,4 +265,103 @@ fn a_new_player_tours_every_view_on_a_phone_and_a_desktop_in_both_languages() {
     let mut found = tour(&site, &arena, "fr", "fr-FR,fr");
     found.extend(tour(&site, &arena, "en", "en-US,en"));
     assert!(found.is_empty(), "a new player finds:\n{}", found.join("\n"));
+}
+
+/// Plays two moves of the online game `id` (one each), each from the one
+/// of `players` to move (the other is refused), so that it counts.
+fn two_moves(id: &str, players: [&Browser; 2]) {
+    for _ in 0..2 {
+        let view = page_fetch(players[0], "GET", &format!("/api/games/{id}"), json!(null));
+        let legal = view["body"]["legal"][0].as_str().unwrap_or_else(|| panic!("{view}")).to_string();
+        let ply = view["body"]["plies"].as_array().map_or(0, Vec::len);
+        let moved = players.iter().any(|p| {
+            let answer = page_fetch(
+                p,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                json!({"move": legal, "ply": ply}),
+            );
+            answer["status"].as_u64().is_some_and(|s| s < 300)
+        });
+        assert!(moved, "nobody could play {legal} in {view}");
+    }
+}
+
+/// An online game made by `maker`, joined by `joiner`, two moves played,
+/// then resigned by `maker`: its public id.
+fn lost_by(maker: &Browser, joiner: &Browser) -> String {
+    let made = page_fetch(maker, "POST", "/api/games", json!({"mode": "online"}));
+    let id = made["body"]["id"].as_str().unwrap_or_else(|| panic!("{made}")).to_string();
+    let joined = page_fetch(joiner, "POST", &format!("/api/games/{id}/join"), json!({}));
+    assert!(joined["status"].as_u64().is_some_and(|s| s < 300), "{joined}");
+    two_moves(&id, [maker, joiner]);
+    let resigned = page_fetch(maker, "POST", &format!("/api/games/{id}/resign"), json!({}));
+    assert!(resigned["status"].as_u64().is_some_and(|s| s < 300), "{resigned}");
+    id
+}
+
+/// Issue 42: a French player's opponents named as everywhere on the page,
+/// in My games and on their page alike: a deleted account as "joueur
+/// supprimé" (My games said "?"), a guest without a nickname as "Invité
+/// N" (not "Guest N", as the server's default name reads in English).
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
+    let site = Site::start("tour-names");
+    let ama = Browser::start("tour-names-ama", "fr-FR,fr", 1280, 900);
+    ama.goto(&site.page("#rules"));
+    sign_up(&ama, "Ama_N");
+    let zed = Browser::start("tour-names-zed", "en-GB,en", 800, 600);
+    zed.goto(&site.page("#rules"));
+    sign_up(&zed, "Zed_Z");
+    let guest = Browser::start("tour-names-guest", "en-GB,en", 800, 600);
+    guest.goto(&site.page("#rules"));
+    let with_zed = lost_by(&zed, &ama);
+    let with_guest = lost_by(&guest, &ama);
+    let deleted = page_fetch(
+        &zed,
+        "POST",
+        "/api/account/delete",
+        json!({"password": "seeds in the fourth hole"}),
+    );
+    assert!(deleted["status"].as_u64().is_some_and(|s| s < 300), "{deleted}");
+
+    ama.goto(&format!("{}/api/info", site.url));
+    open_at_once(&ama, &site.page("#games"));
+    let card = |id: &str| format!(".game-card[data-id='{id}'] .head b");
+    ama.wait_for(
+        "both games in My games",
+        &format!(
+            "return !!document.querySelector({:?}) && !!document.querySelector({:?})",
+            card(&with_zed),
+            card(&with_guest)
+        ),
+        20,
+    );
+    let zed_card = ama.text(&card(&with_zed));
+    assert!(
+        zed_card.contains("joueur supprimé") && !zed_card.contains('?'),
+        "{zed_card}"
+    );
+    let guest_card = ama.text(&card(&with_guest));
+    assert!(
+        guest_card.contains("Invité ") && !guest_card.contains("Guest"),
+        "{guest_card}"
+    );
+    ama.exec("location.hash = '#player=Ama_N'", json!([]));
+    ama.wait_for(
+        "both games on Ama's page",
+        "return document.querySelectorAll('#player-games li.played').length === 2",
+        20,
+    );
+    let line = |id: &str| {
+        ama.text(&format!("#player-games li.played[data-id='{id}']"))
+    };
+    let zed_line = line(&with_zed);
+    assert!(zed_line.contains("contre joueur supprimé"), "{zed_line}");
+    let guest_line = line(&with_guest);
+    assert!(
+        guest_line.contains("contre Invité ") && !guest_line.contains("Guest"),
+        "{guest_line}"
+    );
 }
