@@ -581,7 +581,9 @@ mod tests {
         }
         let two = ask(json!({"op": "record", "moves": "F"}));
         assert!(
-            two["record"].as_str().is_some_and(|t| t.contains("[South \"South\"]")),
+            two["record"]
+                .as_str()
+                .is_some_and(|t| t.contains("[South \"South\"]")),
             "{two}"
         );
     }

@@ -148,7 +148,12 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     let online_id = online["body"]["id"].as_str().expect("a public id");
     let card = |b: &Browser| b.text(&format!("#games-list > li[data-id='{online_id}'] .head b"));
     let names_before = card(&phone);
-    let seats = page_fetch(&phone, "GET", &format!("/api/games/{online_id}"), Value::Null);
+    let seats = page_fetch(
+        &phone,
+        "GET",
+        &format!("/api/games/{online_id}"),
+        Value::Null,
+    );
     let name = seats["body"]["seats"][0]["name"]
         .as_str()
         .unwrap_or_else(|| panic!("South's seat: {seats}"))
@@ -187,7 +192,10 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
         json!(true)
     );
     let top = phone.text("#player-top .who") + &phone.text("#player-bottom .who");
-    assert!(top.contains(&name), "the board names {name} in kid mode: {top}");
+    assert!(
+        top.contains(&name),
+        "the board names {name} in kid mode: {top}"
+    );
 
     // Logged out from another tab of the same browser (opened by this
     // one): this page follows at once, a guest again, without the games.

@@ -76,7 +76,10 @@ const LOOK: &str = "
 fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>) {
     let bad = b.exec(LOOK, json!([lang]));
     for line in bad.as_array().into_iter().flatten() {
-        found.push(format!("[{lang} {size} {what}] {}", line.as_str().unwrap_or("?")));
+        found.push(format!(
+            "[{lang} {size} {what}] {}",
+            line.as_str().unwrap_or("?")
+        ));
     }
 }
 
@@ -147,7 +150,10 @@ fn views(b: &Browser, arena: &str, lang: &str, size: &str, found: &mut Vec<Strin
         tap(b, button);
         b.wait_open(dialog, 10);
         look(b, lang, size, what, found);
-        b.exec("document.querySelector(arguments[0]).close()", json!([dialog]));
+        b.exec(
+            "document.querySelector(arguments[0]).close()",
+            json!([dialog]),
+        );
     }
 }
 
@@ -210,12 +216,20 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
         "return window.innerWidth === 1280",
         10,
     );
-    visit(&b, &format!("#game={game}"), "document.querySelectorAll('#board .hole-hit').length === 12");
+    visit(
+        &b,
+        &format!("#game={game}"),
+        "document.querySelectorAll('#board .hole-hit').length === 12",
+    );
     look(&b, lang, "desktop", "play", &mut found);
     views(&b, arena, lang, "desktop", &mut found);
 
     // Signed up: its own page and its account's settings (kid mode said).
-    let me = if lang == "fr" { "Ama_tour" } else { "Kofi_tour" };
+    let me = if lang == "fr" {
+        "Ama_tour"
+    } else {
+        "Kofi_tour"
+    };
     sign_up(&b, me);
     eprintln!("the tour in {lang} so far: {found:#?}");
     // Another address first: a new address with only its `#` changed
@@ -261,10 +275,17 @@ fn a_new_player_tours_every_view_on_a_phone_and_a_desktop_in_both_languages() {
         json!({"name": "Tour du soir", "minutes_each": 3.0, "increment_s": 2, "minutes": 20, "starts_in_minutes": 30}),
     );
     let arena = made["body"]["id"].to_string();
-    assert!(made["status"].as_u64().is_some_and(|s| s < 300) && arena != "null", "{made}");
+    assert!(
+        made["status"].as_u64().is_some_and(|s| s < 300) && arena != "null",
+        "{made}"
+    );
     let mut found = tour(&site, &arena, "fr", "fr-FR,fr");
     found.extend(tour(&site, &arena, "en", "en-US,en"));
-    assert!(found.is_empty(), "a new player finds:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "a new player finds:\n{}",
+        found.join("\n")
+    );
 }
 
 /// Plays two moves of the online game `id` (one each), each from the one
@@ -272,7 +293,10 @@ fn a_new_player_tours_every_view_on_a_phone_and_a_desktop_in_both_languages() {
 fn two_moves(id: &str, players: [&Browser; 2]) {
     for _ in 0..2 {
         let view = page_fetch(players[0], "GET", &format!("/api/games/{id}"), json!(null));
-        let legal = view["body"]["legal"][0].as_str().unwrap_or_else(|| panic!("{view}")).to_string();
+        let legal = view["body"]["legal"][0]
+            .as_str()
+            .unwrap_or_else(|| panic!("{view}"))
+            .to_string();
         let ply = view["body"]["plies"].as_array().map_or(0, Vec::len);
         let moved = players.iter().any(|p| {
             let answer = page_fetch(
@@ -289,14 +313,28 @@ fn two_moves(id: &str, players: [&Browser; 2]) {
 
 /// An online game made by `maker`, joined by `joiner`, two moves played,
 /// then resigned by `maker`: its public id.
-fn lost_by(maker: &Browser, joiner: &Browser) -> String {
-    let made = page_fetch(maker, "POST", "/api/games", json!({"mode": "online"}));
-    let id = made["body"]["id"].as_str().unwrap_or_else(|| panic!("{made}")).to_string();
+fn lost_by(maker: &Browser, joiner: &Browser, name: Option<&str>) -> String {
+    let made = page_fetch(
+        maker,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "public": true, "name": name}),
+    );
+    let id = made["body"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{made}"))
+        .to_string();
     let joined = page_fetch(joiner, "POST", &format!("/api/games/{id}/join"), json!({}));
-    assert!(joined["status"].as_u64().is_some_and(|s| s < 300), "{joined}");
+    assert!(
+        joined["status"].as_u64().is_some_and(|s| s < 300),
+        "{joined}"
+    );
     two_moves(&id, [maker, joiner]);
     let resigned = page_fetch(maker, "POST", &format!("/api/games/{id}/resign"), json!({}));
-    assert!(resigned["status"].as_u64().is_some_and(|s| s < 300), "{resigned}");
+    assert!(
+        resigned["status"].as_u64().is_some_and(|s| s < 300),
+        "{resigned}"
+    );
     id
 }
 
@@ -316,15 +354,20 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
     sign_up(&zed, "Zed_Z");
     let guest = Browser::start("tour-names-guest", "en-GB,en", 800, 600);
     guest.goto(&site.page("#rules"));
-    let with_zed = lost_by(&zed, &ama);
-    let with_guest = lost_by(&guest, &ama);
+    let with_zed = lost_by(&zed, &ama, None);
+    // The guest's default name, as its English page sends it.
+    let number = page_fetch(&guest, "GET", "/api/me", json!(null))["body"]["guest"].clone();
+    let with_guest = lost_by(&guest, &ama, Some(&format!("Guest {number}")));
     let deleted = page_fetch(
         &zed,
         "POST",
         "/api/account/delete",
         json!({"password": "seeds in the fourth hole"}),
     );
-    assert!(deleted["status"].as_u64().is_some_and(|s| s < 300), "{deleted}");
+    assert!(
+        deleted["status"].as_u64().is_some_and(|s| s < 300),
+        "{deleted}"
+    );
 
     ama.goto(&format!("{}/api/info", site.url));
     open_at_once(&ama, &site.page("#games"));
@@ -354,9 +397,7 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
         "return document.querySelectorAll('#player-games li.played').length === 2",
         20,
     );
-    let line = |id: &str| {
-        ama.text(&format!("#player-games li.played[data-id='{id}']"))
-    };
+    let line = |id: &str| ama.text(&format!("#player-games li.played[data-id='{id}']"));
     let zed_line = line(&with_zed);
     assert!(zed_line.contains("contre joueur supprimé"), "{zed_line}");
     let guest_line = line(&with_guest);

@@ -188,10 +188,16 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         20,
     );
     let exported = downloaded(&b, "offline-export", "#btn-export");
-    let records = awale_core::parse_records(&exported).unwrap_or_else(|e| panic!("{e}: {exported}"));
-    let game = records[0].to_game().unwrap_or_else(|e| panic!("{e}: {exported}"));
+    let records =
+        awale_core::parse_records(&exported).unwrap_or_else(|e| panic!("{e}: {exported}"));
+    let game = records[0]
+        .to_game()
+        .unwrap_or_else(|e| panic!("{e}: {exported}"));
     assert_eq!(json!(game.plies().len()), played, "{exported}");
-    assert!(exported.contains("[North \"Computer (level 15)\"]"), "{exported}");
+    assert!(
+        exported.contains("[North \"Computer (level 15)\"]"),
+        "{exported}"
+    );
 
     // A lesson, with the page's own rules.
     b.goto(&format!("{}/#learn", site.url));
@@ -258,7 +264,10 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         "offline-export-card",
         &format!("#games-list .game-card[data-id='{offline_game}'] a.export"),
     );
-    assert_eq!(saved, exported, "My games exports the record the board exports");
+    assert_eq!(
+        saved, exported,
+        "My games exports the record the board exports"
+    );
     assert!(b.string("return location.hash") == "#games");
 
     // Back online: the game goes to the server, once.
@@ -300,11 +309,17 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     let moves = |record: &str| -> Vec<String> {
         record
             .lines()
-            .filter(|l| !l.starts_with("[Site") && !l.starts_with("[Round") && !l.starts_with("[Date"))
+            .filter(|l| {
+                !l.starts_with("[Site") && !l.starts_with("[Round") && !l.starts_with("[Date")
+            })
             .map(str::to_string)
             .collect()
     };
-    assert_eq!(moves(&exported), moves(&from_server), "offline:\n{exported}\nserver:\n{from_server}");
+    assert_eq!(
+        moves(&exported),
+        moves(&from_server),
+        "offline:\n{exported}\nserver:\n{from_server}"
+    );
     // The page lists it from the server; the game on one screen, still
     // going on, stays in the browser until it ends.
     b.wait_for(
