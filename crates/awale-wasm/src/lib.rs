@@ -567,7 +567,7 @@ mod tests {
         let records = awale_core::parse_records(text).expect("the notation reads back");
         assert_eq!(records.len(), 1, "{text}");
         let game = records[0].to_game().expect("a game");
-        assert_eq!(game.notation(), "FcAf", "{text}");
+        assert_eq!(game.notation(), "1. F c 2. A f", "{text}");
         assert_eq!(game.resigned(), Some(Side::North), "{text}");
         for tag in [
             "[Event \"Awalé\"]",
