@@ -41,8 +41,8 @@ const MAX_TIME_MS: u64 = 60_000;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Request {
-    /// `new`, `position`, `game`, `level`, `computer`, `hint`, `analysis`,
-    /// `bench` or `start_time`.
+    /// `new`, `position`, `game`, `record`, `level`, `computer`, `hint`,
+    /// `analysis`, `bench` or `start_time`.
     op: String,
     /// The rules, as `awale` or `abapa,target=20` (default `awale`).
     rules: Option<String>,
@@ -63,6 +63,14 @@ struct Request {
     lines: Option<usize>,
     /// The depth of `bench`.
     depth: Option<u32>,
+    /// `record`: the person's side against the computer (none: two
+    /// people on one screen).
+    human: Option<String>,
+    /// `record`: when the game was made (milliseconds since 1970).
+    created_ms: Option<i64>,
+    /// `record`: the game's id, its `Round` tag (the server writes its
+    /// public id there).
+    id: Option<String>,
 }
 
 /// A refused request: a stable code (those of the server's API) and a
@@ -104,6 +112,7 @@ fn handle(r: &Request) -> Result<Value, Refusal> {
             Ok(position_view(&game))
         }
         "game" => game_view(r),
+        "record" => record(r),
         "level" => Ok(json!({ "level": offline_level(r)?.number() })),
         "computer" => computer(r),
         "hint" => hint(r),
@@ -280,6 +289,41 @@ fn position_view(game: &Game) -> Value {
     view.insert("end".into(), json!(end));
     view.insert("moves".into(), json!(moves));
     Value::Object(view)
+}
+
+/// The record of a game played in the browser, with the tags the
+/// server's export writes (`records::export` in the service: the notation
+/// other Oware programs read), so that an offline game exports as an
+/// online one does.
+fn record(r: &Request) -> Result<Value, Refusal> {
+    let game = replay(r)?;
+    let human = match &r.human {
+        None => None,
+        Some(text) => Some(
+            text.parse::<Side>()
+                .map_err(|e| refuse("bad_side", format!("{e}")))?,
+        ),
+    };
+    let name = |side: Side| match (human, r.level) {
+        (Some(h), Some(level)) if h != side => format!("Computer (level {level})"),
+        (Some(_), _) => "Player".to_string(),
+        (None, _) => side.to_string(),
+    };
+    let (south, north) = (name(Side::South), name(Side::North));
+    let date = awale_core::record_date(r.created_ms.unwrap_or(0).div_euclid(1000));
+    let round = r.id.as_deref().unwrap_or("-");
+    let record = awale_core::Record::from_game(
+        &game,
+        &[
+            ("Event", "Awalé"),
+            ("Site", "awale (offline)"),
+            ("Date", &date),
+            ("Round", round),
+            ("South", &south),
+            ("North", &north),
+        ],
+    );
+    Ok(json!({ "record": record.to_string() }))
 }
 
 /// What a page needs of a game played in the browser: the position, the
@@ -505,10 +549,43 @@ mod tests {
             (json!({"op": "hint", "time_ms": 0}), "bad_time"),
             (json!({"op": "bench", "depth": 99}), "bad_depth"),
             (json!({"op": "game", "unknown": 1}), "bad_json"),
+            (json!({"op": "record", "human": "West"}), "bad_side"),
+            (json!({"op": "record", "moves": "FF"}), "illegal_move"),
         ] {
             assert_eq!(ask(request.clone())["error"], code, "{request}");
         }
         assert!(answer("\u{0}").contains("bad_json"));
+    }
+
+    #[test]
+    fn an_offline_games_record_reads_back_as_the_server_exports_it() {
+        let written = ask(json!({
+            "op": "record", "moves": "FcAf", "resigned": "N", "human": "S",
+            "level": 3, "created_ms": 1_780_000_000_000_i64, "id": "offline-x1",
+        }));
+        let text = written["record"].as_str().expect("a record");
+        let records = awale_core::parse_records(text).expect("the notation reads back");
+        assert_eq!(records.len(), 1, "{text}");
+        let game = records[0].to_game().expect("a game");
+        assert_eq!(game.notation(), "1. F c 2. A f", "{text}");
+        assert_eq!(game.resigned(), Some(Side::North), "{text}");
+        for tag in [
+            "[Event \"Awalé\"]",
+            "[South \"Player\"]",
+            "[North \"Computer (level 3)\"]",
+            "[Round \"offline-x1\"]",
+            "[Result \"1-0\"]",
+            "[Date \"2026.05.28\"]",
+        ] {
+            assert!(text.contains(tag), "{tag} in {text}");
+        }
+        let two = ask(json!({"op": "record", "moves": "F"}));
+        assert!(
+            two["record"]
+                .as_str()
+                .is_some_and(|t| t.contains("[South \"South\"]")),
+            "{two}"
+        );
     }
 
     #[test]

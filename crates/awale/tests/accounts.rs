@@ -2,7 +2,8 @@
 //! headless Chromium with separate profiles, driven as people would. A
 //! guest plays, signs up (its recovery codes shown once) and keeps its
 //! games; a second profile, on a phone, logs in and sees the same games;
-//! a wrong password is told in the page's words; kid mode hides the chat;
+//! a wrong password is told in the page's words; kid mode hides the chat
+//! and names players alike in every view;
 //! logging out leaves a guest. Players' pages and leaderboards: three
 //! rated games between two accounts, found on each one's page (ratings,
 //! the graph, results, the games filtered) and on the leaderboard.
@@ -140,7 +141,24 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     wait_listing(&phone, "#games", "#games-list > li", 2);
     doc_screenshot(&phone, "screenshot-account-phone-en.png");
 
-    // Kid mode, from the phone: the online game shows no chat.
+    // Kid mode, from the phone: lichess's rule, said where it is turned
+    // on (no chat, read or written; names shown everywhere), and every
+    // view follows it: the online game shows no chat, and the same names
+    // on the board and in My games as without kid mode.
+    let online_id = online["body"]["id"].as_str().expect("a public id");
+    let card = |b: &Browser| b.text(&format!("#games-list > li[data-id='{online_id}'] .head b"));
+    let names_before = card(&phone);
+    let seats = page_fetch(
+        &phone,
+        "GET",
+        &format!("/api/games/{online_id}"),
+        Value::Null,
+    );
+    let name = seats["body"]["seats"][0]["name"]
+        .as_str()
+        .unwrap_or_else(|| panic!("South's seat: {seats}"))
+        .to_string();
+    assert!(names_before.contains(&name), "{names_before} names {name}");
     account_dialog(&phone, "account");
     assert_eq!(phone.text("#account-name"), "Ama_K");
     tap(&phone, "#chk-kid");
@@ -149,9 +167,20 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
         "return document.documentElement.classList.contains('kid-mode')",
         10,
     );
+    let rule = phone.text("#kid-mode-help");
+    assert!(
+        rule.contains("lichess") && rule.contains("chat") && rule.contains("names stay shown"),
+        "the rule said where kid mode is turned on: {rule}"
+    );
+    assert_eq!(
+        phone.string("return document.querySelector('#chk-kid').getAttribute('aria-describedby')"),
+        "kid-mode-help"
+    );
     doc_screenshot(&phone, "screenshot-account-settings-en.png");
     tap(&phone, "#account-close");
-    let online_id = online["body"]["id"].as_str().expect("a public id");
+    phone.goto(&format!("{url}/#games"));
+    wait_listing(&phone, "#games", "#games-list > li", 2);
+    assert_eq!(card(&phone), names_before, "My games names them as before");
     phone.goto(&format!("{url}/#game={online_id}"));
     phone.wait_for(
         "the online game shown",
@@ -163,7 +192,10 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
         json!(true)
     );
     let top = phone.text("#player-top .who") + &phone.text("#player-bottom .who");
-    assert!(!top.contains("Ama_K"), "no name in kid mode: {top}");
+    assert!(
+        top.contains(&name),
+        "the board names {name} in kid mode: {top}"
+    );
 
     // Logged out from another tab of the same browser (opened by this
     // one): this page follows at once, a guest again, without the games.

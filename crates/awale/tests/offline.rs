@@ -19,7 +19,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::{Browser, Site, PHONE};
+use webdriver::{tap, temp_dir, Browser, Site, PHONE};
 
 /// Opens `url` with quick animations, no sound, nothing kept of a visit.
 fn open(b: &Browser, url: &str) {
@@ -66,6 +66,36 @@ fn fetch(b: &Browser, method: &str, path: &str, body: Value) -> (u16, Value) {
     );
     let v = b.exec_async(&script);
     (v[0].as_u64().unwrap_or(0) as u16, v[1].clone())
+}
+
+/// The file a click on `css` saves (a record, `.ogn`), as a person who
+/// clicks Export gets it, in a folder of its own named after `folder`.
+fn downloaded(b: &Browser, folder: &str, css: &str) -> String {
+    let dir = temp_dir(folder);
+    b.cdp(
+        "Browser.setDownloadBehavior",
+        json!({"behavior": "allow", "downloadPath": dir.to_string_lossy()}),
+    );
+    tap(b, css);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let saved = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find(|e| e.path().extension().is_some_and(|x| x == "ogn"))
+            .and_then(|e| std::fs::read_to_string(e.path()).ok())
+            .filter(|text| !text.is_empty());
+        if let Some(text) = saved {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{css}: no record saved in {}",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 #[test]
@@ -148,6 +178,26 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     let offline_game = b.string("return location.hash.slice(6)");
     let played = b.eval("return document.querySelectorAll('#move-list .mv').length");
     assert!(plies >= 10, "{plies} moves of the person");
+    // Export, offline: the record written here, in the notation other
+    // Oware programs read (not a greyed button).
+    b.wait_for(
+        "the offline game's Export",
+        "const a = document.querySelector('#btn-export'); \
+         return a.getAttribute('aria-disabled') === null && !a.classList.contains('disabled') \
+           && a.href.startsWith('blob:') && a.getAttribute('download').endsWith('.ogn')",
+        20,
+    );
+    let exported = downloaded(&b, "offline-export", "#btn-export");
+    let records =
+        awale_core::parse_records(&exported).unwrap_or_else(|e| panic!("{e}: {exported}"));
+    let game = records[0]
+        .to_game()
+        .unwrap_or_else(|e| panic!("{e}: {exported}"));
+    assert_eq!(json!(game.plies().len()), played, "{exported}");
+    assert!(
+        exported.contains("[North \"Computer (level 15)\"]"),
+        "{exported}"
+    );
 
     // A lesson, with the page's own rules.
     b.goto(&format!("{}/#learn", site.url));
@@ -208,6 +258,17 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
         "return [...document.querySelectorAll('#games-list .game-card')].some((c) => c.textContent.includes('played offline'))",
         20,
     );
+    // Its card exports it too: the record written here.
+    let saved = downloaded(
+        &b,
+        "offline-export-card",
+        &format!("#games-list .game-card[data-id='{offline_game}'] a.export"),
+    );
+    assert_eq!(
+        saved, exported,
+        "My games exports the record the board exports"
+    );
+    assert!(b.string("return location.hash") == "#games");
 
     // Back online: the game goes to the server, once.
     site.restart();
@@ -235,6 +296,30 @@ fn without_a_network_the_installed_app_plays_and_sends_its_games_back() {
     assert_eq!(listed[0]["level"], 15);
     assert_eq!(json!(listed[0]["plies"]), played);
     assert_ne!(listed[0]["result"], "*");
+    // Its record from the server has the moves and the result exported
+    // offline.
+    let id = listed[0]["id"].as_str().expect("an id");
+    let from_server = b
+        .exec_async(&format!(
+            "const done = arguments[0]; fetch('/api/games/{id}/record').then((r) => r.text()).then(done);"
+        ))
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let moves = |record: &str| -> Vec<String> {
+        record
+            .lines()
+            .filter(|l| {
+                !l.starts_with("[Site") && !l.starts_with("[Round") && !l.starts_with("[Date")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        moves(&exported),
+        moves(&from_server),
+        "offline:\n{exported}\nserver:\n{from_server}"
+    );
     // The page lists it from the server; the game on one screen, still
     // going on, stays in the browser until it ends.
     b.wait_for(
@@ -463,6 +548,19 @@ fn without_the_server_the_page_says_what_needs_the_network_and_what_works() {
         "#lobby-offline",
         &["Online play needs the network", "play the computer"],
     );
+    // The server stopped while the phone has a network: the Perfect
+    // level is not offered either, said before Start.
+    b.click("#btn-new");
+    b.wait_open("#dlg-new", 10);
+    b.click("input[name=mode][value=computer]");
+    b.wait_for(
+        "the Perfect level not offered without the server",
+        "const o = document.querySelector('#sel-level option[value=\"18\"]'); \
+         return o.disabled && o.textContent.endsWith('(with the network only)') \
+           && document.querySelector('#sel-level').value !== '18'",
+        20,
+    );
+    b.exec("document.querySelector('#dlg-new').close()", json!([]));
     // The same with the phone offline too.
     b.set_offline(true);
     b.goto(&site.page("#lobby"));

@@ -1254,6 +1254,12 @@ fn a_game_over_days_is_listed_first_for_whoever_is_to_move_and_its_move_told() {
     // Both have moved: Awa's three days run, and she is told by when.
     awa.goto(&format!("{url}/#games"));
     wait_text(&awa, "#turns .deadline", "À jouer avant le");
+    // Its card in My games says what kind of game it is (issue 42).
+    wait_text(
+        &awa,
+        &format!(".game-card[data-id='{id}']"),
+        "Partie sur plusieurs jours",
+    );
 }
 
 /// The lobby's featured game: the game being played, its players and its

@@ -28,6 +28,14 @@ export function eventJson(ev) {
   }
 }
 
+// Whether the server answered the last request sent to it (false once a
+// request could not reach it: the page plays with its own engine).
+let reached = true;
+
+export function serverReached() {
+  return reached;
+}
+
 export async function api(method, path, body) {
   const mine = await local.own(method, path, body);
   if (mine !== undefined && mine !== null) return mine;
@@ -49,10 +57,12 @@ export async function api(method, path, body) {
       body: body !== undefined ? JSON.stringify(body) : changes ? "{}" : undefined,
     });
   } catch (e) {
+    reached = false;
     const answer = await local.offline(method, path, body);
     if (answer !== undefined) return answer;
     throw new ApiError(0, "network", String(e));
   }
+  reached = true;
   let data = null;
   try {
     data = await res.json();

@@ -2,7 +2,7 @@
 // screen or a friend online; level, side, rules and their options, clock),
 // the settings, and resigning.
 
-import { api } from "./api.js";
+import { api, serverReached } from "./api.js";
 import * as engine from "./engine.js";
 import { session, resign } from "./game.js";
 import { t } from "./i18n.js";
@@ -78,7 +78,8 @@ let marking = 0;
 async function markOfflineLevels() {
   const ticket = ++marking;
   const sel = $("#sel-level");
-  const offline = navigator.onLine === false;
+  // Offline: the browser says so, or the server did not answer.
+  const offline = navigator.onLine === false || !serverReached();
   for (const o of sel.options) {
     if (!offline) continue;
     let needsServer = false;

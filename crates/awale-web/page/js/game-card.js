@@ -3,10 +3,12 @@
 // or open, replay, export). Its own module, so that the lists that show
 // cards (games.js, turns.js) need not import each other.
 
+import { api } from "./api.js";
 import { textEl } from "./dom.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { shownName } from "./people.js";
+import { showError } from "./toast.js";
 import { levelName, rulesWords, shortResult, sideName } from "./words.js";
 
 // The server's facts (the levels' names).
@@ -26,7 +28,7 @@ export function card(s, date) {
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
   else if (s.mode === "online") {
     // Named as everywhere else: a guest's default name in the page's
-    // words, a deleted player said so, the side's name in kid mode.
+    // words, a deleted player said so.
     const named = (i) => isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S"));
     title.textContent = t("online_names", named(0), named(1));
   }
@@ -57,12 +59,33 @@ export function card(s, date) {
   watch.onclick = () => nav.go({ view: "play", game: s.id, ply: 0 });
   // Nothing to replay in a game without a move.
   watch.hidden = !s.plies;
-  const exp = textEl("a", "button", t("export"));
+  const exp = textEl("a", "button export", t("export"));
   exp.href = `/api/games/${s.id}/record`;
   exp.setAttribute("download", `awale-${s.id}.ogn`);
-  // A game kept in the browser is exported once it is on the server.
-  if (s.offline) actions.append(open, watch);
-  else actions.append(open, watch, exp);
+  // A game kept in the browser: its record written here, as the server
+  // writes it.
+  if (s.offline) exp.onclick = (e) => {
+    e.preventDefault();
+    saveOfflineRecord(s.id);
+  };
+  actions.append(open, watch, exp);
   li.append(head, rules, result, actions);
   return li;
+}
+
+// Saves the record of the game `id` kept in the browser as a file.
+async function saveOfflineRecord(id) {
+  try {
+    const answer = await api("GET", `/api/games/${encodeURIComponent(id)}/record`);
+    const url = URL.createObjectURL(new Blob([answer.record], { type: "text/plain;charset=utf-8" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `awale-${id}.ogn`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) {
+    showError(e);
+  }
 }

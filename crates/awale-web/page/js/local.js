@@ -159,6 +159,15 @@ async function onGame(method, id, action, body) {
     // Sent to the server since: the server's copy.
     return null;
   }
+  if (method === "GET" && action === "record") {
+    // Its record with the server's tags, in the notation other Oware
+    // programs read (the engine writes it as the server does).
+    return ask({
+      op: "record", rules: g.rules, start: g.start, moves: g.moves, resigned: g.resigned || undefined,
+      human: g.mode === "computer" ? g.human : undefined, level: g.mode === "computer" ? g.level : undefined,
+      created_ms: g.created_ms, id: g.id,
+    });
+  }
   const v = await view(g);
   const stale = () => body && body.ply !== undefined && body.ply !== v.plies.length;
   if (method === "GET" && !action) return v;

@@ -1,7 +1,7 @@
 // How players' names are shown: a deleted account's seat (its name left
-// empty by the server) as "deleted player", and in kid mode no free-text
-// name at all (the side's name stands for the player) and no chat; a link
-// to a player's page.
+// empty by the server) as "deleted player"; a link to a player's page.
+// Kid mode is lichess's: no chat, read or written (the server refuses and
+// filters it); names are shown as everywhere, in every view alike.
 
 import { guestNumber, t } from "./i18n.js";
 
@@ -35,10 +35,10 @@ export function wordedName(name) {
   return guest === null ? name : t("guest_name", guest);
 }
 
-// The name to show for `name` (as the server sent it), or null when none
-// is shown (kid mode): the caller shows the side instead.
+// The name to show for `name` (as the server sent it), or null when there
+// is none: the caller shows the side instead.
 export function shownName(name) {
-  if (kid) return null;
+  if (name == null) return null;
   if (name === "") return t("deleted_player");
   return wordedName(name);
 }

@@ -191,6 +191,26 @@ function playerLabel(g, side) {
   return personSide(g) === side ? t("player_you", name) : name;
 }
 
+// The record of the offline game shown, as a file's address (made once
+// for each state of the game), or null until the engine has written it.
+let offlineRecord = { key: "", url: null };
+
+function offlineRecordUrl(g) {
+  const key = `${g.id}|${g.plies.map((p) => p.move).join("")}|${g.end ? g.end.result : ""}`;
+  if (offlineRecord.key !== key) {
+    if (offlineRecord.url) URL.revokeObjectURL(offlineRecord.url);
+    offlineRecord = { key, url: null };
+    api("GET", `/api/games/${encodeURIComponent(g.id)}/record`).then((a) => {
+      if (offlineRecord.key !== key || !a || typeof a.record !== "string") return;
+      offlineRecord.url = URL.createObjectURL(new Blob([a.record], { type: "text/plain;charset=utf-8" }));
+      render();
+    }, () => {
+      // The engine could not write it: the button stays greyed.
+    });
+  }
+  return offlineRecord.url;
+}
+
 // Which seats of the online game shown are open accounts' (the server's
 // GET /api/games/ID/accounts), asked again when its seats change.
 let seatAccounts = { key: "", accounts: null };
@@ -585,9 +605,12 @@ function renderControls() {
   // The analysis board, like the review, once the game is over.
   $("#btn-study").disabled = !canReview(g);
   const exp = $("#btn-export");
-  // A game kept in the browser has its record once it is on the server.
-  if (has && !g.offline) {
-    exp.href = `/api/games/${g.id}/record`;
+  // A game kept in the browser exports its record written here, as the
+  // server writes an online game's.
+  const href = !has ? null : g.offline ? offlineRecordUrl(g) : `/api/games/${g.id}/record`;
+  if (href) {
+    if (exp.getAttribute("href") !== href) exp.href = href;
+    exp.setAttribute("download", g.offline ? `awale-${g.id}.ogn` : "");
     exp.classList.remove("disabled");
     exp.removeAttribute("aria-disabled");
   } else {

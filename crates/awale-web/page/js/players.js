@@ -9,7 +9,7 @@ import { showButton } from "./challenges.js";
 import { sayEmpty, textEl } from "./dom.js";
 import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
-import { playerLink } from "./people.js";
+import { playerLink, shownName } from "./people.js";
 import { showError } from "./toast.js";
 import { errorWords, ratingChange } from "./words.js";
 
@@ -212,7 +212,9 @@ function drawGames() {
     if (g.opponent) {
       against.append(t("versus") + " ", playerLink(g.opponent));
     } else {
-      against.textContent = `${t("versus")} ${isolate(theirs === "" ? t("deleted_player") : theirs)}`;
+      // Named as everywhere: a guest's default name in the page's words
+      // ("Invité 7055" on a French page), a deleted player said so.
+      against.textContent = `${t("versus")} ${isolate(shownName(theirs) || "?")}`;
     }
     const facts = document.createElement("span");
     facts.className = "muted";
