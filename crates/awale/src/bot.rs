@@ -165,10 +165,7 @@ impl Bridge {
             let bytes = res.into_body().collect().await?.to_bytes();
             bail!("{path}: {status} {}", String::from_utf8_lossy(&bytes));
         }
-        Ok(Lines {
-            body: res.into_body(),
-            text: String::new(),
-        })
+        Ok(Lines(awale_web::ndjson::Lines::new(res.into_body())))
     }
 
     /// The account's events, again after each drop.
@@ -462,30 +459,19 @@ impl Bridge {
     }
 }
 
-/// A stream of newline-delimited JSON, a line at a time.
-struct Lines {
-    body: Incoming,
-    text: String,
-}
+/// A stream of newline-delimited JSON, read a line at a time.
+struct Lines(awale_web::ndjson::Lines<Incoming>);
 
 impl Lines {
     /// The next line (the empty ones that keep it alive passed over), or
-    /// None when the stream ends or breaks.
+    /// None when the stream ends or breaks. Keep-alives come every 5 s:
+    /// 20 s of silence is a drop.
     async fn next(&mut self) -> Option<Value> {
         loop {
-            while let Some(end) = self.text.find('\n') {
-                let line: String = self.text.drain(..=end).collect();
-                if let Ok(value) = serde_json::from_str(line.trim()) {
-                    return Some(value);
-                }
-            }
-            // Keep-alives come every 5 s: 20 s of silence is a drop.
-            let frame = tokio::time::timeout(Duration::from_secs(20), self.body.frame())
-                .await
-                .ok()??
-                .ok()?;
-            if let Ok(data) = frame.into_data() {
-                self.text.push_str(&String::from_utf8_lossy(&data));
+            match self.0.next(Duration::from_secs(20)).await {
+                awale_web::ndjson::Next::Line(value) => return Some(value),
+                awale_web::ndjson::Next::NotJson(_) => {}
+                _ => return None,
             }
         }
     }
