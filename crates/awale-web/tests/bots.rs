@@ -421,12 +421,22 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
             StatusCode::CREATED,
         )
         .await;
+    // The challenge marks the bot.
+    assert_eq!((&made["to_bot"], &made["from_bot"]), (&json!(true), &json!(false)));
     let id = made["id"].as_i64().unwrap();
     let (status, accepted) = alpha
         .post(&app, &format!("/api/challenge/{id}/accept"))
         .await;
     assert_eq!(status, StatusCode::OK, "{accepted}");
+    assert_eq!(accepted["challenge"]["to_bot"], true);
     let game = accepted["game"].as_str().unwrap();
+    // So do the game's seats (Ama South) and the bot's page.
+    let (_, seats) = ama.get(&app, &format!("/api/games/{game}/accounts")).await;
+    assert_eq!(seats, json!({"accounts": [true, true], "bots": [false, true]}));
+    let (_, page) = ama.get(&app, "/api/players/Alpha").await;
+    assert_eq!(page["bot"], true);
+    let (_, page) = ama.get(&app, "/api/players/Ama").await;
+    assert_eq!(page["bot"], false);
     let board = Client {
         token: token(&mut ama, &app, &["board:play"]).await,
     };
