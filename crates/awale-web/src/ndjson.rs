@@ -8,7 +8,6 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use http_body::Body as _;
 use serde_json::Value;
 
 /// What came next on a stream.
