@@ -9,10 +9,10 @@ mod common;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules};
+use awale_web::ndjson::Next;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use awale_web::ndjson::Next;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
@@ -422,7 +422,10 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
         )
         .await;
     // The challenge marks the bot.
-    assert_eq!((&made["to_bot"], &made["from_bot"]), (&json!(true), &json!(false)));
+    assert_eq!(
+        (&made["to_bot"], &made["from_bot"]),
+        (&json!(true), &json!(false))
+    );
     let id = made["id"].as_i64().unwrap();
     let (status, accepted) = alpha
         .post(&app, &format!("/api/challenge/{id}/accept"))
@@ -432,7 +435,10 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
     let game = accepted["game"].as_str().unwrap();
     // So do the game's seats (Ama South) and the bot's page.
     let (_, seats) = ama.get(&app, &format!("/api/games/{game}/accounts")).await;
-    assert_eq!(seats, json!({"accounts": [true, true], "bots": [false, true]}));
+    assert_eq!(
+        seats,
+        json!({"accounts": [true, true], "bots": [false, true]})
+    );
     let (_, page) = ama.get(&app, "/api/players/Alpha").await;
     assert_eq!(page["bot"], true);
     let (_, page) = ama.get(&app, "/api/players/Ama").await;
@@ -459,7 +465,14 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
 
 #[tokio::test]
 async fn chat_through_the_api_goes_through_the_one_chat_service_and_its_rules() {
-    let state = common::memory_state(awale_web::Config::default());
+    // Six accounts: more sign-ups than one address may make at once.
+    let state = common::memory_state(awale_web::Config {
+        signup_rate: awale_service::limiter::Rate {
+            burst: 10,
+            every_ms: 1,
+        },
+        ..awale_web::Config::default()
+    });
     let app = awale_web::app(state.clone());
     let (_, alpha) = bot(&app, "Alpha").await;
     let (mut beta_page, beta) = bot(&app, "Beta").await;
@@ -504,7 +517,9 @@ async fn chat_through_the_api_goes_through_the_one_chat_service_and_its_rules() 
         (&json!("spectator"), &json!("hello all"))
     );
     // The page's chat has both lines.
-    let (_, lines) = beta_page.get(&app, &format!("/api/games/{game}/chat")).await;
+    let (_, lines) = beta_page
+        .get(&app, &format!("/api/games/{game}/chat"))
+        .await;
     assert_eq!(lines.as_array().unwrap().len(), 2, "{lines}");
 
     // A room that is none, a game of others, an empty message.
@@ -559,7 +574,9 @@ async fn chat_through_the_api_goes_through_the_one_chat_service_and_its_rules() 
             .await;
         assert_eq!(status, StatusCode::CREATED, "{made}");
         let id = made["id"].as_i64().unwrap();
-        let (_, accepted) = delta.post(&app, &format!("/api/challenge/{id}/accept")).await;
+        let (_, accepted) = delta
+            .post(&app, &format!("/api/challenge/{id}/accept"))
+            .await;
         accepted["game"].as_str().unwrap().to_string()
     };
     refused(
@@ -585,7 +602,9 @@ async fn chat_through_the_api_goes_through_the_one_chat_service_and_its_rules() 
         )
         .await;
     let id = made["id"].as_i64().unwrap();
-    let (status, accepted) = delta.post(&app, &format!("/api/challenge/{id}/accept")).await;
+    let (status, accepted) = delta
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
     assert_eq!(status, StatusCode::OK, "{accepted}");
     let kids_game = accepted["game"].as_str().unwrap().to_string();
     let board = Client {

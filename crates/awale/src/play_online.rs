@@ -32,7 +32,12 @@ const GATHER: Duration = Duration::from_millis(1500);
 /// # Errors
 ///
 /// The server not reached, the token refused, the game not the account's.
-pub fn run(server: &str, token: &str, game: Option<String>, lang: Lang) -> anyhow::Result<ExitCode> {
+pub fn run(
+    server: &str,
+    token: &str,
+    game: Option<String>,
+    lang: Lang,
+) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -118,7 +123,9 @@ async fn find_game(api: &ApiClient, lang: Lang) -> anyhow::Result<String> {
                     return Ok(id.to_string());
                 }
             }
-            Some(event) if event["type"] == "challenge" => challenge_news(&event["challenge"], lang),
+            Some(event) if event["type"] == "challenge" => {
+                challenge_news(&event["challenge"], lang)
+            }
             Some(_) => {}
             None => {
                 tokio::time::sleep(Duration::from_secs(1)).await;
@@ -141,7 +148,11 @@ fn challenge_news(c: &Value, lang: Lang) {
             } else {
                 t(lang, "amical", "casual")
             },
-            t(lang, "— à accepter sur le site.", "— accept it on the site.")
+            t(
+                lang,
+                "— à accepter sur le site.",
+                "— accept it on the site."
+            )
         );
     }
 }

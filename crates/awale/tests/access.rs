@@ -1181,12 +1181,21 @@ fn the_account_pages_api_tokens_pass_axe_and_a_token_is_shown_once_then_revoked(
     for (lang, languages) in [("fr", "fr-FR,fr"), ("en", "en-GB,en")] {
         let name = format!("Tok_{lang}");
         // In the browser's language (fr-FR, en-GB), past the first dialog.
-        let b = webdriver::member(&format!("axe-tokens-{lang}"), languages, DESKTOP, &site.url, &name);
+        let b = webdriver::member(
+            &format!("axe-tokens-{lang}"),
+            languages,
+            DESKTOP,
+            &site.url,
+            &name,
+        );
         // The page's confirmations (revoke, the upgrade) said yes to.
         b.exec("window.confirm = () => true", json!([]));
         b.click("#btn-account");
         wait_dialog(&b, "account");
-        b.exec("document.querySelector('#api-tokens').open = true", json!([]));
+        b.exec(
+            "document.querySelector('#api-tokens').open = true",
+            json!([]),
+        );
         wait(
             &b,
             "no token yet",
@@ -1203,7 +1212,11 @@ fn the_account_pages_api_tokens_pass_axe_and_a_token_is_shown_once_then_revoked(
             "return !document.querySelector('#token-made').hidden \
              && document.querySelector('#token-secret').textContent.startsWith('awt_')",
         );
-        check(&b, &format!("{lang} account, a token just made"), &mut found);
+        check(
+            &b,
+            &format!("{lang} account, a token just made"),
+            &mut found,
+        );
         let listed = b.string("return document.querySelector('#tokens-list').textContent");
         assert!(listed.contains("my engine"), "{listed}");
         let secret = b.string("return document.querySelector('#token-secret').textContent");
@@ -1229,7 +1242,11 @@ fn the_account_pages_api_tokens_pass_axe_and_a_token_is_shown_once_then_revoked(
             json!(true)
         );
         b.click("#chk-bot-sure");
-        check(&b, &format!("{lang} account, the upgrade to a bot"), &mut found);
+        check(
+            &b,
+            &format!("{lang} account, the upgrade to a bot"),
+            &mut found,
+        );
         b.click("#btn-bot-upgrade");
         wait(
             &b,

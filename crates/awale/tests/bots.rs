@@ -280,7 +280,9 @@ fn a_person_plays_an_online_game_against_a_bot_in_the_terminal_through_the_board
     assert_eq!(status, 201, "{made}");
     let game = started(&beta_log);
     let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
-        .args(["play", "--online", &site.url, "--token", &token, "--lang", "en"])
+        .args([
+            "play", "--online", &site.url, "--token", &token, "--lang", "en",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -327,7 +329,10 @@ fn a_person_plays_an_online_game_against_a_bot_in_the_terminal_through_the_board
     let text = out.lock().unwrap().clone();
     assert!(text.contains(&format!("Game {game}: South Ama")), "{text}");
     assert!(text.contains("North Beta [BOT]"), "{text}");
-    assert!(text.contains("North plays "), "the bot's moves shown: {text}");
+    assert!(
+        text.contains("North plays "),
+        "the bot's moves shown: {text}"
+    );
     assert!(text.contains("Clock: South "), "{text}");
     assert!(
         text.contains("Game over: North wins (resignation)."),
@@ -380,7 +385,8 @@ fn play_first_legal(b: &webdriver::Browser) -> bool {
 
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
-fn a_person_in_a_browser_plays_a_full_game_against_a_bot_whose_bridge_is_killed_and_started_again() {
+fn a_person_in_a_browser_plays_a_full_game_against_a_bot_whose_bridge_is_killed_and_started_again()
+{
     let site = Site::start("bots_browser");
     let dir = webdriver::temp_dir("bots_browser_logs");
     let beta = bot_token(&site, "Beta", 2);
@@ -458,9 +464,15 @@ fn a_person_in_a_browser_plays_a_full_game_against_a_bot_whose_bridge_is_killed_
     let text = std::fs::read_to_string(&log).unwrap();
     let after = text.split("--- killed, started again ---").nth(1).unwrap();
     assert!(after.contains(&format!("game {game} starts")), "{text}");
-    assert!(after.contains(&format!("game {game}: ")), "the game ended: {text}");
+    assert!(
+        after.contains(&format!("game {game}: ")),
+        "the game ended: {text}"
+    );
     let view = webdriver::page_fetch(&ama, "GET", &format!("/api/games/{game}"), Value::Null);
     let plies = view["body"]["plies"].as_array().map_or(0, Vec::len);
     assert!(plies > 10, "a full game: {view}");
-    assert_ne!(view["body"]["end"]["reason"], "time", "nobody lost on time: {view}");
+    assert_ne!(
+        view["body"]["end"]["reason"], "time",
+        "nobody lost on time: {view}"
+    );
 }

@@ -203,8 +203,13 @@ pub async fn chat(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
     let req: ChatRequest = if form {
-        serde_urlencoded::from_bytes(&body)
-            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, Code::BadField, e.to_string()))?
+        serde_urlencoded::from_bytes(&body).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Code::BadField,
+                e.to_string(),
+            )
+        })?
     } else {
         serde_json::from_slice(&body).map_err(|e| {
             ApiError::new(

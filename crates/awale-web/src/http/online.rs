@@ -449,9 +449,7 @@ pub async fn react(
 }
 
 /// GET /api/games/{id}/accounts: which seats are accounts', and bots'.
-pub async fn seat_accounts(
-    on: OnGame,
-) -> ApiResult<Json<awale_service::players::SeatAccounts>> {
+pub async fn seat_accounts(on: OnGame) -> ApiResult<Json<awale_service::players::SeatAccounts>> {
     let game = on.load().await?;
     Ok(Json(
         on.state.shared.player_pages.seat_accounts(&game).await?,
