@@ -62,7 +62,7 @@ function tokenItem(tk, date) {
   name.dir = "auto";
   const scopes = textEl("span", "muted", tk.scopes.map(scopeWords).join(", "));
   const made = textEl("span", "muted small", t("token_made_on", { date: date.format(new Date(tk.created_ms)) }));
-  const revoke = button(t("token_revoke"), "link danger", () => revokeToken(tk));
+  const revoke = button(t("token_revoke"), "link", () => revokeToken(tk));
   revoke.setAttribute("aria-label", t("token_revoke_named", { name: tk.name }));
   li.append(name, " · ", scopes, " · ", made, " ", revoke);
   return li;
