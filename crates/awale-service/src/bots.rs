@@ -6,6 +6,7 @@
 //! ([`Games`], [`Challenges`]). The HTTP side only reads the request and
 //! writes the answer as newline-delimited JSON.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use awale_core::Side;
@@ -14,6 +15,7 @@ use tokio::sync::broadcast;
 
 use crate::accounts::Accounts;
 use crate::challenges::{Accepted, ChallengeView, Challenges, NewChallenge};
+use crate::chat::{Chat, Room, Speaker};
 use crate::error::{Error, Kind};
 use crate::game::{parse_move, Mode, PlayerId, WebGame};
 use crate::games::Games;
@@ -22,6 +24,7 @@ use crate::round::Offer;
 use crate::secret::{digest, new_secret};
 use crate::store::AccountStore;
 use awale_model::account::{Account, ApiToken};
+use awale_model::lists::ChatLine;
 use awale_model::Code;
 
 /// What a token allows.
@@ -229,6 +232,7 @@ pub struct Api {
     games: Arc<Games>,
     people: Arc<Accounts>,
     challenges: Arc<Challenges>,
+    chat: Arc<Chat>,
     calls: Limiter<String>,
     revoked: broadcast::Sender<String>,
 }
@@ -242,13 +246,19 @@ fn bad_token() -> Error {
 }
 
 impl Api {
-    /// The API over `games`, whose accounts are in `accounts` and whose
-    /// challenges are `challenges`.
-    pub fn new(games: Arc<Games>, people: Arc<Accounts>, challenges: Arc<Challenges>) -> Api {
+    /// The API over `games`, whose accounts are in `accounts`, whose
+    /// challenges are `challenges` and whose chat is `chat`.
+    pub fn new(
+        games: Arc<Games>,
+        people: Arc<Accounts>,
+        challenges: Arc<Challenges>,
+        chat: Arc<Chat>,
+    ) -> Api {
         Api {
             games,
             people,
             challenges,
+            chat,
             calls: Limiter::new("api_calls", CALLS_PER_TOKEN),
             revoked: broadcast::channel(64).0,
         }
@@ -640,6 +650,32 @@ impl Api {
         Ok(game_state(&game, self.games.now_ms()))
     }
 
+    /// `caller` says `message` in `room` of their game `text`, as lichess's
+    /// `POST /api/bot/game/{id}/chat`: `player` (the two players' room) or
+    /// `spectator` (everyone's). Said through the one chat service, with
+    /// its rules: mutes, blocks, the flood limit, kid mode.
+    ///
+    /// # Errors
+    ///
+    /// `bad_room`; as [`Api::my_game`] and [`Chat::say_in_game`].
+    pub async fn chat(
+        &self,
+        caller: &Caller,
+        text: &str,
+        room: &str,
+        message: &str,
+        client: Option<IpAddr>,
+    ) -> Result<ChatLine, Error> {
+        let room = api_room(room)?;
+        let (game, _) = self.my_game(caller, text).await?;
+        let who = Speaker {
+            player: caller.player(),
+            account: Some(&caller.account),
+            client,
+        };
+        self.chat.say_in_game(who, game.id, room, message).await
+    }
+
     /// `caller` challenges `new.to`. A bot may challenge a person only to
     /// a casual game: a person plays a bot rated only when they asked.
     ///
@@ -746,6 +782,31 @@ impl Api {
     /// The games in use (streams listen to them).
     pub fn games(&self) -> &Arc<Games> {
         &self.games
+    }
+}
+
+/// A game's room as the API names it: lichess's `player` and `spectator`
+/// (this site's own `players` and `public` understood too).
+fn api_room(name: &str) -> Result<Room, Error> {
+    match name {
+        "player" | "players" => Ok(Room::Players),
+        "spectator" | "public" => Ok(Room::Public),
+        other => Err(Error::invalid(
+            Code::BadRoom,
+            format!(
+                "`{}` is not a room (player or spectator)",
+                crate::error::shown(other)
+            ),
+        )
+        .with("text", other)),
+    }
+}
+
+/// A room's name as the API's `chatLine` says it (lichess's).
+pub fn api_room_name(room: Room) -> &'static str {
+    match room {
+        Room::Players => "player",
+        Room::Public => "spectator",
     }
 }
 

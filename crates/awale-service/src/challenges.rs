@@ -106,8 +106,12 @@ pub struct ChallengeView {
     /// Whether the challenger plays as an account (their name links to
     /// their page).
     pub from_account: bool,
+    /// Whether the challenger is a bot account (marked BOT).
+    pub from_bot: bool,
     /// The challenged's username.
     pub to: String,
+    /// Whether the challenged is a bot account (marked BOT).
+    pub to_bot: bool,
     /// Initial time and increment (ms); None: no clock.
     pub clock: Option<[i64; 2]>,
     /// Its speed (`blitz`...).
@@ -235,7 +239,9 @@ impl Challenges {
             id: c.id,
             from: c.from_name.clone(),
             from_account,
+            from_bot: false,
             to: c.to_name.clone(),
+            to_bot: false,
             clock: c.clock.map(|(a, b)| [a, b]),
             speed: crate::rating::Speed::of(c.clock).name(),
             rated: c.rated,
@@ -248,13 +254,23 @@ impl Challenges {
         })
     }
 
+    /// The view of `c` for its challenger (`sent`) or its challenged,
+    /// each player's account read for the link to their page and the BOT
+    /// mark.
+    async fn view_of(&self, c: &Challenge, sent: bool) -> Result<ChallengeView, Error> {
+        let from = self.open_account(&c.from).await?;
+        let to_bot = self.open_account(&c.to).await?.is_some_and(|a| a.bot);
+        let mut view = Self::view(c, from.is_some(), sent)?;
+        view.from_bot = from.is_some_and(|a| a.bot);
+        view.to_bot = to_bot;
+        Ok(view)
+    }
+
     /// Tells both players of `c` what it is now.
     async fn tell(&self, c: &Challenge) {
-        // Whether the challenger is an account, for the link to their page.
-        let from_account = matches!(self.open_account(&c.from).await, Ok(Some(_)));
         let hub = self.games.hub();
         for (player, sent) in [(&c.from, true), (&c.to, false)] {
-            match Self::view(c, from_account, sent) {
+            match self.view_of(c, sent).await {
                 Ok(view) => hub.publish_player(player, "challenge", view),
                 Err(e) => tracing::warn!(challenge = c.id, error = %e, "a challenge not told"),
             }
@@ -456,7 +472,7 @@ impl Challenges {
         };
         challenge.id = self.accounts.add_challenge(challenge.clone()).await?;
         self.tell(&challenge).await;
-        Self::view(&challenge, me.is_some(), true)
+        self.view_of(&challenge, true).await
     }
 
     /// Challenge `id`, open, for `player` (who must be its challenger, or
@@ -556,7 +572,7 @@ impl Challenges {
         self.games.create(vec![game]).await?;
         self.tell(&c).await;
         Ok(Accepted {
-            challenge: Self::view(&c, from_account.is_some(), false)?,
+            challenge: self.view_of(&c, false).await?,
             game: public_id,
             side: challenger_side.opponent().letter(),
         })
@@ -598,8 +614,7 @@ impl Challenges {
                 .ok_or_else(|| no_challenge(c.id))?;
             return Err(settled(&now));
         }
-        let from_account = self.open_account(&c.from).await?.is_some();
-        Self::view(&c, from_account, sent)
+        self.view_of(&c, sent).await
     }
 
     /// `blocker` blocks `blocked`: the open challenges between them end,
@@ -649,9 +664,8 @@ impl Challenges {
             if Self::expired(&c, now) {
                 self.settle(&mut c, ChallengeState::Expired).await?;
             }
-            let from_account = self.open_account(&c.from).await?.is_some();
             let sent = c.from == *player;
-            let view = Self::view(&c, from_account, sent)?;
+            let view = self.view_of(&c, sent).await?;
             if sent {
                 mine.sent.push(view);
             } else {

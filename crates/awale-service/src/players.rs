@@ -86,6 +86,8 @@ pub struct SpeedRating {
 pub struct PlayerPage {
     /// The username.
     pub username: String,
+    /// A bot account (its name marked BOT).
+    pub bot: bool,
     /// When the account was made.
     pub created_ms: i64,
     /// Ratings, for each speed they played rated.
@@ -124,6 +126,17 @@ pub struct ListFilter {
     pub result: Option<awale_model::lists::Outcome>,
     /// Against this username only.
     pub opponent: Option<String>,
+}
+
+/// The seats of a game as the page shows their names (GET
+/// /api/games/{id}/accounts).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, PartialEq, Eq)]
+pub struct SeatAccounts {
+    /// Whether each seat (South, North) is an open account's: its name
+    /// links to its page.
+    pub accounts: [bool; 2],
+    /// Whether each seat is a bot account's: its name is marked BOT.
+    pub bots: [bool; 2],
 }
 
 /// Players' pages, leaderboards and seekers, from the stores.
@@ -217,6 +230,7 @@ impl Players {
         let online = self.hub.as_ref().is_some_and(|h| h.player_listens(&player));
         Ok(PlayerPage {
             online,
+            bot: account.bot,
             username: account.username,
             created_ms: account.created_ms,
             ratings,
@@ -353,18 +367,16 @@ impl Players {
     /// # Errors
     ///
     /// A storage failure.
-    pub async fn seat_accounts(&self, game: &crate::game::WebGame) -> Result<[bool; 2], Error> {
-        let mut accounts = [false; 2];
+    pub async fn seat_accounts(&self, game: &crate::game::WebGame) -> Result<SeatAccounts, Error> {
+        let mut seats = SeatAccounts::default();
         for (i, seat) in game.seats.iter().enumerate() {
             if let Some(seat) = seat {
-                accounts[i] = self
-                    .accounts
-                    .account_of(seat.player.clone())
-                    .await?
-                    .is_some_and(|a| a.is_open());
+                let account = self.accounts.account_of(seat.player.clone()).await?;
+                seats.accounts[i] = account.as_ref().is_some_and(|a| a.is_open());
+                seats.bots[i] = account.is_some_and(|a| a.bot);
             }
         }
-        Ok(accounts)
+        Ok(seats)
     }
 
     /// Who `player` is when they seek in `pool`: their account (its

@@ -25,6 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod http;
+pub mod ndjson;
 pub mod server;
 
 // The lower crates' modules the handlers use (not re-exported: other
@@ -322,6 +323,7 @@ impl AppState {
             Arc::clone(&games),
             Arc::clone(&accounts),
             Arc::clone(&direct),
+            Arc::clone(&chat),
         ));
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));

@@ -9,10 +9,10 @@ mod common;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules};
+use awale_web::ndjson::Next;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
@@ -68,41 +68,21 @@ impl Client {
             response.headers()["content-type"].to_str().unwrap(),
             "application/x-ndjson"
         );
-        Lines {
-            body: response.into_body(),
-            text: String::new(),
-        }
+        Lines(awale_web::ndjson::Lines::new(response.into_body()))
     }
 }
 
 /// A stream of newline-delimited JSON, read a line at a time (the empty
 /// lines that keep it alive passed over).
-struct Lines {
-    body: Body,
-    text: String,
-}
+struct Lines(awale_web::ndjson::Lines<Body>);
 
 impl Lines {
     /// The next line, or None when the stream ended.
     async fn next(&mut self) -> Option<Value> {
-        loop {
-            while let Some(end) = self.text.find('\n') {
-                let line: String = self.text.drain(..=end).collect();
-                if !line.trim().is_empty() {
-                    return Some(serde_json::from_str(&line).expect("a JSON line"));
-                }
-            }
-            let frame = tokio::time::timeout(Duration::from_secs(30), self.body.frame())
-                .await
-                .expect("a line within 30 s");
-            match frame {
-                None => return None,
-                Some(frame) => {
-                    if let Ok(data) = frame.expect("a frame").into_data() {
-                        self.text.push_str(&String::from_utf8_lossy(&data));
-                    }
-                }
-            }
+        match self.0.next(Duration::from_secs(30)).await {
+            Next::Line(value) => Some(value),
+            Next::End => None,
+            other => panic!("a JSON line within 30 s, not {other:?}"),
         }
     }
 
@@ -360,6 +340,11 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
         StatusCode::UNAUTHORIZED,
         "bad_token",
     );
+    refused(
+        delta.post(&app, &play("A")).await,
+        StatusCode::UNAUTHORIZED,
+        "bad_token",
+    );
     // Someone else's token is not theirs to revoke.
     let (_, alpha_list) = ama.get(&app, "/api/account/tokens").await;
     let theirs = alpha_list["tokens"][0]["id"].as_str().unwrap();
@@ -436,12 +421,28 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
             StatusCode::CREATED,
         )
         .await;
+    // The challenge marks the bot.
+    assert_eq!(
+        (&made["to_bot"], &made["from_bot"]),
+        (&json!(true), &json!(false))
+    );
     let id = made["id"].as_i64().unwrap();
     let (status, accepted) = alpha
         .post(&app, &format!("/api/challenge/{id}/accept"))
         .await;
     assert_eq!(status, StatusCode::OK, "{accepted}");
+    assert_eq!(accepted["challenge"]["to_bot"], true);
     let game = accepted["game"].as_str().unwrap();
+    // So do the game's seats (Ama South) and the bot's page.
+    let (_, seats) = ama.get(&app, &format!("/api/games/{game}/accounts")).await;
+    assert_eq!(
+        seats,
+        json!({"accounts": [true, true], "bots": [false, true]})
+    );
+    let (_, page) = ama.get(&app, "/api/players/Alpha").await;
+    assert_eq!(page["bot"], true);
+    let (_, page) = ama.get(&app, "/api/players/Ama").await;
+    assert_eq!(page["bot"], false);
     let board = Client {
         token: token(&mut ama, &app, &["board:play"]).await,
     };
@@ -459,5 +460,166 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
         alpha.post(&app, "/api/bot/account/upgrade").await,
         StatusCode::CONFLICT,
         "already_bot",
+    );
+}
+
+#[tokio::test]
+async fn chat_through_the_api_goes_through_the_one_chat_service_and_its_rules() {
+    // Six accounts: more sign-ups than one address may make at once.
+    let state = common::memory_state(awale_web::Config {
+        signup_rate: awale_service::limiter::Rate {
+            burst: 10,
+            every_ms: 1,
+        },
+        ..awale_web::Config::default()
+    });
+    let app = awale_web::app(state.clone());
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let (mut beta_page, beta) = bot(&app, "Beta").await;
+    let (_, gamma) = bot(&app, "Gamma").await;
+    let game = rated_game(&app, &alpha, &beta).await;
+    let chat = format!("/api/bot/game/{game}/chat");
+    let mut north = beta
+        .stream(&app, &format!("/api/bot/game/stream/{game}"))
+        .await;
+    assert_eq!(north.next().await.unwrap()["type"], "gameFull");
+
+    // As JSON, in the players' room: on the other's game stream, in
+    // lichess's shape.
+    let (status, said) = alpha
+        .call(
+            &app,
+            "POST",
+            &chat,
+            Some(json!({"room": "player", "text": "good luck"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{said}");
+    let heard = north.of_type("chatLine").await;
+    assert_eq!(
+        (&heard["room"], &heard["username"], &heard["text"]),
+        (&json!("player"), &json!("Alpha"), &json!("good luck"))
+    );
+    // As a form (lichess's clients), in the spectators' room.
+    let form = Request::builder()
+        .method("POST")
+        .uri(&chat)
+        .header("host", "127.0.0.1")
+        .header("authorization", format!("Bearer {}", alpha.token))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("room=spectator&text=hello%20all"))
+        .unwrap();
+    let answer = app.clone().oneshot(form).await.unwrap();
+    assert_eq!(answer.status(), StatusCode::CREATED);
+    let heard = north.of_type("chatLine").await;
+    assert_eq!(
+        (&heard["room"], &heard["text"]),
+        (&json!("spectator"), &json!("hello all"))
+    );
+    // The page's chat has both lines.
+    let (_, lines) = beta_page
+        .get(&app, &format!("/api/games/{game}/chat"))
+        .await;
+    assert_eq!(lines.as_array().unwrap().len(), 2, "{lines}");
+
+    // A room that is none, a game of others, an empty message.
+    let say = |room: &str, text: &str| Some(json!({"room": room, "text": text}));
+    refused(
+        alpha.call(&app, "POST", &chat, say("lobby", "hi")).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_room",
+    );
+    refused(
+        gamma.call(&app, "POST", &chat, say("player", "hi")).await,
+        StatusCode::FORBIDDEN,
+        "not_your_game",
+    );
+    refused(
+        alpha.call(&app, "POST", &chat, say("player", "  ")).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_message",
+    );
+    // The flood limit: Beta's fifth line at once is too many.
+    let mut flooded = false;
+    for n in 0..6 {
+        let (status, body) = beta
+            .call(&app, "POST", &chat, say("player", &format!("line {n}")))
+            .await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(body["error"], "too_many");
+            flooded = true;
+        }
+    }
+    assert!(flooded, "the chat's flood limit holds on the API");
+    // Blocks: Beta blocks Alpha, who then speaks in none of Beta's games.
+    beta_page.block(&app, "Alpha", true).await;
+    refused(
+        alpha.call(&app, "POST", &chat, say("player", "hi")).await,
+        StatusCode::FORBIDDEN,
+        "blocked",
+    );
+    // A moderator's mute.
+    let mut mo = Browser::account(&app, "Efua").await;
+    state.accounts().grant_moderator("efua").await.unwrap();
+    mo.mute(&app, "Gamma").await;
+    let (_, delta) = bot(&app, "Delta").await;
+    let other = {
+        let (status, made) = gamma
+            .call(
+                &app,
+                "POST",
+                "/api/challenge/Delta",
+                Some(json!({"clock": {"minutes": 1, "increment_seconds": 0}})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let id = made["id"].as_i64().unwrap();
+        let (_, accepted) = delta
+            .post(&app, &format!("/api/challenge/{id}/accept"))
+            .await;
+        accepted["game"].as_str().unwrap().to_string()
+    };
+    refused(
+        gamma
+            .call(
+                &app,
+                "POST",
+                &format!("/api/bot/game/{other}/chat"),
+                say("player", "hi"),
+            )
+            .await,
+        StatusCode::FORBIDDEN,
+        "muted",
+    );
+    // Kid mode: a kid-mode person's board token says nothing either.
+    let mut kid = Browser::kid_account(&app, "Adjoa").await;
+    let made = kid
+        .posted(
+            &app,
+            "/api/challenges",
+            json!({"to": "Delta", "clock": {"minutes": 3, "increment_seconds": 2}}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = delta
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let kids_game = accepted["game"].as_str().unwrap().to_string();
+    let board = Client {
+        token: token(&mut kid, &app, &["board:play"]).await,
+    };
+    refused(
+        board
+            .call(
+                &app,
+                "POST",
+                &format!("/api/board/game/{kids_game}/chat"),
+                say("player", "hi"),
+            )
+            .await,
+        StatusCode::FORBIDDEN,
+        "kid_mode",
     );
 }

@@ -13,19 +13,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use awale_core::{Game, Move, Rules};
 use awale_engine::protocol::Go;
 use awale_match::external::{ExternalEngine, HANDSHAKE_TIMEOUT};
-use bytes::Bytes;
 use clap::Parser;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::{Request, Response, StatusCode};
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
+use hyper::StatusCode;
 use serde_json::{json, Value};
+
+use crate::api_client::{ApiClient, Lines, Refused};
 
 /// `awale bot`'s options.
 #[derive(Parser, Debug, Clone)]
@@ -73,11 +69,9 @@ pub struct Args {
     games: usize,
 }
 
-type Http = Client<HttpConnector, Full<Bytes>>;
-
 /// What the games share: the client, the options, the games in play.
 struct Bridge {
-    http: Http,
+    api: ApiClient,
     args: Args,
     playing: Mutex<HashSet<String>>,
     ended: Mutex<usize>,
@@ -90,11 +84,8 @@ struct Bridge {
 ///
 /// A bad server address or engine command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !args.server.starts_with("http://") {
-        bail!("--server must be an http:// address (put a TLS proxy before an https site)");
-    }
     if args.engine.split_whitespace().next().is_none() {
-        bail!("--engine is the engine's command line");
+        anyhow::bail!("--engine is the engine's command line");
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -102,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let bridge = Arc::new(Bridge {
-            http: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
+            api: ApiClient::new(&args.server, &args.token)?,
             args,
             playing: Mutex::new(HashSet::new()),
             ended: Mutex::new(0),
@@ -116,33 +107,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 impl Bridge {
-    fn request(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<Value>,
-    ) -> anyhow::Result<Request<Full<Bytes>>> {
-        let mut req = Request::builder()
-            .method(method)
-            .uri(format!("{}{path}", self.args.server.trim_end_matches('/')))
-            .header("authorization", format!("Bearer {}", self.args.token));
-        if body.is_some() {
-            req = req.header("content-type", "application/json");
-        }
-        let body = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
-        Ok(req.body(Full::new(body))?)
-    }
-
-    async fn send(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<Value>,
-    ) -> anyhow::Result<Response<Incoming>> {
-        let req = self.request(method, path, body)?;
-        Ok(self.http.request(req).await?)
-    }
-
     /// A call: its status and JSON answer.
     async fn call(
         &self,
@@ -150,25 +114,12 @@ impl Bridge {
         path: &str,
         body: Option<Value>,
     ) -> anyhow::Result<(StatusCode, Value)> {
-        let res = self.send(method, path, body).await?;
-        let status = res.status();
-        let bytes = res.into_body().collect().await?.to_bytes();
-        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Ok((status, value))
+        self.api.call(method, path, body).await
     }
 
     /// Opens stream `path`: its lines, or an error when refused.
     async fn stream(&self, path: &str) -> anyhow::Result<Lines> {
-        let res = self.send("GET", path, None).await?;
-        if res.status() != StatusCode::OK {
-            let status = res.status();
-            let bytes = res.into_body().collect().await?.to_bytes();
-            bail!("{path}: {status} {}", String::from_utf8_lossy(&bytes));
-        }
-        Ok(Lines {
-            body: res.into_body(),
-            text: String::new(),
-        })
+        self.api.stream(path).await
     }
 
     /// The account's events, again after each drop.
@@ -188,11 +139,10 @@ impl Bridge {
                     eprintln!("awale bot: the event stream ended; connecting again");
                 }
                 Err(e) => {
-                    let text = e.to_string();
-                    eprintln!("awale bot: {text}");
+                    eprintln!("awale bot: {e}");
                     // A token refused is not a network drop.
-                    if text.contains("401") || text.contains("403") {
-                        bail!("the server refuses this token: {text}");
+                    if e.is::<Refused>() {
+                        return Err(e);
                     }
                 }
             }
@@ -457,35 +407,6 @@ impl Bridge {
             });
             if let Err(e) = written {
                 eprintln!("awale bot: game {id} not logged: {e}");
-            }
-        }
-    }
-}
-
-/// A stream of newline-delimited JSON, a line at a time.
-struct Lines {
-    body: Incoming,
-    text: String,
-}
-
-impl Lines {
-    /// The next line (the empty ones that keep it alive passed over), or
-    /// None when the stream ends or breaks.
-    async fn next(&mut self) -> Option<Value> {
-        loop {
-            while let Some(end) = self.text.find('\n') {
-                let line: String = self.text.drain(..=end).collect();
-                if let Ok(value) = serde_json::from_str(line.trim()) {
-                    return Some(value);
-                }
-            }
-            // Keep-alives come every 5 s: 20 s of silence is a drop.
-            let frame = tokio::time::timeout(Duration::from_secs(20), self.body.frame())
-                .await
-                .ok()??
-                .ok()?;
-            if let Ok(data) = frame.into_data() {
-                self.text.push_str(&String::from_utf8_lossy(&data));
             }
         }
     }

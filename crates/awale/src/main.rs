@@ -14,6 +14,7 @@ mod out;
 
 mod admin;
 mod analyze;
+mod api_client;
 mod bench;
 mod board_text;
 mod bot;
@@ -23,6 +24,7 @@ mod match_cmd;
 mod openings;
 mod perft;
 mod play;
+mod play_online;
 mod puzzles;
 mod replay;
 mod rules_args;

@@ -82,6 +82,18 @@ pub struct Args {
     /// e.g. `5+3`. Whoever runs out of time loses; no taking back.
     #[arg(long, value_name = "MIN+SEC", value_parser = Clock::parse)]
     clock: Option<Clock>,
+    /// Play one of your online games on this site (`http://HOST:PORT`)
+    /// instead, through its board API, with --token (docs/BOTS.md).
+    #[arg(long, value_name = "URL", requires = "token")]
+    online: Option<String>,
+    /// Your personal API token, of scope `board:play` (made on the site's
+    /// account page), with --online.
+    #[arg(long, requires = "online")]
+    token: Option<String>,
+    /// With --online, the game to play (its id); by default the one going
+    /// on, else the next that starts.
+    #[arg(long, value_name = "ID", requires = "online")]
+    game: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -173,7 +185,7 @@ fn lang_from_env() -> Lang {
 }
 
 /// One message in both languages.
-fn t(lang: Lang, fr: &'static str, en: &'static str) -> &'static str {
+pub(crate) fn t(lang: Lang, fr: &'static str, en: &'static str) -> &'static str {
     match lang {
         Lang::Fr => fr,
         Lang::En => en,
@@ -181,11 +193,11 @@ fn t(lang: Lang, fr: &'static str, en: &'static str) -> &'static str {
 }
 
 /// French puts a no-break space before `:` `;` `!` `?`, English nothing.
-fn colon(lang: Lang) -> &'static str {
+pub(crate) fn colon(lang: Lang) -> &'static str {
     t(lang, "\u{a0}:", ":")
 }
 
-fn side_name(lang: Lang, side: Side) -> &'static str {
+pub(crate) fn side_name(lang: Lang, side: Side) -> &'static str {
     match side {
         Side::South => t(lang, "Sud", "South"),
         Side::North => t(lang, "Nord", "North"),
@@ -286,7 +298,7 @@ fn refusal_text(lang: Lang, error: &GameError) -> String {
 
 /// What a line typed at the prompt asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Command {
+pub(crate) enum Command {
     Nothing,
     Quit,
     Help,
@@ -302,7 +314,7 @@ enum Command {
 /// Reads a line: a hole letter, or a command in either language. The
 /// French words are the page's (Annuler, Rétablir, Conseil, Abandonner);
 /// the older terminal words still work.
-fn read_command(line: &str) -> Command {
+pub(crate) fn read_command(line: &str) -> Command {
     // A byte order mark (from a file of moves) is no part of a word.
     let word = line.trim().trim_start_matches('\u{feff}');
     if let Ok(m) = word.parse::<Move>() {
@@ -590,7 +602,11 @@ impl Session {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
+    if let (Some(server), Some(token)) = (args.online.take(), args.token.take()) {
+        let lang = args.lang.unwrap_or_else(lang_from_env);
+        return crate::play_online::run(&server, &token, args.game.take(), lang);
+    }
     let mut session = Session::new(args)?;
     session.greet();
     // Bytes, not `lines()`: a typed byte that is not UTF-8 is a line the

@@ -1172,3 +1172,87 @@ fn a_lesson_opened_has_the_focus_on_its_task_and_its_board_is_one_tab_stop() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_account_pages_api_tokens_pass_axe_and_a_token_is_shown_once_then_revoked() {
+    let site = Site::start("axe_tokens");
+    let mut found = Vec::new();
+    for (lang, languages) in [("fr", "fr-FR,fr"), ("en", "en-GB,en")] {
+        let name = format!("Tok_{lang}");
+        // In the browser's language (fr-FR, en-GB), past the first dialog.
+        let b = webdriver::member(
+            &format!("axe-tokens-{lang}"),
+            languages,
+            DESKTOP,
+            &site.url,
+            &name,
+        );
+        // The page's confirmations (revoke, the upgrade) said yes to.
+        b.exec("window.confirm = () => true", json!([]));
+        b.click("#btn-account");
+        wait_dialog(&b, "account");
+        b.exec(
+            "document.querySelector('#api-tokens').open = true",
+            json!([]),
+        );
+        wait(
+            &b,
+            "no token yet",
+            "return !!document.querySelector('#tokens-list li.empty')",
+        );
+        check(&b, &format!("{lang} account, no token"), &mut found);
+        b.click("#token-name");
+        b.keys("my engine");
+        b.click("#form-token input[value='board:play']");
+        b.click("#form-token button");
+        wait(
+            &b,
+            "the token shown once",
+            "return !document.querySelector('#token-made').hidden \
+             && document.querySelector('#token-secret').textContent.startsWith('awt_')",
+        );
+        check(
+            &b,
+            &format!("{lang} account, a token just made"),
+            &mut found,
+        );
+        let listed = b.string("return document.querySelector('#tokens-list').textContent");
+        assert!(listed.contains("my engine"), "{listed}");
+        let secret = b.string("return document.querySelector('#token-secret').textContent");
+        assert!(!listed.contains(&secret), "the list never shows a secret");
+        // Done: the secret is gone from the page.
+        b.click("#token-hide");
+        wait(
+            &b,
+            "the secret hidden",
+            "return document.querySelector('#token-made').hidden && !document.querySelector('#token-secret').textContent",
+        );
+        // Revoked (confirmed): the list is empty again.
+        b.click("#tokens-list li button");
+        wait(
+            &b,
+            "the token revoked",
+            "return !!document.querySelector('#tokens-list li.empty')",
+        );
+        // The upgrade to a bot: said to be for good, its button off until
+        // the person says they understand.
+        assert_eq!(
+            b.eval("return document.querySelector('#btn-bot-upgrade').disabled"),
+            json!(true)
+        );
+        b.click("#chk-bot-sure");
+        check(
+            &b,
+            &format!("{lang} account, the upgrade to a bot"),
+            &mut found,
+        );
+        b.click("#btn-bot-upgrade");
+        wait(
+            &b,
+            "the account a bot",
+            "return !document.querySelector('#bot-already').hidden && document.querySelector('#bot-upgrade').hidden",
+        );
+    }
+    assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));
+}

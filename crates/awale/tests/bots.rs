@@ -63,8 +63,8 @@ fn request(
     )
 }
 
-/// Signs up `name`, upgrades it to a bot and makes its token: the token.
-fn bot_token(site: &Site, name: &str, n: u8) -> String {
+/// Signs up `name` (its player's cookie made of `n`): its cookies.
+fn sign_up(site: &Site, name: &str, n: u8) -> String {
     let player = format!("awale_player={}", format!("{n:02x}").repeat(32));
     let (status, answer, set) = request(
         &site.url,
@@ -79,18 +79,28 @@ fn bot_token(site: &Site, name: &str, n: u8) -> String {
         .find(|c| c.contains("session"))
         .expect("a session")
         .clone();
-    let cookies = format!("{player}; {session}");
-    let (status, answer, _) = request(&site.url, "POST", "/api/account/bot", &cookies, json!({}));
-    assert_eq!(status, 200, "{answer}");
+    format!("{player}; {session}")
+}
+
+/// A token of scopes `scopes` for the account of `cookies`.
+fn make_token(site: &Site, cookies: &str, scopes: &[&str]) -> String {
     let (status, answer, _) = request(
         &site.url,
         "POST",
         "/api/account/tokens",
-        &cookies,
-        json!({"name": "bridge", "scopes": ["bot:play"]}),
+        cookies,
+        json!({"name": "client", "scopes": scopes}),
     );
     assert_eq!(status, 201, "{answer}");
     answer["token"].as_str().unwrap().to_string()
+}
+
+/// Signs up `name`, upgrades it to a bot and makes its token: the token.
+fn bot_token(site: &Site, name: &str, n: u8) -> String {
+    let cookies = sign_up(site, name, n);
+    let (status, answer, _) = request(&site.url, "POST", "/api/account/bot", &cookies, json!({}));
+    assert_eq!(status, 200, "{answer}");
+    make_token(site, &cookies, &["bot:play"])
 }
 
 /// `awale bot` for `token` around `awale uci` at `level`, with `more`
@@ -226,4 +236,243 @@ fn a_bridge_killed_mid_game_and_started_again_goes_on_with_the_same_game() {
     let after = log.split("--- killed, started again ---").nth(1).unwrap();
     assert!(after.contains(&format!("game {game} starts")), "{log}");
     assert!(after.contains(&format!("game {game}: ")), "{log}");
+}
+
+/// What a child process wrote on its standard output so far, gathered by
+/// a thread of its own.
+fn gathered(out: std::process::ChildStdout) -> std::sync::Arc<std::sync::Mutex<String>> {
+    let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let into = text.clone();
+    std::thread::spawn(move || {
+        let mut out = out;
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            into.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    text
+}
+
+#[test]
+fn a_person_plays_an_online_game_against_a_bot_in_the_terminal_through_the_board_api() {
+    let site = Site::start("play_online");
+    let dir = webdriver::temp_dir("play_online_logs");
+    let beta = bot_token(&site, "Beta", 2);
+    let beta_log = dir.join("beta.log");
+    let mut b = bridge(&site, &beta, 1, &beta_log, &[]);
+    std::thread::sleep(Duration::from_millis(500));
+    // Ama, a person, challenges the bot from the page (South, 5+0), and
+    // plays from the terminal with a token of scope board:play.
+    let ama = sign_up(&site, "Ama", 3);
+    let token = make_token(&site, &ama, &["board:play"]);
+    let (status, made, _) = request(
+        &site.url,
+        "POST",
+        "/api/challenges",
+        &ama,
+        json!({"to": "Beta", "clock": {"minutes": 5, "increment_seconds": 0}, "colour": "S"}),
+    );
+    assert_eq!(status, 201, "{made}");
+    let game = started(&beta_log);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_awale"))
+        .args([
+            "play", "--online", &site.url, "--token", &token, "--lang", "en",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("awale play --online");
+    let mut keys = child.stdin.take().unwrap();
+    let out = gathered(child.stdout.take().unwrap());
+    let mut answered = 0;
+    let start = Instant::now();
+    // Three moves of Ama's, each after the bot's answer, then a word in
+    // the chat and the resignation.
+    while answered < 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no prompt: {}",
+            out.lock().unwrap()
+        );
+        let text = out.lock().unwrap().clone();
+        let prompts: Vec<&str> = text.split(") > ").collect();
+        if prompts.len() - 1 > answered {
+            let before = prompts[answered];
+            let legal = before.rsplit('(').next().unwrap();
+            let mv = legal.split_whitespace().next().unwrap();
+            writeln!(keys, "{mv}").unwrap();
+            answered += 1;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    writeln!(keys, "say good game").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    writeln!(keys, "resign").unwrap();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success());
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(150),
+            "the game never ended: {}",
+            out.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let text = out.lock().unwrap().clone();
+    assert!(text.contains(&format!("Game {game}: South Ama")), "{text}");
+    assert!(text.contains("North Beta [BOT]"), "{text}");
+    assert!(
+        text.contains("North plays "),
+        "the bot's moves shown: {text}"
+    );
+    assert!(text.contains("Clock: South "), "{text}");
+    assert!(
+        text.contains("Game over: North wins (resignation)."),
+        "{text}"
+    );
+    ends(&mut b, Duration::from_secs(30), &beta_log);
+    // Said in the players' room: Ama reads it.
+    let (_, chat, _) = request(
+        &site.url,
+        "GET",
+        &format!("/api/games/{game}/chat"),
+        &ama,
+        json!({}),
+    );
+    assert!(chat.to_string().contains("good game"), "{chat}");
+}
+
+/// The number of moves in the list on `b`'s page.
+fn moves_shown(b: &webdriver::Browser) -> u64 {
+    b.eval("return document.querySelectorAll('#move-list .mv').length")
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Plays the first legal hole on `b`'s board if there is one: tapped
+/// again until the move is in the list (a tap the page takes while busy is
+/// no move). Whether a move was made.
+fn play_first_legal(b: &webdriver::Browser) -> bool {
+    let before = moves_shown(b);
+    let start = Instant::now();
+    let mut tapped = false;
+    while start.elapsed() < Duration::from_secs(20) {
+        if moves_shown(b) > before {
+            return true;
+        }
+        let legal = b.eval("return !!document.querySelector('.hole-hit.legal')") == json!(true);
+        if !legal && !tapped {
+            return false;
+        }
+        if legal {
+            webdriver::tap(b, ".hole-hit.legal");
+            tapped = true;
+            std::thread::sleep(Duration::from_millis(1500));
+        } else {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    panic!("a tap on a legal hole made no move");
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_person_in_a_browser_plays_a_full_game_against_a_bot_whose_bridge_is_killed_and_started_again()
+{
+    let site = Site::start("bots_browser");
+    let dir = webdriver::temp_dir("bots_browser_logs");
+    let beta = bot_token(&site, "Beta", 2);
+    let log = dir.join("beta.log");
+    let mut first = bridge(&site, &beta, 1, &log, &[]);
+    let url = site.url.clone();
+    let ama = webdriver::member("bots-ama", "en-GB,en", webdriver::DESKTOP, &url, "Ama_B");
+    // The bot's page marks it; Ama challenges it: 3+2, casual, South.
+    ama.goto(&format!("{url}/@/Beta"));
+    ama.wait_shown("#player-challenge", 20);
+    ama.wait_for(
+        "the BOT mark on its page",
+        "return document.querySelector('#player-name .bot-mark')?.textContent === 'BOT (bot)'",
+        20,
+    );
+    webdriver::tap(&ama, "#player-challenge");
+    ama.wait_open("#dlg-challenge", 10);
+    ama.exec(
+        "document.querySelector('#challenge-clock').value = '3+2';
+         document.querySelector('#challenge-colour').value = 'S';",
+        json!([]),
+    );
+    webdriver::tap(&ama, "#challenge-send");
+    // The bridge accepts: Ama is taken into the game, the bot's seat
+    // marked.
+    ama.wait_for(
+        "the page taken to the game",
+        "return location.hash.startsWith('#game=')",
+        30,
+    );
+    let game = webdriver::game_id(&ama);
+    ama.wait_for(
+        "the bot's seat marked BOT",
+        "return !!document.querySelector('#player-top .who .bot-mark')",
+        20,
+    );
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "a game against a bot: {found:?}");
+    // Ama plays the first legal hole each turn; after five of her moves
+    // the bridge is killed, then started again: the bot goes on.
+    let mut mine = 0;
+    let mut restarted = None;
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "the game never ended: {}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        let view = webdriver::page_fetch(&ama, "GET", &format!("/api/games/{game}"), Value::Null);
+        if !view["body"]["end"].is_null() {
+            break;
+        }
+        if play_first_legal(&ama) {
+            mine += 1;
+            if mine == 5 && restarted.is_none() {
+                first.0.kill().unwrap();
+                first.0.wait().unwrap();
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&log)
+                    .unwrap()
+                    .write_all(b"--- killed, started again ---\n")
+                    .unwrap();
+                std::thread::sleep(Duration::from_secs(1));
+                restarted = Some(bridge(&site, &beta, 1, &log, &[]));
+            }
+        } else {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+    assert!(mine > 5, "Ama played on after the restart: {mine} moves");
+    let mut again = restarted.expect("the bridge started again");
+    ends(&mut again, Duration::from_secs(30), &log);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let after = text.split("--- killed, started again ---").nth(1).unwrap();
+    assert!(after.contains(&format!("game {game} starts")), "{text}");
+    assert!(
+        after.contains(&format!("game {game}: ")),
+        "the game ended: {text}"
+    );
+    let view = webdriver::page_fetch(&ama, "GET", &format!("/api/games/{game}"), Value::Null);
+    let plies = view["body"]["plies"].as_array().map_or(0, Vec::len);
+    assert!(plies > 10, "a full game: {view}");
+    assert_ne!(
+        view["body"]["end"]["reason"], "time",
+        "nobody lost on time: {view}"
+    );
 }

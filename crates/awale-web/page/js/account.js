@@ -13,6 +13,7 @@ import { locale, t } from "./i18n.js";
 import { me } from "./online.js";
 import { setKid, setModerator } from "./people.js";
 import { errorText, toast } from "./toast.js";
+import { showTokens, wireTokens } from "./tokens.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -102,6 +103,7 @@ async function showAccount() {
     list.append(li);
   }
   $("#blocked-none").hidden = page.blocked.length > 0;
+  await showTokens();
   $("#moderation").hidden = page.account.role !== "moderator";
   if (page.account.role === "moderator") await showReports();
 }
@@ -322,6 +324,7 @@ export function wire() {
   $("#form-codes").onsubmit = newCodes;
   $("#form-delete").onsubmit = deleteAccount;
   $("#form-report").onsubmit = report;
+  wireTokens();
   $("#form-block").onsubmit = (ev) => {
     ev.preventDefault();
     const name = value("#block-name").trim();

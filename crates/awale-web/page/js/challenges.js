@@ -10,6 +10,7 @@ import { api, eventJson } from "./api.js";
 import { button, textEl } from "./dom.js";
 import { isolate, onLangChange, t } from "./i18n.js";
 import * as nav from "./nav.js";
+import { botMark } from "./names.js";
 import { me, loadMe, nickname } from "./online.js";
 import { playerLink, shownName } from "./people.js";
 import { whileShown } from "./streams.js";
@@ -123,12 +124,12 @@ export function render() {
       const side = c.colour === "R" ? t("random_side") : t(c.colour === "S" ? "south" : "north");
       facts.push(t("challenge_your_side", side));
       const [before, after] = t("challenge_sent_to", "\u0000").split("\u0000");
-      text.append(before, playerLink(c.to, isolate(c.to)), after ?? "");
+      text.append(before, playerLink(c.to, isolate(c.to)), ...(c.to_bot ? [" ", botMark()] : []), after ?? "");
     } else {
       const name = shownName(c.from) || t("challenge_someone");
       const who = c.from_account ? playerLink(c.from, isolate(name)) : isolate(name);
       const [before, after] = t("challenge_received_from", "\u0000").split("\u0000");
-      text.append(before, who, after ?? "");
+      text.append(before, who, ...(c.from_bot ? [" ", botMark()] : []), after ?? "");
       if (c.colour !== "R") facts.push(t("you_would_play", t(c.colour === "S" ? "north" : "south")));
     }
     const what = textEl("span", "muted small", " · " + facts.join(" · "));

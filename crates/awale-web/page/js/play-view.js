@@ -17,6 +17,7 @@ import {
   sideName, levelName, letterHole, holeLetter, scoreWords, oracleWords, leadOf, rulesWords,
   storesWords, resultWords, reasonWords, whyWords,
 } from "./words.js";
+import { botMark } from "./names.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -213,7 +214,7 @@ function offlineRecordUrl(g) {
 
 // Which seats of the online game shown are open accounts' (the server's
 // GET /api/games/ID/accounts), asked again when its seats change.
-let seatAccounts = { key: "", accounts: null };
+let seatAccounts = { key: "", accounts: null, bots: null };
 
 export function isAccountSeat(g, side) {
   if (!g || g.mode !== "online" || !g.seats) return false;
@@ -221,10 +222,11 @@ export function isAccountSeat(g, side) {
   if (g.rated) return true;
   const key = g.id + "|" + g.seats.map((s) => (s ? s.name : "")).join("|");
   if (seatAccounts.key !== key) {
-    seatAccounts = { key, accounts: null };
+    seatAccounts = { key, accounts: null, bots: null };
     api("GET", `/api/games/${encodeURIComponent(g.id)}/accounts`).then((a) => {
       if (seatAccounts.key !== key || !a || !Array.isArray(a.accounts)) return;
       seatAccounts.accounts = a.accounts;
+      seatAccounts.bots = Array.isArray(a.bots) ? a.bots : null;
       render();
     }, () => {
       // Offline: the names stay text.
@@ -233,13 +235,27 @@ export function isAccountSeat(g, side) {
   return !!(seatAccounts.accounts && seatAccounts.accounts[side === "S" ? 0 : 1]);
 }
 
+// Whether `side`'s seat of the online game shown is a bot's (marked BOT).
+export function isBotSeat(g, side) {
+  return isAccountSeat(g, side) && !!(seatAccounts.bots && seatAccounts.bots[side === "S" ? 0 : 1]);
+}
+
 // The player's label; an account's name is a link to its page (a
-// guest's is not).
+// guest's is not), a bot's marked BOT.
 function showWho(who, g, side) {
   const label = g ? playerLabel(g, side) : sideName(side);
   const seat = g && isAccountSeat(g, side) && g.seats && g.seats[side === "S" ? 0 : 1];
   const name = seat && shownName(seat.name);
   const at = name && isUsername(seat.name) ? label.indexOf(isolate(name)) : -1;
+  if (isBotSeat(g, side)) {
+    if (who.querySelector(".bot-mark") && who.dataset.label === label) return;
+    who.dataset.label = label;
+    who.textContent = "";
+    if (at < 0) who.append(label);
+    else who.append(label.slice(0, at), playerLink(seat.name, isolate(name)), label.slice(at + isolate(name).length));
+    who.append(" ", botMark());
+    return;
+  }
   if (at < 0) {
     if (who.textContent !== label || who.childElementCount) who.textContent = label;
     return;

@@ -12,6 +12,7 @@ import * as nav from "./nav.js";
 import { playerLink, shownName } from "./people.js";
 import { showError } from "./toast.js";
 import { errorWords, ratingChange } from "./words.js";
+import { botMark } from "./names.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = "http://www.w3.org/2000/svg";
@@ -81,6 +82,7 @@ function drawPlayer() {
   if (!page) return;
   $("#player-body").hidden = false;
   $("#player-name").textContent = page.username;
+  if (page.bot) $("#player-name").append(" ", botMark());
   showButton(page.username);
   const date = new Intl.DateTimeFormat(locale(), { dateStyle: "long" });
   $("#player-since").textContent = t("player_since", date.format(new Date(page.created_ms)));

@@ -19,7 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 use super::error::ApiError;
-use super::extract::{not_a, JsonBody, SignedIn};
+use super::extract::{not_a, ClientIp, JsonBody, SignedIn};
 use super::games::{parse_clock, ClockRequest};
 use crate::bots::{Api, Caller, Scope};
 use crate::challenges::NewChallenge;
@@ -176,6 +176,55 @@ pub async fn draw(
     let api_ = &state.shared.api;
     let caller = api_.caller(bearer(&headers), scope_of(&api)?).await?;
     Ok(done(api_.draw(&caller, &game, yes).await?))
+}
+
+/// The body of POST /api/{bot|board}/game/{id}/chat, as JSON or as a
+/// form (lichess's clients send `room=player&text=...`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// `player` or `spectator`.
+    room: String,
+    /// The message.
+    text: String,
+}
+
+/// POST /api/{bot|board}/game/{id}/chat: the token's account says
+/// something in a room of its game, through the one chat service.
+pub async fn chat(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ClientIp(client): ClientIp,
+    Path((api_name, game)): Path<(String, String)>,
+    body: Bytes,
+) -> ApiResult<(StatusCode, Json<awale_model::lists::ChatLine>)> {
+    let form = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let req: ChatRequest = if form {
+        serde_urlencoded::from_bytes(&body).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Code::BadField,
+                e.to_string(),
+            )
+        })?
+    } else {
+        serde_json::from_slice(&body).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Code::BadField,
+                format!("the body is `room` and `text`, as JSON or a form: {e}"),
+            )
+        })?
+    };
+    let api = &state.shared.api;
+    let caller = api.caller(bearer(&headers), scope_of(&api_name)?).await?;
+    let line = api
+        .chat(&caller, &game, &req.room, &req.text, client)
+        .await?;
+    Ok((StatusCode::CREATED, Json(line)))
 }
 
 /// The body of POST /api/challenge/{username}.
@@ -419,11 +468,15 @@ pub async fn game_stream(
                 Wake::Event(Ok(e)) if e.chat && !e.reaches(listener) => {}
                 Wake::Event(Ok(e)) if e.name == "chat" => {
                     let players = e.audience == awale_service::live::Audience::Players;
+                    let said: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();
+                    // lichess's shape (`username`, `text`), the whole line
+                    // beside it.
                     let chat = serde_json::json!({
                         "type": "chatLine",
                         "room": if players { "player" } else { "spectator" },
-                        "line": serde_json::from_str::<serde_json::Value>(&e.data)
-                            .unwrap_or_default(),
+                        "username": said["name"],
+                        "text": said["text"],
+                        "line": said,
                     });
                     if tx.send(line(&chat)).await.is_err() {
                         return;

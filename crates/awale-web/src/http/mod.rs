@@ -54,6 +54,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/{api}/game/{id}/move/{mv}", post(api::play))
         .route("/api/{api}/game/{id}/resign", post(api::resign))
         .route("/api/{api}/game/{id}/draw/{answer}", post(api::draw))
+        .route("/api/{api}/game/{id}/chat", post(api::chat))
         .route("/api/challenge/{name}", post(api::challenge))
         .route("/api/challenge/{id}/accept", post(api::accept))
         .route("/api/challenge/{id}/decline", post(api::decline))

@@ -448,19 +448,12 @@ pub async fn react(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// What GET /api/games/{id}/accounts answers.
-#[derive(Serialize)]
-pub struct SeatAccounts {
-    /// Whether each seat (South, North) is an open account's: its name
-    /// links to its page.
-    pub accounts: [bool; 2],
-}
-
-/// GET /api/games/{id}/accounts: which seats are accounts'.
-pub async fn seat_accounts(on: OnGame) -> ApiResult<Json<SeatAccounts>> {
+/// GET /api/games/{id}/accounts: which seats are accounts', and bots'.
+pub async fn seat_accounts(on: OnGame) -> ApiResult<Json<awale_service::players::SeatAccounts>> {
     let game = on.load().await?;
-    let accounts = on.state.shared.player_pages.seat_accounts(&game).await?;
-    Ok(Json(SeatAccounts { accounts }))
+    Ok(Json(
+        on.state.shared.player_pages.seat_accounts(&game).await?,
+    ))
 }
 
 /// The presence of a game, for the page at load.

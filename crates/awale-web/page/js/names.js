@@ -1,0 +1,32 @@
+// A player's name with the BOT mark when their account is a bot
+// (docs/BOTS.md), the same in every view that shows names: the mark shows
+// "BOT" and is read "bot" ("robot" in French) by a screen reader.
+
+import { t } from "./i18n.js";
+
+// The BOT mark alone.
+export function botMark() {
+  const mark = document.createElement("span");
+  mark.className = "bot-mark";
+  const shown = document.createElement("span");
+  shown.setAttribute("aria-hidden", "true");
+  shown.textContent = t("bot_mark");
+  const said = document.createElement("span");
+  said.className = "unseen";
+  said.textContent = ` (${t("bot_mark_label")})`;
+  mark.append(shown, said);
+  return mark;
+}
+
+// The name `name` (text only, its direction its own), followed by the BOT
+// mark when `bot`.
+export function nameWithMark(name, bot) {
+  const box = document.createElement("span");
+  box.className = "player-name";
+  const text = document.createElement("span");
+  text.dir = "auto";
+  text.textContent = name;
+  box.append(text);
+  if (bot) box.append(" ", botMark());
+  return box;
+}
