@@ -249,7 +249,7 @@ impl Api {
             games,
             people,
             challenges,
-            calls: Limiter::new("api_calls", CALLS_PER_TOKEN),
+            calls: Limiter::new(crate::limiter::Limit::ApiCalls, CALLS_PER_TOKEN),
             revoked: broadcast::channel(64).0,
         }
     }
@@ -260,7 +260,7 @@ impl Api {
 
     /// With another rate of calls per token (tests).
     pub fn with_rate(mut self, rate: Rate) -> Api {
-        self.calls = Limiter::new("api_calls", rate);
+        self.calls = Limiter::new(crate::limiter::Limit::ApiCalls, rate);
         self
     }
 

@@ -206,7 +206,7 @@ impl Chat {
             lines: store.clone(),
             tournament_lines: store.clone(),
             removals: store,
-            flood: PerPlayerAndClient::new("chat", rate),
+            flood: PerPlayerAndClient::new(crate::limiter::Limit::Chat, rate),
             rooms: Mutex::new(HashMap::new()),
         }
     }

@@ -38,6 +38,7 @@ fn games_on(clock: Clock) -> Arc<Games> {
 fn ask(maker: &PlayerId, mode: Mode) -> NewGame {
     NewGame {
         maker: maker.clone(),
+        client: None,
         name: "Ama".to_string(),
         account: false,
         mode,
@@ -132,6 +133,7 @@ async fn an_upload_is_stored_once_per_key_and_its_key_is_checked() {
     game.play(Move::from_letter('F').unwrap()).unwrap();
     let up = Upload {
         player: me.clone(),
+        client: None,
         key: "offline-1234".to_string(),
         game,
         mode: Mode::Humans,
