@@ -181,6 +181,24 @@ fn every_error_code_has_words() {
     }
 }
 
+/// Every limit's refusal (`too_many` because the limit's name) has its
+/// words, `err_too_many_NAME`, in both catalogs: a loop over the closed
+/// list of limits.
+#[test]
+fn every_limit_has_words() {
+    use awale_service::limiter::Limit;
+    let fr = catalog("fr", include_str!("../page/js/text-fr.json"));
+    let en = catalog("en", include_str!("../page/js/text-en.json"));
+    for lang in [&fr, &en] {
+        let missing: Vec<&str> = Limit::ALL
+            .iter()
+            .map(|l| l.name())
+            .filter(|name| !lang.contains_key(&format!("err_too_many_{name}")))
+            .collect();
+        assert!(missing.is_empty(), "limits without words: {missing:?}");
+    }
+}
+
 #[test]
 fn every_error_reason_the_server_sends_has_words() {
     let en = catalog("en", include_str!("../page/js/text-en.json"));
