@@ -18,6 +18,13 @@ pub struct Rate {
     pub every_ms: u32,
 }
 
+impl Rate {
+    /// `burst` actions at once, then one every `every_ms`.
+    pub const fn new(burst: u32, every_ms: u32) -> Rate {
+        Rate { burst, every_ms }
+    }
+}
+
 /// What a limit counts: each limiter's kind of action. Its
 /// [`name`](Limit::name) is a refusal's reason (`too_many` because
 /// `games`), which the page words (`err_too_many_games`).

@@ -74,32 +74,17 @@ pub struct Rates {
 }
 
 /// Games made per client address: 60 at once, then one a second.
-pub const GAMES_PER_CLIENT: Rate = Rate {
-    burst: 60,
-    every_ms: 1_000,
-};
+pub const GAMES_PER_CLIENT: Rate = Rate::new(60, 1_000);
 /// Online games a player may offer: 10 at once, then one every 20 s (and
 /// four players' worth per address).
-pub const OFFERS_PER_PLAYER: Rate = Rate {
-    burst: 10,
-    every_ms: 20_000,
-};
+pub const OFFERS_PER_PLAYER: Rate = Rate::new(10, 20_000);
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
-pub const RENAMES_PER_PLAYER: Rate = Rate {
-    burst: 5,
-    every_ms: 10_000,
-};
+pub const RENAMES_PER_PLAYER: Rate = Rate::new(5, 10_000);
 /// "Continue on another device" links a player may ask for: 5 at once,
 /// then one a minute.
-pub const HANDOFF_LINKS_PER_PLAYER: Rate = Rate {
-    burst: 5,
-    every_ms: 60_000,
-};
+pub const HANDOFF_LINKS_PER_PLAYER: Rate = Rate::new(5, 60_000);
 /// Reactions: 8 at once, then one a second.
-pub const REACTIONS_PER_PLAYER: Rate = Rate {
-    burst: 8,
-    every_ms: 1_000,
-};
+pub const REACTIONS_PER_PLAYER: Rate = Rate::new(8, 1_000);
 
 impl Default for Rates {
     fn default() -> Rates {
@@ -189,10 +174,7 @@ mod tests {
     #[test]
     fn an_offer_costs_the_address_a_game_and_the_player_an_offer() {
         let limits = Limits::new(Rates {
-            games: Rate {
-                burst: 3,
-                every_ms: 60_000,
-            },
+            games: Rate::new(3, 60_000),
             ..Rates::default()
         });
         let ip = Some(IpAddr::from([192, 0, 2, 1]));

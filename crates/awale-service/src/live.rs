@@ -618,7 +618,14 @@ mod tests {
         };
         assert_eq!(
             names(moderator),
-            ["move", "players", "chat", "chat_removed", "notice", "moderators"]
+            [
+                "move",
+                "players",
+                "chat",
+                "chat_removed",
+                "notice",
+                "moderators"
+            ]
         );
         for seated in [true, false] {
             let kid = Listener {

@@ -33,7 +33,12 @@ impl Games {
     ///
     /// `bad_reaction` (not one of [`REACTIONS`]), `too_many` (because
     /// `reactions`), `no_such_game`, a storage failure.
-    pub async fn react(self: &Arc<Self>, id: i64, caller: &Caller, kind: &str) -> Result<(), Error> {
+    pub async fn react(
+        self: &Arc<Self>,
+        id: i64,
+        caller: &Caller,
+        kind: &str,
+    ) -> Result<(), Error> {
         let Some(kind) = REACTIONS.iter().copied().find(|k| *k == kind) else {
             return Err(Error::invalid(
                 Code::BadReaction,

@@ -19,27 +19,35 @@ use awale_service::challenges::{Challenges, NewChallenge};
 use awale_service::clock::Clock as Time;
 use awale_service::games::{Games, NewGame};
 use awale_service::handoff::Handoffs;
-use awale_service::limiter::Rate;
+use awale_service::limiter::{Limit, Rate};
 use awale_service::limits::{Caller, Rates};
 use awale_service::live::Hub;
 use awale_service::pools::{Pool, Pools, Seeker};
 use awale_store::Store;
 
-/// `burst` at once, then hardly any more (one an hour).
-fn only(burst: u32) -> Rate {
-    Rate {
-        burst,
-        every_ms: 3_600_000,
+/// A service on a scratch store whose `limits` allow each its burst at
+/// once, then hardly any more (one an hour); the others as by default.
+fn limited(limits: &[(Limit, u32)]) -> (Store, Arc<Games>) {
+    let mut rates = Rates::default();
+    for &(limit, burst) in limits {
+        let rate = Rate::new(burst, 3_600_000);
+        match limit {
+            Limit::Games => rates.games = rate,
+            Limit::Offers => rates.offers = rate,
+            Limit::Renames => rates.renames = rate,
+            Limit::HandoffLinks => rates.handoff_links = rate,
+            Limit::Reactions => rates.reactions = rate,
+            other => panic!("{other:?} is not the games' limit"),
+        }
     }
-}
-
-fn games_limited(store: &Store, rates: Rates) -> Arc<Games> {
-    Arc::new(
+    let store = Store::in_memory().unwrap();
+    let games = Arc::new(
         Games::new(Arc::new(store.clone()), Arc::new(Hub::default()))
             .with_ratings(Arc::new(store.clone()))
             .with_clock(Time::adjustable())
             .with_limits(rates),
-    )
+    );
+    (store, games)
 }
 
 fn address(n: u8) -> Option<IpAddr> {
@@ -54,7 +62,11 @@ fn caller(n: u8, at: u8) -> Caller {
 /// A refusal by limit `reason`.
 fn too_many<T: std::fmt::Debug>(answer: Result<T, Error>, reason: &str) {
     let e = answer.expect_err("refused by the limit");
-    assert_eq!((e.code.as_str(), e.reason), ("too_many", Some(reason)), "{e:?}");
+    assert_eq!(
+        (e.code.as_str(), e.reason),
+        ("too_many", Some(reason)),
+        "{e:?}"
+    );
     assert!(e.fields.contains_key("wait_s"), "{e:?}");
 }
 
@@ -87,14 +99,7 @@ async fn games_of(games: &Games, players: impl IntoIterator<Item = PlayerId>) ->
 
 #[tokio::test]
 async fn games_made_from_one_address_stop_at_its_limit_whatever_the_cookie() {
-    let store = Store::in_memory().unwrap();
-    let games = games_limited(
-        &store,
-        Rates {
-            games: only(5),
-            ..Rates::default()
-        },
-    );
+    let (_, games) = limited(&[(Limit::Games, 5)]);
     // Made-up players from one address: five games, then none.
     for n in 0..20 {
         let asked = games.new_game(ask(&caller(n, 1), Mode::Humans)).await;
@@ -107,7 +112,9 @@ async fn games_made_from_one_address_stop_at_its_limit_whatever_the_cookie() {
     assert_eq!(games_of(&games, (0..20).map(player)).await, 5);
     // Uploads and imports are games made too: refused, nothing stored.
     let mut played = Game::new(Rules::AWALE);
-    played.play(awale_core::Move::from_letter('F').unwrap()).unwrap();
+    played
+        .play(awale_core::Move::from_letter('F').unwrap())
+        .unwrap();
     let upload = awale_service::games::Upload {
         player: player(30),
         client: address(1),
@@ -137,14 +144,7 @@ async fn games_made_from_one_address_stop_at_its_limit_whatever_the_cookie() {
 
 #[tokio::test]
 async fn online_games_offered_stop_at_the_players_offers() {
-    let store = Store::in_memory().unwrap();
-    let games = games_limited(
-        &store,
-        Rates {
-            offers: only(2),
-            ..Rates::default()
-        },
-    );
+    let (_, games) = limited(&[(Limit::Offers, 2)]);
     let me = caller(1, 1);
     for _ in 0..2 {
         games.new_game(ask(&me, Mode::Online)).await.unwrap();
@@ -158,14 +158,7 @@ async fn online_games_offered_stop_at_the_players_offers() {
 
 #[tokio::test]
 async fn a_flood_of_seeks_from_made_up_players_of_one_address_makes_at_most_its_games() {
-    let store = Store::in_memory().unwrap();
-    let games = games_limited(
-        &store,
-        Rates {
-            games: only(6),
-            ..Rates::default()
-        },
-    );
+    let (_, games) = limited(&[(Limit::Games, 6)]);
     let pools = Pools::new(
         Arc::clone(&games),
         Arc::new(|_: &PlayerId, _: &PlayerId| false),
@@ -200,14 +193,7 @@ async fn a_flood_of_seeks_from_made_up_players_of_one_address_makes_at_most_its_
 
 #[tokio::test]
 async fn direct_challenges_past_the_limit_are_refused_and_never_sent() {
-    let store = Store::in_memory().unwrap();
-    let games = games_limited(
-        &store,
-        Rates {
-            games: only(3),
-            ..Rates::default()
-        },
-    );
+    let (store, games) = limited(&[(Limit::Games, 3)]);
     let accounts =
         Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap();
     let ama = accounts
@@ -235,8 +221,8 @@ async fn direct_challenges_past_the_limit_are_refused_and_never_sent() {
     assert_eq!(mine.received.len(), 3, "the refused ones were never sent");
 }
 
-/// An online game between players 1 (South) and 2 (North), over.
-async fn finished(games: &Arc<Games>) -> WebGame {
+/// An online game between players 1 (South) and 2 (North), going on.
+async fn online(games: &Arc<Games>) -> i64 {
     let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), games.now_ms(), 9);
     for (side, n) in [(Side::South, 1), (Side::North, 2)] {
         game.seats[side.index()] = Some(Seat {
@@ -244,20 +230,18 @@ async fn finished(games: &Arc<Games>) -> WebGame {
             name: format!("P{n}"),
         });
     }
-    let id = games.create(vec![game]).await.unwrap().remove(0).id;
+    games.create(vec![game]).await.unwrap().remove(0).id
+}
+
+/// The same, over.
+async fn finished(games: &Arc<Games>) -> WebGame {
+    let id = online(games).await;
     resign_seated(games, id, Side::North).await.unwrap()
 }
 
 #[tokio::test]
 async fn a_rematch_asked_counts_as_a_game_made_for_the_asker() {
-    let store = Store::in_memory().unwrap();
-    let games = games_limited(
-        &store,
-        Rates {
-            offers: only(1),
-            ..Rates::default()
-        },
-    );
+    let (_, games) = limited(&[(Limit::Offers, 1)]);
     let (south, north) = (caller(1, 1), caller(2, 2));
     let first = finished(&games).await;
     // A refused ask (a stranger, a game going on) costs nothing.
@@ -279,16 +263,11 @@ async fn a_rematch_asked_counts_as_a_game_made_for_the_asker() {
 
 #[tokio::test]
 async fn renames_hand_over_links_and_reactions_are_limited_per_player() {
-    let store = Store::in_memory().unwrap();
-    let games = games_limited(
-        &store,
-        Rates {
-            renames: only(2),
-            handoff_links: only(2),
-            reactions: only(2),
-            ..Rates::default()
-        },
-    );
+    let (store, games) = limited(&[
+        (Limit::Renames, 2),
+        (Limit::HandoffLinks, 2),
+        (Limit::Reactions, 2),
+    ]);
     let accounts =
         Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap();
     let me = caller(1, 1);
@@ -305,14 +284,7 @@ async fn renames_hand_over_links_and_reactions_are_limited_per_player() {
         Some("Esi")
     );
     // Hand-over links of a casual game going on.
-    let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), games.now_ms(), 9);
-    for (side, n) in [(Side::South, 1), (Side::North, 2)] {
-        game.seats[side.index()] = Some(Seat {
-            player: player(n),
-            name: format!("P{n}"),
-        });
-    }
-    let id = games.create(vec![game]).await.unwrap().remove(0).id;
+    let id = online(&games).await;
     let handoffs = Handoffs::default();
     for _ in 0..2 {
         handoffs.offer(&games, id, &me).await.unwrap();

@@ -58,6 +58,17 @@ async fn say(app: &Router, b: &mut Browser, game: &str, room: &str, text: &str) 
     .await;
 }
 
+/// `b` reports Kofi for insults in `game`.
+async fn report_kofi(app: &Router, b: &mut Browser, game: &str) {
+    b.posted(
+        app,
+        "/api/reports",
+        json!({"username": "Kofi", "game": game, "reason": "insults", "text": "rude"}),
+        StatusCode::CREATED,
+    )
+    .await;
+}
+
 async fn react(app: &Router, b: &mut Browser, game: &str) {
     b.posted(
         app,
@@ -164,13 +175,7 @@ async fn a_moderator_reads_both_rooms_of_a_reported_game_and_nobody_else_does() 
         StatusCode::NOT_FOUND,
         "not_reported",
     );
-    ama.posted(
-        &app,
-        "/api/reports",
-        json!({"username": "Kofi", "game": game, "reason": "insults", "text": "rude"}),
-        StatusCode::CREATED,
-    )
-    .await;
+    report_kofi(&app, &mut ama, &game).await;
 
     let (status, chat) = mo.get(&app, &uri).await;
     assert_eq!(status, StatusCode::OK, "{chat}");
@@ -217,13 +222,7 @@ async fn a_moderator_watching_a_reported_game_hears_its_players_room_live_and_no
         Vec::<String>::new()
     );
 
-    ama.posted(
-        &app,
-        "/api/reports",
-        json!({"username": "Kofi", "game": game, "reason": "insults", "text": "rude"}),
-        StatusCode::CREATED,
-    )
-    .await;
+    report_kofi(&app, &mut ama, &game).await;
     // Reported: the moderator's stream carries the players' room; a
     // spectator's and a player's of the public (logged in) do not change.
     let mut mods = Events::open(&app, events(&mo)).await;

@@ -17,7 +17,11 @@ impl Accounts {
     /// `bad_name`, `name_taken` (it would pass for an account or the
     /// server), `too_many` (because `renames`), a storage failure. Only a
     /// name that passes costs a token.
-    pub async fn rename_guest(&self, caller: &Caller, given: Option<&str>) -> Result<String, Error> {
+    pub async fn rename_guest(
+        &self,
+        caller: &Caller,
+        given: Option<&str>,
+    ) -> Result<String, Error> {
         let name = parse_name(given)?;
         let own = crate::chat::guest_number(&caller.player);
         self.check_guest_name(&name, Some(own)).await?;

@@ -150,9 +150,7 @@ pub async fn rename(
         "a logged-in player's name is their username",
     )?;
     let accounts = &state.shared.accounts;
-    let name = accounts
-        .rename_guest(&caller, req.name.as_deref())
-        .await?;
+    let name = accounts.rename_guest(&caller, req.name.as_deref()).await?;
     Ok(Json(Me {
         name: Some(name),
         guest: guest_number(&caller.player),
