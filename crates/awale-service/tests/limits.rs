@@ -73,18 +73,8 @@ fn too_many<T: std::fmt::Debug>(answer: Result<T, Error>, reason: &str) {
 /// What `caller` asks for: a game in `mode`, casual, no clock.
 fn ask(caller: &Caller, mode: Mode) -> NewGame {
     NewGame {
-        maker: caller.player.clone(),
         client: caller.client,
-        name: "Ama".to_string(),
-        account: false,
-        mode,
-        game: Game::new(Rules::AWALE),
-        seed: 7,
-        clock: None,
-        side: Side::South,
-        public: true,
-        rated: false,
-        rating_range: None,
+        ..common::ask(&caller.player, mode)
     }
 }
 
