@@ -259,7 +259,7 @@ impl Api {
             people,
             challenges,
             chat,
-            calls: Limiter::new("api_calls", CALLS_PER_TOKEN),
+            calls: Limiter::new(crate::limiter::Limit::ApiCalls, CALLS_PER_TOKEN),
             revoked: broadcast::channel(64).0,
         }
     }
@@ -270,7 +270,7 @@ impl Api {
 
     /// With another rate of calls per token (tests).
     pub fn with_rate(mut self, rate: Rate) -> Api {
-        self.calls = Limiter::new("api_calls", rate);
+        self.calls = Limiter::new(crate::limiter::Limit::ApiCalls, rate);
         self
     }
 

@@ -337,13 +337,20 @@ impl Challenges {
     /// challenging a kid-mode account: their name is free text),
     /// `rated_needs_account`, `rated_needs_clock`, `no_ratings`, `bad_side`,
     /// `too_many_challenges` (already [`MAX_OPEN`] open),
-    /// `already_challenged` (an open one to the same player).
+    /// `already_challenged` (an open one to the same player); first of
+    /// all `too_many` (because `games` or `offers`): a challenge counts as
+    /// a game made for the caller ([`crate::limits`]).
     pub async fn make(
         &self,
-        from: &PlayerId,
+        from: impl Into<crate::limits::Caller>,
         guest_name: &str,
         new: NewChallenge,
     ) -> Result<ChallengeView, Error> {
+        let caller = from.into();
+        self.games
+            .limits()
+            .game_offered(&caller, self.games.now_ms())?;
+        let from = &caller.player;
         let key = new.to.trim().to_ascii_lowercase();
         let to = self
             .accounts

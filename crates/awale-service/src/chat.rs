@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use awale_core::Side;
-use awale_model::game::{clean_text, Mode, PlayerId};
+use awale_model::game::{clean_text, Mode, PlayerId, WebGame};
 use awale_model::lists::ChatLine;
 use awale_model::{lock, Error, Kind};
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
@@ -29,7 +29,7 @@ use tokio::sync::broadcast;
 use crate::accounts::{Account, Accounts, Role};
 use crate::games::Games;
 use crate::limiter::{PerPlayerAndClient, Rate};
-use crate::live::Audience;
+use crate::live::{Audience, Listener};
 use crate::tournaments::Tournaments;
 use awale_model::Code;
 
@@ -206,7 +206,7 @@ impl Chat {
             lines: store.clone(),
             tournament_lines: store.clone(),
             removals: store,
-            flood: PerPlayerAndClient::new("chat", rate),
+            flood: PerPlayerAndClient::new(crate::limiter::Limit::Chat, rate),
             rooms: Mutex::new(HashMap::new()),
         }
     }
@@ -430,8 +430,7 @@ impl Chat {
     ) -> Result<GameChat, Error> {
         moderator(moderator_account)?;
         let id = self.games.find(game, None).await?;
-        let reports = self.accounts.reports(moderator_account).await?;
-        if !reports.iter().any(|r| r.game.as_deref() == Some(game)) {
+        if !self.reported(moderator_account, game).await? {
             return Err(Error::new(
                 Kind::NotFound,
                 Code::NotReported,
@@ -451,6 +450,40 @@ impl Chat {
             game: game.to_string(),
             players,
             public,
+        })
+    }
+
+    /// Whether a report `moderator_account` (a moderator) reads names the
+    /// game whose public id is `game`.
+    async fn reported(&self, moderator_account: &Account, game: &str) -> Result<bool, Error> {
+        let reports = self.accounts.reports(moderator_account).await?;
+        Ok(reports.iter().any(|r| r.game.as_deref() == Some(game)))
+    }
+
+    /// Who `viewer` (logged in to `account`, if any) is on game `game`'s
+    /// live stream, as its events' audiences ask: seated (a player), a
+    /// kid-mode account (no chat), a moderator of a game a report names
+    /// (the players' room live, as [`Chat::reported_game`] reads it).
+    ///
+    /// # Errors
+    ///
+    /// A storage failure (reading the reports).
+    pub async fn listener(
+        &self,
+        account: Option<&Account>,
+        game: &WebGame,
+        viewer: Option<&PlayerId>,
+    ) -> Result<Listener, Error> {
+        let moderator = match account {
+            Some(a) if a.role == Role::Moderator && !a.kid => {
+                self.reported(a, &game.public_id).await?
+            }
+            _ => false,
+        };
+        Ok(Listener {
+            seated: game.online_seat(viewer).is_some(),
+            kid: account.is_some_and(|a| a.kid),
+            moderator,
         })
     }
 

@@ -44,7 +44,7 @@ impl Guests {
     pub fn new(key: GuestKey, rate: Rate, store: Option<Arc<dyn GameStore>>) -> Guests {
         Guests {
             key,
-            new_guests: Limiter::new("players", rate),
+            new_guests: Limiter::new(crate::limiter::Limit::Players, rate),
             store,
             known: Mutex::new(HashSet::new()),
         }

@@ -50,9 +50,17 @@ impl Handoffs {
     /// # Errors
     ///
     /// `not_your_seat`; `rated_seat` in a rated game (a rated seat stays
-    /// with its account); `busy` when too many links wait; `internal` when
-    /// the system gives no random bytes.
-    pub async fn offer(&self, games: &Arc<Games>, id: i64, me: PlayerId) -> Result<String, Error> {
+    /// with its account); `too_many` (because `handoff_links`: the
+    /// caller's limit, [`crate::limits`]); `busy` when too many links
+    /// wait; `internal` when the system gives no random bytes.
+    pub async fn offer(
+        &self,
+        games: &Arc<Games>,
+        id: i64,
+        caller: impl Into<crate::limits::Caller>,
+    ) -> Result<String, Error> {
+        let caller = caller.into();
+        let me = caller.player.clone();
         let game = games.load(id).await?;
         if game.online_seat(Some(&me)).is_none() {
             return Err(
@@ -64,6 +72,12 @@ impl Handoffs {
             // Its result is the account's: another device logs in.
             return Err(crate::game::rated_seat());
         }
+        games.limits().take(
+            crate::limiter::Limit::HandoffLinks,
+            &caller,
+            1,
+            games.now_ms(),
+        )?;
         let token = new_secret().map_err(|e| Error::internal(format!("no random bytes: {e}")))?;
         let now = games.now_ms();
         let mut waiting = crate::lock(&self.waiting);

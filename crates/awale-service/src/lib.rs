@@ -1,7 +1,7 @@
 //! The game service: the games in use ([`games`]: their locks, clocks that
 //! fall on the server, the lobby), their watchers ([`live`]), the computer
 //! ([`computer`]: searches, hints, reviews), the study pages ([`study`]) and
-//! rate limits ([`limiter`]), accounts ([`accounts`]: sign-up, log-in,
+//! rate limits ([`limits`], over [`limiter`]'s buckets), accounts ([`accounts`]: sign-up, log-in,
 //! sessions, recovery codes, blocks, reports, moderators), direct
 //! challenges between players ([`challenges`]), every chat room
 //! ([`chat`]) and the time they read ([`clock`]). It knows no HTTP and no SQL: it keeps games
@@ -22,6 +22,7 @@ pub mod games;
 pub mod guests;
 pub mod handoff;
 pub mod limiter;
+pub mod limits;
 pub mod live;
 pub mod mistakes;
 mod notices;
@@ -29,6 +30,7 @@ pub mod pairing;
 pub mod players;
 pub mod pools;
 pub mod puzzle_rating;
+pub mod reactions;
 pub mod records;
 pub mod round;
 pub mod study;

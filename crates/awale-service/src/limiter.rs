@@ -18,12 +18,86 @@ pub struct Rate {
     pub every_ms: u32,
 }
 
+impl Rate {
+    /// `burst` actions at once, then one every `every_ms`.
+    pub const fn new(burst: u32, every_ms: u32) -> Rate {
+        Rate { burst, every_ms }
+    }
+}
+
+/// What a limit counts: each limiter's kind of action. Its
+/// [`name`](Limit::name) is a refusal's reason (`too_many` because
+/// `games`), which the page words (`err_too_many_games`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// Games made (and imported, and uploaded), per client address.
+    Games,
+    /// Online games offered, pool seeks, direct challenges and rematches,
+    /// per player and per client address.
+    Offers,
+    /// Nicknames chosen.
+    Renames,
+    /// "Continue on another device" links asked for.
+    HandoffLinks,
+    /// Chat lines.
+    Chat,
+    /// Reactions (applause, drums).
+    Reactions,
+    /// New guests (players) per client address.
+    Players,
+    /// Log-ins (and password checks).
+    Logins,
+    /// Sign-ups per client address.
+    SignUps,
+    /// Reports of players.
+    Reports,
+    /// Joins and withdrawals of tournaments.
+    TournamentComings,
+    /// Calls of the bots' API per token.
+    ApiCalls,
+}
+
+impl Limit {
+    /// Every limit.
+    pub const ALL: [Limit; 12] = [
+        Limit::Games,
+        Limit::Offers,
+        Limit::Renames,
+        Limit::HandoffLinks,
+        Limit::Chat,
+        Limit::Reactions,
+        Limit::Players,
+        Limit::Logins,
+        Limit::SignUps,
+        Limit::Reports,
+        Limit::TournamentComings,
+        Limit::ApiCalls,
+    ];
+
+    /// Its name, the refusal's reason (`handoff_links`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Games => "games",
+            Limit::Offers => "offers",
+            Limit::Renames => "renames",
+            Limit::HandoffLinks => "handoff_links",
+            Limit::Chat => "chat",
+            Limit::Reactions => "reactions",
+            Limit::Players => "players",
+            Limit::Logins => "logins",
+            Limit::SignUps => "sign_ups",
+            Limit::Reports => "reports",
+            Limit::TournamentComings => "tournament_comings",
+            Limit::ApiCalls => "api_calls",
+        }
+    }
+}
+
 /// Buckets of one kind of action.
 pub struct Limiter<K> {
     rate: Rate,
-    /// What the action is, the refusal's reason (`games`, `chat`,
-    /// `reactions`).
-    what: &'static str,
+    /// What the action is, the refusal's reason.
+    what: Limit,
     buckets: Mutex<HashMap<K, (f64, i64)>>,
 }
 
@@ -41,7 +115,7 @@ pub struct PerPlayerAndClient<P> {
 
 impl<P: Hash + Eq + Clone> PerPlayerAndClient<P> {
     /// A limit of `what` at `rate` per player.
-    pub fn new(what: &'static str, rate: Rate) -> PerPlayerAndClient<P> {
+    pub fn new(what: Limit, rate: Rate) -> PerPlayerAndClient<P> {
         let client = Rate {
             burst: rate.burst.saturating_mul(CLIENT_SHARE),
             every_ms: (rate.every_ms / CLIENT_SHARE).max(1),
@@ -73,7 +147,7 @@ const MAX_BUCKETS: usize = 100_000;
 
 impl<K: Hash + Eq + Clone> Limiter<K> {
     /// A limiter of `what` at `rate`.
-    pub fn new(what: &'static str, rate: Rate) -> Limiter<K> {
+    pub fn new(what: Limit, rate: Rate) -> Limiter<K> {
         Limiter {
             rate,
             what,
@@ -107,10 +181,10 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
             // `what` is also the reason, an identifier: in words, spaced.
             format!(
                 "too many {} for now: wait {wait_s} s",
-                self.what.replace('_', " ")
+                self.what.name().replace('_', " ")
             ),
         )
-        .because(self.what)
+        .because(self.what.name())
         .with("wait_s", wait_s as i64))
     }
     /// Gives `cost` tokens back to `key`'s bucket (a try taken at its
@@ -130,7 +204,7 @@ mod tests {
     #[test]
     fn a_burst_passes_then_the_rate_holds() {
         let l = Limiter::new(
-            "messages",
+            Limit::Chat,
             Rate {
                 burst: 3,
                 every_ms: 1000,
@@ -141,7 +215,7 @@ mod tests {
         }
         let e = l.take(&1, 1, 10).unwrap_err();
         assert_eq!(e.kind, crate::error::Kind::TooMany);
-        assert!(e.message.contains("messages"), "{}", e.message);
+        assert!(e.message.contains("chat"), "{}", e.message);
         l.take(&2, 1, 10).unwrap();
         l.take(&1, 1, 1_100).unwrap();
         assert!(l.take(&1, 1, 1_200).is_err());
@@ -150,7 +224,7 @@ mod tests {
     #[test]
     fn a_limits_message_words_its_reason_and_keeps_the_identifier_for_the_page() {
         let l = Limiter::new(
-            "sign_ups",
+            Limit::SignUps,
             Rate {
                 burst: 1,
                 every_ms: 60_000,

@@ -29,8 +29,11 @@ use crate::lock;
 pub enum Audience {
     /// Every listener: the players and the spectators.
     All,
-    /// The game's two players only (the players' chat room).
+    /// The game's two players (the players' chat room), and the
+    /// moderators watching it when a report names it.
     Players,
+    /// The moderators watching a game a report names, only.
+    Moderators,
 }
 
 /// One event for the listeners of a game or of the lobby.
@@ -56,6 +59,9 @@ pub struct Listener {
     pub seated: bool,
     /// Whether they are a kid-mode account.
     pub kid: bool,
+    /// Whether they are a moderator and a report names the game: they
+    /// read its players' room (`crate::chat::Chat::listener`).
+    pub moderator: bool,
 }
 
 impl Event {
@@ -77,7 +83,8 @@ impl Event {
         }
         match self.audience {
             Audience::All => true,
-            Audience::Players => listener.seated,
+            Audience::Players => listener.seated || listener.moderator,
+            Audience::Moderators => listener.moderator,
         }
     }
 }
@@ -293,6 +300,21 @@ impl Hub {
     /// Adds `data` to game `id`'s history as event `name` and sends it.
     pub fn publish(&self, id: i64, name: &'static str, data: impl Serialize) -> Version {
         self.publish_versioned(id, name, |_| serde_json::to_string(&data).ok())
+    }
+
+    /// Adds `data` to game `id`'s history as event `name` for `audience`
+    /// only (the moderators watching a reported game: a report's news),
+    /// and sends it.
+    pub fn publish_to(
+        &self,
+        id: i64,
+        name: &'static str,
+        audience: Audience,
+        data: impl Serialize,
+    ) -> Version {
+        self.publish_for(id, name, audience, false, |_| {
+            serde_json::to_string(&data).ok()
+        })
     }
 
     /// Adds a chat line (`data`) to game `id`'s history as `chat`, for
@@ -562,6 +584,8 @@ mod tests {
         hub.publish_chat(9, Audience::Players, "to the players");
         hub.publish_chat(9, Audience::All, "to everyone");
         hub.publish_chat_now(9, "chat_removed", 2);
+        hub.publish(9, "notice", 3);
+        hub.publish_to(9, "report", Audience::Moderators, 4);
         let events: Vec<Event> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
         let names = |l: Listener| -> Vec<&str> {
             events
@@ -569,18 +593,47 @@ mod tests {
                 .filter(|e| e.reaches(l))
                 .map(|e| match e.audience {
                     Audience::Players => "players",
+                    Audience::Moderators => "moderators",
                     Audience::All => e.name,
                 })
                 .collect()
         };
         let player = Listener {
             seated: true,
-            kid: false,
+            ..Listener::default()
         };
-        assert_eq!(names(player), ["move", "players", "chat", "chat_removed"]);
-        assert_eq!(names(Listener::default()), ["move", "chat", "chat_removed"]);
+        assert_eq!(
+            names(player),
+            ["move", "players", "chat", "chat_removed", "notice"]
+        );
+        assert_eq!(
+            names(Listener::default()),
+            ["move", "chat", "chat_removed", "notice"]
+        );
+        // A moderator watching a reported game: the players' room too, and
+        // what is for moderators only.
+        let moderator = Listener {
+            moderator: true,
+            ..Listener::default()
+        };
+        assert_eq!(
+            names(moderator),
+            [
+                "move",
+                "players",
+                "chat",
+                "chat_removed",
+                "notice",
+                "moderators"
+            ]
+        );
         for seated in [true, false] {
-            assert_eq!(names(Listener { seated, kid: true }), ["move"]);
+            let kid = Listener {
+                seated,
+                kid: true,
+                ..Listener::default()
+            };
+            assert_eq!(names(kid), ["move", "notice"]);
         }
     }
 

@@ -25,7 +25,6 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
-use crate::limiter::PerPlayerAndClient;
 use crate::lock;
 use crate::store::seeks::{Paired, Renewed, SeekRow, SeekStore};
 use crate::store::Notice;
@@ -385,9 +384,6 @@ pub struct Pools {
     /// until [`AVOID_RECHECK_MS`] later, when the accounts are asked
     /// again (an unblock is heard).
     avoid: Arc<Mutex<HashMap<(PlayerId, PlayerId), i64>>>,
-    /// New seeks count as games made, per player and per address (the
-    /// limit of online games offered), when set.
-    limit: Mutex<Option<Arc<PerPlayerAndClient<PlayerId>>>>,
     /// Players whose paired game was aborted because they did not make
     /// their first move: their seeks are dropped at the next tick.
     no_shows: Arc<Mutex<Vec<PlayerId>>>,
@@ -434,7 +430,6 @@ impl Pools {
             games,
             accounts,
             avoid,
-            limit: Mutex::new(None),
             no_shows: Arc::default(),
             matchmaker: Mutex::new(Matchmaker::new(Arc::clone(&blocked))),
             blocked,
@@ -586,13 +581,6 @@ impl Pools {
         lock(&self.recent).get(player).map_or(0, |r| r.iter().sum())
     }
 
-    /// Counts each new seek as a game made (renewals do not), per player
-    /// and per client address: the same limit as the online games a
-    /// player offers.
-    pub fn set_limit(&self, limit: Arc<PerPlayerAndClient<PlayerId>>) {
-        *lock(&self.limit) = Some(limit);
-    }
-
     /// `seeker`, at address `client`, seeks in `pool` (or renews their
     /// seek: a seek lasts [`SEEK_EXPIRES_MS`] after the last call), and
     /// waits up to `wait` for a pairing. The news: paired (the game), or
@@ -600,8 +588,9 @@ impl Pools {
     ///
     /// # Errors
     ///
-    /// `too_many` when a new seek is past the limit of games made (see
-    /// [`Pools::set_limit`]); when the paired game cannot be made (the
+    /// `too_many` when a new seek is past the limits of games made: each
+    /// new seek (not a renewal) counts as a game made for the seeker and
+    /// their address ([`crate::limits::Limits::game_offered`]); when the paired game cannot be made (the
     /// store).
     pub async fn seek(
         self: &Arc<Self>,
@@ -617,10 +606,8 @@ impl Pools {
             .get(&player)
             .is_some_and(|s| !matches!(*s.news.borrow(), Some(SeekNews::Paired { .. })));
         if !renewal {
-            let limit = lock(&self.limit).clone();
-            if let Some(limit) = limit {
-                limit.take(&player, client, now)?;
-            }
+            let caller = crate::limits::Caller::new(player.clone(), client);
+            self.games.limits().game_offered(&caller, now)?;
         }
         let mut news = {
             let mut seekers = lock(&self.seekers);

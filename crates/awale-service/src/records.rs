@@ -7,7 +7,7 @@ use std::sync::Arc;
 use awale_core::{parse_records, Game, Record, Side};
 
 use crate::error::Error;
-use crate::game::{random_seed, Mode, PlayerId, Stop, WebGame};
+use crate::game::{random_seed, Mode, Stop, WebGame};
 use crate::games::Games;
 use awale_model::Code;
 
@@ -82,20 +82,20 @@ pub enum ImportAs {
 
 impl Games {
     /// Stores the games of record file `text` as new games going on `as_`,
-    /// seated for `maker` (the person's seats are theirs). `pay` is given what the import costs of the
-    /// allowance of new games (one per ten games), before anything is
-    /// stored. Either every game is stored (in one transaction) or none.
+    /// seated for `maker` (the person's seats are theirs). The import
+    /// costs the maker's address one of its games per ten games
+    /// ([`crate::limits`]), before anything is stored. Either every game
+    /// is stored (in one transaction) or none.
     ///
     /// # Errors
     ///
-    /// `bad_record` naming the game and the problem; `pay`'s; a storage
-    /// failure.
+    /// `bad_record` naming the game and the problem; `too_many` (because
+    /// `games`); a storage failure.
     pub async fn import(
         self: &Arc<Self>,
         text: &str,
         as_: ImportAs,
-        maker: &PlayerId,
-        pay: impl FnOnce(u32) -> Result<(), Error>,
+        maker: &crate::limits::Caller,
     ) -> Result<Vec<WebGame>, Error> {
         let records = parse_records(text).map_err(|e| Error::bad_record(&e, None))?;
         if records.is_empty() {
@@ -115,7 +115,10 @@ impl Games {
             .with("count", records.len())
             .with("max", MAX_IMPORTED_GAMES));
         }
-        pay(records.len().div_ceil(GAMES_PER_CREATION) as u32)?;
+        let cost = records.len().div_ceil(GAMES_PER_CREATION) as u32;
+        self.limits()
+            .take(crate::limiter::Limit::Games, maker, cost, self.now_ms())?;
+        let maker = &maker.player;
         let mut games = Vec::with_capacity(records.len());
         for (i, record) in records.iter().enumerate() {
             let game = record

@@ -119,11 +119,21 @@ impl Games {
     /// failure in between leaves the offer open (accepting again makes
     /// another), never a game stuck.
     ///
+    /// Asking (offering or accepting) counts as a game made for the asker
+    /// ([`crate::limits::Limits::game_offered`]): a rematch skips no limit.
+    ///
     /// # Errors
     ///
-    /// `not_your_seat`, `stale` (the other has just offered: accept again),
-    /// `no_rematch` (the offer was withdrawn), the model's rematch rules.
-    pub async fn rematch(self: &Arc<Self>, id: i64, me: &PlayerId) -> Result<WebGame, Error> {
+    /// `not_your_seat`, `too_many` (because `games` or `offers`), `stale`
+    /// (the other has just offered: accept again), `no_rematch` (the offer
+    /// was withdrawn), the model's rematch rules.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: i64,
+        caller: impl Into<crate::limits::Caller>,
+    ) -> Result<WebGame, Error> {
+        let caller = caller.into();
+        let me = &caller.player;
         let seat = |g: &WebGame| {
             g.online_seat(Some(me)).ok_or_else(|| {
                 Error::forbidden(Code::NotYourSeat, "only the players can ask for a rematch")
@@ -132,6 +142,9 @@ impl Games {
         };
         let game = self.load(id).await?;
         let side = seat(&game)?;
+        // The model's rules first (a dry run): a refusal costs nothing.
+        game.clone().offer_rematch(side)?;
+        self.limits().game_offered(&caller, self.now_ms())?;
         if game.offers.rematch != Some(side.opponent()) {
             let (game, ()) = self
                 .change(id, |g| {

@@ -332,7 +332,10 @@ impl Tournaments {
             by_game: Mutex::new(HashMap::new()),
             first_move_ms: AtomicI64::new(FIRST_MOVE_MS),
             me: me.clone(),
-            comings: crate::limiter::Limiter::new("tournament_comings", COMINGS),
+            comings: crate::limiter::Limiter::new(
+                crate::limiter::Limit::TournamentComings,
+                COMINGS,
+            ),
         })
     }
 

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Move, Rules, Side};
-use awale_model::game::{Clock as GameClock, Mode, PlayerId, Seat, WebGame};
+use awale_model::game::{Clock as GameClock, Mode, Seat, WebGame};
 use awale_service::clock::Clock;
 use awale_service::computer::Computer;
 use awale_service::games::{Games, NewGame, Upload, MAX_OPEN_CHALLENGES};
 use awale_service::live::Hub;
 use awale_store::Store;
 
-use common::{play_seated, player};
+use common::{ask, play_seated, player};
 
 /// The games of a store in memory on `clock`, with a computer.
 fn games_on(clock: Clock) -> Arc<Games> {
@@ -32,23 +32,6 @@ fn games_on(clock: Clock) -> Arc<Games> {
         )
         .with_clock(clock),
     )
-}
-
-/// What player `maker` asks for: a game in `mode`, casual, no clock.
-fn ask(maker: &PlayerId, mode: Mode) -> NewGame {
-    NewGame {
-        maker: maker.clone(),
-        name: "Ama".to_string(),
-        account: false,
-        mode,
-        game: Game::new(Rules::AWALE),
-        seed: 7,
-        clock: None,
-        side: Side::South,
-        public: false,
-        rated: false,
-        rating_range: None,
-    }
 }
 
 /// An online game of player 1 (South) and player 2 (North) on `clock`.
@@ -132,6 +115,7 @@ async fn an_upload_is_stored_once_per_key_and_its_key_is_checked() {
     game.play(Move::from_letter('F').unwrap()).unwrap();
     let up = Upload {
         player: me.clone(),
+        client: None,
         key: "offline-1234".to_string(),
         game,
         mode: Mode::Humans,

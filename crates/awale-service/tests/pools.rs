@@ -16,11 +16,17 @@ use awale_service::pools::{Pool, Pools, SeekNews, Seeker};
 use awale_store::Store;
 
 fn pools() -> (Arc<Games>, Arc<Pools>) {
+    pools_with(awale_service::limits::Rates::default())
+}
+
+/// The pools of games limited at `rates`.
+fn pools_with(rates: awale_service::limits::Rates) -> (Arc<Games>, Arc<Pools>) {
     let store = Arc::new(Store::in_memory().unwrap());
     let games = Arc::new(
         Games::new(store.clone(), Arc::new(Hub::default()))
             .with_ratings(store)
-            .with_clock(Clock::adjustable()),
+            .with_clock(Clock::adjustable())
+            .with_limits(rates),
     );
     let pools = Pools::new(
         Arc::clone(&games),
@@ -195,14 +201,17 @@ fn address(n: u8) -> Option<std::net::IpAddr> {
 
 #[tokio::test]
 async fn a_new_seek_counts_as_a_game_made_for_the_player_and_the_address() {
-    use awale_service::limiter::{PerPlayerAndClient, Rate};
-    let (_games, pools) = pools();
+    use awale_service::limiter::Rate;
+    use awale_service::limits::Rates;
     // One game per player at once: four players' worth per address.
     let rate = Rate {
         burst: 1,
         every_ms: 600_000,
     };
-    pools.set_limit(Arc::new(PerPlayerAndClient::new("offers", rate)));
+    let (_games, pools) = pools_with(Rates {
+        offers: rate,
+        ..Rates::default()
+    });
     let pool = Pool::parse("1+0").unwrap();
     let wait = Duration::from_millis(10);
     // A guest's seek, then its renewals: one game made.

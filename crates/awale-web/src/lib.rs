@@ -41,25 +41,7 @@ pub use http::error::ApiError;
 pub use http::guard::Policy;
 
 use awale_model::Code;
-use limiter::{Limiter, PerPlayerAndClient, Rate};
-
-/// Nicknames a player may choose: 5 at once, then one every 10 s.
-const RENAME_RATE: Rate = Rate {
-    burst: 5,
-    every_ms: 10_000,
-};
-/// Online games a player may offer: 10 at once, then one every 20 s (and
-/// four players' worth per address).
-const CHALLENGE_RATE: Rate = Rate {
-    burst: 10,
-    every_ms: 20_000,
-};
-/// "Continue on another device" links a player may ask for: 5 at once,
-/// then one a minute.
-const HANDOFF_RATE: Rate = Rate {
-    burst: 5,
-    every_ms: 60_000,
-};
+use limiter::Rate;
 
 /// Limits of the server.
 #[derive(Clone, Debug)]
@@ -87,7 +69,8 @@ pub struct Config {
     /// The address players reach the server at (`https://awale.example.org`),
     /// for invite links; None: the address the browser used.
     pub public_url: Option<String>,
-    /// Rate limits per client: new games and imports.
+    /// Rate limits per client: games made (imports, uploads, and the
+    /// online games offered, seeks, challenges and rematches too).
     pub create_rate: Rate,
     /// Rate limits per player (and four times as much per client
     /// address): chat messages.
@@ -100,8 +83,8 @@ pub struct Config {
     /// the data folder by `awale serve`; None: a new one, for this state's
     /// life only).
     pub guest_key: Option<awale_model::secret::GuestKey>,
-    /// Online games a player may offer (and four times as many per client
-    /// address).
+    /// Online games a player may offer, pool seeks, direct challenges and
+    /// rematches asked (one limit; four times as many per client address).
     pub challenge_rate: Rate,
     /// Log-ins (and password checks) per account.
     pub login_rate: Rate,
@@ -130,21 +113,15 @@ impl Default for Config {
             body_timeout: Duration::from_secs(20),
             policy: Policy::default(),
             public_url: None,
-            create_rate: Rate {
-                burst: 60,
-                every_ms: 1_000,
-            },
+            create_rate: awale_service::limits::GAMES_PER_CLIENT,
             chat_rate: Rate {
                 burst: 5,
                 every_ms: 2_000,
             },
-            reaction_rate: Rate {
-                burst: 8,
-                every_ms: 1_000,
-            },
+            reaction_rate: awale_service::limits::REACTIONS_PER_PLAYER,
             player_rate: awale_service::guests::NEW_GUESTS_PER_CLIENT,
             guest_key: None,
-            challenge_rate: CHALLENGE_RATE,
+            challenge_rate: awale_service::limits::OFFERS_PER_PLAYER,
             login_rate: accounts::LOGINS_PER_ACCOUNT,
             login_client_rate: accounts::LOGINS_PER_CLIENT,
             signup_rate: accounts::SIGNUPS_PER_CLIENT,
@@ -168,14 +145,8 @@ struct Shared {
     policy: Policy,
     /// The public URL, read (its path ends with `/`): links start with it.
     public_url: Option<url::Url>,
-    creations: Limiter<Option<std::net::IpAddr>>,
     /// Guests: the secrets the server issued, new ones per client address.
     guests: guests::Guests,
-    reactions: PerPlayerAndClient<game::PlayerId>,
-    renames: PerPlayerAndClient<game::PlayerId>,
-    handoff_links: PerPlayerAndClient<game::PlayerId>,
-    /// Online games offered and pool seeks (one limit).
-    challenges: Arc<PerPlayerAndClient<game::PlayerId>>,
     handoffs: handoff::Handoffs,
     /// Direct challenges, from players' pages.
     direct: Arc<challenges::Challenges>,
@@ -280,7 +251,13 @@ impl AppState {
             )
             .with_computer(Arc::clone(&computer), config.move_time)
             .with_ratings(store.clone())
-            .with_clock(config.clock.clone()),
+            .with_clock(config.clock.clone())
+            .with_limits(awale_service::limits::Rates {
+                games: config.create_rate,
+                offers: config.challenge_rate,
+                reactions: config.reaction_rate,
+                ..awale_service::limits::Rates::default()
+            }),
         );
         let accounts = Arc::new(
             accounts::Accounts::new(store.clone(), Arc::clone(&games))?
@@ -300,8 +277,6 @@ impl AppState {
             Arc::new(|_: &_, _: &_| false),
             Some(store.clone()),
         );
-        let challenges = Arc::new(PerPlayerAndClient::new("offers", config.challenge_rate));
-        pools.set_limit(Arc::clone(&challenges));
         pools.start();
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
@@ -353,12 +328,7 @@ impl AppState {
                 computer,
                 games,
                 accounts,
-                creations: Limiter::new("games", config.create_rate),
                 guests,
-                reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
-                renames: PerPlayerAndClient::new("renames", RENAME_RATE),
-                handoff_links: PerPlayerAndClient::new("handoff_links", HANDOFF_RATE),
-                challenges,
                 handoffs: handoff::Handoffs::default(),
                 direct,
                 api,

@@ -58,6 +58,17 @@ async fn say(app: &Router, b: &mut Browser, game: &str, room: &str, text: &str) 
     .await;
 }
 
+/// `b` reports Kofi for insults in `game`.
+async fn report_kofi(app: &Router, b: &mut Browser, game: &str) {
+    b.posted(
+        app,
+        "/api/reports",
+        json!({"username": "Kofi", "game": game, "reason": "insults", "text": "rude"}),
+        StatusCode::CREATED,
+    )
+    .await;
+}
+
 async fn react(app: &Router, b: &mut Browser, game: &str) {
     b.posted(
         app,
@@ -164,13 +175,7 @@ async fn a_moderator_reads_both_rooms_of_a_reported_game_and_nobody_else_does() 
         StatusCode::NOT_FOUND,
         "not_reported",
     );
-    ama.posted(
-        &app,
-        "/api/reports",
-        json!({"username": "Kofi", "game": game, "reason": "insults", "text": "rude"}),
-        StatusCode::CREATED,
-    )
-    .await;
+    report_kofi(&app, &mut ama, &game).await;
 
     let (status, chat) = mo.get(&app, &uri).await;
     assert_eq!(status, StatusCode::OK, "{chat}");
@@ -193,5 +198,50 @@ async fn a_moderator_reads_both_rooms_of_a_reported_game_and_nobody_else_does() 
         mo.get(&app, "/api/moderation/games/1/chat").await,
         StatusCode::NOT_FOUND,
         "no_such_game",
+    );
+}
+
+#[tokio::test]
+async fn a_moderator_watching_a_reported_game_hears_its_players_room_live_and_nobody_else_does() {
+    let state = memory_state(Config::default());
+    let app = app(state.clone());
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let mo = Browser::account(&app, "Efua").await;
+    state.accounts().grant_moderator("efua").await.unwrap();
+    let game = ama.online_game(&app).await;
+    join(&app, &mut ama, &mut kofi, &game).await;
+    let events = |b: &Browser| b.request("GET", &format!("/api/games/{game}/events"), None);
+
+    // Not reported: the moderator watches as any spectator.
+    let mut before = Events::open(&app, events(&mo)).await;
+    say(&app, &mut kofi, &game, "players", "before the report").await;
+    react(&app, &mut ama, &game).await;
+    assert_eq!(
+        chat_rooms(&until_reaction(&mut before).await),
+        Vec::<String>::new()
+    );
+
+    report_kofi(&app, &mut ama, &game).await;
+    // Reported: the moderator's stream carries the players' room; a
+    // spectator's and a player's of the public (logged in) do not change.
+    let mut mods = Events::open(&app, events(&mo)).await;
+    let fan = Browser::account(&app, "Abena").await;
+    let mut fans = Events::open(&app, events(&fan)).await;
+    say(&app, &mut kofi, &game, "players", "rude words").await;
+    react(&app, &mut ama, &game).await;
+    let heard = until_reaction(&mut mods).await;
+    let lines: Vec<&Value> = heard
+        .iter()
+        .filter(|(name, _)| name == "chat")
+        .map(|(_, data)| data)
+        .collect();
+    assert_eq!(lines.len(), 1, "{heard:?}");
+    assert_eq!(lines[0]["room"], "players");
+    assert_eq!(lines[0]["text"], "rude words");
+    assert_eq!(
+        chat_rooms(&until_reaction(&mut fans).await),
+        Vec::<String>::new(),
+        "a spectator never hears the players' room"
     );
 }

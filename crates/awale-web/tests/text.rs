@@ -162,6 +162,11 @@ fn server_reasons() -> BTreeSet<String> {
     reasons
 }
 
+/// The keys among `keys` that catalog `lang` has no words for.
+fn unworded(lang: &Map<String, Value>, keys: impl Iterator<Item = String>) -> Vec<String> {
+    keys.filter(|key| !lang.contains_key(key)).collect()
+}
+
 /// Every code of the closed list the server answers with has its words,
 /// `err_CODE`, in both catalogs (French and English have the same keys).
 #[test]
@@ -172,12 +177,28 @@ fn every_error_code_has_words() {
     // Worded by words.js from their reason and fields, not `err_CODE`'s
     // own text alone.
     for lang in [&fr, &en] {
-        let missing: Vec<&str> = Code::ALL
-            .iter()
-            .map(|c| c.as_str())
-            .filter(|c| !lang.contains_key(&format!("err_{c}")))
-            .collect();
+        let missing = unworded(
+            lang,
+            Code::ALL.iter().map(|c| format!("err_{}", c.as_str())),
+        );
         assert!(missing.is_empty(), "codes without words: {missing:?}");
+    }
+}
+
+/// Every limit's refusal (`too_many` because the limit's name) has its
+/// words, `err_too_many_NAME`, in both catalogs: a loop over the closed
+/// list of limits.
+#[test]
+fn every_limit_has_words() {
+    use awale_service::limiter::Limit;
+    let fr = catalog("fr", include_str!("../page/js/text-fr.json"));
+    let en = catalog("en", include_str!("../page/js/text-en.json"));
+    for lang in [&fr, &en] {
+        let keys = Limit::ALL
+            .iter()
+            .map(|l| format!("err_too_many_{}", l.name()));
+        let missing = unworded(lang, keys);
+        assert!(missing.is_empty(), "limits without words: {missing:?}");
     }
 }
 

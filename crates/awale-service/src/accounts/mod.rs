@@ -25,7 +25,7 @@ use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Versio
 use crate::error::{Error, Kind};
 use crate::game::{clean_text, PlayerId};
 use crate::games::Games;
-use crate::limiter::{Limiter, Rate};
+use crate::limiter::{Limit, Limiter, Rate};
 use crate::lock;
 use crate::secret::{digest, new_secret, random_bytes};
 use crate::store::{AccountStore, NewAccount, NewReport};
@@ -36,6 +36,7 @@ mod log_in;
 mod moderation;
 mod names;
 mod passwords;
+mod rename;
 mod sessions;
 
 pub use crate::game::{look_alike, name_skeletons};
@@ -172,10 +173,10 @@ impl Accounts {
             argon,
             hashing: tokio::sync::Semaphore::new(*HASHING),
             waiting: AtomicUsize::new(0),
-            logins: Limiter::new("logins", LOGINS_PER_ACCOUNT),
-            login_clients: Limiter::new("logins", LOGINS_PER_CLIENT),
-            signups: Limiter::new("sign_ups", SIGNUPS_PER_CLIENT),
-            reports: Limiter::new("reports", REPORTS_PER_ACCOUNT),
+            logins: Limiter::new(Limit::Logins, LOGINS_PER_ACCOUNT),
+            login_clients: Limiter::new(Limit::Logins, LOGINS_PER_CLIENT),
+            signups: Limiter::new(Limit::SignUps, SIGNUPS_PER_CLIENT),
+            reports: Limiter::new(Limit::Reports, REPORTS_PER_ACCOUNT),
             sessions: Mutex::new(HashMap::new()),
             decoy,
             device_key: random_bytes().map_err(|_| no_randomness())?,
@@ -185,9 +186,9 @@ impl Accounts {
     /// The same with other limits: log-ins (and resets, password checks)
     /// per account and per client address, sign-ups per address.
     pub fn with_limits(mut self, per_account: Rate, per_client: Rate, sign_ups: Rate) -> Accounts {
-        self.logins = Limiter::new("logins", per_account);
-        self.login_clients = Limiter::new("logins", per_client);
-        self.signups = Limiter::new("sign_ups", sign_ups);
+        self.logins = Limiter::new(Limit::Logins, per_account);
+        self.login_clients = Limiter::new(Limit::Logins, per_client);
+        self.signups = Limiter::new(Limit::SignUps, sign_ups);
         self
     }
 

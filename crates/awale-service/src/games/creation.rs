@@ -13,6 +13,8 @@ use awale_model::error::Error;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
 
 use super::Games;
+use crate::limiter::Limit;
+use crate::limits::Caller;
 use awale_model::Code;
 
 /// Online games waiting for an opponent one player may have.
@@ -24,6 +26,9 @@ pub struct NewGame {
     /// Who makes it (and plays it: both sides on one screen, their side
     /// against the computer, one seat online).
     pub maker: PlayerId,
+    /// The client address it is asked from (the limits': see
+    /// [`crate::limits`]).
+    pub client: Option<std::net::IpAddr>,
     /// The maker's name online (their username, or their nickname checked).
     pub name: String,
     /// Whether the maker is logged in to an account.
@@ -52,6 +57,8 @@ pub struct NewGame {
 pub struct Upload {
     /// Whose (the browser's player).
     pub player: PlayerId,
+    /// The client address it is sent from (the limit of games made).
+    pub client: Option<std::net::IpAddr>,
     /// The browser's key for it (8 to 64 letters, digits, `-`, `_`): the
     /// same key twice stores the game once.
     pub key: String,
@@ -81,15 +88,24 @@ impl Games {
     /// goes on; a game over days is online; a rating range is a lobby
     /// seek's; rated is between accounts, on a server that keeps ratings,
     /// and on the rated terms ([`Games::create`]); a player has at most
-    /// [`MAX_OPEN_CHALLENGES`] games waiting.
+    /// [`MAX_OPEN_CHALLENGES`] games waiting. Each game costs its address
+    /// one of its games; an online game costs its maker an offer too
+    /// ([`crate::limits`]).
     ///
     /// # Errors
     ///
-    /// `finished_position`, `days_need_online`, `bad_range`,
-    /// `range_needs_account`, `rated_needs_account`, `no_ratings`,
-    /// `too_many_challenges`, the rated terms' and [`Games::create`]'s.
+    /// `too_many` (because `games` or `offers`), `finished_position`,
+    /// `days_need_online`, `bad_range`, `range_needs_account`,
+    /// `rated_needs_account`, `no_ratings`, `too_many_challenges`, the
+    /// rated terms' and [`Games::create`]'s.
     pub async fn new_game(self: &Arc<Self>, new: NewGame) -> Result<WebGame, Error> {
         let online = new.mode == Mode::Online;
+        let caller = Caller::new(new.maker.clone(), new.client);
+        if online {
+            self.limits.game_offered(&caller, self.now_ms())?;
+        } else {
+            self.limits.take(Limit::Games, &caller, 1, self.now_ms())?;
+        }
         if online && new.game.outcome().is_some() {
             return Err(Error::invalid(
                 Code::FinishedPosition,
@@ -157,12 +173,16 @@ impl Games {
     /// Stores a game played offline, for its player, once per key:
     /// whether this call stored it (false: it was stored before under
     /// that key) and the game as stored. The same rules as any game made
-    /// here ([`Games::create`]'s terms): never online, never rated.
+    /// here ([`Games::create`]'s terms): never online, never rated. It
+    /// costs its address one of its games, stored or not.
     ///
     /// # Errors
     ///
-    /// `bad_key`, `bad_mode` (an online game), a storage failure.
+    /// `too_many` (because `games`), `bad_key`, `bad_mode` (an online
+    /// game), a storage failure.
     pub async fn upload(self: &Arc<Self>, up: Upload) -> Result<(bool, WebGame), Error> {
+        let caller = Caller::new(up.player.clone(), up.client);
+        self.limits.take(Limit::Games, &caller, 1, self.now_ms())?;
         let key_ok = (8..=64).contains(&up.key.len())
             && up
                 .key

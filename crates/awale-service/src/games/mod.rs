@@ -113,6 +113,8 @@ pub struct Games {
     pairs: crate::fairplay::PairLimit,
     /// Where accounts were seen lately: two seen at one place play casual.
     sightings: crate::fairplay::Sightings,
+    /// The limits of what callers make (games, offers, renames...).
+    limits: crate::limits::Limits,
 }
 
 /// What a change did, for the watchers.
@@ -140,7 +142,20 @@ impl Games {
             tournament_tops: Mutex::new(HashMap::new()),
             pairs: crate::fairplay::PairLimit::default(),
             sightings: crate::fairplay::Sightings::default(),
+            limits: crate::limits::Limits::default(),
         }
+    }
+
+    /// The same games, limiting what callers make at `rates`.
+    pub fn with_limits(mut self, rates: crate::limits::Rates) -> Games {
+        self.limits = crate::limits::Limits::new(rates);
+        self
+    }
+
+    /// The limits of what callers make: every operation that makes
+    /// something takes its tokens here.
+    pub fn limits(&self) -> &crate::limits::Limits {
+        &self.limits
     }
 
     /// The same games, reading the time from `clock` (a test's, which it

@@ -18,6 +18,25 @@ pub fn player(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
 }
 
+/// What player `maker` asks for: a game in `mode`, casual, no clock
+/// (from no known address).
+pub fn ask(maker: &PlayerId, mode: awale_model::game::Mode) -> awale_service::games::NewGame {
+    awale_service::games::NewGame {
+        maker: maker.clone(),
+        client: None,
+        name: "Ama".to_string(),
+        account: false,
+        mode,
+        game: awale_core::Game::new(awale_core::Rules::AWALE),
+        seed: 7,
+        clock: None,
+        side: awale_core::Side::South,
+        public: false,
+        rated: false,
+        rating_range: None,
+    }
+}
+
 /// Plays `mv` in game `id` as the player seated on its side (through the
 /// service's `play`, as a page's move goes), having seen `ply` moves.
 pub async fn play_seated(

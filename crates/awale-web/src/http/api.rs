@@ -441,6 +441,7 @@ pub async fn game_stream(
     let listener = awale_service::live::Listener {
         seated: true,
         kid: caller.account.kid,
+        moderator: false,
     };
     let full = api.game_full(&caller, &game).await?;
     let mut revoked = api.revocations();
@@ -464,8 +465,8 @@ pub async fn game_stream(
                     }
                 }
                 // The seat's own listener: the players' room reaches it, no
-                // chat a kid-mode account.
-                Wake::Event(Ok(e)) if e.chat && !e.reaches(listener) => {}
+                // chat a kid-mode account, nothing for moderators only.
+                Wake::Event(Ok(e)) if !e.reaches(listener) => {}
                 Wake::Event(Ok(e)) if e.name == "chat" => {
                     let players = e.audience == awale_service::live::Audience::Players;
                     let said: serde_json::Value = serde_json::from_str(&e.data).unwrap_or_default();

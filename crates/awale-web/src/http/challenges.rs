@@ -60,17 +60,14 @@ pub async fn make(
     };
     let clock = parse_clock(req.clock)?;
     let name = nickname(&state, &session, &me, req.name.as_deref()).await?;
-    state
-        .shared
-        .challenges
-        .take(&me, ip, state.shared.games.now_ms())?;
     let new = NewChallenge {
         to: req.to,
         clock,
         rated: req.rated,
         colour,
     };
-    let made = state.shared.direct.make(&me, &name, new).await?;
+    let caller = awale_service::limits::Caller::new(me, ip);
+    let made = state.shared.direct.make(caller, &name, new).await?;
     Ok((StatusCode::CREATED, Json(made)))
 }
 

@@ -13,9 +13,10 @@
 //! gets the events it missed, then `clock` (the clocks now), or the whole
 //! game when they are no longer kept. A listener that falls behind gets
 //! the whole game again. Each event reaches only its audience
-//! (`awale_service::live::Event::reaches`): the players' chat room the
-//! players only, no chat line (either room) nor its removal a kid-mode
-//! account; both rooms' lines are sent as `chat` (the line's `room` says
+//! (`awale_service::live::Event::reaches`, for the listener the chat
+//! service names, `awale_service::chat::Chat::listener`): the players'
+//! chat room the players only, and the moderators watching a game a report
+//! names; no chat line (either room) nor its removal a kid-mode account; both rooms' lines are sent as `chat` (the line's `room` says
 //! which).
 
 use std::convert::Infallible;
@@ -122,10 +123,12 @@ pub async fn game_events(
     let game = on.load().await?;
     let OnGame { state, id, viewer } = on;
     let seat = game.online_seat(viewer.player());
-    let listener = Listener {
-        seated: seat.is_some(),
-        kid: session.is_some_and(|s| s.account.kid),
-    };
+    let account = session.as_ref().map(|s| &s.account);
+    let listener = state
+        .shared
+        .chat
+        .listener(account, &game, viewer.player())
+        .await?;
     let hub = Arc::clone(state.shared.games.hub());
     let (rx, missed, _, mut watch) = hub.watch(id, seat, state.shared.games.now_ms(), since);
     if let Some(side) = seat {

@@ -320,6 +320,20 @@ impl<S: Send + Sync> FromRequestParts<S> for Player {
     }
 }
 
+/// Who asks, as the service's limits count them: the viewer's player (403
+/// `no_player` without one, as [`Player`]) and the client address.
+pub struct Caller(pub awale_service::limits::Caller);
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Player(player) = Player::from_request_parts(parts, state).await?;
+        let Ok(ClientIp(client)) = ClientIp::from_request_parts(parts, state).await;
+        Ok(Caller(awale_service::limits::Caller::new(player, client)))
+    }
+}
+
 /// A request about one game: the server's state, the game's id (found from
 /// the path's public id, 404 naming it when it is no game's; an old link's
 /// number only for the game's own players) and who asks.

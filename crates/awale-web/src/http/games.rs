@@ -12,7 +12,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{not_a, ClientIp, JsonBody, OnGame, Player, UrlQuery, Viewer};
+use super::extract::{not_a, Caller, ClientIp, JsonBody, OnGame, UrlQuery, Viewer};
 use crate::AppState;
 use awale_model::error::{shown, Error};
 use awale_model::game::{parse_move, parse_position, random_seed, Clock, Mode};
@@ -120,12 +120,13 @@ fn parse_level(level: Option<u8>) -> Result<u8, Error> {
 }
 
 /// Whether a game stored without playing it here (imported, uploaded) is
-/// against the computer (`computer`) or between humans (`humans`); for
-/// anything else `bad_mode`, "... is not a `what` (computer or humans)".
-fn against_computer(text: &str, what: &str) -> Result<bool, Error> {
+/// against the computer (`computer`: the computer's `level`, checked) or
+/// between humans (`humans`: None); for anything else `bad_mode`, "... is
+/// not a `what` (computer or humans)".
+fn computer_level(text: &str, what: &str, level: Option<u8>) -> Result<Option<u8>, Error> {
     match text {
-        "computer" => Ok(true),
-        "humans" => Ok(false),
+        "computer" => parse_level(level).map(Some),
+        "humans" => Ok(None),
         other => Err(Error::invalid(
             Code::BadMode,
             format!("`{}` is not a {what} (computer or humans)", shown(other)),
@@ -167,13 +168,12 @@ pub(crate) fn parse_clock(clock: Option<ClockRequest>) -> Result<Option<Clock>, 
 /// ([`awale_service::games::Games::new_game`]).
 pub async fn create(
     State(state): State<AppState>,
-    Player(player): Player,
-    ClientIp(ip): ClientIp,
+    Caller(caller): Caller,
     session: super::extract::Session,
     JsonBody(req): JsonBody<NewGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     let games = &state.shared.games;
-    state.shared.creations.take(&ip, 1, games.now_ms())?;
+    let player = &caller.player;
     let rules: Rules = match &req.rules {
         None => Rules::AWALE,
         Some(text) => text.parse().map_err(|e| {
@@ -200,16 +200,14 @@ pub async fn create(
     };
     let clock = parse_clock(req.clock)?;
     let (name, account) = if mode == Mode::Online {
-        let named =
-            super::online::seat_name(&state, &session, &player, req.name.as_deref()).await?;
-        state.shared.challenges.take(&player, ip, games.now_ms())?;
-        named
+        super::online::seat_name(&state, &session, player, req.name.as_deref()).await?
     } else {
         (String::new(), session.0.is_some())
     };
     let web = games
         .new_game(awale_service::games::NewGame {
             maker: player.clone(),
+            client: caller.client,
             name,
             account,
             mode,
@@ -228,7 +226,7 @@ pub async fn create(
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(web.view(games.now_ms(), Some(Some(&player)))),
+        Json(web.view(games.now_ms(), Some(Some(player)))),
     ))
 }
 
@@ -481,26 +479,20 @@ pub struct Imported {
 /// is stored (in one transaction) or, with a clear error, none.
 pub async fn import(
     State(state): State<AppState>,
-    Player(player): Player,
-    ClientIp(ip): ClientIp,
+    Caller(caller): Caller,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<Imported>)> {
-    let as_ = if against_computer(req.mode.as_deref().unwrap_or("humans"), "mode")? {
-        ImportAs::Computer {
-            level: parse_level(req.level)?,
-        }
-    } else {
-        ImportAs::Humans
-    };
+    let mode = req.mode.as_deref().unwrap_or("humans");
+    let as_ = computer_level(mode, "mode", req.level)?
+        .map_or(ImportAs::Humans, |level| ImportAs::Computer { level });
     let shared = &state.shared;
-    let pay = |cost| shared.creations.take(&ip, cost, shared.games.now_ms());
-    let webs = shared.games.import(&req.record, as_, &player, pay).await?;
+    let webs = shared.games.import(&req.record, as_, &caller).await?;
     let ids: Vec<String> = webs.iter().map(|w| w.public_id.clone()).collect();
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             ids,
-            game: webs[0].view(shared.games.now_ms(), Some(Some(&player))),
+            game: webs[0].view(shared.games.now_ms(), Some(Some(&caller.player))),
         }),
     ))
 }
@@ -552,8 +544,7 @@ pub struct Uploaded {
 /// key (an upload repeated after a lost answer).
 pub async fn upload(
     State(state): State<AppState>,
-    Player(player): Player,
-    ClientIp(ip): ClientIp,
+    Caller(caller): Caller,
     JsonBody(req): JsonBody<Upload>,
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
     let rules = crate::study::parse_rules(req.rules.as_deref())?;
@@ -570,19 +561,18 @@ pub async fn upload(
         })?;
     }
     let seed = random_seed();
-    let mode = if against_computer(&req.mode, "mode played offline")? {
-        Mode::Computer {
+    let mode = match computer_level(&req.mode, "mode played offline", req.level)? {
+        Some(level) => Mode::Computer {
             human: parse_side(req.human.as_deref(), seed)?,
-            level: parse_level(req.level)?,
-        }
-    } else {
-        Mode::Humans
+            level,
+        },
+        None => Mode::Humans,
     };
     let games = &state.shared.games;
-    state.shared.creations.take(&ip, 1, games.now_ms())?;
     let (created, game) = games
         .upload(awale_service::games::Upload {
-            player: player.clone(),
+            player: caller.player.clone(),
+            client: caller.client,
             key: req.key,
             game,
             mode,
@@ -599,7 +589,7 @@ pub async fn upload(
         status,
         Json(Uploaded {
             created,
-            game: game.view(games.now_ms(), Some(Some(&player))),
+            game: game.view(games.now_ms(), Some(Some(&caller.player))),
         }),
     ))
 }

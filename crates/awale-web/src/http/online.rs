@@ -4,14 +4,13 @@
 //! what is the model's ([`crate::game`]); here requests are read, limited
 //! and answered.
 
-use awale_core::Side;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, OnGame, Player, Session};
+use super::extract::{Caller, JsonBody, OnGame, Player, Session};
 use crate::error::Error;
 use crate::game::{parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
@@ -142,8 +141,7 @@ pub struct NameRequest {
 /// POST /api/me: sets the viewer's nickname (and in their games going on).
 pub async fn rename(
     State(state): State<AppState>,
-    Player(player): Player,
-    ClientIp(ip): ClientIp,
+    Caller(caller): Caller,
     session: Session,
     JsonBody(req): JsonBody<NameRequest>,
 ) -> ApiResult<Json<Me>> {
@@ -151,13 +149,11 @@ pub async fn rename(
         Code::AccountName,
         "a logged-in player's name is their username",
     )?;
-    let name = guest_name(&state, &player, req.name.as_deref()).await?;
-    let games = &state.shared.games;
-    state.shared.renames.take(&player, ip, games.now_ms())?;
-    games.set_player_name(&player, name.clone()).await?;
+    let accounts = &state.shared.accounts;
+    let name = accounts.rename_guest(&caller, req.name.as_deref()).await?;
     Ok(Json(Me {
         name: Some(name),
-        guest: guest_number(&player),
+        guest: guest_number(&caller.player),
         account: None,
     }))
 }
@@ -339,14 +335,14 @@ pub struct RematchRequest {
 /// (`offers.rematch_id`); `{"accept": false}` declines the other's offer.
 pub async fn rematch(
     on: OnGame,
-    Player(me): Player,
+    Caller(caller): Caller,
     JsonBody(req): JsonBody<RematchRequest>,
 ) -> ApiResult<Json<GameView>> {
     let games = &on.state.shared.games;
     let game = if req.accept == Some(false) {
-        games.decline_rematch(on.id, &me).await?
+        games.decline_rematch(on.id, &caller.player).await?
     } else {
-        games.rematch(on.id, &me).await?
+        games.rematch(on.id, &caller).await?
     };
     Ok(on.view(&game))
 }
@@ -363,13 +359,11 @@ pub struct HandoffLink {
 /// POST /api/games/{id}/handoff: a link to continue on another device.
 pub async fn handoff(
     on: OnGame,
-    Player(me): Player,
-    ClientIp(ip): ClientIp,
+    Caller(caller): Caller,
     headers: HeaderMap,
 ) -> ApiResult<Json<HandoffLink>> {
     let shared = &on.state.shared;
-    shared.handoff_links.take(&me, ip, shared.games.now_ms())?;
-    let token = shared.handoffs.offer(&shared.games, on.id, me).await?;
+    let token = shared.handoffs.offer(&shared.games, on.id, caller).await?;
     let base = base_url(&on.state, &headers)?;
     let link = link(&base, &format!("continue={token}"));
     Ok(Json(HandoffLink {
@@ -399,9 +393,6 @@ pub async fn take_handoff(
     Ok(Json(game.view(shared.games.now_ms(), Some(Some(&me)))))
 }
 
-/// The reactions the public can send.
-pub const REACTIONS: [&str; 4] = ["applause", "oh", "drum", "song"];
-
 /// The body of POST /api/games/{id}/react.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -409,42 +400,15 @@ pub struct ReactRequest {
     kind: String,
 }
 
-/// A reaction as every viewer sees and hears it.
-#[derive(Clone, Serialize)]
-pub struct Reaction {
-    /// `applause`, `oh`, `drum` or `song`.
-    pub kind: &'static str,
-    /// The sender's side, when a player sent it.
-    pub side: Option<char>,
-}
-
 /// POST /api/games/{id}/react: applause, "oh!", a drum or a song, seen
-/// and heard by every viewer (not stored).
+/// and heard by every viewer (not stored; `awale_service::reactions`).
 pub async fn react(
     on: OnGame,
-    Player(me): Player,
-    ClientIp(ip): ClientIp,
+    Caller(caller): Caller,
     JsonBody(req): JsonBody<ReactRequest>,
 ) -> ApiResult<StatusCode> {
-    let Some(kind) = REACTIONS.iter().copied().find(|k| *k == req.kind) else {
-        return Err(Error::invalid(
-            Code::BadReaction,
-            format!(
-                "`{}` is not a reaction ({})",
-                crate::error::shown(&req.kind),
-                REACTIONS.join(", ")
-            ),
-        )
-        .into());
-    };
-    on.state
-        .shared
-        .reactions
-        .take(&me, ip, on.state.shared.games.now_ms())?;
-    let game = on.load().await?;
-    let side = game.online_seat(Some(&me)).map(Side::letter);
-    let hub = on.state.shared.games.hub();
-    hub.publish_now(on.id, "reaction", Reaction { kind, side });
+    let games = &on.state.shared.games;
+    games.react(on.id, &caller, &req.kind).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
