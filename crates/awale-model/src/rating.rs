@@ -336,6 +336,69 @@ impl Speed {
     }
 }
 
+/// A rating pool: the ratings are kept apart per speed, and bots' games
+/// against bots apart from people's (`docs/BOTS.md`, "Ratings"): an
+/// engine ladder's ratings never drift people's, and people's
+/// leaderboards list no bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pool {
+    /// People's pool of a speed (a person's games, and a rated game a
+    /// person chose to play against a bot).
+    People(Speed),
+    /// Bots' pool of a speed: a rated game between two bots.
+    Bots(Speed),
+}
+
+impl Pool {
+    /// Every bots' pool, fastest first.
+    pub const BOTS: [Pool; 6] = [
+        Pool::Bots(Speed::UltraBullet),
+        Pool::Bots(Speed::Bullet),
+        Pool::Bots(Speed::Blitz),
+        Pool::Bots(Speed::Rapid),
+        Pool::Bots(Speed::Classical),
+        Pool::Bots(Speed::Correspondence),
+    ];
+
+    /// The pool of a game in `speed` between players who are bots or not.
+    pub fn of(speed: Speed, both_bots: bool) -> Pool {
+        if both_bots {
+            Pool::Bots(speed)
+        } else {
+            Pool::People(speed)
+        }
+    }
+
+    /// Its speed.
+    pub fn speed(self) -> Speed {
+        match self {
+            Pool::People(s) | Pool::Bots(s) => s,
+        }
+    }
+
+    /// The name the store keeps it under: the speed's (`blitz`) for
+    /// people's, `bot_` and the speed's (`bot_blitz`) for bots'.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pool::People(s) => s.name(),
+            Pool::Bots(Speed::UltraBullet) => "bot_ultra_bullet",
+            Pool::Bots(Speed::Bullet) => "bot_bullet",
+            Pool::Bots(Speed::Blitz) => "bot_blitz",
+            Pool::Bots(Speed::Rapid) => "bot_rapid",
+            Pool::Bots(Speed::Classical) => "bot_classical",
+            Pool::Bots(Speed::Correspondence) => "bot_correspondence",
+        }
+    }
+
+    /// The pool named by [`Pool::name`].
+    pub fn from_name(name: &str) -> Option<Pool> {
+        match name.strip_prefix("bot_") {
+            Some(speed) => Speed::from_name(speed).map(Pool::Bots),
+            None => Speed::from_name(name).map(Pool::People),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,5 +550,21 @@ mod tests {
             assert_eq!(Speed::from_name(speed.name()), Some(speed));
         }
         assert_eq!(Speed::from_name("turbo"), None);
+    }
+
+    #[test]
+    fn pools_keep_bots_apart_under_their_own_names() {
+        for speed in Speed::ALL {
+            for pool in [Pool::People(speed), Pool::Bots(speed)] {
+                assert_eq!(Pool::from_name(pool.name()), Some(pool));
+                assert_eq!(pool.speed(), speed);
+            }
+            assert_eq!(Pool::People(speed).name(), speed.name());
+            assert_eq!(Pool::of(speed, true), Pool::Bots(speed));
+            assert_eq!(Pool::of(speed, false), Pool::People(speed));
+        }
+        assert_eq!(Pool::Bots(Speed::Bullet).name(), "bot_bullet");
+        assert_eq!(Pool::from_name("bot_turbo"), None);
+        assert!(Pool::BOTS.iter().all(|p| matches!(p, Pool::Bots(_))));
     }
 }

@@ -303,6 +303,7 @@ impl AppState {
             )
             .with_computer(Arc::clone(&computer), config.move_time)
             .with_ratings(store.clone())
+            .with_bots(store.clone())
             .with_clock(config.clock.clone()),
         );
         let accounts = Arc::new(
