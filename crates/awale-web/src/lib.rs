@@ -188,6 +188,8 @@ struct Shared {
     player_pages: Arc<players::Players>,
     /// Arenas.
     tournaments: Arc<tournaments::Tournaments>,
+    /// The engine ladder (bots paired continuously).
+    ladder: Arc<awale_service::ladder::Ladder>,
     /// Every chat room: games' and tournaments'.
     chat: Arc<awale_service::chat::Chat>,
     /// Set when the server stops: live streams end.
@@ -327,6 +329,12 @@ impl AppState {
         let challenges = Arc::new(PerPlayerAndClient::new("offers", config.challenge_rate));
         pools.set_limit(Arc::clone(&challenges));
         pools.start();
+        let ladder = awale_service::ladder::Ladder::new(
+            Arc::clone(&games),
+            store.clone(),
+            store.clone(),
+        );
+        ladder.start();
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
         tournaments.start()?;
@@ -388,6 +396,7 @@ impl AppState {
                 pools,
                 player_pages,
                 tournaments,
+                ladder,
                 chat,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
@@ -443,6 +452,12 @@ impl AppState {
     /// The accounts.
     pub fn accounts(&self) -> &Arc<accounts::Accounts> {
         &self.shared.accounts
+    }
+
+    /// The engine ladder (`awale serve --house-bots` enters its house
+    /// bots).
+    pub fn ladder(&self) -> &Arc<awale_service::ladder::Ladder> {
+        &self.shared.ladder
     }
 
     /// The tournaments.
