@@ -551,20 +551,4 @@ mod tests {
         }
         assert_eq!(Speed::from_name("turbo"), None);
     }
-
-    #[test]
-    fn pools_keep_bots_apart_under_their_own_names() {
-        for speed in Speed::ALL {
-            for pool in [Pool::People(speed), Pool::Bots(speed)] {
-                assert_eq!(Pool::from_name(pool.name()), Some(pool));
-                assert_eq!(pool.speed(), speed);
-            }
-            assert_eq!(Pool::People(speed).name(), speed.name());
-            assert_eq!(Pool::of(speed, true), Pool::Bots(speed));
-            assert_eq!(Pool::of(speed, false), Pool::People(speed));
-        }
-        assert_eq!(Pool::Bots(Speed::Bullet).name(), "bot_bullet");
-        assert_eq!(Pool::from_name("bot_turbo"), None);
-        assert!(Pool::BOTS.iter().all(|p| matches!(p, Pool::Bots(_))));
-    }
 }

@@ -640,38 +640,3 @@ fn new_game(rung: Rung, a: &Entrant, b: &Entrant, now: i64) -> WebGame {
     });
     game
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_longest_waiting_meet_fresh_opponents_before_a_rematch() {
-        // 0 and 1 just played each other; 2 is free: each meets 2 first.
-        let now = 10_000;
-        let waiting = [(now, Some(1), false), (now, Some(0), false), (now - 1, None, false)];
-        assert_eq!(pair_free(&waiting, now), vec![(2, 0)]);
-        // Alone together, they wait, then meet again.
-        let two = [(now, Some(1), false), (now, Some(0), false)];
-        assert!(pair_free(&two, now).is_empty());
-        assert_eq!(pair_free(&two, now + REMATCH_WAIT_MS), vec![(0, 1)]);
-        // Two house bots never meet.
-        let houses = [(0, None, true), (0, None, true)];
-        assert!(pair_free(&houses, now).is_empty());
-        let three = [(0, None, true), (0, None, true), (5, None, false)];
-        assert_eq!(pair_free(&three, now), vec![(0, 2)]);
-    }
-
-    #[test]
-    fn ladders_have_fixed_clocks_and_bots_pools() {
-        assert_eq!(Rung::Bullet.pool(), Pool::Bots(Speed::Bullet));
-        assert_eq!(Rung::Blitz.pool(), Pool::Bots(Speed::Blitz));
-        for rung in Rung::ALL {
-            assert_eq!(Rung::from_name(rung.name()).ok(), Some(rung));
-        }
-        assert_eq!(
-            Rung::from_name("turbo").unwrap_err().code,
-            Code::NoSuchLadder
-        );
-    }
-}
