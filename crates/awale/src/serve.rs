@@ -81,8 +81,9 @@ pub struct Args {
     schedule: bool,
     /// The engine ladder's house bots: the built-in levels the server's
     /// computer plays there (`Awale-Level-N` accounts), so that a bot
-    /// joining is never alone; `none` for none.
-    #[arg(long, default_value = "2,5,8", value_name = "LEVELS|none")]
+    /// joining is never alone (`--house-bots 2,5,8`); none unless asked
+    /// (with several processes on one PostgreSQL store, give it to one).
+    #[arg(long, default_value = "none", value_name = "LEVELS|none")]
     house_bots: String,
     /// The file of the key that tags guests' cookies (made when missing;
     /// default: `guest.key` beside the games file, or in the user's data
@@ -107,7 +108,7 @@ impl Default for Args {
             max_connections_per_ip: 64,
             timeout: 20,
             schedule: false,
-            house_bots: "2,5,8".to_string(),
+            house_bots: "none".to_string(),
             guest_key: None,
         }
     }
