@@ -68,7 +68,8 @@ impl Rung {
             .into_iter()
             .find(|r| r.name() == name)
             .ok_or_else(|| {
-                Error::invalid(
+                Error::new(
+                    crate::error::Kind::NotFound,
                     Code::NoSuchLadder,
                     format!(
                         "there is no ladder `{}`: bullet (1+0) or blitz (3+2)",
