@@ -221,6 +221,9 @@ impl RatingChange {
 pub struct PlayerRating {
     /// The speed.
     pub speed: Speed,
+    /// The pool (people's of the speed, or the bots' of it).
+    #[serde(skip)]
+    pub pool: Pool,
     /// The rating.
     pub glicko: Glicko,
     /// Rated games played in this speed.

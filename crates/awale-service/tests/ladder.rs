@@ -148,7 +148,9 @@ async fn bots_are_paired_on_the_ladder_and_rated_in_their_own_pool_never_on_peop
         .unwrap();
     assert_eq!(board.len(), 2);
     assert_eq!(board[0].username, south);
-    assert!(w.store.ratings(alpha.player.clone()).await.unwrap().is_empty());
+    let alphas = w.store.ratings(alpha.player.clone()).await.unwrap();
+    assert_eq!(alphas.len(), 1);
+    assert_eq!(alphas[0].pool, Pool::Bots(Speed::Bullet));
     let any = BoardRule {
         min_games: 1,
         weeks: 4,
@@ -228,7 +230,9 @@ async fn a_rated_game_a_person_plays_against_a_bot_rates_both_in_peoples_pool() 
     let made = w.games.create(vec![game]).await.unwrap();
     play_out(&w, &made[0].public_id, Side::North).await;
     let carols = w.store.ratings(carol.player.clone()).await.unwrap();
-    assert_eq!(carols[0].speed, Speed::Bullet);
+    assert_eq!(carols[0].pool, Pool::People(Speed::Bullet));
+    let bots = w.store.ratings(bot.player.clone()).await.unwrap();
+    assert_eq!(bots[0].pool, Pool::People(Speed::Bullet));
     assert!(w
         .store
         .pool_board(Pool::Bots(Speed::Bullet), 10)

@@ -91,7 +91,8 @@ pub trait RatingStore: Send + Sync {
     /// The rated games of `pool`, newest first, `limit` at most.
     fn pool_games(&self, pool: Pool, limit: usize) -> StoreFuture<'_, Vec<PoolGame>>;
 
-    /// `player`'s ratings, one per speed they played rated.
+    /// `player`'s ratings, one per pool they played rated in (people's
+    /// speeds, and a bot's pools).
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>>;
 
     /// `player`'s rating after each of their rated games in `speed`,
@@ -100,6 +101,14 @@ pub trait RatingStore: Send + Sync {
         &self,
         player: PlayerId,
         speed: Speed,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<RatingPoint>>;
+
+    /// As [`RatingStore::rating_history`], in `pool`.
+    fn rating_history_in(
+        &self,
+        player: PlayerId,
+        pool: Pool,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>>;
 
@@ -237,13 +246,14 @@ impl RatingRow {
 pub(crate) const RATINGS: &str = "SELECT speed, rating, deviation, volatility, games, last_ms
      FROM ratings WHERE player = ?1";
 
-/// A rating from a row of [`RATINGS`], in either store; none in a speed
+/// A rating from a row of [`RATINGS`], in either store; none in a pool
 /// this program does not know (skipped, not fatal).
 pub(crate) fn player_rating<R: Cells>(r: &R) -> Result<Option<PlayerRating>, R::Error> {
-    let speed: String = r.cell(0)?;
-    Ok(match Speed::from_name(&speed) {
-        Some(speed) => Some(PlayerRating {
-            speed,
+    let name: String = r.cell(0)?;
+    Ok(match Pool::from_name(&name) {
+        Some(pool) => Some(PlayerRating {
+            speed: pool.speed(),
+            pool,
             glicko: glicko_at(r, 1)?,
             games: r.cell(4)?,
             last_ms: Some(r.cell(5)?),
@@ -600,7 +610,7 @@ impl<S: Backend> RatingStore for S {
                     .query(RATINGS, &[&player.0], |r| player_rating(r))
                     .await?;
                 let mut out: Vec<PlayerRating> = rows.into_iter().flatten().collect();
-                out.sort_by_key(|r| r.speed);
+                out.sort_by_key(|r| r.pool);
                 Ok(out)
             })
         })
@@ -612,9 +622,18 @@ impl<S: Backend> RatingStore for S {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
+        self.rating_history_in(player, Pool::People(speed), limit)
+    }
+
+    fn rating_history_in(
+        &self,
+        player: PlayerId,
+        pool: Pool,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<RatingPoint>> {
         self.read(move |tx| {
             Box::pin(async move {
-                let values: [&dyn Value; 3] = [&player.0, &speed.name(), &(limit as i64)];
+                let values: [&dyn Value; 3] = [&player.0, &pool.name(), &(limit as i64)];
                 let mut points = tx
                     .query(RATING_HISTORY, &values, |r| rating_point(r))
                     .await?;
