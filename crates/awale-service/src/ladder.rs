@@ -126,7 +126,9 @@ pub fn pair_free(waiting: &[(i64, Option<usize>, bool)], now: i64) -> Vec<(usize
         if taken[a] {
             continue;
         }
-        let fits = |b: usize| !taken[b] && !(waiting[a].2 && waiting[b].2);
+        // Two house bots never meet.
+        let both_house = |b: usize| waiting[a].2 && waiting[b].2;
+        let fits = |b: usize| !taken[b] && !both_house(b);
         let rematch = |b: usize| waiting[a].1 == Some(b) || waiting[b].1 == Some(a);
         let fresh = order[k + 1..]
             .iter()
@@ -375,9 +377,10 @@ impl Ladder {
         }
         {
             let mut state = lock(&self.state);
-            let busy = state.games.values().any(|(r, players)| {
-                *r == rung && players.contains(&account.player)
-            });
+            let busy = state
+                .games
+                .values()
+                .any(|(r, players)| *r == rung && players.contains(&account.player));
             let entrants = &mut state.rungs[rung.index()];
             if !entrants.iter().any(|e| e.player == account.player) {
                 entrants.push(Entrant {
@@ -504,9 +507,10 @@ impl Ladder {
             .iter()
             .map(|&i| {
                 let e = &entrants[i];
-                let last = e.last.as_ref().and_then(|l| {
-                    free.iter().position(|&j| entrants[j].player == *l)
-                });
+                let last = e
+                    .last
+                    .as_ref()
+                    .and_then(|l| free.iter().position(|&j| entrants[j].player == *l));
                 (e.free_since.unwrap_or(now), last, e.house.is_some())
             })
             .collect();

@@ -17,11 +17,11 @@ use awale_core::{Game, Rules, Side};
 use awale_model::account::Account;
 use awale_model::game::{Clock as GameClock, Mode, Seat, WebGame};
 use awale_model::rating::{Pool, Speed};
+use awale_model::Code;
 use awale_service::accounts::Accounts;
 use awale_service::clock::Clock;
 use awale_service::computer::Computer;
 use awale_service::games::Games;
-use awale_model::Code;
 use awale_service::ladder::{pair_free, Ladder, LadderView, Rung, REMATCH_WAIT_MS};
 use awale_service::live::Hub;
 use awale_store::ratings::BoardRule;
@@ -169,7 +169,10 @@ async fn bots_are_paired_on_the_ladder_and_rated_in_their_own_pool_never_on_peop
     assert_eq!(bullet.pool, "bot_bullet");
     assert_eq!(bullet.games[0].id, public);
     let top = &bullet.standings[0];
-    assert_eq!((top.name.as_str(), top.wins, top.losses, top.games), (south.as_str(), 1, 0, 1));
+    assert_eq!(
+        (top.name.as_str(), top.wins, top.losses, top.games),
+        (south.as_str(), 1, 0, 1)
+    );
     assert!(top.on_ladder && !top.house && top.provisional);
     assert_eq!(bullet.crosstable[0][1].unwrap().wins, 1);
     assert_eq!(bullet.crosstable[1][0].unwrap().losses, 1);
@@ -213,12 +216,7 @@ async fn a_rated_game_a_person_plays_against_a_bot_rates_both_in_peoples_pool() 
     let w = world();
     let bot = sign_up(&w, "Robot", true).await;
     let carol = sign_up(&w, "Carol", false).await;
-    let mut game = WebGame::new(
-        Mode::Online,
-        Game::new(Rules::AWALE),
-        w.games.now_ms(),
-        7,
-    );
+    let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), w.games.now_ms(), 7);
     game.clock = Some(GameClock::new(60_000, 0));
     game.rated = true;
     game.seats = [(&carol, "Carol"), (&bot, "Robot")].map(|(a, name)| {
@@ -292,14 +290,21 @@ async fn a_house_bot_plays_the_ladder_with_the_servers_computer() {
     resign_seated(&w.games, id, alpha_side).await.unwrap();
     let view = until(&w, |v| v.ladders[0].games.len() == 1).await;
     let top = &view.ladders[0].standings[0];
-    assert_eq!((top.name.as_str(), top.house, top.wins), ("Awale-Level-1", true, 1));
+    assert_eq!(
+        (top.name.as_str(), top.house, top.wins),
+        ("Awale-Level-1", true, 1)
+    );
 }
 
 #[test]
 fn the_longest_waiting_meet_fresh_opponents_before_a_rematch() {
     // 0 and 1 just played each other; 2 is free: each meets 2 first.
     let now = 10_000;
-    let waiting = [(now, Some(1), false), (now, Some(0), false), (now - 1, None, false)];
+    let waiting = [
+        (now, Some(1), false),
+        (now, Some(0), false),
+        (now - 1, None, false),
+    ];
     assert_eq!(pair_free(&waiting, now), vec![(2, 0)]);
     // Alone together, they wait, then meet again.
     let two = [(now, Some(1), false), (now, Some(0), false)];

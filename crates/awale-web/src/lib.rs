@@ -329,11 +329,8 @@ impl AppState {
         let challenges = Arc::new(PerPlayerAndClient::new("offers", config.challenge_rate));
         pools.set_limit(Arc::clone(&challenges));
         pools.start();
-        let ladder = awale_service::ladder::Ladder::new(
-            Arc::clone(&games),
-            store.clone(),
-            store.clone(),
-        );
+        let ladder =
+            awale_service::ladder::Ladder::new(Arc::clone(&games), store.clone(), store.clone());
         ladder.start();
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));

@@ -548,7 +548,9 @@ fn house_levels(text: &str) -> anyhow::Result<Vec<u8>> {
                 .parse::<u8>()
                 .ok()
                 .filter(|&n| awale_service::computer::is_level(n))
-                .ok_or_else(|| anyhow::anyhow!("--house-bots: `{l}` is no level (1 to 18), or give `none`"))
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--house-bots: `{l}` is no level (1 to 18), or give `none`")
+                })
         })
         .collect()
 }

@@ -1177,7 +1177,11 @@ fn a_lesson_opened_has_the_focus_on_its_task_and_its_board_is_one_tab_stop() {
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn the_engine_ladder_page_passes_axe_and_its_games_open_by_keyboard() {
     let site = Site::start("axe_ladder");
-    let game = ladder_game(&site, [("Alpha", 1), ("Beta", 1)], &temp_dir("axe_ladder_logs"));
+    let game = ladder_game(
+        &site,
+        [("Alpha", 1), ("Beta", 1)],
+        &temp_dir("axe_ladder_logs"),
+    );
     let mut found = Vec::new();
     for (lang, accept) in [("fr", "fr-FR,fr"), ("en", "en-GB,en")] {
         let b = Browser::start(&format!("axe-ladder-{lang}"), accept, 1280, 900);

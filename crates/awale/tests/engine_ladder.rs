@@ -24,7 +24,10 @@ fn two_bridges_on_the_ladder_play_a_rated_game_and_the_ladder_shows_it() {
         &format!("Bearer {token}"),
         serde_json::Value::Null,
     );
-    assert_eq!((status, answer["error"].as_str()), (404, Some("no_such_ladder")));
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (404, Some("no_such_ladder"))
+    );
 
     let game = ladder_game(&site, [("Alpha", 1), ("Beta", 2)], &dir);
 
