@@ -393,7 +393,6 @@ fn the_lobby_shows_a_rated_games_players_ratings_in_its_speed() {
 fn a_bots_pool_keeps_its_ratings_and_games_apart_and_no_bot_is_on_peoples_board() {
     use awale_model::rating::Pool;
     use awale_store::ratings::BoardRule;
-    use awale_store::AccountStore;
     on_both(|store| async move {
         let now = 100 * 86_400_000;
         for n in 1..=3 {
