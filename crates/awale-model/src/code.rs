@@ -209,6 +209,8 @@ codes! {
     NoSuchChallenge = "no_such_challenge",
     /// The page: "This game is not (or no longer) on this server."
     NoSuchGame = "no_such_game",
+    /// The page: "There is no such ladder: bullet (1+0) or blitz (3+2)."
+    NoSuchLadder = "no_such_ladder",
     /// The page: "This message is gone."
     NoSuchLine = "no_such_line",
     /// The page: "This link is unknown, already used or expired: make a new one on the other device."

@@ -159,6 +159,23 @@ pub struct Leader {
     pub games: i64,
 }
 
+/// A rated game of a bots' pool, as the engine ladder lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PoolGame {
+    /// The game's public id.
+    pub id: String,
+    /// South's and North's usernames.
+    pub names: [String; 2],
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why it ended (`starvation`, `time`...), when known.
+    pub reason: Option<String>,
+    /// When it was rated (ms since 1970).
+    pub at_ms: i64,
+    /// South's and North's rating change, rounded (`+12`).
+    pub changes: [i64; 2],
+}
+
 /// One point of a rating graph.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RatingPoint {

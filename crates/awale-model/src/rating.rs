@@ -221,6 +221,9 @@ impl RatingChange {
 pub struct PlayerRating {
     /// The speed.
     pub speed: Speed,
+    /// The pool (people's of the speed, or the bots' of it).
+    #[serde(skip)]
+    pub pool: Pool,
     /// The rating.
     pub glicko: Glicko,
     /// Rated games played in this speed.
@@ -333,6 +336,69 @@ impl Speed {
     /// The speed named by [`Speed::name`].
     pub fn from_name(name: &str) -> Option<Speed> {
         Speed::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// A rating pool: the ratings are kept apart per speed, and bots' games
+/// against bots apart from people's (`docs/BOTS.md`, "Ratings"): an
+/// engine ladder's ratings never drift people's, and people's
+/// leaderboards list no bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pool {
+    /// People's pool of a speed (a person's games, and a rated game a
+    /// person chose to play against a bot).
+    People(Speed),
+    /// Bots' pool of a speed: a rated game between two bots.
+    Bots(Speed),
+}
+
+impl Pool {
+    /// Every bots' pool, fastest first.
+    pub const BOTS: [Pool; 6] = [
+        Pool::Bots(Speed::UltraBullet),
+        Pool::Bots(Speed::Bullet),
+        Pool::Bots(Speed::Blitz),
+        Pool::Bots(Speed::Rapid),
+        Pool::Bots(Speed::Classical),
+        Pool::Bots(Speed::Correspondence),
+    ];
+
+    /// The pool of a game in `speed` between players who are bots or not.
+    pub fn of(speed: Speed, both_bots: bool) -> Pool {
+        if both_bots {
+            Pool::Bots(speed)
+        } else {
+            Pool::People(speed)
+        }
+    }
+
+    /// Its speed.
+    pub fn speed(self) -> Speed {
+        match self {
+            Pool::People(s) | Pool::Bots(s) => s,
+        }
+    }
+
+    /// The name the store keeps it under: the speed's (`blitz`) for
+    /// people's, `bot_` and the speed's (`bot_blitz`) for bots'.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pool::People(s) => s.name(),
+            Pool::Bots(Speed::UltraBullet) => "bot_ultra_bullet",
+            Pool::Bots(Speed::Bullet) => "bot_bullet",
+            Pool::Bots(Speed::Blitz) => "bot_blitz",
+            Pool::Bots(Speed::Rapid) => "bot_rapid",
+            Pool::Bots(Speed::Classical) => "bot_classical",
+            Pool::Bots(Speed::Correspondence) => "bot_correspondence",
+        }
+    }
+
+    /// The pool named by [`Pool::name`].
+    pub fn from_name(name: &str) -> Option<Pool> {
+        match name.strip_prefix("bot_") {
+            Some(speed) => Speed::from_name(speed).map(Pool::Bots),
+            None => Speed::from_name(name).map(Pool::People),
+        }
     }
 }
 

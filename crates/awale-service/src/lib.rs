@@ -21,6 +21,7 @@ pub mod fairplay;
 pub mod games;
 pub mod guests;
 pub mod handoff;
+pub mod ladder;
 pub mod limiter;
 pub mod limits;
 pub mod live;

@@ -92,6 +92,9 @@ pub struct PlayerPage {
     pub created_ms: i64,
     /// Ratings, for each speed they played rated.
     pub ratings: Vec<SpeedRating>,
+    /// A bot's ratings in the bots' pools, for each speed it played rated
+    /// against bots (the engine ladder ranks them).
+    pub bot_ratings: Vec<SpeedRating>,
     /// Wins, draws, losses.
     pub results: Results,
     /// The game they play now (its public id), if any.
@@ -211,11 +214,15 @@ impl Players {
         let account = self.account(name).await?;
         let player = account.player.clone();
         let now = self.clock.now_ms();
-        let mut ratings = Vec::new();
+        let (mut ratings, mut bot_ratings) = (Vec::new(), Vec::new());
         for r in self.ratings.ratings(player.clone()).await? {
+            let shown = match r.pool {
+                crate::rating::Pool::People(_) => &mut ratings,
+                crate::rating::Pool::Bots(_) => &mut bot_ratings,
+            };
             let idle = r.last_ms.map_or(0, |t| now - t);
             let deviation = r.glicko.deviation_after(idle);
-            ratings.push(SpeedRating {
+            shown.push(SpeedRating {
                 speed: r.speed.name(),
                 rating: r.glicko.rating.round() as i64,
                 deviation: deviation.round() as i64,
@@ -223,7 +230,7 @@ impl Players {
                 games: r.games,
                 graph: self
                     .ratings
-                    .rating_history(player.clone(), r.speed, GRAPH_POINTS)
+                    .rating_history_in(player.clone(), r.pool, GRAPH_POINTS)
                     .await?,
             });
         }
@@ -234,6 +241,7 @@ impl Players {
             username: account.username,
             created_ms: account.created_ms,
             ratings,
+            bot_ratings,
             results: self.ratings.results(player.clone()).await?,
             playing: match self.games.current(Some(player)).await? {
                 Some(id) => self.games.load(id).await?.map(|g| g.public_id),
@@ -305,7 +313,7 @@ impl Players {
                 .ratings(player.clone())
                 .await?
                 .into_iter()
-                .find(|r| r.speed == speed)
+                .find(|r| r.pool == crate::rating::Pool::People(speed))
                 .map_or(START.rating, |r| r.glicko.rating),
         ))
     }
@@ -412,7 +420,7 @@ impl Players {
             .ratings(player.clone())
             .await?
             .into_iter()
-            .find(|r| r.speed == speed)
+            .find(|r| r.pool == crate::rating::Pool::People(speed))
             .map_or(START.rating, |r| r.glicko.rating);
         Ok(Seeker {
             player,

@@ -8,8 +8,8 @@
 
 use awale_core::Side;
 use awale_model::game::PlayerId;
-use awale_model::lists::{Leader, Outcome, PlayedGame, RatingPoint, Results};
-use awale_model::rating::{self, Glicko, PlayerRating, RatingChange, Speed};
+use awale_model::lists::{Leader, Outcome, PlayedGame, PoolGame, RatingPoint, Results};
+use awale_model::rating::{self, Glicko, PlayerRating, Pool, RatingChange, Speed};
 
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
@@ -72,7 +72,27 @@ pub trait RatingStore: Send + Sync {
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]>;
 
-    /// `player`'s ratings, one per speed they played rated.
+    /// Rates game `game` as [`RatingStore::rate_game`], in `pool` (a
+    /// speed's people's pool, or its bots' pool).
+    fn rate_game_in(
+        &self,
+        game: i64,
+        players: [PlayerId; 2],
+        pool: Pool,
+        winner: Option<Side>,
+        at_ms: i64,
+    ) -> StoreFuture<'_, [RatingChange; 2]>;
+
+    /// Everyone rated in `pool`, best first, `limit` at most (provisional
+    /// ratings too: the engine ladder lists every bot); only accounts not
+    /// deleted.
+    fn pool_board(&self, pool: Pool, limit: usize) -> StoreFuture<'_, Vec<Leader>>;
+
+    /// The rated games of `pool`, newest first, `limit` at most.
+    fn pool_games(&self, pool: Pool, limit: usize) -> StoreFuture<'_, Vec<PoolGame>>;
+
+    /// `player`'s ratings, one per pool they played rated in (people's
+    /// speeds, and a bot's pools).
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>>;
 
     /// `player`'s rating after each of their rated games in `speed`,
@@ -81,6 +101,14 @@ pub trait RatingStore: Send + Sync {
         &self,
         player: PlayerId,
         speed: Speed,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<RatingPoint>>;
+
+    /// As [`RatingStore::rating_history`], in `pool`.
+    fn rating_history_in(
+        &self,
+        player: PlayerId,
+        pool: Pool,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>>;
 
@@ -99,7 +127,8 @@ pub trait RatingStore: Send + Sync {
     ) -> StoreFuture<'_, Vec<PlayedGame>>;
 
     /// The best `limit` players of `speed` under `rule` at `now`, best
-    /// first; only open accounts.
+    /// first; only open accounts, never a bot (bots are ranked apart, on
+    /// the engine ladder).
     fn leaderboard(
         &self,
         speed: Speed,
@@ -163,11 +192,11 @@ pub(crate) struct RatingRow {
 
 impl RatingRow {
     /// The rows of game `game`, ended at `at_ms` between `players` (South,
-    /// North) in `speed`, with its `changes`.
+    /// North) in `pool`, with its `changes`.
     pub(crate) fn of_game(
         game: i64,
         players: &[PlayerId; 2],
-        speed: Speed,
+        pool: Pool,
         at_ms: i64,
         changes: &[RatingChange; 2],
     ) -> [RatingRow; 2] {
@@ -175,7 +204,7 @@ impl RatingRow {
             game,
             side: side_to_text(side),
             player: players[side.index()].0.clone(),
-            speed: speed.name(),
+            speed: pool.name(),
             at_ms,
             change: changes[side.index()],
         })
@@ -217,13 +246,14 @@ impl RatingRow {
 pub(crate) const RATINGS: &str = "SELECT speed, rating, deviation, volatility, games, last_ms
      FROM ratings WHERE player = ?1";
 
-/// A rating from a row of [`RATINGS`], in either store; none in a speed
+/// A rating from a row of [`RATINGS`], in either store; none in a pool
 /// this program does not know (skipped, not fatal).
 pub(crate) fn player_rating<R: Cells>(r: &R) -> Result<Option<PlayerRating>, R::Error> {
-    let speed: String = r.cell(0)?;
-    Ok(match Speed::from_name(&speed) {
-        Some(speed) => Some(PlayerRating {
-            speed,
+    let name: String = r.cell(0)?;
+    Ok(match Pool::from_name(&name) {
+        Some(pool) => Some(PlayerRating {
+            speed: pool.speed(),
+            pool,
             glicko: glicko_at(r, 1)?,
             games: r.cell(4)?,
             last_ms: Some(r.cell(5)?),
@@ -304,11 +334,48 @@ pub(crate) fn leaderboard_query(postgres: bool) -> String {
         "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
          JOIN accounts a ON a.player = r.player
          WHERE r.speed = ?1 AND r.last_ms >= ?2 AND r.deviation <= ?5
-           AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
+           AND a.deleted_ms IS NULL AND a.closed_ms IS NULL AND NOT a.bot
            AND (SELECT COUNT(*) FROM rating_changes c
                 WHERE c.player = r.player AND c.speed = r.speed AND c.at_ms >= ?2) >= ?3
          ORDER BY r.rating DESC, a.username_key{collate} LIMIT ?4"
     )
+}
+
+/// Everyone rated in pool `?1`, best first, `?2` at most, as [`leader`]
+/// reads them (names of one rating compared as [`leaderboard_query`]).
+pub(crate) fn pool_board_query(postgres: bool) -> String {
+    let collate = if postgres { " COLLATE \"C\"" } else { "" };
+    format!(
+        "SELECT a.username, r.rating, r.deviation, r.games FROM ratings r
+         JOIN accounts a ON a.player = r.player
+         WHERE r.speed = ?1 AND a.deleted_ms IS NULL
+         ORDER BY r.rating DESC, a.username_key{collate} LIMIT ?2"
+    )
+}
+
+/// The rated games of pool `?1`, newest first, `?2` at most, as
+/// [`pool_game`] reads them.
+pub(crate) const POOL_GAMES: &str = "SELECT g.public_id, sa.username, na.username, g.result,
+        g.reason, s.at_ms, ROUND(s.rating_after) - ROUND(s.rating_before),
+        ROUND(n.rating_after) - ROUND(n.rating_before)
+     FROM rating_changes s
+     JOIN rating_changes n ON n.game_id = s.game_id AND n.side = 'N'
+     JOIN games g ON g.id = s.game_id
+     JOIN accounts sa ON sa.player = s.player
+     JOIN accounts na ON na.player = n.player
+     WHERE s.speed = ?1 AND s.side = 'S'
+     ORDER BY s.at_ms DESC, s.game_id DESC LIMIT ?2";
+
+/// A game of a pool from a row of [`POOL_GAMES`], in either store.
+pub(crate) fn pool_game<R: Cells>(r: &R) -> Result<PoolGame, R::Error> {
+    Ok(PoolGame {
+        id: r.cell(0)?,
+        names: [r.cell(1)?, r.cell(2)?],
+        result: r.cell(3)?,
+        reason: r.cell(4)?,
+        at_ms: r.cell(5)?,
+        changes: [r.cell::<f64>(6)? as i64, r.cell::<f64>(7)? as i64],
+    })
 }
 
 /// The rated games that ended without their rating change.
@@ -467,7 +534,7 @@ async fn rate<X: Tx>(
     tx: &X,
     game: i64,
     players: [PlayerId; 2],
-    speed: Speed,
+    pool: Pool,
     winner: Option<Side>,
     at_ms: i64,
 ) -> Result<[RatingChange; 2], StoreError> {
@@ -481,13 +548,13 @@ async fn rate<X: Tx>(
     }
     let mut before = [(rating::START, None); 2];
     for (p, b) in players.iter().zip(&mut before) {
-        let values: [&dyn Value; 2] = [&p.0, &speed.name()];
+        let values: [&dyn Value; 2] = [&p.0, &pool.name()];
         if let Some((g, last)) = tx.query_opt(CURRENT, &values, |r| current_of(r)).await? {
             *b = (g, Some(last));
         }
     }
     let changes = rating::rate_game(before[0], before[1], winner, at_ms);
-    for row in RatingRow::of_game(game, &players, speed, at_ms, &changes) {
+    for row in RatingRow::of_game(game, &players, pool, at_ms, &changes) {
         tx.execute(SET_RATING, &row.rating()).await?;
         tx.execute(ADD_CHANGE, &row.change()).await?;
     }
@@ -503,7 +570,37 @@ impl<S: Backend> RatingStore for S {
         winner: Option<Side>,
         at_ms: i64,
     ) -> StoreFuture<'_, [RatingChange; 2]> {
-        self.write(move |tx| Box::pin(rate(tx, game, players, speed, winner, at_ms)))
+        self.rate_game_in(game, players, Pool::People(speed), winner, at_ms)
+    }
+
+    fn rate_game_in(
+        &self,
+        game: i64,
+        players: [PlayerId; 2],
+        pool: Pool,
+        winner: Option<Side>,
+        at_ms: i64,
+    ) -> StoreFuture<'_, [RatingChange; 2]> {
+        self.write(move |tx| Box::pin(rate(tx, game, players, pool, winner, at_ms)))
+    }
+
+    fn pool_board(&self, pool: Pool, limit: usize) -> StoreFuture<'_, Vec<Leader>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&pool.name(), &(limit as i64)];
+                let sql = pool_board_query(S::Tx::POSTGRES);
+                tx.query(&sql, &values, |r| leader(r)).await
+            })
+        })
+    }
+
+    fn pool_games(&self, pool: Pool, limit: usize) -> StoreFuture<'_, Vec<PoolGame>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let values: [&dyn Value; 2] = [&pool.name(), &(limit as i64)];
+                tx.query(POOL_GAMES, &values, |r| pool_game(r)).await
+            })
+        })
     }
 
     fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<PlayerRating>> {
@@ -513,7 +610,7 @@ impl<S: Backend> RatingStore for S {
                     .query(RATINGS, &[&player.0], |r| player_rating(r))
                     .await?;
                 let mut out: Vec<PlayerRating> = rows.into_iter().flatten().collect();
-                out.sort_by_key(|r| r.speed);
+                out.sort_by_key(|r| r.pool);
                 Ok(out)
             })
         })
@@ -525,9 +622,18 @@ impl<S: Backend> RatingStore for S {
         speed: Speed,
         limit: usize,
     ) -> StoreFuture<'_, Vec<RatingPoint>> {
+        self.rating_history_in(player, Pool::People(speed), limit)
+    }
+
+    fn rating_history_in(
+        &self,
+        player: PlayerId,
+        pool: Pool,
+        limit: usize,
+    ) -> StoreFuture<'_, Vec<RatingPoint>> {
         self.read(move |tx| {
             Box::pin(async move {
-                let values: [&dyn Value; 3] = [&player.0, &speed.name(), &(limit as i64)];
+                let values: [&dyn Value; 3] = [&player.0, &pool.name(), &(limit as i64)];
                 let mut points = tx
                     .query(RATING_HISTORY, &values, |r| rating_point(r))
                     .await?;

@@ -388,3 +388,74 @@ fn the_lobby_shows_a_rated_games_players_ratings_in_its_speed() {
         assert_eq!(shown(made[1].id), [None, None], "a casual game");
     });
 }
+
+#[test]
+fn a_bots_pool_keeps_its_ratings_and_games_apart_and_no_bot_is_on_peoples_board() {
+    use awale_model::rating::Pool;
+    use awale_store::ratings::BoardRule;
+    on_both(|store| async move {
+        let now = 100 * 86_400_000;
+        for n in 1..=3 {
+            let made = store.create_account(account(n)).await.unwrap().unwrap();
+            if n < 3 {
+                store.set_bot(made.id).await.unwrap();
+            }
+        }
+        let bots = Pool::Bots(Speed::Bullet);
+        let mut ids = Vec::new();
+        for (at, (south, north, pool)) in [
+            (1, 2, bots),
+            (2, 1, bots),
+            (3, 1, Pool::People(Speed::Bullet)),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut game = online(true);
+            game.seats[0].as_mut().unwrap().player = player(south);
+            game.seats[1].as_mut().unwrap().player = player(north);
+            let id = store.create(vec![game]).await.unwrap()[0].id;
+            store
+                .rate_game_in(
+                    id,
+                    [player(south), player(north)],
+                    pool,
+                    Some(Side::South),
+                    now + at as i64,
+                )
+                .await
+                .unwrap();
+            ids.push(id);
+        }
+        let board = store.pool_board(bots, 10).await.unwrap();
+        let names: Vec<&str> = board.iter().map(|l| l.username.as_str()).collect();
+        assert_eq!(names.len(), 2, "{board:?}");
+        assert!(board.iter().all(|l| l.games == 2), "{board:?}");
+        let games = store.pool_games(bots, 10).await.unwrap();
+        assert_eq!(games.len(), 2);
+        // Newest first, each with its players' names and changes.
+        assert_eq!(games[0].names, ["Joueur2", "Joueur1"]);
+        assert!(
+            games[0].changes[0] > 0 && games[0].changes[1] < 0,
+            "{games:?}"
+        );
+        let mine = store.ratings(player(1)).await.unwrap();
+        let pools: Vec<Pool> = mine.iter().map(|r| r.pool).collect();
+        assert_eq!(pools, [Pool::People(Speed::Bullet), bots]);
+        let history = store.rating_history_in(player(1), bots, 10).await.unwrap();
+        assert_eq!(history.len(), 2);
+        // People's bullet board: the person only, the bot rated against
+        // them left out.
+        let any = BoardRule {
+            min_games: 1,
+            weeks: 4,
+            max_deviation: 500,
+        };
+        let people = store
+            .leaderboard(Speed::Bullet, any, now, 10)
+            .await
+            .unwrap();
+        let names: Vec<&str> = people.iter().map(|l| l.username.as_str()).collect();
+        assert_eq!(names, ["Joueur3"]);
+    });
+}

@@ -158,6 +158,8 @@ struct Shared {
     player_pages: Arc<players::Players>,
     /// Arenas.
     tournaments: Arc<tournaments::Tournaments>,
+    /// The engine ladder (bots paired continuously).
+    ladder: Arc<awale_service::ladder::Ladder>,
     /// Every chat room: games' and tournaments'.
     chat: Arc<awale_service::chat::Chat>,
     /// Set when the server stops: live streams end.
@@ -251,6 +253,7 @@ impl AppState {
             )
             .with_computer(Arc::clone(&computer), config.move_time)
             .with_ratings(store.clone())
+            .with_bots(store.clone())
             .with_clock(config.clock.clone())
             .with_limits(awale_service::limits::Rates {
                 games: config.create_rate,
@@ -278,6 +281,9 @@ impl AppState {
             Some(store.clone()),
         );
         pools.start();
+        let ladder =
+            awale_service::ladder::Ladder::new(Arc::clone(&games), store.clone(), store.clone());
+        ladder.start();
         let tournaments =
             tournaments::Tournaments::new(Arc::clone(&games), store.clone(), Some(store.clone()));
         tournaments.start()?;
@@ -335,6 +341,7 @@ impl AppState {
                 pools,
                 player_pages,
                 tournaments,
+                ladder,
                 chat,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,
@@ -390,6 +397,12 @@ impl AppState {
     /// The accounts.
     pub fn accounts(&self) -> &Arc<accounts::Accounts> {
         &self.shared.accounts
+    }
+
+    /// The engine ladder (`awale serve --house-bots` enters its house
+    /// bots).
+    pub fn ladder(&self) -> &Arc<awale_service::ladder::Ladder> {
+        &self.shared.ladder
     }
 
     /// The tournaments.

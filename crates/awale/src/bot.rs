@@ -61,6 +61,10 @@ pub struct Args {
     /// Make that challenge rated.
     #[arg(long)]
     rated: bool,
+    /// Join the engine ladder(s) named (`bullet`, `blitz`) at each
+    /// connection: the server pairs the bot there as it comes free.
+    #[arg(long, value_delimiter = ',')]
+    ladder: Vec<String>,
     /// Write each game's record to this folder (`GAME.txt`).
     #[arg(long)]
     log_dir: Option<PathBuf>,
@@ -133,6 +137,7 @@ impl Bridge {
                         challenged = true;
                         self.challenge().await;
                     }
+                    self.join_ladders().await;
                     while let Some(event) = lines.next().await {
                         self.clone().on_event(event).await;
                     }
@@ -177,6 +182,23 @@ impl Bridge {
                 eprintln!("awale bot: challenge to {to} refused: {status} {answer}")
             }
             Err(e) => eprintln!("awale bot: challenge to {to} failed: {e}"),
+        }
+    }
+
+    /// Joins the ladders of `--ladder` (again after a reconnection: the
+    /// server may have restarted; joining twice changes nothing).
+    async fn join_ladders(&self) {
+        for name in &self.args.ladder {
+            let path = format!("/api/bot/ladder/{name}/join");
+            match self.call("POST", &path, None).await {
+                Ok((status, _)) if status.is_success() => {
+                    eprintln!("awale bot: on the {name} ladder");
+                }
+                Ok((status, answer)) => {
+                    eprintln!("awale bot: the {name} ladder refused: {status} {answer}")
+                }
+                Err(e) => eprintln!("awale bot: joining the {name} ladder failed: {e}"),
+            }
         }
     }
 

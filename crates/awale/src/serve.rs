@@ -79,6 +79,12 @@ pub struct Args {
     /// Sundays at 18:00 UTC, listed on the home page.
     #[arg(long)]
     schedule: bool,
+    /// The engine ladder's house bots: the built-in levels the server's
+    /// computer plays there (`Awale-Level-N` accounts), so that a bot
+    /// joining is never alone (`--house-bots 2,5,8`); none unless asked
+    /// (with several processes on one PostgreSQL store, give it to one).
+    #[arg(long, default_value = "none", value_name = "LEVELS|none")]
+    house_bots: String,
     /// The file of the key that tags guests' cookies (made when missing;
     /// default: `guest.key` beside the games file, or in the user's data
     /// directory with `--store`). Every process serving one PostgreSQL
@@ -102,6 +108,7 @@ impl Default for Args {
             max_connections_per_ip: 64,
             timeout: 20,
             schedule: false,
+            house_bots: "none".to_string(),
             guest_key: None,
         }
     }
@@ -512,6 +519,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .tournaments()
                 .keep_schedule(awale_service::tournaments::SCHEDULE.to_vec());
         }
+        let house = house_levels(&args.house_bots)?;
+        if !house.is_empty() {
+            let names = state
+                .ladder()
+                .enter_house_bots(&house)
+                .await
+                .context("cannot enter the house bots on the engine ladder")?;
+            tracing::info!(bots = ?names, "house bots on the engine ladder");
+        }
         awale_web::server::serve(listener, state, limits, awale_web::server::signal()).await;
         anyhow::Ok(())
     })?;
@@ -519,6 +535,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     opened.close();
     tracing::info!("stopped; the game store is complete");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The levels of `--house-bots` (`2,5,8`, or `none`).
+fn house_levels(text: &str) -> anyhow::Result<Vec<u8>> {
+    if text.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|l| {
+            l.trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|&n| awale_service::computer::is_level(n))
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--house-bots: `{l}` is no level (1 to 18), or give `none`")
+                })
+        })
+        .collect()
 }
 
 /// `awale backup FILE`.

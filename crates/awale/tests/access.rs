@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{game_id, keys, temp_dir, Browser, Site, DESKTOP};
+use webdriver::{game_id, keys, ladder_game, temp_dir, Browser, Site, DESKTOP};
 
 /// Where a screenshot to look at by eye goes (a temporary directory).
 fn shot(name: &str) -> PathBuf {
@@ -1255,4 +1255,38 @@ fn the_account_pages_api_tokens_pass_axe_and_a_token_is_shown_once_then_revoked(
         );
     }
     assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_engine_ladder_page_passes_axe_and_its_games_open_by_keyboard() {
+    let site = Site::start("axe_ladder");
+    let game = ladder_game(
+        &site,
+        [("Alpha", 1), ("Beta", 1)],
+        &temp_dir("axe_ladder_logs"),
+    );
+    let mut found = Vec::new();
+    for (lang, accept) in [("fr", "fr-FR,fr"), ("en", "en-GB,en")] {
+        let b = Browser::start(&format!("axe-ladder-{lang}"), accept, 1280, 900);
+        open(&b, &site.page("#ladder=bullet"), lang);
+        wait(
+            &b,
+            "the ladder",
+            "return !document.querySelector('#view-ladder').hidden \
+             && document.querySelectorAll('#ladder-standings tr').length === 2 \
+             && !!document.querySelector('#ladder-crosstable tbody') \
+             && !!document.querySelector('#ladder-games a.watch')",
+        );
+        check(&b, &format!("engine ladder ({lang})"), &mut found);
+        b.screenshot(&shot(&format!("ladder-{lang}.png")));
+        // By keyboard: the game's replay link, then the game on the board.
+        press(&b, "#ladder-games a.watch", 80);
+        wait(
+            &b,
+            "the ladder's game",
+            &format!("return location.hash.startsWith('#game={game}')"),
+        );
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -224,13 +224,39 @@ impl Games {
     /// `rated_needs_standard_rules`, `rated_from_position`,
     /// `rated_needs_online`), `too_many_rated_together`, a storage
     /// failure; nothing is stored then.
-    pub async fn create(self: &Arc<Self>, mut games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+    pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
+        self.create_checked(games, true).await
+    }
+
+    /// Stores new games the server paired itself (the engine ladder's,
+    /// between bots that chose no opponent): as [`Games::create`], but
+    /// without the limit of rated games per pair, which stops players who
+    /// choose each other from farming points; a ladder of a few bots
+    /// pairs the same ones all day.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::create`], but `too_many_rated_together`.
+    pub async fn create_server_paired(
+        self: &Arc<Self>,
+        games: Vec<WebGame>,
+    ) -> Result<Vec<WebGame>, Error> {
+        self.create_checked(games, false).await
+    }
+
+    async fn create_checked(
+        self: &Arc<Self>,
+        mut games: Vec<WebGame>,
+        pair_limit: bool,
+    ) -> Result<Vec<WebGame>, Error> {
         for game in &games {
             crate::fairplay::check_rated_terms(game)?;
         }
         let now = self.now_ms();
         self.sightings.demote(&mut games, now);
-        self.pairs.take(&games, now)?;
+        if pair_limit {
+            self.pairs.take(&games, now)?;
+        }
         let mut games = self.store.create(games).await?;
         for game in &mut games {
             self.note_presence(game);

@@ -41,7 +41,7 @@ use crate::error::{Error, Kind};
 use crate::game::{Mode, PlayerId, WebGame};
 use crate::live::Hub;
 use crate::lock;
-use crate::store::{GameStore, RatingStore, StoreError};
+use crate::store::{AccountStore, GameStore, RatingStore, StoreError};
 use awale_model::Code;
 
 /// How often the server notes that it is alive (for clocks across a
@@ -102,6 +102,13 @@ pub struct Games {
     /// Where rated games change their players' ratings (none: no game is
     /// rated).
     ratings: Option<Arc<dyn RatingStore>>,
+    /// Where the accounts are, to tell bots (a game between two bots is
+    /// rated in the bots' pool of its speed); none: every game is rated in
+    /// people's pools.
+    bots: Option<Arc<dyn AccountStore>>,
+    /// The house bots: players whose online games the computer plays, at
+    /// their level (the engine ladder's, `crate::ladder`).
+    house: Mutex<HashMap<PlayerId, u8>>,
     /// The time the clocks, flags and offers read.
     clock: Clock,
     /// Every game that ends here, as it ended (see [`Games::endings`]).
@@ -137,6 +144,8 @@ impl Games {
             challenge_grace_ms: AtomicI64::new(CHALLENGE_GRACE.as_millis() as i64),
             player: None,
             ratings: None,
+            bots: None,
+            house: Mutex::new(HashMap::new()),
             clock: Clock::system(),
             endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,
             tournament_tops: Mutex::new(HashMap::new()),
@@ -201,6 +210,50 @@ impl Games {
         self
     }
 
+    /// The same games, where a rated game between two accounts of
+    /// `accounts` that are bots is rated in the bots' pool of its speed
+    /// (`rating::Pool`), never in people's.
+    pub fn with_bots(mut self, accounts: Arc<dyn AccountStore>) -> Games {
+        self.bots = Some(accounts);
+        self
+    }
+
+    /// From now on the computer plays `player`'s online games at `level`
+    /// (a house bot of the engine ladder).
+    pub fn set_house_bot(&self, player: PlayerId, level: u8) {
+        lock(&self.house).insert(player, level);
+    }
+
+    /// The level the computer plays the side to move of `game` at, if it
+    /// does: against the computer, its side; online, a house bot's seat.
+    fn computer_level_to_move(&self, game: &WebGame) -> Option<u8> {
+        match game.mode {
+            Mode::Computer { level, .. } => game.computer_to_move().then_some(level),
+            Mode::Online if game.end().is_none() && !game.waiting() => {
+                let seat = game.seats[game.game.position().to_move().index()].as_ref()?;
+                lock(&self.house).get(&seat.player).copied()
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether both `players` are bots' accounts.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn both_bots(&self, players: &[crate::game::PlayerId; 2]) -> Result<bool, Error> {
+        let Some(accounts) = &self.bots else {
+            return Ok(false);
+        };
+        for p in players {
+            if !accounts.account_of(p.clone()).await?.is_some_and(|a| a.bot) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Where accounts were seen lately (the guard tells it), and the pairs
     /// flagged for playing each other from one place.
     pub fn sightings(&self) -> &crate::fairplay::Sightings {
@@ -226,8 +279,16 @@ impl Games {
             return;
         };
         let players = [south.player.clone(), north.player.clone()];
+        // Two bots play in the bots' pool: never in people's.
+        let pool = match self.both_bots(&players).await {
+            Ok(bots) => crate::rating::Pool::of(game.speed(), bots),
+            Err(e) => {
+                tracing::warn!(game = game.id, error = %e, "a rated game's pool is not known");
+                return;
+            }
+        };
         match ratings
-            .rate_game(game.id, players, game.speed(), end.winner, self.now_ms())
+            .rate_game_in(game.id, players, pool, end.winner, self.now_ms())
             .await
         {
             Ok(changes) => game.rating_changes = Some(changes),
@@ -634,12 +695,12 @@ impl Games {
     /// computer with the computer to move and no search of this position
     /// runs yet. Its move is stored and sent as any other.
     fn arm_computer(self: &Arc<Self>, entry: &Entry, game: &WebGame) {
-        let (Some(player), Mode::Computer { level, .. }) = (&self.player, game.mode) else {
+        let Some(player) = &self.player else {
             return;
         };
-        if !game.computer_to_move() {
+        let Some(level) = self.computer_level_to_move(game) else {
             return;
-        }
+        };
         let plies = game.game.plies().len();
         {
             let mut search = lock(&entry.search);
@@ -736,8 +797,9 @@ impl Games {
             }
         };
         let mv = chosen.ok_or_else(|| Error::internal("no move found"))?;
-        self.apply_move(id, Some(plies), mv, |g| {
-            if !g.computer_to_move() {
+        let me = Arc::clone(self);
+        self.apply_move(id, Some(plies), mv, move |g| {
+            if me.computer_level_to_move(g).is_none() {
                 return Err(Error::conflict(
                     Code::Stale,
                     "the game changed during the search",

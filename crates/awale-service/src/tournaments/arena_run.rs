@@ -79,7 +79,7 @@ impl Tournaments {
         let list = ratings.ratings(player.clone()).await.ok()?;
         Some(
             list.iter()
-                .find(|r| r.speed == speed)
+                .find(|r| r.pool == crate::rating::Pool::People(speed))
                 .map_or(crate::rating::START.rating, |r| r.glicko.rating)
                 .round() as i32,
         )

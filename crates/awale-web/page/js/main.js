@@ -20,6 +20,7 @@ import * as lobby from "./lobby.js";
 import * as nav from "./nav.js";
 import * as online from "./online.js";
 import * as play from "./play-view.js";
+import * as ladder from "./ladder.js";
 import * as players from "./players.js";
 import * as review from "./review.js";
 import * as rules from "./rules.js";
@@ -31,7 +32,7 @@ import { showError, toast } from "./toast.js";
 import { setPresets } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
-const VIEWS = ["play", "lobby", "games", "rules", "learn", "players", "tournament"];
+const VIEWS = ["play", "lobby", "games", "rules", "learn", "players", "tournament", "ladder"];
 let firstLoad = true;
 // The page started again after a log-in, a sign-up or a log-out
 // (account.js): not a first visit.
@@ -76,6 +77,7 @@ async function route(r) {
   if (r.view === "learn") await learn.route(r);
   if (r.view === "players") await players.route(r);
   if (r.view === "tournament") await tournaments.route(r);
+  if (r.view === "ladder") await ladder.route(r);
   if (r.view !== "play") return;
   if (!r.game) {
     // No game named: the game going on, else the welcome.
@@ -164,6 +166,7 @@ function applyLanguage() {
   if (!$("#view-rules").hidden) rules.render();
   if (!$("#view-games").hidden) games.render();
   if (!$("#view-players").hidden) players.render();
+  if (!$("#view-ladder").hidden) ladder.render();
   tournaments.render();
   learn.render();
 }

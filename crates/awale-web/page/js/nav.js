@@ -8,6 +8,7 @@
 //   #player=NAME      a player's page (players.js; `/@/NAME` leads here)
 //   #tournament=ID    an arena's page (tournaments.js)
 //   #leaderboard=SPEED the best players of a speed (`blitz`...)
+//   #ladder=LADDER    the engine ladder's bots (`bullet`, `blitz`; ladder.js)
 //   #learn, #lesson=sow&step=2, #puzzles&seed=7&difficulty=3,
 //   #analysis&position=DIAGRAM&rules=awale&moves=FfA, #analysis&game=ID&ply=5,
 //   #mistakes, #mistakes&id=N, #mistakes&game=ID, #explorer&play=FfA
@@ -51,6 +52,10 @@ export function parse(hash) {
   if (params.has("leaderboard")) {
     const speed = params.get("leaderboard");
     return { view: "players", board: /^[a-z_]{1,20}$/.test(speed) ? speed : "blitz" };
+  }
+  if (params.has("ladder")) {
+    const name = params.get("ladder");
+    return { view: "ladder", ladder: /^[a-z]{1,20}$/.test(name) ? name : "bullet" };
   }
   if (text === "games" || text === "rules" || text === "lobby") return { view: text };
   return { view: "play" };
@@ -139,6 +144,7 @@ export function format(route) {
   }
   if (route.view === "learn") return formatLearn(route);
   if (route.view === "tournament") return "#tournament=" + route.tournament;
+  if (route.view === "ladder") return "#ladder=" + (route.ladder || "bullet");
   if (!route.game) return "#";
   let h = `#game=${route.game}`;
   if (route.ply !== undefined && route.ply !== null) h += `&ply=${route.ply}`;

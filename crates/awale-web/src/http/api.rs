@@ -33,7 +33,7 @@ type ApiResult<T> = Result<T, ApiError>;
 /// its token still valid.
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

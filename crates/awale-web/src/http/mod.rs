@@ -25,6 +25,7 @@ pub mod explorer;
 pub mod extract;
 pub mod games;
 pub mod guard;
+pub mod ladder;
 pub mod mistakes;
 pub mod online;
 pub mod players;
@@ -50,6 +51,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me/events", get(challenges::events))
         .route("/api/stream/event", get(api::account_events))
         .route("/api/bot/account/upgrade", post(api::upgrade))
+        .route("/api/bot/ladder/{ladder}/join", post(ladder::join))
+        .route("/api/bot/ladder/{ladder}/leave", post(ladder::leave))
+        .route("/api/ladder", get(ladder::show))
         .route("/api/{api}/game/stream/{id}", get(api::game_stream))
         .route("/api/{api}/game/{id}/move/{mv}", post(api::play))
         .route("/api/{api}/game/{id}/resign", post(api::resign))

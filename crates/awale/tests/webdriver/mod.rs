@@ -1214,3 +1214,126 @@ pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String 
     page_post_ok(loser, &format!("/api/games/{paired}/resign"));
     paired
 }
+
+/// One request to `site` with the `Cookie` header `cookies` (or, when it
+/// starts with `Bearer `, that `Authorization`): the status, the JSON
+/// answer and the cookies set (`NAME=VALUE`).
+pub fn request_as(
+    site: &Site,
+    method: &str,
+    path: &str,
+    who: &str,
+    body: Value,
+) -> (u16, Value, Vec<String>) {
+    let addr = site.url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).expect("the server");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let header = match who.strip_prefix("Bearer ") {
+        Some(token) => format!("Authorization: Bearer {token}\r\n"),
+        None => format!("Cookie: {who}\r\n"),
+    };
+    let body = body.to_string();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{header}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let set = head
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))
+        })
+        .map(|c| c.split(';').next().unwrap().to_string())
+        .collect();
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(Value::Null),
+        set,
+    )
+}
+
+/// Signs up `name` (as the player numbered `n`), upgrades it to a bot and
+/// makes its token of scope `bot:play`: the token.
+pub fn bot_token(site: &Site, name: &str, n: u8) -> String {
+    let player = format!("awale_player={}", format!("{n:02x}").repeat(32));
+    let (status, answer, set) = request_as(
+        site,
+        "POST",
+        "/api/account/signup",
+        &player,
+        json!({"username": name, "password": "seeds in the fourth hole"}),
+    );
+    assert_eq!(status, 201, "{answer}");
+    let session = set
+        .iter()
+        .find(|c| c.contains("session"))
+        .expect("a session")
+        .clone();
+    let cookies = format!("{player}; {session}");
+    let (status, answer, _) = request_as(site, "POST", "/api/account/bot", &cookies, json!({}));
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer, _) = request_as(
+        site,
+        "POST",
+        "/api/account/tokens",
+        &cookies,
+        json!({"name": "bridge", "scopes": ["bot:play"]}),
+    );
+    assert_eq!(status, 201, "{answer}");
+    answer["token"].as_str().unwrap().to_string()
+}
+
+/// Two bots named `bots` (each with the level of its engine) play one
+/// rated game on the bullet engine ladder: each an `awale bot` bridge
+/// around `awale uci` (`--ladder bullet --games 1`), their logs in `dir`;
+/// returns once both bridges have ended (3 minutes at most), with the
+/// public id of the game they played.
+pub fn ladder_game(site: &Site, bots: [(&str, u8); 2], dir: &Path) -> String {
+    let mut bridges = Vec::new();
+    for (n, (name, level)) in bots.into_iter().enumerate() {
+        let token = bot_token(site, name, n as u8 + 1);
+        let log = dir.join(format!("{name}.log"));
+        let engine = format!("{} uci", env!("CARGO_BIN_EXE_awale"));
+        let child = Command::new(env!("CARGO_BIN_EXE_awale"))
+            .args(["bot", "--server", &site.url, "--token", &token])
+            .args(["--engine", &engine, "--option", &format!("Level={level}")])
+            .args(["--ladder", "bullet", "--games", "1"])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("awale bot");
+        bridges.push((Process(child), log));
+    }
+    let start = Instant::now();
+    for (bridge, log) in &mut bridges {
+        loop {
+            if let Some(status) = bridge.0.try_wait().unwrap() {
+                assert!(
+                    status.success(),
+                    "{}",
+                    std::fs::read_to_string(&*log).unwrap_or_default()
+                );
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(180),
+                "the bridge never ended: {}",
+                std::fs::read_to_string(&*log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let text = std::fs::read_to_string(&bridges[0].1).unwrap_or_default();
+    text.lines()
+        .find_map(|l| l.strip_prefix("awale bot: game ")?.strip_suffix(" starts"))
+        .expect("a game started")
+        .to_string()
+}
