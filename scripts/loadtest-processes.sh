@@ -5,7 +5,8 @@
 # do), N processes on loopback ports, the load test spread over them; with
 # KILL_AFTER=S, one process (the first) is SIGKILLed S seconds into the run.
 # Prints the load test's last line (its JSON), then the moves the database
-# holds.
+# holds; the processes run with `--db none` (no endgame databases built
+# beside the load).
 #
 #   scripts/loadtest-processes.sh N [loadtest's arguments...]
 #   e.g. KILL_AFTER=10 scripts/loadtest-processes.sh 3 --games 100 --seconds 30
@@ -33,6 +34,10 @@ pids=()
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     "${as_owner[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
+    # With LOGS=DIR, the processes' logs and PostgreSQL's are kept there.
+    if [ -n "${LOGS:-}" ]; then
+        mkdir -p "$LOGS" && cp "$dir"/serve*.log "$dir/pg.log" "$LOGS/" 2>/dev/null || true
+    fi
     rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -53,7 +58,7 @@ url="postgres://awale@127.0.0.1:$port/awale"
 addrs=()
 for i in $(seq 1 "$n"); do
     # Each process prints its address once it listens.
-    "$awale" serve --addr 127.0.0.1:0 --store "$url" --trust-proxy 127.0.0.1 \
+    "$awale" serve --addr 127.0.0.1:0 --store "$url" --db none --trust-proxy 127.0.0.1 \
         --max-connections-per-ip 0 --max-connections 20000 >"$dir/serve$i.out" 2>"$dir/serve$i.log" &
     pids+=($!)
 done
