@@ -95,10 +95,11 @@ impl PgTx {
             .iter()
             .map(|text| [&CHANNEL as &(dyn ToSql + Sync), text])
             .collect();
-        let notified =
-            futures_util::future::join_all(notify.iter().flat_map(|notify| {
-                params.iter().map(|p| client.execute(notify, p))
-            }));
+        let notified = futures_util::future::join_all(
+            notify
+                .iter()
+                .flat_map(|notify| params.iter().map(|p| client.execute(notify, p))),
+        );
         let committed = client.batch_execute("COMMIT");
         let (begun, notified, committed) =
             futures_util::future::join3(begun, notified, committed).await;
@@ -210,7 +211,9 @@ impl Tx for PgTx {
         let insert_params: [&(dyn ToSql + Sync); 4] = [&game, &plies, &letters, &captured];
         let inserted = client.execute(&insert, &insert_params);
         let (deleted, inserted) = self
-            .step(async { Ok::<_, tokio_postgres::Error>(futures_util::future::join(deleted, inserted).await) })
+            .step(async {
+                Ok::<_, tokio_postgres::Error>(futures_util::future::join(deleted, inserted).await)
+            })
             .await?;
         deleted?;
         inserted?;
