@@ -13,11 +13,21 @@ use qrcode::{render::svg, EcLevel, QrCode};
 /// their pages.
 const KEPT: usize = 1024;
 
+/// The codes drawn at once (each on a blocking thread).
+const AT_ONCE: usize = 2;
+
 /// `texts` as [`svg`]s, drawn on a blocking thread and kept: a code costs
 /// a few milliseconds of CPU (eight masks drawn and scored), which would
 /// hold a thread serving requests (at the start of a load test, 1,000
 /// games' links asked at once held the joins behind them for seconds).
+/// At most [`AT_ONCE`] drawn at a time: a blocking thread per request
+/// would make hundreds of threads, each with its allocator's fresh pages
+/// to clear (perf showed that cost more than the codes).
 pub async fn svgs<const N: usize>(texts: [Option<String>; N]) -> [Option<String>; N] {
+    static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
+    let Ok(_turn) = TURNS.acquire().await else {
+        return std::array::from_fn(|_| None);
+    };
     tokio::task::spawn_blocking(move || texts.map(|t| t.as_deref().and_then(kept_svg)))
         .await
         .unwrap_or_else(|_| std::array::from_fn(|_| None))
