@@ -137,8 +137,12 @@ pub(crate) async fn load_game<X: Tx>(tx: &X, id: i64) -> Result<Option<WebGame>,
         return Ok(None);
     };
     let moves = tx.query(MOVES, &[&id], |r| move_row(r)).await?;
-    let changes = crate::ratings::game_changes(tx, id).await?;
-    rebuild(id, row, &moves, changes).map(Some)
+    let mut game = rebuild(id, row, &moves, None)?;
+    // Only a rated game that is over has rating changes: no read else.
+    if game.rated && game.end().is_some() {
+        game.rating_changes = crate::ratings::game_changes(tx, id).await?;
+    }
+    Ok(Some(game))
 }
 
 /// The games of `player` (by their seats), newest first: two index scans

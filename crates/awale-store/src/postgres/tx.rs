@@ -2,6 +2,10 @@
 //! a transaction for a write; SQLite's numbered parameters become
 //! PostgreSQL's.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use awale_model::lock;
 use deadpool_postgres::Object;
 use tokio_postgres::types::ToSql;
 
@@ -23,6 +27,12 @@ pub(super) async fn cached(
 }
 
 /// The steps of a write (a transaction) or of reads on a pooled connection.
+///
+/// A write costs few round trips: its `BEGIN` goes out with its first
+/// statement (pipelined: one round trip for both), and its notices go out
+/// with its `COMMIT` (PostgreSQL sends them at the commit anyway). A save
+/// of a move is then three round trips (begin and the row's fenced
+/// update; the moves; the notice and the commit) where it was five.
 pub(crate) struct PgTx {
     /// The connection (always there until dropped).
     client: Option<Object>,
@@ -31,24 +41,77 @@ pub(crate) struct PgTx {
     /// A transaction begun and not yet ended: its connection is not given
     /// back to the pool if it is dropped so (a task stopped midway).
     open: bool,
+    /// A transaction whose `BEGIN` is not sent yet: it goes with the
+    /// first statement.
+    unsent: AtomicBool,
+    /// The notices of the transaction, sent with its `COMMIT`.
+    notices: Mutex<Vec<String>>,
 }
 
 impl PgTx {
-    /// A transaction begun on `client`.
+    /// A transaction begun on `client` (its `BEGIN` sent and answered:
+    /// the connection may be used directly, [`PgTx::client`]).
     pub(crate) async fn begin(client: Object, origin: u64) -> Result<PgTx, StoreError> {
-        let mut tx = PgTx {
-            client: Some(client),
-            origin,
-            open: false,
-        };
+        let tx = PgTx::deferred(client, origin);
+        tx.unsent.store(false, Ordering::Relaxed);
         tx.client()?.batch_execute("BEGIN").await?;
-        tx.open = true;
         Ok(tx)
     }
 
-    /// Commits the transaction.
+    /// A transaction on `client` whose `BEGIN` goes with its first
+    /// statement: its steps only through [`Tx`].
+    fn deferred(client: Object, origin: u64) -> PgTx {
+        PgTx {
+            client: Some(client),
+            origin,
+            open: true,
+            unsent: AtomicBool::new(true),
+            notices: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Commits the transaction: its notices and its `COMMIT` sent
+    /// together (with its `BEGIN` when nothing else was sent).
     pub(crate) async fn commit(mut self) -> Result<(), StoreError> {
-        self.end("COMMIT").await
+        let notices = std::mem::take(&mut *lock(&self.notices));
+        let begin = self.unsent.swap(false, Ordering::Relaxed);
+        if begin && notices.is_empty() {
+            // Nothing was sent: nothing to commit.
+            self.open = false;
+            return Ok(());
+        }
+        let client = self.client()?;
+        let notify = match notices.is_empty() {
+            true => None,
+            false => Some(cached(client, "SELECT pg_notify($1, $2)").await?),
+        };
+        let begun = async {
+            match begin {
+                true => client.batch_execute("BEGIN").await,
+                false => Ok(()),
+            }
+        };
+        let params: Vec<[&(dyn ToSql + Sync); 2]> = notices
+            .iter()
+            .map(|text| [&CHANNEL as &(dyn ToSql + Sync), text])
+            .collect();
+        let notified = futures_util::future::join_all(
+            notify
+                .iter()
+                .flat_map(|notify| params.iter().map(|p| client.execute(notify, p))),
+        );
+        let committed = client.batch_execute("COMMIT");
+        let (begun, notified, committed) =
+            futures_util::future::join3(begun, notified, committed).await;
+        // A failed notice aborted the transaction: the server answered the
+        // COMMIT as a ROLLBACK; either way it is over.
+        committed?;
+        self.open = false;
+        begun?;
+        for n in notified {
+            n?;
+        }
+        Ok(())
     }
 
     /// The connection.
@@ -56,8 +119,28 @@ impl PgTx {
         self.client.as_ref().ok_or(StoreError::Closed)
     }
 
+    /// Runs `step` (a statement's answer, not yet asked): with the
+    /// transaction's `BEGIN` before it, in one round trip, when that is
+    /// not sent yet.
+    async fn step<T>(
+        &self,
+        step: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, StoreError> {
+        if !self.open || !self.unsent.swap(false, Ordering::Relaxed) {
+            return Ok(step.await?);
+        }
+        // Sent in this order: the join polls the BEGIN first.
+        let begin = self.client()?.batch_execute("BEGIN");
+        let (begun, done) = futures_util::future::join(begin, step).await;
+        begun?;
+        Ok(done?)
+    }
+
     async fn end(&mut self, how: &str) -> Result<(), StoreError> {
-        self.client()?.batch_execute(how).await?;
+        lock(&self.notices).clear();
+        if !self.unsent.swap(false, Ordering::Relaxed) {
+            self.client()?.batch_execute(how).await?;
+        }
         self.open = false;
         Ok(())
     }
@@ -65,7 +148,7 @@ impl PgTx {
 
 impl Drop for PgTx {
     fn drop(&mut self) {
-        if self.open {
+        if self.open && !*self.unsent.get_mut() {
             if let Some(client) = self.client.take() {
                 // Closed rather than handed on inside a transaction.
                 drop(Object::take(client));
@@ -81,7 +164,7 @@ impl Tx for PgTx {
         let client = self.client()?;
         let statement = cached(client, &dollar_params(sql)).await?;
         let values = pg_values(values.iter().copied());
-        Ok(client.execute(&statement, &values).await?)
+        self.step(client.execute(&statement, &values)).await
     }
 
     async fn query<T: Send>(
@@ -93,7 +176,7 @@ impl Tx for PgTx {
         let client = self.client()?;
         let statement = cached(client, &dollar_params(sql)).await?;
         let values = pg_values(values.iter().copied());
-        let rows = client.query(&statement, &values).await?;
+        let rows = self.step(client.query(&statement, &values)).await?;
         rows.iter().map(|r| decode(&Row::Pg(r))).collect()
     }
 
@@ -111,7 +194,7 @@ impl Tx for PgTx {
         let delete_params: [&(dyn ToSql + Sync); 2] = [&game, &from_ply];
         let deleted = client.execute(&delete, &delete_params);
         if moves.is_empty() {
-            deleted.await?;
+            self.step(deleted).await?;
             return Ok(());
         }
         let plies: Vec<i64> = moves.iter().map(|m| m.0).collect();
@@ -127,7 +210,11 @@ impl Tx for PgTx {
         .await?;
         let insert_params: [&(dyn ToSql + Sync); 4] = [&game, &plies, &letters, &captured];
         let inserted = client.execute(&insert, &insert_params);
-        let (deleted, inserted) = futures_util::future::join(deleted, inserted).await;
+        let (deleted, inserted) = self
+            .step(async {
+                Ok::<_, tokio_postgres::Error>(futures_util::future::join(deleted, inserted).await)
+            })
+            .await?;
         deleted?;
         inserted?;
         Ok(())
@@ -140,13 +227,18 @@ impl Tx for PgTx {
             "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))",
         )
         .await?;
-        client.execute(&lock, &[&key, &space]).await?;
+        self.step(client.execute(&lock, &[&key, &space])).await?;
         Ok(())
     }
 
     async fn announce(&self, notice: Notice) -> Result<(), StoreError> {
-        let client = self.client()?;
         let text = format!("{} {}", self.origin, notice.to_text());
+        if self.open {
+            // Sent with the COMMIT.
+            lock(&self.notices).push(text);
+            return Ok(());
+        }
+        let client = self.client()?;
         let notify = cached(client, "SELECT pg_notify($1, $2)").await?;
         client.execute(&notify, &[&CHANNEL, &text]).await?;
         Ok(())
@@ -163,7 +255,7 @@ impl Backend for PgStore {
     {
         let me = self.clone();
         self.run(async move {
-            let mut tx = PgTx::begin(me.client().await?, me.inner.origin).await?;
+            let mut tx = PgTx::deferred(me.client().await?, me.inner.origin);
             match work(&tx).await {
                 Ok(value) => {
                     tx.commit().await?;
@@ -202,11 +294,9 @@ impl PgStore {
     where
         W: for<'a> FnOnce(&'a PgTx) -> StoreFuture<'a, T>,
     {
-        let tx = PgTx {
-            client: Some(self.client().await?),
-            origin: self.inner.origin,
-            open: false,
-        };
+        let mut tx = PgTx::deferred(self.client().await?, self.inner.origin);
+        tx.open = false;
+        *tx.unsent.get_mut() = false;
         work(&tx).await
     }
 }

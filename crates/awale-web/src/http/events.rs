@@ -139,8 +139,9 @@ pub async fn game_events(
             }
         });
     }
-    // Loaded again once listening: nothing falls between the two.
-    let game = state.shared.games.load(id).await?;
+    // Loaded again once listening: nothing falls between the two (the
+    // copy held here, kept up to date while it has watchers).
+    let game = state.shared.games.load_watched(id).await?;
     let mut first = std::collections::VecDeque::new();
     let mut seen = None;
     match missed {
@@ -195,7 +196,7 @@ pub async fn game_events(
                 }
                 Err(RecvError::Lagged(_)) => {
                     // Fell behind: the whole game again.
-                    let Ok(game) = l.state.shared.games.load(l.id).await else {
+                    let Ok(game) = l.state.shared.games.load_watched(l.id).await else {
                         return None;
                     };
                     let Ok(event) = whole(&game, &l.viewer, l.state.shared.games.now_ms()) else {

@@ -218,10 +218,11 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
         _ => link(&base, &format!("join={id}")),
     });
     let watch = link(&base, &format!("game={id}"));
+    let [invite_qr, watch_qr] = super::qr::svgs([invite.clone(), Some(watch.clone())]).await;
     Ok(Json(Links {
-        invite_qr: invite.as_deref().and_then(super::qr::svg),
+        invite_qr,
         invite,
-        watch_qr: super::qr::svg(&watch),
+        watch_qr,
         watch,
     }))
 }

@@ -3,7 +3,51 @@
 //! device" link. Level M (15 % of the code may be spoilt), with the quiet
 //! zone of four modules the standard asks for.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use qrcode::{render::svg, EcLevel, QrCode};
+
+/// The codes [`svgs`] drew lately, by their text, at most this many: a
+/// game's links are asked by each of its players and at each reload of
+/// their pages.
+const KEPT: usize = 1024;
+
+/// The codes drawn at once (each on a blocking thread).
+const AT_ONCE: usize = 2;
+
+/// `texts` as [`svg`]s, drawn on a blocking thread and kept: a code costs
+/// a few milliseconds of CPU (eight masks drawn and scored), which would
+/// hold a thread serving requests (at the start of a load test, 1,000
+/// games' links asked at once held the joins behind them for seconds).
+/// At most [`AT_ONCE`] drawn at a time: a blocking thread per request
+/// would make hundreds of threads, each with its allocator's fresh pages
+/// to clear (perf showed that cost more than the codes).
+pub async fn svgs<const N: usize>(texts: [Option<String>; N]) -> [Option<String>; N] {
+    static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
+    let Ok(_turn) = TURNS.acquire().await else {
+        return std::array::from_fn(|_| None);
+    };
+    tokio::task::spawn_blocking(move || texts.map(|t| t.as_deref().and_then(kept_svg)))
+        .await
+        .unwrap_or_else(|_| std::array::from_fn(|_| None))
+}
+
+/// [`svg`], drawn once while kept.
+fn kept_svg(text: &str) -> Option<String> {
+    static DRAWN: OnceLock<Mutex<HashMap<String, Option<String>>>> = OnceLock::new();
+    let drawn = DRAWN.get_or_init(Mutex::default);
+    if let Some(code) = drawn.lock().unwrap_or_else(|p| p.into_inner()).get(text) {
+        return code.clone();
+    }
+    let code = svg(text);
+    let mut kept = drawn.lock().unwrap_or_else(|p| p.into_inner());
+    if kept.len() >= KEPT {
+        kept.clear();
+    }
+    kept.insert(text.to_string(), code.clone());
+    code
+}
 
 /// `text` as an SVG QR code whose units are modules, or None when it is too
 /// long for any version (the page shows the link alone then).
