@@ -29,6 +29,7 @@ pub mod pairing;
 pub mod players;
 pub mod pools;
 pub mod puzzle_rating;
+pub mod puzzles;
 pub mod records;
 pub mod round;
 pub mod study;

@@ -14,6 +14,8 @@ use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::{Account, ApiToken, Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_model::lists::ChatLine;
+use awale_model::rating::Glicko;
+use awale_store::puzzles::Attempt;
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
@@ -917,6 +919,121 @@ fn a_players_mistakes_are_kept_once_each_their_tries_counted_by_both_stores() {
             .unwrap();
         assert_eq!(moved.len(), 1);
         assert_eq!(moved[0].game, "g2");
+    }
+    on_both(check);
+}
+
+/// A try of puzzle `position` by `player`, solved or not, in a streak or
+/// not.
+fn attempt(player: &PlayerId, position: &str, solved: bool, streak: bool) -> Attempt {
+    Attempt {
+        player: player.clone(),
+        position: position.into(),
+        solved,
+        at_ms: 100,
+        streak,
+        solver_start: Glicko::example(1500.0, 350.0),
+        puzzle_start: Glicko::example(1300.0, 350.0),
+    }
+}
+
+/// A stand-in for the service's rule: a solve takes 10 points from the
+/// puzzle to the solver, a miss the other way.
+fn ten_points(solver: Glicko, puzzle: Glicko, solved: bool) -> (Glicko, Glicko) {
+    let d = if solved { 10.0 } else { -10.0 };
+    (
+        Glicko::example(solver.rating + d, solver.deviation),
+        Glicko::example(puzzle.rating - d, puzzle.deviation),
+    )
+}
+
+#[test]
+fn a_first_try_of_a_puzzle_rates_solver_and_puzzle_once_and_streaks_count_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let other = PlayerId("p2".into());
+        assert_eq!(store.puzzle_solver(me()).await.unwrap(), None);
+        // A first try: both rated from where they start.
+        let rated = store
+            .rate_attempt(attempt(&me(), "P1", true, false), ten_points)
+            .await
+            .unwrap();
+        assert!(rated.first);
+        assert_eq!(rated.before.rating, 1500.0);
+        assert_eq!(rated.solver.rating.rating, 1510.0);
+        assert_eq!((rated.solver.attempts, rated.solver.solved), (1, 1));
+        assert_eq!(rated.puzzle.rating.rating, 1290.0);
+        // A second try of the same puzzle changes nothing.
+        let again = store
+            .rate_attempt(attempt(&me(), "P1", false, false), ten_points)
+            .await
+            .unwrap();
+        assert!(!again.first);
+        assert_eq!(again.solver.rating.rating, 1510.0);
+        assert_eq!(again.puzzle.rating.rating, 1290.0);
+        // Another solver meets the puzzle as it is now.
+        let theirs = store
+            .rate_attempt(attempt(&other, "P1", false, false), ten_points)
+            .await
+            .unwrap();
+        assert_eq!(theirs.puzzle.rating.rating, 1300.0);
+        assert_eq!(theirs.solver.rating.rating, 1490.0);
+        let ratings = store
+            .puzzle_ratings(vec!["P1".into(), "never tried".into()])
+            .await
+            .unwrap();
+        assert_eq!(ratings.len(), 1);
+        assert_eq!((ratings[0].attempts, ratings[0].solved), (2, 1));
+        // A streak: first tries solved count, a miss ends it, the best is
+        // kept.
+        store.start_streak(me(), Glicko::example(1500.0, 350.0), 50).await.unwrap();
+        for p in ["S1", "S2", "S3"] {
+            store
+                .rate_attempt(attempt(&me(), p, true, true), ten_points)
+                .await
+                .unwrap();
+        }
+        // Solved again: not a first try, not counted.
+        let mine = store
+            .rate_attempt(attempt(&me(), "S3", true, true), ten_points)
+            .await
+            .unwrap();
+        assert_eq!((mine.solver.streak, mine.solver.best_streak), (3, 3));
+        let missed = store
+            .rate_attempt(attempt(&me(), "S4", false, true), ten_points)
+            .await
+            .unwrap();
+        assert_eq!((missed.solver.streak, missed.solver.best_streak), (0, 3));
+        let restarted = store.start_streak(me(), Glicko::example(1500.0, 350.0), 60).await.unwrap();
+        assert_eq!((restarted.streak, restarted.best_streak), (0, 3));
+        assert_eq!(
+            store.puzzle_solver(me()).await.unwrap().unwrap().attempts,
+            5
+        );
+        // A guest's puzzle rating goes with them to their new account.
+        let guest = PlayerId("guest-with-puzzles".into());
+        store
+            .rate_attempt(attempt(&guest, "P1", true, false), ten_points)
+            .await
+            .unwrap();
+        let mut new = new_account("Kofi", Some(guest.clone()));
+        new.player = PlayerId("kofi-player".into());
+        store.create_account(new).await.unwrap().unwrap();
+        assert_eq!(store.puzzle_solver(guest.clone()).await.unwrap(), None);
+        let moved = store
+            .puzzle_solver(PlayerId("kofi-player".into()))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(moved.attempts, 1);
+        // Their first tries went with them: P1 again is not rated.
+        let later = store
+            .rate_attempt(
+                attempt(&PlayerId("kofi-player".into()), "P1", true, false),
+                ten_points,
+            )
+            .await
+            .unwrap();
+        assert!(!later.first);
     }
     on_both(check);
 }

@@ -198,6 +198,8 @@ struct Shared {
     mistakes: mistakes::Mistakes,
     /// The opening explorer.
     explorer: awale_service::explorer::Explorer,
+    /// Puzzle ratings and streaks.
+    puzzles: awale_service::puzzles::Puzzles,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -241,6 +243,7 @@ pub trait ServerStore:
     + TournamentChatStore
     + MistakeStore
     + store::ExplorerStore
+    + store::PuzzleStore
     + Clone
     + 'static
 {
@@ -254,6 +257,7 @@ impl<T> ServerStore for T where
         + TournamentChatStore
         + MistakeStore
         + store::ExplorerStore
+        + store::PuzzleStore
         + Clone
         + 'static
 {
@@ -349,6 +353,12 @@ impl AppState {
         ));
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));
+        let study: Arc<study::Study> = Arc::default();
+        let puzzles = awale_service::puzzles::Puzzles::new(
+            store.clone(),
+            Arc::clone(&study),
+            Arc::clone(&computer),
+        );
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
                 .with_presence(Arc::clone(games.hub()))
@@ -392,7 +402,8 @@ impl AppState {
                 policy,
                 public_url,
                 config,
-                study: Arc::default(),
+                study,
+                puzzles,
                 mistakes,
                 explorer,
             }),

@@ -182,6 +182,8 @@ fn study_routes() -> Router<AppState> {
         .route("/puzzles/daily", get(study::daily))
         .route("/puzzles/next", get(study::next))
         .route("/puzzles/check", post(study::check))
+        .route("/puzzles/rating", get(study::rating))
+        .route("/puzzles/streak", post(study::start_streak))
         .route("/position", get(study::position))
         .route("/analysis", post(study::analysis))
         .route("/mistakes", get(mistakes::list))
