@@ -28,7 +28,7 @@ mod tx;
 pub use accounts::{AccountStore, NewAccount, NewReport};
 pub use copy::{copy_to_postgres, CopyReport};
 pub use error::{StoreError, StoreFuture};
-pub use explorer::{ExplorerStore, OpeningMove};
+pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};
 pub use interface::{GameStore, Notice};
 pub use mistakes::{MistakeRow, MistakeStore};
 pub use puzzles::{PuzzleStore, SolverRow};

@@ -19,7 +19,7 @@ use awale_store::puzzles::Attempt;
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
-    copy_to_postgres, parse_cursor, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
+    copy_to_postgres, parse_cursor, OpeningFilter, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
     Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
@@ -1074,7 +1074,7 @@ fn the_explorer_counts_the_finished_games_of_a_line_by_their_next_move_in_both_s
             let (start, line) = (start.clone(), line.to_string());
             async move {
                 store
-                    .opening_moves("awale".into(), start, line)
+                    .opening_moves("awale".into(), start, line, OpeningFilter::default())
                     .await
                     .unwrap()
                     .into_iter()
@@ -1098,6 +1098,85 @@ fn the_explorer_counts_the_finished_games_of_a_line_by_their_next_move_in_both_s
         );
         assert!(count("FfAa").await.is_empty(), "the game ended there");
         assert!(count("Fa").await.is_empty());
+    }
+    on_both(check);
+}
+
+#[test]
+fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        // An online blitz game, rated (both players at 1500 before it);
+        // an online game of days, casual; a game on one screen.
+        let mut blitz = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        blitz.clock = Some(Clock {
+            initial_ms: 180_000,
+            increment_ms: 2_000,
+            remaining_ms: [180_000, 180_000],
+            per_move: false,
+        });
+        blitz.seat_maker(&me());
+        let mut blitz = store.create(vec![blitz]).await.unwrap().remove(0);
+        sow(&mut blitz, 'F', 2_000);
+        blitz.game.resign(Side::North).unwrap();
+        save(&*store, &mut blitz, 0).await;
+        store
+            .rate_game(
+                blitz.id,
+                [me(), PlayerId("p2".into())],
+                awale_model::rating::Speed::Blitz,
+                Some(Side::South),
+                3_000,
+            )
+            .await
+            .unwrap();
+        let mut days = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        days.seat_maker(&me());
+        let mut days = store.create(vec![days]).await.unwrap().remove(0);
+        sow(&mut days, 'A', 2_000);
+        days.game.resign(Side::South).unwrap();
+        save(&*store, &mut days, 0).await;
+        finished(&*store, Rules::AWALE, "E", Some(Side::South)).await;
+        let start = Game::new(Rules::AWALE).start().to_string();
+        let count = |filter: OpeningFilter| {
+            let store = store.clone();
+            let start = start.clone();
+            async move {
+                store
+                    .opening_moves("awale".into(), start, String::new(), filter)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|m| (m.letter, m.games, m.average_rating))
+                    .collect::<Vec<_>>()
+            }
+        };
+        let row = |l: &str, games, rating| (l.to_string(), games, rating);
+        assert_eq!(
+            count(OpeningFilter::default()).await,
+            [row("A", 1, None), row("E", 1, None), row("F", 1, Some(1500.0))]
+        );
+        let speed = |s: &str| OpeningFilter {
+            speed: Some(s.into()),
+            ..OpeningFilter::default()
+        };
+        assert_eq!(count(speed("blitz")).await, [row("F", 1, Some(1500.0))]);
+        assert_eq!(
+            count(speed("correspondence")).await,
+            [row("A", 1, None)]
+        );
+        assert!(count(speed("bullet")).await.is_empty());
+        let band = |min: Option<f64>, max: Option<f64>| OpeningFilter {
+            min_rating: min,
+            max_rating: max,
+            ..OpeningFilter::default()
+        };
+        assert_eq!(
+            count(band(Some(1400.0), Some(1600.0))).await,
+            [row("F", 1, Some(1500.0))],
+            "rated games only"
+        );
+        assert!(count(band(Some(1600.0), None)).await.is_empty());
+        assert!(count(band(None, Some(1500.0))).await.is_empty(), "the top excluded");
     }
     on_both(check);
 }

@@ -1112,3 +1112,34 @@ async fn a_streak_rises_until_the_first_miss_and_its_best_is_kept() {
     let (status, none) = post(&app, "/api/study/puzzles/streak", json!(null)).await;
     error_code(status, &none, (StatusCode::FORBIDDEN, "no_player"));
 }
+
+/// Issue 40, the explorer's filters: by speed and by the band of the
+/// players' mean rating, given back with the answer; each move's mean
+/// rating (none without rated games); a bad filter named.
+#[tokio::test]
+async fn the_explorer_takes_a_speed_and_a_rating_band_and_names_a_bad_one() {
+    let app = bare_app();
+    let (status, view) = get(
+        &app,
+        "/api/explorer?play=F&speed=blitz&min_rating=1500&max_rating=1800",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["speed"], "blitz");
+    assert_eq!((view["min_rating"].clone(), view["max_rating"].clone()), (json!(1500), json!(1800)));
+    assert_eq!(view["games"], 0);
+    assert!(view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["average_rating"].is_null()));
+    for (query, because) in [
+        ("speed=fast", "speed"),
+        ("min_rating=5000", "rating"),
+        ("min_rating=1800&max_rating=1500", "band"),
+    ] {
+        let (status, e) = get(&app, &format!("/api/explorer?{query}")).await;
+        error_code(status, &e, (StatusCode::BAD_REQUEST, "bad_filter"));
+        assert_eq!(e["reason"], because, "{e}");
+    }
+}
