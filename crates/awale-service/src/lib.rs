@@ -21,6 +21,7 @@ pub mod fairplay;
 pub mod games;
 pub mod guests;
 pub mod handoff;
+pub mod learning;
 pub mod limiter;
 pub mod live;
 pub mod mistakes;

@@ -58,7 +58,8 @@ pub struct SolverView {
 }
 
 impl SolverView {
-    fn of(row: Option<&SolverRow>) -> SolverView {
+    /// The view of `row` (None: a solver who tried no puzzle).
+    pub fn of(row: Option<&SolverRow>) -> SolverView {
         match row {
             Some(r) => SolverView {
                 rating: RatingView::of(&r.rating),

@@ -16,6 +16,7 @@ mod interface;
 pub mod mistakes;
 mod postgres;
 pub mod puzzles;
+pub mod reviewed;
 pub mod ratings;
 mod rows;
 mod schema;

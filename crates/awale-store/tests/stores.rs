@@ -1181,6 +1181,41 @@ fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores()
     on_both(check);
 }
 
+#[test]
+fn a_players_reviewed_online_games_are_read_with_their_speed_and_side_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let other = PlayerId("p2".into());
+        let mut online = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        online.seat_maker(&me());
+        online.seats[1] = Some(Seat {
+            player: other.clone(),
+            name: "Kwame".into(),
+        });
+        let mut online = store.create(vec![online]).await.unwrap().remove(0);
+        sow(&mut online, 'F', 2_000);
+        online.game.resign(Side::North).unwrap();
+        save(&*store, &mut online, 0).await;
+        store
+            .save_review(online.id, 1, "{\"accuracy\": []}".into())
+            .await
+            .unwrap();
+        // A game on one screen, reviewed: not an online game, not read.
+        let mut humans = stored(&*store).await;
+        sow(&mut humans, 'F', 2_000);
+        save(&*store, &mut humans, 0).await;
+        store.save_review(humans.id, 1, "{}".into()).await.unwrap();
+        let mine = store.player_reviews(me(), 10).await.unwrap();
+        assert_eq!(mine.len(), 1, "{mine:?}");
+        assert_eq!(
+            (mine[0].speed.as_str(), mine[0].side, mine[0].body.as_str()),
+            ("correspondence", 'S', "{\"accuracy\": []}")
+        );
+        assert_eq!(store.player_reviews(other, 10).await.unwrap()[0].side, 'N');
+        assert!(store.player_reviews(me(), 0).await.unwrap().is_empty());
+    }
+    on_both(check);
+}
+
 // ------------------------------------------------- a shared store only --
 
 #[test]

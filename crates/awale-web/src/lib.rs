@@ -200,6 +200,8 @@ struct Shared {
     explorer: awale_service::explorer::Explorer,
     /// Puzzle ratings and streaks.
     puzzles: awale_service::puzzles::Puzzles,
+    /// The learning parts of players' pages.
+    learning: awale_service::learning::Learning,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -244,6 +246,7 @@ pub trait ServerStore:
     + MistakeStore
     + store::ExplorerStore
     + store::PuzzleStore
+    + store::reviewed::ReviewedStore
     + Clone
     + 'static
 {
@@ -258,6 +261,7 @@ impl<T> ServerStore for T where
         + MistakeStore
         + store::ExplorerStore
         + store::PuzzleStore
+        + store::reviewed::ReviewedStore
         + Clone
         + 'static
 {
@@ -359,6 +363,8 @@ impl AppState {
             Arc::clone(&study),
             Arc::clone(&computer),
         );
+        let learning =
+            awale_service::learning::Learning::new(store.clone(), store.clone(), store.clone());
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
                 .with_presence(Arc::clone(games.hub()))
@@ -404,6 +410,7 @@ impl AppState {
                 config,
                 study,
                 puzzles,
+                learning,
                 mistakes,
                 explorer,
             }),

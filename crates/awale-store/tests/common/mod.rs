@@ -10,6 +10,7 @@ use std::sync::Arc;
 use awale_model::game::PlayerId;
 use awale_store::tournament_chat::TournamentChatStore;
 use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
+use awale_store::reviewed::ReviewedStore;
 use awale_store::{ExplorerStore, MistakeStore, PuzzleStore};
 
 use crate::pg;
@@ -25,6 +26,7 @@ pub trait Stores:
     + MistakeStore
     + ExplorerStore
     + PuzzleStore
+    + ReviewedStore
 {
 }
 impl Stores for Store {}

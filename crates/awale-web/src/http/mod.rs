@@ -71,6 +71,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/pools/cancel", post(pools::cancel))
         .route("/api/players/{name}", get(players::show))
         .route("/api/players/{name}/games", get(players::games))
+        .route("/api/players/{name}/learning", get(players::learning))
         .route("/api/leaderboard/{speed}", get(players::board))
         .route("/@/{name}", get(players::page))
         .route(
