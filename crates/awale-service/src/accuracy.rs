@@ -216,7 +216,8 @@ mod tests {
 
     #[test]
     fn a_players_accuracy_by_speed_is_the_mean_of_their_sides_in_their_reviewed_games() {
-        let two = r#"{"accuracy": [{"side": "S", "accuracy": 90.0}, {"side": "N", "accuracy": 50.0}]}"#;
+        let two =
+            r#"{"accuracy": [{"side": "S", "accuracy": 90.0}, {"side": "N", "accuracy": 50.0}]}"#;
         let reviews = [
             reviewed("blitz", 'S', two),
             reviewed("blitz", 'N', two),

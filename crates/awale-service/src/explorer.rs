@@ -18,8 +18,8 @@ use serde::Serialize;
 use crate::computer::{Computer, OracleValue};
 use crate::study::{self, PositionView};
 use awale_model::error::Error;
-use awale_model::Code;
 use awale_model::rating::Speed;
+use awale_model::Code;
 use awale_store::{ExplorerStore, OpeningFilter};
 
 /// Moves of a line the explorer follows, at most (an opening is far

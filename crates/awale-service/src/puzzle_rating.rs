@@ -109,12 +109,20 @@ mod tests {
 
     #[test]
     fn a_solve_moves_the_solver_up_and_the_puzzle_down() {
-        let (solver, puzzle) = rate_attempt(Glicko::example(1500.0, 200.0), Glicko::example(1600.0, 200.0), true);
+        let (solver, puzzle) = rate_attempt(
+            Glicko::example(1500.0, 200.0),
+            Glicko::example(1600.0, 200.0),
+            true,
+        );
         assert!(
             solver.rating > 1500.0 && puzzle.rating < 1600.0,
             "{solver:?} {puzzle:?}"
         );
-        let (solver, puzzle) = rate_attempt(Glicko::example(1500.0, 200.0), Glicko::example(1600.0, 200.0), false);
+        let (solver, puzzle) = rate_attempt(
+            Glicko::example(1500.0, 200.0),
+            Glicko::example(1600.0, 200.0),
+            false,
+        );
         assert!(
             solver.rating < 1500.0 && puzzle.rating > 1600.0,
             "{solver:?} {puzzle:?}"

@@ -147,8 +147,9 @@ impl Puzzles {
     }
 
     /// The next puzzle for `player` (None: a new solver's rating) from
-    /// `seed`: of one puzzle of each difficulty, the one rated nearest
-    /// their rating; in a streak, nearest the streak's rising target.
+    /// `seed`: of one puzzle of each difficulty (those they tried left
+    /// out, unless they tried all), the one rated nearest their rating;
+    /// in a streak, nearest the streak's rising target.
     ///
     /// # Errors
     ///
@@ -185,14 +186,24 @@ impl Puzzles {
             .await?;
         let keys: Vec<String> = found.iter().map(|p| p.position.to_string()).collect();
         let stored = self.store.puzzle_ratings(keys.clone()).await?;
+        // Those the player tried are left out (all, if they tried all).
+        let tried = match player {
+            Some(p) => self.store.puzzles_tried(p.clone(), keys.clone()).await?,
+            None => Vec::new(),
+        };
+        let fresh = keys.iter().any(|k| !tried.contains(k));
         let rated: Vec<(usize, Glicko)> = found
             .iter()
             .zip(&keys)
             .enumerate()
+            .filter(|(_, (_, key))| !fresh || !tried.contains(key))
             .map(|(i, (p, key))| (i, rating_of(&stored, key, p)))
             .collect();
         let i = nearest(&rated, target).ok_or_else(study::no_puzzle)?;
-        let puzzle_rating = RatingView::of(&rated[i].1);
+        let puzzle_rating = rated
+            .iter()
+            .find(|(j, _)| *j == i)
+            .map_or(RatingView::of(&START), |(_, g)| RatingView::of(g));
         let puzzle = found.into_iter().nth(i).ok_or_else(study::no_puzzle)?;
         Ok(Chosen {
             seed,

@@ -65,7 +65,7 @@ pub trait ExplorerStore: Send + Sync {
 /// dialects (the `CAST`: PostgreSQL's `substr` takes an `INTEGER`). The
 /// filter: `?5` the speed, `?6` and `?7` the band of the players' mean
 /// rating before the game (from its rating changes: rated games only),
-/// each NULL for any.
+/// each NULL for any (cast: PostgreSQL cannot tell a NULL's type).
 pub(crate) const OPENING_MOVES: &str = "SELECT next_letter, COUNT(*),
        SUM(CASE WHEN result = '1-0' THEN 1 ELSE 0 END),
        SUM(CASE WHEN result = '0-1' THEN 1 ELSE 0 END),
@@ -78,13 +78,15 @@ pub(crate) const OPENING_MOVES: &str = "SELECT next_letter, COUNT(*),
                    WHERE m.game_id = g.id AND m.ply = ?4) AS next_letter
            FROM games g
            WHERE g.rules = ?1 AND g.start = ?2 AND g.result IN ('1-0', '0-1', '1/2-1/2')
-             AND (?5 IS NULL OR g.speed = ?5)
+             AND (CAST(?5 AS TEXT) IS NULL OR g.speed = CAST(?5 AS TEXT))
              AND NOT EXISTS (SELECT 1 FROM moves p
                   WHERE p.game_id = g.id AND p.ply < ?4
                     AND p.letter <> substr(?3, CAST(p.ply + 1 AS INTEGER), 1))) AS followed
      WHERE next_letter IS NOT NULL
-       AND (?6 IS NULL OR average_rating >= ?6)
-       AND (?7 IS NULL OR average_rating < ?7)
+       AND (CAST(?6 AS DOUBLE PRECISION) IS NULL
+            OR average_rating >= CAST(?6 AS DOUBLE PRECISION))
+       AND (CAST(?7 AS DOUBLE PRECISION) IS NULL
+            OR average_rating < CAST(?7 AS DOUBLE PRECISION))
      GROUP BY next_letter
      ORDER BY COUNT(*) DESC, next_letter";
 

@@ -98,6 +98,13 @@ pub trait PuzzleStore: Send + Sync {
     /// The ratings of those of `positions` that were tried.
     fn puzzle_ratings(&self, positions: Vec<String>) -> StoreFuture<'_, Vec<PuzzleRow>>;
 
+    /// Those of `positions` that `player` has tried.
+    fn puzzles_tried(
+        &self,
+        player: PlayerId,
+        positions: Vec<String>,
+    ) -> StoreFuture<'_, Vec<String>>;
+
     /// Rates `attempt` with `rate` when it is the player's first try of
     /// the puzzle (and, in a streak, counts it), all in one transaction.
     fn rate_attempt(&self, attempt: Attempt, rate: RateFn) -> StoreFuture<'_, Rated>;
@@ -138,6 +145,9 @@ const SET_PUZZLE: &str = "INSERT INTO puzzle_ratings
      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
      ON CONFLICT (position) DO UPDATE SET rating = ?2, deviation = ?3, volatility = ?4,
         attempts = ?5, solved = ?6";
+
+/// Whether player `?1` tried puzzle `?2`.
+const TRIED: &str = "SELECT at_ms FROM puzzle_attempts WHERE player = ?1 AND position = ?2";
 
 /// A first try kept (none when the player tried this puzzle before).
 const ADD_ATTEMPT: &str = "INSERT INTO puzzle_attempts (player, position, solved, at_ms)
@@ -280,6 +290,25 @@ impl<S: Backend> PuzzleStore for S {
                     }
                 }
                 Ok(found)
+            })
+        })
+    }
+
+    fn puzzles_tried(
+        &self,
+        player: PlayerId,
+        positions: Vec<String>,
+    ) -> StoreFuture<'_, Vec<String>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let mut tried = Vec::new();
+                for p in positions {
+                    let values: [&dyn Value; 2] = [&player.0, &p];
+                    if tx.value_opt::<i64>(TRIED, &values).await?.is_some() {
+                        tried.push(p);
+                    }
+                }
+                Ok(tried)
             })
         })
     }

@@ -983,6 +983,13 @@ fn a_first_try_of_a_puzzle_rates_solver_and_puzzle_once_and_streaks_count_in_bot
             .unwrap();
         assert_eq!(ratings.len(), 1);
         assert_eq!((ratings[0].attempts, ratings[0].solved), (2, 1));
+        assert_eq!(
+            store
+                .puzzles_tried(me(), vec!["P1".into(), "P2".into()])
+                .await
+                .unwrap(),
+            ["P1"]
+        );
         // A streak: first tries solved count, a miss ends it, the best is
         // kept.
         store.start_streak(me(), Glicko::example(1500.0, 350.0), 50).await.unwrap();
@@ -1116,7 +1123,9 @@ fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores()
         });
         blitz.seat_maker(&me());
         let mut blitz = store.create(vec![blitz]).await.unwrap().remove(0);
-        sow(&mut blitz, 'F', 2_000);
+        // Played as the rules allow (an online game's seats are not the
+        // point here).
+        blitz.game.play(Move::from_letter('F').unwrap()).unwrap();
         blitz.game.resign(Side::North).unwrap();
         save(&*store, &mut blitz, 0).await;
         store
@@ -1132,7 +1141,7 @@ fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores()
         let mut days = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
         days.seat_maker(&me());
         let mut days = store.create(vec![days]).await.unwrap().remove(0);
-        sow(&mut days, 'A', 2_000);
+        days.game.play(Move::from_letter('A').unwrap()).unwrap();
         days.game.resign(Side::South).unwrap();
         save(&*store, &mut days, 0).await;
         finished(&*store, Rules::AWALE, "E", Some(Side::South)).await;
@@ -1192,7 +1201,7 @@ fn a_players_reviewed_online_games_are_read_with_their_speed_and_side_in_both_st
             name: "Kwame".into(),
         });
         let mut online = store.create(vec![online]).await.unwrap().remove(0);
-        sow(&mut online, 'F', 2_000);
+        online.game.play(Move::from_letter('F').unwrap()).unwrap();
         online.game.resign(Side::North).unwrap();
         save(&*store, &mut online, 0).await;
         store
