@@ -25,8 +25,7 @@ pub struct PlayerReview {
 pub trait ReviewedStore: Send + Sync {
     /// The reviews of `player`'s online games (each of a speed), the
     /// latest `limit` at most.
-    fn player_reviews(&self, player: PlayerId, limit: usize)
-        -> StoreFuture<'_, Vec<PlayerReview>>;
+    fn player_reviews(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<PlayerReview>>;
 }
 
 /// Player `?1`'s reviewed online games, newest first, `?2` at most.
@@ -46,11 +45,7 @@ fn review_of<R: Cells>(r: &R) -> Result<PlayerReview, R::Error> {
 }
 
 impl<S: Backend> ReviewedStore for S {
-    fn player_reviews(
-        &self,
-        player: PlayerId,
-        limit: usize,
-    ) -> StoreFuture<'_, Vec<PlayerReview>> {
+    fn player_reviews(&self, player: PlayerId, limit: usize) -> StoreFuture<'_, Vec<PlayerReview>> {
         self.read(move |tx| {
             Box::pin(async move {
                 let values: [&dyn Value; 2] = [&player.0, &(limit as i64)];

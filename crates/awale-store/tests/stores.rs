@@ -19,8 +19,8 @@ use awale_store::puzzles::Attempt;
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
-    copy_to_postgres, parse_cursor, OpeningFilter, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
-    Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
+    copy_to_postgres, parse_cursor, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
+    Notice, OpeningFilter, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -992,7 +992,10 @@ fn a_first_try_of_a_puzzle_rates_solver_and_puzzle_once_and_streaks_count_in_bot
         );
         // A streak: first tries solved count, a miss ends it, the best is
         // kept.
-        store.start_streak(me(), Glicko::example(1500.0, 350.0), 50).await.unwrap();
+        store
+            .start_streak(me(), Glicko::example(1500.0, 350.0), 50)
+            .await
+            .unwrap();
         for p in ["S1", "S2", "S3"] {
             store
                 .rate_attempt(attempt(&me(), p, true, true), ten_points)
@@ -1010,7 +1013,10 @@ fn a_first_try_of_a_puzzle_rates_solver_and_puzzle_once_and_streaks_count_in_bot
             .await
             .unwrap();
         assert_eq!((missed.solver.streak, missed.solver.best_streak), (0, 3));
-        let restarted = store.start_streak(me(), Glicko::example(1500.0, 350.0), 60).await.unwrap();
+        let restarted = store
+            .start_streak(me(), Glicko::example(1500.0, 350.0), 60)
+            .await
+            .unwrap();
         assert_eq!((restarted.streak, restarted.best_streak), (0, 3));
         assert_eq!(
             store.puzzle_solver(me()).await.unwrap().unwrap().attempts,
@@ -1162,17 +1168,18 @@ fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores()
         let row = |l: &str, games, rating| (l.to_string(), games, rating);
         assert_eq!(
             count(OpeningFilter::default()).await,
-            [row("A", 1, None), row("E", 1, None), row("F", 1, Some(1500.0))]
+            [
+                row("A", 1, None),
+                row("E", 1, None),
+                row("F", 1, Some(1500.0))
+            ]
         );
         let speed = |s: &str| OpeningFilter {
             speed: Some(s.into()),
             ..OpeningFilter::default()
         };
         assert_eq!(count(speed("blitz")).await, [row("F", 1, Some(1500.0))]);
-        assert_eq!(
-            count(speed("correspondence")).await,
-            [row("A", 1, None)]
-        );
+        assert_eq!(count(speed("correspondence")).await, [row("A", 1, None)]);
         assert!(count(speed("bullet")).await.is_empty());
         let band = |min: Option<f64>, max: Option<f64>| OpeningFilter {
             min_rating: min,
@@ -1185,7 +1192,10 @@ fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores()
             "rated games only"
         );
         assert!(count(band(Some(1600.0), None)).await.is_empty());
-        assert!(count(band(None, Some(1500.0))).await.is_empty(), "the top excluded");
+        assert!(
+            count(band(None, Some(1500.0))).await.is_empty(),
+            "the top excluded"
+        );
     }
     on_both(check);
 }
@@ -1196,10 +1206,18 @@ fn a_players_reviewed_online_games_are_read_with_their_speed_and_side_in_both_st
         let other = PlayerId("p2".into());
         let mut online = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
         online.seat_maker(&me());
-        online.seats[1] = Some(Seat {
-            player: other.clone(),
-            name: "Kwame".into(),
-        });
+        // Both seats taken: the maker South, the other North.
+        online.seats = [
+            Some(Seat {
+                player: me(),
+                name: "Ama".into(),
+            }),
+            Some(Seat {
+                player: other.clone(),
+                name: "Kwame".into(),
+            }),
+        ];
+        let (mine_side, theirs) = ('S', 'N');
         let mut online = store.create(vec![online]).await.unwrap().remove(0);
         online.game.play(Move::from_letter('F').unwrap()).unwrap();
         online.game.resign(Side::North).unwrap();
@@ -1217,9 +1235,12 @@ fn a_players_reviewed_online_games_are_read_with_their_speed_and_side_in_both_st
         assert_eq!(mine.len(), 1, "{mine:?}");
         assert_eq!(
             (mine[0].speed.as_str(), mine[0].side, mine[0].body.as_str()),
-            ("correspondence", 'S', "{\"accuracy\": []}")
+            ("correspondence", mine_side, "{\"accuracy\": []}")
         );
-        assert_eq!(store.player_reviews(other, 10).await.unwrap()[0].side, 'N');
+        assert_eq!(
+            store.player_reviews(other, 10).await.unwrap()[0].side,
+            theirs
+        );
         assert!(store.player_reviews(me(), 0).await.unwrap().is_empty());
     }
     on_both(check);

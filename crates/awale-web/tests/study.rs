@@ -1022,7 +1022,10 @@ async fn a_first_try_rates_the_solver_and_the_puzzle_and_the_next_is_chosen_near
     assert!(rating["change"].as_i64().unwrap() < 0, "{missed}");
     assert_eq!(rating["solver"]["attempts"], 1);
     assert_eq!(rating["solver"]["solved"], 0);
-    assert!(rating["puzzle_rating"]["rating"].as_i64().unwrap() > chosen, "{missed}");
+    assert!(
+        rating["puzzle_rating"]["rating"].as_i64().unwrap() > chosen,
+        "{missed}"
+    );
     let after_miss = rating["solver"]["rating"]["rating"].as_i64().unwrap();
     // The answer now: right, not rated (the first try counted).
     let (_, right) = as_player(
@@ -1051,7 +1054,10 @@ async fn a_first_try_rates_the_solver_and_the_puzzle_and_the_next_is_chosen_near
     assert_eq!(solved["rating"]["rated"], true, "{solved}");
     assert!(solved["rating"]["change"].as_i64().unwrap() > 0, "{solved}");
     let (_, me) = as_player(&app, "GET", "/api/study/puzzles/rating", None).await;
-    assert_eq!((me["attempts"].clone(), me["solved"].clone()), (json!(2), json!(1)));
+    assert_eq!(
+        (me["attempts"].clone(), me["solved"].clone()),
+        (json!(2), json!(1))
+    );
     // Without a player: judged, not rated; no rating to read.
     let (status, judged) = post(
         &app,
@@ -1089,7 +1095,10 @@ async fn a_streak_rises_until_the_first_miss_and_its_best_is_kept() {
         assert_eq!(next["streak"], i as i64);
         // 400 below the rating at first, 50 more each puzzle.
         let target = next["target"].as_i64().unwrap();
-        assert!((target - (rating - 400 + 50 * i as i64)).abs() <= 1, "{next}");
+        assert!(
+            (target - (rating - 400 + 50 * i as i64)).abs() <= 1,
+            "{next}"
+        );
         targets.push(target - rating);
         let p = &next["puzzle"];
         let (_, solved) = as_player(
@@ -1099,11 +1108,21 @@ async fn a_streak_rises_until_the_first_miss_and_its_best_is_kept() {
             Some(json!({"position": p["position"], "move": p["answer"], "streak": true})),
         )
         .await;
-        assert_eq!(solved["rating"]["solver"]["streak"], i as i64 + 1, "{solved}");
+        assert_eq!(
+            solved["rating"]["solver"]["streak"],
+            i as i64 + 1,
+            "{solved}"
+        );
     }
     assert!(targets.windows(2).all(|w| w[1] > w[0]), "{targets:?}");
     // A miss ends it; the best stays.
-    let (_, next) = as_player(&app, "GET", "/api/study/puzzles/next?seed=14&streak=true", None).await;
+    let (_, next) = as_player(
+        &app,
+        "GET",
+        "/api/study/puzzles/next?seed=14&streak=true",
+        None,
+    )
+    .await;
     let p = &next["puzzle"];
     let missed = first_wrong(&app, p, true).await;
     assert_eq!(missed["correct"], false);
@@ -1126,7 +1145,10 @@ async fn the_explorer_takes_a_speed_and_a_rating_band_and_names_a_bad_one() {
     .await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["speed"], "blitz");
-    assert_eq!((view["min_rating"].clone(), view["max_rating"].clone()), (json!(1500), json!(1800)));
+    assert_eq!(
+        (view["min_rating"].clone(), view["max_rating"].clone()),
+        (json!(1500), json!(1800))
+    );
     assert_eq!(view["games"], 0);
     assert!(view["moves"]
         .as_array()

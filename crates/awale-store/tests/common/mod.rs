@@ -8,9 +8,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 use awale_model::game::PlayerId;
+use awale_store::reviewed::ReviewedStore;
 use awale_store::tournament_chat::TournamentChatStore;
 use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
-use awale_store::reviewed::ReviewedStore;
 use awale_store::{ExplorerStore, MistakeStore, PuzzleStore};
 
 use crate::pg;

@@ -16,9 +16,9 @@ use crate::computer::{Asker, Priority};
 use crate::error::Error;
 use crate::game::{parse_move, parse_position, random_seed};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
-use awale_service::puzzles::{Answered, SolverView};
 use crate::AppState;
 use awale_model::Code;
+use awale_service::puzzles::{Answered, SolverView};
 
 type ApiResult<T> = Result<T, ApiError>;
 
