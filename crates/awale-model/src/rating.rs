@@ -51,6 +51,18 @@ pub struct Glicko {
     pub volatility: f64,
 }
 
+impl Glicko {
+    /// A rating of Glickman's worked example's volatility, 0.06: the
+    /// players of examples and tests.
+    pub const fn example(rating: f64, deviation: f64) -> Glicko {
+        Glicko {
+            rating,
+            deviation,
+            volatility: 0.06,
+        }
+    }
+}
+
 impl Default for Glicko {
     fn default() -> Glicko {
         START
@@ -406,28 +418,20 @@ impl Pool {
 mod tests {
     use super::*;
 
-    fn r(rating: f64, deviation: f64) -> Glicko {
-        Glicko {
-            rating,
-            deviation,
-            volatility: 0.06,
-        }
-    }
-
     #[test]
     fn glickmans_worked_example() {
-        let player = r(1500.0, 200.0);
+        let player = Glicko::example(1500.0, 200.0);
         let games = [
             Result {
-                opponent: r(1400.0, 30.0),
+                opponent: Glicko::example(1400.0, 30.0),
                 score: 1.0,
             },
             Result {
-                opponent: r(1550.0, 100.0),
+                opponent: Glicko::example(1550.0, 100.0),
                 score: 0.0,
             },
             Result {
-                opponent: r(1700.0, 300.0),
+                opponent: Glicko::example(1700.0, 300.0),
                 score: 0.0,
             },
         ];
@@ -442,7 +446,7 @@ mod tests {
 
     #[test]
     fn a_period_without_games_only_widens_the_deviation() {
-        let player = r(1500.0, 200.0);
+        let player = Glicko::example(1500.0, 200.0);
         let after = player.after_period(&[], 1.0, 0.5);
         assert_eq!(after.rating, 1500.0);
         // Glickman's formula: sqrt(phi^2 + sigma^2).
@@ -484,17 +488,17 @@ mod tests {
 
     #[test]
     fn beating_a_stronger_player_earns_more_than_beating_a_weaker_one() {
-        let me = r(1500.0, 80.0);
+        let me = Glicko::example(1500.0, 80.0);
         let strong = me.rated(
             Result {
-                opponent: r(1800.0, 80.0),
+                opponent: Glicko::example(1800.0, 80.0),
                 score: 1.0,
             },
             Some(0),
         );
         let weak = me.rated(
             Result {
-                opponent: r(1200.0, 80.0),
+                opponent: Glicko::example(1200.0, 80.0),
                 score: 1.0,
             },
             Some(0),
@@ -505,7 +509,7 @@ mod tests {
     #[test]
     fn ratings_settle_then_grow_uncertain_while_idle() {
         let mut me = START;
-        let opponent = r(1500.0, 60.0);
+        let opponent = Glicko::example(1500.0, 60.0);
         for i in 0..30 {
             me = me.rated(
                 Result {

@@ -4,7 +4,9 @@
 //! a forced result decide both moves, estimated by the engine elsewhere).
 //! The formula, and why, in docs/ACCURACY.md.
 
-use serde::Serialize;
+use awale_model::rating::Speed;
+use awale_store::reviewed::PlayerReview;
+use serde::{Deserialize, Serialize};
 
 use crate::computer::ReviewRow;
 
@@ -83,6 +85,60 @@ pub fn accuracies(rows: &[ReviewRow]) -> Vec<Accuracy> {
         .collect()
 }
 
+/// A player's mean accuracy in one speed, over their reviewed games.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SpeedAccuracy {
+    /// The speed's name.
+    pub speed: &'static str,
+    /// The mean of the player's accuracy in those games, one decimal.
+    pub accuracy: f64,
+    /// Reviewed games counted.
+    pub games: usize,
+}
+
+/// The part of a stored review this reads: each side's accuracy.
+#[derive(Deserialize)]
+struct StoredAccuracies {
+    #[serde(default)]
+    accuracy: Vec<StoredAccuracy>,
+}
+
+#[derive(Deserialize)]
+struct StoredAccuracy {
+    side: char,
+    accuracy: f64,
+}
+
+/// A player's mean accuracy by speed over `reviews` (each of their games,
+/// the side they played): in the order of [`Speed::ALL`], only the speeds
+/// with a review that has their side's accuracy (a review of before
+/// accuracies, or unreadable, is left out).
+pub fn by_speed(reviews: &[PlayerReview]) -> Vec<SpeedAccuracy> {
+    Speed::ALL
+        .into_iter()
+        .filter_map(|speed| {
+            let found: Vec<f64> = reviews
+                .iter()
+                .filter(|r| r.speed == speed.name())
+                .filter_map(|r| {
+                    let stored: StoredAccuracies = serde_json::from_str(&r.body).ok()?;
+                    let mine = stored.accuracy.iter().find(|a| a.side == r.side)?;
+                    mine.accuracy.is_finite().then_some(mine.accuracy)
+                })
+                .collect();
+            if found.is_empty() {
+                return None;
+            }
+            let mean = found.iter().sum::<f64>() / found.len() as f64;
+            Some(SpeedAccuracy {
+                speed: speed.name(),
+                accuracy: (mean * 10.0).round() / 10.0,
+                games: found.len(),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +204,44 @@ mod tests {
         assert_eq!(accuracies(&rows).len(), 2);
         assert_eq!(accuracy(&rows[..1], 'N'), None);
         assert!(accuracies(&[]).is_empty());
+    }
+
+    fn reviewed(speed: &str, side: char, body: &str) -> PlayerReview {
+        PlayerReview {
+            speed: speed.into(),
+            side,
+            body: body.into(),
+        }
+    }
+
+    #[test]
+    fn a_players_accuracy_by_speed_is_the_mean_of_their_sides_in_their_reviewed_games() {
+        let two =
+            r#"{"accuracy": [{"side": "S", "accuracy": 90.0}, {"side": "N", "accuracy": 50.0}]}"#;
+        let reviews = [
+            reviewed("blitz", 'S', two),
+            reviewed("blitz", 'N', two),
+            reviewed("rapid", 'N', two),
+            // Of before accuracies, or not a review: left out.
+            reviewed("rapid", 'S', r#"{"plies": []}"#),
+            reviewed("bullet", 'S', "not json"),
+        ];
+        let speeds = by_speed(&reviews);
+        assert_eq!(
+            speeds,
+            [
+                SpeedAccuracy {
+                    speed: "blitz",
+                    accuracy: 70.0,
+                    games: 2
+                },
+                SpeedAccuracy {
+                    speed: "rapid",
+                    accuracy: 50.0,
+                    games: 1
+                },
+            ]
+        );
+        assert!(by_speed(&[]).is_empty());
     }
 }

@@ -18,8 +18,9 @@ use serde::Serialize;
 use crate::computer::{Computer, OracleValue};
 use crate::study::{self, PositionView};
 use awale_model::error::Error;
+use awale_model::rating::Speed;
 use awale_model::Code;
-use awale_store::ExplorerStore;
+use awale_store::{ExplorerStore, OpeningFilter};
 
 /// Moves of a line the explorer follows, at most (an opening is far
 /// shorter; a whole game's worth is still answered).
@@ -42,6 +43,9 @@ pub struct ExplorerMove {
     pub north_wins: i64,
     /// Drawn.
     pub draws: i64,
+    /// The mean rating of their players before them (rated games only),
+    /// rounded; null when none was rated.
+    pub average_rating: Option<i64>,
     /// The databases' value of the move inside the line (its capture
     /// included, the mover's view); null where they do not cover it.
     pub db: Option<OracleValue>,
@@ -68,6 +72,86 @@ pub struct ExplorerView {
     /// The databases' value of the position inside the line (the side to
     /// move's view), when they cover it.
     pub db: Option<OracleValue>,
+    /// The games counted: of this speed only (null: any).
+    pub speed: Option<&'static str>,
+    /// Rated games whose players' mean rating was at least this (null:
+    /// any).
+    pub min_rating: Option<i64>,
+    /// Rated games whose players' mean rating was below this (null: any).
+    pub max_rating: Option<i64>,
+}
+
+/// Which games the explorer counts (by default, all).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExplorerFilter {
+    /// Of this speed only.
+    pub speed: Option<Speed>,
+    /// Rated games whose players' mean rating before them is at least
+    /// this.
+    pub min_rating: Option<i64>,
+    /// Rated games whose players' mean rating before them is below this.
+    pub max_rating: Option<i64>,
+}
+
+/// The highest rating a band may name.
+pub const MAX_BAND_RATING: i64 = 4_000;
+
+impl ExplorerFilter {
+    /// The filter of a speed's name and a band's bounds, as asked.
+    ///
+    /// # Errors
+    ///
+    /// `bad_filter` naming what is wrong: an unknown speed, a rating out
+    /// of 0 to [`MAX_BAND_RATING`], a band whose bottom is not below its
+    /// top.
+    pub fn parse(
+        speed: Option<&str>,
+        min_rating: Option<i64>,
+        max_rating: Option<i64>,
+    ) -> Result<ExplorerFilter, Error> {
+        let speed = match speed.filter(|s| !s.is_empty()) {
+            None => None,
+            Some(name) => Some(Speed::from_name(name).ok_or_else(|| {
+                Error::invalid(Code::BadFilter, format!("`{name}` is not a speed"))
+                    .because("speed")
+                    .with("text", name)
+            })?),
+        };
+        for r in [min_rating, max_rating].into_iter().flatten() {
+            if !(0..=MAX_BAND_RATING).contains(&r) {
+                return Err(Error::invalid(
+                    Code::BadFilter,
+                    format!("rating {r}: from 0 to {MAX_BAND_RATING}"),
+                )
+                .because("rating")
+                .with("rating", r));
+            }
+        }
+        if let (Some(min), Some(max)) = (min_rating, max_rating) {
+            if min >= max {
+                return Err(Error::invalid(
+                    Code::BadFilter,
+                    format!("the band from {min} to {max} is empty"),
+                )
+                .because("band")
+                .with("min", min)
+                .with("max", max));
+            }
+        }
+        Ok(ExplorerFilter {
+            speed,
+            min_rating,
+            max_rating,
+        })
+    }
+
+    fn stored(self) -> OpeningFilter {
+        OpeningFilter {
+            speed: self.speed.map(|s| s.name().to_string()),
+            min_rating: self.min_rating.map(|r| r as f64),
+            max_rating: self.max_rating.map(|r| r as f64),
+        }
+    }
 }
 
 /// The opening explorer over the stored games.
@@ -91,12 +175,30 @@ impl Explorer {
     /// `bad_moves` for text that is not moves or more than [`MAX_LINE`],
     /// `illegal_move` naming the first move that cannot be played.
     pub async fn explore(&self, play: Option<&str>) -> Result<ExplorerView, Error> {
+        self.explore_games(play, ExplorerFilter::default()).await
+    }
+
+    /// The same, counting only the games `filter` lets through.
+    ///
+    /// # Errors
+    ///
+    /// As [`Explorer::explore`].
+    pub async fn explore_games(
+        &self,
+        play: Option<&str>,
+        filter: ExplorerFilter,
+    ) -> Result<ExplorerView, Error> {
         let game = line(play)?;
         let start = game.start().to_string();
         let played: String = game.plies().iter().map(|p| p.mv.letter()).collect();
         let counted = self
             .store
-            .opening_moves(RULES.to_string(), start.clone(), played.clone())
+            .opening_moves(
+                RULES.to_string(),
+                start.clone(),
+                played.clone(),
+                filter.stored(),
+            )
             .await?;
         let position = game.position();
         let legal = if game.outcome().is_some() {
@@ -115,6 +217,7 @@ impl Explorer {
                     south_wins: c.south_wins,
                     north_wins: c.north_wins,
                     draws: c.draws,
+                    average_rating: c.average_rating.map(|r| r.round() as i64),
                     db: value(m),
                 })
             })
@@ -127,6 +230,7 @@ impl Explorer {
                     south_wins: 0,
                     north_wins: 0,
                     draws: 0,
+                    average_rating: None,
                     db: value(*m),
                 });
             }
@@ -139,6 +243,9 @@ impl Explorer {
             games: moves.iter().map(|m| m.games).sum(),
             db: self.computer.oracle_value(&game),
             moves,
+            speed: filter.speed.map(Speed::name),
+            min_rating: filter.min_rating,
+            max_rating: filter.max_rating,
         })
     }
 }

@@ -3,7 +3,7 @@
 //! other's opponent (a solve is the solver's win and the puzzle's loss),
 //! so that a puzzle's rating moves with its solvers' results; the next
 //! puzzle chosen near the solver's rating; a streak's puzzles of rising
-//! difficulty. Pure arithmetic: what is stored and served is not here.
+//! difficulty. Pure arithmetic: what is stored and served is `puzzles.rs`.
 
 use crate::rating::{Glicko, Result as Game, MAX_DEVIATION, MAX_VOLATILITY, MIN_DEVIATION, START};
 
@@ -11,9 +11,21 @@ use crate::rating::{Glicko, Result as Game, MAX_DEVIATION, MAX_VOLATILITY, MIN_D
 /// many short periods, lichess's game 0.75 would swing them).
 pub const TAU: f64 = 0.5;
 
-/// Where a puzzle starts: where an unknown player starts ([`START`]), as
-/// solvers and puzzles are rated on one scale (its solvers soon move it).
-pub const PUZZLE_START: Glicko = START;
+/// Where a puzzle of `difficulty` (1 to 5, `awale_puzzles::difficulty`)
+/// starts: solvers and puzzles are rated on one scale, an unknown solver
+/// at [`START`] (1500) meeting the middle difficulty; each step of
+/// difficulty [`DIFFICULTY_STEP`] more; as uncertain as a new solver, so
+/// its first solvers soon move it.
+pub fn puzzle_start(difficulty: u8) -> Glicko {
+    let steps = f64::from(difficulty.clamp(1, 5)) - 3.0;
+    Glicko {
+        rating: START.rating + DIFFICULTY_STEP * steps,
+        ..START
+    }
+}
+
+/// How far apart the start ratings of two difficulties are.
+pub const DIFFICULTY_STEP: f64 = 200.0;
 
 /// A streak's first puzzle is this far below the solver's rating; each
 /// one after is [`STREAK_STEP`] harder.
@@ -79,25 +91,17 @@ pub fn streak_target(solver: &Glicko, step: u32) -> f64 {
 mod tests {
     use super::*;
 
-    fn r(rating: f64, deviation: f64) -> Glicko {
-        Glicko {
-            rating,
-            deviation,
-            volatility: 0.06,
-        }
-    }
-
     /// Glickman's worked example ("Example of the Glicko-2 system"): a
     /// solver of 1500/200/0.06 who solves a puzzle rated 1400/30 and
     /// misses two of 1550/100 and 1700/300 ends at 1464.06/151.52/0.05999.
     #[test]
     fn glickmans_example_as_puzzle_attempts() {
         let attempts = [
-            (r(1400.0, 30.0), true),
-            (r(1550.0, 100.0), false),
-            (r(1700.0, 300.0), false),
+            (Glicko::example(1400.0, 30.0), true),
+            (Glicko::example(1550.0, 100.0), false),
+            (Glicko::example(1700.0, 300.0), false),
         ];
-        let after = after_attempts(&r(1500.0, 200.0), &attempts, TAU);
+        let after = after_attempts(&Glicko::example(1500.0, 200.0), &attempts, TAU);
         assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
         assert!((after.deviation - 151.52).abs() < 0.005, "{after:?}");
         assert!((after.volatility - 0.05999).abs() < 0.000_01, "{after:?}");
@@ -105,12 +109,20 @@ mod tests {
 
     #[test]
     fn a_solve_moves_the_solver_up_and_the_puzzle_down() {
-        let (solver, puzzle) = rate_attempt(r(1500.0, 200.0), r(1600.0, 200.0), true);
+        let (solver, puzzle) = rate_attempt(
+            Glicko::example(1500.0, 200.0),
+            Glicko::example(1600.0, 200.0),
+            true,
+        );
         assert!(
             solver.rating > 1500.0 && puzzle.rating < 1600.0,
             "{solver:?} {puzzle:?}"
         );
-        let (solver, puzzle) = rate_attempt(r(1500.0, 200.0), r(1600.0, 200.0), false);
+        let (solver, puzzle) = rate_attempt(
+            Glicko::example(1500.0, 200.0),
+            Glicko::example(1600.0, 200.0),
+            false,
+        );
         assert!(
             solver.rating < 1500.0 && puzzle.rating > 1600.0,
             "{solver:?} {puzzle:?}"
@@ -118,15 +130,26 @@ mod tests {
     }
 
     #[test]
+    fn a_new_puzzle_starts_by_its_difficulty_an_unknown_solver_meeting_the_middle() {
+        assert_eq!(puzzle_start(3).rating, START.rating);
+        assert!(puzzle_start(1).rating < puzzle_start(2).rating);
+        assert!(puzzle_start(4).rating < puzzle_start(5).rating);
+        // Out of range, the nearest difficulty.
+        assert_eq!(puzzle_start(0), puzzle_start(1));
+        assert_eq!(puzzle_start(9), puzzle_start(5));
+        assert_eq!(puzzle_start(5).deviation, START.deviation);
+    }
+
+    #[test]
     fn the_next_puzzle_is_the_nearest_and_a_streak_rises() {
         let puzzles = [
-            (1, r(1200.0, 80.0)),
-            (2, r(1480.0, 80.0)),
-            (3, r(1900.0, 80.0)),
+            (1, Glicko::example(1200.0, 80.0)),
+            (2, Glicko::example(1480.0, 80.0)),
+            (3, Glicko::example(1900.0, 80.0)),
         ];
         assert_eq!(nearest(&puzzles, 1500.0), Some(2));
         assert_eq!(nearest::<u8>(&[], 1500.0), None);
-        let me = r(1500.0, 80.0);
+        let me = Glicko::example(1500.0, 80.0);
         assert_eq!(nearest(&puzzles, streak_target(&me, 0)), Some(1));
         assert!(streak_target(&me, 5) > streak_target(&me, 4));
     }

@@ -697,6 +697,11 @@ async fn create<X: Tx>(tx: &X, new: NewAccount) -> Result<Option<Account>, Store
         let values: [&dyn Value; 2] = [&guest.0, &new.player.0];
         tx.execute("UPDATE mistakes SET player = ?2 WHERE player = ?1", &values)
             .await?;
+        // A guest's puzzle rating, streaks and first tries go with them.
+        for table in ["puzzle_solvers", "puzzle_attempts"] {
+            let sql = format!("UPDATE {table} SET player = ?2 WHERE player = ?1");
+            tx.execute(&sql, &values).await?;
+        }
     }
     find(tx, "a.id = ?1", &id).await
 }

@@ -15,7 +15,9 @@ mod games;
 mod interface;
 pub mod mistakes;
 mod postgres;
+pub mod puzzles;
 pub mod ratings;
+pub mod reviewed;
 mod rows;
 mod schema;
 pub mod seeks;
@@ -27,10 +29,11 @@ mod tx;
 pub use accounts::{AccountStore, NewAccount, NewReport};
 pub use copy::{copy_to_postgres, CopyReport};
 pub use error::{StoreError, StoreFuture};
-pub use explorer::{ExplorerStore, OpeningMove};
+pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};
 pub use interface::{GameStore, Notice};
 pub use mistakes::{MistakeRow, MistakeStore};
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
+pub use puzzles::{PuzzleStore, SolverRow};
 pub use ratings::RatingStore;
 pub use rows::{parse_cursor, CHAT_KEPT};
 pub use seeks::SeekStore;
@@ -48,6 +51,8 @@ pub trait Stores:
     + tournament_chat::TournamentChatStore
     + MistakeStore
     + ExplorerStore
+    + PuzzleStore
+    + reviewed::ReviewedStore
 {
 }
 impl Stores for Store {}

@@ -15,11 +15,13 @@ use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::{Account, ApiToken, Challenge, Role};
 use awale_model::game::{Clock, Mode, PlayerId, Seat, Stop, WebGame};
 use awale_model::lists::ChatLine;
+use awale_model::rating::Glicko;
+use awale_store::puzzles::Attempt;
 use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
-    Notice, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
+    Notice, OpeningFilter, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
 };
 
 fn game() -> WebGame {
@@ -922,6 +924,134 @@ fn a_players_mistakes_are_kept_once_each_their_tries_counted_by_both_stores() {
     on_both(check);
 }
 
+/// A try of puzzle `position` by `player`, solved or not, in a streak or
+/// not.
+fn attempt(player: &PlayerId, position: &str, solved: bool, streak: bool) -> Attempt {
+    Attempt {
+        player: player.clone(),
+        position: position.into(),
+        solved,
+        at_ms: 100,
+        streak,
+        solver_start: Glicko::example(1500.0, 350.0),
+        puzzle_start: Glicko::example(1300.0, 350.0),
+    }
+}
+
+/// A stand-in for the service's rule: a solve takes 10 points from the
+/// puzzle to the solver, a miss the other way.
+fn ten_points(solver: Glicko, puzzle: Glicko, solved: bool) -> (Glicko, Glicko) {
+    let d = if solved { 10.0 } else { -10.0 };
+    (
+        Glicko::example(solver.rating + d, solver.deviation),
+        Glicko::example(puzzle.rating - d, puzzle.deviation),
+    )
+}
+
+#[test]
+fn a_first_try_of_a_puzzle_rates_solver_and_puzzle_once_and_streaks_count_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let other = PlayerId("p2".into());
+        assert_eq!(store.puzzle_solver(me()).await.unwrap(), None);
+        // A first try: both rated from where they start.
+        let rated = store
+            .rate_attempt(attempt(&me(), "P1", true, false), ten_points)
+            .await
+            .unwrap();
+        assert!(rated.first);
+        assert_eq!(rated.before.rating, 1500.0);
+        assert_eq!(rated.solver.rating.rating, 1510.0);
+        assert_eq!((rated.solver.attempts, rated.solver.solved), (1, 1));
+        assert_eq!(rated.puzzle.rating.rating, 1290.0);
+        // A second try of the same puzzle changes nothing.
+        let again = store
+            .rate_attempt(attempt(&me(), "P1", false, false), ten_points)
+            .await
+            .unwrap();
+        assert!(!again.first);
+        assert_eq!(again.solver.rating.rating, 1510.0);
+        assert_eq!(again.puzzle.rating.rating, 1290.0);
+        // Another solver meets the puzzle as it is now.
+        let theirs = store
+            .rate_attempt(attempt(&other, "P1", false, false), ten_points)
+            .await
+            .unwrap();
+        assert_eq!(theirs.puzzle.rating.rating, 1300.0);
+        assert_eq!(theirs.solver.rating.rating, 1490.0);
+        let ratings = store
+            .puzzle_ratings(vec!["P1".into(), "never tried".into()])
+            .await
+            .unwrap();
+        assert_eq!(ratings.len(), 1);
+        assert_eq!((ratings[0].attempts, ratings[0].solved), (2, 1));
+        assert_eq!(
+            store
+                .puzzles_tried(me(), vec!["P1".into(), "P2".into()])
+                .await
+                .unwrap(),
+            ["P1"]
+        );
+        // A streak: first tries solved count, a miss ends it, the best is
+        // kept.
+        store
+            .start_streak(me(), Glicko::example(1500.0, 350.0), 50)
+            .await
+            .unwrap();
+        for p in ["S1", "S2", "S3"] {
+            store
+                .rate_attempt(attempt(&me(), p, true, true), ten_points)
+                .await
+                .unwrap();
+        }
+        // Solved again: not a first try, not counted.
+        let mine = store
+            .rate_attempt(attempt(&me(), "S3", true, true), ten_points)
+            .await
+            .unwrap();
+        assert_eq!((mine.solver.streak, mine.solver.best_streak), (3, 3));
+        let missed = store
+            .rate_attempt(attempt(&me(), "S4", false, true), ten_points)
+            .await
+            .unwrap();
+        assert_eq!((missed.solver.streak, missed.solver.best_streak), (0, 3));
+        let restarted = store
+            .start_streak(me(), Glicko::example(1500.0, 350.0), 60)
+            .await
+            .unwrap();
+        assert_eq!((restarted.streak, restarted.best_streak), (0, 3));
+        assert_eq!(
+            store.puzzle_solver(me()).await.unwrap().unwrap().attempts,
+            5
+        );
+        // A guest's puzzle rating goes with them to their new account.
+        let guest = PlayerId("guest-with-puzzles".into());
+        store
+            .rate_attempt(attempt(&guest, "P1", true, false), ten_points)
+            .await
+            .unwrap();
+        let mut new = new_account("Kofi", Some(guest.clone()));
+        new.player = PlayerId("kofi-player".into());
+        store.create_account(new).await.unwrap().unwrap();
+        assert_eq!(store.puzzle_solver(guest.clone()).await.unwrap(), None);
+        let moved = store
+            .puzzle_solver(PlayerId("kofi-player".into()))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(moved.attempts, 1);
+        // Their first tries went with them: P1 again is not rated.
+        let later = store
+            .rate_attempt(
+                attempt(&PlayerId("kofi-player".into()), "P1", true, false),
+                ten_points,
+            )
+            .await
+            .unwrap();
+        assert!(!later.first);
+    }
+    on_both(check);
+}
+
 /// A finished game of `rules` whose moves are `line`, ended by `end`
 /// (a side's resignation, or a draw agreed when None), stored.
 async fn finished(store: &dyn GameStore, rules: Rules, line: &str, end: Option<Side>) {
@@ -958,7 +1088,7 @@ fn the_explorer_counts_the_finished_games_of_a_line_by_their_next_move_in_both_s
             let (start, line) = (start.clone(), line.to_string());
             async move {
                 store
-                    .opening_moves("awale".into(), start, line)
+                    .opening_moves("awale".into(), start, line, OpeningFilter::default())
                     .await
                     .unwrap()
                     .into_iter()
@@ -982,6 +1112,137 @@ fn the_explorer_counts_the_finished_games_of_a_line_by_their_next_move_in_both_s
         );
         assert!(count("FfAa").await.is_empty(), "the game ended there");
         assert!(count("Fa").await.is_empty());
+    }
+    on_both(check);
+}
+
+#[test]
+fn the_explorer_filters_by_speed_and_by_the_players_mean_rating_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        // An online blitz game, rated (both players at 1500 before it);
+        // an online game of days, casual; a game on one screen.
+        let mut blitz = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        blitz.clock = Some(Clock {
+            initial_ms: 180_000,
+            increment_ms: 2_000,
+            remaining_ms: [180_000, 180_000],
+            per_move: false,
+        });
+        blitz.seat_maker(&me());
+        let mut blitz = store.create(vec![blitz]).await.unwrap().remove(0);
+        // Played as the rules allow (an online game's seats are not the
+        // point here).
+        blitz.game.play(Move::from_letter('F').unwrap()).unwrap();
+        blitz.game.resign(Side::North).unwrap();
+        save(&*store, &mut blitz, 0).await;
+        store
+            .rate_game(
+                blitz.id,
+                [me(), PlayerId("p2".into())],
+                awale_model::rating::Speed::Blitz,
+                Some(Side::South),
+                3_000,
+            )
+            .await
+            .unwrap();
+        let mut days = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        days.seat_maker(&me());
+        let mut days = store.create(vec![days]).await.unwrap().remove(0);
+        days.game.play(Move::from_letter('A').unwrap()).unwrap();
+        days.game.resign(Side::South).unwrap();
+        save(&*store, &mut days, 0).await;
+        finished(&*store, Rules::AWALE, "E", Some(Side::South)).await;
+        let start = Game::new(Rules::AWALE).start().to_string();
+        let count = |filter: OpeningFilter| {
+            let store = store.clone();
+            let start = start.clone();
+            async move {
+                store
+                    .opening_moves("awale".into(), start, String::new(), filter)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|m| (m.letter, m.games, m.average_rating))
+                    .collect::<Vec<_>>()
+            }
+        };
+        let row = |l: &str, games, rating| (l.to_string(), games, rating);
+        assert_eq!(
+            count(OpeningFilter::default()).await,
+            [
+                row("A", 1, None),
+                row("E", 1, None),
+                row("F", 1, Some(1500.0))
+            ]
+        );
+        let speed = |s: &str| OpeningFilter {
+            speed: Some(s.into()),
+            ..OpeningFilter::default()
+        };
+        assert_eq!(count(speed("blitz")).await, [row("F", 1, Some(1500.0))]);
+        assert_eq!(count(speed("correspondence")).await, [row("A", 1, None)]);
+        assert!(count(speed("bullet")).await.is_empty());
+        let band = |min: Option<f64>, max: Option<f64>| OpeningFilter {
+            min_rating: min,
+            max_rating: max,
+            ..OpeningFilter::default()
+        };
+        assert_eq!(
+            count(band(Some(1400.0), Some(1600.0))).await,
+            [row("F", 1, Some(1500.0))],
+            "rated games only"
+        );
+        assert!(count(band(Some(1600.0), None)).await.is_empty());
+        assert!(
+            count(band(None, Some(1500.0))).await.is_empty(),
+            "the top excluded"
+        );
+    }
+    on_both(check);
+}
+
+#[test]
+fn a_players_reviewed_online_games_are_read_with_their_speed_and_side_in_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        let other = PlayerId("p2".into());
+        let mut online = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        online.seat_maker(&me());
+        // Both seats taken: the maker South, the other North.
+        online.seats = [
+            Some(Seat {
+                player: me(),
+                name: "Ama".into(),
+            }),
+            Some(Seat {
+                player: other.clone(),
+                name: "Kwame".into(),
+            }),
+        ];
+        let (mine_side, theirs) = ('S', 'N');
+        let mut online = store.create(vec![online]).await.unwrap().remove(0);
+        online.game.play(Move::from_letter('F').unwrap()).unwrap();
+        online.game.resign(Side::North).unwrap();
+        save(&*store, &mut online, 0).await;
+        store
+            .save_review(online.id, 1, "{\"accuracy\": []}".into())
+            .await
+            .unwrap();
+        // A game on one screen, reviewed: not an online game, not read.
+        let mut humans = stored(&*store).await;
+        sow(&mut humans, 'F', 2_000);
+        save(&*store, &mut humans, 0).await;
+        store.save_review(humans.id, 1, "{}".into()).await.unwrap();
+        let mine = store.player_reviews(me(), 10).await.unwrap();
+        assert_eq!(mine.len(), 1, "{mine:?}");
+        assert_eq!(
+            (mine[0].speed.as_str(), mine[0].side, mine[0].body.as_str()),
+            ("correspondence", mine_side, "{\"accuracy\": []}")
+        );
+        assert_eq!(
+            store.player_reviews(other, 10).await.unwrap()[0].side,
+            theirs
+        );
+        assert!(store.player_reviews(me(), 0).await.unwrap().is_empty());
     }
     on_both(check);
 }

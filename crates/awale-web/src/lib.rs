@@ -170,6 +170,10 @@ struct Shared {
     mistakes: mistakes::Mistakes,
     /// The opening explorer.
     explorer: awale_service::explorer::Explorer,
+    /// Puzzle ratings and streaks.
+    puzzles: awale_service::puzzles::Puzzles,
+    /// The learning parts of players' pages.
+    learning: awale_service::learning::Learning,
 }
 
 /// Reads a public URL (`--public-url`): `http` or `https`, with a host,
@@ -308,6 +312,14 @@ impl AppState {
         ));
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));
+        let study: Arc<study::Study> = Arc::default();
+        let puzzles = awale_service::puzzles::Puzzles::new(
+            store.clone(),
+            Arc::clone(&study),
+            Arc::clone(&computer),
+        );
+        let learning =
+            awale_service::learning::Learning::new(store.clone(), store.clone(), store.clone());
         let player_pages = Arc::new(
             players::Players::new(store.clone(), store.clone(), store, config.leaderboard)
                 .with_presence(Arc::clone(games.hub()))
@@ -347,7 +359,9 @@ impl AppState {
                 policy,
                 public_url,
                 config,
-                study: Arc::default(),
+                study,
+                puzzles,
+                learning,
                 mistakes,
                 explorer,
             }),

@@ -958,3 +958,210 @@ async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_revi
     let (status, one) = ama.get(&app, &format!("/api/study/mistakes/{n}")).await;
     assert_eq!((status, &one["learnt"]), (StatusCode::OK, &json!(true)));
 }
+
+/// Puzzle `p` tried as a player with its first legal move that is not
+/// the answer: the server's word.
+async fn first_wrong(app: &Router, p: &Value, streak: bool) -> Value {
+    for m in ["A", "B", "C", "D", "E", "F", "a", "b", "c", "d", "e", "f"] {
+        if p["answer"] == m {
+            continue;
+        }
+        let (status, tried) = as_player(
+            app,
+            "POST",
+            "/api/study/puzzles/check",
+            Some(json!({"position": p["position"], "move": m, "streak": streak})),
+        )
+        .await;
+        if status == StatusCode::OK {
+            return tried;
+        }
+    }
+    panic!("no wrong legal move in {p}")
+}
+
+/// Issue 40, puzzle ratings: a player's first try of each puzzle moves
+/// their puzzle rating and the puzzle's (a second try, nothing); the next
+/// puzzle is the one rated nearest their rating of one of each
+/// difficulty; without a player nothing is rated.
+#[tokio::test]
+async fn a_first_try_rates_the_solver_and_the_puzzle_and_the_next_is_chosen_near_the_rating() {
+    let app = study_app();
+    let (status, me) = as_player(&app, "GET", "/api/study/puzzles/rating", None).await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+    assert_eq!(me["rating"]["rating"], 1500);
+    assert_eq!(me["rating"]["provisional"], true);
+    assert_eq!(me["attempts"], 0);
+    // The next: of the puzzles of seed+1 (difficulty 1) to seed+5
+    // (difficulty 5), the one rated nearest 1500 (none tried yet: each at
+    // its difficulty's start).
+    let (status, next) = as_player(&app, "GET", "/api/study/puzzles/next?seed=40", None).await;
+    assert_eq!(status, StatusCode::OK, "{next}");
+    assert_eq!(next["target"], 1500);
+    let chosen = next["puzzle_rating"]["rating"].as_i64().unwrap();
+    for d in 1..=5u64 {
+        let (status, p) = get(
+            &app,
+            &format!("/api/study/puzzles/next?seed={}&difficulty={d}", 40 + d),
+        )
+        .await;
+        if status != StatusCode::OK {
+            continue;
+        }
+        let start = 1500 + 200 * (d as i64 - 3);
+        assert!((chosen - 1500).abs() <= (start - 1500).abs(), "{p} {next}");
+    }
+    let p = &next["puzzle"];
+    let diagram = p["position"].as_str().unwrap();
+    let answer = p["answer"].as_str().unwrap();
+    // A miss at the first try: the solver down, the puzzle up.
+    let missed = first_wrong(&app, p, false).await;
+    assert_eq!(missed["correct"], false, "{missed}");
+    let rating = &missed["rating"];
+    assert_eq!(rating["rated"], true, "{missed}");
+    assert!(rating["change"].as_i64().unwrap() < 0, "{missed}");
+    assert_eq!(rating["solver"]["attempts"], 1);
+    assert_eq!(rating["solver"]["solved"], 0);
+    assert!(
+        rating["puzzle_rating"]["rating"].as_i64().unwrap() > chosen,
+        "{missed}"
+    );
+    let after_miss = rating["solver"]["rating"]["rating"].as_i64().unwrap();
+    // The answer now: right, not rated (the first try counted).
+    let (_, right) = as_player(
+        &app,
+        "POST",
+        "/api/study/puzzles/check",
+        Some(json!({"position": diagram, "move": answer})),
+    )
+    .await;
+    assert_eq!(right["correct"], true, "{right}");
+    assert_eq!(right["rating"]["rated"], false, "{right}");
+    assert_eq!(right["rating"]["change"], 0);
+    assert_eq!(right["rating"]["solver"]["rating"]["rating"], after_miss);
+    // The next puzzle is chosen near the new rating.
+    let (_, next) = as_player(&app, "GET", "/api/study/puzzles/next?seed=90", None).await;
+    assert_eq!(next["target"], after_miss, "{next}");
+    // A solve at the first try: the solver up.
+    let p = &next["puzzle"];
+    let (_, solved) = as_player(
+        &app,
+        "POST",
+        "/api/study/puzzles/check",
+        Some(json!({"position": p["position"], "move": p["answer"]})),
+    )
+    .await;
+    assert_eq!(solved["rating"]["rated"], true, "{solved}");
+    assert!(solved["rating"]["change"].as_i64().unwrap() > 0, "{solved}");
+    let (_, me) = as_player(&app, "GET", "/api/study/puzzles/rating", None).await;
+    assert_eq!(
+        (me["attempts"].clone(), me["solved"].clone()),
+        (json!(2), json!(1))
+    );
+    // Without a player: judged, not rated; no rating to read.
+    let (status, judged) = post(
+        &app,
+        "/api/study/puzzles/check",
+        json!({"position": p["position"], "move": p["answer"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(judged["correct"], true);
+    assert_eq!(judged["rating"], Value::Null);
+    let (status, none) = get(&app, "/api/study/puzzles/rating").await;
+    error_code(status, &none, (StatusCode::FORBIDDEN, "no_player"));
+}
+
+/// Issue 40, streaks: puzzles of rising difficulty (each chosen near a
+/// target 50 above the one before) until the first miss; the best kept.
+#[tokio::test]
+async fn a_streak_rises_until_the_first_miss_and_its_best_is_kept() {
+    let app = study_app();
+    let (status, started) = as_player(&app, "POST", "/api/study/puzzles/streak", None).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    assert_eq!(started["streak"], 0);
+    let mut targets = Vec::new();
+    for (i, seed) in [11, 12, 13].into_iter().enumerate() {
+        let (_, me) = as_player(&app, "GET", "/api/study/puzzles/rating", None).await;
+        let rating = me["rating"]["rating"].as_i64().unwrap();
+        let (status, next) = as_player(
+            &app,
+            "GET",
+            &format!("/api/study/puzzles/next?seed={seed}&streak=true"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        assert_eq!(next["streak"], i as i64);
+        // 400 below the rating at first, 50 more each puzzle.
+        let target = next["target"].as_i64().unwrap();
+        assert!(
+            (target - (rating - 400 + 50 * i as i64)).abs() <= 1,
+            "{next}"
+        );
+        targets.push(target - rating);
+        let p = &next["puzzle"];
+        let (_, solved) = as_player(
+            &app,
+            "POST",
+            "/api/study/puzzles/check",
+            Some(json!({"position": p["position"], "move": p["answer"], "streak": true})),
+        )
+        .await;
+        assert_eq!(
+            solved["rating"]["solver"]["streak"],
+            i as i64 + 1,
+            "{solved}"
+        );
+    }
+    assert!(targets.windows(2).all(|w| w[1] > w[0]), "{targets:?}");
+    // A miss ends it; the best stays.
+    let (_, next) = as_player(
+        &app,
+        "GET",
+        "/api/study/puzzles/next?seed=14&streak=true",
+        None,
+    )
+    .await;
+    let p = &next["puzzle"];
+    let missed = first_wrong(&app, p, true).await;
+    assert_eq!(missed["correct"], false);
+    assert_eq!(missed["rating"]["solver"]["streak"], 0, "{missed}");
+    assert_eq!(missed["rating"]["solver"]["best_streak"], 3, "{missed}");
+    let (status, none) = post(&app, "/api/study/puzzles/streak", json!(null)).await;
+    error_code(status, &none, (StatusCode::FORBIDDEN, "no_player"));
+}
+
+/// Issue 40, the explorer's filters: by speed and by the band of the
+/// players' mean rating, given back with the answer; each move's mean
+/// rating (none without rated games); a bad filter named.
+#[tokio::test]
+async fn the_explorer_takes_a_speed_and_a_rating_band_and_names_a_bad_one() {
+    let app = bare_app();
+    let (status, view) = get(
+        &app,
+        "/api/explorer?play=F&speed=blitz&min_rating=1500&max_rating=1800",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["speed"], "blitz");
+    assert_eq!(
+        (view["min_rating"].clone(), view["max_rating"].clone()),
+        (json!(1500), json!(1800))
+    );
+    assert_eq!(view["games"], 0);
+    assert!(view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["average_rating"].is_null()));
+    for (query, because) in [
+        ("speed=fast", "speed"),
+        ("min_rating=5000", "rating"),
+        ("min_rating=1800&max_rating=1500", "band"),
+    ] {
+        let (status, e) = get(&app, &format!("/api/explorer?{query}")).await;
+        error_code(status, &e, (StatusCode::BAD_REQUEST, "bad_filter"));
+        assert_eq!(e["reason"], because, "{e}");
+    }
+}

@@ -189,6 +189,13 @@ fn tour(site: &Site, b: &Browser, bob: &Browser, lang: &str) -> Vec<String> {
             name: "puzzles",
             ready: "document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
         },
+        // A streak's puzzle, with the player's puzzle rating shown.
+        View {
+            hash: "#puzzles&streak=1&seed=5",
+            name: "puzzle streak",
+            ready: "document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0 \
+                    && !document.querySelector('#puzzle-rating').hidden",
+        },
         View {
             hash: "#analysis",
             name: "analysis",

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{page_fetch, temp_dir, Browser, Site};
+use webdriver::{page_fetch, sign_up, temp_dir, Browser, Site};
 
 fn screenshot(b: &Browser, name: &str) {
     let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
@@ -790,4 +790,87 @@ fn a_server_building_its_databases_says_how_far_and_the_puzzle_comes() {
     );
     let violations = b.axe_violations();
     assert!(violations.is_empty(), "{violations:?}");
+}
+
+/// The puzzle of the streak the page shows, as the server chose it (the
+/// same seed for the same player at the same step gives the same one).
+fn streak_puzzle(b: &Browser) -> Value {
+    wait(
+        b,
+        "a streak's puzzle",
+        "return /streak=1/.test(location.hash) && /seed=\\d+/.test(location.hash) \
+         && document.querySelector('#puzzle-title').textContent === 'Puzzle streak' \
+         && document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 1",
+    );
+    let seed = b.string("return location.hash.match(/seed=(\\d+)/)[1]");
+    let next = page_fetch(
+        b,
+        "GET",
+        &format!("/api/study/puzzles/next?seed={seed}&streak=true"),
+        Value::Null,
+    );
+    assert_eq!(next["status"], 200, "{next}");
+    next["body"]["puzzle"].clone()
+}
+
+/// Issue 40: a streak of puzzles, by the page: solved at the first try it
+/// goes on ("Streak: 1"), the first miss ends it and says the best; the
+/// moves are said in words in the view's log; the best streak on the
+/// player's page once they sign up (a guest's puzzles go with them).
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_puzzle_streak_goes_on_until_the_first_miss_and_its_best_is_on_the_players_page() {
+    let (site, b) = start("streak", "en-US,en", 1200, 900);
+    b.open_fresh(&site.page("#puzzles"));
+    wait_text(&b, "#puzzle-goal", "to play and");
+    b.click("#puzzle-streak");
+    let p = streak_puzzle(&b);
+    let answer = p["answer"].as_str().unwrap().to_string();
+    tap(&b, "#puzzle-board", &answer);
+    let said = wait_text(&b, "#puzzle-feedback", "Streak: 1");
+    assert!(said.contains("Your puzzle rating:"), "{said}");
+    // The line said in words, as the game view says its moves.
+    let log = wait_text(&b, "#puzzle-said", &answer);
+    assert!(!log.is_empty());
+    assert_eq!(text(&b, "#puzzle-next"), "Next in the streak");
+    let before = b.string("return location.hash");
+    b.click("#puzzle-next");
+    wait(
+        &b,
+        "the next of the streak",
+        &format!("return location.hash !== {before:?}"),
+    );
+    let p = streak_puzzle(&b);
+    let wrong = wrong_move(&b, p["answer"].as_str().unwrap());
+    tap(&b, "#puzzle-board", &wrong);
+    wait_text(
+        &b,
+        "#puzzle-feedback",
+        "The streak is over. Your best streak: 1.",
+    );
+    wait_text(&b, "#puzzle-rating", "best streak: 1");
+    sign_up(&b, "Abena");
+    b.open_fresh(&site.page("#player=Abena"));
+    wait_text(&b, "#player-puzzles", "best puzzle streak: 1");
+    assert!(text(&b, "#player-puzzles").contains("2 puzzles tried"));
+    wait_text(&b, "#player-accuracy", "No reviewed game yet");
+}
+
+/// Issue 40: a finished game's end shows each side's accuracy once its
+/// review is done, and again when the game is opened later (the stored
+/// review).
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_end_of_a_reviewed_game_shows_each_sides_accuracy() {
+    let (site, b) = start("end-accuracy", "en-US,en", 1200, 900);
+    let record = "[Event \"Study\"]\n[FEN \"2-1-0-0-0-0-0-0-0-0-0-1-21-23-S\"]\n\n1. A f 1-0";
+    let id = site.import(json!({ "record": record }));
+    b.open_fresh(&site.page(&format!("#game={id}")));
+    b.find("#result-review");
+    assert_eq!(text(&b, "#result-accuracy"), "");
+    b.click("#result-review");
+    let said = wait_text(&b, "#result-accuracy", "Accuracy:");
+    assert!(said.contains("South") && said.contains("of 100"), "{said}");
+    b.open_fresh(&site.page(&format!("#game={id}")));
+    wait_text(&b, "#result-accuracy", "Accuracy:");
 }

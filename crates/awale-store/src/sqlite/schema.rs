@@ -69,6 +69,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("../mistakes.sql")),
         // Version 14: bots and personal API tokens.
         M::up(include_str!("../bots.sql")),
+        // Version 15: puzzle ratings (solvers', puzzles', first tries).
+        M::up(include_str!("../puzzle_ratings.sql")),
     ]
 }
 

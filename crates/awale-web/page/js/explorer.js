@@ -3,8 +3,10 @@
 // often and with what results, and the endgame databases' value where
 // they reach (GET /api/explorer?play=MOVES). A move is chosen in the
 // table, or played on the board (a tap, or its letter's key); the address
-// keeps the line (#explorer&play=FfA). The page derives no rule: the
-// server gives the position, its moves and their counts.
+// keeps the line (#explorer&play=FfA). The games counted may be of one
+// speed, and of players of one rating band (their mean rating before the
+// game). The page derives no rule: the server gives the position, its
+// moves and their counts.
 
 import { api } from "./api.js";
 import { button, textEl } from "./dom.js";
@@ -18,8 +20,12 @@ import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, whyNot } from "./
 const $ = (sel) => document.querySelector(sel);
 
 let board = null;
+// The rating bands offered: [bottom, top), null for none.
+const BANDS = [[null, 1200], [1200, 1500], [1500, 1800], [1800, 2100], [2100, null]];
+
 const state = {
   play: null, // the line asked
+  asked: null, // the line and the filters asked, as the request's query
   view: null, // the server's answer
   error: null,
   busy: false,
@@ -34,20 +40,28 @@ function lineOf(route) {
 // Shows the position after the line the address names.
 export async function show(route) {
   const play = lineOf(route);
-  if (play === state.play && (state.view || state.error)) {
+  const q = new URLSearchParams({ play });
+  const speed = $("#explorer-speed").value;
+  if (speed) q.set("speed", speed);
+  const band = BANDS[Number($("#explorer-band").value)];
+  if (band && band[0] !== null) q.set("min_rating", band[0]);
+  if (band && band[1] !== null) q.set("max_rating", band[1]);
+  const asked = String(q);
+  if (asked === state.asked && (state.view || state.error)) {
     render();
     return;
   }
   state.play = play;
+  state.asked = asked;
   state.error = null;
   render();
   try {
-    const v = await api("GET", `/api/explorer?play=${encodeURIComponent(play)}`);
-    if (state.play !== play) return;
+    const v = await api("GET", `/api/explorer?${asked}`);
+    if (state.asked !== asked) return;
     state.view = v;
     board.flipped = false;
   } catch (e) {
-    if (state.play !== play) return;
+    if (state.asked !== asked) return;
     state.view = null;
     state.error = e;
   }
@@ -124,7 +138,7 @@ function drawTable(v, side, lead) {
   const caption = table.createCaption();
   caption.textContent = t("explorer_caption", sideName(side));
   const head = table.createTHead().insertRow();
-  for (const k of ["an_col_move", "explorer_col_games", "explorer_col_south", "explorer_col_draws", "explorer_col_north", "an_col_db"]) {
+  for (const k of ["an_col_move", "explorer_col_games", "explorer_col_south", "explorer_col_draws", "explorer_col_north", "explorer_col_rating", "an_col_db"]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = t(k);
@@ -133,7 +147,7 @@ function drawTable(v, side, lead) {
   const body = table.createTBody();
   if (!v.moves.length) {
     const cell = body.insertRow().insertCell();
-    cell.colSpan = 6;
+    cell.colSpan = 7;
     cell.textContent = t("explorer_over");
     return;
   }
@@ -149,18 +163,46 @@ function drawTable(v, side, lead) {
     tr.insertCell().textContent = share(m.south_wins, m.games);
     tr.insertCell().textContent = share(m.draws, m.games);
     tr.insertCell().textContent = share(m.north_wins, m.games);
+    tr.insertCell().textContent = m.average_rating == null ? "—" : String(m.average_rating);
     const db = tr.insertCell();
     db.textContent = m.db ? oracleShort(m.db, side, lead) : "—";
     if (m.db) db.title = oracleWords(m.db, side, lead);
   }
 }
 
+// The band's choices, in the page's language.
+function drawBands() {
+  const select = $("#explorer-band");
+  const chosen = select.value;
+  select.textContent = "";
+  const any = document.createElement("option");
+  any.value = "";
+  any.textContent = t("explorer_any_rating");
+  select.append(any);
+  BANDS.forEach(([low, high], i) => {
+    const o = document.createElement("option");
+    o.value = String(i);
+    o.textContent = low === null ? t("explorer_band_below", high) : high === null ? t("explorer_band_above", low) : t("explorer_band", low, high);
+    select.append(o);
+  });
+  select.value = chosen;
+}
+
+// The same line again, counting the games the filters now let through.
+function refilter() {
+  show({ play: state.play || "" });
+}
+
 export function redraw() {
+  drawBands();
   render();
 }
 
 export function wire() {
   board = new StudyBoard($("#explorer-board"));
+  drawBands();
+  $("#explorer-speed").onchange = refilter;
+  $("#explorer-band").onchange = refilter;
   listenForMoves(
     $("#explorer-board"),
     () => !$("#learn-explorer").hidden && !!state.view,

@@ -9,10 +9,10 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import * as nav from "./nav.js";
-import { moveWords, say, unsay } from "./spoken.js";
+import { unsay } from "./spoken.js";
 import { errorText } from "./toast.js";
 import { scoreWords, sideName } from "./words.js";
-import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, positionView, tryMove } from "./study-board.js";
+import { StudyBoard, listenForMoves, loadPosition, playMarks, sayLine, tryMove } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -46,25 +46,19 @@ export async function show(route) {
   Object.assign(state, { key, list: null, mistake: null, view: null, busy: false, done: false, feedback: null, missing: null });
   unsay("#mistake-said");
   render();
-  try {
+  const loaded = await loadPosition(state, key, board, async () => {
     const list = await api("GET", "/api/study/mistakes");
-    if (state.key !== key) return;
+    if (state.key !== key) return null;
     state.list = list;
     let m = null;
     if (route.id !== undefined) m = await api("GET", `/api/study/mistakes/${route.id}`);
     else if (route.game) m = list.mistakes.find((x) => x.game === route.game && !x.learnt) || null;
     else m = list.mistakes.find((x) => !x.learnt) || null;
-    if (state.key !== key) return;
+    if (state.key !== key) return null;
     state.mistake = m;
-    if (m) {
-      state.view = await positionView(m.position, m.rules);
-      if (state.key !== key) return;
-      board.flipped = state.view.to_move === "N";
-    }
-  } catch (e) {
-    if (state.key !== key) return;
-    state.missing = e;
-  }
+    return m && { position: m.position, rules: m.rules };
+  });
+  if (!loaded) return;
   render();
   drawMistake();
   if (state.mistake) $("#mistake-task").focus();
@@ -158,7 +152,7 @@ async function judge(m, letter, here) {
     if (!end || !here()) return;
     board.paint(end, { over: true });
     feedback("good", () => [said(), sureness(judged), t("mistake_line_done", judged.line.join(" "))]);
-    await sayLine(m, judged.line);
+    await sayMistakeLine(m, judged.line);
   } else {
     feedback("bad", () => [said(), sureness(judged)]);
     drawMistake();
@@ -179,15 +173,8 @@ async function refreshList(key) {
 
 // The line played out, each move in words (as the game view says its
 // moves), in the view's log.
-async function sayLine(m, letters) {
-  unsay("#mistake-said");
-  let view = await positionView(m.position, m.rules);
-  for (const letter of letters) {
-    const hole = moveOf(view, letter);
-    if (!hole || !hole.legal) break;
-    say(moveWords(plyOf(view, letter), m.side), "#mistake-said");
-    view = await positionView(hole.after, m.rules);
-  }
+function sayMistakeLine(m, letters) {
+  return sayLine(m.position, m.rules, m.side, letters, "#mistake-said");
 }
 
 // The next mistake to try: the first due other than this one.

@@ -81,6 +81,7 @@ function parseLearn(text, params) {
     const theme = params.get("theme");
     const r = { view: "learn", tab: "puzzles", seed: number("seed"), difficulty: number("difficulty") };
     if (theme && /^[a-z_]{1,20}$/.test(theme)) r.theme = theme;
+    if (params.get("streak") === "1") r.streak = true;
     return r;
   }
   if (params.has("mistakes")) {
@@ -110,6 +111,7 @@ function formatLearn(route) {
     if (route.seed !== undefined) q.set("seed", route.seed);
     if (route.difficulty) q.set("difficulty", route.difficulty);
     if (route.theme) q.set("theme", route.theme);
+    if (route.streak) q.set("streak", "1");
     return "#puzzles" + (q.size ? "&" + q : "");
   }
   if (route.tab === "mistakes") {

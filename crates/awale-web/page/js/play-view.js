@@ -324,6 +324,19 @@ setInterval(renderClocks, 200);
 
 // ------------------------------------------------------------ status --
 
+// Each side's accuracy in words for the end of game `g`, once its review
+// is known (review.js sets it: the play view knows no review).
+let endAccuracy = () => "";
+
+export function setEndAccuracy(f) {
+  endAccuracy = f;
+}
+
+// The status drawn again (a review came: the end shows its accuracy).
+export function refreshStatus() {
+  renderStatus();
+}
+
 function renderStatus() {
   const g = session.game;
   const box = $("#status");
@@ -353,7 +366,8 @@ function renderStatus() {
     const result = resultWords(g, g.end, personSide(g));
     const reason = `${reasonWords(g, g.end, personSide(g))} ${storesWords(g.end.stores)}.`;
     // Drawn again only when it changes: its buttons keep the focus.
-    const key = JSON.stringify([g.id, result, reason, k === null, canReview(g), t("review"), t("new_game")]);
+    const accuracy = k === null ? endAccuracy(g) : "";
+    const key = JSON.stringify([g.id, result, reason, k === null, canReview(g), t("review"), t("new_game"), accuracy]);
     if (box.dataset.result === key) return;
     box.textContent = "";
     box.dataset.result = key;
@@ -365,6 +379,11 @@ function renderStatus() {
     res.tabIndex = -1;
     const why = textEl("span", "reason", reason);
     box.append(res, why);
+    if (accuracy) {
+      const line = textEl("p", "accuracy", accuracy);
+      line.id = "result-accuracy";
+      box.append(line);
+    }
     if (k === null) {
       const actions = document.createElement("div");
       actions.className = "actions";

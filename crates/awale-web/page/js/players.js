@@ -4,6 +4,7 @@
 // The server's answers are GET /api/players/NAME, /api/players/NAME/games
 // and /api/leaderboard/SPEED; every game is named by its public id.
 
+import * as learning from "./player-learning.js";
 import { api } from "./api.js";
 import { showButton } from "./challenges.js";
 import { sayEmpty, textEl } from "./dom.js";
@@ -42,6 +43,7 @@ export function render() {
   if (!shown) return;
   if (shown.player) {
     drawPlayer();
+    learning.render();
     drawGames();
   } else drawBoard();
 }
@@ -68,6 +70,7 @@ async function loadPlayer(mine) {
     return;
   }
   drawPlayer();
+  learning.show(name, () => mine === ticket);
   await loadGames(mine);
 }
 

@@ -9,7 +9,7 @@ import { fromGame as exploreGame } from "./explorer.js";
 import { current, session } from "./game.js";
 import { t } from "./i18n.js";
 import { fromGame } from "./mistakes.js";
-import { canReview, moveNumber, setMistakes, showPly } from "./play-view.js";
+import { canReview, moveNumber, refreshStatus, setEndAccuracy, setMistakes, showPly } from "./play-view.js";
 import { prefersReducedMotion } from "./settings.js";
 import { say } from "./spoken.js";
 import { showError } from "./toast.js";
@@ -17,6 +17,28 @@ import { costWords, plotLabel, reviewCounts, sideName, scoreWords } from "./word
 
 const $ = (sel) => document.querySelector(sel);
 let shown = null; // the review on screen
+let asked = null; // the game whose stored review the end screen asked for
+
+// Each side's accuracy at the end of game `g`, once its review is done
+// (this page's, or the stored one, asked once quietly); "" before.
+setEndAccuracy((g) => {
+  if (shown && shown.id === g.id) return accuracyWords(shown.accuracy);
+  if (canReview(g) && asked !== g.id) {
+    asked = g.id;
+    api("GET", `/api/games/${g.id}/review`)
+      .then((r) => {
+        if (r.id !== g.id || (shown && shown.id === r.id)) return;
+        if (!session.game || session.game.id !== r.id) return;
+        shown = r;
+        setMistakes(r.id, r.plies.filter((p) => p.mistake).map((p) => p.ply));
+        refreshStatus();
+      })
+      .catch(() => {
+        // Not reviewed yet: the end says nothing of accuracy.
+      });
+  }
+  return "";
+});
 
 export function hide() {
   $("#review").hidden = true;
@@ -82,6 +104,7 @@ export async function open() {
   shown = r;
   setMistakes(r.id, r.plies.filter((p) => p.mistake).map((p) => p.ply));
   draw(aloud);
+  refreshStatus();
 }
 
 // Where the review is, in words: shown, and said in the play view's log

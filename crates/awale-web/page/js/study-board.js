@@ -8,6 +8,7 @@ import { drawBoard } from "./board.js";
 import { settings } from "./settings.js";
 import { animatePly } from "./sowing.js";
 import { t } from "./i18n.js";
+import { moveWords, say, unsay } from "./spoken.js";
 import { errorText } from "./toast.js";
 import { holeLetter, letterHole } from "./words.js";
 
@@ -25,6 +26,28 @@ export async function positionView(diagram, rules = "awale") {
   if (views.size > 2000) views.clear();
   views.set(key, v);
   return v;
+}
+
+// Loads what `state` (a puzzle's, a mistake's) shows for the request
+// `key`: `fetch` asks the server and keeps what it needs in `state`, and
+// gives the position to show (`{position, rules}`, or null for none),
+// whose view becomes `state.view` with `board` turned for the side to
+// move; a refusal is kept as `state.missing`. False when another request
+// came meanwhile (this one's answer is then dropped).
+export async function loadPosition(state, key, board, fetch) {
+  try {
+    const shown = await fetch();
+    if (state.key !== key) return false;
+    if (shown) {
+      state.view = await positionView(shown.position, shown.rules);
+      if (state.key !== key) return false;
+      board.flipped = state.view.to_move === "N";
+    }
+  } catch (e) {
+    if (state.key !== key) return false;
+    state.missing = e;
+  }
+  return true;
 }
 
 export function moveOf(view, letter) {
@@ -199,5 +222,19 @@ export function whyNot(m, familiar = false) {
       return t(prefix + "grand_slam");
     default:
       return t("err_game_over");
+  }
+}
+
+// The line `letters` played from `diagram` (rules), each move in words
+// (as the game view says its moves, `you` the solver's side), in the log
+// `where`, emptied first.
+export async function sayLine(diagram, rules, you, letters, where) {
+  unsay(where);
+  let view = await positionView(diagram, rules);
+  for (const letter of letters) {
+    const hole = moveOf(view, letter);
+    if (!hole || !hole.legal) break;
+    say(moveWords(plyOf(view, letter), you), where);
+    view = await positionView(hole.after, rules);
   }
 }

@@ -76,6 +76,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/pools/cancel", post(pools::cancel))
         .route("/api/players/{name}", get(players::show))
         .route("/api/players/{name}/games", get(players::games))
+        .route("/api/players/{name}/learning", get(players::learning))
         .route("/api/leaderboard/{speed}", get(players::board))
         .route("/@/{name}", get(players::page))
         .route(
@@ -187,6 +188,8 @@ fn study_routes() -> Router<AppState> {
         .route("/puzzles/daily", get(study::daily))
         .route("/puzzles/next", get(study::next))
         .route("/puzzles/check", post(study::check))
+        .route("/puzzles/rating", get(study::rating))
+        .route("/puzzles/streak", post(study::start_streak))
         .route("/position", get(study::position))
         .route("/analysis", post(study::analysis))
         .route("/mistakes", get(mistakes::list))

@@ -26,6 +26,15 @@ pub async fn show(
     Ok(Json(state.shared.player_pages.page(&name).await?))
 }
 
+/// GET /api/players/{name}/learning: the learning part of the player's
+/// page (puzzle rating, best streak, accuracy by speed).
+pub async fn learning(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<awale_service::learning::LearningView>> {
+    Ok(Json(state.shared.learning.page(&name).await?))
+}
+
 /// The query of GET /api/players/{name}/games.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]

@@ -11,13 +11,14 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, UrlQuery};
+use super::extract::{ClientIp, JsonBody, Player, UrlQuery, Viewer};
 use crate::computer::{Asker, Priority};
 use crate::error::Error;
 use crate::game::{parse_move, parse_position, random_seed};
 use crate::study::{self, Analysis, PositionView, MAX_LINES, MAX_PUZZLES};
 use crate::AppState;
 use awale_model::Code;
+use awale_service::puzzles::{Answered, SolverView};
 
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -85,16 +86,32 @@ pub struct NextQuery {
     difficulty: Option<u8>,
     /// A theme's name.
     theme: Option<String>,
+    /// The next puzzle of the asker's streak.
+    #[serde(default)]
+    streak: bool,
 }
 
 /// GET /api/study/puzzles/next?seed=S&difficulty=D&theme=T: the first
 /// puzzle from seed S of this difficulty and theme, `{"seed": S, "puzzle":
 /// PUZZLE}`; `no_puzzle` when none is found within [`MAX_PUZZLES`].
+/// Without a difficulty or a theme, the puzzle rated nearest the asker's
+/// puzzle rating (`streak=true`: nearest their streak's next target),
+/// with `puzzle_rating` and `target` ([`Chosen`]).
 pub async fn next(
     State(state): State<AppState>,
     ClientIp(asker): ClientIp,
+    Viewer(viewer): Viewer,
     UrlQuery(q): UrlQuery<NextQuery>,
 ) -> ApiResult<Json<Value>> {
+    if q.difficulty.is_none() && q.theme.is_none() {
+        let seed = q.seed.unwrap_or_else(random_seed);
+        let chosen = state
+            .shared
+            .puzzles
+            .next(viewer.as_ref(), seed, q.streak, asker)
+            .await?;
+        return Ok(Json(json!(chosen)));
+    }
     if let Some(d) = q.difficulty.filter(|d| !(1..=5).contains(d)) {
         return Err(
             Error::invalid(Code::BadDifficulty, format!("difficulty {d}: from 1 to 5"))
@@ -128,23 +145,50 @@ pub struct CheckRequest {
     /// The move tried, a letter.
     #[serde(rename = "move")]
     mv: String,
+    /// A try of the asker's streak (a miss ends it).
+    #[serde(default)]
+    streak: bool,
 }
 
-/// POST /api/study/puzzles/check `{"position", "move"}`: whether the move
-/// keeps the database value, with every move's value, the database's line
-/// and, for a wrong move, its refutation (`awale_puzzles::Judgement`).
+/// POST /api/study/puzzles/check `{"position", "move", "streak"}`: whether
+/// the move keeps the database value, with every move's value, the
+/// database's line and, for a wrong move, its refutation
+/// (`awale_puzzles::Judgement`); for a player's try of a puzzle, `rating`:
+/// their first try rated, theirs and the puzzle's ([`Answered`]).
 pub async fn check(
     State(state): State<AppState>,
     ClientIp(asker): ClientIp,
+    Viewer(viewer): Viewer,
     JsonBody(req): JsonBody<CheckRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Answered>> {
     let position = parse_position(&req.position)?;
     let mv = parse_move(&req.mv)?;
-    let judged = on_puzzles(&state, asker, move |db| {
-        awale_puzzles::judge(db, &position, mv)
-    })
-    .await?;
-    Ok(Json(json!(judged)))
+    let now = state.shared.games.now_ms();
+    let answered = state
+        .shared
+        .puzzles
+        .answer(viewer.as_ref(), position, mv, req.streak, asker, now)
+        .await?;
+    Ok(Json(answered))
+}
+
+/// GET /api/study/puzzles/rating: the asker's puzzle rating, counts and
+/// streaks ([`SolverView`]).
+pub async fn rating(
+    State(state): State<AppState>,
+    Player(player): Player,
+) -> ApiResult<Json<SolverView>> {
+    Ok(Json(state.shared.puzzles.solver(&player).await?))
+}
+
+/// POST /api/study/puzzles/streak: a new streak started (the one going on
+/// ends), the asker's counts as they are now ([`SolverView`]).
+pub async fn start_streak(
+    State(state): State<AppState>,
+    Player(player): Player,
+) -> ApiResult<Json<SolverView>> {
+    let now = state.shared.games.now_ms();
+    Ok(Json(state.shared.puzzles.start_streak(&player, now).await?))
 }
 
 /// The query of GET /api/study/position.
