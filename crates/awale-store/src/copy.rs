@@ -34,6 +34,9 @@ const TABLES: &[&str] = &[
     "tournament_chat",
     "mistakes",
     "api_tokens",
+    "puzzle_solvers",
+    "puzzle_ratings",
+    "puzzle_attempts",
 ];
 
 /// What was copied.
