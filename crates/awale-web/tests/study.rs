@@ -1161,7 +1161,7 @@ async fn the_explorer_takes_a_speed_and_a_rating_band_and_names_a_bad_one() {
         ("min_rating=1800&max_rating=1500", "band"),
     ] {
         let (status, e) = get(&app, &format!("/api/explorer?{query}")).await;
-        error_code(status, &e, (StatusCode::BAD_REQUEST, "bad_filter"));
+        error_code(status, &e, (StatusCode::UNPROCESSABLE_ENTITY, "bad_filter"));
         assert_eq!(e["reason"], because, "{e}");
     }
 }
