@@ -26,7 +26,7 @@ use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::{AccountStore, GameStore, Notice};
 use tokio::sync::broadcast;
 
-use crate::accounts::{Account, Accounts, Role};
+use crate::accounts::{Account, Accounts};
 use crate::games::Games;
 use crate::limiter::{PerPlayerAndClient, Rate};
 use crate::live::Audience;
@@ -179,7 +179,7 @@ fn not_moderator() -> Error {
 }
 
 fn moderator(account: &Account) -> Result<(), Error> {
-    if account.role == Role::Moderator {
+    if account.role.moderates() {
         Ok(())
     } else {
         Err(not_moderator())

@@ -24,6 +24,7 @@ pub mod handoff;
 pub mod limiter;
 pub mod live;
 pub mod mistakes;
+pub mod moderation;
 mod notices;
 pub mod pairing;
 pub mod players;

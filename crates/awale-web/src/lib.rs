@@ -42,7 +42,7 @@ pub use http::guard::Policy;
 use awale_model::Code;
 use awale_store::tournament_chat::TournamentChatStore;
 use limiter::{Limiter, PerPlayerAndClient, Rate};
-use store::{AccountStore, GameStore, MistakeStore, RatingStore, TournamentStore};
+use store::{AccountStore, GameStore, MistakeStore, ModerationStore, RatingStore, TournamentStore};
 
 /// Nicknames a player may choose: 5 at once, then one every 10 s.
 const RENAME_RATE: Rate = Rate {
@@ -164,6 +164,7 @@ pub struct AppState {
 struct Shared {
     games: Arc<games::Games>,
     accounts: Arc<accounts::Accounts>,
+    moderation: awale_service::moderation::Moderation,
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
@@ -240,6 +241,7 @@ pub trait ServerStore:
     + TournamentStore
     + TournamentChatStore
     + MistakeStore
+    + ModerationStore
     + store::ExplorerStore
     + Clone
     + 'static
@@ -253,6 +255,7 @@ impl<T> ServerStore for T where
         + TournamentStore
         + TournamentChatStore
         + MistakeStore
+        + ModerationStore
         + store::ExplorerStore
         + Clone
         + 'static
@@ -347,6 +350,11 @@ impl AppState {
             Arc::clone(&accounts),
             Arc::clone(&direct),
         ));
+        let moderation = awale_service::moderation::Moderation::new(
+            store.clone(),
+            Arc::clone(&accounts),
+            Arc::clone(&games),
+        );
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));
         let player_pages = Arc::new(
@@ -375,6 +383,7 @@ impl AppState {
                 computer,
                 games,
                 accounts,
+                moderation,
                 creations: Limiter::new("games", config.create_rate),
                 guests,
                 reactions: PerPlayerAndClient::new("reactions", config.reaction_rate),
@@ -442,6 +451,11 @@ impl AppState {
     /// The accounts.
     pub fn accounts(&self) -> &Arc<accounts::Accounts> {
         &self.shared.accounts
+    }
+
+    /// The moderators' work (ranks, log, refunds).
+    pub fn moderation(&self) -> &awale_service::moderation::Moderation {
+        &self.shared.moderation
     }
 
     /// The tournaments.

@@ -69,6 +69,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("../mistakes.sql")),
         // Version 14: bots and personal API tokens.
         M::up(include_str!("../bots.sql")),
+        // Version 15: moderation with ranks (the moderators' log, refunded
+        // rating changes, accounts' name skeletons).
+        M::up(include_str!("../moderation.sql")),
     ]
 }
 
