@@ -10,7 +10,7 @@ use std::sync::Arc;
 use awale_model::game::PlayerId;
 use awale_store::tournament_chat::TournamentChatStore;
 use awale_store::{AccountStore, GameStore, Notice, PgStore, RatingStore, Store, TournamentStore};
-use awale_store::{ExplorerStore, MistakeStore};
+use awale_store::{ExplorerStore, MistakeStore, ModerationStore};
 
 use crate::pg;
 
@@ -24,6 +24,7 @@ pub trait Stores:
     + TournamentChatStore
     + MistakeStore
     + ExplorerStore
+    + ModerationStore
 {
 }
 impl Stores for Store {}
