@@ -348,3 +348,42 @@ async fn a_refund_gives_both_players_their_points_back_and_marks_the_games() {
         .unwrap()
         .is_some());
 }
+
+#[tokio::test]
+async fn a_look_alike_name_is_found_by_its_kept_skeleton_whichever_came_first() {
+    let w = world();
+    // Issue 38 found `aIice_s` beside `alice_s`: refused now both ways,
+    // the account that came first being the look-alike or the plain one
+    // (`m` passes for `rn`: the old lookup of the new name's skeletons as
+    // usernames missed `mike` for `rnike` and `aIice` for `alice`).
+    w.sign_up("mike", 1).await;
+    w.sign_up("aIice", 2).await;
+    for name in ["rnike", "alice", "ALICE", "aiice"] {
+        refused_as(
+            w.accounts.sign_up(name, PASSWORD, None, ip(3)).await,
+            "username_taken",
+        );
+    }
+    refused_as(w.accounts.check_guest_name("rnike", None).await, "name_taken");
+    // An account of an earlier version, without its skeletons kept: kept
+    // at start, then found the same way.
+    let old = awale_store::NewAccount {
+        username: "Kwame".into(),
+        key: "kwame".into(),
+        player: common::player(40),
+        password_hash: "$argon2id$x".into(),
+        created_ms: 1,
+        recovery: Vec::new(),
+        session: ("s-kwame".into(), 1_000),
+        guest: None,
+        skeletons: Vec::new(),
+    };
+    w.store.create_account(old).await.unwrap().unwrap();
+    assert_eq!(w.accounts.index_names().await.unwrap(), 1);
+    assert_eq!(w.accounts.index_names().await.unwrap(), 0, "once");
+    refused_as(
+        w.accounts.sign_up("Kwarne", PASSWORD, None, ip(4)).await,
+        "username_taken",
+    );
+    w.sign_up("Kojo", 5).await;
+}

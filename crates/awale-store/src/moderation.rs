@@ -3,8 +3,8 @@
 //! each action made and logged in one transaction (who, when, what, on
 //! whom, why), the log read back, a rated game's points given back (its
 //! changes marked refunded), the largest rating gains of a window with
-//! the games that made them, the rated games between two players, and
-//! each account's name skeletons. The rules (who may act on whom, what a
+//! the games that made them, and the rated games between two
+//! players. The rules (who may act on whom, what a
 //! reason is) are the service's (`awale-service/src/moderation.rs`).
 
 use awale_model::account::{GainGame, LoggedAction, ModAction, NewModAction, RatingGain};
@@ -55,17 +55,6 @@ pub trait ModerationStore: Send + Sync {
         b: PlayerId,
         since_ms: i64,
     ) -> StoreFuture<'_, Vec<GainGame>>;
-
-    /// Keeps `skeletons` as account `id`'s (replacing what it had).
-    fn set_skeletons(&self, id: i64, skeletons: Vec<String>) -> StoreFuture<'_, ()>;
-
-    /// The accounts (usernames) one of whose skeletons is among
-    /// `skeletons`.
-    fn accounts_by_skeleton(&self, skeletons: Vec<String>) -> StoreFuture<'_, Vec<String>>;
-
-    /// The accounts that have no skeleton kept yet (made before they
-    /// were): number and username, `limit` at most.
-    fn accounts_without_skeletons(&self, limit: usize) -> StoreFuture<'_, Vec<(i64, String)>>;
 }
 
 /// Logs `action` (as [`ModerationStore::moderate`] and
@@ -354,64 +343,6 @@ impl<S: Backend> ModerationStore for S {
                 );
                 let values: [&dyn Value; 4] = [&a.0, &b.0, &since_ms, &GAIN_GAMES];
                 tx.query(&sql, &values, |r| gain_game(r)).await
-            })
-        })
-    }
-
-    fn set_skeletons(&self, id: i64, skeletons: Vec<String>) -> StoreFuture<'_, ()> {
-        self.write(move |tx| {
-            Box::pin(async move {
-                tx.execute("DELETE FROM name_skeletons WHERE account_id = ?1", &[&id])
-                    .await?;
-                let mut skeletons = skeletons;
-                skeletons.sort_unstable();
-                skeletons.dedup();
-                for skeleton in &skeletons {
-                    let values: [&dyn Value; 2] = [skeleton, &id];
-                    tx.execute(
-                        "INSERT INTO name_skeletons (skeleton, account_id) VALUES (?1, ?2)",
-                        &values,
-                    )
-                    .await?;
-                }
-                Ok(())
-            })
-        })
-    }
-
-    fn accounts_by_skeleton(&self, skeletons: Vec<String>) -> StoreFuture<'_, Vec<String>> {
-        self.read(move |tx| {
-            Box::pin(async move {
-                let mut names = Vec::new();
-                for skeleton in &skeletons {
-                    let found: Vec<String> = tx
-                        .query(
-                            "SELECT a.username FROM name_skeletons k
-                             JOIN accounts a ON a.id = k.account_id WHERE k.skeleton = ?1",
-                            &[skeleton],
-                            |r| r.cell(0),
-                        )
-                        .await?;
-                    names.extend(found);
-                }
-                names.sort_unstable();
-                names.dedup();
-                Ok(names)
-            })
-        })
-    }
-
-    fn accounts_without_skeletons(&self, limit: usize) -> StoreFuture<'_, Vec<(i64, String)>> {
-        self.read(move |tx| {
-            Box::pin(async move {
-                tx.query(
-                    "SELECT a.id, a.username FROM accounts a
-                     WHERE NOT EXISTS (SELECT 1 FROM name_skeletons k WHERE k.account_id = a.id)
-                     ORDER BY a.id LIMIT ?1",
-                    &[&(limit as i64)],
-                    |r| Ok((r.cell(0)?, r.cell(1)?)),
-                )
-                .await
             })
         })
     }

@@ -464,6 +464,7 @@ fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
         recovery: vec!["r1".into(), "r2".into()],
         session: (format!("s-{name}"), 1_000),
         guest,
+        skeletons: Vec::new(),
     }
 }
 

@@ -319,6 +319,17 @@ impl AppState {
                 .with_device_key(secret::hmac_sha256(&guest_key.bytes(), b"awale device key")),
         );
         games.start()?;
+        {
+            // The name skeletons of accounts made before they were kept.
+            let accounts = Arc::clone(&accounts);
+            tokio::spawn(async move {
+                match accounts.index_names().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(accounts = n, "name skeletons kept"),
+                    Err(e) => tracing::warn!(error = %e, "name skeletons not kept"),
+                }
+            });
+        }
         games.set_challenge_grace(config.challenge_grace);
         // Blocks are the accounts' (asked when a pairing is found).
         let pools = pools::Pools::with_accounts(
