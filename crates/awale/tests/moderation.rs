@@ -238,7 +238,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     tap(&yaa, "#btn-account");
     yaa.wait_for(
         "the moderator page in French",
-        "return document.querySelector('#mod-log')?.textContent.includes('Pourquoi : apologised') || null",
+        "return document.querySelector('#mod-log')?.textContent.replace(/[\\u00a0\\u202f]/g, ' ').includes('Pourquoi : apologised') || null",
         20,
     );
     let found = yaa.axe_violations();

@@ -5,7 +5,7 @@
 // server answers codes, worded here (words.js errorWords); the session
 // cookie is the server's (HttpOnly): the page never sees its secret.
 
-import { api, fetched } from "./api.js";
+import { api } from "./api.js";
 import { lineItem } from "./chat-lines.js";
 import { setReadChat, showModeration } from "./moderation.js";
 import { button, textEl } from "./dom.js";
