@@ -597,7 +597,10 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
         w.accounts.log_in("kofi", PASSWORD, ip(3)).await,
         "account_closed",
     );
-    refused_as(w.moderation.close(&mo, "ama", "spam").await, "moderator_rank");
+    refused_as(
+        w.moderation.close(&mo, "ama", "spam").await,
+        "moderator_rank",
+    );
 }
 
 #[tokio::test]
@@ -929,7 +932,10 @@ async fn a_moderator_acts_neither_on_a_moderator_nor_on_themselves() {
     );
     // A player, muted, is unmuted: the action is undone.
     w.moderation.mute(&ama, "yaa", true, "rude").await.unwrap();
-    w.moderation.mute(&ama, "yaa", false, "sorry").await.unwrap();
+    w.moderation
+        .mute(&ama, "yaa", false, "sorry")
+        .await
+        .unwrap();
     let yaa = w.store.account_by_key("yaa".into()).await.unwrap().unwrap();
     assert!(!yaa.muted);
 }

@@ -101,7 +101,13 @@ impl World {
 #[tokio::test]
 async fn moderators_act_on_players_only_and_administrators_on_moderators_too() {
     let w = world();
-    for (name, n) in [("Ama", 1), ("Kofi", 2), ("Yaa", 3), ("Esi", 4), ("Kwame", 5)] {
+    for (name, n) in [
+        ("Ama", 1),
+        ("Kofi", 2),
+        ("Yaa", 3),
+        ("Esi", 4),
+        ("Kwame", 5),
+    ] {
         w.sign_up(name, n).await;
     }
     let admin = w.accounts.grant_role("Esi", Role::Admin).await.unwrap();
@@ -247,7 +253,12 @@ async fn every_action_is_logged_with_who_when_and_why_and_can_be_undone() {
     assert_eq!(
         seen,
         [
-            (ModAction::Unmute, Some("Ama"), Some("Kofi"), "it was a joke"),
+            (
+                ModAction::Unmute,
+                Some("Ama"),
+                Some("Kofi"),
+                "it was a joke"
+            ),
             (ModAction::Mute, Some("Ama"), Some("Kofi"), "spam"),
             (
                 ModAction::Reopen,
@@ -290,7 +301,10 @@ async fn a_refund_gives_both_players_their_points_back_and_marks_the_games() {
     let mut sorted = games.clone();
     sorted.sort();
     assert_eq!(listed, sorted);
-    assert!(gain.games.iter().all(|g| g.opponent == "Yaa" && g.points > 0));
+    assert!(gain
+        .games
+        .iter()
+        .all(|g| g.opponent == "Yaa" && g.points > 0));
     // Refused: no reason, no such game, a moderator's own game.
     refused_as(w.moderation.refund(&mo, &games, "").await, "reason_needed");
     refused_as(
@@ -329,9 +343,7 @@ async fn a_refund_gives_both_players_their_points_back_and_marks_the_games() {
     // A moderator's own games are not theirs to refund.
     let mo_game = w.rated_win(&mo, &helper).await;
     refused_as(
-        w.moderation
-            .refund(&mo, &[mo_game.clone()], "mine")
-            .await,
+        w.moderation.refund(&mo, &[mo_game.clone()], "mine").await,
         "moderator_rank",
     );
     refused_as(
@@ -364,7 +376,10 @@ async fn a_look_alike_name_is_found_by_its_kept_skeleton_whichever_came_first() 
             "username_taken",
         );
     }
-    refused_as(w.accounts.check_guest_name("rnike", None).await, "name_taken");
+    refused_as(
+        w.accounts.check_guest_name("rnike", None).await,
+        "name_taken",
+    );
     // An account of an earlier version, without its skeletons kept: kept
     // at start, then found the same way.
     let old = awale_store::NewAccount {

@@ -91,12 +91,8 @@ fn effect(action: ModAction) -> Option<&'static str> {
             "UPDATE accounts SET closed_ms = NULL
              WHERE id = ?1 AND closed_ms IS NOT NULL AND deleted_ms IS NULL"
         }
-        ModAction::Mute => {
-            "UPDATE accounts SET muted = TRUE WHERE id = ?1 AND NOT muted"
-        }
-        ModAction::Unmute => {
-            "UPDATE accounts SET muted = FALSE WHERE id = ?1 AND muted"
-        }
+        ModAction::Mute => "UPDATE accounts SET muted = TRUE WHERE id = ?1 AND NOT muted",
+        ModAction::Unmute => "UPDATE accounts SET muted = FALSE WHERE id = ?1 AND muted",
         ModAction::Dismiss => {
             "UPDATE reports SET resolved_ms = ?2, resolved_by = ?3
              WHERE id = ?1 AND resolved_ms IS NULL"

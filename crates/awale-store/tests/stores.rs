@@ -714,7 +714,10 @@ fn moderators_actions_refunds_and_skeletons_are_kept_by_both_stores() {
             ..act(ModAction::GrantAdmin, Some(ama.id), 105)
         };
         assert!(store.moderate(owner).await.unwrap());
-        assert_eq!(store.account(ama.id).await.unwrap().unwrap().role, Role::Admin);
+        assert_eq!(
+            store.account(ama.id).await.unwrap().unwrap().role,
+            Role::Admin
+        );
         assert!(store
             .moderate(act(ModAction::GrantModerator, Some(yaa.id), 106))
             .await
@@ -723,7 +726,10 @@ fn moderators_actions_refunds_and_skeletons_are_kept_by_both_stores() {
             .moderate(act(ModAction::RevokeModerator, Some(yaa.id), 107))
             .await
             .unwrap());
-        assert_eq!(store.account(yaa.id).await.unwrap().unwrap().role, Role::Player);
+        assert_eq!(
+            store.account(yaa.id).await.unwrap().unwrap().role,
+            Role::Player
+        );
         let report = store
             .add_report(NewReport {
                 reporter: yaa.id,
@@ -764,7 +770,11 @@ fn moderators_actions_refunds_and_skeletons_are_kept_by_both_stores() {
             .unwrap();
         assert_eq!(between.len(), 1);
         assert_eq!(
-            store.rated_players(g.public_id.clone()).await.unwrap().len(),
+            store
+                .rated_players(g.public_id.clone())
+                .await
+                .unwrap()
+                .len(),
             2
         );
         let refund = act(ModAction::Refund, None, 300);

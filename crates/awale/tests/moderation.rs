@@ -145,9 +145,15 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     }
     // The gains of the day name Ama with the same games.
     let gains = yaa.text("#mod-gains");
-    assert!(gains.contains("Ama_K") && gains.contains("gained"), "{gains}");
+    assert!(
+        gains.contains("Ama_K") && gains.contains("gained"),
+        "{gains}"
+    );
     let found = yaa.axe_violations();
-    assert!(found.is_empty(), "the moderator page, in English: {found:?}");
+    assert!(
+        found.is_empty(),
+        "the moderator page, in English: {found:?}"
+    );
 
     // The refund of the pair's games, confirmed with a reason.
     confirm(
@@ -221,7 +227,10 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         assert!(log.contains(words), "`{words}` in {log}");
     }
     let found = yaa.axe_violations();
-    assert!(found.is_empty(), "the moderator page with its log: {found:?}");
+    assert!(
+        found.is_empty(),
+        "the moderator page with its log: {found:?}"
+    );
 
     // In French, the same page: axe-core finds nothing either.
     yaa.exec(
