@@ -343,7 +343,9 @@ async fn a_refund_gives_both_players_their_points_back_and_marks_the_games() {
     // A moderator's own games are not theirs to refund.
     let mo_game = w.rated_win(&mo, &helper).await;
     refused_as(
-        w.moderation.refund(&mo, &[mo_game.clone()], "mine").await,
+        w.moderation
+            .refund(&mo, std::slice::from_ref(&mo_game), "mine")
+            .await,
         "moderator_rank",
     );
     refused_as(

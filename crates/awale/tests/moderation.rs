@@ -17,10 +17,19 @@ use webdriver::{ama_and_kofi, member, page_fetch, rated_game, tap, Browser, DESK
 
 const PASSWORD: &str = "seeds in the fourth hole";
 
-/// Logs `b` out, then in as `name`.
-fn log_in_as(b: &Browser, name: &str) {
+/// Logs `b` out, then in as `name`, on the site at `url`: the page is
+/// loaded between the two, so that the browser has its own guest cookie
+/// (its device: a page loaded logged in gets none), then the account
+/// asks once (where it is seen is noted at each request).
+fn log_in_as(b: &Browser, url: &str, name: &str) {
     let out = page_fetch(b, "POST", "/api/account/logout", Value::Null);
     assert!(out["status"].as_u64().unwrap() < 300, "{out}");
+    b.goto(&format!("{url}/#rules"));
+    b.wait_for(
+        "the page loaded",
+        "return !!document.querySelector('#btn-new').textContent || null",
+        20,
+    );
     let answer = page_fetch(
         b,
         "POST",
@@ -28,6 +37,8 @@ fn log_in_as(b: &Browser, name: &str) {
         json!({"username": name, "password": PASSWORD}),
     );
     assert!(answer["status"].as_u64().unwrap() < 300, "{name}: {answer}");
+    let me = page_fetch(b, "GET", "/api/me", Value::Null);
+    assert!(me["status"].as_u64().unwrap() < 300, "{me}");
 }
 
 /// Opens the account's dialog on `b` until it shows the moderator page
@@ -115,8 +126,8 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         rated_game(&kofi, &ama, &kofi),
     ];
     // Kofi's phone logs in as Ama, then as Kofi again: one device.
-    log_in_as(&kofi, "Ama_K");
-    log_in_as(&kofi, "kofi_7");
+    log_in_as(&kofi, &url, "Ama_K");
+    log_in_as(&kofi, &url, "kofi_7");
     // Their next rated game is played casual, the pair flagged.
     let made = page_fetch(
         &ama,
