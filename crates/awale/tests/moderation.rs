@@ -24,6 +24,9 @@ const PASSWORD: &str = "seeds in the fourth hole";
 fn log_in_as(b: &Browser, url: &str, name: &str) {
     let out = page_fetch(b, "POST", "/api/account/logout", Value::Null);
     assert!(out["status"].as_u64().unwrap() < 300, "{out}");
+    // Another address first: the page's own is then loaded anew (a
+    // change of `#` alone loads nothing).
+    b.goto(&format!("{url}/api/info"));
     b.goto(&format!("{url}/#rules"));
     b.wait_for(
         "the page loaded",
