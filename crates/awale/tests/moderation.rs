@@ -123,6 +123,9 @@ fn actions_of(b: &Browser, section: &str, name: &str) -> Value {
 fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     let (site, ama, kofi) = ama_and_kofi("moderation");
     let url = site.url.clone();
+    // The administrator's browser, first: the new guests of an address
+    // are limited, and the log-ins below take two.
+    let yaa = member("moderation-yaa", "en-US,en", DESKTOP, &url, "yaa_m");
     // Two rated games, Ama wins both.
     let games = [
         rated_game(&ama, &kofi, &kofi),
@@ -146,7 +149,6 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     assert_eq!(game["body"]["rated"], false, "flagged: casual {game}");
 
     // The administrator, made on the command line.
-    let yaa = member("moderation-yaa", "en-US,en", DESKTOP, &url, "yaa_m");
     site.admin(&["grant-admin", "yaa_m"]);
     open_moderation(&yaa, &url);
     let flag = yaa.text("#mod-flags li");
