@@ -192,7 +192,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
 
     // Mute, then unmute: each time only the action that applies.
     assert_eq!(
-        actions_of(&yaa, "#mod-flags", "kofi_7"),
+        actions_of(&yaa, "#mod-flags", "Ama_K"),
         json!(["Mute from chat", "Close the account", "Make moderator"])
     );
     confirm(
@@ -200,7 +200,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         "#mod-flags",
         "Mute from chat",
         "insults in the lobby",
-        "kofi_7 is muted.",
+        "Ama_K is muted.",
     );
     yaa.wait_for(
         "muted: let chat again offered",
@@ -208,11 +208,11 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         20,
     );
     assert_eq!(
-        actions_of(&yaa, "#mod-flags", "kofi_7"),
+        actions_of(&yaa, "#mod-flags", "Ama_K"),
         json!(["Let chat again", "Close the account", "Make moderator"])
     );
     let said = page_fetch(
-        &kofi,
+        &ama,
         "POST",
         &format!("/api/games/{id}/chat"),
         json!({"room": "players", "text": "hello"}),
@@ -223,7 +223,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         "#mod-flags",
         "Let chat again",
         "apologised",
-        "kofi_7 may chat again.",
+        "Ama_K may chat again.",
     );
     yaa.wait_for(
         "unmuted: mute offered again",
@@ -233,9 +233,9 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     // The log: each action with who and why, newest first.
     let log = yaa.text("#mod-log");
     for words in [
-        "yaa_m let chat again kofi_7",
+        "yaa_m let chat again Ama_K",
         "Why: apologised",
-        "yaa_m muted kofi_7",
+        "yaa_m muted Ama_K",
         "Why: insults in the lobby",
         "Why: farmed from one phone",
         "the server made administrator yaa_m",
