@@ -8,15 +8,19 @@ use serde::Serialize;
 
 use crate::game::PlayerId;
 
-/// What an account may do beyond playing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// What an account may do beyond playing, by rank: a player, a moderator
+/// above players, an administrator above moderators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// A player.
     Player,
     /// A moderator: reads the reports, mutes, removes chat lines, closes
-    /// accounts.
+    /// accounts, gives farmed rating points back; acts on players only.
     Moderator,
+    /// An administrator: a moderator who also acts on moderators, and
+    /// makes players moderators (or moderators players again).
+    Admin,
 }
 
 impl Role {
@@ -25,6 +29,7 @@ impl Role {
         match self {
             Role::Player => "player",
             Role::Moderator => "moderator",
+            Role::Admin => "admin",
         }
     }
 
@@ -33,9 +38,149 @@ impl Role {
     pub fn from_name(name: &str) -> Role {
         match name {
             "moderator" => Role::Moderator,
+            "admin" => Role::Admin,
             _ => Role::Player,
         }
     }
+
+    /// Whether it moderates (a moderator or an administrator).
+    pub fn moderates(self) -> bool {
+        self >= Role::Moderator
+    }
+}
+
+/// A moderator's action, as the log keeps it: each one has its reverse
+/// (close and reopen, mute and unmute, grant and revoke), a refund is
+/// final (its game marked), a report dismissed is dealt with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModAction {
+    /// An account closed: it no longer logs in, its sessions end.
+    Close,
+    /// A closed account opened again.
+    Reopen,
+    /// An account muted from chat.
+    Mute,
+    /// A muted account let chat again.
+    Unmute,
+    /// A rated game's points given back to both players, the game marked.
+    Refund,
+    /// A report dealt with.
+    Dismiss,
+    /// A player made a moderator (by an administrator).
+    GrantModerator,
+    /// A moderator made a player again (by an administrator).
+    RevokeModerator,
+    /// An account made an administrator (the command line only).
+    GrantAdmin,
+    /// An administrator made a player again (the command line only).
+    RevokeAdmin,
+}
+
+impl ModAction {
+    /// Every action.
+    pub const ALL: [ModAction; 10] = [
+        ModAction::Close,
+        ModAction::Reopen,
+        ModAction::Mute,
+        ModAction::Unmute,
+        ModAction::Refund,
+        ModAction::Dismiss,
+        ModAction::GrantModerator,
+        ModAction::RevokeModerator,
+        ModAction::GrantAdmin,
+        ModAction::RevokeAdmin,
+    ];
+
+    /// Its name, as stored and sent.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModAction::Close => "close",
+            ModAction::Reopen => "reopen",
+            ModAction::Mute => "mute",
+            ModAction::Unmute => "unmute",
+            ModAction::Refund => "refund",
+            ModAction::Dismiss => "dismiss",
+            ModAction::GrantModerator => "grant_moderator",
+            ModAction::RevokeModerator => "revoke_moderator",
+            ModAction::GrantAdmin => "grant_admin",
+            ModAction::RevokeAdmin => "revoke_admin",
+        }
+    }
+
+    /// The action of a stored name, if it is one.
+    pub fn from_name(name: &str) -> Option<ModAction> {
+        ModAction::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// An action to log (and make, in the same transaction).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewModAction {
+    /// Who acts: an account's number, None for the server's command line.
+    pub by: Option<i64>,
+    /// What.
+    pub action: ModAction,
+    /// On which account, if any.
+    pub target: Option<i64>,
+    /// About which game (the store's number), if any.
+    pub game: Option<i64>,
+    /// About which report, if any.
+    pub report: Option<i64>,
+    /// Why, in the moderator's words (required).
+    pub reason: String,
+    /// When.
+    pub at_ms: i64,
+}
+
+/// A moderator's action as the moderators read it in the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoggedAction {
+    /// Its number.
+    pub id: i64,
+    /// When.
+    pub at_ms: i64,
+    /// Who (a username; None: the server's command line).
+    pub by: Option<String>,
+    /// What.
+    pub action: ModAction,
+    /// On whom (a username), if anyone.
+    pub target: Option<String>,
+    /// About which game (its public id), if any.
+    pub game: Option<String>,
+    /// About which report, if any.
+    pub report: Option<i64>,
+    /// Why.
+    pub reason: String,
+}
+
+/// One rated game's change of a player's rating, as the moderators see
+/// it beside an unusual gain or a flagged pair.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GainGame {
+    /// The game's public id.
+    pub game: String,
+    /// The player whose change this is (a username).
+    pub player: String,
+    /// The opponent (a username; empty when it is no account).
+    pub opponent: String,
+    /// The points it moved for `player` (rounded).
+    pub points: i64,
+    /// When it was rated.
+    pub at_ms: i64,
+    /// When a moderator gave its points back, if one did.
+    pub refunded_ms: Option<i64>,
+}
+
+/// A player's gain over a window, with the games that made it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingGain {
+    /// The player (a username).
+    pub username: String,
+    /// The points gained over the window (rounded; refunded games aside).
+    pub gain: i64,
+    /// Its games in the window, newest first.
+    pub games: Vec<GainGame>,
 }
 
 /// An account as stored.
@@ -90,7 +235,7 @@ impl Account {
 pub struct AccountView {
     /// The username.
     pub username: String,
-    /// `player` or `moderator`.
+    /// `player`, `moderator` or `admin`.
     pub role: Role,
     /// Kid mode.
     pub kid: bool,

@@ -39,6 +39,8 @@ codes! {
     AccountName = "account_name",
     /// The page: "Tournaments are for accounts: sign up or log in."
     AccountNeeded = "account_needed",
+    /// The page: "This is so already (the page was out of date): look again."
+    AlreadyDone = "already_done",
     /// The page: "This account is already a bot."
     AlreadyBot = "already_bot",
     /// The page: "Your challenge to this player already waits for their answer."
@@ -177,7 +179,7 @@ codes! {
     MethodNotAllowed = "method_not_allowed",
     /// The page: "This token does not allow that: make one with the scope it needs."
     MissingScope = "missing_scope",
-    /// The page: "A moderator acts neither on a moderator nor on themselves."
+    /// The page: "A moderator acts only on players (an administrator on moderators too), never on themselves."
     ModeratorRank = "moderator_rank",
     /// The page: "A moderator muted you from chat."
     Muted = "muted",
@@ -235,6 +237,8 @@ codes! {
     NotCovered = "not_covered",
     /// The page: "No help from the computer now (fair play)."
     NotFair = "not_fair",
+    /// The page: "Only an administrator does this."
+    NotAdmin = "not_admin",
     /// The page: "Nothing at this address."
     NotFound = "not_found",
     /// The page: "You have not joined this tournament."
@@ -251,6 +255,8 @@ codes! {
     NotOrganiser = "not_organiser",
     /// The page: "The game is not over yet."
     NotOver = "not_over",
+    /// The page: "This game moved no rating points, or they were given back already."
+    NotRefundable = "not_refundable",
     /// The page: "No report names this game: what its players said to each other stays theirs."
     NotReported = "not_reported",
     /// The page: "This is for a Swiss tournament."
@@ -291,6 +297,8 @@ codes! {
     RatedNeedsStandardRules = "rated_needs_standard_rules",
     /// The page: "A rated seat stays with its account: log in to your account on the other device."
     RatedSeat = "rated_seat",
+    /// The page: "Say why: a moderator's action needs a reason."
+    ReasonNeeded = "reason_needed",
     /// The page: "The rematch has already begun."
     RematchMade = "rematch_made",
     /// The page: "A round is being played: wait for its end."

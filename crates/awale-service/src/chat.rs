@@ -26,7 +26,7 @@ use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::{AccountStore, GameStore, Notice};
 use tokio::sync::broadcast;
 
-use crate::accounts::{Account, Accounts, Role};
+use crate::accounts::{Account, Accounts};
 use crate::games::Games;
 use crate::limiter::{PerPlayerAndClient, Rate};
 use crate::live::{Audience, Listener};
@@ -179,7 +179,7 @@ fn not_moderator() -> Error {
 }
 
 fn moderator(account: &Account) -> Result<(), Error> {
-    if account.role == Role::Moderator {
+    if account.role.moderates() {
         Ok(())
     } else {
         Err(not_moderator())
@@ -475,9 +475,7 @@ impl Chat {
         viewer: Option<&PlayerId>,
     ) -> Result<Listener, Error> {
         let moderator = match account {
-            Some(a) if a.role == Role::Moderator && !a.kid => {
-                self.reported(a, &game.public_id).await?
-            }
+            Some(a) if a.role.moderates() && !a.kid => self.reported(a, &game.public_id).await?,
             _ => false,
         };
         Ok(Listener {

@@ -335,6 +335,7 @@ impl Ladder {
                             // A session ended at once.
                             session: (crate::secret::digest(&session), now),
                             guest: None,
+                            skeletons: crate::accounts::name_skeletons(&name),
                         })
                         .await?;
                     let Some(made) = made else { continue };

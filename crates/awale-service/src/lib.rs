@@ -27,6 +27,7 @@ pub mod limiter;
 pub mod limits;
 pub mod live;
 pub mod mistakes;
+pub mod moderation;
 mod notices;
 pub mod pairing;
 pub mod players;

@@ -15,6 +15,7 @@ use awale_service::chat::Chat;
 use awale_service::games::Games;
 use awale_service::limiter::Rate;
 use awale_service::live::Hub;
+use awale_service::moderation::Moderation;
 use awale_service::tournaments::Tournaments;
 use awale_store::Store;
 use awale_store::{AccountStore, GameStore};
@@ -25,7 +26,8 @@ use common::{refused_as, resign_seated};
 struct World {
     store: Store,
     games: Arc<Games>,
-    accounts: Accounts,
+    accounts: Arc<Accounts>,
+    moderation: Moderation,
 }
 
 fn world() -> World {
@@ -35,12 +37,19 @@ fn world() -> World {
         Arc::new(Hub::default()),
     ));
     // A cheaper argon2id than the server's (the rules are the same).
-    let accounts =
-        Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap();
+    let accounts = Arc::new(
+        Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap(),
+    );
+    let moderation = Moderation::new(
+        Arc::new(store.clone()),
+        Arc::clone(&accounts),
+        Arc::clone(&games),
+    );
     World {
         store,
         games,
         accounts,
+        moderation,
     }
 }
 
@@ -501,13 +510,16 @@ async fn reports_reach_the_moderators_only() {
         "shown by its public id"
     );
     assert_eq!(report.text, "he wrote bad words", "turning marks dropped");
-    w.accounts.resolve_report(&mo, id).await.unwrap();
-    refused_as(w.accounts.resolve_report(&mo, id).await, "no_such_report");
+    w.moderation.dismiss(&mo, id, "checked").await.unwrap();
+    refused_as(
+        w.moderation.dismiss(&mo, id, "checked").await,
+        "no_such_report",
+    );
     let reports = w.accounts.reports(&mo).await.unwrap();
     assert_eq!(reports[0].resolved_by.as_deref(), Some("Ama"));
     // The pairs flagged for playing rated from one place: moderators only.
-    refused_as(w.accounts.flagged_pairs(&kofi.account), "not_moderator");
-    assert!(w.accounts.flagged_pairs(&mo).unwrap().is_empty());
+    refused_as(w.moderation.desk(&kofi.account).await, "not_moderator");
+    assert!(w.moderation.desk(&mo).await.unwrap().flags.is_empty());
 }
 
 #[tokio::test]
@@ -517,10 +529,10 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
     let kofi = w.sign_up("Kofi", 2).await;
     let mo = w.accounts.grant_moderator("Ama").await.unwrap();
     refused_as(
-        w.accounts.mute(&kofi.account, "ama", true).await,
+        w.moderation.mute(&kofi.account, "ama", true, "spam").await,
         "not_moderator",
     );
-    w.accounts.mute(&mo, "kofi", true).await.unwrap();
+    w.moderation.mute(&mo, "kofi", true, "spam").await.unwrap();
     let muted = w.accounts.session(&kofi.session).await.unwrap().unwrap();
     assert_eq!(
         Accounts::check_may_chat(Some(&muted)).unwrap_err().code,
@@ -579,13 +591,16 @@ async fn a_moderator_mutes_removes_a_line_and_closes_an_account() {
         "no_such_line",
     );
 
-    w.accounts.close(&mo, "kofi").await.unwrap();
+    w.moderation.close(&mo, "kofi", "spam").await.unwrap();
     assert!(w.accounts.session(&kofi.session).await.unwrap().is_none());
     refused_as(
         w.accounts.log_in("kofi", PASSWORD, ip(3)).await,
         "account_closed",
     );
-    refused_as(w.accounts.close(&mo, "ama").await, "bad_close");
+    refused_as(
+        w.moderation.close(&mo, "ama", "spam").await,
+        "moderator_rank",
+    );
 }
 
 #[tokio::test]
@@ -902,13 +917,25 @@ async fn a_moderator_acts_neither_on_a_moderator_nor_on_themselves() {
     w.accounts.grant_moderator("Kofi").await.unwrap();
     // Issue 38: a moderator closed another (no reopen) and muted itself.
     for (name, muted) in [("kofi", true), ("ama", true)] {
-        refused_as(w.accounts.mute(&ama, name, muted).await, "moderator_rank");
+        refused_as(
+            w.moderation.mute(&ama, name, muted, "rude").await,
+            "moderator_rank",
+        );
     }
-    refused_as(w.accounts.close(&ama, "kofi").await, "moderator_rank");
-    refused_as(w.accounts.close(&ama, "ama").await, "bad_close");
+    refused_as(
+        w.moderation.close(&ama, "kofi", "rude").await,
+        "moderator_rank",
+    );
+    refused_as(
+        w.moderation.close(&ama, "ama", "rude").await,
+        "moderator_rank",
+    );
     // A player, muted, is unmuted: the action is undone.
-    w.accounts.mute(&ama, "yaa", true).await.unwrap();
-    w.accounts.mute(&ama, "yaa", false).await.unwrap();
+    w.moderation.mute(&ama, "yaa", true, "rude").await.unwrap();
+    w.moderation
+        .mute(&ama, "yaa", false, "sorry")
+        .await
+        .unwrap();
     let yaa = w.store.account_by_key("yaa".into()).await.unwrap().unwrap();
     assert!(!yaa.muted);
 }

@@ -34,6 +34,9 @@ pub struct NewAccount {
     pub session: (String, i64),
     /// The guest whose games, seats and name the account takes over.
     pub guest: Option<PlayerId>,
+    /// Its name's confusable skeletons (Unicode TS #39), kept to find
+    /// look-alike names by one indexed lookup.
+    pub skeletons: Vec<String>,
 }
 
 /// Where the service keeps accounts, sessions, blocks and reports.
@@ -171,6 +174,17 @@ pub trait AccountStore: Send + Sync {
     /// Revokes account `id`'s token `public_id` at `now`: false when it
     /// has none such not revoked yet.
     fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool>;
+
+    /// Keeps `skeletons` as account `id`'s (replacing what it had).
+    fn set_skeletons(&self, id: i64, skeletons: Vec<String>) -> StoreFuture<'_, ()>;
+
+    /// The accounts (usernames) one of whose skeletons is among
+    /// `skeletons`.
+    fn accounts_by_skeleton(&self, skeletons: Vec<String>) -> StoreFuture<'_, Vec<String>>;
+
+    /// The accounts that have no skeleton kept yet (made before they
+    /// were): number and username, `limit` at most.
+    fn accounts_without_skeletons(&self, limit: usize) -> StoreFuture<'_, Vec<(i64, String)>>;
 }
 
 /// The columns [`challenge_row`] reads, in both stores.
@@ -683,6 +697,28 @@ async fn reseat<X: Tx>(
     Ok(())
 }
 
+/// Keeps `skeletons` as account `id`'s (as
+/// [`AccountStore::set_skeletons`]).
+async fn keep_skeletons<X: Tx>(
+    tx: &X,
+    id: i64,
+    mut skeletons: Vec<String>,
+) -> Result<(), StoreError> {
+    tx.execute("DELETE FROM name_skeletons WHERE account_id = ?1", &[&id])
+        .await?;
+    skeletons.sort_unstable();
+    skeletons.dedup();
+    for skeleton in &skeletons {
+        let values: [&dyn Value; 2] = [skeleton, &id];
+        tx.execute(
+            "INSERT INTO name_skeletons (skeleton, account_id) VALUES (?1, ?2)",
+            &values,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 /// Makes `new` (as [`AccountStore::create_account`]).
 async fn create<X: Tx>(tx: &X, new: NewAccount) -> Result<Option<Account>, StoreError> {
     // Two processes given one new name at once: one makes it.
@@ -692,6 +728,7 @@ async fn create<X: Tx>(tx: &X, new: NewAccount) -> Result<Option<Account>, Store
     }
     let id: i64 = tx.value(ADD_ACCOUNT, &new.values()).await?;
     apply(tx, &Change::new_account(id, &new)).await?;
+    keep_skeletons(tx, id, new.skeletons.clone()).await?;
     if let Some(guest) = &new.guest {
         reseat(tx, guest, &new.player, &new.username).await?;
         let values: [&dyn Value; 2] = [&guest.0, &new.player.0];
@@ -1015,5 +1052,46 @@ impl<S: Backend> AccountStore for S {
 
     fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool> {
         one(self, Change::revoke_token(id, public_id, now))
+    }
+
+    fn set_skeletons(&self, id: i64, skeletons: Vec<String>) -> StoreFuture<'_, ()> {
+        self.write(move |tx| Box::pin(keep_skeletons(tx, id, skeletons)))
+    }
+
+    fn accounts_by_skeleton(&self, skeletons: Vec<String>) -> StoreFuture<'_, Vec<String>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                let mut names = Vec::new();
+                for skeleton in &skeletons {
+                    let found: Vec<String> = tx
+                        .query(
+                            "SELECT a.username FROM name_skeletons k
+                             JOIN accounts a ON a.id = k.account_id WHERE k.skeleton = ?1",
+                            &[skeleton],
+                            |r| r.cell(0),
+                        )
+                        .await?;
+                    names.extend(found);
+                }
+                names.sort_unstable();
+                names.dedup();
+                Ok(names)
+            })
+        })
+    }
+
+    fn accounts_without_skeletons(&self, limit: usize) -> StoreFuture<'_, Vec<(i64, String)>> {
+        self.read(move |tx| {
+            Box::pin(async move {
+                tx.query(
+                    "SELECT a.id, a.username FROM accounts a
+                     WHERE NOT EXISTS (SELECT 1 FROM name_skeletons k WHERE k.account_id = a.id)
+                     ORDER BY a.id LIMIT ?1",
+                    &[&(limit as i64)],
+                    |r| Ok((r.cell(0)?, r.cell(1)?)),
+                )
+                .await
+            })
+        })
     }
 }

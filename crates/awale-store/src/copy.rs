@@ -37,6 +37,8 @@ const TABLES: &[&str] = &[
     "puzzle_solvers",
     "puzzle_ratings",
     "puzzle_attempts",
+    "moderation_log",
+    "name_skeletons",
 ];
 
 /// What was copied.
@@ -213,6 +215,7 @@ pub fn copy_to_postgres(from: &Store, to: &PgStore) -> Result<CopyReport, StoreE
             "tournament_chat",
             "mistakes",
             "api_tokens",
+            "moderation_log",
         ] {
             tx.execute(
                 &format!(

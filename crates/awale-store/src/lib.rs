@@ -14,6 +14,7 @@ pub mod explorer;
 mod games;
 mod interface;
 pub mod mistakes;
+pub mod moderation;
 mod postgres;
 pub mod puzzles;
 pub mod ratings;
@@ -32,6 +33,7 @@ pub use error::{StoreError, StoreFuture};
 pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};
 pub use interface::{GameStore, Notice};
 pub use mistakes::{MistakeRow, MistakeStore};
+pub use moderation::ModerationStore;
 pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
 pub use puzzles::{PuzzleStore, SolverRow};
 pub use ratings::RatingStore;
@@ -53,6 +55,7 @@ pub trait Stores:
     + ExplorerStore
     + PuzzleStore
     + reviewed::ReviewedStore
+    + ModerationStore
 {
 }
 impl Stores for Store {}

@@ -513,7 +513,7 @@ pub(crate) fn changes_of_sides(
 
 /// The second key of the players' locks (beside uploads' 0 and account
 /// names' 1).
-const RATING_LOCK_SPACE: i64 = 2;
+pub(crate) const RATING_LOCK_SPACE: i64 = 2;
 
 /// The changes game `id` made, if it was rated.
 pub(crate) async fn game_changes<X: Tx>(

@@ -265,6 +265,7 @@ fn account(n: u8) -> awale_store::NewAccount {
         recovery: Vec::new(),
         session: (format!("s{n}"), 1_000),
         guest: None,
+        skeletons: Vec::new(),
     }
 }
 

@@ -467,6 +467,7 @@ fn new_account(name: &str, guest: Option<PlayerId>) -> NewAccount {
         recovery: vec!["r1".into(), "r2".into()],
         session: (format!("s-{name}"), 1_000),
         guest,
+        skeletons: Vec::new(),
     }
 }
 
@@ -662,6 +663,183 @@ fn sessions_passwords_roles_and_blocks_change_alike_in_both_stores() {
         assert!(store.remove_chat_line(g.id, line.id).await.unwrap());
         assert!(!store.remove_chat_line(g.id, line.id).await.unwrap());
         assert!(store.chat(g.id, 10).await.unwrap().is_empty());
+    }
+    on_both(check);
+}
+
+/// The moderators' actions, made and logged in one transaction; a refund
+/// of a rated game's points; the gains of a window; name skeletons.
+#[test]
+fn moderators_actions_refunds_and_skeletons_are_kept_by_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        use awale_model::account::{ModAction, NewModAction};
+        use awale_model::rating::Speed;
+        let ama = signed_up(&*store, "Ama").await;
+        let kofi = signed_up(&*store, "Kofi").await;
+        let yaa = signed_up(&*store, "Yaa").await;
+        let act = |action, target: Option<i64>, at_ms| NewModAction {
+            by: Some(ama.id),
+            action,
+            target,
+            game: None,
+            report: None,
+            reason: format!("why {at_ms}"),
+            at_ms,
+        };
+        assert!(store
+            .moderate(act(ModAction::Close, Some(kofi.id), 100))
+            .await
+            .unwrap());
+        assert!(store.session("s-Kofi".into(), 500).await.unwrap().is_none());
+        // Closed already: nothing changes, nothing is logged.
+        assert!(!store
+            .moderate(act(ModAction::Close, Some(kofi.id), 101))
+            .await
+            .unwrap());
+        assert!(store
+            .moderate(act(ModAction::Reopen, Some(kofi.id), 102))
+            .await
+            .unwrap());
+        assert!(store.account(kofi.id).await.unwrap().unwrap().is_open());
+        assert!(store
+            .moderate(act(ModAction::Mute, Some(kofi.id), 103))
+            .await
+            .unwrap());
+        assert!(store.account(kofi.id).await.unwrap().unwrap().muted);
+        assert!(store
+            .moderate(act(ModAction::Unmute, Some(kofi.id), 104))
+            .await
+            .unwrap());
+        assert!(!store.account(kofi.id).await.unwrap().unwrap().muted);
+        // The command line's grant: nobody acts.
+        let owner = NewModAction {
+            by: None,
+            ..act(ModAction::GrantAdmin, Some(ama.id), 105)
+        };
+        assert!(store.moderate(owner).await.unwrap());
+        assert_eq!(
+            store.account(ama.id).await.unwrap().unwrap().role,
+            Role::Admin
+        );
+        assert!(store
+            .moderate(act(ModAction::GrantModerator, Some(yaa.id), 106))
+            .await
+            .unwrap());
+        assert!(store
+            .moderate(act(ModAction::RevokeModerator, Some(yaa.id), 107))
+            .await
+            .unwrap());
+        assert_eq!(
+            store.account(yaa.id).await.unwrap().unwrap().role,
+            Role::Player
+        );
+        let report = store
+            .add_report(NewReport {
+                reporter: yaa.id,
+                reported: kofi.id,
+                game: None,
+                reason: "spam".into(),
+                text: String::new(),
+                created_ms: 50,
+            })
+            .await
+            .unwrap();
+        let dismiss = NewModAction {
+            report: Some(report),
+            ..act(ModAction::Dismiss, None, 108)
+        };
+        assert!(store.moderate(dismiss.clone()).await.unwrap());
+        assert!(!store.moderate(dismiss).await.unwrap());
+        assert_eq!(
+            store.reports(10).await.unwrap()[0].resolved_by.as_deref(),
+            Some("Ama")
+        );
+        // A rated game's points given back to both, once.
+        let g = stored(&*store).await;
+        let players = [kofi.player.clone(), yaa.player.clone()];
+        store
+            .rate_game(g.id, players.clone(), Speed::Blitz, Some(Side::South), 200)
+            .await
+            .unwrap();
+        let gains = store.rating_gains(0, 1.0, 10).await.unwrap();
+        assert_eq!(gains.len(), 1);
+        assert_eq!(gains[0].username, "Kofi");
+        assert_eq!(gains[0].games[0].game, g.public_id);
+        assert_eq!(gains[0].games[0].opponent, "Yaa");
+        assert_eq!(gains[0].games[0].points, gains[0].gain);
+        let between = store
+            .games_between(kofi.player.clone(), yaa.player.clone(), 0)
+            .await
+            .unwrap();
+        assert_eq!(between.len(), 1);
+        assert_eq!(
+            store
+                .rated_players(g.public_id.clone())
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        let refund = act(ModAction::Refund, None, 300);
+        assert!(store
+            .refund_game(g.public_id.clone(), refund.clone())
+            .await
+            .unwrap());
+        assert!(!store
+            .refund_game(g.public_id.clone(), refund.clone())
+            .await
+            .unwrap());
+        assert!(!store
+            .refund_game("nosuchgame".into(), refund)
+            .await
+            .unwrap());
+        for p in &players {
+            let rating = store.ratings(p.clone()).await.unwrap()[0].glicko.rating;
+            assert!((rating - 1500.0).abs() < 1e-9, "{rating}");
+        }
+        assert!(store.rating_gains(0, 1.0, 10).await.unwrap().is_empty());
+        let between = store
+            .games_between(kofi.player.clone(), yaa.player.clone(), 0)
+            .await
+            .unwrap();
+        assert_eq!(between[0].refunded_ms, Some(300));
+        // The log, newest first, with names and the game's public id.
+        let log = store.mod_log(20).await.unwrap();
+        let actions: Vec<ModAction> = log.iter().map(|a| a.action).collect();
+        assert_eq!(
+            actions,
+            [
+                ModAction::Refund,
+                ModAction::Dismiss,
+                ModAction::RevokeModerator,
+                ModAction::GrantModerator,
+                ModAction::GrantAdmin,
+                ModAction::Unmute,
+                ModAction::Mute,
+                ModAction::Reopen,
+                ModAction::Close,
+            ]
+        );
+        assert_eq!(log[0].game.as_deref(), Some(g.public_id.as_str()));
+        assert_eq!(log[1].report, Some(report));
+        assert_eq!(log[4].by, None);
+        assert_eq!(log[8].by.as_deref(), Some("Ama"));
+        assert_eq!(log[8].target.as_deref(), Some("Kofi"));
+        assert_eq!(log[8].reason, "why 100");
+        // Name skeletons: one indexed lookup finds the look-alike.
+        assert_eq!(store.accounts_without_skeletons(10).await.unwrap().len(), 3);
+        store
+            .set_skeletons(kofi.id, vec!["kofi".into(), "kofi".into()])
+            .await
+            .unwrap();
+        assert_eq!(
+            store
+                .accounts_by_skeleton(vec!["kofi".into(), "other".into()])
+                .await
+                .unwrap(),
+            ["Kofi"]
+        );
+        assert_eq!(store.accounts_without_skeletons(10).await.unwrap().len(), 2);
     }
     on_both(check);
 }

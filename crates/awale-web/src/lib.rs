@@ -140,6 +140,7 @@ pub struct AppState {
 struct Shared {
     games: Arc<games::Games>,
     accounts: Arc<accounts::Accounts>,
+    moderation: awale_service::moderation::Moderation,
     computer: Arc<computer::Computer>,
     config: Config,
     policy: Policy,
@@ -277,6 +278,17 @@ impl AppState {
                 .with_device_key(secret::hmac_sha256(&guest_key.bytes(), b"awale device key")),
         );
         games.start()?;
+        {
+            // The name skeletons of accounts made before they were kept.
+            let accounts = Arc::clone(&accounts);
+            tokio::spawn(async move {
+                match accounts.index_names().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(accounts = n, "name skeletons kept"),
+                    Err(e) => tracing::warn!(error = %e, "name skeletons not kept"),
+                }
+            });
+        }
         games.set_challenge_grace(config.challenge_grace);
         // Blocks are the accounts' (asked when a pairing is found).
         let pools = pools::Pools::with_accounts(
@@ -310,6 +322,11 @@ impl AppState {
             Arc::clone(&direct),
             Arc::clone(&chat),
         ));
+        let moderation = awale_service::moderation::Moderation::new(
+            store.clone(),
+            Arc::clone(&accounts),
+            Arc::clone(&games),
+        );
         let mistakes = mistakes::Mistakes::new(store.clone(), store.clone(), Arc::clone(&computer));
         let explorer = awale_service::explorer::Explorer::new(store.clone(), Arc::clone(&computer));
         let study: Arc<study::Study> = Arc::default();
@@ -354,6 +371,7 @@ impl AppState {
                 player_pages,
                 tournaments,
                 ladder,
+                moderation,
                 chat,
                 stopping: tokio::sync::watch::channel(false).0,
                 policy,

@@ -294,7 +294,7 @@ async fn moderation_is_for_moderators_and_reports_reach_them() {
     ama.posted(
         &app,
         "/api/moderation/close",
-        json!({"username": "kofi"}),
+        json!({"username": "kofi", "reason": "insults"}),
         StatusCode::NO_CONTENT,
     )
     .await;

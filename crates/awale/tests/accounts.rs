@@ -497,18 +497,18 @@ fn rated_games_show_on_both_players_pages_and_on_the_leaderboard() {
         );
         std::thread::sleep(std::time::Duration::from_secs(2));
     }
-    ama.wait_shown("#reports-list li.report a", 10);
+    ama.wait_shown("#mod-reports li.report a", 10);
     // The players' room of the reported game, read from the report.
-    tap(&ama, "#reports-list li.report button.read-chat");
+    tap(&ama, "#mod-reports li.report button.read-chat");
     ama.wait_for(
         "the reported game's players' room",
-        "return document.querySelector('#reports-list .report-chat')\
+        "return document.querySelector('#mod-reports .report-chat')\
            .textContent.includes('between the two of us') || null",
         20,
     );
     let found = ama.axe_violations();
     assert!(found.is_empty(), "a reported game's chat: {found:?}");
-    tap(&ama, "#reports-list li.report a");
+    tap(&ama, "#mod-reports li.report a");
     ama.wait_for(
         "the reported game, the dialog closed",
         &format!(

@@ -84,10 +84,23 @@ impl Accounts {
             )
             .because("reserved"));
         }
-        for alike in name_skeletons(&username) {
-            if alike != key
-                && parse_username(&alike).is_ok()
-                && self.store.account_by_key(alike).await?.is_some()
+        // One indexed lookup of the name's skeletons among the accounts'
+        // (`mike` beside `rnike`, `aIice` beside `alice`, whichever came
+        // first); the names whose skeletons are not indexed yet (accounts
+        // made before they were, until `index_names` has run) by their key.
+        let skeletons = name_skeletons(&username);
+        if !self
+            .store
+            .accounts_by_skeleton(skeletons.clone())
+            .await?
+            .is_empty()
+        {
+            return Err(taken(&username));
+        }
+        for alike in &skeletons {
+            if *alike != key
+                && parse_username(alike).is_ok()
+                && self.store.account_by_key(alike.clone()).await?.is_some()
             {
                 return Err(taken(&username));
             }
@@ -108,6 +121,7 @@ impl Accounts {
             recovery: codes.iter().map(|c| digest(&normal_code(c))).collect(),
             session: (session, expires),
             guest: guest.clone(),
+            skeletons,
         };
         let account = self
             .store

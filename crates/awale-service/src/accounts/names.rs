@@ -172,6 +172,34 @@ pub fn check_single_script(name: &str) -> Result<(), Error> {
 }
 
 impl Accounts {
+    /// Keeps the name skeletons of the accounts made before they were
+    /// kept (a store of an earlier version), a few hundred at a time:
+    /// how many. Run once at start; sign-up also looks names up by their
+    /// key meanwhile.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn index_names(&self) -> Result<usize, Error> {
+        let mut done = 0;
+        loop {
+            let batch = self.store.accounts_without_skeletons(500).await?;
+            if batch.is_empty() {
+                return Ok(done);
+            }
+            for (id, username) in batch {
+                let mut skeletons = name_skeletons(&username);
+                if skeletons.is_empty() {
+                    // A name of no skeleton is kept under itself, so that
+                    // it is not read again.
+                    skeletons.push(username.to_lowercase());
+                }
+                self.store.set_skeletons(id, skeletons).await?;
+                done += 1;
+            }
+        }
+    }
+
     /// Refuses a guest's nickname (checked by `parse_name`) that would
     /// pass for an account or for the server: one that, folded as sign-up
     /// folds usernames, is a reserved name or the username of an account,
@@ -202,6 +230,14 @@ impl Accounts {
         }
         // Only a name a username could be is looked up: the name, and
         // each of its skeletons (`ａｌｉｃｅ` is looked up as `alice`).
+        if !self
+            .store
+            .accounts_by_skeleton(alike.clone())
+            .await?
+            .is_empty()
+        {
+            return refused("account");
+        }
         let mut keys = vec![key];
         keys.extend(alike);
         keys.dedup();

@@ -71,6 +71,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("../bots.sql")),
         // Version 15: puzzle ratings (solvers', puzzles', first tries).
         M::up(include_str!("../puzzle_ratings.sql")),
+        // Version 16: moderation with ranks (the moderators' log, refunded
+        // rating changes, accounts' name skeletons).
+        M::up(include_str!("../moderation.sql")),
     ]
 }
 

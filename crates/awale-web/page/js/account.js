@@ -5,8 +5,9 @@
 // server answers codes, worded here (words.js errorWords); the session
 // cookie is the server's (HttpOnly): the page never sees its secret.
 
-import { api, fetched } from "./api.js";
+import { api } from "./api.js";
 import { lineItem } from "./chat-lines.js";
+import { setReadChat, showModeration } from "./moderation.js";
 import { button, textEl } from "./dom.js";
 import { session } from "./game.js";
 import { locale, t } from "./i18n.js";
@@ -24,7 +25,7 @@ let page = null;
 export function render() {
   const account = me.account || null;
   setKid(account && account.kid);
-  setModerator(account && account.role === "moderator");
+  setModerator(account && (account.role === "moderator" || account.role === "admin"));
   const button = $("#btn-account");
   button.textContent = account ? account.username : t("log_in");
   button.classList.toggle("signed-in", !!account);
@@ -104,8 +105,12 @@ async function showAccount() {
   }
   $("#blocked-none").hidden = page.blocked.length > 0;
   await showTokens();
-  $("#moderation").hidden = page.account.role !== "moderator";
-  if (page.account.role === "moderator") await showReports();
+  const moderates = page.account.role === "moderator" || page.account.role === "admin";
+  $("#moderation").hidden = !moderates;
+  if (moderates) {
+    setReadChat((game, box) => tried(() => readChat(game, box)));
+    await showModeration(fail);
+  }
 }
 
 function showCodes(codes, then) {
@@ -201,67 +206,6 @@ async function deleteAccount(ev) {
 }
 
 // ---------------------------------------------------------- moderators --
-
-async function showReports() {
-  const list = $("#reports-list");
-  list.textContent = "";
-  const answer = await fetched("/api/moderation/reports", fail);
-  if (answer === undefined) return;
-  $("#reports-none").hidden = answer.reports.length > 0;
-  for (const r of answer.reports) {
-    const li = document.createElement("li");
-    li.className = r.resolved_ms ? "report done" : "report";
-    const head = document.createElement("div");
-    head.textContent = t("report_line", {
-      reporter: r.reporter,
-      reported: r.reported,
-      reason: t("report_reason_" + r.reason),
-    });
-    li.append(head);
-    if (r.game) {
-      const link = document.createElement("a");
-      link.href = `#game=${r.game}`;
-      link.textContent = t("report_game", r.game);
-      // The game opens behind the modal dialog: the dialog goes.
-      link.onclick = () => $("#dlg-account").close();
-      li.append(link);
-    }
-    // The game's two rooms, read here when asked (for a report only).
-    const rooms = document.createElement("div");
-    rooms.className = "report-chat";
-    if (r.text) {
-      const text = document.createElement("p");
-      text.className = "small";
-      text.dir = "auto";
-      text.textContent = r.text;
-      li.append(text);
-    }
-    const actions = document.createElement("div");
-    actions.className = "report-actions";
-    const act = (key, run) => {
-      const b = button(t(key), "", async () => {
-        await tried(async () => {
-          await run();
-          await showReports();
-        });
-      });
-      actions.append(b);
-    };
-    if (r.game) {
-      actions.append(button(t("report_read_chat"), "read-chat", () => tried(() => readChat(r.game, rooms))));
-    }
-    if (!r.resolved_ms) act("report_resolve", () => api("POST", `/api/moderation/reports/${r.id}/resolve`));
-    else {
-      const by = textEl("span", "muted small", t("report_resolved_by", r.resolved_by || "?"));
-      actions.append(by);
-    }
-    act("mute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: true }));
-    act("unmute", () => api("POST", "/api/moderation/mute", { username: r.reported, muted: false }));
-    act("close_account", () => api("POST", "/api/moderation/close", { username: r.reported }));
-    li.append(actions, rooms);
-    list.append(li);
-  }
-}
 
 // Both rooms of reported game `game`, as a moderator reads them, drawn in
 // `box` (each line with its removal).

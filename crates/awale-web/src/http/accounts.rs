@@ -379,14 +379,42 @@ pub async fn reports(State(state): State<AppState>, me: SignedIn) -> ApiResult<J
 /// The pairs flagged for playing rated from one place, for a moderator.
 #[derive(Serialize)]
 pub struct Flags {
-    /// Newest first.
-    pub flags: Vec<awale_service::fairplay::FlaggedPair>,
+    /// Newest first, each with their rated games together lately.
+    pub flags: Vec<awale_service::moderation::FlagView>,
 }
 
 /// GET /api/moderation/flags.
 pub async fn flags(State(state): State<AppState>, me: SignedIn) -> ApiResult<Json<Flags>> {
-    let flags = state.shared.accounts.flagged_pairs(&me.account)?;
-    Ok(Json(Flags { flags }))
+    let desk = state.shared.moderation.desk(&me.account).await?;
+    Ok(Json(Flags { flags: desk.flags }))
+}
+
+/// GET /api/moderation/desk: the moderator page (reports, flagged pairs,
+/// unusual gains, the accounts they name with their state, the log).
+pub async fn desk(
+    State(state): State<AppState>,
+    me: SignedIn,
+) -> ApiResult<Json<awale_service::moderation::Desk>> {
+    Ok(Json(state.shared.moderation.desk(&me.account).await?))
+}
+
+/// GET /api/moderation/accounts/{name}: an account's state and the
+/// actions that apply, for a moderator.
+pub async fn mod_account(
+    State(state): State<AppState>,
+    me: SignedIn,
+    Path(name): Path<String>,
+) -> ApiResult<Json<awale_service::moderation::ModAccount>> {
+    let account = state.shared.moderation.account(&me.account, &name).await?;
+    Ok(Json(account))
+}
+
+/// The body of POST /api/moderation/reports/{id}/resolve.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveRequest {
+    #[serde(default)]
+    reason: String,
 }
 
 /// POST /api/moderation/reports/{id}/resolve.
@@ -394,6 +422,7 @@ pub async fn resolve(
     State(state): State<AppState>,
     me: SignedIn,
     Path(id): Path<String>,
+    JsonBody(req): JsonBody<ResolveRequest>,
 ) -> ApiResult<StatusCode> {
     let id = id.parse::<i64>().map_err(|_| {
         Error::new(
@@ -404,8 +433,8 @@ pub async fn resolve(
     })?;
     state
         .shared
-        .accounts
-        .resolve_report(&me.account, id)
+        .moderation
+        .dismiss(&me.account, id, &req.reason)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -416,18 +445,58 @@ pub async fn resolve(
 pub struct MuteRequest {
     username: String,
     muted: bool,
+    #[serde(default)]
+    reason: String,
 }
 
-/// The body of POST /api/moderation/close.
+/// The body of POST /api/moderation/close, `reopen`, `grant`, `revoke`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CloseRequest {
+pub struct AccountAction {
     username: String,
+    #[serde(default)]
+    reason: String,
+}
+
+/// The body of POST /api/moderation/refund.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefundRequest {
+    games: Vec<String>,
+    #[serde(default)]
+    reason: String,
+}
+
+/// The games refunded.
+#[derive(Serialize)]
+pub struct Refunded {
+    /// How many.
+    pub refunded: usize,
+}
+
+/// POST /api/moderation/refund: gives back the rating points of games.
+pub async fn refund(
+    State(state): State<AppState>,
+    me: SignedIn,
+    JsonBody(req): JsonBody<RefundRequest>,
+) -> ApiResult<Json<Refunded>> {
+    let refunded = state
+        .shared
+        .moderation
+        .refund(&me.account, &req.games, &req.reason)
+        .await?;
+    Ok(Json(Refunded { refunded }))
 }
 
 account_acts! {
     /// POST /api/moderation/mute: mutes a player from chat (or not).
-    mute(MuteRequest): |shared, me, req| shared.accounts.mute(&me.account, &req.username, req.muted);
+    mute(MuteRequest): |shared, me, req| shared.moderation.mute(&me.account, &req.username, req.muted, &req.reason);
     /// POST /api/moderation/close: closes a player's account.
-    close(CloseRequest): |shared, me, req| shared.accounts.close(&me.account, &req.username);
+    close(AccountAction): |shared, me, req| shared.moderation.close(&me.account, &req.username, &req.reason);
+    /// POST /api/moderation/reopen: opens a closed account again.
+    reopen(AccountAction): |shared, me, req| shared.moderation.reopen(&me.account, &req.username, &req.reason);
+    /// POST /api/moderation/grant: an administrator makes a player a moderator.
+    grant(AccountAction): |shared, me, req| shared.moderation.grant_moderator(&me.account, &req.username, &req.reason);
+    /// POST /api/moderation/revoke: an administrator makes a moderator a player.
+    revoke(AccountAction): |shared, me, req| shared.moderation.revoke_moderator(&me.account, &req.username, &req.reason);
 }

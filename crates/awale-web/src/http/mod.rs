@@ -146,8 +146,14 @@ fn moderation_routes() -> Router<AppState> {
         .route("/reports", get(accounts::reports))
         .route("/reports/{id}/resolve", post(accounts::resolve))
         .route("/flags", get(accounts::flags))
+        .route("/desk", get(accounts::desk))
+        .route("/accounts/{name}", get(accounts::mod_account))
         .route("/mute", post(accounts::mute))
         .route("/close", post(accounts::close))
+        .route("/reopen", post(accounts::reopen))
+        .route("/grant", post(accounts::grant))
+        .route("/revoke", post(accounts::revoke))
+        .route("/refund", post(accounts::refund))
         .route("/chat-remove", post(chat::remove_game_line))
         .route(
             "/tournament-chat-remove",

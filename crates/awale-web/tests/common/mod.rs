@@ -158,7 +158,7 @@ impl Browser {
 
     /// A moderator mutes the player `name` from chat.
     pub async fn mute(&mut self, app: &Router, name: &str) {
-        let body = json!({"username": name, "muted": true});
+        let body = json!({"username": name, "muted": true, "reason": "rude words"});
         self.posted(app, "/api/moderation/mute", body, StatusCode::NO_CONTENT)
             .await;
     }
