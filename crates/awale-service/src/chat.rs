@@ -26,11 +26,12 @@ use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::{AccountStore, GameStore, Notice};
 use tokio::sync::broadcast;
 
-use crate::accounts::{Account, Accounts};
+use crate::accounts::Accounts;
 use crate::games::Games;
 use crate::limiter::{PerPlayerAndClient, Rate};
 use crate::live::{Audience, Listener};
 use crate::tournaments::Tournaments;
+use awale_model::account::Account;
 use awale_model::Code;
 
 /// Longest chat message, in characters.

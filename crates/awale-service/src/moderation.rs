@@ -14,11 +14,12 @@
 
 use std::sync::Arc;
 
-use crate::accounts::{Account, Accounts, Report, Role};
+use crate::accounts::Accounts;
 use crate::error::{Error, Kind};
 use crate::fairplay::FlaggedPair;
 use crate::game::clean_text;
 use crate::games::Games;
+use awale_model::account::{Account, Report, Role};
 use awale_model::account::{GainGame, LoggedAction, ModAction, NewModAction, RatingGain};
 use awale_model::Code;
 use awale_store::ModerationStore;

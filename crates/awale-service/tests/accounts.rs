@@ -8,9 +8,10 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use awale_core::{Game, Rules, Side};
+use awale_model::account::Role;
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use awale_model::lists::ChatLine;
-use awale_service::accounts::{Accounts, Role, SignedUp};
+use awale_service::accounts::{Accounts, SignedUp};
 use awale_service::chat::Chat;
 use awale_service::games::Games;
 use awale_service::limiter::Rate;

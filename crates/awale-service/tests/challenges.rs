@@ -11,9 +11,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use awale_core::{Game, Rules, Side};
+use awale_model::account::Account;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
 use awale_model::rating::Speed;
-use awale_service::accounts::{Account, Accounts};
+use awale_service::accounts::Accounts;
 use awale_service::challenges::{
     ChallengeState, ChallengeView, Challenges, NewChallenge, EXPIRES_MS, MAX_OPEN,
 };

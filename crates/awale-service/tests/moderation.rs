@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::ModAction;
+use awale_model::account::{Account, Role};
 use awale_model::game::{Clock, Mode, Seat, WebGame};
-use awale_service::accounts::{Account, Accounts, Role, SignedUp};
+use awale_service::accounts::{Accounts, SignedUp};
 use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_service::moderation::Moderation;

@@ -8,8 +8,8 @@
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use awale_model::account::Role;
 use awale_model::account::{ModAction, NewModAction};
-use awale_service::accounts::Role;
 use awale_service::clock::Clock;
 use awale_store::AccountStore;
 use awale_store::ModerationStore;

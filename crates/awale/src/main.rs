@@ -127,7 +127,10 @@ fn main() -> ExitCode {
     });
     let result = match command {
         Command::Serve(args) => serve::run(args),
-        Command::Play(args) => play::run(args),
+        Command::Play(mut args) => match args.online() {
+            Some((server, token, game, lang)) => play_online::run(&server, &token, game, lang),
+            None => play::run(args),
+        },
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Show(args) => show::run(args),

@@ -602,11 +602,17 @@ impl Session {
     }
 }
 
-pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
-    if let (Some(server), Some(token)) = (args.online.take(), args.token.take()) {
-        let lang = args.lang.unwrap_or_else(lang_from_env);
-        return crate::play_online::run(&server, &token, args.game.take(), lang);
+impl Args {
+    /// With --online and --token: the site, the token, the game asked for
+    /// and the language (`awale play --online`, in `play_online.rs`).
+    pub(crate) fn online(&mut self) -> Option<(String, String, Option<String>, Lang)> {
+        let (server, token) = (self.online.take()?, self.token.take()?);
+        let lang = self.lang.unwrap_or_else(lang_from_env);
+        Some((server, token, self.game.take(), lang))
     }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut session = Session::new(args)?;
     session.greet();
     // Bytes, not `lines()`: a typed byte that is not UTF-8 is a line the

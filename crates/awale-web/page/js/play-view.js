@@ -369,6 +369,9 @@ function renderStatus() {
     const accuracy = k === null ? endAccuracy(g) : "";
     const key = JSON.stringify([g.id, result, reason, k === null, canReview(g), t("review"), t("new_game"), accuracy]);
     if (box.dataset.result === key) return;
+    // A button of the end that had the focus has it again once drawn
+    // anew (the accuracy comes after the review its button asked for).
+    const focused = box.contains(document.activeElement) ? document.activeElement.id : "";
     box.textContent = "";
     box.dataset.result = key;
     const res = document.createElement("div");
@@ -397,6 +400,7 @@ function renderStatus() {
       actions.append(review, again);
       box.append(actions);
     }
+    if (focused) document.getElementById(focused)?.focus();
     return;
   }
   text(turnWords(g));

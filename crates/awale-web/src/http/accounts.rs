@@ -14,9 +14,9 @@ use super::error::ApiError;
 use super::extract::{account_acts, ClientIp, GuestCookie, JsonBody, Session, SignedIn, Viewer};
 use super::guard::{device_cookie, device_of, session_cookie};
 use super::online::drop_account_name;
-use crate::accounts::{AccountView, Report};
 use crate::error::Error;
 use crate::AppState;
+use awale_model::account::{AccountView, Report};
 use awale_model::Code;
 
 type ApiResult<T> = Result<T, ApiError>;

@@ -242,7 +242,7 @@ impl Viewer {
 #[derive(Clone, Debug)]
 pub struct SignedIn {
     /// The account, as looked up for this request.
-    pub account: crate::accounts::Account,
+    pub account: awale_model::account::Account,
     /// The session's secret (from the cookie).
     pub secret: String,
 }

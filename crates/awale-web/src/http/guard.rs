@@ -23,7 +23,7 @@ use cookie::{Cookie, SameSite};
 use super::error::ApiError;
 use super::extract::{says_json, ClientIp, GuestCookie, Session, SignedIn, Viewer};
 use crate::AppState;
-pub use awale_model::secret::player_id;
+use awale_model::secret::player_id;
 use awale_model::Code;
 
 /// The cookie that holds a browser's player secret.

@@ -29,7 +29,7 @@ pub struct Me {
     /// A number for a default nickname ("Guest 4821", "Invité 4821").
     pub guest: u32,
     /// The account this browser is logged in to, if any.
-    pub account: Option<crate::accounts::AccountView>,
+    pub account: Option<awale_model::account::AccountView>,
 }
 
 /// The name a player sits and speaks under: a logged-in account's
@@ -96,7 +96,7 @@ async fn stored_name(state: &AppState, player: &PlayerId) -> Result<Option<Strin
 pub(crate) async fn drop_account_name(
     state: &AppState,
     guest: Option<PlayerId>,
-    account: &crate::accounts::Account,
+    account: &awale_model::account::Account,
 ) -> Result<(), Error> {
     let Some(guest) = guest.filter(|g| *g != account.player) else {
         return Ok(());
