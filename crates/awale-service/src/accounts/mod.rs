@@ -29,7 +29,7 @@ use crate::limiter::{Limit, Limiter, Rate};
 use crate::lock;
 use crate::secret::{digest, new_secret, random_bytes};
 use crate::store::{AccountStore, NewAccount, NewReport};
-use awale_model::account::{Account, AccountView, Report, Role};
+use awale_model::account::{Account, Report, Role};
 
 mod blocks;
 mod log_in;
