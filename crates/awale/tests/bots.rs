@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use webdriver::Site;
+use webdriver::{account_cookies, bot_token, make_token, request_as, Site};
 
 /// A child process killed when dropped.
 struct Bridge(Child);
@@ -22,85 +22,6 @@ impl Drop for Bridge {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-/// One request with `cookies`: the status, the JSON answer and the
-/// cookies set (`NAME=VALUE`).
-fn request(
-    url: &str,
-    method: &str,
-    path: &str,
-    cookies: &str,
-    body: Value,
-) -> (u16, Value, Vec<String>) {
-    let addr = url.trim_start_matches("http://");
-    let mut stream = webdriver::send(
-        addr,
-        method,
-        path,
-        Some(cookies),
-        Some(&body),
-        Duration::from_secs(30),
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let set = head
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("set-cookie: ")
-                .or_else(|| l.strip_prefix("Set-Cookie: "))
-        })
-        .map(|c| c.split(';').next().unwrap().to_string())
-        .collect();
-    (
-        status,
-        serde_json::from_str(body).unwrap_or(Value::Null),
-        set,
-    )
-}
-
-/// Signs up `name` (its player's cookie made of `n`): its cookies.
-fn sign_up(site: &Site, name: &str, n: u8) -> String {
-    let player = format!("awale_player={}", format!("{n:02x}").repeat(32));
-    let (status, answer, set) = request(
-        &site.url,
-        "POST",
-        "/api/account/signup",
-        &player,
-        json!({"username": name, "password": "seeds in the fourth hole"}),
-    );
-    assert_eq!(status, 201, "{answer}");
-    let session = set
-        .iter()
-        .find(|c| c.contains("session"))
-        .expect("a session")
-        .clone();
-    format!("{player}; {session}")
-}
-
-/// A token of scopes `scopes` for the account of `cookies`.
-fn make_token(site: &Site, cookies: &str, scopes: &[&str]) -> String {
-    let (status, answer, _) = request(
-        &site.url,
-        "POST",
-        "/api/account/tokens",
-        cookies,
-        json!({"name": "client", "scopes": scopes}),
-    );
-    assert_eq!(status, 201, "{answer}");
-    answer["token"].as_str().unwrap().to_string()
-}
-
-/// Signs up `name`, upgrades it to a bot and makes its token: the token.
-fn bot_token(site: &Site, name: &str, n: u8) -> String {
-    let cookies = sign_up(site, name, n);
-    let (status, answer, _) = request(&site.url, "POST", "/api/account/bot", &cookies, json!({}));
-    assert_eq!(status, 200, "{answer}");
-    make_token(site, &cookies, &["bot:play"])
 }
 
 /// `awale bot` for `token` around `awale uci` at `level`, with `more`
@@ -268,10 +189,10 @@ fn a_person_plays_an_online_game_against_a_bot_in_the_terminal_through_the_board
     std::thread::sleep(Duration::from_millis(500));
     // Ama, a person, challenges the bot from the page (South, 5+0), and
     // plays from the terminal with a token of scope board:play.
-    let ama = sign_up(&site, "Ama", 3);
+    let ama = account_cookies(&site, "Ama", 3);
     let token = make_token(&site, &ama, &["board:play"]);
-    let (status, made, _) = request(
-        &site.url,
+    let (status, made, _) = request_as(
+        &site,
         "POST",
         "/api/challenges",
         &ama,
@@ -340,8 +261,8 @@ fn a_person_plays_an_online_game_against_a_bot_in_the_terminal_through_the_board
     );
     ends(&mut b, Duration::from_secs(30), &beta_log);
     // Said in the players' room: Ama reads it.
-    let (_, chat, _) = request(
-        &site.url,
+    let (_, chat, _) = request_as(
+        &site,
         "GET",
         &format!("/api/games/{game}/chat"),
         &ama,

@@ -1260,9 +1260,9 @@ pub fn request_as(
     )
 }
 
-/// Signs up `name` (as the player numbered `n`), upgrades it to a bot and
-/// makes its token of scope `bot:play`: the token.
-pub fn bot_token(site: &Site, name: &str, n: u8) -> String {
+/// Signs up `name` through the API (its player's cookie made of `n`):
+/// its cookies.
+pub fn account_cookies(site: &Site, name: &str, n: u8) -> String {
     let player = format!("awale_player={}", format!("{n:02x}").repeat(32));
     let (status, answer, set) = request_as(
         site,
@@ -1277,18 +1277,29 @@ pub fn bot_token(site: &Site, name: &str, n: u8) -> String {
         .find(|c| c.contains("session"))
         .expect("a session")
         .clone();
-    let cookies = format!("{player}; {session}");
-    let (status, answer, _) = request_as(site, "POST", "/api/account/bot", &cookies, json!({}));
-    assert_eq!(status, 200, "{answer}");
+    format!("{player}; {session}")
+}
+
+/// A token of scopes `scopes` for the account of `cookies`.
+pub fn make_token(site: &Site, cookies: &str, scopes: &[&str]) -> String {
     let (status, answer, _) = request_as(
         site,
         "POST",
         "/api/account/tokens",
-        &cookies,
-        json!({"name": "bridge", "scopes": ["bot:play"]}),
+        cookies,
+        json!({"name": "bridge", "scopes": scopes}),
     );
     assert_eq!(status, 201, "{answer}");
     answer["token"].as_str().unwrap().to_string()
+}
+
+/// Signs up `name` (as the player numbered `n`), upgrades it to a bot and
+/// makes its token of scope `bot:play`: the token.
+pub fn bot_token(site: &Site, name: &str, n: u8) -> String {
+    let cookies = account_cookies(site, name, n);
+    let (status, answer, _) = request_as(site, "POST", "/api/account/bot", &cookies, json!({}));
+    assert_eq!(status, 200, "{answer}");
+    make_token(site, &cookies, &["bot:play"])
 }
 
 /// Two bots named `bots` (each with the level of its engine) play one
