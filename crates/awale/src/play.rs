@@ -149,20 +149,26 @@ impl Clock {
     }
 
     fn text(&self, lang: Lang) -> String {
-        let show = |d: Duration| {
-            let s = d.as_secs();
-            format!("{}:{:02}", s / 60, s % 60)
-        };
-        format!(
-            "{}{} {} {} · {} {}",
-            t(lang, "Pendule", "Clock"),
-            colon(lang),
-            side_name(lang, Side::South),
-            show(self.left[0]),
-            side_name(lang, Side::North),
-            show(self.left[1])
-        )
+        clock_text(lang, self.left.map(|d| d.as_millis() as i64))
     }
+}
+
+/// Both sides' time left (South's, North's, in ms) in words: "Clock: South
+/// 2:05 · North 1:59".
+pub(crate) fn clock_text(lang: Lang, left_ms: [i64; 2]) -> String {
+    let show = |ms: i64| {
+        let s = ms.max(0) / 1000;
+        format!("{}:{:02}", s / 60, s % 60)
+    };
+    format!(
+        "{}{} {} {} · {} {}",
+        t(lang, "Pendule", "Clock"),
+        colon(lang),
+        side_name(lang, Side::South),
+        show(left_ms[0]),
+        side_name(lang, Side::North),
+        show(left_ms[1])
+    )
 }
 
 /// `fr` or `en` (also `français`, `english`).

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 
 use crate::api_client::{refusal, ApiClient, Lines};
 use crate::board_text;
-use crate::play::{colon, read_command, side_name, t, Command};
+use crate::play::{clock_text, colon, read_command, side_name, t, Command};
 use crate::words::Lang;
 
 /// How long the games going on are gathered when the event stream opens
@@ -408,19 +408,7 @@ impl Online {
         if let (Some(south), Some(north)) =
             (state["time_ms"][0].as_i64(), state["time_ms"][1].as_i64())
         {
-            let show = |ms: i64| {
-                let s = ms.max(0) / 1000;
-                format!("{}:{:02}", s / 60, s % 60)
-            };
-            outln!(
-                "{}{} {} {} · {} {}",
-                t(lang, "Pendule", "Clock"),
-                colon(lang),
-                side_name(lang, Side::South),
-                show(south),
-                side_name(lang, Side::North),
-                show(north)
-            );
+            outln!("{}", clock_text(lang, [south, north]));
         }
         if over {
             let winner = match side_of(&state["winner"]) {

@@ -11,6 +11,7 @@ use super::api::bearer;
 use super::error::ApiError;
 use crate::bots::Scope;
 use crate::AppState;
+use awale_model::account::Account;
 use awale_service::ladder::{LadderView, Membership, Rung};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -21,13 +22,8 @@ pub async fn join(
     Path(ladder): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Membership>> {
-    let caller = state
-        .shared
-        .api
-        .caller(bearer(&headers), Scope::BotPlay)
-        .await?;
-    let rung = Rung::from_name(&ladder)?;
-    Ok(Json(state.shared.ladder.join(&caller.account, rung).await?))
+    let (bot, rung) = bot_and_rung(&state, &ladder, &headers).await?;
+    Ok(Json(state.shared.ladder.join(&bot, rung).await?))
 }
 
 /// POST /api/bot/ladder/{ladder}/leave: the token's bot leaves the ladder.
@@ -36,13 +32,23 @@ pub async fn leave(
     Path(ladder): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Membership>> {
+    let (bot, rung) = bot_and_rung(&state, &ladder, &headers).await?;
+    Ok(Json(state.shared.ladder.leave(&bot, rung)))
+}
+
+/// The bot of the request's token (scope `bot:play`) and the ladder its
+/// path names.
+async fn bot_and_rung(
+    state: &AppState,
+    ladder: &str,
+    headers: &HeaderMap,
+) -> ApiResult<(Account, Rung)> {
     let caller = state
         .shared
         .api
-        .caller(bearer(&headers), Scope::BotPlay)
+        .caller(bearer(headers), Scope::BotPlay)
         .await?;
-    let rung = Rung::from_name(&ladder)?;
-    Ok(Json(state.shared.ladder.leave(&caller.account, rung)))
+    Ok((caller.account, Rung::from_name(ladder)?))
 }
 
 /// GET /api/ladder: the ladders, public.
