@@ -263,13 +263,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(task) => Some(task.await.context("the arena")??),
             None => None,
         };
-        run.stop.store(true, Ordering::Relaxed);
-        let wal = WalWatch::report_of(wal).await?;
-        let logins = match flood {
-            Some(task) => Some(task.await.context("log-ins")??),
-            None => None,
-        };
-        let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let (wal, logins, games) = stop_run(&run.stop, wal, flood, &games).await?;
         let lost = lost_moves(&run, &games).await?;
         let moves = run.moves.load(Ordering::Relaxed);
         let mut report = run.report((args.games, args.spectators), games.len(), moves, lost);
@@ -316,6 +310,25 @@ fn on_loopback(addrs: &[String]) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The run's end: stops its players (`stop`), then gives the log's report (with
+/// `--games-file`), the log-ins of the flood (with `--logins`) and the
+/// games made.
+async fn stop_run(
+    stop: &AtomicBool,
+    wal: Option<WalWatch>,
+    flood: Option<tokio::task::JoinHandle<anyhow::Result<Logins>>>,
+    games: &Mutex<Vec<GameRef>>,
+) -> anyhow::Result<(Option<Value>, Option<Logins>, Vec<GameRef>)> {
+    stop.store(true, Ordering::Relaxed);
+    let wal = WalWatch::report_of(wal).await?;
+    let logins = match flood {
+        Some(task) => Some(task.await.context("log-ins")??),
+        None => None,
+    };
+    let games = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    Ok((wal, logins, games))
 }
 
 /// The games file's log (`FILE-wal`) looked at while the run lasts.

@@ -32,8 +32,8 @@ use serde_json::{json, Value};
 
 use super::{
     http_client, json_body, letters, log_in_flood_with, loopback, new_game, on_loopback, play_out,
-    player_cookie, request_to, runtime, take_events, Answer, Head, Http, Logins, Players, Tally,
-    WalWatch,
+    player_cookie, request_to, runtime, stop_run, take_events, Answer, Head, Http, Logins, Players,
+    Tally, WalWatch,
 };
 
 /// What `awale loadtest` gives this run.
@@ -602,13 +602,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for p in pairs {
             let _ = p.await;
         }
-        run.stop.store(true, Ordering::Relaxed);
-        let wal = WalWatch::report_of(wal).await?;
-        let logins = match flood {
-            Some(task) => Some(task.await.context("log-ins")??),
-            None => None,
-        };
-        let games: Vec<GameRef> = games.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let (wal, logins, games) = stop_run(&run.stop, wal, flood, &games).await?;
         let db = match &args.store {
             Some(url) => Some(awale_store::PgStore::connect(url).context("--store")?),
             None => None,
