@@ -43,7 +43,9 @@ export async function show(route) {
   const q = new URLSearchParams({ play });
   const speed = $("#explorer-speed").value;
   if (speed) q.set("speed", speed);
-  const band = BANDS[Number($("#explorer-band").value)];
+  // "" is any rating (Number("") would be the first band).
+  const chosen = $("#explorer-band").value;
+  const band = chosen === "" ? null : BANDS[Number(chosen)];
   if (band && band[0] !== null) q.set("min_rating", band[0]);
   if (band && band[1] !== null) q.set("max_rating", band[1]);
   const asked = String(q);
