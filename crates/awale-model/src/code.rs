@@ -39,12 +39,12 @@ codes! {
     AccountName = "account_name",
     /// The page: "Tournaments are for accounts: sign up or log in."
     AccountNeeded = "account_needed",
-    /// The page: "This is so already (the page was out of date): look again."
-    AlreadyDone = "already_done",
     /// The page: "This account is already a bot."
     AlreadyBot = "already_bot",
     /// The page: "Your challenge to this player already waits for their answer."
     AlreadyChallenged = "already_challenged",
+    /// The page: "This is so already (the page was out of date): look again."
+    AlreadyDone = "already_done",
     /// The page: "You already play in this game."
     AlreadySeated = "already_seated",
     /// An answer of the bot or board API that is neither `yes` nor `no`.
@@ -233,12 +233,12 @@ codes! {
     NoToken = "no_token",
     /// The page: "Only a bot account plays through the bot API."
     NotABot = "not_a_bot",
+    /// The page: "Only an administrator does this."
+    NotAdmin = "not_admin",
     /// The page: "The endgame databases do not cover this position."
     NotCovered = "not_covered",
     /// The page: "No help from the computer now (fair play)."
     NotFair = "not_fair",
-    /// The page: "Only an administrator does this."
-    NotAdmin = "not_admin",
     /// The page: "Nothing at this address."
     NotFound = "not_found",
     /// The page: "You have not joined this tournament."
