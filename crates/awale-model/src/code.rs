@@ -57,8 +57,6 @@ codes! {
     BadChallenge = "bad_challenge",
     /// The page: "The clock takes 0.1 to 180 minutes, and 0 to 60 seconds per move; or else 1, 2, 3, 5, 7 or 14 days per move."
     BadClock = "bad_clock",
-    /// The page: "A moderator cannot close their own account."
-    BadClose = "bad_close",
     /// The page: "There is no such page of the list."
     BadCursor = "bad_cursor",
     /// The page: "The difficulty goes from 1 to 5."

@@ -802,14 +802,6 @@ fn api_room(name: &str) -> Result<Room, Error> {
     }
 }
 
-/// A room's name as the API's `chatLine` says it (lichess's).
-pub fn api_room_name(room: Room) -> &'static str {
-    match room {
-        Room::Players => "player",
-        Room::Public => "spectator",
-    }
-}
-
 fn missing(scope: Scope) -> Error {
     Error::forbidden(
         Code::MissingScope,
