@@ -19,9 +19,10 @@ use crate::study::{Readiness, Study};
 
 /// The level a server builds up to by default: every board of at most 20
 /// seeds (225.8 million boards, 452 MB of files, about 106 MB of memory
-/// while the last level is built). About three minutes on two cores
-/// (docs/BENCHMARKS.md: levels 16 to 20 took 2:53 min beside other work);
-/// puzzles come with level 5, in the first seconds.
+/// while the last level is built). About five minutes on one thread of a
+/// two-core machine (`awale serve` leaves a core to the players:
+/// docs/BENCHMARKS.md, "Moves during the first start's database build");
+/// puzzles come with level 5, in the first second.
 pub const DEFAULT_TARGET: u8 = 20;
 
 /// How much nicer than the server the build's threads are: the most there

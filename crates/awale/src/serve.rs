@@ -42,9 +42,9 @@ pub struct Args {
     db: Option<PathBuf>,
     /// Build the endgame databases of the `awale` rules up to this many
     /// seeds in the background, at the lowest CPU priority, each level used
-    /// as soon as it is written (default: 20 in the default folder, about
-    /// three minutes on two cores and 452 MB; none in a folder named with
-    /// `--db` unless given).
+    /// as soon as it is written, on all cores but one (default: 20 in the
+    /// default folder, about five minutes on two cores and 452 MB; none in
+    /// a folder named with `--db` unless given).
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u8).range(0..=48))]
     db_levels: Option<u8>,
@@ -501,7 +501,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let root = databases.dir.clone().or_else(awale_db::default_dir);
             match (databases.build, root) {
                 (Some(target), Some(root)) => {
-                    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    // One core is left to the players: the build's threads
+                    // are the nicest there are, but on a busy core a move
+                    // still waits for the scheduler (docs/BENCHMARKS.md,
+                    // "Moves during the first start's database build").
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let threads = cores.saturating_sub(1).max(1);
                     state
                         .build_databases(root, target, threads)
                         .context("cannot start building the endgame databases")?;
