@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use hyper::StatusCode;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -118,6 +119,50 @@ struct Abuse {
 /// the honest clients and the stranger met.
 type Shared = (Arc<Run>, Arc<Abuse>);
 
+/// Starts the stranger on a thread of its own, with its own runtime, at
+/// the lowest CPU priority: on a real site the stranger's machine is not
+/// the server's, so its client's work must neither delay the honest
+/// clients' tasks (their times would count the stranger's queue) nor take
+/// their CPU; what the server spends answering it still counts. Answers
+/// once the stranger's tasks have all ended (or at once when the thread
+/// could not start: then no stranger ran).
+fn stranger_elsewhere(shared: Shared) -> anyhow::Result<tokio::sync::oneshot::Receiver<()>> {
+    let (done, ended) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("stranger".into())
+        .spawn(move || {
+            #[cfg(target_os = "linux")]
+            let _ = rustix::process::setpriority_process(None, 19);
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            runtime.block_on(async move {
+                let mut tasks = Vec::new();
+                for n in 1..=STRANGER_ADDRESSES {
+                    let from = Some(IpAddr::from([127, 2, 0, n]));
+                    let seed = u64::from(n);
+                    let s = || shared.clone();
+                    tasks.push(tokio::spawn(give_up_searches(s(), from)));
+                    tasks.push(tokio::spawn(offer_flood(s(), from, seed)));
+                    tasks.push(tokio::spawn(chatter(s(), from, seed)));
+                    tasks.push(tokio::spawn(pool_flood(s(), from, seed)));
+                    tasks.push(tokio::spawn(login_flood(s(), from)));
+                }
+                tasks.push(tokio::spawn(rating_farm(shared.clone())));
+                tasks.push(tokio::spawn(seat_handover(shared)));
+                for t in tasks {
+                    let _ = t.await;
+                }
+            });
+            let _ = done.send(());
+        })
+        .context("cannot start the stranger's thread")?;
+    Ok(ended)
+}
+
 /// Runs the honest computer players, the honest challenges, and the
 /// stranger until the end of the run; honest clients are numbered from
 /// `first_client`. Its report, for the last line's `"abuse"`.
@@ -141,19 +186,12 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
         shared(),
         run.honest(makers + 3),
     )));
-    for n in 1..=STRANGER_ADDRESSES {
-        let from = Some(IpAddr::from([127, 2, 0, n]));
-        let seed = u64::from(n);
-        tasks.push(tokio::spawn(give_up_searches(shared(), from)));
-        tasks.push(tokio::spawn(offer_flood(shared(), from, seed)));
-        tasks.push(tokio::spawn(chatter(shared(), from, seed)));
-        tasks.push(tokio::spawn(pool_flood(shared(), from, seed)));
-        tasks.push(tokio::spawn(login_flood(shared(), from)));
-    }
-    tasks.push(tokio::spawn(rating_farm(shared())));
-    tasks.push(tokio::spawn(seat_handover(shared())));
+    let stranger = stranger_elsewhere(shared());
     for t in tasks {
         let _ = t.await;
+    }
+    if let Ok(done) = stranger {
+        let _ = done.await;
     }
     let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
     let a = &abuse;
