@@ -437,6 +437,9 @@ fn marked_in(b: &webdriver::Browser, what: &str, css: &str, name: &str) {
 fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     let site = Site::start("bots_marks");
     let url = site.url.clone();
+    // Ama first (the home page shows its first dialog while the lobby is
+    // empty).
+    let ama = webdriver::member("bots-marks-ama", "en-GB,en", webdriver::DESKTOP, &url, "Ama_M");
     // Beta, a bot, offers a game in the lobby (from its account's cookies,
     // as any account).
     let beta = account_cookies(&site, "Beta", 2);
@@ -459,7 +462,6 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     assert_eq!(offered["bots"][1 - beta_seat], false, "{lobby}");
 
     // Ama sees the offer in the lobby, Beta's name marked.
-    let ama = webdriver::member("bots-marks-ama", "en-GB,en", webdriver::DESKTOP, &url, "Ama_M");
     ama.goto(&format!("{url}/#lobby"));
     marked_in(&ama, "the lobby's offer marked", "#lobby-challenges", "Beta");
     let found = ama.axe_violations();
