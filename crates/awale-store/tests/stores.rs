@@ -580,7 +580,10 @@ fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing
         for g in &lobby {
             assert_eq!(g.bots, [false, true], "{:?}", g.names);
         }
-        let page = store.list(Some(ama.player.clone()), None, 10).await.unwrap();
+        let page = store
+            .list(Some(ama.player.clone()), None, 10)
+            .await
+            .unwrap();
         assert_eq!(page.games.len(), 2);
         for g in &page.games {
             assert_eq!(g.bots, [false, true], "{:?}", g.names);
@@ -629,7 +632,11 @@ fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing
             .token_used("t2".into(), 100_000 + TOKEN_USE_KEPT_MS - 1)
             .await
             .unwrap());
-        assert_eq!(used(store.clone()).await, Some(100_000), "not within a minute");
+        assert_eq!(
+            used(store.clone()).await,
+            Some(100_000),
+            "not within a minute"
+        );
         assert!(store
             .token_used("t2".into(), 100_000 + TOKEN_USE_KEPT_MS)
             .await

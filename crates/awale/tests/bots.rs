@@ -439,7 +439,13 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     let url = site.url.clone();
     // Ama first (the home page shows its first dialog while the lobby is
     // empty).
-    let ama = webdriver::member("bots-marks-ama", "en-GB,en", webdriver::DESKTOP, &url, "Ama_M");
+    let ama = webdriver::member(
+        "bots-marks-ama",
+        "en-GB,en",
+        webdriver::DESKTOP,
+        &url,
+        "Ama_M",
+    );
     // Beta, a bot, offers a game in the lobby (from its account's cookies,
     // as any account).
     let beta = account_cookies(&site, "Beta", 2);
@@ -463,7 +469,12 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
 
     // Ama sees the offer in the lobby, Beta's name marked.
     ama.goto(&format!("{url}/#lobby"));
-    marked_in(&ama, "the lobby's offer marked", "#lobby-challenges", "Beta");
+    marked_in(
+        &ama,
+        "the lobby's offer marked",
+        "#lobby-challenges",
+        "Beta",
+    );
     let found = ama.axe_violations();
     assert!(found.is_empty(), "the lobby with a bot's offer: {found:?}");
     // She takes it: the game being played, and the featured game, mark
@@ -512,7 +523,12 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
             json!({}),
         );
         assert_eq!(status, 200, "{answer}");
-        let mine = webdriver::page_fetch(&ama, "POST", &format!("/api/tournaments/{id}/join"), json!({}));
+        let mine = webdriver::page_fetch(
+            &ama,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+        );
         assert_eq!(mine["status"], 200, "{mine}");
         let (_, view) = site.call("GET", &format!("/api/tournaments/{id}"), None);
         let bots: Vec<(&str, bool)> = view["standings"]
@@ -526,11 +542,26 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     }
     let arena_id = arena["body"]["id"].as_i64().unwrap();
     ama.goto(&format!("{url}/#tournament={arena_id}"));
-    marked_in(&ama, "the arena's standings marked", "#arena-standings", "Beta");
+    marked_in(
+        &ama,
+        "the arena's standings marked",
+        "#arena-standings",
+        "Beta",
+    );
     let swiss_id = swiss["body"]["id"].as_i64().unwrap();
     ama.goto(&format!("{url}/#tournament={swiss_id}"));
-    marked_in(&ama, "the Swiss's standings marked", "#swiss-standings", "Beta");
-    marked_in(&ama, "the Swiss's crosstable marked", "#swiss-crosstable", "Beta");
+    marked_in(
+        &ama,
+        "the Swiss's standings marked",
+        "#swiss-standings",
+        "Beta",
+    );
+    marked_in(
+        &ama,
+        "the Swiss's crosstable marked",
+        "#swiss-crosstable",
+        "Beta",
+    );
     assert_eq!(
         ama.eval("return document.querySelectorAll('#swiss-standings .bot-mark').length"),
         json!(1),
@@ -541,22 +572,35 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     // page's games list marks her opponent.
     for ply in 0..2 {
         let view = webdriver::page_fetch(&ama, "GET", &format!("/api/games/{game}"), Value::Null);
-        let legal = view["body"]["legal"][0].as_str().expect("a legal move").to_string();
+        let legal = view["body"]["legal"][0]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
         let body = json!({"move": legal, "ply": ply});
         let path = format!("/api/games/{game}/moves");
         let mine = webdriver::page_fetch(&ama, "POST", &path, body.clone());
-        if !mine["status"].as_u64().is_some_and(|s| s < 300) {
+        if mine["status"].as_u64().is_none_or(|s| s >= 300) {
             let (status, answer, _) = request_as(&site, "POST", &path, &beta, body);
             assert!(status < 300, "{answer}");
         }
     }
-    let resigned = webdriver::page_fetch(&ama, "POST", &format!("/api/games/{game}/resign"), json!({}));
+    let resigned = webdriver::page_fetch(
+        &ama,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        json!({}),
+    );
     assert!(
         resigned["status"].as_u64().is_some_and(|s| s < 300),
         "{resigned}"
     );
     ama.goto(&format!("{url}/@/Ama_M"));
-    marked_in(&ama, "her page's games list marked", "#player-games", "Beta");
+    marked_in(
+        &ama,
+        "her page's games list marked",
+        "#player-games",
+        "Beta",
+    );
 }
 
 #[test]
@@ -564,7 +608,13 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
 fn the_account_page_shows_when_each_token_was_last_used() {
     let site = Site::start("tokens_used");
     let url = site.url.clone();
-    let ama = webdriver::member("tokens-used-ama", "en-GB,en", webdriver::DESKTOP, &url, "Ama_T");
+    let ama = webdriver::member(
+        "tokens-used-ama",
+        "en-GB,en",
+        webdriver::DESKTOP,
+        &url,
+        "Ama_T",
+    );
     let mut secrets = Vec::new();
     for name in ["used", "idle"] {
         let made = webdriver::page_fetch(
@@ -601,10 +651,7 @@ fn the_account_page_shows_when_each_token_was_last_used() {
         20,
     );
     let said: Vec<String> = serde_json::from_value(said).unwrap();
-    assert!(
-        said.contains(&"idle: never used".to_string()),
-        "{said:?}"
-    );
+    assert!(said.contains(&"idle: never used".to_string()), "{said:?}");
     assert!(
         said.iter().any(|s| s.starts_with("used: last used ")),
         "{said:?}"
