@@ -265,6 +265,9 @@ pub struct ApiToken {
     pub created_ms: i64,
     /// When it was revoked, if it was.
     pub revoked_ms: Option<i64>,
+    /// When it was last used (kept to the minute: written at most once a
+    /// minute), if ever.
+    pub used_ms: Option<i64>,
 }
 
 /// A report of a player by another, for the moderators.

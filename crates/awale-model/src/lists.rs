@@ -38,6 +38,9 @@ pub struct Summary {
     pub reason: Option<String>,
     /// The nicknames of an online game's players (South, North).
     pub names: [Option<String>; 2],
+    /// Which seats are bot accounts' (South, North): the page marks their
+    /// names BOT.
+    pub bots: [bool; 2],
     /// A game over days (its clock a time per move).
     pub per_move: bool,
     /// The tournament it was played in (its number), if any.
@@ -111,6 +114,9 @@ pub struct LobbyGame {
     /// Which seats are open accounts' (South, North): their names link
     /// to their pages; a guest's does not.
     pub accounts: [bool; 2],
+    /// Which seats are bot accounts' (South, North): the page marks their
+    /// names BOT.
+    pub bots: [bool; 2],
 }
 
 /// A chat message.
@@ -233,6 +239,8 @@ pub struct PlayedGame {
     pub names: [Option<String>; 2],
     /// The opponent's username, when they play with an account.
     pub opponent: Option<String>,
+    /// The opponent's account is a bot's: the page marks the name BOT.
+    pub opponent_bot: bool,
     /// Its result from the player's side.
     pub outcome: Outcome,
     /// `1-0`, `0-1`, `1/2-1/2`.

@@ -98,6 +98,9 @@ pub struct TokenView {
     pub created_ms: i64,
     /// When it was revoked, if it was.
     pub revoked_ms: Option<i64>,
+    /// When it was last used, to the minute (see
+    /// [`awale_store::TOKEN_USE_KEPT_MS`]); None: never.
+    pub used_ms: Option<i64>,
 }
 
 impl TokenView {
@@ -108,6 +111,7 @@ impl TokenView {
             scopes: t.scopes.split_whitespace().map(str::to_string).collect(),
             created_ms: t.created_ms,
             revoked_ms: t.revoked_ms,
+            used_ms: t.used_ms,
         }
     }
 }
@@ -339,6 +343,7 @@ impl Api {
                 scopes: chosen.join(" "),
                 created_ms: self.games.now_ms(),
                 revoked_ms: None,
+                used_ms: None,
             })
             .await?;
         Ok(NewToken {
@@ -463,7 +468,23 @@ impl Api {
             .token(digest.clone())
             .await?
             .ok_or_else(bad_token)?;
-        self.calls.take(&token.public_id, 1, self.games.now_ms())?;
+        let now = self.games.now_ms();
+        self.calls.take(&token.public_id, 1, now)?;
+        // Its last use, noted at most once a minute: a bot calling ten
+        // times a second writes once a minute, not at each call. A failure
+        // to note it does not fail the call.
+        if token
+            .used_ms
+            .is_none_or(|used| now - used >= awale_store::TOKEN_USE_KEPT_MS)
+        {
+            if let Err(e) = self
+                .accounts()
+                .token_used(token.public_id.clone(), now)
+                .await
+            {
+                tracing::warn!(error = %e, "a token's last use not noted");
+            }
+        }
         Ok((token, account, digest))
     }
 

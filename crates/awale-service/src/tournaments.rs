@@ -101,6 +101,8 @@ fn bad_tournament(what: &'static str, message: &str) -> Error {
 struct Entrant {
     player: PlayerId,
     name: String,
+    /// A bot account's (its name marked BOT).
+    bot: bool,
     /// Where they asked to be once their game ends (a pause or a
     /// withdrawal asked during a game).
     after_game: Option<Presence>,
@@ -481,9 +483,15 @@ impl Tournaments {
                     .filter(|p| p.presence == Presence::Free && presence == Presence::Free)
                     .and_then(|p| p.waiting_ms),
             });
+            // Whether a bot plays: as held before, else the account's.
+            let bot = match known.and_then(|k| k.entrants.get(entrants.len())) {
+                Some(held) if held.player == e.player => held.bot,
+                _ => self.is_bot(&e.player).await?,
+            };
             entrants.push(Entrant {
                 player: e.player.clone(),
                 name: e.name.clone(),
+                bot,
                 after_game,
             });
         }
@@ -777,10 +785,11 @@ impl Tournaments {
         self.comings.take(player, 1, self.games.now_ms())?;
         let name = self.name_of(player, name).await?;
         let name = name.as_str();
+        let bot = self.is_bot(player).await?;
         let room = self.room(id).await?;
         let rating = self.rating_of(player, &room).await;
         if room.running.lock().await.is_swiss() {
-            return self.swiss_join(&room, player, name, rating).await;
+            return self.swiss_join(&room, player, (name, bot), rating).await;
         }
         let mut running = self.change(&room).await?;
         // Once its time is up (its last games finishing), nobody joins.
@@ -806,6 +815,7 @@ impl Tournaments {
                 running.entrants.push(Entrant {
                     player: player.clone(),
                     name: name.to_string(),
+                    bot,
                     after_game: None,
                 });
                 n
@@ -897,6 +907,22 @@ impl Tournaments {
                 "tournaments are for accounts: sign up or log in",
             )),
         }
+    }
+
+    /// Whether `player` plays with a bot account (its name marked BOT in
+    /// the standings).
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    async fn is_bot(&self, player: &PlayerId) -> Result<bool, Error> {
+        let Some(accounts) = &self.accounts else {
+            return Ok(false);
+        };
+        Ok(accounts
+            .account_of(player.clone())
+            .await?
+            .is_some_and(|a| a.bot))
     }
 
     async fn rating_of(&self, player: &PlayerId, room: &Room) -> i32 {

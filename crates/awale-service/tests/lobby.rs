@@ -23,6 +23,7 @@ fn live(id: i64, ratings: [Option<i32>; 2], spectators: usize) -> LiveGame {
             ratings,
             rating_range: None,
             accounts: [false, false],
+            bots: [false, false],
         },
         spectators,
     }

@@ -171,6 +171,11 @@ pub trait AccountStore: Send + Sync {
     /// The token of `digest`, not revoked, and its account, open.
     fn token(&self, digest: String) -> StoreFuture<'_, Option<(ApiToken, Account)>>;
 
+    /// Notes that token `public_id` was used at `now`, unless it was
+    /// noted less than [`TOKEN_USE_KEPT_MS`] before: whether it was
+    /// written.
+    fn token_used(&self, public_id: String, now: i64) -> StoreFuture<'_, bool>;
+
     /// Revokes account `id`'s token `public_id` at `now`: false when it
     /// has none such not revoked yet.
     fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool>;
@@ -236,7 +241,11 @@ pub(crate) fn account_row<R: Cells>(r: &R) -> Result<Account, R::Error> {
 
 /// The columns [`token_row`] reads, in both stores.
 pub(crate) const TOKEN_COLUMNS: &str =
-    "t.public_id, t.account_id, t.digest, t.name, t.scopes, t.created_ms, t.revoked_ms";
+    "t.public_id, t.account_id, t.digest, t.name, t.scopes, t.created_ms, t.revoked_ms, t.used_ms";
+
+/// How often a token's last use is written at most (ms): once a minute,
+/// so that a bot calling ten times a second does not write each time.
+pub const TOKEN_USE_KEPT_MS: i64 = 60_000;
 
 /// An API token of a row of [`TOKEN_COLUMNS`], in either store.
 pub(crate) fn token_row<R: Cells>(r: &R) -> Result<ApiToken, R::Error> {
@@ -248,6 +257,7 @@ pub(crate) fn token_row<R: Cells>(r: &R) -> Result<ApiToken, R::Error> {
         scopes: r.cell(4)?,
         created_ms: r.cell(5)?,
         revoked_ms: r.cell(6)?,
+        used_ms: r.cell(7)?,
     })
 }
 
@@ -268,7 +278,7 @@ pub(crate) fn token_query() -> String {
 
 /// A row of [`token_query`]: the token and its account.
 pub(crate) fn token_and_account<R: Cells>(r: &R) -> Result<(ApiToken, Account), R::Error> {
-    Ok((token_row(r)?, account_row(&Shifted(r, 7))?))
+    Ok((token_row(r)?, account_row(&Shifted(r, 8))?))
 }
 
 /// A row's cells from the `n`-th on.
@@ -610,6 +620,19 @@ impl Change {
                 Box::new(t.name),
                 Box::new(t.scopes),
                 Box::new(t.created_ms),
+            ],
+        )
+    }
+
+    /// [`AccountStore::token_used`].
+    pub(crate) fn token_used(public_id: String, now: i64) -> Change {
+        Change::one(
+            "UPDATE api_tokens SET used_ms = ?2
+                 WHERE public_id = ?1 AND (used_ms IS NULL OR used_ms <= ?3)",
+            vec![
+                Box::new(public_id),
+                Box::new(now),
+                Box::new(now - TOKEN_USE_KEPT_MS),
             ],
         )
     }
@@ -1048,6 +1071,10 @@ impl<S: Backend> AccountStore for S {
                     .await
             })
         })
+    }
+
+    fn token_used(&self, public_id: String, now: i64) -> StoreFuture<'_, bool> {
+        one(self, Change::token_used(public_id, now))
     }
 
     fn revoke_token(&self, id: i64, public_id: String, now: i64) -> StoreFuture<'_, bool> {

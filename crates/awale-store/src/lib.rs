@@ -27,7 +27,7 @@ pub mod tournament_chat;
 pub mod tournaments;
 mod tx;
 
-pub use accounts::{AccountStore, NewAccount, NewReport};
+pub use accounts::{AccountStore, NewAccount, NewReport, TOKEN_USE_KEPT_MS};
 pub use copy::{copy_to_postgres, CopyReport};
 pub use error::{StoreError, StoreFuture};
 pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};

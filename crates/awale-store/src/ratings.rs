@@ -410,7 +410,10 @@ pub(crate) fn played_games_query(
                 WHERE c.game_id = g.id AND c.player = ?1) AS change,
              CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
                 AS opponent_player,
-             g.clock_initial_ms IS NOT NULL AS clocked, g.clock_per_move
+             g.clock_initial_ms IS NOT NULL AS clocked, g.clock_per_move,
+             EXISTS (SELECT 1 FROM accounts a WHERE a.player =
+                CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
+                AND a.bot AND a.deleted_ms IS NULL) AS opponent_bot
            FROM games g
            WHERE (g.south_player = ?1 OR g.north_player = ?1) AND g.mode = 'online'
              AND g.result <> '*'
@@ -470,6 +473,7 @@ pub(crate) fn played_game<R: Cells>(r: &R) -> Result<PlayedGame, R::Error> {
         } else {
             "none"
         },
+        opponent_bot: r.cell(17)?,
     })
 }
 

@@ -437,13 +437,23 @@ pub(crate) fn game_row<R: Cells>(r: &R) -> Result<Row, R::Error> {
     })
 }
 
+/// The SQL of [`SEATS_BOTS`], for the lists' columns written at once.
+macro_rules! seats_bots {
+    () => {
+        "EXISTS (SELECT 1 FROM accounts a WHERE a.player = south_player AND a.bot) AS south_bot,
+     EXISTS (SELECT 1 FROM accounts a WHERE a.player = north_player AND a.bot) AS north_bot"
+    };
+}
+
 /// The columns of a line of a player's list; `?1` (`$1`) is the player,
 /// whose seat is told (`you`).
-pub(crate) const SUMMARY_COLUMNS: &str =
+pub(crate) const SUMMARY_COLUMNS: &str = concat!(
     "id, created_ms, updated_ms, mode, human, level, rules, plies,
     result, reason, south_name, north_name, public_id, clock_per_move,
     (SELECT tg.tournament_id FROM tournament_games tg WHERE tg.game_id = games.id) AS tournament,
-    CASE WHEN south_player = ?1 THEN 'S' WHEN north_player = ?1 THEN 'N' END AS you";
+    CASE WHEN south_player = ?1 THEN 'S' WHEN north_player = ?1 THEN 'N' END AS you, ",
+    seats_bots!()
+);
 
 /// The query of [`list_games`] in either store (SQLite's numbering): the
 /// games where `?1` holds a seat, before `(?2, id ?3)`, `?4` at most, as
@@ -522,6 +532,7 @@ where
         per_move: r.cell(13)?,
         tournament: r.cell(14)?,
         you: r.cell(15)?,
+        bots: [r.cell(16)?, r.cell(17)?],
     })
 }
 
@@ -585,6 +596,10 @@ pub(crate) const LOBBY_ACCOUNTS: &str =
      EXISTS (SELECT 1 FROM accounts a WHERE a.player = north_player
              AND a.deleted_ms IS NULL AND a.closed_ms IS NULL)";
 
+/// The columns of whether each seat of a game is a bot account's (South,
+/// North; the same SQL for both stores): the page marks their names BOT.
+pub(crate) const SEATS_BOTS: &str = seats_bots!();
+
 /// The lobby's columns of a rated game's two players' ratings now (the
 /// same SQL for both stores).
 pub(crate) const LOBBY_RATINGS: &str =
@@ -606,7 +621,7 @@ pub(crate) fn lobby_query(which: &str) -> String {
     format!(
         "SELECT id, rules, clock_initial_ms, clock_increment_ms, south_name, north_name,
                 plies, created_ms, start, public_id, rated, clock_per_move, {LOBBY_RATINGS},
-                rating_range, {LOBBY_ACCOUNTS}
+                rating_range, {LOBBY_ACCOUNTS}, {SEATS_BOTS}
          FROM games WHERE mode = 'online' AND result = '*' AND stop IS NULL
          AND {which}
          ORDER BY updated_ms DESC, id DESC LIMIT ?1"
@@ -640,6 +655,7 @@ pub(crate) fn lobby_game<R: Cells>(r: &R) -> Result<LobbyGame, R::Error> {
         ratings: [rounded(r.cell(12)?), rounded(r.cell(13)?)],
         rating_range: r.cell(14)?,
         accounts: [r.cell(15)?, r.cell(16)?],
+        bots: [r.cell(17)?, r.cell(18)?],
     })
 }
 

@@ -22,6 +22,7 @@ use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord,
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
     Notice, OpeningFilter, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
+    TOKEN_USE_KEPT_MS,
 };
 
 fn game() -> WebGame {
@@ -560,6 +561,33 @@ fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing
         assert!(!ama.bot);
         store.set_bot(ama.id).await.unwrap();
         assert!(store.account(ama.id).await.unwrap().unwrap().bot);
+        // Her seats are marked a bot's in the lobby and in the list of
+        // games (the page marks her name BOT); a guest's are not.
+        let mut offer = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 1_000, 7);
+        offer.public = true;
+        offer.seats[1] = Some(Seat {
+            player: ama.player.clone(),
+            name: "Ama".into(),
+        });
+        let mut played = offer.clone();
+        played.seats[0] = Some(Seat {
+            player: PlayerId("a guest".into()),
+            name: "Yaw".into(),
+        });
+        store.create(vec![offer, played]).await.unwrap();
+        let lobby = store.lobby(10).await.unwrap();
+        assert_eq!(lobby.len(), 2);
+        for g in &lobby {
+            assert_eq!(g.bots, [false, true], "{:?}", g.names);
+        }
+        let page = store
+            .list(Some(ama.player.clone()), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(page.games.len(), 2);
+        for g in &page.games {
+            assert_eq!(g.bots, [false, true], "{:?}", g.names);
+        }
         let token = |public_id: &str, digest: &str, at: i64| ApiToken {
             public_id: public_id.into(),
             account_id: ama.id,
@@ -568,6 +596,7 @@ fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing
             scopes: "bot:play read".into(),
             created_ms: at,
             revoked_ms: None,
+            used_ms: None,
         };
         store.add_token(token("t1", "d1", 10)).await.unwrap();
         store.add_token(token("t2", "d2", 20)).await.unwrap();
@@ -592,6 +621,32 @@ fn bots_and_api_tokens_are_kept_by_both_stores_and_a_revoked_token_finds_nothing
         );
         assert_eq!(listed[1].revoked_ms, Some(30));
         assert!(store.tokens(kofi.id).await.unwrap().is_empty());
+        // Its last use: written at most once a minute.
+        let used = |store: Arc<dyn Stores>| async move {
+            store.token("d2".into()).await.unwrap().unwrap().0.used_ms
+        };
+        assert_eq!(used(store.clone()).await, None, "never used");
+        assert!(store.token_used("t2".into(), 100_000).await.unwrap());
+        assert_eq!(used(store.clone()).await, Some(100_000));
+        assert!(!store
+            .token_used("t2".into(), 100_000 + TOKEN_USE_KEPT_MS - 1)
+            .await
+            .unwrap());
+        assert_eq!(
+            used(store.clone()).await,
+            Some(100_000),
+            "not within a minute"
+        );
+        assert!(store
+            .token_used("t2".into(), 100_000 + TOKEN_USE_KEPT_MS)
+            .await
+            .unwrap());
+        assert_eq!(
+            store.tokens(ama.id).await.unwrap()[0].used_ms,
+            Some(100_000 + TOKEN_USE_KEPT_MS),
+            "the owner's list shows it"
+        );
+        assert!(!store.token_used("nothing".into(), 300_000).await.unwrap());
         // A closed account's tokens find nothing.
         store.close_account(ama.id, 40).await.unwrap();
         assert!(store.token("d2".into()).await.unwrap().is_none());

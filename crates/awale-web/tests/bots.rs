@@ -255,6 +255,12 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
         StatusCode::FORBIDDEN,
         "not_your_game",
     );
+    // A game that does not exist.
+    refused(
+        alpha.post(&app, "/api/bot/game/NoSuchGame9/move/A").await,
+        StatusCode::NOT_FOUND,
+        "no_such_game",
+    );
     // Out of turn: North moves first.
     refused(
         beta.post(&app, &play("a")).await,
@@ -320,6 +326,10 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
     let listed = list["tokens"].as_array().unwrap();
     assert_eq!(listed.len(), 1);
     assert!(
+        listed[0]["used_ms"].is_i64(),
+        "its last use is kept: {list}"
+    );
+    assert!(
         !list.to_string().contains(&delta.token),
         "a token is shown once"
     );
@@ -356,6 +366,14 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
         "no_such_token",
     )
     .await;
+    // The players of the game were unaffected by all of it: South plays
+    // on, North answers.
+    let (status, done) = alpha.post(&app, &play("A")).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["state"]["moves"], "A");
+    let (status, done) = beta.post(&app, &play("a")).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["state"]["moves"], "A a");
 }
 
 #[tokio::test]

@@ -121,6 +121,23 @@ fn two_bridges_around_awale_uci_play_a_rated_game_and_the_ratings_show_it() {
         page.to_string().contains("bullet"),
         "a bullet rating: {page}"
     );
+    // The engine ladder's page counts rated challenges between bots too:
+    // both ranked in the bots' bullet pool, the game listed.
+    let (status, ladder) = site.call("GET", "/api/ladder", None);
+    assert_eq!(status, 200, "{ladder}");
+    let bullet = &ladder["ladders"][0];
+    assert_eq!(bullet["pool"], "bot_bullet", "{ladder}");
+    assert_eq!(bullet["games"][0]["id"], game.as_str(), "{ladder}");
+    let ranked: Vec<&str> = bullet["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        ranked.contains(&"Alpha") && ranked.contains(&"Beta"),
+        "{ladder}"
+    );
 }
 
 #[test]
@@ -395,5 +412,248 @@ fn a_person_in_a_browser_plays_a_full_game_against_a_bot_whose_bridge_is_killed_
     assert_ne!(
         view["body"]["end"]["reason"], "time",
         "nobody lost on time: {view}"
+    );
+}
+
+/// Waits on `b` until the element of `css` holds a name with the BOT mark
+/// whose text includes `name`.
+fn marked_in(b: &webdriver::Browser, what: &str, css: &str, name: &str) {
+    b.wait_for(
+        what,
+        &format!(
+            "return [...document.querySelectorAll({css})].some((n) => {{
+               const box = n.closest('.player-name') || n.parentElement;
+               return box.textContent.includes({name}) && n.textContent === 'BOT (bot)';
+             }})",
+            css = json!(format!("{css} .bot-mark")),
+            name = json!(name),
+        ),
+        20,
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
+    let site = Site::start("bots_marks");
+    let url = site.url.clone();
+    // Ama first (the home page shows its first dialog while the lobby is
+    // empty).
+    let ama = webdriver::member(
+        "bots-marks-ama",
+        "en-GB,en",
+        webdriver::DESKTOP,
+        &url,
+        "Ama_M",
+    );
+    // Beta, a bot, offers a game in the lobby (from its account's cookies,
+    // as any account).
+    let beta = account_cookies(&site, "Beta", 2);
+    let (status, answer, _) = request_as(&site, "POST", "/api/account/bot", &beta, json!({}));
+    assert_eq!(status, 200, "{answer}");
+    let (status, made, _) = request_as(
+        &site,
+        "POST",
+        "/api/games",
+        &beta,
+        json!({"mode": "online", "public": true, "clock": {"minutes": 5, "increment_seconds": 0}}),
+    );
+    assert!(status < 300, "{made}");
+    let game = made["id"].as_str().expect("Beta's game").to_string();
+    let (_, lobby) = site.call("GET", "/api/lobby", None);
+    let offered = &lobby["challenges"][0];
+    assert_eq!(offered["id"], game.as_str(), "{lobby}");
+    let beta_seat = usize::from(offered["names"][0].is_null());
+    assert_eq!(offered["bots"][beta_seat], true, "{lobby}");
+    assert_eq!(offered["bots"][1 - beta_seat], false, "{lobby}");
+
+    // Ama sees the offer in the lobby, Beta's name marked.
+    ama.goto(&format!("{url}/#lobby"));
+    marked_in(
+        &ama,
+        "the lobby's offer marked",
+        "#lobby-challenges",
+        "Beta",
+    );
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "the lobby with a bot's offer: {found:?}");
+    // She takes it: the game being played, and the featured game, mark
+    // Beta and only Beta.
+    let joined = webdriver::page_fetch(&ama, "POST", &format!("/api/games/{game}/join"), json!({}));
+    assert!(
+        joined["status"].as_u64().is_some_and(|s| s < 300),
+        "{joined}"
+    );
+    marked_in(&ama, "the game being played marked", "#lobby-live", "Beta");
+    marked_in(&ama, "the featured game marked", "#featured-names", "Beta");
+    assert_eq!(
+        ama.eval("return document.querySelectorAll('#lobby-live .bot-mark').length"),
+        json!(1),
+        "Ama's own name is not marked"
+    );
+    // My games.
+    ama.goto(&format!("{url}/#games"));
+    marked_in(&ama, "My games marked", ".game-card", "Beta");
+
+    // An arena to come and a Swiss that Beta joins: their standings (and
+    // the Swiss's crosstable) mark it.
+    let arena = webdriver::page_fetch(
+        &ama,
+        "POST",
+        "/api/tournaments",
+        json!({"name": "Bots welcome", "minutes_each": 3, "increment_s": 2, "minutes": 30,
+               "starts_in_minutes": 30}),
+    );
+    assert_eq!(arena["status"], 200, "{arena}");
+    let swiss = webdriver::page_fetch(
+        &ama,
+        "POST",
+        "/api/tournaments",
+        json!({"kind": "swiss", "name": "Bots Swiss", "minutes_each": 3, "increment_s": 2,
+               "rounds": 3}),
+    );
+    assert_eq!(swiss["status"], 200, "{swiss}");
+    for made in [&arena, &swiss] {
+        let id = made["body"]["id"].as_i64().unwrap();
+        let (status, answer, _) = request_as(
+            &site,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            &beta,
+            json!({}),
+        );
+        assert_eq!(status, 200, "{answer}");
+        let mine = webdriver::page_fetch(
+            &ama,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+        );
+        assert_eq!(mine["status"], 200, "{mine}");
+        let (_, view) = site.call("GET", &format!("/api/tournaments/{id}"), None);
+        let bots: Vec<(&str, bool)> = view["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| (l["name"].as_str().unwrap(), l["bot"].as_bool().unwrap()))
+            .collect();
+        assert!(bots.contains(&("Beta", true)), "{view}");
+        assert!(bots.contains(&("Ama_M", false)), "{view}");
+    }
+    let arena_id = arena["body"]["id"].as_i64().unwrap();
+    ama.goto(&format!("{url}/#tournament={arena_id}"));
+    marked_in(
+        &ama,
+        "the arena's standings marked",
+        "#arena-standings",
+        "Beta",
+    );
+    let swiss_id = swiss["body"]["id"].as_i64().unwrap();
+    ama.goto(&format!("{url}/#tournament={swiss_id}"));
+    marked_in(
+        &ama,
+        "the Swiss's standings marked",
+        "#swiss-standings",
+        "Beta",
+    );
+    marked_in(
+        &ama,
+        "the Swiss's crosstable marked",
+        "#swiss-crosstable",
+        "Beta",
+    );
+    assert_eq!(
+        ama.eval("return document.querySelectorAll('#swiss-standings .bot-mark').length"),
+        json!(1),
+        "Ama's own name is not marked"
+    );
+
+    // A move each (Beta's from its cookies), then Ama resigns: her
+    // page's games list marks her opponent.
+    for ply in 0..2 {
+        let view = webdriver::page_fetch(&ama, "GET", &format!("/api/games/{game}"), Value::Null);
+        let legal = view["body"]["legal"][0]
+            .as_str()
+            .expect("a legal move")
+            .to_string();
+        let body = json!({"move": legal, "ply": ply});
+        let path = format!("/api/games/{game}/moves");
+        let mine = webdriver::page_fetch(&ama, "POST", &path, body.clone());
+        if mine["status"].as_u64().is_none_or(|s| s >= 300) {
+            let (status, answer, _) = request_as(&site, "POST", &path, &beta, body);
+            assert!(status < 300, "{answer}");
+        }
+    }
+    let resigned = webdriver::page_fetch(
+        &ama,
+        "POST",
+        &format!("/api/games/{game}/resign"),
+        json!({}),
+    );
+    assert!(
+        resigned["status"].as_u64().is_some_and(|s| s < 300),
+        "{resigned}"
+    );
+    ama.goto(&format!("{url}/@/Ama_M"));
+    marked_in(
+        &ama,
+        "her page's games list marked",
+        "#player-games",
+        "Beta",
+    );
+}
+
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn the_account_page_shows_when_each_token_was_last_used() {
+    let site = Site::start("tokens_used");
+    let url = site.url.clone();
+    let ama = webdriver::member(
+        "tokens-used-ama",
+        "en-GB,en",
+        webdriver::DESKTOP,
+        &url,
+        "Ama_T",
+    );
+    let mut secrets = Vec::new();
+    for name in ["used", "idle"] {
+        let made = webdriver::page_fetch(
+            &ama,
+            "POST",
+            "/api/account/tokens",
+            json!({"name": name, "scopes": ["board:play"]}),
+        );
+        assert_eq!(made["status"], 201, "{made}");
+        secrets.push(made["body"]["token"].as_str().unwrap().to_string());
+    }
+    // One call with the first token (refused: no such challenge; a call
+    // all the same).
+    let (status, answer, _) = request_as(
+        &site,
+        "POST",
+        "/api/challenge/999/decline",
+        &format!("Bearer {}", secrets[0]),
+        json!({}),
+    );
+    assert!((400..500).contains(&status), "{answer}");
+    webdriver::tap(&ama, "#btn-account");
+    ama.wait_open("#dlg-account", 30);
+    ama.exec(
+        "document.querySelector('#api-tokens').open = true",
+        json!([]),
+    );
+    let said = ama.wait_for(
+        "each token's last use",
+        "const items = [...document.querySelectorAll('#tokens-list li')];
+         if (items.length !== 2) return null;
+         return items.map((li) => li.querySelector('b').textContent + ': '
+           + li.querySelector('.token-used').textContent);",
+        20,
+    );
+    let said: Vec<String> = serde_json::from_value(said).unwrap();
+    assert!(said.contains(&"idle: never used".to_string()), "{said:?}");
+    assert!(
+        said.iter().any(|s| s.starts_with("used: last used ")),
+        "{said:?}"
     );
 }

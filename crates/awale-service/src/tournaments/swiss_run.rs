@@ -77,6 +77,8 @@ pub struct SwissLine {
     pub number: usize,
     /// The name shown.
     pub name: String,
+    /// A bot account's: the page marks the name BOT.
+    pub bot: bool,
     /// Their rating when they joined.
     pub rating: i32,
     /// Points, in half points.
@@ -195,6 +197,7 @@ impl Running {
                 .map(|e| e.name.clone())
                 .unwrap_or_default()
         };
+        let bot = |n: usize| self.entrants.get(n).is_some_and(|e| e.bot);
         let withdrawn = |n: usize| {
             self.arena
                 .players
@@ -223,6 +226,7 @@ impl Running {
                         rank: i + 1,
                         number: n,
                         name: name(n),
+                        bot: bot(n),
                         rating: self.arena.players[n].rating,
                         points: 0,
                         buchholz: 0,
@@ -272,6 +276,7 @@ impl Running {
                     rank: i + 1,
                     number: s.player,
                     name: name(s.player),
+                    bot: bot(s.player),
                     rating: swiss.ratings[s.player],
                     points: s.points,
                     buchholz: s.buchholz,
@@ -354,13 +359,14 @@ impl Tournaments {
         .await
     }
 
-    /// `player` (named `name`) joins Swiss `running`, or comes back after
-    /// a withdrawal: before its start or between rounds.
+    /// `player` (named `name`, a bot's account or not) joins Swiss
+    /// `running`, or comes back after a withdrawal: before its start or
+    /// between rounds.
     pub(super) async fn swiss_join(
         &self,
         room: &Arc<Room>,
         player: &PlayerId,
-        name: &str,
+        (name, bot): (&str, bool),
         rating: i32,
     ) -> Result<super::TournamentView, Error> {
         let mut running = self.change(room).await?;
@@ -391,6 +397,7 @@ impl Tournaments {
                 running.entrants.push(Entrant {
                     player: player.clone(),
                     name: name.to_string(),
+                    bot,
                     after_game: None,
                 });
                 if let Some(swiss) = running.swiss.as_mut() {

@@ -21,6 +21,8 @@ pub struct StandingLine {
     pub number: usize,
     /// The name shown.
     pub name: String,
+    /// A bot account's: the page marks the name BOT.
+    pub bot: bool,
     /// Their rating now (read again after each of their games).
     pub rating: i32,
     /// Their points.
@@ -168,6 +170,7 @@ impl Running {
             rank,
             number,
             name: self.entrants[number].name.clone(),
+            bot: self.entrants[number].bot,
             rating: p.rating,
             score,
             on_fire,

@@ -74,6 +74,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 16: moderation with ranks (the moderators' log, refunded
         // rating changes, accounts' name skeletons).
         M::up(include_str!("../moderation.sql")),
+        // Version 17: when each API token was last used.
+        M::up(include_str!("../token_last_used.sql")),
     ]
 }
 

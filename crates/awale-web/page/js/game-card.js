@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { textEl } from "./dom.js";
 import { isolate, t } from "./i18n.js";
+import { fillWords, marked } from "./names.js";
 import * as nav from "./nav.js";
 import { shownName } from "./people.js";
 import { showError } from "./toast.js";
@@ -28,9 +29,9 @@ export function card(s, date) {
   if (s.mode === "computer") title.textContent = t("vs_level", levelName(info, s.level));
   else if (s.mode === "online") {
     // Named as everywhere else: a guest's default name in the page's
-    // words, a deleted player said so.
-    const named = (i) => isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S"));
-    title.textContent = t("online_names", named(0), named(1));
+    // words, a deleted player said so; a bot's marked.
+    const named = (i) => marked(isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S")), s.bots && s.bots[i]);
+    fillWords(title, "online_names", [named(0), named(1)]);
   }
   else title.textContent = t("two_people");
   const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);

@@ -8,6 +8,7 @@ import { textEl } from "./dom.js";
 import { isolate, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { isUsername, playerLink, shownName } from "./people.js";
+import { marked } from "./names.js";
 import { loadMe, me, nickname, onRename, rename } from "./online.js";
 import { whileShown } from "./streams.js";
 import { errorText, showError, toast } from "./toast.js";
@@ -234,12 +235,14 @@ function item(game, challenge) {
   const parts = [(game.rules_view ? rulesWords(game.rules_view) : game.rules), clockWords(game.clock, game.per_move)];
   const b = document.createElement("button");
   // An account's name links to its page (the server says which seats are
-  // accounts'); a guest's does not.
+  // accounts'); a guest's does not; a bot's is marked.
   const named = (name, side) => {
     const shown = shownName(name ?? "?");
     if (!shown) return sideName(side);
-    const account = game.accounts ? game.accounts[side === "S" ? 0 : 1] : game.rated;
-    return account && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
+    const seat = side === "S" ? 0 : 1;
+    const account = game.accounts ? game.accounts[seat] : game.rated;
+    const who = account && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
+    return marked(who, game.bots && game.bots[seat]);
   };
   if (game.rated) parts.push(t("rated_game"));
   if (game.rating_range) parts.push(t("rating_range_short", game.rating_range));
@@ -297,7 +300,7 @@ function renderFeatured(f) {
     const rating = f.ratings[i] ? ` (${f.ratings[i]})` : "";
     const who = f.rated && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
     const span = document.createElement("span");
-    span.append(who, rating);
+    span.append(marked(who, f.bots && f.bots[i]), rating);
     return span;
   };
   fill(names, t("names_vs", "\u0000", "\u0000"), [named(0, "S"), named(1, "N")]);

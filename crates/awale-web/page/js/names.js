@@ -30,3 +30,26 @@ export function nameWithMark(name, bot) {
   if (bot) box.append(" ", botMark());
   return box;
 }
+
+// `node` (a name's text, or a link to a player's page) followed by the
+// BOT mark when `bot` (the server's view says which names are bots').
+export function marked(node, bot) {
+  if (!bot) return node;
+  const box = document.createElement("span");
+  box.className = "player-name";
+  box.append(node, " ", botMark());
+  return box;
+}
+
+// Fills `box` with the words of `key` whose {0}, {1}... are `parts`
+// (texts or elements: names with their marks), wherever the language
+// puts them.
+export function fillWords(box, key, parts) {
+  const holders = parts.map((_, i) => String.fromCharCode(0xe000 + i));
+  box.textContent = "";
+  for (const piece of t(key, ...holders).split(/([\ue000-\ue0ff])/)) {
+    const i = piece.length === 1 ? piece.charCodeAt(0) - 0xe000 : -1;
+    if (i >= 0 && i < parts.length) box.append(parts[i]);
+    else if (piece) box.append(piece);
+  }
+}

@@ -216,6 +216,7 @@ function drawGames() {
     const theirs = g.names[1 - mine] ?? "?";
     if (g.opponent) {
       against.append(t("versus") + " ", playerLink(g.opponent));
+      if (g.opponent_bot) against.append(" ", botMark());
     } else {
       // Named as everywhere: a guest's default name in the page's words
       // ("Invité 7055" on a French page), a deleted player said so.

@@ -1,6 +1,6 @@
 // The account page's personal API tokens (docs/BOTS.md): made with a name
 // and scopes, the secret shown once with a copy button, listed (name,
-// scopes, made), revoked after a confirmation; and the upgrade to a bot
+// scopes, made, last used), revoked after a confirmation; and the upgrade to a bot
 // account, said to be for good before it is confirmed. The server holds
 // every rule (which scopes, how many tokens, who may become a bot): the
 // page words its answers.
@@ -62,9 +62,12 @@ function tokenItem(tk, date) {
   name.dir = "auto";
   const scopes = textEl("span", "muted", tk.scopes.map(scopeWords).join(", "));
   const made = textEl("span", "muted small", t("token_made_on", { date: date.format(new Date(tk.created_ms)) }));
+  // Kept to the minute by the server (written once a minute at most).
+  const usedWords = tk.used_ms === null || tk.used_ms === undefined ? t("token_never_used") : t("token_used_on", { date: date.format(new Date(tk.used_ms)) });
+  const used = textEl("span", "muted small token-used", usedWords);
   const revoke = button(t("token_revoke"), "link", () => revokeToken(tk));
   revoke.setAttribute("aria-label", t("token_revoke_named", { name: tk.name }));
-  li.append(name, " · ", scopes, " · ", made, " ", revoke);
+  li.append(name, " · ", scopes, " · ", made, " · ", used, " ", revoke);
   return li;
 }
 

@@ -11,6 +11,7 @@ import { api, eventJson } from "./api.js";
 import * as arenaChat from "./arena-chat.js";
 import { icon, sayEmpty, textEl } from "./dom.js";
 import { locale, t } from "./i18n.js";
+import { botMark } from "./names.js";
 import * as nav from "./nav.js";
 import { whileShown } from "./streams.js";
 import { showError } from "./toast.js";
@@ -327,7 +328,9 @@ export function render() {
   for (const l of view.podium) {
     // A Swiss's score comes in half points, an arena's in points.
     const score = swiss ? pointsWords(l.score) : t("arena_points", l.score);
-    const li = textEl("li", "podium-" + l.rank, `${l.rank}. ${l.name} · ${score}`);
+    const li = textEl("li", "podium-" + l.rank, `${l.rank}. ${l.name}`);
+    if (l.bot) li.append(" ", botMark());
+    li.append(` · ${score}`);
     podium.append(li);
   }
   const body = $("#arena-standings");
@@ -349,6 +352,7 @@ export function render() {
         flame.append(icon("flame"));
         td.append(" ", flame);
       }
+      if (i === 1 && l.bot) td.append(" ", botMark());
       if (i === 1 && l.presence !== "free" && l.presence !== "playing") {
         const p = textEl("span", "muted", " (" + t("arena_" + l.presence) + ")");
         td.append(p);
@@ -401,7 +405,9 @@ function renderSwiss(view, swiss, me) {
     const li = document.createElement("li");
     const result = g.result === null || g.result === undefined ? "–" : g.result === 2 ? "1 – 0" : g.result === 1 ? "½ – ½" : "0 – 1";
     const text = document.createElement("span");
-    text.textContent = `${i + 1}. ${g.first_name} ${result} ${g.second_name}`;
+    // A bot's name marked, as in the standings.
+    const bot = (n) => (names.get(n) || {}).bot ? [" ", botMark()] : [];
+    text.append(`${i + 1}. ${g.first_name}`, ...bot(g.first), ` ${result} ${g.second_name}`, ...bot(g.second));
     li.append(text);
     if (g.game && (g.result === null || g.result === undefined)) {
       const a = document.createElement("a");
@@ -421,6 +427,7 @@ function renderSwiss(view, swiss, me) {
     const tr = document.createElement("tr");
     if (me && l.number === me.number) tr.className = "me";
     const name = td(l.name);
+    if (l.bot) name.append(" ", botMark());
     if (l.withdrawn) {
       const p = textEl("span", "muted", " (" + t("arena_withdrawn") + ")");
       name.append(p);
@@ -443,7 +450,9 @@ function renderSwiss(view, swiss, me) {
   for (const l of swiss.standings) {
     const tr = document.createElement("tr");
     if (me && l.number === me.number) tr.className = "me";
-    tr.append(td(String(l.rank)), td(l.name));
+    const name = td(l.name);
+    if (l.bot) name.append(" ", botMark());
+    tr.append(td(String(l.rank)), name);
     for (const c of l.rounds) {
       if (c.kind === "bye") tr.append(td(t("swiss_bye_short"), t("swiss_bye_cell")));
       else if (c.kind === "absent") tr.append(td("·"));
