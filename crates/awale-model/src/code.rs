@@ -125,6 +125,8 @@ codes! {
     Blocked = "blocked",
     /// The page: "A bot does not join quick pairing: it is challenged."
     BotInPools = "bot_in_pools",
+    /// The page: "A bot joins casual tournaments only: its rated games are on the engine ladder."
+    BotInRatedTournament = "bot_in_rated_tournament",
     /// The page: "A bot plays through the bot API, not the board API."
     BotOnBoardApi = "bot_on_board_api",
     /// The page: "A bot challenges a person to casual games only."

@@ -774,8 +774,8 @@ impl Tournaments {
     ///
     /// # Errors
     ///
-    /// `no_such_tournament`, `account_needed`, `tournament_over`, a
-    /// storage failure.
+    /// `no_such_tournament`, `account_needed`, `tournament_over`,
+    /// `bot_in_rated_tournament`, a storage failure.
     pub async fn join(
         &self,
         id: i64,
@@ -787,6 +787,14 @@ impl Tournaments {
         let name = name.as_str();
         let bot = self.is_bot(player).await?;
         let room = self.room(id).await?;
+        // A bot's rated games are on the engine ladder, or against a
+        // person who challenged it: a rated tournament is people's.
+        if bot && room.running.lock().await.row.rated {
+            return Err(Error::forbidden(
+                Code::BotInRatedTournament,
+                "a bot joins casual tournaments only: its rated games are on the engine ladder",
+            ));
+        }
         let rating = self.rating_of(player, &room).await;
         if room.running.lock().await.is_swiss() {
             return self.swiss_join(&room, player, (name, bot), rating).await;

@@ -404,7 +404,8 @@ async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
 }
 
 #[tokio::test]
-async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_only() {
+async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_people_to_casual_games_only(
+) {
     let app = memory_app();
     let (mut bot_page, alpha) = bot(&app, "Alpha").await;
     bot_page
@@ -417,6 +418,36 @@ async fn bots_keep_out_of_quick_pairing_and_challenge_people_to_casual_games_onl
         )
         .await;
     let mut ama = Browser::account(&app, "Ama").await;
+    // Nor does it join a rated tournament (people's); a casual one, yes.
+    for (rated, kind) in [(true, "arena"), (true, "swiss"), (false, "arena")] {
+        let mut settings = json!({"kind": kind, "name": "Open", "minutes_each": 3,
+                                  "increment_s": 2, "rated": rated});
+        if kind == "arena" {
+            settings["minutes"] = json!(30);
+            settings["starts_in_minutes"] = json!(30);
+        } else {
+            settings["rounds"] = json!(3);
+        }
+        let made = ama
+            .posted(&app, "/api/tournaments", settings, StatusCode::OK)
+            .await;
+        let join = format!("/api/tournaments/{}/join", made["id"]);
+        if rated {
+            bot_page
+                .post_refused(
+                    &app,
+                    &join,
+                    json!({}),
+                    StatusCode::FORBIDDEN,
+                    "bot_in_rated_tournament",
+                )
+                .await;
+        } else {
+            bot_page
+                .posted(&app, &join, json!({}), StatusCode::OK)
+                .await;
+        }
+    }
     refused(
         alpha
             .call(
