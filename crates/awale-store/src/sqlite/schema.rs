@@ -74,6 +74,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 16: moderation with ranks (the moderators' log, refunded
         // rating changes, accounts' name skeletons).
         M::up(include_str!("../moderation.sql")),
+        // Version 17: fair play kept (where accounts were seen, the pairs
+        // flagged for it, the rated games each pair began).
+        M::up(include_str!("../fair_play.sql")),
     ]
 }
 
