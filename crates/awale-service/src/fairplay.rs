@@ -288,7 +288,12 @@ impl Sightings {
     /// # Errors
     ///
     /// A storage failure.
-    pub async fn shared(&self, a: &PlayerId, b: &PlayerId, now: i64) -> Result<(bool, bool), Error> {
+    pub async fn shared(
+        &self,
+        a: &PlayerId,
+        b: &PlayerId,
+        now: i64,
+    ) -> Result<(bool, bool), Error> {
         let Some(store) = &self.store else {
             return Ok((false, false));
         };

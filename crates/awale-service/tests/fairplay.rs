@@ -309,7 +309,10 @@ async fn accounts_seen_at_one_place_play_casual_and_are_flagged() {
     // The same pair flagged again: one record, two games.
     let flagged = seen.flagged(10).await.unwrap();
     assert_eq!(flagged.len(), 2);
-    assert_eq!((flagged[0].names.clone(), flagged[0].times), (["P1".to_string(), "P2".to_string()], 2));
+    assert_eq!(
+        (flagged[0].names.clone(), flagged[0].times),
+        (["P1".to_string(), "P2".to_string()], 2)
+    );
     // The machine's own address is no place (tests' browsers, a server
     // told no client's address).
     let own: std::net::IpAddr = [127, 0, 0, 1].into();

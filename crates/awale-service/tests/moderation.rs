@@ -419,7 +419,10 @@ async fn the_moderators_see_the_pairs_another_process_flagged_and_after_a_restar
     let mo = again.account("Esi").await;
     let desk = again.moderation.desk(&mo).await.unwrap();
     assert_eq!(
-        desk.flags.iter().map(|f| f.flag.clone()).collect::<Vec<_>>(),
+        desk.flags
+            .iter()
+            .map(|f| f.flag.clone())
+            .collect::<Vec<_>>(),
         [flag]
     );
 }

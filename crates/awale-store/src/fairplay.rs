@@ -115,9 +115,7 @@ async fn flag_pair<X: Tx>(tx: &X, flag: FlaggedPair) -> Result<(), StoreError> {
         [names[1].clone(), names[0].clone()]
     };
     let (address, device) = (i64::from(address), i64::from(device));
-    let values: [&dyn Value; 7] = [
-        &a.0, &b.0, &names[0], &names[1], &at_ms, &address, &device,
-    ];
+    let values: [&dyn Value; 7] = [&a.0, &b.0, &names[0], &names[1], &at_ms, &address, &device];
     tx.execute(
         "INSERT INTO flagged_pairs
              (player_a, player_b, name_a, name_b, at_ms, address, device, times)

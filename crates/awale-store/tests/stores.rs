@@ -868,7 +868,10 @@ fn sightings_flagged_pairs_and_rated_pairs_are_kept_by_both_stores() {
             store.places(a.clone(), 0).await.unwrap(),
             [home.clone(), phone.clone()]
         );
-        assert_eq!(store.places(a.clone(), 150).await.unwrap(), [home.clone()]);
+        assert_eq!(
+            store.places(a.clone(), 150).await.unwrap(),
+            vec![home.clone()]
+        );
         assert!(store.places(c.clone(), 0).await.unwrap().is_empty());
         // An account keeps its newest places only; the stale are forgotten.
         let many: Vec<String> = (0..5).map(|i| format!("address:10.0.0.{i}")).collect();
@@ -885,21 +888,36 @@ fn sightings_flagged_pairs_and_rated_pairs_are_kept_by_both_stores() {
             .note_places(c.clone(), vec![], 500, 160, 16)
             .await
             .unwrap();
-        assert_eq!(store.places(a.clone(), 0).await.unwrap(), [home.clone()]);
+        assert_eq!(
+            store.places(a.clone(), 0).await.unwrap(),
+            vec![home.clone()]
+        );
         assert!(store.places(b.clone(), 0).await.unwrap().is_empty());
 
         // One record a pair, whichever sat South; the newest first.
         let flag = |south: &PlayerId, north: &PlayerId, at_ms, address, device| FlaggedPair {
-            names: [format!("n{}", &south.0[62..]), format!("n{}", &north.0[62..])],
+            names: [
+                format!("n{}", &south.0[62..]),
+                format!("n{}", &north.0[62..]),
+            ],
             players: [south.clone(), north.clone()],
             at_ms,
             address,
             device,
             times: 0,
         };
-        store.flag_pair(flag(&b, &a, 10, true, false)).await.unwrap();
-        store.flag_pair(flag(&a, &c, 20, false, true)).await.unwrap();
-        store.flag_pair(flag(&a, &b, 30, false, true)).await.unwrap();
+        store
+            .flag_pair(flag(&b, &a, 10, true, false))
+            .await
+            .unwrap();
+        store
+            .flag_pair(flag(&a, &c, 20, false, true))
+            .await
+            .unwrap();
+        store
+            .flag_pair(flag(&a, &b, 30, false, true))
+            .await
+            .unwrap();
         let flagged = store.flagged_pairs(10).await.unwrap();
         assert_eq!(flagged.len(), 2);
         assert_eq!(
@@ -1918,7 +1936,11 @@ fn a_games_file_is_copied_whole_and_checked() {
         assert_eq!(rows["chat"], 1);
         assert_eq!(rows["tournament_byes"], 1, "a Swiss's bye copied");
         assert_eq!(
-            (rows["sightings"], rows["flagged_pairs"], rows["rated_pairs"]),
+            (
+                rows["sightings"],
+                rows["flagged_pairs"],
+                rows["rated_pairs"]
+            ),
             (1, 1, 1)
         );
         assert_eq!(db.flagged_pairs(10).await.unwrap()[0].names, flag.names);
