@@ -183,6 +183,25 @@ pub struct RatingGain {
     pub games: Vec<GainGame>,
 }
 
+/// Two accounts seen at one place (an address, a device) whose rated
+/// game was played casual: one record a pair, the two in one order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FlaggedPair {
+    /// The two players' names, as seated in the last game flagged.
+    pub names: [String; 2],
+    /// Their player ids, for the service (never shown).
+    #[serde(skip)]
+    pub players: [PlayerId; 2],
+    /// When last flagged (milliseconds since 1970).
+    pub at_ms: i64,
+    /// Whether they shared an address (in any game flagged).
+    pub address: bool,
+    /// Whether they shared a device (in any game flagged).
+    pub device: bool,
+    /// The rated games between them played casual for it.
+    pub times: i64,
+}
+
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {

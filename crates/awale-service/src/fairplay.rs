@@ -5,14 +5,16 @@
 //! every game it makes, so no path can skip them. `docs/SECURITY.md`
 //! ("Rated means earned") says the rules and their tests.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use awale_core::{Game, Rules};
 
 use crate::error::Error;
 use crate::game::{Clock, Mode, PlayerId, WebGame};
+use awale_model::account::FlaggedPair;
 use awale_model::Code;
+use awale_store::FairPlayStore;
 
 /// The fastest clock a rated game is played on: 15 s (lichess's fastest
 /// rated clock, ¼+0; the tournaments' too). A faster game measures the
@@ -97,64 +99,54 @@ pub fn check_rated_clock(clock: Option<Clock>) -> Result<(), Error> {
     }
 }
 
-/// The rated games each pair of players began, within the window: kept in
-/// memory (a restart forgets them; several processes on one PostgreSQL
-/// store each keep their own).
+/// The rated games each pair of players began, within the window, kept
+/// in the store (every process sharing it counts them all; a restart
+/// forgets none). Without a store (a server that rates no game) nothing
+/// is counted.
 #[derive(Default)]
 pub struct PairLimit {
-    began: Mutex<HashMap<(PlayerId, PlayerId), VecDeque<i64>>>,
+    store: Option<Arc<dyn FairPlayStore>>,
 }
 
 impl PairLimit {
+    /// The limit of the pairs whose games `store` keeps.
+    pub fn new(store: Arc<dyn FairPlayStore>) -> PairLimit {
+        PairLimit { store: Some(store) }
+    }
+
     /// Counts the rated games among `games` (all or none: the batch is
     /// refused whole) against their pairs' limits at `now`.
     ///
     /// # Errors
     ///
     /// `too_many_rated_together` when a pair has begun
-    /// [`PAIR_RATED_LIMIT`] rated games within [`PAIR_WINDOW_MS`].
-    pub fn take(&self, games: &[WebGame], now: i64) -> Result<(), Error> {
-        let pairs: Vec<(PlayerId, PlayerId)> = games
+    /// [`PAIR_RATED_LIMIT`] rated games within [`PAIR_WINDOW_MS`]; a
+    /// storage failure.
+    pub async fn take(&self, games: &[WebGame], now: i64) -> Result<(), Error> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let pairs: Vec<[PlayerId; 2]> = games
             .iter()
             .filter(|g| g.rated)
             .filter_map(|g| match &g.seats {
-                [Some(a), Some(b)] => Some(Self::pair(&a.player, &b.player)),
+                [Some(a), Some(b)] => Some([a.player.clone(), b.player.clone()]),
                 _ => None,
             })
             .collect();
         if pairs.is_empty() {
             return Ok(());
         }
-        let mut began = crate::lock(&self.began);
-        began.retain(|_, times| {
-            while times.front().is_some_and(|&t| t <= now - PAIR_WINDOW_MS) {
-                times.pop_front();
-            }
-            !times.is_empty()
-        });
-        for pair in &pairs {
-            let before = began.get(pair).map_or(0, VecDeque::len);
-            let here = pairs.iter().filter(|p| *p == pair).count();
-            if before + here > PAIR_RATED_LIMIT {
-                return Err(Error::conflict(
-                    Code::TooManyRatedTogether,
-                    format!("you have played {before} rated games together today: play on casual"),
-                )
-                .with("max", PAIR_RATED_LIMIT));
-            }
-        }
-        for pair in pairs {
-            began.entry(pair).or_default().push_back(now);
-        }
-        Ok(())
-    }
-
-    /// The two players in one order, whoever sits where.
-    fn pair(a: &PlayerId, b: &PlayerId) -> (PlayerId, PlayerId) {
-        if a.0 <= b.0 {
-            (a.clone(), b.clone())
-        } else {
-            (b.clone(), a.clone())
+        match store
+            .take_rated_pairs(pairs, now - PAIR_WINDOW_MS, now, PAIR_RATED_LIMIT)
+            .await?
+        {
+            None => Ok(()),
+            Some(before) => Err(Error::conflict(
+                Code::TooManyRatedTogether,
+                format!("you have played {before} rated games together today: play on casual"),
+            )
+            .with("max", PAIR_RATED_LIMIT)),
         }
     }
 }
@@ -162,13 +154,14 @@ impl PairLimit {
 /// How long an account is remembered at an address or on a device: two
 /// accounts seen at the same place within this window play casual.
 pub const SAME_PLACE_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+/// How often one account's being at one place is written again: the
+/// window is read as starting up to this much earlier.
+pub const SIGHTING_REFRESH_MS: i64 = 10 * 60 * 1000;
 /// Places remembered per account (the newest).
 const PLACES_PER_ACCOUNT: usize = 16;
-/// Accounts remembered at once: past it, those not seen within the window
-/// are forgotten first.
-const ACCOUNTS_KEPT: usize = 200_000;
-/// Flagged pairs kept for the moderators (the newest).
-const FLAGS_KEPT: usize = 1_000;
+/// Sightings whose last writing this process remembers at once: past it,
+/// those older than [`SIGHTING_REFRESH_MS`] are forgotten.
+const WRITTEN_KEPT: usize = 200_000;
 
 /// Where an account was seen: an address (IPv6 by /64, as the limits
 /// count it) or a device (the browser's own player cookie, whoever is
@@ -181,41 +174,59 @@ pub enum Place {
     Device(PlayerId),
 }
 
-/// Two accounts seen at one place whose rated game was played casual.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct FlaggedPair {
-    /// The two players (South's, North's), by name as seated.
-    pub names: [String; 2],
-    /// Their player ids, for the service (never shown).
-    #[serde(skip)]
-    pub players: [PlayerId; 2],
-    /// When (milliseconds since 1970).
-    pub at_ms: i64,
-    /// Whether they shared an address, a device, or both.
-    pub address: bool,
-    /// See [`FlaggedPair::address`].
-    pub device: bool,
+impl Place {
+    /// The place as the store keeps it: `address:IP`, `device:PLAYER`.
+    pub fn key(&self) -> String {
+        match self {
+            Place::Address(ip) => format!("address:{ip}"),
+            Place::Device(p) => format!("device:{}", p.0),
+        }
+    }
+
+    /// The place a stored key names (None for a key of no kind known).
+    pub fn from_key(key: &str) -> Option<Place> {
+        if let Some(ip) = key.strip_prefix("address:") {
+            return ip.parse().ok().map(Place::Address);
+        }
+        key.strip_prefix("device:")
+            .map(|p| Place::Device(PlayerId(p.to_string())))
+    }
 }
 
-/// Where each account was seen lately (in memory: a restart forgets), and
-/// the pairs flagged for it.
+/// Where each account was seen lately and the pairs flagged for playing
+/// rated from one place, kept in the store (every process sharing it
+/// sees them; a restart forgets none). A process writes one account's
+/// being at one place at most every [`SIGHTING_REFRESH_MS`]. Without a
+/// store (a server that rates no game) nothing is noted.
 #[derive(Default)]
 pub struct Sightings {
-    seen: Mutex<HashMap<PlayerId, Vec<(Place, i64)>>>,
-    flagged: Mutex<VecDeque<FlaggedPair>>,
+    store: Option<Arc<dyn FairPlayStore>>,
+    /// When this process last wrote each account's being at each place.
+    written: Mutex<HashMap<(PlayerId, Place), i64>>,
 }
 
 impl Sightings {
+    /// The sightings and flags `store` keeps.
+    pub fn new(store: Arc<dyn FairPlayStore>) -> Sightings {
+        Sightings {
+            store: Some(store),
+            written: Mutex::default(),
+        }
+    }
+
     /// `account` was seen at `address` on `device` at `now` (the guard
     /// tells each request of a logged-in browser). 127.0.0.1 and ::1 are
-    /// no place (see below).
-    pub fn note(
+    /// no place (see below). A storage failure is logged.
+    pub async fn note(
         &self,
         account: &PlayerId,
         address: Option<std::net::IpAddr>,
         device: Option<&PlayerId>,
         now: i64,
     ) {
+        let Some(store) = &self.store else {
+            return;
+        };
         // The machine's own address is everyone's on a server that is not
         // told its clients' (no `--trust-proxy` behind a proxy, tests'
         // browsers): it tells no two players apart, so it is not a place.
@@ -223,45 +234,75 @@ impl Sightings {
             *ip == std::net::IpAddr::from([127, 0, 0, 1])
                 || *ip == std::net::IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
         };
-        let places = address
+        let places: Vec<Place> = address
             .filter(|ip| !own(ip))
             .map(Place::Address)
             .into_iter()
-            .chain(device.filter(|d| *d != account).cloned().map(Place::Device));
-        let mut seen = crate::lock(&self.seen);
-        if seen.len() >= ACCOUNTS_KEPT && !seen.contains_key(account) {
-            seen.retain(|_, p| p.iter().any(|(_, t)| *t > now - SAME_PLACE_WINDOW_MS));
-            if seen.len() >= ACCOUNTS_KEPT {
-                return;
+            .chain(device.filter(|d| *d != account).cloned().map(Place::Device))
+            .collect();
+        let due: Vec<Place> = {
+            let mut written = crate::lock(&self.written);
+            if written.len() >= WRITTEN_KEPT {
+                written.retain(|_, t| *t > now - SIGHTING_REFRESH_MS);
             }
+            places
+                .into_iter()
+                .filter(|place| {
+                    let key = (account.clone(), place.clone());
+                    match written.get(&key) {
+                        Some(&t) if now - t < SIGHTING_REFRESH_MS && t <= now => false,
+                        _ => {
+                            written.insert(key, now);
+                            true
+                        }
+                    }
+                })
+                .collect()
+        };
+        if due.is_empty() {
+            return;
         }
-        let mine = seen.entry(account.clone()).or_default();
-        for place in places {
-            match mine.iter_mut().find(|(p, _)| *p == place) {
-                Some((_, t)) => *t = now,
-                None => mine.push((place, now)),
+        let keys = due.iter().map(Place::key).collect();
+        if let Err(e) = store
+            .note_places(
+                account.clone(),
+                keys,
+                now,
+                now - SAME_PLACE_WINDOW_MS,
+                PLACES_PER_ACCOUNT,
+            )
+            .await
+        {
+            tracing::warn!(error = %e, "where an account was seen is not kept");
+            // Written again at the next request.
+            let mut written = crate::lock(&self.written);
+            for place in due {
+                written.remove(&(account.clone(), place));
             }
-        }
-        mine.retain(|(_, t)| *t > now - SAME_PLACE_WINDOW_MS);
-        if mine.len() > PLACES_PER_ACCOUNT {
-            mine.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
-            mine.truncate(PLACES_PER_ACCOUNT);
         }
     }
 
     /// Whether `a` and `b` were seen at one address, and on one device,
     /// within the window before `now`.
-    pub fn shared(&self, a: &PlayerId, b: &PlayerId, now: i64) -> (bool, bool) {
-        let seen = crate::lock(&self.seen);
-        let recent = |p: &PlayerId| -> Vec<Place> {
-            seen.get(p)
-                .into_iter()
-                .flatten()
-                .filter(|(_, t)| *t > now - SAME_PLACE_WINDOW_MS)
-                .map(|(place, _)| place.clone())
-                .collect()
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn shared(
+        &self,
+        a: &PlayerId,
+        b: &PlayerId,
+        now: i64,
+    ) -> Result<(bool, bool), Error> {
+        let Some(store) = &self.store else {
+            return Ok((false, false));
         };
-        let (of_a, of_b) = (recent(a), recent(b));
+        let since = now - SAME_PLACE_WINDOW_MS;
+        let recent = |keys: Vec<String>| -> Vec<Place> {
+            keys.iter().filter_map(|k| Place::from_key(k)).collect()
+        };
+        let of_a = recent(store.places(a.clone(), since).await?);
+        let of_b = recent(store.places(b.clone(), since).await?);
         let common = |device: bool| {
             of_a.iter()
                 .filter(|p| matches!(p, Place::Device(_)) == device)
@@ -271,45 +312,83 @@ impl Sightings {
         let device = common(true)
             || of_a.contains(&Place::Device(b.clone()))
             || of_b.contains(&Place::Device(a.clone()));
-        (common(false), device)
+        Ok((common(false), device))
+    }
+
+    /// The flag of `game` if it is rated, full, and its two players were
+    /// seen at one place: it is to be played casual then.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn flag_of(&self, game: &WebGame, now: i64) -> Result<Option<FlaggedPair>, Error> {
+        if !game.rated {
+            return Ok(None);
+        }
+        let [Some(south), Some(north)] = &game.seats else {
+            return Ok(None);
+        };
+        let (address, device) = self.shared(&south.player, &north.player, now).await?;
+        if !(address || device) {
+            return Ok(None);
+        }
+        Ok(Some(FlaggedPair {
+            names: [south.name.clone(), north.name.clone()],
+            players: [south.player.clone(), north.player.clone()],
+            at_ms: now,
+            address,
+            device,
+            times: 1,
+        }))
     }
 
     /// Plays casual each rated game of `games` whose two players were seen
-    /// at one place, and flags the pair for the moderators.
-    pub fn demote(&self, games: &mut [WebGame], now: i64) {
-        for game in games.iter_mut().filter(|g| g.rated) {
-            let [Some(south), Some(north)] = &game.seats else {
-                continue;
-            };
-            let (address, device) = self.shared(&south.player, &north.player, now);
-            if !(address || device) {
-                continue;
+    /// at one place: the flags to keep once the games are made
+    /// ([`Sightings::keep`]).
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn demote(&self, games: &mut [WebGame], now: i64) -> Result<Vec<FlaggedPair>, Error> {
+        let mut flags = Vec::new();
+        for game in games.iter_mut() {
+            if let Some(flag) = self.flag_of(game, now).await? {
+                game.rated = false;
+                flags.push(flag);
             }
-            let flag = FlaggedPair {
-                names: [south.name.clone(), north.name.clone()],
-                players: [south.player.clone(), north.player.clone()],
-                at_ms: now,
-                address,
-                device,
-            };
-            game.rated = false;
+        }
+        Ok(flags)
+    }
+
+    /// Keeps `flags` for the moderators (logged too). A storage failure
+    /// is logged.
+    pub async fn keep(&self, flags: Vec<FlaggedPair>) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        for flag in flags {
             tracing::info!(
                 south = %flag.names[0],
                 north = %flag.names[1],
-                address,
-                device,
+                address = flag.address,
+                device = flag.device,
                 "a rated game between accounts seen at one place is played casual"
             );
-            let mut flagged = crate::lock(&self.flagged);
-            if flagged.len() >= FLAGS_KEPT {
-                flagged.pop_front();
+            if let Err(e) = store.flag_pair(flag).await {
+                tracing::warn!(error = %e, "a flagged pair is not kept");
             }
-            flagged.push_back(flag);
         }
     }
 
-    /// The pairs flagged, newest first.
-    pub fn flagged(&self) -> Vec<FlaggedPair> {
-        crate::lock(&self.flagged).iter().rev().cloned().collect()
+    /// The `limit` pairs flagged last, newest first.
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub async fn flagged(&self, limit: usize) -> Result<Vec<FlaggedPair>, Error> {
+        match &self.store {
+            Some(store) => Ok(store.flagged_pairs(limit).await?),
+            None => Ok(Vec::new()),
+        }
     }
 }

@@ -55,11 +55,13 @@ pub enum Limit {
     TournamentComings,
     /// Calls of the bots' API per token.
     ApiCalls,
+    /// Puzzle streaks started (each a stored change).
+    Streaks,
 }
 
 impl Limit {
     /// Every limit.
-    pub const ALL: [Limit; 12] = [
+    pub const ALL: [Limit; 13] = [
         Limit::Games,
         Limit::Offers,
         Limit::Renames,
@@ -72,6 +74,7 @@ impl Limit {
         Limit::Reports,
         Limit::TournamentComings,
         Limit::ApiCalls,
+        Limit::Streaks,
     ];
 
     /// Its name, the refusal's reason (`handoff_links`).
@@ -89,6 +92,7 @@ impl Limit {
             Limit::Reports => "reports",
             Limit::TournamentComings => "tournament_comings",
             Limit::ApiCalls => "api_calls",
+            Limit::Streaks => "streaks",
         }
     }
 }

@@ -16,10 +16,9 @@ use std::sync::Arc;
 
 use crate::accounts::Accounts;
 use crate::error::{Error, Kind};
-use crate::fairplay::FlaggedPair;
 use crate::game::clean_text;
 use crate::games::Games;
-use awale_model::account::{Account, Report, Role};
+use awale_model::account::{Account, FlaggedPair, Report, Role};
 use awale_model::account::{GainGame, LoggedAction, ModAction, NewModAction, RatingGain};
 use awale_model::Code;
 use awale_store::ModerationStore;
@@ -411,13 +410,7 @@ impl Moderation {
         let now = self.games.now_ms();
         let reports = self.accounts.reports(actor).await?;
         let mut flags = Vec::new();
-        for flag in self
-            .games
-            .sightings()
-            .flagged()
-            .into_iter()
-            .take(FLAGS_SHOWN)
-        {
+        for flag in self.games.sightings().flagged(FLAGS_SHOWN).await? {
             let [a, b] = flag.players.clone();
             let games = self
                 .store

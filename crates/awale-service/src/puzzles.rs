@@ -123,7 +123,14 @@ pub struct Puzzles {
     store: Arc<dyn PuzzleStore>,
     study: Arc<Study>,
     computer: Arc<Computer>,
+    /// The streaks each player (and address) starts.
+    streaks: crate::limiter::PerPlayerAndClient<PlayerId>,
 }
+
+/// Streaks a player may start: 10 at once, then one every 10 s (four
+/// players' worth per address). Each is a stored change: issue 38's
+/// stranger started them in a flood.
+pub const STREAKS_PER_PLAYER: crate::limiter::Rate = crate::limiter::Rate::new(10, 10_000);
 
 impl Puzzles {
     /// Ratings kept in `store`, puzzles from `study`'s database, searched
@@ -133,6 +140,10 @@ impl Puzzles {
             store,
             study,
             computer,
+            streaks: crate::limiter::PerPlayerAndClient::new(
+                crate::limiter::Limit::Streaks,
+                STREAKS_PER_PLAYER,
+            ),
         }
     }
 
@@ -214,16 +225,22 @@ impl Puzzles {
         })
     }
 
-    /// Starts a new streak for `player`: their solver as it is now (the
-    /// streak at 0).
+    /// Starts a new streak for the player of `caller`: their solver as it
+    /// is now (the streak at 0).
     ///
     /// # Errors
     ///
-    /// When the store cannot be written.
-    pub async fn start_streak(&self, player: &PlayerId, now_ms: i64) -> Result<SolverView, Error> {
+    /// `too_many` because `streaks` past [`STREAKS_PER_PLAYER`] (per
+    /// player and per address); when the store cannot be written.
+    pub async fn start_streak(
+        &self,
+        caller: &crate::limits::Caller,
+        now_ms: i64,
+    ) -> Result<SolverView, Error> {
+        self.streaks.take(&caller.player, caller.client, now_ms)?;
         let row = self
             .store
-            .start_streak(player.clone(), START, now_ms)
+            .start_streak(caller.player.clone(), START, now_ms)
             .await?;
         Ok(SolverView::of(Some(&row)))
     }

@@ -11,68 +11,25 @@ use awale_core::{Game, Rules, Side};
 use awale_model::account::Role;
 use awale_model::game::{now_ms, Mode, PlayerId, Seat, WebGame};
 use awale_model::lists::ChatLine;
-use awale_service::accounts::{Accounts, SignedUp};
+use awale_service::accounts::Accounts;
 use awale_service::chat::Chat;
 use awale_service::games::Games;
 use awale_service::limiter::Rate;
 use awale_service::live::Hub;
-use awale_service::moderation::Moderation;
 use awale_service::tournaments::Tournaments;
 use awale_store::Store;
 use awale_store::{AccountStore, GameStore};
 
 use awale_model::Code;
-use common::{refused_as, resign_seated};
-
-struct World {
-    store: Store,
-    games: Arc<Games>,
-    accounts: Arc<Accounts>,
-    moderation: Moderation,
-}
+use common::{ip, refused_as, resign_seated, Ratings, World, PASSWORD};
 
 fn world() -> World {
-    let store = Store::in_memory().unwrap();
-    let games = Arc::new(Games::new(
-        Arc::new(store.clone()),
-        Arc::new(Hub::default()),
-    ));
-    // A cheaper argon2id than the server's (the rules are the same).
-    let accounts = Arc::new(
-        Accounts::with_cost(Arc::new(store.clone()), Arc::clone(&games), 1024, 1).unwrap(),
-    );
-    let moderation = Moderation::new(
-        Arc::new(store.clone()),
-        Arc::clone(&accounts),
-        Arc::clone(&games),
-    );
-    World {
-        store,
-        games,
-        accounts,
-        moderation,
-    }
-}
-
-impl World {
-    /// A new account of `name` with [`PASSWORD`], made from address `n`.
-    async fn sign_up(&self, name: &str, n: u8) -> SignedUp {
-        self.accounts
-            .sign_up(name, PASSWORD, None, ip(n))
-            .await
-            .unwrap()
-    }
+    common::world(Ratings::Off)
 }
 
 fn guest(n: u8) -> PlayerId {
     PlayerId(format!("{n:064x}"))
 }
-
-fn ip(n: u8) -> Option<IpAddr> {
-    Some(IpAddr::from([10, 0, 0, n]))
-}
-
-const PASSWORD: &str = "seeds in the fourth hole";
 
 #[tokio::test]
 async fn a_new_account_logs_in_with_its_password_only() {

@@ -255,11 +255,15 @@ async fn accounts_seen_at_one_place_play_casual_and_are_flagged() {
     let elsewhere: std::net::IpAddr = [198, 51, 100, 9].into();
     let seen = games.sightings();
     // Players 1 and 2 from one address (the farm of the attack test).
-    seen.note(&player(1), Some(home), Some(&player(101)), now);
-    seen.note(&player(2), Some(home), Some(&player(102)), now);
+    seen.note(&player(1), Some(home), Some(&player(101)), now)
+        .await;
+    seen.note(&player(2), Some(home), Some(&player(102)), now)
+        .await;
     // Player 3 elsewhere, but on player 1's browser; player 4 apart.
-    seen.note(&player(3), Some(elsewhere), Some(&player(101)), now);
-    seen.note(&player(4), Some(elsewhere), Some(&player(104)), now);
+    seen.note(&player(3), Some(elsewhere), Some(&player(101)), now)
+        .await;
+    seen.note(&player(4), Some(elsewhere), Some(&player(104)), now)
+        .await;
     let made = games
         .create(vec![
             between(1, 2, blitz(), Rules::AWALE, true),
@@ -275,11 +279,18 @@ async fn accounts_seen_at_one_place_play_casual_and_are_flagged() {
     play(&games, made[0].id, 4).await;
     resign(&games, made[0].id, Side::North).await;
     assert!(store.ratings(player(1)).await.unwrap().is_empty());
-    let flagged = seen.flagged();
+    let flagged = seen.flagged(10).await.unwrap();
     assert_eq!(flagged.len(), 2);
-    assert!(flagged[0].device && !flagged[0].address);
-    assert!(flagged[1].address && !flagged[1].device);
-    assert_eq!(flagged[1].names, ["P1".to_string(), "P2".to_string()]);
+    let of = |names: [&str; 2]| {
+        flagged
+            .iter()
+            .find(|f| f.names == names)
+            .unwrap_or_else(|| panic!("{names:?} in {flagged:?}"))
+            .clone()
+    };
+    let (by_address, by_device) = (of(["P1", "P2"]), of(["P1", "P3"]));
+    assert!(by_address.address && !by_address.device);
+    assert!(by_device.device && !by_device.address);
     // A rated game offered by one, its seat taken by the other: casual too.
     let mut offered = between(1, 2, blitz(), Rules::AWALE, true);
     offered.seats[1] = None;
@@ -295,14 +306,131 @@ async fn accounts_seen_at_one_place_play_casual_and_are_flagged() {
     };
     let joined = games.sit(id, seat, None).await.unwrap();
     assert!(!joined.rated && !joined.waiting());
-    assert_eq!(seen.flagged().len(), 3);
+    // The same pair flagged again: one record, two games.
+    let flagged = seen.flagged(10).await.unwrap();
+    assert_eq!(flagged.len(), 2);
+    assert_eq!(
+        (flagged[0].names.clone(), flagged[0].times),
+        (["P1".to_string(), "P2".to_string()], 2)
+    );
     // The machine's own address is no place (tests' browsers, a server
     // told no client's address).
     let own: std::net::IpAddr = [127, 0, 0, 1].into();
-    seen.note(&player(5), Some(own), Some(&player(105)), now);
-    seen.note(&player(6), Some(own), Some(&player(106)), now);
-    assert_eq!(seen.shared(&player(5), &player(6), now), (false, false));
+    seen.note(&player(5), Some(own), Some(&player(105)), now)
+        .await;
+    seen.note(&player(6), Some(own), Some(&player(106)), now)
+        .await;
+    assert_eq!(
+        seen.shared(&player(5), &player(6), now).await.unwrap(),
+        (false, false)
+    );
     // Past the window, the place is forgotten.
     let later = now + awale_service::fairplay::SAME_PLACE_WINDOW_MS + 1;
-    assert_eq!(seen.shared(&player(1), &player(2), later), (false, false));
+    assert_eq!(
+        seen.shared(&player(1), &player(2), later).await.unwrap(),
+        (false, false)
+    );
+}
+
+#[tokio::test]
+async fn flags_and_pair_limits_are_the_stores_seen_by_every_process_and_after_a_restart() {
+    let (_dir, path) = common::games_file();
+    let time = awale_service::clock::Clock::adjustable();
+    let on = |store: &Arc<Store>| {
+        Arc::new(
+            Games::new(store.clone(), Arc::new(Hub::default()))
+                .with_ratings(store.clone())
+                .with_clock(time.clone()),
+        )
+    };
+    let store = Arc::new(Store::open(&path).unwrap());
+    // Two processes over one store: each sees one account at the address.
+    let (first, second) = (on(&store), on(&store));
+    let now = first.now_ms();
+    let home: std::net::IpAddr = [203, 0, 113, 7].into();
+    first
+        .sightings()
+        .note(&player(1), Some(home), None, now)
+        .await;
+    second
+        .sightings()
+        .note(&player(2), Some(home), None, now)
+        .await;
+    let made = second
+        .create(vec![between(1, 2, blitz(), Rules::AWALE, true)])
+        .await
+        .unwrap();
+    assert!(!made[0].rated, "seen at one place by two processes: casual");
+    let flagged = first.sightings().flagged(10).await.unwrap();
+    assert_eq!(flagged.len(), 1, "the first process sees the second's flag");
+    assert!(flagged[0].address);
+    // The pair limit is counted over both processes.
+    for n in 0..PAIR_RATED_LIMIT {
+        let games = if n % 2 == 0 { &first } else { &second };
+        games
+            .create(vec![between(3, 4, blitz(), Rules::AWALE, true)])
+            .await
+            .unwrap();
+    }
+    refused_as(
+        first
+            .create(vec![between(4, 3, blitz(), Rules::AWALE, true)])
+            .await,
+        "too_many_rated_together",
+    );
+    // A restart forgets neither.
+    drop((first, second));
+    store.close();
+    drop(store);
+    let store = Arc::new(Store::open(&path).unwrap());
+    let again = on(&store);
+    assert_eq!(again.sightings().flagged(10).await.unwrap(), flagged);
+    assert!(
+        !again
+            .create(vec![between(2, 1, blitz(), Rules::AWALE, true)])
+            .await
+            .unwrap()[0]
+            .rated,
+        "the address is still shared after the restart"
+    );
+    refused_as(
+        again
+            .create(vec![between(3, 4, blitz(), Rules::AWALE, true)])
+            .await,
+        "too_many_rated_together",
+    );
+}
+
+#[tokio::test]
+async fn a_connected_player_who_lets_a_days_clock_run_out_loses_on_time() {
+    let (games, _, time) = rated_games();
+    let id = games
+        .create(vec![between(
+            1,
+            2,
+            Some(Clock::days(1).unwrap()),
+            Rules::AWALE,
+            true,
+        )])
+        .await
+        .unwrap()[0]
+        .id;
+    // Both keep a stream open; after a move each and South's second,
+    // North never moves again.
+    let hub = Arc::clone(games.hub());
+    let now = games.now_ms();
+    let (_s, _, _, _south) = hub.watch(id, Some(Side::South), now, None);
+    let (_n, _, _, _north) = hub.watch(id, Some(Side::North), now, None);
+    play(&games, id, 3).await;
+    // A game with a clock is decided by the flag, not a claim.
+    refused_as(games.claim(id, &player(1)).await, "cannot_claim");
+    time.advance(Duration::from_secs(24 * 60 * 60 + 1));
+    // The flag falls on the server, connected or not (read here as the
+    // flag's timer reads it).
+    let ended = games.load(id).await.unwrap();
+    assert_eq!(ended.stop, Some(Stop::Time(Side::North)));
+    assert!(
+        ended.rating_changes.is_none(),
+        "one move of North's: no real start"
+    );
 }

@@ -290,3 +290,29 @@ async fn renames_hand_over_links_and_reactions_are_limited_per_player() {
     // Another player still reacts.
     games.react(id, &caller(2, 2), "oh").await.unwrap();
 }
+
+#[tokio::test]
+async fn puzzle_streaks_started_in_a_flood_stop_at_the_players_limit() {
+    use awale_service::puzzles::{Puzzles, STREAKS_PER_PLAYER};
+    // Issue 38's last routes: each streak started is a stored change.
+    let store = Store::in_memory().unwrap();
+    let puzzles = Puzzles::new(
+        Arc::new(store),
+        Arc::default(),
+        Arc::new(awale_service::computer::Computer::new(None, 1, 1)),
+    );
+    let now = 1_000_000;
+    let flood = caller(1, 1);
+    for _ in 0..STREAKS_PER_PLAYER.burst {
+        puzzles.start_streak(&flood, now).await.unwrap();
+    }
+    let refused = puzzles.start_streak(&flood, now).await.unwrap_err();
+    assert_eq!(
+        (refused.code.as_str(), refused.reason),
+        ("too_many", Some("streaks"))
+    );
+    // Another player elsewhere is not held up; the flooder is again later.
+    puzzles.start_streak(&caller(2, 2), now).await.unwrap();
+    let later = now + i64::from(STREAKS_PER_PLAYER.every_ms);
+    puzzles.start_streak(&flood, later).await.unwrap();
+}

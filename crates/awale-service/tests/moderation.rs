@@ -6,60 +6,21 @@
 mod common;
 
 use std::net::IpAddr;
-use std::sync::Arc;
 
 use awale_core::{Game, Move, Rules, Side};
 use awale_model::account::ModAction;
 use awale_model::account::{Account, Role};
 use awale_model::game::{Clock, Mode, Seat, WebGame};
-use awale_service::accounts::{Accounts, SignedUp};
-use awale_service::games::Games;
-use awale_service::live::Hub;
-use awale_service::moderation::Moderation;
 use awale_store::ratings::RatingStore;
 use awale_store::{AccountStore, ModerationStore, Store};
 
-use common::{play_seated, refused_as, resign_seated};
-
-struct World {
-    store: Arc<Store>,
-    games: Arc<Games>,
-    accounts: Arc<Accounts>,
-    moderation: Moderation,
-}
+use common::{ip, play_seated, refused_as, resign_seated, Ratings, World, PASSWORD};
 
 fn world() -> World {
-    let store = Arc::new(Store::in_memory().unwrap());
-    let games = Arc::new(
-        Games::new(store.clone(), Arc::new(Hub::default()))
-            .with_ratings(store.clone())
-            .with_clock(awale_service::clock::Clock::adjustable()),
-    );
-    let accounts =
-        Arc::new(Accounts::with_cost(store.clone(), Arc::clone(&games), 1024, 1).unwrap());
-    let moderation = Moderation::new(store.clone(), Arc::clone(&accounts), Arc::clone(&games));
-    World {
-        store,
-        games,
-        accounts,
-        moderation,
-    }
-}
-
-const PASSWORD: &str = "seeds in the fourth hole";
-
-fn ip(n: u8) -> Option<IpAddr> {
-    Some(IpAddr::from([10, 0, 0, n]))
+    common::world(Ratings::On)
 }
 
 impl World {
-    async fn sign_up(&self, name: &str, n: u8) -> SignedUp {
-        self.accounts
-            .sign_up(name, PASSWORD, None, ip(n))
-            .await
-            .unwrap()
-    }
-
     async fn account(&self, name: &str) -> Account {
         self.accounts.find(name).await.unwrap()
     }
@@ -404,4 +365,64 @@ async fn a_look_alike_name_is_found_by_its_kept_skeleton_whichever_came_first() 
         "username_taken",
     );
     w.sign_up("Kojo", 5).await;
+}
+
+#[tokio::test]
+async fn the_moderators_see_the_pairs_another_process_flagged_and_after_a_restart() {
+    let (_dir, path) = common::games_file();
+    let one = common::world_on(Store::open(&path).unwrap(), Ratings::On);
+    // Another process over the same store.
+    let two = common::world_on(one.store.clone(), Ratings::On);
+    let ama = one.sign_up("Ama", 1).await.account;
+    let kofi = one.sign_up("Kofi", 2).await.account;
+    one.sign_up("Esi", 3).await;
+    let mo = one.accounts.grant_moderator("Esi").await.unwrap();
+    // The farm of the attack test: two accounts from one address, each
+    // seen by another process.
+    let home = IpAddr::from([203, 0, 113, 7]);
+    let now = one.games.now_ms();
+    one.games
+        .sightings()
+        .note(&ama.player, Some(home), None, now)
+        .await;
+    two.games
+        .sightings()
+        .note(&kofi.player, Some(home), None, now)
+        .await;
+    let mut game = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 9);
+    for (side, a) in [(Side::South, &ama), (Side::North, &kofi)] {
+        game.seats[side.index()] = Some(Seat {
+            player: a.player.clone(),
+            name: a.username.clone(),
+        });
+    }
+    game.clock = Some(Clock::new(180_000, 2_000));
+    game.rated = true;
+    let made = two.games.create(vec![game]).await.unwrap().remove(0);
+    assert!(!made.rated, "seen at one place: casual");
+    // The first process's moderator page lists the second's flag.
+    let desk = one.moderation.desk(&mo).await.unwrap();
+    assert_eq!(desk.flags.len(), 1, "{:?}", desk.flags);
+    let flag = desk.flags[0].flag.clone();
+    let mut names = flag.names.to_vec();
+    names.sort();
+    assert_eq!(names, ["Ama", "Kofi"]);
+    assert!(flag.address && !flag.device && flag.times == 1);
+    for name in ["Ama", "Kofi"] {
+        let account = desk.accounts.iter().find(|a| a.username == name).unwrap();
+        assert!(!account.actions.is_empty(), "{account:?}");
+    }
+    // After a restart, the same list.
+    one.store.close();
+    drop((one, two));
+    let again = common::world_on(Store::open(&path).unwrap(), Ratings::On);
+    let mo = again.account("Esi").await;
+    let desk = again.moderation.desk(&mo).await.unwrap();
+    assert_eq!(
+        desk.flags
+            .iter()
+            .map(|f| f.flag.clone())
+            .collect::<Vec<_>>(),
+        [flag]
+    );
 }

@@ -39,6 +39,9 @@ const TABLES: &[&str] = &[
     "puzzle_attempts",
     "moderation_log",
     "name_skeletons",
+    "sightings",
+    "flagged_pairs",
+    "rated_pairs",
 ];
 
 /// What was copied.

@@ -11,6 +11,7 @@ mod cells;
 mod copy;
 mod error;
 pub mod explorer;
+pub mod fairplay;
 mod games;
 mod interface;
 pub mod mistakes;
@@ -31,6 +32,7 @@ pub use accounts::{AccountStore, NewAccount, NewReport, TOKEN_USE_KEPT_MS};
 pub use copy::{copy_to_postgres, CopyReport};
 pub use error::{StoreError, StoreFuture};
 pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};
+pub use fairplay::FairPlayStore;
 pub use interface::{GameStore, Notice};
 pub use mistakes::{MistakeRow, MistakeStore};
 pub use moderation::ModerationStore;
@@ -56,6 +58,7 @@ pub trait Stores:
     + PuzzleStore
     + reviewed::ReviewedStore
     + ModerationStore
+    + FairPlayStore
 {
 }
 impl Stores for Store {}

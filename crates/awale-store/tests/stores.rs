@@ -6,8 +6,8 @@
 mod common;
 mod pg;
 
-use awale_store::Stores;
-use common::{next_notice, on_both, postgres, runtime, two_processes};
+use awale_store::{FairPlayStore, Stores};
+use common::{next_notice, on_both, player, postgres, runtime, two_processes};
 
 use std::sync::Arc;
 
@@ -895,6 +895,149 @@ fn moderators_actions_refunds_and_skeletons_are_kept_by_both_stores() {
             ["Kofi"]
         );
         assert_eq!(store.accounts_without_skeletons(10).await.unwrap().len(), 2);
+    }
+    on_both(check);
+}
+
+#[test]
+fn sightings_flagged_pairs_and_rated_pairs_are_kept_by_both_stores() {
+    async fn check(store: Arc<dyn Stores>) {
+        use awale_model::account::FlaggedPair;
+        let (a, b, c) = (player(1), player(2), player(3));
+        let home = "address:203.0.113.7".to_string();
+        let phone = format!("device:{}", player(101).0);
+        store
+            .note_places(a.clone(), vec![home.clone(), phone.clone()], 100, 0, 16)
+            .await
+            .unwrap();
+        store
+            .note_places(b.clone(), vec![home.clone()], 150, 0, 16)
+            .await
+            .unwrap();
+        // Seen again: its time moves, no second row.
+        store
+            .note_places(a.clone(), vec![home.clone()], 200, 0, 16)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.places(a.clone(), 0).await.unwrap(),
+            [home.clone(), phone.clone()]
+        );
+        assert_eq!(
+            store.places(a.clone(), 150).await.unwrap(),
+            vec![home.clone()]
+        );
+        assert!(store.places(c.clone(), 0).await.unwrap().is_empty());
+        // An account keeps its newest places only; the stale are forgotten.
+        let many: Vec<String> = (0..5).map(|i| format!("address:10.0.0.{i}")).collect();
+        store
+            .note_places(c.clone(), many[..3].to_vec(), 300, 0, 2)
+            .await
+            .unwrap();
+        store
+            .note_places(c.clone(), many[3..].to_vec(), 400, 0, 2)
+            .await
+            .unwrap();
+        assert_eq!(store.places(c.clone(), 0).await.unwrap(), many[3..]);
+        store
+            .note_places(c.clone(), vec![], 500, 160, 16)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.places(a.clone(), 0).await.unwrap(),
+            vec![home.clone()]
+        );
+        assert!(store.places(b.clone(), 0).await.unwrap().is_empty());
+
+        // One record a pair, whichever sat South; the newest first.
+        let flag = |south: &PlayerId, north: &PlayerId, at_ms, address, device| FlaggedPair {
+            names: [
+                format!("n{}", &south.0[62..]),
+                format!("n{}", &north.0[62..]),
+            ],
+            players: [south.clone(), north.clone()],
+            at_ms,
+            address,
+            device,
+            times: 0,
+        };
+        store
+            .flag_pair(flag(&b, &a, 10, true, false))
+            .await
+            .unwrap();
+        store
+            .flag_pair(flag(&a, &c, 20, false, true))
+            .await
+            .unwrap();
+        store
+            .flag_pair(flag(&a, &b, 30, false, true))
+            .await
+            .unwrap();
+        let flagged = store.flagged_pairs(10).await.unwrap();
+        assert_eq!(flagged.len(), 2);
+        assert_eq!(
+            flagged[0],
+            FlaggedPair {
+                names: ["n01".into(), "n02".into()],
+                players: [a.clone(), b.clone()],
+                at_ms: 30,
+                address: true,
+                device: true,
+                times: 2,
+            }
+        );
+        assert_eq!((flagged[1].at_ms, flagged[1].times), (20, 1));
+        assert_eq!(store.flagged_pairs(1).await.unwrap().len(), 1);
+
+        // A pair's rated games against its limit, all or none.
+        let ab = [a.clone(), b.clone()];
+        let ba = [b.clone(), a.clone()];
+        assert_eq!(
+            store
+                .take_rated_pairs(vec![ab.clone(), ba.clone()], 0, 1_000, 3)
+                .await
+                .unwrap(),
+            None
+        );
+        let ac = [a.clone(), c.clone()];
+        assert_eq!(
+            store
+                .take_rated_pairs(vec![ac.clone(), ba.clone(), ab.clone()], 0, 1_100, 3)
+                .await
+                .unwrap(),
+            Some(2),
+            "two begun, two more asked"
+        );
+        assert_eq!(
+            store
+                .take_rated_pairs(vec![ba.clone()], 0, 1_200, 3)
+                .await
+                .unwrap(),
+            None,
+            "the refused batch took nothing, not even a-c's"
+        );
+        assert_eq!(
+            store
+                .take_rated_pairs(vec![ab.clone()], 0, 1_300, 3)
+                .await
+                .unwrap(),
+            Some(3)
+        );
+        assert_eq!(
+            store
+                .take_rated_pairs(vec![ac.clone(); 3], 0, 1_300, 3)
+                .await
+                .unwrap(),
+            None
+        );
+        // Past the window the pair's games are forgotten.
+        assert_eq!(
+            store
+                .take_rated_pairs(vec![ab.clone()], 1_200, 1_400, 3)
+                .await
+                .unwrap(),
+            None
+        );
     }
     on_both(check);
 }
@@ -1798,6 +1941,22 @@ fn a_games_file_is_copied_whole_and_checked() {
             settled_ms: None,
         };
         let challenge_id = file.add_challenge(challenge).await.unwrap();
+        // What fair play saw, copied too.
+        file.note_places(me(), vec!["address:203.0.113.7".into()], 5, 0, 16)
+            .await
+            .unwrap();
+        let flag = awale_model::account::FlaggedPair {
+            names: ["Kofi".into(), "Ama".into()],
+            players: [me(), PlayerId("p2".into())],
+            at_ms: 6,
+            address: true,
+            device: false,
+            times: 1,
+        };
+        file.flag_pair(flag.clone()).await.unwrap();
+        file.take_rated_pairs(vec![flag.players.clone()], 0, 6, 10)
+            .await
+            .unwrap();
         let url = pg::cluster().database();
         let db = PgStore::connect(&url).unwrap();
         let report = copy_to_postgres(&file, &db).unwrap();
@@ -1831,6 +1990,15 @@ fn a_games_file_is_copied_whole_and_checked() {
         assert_eq!(rows["moves"], (0..30).map(|i| i % 8).sum::<i64>());
         assert_eq!(rows["chat"], 1);
         assert_eq!(rows["tournament_byes"], 1, "a Swiss's bye copied");
+        assert_eq!(
+            (
+                rows["sightings"],
+                rows["flagged_pairs"],
+                rows["rated_pairs"]
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!(db.flagged_pairs(10).await.unwrap()[0].names, flag.names);
         let back = db.load(games[7].id).await.unwrap().unwrap();
         assert_eq!(back.game.plies(), games[7].game.plies());
         assert_eq!(

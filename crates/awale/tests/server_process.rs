@@ -277,8 +277,16 @@ fn a_stranger_beside_the_loadtest_leaves_the_honest_players_unaffected() {
     assert_eq!(last["lost"], 0, "{last}");
     let abuse = &last["abuse"];
     // Issue 38: the rated attacks gain nothing (rated_ok: no rated
-    // point farmed, no rated loss handed to a guest).
-    for check in ["computer_ok", "hints_ok", "lobby_ok", "rated_ok"] {
+    // point farmed, no rated loss handed to a guest); the routes of its
+    // last session refuse the stranger (routes_ok: the moderators' desk
+    // without the rank, the ladder with a cookie, streaks past a limit).
+    for check in [
+        "computer_ok",
+        "hints_ok",
+        "lobby_ok",
+        "rated_ok",
+        "routes_ok",
+    ] {
         assert_eq!(abuse[check], true, "{check}: {last} {stderr}");
     }
     let farm = &abuse["stranger"]["rating_farm"];

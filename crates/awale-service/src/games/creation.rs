@@ -253,11 +253,12 @@ impl Games {
             crate::fairplay::check_rated_terms(game)?;
         }
         let now = self.now_ms();
-        self.sightings.demote(&mut games, now);
+        let flags = self.sightings.demote(&mut games, now).await?;
         if pair_limit {
-            self.pairs.take(&games, now)?;
+            self.pairs.take(&games, now).await?;
         }
         let mut games = self.store.create(games).await?;
+        self.sightings.keep(flags).await;
         for game in &mut games {
             self.note_presence(game);
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
@@ -300,16 +301,30 @@ impl Games {
         key: Option<&str>,
     ) -> Result<WebGame, Error> {
         let now = self.now_ms();
+        // The game as it will be once full, checked before the change
+        // (the store is asked, which a change's closure cannot): a rated
+        // seat never changes hands, so the pair is the one found here.
+        let mut flag = None;
+        if let Ok(mut full) = self.load(id).await {
+            if full.rated && full.waiting() && full.sit(seat.clone(), key, now).is_ok() {
+                flag = self.sightings.flag_of(&full, now).await?;
+                if flag.is_none() {
+                    self.pairs.take(std::slice::from_ref(&full), now).await?;
+                }
+            }
+        }
         let (game, ()) = self
             .change(id, |g| {
                 g.sit(seat.clone(), key, now)?;
-                if g.rated && !g.waiting() {
-                    self.sightings.demote(std::slice::from_mut(g), now);
-                    self.pairs.take(std::slice::from_ref(g), now)?;
+                if g.rated && !g.waiting() && flag.is_some() {
+                    g.rated = false;
                 }
                 Ok(())
             })
             .await?;
+        if !game.rated {
+            self.sightings.keep(flag.into_iter().collect()).await;
+        }
         Ok(game)
     }
 }

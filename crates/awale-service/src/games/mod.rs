@@ -116,9 +116,11 @@ pub struct Games {
     /// The top game of each tournament going on (tournament, game), told
     /// by the tournaments: the featured game is one of them first.
     tournament_tops: Mutex<HashMap<i64, i64>>,
-    /// The rated games each pair of players began lately.
+    /// The rated games each pair of players began lately (the ratings'
+    /// store keeps them).
     pairs: crate::fairplay::PairLimit,
-    /// Where accounts were seen lately: two seen at one place play casual.
+    /// Where accounts were seen lately: two seen at one place play casual
+    /// (the ratings' store keeps them, and the pairs flagged).
     sightings: crate::fairplay::Sightings,
     /// The limits of what callers make (games, offers, renames...).
     limits: crate::limits::Limits,
@@ -204,8 +206,16 @@ impl Games {
     }
 
     /// The same games, where a rated game that ends changes its players'
-    /// ratings in `ratings`.
-    pub fn with_ratings(mut self, ratings: Arc<dyn RatingStore>) -> Games {
+    /// ratings in `ratings`, which keeps what fair play sees too (where
+    /// accounts were seen, the pairs flagged, the rated games of each
+    /// pair: `crate::fairplay`), so every process sharing it knows.
+    pub fn with_ratings<S>(mut self, ratings: Arc<S>) -> Games
+    where
+        S: RatingStore + awale_store::FairPlayStore + 'static,
+    {
+        self.pairs = crate::fairplay::PairLimit::new(ratings.clone());
+        self.sightings = crate::fairplay::Sightings::new(ratings.clone());
+        let ratings: Arc<dyn RatingStore> = ratings;
         self.ratings = Some(ratings);
         self
     }

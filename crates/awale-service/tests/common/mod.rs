@@ -127,3 +127,82 @@ pub async fn until(
 pub fn refused_as<T: std::fmt::Debug>(answer: Result<T, awale_model::Error>, code: &str) {
     assert_eq!(answer.unwrap_err().code, code);
 }
+
+/// The password of every test account.
+pub const PASSWORD: &str = "seeds in the fourth hole";
+
+/// Client address `n` (10.0.0.n).
+pub fn ip(n: u8) -> Option<std::net::IpAddr> {
+    Some(std::net::IpAddr::from([10, 0, 0, n]))
+}
+
+/// Whether a [`World`]'s games are rated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ratings {
+    /// Not rated, on the system's clock (the accounts' tests).
+    Off,
+    /// Rated (fair play kept in the store too), on a clock the test moves
+    /// forward at will (the moderators' and fair play's tests).
+    On,
+}
+
+/// The games, accounts and moderators over one store.
+pub struct World {
+    /// The store (a clone shares it).
+    pub store: Store,
+    /// The games.
+    pub games: Arc<Games>,
+    /// The accounts, with a cheaper argon2id than the server's (the rules
+    /// are the same).
+    pub accounts: Arc<awale_service::accounts::Accounts>,
+    /// The moderators' work.
+    pub moderation: awale_service::moderation::Moderation,
+}
+
+/// A [`World`] over a scratch store.
+pub fn world(ratings: Ratings) -> World {
+    world_on(Store::in_memory().unwrap(), ratings)
+}
+
+/// A [`World`] over `store` (another world over the same store is
+/// another process sharing it; one over the store opened again, a
+/// restart).
+pub fn world_on(store: Store, ratings: Ratings) -> World {
+    let games = Games::new(Arc::new(store.clone()), Arc::new(Hub::default()));
+    let games = Arc::new(match ratings {
+        Ratings::Off => games,
+        Ratings::On => games
+            .with_ratings(Arc::new(store.clone()))
+            .with_clock(Clock::adjustable()),
+    });
+    let accounts = Arc::new(
+        awale_service::accounts::Accounts::with_cost(
+            Arc::new(store.clone()),
+            Arc::clone(&games),
+            1024,
+            1,
+        )
+        .unwrap(),
+    );
+    let moderation = awale_service::moderation::Moderation::new(
+        Arc::new(store.clone()),
+        Arc::clone(&accounts),
+        Arc::clone(&games),
+    );
+    World {
+        store,
+        games,
+        accounts,
+        moderation,
+    }
+}
+
+impl World {
+    /// A new account of `name` with [`PASSWORD`], made from address `n`.
+    pub async fn sign_up(&self, name: &str, n: u8) -> awale_service::accounts::SignedUp {
+        self.accounts
+            .sign_up(name, PASSWORD, None, ip(n))
+            .await
+            .unwrap()
+    }
+}

@@ -9,7 +9,7 @@ use crate::schema::{LEVELS, LEVELS_MARKED, PERFECT_MOVES_UP};
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
-pub const SCHEMA_VERSION: i64 = 17;
+pub const SCHEMA_VERSION: i64 = 18;
 
 /// Where a version's SQL comes from.
 enum Source {
@@ -45,7 +45,7 @@ impl Source {
 /// Each version's SQL, run on a database of an older version: what a new
 /// database starts from (the games file's version 3 at once), then one
 /// version at a time, as the games file's.
-const MIGRATIONS: [(i64, &[Source]); 15] = [
+const MIGRATIONS: [(i64, &[Source]); 16] = [
     // The games and their moves, made whole (the games file's version 2
     // alters the games of version 1), then the rest of version 2 (the
     // indexes, reviews, chat, players, meta) and version 3 as the games
@@ -89,6 +89,8 @@ const MIGRATIONS: [(i64, &[Source]); 15] = [
     (16, &[GamesFile(include_str!("../moderation.sql"))]),
     // When each API token was last used.
     (17, &[GamesFile(include_str!("../token_last_used.sql"))]),
+    // Fair play: sightings, flagged pairs, the rated games of each pair.
+    (18, &[GamesFile(include_str!("../fair_play.sql"))]),
 ];
 
 // The last file is the version this program writes.

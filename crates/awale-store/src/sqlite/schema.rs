@@ -76,6 +76,9 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("../moderation.sql")),
         // Version 17: when each API token was last used.
         M::up(include_str!("../token_last_used.sql")),
+        // Version 18: fair play kept (where accounts were seen, the pairs
+        // flagged for it, the rated games each pair began).
+        M::up(include_str!("../fair_play.sql")),
     ]
 }
 

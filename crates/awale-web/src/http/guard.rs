@@ -129,12 +129,17 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
             Ok(Some(account)) => {
                 // Where the account is seen (its address, this browser):
                 // two accounts seen at one place play casual.
-                state.shared.games.sightings().note(
-                    &account.player,
-                    client.0,
-                    player.as_ref(),
-                    state.shared.games.now_ms(),
-                );
+                state
+                    .shared
+                    .games
+                    .sightings()
+                    .note(
+                        &account.player,
+                        client.0,
+                        player.as_ref(),
+                        state.shared.games.now_ms(),
+                    )
+                    .await;
                 player = Some(account.player.clone());
                 session = Some(SignedIn {
                     account,

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
-use super::extract::{ClientIp, JsonBody, Player, UrlQuery, Viewer};
+use super::extract::{Caller, ClientIp, JsonBody, Player, UrlQuery, Viewer};
 use crate::computer::{Asker, Priority};
 use crate::error::Error;
 use crate::game::{parse_move, parse_position, random_seed};
@@ -185,10 +185,10 @@ pub async fn rating(
 /// ends), the asker's counts as they are now ([`SolverView`]).
 pub async fn start_streak(
     State(state): State<AppState>,
-    Player(player): Player,
+    Caller(caller): Caller,
 ) -> ApiResult<Json<SolverView>> {
     let now = state.shared.games.now_ms();
-    Ok(Json(state.shared.puzzles.start_streak(&player, now).await?))
+    Ok(Json(state.shared.puzzles.start_streak(&caller, now).await?))
 }
 
 /// The query of GET /api/study/position.

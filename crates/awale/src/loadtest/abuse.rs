@@ -14,7 +14,11 @@
 //! rematches one after another, then the same with two moves each) and
 //! the hand-over of a losing rated seat to a fresh guest; the report says
 //! what the stranger got (`rated_points_gained`, must be 0;
-//! `loss_dodged`, must be false).
+//! `loss_dodged`, must be false). A player's account of the stranger's
+//! also pushes on the routes issue 38's last session added (the
+//! moderators' desk without the rank, the bots' ladder with a person's
+//! cookie, a flood of puzzle streaks): `routes_ok` when every push on the
+//! first two was refused and the streaks past their limit.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,7 +66,9 @@ impl Tally {
                 | StatusCode::CONFLICT
                 | StatusCode::SERVICE_UNAVAILABLE
                 // A made-up cookie is no player (issue 38).
-                | StatusCode::FORBIDDEN,
+                | StatusCode::FORBIDDEN
+                // A call of the bots' API without a token.
+                | StatusCode::UNAUTHORIZED,
             ) => &self.refused,
             _ => &self.other,
         };
@@ -113,6 +119,14 @@ struct Abuse {
     honest_logins_refused: AtomicU64,
     /// Set once the honest account has logged in a first time.
     honest_ready: std::sync::atomic::AtomicBool,
+    /// The routes of issue 38's last session, pushed on by a player's
+    /// account: the moderators' desk without the rank, the bots' ladder
+    /// joined with a person's cookie, puzzle streaks started in a flood.
+    desk: Tally,
+    ladder_joins: Tally,
+    streaks: Tally,
+    /// Why the account pushing on them could not be made, if it could not.
+    routes_error: Mutex<Option<String>>,
 }
 
 /// What every task of the run is given: the run, and the counts of what
@@ -152,7 +166,8 @@ fn stranger_elsewhere(shared: Shared) -> anyhow::Result<tokio::sync::oneshot::Re
                     tasks.push(tokio::spawn(login_flood(s(), from)));
                 }
                 tasks.push(tokio::spawn(rating_farm(shared.clone())));
-                tasks.push(tokio::spawn(seat_handover(shared)));
+                tasks.push(tokio::spawn(seat_handover(shared.clone())));
+                tasks.push(tokio::spawn(new_routes(shared)));
                 for t in tasks {
                     let _ = t.await;
                 }
@@ -199,6 +214,13 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
     let handover = a.handover.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let rated_ok =
         farm["rated_points_gained"] == json!(0) && handover["loss_dodged"] == json!(false);
+    // Every push on the moderators' desk and the ladder refused, and the
+    // streaks past their limit.
+    let routes_ok = n(&a.desk.ok) == 0
+        && n(&a.desk.refused) > 0
+        && n(&a.ladder_joins.ok) == 0
+        && n(&a.ladder_joins.refused) > 0
+        && n(&a.streaks.refused) > 0;
     json!({
         "computer_ok": n(&a.computer_moves) > 0 && n(&a.computer_answered) == n(&a.computer_moves),
         "hints_ok": n(&a.hints) > 0 && n(&a.hints_answered) == n(&a.hints),
@@ -231,8 +253,15 @@ pub(super) async fn run(run: Arc<Run>, first_client: usize) -> Value {
             "seeks": a.seeks.report(),
             "ghost_games": n(&a.ghost_games),
             "logins": a.logins.report(),
+            "routes": {
+                "desk_without_rank": a.desk.report(),
+                "ladder_join_with_a_cookie": a.ladder_joins.report(),
+                "streaks": a.streaks.report(),
+                "error": a.routes_error.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            },
         },
         "rated_ok": rated_ok,
+        "routes_ok": routes_ok,
     })
 }
 
@@ -962,4 +991,38 @@ async fn seat_handover((run, abuse): Shared) {
         .await
         .unwrap_or_else(|e| json!({"error": format!("{e:#}"), "loss_dodged": false}));
     *abuse.handover.lock().unwrap_or_else(|p| p.into_inner()) = report;
+}
+
+/// The routes issue 38's last session added, pushed on from an address of
+/// the stranger's own by a player's account (no rank, no token): the
+/// moderators' desk (403 each), the bots' ladder joined with the cookie
+/// (401 each: the ladder is a bot's, through its token), and puzzle
+/// streaks started as fast as the server answers (a write each: refused
+/// past the player's limit).
+async fn new_routes((run, abuse): Shared) {
+    let from = Some(IpAddr::from([127, 2, 0, 8]));
+    let name = format!("push{}", std::process::id() % 10_000);
+    let cookie = match stranger_account(&run, from, &name).await {
+        Ok(c) => c,
+        Err(e) => {
+            *abuse.routes_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{e:#}"));
+            return;
+        }
+    };
+    let c = Some(cookie.as_str());
+    while !run.over() {
+        let desk = status_of(&run, from, "GET", "/api/moderation/desk", c, None).await;
+        abuse.desk.note(&desk);
+        for rung in ["bullet", "blitz"] {
+            let path = format!("/api/bot/ladder/{rung}/join");
+            let joined = status_of(&run, from, "POST", &path, c, Some(json!({}))).await;
+            abuse.ladder_joins.note(&joined);
+        }
+        for _ in 0..5 {
+            let path = "/api/study/puzzles/streak";
+            let started = status_of(&run, from, "POST", path, c, Some(json!({}))).await;
+            abuse.streaks.note(&started);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
