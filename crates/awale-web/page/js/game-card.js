@@ -30,7 +30,10 @@ export function card(s, date) {
     // Named as everywhere else: a guest's default name in the page's
     // words, a deleted player said so.
     const named = (i) => isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S"));
-    title.textContent = t("online_names", named(0), named(1));
+    // A challenge nobody took (open, or called off): no "against ?".
+    const alone = s.plies ? -1 : [0, 1].findIndex((i) => s.names[i] == null);
+    if (alone >= 0 && s.names[1 - alone] != null) title.textContent = t("online_alone", named(1 - alone));
+    else title.textContent = t("online_names", named(0), named(1));
   }
   else title.textContent = t("two_people");
   const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);
