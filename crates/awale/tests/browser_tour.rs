@@ -112,7 +112,10 @@ const LOOK: &str = "
 /// Each view is also saved as a picture to look at by eye, in a temporary
 /// folder (its path printed by the test).
 fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>) {
-    b.screenshot(&shots().join(format!("{lang}-{size}-{}.png", what.replace([' ', '\''], "-"))));
+    b.screenshot(&shots().join(format!(
+        "{lang}-{size}-{}.png",
+        what.replace([' ', '\''], "-")
+    )));
     let bad = b.exec(LOOK, json!([lang]));
     for line in bad.as_array().into_iter().flatten() {
         found.push(format!(
@@ -266,7 +269,10 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
         "a catalog key: some_key",
         "console.error: planted",
     ] {
-        assert!(planted.iter().any(|p| p.contains(words)), "{words}: {planted:?}");
+        assert!(
+            planted.iter().any(|p| p.contains(words)),
+            "{words}: {planted:?}"
+        );
     }
     tap(&b, "#btn-start");
     b.wait_for(
@@ -489,7 +495,12 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
         .as_str()
         .expect("Ama's challenge")
         .to_string();
-    let aborted = page_fetch(&ama, "POST", &format!("/api/games/{alone}/abort"), json!({}));
+    let aborted = page_fetch(
+        &ama,
+        "POST",
+        &format!("/api/games/{alone}/abort"),
+        json!({}),
+    );
     assert_eq!(aborted["status"], 200, "{aborted}");
 
     ama.goto(&format!("{}/api/info", site.url));
