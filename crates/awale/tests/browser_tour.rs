@@ -365,12 +365,14 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     look(&b, lang, "desktop", "one's own page", &mut found);
     tap(&b, "#btn-account");
     b.wait_shown("#dlg-account [data-pane=account]", 10);
+    b.wait_open("#dlg-account", 10);
     look(&b, lang, "desktop", "account settings", &mut found);
     b.exec("document.querySelector('#dlg-account').close()", json!([]));
     b.resize(PHONE.0, PHONE.1);
     b.wait_for("a phone's screen", "return window.innerWidth === 390", 10);
     tap(&b, "#btn-account");
     b.wait_shown("#dlg-account [data-pane=account]", 10);
+    b.wait_open("#dlg-account", 10);
     look(&b, lang, "phone", "account settings", &mut found);
     found
 }
