@@ -229,6 +229,17 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
     let (games, t) = service(Store::in_memory().unwrap());
     let id = started(&t).await;
     join(&t, id, 3).await;
+    // Before the end, a player in a game who has not moved may berserk.
+    let before = t.get(id, None).await.unwrap();
+    let in_game: u8 = before
+        .standings
+        .iter()
+        .find(|l| l.game.is_some())
+        .unwrap()
+        .name[1..]
+        .parse()
+        .unwrap();
+    assert!(t.get(id, Some(&player(in_game))).await.unwrap().can_berserk);
     let refused = t.close(id, &player(2)).await.unwrap_err();
     assert_eq!(refused.code.as_str(), "not_the_creator");
     let view = t.close(id, &player(1)).await.unwrap();
@@ -255,8 +266,12 @@ async fn an_arena_is_finished_only_when_its_last_game_ends_and_its_podium_then_s
         .map(|l| l.name.clone())
         .collect();
     assert_eq!(playing.len(), 2);
-    let in_play = t.get(id, Some(&player(1))).await.unwrap();
+    // Berserk is neither offered nor taken once the time is up (issue
+    // 42: the button stayed, and a click answered 409).
+    let in_play = t.get(id, Some(&player(in_game))).await.unwrap();
     assert!(!in_play.can_berserk, "no berserk once the time is up");
+    let late = t.berserk(id, &player(in_game)).await.unwrap_err();
+    assert_eq!(late.code.as_str(), "cannot_berserk");
     let loser: u8 = playing[1][1..].parse().unwrap();
     resign(&games, &view, loser).await;
     let view = until(&t, id, |v| v.facts.state == TournamentState::Finished).await;

@@ -309,14 +309,14 @@ fn every_view_passes_axe_at_wcag_21_aa_in_french_and_english() {
     // visit opens the new game dialog.
     let mut found = tour(
         &site,
-        &bob,
         &Browser::start("axe-fr", "fr-FR,fr", 1280, 900),
+        &bob,
         "fr",
     );
     found.extend(tour(
         &site,
-        &bob,
         &Browser::start("axe-en", "en-GB,en", 1280, 900),
+        &bob,
         "en",
     ));
     assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));

@@ -491,3 +491,148 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     assert_eq!(view_of(observer)["podium"], view["podium"]);
     eprintln!("longest wait: {longest} ms, games: {}", resigned.len());
 }
+
+/// Issue 42: berserk is offered in an arena game before the player's
+/// first move, and no longer once the arena's time is up (the button
+/// stayed, and a click answered 409 with a scolding): gone from the
+/// game's page and from the tournament's, refused by the server, the
+/// results said pending on both (axe-core finds nothing there, in French
+/// and English). The game, once over, is labelled a tournament game in
+/// My games, a link back to the tournament.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn berserk_goes_once_the_arena_is_over_and_my_games_names_the_tournament() {
+    let (site, ama, kofi) = ama_and_kofi("arena-over");
+    let url = site.url.clone();
+    let made = page_fetch(
+        &ama,
+        "POST",
+        "/api/tournaments",
+        json!({"name": "Vite fait", "minutes_each": 1, "increment_s": 0, "rated": false,
+               "minutes": 20, "starts_in_minutes": 0}),
+    );
+    assert_eq!(made["status"], 200, "{made}");
+    let id = made["body"]["id"].as_i64().unwrap();
+    let page = format!("#tournament={id}");
+    for b in [&ama, &kofi] {
+        b.goto(&format!("{url}/{page}"));
+        b.wait_shown("#arena-join", 10);
+        page_post_ok(b, &format!("/api/tournaments/{id}/join"));
+    }
+    for b in [&ama, &kofi] {
+        b.wait_for(
+            "sent to the arena game",
+            "return location.hash.startsWith('#game=')",
+            15,
+        );
+    }
+    let game = hash(&ama)[6..].to_string();
+    assert_eq!(hash(&kofi), hash(&ama));
+    // The first mover sows: berserk goes for them, stays for the other.
+    let state = page_fetch(&ama, "GET", &format!("/api/games/{game}"), json!(null));
+    let (mover, other) = if state["body"]["you"][0] == state["body"]["to_move"] {
+        (&ama, &kofi)
+    } else {
+        (&kofi, &ama)
+    };
+    other.wait_shown("#game-berserk", 10);
+    let moved = page_fetch(
+        mover,
+        "POST",
+        &format!("/api/games/{game}/moves"),
+        json!({"move": state["body"]["legal"][0], "ply": 0}),
+    );
+    assert_eq!(moved["status"], 200, "{moved}");
+    mover.wait_for(
+        "no berserk after one's first move",
+        "return document.querySelector('#game-berserk').hidden",
+        10,
+    );
+    assert_eq!(
+        other.eval("return document.querySelector('#game-berserk').hidden"),
+        json!(false)
+    );
+
+    // Ama, its creator, ends it with the game in play: the time is up.
+    page_post_ok(&ama, &format!("/api/tournaments/{id}/close"));
+    let french = |b: &Browser| std::ptr::eq(b, &ama);
+    let pending = |b: &Browser| {
+        if french(b) {
+            "Temps écoulé\u{a0}: résultats provisoires, en attente de la fin des dernières parties"
+        } else {
+            "Time is up: results are provisional, pending the end of the last games"
+        }
+    };
+    other.wait_for(
+        "the berserk button gone once the time is up",
+        &format!(
+            "return document.querySelector('#game-berserk').hidden
+               && document.querySelector('#game-tournament-left').textContent === {}",
+            json!(pending(other))
+        ),
+        10,
+    );
+    let refused = page_fetch(
+        other,
+        "POST",
+        &format!("/api/tournaments/{id}/berserk"),
+        json!({}),
+    );
+    assert_eq!(refused["status"], 409, "{refused}");
+    assert_eq!(refused["body"]["error"], "cannot_berserk", "{refused}");
+    let mut found = Vec::new();
+    for b in [&ama, &kofi] {
+        for v in b.axe_violations() {
+            found.push(format!("[a game, results pending] {v}"));
+        }
+    }
+    // The tournament's page: no berserk there either.
+    other.exec("location.hash = arguments[0]", json!([page]));
+    other.wait_for(
+        "the tournament's page, results pending",
+        &format!(
+            "return document.querySelector('#arena-status').textContent === {}",
+            json!(pending(other))
+        ),
+        10,
+    );
+    assert_eq!(
+        other.eval("return document.querySelector('#arena-berserk').hidden"),
+        json!(true)
+    );
+    for v in other.axe_violations() {
+        found.push(format!("[the tournament, results pending] {v}"));
+    }
+
+    // The other resigns: the arena is finished; the game is labelled a
+    // tournament game in My games, a link back to it.
+    page_post_ok(other, &format!("/api/games/{game}/resign"));
+    for (b, label) in [(&ama, "Partie de tournoi"), (&kofi, "Tournament game")] {
+        b.wait_for(
+            "the arena finished",
+            &format!(
+                "return document.querySelector('#arena-status').textContent === {}",
+                json!(if french(b) {
+                    "Terminé\u{a0}: résultats définitifs"
+                } else {
+                    "Finished: final results"
+                })
+            ),
+            15,
+        );
+        b.exec("location.hash = '#games'", json!([]));
+        let link = format!(".game-card[data-id='{game}'] a[href='{page}']");
+        b.wait_shown(&link, 15);
+        assert_eq!(b.text(&link), label);
+        for v in b.axe_violations() {
+            found.push(format!("[my games] {v}"));
+        }
+        tap(b, &link);
+        b.wait_for(
+            "back to the tournament from My games",
+            &format!("return location.hash === {}", json!(page)),
+            10,
+        );
+    }
+    assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));
+}

@@ -4,7 +4,9 @@
 //! view: nothing past the screen's edge, one `h1`, no catalog key shown
 //! raw nor a word left empty, no word of the other language (a side's or
 //! a guest's name), no link in the browser's default blue, no script
-//! error (a refused request is the page's to say, not the console's).
+//! error (a refused request is the page's to say, not the console's);
+//! on a desktop, no violation of WCAG 2.1 A and AA that axe-core finds.
+//! Each view is saved as a picture, to look at by eye.
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -12,7 +14,7 @@
 mod webdriver;
 
 use serde_json::json;
-use webdriver::{open_at_once, page_fetch, sign_up, tap, Browser, Site, PHONE};
+use webdriver::{member, open_at_once, page_fetch, sign_up, tap, Browser, Site, DESKTOP, PHONE};
 
 /// Kept by the page from its first script on: what the console was told
 /// as an error, and the errors no script caught.
@@ -29,10 +31,20 @@ const WATCH_ERRORS: &str = "
 const LOOK: &str = "
   const lang = arguments[0];
   const bad = [];
-  const w = window.innerWidth;
+  // A phone's browser widens its page to what overflows: the screen's
+  // width is the measure there.
+  const w = window.innerWidth < 600 || screen.width < 600 ? Math.min(window.innerWidth, screen.width) : window.innerWidth;
   const seen = (e) => !!e && e.getClientRects().length > 0 && !e.closest('[hidden]')
-    && getComputedStyle(e).visibility !== 'hidden';
+    && getComputedStyle(e).visibility !== 'hidden' && (!e.checkVisibility || e.checkVisibility());
   const name = (e) => e.id || (typeof e.className === 'string' ? e.className : '') || e.tagName;
+  // Inside a box that scrolls sideways, itself within the screen.
+  const scrolled = (e) => {
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if ((o === 'auto' || o === 'scroll') && p.scrollWidth > p.clientWidth + 1) return p.getBoundingClientRect().right <= w + 1;
+    }
+    return false;
+  };
   if (document.documentElement.scrollWidth > w + 1) bad.push('page ' + document.documentElement.scrollWidth + ' wide');
   const dialog = document.querySelector('dialog[open]');
   const scope = dialog ? [dialog] : [document.querySelector('header'), document.querySelector('main')];
@@ -40,7 +52,31 @@ const LOOK: &str = "
     for (const e of root.querySelectorAll('*')) {
       if (!seen(e)) continue;
       const r = e.getBoundingClientRect();
-      if (r.width && r.right > w + 1) bad.push('past the edge: ' + name(e) + ' ' + Math.round(r.right));
+      if (r.width && r.right > w + 1 && !scrolled(e)) bad.push('past the edge: ' + name(e) + ' ' + Math.round(r.right));
+      if (r.width && r.left < -1 && r.right > 1) bad.push('past the left edge: ' + name(e) + ' ' + Math.round(r.left));
+    }
+  }
+  // On a phone, each control big enough to touch (24 pixels, WCAG 2.2's
+  // least) and apart from the others.
+  if (w < 600) {
+    const targets = [];
+    for (const root of scope) {
+      for (const e of root.querySelectorAll('button, a.button, select, summary, input:not([type=checkbox]):not([type=radio])')) {
+        if (seen(e)) targets.push([e, e.getBoundingClientRect()]);
+      }
+    }
+    for (const [e, r] of targets) {
+      if (r.height < 24 || r.width < 24) bad.push('too small to touch: ' + name(e) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    }
+    for (let i = 0; i < targets.length; i++) {
+      for (let j = i + 1; j < targets.length; j++) {
+        const [a, ra] = targets[i];
+        const [b, rb] = targets[j];
+        if (a.contains(b) || b.contains(a)) continue;
+        const dx = Math.max(ra.left - rb.right, rb.left - ra.right);
+        const dy = Math.max(ra.top - rb.bottom, rb.top - ra.bottom);
+        if (dx < 1 && dy < 1) bad.push('touching: ' + name(a) + ' ' + (a.textContent || '').trim().slice(0, 20) + ' / ' + name(b) + ' ' + (b.textContent || '').trim().slice(0, 20));
+      }
     }
   }
   if (!dialog) {
@@ -73,7 +109,13 @@ const LOOK: &str = "
 
 /// What is wrong with the view `what` of `b` in `lang`, each line headed
 /// by where it was seen.
+/// Each view is also saved as a picture to look at by eye, in a temporary
+/// folder (its path printed by the test).
 fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>) {
+    b.screenshot(&shots().join(format!(
+        "{lang}-{size}-{}.png",
+        what.replace([' ', '\''], "-")
+    )));
     let bad = b.exec(LOOK, json!([lang]));
     for line in bad.as_array().into_iter().flatten() {
         found.push(format!(
@@ -81,6 +123,23 @@ fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>
             line.as_str().unwrap_or("?")
         ));
     }
+    // On a desktop, axe-core too (WCAG 2.1 A and AA; its rules do not
+    // depend on the screen's width).
+    if size == "desktop" {
+        for v in b.axe_violations() {
+            found.push(format!("[{lang} {size} {what}] axe: {v}"));
+        }
+    }
+}
+
+/// Where the tour's pictures go (a temporary folder).
+fn shots() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = webdriver::temp_dir("tour-shots");
+        eprintln!("the tour's pictures: {}", dir.display());
+        dir
+    })
 }
 
 /// Goes to `hash` and waits until `ready` (a script's condition) holds.
@@ -118,6 +177,24 @@ fn views(b: &Browser, arena: &str, lang: &str, size: &str, found: &mut Vec<Strin
             "document.querySelectorAll('#analysis-board .hole-hit').length === 12",
         ),
         (
+            "#puzzles&streak=1&seed=5",
+            "puzzle streak",
+            "document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0 \
+               && !document.querySelector('#puzzle-main').hidden \
+               && !document.querySelector('#puzzle-rating').hidden",
+        ),
+        (
+            "#mistakes",
+            "mistakes",
+            "document.querySelectorAll('#mistake-list li').length > 0",
+        ),
+        (
+            "#explorer",
+            "explorer",
+            "document.querySelectorAll('#explorer-moves tbody tr').length > 0 \
+               && document.querySelectorAll('#explorer-board .hole-hit').length === 12",
+        ),
+        (
             "#lobby",
             "lobby",
             "document.querySelectorAll('#pools button').length > 0 \
@@ -132,6 +209,12 @@ fn views(b: &Browser, arena: &str, lang: &str, size: &str, found: &mut Vec<Strin
             "#leaderboard=blitz",
             "leaderboard",
             "!document.querySelector('#leaderboard').hidden",
+        ),
+        (
+            "#ladder=bullet",
+            "engine ladder",
+            "!document.querySelector('#view-ladder').hidden \
+               && !!document.querySelector('#ladder-about').textContent",
         ),
         (
             "#player=Bob_B",
@@ -181,7 +264,16 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     let mut planted = Vec::new();
     look(&b, lang, "phone", "planted", &mut planted);
     b.exec("document.querySelector('#planted').remove()", json!([]));
-    assert_eq!(planted.len(), 3, "{planted:?}");
+    for words in [
+        "default link colour: planted",
+        "a catalog key: some_key",
+        "console.error: planted",
+    ] {
+        assert!(
+            planted.iter().any(|p| p.contains(words)),
+            "{words}: {planted:?}"
+        );
+    }
     tap(&b, "#btn-start");
     b.wait_for(
         "a game against the computer",
@@ -223,6 +315,23 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     );
     look(&b, lang, "desktop", "play", &mut found);
     views(&b, arena, lang, "desktop", &mut found);
+    // One list of speeds for the player page's filter and the explorer's,
+    // in the page's words.
+    let options = |select: &str| {
+        b.strings(&format!(
+            "return [...document.querySelectorAll('{select} option')].map((o) => o.value + '=' + o.textContent)"
+        ))
+    };
+    let speeds = options("#player-speed");
+    assert_eq!(speeds.len(), 7, "{speeds:?}");
+    assert_eq!(options("#explorer-speed"), speeds);
+    let all = if lang == "fr" {
+        "=Toutes les cadences"
+    } else {
+        "=All speeds"
+    };
+    assert_eq!(speeds[0], all);
+    assert!(speeds[3].starts_with("blitz=Blitz"), "{speeds:?}");
 
     // Signed up: its own page and its account's settings (kid mode said).
     let me = if lang == "fr" {
@@ -236,6 +345,13 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     // would not load the page again.
     b.goto(&format!("{}/api/info", site.url));
     b.goto(&site.page(&format!("#player={me}")));
+    // A new address: the phone's screen is emulated again.
+    b.resize(1280, 900);
+    b.wait_for(
+        "a desktop's screen again",
+        "return window.innerWidth === 1280",
+        10,
+    );
     b.wait_for(
         "one's own page",
         "return !document.querySelector('#player-body').hidden",
@@ -249,12 +365,14 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     look(&b, lang, "desktop", "one's own page", &mut found);
     tap(&b, "#btn-account");
     b.wait_shown("#dlg-account [data-pane=account]", 10);
+    b.wait_open("#dlg-account", 10);
     look(&b, lang, "desktop", "account settings", &mut found);
     b.exec("document.querySelector('#dlg-account').close()", json!([]));
     b.resize(PHONE.0, PHONE.1);
     b.wait_for("a phone's screen", "return window.innerWidth === 390", 10);
     tap(&b, "#btn-account");
     b.wait_shown("#dlg-account [data-pane=account]", 10);
+    b.wait_open("#dlg-account", 10);
     look(&b, lang, "phone", "account settings", &mut found);
     found
 }
@@ -369,6 +487,24 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
         "{deleted}"
     );
 
+    // A challenge of Ama's nobody took, called off.
+    let alone = page_fetch(
+        &ama,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "public": true}),
+    )["body"]["id"]
+        .as_str()
+        .expect("Ama's challenge")
+        .to_string();
+    let aborted = page_fetch(
+        &ama,
+        "POST",
+        &format!("/api/games/{alone}/abort"),
+        json!({}),
+    );
+    assert_eq!(aborted["status"], 200, "{aborted}");
+
     ama.goto(&format!("{}/api/info", site.url));
     open_at_once(&ama, &site.page("#games"));
     let card = |id: &str| format!(".game-card[data-id='{id}'] .head b");
@@ -385,6 +521,12 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
     assert!(
         zed_card.contains("joueur supprimé") && !zed_card.contains('?'),
         "{zed_card}"
+    );
+    // Nobody took it: no "contre ?".
+    let alone_card = ama.text(&card(&alone));
+    assert!(
+        alone_card.contains("Ama_N") && alone_card.ends_with(", sans adversaire"),
+        "{alone_card}"
     );
     let guest_card = ama.text(&card(&with_guest));
     assert!(
@@ -405,4 +547,38 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
         guest_line.contains("contre Invité ") && !guest_line.contains("Guest"),
         "{guest_line}"
     );
+}
+
+/// Issue 42: "log out everywhere" reaches the other tabs of the browser
+/// (they went on naming the account until they navigated): each starts
+/// again logged out, its header saying "Se connecter", and opens no New
+/// game dialog by itself.
+#[test]
+#[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
+fn logging_out_everywhere_logs_the_other_tabs_out() {
+    let site = Site::start("tour-tabs");
+    let b = member("tour-tabs", "fr-FR,fr", DESKTOP, &site.url, "Ama_T");
+    let first = b.window();
+    let second = b.new_tab();
+    b.switch_to(&second);
+    b.goto(&site.page("#rules"));
+    let header = |name: &str| {
+        format!("return document.querySelector('#btn-account').textContent === {name:?} && !document.querySelector('#view-rules').hidden")
+    };
+    b.wait_for("the second tab naming the account", &header("Ama_T"), 20);
+    b.switch_to(&first);
+    b.exec("location.hash = '#rules'", json!([]));
+    tap(&b, "#btn-account");
+    b.wait_shown("#dlg-account [data-pane=account]", 10);
+    tap(&b, "#btn-logout-everywhere");
+    b.wait_for("this tab logged out", &header("Se connecter"), 20);
+    b.switch_to(&second);
+    b.wait_for("the other tab logged out", &header("Se connecter"), 20);
+    assert_eq!(
+        b.eval("return document.querySelector('#dlg-new').open"),
+        json!(false),
+        "no New game dialog opened by itself"
+    );
+    let me = page_fetch(&b, "GET", "/api/me", json!(null));
+    assert!(me["body"]["account"].is_null(), "{me}");
 }

@@ -14,7 +14,7 @@ import { t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { moveWords, say, unsay } from "./spoken.js";
 import { errorText, toast } from "./toast.js";
-import { leadOf, letterHole, oracleShort, oracleWords, sideName } from "./words.js";
+import { fillSpeeds, leadOf, letterHole, oracleShort, oracleWords, sideName } from "./words.js";
 import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -203,6 +203,7 @@ export function redraw() {
 export function wire() {
   board = new StudyBoard($("#explorer-board"));
   drawBands();
+  fillSpeeds($("#explorer-speed"));
   $("#explorer-speed").onchange = refilter;
   $("#explorer-band").onchange = refilter;
   listenForMoves(

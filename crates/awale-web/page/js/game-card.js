@@ -31,7 +31,10 @@ export function card(s, date) {
     // Named as everywhere else: a guest's default name in the page's
     // words, a deleted player said so; a bot's marked.
     const named = (i) => marked(isolate(shownName(s.names[i] ?? "?") || sideName(i ? "N" : "S")), s.bots && s.bots[i]);
-    fillWords(title, "online_names", [named(0), named(1)]);
+    // A challenge nobody took (open, or called off): no "against ?".
+    const alone = s.plies ? -1 : [0, 1].findIndex((i) => s.names[i] == null);
+    if (alone >= 0 && s.names[1 - alone] != null) fillWords(title, "online_alone", [named(1 - alone)]);
+    else fillWords(title, "online_names", [named(0), named(1)]);
   }
   else title.textContent = t("two_people");
   const when = textEl("span", "muted", `${s.offline ? t("offline_game") : t("game_n", s.id)} · ${date.format(new Date(s.created_ms))}`);

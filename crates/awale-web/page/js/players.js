@@ -12,12 +12,11 @@ import { isolate, locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { playerLink, shownName } from "./people.js";
 import { showError } from "./toast.js";
-import { errorWords, ratingChange } from "./words.js";
+import { SPEEDS, errorWords, fillSpeeds, ratingChange } from "./words.js";
 import { botMark } from "./names.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = "http://www.w3.org/2000/svg";
-export const SPEEDS = ["ultra_bullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
 
 // What the view shows now (redrawn as it is when the language changes).
 let shown = null;
@@ -284,6 +283,7 @@ function drawBoard() {
 }
 
 export function wire() {
+  fillSpeeds($("#player-speed"));
   for (const [sel, key] of [["#player-speed", "speed"], ["#player-result", "result"]]) {
     $(sel).onchange = () => {
       if (!shown || !shown.player) return;

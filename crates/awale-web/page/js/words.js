@@ -11,6 +11,24 @@ export function ratingChange(n) {
   return n < 0 ? `\u2212${-n}` : `+${n}`;
 }
 
+// The speeds of games, fastest first (the server's `Speed`, its words
+// `speed_KEY`): the leaderboards' tabs, the filters' choices.
+export const SPEEDS = ["ultra_bullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
+
+// Fills the <select> `select` with the speeds to filter by: every speed
+// (the value ""), then each. One list for the player page's filter and
+// the explorer's; its words follow the language (data-i18n).
+export function fillSpeeds(select) {
+  select.textContent = "";
+  for (const [value, key] of [["", "filter_all_speeds"], ...SPEEDS.map((s) => [s, "speed_" + s])]) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.dataset.i18n = key;
+    option.textContent = t(key);
+    select.append(option);
+  }
+}
+
 export function sideName(side) {
   return side === "S" ? t("south") : t("north");
 }

@@ -563,6 +563,27 @@ impl Browser {
         self.session_command("POST", "/cookie", Some(&cookie));
     }
 
+    /// The handle of the window (tab) the commands go to.
+    pub fn window(&self) -> String {
+        let handle = self.session_command("GET", "/window", None);
+        handle.as_str().unwrap_or_default().to_string()
+    }
+
+    /// Opens a new tab of this browser (its profile: the same cookies and
+    /// storage), its handle; the commands still go to the tab they went to.
+    pub fn new_tab(&self) -> String {
+        let tab = self.session_command("POST", "/window/new", Some(&json!({"type": "tab"})));
+        tab["handle"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no new tab: {tab}"))
+            .to_string()
+    }
+
+    /// Sends the commands from now on to the tab `handle`.
+    pub fn switch_to(&self, handle: &str) {
+        self.session_command("POST", "/window", Some(&json!({ "handle": handle })));
+    }
+
     /// Opens `url`.
     pub fn goto(&self, url: &str) {
         self.session_command("POST", "/url", Some(&json!({ "url": url })));
