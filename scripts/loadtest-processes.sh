@@ -116,9 +116,12 @@ commits_after=$(commits)
 awk -v m="$moves" -v c=$((commits_after - commits_before)) -v t=$((ticks_after - ticks_before)) -v hz="$ticks" \
     'BEGIN { if (m > 0) printf "postgres per move: %.2f commits, %.2f ms CPU (%d commits, %.1f s CPU)\n", c / m, 1000 * t / hz / m, c, t / hz }' >&2
 if [ -n "${STATEMENTS:-}" ]; then
-    echo "statements, by total time (calls, total ms, mean ms, rows):" >&2
+    # STATEMENTS=calls: by calls (what runs per move, each kind counted).
+    order=total_exec_time
+    [ "$STATEMENTS" = calls ] && order=calls
+    echo "statements, by $order (calls, total ms, mean ms, rows):" >&2
     "$pg_bin/psql" -h 127.0.0.1 -p "$port" -U awale -d postgres -Atc "SELECT calls, round(total_exec_time::numeric, 1), round(mean_exec_time::numeric, 3), rows, left(regexp_replace(query, '\s+', ' ', 'g'), 110)
-             FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >&2
+             FROM pg_stat_statements ORDER BY $order DESC LIMIT 25" >&2
 fi
 # CPU time used (user + system, seconds): each process still running, and
 # PostgreSQL's server with its backends (the cost model of BENCHMARKS.md).

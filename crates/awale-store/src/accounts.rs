@@ -711,6 +711,7 @@ async fn reseat<X: Tx>(
                 revision: r.cell(1)?,
                 ended: r.cell(2)?,
                 kept: r.cell(3)?,
+                change: None,
             })
         })
         .await?;

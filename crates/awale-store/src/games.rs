@@ -233,8 +233,12 @@ impl<S: Backend + GameHooks> GameStore for S {
             boxed(async move {
                 let fence = S::Tx::POSTGRES.then_some(game.revision);
                 write_state(tx, &game, from, fence).await?;
-                tx.announce(Notice::of(&game, game.revision + 1, from))
-                    .await
+                // The other processes apply what it wrote without a read.
+                let notice = match S::Tx::POSTGRES {
+                    true => Notice::with_change(&game, game.revision + 1, from),
+                    false => Notice::of(&game, game.revision + 1, from),
+                };
+                tx.announce(notice).await
             })
         })
     }

@@ -6,19 +6,24 @@
 //! each change of a game (a move, a resignation, a new seat) is one
 //! transaction, answered once it is durable.
 
+use std::sync::Arc;
+
 use awale_model::game::{PlayerId, WebGame};
 
+use crate::change::{GameChange, MAX_NOTICE_BYTES};
 use crate::error::{StoreError, StoreFuture};
 use awale_model::lists::{ChatLine, LobbyGame, Page, Summary};
 
 /// A change another process made, heard from a shared store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
     /// Game `id` was stored at `revision`, its first `kept` plies as they
-    /// were at the revision before (a process holding that revision reads
-    /// only the rows after them: [`GameStore::load_newer`]); `ended` when
-    /// the game is over now. A process that holds no copy of the game has
-    /// nothing to do with it (its flag is armed by the process holding it).
+    /// were at the revision before; `ended` when the game is over now. A
+    /// process holding that revision applies `change` (what the change
+    /// wrote: [`GameChange::apply`]) without a read, or, without it, reads
+    /// only the rows after them ([`GameStore::load_newer`]). A process that
+    /// holds no copy of the game has nothing to do with it (its flag is
+    /// armed by the process holding it).
     Game {
         /// The game.
         id: i64,
@@ -28,6 +33,9 @@ pub enum Notice {
         kept: i64,
         /// Whether the game is over.
         ended: bool,
+        /// What the change wrote (None: read it; a notice too long for
+        /// the database's payload goes without it).
+        change: Option<Arc<GameChange>>,
     },
     /// A chat line was added to game `game`.
     Chat {
@@ -77,20 +85,48 @@ impl Notice {
             revision,
             kept: kept as i64,
             ended: game.end().is_some(),
+            change: None,
         }
     }
 
-    /// As sent between processes: `g ID REVISION ENDED KEPT`, `c GAME LINE`,
-    /// `p SEEK`, `t TOURNAMENT`, `k TOURNAMENT LINE REMOVED` or
-    /// `h CHALLENGE`.
-    pub fn to_text(self) -> String {
+    /// [`Notice::of`], carrying what the change wrote ([`GameChange`]):
+    /// the processes holding the revision before need no read.
+    pub fn with_change(game: &WebGame, revision: i64, kept: usize) -> Notice {
+        Notice::Game {
+            id: game.id,
+            revision,
+            kept: kept as i64,
+            ended: game.end().is_some(),
+            change: Some(Arc::new(GameChange::of(game, kept))),
+        }
+    }
+
+    /// As sent between processes: `g ID REVISION ENDED KEPT [CHANGE...]`
+    /// (the change's words, [`GameChange`], when the whole text stays
+    /// within [`MAX_NOTICE_BYTES`]), `c GAME LINE`, `p SEEK`,
+    /// `t TOURNAMENT`, `k TOURNAMENT LINE REMOVED` or `h CHALLENGE`.
+    pub fn to_text(&self) -> String {
         match self {
             Notice::Game {
                 id,
                 revision,
                 kept,
                 ended,
-            } => format!("g {id} {revision} {} {kept}", u8::from(ended)),
+                change,
+            } => {
+                let head = format!("g {id} {revision} {} {kept}", u8::from(*ended));
+                match change {
+                    Some(change) => {
+                        let text = format!("{head} {}", change.to_words());
+                        if text.len() <= MAX_NOTICE_BYTES {
+                            text
+                        } else {
+                            head
+                        }
+                    }
+                    None => head,
+                }
+            }
             Notice::Chat { game, line } => format!("c {game} {line}"),
             Notice::Paired { seek } => format!("p {seek}"),
             Notice::Tournament { id } => format!("t {id}"),
@@ -98,7 +134,7 @@ impl Notice {
                 tournament,
                 line,
                 removed,
-            } => format!("k {tournament} {line} {}", u8::from(removed)),
+            } => format!("k {tournament} {line} {}", u8::from(*removed)),
             Notice::Challenge { id } => format!("h {id}"),
             Notice::Resync => "r".into(),
         }
@@ -108,12 +144,26 @@ impl Notice {
     pub fn from_text(text: &str) -> Option<Notice> {
         let mut words = text.split(' ');
         let notice = match words.next()? {
-            "g" => Notice::Game {
-                id: words.next()?.parse().ok()?,
-                revision: words.next()?.parse().ok()?,
-                ended: words.next()? == "1",
-                kept: words.next()?.parse().ok().filter(|k: &i64| *k >= 0)?,
-            },
+            "g" => {
+                let id = words.next()?.parse().ok()?;
+                let revision = words.next()?.parse().ok()?;
+                let ended = words.next()? == "1";
+                let kept = words.next()?.parse().ok().filter(|k: &i64| *k >= 0)?;
+                // A change that does not read back is left out: the
+                // notice still tells the game changed (it is read).
+                let rest: Vec<&str> = words.collect();
+                let change = match rest.is_empty() {
+                    true => None,
+                    false => GameChange::from_words(rest.into_iter()).map(Arc::new),
+                };
+                return Some(Notice::Game {
+                    id,
+                    revision,
+                    kept,
+                    ended,
+                    change,
+                });
+            }
             "c" => Notice::Chat {
                 game: words.next()?.parse().ok()?,
                 line: words.next()?.parse().ok()?,
@@ -276,19 +326,33 @@ mod tests {
     /// a text of another shape or with words over is none.
     #[test]
     fn a_notice_read_back_from_its_text_is_itself() {
+        let mut moved = awale_model::game::WebGame::new(
+            awale_model::game::Mode::Online,
+            awale_core::Game::new(awale_core::Rules::AWALE),
+            1_000,
+            3,
+        );
+        moved.id = 9;
+        for letter in ['F', 'f'] {
+            let mv = awale_core::Move::from_letter(letter).unwrap();
+            moved.game.play(mv).unwrap();
+        }
         let all = [
             Notice::Game {
                 id: 7,
                 revision: 12,
                 kept: 31,
                 ended: true,
+                change: None,
             },
             Notice::Game {
                 id: 1,
                 revision: 0,
                 kept: 0,
                 ended: false,
+                change: None,
             },
+            Notice::with_change(&moved, 5, 1),
             Notice::Chat { game: 3, line: 41 },
             Notice::Paired { seek: 9 },
             Notice::Tournament { id: 5 },
@@ -323,5 +387,22 @@ mod tests {
         ] {
             assert_eq!(Notice::from_text(odd), None, "{odd}");
         }
+        // A change that does not read back is left out, the notice kept.
+        assert_eq!(
+            Notice::from_text("g 1 2 0 3 =F junk"),
+            Some(Notice::Game {
+                id: 1,
+                revision: 2,
+                kept: 3,
+                ended: false,
+                change: None
+            })
+        );
+        // A change too long for the database's payload is left out.
+        moved.seats[0] = Some(awale_model::game::Seat {
+            player: awale_model::game::PlayerId("p".repeat(8_000)),
+            name: "Ama".into(),
+        });
+        assert_eq!(Notice::with_change(&moved, 5, 1).to_text(), "g 9 5 0 1");
     }
 }

@@ -8,6 +8,7 @@
 
 mod accounts;
 mod cells;
+mod change;
 mod copy;
 mod error;
 pub mod explorer;
@@ -29,6 +30,7 @@ pub mod tournaments;
 mod tx;
 
 pub use accounts::{AccountStore, NewAccount, NewReport, TOKEN_USE_KEPT_MS};
+pub use change::GameChange;
 pub use copy::{copy_to_postgres, CopyReport};
 pub use error::{StoreError, StoreFuture};
 pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};
@@ -36,7 +38,7 @@ pub use fairplay::FairPlayStore;
 pub use interface::{GameStore, Notice};
 pub use mistakes::{MistakeRow, MistakeStore};
 pub use moderation::ModerationStore;
-pub use postgres::{is_postgres_url, PgStore, PG_SCHEMA_VERSION};
+pub use postgres::{is_postgres_url, PgStore, Transactions, PG_SCHEMA_VERSION};
 pub use puzzles::{PuzzleStore, SolverRow};
 pub use ratings::RatingStore;
 pub use rows::{parse_cursor, CHAT_KEPT};

@@ -36,7 +36,7 @@ pub(crate) fn stop_to_text(stop: Stop) -> String {
     }
 }
 
-fn stop_from_text(text: &str) -> Option<Stop> {
+pub(crate) fn stop_from_text(text: &str) -> Option<Stop> {
     match text.split_once(' ') {
         Some(("time", s)) => side_from_text(s).map(Stop::Time),
         Some(("abandoned", s)) => side_from_text(s).map(Stop::Abandoned),

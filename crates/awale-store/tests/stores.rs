@@ -1686,26 +1686,36 @@ fn another_process_hears_each_change_once_committed() {
                 id: g.id,
                 revision: 0,
                 kept: 0,
-                ended: false
+                ended: false,
+                change: None,
             }
         );
+        let before = g.clone();
         sow(&mut g, 'F', 2_000);
         let started = std::time::Instant::now();
         one.save(g.clone(), 0).await.unwrap();
         let second = next_notice(&mut heard).await;
+        let heard_after = started.elapsed();
+        // It carries what the change wrote: applied to the copy of the
+        // revision before, the game as stored, without a read.
+        assert_eq!(second, Notice::with_change(&g, 1, 0));
+        let Notice::Game {
+            change: Some(change),
+            ..
+        } = &second
+        else {
+            panic!("no change carried: {second:?}");
+        };
+        let applied = change.apply(&before, 1, 0).unwrap();
+        let stored = two.load(g.id).await.unwrap().unwrap();
+        assert_eq!(applied.revision, stored.revision);
         assert_eq!(
-            second,
-            Notice::Game {
-                id: g.id,
-                revision: 1,
-                kept: 0,
-                ended: false
-            }
+            serde_json::to_value(applied.view(5_000, None)).unwrap(),
+            serde_json::to_value(stored.view(5_000, None)).unwrap()
         );
         assert!(
-            started.elapsed() < std::time::Duration::from_millis(100),
-            "heard after {:?}",
-            started.elapsed()
+            heard_after < std::time::Duration::from_millis(100),
+            "heard after {heard_after:?}"
         );
         let line = one
             .add_chat(

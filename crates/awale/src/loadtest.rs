@@ -81,6 +81,12 @@ pub struct Args {
     /// different ones.
     #[arg(long, value_name = "HOST:PORT")]
     addr: Vec<String>,
+    /// With several `--addr`: each game's players and spectators on one
+    /// process (the games spread over them), as a load balancer hashing
+    /// on the game's id keeps them; without it, each game's players on
+    /// two processes and its spectators on the others.
+    #[arg(long)]
+    together: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 100, value_name = "N")]
     games: usize,
@@ -160,6 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.addr.is_empty() && !one_server {
         return spread::run(spread::Args {
             addr: args.addr,
+            together: args.together,
             games: args.games,
             spectators: args.spectators,
             seconds: args.seconds,

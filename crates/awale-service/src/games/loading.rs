@@ -128,8 +128,8 @@ impl Games {
     }
 
     /// Reads the stored revision of game `id` and, when the copy of `slot`
-    /// is older, the game again (see [`Games::catch_up`]). Whether it was
-    /// older.
+    /// is older, brings it up to it (see [`Games::catch_up`]). Whether it
+    /// was older.
     pub(super) async fn check_revision(
         self: &Arc<Self>,
         id: i64,
@@ -138,7 +138,7 @@ impl Games {
     ) -> Result<bool, Error> {
         if let (Some(stored), Some(held)) = (self.store.revision(id).await?, slot.as_ref()) {
             if held.revision < stored {
-                self.catch_up(id, entry, slot, None).await?;
+                self.catch_up(id, entry, slot, Some(stored)).await?;
                 return Ok(true);
             }
         }
@@ -148,10 +148,11 @@ impl Games {
     /// What another process changed, told to this one. A game is followed
     /// only where one of this process's clients plays or watches it (and
     /// its end where a copy is held, for whoever follows the ends): a
-    /// process pays nothing for the moves of a game it does not serve. A
-    /// copy held here without watchers is dropped (read again when next
-    /// asked for); the process that made the change holds the game and
-    /// arms its flag.
+    /// process pays nothing for the moves of a game it does not serve.
+    /// Where it is followed, the change is applied to the copy from what
+    /// the notice carries, without a read. A copy held here without
+    /// watchers is dropped (read again when next asked for); the process
+    /// that made the change holds the game and arms its flag.
     pub(super) fn heard(self: &Arc<Self>, notice: Notice) {
         match notice {
             Notice::Game {
@@ -159,32 +160,44 @@ impl Games {
                 revision,
                 kept,
                 ended,
+                change,
             } => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
                 let entry = lock(&self.entries).get(&id).cloned();
                 let kept = usize::try_from(kept).unwrap_or(0);
-                if self.hub.has_listeners(id) || (ended && entry.is_some()) {
-                    let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, revision, kept).await });
-                } else if let Some(entry) = entry {
-                    let me = Arc::clone(self);
-                    tokio::spawn(async move {
-                        let mut slot = entry.game.lock().await;
-                        if slot.as_ref().is_some_and(|held| held.revision < revision) {
-                            if me.hub.has_listeners(id) {
-                                // A watcher came meanwhile (and may have
-                                // read this copy): it is told the change.
-                                drop(slot);
-                                me.refresh(id, revision, kept).await;
-                                return;
-                            }
-                            *slot = None;
-                            if let Some(timer) = lock(&entry.timer).take() {
-                                timer.abort();
-                            }
-                        }
-                    });
+                let followed = self.hub.has_listeners(id) || (ended && entry.is_some());
+                let entry = match (entry, followed) {
+                    (Some(entry), _) => entry,
+                    (None, true) => self.entry(id),
+                    (None, false) => return,
+                };
+                // Kept for whoever applies it, in the order of revisions
+                // (notices of one game may be taken up in another order).
+                lock(&entry.heard).insert(revision, (kept, change));
+                let me = Arc::clone(self);
+                if followed {
+                    tokio::spawn(async move { me.refresh(id, Some(revision)).await });
+                    return;
                 }
+                tokio::spawn(async move {
+                    let mut slot = entry.game.lock().await;
+                    if slot.as_ref().is_some_and(|held| held.revision < revision) {
+                        if me.hub.has_listeners(id) {
+                            // A watcher came meanwhile (and may have
+                            // read this copy): it is told the change.
+                            drop(slot);
+                            me.refresh(id, Some(revision)).await;
+                            return;
+                        }
+                        *slot = None;
+                        if let Some(timer) = lock(&entry.timer).take() {
+                            timer.abort();
+                        }
+                    }
+                    // Nothing heard is kept for a copy no longer held.
+                    let held = slot.as_ref().map(|g| g.revision);
+                    lock(&entry.heard).retain(|&r, _| held.is_some_and(|h| r > h));
+                });
             }
             // The pools', the tournaments', the chat rooms' and the
             // challenges' news (`pools.rs`, `tournaments.rs`, `chat.rs`,
@@ -199,56 +212,100 @@ impl Games {
                 let held: Vec<i64> = lock(&self.entries).keys().copied().collect();
                 for id in held {
                     let me = Arc::clone(self);
-                    tokio::spawn(async move { me.refresh(id, i64::MAX, 0).await });
+                    tokio::spawn(async move { me.refresh(id, None).await });
                 }
             }
         }
     }
 
-    /// Reads game `id` again when the copy held here is older than
-    /// `revision` (another process changed it, leaving its first `kept`
-    /// plies), arms its flag, and tells this process's watchers: the new
-    /// move, or the whole game.
-    pub(super) async fn refresh(self: &Arc<Self>, id: i64, revision: i64, kept: usize) {
+    /// Brings the copy of game `id` held here up to `revision` (another
+    /// process changed it), or, without one, up to the stored game, and
+    /// tells this process's watchers what changed (see
+    /// [`Games::catch_up`]).
+    pub(super) async fn refresh(self: &Arc<Self>, id: i64, revision: Option<i64>) {
         let entry = self.entry(id);
         let mut slot = entry.game.lock().await;
-        if slot.as_ref().is_some_and(|held| held.revision >= revision) {
-            return;
-        }
-        if let Err(e) = self
-            .catch_up(id, &entry, &mut slot, Some((revision, kept)))
-            .await
-        {
+        if let Err(e) = self.catch_up(id, &entry, &mut slot, revision).await {
             tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
         }
     }
 
-    /// Reads the game of `slot` again (it changed in another process),
-    /// arms its flag and tells this process's watchers what changed: the
-    /// new move, or the whole game. Under the game's lock. With `newer`
-    /// (the revision stored, the plies it kept) and a copy at the revision
-    /// before, only the new rows are read.
+    /// Brings the game of `slot` up to date and tells this process's
+    /// watchers each change: the new move, or the whole game. Under the
+    /// game's lock.
+    ///
+    /// With `upto` (the revision another process's notice announced), the
+    /// notices heard are applied one revision after the other, each from
+    /// what it carries ([`awale_store::GameChange`]: no read), else by
+    /// reading its new rows only; the whole game is read only when the
+    /// copy missed a revision (or there is none). The process that made
+    /// the change holds the flag: a timer armed here is dropped (one
+    /// taken over once overdue, [`Games::take_over_flags`]).
+    ///
+    /// Without `upto` (notices were lost, or this process's change was
+    /// refused on a copy it had checked), the whole game is read and its
+    /// flag armed here.
     pub(super) async fn catch_up(
         self: &Arc<Self>,
         id: i64,
         entry: &Entry,
         slot: &mut Option<WebGame>,
-        newer: Option<(i64, usize)>,
+        upto: Option<i64>,
     ) -> Result<(), Error> {
-        let loaded = match (slot.as_ref(), newer) {
-            (Some(held), Some((revision, kept))) if held.revision + 1 == revision => {
-                self.store.load_newer(held.clone(), revision, kept).await?
+        loop {
+            let held = slot.as_ref().map(|g| g.revision);
+            if upto.is_some_and(|upto| held.is_some_and(|r| r >= upto)) {
+                return Ok(());
             }
-            _ => self.store.load(id).await?,
-        };
-        let Some(mut game) = loaded else {
-            return Ok(());
-        };
+            // The notices of revisions the copy has are done with.
+            let next = held.and_then(|r| {
+                let mut heard = lock(&entry.heard);
+                heard.retain(|&revision, _| revision > r);
+                heard.remove(&(r + 1))
+            });
+            let (loaded, whole) = match (slot.as_ref(), next, upto) {
+                (Some(held), Some((kept, change)), Some(_)) => {
+                    let revision = held.revision + 1;
+                    match change.and_then(|c| c.apply(held, revision, kept)) {
+                        Some(game) => (Some(game), false),
+                        None => (
+                            self.store.load_newer(held.clone(), revision, kept).await?,
+                            false,
+                        ),
+                    }
+                }
+                _ => (self.store.load(id).await?, true),
+            };
+            let Some(game) = loaded else {
+                return Ok(());
+            };
+            let newer = self.take_over_copy(id, entry, slot, game, upto.is_none());
+            if whole || !newer {
+                if let Some(r) = slot.as_ref().map(|g| g.revision) {
+                    lock(&entry.heard).retain(|&revision, _| revision > r);
+                }
+                return Ok(());
+            }
+        }
+    }
+
+    /// Makes `game` (read or applied, newer than the copy of `slot` or the
+    /// first) the copy held here and tells this process's watchers; with
+    /// `arm`, its flag is armed here, else a timer armed here is dropped
+    /// (the process that changed it holds it). Whether it was newer.
+    fn take_over_copy(
+        self: &Arc<Self>,
+        id: i64,
+        entry: &Entry,
+        slot: &mut Option<WebGame>,
+        mut game: WebGame,
+        arm: bool,
+    ) -> bool {
         if slot
             .as_ref()
             .is_some_and(|held| held.revision >= game.revision)
         {
-            return Ok(());
+            return false;
         }
         let kind = match slot.as_ref() {
             Some(held) => {
@@ -263,7 +320,11 @@ impl Games {
             None => None,
         };
         game.version = self.hub.version(id);
-        self.arm_flag(entry, &game);
+        if arm {
+            self.arm_flag(entry, &game);
+        } else if let Some(timer) = lock(&entry.timer).take() {
+            timer.abort();
+        }
         if let Some(kind) = kind {
             self.publish(&mut game, kind);
         }
@@ -273,7 +334,7 @@ impl Games {
             let _ = self.endings.send(game.clone());
         }
         *slot = Some(game);
-        Ok(())
+        true
     }
 
     /// Drops the flags the processes holding their games did not drop in
@@ -293,8 +354,9 @@ impl Games {
         };
         for id in ids {
             let held = lock(&self.entries).get(&id).cloned();
-            // A copy held here has its own timer.
-            if held.is_some_and(|e| e.game.try_lock().map_or(true, |slot| slot.is_some())) {
+            // A copy held here with its timer armed: its own flag (a copy
+            // kept from other processes' notices has none).
+            if held.is_some_and(|e| lock(&e.timer).is_some()) {
                 continue;
             }
             let me = Arc::clone(self);

@@ -11,10 +11,12 @@
 //! With a store several processes share (PostgreSQL), each process keeps
 //! its own copies: the store writes a change only over the revision it was
 //! made from (a race lost to another process is answered as a stale ply),
-//! and the changes other processes make are heard ([`Notice`]) and read
-//! again, published to this process's watchers, and their flags armed
-//! here too: a flag falls even when the process that armed it is gone,
-//! once (the fence lets one process store it).
+//! and the changes other processes make are heard ([`Notice`]): where one
+//! of this process's clients plays or watches the game, applied to the
+//! copy from what the notice carries (no read) and published to them;
+//! elsewhere, nothing. The process that made a change holds the game's
+//! flag; a flag falls even when that process is gone, once (taken over
+//! from the store when overdue; the fence lets one process store it).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -69,7 +71,13 @@ struct Entry {
     /// The number of moves of the position the computer is searching, while
     /// it searches.
     search: Mutex<Option<usize>>,
+    /// Other processes' changes heard and not yet applied to the copy, by
+    /// the revision they made: the plies each kept and what it wrote.
+    heard: Mutex<Heard>,
 }
+
+/// Changes heard from other processes, by revision (see [`Entry::heard`]).
+type Heard = std::collections::BTreeMap<i64, (usize, Option<Arc<awale_store::GameChange>>)>;
 
 /// Who plays the computer's side of the games against it.
 struct Player {
@@ -408,6 +416,7 @@ impl Games {
                 touched_ms: AtomicI64::new(self.now_ms()),
                 timer: Mutex::new(None),
                 search: Mutex::new(None),
+                heard: Mutex::new(Heard::new()),
             })
         }))
     }
@@ -597,11 +606,12 @@ impl Games {
                 let kept = game.game.plies().len().min(plies_before);
                 match self.store.save(game.clone(), kept).await {
                     Ok(()) => game.revision += 1,
-                    Err(StoreError::Stale { .. }) if !checked => {
+                    Err(StoreError::Stale { stored, .. }) if !checked => {
                         // The copy was old: the change is made again on
-                        // the stored game.
+                        // the stored game (the notices heard applied, or
+                        // the game read).
                         checked = true;
-                        self.catch_up(id, &entry, &mut slot, None).await?;
+                        self.catch_up(id, &entry, &mut slot, Some(stored)).await?;
                         continue;
                     }
                     Err(e @ StoreError::Stale { .. }) => {
@@ -610,7 +620,7 @@ impl Games {
                         *slot = None;
                         drop(slot);
                         let me = Arc::clone(self);
-                        tokio::spawn(async move { me.refresh(id, i64::MAX, 0).await });
+                        tokio::spawn(async move { me.refresh(id, None).await });
                         return Err(e.into());
                     }
                     Err(e) => return Err(e.into()),

@@ -22,6 +22,7 @@
 
 use std::future::Future;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -77,6 +78,27 @@ struct Inner {
     site: tokio::sync::Mutex<Option<tokio_postgres::Client>>,
     runtime: Mutex<Option<tokio::runtime::Runtime>>,
     handle: tokio::runtime::Handle,
+    /// The transactions this process ran (see [`PgStore::transactions`]).
+    counts: Arc<Counts>,
+}
+
+/// The transactions a process ran, counted as they are sent.
+#[derive(Default)]
+pub(crate) struct Counts {
+    pub(crate) reads: AtomicU64,
+    pub(crate) writes: AtomicU64,
+}
+
+/// The transactions a process ran on the database since it connected, as
+/// `pg_stat_database` counts them (each a commit): [`PgStore::transactions`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Transactions {
+    /// Reads of games and lists (each statement alone is a transaction of
+    /// its own), revision checks included.
+    pub reads: u64,
+    /// Writes (`BEGIN` ... `COMMIT`), the heartbeat's (one each 5 s)
+    /// included.
+    pub writes: u64,
 }
 
 impl Drop for Inner {
@@ -166,6 +188,7 @@ impl PgStore {
                 site: tokio::sync::Mutex::new(None),
                 runtime: Mutex::new(Some(runtime)),
                 handle,
+                counts: Arc::default(),
             }),
         };
         let me = store.clone();
@@ -178,6 +201,20 @@ impl PgStore {
         let me = Arc::downgrade(&store.inner);
         store.inner.handle.spawn(listen(me));
         Ok(store)
+    }
+
+    /// The transactions this process ran since it connected: the games'
+    /// reads and writes, the lists', the accounts' (not the pools' seeks,
+    /// the tournaments' own statements, nor the look for overdue flags,
+    /// one each 2 s). What a process pays the database, counted where it
+    /// is asked (issue 39: a process pays nothing for the moves of a game
+    /// none of its clients plays or watches).
+    pub fn transactions(&self) -> Transactions {
+        let counts = &self.inner.counts;
+        Transactions {
+            reads: counts.reads.load(Ordering::Relaxed),
+            writes: counts.writes.load(Ordering::Relaxed),
+        }
     }
 
     /// The database's address, without its password.
@@ -386,6 +423,7 @@ impl GameHooks for PgStore {
     }
 
     fn stored_revision(&self, id: i64) -> StoreFuture<'_, Option<i64>> {
+        self.inner.counts.reads.fetch_add(1, Ordering::Relaxed);
         self.with_client(move |client| async move {
             rows::value_opt(&client, "SELECT revision FROM games WHERE id = $1", &[&id]).await
         })

@@ -148,24 +148,22 @@ impl SeekStore for PgStore {
 
     fn waiting_seeks(&self, stale_ms: i64) -> StoreFuture<'_, Vec<SeekRow>> {
         self.with_client(move |client| async move {
-            client
-                .execute("DELETE FROM seeks WHERE seen_ms < $1", &[&stale_ms])
-                .await?;
-            client
-                .execute(
-                    "UPDATE seeks SET claimed_ms = NULL
-                     WHERE claimed_ms < $1 AND game IS NULL",
-                    &[&stale_ms],
-                )
-                .await?;
-            let rows = client
-                .query(
-                    &format!(
-                        "SELECT {SEEK_COLUMNS} FROM seeks WHERE claimed_ms IS NULL ORDER BY since_ms, id"
-                    ),
-                    &[],
-                )
-                .await?;
+            // One statement (one round trip, one transaction) each tick
+            // of each process, whoever seeks: the seeks whose page left
+            // dropped, the claims a gone process left given back, the
+            // waiting listed. Its parts see the table as it was: the
+            // list leaves out the dropped and takes in the given back.
+            let sql = format!(
+                "WITH gone AS (DELETE FROM seeks WHERE seen_ms < $1),
+                      freed AS (UPDATE seeks SET claimed_ms = NULL
+                                WHERE claimed_ms < $1 AND game IS NULL AND seen_ms >= $1)
+                 SELECT {SEEK_COLUMNS} FROM seeks
+                 WHERE seen_ms >= $1
+                   AND (claimed_ms IS NULL OR (claimed_ms < $1 AND game IS NULL))
+                 ORDER BY since_ms, id"
+            );
+            let statement = super::tx::cached(&client, &sql).await?;
+            let rows = client.query(&statement, &[&stale_ms]).await?;
             rows.iter().map(seek_row).collect()
         })
     }

@@ -3,13 +3,13 @@
 //! PostgreSQL's.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use awale_model::lock;
 use deadpool_postgres::Object;
 use tokio_postgres::types::ToSql;
 
-use super::{PgStore, CHANNEL};
+use super::{Counts, PgStore, CHANNEL};
 use crate::cells::{dollar_params, pg_values, Value};
 use crate::error::StoreError;
 use crate::error::StoreFuture;
@@ -46,13 +46,15 @@ pub(crate) struct PgTx {
     unsent: AtomicBool,
     /// The notices of the transaction, sent with its `COMMIT`.
     notices: Mutex<Vec<String>>,
+    /// Where the transactions run are counted (none: not counted).
+    counts: Option<Arc<Counts>>,
 }
 
 impl PgTx {
     /// A transaction begun on `client` (its `BEGIN` sent and answered:
     /// the connection may be used directly, [`PgTx::client`]).
     pub(crate) async fn begin(client: Object, origin: u64) -> Result<PgTx, StoreError> {
-        let tx = PgTx::deferred(client, origin);
+        let tx = PgTx::deferred(client, origin, None);
         tx.unsent.store(false, Ordering::Relaxed);
         tx.client()?.batch_execute("BEGIN").await?;
         Ok(tx)
@@ -60,13 +62,23 @@ impl PgTx {
 
     /// A transaction on `client` whose `BEGIN` goes with its first
     /// statement: its steps only through [`Tx`].
-    fn deferred(client: Object, origin: u64) -> PgTx {
+    fn deferred(client: Object, origin: u64, counts: Option<Arc<Counts>>) -> PgTx {
         PgTx {
             client: Some(client),
             origin,
             open: true,
             unsent: AtomicBool::new(true),
             notices: Mutex::new(Vec::new()),
+            counts,
+        }
+    }
+
+    /// Counts one transaction run: a write (`BEGIN` ... `COMMIT`) or a
+    /// statement alone (a read, or a notice outside a transaction).
+    fn count(&self, write: bool) {
+        if let Some(counts) = &self.counts {
+            let counter = if write { &counts.writes } else { &counts.reads };
+            counter.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -79,6 +91,9 @@ impl PgTx {
             // Nothing was sent: nothing to commit.
             self.open = false;
             return Ok(());
+        }
+        if begin {
+            self.count(true);
         }
         let client = self.client()?;
         let notify = match notices.is_empty() {
@@ -126,9 +141,15 @@ impl PgTx {
         &self,
         step: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> Result<T, StoreError> {
-        if !self.open || !self.unsent.swap(false, Ordering::Relaxed) {
+        if !self.open {
+            // A statement alone: a transaction of its own.
+            self.count(false);
             return Ok(step.await?);
         }
+        if !self.unsent.swap(false, Ordering::Relaxed) {
+            return Ok(step.await?);
+        }
+        self.count(true);
         // Sent in this order: the join polls the BEGIN first.
         let begin = self.client()?.batch_execute("BEGIN");
         let (begun, done) = futures_util::future::join(begin, step).await;
@@ -240,6 +261,7 @@ impl Tx for PgTx {
         }
         let client = self.client()?;
         let notify = cached(client, "SELECT pg_notify($1, $2)").await?;
+        self.count(true);
         client.execute(&notify, &[&CHANNEL, &text]).await?;
         Ok(())
     }
@@ -255,7 +277,8 @@ impl Backend for PgStore {
     {
         let me = self.clone();
         self.run(async move {
-            let mut tx = PgTx::deferred(me.client().await?, me.inner.origin);
+            let counts = Some(Arc::clone(&me.inner.counts));
+            let mut tx = PgTx::deferred(me.client().await?, me.inner.origin, counts);
             match work(&tx).await {
                 Ok(value) => {
                     tx.commit().await?;
@@ -294,7 +317,8 @@ impl PgStore {
     where
         W: for<'a> FnOnce(&'a PgTx) -> StoreFuture<'a, T>,
     {
-        let mut tx = PgTx::deferred(self.client().await?, self.inner.origin);
+        let counts = Some(Arc::clone(&self.inner.counts));
+        let mut tx = PgTx::deferred(self.client().await?, self.inner.origin, counts);
         tx.open = false;
         *tx.unsent.get_mut() = false;
         work(&tx).await

@@ -41,6 +41,8 @@ pub struct Args {
     /// The running servers to load (on loopback): one, or processes of one
     /// site (`--store postgres://`).
     pub(super) addr: Vec<String>,
+    /// Each game's clients on one process (else spread over them).
+    pub(super) together: bool,
     /// Games played at once.
     pub(super) games: usize,
     /// Spectators, spread over the games.
@@ -122,6 +124,8 @@ struct Run {
     dead: Vec<AtomicBool>,
     /// Simulated clients made so far (each its own loopback address).
     visitors: AtomicU64,
+    /// Each game's clients on one process (`--together`).
+    together: bool,
     /// Clients moved to another process, and moves in doubt with it.
     failovers: AtomicU64,
     in_doubt: AtomicU64,
@@ -487,12 +491,15 @@ impl Players for Run {
 /// One pair of players, game after game (two new players each time, as
 /// new visitors: the limits per player are a person's), with `spectators`
 /// watching each. With several processes, South is on process `slot`,
-/// North on the next, the spectators on the ones after.
+/// North on the next, the spectators on the ones after; `--together`,
+/// all on process `slot`.
 async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Vec<GameRef>>>) {
     let mut round = 0u64;
+    // The process of each client after South's (by its offset).
+    let at = |offset: usize| if run.together { slot } else { slot + offset };
     while !run.over() {
         round += 1;
-        let (south, north) = match tokio::try_join!(run.player(slot), run.player(slot + 1)) {
+        let (south, north) = match tokio::try_join!(run.player(slot), run.player(at(1))) {
             Ok(p) => p,
             Err(e) => {
                 run.error(format!("players: {e:#}"));
@@ -503,7 +510,7 @@ async fn pair(run: Arc<Run>, slot: usize, spectators: usize, games: Arc<Mutex<Ve
         let made = run
             .request(&south, "POST", "/api/games", Some(new_game(slot)))
             .await;
-        let watchers = (0..spectators).map(|k| run.visitor(slot + 2 + k));
+        let watchers = (0..spectators).map(|k| run.visitor(at(2 + k)));
         play_out(&run, (&games, slot, round), made, (south, north), watchers).await;
     }
 }
@@ -578,6 +585,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
             addrs,
             visitors: AtomicU64::new(0),
+            together: args.together,
             failovers: AtomicU64::new(0),
             in_doubt: AtomicU64::new(0),
             stale: AtomicU64::new(0),
