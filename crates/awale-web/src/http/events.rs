@@ -120,7 +120,19 @@ pub async fn game_events(
     UrlQuery(query): UrlQuery<EventsQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let since = since(&query, &headers)?;
-    let game = on.load().await?;
+    // While the game has watchers here, the copy held here is kept up to
+    // date by the notices: a watcher more reads nothing from the store
+    // (5,000 spectators opening their streams made a round trip each).
+    // A game waiting for its second player is read from the store: its
+    // seat may have just been taken in another process.
+    let games = &on.state.shared.games;
+    let game = match games.hub().has_listeners(on.id) {
+        true => match games.load_watched(on.id).await? {
+            game if game.waiting() => on.load().await?,
+            game => game,
+        },
+        false => on.load().await?,
+    };
     let OnGame { state, id, viewer } = on;
     let seat = game.online_seat(viewer.player());
     let account = session.as_ref().map(|s| &s.account);
