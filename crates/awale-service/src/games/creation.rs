@@ -355,11 +355,15 @@ impl Games {
     }
 
     /// Game `id` as held here, its stored revision not asked (else read
-    /// from the store): for the checks a join makes before it (who may
-    /// sit: not blocked, within the rating range), which hold on the
-    /// copy since the seat is then given over the stored revision; a
-    /// refusal is checked again on the stored game
-    /// ([`Games::load`]) before it is answered.
+    /// from the store). A copy held here is the stored game but for a
+    /// change whose notice is on its way (a copy without watchers is
+    /// dropped when a notice says it is old, one with watchers brought up
+    /// to date): for what may be a moment late without harm, the checks
+    /// a join makes before it (who may sit: not blocked, within the
+    /// rating range; the seat is then given over the stored revision, and
+    /// a refusal is checked again on the stored game, [`Games::load`],
+    /// before it is answered), an invitation's links, the first read of
+    /// an events stream (told the change once listening).
     ///
     /// # Errors
     ///
