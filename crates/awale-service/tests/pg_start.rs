@@ -48,7 +48,12 @@ fn challenge(maker: &PlayerId, n: u32) -> NewGame {
         rated: false,
         rating_range: None,
         // Each maker from an address of its own (the limits hold per address).
-        client: Some(std::net::IpAddr::from([127, 0, (n / 200) as u8, (n % 200) as u8 + 1])),
+        client: Some(std::net::IpAddr::from([
+            127,
+            0,
+            (n / 200) as u8,
+            (n % 200) as u8 + 1,
+        ])),
     }
 }
 
@@ -260,7 +265,10 @@ async fn a_creation_and_a_join_are_one_commit_each_and_a_join_reads_nothing() {
     for t in &creations {
         assert_eq!(t.end, End::Commit, "{t:#?}");
         assert!(t.has(names_player) && t.has(names_seats), "{t:#?}");
-        assert!(!t.has(|s| s.contains("moves")), "a new game's moves: {t:#?}");
+        assert!(
+            !t.has(|s| s.contains("moves")),
+            "a new game's moves: {t:#?}"
+        );
     }
     // No name stored in a transaction of its own.
     let named_apart = made_tx
@@ -269,7 +277,10 @@ async fn a_creation_and_a_join_are_one_commit_each_and_a_join_reads_nothing() {
         .count();
     assert_eq!(named_apart, 0, "{made_tx:#?}");
     let made_reads: Vec<&String> = made_alone.iter().filter(|s| reads_game(s)).collect();
-    assert!(made_reads.is_empty(), "a creation read a game: {made_reads:?}");
+    assert!(
+        made_reads.is_empty(),
+        "a creation read a game: {made_reads:?}"
+    );
 
     // Joining: one transaction a join, the name and the fenced row in it;
     // nothing else that touches a game or a name, nothing read.
@@ -281,7 +292,10 @@ async fn a_creation_and_a_join_are_one_commit_each_and_a_join_reads_nothing() {
         assert!(t.has(names_player) && t.has(names_seats), "{t:#?}");
         // The name's two statements, the row, the notice: nothing more.
         assert!(t.statements.len() <= 4, "{t:#?}");
-        assert!(!t.has(|s| s.contains("moves")), "a join wrote moves: {t:#?}");
+        assert!(
+            !t.has(|s| s.contains("moves")),
+            "a join wrote moves: {t:#?}"
+        );
     }
     let others = join_tx
         .iter()
@@ -289,7 +303,10 @@ async fn a_creation_and_a_join_are_one_commit_each_and_a_join_reads_nothing() {
         .count();
     assert_eq!(others, 0, "{join_tx:#?}");
     let join_reads: Vec<&String> = join_alone.iter().filter(|s| reads_game(s)).collect();
-    assert!(join_reads.is_empty(), "a join read the game: {join_reads:?}");
+    assert!(
+        join_reads.is_empty(),
+        "a join read the game: {join_reads:?}"
+    );
 
     // Prepared once per connection: the joins' row statements ran under
     // a few names (one per pooled connection used), not one each.

@@ -163,10 +163,7 @@ pub(crate) async fn write_nickname<X: Tx>(tx: &X, nickname: &Nickname) -> Result
 }
 
 /// [`write_nickname`] when there is a nickname to write.
-async fn write_nickname_opt<X: Tx>(
-    tx: &X,
-    nickname: Option<&Nickname>,
-) -> Result<(), StoreError> {
+async fn write_nickname_opt<X: Tx>(tx: &X, nickname: Option<&Nickname>) -> Result<(), StoreError> {
     match nickname {
         Some(nickname) => write_nickname(tx, nickname).await,
         None => Ok(()),

@@ -401,7 +401,11 @@ fn a_guests_name_is_stored_with_its_new_game_and_with_its_seat() {
         assert_eq!(back.seats, g.seats);
         assert_eq!(back.game.plies(), g.game.plies());
         assert_eq!(
-            store.player_name(PlayerId("p2".into())).await.unwrap().as_deref(),
+            store
+                .player_name(PlayerId("p2".into()))
+                .await
+                .unwrap()
+                .as_deref(),
             Some("Kofi")
         );
     });
