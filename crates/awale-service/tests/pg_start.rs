@@ -127,11 +127,12 @@ fn statements_between(from: u64, to: u64) -> Vec<Said> {
         };
         let (name, sql) = match text.strip_prefix("statement: ") {
             Some(sql) => (None, sql),
-            None => match text.split_once(": ") {
-                Some((execute, sql)) if execute.starts_with("execute ") => {
-                    (Some(execute["execute ".len()..].to_string()), sql)
-                }
-                _ => continue,
+            None => match text
+                .split_once(": ")
+                .and_then(|(execute, sql)| Some((execute.strip_prefix("execute ")?, sql)))
+            {
+                Some((name, sql)) => (Some(name.to_string()), sql),
+                None => continue,
             },
         };
         said.push(Said {
