@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
 use crate::error::StoreFuture;
-use crate::interface::{GameStore, Notice};
+use crate::interface::{GameStore, Nickname, Notice};
 use crate::rows::{
     chat_line, game_row, list_games_query, lobby_game, lobby_query, move_row, moves_from, page_of,
     rebuild, summary, NewRow, Row, State, ADD_CHAT_LINE, ADD_GAME, CHAT_LINES, GAME_COLUMNS,
@@ -64,12 +64,19 @@ pub(crate) trait GameHooks {
     }
 }
 
-/// Stores a new game: its id and revision (0) are set.
+/// Stores a new game: its id and revision (0) are set. A game made
+/// without moves writes none (nothing stored to take back either: a
+/// round trip saved in PostgreSQL).
 pub(crate) async fn insert_game<X: Tx>(tx: &X, game: &mut WebGame) -> Result<(), StoreError> {
     let new = NewRow::of(game)?;
     game.id = tx.value(ADD_GAME, &new.values()).await?;
     game.revision = 0;
-    write_state(tx, game, 0, None).await
+    write_row(tx, game, None).await?;
+    let moves = moves_from(game, 0);
+    if moves.is_empty() {
+        return Ok(());
+    }
+    tx.replace_moves(game.id, 0, moves).await
 }
 
 /// Writes `game`'s state and its moves from ply `from` on. With `fence`
@@ -79,6 +86,18 @@ pub(crate) async fn write_state<X: Tx>(
     tx: &X,
     game: &WebGame,
     from: usize,
+    fence: Option<i64>,
+) -> Result<(), StoreError> {
+    write_row(tx, game, fence).await?;
+    tx.replace_moves(game.id, from, moves_from(game, from))
+        .await
+}
+
+/// Writes `game`'s state (its row, not its moves), fenced as
+/// [`write_state`].
+pub(crate) async fn write_row<X: Tx>(
+    tx: &X,
+    game: &WebGame,
     fence: Option<i64>,
 ) -> Result<(), StoreError> {
     let state = State::of(game);
@@ -114,8 +133,41 @@ pub(crate) async fn write_state<X: Tx>(
             },
         });
     }
-    tx.replace_moves(game.id, from, moves_from(game, from))
-        .await
+    Ok(())
+}
+
+/// The player's nickname, made or changed.
+const NAME_PLAYER: &str = "INSERT INTO players (id, name, created_ms) VALUES (?1, ?2, ?3)
+     ON CONFLICT (id) DO UPDATE SET name = ?2";
+
+/// The names of a player's seats in their games going on (the games held
+/// in memory keep theirs).
+const NAME_SEATS: &str = "UPDATE games SET
+        south_name = CASE WHEN south_player = ?1 THEN ?2 ELSE south_name END,
+        north_name = CASE WHEN north_player = ?1 THEN ?2 ELSE north_name END
+     WHERE (south_player = ?1 OR north_player = ?1) AND result = '*'";
+
+/// Writes `nickname` as its player's, and their seats' in their games
+/// going on: both statements sent at once (one round trip in PostgreSQL,
+/// the server running them in order).
+pub(crate) async fn write_nickname<X: Tx>(tx: &X, nickname: &Nickname) -> Result<(), StoreError> {
+    let values: [&dyn Value; 3] = [&nickname.player.0, &nickname.name, &nickname.now];
+    let (named, seats) = futures_util::future::join(
+        tx.execute(NAME_PLAYER, &values),
+        tx.execute(NAME_SEATS, &values[..2]),
+    )
+    .await;
+    named?;
+    seats?;
+    Ok(())
+}
+
+/// [`write_nickname`] when there is a nickname to write.
+async fn write_nickname_opt<X: Tx>(tx: &X, nickname: Option<&Nickname>) -> Result<(), StoreError> {
+    match nickname {
+        Some(nickname) => write_nickname(tx, nickname).await,
+        None => Ok(()),
+    }
 }
 
 /// Game `id`'s row with its revision (0 in the games file), or None.
@@ -133,10 +185,16 @@ pub(crate) async fn game_row_of<X: Tx>(tx: &X, id: i64) -> Result<Option<Row>, S
 
 /// Game `id`, its moves replayed and checked, or None.
 pub(crate) async fn load_game<X: Tx>(tx: &X, id: i64) -> Result<Option<WebGame>, StoreError> {
-    let Some(row) = game_row_of(tx, id).await? else {
+    // The row and the moves asked at once (one round trip in PostgreSQL).
+    let (row, moves) = futures_util::future::join(
+        game_row_of(tx, id),
+        tx.query(MOVES, &[&id], |r| move_row(r)),
+    )
+    .await;
+    let Some(row) = row? else {
         return Ok(None);
     };
-    let moves = tx.query(MOVES, &[&id], |r| move_row(r)).await?;
+    let moves = moves?;
     let mut game = rebuild(id, row, &moves, None)?;
     // Only a rated game that is over has rating changes: no read else.
     if game.rated && game.end().is_some() {
@@ -183,13 +241,32 @@ fn boxed<'a, T>(
 }
 
 impl<S: Backend + GameHooks> GameStore for S {
-    fn create(&self, mut games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
+    fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>> {
+        self.create_named(games, None)
+    }
+
+    fn create_named(
+        &self,
+        mut games: Vec<WebGame>,
+        nickname: Option<Nickname>,
+    ) -> StoreFuture<'_, Vec<WebGame>> {
         self.write(move |tx| {
             boxed(async move {
-                for game in &mut games {
-                    insert_game(tx, game).await?;
-                    tx.announce(Notice::of(game, 0, 0)).await?;
-                }
+                // The name's statements go first, the first game's with
+                // them (one round trip in PostgreSQL): the name's rows
+                // locked before the game's, as a join locks them.
+                let made = async {
+                    for game in &mut games {
+                        insert_game(tx, game).await?;
+                        tx.announce(Notice::of(game, 0, 0)).await?;
+                    }
+                    Ok::<_, StoreError>(())
+                };
+                let (named, made) =
+                    futures_util::future::join(write_nickname_opt(tx, nickname.as_ref()), made)
+                        .await;
+                named?;
+                made?;
                 Ok(games)
             })
         })
@@ -239,6 +316,32 @@ impl<S: Backend + GameHooks> GameStore for S {
                     false => Notice::of(&game, game.revision + 1, from),
                 };
                 tx.announce(notice).await
+            })
+        })
+    }
+
+    fn save_seats(&self, game: WebGame, nickname: Option<Nickname>) -> StoreFuture<'_, ()> {
+        self.write(move |tx| {
+            boxed(async move {
+                let fence = S::Tx::POSTGRES.then_some(game.revision);
+                // The name's statements and the game's fenced row sent at
+                // once (one round trip in PostgreSQL), the name's first
+                // (see `create_named`); the moves are not touched.
+                let (named, written) = futures_util::future::join(
+                    write_nickname_opt(tx, nickname.as_ref()),
+                    write_row(tx, &game, fence),
+                )
+                .await;
+                match (named, written) {
+                    // The fence's answer first: the game changed meanwhile.
+                    (_, Err(e @ StoreError::Stale { .. })) | (Err(e), _) | (Ok(()), Err(e)) => {
+                        return Err(e)
+                    }
+                    (Ok(()), Ok(())) => {}
+                }
+                let plies = game.game.plies().len();
+                tx.announce(Notice::of(&game, game.revision + 1, plies))
+                    .await
             })
         })
     }
@@ -439,24 +542,8 @@ impl<S: Backend + GameHooks> GameStore for S {
     fn set_player_name(&self, player: PlayerId, name: String, now: i64) -> StoreFuture<'_, ()> {
         self.write(move |tx| {
             boxed(async move {
-                let values: [&dyn Value; 3] = [&player.0, &name, &now];
-                tx.execute(
-                    "INSERT INTO players (id, name, created_ms) VALUES (?1, ?2, ?3)
-                     ON CONFLICT (id) DO UPDATE SET name = ?2",
-                    &values,
-                )
-                .await?;
-                // The names of the seats of their games going on (the
-                // games held in memory keep theirs).
-                tx.execute(
-                    "UPDATE games SET
-                        south_name = CASE WHEN south_player = ?1 THEN ?2 ELSE south_name END,
-                        north_name = CASE WHEN north_player = ?1 THEN ?2 ELSE north_name END
-                     WHERE (south_player = ?1 OR north_player = ?1) AND result = '*'",
-                    &values[..2],
-                )
-                .await?;
-                Ok(())
+                let nickname = Nickname { player, name, now };
+                write_nickname(tx, &nickname).await
             })
         })
     }

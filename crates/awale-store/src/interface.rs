@@ -189,11 +189,34 @@ impl Notice {
     }
 }
 
+/// A guest's nickname, written with the change that seats them (a game
+/// made or joined), in its transaction: as [`GameStore::set_player_name`]
+/// writes it (the player's, and their seats' in their games going on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nickname {
+    /// Whose.
+    pub player: PlayerId,
+    /// The name (checked by the service).
+    pub name: String,
+    /// Now, ms since 1970 (the games' clock): when a new player's row is
+    /// made.
+    pub now: i64,
+}
+
 /// Where the game service keeps games, reviews, chat and nicknames.
 pub trait GameStore: Send + Sync {
     /// Stores new games, all or none (one transaction), and gives them back
     /// with their ids.
     fn create(&self, games: Vec<WebGame>) -> StoreFuture<'_, Vec<WebGame>>;
+
+    /// As [`GameStore::create`], with `nickname` written in the same
+    /// transaction (before the games: a guest's game made under a new
+    /// name): one commit where a name and a game took two.
+    fn create_named(
+        &self,
+        games: Vec<WebGame>,
+        nickname: Option<Nickname>,
+    ) -> StoreFuture<'_, Vec<WebGame>>;
 
     /// Stores `game`, played in `player`'s browser without a network, under
     /// the browser's `key`, once (one transaction): the new game, or the id
@@ -211,6 +234,14 @@ pub trait GameStore: Send + Sync {
     /// revision `game.revision` (which is then one more), and answers
     /// [`StoreError::Stale`] when another process changed the game since.
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()>;
+
+    /// Writes `game`'s state (its seats: a player seated) over its stored
+    /// version, its moves left as stored (none is added or taken back:
+    /// nothing is written to them), with `nickname` in the same
+    /// transaction (the seated guest's name): as [`GameStore::save`],
+    /// fenced by `game.revision` in a store several processes share, and
+    /// one transaction, one commit, where a seat and a name took two.
+    fn save_seats(&self, game: WebGame, nickname: Option<Nickname>) -> StoreFuture<'_, ()>;
 
     /// Game `id`, or None when there is none.
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>>;

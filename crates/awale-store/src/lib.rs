@@ -35,7 +35,7 @@ pub use copy::{copy_to_postgres, CopyReport};
 pub use error::{StoreError, StoreFuture};
 pub use explorer::{ExplorerStore, OpeningFilter, OpeningMove};
 pub use fairplay::FairPlayStore;
-pub use interface::{GameStore, Notice};
+pub use interface::{GameStore, Nickname, Notice};
 pub use mistakes::{MistakeRow, MistakeStore};
 pub use moderation::ModerationStore;
 pub use postgres::{is_postgres_url, PgStore, Transactions, PG_SCHEMA_VERSION};

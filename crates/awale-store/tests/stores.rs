@@ -21,7 +21,7 @@ use awale_store::tournament_chat::{TournamentChatLine, TournamentChatStore};
 use awale_store::tournaments::{ByeRow, EntrantRow, PairingRow, TournamentRecord, TournamentRow};
 use awale_store::{
     copy_to_postgres, parse_cursor, AccountStore, GameStore, MistakeRow, NewAccount, NewReport,
-    Notice, OpeningFilter, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
+    Nickname, Notice, OpeningFilter, PgStore, Store, StoreError, TournamentStore, CHAT_KEPT,
     TOKEN_USE_KEPT_MS,
 };
 
@@ -360,6 +360,81 @@ fn reviews_and_nicknames_are_kept() {
         );
         let page = store.list(Some(me()), None, 1).await.unwrap();
         assert_eq!(page.games[0].names[0].as_deref(), Some("Kofi"));
+    });
+}
+
+/// A guest's name written with the game it makes and with the seat it
+/// takes (one transaction each: `create_named`, `save_seats`); a seat's
+/// write leaves the moves as stored; in a shared store it is fenced like
+/// any change, and a refused one stores no name either.
+#[test]
+fn a_guests_name_is_stored_with_its_new_game_and_with_its_seat() {
+    on_both(|store| async move {
+        let ama = Nickname {
+            player: me(),
+            name: "Ama".into(),
+            now: 5,
+        };
+        let mut g = store
+            .create_named(vec![game()], Some(ama))
+            .await
+            .unwrap()
+            .remove(0);
+        assert_eq!(
+            store.player_name(me()).await.unwrap().as_deref(),
+            Some("Ama")
+        );
+        for c in "Ff".chars() {
+            sow(&mut g, c, 2_000);
+        }
+        save(&*store, &mut g, 0).await;
+        g.seats[Side::North.index()] = Some(Seat {
+            player: PlayerId("p2".into()),
+            name: "Kofi".into(),
+        });
+        let kofi = Nickname {
+            player: PlayerId("p2".into()),
+            name: "Kofi".into(),
+            now: 6,
+        };
+        store.save_seats(g.clone(), Some(kofi)).await.unwrap();
+        let back = store.load(g.id).await.unwrap().unwrap();
+        assert_eq!(back.seats, g.seats);
+        assert_eq!(back.game.plies(), g.game.plies());
+        assert_eq!(
+            store
+                .player_name(PlayerId("p2".into()))
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("Kofi")
+        );
+    });
+    // Shared: a seat written over an older revision is refused, its name
+    // with it.
+    runtime().block_on(async {
+        let store = postgres();
+        let g = stored(&store).await;
+        let mut old = g.clone();
+        save(&store, &mut g.clone(), 0).await;
+        old.seats[Side::North.index()] = Some(Seat {
+            player: PlayerId("p3".into()),
+            name: "Yaw".into(),
+        });
+        let yaw = Nickname {
+            player: PlayerId("p3".into()),
+            name: "Yaw".into(),
+            now: 7,
+        };
+        match store.save_seats(old, Some(yaw)).await {
+            Err(StoreError::Stale { id, stored }) => assert_eq!((id, stored), (g.id, 1)),
+            other => panic!("a seat over an old revision was not refused: {other:?}"),
+        }
+        assert!(store
+            .player_name(PlayerId("p3".into()))
+            .await
+            .unwrap()
+            .is_none());
     });
 }
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use awale_core::{Game, Side};
 use awale_model::error::Error;
 use awale_model::game::{Clock, Mode, PlayerId, Seat, WebGame};
+use awale_store::Nickname;
 
 use super::Games;
 use crate::limiter::Limit;
@@ -154,10 +155,17 @@ impl Games {
             web.seat_maker(&new.maker);
         }
         crate::fairplay::check_rated_terms(&web)?;
-        if online && !new.account {
-            self.set_player_name(&new.maker, new.name).await?;
-        }
-        let web = self.create(vec![web]).await?.remove(0);
+        // A guest's name online is stored as theirs with the game, in its
+        // transaction (one commit).
+        let nickname = (online && !new.account).then(|| Nickname {
+            player: new.maker.clone(),
+            name: new.name.clone(),
+            now,
+        });
+        let web = self
+            .create_checked(vec![web], true, nickname)
+            .await?
+            .remove(0);
         if let Some(side) = web
             .seats
             .iter()
@@ -225,7 +233,7 @@ impl Games {
     /// `rated_needs_online`), `too_many_rated_together`, a storage
     /// failure; nothing is stored then.
     pub async fn create(self: &Arc<Self>, games: Vec<WebGame>) -> Result<Vec<WebGame>, Error> {
-        self.create_checked(games, true).await
+        self.create_checked(games, true, None).await
     }
 
     /// Stores new games the server paired itself (the engine ladder's,
@@ -241,13 +249,17 @@ impl Games {
         self: &Arc<Self>,
         games: Vec<WebGame>,
     ) -> Result<Vec<WebGame>, Error> {
-        self.create_checked(games, false).await
+        self.create_checked(games, false, None).await
     }
 
+    /// As [`Games::create`], the pair's limit of rated games taken when
+    /// `pair_limit`, `nickname` (a guest's name) stored in the same
+    /// transaction.
     async fn create_checked(
         self: &Arc<Self>,
         mut games: Vec<WebGame>,
         pair_limit: bool,
+        nickname: Option<Nickname>,
     ) -> Result<Vec<WebGame>, Error> {
         for game in &games {
             crate::fairplay::check_rated_terms(game)?;
@@ -257,9 +269,12 @@ impl Games {
         if pair_limit {
             self.pairs.take(&games, now).await?;
         }
-        let mut games = self.store.create(games).await?;
+        let mut games = self.store.create_named(games, nickname).await?;
         self.sightings.keep(flags).await;
         for game in &mut games {
+            // Its maker's next requests name it by its public id: found
+            // here without asking the store.
+            self.know_public_id(game);
             self.note_presence(game);
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
                 game.version = self.hub.version(game.id);
@@ -300,12 +315,34 @@ impl Games {
         seat: crate::game::Seat,
         key: Option<&str>,
     ) -> Result<WebGame, Error> {
+        self.sit_named(id, seat, key, false).await
+    }
+
+    /// [`Games::sit`], and when `guest`, the seat's name stored as the
+    /// player's nickname (as [`Games::set_player_name`]) in the same
+    /// transaction: a join is one write, one commit, its seat given over
+    /// the stored revision in one statement (no read before it when the
+    /// copy held here is the stored game; a copy found older is read
+    /// again and the seat given on it, or refused `seat_taken`, never
+    /// `stale`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::sit`].
+    pub async fn sit_named(
+        self: &Arc<Self>,
+        id: i64,
+        seat: crate::game::Seat,
+        key: Option<&str>,
+        guest: bool,
+    ) -> Result<WebGame, Error> {
         let now = self.now_ms();
         // The game as it will be once full, checked before the change
         // (the store is asked, which a change's closure cannot): a rated
-        // seat never changes hands, so the pair is the one found here.
+        // seat never changes hands, so the pair is the one found here (the
+        // copy held here will do: no read before a join).
         let mut flag = None;
-        if let Ok(mut full) = self.load(id).await {
+        if let Ok(mut full) = self.load_held(id).await {
             if full.rated && full.waiting() && full.sit(seat.clone(), key, now).is_ok() {
                 flag = self.sightings.flag_of(&full, now).await?;
                 if flag.is_none() {
@@ -313,18 +350,56 @@ impl Games {
                 }
             }
         }
+        let nickname = guest.then(|| Nickname {
+            player: seat.player.clone(),
+            name: seat.name.clone(),
+            now,
+        });
         let (game, ()) = self
-            .change(id, |g| {
+            .apply_with(id, false, nickname, |g| {
                 g.sit(seat.clone(), key, now)?;
                 if g.rated && !g.waiting() && flag.is_some() {
                     g.rated = false;
                 }
-                Ok(())
+                Ok(((), true))
             })
             .await?;
         if !game.rated {
             self.sightings.keep(flag.into_iter().collect()).await;
         }
         Ok(game)
+    }
+
+    /// Game `id` as held here, its stored revision not asked (else read
+    /// from the store). A copy held here is the stored game but for a
+    /// change whose notice is on its way (a copy without watchers is
+    /// dropped when a notice says it is old, one with watchers brought up
+    /// to date): for what may be a moment late without harm, the checks
+    /// a join makes before it (who may sit: not blocked, within the
+    /// rating range; the seat is then given over the stored revision, and
+    /// a refusal is checked again on the stored game, [`Games::load`],
+    /// before it is answered), an invitation's links, the first read of
+    /// an events stream (told the change once listening).
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::load`].
+    pub async fn load_held(self: &Arc<Self>, id: i64) -> Result<WebGame, Error> {
+        let read = || self.apply(id, false, |_| Ok(((), false)));
+        match read().await {
+            // As in `load`: the flag fell on the way, or another process
+            // stored first.
+            Err(e) if e.code == Code::GameOver || e.code == Code::Stale => read().await,
+            answer => answer,
+        }
+        .map(|(game, ())| game)
+    }
+
+    /// Notes `game`'s public id as found (see [`Games::find`]).
+    fn know_public_id(&self, game: &WebGame) {
+        let mut known = crate::lock(&self.public_ids);
+        if known.len() < 100_000 {
+            known.insert(game.public_id.clone(), game.id);
+        }
     }
 }

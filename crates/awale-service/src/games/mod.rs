@@ -543,6 +543,19 @@ impl Games {
         self: &Arc<Self>,
         id: i64,
         fresh: bool,
+        change: impl FnMut(&mut WebGame) -> Result<(T, bool), Error>,
+    ) -> Result<(WebGame, T), Error> {
+        self.apply_with(id, fresh, None, change).await
+    }
+
+    /// [`Games::apply`], where a change that leaves the moves as they are
+    /// (a seat taken) is stored with `nickname` (a guest's name) in its
+    /// transaction ([`GameStore::save_seats`]).
+    async fn apply_with<T>(
+        self: &Arc<Self>,
+        id: i64,
+        fresh: bool,
+        nickname: Option<awale_store::Nickname>,
         mut change: impl FnMut(&mut WebGame) -> Result<(T, bool), Error>,
     ) -> Result<(WebGame, T), Error> {
         if id <= 0 {
@@ -604,7 +617,12 @@ impl Games {
             }
             if changed {
                 let kept = game.game.plies().len().min(plies_before);
-                match self.store.save(game.clone(), kept).await {
+                let seats_only = !flag_fell && game.game.plies().len() == plies_before;
+                let saved = match nickname.clone().filter(|_| seats_only) {
+                    Some(nickname) => self.store.save_seats(game.clone(), Some(nickname)).await,
+                    None => self.store.save(game.clone(), kept).await,
+                };
+                match saved {
                     Ok(()) => game.revision += 1,
                     Err(StoreError::Stale { stored, .. }) if !checked => {
                         // The copy was old: the change is made again on

@@ -120,7 +120,19 @@ pub async fn game_events(
     UrlQuery(query): UrlQuery<EventsQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let since = since(&query, &headers)?;
-    let game = on.load().await?;
+    // The copy held here, its stored revision not asked: 5,000 spectators
+    // and 2,000 players opening their streams at the start made a round
+    // trip each. A copy older than the store is one whose notice is on
+    // its way (a copy without watchers is dropped when a notice says it
+    // is old): once listening, the stream is told the change as the
+    // notice comes. Only the viewer's seat is read from this copy; a game
+    // waiting for its second player is read from the store, its seat may
+    // have just been taken in another process.
+    let games = &on.state.shared.games;
+    let game = match games.load_held(on.id).await? {
+        game if game.waiting() => on.load().await?,
+        game => game,
+    };
     let OnGame { state, id, viewer } = on;
     let seat = game.online_seat(viewer.player());
     let account = session.as_ref().map(|s| &s.account);

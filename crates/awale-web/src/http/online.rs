@@ -206,7 +206,10 @@ pub struct Links {
 
 /// GET /api/games/{id}/links.
 pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
-    let game = on.load().await?;
+    // The copy held here (its maker's process holds a new game): who may
+    // see the invitation (a seat's holder) and its key do not wait on a
+    // round trip to the store.
+    let game = on.state.shared.games.load_held(on.id).await?;
     if game.mode != Mode::Online {
         return Err(Error::conflict(Code::NotOnline, "this game is not played online").into());
     }
@@ -247,42 +250,54 @@ pub async fn join(
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> ApiResult<Json<GameView>> {
     let (name, account) = seat_name(&on.state, &session, &me, req.name.as_deref()).await?;
-    // No challenge between players one of whom blocks the other.
-    let game = on.load().await?;
+    let games = &on.state.shared.games;
+    // Checked on the copy held here (no round trip to the store); the
+    // seat is then given over the stored revision, and a refusal is
+    // checked again on the stored game before it is answered.
+    let held = games.load_held(on.id).await?;
+    if may_join(&on, &held, &me, account).await.is_err() {
+        let game = on.load().await?;
+        may_join(&on, &game, &me, account).await?;
+    }
+    let seat = Seat { player: me, name };
+    // A guest's name is stored as theirs with the seat (one commit).
+    let game = games
+        .sit_named(on.id, seat, req.key.as_deref(), !account)
+        .await?;
+    Ok(on.view(&game))
+}
+
+/// Whether `me` (an account's player when `account`) may take the free
+/// seat of `game` before the seating rules: a rated game's seat is an
+/// account's; no challenge between players one of whom blocks the other
+/// (a guest blocks nobody and nobody blocks a guest: nothing to read);
+/// a seek with a rating range takes only the ratings within it.
+async fn may_join(
+    on: &OnGame,
+    game: &awale_model::game::WebGame,
+    me: &PlayerId,
+    account: bool,
+) -> Result<(), Error> {
     if game.rated && !account && game.waiting() {
-        return Err(awale_service::games::rated_needs_account().into());
+        return Err(awale_service::games::rated_needs_account());
     }
-    for seat in game.seats.iter().flatten() {
-        on.state
-            .shared
-            .accounts
-            .check_not_blocked(&seat.player, &me)
-            .await?;
+    if account {
+        for seat in game.seats.iter().flatten() {
+            on.state
+                .shared
+                .accounts
+                .check_not_blocked(&seat.player, me)
+                .await?;
+        }
     }
-    // A seek with a rating range: only the ratings within it.
     if game.waiting() {
         on.state
             .shared
             .player_pages
-            .check_rating_range(&game, &me)
+            .check_rating_range(game, me)
             .await?;
     }
-    let seat = Seat {
-        player: me.clone(),
-        name: name.clone(),
-    };
-    let key = req.key;
-    let game = on
-        .state
-        .shared
-        .games
-        .sit(on.id, seat, key.as_deref())
-        .await?;
-    let view = on.view(&game);
-    if !account {
-        on.state.shared.games.set_player_name(&me, name).await?;
-    }
-    Ok(view)
+    Ok(())
 }
 
 /// The body of POST /api/games/{id}/takeback and /draw.
