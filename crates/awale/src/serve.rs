@@ -444,6 +444,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         public_url,
         guest_key: Some(guest_key),
         body_timeout: timeout,
+        // Searches (the computer's moves, hints, analyses) on all cores but
+        // one: nice as analyses are, on a core they hold a move waits for
+        // the scheduler (docs/BENCHMARKS.md, "The stranger against a real
+        // server": two searches on two cores under a flood of abandoned
+        // searches, the honest p99 2.1x-2.5x; one, 0.98x-1.11x); at most
+        // the default's, which bounds the engines' memory.
+        max_searches: spare_cores().min(Config::default().max_searches),
         policy: Policy {
             allowed_hosts: args
                 .allow_host
@@ -505,10 +512,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     // are the nicest there are, but on a busy core a move
                     // still waits for the scheduler (docs/BENCHMARKS.md,
                     // "Moves during the first start's database build").
-                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-                    let threads = cores.saturating_sub(1).max(1);
                     state
-                        .build_databases(root, target, threads)
+                        .build_databases(root, target, spare_cores())
                         .context("cannot start building the endgame databases")?;
                 }
                 (Some(_), None) => tracing::warn!(
@@ -570,4 +575,11 @@ pub fn backup(args: BackupArgs) -> anyhow::Result<ExitCode> {
     store.close();
     outln!("{} copied to {}", path.display(), args.dest.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cores the server's own background work may take: all but one (at
+/// least one), so that a player's move always finds a core free.
+fn spare_cores() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_sub(1).max(1)
 }
