@@ -44,13 +44,24 @@ fn log_in_as(b: &Browser, url: &str, name: &str) {
     assert!(me["status"].as_u64().unwrap() < 300, "{me}");
 }
 
+/// Opens the account's dialog on `b` unless it is open already: the page
+/// opens it once its account is read (`open` in account.js awaits it), so a
+/// dialog asked before may open after a close, and a tap on the button
+/// would then land on the dialog.
+fn open_account(b: &Browser) {
+    b.eval(
+        "if (!document.querySelector('#dlg-account').open) \
+           document.querySelector('#btn-account').click(); return true",
+    );
+}
+
 /// Opens the account's dialog on `b` until it shows the moderator page
 /// (the server sees a new rank within seconds: its sessions' cache).
 fn open_moderation(b: &Browser, url: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
     b.goto(&format!("{url}/#rules"));
     loop {
-        tap(b, "#btn-account");
+        open_account(b);
         b.wait_shown("#dlg-account [data-pane=account]", 10);
         let seen = b.wait_for(
             "the account's pane drawn",
@@ -80,9 +91,22 @@ fn open_moderation(b: &Browser, url: &str) {
 /// Taps the button of `section` whose words are `words`, confirms it in
 /// the dialog with `reason` (an empty reason first: refused by the
 /// form), and waits for the toast `told`.
-fn confirm(b: &Browser, section: &str, words: &str, reason: &str, told: &str) {
+/// `of`: the account whose line has the button (a pair's two lines have
+/// the same buttons, in no set order), else the first in `section`.
+fn confirm(
+    b: &Browser,
+    (section, of): (&str, Option<&str>),
+    words: &str,
+    reason: &str,
+    told: &str,
+) {
+    let of = of.map_or("null".to_string(), |name| format!("{name:?}"));
     let found = b.eval(&format!(
-        "const b = [...document.querySelectorAll('{section} button')].find((x) => x.textContent === {words:?});
+        "const lines = [...document.querySelectorAll('{section} li > div')]
+           .filter((d) => {of} === null || d.querySelector('a, span')?.textContent === {of});
+         const b = [document.querySelector('{section}'), ...lines]
+           .flatMap((l) => [...l.querySelectorAll('button')])
+           .find((x) => x.textContent === {words:?} && ({of} === null || lines.some((l) => l.contains(x))));
          if (!b) return null;
          b.scrollIntoView({{block: 'center'}}); b.click(); return true;"
     ));
@@ -174,7 +198,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     // The refund of the pair's games, confirmed with a reason.
     confirm(
         &yaa,
-        "#mod-flags",
+        ("#mod-flags", None),
         "Give the points back (2 games)",
         "farmed from one phone",
         "Points of 2 games given back.",
@@ -197,7 +221,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     );
     confirm(
         &yaa,
-        "#mod-flags",
+        ("#mod-flags", Some("Ama_K")),
         "Mute from chat",
         "insults in the lobby",
         "Ama_K is muted.",
@@ -220,7 +244,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
     assert_eq!(said["body"]["error"], "muted", "{said}");
     confirm(
         &yaa,
-        "#mod-flags",
+        ("#mod-flags", Some("Ama_K")),
         "Let chat again",
         "apologised",
         "Ama_K may chat again.",
@@ -260,7 +284,7 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         "return document.documentElement.lang === 'fr' || null",
         20,
     );
-    tap(&yaa, "#btn-account");
+    open_account(&yaa);
     yaa.wait_for(
         "the moderator page in French",
         "return document.querySelector('#mod-log')?.textContent.replace(/[\\u00a0\\u202f]/g, ' ').includes('Pourquoi : apologised') || null",
