@@ -41,7 +41,10 @@ fn wait_installed(b: &Browser) {
              for (const r of await c.keys()) if (r.url.endsWith('/awale.wasm')) return true; } \
            return false; }).then((v) => { window.__keptValue = v; if (!v) window.__kept = null; }); \
          return window.__keptValue === true;",
-        60,
+        // Its install fetches the page's files and the engine (3 MB); one
+        // run of the whole suite, four browsers at once on two loaded
+        // cores, took more than 60 s.
+        120,
     );
 }
 
