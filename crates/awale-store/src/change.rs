@@ -7,7 +7,7 @@
 use awale_core::{Move, Side};
 use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
 
-use crate::rows::{side_from_text, side_to_text, stop_from_text, stop_to_text};
+use crate::stored_text::{side_from_text, side_to_text, stop_from_text, stop_to_text};
 
 /// A notice's text longer than this goes without its change (PostgreSQL's
 /// payloads hold 8,000 bytes, the sender's mark included): the processes

@@ -25,6 +25,7 @@ mod rows;
 mod schema;
 pub mod seeks;
 mod sqlite;
+mod stored_text;
 pub mod tournament_chat;
 pub mod tournaments;
 mod tx;

@@ -14,7 +14,7 @@ use awale_model::rating::{self, Glicko, PlayerRating, Pool, RatingChange, Speed}
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
 use crate::error::StoreFuture;
-use crate::rows::side_to_text;
+use crate::stored_text::side_to_text;
 use crate::tx::{Backend, Tx};
 
 /// Which of a player's finished games to list.

@@ -7,44 +7,13 @@ use awale_core::{Game, Move, Position, Rules, Side};
 use crate::cells::{Cells, Value};
 use crate::error::StoreError;
 use crate::interface::Notice;
+use crate::stored_text::{side_from_text, side_to_text, stop_from_text, stop_to_text};
 use crate::tx::Tx;
-use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, Stop, WebGame};
+use awale_model::game::{Clock, Mode, Offers, PlayerId, Seat, WebGame};
 use awale_model::lists::{ChatLine, LobbyGame, Page, StoredRules, Summary};
 
 /// Chat messages a game keeps (the page shows the last 200).
 pub const CHAT_KEPT: usize = 500;
-
-/// A side as the store writes it: its letter.
-pub(crate) fn side_to_text(side: Side) -> String {
-    side.letter().to_string()
-}
-
-pub(crate) fn side_from_text(text: &str) -> Option<Side> {
-    let mut letters = text.chars();
-    match (letters.next(), letters.next()) {
-        (Some(letter), None) => Side::from_letter(letter),
-        _ => None,
-    }
-}
-
-pub(crate) fn stop_to_text(stop: Stop) -> String {
-    match stop {
-        Stop::Time(side) => format!("time {}", side_to_text(side)),
-        Stop::Abandoned(side) => format!("abandoned {}", side_to_text(side)),
-        Stop::Aborted => "aborted".to_string(),
-        Stop::Agreed => "agreed".to_string(),
-    }
-}
-
-pub(crate) fn stop_from_text(text: &str) -> Option<Stop> {
-    match text.split_once(' ') {
-        Some(("time", s)) => side_from_text(s).map(Stop::Time),
-        Some(("abandoned", s)) => side_from_text(s).map(Stop::Abandoned),
-        None if text == "aborted" => Some(Stop::Aborted),
-        None if text == "agreed" => Some(Stop::Agreed),
-        _ => None,
-    }
-}
 
 /// Stores a new game (its making, rules, start, mode, computer's side and
 /// level, seed, rated, public id, invitation's key, speed, clock of days
