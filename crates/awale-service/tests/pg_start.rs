@@ -7,54 +7,24 @@
 
 #[path = "../../awale-store/tests/pg/mod.rs"]
 mod pg;
+#[path = "common/pg_games.rs"]
+mod pg_games;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::sync::Arc;
 
-use awale_core::{Game, Rules, Side};
-use awale_model::game::{Mode, PlayerId, Seat};
+use awale_core::Side;
+use awale_model::game::Seat;
 use awale_model::Code;
-use awale_service::games::{Games, NewGame};
-use awale_service::live::Hub;
-use awale_store::PgStore;
+use awale_service::games::Games;
 
-/// Player `n`.
-fn player(n: u32) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
+use pg_games::{challenge, player};
 
 /// A service on the database at `url`, named `name` to the database (its
 /// statements are logged under that name), started as a process's is.
 fn service(url: &str, name: &str) -> Arc<Games> {
-    let store = Arc::new(PgStore::connect(&format!("{url}?application_name={name}")).unwrap());
-    let games = Arc::new(Games::new(store, Arc::new(Hub::default())));
-    games.start().unwrap();
-    games
-}
-
-/// A private online game of guest `maker`, who plays South.
-fn challenge(maker: &PlayerId, n: u32) -> NewGame {
-    NewGame {
-        maker: maker.clone(),
-        name: format!("South {n}"),
-        account: false,
-        mode: Mode::Online,
-        game: Game::new(Rules::AWALE),
-        seed: u64::from(n),
-        clock: None,
-        side: Side::South,
-        public: false,
-        rated: false,
-        rating_range: None,
-        // Each maker from an address of its own (the limits hold per address).
-        client: Some(std::net::IpAddr::from([
-            127,
-            0,
-            (n / 200) as u8,
-            (n % 200) as u8 + 1,
-        ])),
-    }
+    pg_games::service(&format!("{url}?application_name={name}"))
 }
 
 /// A new database whose every statement the cluster logs; its address.

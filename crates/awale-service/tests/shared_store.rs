@@ -4,48 +4,20 @@
 
 #[path = "../../awale-store/tests/pg/mod.rs"]
 mod pg;
+#[path = "common/pg_games.rs"]
+mod pg_games;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use awale_core::{Game, Rules, Side};
-use awale_model::game::{Mode, PlayerId, Seat};
+use awale_core::Side;
+use awale_model::game::Seat;
 use awale_model::Code;
-use awale_service::games::{Games, NewGame};
+use awale_service::games::Games;
 use awale_service::live::Hub;
 use awale_store::PgStore;
 
-/// Player `n` (more than the 255 of `common::player`).
-fn player(n: u32) -> PlayerId {
-    PlayerId(format!("{n:064x}"))
-}
-
-/// A service on the database at `url`, started as a process's is.
-fn service(url: &str) -> Arc<Games> {
-    let store = Arc::new(PgStore::connect(url).unwrap());
-    let games = Arc::new(Games::new(store, Arc::new(Hub::default())));
-    games.start().unwrap();
-    games
-}
-
-/// A private online game of player `maker`, who plays South.
-fn challenge(maker: &PlayerId, n: u32) -> NewGame {
-    NewGame {
-        maker: maker.clone(),
-        name: format!("South {n}"),
-        account: false,
-        mode: Mode::Online,
-        game: Game::new(Rules::AWALE),
-        seed: u64::from(n),
-        clock: None,
-        side: Side::South,
-        public: false,
-        rated: false,
-        rating_range: None,
-        // Each maker from an address of its own (the limits hold per address).
-        client: Some(std::net::IpAddr::from([127, 0, 0, n as u8 + 1])),
-    }
-}
+use pg_games::{challenge, player, service};
 
 /// Games made on one service, each joined at once by three players, one
 /// on each of three services (their copies of the game read before, as a
