@@ -13,6 +13,7 @@
 #
 # AWALE (default target/fast/awale) is the binary; PG_BIN the folder of
 # PostgreSQL's programs (default: the newest /usr/lib/postgresql/*/bin).
+# PG_SETTINGS adds settings to the cluster (e.g. "-c plan_cache_mode=force_generic_plan").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +48,7 @@ port=$((20000 + RANDOM % 20000))
 # A real server's settings for durability: fsync on (the default), one WAL
 # flush shared by the transactions committing together.
 "${as_owner[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w \
-    -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c max_connections=200 ${STATEMENTS:+-c shared_preload_libraries=pg_stat_statements}" start >/dev/null
+    -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_SETTINGS:-} ${STATEMENTS:+-c shared_preload_libraries=pg_stat_statements}" start >/dev/null
 "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U awale awale
 url="postgres://awale@127.0.0.1:$port/awale"
 # With STATEMENTS=1, the statements that took PostgreSQL's time are

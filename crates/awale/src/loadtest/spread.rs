@@ -138,6 +138,20 @@ struct Run {
 counted_in_its_tally!(Run);
 
 impl Run {
+    /// A run over the processes at `addrs`, none found gone yet.
+    fn new(addrs: Vec<String>, together: bool, tally: Tally) -> Run {
+        Run {
+            dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
+            addrs,
+            visitors: AtomicU64::new(0),
+            together,
+            failovers: AtomicU64::new(0),
+            in_doubt: AtomicU64::new(0),
+            stale: AtomicU64::new(0),
+            tally,
+        }
+    }
+
     /// A new simulated client, on process `at` (modulo their number).
     fn visitor(&self, at: usize) -> Visitor {
         let n = self.visitors.fetch_add(1, Ordering::Relaxed);
@@ -148,19 +162,24 @@ impl Run {
         }
     }
 
-    /// After a failure on `who`'s process: when nothing listens there any
-    /// more, marks it gone and moves `who` to the next one alive (true).
-    async fn fail_over(&self, who: &Visitor) -> bool {
-        let at = who.at.load(Ordering::Relaxed);
+    /// After a failure on process `at` (where `who`'s request went): when
+    /// nothing listens there any more, marks it gone and moves `who` to the
+    /// next one alive, unless another of its requests did already (true).
+    /// (Not `who`'s process of now: its events stream, failing on the same
+    /// process, may have moved it to a live one meanwhile.)
+    async fn fail_over(&self, who: &Visitor, at: usize) -> bool {
         if !self.dead[at].load(Ordering::Relaxed) {
             // A process being killed may still take a connection for a
-            // moment, while the kernel closes its sockets: asked twice.
-            for _ in 0..2 {
+            // moment, while the kernel closes its thousands of sockets
+            // (on a loaded machine, more than the 0.2 s once allowed
+            // here: a move's `SendRequest` then counted as an error):
+            // asked for up to 2 s.
+            for _ in 0..10 {
                 if tokio::net::TcpStream::connect(&self.addrs[at])
                     .await
                     .is_ok()
                 {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
                     continue;
                 }
                 self.dead[at].store(true, Ordering::Relaxed);
@@ -199,10 +218,11 @@ impl Run {
         path: &str,
         body: Option<&Value>,
         accept: Option<&str>,
-    ) -> Result<hyper::Response<hyper::body::Incoming>, Failed> {
+    ) -> Result<(hyper::Response<hyper::body::Incoming>, usize), Failed> {
         let mut tries = 0;
         loop {
-            let addr = &self.addrs[who.at.load(Ordering::Relaxed)];
+            let at = who.at.load(Ordering::Relaxed);
+            let addr = &self.addrs[at];
             let mut req = request_to(addr, method, path, who.cookie.as_deref());
             if let Some(a) = accept {
                 req = req.header("accept", a);
@@ -211,12 +231,12 @@ impl Run {
                 .body(json_body(body))
                 .map_err(|e| Failed::Other(e.into()))?;
             match who.client.request(req).await {
-                Ok(res) => return Ok(res),
+                Ok(res) => return Ok((res, at)),
                 // Never sent: sent again, to the next process when this
                 // one is gone, else after a moment (a few times).
                 Err(e) if e.is_connect() => {
                     tries += 1;
-                    if !self.fail_over(who).await {
+                    if !self.fail_over(who, at).await {
                         if tries > 5 {
                             return Err(Failed::Other(anyhow::anyhow!("{addr}: {e}")));
                         }
@@ -224,7 +244,7 @@ impl Run {
                     }
                 }
                 Err(e) => {
-                    return Err(if self.fail_over(who).await {
+                    return Err(if self.fail_over(who, at).await {
                         Failed::Gone
                     } else {
                         Failed::Other(anyhow::anyhow!("{addr}: {e}"))
@@ -241,12 +261,12 @@ impl Run {
         path: &str,
         body: Option<Value>,
     ) -> Result<(StatusCode, hyper::HeaderMap, Bytes), Failed> {
-        let res = self.send(who, method, path, body.as_ref(), None).await?;
+        let (res, at) = self.send(who, method, path, body.as_ref(), None).await?;
         let status = res.status();
         let headers = res.headers().clone();
         match res.into_body().collect().await {
             Ok(b) => Ok((status, headers, b.to_bytes())),
-            Err(e) => Err(if self.fail_over(who).await {
+            Err(e) => Err(if self.fail_over(who, at).await {
                 Failed::Gone
             } else {
                 Failed::Other(e.into())
@@ -284,7 +304,7 @@ async fn read_events(
     path: &str,
     mut on_event: impl FnMut(&str, &str) -> bool,
 ) -> Result<Ended, Failed> {
-    let res = run
+    let (res, at) = run
         .send(who, "GET", path, None, Some("text/event-stream"))
         .await?;
     if res.status() != StatusCode::OK {
@@ -298,11 +318,11 @@ async fn read_events(
             () = tokio::time::sleep_until(run.deadline.into()) => return Ok(Ended::Done),
         };
         let Some(frame) = frame else {
-            run.fail_over(who).await;
+            run.fail_over(who, at).await;
             return Ok(Ended::Cut);
         };
         let Ok(frame) = frame else {
-            run.fail_over(who).await;
+            run.fail_over(who, at).await;
             return Ok(Ended::Cut);
         };
         let Ok(data) = frame.into_data() else {
@@ -580,17 +600,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--store: give the processes serving the site (--addr HOST:PORT, repeated)"
         );
         on_loopback(&args.addr)?;
-        let addrs = args.addr.clone();
-        let run = Arc::new(Run {
-            dead: addrs.iter().map(|_| AtomicBool::new(false)).collect(),
-            addrs,
-            visitors: AtomicU64::new(0),
-            together: args.together,
-            failovers: AtomicU64::new(0),
-            in_doubt: AtomicU64::new(0),
-            stale: AtomicU64::new(0),
-            tally: Tally::new(args.seconds, args.think_ms),
-        });
+        let run = Arc::new(Run::new(
+            args.addr.clone(),
+            args.together,
+            Tally::new(args.seconds, args.think_ms),
+        ));
         let games = Arc::new(Mutex::new(Vec::new()));
         let wal = args.games_file.map(|file| WalWatch::start(&run, &file));
         let flood =
@@ -645,4 +659,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request failed on a process now gone, its client already moved
+    /// to a live one by another of its requests (its events stream): a
+    /// fail-over, where it was counted as an error (the client's process
+    /// of now was asked whether it was gone, and answered).
+    #[test]
+    fn a_failure_on_a_gone_process_fails_over_though_its_client_moved_already() {
+        runtime().unwrap().block_on(async {
+            let gone = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            let gone_addr = gone.local_addr().unwrap().to_string();
+            drop(gone);
+            let alive = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let alive_addr = alive.local_addr().unwrap().to_string();
+            let run = Run::new(vec![gone_addr, alive_addr], false, Tally::new(1, 0));
+            let who = run.visitor(1);
+            assert!(run.fail_over(&who, 0).await);
+            assert!(run.dead[0].load(Ordering::Relaxed));
+            assert_eq!(who.at.load(Ordering::Relaxed), 1);
+            // A failure on a process that still answers is no fail-over.
+            assert!(!run.fail_over(&who, 1).await);
+            assert_eq!(who.at.load(Ordering::Relaxed), 1);
+        });
+    }
 }
