@@ -296,27 +296,25 @@ fn moves_shown(b: &webdriver::Browser) -> u64 {
 }
 
 /// Plays the first legal hole on `b`'s board if there is one: tapped
-/// again until the move is in the list (a tap the page takes while busy is
-/// no move). Whether a move was made.
+/// again when the move is not in the list 1.5 s later (a tap the page
+/// takes while busy is no move). Whether a move was made.
 fn play_first_legal(b: &webdriver::Browser) -> bool {
     let before = moves_shown(b);
     let start = Instant::now();
-    let mut tapped = false;
+    let mut tapped: Option<Instant> = None;
     while start.elapsed() < Duration::from_secs(20) {
         if moves_shown(b) > before {
             return true;
         }
         let legal = b.eval("return !!document.querySelector('.hole-hit.legal')") == json!(true);
-        if !legal && !tapped {
+        if !legal && tapped.is_none() {
             return false;
         }
-        if legal {
+        if legal && tapped.is_none_or(|t| t.elapsed() > Duration::from_millis(1500)) {
             webdriver::tap(b, ".hole-hit.legal");
-            tapped = true;
-            std::thread::sleep(Duration::from_millis(1500));
-        } else {
-            std::thread::sleep(Duration::from_millis(100));
+            tapped = Some(Instant::now());
         }
+        std::thread::sleep(Duration::from_millis(50));
     }
     panic!("a tap on a legal hole made no move");
 }
