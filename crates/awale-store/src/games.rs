@@ -58,6 +58,15 @@ pub(crate) trait GameHooks {
         None
     }
 
+    /// As [`GameStore::save`]: in a transaction of its own, unless the
+    /// store gathers the changes saved at one moment into one.
+    fn save_change(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()>
+    where
+        Self: Backend + Sized,
+    {
+        self.write(move |tx| boxed(async move { write_change(tx, &game, from).await }))
+    }
+
     /// As [`GameStore::notices`].
     fn heard(&self) -> Option<tokio::sync::broadcast::Receiver<Notice>> {
         None
@@ -91,6 +100,24 @@ pub(crate) async fn write_state<X: Tx>(
     write_row(tx, game, fence).await?;
     tx.replace_moves(game.id, from, moves_from(game, from))
         .await
+}
+
+/// [`GameStore::save`]'s work in `tx`: `game`'s state and its moves from
+/// ply `from` on (fenced by its revision where several processes share
+/// the store), then its notice, only once written.
+pub(crate) async fn write_change<X: Tx>(
+    tx: &X,
+    game: &WebGame,
+    from: usize,
+) -> Result<(), StoreError> {
+    let fence = X::POSTGRES.then_some(game.revision);
+    write_state(tx, game, from, fence).await?;
+    // The other processes apply what it wrote without a read.
+    let notice = match X::POSTGRES {
+        true => Notice::with_change(game, game.revision + 1, from),
+        false => Notice::of(game, game.revision + 1, from),
+    };
+    tx.announce(notice).await
 }
 
 /// Writes `game`'s state (its row, not its moves), fenced as
@@ -306,18 +333,7 @@ impl<S: Backend + GameHooks> GameStore for S {
     }
 
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
-        self.write(move |tx| {
-            boxed(async move {
-                let fence = S::Tx::POSTGRES.then_some(game.revision);
-                write_state(tx, &game, from, fence).await?;
-                // The other processes apply what it wrote without a read.
-                let notice = match S::Tx::POSTGRES {
-                    true => Notice::with_change(&game, game.revision + 1, from),
-                    false => Notice::of(&game, game.revision + 1, from),
-                };
-                tx.announce(notice).await
-            })
-        })
+        self.save_change(game, from)
     }
 
     fn save_seats(&self, game: WebGame, nickname: Option<Nickname>) -> StoreFuture<'_, ()> {

@@ -3,8 +3,9 @@
 //! server processes sharing one database) without a change above it. No SQLite type
 //! appears in it. Every call is async and does its work off the async
 //! threads, but the two made once at start, before anything is served;
-//! each change of a game (a move, a resignation, a new seat) is one
-//! transaction, answered once it is durable.
+//! each change of a game (a move, a resignation, a new seat) is written
+//! whole or not at all (one transaction, which PostgreSQL's store shares
+//! among the games' changes saved at one moment), answered once durable.
 
 use std::sync::Arc;
 
@@ -228,7 +229,7 @@ pub trait GameStore: Send + Sync {
         game: WebGame,
     ) -> StoreFuture<'_, Result<WebGame, i64>>;
 
-    /// Writes `game` over its stored version in one transaction: its moves
+    /// Writes `game` over its stored version, whole or not at all: its moves
     /// from ply `from` on, and its state (seats, clock, redo list, end). A
     /// store shared by several processes writes it only over the stored
     /// revision `game.revision` (which is then one more), and answers

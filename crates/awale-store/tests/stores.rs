@@ -1745,6 +1745,90 @@ fn a_failed_change_leaves_the_game_as_it_was() {
     });
 }
 
+/// The changes heard on `heard` within half a second of quiet: their
+/// games' ids.
+async fn changes_heard(heard: &mut tokio::sync::broadcast::Receiver<Notice>) -> Vec<i64> {
+    let mut ids = Vec::new();
+    let quiet = std::time::Duration::from_millis(500);
+    while let Ok(Ok(notice)) = tokio::time::timeout(quiet, heard.recv()).await {
+        if let Notice::Game {
+            id,
+            change: Some(_),
+            ..
+        } = notice
+        {
+            ids.push(id);
+        }
+    }
+    ids.sort_unstable();
+    ids
+}
+
+#[test]
+fn changes_saved_at_once_share_transactions_each_with_its_own_answer() {
+    runtime().block_on(async {
+        let (one, two) = two_processes();
+        let mut heard = two.notices().unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let mut games = Vec::new();
+        for _ in 0..40 {
+            let mut g = stored(&one).await;
+            sow(&mut g, 'F', 2_000);
+            games.push(g);
+        }
+        changes_heard(&mut heard).await;
+
+        // Thirty moves of thirty games saved at once: a few transactions,
+        // each move stored and announced once.
+        let before = one.transactions().writes;
+        let saves = games[..30].iter().map(|g| one.save(g.clone(), 0));
+        for answer in futures_util::future::join_all(saves).await {
+            answer.unwrap();
+        }
+        let writes = one.transactions().writes - before;
+        assert!(writes <= 8, "{writes} transactions for 30 moves");
+        let mut ids: Vec<i64> = games[..30].iter().map(|g| g.id).collect();
+        ids.sort_unstable();
+        assert_eq!(changes_heard(&mut heard).await, ids);
+        for g in &games[..30] {
+            let back = two.load(g.id).await.unwrap().unwrap();
+            assert_eq!((back.revision, back.game.plies().len()), (1, 1));
+        }
+
+        // Ten more at once, one of them over a revision another process
+        // changed meanwhile, one that no column takes (a NUL in a name):
+        // each its own answer, the eight others stored and announced.
+        let (stale, bad) = (games[31].clone(), 35);
+        let mut theirs = two.load(stale.id).await.unwrap().unwrap();
+        sow(&mut theirs, 'E', 2_500);
+        two.save(theirs, 0).await.unwrap();
+        let _ = changes_heard(&mut heard).await;
+        games[bad].seats[0].as_mut().unwrap().name = "A\0B".into();
+        let saves = games[30..].iter().map(|g| one.save(g.clone(), 0));
+        let answers = futures_util::future::join_all(saves).await;
+        let mut stored_ids = Vec::new();
+        for (g, answer) in games[30..].iter().zip(answers) {
+            match answer {
+                Err(StoreError::Stale { id, stored }) => {
+                    assert_eq!((id, stored), (stale.id, 1));
+                }
+                Err(e) => assert_eq!(g.id, games[bad].id, "{e}"),
+                Ok(()) => {
+                    assert!(g.id != stale.id && g.id != games[bad].id);
+                    stored_ids.push(g.id);
+                }
+            }
+        }
+        assert_eq!(stored_ids.len(), 8);
+        stored_ids.sort_unstable();
+        assert_eq!(changes_heard(&mut heard).await, stored_ids);
+        let kept = two.load(stale.id).await.unwrap().unwrap();
+        assert_eq!(kept.game.plies()[0].mv, Move::from_letter('E').unwrap());
+        let untouched = two.load(games[bad].id).await.unwrap().unwrap();
+        assert_eq!((untouched.revision, untouched.game.plies().len()), (0, 0));
+    });
+}
+
 #[test]
 fn another_process_hears_each_change_once_committed() {
     runtime().block_on(async {

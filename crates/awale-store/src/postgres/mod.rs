@@ -1,7 +1,7 @@
 //! The store in PostgreSQL ([`PgStore`]), for a site served by several
 //! processes sharing one database: the same tables and guarantees as the
-//! games file (each change one transaction, answered once committed; a
-//! failed change leaves the game as it was), plus what several processes
+//! games file (each change written whole or not at all, answered once
+//! committed; a failed change leaves the game as it was), plus what several processes
 //! need:
 //!
 //! - every change of a game is written only over the revision it was made
@@ -17,8 +17,10 @@
 //!
 //! The work runs on the store's own Tokio runtime (two threads), so the
 //! callers' runtime, and those that call before any runtime exists, never
-//! hold a connection's task. Group commit is PostgreSQL's own: concurrent
-//! transactions on the pool's connections share one WAL flush.
+//! hold a connection's task. The games' changes saved at one moment share
+//! one transaction (`group.rs`: each with its own answer, fenced and
+//! announced as alone), and concurrent transactions on the pool's
+//! connections share one WAL flush.
 
 use std::future::Future;
 use std::str::FromStr;
@@ -38,6 +40,7 @@ use crate::StoreError;
 use awale_model::game::WebGame;
 use awale_model::lock;
 
+mod group;
 mod rows;
 pub(crate) mod schema;
 mod seeks;
@@ -80,6 +83,8 @@ struct Inner {
     handle: tokio::runtime::Handle,
     /// The transactions this process ran (see [`PgStore::transactions`]).
     counts: Arc<Counts>,
+    /// The games' changes waiting to be saved together (`group.rs`).
+    saves: tokio::sync::mpsc::UnboundedSender<group::Pending>,
 }
 
 /// The transactions a process ran, counted as they are sent.
@@ -165,6 +170,7 @@ impl PgStore {
             .build()
             .map_err(|e| StoreError::Refused(format!("cannot start the store's threads: {e}")))?;
         let handle = runtime.handle().clone();
+        let (saves, waiting) = tokio::sync::mpsc::unbounded_channel();
         let manager = Manager::from_config(
             config.clone(),
             NoTls,
@@ -189,6 +195,7 @@ impl PgStore {
                 runtime: Mutex::new(Some(runtime)),
                 handle,
                 counts: Arc::default(),
+                saves,
             }),
         };
         let me = store.clone();
@@ -199,7 +206,8 @@ impl PgStore {
             schema::setup(&mut client, &me.inner.shown).await
         })?;
         let me = Arc::downgrade(&store.inner);
-        store.inner.handle.spawn(listen(me));
+        store.inner.handle.spawn(listen(me.clone()));
+        store.inner.handle.spawn(group::gather(me, waiting));
         Ok(store)
     }
 
@@ -452,5 +460,15 @@ impl GameHooks for PgStore {
 
     fn heard(&self) -> Option<broadcast::Receiver<Notice>> {
         Some(self.inner.notices.subscribe())
+    }
+
+    fn save_change(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let sent = self.inner.saves.send(group::Pending { game, from, answer });
+        Box::pin(async move {
+            // Refused: the store is closing.
+            sent.map_err(|_| StoreError::Closed)?;
+            answered.await.map_err(|_| StoreError::Closed)?
+        })
     }
 }

@@ -62,7 +62,7 @@ impl PgTx {
 
     /// A transaction on `client` whose `BEGIN` goes with its first
     /// statement: its steps only through [`Tx`].
-    fn deferred(client: Object, origin: u64, counts: Option<Arc<Counts>>) -> PgTx {
+    pub(super) fn deferred(client: Object, origin: u64, counts: Option<Arc<Counts>>) -> PgTx {
         PgTx {
             client: Some(client),
             origin,
@@ -157,7 +157,7 @@ impl PgTx {
         Ok(done?)
     }
 
-    async fn end(&mut self, how: &str) -> Result<(), StoreError> {
+    pub(super) async fn end(&mut self, how: &str) -> Result<(), StoreError> {
         lock(&self.notices).clear();
         if !self.unsent.swap(false, Ordering::Relaxed) {
             self.client()?.batch_execute(how).await?;
