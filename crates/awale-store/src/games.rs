@@ -64,7 +64,7 @@ pub(crate) trait GameHooks {
     where
         Self: Backend + Sized,
     {
-        self.write(move |tx| boxed(async move { write_change(tx, &game, from).await }))
+        save_alone(self, game, from)
     }
 
     /// As [`GameStore::notices`].
@@ -118,6 +118,11 @@ pub(crate) async fn write_change<X: Tx>(
         false => Notice::of(game, game.revision + 1, from),
     };
     tx.announce(notice).await
+}
+
+/// [`write_change`] in a transaction of its own.
+pub(crate) fn save_alone<S: Backend>(store: &S, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+    store.write(move |tx| boxed(async move { write_change(tx, &game, from).await }))
 }
 
 /// Writes `game`'s state (its row, not its moves), fenced as

@@ -16,8 +16,7 @@ use std::sync::{Arc, Weak};
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::{Inner, PgStore, PgTx};
-use crate::games::write_change;
-use crate::tx::Backend;
+use crate::games::{save_alone, write_change};
 use crate::StoreError;
 use awale_model::game::WebGame;
 
@@ -68,7 +67,7 @@ impl PgStore {
     async fn save_group(&self, mut group: Vec<Pending>) {
         if group.len() == 1 {
             let Pending { game, from, answer } = group.remove(0);
-            let _ = answer.send(self.save_alone(game, from).await);
+            let _ = answer.send(save_alone(self, game, from).await);
             return;
         }
         group.sort_by_key(|p| p.game.id);
@@ -77,7 +76,7 @@ impl PgStore {
             Err(e) => {
                 let said = e.to_string();
                 for p in group {
-                    let _ = p.answer.send(Err(StoreError::Backend(said.clone().into())));
+                    let _ = p.answer.send(Err(failed(&said)));
                 }
                 return;
             }
@@ -100,7 +99,7 @@ impl PgStore {
                 "a group of changes failed: each is saved alone"
             );
             let alone = group.into_iter().map(|p| async move {
-                let _ = p.answer.send(self.save_alone(p.game, p.from).await);
+                let _ = p.answer.send(save_alone(self, p.game, p.from).await);
             });
             futures_util::future::join_all(alone).await;
             return;
@@ -110,15 +109,15 @@ impl PgStore {
             let answer = match (&committed, w) {
                 (_, Err(stale)) => Err(stale),
                 (Ok(()), Ok(())) => Ok(()),
-                (Err(said), Ok(())) => Err(StoreError::Backend(said.clone().into())),
+                (Err(said), Ok(())) => Err(failed(said)),
             };
             let _ = p.answer.send(answer);
         }
     }
+}
 
-    /// Saves one change in a transaction of its own.
-    async fn save_alone(&self, game: WebGame, from: usize) -> Result<(), StoreError> {
-        self.write(move |tx| Box::pin(async move { write_change(tx, &game, from).await }))
-            .await
-    }
+/// The error each change of a group is answered when the group failed as
+/// a whole (`said`: why; a [`StoreError`] is not `Clone`).
+fn failed(said: &str) -> StoreError {
+    StoreError::Backend(said.into())
 }
