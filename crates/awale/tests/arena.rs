@@ -241,8 +241,8 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         &ama,
         "POST",
         "/api/tournaments",
-        json!({"name": "Deux minutes", "minutes_each": 1, "increment_s": 0, "rated": false,
-               "minutes": 2, "starts_in_minutes": 0}),
+        json!({"name": "Trois minutes", "minutes_each": 1, "increment_s": 0, "rated": false,
+               "minutes": 3, "starts_in_minutes": 0}),
     );
     assert_eq!(made["status"], 200, "{made}");
     let id = made["body"]["id"].as_i64().unwrap();
@@ -276,7 +276,7 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         (&kofi, "Tournament ends in "),
     ] {
         b.wait_shown("#game-tournament", 10);
-        assert!(b.text("#game-tournament-link").contains("Deux minutes"));
+        assert!(b.text("#game-tournament-link").contains("Trois minutes"));
         assert_eq!(
             b.eval("return document.querySelector('#game-tournament-link').getAttribute('href')"),
             json!(page)
