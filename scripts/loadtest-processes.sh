@@ -62,7 +62,7 @@ for i in $(seq 1 "$n"); do
     # address are the defaults (the load test's clients each come from a
     # loopback address of their own); only the cap on connections in all
     # is raised, for 1,000 games and 5,000 spectators.
-    "$awale" serve --addr 127.0.0.1:0 --store "$url" --db none \
+    ${THREADS:+env TOKIO_WORKER_THREADS=$THREADS} "$awale" serve --addr 127.0.0.1:0 --store "$url" --db none \
         --max-connections 20000 >"$dir/serve$i.out" 2>"$dir/serve$i.log" &
     pids+=($!)
 done

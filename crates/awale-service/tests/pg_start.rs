@@ -375,12 +375,20 @@ async fn racing_guests_one_seated_the_others_told_seat_taken_one_rollback_at_mos
     std::thread::sleep(std::time::Duration::from_millis(300));
     let said = statements_since(from);
     let (done, _) = transactions(&said, |w| w.starts_with("race-"));
-    let committed = done
+    // Each seat's fenced row written in a committed transaction (seats
+    // taken at once may share one: group commit), with at most the
+    // refused ones' fenced rows that found the game changed and wrote
+    // nothing.
+    let committed: usize = done
         .iter()
-        .filter(|t| t.end == End::Commit && t.has(writes_game_row))
-        .count();
+        .filter(|t| t.end == End::Commit)
+        .map(|t| t.statements.iter().filter(|s| writes_game_row(s)).count())
+        .sum();
     let rolled_back = done.iter().filter(|t| t.end == End::Rollback).count();
-    assert_eq!(committed, GAMES as usize, "one seat stored a game");
+    assert!(
+        (GAMES as usize..=GAMES as usize + refused.len()).contains(&committed),
+        "{committed} seats' rows written in committed transactions for {GAMES} games"
+    );
     assert!(
         rolled_back <= refused.len(),
         "{rolled_back} rollbacks for {} refused joins",

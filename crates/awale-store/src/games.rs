@@ -58,13 +58,14 @@ pub(crate) trait GameHooks {
         None
     }
 
-    /// As [`GameStore::save`]: in a transaction of its own, unless the
-    /// store gathers the changes saved at one moment into one.
-    fn save_change(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()>
+    /// As [`GameStore::save`] and [`GameStore::save_seats`]: in a
+    /// transaction of its own, unless the store gathers the changes saved
+    /// at one moment into one.
+    fn save_change(&self, game: WebGame, change: Change) -> StoreFuture<'_, ()>
     where
         Self: Backend + Sized,
     {
-        save_alone(self, game, from)
+        save_alone(self, game, change)
     }
 
     /// As [`GameStore::notices`].
@@ -102,27 +103,52 @@ pub(crate) async fn write_state<X: Tx>(
         .await
 }
 
-/// [`GameStore::save`]'s work in `tx`: `game`'s state and its moves from
-/// ply `from` on (fenced by its revision where several processes share
-/// the store), then its notice, only once written.
+/// What a change of a game writes besides its row.
+pub(crate) enum Change {
+    /// Its moves from this ply on ([`GameStore::save`]).
+    Moves { from: usize },
+    /// Its seats, with the name of the player seated if given
+    /// ([`GameStore::save_seats`]); the moves are not touched.
+    Seats { nickname: Option<Nickname> },
+}
+
+/// A change's work in `tx`: `game`'s state (fenced by its revision where
+/// several processes share the store) with what `change` names, then its
+/// notice, only once written.
 pub(crate) async fn write_change<X: Tx>(
     tx: &X,
     game: &WebGame,
-    from: usize,
+    change: &Change,
 ) -> Result<(), StoreError> {
     let fence = X::POSTGRES.then_some(game.revision);
-    write_state(tx, game, from, fence).await?;
-    // The other processes apply what it wrote without a read.
-    let notice = match X::POSTGRES {
-        true => Notice::with_change(game, game.revision + 1, from),
-        false => Notice::of(game, game.revision + 1, from),
+    let notice = match change {
+        Change::Moves { from } => {
+            write_state(tx, game, *from, fence).await?;
+            // The other processes apply what it wrote without a read.
+            match X::POSTGRES {
+                true => Notice::with_change(game, game.revision + 1, *from),
+                false => Notice::of(game, game.revision + 1, *from),
+            }
+        }
+        Change::Seats { nickname } => {
+            // The fenced row first: a seat refused as stale writes no
+            // name either, and leaves nothing written in a transaction it
+            // shares with other games' changes.
+            write_row(tx, game, fence).await?;
+            write_nickname_opt(tx, nickname.as_ref()).await?;
+            Notice::of(game, game.revision + 1, game.game.plies().len())
+        }
     };
     tx.announce(notice).await
 }
 
 /// [`write_change`] in a transaction of its own.
-pub(crate) fn save_alone<S: Backend>(store: &S, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
-    store.write(move |tx| boxed(async move { write_change(tx, &game, from).await }))
+pub(crate) fn save_alone<S: Backend>(
+    store: &S,
+    game: WebGame,
+    change: Change,
+) -> StoreFuture<'_, ()> {
+    store.write(move |tx| boxed(async move { write_change(tx, &game, &change).await }))
 }
 
 /// Writes `game`'s state (its row, not its moves), fenced as
@@ -285,8 +311,9 @@ impl<S: Backend + GameHooks> GameStore for S {
         self.write(move |tx| {
             boxed(async move {
                 // The name's statements go first, the first game's with
-                // them (one round trip in PostgreSQL): the name's rows
-                // locked before the game's, as a join locks them.
+                // them (one round trip in PostgreSQL). A new game's row is
+                // nobody else's yet: no order of locks to keep with a join
+                // (whose fenced row goes before the name's).
                 let made = async {
                     for game in &mut games {
                         insert_game(tx, game).await?;
@@ -338,33 +365,11 @@ impl<S: Backend + GameHooks> GameStore for S {
     }
 
     fn save(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
-        self.save_change(game, from)
+        self.save_change(game, Change::Moves { from })
     }
 
     fn save_seats(&self, game: WebGame, nickname: Option<Nickname>) -> StoreFuture<'_, ()> {
-        self.write(move |tx| {
-            boxed(async move {
-                let fence = S::Tx::POSTGRES.then_some(game.revision);
-                // The name's statements and the game's fenced row sent at
-                // once (one round trip in PostgreSQL), the name's first
-                // (see `create_named`); the moves are not touched.
-                let (named, written) = futures_util::future::join(
-                    write_nickname_opt(tx, nickname.as_ref()),
-                    write_row(tx, &game, fence),
-                )
-                .await;
-                match (named, written) {
-                    // The fence's answer first: the game changed meanwhile.
-                    (_, Err(e @ StoreError::Stale { .. })) | (Err(e), _) | (Ok(()), Err(e)) => {
-                        return Err(e)
-                    }
-                    (Ok(()), Ok(())) => {}
-                }
-                let plies = game.game.plies().len();
-                tx.announce(Notice::of(&game, game.revision + 1, plies))
-                    .await
-            })
-        })
+        self.save_change(game, Change::Seats { nickname })
     }
 
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {

@@ -1829,6 +1829,107 @@ fn changes_saved_at_once_share_transactions_each_with_its_own_answer() {
     });
 }
 
+/// Seats taken at once, beside moves of other games, share transactions
+/// too, each with its own answer: a seat over an old revision is refused
+/// with its name, the others stored with theirs and announced.
+#[test]
+fn seats_taken_at_once_share_transactions_with_moves_each_with_its_own_answer() {
+    runtime().block_on(async {
+        let (one, two) = two_processes();
+        let mut heard = two.notices().unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let mut games = Vec::new();
+        for _ in 0..36 {
+            games.push(stored(&one).await);
+        }
+        let _ = games_heard(&mut heard).await;
+        let joiner = |i: usize| PlayerId(format!("seated{i}"));
+        let seat = |i: usize| {
+            let mut g = games[i].clone();
+            g.seats[Side::North.index()] = Some(Seat {
+                player: joiner(i),
+                name: format!("Joueur {i}"),
+            });
+            let name = Nickname {
+                player: joiner(i),
+                name: format!("Joueur {i}"),
+                now: 9,
+            };
+            one.save_seats(g, Some(name))
+        };
+
+        // Twenty seats and ten moves at once: a few transactions.
+        let before = one.transactions().writes;
+        let moves = games[20..30].iter().map(|g| {
+            let mut g = g.clone();
+            sow(&mut g, 'F', 2_000);
+            one.save(g, 0)
+        });
+        let (seated, moved) = futures_util::future::join(
+            futures_util::future::join_all((0..20).map(seat)),
+            futures_util::future::join_all(moves),
+        )
+        .await;
+        let writes = one.transactions().writes - before;
+        assert!(
+            writes <= 8,
+            "{writes} transactions for 20 seats and 10 moves"
+        );
+        seated.into_iter().chain(moved).for_each(|a| a.unwrap());
+        assert_eq!(
+            games_heard(&mut heard).await,
+            games[..30].iter().map(|g| g.id).collect::<Vec<_>>()
+        );
+
+        // Six more at once, one over a revision the other process changed
+        // meanwhile: refused, and its name with it; the others stored.
+        let stale = games[33].clone();
+        let mut theirs = two.load(stale.id).await.unwrap().unwrap();
+        sow(&mut theirs, 'E', 2_500);
+        two.save(theirs, 0).await.unwrap();
+        let _ = games_heard(&mut heard).await;
+        let answers = futures_util::future::join_all((30..36).map(seat)).await;
+        for (i, answer) in (30..36).zip(answers) {
+            let name = one.player_name(joiner(i)).await.unwrap();
+            if i == 33 {
+                match answer {
+                    Err(StoreError::Stale { id, stored }) => {
+                        assert_eq!((id, stored), (stale.id, 1))
+                    }
+                    other => panic!("a seat over an old revision was not refused: {other:?}"),
+                }
+                assert!(name.is_none(), "a refused seat's name was stored");
+                continue;
+            }
+            answer.unwrap();
+            assert_eq!(name.as_deref(), Some(format!("Joueur {i}").as_str()));
+        }
+        for i in (0..20).chain([30, 31, 32, 34, 35]) {
+            let back = two.load(games[i].id).await.unwrap().unwrap();
+            assert_eq!(back.revision, 1);
+            let north = back.seats[Side::North.index()].as_ref().unwrap();
+            assert_eq!(north.player, joiner(i));
+        }
+        let mut written: Vec<i64> = [30, 31, 32, 34, 35].map(|i| games[i].id).into();
+        written.sort_unstable();
+        assert_eq!(games_heard(&mut heard).await, written);
+    });
+}
+
+/// The games whose notices are heard on `heard` within half a second of
+/// quiet, whatever they carry.
+async fn games_heard(heard: &mut tokio::sync::broadcast::Receiver<Notice>) -> Vec<i64> {
+    let mut ids = Vec::new();
+    let quiet = std::time::Duration::from_millis(500);
+    while let Ok(Ok(notice)) = tokio::time::timeout(quiet, heard.recv()).await {
+        if let Notice::Game { id, .. } = notice {
+            ids.push(id);
+        }
+    }
+    ids.sort_unstable();
+    ids
+}
+
 #[test]
 fn another_process_hears_each_change_once_committed() {
     runtime().block_on(async {

@@ -1,6 +1,6 @@
 //! Group commit of the games' changes: the saves waiting at one moment
-//! (moves of different games: the service saves one change of a game at a
-//! time) share one transaction, one `BEGIN` ... `COMMIT` on one connection,
+//! (moves or seats of different games: the service saves one change of a
+//! game at a time) share one transaction, one `BEGIN` ... `COMMIT` on one connection,
 //! where each was a transaction of its own. Each change keeps its own
 //! answer: its fenced update finds the revision it was made from or writes
 //! nothing ([`StoreError::Stale`], which aborts nothing), and only the
@@ -16,7 +16,7 @@ use std::sync::{Arc, Weak};
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::{Inner, PgStore, PgTx};
-use crate::games::{save_alone, write_change};
+use crate::games::{save_alone, write_change, Change};
 use crate::StoreError;
 use awale_model::game::WebGame;
 
@@ -30,8 +30,7 @@ const GROUPS_AT_ONCE: usize = 4;
 /// A change waiting to be saved.
 pub(super) struct Pending {
     pub(super) game: WebGame,
-    /// The first ply whose moves are written.
-    pub(super) from: usize,
+    pub(super) change: Change,
     pub(super) answer: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -66,8 +65,12 @@ impl PgStore {
     /// Saves `group`'s changes in one transaction, each answered.
     async fn save_group(&self, mut group: Vec<Pending>) {
         if group.len() == 1 {
-            let Pending { game, from, answer } = group.remove(0);
-            let _ = answer.send(save_alone(self, game, from).await);
+            let Pending {
+                game,
+                change,
+                answer,
+            } = group.remove(0);
+            let _ = answer.send(save_alone(self, game, change).await);
             return;
         }
         group.sort_by_key(|p| p.game.id);
@@ -84,7 +87,7 @@ impl PgStore {
         let counts = Some(Arc::clone(&self.inner.counts));
         let mut tx = PgTx::deferred(client, self.inner.origin, counts);
         let written = futures_util::future::join_all(
-            group.iter().map(|p| write_change(&tx, &p.game, p.from)),
+            group.iter().map(|p| write_change(&tx, &p.game, &p.change)),
         )
         .await;
         let spoilt = written
@@ -99,7 +102,7 @@ impl PgStore {
                 "a group of changes failed: each is saved alone"
             );
             let alone = group.into_iter().map(|p| async move {
-                let _ = p.answer.send(save_alone(self, p.game, p.from).await);
+                let _ = p.answer.send(save_alone(self, p.game, p.change).await);
             });
             futures_util::future::join_all(alone).await;
             return;

@@ -33,7 +33,7 @@ use tokio::sync::broadcast;
 use tokio_postgres::NoTls;
 
 use crate::error::StoreFuture;
-use crate::games::GameHooks;
+use crate::games::{Change, GameHooks};
 use crate::interface::Notice;
 use crate::tx::Backend;
 use crate::StoreError;
@@ -462,9 +462,13 @@ impl GameHooks for PgStore {
         Some(self.inner.notices.subscribe())
     }
 
-    fn save_change(&self, game: WebGame, from: usize) -> StoreFuture<'_, ()> {
+    fn save_change(&self, game: WebGame, change: Change) -> StoreFuture<'_, ()> {
         let (answer, answered) = tokio::sync::oneshot::channel();
-        let sent = self.inner.saves.send(group::Pending { game, from, answer });
+        let sent = self.inner.saves.send(group::Pending {
+            game,
+            change,
+            answer,
+        });
         Box::pin(async move {
             // Refused: the store is closing.
             sent.map_err(|_| StoreError::Closed)?;
