@@ -1073,7 +1073,10 @@ async fn a_mistake_comes_back_ten_minutes_after_a_miss_and_a_day_after_a_solve()
     let second = blunder_kept(&app, &mut ama).await;
     assert_ne!(first, second);
     // Both due at once, the first kept first.
-    assert_eq!(listed(&app, &mut ama).await, (vec![first, second], json!(2)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(2))
+    );
     let minutes = |m: u64| Duration::from_secs(60 * m);
     let ten = minutes(10);
     let day = minutes(24 * 60);
@@ -1088,27 +1091,45 @@ async fn a_mistake_comes_back_ten_minutes_after_a_miss_and_a_day_after_a_solve()
     let solved = answered(&app, &mut ama, &time, second, "F", day).await;
     assert_eq!(solved["right"], true, "{solved}");
     assert_eq!(solved["mistake"]["learnt"], false, "{solved}");
-    assert_eq!(listed(&app, &mut ama).await, (vec![first, second], json!(0)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(0))
+    );
     // Nine minutes on: still not due. Ten: the missed one is.
     time.advance(minutes(9));
     assert_eq!(listed(&app, &mut ama).await.1, json!(0));
     time.advance(minutes(1) + Duration::from_secs(1));
-    assert_eq!(listed(&app, &mut ama).await, (vec![first, second], json!(1)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(1))
+    );
     // Solved now: back a day from now, after the second (due a day from
     // its own solve, ten minutes earlier): the order turns.
     let solved = answered(&app, &mut ama, &time, first, "F", day).await;
     assert_eq!(solved["right"], true, "{solved}");
-    assert_eq!(listed(&app, &mut ama).await, (vec![second, first], json!(0)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![second, first], json!(0))
+    );
     // A day after the second's solve: it is due, the first not yet.
     time.advance(day - ten);
-    assert_eq!(listed(&app, &mut ama).await, (vec![second, first], json!(1)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![second, first], json!(1))
+    );
     // Solved twice, the second is learnt: it comes back no more, listed
     // after those still to learn, never counted due.
     let learnt = answered(&app, &mut ama, &time, second, "F", day).await;
     assert_eq!(learnt["mistake"]["learnt"], true, "{learnt}");
-    assert_eq!(listed(&app, &mut ama).await, (vec![first, second], json!(0)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(0))
+    );
     time.advance(day);
-    assert_eq!(listed(&app, &mut ama).await, (vec![first, second], json!(1)));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(1))
+    );
     time.advance(day * 30);
     assert_eq!(listed(&app, &mut ama).await.1, json!(1));
 }
@@ -1141,13 +1162,23 @@ async fn reviewed_online(
     )
     .await;
     let moves = format!("/api/games/{id}/moves");
-    ama.posted(app, &moves, json!({"move": south, "ply": 0}), StatusCode::OK)
-        .await;
+    ama.posted(
+        app,
+        &moves,
+        json!({"move": south, "ply": 0}),
+        StatusCode::OK,
+    )
+    .await;
     // North's first legal move after E (a, b and f hold seeds) or after
     // F (which takes a and b: f alone).
     let north = if south == "F" { "f" } else { "a" };
     let after = kofi
-        .posted(app, &moves, json!({"move": north, "ply": 1}), StatusCode::OK)
+        .posted(
+            app,
+            &moves,
+            json!({"move": north, "ply": 1}),
+            StatusCode::OK,
+        )
         .await;
     // After F then f, North's three seeds are in South's row and no move
     // of South's can feed North: over already. Otherwise South resigns.

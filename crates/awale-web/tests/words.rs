@@ -211,7 +211,10 @@ fn a_move_is_said_as_what_happened_and_a_learner_is_told_tu() {
         ]
     );
     let en = plains(&out, "en");
-    assert!(en[0].starts_with("You play F: 2 seeds sown, you take 2 from North"), "{en:?}");
+    assert!(
+        en[0].starts_with("You play F: 2 seeds sown, you take 2 from North"),
+        "{en:?}"
+    );
     assert_eq!(en[0], en[2], "English has one you: {en:?}");
     assert_eq!(en[1], en[3], "{en:?}");
     assert_eq!(en[6], en[7], "{en:?}");

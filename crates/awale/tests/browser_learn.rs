@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{page_fetch, page_post_ok, request_as, sign_up, temp_dir, test_guest, Browser, Site};
+use webdriver::{
+    page_fetch, page_post_ok, request_as, sign_up, temp_dir, test_guest, Browser, Site,
+};
 
 fn screenshot(b: &Browser, name: &str) {
     let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
@@ -662,7 +664,11 @@ fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
         .and_then(|rows| rows.iter().find(|r| r["ply"] == 0))
         .unwrap_or_else(|| panic!("the review's first move: {stored}"))
         .clone();
-    let said = if row["exact"] == json!(true) { "(exact)" } else { "(estimated)" };
+    let said = if row["exact"] == json!(true) {
+        "(exact)"
+    } else {
+        "(estimated)"
+    };
     assert!(cost.ends_with(said), "{cost} for {row}");
     b.click("#btn-learn-mistakes");
     let task = wait_text(&b, "#mistake-task", "you played E here");
@@ -773,9 +779,18 @@ fn the_learn_pages_fit_a_phone_in_french() {
     // The board speaks to the learner as the lesson does, with "tu"
     // (issue 42: "votre grenier" on a lesson saying "ton grenier").
     let labels = board_labels(&b, "#lesson-board");
-    assert!(labels.iter().any(|l| l == "ton grenier : 6 graines"), "{labels:?}");
-    assert!(labels.iter().any(|l| l == "ton trou E, 3 graines"), "{labels:?}");
-    assert!(labels.iter().any(|l| l == "trou b de Nord, 4 graines"), "{labels:?}");
+    assert!(
+        labels.iter().any(|l| l == "ton grenier : 6 graines"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l == "ton trou E, 3 graines"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l == "trou b de Nord, 4 graines"),
+        "{labels:?}"
+    );
     assert!(!labels.iter().any(|l| l.contains("votre")), "{labels:?}");
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "Essaie encore");
@@ -805,8 +820,14 @@ fn the_learn_pages_fit_a_phone_in_french() {
         "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
     );
     let labels = board_labels(&b, "#puzzle-board");
-    assert!(labels.iter().any(|l| l.starts_with("ton grenier : ")), "{labels:?}");
-    assert!(labels.iter().any(|l| l.starts_with("ton trou ")), "{labels:?}");
+    assert!(
+        labels.iter().any(|l| l.starts_with("ton grenier : ")),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l.starts_with("ton trou ")),
+        "{labels:?}"
+    );
     assert!(!labels.iter().any(|l| l.contains("votre")), "{labels:?}");
     b.click("#tab-analysis");
     wait(
@@ -927,7 +948,8 @@ fn a_puzzle_streak_goes_on_until_the_first_miss_and_its_best_is_on_the_players_p
     let moves = format!("/api/games/{id}/moves");
     let played = page_fetch(&b, "POST", &moves, json!({"move": "E", "ply": 0}));
     assert_eq!(played["status"], 200, "{played}");
-    let (status, played, _) = request_as(&site, "POST", &moves, &kofi, json!({"move": "a", "ply": 1}));
+    let (status, played, _) =
+        request_as(&site, "POST", &moves, &kofi, json!({"move": "a", "ply": 1}));
     assert_eq!(status, 200, "{played}");
     page_post_ok(&b, &format!("/api/games/{id}/resign"));
     let review = page_fetch(&b, "POST", &format!("/api/games/{id}/review"), json!({}));
@@ -940,7 +962,10 @@ fn a_puzzle_streak_goes_on_until_the_first_miss_and_its_best_is_on_the_players_p
     assert!(accuracy < 100.0, "the blunder costs: {review}");
     b.open_fresh(&site.page("#player=Abena"));
     let said = wait_text(&b, "#player-accuracy", "Blitz: accuracy");
-    assert_eq!(said, format!("Blitz: accuracy {accuracy} (over 1 reviewed game)"));
+    assert_eq!(
+        said,
+        format!("Blitz: accuracy {accuracy} (over 1 reviewed game)")
+    );
 }
 
 /// Issue 40: a finished game's end shows each side's accuracy once its
