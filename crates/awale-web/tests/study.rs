@@ -44,11 +44,15 @@ fn config() -> Config {
 
 /// A server with the database, for puzzles and as the engine's oracle.
 fn study_app() -> Router {
+    study_app_with(config())
+}
+
+/// The same with `config` (a test's clock, say).
+fn study_app_with(config: Config) -> Router {
     let dir = db_dir().clone();
     let oracles: awale_service::computer::OracleSource =
         Box::new(move |rules| awale_db::oracle_for(rules, Some(&dir)).ok().flatten());
-    let state =
-        AppState::with_oracle(Store::in_memory().unwrap(), config(), Some(oracles)).unwrap();
+    let state = AppState::with_oracle(Store::in_memory().unwrap(), config, Some(oracles)).unwrap();
     let db = Database::open(db_dir(), &Rules::AWALE).unwrap();
     state.set_puzzle_database(Some(Arc::new(db)));
     app(state)
@@ -957,6 +961,305 @@ async fn a_reviewed_games_mistakes_become_its_players_puzzles_judged_by_the_revi
     assert_eq!(listed.last().unwrap()["id"], n, "{list}");
     let (status, one) = ama.get(&app, &format!("/api/study/mistakes/{n}")).await;
     assert_eq!((status, &one["learnt"]), (StatusCode::OK, &json!(true)));
+}
+
+/// A game of `ama`'s (both sides hers) from the position where E throws
+/// away F's win by 8 seeds: E played, then South resigns, the game
+/// reviewed and its mistakes kept; the number of the mistake E.
+async fn blunder_kept(app: &Router, ama: &mut Browser) -> i64 {
+    let game = ama
+        .posted(
+            app,
+            "/api/games",
+            json!({"mode": "humans", "position": "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    ama.posted(
+        app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "E", "ply": 0}),
+        StatusCode::OK,
+    )
+    .await;
+    ama.posted(
+        app,
+        &format!("/api/games/{id}/resign"),
+        json!({"side": "S"}),
+        StatusCode::OK,
+    )
+    .await;
+    ama.posted(
+        app,
+        &format!("/api/games/{id}/review"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await;
+    let kept = ama
+        .posted(
+            app,
+            &format!("/api/games/{id}/mistakes"),
+            json!({}),
+            StatusCode::OK,
+        )
+        .await;
+    let mistakes = kept["mistakes"].as_array().unwrap();
+    assert_eq!(mistakes.len(), 1, "E alone: {kept}");
+    assert_eq!(mistakes[0]["played"], "E", "{kept}");
+    mistakes[0]["id"].as_i64().unwrap()
+}
+
+/// `ama`'s list of mistakes: their numbers in the list's order, and how
+/// many are due now.
+async fn listed(app: &Router, ama: &mut Browser) -> (Vec<i64>, Value) {
+    let (status, list) = ama.get(app, "/api/study/mistakes").await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let ids = list["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    (ids, list["due"].clone())
+}
+
+/// Answers `ama`'s mistake `n` with `letter` on the server's clock
+/// `time`: checks that it comes back `after` the answer (its `due_ms`
+/// between the clock before and after the call, moved on by `after`), and
+/// gives the answer.
+async fn answered(
+    app: &Router,
+    ama: &mut Browser,
+    time: &awale_service::clock::Clock,
+    n: i64,
+    letter: &str,
+    after: Duration,
+) -> Value {
+    let before = time.now_ms();
+    let answer = ama
+        .posted(
+            app,
+            &format!("/api/study/mistakes/{n}/answer"),
+            json!({"move": letter}),
+            StatusCode::OK,
+        )
+        .await;
+    let due = answer["mistake"]["due_ms"].as_i64().unwrap();
+    let wait = after.as_millis() as i64;
+    assert!(
+        (before + wait..=time.now_ms() + wait).contains(&due),
+        "due {due}, answered between {before} and {} plus {wait}: {answer}",
+        time.now_ms()
+    );
+    answer
+}
+
+/// Issue 40, "retried later until solved twice": a mistake kept is due at
+/// once; missed, it comes back 10 minutes later; solved (not yet twice), a
+/// day later; the list gives the soonest due first and the learnt last,
+/// and counts those due now. The server's own clock is moved (injected,
+/// `Config::clock`), nothing waits.
+#[tokio::test]
+async fn a_mistake_comes_back_ten_minutes_after_a_miss_and_a_day_after_a_solve() {
+    let time = awale_service::clock::Clock::adjustable();
+    let app = study_app_with(Config {
+        clock: time.clone(),
+        ..config()
+    });
+    let mut ama = Browser::opened(&app).await;
+    let first = blunder_kept(&app, &mut ama).await;
+    let second = blunder_kept(&app, &mut ama).await;
+    assert_ne!(first, second);
+    // Both due at once, the first kept first.
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(2))
+    );
+    let minutes = |m: u64| Duration::from_secs(60 * m);
+    let ten = minutes(10);
+    let day = minutes(24 * 60);
+    // The first missed: back in 10 minutes. The second solved once: back
+    // in a day. None due now; the first comes back sooner.
+    let missed = answered(&app, &mut ama, &time, first, "E", ten).await;
+    assert_eq!(missed["right"], false, "{missed}");
+    assert_eq!(
+        (&missed["mistake"]["tries"], &missed["mistake"]["solved"]),
+        (&json!(1), &json!(0))
+    );
+    let solved = answered(&app, &mut ama, &time, second, "F", day).await;
+    assert_eq!(solved["right"], true, "{solved}");
+    assert_eq!(solved["mistake"]["learnt"], false, "{solved}");
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(0))
+    );
+    // Nine minutes on: still not due. Ten: the missed one is.
+    time.advance(minutes(9));
+    assert_eq!(listed(&app, &mut ama).await.1, json!(0));
+    time.advance(minutes(1) + Duration::from_secs(1));
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(1))
+    );
+    // Solved now: back a day from now, after the second (due a day from
+    // its own solve, ten minutes earlier): the order turns.
+    let solved = answered(&app, &mut ama, &time, first, "F", day).await;
+    assert_eq!(solved["right"], true, "{solved}");
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![second, first], json!(0))
+    );
+    // A day after the second's solve: it is due, the first not yet.
+    time.advance(day - ten);
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![second, first], json!(1))
+    );
+    // Solved twice, the second is learnt: it comes back no more, listed
+    // after those still to learn, never counted due.
+    let learnt = answered(&app, &mut ama, &time, second, "F", day).await;
+    assert_eq!(learnt["mistake"]["learnt"], true, "{learnt}");
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(0))
+    );
+    time.advance(day);
+    assert_eq!(
+        listed(&app, &mut ama).await,
+        (vec![first, second], json!(1))
+    );
+    time.advance(day * 30);
+    assert_eq!(listed(&app, &mut ama).await.1, json!(1));
+}
+
+/// An online game between `ama` (South) and `kofi` from the position
+/// where F wins by 8 and E throws it away: South plays `south`, North
+/// a legal move, South resigns if the game goes on; the game reviewed. `clock`: the
+/// game's clock (none: a correspondence game). Gives the review.
+async fn reviewed_online(
+    app: &Router,
+    ama: &mut Browser,
+    kofi: &mut Browser,
+    clock: Option<Value>,
+    south: &str,
+) -> Value {
+    let mut body = json!({"mode": "online", "human": "S", "public": true,
+        "position": "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"});
+    if let Some(clock) = clock {
+        body["clock"] = clock;
+    }
+    let game = ama
+        .posted(app, "/api/games", body, StatusCode::CREATED)
+        .await;
+    let id = game["id"].as_str().unwrap().to_string();
+    kofi.posted(
+        app,
+        &format!("/api/games/{id}/join"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await;
+    let moves = format!("/api/games/{id}/moves");
+    ama.posted(
+        app,
+        &moves,
+        json!({"move": south, "ply": 0}),
+        StatusCode::OK,
+    )
+    .await;
+    // North's first legal move after E (a, b and f hold seeds) or after
+    // F (which takes a and b: f alone).
+    let north = if south == "F" { "f" } else { "a" };
+    let after = kofi
+        .posted(
+            app,
+            &moves,
+            json!({"move": north, "ply": 1}),
+            StatusCode::OK,
+        )
+        .await;
+    // After F then f, North's three seeds are in South's row and no move
+    // of South's can feed North: over already. Otherwise South resigns.
+    if after["end"].is_null() {
+        ama.posted(
+            app,
+            &format!("/api/games/{id}/resign"),
+            json!({}),
+            StatusCode::OK,
+        )
+        .await;
+    }
+    ama.posted(
+        app,
+        &format!("/api/games/{id}/review"),
+        json!({}),
+        StatusCode::OK,
+    )
+    .await
+}
+
+/// A side's accuracy in a review.
+fn accuracy_of(review: &Value, side: &str) -> f64 {
+    review["accuracy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["side"] == side)
+        .and_then(|a| a["accuracy"].as_f64())
+        .unwrap_or_else(|| panic!("{side}'s accuracy: {review}"))
+}
+
+/// Issue 40, accuracy on the player page: the mean of a player's
+/// accuracies over their reviewed online games, by speed (two blitz games
+/// and a correspondence one), each from the side they played; a player
+/// with no reviewed game has none; no such player, a clear error.
+#[tokio::test]
+async fn a_players_page_gives_their_mean_accuracy_by_speed() {
+    let app = study_app();
+    let mut ama = Browser::account(&app, "Ama").await;
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let (status, none) = ama.get(&app, "/api/players/ama/learning").await;
+    assert_eq!(status, StatusCode::OK, "{none}");
+    assert_eq!(none["accuracy"], json!([]), "{none}");
+    // Blitz (5 minutes: 300 s estimated): the blunder, then the best move.
+    let blitz = json!({"minutes": 5});
+    let blunder = reviewed_online(&app, &mut ama, &mut kofi, Some(blitz.clone()), "E").await;
+    let best = reviewed_online(&app, &mut ama, &mut kofi, Some(blitz), "F").await;
+    // Correspondence (no clock): the blunder again.
+    let slow = reviewed_online(&app, &mut ama, &mut kofi, None, "E").await;
+    let (low, high) = (accuracy_of(&blunder, "S"), accuracy_of(&best, "S"));
+    assert!(low < high, "the blunder costs: {low} {high}");
+    assert_eq!(high, 100.0, "{best}");
+    let tenth = |x: f64| (x * 10.0).round() / 10.0;
+    let (status, page) = kofi.get(&app, "/api/players/Ama/learning").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["username"], "Ama");
+    assert_eq!(
+        page["accuracy"],
+        json!([
+            {"speed": "blitz", "accuracy": tenth((low + high) / 2.0), "games": 2},
+            {"speed": "correspondence", "accuracy": accuracy_of(&slow, "S"), "games": 1},
+        ]),
+        "{page}"
+    );
+    // Kofi's, from North's side of the same games.
+    let (_, page) = ama.get(&app, "/api/players/kofi/learning").await;
+    let north = [&blunder, &best].map(|r| accuracy_of(r, "N"));
+    assert_eq!(
+        page["accuracy"],
+        json!([
+            {"speed": "blitz", "accuracy": tenth((north[0] + north[1]) / 2.0), "games": 2},
+            {"speed": "correspondence", "accuracy": accuracy_of(&slow, "N"), "games": 1},
+        ]),
+        "{page}"
+    );
+    refused(
+        ama.get(&app, "/api/players/nobody/learning").await,
+        StatusCode::NOT_FOUND,
+        "no_such_player",
+    );
 }
 
 /// Puzzle `p` tried as a player with its first legal move that is not

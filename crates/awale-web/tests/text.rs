@@ -277,7 +277,9 @@ fn a_rating_change_is_written_one_way_on_every_page() {
 fn lessons_and_puzzles_say_tu_in_french() {
     // Lessons said "tu", puzzles "vous" (issue 42): the learning pages
     // speak to the learner one way, "tu", in their catalog words and in
-    // the lessons' own.
+    // the lessons' own; the board's and the spoken words they use too
+    // (`KEY_tu`, beside the game view's `KEY`: "ton grenier", "tu prends
+    // 2", where the game view says "votre grenier", "vous prenez 2").
     let fr = catalog("fr", include_str!("../page/js/text-fr.json"));
     let vous = |text: &str| {
         text.split(|c: char| !c.is_alphabetic()).any(|w| {
@@ -288,15 +290,30 @@ fn lessons_and_puzzles_say_tu_in_french() {
         })
     };
     for (key, entry) in &fr {
-        if !["lesson_", "study_", "puzzle_"]
+        if !["lesson_", "study_", "puzzle_", "mistake_"]
             .iter()
             .any(|p| key.starts_with(p))
+            && !key.ends_with("_tu")
         {
             continue;
         }
         for text in texts("fr", key, entry) {
             assert!(!vous(text), "fr {key} says vous: {text}");
         }
+    }
+    // Each "you" of the board and the spoken moves has its "tu" form.
+    for key in [
+        "hole_yours",
+        "hole_yours_nocount",
+        "store_yours",
+        "store_yours_nocount",
+        "said_you_play",
+        "said_take_you",
+        "said_your_hole",
+    ] {
+        assert!(fr.contains_key(&format!("{key}_tu")), "no {key}_tu");
+        let said = texts("fr", key, &fr[key]);
+        assert!(said.iter().any(|t| vous(t)), "fr {key} is the vous form");
     }
     let lessons = include_str!("../page/lessons.json");
     let lessons: Value = serde_json::from_str(lessons).expect("lessons.json");

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use webdriver::{page_fetch, sign_up, temp_dir, Browser, Site};
+use webdriver::{
+    page_fetch, page_post_ok, request_as, sign_up, temp_dir, test_guest, Browser, Site,
+};
 
 fn screenshot(b: &Browser, name: &str) {
     let path = if std::env::var_os("AWALE_SCREENSHOTS").is_some() {
@@ -652,6 +654,22 @@ fn a_blunder_against_the_computer_comes_back_as_a_puzzle_of_the_players_list() {
         "the learn button",
         "return !document.querySelector('#btn-learn-mistakes').hidden",
     );
+    // Issue 40: the review's table says of each move's cost whether it
+    // is exact (the databases decide both moves) or estimated, as the
+    // stored review says.
+    let cost = wait_text(&b, "#mistakes tbody tr td:nth-child(4)", ")");
+    let stored = page_fetch(&b, "GET", &format!("/api/games/{id}/review"), Value::Null);
+    let row = stored["body"]["plies"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["ply"] == 0))
+        .unwrap_or_else(|| panic!("the review's first move: {stored}"))
+        .clone();
+    let said = if row["exact"] == json!(true) {
+        "(exact)"
+    } else {
+        "(estimated)"
+    };
+    assert!(cost.ends_with(said), "{cost} for {row}");
     b.click("#btn-learn-mistakes");
     let task = wait_text(&b, "#mistake-task", "you played E here");
     assert_eq!(
@@ -712,6 +730,19 @@ fn a_move_that_loses_at_once_is_worded_the_other_sides_win() {
     assert_eq!(wait_text(&b, engine, " gagne"), "Nord gagne aussitôt");
 }
 
+/// What a screen reader is told of the board `svg`'s holes and stores.
+fn board_labels(b: &Browser, svg: &str) -> Vec<String> {
+    b.exec(
+        "return [...document.querySelectorAll(arguments[0] + ' [aria-label]')].map(e => e.getAttribute('aria-label'))",
+        json!([svg]),
+    )
+    .as_array()
+    .expect("the labels")
+    .iter()
+    .map(|l| l.as_str().unwrap_or("").replace(['\u{202f}', '\u{a0}'], " "))
+    .collect()
+}
+
 /// Checks that nothing of `what` overflows a phone's screen, and that no
 /// text is too small to read or breaks French typography.
 fn fits_phone(b: &Browser, what: &str) {
@@ -744,8 +775,36 @@ fn the_learn_pages_fit_a_phone_in_french() {
     // A wrong try: the last seed stays at home.
     b.goto(&site.page("#lesson=sow&step=2"));
     wait_text(&b, "#lesson-task", "dernière graine");
+    wait_legal(&b, "the step's position", "#lesson-board", "E");
+    // The board speaks to the learner as the lesson does, with "tu"
+    // (issue 42: "votre grenier" on a lesson saying "ton grenier").
+    let labels = board_labels(&b, "#lesson-board");
+    assert!(
+        labels.iter().any(|l| l == "ton grenier : 6 graines"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l == "ton trou E, 3 graines"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l == "trou b de Nord, 4 graines"),
+        "{labels:?}"
+    );
+    assert!(!labels.iter().any(|l| l.contains("votre")), "{labels:?}");
     tap(&b, "#lesson-board", "A");
     let said = wait_text(&b, "#lesson-feedback", "Essaie encore");
+    // Issue 42: on a phone, the right hole tapped while the wrong try
+    // still shows (its position, no hole lit to play) is played, without
+    // "Recommencer".
+    assert_eq!(
+        b.eval(&legal_hole("#lesson-board", "E")),
+        json!(false),
+        "the wrong try is shown"
+    );
+    tap(&b, "#lesson-board", "E");
+    let praised = wait_text(&b, "#lesson-feedback", "Bravo");
+    assert_eq!(praised.matches("Bravo").count(), 1, "{praised}");
     assert!(said.contains("tombée en E"), "{said}");
     // The task stays above; the feedback does not say it again (issue 42).
     assert!(!said.contains("dans le trou b"), "the task again: {said}");
@@ -754,6 +813,22 @@ fn the_learn_pages_fit_a_phone_in_french() {
     b.click("#tab-puzzles");
     wait_text(&b, "#puzzle-goal", "joue et");
     fits_phone(&b, "a puzzle");
+    // The puzzle's board too: the solver's holes are "ton trou".
+    wait(
+        &b,
+        "the puzzle's board",
+        "return document.querySelectorAll('#puzzle-board .hole-hit.legal').length > 0",
+    );
+    let labels = board_labels(&b, "#puzzle-board");
+    assert!(
+        labels.iter().any(|l| l.starts_with("ton grenier : ")),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l.starts_with("ton trou ")),
+        "{labels:?}"
+    );
+    assert!(!labels.iter().any(|l| l.contains("votre")), "{labels:?}");
     b.click("#tab-analysis");
     wait(
         &b,
@@ -854,6 +929,43 @@ fn a_puzzle_streak_goes_on_until_the_first_miss_and_its_best_is_on_the_players_p
     wait_text(&b, "#player-puzzles", "best puzzle streak: 1");
     assert!(text(&b, "#player-puzzles").contains("2 puzzles tried"));
     wait_text(&b, "#player-accuracy", "No reviewed game yet");
+    // Issue 40: her accuracy by speed, a number, once she has a reviewed
+    // online game: a blitz game against a guest, her blunder E (F wins by
+    // 8 seeds) then North's a, and she resigns.
+    let made = page_fetch(
+        &b,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "human": "S", "public": true, "clock": {"minutes": 5},
+               "position": "0-0-0-0-1-2-1-1-0-0-0-3-20-20-S"}),
+    );
+    assert_eq!(made["status"], 201, "{made}");
+    let id = made["body"]["id"].as_str().expect("a game id").to_string();
+    let kofi = format!("awale_player={}", test_guest(42));
+    let join = format!("/api/games/{id}/join");
+    let (status, joined, _) = request_as(&site, "POST", &join, &kofi, json!({"name": "Kofi"}));
+    assert_eq!(status, 200, "{joined}");
+    let moves = format!("/api/games/{id}/moves");
+    let played = page_fetch(&b, "POST", &moves, json!({"move": "E", "ply": 0}));
+    assert_eq!(played["status"], 200, "{played}");
+    let (status, played, _) =
+        request_as(&site, "POST", &moves, &kofi, json!({"move": "a", "ply": 1}));
+    assert_eq!(status, 200, "{played}");
+    page_post_ok(&b, &format!("/api/games/{id}/resign"));
+    let review = page_fetch(&b, "POST", &format!("/api/games/{id}/review"), json!({}));
+    assert_eq!(review["status"], 200, "{review}");
+    let accuracy = review["body"]["accuracy"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["side"] == "S"))
+        .and_then(|a| a["accuracy"].as_f64())
+        .unwrap_or_else(|| panic!("South's accuracy: {review}"));
+    assert!(accuracy < 100.0, "the blunder costs: {review}");
+    b.open_fresh(&site.page("#player=Abena"));
+    let said = wait_text(&b, "#player-accuracy", "Blitz: accuracy");
+    assert_eq!(
+        said,
+        format!("Blitz: accuracy {accuracy} (over 1 reviewed game)")
+    );
 }
 
 /// Issue 40: a finished game's end shows each side's accuracy once its

@@ -80,7 +80,8 @@ export function drawSeeds(g, cx, cy, n, salt, rx, ry) {
 // captured (Set), hint (hole), hand ({hole, n}: seeds still to sow),
 // krou (mark holes of 12+), over (the game is over), noCount (seeds
 // only: no number anywhere), you (the side the person plays, to name its
-// holes "your hole C"; none: every hole by its side).
+// holes "your hole C"; none: every hole by its side), familiar (the
+// learning views: French says "ton trou C", as their lessons say "tu").
 //
 // For the keyboard and screen readers every hole is a button named with
 // its owner, letter and seeds, unavailable unless it can be played; the
@@ -101,7 +102,7 @@ export function drawBoard(svg, shown, columns, flipped, marks) {
     const row = shown.to_move === L.bottomSide ? "bottom" : "top";
     el("rect", { x: 145, y: ROW_Y[row] - 70, width: 710, height: 140, rx: 60, fill: "#fff3d6", opacity: 0.09, class: "to-move" }, svg);
   }
-  for (const side of ["S", "N"]) drawStore(svg, L, side, shown.stores[side === "S" ? 0 : 1], size, !!marks.noCount, marks.you);
+  for (const side of ["S", "N"]) drawStore(svg, L, side, shown.stores[side === "S" ? 0 : 1], size, !!marks.noCount, marks.you, !!marks.familiar);
   for (let hole = 0; hole < 12; hole++) drawHole(svg, L, hole, shown.board[hole], marks, size);
   // The one hole the Tab key stops at: the one visited last, else the
   // first that can be played, else the first of the bottom row.
@@ -118,11 +119,13 @@ export function drawBoard(svg, shown, columns, flipped, marks) {
 }
 
 // The owner, letter and seeds of a hole, as a screen reader says it:
-// "your hole C, 5 seeds", "North's hole d, 4 seeds".
-export function holeName(hole, n, you, noCount) {
+// "your hole C, 5 seeds", "North's hole d, 4 seeds"; `familiar`: to the
+// learner of a learning view, "tu" in French ("ton trou C").
+export function holeName(hole, n, you, noCount, familiar = false) {
   const owner = hole < 6 ? "S" : "N";
   const letter = holeLetter(hole);
-  if (owner === you) return noCount ? t("hole_yours_nocount", letter) : t("hole_yours", letter, n);
+  const tu = familiar ? "_tu" : "";
+  if (owner === you) return noCount ? t("hole_yours_nocount" + tu, letter) : t("hole_yours" + tu, letter, n);
   return noCount ? t("hole_of_nocount", sideName(owner), letter) : t("hole_of", sideName(owner), letter, n);
 }
 
@@ -164,10 +167,11 @@ function wireKeys(svg) {
   });
 }
 
-function drawStore(svg, L, side, n, size, noCount, you) {
+function drawStore(svg, L, side, n, size, noCount, you, familiar) {
   const x = L.stores[side];
+  const tu = familiar ? "_tu" : "";
   const name = side === you
-    ? (noCount ? t("store_yours_nocount") : t("store_yours", n))
+    ? (noCount ? t("store_yours_nocount" + tu) : t("store_yours" + tu, n))
     : (noCount ? t("store_label_nocount", sideName(side)) : t("store_label", sideName(side), n));
   const g = el("g", { role: "img", "aria-label": name }, svg);
   el("ellipse", { cx: x, cy: STORE.y, rx: STORE.rx, ry: STORE.ry, fill: "url(#g-hole)", stroke: "#2a1708", "stroke-width": 2, class: "pit" }, g);
@@ -232,7 +236,7 @@ function drawHole(svg, L, hole, n, marks, size) {
     "data-letter": letter,
     role: "button",
     tabindex: "-1",
-    "aria-label": holeName(hole, n, marks.you, !!marks.noCount) + (krou ? ` (${t("krou")})` : ""),
+    "aria-label": holeName(hole, n, marks.you, !!marks.noCount, !!marks.familiar) + (krou ? ` (${t("krou")})` : ""),
   }, svg);
   if (!legal) hit.setAttribute("aria-disabled", "true");
   if (legal) {

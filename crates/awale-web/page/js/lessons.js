@@ -123,6 +123,8 @@ function drawStep() {
   const marks = playMarks(state.view);
   // After two wrong tries, the hole to play is lit.
   if (state.tries >= 2) marks.hint = letterHole(s.accept[0]);
+  // The learner plays the side to move: "ton trou D", "ton grenier".
+  board.you = state.view.to_move;
   board.draw(state.view, marks);
 }
 

@@ -36,25 +36,29 @@ function list(items) {
   return new Intl.ListFormat(getLang() === "fr" ? "fr" : "en", { type: "conjunction" }).format(items);
 }
 
-// A hole as the person hears it in a move: "your B", "North's d".
-function holeRef(hole, you) {
+// A hole as the person hears it in a move: "your B", "North's d" (`tu`:
+// "" or "_tu", the learning views' familiar French).
+function holeRef(hole, you, tu = "") {
   const owner = hole < 6 ? "S" : "N";
-  return owner === you ? t("said_your_hole", holeLetter(hole)) : t("said_side_hole", sideName(owner), holeLetter(hole));
+  return owner === you ? t("said_your_hole" + tu, holeLetter(hole)) : t("said_side_hole", sideName(owner), holeLetter(hole));
 }
 
 // Ply `p` of a game (`move`, `side`, `before`, `stores_before`, `sown`,
 // `captures`) in words, seen by `you` (the side the person plays, or
-// null), with the stores after it, the mover's first.
-export function moveWords(p, you, noCount = false) {
+// null), with the stores after it, the mover's first. `familiar`: said
+// to a learner (lessons, puzzles, mistakes), "tu" in French as those
+// views say it ("Tu joues E", "tu prends 2"); the game view says "vous".
+export function moveWords(p, you, noCount = false, familiar = false) {
+  const tu = familiar ? "_tu" : "";
   const board = p.before.slice();
   board[letterHole(p.move)] = 0;
   for (const h of p.sown) board[h]++;
-  const head = p.side === you ? t("said_you_play", p.move) : t("said_side_plays", sideName(p.side), p.move);
+  const head = p.side === you ? t("said_you_play" + tu, p.move) : t("said_side_plays", sideName(p.side), p.move);
   if (noCount) return t("said_move_nocount", head);
   let body = t("said_sown", p.sown.length);
   if (p.captures.length) {
-    const takes = list(p.captures.map((h) => t("said_from", board[h], holeRef(h, you))));
-    body += ", " + t(p.side === you ? "said_take_you" : "said_takes", takes);
+    const takes = list(p.captures.map((h) => t("said_from", board[h], holeRef(h, you, tu))));
+    body += ", " + t(p.side === you ? "said_take_you" + tu : "said_takes", takes);
   }
   const i = p.side === "S" ? 0 : 1;
   const stores = p.stores_before.slice();

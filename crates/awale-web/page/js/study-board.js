@@ -32,7 +32,7 @@ export async function positionView(diagram, rules = "awale") {
 // `key`: `fetch` asks the server and keeps what it needs in `state`, and
 // gives the position to show (`{position, rules}`, or null for none),
 // whose view becomes `state.view` with `board` turned for the side to
-// move; a refusal is kept as `state.missing`. False when another request
+// move, whose holes it names as the learner's; a refusal is kept as `state.missing`. False when another request
 // came meanwhile (this one's answer is then dropped).
 export async function loadPosition(state, key, board, fetch) {
   try {
@@ -42,6 +42,7 @@ export async function loadPosition(state, key, board, fetch) {
       state.view = await positionView(shown.position, shown.rules);
       if (state.key !== key) return false;
       board.flipped = state.view.to_move === "N";
+      board.you = state.view.to_move;
     }
   } catch (e) {
     if (state.key !== key) return false;
@@ -105,6 +106,10 @@ export class StudyBoard {
     this.flipped = false;
     this.run = 0;
     this.columns = { S: [0, 1, 2, 3, 4, 5], N: [11, 10, 9, 8, 7, 6] };
+    // The learner's side (a lesson's, a puzzle's, a mistake's side to
+    // move), set by the view: its holes and store are named "yours",
+    // with "tu" in French. Null: every hole by its side (the analysis).
+    this.you = null;
   }
 
   // Draws `view` with `marks`, stopping any sowing going on.
@@ -122,7 +127,8 @@ export class StudyBoard {
     if (view.moves && view.end && marks.over) {
       shown = { board: new Array(12).fill(0), stores: view.end.stores, to_move: view.to_move };
     }
-    drawBoard(this.svg, shown, this.columns, this.flipped, { krou: true, ...marks });
+    const learner = this.you ? { you: this.you, familiar: true } : {};
+    drawBoard(this.svg, shown, this.columns, this.flipped, { krou: true, ...learner, ...marks });
   }
 
   // Sows `letter` of `view` seed by seed (as fast as the settings say).
@@ -191,7 +197,8 @@ export async function tryMove(state, letter, { feedback, render, judge, done = (
   const hole = moveOf(state.view, letter);
   if (!hole) return;
   if (!hole.legal) {
-    feedback("bad", () => [whyNot(hole)]);
+    // Said as the lessons say it ("tu" in French, as the learning views).
+    feedback("bad", () => [whyNot(hole, true)]);
     return;
   }
   const key = state.key;
@@ -226,15 +233,16 @@ export function whyNot(m, familiar = false) {
 }
 
 // The line `letters` played from `diagram` (rules), each move in words
-// (as the game view says its moves, `you` the solver's side), in the log
-// `where`, emptied first.
+// (as the game view says its moves, `you` the solver's side, but with
+// "tu" in French, as the learning views speak), in the log `where`,
+// emptied first.
 export async function sayLine(diagram, rules, you, letters, where) {
   unsay(where);
   let view = await positionView(diagram, rules);
   for (const letter of letters) {
     const hole = moveOf(view, letter);
     if (!hole || !hole.legal) break;
-    say(moveWords(plyOf(view, letter), you), where);
+    say(moveWords(plyOf(view, letter), you, false, true), where);
     view = await positionView(hole.after, rules);
   }
 }

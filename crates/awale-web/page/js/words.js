@@ -113,14 +113,20 @@ export function reviewCounts(plies, moves, mistakes) {
 
 // What a reviewed mistake cost: the result it gave up (`gave_up`), and
 // the seeds it lost where they can be counted (`loss`, hundredths; null
-// where a forced result's margin is unknown). A review stored before
-// results were told apart has `loss` only.
+// where a forced result's margin is unknown), then whether that is exact
+// (`exact`: the databases or a forced result decide both the move and the
+// best one) or the engine's estimate: said in the text itself, so a
+// screen reader reads it with the cost. A review stored before results
+// were told apart has `loss` only, one stored before losses were told
+// exact has no `exact`: nothing is said of it then.
 export function costWords(row) {
   const parts = [];
   if (row.gave_up) parts.push(t(`gave_up_${row.gave_up}`));
   const seeds = row.loss === null || row.loss === undefined ? null : Math.round(row.loss / 10) / 10;
   if (seeds !== null && (seeds > 0 || !row.gave_up)) parts.push(t("cost_seeds", seeds));
-  return parts.join(", ");
+  const cost = parts.join(", ");
+  if (!cost || typeof row.exact !== "boolean") return cost;
+  return t(row.exact ? "cost_exact" : "cost_estimated", cost);
 }
 
 // The review plot's name: the game's real final lead for South (its
