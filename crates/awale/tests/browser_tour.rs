@@ -135,7 +135,9 @@ fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>
         if source == "network" && message.contains("/favicon.ico ") {
             continue;
         }
-        found.push(format!("[{lang} {size} {what}] console {source}: {message}"));
+        found.push(format!(
+            "[{lang} {size} {what}] console {source}: {message}"
+        ));
     }
     // On a desktop, axe-core too (WCAG 2.1 A and AA; its rules do not
     // depend on the screen's width).
@@ -348,11 +350,9 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     // one entry, which no page can silence (that a name is taken only the
     // server knows: a normal outcome, not a request the page knew would
     // be refused).
-    found.extend(
-        b.console_errors()
-            .into_iter()
-            .map(|(source, message)| format!("[{lang} before the sign-up] console {source}: {message}")),
-    );
+    found.extend(b.console_errors().into_iter().map(|(source, message)| {
+        format!("[{lang} before the sign-up] console {source}: {message}")
+    }));
     tap(&b, "#btn-account");
     b.wait_open("#dlg-account", 10);
     tap(&b, "#dlg-account [data-to=signup]");
@@ -482,7 +482,12 @@ fn lost_by(maker: &Browser, joiner: &Browser, name: Option<&str>) -> String {
 }
 
 /// [`lost_by`], the game's clock `clock` (the request's, null for none).
-fn lost_with(maker: &Browser, joiner: &Browser, name: Option<&str>, clock: serde_json::Value) -> String {
+fn lost_with(
+    maker: &Browser,
+    joiner: &Browser,
+    name: Option<&str>,
+    clock: serde_json::Value,
+) -> String {
     let made = page_fetch(
         maker,
         "POST",
@@ -605,7 +610,8 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
     // "Correspondance" (issue 42); a game over days reads correspondence.
     for without in [&zed_line, &guest_line] {
         assert!(
-            without.contains("Partie amicale · sans pendule") && !without.contains("Correspondance"),
+            without.contains("Partie amicale · sans pendule")
+                && !without.contains("Correspondance"),
             "{without}"
         );
     }
@@ -619,9 +625,21 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
         20,
     );
     let line = |id: &str| ama.text(&format!("#player-games li.played[data-id='{id}']"));
-    assert!(line(&with_zed).contains("· no clock ·"), "{}", line(&with_zed));
-    assert!(line(&with_guest).contains("· no clock ·"), "{}", line(&with_guest));
-    assert!(line(&days).contains("· Correspondence ·"), "{}", line(&days));
+    assert!(
+        line(&with_zed).contains("· no clock ·"),
+        "{}",
+        line(&with_zed)
+    );
+    assert!(
+        line(&with_guest).contains("· no clock ·"),
+        "{}",
+        line(&with_guest)
+    );
+    assert!(
+        line(&days).contains("· Correspondence ·"),
+        "{}",
+        line(&days)
+    );
 }
 
 /// Issue 42: "log out everywhere" reaches the other tabs of the browser

@@ -2,10 +2,13 @@
 //! and headless Chromium. Two accounts play rated, then are seen on one
 //! device and their next rated game is flagged; an administrator (made on
 //! the command line) finds the pair with their rated games, gives their
-//! points back, mutes one of them and lets them chat again, each action
-//! confirmed in a dialog with its reason and told; the page offers only
-//! the action that applies, and axe-core finds nothing in either
-//! language (issue 38 item 5, issue 42's moderator items).
+//! points back, mutes one of them and lets them chat again, then closes
+//! her account (a cancel first closes nothing), each action confirmed in
+//! a dialog with its reason and told; the page offers only the action
+//! that applies; the closed account's name is no longer a link (to a page
+//! that is gone) there, on her opponent's page, the leaderboard or their
+//! game's chat; axe-core finds nothing in either language (issue 38 item
+//! 5, issue 42's moderator items).
 //!
 //! Built with `AWALE_SKIP_BROWSER` set, these tests are compiled as ignored,
 //! as those of `browser.rs`.
@@ -339,7 +342,9 @@ fn the_moderator_page_refunds_and_mutes_then_unmutes_with_confirmation() {
         20,
     );
     assert_eq!(
-        kofi.eval("return document.querySelectorAll('#board-list a[href=\"#player=Ama_K\"]').length"),
+        kofi.eval(
+            "return document.querySelectorAll('#board-list a[href=\"#player=Ama_K\"]').length"
+        ),
         json!(0)
     );
     kofi.exec(&format!("location.hash = '#game={id}'"), json!([]));
