@@ -65,12 +65,14 @@ fn open_moderation(b: &Browser, url: &str) {
     b.goto(&format!("{url}/#rules"));
     loop {
         open_account(b);
-        b.wait_shown("#dlg-account [data-pane=account]", 10);
+        // Generous waits: on a loaded machine the account's pane took
+        // more than 10 s once.
+        b.wait_shown("#dlg-account [data-pane=account]", 30);
         let seen = b.wait_for(
             "the account's pane drawn",
             "return document.querySelector('#account-name').textContent === 'yaa_m' \
                ? (document.querySelector('#moderation').hidden ? 'player' : 'moderator') : null",
-            10,
+            30,
         );
         if seen == json!("moderator") {
             break;
