@@ -237,7 +237,8 @@ pub struct PlayedGame {
     pub side: char,
     /// The nicknames (South, North).
     pub names: [Option<String>; 2],
-    /// The opponent's username, when they play with an account.
+    /// The opponent's username, when they play with an open account (a
+    /// closed or deleted account's page is gone: its name is no link).
     pub opponent: Option<String>,
     /// The opponent's account is a bot's: the page marks the name BOT.
     pub opponent_bot: bool,

@@ -401,7 +401,7 @@ pub(crate) fn played_games_query(
              g.south_name, g.north_name,
              (SELECT a.username FROM accounts a WHERE a.player =
                 CASE WHEN g.south_player = ?1 THEN g.north_player ELSE g.south_player END
-                AND a.deleted_ms IS NULL) AS opponent,
+                AND a.deleted_ms IS NULL AND a.closed_ms IS NULL) AS opponent,
              CASE WHEN g.result = '1/2-1/2' THEN 'draw'
                   WHEN (g.result = '1-0') = (g.south_player = ?1) THEN 'win'
                   ELSE 'loss' END AS outcome,

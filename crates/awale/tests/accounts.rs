@@ -144,7 +144,7 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     // Kid mode, from the phone: lichess's rule, said where it is turned
     // on (no chat, read or written; names shown everywhere), and every
     // view follows it: the online game shows no chat, and the same names
-    // on the board and in My games as without kid mode.
+    // on the board, in the lobby and in My games as without kid mode.
     let online_id = online["body"]["id"].as_str().expect("a public id");
     let card = |b: &Browser| b.text(&format!("#games-list > li[data-id='{online_id}'] .head b"));
     let names_before = card(&phone);
@@ -195,6 +195,26 @@ fn a_guests_games_follow_it_into_its_account_and_onto_another_profile() {
     assert!(
         top.contains(&name),
         "the board names {name} in kid mode: {top}"
+    );
+    // The lobby too: her public challenge under her name, not a side's.
+    let seek = page_fetch(
+        &phone,
+        "POST",
+        "/api/games",
+        json!({"mode": "online", "public": true}),
+    );
+    assert_eq!(seek["status"], 201, "{seek}");
+    phone.exec("location.hash = '#lobby'", json!([]));
+    let lobby = phone.wait_for(
+        "her challenge in the lobby",
+        "const items = [...document.querySelectorAll('#lobby-challenges .lobby-item')]; \
+         return items.length ? items.map((li) => li.querySelector('.lobby-text b').textContent).join(' | ') : null",
+        20,
+    );
+    let lobby = lobby.as_str().unwrap_or_default();
+    assert!(
+        lobby.contains("Ama_K") && !lobby.contains("South") && !lobby.contains("North"),
+        "the lobby names her in kid mode: {lobby}"
     );
 
     // Logged out from another tab of the same browser (opened by this

@@ -48,6 +48,14 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
     // sent to its game.
     for (b, join) in [(&kofi, "Join"), (&yaw, "Rejoindre"), (&esi, "Join")] {
         b.goto(&format!("{url}/{page}"));
+        // The New game dialog does not open over the tournament's page
+        // (it did, over a hash navigation, hiding its Join button).
+        b.wait_shown("#arena-join", 10);
+        assert_eq!(
+            b.eval("return document.querySelector('#dlg-new').open"),
+            json!(false),
+            "the New game dialog over the tournament's page"
+        );
         join_tournament(b, join);
     }
     for b in [&ama, &kofi, &yaw, &esi] {
@@ -318,6 +326,9 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     let mut resigned: Vec<String> = Vec::new();
     let mut longest = 0;
     let mut told_waiting = false;
+    // The languages axe-core ran in while a player waited, what it found.
+    let mut axed: Vec<String> = Vec::new();
+    let mut waiting_axe: Vec<String> = Vec::new();
     let mut sown: Vec<String> = Vec::new();
     // Each side of `game` sows once (its players' browsers).
     let sow_twice = |game: &str, sides: [&Browser; 2]| {
@@ -359,6 +370,24 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
                             "{text}"
                         );
                         told_waiting = true;
+                        // axe-core on the running arena, once in each
+                        // language, while the waiting is said: a run the
+                        // pairing cut short (the page sent to a game)
+                        // counts for nothing.
+                        let lang = b.string("return document.documentElement.lang");
+                        if !axed.contains(&lang) {
+                            let found = b.axe_violations();
+                            let still = b.eval(&format!(
+                                "return location.hash === {} && !document.querySelector('#arena-waiting').hidden",
+                                json!(page)
+                            ));
+                            if still == json!(true) {
+                                for v in found {
+                                    waiting_axe.push(format!("[{lang}] {v}"));
+                                }
+                                axed.push(lang);
+                            }
+                        }
                     }
                 }
             }
@@ -401,6 +430,13 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
     }
     assert!(resigned.len() >= 6, "games played: {}", resigned.len());
     assert!(told_waiting, "a waiting player's page never said so");
+    axed.sort();
+    assert_eq!(axed, ["en", "fr"], "axe-core on a waiting player's page");
+    assert!(
+        waiting_axe.is_empty(),
+        "axe-core on the running arena:\n{}",
+        waiting_axe.join("\n")
+    );
 
     // The time is up with games in play: results pending, no podium.
     let view = view_of(&ama);
@@ -586,22 +622,25 @@ fn berserk_goes_once_the_arena_is_over_and_my_games_names_the_tournament() {
             found.push(format!("[a game, results pending] {v}"));
         }
     }
-    // The tournament's page: no berserk there either.
-    other.exec("location.hash = arguments[0]", json!([page]));
-    other.wait_for(
-        "the tournament's page, results pending",
-        &format!(
-            "return document.querySelector('#arena-status').textContent === {}",
-            json!(pending(other))
-        ),
-        10,
-    );
-    assert_eq!(
-        other.eval("return document.querySelector('#arena-berserk').hidden"),
-        json!(true)
-    );
-    for v in other.axe_violations() {
-        found.push(format!("[the tournament, results pending] {v}"));
+    // The tournament's page, in both languages: no berserk there either.
+    for b in [other, mover] {
+        b.exec("location.hash = arguments[0]", json!([page]));
+        b.wait_for(
+            "the tournament's page, results pending",
+            &format!(
+                "return document.querySelector('#arena-status').textContent === {}",
+                json!(pending(b))
+            ),
+            10,
+        );
+        assert_eq!(
+            b.eval("return document.querySelector('#arena-berserk').hidden"),
+            json!(true)
+        );
+        let lang = if french(b) { "fr" } else { "en" };
+        for v in b.axe_violations() {
+            found.push(format!("[the tournament, results pending, {lang}] {v}"));
+        }
     }
 
     // The other resigns: the arena is finished; the game is labelled a

@@ -4,7 +4,9 @@
 //! view: nothing past the screen's edge, one `h1`, no catalog key shown
 //! raw nor a word left empty, no word of the other language (a side's or
 //! a guest's name), no link in the browser's default blue, no script
-//! error (a refused request is the page's to say, not the console's);
+//! error and nothing in the browser's console (a refused request is the
+//! page's to say, not the console's; the page sends none it knows will
+//! be refused);
 //! on a desktop, no violation of WCAG 2.1 A and AA that axe-core finds.
 //! Each view is saved as a picture, to look at by eye.
 //!
@@ -121,6 +123,20 @@ fn look(b: &Browser, lang: &str, size: &str, what: &str, found: &mut Vec<String>
         found.push(format!(
             "[{lang} {size} {what}] {}",
             line.as_str().unwrap_or("?")
+        ));
+    }
+    // The browser's own console too: the page's errors, and Chrome's line
+    // for each request refused (4xx) or failed (5xx): the page sends none
+    // it knows will be refused.
+    for (source, message) in b.console_errors() {
+        // Chrome asks `/favicon.ico` for a document without an icon of
+        // its own: the API's JSON the tour visits to load the page anew,
+        // not the page (its icon is declared).
+        if source == "network" && message.contains("/favicon.ico ") {
+            continue;
+        }
+        found.push(format!(
+            "[{lang} {size} {what}] console {source}: {message}"
         ));
     }
     // On a desktop, axe-core too (WCAG 2.1 A and AA; its rules do not
@@ -261,6 +277,11 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
          document.querySelector('#dlg-new').append(a); console.error('planted');",
         json!([]),
     );
+    // A request refused (404), which Chrome logs on its own.
+    b.exec_async(
+        "const done = arguments[arguments.length - 1]; \
+         fetch('/api/planted').then(() => done(true), () => done(false));",
+    );
     let mut planted = Vec::new();
     look(&b, lang, "phone", "planted", &mut planted);
     b.exec("document.querySelector('#planted').remove()", json!([]));
@@ -268,6 +289,8 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
         "default link colour: planted",
         "a catalog key: some_key",
         "console.error: planted",
+        "console console-api: ",
+        "console network: ",
     ] {
         assert!(
             planted.iter().any(|p| p.contains(words)),
@@ -288,19 +311,7 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
         30,
     );
     look(&b, lang, "phone", "play", &mut found);
-    // A refused request (a move out of turn, 409) is said by the page
-    // only, not logged as an error.
     let game = b.string("return location.hash.slice(6).split('&')[0]");
-    let refused = page_fetch(
-        &b,
-        "POST",
-        &format!("/api/games/{game}/computer"),
-        json!({}),
-    );
-    assert!(
-        refused["status"].as_u64().is_some_and(|s| s >= 400),
-        "{refused}"
-    );
     views(&b, arena, lang, "phone", &mut found);
     b.resize(1280, 900);
     b.wait_for(
@@ -332,6 +343,41 @@ fn tour(site: &Site, arena: &str, lang: &str, languages: &str) -> Vec<String> {
     };
     assert_eq!(speeds[0], all);
     assert!(speeds[3].starts_with("blitz=Blitz"), "{speeds:?}");
+
+    // A refusal through the page itself: a name taken, sent from the
+    // sign-up form. The page says it in the form, and its code tells the
+    // console nothing; Chrome's own line for a request answered 409 is the
+    // one entry, which no page can silence (that a name is taken only the
+    // server knows: a normal outcome, not a request the page knew would
+    // be refused).
+    found.extend(b.console_errors().into_iter().map(|(source, message)| {
+        format!("[{lang} before the sign-up] console {source}: {message}")
+    }));
+    tap(&b, "#btn-account");
+    b.wait_open("#dlg-account", 10);
+    tap(&b, "#dlg-account [data-to=signup]");
+    b.wait_shown("#dlg-account [data-pane=signup]", 10);
+    tap(&b, "#signup-name");
+    b.keys("Bob_B");
+    tap(&b, "#signup-password");
+    b.keys("seeds in the fourth hole");
+    tap(&b, "#btn-signup");
+    b.wait_shown("#account-error", 10);
+    let taken = if lang == "fr" {
+        "Ce nom d'utilisateur est déjà pris."
+    } else {
+        "This username is taken."
+    };
+    assert_eq!(b.text("#account-error"), taken);
+    let heard = b.console_errors();
+    assert!(
+        heard.len() == 1
+            && heard[0].0 == "network"
+            && heard[0].1.contains("/api/account/signup")
+            && heard[0].1.contains("409"),
+        "a refused sign-up: the console heard {heard:?}"
+    );
+    b.exec("document.querySelector('#dlg-account').close()", json!([]));
 
     // Signed up: its own page and its account's settings (kid mode said).
     let me = if lang == "fr" {
@@ -429,14 +475,24 @@ fn two_moves(id: &str, players: [&Browser; 2]) {
     }
 }
 
-/// An online game made by `maker`, joined by `joiner`, two moves played,
-/// then resigned by `maker`: its public id.
+/// An online game without a clock made by `maker`, joined by `joiner`,
+/// two moves played, then resigned by `maker`: its public id.
 fn lost_by(maker: &Browser, joiner: &Browser, name: Option<&str>) -> String {
+    lost_with(maker, joiner, name, json!(null))
+}
+
+/// [`lost_by`], the game's clock `clock` (the request's, null for none).
+fn lost_with(
+    maker: &Browser,
+    joiner: &Browser,
+    name: Option<&str>,
+    clock: serde_json::Value,
+) -> String {
     let made = page_fetch(
         maker,
         "POST",
         "/api/games",
-        json!({"mode": "online", "public": true, "name": name}),
+        json!({"mode": "online", "public": true, "name": name, "clock": clock}),
     );
     let id = made["body"]["id"]
         .as_str()
@@ -459,7 +515,8 @@ fn lost_by(maker: &Browser, joiner: &Browser, name: Option<&str>) -> String {
 /// Issue 42: a French player's opponents named as everywhere on the page,
 /// in My games and on their page alike: a deleted account as "joueur
 /// supprimé" (My games said "?"), a guest without a nickname as "Invité
-/// N" (not "Guest N", as the server's default name reads in English).
+/// N" (not "Guest N", as the server's default name reads in English);
+/// a game without a clock said "no clock", one over days correspondence.
 #[test]
 #[cfg_attr(skip_browser, ignore = "AWALE_SKIP_BROWSER is set")]
 fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
@@ -473,6 +530,8 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
     let guest = Browser::start("tour-names-guest", "en-GB,en", 800, 600);
     guest.goto(&site.page("#rules"));
     let with_zed = lost_by(&zed, &ama, None);
+    // A game over days, three days a move.
+    let days = lost_with(&zed, &ama, None, json!({"days": 3}));
     // The guest's default name, as its English page sends it.
     let number = page_fetch(&guest, "GET", "/api/me", json!(null))["body"]["guest"].clone();
     let with_guest = lost_by(&guest, &ama, Some(&format!("Guest {number}")));
@@ -535,8 +594,8 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
     );
     ama.exec("location.hash = '#player=Ama_N'", json!([]));
     ama.wait_for(
-        "both games on Ama's page",
-        "return document.querySelectorAll('#player-games li.played').length === 2",
+        "the games on Ama's page",
+        "return document.querySelectorAll('#player-games li.played').length === 3",
         20,
     );
     let line = |id: &str| ama.text(&format!("#player-games li.played[data-id='{id}']"));
@@ -546,6 +605,40 @@ fn opponents_are_named_alike_in_my_games_and_on_a_players_page() {
     assert!(
         guest_line.contains("contre Invité ") && !guest_line.contains("Guest"),
         "{guest_line}"
+    );
+    // A live game without a clock reads "sans pendule", not
+    // "Correspondance" (issue 42); a game over days reads correspondence.
+    for without in [&zed_line, &guest_line] {
+        assert!(
+            without.contains("Partie amicale · sans pendule")
+                && !without.contains("Correspondance"),
+            "{without}"
+        );
+    }
+    let days_line = line(&days);
+    assert!(days_line.contains("· Correspondance ·"), "{days_line}");
+    // In English, the same words in English.
+    tap(&ama, "#btn-lang");
+    ama.wait_for(
+        "Ama's page in English",
+        "return document.documentElement.lang === 'en'            && document.querySelectorAll('#player-games li.played').length === 3            && document.querySelector('#player-games li.played').textContent.includes('Casual')",
+        20,
+    );
+    let line = |id: &str| ama.text(&format!("#player-games li.played[data-id='{id}']"));
+    assert!(
+        line(&with_zed).contains("· no clock ·"),
+        "{}",
+        line(&with_zed)
+    );
+    assert!(
+        line(&with_guest).contains("· no clock ·"),
+        "{}",
+        line(&with_guest)
+    );
+    assert!(
+        line(&days).contains("· Correspondence ·"),
+        "{}",
+        line(&days)
     );
 }
 

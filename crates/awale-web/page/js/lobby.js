@@ -298,7 +298,9 @@ function renderFeatured(f) {
     const name = f.names[i];
     const shown = shownName(name ?? "?") || sideName(side);
     const rating = f.ratings[i] ? ` (${f.ratings[i]})` : "";
-    const who = f.rated && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
+    // An open account's name links to its page (the server says which).
+    const account = f.accounts ? f.accounts[i] : f.rated;
+    const who = account && isUsername(name) ? playerLink(name, isolate(shown)) : isolate(shown);
     const span = document.createElement("span");
     span.append(marked(who, f.bots && f.bots[i]), rating);
     return span;

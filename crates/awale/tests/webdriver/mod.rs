@@ -486,6 +486,8 @@ impl Browser {
                 "alwaysMatch": {
                     "browserName": "chrome",
                     "goog:chromeOptions": options,
+                    // The browser's console kept, for `console_log`.
+                    "goog:loggingPrefs": { "browser": "ALL" },
                 }
             }
         });
@@ -884,6 +886,28 @@ impl Browser {
             .iter()
             .filter_map(Value::as_str)
             .map(str::to_string)
+            .collect()
+    }
+
+    /// What the browser's console was told as an error since the last
+    /// call (chromedriver's log, read once): each entry's `source`
+    /// (`console-api`: the page's `console.error`; `javascript`: an error
+    /// no script caught, an unhandled rejection; `network`: Chrome's own
+    /// "Failed to load resource" for an answer of 4xx or 5xx) and its
+    /// `message`. Warnings and below are left out.
+    pub fn console_errors(&self) -> Vec<(String, String)> {
+        let log = self.session_command("POST", "/se/log", Some(&json!({"type": "browser"})));
+        log.as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| {
+                (
+                    e["source"].as_str().unwrap_or("?").to_string(),
+                    e["message"].as_str().unwrap_or("?").to_string(),
+                )
+            })
             .collect()
     }
 
