@@ -102,8 +102,9 @@ pub struct ExplorerView {
     /// The databases' value of the position inside the line (the side to
     /// move's view), when they cover it.
     pub db: Option<OracleValue>,
-    /// Whether the engine evaluated the moves (false when the computer
-    /// was too busy: only the moves the databases decide have a value).
+    /// Whether every move has its evaluation (false when the computer was
+    /// too busy for the engine's: only the moves the databases decide
+    /// have one).
     pub evaluated: bool,
     /// The engine's budget for the position's moves, in nodes.
     pub eval_nodes: u64,
@@ -291,7 +292,6 @@ impl Explorer {
         } else {
             game.legal_moves()
         };
-        let evaluated = scores.is_some() || legal.is_empty();
         let explored = |m: Move, games: i64, south_wins, north_wins, draws, average_rating| {
             let db = self.computer.move_value(&game, m);
             let engine = scores
@@ -333,6 +333,9 @@ impl Explorer {
                 moves.push(explored(*m, 0, 0, 0, 0, None));
             }
         }
+        // Every move has its value (the engine's, or the databases' where
+        // they decide it all): else the computer had no time for it.
+        let evaluated = moves.iter().all(|m| m.eval.is_some());
         Ok(ExplorerView {
             rules: RULES.to_string(),
             start,

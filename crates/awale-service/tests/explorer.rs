@@ -135,6 +135,7 @@ async fn the_explorer_gives_the_databases_exact_value_where_they_cover_the_posit
     let view = explorer.explore(Some(&line)).await.unwrap();
     if game.end().is_none() {
         let db = view.db.expect("the databases cover 8 seeds");
+        assert!(view.evaluated, "every move has its value");
         assert_eq!(db.lower, db.upper, "exact: {db:?}");
         assert!(!view.moves.is_empty());
         // Each move's value, exact unless a repetition of the line's
@@ -203,7 +204,11 @@ async fn random_game(store: &Store, dice: &mut Dice, going: bool) -> i64 {
 /// `line`, counted from the games read back from the store one by one:
 /// the finished ones (a result other than `*`) whose first moves are the
 /// line.
-async fn count_from_the_store(store: &Store, ids: &[i64], line: &str) -> BTreeMap<String, [i64; 4]> {
+async fn count_from_the_store(
+    store: &Store,
+    ids: &[i64],
+    line: &str,
+) -> BTreeMap<String, [i64; 4]> {
     let mut counts = BTreeMap::new();
     for &id in ids {
         let g = store.load(id).await.unwrap().expect("stored");

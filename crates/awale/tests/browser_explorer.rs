@@ -74,7 +74,9 @@ fn the_explorer_counts_the_sites_games_and_walks_a_line_by_table_and_keyboard() 
     // Each move's evaluation (no databases here: the engine's estimate),
     // its column named, in full for a screen reader.
     assert_eq!(
-        b.string("return document.querySelector('#explorer-moves thead').rows[0].cells[6].textContent"),
+        b.string(
+            "return document.querySelector('#explorer-moves thead').rows[0].cells[6].textContent"
+        ),
         "Evaluation"
     );
     let evals = b.strings(
@@ -182,6 +184,7 @@ fn the_explorer_counts_again_when_shown_again_and_follows_its_filters() {
     let (site, ama, kofi) = ama_and_kofi("explorer-filters");
     rated_game(&ama, &kofi, &kofi);
     game(&site, "1. C d", "1-0");
+    // Ama's page speaks French.
     let b = &ama;
     b.eval("location.hash = '#explorer'");
     wait_count(b, "both games' C", "C", 2);
@@ -201,7 +204,7 @@ fn the_explorer_counts_again_when_shown_again_and_follows_its_filters() {
         b,
         "none counted",
         "document.querySelector('#explorer-status').textContent\
-           .startsWith('No finished game went on from here yet.')",
+           .startsWith(\"Aucune partie terminée n'a encore continué d'ici.\")",
     );
     choose(b, "#explorer-band", "");
     wait_count(b, "any rating again", "C", 2);
