@@ -160,6 +160,41 @@ async fn the_explorer_gives_the_databases_exact_value_where_they_cover_the_posit
     assert!(explorer.explore(None).await.unwrap().db.is_none());
 }
 
+/// When the computer is busy (its one slot taken, no place to wait), the
+/// explorer still answers with its counts, each move's evaluation null
+/// and `evaluated` false; once the slot is free, the evaluation comes.
+#[tokio::test]
+async fn a_busy_computer_leaves_the_evaluation_out_not_the_counts() {
+    let store = Store::in_memory().unwrap();
+    stored(&store, Rules::AWALE, "Ff", Some(Side::South), false).await;
+    let computer = Arc::new(Computer::new(None, 1, 0));
+    let explorer = Explorer::new(Arc::new(store.clone()), Arc::clone(&computer));
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let computer = Arc::clone(&computer);
+        tokio::spawn(async move {
+            computer
+                .run(None, awale_service::computer::Priority::Game, move |_| {
+                    held.recv().ok()
+                })
+                .await
+        })
+    };
+    while computer.running() == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let busy = explorer.explore(None).await.unwrap();
+    assert_eq!(busy.games, 1);
+    assert!(!busy.evaluated);
+    assert!(busy.moves.iter().all(|m| m.eval.is_none() && !m.exact));
+    assert_eq!(explorer.evaluations_kept(), 0);
+    release.send(()).unwrap();
+    holder.await.unwrap().unwrap();
+    let free = explorer.explore(None).await.unwrap();
+    assert!(free.evaluated);
+    assert!(free.moves.iter().all(|m| m.eval.is_some()));
+}
+
 /// A small generator of moves (xorshift), the same every run.
 struct Dice(u64);
 
