@@ -1,20 +1,24 @@
 // The opening explorer (Ouvertures): for the position after some moves
 // from the start, each move the site's finished games played there, how
-// often and with what results, and the endgame databases' value where
-// they reach (GET /api/explorer?play=MOVES). A move is chosen in the
+// often and with what results, each legal move's evaluation (the engine's
+// estimate in seeds, the mover's view, or the endgame databases' exact
+// result where they decide the move) and the databases' value where they
+// reach (GET /api/explorer?play=MOVES). A move is chosen in the
 // table, or played on the board (a tap, or its letter's key); the address
 // keeps the line (#explorer&play=FfA). The games counted may be of one
 // speed, and of players of one rating band (their mean rating before the
 // game). The page derives no rule: the server gives the position, its
-// moves and their counts.
+// moves and their counts. The counts are asked again each time the view
+// is shown (games end meanwhile); the answer shown stays until the new
+// one comes.
 
 import { api } from "./api.js";
 import { button, textEl } from "./dom.js";
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import * as nav from "./nav.js";
 import { moveWords, say, unsay } from "./spoken.js";
 import { errorText, toast } from "./toast.js";
-import { fillSpeeds, leadOf, letterHole, oracleShort, oracleWords, sideName } from "./words.js";
+import { fillSpeeds, leadOf, letterHole, oracleShort, oracleWords, scoreWords, sideName } from "./words.js";
 import { StudyBoard, listenForMoves, moveOf, playMarks, plyOf, whyNot } from "./study-board.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -49,14 +53,14 @@ export async function show(route) {
   if (band && band[0] !== null) q.set("min_rating", band[0]);
   if (band && band[1] !== null) q.set("max_rating", band[1]);
   const asked = String(q);
-  if (asked === state.asked && (state.view || state.error)) {
-    render();
-    return;
-  }
+  // Asked again even when it is the line shown: games may have ended
+  // since. What is shown stays until the new answer comes.
+  const same = asked === state.asked && !!state.view;
   state.play = play;
   state.asked = asked;
   state.error = null;
   render();
+  if (same) $("#explorer-main").setAttribute("aria-busy", "true");
   try {
     const v = await api("GET", `/api/explorer?${asked}`);
     if (state.asked !== asked) return;
@@ -67,6 +71,7 @@ export async function show(route) {
     state.view = null;
     state.error = e;
   }
+  $("#explorer-main").removeAttribute("aria-busy");
   render();
   if (state.said && state.view) {
     say(moveWords(plyOf(state.said.before, state.said.letter), null), "#explorer-said");
@@ -127,6 +132,7 @@ export function render() {
   const lead = leadOf(p.stores, side);
   const status = [countWords(v)];
   if (v.db) status.push(t("an_db_value", oracleWords(v.db, side, lead)));
+  if (!v.evaluated) status.push(t("explorer_eval_busy"));
   $("#explorer-status").textContent = status.join(" ");
   const marks = p.end ? { over: true } : playMarks(p);
   if (v.play) marks.last = letterHole(v.play.slice(-1));
@@ -140,16 +146,18 @@ function drawTable(v, side, lead) {
   const caption = table.createCaption();
   caption.textContent = t("explorer_caption", sideName(side));
   const head = table.createTHead().insertRow();
-  for (const k of ["an_col_move", "explorer_col_games", "explorer_col_south", "explorer_col_draws", "explorer_col_north", "explorer_col_rating", "an_col_db"]) {
+  const columns = ["an_col_move", "explorer_col_games", "explorer_col_south", "explorer_col_draws", "explorer_col_north", "explorer_col_rating", "explorer_col_eval", "an_col_db"];
+  for (const k of columns) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = t(k);
+    if (k === "explorer_col_eval") th.title = t("explorer_eval_help");
     head.append(th);
   }
   const body = table.createTBody();
   if (!v.moves.length) {
     const cell = body.insertRow().insertCell();
-    cell.colSpan = 7;
+    cell.colSpan = columns.length;
     cell.textContent = t("explorer_over");
     return;
   }
@@ -166,10 +174,39 @@ function drawTable(v, side, lead) {
     tr.insertCell().textContent = share(m.draws, m.games);
     tr.insertCell().textContent = share(m.north_wins, m.games);
     tr.insertCell().textContent = m.average_rating == null ? "—" : String(m.average_rating);
+    drawEval(tr.insertCell(), m, side, v.evaluated);
     const db = tr.insertCell();
     db.textContent = m.db ? oracleShort(m.db, side, lead) : "—";
     if (m.db) db.title = oracleWords(m.db, side, lead);
   }
+}
+
+// A move's evaluation in its cell: in short, seeds the mover is expected
+// to end ahead ("+1.5"; a forced result in words), marked when exact;
+// said in full to a screen reader (who leads, by how much, and whether
+// the engine estimates it or the databases decide it).
+function drawEval(cell, m, side, evaluated) {
+  cell.className = "explorer-eval";
+  const e = m.eval;
+  if (!e) {
+    cell.textContent = "—";
+    if (!evaluated) cell.title = t("explorer_eval_busy");
+    return;
+  }
+  let short = e.forced ? scoreWords(e, side) : seedsShort(e.cp);
+  if (m.exact) short = t("explorer_eval_exact_short", short);
+  const full = t(m.exact ? "explorer_eval_exact" : "explorer_eval_estimate", scoreWords(e, side));
+  const seen = textEl("span", "", short);
+  seen.setAttribute("aria-hidden", "true");
+  cell.append(seen, textEl("span", "unseen", full));
+  cell.title = full;
+  cell.dataset.cp = String(e.cp);
+}
+
+// Hundredths of a seed as signed seeds with one decimal, the language's
+// way: "+1.5", "−0.3", "0.0".
+function seedsShort(cp) {
+  return new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" }).format(cp / 100);
 }
 
 // The band's choices, in the page's language.

@@ -6,7 +6,7 @@ use axum::Json;
 use serde::Deserialize;
 
 use super::error::ApiError;
-use super::extract::UrlQuery;
+use super::extract::{ClientIp, UrlQuery};
 use crate::AppState;
 use awale_service::explorer::{ExplorerFilter, ExplorerView};
 
@@ -29,9 +29,12 @@ pub struct ExplorerQuery {
 /// position after the moves, each of its moves with the site's finished
 /// games that played it (of that speed, of players rated from A to below
 /// B on average) and their results and mean rating, and the databases'
-/// value where they cover it.
+/// value where they cover it; each legal move's evaluation (the engine's
+/// small search, or the databases' exact result where they decide it),
+/// the search on the computer's slots for the asker's address.
 pub async fn show(
     State(state): State<AppState>,
+    ClientIp(asker): ClientIp,
     UrlQuery(q): UrlQuery<ExplorerQuery>,
 ) -> Result<Json<ExplorerView>, ApiError> {
     let filter = ExplorerFilter::parse(q.speed.as_deref(), q.min_rating, q.max_rating)?;
@@ -39,7 +42,7 @@ pub async fn show(
         state
             .shared
             .explorer
-            .explore_games(q.play.as_deref(), filter)
+            .explore_games(q.play.as_deref(), filter, asker)
             .await?,
     ))
 }
