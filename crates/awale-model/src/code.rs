@@ -123,6 +123,8 @@ codes! {
     BadUsername = "bad_username",
     /// The page: "One of you blocked the other."
     Blocked = "blocked",
+    /// The page: "A bot plays only through the bot API, not from the site's pages."
+    BotApiOnly = "bot_api_only",
     /// The page: "A bot does not join quick pairing: it is challenged."
     BotInPools = "bot_in_pools",
     /// The page: "A bot joins casual tournaments only: its rated games are on the engine ladder."

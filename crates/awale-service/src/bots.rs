@@ -23,9 +23,19 @@ use crate::limiter::{Limiter, Rate};
 use crate::round::Offer;
 use crate::secret::{digest, new_secret};
 use crate::store::AccountStore;
-use awale_model::account::{Account, ApiToken};
-use awale_model::lists::ChatLine;
+use awale_model::account::{Account, AccountView, ApiToken};
+use awale_model::lists::{ChatLine, Page};
 use awale_model::Code;
+
+/// Which way a player acts: through the site's pages (people's doors,
+/// where a bot's account is refused) or through the API with a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Door {
+    /// The pages, with the browser's cookies.
+    Page,
+    /// The bot or board API, with a token ([`Api::caller`]).
+    Api,
+}
 
 /// What a token allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +45,8 @@ pub enum Scope {
     /// Play as a person from another client, through the board API (a
     /// person's account only).
     BoardPlay,
-    /// Read the account's events and games.
+    /// Read the account (`GET /api/account`) and its games (`GET
+    /// /api/account/games`), nothing else.
     Read,
 }
 
@@ -123,6 +134,8 @@ pub struct Caller {
     pub account: Account,
     /// The token's id.
     pub token: String,
+    /// The scope it calls with: which API (a `read` caller plays nothing).
+    pub scope: Scope,
     /// The token's digest (a stream checks it is still valid).
     digest: String,
 }
@@ -431,6 +444,36 @@ impl Api {
         self.caller_for(bearer, None).await
     }
 
+    /// What a token of scope `read` reads of its account, as lichess's
+    /// `GET /api/account`: its name, role, whether a bot, kid mode... (what
+    /// its owner's page shows of it; never its secrets).
+    ///
+    /// # Errors
+    ///
+    /// As [`Api::caller`]: `missing_scope` for a token without `read`.
+    pub async fn read_account(&self, bearer: Option<&str>) -> Result<AccountView, Error> {
+        Ok(self.caller(bearer, Scope::Read).await?.account.view())
+    }
+
+    /// The games of a `read` token's account, newest first, `limit` (1 to
+    /// 100) from `before` (a page's `next`), as the page's My games.
+    ///
+    /// # Errors
+    ///
+    /// As [`Api::caller`]: `missing_scope` for a token without `read`; a
+    /// storage failure.
+    pub async fn read_games(
+        &self,
+        bearer: Option<&str>,
+        before: Option<(i64, i64)>,
+        limit: usize,
+    ) -> Result<Page, Error> {
+        let caller = self.caller(bearer, Scope::Read).await?;
+        self.games
+            .list(Some(caller.player().clone()), before, limit.clamp(1, 100))
+            .await
+    }
+
     /// `bearer`'s account becomes a bot (its token of scope `bot:play`).
     ///
     /// # Errors
@@ -520,6 +563,7 @@ impl Api {
         Ok(Caller {
             account,
             token: token.public_id,
+            scope,
             digest,
         })
     }
@@ -551,13 +595,16 @@ impl Api {
         }
         self.accounts().set_bot(account.id).await?;
         self.people.changed(account.id);
+        self.games.forget_person(&account.player);
         Ok(Account {
             bot: true,
             ..account.clone()
         })
     }
 
-    /// Game `text` (a public id) if `caller` plays it, with their side.
+    /// Game `text` (a public id) if `caller` plays it, with their side. A
+    /// person calling through the board API is noted as playing so (their
+    /// seat shows it: [`crate::live::Presence`]'s `api`).
     ///
     /// # Errors
     ///
@@ -575,6 +622,9 @@ impl Api {
                     format!("you do not play game `{}`", crate::error::shown(text)),
                 )
             })?;
+        if caller.scope == Scope::BoardPlay {
+            self.games.hub().note_board_api(game.id, side);
+        }
         Ok((game, side))
     }
 
@@ -722,7 +772,9 @@ impl Api {
             }
         }
         let name = caller.account.username.clone();
-        self.challenges.make(caller.player(), &name, new).await
+        self.challenges
+            .make_through(caller.player(), &name, new, Door::Api)
+            .await
     }
 
     /// `caller` accepts challenge `id`.
@@ -731,7 +783,9 @@ impl Api {
     ///
     /// As [`Challenges::accept`].
     pub async fn accept(&self, caller: &Caller, id: i64) -> Result<Accepted, Error> {
-        self.challenges.accept(id, caller.player()).await
+        self.challenges
+            .accept_through(id, caller.player(), Door::Api)
+            .await
     }
 
     /// `caller` declines challenge `id`.
@@ -829,6 +883,15 @@ fn missing(scope: Scope) -> Error {
         format!("this token lacks the scope `{}`", scope.name()),
     )
     .with("scope", scope.name())
+}
+
+/// The refusal of a bot's account at a people's door (the pages' online
+/// games, seats, moves, challenges): a bot plays only through the bot API.
+pub fn bot_api_only() -> Error {
+    Error::forbidden(
+        Code::BotApiOnly,
+        "a bot plays only through the bot API (docs/BOTS.md), not from the site's pages",
+    )
 }
 
 /// Whether `account` may join people's quick pairing: a bot never does.

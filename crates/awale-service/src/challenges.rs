@@ -12,6 +12,7 @@ use std::sync::Arc;
 use awale_core::{Game, Rules, Side};
 use serde::Serialize;
 
+use crate::bots::Door;
 use crate::error::{Error, Kind};
 use crate::game::{random_seed, Clock, Mode, PlayerId, Seat, WebGame};
 use crate::games::Games;
@@ -339,12 +340,25 @@ impl Challenges {
     /// `too_many_challenges` (already [`MAX_OPEN`] open),
     /// `already_challenged` (an open one to the same player); first of
     /// all `too_many` (because `games` or `offers`): a challenge counts as
-    /// a game made for the caller ([`crate::limits`]).
+    /// a game made for the caller ([`crate::limits`]); `bot_api_only` (a
+    /// bot's account: it challenges through the bot API).
     pub async fn make(
         &self,
         from: impl Into<crate::limits::Caller>,
         guest_name: &str,
         new: NewChallenge,
+    ) -> Result<ChallengeView, Error> {
+        self.make_through(from, guest_name, new, Door::Page).await
+    }
+
+    /// [`Challenges::make`] through `door`: a bot's account challenges
+    /// only through the API.
+    pub(crate) async fn make_through(
+        &self,
+        from: impl Into<crate::limits::Caller>,
+        guest_name: &str,
+        new: NewChallenge,
+        door: Door,
     ) -> Result<ChallengeView, Error> {
         let caller = from.into();
         self.games
@@ -365,6 +379,9 @@ impl Challenges {
             ));
         }
         let me = self.open_account(from).await?;
+        if door == Door::Page && me.as_ref().is_some_and(|a| a.bot) {
+            return Err(crate::bots::bot_api_only());
+        }
         if me.is_none() && to.kid {
             return Err(Error::forbidden(
                 Code::KidMode,
@@ -526,10 +543,25 @@ impl Challenges {
     /// # Errors
     ///
     /// `no_such_challenge`, `not_your_challenge`, `challenge_settled`,
-    /// `challenge_expired`, `blocked` (a block made since), or a storage
+    /// `challenge_expired`, `blocked` (a block made since), `bot_api_only`
+    /// (a bot's account: it accepts through the bot API), or a storage
     /// failure.
     pub async fn accept(&self, id: i64, player: &PlayerId) -> Result<Accepted, Error> {
+        self.accept_through(id, player, Door::Page).await
+    }
+
+    /// [`Challenges::accept`] through `door`: a bot's account accepts only
+    /// through the API.
+    pub(crate) async fn accept_through(
+        &self,
+        id: i64,
+        player: &PlayerId,
+        door: Door,
+    ) -> Result<Accepted, Error> {
         let mut c = self.open_one(id, player, true).await?;
+        if door == Door::Page && self.open_account(player).await?.is_some_and(|a| a.bot) {
+            return Err(crate::bots::bot_api_only());
+        }
         if self.accounts.blocks(c.from.clone(), c.to.clone()).await? {
             return Err(Error::forbidden(
                 Code::Blocked,

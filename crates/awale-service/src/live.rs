@@ -167,6 +167,9 @@ pub struct Presence {
     /// since the server started, when nobody came back yet), in ms: the
     /// page says a player has left only after a few seconds.
     pub away_ms: [i64; 2],
+    /// Whether South's and North's players play from another client,
+    /// through the board API (a person's token: shown as such).
+    pub api: [bool; 2],
 }
 
 /// Events a game's channel keeps for listeners that fall behind; beyond
@@ -200,7 +203,13 @@ pub struct Hub {
 struct Rooms {
     channels: HashMap<i64, Channel>,
     histories: HashMap<i64, History>,
+    /// The seats of each game played through the board API, as this
+    /// process heard it ([`Hub::note_board_api`]).
+    board_api: HashMap<i64, [bool; 2]>,
 }
+
+/// The most games whose seats played through the board API are kept.
+const BOARD_API_KEPT: usize = 100_000;
 
 impl Default for Hub {
     fn default() -> Self {
@@ -272,6 +281,7 @@ impl Hub {
         let Rooms {
             channels,
             histories,
+            ..
         } = &mut *rooms;
         let history = histories.entry(id).or_insert_with(History::new);
         let version = Version {
@@ -388,6 +398,7 @@ impl Hub {
     ) {
         let mut rooms = lock(&self.rooms);
         let missed = since.and_then(|v| rooms.histories.get(&id)?.since(v));
+        let api = rooms.board_api.get(&id).copied().unwrap_or_default();
         let channel = rooms.channels.entry(id).or_insert_with(|| Channel {
             sender: broadcast::channel(CHANNEL_CAPACITY).0,
             seats: [0, 0],
@@ -399,7 +410,7 @@ impl Hub {
             None => channel.spectators += 1,
         }
         let receiver = channel.sender.subscribe();
-        let presence = presence_of(channel, self.clock.now_ms());
+        let presence = presence_of(channel, self.clock.now_ms(), api);
         let _ = channel.sender.send(Event::now(
             "presence",
             serde_json::to_string(&presence).unwrap_or_default().into(),
@@ -417,6 +428,7 @@ impl Hub {
 
     fn leave(&self, id: i64, seat: Option<Side>) -> Option<Presence> {
         let mut rooms = lock(&self.rooms);
+        let api = rooms.board_api.get(&id).copied().unwrap_or_default();
         let channels = &mut rooms.channels;
         let channel = channels.get_mut(&id)?;
         match seat {
@@ -428,7 +440,7 @@ impl Hub {
             }
             None => channel.spectators = channel.spectators.saturating_sub(1),
         }
-        let presence = presence_of(channel, self.clock.now_ms());
+        let presence = presence_of(channel, self.clock.now_ms(), api);
         if channel.seats == [0, 0] && channel.spectators == 0 {
             channels.remove(&id);
         } else {
@@ -443,10 +455,49 @@ impl Hub {
     /// Who watches game `id`.
     pub fn presence(&self, id: i64) -> Presence {
         let now = self.clock.now_ms();
+        let rooms = lock(&self.rooms);
+        let api = rooms.board_api.get(&id).copied().unwrap_or_default();
+        rooms.channels.get(&id).map_or(
+            Presence {
+                api,
+                ..Presence::default()
+            },
+            |c| presence_of(c, now, api),
+        )
+    }
+
+    /// `side`'s player of game `id` plays it through the board API (a
+    /// call of theirs on it with a board token): told to its watchers,
+    /// with the presence, the first time.
+    pub fn note_board_api(&self, id: i64, side: Side) {
+        let now = self.clock.now_ms();
+        let mut rooms = lock(&self.rooms);
+        if rooms.board_api.get(&id).is_some_and(|a| a[side.index()]) {
+            return;
+        }
+        if rooms.board_api.len() >= BOARD_API_KEPT {
+            rooms.board_api.clear();
+        }
+        let api = {
+            let seats = rooms.board_api.entry(id).or_default();
+            seats[side.index()] = true;
+            *seats
+        };
+        if let Some(channel) = rooms.channels.get(&id) {
+            let presence = presence_of(channel, now, api);
+            let _ = channel.sender.send(Event::now(
+                "presence",
+                serde_json::to_string(&presence).unwrap_or_default().into(),
+            ));
+        }
+    }
+
+    /// Which seats of game `id` play through the board API (South, North).
+    pub fn board_api(&self, id: i64) -> [bool; 2] {
         lock(&self.rooms)
-            .channels
+            .board_api
             .get(&id)
-            .map(|c| presence_of(c, now))
+            .copied()
             .unwrap_or_default()
     }
 
@@ -541,7 +592,7 @@ impl Hub {
     }
 }
 
-fn presence_of(c: &Channel, now: i64) -> Presence {
+fn presence_of(c: &Channel, now: i64, api: [bool; 2]) -> Presence {
     let away = |i: usize| {
         if c.seats[i] > 0 {
             0
@@ -553,6 +604,7 @@ fn presence_of(c: &Channel, now: i64) -> Presence {
         connected: [c.seats[0] > 0, c.seats[1] > 0],
         spectators: c.spectators,
         away_ms: [away(0), away(1)],
+        api,
     }
 }
 

@@ -140,6 +140,9 @@ pub struct SeatAccounts {
     pub accounts: [bool; 2],
     /// Whether each seat is a bot account's: its name is marked BOT.
     pub bots: [bool; 2],
+    /// Whether each seat's player plays from another client through the
+    /// board API (docs/BOTS.md): shown as such.
+    pub api: [bool; 2],
 }
 
 /// Players' pages, leaderboards and seekers, from the stores.
@@ -383,6 +386,9 @@ impl Players {
                 seats.accounts[i] = account.as_ref().is_some_and(|a| a.is_open());
                 seats.bots[i] = account.is_some_and(|a| a.bot);
             }
+        }
+        if let Some(hub) = &self.hub {
+            seats.api = hub.board_api(game.id);
         }
         Ok(seats)
     }

@@ -378,29 +378,114 @@ async fn bad_tokens_wrong_apis_other_games_and_moves_out_of_turn_are_refused_and
 
 #[tokio::test]
 async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
-    let app = memory_app();
+    // Seven accounts: more sign-ups than one address may make at once.
+    let state = common::memory_state(awale_web::Config {
+        signup_rate: awale_service::limiter::Rate {
+            burst: 10,
+            every_ms: 1,
+        },
+        ..awale_web::Config::default()
+    });
+    let app = awale_web::app(state);
     let (_, alpha) = bot(&app, "Alpha").await;
     let (_, beta) = bot(&app, "Beta").await;
+    let (_, gamma) = bot(&app, "Gamma").await;
+    let names = ["Ama", "Kofi", "Yaw", "Esi"];
+    let mut people = Vec::new();
+    for name in names {
+        people.push(Browser::account(&app, name).await);
+    }
     let game = rated_game(&app, &alpha, &beta).await;
-    // A thousand calls at once (each a move out of turn): refused past the
-    // token's burst.
+    // A thousand calls at once from Beta's token (from its own address),
+    // each of which would change something: a challenge to a person.
+    // Past the token's burst (and what its rate gave back meanwhile),
+    // every call is refused `too_many` before it is read.
+    let started = std::time::Instant::now();
     let mut limited = 0;
-    for _ in 0..1000 {
-        let (status, body) = beta
-            .post(&app, &format!("/api/bot/game/{game}/move/a"))
-            .await;
-        if status == StatusCode::TOO_MANY_REQUESTS {
-            assert_eq!(body["error"], "too_many");
+    let mut through = 0;
+    for n in 0..1000 {
+        let mut request = beta.request(
+            "POST",
+            &format!("/api/challenge/{}", names[n % names.len()]),
+            Some(json!({"clock": {"minutes": 1, "increment_seconds": 0}})),
+        );
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+                [192, 0, 2, 7],
+                4000,
+            ))));
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = json_of(response.into_body()).await;
+        if status == StatusCode::TOO_MANY_REQUESTS && body["reason"] == "api_calls" {
+            assert_eq!(body["error"], "too_many", "{body}");
             limited += 1;
+        } else {
+            // Through the token's limit: made, or refused by the
+            // challenges' own rules (one open to each person, a player's
+            // offers).
+            through += 1;
         }
     }
-    assert!(limited > 900, "{limited} refused as too many");
-    // The other bot plays on.
+    let rate = awale_service::bots::CALLS_PER_TOKEN;
+    let given_back = started.elapsed().as_millis() as usize / rate.every_ms as usize + 1;
+    assert!(
+        through <= rate.burst as usize + given_back,
+        "{through} calls went through ({} at once, {given_back} given back)",
+        rate.burst
+    );
+    assert_eq!(limited + through, 1000);
+    assert!(limited >= 900, "{limited} refused as too many");
+    // Only what went through was made: one challenge to each person at
+    // most, nothing beyond.
+    let mut made = 0;
+    for p in &mut people {
+        let (_, mine) = p.get(&app, "/api/challenges").await;
+        let from_beta = mine["received"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["from"] == "Beta")
+            .count();
+        assert!(from_beta <= 1, "{mine}");
+        made += from_beta;
+    }
+    assert_eq!(made, names.len(), "one challenge to each person");
+    // The others are unaffected: Alpha plays in the flooder's game and
+    // chats there, Gamma challenges a person, a person makes a game.
     let (status, done) = alpha
         .post(&app, &format!("/api/bot/game/{game}/move/A"))
         .await;
     assert_eq!(status, StatusCode::OK, "{done}");
     assert_eq!(done["state"]["moves"], "A");
+    let (status, said) = alpha
+        .call(
+            &app,
+            "POST",
+            &format!("/api/bot/game/{game}/chat"),
+            Some(json!({"room": "player", "text": "still here"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{said}");
+    let (status, sent) = gamma
+        .call(
+            &app,
+            "POST",
+            "/api/challenge/Ama",
+            Some(json!({"clock": {"minutes": 1, "increment_seconds": 0}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{sent}");
+    let (status, mine) = people[1]
+        .post(&app, "/api/games", json!({"mode": "computer"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{mine}");
+    // Beta's own game did not move for its flood.
+    let mut south = alpha
+        .stream(&app, &format!("/api/bot/game/stream/{game}"))
+        .await;
+    assert_eq!(south.next().await.unwrap()["state"]["moves"], "A");
 }
 
 #[tokio::test]
@@ -486,7 +571,7 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
     let (_, seats) = ama.get(&app, &format!("/api/games/{game}/accounts")).await;
     assert_eq!(
         seats,
-        json!({"accounts": [true, true], "bots": [false, true]})
+        json!({"accounts": [true, true], "bots": [false, true], "api": [false, false]})
     );
     let (_, page) = ama.get(&app, "/api/players/Alpha").await;
     assert_eq!(page["bot"], true);
@@ -510,6 +595,262 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
         StatusCode::CONFLICT,
         "already_bot",
     );
+}
+
+#[tokio::test]
+async fn a_bot_with_its_cookies_is_refused_at_the_peoples_doors_and_nothing_changes() {
+    let app = memory_app();
+    let (mut page, alpha) = bot(&app, "Alpha").await;
+    let mut ama = Browser::account(&app, "Ama").await;
+    let clock = json!({"minutes": 3, "increment_seconds": 2});
+
+    // A challenge to a person, rated or casual, from its cookies: refused,
+    // none made.
+    for rated in [true, false] {
+        page.post_refused(
+            &app,
+            "/api/challenges",
+            json!({"to": "Ama", "rated": rated, "clock": clock}),
+            StatusCode::FORBIDDEN,
+            "bot_api_only",
+        )
+        .await;
+    }
+    let (_, mine) = ama.get(&app, "/api/challenges").await;
+    assert_eq!(mine["received"], json!([]), "{mine}");
+    // A game offered in the lobby: refused, the lobby empty.
+    page.post_refused(
+        &app,
+        "/api/games",
+        json!({"mode": "online", "public": true, "clock": clock}),
+        StatusCode::FORBIDDEN,
+        "bot_api_only",
+    )
+    .await;
+    let (_, lobby) = ama.get(&app, "/api/lobby").await;
+    assert_eq!(lobby["challenges"], json!([]), "{lobby}");
+    // A person's lobby game taken: refused, the seat still free.
+    let offered = ama
+        .posted(
+            &app,
+            "/api/games",
+            json!({"mode": "online", "public": true, "clock": clock, "human": "S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let open = offered["id"].as_str().unwrap();
+    page.post_refused(
+        &app,
+        &format!("/api/games/{open}/join"),
+        json!({}),
+        StatusCode::FORBIDDEN,
+        "bot_api_only",
+    )
+    .await;
+    let (_, seats) = ama.get(&app, &format!("/api/games/{open}/accounts")).await;
+    assert_eq!(seats["accounts"], json!([true, false]), "{seats}");
+
+    // Ama challenges the bot (its South): the page's accept refused, the
+    // API's taken.
+    let made = ama
+        .posted(
+            &app,
+            "/api/challenges",
+            json!({"to": "Alpha", "clock": clock, "colour": "N"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    page.post_refused(
+        &app,
+        &format!("/api/challenges/{id}/accept"),
+        json!({}),
+        StatusCode::FORBIDDEN,
+        "bot_api_only",
+    )
+    .await;
+    let (status, accepted) = alpha
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let game = accepted["game"].as_str().unwrap();
+    // A move from its cookies: refused, nothing played; through the bot
+    // API, played.
+    page.post_refused(
+        &app,
+        &format!("/api/games/{game}/moves"),
+        json!({"move": "A", "ply": 0}),
+        StatusCode::FORBIDDEN,
+        "bot_api_only",
+    )
+    .await;
+    let (_, view) = ama.get(&app, &format!("/api/games/{game}")).await;
+    assert_eq!(view["plies"], json!([]), "{view}");
+    let (status, done) = alpha
+        .post(&app, &format!("/api/bot/game/{game}/move/A"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["state"]["moves"], "A");
+    // The person plays on from the page.
+    let (status, view) = ama
+        .post(
+            &app,
+            &format!("/api/games/{game}/moves"),
+            json!({"move": "a", "ply": 1}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+}
+
+#[tokio::test]
+async fn a_person_playing_through_the_board_api_shows_as_such_on_their_seat() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let mut ama = Browser::account(&app, "Ama").await;
+    let made = ama
+        .posted(
+            &app,
+            "/api/challenges",
+            json!({"to": "Alpha", "clock": {"minutes": 3, "increment_seconds": 2}, "colour": "S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = alpha
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let game = accepted["game"].as_str().unwrap().to_string();
+    let seats = format!("/api/games/{game}/accounts");
+    let presence = format!("/api/games/{game}/presence");
+    let mut watcher = Browser::opened(&app).await;
+    // Nobody plays through the board API yet; the bot's API is not it.
+    let (status, done) = alpha
+        .post(&app, &format!("/api/bot/game/{game}/move/a"))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "South moves first: {done}");
+    let (_, view) = watcher.get(&app, &seats).await;
+    assert_eq!(view["api"], json!([false, false]), "{view}");
+    let (_, here) = watcher.get(&app, &presence).await;
+    assert_eq!(here["api"], json!([false, false]), "{here}");
+    // Ama (South) moves from another client with her board token.
+    let board = Client {
+        token: token(&mut ama, &app, &["board:play"]).await,
+    };
+    let (status, done) = board
+        .post(&app, &format!("/api/board/game/{game}/move/C"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    let (_, view) = watcher.get(&app, &seats).await;
+    assert_eq!(view["api"], json!([true, false]), "{view}");
+    assert_eq!(view["bots"], json!([false, true]), "{view}");
+    // The page's presence (what its stream's `presence` events carry too)
+    // says it.
+    let (_, here) = watcher.get(&app, &presence).await;
+    assert_eq!(here["api"], json!([true, false]), "{here}");
+    // Her moves from the page afterwards change nothing of it.
+    let (status, done) = alpha
+        .post(&app, &format!("/api/bot/game/{game}/move/f"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    let (status, _) = ama
+        .post(
+            &app,
+            &format!("/api/games/{game}/moves"),
+            json!({"move": "A", "ply": 2}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, view) = ama.get(&app, &seats).await;
+    assert_eq!(view["api"], json!([true, false]), "{view}");
+}
+
+#[tokio::test]
+async fn a_read_token_reads_its_account_and_games_and_does_nothing_else() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let mut ama = Browser::account(&app, "Ama").await;
+    let made = ama
+        .posted(
+            &app,
+            "/api/challenges",
+            json!({"to": "Alpha", "clock": {"minutes": 3, "increment_seconds": 2}, "colour": "S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = alpha
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    let game = accepted["game"].as_str().unwrap().to_string();
+    let reader = Client {
+        token: token(&mut ama, &app, &["read"]).await,
+    };
+    // Its account, and its games.
+    let (status, me) = reader.call(&app, "GET", "/api/account", None).await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+    assert_eq!(
+        (&me["username"], &me["bot"]),
+        (&json!("Ama"), &json!(false))
+    );
+    let (status, games) = reader
+        .call(&app, "GET", "/api/account/games?limit=10", None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{games}");
+    assert_eq!(games["games"][0]["id"], game.as_str(), "{games}");
+    assert_eq!(games["games"].as_array().unwrap().len(), 1, "{games}");
+    refused(
+        reader
+            .call(&app, "GET", "/api/account/games?before=nonsense", None)
+            .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "bad_cursor",
+    );
+    // Nothing else: no move, no stream, no challenge, no answer.
+    let uses: [(&str, String, Option<Value>); 6] = [
+        ("POST", format!("/api/board/game/{game}/move/C"), None),
+        ("POST", format!("/api/board/game/{game}/resign"), None),
+        ("GET", format!("/api/board/game/stream/{game}"), None),
+        ("GET", "/api/stream/event".to_string(), None),
+        (
+            "POST",
+            "/api/challenge/Alpha".to_string(),
+            Some(json!({"clock": {"minutes": 1, "increment_seconds": 0}})),
+        ),
+        ("POST", format!("/api/board/game/{game}/draw/yes"), None),
+    ];
+    for (method, uri, body) in uses {
+        refused(
+            reader.call(&app, method, &uri, body).await,
+            StatusCode::FORBIDDEN,
+            "missing_scope",
+        );
+    }
+    // A playing token reads nothing of this kind; cookies read the page.
+    let board = Client {
+        token: token(&mut ama, &app, &["board:play"]).await,
+    };
+    for uri in ["/api/account", "/api/account/games"] {
+        refused(
+            board.call(&app, "GET", uri, None).await,
+            StatusCode::FORBIDDEN,
+            "missing_scope",
+        );
+    }
+    let (status, page) = ama.get(&app, "/api/account").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["account"]["username"], "Ama");
+    let mut nobody = Browser::opened(&app).await;
+    refused(
+        nobody.get(&app, "/api/account").await,
+        StatusCode::FORBIDDEN,
+        "not_logged_in",
+    );
+    // Nothing changed: the game has no move, and goes on.
+    let (_, view) = ama.get(&app, &format!("/api/games/{game}")).await;
+    assert_eq!(view["plies"], json!([]), "{view}");
+    assert!(view["end"].is_null(), "{view}");
 }
 
 #[tokio::test]

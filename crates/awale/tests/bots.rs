@@ -444,44 +444,39 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         &url,
         "Ama_M",
     );
-    // Beta, a bot, offers a game in the lobby (from its account's cookies,
-    // as any account).
+    // Beta, a bot, plays only through the bot API (its cookies are refused
+    // at the people's doors): Ama challenges it, it accepts with its token.
     let beta = account_cookies(&site, "Beta", 2);
     let (status, answer, _) = request_as(&site, "POST", "/api/account/bot", &beta, json!({}));
     assert_eq!(status, 200, "{answer}");
-    let (status, made, _) = request_as(
+    let beta_api = format!("Bearer {}", make_token(&site, &beta, &["bot:play"]));
+    let made = webdriver::page_fetch(
+        &ama,
+        "POST",
+        "/api/challenges",
+        json!({"to": "Beta", "clock": {"minutes": 5, "increment_seconds": 0}}),
+    );
+    assert_eq!(made["status"], 201, "{made}");
+    let id = made["body"]["id"].as_i64().expect("the challenge");
+    let (status, accepted, _) = request_as(
         &site,
         "POST",
-        "/api/games",
-        &beta,
-        json!({"mode": "online", "public": true, "clock": {"minutes": 5, "increment_seconds": 0}}),
+        &format!("/api/challenge/{id}/accept"),
+        &beta_api,
+        json!({}),
     );
-    assert!(status < 300, "{made}");
-    let game = made["id"].as_str().expect("Beta's game").to_string();
+    assert_eq!(status, 200, "{accepted}");
+    let game = accepted["game"].as_str().expect("their game").to_string();
     let (_, lobby) = site.call("GET", "/api/lobby", None);
-    let offered = &lobby["challenges"][0];
-    assert_eq!(offered["id"], game.as_str(), "{lobby}");
-    let beta_seat = usize::from(offered["names"][0].is_null());
-    assert_eq!(offered["bots"][beta_seat], true, "{lobby}");
-    assert_eq!(offered["bots"][1 - beta_seat], false, "{lobby}");
+    let playing = &lobby["live"][0];
+    assert_eq!(playing["id"], game.as_str(), "{lobby}");
+    let beta_seat = usize::from(playing["names"][0] != "Beta");
+    assert_eq!(playing["bots"][beta_seat], true, "{lobby}");
+    assert_eq!(playing["bots"][1 - beta_seat], false, "{lobby}");
 
-    // Ama sees the offer in the lobby, Beta's name marked.
+    // Ama sees the game being played in the lobby, and the featured game:
+    // they mark Beta and only Beta.
     ama.goto(&format!("{url}/#lobby"));
-    marked_in(
-        &ama,
-        "the lobby's offer marked",
-        "#lobby-challenges",
-        "Beta",
-    );
-    let found = ama.axe_violations();
-    assert!(found.is_empty(), "the lobby with a bot's offer: {found:?}");
-    // She takes it: the game being played, and the featured game, mark
-    // Beta and only Beta.
-    let joined = webdriver::page_fetch(&ama, "POST", &format!("/api/games/{game}/join"), json!({}));
-    assert!(
-        joined["status"].as_u64().is_some_and(|s| s < 300),
-        "{joined}"
-    );
     marked_in(&ama, "the game being played marked", "#lobby-live", "Beta");
     marked_in(&ama, "the featured game marked", "#featured-names", "Beta");
     assert_eq!(
@@ -489,6 +484,8 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         json!(1),
         "Ama's own name is not marked"
     );
+    let found = ama.axe_violations();
+    assert!(found.is_empty(), "the lobby with a bot's game: {found:?}");
     // My games.
     ama.goto(&format!("{url}/#games"));
     marked_in(&ama, "My games marked", ".game-card", "Beta");
@@ -566,7 +563,7 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         "Ama's own name is not marked"
     );
 
-    // A move each (Beta's from its cookies), then Ama resigns: her
+    // A move each (Beta's through the bot API), then Ama resigns: her
     // page's games list marks her opponent.
     for ply in 0..2 {
         let view = webdriver::page_fetch(&ama, "GET", &format!("/api/games/{game}"), Value::Null);
@@ -578,7 +575,8 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         let path = format!("/api/games/{game}/moves");
         let mine = webdriver::page_fetch(&ama, "POST", &path, body.clone());
         if mine["status"].as_u64().is_none_or(|s| s >= 300) {
-            let (status, answer, _) = request_as(&site, "POST", &path, &beta, body);
+            let path = format!("/api/bot/game/{game}/move/{legal}");
+            let (status, answer, _) = request_as(&site, "POST", &path, &beta_api, json!({}));
             assert!(status < 300, "{answer}");
         }
     }

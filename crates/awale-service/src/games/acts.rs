@@ -90,7 +90,8 @@ impl Games {
     ///
     /// `stale` when the game has moved on otherwise; `not_your_seat`,
     /// `not_your_turn` (the computer's turn: because `computer`),
-    /// `illegal_move`, `game_over`.
+    /// `illegal_move`, `game_over`; `bot_api_only` (a bot's account in an
+    /// online game: it moves through the bot API, [`crate::bots::Api::play`]).
     pub async fn play(
         self: &Arc<Self>,
         id: i64,
@@ -98,9 +99,19 @@ impl Games {
         ply: Option<usize>,
         mv: Move,
     ) -> Result<WebGame, Error> {
-        self.apply_move(id, ply, mv, |game| check_mover(game, player, mv))
-            .await
-            .map(|(game, ())| game)
+        // A bot plays its online games through the bot API only.
+        let bot = match player {
+            Some(p) => self.is_bot(p).await?,
+            None => false,
+        };
+        self.apply_move(id, ply, mv, |game| {
+            if bot && game.mode == awale_model::game::Mode::Online {
+                return Err(crate::bots::bot_api_only());
+            }
+            check_mover(game, player, mv)
+        })
+        .await
+        .map(|(game, ())| game)
     }
 
     /// `player` takes back their last move (`redo`: plays it again) in

@@ -73,6 +73,11 @@ pub struct Upload {
     pub created_ms: Option<i64>,
 }
 
+/// How long a player found to be no bot is taken for one without reading
+/// their account again (an account becomes a bot only while it has played
+/// no online game: see [`crate::bots::Api::upgrade`]).
+pub const PERSON_KEPT_MS: i64 = 60_000;
+
 /// A rated game is between two accounts: refused to a guest, to make or
 /// to join.
 pub fn rated_needs_account() -> Error {
@@ -83,6 +88,57 @@ pub fn rated_needs_account() -> Error {
 }
 
 impl Games {
+    /// Whether `player` is a bot's account (false without accounts): the
+    /// people's doors (the pages' games, seats, moves and challenges)
+    /// refuse a bot, which plays only through the bot API. A person found
+    /// so is not read again for [`PERSON_KEPT_MS`].
+    ///
+    /// # Errors
+    ///
+    /// A storage failure.
+    pub(crate) async fn is_bot(&self, player: &PlayerId) -> Result<bool, Error> {
+        let Some(accounts) = &self.bots else {
+            return Ok(false);
+        };
+        let now = self.now_ms();
+        if crate::lock(&self.people)
+            .get(player)
+            .is_some_and(|&seen| now - seen < PERSON_KEPT_MS)
+        {
+            return Ok(false);
+        }
+        let bot = accounts
+            .account_of(player.clone())
+            .await?
+            .is_some_and(|a| a.bot);
+        if !bot {
+            let mut people = crate::lock(&self.people);
+            if people.len() >= 100_000 {
+                people.retain(|_, seen| now - *seen < PERSON_KEPT_MS);
+            }
+            people.insert(player.clone(), now);
+        }
+        Ok(bot)
+    }
+
+    /// Refuses `player` at a people's door when their account is a bot.
+    ///
+    /// # Errors
+    ///
+    /// `bot_api_only`, or a storage failure.
+    pub(crate) async fn check_not_bot(&self, player: &PlayerId) -> Result<(), Error> {
+        if self.is_bot(player).await? {
+            return Err(crate::bots::bot_api_only());
+        }
+        Ok(())
+    }
+
+    /// `player`'s account has just become a bot: no longer taken for a
+    /// person.
+    pub(crate) fn forget_person(&self, player: &PlayerId) {
+        crate::lock(&self.people).remove(player);
+    }
+
     /// Makes the game `new` asks for and makes it live: an online game
     /// waits for its second player (withdrawn unless its maker comes to
     /// play it). The rules: an online game starts from a position that
@@ -98,9 +154,14 @@ impl Games {
     /// `too_many` (because `games` or `offers`), `finished_position`,
     /// `days_need_online`, `bad_range`, `range_needs_account`,
     /// `rated_needs_account`, `no_ratings`, `too_many_challenges`, the
-    /// rated terms' and [`Games::create`]'s.
+    /// rated terms' and [`Games::create`]'s; `bot_api_only` (a bot's
+    /// account offering an online game: it is challenged, or challenges,
+    /// through the bot API).
     pub async fn new_game(self: &Arc<Self>, new: NewGame) -> Result<WebGame, Error> {
         let online = new.mode == Mode::Online;
+        if online {
+            self.check_not_bot(&new.maker).await?;
+        }
         let caller = Caller::new(new.maker.clone(), new.client);
         if online {
             self.limits.game_offered(&caller, self.now_ms())?;
@@ -308,7 +369,8 @@ impl Games {
     /// # Errors
     ///
     /// The model's seating rules (`seat_taken`, `bad_key`, ...),
-    /// `too_many_rated_together`, a storage failure.
+    /// `too_many_rated_together`, `bot_api_only` (a bot's account: it
+    /// never takes people's offers), a storage failure.
     pub async fn sit(
         self: &Arc<Self>,
         id: i64,
@@ -336,6 +398,7 @@ impl Games {
         key: Option<&str>,
         guest: bool,
     ) -> Result<WebGame, Error> {
+        self.check_not_bot(&seat.player).await?;
         let now = self.now_ms();
         // The game as it will be once full, checked before the change
         // (the store is asked, which a change's closure cannot): a rated

@@ -114,6 +114,10 @@ pub struct Games {
     /// rated in the bots' pool of its speed); none: every game is rated in
     /// people's pools.
     bots: Option<Arc<dyn AccountStore>>,
+    /// The players found lately to be no bot, and when (see
+    /// [`Games::check_not_bot`]): a move through the page does not read
+    /// the mover's account each time.
+    people: Mutex<HashMap<PlayerId, i64>>,
     /// The house bots: players whose online games the computer plays, at
     /// their level (the engine ladder's, `crate::ladder`).
     house: Mutex<HashMap<PlayerId, u8>>,
@@ -155,6 +159,7 @@ impl Games {
             player: None,
             ratings: None,
             bots: None,
+            people: Mutex::new(HashMap::new()),
             house: Mutex::new(HashMap::new()),
             clock: Clock::system(),
             endings: tokio::sync::broadcast::channel(ENDINGS_KEPT).0,

@@ -330,6 +330,21 @@ function renderPresence(g, side) {
     dot.title = label;
     dot.setAttribute("aria-label", label);
     dot.setAttribute("role", "img");
+    // A person playing from another client through the board API shows
+    // as such (the server's presence says which seats: `api`).
+    let via = box.querySelector(".via-api");
+    if (!via) {
+      via = document.createElement("span");
+      via.className = "via-api";
+      via.style.marginInlineStart = "0.4em";
+      dot.after(via);
+    }
+    const api = seated && !!(p && p.api && p.api[s === "S" ? 0 : 1]);
+    via.hidden = !api;
+    if (api) {
+      via.textContent = t("via_api");
+      via.title = t("via_api_label", seatName(g, s));
+    }
   }
   const line = $("#presence");
   const parts = [];

@@ -19,7 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 use super::error::ApiError;
-use super::extract::{not_a, ClientIp, JsonBody, SignedIn};
+use super::extract::{not_a, ClientIp, JsonBody, Session, SignedIn, UrlQuery};
 use super::games::{parse_clock, ClockRequest};
 use crate::bots::{Api, Caller, Scope};
 use crate::challenges::NewChallenge;
@@ -93,6 +93,63 @@ pub async fn revoke(
 ) -> ApiResult<StatusCode> {
     state.shared.api.revoke(&me.account, &id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// GET /api/account: with a token (scope `read`), its account, as
+/// lichess's; without, the logged-in account's page (cookies).
+pub async fn account(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    session: Session,
+) -> ApiResult<Response> {
+    if headers.contains_key(header::AUTHORIZATION) {
+        let account = state.shared.api.read_account(bearer(&headers)).await?;
+        return Ok(Json(account).into_response());
+    }
+    let Session(Some(me)) = session else {
+        return Err(awale_model::error::Error::forbidden(
+            Code::NotLoggedIn,
+            "this is for a logged-in account: log in first",
+        )
+        .into());
+    };
+    Ok(super::accounts::show(State(state), me)
+        .await?
+        .into_response())
+}
+
+/// The query of GET /api/account/games.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamesQuery {
+    /// Where to go on from (a page's `next`).
+    #[serde(default)]
+    before: Option<String>,
+    /// How many (at most 100; 50 by default).
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+/// GET /api/account/games: the games of a token's account (scope
+/// `read`), newest first, a page at a time.
+pub async fn account_games(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    UrlQuery(q): UrlQuery<GamesQuery>,
+) -> ApiResult<Json<awale_model::lists::Page>> {
+    let before = match q.before.as_deref() {
+        None | Some("") => None,
+        Some(text) => Some(
+            awale_store::parse_cursor(text)
+                .ok_or_else(|| not_a(Code::BadCursor, text, "page's `next`"))?,
+        ),
+    };
+    let page = state
+        .shared
+        .api
+        .read_games(bearer(&headers), before, q.limit.unwrap_or(50))
+        .await?;
+    Ok(Json(page))
 }
 
 /// What an upgrade answers.

@@ -124,7 +124,8 @@ pub fn app(state: AppState) -> Router {
 /// The routes of the logged-in account, under `/api/account`.
 fn account_routes() -> Router<AppState> {
     Router::new()
-        .route("/", get(accounts::show))
+        .route("/", get(api::account))
+        .route("/games", get(api::account_games))
         .route("/signup", post(accounts::sign_up))
         .route("/login", post(accounts::log_in))
         .route("/logout", post(accounts::log_out))
