@@ -568,6 +568,26 @@ impl Api {
         })
     }
 
+    /// Whether `player` has an online game among all their games (every
+    /// page of their list: the newest may be one against the computer).
+    async fn has_played_online(&self, player: &PlayerId) -> Result<bool, Error> {
+        let mut before = None;
+        loop {
+            let page = self
+                .games
+                .store()
+                .list(Some(player.clone()), before, 100)
+                .await?;
+            if page.games.iter().any(|g| g.mode == "online") {
+                return Ok(true);
+            }
+            match page.next.as_deref().and_then(awale_store::parse_cursor) {
+                Some(next) => before = Some(next),
+                None => return Ok(false),
+            }
+        }
+    }
+
     /// `account` becomes a bot, for good: it plays only through the bot
     /// API from now on.
     ///
@@ -582,12 +602,7 @@ impl Api {
                 "this account is a bot already",
             ));
         }
-        let played = self
-            .games
-            .store()
-            .list(Some(account.player.clone()), None, 1)
-            .await?;
-        if played.games.iter().any(|g| g.mode == "online") {
+        if self.has_played_online(&account.player).await? {
             return Err(Error::conflict(
                 Code::HasGames,
                 "an account that has played online games cannot become a bot: make a new one",

@@ -597,6 +597,40 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
     );
 }
 
+/// An account that has played online stays a person's, even when its
+/// newest games are against the computer (all its games are looked at,
+/// not the newest).
+#[tokio::test]
+async fn an_account_that_played_online_cannot_become_a_bot_whatever_it_played_since() {
+    let app = memory_app();
+    let mut kofi = Browser::account(&app, "Kofi").await;
+    let clock = json!({"minutes": 3, "increment_seconds": 2});
+    kofi.posted(
+        &app,
+        "/api/games",
+        json!({"mode": "online", "public": true, "clock": clock, "human": "S"}),
+        StatusCode::CREATED,
+    )
+    .await;
+    for _ in 0..3 {
+        kofi.posted(
+            &app,
+            "/api/games",
+            json!({"mode": "computer"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    }
+    let client = Client {
+        token: token(&mut kofi, &app, &["bot:play"]).await,
+    };
+    let (status, said) = client.post(&app, "/api/bot/account/upgrade").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{said}");
+    assert_eq!(said["error"], "has_games", "{said}");
+    let (_, account) = kofi.get(&app, "/api/account").await;
+    assert_eq!(account["account"]["bot"], false, "{account}");
+}
+
 #[tokio::test]
 async fn a_bot_with_its_cookies_is_refused_at_the_peoples_doors_and_nothing_changes() {
     let app = memory_app();
