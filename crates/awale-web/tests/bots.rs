@@ -404,7 +404,7 @@ async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
 }
 
 #[tokio::test]
-async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_people_to_casual_games_only(
+async fn bots_keep_out_of_quick_pairing_and_people_only_tournaments_and_challenge_people_to_casual_games_only(
 ) {
     let app = memory_app();
     let (mut bot_page, alpha) = bot(&app, "Alpha").await;
@@ -418,10 +418,16 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
         )
         .await;
     let mut ama = Browser::account(&app, "Ama").await;
-    // Nor does it join a rated tournament (people's); a casual one, yes.
-    for (rated, kind) in [(true, "arena"), (true, "swiss"), (false, "arena")] {
+    // A tournament is people's unless its organiser lets bots in: then a
+    // bot joins it, rated or casual (from its page or with its token);
+    // else it is refused.
+    for (rated, kind, bots) in [
+        (true, "arena", false),
+        (false, "swiss", false),
+        (true, "arena", true),
+    ] {
         let mut settings = json!({"kind": kind, "name": "Open", "minutes_each": 3,
-                                  "increment_s": 2, "rated": rated});
+                                  "increment_s": 2, "rated": rated, "bots_allowed": bots});
         if kind == "arena" {
             settings["minutes"] = json!(30);
             settings["starts_in_minutes"] = json!(30);
@@ -431,23 +437,58 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
         let made = ama
             .posted(&app, "/api/tournaments", settings, StatusCode::OK)
             .await;
-        let join = format!("/api/tournaments/{}/join", made["id"]);
-        if rated {
+        assert_eq!(made["bots_allowed"], bots);
+        let id = &made["id"];
+        let join = format!("/api/tournaments/{id}/join");
+        let api_join = format!("/api/bot/tournament/{id}/join");
+        if bots {
+            let (status, view) = alpha.post(&app, &api_join).await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            assert_eq!(view["bots_allowed"], true);
+            assert_eq!(view["standings"][0]["bot"], true);
+            let (status, view) = alpha
+                .post(&app, &format!("/api/bot/tournament/{id}/withdraw"))
+                .await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            assert_eq!(view["standings"][0]["presence"], "withdrawn");
+            bot_page
+                .posted(&app, &join, json!({}), StatusCode::OK)
+                .await;
+        } else {
             bot_page
                 .post_refused(
                     &app,
                     &join,
                     json!({}),
                     StatusCode::FORBIDDEN,
-                    "bot_in_rated_tournament",
+                    "bots_not_allowed",
                 )
                 .await;
-        } else {
-            bot_page
-                .posted(&app, &join, json!({}), StatusCode::OK)
-                .await;
+            refused(
+                alpha.post(&app, &api_join).await,
+                StatusCode::FORBIDDEN,
+                "bots_not_allowed",
+            );
         }
     }
+    // The bot API's join is a bot's: a person's token is refused.
+    let person = Client {
+        token: token(&mut ama, &app, &["board:play"]).await,
+    };
+    let (_, list) = ama.get(&app, "/api/tournaments").await;
+    let open = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["bots_allowed"] == true)
+        .unwrap();
+    refused(
+        person
+            .post(&app, &format!("/api/bot/tournament/{}/join", open["id"]))
+            .await,
+        StatusCode::FORBIDDEN,
+        "not_a_bot",
+    );
     refused(
         alpha
             .call(

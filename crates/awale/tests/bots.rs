@@ -493,14 +493,14 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     ama.goto(&format!("{url}/#games"));
     marked_in(&ama, "My games marked", ".game-card", "Beta");
 
-    // An arena to come and a Swiss that Beta joins: their standings (and
-    // the Swiss's crosstable) mark it.
+    // An arena to come and a Swiss, both letting bots in, that Beta
+    // joins: their standings (and the Swiss's crosstable) mark it.
     let arena = webdriver::page_fetch(
         &ama,
         "POST",
         "/api/tournaments",
         json!({"name": "Bots welcome", "minutes_each": 3, "increment_s": 2, "minutes": 30,
-               "starts_in_minutes": 30}),
+               "starts_in_minutes": 30, "bots_allowed": true}),
     );
     assert_eq!(arena["status"], 200, "{arena}");
     let swiss = webdriver::page_fetch(
@@ -508,7 +508,7 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         "POST",
         "/api/tournaments",
         json!({"kind": "swiss", "name": "Bots Swiss", "minutes_each": 3, "increment_s": 2,
-               "rounds": 3}),
+               "rounds": 3, "bots_allowed": true}),
     );
     assert_eq!(swiss["status"], 200, "{swiss}");
     for made in [&arena, &swiss] {
@@ -545,6 +545,12 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         "the arena's standings marked",
         "#arena-standings",
         "Beta",
+    );
+    // The tournament's page says that bots are welcome.
+    ama.wait_for(
+        "the arena said open to bots",
+        "return document.querySelector('#arena-info').textContent.includes('bots welcome')",
+        20,
     );
     let swiss_id = swiss["body"]["id"].as_i64().unwrap();
     ama.goto(&format!("{url}/#tournament={swiss_id}"));
