@@ -554,6 +554,94 @@ async fn bots_keep_out_of_quick_pairing_and_people_only_tournaments_and_challeng
 }
 
 #[tokio::test]
+async fn draws_offered_declined_and_accepted_and_a_challenge_declined_through_the_api() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let (_, beta) = bot(&app, "Beta").await;
+    let mut alpha_events = alpha.stream(&app, "/api/stream/event").await;
+
+    // A challenge declined: the challenger hears it; it cannot be
+    // accepted after.
+    let (status, made) = alpha
+        .call(
+            &app,
+            "POST",
+            "/api/challenge/Beta",
+            Some(json!({"clock": {"minutes": 3, "increment_seconds": 2}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_i64().unwrap();
+    let (status, declined) = beta
+        .post(&app, &format!("/api/challenge/{id}/decline"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{declined}");
+    assert_eq!(declined["state"], "declined");
+    loop {
+        let heard = alpha_events.of_type("challenge").await;
+        if heard["challenge"]["id"] == id && heard["challenge"]["state"] == "declined" {
+            break;
+        }
+    }
+    let (status, again) = beta
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert!(status.is_client_error(), "{status} {again}");
+
+    // A game (Alpha South): no draw before both have moved.
+    let game = rated_game(&app, &alpha, &beta).await;
+    let draw = |yes: &str| format!("/api/bot/game/{game}/draw/{yes}");
+    let (status, early) = alpha.post(&app, &draw("yes")).await;
+    assert!(status.is_client_error(), "{early}");
+    assert_eq!(early["error"], "draw_too_early");
+    let mut moves = String::new();
+    for mover in [&alpha, &beta] {
+        let mv = a_legal_move(&moves);
+        let (status, done) = mover
+            .post(&app, &format!("/api/bot/game/{game}/move/{mv}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{done}");
+        moves = done["state"]["moves"].as_str().unwrap().to_string();
+    }
+    // Alpha offers; Beta declines; Alpha may not offer again before its
+    // next move.
+    let (status, offered) = alpha.post(&app, &draw("yes")).await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    assert_eq!(offered["state"]["draw_offer"], "S");
+    let (status, pending) = alpha.post(&app, &draw("yes")).await;
+    assert!(status.is_client_error(), "{pending}");
+    assert_eq!(pending["error"], "draw_pending");
+    let (status, no) = beta.post(&app, &draw("no")).await;
+    assert_eq!(status, StatusCode::OK, "{no}");
+    assert_eq!(
+        (&no["state"]["draw_offer"], &no["state"]["status"]),
+        (&Value::Null, &json!("started"))
+    );
+    let (status, refused_again) = alpha.post(&app, &draw("yes")).await;
+    assert!(status.is_client_error(), "{refused_again}");
+    assert_eq!(refused_again["error"], "draw_declined");
+    // Beta offers, Alpha accepts: drawn by agreement, seen on the stream.
+    let mut south = alpha
+        .stream(&app, &format!("/api/bot/game/stream/{game}"))
+        .await;
+    assert_eq!(south.next().await.unwrap()["type"], "gameFull");
+    let (status, offered) = beta.post(&app, &draw("yes")).await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    assert_eq!(offered["state"]["draw_offer"], "N");
+    assert_eq!(south.of_type("gameState").await["draw_offer"], "N");
+    let (status, agreed) = alpha.post(&app, &draw("yes")).await;
+    assert_eq!(status, StatusCode::OK, "{agreed}");
+    assert_eq!(
+        (&agreed["state"]["status"], &agreed["state"]["winner"]),
+        (&json!("agreement"), &Value::Null)
+    );
+    assert_eq!(agreed["state"]["moves"], moves.as_str());
+    let last = south.of_type("gameState").await;
+    assert_eq!(last["status"], "agreement");
+    assert!(south.next().await.is_none(), "the stream ends with the game");
+}
+
+#[tokio::test]
 async fn chat_through_the_api_goes_through_the_one_chat_service_and_its_rules() {
     // Six accounts: more sign-ups than one address may make at once.
     let state = common::memory_state(awale_web::Config {
