@@ -88,6 +88,9 @@ pub struct Args {
     games: usize,
 }
 
+/// How many times a move the token's rate refused is sent again.
+const MOVE_TRIES: usize = 30;
+
 /// What the games share: the client, the options, the games in play.
 struct Bridge {
     api: ApiClient,
@@ -339,12 +342,7 @@ impl Bridge {
             }
             if state["to_move"].as_str() == Some(you.as_str()) {
                 let mv = self.think(engine, rules, &state, increment).await?;
-                let (status, answer) = self
-                    .call("POST", &format!("/api/bot/game/{id}/move/{mv}"), None)
-                    .await?;
-                if !status.is_success() {
-                    eprintln!("awale bot: game {id}: move {mv} refused: {status} {answer}");
-                }
+                self.send_move(id, mv).await?;
             }
             let Some(next) = lines.next().await else {
                 return Ok(false);
@@ -354,6 +352,32 @@ impl Bridge {
                 state = next;
             }
         }
+    }
+
+    /// Sends move `mv` in game `id`; sent again after the wait that a
+    /// `429` asks (`wait_s`: the token's rate, which a fast engine's
+    /// moves exhaust), else the move would never come and the bot lose on
+    /// time. Another refusal is said and left: the game's stream tells
+    /// what the game is now.
+    async fn send_move(&self, id: &str, mv: char) -> anyhow::Result<()> {
+        let path = format!("/api/bot/game/{id}/move/{mv}");
+        for _ in 0..MOVE_TRIES {
+            let (status, answer) = self.call("POST", &path, None).await?;
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                let wait = answer["fields"]["wait_s"]
+                    .as_f64()
+                    .unwrap_or(1.0)
+                    .clamp(0.1, 10.0);
+                eprintln!("awale bot: game {id}: move {mv} sent again in {wait} s (the token's rate)");
+                tokio::time::sleep(Duration::from_secs_f64(wait)).await;
+                continue;
+            }
+            if !status.is_success() {
+                eprintln!("awale bot: game {id}: move {mv} refused: {status} {answer}");
+            }
+            return Ok(());
+        }
+        anyhow::bail!("move {mv}: the server's rate refused it {MOVE_TRIES} times")
     }
 
     /// The engine's move in `state` (its own process, started at the
