@@ -579,7 +579,9 @@ async fn rated_game_lost_by(
         .unwrap();
     common::resign_seated(games, game, side).await.unwrap();
     until(t, id, |v| {
-        v.standings.iter().all(|l| l.game.as_deref() != Some(public))
+        v.standings
+            .iter()
+            .all(|l| l.game.as_deref() != Some(public))
     })
     .await
 }
@@ -701,7 +703,11 @@ async fn a_bot_joins_only_a_tournament_that_allows_bots_rated_or_casual_its_game
         .find(|l| l.name != "Kofi" && l.game.as_ref() == Some(&game))
         .unwrap();
     assert!(opponent.bot);
-    let bot = if opponent.name == "Alpha" { &alpha } else { &beta };
+    let bot = if opponent.name == "Alpha" {
+        &alpha
+    } else {
+        &beta
+    };
     rated_game_lost_by(&games, &t, id, &game, &kofi).await;
     let people = |list: &[awale_model::rating::PlayerRating]| {
         list.iter()

@@ -638,7 +638,10 @@ async fn draws_offered_declined_and_accepted_and_a_challenge_declined_through_th
     assert_eq!(agreed["state"]["moves"], moves.as_str());
     let last = south.of_type("gameState").await;
     assert_eq!(last["status"], "agreement");
-    assert!(south.next().await.is_none(), "the stream ends with the game");
+    assert!(
+        south.next().await.is_none(),
+        "the stream ends with the game"
+    );
 }
 
 #[tokio::test]

@@ -368,7 +368,9 @@ impl Bridge {
                     .as_f64()
                     .unwrap_or(1.0)
                     .clamp(0.1, 10.0);
-                eprintln!("awale bot: game {id}: move {mv} sent again in {wait} s (the token's rate)");
+                eprintln!(
+                    "awale bot: game {id}: move {mv} sent again in {wait} s (the token's rate)"
+                );
                 tokio::time::sleep(Duration::from_secs_f64(wait)).await;
                 continue;
             }

@@ -301,7 +301,12 @@ fn the_bridge_declines_challenges_its_rules_exclude_and_accepts_the_others() {
         ("Alpha", &alpha_cookies, json!({"clock": blitz}), ""),
         // The same from another bot while that game goes on: over
         // --max-games.
-        ("Gamma", &gamma_cookies, json!({"clock": blitz}), "--max-games"),
+        (
+            "Gamma",
+            &gamma_cookies,
+            json!({"clock": blitz}),
+            "--max-games",
+        ),
     ];
     for (who, cookies, body, rule) in checks {
         let id = if who == "Ama" {

@@ -53,10 +53,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/bot/account/upgrade", post(api::upgrade))
         .route("/api/bot/ladder/{ladder}/join", post(ladder::join))
         .route("/api/bot/ladder/{ladder}/leave", post(ladder::leave))
-        .route(
-            "/api/bot/tournament/{id}/join",
-            post(tournaments::bot_join),
-        )
+        .route("/api/bot/tournament/{id}/join", post(tournaments::bot_join))
         .route(
             "/api/bot/tournament/{id}/withdraw",
             post(tournaments::bot_withdraw),
