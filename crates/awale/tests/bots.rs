@@ -323,7 +323,17 @@ fn the_bridge_declines_challenges_its_rules_exclude_and_accepts_the_others() {
             by_api(if who == "Alpha" { &alpha } else { &gamma }, body)
         };
         let seen = answered(&site, cookies, &id);
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        // The bridge logs its answer once the server answered it: the
+        // challenger may see it first.
+        let said = format!(" challenge {id} from ");
+        let start = Instant::now();
+        let text = loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if text.contains(&said) || start.elapsed() > Duration::from_secs(10) {
+                break text;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
         if rule.is_empty() {
             assert_eq!(seen["state"], "accepted", "{seen}: {text}");
             assert!(seen["game"].is_string(), "{seen}");
