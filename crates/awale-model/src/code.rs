@@ -127,12 +127,12 @@ codes! {
     BotApiOnly = "bot_api_only",
     /// The page: "A bot does not join quick pairing: it is challenged."
     BotInPools = "bot_in_pools",
-    /// The page: "A bot joins casual tournaments only: its rated games are on the engine ladder."
-    BotInRatedTournament = "bot_in_rated_tournament",
     /// The page: "A bot plays through the bot API, not the board API."
     BotOnBoardApi = "bot_on_board_api",
     /// The page: "A bot challenges a person to casual games only."
     BotRatedVsPerson = "bot_rated_vs_person",
+    /// The page: "This tournament is for people only: its organiser did not let bots join."
+    BotsNotAllowed = "bots_not_allowed",
     /// The page: "The server is busy: try again in a moment."
     Busy = "busy",
     /// The page: "The game can be called off only before both players have moved, or when your opponent has not made a first move within 30 seconds."

@@ -89,6 +89,8 @@ pub struct ArenaSettings {
     pub minutes: i64,
     /// When it starts (ms since 1970); now or later.
     pub starts_ms: i64,
+    /// Bots may join (else people only).
+    pub bots_allowed: bool,
 }
 
 /// A new tournament refused: its `what` is out of bounds.
@@ -616,6 +618,7 @@ impl Tournaments {
         self.check_made(creator, now).await?;
         self.made(TournamentRow {
             rated: settings.rated,
+            bots_allowed: settings.bots_allowed,
             minutes: settings.minutes,
             starts_ms,
             ends_ms: starts_ms + settings.minutes * 60_000,
@@ -667,6 +670,7 @@ impl Tournaments {
             rounds: 0,
             current_round: 0,
             manual_rounds: false,
+            bots_allowed: false,
         })
     }
 
@@ -775,7 +779,8 @@ impl Tournaments {
     /// # Errors
     ///
     /// `no_such_tournament`, `account_needed`, `tournament_over`,
-    /// `bot_in_rated_tournament`, a storage failure.
+    /// `bots_not_allowed` (a bot, in a tournament of people only), a
+    /// storage failure.
     pub async fn join(
         &self,
         id: i64,
@@ -787,12 +792,13 @@ impl Tournaments {
         let name = name.as_str();
         let bot = self.is_bot(player).await?;
         let room = self.room(id).await?;
-        // A bot's rated games are on the engine ladder, or against a
-        // person who challenged it: a rated tournament is people's.
-        if bot && room.running.lock().await.row.rated {
+        // A bot joins only where its organiser let bots in (as lichess's
+        // "bots allowed"), rated or casual: the people who join such a
+        // tournament chose to meet bots there.
+        if bot && !room.running.lock().await.row.bots_allowed {
             return Err(Error::forbidden(
-                Code::BotInRatedTournament,
-                "a bot joins casual tournaments only: its rated games are on the engine ladder",
+                Code::BotsNotAllowed,
+                "this tournament is for people only: its organiser did not let bots join",
             ));
         }
         let rating = self.rating_of(player, &room).await;

@@ -89,6 +89,7 @@ async fn the_lobby_features_a_running_arenas_top_game() {
         rated: false,
         minutes: 30,
         starts_ms: 0,
+        bots_allowed: false,
     };
     let id = t.create(&player(1), settings).await.unwrap().facts.id;
     for n in 1..=4 {

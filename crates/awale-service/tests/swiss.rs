@@ -36,6 +36,7 @@ fn settings(rounds: i64, manual_rounds: bool) -> SwissSettings {
         rated: false,
         rounds,
         manual_rounds,
+        bots_allowed: false,
     }
 }
 
@@ -374,6 +375,7 @@ async fn rounds_started_by_hand_wait_for_the_organiser_and_refusals_are_codes() 
                 rated: false,
                 minutes: 30,
                 starts_ms: 0,
+                bots_allowed: false,
             },
         )
         .await

@@ -2,7 +2,8 @@
 //! SQLite store: who is free is paired at once through online games; a
 //! game's end frees both; no immediate rematch while others play; streaks
 //! and berserk count; a pause waits for the game's end; the end stops the
-//! pairings while the games in play still count; a restart keeps it going.
+//! pairings while the games in play still count; a restart keeps it going;
+//! a bot joins only a tournament that allows bots, its games rated by pool.
 
 mod common;
 
@@ -27,6 +28,7 @@ fn settings() -> ArenaSettings {
         rated: false,
         minutes: 30,
         starts_ms: 0,
+        bots_allowed: false,
     }
 }
 
@@ -533,4 +535,187 @@ async fn joins_and_withdrawals_are_limited_per_player() {
     );
     // Another player is not held up.
     t.join(id, &player(3), "P3").await.unwrap();
+}
+
+/// An account named `name` (a bot's when `bot`): the player it plays as.
+async fn account(
+    store: &Store,
+    accounts: &awale_service::accounts::Accounts,
+    name: &str,
+    bot: bool,
+) -> awale_model::game::PlayerId {
+    use awale_store::AccountStore;
+    let account = accounts
+        .sign_up(name, "a long enough secret", None, None)
+        .await
+        .unwrap()
+        .account;
+    if bot {
+        store.set_bot(account.id).await.unwrap();
+    }
+    account.player
+}
+
+/// Plays two moves a side in the game `public` (so that it is rated), then
+/// `loser` resigns it; waits until the arena `id` recorded it.
+async fn rated_game_lost_by(
+    games: &Arc<Games>,
+    t: &Arc<Tournaments>,
+    id: i64,
+    public: &str,
+    loser: &awale_model::game::PlayerId,
+) -> TournamentView {
+    let game = games.find(public, None).await.unwrap();
+    for _ in 0..4 {
+        let g = games.load(game).await.unwrap();
+        let mv = g.game.legal_moves()[0];
+        let ply = g.game.plies().len();
+        play_seated(games, game, Some(ply), mv).await.unwrap();
+    }
+    let g = games.load(game).await.unwrap();
+    let side = awale_core::Side::BOTH
+        .into_iter()
+        .find(|s| g.seats[s.index()].as_ref().unwrap().player == *loser)
+        .unwrap();
+    common::resign_seated(games, game, side).await.unwrap();
+    until(t, id, |v| {
+        v.standings
+            .iter()
+            .all(|l| l.game.as_deref() != Some(public))
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_bot_joins_only_a_tournament_that_allows_bots_rated_or_casual_its_games_rated_by_pool() {
+    use awale_model::rating::Pool;
+    use awale_store::RatingStore;
+    let store = Store::in_memory().unwrap();
+    let shared = Arc::new(store.clone());
+    let games = Arc::new(
+        Games::new(shared.clone(), Arc::new(Hub::default()))
+            .with_ratings(shared.clone())
+            .with_bots(shared.clone())
+            .with_clock(Clock::adjustable()),
+    );
+    let accounts =
+        awale_service::accounts::Accounts::with_cost(shared.clone(), Arc::clone(&games), 1024, 1)
+            .unwrap();
+    let t = Tournaments::new(Arc::clone(&games), shared.clone(), Some(shared.clone()));
+    t.start().unwrap();
+    let ama = account(&store, &accounts, "Ama", false).await;
+    let kofi = account(&store, &accounts, "Kofi", false).await;
+    let alpha = account(&store, &accounts, "Alpha", true).await;
+    let beta = account(&store, &accounts, "Beta", true).await;
+
+    // People only (the default), rated or casual, arena or Swiss: a bot is
+    // refused, a person joins.
+    for rated in [true, false] {
+        let arena = ArenaSettings {
+            rated,
+            ..settings()
+        };
+        let id = t.create(&ama, arena).await.unwrap().facts.id;
+        let view = t.get(id, None).await.unwrap();
+        assert!(!view.facts.bots_allowed);
+        common::refused_as(t.join(id, &alpha, "").await, "bots_not_allowed");
+        assert_eq!(t.join(id, &kofi, "").await.unwrap().players, 1);
+    }
+    let swiss = t
+        .create_swiss(
+            &ama,
+            awale_service::tournaments::SwissSettings {
+                name: "Club".into(),
+                clock: (60_000, 1_000),
+                rated: false,
+                rounds: 3,
+                manual_rounds: true,
+                bots_allowed: false,
+            },
+        )
+        .await
+        .unwrap()
+        .facts
+        .id;
+    common::refused_as(t.join(swiss, &beta, "").await, "bots_not_allowed");
+
+    // A rated arena that allows bots: both bots join and meet.
+    let item = t
+        .create(
+            &kofi,
+            ArenaSettings {
+                rated: true,
+                bots_allowed: true,
+                ..settings()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(item.facts.rated && item.facts.bots_allowed);
+    let id = item.facts.id;
+    until(&t, id, |v| v.facts.state == TournamentState::Started).await;
+    t.join(id, &alpha, "").await.unwrap();
+    let view = t.join(id, &beta, "").await.unwrap();
+    assert!(view.facts.bots_allowed);
+    assert!(view.standings.iter().all(|l| l.bot), "{view:?}");
+    let bots_game = view.standings[0].game.clone().expect("the bots paired");
+    // A person joins meanwhile (and waits for the bots' game to end).
+    let view = t.join(id, &kofi, "").await.unwrap();
+    let kofi_line = view.standings.iter().find(|l| l.name == "Kofi").unwrap();
+    assert!(!kofi_line.bot && kofi_line.game.is_none());
+
+    // Bot against bot: rated in the bots' pool, never in people's.
+    rated_game_lost_by(&games, &t, id, &bots_game, &beta).await;
+    for bot in [&alpha, &beta] {
+        let pools: Vec<Pool> = store
+            .ratings(bot.clone())
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.pool)
+            .collect();
+        assert!(
+            pools.iter().all(|p| matches!(p, Pool::Bots(_))) && !pools.is_empty(),
+            "{pools:?}"
+        );
+    }
+
+    // Then the person meets a bot (the fresh pair first): that game is
+    // rated in people's pool, as any rated game a person chose to play
+    // against a bot (here by joining a tournament open to bots).
+    let view = until(&t, id, |v| {
+        v.standings
+            .iter()
+            .any(|l| l.name == "Kofi" && l.game.is_some())
+    })
+    .await;
+    let game = view
+        .standings
+        .iter()
+        .find(|l| l.name == "Kofi")
+        .unwrap()
+        .game
+        .clone()
+        .unwrap();
+    let opponent = view
+        .standings
+        .iter()
+        .find(|l| l.name != "Kofi" && l.game.as_ref() == Some(&game))
+        .unwrap();
+    assert!(opponent.bot);
+    let bot = if opponent.name == "Alpha" {
+        &alpha
+    } else {
+        &beta
+    };
+    rated_game_lost_by(&games, &t, id, &game, &kofi).await;
+    let people = |list: &[awale_model::rating::PlayerRating]| {
+        list.iter()
+            .find(|r| matches!(r.pool, Pool::People(_)))
+            .map(|r| r.glicko.rating)
+    };
+    let kofi_people = people(&store.ratings(kofi.clone()).await.unwrap());
+    let bot_people = people(&store.ratings(bot.clone()).await.unwrap());
+    assert!(kofi_people.is_some_and(|r| r < 1500.0), "{kofi_people:?}");
+    assert!(bot_people.is_some_and(|r| r > 1500.0), "{bot_people:?}");
 }

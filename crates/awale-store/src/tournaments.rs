@@ -45,6 +45,9 @@ pub struct TournamentRow {
     /// A Swiss whose organiser starts each round by hand (else each round
     /// is paired as the last ends).
     pub manual_rounds: bool,
+    /// Bots may join it (else it is people's only), as its organiser
+    /// chose.
+    pub bots_allowed: bool,
 }
 
 /// One player of a tournament.
@@ -157,7 +160,8 @@ pub struct TournamentHold(
 /// The columns of a tournament's row, as [`tournament_row`] reads them.
 pub(crate) const TOURNAMENT_COLUMNS: &str =
     "id, kind, name, clock_initial_ms, clock_increment_ms, rated, \
-     minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds";
+     minutes, starts_ms, ends_ms, creator, state, created_ms, rounds, current_round, manual_rounds, \
+     bots_allowed";
 
 /// A tournament from a row of [`TOURNAMENT_COLUMNS`], in either store.
 pub(crate) fn tournament_row<R: Cells>(r: &R) -> Result<TournamentRow, R::Error> {
@@ -176,6 +180,7 @@ pub(crate) fn tournament_row<R: Cells>(r: &R) -> Result<TournamentRow, R::Error>
         rounds: r.cell(12)?,
         current_round: r.cell(13)?,
         manual_rounds: r.cell(14)?,
+        bots_allowed: r.cell(15)?,
     })
 }
 
@@ -228,11 +233,11 @@ pub(crate) fn bye_row<R: Cells>(r: &R) -> Result<ByeRow, R::Error> {
 /// Tournament `?1`'s state, end, name, rounds and current round.
 /// Stores a new tournament (kind, name, clock, rated, length, start, end,
 /// creator, state, making, rounds, current round, rounds started by
-/// hand): its id.
+/// hand, bots allowed): its id.
 pub(crate) const ADD_TOURNAMENT: &str = "INSERT INTO tournaments (kind, name, clock_initial_ms,
         clock_increment_ms, rated, minutes, starts_ms, ends_ms, creator, state, created_ms,
-        rounds, current_round, manual_rounds)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id";
+        rounds, current_round, manual_rounds, bots_allowed)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id";
 
 pub(crate) const UPDATE_TOURNAMENT: &str = "UPDATE tournaments SET state = ?2, ends_ms = ?3,
      name = ?4, rounds = ?5, current_round = ?6 WHERE id = ?1";

@@ -1230,6 +1230,7 @@ fn a_tournaments_chat_is_kept_by_both_stores_its_last_lines_only() {
             rounds: 0,
             current_round: 0,
             manual_rounds: false,
+            bots_allowed: false,
         };
         let one = store.create_tournament(row("one")).await.unwrap().id;
         let two = store.create_tournament(row("two")).await.unwrap().id;
@@ -2165,6 +2166,7 @@ fn a_games_file_is_copied_whole_and_checked() {
                 rounds: 3,
                 current_round: 2,
                 manual_rounds: true,
+                bots_allowed: true,
             })
             .await
             .unwrap();

@@ -31,6 +31,7 @@ fn arena(creator: u8, starts_ms: i64) -> TournamentRow {
         rounds: 0,
         current_round: 0,
         manual_rounds: false,
+        bots_allowed: false,
     }
 }
 
@@ -169,6 +170,7 @@ fn a_swiss_keeps_its_rounds_its_games_rounds_and_its_byes() {
                 kind: "swiss".into(),
                 rounds: 4,
                 manual_rounds: true,
+                bots_allowed: true,
                 ..arena(1, 5_000)
             })
             .await
@@ -176,6 +178,8 @@ fn a_swiss_keeps_its_rounds_its_games_rounds_and_its_byes() {
         let back = store.load_tournament(t.id).await.unwrap().unwrap();
         assert_eq!(back.tournament, t);
         assert_eq!((t.rounds, t.current_round, t.manual_rounds), (4, 0, true));
+        // Whether bots may join, as made (the arena above: people only).
+        assert!(back.tournament.bots_allowed);
         let first = online_game(&*store).await;
         let second = online_game(&*store).await;
         // Round 1: a game and a bye; then the rounds are cut to 3 (fewer

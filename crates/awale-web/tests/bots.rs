@@ -489,7 +489,7 @@ async fn a_flood_from_one_token_is_refused_and_other_players_are_unaffected() {
 }
 
 #[tokio::test]
-async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_people_to_casual_games_only(
+async fn bots_keep_out_of_quick_pairing_and_people_only_tournaments_and_challenge_people_to_casual_games_only(
 ) {
     let app = memory_app();
     let (mut bot_page, alpha) = bot(&app, "Alpha").await;
@@ -503,10 +503,16 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
         )
         .await;
     let mut ama = Browser::account(&app, "Ama").await;
-    // Nor does it join a rated tournament (people's); a casual one, yes.
-    for (rated, kind) in [(true, "arena"), (true, "swiss"), (false, "arena")] {
+    // A tournament is people's unless its organiser lets bots in: then a
+    // bot joins it, rated or casual (from its page or with its token);
+    // else it is refused.
+    for (rated, kind, bots) in [
+        (true, "arena", false),
+        (false, "swiss", false),
+        (true, "arena", true),
+    ] {
         let mut settings = json!({"kind": kind, "name": "Open", "minutes_each": 3,
-                                  "increment_s": 2, "rated": rated});
+                                  "increment_s": 2, "rated": rated, "bots_allowed": bots});
         if kind == "arena" {
             settings["minutes"] = json!(30);
             settings["starts_in_minutes"] = json!(30);
@@ -516,23 +522,58 @@ async fn bots_keep_out_of_quick_pairing_and_rated_tournaments_and_challenge_peop
         let made = ama
             .posted(&app, "/api/tournaments", settings, StatusCode::OK)
             .await;
-        let join = format!("/api/tournaments/{}/join", made["id"]);
-        if rated {
+        assert_eq!(made["bots_allowed"], bots);
+        let id = &made["id"];
+        let join = format!("/api/tournaments/{id}/join");
+        let api_join = format!("/api/bot/tournament/{id}/join");
+        if bots {
+            let (status, view) = alpha.post(&app, &api_join).await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            assert_eq!(view["bots_allowed"], true);
+            assert_eq!(view["standings"][0]["bot"], true);
+            let (status, view) = alpha
+                .post(&app, &format!("/api/bot/tournament/{id}/withdraw"))
+                .await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            assert_eq!(view["standings"][0]["presence"], "withdrawn");
+            bot_page
+                .posted(&app, &join, json!({}), StatusCode::OK)
+                .await;
+        } else {
             bot_page
                 .post_refused(
                     &app,
                     &join,
                     json!({}),
                     StatusCode::FORBIDDEN,
-                    "bot_in_rated_tournament",
+                    "bots_not_allowed",
                 )
                 .await;
-        } else {
-            bot_page
-                .posted(&app, &join, json!({}), StatusCode::OK)
-                .await;
+            refused(
+                alpha.post(&app, &api_join).await,
+                StatusCode::FORBIDDEN,
+                "bots_not_allowed",
+            );
         }
     }
+    // The bot API's join is a bot's: a person's token is refused.
+    let person = Client {
+        token: token(&mut ama, &app, &["board:play"]).await,
+    };
+    let (_, list) = ama.get(&app, "/api/tournaments").await;
+    let open = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["bots_allowed"] == true)
+        .unwrap();
+    refused(
+        person
+            .post(&app, &format!("/api/bot/tournament/{}/join", open["id"]))
+            .await,
+        StatusCode::FORBIDDEN,
+        "not_a_bot",
+    );
     refused(
         alpha
             .call(
@@ -885,6 +926,97 @@ async fn a_read_token_reads_its_account_and_games_and_does_nothing_else() {
     let (_, view) = ama.get(&app, &format!("/api/games/{game}")).await;
     assert_eq!(view["plies"], json!([]), "{view}");
     assert!(view["end"].is_null(), "{view}");
+}
+
+#[tokio::test]
+async fn draws_offered_declined_and_accepted_and_a_challenge_declined_through_the_api() {
+    let app = memory_app();
+    let (_, alpha) = bot(&app, "Alpha").await;
+    let (_, beta) = bot(&app, "Beta").await;
+    let mut alpha_events = alpha.stream(&app, "/api/stream/event").await;
+
+    // A challenge declined: the challenger hears it; it cannot be
+    // accepted after.
+    let (status, made) = alpha
+        .call(
+            &app,
+            "POST",
+            "/api/challenge/Beta",
+            Some(json!({"clock": {"minutes": 3, "increment_seconds": 2}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let id = made["id"].as_i64().unwrap();
+    let (status, declined) = beta
+        .post(&app, &format!("/api/challenge/{id}/decline"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{declined}");
+    assert_eq!(declined["state"], "declined");
+    loop {
+        let heard = alpha_events.of_type("challenge").await;
+        if heard["challenge"]["id"] == id && heard["challenge"]["state"] == "declined" {
+            break;
+        }
+    }
+    let (status, again) = beta
+        .post(&app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert!(status.is_client_error(), "{status} {again}");
+
+    // A game (Alpha South): no draw before both have moved.
+    let game = rated_game(&app, &alpha, &beta).await;
+    let draw = |yes: &str| format!("/api/bot/game/{game}/draw/{yes}");
+    let (status, early) = alpha.post(&app, &draw("yes")).await;
+    assert!(status.is_client_error(), "{early}");
+    assert_eq!(early["error"], "draw_too_early");
+    let mut moves = String::new();
+    for mover in [&alpha, &beta] {
+        let mv = a_legal_move(&moves);
+        let (status, done) = mover
+            .post(&app, &format!("/api/bot/game/{game}/move/{mv}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{done}");
+        moves = done["state"]["moves"].as_str().unwrap().to_string();
+    }
+    // Alpha offers; Beta declines; Alpha may not offer again before its
+    // next move.
+    let (status, offered) = alpha.post(&app, &draw("yes")).await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    assert_eq!(offered["state"]["draw_offer"], "S");
+    let (status, pending) = alpha.post(&app, &draw("yes")).await;
+    assert!(status.is_client_error(), "{pending}");
+    assert_eq!(pending["error"], "draw_pending");
+    let (status, no) = beta.post(&app, &draw("no")).await;
+    assert_eq!(status, StatusCode::OK, "{no}");
+    assert_eq!(
+        (&no["state"]["draw_offer"], &no["state"]["status"]),
+        (&Value::Null, &json!("started"))
+    );
+    let (status, refused_again) = alpha.post(&app, &draw("yes")).await;
+    assert!(status.is_client_error(), "{refused_again}");
+    assert_eq!(refused_again["error"], "draw_declined");
+    // Beta offers, Alpha accepts: drawn by agreement, seen on the stream.
+    let mut south = alpha
+        .stream(&app, &format!("/api/bot/game/stream/{game}"))
+        .await;
+    assert_eq!(south.next().await.unwrap()["type"], "gameFull");
+    let (status, offered) = beta.post(&app, &draw("yes")).await;
+    assert_eq!(status, StatusCode::OK, "{offered}");
+    assert_eq!(offered["state"]["draw_offer"], "N");
+    assert_eq!(south.of_type("gameState").await["draw_offer"], "N");
+    let (status, agreed) = alpha.post(&app, &draw("yes")).await;
+    assert_eq!(status, StatusCode::OK, "{agreed}");
+    assert_eq!(
+        (&agreed["state"]["status"], &agreed["state"]["winner"]),
+        (&json!("agreement"), &Value::Null)
+    );
+    assert_eq!(agreed["state"]["moves"], moves.as_str());
+    let last = south.of_type("gameState").await;
+    assert_eq!(last["status"], "agreement");
+    assert!(
+        south.next().await.is_none(),
+        "the stream ends with the game"
+    );
 }
 
 #[tokio::test]

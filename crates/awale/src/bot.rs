@@ -2,7 +2,7 @@
 //! speaks the Oware engine protocol (this program's `awale uci`, or
 //! another), as lichess-bot is for UCI engines. It listens to the bot's
 //! events, accepts the challenges its rules allow (speeds, rated or
-//! casual, at most N games at once), plays each game with
+//! casual, people or bots, at most N games at once), plays each game with
 //! its own engine process fed the clock, goes on after a dropped
 //! connection (the event stream lists the games going on when it opens
 //! again), and logs each game. Docs: docs/BOTS.md.
@@ -42,16 +42,31 @@ pub struct Args {
     /// The most games played at once.
     #[arg(long, default_value_t = 2)]
     max_games: usize,
-    /// The speeds accepted (`bullet,blitz,rapid,classical`).
+    /// The speeds accepted (`bullet,blitz,rapid,classical`; also
+    /// `ultra_bullet`, `correspondence`).
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "bullet,blitz,rapid,classical"
+        default_value = "bullet,blitz,rapid,classical",
+        value_parser = ["ultra_bullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
     )]
     speeds: Vec<String>,
     /// Accept rated challenges, casual ones, or both (`rated,casual`).
-    #[arg(long, value_delimiter = ',', default_value = "rated,casual")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "rated,casual",
+        value_parser = ["rated", "casual"]
+    )]
     modes: Vec<String>,
+    /// Accept challenges from people, from bots, or both (`people,bots`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "people,bots",
+        value_parser = ["people", "bots"]
+    )]
+    opponents: Vec<String>,
     /// Challenge this player or bot once connected.
     #[arg(long)]
     challenge: Option<String>,
@@ -72,6 +87,9 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     games: usize,
 }
+
+/// How many times a move the token's rate refused is sent again.
+const MOVE_TRIES: usize = 30;
 
 /// What the games share: the client, the options, the games in play.
 struct Bridge {
@@ -207,18 +225,25 @@ impl Bridge {
             Some("challenge") => self.answer(&event["challenge"]).await,
             Some("gameStart") => {
                 if let Some(game) = event["game"].as_str() {
-                    let game = game.to_string();
-                    if lock(&self.playing).insert(game.clone()) {
-                        tokio::spawn(self.clone().play(game));
-                    }
+                    self.start(game);
                 }
             }
             _ => {}
         }
     }
 
+    /// Plays game `id` unless it is played already.
+    fn start(self: &Arc<Self>, id: &str) {
+        if lock(&self.playing).insert(id.to_string()) {
+            tokio::spawn(self.clone().play(id.to_string()));
+        }
+    }
+
     /// Accepts or declines a challenge received, by the bridge's rules.
-    async fn answer(&self, c: &Value) {
+    /// An accepted challenge's game counts at once towards `--max-games`
+    /// (before its `gameStart` comes), so that challenges that come
+    /// together are not all accepted.
+    async fn answer(self: &Arc<Self>, c: &Value) {
         if c["sent"].as_bool() != Some(false) || c["state"] != "open" {
             return;
         }
@@ -229,16 +254,12 @@ impl Bridge {
         } else {
             "casual"
         };
-        let busy = lock(&self.playing).len() >= self.args.max_games;
-        let refuse = if busy {
-            Some("busy")
-        } else if !self.args.speeds.iter().any(|s| s == speed) {
-            Some("speed")
-        } else if !self.args.modes.iter().any(|m| m == mode) {
-            Some("mode")
+        let opponent = if c["from_bot"].as_bool() == Some(true) {
+            "bots"
         } else {
-            None
+            "people"
         };
+        let refuse = refusal(&self.args, lock(&self.playing).len(), speed, mode, opponent);
         let (verb, why) = match refuse {
             Some(why) => ("decline", why),
             None => ("accept", "its rules allow it"),
@@ -247,10 +268,15 @@ impl Bridge {
             .call("POST", &format!("/api/challenge/{id}/{verb}"), None)
             .await
         {
-            Ok((status, _)) => eprintln!(
-                "awale bot: {verb} challenge {id} from {} ({speed}, {mode}): {why} ({status})",
-                c["from"]
-            ),
+            Ok((status, answer)) => {
+                eprintln!(
+                    "awale bot: {verb} challenge {id} from {} ({speed}, {mode}, {opponent}): {why} ({status})",
+                    c["from"]
+                );
+                if let Some(game) = answer["game"].as_str().filter(|_| status.is_success()) {
+                    self.start(game);
+                }
+            }
             Err(e) => eprintln!("awale bot: challenge {id}: {e}"),
         }
     }
@@ -316,12 +342,7 @@ impl Bridge {
             }
             if state["to_move"].as_str() == Some(you.as_str()) {
                 let mv = self.think(engine, rules, &state, increment).await?;
-                let (status, answer) = self
-                    .call("POST", &format!("/api/bot/game/{id}/move/{mv}"), None)
-                    .await?;
-                if !status.is_success() {
-                    eprintln!("awale bot: game {id}: move {mv} refused: {status} {answer}");
-                }
+                self.send_move(id, mv).await?;
             }
             let Some(next) = lines.next().await else {
                 return Ok(false);
@@ -331,6 +352,34 @@ impl Bridge {
                 state = next;
             }
         }
+    }
+
+    /// Sends move `mv` in game `id`; sent again after the wait that a
+    /// `429` asks (`wait_s`: the token's rate, which a fast engine's
+    /// moves exhaust), else the move would never come and the bot lose on
+    /// time. Another refusal is said and left: the game's stream tells
+    /// what the game is now.
+    async fn send_move(&self, id: &str, mv: char) -> anyhow::Result<()> {
+        let path = format!("/api/bot/game/{id}/move/{mv}");
+        for _ in 0..MOVE_TRIES {
+            let (status, answer) = self.call("POST", &path, None).await?;
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                let wait = answer["fields"]["wait_s"]
+                    .as_f64()
+                    .unwrap_or(1.0)
+                    .clamp(0.1, 10.0);
+                eprintln!(
+                    "awale bot: game {id}: move {mv} sent again in {wait} s (the token's rate)"
+                );
+                tokio::time::sleep(Duration::from_secs_f64(wait)).await;
+                continue;
+            }
+            if !status.is_success() {
+                eprintln!("awale bot: game {id}: move {mv} refused: {status} {answer}");
+            }
+            return Ok(());
+        }
+        anyhow::bail!("move {mv}: the server's rate refused it {MOVE_TRIES} times")
     }
 
     /// The engine's move in `state` (its own process, started at the
@@ -431,6 +480,29 @@ impl Bridge {
                 eprintln!("awale bot: game {id} not logged: {e}");
             }
         }
+    }
+}
+
+/// Why the bridge's rules decline a challenge of `speed`, `mode` (`rated`,
+/// `casual`) from `opponent` (`people`, `bots`) while `playing` games go
+/// on; None: accepted.
+fn refusal(
+    args: &Args,
+    playing: usize,
+    speed: &str,
+    mode: &str,
+    opponent: &str,
+) -> Option<&'static str> {
+    if playing >= args.max_games {
+        Some("busy: --max-games reached")
+    } else if !args.speeds.iter().any(|s| s == speed) {
+        Some("its speed is not among --speeds")
+    } else if !args.modes.iter().any(|m| m == mode) {
+        Some("rated or casual: not among --modes")
+    } else if !args.opponents.iter().any(|o| o == opponent) {
+        Some("its challenger's kind is not among --opponents")
+    } else {
+        None
     }
 }
 

@@ -2,7 +2,10 @@
 //! accounts with their tokens, and two `awale bot` bridges around `awale
 //! uci` at two levels; one challenges the other, they play a rated game
 //! to its end through the API, and the ratings show it. Then a bridge
-//! killed mid-game and started again goes on with the same game.
+//! killed mid-game and started again goes on with the same game, moving
+//! after the restart, to an end by the rules; and a bridge's rules (speeds,
+//! rated or casual, people or bots, at most N games) decline challenges,
+//! the challengers seeing it.
 
 mod webdriver;
 
@@ -161,6 +164,13 @@ fn a_bridge_killed_mid_game_and_started_again_goes_on_with_the_same_game() {
     a.0.kill().unwrap();
     a.0.wait().unwrap();
     drop(a);
+    // The moves made before the restart.
+    let plies = |game: &str| {
+        let (status, view) = site.call("GET", &format!("/api/games/{game}"), None);
+        assert_eq!(status, 200, "{view}");
+        (view["plies"].as_array().map_or(0, Vec::len), view)
+    };
+    let (before, _) = plies(&game);
     std::fs::OpenOptions::new()
         .append(true)
         .open(&alpha_log)
@@ -174,6 +184,171 @@ fn a_bridge_killed_mid_game_and_started_again_goes_on_with_the_same_game() {
     let after = log.split("--- killed, started again ---").nth(1).unwrap();
     assert!(after.contains(&format!("game {game} starts")), "{log}");
     assert!(after.contains(&format!("game {game}: ")), "{log}");
+    // It ended by the rules (neither flag fell, nobody left), and the
+    // restarted bridge moved: the sides alternate, so two moves more than
+    // at the kill hold one of Alpha's.
+    let (after, view) = plies(&game);
+    let reason = view["end"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        ["starvation", "repetition", "target", "empty_board"].contains(&reason),
+        "an end by the rules, not on time: {view}"
+    );
+    assert!(
+        after >= before + 2,
+        "moves after the restart: {before} then {after}: {log}"
+    );
+}
+
+/// A bot's account named `name` (player `n`): its cookies (to read its
+/// challenges as the page does) and its token of scope `bot:play`.
+fn bot_with_cookies(site: &Site, name: &str, n: u8) -> (String, String) {
+    let cookies = account_cookies(site, name, n);
+    let (status, answer, _) = request_as(site, "POST", "/api/account/bot", &cookies, json!({}));
+    assert_eq!(status, 200, "{answer}");
+    let token = make_token(site, &cookies, &["bot:play"]);
+    (cookies, token)
+}
+
+/// Challenge `id` as its challenger (of `cookies`) sees it once it is
+/// answered (30 s at most).
+fn answered(site: &Site, cookies: &str, id: &Value) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, mine, _) = request_as(site, "GET", "/api/challenges", cookies, json!({}));
+        assert_eq!(status, 200, "{mine}");
+        let sent = mine["sent"]
+            .as_array()
+            .and_then(|s| s.iter().find(|c| c["id"] == *id).cloned())
+            .unwrap_or_else(|| panic!("challenge {id} among those sent: {mine}"));
+        if sent["state"] != "open" {
+            return sent;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "challenge {id} never answered: {sent}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_bridge_declines_challenges_its_rules_exclude_and_accepts_the_others() {
+    let site = Site::start("bots_rules");
+    let dir = webdriver::temp_dir("bots_rules_logs");
+    let beta = bot_token(&site, "Beta", 2);
+    let log = dir.join("beta.log");
+    // Blitz only, casual only, bots only, one game at a time.
+    let _b = bridge(
+        &site,
+        &beta,
+        1,
+        &log,
+        &[
+            "--speeds",
+            "blitz",
+            "--modes",
+            "casual",
+            "--opponents",
+            "bots",
+            "--max-games",
+            "1",
+        ],
+    );
+    let start = Instant::now();
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("connected")
+    {
+        assert!(start.elapsed() < Duration::from_secs(30), "never connected");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (alpha_cookies, alpha) = bot_with_cookies(&site, "Alpha", 1);
+    let (gamma_cookies, gamma) = bot_with_cookies(&site, "Gamma", 4);
+    let ama = account_cookies(&site, "Ama", 3);
+    let blitz = json!({"minutes": 3, "increment_seconds": 2});
+    // Each challenge, by whom (cookies, and the token for a bot's through
+    // the API), what it asks, and whether the bridge takes it, in order:
+    // the one accepted makes the last one too many.
+    let by_api = |token: &str, body: Value| {
+        let (status, made, _) = request_as(
+            &site,
+            "POST",
+            "/api/challenge/Beta",
+            &format!("Bearer {token}"),
+            body,
+        );
+        assert_eq!(status, 201, "{made}");
+        made["id"].clone()
+    };
+    let checks: [(&str, &str, Value, &str); 5] = [
+        // A person: not among --opponents.
+        ("Ama", &ama, Value::Null, "--opponents"),
+        // Bullet: not among --speeds.
+        (
+            "Alpha",
+            &alpha_cookies,
+            json!({"clock": {"minutes": 1, "increment_seconds": 0}}),
+            "--speeds",
+        ),
+        // Rated: not among --modes.
+        (
+            "Alpha",
+            &alpha_cookies,
+            json!({"clock": blitz, "rated": true}),
+            "--modes",
+        ),
+        // Blitz, casual, from a bot: accepted.
+        ("Alpha", &alpha_cookies, json!({"clock": blitz}), ""),
+        // The same from another bot while that game goes on: over
+        // --max-games.
+        (
+            "Gamma",
+            &gamma_cookies,
+            json!({"clock": blitz}),
+            "--max-games",
+        ),
+    ];
+    for (who, cookies, body, rule) in checks {
+        let id = if who == "Ama" {
+            let (status, made, _) = request_as(
+                &site,
+                "POST",
+                "/api/challenges",
+                cookies,
+                json!({"to": "Beta", "clock": blitz}),
+            );
+            assert_eq!(status, 201, "{made}");
+            made["id"].clone()
+        } else {
+            by_api(if who == "Alpha" { &alpha } else { &gamma }, body)
+        };
+        let seen = answered(&site, cookies, &id);
+        // The bridge logs its answer once the server answered it: the
+        // challenger may see it first.
+        let said = format!(" challenge {id} from ");
+        let start = Instant::now();
+        let text = loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if text.contains(&said) || start.elapsed() > Duration::from_secs(10) {
+                break text;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        if rule.is_empty() {
+            assert_eq!(seen["state"], "accepted", "{seen}: {text}");
+            assert!(seen["game"].is_string(), "{seen}");
+            // The game begins (the bridge plays it).
+            assert_eq!(started(&log), seen["game"].as_str().unwrap());
+        } else {
+            assert_eq!(seen["state"], "declined", "{who}'s {seen}: {text}");
+            let said = format!("decline challenge {id} ");
+            let line = text
+                .lines()
+                .find(|l| l.contains(&said))
+                .unwrap_or_else(|| panic!("the decline of {id} logged: {text}"));
+            assert!(line.contains(rule), "declined by {rule}: {line}");
+        }
+    }
 }
 
 /// What a child process wrote on its standard output so far, gathered by
@@ -490,14 +665,14 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     ama.goto(&format!("{url}/#games"));
     marked_in(&ama, "My games marked", ".game-card", "Beta");
 
-    // An arena to come and a Swiss that Beta joins: their standings (and
-    // the Swiss's crosstable) mark it.
+    // An arena to come and a Swiss, both letting bots in, that Beta
+    // joins: their standings (and the Swiss's crosstable) mark it.
     let arena = webdriver::page_fetch(
         &ama,
         "POST",
         "/api/tournaments",
         json!({"name": "Bots welcome", "minutes_each": 3, "increment_s": 2, "minutes": 30,
-               "starts_in_minutes": 30}),
+               "starts_in_minutes": 30, "bots_allowed": true}),
     );
     assert_eq!(arena["status"], 200, "{arena}");
     let swiss = webdriver::page_fetch(
@@ -505,7 +680,7 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         "POST",
         "/api/tournaments",
         json!({"kind": "swiss", "name": "Bots Swiss", "minutes_each": 3, "increment_s": 2,
-               "rounds": 3}),
+               "rounds": 3, "bots_allowed": true}),
     );
     assert_eq!(swiss["status"], 200, "{swiss}");
     for made in [&arena, &swiss] {
@@ -542,6 +717,12 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
         "the arena's standings marked",
         "#arena-standings",
         "Beta",
+    );
+    // The tournament's page says that bots are welcome.
+    ama.wait_for(
+        "the arena said open to bots",
+        "return document.querySelector('#arena-info').textContent.includes('bots welcome')",
+        20,
     );
     let swiss_id = swiss["body"]["id"].as_i64().unwrap();
     ama.goto(&format!("{url}/#tournament={swiss_id}"));

@@ -115,6 +115,8 @@ impl Tournaments {
                     rounds: 0,
                     current_round: 0,
                     manual_rounds: false,
+                    // The server's schedule is people's.
+                    bots_allowed: false,
                 })
                 .await?;
             self.room(row.id).await?;

@@ -49,6 +49,8 @@ pub struct SwissSettings {
     /// The organiser starts each round (else each is paired as the last
     /// ends).
     pub manual_rounds: bool,
+    /// Bots may join (else people only).
+    pub bots_allowed: bool,
 }
 
 /// One game of the round shown.
@@ -354,6 +356,7 @@ impl Tournaments {
             rated: settings.rated,
             rounds: settings.rounds,
             manual_rounds: settings.manual_rounds,
+            bots_allowed: settings.bots_allowed,
             ..row
         })
         .await

@@ -57,6 +57,8 @@ pub struct TournamentFacts {
     pub increment_ms: i64,
     /// Rated or casual.
     pub rated: bool,
+    /// Bots may join it (else it is people's only).
+    pub bots_allowed: bool,
     /// Its length (minutes).
     pub minutes: i64,
     /// When it starts and ends.
@@ -77,6 +79,7 @@ impl TournamentFacts {
             initial_ms: t.clock.0,
             increment_ms: t.clock.1,
             rated: t.rated,
+            bots_allowed: t.bots_allowed,
             minutes: t.minutes,
             starts_ms: t.starts_ms,
             ends_ms: t.ends_ms,

@@ -9,7 +9,7 @@ use crate::schema::{LEVELS, LEVELS_MARKED, PERFECT_MOVES_UP};
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
-pub const SCHEMA_VERSION: i64 = 18;
+pub const SCHEMA_VERSION: i64 = 19;
 
 /// Where a version's SQL comes from.
 enum Source {
@@ -45,7 +45,7 @@ impl Source {
 /// Each version's SQL, run on a database of an older version: what a new
 /// database starts from (the games file's version 3 at once), then one
 /// version at a time, as the games file's.
-const MIGRATIONS: [(i64, &[Source]); 16] = [
+const MIGRATIONS: [(i64, &[Source]); 17] = [
     // The games and their moves, made whole (the games file's version 2
     // alters the games of version 1), then the rest of version 2 (the
     // indexes, reviews, chat, players, meta) and version 3 as the games
@@ -91,6 +91,8 @@ const MIGRATIONS: [(i64, &[Source]); 16] = [
     (17, &[GamesFile(include_str!("../token_last_used.sql"))]),
     // Fair play: sightings, flagged pairs, the rated games of each pair.
     (18, &[GamesFile(include_str!("../fair_play.sql"))]),
+    // Tournaments that let bots join.
+    (19, &[GamesFile(include_str!("../tournament_bots.sql"))]),
 ];
 
 // The last file is the version this program writes.
@@ -98,8 +100,9 @@ const _: () = assert!(MIGRATIONS[MIGRATIONS.len() - 1].0 == SCHEMA_VERSION);
 
 /// The columns kept as BOOLEAN here, as 0 or 1 in an INTEGER in the games
 /// file.
-const BOOLEANS: [&str; 8] = [
+const BOOLEANS: [&str; 9] = [
     "bot",
+    "bots_allowed",
     "kid",
     "muted",
     "rated",

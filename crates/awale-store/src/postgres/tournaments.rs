@@ -124,6 +124,7 @@ impl TournamentStore for PgStore {
                         &t.rounds,
                         &t.current_round,
                         &t.manual_rounds,
+                        &t.bots_allowed,
                     ],
                 )
                 .await?;

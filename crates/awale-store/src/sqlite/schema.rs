@@ -79,6 +79,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         // Version 18: fair play kept (where accounts were seen, the pairs
         // flagged for it, the rated games each pair began).
         M::up(include_str!("../fair_play.sql")),
+        // Version 19: tournaments that let bots join.
+        M::up(include_str!("../tournament_bots.sql")),
     ]
 }
 

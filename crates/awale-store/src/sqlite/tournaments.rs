@@ -81,7 +81,8 @@ impl TournamentStore for Store {
                     t.created_ms,
                     t.rounds,
                     t.current_round,
-                    t.manual_rounds
+                    t.manual_rounds,
+                    t.bots_allowed
                 ],
                 |r| r.get(0),
             )?;

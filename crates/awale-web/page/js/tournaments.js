@@ -64,6 +64,12 @@ export async function fillList() {
   renderList();
 }
 
+// "bots welcome" for a tournament its organiser opened to bots (the
+// server's `bots_allowed`), else nothing.
+function botsWelcome(facts) {
+  return facts.bots_allowed ? [t("arena_bots_welcome")] : [];
+}
+
 export function renderList() {
   const ul = $("#arena-list");
   if (!ul) return;
@@ -78,7 +84,7 @@ export function renderList() {
     const info = document.createElement("span");
     info.className = "muted";
     const length = a.kind === "swiss" ? t("swiss_n_rounds", a.rounds) : t("arena_minutes", a.minutes);
-    info.textContent = " · " + [t("arena_kind_" + a.kind), clockText(a), t(a.rated ? "arena_rated" : "arena_casual"), length, t("arena_state_" + a.state), timeText(a.starts_ms)].join(" · ");
+    info.textContent = " · " + [t("arena_kind_" + a.kind), clockText(a), t(a.rated ? "arena_rated" : "arena_casual"), ...botsWelcome(a), length, t("arena_state_" + a.state), timeText(a.starts_ms)].join(" · ");
     li.append(link, info);
     ul.append(li);
   }
@@ -87,7 +93,7 @@ export function renderList() {
 async function create(ev) {
   ev.preventDefault();
   const [each, inc] = $("#arena-clock").value.split("+").map(Number);
-  const common = { name: $("#arena-name").value, minutes_each: each, increment_s: inc, rated: $("#arena-rated").checked };
+  const common = { name: $("#arena-name").value, minutes_each: each, increment_s: inc, rated: $("#arena-rated").checked, bots_allowed: $("#arena-bots").checked };
   const body = $("#arena-kind").value === "swiss"
     ? { ...common, kind: "swiss", rounds: Number($("#swiss-rounds").value), manual_rounds: $("#swiss-manual").checked }
     : { ...common, minutes: Number($("#arena-length").value), starts_in_minutes: Number($("#arena-starts").value) };
@@ -292,7 +298,7 @@ export function render() {
   const swiss = view.swiss || null;
   $("#arena-title").textContent = view.name;
   const length = swiss ? t("swiss_n_rounds", swiss.rounds) : t("arena_minutes", view.minutes);
-  $("#arena-info").textContent = [t("arena_kind_" + view.kind), clockText(view), t(view.rated ? "arena_rated" : "arena_casual"), length, t("arena_players", view.players)].join(" · ");
+  $("#arena-info").textContent = [t("arena_kind_" + view.kind), clockText(view), t(view.rated ? "arena_rated" : "arena_casual"), ...botsWelcome(view), length, t("arena_players", view.players)].join(" · ");
   const status = $("#arena-status");
   if (swiss) status.textContent = swissStatus(view, swiss);
   else if (view.state === "created") status.textContent = t("arena_starts_at", timeText(view.starts_ms));

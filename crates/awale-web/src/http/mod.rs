@@ -53,6 +53,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/bot/account/upgrade", post(api::upgrade))
         .route("/api/bot/ladder/{ladder}/join", post(ladder::join))
         .route("/api/bot/ladder/{ladder}/leave", post(ladder::leave))
+        .route("/api/bot/tournament/{id}/join", post(tournaments::bot_join))
+        .route(
+            "/api/bot/tournament/{id}/withdraw",
+            post(tournaments::bot_withdraw),
+        )
         .route("/api/ladder", get(ladder::show))
         .route("/api/{api}/game/stream/{id}", get(api::game_stream))
         .route("/api/{api}/game/{id}/move/{mv}", post(api::play))

@@ -10,7 +10,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -18,10 +18,13 @@ use futures_util::stream::Stream;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
+use super::api::bearer;
 use super::error::ApiError;
 use super::extract::{player_acts, JsonBody, Player, Session, TournamentId, Viewer};
+use crate::bots::Scope;
 use crate::tournaments::{ArenaSettings, GameMoves, SwissSettings, TournamentItem, TournamentView};
 use crate::{AppState, Error};
+use awale_model::game::PlayerId;
 use awale_model::Code;
 use awale_service::chat::ChatNews;
 use awale_service::pairing::arena::Presence;
@@ -46,6 +49,9 @@ pub struct NewArena {
     /// Rated or casual.
     #[serde(default)]
     rated: bool,
+    /// Bots may join (else people only, the default).
+    #[serde(default)]
+    bots_allowed: bool,
     /// An arena's length in minutes.
     #[serde(default)]
     minutes: Option<i64>,
@@ -109,6 +115,7 @@ pub async fn create(
                 rated: req.rated,
                 rounds: req.rounds.unwrap_or(0),
                 manual_rounds: req.manual_rounds.unwrap_or(false),
+                bots_allowed: req.bots_allowed,
             };
             return Ok(Json(
                 state.shared.tournaments.create_swiss(&me, settings).await?,
@@ -140,6 +147,7 @@ pub async fn create(
             .games
             .now_ms()
             .saturating_add(starts_in * 60_000),
+        bots_allowed: req.bots_allowed,
     };
     Ok(Json(state.shared.tournaments.create(&me, settings).await?))
 }
@@ -172,6 +180,45 @@ player_acts! { TournamentId {
     /// its next round.
     start_round -> TournamentView: tournaments.start_round();
 }}
+
+/// POST /api/bot/tournament/{id}/join: the token's bot (scope
+/// `bot:play`) joins tournament `id`, or comes back to it (lichess's
+/// `/api/tournament/{id}/join`); a tournament of people only refuses it.
+pub async fn bot_join(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    TournamentId(id): TournamentId,
+) -> ApiResult<Json<TournamentView>> {
+    let bot = bot_of(&state, &headers).await?;
+    Ok(Json(state.shared.tournaments.join(id, &bot, "").await?))
+}
+
+/// POST /api/bot/tournament/{id}/withdraw: the token's bot leaves
+/// tournament `id` (during a game, once it ends).
+pub async fn bot_withdraw(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    TournamentId(id): TournamentId,
+) -> ApiResult<Json<TournamentView>> {
+    let bot = bot_of(&state, &headers).await?;
+    Ok(Json(
+        state
+            .shared
+            .tournaments
+            .leave(id, &bot, Presence::Withdrawn)
+            .await?,
+    ))
+}
+
+/// The player of the request's token, of scope `bot:play` (a bot's).
+async fn bot_of(state: &AppState, headers: &HeaderMap) -> ApiResult<PlayerId> {
+    let caller = state
+        .shared
+        .api
+        .caller(bearer(headers), Scope::BotPlay)
+        .await?;
+    Ok(caller.account.player)
+}
 
 /// GET /api/tournaments/{id}/events: `standings` now, then as they change
 /// (at most twice a second; the tournament with the viewer's own game,
