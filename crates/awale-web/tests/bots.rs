@@ -150,6 +150,25 @@ async fn rated_game(app: &Router, alpha: &Client, beta: &Client) -> String {
     accepted["game"].as_str().unwrap().to_string()
 }
 
+/// Ama (South, a person) challenges the bot Alpha to a casual 3+2 game,
+/// which Alpha accepts through the API: the game's public id.
+async fn challenged_bot(app: &Router, ama: &mut Browser, alpha: &Client) -> String {
+    let made = ama
+        .posted(
+            app,
+            "/api/challenges",
+            json!({"to": "Alpha", "clock": {"minutes": 3, "increment_seconds": 2}, "colour": "S"}),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    let (status, accepted) = alpha
+        .post(app, &format!("/api/challenge/{id}/accept"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    accepted["game"].as_str().unwrap().to_string()
+}
+
 #[tokio::test]
 async fn two_bots_challenge_each_other_and_play_a_rated_game_to_its_end_through_the_api() {
     let app = memory_app();
@@ -782,20 +801,7 @@ async fn a_person_playing_through_the_board_api_shows_as_such_on_their_seat() {
     let app = memory_app();
     let (_, alpha) = bot(&app, "Alpha").await;
     let mut ama = Browser::account(&app, "Ama").await;
-    let made = ama
-        .posted(
-            &app,
-            "/api/challenges",
-            json!({"to": "Alpha", "clock": {"minutes": 3, "increment_seconds": 2}, "colour": "S"}),
-            StatusCode::CREATED,
-        )
-        .await;
-    let id = made["id"].as_i64().unwrap();
-    let (status, accepted) = alpha
-        .post(&app, &format!("/api/challenge/{id}/accept"))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{accepted}");
-    let game = accepted["game"].as_str().unwrap().to_string();
+    let game = challenged_bot(&app, &mut ama, &alpha).await;
     let seats = format!("/api/games/{game}/accounts");
     let presence = format!("/api/games/{game}/presence");
     let mut watcher = Browser::opened(&app).await;
@@ -845,20 +851,7 @@ async fn a_read_token_reads_its_account_and_games_and_does_nothing_else() {
     let app = memory_app();
     let (_, alpha) = bot(&app, "Alpha").await;
     let mut ama = Browser::account(&app, "Ama").await;
-    let made = ama
-        .posted(
-            &app,
-            "/api/challenges",
-            json!({"to": "Alpha", "clock": {"minutes": 3, "increment_seconds": 2}, "colour": "S"}),
-            StatusCode::CREATED,
-        )
-        .await;
-    let id = made["id"].as_i64().unwrap();
-    let (status, accepted) = alpha
-        .post(&app, &format!("/api/challenge/{id}/accept"))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{accepted}");
-    let game = accepted["game"].as_str().unwrap().to_string();
+    let game = challenged_bot(&app, &mut ama, &alpha).await;
     let reader = Client {
         token: token(&mut ama, &app, &["read"]).await,
     };

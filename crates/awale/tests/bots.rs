@@ -625,23 +625,12 @@ fn a_bots_name_is_marked_bot_in_the_lobby_my_games_and_tournament_standings() {
     let (status, answer, _) = request_as(&site, "POST", "/api/account/bot", &beta, json!({}));
     assert_eq!(status, 200, "{answer}");
     let beta_api = format!("Bearer {}", make_token(&site, &beta, &["bot:play"]));
-    let made = webdriver::page_fetch(
-        &ama,
-        "POST",
-        "/api/challenges",
-        json!({"to": "Beta", "clock": {"minutes": 5, "increment_seconds": 0}}),
-    );
-    assert_eq!(made["status"], 201, "{made}");
-    let id = made["body"]["id"].as_i64().expect("the challenge");
-    let (status, accepted, _) = request_as(
+    let game = webdriver::challenge_accepted_by_bot(
         &site,
-        "POST",
-        &format!("/api/challenge/{id}/accept"),
+        &ama,
+        json!({"to": "Beta", "clock": {"minutes": 5, "increment_seconds": 0}}),
         &beta_api,
-        json!({}),
     );
-    assert_eq!(status, 200, "{accepted}");
-    let game = accepted["game"].as_str().expect("their game").to_string();
     let (_, lobby) = site.call("GET", "/api/lobby", None);
     let playing = &lobby["live"][0];
     assert_eq!(playing["id"], game.as_str(), "{lobby}");

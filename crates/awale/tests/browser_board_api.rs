@@ -25,23 +25,12 @@ fn a_person_moving_through_the_board_api_is_marked_via_api_on_the_page() {
     );
     let beta = format!("Bearer {}", bot_token(&site, "Beta", 2));
     // Ama (South) challenges the bot, which accepts.
-    let made = webdriver::page_fetch(
-        &ama,
-        "POST",
-        "/api/challenges",
-        json!({"to": "Beta", "clock": {"minutes": 5, "increment_seconds": 0}, "colour": "S"}),
-    );
-    assert_eq!(made["status"], 201, "{made}");
-    let id = made["body"]["id"].as_i64().expect("the challenge");
-    let (status, accepted, _) = request_as(
+    let game = webdriver::challenge_accepted_by_bot(
         &site,
-        "POST",
-        &format!("/api/challenge/{id}/accept"),
+        &ama,
+        json!({"to": "Beta", "clock": {"minutes": 5, "increment_seconds": 0}, "colour": "S"}),
         &beta,
-        json!({}),
     );
-    assert_eq!(status, 200, "{accepted}");
-    let game = accepted["game"].as_str().expect("their game").to_string();
     ama.goto(&format!("{url}/#game={game}"));
     ama.wait_shown("#player-bottom .presence", 10);
     assert_eq!(

@@ -1260,6 +1260,24 @@ pub fn rated_game(first: &Browser, second: &Browser, loser: &Browser) -> String 
     paired
 }
 
+/// A challenge `challenge` (the JSON of `POST /api/challenges`) made by
+/// the person in `page` and accepted by a bot through the API with its
+/// `bot` authorization (`Bearer TOKEN`): their game's public id.
+pub fn challenge_accepted_by_bot(
+    site: &Site,
+    page: &Browser,
+    challenge: Value,
+    bot: &str,
+) -> String {
+    let made = page_fetch(page, "POST", "/api/challenges", challenge);
+    assert_eq!(made["status"], 201, "{made}");
+    let id = made["body"]["id"].as_i64().expect("the challenge");
+    let path = format!("/api/challenge/{id}/accept");
+    let (status, accepted, _) = request_as(site, "POST", &path, bot, json!({}));
+    assert_eq!(status, 200, "{accepted}");
+    accepted["game"].as_str().expect("their game").to_string()
+}
+
 /// One request to `site` with the `Cookie` header `cookies` (or, when it
 /// starts with `Bearer `, that `Authorization`): the status, the JSON
 /// answer and the cookies set (`NAME=VALUE`).
