@@ -1285,6 +1285,14 @@ fn the_engine_ladder_page_passes_axe_and_its_games_open_by_keyboard() {
              && !!document.querySelector('#ladder-crosstable tbody') \
              && !!document.querySelector('#ladder-games a.watch')",
         );
+        // Its entrants are bots, marked BOT as everywhere their names show.
+        wait(
+            &b,
+            "the entrants marked BOT",
+            "return [...document.querySelectorAll('#ladder-standings tr')]
+               .every((tr) => !!tr.querySelector('.bot-mark'))
+             && document.querySelectorAll('#ladder-games .bot-mark').length === 2",
+        );
         check(&b, &format!("engine ladder ({lang})"), &mut found);
         b.screenshot(&shot(&format!("ladder-{lang}.png")));
         // By keyboard: the game's replay link, then the game on the board.

@@ -536,6 +536,21 @@ fn a_person_in_a_browser_plays_a_full_game_against_a_bot_whose_bridge_is_killed_
     );
     let found = ama.axe_violations();
     assert!(found.is_empty(), "a game against a bot: {found:?}");
+    // The bot's word in the players' chat: its name marked BOT there too.
+    let (status, said, _) = request_as(
+        &site,
+        "POST",
+        &format!("/api/bot/game/{game}/chat"),
+        &format!("Bearer {beta}"),
+        json!({"room": "player", "text": "bonne partie"}),
+    );
+    assert_eq!(status, 201, "{said}");
+    ama.wait_for(
+        "the bot's chat line marked BOT",
+        "return [...document.querySelectorAll('#chat-lines li')]
+           .some((li) => li.textContent.includes('bonne partie') && !!li.querySelector('.bot-mark'))",
+        20,
+    );
     // Ama plays the first legal hole each turn; after five of her moves
     // the bridge is killed, then started again: the bot goes on.
     let mut mine = 0;

@@ -8,9 +8,10 @@ import { textEl } from "./dom.js";
 import { onLive, session } from "./game.js";
 import { getLang, locale, t } from "./i18n.js";
 import { isUsername, kidMode, playerLink } from "./people.js";
-import { isAccountSeat, personSide } from "./play-view.js";
+import { isAccountSeat, isBotSeat, personSide } from "./play-view.js";
 import { loadJson, saveJson } from "./settings.js";
 import { sideName } from "./words.js";
+import { marked } from "./names.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -109,11 +110,12 @@ function renderLines(g, player) {
       li.classList.add("player-line");
       name.title = sideName(line.side);
     }
-    // A player's line under their account's name: a link to its page.
+    // A player's line under their account's name: a link to its page,
+    // marked BOT for a bot's.
     const seat = line.side && g && g.seats && g.seats[line.side === "S" ? 0 : 1];
     if (seat && line.name && seat.name === line.name && isUsername(line.name) && isAccountSeat(g, line.side)) {
       name.textContent = "";
-      name.append(playerLink(line.name));
+      name.append(marked(playerLink(line.name), isBotSeat(g, line.side)));
     }
     list.append(li);
   }

@@ -8,6 +8,7 @@
 import { api } from "./api.js";
 import { sayEmpty, textEl } from "./dom.js";
 import { t } from "./i18n.js";
+import { marked } from "./names.js";
 import { playerLink } from "./people.js";
 import { showError } from "./toast.js";
 
@@ -74,7 +75,8 @@ function drawStandings(ladder) {
   for (const s of ladder.standings) {
     const tr = document.createElement("tr");
     const name = cell("th", "", "row");
-    name.append(playerLink(s.name));
+    // Every entrant is a bot: marked as bots are everywhere.
+    name.append(marked(playerLink(s.name), true));
     if (s.house) name.append(" ", textEl("span", "muted small", t("ladder_house")));
     const rating = String(s.rating) + (s.provisional ? "?" : "");
     tr.append(cell("td", String(s.rank)), name, cell("td", rating), cell("td", String(s.games)));
@@ -126,7 +128,7 @@ function drawGames(ladder) {
   for (const g of ladder.games) {
     const li = document.createElement("li");
     const result = g.result === "1/2-1/2" ? "½–½" : g.result === "1-0" ? "1–0" : "0–1";
-    li.append(playerLink(g.names[0]), " ", textEl("b", "", result), " ", playerLink(g.names[1]), " ");
+    li.append(marked(playerLink(g.names[0]), true), " ", textEl("b", "", result), " ", marked(playerLink(g.names[1]), true), " ");
     const open = document.createElement("a");
     open.href = "#game=" + encodeURIComponent(g.id);
     open.className = "button watch";
