@@ -8,7 +8,7 @@
 //! computer.
 
 mod common;
-use common::{play_seated, refused_as, resign_seated};
+use common::{refused_as, resign_seated, Bots};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,8 +30,10 @@ use awale_store::{AccountStore, RatingStore, Store};
 struct World {
     store: Arc<Store>,
     games: Arc<Games>,
-    accounts: Accounts,
+    accounts: Arc<Accounts>,
     ladder: Arc<Ladder>,
+    /// The bot API, through which the bots move.
+    bots: Bots,
 }
 
 fn world() -> World {
@@ -46,14 +48,17 @@ fn world() -> World {
             )
             .with_clock(Clock::adjustable()),
     );
-    let accounts = Accounts::with_cost(store.clone(), Arc::clone(&games), 1024, 1).unwrap();
+    let accounts =
+        Arc::new(Accounts::with_cost(store.clone(), Arc::clone(&games), 1024, 1).unwrap());
     let ladder = Ladder::new(Arc::clone(&games), store.clone(), store.clone());
     ladder.start();
+    let bots = Bots::new(&games, &accounts, &store);
     World {
         store,
         games,
         accounts,
         ladder,
+        bots,
     }
 }
 
@@ -105,7 +110,7 @@ async fn play_out(w: &World, public: &str, loser: Side) -> i64 {
         let plies = game.game.plies().len();
         let mv = game.game.legal_moves()[0];
         // A house bot's side moves by itself: wait for it.
-        let _ = play_seated(&w.games, id, Some(plies), mv).await;
+        let _ = w.bots.play_seated(&w.games, id, plies, mv).await;
         assert!(tokio::time::Instant::now() < deadline, "{game:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -180,7 +185,8 @@ async fn bots_are_paired_on_the_ladder_and_rated_in_their_own_pool_never_on_peop
 
     // Alone together they are not paired again at once...
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    assert!(playing(&w.ladder.view().await.unwrap()).is_empty());
+    let view = w.ladder.view().await.unwrap();
+    assert!(playing(&view).is_empty(), "{view:?}");
     // ...a third bot is met first...
     let dana = sign_up(&w, "Dana", true).await;
     w.ladder.join(&dana, Rung::Bullet).await.unwrap();
@@ -204,7 +210,8 @@ async fn bots_are_paired_on_the_ladder_and_rated_in_their_own_pool_never_on_peop
     play_out(&w, &third.public_id, Side::South).await;
     // The two who just met wait for another, then meet again.
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    assert!(playing(&w.ladder.view().await.unwrap()).is_empty());
+    let view = w.ladder.view().await.unwrap();
+    assert!(playing(&view).is_empty(), "{view:?}");
     w.games
         .clock()
         .advance(Duration::from_millis(REMATCH_WAIT_MS as u64));
@@ -280,7 +287,8 @@ async fn a_house_bot_plays_the_ladder_with_the_servers_computer() {
         }
         if game.game.position().to_move() == alpha_side {
             let plies = game.game.plies().len();
-            play_seated(&w.games, id, Some(plies), game.game.legal_moves()[0])
+            w.bots
+                .play_seated(&w.games, id, plies, game.game.legal_moves()[0])
                 .await
                 .unwrap();
         }

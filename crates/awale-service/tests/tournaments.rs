@@ -556,10 +556,11 @@ async fn account(
     account.player
 }
 
-/// Plays two moves a side in the game `public` (so that it is rated), then
-/// `loser` resigns it; waits until the arena `id` recorded it.
+/// Plays two moves a side in the game `public` (so that it is rated; a
+/// bot's through `bots`), then `loser` resigns it; waits until the arena `id` recorded it.
 async fn rated_game_lost_by(
     games: &Arc<Games>,
+    bots: &common::Bots,
     t: &Arc<Tournaments>,
     id: i64,
     public: &str,
@@ -570,7 +571,7 @@ async fn rated_game_lost_by(
         let g = games.load(game).await.unwrap();
         let mv = g.game.legal_moves()[0];
         let ply = g.game.plies().len();
-        play_seated(games, game, Some(ply), mv).await.unwrap();
+        bots.play_seated(games, game, ply, mv).await.unwrap();
     }
     let g = games.load(game).await.unwrap();
     let side = awale_core::Side::BOTH
@@ -598,9 +599,11 @@ async fn a_bot_joins_only_a_tournament_that_allows_bots_rated_or_casual_its_game
             .with_bots(shared.clone())
             .with_clock(Clock::adjustable()),
     );
-    let accounts =
+    let accounts = Arc::new(
         awale_service::accounts::Accounts::with_cost(shared.clone(), Arc::clone(&games), 1024, 1)
-            .unwrap();
+            .unwrap(),
+    );
+    let bots = common::Bots::new(&games, &accounts, &shared);
     let t = Tournaments::new(Arc::clone(&games), shared.clone(), Some(shared.clone()));
     t.start().unwrap();
     let ama = account(&store, &accounts, "Ama", false).await;
@@ -665,7 +668,7 @@ async fn a_bot_joins_only_a_tournament_that_allows_bots_rated_or_casual_its_game
     assert!(!kofi_line.bot && kofi_line.game.is_none());
 
     // Bot against bot: rated in the bots' pool, never in people's.
-    rated_game_lost_by(&games, &t, id, &bots_game, &beta).await;
+    rated_game_lost_by(&games, &bots, &t, id, &bots_game, &beta).await;
     for bot in [&alpha, &beta] {
         let pools: Vec<Pool> = store
             .ratings(bot.clone())
@@ -708,7 +711,7 @@ async fn a_bot_joins_only_a_tournament_that_allows_bots_rated_or_casual_its_game
     } else {
         &beta
     };
-    rated_game_lost_by(&games, &t, id, &game, &kofi).await;
+    rated_game_lost_by(&games, &bots, &t, id, &game, &kofi).await;
     let people = |list: &[awale_model::rating::PlayerRating]| {
         list.iter()
             .find(|r| matches!(r.pool, Pool::People(_)))

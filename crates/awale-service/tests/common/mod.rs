@@ -3,7 +3,8 @@
 //! program uses its part (`mod common;`).
 #![allow(dead_code)]
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use awale_model::game::PlayerId;
@@ -204,5 +205,96 @@ impl World {
             .sign_up(name, PASSWORD, None, ip(n))
             .await
             .unwrap()
+    }
+}
+
+/// The bot API over a test's games, through which its bots move (a bot's
+/// account is refused at the people's door), each bot's token made at its
+/// first move.
+pub struct Bots {
+    api: awale_service::bots::Api,
+    store: Arc<Store>,
+    tokens: Mutex<HashMap<i64, String>>,
+}
+
+impl Bots {
+    /// The bot API over `games`, its accounts `accounts` on `store`.
+    pub fn new(
+        games: &Arc<Games>,
+        accounts: &Arc<awale_service::accounts::Accounts>,
+        store: &Arc<Store>,
+    ) -> Bots {
+        let chat = awale_service::chat::Chat::new(
+            Arc::clone(games),
+            Arc::clone(accounts),
+            Tournaments::new(Arc::clone(games), store.clone(), None),
+            store.clone(),
+            awale_service::limiter::Rate {
+                burst: 5,
+                every_ms: 2_000,
+            },
+        );
+        let challenges =
+            awale_service::challenges::Challenges::new(Arc::clone(games), store.clone());
+        Bots {
+            api: awale_service::bots::Api::new(
+                Arc::clone(games),
+                Arc::clone(accounts),
+                Arc::new(challenges),
+                Arc::new(chat),
+            ),
+            store: store.clone(),
+            tokens: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Plays `mv` in game `id` as whoever sits on its side, having seen
+    /// `ply` moves: a bot through the bot API, a person through the
+    /// service's `play` (as [`play_seated`]).
+    pub async fn play_seated(
+        &self,
+        games: &Arc<Games>,
+        id: i64,
+        ply: usize,
+        mv: awale_core::Move,
+    ) -> Result<(), awale_model::Error> {
+        use awale_store::AccountStore;
+        let game = games.load(id).await?;
+        let bot = match game.seats[mv.side().index()].as_ref() {
+            Some(seat) => self
+                .store
+                .account_of(seat.player.clone())
+                .await?
+                .filter(|a| a.bot),
+            None => None,
+        };
+        let Some(bot) = bot else {
+            return play_seated(games, id, Some(ply), mv).await.map(|_| ());
+        };
+        let known = self.tokens.lock().unwrap().get(&bot.id).cloned();
+        let token = match known {
+            Some(token) => token,
+            None => {
+                let made = self
+                    .api
+                    .make_token(&bot, "engine", &["bot:play".to_string()])
+                    .await?;
+                self.tokens
+                    .lock()
+                    .unwrap()
+                    .insert(bot.id, made.token.clone());
+                made.token
+            }
+        };
+        let bearer = format!("Bearer {token}");
+        let caller = self
+            .api
+            .caller(Some(&bearer), awale_service::bots::Scope::BotPlay)
+            .await?;
+        let letter = mv.letter().to_string();
+        self.api
+            .play(&caller, &game.public_id, &letter)
+            .await
+            .map(|_| ())
     }
 }
