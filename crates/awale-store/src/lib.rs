@@ -30,6 +30,12 @@ pub mod tournament_chat;
 pub mod tournaments;
 mod tx;
 
+/// The throwaway PostgreSQL cluster of the store's tests, for the unit
+/// tests that look at PostgreSQL's plans.
+#[cfg(test)]
+#[path = "../tests/pg/mod.rs"]
+mod test_cluster;
+
 pub use accounts::{AccountStore, NewAccount, NewReport, TOKEN_USE_KEPT_MS};
 pub use change::GameChange;
 pub use copy::{copy_to_postgres, CopyReport};

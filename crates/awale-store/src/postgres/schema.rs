@@ -9,7 +9,7 @@ use crate::schema::{LEVELS, LEVELS_MARKED, PERFECT_MOVES_UP};
 use crate::StoreError;
 
 /// The schema version this program writes (the games file's, mirrored).
-pub const SCHEMA_VERSION: i64 = 19;
+pub const SCHEMA_VERSION: i64 = 20;
 
 /// Where a version's SQL comes from.
 enum Source {
@@ -45,7 +45,7 @@ impl Source {
 /// Each version's SQL, run on a database of an older version: what a new
 /// database starts from (the games file's version 3 at once), then one
 /// version at a time, as the games file's.
-const MIGRATIONS: [(i64, &[Source]); 17] = [
+const MIGRATIONS: [(i64, &[Source]); 18] = [
     // The games and their moves, made whole (the games file's version 2
     // alters the games of version 1), then the rest of version 2 (the
     // indexes, reviews, chat, players, meta) and version 3 as the games
@@ -93,6 +93,8 @@ const MIGRATIONS: [(i64, &[Source]); 17] = [
     (18, &[GamesFile(include_str!("../fair_play.sql"))]),
     // Tournaments that let bots join.
     (19, &[GamesFile(include_str!("../tournament_bots.sql"))]),
+    // A player's games waiting for an opponent, by player.
+    (20, &[GamesFile(include_str!("../waiting_games.sql"))]),
 ];
 
 // The last file is the version this program writes.

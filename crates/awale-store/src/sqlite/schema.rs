@@ -81,6 +81,8 @@ pub(crate) fn migrations() -> Vec<M<'static>> {
         M::up(include_str!("../fair_play.sql")),
         // Version 19: tournaments that let bots join.
         M::up(include_str!("../tournament_bots.sql")),
+        // Version 20: a player's games waiting for an opponent, by player.
+        M::up(include_str!("../waiting_games.sql")),
     ]
 }
 
