@@ -33,8 +33,14 @@ fn type_in(b: &Browser, css: &str, text: &str) {
 
 /// Opens the account's dialog by the header's button, on its pane `pane`
 /// (`login` for a guest, `account` once logged in).
+/// Opens the account's dialog on `pane`, once drawn: the page opens it
+/// when all its parts are read (the pane is shown before its tokens and
+/// moderation parts are; a test that went on then read a half-drawn
+/// pane, and closed a dialog that opened a moment later, over the next
+/// click).
 fn account_dialog(b: &Browser, pane: &str) {
     tap(b, "#btn-account");
+    b.wait_open("#dlg-account", 10);
     b.wait_shown(&format!("#dlg-account [data-pane={pane}]"), 10);
 }
 
