@@ -663,6 +663,7 @@ fn logging_out_everywhere_logs_the_other_tabs_out() {
     b.exec("location.hash = '#rules'", json!([]));
     tap(&b, "#btn-account");
     b.wait_shown("#dlg-account [data-pane=account]", 10);
+    b.wait_open("#dlg-account", 10);
     tap(&b, "#btn-logout-everywhere");
     b.wait_for("this tab logged out", &header("Se connecter"), 20);
     b.switch_to(&second);
