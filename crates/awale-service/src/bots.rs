@@ -709,7 +709,9 @@ impl Api {
         let now = || self.games.now_ms();
         let game = self
             .games
-            .online_change(game.id, caller.player(), |g, side| g.resign(side, now()))
+            .online_change_through(game.id, caller.player(), Door::Api, |g, side| {
+                g.resign(side, now())
+            })
             .await?;
         Ok(game_state(&game, self.games.now_ms()))
     }
@@ -731,7 +733,7 @@ impl Api {
         };
         let game = self
             .games
-            .offer(game.id, caller.player(), Offer::Draw, answer)
+            .offer_through(game.id, caller.player(), Offer::Draw, answer, Door::Api)
             .await?;
         Ok(game_state(&game, self.games.now_ms()))
     }
@@ -758,6 +760,7 @@ impl Api {
             player: caller.player(),
             account: Some(&caller.account),
             client,
+            door: Door::Api,
         };
         self.chat.say_in_game(who, game.id, room, message).await
     }

@@ -106,6 +106,9 @@ pub struct Speaker<'a> {
     pub account: Option<&'a Account>,
     /// Their client's address, if known.
     pub client: Option<IpAddr>,
+    /// Which way they speak: a bot's account speaks through the bot API
+    /// only.
+    pub door: crate::bots::Door,
 }
 
 /// What the followers of a tournament's room hear.
@@ -283,6 +286,9 @@ impl Chat {
     /// `text` cleaned, if `who` may say it now (one of their flood limit's
     /// tokens taken).
     fn may_say(&self, who: Speaker<'_>, text: &str) -> Result<String, Error> {
+        if who.door == crate::bots::Door::Page && who.account.is_some_and(|a| a.bot) {
+            return Err(crate::bots::bot_api_only());
+        }
         let text = clean_message(who.account, text)?;
         self.flood
             .take(who.player, who.client, self.games.now_ms())?;

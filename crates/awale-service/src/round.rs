@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use awale_core::Side;
 
+use crate::bots::Door;
 use crate::error::Error;
 use crate::game::{Mode, PlayerId, Stop, WebGame};
 use crate::games::Games;
@@ -27,17 +28,37 @@ pub enum Offer {
 
 impl Games {
     /// Applies `change` to online game `id` for `me`, the player of one of
-    /// its seats (`change` is given their side).
+    /// its seats (`change` is given their side), asked through the pages.
     ///
     /// # Errors
     ///
-    /// `not_online`, `not_your_seat`, `change`'s, or as [`Games::change`].
+    /// As [`Games::online_change_through`].
     pub(crate) async fn online_change(
         self: &Arc<Self>,
         id: i64,
         me: &PlayerId,
+        change: impl FnMut(&mut WebGame, Side) -> Result<(), Error>,
+    ) -> Result<WebGame, Error> {
+        self.online_change_through(id, me, Door::Page, change).await
+    }
+
+    /// [`Games::online_change`] asked through `door`: a bot's account acts
+    /// in its games through the bot API only.
+    ///
+    /// # Errors
+    ///
+    /// `bot_api_only` (a bot's account through the pages), `not_online`,
+    /// `not_your_seat`, `change`'s, or as [`Games::change`].
+    pub(crate) async fn online_change_through(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+        door: Door,
         mut change: impl FnMut(&mut WebGame, Side) -> Result<(), Error>,
     ) -> Result<WebGame, Error> {
+        if door == Door::Page {
+            self.check_not_bot(me).await?;
+        }
         let (game, ()) = self
             .change(id, |g| {
                 if g.mode != Mode::Online {
@@ -74,7 +95,23 @@ impl Games {
         offer: Offer,
         accept: Option<bool>,
     ) -> Result<WebGame, Error> {
-        self.online_change(id, me, |g, side| match (offer, accept) {
+        self.offer_through(id, me, offer, accept, Door::Page).await
+    }
+
+    /// [`Games::offer`] made through `door`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Games::offer`] and [`Games::online_change_through`].
+    pub async fn offer_through(
+        self: &Arc<Self>,
+        id: i64,
+        me: &PlayerId,
+        offer: Offer,
+        accept: Option<bool>,
+        door: Door,
+    ) -> Result<WebGame, Error> {
+        self.online_change_through(id, me, door, |g, side| match (offer, accept) {
             (Offer::Takeback, None) => g.ask_takeback(side),
             (Offer::Takeback, Some(yes)) => g.answer_takeback(side, yes, self.now_ms()),
             (Offer::Draw, None) => g.offer_draw(side),
@@ -124,7 +161,8 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// `not_your_seat`, `too_many` (because `games` or `offers`), `stale`
+    /// `bot_api_only` (a bot's account: it plays again through the bot
+    /// API's challenges), `not_your_seat`, `too_many` (because `games` or `offers`), `stale`
     /// (the other has just offered: accept again), `no_rematch` (the offer
     /// was withdrawn), the model's rematch rules.
     pub async fn rematch(
@@ -134,6 +172,7 @@ impl Games {
     ) -> Result<WebGame, Error> {
         let caller = caller.into();
         let me = &caller.player;
+        self.check_not_bot(me).await?;
         let seat = |g: &WebGame| {
             g.online_seat(Some(me)).ok_or_else(|| {
                 Error::forbidden(Code::NotYourSeat, "only the players can ask for a rematch")

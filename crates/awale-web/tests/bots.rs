@@ -794,6 +794,58 @@ async fn a_bot_with_its_cookies_is_refused_at_the_peoples_doors_and_nothing_chan
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{view}");
+
+    // Nothing else of its game from its cookies either: a takeback asked,
+    // a draw offered, an abort, a chat line, a resignation; the game goes
+    // on, nothing said.
+    for (act, body) in [
+        ("takeback", json!({})),
+        ("draw", json!({})),
+        ("abort", json!({})),
+        ("chat", json!({"room": "players", "text": "hello"})),
+        ("resign", json!({})),
+    ] {
+        page.post_refused(
+            &app,
+            &format!("/api/games/{game}/{act}"),
+            body,
+            StatusCode::FORBIDDEN,
+            "bot_api_only",
+        )
+        .await;
+    }
+    let (_, view) = ama.get(&app, &format!("/api/games/{game}")).await;
+    assert!(view["end"].is_null(), "{view}");
+    assert_eq!(view["offers"]["draw"], json!(null), "{view}");
+    let (_, lines) = ama.get(&app, &format!("/api/games/{game}/chat")).await;
+    assert_eq!(lines, json!([]), "{lines}");
+    // Through the bot API: said, then resigned.
+    let (status, said) = alpha
+        .call(
+            &app,
+            "POST",
+            &format!("/api/bot/game/{game}/chat"),
+            Some(json!({"room": "player", "text": "hello"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{said}");
+    let (status, done) = alpha
+        .post(&app, &format!("/api/bot/game/{game}/resign"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    let (_, view) = ama.get(&app, &format!("/api/games/{game}")).await;
+    assert!(!view["end"].is_null(), "{view}");
+    // A rematch asked from its cookies: refused, none offered.
+    page.post_refused(
+        &app,
+        &format!("/api/games/{game}/rematch"),
+        json!({}),
+        StatusCode::FORBIDDEN,
+        "bot_api_only",
+    )
+    .await;
+    let (_, view) = ama.get(&app, &format!("/api/games/{game}")).await;
+    assert_eq!(view["offers"]["rematch"], json!(null), "{view}");
 }
 
 #[tokio::test]

@@ -147,15 +147,24 @@ impl Games {
     ///
     /// # Errors
     ///
-    /// `not_your_seat`, `game_over`.
+    /// `not_your_seat`, `game_over`; `bot_api_only` (a bot's account in
+    /// an online game: it resigns through the bot API,
+    /// [`crate::bots::Api::resign`]).
     pub async fn resign(
         self: &Arc<Self>,
         id: i64,
         player: Option<&PlayerId>,
         side: Option<Side>,
     ) -> Result<WebGame, Error> {
+        let bot = match player {
+            Some(p) => self.is_bot(p).await?,
+            None => false,
+        };
         let (game, ()) = self
             .change(id, |game| {
+                if bot && game.mode == awale_model::game::Mode::Online {
+                    return Err(crate::bots::bot_api_only());
+                }
                 let side = match side {
                     Some(s) => {
                         game.check_side(player, s)?;

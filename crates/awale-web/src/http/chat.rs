@@ -9,6 +9,7 @@
 use std::net::IpAddr;
 
 use awale_model::lists::ChatLine;
+use awale_service::bots::Door;
 use awale_service::chat::{GameChat, Room, Speaker};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -35,6 +36,7 @@ fn speaker<'a>(
         player,
         account: session.as_ref().map(|s| &s.account),
         client,
+        door: Door::Page,
     }
 }
 
