@@ -8,7 +8,7 @@
 //! computer.
 
 mod common;
-use common::{refused_as, resign_seated, Bots};
+use common::{refused_as, Bots};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -114,7 +114,7 @@ async fn play_out(w: &World, public: &str, loser: Side) -> i64 {
         assert!(tokio::time::Instant::now() < deadline, "{game:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    resign_seated(&w.games, id, loser).await.unwrap();
+    w.bots.resign_seated(&w.games, id, loser).await.unwrap();
     id
 }
 
@@ -295,7 +295,10 @@ async fn a_house_bot_plays_the_ladder_with_the_servers_computer() {
         assert!(tokio::time::Instant::now() < deadline, "{game:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    resign_seated(&w.games, id, alpha_side).await.unwrap();
+    w.bots
+        .resign_seated(&w.games, id, alpha_side)
+        .await
+        .unwrap();
     let view = until(&w, |v| v.ladders[0].games.len() == 1).await;
     let top = &view.ladders[0].standings[0];
     assert_eq!(

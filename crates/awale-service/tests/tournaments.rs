@@ -557,7 +557,7 @@ async fn account(
 }
 
 /// Plays two moves a side in the game `public` (so that it is rated; a
-/// bot's through `bots`), then `loser` resigns it; waits until the arena `id` recorded it.
+/// bot's through `bots`), then `loser` resigns it (a bot through `bots` too); waits until the arena `id` recorded it.
 async fn rated_game_lost_by(
     games: &Arc<Games>,
     bots: &common::Bots,
@@ -578,7 +578,7 @@ async fn rated_game_lost_by(
         .into_iter()
         .find(|s| g.seats[s.index()].as_ref().unwrap().player == *loser)
         .unwrap();
-    common::resign_seated(games, game, side).await.unwrap();
+    bots.resign_seated(games, game, side).await.unwrap();
     until(t, id, |v| {
         v.standings
             .iter()

@@ -258,9 +258,42 @@ impl Bots {
         ply: usize,
         mv: awale_core::Move,
     ) -> Result<(), awale_model::Error> {
-        use awale_store::AccountStore;
         let game = games.load(id).await?;
-        let bot = match game.seats[mv.side().index()].as_ref() {
+        let Some(caller) = self.bot_on(&game, mv.side()).await? else {
+            return play_seated(games, id, Some(ply), mv).await.map(|_| ());
+        };
+        let letter = mv.letter().to_string();
+        self.api
+            .play(&caller, &game.public_id, &letter)
+            .await
+            .map(|_| ())
+    }
+
+    /// Resigns game `id` as whoever sits on `side`: a bot through the bot
+    /// API, a person through the service's `resign` (as
+    /// [`resign_seated`]).
+    pub async fn resign_seated(
+        &self,
+        games: &Arc<Games>,
+        id: i64,
+        side: awale_core::Side,
+    ) -> Result<(), awale_model::Error> {
+        let game = games.load(id).await?;
+        let Some(caller) = self.bot_on(&game, side).await? else {
+            return resign_seated(games, id, side).await.map(|_| ());
+        };
+        self.api.resign(&caller, &game.public_id).await.map(|_| ())
+    }
+
+    /// The bot API's caller for the bot seated on `side` of `game` (its
+    /// token made once), or None when a person sits there.
+    async fn bot_on(
+        &self,
+        game: &awale_model::game::WebGame,
+        side: awale_core::Side,
+    ) -> Result<Option<awale_service::bots::Caller>, awale_model::Error> {
+        use awale_store::AccountStore;
+        let bot = match game.seats[side.index()].as_ref() {
             Some(seat) => self
                 .store
                 .account_of(seat.player.clone())
@@ -269,7 +302,7 @@ impl Bots {
             None => None,
         };
         let Some(bot) = bot else {
-            return play_seated(games, id, Some(ply), mv).await.map(|_| ());
+            return Ok(None);
         };
         let known = self.tokens.lock().unwrap().get(&bot.id).cloned();
         let token = match known {
@@ -287,14 +320,9 @@ impl Bots {
             }
         };
         let bearer = format!("Bearer {token}");
-        let caller = self
-            .api
-            .caller(Some(&bearer), awale_service::bots::Scope::BotPlay)
-            .await?;
-        let letter = mv.letter().to_string();
         self.api
-            .play(&caller, &game.public_id, &letter)
+            .caller(Some(&bearer), awale_service::bots::Scope::BotPlay)
             .await
-            .map(|_| ())
+            .map(Some)
     }
 }
