@@ -81,7 +81,29 @@ fn current_form(body: &str) -> bool {
     serde_json::from_str::<Form>(body).is_ok_and(|f| f.version == Some(computer::REVIEW_VERSION))
 }
 
+/// Whether the player acting through the pages is a bot's account,
+/// which acts in its online games through the bot API only.
+struct BotAtThePages(bool);
+
+impl BotAtThePages {
+    /// `bot_api_only` when `game` is online and the player a bot.
+    fn check(&self, game: &WebGame) -> Result<(), Error> {
+        if self.0 && game.mode == awale_model::game::Mode::Online {
+            return Err(crate::bots::bot_api_only());
+        }
+        Ok(())
+    }
+}
+
 impl Games {
+    /// Whether `player`, acting through the pages, is a bot's account.
+    async fn bot_at_the_pages(&self, player: Option<&PlayerId>) -> Result<BotAtThePages, Error> {
+        Ok(BotAtThePages(match player {
+            Some(p) => self.is_bot(p).await?,
+            None => false,
+        }))
+    }
+
     /// `player` plays `mv` in game `id`, having seen `ply` moves. The same
     /// move sent again for the same ply (a double click, a resent request)
     /// is played once: the second time the answer is the game as it is.
@@ -99,15 +121,9 @@ impl Games {
         ply: Option<usize>,
         mv: Move,
     ) -> Result<WebGame, Error> {
-        // A bot plays its online games through the bot API only.
-        let bot = match player {
-            Some(p) => self.is_bot(p).await?,
-            None => false,
-        };
+        let bot = self.bot_at_the_pages(player).await?;
         self.apply_move(id, ply, mv, |game| {
-            if bot && game.mode == awale_model::game::Mode::Online {
-                return Err(crate::bots::bot_api_only());
-            }
+            bot.check(game)?;
             check_mover(game, player, mv)
         })
         .await
@@ -156,15 +172,10 @@ impl Games {
         player: Option<&PlayerId>,
         side: Option<Side>,
     ) -> Result<WebGame, Error> {
-        let bot = match player {
-            Some(p) => self.is_bot(p).await?,
-            None => false,
-        };
+        let bot = self.bot_at_the_pages(player).await?;
         let (game, ()) = self
             .change(id, |game| {
-                if bot && game.mode == awale_model::game::Mode::Online {
-                    return Err(crate::bots::bot_api_only());
-                }
+                bot.check(game)?;
                 let side = match side {
                     Some(s) => {
                         game.check_side(player, s)?;
