@@ -11,9 +11,9 @@ use crate::error::StoreError;
 use crate::error::StoreFuture;
 use crate::interface::{GameStore, Nickname, Notice};
 use crate::rows::{
-    chat_line, game_row, list_games_query, lobby_game, lobby_query, move_row, moves_from, page_of,
-    rebuild, summary, NewRow, Row, State, ADD_CHAT_LINE, ADD_GAME, CHAT_LINES, GAME_COLUMNS,
-    KEEP_LAST_CHAT, LOBBY_KINDS, MOVES, SET_STATE, SUMMARY_COLUMNS, TURNS_FILTER,
+    chat_line, game_and_moves_query, game_row, list_games_query, lobby_game, lobby_query,
+    moves_from, moves_of_text, page_of, rebuild, summary, NewRow, Row, State, ADD_CHAT_LINE,
+    ADD_GAME, CHAT_LINES, KEEP_LAST_CHAT, LOBBY_KINDS, SET_STATE, SUMMARY_COLUMNS, TURNS_FILTER,
 };
 use crate::seeks::SeekStore;
 use crate::tx::{Backend, Tx};
@@ -241,31 +241,37 @@ async fn write_nickname_opt<X: Tx>(tx: &X, nickname: Option<&Nickname>) -> Resul
     }
 }
 
-/// Game `id`'s row with its revision (0 in the games file), or None.
-pub(crate) async fn game_row_of<X: Tx>(tx: &X, id: i64) -> Result<Option<Row>, StoreError> {
-    let revision = if X::POSTGRES { "revision" } else { "0" };
-    let sql = format!("SELECT {GAME_COLUMNS}, {revision} FROM games WHERE id = ?1");
-    tx.query_opt(&sql, &[&id], |r| {
-        Ok(Row {
-            revision: r.cell(30)?,
-            ..game_row(r)?
+/// Game `id`'s row with its revision (0 in the games file) and its moves
+/// from ply `from` on, or None: one statement, so one snapshot in either
+/// store (a row and its moves read by two statements could be of two
+/// revisions, a move stored between the two reads: its moves and not its
+/// row's clocks and result).
+pub(crate) async fn game_and_moves<X: Tx>(
+    tx: &X,
+    id: i64,
+    from: usize,
+) -> Result<Option<(Row, Vec<(i64, String, i64)>)>, StoreError> {
+    let sql = game_and_moves_query(X::POSTGRES);
+    let found = tx
+        .query_opt(sql, &[&id, &(from as i64)], |r| {
+            let row = Row {
+                revision: r.cell(30)?,
+                ..game_row(r)?
+            };
+            Ok((row, r.cell::<Option<String>>(31)?))
         })
-    })
-    .await
+        .await?;
+    let Some((row, moves)) = found else {
+        return Ok(None);
+    };
+    Ok(Some((row, moves_of_text(id, moves.as_deref())?)))
 }
 
 /// Game `id`, its moves replayed and checked, or None.
 pub(crate) async fn load_game<X: Tx>(tx: &X, id: i64) -> Result<Option<WebGame>, StoreError> {
-    // The row and the moves asked at once (one round trip in PostgreSQL).
-    let (row, moves) = futures_util::future::join(
-        game_row_of(tx, id),
-        tx.query(MOVES, &[&id], |r| move_row(r)),
-    )
-    .await;
-    let Some(row) = row? else {
+    let Some((row, moves)) = game_and_moves(tx, id, 0).await? else {
         return Ok(None);
     };
-    let moves = moves?;
     let mut game = rebuild(id, row, &moves, None)?;
     // Only a rated game that is over has rating changes: no read else.
     if game.rated && game.end().is_some() {

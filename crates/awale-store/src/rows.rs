@@ -2,6 +2,8 @@
 //! offers, end) and its `moves`; reading a game back replays and checks
 //! every move. Lists of games read the indexes a page at a time.
 
+use std::sync::LazyLock;
+
 use awale_core::{Game, Move, Position, Rules, Side};
 
 use crate::cells::{Cells, Value};
@@ -201,14 +203,56 @@ pub(crate) const SET_STATE: &str =
      north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
      draw = ?24, rated = ?25";
 
-/// Game `?1`'s moves in order, as [`move_row`] reads them.
-pub(crate) const MOVES: &str =
-    "SELECT ply, letter, captured FROM moves WHERE game_id = ?1 ORDER BY ply";
+/// Game `?1`'s row, its revision (PostgreSQL's; 0 in the games file) and
+/// its moves from ply `?2` on as one text ([`moves_of_text`]): one
+/// statement, one snapshot.
+pub(crate) fn game_and_moves_query(postgres: bool) -> &'static str {
+    fn query(revision: &str) -> String {
+        format!(
+            "SELECT {GAME_COLUMNS}, {revision},
+                (SELECT string_agg(ply || ' ' || letter || ' ' || captured, ',' ORDER BY ply)
+                 FROM moves WHERE game_id = ?1 AND ply >= ?2)
+             FROM games WHERE id = ?1"
+        )
+    }
+    static POSTGRES: LazyLock<String> = LazyLock::new(|| query("revision"));
+    static SQLITE: LazyLock<String> = LazyLock::new(|| query("0"));
+    if postgres {
+        &POSTGRES
+    } else {
+        &SQLITE
+    }
+}
 
-/// A move from a row of [`MOVES`] (ply, letter, stones captured), in
-/// either store.
-pub(crate) fn move_row<R: Cells>(r: &R) -> Result<(i64, String, i64), R::Error> {
-    Ok((r.cell(0)?, r.cell(1)?, r.cell(2)?))
+/// The moves [`game_and_moves_query`] reads (`PLY LETTER CAPTURED`,
+/// comma-separated; None: no moves) as (ply, letter, stones captured).
+pub(crate) fn moves_of_text(
+    id: i64,
+    text: Option<&str>,
+) -> Result<Vec<(i64, String, i64)>, StoreError> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    text.split(',')
+        .map(|m| {
+            let mut parts = m.split(' ');
+            let (Some(ply), Some(letter), Some(captured), None) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                return Err(StoreError::Corrupt {
+                    id,
+                    message: format!("stored move `{m}`"),
+                });
+            };
+            let number = |t: &str| {
+                t.parse::<i64>().map_err(|_| StoreError::Corrupt {
+                    id,
+                    message: format!("stored move `{m}`"),
+                })
+            };
+            Ok((number(ply)?, letter.to_string(), number(captured)?))
+        })
+        .collect()
 }
 
 /// The moves of `game` from ply `from` on: ply, letter, stones captured.

@@ -104,6 +104,54 @@ fn moves_replaced_from_a_ply_keep_the_ones_before() {
     });
 }
 
+/// A game read while its moves are being stored is read as it was at one
+/// moment: its row (here its clock, which each move sets to a value of
+/// its ply) and its moves from the same revision. A row and its moves read
+/// by two statements gave, now and then, a move stored between the two
+/// reads without its row's change.
+#[test]
+fn a_game_read_while_moves_are_stored_is_read_from_one_moment() {
+    on_both(|store| async move {
+        let mut g = stored(&*store).await;
+        let clock_after = |plies: usize| Clock {
+            initial_ms: 600_000,
+            increment_ms: 0,
+            remaining_ms: [600_000 - plies as i64, 600_000 - plies as i64],
+            per_move: false,
+        };
+        g.clock = Some(clock_after(0));
+        save(&*store, &mut g, 0).await;
+        let id = g.id;
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let writer = async {
+            for _ in 0..150 {
+                let Some(&mv) = g.game.legal_moves().first() else {
+                    break;
+                };
+                g.play(mv, 2_000).unwrap();
+                g.clock = Some(clock_after(g.game.plies().len()));
+                let before = g.game.plies().len() - 1;
+                save(&*store, &mut g, before).await;
+            }
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+        };
+        let reader = async {
+            let mut reads = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let back = store.load(id).await.unwrap().unwrap();
+                let plies = back.game.plies().len();
+                assert_eq!(
+                    back.clock.map(|c| c.remaining_ms),
+                    Some(clock_after(plies).remaining_ms),
+                    "read {reads}: {plies} moves with another moment's clock"
+                );
+                reads += 1;
+            }
+        };
+        tokio::join!(writer, reader);
+    });
+}
+
 #[test]
 fn a_game_resigned_after_a_takeback_loads_back() {
     on_both(|store| async move {

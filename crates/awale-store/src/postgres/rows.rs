@@ -6,9 +6,9 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::types::{FromSql, ToSql};
 
 use super::tx::{cached, PgTx};
-use crate::games::load_game;
+use crate::games::{game_and_moves, load_game};
 use crate::ratings::game_changes;
-use crate::rows::{game_row, moves_from, rebuild, Row, GAME_COLUMNS};
+use crate::rows::{moves_from, rebuild};
 use crate::StoreError;
 use awale_model::game::WebGame;
 
@@ -69,37 +69,15 @@ pub(super) async fn load_newer(
     if held.game.plies().len() < kept {
         return load_game(tx, id).await;
     }
-    let client = tx.client()?;
-    let sql = format!(
-        "SELECT {GAME_COLUMNS}, revision,
-            ARRAY(SELECT ply FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply),
-            ARRAY(SELECT letter FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply),
-            ARRAY(SELECT captured FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply)
-         FROM games WHERE id = $1"
-    );
-    let statement = cached(client, &sql).await?;
-    let Some(r) = client.query_opt(&statement, &[&id, &(kept as i64)]).await? else {
+    let Some((row, newer)) = game_and_moves(tx, id, kept).await? else {
         return Ok(None);
-    };
-    let row = Row {
-        revision: r.try_get(30)?,
-        ..game_row(&r)?
     };
     if row.revision != revision {
         return load_game(tx, id).await;
     }
-    let plies: Vec<i64> = r.try_get(31)?;
-    let letters: Vec<String> = r.try_get(32)?;
-    let captured: Vec<i64> = r.try_get(33)?;
     let mut moves = moves_from(held, 0);
     moves.truncate(kept);
-    moves.extend(
-        plies
-            .into_iter()
-            .zip(letters)
-            .zip(captured)
-            .map(|((p, l), c)| (p, l, c)),
-    );
+    moves.extend(newer);
     let mut game = rebuild(id, row, &moves, None)?;
     if game.rated && game.end().is_some() {
         game.rating_changes = game_changes(tx, id).await?;
