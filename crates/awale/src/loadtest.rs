@@ -191,7 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 (addr.clone(), None)
             }
             None => {
-                let (addr, server) = start_server(args.abuse).await?;
+                let (addr, server) = start_server(server_config(args.abuse), args.abuse).await?;
                 (addr, Some(server))
             }
         };
@@ -434,20 +434,17 @@ async fn wal_idle(path: &std::path::Path) -> (u64, f64) {
     }
 }
 
-/// A server on a free loopback port with a scratch games file. Without
-/// `real_limits`, no limits per client (every simulated client comes from
-/// one address); with them (`--abuse`, where each client has an address of
-/// its own), the limits the server ships with.
-async fn start_server(
-    real_limits: bool,
-) -> anyhow::Result<(String, (awale_web::AppState, awale_store::Store))> {
+/// The built-in server's settings. Without `real_limits`, no limits per
+/// client (every simulated client comes from one address); with them
+/// (`--abuse`, where each client has an address of its own), the limits
+/// the server ships with.
+fn server_config(real_limits: bool) -> awale_web::Config {
     use awale_service::limiter::Rate;
-    let store = awale_store::Store::in_memory().context("scratch games file")?;
     let unlimited = Rate {
         burst: u32::MAX,
         every_ms: 1,
     };
-    let config = if real_limits {
+    if real_limits {
         awale_web::Config::default()
     } else {
         awale_web::Config {
@@ -459,7 +456,17 @@ async fn start_server(
             signup_rate: unlimited,
             ..awale_web::Config::default()
         }
-    };
+    }
+}
+
+/// A server with `config` on a free loopback port with a scratch games
+/// file; its connections limited per client with `real_limits` (as
+/// [`server_config`]).
+async fn start_server(
+    config: awale_web::Config,
+    real_limits: bool,
+) -> anyhow::Result<(String, (awale_web::AppState, awale_store::Store))> {
+    let store = awale_store::Store::in_memory().context("scratch games file")?;
     let state = awale_web::AppState::new(store.clone(), config).context("server")?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?.to_string();
