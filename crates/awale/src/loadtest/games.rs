@@ -329,7 +329,7 @@ pub(super) async fn made_game<R: Players>(
 
 /// North of pair `slot` seated in `game` with the invitation's key, as
 /// South's page has it: whether it was (a failure counted, unless lost
-/// with its process).
+/// with its process or answered once the run is over).
 pub(super) async fn seat_north<R: Players>(
     run: &R,
     game: &GameRef,
@@ -347,7 +347,10 @@ pub(super) async fn seat_north<R: Players>(
     };
     let path = format!("/api/games/{game}/join");
     let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
-    !R::lost(&joined) && answered_ok(run, "join", joined)
+    // Once the run is over its makers have stopped listening: a join
+    // answered then may find its challenge withdrawn (the maker gone when
+    // the grace counted from its making ran out), the tool's doing.
+    !R::lost(&joined) && !run.over() && answered_ok(run, "join", joined)
 }
 
 /// Ends `game`, still going at the end of the run (or never joined), as
