@@ -160,17 +160,31 @@ fn a_bridge_killed_mid_game_and_started_again_goes_on_with_the_same_game() {
         &["--challenge", "Beta", "--clock", "2+0"],
     );
     let game = started(&alpha_log);
-    std::thread::sleep(Duration::from_millis(1500));
-    a.0.kill().unwrap();
-    a.0.wait().unwrap();
-    drop(a);
-    // The moves made before the restart.
     let plies = |game: &str| {
         let (status, view) = site.call("GET", &format!("/api/games/{game}"), None);
         assert_eq!(status, 200, "{view}");
         (view["plies"].as_array().map_or(0, Vec::len), view)
     };
-    let (before, _) = plies(&game);
+    // Killed once the game is under way, not after a set time: two quick
+    // bots played a whole game within the 1.5 s this test once slept,
+    // and the bridge started again then had no game to go on with.
+    let start = Instant::now();
+    while plies(&game).0 < 4 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the game never got going"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    a.0.kill().unwrap();
+    a.0.wait().unwrap();
+    drop(a);
+    // The moves made before the restart.
+    let (before, view) = plies(&game);
+    assert!(
+        view["end"].is_null(),
+        "the game went on at the kill: {view}"
+    );
     std::fs::OpenOptions::new()
         .append(true)
         .open(&alpha_log)
