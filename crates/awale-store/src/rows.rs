@@ -235,21 +235,17 @@ pub(crate) fn moves_of_text(
     };
     text.split(',')
         .map(|m| {
+            let corrupt = || StoreError::Corrupt {
+                id,
+                message: format!("stored move `{m}`"),
+            };
             let mut parts = m.split(' ');
             let (Some(ply), Some(letter), Some(captured), None) =
                 (parts.next(), parts.next(), parts.next(), parts.next())
             else {
-                return Err(StoreError::Corrupt {
-                    id,
-                    message: format!("stored move `{m}`"),
-                });
+                return Err(corrupt());
             };
-            let number = |t: &str| {
-                t.parse::<i64>().map_err(|_| StoreError::Corrupt {
-                    id,
-                    message: format!("stored move `{m}`"),
-                })
-            };
+            let number = |t: &str| t.parse::<i64>().map_err(|_| corrupt());
             Ok((number(ply)?, letter.to_string(), number(captured)?))
         })
         .collect()

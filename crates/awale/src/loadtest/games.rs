@@ -469,10 +469,10 @@ pub(super) fn seeds(slot: usize, round: u64) -> (u64, u64) {
 /// Plays pair `slot`'s game `round` out, from South's answer to making it
 /// (`made`): South plays it from the moment it is made (its page listens
 /// to the game while it waits for an opponent: a challenge whose maker is
-/// not there is withdrawn), North is seated ([`seat_north`]), then its
-/// `watchers` ([`Players::watch`], made only once the game is) and North
-/// play or watch it, each on a task of its own, with the [`seeds`] of
-/// each; until all are done; then, when the run's time is up, the game
+/// not there is withdrawn), North is seated ([`seat_north`]), then North
+/// plays it and its `watchers` watch it ([`Players::watch`], made only
+/// once the game is), each on a task of its own, the players with the
+/// [`seeds`] of each; until all are done; then, when the run's time is up, the game
 /// ended ([`finish_game`]). When the seating went wrong, the game is ended
 /// and the pair tries again.
 pub(super) async fn play_out<R: Players>(
@@ -485,7 +485,6 @@ pub(super) async fn play_out<R: Players>(
     let Some(game) = made_game(&**run, games, made).await else {
         return;
     };
-    let maker = south.clone();
     let (south_seed, north_seed) = seeds(slot, round);
     let south_plays = tokio::spawn(R::play(
         Arc::clone(run),
@@ -497,7 +496,7 @@ pub(super) async fn play_out<R: Players>(
     if !seat_north(&**run, &game, slot, (&south, &north)).await {
         south_plays.abort();
         // Not left waiting for an opponent on the server.
-        finish_game(&**run, &maker, &game).await;
+        finish_game(&**run, &south, &game).await;
         return;
     }
     let mut tasks: Vec<_> = watchers
@@ -517,7 +516,7 @@ pub(super) async fn play_out<R: Players>(
     // The run's time is up with the game going: ended, so that the
     // server does not keep it open.
     if run.over() {
-        finish_game(&**run, &maker, &game).await;
+        finish_game(&**run, &south, &game).await;
     }
 }
 
