@@ -269,6 +269,13 @@ impl Games {
             if games.hub().gone_since(id, side, 0).is_none() {
                 return;
             }
+            // A game begun or over does not wait again: judged on the copy
+            // held here, without a round trip to the store (every game's
+            // maker leaves it once it is over).
+            let settled = |g: &WebGame| !g.waiting() || g.end().is_some();
+            if games.load_held(id).await.is_ok_and(|g| settled(&g)) {
+                return;
+            }
             if games.withdraw(id).await.is_ok() {
                 tracing::debug!(game = id, "challenge withdrawn: its maker left");
             }

@@ -305,3 +305,107 @@ async fn transactions_per_move_on_three_services_within_1_3x_of_one() {
     );
     assert!(spread <= 1.3 * one, "spread: {spread:.2} against {one:.2}");
 }
+
+/// A game first asked for on a service by its public id (a joining page,
+/// a spectator's link) is read there once, its id and the game in one
+/// read; and the requests naming it at once on that service share that
+/// read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_first_asked_for_by_public_id_is_read_once_by_its_askers_at_once() {
+    let url = pg::cluster().database();
+    let (a, _) = counted_service(&url);
+    let (b, b_store) = counted_service(&url);
+    let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
+    // Its making heard at B (a change heard during B's read would have
+    // B read the game again: a copy possibly old is not kept).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let before = b_store.transactions().reads;
+    let asks = (0..8).map(|_| {
+        let (b, public) = (Arc::clone(&b), made.public_id.clone());
+        tokio::spawn(async move { b.find(&public, None).await.unwrap() })
+    });
+    for ask in asks {
+        assert_eq!(ask.await.unwrap(), made.id);
+    }
+    // A watcher's first read and a joining page's find the copy.
+    let (_, _, _, watch) = b.hub().watch(made.id, None, b.now_ms(), None);
+    assert!(b.load_watched(made.id).await.unwrap().waiting());
+    b.load_held(made.id).await.unwrap();
+    assert_eq!(b_store.transactions().reads - before, 1);
+    drop(watch);
+}
+
+/// A game read by its public id on a service that did not know it while
+/// another service moves in it: the change's notice, heard during the
+/// read, when nothing of the game was kept there yet, does not leave an
+/// old copy behind. A watcher there, once listening, has the stored game
+/// without any further change to tell it (each round a new game, the
+/// move sent at staggered moments of the read).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_read_by_public_id_during_a_move_elsewhere_is_not_kept_old() {
+    let url = pg::cluster().database();
+    let a = service(&url);
+    let b = service(&url);
+    let mut stale = Vec::new();
+    for n in 0..40u32 {
+        let (id, watches) = seated_game(&[Arc::clone(&a)], [0, 0, 0], n).await;
+        let game = a.load(id).await.unwrap();
+        let south = game.seats[Side::South.index()].clone().unwrap().player;
+        let mv = game.game.legal_moves()[0];
+        let delay = Duration::from_micros(u64::from(n % 12) * 250);
+        let public = game.public_id.clone();
+        let (moved, found) = tokio::join!(a.play(id, Some(&south), Some(0), mv), async {
+            tokio::time::sleep(delay).await;
+            b.find(&public, None).await
+        });
+        let stored = moved.unwrap().revision;
+        assert_eq!(found.unwrap(), id);
+        // Every notice heard.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (_, _, _, watch) = b.hub().watch(id, None, b.now_ms(), None);
+        let held = b.load_watched(id).await.unwrap();
+        if held.revision != stored {
+            stale.push((n, held.revision, stored));
+        }
+        drop((watch, watches));
+    }
+    assert!(
+        stale.is_empty(),
+        "copies kept old (round, held, stored): {stale:?}"
+    );
+}
+
+/// What a game's players and watchers leave behind costs no read: an end
+/// heard on a service whose spectator left (its copy dropped on the next
+/// move), and its maker's leaving once the game has begun (the challenge
+/// would be withdrawn if it still waited: judged on the copy held).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_end_heard_after_the_watchers_left_and_a_makers_leaving_read_nothing() {
+    let url = pg::cluster().database();
+    let (a, a_store) = counted_service(&url);
+    let (b, b_store) = counted_service(&url);
+    a.set_challenge_grace(Duration::from_millis(50));
+    let services = [Arc::clone(&a), Arc::clone(&b)];
+    let (id, mut watches) = seated_game(&services, [0, 0, 1], 1).await;
+    // The spectator on B leaves.
+    watches.pop();
+    play_games(&services, &[(id, [0, 0])], 2).await;
+    let (a_before, b_before) = (a_store.transactions(), b_store.transactions());
+    let game = a.load_held(id).await.unwrap();
+    let south = game.seats[Side::South.index()].clone().unwrap().player;
+    a.resign(id, Some(&south), None).await.unwrap();
+    // South's page leaves.
+    drop(watches.remove(0));
+    a.withdraw_when_gone(id, Side::South);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (a_after, b_after) = (a_store.transactions(), b_store.transactions());
+    assert_eq!(b_after.reads, b_before.reads, "B read the ended game");
+    assert_eq!(
+        a_after.reads, a_before.reads,
+        "A read on its maker's leaving"
+    );
+    // The resignation, and perhaps A's heartbeat (one each 5 s).
+    let written = a_after.writes - a_before.writes;
+    assert!((1..=2).contains(&written), "A wrote {written} times");
+    drop(watches);
+}

@@ -251,29 +251,55 @@ pub(crate) async fn game_and_moves<X: Tx>(
     id: i64,
     from: usize,
 ) -> Result<Option<(Row, Vec<(i64, String, i64)>)>, StoreError> {
-    let sql = game_and_moves_query(X::POSTGRES);
+    let found = read_game(tx, &id, false, from).await?;
+    Ok(found.map(|(_, row, moves)| (row, moves)))
+}
+
+/// A game's id, row and moves (ply, letter, captured) as
+/// [`game_and_moves`] reads them.
+type GameRead = (i64, Row, Vec<(i64, String, i64)>);
+
+/// [`game_and_moves`] of the game `key` names, its id or (with
+/// `by_public_id`) its public id; with its id.
+async fn read_game<X: Tx>(
+    tx: &X,
+    key: &dyn Value,
+    by_public_id: bool,
+    from: usize,
+) -> Result<Option<GameRead>, StoreError> {
+    let sql = game_and_moves_query(X::POSTGRES, by_public_id);
     let found = tx
-        .query_opt(sql, &[&id, &(from as i64)], |r| {
+        .query_opt(sql, &[key, &(from as i64)], |r| {
             let row = Row {
                 revision: r.cell(30)?,
                 ..game_row(r)?
             };
-            Ok((row, r.cell::<Option<String>>(31)?))
+            Ok((r.cell::<i64>(32)?, row, r.cell::<Option<String>>(31)?))
         })
         .await?;
-    let Some((row, moves)) = found else {
+    let Some((id, row, moves)) = found else {
         return Ok(None);
     };
-    Ok(Some((row, moves_of_text(id, moves.as_deref())?)))
+    Ok(Some((id, row, moves_of_text(id, moves.as_deref())?)))
 }
 
 /// Game `id`, its moves replayed and checked, or None.
 pub(crate) async fn load_game<X: Tx>(tx: &X, id: i64) -> Result<Option<WebGame>, StoreError> {
-    let Some((row, moves)) = game_and_moves(tx, id, 0).await? else {
+    whole_game(tx, read_game(tx, &id, false, 0).await?).await
+}
+
+/// The game whose public id is `public_id`, as [`load_game`].
+async fn load_public_game<X: Tx>(tx: &X, public_id: &str) -> Result<Option<WebGame>, StoreError> {
+    whole_game(tx, read_game(tx, &public_id, true, 0).await?).await
+}
+
+/// The game of a row read with all its moves, rebuilt, with its rating
+/// changes (only a rated game that is over has some: no read else).
+async fn whole_game<X: Tx>(tx: &X, read: Option<GameRead>) -> Result<Option<WebGame>, StoreError> {
+    let Some((id, row, moves)) = read else {
         return Ok(None);
     };
     let mut game = rebuild(id, row, &moves, None)?;
-    // Only a rated game that is over has rating changes: no read else.
     if game.rated && game.end().is_some() {
         game.rating_changes = crate::ratings::game_changes(tx, id).await?;
     }
@@ -393,6 +419,12 @@ impl<S: Backend + GameHooks> GameStore for S {
 
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>> {
         reads(self, move |tx| boxed(load_game(tx, id)))
+    }
+
+    fn load_public(&self, public_id: String) -> StoreFuture<'_, Option<WebGame>> {
+        reads(self, move |tx| {
+            boxed(async move { load_public_game(tx, &public_id).await })
+        })
     }
 
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>> {

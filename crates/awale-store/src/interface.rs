@@ -247,6 +247,10 @@ pub trait GameStore: Send + Sync {
     /// Game `id`, or None when there is none.
     fn load(&self, id: i64) -> StoreFuture<'_, Option<WebGame>>;
 
+    /// The game whose public id is `public_id`, or None: as
+    /// [`GameStore::find`] then [`GameStore::load`], in one statement.
+    fn load_public(&self, public_id: String) -> StoreFuture<'_, Option<WebGame>>;
+
     /// The id of the game whose public id is `public_id`, or None.
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>>;
 

@@ -203,25 +203,29 @@ pub(crate) const SET_STATE: &str =
      north_name = ?19, takeback = ?20, rematch = ?21, rematch_id = ?22, plies = ?23,
      draw = ?24, rated = ?25";
 
-/// Game `?1`'s row, its revision (PostgreSQL's; 0 in the games file) and
-/// its moves from ply `?2` on as one text ([`moves_of_text`]): one
-/// statement, one snapshot.
-pub(crate) fn game_and_moves_query(postgres: bool) -> &'static str {
-    fn query(revision: &str) -> String {
+/// A game's row, its revision (PostgreSQL's; 0 in the games file), its
+/// moves from ply `?2` on as one text ([`moves_of_text`]) and its id: one
+/// statement, one snapshot. The game is the one whose id is `?1`, or with
+/// `by_public_id`, whose public id is.
+pub(crate) fn game_and_moves_query(postgres: bool, by_public_id: bool) -> &'static str {
+    fn query(revision: &str, key: &str) -> String {
         format!(
             "SELECT {GAME_COLUMNS}, {revision},
                 (SELECT string_agg(ply || ' ' || letter || ' ' || captured, ',' ORDER BY ply)
-                 FROM moves WHERE game_id = ?1 AND ply >= ?2)
-             FROM games WHERE id = ?1"
+                 FROM moves WHERE game_id = games.id AND ply >= ?2),
+                id
+             FROM games WHERE {key} = ?1"
         )
     }
-    static POSTGRES: LazyLock<String> = LazyLock::new(|| query("revision"));
-    static SQLITE: LazyLock<String> = LazyLock::new(|| query("0"));
-    if postgres {
-        &POSTGRES
-    } else {
-        &SQLITE
-    }
+    static QUERIES: LazyLock<[String; 4]> = LazyLock::new(|| {
+        [
+            query("0", "id"),
+            query("0", "public_id"),
+            query("revision", "id"),
+            query("revision", "public_id"),
+        ]
+    });
+    &QUERIES[usize::from(postgres) * 2 + usize::from(by_public_id)]
 }
 
 /// The moves [`game_and_moves_query`] reads (`PLY LETTER CAPTURED`,

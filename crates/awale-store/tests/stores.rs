@@ -81,6 +81,17 @@ fn a_saved_game_loads_back_the_same() {
         assert_eq!(back.clock, g.clock);
         assert_eq!(back.turn_started_ms, 2_000);
         assert!(store.load(g.id + 1000).await.unwrap().is_none());
+        // Read by its public id: the same game, in one statement.
+        let public = store.load_public(g.public_id.clone()).await.unwrap();
+        let public = public.unwrap();
+        assert_eq!((public.id, public.revision), (back.id, back.revision));
+        assert_eq!(public.game.plies(), back.game.plies());
+        assert_eq!((public.seats, public.clock), (back.seats, back.clock));
+        assert!(store
+            .load_public("nOsUcHgAmE".into())
+            .await
+            .unwrap()
+            .is_none());
     });
 }
 

@@ -335,7 +335,7 @@ impl Games {
         for game in &mut games {
             // Its maker's next requests name it by its public id: found
             // here without asking the store.
-            self.know_public_id(game);
+            self.public_ids.know(&game.public_id, game.id);
             self.note_presence(game);
             if game.clock.is_some() || game.mode == Mode::Online || game.computer_to_move() {
                 game.version = self.hub.version(game.id);
@@ -456,13 +456,5 @@ impl Games {
             answer => answer,
         }
         .map(|(game, ())| game)
-    }
-
-    /// Notes `game`'s public id as found (see [`Games::find`]).
-    fn know_public_id(&self, game: &WebGame) {
-        let mut known = crate::lock(&self.public_ids);
-        if known.len() < 100_000 {
-            known.insert(game.public_id.clone(), game.id);
-        }
     }
 }

@@ -4,8 +4,11 @@
 //! store changed them (its notices heard here), or when the process that
 //! held a game's flag is gone.
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::OnceCell;
 
 use awale_model::error::{Error, Kind};
 use awale_model::game::WebGame;
@@ -62,21 +65,42 @@ impl Games {
         if !crate::secret::is_game_id(text) {
             return Err(not_found());
         }
-        if let Some(&id) = lock(&self.public_ids).get(text) {
+        if let Some(&id) = lock(&self.public_ids.known).get(text) {
             return Ok(id);
         }
-        let id = self
-            .store
-            .find(text.to_string())
-            .await?
-            .ok_or_else(not_found)?;
-        let mut known = lock(&self.public_ids);
-        // Bounded between sweeps, whatever is asked.
-        if known.len() >= 100_000 {
-            known.clear();
+        // The requests naming it at once share one read.
+        let reading = self.public_ids.reading(text);
+        let found = reading.get_or_try_init(|| self.read_public(text)).await;
+        self.public_ids.read(text, &reading);
+        found?.ok_or_else(not_found)
+    }
+
+    /// Reads the game whose public id is `text` from the store, keeps it
+    /// here and notes its id: its id, or None. One read where its id then
+    /// the game took two (a game is asked for by public id where it is
+    /// not known yet, then read).
+    async fn read_public(self: &Arc<Self>, text: &str) -> Result<Option<i64>, Error> {
+        let since = self.unfollowed.now();
+        let Some(game) = self.store.load_public(text.to_string()).await? else {
+            return Ok(None);
+        };
+        let id = game.id;
+        self.keep_read(game, since).await;
+        self.public_ids.know(text, id);
+        Ok(Some(id))
+    }
+
+    /// Keeps `game`, read from the store when [`Unfollowed::now`] was
+    /// `since` before its entry here was made, as the copy held here,
+    /// unless one is held already or its game's changes may have been
+    /// heard since (and not kept: nothing of the game was known here): a
+    /// copy that may be old is not kept, the next request reads the game.
+    async fn keep_read(self: &Arc<Self>, game: WebGame, since: u64) {
+        let entry = self.entry(game.id);
+        let mut slot = entry.game.lock().await;
+        if slot.is_none() && !self.unfollowed.since(game.id, since) {
+            self.hold(&entry, &mut slot, game).await;
         }
-        known.insert(text.to_string(), id);
-        Ok(id)
     }
 
     /// Game `id` as it is now; its flag falls first if its time ran out.
@@ -166,6 +190,9 @@ impl Games {
                 let entry = lock(&self.entries).get(&id).cloned();
                 let kept = usize::try_from(kept).unwrap_or(0);
                 let followed = self.hub.has_listeners(id) || (ended && entry.is_some());
+                if !followed {
+                    self.unfollowed.note(id);
+                }
                 let entry = match (entry, followed) {
                     (Some(entry), _) => entry,
                     (None, true) => self.entry(id),
@@ -222,9 +249,16 @@ impl Games {
     /// process changed it), or, without one, up to the stored game, and
     /// tells this process's watchers what changed (see
     /// [`Games::catch_up`]).
+    ///
+    /// A notice for a copy no longer held here, of a game nobody watches
+    /// here (an end heard after the copy was dropped), reads nothing: the
+    /// process that made the change tells its own watchers and the ends.
     pub(super) async fn refresh(self: &Arc<Self>, id: i64, revision: Option<i64>) {
         let entry = self.entry(id);
         let mut slot = entry.game.lock().await;
+        if revision.is_some() && slot.is_none() && !self.hub.has_listeners(id) {
+            return;
+        }
         if let Err(e) = self.catch_up(id, &entry, &mut slot, revision).await {
             tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
         }
@@ -367,6 +401,173 @@ impl Games {
                     Ok(_) => {}
                 }
             });
+        }
+    }
+}
+
+/// The public ids asked lately (see [`Games::find`]).
+#[derive(Default)]
+pub(super) struct PublicIds {
+    /// The store's id of each.
+    pub(super) known: Mutex<HashMap<String, i64>>,
+    /// Those being read from the store, each read shared by the requests
+    /// that name it meanwhile.
+    reading: Mutex<HashMap<String, Arc<OnceCell<Option<i64>>>>>,
+}
+
+/// How many public ids [`PublicIds`] keeps: bounded between sweeps,
+/// whatever strangers ask.
+const PUBLIC_IDS_KEPT: usize = 100_000;
+
+impl PublicIds {
+    /// Notes `text` as the public id of game `id`.
+    pub(super) fn know(&self, text: &str, id: i64) {
+        let mut known = lock(&self.known);
+        if known.len() >= PUBLIC_IDS_KEPT {
+            known.clear();
+        }
+        known.insert(text.to_string(), id);
+    }
+
+    /// The read of `text` going on, or a new one.
+    fn reading(&self, text: &str) -> Arc<OnceCell<Option<i64>>> {
+        let mut reading = lock(&self.reading);
+        // A request gone before its read ended leaves its read here.
+        if reading.len() >= PUBLIC_IDS_KEPT {
+            reading.clear();
+        }
+        Arc::clone(reading.entry(text.to_string()).or_default())
+    }
+
+    /// Read `reading` of `text` is over (done, failed or left).
+    fn read(&self, text: &str, reading: &Arc<OnceCell<Option<i64>>>) {
+        let mut all = lock(&self.reading);
+        if all.get(text).is_some_and(|r| Arc::ptr_eq(r, reading)) {
+            all.remove(text);
+        }
+    }
+}
+
+/// The other processes' changes heard and not followed here (no copy kept
+/// up to date, nobody watching), for a copy read before its game's entry
+/// was made: whether a change of its game may have been heard since its
+/// read began, and not kept.
+pub(super) struct Unfollowed {
+    /// How many were heard.
+    heard: AtomicU64,
+    /// By bucket of game ids ([`UNFOLLOWED_BUCKETS`]): [`Unfollowed::heard`]
+    /// when the bucket's last was heard.
+    last: [AtomicU64; UNFOLLOWED_BUCKETS],
+}
+
+/// The buckets of [`Unfollowed`]: a game read by its public id while
+/// other games' changes are heard is taken as maybe missing one of its
+/// own for one bucket in this many (it is then read again when asked for).
+const UNFOLLOWED_BUCKETS: usize = 256;
+
+impl Default for Unfollowed {
+    fn default() -> Unfollowed {
+        Unfollowed {
+            heard: AtomicU64::new(0),
+            last: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+}
+
+impl Unfollowed {
+    /// Where the count is: a read begun now misses only changes heard
+    /// after.
+    fn now(&self) -> u64 {
+        self.heard.load(Ordering::SeqCst)
+    }
+
+    /// A change of game `id` heard and not followed.
+    fn note(&self, id: i64) {
+        let heard = self.heard.fetch_add(1, Ordering::SeqCst) + 1;
+        self.last[Self::bucket(id)].store(heard, Ordering::SeqCst);
+    }
+
+    /// Whether a change of game `id` may have been heard and not followed
+    /// since [`Unfollowed::now`] was `since`.
+    fn since(&self, id: i64, since: u64) -> bool {
+        self.last[Self::bucket(id)].load(Ordering::SeqCst) > since
+    }
+
+    fn bucket(id: i64) -> usize {
+        id.rem_euclid(UNFOLLOWED_BUCKETS as i64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::NewGame;
+    use crate::live::Hub;
+    use awale_core::{Game, Rules, Side};
+    use awale_model::game::{Mode, PlayerId};
+    use awale_store::Store;
+
+    /// Whether `games` holds a copy of game `id`.
+    async fn holds(games: &Games, id: i64) -> bool {
+        let entry = lock(&games.entries).get(&id).cloned();
+        match entry {
+            Some(entry) => entry.game.lock().await.is_some(),
+            None => false,
+        }
+    }
+
+    /// A game read by its public id where it was not known, a change of it
+    /// heard from another process between the read and its keeping (not
+    /// kept: nothing of the game was known here yet): that copy, maybe
+    /// old, is not kept. A change of a game of another bucket heard
+    /// meanwhile does not stop it.
+    #[tokio::test]
+    async fn a_copy_read_before_a_change_of_its_game_was_heard_is_not_kept() {
+        let store = Store::in_memory().unwrap();
+        let maker = Arc::new(Games::new(
+            Arc::new(store.clone()),
+            Arc::new(Hub::default()),
+        ));
+        let made = maker
+            .new_game(NewGame {
+                maker: PlayerId(format!("{:064x}", 1)),
+                name: "South".into(),
+                account: false,
+                mode: Mode::Online,
+                game: Game::new(Rules::AWALE),
+                seed: 1,
+                clock: None,
+                side: Side::South,
+                public: false,
+                rated: false,
+                rating_range: None,
+                client: None,
+            })
+            .await
+            .unwrap();
+        let heard = |games: &Arc<Games>, id: i64| {
+            games.heard(Notice::Game {
+                id,
+                revision: made.revision + 1,
+                kept: 0,
+                ended: false,
+                change: None,
+            });
+        };
+        for (changed, kept) in [(made.id + 1, true), (made.id, false)] {
+            let games = Arc::new(Games::new(
+                Arc::new(store.clone()),
+                Arc::new(Hub::default()),
+            ));
+            let since = games.unfollowed.now();
+            let read = games
+                .store
+                .load_public(made.public_id.clone())
+                .await
+                .unwrap();
+            heard(&games, changed);
+            games.keep_read(read.unwrap(), since).await;
+            assert_eq!(holds(&games, made.id).await, kept, "game {changed} changed");
         }
     }
 }

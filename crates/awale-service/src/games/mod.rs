@@ -100,8 +100,11 @@ pub struct Games {
     store: Arc<dyn GameStore>,
     hub: Arc<Hub>,
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
-    /// The store's ids of the public ids asked lately (see [`Games::find`]).
-    public_ids: Mutex<HashMap<String, i64>>,
+    /// The public ids asked lately (see [`Games::find`]).
+    public_ids: loading::PublicIds,
+    /// The other processes' changes not followed here (see
+    /// [`Games::heard`]).
+    unfollowed: loading::Unfollowed,
     lobby_changed: AtomicBool,
     /// How long a waiting game's maker may be away (ms): see
     /// [`Games::set_challenge_grace`].
@@ -153,7 +156,8 @@ impl Games {
             store,
             hub,
             entries: Mutex::new(HashMap::new()),
-            public_ids: Mutex::new(HashMap::new()),
+            public_ids: loading::PublicIds::default(),
+            unfollowed: loading::Unfollowed::default(),
             lobby_changed: AtomicBool::new(true),
             challenge_grace_ms: AtomicI64::new(CHALLENGE_GRACE.as_millis() as i64),
             player: None,
@@ -426,6 +430,15 @@ impl Games {
         }))
     }
 
+    /// Makes `game`, read from the store, the copy held in `slot` (of
+    /// `entry`): its flag armed here.
+    async fn hold(self: &Arc<Self>, entry: &Entry, slot: &mut Option<WebGame>, mut game: WebGame) {
+        game.version = self.hub.version(game.id);
+        self.rate(&mut game).await;
+        self.arm_flag(entry, &game);
+        *slot = Some(game);
+    }
+
     /// Removes from memory the games nobody used lately, watches or times.
     fn sweep(&self, now: i64) {
         let mut entries = lock(&self.entries);
@@ -444,7 +457,7 @@ impl Games {
             kept
         });
         let gone = before - entries.len();
-        lock(&self.public_ids).retain(|_, id| entries.contains_key(id));
+        lock(&self.public_ids.known).retain(|_, id| entries.contains_key(id));
         if gone > 0 {
             tracing::debug!(games = gone, "idle games left memory");
         }
@@ -573,11 +586,8 @@ impl Games {
         let mut checked = self.store.notices().is_none();
         if slot.is_none() {
             match self.store.load(id).await? {
-                Some(mut game) => {
-                    game.version = self.hub.version(id);
-                    self.rate(&mut game).await;
-                    self.arm_flag(&entry, &game);
-                    *slot = Some(game);
+                Some(game) => {
+                    self.hold(&entry, &mut slot, game).await;
                     checked = true;
                 }
                 None => {

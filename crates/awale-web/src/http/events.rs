@@ -126,11 +126,15 @@ pub async fn game_events(
     // its way (a copy without watchers is dropped when a notice says it
     // is old): once listening, the stream is told the change as the
     // notice comes. Only the viewer's seat is read from this copy; a game
-    // waiting for its second player is read from the store, its seat may
-    // have just been taken in another process.
+    // waiting for its second player where the viewer has no seat is read
+    // from the store, its seat may have just been taken by the viewer in
+    // another process (a seat held in the copy is held in the store: its
+    // maker's stream, opened as the game is made, costs no round trip).
     let games = &on.state.shared.games;
     let game = match games.load_held(on.id).await? {
-        game if game.waiting() => on.load().await?,
+        game if game.waiting() && game.online_seat(on.viewer.player()).is_none() => {
+            on.load().await?
+        }
         game => game,
     };
     let OnGame { state, id, viewer } = on;

@@ -545,12 +545,8 @@ async fn stored_moves(
 ) -> anyhow::Result<Vec<char>> {
     use awale_store::GameStore;
     if let Some(db) = db {
-        let id = db
-            .find(game.to_string())
-            .await?
-            .with_context(|| format!("game {game} is not in the database"))?;
         let stored = db
-            .load(id)
+            .load_public(game.to_string())
             .await?
             .with_context(|| format!("game {game} is not in the database"))?;
         return Ok(stored.game.moves().map(|m| m.letter()).collect());
