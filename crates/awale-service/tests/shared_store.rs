@@ -409,3 +409,63 @@ async fn an_end_heard_after_the_watchers_left_and_a_makers_leaving_read_nothing(
     assert!((1..=2).contains(&written), "A wrote {written} times");
     drop(watches);
 }
+
+/// A seat taken on one service by a guest (its name stored as theirs with
+/// it, as a join through the page is) reaches the game's maker, listening
+/// on another, without a read there: the notice carries the seat as it
+/// carries a move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_seat_taken_elsewhere_reaches_the_maker_without_a_read() {
+    let url = pg::cluster().database();
+    let (a, a_store) = counted_service(&url);
+    let (b, _) = counted_service(&url);
+    let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
+    let (_, _, _, watch) = a.hub().watch(made.id, Some(Side::South), a.now_ms(), None);
+    let before = a_store.transactions();
+    let seat = Seat {
+        player: player(2),
+        name: "North 2".into(),
+    };
+    b.sit_named(made.id, seat, made.invite.as_deref(), true)
+        .await
+        .unwrap();
+    let held = until_held(&a, made.id, 0, 1).await;
+    assert_eq!(
+        held.seats[Side::North.index()]
+            .as_ref()
+            .map(|s| s.name.as_str()),
+        Some("North 2")
+    );
+    assert_eq!(
+        a_store.transactions().reads,
+        before.reads,
+        "A read the game"
+    );
+    drop(watch);
+}
+
+/// A copy a request read lately, nobody watching yet (a page between its
+/// first request and its stream): a move made elsewhere meanwhile is
+/// applied to it from the notice, and the stream that then opens reads
+/// nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_copy_asked_for_lately_takes_a_move_made_elsewhere_without_a_read() {
+    let url = pg::cluster().database();
+    let (a, _) = counted_service(&url);
+    let (b, b_store) = counted_service(&url);
+    let (id, watches) = seated_game(&[Arc::clone(&a)], [0, 0, 0], 1).await;
+    b.load_held(id).await.unwrap();
+    let before = b_store.transactions().reads;
+    let played = play_games(&[Arc::clone(&a)], &[(id, [0, 0])], 1).await[0];
+    // The move heard at B.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_, _, _, watch) = b.hub().watch(id, None, b.now_ms(), None);
+    let held = b.load_watched(id).await.unwrap();
+    assert_eq!(held.game.plies().len(), played);
+    assert_eq!(
+        b_store.transactions().reads,
+        before,
+        "B read the game again"
+    );
+    drop((watch, watches));
+}

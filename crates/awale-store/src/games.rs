@@ -121,14 +121,10 @@ pub(crate) async fn write_change<X: Tx>(
     change: &Change,
 ) -> Result<(), StoreError> {
     let fence = X::POSTGRES.then_some(game.revision);
-    let notice = match change {
+    let kept = match change {
         Change::Moves { from } => {
             write_state(tx, game, *from, fence).await?;
-            // The other processes apply what it wrote without a read.
-            match X::POSTGRES {
-                true => Notice::with_change(game, game.revision + 1, *from),
-                false => Notice::of(game, game.revision + 1, *from),
-            }
+            *from
         }
         Change::Seats { nickname } => {
             // The fenced row first: a seat refused as stale writes no
@@ -136,8 +132,14 @@ pub(crate) async fn write_change<X: Tx>(
             // shares with other games' changes.
             write_row(tx, game, fence).await?;
             write_nickname_opt(tx, nickname.as_ref()).await?;
-            Notice::of(game, game.revision + 1, game.game.plies().len())
+            game.game.plies().len()
         }
+    };
+    // The other processes apply what it wrote without a read: a move, as
+    // a seat taken (the maker's process hears each game's join).
+    let notice = match X::POSTGRES {
+        true => Notice::with_change(game, game.revision + 1, kept),
+        false => Notice::of(game, game.revision + 1, kept),
     };
     tx.announce(notice).await
 }
