@@ -70,8 +70,10 @@ impl Games {
         }
         // The requests naming it at once share one read.
         let reading = self.public_ids.reading(text);
-        let found = reading.get_or_try_init(|| self.read_public(text)).await;
-        self.public_ids.read(text, &reading);
+        let found = reading
+            .cell
+            .get_or_try_init(|| self.read_public(text))
+            .await;
         found?.ok_or_else(not_found)
     }
 
@@ -80,7 +82,7 @@ impl Games {
     /// the game took two (a game is asked for by public id where it is
     /// not known yet, then read).
     async fn read_public(self: &Arc<Self>, text: &str) -> Result<Option<i64>, Error> {
-        let since = self.unfollowed.now();
+        let since = self.noticed.now();
         let Some(game) = self.store.load_public(text.to_string()).await? else {
             return Ok(None);
         };
@@ -90,15 +92,16 @@ impl Games {
         Ok(Some(id))
     }
 
-    /// Keeps `game`, read from the store when [`Unfollowed::now`] was
+    /// Keeps `game`, read from the store when [`Noticed::now`] was
     /// `since` before its entry here was made, as the copy held here,
-    /// unless one is held already or its game's changes may have been
-    /// heard since (and not kept: nothing of the game was known here): a
-    /// copy that may be old is not kept, the next request reads the game.
+    /// unless one is held already or a change of its game may have been
+    /// heard since (perhaps not kept: nothing of the game was known here,
+    /// or nothing held): a copy that may be old is not kept, the next
+    /// request reads the game.
     async fn keep_read(self: &Arc<Self>, game: WebGame, since: u64) {
         let entry = self.entry(game.id);
         let mut slot = entry.game.lock().await;
-        if slot.is_none() && !self.unfollowed.since(game.id, since) {
+        if slot.is_none() && !self.noticed.since(game.id, since) {
             self.hold(&entry, &mut slot, game).await;
         }
     }
@@ -190,12 +193,12 @@ impl Games {
                 change,
             } => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
+                // Noted before anything of the game is looked at: a read
+                // by public id keeping its copy meanwhile sees it.
+                self.noticed.note(id);
                 let entry = lock(&self.entries).get(&id).cloned();
                 let kept = usize::try_from(kept).unwrap_or(0);
                 let followed = self.hub.has_listeners(id) || (ended && entry.is_some());
-                if !followed {
-                    self.unfollowed.note(id);
-                }
                 let entry = match (entry, followed) {
                     (Some(entry), _) => entry,
                     (None, true) => self.entry(id),
@@ -230,10 +233,7 @@ impl Games {
                             me.refresh(id, Some(revision)).await;
                             return;
                         }
-                        *slot = None;
-                        if let Some(timer) = lock(&entry.timer).take() {
-                            timer.abort();
-                        }
+                        drop_copy(&entry, &mut slot);
                     }
                     // Nothing heard is kept for a copy no longer held.
                     let held = slot.as_ref().map(|g| g.revision);
@@ -250,6 +250,9 @@ impl Games {
             | Notice::Challenge { .. } => {}
             Notice::Resync => {
                 self.lobby_changed.store(true, Ordering::Relaxed);
+                // Any game's change may be lost: no read begun before
+                // keeps its copy.
+                self.noticed.note_all();
                 let held: Vec<i64> = lock(&self.entries).keys().copied().collect();
                 for id in held {
                     let me = Arc::clone(self);
@@ -267,6 +270,8 @@ impl Games {
     /// A notice for a copy no longer held here, of a game nobody watches
     /// here (an end heard after the copy was dropped), reads nothing: the
     /// process that made the change tells its own watchers and the ends.
+    /// A copy nobody watches that could not be brought up to date is
+    /// dropped.
     pub(super) async fn refresh(self: &Arc<Self>, id: i64, revision: Option<i64>) {
         let entry = self.entry(id);
         let mut slot = entry.game.lock().await;
@@ -275,6 +280,11 @@ impl Games {
         }
         if let Err(e) = self.catch_up(id, &entry, &mut slot, revision).await {
             tracing::warn!(game = id, error = %e, "a game changed elsewhere not read");
+            // A copy left behind, its notice used up: dropped where nobody
+            // watches it (read again when next asked for).
+            if !self.hub.has_listeners(id) {
+                drop_copy(&entry, &mut slot);
+            }
         }
     }
 
@@ -435,6 +445,28 @@ pub(super) struct PublicIds {
     reading: Mutex<HashMap<String, Arc<OnceCell<Option<i64>>>>>,
 }
 
+/// A request's share of the read of a public id ([`PublicIds::reading`]),
+/// let go when the request is done or gone.
+struct Reading<'a> {
+    ids: &'a PublicIds,
+    text: &'a str,
+    cell: Arc<OnceCell<Option<i64>>>,
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        let mut all = lock(&self.ids.reading);
+        // Taken away once read (the id is known then), or by the last one
+        // done with it (the map's and this: a read failed or left).
+        let done = |r: &Arc<OnceCell<Option<i64>>>| {
+            Arc::ptr_eq(r, &self.cell) && (r.initialized() || Arc::strong_count(r) <= 2)
+        };
+        if all.get(self.text).is_some_and(done) {
+            all.remove(self.text);
+        }
+    }
+}
+
 /// How many public ids [`PublicIds`] keeps: bounded between sweeps,
 /// whatever strangers ask.
 const PUBLIC_IDS_KEPT: usize = 100_000;
@@ -449,74 +481,87 @@ impl PublicIds {
         known.insert(text.to_string(), id);
     }
 
-    /// The read of `text` going on, or a new one.
-    fn reading(&self, text: &str) -> Arc<OnceCell<Option<i64>>> {
+    /// A share of the read of `text` going on, or of a new one.
+    fn reading<'a>(&'a self, text: &'a str) -> Reading<'a> {
         let mut reading = lock(&self.reading);
-        // A request gone before its read ended leaves its read here.
+        // Bounded whatever happens to the requests.
         if reading.len() >= PUBLIC_IDS_KEPT {
             reading.clear();
         }
-        Arc::clone(reading.entry(text.to_string()).or_default())
-    }
-
-    /// Read `reading` of `text` is over (done, failed or left).
-    fn read(&self, text: &str, reading: &Arc<OnceCell<Option<i64>>>) {
-        let mut all = lock(&self.reading);
-        if all.get(text).is_some_and(|r| Arc::ptr_eq(r, reading)) {
-            all.remove(text);
+        let cell = Arc::clone(reading.entry(text.to_string()).or_default());
+        Reading {
+            ids: self,
+            text,
+            cell,
         }
     }
 }
 
-/// The other processes' changes heard and not followed here (no copy kept
-/// up to date, nobody watching), for a copy read before its game's entry
-/// was made: whether a change of its game may have been heard since its
-/// read began, and not kept.
-pub(super) struct Unfollowed {
+/// The other processes' changes of games heard here, for a copy read
+/// before its game's entry was made (a notice of a game with no entry is
+/// not kept): whether a change of its game may have been heard since its
+/// read began.
+pub(super) struct Noticed {
     /// How many were heard.
     heard: AtomicU64,
-    /// By bucket of game ids ([`UNFOLLOWED_BUCKETS`]): [`Unfollowed::heard`]
+    /// By bucket of game ids ([`NOTICED_BUCKETS`]): [`Noticed::heard`]
     /// when the bucket's last was heard.
-    last: [AtomicU64; UNFOLLOWED_BUCKETS],
+    last: [AtomicU64; NOTICED_BUCKETS],
 }
 
-/// The buckets of [`Unfollowed`] (32 KiB): a game read by its public id
+/// The buckets of [`Noticed`] (32 KiB): a game read by its public id
 /// while other games' changes are heard is taken as maybe missing one of
 /// its own for one bucket in this many (it is then read again when asked
 /// for). With 256, a thousand games made at once on another process had
 /// 3 in 10 of their first reads elsewhere made again.
-const UNFOLLOWED_BUCKETS: usize = 4096;
+const NOTICED_BUCKETS: usize = 4096;
 
-impl Default for Unfollowed {
-    fn default() -> Unfollowed {
-        Unfollowed {
+impl Default for Noticed {
+    fn default() -> Noticed {
+        Noticed {
             heard: AtomicU64::new(0),
             last: std::array::from_fn(|_| AtomicU64::new(0)),
         }
     }
 }
 
-impl Unfollowed {
+impl Noticed {
     /// Where the count is: a read begun now misses only changes heard
     /// after.
     fn now(&self) -> u64 {
         self.heard.load(Ordering::SeqCst)
     }
 
-    /// A change of game `id` heard and not followed.
+    /// A change of game `id` heard.
     fn note(&self, id: i64) {
         let heard = self.heard.fetch_add(1, Ordering::SeqCst) + 1;
         self.last[Self::bucket(id)].store(heard, Ordering::SeqCst);
     }
 
-    /// Whether a change of game `id` may have been heard and not followed
-    /// since [`Unfollowed::now`] was `since`.
+    /// Any game's change may have been missed (notices lost).
+    fn note_all(&self) {
+        let heard = self.heard.fetch_add(1, Ordering::SeqCst) + 1;
+        for last in &self.last {
+            last.store(heard, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether a change of game `id` may have been heard since
+    /// [`Noticed::now`] was `since`.
     fn since(&self, id: i64, since: u64) -> bool {
         self.last[Self::bucket(id)].load(Ordering::SeqCst) > since
     }
 
     fn bucket(id: i64) -> usize {
-        id.rem_euclid(UNFOLLOWED_BUCKETS as i64) as usize
+        id.rem_euclid(NOTICED_BUCKETS as i64) as usize
+    }
+}
+
+/// Drops the copy of `slot` (of `entry`), and its flag's timer.
+fn drop_copy(entry: &Entry, slot: &mut Option<WebGame>) {
+    *slot = None;
+    if let Some(timer) = lock(&entry.timer).take() {
+        timer.abort();
     }
 }
 
@@ -538,11 +583,24 @@ mod tests {
         }
     }
 
-    /// A game read by its public id where it was not known, a change of it
-    /// heard from another process between the read and its keeping (not
-    /// kept: nothing of the game was known here yet): that copy, maybe
-    /// old, is not kept. A change of a game of another bucket heard
-    /// meanwhile does not stop it.
+    /// What another process's notice says while a game is read here.
+    #[derive(Debug, Clone, Copy)]
+    enum Meanwhile {
+        /// Another game (of another bucket) changed.
+        OtherGame,
+        /// This game changed, nobody here watching it.
+        Changed,
+        /// This game changed, a watcher here (its page's stream) already
+        /// listening: the notice is followed, the copy read then kept old.
+        ChangedWatched,
+        /// Notices were lost: any game may have changed.
+        Resync,
+    }
+
+    /// A game read by its public id where it was not known, and something
+    /// heard from another process between the read and its keeping: a
+    /// change of it (followed or not) or notices lost, and the copy,
+    /// maybe old, is not kept; another game's change does not stop it.
     #[tokio::test]
     async fn a_copy_read_before_a_change_of_its_game_was_heard_is_not_kept() {
         let store = Store::in_memory().unwrap();
@@ -567,29 +625,37 @@ mod tests {
             })
             .await
             .unwrap();
-        let heard = |games: &Arc<Games>, id: i64| {
-            games.heard(Notice::Game {
-                id,
-                revision: made.revision + 1,
-                kept: 0,
-                ended: false,
-                change: None,
-            });
+        let changed = |id: i64| Notice::Game {
+            id,
+            revision: made.revision + 1,
+            kept: 0,
+            ended: false,
+            change: None,
         };
-        for (changed, kept) in [(made.id + 1, true), (made.id, false)] {
+        for (meanwhile, kept) in [
+            (Meanwhile::OtherGame, true),
+            (Meanwhile::Changed, false),
+            (Meanwhile::ChangedWatched, false),
+            (Meanwhile::Resync, false),
+        ] {
             let games = Arc::new(Games::new(
                 Arc::new(store.clone()),
                 Arc::new(Hub::default()),
             ));
-            let since = games.unfollowed.now();
-            let read = games
-                .store
-                .load_public(made.public_id.clone())
-                .await
-                .unwrap();
-            heard(&games, changed);
-            games.keep_read(read.unwrap(), since).await;
-            assert_eq!(holds(&games, made.id).await, kept, "game {changed} changed");
+            let since = games.noticed.now();
+            let read = games.store.load_public(made.public_id.clone());
+            let read = read.await.unwrap().unwrap();
+            let (_, _, _, watch) = games.hub.watch(made.id, None, games.now_ms(), None);
+            if !matches!(meanwhile, Meanwhile::ChangedWatched) {
+                drop(watch);
+            }
+            games.heard(match meanwhile {
+                Meanwhile::OtherGame => changed(made.id + 1),
+                Meanwhile::Changed | Meanwhile::ChangedWatched => changed(made.id),
+                Meanwhile::Resync => Notice::Resync,
+            });
+            games.keep_read(read, since).await;
+            assert_eq!(holds(&games, made.id).await, kept, "{meanwhile:?}");
         }
     }
 }

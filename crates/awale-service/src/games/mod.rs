@@ -102,9 +102,8 @@ pub struct Games {
     entries: Mutex<HashMap<i64, Arc<Entry>>>,
     /// The public ids asked lately (see [`Games::find`]).
     public_ids: loading::PublicIds,
-    /// The other processes' changes not followed here (see
-    /// [`Games::heard`]).
-    unfollowed: loading::Unfollowed,
+    /// The other processes' changes heard (see [`Games::heard`]).
+    noticed: loading::Noticed,
     lobby_changed: AtomicBool,
     /// How long a waiting game's maker may be away (ms): see
     /// [`Games::set_challenge_grace`].
@@ -157,7 +156,7 @@ impl Games {
             hub,
             entries: Mutex::new(HashMap::new()),
             public_ids: loading::PublicIds::default(),
-            unfollowed: loading::Unfollowed::default(),
+            noticed: loading::Noticed::default(),
             lobby_changed: AtomicBool::new(true),
             challenge_grace_ms: AtomicI64::new(CHALLENGE_GRACE.as_millis() as i64),
             player: None,
