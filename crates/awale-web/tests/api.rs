@@ -1270,7 +1270,7 @@ async fn a_stream_opened_again_gets_the_events_it_missed_by_their_version() {
 }
 
 #[tokio::test]
-async fn an_online_games_links_come_with_their_qr_codes() {
+async fn an_online_games_links_have_their_qr_codes_apart() {
     let config = Config {
         public_url: Some("https://awale.example.org/".into()),
         ..quick_config()
@@ -1291,11 +1291,15 @@ async fn an_online_games_links_come_with_their_qr_codes() {
         links["watch"],
         format!("https://awale.example.org/?game={id}")
     );
-    for qr in [&links["invite_qr"], &links["watch_qr"]] {
-        let svg = qr.as_str().unwrap_or_else(|| panic!("{links}"));
+    // The codes come apart, the links not waiting for them to be drawn.
+    assert!(links.get("invite_qr").is_none(), "{links}");
+    let (status, codes) = call(&app, "GET", &format!("/api/games/{id}/links/qr"), None).await;
+    assert_eq!(status, StatusCode::OK, "{codes}");
+    for qr in [&codes["invite_qr"], &codes["watch_qr"]] {
+        let svg = qr.as_str().unwrap_or_else(|| panic!("{codes}"));
         assert!(svg.contains("<svg") && svg.contains("<path"), "{svg}");
     }
-    assert_ne!(links["invite_qr"], links["watch_qr"]);
+    assert_ne!(codes["invite_qr"], codes["watch_qr"]);
     let (status, handoff) = on_game(&app, id, "handoff", None).await;
     assert_eq!(status, StatusCode::OK, "{handoff}");
     let link = handoff["link"].as_str().unwrap();
@@ -1308,9 +1312,11 @@ async fn an_online_games_links_come_with_their_qr_codes() {
         "{handoff}"
     );
     let (local, _) = new_game(&app, json!({"mode": "humans"})).await;
-    refused(
-        call(&app, "GET", &format!("/api/games/{local}/links"), None).await,
-        StatusCode::CONFLICT,
-        "not_online",
-    );
+    for links in ["links", "links/qr"] {
+        refused(
+            call(&app, "GET", &format!("/api/games/{local}/{links}"), None).await,
+            StatusCode::CONFLICT,
+            "not_online",
+        );
+    }
 }

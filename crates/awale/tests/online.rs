@@ -598,6 +598,16 @@ fn two_players_and_a_spectator_play_talk_and_cheer_online() {
     wait_text(&bob, "#player-bottom .who", "North · Bob · you");
     cleo.goto(&invite);
     wait_text(&cleo, "#presence", "You are watching");
+    // A spectator shares the watching link, its QR code asked apart.
+    tap(&cleo, "#btn-share");
+    let watch = cleo.wait_for(
+        "the watching link",
+        "const d = document.querySelector('#dlg-link'); \
+         return d.open && !!d.querySelector('#link-qr path') && d.querySelector('#link-value').value",
+        20,
+    );
+    assert_eq!(watch, json!(format!("{url}/?game={third}")));
+    tap(&cleo, "#dlg-link .primary");
     // D a E a F: North is left without seeds, South cannot feed them, and
     // North takes the seeds left: 26 to 22. After D, Bob moves his seat
     // to another device (here Cleo's browser) with a private link; his

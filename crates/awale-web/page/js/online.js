@@ -82,16 +82,19 @@ async function copy(input, button) {
 }
 
 // Shows `link` in the field `input` and its QR code `qr` (SVG drawn by
-// the server, null when the link is too long for one) in `svg`.
+// the server, null when the link is too long for one, undefined while it
+// is on its way) in `svg`.
 function showLink(input, svg, link, qr) {
-  if (input.value === link && svg.dataset.link === link) return;
-  input.value = link;
+  if (input.value !== link) input.value = link;
+  if (svg.dataset.link === link && (svg.dataset.drawn || !qr)) return;
   svg.dataset.link = link;
+  svg.dataset.drawn = "";
   const drawn = qr && new DOMParser().parseFromString(qr, "image/svg+xml").documentElement;
   if (!drawn || drawn.nodeName !== "svg") {
     svg.setAttribute("hidden", ""); // the link alone
     return;
   }
+  svg.dataset.drawn = "yes";
   svg.setAttribute("viewBox", drawn.getAttribute("viewBox"));
   svg.setAttribute("shape-rendering", "crispEdges");
   svg.replaceChildren(...[...drawn.children].map((n) => document.importNode(n, true)));
@@ -164,7 +167,7 @@ const notes = {
   goneAt: [null, null], // when each player was seen leaving (page's clock)
   actions: null, // the server's last word on what each player may do
   actionsAt: 0, // and when it came (page's clock)
-  links: null, // {invite, watch}
+  links: null, // {invite, watch}, then {invite_qr, watch_qr} too
   asking: false, // the links are on their way
   handoff: false, // this page gave a link to continue elsewhere
   openRematch: false, // a view of this game without a rematch was shown
@@ -310,11 +313,24 @@ function renderInvite(g, side) {
       if (notes.id !== id) return;
       notes.links = links;
       render();
+      // The codes come apart: the links (the invitation to pass on) do
+      // not wait for the server to draw them.
+      linkCodes(id, links).then(() => notes.links === links && render(), () => {});
     }, (e) => {
       notes.asking = false;
       showError(e);
     });
   }
+}
+
+// Adds to `links` (game `id`'s) their QR codes, drawn by the server,
+// once: {invite_qr, watch_qr}.
+async function linkCodes(id, links) {
+  if (!("watch_qr" in links)) {
+    links.codes ||= api("GET", `/api/games/${id}/links/qr`).finally(() => { links.codes = null; });
+    Object.assign(links, await links.codes);
+  }
+  return links;
 }
 
 function renderPresence(g, side) {
@@ -469,8 +485,9 @@ async function share() {
   const g = session.game;
   if (!g) return;
   try {
-    const links = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
-    if (notes.id === g.id) notes.links = links;
+    const asked = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
+    if (notes.id === g.id) notes.links = asked;
+    const links = await linkCodes(g.id, asked).catch(() => asked); // else the link alone
     // While a seat is free the invite takes it; afterwards both watch.
     // (Only the players are given the invitation.)
     const invite = g.waiting && links.invite;

@@ -195,25 +195,50 @@ pub struct Links {
     /// takes the free seat; later visitors watch. A private game's carries
     /// its key (`?join=ID&k=KEY`), without which the seat is not given.
     pub invite: Option<String>,
-    /// The invite as a QR code (SVG), None when there is no invite or it is
-    /// too long for one.
-    pub invite_qr: Option<String>,
     /// To watch.
     pub watch: String,
-    /// The watching link as a QR code (SVG).
+}
+
+/// The links of an online game as QR codes (SVG), asked apart from the
+/// links: a code costs milliseconds of CPU, which the links (the
+/// invitation's key, on the way to a join) do not wait for.
+#[derive(Serialize)]
+pub struct LinkCodes {
+    /// The invite's, None when there is no invite or it is too long for
+    /// one.
+    pub invite_qr: Option<String>,
+    /// The watching link's.
     pub watch_qr: Option<String>,
 }
 
 /// GET /api/games/{id}/links.
 pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
+    Ok(Json(game_links(&on, &headers).await?))
+}
+
+/// GET /api/games/{id}/links/qr: [`links`] drawn, for the same viewer.
+pub async fn link_codes(on: OnGame, headers: HeaderMap) -> ApiResult<Json<LinkCodes>> {
+    let Links { invite, watch } = game_links(&on, &headers).await?;
+    let [invite_qr, watch_qr] = super::qr::svgs([invite, Some(watch)]).await;
+    Ok(Json(LinkCodes {
+        invite_qr,
+        watch_qr,
+    }))
+}
+
+/// The links of `on`'s game as its viewer may see them.
+async fn game_links(on: &OnGame, headers: &HeaderMap) -> Result<Links, Error> {
     // The copy held here (its maker's process holds a new game): who may
     // see the invitation (a seat's holder) and its key do not wait on a
     // round trip to the store.
     let game = on.state.shared.games.load_held(on.id).await?;
     if game.mode != Mode::Online {
-        return Err(Error::conflict(Code::NotOnline, "this game is not played online").into());
+        return Err(Error::conflict(
+            Code::NotOnline,
+            "this game is not played online",
+        ));
     }
-    let base = base_url(&on.state, &headers)?;
+    let base = base_url(&on.state, headers)?;
     let id = &game.public_id;
     let player = game.online_seat(on.viewer.player()).is_some();
     let invite = player.then(|| match &game.invite {
@@ -221,13 +246,7 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
         _ => link(&base, &format!("join={id}")),
     });
     let watch = link(&base, &format!("game={id}"));
-    let [invite_qr, watch_qr] = super::qr::svgs([invite.clone(), Some(watch.clone())]).await;
-    Ok(Json(Links {
-        invite_qr,
-        invite,
-        watch_qr,
-        watch,
-    }))
+    Ok(Links { invite, watch })
 }
 
 /// The body of POST /api/games/{id}/join.

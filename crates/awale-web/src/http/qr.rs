@@ -18,8 +18,10 @@ const AT_ONCE: usize = 2;
 
 /// `texts` as [`svg`]s, drawn on a blocking thread and kept: a code costs
 /// a few milliseconds of CPU (eight masks drawn and scored), which would
-/// hold a thread serving requests (at the start of a load test, 1,000
-/// games' links asked at once held the joins behind them for seconds).
+/// hold a thread serving requests. (The links themselves are answered
+/// apart, without waiting for their codes: at the start of a load test,
+/// 1,000 games' codes asked at once held the joins behind them for
+/// seconds.)
 /// At most [`AT_ONCE`] drawn at a time: a blocking thread per request
 /// would make hundreds of threads, each with its allocator's fresh pages
 /// to clear (perf showed that cost more than the codes).
