@@ -469,3 +469,36 @@ async fn a_copy_asked_for_lately_takes_a_move_made_elsewhere_without_a_read() {
     );
     drop((watch, watches));
 }
+
+/// A first read by public id that fails (here its row spoilt a moment)
+/// fails for all the requests that shared it, at once: one read, not one
+/// each in turn (a stalled store would hold the last of them the longer);
+/// the next request reads again and finds the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_first_read_by_public_id_fails_its_askers_together_and_is_tried_again() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let (a, _) = counted_service(&url);
+    let (b, b_store) = counted_service(&url);
+    let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let spoil = |redo: &str| {
+        let sql = format!("UPDATE games SET redo = '{redo}' WHERE id = {}", made.id);
+        cluster.psql(&url, &sql);
+    };
+    spoil("?");
+    let before = b_store.transactions().reads;
+    let asks: Vec<_> = (0..8)
+        .map(|_| {
+            let (b, public) = (Arc::clone(&b), made.public_id.clone());
+            tokio::spawn(async move { b.find(&public, None).await })
+        })
+        .collect();
+    for ask in asks {
+        let failed = ask.await.unwrap().expect_err("a spoilt row");
+        assert_ne!(failed.code, Code::NoSuchGame, "{failed:?}");
+    }
+    assert_eq!(b_store.transactions().reads - before, 1);
+    spoil("");
+    assert_eq!(b.find(&made.public_id, None).await.unwrap(), made.id);
+}

@@ -68,13 +68,12 @@ impl Games {
         if let Some(&id) = lock(&self.public_ids.known).get(text) {
             return Ok(id);
         }
-        // The requests naming it at once share one read.
+        // The requests naming it at once share one read, and its failure
+        // (a store stalled: each waiter trying again in turn would hold
+        // them all the longer); the next request reads again.
         let reading = self.public_ids.reading(text);
-        let found = reading
-            .cell
-            .get_or_try_init(|| self.read_public(text))
-            .await;
-        found?.ok_or_else(not_found)
+        let found = reading.cell.get_or_init(|| self.read_public(text)).await;
+        found.clone()?.ok_or_else(not_found)
     }
 
     /// Reads the game whose public id is `text` from the store, keeps it
@@ -442,23 +441,27 @@ pub(super) struct PublicIds {
     pub(super) known: Mutex<HashMap<String, i64>>,
     /// Those being read from the store, each read shared by the requests
     /// that name it meanwhile.
-    reading: Mutex<HashMap<String, Arc<OnceCell<Option<i64>>>>>,
+    reading: Mutex<HashMap<String, Arc<OnceCell<PublicRead>>>>,
 }
+
+/// What a read of a public id found: the game's id, or none.
+type PublicRead = Result<Option<i64>, Error>;
 
 /// A request's share of the read of a public id ([`PublicIds::reading`]),
 /// let go when the request is done or gone.
 struct Reading<'a> {
     ids: &'a PublicIds,
     text: &'a str,
-    cell: Arc<OnceCell<Option<i64>>>,
+    cell: Arc<OnceCell<PublicRead>>,
 }
 
 impl Drop for Reading<'_> {
     fn drop(&mut self) {
         let mut all = lock(&self.ids.reading);
-        // Taken away once read (the id is known then), or by the last one
-        // done with it (the map's and this: a read failed or left).
-        let done = |r: &Arc<OnceCell<Option<i64>>>| {
+        // Taken away once read (the id is known then, or the read failed:
+        // the next request reads again), or by the last one done with it
+        // (the map's and this: a read left).
+        let done = |r: &Arc<OnceCell<PublicRead>>| {
             Arc::ptr_eq(r, &self.cell) && (r.initialized() || Arc::strong_count(r) <= 2)
         };
         if all.get(self.text).is_some_and(done) {
