@@ -351,6 +351,13 @@ fn the_loadtest_drives_a_default_server_and_finishes_its_games() {
     assert_eq!(last["left_open"], 0, "{last}");
     assert!(last["finished_at_end"].as_u64().unwrap() > 0, "{last}");
     assert!(last["wal_mb"]["max"].as_f64().unwrap() > 0.0, "{last}");
+    // The start: every game moving, half of them no later than all.
+    let moving = &last["moving_s"];
+    let (half, all) = (moving["half"].as_f64(), moving["all"].as_f64());
+    assert!(
+        half.is_some_and(|h| all.is_some_and(|a| 0.0 < h && h <= a && a < 6.0)),
+        "{last}"
+    );
     // The games file itself: every online game over.
     let conn = rusqlite::Connection::open(&file).unwrap();
     let (all, open): (i64, i64) = conn

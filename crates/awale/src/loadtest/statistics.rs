@@ -18,6 +18,9 @@ pub(super) struct Tally {
     pub(super) spectator_ms: Mutex<Vec<f64>>,
     /// Acknowledged moves: (game, ply, letter).
     pub(super) acked: Mutex<Vec<(GameRef, usize, char)>>,
+    /// When each game's first move was acknowledged, in seconds into the
+    /// run: the start's pace (making, seating, the first move).
+    pub(super) first_moves_s: Mutex<Vec<f64>>,
     pub(super) think: Duration,
     /// Games still going at the end (or never joined), ended by their
     /// maker; and those that could not be.
@@ -41,6 +44,7 @@ impl Tally {
             opponent_ms: Mutex::new(Vec::new()),
             spectator_ms: Mutex::new(Vec::new()),
             acked: Mutex::new(Vec::new()),
+            first_moves_s: Mutex::new(Vec::new()),
             think: Duration::from_millis(think_ms),
             finished: AtomicU64::new(0),
             left_open: AtomicU64::new(0),
@@ -130,6 +134,13 @@ impl Tally {
     /// Counts move `mv`, at ply `plies` of `game`, acknowledged.
     pub(super) fn acked_move(&self, game: &GameRef, plies: usize, mv: &str) {
         self.moves.fetch_add(1, Ordering::Relaxed);
+        if plies == 0 {
+            let at = self.started.elapsed().as_secs_f64();
+            self.first_moves_s
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(at);
+        }
         let letter = mv.chars().next().unwrap_or('?');
         self.acked
             .lock()
@@ -185,6 +196,7 @@ impl Tally {
             "spectators": spectators,
             "moves": moves,
             "moves_per_s": round2(moves as f64 / elapsed.max(1e-9)),
+            "moving_s": self.moving(games),
             "opponent_ms": p50_p99(&mut opponent),
             "spectator_ms": p50_p99(&mut spectator),
             "errors": self.errors.load(Ordering::Relaxed),
@@ -192,6 +204,23 @@ impl Tally {
             "finished_at_end": self.finished.load(Ordering::Relaxed),
             "left_open": self.left_open.load(Ordering::Relaxed),
         })
+    }
+
+    /// How long into the run half of the first `games` games, then all,
+    /// had made a first move (none when fewer did): the start.
+    fn moving(&self, games: usize) -> Value {
+        let mut firsts = self
+            .first_moves_s
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        firsts.sort_by(f64::total_cmp);
+        let at = |n: usize| {
+            n.checked_sub(1)
+                .and_then(|i| firsts.get(i))
+                .map(|&s| round2(s))
+        };
+        json!({"half": at(games.div_ceil(2)), "all": at(games)})
     }
 
     /// Notes in `into` how long after it was sent move `ply` of `game`
