@@ -14,6 +14,8 @@
 # AWALE (default target/fast/awale) is the binary; PG_BIN the folder of
 # PostgreSQL's programs (default: the newest /usr/lib/postgresql/*/bin).
 # PG_SETTINGS adds settings to the cluster (e.g. "-c plan_cache_mode=force_generic_plan").
+# STEADY_AFTER=S adds the costs per move from S seconds into the run on
+# (past the start: the games made and seated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -104,6 +106,16 @@ commits_before=$(commits)
 sampler=$!
 pids+=("$sampler")
 
+# With STEADY_AFTER=S, the figures at S seconds into the run are noted,
+# for the costs per move past the start (the games made and seated, whose
+# statements are not a move's) at the end.
+procs_ticks() {
+    for p in "${pids[@]:0:$n}"; do awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true; done |
+        awk '{ s += $1 } END { printf "%d", s }'
+}
+if [ -n "${STEADY_AFTER:-}" ]; then
+    (sleep "$STEADY_AFTER"; echo "$(psql_at 'SELECT COUNT(*) FROM moves') $(commits) $(pg_ticks) $(procs_ticks)" >"$dir/steady") &
+fi
 if [ -n "${KILL_AFTER:-}" ]; then
     (sleep "$KILL_AFTER"; kill -9 "${pids[0]}"; echo "killed process 1 (${addrs[1]}) at ${KILL_AFTER} s" >&2) &
 fi
@@ -116,6 +128,11 @@ ticks_after=$(pg_ticks)
 commits_after=$(commits)
 awk -v m="$moves" -v c=$((commits_after - commits_before)) -v t=$((ticks_after - ticks_before)) -v hz="$ticks" \
     'BEGIN { if (m > 0) printf "postgres per move: %.2f commits, %.2f ms CPU (%d commits, %.1f s CPU)\n", c / m, 1000 * t / hz / m, c, t / hz }' >&2
+if [ -s "$dir/steady" ]; then
+    read -r m0 c0 t0 s0 <"$dir/steady"
+    awk -v m=$((moves - m0)) -v c=$((commits_after - c0)) -v t=$((ticks_after - t0)) -v s=$(($(procs_ticks) - s0)) -v hz="$ticks" -v after="$STEADY_AFTER" \
+        'BEGIN { if (m > 0) printf "from %s s on, per move: postgres %.2f commits, %.2f ms CPU; the processes %.2f ms CPU (%d moves)\n", after, c / m, 1000 * t / hz / m, 1000 * s / hz / m, m }' >&2
+fi
 if [ -n "${STATEMENTS:-}" ]; then
     # STATEMENTS=calls: by calls (what runs per move, each kind counted).
     order=total_exec_time

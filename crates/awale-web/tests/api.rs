@@ -1293,13 +1293,30 @@ async fn an_online_games_links_have_their_qr_codes_apart() {
     );
     // The codes come apart, the links not waiting for them to be drawn.
     assert!(links.get("invite_qr").is_none(), "{links}");
-    let (status, codes) = call(&app, "GET", &format!("/api/games/{id}/links/qr"), None).await;
-    assert_eq!(status, StatusCode::OK, "{codes}");
-    for qr in [&codes["invite_qr"], &codes["watch_qr"]] {
-        let svg = qr.as_str().unwrap_or_else(|| panic!("{codes}"));
+    // Each drawn when asked for.
+    let mut codes = Vec::new();
+    for link in ["invite", "watch"] {
+        let path = format!("/api/games/{id}/links/qr?link={link}");
+        let (status, code) = call(&app, "GET", &path, None).await;
+        assert_eq!(status, StatusCode::OK, "{code}");
+        let svg = code["qr"].as_str().unwrap_or_else(|| panic!("{code}"));
         assert!(svg.contains("<svg") && svg.contains("<path"), "{svg}");
+        codes.push(svg.to_string());
     }
-    assert_ne!(codes["invite_qr"], codes["watch_qr"]);
+    assert_ne!(codes[0], codes[1]);
+    for query in ["", "?link=", "?link=handoff", "?link=watch&size=9"] {
+        refused(
+            call(
+                &app,
+                "GET",
+                &format!("/api/games/{id}/links/qr{query}"),
+                None,
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+            "bad_query",
+        );
+    }
     let (status, handoff) = on_game(&app, id, "handoff", None).await;
     assert_eq!(status, StatusCode::OK, "{handoff}");
     let link = handoff["link"].as_str().unwrap();
@@ -1312,7 +1329,7 @@ async fn an_online_games_links_have_their_qr_codes_apart() {
         "{handoff}"
     );
     let (local, _) = new_game(&app, json!({"mode": "humans"})).await;
-    for links in ["links", "links/qr"] {
+    for links in ["links", "links/qr?link=watch"] {
         refused(
             call(&app, "GET", &format!("/api/games/{local}/{links}"), None).await,
             StatusCode::CONFLICT,

@@ -548,12 +548,13 @@ async fn games_are_not_found_by_guessing_and_an_invitation_needs_its_key() {
     let links = format!("/api/games/{id}/links");
     let a = send(&app, get(&links, &[HOST, ("cookie", stranger.as_str())])).await;
     assert_eq!(a.body["invite"], Value::Null, "{}", a.body);
-    // Nor its QR code (which carries the key).
-    let codes = format!("{links}/qr");
-    let a = send(&app, get(&codes, &[HOST, ("cookie", stranger.as_str())])).await;
-    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
-    assert_eq!(a.body["invite_qr"], Value::Null, "{}", a.body);
-    assert!(a.body["watch_qr"].is_string(), "{}", a.body);
+    // Nor its QR code (which carries the key); the watching link's, yes.
+    for (link, given) in [("invite", false), ("watch", true)] {
+        let code = format!("{links}/qr?link={link}");
+        let a = send(&app, get(&code, &[HOST, ("cookie", stranger.as_str())])).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        assert_eq!(a.body["qr"].is_string(), given, "{link}: {}", a.body);
+    }
     let key = invite_key(&app, &ama, &id).await;
     assert_eq!(key.len(), 22, "{key}");
     // Without the key, or with a wrong one, the seat is refused.

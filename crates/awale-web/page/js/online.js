@@ -167,7 +167,7 @@ const notes = {
   goneAt: [null, null], // when each player was seen leaving (page's clock)
   actions: null, // the server's last word on what each player may do
   actionsAt: 0, // and when it came (page's clock)
-  links: null, // {invite, watch}, then {invite_qr, watch_qr} too
+  links: null, // {invite, watch}, and invite_qr, watch_qr once asked
   asking: false, // the links are on their way
   handoff: false, // this page gave a link to continue elsewhere
   openRematch: false, // a view of this game without a rematch was shown
@@ -315,7 +315,7 @@ function renderInvite(g, side) {
       render();
       // The codes come apart: the links (the invitation to pass on) do
       // not wait for the server to draw them.
-      linkCodes(id, links).then(() => notes.links === links && render(), () => {});
+      linkCode(id, links, "invite").then(() => notes.links === links && render(), () => {});
     }, (e) => {
       notes.asking = false;
       showError(e);
@@ -323,12 +323,14 @@ function renderInvite(g, side) {
   }
 }
 
-// Adds to `links` (game `id`'s) their QR codes, drawn by the server,
-// once: {invite_qr, watch_qr}.
-async function linkCodes(id, links) {
-  if (!("watch_qr" in links)) {
-    links.codes ||= api("GET", `/api/games/${id}/links/qr`).finally(() => { links.codes = null; });
-    Object.assign(links, await links.codes);
+// Adds to `links` (game `id`'s) the QR code of its link `name` ("invite"
+// or "watch"), drawn by the server, once: as `invite_qr` or `watch_qr`.
+async function linkCode(id, links, name) {
+  const key = `${name}_qr`;
+  if (!(key in links)) {
+    const asked = (links.asked ||= {});
+    asked[name] ||= api("GET", `/api/games/${id}/links/qr?link=${name}`).finally(() => { asked[name] = null; });
+    links[key] = (await asked[name]).qr;
   }
   return links;
 }
@@ -485,13 +487,14 @@ async function share() {
   const g = session.game;
   if (!g) return;
   try {
-    const asked = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
-    if (notes.id === g.id) notes.links = asked;
-    const links = await linkCodes(g.id, asked).catch(() => asked); // else the link alone
+    const links = notes.links && notes.id === g.id ? notes.links : await api("GET", `/api/games/${g.id}/links`);
+    if (notes.id === g.id) notes.links = links;
     // While a seat is free the invite takes it; afterwards both watch.
     // (Only the players are given the invitation.)
     const invite = g.waiting && links.invite;
-    const [link, qr] = invite ? [links.invite, links.invite_qr] : [links.watch, links.watch_qr];
+    const name = invite ? "invite" : "watch";
+    await linkCode(g.id, links, name).catch(() => {}); // else the link alone
+    const [link, qr] = [links[name], links[`${name}_qr`]];
     openLinkDialog(t("share_title"), t(invite ? "invite_text" : "share_text"), link, qr);
   } catch (e) {
     showError(e);

@@ -223,7 +223,7 @@ fn game_routes() -> Router<AppState> {
         .route("/record", get(games::record))
         .route("/events", get(events::game_events))
         .route("/links", get(online::links))
-        .route("/links/qr", get(online::link_codes))
+        .route("/links/qr", get(online::link_code))
         .route("/join", post(online::join))
         .route(
             "/takeback",

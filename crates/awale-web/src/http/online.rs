@@ -10,7 +10,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{Caller, JsonBody, OnGame, Player, Session};
+use super::extract::{Caller, JsonBody, OnGame, Player, Session, UrlQuery};
 use crate::error::Error;
 use crate::game::{parse_name, Mode, PlayerId, Seat};
 use crate::games::Lobby;
@@ -199,16 +199,33 @@ pub struct Links {
     pub watch: String,
 }
 
-/// The links of an online game as QR codes (SVG), asked apart from the
-/// links: a code costs milliseconds of CPU, which the links (the
-/// invitation's key, on the way to a join) do not wait for.
+/// Which of a game's links [`link_code`] draws.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkName {
+    /// The invitation (its players' only).
+    Invite,
+    /// The watching link.
+    Watch,
+}
+
+/// The query of GET /api/games/{id}/links/qr.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkCodeQuery {
+    link: LinkName,
+}
+
+/// One of a game's links as a QR code (SVG), asked apart from the links:
+/// a code costs milliseconds of CPU, which the links (the invitation's
+/// key, on the way to a join) do not wait for; and only the one a page
+/// shows is drawn (the invitation while the game waits, the watching
+/// link when it is shared).
 #[derive(Serialize)]
-pub struct LinkCodes {
-    /// The invite's, None when there is no invite or it is too long for
-    /// one.
-    pub invite_qr: Option<String>,
-    /// The watching link's.
-    pub watch_qr: Option<String>,
+pub struct LinkCode {
+    /// None when the viewer is given no such link (the invitation, to a
+    /// spectator) or it is too long for a code.
+    pub qr: Option<String>,
 }
 
 /// GET /api/games/{id}/links.
@@ -216,14 +233,23 @@ pub async fn links(on: OnGame, headers: HeaderMap) -> ApiResult<Json<Links>> {
     Ok(Json(game_links(&on, &headers).await?))
 }
 
-/// GET /api/games/{id}/links/qr: [`links`] drawn, for the same viewer.
-pub async fn link_codes(on: OnGame, headers: HeaderMap) -> ApiResult<Json<LinkCodes>> {
+/// GET /api/games/{id}/links/qr?link=invite|watch: one of [`links`]
+/// drawn, for the same viewer.
+pub async fn link_code(
+    on: OnGame,
+    headers: HeaderMap,
+    UrlQuery(query): UrlQuery<LinkCodeQuery>,
+) -> ApiResult<Json<LinkCode>> {
     let Links { invite, watch } = game_links(&on, &headers).await?;
-    let [invite_qr, watch_qr] = super::qr::svgs([invite, Some(watch)]).await;
-    Ok(Json(LinkCodes {
-        invite_qr,
-        watch_qr,
-    }))
+    let link = match query.link {
+        LinkName::Invite => invite,
+        LinkName::Watch => Some(watch),
+    };
+    let qr = match link {
+        Some(link) => super::qr::drawn(link).await,
+        None => None,
+    };
+    Ok(Json(LinkCode { qr }))
 }
 
 /// The links of `on`'s game as its viewer may see them.

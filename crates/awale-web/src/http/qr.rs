@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 
 use qrcode::{render::svg, EcLevel, QrCode};
 
-/// The codes [`svgs`] drew lately, by their text, at most this many: a
+/// The codes [`drawn`] drew lately, by their text, at most this many: a
 /// game's links are asked by each of its players and at each reload of
 /// their pages.
 const KEPT: usize = 1024;
@@ -16,23 +16,21 @@ const KEPT: usize = 1024;
 /// The codes drawn at once (each on a blocking thread).
 const AT_ONCE: usize = 2;
 
-/// `texts` as [`svg`]s, drawn on a blocking thread and kept: a code costs
+/// `text` as an [`svg`], drawn on a blocking thread and kept: a code costs
 /// a few milliseconds of CPU (eight masks drawn and scored), which would
 /// hold a thread serving requests. (The links themselves are answered
 /// apart, without waiting for their codes: at the start of a load test,
 /// 1,000 games' codes asked at once held the joins behind them for
-/// seconds.)
-/// At most [`AT_ONCE`] drawn at a time: a blocking thread per request
-/// would make hundreds of threads, each with its allocator's fresh pages
-/// to clear (perf showed that cost more than the codes).
-pub async fn svgs<const N: usize>(texts: [Option<String>; N]) -> [Option<String>; N] {
+/// seconds.) At most [`AT_ONCE`] drawn at a time: a blocking thread per
+/// request would make hundreds of threads, each with its allocator's
+/// fresh pages to clear (perf showed that cost more than the codes).
+pub async fn drawn(text: String) -> Option<String> {
     static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
-    let Ok(_turn) = TURNS.acquire().await else {
-        return std::array::from_fn(|_| None);
-    };
-    tokio::task::spawn_blocking(move || texts.map(|t| t.as_deref().and_then(kept_svg)))
+    let _turn = TURNS.acquire().await.ok()?;
+    tokio::task::spawn_blocking(move || kept_svg(&text))
         .await
-        .unwrap_or_else(|_| std::array::from_fn(|_| None))
+        .ok()
+        .flatten()
 }
 
 /// [`svg`], drawn once while kept.

@@ -345,16 +345,16 @@ pub(super) async fn seat_north<R: Players>(
     let Some(key) = invite_key(run, links) else {
         return false;
     };
-    // South's page asks the links' QR codes once it has the links, while
-    // North opens the invitation.
+    // South's page asks the invitation's QR code once it has the links,
+    // while North opens the invitation.
     let path = format!("/api/games/{game}/join");
-    let codes = format!("/api/games/{game}/links/qr");
+    let codes = format!("/api/games/{game}/links/qr?link=invite");
     let (joined, codes) = tokio::join!(
         run.ask(north, "POST", &path, Some(join(slot, &key))),
         run.ask(south, "GET", &codes, None)
     );
     if !R::lost(&codes) && !run.over() {
-        expected(run, "link codes", StatusCode::OK, codes);
+        expected(run, "the invitation's code", StatusCode::OK, codes);
     }
     // Once the run is over its makers have stopped listening: a join
     // answered then may find its challenge withdrawn (the maker gone when
