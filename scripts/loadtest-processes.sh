@@ -14,8 +14,8 @@
 # AWALE (default target/fast/awale) is the binary; PG_BIN the folder of
 # PostgreSQL's programs (default: the newest /usr/lib/postgresql/*/bin).
 # PG_SETTINGS adds settings to the cluster (e.g. "-c plan_cache_mode=force_generic_plan").
-# STEADY_AFTER=S adds the costs per move from S seconds into the run on
-# (past the start: the games made and seated).
+# STEADY_AFTER=S adds the costs per move from S seconds into the run to a
+# second before its end (past the start: the games made and seated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -106,15 +106,28 @@ commits_before=$(commits)
 sampler=$!
 pids+=("$sampler")
 
-# With STEADY_AFTER=S, the figures at S seconds into the run are noted,
-# for the costs per move past the start (the games made and seated, whose
-# statements are not a move's) at the end.
+# With STEADY_AFTER=S, the figures at S seconds into the run and a
+# second before its end (`--seconds`) are noted: the costs per move
+# between, past the start (the games made and seated, whose statements
+# are not a move's) and before the end (the games resigned, the check).
 procs_ticks() {
     for p in "${pids[@]:0:$n}"; do awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true; done |
         awk '{ s += $1 } END { printf "%d", s }'
 }
+figures() { echo "$(psql_at 'SELECT COUNT(*) FROM moves') $(commits) $(pg_ticks) $(procs_ticks)"; }
 if [ -n "${STEADY_AFTER:-}" ]; then
-    (sleep "$STEADY_AFTER"; echo "$(psql_at 'SELECT COUNT(*) FROM moves') $(commits) $(pg_ticks) $(procs_ticks)" >"$dir/steady") &
+    seconds=60 # the load test's default
+    args=("$@")
+    for i in "${!args[@]}"; do
+        [ "${args[$i]}" = --seconds ] && seconds=${args[$((i + 1))]:-60}
+    done
+    (
+        sleep "$STEADY_AFTER"
+        figures >"$dir/steady.from"
+        sleep $((seconds - STEADY_AFTER - 1))
+        figures >"$dir/steady.to"
+    ) &
+    pids+=("$!")
 fi
 if [ -n "${KILL_AFTER:-}" ]; then
     (sleep "$KILL_AFTER"; kill -9 "${pids[0]}"; echo "killed process 1 (${addrs[1]}) at ${KILL_AFTER} s" >&2) &
@@ -128,10 +141,16 @@ ticks_after=$(pg_ticks)
 commits_after=$(commits)
 awk -v m="$moves" -v c=$((commits_after - commits_before)) -v t=$((ticks_after - ticks_before)) -v hz="$ticks" \
     'BEGIN { if (m > 0) printf "postgres per move: %.2f commits, %.2f ms CPU (%d commits, %.1f s CPU)\n", c / m, 1000 * t / hz / m, c, t / hz }' >&2
-if [ -s "$dir/steady" ]; then
-    read -r m0 c0 t0 s0 <"$dir/steady"
-    awk -v m=$((moves - m0)) -v c=$((commits_after - c0)) -v t=$((ticks_after - t0)) -v s=$(($(procs_ticks) - s0)) -v hz="$ticks" -v after="$STEADY_AFTER" \
-        'BEGIN { if (m > 0) printf "from %s s on, per move: postgres %.2f commits, %.2f ms CPU; the processes %.2f ms CPU (%d moves)\n", after, c / m, 1000 * t / hz / m, 1000 * s / hz / m, m }' >&2
+if [ -s "$dir/steady.from" ] && [ -s "$dir/steady.to" ]; then
+    # Four numbers each, else (a figure not read) nothing is said.
+    cat "$dir/steady.from" "$dir/steady.to" | awk -v hz="$ticks" -v from="$STEADY_AFTER" -v to=$((seconds - 1)) '
+        NF == 4 && $0 ~ /^[0-9 ]+$/ { for (i = 1; i <= 4; i++) f[NR, i] = $i; ok++ }
+        END {
+            m = f[2, 1] - f[1, 1]
+            if (ok == 2 && m > 0)
+                printf "from %s s to %s s, per move: postgres %.2f commits, %.2f ms CPU; the processes %.2f ms CPU (%d moves)\n",
+                    from, to, (f[2, 2] - f[1, 2]) / m, 1000 * (f[2, 3] - f[1, 3]) / hz / m, 1000 * (f[2, 4] - f[1, 4]) / hz / m, m
+        }' >&2
 fi
 if [ -n "${STATEMENTS:-}" ]; then
     # STATEMENTS=calls: by calls (what runs per move, each kind counted).

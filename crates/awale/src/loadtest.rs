@@ -3,8 +3,8 @@
 //! events), with spectators spread over the games. Each pair of players
 //! plays game after game until the time is up; every move is timed from
 //! its sending to its arrival at the opponent and at each spectator, and
-//! the start by when half the games, then all, had a first move
-//! (`moving_s`); at the end, every acknowledged move is looked for in the
+//! the start by when half the pairs, then all, had a first move in
+//! their first game (`moving_s`); at the end, every acknowledged move is looked for in the
 //! store. With
 //! `--logins N`, N log-ins a second to accounts made at the start (the
 //! right password: every one is hashed) run beside the games, so the moves'
@@ -49,7 +49,7 @@ mod logins;
 mod spread;
 mod statistics;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -304,8 +304,14 @@ function renderInvite(g, side) {
   $("#invite").hidden = !waiting || !side;
   if (!waiting || !side) return;
   $("#invite-text").textContent = t("invite_text");
-  if (notes.links && notes.links.invite) {
-    showLink($("#invite-link"), $("#invite-qr"), notes.links.invite, notes.links.invite_qr);
+  const links = notes.links;
+  if (links && links.invite) {
+    showLink($("#invite-link"), $("#invite-qr"), links.invite, links.invite_qr);
+    // The code comes apart: the invitation to pass on does not wait for
+    // the server to draw it (asked again at a later view if that failed).
+    if (!("invite_qr" in links) && !(links.asked && links.asked.invite)) {
+      linkCode(g.id, links, "invite").then(() => notes.links === links && render(), () => {});
+    }
   } else if (!notes.asking) {
     notes.asking = true;
     const id = g.id;
@@ -313,9 +319,6 @@ function renderInvite(g, side) {
       if (notes.id !== id) return;
       notes.links = links;
       render();
-      // The codes come apart: the links (the invitation to pass on) do
-      // not wait for the server to draw them.
-      linkCode(id, links, "invite").then(() => notes.links === links && render(), () => {});
     }, (e) => {
       notes.asking = false;
       showError(e);
@@ -492,10 +495,15 @@ async function share() {
     // While a seat is free the invite takes it; afterwards both watch.
     // (Only the players are given the invitation.)
     const invite = g.waiting && links.invite;
-    const name = invite ? "invite" : "watch";
-    await linkCode(g.id, links, name).catch(() => {}); // else the link alone
-    const [link, qr] = [links[name], links[`${name}_qr`]];
-    openLinkDialog(t("share_title"), t(invite ? "invite_text" : "share_text"), link, qr);
+    const [name, key] = invite ? ["invite", "invite_qr"] : ["watch", "watch_qr"];
+    const link = links[name];
+    openLinkDialog(t("share_title"), t(invite ? "invite_text" : "share_text"), link, links[key]);
+    if (key in links) return;
+    // The link at once, its code drawn when it comes (else the link alone).
+    await linkCode(g.id, links, name).catch(() => {});
+    if ($("#dlg-link").open && $("#link-value").value === link) {
+      showLink($("#link-value"), $("#link-qr"), link, links[key]);
+    }
   } catch (e) {
     showError(e);
   }

@@ -24,24 +24,42 @@ const AT_ONCE: usize = 2;
 /// seconds.) At most [`AT_ONCE`] drawn at a time: a blocking thread per
 /// request would make hundreds of threads, each with its allocator's
 /// fresh pages to clear (perf showed that cost more than the codes).
+/// A code kept is answered without a turn. The turn goes with the
+/// drawing: a request gone meanwhile does not free it before the drawing
+/// is done.
 pub async fn drawn(text: String) -> Option<String> {
     static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
-    let _turn = TURNS.acquire().await.ok()?;
-    tokio::task::spawn_blocking(move || kept_svg(&text))
-        .await
-        .ok()
-        .flatten()
+    if let Some(code) = kept(&text) {
+        return code;
+    }
+    let turn = TURNS.acquire().await.ok()?;
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        kept(&text).unwrap_or_else(|| keep(&text, svg(&text)))
+    })
+    .await
+    .ok()
+    .flatten()
 }
 
-/// [`svg`], drawn once while kept.
-fn kept_svg(text: &str) -> Option<String> {
+/// The codes drawn lately, by their text.
+fn codes() -> &'static Mutex<HashMap<String, Option<String>>> {
     static DRAWN: OnceLock<Mutex<HashMap<String, Option<String>>>> = OnceLock::new();
-    let drawn = DRAWN.get_or_init(Mutex::default);
-    if let Some(code) = drawn.lock().unwrap_or_else(|p| p.into_inner()).get(text) {
-        return code.clone();
-    }
-    let code = svg(text);
-    let mut kept = drawn.lock().unwrap_or_else(|p| p.into_inner());
+    DRAWN.get_or_init(Mutex::default)
+}
+
+/// The code of `text` if kept (None within: too long for one).
+fn kept(text: &str) -> Option<Option<String>> {
+    codes()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(text)
+        .cloned()
+}
+
+/// Keeps `code`, drawn from `text`; the code.
+fn keep(text: &str, code: Option<String>) -> Option<String> {
+    let mut kept = codes().lock().unwrap_or_else(|p| p.into_inner());
     if kept.len() >= KEPT {
         kept.clear();
     }

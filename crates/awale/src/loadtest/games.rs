@@ -345,21 +345,23 @@ pub(super) async fn seat_north<R: Players>(
     let Some(key) = invite_key(run, links) else {
         return false;
     };
-    // South's page asks the invitation's QR code once it has the links,
-    // while North opens the invitation.
     let path = format!("/api/games/{game}/join");
-    let codes = format!("/api/games/{game}/links/qr?link=invite");
-    let (joined, codes) = tokio::join!(
-        run.ask(north, "POST", &path, Some(join(slot, &key))),
-        run.ask(south, "GET", &codes, None)
-    );
-    if !R::lost(&codes) && !run.over() {
-        expected(run, "the invitation's code", StatusCode::OK, codes);
-    }
+    let joined = run.ask(north, "POST", &path, Some(join(slot, &key))).await;
     // Once the run is over its makers have stopped listening: a join
     // answered then may find its challenge withdrawn (the maker gone when
     // the grace counted from its making ran out), the tool's doing.
     !R::lost(&joined) && !run.over() && answered_ok(run, "join", joined)
+}
+
+/// The QR code of `game`'s invitation, as its maker `south`'s page asks
+/// it: a failure counted, unless lost with its process or answered once
+/// the run is over.
+async fn invitation_code<R: Players>(run: Arc<R>, game: GameRef, south: R::Player) {
+    let path = format!("/api/games/{game}/links/qr?link=invite");
+    let code = run.ask(&south, "GET", &path, None).await;
+    if !R::lost(&code) && !run.over() {
+        expected(&*run, "the invitation's code", StatusCode::OK, code);
+    }
 }
 
 /// Ends `game`, still going at the end of the run (or never joined), as
@@ -502,15 +504,24 @@ pub(super) async fn play_out<R: Players>(
         "S",
         south_seed,
     ));
+    // South's page asks the invitation's QR code as it shows the links,
+    // while North opens the invitation: nobody waits for it.
+    let code = tokio::spawn(invitation_code(
+        Arc::clone(run),
+        game.clone(),
+        south.clone(),
+    ));
     if !seat_north(&**run, &game, slot, (&south, &north)).await {
         south_plays.abort();
         // Not left waiting for an opponent on the server.
         finish_game(&**run, &south, &game).await;
         return;
     }
+    run.seated(slot, &game);
     let mut tasks: Vec<_> = watchers
         .map(|who| tokio::spawn(R::watch(Arc::clone(run), game.clone(), who)))
         .collect();
+    tasks.push(code);
     tasks.push(south_plays);
     tasks.push(tokio::spawn(R::play(
         Arc::clone(run),
