@@ -360,7 +360,7 @@ async fn invitation_code<R: Players>(run: Arc<R>, game: GameRef, south: R::Playe
     let path = format!("/api/games/{game}/links/qr?link=invite");
     let code = run.ask(&south, "GET", &path, None).await;
     if !R::lost(&code) && !run.over() {
-        expected(&*run, "the invitation's code", StatusCode::OK, code);
+        expected(&run, "the invitation's code", StatusCode::OK, code);
     }
 }
 
