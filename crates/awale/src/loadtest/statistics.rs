@@ -18,12 +18,11 @@ pub(super) struct Tally {
     pub(super) spectator_ms: Mutex<Vec<f64>>,
     /// Acknowledged moves: (game, ply, letter).
     pub(super) acked: Mutex<Vec<(GameRef, usize, char)>>,
-    /// The pairs seated once (by slot) and the game each was first seated
-    /// in ([`Tally::seated`]); when each of those games' first move was
-    /// acknowledged, in seconds into the run: the start's pace (making,
-    /// seating, the first move).
-    pub(super) first_games: Mutex<(HashSet<usize>, HashSet<GameRef>)>,
-    pub(super) first_moves_s: Mutex<Vec<f64>>,
+    /// The game each pair (by slot) was first seated in ([`Tally::seated`]),
+    /// and when each game's first move was acknowledged, in seconds into
+    /// the run: the start's pace (making, seating, the first move).
+    pub(super) first_games: Mutex<HashMap<usize, GameRef>>,
+    pub(super) first_moves_s: Mutex<HashMap<GameRef, f64>>,
     pub(super) think: Duration,
     /// Games still going at the end (or never joined), ended by their
     /// maker; and those that could not be.
@@ -48,7 +47,7 @@ impl Tally {
             spectator_ms: Mutex::new(Vec::new()),
             acked: Mutex::new(Vec::new()),
             first_games: Mutex::default(),
-            first_moves_s: Mutex::new(Vec::new()),
+            first_moves_s: Mutex::default(),
             think: Duration::from_millis(think_ms),
             finished: AtomicU64::new(0),
             left_open: AtomicU64::new(0),
@@ -138,16 +137,13 @@ impl Tally {
     /// Counts move `mv`, at ply `plies` of `game`, acknowledged.
     pub(super) fn acked_move(&self, game: &GameRef, plies: usize, mv: &str) {
         self.moves.fetch_add(1, Ordering::Relaxed);
-        let first = || {
-            let firsts = self.first_games.lock().unwrap_or_else(|p| p.into_inner());
-            firsts.1.contains(game)
-        };
-        if plies == 0 && first() {
+        if plies == 0 {
             let at = self.started.elapsed().as_secs_f64();
             self.first_moves_s
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .push(at);
+                .entry(game.clone())
+                .or_insert(at);
         }
         let letter = mv.chars().next().unwrap_or('?');
         self.acked
@@ -217,20 +213,25 @@ impl Tally {
     /// Notes `game` as pair `slot`'s first seated game, unless it had one.
     pub(super) fn seated(&self, slot: usize, game: &GameRef) {
         let mut firsts = self.first_games.lock().unwrap_or_else(|p| p.into_inner());
-        if firsts.0.insert(slot) {
-            firsts.1.insert(game.clone());
-        }
+        firsts.entry(slot).or_insert_with(|| game.clone());
     }
 
     /// How long into the run half of the `games` pairs, then all, had a
     /// first move in their first seated game (none when fewer did): the
     /// start.
     fn moving(&self, games: usize) -> Value {
-        let mut firsts = self
+        let moved = self
             .first_moves_s
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
+        let mut firsts: Vec<f64> = self
+            .first_games
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter_map(|game| moved.get(game).copied())
+            .collect();
         firsts.sort_by(f64::total_cmp);
         let at = |n: usize| {
             n.checked_sub(1)
