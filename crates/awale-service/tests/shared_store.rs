@@ -502,3 +502,43 @@ async fn a_failed_first_read_by_public_id_fails_its_askers_together_and_is_tried
     spoil("");
     assert_eq!(b.find(&made.public_id, None).await.unwrap(), made.id);
 }
+
+/// A copy nobody watches that a read could not bring up to date after
+/// notices were lost (its listening connection cut; the read failed,
+/// here its row spoilt a moment) is dropped, not kept as it was: the next
+/// request reads the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_copy_nobody_watches_that_a_failed_read_left_behind_is_dropped() {
+    let cluster = pg::cluster();
+    let url = cluster.database();
+    let (a, a_store) = counted_service(&url);
+    let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
+    let reads = || a_store.transactions().reads;
+    let before = reads();
+    a.load_held(made.id).await.unwrap();
+    assert_eq!(reads(), before, "the maker's copy is held");
+    let spoil = |redo: &str| {
+        let sql = format!("UPDATE games SET redo = '{redo}' WHERE id = {}", made.id);
+        cluster.psql(&url, &sql);
+    };
+    spoil("?");
+    cluster.psql(
+        &url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND query = 'LISTEN awale'",
+    );
+    // Heard again: every copy read (this one fails).
+    for _ in 0..500 {
+        if reads() > before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(reads() > before, "the copy was never read again");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    spoil("");
+    let before = reads();
+    let game = a.load_held(made.id).await.unwrap();
+    assert!(reads() > before, "the copy left behind was kept");
+    assert!(game.waiting());
+}
