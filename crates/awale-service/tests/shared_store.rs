@@ -470,6 +470,13 @@ async fn a_copy_asked_for_lately_takes_a_move_made_elsewhere_without_a_read() {
     drop((watch, watches));
 }
 
+/// Sets the `redo` column of game `id`'s row in the database at `url`: a
+/// row that cannot be read back (`?`), or whole again (nothing).
+fn spoil(url: &str, id: i64, redo: &str) {
+    let sql = format!("UPDATE games SET redo = '{redo}' WHERE id = {id}");
+    pg::cluster().psql(url, &sql);
+}
+
 /// A first read by public id that fails (here its row spoilt a moment)
 /// fails for all the requests that shared it, at once: one read, not one
 /// each in turn (a stalled store would hold the last of them the longer);
@@ -482,10 +489,7 @@ async fn a_failed_first_read_by_public_id_fails_its_askers_together_and_is_tried
     let (b, b_store) = counted_service(&url);
     let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let spoil = |redo: &str| {
-        let sql = format!("UPDATE games SET redo = '{redo}' WHERE id = {}", made.id);
-        cluster.psql(&url, &sql);
-    };
+    let spoil = |redo: &str| spoil(&url, made.id, redo);
     spoil("?");
     let before = b_store.transactions().reads;
     let asks: Vec<_> = (0..8)
@@ -517,10 +521,7 @@ async fn a_copy_nobody_watches_that_a_failed_read_left_behind_is_dropped() {
     let before = reads();
     a.load_held(made.id).await.unwrap();
     assert_eq!(reads(), before, "the maker's copy is held");
-    let spoil = |redo: &str| {
-        let sql = format!("UPDATE games SET redo = '{redo}' WHERE id = {}", made.id);
-        cluster.psql(&url, &sql);
-    };
+    let spoil = |redo: &str| spoil(&url, made.id, redo);
     spoil("?");
     cluster.psql(
         &url,

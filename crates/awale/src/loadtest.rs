@@ -3,9 +3,9 @@
 //! events), with spectators spread over the games. Each pair of players
 //! plays game after game until the time is up; every move is timed from
 //! its sending to its arrival at the opponent and at each spectator, and
-//! the start by when half the pairs, then all, had a first move in
-//! their first game (`moving_s`); at the end, every acknowledged move is looked for in the
-//! store. With
+//! the start by when half the pairs, then all, had a first move in their
+//! first game (`moving_s`); at the end, every acknowledged move is looked
+//! for in the store. With
 //! `--logins N`, N log-ins a second to accounts made at the start (the
 //! right password: every one is hashed) run beside the games, so the moves'
 //! times show what a flood of log-ins does to them. With `--abuse`, a

@@ -457,4 +457,46 @@ impl Games {
         }
         .map(|(game, ())| game)
     }
+
+    /// What `viewer` may pass on to bring others to online game `id`: its
+    /// public id (to watch), and for its players only the query of its
+    /// invitation (`join=ID`, with a private game's key: `&k=KEY`). Read
+    /// from the copy held here (its maker's process holds a new game): no
+    /// round trip to the store.
+    ///
+    /// # Errors
+    ///
+    /// `not_online` for a game played elsewhere than online; as
+    /// [`Games::load`].
+    pub async fn invitation(
+        self: &Arc<Self>,
+        id: i64,
+        viewer: Option<&PlayerId>,
+    ) -> Result<Invitation, Error> {
+        let game = self.load_held(id).await?;
+        if game.mode != Mode::Online {
+            return Err(Error::conflict(
+                Code::NotOnline,
+                "this game is not played online",
+            ));
+        }
+        let id = &game.public_id;
+        let join = game.online_seat(viewer).map(|_| match &game.invite {
+            Some(key) if !game.public => format!("join={id}&k={key}"),
+            _ => format!("join={id}"),
+        });
+        Ok(Invitation {
+            public_id: game.public_id,
+            join,
+        })
+    }
+}
+
+/// What a viewer may pass on to bring others to an online game
+/// ([`Games::invitation`]).
+pub struct Invitation {
+    /// The game's public id.
+    pub public_id: String,
+    /// The query of its invitation, for its players only.
+    pub join: Option<String>,
 }

@@ -35,7 +35,7 @@ mod loading;
 mod lobby;
 
 pub use acts::{check_ply, Review};
-pub use creation::{rated_needs_account, NewGame, Upload, MAX_OPEN_CHALLENGES};
+pub use creation::{rated_needs_account, Invitation, NewGame, Upload, MAX_OPEN_CHALLENGES};
 pub use lobby::{featured, featured_among, Featured, LiveGame, Lobby};
 
 use crate::computer::{Computer, Priority, Thinking};

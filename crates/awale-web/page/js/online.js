@@ -495,8 +495,8 @@ async function share() {
     // While a seat is free the invite takes it; afterwards both watch.
     // (Only the players are given the invitation.)
     const invite = g.waiting && links.invite;
-    const [name, key] = invite ? ["invite", "invite_qr"] : ["watch", "watch_qr"];
-    const link = links[name];
+    const name = invite ? "invite" : "watch";
+    const [link, key] = [links[name], `${name}_qr`];
     openLinkDialog(t("share_title"), t(invite ? "invite_text" : "share_text"), link, links[key]);
     if (key in links) return;
     // The link at once, its code drawn when it comes (else the link alone).

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::extract::{Caller, JsonBody, OnGame, Player, Session, UrlQuery};
 use crate::error::Error;
-use crate::game::{parse_name, Mode, PlayerId, Seat};
+use crate::game::{parse_name, PlayerId, Seat};
 use crate::games::Lobby;
 use crate::round::Offer;
 use crate::view::GameView;
@@ -254,25 +254,13 @@ pub async fn link_code(
 
 /// The links of `on`'s game as its viewer may see them.
 async fn game_links(on: &OnGame, headers: &HeaderMap) -> Result<Links, Error> {
-    // The copy held here (its maker's process holds a new game): who may
-    // see the invitation (a seat's holder) and its key do not wait on a
-    // round trip to the store.
-    let game = on.state.shared.games.load_held(on.id).await?;
-    if game.mode != Mode::Online {
-        return Err(Error::conflict(
-            Code::NotOnline,
-            "this game is not played online",
-        ));
-    }
+    let games = &on.state.shared.games;
+    let invitation = games.invitation(on.id, on.viewer.player()).await?;
     let base = base_url(&on.state, headers)?;
-    let id = &game.public_id;
-    let player = game.online_seat(on.viewer.player()).is_some();
-    let invite = player.then(|| match &game.invite {
-        Some(key) if !game.public => link(&base, &format!("join={id}&k={key}")),
-        _ => link(&base, &format!("join={id}")),
-    });
-    let watch = link(&base, &format!("game={id}"));
-    Ok(Links { invite, watch })
+    Ok(Links {
+        invite: invitation.join.map(|query| link(&base, &query)),
+        watch: link(&base, &format!("game={}", invitation.public_id)),
+    })
 }
 
 /// The body of POST /api/games/{id}/join.
