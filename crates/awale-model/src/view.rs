@@ -417,13 +417,13 @@ impl WebGame {
     }
 
     /// What `side`'s player may do at time `now` (online games): each
-    /// action tried on a copy of the game, so the rules have one home (the
-    /// operations themselves).
+    /// action's check, the one its operation makes before it changes the
+    /// game, so the rules have one home.
     pub fn actions(&self, side: Side, now: i64) -> SideActions {
         if self.mode != Mode::Online || self.seats[side.index()].is_none() {
             return SideActions::default();
         }
-        let abort_at = |t: i64| self.clone().abort(side, t).is_ok();
+        let abort_at = |t: i64| self.may_abort(side, t).is_ok();
         let abort_in_ms = if abort_at(now) {
             Some(0)
         } else {
@@ -433,7 +433,7 @@ impl WebGame {
         // A claim against the opponent as the watchers last saw it: the
         // earliest it may come, if they stay away or stay on their move.
         let gone = self.gone_since[side.opponent().index()];
-        let claim_at = |t: i64| self.clone().claim(side, gone, t).is_ok();
+        let claim_at = |t: i64| self.may_claim(side, gone, t).is_ok();
         let stalled_at = self.turn_started_ms + crate::game::STALL_AFTER_MS;
         let earliest = gone.map_or(stalled_at, |since| {
             (since.max(self.turn_started_ms) + crate::game::CLAIM_AFTER_MS).min(stalled_at)
@@ -443,13 +443,13 @@ impl WebGame {
         } else {
             (earliest > now && claim_at(earliest)).then_some(earliest - now)
         };
-        let rematch = self.offers.rematch.is_none() && self.clone().offer_rematch(side).is_ok();
+        let rematch = self.offers.rematch.is_none() && self.may_offer_rematch().is_ok();
         SideActions {
-            takeback: self.clone().ask_takeback(side).is_ok(),
+            takeback: self.may_ask_takeback(side).is_ok(),
             abort_in_ms,
             claim_in_ms,
             rematch,
-            draw: self.clone().offer_draw(side).is_ok(),
+            draw: self.may_offer_draw(side).is_ok(),
         }
     }
 

@@ -181,8 +181,8 @@ impl Games {
         };
         let game = self.load(id).await?;
         let side = seat(&game)?;
-        // The model's rules first (a dry run): a refusal costs nothing.
-        game.clone().offer_rematch(side)?;
+        // The model's rules first: a refusal costs nothing.
+        game.may_offer_rematch()?;
         self.limits().game_offered(&caller, self.now_ms())?;
         if game.offers.rematch != Some(side.opponent()) {
             let (game, ()) = self

@@ -166,6 +166,19 @@ impl WebGame {
     ///
     /// `cannot_abort` when the game has really begun.
     pub fn abort(&mut self, side: Side, now: i64) -> Result<(), Error> {
+        self.may_abort(side, now)?;
+        self.charge_clock(self.clock_running(), now);
+        self.stop = Some(Stop::Aborted);
+        Ok(())
+    }
+
+    /// Whether `side` may [abort](Self::abort) the game at `now`, the
+    /// game untouched.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::abort`].
+    pub fn may_abort(&self, side: Side, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
         let moved = |s: Side| self.has_moved(s);
         let mover = self.game.position().to_move();
@@ -183,8 +196,6 @@ impl WebGame {
                  other has not made a first move within 30 seconds",
             ));
         }
-        self.charge_clock(self.clock_running(), now);
-        self.stop = Some(Stop::Aborted);
         Ok(())
     }
 
@@ -215,6 +226,18 @@ impl WebGame {
     /// `cannot_claim` when the other is to move but not gone or stalled
     /// long enough, or the game has a clock (the flag decides then).
     pub fn claim(&mut self, side: Side, gone_since: Option<i64>, now: i64) -> Result<(), Error> {
+        self.may_claim(side, gone_since, now)?;
+        self.stop = Some(Stop::Abandoned(self.game.position().to_move()));
+        Ok(())
+    }
+
+    /// Whether `side` may [claim](Self::claim) the win at `now`, the game
+    /// untouched.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::claim`].
+    pub fn may_claim(&self, side: Side, gone_since: Option<i64>, now: i64) -> Result<(), Error> {
         self.check_going_on()?;
         let mover = self.game.position().to_move();
         let gone = gone_since.is_some_and(|t| now - t.max(self.turn_started_ms) >= CLAIM_AFTER_MS);
@@ -226,7 +249,6 @@ impl WebGame {
                  2 minutes or on their move for 10 (in a game without a clock)",
             ));
         }
-        self.stop = Some(Stop::Abandoned(mover));
         Ok(())
     }
 }

@@ -76,6 +76,19 @@ impl WebGame {
     /// `nothing_to_undo`, `game_over`, or `takeback_pending` when one is
     /// already asked.
     pub fn ask_takeback(&mut self, side: Side) -> Result<(), Error> {
+        self.may_ask_takeback(side)?;
+        self.offers.takeback = Some(side);
+        self.offers.takeback_declined = None;
+        Ok(())
+    }
+
+    /// Whether `side` may [ask to take back](Self::ask_takeback) its last
+    /// move, the game untouched.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::ask_takeback`].
+    pub fn may_ask_takeback(&self, side: Side) -> Result<(), Error> {
         self.check_going_on()?;
         self.check_takeback()?;
         if !self.has_moved(side) {
@@ -90,8 +103,6 @@ impl WebGame {
                 "a takeback is already asked",
             ));
         }
-        self.offers.takeback = Some(side);
-        self.offers.takeback_declined = None;
         Ok(())
     }
 
@@ -133,6 +144,24 @@ impl WebGame {
     ///
     /// `not_over` while the game goes on; `rematch_made` once it exists.
     pub fn offer_rematch(&mut self, side: Side) -> Result<bool, Error> {
+        self.may_offer_rematch()?;
+        match self.offers.rematch {
+            Some(other) if other != side => Ok(true),
+            _ => {
+                self.offers.rematch = Some(side);
+                self.offers.rematch_declined = None;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether a rematch may be [offered](Self::offer_rematch), the game
+    /// untouched.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::offer_rematch`].
+    pub fn may_offer_rematch(&self) -> Result<(), Error> {
         if self.end().is_none() {
             return Err(Error::conflict(Code::NotOver, "the game is not over yet"));
         }
@@ -142,14 +171,7 @@ impl WebGame {
                 "the rematch has already begun",
             ));
         }
-        match self.offers.rematch {
-            Some(other) if other != side => Ok(true),
-            _ => {
-                self.offers.rematch = Some(side);
-                self.offers.rematch_declined = None;
-                Ok(false)
-            }
-        }
+        Ok(())
     }
 
     /// `side` offers a draw (online, once both have moved: before, the game
@@ -162,6 +184,18 @@ impl WebGame {
     /// other's (answer it instead); `draw_declined` when this side's last
     /// offer was declined and it has not moved since.
     pub fn offer_draw(&mut self, side: Side) -> Result<(), Error> {
+        self.may_offer_draw(side)?;
+        self.offers.draw = Some(side);
+        Ok(())
+    }
+
+    /// Whether `side` may [offer a draw](Self::offer_draw), the game
+    /// untouched.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::offer_draw`].
+    pub fn may_offer_draw(&self, side: Side) -> Result<(), Error> {
         self.check_going_on()?;
         if !(self.has_moved(Side::South) && self.has_moved(Side::North)) {
             return Err(Error::conflict(
@@ -192,7 +226,6 @@ impl WebGame {
                 "your draw offer was declined: you may offer again after your next move",
             ));
         }
-        self.offers.draw = Some(side);
         Ok(())
     }
 

@@ -611,3 +611,63 @@ fn the_actions_of_each_side_follow_the_rules_of_abort_claim_and_takeback() {
     let after = g.actions(Side::North, 100_000);
     assert!(after.rematch && !after.takeback && after.claim_in_ms.is_none());
 }
+
+/// Each check the views show (`may_*`) answers as its operation does,
+/// whatever the game's moment: over a game played out, with offers made
+/// and answered, at times across the limits of abort and claim.
+#[test]
+fn each_actions_check_answers_as_its_operation() {
+    let mut g = WebGame::new(Mode::Online, Game::new(Rules::AWALE), 0, 0);
+    g.seats = [Some(player("ama")), Some(player("kofi"))];
+    let times = [0, ABORT_AFTER_MS, CLAIM_AFTER_MS + 1, STALL_AFTER_MS + 1];
+    let check = |g: &WebGame| {
+        for side in Side::BOTH {
+            for gone in [None, Some(0)] {
+                for &t in &times {
+                    let now = g.turn_started_ms + t;
+                    assert_eq!(
+                        g.may_abort(side, now).is_ok(),
+                        g.clone().abort(side, now).is_ok()
+                    );
+                    assert_eq!(
+                        g.may_claim(side, gone, now).is_ok(),
+                        g.clone().claim(side, gone, now).is_ok()
+                    );
+                }
+            }
+            assert_eq!(
+                g.may_ask_takeback(side).is_ok(),
+                g.clone().ask_takeback(side).is_ok()
+            );
+            assert_eq!(
+                g.may_offer_draw(side).is_ok(),
+                g.clone().offer_draw(side).is_ok()
+            );
+            assert_eq!(
+                g.may_offer_rematch().is_ok(),
+                g.clone().offer_rematch(side).is_ok()
+            );
+        }
+    };
+    let mut now = 0;
+    let mut plies = 0;
+    while g.end().is_none() && plies < 40 {
+        check(&g);
+        match plies % 7 {
+            3 => g.offer_draw(g.game.position().to_move()).unwrap(),
+            5 => g
+                .ask_takeback(g.game.position().to_move().opponent())
+                .unwrap(),
+            _ => {}
+        }
+        check(&g);
+        let legal = g.game.legal_moves();
+        now += 1_000;
+        g.play(legal[plies % legal.len()], now).unwrap();
+        plies += 1;
+    }
+    g.resign(Side::North, now).unwrap();
+    check(&g);
+    g.offer_rematch(Side::South).unwrap();
+    check(&g);
+}

@@ -147,27 +147,37 @@ impl Head {
 
 /// Takes the whole events out of `text` (a stream of server-sent events
 /// as read so far), calling `on_event(name, data)` on each: false as soon
-/// as it does.
+/// as it does. The events are read in place, the text kept once past
+/// them: 7,000 simulated browsers read every move.
 pub(super) fn take_events(
     text: &mut String,
     on_event: &mut impl FnMut(&str, &str) -> bool,
 ) -> bool {
-    while let Some(end) = text.find("\n\n") {
-        let event: String = text.drain(..end + 2).collect();
+    let mut taken = 0;
+    let mut going = true;
+    while let Some(end) = text[taken..].find("\n\n") {
+        let event = &text[taken..taken + end];
+        taken += end + 2;
         let mut name = "message";
-        let mut data = String::new();
+        let mut data = std::borrow::Cow::Borrowed("");
         for line in event.lines() {
             if let Some(n) = line.strip_prefix("event: ") {
                 name = n;
             } else if let Some(d) = line.strip_prefix("data: ") {
-                data.push_str(d);
+                if data.is_empty() {
+                    data = std::borrow::Cow::Borrowed(d);
+                } else {
+                    data.to_mut().push_str(d);
+                }
             }
         }
         if !on_event(name, &data) {
-            return false;
+            going = false;
+            break;
         }
     }
-    true
+    text.drain(..taken);
+    going
 }
 
 /// Reads server-sent events: calls `on_event(name, data)` until it
@@ -202,13 +212,60 @@ pub(super) async fn read_events(
 
 /// The `"index":N` of a move event, read without parsing the rest.
 pub(super) fn move_index(data: &str) -> Option<usize> {
-    let at = data.find("\"index\":")? + 8;
-    let digits: String = data[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
+    let digits = &data[data.find("\"index\":")? + 8..];
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    digits[..end].parse().ok()
 }
 
 /// A player's answer: its status, headers and body.
 pub(super) type Answer = (StatusCode, hyper::HeaderMap, Bytes);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The events read as a stream brings them: whole ones taken in order,
+    /// a part kept for the next read, a data split over lines joined.
+    #[test]
+    fn events_are_taken_whole_across_reads() {
+        let mut seen = Vec::new();
+        let mut keep = |name: &str, data: &str| {
+            seen.push(format!("{name}={data}"));
+            true
+        };
+        let mut text = String::from("event: move\ndata: {\"index\":3}\nid: 1.4\n\nretry: 1");
+        assert!(take_events(&mut text, &mut keep));
+        assert_eq!(text, "retry: 1");
+        text.push_str("000\ndata: a\ndata: b\n\nevent: clock\ndata: {}\n\nevent: st");
+        assert!(take_events(&mut text, &mut keep));
+        assert_eq!(text, "event: st");
+        assert_eq!(
+            seen,
+            ["move={\"index\":3}", "message=ab", "clock={}"].map(String::from)
+        );
+    }
+
+    /// A listener that stops at an event leaves the ones after it unread.
+    #[test]
+    fn a_listener_that_stops_leaves_the_rest() {
+        let mut text = String::from("event: a\ndata: 1\n\nevent: b\ndata: 2\n\n");
+        let mut names = Vec::new();
+        let going = take_events(&mut text, &mut |name, _| {
+            names.push(name.to_string());
+            false
+        });
+        assert!(!going);
+        assert_eq!(names, ["a"]);
+        assert_eq!(text, "event: b\ndata: 2\n\n");
+    }
+
+    #[test]
+    fn a_moves_index_is_read_from_its_digits() {
+        assert_eq!(move_index("{\"index\":12,\"ply\":{}}"), Some(12));
+        assert_eq!(move_index("{\"index\":7}"), Some(7));
+        assert_eq!(move_index("{\"index\":x}"), None);
+        assert_eq!(move_index("{\"ply\":1}"), None);
+    }
+}
