@@ -11,9 +11,10 @@ use crate::error::StoreError;
 use crate::error::StoreFuture;
 use crate::interface::{GameStore, Nickname, Notice};
 use crate::rows::{
-    chat_line, game_and_moves_query, game_row, list_games_query, lobby_game, lobby_query,
-    moves_from, moves_of_text, page_of, rebuild, summary, NewRow, Row, State, ADD_CHAT_LINE,
-    ADD_GAME, CHAT_LINES, KEEP_LAST_CHAT, LOBBY_KINDS, SET_STATE, SUMMARY_COLUMNS, TURNS_FILTER,
+    chat_line, current_query, game_and_moves_query, game_row, list_games_query, lobby_game,
+    lobby_query, moves_from, moves_of_text, page_of, rebuild, summary, NewRow, Row, State,
+    ADD_CHAT_LINE, ADD_GAME, CHAT_LINES, KEEP_LAST_CHAT, LOBBY_KINDS, SET_STATE, SUMMARY_COLUMNS,
+    TURNS_FILTER,
 };
 use crate::seeks::SeekStore;
 use crate::tx::{Backend, Tx};
@@ -316,13 +317,12 @@ async fn list_games<X: Tx>(
     player: Option<PlayerId>,
     before: Option<(i64, i64)>,
     limit: usize,
-    unfinished: bool,
 ) -> Result<Page, StoreError> {
     let Some(player) = player else {
         return Ok(page_of(Vec::new(), limit));
     };
     let (t, i) = before.unwrap_or((i64::MAX, i64::MAX));
-    let sql = list_games_query(unfinished, X::POSTGRES);
+    let sql = list_games_query(X::POSTGRES);
     let values: [&dyn Value; 4] = [&player.0, &t, &i, &(limit as i64 + 1)];
     let games = tx.query(&sql, &values, |r| summary(r)).await?;
     Ok(page_of(games, limit))
@@ -444,16 +444,18 @@ impl<S: Backend + GameHooks> GameStore for S {
         before: Option<(i64, i64)>,
         limit: usize,
     ) -> StoreFuture<'_, Page> {
-        reads(self, move |tx| {
-            boxed(list_games(tx, player, before, limit, false))
-        })
+        reads(self, move |tx| boxed(list_games(tx, player, before, limit)))
     }
 
     fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>> {
         reads(self, move |tx| {
             boxed(async move {
-                let page = list_games(tx, player, None, 1, true).await?;
-                Ok(page.games.first().map(|s| s.id))
+                let Some(player) = player else {
+                    return Ok(None);
+                };
+                let sql = current_query(S::Tx::POSTGRES);
+                let ids = tx.query(&sql, &[&player.0], |r| r.cell(0)).await?;
+                Ok(ids.first().copied())
             })
         })
     }
@@ -599,7 +601,7 @@ impl<S: Backend + GameHooks> GameStore for S {
                 let filter = TURNS_FILTER.replace("{p}", "?1").replace("{last}", last);
                 let sql = format!(
                     "SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter}
-                     ORDER BY updated_ms, id LIMIT ?2"
+                     ORDER BY turn_started_ms, id LIMIT ?2"
                 );
                 let values: [&dyn Value; 2] = [&player.0, &(limit as i64)];
                 tx.query(&sql, &values, |r| summary(r)).await

@@ -255,7 +255,9 @@ pub trait GameStore: Send + Sync {
     fn find(&self, public_id: String) -> StoreFuture<'_, Option<i64>>;
 
     /// The games `player` plays in (and those made without a player),
-    /// newest first, `limit` at most, from `before` (a [`Page::next`]).
+    /// newest first by date (a game going on is dated by its last change
+    /// to the minute, an ended one by its end), `limit` at most, from
+    /// `before` (a [`Page::next`]).
     fn list(
         &self,
         player: Option<PlayerId>,
@@ -263,7 +265,8 @@ pub trait GameStore: Send + Sync {
         limit: usize,
     ) -> StoreFuture<'_, Page>;
 
-    /// The game `player` changed last among those still going on.
+    /// Of the games going on where `player` holds a seat, the one with
+    /// the latest move (or making).
     fn current(&self, player: Option<PlayerId>) -> StoreFuture<'_, Option<i64>>;
 
     /// Online games going on: the newest `limit` public challenges, then

@@ -191,11 +191,19 @@ impl State {
 }
 
 /// The columns of a game's state set to [`State::values`] (of game `?1`),
-/// in either store. A game that had ended keeps its date (`updated_ms`,
-/// the time of its end): a change after it (a deleted player's seat, a
-/// rematch offer) does not move it in anyone's list of games.
+/// in either store. A game's date (`updated_ms`, by which the lists of
+/// games are ordered) is that of its last change to the minute while it
+/// goes on: a change within a minute (60,000 ms) of the date keeps it, so a
+/// move rewrites none of the five indexes that hold the date (PostgreSQL
+/// then rewrites the row alone, in place: the statement took 0.18 ms a
+/// move, 0.06 so). Its end dates it exactly, and a game that had ended
+/// keeps that date: a change after it (a deleted player's seat, a rematch
+/// offer) does not move it in anyone's list of games. What must be exact
+/// while a game goes on reads `turn_started_ms`, the time of its last
+/// move ([`current_query`], [`TURNS_FILTER`]'s order).
 pub(crate) const SET_STATE: &str =
-    "updated_ms = CASE WHEN result = '*' THEN ?2 ELSE updated_ms END,
+    "updated_ms = CASE WHEN result = '*' AND (?11 <> '*' OR ?2 - updated_ms >= 60000)
+                       THEN ?2 ELSE updated_ms END,
      clock_initial_ms = ?3, clock_increment_ms = ?4,
      south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
      redo = ?10, result = ?11, reason = ?12, level = ?13, human = ?14,
@@ -470,21 +478,49 @@ pub(crate) const SUMMARY_COLUMNS: &str = concat!(
 
 /// The query of [`list_games`] in either store (SQLite's numbering): the
 /// games where `?1` holds a seat, before `(?2, id ?3)`, `?4` at most, as
-/// [`SUMMARY_COLUMNS`]; only those going on when `unfinished`. Each seat's
-/// games come from an index scan of their own, then merged; the two stores
-/// differ only in how a member of a `UNION` takes its own order and limit
-/// (SQLite: a subquery; PostgreSQL: in parentheses).
-pub(crate) fn list_games_query(unfinished: bool, postgres: bool) -> String {
+/// [`SUMMARY_COLUMNS`]. Each seat's games come from an index scan of their
+/// own, then merged.
+pub(crate) fn list_games_query(postgres: bool) -> String {
     let page = "(updated_ms < ?2 OR (updated_ms = ?2 AND id < ?3))";
-    let open = if unfinished {
-        "AND result = '*' AND stop IS NULL AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))"
-    } else {
-        ""
-    };
     let order = "ORDER BY updated_ms DESC, id DESC LIMIT ?4";
-    let branch = |filter: &str| {
-        let member =
-            format!("SELECT {SUMMARY_COLUMNS} FROM games WHERE {filter} AND {page} {open} {order}");
+    seats_union(
+        postgres,
+        &format!("SELECT {SUMMARY_COLUMNS} FROM games WHERE {{seat}} AND {page} {order}"),
+        order,
+    )
+}
+
+/// How many of a player's games going on, the newest by date, the current
+/// one is chosen from ([`current_query`]): it is exact unless more than
+/// these changed within a minute of each other.
+const CURRENT_AMONG: i64 = 8;
+
+/// The query of the current game of player `?1` in either store: of their
+/// games going on (an online one with both seats taken), the one with the
+/// latest move or making. The dates lag by up to a minute, so the
+/// newest few by date are read by the indexes, then ordered by the time of
+/// their last move.
+pub(crate) fn current_query(postgres: bool) -> String {
+    let open = "result = '*' AND stop IS NULL
+        AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))";
+    let latest = if postgres { "GREATEST" } else { "max" };
+    seats_union(
+        postgres,
+        &format!(
+            "SELECT id, {latest}(updated_ms, turn_started_ms) AS latest FROM games
+             WHERE {{seat}} AND {open} ORDER BY updated_ms DESC, id DESC LIMIT {CURRENT_AMONG}"
+        ),
+        "ORDER BY latest DESC, id DESC LIMIT 1",
+    )
+}
+
+/// `member` (its `{seat}` the condition on a seat of player `?1`) for
+/// each seat, merged and ordered by `order`; the two stores differ only in
+/// how a member of a `UNION` takes its own order and limit (SQLite: a
+/// subquery; PostgreSQL: in parentheses).
+fn seats_union(postgres: bool, member: &str, order: &str) -> String {
+    let branch = |seat: &str| {
+        let member = member.replace("{seat}", seat);
         if postgres {
             format!("({member})")
         } else {

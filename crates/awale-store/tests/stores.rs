@@ -217,18 +217,43 @@ fn pages_follow_each_other_without_gaps_or_repeats() {
     });
 }
 
+/// The current game is the one going on with the latest move. A game's
+/// date (by which lists order) moves at most once a minute while it goes
+/// on, so that a move rewrites no index; its end dates it exactly.
 #[test]
 fn the_current_game_is_the_last_changed_going_on() {
     on_both(|store| async move {
+        let now = awale_model::game::now_ms;
+        let made_at = now();
+        // Made at 1 s: the date more than a minute old moves to the time
+        // of the writing.
         let made = store.create(vec![game(), game()]).await.unwrap();
+        let date = |id: i64| {
+            let store = Arc::clone(&store);
+            async move {
+                let page = store.list(Some(me()), None, 10).await.unwrap();
+                page.games.iter().find(|g| g.id == id).unwrap().updated_ms
+            }
+        };
+        let first_date = date(made[0].id).await;
+        assert!(first_date >= made_at, "{first_date} {made_at}");
         let mut first = made[0].clone();
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        sow(&mut first, 'F', 2_000);
+        sow(&mut first, 'F', now() + 5);
         save(&*store, &mut first, 0).await;
+        assert_eq!(date(first.id).await, first_date, "a move within the minute");
         assert_eq!(store.current(Some(me())).await.unwrap(), Some(first.id));
+        let mut second = made[1].clone();
+        sow(&mut second, 'F', now() + 10);
+        save(&*store, &mut second, 0).await;
+        assert_eq!(store.current(Some(me())).await.unwrap(), Some(second.id));
         first.game.resign(Side::South).unwrap();
+        let ended_at = now();
         save(&*store, &mut first, 1).await;
-        assert_eq!(store.current(Some(me())).await.unwrap(), Some(made[1].id));
+        assert!(date(first.id).await >= ended_at, "the end dates exactly");
+        assert_eq!(store.current(Some(me())).await.unwrap(), Some(second.id));
+        second.game.resign(Side::South).unwrap();
+        save(&*store, &mut second, 1).await;
+        assert_eq!(store.current(Some(me())).await.unwrap(), None);
     });
 }
 
